@@ -1,0 +1,331 @@
+// Package config resolves the data directory and the user's settings from config.json and the environment.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// File names inside the data directory.
+const (
+	DBFile     = "memory.db"
+	LogFile    = "claude-memory-layer.log"
+	ConfigFile = "config.json"
+)
+
+// ErrNoHome is returned by Load when neither CLAUDE_MEMORY_DIR, XDG_DATA_HOME nor HOME is set.
+var ErrNoHome = errors.New("no data directory: set CLAUDE_MEMORY_DIR or HOME")
+
+// Severity orders conflict warning levels.
+type Severity int
+
+// Conflict severities, lowest first.
+const (
+	Low Severity = iota + 1
+	Medium
+	High
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Low:
+		return "LOW"
+	case Medium:
+		return "MEDIUM"
+	case High:
+		return "HIGH"
+	}
+	return "UNKNOWN"
+}
+
+// ParseSeverity parses LOW, MEDIUM or HIGH (any case).
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "LOW":
+		return Low, nil
+	case "MEDIUM":
+		return Medium, nil
+	case "HIGH":
+		return High, nil
+	}
+	return 0, fmt.Errorf("severity %q: want LOW, MEDIUM or HIGH", s)
+}
+
+// Recall holds the knobs of per-prompt recall and the session brief.
+type Recall struct {
+	K                int      // memories injected per prompt at most
+	TokenBudget      int      // approximate tokens of injected context at most
+	Threshold        float64  // minimum relevance score; below it nothing is injected
+	ConflictSeverity Severity // self-flag warnings shown from this level up
+	Memories         bool     // inject memories on each prompt
+	ConflictWarnings bool     // add the [CONFLICT WARNINGS] block
+	CitationTrace    bool     // add the [CITATION TRACE] block
+	Brief            bool     // inject a project brief at session start
+	BriefTokens      int      // approximate tokens of the brief at most
+}
+
+// Config is the resolved configuration. Environment variables win over config.json.
+type Config struct {
+	DataDir   string
+	Disabled  bool   // CLAUDE_MEMORY_DISABLE=1: hooks do nothing
+	Extractor string // offline (default), claude, anthropic, openai
+	LLM       LLM
+	Recall    Recall
+	// Warnings lists settings that were ignored (bad config.json, bad values); the
+	// configuration is still usable with defaults in their place.
+	Warnings []string
+}
+
+// LLM configures the optional LLM extraction backends.
+type LLM struct {
+	BaseURL        string
+	Model          string
+	TimeoutSeconds int // per request
+	MaxInputBytes  int // transcript text sent at most
+	MaxOutputTok   int // tokens requested at most
+	ClaudeBin      string
+}
+
+// DBPath is the path of the SQLite store.
+func (c Config) DBPath() string { return filepath.Join(c.DataDir, DBFile) }
+
+// LogPath is the path of the diagnostics log.
+func (c Config) LogPath() string { return filepath.Join(c.DataDir, LogFile) }
+
+// Default returns the built-in settings for a data directory.
+func Default(dataDir string) Config {
+	return Config{
+		DataDir:   dataDir,
+		Extractor: "offline",
+		LLM: LLM{
+			TimeoutSeconds: 60,
+			MaxInputBytes:  200_000,
+			MaxOutputTok:   4096,
+			ClaudeBin:      "claude",
+		},
+		Recall: Recall{
+			K:                5,
+			TokenBudget:      1500,
+			Threshold:        0,
+			ConflictSeverity: Medium,
+			Memories:         true,
+			ConflictWarnings: true,
+			CitationTrace:    true,
+			Brief:            true,
+			BriefTokens:      600,
+		},
+	}
+}
+
+// DataDir resolves the data directory as DESIGN.md says: $CLAUDE_MEMORY_DIR, else
+// ${XDG_DATA_HOME:-~/.local/share}/claude-memory-layer. It returns ErrNoHome when
+// nothing is set.
+func DataDir(getenv func(string) string) (string, error) {
+	if d := getenv("CLAUDE_MEMORY_DIR"); d != "" {
+		return filepath.Abs(d)
+	}
+	if x := getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "claude-memory-layer"), nil
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "claude-memory-layer"), nil
+	}
+	return "", ErrNoHome
+}
+
+// fileConfig is the shape of config.json. Pointers tell "absent" from zero.
+type fileConfig struct {
+	Extractor *string `json:"extractor"`
+	LLM       struct {
+		BaseURL        *string `json:"base_url"`
+		Model          *string `json:"model"`
+		TimeoutSeconds *int    `json:"timeout_seconds"`
+		MaxInputBytes  *int    `json:"max_input_bytes"`
+		MaxOutputTok   *int    `json:"max_output_tokens"`
+		ClaudeBin      *string `json:"claude_bin"`
+	} `json:"llm"`
+	Recall struct {
+		K                *int     `json:"k"`
+		TokenBudget      *int     `json:"token_budget"`
+		Threshold        *float64 `json:"threshold"`
+		ConflictSeverity *string  `json:"conflict_severity"`
+		Memories         *bool    `json:"memories"`
+		ConflictWarnings *bool    `json:"conflict_warnings"`
+		CitationTrace    *bool    `json:"citation_trace"`
+		Brief            *bool    `json:"brief"`
+		BriefTokens      *int     `json:"brief_tokens"`
+	} `json:"recall"`
+}
+
+// Load resolves the configuration: defaults, then DataDir/config.json, then the
+// environment. Problems with individual settings are reported in Warnings and
+// leave the default in place; only an unresolvable data directory is an error.
+func Load(getenv func(string) string) (Config, error) {
+	dir, err := DataDir(getenv)
+	if err != nil {
+		return Config{}, err
+	}
+	c := Default(dir)
+	c.applyFile(filepath.Join(dir, ConfigFile))
+	c.applyEnv(getenv)
+	return c, nil
+}
+
+func (c *Config) warnf(format string, args ...any) {
+	c.Warnings = append(c.Warnings, fmt.Sprintf(format, args...))
+}
+
+func (c *Config) applyFile(path string) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		c.warnf("read %s: %v", path, err)
+		return
+	}
+	var f fileConfig
+	if err := json.Unmarshal(b, &f); err != nil {
+		c.warnf("parse %s: %v (using defaults)", path, err)
+		return
+	}
+	setStr(&c.Extractor, f.Extractor)
+	setStr(&c.LLM.BaseURL, f.LLM.BaseURL)
+	setStr(&c.LLM.Model, f.LLM.Model)
+	setStr(&c.LLM.ClaudeBin, f.LLM.ClaudeBin)
+	c.setPositive("llm.timeout_seconds", &c.LLM.TimeoutSeconds, f.LLM.TimeoutSeconds)
+	c.setPositive("llm.max_input_bytes", &c.LLM.MaxInputBytes, f.LLM.MaxInputBytes)
+	c.setPositive("llm.max_output_tokens", &c.LLM.MaxOutputTok, f.LLM.MaxOutputTok)
+	r := &c.Recall
+	c.setPositive("recall.k", &r.K, f.Recall.K)
+	c.setPositive("recall.token_budget", &r.TokenBudget, f.Recall.TokenBudget)
+	c.setPositive("recall.brief_tokens", &r.BriefTokens, f.Recall.BriefTokens)
+	if f.Recall.Threshold != nil {
+		r.Threshold = *f.Recall.Threshold
+	}
+	if f.Recall.ConflictSeverity != nil {
+		c.setSeverity("recall.conflict_severity", *f.Recall.ConflictSeverity)
+	}
+	setBool(&r.Memories, f.Recall.Memories)
+	setBool(&r.ConflictWarnings, f.Recall.ConflictWarnings)
+	setBool(&r.CitationTrace, f.Recall.CitationTrace)
+	setBool(&r.Brief, f.Recall.Brief)
+	c.checkExtractor()
+}
+
+func (c *Config) applyEnv(getenv func(string) string) {
+	if v := getenv("CLAUDE_MEMORY_DISABLE"); v != "" && v != "0" && !strings.EqualFold(v, "false") {
+		c.Disabled = true
+	}
+	if v := getenv("CLAUDE_MEMORY_EXTRACTOR"); v != "" {
+		c.Extractor = v
+		c.checkExtractor()
+	}
+	if v := getenv("CLAUDE_MEMORY_LLM_BASE_URL"); v != "" {
+		c.LLM.BaseURL = v
+	}
+	if v := getenv("CLAUDE_MEMORY_LLM_MODEL"); v != "" {
+		c.LLM.Model = v
+	}
+	if v := getenv("CLAUDE_MEMORY_CLAUDE_BIN"); v != "" {
+		c.LLM.ClaudeBin = v
+	}
+	r := &c.Recall
+	c.envInt(getenv, "CLAUDE_MEMORY_RECALL_K", &r.K)
+	c.envInt(getenv, "CLAUDE_MEMORY_TOKEN_BUDGET", &r.TokenBudget)
+	c.envInt(getenv, "CLAUDE_MEMORY_BRIEF_TOKENS", &r.BriefTokens)
+	if v := getenv("CLAUDE_MEMORY_THRESHOLD"); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			r.Threshold = f
+		} else {
+			c.warnf("CLAUDE_MEMORY_THRESHOLD=%q: not a number", v)
+		}
+	}
+	if v := getenv("CLAUDE_MEMORY_CONFLICT_SEVERITY"); v != "" {
+		c.setSeverity("CLAUDE_MEMORY_CONFLICT_SEVERITY", v)
+	}
+	c.envBool(getenv, "CLAUDE_MEMORY_INJECT", &r.Memories)
+	c.envBool(getenv, "CLAUDE_MEMORY_CONFLICT_WARNINGS", &r.ConflictWarnings)
+	c.envBool(getenv, "CLAUDE_MEMORY_CITATION_TRACE", &r.CitationTrace)
+	c.envBool(getenv, "CLAUDE_MEMORY_BRIEF", &r.Brief)
+}
+
+func (c *Config) checkExtractor() {
+	switch c.Extractor {
+	case "offline", "claude", "anthropic", "openai":
+	default:
+		c.warnf("extractor %q unknown: using offline", c.Extractor)
+		c.Extractor = "offline"
+	}
+}
+
+func (c *Config) setSeverity(name, v string) {
+	s, err := ParseSeverity(v)
+	if err != nil {
+		c.warnf("%s: %v", name, err)
+		return
+	}
+	c.Recall.ConflictSeverity = s
+}
+
+func (c *Config) setPositive(name string, dst *int, v *int) {
+	if v == nil {
+		return
+	}
+	if *v <= 0 {
+		c.warnf("%s=%d: must be positive", name, *v)
+		return
+	}
+	*dst = *v
+}
+
+func (c *Config) envInt(getenv func(string) string, name string, dst *int) {
+	v := getenv(name)
+	if v == "" {
+		return
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		c.warnf("%s=%q: want a positive integer", name, v)
+		return
+	}
+	*dst = n
+}
+
+func (c *Config) envBool(getenv func(string) string, name string, dst *bool) {
+	v := getenv(name)
+	if v == "" {
+		return
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		c.warnf("%s=%q: want true or false", name, v)
+		return
+	}
+	*dst = b
+}
+
+func setStr(dst *string, v *string) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func setBool(dst *bool, v *bool) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// EnsureDir creates the data directory with mode 0700 if it is missing.
+func EnsureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create data dir %s: %w", dir, err)
+	}
+	return nil
+}

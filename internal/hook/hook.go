@@ -1,0 +1,238 @@
+// Package hook runs one Claude Code hook invocation: read the event, call a handler under a deadline, write at most one reply, exit 0.
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"time"
+	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/tidwall/gjson"
+)
+
+// MaxInput caps the bytes read from stdin. A 10 MB prompt fits; anything larger
+// is not a hook event we can use, and reading it would only cost time.
+const MaxInput = 64 << 20
+
+// MaxContext is Claude Code's cap on additionalContext, in characters. Longer text
+// is moved to a file and only previewed, so a reply above it is dropped instead.
+const MaxContext = 10_000
+
+// Event is one hook invocation's input. Fields are read leniently: a missing
+// field is empty, unknown fields are ignored.
+type Event struct {
+	Raw            []byte
+	Name           string // hook_event_name
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	PromptID       string
+}
+
+// Get returns the field at a gjson path of the raw input.
+func (e *Event) Get(path string) gjson.Result { return gjson.GetBytes(e.Raw, path) }
+
+// ErrBadInput is returned by Decode for input that is not a JSON object.
+var ErrBadInput = errors.New("hook input is not a JSON object")
+
+// Decode parses a hook's stdin. Invalid UTF-8 inside strings is tolerated
+// (gjson passes it through; callers sanitise text they store).
+func Decode(in []byte) (*Event, error) {
+	if !gjson.ValidBytes(in) {
+		return nil, fmt.Errorf("decode %d bytes: %w", len(in), ErrBadInput)
+	}
+	r := gjson.ParseBytes(in)
+	if !r.IsObject() {
+		return nil, fmt.Errorf("decode: %w", ErrBadInput)
+	}
+	return &Event{
+		Raw:            in,
+		Name:           r.Get("hook_event_name").String(),
+		SessionID:      r.Get("session_id").String(),
+		TranscriptPath: r.Get("transcript_path").String(),
+		Cwd:            r.Get("cwd").String(),
+		PromptID:       r.Get("prompt_id").String(),
+	}, nil
+}
+
+// Reply is what a handler wants to tell Claude. Only SessionStart and
+// UserPromptSubmit replies are ever written: on Stop additionalContext would
+// continue the turn, and PreCompact and SessionEnd reject hookSpecificOutput.
+type Reply struct {
+	AdditionalContext string
+}
+
+// Env is what a handler gets besides the event.
+type Env struct {
+	Config config.Config
+	Log    *slog.Logger
+	Now    func() time.Time
+	// Deadline is when the hook must be done; handlers size lock waits by it.
+	Deadline time.Time
+}
+
+// Handler handles one event. Its error is logged; it never changes the exit code.
+type Handler func(ctx context.Context, env *Env, ev *Event) (Reply, error)
+
+// Options configure Run.
+type Options struct {
+	Name   string        // binary name, for the log
+	Budget time.Duration // internal deadline, well under the timeout in hooks.json
+	Getenv func(string) string
+	Now    func() time.Time
+}
+
+// replyable lists the events whose reply may carry additionalContext.
+var replyable = map[string]bool{"SessionStart": true, "UserPromptSubmit": true}
+
+// Run is the only entry point of a hook binary. It reads one event from stdin,
+// runs h under opt.Budget, writes at most one JSON object to stdout and returns
+// 0, whatever happens: a failing hook loses a memory, never the user's prompt.
+// Diagnostics go to the log file in the data directory (stderr if that fails).
+func Run(stdin io.Reader, stdout, stderr io.Writer, opt Options, h Handler) (code int) {
+	start := time.Now()
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Getenv == nil {
+		opt.Getenv = os.Getenv
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opt.Budget)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	defer func() {
+		// Last line of defence: nothing in here may turn into exit code 2.
+		if r := recover(); r != nil {
+			log.Error("panic", "hook", opt.Name, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		}
+		code = 0
+	}()
+
+	cfg, cfgErr := config.Load(opt.Getenv)
+	var closeLog func()
+	if cfgErr == nil {
+		log, closeLog = openLog(cfg, stderr)
+		defer closeLog()
+	}
+	log = log.With("hook", opt.Name)
+	for _, w := range cfg.Warnings {
+		log.Warn("config", "warning", w)
+	}
+
+	in, err := readInput(ctx, stdin)
+	if err != nil {
+		log.Error("read stdin", "err", err)
+		return 0
+	}
+	if cfgErr != nil {
+		log.Error("config", "err", cfgErr)
+		return 0
+	}
+	if cfg.Disabled {
+		return 0
+	}
+	ev, err := Decode(in)
+	if err != nil {
+		log.Error("decode", "err", err, "bytes", len(in), "head", head(in, 120))
+		return 0
+	}
+	log = log.With("event", ev.Name, "session", ev.SessionID)
+	env := &Env{Config: cfg, Log: log, Now: opt.Now, Deadline: deadline}
+
+	type result struct {
+		reply Reply
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+			}
+		}()
+		rep, err := h(ctx, env, ev)
+		done <- result{rep, err}
+	}()
+	var res result
+	select {
+	case res = <-done:
+	case <-ctx.Done():
+		// The handler may be stuck in a call that ignores ctx; we leave it behind.
+		// Returning exits the process, which ends it.
+		log.Error("deadline exceeded; no reply", "budget", opt.Budget)
+		return 0
+	}
+	if res.err != nil {
+		log.Error("handler", "err", res.err, "elapsed", time.Since(start))
+	}
+	if err := writeReply(stdout, ev.Name, res.reply); err != nil {
+		log.Error("write reply", "err", err)
+	}
+	if opt.Getenv("CLAUDE_MEMORY_DEBUG") != "" {
+		log.Info("done", "elapsed", time.Since(start), "context_chars", utf8.RuneCountInString(res.reply.AdditionalContext))
+	}
+	return 0
+}
+
+// readInput reads stdin up to MaxInput and drains the rest, so Claude Code
+// never sees a closed pipe; it gives up at the deadline.
+func readInput(ctx context.Context, stdin io.Reader) ([]byte, error) {
+	type read struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan read, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(stdin, MaxInput+1))
+		if err == nil && len(b) > MaxInput {
+			io.Copy(io.Discard, stdin)
+			err = fmt.Errorf("input larger than %d bytes", MaxInput)
+		}
+		ch <- read{b, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("stdin not closed before the deadline: %w", ctx.Err())
+	}
+}
+
+func writeReply(w io.Writer, event string, r Reply) error {
+	if r.AdditionalContext == "" || !replyable[event] {
+		return nil
+	}
+	if n := utf8.RuneCountInString(r.AdditionalContext); n > MaxContext {
+		return fmt.Errorf("reply of %d characters is over Claude Code's %d cap: dropped", n, MaxContext)
+	}
+	out := struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}{}
+	out.HookSpecificOutput.HookEventName = event
+	out.HookSpecificOutput.AdditionalContext = r.AdditionalContext
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func head(b []byte, n int) string {
+	if len(b) > n {
+		b = b[:n]
+	}
+	return string(b)
+}

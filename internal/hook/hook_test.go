@@ -1,0 +1,239 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func testOptions(t *testing.T, budget time.Duration) (Options, string) {
+	dir := t.TempDir()
+	return Options{Name: "test", Budget: budget, Getenv: func(k string) string {
+		if k == "CLAUDE_MEMORY_DIR" {
+			return dir
+		}
+		return ""
+	}}, dir
+}
+
+func echo(text string) Handler {
+	return func(ctx context.Context, env *Env, ev *Event) (Reply, error) {
+		return Reply{AdditionalContext: text}, nil
+	}
+}
+
+func TestRunReplyShapes(t *testing.T) {
+	for _, tt := range []struct {
+		event string
+		want  bool // a reply is written
+	}{
+		{"SessionStart", true},
+		{"UserPromptSubmit", true},
+		{"Stop", false}, // additionalContext would continue the turn
+		{"PreCompact", false},
+		{"SessionEnd", false},
+		{"PostToolUse", false},
+	} {
+		t.Run(tt.event, func(t *testing.T) {
+			opt, _ := testOptions(t, time.Second)
+			var out, errb bytes.Buffer
+			in := `{"session_id":"s","hook_event_name":"` + tt.event + `","new_field":{"x":1}}`
+			if code := Run(strings.NewReader(in), &out, &errb, opt, echo("remembered")); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			if !tt.want {
+				if out.Len() != 0 {
+					t.Fatalf("stdout=%q, want nothing", out.String())
+				}
+				return
+			}
+			var got struct {
+				HookSpecificOutput struct {
+					HookEventName     string `json:"hookEventName"`
+					AdditionalContext string `json:"additionalContext"`
+				} `json:"hookSpecificOutput"`
+			}
+			dec := json.NewDecoder(&out)
+			if err := dec.Decode(&got); err != nil {
+				t.Fatalf("stdout not JSON: %v", err)
+			}
+			if dec.More() {
+				t.Fatal("more than one JSON object on stdout")
+			}
+			if got.HookSpecificOutput.HookEventName != tt.event || got.HookSpecificOutput.AdditionalContext != "remembered" {
+				t.Fatalf("reply=%+v", got)
+			}
+		})
+	}
+}
+
+func TestRunBadInputExitsZeroAndLogs(t *testing.T) {
+	for name, in := range map[string]string{
+		"empty":      "",
+		"not json":   "hello",
+		"array":      `[1,2]`,
+		"truncated":  `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"abc`,
+		"bad utf8":   "{\"session_id\":\"s\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"\xff\xfe\"}",
+		"null bytes": "\x00\x00",
+	} {
+		t.Run(name, func(t *testing.T) {
+			opt, dir := testOptions(t, time.Second)
+			var out, errb bytes.Buffer
+			called := false
+			h := func(ctx context.Context, env *Env, ev *Event) (Reply, error) {
+				called = true
+				return Reply{}, errors.New("handler saw it")
+			}
+			if code := Run(strings.NewReader(in), &out, &errb, opt, h); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			if out.Len() != 0 {
+				t.Fatalf("stdout=%q, want nothing", out.String())
+			}
+			log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
+			if !strings.Contains(string(log), "level=ERROR") {
+				t.Fatalf("no error logged; log=%q called=%v", log, called)
+			}
+			if fi, err := os.Stat(filepath.Join(dir, "claude-memory-layer.log")); err != nil || fi.Mode().Perm() != 0o600 {
+				t.Fatalf("log file mode: %v %v", fi, err)
+			}
+		})
+	}
+}
+
+func TestRunRecoversPanic(t *testing.T) {
+	opt, dir := testOptions(t, time.Second)
+	var out, errb bytes.Buffer
+	code := Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit"}`), &out, &errb, opt,
+		func(ctx context.Context, env *Env, ev *Event) (Reply, error) { panic("boom") })
+	if code != 0 || out.Len() != 0 {
+		t.Fatalf("code=%d stdout=%q", code, out.String())
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
+	if !strings.Contains(string(log), "boom") {
+		t.Fatalf("panic not logged: %q", log)
+	}
+}
+
+func TestRunDeadline(t *testing.T) {
+	opt, dir := testOptions(t, 50*time.Millisecond)
+	var out, errb bytes.Buffer
+	block := make(chan struct{})
+	defer close(block)
+	start := time.Now()
+	code := Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit"}`), &out, &errb, opt,
+		func(ctx context.Context, env *Env, ev *Event) (Reply, error) {
+			<-block // ignores ctx, like a stuck syscall
+			return Reply{AdditionalContext: "late"}, nil
+		})
+	if code != 0 || out.Len() != 0 {
+		t.Fatalf("code=%d stdout=%q", code, out.String())
+	}
+	if el := time.Since(start); el > 40*50*time.Millisecond {
+		t.Fatalf("Run took %v with a 50ms budget", el)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
+	if !strings.Contains(string(log), "deadline") {
+		t.Fatalf("deadline not logged: %q", log)
+	}
+}
+
+// A stdin that is never closed must not keep the hook alive past its budget.
+func TestRunStdinNeverClosed(t *testing.T) {
+	opt, _ := testOptions(t, 50*time.Millisecond)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	var out, errb bytes.Buffer
+	if code := Run(r, &out, &errb, opt, echo("x")); code != 0 || out.Len() != 0 {
+		t.Fatalf("code=%d stdout=%q", code, out.String())
+	}
+}
+
+func TestRunDisabled(t *testing.T) {
+	opt, _ := testOptions(t, time.Second)
+	get := opt.Getenv
+	opt.Getenv = func(k string) string {
+		if k == "CLAUDE_MEMORY_DISABLE" {
+			return "1"
+		}
+		return get(k)
+	}
+	var out, errb bytes.Buffer
+	called := false
+	Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit"}`), &out, &errb, opt,
+		func(ctx context.Context, env *Env, ev *Event) (Reply, error) { called = true; return Reply{}, nil })
+	if called || out.Len() != 0 {
+		t.Fatalf("disabled hook ran: called=%v out=%q", called, out.String())
+	}
+}
+
+func TestRunOversizedReplyDropped(t *testing.T) {
+	opt, _ := testOptions(t, time.Second)
+	var out, errb bytes.Buffer
+	Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit"}`), &out, &errb, opt, echo(strings.Repeat("é", MaxContext+1)))
+	if out.Len() != 0 {
+		t.Fatalf("reply over %d characters was written", MaxContext)
+	}
+	out.Reset()
+	Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit"}`), &out, &errb, opt, echo(strings.Repeat("é", MaxContext)))
+	if out.Len() == 0 {
+		t.Fatalf("reply of exactly %d characters was dropped", MaxContext)
+	}
+}
+
+func TestRunMissingDataDir(t *testing.T) {
+	// The data directory cannot be created (its parent is a file): the hook
+	// still exits 0, logs to stderr, and writes nothing to stdout.
+	parent := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(parent, nil, 0o600)
+	opt := Options{Name: "t", Budget: time.Second, Getenv: func(k string) string {
+		if k == "CLAUDE_MEMORY_DIR" {
+			return filepath.Join(parent, "data")
+		}
+		return ""
+	}}
+	var out, errb bytes.Buffer
+	if code := Run(strings.NewReader(`{"hook_event_name":"Stop"}`), &out, &errb, opt, echo("x")); code != 0 || out.Len() != 0 {
+		t.Fatalf("code=%d out=%q", code, out.String())
+	}
+	if !strings.Contains(errb.String(), "log file unavailable") {
+		t.Fatalf("stderr=%q", errb.String())
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{``, `{}`, `[]`, `null`, `{"hook_event_name":"Stop","session_id":1}`, "{\"prompt\":\"\xff\"}", `{"a":{"b":[1,2,{"c":"d"}]}}`} {
+		f.Add([]byte(s))
+	}
+	if files, _ := filepath.Glob("../../../shared/fixtures/claude-code/*.json"); len(files) > 0 {
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ev, err := Decode(in)
+		if err != nil {
+			return
+		}
+		_ = ev.Get("tool_input.file_path").String()
+		var out bytes.Buffer
+		if err := writeReply(&out, ev.Name, Reply{AdditionalContext: ev.SessionID}); err != nil {
+			return
+		}
+		if out.Len() > 0 && !json.Valid(out.Bytes()) {
+			t.Fatalf("reply not valid JSON: %q", out.String())
+		}
+	})
+}

@@ -1,0 +1,211 @@
+// Package observation condenses a tool call into the short text the memory layer stores.
+package observation
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// Output limits: a tool observation is a reminder of what happened, not a copy
+// of the output. Head and tail are kept because errors tend to be at the end.
+const (
+	maxHead  = 700
+	maxTail  = 300
+	maxInput = 400
+)
+
+// Observation is a compact record of one tool call.
+type Observation struct {
+	Tool    string
+	Key     string   // the input that identifies the call: file path, command, pattern, URL
+	Files   []string // files the call touched
+	Output  string   // truncated output or change summary
+	IsError bool
+}
+
+// Text renders the observation as stored and indexed:
+//
+//	Bash: npm test -- test/orders.test.js (error)
+//	<output, truncated>
+func (o Observation) Text() string {
+	var b strings.Builder
+	b.WriteString(o.Tool)
+	if o.Key != "" {
+		b.WriteString(": ")
+		b.WriteString(o.Key)
+	}
+	if o.IsError {
+		b.WriteString(" (error)")
+	}
+	if o.Output != "" {
+		b.WriteString("\n")
+		b.WriteString(o.Output)
+	}
+	return b.String()
+}
+
+// Build condenses a call of tool with its input object and output text.
+func Build(tool string, input gjson.Result, output string, isError bool) Observation {
+	o := Observation{Tool: tool, IsError: isError}
+	get := func(k string) string { return input.Get(k).String() }
+	for _, k := range []string{"file_path", "notebook_path", "path"} {
+		if p := get(k); p != "" {
+			o.Files = append(o.Files, p)
+			break
+		}
+	}
+	switch tool {
+	case "Bash", "BashOutput":
+		o.Key = oneLine(get("command"), maxInput)
+	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit":
+		o.Key = get("file_path")
+		if o.Key == "" {
+			o.Key = get("notebook_path")
+		}
+	case "Grep":
+		o.Key = joinNonEmpty(" in ", oneLine(get("pattern"), maxInput), get("path"))
+	case "Glob":
+		o.Key = joinNonEmpty(" in ", get("pattern"), get("path"))
+	case "WebFetch":
+		o.Key = get("url")
+	case "WebSearch":
+		o.Key = oneLine(get("query"), maxInput)
+	case "Task", "Agent":
+		o.Key = oneLine(joinNonEmpty(": ", get("subagent_type"), get("description")), maxInput)
+	case "TodoWrite":
+		o.Key = todoSummary(input)
+	default:
+		o.Key = genericKey(input)
+	}
+	switch tool {
+	case "Edit":
+		o.Output = changeSummary(get("old_string"), get("new_string"))
+	case "MultiEdit":
+		var parts []string
+		for _, e := range input.Get("edits").Array() {
+			parts = append(parts, changeSummary(e.Get("old_string").String(), e.Get("new_string").String()))
+		}
+		o.Output = strings.Join(parts, "\n")
+	case "Write":
+		o.Output = "+ " + strings.ReplaceAll(get("content"), "\n", "\n+ ")
+	}
+	if o.Output == "" || isError {
+		o.Output = joinNonEmpty("\n", o.Output, output)
+	}
+	o.Output = Truncate(strings.TrimSpace(o.Output), maxHead, maxTail)
+	return o
+}
+
+// ResponseText extracts the readable output from a PostToolUse tool_response,
+// whose shape depends on the tool (Bash: stdout/stderr; Read: file.content; ...).
+func ResponseText(resp gjson.Result) string {
+	switch {
+	case resp.Type == gjson.String:
+		return resp.String()
+	case resp.Get("stdout").Exists() || resp.Get("stderr").Exists():
+		return joinNonEmpty("\n", resp.Get("stdout").String(), resp.Get("stderr").String())
+	case resp.Get("file.content").Exists():
+		return resp.Get("file.content").String()
+	case resp.Get("content").Type == gjson.String:
+		return resp.Get("content").String()
+	case resp.Get("output").Exists():
+		return resp.Get("output").String()
+	case resp.Get("filenames").IsArray():
+		var names []string
+		for _, f := range resp.Get("filenames").Array() {
+			names = append(names, f.String())
+		}
+		return strings.Join(names, "\n")
+	case resp.IsArray():
+		var parts []string
+		for _, b := range resp.Array() {
+			if t := b.Get("text"); t.Exists() {
+				parts = append(parts, t.String())
+			}
+		}
+		return strings.Join(parts, "\n")
+	case resp.Get("filePath").Exists() || resp.Get("structuredPatch").Exists():
+		return "" // Edit/Write: Build summarises the input instead
+	}
+	return Truncate(resp.Raw, maxHead, 0)
+}
+
+// Truncate keeps the first head and last tail bytes of s (on rune boundaries)
+// with a marker between them saying how much was cut.
+func Truncate(s string, head, tail int) string {
+	if len(s) <= head+tail+40 {
+		return s
+	}
+	h := s[:runeStart(s, head)]
+	t := ""
+	if tail > 0 {
+		t = s[runeStart(s, len(s)-tail):]
+	}
+	cut := len(s) - len(h) - len(t)
+	return fmt.Sprintf("%s\n[… %d bytes cut …]\n%s", h, cut, t)
+}
+
+// runeStart moves i back to the start of the rune it falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+func changeSummary(old, new string) string {
+	var b strings.Builder
+	if old != "" {
+		b.WriteString("- " + strings.ReplaceAll(old, "\n", "\n- "))
+		b.WriteString("\n")
+	}
+	b.WriteString("+ " + strings.ReplaceAll(new, "\n", "\n+ "))
+	return b.String()
+}
+
+func todoSummary(input gjson.Result) string {
+	var items []string
+	for _, t := range input.Get("todos").Array() {
+		items = append(items, fmt.Sprintf("[%s] %s", t.Get("status").String(), t.Get("content").String()))
+	}
+	return oneLine(strings.Join(items, "; "), maxInput)
+}
+
+// genericKey summarises an unknown tool's input (MCP tools and the like) as
+// its scalar fields in key order.
+func genericKey(input gjson.Result) string {
+	if !input.IsObject() {
+		return oneLine(input.String(), maxInput)
+	}
+	var parts []string
+	input.ForEach(func(k, v gjson.Result) bool {
+		if v.Type == gjson.String || v.Type == gjson.Number || v.Type == gjson.True || v.Type == gjson.False {
+			parts = append(parts, k.String()+"="+v.String())
+		}
+		return true
+	})
+	sort.Strings(parts)
+	return oneLine(strings.Join(parts, " "), maxInput)
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		s = s[:runeStart(s, max)] + "…"
+	}
+	return s
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, sep)
+}

@@ -1,0 +1,76 @@
+// Package project derives a project's identity from a working directory.
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Identify returns the project a working directory belongs to: the top level of
+// its git repository, with a linked worktree mapped to its main repository, or
+// the cleaned directory itself outside git. It reads .git files directly instead
+// of running git, because it runs on every prompt and git may not be installed.
+// An empty cwd yields "".
+func Identify(cwd string) string {
+	if cwd == "" {
+		return ""
+	}
+	dir := filepath.Clean(cwd)
+	if !filepath.IsAbs(dir) {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+	}
+	for d := dir; ; {
+		if root, ok := gitRoot(d); ok {
+			return root
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// gitRoot reports whether d holds a .git entry and, if so, the main repository's
+// top level: d itself for a .git directory, the main checkout for a worktree.
+func gitRoot(d string) (string, bool) {
+	gitPath := filepath.Join(d, ".git")
+	fi, err := os.Lstat(gitPath)
+	if err != nil {
+		return "", false
+	}
+	if fi.IsDir() {
+		return d, true
+	}
+	// A worktree (or submodule) has a .git file: "gitdir: <path>".
+	b, err := os.ReadFile(gitPath)
+	if err != nil {
+		return d, true
+	}
+	line := strings.TrimSpace(string(b))
+	gitdir, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return d, true
+	}
+	gitdir = strings.TrimSpace(gitdir)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(d, gitdir)
+	}
+	// A linked worktree's gitdir holds "commondir" pointing at the main .git.
+	common, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
+	if err != nil {
+		return d, true // a submodule or something unusual: its own checkout is the project
+	}
+	cd := strings.TrimSpace(string(common))
+	if !filepath.IsAbs(cd) {
+		cd = filepath.Join(gitdir, cd)
+	}
+	cd = filepath.Clean(cd)
+	if filepath.Base(cd) != ".git" {
+		return d, true // a bare repository's worktree: keep the checkout
+	}
+	return filepath.Dir(cd), true
+}

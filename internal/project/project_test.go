@@ -1,0 +1,62 @@
+package project
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+func TestIdentifyPlainDir(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Identify(sub), sub; got != want {
+		t.Fatalf("Identify(%q)=%q, want %q", sub, got, want)
+	}
+	if got := Identify(""); got != "" {
+		t.Fatalf("Identify(\"\")=%q, want empty", got)
+	}
+}
+
+func TestIdentifyGitAndWorktree(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(repo, "src", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(repo, "init", "-q")
+	if err := os.WriteFile(filepath.Join(repo, "src", "deep", "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(repo, "add", ".")
+	git(repo, "commit", "-q", "-m", "init")
+	wt := filepath.Join(root, "wt")
+	git(repo, "worktree", "add", "-q", wt)
+
+	for _, tt := range []struct{ cwd, want string }{
+		{repo, repo},
+		{filepath.Join(repo, "src", "deep"), repo},
+		{wt, repo},
+		{filepath.Join(wt, "src", "deep"), repo},
+	} {
+		if got := Identify(tt.cwd); got != tt.want {
+			t.Errorf("Identify(%q)=%q, want %q", tt.cwd, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,282 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Event types written by the capture path and the pipeline.
+const (
+	TypeUserPrompt      = "user_prompt"
+	TypeAgentResponse   = "agent_response"
+	TypeToolObservation = "tool_observation"
+	TypeSessionStarted  = "session_started"
+	TypeSessionEnded    = "session_ended"
+	TypeEntryExtracted  = "entry_extracted"
+	TypeEvidenceAligned = "evidence_aligned"
+	TypeMemoryInjected  = "memory_injected"
+	TypeConflict        = "conflict_recorded"
+	TypeForgotten       = "memory_forgotten"
+	TypeCertified       = "entry_certified"
+	TypeRejected        = "entry_rejected"
+)
+
+// Event is one row of the append-only log.
+type Event struct {
+	ID         int64
+	Time       time.Time
+	Type       string
+	SessionID  string
+	Project    string
+	SourceUUID string
+	Text       string
+	Payload    json.RawMessage // a JSON object; nil is stored as {}
+	DedupeKey  string          // required; a second event with the same key is not stored
+	// SameContentAs, when not empty, is a LIKE pattern over dedupe keys: the event
+	// is not stored if the session already has an event of the same type and text
+	// whose key matches it. It reconciles two views of one thing with different
+	// keys, such as the Stop hook's copy of an answer and the transcript's row.
+	SameContentAs string
+	Checksum      string // set by the store
+}
+
+// Conversation reports whether the event is something said or done in a session
+// (as opposed to bookkeeping such as session_started).
+func (e Event) Conversation() bool {
+	switch e.Type {
+	case TypeUserPrompt, TypeAgentResponse, TypeToolObservation:
+		return true
+	}
+	return false
+}
+
+// contentHash hashes text with whitespace runs folded, so that trailing newlines
+// or reflowed spaces do not make two copies of one answer look different.
+func contentHash(text string) string {
+	if text == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
+	return hex.EncodeToString(sum[:16])
+}
+
+func canonicalPayload(p json.RawMessage) (string, error) {
+	if len(bytes.TrimSpace(p)) == 0 {
+		return "{}", nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, p); err != nil {
+		return "", fmt.Errorf("payload: %w", err)
+	}
+	return buf.String(), nil
+}
+
+func checksum(e Event, payload string) string {
+	h := sha256.New()
+	for _, s := range []string{e.Type, e.SessionID, e.Project, e.SourceUUID, e.Text, payload} {
+		fmt.Fprintf(h, "%d:%s;", len(s), s)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// AppendResult counts what Append did.
+type AppendResult struct {
+	Added, Duplicates int
+	IDs               []int64 // ids of the added events, in order
+}
+
+// Append stores events in one transaction, skipping any whose dedupe key (or,
+// with SameContentAs, whose content) is already present. Re-running a hook or
+// re-importing a transcript therefore adds nothing.
+func (db *DB) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
+	var res AppendResult
+	if len(evs) == 0 {
+		return res, nil
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return res, fmt.Errorf("append: begin: %w", err)
+	}
+	defer tx.Rollback()
+	res, err = appendTx(ctx, tx, db.Now(), evs)
+	if err != nil {
+		return res, err
+	}
+	if err := tx.Commit(); err != nil {
+		return AppendResult{}, fmt.Errorf("append: commit: %w", err)
+	}
+	return res, nil
+}
+
+func appendTx(ctx context.Context, tx *sql.Tx, now time.Time, evs []Event) (AppendResult, error) {
+	var res AppendResult
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO events
+		(ts, type, session_id, project, source_uuid, text, payload, dedupe_key, content_hash, checksum)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(dedupe_key) DO NOTHING`)
+	if err != nil {
+		return res, fmt.Errorf("append: prepare: %w", err)
+	}
+	defer ins.Close()
+	for _, e := range evs {
+		if e.DedupeKey == "" || e.Type == "" {
+			return res, fmt.Errorf("append %q: event needs a type and a dedupe key", e.Type)
+		}
+		payload, err := canonicalPayload(e.Payload)
+		if err != nil {
+			return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
+		}
+		hash := contentHash(e.Text)
+		if e.SameContentAs != "" && hash != "" {
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM events
+				WHERE session_id = ? AND content_hash = ? AND type = ? AND dedupe_key LIKE ? LIMIT 1`,
+				e.SessionID, hash, e.Type, e.SameContentAs).Scan(&one)
+			if err == nil {
+				res.Duplicates++
+				continue
+			}
+			if err != sql.ErrNoRows {
+				return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
+			}
+		}
+		ts := e.Time
+		if ts.IsZero() {
+			ts = now
+		}
+		r, err := ins.ExecContext(ctx, FormatTime(ts), e.Type, e.SessionID, e.Project, e.SourceUUID,
+			e.Text, payload, e.DedupeKey, hash, checksum(e, payload))
+		if err != nil {
+			return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			res.Duplicates++
+			continue
+		}
+		id, _ := r.LastInsertId()
+		res.Added++
+		res.IDs = append(res.IDs, id)
+	}
+	return res, nil
+}
+
+const eventColumns = `id, ts, type, session_id, project, source_uuid, text, payload, dedupe_key, checksum`
+
+func scanEvent(sc interface{ Scan(...any) error }) (Event, error) {
+	var e Event
+	var ts, payload string
+	if err := sc.Scan(&e.ID, &ts, &e.Type, &e.SessionID, &e.Project, &e.SourceUUID, &e.Text, &payload, &e.DedupeKey, &e.Checksum); err != nil {
+		return Event{}, err
+	}
+	e.Time = ParseTime(ts)
+	e.Payload = json.RawMessage(payload)
+	return e, nil
+}
+
+// Event returns the event with the given id, or ErrNotFound.
+func (db *DB) Event(ctx context.Context, id int64) (Event, error) {
+	row := db.sql.QueryRowContext(ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id)
+	e, err := scanEvent(row)
+	if err == sql.ErrNoRows {
+		return Event{}, fmt.Errorf("event %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Event{}, fmt.Errorf("event %d: %w", id, err)
+	}
+	return e, nil
+}
+
+// EventFilter selects events for Events. Zero fields do not filter.
+type EventFilter struct {
+	Project   string
+	SessionID string
+	Types     []string
+	Since     time.Time
+	Before    time.Time
+	AfterID   int64 // only ids greater than this
+	Limit     int   // 0 means no limit
+	Newest    bool  // newest first (default oldest first)
+}
+
+// Events lists events matching f.
+func (db *DB) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+	var where []string
+	var args []any
+	if f.Project != "" {
+		where = append(where, "project = ?")
+		args = append(args, f.Project)
+	}
+	if f.SessionID != "" {
+		where = append(where, "session_id = ?")
+		args = append(args, f.SessionID)
+	}
+	if len(f.Types) > 0 {
+		where = append(where, "type IN ("+placeholders(len(f.Types))+")")
+		for _, t := range f.Types {
+			args = append(args, t)
+		}
+	}
+	if !f.Since.IsZero() {
+		where = append(where, "ts >= ?")
+		args = append(args, FormatTime(f.Since))
+	}
+	if !f.Before.IsZero() {
+		where = append(where, "ts < ?")
+		args = append(args, FormatTime(f.Before))
+	}
+	if f.AfterID > 0 {
+		where = append(where, "id > ?")
+		args = append(args, f.AfterID)
+	}
+	q := `SELECT ` + eventColumns + ` FROM events`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	if f.Newest {
+		q += " ORDER BY id DESC"
+	} else {
+		q += " ORDER BY id"
+	}
+	if f.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list events: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// CountEvents counts events, optionally of one project.
+func (db *DB) CountEvents(ctx context.Context, project string) (int, error) {
+	q, args := `SELECT count(*) FROM events`, []any{}
+	if project != "" {
+		q += ` WHERE project = ?`
+		args = append(args, project)
+	}
+	var n int
+	if err := db.sql.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count events: %w", err)
+	}
+	return n, nil
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}

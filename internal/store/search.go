@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// QuoteTerm quotes one term for an FTS5 MATCH expression, so that user text can
+// never be read as FTS5 syntax (a stray quote, a minus sign, a column filter).
+func QuoteTerm(term string) string {
+	// FTS5 reads a NUL byte as the end of the string, which leaves the quote open.
+	term = strings.ReplaceAll(term, "\x00", "")
+	return `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+}
+
+// MatchAny builds an FTS5 expression matching any of the terms; with prefix,
+// each term also matches as a prefix. Empty terms are dropped; no terms gives "".
+func MatchAny(terms []string, prefix bool) string {
+	var b strings.Builder
+	for _, t := range terms {
+		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString(QuoteTerm(t))
+		if prefix {
+			b.WriteString("*")
+		}
+	}
+	return b.String()
+}
+
+// EventQuery selects events by full-text match.
+type EventQuery struct {
+	Match          string // an FTS5 expression built with QuoteTerm/MatchAny; never raw user text
+	Project        string // "" for all projects
+	ExcludeSession string
+	Types          []string
+	Since          time.Time
+	Limit          int
+}
+
+// EventHit is an event found by SearchEvents, with its BM25 score (higher is better).
+type EventHit struct {
+	Event
+	Score float64
+}
+
+// SearchEvents ranks events by BM25 against q.Match.
+func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error) {
+	if q.Match == "" {
+		return nil, nil
+	}
+	where := []string{"events_fts MATCH ?"}
+	args := []any{q.Match}
+	if q.Project != "" {
+		where = append(where, "e.project = ?")
+		args = append(args, q.Project)
+	}
+	if q.ExcludeSession != "" {
+		where = append(where, "e.session_id <> ?")
+		args = append(args, q.ExcludeSession)
+	}
+	if len(q.Types) > 0 {
+		where = append(where, "e.type IN ("+placeholders(len(q.Types))+")")
+		for _, t := range q.Types {
+			args = append(args, t)
+		}
+	}
+	if !q.Since.IsZero() {
+		where = append(where, "e.ts >= ?")
+		args = append(args, FormatTime(q.Since))
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	sqlq := `SELECT e.id, e.ts, e.type, e.session_id, e.project, e.source_uuid, e.text, e.payload, e.dedupe_key, e.checksum,
+			-bm25(events_fts) AS score
+		FROM events_fts JOIN events e ON e.id = events_fts.rowid
+		WHERE ` + strings.Join(where, " AND ") + `
+		ORDER BY bm25(events_fts) LIMIT ` + fmt.Sprint(limit)
+	rows, err := db.sql.QueryContext(ctx, sqlq, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search events: %w", err)
+	}
+	defer rows.Close()
+	var out []EventHit
+	for rows.Next() {
+		var h EventHit
+		var ts, payload string
+		if err := rows.Scan(&h.ID, &ts, &h.Type, &h.SessionID, &h.Project, &h.SourceUUID, &h.Text, &payload, &h.DedupeKey, &h.Checksum, &h.Score); err != nil {
+			return nil, fmt.Errorf("search events: %w", err)
+		}
+		h.Time = ParseTime(ts)
+		h.Payload = []byte(payload)
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}

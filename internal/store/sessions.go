@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Session is what the store knows of one Claude Code session.
+type Session struct {
+	ID             string
+	Project        string
+	Cwd            string
+	TranscriptPath string
+	Source         string
+	StartedAt      time.Time
+	EndedAt        time.Time
+	EndReason      string
+	Offset         int64 // transcript bytes already ingested
+	Summary        string
+}
+
+// TouchSession records a session, creating it on first sight and filling in
+// fields that were empty; it never moves the ingest offset or the start time.
+func (db *DB) TouchSession(ctx context.Context, s Session) error {
+	start := s.StartedAt
+	if start.IsZero() {
+		start = db.Now()
+	}
+	_, err := db.sql.ExecContext(ctx, `INSERT INTO sessions (id, project, cwd, transcript_path, source, started_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET
+			project = CASE WHEN sessions.project = '' THEN excluded.project ELSE sessions.project END,
+			cwd = CASE WHEN sessions.cwd = '' THEN excluded.cwd ELSE sessions.cwd END,
+			transcript_path = CASE WHEN excluded.transcript_path <> '' THEN excluded.transcript_path ELSE sessions.transcript_path END,
+			source = CASE WHEN sessions.source = '' THEN excluded.source ELSE sessions.source END
+		WHERE sessions.project = '' OR sessions.cwd = '' OR sessions.source = ''
+			OR (excluded.transcript_path <> '' AND excluded.transcript_path <> sessions.transcript_path)`,
+		s.ID, s.Project, s.Cwd, s.TranscriptPath, s.Source, FormatTime(start))
+	if err != nil {
+		return fmt.Errorf("touch session %s: %w", s.ID, err)
+	}
+	return nil
+}
+
+const sessionColumns = `id, project, cwd, transcript_path, source, started_at, ended_at, end_reason, ingest_offset, summary`
+
+func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
+	var s Session
+	var started, ended string
+	if err := sc.Scan(&s.ID, &s.Project, &s.Cwd, &s.TranscriptPath, &s.Source, &started, &ended, &s.EndReason, &s.Offset, &s.Summary); err != nil {
+		return Session{}, err
+	}
+	s.StartedAt, s.EndedAt = ParseTime(started), ParseTime(ended)
+	return s, nil
+}
+
+// Session returns the session with the given id, or an error wrapping ErrNotFound.
+func (db *DB) Session(ctx context.Context, id string) (Session, error) {
+	s, err := scanSession(db.sql.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
+	if err == sql.ErrNoRows {
+		return Session{}, fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("session %s: %w", id, err)
+	}
+	return s, nil
+}
+
+// Sessions lists sessions, newest first, optionally of one project.
+func (db *DB) Sessions(ctx context.Context, project string, limit int) ([]Session, error) {
+	q, args := `SELECT `+sessionColumns+` FROM sessions`, []any{}
+	if project != "" {
+		q += ` WHERE project = ?`
+		args = append(args, project)
+	}
+	q += ` ORDER BY started_at DESC, id`
+	if limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", limit)
+	}
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// AdvanceOffset moves a session's ingest offset forward to off; it never moves
+// it back, so two hooks ingesting the same transcript at once cannot undo each other.
+func (db *DB) AdvanceOffset(ctx context.Context, id string, off int64) error {
+	_, err := db.sql.ExecContext(ctx, `UPDATE sessions SET ingest_offset = ? WHERE id = ? AND ingest_offset < ?`, off, id, off)
+	if err != nil {
+		return fmt.Errorf("advance offset of %s: %w", id, err)
+	}
+	return nil
+}
+
+// EndSession records that a session ended.
+func (db *DB) EndSession(ctx context.Context, id, reason string, at time.Time) error {
+	_, err := db.sql.ExecContext(ctx, `UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?`, FormatTime(at), reason, id)
+	if err != nil {
+		return fmt.Errorf("end session %s: %w", id, err)
+	}
+	return nil
+}
+
+// SetSummary stores a session's one-paragraph summary.
+func (db *DB) SetSummary(ctx context.Context, id, summary string) error {
+	_, err := db.sql.ExecContext(ctx, `UPDATE sessions SET summary = ? WHERE id = ?`, summary, id)
+	if err != nil {
+		return fmt.Errorf("set summary of %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,220 @@
+// Package store keeps the memory layer's SQLite file: the append-only event log, sessions, entries and their indexes.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// timeFormat is fixed-width so that stored timestamps sort lexically.
+const timeFormat = "2006-01-02T15:04:05.000000Z"
+
+// FormatTime renders t as stored: UTC, microseconds, fixed width.
+func FormatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(timeFormat)
+}
+
+// ParseTime parses a stored timestamp; an empty or malformed one is the zero time.
+func ParseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(timeFormat, s)
+	if err != nil {
+		t, _ = time.Parse(time.RFC3339Nano, s)
+	}
+	return t
+}
+
+// DB is an open store.
+type DB struct {
+	sql  *sql.DB
+	path string
+	// Now is the clock used for timestamps the store sets itself.
+	Now func() time.Time
+}
+
+// Options tune Open.
+type Options struct {
+	// BusyTimeout is how long a statement waits for another process's lock.
+	// It must stay below the caller's deadline. Zero means 2 s.
+	BusyTimeout time.Duration
+	// ReadOnly opens the file read-only and skips migrations; the file must exist.
+	ReadOnly bool
+}
+
+// Open opens (creating if needed, mode 0600) the store at path and applies any
+// pending migrations. Migrations run inside an immediate transaction, so
+// concurrent first opens by several hook processes serialise safely.
+func Open(ctx context.Context, path string, opt Options) (*DB, error) {
+	if opt.BusyTimeout <= 0 {
+		opt.BusyTimeout = 2 * time.Second
+	}
+	if !opt.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+		// Create the file ourselves so it is 0600 from the first byte; SQLite
+		// gives the -wal and -shm files the same mode as the database file.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+		f.Close()
+	} else if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opt.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	if opt.ReadOnly {
+		q.Add("mode", "ro")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		// NORMAL is durable across application crashes in WAL mode; only a power
+		// loss can drop the last transactions, which costs a memory, not data integrity.
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Add("_txlock", "immediate")
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db := &DB{sql: sqldb, path: path, Now: time.Now}
+	if !opt.ReadOnly {
+		if err := db.migrate(ctx); err != nil {
+			sqldb.Close()
+			return nil, err
+		}
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// Path is the database file's path.
+func (db *DB) Path() string { return db.path }
+
+// SQL exposes the handle to this package's tests and tools that need raw access
+// (integrity checks); other packages use the typed methods.
+func (db *DB) SQL() *sql.DB { return db.sql }
+
+// migrationNames lists the embedded migrations in order.
+func migrationNames() ([]string, error) {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// SchemaVersion is the number of migrations this build knows.
+func SchemaVersion() int {
+	names, _ := migrationNames()
+	return len(names)
+}
+
+// Version reports the schema version recorded in the file.
+func (db *DB) Version(ctx context.Context) (int, error) {
+	var v int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
+}
+
+// ErrNewerSchema is returned when the file was written by a newer build.
+var ErrNewerSchema = errors.New("database schema is newer than this build")
+
+func (db *DB) migrate(ctx context.Context) error {
+	names, err := migrationNames()
+	if err != nil {
+		return fmt.Errorf("list migrations: %w", err)
+	}
+	// Fast path: every hook opens the store, and almost always nothing is pending.
+	v, err := db.Version(ctx)
+	if err != nil {
+		return err
+	}
+	if v == len(names) {
+		return nil
+	}
+	if v > len(names) {
+		return fmt.Errorf("migrate: file at version %d, build knows %d: %w", v, len(names), ErrNewerSchema)
+	}
+	if v > 0 {
+		// An upgrade of a store that holds data: keep a copy first, so a failed
+		// migration never costs the user their memories.
+		if err := db.backup(ctx, v); err != nil {
+			return fmt.Errorf("migrate: backup before upgrade: %w", err)
+		}
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: begin: %w", err)
+	}
+	defer tx.Rollback()
+	// Re-read under the write lock: another process may have migrated meanwhile.
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("migrate: read version: %w", err)
+	}
+	for _, name := range names[min(v, len(names)):] {
+		b, err := migrations.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, string(b)); err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(names))); err != nil {
+		return fmt.Errorf("migrate: set version: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: commit: %w", err)
+	}
+	return nil
+}
+
+// backup writes a consistent copy of the database next to it, named
+// memory.db.v<N>.bak, unless one exists already.
+func (db *DB) backup(ctx context.Context, v int) error {
+	dst := fmt.Sprintf("%s.v%d.bak", db.path, v)
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", dst, os.Getpid())
+	os.Remove(tmp)
+	if _, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, dst)
+}

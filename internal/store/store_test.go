@@ -1,0 +1,193 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// MustOpen opens a fresh store in a temporary directory and closes it when the test ends.
+func MustOpen(tb testing.TB) *DB {
+	tb.Helper()
+	db, err := Open(context.Background(), filepath.Join(tb.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		tb.Fatalf("Open: %v", err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestOpenMigratesOnceAndIsPrivate(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "data", "memory.db")
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustVersion(t, db), SchemaVersion(); got != want {
+		t.Fatalf("version=%d, want %d", got, want)
+	}
+	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: "k1", Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(ctx, path, Options{}) // reopen is a no-op
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, _ := db.CountEvents(ctx, ""); n != 1 {
+		t.Fatalf("events after reopen=%d, want 1", n)
+	}
+	for _, name := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatalf("stat %s: %v", name, err)
+		}
+		if got := fi.Mode().Perm(); got != 0o600 {
+			t.Errorf("%s mode=%o, want 600", filepath.Base(name), got)
+		}
+	}
+	if fi, _ := os.Stat(filepath.Dir(path)); fi.Mode().Perm() != 0o700 {
+		t.Errorf("dir mode=%o, want 700", fi.Mode().Perm())
+	}
+}
+
+func mustVersion(t *testing.T, db *DB) int {
+	t.Helper()
+	v, err := db.Version(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestAppendDedupes(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	ev := Event{Type: TypeUserPrompt, SessionID: "s1", Project: "/p", DedupeKey: "prompt:s1:a", Text: "use RS256",
+		Payload: json.RawMessage(`{ "a" : 1 }`), Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
+	r, err := db.Append(ctx, ev, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Added != 1 || r.Duplicates != 1 {
+		t.Fatalf("Append=%+v, want 1 added 1 duplicate", r)
+	}
+	r, err = db.Append(ctx, ev)
+	if err != nil || r.Added != 0 {
+		t.Fatalf("re-Append=%+v, %v; want nothing added", r, err)
+	}
+	got, err := db.Event(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Payload) != `{"a":1}` || got.Checksum == "" || !got.Time.Equal(ev.Time) {
+		t.Fatalf("stored %+v", got)
+	}
+	if _, err := db.Event(ctx, 99); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Event(99) err=%v, want ErrNotFound", err)
+	}
+	if _, err := db.Append(ctx, Event{Type: "x"}); err == nil {
+		t.Fatal("Append without dedupe key succeeded")
+	}
+	if _, err := db.Append(ctx, Event{Type: "x", DedupeKey: "bad", Payload: json.RawMessage(`{`)}); err == nil {
+		t.Fatal("Append with invalid payload succeeded")
+	}
+}
+
+func TestAppendSameContent(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	stop := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "stop:s:1", Text: "Done.\nAll tests pass.", SameContentAs: "%"}
+	row := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m1", Text: "Done. All tests pass. ", SameContentAs: "stop:%"}
+	other := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m2", Text: "Done. All tests pass.", SameContentAs: "stop:%"}
+	if r, _ := db.Append(ctx, stop); r.Added != 1 {
+		t.Fatalf("stop copy not added")
+	}
+	// The transcript's row of the same answer is recognised as the same content.
+	if r, _ := db.Append(ctx, row); r.Added != 0 {
+		t.Fatalf("transcript copy of the Stop answer was added")
+	}
+	// Two transcript rows with equal text are distinct answers and both kept.
+	db2 := MustOpen(t)
+	if r, _ := db2.Append(ctx, row, other); r.Added != 2 {
+		t.Fatalf("two distinct transcript answers: added %d, want 2", r.Added)
+	}
+	// And a Stop copy after the transcript row is recognised too.
+	if r, _ := db2.Append(ctx, stop); r.Added != 0 {
+		t.Fatalf("Stop copy after the transcript row was added")
+	}
+}
+
+func TestSessions(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	if err := db.TouchSession(ctx, Session{ID: "s", Source: "startup"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.TouchSession(ctx, Session{ID: "s", Project: "/p", Cwd: "/p/x", TranscriptPath: "/t.jsonl", Source: "resume"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AdvanceOffset(ctx, "s", 100); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AdvanceOffset(ctx, "s", 50); err != nil { // never backwards
+		t.Fatal(err)
+	}
+	s, err := db.Session(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Project != "/p" || s.Cwd != "/p/x" || s.TranscriptPath != "/t.jsonl" || s.Source != "startup" || s.Offset != 100 {
+		t.Fatalf("session=%+v", s)
+	}
+	if _, err := db.Session(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("err=%v, want ErrNotFound", err)
+	}
+}
+
+func TestSearchEvents(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	_, err := db.Append(ctx,
+		Event{Type: TypeUserPrompt, SessionID: "a", Project: "/p", DedupeKey: "1", Text: "Sign tokens with RS256 keys in ./keys"},
+		Event{Type: TypeAgentResponse, SessionID: "a", Project: "/p", DedupeKey: "2", Text: "The CSS grid is broken on mobile"},
+		Event{Type: TypeUserPrompt, SessionID: "b", Project: "/q", DedupeKey: "3", Text: "RS256 elsewhere"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"rs256", "tokens"}, false), Project: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].DedupeKey != "1" || hits[0].Score <= 0 {
+		t.Fatalf("hits=%+v", hits)
+	}
+}
+
+// FuzzMatchAny checks that no term, however hostile, makes an FTS5 query fail.
+func FuzzMatchAny(f *testing.F) {
+	for _, s := range []string{`foo-bar"`, `"`, `a OR b`, `NEAR(a b)`, `col:x`, `^x`, `*`, `x*`, `(`, `AND`, "한국어", "\x00", "a\"\"b"} {
+		f.Add(s, true)
+	}
+	db, err := Open(context.Background(), filepath.Join(f.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Append(context.Background(), Event{Type: "t", DedupeKey: "k", Text: "some text here"}); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, term string, prefix bool) {
+		m := MatchAny([]string{term, "text"}, prefix)
+		if _, err := db.SearchEvents(context.Background(), EventQuery{Match: m}); err != nil {
+			t.Fatalf("MatchAny(%q) = %s: %v", term, m, err)
+		}
+	})
+}
