@@ -1,0 +1,392 @@
+// Package transcript reads Claude Code session transcripts (JSONL) into messages.
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+)
+
+// Kind is what a Message records.
+type Kind string
+
+// The kinds of message a transcript yields.
+const (
+	Prompt   Kind = "user_prompt"      // what the user typed
+	Response Kind = "agent_response"   // assistant text (text blocks of one API message, merged)
+	ToolCall Kind = "tool_observation" // a tool_use with its tool_result
+)
+
+// Message is one prompt, response or tool call assembled from one or more
+// transcript rows. All strings are valid UTF-8: invalid bytes become U+FFFD.
+type Message struct {
+	Kind Kind
+	// UUID is the uuid of the row the message starts on: the prompt row, the
+	// first row holding text of a response, or for a ToolCall the tool_result
+	// row if seen, else the tool_use row.
+	UUID      string
+	UUIDs     []string  // every row merged into it, in order
+	SessionID string    // of the first row
+	PromptID  string    // promptId of a Prompt's row; empty for other kinds
+	MessageID string    // assistant message.id of a Response or ToolCall
+	Timestamp time.Time // of the first row; zero if missing or malformed
+	Cwd       string    // of the first row
+	// Text is the user's text of a Prompt (a slash command as "/name args",
+	// a shell-mode command as "!cmd"), or the text blocks of a Response
+	// joined with "\n\n". It is empty for a ToolCall; see Tool.
+	Text string
+	Tool *Tool // ToolCall only
+}
+
+// Tool is a tool call and its result.
+type Tool struct {
+	ID     string          // tool_use id (toolu_…)
+	Name   string          // tool name (Read, Bash, mcp__server__tool, ...)
+	Input  json.RawMessage // tool_use input, verbatim; nil if absent
+	Output string          // tool_result content as text: string content, or text blocks joined with "\n" (images as "[image]")
+	// IsError reports the tool_result's is_error flag.
+	IsError bool
+	// HasResult reports whether the tool_result was seen. It is false for a
+	// call abandoned before its result (a later prompt or interrupt shows it)
+	// and for calls still open when a final read ends.
+	HasResult bool
+}
+
+// Batch is the result of one Read.
+type Batch struct {
+	Messages []Message
+	// Offset is where the next Read should start: just past the last row
+	// fully consumed. It is always at a line boundary (or the start offset).
+	Offset int64
+	// Rows counts the complete, non-empty lines read. Skipped counts those
+	// that contributed to no message: unparseable, of an ignored type or
+	// flag, duplicates, or with nothing to keep (thinking blocks, markers).
+	// Rows held back by a live read are counted again by the next Read.
+	Rows, Skipped int
+}
+
+// Read reads the transcript in r from byte offset off, which must be 0 or an
+// Offset returned by an earlier Read of the same transcript.
+//
+// Only complete lines are consumed: a last line without its trailing "\n" may
+// still be being written, so Offset stays before it even if it parses. A
+// complete line that fails to parse is counted in Skipped and consumed.
+//
+// With final=false (a live session), a message that may still grow is held
+// back: an assistant message until a stop_reason, a user row or another
+// assistant message shows it ended, and a tool call until its result arrives
+// or a later user row that carries no tool result (a prompt, an interrupt)
+// shows it was abandoned. Held-back messages are not emitted and Offset stays at
+// the start of the earliest of them, so the next Read picks them up whole and
+// no message is ever emitted twice. With final=true (session end, import)
+// everything complete is emitted; open tool calls get HasResult=false.
+//
+// Read returns an error only if r fails or off is negative; malformed
+// content is never an error.
+func Read(r io.ReaderAt, off int64, final bool) (Batch, error) {
+	if off < 0 {
+		return Batch{Offset: off}, fmt.Errorf("read transcript: negative offset %d", off)
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(r, off, math.MaxInt64-off), 64<<10)
+	b := newBuilder()
+	pos := off
+	var long []byte // accumulates a line longer than br's buffer
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long, line...)
+			continue
+		}
+		if len(long) > 0 {
+			long = append(long, line...)
+			line = long
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				// What is left has no newline yet: leave it for a later Read.
+				break
+			}
+			return Batch{Offset: off}, fmt.Errorf("read transcript at offset %d: %w", pos, err)
+		}
+		b.line(pos, line)
+		pos += int64(len(line))
+		long = long[:0]
+	}
+	return b.finish(pos, final), nil
+}
+
+// ReadFile is Read on the file at path. An error wraps os.ErrNotExist if the
+// file does not exist.
+func ReadFile(path string, off int64, final bool) (Batch, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Batch{Offset: off}, fmt.Errorf("read transcript: %w", err)
+	}
+	defer f.Close()
+	b, err := Read(f, off, final)
+	if err != nil {
+		return b, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+// item is a message under construction.
+type item struct {
+	msg     Message
+	first   int      // index of the row it starts on
+	last    int      // index of the last row merged into it
+	texts   []string // Response text blocks
+	key     string   // Response: the message key used in builder.msgLast
+	stopped bool     // Response: a row of its message at or after first has a stop_reason
+}
+
+// builder turns rows into items and decides which are complete.
+type builder struct {
+	starts    []int64 // byte offset of each row
+	used      []bool  // whether each row contributed to an item
+	items     []*item // in order of position (row, then block)
+	responses map[string]*item
+	tools     map[string]*item
+	blocks    map[blockKey]int // row of each assistant block seen, to drop rewritten rows
+	links     [][2]int         // rows whose handling depends on an earlier row: a cut must not fall between
+	msgLast   map[string]int   // last row of each assistant message
+	lastMain  int              // last main-chain user or assistant row
+	lastTurn  int              // last main-chain user row that is no tool result and not isMeta
+}
+
+type blockKey struct {
+	id    string
+	index int64
+}
+
+func newBuilder() *builder {
+	return &builder{
+		responses: map[string]*item{},
+		tools:     map[string]*item{},
+		blocks:    map[blockKey]int{},
+		msgLast:   map[string]int{},
+		lastMain:  -1,
+		lastTurn:  -1,
+	}
+}
+
+// line handles one complete line (with its "\n") starting at byte offset pos.
+func (b *builder) line(pos int64, line []byte) {
+	line = bytes.TrimLeft(line, "\x00")
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	i := len(b.starts)
+	b.starts = append(b.starts, pos)
+	b.used = append(b.used, false)
+	r, ok := parseRow(string(line))
+	if !ok || r.sidechain {
+		return
+	}
+	switch r.typ {
+	case "user":
+		b.lastMain = i
+		b.user(i, &r)
+	case "assistant":
+		b.lastMain = i
+		b.assistant(i, &r)
+	}
+}
+
+func (b *builder) user(i int, r *row) {
+	texts, results := userContent(r.message)
+	if len(results) == 0 && !r.meta {
+		b.lastTurn = i
+	}
+	if r.meta || r.compactSummary || r.transcriptOnly {
+		return
+	}
+	for _, res := range results {
+		it := b.tools[res.id]
+		if it == nil || it.msg.Tool.HasResult {
+			continue
+		}
+		t := it.msg.Tool
+		t.HasResult, t.IsError, t.Output = true, res.isError, res.output
+		if r.uuid != "" {
+			it.msg.UUID = r.uuid
+		}
+		it.msg.UUIDs = appendUUID(it.msg.UUIDs, r.uuid)
+		it.last = i
+		b.used[i] = true
+	}
+	text, ok := promptText(strings.Join(texts, "\n\n"))
+	if !ok {
+		return
+	}
+	b.used[i] = true
+	b.items = append(b.items, &item{
+		msg:   r.message0(Prompt, text),
+		first: i,
+		last:  i,
+	})
+}
+
+func (b *builder) assistant(i int, r *row) {
+	m := assistantMessage(r.message)
+	key := m.id
+	if key == "" {
+		// Nothing ties this row to another: it is a message of its own.
+		key = fmt.Sprintf("\x00row %d", i)
+	}
+	// Set before any return: done compares it with lastMain, which this row
+	// has just moved.
+	b.msgLast[key] = i
+	if r.apiError || m.model == "<synthetic>" {
+		return
+	}
+	if m.id != "" && r.hasBlockIndex {
+		k := blockKey{m.id, r.blockIndex}
+		if orig, dup := b.blocks[k]; dup {
+			b.links = append(b.links, [2]int{orig, i})
+			return
+		}
+		b.blocks[k] = i
+	}
+	resp := b.responses[key]
+	for _, blk := range m.blocks {
+		switch blk.typ {
+		case "text":
+			if strings.TrimSpace(blk.text) == "" {
+				continue
+			}
+			if resp == nil {
+				resp = &item{msg: r.message0(Response, ""), first: i, key: key}
+				resp.msg.MessageID = m.id
+				b.responses[key] = resp
+				b.items = append(b.items, resp)
+			} else if resp.last != i {
+				resp.msg.UUIDs = appendUUID(resp.msg.UUIDs, r.uuid)
+			}
+			resp.texts = append(resp.texts, blk.text)
+			resp.last = i
+			b.used[i] = true
+		case "tool_use":
+			if orig := b.tools[blk.id]; orig != nil {
+				b.links = append(b.links, [2]int{orig.first, i})
+				continue
+			}
+			it := &item{msg: r.message0(ToolCall, ""), first: i, last: i}
+			it.msg.MessageID = m.id
+			it.msg.Tool = &Tool{ID: blk.id, Name: blk.name, Input: blk.input}
+			if blk.id != "" {
+				b.tools[blk.id] = it
+			}
+			b.items = append(b.items, it)
+			b.used[i] = true
+		}
+	}
+	if m.stopped && resp != nil {
+		resp.stopped = true
+	}
+}
+
+// done reports whether it can no longer grow.
+func (b *builder) done(it *item) bool {
+	switch it.msg.Kind {
+	case Response:
+		return it.stopped || b.lastMain > b.msgLast[it.key]
+	case ToolCall:
+		return it.msg.Tool.HasResult || b.lastTurn > it.first
+	}
+	return true
+}
+
+// finish emits the items before the cut and sets Offset. end is the byte
+// offset just past the last complete line.
+func (b *builder) finish(end int64, final bool) Batch {
+	n := len(b.starts)
+	cut := n
+	if !final {
+		for _, it := range b.items {
+			if it.first < cut && !b.done(it) {
+				cut = it.first
+			}
+		}
+		cut = b.closedCut(cut)
+	}
+	out := Batch{Rows: n, Offset: end}
+	if cut < n {
+		out.Offset = b.starts[cut]
+	}
+	for _, used := range b.used {
+		if !used {
+			out.Skipped++
+		}
+	}
+	for _, it := range b.items {
+		if it.first >= cut {
+			break // items are in row order
+		}
+		if it.msg.Kind == Response {
+			it.msg.Text = strings.Join(it.texts, "\n\n")
+		}
+		out.Messages = append(out.Messages, sanitize(it.msg))
+	}
+	return out
+}
+
+// closedCut returns the largest row boundary at or before cut that no item
+// (or link) straddles. Reading again from there rebuilds every item it does
+// not emit whole, and emits no part of one it did, nor a duplicate of it.
+func (b *builder) closedCut(cut int) int {
+	n := len(b.starts)
+	if cut >= n {
+		return cut
+	}
+	// open[c] > 0 when some item has rows on both sides of boundary c
+	// (the boundary just before row c).
+	open := make([]int, n+1)
+	span := func(first, last int) {
+		if first < last {
+			open[first+1]++
+			open[last+1]--
+		}
+	}
+	for _, it := range b.items {
+		span(it.first, it.last)
+	}
+	for _, l := range b.links {
+		span(l[0], l[1])
+	}
+	for c := 1; c <= n; c++ {
+		open[c] += open[c-1]
+	}
+	for cut > 0 && open[cut] > 0 {
+		cut--
+	}
+	return cut
+}
+
+func appendUUID(uuids []string, uuid string) []string {
+	if uuid == "" {
+		return uuids
+	}
+	return append(uuids, uuid)
+}
+
+// sanitize makes every string of m valid UTF-8.
+func sanitize(m Message) Message {
+	v := func(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+	m.UUID, m.SessionID, m.PromptID, m.MessageID, m.Cwd, m.Text =
+		v(m.UUID), v(m.SessionID), v(m.PromptID), v(m.MessageID), v(m.Cwd), v(m.Text)
+	for i, u := range m.UUIDs {
+		m.UUIDs[i] = v(u)
+	}
+	if m.Tool != nil {
+		m.Tool.ID, m.Tool.Name, m.Tool.Output = v(m.Tool.ID), v(m.Tool.Name), v(m.Tool.Output)
+	}
+	return m
+}
