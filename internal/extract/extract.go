@@ -1,0 +1,599 @@
+// Package extract distils memory entries with quoted evidence from a session's messages.
+package extract
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Message is one message of a session as the extractor sees it.
+type Message struct {
+	Index int    // position in the session, 0-based
+	Role  string // "user", "assistant" or "tool"
+	Text  string // privacy-filtered text (for "tool": a compact observation like "Bash: npm test\n<output>")
+}
+
+// Type is the kind of a memory entry.
+type Type string
+
+// The entry types.
+const (
+	Decision   Type = "decision"
+	Fact       Type = "fact"
+	Preference Type = "preference"
+	Constraint Type = "constraint"
+	Lesson     Type = "lesson"
+	Task       Type = "task"
+	Reference  Type = "reference"
+)
+
+// Evidence is a verbatim quote from one message of the session.
+type Evidence struct {
+	MessageIndex int    `json:"messageIndex"`
+	Quote        string `json:"quote"`
+}
+
+// Entry is a candidate memory: a claim and the quotes it rests on.
+type Entry struct {
+	Type     Type       `json:"type"`
+	Title    string     `json:"title"`             // short, <= 80 chars, a plain statement
+	Body     string     `json:"body"`              // the claim, one or two sentences
+	Subject  string     `json:"subject,omitempty"` // canonical key: the normalized subject the claim is about, lower case
+	Evidence []Evidence `json:"evidence"`
+}
+
+// Result is the quote-only extractor output shared by every backend.
+type Result struct {
+	Entries []Entry `json:"entries"`
+}
+
+// Limits of one session's extraction.
+const (
+	maxEntries  = 40       // entries kept per session, by score
+	maxEvidence = 4        // quotes kept per entry
+	maxQuote    = 300      // a longer sentence is quoted by the clause holding its trigger
+	maxScan     = 64 << 10 // bytes of one message that are read
+	maxSentence = 2000     // bytes of one sentence that are analysed: longer ones are pasted content
+	maxTitle    = 80       // runes of a title
+	maxBody     = 400      // runes of a body
+	minScore    = 1.0      // candidates below this are dropped
+	lookback    = 8        // messages searched for the failure a lesson fixed
+	fixWindow   = 3        // sentences after a cause searched for its fix
+)
+
+// Offline extracts entries deterministically. Quotes are verbatim substrings of the cited message's Text.
+//
+// It reads user and assistant messages sentence by sentence and recognises,
+// in English and Korean, requests to remember, decisions, constraints,
+// preferences, project facts, lessons (cause and fix), open tasks and
+// references. Questions, hypotheticals and code blocks yield nothing; tool
+// output is read only for the failure a lesson explains. Entries about the
+// same subject and claim are merged; at most 40 are returned, ordered by
+// their first quote. Each Evidence.MessageIndex is the cited message's Index.
+func Offline(msgs []Message) []Entry {
+	x := extractor{msgs: msgs, turn: -1}
+	for i := range msgs {
+		x.message(i)
+	}
+	return x.entries()
+}
+
+// cand is an entry being built.
+type cand struct {
+	typ       Type
+	score     float64
+	ev        []evi
+	subject   string
+	value     string // the topic value or version the claim settles on, for merging
+	title     string
+	body      string
+	mergeOnly bool // kept only as more evidence for an existing entry
+	fixed     bool // a lesson whose fix is quoted
+	seq       int
+	words     []string // content words of body, for merging; set by entries
+}
+
+type evi struct {
+	msg, off int // message position and byte offset of the quote
+	quote    string
+}
+
+type extractor struct {
+	msgs  []Message
+	cands []*cand
+	turn  int   // position of the last user message
+	open  *cand // the current turn's lesson still waiting for its fix
+}
+
+func (x *extractor) message(i int) {
+	m := x.msgs[i]
+	role := strings.ToLower(strings.TrimSpace(m.Role))
+	switch role {
+	case "user", "human":
+		x.turn, x.open = i, nil
+	case "assistant":
+	default:
+		return // tool output is read only as a lesson's failure
+	}
+	text := m.Text
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	spans := sentences(text)
+	ss := make([]*sent, len(spans))
+	for k, sp := range spans {
+		ss[k] = newSent(i, sp.start, m.Text[sp.start:limit(m.Text, sp.start, sp.end)], role != "assistant")
+	}
+	fixNext := false
+	for k, s := range ss {
+		if s.used {
+			continue // already quoted in a lesson
+		}
+		if !s.user && isFixedMarker(s.low) {
+			fixNext = true
+			continue
+		}
+		if found, content := foundMarker(s); found && !s.user {
+			x.found(ss, k, content)
+			continue
+		}
+		x.sentence(ss, k, fixNext)
+		fixNext = false
+	}
+}
+
+// limit returns the end of text[start:end] shortened to maxSentence bytes
+// at a rune boundary.
+func limit(text string, start, end int) int {
+	if end-start <= maxSentence {
+		return end
+	}
+	e := start + maxSentence
+	for e > start && !utf8.RuneStart(text[e]) {
+		e--
+	}
+	return e
+}
+
+// found makes a lesson of what follows "Found it": the marker sentence when
+// it says more than the marker, and the next sentence.
+func (x *extractor) found(ss []*sent, k int, content bool) {
+	main := ss[k]
+	var quotes []*sent
+	if content {
+		quotes = append(quotes, ss[k])
+	}
+	if k+1 < len(ss) && !isQuestion(ss[k+1]) {
+		main = ss[k+1]
+		main.used = true
+		quotes = append(quotes, main)
+	}
+	if len(quotes) == 0 {
+		return
+	}
+	c := &cand{typ: Lesson, score: 2.5, seq: len(x.cands)}
+	for _, q := range quotes {
+		off, t := q.quote(q.body)
+		c.ev = append(c.ev, evi{q.msg, off, t})
+	}
+	c.body = clean(main.norm)
+	if t, ok := x.failure(main.msg); ok {
+		c.ev = append([]evi{t}, c.ev...)
+		c.score += 0.5
+	}
+	describeLesson(main, hit{typ: Lesson, at: main.body, end: main.body, k: cause}, c)
+	x.cands = append(x.cands, c)
+	x.open = c
+}
+
+// sentence turns one sentence into zero, one or two candidates.
+func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
+	s := ss[k]
+	hits, remembered := analyze(s)
+	if fixNext && (len(hits) == 0 || hits[0].typ != Lesson) {
+		hits = append([]hit{{typ: Lesson, at: s.body, end: s.body, w: 2, k: fix}}, hits...)
+	}
+	if len(hits) == 0 {
+		return
+	}
+	primary := hits[0]
+	if primary.typ == Lesson {
+		x.lesson(ss, k, primary)
+		return
+	}
+	x.add(s, primary, remembered, len(hits) > 1)
+	if len(hits) > 1 {
+		x.add(s, hits[1], false, true)
+	}
+}
+
+// add makes a candidate of one hit in s.
+func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
+	c := &cand{typ: h.typ, score: h.w, seq: len(x.cands)}
+	if s.user {
+		c.score += 0.5
+	} else if h.typ == Constraint || h.typ == Preference {
+		c.score -= 0.3
+	}
+	if remembered {
+		c.score += 1
+	}
+	c.mergeOnly = h.w <= 0
+	off, quote := s.quote(h.at)
+	c.ev = []evi{{s.msg, off, quote}}
+	describe(s, h, c, clause)
+	if c.typ == Decision && s.user && anaphoric(s, h) {
+		x.accepts(s, c)
+	}
+	if c.value != "" && c.typ != Reference {
+		c.score += 0.3
+	}
+	x.cands = append(x.cands, c)
+}
+
+// anaphoric reports a decision whose object points back ("let's go with
+// that", "그걸로 통일합시다") instead of naming what was chosen.
+func anaphoric(s *sent, h hit) bool {
+	if len(s.topics()) > 0 {
+		return false
+	}
+	if strings.HasSuffix(s.low[h.at:h.end], "that") || strings.HasSuffix(s.low[h.at:h.end], " it") {
+		return true
+	}
+	rest := strings.TrimLeft(s.low[h.end:], " ")
+	for _, a := range anaphors {
+		if a.s[0] < utf8.RuneSelf {
+			if strings.HasPrefix(rest, a.s) && (len(rest) == len(a.s) || !isWordByte(rest[len(a.s)])) {
+				return true
+			}
+		} else if strings.Contains(s.low[:h.end], a.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// accepts adds the assistant's proposal that a user decision accepts as its
+// first quote, and takes the subject and title from it.
+func (x *extractor) accepts(s *sent, c *cand) {
+	var prev int
+	for prev = s.msg - 1; prev >= 0; prev-- {
+		if r := strings.ToLower(x.msgs[prev].Role); r != "tool" {
+			break
+		}
+	}
+	if prev < 0 || strings.ToLower(x.msgs[prev].Role) != "assistant" {
+		return
+	}
+	text := x.msgs[prev].Text
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	var pick *sent
+	for _, sp := range sentences(text) {
+		p := newSent(prev, sp.start, x.msgs[prev].Text[sp.start:sp.end], false)
+		if pick == nil || isQuestion(p) || p.startsWithAny(proposalOpeners) {
+			pick = p
+		}
+	}
+	if pick == nil {
+		return
+	}
+	off, q := pick.quote(pick.body)
+	c.ev = append([]evi{{prev, off, q}}, c.ev...)
+	core := proposalCore(pick)
+	if core == "" {
+		return
+	}
+	if hits := topicHits(lowerASCII(core)); len(hits) > 0 {
+		h := hits[0]
+		c.subject, c.value = h.t.subject, canonical(lowerASCII(core)[h.at:h.end])
+	} else {
+		c.subject = phraseSubject(core, true)
+	}
+	c.title = finishTitle("Agreed: " + core)
+	c.body = joinBody(clean(core), clean(s.norm))
+}
+
+// proposalCore is what a suggestion proposes: "RFC 7807 problem+json
+// 형식으로 통일" of "RFC 7807 problem+json 형식으로 통일하는 건 어떨까요?".
+func proposalCore(p *sent) string {
+	t := strings.TrimSpace(p.norm[p.body:])
+	t = strings.TrimRight(t, "?？.! ")
+	l := lowerASCII(t)
+	for _, o := range proposalOpeners {
+		if strings.HasPrefix(l, o+" ") {
+			t, l = t[len(o)+1:], l[len(o)+1:]
+			break
+		}
+	}
+	for _, e := range proposalEndings {
+		if strings.HasSuffix(t, e) {
+			t = strings.TrimSpace(strings.TrimSuffix(t, e))
+			break
+		}
+	}
+	return t
+}
+
+// lesson records a cause or a fix. A fix joins the turn's open lesson, or the
+// cause just before it in the message; a cause looks ahead for its fix; and
+// either quotes the tool failure it explains when there is one.
+func (x *extractor) lesson(ss []*sent, k int, h hit) {
+	s := ss[k]
+	if h.k == fix && x.open != nil && !x.open.fixed && x.open.seq < len(x.cands) {
+		off, q := s.quote(h.at)
+		x.open.ev = append(x.open.ev, evi{s.msg, off, q})
+		x.open.fixed = true
+		x.open.body = joinBody(x.open.body, "Fix: "+clean(s.norm))
+		return
+	}
+	c := &cand{typ: Lesson, score: h.w, seq: len(x.cands)}
+	if s.user {
+		c.score += 0.5
+	}
+	main := s
+	if h.k != fix && deictic(s) && k > 0 && x.open != nil && x.open.quotes(ss[k-1]) {
+		// "That's the root cause." after a cause already recorded
+		off, q := s.quote(h.at)
+		x.open.ev = append(x.open.ev, evi{s.msg, off, q})
+		return
+	}
+	if h.k != fix && deictic(s) && k > 0 && ss[k-1].msg == s.msg {
+		// "That's the root cause." points at the sentence before it.
+		main = ss[k-1]
+		off, q := main.quote(main.body)
+		c.ev = append(c.ev, evi{main.msg, off, q})
+	}
+	off, q := s.quote(h.at)
+	c.ev = append(c.ev, evi{s.msg, off, q})
+	if h.k == fix {
+		c.fixed = true
+		c.body = "Fix: " + clean(s.norm)
+	} else {
+		c.body = clean(main.norm)
+		for j := k + 1; j < len(ss) && j <= k+fixWindow; j++ {
+			if p, at := ss[j].match(fixPhrases); at >= 0 && p.k == fix {
+				off, q := ss[j].quote(at)
+				c.ev = append(c.ev, evi{ss[j].msg, off, q})
+				c.fixed = true
+				c.body = joinBody("Cause: "+c.body, "Fix: "+clean(ss[j].norm))
+				ss[j].used = true
+				break
+			}
+		}
+	}
+	if t, ok := x.failure(s.msg); ok {
+		c.ev = append([]evi{t}, c.ev...)
+		c.score += 0.5
+	}
+	if main != s {
+		h = hit{typ: Lesson, at: main.body, end: main.body, k: cause} // offsets are main's, not s's
+	}
+	describeLesson(main, h, c)
+	x.cands = append(x.cands, c)
+	if !c.fixed {
+		x.open = c
+	}
+}
+
+// failure returns the most telling failure line of the tool output between
+// the turn's user message and message i: an assertion or error message
+// rather than a bare "FAIL" or exit code.
+func (x *extractor) failure(i int) (evi, bool) {
+	stop := max(x.turn, i-lookback, -1)
+	for j := i - 1; j > stop; j-- {
+		m := x.msgs[j]
+		if r := strings.ToLower(m.Role); r == "user" || r == "human" {
+			break
+		}
+		if r := strings.ToLower(m.Role); r == "assistant" {
+			continue
+		}
+		if off, q, ok := failureLine(m.Text); ok {
+			return evi{j, off, q}, true
+		}
+	}
+	return evi{}, false
+}
+
+// entries merges, scores, caps and orders the candidates.
+func (x *extractor) entries() []Entry {
+	var kept []*cand
+	for _, c := range x.cands {
+		c.words = contentWords(c.body)
+		if into := mergeTarget(kept, c); into != nil {
+			mergeInto(into, c)
+			continue
+		}
+		if c.mergeOnly || c.score < minScore {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	if len(kept) > maxEntries {
+		sort.SliceStable(kept, func(i, j int) bool {
+			if kept[i].score != kept[j].score {
+				return kept[i].score > kept[j].score
+			}
+			return kept[i].seq < kept[j].seq
+		})
+		kept = kept[:maxEntries]
+	}
+	for _, c := range kept {
+		sort.SliceStable(c.ev, func(i, j int) bool {
+			if c.ev[i].msg != c.ev[j].msg {
+				return c.ev[i].msg < c.ev[j].msg
+			}
+			return c.ev[i].off < c.ev[j].off
+		})
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := kept[i].ev[0], kept[j].ev[0]
+		if a.msg != b.msg {
+			return a.msg < b.msg
+		}
+		if a.off != b.off {
+			return a.off < b.off
+		}
+		return kept[i].seq < kept[j].seq
+	})
+	out := make([]Entry, 0, len(kept))
+	for _, c := range kept {
+		e := Entry{Type: c.typ, Title: c.title, Body: c.body, Subject: c.subject}
+		for _, v := range c.ev {
+			e.Evidence = append(e.Evidence, Evidence{MessageIndex: x.msgs[v.msg].Index, Quote: v.quote})
+		}
+		if e.Title == "" {
+			e.Title = clip(clean(c.ev[0].quote), maxTitle)
+		}
+		if e.Body == "" {
+			e.Body = clean(c.ev[0].quote)
+		}
+		e.Body = clip(e.Body, maxBody)
+		out = append(out, e)
+	}
+	return out
+}
+
+// mergeTarget finds the kept entry c repeats: same type and subject, and
+// the same settled value or a similar claim; a reference repeats another
+// naming the same URL or ticket.
+func mergeTarget(kept []*cand, c *cand) *cand {
+	for _, k := range kept {
+		if k.typ != c.typ || k.subject == "" || k.subject != c.subject {
+			continue
+		}
+		switch {
+		case c.typ == Reference:
+			return k
+		case k.value != "" && k.value == c.value:
+			return k
+		case jaccard(k.words, c.words) >= 0.5:
+			return k
+		}
+	}
+	return nil
+}
+
+func mergeInto(k, c *cand) {
+	for _, v := range c.ev {
+		dup := false
+		for _, w := range k.ev {
+			if w.msg == v.msg && w.quote == v.quote {
+				dup = true
+				break
+			}
+		}
+		if !dup && len(k.ev) < maxEvidence {
+			k.ev = append(k.ev, v)
+		}
+	}
+	if c.score > k.score && !c.mergeOnly {
+		k.title, k.body, k.words = c.title, c.body, c.words
+	}
+	k.score = max(k.score, c.score) + 0.5
+}
+
+// jaccard is the Jaccard index of two word sets.
+func jaccard(wa, wb []string) float64 {
+	if len(wa) == 0 || len(wb) == 0 {
+		return 0
+	}
+	inter := 0
+	for _, w := range wa {
+		if in(wb, w) {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(wa)+len(wb)-inter)
+}
+
+func contentWords(s string) []string {
+	var out []string
+	for _, w := range words(s) {
+		w = strings.Trim(w, ".-/'")
+		if w != "" && !isStopword(w) && !in(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func joinBody(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if !strings.HasSuffix(a, ".") {
+		a += "."
+	}
+	return a + " " + b
+}
+
+// failureLine picks the most telling line of a tool observation that reports
+// a failure. File contents (Read, Write, Edit, Grep, Glob) are never read:
+// an "Error:" there is code, not a failure.
+func failureLine(text string) (int, string, bool) {
+	nl := strings.IndexByte(text, '\n')
+	if nl < 0 {
+		return 0, "", false
+	}
+	tool := text[:nl]
+	if c := strings.IndexByte(tool, ':'); c > 0 {
+		switch tool[:c] {
+		case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob", "TodoWrite":
+			return 0, "", false
+		}
+	}
+	best, bestOff, bestQ := 0, 0, ""
+	for pos := nl + 1; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := text[pos:end]
+		start := pos
+		pos = end + 1
+		t := strings.TrimSpace(line)
+		if t == "" || len(t) > maxQuote || strings.HasPrefix(t, "+ ") || strings.HasPrefix(t, "- ") || strings.Contains(line, "\t") && startsWithDigit(t) {
+			continue
+		}
+		if sc := failureScore(t); sc >= best && sc > 0 { // the last of equals: the root cause is usually at the bottom
+			best, bestOff, bestQ = sc, start+strings.Index(line, t), t
+		}
+	}
+	return bestOff, bestQ, best > 1
+}
+
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
+func failureScore(t string) int {
+	l := strings.ToLower(t)
+	switch {
+	case strings.Contains(l, "expected") && (strings.Contains(l, "got") || strings.Contains(l, "to be") || strings.Contains(l, "received") || strings.Contains(l, "to equal")):
+		return 5
+	case strings.Contains(t, "Error:") || strings.Contains(t, "ERROR:") || strings.Contains(t, "error:") ||
+		strings.Contains(t, "Exception") || strings.Contains(t, "panic:") || strings.Contains(t, "FATAL") ||
+		strings.Contains(t, "(Forbidden)") || strings.Contains(l, "permission denied") || strings.Contains(l, "connection refused") ||
+		strings.HasPrefix(t, "Error "):
+		return 4
+	case strings.HasPrefix(t, "FAIL") || strings.HasPrefix(t, "--- FAIL") || strings.Contains(t, "✕") || strings.Contains(t, "✗"):
+		return 2
+	case strings.HasPrefix(l, "exit code") || strings.Contains(l, "exit status"):
+		return 1
+	}
+	return 0
+}
+
+// quotes reports whether c quotes sentence s.
+func (c *cand) quotes(s *sent) bool {
+	for _, v := range c.ev {
+		if v.msg == s.msg && v.off >= s.off && v.off < s.off+len(s.text) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,246 @@
+package extract
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// span is a sentence or bullet of a message: Text[start:end], trimmed.
+type span struct{ start, end int }
+
+// abbreviations end with a period that does not end a sentence.
+var abbreviations = []string{"e.g", "i.e", "etc", "vs", "cf", "approx", "mr", "mrs", "dr", "fig"}
+
+// sentences splits text into sentences and bullets. Fenced code blocks and
+// markdown tables are skipped; a period inside a `code span`, a URL, a path
+// like ./keys or src/app.js, a version like 1.4.0 or an abbreviation like
+// "e.g." does not end a sentence. Korean sentences end the same way ("다.",
+// "요."), so they need no rule of their own.
+func sentences(text string) []span {
+	var out []span
+	fence := ""
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := text[pos:end]
+		start := pos
+		pos = end + 1
+
+		trimmed := strings.TrimLeft(line, " \t")
+		if f := fenceMarker(trimmed); f != "" {
+			switch {
+			case fence == "":
+				fence = f
+			case strings.HasPrefix(f, fence):
+				fence = ""
+			}
+			continue
+		}
+		if fence != "" || strings.HasPrefix(trimmed, "|") {
+			continue
+		}
+		start += len(line) - len(trimmed)
+		start += bulletLen(trimmed)
+		out = splitLine(text, start, end, out)
+	}
+	return out
+}
+
+// fenceMarker returns the run of backticks or tildes opening a fenced code
+// block, or "".
+func fenceMarker(line string) string {
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(line) && line[n] == c {
+			n++
+		}
+		if n >= 3 {
+			return line[:n]
+		}
+	}
+	return ""
+}
+
+// bulletLen is the length of a markdown list, quote, heading or checkbox
+// marker at the start of line, with the space after it.
+func bulletLen(line string) int {
+	n := 0
+	for {
+		rest := line[n:]
+		switch {
+		case strings.HasPrefix(rest, "- [ ] "), strings.HasPrefix(rest, "- [x] "), strings.HasPrefix(rest, "- [X] "):
+			n += 6
+		case len(rest) >= 2 && (rest[0] == '-' || rest[0] == '*' || rest[0] == '+' || rest[0] == '>') && (rest[1] == ' ' || rest[1] == '\t'):
+			n += 2
+		case strings.HasPrefix(rest, "• "):
+			n += len("• ")
+		case len(rest) > 0 && rest[0] == '#':
+			h := 0
+			for h < len(rest) && rest[h] == '#' {
+				h++
+			}
+			if h > 6 || h >= len(rest) || rest[h] != ' ' {
+				return n
+			}
+			n += h + 1
+		default:
+			d := 0
+			for d < len(rest) && d < 3 && rest[d] >= '0' && rest[d] <= '9' {
+				d++
+			}
+			if d > 0 && d+1 < len(rest) && (rest[d] == '.' || rest[d] == ')') && rest[d+1] == ' ' {
+				n += d + 2
+				continue
+			}
+			return n
+		}
+		for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
+			n++
+		}
+	}
+}
+
+// splitLine appends the sentences of text[start:end], one line, to out.
+func splitLine(text string, start, end int, out []span) []span {
+	s := start
+	tick := 0 // length of the backtick run that opened the current code span
+	for i := start; i < end; {
+		c := text[i]
+		switch {
+		case c == '`':
+			n := 1
+			for i+n < end && text[i+n] == '`' {
+				n++
+			}
+			switch {
+			case tick == 0:
+				tick = n
+			case tick == n:
+				tick = 0
+			}
+			i += n
+			continue
+		case tick > 0:
+			i++
+			continue
+		case (c == 'h' || c == 'H') && hasURLPrefix(text[i:end]):
+			i = urlEnd(text, i, end)
+			continue
+		case c == '.' || c == '!' || c == '?':
+			j := i + 1
+			for j < end && (text[j] == '.' || text[j] == '!' || text[j] == '?') {
+				j++
+			}
+			j = skipClosers(text, j, end)
+			if j < end && text[j] != ' ' && text[j] != '\t' && text[j] != '\r' {
+				i = j
+				continue
+			}
+			if c == '.' && j == i+1 && isAbbreviation(text[s:i]) {
+				i = j
+				continue
+			}
+			out = appendSpan(text, s, j, out)
+			s = j
+			i = j
+			continue
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(text[i:end])
+			if r == '。' || r == '！' || r == '？' {
+				j := skipClosers(text, i+size, end)
+				out = appendSpan(text, s, j, out)
+				s = j
+				i = j
+				continue
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	return appendSpan(text, s, end, out)
+}
+
+func hasURLPrefix(s string) bool {
+	return len(s) > 8 && (strings.EqualFold(s[:7], "http://") || strings.EqualFold(s[:8], "https://"))
+}
+
+// urlEnd returns the end of the URL starting at i, leaving trailing
+// punctuation outside so that it can still end the sentence.
+func urlEnd(text string, i, end int) int {
+	j := i
+	for j < end && !isSpaceByte(text[j]) && text[j] != '`' && text[j] != '<' && text[j] != '>' && text[j] != '"' {
+		j++
+	}
+	for j > i && strings.IndexByte(".,;:!?)]'", text[j-1]) >= 0 {
+		j--
+	}
+	if j == i {
+		j = i + 1
+	}
+	return j
+}
+
+// skipClosers steps over closing quotes, brackets and emphasis after a
+// sentence terminator.
+func skipClosers(text string, j, end int) int {
+	for j < end {
+		switch text[j] {
+		case ')', ']', '"', '\'', '*', '_':
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[j:end])
+		if r == '”' || r == '’' || r == '」' || r == '』' {
+			j += size
+			continue
+		}
+		break
+	}
+	return j
+}
+
+func isAbbreviation(before string) bool {
+	k := len(before)
+	for k > 0 && (isASCIILetter(before[k-1]) || before[k-1] == '.') {
+		k--
+	}
+	w := strings.ToLower(before[k:])
+	if w == "" {
+		return false
+	}
+	if len(w) == 1 {
+		return before[k] >= 'A' && before[k] <= 'Z' // an initial ("J. Smith"), not chat's "k."
+	}
+	for _, a := range abbreviations {
+		if w == a {
+			return true
+		}
+	}
+	return false
+}
+
+// appendSpan appends text[s:e] trimmed, if it holds a letter or digit.
+func appendSpan(text string, s, e int, out []span) []span {
+	for s < e && isSpaceByte(text[s]) {
+		s++
+	}
+	for e > s && isSpaceByte(text[e-1]) {
+		e--
+	}
+	for k := s; k < e; k++ {
+		c := text[k]
+		if isASCIILetter(c) || (c >= '0' && c <= '9') || c >= utf8.RuneSelf {
+			return append(out, span{s, e})
+		}
+	}
+	return out
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
