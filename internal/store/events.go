@@ -280,3 +280,14 @@ func (db *DB) CountEvents(ctx context.Context, project string) (int, error) {
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
+
+// CountSessionMessages counts a session's prompts, answers and tool observations.
+func (db *DB) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`,
+		sessionID, TypeUserPrompt, TypeAgentResponse, TypeToolObservation).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count messages of %s: %w", sessionID, err)
+	}
+	return n, nil
+}

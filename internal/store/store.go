@@ -14,7 +14,8 @@ import (
 	"sort"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"modernc.org/sqlite" // also registers the pure-Go "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 //go:embed migrations/*.sql
@@ -102,6 +103,10 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	db := &DB{sql: sqldb, path: path, Now: time.Now}
+	if err := db.connect(ctx, opt.BusyTimeout); err != nil {
+		sqldb.Close()
+		return nil, err
+	}
 	if !opt.ReadOnly {
 		if err := db.migrate(ctx); err != nil {
 			sqldb.Close()
@@ -109,6 +114,31 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		}
 	}
 	return db, nil
+}
+
+// connect makes the first connection. Setting WAL mode on a new file needs an
+// exclusive lock and SQLite does not run the busy handler for it, so when
+// several hooks open a fresh store at once, all but one get SQLITE_BUSY at
+// once; they retry until the busy timeout instead of losing their event.
+func (db *DB) connect(ctx context.Context, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
+		_, err := db.Version(ctx)
+		if err == nil || !isBusy(err) || time.Now().Add(delay).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (or an extended code of it).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // Close closes the database.

@@ -1,0 +1,13 @@
+// Command stop is the Stop hook: it files the finished turn in the store.
+package main
+
+import (
+	"os"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/handler"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+)
+
+func main() {
+	os.Exit(hook.Run(os.Stdin, os.Stdout, os.Stderr, hook.Options{Name: "stop", Budget: handler.AsyncBudget}, handler.Stop))
+}

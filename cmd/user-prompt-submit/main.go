@@ -1,0 +1,13 @@
+// Command user-prompt-submit is the UserPromptSubmit hook: it stores the prompt and injects relevant memories.
+package main
+
+import (
+	"os"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/handler"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+)
+
+func main() {
+	os.Exit(hook.Run(os.Stdin, os.Stdout, os.Stderr, hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit))
+}

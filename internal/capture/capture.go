@@ -1,0 +1,236 @@
+// Package capture turns hook events and transcripts into privacy-filtered events in the store.
+package capture
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
+	"github.com/tidwall/gjson"
+)
+
+// MaxText caps the text of one stored message. Longer prompts (a pasted 10 MB
+// log) are cut before privacy filtering so that filtering stays fast; the
+// payload records the original size.
+const MaxText = 256 << 10
+
+// Recorder writes captured activity into a store. Every path goes through
+// Recorder, so every path is privacy-filtered the same way.
+type Recorder struct {
+	DB  *store.DB
+	Log *slog.Logger
+}
+
+// clean prepares text for storage: valid UTF-8, at most MaxText bytes, private
+// sections, secrets and the plugin's own injected context removed.
+func clean(s string) (text string, truncated bool) {
+	if len(s) > MaxText {
+		// Cut first: everything after works on at most MaxText bytes.
+		cut := MaxText
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s, truncated = s[:cut], true
+	}
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return strings.TrimSpace(privacy.Filter(s)), truncated
+}
+
+func hash(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:%s;", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+func payload(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// Session is the identity of the session a capture belongs to.
+type Session struct {
+	ID      string
+	Project string
+}
+
+// Prompt stores a prompt from UserPromptSubmit, keyed by prompt id so that the
+// transcript's copy of it is recognised later.
+func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt string, at time.Time) (int, error) {
+	text, truncated := clean(prompt)
+	if text == "" {
+		return 0, nil
+	}
+	key := "prompt:" + s.ID + ":" + promptID
+	if promptID == "" {
+		key = "prompt:" + s.ID + ":h" + hash(text)
+	}
+	res, err := r.DB.Append(ctx, store.Event{
+		Time: at, Type: store.TypeUserPrompt, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
+		Payload: payload(map[string]any{"prompt_id": promptID, "source": "hook", "truncated": truncated, "bytes": len(prompt)}),
+	})
+	return res.Added, err
+}
+
+// StopAnswer stores the final answer the Stop hook reports. The transcript may
+// lag behind Stop, so this copy may be the only one; when the transcript's row
+// arrives (or was there already) the content check keeps just one.
+func (r *Recorder) StopAnswer(ctx context.Context, s Session, promptID, answer string, at time.Time) (int, error) {
+	text, truncated := clean(answer)
+	if text == "" {
+		return 0, nil
+	}
+	res, err := r.DB.Append(ctx, store.Event{
+		Time: at, Type: store.TypeAgentResponse, SessionID: s.ID, Project: s.Project, Text: text,
+		DedupeKey: "stop:" + s.ID + ":" + promptID + ":" + hash(text), SameContentAs: "%",
+		Payload: payload(map[string]any{"prompt_id": promptID, "source": "stop_hook", "truncated": truncated}),
+	})
+	return res.Added, err
+}
+
+// Tool stores a compact observation of a tool call from PostToolUse(Failure).
+func (r *Recorder) Tool(ctx context.Context, s Session, toolUseID string, o observation.Observation, at time.Time) (int, error) {
+	text, _ := clean(o.Text())
+	if text == "" {
+		return 0, nil
+	}
+	key := "tool:" + s.ID + ":" + toolUseID
+	if toolUseID == "" {
+		key = "tool:" + s.ID + ":h" + hash(text, at.String())
+	}
+	res, err := r.DB.Append(ctx, store.Event{
+		Time: at, Type: store.TypeToolObservation, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
+		Payload: payload(map[string]any{"tool": o.Tool, "key": firstLine(text), "files": o.Files, "is_error": o.IsError, "tool_use_id": toolUseID, "source": "hook"}),
+	})
+	return res.Added, err
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Mark stores a bookkeeping event (session_started, session_ended) whose key
+// is derived from the raw hook input, so a re-run of the same hook adds nothing.
+func (r *Recorder) Mark(ctx context.Context, s Session, typ string, raw []byte, at time.Time, data map[string]any) (int, error) {
+	res, err := r.DB.Append(ctx, store.Event{
+		Time: at, Type: typ, SessionID: s.ID, Project: s.Project,
+		DedupeKey: typ + ":" + s.ID + ":" + hash(string(raw)), Payload: payload(data),
+	})
+	return res.Added, err
+}
+
+// IngestResult counts what one transcript ingest did.
+type IngestResult struct {
+	Messages, Added, Duplicates int
+	Offset                      int64
+}
+
+// Ingest reads a session's transcript from its stored offset and appends what
+// is new. Live (final=false) it leaves an answer that may still grow for the
+// next call. A transcript that does not exist yet is not an error: Claude Code
+// creates it only after the first turn.
+func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (IngestResult, error) {
+	var res IngestResult
+	if sess.TranscriptPath == "" {
+		return res, nil
+	}
+	off := sess.Offset
+	if fi, err := os.Stat(sess.TranscriptPath); err == nil && fi.Size() < off {
+		// The file was replaced or cut; re-read it whole. Dedupe keys keep
+		// what we have from being stored twice.
+		r.Log.Warn("transcript shrank; re-reading", "path", sess.TranscriptPath, "size", fi.Size(), "offset", off)
+		off = 0
+	}
+	batch, err := transcript.ReadFile(sess.TranscriptPath, off, final)
+	if errors.Is(err, os.ErrNotExist) {
+		return res, nil
+	}
+	if err != nil {
+		return res, fmt.Errorf("ingest %s: %w", sess.TranscriptPath, err)
+	}
+	res.Messages = len(batch.Messages)
+	evs := make([]store.Event, 0, len(batch.Messages))
+	for _, m := range batch.Messages {
+		if ev, ok := messageEvent(sess, m); ok {
+			evs = append(evs, ev)
+		}
+	}
+	ar, err := r.DB.Append(ctx, evs...)
+	if err != nil {
+		return res, fmt.Errorf("ingest %s: %w", sess.TranscriptPath, err)
+	}
+	res.Added, res.Duplicates = ar.Added, ar.Duplicates
+	res.Offset = batch.Offset
+	if batch.Offset != sess.Offset {
+		if err := r.DB.AdvanceOffset(ctx, sess.ID, batch.Offset); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// messageEvent turns a transcript message into the event that hooks would have
+// written for it, with the same dedupe key, so hook and transcript copies meet.
+func messageEvent(sess store.Session, m transcript.Message) (store.Event, bool) {
+	ev := store.Event{Time: m.Timestamp, SessionID: sess.ID, Project: sess.Project, SourceUUID: m.UUID}
+	data := map[string]any{"uuids": m.UUIDs, "source": "transcript"}
+	var truncated bool
+	switch m.Kind {
+	case transcript.Prompt:
+		ev.Type = store.TypeUserPrompt
+		ev.Text, truncated = clean(m.Text)
+		ev.DedupeKey = "prompt:" + sess.ID + ":" + m.PromptID
+		if m.PromptID == "" {
+			ev.DedupeKey = "row:" + sess.ID + ":" + m.UUID
+		}
+		data["prompt_id"] = m.PromptID
+	case transcript.Response:
+		ev.Type = store.TypeAgentResponse
+		ev.Text, truncated = clean(m.Text)
+		ev.DedupeKey = "msg:" + sess.ID + ":" + m.MessageID
+		if m.MessageID == "" {
+			ev.DedupeKey = "row:" + sess.ID + ":" + m.UUID
+		}
+		ev.SameContentAs = "stop:%"
+		data["message_id"] = m.MessageID
+	case transcript.ToolCall:
+		if m.Tool == nil {
+			return ev, false
+		}
+		o := observation.Build(m.Tool.Name, gjson.ParseBytes(m.Tool.Input), m.Tool.Output, m.Tool.IsError)
+		ev.Type = store.TypeToolObservation
+		ev.Text, _ = clean(o.Text())
+		ev.DedupeKey = "tool:" + sess.ID + ":" + m.Tool.ID
+		data["tool"], data["files"], data["is_error"], data["tool_use_id"] = o.Tool, o.Files, o.IsError, m.Tool.ID
+		data["key"] = firstLine(ev.Text)
+	default:
+		return ev, false
+	}
+	if ev.Text == "" {
+		return ev, false
+	}
+	data["truncated"] = truncated
+	ev.Payload = payload(data)
+	return ev, true
+}

@@ -1,0 +1,283 @@
+package handler
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/tidwall/gjson"
+)
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// binary builds the hook binaries from cmd/ once per test run and returns the path of one.
+func binary(t testing.TB, name string) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "cml-bin-")
+		if buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", binDir+"/", "../../cmd/session-start", "../../cmd/user-prompt-submit",
+			"../../cmd/stop", "../../cmd/session-end", "../../cmd/post-tool-use")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(binDir, name)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+type result struct {
+	code   int
+	stdout string
+	took   time.Duration
+}
+
+func runBinary(t testing.TB, name, dataDir string, stdin []byte, extraEnv ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary(t, name))
+	cmd.Env = append([]string{"CLAUDE_MEMORY_DIR=" + dataDir, "HOME=" + dataDir, "PATH=" + os.Getenv("PATH")}, extraEnv...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: out.String(), took: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+// validReply fails unless stdout is empty or exactly one JSON object naming the event.
+func validReply(t testing.TB, r result, event string) {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d, stdout %q", r.code, r.stdout)
+	}
+	s := strings.TrimSpace(r.stdout)
+	if s == "" {
+		return
+	}
+	if !gjson.Valid(s) || strings.Count(s, "\n") > 0 {
+		t.Fatalf("stdout is not one JSON object: %q", s)
+	}
+	if got := gjson.Get(s, "hookSpecificOutput.hookEventName").String(); got != event {
+		t.Fatalf("hookEventName=%q, want %q", got, event)
+	}
+}
+
+func TestBinariesWithFixtures(t *testing.T) {
+	tp := copyTranscript(t, "basic.jsonl")
+	data := t.TempDir()
+	for _, tt := range []struct{ bin, fixture, event string }{
+		{"session-start", "session-start.json", "SessionStart"},
+		{"user-prompt-submit", "user-prompt-submit.json", "UserPromptSubmit"},
+		{"post-tool-use", "post-tool-use.json", "PostToolUse"},
+		{"stop", "stop.json", "Stop"},
+		{"session-end", "pre-compact.json", "PreCompact"},
+		{"session-end", "session-end.json", "SessionEnd"},
+	} {
+		r := runBinary(t, tt.bin, data, fixture(t, tt.fixture, tp))
+		validReply(t, r, tt.event)
+		if tt.event != "SessionStart" && tt.event != "UserPromptSubmit" && r.stdout != "" {
+			t.Errorf("%s printed %q; it must print nothing", tt.event, r.stdout)
+		}
+	}
+	db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	evs, _ := db.Events(context.Background(), store.EventFilter{})
+	got := countTypes(evs)
+	if got[store.TypeUserPrompt] != 2 || got[store.TypeAgentResponse] != 6 || got[store.TypeToolObservation] != 6 || got[store.TypeSessionEnded] != 1 {
+		t.Errorf("stored %v", got)
+	}
+}
+
+// TestBadInput feeds every hook binary input it must survive: each exits 0
+// with valid or empty stdout, logs a line, and loses nothing already stored.
+func TestBadInput(t *testing.T) {
+	big := `{"session_id":"s","cwd":"/p","hook_event_name":"UserPromptSubmit","prompt_id":"big","prompt":"` + strings.Repeat("a long prompt line ", 10<<20/19) + `"}`
+	cases := []struct {
+		name, input string
+		wantLog     bool
+	}{
+		{"empty", "", true},
+		{"not json", "this is not json", true},
+		{"json array", "[]", true},
+		{"missing fields", `{"hook_event_name":"UserPromptSubmit"}`, true},
+		{"invalid utf8", "{\"session_id\":\"s\",\"cwd\":\"/p\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt_id\":\"u\",\"prompt\":\"caf\xe9 \xff\xfe ok\"}", false},
+		{"missing transcript", `{"session_id":"s","cwd":"/p","hook_event_name":"Stop","transcript_path":"/nonexistent/t.jsonl","last_assistant_message":"ok"}`, false},
+		{"10 MB prompt", big, false},
+	}
+	for _, bin := range []string{"session-start", "user-prompt-submit", "post-tool-use", "stop", "session-end"} {
+		for _, tt := range cases {
+			t.Run(bin+"/"+tt.name, func(t *testing.T) {
+				data := t.TempDir()
+				r := runBinary(t, bin, data, []byte(tt.input))
+				validReply(t, r, gjson.Get(tt.input, "hook_event_name").String())
+				if tt.wantLog {
+					log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+					if !bytes.Contains(log, []byte("level=ERROR")) {
+						t.Errorf("nothing logged for %s", tt.name)
+					}
+				}
+			})
+		}
+	}
+	t.Run("10 MB prompt is stored, cut and filtered", func(t *testing.T) {
+		data := t.TempDir()
+		r := runBinary(t, "user-prompt-submit", data, []byte(big))
+		validReply(t, r, "UserPromptSubmit")
+		db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+		if len(evs) != 1 || len(evs[0].Text) > 300<<10 || !strings.Contains(string(evs[0].Payload), `"truncated":true`) {
+			t.Fatalf("stored %d prompts; %+v", len(evs), evs)
+		}
+		t.Logf("10 MB prompt handled in %v", r.took)
+	})
+	t.Run("invalid utf8 is stored as valid text", func(t *testing.T) {
+		data := t.TempDir()
+		runBinary(t, "user-prompt-submit", data, []byte(cases[4].input))
+		db, _ := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
+		defer db.Close()
+		evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+		if len(evs) != 1 || !strings.Contains(evs[0].Text, "ok") {
+			t.Fatalf("stored %+v", evs)
+		}
+	})
+}
+
+// TestLockedAndReadOnlyStore: a store another process holds locked, or one on
+// a read-only directory, costs the memory but never the prompt.
+func TestLockedAndReadOnlyStore(t *testing.T) {
+	data := t.TempDir()
+	prompt := func(id string) []byte {
+		return []byte(`{"session_id":"s","cwd":"/p","hook_event_name":"UserPromptSubmit","prompt_id":"` + id + `","prompt":"remember the ledger port 7443"}`)
+	}
+	validReply(t, runBinary(t, "user-prompt-submit", data, prompt("one")), "UserPromptSubmit")
+
+	// Hold the write lock from another connection for longer than the hook's budget.
+	lock, err := sql.Open("sqlite", "file:"+filepath.Join(data, "memory.db")+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	conn, err := lock.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, "user-prompt-submit", data, prompt("two"))
+	validReply(t, r, "UserPromptSubmit")
+	if r.took > 3*PromptBudget {
+		t.Errorf("locked store: hook took %v", r.took)
+	}
+	conn.ExecContext(context.Background(), "ROLLBACK")
+	conn.Close()
+	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+	if !bytes.Contains(log, []byte("level=ERROR")) {
+		t.Errorf("locked store not logged")
+	}
+
+	// Read-only data directory and file.
+	if os.Geteuid() == 0 {
+		t.Log("running as root: file modes do not stop writes; checking a read-only open instead")
+	}
+	os.Chmod(filepath.Join(data, "memory.db"), 0o400)
+	os.Chmod(data, 0o500)
+	defer os.Chmod(data, 0o700)
+	validReply(t, runBinary(t, "user-prompt-submit", data, prompt("three")), "UserPromptSubmit")
+	os.Chmod(data, 0o700)
+	os.Chmod(filepath.Join(data, "memory.db"), 0o600)
+
+	db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+	if len(evs) == 0 || evs[0].Text != "remember the ledger port 7443" {
+		t.Fatalf("the first prompt was lost: %+v", evs)
+	}
+}
+
+// TestConcurrentSessions runs many hook processes for different sessions at
+// once and checks every event is stored exactly once.
+func TestConcurrentSessions(t *testing.T) {
+	sessions, turns := 8, 200
+	if testing.Short() {
+		turns = 20
+	}
+	data := t.TempDir()
+	var wg sync.WaitGroup
+	errs := make(chan string, sessions*turns)
+	for s := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range turns {
+				in := fmt.Sprintf(`{"session_id":"sess-%d","cwd":"/proj/%d","hook_event_name":"UserPromptSubmit","prompt_id":"p-%d","prompt":"turn %d of session %d about ledger ports"}`, s, s%2, i, i, s)
+				r := runBinary(t, "user-prompt-submit", data, []byte(in))
+				if r.code != 0 || (r.stdout != "" && !gjson.Valid(r.stdout)) {
+					errs <- fmt.Sprintf("session %d turn %d: exit %d stdout %q", s, i, r.code, r.stdout)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for s := range sessions {
+		evs, _ := db.Events(context.Background(), store.EventFilter{SessionID: fmt.Sprintf("sess-%d", s), Types: []string{store.TypeUserPrompt}})
+		if len(evs) != turns {
+			t.Errorf("session %d: %d prompts stored, want %d", s, len(evs), turns)
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+	if bytes.Contains(log, []byte("level=ERROR")) {
+		t.Errorf("errors under concurrency:\n%s", log)
+	}
+}

@@ -1,0 +1,231 @@
+// Package handler implements the memory layer's response to each Claude Code hook event.
+package handler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// Budgets are the internal deadlines of each hook, well under the timeouts in
+// hooks/hooks.json, so that a slow disk or a locked database costs a memory and
+// never a stalled prompt.
+const (
+	PromptBudget = 1 * time.Second         // UserPromptSubmit blocks the prompt
+	StartBudget  = 2 * time.Second         // SessionStart blocks the session's start
+	AsyncBudget  = 10 * time.Second        // PostToolUse, Stop: registered async
+	EndBudget    = 1200 * time.Millisecond // SessionEnd: Claude Code allows all SessionEnd hooks 1.5 s
+)
+
+var errNoSession = errors.New("hook input has no session_id")
+
+// session opens the store and makes sure the event's session is registered.
+func session(ctx context.Context, env *hook.Env, ev *hook.Event) (*store.DB, store.Session, error) {
+	if ev.SessionID == "" {
+		return nil, store.Session{}, errNoSession
+	}
+	db, err := openStore(ctx, env)
+	if err != nil {
+		return nil, store.Session{}, err
+	}
+	s := store.Session{
+		ID:             ev.SessionID,
+		Project:        project.Identify(ev.Cwd),
+		Cwd:            ev.Cwd,
+		TranscriptPath: absPath(ev.TranscriptPath),
+		Source:         ev.Get("source").String(),
+		StartedAt:      env.Now(),
+	}
+	if err := db.TouchSession(ctx, s); err != nil {
+		db.Close()
+		return nil, store.Session{}, err
+	}
+	stored, err := db.Session(ctx, ev.SessionID)
+	if err != nil {
+		db.Close()
+		return nil, store.Session{}, err
+	}
+	return db, stored, nil
+}
+
+// openStore opens the store with a lock wait that ends before the hook's deadline.
+func openStore(ctx context.Context, env *hook.Env) (*store.DB, error) {
+	busy := time.Until(env.Deadline) - 150*time.Millisecond
+	busy = min(max(busy, 50*time.Millisecond), 5*time.Second)
+	db, err := store.Open(ctx, env.Config.DBPath(), store.Options{BusyTimeout: busy})
+	if err != nil {
+		return nil, err
+	}
+	db.Now = env.Now
+	return db, nil
+}
+
+// absPath resolves a relative transcript path against the working directory:
+// hooks run in the session's cwd.
+func absPath(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+func recorder(db *store.DB, env *hook.Env) *capture.Recorder {
+	return &capture.Recorder{DB: db, Log: env.Log}
+}
+
+func ids(s store.Session) capture.Session { return capture.Session{ID: s.ID, Project: s.Project} }
+
+// SessionStart registers the session and replies with a brief of recent work
+// in this project (nothing for a new project).
+func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
+	db, s, err := session(ctx, env, ev)
+	if err != nil {
+		return hook.Reply{}, err
+	}
+	defer db.Close()
+	rec := recorder(db, env)
+	if _, err := rec.Mark(ctx, ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), map[string]any{
+		"source": ev.Get("source").String(), "model": ev.Get("model").String(), "cwd": ev.Cwd,
+	}); err != nil {
+		return hook.Reply{}, err
+	}
+	if !env.Config.Recall.Brief {
+		return hook.Reply{}, nil
+	}
+	brief, err := recall.Brief(ctx, db, env.Config.Recall, s.Project, s.ID)
+	if err != nil {
+		return hook.Reply{}, fmt.Errorf("brief: %w", err)
+	}
+	return hook.Reply{AdditionalContext: brief}, nil
+}
+
+// UserPromptSubmit stores the prompt and replies with what earlier sessions of
+// this project recorded that is relevant to it.
+func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
+	db, s, err := session(ctx, env, ev)
+	if err != nil {
+		return hook.Reply{}, err
+	}
+	defer db.Close()
+	prompt := ev.Get("prompt").String()
+	if _, err := recorder(db, env).Prompt(ctx, ids(s), ev.PromptID, prompt, env.Now()); err != nil {
+		// Still answer: recall does not depend on this prompt being stored.
+		env.Log.Error("store prompt", "err", err)
+	}
+	if !env.Config.Recall.Memories {
+		return hook.Reply{}, nil
+	}
+	text, err := recall.Context(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID, Prompt: prompt, Now: env.Now()})
+	if err != nil {
+		return hook.Reply{}, fmt.Errorf("recall: %w", err)
+	}
+	return hook.Reply{AdditionalContext: text}, nil
+}
+
+// PostToolUse stores a compact observation of a tool call; it also handles
+// PostToolUseFailure, whose input carries error instead of tool_response.
+func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
+	db, s, err := session(ctx, env, ev)
+	if err != nil {
+		return hook.Reply{}, err
+	}
+	defer db.Close()
+	failed := ev.Name == "PostToolUseFailure"
+	out := observation.ResponseText(ev.Get("tool_response"))
+	if failed {
+		out = ev.Get("error").String()
+	}
+	o := observation.Build(ev.Get("tool_name").String(), ev.Get("tool_input"), out, failed)
+	_, err = recorder(db, env).Tool(ctx, ids(s), ev.Get("tool_use_id").String(), o, env.Now())
+	return hook.Reply{}, err
+}
+
+// Stop stores the turn's final answer from last_assistant_message (the
+// transcript may not hold it yet) and ingests the transcript's new rows. It
+// never replies: on Stop any output would keep Claude working.
+func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
+	db, s, err := session(ctx, env, ev)
+	if err != nil {
+		return hook.Reply{}, err
+	}
+	defer db.Close()
+	rec := recorder(db, env)
+	// Transcript first: if the final answer is already there, its row (with its
+	// uuid) is stored and the Stop copy below is recognised as the same answer.
+	if _, err := rec.Ingest(ctx, s, false); err != nil {
+		env.Log.Error("ingest transcript", "err", err)
+	}
+	if msg := ev.Get("last_assistant_message").String(); msg != "" {
+		if _, err := rec.StopAnswer(ctx, ids(s), ev.PromptID, msg, env.Now()); err != nil {
+			return hook.Reply{}, err
+		}
+	}
+	return hook.Reply{}, nil
+}
+
+// SessionEnd ingests the rest of the transcript and records the session's end;
+// PreCompact does the same without ending the session. Neither replies: PreCompact
+// stdout would become compaction instructions.
+func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
+	db, s, err := session(ctx, env, ev)
+	if err != nil {
+		return hook.Reply{}, err
+	}
+	defer db.Close()
+	rec := recorder(db, env)
+	ending := ev.Name != "PreCompact"
+	if _, err := rec.Ingest(ctx, s, ending); err != nil {
+		env.Log.Error("ingest transcript", "err", err)
+	}
+	if ending {
+		reason := ev.Get("reason").String()
+		if _, err := rec.Mark(ctx, ids(s), store.TypeSessionEnded, ev.Raw, env.Now(), map[string]any{"reason": reason}); err != nil {
+			return hook.Reply{}, err
+		}
+		if err := db.EndSession(ctx, s.ID, reason, env.Now()); err != nil {
+			return hook.Reply{}, err
+		}
+	}
+	return hook.Reply{}, distil(ctx, env, db, s.ID)
+}
+
+// distil runs extraction and alignment for the session: in the hook when the
+// offline extractor can finish inside the budget, else in a detached worker.
+func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) error {
+	if env.Config.Extractor == "offline" {
+		n, err := db.CountSessionMessages(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		if n <= pipeline.InProcessLimit {
+			// Leave time to hand over to the worker if this runs out of it.
+			pctx, cancel := context.WithDeadline(ctx, env.Deadline.Add(-250*time.Millisecond))
+			defer cancel()
+			p := &pipeline.Processor{DB: db, Extractor: pipeline.Offline{}, Log: env.Log, Now: env.Now}
+			res, err := p.Process(pctx, sessionID)
+			if err == nil {
+				env.Log.Debug("processed", "messages", res.Messages, "verified", res.Verified, "candidates", res.Candidates)
+				return nil
+			}
+			if pctx.Err() == nil {
+				return fmt.Errorf("process session: %w", err)
+			}
+			env.Log.Warn("session too slow to process in the hook; handing over to the worker", "messages", n)
+		}
+	}
+	return pipeline.Spawn(sessionID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir))
+}

@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// conflictTypes are the entry types that state something that can be
+// contradicted; tasks, lessons and references accumulate instead.
+var conflictTypes = map[string]bool{"decision": true, "fact": true, "constraint": true, "preference": true}
+
+// replaces matches wording that says a statement replaces an earlier one.
+var replaces = regexp.MustCompile(`(?i)\b(switch(ed|ing)? (from|to|over)|instead of|no longer|not .{1,30} any ?more|replac(e|ed|ing)|moved? (from|to|over to)|migrat(e|ed|ing) (from|to)|rather than|drop(ped)? .{1,30} (for|in favou?r of)|deprecat(e|ed)|revert(ed)? to)\b|대신|변경|바꾸|바꿨|교체|전환|더 이상`)
+
+// Supersedes reports whether text explicitly says it replaces something earlier.
+func Supersedes(text string) bool { return replaces.MatchString(text) }
+
+// detectConflicts records, for each entry of this session, a conflict with every
+// active entry of the project about the same subject whose claim differs: the
+// newer supersedes the older when it says so explicitly, otherwise both become
+// contested. It returns how many conflicts it recorded.
+func (p *Processor) detectConflicts(ctx context.Context, project string, fresh []store.Entry) (int, error) {
+	n := 0
+	for _, e := range fresh {
+		if e.Subject == "" || !conflictTypes[e.Type] || e.Stage == store.StageRejected {
+			continue
+		}
+		others, err := p.DB.Entries(ctx, store.EntryFilter{Project: project, Subject: e.Subject,
+			Statuses: []string{store.StatusActive, store.StatusContested}, Evidence: true})
+		if err != nil {
+			return n, err
+		}
+		for _, o := range others {
+			if o.ID == e.ID || o.ClaimKey == e.ClaimKey || !conflictTypes[o.Type] || o.Stage == store.StageRejected {
+				continue
+			}
+			if jaccard(words(o.Title), words(e.Title)) >= 0.5 {
+				continue // the same claim in other words, or a refinement of it
+			}
+			older, newer := o, e
+			if newer.Created.Before(older.Created) || (newer.Created.Equal(older.Created) && newer.ID < older.ID) {
+				older, newer = newer, older
+			}
+			kind, reason := "contradicts", fmt.Sprintf("both about %q but they say different things", e.Subject)
+			if Supersedes(entryText(newer)) {
+				kind, reason = "supersedes", fmt.Sprintf("%s replaces %s about %q", newer.CID, older.CID, e.Subject)
+			}
+			payload, _ := json.Marshal(map[string]any{"older": older.CID, "newer": newer.CID, "kind": kind, "reason": reason, "subject": e.Subject})
+			added, err := p.DB.AddConflict(ctx, store.Conflict{Older: older.ID, Newer: newer.ID, Kind: kind, Reason: reason, Detected: p.now()},
+				store.Event{Time: p.now(), Type: store.TypeConflict, SessionID: e.SessionID, Project: project,
+					DedupeKey: "conflict:" + older.CID + ":" + newer.CID, Payload: payload})
+			if err != nil {
+				return n, err
+			}
+			if added {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// entryText is everything an entry says: title, body and quotes.
+func entryText(e store.Entry) string {
+	parts := []string{e.Title, e.Body}
+	for _, v := range e.Evidence {
+		parts = append(parts, v.Quote)
+	}
+	return strings.Join(parts, "\n")
+}
+
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) > 1 && !claimStopwords[w] {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 1
+	}
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}

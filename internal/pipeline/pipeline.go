@@ -1,0 +1,274 @@
+// Package pipeline turns a session's stored messages into memory entries whose quoted evidence is aligned back to the messages.
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// Extractor turns messages into candidate entries with quote-only evidence.
+type Extractor interface {
+	Name() string
+	Extract(ctx context.Context, msgs []extract.Message) ([]extract.Entry, error)
+}
+
+// Offline is the deterministic built-in extractor.
+type Offline struct{}
+
+// Name implements Extractor.
+func (Offline) Name() string { return "offline" }
+
+// Extract implements Extractor.
+func (Offline) Extract(_ context.Context, msgs []extract.Message) ([]extract.Entry, error) {
+	return extract.Offline(msgs), nil
+}
+
+// Result counts what Process did.
+type Result struct {
+	Messages   int
+	Extracted  int
+	Verified   int
+	Candidates int
+	New        int // entries created (the others added evidence to existing ones)
+	Conflicts  int
+	Extractor  string
+}
+
+// Processor runs the pipeline for sessions of one store.
+type Processor struct {
+	DB        *store.DB
+	Extractor Extractor
+	// Fallback is used when Extractor fails (an LLM backend timing out); nil means no fallback.
+	Fallback Extractor
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// Process extracts, aligns and stores the entries of one session, then records
+// conflicts with the project's earlier entries and the session's summary.
+// Processing a session again changes nothing: every write is keyed.
+func (p *Processor) Process(ctx context.Context, sessionID string) (Result, error) {
+	var res Result
+	sess, err := p.DB.Session(ctx, sessionID)
+	if err != nil {
+		return res, err
+	}
+	evs, err := p.DB.Events(ctx, store.EventFilter{SessionID: sessionID,
+		Types: []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}})
+	if err != nil {
+		return res, err
+	}
+	res.Messages = len(evs)
+	if len(evs) == 0 {
+		return res, nil
+	}
+	msgs := make([]extract.Message, len(evs))
+	texts := make([]string, len(evs))
+	for i, e := range evs {
+		msgs[i] = extract.Message{Index: i, Role: role(e.Type), Text: e.Text}
+		texts[i] = e.Text
+	}
+	ext := p.Extractor
+	if ext == nil {
+		ext = Offline{}
+	}
+	entries, err := ext.Extract(ctx, msgs)
+	if err != nil && p.Fallback != nil {
+		p.Log.Warn("extractor failed; using fallback", "extractor", ext.Name(), "fallback", p.Fallback.Name(), "err", err)
+		ext = p.Fallback
+		entries, err = ext.Extract(ctx, msgs)
+	}
+	if err != nil {
+		return res, fmt.Errorf("extract %s: %w", ext.Name(), err)
+	}
+	res.Extractor = ext.Name()
+	res.Extracted = len(entries)
+	aligner := align.NewSession(texts)
+	var stored []store.Entry
+	for _, x := range entries {
+		e, events := p.entry(sess, evs, aligner, x, ext.Name())
+		got, created, err := p.DB.PutEntry(ctx, e, events...)
+		if err != nil {
+			return res, err
+		}
+		if created {
+			res.New++
+		}
+		if e.Stage == store.StageVerified {
+			res.Verified++
+		} else {
+			res.Candidates++
+		}
+		stored = append(stored, got)
+	}
+	n, err := p.detectConflicts(ctx, sess.Project, stored)
+	if err != nil {
+		return res, err
+	}
+	res.Conflicts = n
+	if err := p.DB.SetSummary(ctx, sessionID, summary(evs, stored)); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func role(typ string) string {
+	switch typ {
+	case store.TypeUserPrompt:
+		return "user"
+	case store.TypeAgentResponse:
+		return "assistant"
+	}
+	return "tool"
+}
+
+// entry aligns an extracted entry's quotes and applies the verified gate: an
+// entry is verified only when every quote was found in the session.
+func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Session, x extract.Entry, extractor string) (store.Entry, []store.Event) {
+	e := store.Entry{
+		Project:   sess.Project,
+		SessionID: sess.ID,
+		Type:      string(x.Type),
+		Title:     strings.TrimSpace(x.Title),
+		Body:      strings.TrimSpace(x.Body),
+		Subject:   normalizeKey(x.Subject),
+		Stage:     store.StageVerified,
+	}
+	e.ClaimKey = ClaimKey(e.Subject, e.Title)
+	var failed []string
+	type spanInfo struct {
+		Quote      string  `json:"quote"`
+		Message    int     `json:"message"`
+		Start      int     `json:"start"`
+		End        int     `json:"end"`
+		Method     string  `json:"method"`
+		Confidence float64 `json:"confidence"`
+		Failure    string  `json:"failure,omitempty"`
+		Ambiguous  bool    `json:"ambiguous,omitempty"`
+	}
+	var spans []spanInfo
+	for _, q := range x.Evidence {
+		s := a.Quote(q.Quote, q.MessageIndex)
+		ev := store.Evidence{
+			SessionID: sess.ID, MessageIndex: q.MessageIndex, Quote: q.Quote,
+			Method: string(s.Method), Confidence: s.Confidence, Failure: s.Failure, Ambiguous: s.Ambiguous,
+		}
+		if s.OK() {
+			ev.MessageIndex = s.Message
+			ev.EventID = evs[s.Message].ID
+			ev.SourceUUID = evs[s.Message].SourceUUID
+			ev.SpanStart, ev.SpanEnd = s.Start, s.End
+		} else {
+			failed = append(failed, fmt.Sprintf("%s: %q", s.Failure, clip(q.Quote, 80)))
+		}
+		e.Evidence = append(e.Evidence, ev)
+		spans = append(spans, spanInfo{q.Quote, ev.MessageIndex, ev.SpanStart, ev.SpanEnd, ev.Method, ev.Confidence, ev.Failure, ev.Ambiguous})
+	}
+	if len(x.Evidence) == 0 {
+		failed = append(failed, "no evidence quoted")
+	}
+	if len(failed) > 0 {
+		e.Stage = store.StageCandidate
+		e.PromotionBlocked = fmt.Sprintf("%d of %d quotes did not align: %s", len(failed), max(len(x.Evidence), 1), strings.Join(failed, "; "))
+	}
+	h := hash(e.ClaimKey)
+	now := p.now()
+	extracted, _ := json.Marshal(map[string]any{"type": e.Type, "title": e.Title, "body": e.Body, "subject": e.Subject,
+		"claim_key": e.ClaimKey, "evidence": x.Evidence, "extractor": extractor})
+	aligned, _ := json.Marshal(map[string]any{"claim_key": e.ClaimKey, "aligned": len(x.Evidence) - len(failed),
+		"failed": len(failed), "stage": e.Stage, "promotion_blocked": e.PromotionBlocked, "spans": spans})
+	events := []store.Event{
+		{Time: now, Type: store.TypeEntryExtracted, SessionID: sess.ID, Project: sess.Project, Text: e.Title,
+			DedupeKey: "entry:" + sess.ID + ":" + h, Payload: extracted},
+		{Time: now, Type: store.TypeEvidenceAligned, SessionID: sess.ID, Project: sess.Project,
+			DedupeKey: "aligned:" + sess.ID + ":" + h, Payload: aligned},
+	}
+	return e, events
+}
+
+func (p *Processor) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+func hash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// claimStopwords do not distinguish one claim from another.
+var claimStopwords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "of": true, "in": true, "for": true,
+	"and": true, "or": true, "is": true, "are": true, "we": true, "use": true, "with": true, "on": true, "be": true, "our": true}
+
+// ClaimKey is the normalised identity of a claim: its subject and the set of
+// content words of its title, so that the same claim phrased a little
+// differently in another session is recognised as the same.
+func ClaimKey(subject, title string) string {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '/' && r != '_' && r != '-'
+	}) {
+		w = strings.Trim(w, ".-/")
+		if w != "" && !claimStopwords[w] {
+			words[w] = true
+		}
+	}
+	list := make([]string, 0, len(words))
+	for w := range words {
+		list = append(list, w)
+	}
+	sort.Strings(list)
+	return normalizeKey(subject) + "|" + strings.Join(list, " ")
+}
+
+func normalizeKey(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// summary is a one-line account of the session for the next session's brief.
+func summary(evs []store.Event, entries []store.Entry) string {
+	var first string
+	for _, e := range evs {
+		if e.Type == store.TypeUserPrompt {
+			first = clip(strings.Join(strings.Fields(e.Text), " "), 160)
+			break
+		}
+	}
+	counts := map[string]int{}
+	for _, e := range entries {
+		counts[e.Type]++
+	}
+	var parts []string
+	for _, t := range []string{"decision", "constraint", "preference", "fact", "lesson", "task", "reference"} {
+		if counts[t] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[t], t))
+		}
+	}
+	s := first
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return s
+}

@@ -1,0 +1,232 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func mustStore(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "memory.db"), store.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// ingest stores a transcript as a session, the way hooks and import do.
+func ingest(tb testing.TB, db *store.DB, sid, path string) {
+	tb.Helper()
+	ctx := context.Background()
+	if err := db.TouchSession(ctx, store.Session{ID: sid, Project: "/p", TranscriptPath: path}); err != nil {
+		tb.Fatal(err)
+	}
+	s, _ := db.Session(ctx, sid)
+	if _, err := (&capture.Recorder{DB: db, Log: quiet}).Ingest(ctx, s, true); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func process(tb testing.TB, db *store.DB, sid string) Result {
+	tb.Helper()
+	res, err := (&Processor{DB: db, Extractor: Offline{}, Log: quiet}).Process(context.Background(), sid)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res
+}
+
+const basic = "../../../shared/fixtures/claude-code/transcripts/basic.jsonl"
+
+func TestVerifiedDecisionFromFixture(t *testing.T) {
+	if _, err := os.Stat(basic); err != nil {
+		t.Skip("shared fixtures not available")
+	}
+	db := mustStore(t)
+	ingest(t, db, "s1", basic)
+	res := process(t, db, "s1")
+	if res.Verified == 0 {
+		t.Fatalf("nothing verified: %+v", res)
+	}
+	ctx := context.Background()
+	es, err := db.Entries(ctx, store.EntryFilter{Project: "/p", Evidence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, e := range es {
+		for _, v := range e.Evidence {
+			if e.Stage != store.StageVerified {
+				continue
+			}
+			// The span, applied to the stored message, yields the quote.
+			ev, err := db.Event(ctx, v.EventID)
+			if err != nil {
+				t.Fatalf("%s: evidence event: %v", e.CID, err)
+			}
+			got := ev.Text[v.SpanStart:v.SpanEnd]
+			if v.Method == "exact" && got != v.Quote {
+				t.Errorf("%s: span text %q != quote %q", e.CID, got, v.Quote)
+			}
+			if v.SourceUUID == "" {
+				t.Errorf("%s: evidence without a transcript uuid", e.CID)
+			}
+			if e.Type == "decision" && strings.Contains(v.Quote, "RS256 keys stored in `./keys`") {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no verified RS256 decision among %d entries", len(es))
+	}
+	// Processing again changes nothing.
+	before, _ := db.CountEvents(ctx, "")
+	res2 := process(t, db, "s1")
+	after, _ := db.CountEvents(ctx, "")
+	es2, _ := db.Entries(ctx, store.EntryFilter{Project: "/p"})
+	if after != before || len(es2) != len(es) || res2.New != 0 {
+		t.Errorf("reprocessing added: events %d→%d, entries %d→%d, new %d", before, after, len(es), len(es2), res2.New)
+	}
+}
+
+// fakeExtractor returns fixed entries, for testing the gate and the ledger.
+type fakeExtractor []extract.Entry
+
+func (f fakeExtractor) Name() string { return "fake" }
+func (f fakeExtractor) Extract(context.Context, []extract.Message) ([]extract.Entry, error) {
+	return f, nil
+}
+
+func writeTranscript(t testing.TB, sid string, lines ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for i, l := range lines {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		if role == "user" {
+			fmt.Fprintf(&b, `{"type":"user","uuid":"%s-u%d","promptId":"%s-p%d","sessionId":"%s","timestamp":"2026-11-2%dT10:00:0%dZ","message":{"role":"user","content":%q}}`+"\n", sid, i, sid, i, sid, len(sid)%7+1, i%10, l)
+		} else {
+			fmt.Fprintf(&b, `{"type":"assistant","uuid":"%s-a%d","sessionId":"%s","timestamp":"2026-11-2%dT10:00:0%dZ","message":{"id":"msg-%s-%d","role":"assistant","content":[{"type":"text","text":%q}],"stop_reason":"end_turn"}}`+"\n", sid, i, sid, len(sid)%7+1, i%10, sid, i, l)
+		}
+	}
+	p := filepath.Join(t.TempDir(), sid+".jsonl")
+	os.WriteFile(p, []byte(b.String()), 0o600)
+	return p
+}
+
+func TestGate(t *testing.T) {
+	db := mustStore(t)
+	ingest(t, db, "s", writeTranscript(t, "s", "DuckDB의 JSONB를 JSON으로 변경", "ok, DuckDB에서 JSONB 타입을 제거했습니다"))
+	p := &Processor{DB: db, Log: quiet, Extractor: fakeExtractor{
+		{Type: "decision", Title: "JSONB to JSON", Subject: "duckdb", Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "JSONB를 JSON으로"}}},
+		{Type: "fact", Title: "JSONB removed", Subject: "duckdb types", Evidence: []extract.Evidence{{MessageIndex: 1, Quote: "DuckDB JSONB 타입 제거"}}},
+		{Type: "fact", Title: "Invented", Subject: "x", Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "we migrated the billing ledger to Cassandra last week"}}},
+		{Type: "fact", Title: "No quote", Subject: "y"},
+	}}
+	res, err := p.Process(context.Background(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verified != 2 || res.Candidates != 2 {
+		t.Fatalf("result %+v, want 2 verified 2 candidates", res)
+	}
+	es, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	byTitle := map[string]store.Entry{}
+	for _, e := range es {
+		byTitle[e.Title] = e
+	}
+	if e := byTitle["JSONB to JSON"]; e.Stage != store.StageVerified || e.Evidence[0].Method != "exact" || e.Evidence[0].Confidence != 1 {
+		t.Errorf("exact: %+v", e)
+	}
+	if e := byTitle["JSONB removed"]; e.Stage != store.StageVerified || e.Evidence[0].Method != "fuzzy" || e.Evidence[0].Confidence < 0.85 {
+		t.Errorf("fuzzy: %+v", e)
+	}
+	inv := byTitle["Invented"]
+	if inv.Stage != store.StageCandidate || !strings.Contains(inv.PromotionBlocked, "not_found") || inv.Evidence[0].Method != "none" {
+		t.Errorf("invented quote: stage %s, blocked %q", inv.Stage, inv.PromotionBlocked)
+	}
+	if e := byTitle["No quote"]; e.Stage != store.StageCandidate || !strings.Contains(e.PromotionBlocked, "no evidence") {
+		t.Errorf("no quote: %+v", e)
+	}
+	// The evidence_aligned events record counts and methods.
+	evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeEvidenceAligned}})
+	if len(evs) != 4 || !strings.Contains(string(evs[0].Payload), `"method":"exact"`) {
+		t.Errorf("evidence_aligned events: %d, first %s", len(evs), evs[0].Payload)
+	}
+}
+
+func TestDuplicateAcrossSessionsAndSupersession(t *testing.T) {
+	db := mustStore(t)
+	ctx := context.Background()
+	ingest(t, db, "s1", writeTranscript(t, "s1", "For JWT we'll use HS256 with a shared secret.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Again: for JWT we'll use HS256 with a shared secret.", "Noted."))
+	ingest(t, db, "s3", writeTranscript(t, "s3", "Let's switch from HS256 to RS256 keys in ./keys for JWT signing.", "Done."))
+	for _, s := range []string{"s1", "s2", "s3"} {
+		process(t, db, s)
+	}
+	es, _ := db.Entries(ctx, store.EntryFilter{Project: "/p", Types: []string{"decision"}, Evidence: true})
+	var hs, rs *store.Entry
+	for i := range es {
+		switch {
+		case strings.Contains(es[i].Title, "HS256") && !strings.Contains(es[i].Title, "RS256"):
+			hs = &es[i]
+		case strings.Contains(es[i].Title, "RS256"):
+			rs = &es[i]
+		}
+	}
+	if hs == nil || rs == nil {
+		t.Fatalf("decisions: %+v", es)
+	}
+	if len(hs.Evidence) != 2 {
+		t.Errorf("the repeated HS256 decision has %d evidence rows, want 2 (one per session)", len(hs.Evidence))
+	}
+	if hs.Status != store.StatusSuperseded || hs.SupersededBy != rs.ID {
+		t.Errorf("HS256 status %s superseded_by %d, want superseded by %d", hs.Status, hs.SupersededBy, rs.ID)
+	}
+	cs, _ := db.Conflicts(ctx, nil)
+	if len(cs) != 1 || cs[0].Kind != "supersedes" {
+		t.Errorf("conflicts %+v", cs)
+	}
+}
+
+// BenchmarkProcess is the SessionEnd work on a 1,000-message session with the
+// offline extractor: extract, align, store entries, detect conflicts.
+func BenchmarkProcess(b *testing.B) {
+	lines := make([]string, 1000)
+	topics := []string{"We'll use pnpm workspaces for the monorepo.", "The tests run with vitest now.", "Never commit .env files.",
+		"The root cause was a race in the cache warmup; fixed by awaiting the init promise.", "TODO: add retries to the webhook sender.",
+		"Postgres 16 is what we run in production.", "I'd rather keep handlers small and pure.", "Remember that staging uses port 8443."}
+	for i := range lines {
+		lines[i] = fmt.Sprintf("Turn %d about src/module%d.ts: %s and some ordinary discussion of the change to the handler.", i, i%37, topics[i%len(topics)])
+	}
+	path := writeTranscript(b, "bench", lines...)
+	var res Result
+	for b.Loop() {
+		b.StopTimer()
+		db := mustStore(b)
+		ingest(b, db, "bench", path)
+		proc := &Processor{DB: db, Extractor: Offline{}, Log: quiet, Now: func() time.Time { return time.Unix(0, 0) }}
+		b.StartTimer()
+		var err error
+		if res, err = proc.Process(context.Background(), "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(res.Extracted), "entries")
+}

@@ -1,0 +1,80 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// InProcessLimit is the most messages a SessionEnd hook processes itself with
+// the offline extractor: measured at well under the hook's budget (see the
+// BenchmarkProcess figures in the README). Larger sessions, and every LLM
+// extraction, go to the detached worker.
+const InProcessLimit = 3000
+
+// Spawn starts `claude-memory-layer process --session ID` (the CLI next to the
+// running binary) detached in its own session, so it outlives the hook and
+// Claude Code's SessionEnd budget. It does not wait for it.
+func Spawn(sessionID string, env []string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("spawn worker: %w", err)
+	}
+	cli := filepath.Join(filepath.Dir(exe), "claude-memory-layer")
+	if _, err := os.Stat(cli); err != nil {
+		return fmt.Errorf("spawn worker: %w", err)
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return fmt.Errorf("spawn worker: %w", err)
+	}
+	defer devnull.Close()
+	cmd := exec.Command(cli, "process", "--session", sessionID)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("spawn worker: %w", err)
+	}
+	return cmd.Process.Release()
+}
+
+// ErrLocked is returned by Lock when another worker holds the lock past the wait.
+var ErrLocked = errors.New("another worker is running")
+
+// Lock takes the data directory's worker lock, so that at most one worker
+// processes sessions at a time; it waits up to wait for a running worker to
+// finish. The lock is released by the returned func or when the process exits
+// (an flock dies with its holder, so a killed worker leaves no stale lock).
+func Lock(ctx context.Context, dataDir string, wait time.Duration) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dataDir, "worker.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("worker lock: %w", err)
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("worker lock: %w", err)
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, ErrLocked
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

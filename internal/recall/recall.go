@@ -1,0 +1,290 @@
+// Package recall chooses the verified memories to inject for a prompt and renders them with conflict warnings and a citation trace.
+package recall
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// Request is one prompt to recall for.
+type Request struct {
+	Project   string
+	SessionID string
+	PromptID  string
+	Prompt    string
+	Now       time.Time
+}
+
+// charsPerToken approximates tokens for budgeting; prose runs near four
+// characters a token, code and Korean lower, so three errs on the small side.
+const charsPerToken = 3
+
+// candidates is how many FTS hits are re-ranked.
+const candidates = 60
+
+// Scored is an entry with its relevance to a prompt.
+type Scored struct {
+	store.Entry
+	BM25     float64
+	Coverage float64 // share of the query's terms the entry contains
+	Matched  int     // how many of the query's terms it contains
+	Score    float64
+}
+
+// Select ranks the project's verified memories for a prompt. Candidates
+// (unverified entries) are never returned; superseded entries are returned
+// only through warnings. An empty result is the abstain path.
+func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) ([]Scored, error) {
+	terms := Terms(req.Prompt)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	hits, err := db.SearchEntries(ctx, store.EntryQuery{
+		Match:    store.MatchAny(terms, true),
+		Project:  req.Project,
+		Stages:   []string{store.StageVerified, store.StageCertified},
+		Statuses: []string{store.StatusActive, store.StatusContested},
+		Limit:    candidates,
+	})
+	if err != nil {
+		return nil, err
+	}
+	now := req.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	need := min(2, len(terms))
+	var out []Scored
+	for _, h := range hits {
+		text := strings.ToLower(entryText(h.Entry))
+		matched := 0
+		for _, t := range terms {
+			if containsTerm(text, t) {
+				matched++
+			}
+		}
+		cov := float64(matched) / float64(len(terms))
+		if matched < need || cov < cfg.Threshold {
+			continue
+		}
+		s := Scored{Entry: h.Entry, BM25: h.Score, Coverage: cov, Matched: matched}
+		s.Score = h.Score * (0.5 + cov) * stageWeight(h.Stage) * statusWeight(h.Status) * recency(now, h.Created) * (1 + 0.1*math.Log1p(float64(h.UseCount)))
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	if len(out) > cfg.K {
+		out = out[:cfg.K]
+	}
+	return out, nil
+}
+
+func stageWeight(s string) float64 {
+	if s == store.StageCertified {
+		return 1.3
+	}
+	return 1
+}
+
+func statusWeight(s string) float64 {
+	if s == store.StatusContested {
+		return 0.85
+	}
+	return 1
+}
+
+// recency halves a memory's weight over about six months, never below 0.5:
+// old decisions still matter, newer ones win ties.
+func recency(now, created time.Time) float64 {
+	if created.IsZero() || created.After(now) {
+		return 1
+	}
+	days := now.Sub(created).Hours() / 24
+	return 0.5 + 0.5*math.Exp(-days/180)
+}
+
+func entryText(e store.Entry) string {
+	parts := []string{e.Title, e.Body, e.Subject}
+	for _, v := range e.Evidence {
+		parts = append(parts, v.Quote)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// containsTerm reports whether a word of text starts with term (the query is a
+// prefix query, so "token" matches "tokens").
+func containsTerm(text, term string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], term)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if j == 0 || !isWordByte(text[j-1]) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80
+}
+
+// memory converts an entry for rendering, with its best aligned quote.
+func memory(e store.Entry) Memory {
+	m := Memory{CID: e.CID, Type: e.Type, Date: e.Created, Title: e.Title, Body: e.Body}
+	best := -1.0
+	for _, v := range e.Evidence {
+		if v.Aligned() && v.Confidence > best {
+			best, m.Quote = v.Confidence, v.Quote
+		}
+	}
+	return m
+}
+
+// Context selects, renders and records the memories for a prompt. It returns
+// "" when nothing stored is relevant enough.
+func Context(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (string, error) {
+	sel, err := Select(ctx, db, cfg, req)
+	if err != nil || len(sel) == 0 {
+		return "", err
+	}
+	mems := make([]Memory, len(sel))
+	for i, s := range sel {
+		mems[i] = memory(s.Entry)
+	}
+	var warns []Warning
+	if cfg.ConflictWarnings {
+		if warns, err = Warnings(ctx, db, cfg, sel); err != nil {
+			return "", err
+		}
+	}
+	r := Render(mems, warns, cfg.CitationTrace, cfg.TokenBudget*charsPerToken)
+	if r.Text == "" {
+		return "", nil
+	}
+	var ids []int64
+	for _, s := range sel[:len(r.Shown)] {
+		ids = append(ids, s.ID)
+	}
+	key := req.PromptID
+	if key == "" {
+		key = fmt.Sprintf("%x", store.FormatTime(req.Now))
+	}
+	payload, _ := json.Marshal(map[string]any{"memories": r.Shown, "warnings": r.Warnings, "chars": len(r.Text), "prompt_id": req.PromptID})
+	err = db.MarkUsed(ctx, ids, req.Now, store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
+		Project: req.Project, DedupeKey: "inject:" + req.SessionID + ":" + key, Payload: payload})
+	if err != nil {
+		return "", err
+	}
+	return r.Text, nil
+}
+
+// Brief is a short account of the project for SessionStart: the last session's
+// summary, the most used verified memories and open conflicts, within the
+// brief budget. A project with no history gets "".
+func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessionID string) (string, error) {
+	var lines []string
+	sessions, err := db.Sessions(ctx, project, 5)
+	if err != nil {
+		return "", err
+	}
+	for _, s := range sessions {
+		if s.ID != sessionID && s.Summary != "" {
+			lines = append(lines, fmt.Sprintf("Last session (%s): %s", date(s.StartedAt), clipRunes(inert(s.Summary), 300)))
+			break
+		}
+	}
+	top, err := db.Entries(ctx, store.EntryFilter{Project: project, Stages: []string{store.StageVerified, store.StageCertified},
+		Statuses: []string{store.StatusActive}, Limit: 40})
+	if err != nil {
+		return "", err
+	}
+	sort.SliceStable(top, func(i, j int) bool {
+		if top[i].UseCount != top[j].UseCount {
+			return top[i].UseCount > top[j].UseCount
+		}
+		return briefRank(top[i].Type) < briefRank(top[j].Type)
+	})
+	if len(top) > 0 {
+		lines = append(lines, "Key memories:")
+		for _, e := range top[:min(5, len(top))] {
+			lines = append(lines, fmt.Sprintf("- [%s] %s, %s: %s", e.CID, e.Type, date(e.Created), clipRunes(inert(e.Title), 160)))
+		}
+	}
+	open, err := openConflicts(ctx, db, project)
+	if err != nil {
+		return "", err
+	}
+	if len(open) > 0 {
+		lines = append(lines, "Open conflicts:")
+		lines = append(lines, open...)
+	}
+	if len(lines) == 0 {
+		return "", nil
+	}
+	maxChars := min(cfg.BriefTokens*charsPerToken, hardCap)
+	var b strings.Builder
+	b.WriteString(privacy.FenceOpen + "\nProject memory (claude-memory-layer):\n")
+	for _, l := range lines {
+		if b.Len()+len(l)+1+len(privacy.FenceClose) > maxChars {
+			break
+		}
+		b.WriteString(l + "\n")
+	}
+	b.WriteString(privacy.FenceClose)
+	return b.String(), nil
+}
+
+// briefRank orders entry types for the brief: what constrains work first.
+func briefRank(t string) int {
+	switch t {
+	case "decision":
+		return 0
+	case "constraint":
+		return 1
+	case "preference":
+		return 2
+	case "fact":
+		return 3
+	}
+	return 4
+}
+
+// openConflicts renders the project's unresolved contradictions, both sides each.
+func openConflicts(ctx context.Context, db *store.DB, project string) ([]string, error) {
+	contested, err := db.Entries(ctx, store.EntryFilter{Project: project, Statuses: []string{store.StatusContested}, Limit: 20})
+	if err != nil || len(contested) == 0 {
+		return nil, err
+	}
+	ids := make([]int64, len(contested))
+	for i, e := range contested {
+		ids[i] = e.ID
+	}
+	cs, err := db.Conflicts(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, c := range cs {
+		if c.Kind != "contradicts" || c.Resolution != "" || len(lines) == 3 {
+			continue
+		}
+		a, errA := db.EntryByID(ctx, c.Older)
+		b, errB := db.EntryByID(ctx, c.Newer)
+		if errA != nil || errB != nil {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("- %s vs %s", side(memory(a)), side(memory(b))))
+	}
+	return lines, nil
+}

@@ -1,0 +1,116 @@
+package recall
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// stopwords are dropped from queries: they match everything and rank nothing.
+var stopwords = wordSet(`a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing done down during each few for from further had has have having he her
+here hers him his how i if in into is it its itself just let me more most my no nor not now of off on once only or other
+our ours out over own same she should so some such than that the their them then there these they this those through to
+too under until up very was we were what when where which while who whom why will with would you your yours also please
+make sure thanks thank hi hello ok okay yes want need like get got use used using add fix change look tell know think
+ever still going go way thing things something anything lot much many one two new old`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// koreanParticles are attached to the end of Korean words ("토큰을", "키는");
+// the bare stem is searched too so "토큰을" finds "토큰은".
+var koreanParticles = []string{"으로", "에서", "에게", "까지", "부터", "하고", "이랑", "처럼", "보다", "은", "는", "이", "가", "을", "를", "에", "의", "로", "와", "과", "도", "만"}
+
+// maxTerms caps a query: a pasted stack trace must not become a 500-term query.
+const maxTerms = 24
+
+// maxQueryBytes is how much of a prompt is read for terms: the question is
+// near the start; a pasted 10 MB log after it must not cost a scan.
+const maxQueryBytes = 8 << 10
+
+// Terms extracts the search terms of a prompt: lower-cased words of two or
+// more characters in any script; identifiers are split at camelCase,
+// snake_case, kebab-case, dots and slashes and also kept whole; Korean words
+// are also searched without their trailing particle; stopwords and duplicates
+// are dropped; at most maxTerms.
+func Terms(prompt string) []string {
+	if len(prompt) > maxQueryBytes {
+		cut := maxQueryBytes
+		for cut > 0 && !utf8.RuneStart(prompt[cut]) {
+			cut--
+		}
+		prompt = prompt[:cut]
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(t string) {
+		t = strings.ToLower(strings.Trim(t, "._-/"))
+		if utf8.RuneCountInString(t) < 2 || stopwords[t] || seen[t] || len(out) >= maxTerms {
+			return
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	for _, w := range strings.FieldsFunc(prompt, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' && r != '/'
+	}) {
+		w = strings.Trim(w, "._-/")
+		parts := splitIdent(w)
+		if len(parts) > 1 {
+			// FTS5's tokenizer splits the whole identifier too, so search its
+			// parts; keep the joined form for identifiers written without separators.
+			add(strings.Map(func(r rune) rune {
+				if r == '_' || r == '-' || r == '.' || r == '/' {
+					return -1
+				}
+				return r
+			}, w))
+		}
+		for _, p := range parts {
+			add(p)
+			if stem := stripParticle(p); stem != p {
+				add(stem)
+			}
+		}
+	}
+	return out
+}
+
+// splitIdent splits identifiers and paths into words: snake_case, kebab-case,
+// dotted.names, paths/like/this and camelCase.
+func splitIdent(w string) []string {
+	var parts []string
+	for _, seg := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' }) {
+		rs := []rune(seg)
+		start := 0
+		for i := 1; i < len(rs); i++ {
+			if unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]) {
+				parts = append(parts, string(rs[start:i]))
+				start = i
+			}
+		}
+		if start < len(rs) {
+			parts = append(parts, string(rs[start:]))
+		}
+	}
+	return parts
+}
+
+func stripParticle(w string) string {
+	r, _ := utf8.DecodeLastRuneInString(w)
+	if !unicode.Is(unicode.Hangul, r) {
+		return w
+	}
+	for _, p := range koreanParticles {
+		if strings.HasSuffix(w, p) && utf8.RuneCountInString(w) > utf8.RuneCountInString(p)+1 {
+			return strings.TrimSuffix(w, p)
+		}
+	}
+	return w
+}

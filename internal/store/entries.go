@@ -1,0 +1,527 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Entry stages and statuses.
+const (
+	StageCandidate = "candidate"
+	StageVerified  = "verified"
+	StageCertified = "certified"
+	StageRejected  = "rejected"
+
+	StatusActive     = "active"
+	StatusContested  = "contested"
+	StatusSuperseded = "superseded"
+	StatusForgotten  = "forgotten"
+)
+
+// Entry is a memory distilled from a session.
+type Entry struct {
+	ID               int64
+	CID              string // "mem:ab12cd"
+	Project          string
+	SessionID        string
+	Type             string
+	Title            string
+	Body             string
+	Subject          string
+	ClaimKey         string
+	Stage            string
+	Status           string
+	SupersededBy     int64
+	PromotionBlocked string
+	Created          time.Time
+	LastUsed         time.Time
+	UseCount         int
+	Evidence         []Evidence
+}
+
+// Evidence is one quote backing an entry and where it was found.
+type Evidence struct {
+	ID           int64
+	EntryID      int64
+	EventID      int64 // 0 when the quote was not found
+	SessionID    string
+	SourceUUID   string
+	MessageIndex int
+	Quote        string
+	SpanStart    int // byte offsets into the event's text
+	SpanEnd      int
+	Method       string // exact, normalized, fuzzy, none
+	Confidence   float64
+	Failure      string
+	Ambiguous    bool
+}
+
+// Aligned reports whether the quote was found.
+func (e Evidence) Aligned() bool { return e.Method != "" && e.Method != "none" }
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// PutEntry stores an extracted entry with its evidence and the events that
+// record it, in one transaction. When the project already holds an entry with
+// the same claim key (the same claim from an earlier session, or the same
+// session processed again), the new evidence is added to that entry instead
+// of creating a copy, and a candidate is promoted if this evidence verifies it.
+// It reports the stored entry and whether it was created.
+func (db *DB) PutEntry(ctx context.Context, e Entry, events ...Event) (Entry, bool, error) {
+	if e.Project == "" && e.SessionID == "" || e.ClaimKey == "" || e.Title == "" {
+		return Entry{}, false, fmt.Errorf("put entry %q: needs a claim key and a title", e.Title)
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("put entry: begin: %w", err)
+	}
+	defer tx.Rollback()
+	now := db.Now()
+	if _, err := appendTx(ctx, tx, now, events); err != nil {
+		return Entry{}, false, err
+	}
+	var id int64
+	var stage string
+	err = tx.QueryRowContext(ctx, `SELECT id, stage FROM entries WHERE project = ? AND claim_key = ?`, e.Project, e.ClaimKey).Scan(&id, &stage)
+	created := err == sql.ErrNoRows
+	switch {
+	case created:
+		if e.Stage == "" {
+			e.Stage = StageCandidate
+		}
+		if e.Status == "" {
+			e.Status = StatusActive
+		}
+		if e.Created.IsZero() {
+			e.Created = now
+		}
+		cid, err := newCID(ctx, tx, e.Project, e.ClaimKey)
+		if err != nil {
+			return Entry{}, false, err
+		}
+		r, err := tx.ExecContext(ctx, `INSERT INTO entries
+			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, promotion_blocked, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			cid, e.Project, e.SessionID, e.Type, e.Title, e.Body, e.Subject, e.ClaimKey, e.Stage, e.Status, e.PromotionBlocked, FormatTime(e.Created))
+		if err != nil {
+			return Entry{}, false, fmt.Errorf("put entry: %w", err)
+		}
+		id, _ = r.LastInsertId()
+	case err != nil:
+		return Entry{}, false, fmt.Errorf("put entry: %w", err)
+	default:
+		// Seen before: a verified claim stays verified; a candidate is promoted
+		// when this session's evidence all aligned.
+		if stage == StageCandidate && e.Stage == StageVerified {
+			if _, err := tx.ExecContext(ctx, `UPDATE entries SET stage = ?, promotion_blocked = '' WHERE id = ?`, StageVerified, id); err != nil {
+				return Entry{}, false, fmt.Errorf("put entry: promote: %w", err)
+			}
+		}
+	}
+	for _, ev := range e.Evidence {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO evidence
+			(entry_id, event_id, session_id, source_uuid, message_index, quote, quote_hash, span_start, span_end, method, confidence, failure, ambiguous)
+			VALUES (?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`,
+			id, ev.EventID, ev.SessionID, ev.SourceUUID, ev.MessageIndex, ev.Quote, shortHash(ev.Quote)[:32],
+			ev.SpanStart, ev.SpanEnd, orNone(ev.Method), ev.Confidence, ev.Failure, ev.Ambiguous); err != nil {
+			return Entry{}, false, fmt.Errorf("put entry: evidence: %w", err)
+		}
+	}
+	out, err := entryTx(ctx, tx, "id = ?", id)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Entry{}, false, fmt.Errorf("put entry: commit: %w", err)
+	}
+	return out, created, nil
+}
+
+func orNone(m string) string {
+	if m == "" {
+		return "none"
+	}
+	return m
+}
+
+// newCID derives a stable citation id from the claim, lengthened on the rare
+// collision with another claim.
+func newCID(ctx context.Context, tx *sql.Tx, project, claimKey string) (string, error) {
+	h := shortHash(project + "\x00" + claimKey)
+	for n := 6; n <= len(h); n++ {
+		cid := "mem:" + h[:n]
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM entries WHERE cid = ?`, cid).Scan(&one)
+		if err == sql.ErrNoRows {
+			return cid, nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("citation id: %w", err)
+		}
+	}
+	return "", fmt.Errorf("citation id: no free id for %q", claimKey)
+}
+
+const entryColumns = `id, cid, project, session_id, type, title, body, subject, claim_key, stage, status,
+	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count`
+
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+func scanEntries(ctx context.Context, q querier, query string, args ...any) ([]Entry, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		var e Entry
+		var created, used string
+		if err := rows.Scan(&e.ID, &e.CID, &e.Project, &e.SessionID, &e.Type, &e.Title, &e.Body, &e.Subject, &e.ClaimKey,
+			&e.Stage, &e.Status, &e.SupersededBy, &e.PromotionBlocked, &created, &used, &e.UseCount); err != nil {
+			return nil, err
+		}
+		e.Created, e.LastUsed = ParseTime(created), ParseTime(used)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func loadEvidence(ctx context.Context, q querier, entries []Entry) error {
+	for i := range entries {
+		rows, err := q.QueryContext(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
+			span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE entry_id = ? ORDER BY id`, entries[i].ID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var v Evidence
+			if err := rows.Scan(&v.ID, &v.EntryID, &v.EventID, &v.SessionID, &v.SourceUUID, &v.MessageIndex, &v.Quote,
+				&v.SpanStart, &v.SpanEnd, &v.Method, &v.Confidence, &v.Failure, &v.Ambiguous); err != nil {
+				rows.Close()
+				return err
+			}
+			entries[i].Evidence = append(entries[i].Evidence, v)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func entryTx(ctx context.Context, q querier, where string, args ...any) (Entry, error) {
+	es, err := scanEntries(ctx, q, `SELECT `+entryColumns+` FROM entries WHERE `+where, args...)
+	if err != nil {
+		return Entry{}, fmt.Errorf("entry: %w", err)
+	}
+	if len(es) == 0 {
+		return Entry{}, fmt.Errorf("entry: %w", ErrNotFound)
+	}
+	if err := loadEvidence(ctx, q, es[:1]); err != nil {
+		return Entry{}, fmt.Errorf("entry evidence: %w", err)
+	}
+	return es[0], nil
+}
+
+// EntryByCID returns the entry with a citation id ("mem:ab12cd" or "ab12cd"),
+// with its evidence, or an error wrapping ErrNotFound.
+func (db *DB) EntryByCID(ctx context.Context, cid string) (Entry, error) {
+	if !strings.HasPrefix(cid, "mem:") {
+		cid = "mem:" + cid
+	}
+	return entryTx(ctx, db.sql, "cid = ?", cid)
+}
+
+// EntryByID returns the entry with its evidence, or an error wrapping ErrNotFound.
+func (db *DB) EntryByID(ctx context.Context, id int64) (Entry, error) {
+	return entryTx(ctx, db.sql, "id = ?", id)
+}
+
+// EntryFilter selects entries. Zero fields do not filter.
+type EntryFilter struct {
+	Project   string
+	SessionID string
+	Subject   string
+	Stages    []string
+	Statuses  []string
+	Types     []string
+	IDs       []int64
+	Limit     int
+	Evidence  bool // load evidence too
+}
+
+// Entries lists entries matching f, newest first.
+func (db *DB) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
+	var where []string
+	var args []any
+	eq := func(col, v string) {
+		if v != "" {
+			where = append(where, col+" = ?")
+			args = append(args, v)
+		}
+	}
+	in := func(col string, vs []string) {
+		if len(vs) > 0 {
+			where = append(where, col+" IN ("+placeholders(len(vs))+")")
+			for _, v := range vs {
+				args = append(args, v)
+			}
+		}
+	}
+	eq("project", f.Project)
+	eq("session_id", f.SessionID)
+	eq("subject", f.Subject)
+	in("stage", f.Stages)
+	in("status", f.Statuses)
+	in("type", f.Types)
+	if len(f.IDs) > 0 {
+		where = append(where, "id IN ("+placeholders(len(f.IDs))+")")
+		for _, id := range f.IDs {
+			args = append(args, id)
+		}
+	}
+	q := `SELECT ` + entryColumns + ` FROM entries`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY created_at DESC, id DESC"
+	if f.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	es, err := scanEntries(ctx, db.sql, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list entries: %w", err)
+	}
+	if f.Evidence {
+		if err := loadEvidence(ctx, db.sql, es); err != nil {
+			return nil, fmt.Errorf("list entries: %w", err)
+		}
+	}
+	return es, nil
+}
+
+// EntryQuery selects entries by full-text match.
+type EntryQuery struct {
+	Match    string // built with QuoteTerm/MatchAny
+	Project  string
+	Stages   []string
+	Statuses []string
+	Limit    int
+}
+
+// EntryHit is an entry found by SearchEntries with its BM25 score (higher is better).
+type EntryHit struct {
+	Entry
+	Score float64
+}
+
+// SearchEntries ranks entries by BM25 over title, body and subject.
+func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, error) {
+	if q.Match == "" {
+		return nil, nil
+	}
+	where := []string{"entries_fts MATCH ?"}
+	args := []any{q.Match}
+	if q.Project != "" {
+		where = append(where, "e.project = ?")
+		args = append(args, q.Project)
+	}
+	if len(q.Stages) > 0 {
+		where = append(where, "e.stage IN ("+placeholders(len(q.Stages))+")")
+		for _, s := range q.Stages {
+			args = append(args, s)
+		}
+	}
+	if len(q.Statuses) > 0 {
+		where = append(where, "e.status IN ("+placeholders(len(q.Statuses))+")")
+		for _, s := range q.Statuses {
+			args = append(args, s)
+		}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT e.id, -bm25(entries_fts, 2.0, 1.0, 1.5) FROM entries_fts
+		JOIN entries e ON e.id = entries_fts.rowid
+		WHERE `+strings.Join(where, " AND ")+`
+		ORDER BY bm25(entries_fts, 2.0, 1.0, 1.5) LIMIT `+fmt.Sprint(limit), args...)
+	if err != nil {
+		return nil, fmt.Errorf("search entries: %w", err)
+	}
+	var ids []int64
+	scores := map[int64]float64{}
+	for rows.Next() {
+		var id int64
+		var s float64
+		if err := rows.Scan(&id, &s); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("search entries: %w", err)
+		}
+		ids = append(ids, id)
+		scores[id] = s
+	}
+	rows.Close()
+	if len(ids) == 0 {
+		return nil, rows.Err()
+	}
+	es, err := db.Entries(ctx, EntryFilter{IDs: ids, Evidence: true})
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int64]Entry{}
+	for _, e := range es {
+		byID[e.ID] = e
+	}
+	out := make([]EntryHit, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, EntryHit{Entry: byID[id], Score: scores[id]})
+	}
+	return out, nil
+}
+
+// SetStage moves an entry to a stage (certify, reject) and records the event.
+func (db *DB) SetStage(ctx context.Context, id int64, stage string, ev Event) error {
+	return db.updateEntry(ctx, `UPDATE entries SET stage = ? WHERE id = ?`, []any{stage, id}, ev)
+}
+
+// SetStatus changes an entry's status (contested, superseded), pointing a
+// superseded entry at its successor, and records the event.
+func (db *DB) SetStatus(ctx context.Context, id int64, status string, supersededBy int64, ev Event) error {
+	return db.updateEntry(ctx, `UPDATE entries SET status = ?, superseded_by = NULLIF(?, 0) WHERE id = ?`, []any{status, supersededBy, id}, ev)
+}
+
+func (db *DB) updateEntry(ctx context.Context, q string, args []any, ev Event) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("update entry: %w", err)
+	}
+	defer tx.Rollback()
+	if ev.Type != "" {
+		if _, err := appendTx(ctx, tx, db.Now(), []Event{ev}); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		return fmt.Errorf("update entry: %w", err)
+	}
+	return tx.Commit()
+}
+
+// MarkUsed bumps the use count and last-used time of entries injected into a
+// prompt and records the injection event, in one transaction.
+func (db *DB) MarkUsed(ctx context.Context, ids []int64, at time.Time, ev Event) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("mark used: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := appendTx(ctx, tx, at, []Event{ev})
+	if err != nil {
+		return err
+	}
+	if res.Added == 0 {
+		return nil // this turn's injection was recorded already
+	}
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `UPDATE entries SET use_count = use_count + 1, last_used_at = ? WHERE id = ?`, FormatTime(at), id); err != nil {
+			return fmt.Errorf("mark used: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+// Conflict is a recorded disagreement between two entries.
+type Conflict struct {
+	ID         int64
+	Older      int64
+	Newer      int64
+	Kind       string // supersedes (newer replaces older) or contradicts
+	Reason     string
+	Detected   time.Time
+	Resolution string
+}
+
+// AddConflict records a conflict between two entries with its event and the
+// status change it implies: supersedes marks the older entry superseded,
+// contradicts marks both contested. A conflict already recorded is left alone.
+func (db *DB) AddConflict(ctx context.Context, c Conflict, ev Event) (bool, error) {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("add conflict: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := appendTx(ctx, tx, db.Now(), []Event{ev}); err != nil {
+		return false, err
+	}
+	at := c.Detected
+	if at.IsZero() {
+		at = db.Now()
+	}
+	r, err := tx.ExecContext(ctx, `INSERT INTO conflicts (older, newer, kind, reason, detected_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT(older, newer) DO NOTHING`, c.Older, c.Newer, c.Kind, c.Reason, FormatTime(at))
+	if err != nil {
+		return false, fmt.Errorf("add conflict: %w", err)
+	}
+	if n, _ := r.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	switch c.Kind {
+	case "supersedes":
+		_, err = tx.ExecContext(ctx, `UPDATE entries SET status = ?, superseded_by = ? WHERE id = ?`, StatusSuperseded, c.Newer, c.Older)
+	default:
+		_, err = tx.ExecContext(ctx, `UPDATE entries SET status = ? WHERE id IN (?, ?) AND status = ?`, StatusContested, c.Older, c.Newer, StatusActive)
+	}
+	if err != nil {
+		return false, fmt.Errorf("add conflict: %w", err)
+	}
+	return true, tx.Commit()
+}
+
+// Conflicts lists the conflicts involving any of the entries (all when ids is empty).
+func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
+	q := `SELECT id, older, newer, kind, reason, detected_at, resolution FROM conflicts`
+	var args []any
+	if len(ids) > 0 {
+		p := placeholders(len(ids))
+		q += ` WHERE older IN (` + p + `) OR newer IN (` + p + `)`
+		for range 2 {
+			for _, id := range ids {
+				args = append(args, id)
+			}
+		}
+	}
+	q += ` ORDER BY id`
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list conflicts: %w", err)
+	}
+	defer rows.Close()
+	var out []Conflict
+	for rows.Next() {
+		var c Conflict
+		var at string
+		if err := rows.Scan(&c.ID, &c.Older, &c.Newer, &c.Kind, &c.Reason, &at, &c.Resolution); err != nil {
+			return nil, fmt.Errorf("list conflicts: %w", err)
+		}
+		c.Detected = ParseTime(at)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// ScanEvents calls fn for every event, oldest first, optionally of one project,
+// with the content hash the store keeps next to it. Rows are streamed, so an
+// export of a large log does not hold it in memory; fn must not write to the
+// store. An error from fn stops the scan and is returned.
+func (db *DB) ScanEvents(ctx context.Context, project string, fn func(e Event, contentHash string) error) error {
+	q, args := `SELECT `+eventColumns+`, content_hash FROM events`, []any{}
+	if project != "" {
+		q += ` WHERE project = ?`
+		args = append(args, project)
+	}
+	q += ` ORDER BY id`
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("scan events: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e Event
+		var ts, payload, hash string
+		if err := rows.Scan(&e.ID, &ts, &e.Type, &e.SessionID, &e.Project, &e.SourceUUID, &e.Text, &payload, &e.DedupeKey, &e.Checksum, &hash); err != nil {
+			return fmt.Errorf("scan events: %w", err)
+		}
+		e.Time = ParseTime(ts)
+		e.Payload = []byte(payload)
+		if err := fn(e, hash); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("scan events: %w", err)
+	}
+	return nil
+}
+
+// HasEvent reports whether an event with the dedupe key is stored.
+func (db *DB) HasEvent(ctx context.Context, dedupeKey string) (bool, error) {
+	var one int
+	err := db.sql.QueryRowContext(ctx, `SELECT 1 FROM events WHERE dedupe_key = ?`, dedupeKey).Scan(&one)
+	switch {
+	case err == sql.ErrNoRows:
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("event %s: %w", dedupeKey, err)
+	}
+	return true, nil
+}
+
+// EventIDs maps dedupe keys to the ids of the stored events that carry them;
+// keys with no event are absent from the map.
+func (db *DB) EventIDs(ctx context.Context, keys []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(keys))
+	// Stay well under SQLite's limit on bound parameters.
+	const chunk = 500
+	for len(keys) > 0 {
+		n := min(chunk, len(keys))
+		args := make([]any, n)
+		for i, k := range keys[:n] {
+			args[i] = k
+		}
+		rows, err := db.sql.QueryContext(ctx, `SELECT dedupe_key, id FROM events WHERE dedupe_key IN (`+placeholders(n)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("event ids: %w", err)
+		}
+		for rows.Next() {
+			var k string
+			var id int64
+			if err := rows.Scan(&k, &id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("event ids: %w", err)
+			}
+			out[k] = id
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("event ids: %w", err)
+		}
+		keys = keys[n:]
+	}
+	return out, nil
+}
+
+// EventChecksum is the checksum the store gives e when it is appended: a
+// sha256 over its type, session, project, source uuid, text and canonical
+// payload. It returns an error if the payload is not valid JSON.
+func EventChecksum(e Event) (string, error) {
+	payload, err := canonicalPayload(e.Payload)
+	if err != nil {
+		return "", err
+	}
+	return checksum(e, payload), nil
+}
+
+// RestoreUsage raises an entry's use count and last-used time to at least the
+// given values, as a restore from an export does; it never lowers them.
+func (db *DB) RestoreUsage(ctx context.Context, id int64, useCount int, lastUsed time.Time) error {
+	_, err := db.sql.ExecContext(ctx, `UPDATE entries SET use_count = max(use_count, ?), last_used_at = max(last_used_at, ?) WHERE id = ?`,
+		useCount, FormatTime(lastUsed), id)
+	if err != nil {
+		return fmt.Errorf("restore usage of entry %d: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var updateV1 = flag.Bool("update-v1", false, "regenerate testdata/v1.db from migration 0001")
+
+// v1Events is how many events testdata/v1.db holds.
+const v1Events = 300
+
+// writeV1 builds a store as the first release wrote it: migration 0001 only.
+func writeV1(t *testing.T, path string) {
+	os.Remove(path)
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := migrations.ReadFile("migrations/0001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(string(b)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range v1Events {
+		text := fmt.Sprintf("prompt %d: sign tokens with RS256 keys in ./keys, 토큰 %d", i, i)
+		if _, err := db.Exec(`INSERT INTO events (ts, type, session_id, project, text, payload, dedupe_key, checksum) VALUES (?, 'user_prompt', ?, '/p', ?, '{}', ?, 'x')`,
+			fmt.Sprintf("2026-01-01T00:%02d:00.000000Z", i%60), fmt.Sprintf("s%d", i/10), text, fmt.Sprintf("k%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO sessions (id, project, started_at, ingest_offset) VALUES ('s0', '/p', '2026-01-01T00:00:00.000000Z', 1234)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUpgradeFromV1 opens a database written by schema version 1: it migrates
+// with every row intact, leaves a backup, and still finds its text.
+func TestUpgradeFromV1(t *testing.T) {
+	if *updateV1 {
+		writeV1(t, "testdata/v1.db")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	copyFile(t, "testdata/v1.db", path)
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if v, _ := db.Version(ctx); v != SchemaVersion() {
+		t.Fatalf("version %d after upgrade, want %d", v, SchemaVersion())
+	}
+	if n, _ := db.CountEvents(ctx, ""); n != v1Events {
+		t.Fatalf("%d events after upgrade, want %d", n, v1Events)
+	}
+	s, err := db.Session(ctx, "s0")
+	if err != nil || s.Offset != 1234 {
+		t.Fatalf("session after upgrade: %+v %v", s, err)
+	}
+	hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("rs256"), Limit: 1000})
+	if err != nil || len(hits) != v1Events {
+		t.Fatalf("search after upgrade: %d hits, %v", len(hits), err)
+	}
+	if _, err := os.Stat(path + ".v1.bak"); err != nil {
+		t.Fatalf("no backup before the upgrade: %v", err)
+	}
+	var check string
+	db.SQL().QueryRow("PRAGMA integrity_check").Scan(&check)
+	if check != "ok" {
+		t.Fatalf("integrity_check: %s", check)
+	}
+}
+
+// TestFailedMigrationKeepsOldDatabase: when a migration fails, the database is
+// left as it was, still usable by the old schema, and the backup exists.
+func TestFailedMigrationKeepsOldDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	copyFile(t, "testdata/v1.db", path)
+	// Sabotage: a table that migration 0002 wants to create already exists.
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`CREATE TABLE entries (x)`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	if _, err := Open(ctx, path, Options{}); err == nil {
+		t.Fatal("migration over a conflicting table succeeded")
+	}
+	raw, _ = sql.Open("sqlite", "file:"+path)
+	defer raw.Close()
+	var v, n int
+	raw.QueryRow("PRAGMA user_version").Scan(&v)
+	raw.QueryRow("SELECT count(*) FROM events").Scan(&n)
+	if v != 1 || n != v1Events {
+		t.Fatalf("after a failed migration: version %d, %d events; want 1 and %d", v, n, v1Events)
+	}
+	if _, err := os.Stat(path + ".v1.bak"); err != nil {
+		t.Fatalf("no backup: %v", err)
+	}
+}
