@@ -34,7 +34,10 @@ func TestLoCoMo(t *testing.T) {
 	for _, q := range qs {
 		byConv[q.Conv] = append(byConv[q.Conv], q)
 	}
-	type agg struct{ r5, r10, u5, u10 float64; n int }
+	type agg struct {
+		r5, r10, u5, u10 float64
+		n                int
+	}
 	cats := map[string]*agg{}
 	add := func(k string, r5, r10, u5, u10 float64) {
 		a := cats[k]

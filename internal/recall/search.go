@@ -46,11 +46,11 @@ type Result struct {
 // Tuning of the event ranking, measured on the LoCoMo dev split
 // (internal/recall/locomo_test.go; scripts/locomo.sh for the CLI run).
 const (
-	eventCandidates = 400  // FTS hits re-ranked per query
-	coverageWeight  = 2.5  // bonus per share of the query's terms a result contains
-	neighbourWeight = 0.6  // share of an adjacent turn's score a result inherits
-	sessionWeight   = 1.0  // share of its session's strength a result inherits
-	entryWeight     = 0.4  // entry scores relative to the best event's: a distilled claim is short, so raw BM25 overrates it
+	eventCandidates = 400 // FTS hits re-ranked per query
+	coverageWeight  = 2.5 // bonus per share of the query's terms a result contains
+	neighbourWeight = 0.6 // share of an adjacent turn's score a result inherits
+	sessionWeight   = 1.0 // share of its session's strength a result inherits
+	entryWeight     = 0.4 // entry scores relative to the best event's: a distilled claim is short, so raw BM25 overrates it
 )
 
 // Search ranks entries and events for a query. Events are scored by BM25,

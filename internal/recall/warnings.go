@@ -166,4 +166,3 @@ func jaccard(a, b map[string]bool) float64 {
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)
 }
-
