@@ -47,6 +47,12 @@ func session(ctx context.Context, env *hook.Env, ev *hook.Event) (*store.DB, sto
 		Source:         ev.Get("source").String(),
 		StartedAt:      env.Now(),
 	}
+	// Most events come for a session already registered with these fields:
+	// then a read suffices and the write lock is left to others.
+	if have, err := db.Session(ctx, s.ID); err == nil && have.Project != "" && have.Cwd != "" &&
+		(s.TranscriptPath == "" || have.TranscriptPath == s.TranscriptPath) {
+		return db, have, nil
+	}
 	if err := db.TouchSession(ctx, s); err != nil {
 		db.Close()
 		return nil, store.Session{}, err

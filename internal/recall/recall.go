@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
@@ -28,8 +30,9 @@ type Request struct {
 // characters a token, code and Korean lower, so three errs on the small side.
 const charsPerToken = 3
 
-// candidates is how many FTS hits are re-ranked.
-const candidates = 60
+// candidates is how many FTS hits are re-ranked: enough for K=5 after the
+// coverage filter, few enough that loading them stays cheap.
+const candidates = 30
 
 // Scored is an entry with its relevance to a prompt.
 type Scored struct {
@@ -49,7 +52,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, nil
 	}
 	hits, err := db.SearchEntries(ctx, store.EntryQuery{
-		Match:    store.MatchAny(terms, true),
+		Match:    match(terms),
 		Project:  req.Project,
 		Stages:   []string{store.StageVerified, store.StageCertified},
 		Statuses: []string{store.StatusActive, store.StatusContested},
@@ -85,6 +88,28 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		out = out[:cfg.K]
 	}
 	return out, nil
+}
+
+// match builds the FTS expression for recall: English inflections are
+// covered by the porter tokenizer, so only Korean words, which carry their
+// particles attached ("토큰을"), are matched as prefixes.
+func match(terms []string) string {
+	var plain, prefix []string
+	for _, t := range terms {
+		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) {
+			prefix = append(prefix, t)
+		} else {
+			plain = append(plain, t)
+		}
+	}
+	m, p := store.MatchAny(plain, false), store.MatchAny(prefix, true)
+	switch {
+	case m == "":
+		return p
+	case p == "":
+		return m
+	}
+	return m + " OR " + p
 }
 
 func stageWeight(s string) float64 {

@@ -201,28 +201,33 @@ func scanEntries(ctx context.Context, q querier, query string, args ...any) ([]E
 	return out, nil
 }
 
+// loadEvidence fills in the evidence of entries with one query.
 func loadEvidence(ctx context.Context, q querier, entries []Entry) error {
-	for i := range entries {
-		rows, err := q.QueryContext(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
-			span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE entry_id = ? ORDER BY id`, entries[i].ID)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var v Evidence
-			if err := rows.Scan(&v.ID, &v.EntryID, &v.EventID, &v.SessionID, &v.SourceUUID, &v.MessageIndex, &v.Quote,
-				&v.SpanStart, &v.SpanEnd, &v.Method, &v.Confidence, &v.Failure, &v.Ambiguous); err != nil {
-				rows.Close()
-				return err
-			}
-			entries[i].Evidence = append(entries[i].Evidence, v)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
+	if len(entries) == 0 {
+		return nil
 	}
-	return nil
+	index := make(map[int64]int, len(entries))
+	args := make([]any, len(entries))
+	for i, e := range entries {
+		index[e.ID] = i
+		args[i] = e.ID
+	}
+	rows, err := q.QueryContext(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
+		span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE entry_id IN (`+placeholders(len(args))+`) ORDER BY id`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v Evidence
+		if err := rows.Scan(&v.ID, &v.EntryID, &v.EventID, &v.SessionID, &v.SourceUUID, &v.MessageIndex, &v.Quote,
+			&v.SpanStart, &v.SpanEnd, &v.Method, &v.Confidence, &v.Failure, &v.Ambiguous); err != nil {
+			return err
+		}
+		i := index[v.EntryID]
+		entries[i].Evidence = append(entries[i].Evidence, v)
+	}
+	return rows.Err()
 }
 
 func entryTx(ctx context.Context, q querier, where string, args ...any) (Entry, error) {

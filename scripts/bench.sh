@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# bench.sh [flags]: builds the binaries and prints the benchmark table (see scripts/bench/main.go;
+# flags: -runs N, -events 0,10000,100000).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+./scripts/build.sh "$out" 2>/dev/null
+go run ./scripts/bench -bin "$out" "$@"
