@@ -230,3 +230,20 @@ func BenchmarkProcess(b *testing.B) {
 	}
 	b.ReportMetric(float64(res.Extracted), "entries")
 }
+
+// BenchmarkIngest is the transcript half of import and SessionEnd: read,
+// privacy-filter and store 1,000 messages.
+func BenchmarkIngest(b *testing.B) {
+	lines := make([]string, 1000)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("Turn %d about src/module%d.ts: we'll use pnpm workspaces, and the tests run with vitest now; ordinary discussion of the change.", i, i%37)
+	}
+	path := writeTranscript(b, "bench", lines...)
+	for b.Loop() {
+		b.StopTimer()
+		db := mustStore(b)
+		b.StartTimer()
+		ingest(b, db, "bench", path)
+	}
+	b.ReportMetric(float64(len(lines))*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
