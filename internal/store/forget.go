@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"modernc.org/sqlite"
 )
@@ -28,12 +29,12 @@ const Redacted = "[forgotten]"
 const SessionForgotten = "forgotten"
 
 // ErrEmptySelector is returned by PlanForget and Forget for a selector that selects nothing.
-var ErrEmptySelector = errors.New("forget: nothing selected")
+var ErrEmptySelector = errors.New("nothing selected")
 
 // ErrCompactPending is returned by Compact when another connection kept the
 // file from being rewritten; the deleted content is unreachable but may still
 // be in the file's free pages until a later Compact succeeds.
-var ErrCompactPending = errors.New("compaction pending: another process has the store open")
+var ErrCompactPending = errors.New("compaction pending: another connection is using the store")
 
 // ForgetSelector picks what Forget removes: one memory (CID), or everything
 // that matches all of the non-zero filters.
@@ -118,9 +119,10 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 		return ForgetPlan{}, fmt.Errorf("forget: %w", err)
 	}
 	defer conn.Close()
-	// secure_delete zeroes what is deleted in the pages this transaction
-	// writes, so the old bytes are gone from the file even if Compact cannot
-	// run afterwards. It is a per-connection setting.
+	// secure_delete zeroes the deleted rows in the pages this transaction
+	// writes, which narrows what survives if Compact cannot run afterwards
+	// (FTS5 segments and older WAL frames still hold the text until it does).
+	// It is a per-connection setting.
 	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
 		return ForgetPlan{}, fmt.Errorf("forget: %w", err)
 	}
@@ -172,6 +174,10 @@ func plan(ctx context.Context, q dbtx, sel ForgetSelector) (ForgetPlan, error) {
 	}
 	if sel.CID != "" && (sel.SessionID != "" || sel.Project != "" || !sel.Before.IsZero() || sel.Phrase != "") {
 		return ForgetPlan{}, fmt.Errorf("forget: a memory id cannot be combined with filters")
+	}
+	if strings.TrimSpace(sel.Phrase) != "" && !hasWord(sel.Phrase) {
+		// A phrase of punctuation matches no FTS5 token but would match many quotes as a substring.
+		return ForgetPlan{}, fmt.Errorf("forget: phrase %q has no letter or digit: %w", sel.Phrase, ErrEmptySelector)
 	}
 	p := &planner{q: q, sel: sel, entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
 		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}}
@@ -466,7 +472,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 			return err
 		}
 		for _, r := range refs {
-			if strings.Contains(fold(r.Quote), f) {
+			if containsPhrase(fold(r.Quote), f) {
 				removed[r.ID] = r
 			}
 		}
@@ -576,30 +582,9 @@ func (p *planner) emptiedSessions(ctx context.Context, conversation bool) ([]str
 // naming them, the conflicts that go, and the sessions concerned.
 func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	var out ForgetPlan
-	injections := map[int64]bool{}
-	for _, id := range keys(p.entries) {
-		e, err := entryTx(ctx, p.q, "id = ?", id)
-		if errors.Is(err, ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return out, fmt.Errorf("forget: %w", err)
-		}
-		evs, err := entryEvents(ctx, p.q, e)
-		if err != nil {
-			return out, fmt.Errorf("forget: %w", err)
-		}
-		for _, ev := range evs {
-			if _, ok := p.del[ev.ID]; ok {
-				continue
-			}
-			if ev.Type == TypeMemoryInjected {
-				injections[ev.ID] = true
-				continue
-			}
-			p.del[ev.ID] = eventKey{ev.SessionID, ev.Type}
-		}
-		out.CIDs = append(out.CIDs, e.CID)
+	injections, err := p.lifecycle(ctx, &out)
+	if err != nil {
+		return out, fmt.Errorf("forget: %w", err)
 	}
 	for id := range injections {
 		if _, ok := p.del[id]; !ok {
@@ -687,7 +672,7 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 				rows.Close()
 				return out, fmt.Errorf("forget: sessions: %w", err)
 			}
-			if strings.Contains(fold(summary), f) {
+			if containsPhrase(fold(summary), f) {
 				p.sessions[id] = true
 			}
 		}
@@ -708,6 +693,90 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
 	}
 	return out, nil
+}
+
+// lifecycle adds to the deleted events those recording the deleted entries
+// (as EntryEvents finds them, but one scan per project for all entries) and
+// returns the memory_injected events that name one of them.
+func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]bool, error) {
+	type target struct{ claimKeys, cids map[string]bool }
+	byProject := map[string]*target{}
+	for _, c := range chunks(keys(p.entries)) {
+		rows, err := p.q.QueryContext(ctx, `SELECT cid, project, claim_key FROM entries WHERE id IN (`+placeholders(len(c))+`) ORDER BY id`, int64Args(c)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var cid, project, claimKey string
+			if err := rows.Scan(&cid, &project, &claimKey); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			tg := byProject[project]
+			if tg == nil {
+				tg = &target{map[string]bool{}, map[string]bool{}}
+				byProject[project] = tg
+			}
+			tg.claimKeys[claimKey], tg.cids[cid] = true, true
+			out.CIDs = append(out.CIDs, cid)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	injections := map[int64]bool{}
+	for project, tg := range byProject {
+		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?)`,
+			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var k eventKey
+			var payload string
+			if err := rows.Scan(&id, &k.session, &k.typ, &payload); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			var v struct {
+				ClaimKey string   `json:"claim_key"`
+				Older    string   `json:"older"`
+				Newer    string   `json:"newer"`
+				CID      string   `json:"cid"`
+				Memories []string `json:"memories"`
+			}
+			if json.Unmarshal([]byte(payload), &v) != nil {
+				continue
+			}
+			switch k.typ {
+			case TypeEntryExtracted, TypeEvidenceAligned:
+				if tg.claimKeys[v.ClaimKey] {
+					p.del[id] = k
+				}
+			case TypeConflict:
+				if tg.cids[v.Older] || tg.cids[v.Newer] {
+					p.del[id] = k
+				}
+			case TypeCertified, TypeRejected:
+				if tg.cids[v.CID] {
+					p.del[id] = k
+				}
+			case TypeMemoryInjected:
+				for _, c := range v.Memories {
+					if tg.cids[c] {
+						injections[id] = true
+					}
+				}
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return injections, nil
 }
 
 // apply carries out a plan inside tx.
@@ -917,6 +986,13 @@ func (db *DB) Compact(ctx context.Context) error {
 		return fmt.Errorf("compact: %w", err)
 	}
 	defer conn.ExecContext(ctx, "PRAGMA secure_delete = OFF")
+	// Hooks hold the store for milliseconds: wait briefly for each attempt
+	// and retry, rather than sit out the connection's long busy timeout while
+	// something else keeps a read open.
+	var busyMS int
+	if err := conn.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busyMS); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("compact: begin: %w", err)
@@ -930,13 +1006,17 @@ func (db *DB) Compact(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("compact: commit: %w", err)
 	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", min(busyMS, compactBusyMS))); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	defer conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyMS))
 	var last error
 	for attempt := range compactAttempts {
 		if attempt > 0 {
 			select {
 			case <-ctx.Done():
 				return fmt.Errorf("compact: %w", ctx.Err())
-			case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+			case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
 			}
 		}
 		last = compactOnce(ctx, conn)
@@ -950,7 +1030,12 @@ func (db *DB) Compact(ctx context.Context) error {
 	return last
 }
 
-const compactAttempts = 5
+// compactAttempts and compactBusyMS bound how long Compact waits for other
+// connections: about 2.5 s in all.
+const (
+	compactAttempts = 5
+	compactBusyMS   = 250
+)
 
 func compactOnce(ctx context.Context, conn *sql.Conn) error {
 	if err := checkpoint(ctx, conn); err != nil {
@@ -1032,6 +1117,31 @@ func HashTarget(value string) string { return "sha256:" + shortHash(value) }
 func fold(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
+
+// containsPhrase reports whether folded text contains the folded phrase as
+// whole words: "key" is in "the api key." but not in "monkey".
+func containsPhrase(text, phrase string) bool {
+	if phrase == "" {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], phrase)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(phrase)
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if (i == 0 || !isWordRune(before)) && (end == len(text) || !isWordRune(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		from = i + size
+	}
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 func hasWord(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0

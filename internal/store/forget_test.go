@@ -265,7 +265,7 @@ func TestForgetSelectorErrors(t *testing.T) {
 		t.Error("cid with a filter: no error")
 	}
 	// A phrase full of FTS5 syntax is one harmless phrase.
-	for _, q := range []string{`foo"bar`, `a OR b`, `-x`, `text:*`, "NEAR(a b)", "\x00"} {
+	for _, q := range []string{`foo"bar`, `a OR b`, `-x`, `text:*`, "NEAR(a b)", "a\x00b"} {
 		p, err := f.db.Forget(ctx, ForgetSelector{Phrase: q})
 		if err != nil {
 			t.Errorf("Phrase %q: %v", q, err)
@@ -443,6 +443,30 @@ func TestCompactPending(t *testing.T) {
 		t.Fatalf("Compact once the reader is gone: %v", err)
 	}
 	assertGone(t, f.db, "quokkarun")
+}
+
+func TestContainsPhrase(t *testing.T) {
+	tests := []struct {
+		text, phrase string
+		want         bool
+	}{
+		{"the api key.", "api key", true},
+		{"monkey business", "key", false},
+		{"key", "key", true},
+		{"a keys b", "key", false},
+		{"mon key key", "key", true},
+		{"ключ доступа", "ключ", true},
+		{"x", "", false},
+	}
+	for _, tt := range tests {
+		if got := containsPhrase(tt.text, tt.phrase); got != tt.want {
+			t.Errorf("containsPhrase(%q, %q) = %v", tt.text, tt.phrase, got)
+		}
+	}
+	f := newForgetFixture(t, Options{})
+	if _, err := f.db.PlanForget(context.Background(), ForgetSelector{Phrase: " ... "}); !errors.Is(err, ErrEmptySelector) {
+		t.Errorf("punctuation phrase: %v, want ErrEmptySelector", err)
+	}
 }
 
 func TestRemoveBackups(t *testing.T) {

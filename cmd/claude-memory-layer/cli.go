@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/spf13/pflag"
+)
+
+// Exit codes, as DESIGN.md's CLI contract fixes them.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// env is what a command gets from the outside world; tests fill it with buffers.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	now            func() time.Time
+	// exe is the path of this binary, to find the sibling hook binaries.
+	exe string
+}
+
+// command is one subcommand. run parses args itself (one options struct per
+// command) and returns an error; usageError marks errors that exit 2.
+type command struct {
+	summary string
+	run     func(ctx context.Context, e *env, args []string) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"search":    {"search memories and past sessions", runSearch},
+		"show":      {"show a memory with its evidence in context, or an event", runShow},
+		"history":   {"list captured events", runHistory},
+		"timeline":  {"what happened around a memory, in order", runTimeline},
+		"stats":     {"counts, store size, last ingest, recall figures", runStats},
+		"list":      {"list Claude Code sessions on disk and whether they are imported", runList},
+		"import":    {"import Claude Code transcripts through the same pipeline as a live session", runImport},
+		"export":    {"export a project's events and entries as JSONL", runExport},
+		"forget":    {"delete memories, sessions or date ranges for good", runForget},
+		"entries":   {"list memory entries", runEntries},
+		"verify":    {"certify a memory (user-confirmed)", runVerify},
+		"reject":    {"reject a memory: it is never injected", runReject},
+		"process":   {"extract memories from a session (the SessionEnd hook's worker)", runProcess},
+		"doctor":    {"check the installation and the store, and say what to fix", runDoctor},
+		"install":   {"register the plugin with Claude Code", runInstall},
+		"uninstall": {"unregister the plugin (memories kept unless --purge)", runUninstall},
+		"version":   {"print the version", runVersion},
+	}
+}
+
+// usageError is an error in how the command was called (exit 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+func run(ctx context.Context, args []string, e *env) int {
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.getenv == nil {
+		e.getenv = os.Getenv
+	}
+	if e.exe == "" {
+		e.exe, _ = os.Executable()
+	}
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printUsage(e.stdout, cmds)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "claude-memory-layer: unknown command %q\n", args[0])
+		printUsage(e.stderr, cmds)
+		return exitUsage
+	}
+	err := c.run(ctx, e, args[1:])
+	return exitCode(e.stderr, args[0], err)
+}
+
+// exitCode maps an error to the exit code, in this one place.
+func exitCode(stderr io.Writer, name string, err error) int {
+	var u usageError
+	switch {
+	case err == nil, errors.Is(err, pflag.ErrHelp):
+		return exitOK
+	case errors.As(err, &u):
+		fmt.Fprintf(stderr, "claude-memory-layer %s: %v\n", name, err)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "claude-memory-layer %s: %v\n", name, err)
+		return exitError
+	}
+}
+
+func printUsage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: claude-memory-layer <command> [flags]\n\ncommands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'claude-memory-layer <command> --help' for a command's flags.")
+}
+
+// newFlags returns a flag set that reports errors instead of exiting (pflag's
+// ExitOnError would exit 2 from deep inside a command).
+func newFlags(e *env, name, usage string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: claude-memory-layer %s %s\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args, turning flag errors into usage errors.
+func parse(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	return nil
+}
+
+func loadConfig(e *env) (config.Config, error) {
+	cfg, err := config.Load(e.getenv)
+	if err != nil {
+		return cfg, err
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+	}
+	return cfg, nil
+}
+
+// openStore opens the store for a command that writes.
+func openStore(ctx context.Context, e *env) (*store.DB, config.Config, error) {
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return nil, cfg, err
+	}
+	db, err := store.Open(ctx, cfg.DBPath(), store.Options{BusyTimeout: 10 * time.Second})
+	if err != nil {
+		return nil, cfg, err
+	}
+	db.Now = e.now
+	return db, cfg, nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	if strings.HasSuffix(word, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// writeJSON prints v as indented JSON: the --json output of every listing.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// isTerminal reports whether w is a character device (a terminal), so that
+// progress bars and colour are used only there and piped output stays plain.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// projectFlag resolves a --project value (a directory) to the project identity
+// hooks use; empty means the current directory's project.
+func projectFlag(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		dir = wd
+	}
+	return project.Identify(dir), nil
+}
+
+// parseDate accepts 2006-01-02 or RFC 3339.
+func parseDate(s string) (time.Time, error) {
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, usagef("date %q: want YYYY-MM-DD or RFC 3339", s)
+	}
+	return t, nil
+}
+
+func fileMissing(path string) bool {
+	_, err := os.Stat(path)
+	return errors.Is(err, os.ErrNotExist)
+}

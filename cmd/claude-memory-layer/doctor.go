@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"debug/elf"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// hookBinaries are the binaries hooks/hooks.json runs through hooks/run.
+var hookBinaries = []string{"session-start", "user-prompt-submit", "stop", "session-end", "post-tool-use"}
+
+type check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // ok, warn, fail
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+func runDoctor(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "doctor", "[--json]")
+	asJSON := fs.Bool("json", false, "print the checks as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	checks := doctor(ctx, e)
+	failed := 0
+	for _, c := range checks {
+		if c.Status == "fail" {
+			failed++
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"checks": checks, "ok": failed == 0}); err != nil {
+			return err
+		}
+	} else {
+		for _, c := range checks {
+			fmt.Fprintf(e.stdout, "%-4s  %-10s %s\n", strings.ToUpper(c.Status), c.Name, c.Detail)
+			if c.Fix != "" {
+				fmt.Fprintf(e.stdout, "      %-10s fix: %s\n", "", c.Fix)
+			}
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%s failed", plural(failed, "check"))
+	}
+	return nil
+}
+
+func doctor(ctx context.Context, e *env) []check {
+	var out []check
+	add := func(name, status, detail, fix string) { out = append(out, check{name, status, detail, fix}) }
+	cfg, err := config.Load(e.getenv)
+	if err != nil {
+		add("config", "fail", err.Error(), "set CLAUDE_MEMORY_DIR or HOME")
+		return out
+	}
+	if len(cfg.Warnings) > 0 {
+		add("config", "warn", strings.Join(cfg.Warnings, "; "), "correct "+filepath.Join(cfg.DataDir, config.ConfigFile)+" or the environment")
+	} else {
+		add("config", "ok", "extractor "+cfg.Extractor, "")
+	}
+	out = append(out, checkDataDir(cfg.DataDir))
+	out = append(out, checkStore(ctx, cfg)...)
+	out = append(out, checkBinaries(e.exe)...)
+	out = append(out, checkRegistration(e))
+	out = append(out, checkLog(cfg.LogPath(), e.now()))
+	return out
+}
+
+func checkDataDir(dir string) check {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return check{"data dir", "warn", dir + " does not exist yet (created by the first hook run)", ""}
+	}
+	if err != nil {
+		return check{"data dir", "fail", err.Error(), "make " + dir + " readable"}
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return check{"data dir", "warn", fmt.Sprintf("%s has mode %o; others can read your memories", dir, fi.Mode().Perm()), "chmod 700 " + dir}
+	}
+	probe := filepath.Join(dir, ".doctor-probe")
+	if err := os.WriteFile(probe, nil, 0o600); err != nil {
+		return check{"data dir", "fail", dir + " is not writable: " + err.Error(), "make it writable by you"}
+	}
+	os.Remove(probe)
+	return check{"data dir", "ok", dir + " (mode 700)", ""}
+}
+
+func checkStore(ctx context.Context, cfg config.Config) []check {
+	path := cfg.DBPath()
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return []check{{"store", "warn", path + " does not exist yet (created by the first hook run)", ""}}
+	}
+	db, err := store.Open(ctx, path, store.Options{BusyTimeout: 5 * time.Second})
+	if err != nil {
+		return []check{{"store", "fail", err.Error(), "see the log; a backup of an upgraded store is kept as memory.db.v<N>.bak"}}
+	}
+	defer db.Close()
+	var out []check
+	v, err := db.Version(ctx)
+	switch {
+	case err != nil:
+		out = append(out, check{"schema", "fail", err.Error(), ""})
+	case v != store.SchemaVersion():
+		out = append(out, check{"schema", "fail", fmt.Sprintf("version %d, this build expects %d", v, store.SchemaVersion()), "update the plugin"})
+	default:
+		out = append(out, check{"schema", "ok", fmt.Sprintf("version %d", v), ""})
+	}
+	var res string
+	if err := db.SQL().QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res); err != nil || res != "ok" {
+		out = append(out, check{"integrity", "fail", fmt.Sprintf("quick_check: %s %v", res, err), "restore from a backup or re-import transcripts"})
+	} else {
+		out = append(out, check{"integrity", "ok", "quick_check ok", ""})
+	}
+	if _, err := db.SearchEvents(ctx, store.EventQuery{Match: store.QuoteTerm("doctor"), Limit: 1}); err != nil {
+		out = append(out, check{"fts5", "fail", err.Error(), ""})
+	} else {
+		out = append(out, check{"fts5", "ok", "full-text search works", ""})
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 {
+		out = append(out, check{"store", "warn", fmt.Sprintf("%s has mode %o", path, fi.Mode().Perm()), "chmod 600 " + path})
+	} else if err == nil {
+		n, _ := db.CountEvents(ctx, "")
+		out = append(out, check{"store", "ok", fmt.Sprintf("%s: %s, %s", path, plural(n, "event"), byteSize(fi.Size())), ""})
+	}
+	return out
+}
+
+func checkBinaries(exe string) []check {
+	dir := filepath.Dir(exe)
+	var missing, dynamic []string
+	for _, name := range hookBinaries {
+		p := filepath.Join(dir, name)
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode()&0o111 == 0 {
+			missing = append(missing, name)
+			continue
+		}
+		if !isStatic(p) {
+			dynamic = append(dynamic, name)
+		}
+	}
+	build := "run scripts/build.sh in the plugin directory (" + filepath.Dir(dir) + ")"
+	switch {
+	case len(missing) > 0:
+		return []check{{"binaries", "fail", "missing in " + dir + ": " + strings.Join(missing, ", "), build}}
+	case len(dynamic) > 0:
+		return []check{{"binaries", "warn", "not statically linked: " + strings.Join(dynamic, ", "), "rebuild with scripts/build.sh (CGO_ENABLED=0)"}}
+	}
+	return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s, statically linked", len(hookBinaries), dir), ""}}
+}
+
+// isStatic reports whether an ELF file has no program interpreter (no dynamic loader).
+func isStatic(path string) bool {
+	f, err := elf.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRegistration looks for the plugin in Claude Code's installed plugins or
+// for our hooks in its user settings.
+func checkRegistration(e *env) check {
+	root := e.getenv("CLAUDE_CONFIG_DIR")
+	if root == "" {
+		root = filepath.Join(e.getenv("HOME"), ".claude")
+	}
+	installed := filepath.Join(root, "plugins", "installed_plugins.json")
+	if b, err := os.ReadFile(installed); err == nil && strings.Contains(string(b), `"`+pluginName+"@") {
+		return check{"hooks", "ok", "plugin " + pluginName + " installed (" + installed + ")", ""}
+	}
+	settings := settingsPath(e)
+	if s, err := readSettings(settings); err == nil {
+		hooks, _ := s["hooks"].(map[string]any)
+		for _, groups := range hooks {
+			list, _ := groups.([]any)
+			if slices.ContainsFunc(list, ours) {
+				return check{"hooks", "ok", "hooks registered in " + settings, ""}
+			}
+		}
+	}
+	return check{"hooks", "warn", "the plugin is not registered with Claude Code under " + root, "run claude-memory-layer install (or scripts/install.sh)"}
+}
+
+// checkLog counts error lines of the last 24 hours in the log file.
+func checkLog(path string, now time.Time) check {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return check{"log", "ok", "no log yet", ""}
+	}
+	if err != nil {
+		return check{"log", "warn", err.Error(), ""}
+	}
+	defer f.Close()
+	since := now.Add(-24 * time.Hour)
+	var n int
+	var last string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.Contains(line, "level=ERROR") {
+			continue
+		}
+		if ts, ok := strings.CutPrefix(line, "time="); ok {
+			if i := strings.IndexByte(ts, ' '); i > 0 {
+				if t, err := time.Parse(time.RFC3339Nano, ts[:i]); err == nil && t.Before(since) {
+					continue
+				}
+			}
+		}
+		n++
+		last = line
+	}
+	if n == 0 {
+		return check{"log", "ok", "no errors in the last 24 hours", ""}
+	}
+	if len(last) > 300 {
+		last = last[:300] + "…"
+	}
+	return check{"log", "warn", fmt.Sprintf("%s in the last 24 hours in %s; last: %s", plural(n, "error"), path, last), "read the log; most errors cost one memory, not a prompt"}
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,597 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/tidwall/gjson"
+)
+
+// Export file format: a header line, then one JSON object per line.
+const (
+	exportFormat  = "claude-memory-layer-export"
+	exportVersion = 1
+)
+
+// exportOptions are the flags of export.
+type exportOptions struct {
+	Project string // a directory; "" exports every project
+	Format  string
+	Output  string // "" is stdout
+}
+
+const exportUsage = `[--project DIR] [--format jsonl] [--output FILE]
+
+Exports the store as JSONL: a header line, then every event, session and entry
+(with its evidence and conflicts), one per line. Without --project every
+project is exported. 'import --from-export FILE' restores it.
+`
+
+func parseExportFlags(e *env, args []string) (exportOptions, error) {
+	var o exportOptions
+	fs := newFlags(e, "export", exportUsage)
+	fs.StringVar(&o.Project, "project", "", "export only the project of `DIR` (default: all projects)")
+	fs.StringVar(&o.Format, "format", "jsonl", "output format; only jsonl")
+	fs.StringVar(&o.Output, "output", "", "write to `FILE` (mode 0600) instead of stdout")
+	if err := parse(fs, args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if o.Format != "jsonl" {
+		return o, usagef("--format %q: only jsonl is supported", o.Format)
+	}
+	return o, nil
+}
+
+// The lines of an export. Times are in the store's fixed-width UTC format.
+type (
+	exportHeader struct {
+		Kind       string `json:"kind"`
+		Format     string `json:"format"`
+		Version    int    `json:"version"`
+		Schema     int    `json:"schema"`
+		ExportedAt string `json:"exported_at"`
+		Project    string `json:"project"` // "" for all projects
+	}
+	exportEvent struct {
+		Kind        string          `json:"kind"`
+		ID          int64           `json:"id"`
+		TS          string          `json:"ts"`
+		Type        string          `json:"type"`
+		SessionID   string          `json:"session_id"`
+		Project     string          `json:"project"`
+		SourceUUID  string          `json:"source_uuid"`
+		Text        string          `json:"text"`
+		Payload     json.RawMessage `json:"payload"`
+		DedupeKey   string          `json:"dedupe_key"`
+		ContentHash string          `json:"content_hash"`
+		Checksum    string          `json:"checksum"`
+	}
+	exportSession struct {
+		Kind           string `json:"kind"`
+		ID             string `json:"id"`
+		Project        string `json:"project"`
+		Cwd            string `json:"cwd"`
+		TranscriptPath string `json:"transcript_path"`
+		Source         string `json:"source"`
+		StartedAt      string `json:"started_at"`
+		EndedAt        string `json:"ended_at"`
+		EndReason      string `json:"end_reason"`
+		IngestOffset   int64  `json:"ingest_offset"`
+		Summary        string `json:"summary"`
+	}
+	exportEntry struct {
+		Kind             string           `json:"kind"`
+		ID               int64            `json:"id"`
+		CID              string           `json:"cid"`
+		Project          string           `json:"project"`
+		SessionID        string           `json:"session_id"`
+		Type             string           `json:"type"`
+		Title            string           `json:"title"`
+		Body             string           `json:"body"`
+		Subject          string           `json:"subject"`
+		ClaimKey         string           `json:"claim_key"`
+		Stage            string           `json:"stage"`
+		Status           string           `json:"status"`
+		SupersededBy     string           `json:"superseded_by"` // a citation id
+		PromotionBlocked string           `json:"promotion_blocked"`
+		Created          string           `json:"created_at"`
+		LastUsed         string           `json:"last_used_at"`
+		UseCount         int              `json:"use_count"`
+		Evidence         []exportEvidence `json:"evidence"`
+		Conflicts        []exportConflict `json:"conflicts"`
+	}
+	exportEvidence struct {
+		EventID      int64   `json:"event_id"`
+		EventKey     string  `json:"event_key"` // the event's dedupe key: ids differ between stores
+		SessionID    string  `json:"session_id"`
+		SourceUUID   string  `json:"source_uuid"`
+		MessageIndex int     `json:"message_index"`
+		Quote        string  `json:"quote"`
+		SpanStart    int     `json:"span_start"`
+		SpanEnd      int     `json:"span_end"`
+		Method       string  `json:"method"`
+		Confidence   float64 `json:"confidence"`
+		Failure      string  `json:"failure"`
+		Ambiguous    bool    `json:"ambiguous"`
+	}
+	exportConflict struct {
+		Older      string `json:"older"` // citation ids
+		Newer      string `json:"newer"`
+		Kind       string `json:"kind"`
+		Reason     string `json:"reason"`
+		Detected   string `json:"detected_at"`
+		Resolution string `json:"resolution"`
+	}
+)
+
+func runExport(ctx context.Context, e *env, args []string) error {
+	o, err := parseExportFlags(e, args)
+	if err != nil {
+		return err
+	}
+	proj := ""
+	if o.Project != "" {
+		if proj, err = projectFlag(o.Project); err != nil {
+			return err
+		}
+	}
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(cfg.DBPath()); err != nil {
+		return fmt.Errorf("no memory store to export: %w", err)
+	}
+	// Opened as every command opens it, so that a store from an older
+	// release is migrated first and exports in the current shape.
+	db, _, err := openStore(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if o.Output == "" {
+		w := bufio.NewWriterSize(e.stdout, 256<<10)
+		if err := exportStore(ctx, db, proj, e, w); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	// Write next to the target and rename, so a failed export never leaves a
+	// half-written file under the name; CreateTemp makes it 0600.
+	f, err := os.CreateTemp(filepath.Dir(o.Output), "."+filepath.Base(o.Output)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 256<<10)
+	if err := exportStore(ctx, db, proj, e, w); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := os.Rename(f.Name(), o.Output); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// exportStore writes the export of one project ("" for all) to w.
+func exportStore(ctx context.Context, db *store.DB, proj string, e *env, w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	schema, err := db.Version(ctx)
+	if err != nil {
+		return err
+	}
+	if err := enc.Encode(exportHeader{Kind: "header", Format: exportFormat, Version: exportVersion, Schema: schema,
+		ExportedAt: store.FormatTime(e.now()), Project: proj}); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	keys := map[int64]string{} // event id -> dedupe key, for evidence
+	err = db.ScanEvents(ctx, proj, func(ev store.Event, hash string) error {
+		keys[ev.ID] = ev.DedupeKey
+		payload := ev.Payload
+		if !json.Valid(payload) {
+			payload = json.RawMessage("{}")
+		}
+		return enc.Encode(exportEvent{Kind: "event", ID: ev.ID, TS: store.FormatTime(ev.Time), Type: ev.Type, SessionID: ev.SessionID,
+			Project: ev.Project, SourceUUID: ev.SourceUUID, Text: ev.Text, Payload: payload, DedupeKey: ev.DedupeKey,
+			ContentHash: hash, Checksum: ev.Checksum})
+	})
+	if err != nil {
+		return fmt.Errorf("export events: %w", err)
+	}
+	sessions, err := db.Sessions(ctx, proj, 0)
+	if err != nil {
+		return err
+	}
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].ID < sessions[j].ID })
+	for _, s := range sessions {
+		if err := enc.Encode(exportSession{Kind: "session", ID: s.ID, Project: s.Project, Cwd: s.Cwd, TranscriptPath: s.TranscriptPath,
+			Source: s.Source, StartedAt: store.FormatTime(s.StartedAt), EndedAt: store.FormatTime(s.EndedAt), EndReason: s.EndReason,
+			IngestOffset: s.Offset, Summary: s.Summary}); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	entries, err := db.Entries(ctx, store.EntryFilter{Project: proj, Evidence: true})
+	if err != nil {
+		return err
+	}
+	// Oldest first, so that a restore creates them in their original order.
+	sort.Slice(entries, func(i, j int) bool { return entries[i].ID < entries[j].ID })
+	cids := make(map[int64]string, len(entries))
+	for _, en := range entries {
+		cids[en.ID] = en.CID
+	}
+	conflicts, err := db.Conflicts(ctx, nil)
+	if err != nil {
+		return err
+	}
+	byEntry := map[int64][]exportConflict{}
+	for _, c := range conflicts {
+		older, ok1 := cids[c.Older]
+		newer, ok2 := cids[c.Newer]
+		if !ok1 || !ok2 {
+			continue
+		}
+		x := exportConflict{Older: older, Newer: newer, Kind: c.Kind, Reason: c.Reason, Detected: store.FormatTime(c.Detected), Resolution: c.Resolution}
+		byEntry[c.Older] = append(byEntry[c.Older], x)
+		byEntry[c.Newer] = append(byEntry[c.Newer], x)
+	}
+	for _, en := range entries {
+		x := exportEntry{Kind: "entry", ID: en.ID, CID: en.CID, Project: en.Project, SessionID: en.SessionID, Type: en.Type,
+			Title: en.Title, Body: en.Body, Subject: en.Subject, ClaimKey: en.ClaimKey, Stage: en.Stage, Status: en.Status,
+			SupersededBy: cids[en.SupersededBy], PromotionBlocked: en.PromotionBlocked, Created: store.FormatTime(en.Created),
+			LastUsed: store.FormatTime(en.LastUsed), UseCount: en.UseCount, Evidence: []exportEvidence{}, Conflicts: byEntry[en.ID]}
+		if x.Conflicts == nil {
+			x.Conflicts = []exportConflict{}
+		}
+		for _, v := range en.Evidence {
+			key := keys[v.EventID]
+			if key == "" && v.EventID != 0 {
+				// Evidence in another project's event (not exported with
+				// --project): name it anyway so a full restore can link it.
+				if ev, err := db.Event(ctx, v.EventID); err == nil {
+					key = ev.DedupeKey
+				}
+			}
+			x.Evidence = append(x.Evidence, exportEvidence{EventID: v.EventID, EventKey: key, SessionID: v.SessionID,
+				SourceUUID: v.SourceUUID, MessageIndex: v.MessageIndex, Quote: v.Quote, SpanStart: v.SpanStart, SpanEnd: v.SpanEnd,
+				Method: v.Method, Confidence: v.Confidence, Failure: v.Failure, Ambiguous: v.Ambiguous})
+		}
+		if err := enc.Encode(x); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	return nil
+}
+
+// restoreSummary counts what a restore did; it is also the --json output.
+type restoreSummary struct {
+	Events      int `json:"events"`
+	Added       int `json:"events_added"`
+	Duplicates  int `json:"duplicates_skipped"`
+	Mismatches  int `json:"checksum_mismatches"`
+	Sessions    int `json:"sessions"`
+	Entries     int `json:"entries"`
+	NewEntries  int `json:"entries_new"`
+	Conflicts   int `json:"conflicts"` // newly recorded
+	FailedLines int `json:"failed_lines"`
+}
+
+// runRestore is import --from-export: it stores the events, sessions, entries
+// and conflicts of an export, each keyed as in the store it came from, so
+// restoring twice (or into a store that holds some of it) adds nothing twice.
+func runRestore(ctx context.Context, e *env, o importOptions) error {
+	f, err := os.Open(o.FromExport)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	db, _, err := openStore(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	r := &restorer{db: db, e: e, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{}}
+	if err := r.read(ctx, f); err != nil {
+		return err
+	}
+	s := r.sum
+	if o.JSON {
+		if err := writeJSON(e.stdout, s); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "restored from %s: %s read, %s added, %s skipped\n", o.FromExport,
+			plural(s.Events, "event"), thousands(s.Added), plural(s.Duplicates, "duplicate"))
+		fmt.Fprintf(e.stdout, "%s, %s (%s new), %s recorded\n", plural(s.Sessions, "session"), plural(s.Entries, "entry"),
+			thousands(s.NewEntries), plural(s.Conflicts, "conflict"))
+	}
+	if s.FailedLines > 0 {
+		return fmt.Errorf("%s of %s could not be restored", plural(s.FailedLines, "line"), o.FromExport)
+	}
+	return nil
+}
+
+// restorer applies an export's lines to a store.
+type restorer struct {
+	db      *store.DB
+	e       *env
+	sum     restoreSummary
+	pending []store.Event
+	// ids maps the citation ids of the export to entry ids in this store.
+	ids       map[string]int64
+	conflicts map[[2]string]exportConflict
+	owners    map[string]store.Entry // citation id -> session and project of the entry, for conflict events
+}
+
+// restoreBatch is how many events go into one transaction.
+const restoreBatch = 2000
+
+// maxExportLine caps one line of an export (an event's text is capped well below).
+const maxExportLine = 64 << 20
+
+func (r *restorer) read(ctx context.Context, f io.Reader) error {
+	br := bufio.NewReaderSize(f, 256<<10)
+	n := 0 // lines read, for messages
+	header := false
+	for {
+		line, err := readExportLine(br)
+		n++
+		switch {
+		case len(line) == 0:
+		case !header:
+			if err := checkExportHeader(line); err != nil {
+				return err
+			}
+			header = true
+		default:
+			if err := r.line(ctx, n, line); err != nil {
+				return err
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("read export: %w", err)
+		}
+	}
+	if !header {
+		return errors.New("not a claude-memory-layer export: the file is empty")
+	}
+	if err := r.flush(ctx); err != nil {
+		return err
+	}
+	return r.applyConflicts(ctx)
+}
+
+func readExportLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxExportLine {
+			return nil, fmt.Errorf("line longer than %d bytes", maxExportLine)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+				line = line[:len(line)-1]
+			}
+			return line, err
+		}
+	}
+}
+
+func checkExportHeader(line []byte) error {
+	var h exportHeader
+	if err := json.Unmarshal(line, &h); err != nil || h.Kind != "header" || h.Format != exportFormat {
+		return errors.New("not a claude-memory-layer export: the first line is no export header")
+	}
+	if h.Version != exportVersion {
+		return fmt.Errorf("export format version %d: this build reads version %d", h.Version, exportVersion)
+	}
+	return nil
+}
+
+// line applies one line; a malformed line is reported and counted, and only a
+// store error stops the restore.
+func (r *restorer) line(ctx context.Context, n int, line []byte) error {
+	bad := func(err error) error {
+		r.sum.FailedLines++
+		fmt.Fprintf(r.e.stderr, "claude-memory-layer import: line %d: %v\n", n, err)
+		return nil
+	}
+	switch kind := gjson.GetBytes(line, "kind").Str; kind {
+	case "event":
+		var x exportEvent
+		if err := json.Unmarshal(line, &x); err != nil {
+			return bad(err)
+		}
+		ev := store.Event{Time: store.ParseTime(x.TS), Type: x.Type, SessionID: x.SessionID, Project: x.Project,
+			SourceUUID: x.SourceUUID, Text: x.Text, Payload: x.Payload, DedupeKey: x.DedupeKey}
+		if ev.Type == "" || ev.DedupeKey == "" {
+			return bad(errors.New("event without a type or dedupe key"))
+		}
+		sum, err := store.EventChecksum(ev)
+		if err != nil {
+			return bad(err)
+		}
+		if sum != x.Checksum {
+			// Kept: losing data in a restore is worse than a changed event,
+			// which forget's redaction can also cause.
+			r.sum.Mismatches++
+			fmt.Fprintf(r.e.stderr, "claude-memory-layer import: line %d: event %s does not match its checksum; restored as it is\n", n, x.DedupeKey)
+		}
+		r.sum.Events++
+		r.pending = append(r.pending, ev)
+		if len(r.pending) >= restoreBatch {
+			return r.flush(ctx)
+		}
+		return nil
+	case "session":
+		var x exportSession
+		if err := json.Unmarshal(line, &x); err != nil {
+			return bad(err)
+		}
+		if x.ID == "" {
+			return bad(errors.New("session without an id"))
+		}
+		return r.session(ctx, x)
+	case "entry":
+		var x exportEntry
+		if err := json.Unmarshal(line, &x); err != nil {
+			return bad(err)
+		}
+		if x.CID == "" || x.ClaimKey == "" || x.Title == "" {
+			return bad(errors.New("entry without a citation id, claim key or title"))
+		}
+		return r.entry(ctx, x)
+	case "header":
+		return bad(errors.New("a second header"))
+	default:
+		return bad(fmt.Errorf("unknown kind %q", kind))
+	}
+}
+
+func (r *restorer) flush(ctx context.Context) error {
+	if len(r.pending) == 0 {
+		return nil
+	}
+	res, err := r.db.Append(ctx, r.pending...)
+	if err != nil {
+		return err
+	}
+	r.sum.Added += res.Added
+	r.sum.Duplicates += res.Duplicates
+	r.pending = r.pending[:0]
+	return nil
+}
+
+func (r *restorer) session(ctx context.Context, x exportSession) error {
+	if err := r.db.TouchSession(ctx, store.Session{ID: x.ID, Project: x.Project, Cwd: x.Cwd, TranscriptPath: x.TranscriptPath,
+		Source: x.Source, StartedAt: store.ParseTime(x.StartedAt)}); err != nil {
+		return err
+	}
+	if err := r.db.AdvanceOffset(ctx, x.ID, x.IngestOffset); err != nil {
+		return err
+	}
+	cur, err := r.db.Session(ctx, x.ID)
+	if err != nil {
+		return err
+	}
+	if ended := store.ParseTime(x.EndedAt); !ended.IsZero() && cur.EndedAt.IsZero() {
+		if err := r.db.EndSession(ctx, x.ID, x.EndReason, ended); err != nil {
+			return err
+		}
+	}
+	if x.Summary != "" && cur.Summary == "" {
+		if err := r.db.SetSummary(ctx, x.ID, x.Summary); err != nil {
+			return err
+		}
+	}
+	r.sum.Sessions++
+	return nil
+}
+
+func (r *restorer) entry(ctx context.Context, x exportEntry) error {
+	// Evidence points at events by id, and ids are this store's: find them by
+	// dedupe key. Events come before entries in an export.
+	if err := r.flush(ctx); err != nil {
+		return err
+	}
+	var keys []string
+	for _, v := range x.Evidence {
+		if v.EventKey != "" {
+			keys = append(keys, v.EventKey)
+		}
+	}
+	ids, err := r.db.EventIDs(ctx, keys)
+	if err != nil {
+		return err
+	}
+	en := store.Entry{Project: x.Project, SessionID: x.SessionID, Type: x.Type, Title: x.Title, Body: x.Body, Subject: x.Subject,
+		ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: x.PromotionBlocked, Created: store.ParseTime(x.Created)}
+	for _, v := range x.Evidence {
+		en.Evidence = append(en.Evidence, store.Evidence{EventID: ids[v.EventKey], SessionID: v.SessionID, SourceUUID: v.SourceUUID,
+			MessageIndex: v.MessageIndex, Quote: v.Quote, SpanStart: v.SpanStart, SpanEnd: v.SpanEnd, Method: v.Method,
+			Confidence: v.Confidence, Failure: v.Failure, Ambiguous: v.Ambiguous})
+	}
+	got, created, err := r.db.PutEntry(ctx, en)
+	if err != nil {
+		return err
+	}
+	if got.CID != x.CID {
+		fmt.Fprintf(r.e.stderr, "claude-memory-layer import: entry %s is %s in this store\n", x.CID, got.CID)
+	}
+	if x.UseCount > 0 || x.LastUsed != "" {
+		if err := r.db.RestoreUsage(ctx, got.ID, x.UseCount, store.ParseTime(x.LastUsed)); err != nil {
+			return err
+		}
+	}
+	r.ids[x.CID] = got.ID
+	r.owners[x.CID] = store.Entry{SessionID: x.SessionID, Project: x.Project}
+	r.sum.Entries++
+	if created {
+		r.sum.NewEntries++
+	}
+	for _, c := range x.Conflicts {
+		r.conflicts[[2]string{c.Older, c.Newer}] = c
+	}
+	return nil
+}
+
+// applyConflicts records the conflicts once every entry is known, since a
+// conflict names entries that come later in the export.
+func (r *restorer) applyConflicts(ctx context.Context) error {
+	pairs := make([][2]string, 0, len(r.conflicts))
+	for k := range r.conflicts {
+		pairs = append(pairs, k)
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		a, b := r.conflicts[pairs[i]], r.conflicts[pairs[j]]
+		if a.Detected != b.Detected {
+			return a.Detected < b.Detected
+		}
+		return pairs[i][0]+pairs[i][1] < pairs[j][0]+pairs[j][1]
+	})
+	for _, k := range pairs {
+		c := r.conflicts[k]
+		older, ok1 := r.ids[c.Older]
+		newer, ok2 := r.ids[c.Newer]
+		if !ok1 || !ok2 {
+			continue
+		}
+		payload, _ := json.Marshal(map[string]any{"older": c.Older, "newer": c.Newer, "kind": c.Kind, "reason": c.Reason, "restored": true})
+		added, err := r.db.AddConflict(ctx, store.Conflict{Older: older, Newer: newer, Kind: c.Kind, Reason: c.Reason, Detected: store.ParseTime(c.Detected)},
+			store.Event{Time: store.ParseTime(c.Detected), Type: store.TypeConflict, SessionID: r.owners[c.Newer].SessionID, Project: r.owners[c.Newer].Project,
+				DedupeKey: "conflict:" + c.Older + ":" + c.Newer, Payload: payload})
+		if err != nil {
+			return err
+		}
+		if added {
+			r.sum.Conflicts++
+		}
+	}
+	return nil
+}

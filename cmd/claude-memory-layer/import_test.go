@@ -1,0 +1,866 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/import")
+
+// Shared inputs, relative to this package's directory; tests that need them
+// skip when the shared tree is not checked out next to the repository.
+const (
+	fixtureDir = "../../../shared/fixtures/claude-code/transcripts"
+	locomoDir  = "../../../shared/eval/locomo/dev/transcripts/conv-26"
+)
+
+func needDir(tb testing.TB, dir string) string {
+	tb.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		tb.Skipf("shared inputs not present: %v", err)
+	}
+	return abs
+}
+
+// fixedNow is the clock of every in-process test, so that output is stable.
+var fixedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// testEnv is an env whose data directory, home and Claude Code directory are
+// fresh temporary directories.
+type testEnv struct {
+	env            *env
+	stdout, stderr *bytes.Buffer
+	vars           map[string]string
+}
+
+func newTestEnv(tb testing.TB) *testEnv {
+	tb.Helper()
+	root := tb.TempDir()
+	te := &testEnv{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, vars: map[string]string{
+		"CLAUDE_MEMORY_DIR": filepath.Join(root, "data"),
+		"HOME":              filepath.Join(root, "home"),
+		"CLAUDE_CONFIG_DIR": filepath.Join(root, "claude"),
+	}}
+	te.env = &env{stdin: strings.NewReader(""), stdout: te.stdout, stderr: te.stderr,
+		getenv: func(k string) string { return te.vars[k] }, now: func() time.Time { return fixedNow }, exe: "/nonexistent"}
+	return te
+}
+
+// run runs the CLI with args and returns the exit code; output stays in the buffers.
+func (te *testEnv) run(tb testing.TB, args ...string) int {
+	tb.Helper()
+	te.stdout.Reset()
+	te.stderr.Reset()
+	return run(context.Background(), args, te.env)
+}
+
+// mustRun runs the CLI and fails unless it exits 0.
+func (te *testEnv) mustRun(tb testing.TB, args ...string) string {
+	tb.Helper()
+	if code := te.run(tb, args...); code != 0 {
+		tb.Fatalf("%v: exit %d\nstdout: %s\nstderr: %s", args, code, te.stdout, te.stderr)
+	}
+	return te.stdout.String()
+}
+
+// root is the temporary directory the env's directories live in.
+func (te *testEnv) root() string { return filepath.Dir(te.vars["CLAUDE_MEMORY_DIR"]) }
+
+// projectsDir is the env's Claude Code projects directory.
+func (te *testEnv) projectsDir() string {
+	return filepath.Join(te.vars["CLAUDE_CONFIG_DIR"], "projects")
+}
+
+// openDB opens the env's store for inspection.
+func (te *testEnv) openDB(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(te.vars["CLAUDE_MEMORY_DIR"], "memory.db"), store.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// normalize replaces the test's temporary directory and the shared fixtures'
+// location, which differ between runs and machines, with fixed names.
+func (te *testEnv) normalize(tb testing.TB, s string) string {
+	tb.Helper()
+	fixtures, _ := filepath.Abs(fixtureDir)
+	s = strings.ReplaceAll(s, te.root(), "$TMP")
+	return strings.ReplaceAll(s, fixtures, "$FIXTURES")
+}
+
+// golden compares got with testdata/import/<name>.golden; -update rewrites it.
+func golden(tb testing.TB, name, got string) {
+	tb.Helper()
+	path := filepath.Join("testdata", "import", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		tb.Errorf("output differs from %s (go test -update accepts it)\n--- want\n%s--- got\n%s", path, want, got)
+	}
+}
+
+// copyFile copies src to dst, creating dst's directory.
+func copyFile(tb testing.TB, src, dst string) {
+	tb.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// eventKeys returns the dedupe key and checksum of every stored event.
+func eventKeys(tb testing.TB, db *store.DB) map[string]string {
+	tb.Helper()
+	evs, err := db.Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := make(map[string]string, len(evs))
+	for _, e := range evs {
+		out[e.DedupeKey] = e.Checksum
+	}
+	return out
+}
+
+func TestImportFlags(t *testing.T) {
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		args []string
+		want importOptions
+		err  string // a usage error containing this; "" for none
+	}{
+		{"transcripts", []string{"--transcript", "a.jsonl", "--transcript", "b,c.jsonl"}, importOptions{Transcripts: []string{"a.jsonl", "b,c.jsonl"}}, ""},
+		{"dir json", []string{"--dir", "d", "--json"}, importOptions{Dir: "d", JSON: true}, ""},
+		{"project alone", []string{"--project", "p"}, importOptions{Project: "p"}, ""},
+		{"project with dir", []string{"--dir", "d", "--project", "p"}, importOptions{Dir: "d", Project: "p"}, ""},
+		{"all since", []string{"--all", "--since", "2026-11-01"}, importOptions{All: true, Since: day}, ""},
+		{"since rfc3339", []string{"--all", "--since", "2026-11-01T00:00:00Z"}, importOptions{All: true, Since: day}, ""},
+		{"from export", []string{"--from-export", "x.jsonl"}, importOptions{FromExport: "x.jsonl"}, ""},
+		{"nothing", nil, importOptions{}, "nothing to import"},
+		{"json only", []string{"--json"}, importOptions{}, "nothing to import"},
+		{"bad since", []string{"--all", "--since", "yesterday"}, importOptions{}, "YYYY-MM-DD"},
+		{"all and project", []string{"--all", "--project", "p"}, importOptions{}, "--all imports every project"},
+		{"export and dir", []string{"--from-export", "x", "--dir", "d"}, importOptions{}, "--from-export takes no"},
+		{"positional", []string{"a.jsonl"}, importOptions{}, "unexpected argument"},
+		{"unknown flag", []string{"--bogus"}, importOptions{}, "unknown flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			te := newTestEnv(t)
+			got, err := parseImportFlags(te.env, tt.args)
+			if tt.err != "" {
+				var u usageError
+				if !errors.As(err, &u) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("parseImportFlags(%q) = %v, want a usage error with %q", tt.args, err, tt.err)
+				}
+				if code := te.run(t, append([]string{"import"}, tt.args...)...); code != exitUsage {
+					t.Errorf("run: exit %d, want %d", code, exitUsage)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parseImportFlags(%q): %v", tt.args, err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("parseImportFlags(%q) = %+v, want %+v", tt.args, got, tt.want)
+			}
+		})
+	}
+	t.Run("help", func(t *testing.T) {
+		te := newTestEnv(t)
+		if code := te.run(t, "import", "--help"); code != exitOK {
+			t.Fatalf("exit %d", code)
+		}
+		if !strings.Contains(te.stderr.String(), "--from-export") {
+			t.Errorf("help lacks --from-export:\n%s", te.stderr)
+		}
+	})
+}
+
+func TestImportFixtures(t *testing.T) {
+	fx := needDir(t, fixtureDir)
+	te := newTestEnv(t)
+	args := []string{"import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl")}
+	golden(t, "fixtures.txt", te.normalize(t, te.mustRun(t, args...)))
+	if te.stderr.Len() > 0 {
+		t.Errorf("stderr: %s", te.stderr)
+	}
+	db := te.openDB(t)
+	ctx := context.Background()
+	for _, id := range []string{"5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30", "9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73"} {
+		sess, err := db.Session(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sess.Source != "import" || sess.EndedAt.IsZero() || sess.Summary == "" || sess.StartedAt.Year() != 2026 {
+			t.Errorf("session %s = %+v, want source import, ended, summarised, started in 2026", id, sess)
+		}
+		n, err := db.CountSessionMessages(ctx, id)
+		if err != nil || n == 0 {
+			t.Errorf("session %s: %d messages (%v), want some", id, n, err)
+		}
+		for _, typ := range []string{store.TypeSessionStarted, store.TypeSessionEnded, typeSessionProcessed} {
+			evs, err := db.Events(ctx, store.EventFilter{SessionID: id, Types: []string{typ}})
+			if err != nil || len(evs) != 1 {
+				t.Errorf("session %s: %d %s events (%v), want 1", id, len(evs), typ, err)
+			}
+		}
+	}
+	basic, err := db.Session(ctx, "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if basic.Project != "/home/dev/shop-api" || basic.Cwd != "/home/dev/shop-api" || basic.TranscriptPath != filepath.Join(fx, "basic.jsonl") {
+		t.Errorf("basic session = %+v", basic)
+	}
+	entries, err := db.Entries(ctx, store.EntryFilter{})
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("%d entries (%v), want some", len(entries), err)
+	}
+	before := eventKeys(t, db)
+
+	// Again: nothing new, and the summary says both were skipped.
+	golden(t, "fixtures-again.json", te.normalize(t, te.mustRun(t, append(args, "--json")...)))
+	if after := eventKeys(t, db); len(after) != len(before) {
+		t.Errorf("re-import: %d events, want %d", len(after), len(before))
+	}
+}
+
+func TestImportJSON(t *testing.T) {
+	fx := needDir(t, fixtureDir)
+	te := newTestEnv(t)
+	out := te.mustRun(t, "import", "--json", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"))
+	golden(t, "fixtures.json", te.normalize(t, out))
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Imported != 2 || sum.Added == 0 || sum.Added+sum.Duplicates > sum.Messages || sum.Verified == 0 {
+		t.Errorf("summary %+v, want 2 sessions imported with events and verified entries", sum)
+	}
+}
+
+// TestImportSlowPathAddsNothing re-imports transcripts whose processed marker
+// does not match (the file grew by a blank line), so the whole pipeline runs
+// again, and checks that the dedupe keys keep it from adding anything.
+func TestImportSlowPathAddsNothing(t *testing.T) {
+	fx := needDir(t, fixtureDir)
+	te := newTestEnv(t)
+	path := filepath.Join(te.root(), "t", "basic.jsonl")
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), path)
+	te.mustRun(t, "import", "--transcript", path)
+	db := te.openDB(t)
+	before := eventKeys(t, db)
+	entries, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n")
+	f.Close()
+	out := te.mustRun(t, "import", "--json", "--transcript", path)
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Imported != 1 || sum.Added != 0 {
+		t.Errorf("grown transcript: %+v, want 1 imported, 0 events added", sum)
+	}
+	after := eventKeys(t, db)
+	var added []string
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			added = append(added, k)
+		}
+	}
+	// Only the marker for the new size may be new.
+	if len(added) != 1 || !strings.HasPrefix(added[0], typeSessionProcessed+":") {
+		t.Errorf("events added on re-import: %q, want only the new processed marker", added)
+	}
+	entries2, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	if len(entries2) != len(entries) {
+		t.Errorf("entries: %d, then %d", len(entries), len(entries2))
+	}
+	for i := range entries2 {
+		if len(entries2[i].Evidence) != len(entries[i].Evidence) {
+			t.Errorf("entry %s: %d evidence, then %d", entries[i].CID, len(entries[i].Evidence), len(entries2[i].Evidence))
+		}
+	}
+}
+
+// TestImportResume interrupts an import between sessions (as a kill between
+// two transactions would) and after a session's ingest but before its
+// processing, then runs it again: it completes, with what a clean import
+// stores and nothing twice.
+func TestImportResume(t *testing.T) {
+	conv := needDir(t, locomoDir)
+	clean := newTestEnv(t)
+	clean.mustRun(t, "import", "--dir", conv)
+	want := eventKeys(t, clean.openDB(t))
+	wantEntries := entryCIDs(t, clean.openDB(t))
+
+	te := newTestEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := importOptions{Dir: conv}
+	sum, err := importTranscripts(ctx, te.env, o, func(done int) {
+		if done == 5 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || sum == nil || sum.Imported != 5 {
+		t.Fatalf("interrupted import: %+v, %v; want 5 imported and context.Canceled", sum, err)
+	}
+
+	// A session cut short after its ingest: registered and ingested, never processed.
+	paths, _ := transcriptsIn(conv)
+	db := te.openDB(t)
+	var half string
+	for _, p := range paths {
+		info, err := readTranscriptInfo(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Session(context.Background(), info.SessionID); err == nil {
+			continue
+		}
+		half = info.SessionID
+		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.Started}
+		if err := db.TouchSession(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		rec := &capture.Recorder{DB: db, Log: slog.New(slog.DiscardHandler)}
+		if _, err := rec.Ingest(context.Background(), s, true); err != nil {
+			t.Fatal(err)
+		}
+		break
+	}
+
+	out := te.mustRun(t, "import", "--json", "--dir", conv)
+	if err := json.Unmarshal([]byte(out), sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Skipped != 5 || sum.Imported != len(paths)-5 {
+		t.Errorf("resumed import: %+v, want 5 skipped and %d imported", sum, len(paths)-5)
+	}
+	got := eventKeys(t, db)
+	if len(got) != len(want) {
+		t.Errorf("resumed store has %d events, a clean import %d", len(got), len(want))
+	}
+	for k, sum := range want {
+		if got[k] != sum {
+			t.Errorf("event %s: checksum %q, want %q", k, got[k], sum)
+		}
+	}
+	if gotEntries := entryCIDs(t, db); !reflect.DeepEqual(gotEntries, wantEntries) {
+		t.Errorf("resumed store entries %v, want %v", gotEntries, wantEntries)
+	}
+	if sess, err := db.Session(context.Background(), half); err != nil || sess.Summary == "" {
+		t.Errorf("half-imported session %s: %+v, %v; want processed", half, sess, err)
+	}
+}
+
+// entryCIDs lists the citation ids, stages and evidence counts of the stored entries.
+func entryCIDs(tb testing.TB, db *store.DB) []string {
+	tb.Helper()
+	es, err := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		out = append(out, fmt.Sprintf("%s %s %s %d", e.CID, e.Stage, e.Status, len(e.Evidence)))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestImportLoCoMo(t *testing.T) {
+	conv := needDir(t, locomoDir)
+	te := newTestEnv(t)
+	start := time.Now()
+	out := te.mustRun(t, "import", "--json", "--dir", conv)
+	took := time.Since(start)
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := transcriptsIn(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("imported %d sessions, %d messages in %v (%.0f messages/s)", sum.Imported, sum.Messages, took, float64(sum.Messages)/took.Seconds())
+	if sum.Imported != len(paths) || sum.Failed != 0 {
+		t.Fatalf("summary %+v, want %d sessions imported", sum, len(paths))
+	}
+	db := te.openDB(t)
+	ctx := context.Background()
+	sessions, err := db.Sessions(ctx, "", 0)
+	if err != nil || len(sessions) != len(paths) {
+		t.Fatalf("%d sessions stored (%v), want %d", len(sessions), err, len(paths))
+	}
+	evs, err := db.Events(ctx, store.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySource := map[string]int{}
+	for _, e := range evs {
+		if e.SourceUUID != "" {
+			bySource[e.SourceUUID]++
+		}
+	}
+	rows := 0
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+			var r struct{ Type, UUID string }
+			if err := json.Unmarshal(line, &r); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if r.Type != "user" && r.Type != "assistant" {
+				continue
+			}
+			rows++
+			if n := bySource[r.UUID]; n != 1 {
+				t.Errorf("row %s of %s is the source of %d events, want 1", r.UUID, filepath.Base(p), n)
+			}
+		}
+	}
+	if rows == 0 || rows != sum.Messages {
+		t.Errorf("%d user/assistant rows, %d messages imported", rows, sum.Messages)
+	}
+
+	before := len(evs)
+	out = te.mustRun(t, "import", "--json", "--dir", conv)
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.CountEvents(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Added != 0 || sum.Skipped != len(paths) || n != before {
+		t.Errorf("second import: %+v, %d events (was %d); want all skipped, nothing added", sum, n, before)
+	}
+}
+
+func TestImportFailures(t *testing.T) {
+	fx := needDir(t, fixtureDir)
+	te := newTestEnv(t)
+	dir := filepath.Join(te.root(), "in")
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(dir, "a.jsonl"))
+	if err := os.WriteFile(filepath.Join(dir, "b.jsonl"), []byte("this is not JSON\nnor this\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.jsonl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("ignored"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(dir, "s", "subagents", "agent-1.jsonl"))
+	code := te.run(t, "import", "--dir", dir, "--transcript", filepath.Join(dir, "missing.jsonl"),
+		"--transcript", filepath.Join(dir, "s", "subagents", "agent-1.jsonl"))
+	if code != exitError {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitError, te.stdout, te.stderr)
+	}
+	golden(t, "failures.txt", te.normalize(t, te.stdout.String()+"--- stderr\n"+te.stderr.String()))
+	db := te.openDB(t)
+	if _, err := db.Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30"); err != nil {
+		t.Errorf("the good transcript was not imported: %v", err)
+	}
+}
+
+func TestImportProjectFolders(t *testing.T) {
+	fx := needDir(t, fixtureDir)
+	te := newTestEnv(t)
+	work := filepath.Join(te.root(), "work", "shop_api.v2")
+	other := filepath.Join(te.root(), "work", "other")
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), projectSlug(work), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30.jsonl"))
+	copyFile(t, filepath.Join(fx, "edge-cases.jsonl"), filepath.Join(te.projectsDir(), projectSlug(other), "9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73.jsonl"))
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), projectSlug(work), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30", "subagents", "agent-a1.jsonl"))
+
+	var sum importSummary
+	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--project", work)), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sessions != 1 || sum.Imported != 1 {
+		t.Errorf("--project: %+v, want the one session of that folder", sum)
+	}
+	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--all")), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sessions != 2 || sum.Imported != 1 || sum.Skipped != 1 {
+		t.Errorf("--all: %+v, want 2 sessions, 1 new", sum)
+	}
+	if code := te.run(t, "import", "--project", filepath.Join(te.root(), "nowhere")); code != exitError {
+		t.Errorf("--project without sessions: exit %d, want %d", code, exitError)
+	}
+
+	// Without CLAUDE_CONFIG_DIR the projects live under $HOME/.claude.
+	te2 := newTestEnv(t)
+	delete(te2.vars, "CLAUDE_CONFIG_DIR")
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te2.vars["HOME"], ".claude", "projects", "-x", "s.jsonl"))
+	if err := json.Unmarshal([]byte(te2.mustRun(t, "import", "--json", "--all")), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Imported != 1 {
+		t.Errorf("--all under HOME: %+v", sum)
+	}
+
+	// --project with --transcript files the session under that project.
+	te3 := newTestEnv(t)
+	te3.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--project", work)
+	sess, err := te3.openDB(t).Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
+	if err != nil || sess.Project != work {
+		t.Errorf("session project %q (%v), want %q", sess.Project, err, work)
+	}
+}
+
+// TestImportForgotten checks that a session the user had forgotten is not
+// brought back by importing its transcript, which is still on disk.
+func TestImportForgotten(t *testing.T) {
+	fx := needDir(t, fixtureDir)
+	te := newTestEnv(t)
+	path := filepath.Join(fx, "basic.jsonl")
+	te.mustRun(t, "import", "--transcript", path)
+	db := te.openDB(t)
+	if _, err := db.Forget(context.Background(), store.ForgetSelector{SessionID: "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30"}); err != nil {
+		t.Fatal(err)
+	}
+	before := eventKeys(t, db)
+	var sum importSummary
+	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--transcript", path)), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Forgotten != 1 || sum.Imported != 0 {
+		t.Errorf("import of a forgotten session: %+v, want it left forgotten", sum)
+	}
+	if after := eventKeys(t, db); !reflect.DeepEqual(after, before) {
+		t.Errorf("import of a forgotten session stored %d events, had %d", len(after), len(before))
+	}
+}
+
+func TestImportSince(t *testing.T) {
+	fx := needDir(t, fixtureDir)
+	te := newTestEnv(t)
+	dir := filepath.Join(te.root(), "in")
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(dir, "a.jsonl"))
+	copyFile(t, filepath.Join(fx, "edge-cases.jsonl"), filepath.Join(dir, "b.jsonl"))
+	// a.jsonl was written (and, by its rows, started on 2026-11-20) before
+	// the date; b.jsonl started before it too but was written after it.
+	for name, at := range map[string]time.Time{"a.jsonl": time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), "b.jsonl": time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)} {
+		if err := os.Chtimes(filepath.Join(dir, name), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var sum importSummary
+	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--dir", dir, "--since", "2026-11-21")), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.BeforeSince != 1 || sum.Imported != 1 {
+		t.Errorf("--since: %+v, want 1 imported, 1 before --since", sum)
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var buf bytes.Buffer
+	p := &progressBar{w: &buf, on: true, total: 40}
+	p.draw(12, 1234)
+	if got, want := buf.String(), "\rimporting 12/40 sessions [######..............] 1,234 messages"; got != want {
+		t.Errorf("draw = %q, want %q", got, want)
+	}
+	buf.Reset()
+	p.clear()
+	if got := buf.String(); !strings.HasPrefix(got, "\r ") || !strings.HasSuffix(got, "\r") {
+		t.Errorf("clear = %q", got)
+	}
+	buf.Reset()
+	off := &progressBar{w: &buf, total: 40}
+	off.draw(1, 1)
+	off.clear()
+	if buf.Len() != 0 {
+		t.Errorf("a bar off a terminal printed %q", buf.String())
+	}
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestBinary builds the CLI and runs import and list through it, checking
+// the exit codes a script sees: 0 ok, 1 error, 2 usage.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	fx := needDir(t, fixtureDir)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go toolchain")
+	}
+	te := newTestEnv(t)
+	bin := filepath.Join(te.root(), "claude-memory-layer")
+	build := exec.Command(goBin, "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), "-home-dev-shop-api", "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30.jsonl"))
+	cli := func(args ...string) (string, string, int) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+		for k, v := range te.vars {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()
+	}
+	if out, errOut, code := cli("list"); code != 0 || !strings.Contains(out, " no") {
+		t.Errorf("list: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code := cli("import", "--all")
+	if code != 0 || !strings.HasPrefix(out, "imported 1 session of 1") {
+		t.Errorf("import --all: exit %d\n%s%s", code, out, errOut)
+	}
+	if errOut != "" {
+		t.Errorf("import piped to a file drew on stderr: %q", errOut)
+	}
+	if out, errOut, code := cli("list", "--json"); code != 0 || !strings.Contains(out, `"imported": "yes"`) {
+		t.Errorf("list --json after import: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := cli("import", "--transcript", filepath.Join(te.root(), "missing.jsonl")); code != 1 || !strings.Contains(errOut, "missing.jsonl") {
+		t.Errorf("import of a missing file: exit %d, %q; want 1", code, errOut)
+	}
+	if _, _, code := cli("import", "--bogus"); code != 2 {
+		t.Errorf("import --bogus: exit %d, want 2", code)
+	}
+	if _, _, code := cli("import"); code != 2 {
+		t.Errorf("import with no source: exit %d, want 2", code)
+	}
+	if _, _, code := cli("list", "--help"); code != 0 {
+		t.Errorf("list --help: exit %d, want 0", code)
+	}
+}
+
+// TestBinaryKilled kills an import with SIGKILL at several points and runs
+// it again: whenever the kill lands (inside a transaction or between two),
+// the second run completes with exactly what a clean import stores.
+func TestBinaryKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	fx := needDir(t, fixtureDir)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go toolchain")
+	}
+	dir := filepath.Join(t.TempDir(), "history")
+	files, _ := generateHistory(t, filepath.Join(fx, "basic.jsonl"), dir, 1<<20, 7)
+	clean := newTestEnv(t)
+	clean.mustRun(t, "import", "--dir", dir)
+	want, wantEntries := eventKeys(t, clean.openDB(t)), entryCIDs(t, clean.openDB(t))
+
+	bin := filepath.Join(t.TempDir(), "claude-memory-layer")
+	build := exec.Command(goBin, "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, after := range []time.Duration{0, 30 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond} {
+		te := newTestEnv(t)
+		cmd := exec.Command(bin, "import", "--dir", dir)
+		cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + te.vars["CLAUDE_MEMORY_DIR"], "HOME=" + te.vars["HOME"]}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Not a wait for anything: the point at which the kill lands.
+		time.Sleep(after)
+		cmd.Process.Kill()
+		cmd.Wait()
+		out := te.mustRun(t, "import", "--json", "--dir", dir)
+		var sum importSummary
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatal(err)
+		}
+		if sum.Imported+sum.Skipped != files {
+			t.Errorf("kill after %v: rerun %+v, want all %d sessions done", after, sum, files)
+		}
+		db := te.openDB(t)
+		if got := eventKeys(t, db); !reflect.DeepEqual(got, want) {
+			t.Errorf("kill after %v (%d sessions done by then): %d events after the rerun, a clean import %d", after, sum.Skipped, len(got), len(want))
+		}
+		if got := entryCIDs(t, db); !reflect.DeepEqual(got, wantEntries) {
+			t.Errorf("kill after %v: entries differ from a clean import", after)
+		}
+		t.Logf("kill after %v: %d of %d sessions had been imported", after, sum.Skipped, files)
+	}
+}
+
+// generateHistory writes transcripts shaped like src (fresh uuids, ids,
+// projects, dates and a session-specific prompt per session) into dir until
+// they total at least size bytes. It returns the number of files and bytes.
+func generateHistory(tb testing.TB, src, dir string, size int64, seed uint64) (int, int64) {
+	tb.Helper()
+	tmpl, err := os.ReadFile(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	uuidRe := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	idRe := regexp.MustCompile(`\b(msg|toolu|req)_[A-Za-z0-9]+`)
+	tsRe := regexp.MustCompile(`"timestamp":"([^"]+)"`)
+	libs := []string{"zod", "pino", "knex", "prisma", "vitest", "fastify", "redis", "bullmq", "sentry", "helmet", "jose", "undici"}
+	resources := []string{"invoices", "carts", "payments", "users", "shipments", "refunds", "coupons", "reviews", "stock", "reports"}
+	areas := []string{"validation", "logging", "migrations", "the ORM", "tests", "the HTTP layer", "caching", "queues", "error reporting", "headers", "tokens", "outbound calls"}
+	var total int64
+	n := 0
+	for total < size {
+		ids := map[string]string{}
+		fresh := func(old string) string {
+			if v, ok := ids[old]; ok {
+				return v
+			}
+			v := fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", rng.Uint32(), rng.Uint32()&0xffff, rng.Uint32()&0xfff, rng.Uint32()&0xfff, rng.Uint64()&0xffffffffffff)
+			ids[old] = v
+			return v
+		}
+		s := uuidRe.ReplaceAllStringFunc(string(tmpl), fresh)
+		s = idRe.ReplaceAllStringFunc(s, func(old string) string {
+			if v, ok := ids[old]; ok {
+				return v
+			}
+			p := old[:strings.IndexByte(old, '_')+1]
+			v := fmt.Sprintf("%s%016x%08x", p, rng.Uint64(), rng.Uint32())
+			ids[old] = v
+			return v
+		})
+		shift := time.Duration(n) * 97 * time.Minute
+		s = tsRe.ReplaceAllStringFunc(s, func(m string) string {
+			t, err := time.Parse(time.RFC3339Nano, tsRe.FindStringSubmatch(m)[1])
+			if err != nil {
+				return m
+			}
+			return `"timestamp":"` + t.Add(shift).UTC().Format("2006-01-02T15:04:05.000Z") + `"`
+		})
+		s = strings.ReplaceAll(s, "/home/dev/shop-api", fmt.Sprintf("/home/dev/service-%02d", n%25))
+		// Each session works on its own resource, so that claims recur across
+		// sessions now and then, as in a real history, not in every session.
+		res := fmt.Sprintf("%s%d", resources[rng.IntN(len(resources))], rng.IntN(50))
+		s = strings.ReplaceAll(s, "orders", res)
+		s = strings.ReplaceAll(s, "Orders", strings.ToUpper(res[:1])+res[1:])
+		i, j := rng.IntN(len(libs)), rng.IntN(len(areas))
+		s = strings.Replace(s, "/health stays public.", fmt.Sprintf("/health stays public. We decided to use %s for %s in ticket %d.", libs[i], areas[j], n), 1)
+		sid := uuidRe.FindString(s[strings.Index(s, `"sessionId":"`):])
+		if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(s), 0o600); err != nil {
+			tb.Fatal(err)
+		}
+		total += int64(len(s))
+		n++
+	}
+	return n, total
+}
+
+// BenchmarkImport measures import throughput with the offline extractor over
+// a generated ~50 MB history of many sessions, into a fresh store each time:
+//
+//	go test -run '^$' -bench BenchmarkImport -benchtime 3x ./cmd/claude-memory-layer
+func BenchmarkImport(b *testing.B) {
+	src := filepath.Join(needDir(b, fixtureDir), "basic.jsonl")
+	dir := filepath.Join(b.TempDir(), "history")
+	files, size := generateHistory(b, src, dir, 50<<20, 1)
+	b.SetBytes(size)
+	var msgs int
+	var elapsed, cpu time.Duration
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		te := newTestEnv(b)
+		te.env.now = time.Now
+		b.StartTimer()
+		start, cpu0 := time.Now(), cpuTime(b)
+		out := te.mustRun(b, "import", "--dir", dir, "--json")
+		elapsed += time.Since(start)
+		cpu += cpuTime(b) - cpu0
+		var sum importSummary
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			b.Fatal(err)
+		}
+		if sum.Imported != files {
+			b.Fatalf("imported %d of %d sessions", sum.Imported, files)
+		}
+		msgs += sum.Messages
+	}
+	b.ReportMetric(float64(msgs)/elapsed.Seconds(), "msgs/s")
+	// The process's CPU time: on a shared machine wall time also measures the neighbours.
+	b.ReportMetric(float64(msgs)/cpu.Seconds(), "msgs/cpu-s")
+	b.ReportMetric(float64(files), "sessions")
+	b.ReportMetric(float64(msgs/b.N), "msgs")
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

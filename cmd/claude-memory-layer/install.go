@@ -1,0 +1,300 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+)
+
+// The plugin's name in Claude Code. Names starting with "claude-" are
+// reserved for Anthropic's own plugins, so the product's plugin is "memory-layer".
+const (
+	pluginName      = "memory-layer"
+	marketplaceName = "memory-layer"
+)
+
+type installOptions struct {
+	pluginDir string
+	mode      string // auto, plugin, settings
+	scope     string
+	claudeBin string
+	dryRun    bool
+}
+
+func runInstall(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "install", "[--plugin-dir DIR] [--mode auto|plugin|settings] [--scope user|project|local]")
+	o := installOptions{}
+	fs.StringVar(&o.pluginDir, "plugin-dir", defaultPluginDir(e), "the plugin checkout to register")
+	fs.StringVar(&o.mode, "mode", "auto", "plugin: via 'claude plugin'; settings: merge hooks into settings.json; auto: plugin when the claude CLI is on PATH")
+	fs.StringVar(&o.scope, "scope", "user", "plugin install scope")
+	fs.StringVar(&o.claudeBin, "claude", "claude", "the Claude Code CLI")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print what would change and change nothing")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	return install(ctx, e, o)
+}
+
+// defaultPluginDir is the checkout this binary was built into (bin/..).
+func defaultPluginDir(e *env) string {
+	return filepath.Dir(filepath.Dir(e.exe))
+}
+
+func install(ctx context.Context, e *env, o installOptions) error {
+	dir, err := filepath.Abs(o.pluginDir)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".claude-plugin", "plugin.json")); err != nil {
+		return usagef("%s is not the plugin directory (no .claude-plugin/plugin.json); pass --plugin-dir", dir)
+	}
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return err
+	}
+	if !o.dryRun {
+		if err := config.EnsureDir(cfg.DataDir); err != nil {
+			return err
+		}
+	}
+	mode := o.mode
+	if mode == "auto" {
+		mode = "settings"
+		if _, err := exec.LookPath(o.claudeBin); err == nil {
+			mode = "plugin"
+		}
+	}
+	switch mode {
+	case "plugin":
+		steps := [][]string{
+			{"plugin", "marketplace", "add", dir},
+			{"plugin", "install", pluginName + "@" + marketplaceName, "--scope", o.scope},
+		}
+		for _, s := range steps {
+			fmt.Fprintf(e.stdout, "$ %s %s\n", o.claudeBin, strings.Join(s, " "))
+			if o.dryRun {
+				continue
+			}
+			out, err := exec.CommandContext(ctx, o.claudeBin, s...).CombinedOutput()
+			e.stdout.Write(out)
+			if err != nil && !bytes.Contains(out, []byte("already")) {
+				return fmt.Errorf("%s %s: %w", o.claudeBin, strings.Join(s, " "), err)
+			}
+		}
+	case "settings":
+		path := settingsPath(e)
+		changed, err := mergeHooks(path, dir, o.dryRun)
+		if err != nil {
+			return err
+		}
+		if changed {
+			fmt.Fprintf(e.stdout, "added the memory hooks to %s (your other settings and hooks are kept; a backup is at %s.bak)\n", path, path)
+		} else {
+			fmt.Fprintf(e.stdout, "the memory hooks are already in %s\n", path)
+		}
+	default:
+		return usagef("--mode %q: want auto, plugin or settings", o.mode)
+	}
+	fmt.Fprintf(e.stdout, "installed; memories are kept in %s\n", cfg.DataDir)
+	return nil
+}
+
+func runUninstall(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "uninstall", "[--purge]")
+	purge := fs.Bool("purge", false, "also delete the data directory with every stored memory")
+	claudeBin := fs.String("claude", "claude", "the Claude Code CLI")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if _, err := exec.LookPath(*claudeBin); err == nil {
+		for _, s := range [][]string{{"plugin", "uninstall", pluginName + "@" + marketplaceName}, {"plugin", "marketplace", "remove", marketplaceName}} {
+			out, err := exec.CommandContext(ctx, *claudeBin, s...).CombinedOutput()
+			fmt.Fprintf(e.stdout, "$ %s %s\n%s", *claudeBin, strings.Join(s, " "), out)
+			if err != nil {
+				fmt.Fprintf(e.stdout, "(%v; continuing)\n", err)
+			}
+		}
+	}
+	path := settingsPath(e)
+	if removed, err := removeHooks(path); err != nil {
+		return err
+	} else if removed > 0 {
+		fmt.Fprintf(e.stdout, "removed %s from %s\n", plural(removed, "memory hook"), path)
+	}
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return err
+	}
+	if *purge {
+		if err := os.RemoveAll(cfg.DataDir); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "deleted %s\n", cfg.DataDir)
+	} else {
+		fmt.Fprintf(e.stdout, "your memories are kept in %s (uninstall --purge deletes them)\n", cfg.DataDir)
+	}
+	return nil
+}
+
+func settingsPath(e *env) string {
+	root := e.getenv("CLAUDE_CONFIG_DIR")
+	if root == "" {
+		root = filepath.Join(e.getenv("HOME"), ".claude")
+	}
+	return filepath.Join(root, "settings.json")
+}
+
+// pluginHooks reads the plugin's hooks/hooks.json and rewrites its commands to
+// absolute paths, since settings hooks have no ${CLAUDE_PLUGIN_ROOT}.
+func pluginHooks(dir string) (map[string][]any, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "hooks", "hooks.json"))
+	if err != nil {
+		return nil, err
+	}
+	b = bytes.ReplaceAll(b, []byte("${CLAUDE_PLUGIN_ROOT}"), []byte(dir))
+	var f struct {
+		Hooks map[string][]any `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("parse hooks.json: %w", err)
+	}
+	return f.Hooks, nil
+}
+
+// ours reports whether a settings matcher group runs this plugin's launcher:
+// a hooks/run command whose first argument names one of our hook binaries.
+func ours(group any) bool {
+	g, _ := group.(map[string]any)
+	hs, _ := g["hooks"].([]any)
+	for _, h := range hs {
+		m, _ := h.(map[string]any)
+		cmd, _ := m["command"].(string)
+		args, _ := m["args"].([]any)
+		if !strings.HasSuffix(cmd, "/hooks/run") || len(args) == 0 {
+			continue
+		}
+		if name, _ := args[0].(string); slices.Contains(hookBinaries, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeHooks adds the plugin's hooks to a settings file, keeping every other
+// setting and hook; entries of an earlier install of ours are replaced.
+func mergeHooks(path, dir string, dryRun bool) (bool, error) {
+	settings, err := readSettings(path)
+	if err != nil {
+		return false, err
+	}
+	add, err := pluginHooks(dir)
+	if err != nil {
+		return false, err
+	}
+	hooks, _ := settings["hooks"].(map[string]any)
+	if hooks == nil {
+		hooks = map[string]any{}
+	}
+	before, _ := json.Marshal(hooks)
+	for event, groups := range add {
+		existing, _ := hooks[event].([]any)
+		var kept []any
+		for _, g := range existing {
+			if !ours(g) {
+				kept = append(kept, g)
+			}
+		}
+		hooks[event] = append(kept, groups...)
+	}
+	after, _ := json.Marshal(hooks)
+	if bytes.Equal(before, after) {
+		return false, nil
+	}
+	settings["hooks"] = hooks
+	if dryRun {
+		return true, nil
+	}
+	return true, writeSettings(path, settings)
+}
+
+// removeHooks deletes this plugin's hook groups from a settings file.
+func removeHooks(path string) (int, error) {
+	settings, err := readSettings(path)
+	if err != nil {
+		return 0, err
+	}
+	hooks, _ := settings["hooks"].(map[string]any)
+	removed := 0
+	for event, v := range hooks {
+		groups, _ := v.([]any)
+		var kept []any
+		for _, g := range groups {
+			if ours(g) {
+				removed++
+				continue
+			}
+			kept = append(kept, g)
+		}
+		if len(kept) == 0 {
+			delete(hooks, event)
+		} else {
+			hooks[event] = kept
+		}
+	}
+	if removed == 0 {
+		return 0, nil
+	}
+	if len(hooks) == 0 {
+		delete(settings, "hooks")
+	}
+	return removed, writeSettings(path, settings)
+}
+
+func readSettings(path string) (map[string]any, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]any{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	settings := map[string]any{}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return settings, nil
+	}
+	if err := json.Unmarshal(b, &settings); err != nil {
+		return nil, fmt.Errorf("%s is not valid JSON (%v); fix it or use --mode plugin", path, err)
+	}
+	return settings, nil
+}
+
+// writeSettings writes atomically after keeping the previous file as .bak.
+func writeSettings(path string, settings map[string]any) error {
+	b, err := json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if old, err := os.ReadFile(path); err == nil {
+		if err := os.WriteFile(path+".bak", old, 0o600); err != nil {
+			return err
+		}
+	}
+	tmp := fmt.Sprintf("%s.tmp-%d", path, time.Now().UnixNano())
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

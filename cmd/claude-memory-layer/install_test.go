@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// installEnv is an env whose HOME and data directory are temporary.
+func installEnv(t *testing.T, path string) (*env, *bytes.Buffer, string) {
+	t.Helper()
+	home := t.TempDir()
+	var out bytes.Buffer
+	return &env{stdout: &out, stderr: &out, exe: filepath.Join("..", "..", "bin", "claude-memory-layer"), getenv: func(k string) string {
+		switch k {
+		case "HOME":
+			return home
+		case "CLAUDE_MEMORY_DIR":
+			return filepath.Join(home, "mem")
+		case "PATH":
+			return path
+		}
+		return ""
+	}}, &out, home
+}
+
+func TestInstallSettingsMergeKeepsUserHooks(t *testing.T) {
+	e, out, home := installEnv(t, "")
+	settings := filepath.Join(home, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o700)
+	user := `{"model":"opus","hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"/usr/local/bin/my-linter"}]}],"Notification":[{"hooks":[{"type":"command","command":"notify-send hi"}]}]}}`
+	os.WriteFile(settings, []byte(user), 0o600)
+	plugin, _ := filepath.Abs("../..")
+	args := []string{"install", "--mode", "settings", "--plugin-dir", plugin}
+	for i := range 2 { // installing twice changes nothing the second time
+		if code := run(context.Background(), args, e); code != 0 {
+			t.Fatalf("install #%d exit %d: %s", i+1, code, out)
+		}
+	}
+	var got struct {
+		Model string                      `json:"model"`
+		Hooks map[string][]map[string]any `json:"hooks"`
+	}
+	b, _ := os.ReadFile(settings)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Model != "opus" || len(got.Hooks["Notification"]) != 1 {
+		t.Fatalf("user settings not kept: %s", b)
+	}
+	ups := got.Hooks["UserPromptSubmit"]
+	if len(ups) != 2 || !strings.Contains(string(b), "/usr/local/bin/my-linter") {
+		t.Fatalf("UserPromptSubmit groups: %d (want the user's and ours): %s", len(ups), b)
+	}
+	for _, ev := range []string{"SessionStart", "PostToolUse", "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd"} {
+		if len(got.Hooks[ev]) != 1 {
+			t.Errorf("%s: %d groups, want 1", ev, len(got.Hooks[ev]))
+		}
+	}
+	if !strings.Contains(string(b), plugin+"/hooks/run") || strings.Contains(string(b), "${CLAUDE_PLUGIN_ROOT}") {
+		t.Errorf("commands not made absolute: %s", b)
+	}
+	if old, _ := os.ReadFile(settings + ".bak"); !bytes.Contains(old, []byte("my-linter")) {
+		t.Errorf("no backup of the user's settings")
+	}
+	if code := run(context.Background(), []string{"doctor"}, e); !strings.Contains(out.String(), "hooks registered in") {
+		t.Errorf("doctor (exit %d) did not see the registration: %s", code, out)
+	}
+
+	// Uninstall removes ours and only ours; memories are kept.
+	os.MkdirAll(filepath.Join(home, "mem"), 0o700)
+	if code := run(context.Background(), []string{"uninstall", "--claude", "no-such-claude"}, e); code != 0 {
+		t.Fatalf("uninstall exit %d: %s", code, out)
+	}
+	b, _ = os.ReadFile(settings)
+	if strings.Contains(string(b), "/hooks/run") || !strings.Contains(string(b), "my-linter") || !strings.Contains(string(b), "notify-send") {
+		t.Fatalf("after uninstall: %s", b)
+	}
+	if _, err := os.Stat(filepath.Join(home, "mem")); err != nil {
+		t.Fatalf("uninstall without --purge removed the data: %v", err)
+	}
+	run(context.Background(), []string{"uninstall", "--purge", "--claude", "no-such-claude"}, e)
+	if _, err := os.Stat(filepath.Join(home, "mem")); !os.IsNotExist(err) {
+		t.Fatalf("uninstall --purge kept the data")
+	}
+}
+
+// TestInstallPluginMode drives a scripted fake claude and checks the calls.
+func TestInstallPluginMode(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "calls")
+	fake := filepath.Join(dir, "claude")
+	os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" >> "+log+"\necho ok\n"), 0o755)
+	e, out, _ := installEnv(t, dir)
+	plugin, _ := filepath.Abs("../..")
+	if code := run(context.Background(), []string{"install", "--mode", "plugin", "--claude", fake, "--plugin-dir", plugin}, e); code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	calls, _ := os.ReadFile(log)
+	want := "plugin marketplace add " + plugin + "\nplugin install memory-layer@memory-layer --scope user\n"
+	if string(calls) != want {
+		t.Fatalf("claude calls:\n%s\nwant:\n%s", calls, want)
+	}
+	if code := run(context.Background(), []string{"install", "--plugin-dir", t.TempDir()}, e); code != 2 {
+		t.Fatalf("install from a non-plugin directory: exit %d, want 2", code)
+	}
+}
+
+func TestManifestsValid(t *testing.T) {
+	for _, p := range []string{"../../.claude-plugin/plugin.json", "../../.claude-plugin/marketplace.json", "../../hooks/hooks.json"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if name, ok := v["name"].(string); ok && strings.HasPrefix(name, "claude-") {
+			t.Errorf("%s: name %q is reserved by Claude Code (names starting with claude-)", p, name)
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+type statsOptions struct {
+	project     string
+	allProjects bool
+	json        bool
+}
+
+func parseStats(e *env, args []string) (statsOptions, error) {
+	var o statsOptions
+	args, _, err := expandStdinArgs(e, args)
+	if err != nil {
+		return o, err
+	}
+	fs := newFlags(e, "stats", "[--project DIR|--all-projects] [--json]")
+	fs.StringVar(&o.project, "project", "", "this project's figures (default: the current directory's)")
+	fs.BoolVar(&o.allProjects, "all-projects", false, "figures over every project")
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if o.project != "" && o.allProjects {
+		return o, usagef("--project and --all-projects exclude each other")
+	}
+	return o, nil
+}
+
+// statsJSON is stats --json (DESIGN.md: type, stage, status, events, entries,
+// sessions, db_bytes; the other fields are additions).
+type statsJSON struct {
+	Project           string             `json:"project"` // "" for all projects
+	Type              map[string]int     `json:"type"`
+	Stage             map[string]int     `json:"stage"`
+	Status            map[string]int     `json:"status"`
+	Events            int                `json:"events"`
+	Entries           int                `json:"entries"`
+	Sessions          int                `json:"sessions"`
+	ForgottenSessions int                `json:"forgotten_sessions"`
+	DBBytes           int64              `json:"db_bytes"`
+	LastIngest        string             `json:"last_ingest"`
+	Extractor         string             `json:"extractor"`
+	Recall            recallStatsJSON    `json:"recall"`
+	Projects          []projectStatsJSON `json:"projects,omitempty"`
+}
+
+type recallStatsJSON struct {
+	Injections           int     `json:"injections"`
+	AvgChars             float64 `json:"avg_chars"`
+	MemoriesPerInjection float64 `json:"memories_per_injection"`
+}
+
+type projectStatsJSON struct {
+	Project  string `json:"project"`
+	Events   int    `json:"events"`
+	Entries  int    `json:"entries"`
+	Sessions int    `json:"sessions"`
+}
+
+func runStats(ctx context.Context, e *env, args []string) error {
+	o, err := parseStats(e, args)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return err
+	}
+	var proj string
+	if !o.allProjects {
+		if proj, err = projectFlag(o.project); err != nil {
+			return err
+		}
+	}
+	out := statsJSON{Project: proj, Type: map[string]int{}, Stage: map[string]int{}, Status: map[string]int{}, Extractor: cfg.Extractor}
+	db, err := openReadStore(ctx, e)
+	if err != nil {
+		return err
+	}
+	if db != nil {
+		defer db.Close()
+		if proj != "" && o.project == "" {
+			if n, err := db.CountEvents(ctx, proj); err == nil && n == 0 {
+				if !o.json {
+					fmt.Fprintf(e.stderr, "no events for %s; counting all projects\n", proj)
+				}
+				proj, out.Project = "", ""
+			}
+		}
+		st, err := db.Stats(ctx, proj)
+		if err != nil {
+			return err
+		}
+		size, err := db.Bytes()
+		if err != nil {
+			return err
+		}
+		out.Type, out.Stage, out.Status = st.ByType, st.ByStage, st.ByStatus
+		out.Events, out.Entries, out.Sessions, out.ForgottenSessions = st.Events, st.Entries, st.Sessions, st.ForgottenSessions
+		out.DBBytes = size
+		out.LastIngest = jsonTime(st.LastIngest)
+		out.Recall.Injections = st.Injections
+		if st.Injections > 0 {
+			out.Recall.AvgChars = float64(int64(float64(st.InjectedChars)/float64(st.Injections)*10+0.5)) / 10
+			out.Recall.MemoriesPerInjection = float64(int64(float64(st.InjectedMemories)/float64(st.Injections)*100+0.5)) / 100
+		}
+		for _, p := range st.Projects {
+			out.Projects = append(out.Projects, projectStatsJSON(p))
+		}
+	}
+	if o.json {
+		return writeJSON(e.stdout, out)
+	}
+	printStats(e.stdout, out, cfg.DBPath(), isTerminal(e.stdout))
+	return nil
+}
+
+func printStats(w io.Writer, s statsJSON, path string, tty bool) {
+	scope := s.Project
+	if scope == "" {
+		scope = "all projects"
+	}
+	row := func(k, v string) { fmt.Fprintf(w, "%-12s %s\n", k, v) }
+	row("Project", scope)
+	row("Store", fmt.Sprintf("%s (%s)", path, byteSize(s.DBBytes)))
+	sessions := thousands(s.Sessions)
+	if s.ForgottenSessions > 0 {
+		sessions += fmt.Sprintf(" (and %d forgotten)", s.ForgottenSessions)
+	}
+	row("Sessions", sessions)
+	row("Events", thousands(s.Events))
+	printCounts(w, s.Type, tty)
+	row("Entries", thousands(s.Entries))
+	if s.Entries > 0 {
+		row("  stage", joinCounts(s.Stage, entryStages))
+		row("  status", joinCounts(s.Status, entryStatuses))
+	}
+	last := "never"
+	if s.LastIngest != "" {
+		last = strings.Replace(strings.TrimSuffix(s.LastIngest, "Z"), "T", " ", 1) + " UTC"
+	}
+	row("Last ingest", last)
+	row("Extractor", s.Extractor)
+	if s.Recall.Injections == 0 {
+		row("Recall", "nothing injected yet")
+	} else {
+		row("Recall", fmt.Sprintf("%s, %.0f chars on average, %.1f memories each",
+			plural(s.Recall.Injections, "injection"), s.Recall.AvgChars, s.Recall.MemoriesPerInjection))
+	}
+	if len(s.Projects) > 0 {
+		fmt.Fprintln(w, "\nBy project")
+		for _, p := range s.Projects {
+			name := p.Project
+			if name == "" {
+				name = "(none)"
+			}
+			fmt.Fprintf(w, "  %-40s %s, %s, %s\n", name, plural(p.Events, "event"), plural(p.Entries, "entry"), plural(p.Sessions, "session"))
+		}
+	}
+}
+
+// printCounts lists event counts by type, largest first; a terminal gets bars.
+func printCounts(w io.Writer, m map[string]int, tty bool) {
+	type kv struct {
+		k string
+		n int
+	}
+	var l []kv
+	top := 0
+	for k, n := range m {
+		l = append(l, kv{k, n})
+		top = max(top, n)
+	}
+	sort.Slice(l, func(i, j int) bool {
+		if l[i].n != l[j].n {
+			return l[i].n > l[j].n
+		}
+		return l[i].k < l[j].k
+	})
+	for _, c := range l {
+		bar := ""
+		if tty && top > 0 {
+			bar = " " + strings.Repeat("█", max(1, c.n*20/top))
+		}
+		fmt.Fprintf(w, "  %-18s %7s%s\n", c.k, thousands(c.n), bar)
+	}
+}
+
+// joinCounts renders counts in a fixed order, then any unknown keys: "verified 3, candidate 1".
+func joinCounts(m map[string]int, order []string) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, k := range order {
+		seen[k] = true
+		if m[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		}
+	}
+	var rest []string
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}

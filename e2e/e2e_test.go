@@ -1,0 +1,355 @@
+// Package e2e runs the plugin inside the real Claude Code CLI (offline, against
+// the shared harness's fake model API) and checks what reached the model and the store.
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// harness locates the shared harness and its installed CLI, or skips.
+func harness(t *testing.T) (runSession string) {
+	t.Helper()
+	if os.Getenv("CML_E2E") == "" {
+		t.Skip("set CML_E2E=1 (scripts/e2e.sh does) to run the real-client tests")
+	}
+	dir := os.Getenv("CLAUDE_REAL_HARNESS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "harness", "claude-real")
+	}
+	rs, err := filepath.Abs(filepath.Join(dir, "run-session.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(rs); err != nil {
+		t.Fatalf("harness not found at %s (set CLAUDE_REAL_HARNESS)", dir)
+	}
+	return rs
+}
+
+// pluginDir is the repository root, which is the plugin (bin/ must be built).
+func pluginDir(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "bin", "user-prompt-submit")); err != nil {
+		t.Fatalf("plugin binaries not built: run scripts/build.sh first")
+	}
+	return root
+}
+
+type world struct {
+	t       *testing.T
+	run     string
+	plugin  string
+	work    string
+	dataDir string
+}
+
+func newWorld(t *testing.T) *world {
+	w := &world{t: t, run: harness(t), plugin: pluginDir(t), work: t.TempDir()}
+	w.dataDir = filepath.Join(w.work, "memory")
+	return w
+}
+
+// session runs one Claude Code session with the given prompts in the shared
+// project; extra is added to the environment.
+func (w *world) session(name string, extra []string, prompts ...string) string {
+	w.t.Helper()
+	dir := filepath.Join(w.work, name)
+	args := append([]string{w.plugin, dir}, prompts...)
+	cmd := exec.Command(w.run, args...)
+	cmd.Env = append(os.Environ(),
+		"CLAUDE_MEMORY_DIR="+w.dataDir,
+		"CLAUDE_REAL_PASS_ENV=CLAUDE_MEMORY_DIR "+strings.Join(passNames(extra), " "),
+		"CLAUDE_REAL_PROJECT_DIR="+filepath.Join(w.work, "project"),
+		"CLAUDE_REAL_DEBUG=1",
+	)
+	cmd.Env = append(cmd.Env, extra...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		w.t.Fatalf("run-session %s: %v\n%s", name, err, out)
+	}
+	return dir
+}
+
+func passNames(kv []string) []string {
+	var names []string
+	for _, s := range kv {
+		names = append(names, strings.SplitN(s, "=", 2)[0])
+	}
+	return names
+}
+
+func (w *world) openStore() *store.DB {
+	w.t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(w.dataDir, "memory.db"), store.Options{})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// requests returns the bodies of the Messages API requests of a session run.
+func requests(t *testing.T, dir string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "api-requests.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var rec struct {
+			Path string          `json:"path"`
+			Body json.RawMessage `json:"body"`
+		}
+		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Path == "/v1/messages" {
+			out = append(out, string(rec.Body))
+		}
+	}
+	return out
+}
+
+// fired lists the hook events the capture plugin saw, e.g. "Stop-1".
+func fired(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	m := map[string]bool{}
+	files, _ := filepath.Glob(filepath.Join(dir, "hooks", "*.json"))
+	for _, f := range files {
+		m[strings.TrimSuffix(filepath.Base(f), ".json")] = true
+	}
+	return m
+}
+
+const (
+	fact   = "the billing service reaches the ledger over gRPC on port 7443 with the FLAMINGO-42 handshake"
+	secret = "hunter2-PRIVATE-XYZZY-9931"
+)
+
+func TestRealClientCaptureAndRecall(t *testing.T) {
+	w := newWorld(t)
+	readme := filepath.Join(w.work, "notes.txt")
+	os.WriteFile(readme, []byte("ledger notes\n"), 0o644)
+
+	s1 := w.session("s1", nil,
+		"Remember that "+fact+". <private>My staging password is "+secret+"</private>",
+		"Show me the notes READFILE "+readme+" and RUNBASH echo ledger-check",
+	)
+	hooks := fired(t, s1)
+	for _, h := range []string{"SessionStart-1", "UserPromptSubmit-1", "UserPromptSubmit-2", "PostToolUse-1", "Stop-1", "Stop-2", "SessionEnd-1"} {
+		if !hooks[h] {
+			t.Errorf("session 1: hook %s did not fire (fired: %v)", h, hooks)
+		}
+	}
+	sid1 := strings.TrimSpace(readFile(t, filepath.Join(s1, "session_id")))
+
+	s2 := w.session("s2", nil, "Which port and handshake does the billing service use for the ledger?")
+	reqs := requests(t, s2)
+	if len(reqs) == 0 {
+		t.Fatal("session 2 made no API request")
+	}
+	found := false
+	for _, r := range reqs {
+		if strings.Contains(r, "FLAMINGO-42") && strings.Contains(r, "7443") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("session 2's requests do not carry the fact from session 1")
+	}
+
+	// Every hook exited 0: Claude Code's debug log records each hook's outcome.
+	for _, dir := range []string{s1, s2} {
+		dbg := readFile(t, filepath.Join(dir, "debug.log"))
+		for _, bad := range []string{"non-blocking status code", "Hook cancelled", "hook error", "blocking error"} {
+			if strings.Contains(dbg, bad) && strings.Contains(dbg, "claude-memory-layer") {
+				t.Errorf("%s: debug log reports %q for a hook", filepath.Base(dir), bad)
+			}
+		}
+	}
+
+	db := w.openStore()
+	ctx := context.Background()
+	evs, err := db.Events(ctx, store.EventFilter{SessionID: sid1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]int{}
+	seen := map[string]string{}
+	for _, e := range evs {
+		types[e.Type]++
+		if !e.Conversation() {
+			continue
+		}
+		k := e.Type + "\x00" + strings.Join(strings.Fields(e.Text), " ")
+		if prev, dup := seen[k]; dup {
+			t.Errorf("stored twice: %s (%s and %s)", e.Type, prev, e.DedupeKey)
+		}
+		seen[k] = e.DedupeKey
+	}
+	for _, typ := range []string{store.TypeSessionStarted, store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation, store.TypeSessionEnded} {
+		if types[typ] == 0 {
+			t.Errorf("session 1 stored no %s event (types: %v)", typ, types)
+		}
+	}
+	if types[store.TypeUserPrompt] != 2 {
+		t.Errorf("session 1 stored %d prompts, want 2", types[store.TypeUserPrompt])
+	}
+
+	// The private section never reached the disk, in any file of the data directory.
+	db.Close()
+	files, _ := filepath.Glob(filepath.Join(w.dataDir, "*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if bytes.Contains(b, []byte(secret)) {
+			t.Errorf("the private secret is in %s", f)
+		}
+	}
+	if log := readFile(t, filepath.Join(w.dataDir, "claude-memory-layer.log")); strings.Contains(log, "level=ERROR") {
+		t.Errorf("errors logged:\n%s", log)
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// cli runs the plugin's CLI against the world's data directory.
+func (w *world) cli(args ...string) []byte {
+	w.t.Helper()
+	cmd := exec.Command(filepath.Join(w.plugin, "bin", "claude-memory-layer"), args...)
+	cmd.Env = append(os.Environ(), "CLAUDE_MEMORY_DIR="+w.dataDir)
+	out, err := cmd.Output()
+	if err != nil {
+		w.t.Fatalf("claude-memory-layer %v: %v\n%s", args, err, out)
+	}
+	return out
+}
+
+type entriesJSON struct {
+	Entries []struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Title    string `json:"title"`
+		Stage    string `json:"stage"`
+		Status   string `json:"status"`
+		Evidence []struct {
+			Quote      string  `json:"quote"`
+			Method     string  `json:"method"`
+			Confidence float64 `json:"confidence"`
+			SpanStart  int     `json:"span_start"`
+			SpanEnd    int     `json:"span_end"`
+			SourceUUID string  `json:"source_uuid"`
+		} `json:"evidence"`
+	} `json:"entries"`
+}
+
+// TestRealClientVerifiedDecision: a decision stated in a real session becomes a
+// verified entry whose evidence span, applied to the stored message, is the quote.
+func TestRealClientVerifiedDecision(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "For the cache layer we decided to use Redis 7 with TLS instead of memcached.")
+	var got entriesJSON
+	if err := json.Unmarshal(w.cli("entries", "--json", "--all-projects"), &got); err != nil {
+		t.Fatal(err)
+	}
+	db := w.openStore()
+	ok := false
+	for _, e := range got.Entries {
+		if e.Stage != "verified" || !strings.Contains(e.Title+e.Evidence[0].Quote, "Redis") {
+			continue
+		}
+		for _, v := range e.Evidence {
+			evs, err := db.Events(context.Background(), store.EventFilter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ev := range evs {
+				if ev.SourceUUID == v.SourceUUID && v.SpanEnd <= len(ev.Text) && ev.Text[v.SpanStart:v.SpanEnd] == v.Quote {
+					ok = true
+				}
+			}
+		}
+	}
+	if !ok {
+		t.Fatalf("no verified Redis decision whose span yields its quote in %+v", got)
+	}
+}
+
+// TestRealClientConflictAcrossSessions: HS256 in session 1, reversed to RS256 in
+// session 2; in session 3 a prompt about token signing gets both memories, a
+// conflict warning naming both and the citation trace, and an unrelated prompt
+// gets no memory at all.
+func TestRealClientConflictAcrossSessions(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "For JWT signing we'll use HS256 with a shared secret.")
+	w.session("s2", nil, "Let's switch from HS256 to RS256 keys in ./keys for JWT signing.")
+	var got entriesJSON
+	json.Unmarshal(w.cli("entries", "--json", "--all-projects"), &got)
+	ids := map[string]string{}
+	for _, e := range got.Entries {
+		if e.Type == "decision" && strings.Contains(e.Title, "RS256") {
+			ids["rs"] = e.ID
+		} else if e.Type == "decision" && strings.Contains(e.Title, "HS256") {
+			ids["hs"] = e.ID
+		}
+	}
+	if ids["rs"] == "" || ids["hs"] == "" {
+		t.Fatalf("decisions not extracted: %+v", got)
+	}
+
+	s3 := w.session("s3", nil, "How should we sign the JWT tokens for the API?", "What is a good name for a cat?")
+	reqs := requests(t, s3)
+	if len(reqs) < 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	first, last := reqs[0], reqs[len(reqs)-1]
+	for _, want := range []string{ids["rs"], ids["hs"], "[CONFLICT WARNINGS]", "[/CONFLICT WARNINGS]", "[CITATION TRACE]"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("session 3's signing prompt: request lacks %q", want)
+		}
+	}
+	const ups = "UserPromptSubmit hook additional context"
+	if n1, n2 := strings.Count(first, ups), strings.Count(last, ups); n2 != n1 {
+		t.Errorf("the unrelated prompt got injected context (%d injections before, %d after)", n1, n2)
+	}
+}
+
+// TestRealClientSlashCommand: /memory-search runs the CLI inside a real
+// session and its results reach the model.
+func TestRealClientSlashCommand(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "For JWT signing we decided to use RS256 keys stored in ./keys.")
+	s2 := w.session("s2", nil, "/memory-layer:memory-search jwt signing")
+	reqs := requests(t, s2)
+	if len(reqs) == 0 {
+		t.Fatal("the slash command made no request")
+	}
+	last := reqs[len(reqs)-1]
+	if !strings.Contains(last, "RS256") || !strings.Contains(last, "mem:") {
+		t.Errorf("the search results did not reach the model; request tail: %.600s", last[max(0, len(last)-600):])
+	}
+}

@@ -1,0 +1,131 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+)
+
+// Anthropic API defaults.
+const (
+	AnthropicBaseURL = "https://api.anthropic.com"
+	// AnthropicModel is the model used when none is configured: the id
+	// Claude Code 2.1.330 resolves its "sonnet" alias to.
+	AnthropicModel   = "claude-sonnet-5-5"
+	anthropicVersion = "2023-06-01"
+)
+
+// Anthropic extracts entries with the Anthropic Messages API, one
+// non-streaming request per session.
+type Anthropic struct {
+	BaseURL string // without /v1/messages
+	APIKey  string
+	Model   string
+	Limits  Limits
+	Client  *http.Client // nil: a client with Limits.Timeout that refuses redirects
+	Log     *slog.Logger // nil: discard
+}
+
+// NewAnthropic configures the backend from c with the key from
+// ANTHROPIC_API_KEY. It returns ErrNoAPIKey when apiKey is empty and an
+// error when c.BaseURL is not an http(s) URL.
+func NewAnthropic(c config.LLM, apiKey string, log *slog.Logger) (*Anthropic, error) {
+	if strings.TrimSpace(apiKey) == "" {
+		return nil, fmt.Errorf("anthropic: %w: set ANTHROPIC_API_KEY", ErrNoAPIKey)
+	}
+	base, err := baseURL(c.BaseURL, AnthropicBaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	model := c.Model
+	if model == "" {
+		model = AnthropicModel
+	}
+	return &Anthropic{BaseURL: base, APIKey: strings.TrimSpace(apiKey), Model: model, Limits: LimitsFrom(c), Log: log}, nil
+}
+
+// Name implements the pipeline's Extractor.
+func (a *Anthropic) Name() string { return "anthropic" }
+
+// Extract asks the model for entries. It returns ErrCostCap without sending
+// anything when the prompt would be too large, a *StatusError for a non-2xx
+// reply, context.DeadlineExceeded (wrapped) after Limits.Timeout,
+// ErrTooLarge, ErrTruncated or ErrMalformed for an unusable reply, and
+// ErrNoValidEntry when every entry failed validation.
+func (a *Anthropic) Extract(ctx context.Context, msgs []extract.Message) ([]extract.Entry, error) {
+	l := a.Limits.withDefaults()
+	p, err := prepare(msgs, l)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	if p.n == 0 {
+		return nil, nil // nothing to extract from
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
+	defer cancel()
+	text, err := a.complete(ctx, p.text, l)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	entries, err := finish(a.Log, text, p)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	return entries, nil
+}
+
+type anthropicRequest struct {
+	Model     string             `json:"model"`
+	MaxTokens int                `json:"max_tokens"`
+	System    string             `json:"system"`
+	Messages  []anthropicMessage `json:"messages"`
+}
+
+type anthropicMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type anthropicResponse struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	StopReason string `json:"stop_reason"`
+}
+
+// complete sends one request and returns the text of the reply.
+func (a *Anthropic) complete(ctx context.Context, text string, l Limits) (string, error) {
+	c := a.Client
+	if c == nil {
+		c = newClient(l.Timeout)
+	}
+	hdr := http.Header{}
+	hdr.Set("x-api-key", a.APIKey)
+	hdr.Set("anthropic-version", anthropicVersion)
+	req := anthropicRequest{
+		Model:     a.Model,
+		MaxTokens: l.MaxOutputTok,
+		System:    systemPrompt,
+		Messages:  []anthropicMessage{{Role: "user", Content: text}},
+	}
+	var resp anthropicResponse
+	if err := postJSON(ctx, c, a.BaseURL+"/v1/messages", hdr, a.APIKey, req, &resp); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, c := range resp.Content {
+		if c.Type == "text" {
+			b.WriteString(c.Text)
+		}
+	}
+	if resp.StopReason == "max_tokens" {
+		return "", fmt.Errorf("%w (max_tokens %d)", ErrTruncated, l.MaxOutputTok)
+	}
+	return b.String(), nil
+}
