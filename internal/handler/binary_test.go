@@ -32,7 +32,7 @@ func binary(t testing.TB, name string) string {
 			return
 		}
 		cmd := exec.Command("go", "build", "-o", binDir+"/", "../../cmd/session-start", "../../cmd/user-prompt-submit",
-			"../../cmd/stop", "../../cmd/session-end", "../../cmd/post-tool-use")
+			"../../cmd/stop", "../../cmd/session-end", "../../cmd/post-tool-use", "../../cmd/claude-memory-layer")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)

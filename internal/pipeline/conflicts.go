@@ -32,7 +32,7 @@ func (p *Processor) detectConflicts(ctx context.Context, project string, fresh [
 			continue
 		}
 		others, err := p.DB.Entries(ctx, store.EntryFilter{Project: project, Subject: e.Subject,
-			Statuses: []string{store.StatusActive, store.StatusContested}, Evidence: true})
+			Statuses: []string{store.StatusActive, store.StatusContested}})
 		if err != nil {
 			return n, err
 		}
@@ -45,7 +45,12 @@ func (p *Processor) detectConflicts(ctx context.Context, project string, fresh [
 			}
 			older, newer := o, e
 			if newer.Created.Before(older.Created) || (newer.Created.Equal(older.Created) && newer.ID < older.ID) {
-				older, newer = newer, older
+				// Rare: the fresh entry is the older one. Its rival's quotes are
+				// needed to see whether it says it replaces it.
+				if newer, err = p.DB.EntryByID(ctx, o.ID); err != nil {
+					return n, err
+				}
+				older = e
 			}
 			kind, reason := "contradicts", fmt.Sprintf("both about %q but they say different things", e.Subject)
 			if Supersedes(entryText(newer)) {
