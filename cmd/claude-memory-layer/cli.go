@@ -233,3 +233,21 @@ func fileMissing(path string) bool {
 	_, err := os.Stat(path)
 	return errors.Is(err, os.ErrNotExist)
 }
+
+// widenScope answers a read that defaulted to the current directory's project
+// (no --project given) with every project when that one has no events, saying
+// so on stderr in human output: run from another directory or a script, a
+// command should show what there is rather than nothing. It returns the scope
+// to use.
+func widenScope(ctx context.Context, e *env, db *store.DB, scope, flag string, quiet bool, what string) string {
+	if scope == "" || flag != "" {
+		return scope
+	}
+	if n, err := db.CountEvents(ctx, scope); err == nil && n == 0 {
+		if !quiet {
+			fmt.Fprintf(e.stderr, "no %s for %s; using all projects\n", what, scope)
+		}
+		return ""
+	}
+	return scope
+}

@@ -99,14 +99,7 @@ func runEntries(ctx context.Context, e *env, args []string) error {
 	var es []store.Entry
 	if db != nil {
 		defer db.Close()
-		if f.Project != "" && o.project == "" {
-			if n, err := db.CountEvents(ctx, f.Project); err == nil && n == 0 {
-				if !o.json {
-					fmt.Fprintf(e.stderr, "no memories for %s; listing all projects\n", f.Project)
-				}
-				f.Project = ""
-			}
-		}
+		f.Project = widenScope(ctx, e, db, f.Project, o.project, o.json, "memories")
 		if es, err = db.Entries(ctx, f); err != nil {
 			return err
 		}

@@ -74,15 +74,7 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	var evs []store.Event
 	if db != nil {
 		defer db.Close()
-		if f.Project != "" && o.project == "" {
-			// Outside any project with memories, list them all rather than nothing.
-			if n, err := db.CountEvents(ctx, f.Project); err == nil && n == 0 {
-				if !o.json {
-					fmt.Fprintf(e.stderr, "no events for %s; listing all projects\n", f.Project)
-				}
-				f.Project = ""
-			}
-		}
+		f.Project = widenScope(ctx, e, db, f.Project, o.project, o.json, "events")
 		if evs, err = db.Events(ctx, f); err != nil {
 			return err
 		}

@@ -192,7 +192,7 @@ func importJobs(e *env, o importOptions) ([]importJob, error) {
 		}
 		if len(folders) == 0 && o.Project != "" {
 			abs, _ := filepath.Abs(o.Project)
-			return nil, fmt.Errorf("no Claude Code sessions for %s (looked for %s)", abs, filepath.Join(root, projectSlug(abs)))
+			return nil, fmt.Errorf("no Claude Code sessions for %s (looked for %s)", abs, filepath.Join(root, project.Slug(abs)))
 		}
 		for _, f := range folders {
 			ps, err := transcriptsIn(f)

@@ -525,9 +525,9 @@ func TestImportProjectFolders(t *testing.T) {
 	te := newTestEnv(t)
 	work := filepath.Join(te.root(), "work", "shop_api.v2")
 	other := filepath.Join(te.root(), "work", "other")
-	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), projectSlug(work), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30.jsonl"))
-	copyFile(t, filepath.Join(fx, "edge-cases.jsonl"), filepath.Join(te.projectsDir(), projectSlug(other), "9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73.jsonl"))
-	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), projectSlug(work), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30", "subagents", "agent-a1.jsonl"))
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), project.Slug(work), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30.jsonl"))
+	copyFile(t, filepath.Join(fx, "edge-cases.jsonl"), filepath.Join(te.projectsDir(), project.Slug(other), "9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73.jsonl"))
+	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), project.Slug(work), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30", "subagents", "agent-a1.jsonl"))
 
 	var sum importSummary
 	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--project", work)), &sum); err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"io"
 	"os"
 	"path/filepath"
@@ -177,25 +178,6 @@ func claudeProjectsDir(e *env) (string, error) {
 	return filepath.Join(root, "projects"), nil
 }
 
-// projectSlug is the name of the folder Claude Code keeps a working
-// directory's transcripts in: every character outside [A-Za-z0-9] becomes
-// '-'. Claude Code counts UTF-16 code units, so a character outside the BMP
-// becomes two.
-func projectSlug(dir string) string {
-	var b strings.Builder
-	for _, r := range dir {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			b.WriteString("--")
-		default:
-			b.WriteByte('-')
-		}
-	}
-	return b.String()
-}
-
 // maxSlug is the longest folder name Claude Code uses as is; longer ones are
 // cut and get a hash of the full path appended.
 const maxSlug = 200
@@ -208,7 +190,7 @@ func transcriptFolders(root, dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		slug := projectSlug(abs)
+		slug := project.Slug(abs)
 		if len(slug) <= maxSlug {
 			if fi, err := os.Stat(filepath.Join(root, slug)); err != nil || !fi.IsDir() {
 				return nil, nil

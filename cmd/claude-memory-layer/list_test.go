@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -50,8 +51,8 @@ func TestProjectSlug(t *testing.T) {
 		"/tmp/🙂":                  "-tmp---",
 		`C:\Users\dev\My Project`: "C--Users-dev-My-Project",
 	} {
-		if got := projectSlug(dir); got != want {
-			t.Errorf("projectSlug(%q) = %q, want %q", dir, got, want)
+		if got := project.Slug(dir); got != want {
+			t.Errorf("project.Slug(%q) = %q, want %q", dir, got, want)
 		}
 	}
 }
@@ -59,7 +60,7 @@ func TestProjectSlug(t *testing.T) {
 func TestTranscriptFoldersLongPath(t *testing.T) {
 	root := t.TempDir()
 	long := "/" + strings.Repeat("very-long-directory-name/", 12)
-	slug := projectSlug(long)
+	slug := project.Slug(long)
 	folder := filepath.Join(root, slug[:maxSlug]+"-1x2y3z")
 	if err := os.MkdirAll(folder, 0o700); err != nil {
 		t.Fatal(err)

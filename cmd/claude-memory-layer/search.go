@@ -89,16 +89,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return printResults(e, o, nil)
 	}
 	defer db.Close()
-	if !o.allProjects && o.project == "" {
-		// Run outside any project with memories (a script, another directory):
-		// search them all rather than answer nothing.
-		if n, err := db.CountEvents(ctx, opt.Project); err == nil && n == 0 {
-			if !o.json {
-				fmt.Fprintf(e.stderr, "no memories for %s; searching all projects\n", opt.Project)
-			}
-			opt.Project = ""
-		}
-	}
+	opt.Project = widenScope(ctx, e, db, opt.Project, o.project, o.json, "memories")
 	res, err := recall.Search(ctx, db, opt)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -372,27 +373,12 @@ func configDir(env []string) string {
 // does); a name over 200 characters is cut to 200 and suffixed with "-" and
 // a hash, which is matched with a glob.
 func projectDirs(projects, dir string) []string {
-	slug := projectSlug(dir)
+	slug := project.Slug(dir)
 	if len(slug) <= 200 {
 		return []string{filepath.Join(projects, slug)}
 	}
 	m, _ := filepath.Glob(filepath.Join(projects, slug[:200]+"-*"))
 	return m
-}
-
-func projectSlug(dir string) string {
-	var b strings.Builder
-	for _, r := range dir {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r > 0xffff:
-			b.WriteString("--") // a surrogate pair in UTF-16
-		default:
-			b.WriteByte('-')
-		}
-	}
-	return b.String()
 }
 
 // newSessionID returns a random version 4 UUID.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -279,8 +280,8 @@ func TestProjectSlug(t *testing.T) {
 		{"/tmp/cml-extract-123/x.y_z", "-tmp-cml-extract-123-x-y-z"},
 		{"/tmp/é😀", "-tmp----"},
 	} {
-		if got := projectSlug(tt.in); got != tt.want {
-			t.Errorf("projectSlug(%q)=%q, want %q", tt.in, got, tt.want)
+		if got := project.Slug(tt.in); got != tt.want {
+			t.Errorf("project.Slug(%q)=%q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

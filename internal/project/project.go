@@ -74,3 +74,23 @@ func gitRoot(d string) (string, bool) {
 	}
 	return filepath.Dir(cd), true
 }
+
+// Slug is the name of the folder under ~/.claude/projects where Claude Code
+// keeps the transcripts of sessions run in dir: every character outside
+// [A-Za-z0-9] becomes '-'. Claude Code counts UTF-16 code units, so a
+// character outside the BMP becomes two. (Names over 200 characters are cut
+// and get a hash suffix; callers match those with a glob.)
+func Slug(dir string) string {
+	var b strings.Builder
+	for _, r := range dir {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteString("--")
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
