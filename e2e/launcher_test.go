@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// freshCheckout copies the launcher and build script as a plugin installed
+// from a fresh checkout has them: no bin/.
+func freshCheckout(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, f := range []string{"hooks/run", "scripts/build.sh"} {
+		b, err := os.ReadFile(filepath.Join("..", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(root, filepath.Dir(f)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, f), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func runLauncher(t *testing.T, root, data, path string) (string, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(root, "hooks", "run"), "user-prompt-submit")
+	cmd.Env = []string{"CLAUDE_PLUGIN_ROOT=" + root, "CLAUDE_MEMORY_DIR=" + data, "HOME=" + data, "PATH=" + path}
+	cmd.Stdin = strings.NewReader(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi"}`)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("launcher failed: %v", err)
+	}
+	return out.String(), time.Since(start)
+}
+
+// TestLauncherWithoutBinaries: a hook of a plugin with no bin/ must not disturb
+// the session: exit 0, no output, a hint in the log.
+func TestLauncherWithoutBinaries(t *testing.T) {
+	root, data := freshCheckout(t), t.TempDir()
+	// PATH with the shell tools but no Go.
+	out, took := runLauncher(t, root, data, "/usr/bin:/bin")
+	if out != "" || took > 2*time.Second {
+		t.Fatalf("stdout %q, took %v", out, took)
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+	if !bytes.Contains(log, []byte("Go is not installed")) {
+		t.Fatalf("no hint logged: %q", log)
+	}
+}
+
+// TestLauncherStartsOneBuild: with Go available, the first hook starts one
+// background build and returns at once; a second hook meanwhile starts none.
+func TestLauncherStartsOneBuild(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not on PATH")
+	}
+	root, data := freshCheckout(t), t.TempDir()
+	// The build script runs from the plugin root; give it a module with one
+	// command so the background build is quick and real.
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/p\n\ngo 1.22\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "cmd", "user-prompt-submit"), 0o755)
+	os.WriteFile(filepath.Join(root, "cmd", "user-prompt-submit", "main.go"), []byte("package main\n\nvar Version string\n\nfunc main() {}\n"), 0o644)
+	path := filepath.Dir(goBin) + ":/usr/bin:/bin"
+	out, took := runLauncher(t, root, data, path)
+	if out != "" || took > 2*time.Second {
+		t.Fatalf("stdout %q, took %v", out, took)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".build.lock")); err != nil {
+		t.Fatalf("no build started (no lock): %v", err)
+	}
+	runLauncher(t, root, data, path) // a second hook while the build runs
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(filepath.Join(root, "bin", "user-prompt-submit")); err == nil {
+			if _, err := os.Stat(filepath.Join(root, ".build.lock")); os.IsNotExist(err) {
+				break
+			}
+		}
+		time.Sleep(100 * time.Millisecond) // waiting on a detached build; nothing to block on
+	}
+	if _, err := os.Stat(filepath.Join(root, "bin", "user-prompt-submit")); err != nil {
+		b, _ := os.ReadFile(filepath.Join(data, "build.log"))
+		t.Fatalf("background build produced no binary: %v\n%s", err, b)
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+	if n := bytes.Count(log, []byte("building them in the background")); n != 1 {
+		t.Errorf("%d builds started, want 1:\n%s", n, log)
+	}
+	// Now the launcher runs the binary.
+	if out, _ := runLauncher(t, root, data, path); out != "" {
+		t.Errorf("built hook printed %q", out)
+	}
+}
