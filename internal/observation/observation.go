@@ -52,7 +52,8 @@ func (o Observation) Text() string {
 func Build(tool string, input gjson.Result, output string, isError bool) Observation {
 	o := Observation{Tool: tool, IsError: isError}
 	get := func(k string) string { return input.Get(k).String() }
-	for _, k := range []string{"file_path", "notebook_path", "path"} {
+	// "path" is left out: Grep and Glob use it for the directory searched, not a file touched.
+	for _, k := range []string{"file_path", "notebook_path"} {
 		if p := get(k); p != "" {
 			o.Files = append(o.Files, p)
 			break

@@ -1,0 +1,110 @@
+package capture
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/tidwall/gjson"
+)
+
+func recorder(t *testing.T) *Recorder {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "m.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return &Recorder{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+const rows = `{"type":"user","uuid":"u1","promptId":"p1","sessionId":"s","timestamp":"2026-11-20T09:00:00.000Z","message":{"role":"user","content":"Use RS256 <private>pw=hunter2</private>"}}
+{"type":"assistant","uuid":"a1","sessionId":"s","timestamp":"2026-11-20T09:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"npm test"}}]}}
+{"type":"user","uuid":"r1","sessionId":"s","timestamp":"2026-11-20T09:00:02.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"PASS"}]}}
+{"type":"assistant","uuid":"a2","sessionId":"s","timestamp":"2026-11-20T09:00:03.000Z","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Done: RS256 it is."}],"stop_reason":"end_turn"}}
+`
+
+// Hook copies and transcript rows of the same prompt, tool call and answer
+// are stored once, whichever arrives first, and the transcript's copies carry
+// their row uuids and timestamps.
+func TestHookAndTranscriptCopiesMeet(t *testing.T) {
+	for _, hooksFirst := range []bool{true, false} {
+		r := recorder(t)
+		ctx := context.Background()
+		p := filepath.Join(t.TempDir(), "t.jsonl")
+		os.WriteFile(p, []byte(rows), 0o600)
+		r.DB.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
+		sess, _ := r.DB.Session(ctx, "s")
+		s := Session{ID: "s", Project: "/p"}
+		now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+		hooks := func() {
+			r.Prompt(ctx, s, "p1", "Use RS256 <private>pw=hunter2</private>", now)
+			r.Tool(ctx, s, "t1", observation.Build("Bash", gjson.Parse(`{"command":"npm test"}`), "PASS", false), now)
+			r.StopAnswer(ctx, s, "p1", "Done:  RS256 it is.\n", now)
+		}
+		if hooksFirst {
+			hooks()
+		}
+		res, err := r.Ingest(ctx, sess, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !hooksFirst {
+			hooks()
+		}
+		evs, _ := r.DB.Events(ctx, store.EventFilter{SessionID: "s"})
+		if len(evs) != 3 {
+			t.Fatalf("hooks first=%v: %d events stored, want 3 (ingest %+v)", hooksFirst, len(evs), res)
+		}
+		for _, e := range evs {
+			if strings.Contains(e.Text, "hunter2") {
+				t.Errorf("private text stored: %q", e.Text)
+			}
+			if !hooksFirst && e.SourceUUID == "" {
+				t.Errorf("transcript copy without uuid: %+v", e)
+			}
+		}
+		if s2, _ := r.DB.Session(ctx, "s"); s2.Offset != int64(len(rows)) {
+			t.Errorf("offset %d, want %d", s2.Offset, len(rows))
+		}
+		// Ingesting again adds nothing.
+		sess, _ = r.DB.Session(ctx, "s")
+		if res, _ := r.Ingest(ctx, sess, true); res.Added != 0 {
+			t.Errorf("re-ingest added %d", res.Added)
+		}
+	}
+}
+
+func TestIngestMissingOrShrunkTranscript(t *testing.T) {
+	r := recorder(t)
+	ctx := context.Background()
+	if res, err := r.Ingest(ctx, store.Session{ID: "s", TranscriptPath: "/nonexistent.jsonl"}, true); err != nil || res.Added != 0 {
+		t.Fatalf("missing transcript: %+v %v", res, err)
+	}
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(p, []byte(rows), 0o600)
+	r.DB.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
+	r.DB.AdvanceOffset(ctx, "s", 1<<20) // further than the file: it was replaced
+	sess, _ := r.DB.Session(ctx, "s")
+	if res, err := r.Ingest(ctx, sess, true); err != nil || res.Added != 3 {
+		t.Fatalf("shrunk transcript re-read: %+v %v", res, err)
+	}
+}
+
+func TestCleanCutsBeforeFiltering(t *testing.T) {
+	big := strings.Repeat("é", MaxText) + "<private>tail</private>"
+	got, truncated := clean(big)
+	if !truncated || len(got) > MaxText || strings.Contains(got, "tail") {
+		t.Fatalf("clean: %d bytes, truncated %v", len(got), truncated)
+	}
+	if got, _ := clean("bad \xff utf8"); got != "bad \uFFFD utf8" {
+		t.Fatalf("clean invalid UTF-8: %q", got)
+	}
+}

@@ -1,0 +1,59 @@
+package observation
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+func TestBuild(t *testing.T) {
+	for _, tt := range []struct {
+		tool, input, output string
+		isErr               bool
+		want                string // prefix of Text()
+		files               int
+	}{
+		{"Bash", `{"command":"npm   test --\n test/orders.test.js"}`, "PASS", false, "Bash: npm test -- test/orders.test.js\nPASS", 0},
+		{"Bash", `{"command":"npm test"}`, "Exit code 1\nFAIL", true, "Bash: npm test (error)\nExit code 1", 0},
+		{"Edit", `{"file_path":"/a/app.js","old_string":"x()","new_string":"y()"}`, "updated", false, "Edit: /a/app.js\n- x()\n+ y()", 1},
+		{"Write", `{"file_path":"/a/k.md","content":"RS256 keys\nlive here"}`, "created", false, "Write: /a/k.md\n+ RS256 keys\n+ live here", 1},
+		{"Read", `{"file_path":"/a/b.go"}`, "package b", false, "Read: /a/b.go\npackage b", 1},
+		{"Grep", `{"pattern":"JWT_SECRET","path":"src"}`, "src/a.ts:3", false, "Grep: JWT_SECRET in src", 0},
+		{"mcp__db__query", `{"sql":"select 1","limit":5}`, "1", false, "mcp__db__query: limit=5 sql=select 1", 0},
+	} {
+		o := Build(tt.tool, gjson.Parse(tt.input), tt.output, tt.isErr)
+		if got := o.Text(); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%s: Text()=%q, want prefix %q", tt.tool, got, tt.want)
+		}
+		if len(o.Files) != tt.files {
+			t.Errorf("%s: files %v", tt.tool, o.Files)
+		}
+	}
+}
+
+func TestResponseText(t *testing.T) {
+	for _, tt := range []struct{ resp, want string }{
+		{`{"stdout":"ok","stderr":"warn"}`, "ok\nwarn"},
+		{`{"type":"text","file":{"filePath":"/a","content":"body"}}`, "body"},
+		{`"plain"`, "plain"},
+		{`[{"type":"text","text":"a"},{"type":"image"}]`, "a"},
+		{`{"filePath":"/a","structuredPatch":[]}`, ""},
+	} {
+		if got := ResponseText(gjson.Parse(tt.resp)); got != tt.want {
+			t.Errorf("ResponseText(%s)=%q, want %q", tt.resp, got, tt.want)
+		}
+	}
+}
+
+func TestTruncateKeepsUTF8(t *testing.T) {
+	s := strings.Repeat("토큰🔐", 500)
+	got := Truncate(s, 700, 300)
+	if !utf8.ValidString(got) || len(got) > 700+300+60 || !strings.Contains(got, "bytes cut") {
+		t.Fatalf("Truncate: %d bytes, valid %v", len(got), utf8.ValidString(got))
+	}
+	if Truncate("short", 700, 300) != "short" {
+		t.Fatal("short text changed")
+	}
+}
