@@ -287,23 +287,12 @@ func briefRank(t string) int {
 
 // openConflicts renders the project's unresolved contradictions, both sides each.
 func openConflicts(ctx context.Context, db *store.DB, project string) ([]string, error) {
-	contested, err := db.Entries(ctx, store.EntryFilter{Project: project, Statuses: []string{store.StatusContested}, Limit: 20})
-	if err != nil || len(contested) == 0 {
-		return nil, err
-	}
-	ids := make([]int64, len(contested))
-	for i, e := range contested {
-		ids[i] = e.ID
-	}
-	cs, err := db.Conflicts(ctx, ids)
+	cs, err := db.OpenConflicts(ctx, project, 3)
 	if err != nil {
 		return nil, err
 	}
 	var lines []string
 	for _, c := range cs {
-		if c.Kind != "contradicts" || c.Resolution != "" || len(lines) == 3 {
-			continue
-		}
 		a, errA := db.EntryByID(ctx, c.Older)
 		b, errB := db.EntryByID(ctx, c.Newer)
 		if errA != nil || errB != nil {

@@ -260,6 +260,14 @@ func TestBrief(t *testing.T) {
 	if len(got) > defaults().BriefTokens*charsPerToken {
 		t.Errorf("brief of %d bytes is over budget", len(got))
 	}
+	// An unresolved contradiction appears with both sides.
+	a := put(t, db, "fact", "test runner", "Unit tests run with jest", "unit tests run with jest", 1)
+	b := put(t, db, "fact", "test runner", "Unit tests run with vitest", "we run the unit tests with vitest", 2)
+	db.AddConflict(context.Background(), store.Conflict{Older: a.ID, Newer: b.ID, Kind: "contradicts"}, store.Event{Type: store.TypeConflict, DedupeKey: "c"})
+	got, _ = Brief(context.Background(), db, defaults(), proj, "now")
+	if !strings.Contains(got, "Open conflicts:") || !strings.Contains(got, a.CID) || !strings.Contains(got, b.CID) {
+		t.Errorf("brief lacks the open conflict:\n%s", got)
+	}
 }
 
 func TestTerms(t *testing.T) {

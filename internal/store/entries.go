@@ -530,3 +530,27 @@ func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
 	}
 	return out, rows.Err()
 }
+
+// OpenConflicts lists a project's unresolved contradictions, newest first. It
+// starts from the conflicts table, which is small, rather than from entries.
+func (db *DB) OpenConflicts(ctx context.Context, project string, limit int) ([]Conflict, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT c.id, c.older, c.newer, c.kind, c.reason, c.detected_at, c.resolution
+		FROM conflicts c JOIN entries e ON e.id = c.older
+		WHERE c.kind = 'contradicts' AND c.resolution = '' AND e.project = ? AND e.status = ?
+		ORDER BY c.id DESC LIMIT ?`, project, StatusContested, limit)
+	if err != nil {
+		return nil, fmt.Errorf("open conflicts: %w", err)
+	}
+	defer rows.Close()
+	var out []Conflict
+	for rows.Next() {
+		var c Conflict
+		var at string
+		if err := rows.Scan(&c.ID, &c.Older, &c.Newer, &c.Kind, &c.Reason, &at, &c.Resolution); err != nil {
+			return nil, fmt.Errorf("open conflicts: %w", err)
+		}
+		c.Detected = ParseTime(at)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -24,6 +24,10 @@ CREATE TABLE entries (
 	UNIQUE (project, claim_key)
 );
 CREATE INDEX entries_project ON entries(project, stage, status);
+-- The session brief reads the newest entries and the contested ones of a
+-- project; without these it sorted or scanned every entry (48 ms at 10k).
+CREATE INDEX entries_recent ON entries(project, created_at);
+CREATE INDEX entries_status ON entries(project, status);
 CREATE INDEX entries_subject ON entries(project, subject) WHERE subject <> '';
 CREATE INDEX entries_session ON entries(session_id);
 
