@@ -13,7 +13,7 @@ import (
 // and that commands say what they are ("Command <name> ...").
 func TestPackageDocs(t *testing.T) {
 	docs := map[string][]string{} // dir -> files with a package comment
-	pkgs := map[string]string{}    // dir -> package name
+	pkgs := map[string]string{}   // dir -> package name
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
