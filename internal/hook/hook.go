@@ -2,6 +2,7 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -142,7 +143,9 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, opt Options, h Handler) (cod
 	}
 	ev, err := Decode(in)
 	if err != nil {
-		log.Error("decode", "err", err, "bytes", len(in), "head", head(in, 120))
+		// No bytes of the input in the log: it may be a prompt with secrets
+		// that the privacy filter never saw.
+		log.Error("decode", "err", err, "bytes", len(in), "shape", shape(in))
 		return 0
 	}
 	log = log.With("event", ev.Name, "session", ev.SessionID)
@@ -230,9 +233,21 @@ func writeReply(w io.Writer, event string, r Reply) error {
 	return err
 }
 
-func head(b []byte, n int) string {
-	if len(b) > n {
-		b = b[:n]
+// shape describes undecodable input without quoting it: where it broke off
+// and how it starts, which is enough to tell a truncated object from text.
+func shape(b []byte) string {
+	t := bytes.TrimSpace(b)
+	switch {
+	case len(t) == 0:
+		return "empty"
+	case t[0] == '{' && !gjson.ValidBytes(t):
+		return "truncated or malformed JSON object"
+	case t[0] == '{':
+		return "JSON object"
+	case t[0] == '[':
+		return "JSON array"
+	case !utf8.Valid(t):
+		return "not UTF-8"
 	}
-	return string(b)
+	return "not JSON"
 }

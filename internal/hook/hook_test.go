@@ -107,6 +107,46 @@ func TestRunBadInputExitsZeroAndLogs(t *testing.T) {
 	}
 }
 
+// A malformed input is often a prompt cut short; its text never passed the
+// privacy filter, so none of it may reach the log.
+func TestRunBadInputNotLogged(t *testing.T) {
+	opt, dir := testOptions(t, time.Second)
+	in := `{"prompt":"deploy with AKIAIOSFODNN7EXAMPLE now","session_id":"s"`
+	var out, errb bytes.Buffer
+	Run(strings.NewReader(in), &out, &errb, opt, echo("x"))
+	log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
+	if !strings.Contains(string(log), "truncated or malformed JSON object") {
+		t.Errorf("log does not describe the input: %q", log)
+	}
+	if strings.Contains(string(log), "AKIA") || strings.Contains(string(log), "deploy") {
+		t.Errorf("log quotes the input: %q", log)
+	}
+}
+
+type failingWriter struct{ calls int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.calls++
+	return 0, errors.New("no space left on device")
+}
+
+// On a full disk the log file opens but every write fails; the lines must
+// then go to the fallback rather than nowhere.
+func TestLogWriterFallsBack(t *testing.T) {
+	file := &failingWriter{}
+	var fallback bytes.Buffer
+	w := &logWriter{file: file, fallback: &fallback}
+	w.Write([]byte("first\n"))
+	w.Write([]byte("second\n"))
+	got := fallback.String()
+	if !strings.Contains(got, "no space left on device") || !strings.Contains(got, "first\n") || !strings.Contains(got, "second\n") {
+		t.Errorf("fallback got %q", got)
+	}
+	if file.calls != 1 {
+		t.Errorf("file written %d times after failing, want 1", file.calls)
+	}
+}
+
 func TestRunRecoversPanic(t *testing.T) {
 	opt, dir := testOptions(t, time.Second)
 	var out, errb bytes.Buffer

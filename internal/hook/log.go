@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -30,5 +31,28 @@ func openLog(cfg config.Config, fallback io.Writer) (*slog.Logger, func()) {
 		l.Error("log file unavailable", "path", path, "err", err)
 		return l, func() {}
 	}
-	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }
+	w := &logWriter{file: f, fallback: fallback}
+	return slog.New(slog.NewTextHandler(w, nil)), func() { f.Close() }
+}
+
+// logWriter writes to the log file until a write fails, then to the fallback.
+// A full disk opens the file fine and fails every write, and slog drops write
+// errors: without this, a hook that could not store anything would say so
+// nowhere. slog's handler serialises calls to Write.
+type logWriter struct {
+	file     io.Writer
+	fallback io.Writer
+	failed   bool
+}
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	if !w.failed {
+		_, err := w.file.Write(p)
+		if err == nil {
+			return len(p), nil
+		}
+		w.failed = true
+		fmt.Fprintf(w.fallback, "claude-memory-layer: log file write failed (%v); logging to stderr\n", err)
+	}
+	return w.fallback.Write(p)
 }
