@@ -22,9 +22,16 @@ import (
 )
 
 // MaxText caps the text of one stored message. Longer prompts (a pasted 10 MB
-// log) are cut before privacy filtering so that filtering stays fast; the
-// payload records the original size.
+// log) are cut; the payload records the original size.
 const MaxText = 256 << 10
+
+// filterWindow bounds the privacy filter's work on a long text, so a 64 MB
+// prompt costs what 1 MB does. maxSecret is the longest secret the filter
+// must see whole (a private key block is a few KB).
+const (
+	filterWindow = 4 * MaxText
+	maxSecret    = 64 << 10
+)
 
 // Recorder writes captured activity into a store. Every path goes through
 // Recorder, so every path is privacy-filtered the same way.
@@ -33,21 +40,38 @@ type Recorder struct {
 	Log *slog.Logger
 }
 
-// clean prepares text for storage: valid UTF-8, at most MaxText bytes, private
-// sections, secrets and the plugin's own injected context removed.
+// clean prepares text for storage: valid UTF-8, private sections, secrets and
+// the plugin's own injected context removed, at most MaxText bytes.
+//
+// The filter runs before the cut: a secret straddling the cut would lose the
+// shape the filter knows it by and leave its head stored. On a text longer
+// than filterWindow a secret may straddle the window's end instead; it then
+// lies within the filtered window's last maxSecret bytes (masking only
+// shortens text), so the final cut keeps clear of them.
 func clean(s string) (text string, truncated bool) {
-	if len(s) > MaxText {
-		// Cut first: everything after works on at most MaxText bytes.
-		cut := MaxText
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s, truncated = s[:cut], true
+	keep := MaxText
+	if len(s) > filterWindow {
+		s, truncated = s[:runeStart(s, filterWindow)], true
 	}
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	return strings.TrimSpace(privacy.Filter(s)), truncated
+	s = privacy.Filter(s)
+	if truncated {
+		keep = min(keep, len(s)-maxSecret)
+	}
+	if len(s) > keep {
+		s, truncated = s[:runeStart(s, max(keep, 0))], true
+	}
+	return strings.TrimSpace(s), truncated
+}
+
+// runeStart is the largest index ≤ i that starts a rune in s.
+func runeStart(s string, i int) int {
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }
 
 func hash(parts ...string) string {

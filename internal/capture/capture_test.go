@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
@@ -98,13 +99,31 @@ func TestIngestMissingOrShrunkTranscript(t *testing.T) {
 	}
 }
 
-func TestCleanCutsBeforeFiltering(t *testing.T) {
+func TestCleanCut(t *testing.T) {
 	big := strings.Repeat("é", MaxText) + "<private>tail</private>"
 	got, truncated := clean(big)
-	if !truncated || len(got) > MaxText || strings.Contains(got, "tail") {
+	if !truncated || len(got) > MaxText || strings.Contains(got, "tail") || !utf8.ValidString(got) {
 		t.Fatalf("clean: %d bytes, truncated %v", len(got), truncated)
 	}
 	if got, _ := clean("bad \xff utf8"); got != "bad \uFFFD utf8" {
 		t.Fatalf("clean invalid UTF-8: %q", got)
+	}
+}
+
+// A secret across the MaxText cut, or across the filter window's end, must
+// not leave its head in the stored text.
+func TestCleanSecretAcrossCut(t *testing.T) {
+	const key = "AKIAIOSFODNN7EXAMPLE"
+	for name, at := range map[string]int{"MaxText": MaxText, "window": filterWindow} {
+		t.Run(name, func(t *testing.T) {
+			pad := strings.Repeat("x ", (at-len(key)/2)/2)
+			got, truncated := clean(pad + key + " and more text after it")
+			if !truncated || len(got) > MaxText {
+				t.Fatalf("%d bytes, truncated %v", len(got), truncated)
+			}
+			if strings.Contains(got, key[:len(key)/2]) {
+				t.Fatalf("head of the key stored: %q", got[len(got)-40:])
+			}
+		})
 	}
 }
