@@ -39,7 +39,21 @@ func session(ctx context.Context, env *hook.Env, ev *hook.Event) (*store.DB, sto
 	if err != nil {
 		return nil, store.Session{}, err
 	}
-	s := store.Session{
+	s, ok := lookup(ctx, env, db, ev)
+	if !ok {
+		if s, err = register(ctx, db, s); err != nil {
+			db.Close()
+			return nil, store.Session{}, err
+		}
+	}
+	return db, s, nil
+}
+
+// lookup reads the event's session. Most events come for a session already
+// registered with these fields: then ok is true and the write lock is left to
+// others. Otherwise it returns the session to register.
+func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s store.Session, ok bool) {
+	s = store.Session{
 		ID:             ev.SessionID,
 		Project:        project.Identify(ev.Cwd),
 		Cwd:            ev.Cwd,
@@ -47,22 +61,19 @@ func session(ctx context.Context, env *hook.Env, ev *hook.Event) (*store.DB, sto
 		Source:         ev.Get("source").String(),
 		StartedAt:      env.Now(),
 	}
-	// Most events come for a session already registered with these fields:
-	// then a read suffices and the write lock is left to others.
 	if have, err := db.Session(ctx, s.ID); err == nil && have.Project != "" && have.Cwd != "" &&
 		(s.TranscriptPath == "" || have.TranscriptPath == s.TranscriptPath) {
-		return db, have, nil
+		return have, true
 	}
+	return s, false
+}
+
+// register records the session (or its new fields) and returns it as stored.
+func register(ctx context.Context, db *store.DB, s store.Session) (store.Session, error) {
 	if err := db.TouchSession(ctx, s); err != nil {
-		db.Close()
-		return nil, store.Session{}, err
+		return store.Session{}, err
 	}
-	stored, err := db.Session(ctx, ev.SessionID)
-	if err != nil {
-		db.Close()
-		return nil, store.Session{}, err
-	}
-	return db, stored, nil
+	return db.Session(ctx, s.ID)
 }
 
 // openStore opens the store with a lock wait that ends before the hook's deadline.
@@ -119,27 +130,47 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 	return hook.Reply{AdditionalContext: brief}, nil
 }
 
-// UserPromptSubmit stores the prompt and replies with what earlier sessions of
-// this project recorded that is relevant to it.
+// UserPromptSubmit replies with what earlier sessions of this project
+// recorded that is relevant to the prompt, and stores the prompt.
+//
+// Recall comes first and only reads: WAL readers never wait for a writer, so
+// while another session holds the write lock the prompt still gets its
+// memories. The writes follow; each can wait out the lock until just before
+// the deadline, so after the first failure the rest are skipped (the prompt
+// itself comes back with the transcript at Stop or SessionEnd).
 func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
-	db, s, err := session(ctx, env, ev)
+	if ev.SessionID == "" {
+		return hook.Reply{}, errNoSession
+	}
+	db, err := openStore(ctx, env)
 	if err != nil {
 		return hook.Reply{}, err
 	}
 	defer db.Close()
+	s, registered := lookup(ctx, env, db, ev)
 	prompt := ev.Get("prompt").String()
+	var inj recall.Injection
+	if env.Config.Recall.Memories {
+		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID, Prompt: prompt, Now: env.Now()})
+		if err != nil {
+			env.Log.Error("recall", "err", err)
+		}
+	}
+	reply := hook.Reply{AdditionalContext: inj.Text}
+	if !registered {
+		if s, err = register(ctx, db, s); err != nil {
+			env.Log.Error("register session", "err", err)
+			return reply, nil
+		}
+	}
 	if _, err := recorder(db, env).Prompt(ctx, ids(s), ev.PromptID, prompt, env.Now()); err != nil {
-		// Still answer: recall does not depend on this prompt being stored.
 		env.Log.Error("store prompt", "err", err)
+		return reply, nil
 	}
-	if !env.Config.Recall.Memories {
-		return hook.Reply{}, nil
+	if err := recall.Record(ctx, db, inj); err != nil {
+		env.Log.Error("record injection", "err", err)
 	}
-	text, err := recall.Context(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID, Prompt: prompt, Now: env.Now()})
-	if err != nil {
-		return hook.Reply{}, fmt.Errorf("recall: %w", err)
-	}
-	return hook.Reply{AdditionalContext: text}, nil
+	return reply, nil
 }
 
 // PostToolUse stores a compact observation of a tool call; it also handles

@@ -176,12 +176,20 @@ func memory(e store.Entry) Memory {
 	return m
 }
 
-// Context selects, renders and records the memories for a prompt. It returns
-// "" when nothing stored is relevant enough.
-func Context(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (string, error) {
+// Injection is the context chosen for one prompt and the record of it.
+type Injection struct {
+	Text string // "" when nothing stored is relevant enough
+	ids  []int64
+	ev   store.Event
+}
+
+// Compose selects and renders the memories for a prompt. It only reads, so it
+// answers in time even while another process holds the write lock (WAL
+// readers never wait); Record writes the injection down afterwards.
+func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (Injection, error) {
 	sel, err := Select(ctx, db, cfg, req)
 	if err != nil || len(sel) == 0 {
-		return "", err
+		return Injection{}, err
 	}
 	mems := make([]Memory, len(sel))
 	for i, s := range sel {
@@ -190,28 +198,46 @@ func Context(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	var warns []Warning
 	if cfg.ConflictWarnings {
 		if warns, err = Warnings(ctx, db, cfg, sel); err != nil {
-			return "", err
+			return Injection{}, err
 		}
 	}
 	r := Render(mems, warns, cfg.CitationTrace, cfg.TokenBudget*charsPerToken)
 	if r.Text == "" {
-		return "", nil
+		return Injection{}, nil
 	}
-	var ids []int64
+	inj := Injection{Text: r.Text}
 	for _, s := range sel[:len(r.Shown)] {
-		ids = append(ids, s.ID)
+		inj.ids = append(inj.ids, s.ID)
 	}
 	key := req.PromptID
 	if key == "" {
 		key = fmt.Sprintf("%x", store.FormatTime(req.Now))
 	}
 	payload, _ := json.Marshal(map[string]any{"memories": r.Shown, "warnings": r.Warnings, "chars": len(r.Text), "prompt_id": req.PromptID})
-	err = db.MarkUsed(ctx, ids, req.Now, store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
-		Project: req.Project, DedupeKey: "inject:" + req.SessionID + ":" + key, Payload: payload})
+	inj.ev = store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
+		Project: req.Project, DedupeKey: "inject:" + req.SessionID + ":" + key, Payload: payload}
+	return inj, nil
+}
+
+// Record stores which memories were injected in which turn and bumps their
+// use count. An empty injection records nothing.
+func Record(ctx context.Context, db *store.DB, inj Injection) error {
+	if inj.Text == "" {
+		return nil
+	}
+	return db.MarkUsed(ctx, inj.ids, inj.ev.Time, inj.ev)
+}
+
+// Context composes and records the memories for a prompt.
+func Context(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (string, error) {
+	inj, err := Compose(ctx, db, cfg, req)
+	if err == nil {
+		err = Record(ctx, db, inj)
+	}
 	if err != nil {
 		return "", err
 	}
-	return r.Text, nil
+	return inj.Text, nil
 }
 
 // Brief is a short account of the project for SessionStart: the last session's
