@@ -83,7 +83,7 @@ func runList(ctx context.Context, e *env, args []string) error {
 		}
 		paths = append(paths, ps...)
 	}
-	db, err := openStoreIfExists(ctx, e)
+	db, err := openReadStore(ctx, e)
 	if err != nil {
 		return err
 	}
@@ -144,24 +144,6 @@ func runList(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", s.date.UTC().Format("2006-01-02 15:04"), s.SessionID, s.Project, byteSize(s.Bytes), s.Lines, s.Imported)
 	}
 	return tw.Flush()
-}
-
-// openStoreIfExists opens the store for reading, or returns nil when there is
-// none yet: listing must not create one.
-func openStoreIfExists(ctx context.Context, e *env) (*store.DB, error) {
-	cfg, err := loadConfig(e)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(cfg.DBPath()); errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	db, err := store.Open(ctx, cfg.DBPath(), store.Options{BusyTimeout: 10 * time.Second, ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	db.Now = e.now
-	return db, nil
 }
 
 // claudeProjectsDir is where Claude Code keeps transcripts: projects/ under

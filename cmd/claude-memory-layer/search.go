@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -98,19 +99,26 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 }
 
 // openReadStore opens the store for a read-only command; nil (no error) means
-// there is no store yet, which reads as empty.
+// there is no store yet, which reads as empty. A store at an older schema is
+// upgraded first, as any hook would.
 func openReadStore(ctx context.Context, e *env) (*store.DB, error) {
 	cfg, err := loadConfig(e)
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(ctx, cfg.DBPath(), store.Options{ReadOnly: true, BusyTimeout: 5 * time.Second})
+	opt := store.Options{ReadOnly: true, BusyTimeout: 5 * time.Second}
+	db, err := store.Open(ctx, cfg.DBPath(), opt)
+	switch {
+	case errors.Is(err, store.ErrNoSchema) || err != nil && fileMissing(cfg.DBPath()):
+		return nil, nil
+	case errors.Is(err, store.ErrOldSchema):
+		opt.ReadOnly = false
+		db, err = store.Open(ctx, cfg.DBPath(), opt)
+	}
 	if err != nil {
-		if fileMissing(cfg.DBPath()) {
-			return nil, nil
-		}
 		return nil, err
 	}
+	db.Now = e.now
 	return db, nil
 }
 

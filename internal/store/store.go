@@ -107,13 +107,40 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		sqldb.Close()
 		return nil, err
 	}
-	if !opt.ReadOnly {
-		if err := db.migrate(ctx); err != nil {
-			sqldb.Close()
-			return nil, err
-		}
+	if opt.ReadOnly {
+		err = db.checkReadable(ctx)
+	} else {
+		err = db.migrate(ctx)
+	}
+	if err != nil {
+		sqldb.Close()
+		return nil, err
 	}
 	return db, nil
+}
+
+// ErrNoSchema is returned by a read-only Open of a file no build has
+// initialised yet (created by a process that died or is still migrating):
+// it holds nothing, and readers may treat it as an empty store.
+var ErrNoSchema = errors.New("store not initialised")
+
+// ErrOldSchema is returned by a read-only Open of a file at an older schema
+// version: a read-write Open migrates it.
+var ErrOldSchema = errors.New("store schema needs an upgrade")
+
+func (db *DB) checkReadable(ctx context.Context) error {
+	v, err := db.Version(ctx)
+	switch {
+	case err != nil:
+		return err
+	case v == 0:
+		return ErrNoSchema
+	case v < SchemaVersion():
+		return fmt.Errorf("file at version %d, build knows %d: %w", v, SchemaVersion(), ErrOldSchema)
+	case v > SchemaVersion():
+		return fmt.Errorf("file at version %d, build knows %d: %w", v, SchemaVersion(), ErrNewerSchema)
+	}
+	return nil
 }
 
 // connect makes the first connection. Setting WAL mode on a new file needs an
