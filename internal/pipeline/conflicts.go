@@ -24,20 +24,28 @@ func Supersedes(text string) bool { return replaces.MatchString(text) }
 // detectConflicts records, for each entry of this session, a conflict with every
 // active entry of the project about the same subject whose claim differs: the
 // newer supersedes the older when it says so explicitly, otherwise both become
-// contested. It returns how many conflicts it recorded.
+// contested. It reads first and records everything in one transaction; it
+// returns how many conflicts were new.
 func (p *Processor) detectConflicts(ctx context.Context, project string, fresh []store.Entry) (int, error) {
-	n := 0
+	bySubject := map[string][]store.Entry{} // the subject's active and contested entries
+	superseded := map[int64]bool{}          // by a conflict found in this call
+	var found []store.ConflictWrite
 	for _, e := range fresh {
 		if e.Subject == "" || !conflictTypes[e.Type] || e.Stage == store.StageRejected {
 			continue
 		}
-		others, err := p.DB.Entries(ctx, store.EntryFilter{Project: project, Subject: e.Subject,
-			Statuses: []string{store.StatusActive, store.StatusContested}})
-		if err != nil {
-			return n, err
+		others, ok := bySubject[e.Subject]
+		if !ok {
+			var err error
+			others, err = p.DB.Entries(ctx, store.EntryFilter{Project: project, Subject: e.Subject,
+				Statuses: []string{store.StatusActive, store.StatusContested}})
+			if err != nil {
+				return 0, err
+			}
+			bySubject[e.Subject] = others
 		}
 		for _, o := range others {
-			if o.ID == e.ID || o.ClaimKey == e.ClaimKey || !conflictTypes[o.Type] || o.Stage == store.StageRejected {
+			if o.ID == e.ID || o.ClaimKey == e.ClaimKey || !conflictTypes[o.Type] || o.Stage == store.StageRejected || superseded[o.ID] {
 				continue
 			}
 			if jaccard(words(o.Title), words(e.Title)) >= 0.5 {
@@ -47,28 +55,25 @@ func (p *Processor) detectConflicts(ctx context.Context, project string, fresh [
 			if newer.Created.Before(older.Created) || (newer.Created.Equal(older.Created) && newer.ID < older.ID) {
 				// Rare: the fresh entry is the older one. Its rival's quotes are
 				// needed to see whether it says it replaces it.
+				var err error
 				if newer, err = p.DB.EntryByID(ctx, o.ID); err != nil {
-					return n, err
+					return 0, err
 				}
 				older = e
 			}
 			kind, reason := "contradicts", fmt.Sprintf("both about %q but they say different things", e.Subject)
 			if Supersedes(entryText(newer)) {
 				kind, reason = "supersedes", fmt.Sprintf("%s replaces %s about %q", newer.CID, older.CID, e.Subject)
+				superseded[older.ID] = true
 			}
 			payload, _ := json.Marshal(map[string]any{"older": older.CID, "newer": newer.CID, "kind": kind, "reason": reason, "subject": e.Subject})
-			added, err := p.DB.AddConflict(ctx, store.Conflict{Older: older.ID, Newer: newer.ID, Kind: kind, Reason: reason, Detected: p.now()},
-				store.Event{Time: p.now(), Type: store.TypeConflict, SessionID: e.SessionID, Project: project,
-					DedupeKey: "conflict:" + older.CID + ":" + newer.CID, Payload: payload})
-			if err != nil {
-				return n, err
-			}
-			if added {
-				n++
-			}
+			found = append(found, store.ConflictWrite{
+				Conflict: store.Conflict{Older: older.ID, Newer: newer.ID, Kind: kind, Reason: reason, Detected: p.now()},
+				Event: store.Event{Time: p.now(), Type: store.TypeConflict, SessionID: e.SessionID, Project: project,
+					DedupeKey: "conflict:" + older.CID + ":" + newer.CID, Payload: payload}})
 		}
 	}
-	return n, nil
+	return p.DB.AddConflicts(ctx, found)
 }
 
 // entryText is everything an entry says: title, body and quotes.

@@ -96,22 +96,24 @@ func (p *Processor) Process(ctx context.Context, sessionID string) (Result, erro
 	res.Extractor = ext.Name()
 	res.Extracted = len(entries)
 	aligner := align.NewSession(texts)
-	var stored []store.Entry
-	for _, x := range entries {
+	writes := make([]store.EntryWrite, len(entries))
+	for i, x := range entries {
 		e, events := p.entry(sess, evs, aligner, x, ext.Name())
-		got, created, err := p.DB.PutEntry(ctx, e, events...)
-		if err != nil {
-			return res, err
-		}
-		if created {
-			res.New++
-		}
+		writes[i] = store.EntryWrite{Entry: e, Events: events}
 		if e.Stage == store.StageVerified {
 			res.Verified++
 		} else {
 			res.Candidates++
 		}
-		stored = append(stored, got)
+	}
+	stored, created, err := p.DB.PutEntries(ctx, writes)
+	if err != nil {
+		return res, err
+	}
+	for _, c := range created {
+		if c {
+			res.New++
+		}
 	}
 	n, err := p.detectConflicts(ctx, sess.Project, stored)
 	if err != nil {

@@ -76,22 +76,133 @@ func shortHash(s string) string {
 // of creating a copy, and a candidate is promoted if this evidence verifies it.
 // It reports the stored entry and whether it was created.
 func (db *DB) PutEntry(ctx context.Context, e Entry, events ...Event) (Entry, bool, error) {
-	if e.Project == "" && e.SessionID == "" || e.ClaimKey == "" || e.Title == "" {
-		return Entry{}, false, fmt.Errorf("put entry %q: needs a claim key and a title", e.Title)
+	got, created, err := db.PutEntries(ctx, []EntryWrite{{Entry: e, Events: events}})
+	if err != nil {
+		return Entry{}, false, err
+	}
+	return got[0], created[0], nil
+}
+
+// EntryWrite is one entry for PutEntries with the events that record it.
+type EntryWrite struct {
+	Entry  Entry
+	Events []Event
+}
+
+// PutEntries is PutEntry for a whole session's entries in one transaction,
+// with each statement prepared once: a session's entries cost one commit,
+// not one each. It reports the stored entries, with the evidence of the
+// sessions quoted in ws (EntryByID has all of it), and which were created,
+// in the order given.
+func (db *DB) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, created []bool, err error) {
+	var events []Event
+	var sessions []string
+	seen := map[string]bool{}
+	for _, w := range ws {
+		e := w.Entry
+		for _, v := range e.Evidence {
+			if !seen[v.SessionID] {
+				seen[v.SessionID] = true
+				sessions = append(sessions, v.SessionID)
+			}
+		}
+		if e.Project == "" && e.SessionID == "" || e.ClaimKey == "" || e.Title == "" {
+			return nil, nil, fmt.Errorf("put entry %q: needs a claim key and a title", e.Title)
+		}
+		events = append(events, w.Events...)
+	}
+	if len(ws) == 0 {
+		return nil, nil, nil
 	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return Entry{}, false, fmt.Errorf("put entry: begin: %w", err)
+		return nil, nil, fmt.Errorf("put entry: begin: %w", err)
 	}
 	defer tx.Rollback()
 	now := db.Now()
 	if _, err := appendTx(ctx, tx, now, events); err != nil {
-		return Entry{}, false, err
+		return nil, nil, err
 	}
-	var id int64
+	w, err := prepareEntryWriter(ctx, tx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer w.close()
+	ids := make([]int64, len(ws))
+	created = make([]bool, len(ws))
+	for i, x := range ws {
+		if ids[i], created[i], err = w.put(ctx, x.Entry, now); err != nil {
+			return nil, nil, err
+		}
+	}
+	stored, err = scanEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+	if err == nil {
+		// Only this batch's sessions: a claim repeated in every session of a
+		// long history would otherwise read back all its quotes each time.
+		err = loadEvidence(ctx, tx, stored, sessions...)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("put entry: read back: %w", err)
+	}
+	byID := make(map[int64]Entry, len(stored))
+	for _, e := range stored {
+		byID[e.ID] = e
+	}
+	stored = make([]Entry, len(ids))
+	for i, id := range ids {
+		stored[i] = byID[id]
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, nil, fmt.Errorf("put entry: commit: %w", err)
+	}
+	return stored, created, nil
+}
+
+// entryWriter holds PutEntries' statements, prepared once per transaction.
+type entryWriter struct {
+	find, insert, promote, evidence *sql.Stmt
+	tx                              *sql.Tx
+}
+
+func prepareEntryWriter(ctx context.Context, tx *sql.Tx) (*entryWriter, error) {
+	w := &entryWriter{tx: tx}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&w.find, `SELECT id, stage FROM entries WHERE project = ? AND claim_key = ?`},
+		{&w.insert, `INSERT INTO entries
+			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, promotion_blocked, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.promote, `UPDATE entries SET stage = ?, promotion_blocked = '' WHERE id = ?`},
+		{&w.evidence, `INSERT INTO evidence
+			(entry_id, event_id, session_id, source_uuid, message_index, quote, quote_hash, span_start, span_end, method, confidence, failure, ambiguous)
+			VALUES (?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`},
+	} {
+		st, err := tx.PrepareContext(ctx, p.sql)
+		if err != nil {
+			w.close()
+			return nil, fmt.Errorf("put entry: prepare: %w", err)
+		}
+		*p.stmt = st
+	}
+	return w, nil
+}
+
+func (w *entryWriter) close() {
+	for _, st := range []*sql.Stmt{w.find, w.insert, w.promote, w.evidence} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// put stores one entry and its evidence; see PutEntry.
+func (w *entryWriter) put(ctx context.Context, e Entry, now time.Time) (id int64, created bool, err error) {
 	var stage string
-	err = tx.QueryRowContext(ctx, `SELECT id, stage FROM entries WHERE project = ? AND claim_key = ?`, e.Project, e.ClaimKey).Scan(&id, &stage)
-	created := err == sql.ErrNoRows
+	err = w.find.QueryRowContext(ctx, e.Project, e.ClaimKey).Scan(&id, &stage)
+	created = err == sql.ErrNoRows
 	switch {
 	case created:
 		if e.Stage == "" {
@@ -103,47 +214,34 @@ func (db *DB) PutEntry(ctx context.Context, e Entry, events ...Event) (Entry, bo
 		if e.Created.IsZero() {
 			e.Created = now
 		}
-		cid, err := newCID(ctx, tx, e.Project, e.ClaimKey)
+		cid, err := newCID(ctx, w.tx, e.Project, e.ClaimKey)
 		if err != nil {
-			return Entry{}, false, err
+			return 0, false, err
 		}
-		r, err := tx.ExecContext(ctx, `INSERT INTO entries
-			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, promotion_blocked, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			cid, e.Project, e.SessionID, e.Type, e.Title, e.Body, e.Subject, e.ClaimKey, e.Stage, e.Status, e.PromotionBlocked, FormatTime(e.Created))
+		r, err := w.insert.ExecContext(ctx, cid, e.Project, e.SessionID, e.Type, e.Title, e.Body, e.Subject, e.ClaimKey,
+			e.Stage, e.Status, e.PromotionBlocked, FormatTime(e.Created))
 		if err != nil {
-			return Entry{}, false, fmt.Errorf("put entry: %w", err)
+			return 0, false, fmt.Errorf("put entry: %w", err)
 		}
 		id, _ = r.LastInsertId()
 	case err != nil:
-		return Entry{}, false, fmt.Errorf("put entry: %w", err)
+		return 0, false, fmt.Errorf("put entry: %w", err)
 	default:
 		// Seen before: a verified claim stays verified; a candidate is promoted
 		// when this session's evidence all aligned.
 		if stage == StageCandidate && e.Stage == StageVerified {
-			if _, err := tx.ExecContext(ctx, `UPDATE entries SET stage = ?, promotion_blocked = '' WHERE id = ?`, StageVerified, id); err != nil {
-				return Entry{}, false, fmt.Errorf("put entry: promote: %w", err)
+			if _, err := w.promote.ExecContext(ctx, StageVerified, id); err != nil {
+				return 0, false, fmt.Errorf("put entry: promote: %w", err)
 			}
 		}
 	}
 	for _, ev := range e.Evidence {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO evidence
-			(entry_id, event_id, session_id, source_uuid, message_index, quote, quote_hash, span_start, span_end, method, confidence, failure, ambiguous)
-			VALUES (?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`,
-			id, ev.EventID, ev.SessionID, ev.SourceUUID, ev.MessageIndex, ev.Quote, shortHash(ev.Quote)[:32],
-			ev.SpanStart, ev.SpanEnd, orNone(ev.Method), ev.Confidence, ev.Failure, ev.Ambiguous); err != nil {
-			return Entry{}, false, fmt.Errorf("put entry: evidence: %w", err)
+		if _, err := w.evidence.ExecContext(ctx, id, ev.EventID, ev.SessionID, ev.SourceUUID, ev.MessageIndex, ev.Quote,
+			shortHash(ev.Quote)[:32], ev.SpanStart, ev.SpanEnd, orNone(ev.Method), ev.Confidence, ev.Failure, ev.Ambiguous); err != nil {
+			return 0, false, fmt.Errorf("put entry: evidence: %w", err)
 		}
 	}
-	out, err := entryTx(ctx, tx, "id = ?", id)
-	if err != nil {
-		return Entry{}, false, err
-	}
-	if err := tx.Commit(); err != nil {
-		return Entry{}, false, fmt.Errorf("put entry: commit: %w", err)
-	}
-	return out, created, nil
+	return id, created, nil
 }
 
 func orNone(m string) string {
@@ -201,19 +299,27 @@ func scanEntries(ctx context.Context, q querier, query string, args ...any) ([]E
 	return out, nil
 }
 
-// loadEvidence fills in the evidence of entries with one query.
-func loadEvidence(ctx context.Context, q querier, entries []Entry) error {
+// loadEvidence fills in the evidence of entries with one query; given
+// sessions, only the evidence from those sessions.
+func loadEvidence(ctx context.Context, q querier, entries []Entry, sessions ...string) error {
 	if len(entries) == 0 {
 		return nil
 	}
 	index := make(map[int64]int, len(entries))
-	args := make([]any, len(entries))
+	args := make([]any, 0, len(entries)+len(sessions))
 	for i, e := range entries {
 		index[e.ID] = i
-		args[i] = e.ID
+		args = append(args, e.ID)
+	}
+	where := `entry_id IN (` + placeholders(len(entries)) + `)`
+	if len(sessions) > 0 {
+		where += ` AND session_id IN (` + placeholders(len(sessions)) + `)`
+		for _, s := range sessions {
+			args = append(args, s)
+		}
 	}
 	rows, err := q.QueryContext(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
-		span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE entry_id IN (`+placeholders(len(args))+`) ORDER BY id`, args...)
+		span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return err
 	}
@@ -467,36 +573,61 @@ type Conflict struct {
 // status change it implies: supersedes marks the older entry superseded,
 // contradicts marks both contested. A conflict already recorded is left alone.
 func (db *DB) AddConflict(ctx context.Context, c Conflict, ev Event) (bool, error) {
+	n, err := db.AddConflicts(ctx, []ConflictWrite{{Conflict: c, Event: ev}})
+	return n == 1, err
+}
+
+// ConflictWrite is one conflict for AddConflicts with the event recording it.
+type ConflictWrite struct {
+	Conflict Conflict
+	Event    Event
+}
+
+// AddConflicts is AddConflict for several conflicts in one transaction, in
+// order. It returns how many were new.
+func (db *DB) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error) {
+	if len(cs) == 0 {
+		return 0, nil
+	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return false, fmt.Errorf("add conflict: %w", err)
+		return 0, fmt.Errorf("add conflict: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := appendTx(ctx, tx, db.Now(), []Event{ev}); err != nil {
-		return false, err
+	evs := make([]Event, len(cs))
+	for i, c := range cs {
+		evs[i] = c.Event
 	}
-	at := c.Detected
-	if at.IsZero() {
-		at = db.Now()
+	if _, err := appendTx(ctx, tx, db.Now(), evs); err != nil {
+		return 0, err
 	}
-	r, err := tx.ExecContext(ctx, `INSERT INTO conflicts (older, newer, kind, reason, detected_at) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT(older, newer) DO NOTHING`, c.Older, c.Newer, c.Kind, c.Reason, FormatTime(at))
-	if err != nil {
-		return false, fmt.Errorf("add conflict: %w", err)
+	added := 0
+	for _, w := range cs {
+		c := w.Conflict
+		at := c.Detected
+		if at.IsZero() {
+			at = db.Now()
+		}
+		r, err := tx.ExecContext(ctx, `INSERT INTO conflicts (older, newer, kind, reason, detected_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT(older, newer) DO NOTHING`, c.Older, c.Newer, c.Kind, c.Reason, FormatTime(at))
+		if err != nil {
+			return 0, fmt.Errorf("add conflict: %w", err)
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			continue
+		}
+		added++
+		switch c.Kind {
+		case "supersedes":
+			_, err = tx.ExecContext(ctx, `UPDATE entries SET status = ?, superseded_by = ? WHERE id = ?`, StatusSuperseded, c.Newer, c.Older)
+		default:
+			_, err = tx.ExecContext(ctx, `UPDATE entries SET status = ? WHERE id IN (?, ?) AND status = ?`, StatusContested, c.Older, c.Newer, StatusActive)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("add conflict: %w", err)
+		}
 	}
-	if n, _ := r.RowsAffected(); n == 0 {
-		return false, nil
-	}
-	switch c.Kind {
-	case "supersedes":
-		_, err = tx.ExecContext(ctx, `UPDATE entries SET status = ?, superseded_by = ? WHERE id = ?`, StatusSuperseded, c.Newer, c.Older)
-	default:
-		_, err = tx.ExecContext(ctx, `UPDATE entries SET status = ? WHERE id IN (?, ?) AND status = ?`, StatusContested, c.Older, c.Newer, StatusActive)
-	}
-	if err != nil {
-		return false, fmt.Errorf("add conflict: %w", err)
-	}
-	return true, tx.Commit()
+	return added, tx.Commit()
 }
 
 // Conflicts lists the conflicts involving any of the entries (all when ids is empty).
