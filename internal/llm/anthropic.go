@@ -58,25 +58,7 @@ func (a *Anthropic) Name() string { return "anthropic" }
 // ErrTooLarge, ErrTruncated or ErrMalformed for an unusable reply, and
 // ErrNoValidEntry when every entry failed validation.
 func (a *Anthropic) Extract(ctx context.Context, msgs []extract.Message) ([]extract.Entry, error) {
-	l := a.Limits.withDefaults()
-	p, err := prepare(msgs, l)
-	if err != nil {
-		return nil, fmt.Errorf("anthropic: %w", err)
-	}
-	if p.n == 0 {
-		return nil, nil // nothing to extract from
-	}
-	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
-	defer cancel()
-	text, err := a.complete(ctx, p.text, l)
-	if err != nil {
-		return nil, fmt.Errorf("anthropic: %w", err)
-	}
-	entries, err := finish(a.Log, text, p)
-	if err != nil {
-		return nil, fmt.Errorf("anthropic: %w", err)
-	}
-	return entries, nil
+	return extractWith(ctx, "anthropic", a.Log, a.Limits, msgs, a.complete)
 }
 
 type anthropicRequest struct {

@@ -64,25 +64,7 @@ func (c *Claude) Name() string { return "claude" }
 // when the CLI exits non-zero or reports an error, and for the result text
 // the errors of Parse and ErrNoValidEntry.
 func (c *Claude) Extract(ctx context.Context, msgs []extract.Message) ([]extract.Entry, error) {
-	l := c.Limits.withDefaults()
-	p, err := prepare(msgs, l)
-	if err != nil {
-		return nil, fmt.Errorf("claude: %w", err)
-	}
-	if p.n == 0 {
-		return nil, nil // nothing to extract from
-	}
-	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
-	defer cancel()
-	text, err := c.run(ctx, p.text, l)
-	if err != nil {
-		return nil, fmt.Errorf("claude: %w", err)
-	}
-	entries, err := finish(c.Log, text, p)
-	if err != nil {
-		return nil, fmt.Errorf("claude: %w", err)
-	}
-	return entries, nil
+	return extractWith(ctx, "claude", c.Log, c.Limits, msgs, c.run)
 }
 
 // ClaudeError is returned when the claude CLI exits non-zero or its result

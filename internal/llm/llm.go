@@ -15,6 +15,7 @@
 package llm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -99,6 +100,33 @@ func (l Limits) withDefaults() Limits {
 		l.MaxOutputTok = DefaultMaxOutputTok
 	}
 	return l
+}
+
+// extractWith is the extraction every backend shares: build the prompt within the
+// limits (nothing is sent when it would be too large), ask the model through
+// complete under the timeout, and parse its text. Errors carry the backend's
+// name.
+func extractWith(ctx context.Context, name string, log *slog.Logger, lim Limits, msgs []extract.Message,
+	complete func(ctx context.Context, prompt string, l Limits) (string, error)) ([]extract.Entry, error) {
+	l := lim.withDefaults()
+	p, err := prepare(msgs, l)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if p.n == 0 {
+		return nil, nil // nothing to extract from
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
+	defer cancel()
+	text, err := complete(ctx, p.text, l)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	entries, err := finish(log, text, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return entries, nil
 }
 
 // finish parses a model's text into entries. It turns "entries given, none

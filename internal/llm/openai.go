@@ -48,25 +48,7 @@ func (o *OpenAI) Name() string { return "openai" }
 // Extract asks the model for entries. Its errors are those of
 // Anthropic.Extract.
 func (o *OpenAI) Extract(ctx context.Context, msgs []extract.Message) ([]extract.Entry, error) {
-	l := o.Limits.withDefaults()
-	p, err := prepare(msgs, l)
-	if err != nil {
-		return nil, fmt.Errorf("openai: %w", err)
-	}
-	if p.n == 0 {
-		return nil, nil // nothing to extract from
-	}
-	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
-	defer cancel()
-	text, err := o.complete(ctx, p.text, l)
-	if err != nil {
-		return nil, fmt.Errorf("openai: %w", err)
-	}
-	entries, err := finish(o.Log, text, p)
-	if err != nil {
-		return nil, fmt.Errorf("openai: %w", err)
-	}
-	return entries, nil
+	return extractWith(ctx, "openai", o.Log, o.Limits, msgs, o.complete)
 }
 
 type openaiRequest struct {
