@@ -644,22 +644,11 @@ func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
 		}
 	}
 	q += ` ORDER BY id`
-	rows, err := db.sql.QueryContext(ctx, q, args...)
+	out, err := scanConflicts(db.sql.QueryContext(ctx, q, args...))
 	if err != nil {
 		return nil, fmt.Errorf("list conflicts: %w", err)
 	}
-	defer rows.Close()
-	var out []Conflict
-	for rows.Next() {
-		var c Conflict
-		var at string
-		if err := rows.Scan(&c.ID, &c.Older, &c.Newer, &c.Kind, &c.Reason, &at, &c.Resolution); err != nil {
-			return nil, fmt.Errorf("list conflicts: %w", err)
-		}
-		c.Detected = ParseTime(at)
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // OpenConflicts lists a project's unresolved contradictions, newest first. It
@@ -669,8 +658,18 @@ func (db *DB) OpenConflicts(ctx context.Context, project string, limit int) ([]C
 		FROM conflicts c JOIN entries e ON e.id = c.older
 		WHERE c.kind = 'contradicts' AND c.resolution = '' AND e.project = ? AND e.status = ?
 		ORDER BY c.id DESC LIMIT ?`, project, StatusContested, limit)
+	out, err := scanConflicts(rows, err)
 	if err != nil {
 		return nil, fmt.Errorf("open conflicts: %w", err)
+	}
+	return out, nil
+}
+
+// scanConflicts reads the rows of a query selecting the conflicts table's
+// columns in order.
+func scanConflicts(rows *sql.Rows, err error) ([]Conflict, error) {
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []Conflict
@@ -678,7 +677,7 @@ func (db *DB) OpenConflicts(ctx context.Context, project string, limit int) ([]C
 		var c Conflict
 		var at string
 		if err := rows.Scan(&c.ID, &c.Older, &c.Newer, &c.Kind, &c.Reason, &at, &c.Resolution); err != nil {
-			return nil, fmt.Errorf("open conflicts: %w", err)
+			return nil, err
 		}
 		c.Detected = ParseTime(at)
 		out = append(out, c)
