@@ -26,7 +26,7 @@ func Supersedes(text string) bool { return replaces.MatchString(text) }
 // newer supersedes the older when it says so explicitly, otherwise both become
 // contested. It reads first and records everything in one transaction; it
 // returns how many conflicts were new.
-func (p *Processor) detectConflicts(ctx context.Context, project string, fresh []store.Entry) (int, error) {
+func (p *Processor) detectConflicts(ctx context.Context, st Store, project string, fresh []store.Entry) (int, error) {
 	bySubject := map[string][]store.Entry{} // the subject's active and contested entries
 	superseded := map[int64]bool{}          // by a conflict found in this call
 	var found []store.ConflictWrite
@@ -37,7 +37,7 @@ func (p *Processor) detectConflicts(ctx context.Context, project string, fresh [
 		others, ok := bySubject[e.Subject]
 		if !ok {
 			var err error
-			others, err = p.DB.Entries(ctx, store.EntryFilter{Project: project, Subject: e.Subject,
+			others, err = st.Entries(ctx, store.EntryFilter{Project: project, Subject: e.Subject,
 				Statuses: []string{store.StatusActive, store.StatusContested}})
 			if err != nil {
 				return 0, err
@@ -56,7 +56,7 @@ func (p *Processor) detectConflicts(ctx context.Context, project string, fresh [
 				// Rare: the fresh entry is the older one. Its rival's quotes are
 				// needed to see whether it says it replaces it.
 				var err error
-				if newer, err = p.DB.EntryByID(ctx, o.ID); err != nil {
+				if newer, err = st.EntryByID(ctx, o.ID); err != nil {
 					return 0, err
 				}
 				older = e
@@ -73,7 +73,7 @@ func (p *Processor) detectConflicts(ctx context.Context, project string, fresh [
 					DedupeKey: "conflict:" + older.CID + ":" + newer.CID, Payload: payload}})
 		}
 	}
-	return p.DB.AddConflicts(ctx, found)
+	return st.AddConflicts(ctx, found)
 }
 
 // entryText is everything an entry says: title, body and quotes.

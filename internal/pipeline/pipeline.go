@@ -56,23 +56,62 @@ type Processor struct {
 	Now      func() time.Time
 }
 
+// Store is what the pipeline reads and writes: the Processor's *store.DB, or
+// a *store.Tx when the caller (import) writes many sessions in one transaction.
+type Store interface {
+	Session(ctx context.Context, id string) (store.Session, error)
+	Events(ctx context.Context, f store.EventFilter) ([]store.Event, error)
+	PutEntries(ctx context.Context, ws []store.EntryWrite) ([]store.Entry, []bool, error)
+	Entries(ctx context.Context, f store.EntryFilter) ([]store.Entry, error)
+	EntryByID(ctx context.Context, id int64) (store.Entry, error)
+	AddConflicts(ctx context.Context, cs []store.ConflictWrite) (int, error)
+	SetSummary(ctx context.Context, id, summary string) error
+}
+
+// Plan is what the pipeline makes of a session before it writes anything:
+// the entries extracted from its messages, their quotes aligned. Making a
+// plan reads nothing from the store, so plans for several sessions can be
+// made at once while another goroutine writes.
+type Plan struct {
+	Session store.Session
+	// Events are the session's messages in order. Apply cites them by id, so
+	// a plan made before they were stored needs their ids filled in first.
+	Events []store.Event
+	writes []store.EntryWrite
+	res    Result
+}
+
 // Process extracts, aligns and stores the entries of one session, then records
 // conflicts with the project's earlier entries and the session's summary.
 // Processing a session again changes nothing: every write is keyed.
 func (p *Processor) Process(ctx context.Context, sessionID string) (Result, error) {
-	var res Result
-	sess, err := p.DB.Session(ctx, sessionID)
+	return p.ProcessIn(ctx, p.DB, sessionID)
+}
+
+// ProcessIn is Process reading and writing st.
+func (p *Processor) ProcessIn(ctx context.Context, st Store, sessionID string) (Result, error) {
+	sess, err := st.Session(ctx, sessionID)
 	if err != nil {
-		return res, err
+		return Result{}, err
 	}
-	evs, err := p.DB.Events(ctx, store.EventFilter{SessionID: sessionID,
+	evs, err := st.Events(ctx, store.EventFilter{SessionID: sessionID,
 		Types: []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}})
 	if err != nil {
-		return res, err
+		return Result{}, err
 	}
-	res.Messages = len(evs)
+	plan, err := p.Plan(ctx, sess, evs)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Apply(ctx, st, plan)
+}
+
+// Plan extracts the entries of a session's messages and aligns their quotes.
+func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Event) (*Plan, error) {
+	plan := &Plan{Session: sess, Events: evs}
+	plan.res.Messages = len(evs)
 	if len(evs) == 0 {
-		return res, nil
+		return plan, nil
 	}
 	msgs := make([]extract.Message, len(evs))
 	texts := make([]string, len(evs))
@@ -91,22 +130,39 @@ func (p *Processor) Process(ctx context.Context, sessionID string) (Result, erro
 		entries, err = ext.Extract(ctx, msgs)
 	}
 	if err != nil {
-		return res, fmt.Errorf("extract %s: %w", ext.Name(), err)
+		return nil, fmt.Errorf("extract %s: %w", ext.Name(), err)
 	}
-	res.Extractor = ext.Name()
-	res.Extracted = len(entries)
+	plan.res.Extractor = ext.Name()
+	plan.res.Extracted = len(entries)
 	aligner := align.NewSession(texts)
-	writes := make([]store.EntryWrite, len(entries))
+	plan.writes = make([]store.EntryWrite, len(entries))
 	for i, x := range entries {
 		e, events := p.entry(sess, evs, aligner, x, ext.Name())
-		writes[i] = store.EntryWrite{Entry: e, Events: events}
+		plan.writes[i] = store.EntryWrite{Entry: e, Events: events}
 		if e.Stage == store.StageVerified {
-			res.Verified++
+			plan.res.Verified++
 		} else {
-			res.Candidates++
+			plan.res.Candidates++
 		}
 	}
-	stored, created, err := p.DB.PutEntries(ctx, writes)
+	return plan, nil
+}
+
+// Apply stores a plan's entries in st, then records conflicts with the
+// project's earlier entries and the session's summary.
+func (p *Processor) Apply(ctx context.Context, st Store, plan *Plan) (Result, error) {
+	res := plan.res
+	if len(plan.Events) == 0 {
+		return res, nil
+	}
+	for _, w := range plan.writes {
+		for i, ev := range w.Entry.Evidence {
+			if ev.Aligned() {
+				w.Entry.Evidence[i].EventID = plan.Events[ev.MessageIndex].ID
+			}
+		}
+	}
+	stored, created, err := st.PutEntries(ctx, plan.writes)
 	if err != nil {
 		return res, err
 	}
@@ -115,12 +171,12 @@ func (p *Processor) Process(ctx context.Context, sessionID string) (Result, erro
 			res.New++
 		}
 	}
-	n, err := p.detectConflicts(ctx, sess.Project, stored)
+	n, err := p.detectConflicts(ctx, st, plan.Session.Project, stored)
 	if err != nil {
 		return res, err
 	}
 	res.Conflicts = n
-	if err := p.DB.SetSummary(ctx, sessionID, summary(evs, stored)); err != nil {
+	if err := st.SetSummary(ctx, plan.Session.ID, summary(plan.Events, stored)); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -168,8 +224,7 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 			Method: string(s.Method), Confidence: s.Confidence, Failure: s.Failure, Ambiguous: s.Ambiguous,
 		}
 		if s.OK() {
-			ev.MessageIndex = s.Message
-			ev.EventID = evs[s.Message].ID
+			ev.MessageIndex = s.Message // Apply sets EventID from it
 			ev.SourceUUID = evs[s.Message].SourceUUID
 			ev.SpanStart, ev.SpanEnd = s.Start, s.End
 		} else {

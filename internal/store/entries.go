@@ -89,12 +89,26 @@ type EntryWrite struct {
 	Events []Event
 }
 
-// PutEntries is PutEntry for a whole session's entries in one transaction,
-// with each statement prepared once: a session's entries cost one commit,
-// not one each. It reports the stored entries, with the evidence of the
-// sessions quoted in ws (EntryByID has all of it), and which were created,
-// in the order given.
+// PutEntries is PutEntry for a whole session's entries in one transaction:
+// a session's entries cost one commit, not one each. It reports the stored
+// entries, with the evidence of the sessions quoted in ws (EntryByID has all
+// of it), and which were created, in the order given.
 func (db *DB) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, created []bool, err error) {
+	if len(ws) == 0 {
+		return nil, nil, nil
+	}
+	err = db.write(ctx, func(t *Tx) error {
+		stored, created, err = t.PutEntries(ctx, ws)
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("put entry: %w", err)
+	}
+	return stored, created, nil
+}
+
+// PutEntries is DB.PutEntries inside the transaction.
+func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, created []bool, err error) {
 	var events []Event
 	var sessions []string
 	seen := map[string]bool{}
@@ -114,32 +128,22 @@ func (db *DB) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, 
 	if len(ws) == 0 {
 		return nil, nil, nil
 	}
-	tx, err := db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("put entry: begin: %w", err)
-	}
-	defer tx.Rollback()
-	now := db.Now()
-	if _, err := appendTx(ctx, tx, now, events); err != nil {
+	now := t.db.Now()
+	if _, err := t.append(ctx, now, events); err != nil {
 		return nil, nil, err
 	}
-	w, err := prepareEntryWriter(ctx, tx)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer w.close()
 	ids := make([]int64, len(ws))
 	created = make([]bool, len(ws))
 	for i, x := range ws {
-		if ids[i], created[i], err = w.put(ctx, x.Entry, now); err != nil {
+		if ids[i], created[i], err = t.putEntry(ctx, x.Entry, now); err != nil {
 			return nil, nil, err
 		}
 	}
-	stored, err = scanEntries(ctx, tx, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+	stored, err = scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
 	if err == nil {
 		// Only this batch's sessions: a claim repeated in every session of a
 		// long history would otherwise read back all its quotes each time.
-		err = loadEvidence(ctx, tx, stored, sessions...)
+		err = loadEvidence(ctx, t, stored, sessions...)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("put entry: read back: %w", err)
@@ -152,56 +156,13 @@ func (db *DB) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, 
 	for i, id := range ids {
 		stored[i] = byID[id]
 	}
-	if err := tx.Commit(); err != nil {
-		return nil, nil, fmt.Errorf("put entry: commit: %w", err)
-	}
 	return stored, created, nil
 }
 
-// entryWriter holds PutEntries' statements, prepared once per transaction.
-type entryWriter struct {
-	find, insert, promote, evidence *sql.Stmt
-	tx                              *sql.Tx
-}
-
-func prepareEntryWriter(ctx context.Context, tx *sql.Tx) (*entryWriter, error) {
-	w := &entryWriter{tx: tx}
-	for _, p := range []struct {
-		stmt **sql.Stmt
-		sql  string
-	}{
-		{&w.find, `SELECT id, stage FROM entries WHERE project = ? AND claim_key = ?`},
-		{&w.insert, `INSERT INTO entries
-			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, promotion_blocked, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&w.promote, `UPDATE entries SET stage = ?, promotion_blocked = '' WHERE id = ?`},
-		{&w.evidence, `INSERT INTO evidence
-			(entry_id, event_id, session_id, source_uuid, message_index, quote, quote_hash, span_start, span_end, method, confidence, failure, ambiguous)
-			VALUES (?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`},
-	} {
-		st, err := tx.PrepareContext(ctx, p.sql)
-		if err != nil {
-			w.close()
-			return nil, fmt.Errorf("put entry: prepare: %w", err)
-		}
-		*p.stmt = st
-	}
-	return w, nil
-}
-
-func (w *entryWriter) close() {
-	for _, st := range []*sql.Stmt{w.find, w.insert, w.promote, w.evidence} {
-		if st != nil {
-			st.Close()
-		}
-	}
-}
-
-// put stores one entry and its evidence; see PutEntry.
-func (w *entryWriter) put(ctx context.Context, e Entry, now time.Time) (id int64, created bool, err error) {
+// putEntry stores one entry and its evidence; see PutEntry.
+func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, created bool, err error) {
 	var stage string
-	err = w.find.QueryRowContext(ctx, e.Project, e.ClaimKey).Scan(&id, &stage)
+	err = t.queryRow(ctx, `SELECT id, stage FROM entries WHERE project = ? AND claim_key = ?`, e.Project, e.ClaimKey).Scan(&id, &stage)
 	created = err == sql.ErrNoRows
 	switch {
 	case created:
@@ -214,11 +175,14 @@ func (w *entryWriter) put(ctx context.Context, e Entry, now time.Time) (id int64
 		if e.Created.IsZero() {
 			e.Created = now
 		}
-		cid, err := newCID(ctx, w.tx, e.Project, e.ClaimKey)
+		cid, err := newCID(ctx, t, e.Project, e.ClaimKey)
 		if err != nil {
 			return 0, false, err
 		}
-		r, err := w.insert.ExecContext(ctx, cid, e.Project, e.SessionID, e.Type, e.Title, e.Body, e.Subject, e.ClaimKey,
+		r, err := t.exec(ctx, `INSERT INTO entries
+			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, promotion_blocked, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			cid, e.Project, e.SessionID, e.Type, e.Title, e.Body, e.Subject, e.ClaimKey,
 			e.Stage, e.Status, e.PromotionBlocked, FormatTime(e.Created))
 		if err != nil {
 			return 0, false, fmt.Errorf("put entry: %w", err)
@@ -230,13 +194,17 @@ func (w *entryWriter) put(ctx context.Context, e Entry, now time.Time) (id int64
 		// Seen before: a verified claim stays verified; a candidate is promoted
 		// when this session's evidence all aligned.
 		if stage == StageCandidate && e.Stage == StageVerified {
-			if _, err := w.promote.ExecContext(ctx, StageVerified, id); err != nil {
+			if _, err := t.exec(ctx, `UPDATE entries SET stage = ?, promotion_blocked = '' WHERE id = ?`, StageVerified, id); err != nil {
 				return 0, false, fmt.Errorf("put entry: promote: %w", err)
 			}
 		}
 	}
 	for _, ev := range e.Evidence {
-		if _, err := w.evidence.ExecContext(ctx, id, ev.EventID, ev.SessionID, ev.SourceUUID, ev.MessageIndex, ev.Quote,
+		if _, err := t.exec(ctx, `INSERT INTO evidence
+			(entry_id, event_id, session_id, source_uuid, message_index, quote, quote_hash, span_start, span_end, method, confidence, failure, ambiguous)
+			VALUES (?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`,
+			id, ev.EventID, ev.SessionID, ev.SourceUUID, ev.MessageIndex, ev.Quote,
 			shortHash(ev.Quote)[:32], ev.SpanStart, ev.SpanEnd, orNone(ev.Method), ev.Confidence, ev.Failure, ev.Ambiguous); err != nil {
 			return 0, false, fmt.Errorf("put entry: evidence: %w", err)
 		}
@@ -253,12 +221,12 @@ func orNone(m string) string {
 
 // newCID derives a stable citation id from the claim, lengthened on the rare
 // collision with another claim.
-func newCID(ctx context.Context, tx *sql.Tx, project, claimKey string) (string, error) {
+func newCID(ctx context.Context, c conn, project, claimKey string) (string, error) {
 	h := shortHash(project + "\x00" + claimKey)
 	for n := 6; n <= len(h); n++ {
 		cid := "mem:" + h[:n]
 		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM entries WHERE cid = ?`, cid).Scan(&one)
+		err := c.queryRow(ctx, `SELECT 1 FROM entries WHERE cid = ?`, cid).Scan(&one)
 		if err == sql.ErrNoRows {
 			return cid, nil
 		}
@@ -272,12 +240,20 @@ func newCID(ctx context.Context, tx *sql.Tx, project, claimKey string) (string, 
 const entryColumns = `id, cid, project, session_id, type, title, body, subject, claim_key, stage, status,
 	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count`
 
+// querier runs queries: a DB, a Tx, or (sqlQuerier) a plain *sql.Tx.
 type querier interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+// sqlQuerier is a querier over a *sql.DB, *sql.Conn or *sql.Tx.
+type sqlQuerier struct{ dbtx }
+
+func (q sqlQuerier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return q.QueryContext(ctx, query, args...)
 }
 
 func scanEntries(ctx context.Context, q querier, query string, args ...any) ([]Entry, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+	rows, err := q.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -318,7 +294,7 @@ func loadEvidence(ctx context.Context, q querier, entries []Entry, sessions ...s
 			args = append(args, s)
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
+	rows, err := q.query(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
 		span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return err
@@ -356,12 +332,17 @@ func (db *DB) EntryByCID(ctx context.Context, cid string) (Entry, error) {
 	if !strings.HasPrefix(cid, "mem:") {
 		cid = "mem:" + cid
 	}
-	return entryTx(ctx, db.sql, "cid = ?", cid)
+	return entryTx(ctx, db, "cid = ?", cid)
 }
 
 // EntryByID returns the entry with its evidence, or an error wrapping ErrNotFound.
 func (db *DB) EntryByID(ctx context.Context, id int64) (Entry, error) {
-	return entryTx(ctx, db.sql, "id = ?", id)
+	return entryTx(ctx, db, "id = ?", id)
+}
+
+// EntryByID is DB.EntryByID inside the transaction.
+func (t *Tx) EntryByID(ctx context.Context, id int64) (Entry, error) {
+	return entryTx(ctx, t, "id = ?", id)
 }
 
 // EntryFilter selects entries. Zero fields do not filter.
@@ -379,6 +360,15 @@ type EntryFilter struct {
 
 // Entries lists entries matching f, newest first.
 func (db *DB) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
+	return entries(ctx, db, f)
+}
+
+// Entries is DB.Entries inside the transaction.
+func (t *Tx) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
+	return entries(ctx, t, f)
+}
+
+func entries(ctx context.Context, c conn, f EntryFilter) ([]Entry, error) {
 	var where []string
 	var args []any
 	eq := func(col, v string) {
@@ -415,12 +405,12 @@ func (db *DB) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	es, err := scanEntries(ctx, db.sql, q, args...)
+	es, err := scanEntries(ctx, c, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list entries: %w", err)
 	}
 	if f.Evidence {
-		if err := loadEvidence(ctx, db.sql, es); err != nil {
+		if err := loadEvidence(ctx, c, es); err != nil {
 			return nil, fmt.Errorf("list entries: %w", err)
 		}
 	}
@@ -519,43 +509,40 @@ func (db *DB) SetStatus(ctx context.Context, id int64, status string, superseded
 }
 
 func (db *DB) updateEntry(ctx context.Context, q string, args []any, ev Event) error {
-	tx, err := db.sql.BeginTx(ctx, nil)
+	err := db.write(ctx, func(t *Tx) error {
+		if ev.Type != "" {
+			if _, err := t.Append(ctx, ev); err != nil {
+				return err
+			}
+		}
+		_, err := t.exec(ctx, q, args...)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("update entry: %w", err)
 	}
-	defer tx.Rollback()
-	if ev.Type != "" {
-		if _, err := appendTx(ctx, tx, db.Now(), []Event{ev}); err != nil {
-			return err
-		}
-	}
-	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-		return fmt.Errorf("update entry: %w", err)
-	}
-	return tx.Commit()
+	return nil
 }
 
 // MarkUsed bumps the use count and last-used time of entries injected into a
 // prompt and records the injection event, in one transaction.
 func (db *DB) MarkUsed(ctx context.Context, ids []int64, at time.Time, ev Event) error {
-	tx, err := db.sql.BeginTx(ctx, nil)
+	err := db.write(ctx, func(t *Tx) error {
+		res, err := t.append(ctx, at, []Event{ev})
+		if err != nil || res.Added == 0 {
+			return err // on no error: this turn's injection was recorded already
+		}
+		for _, id := range ids {
+			if _, err := t.exec(ctx, `UPDATE entries SET use_count = use_count + 1, last_used_at = ? WHERE id = ?`, FormatTime(at), id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("mark used: %w", err)
 	}
-	defer tx.Rollback()
-	res, err := appendTx(ctx, tx, at, []Event{ev})
-	if err != nil {
-		return err
-	}
-	if res.Added == 0 {
-		return nil // this turn's injection was recorded already
-	}
-	for _, id := range ids {
-		if _, err := tx.ExecContext(ctx, `UPDATE entries SET use_count = use_count + 1, last_used_at = ? WHERE id = ?`, FormatTime(at), id); err != nil {
-			return fmt.Errorf("mark used: %w", err)
-		}
-	}
-	return tx.Commit()
+	return nil
 }
 
 // Conflict is a recorded disagreement between two entries.
@@ -589,16 +576,26 @@ func (db *DB) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error)
 	if len(cs) == 0 {
 		return 0, nil
 	}
-	tx, err := db.sql.BeginTx(ctx, nil)
+	var added int
+	err := db.write(ctx, func(t *Tx) error {
+		var err error
+		added, err = t.AddConflicts(ctx, cs)
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("add conflict: %w", err)
 	}
-	defer tx.Rollback()
+	return added, nil
+}
+
+// AddConflicts is DB.AddConflicts inside the transaction.
+func (t *Tx) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error) {
 	evs := make([]Event, len(cs))
 	for i, c := range cs {
 		evs[i] = c.Event
 	}
-	if _, err := appendTx(ctx, tx, db.Now(), evs); err != nil {
+	now := t.db.Now()
+	if _, err := t.append(ctx, now, evs); err != nil {
 		return 0, err
 	}
 	added := 0
@@ -606,9 +603,9 @@ func (db *DB) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error)
 		c := w.Conflict
 		at := c.Detected
 		if at.IsZero() {
-			at = db.Now()
+			at = now
 		}
-		r, err := tx.ExecContext(ctx, `INSERT INTO conflicts (older, newer, kind, reason, detected_at) VALUES (?, ?, ?, ?, ?)
+		r, err := t.exec(ctx, `INSERT INTO conflicts (older, newer, kind, reason, detected_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT(older, newer) DO NOTHING`, c.Older, c.Newer, c.Kind, c.Reason, FormatTime(at))
 		if err != nil {
 			return 0, fmt.Errorf("add conflict: %w", err)
@@ -619,15 +616,15 @@ func (db *DB) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error)
 		added++
 		switch c.Kind {
 		case "supersedes":
-			_, err = tx.ExecContext(ctx, `UPDATE entries SET status = ?, superseded_by = ? WHERE id = ?`, StatusSuperseded, c.Newer, c.Older)
+			_, err = t.exec(ctx, `UPDATE entries SET status = ?, superseded_by = ? WHERE id = ?`, StatusSuperseded, c.Newer, c.Older)
 		default:
-			_, err = tx.ExecContext(ctx, `UPDATE entries SET status = ? WHERE id IN (?, ?) AND status = ?`, StatusContested, c.Older, c.Newer, StatusActive)
+			_, err = t.exec(ctx, `UPDATE entries SET status = ? WHERE id IN (?, ?) AND status = ?`, StatusContested, c.Older, c.Newer, StatusActive)
 		}
 		if err != nil {
 			return 0, fmt.Errorf("add conflict: %w", err)
 		}
 	}
-	return added, tx.Commit()
+	return added, nil
 }
 
 // Conflicts lists the conflicts involving any of the entries (all when ids is empty).

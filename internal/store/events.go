@@ -100,19 +100,20 @@ func (db *DB) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
 	if len(evs) == 0 {
 		return res, nil
 	}
-	tx, err := db.sql.BeginTx(ctx, nil)
+	err := db.write(ctx, func(t *Tx) error {
+		var err error
+		res, err = t.Append(ctx, evs...)
+		return err
+	})
 	if err != nil {
-		return res, fmt.Errorf("append: begin: %w", err)
-	}
-	defer tx.Rollback()
-	res, err = appendTx(ctx, tx, db.Now(), evs)
-	if err != nil {
-		return res, err
-	}
-	if err := tx.Commit(); err != nil {
-		return AppendResult{}, fmt.Errorf("append: commit: %w", err)
+		return AppendResult{}, fmt.Errorf("append: %w", err)
 	}
 	return res, nil
+}
+
+// Append is DB.Append inside the transaction.
+func (t *Tx) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
+	return t.append(ctx, t.db.Now(), evs)
 }
 
 // insertChunk is how many rows one INSERT statement carries. FTS5 flushes its
@@ -120,7 +121,8 @@ func (db *DB) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
 // made ingest spend a fifth of its time flushing.
 const insertChunk = 64
 
-func appendTx(ctx context.Context, tx *sql.Tx, now time.Time, evs []Event) (AppendResult, error) {
+// append stores evs, giving those without a time now.
+func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResult, error) {
 	var res AppendResult
 	type row struct {
 		e                 Event
@@ -143,7 +145,7 @@ func appendTx(ctx context.Context, tx *sql.Tx, now time.Time, evs []Event) (Appe
 			k := [3]string{e.SessionID, e.Type, e.SameContentAs}
 			set, ok := known[k]
 			if !ok {
-				if set, err = contentHashes(ctx, tx, k); err != nil {
+				if set, err = contentHashes(ctx, t, k); err != nil {
 					return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
 				}
 				known[k] = set
@@ -165,18 +167,16 @@ func appendTx(ctx context.Context, tx *sql.Tx, now time.Time, evs []Event) (Appe
 		}
 		rows = append(rows, row{e, payload, hash, FormatTime(ts)})
 	}
+	args := make([]any, 0, 10*min(insertChunk, len(rows)))
 	for len(rows) > 0 {
 		chunk := rows[:min(insertChunk, len(rows))]
 		rows = rows[len(chunk):]
-		q := `INSERT INTO events (ts, type, session_id, project, source_uuid, text, payload, dedupe_key, content_hash, checksum) VALUES ` +
-			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?),", len(chunk)), ",") +
-			` ON CONFLICT(dedupe_key) DO NOTHING RETURNING id`
-		args := make([]any, 0, 10*len(chunk))
+		args = args[:0]
 		for _, r := range chunk {
 			e := r.e
 			args = append(args, r.ts, e.Type, e.SessionID, e.Project, e.SourceUUID, e.Text, r.payload, e.DedupeKey, r.hash, checksum(e, r.payload))
 		}
-		ids, err := insertReturning(ctx, tx, q, args)
+		ids, err := insertReturning(ctx, t, insertEvents(len(chunk)), args)
 		if err != nil {
 			return res, fmt.Errorf("append %d events: %w", len(chunk), err)
 		}
@@ -187,8 +187,16 @@ func appendTx(ctx context.Context, tx *sql.Tx, now time.Time, evs []Event) (Appe
 	return res, nil
 }
 
-func insertReturning(ctx context.Context, tx *sql.Tx, q string, args []any) ([]int64, error) {
-	rs, err := tx.QueryContext(ctx, q, args...)
+// insertEvents is the statement inserting n events, returning the ids of
+// those stored (a duplicate dedupe key is skipped).
+func insertEvents(n int) string {
+	return `INSERT INTO events (ts, type, session_id, project, source_uuid, text, payload, dedupe_key, content_hash, checksum) VALUES ` +
+		strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?),", n), ",") +
+		` ON CONFLICT(dedupe_key) DO NOTHING RETURNING id`
+}
+
+func insertReturning(ctx context.Context, c conn, q string, args []any) ([]int64, error) {
+	rs, err := c.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -206,8 +214,8 @@ func insertReturning(ctx context.Context, tx *sql.Tx, q string, args []any) ([]i
 
 // contentHashes loads the content hashes of a session's events of one type
 // whose dedupe key matches a LIKE pattern.
-func contentHashes(ctx context.Context, tx *sql.Tx, k [3]string) (map[string]bool, error) {
-	rs, err := tx.QueryContext(ctx, `SELECT content_hash FROM events
+func contentHashes(ctx context.Context, c conn, k [3]string) (map[string]bool, error) {
+	rs, err := c.query(ctx, `SELECT content_hash FROM events
 		WHERE session_id = ? AND type = ? AND content_hash <> '' AND dedupe_key LIKE ?`, k[0], k[1], k[2])
 	if err != nil {
 		return nil, err
@@ -274,6 +282,15 @@ type EventFilter struct {
 
 // Events lists events matching f.
 func (db *DB) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+	return events(ctx, db, f)
+}
+
+// Events is DB.Events inside the transaction.
+func (t *Tx) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+	return events(ctx, t, f)
+}
+
+func events(ctx context.Context, c conn, f EventFilter) ([]Event, error) {
 	var where []string
 	var args []any
 	if f.Project != "" {
@@ -314,7 +331,7 @@ func (db *DB) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	rows, err := db.sql.QueryContext(ctx, q, args...)
+	rows, err := c.query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
 	}

@@ -146,7 +146,7 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	if err := apply(ctx, tx, p); err != nil {
 		return p, err
 	}
-	if _, err := appendTx(ctx, tx, db.Now(), []Event{tomb}); err != nil {
+	if _, err := db.wrap(tx).append(ctx, db.Now(), []Event{tomb}); err != nil {
 		return p, fmt.Errorf("forget: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -200,7 +200,7 @@ func plan(ctx context.Context, q dbtx, sel ForgetSelector) (ForgetPlan, error) {
 // messages that hold its quotes.
 func (p *planner) memory(ctx context.Context) error {
 	cid := normCID(p.sel.CID)
-	e, err := entryTx(ctx, p.q, "cid = ?", cid)
+	e, err := entryTx(ctx, sqlQuerier{p.q}, "cid = ?", cid)
 	if err != nil {
 		return fmt.Errorf("forget %s: %w", cid, err)
 	}
