@@ -163,11 +163,17 @@ func loadConfig(e *env) (config.Config, error) {
 
 // openStore opens the store for a command that writes.
 func openStore(ctx context.Context, e *env) (*store.DB, config.Config, error) {
+	return openStoreWith(ctx, e, store.Options{})
+}
+
+// openStoreWith is openStore with options; the busy timeout is always 10 s.
+func openStoreWith(ctx context.Context, e *env, opt store.Options) (*store.DB, config.Config, error) {
 	cfg, err := loadConfig(e)
 	if err != nil {
 		return nil, cfg, err
 	}
-	db, err := store.Open(ctx, cfg.DBPath(), store.Options{BusyTimeout: 10 * time.Second})
+	opt.BusyTimeout = 10 * time.Second
+	db, err := store.Open(ctx, cfg.DBPath(), opt)
 	if err != nil {
 		return nil, cfg, err
 	}

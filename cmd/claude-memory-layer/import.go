@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +36,8 @@ type importOptions struct {
 	Since       time.Time
 	FromExport  string
 	JSON        bool
+
+	batch int // messages per transaction; see importer.batch
 }
 
 const importUsage = `[--transcript FILE]... [--dir DIR] [--project DIR] [--all] [--since DATE] [--json]
@@ -226,6 +229,9 @@ type importer struct {
 	since    time.Time
 	fallback string // the project of sessions whose rows carry no cwd
 	now      func() time.Time
+	// batch is how many messages one transaction holds at most; 0 means
+	// batchMessages. Tests set 1 to commit after every session.
+	batch int
 }
 
 // importOutcome is what happened to one transcript.
@@ -239,17 +245,29 @@ const (
 	outcomeForgotten
 )
 
-// importTranscripts imports the transcripts the options name, one session at a
-// time, each through the live pipeline. A transcript that fails is recorded
-// and the import goes on; cancelling ctx stops it between two steps, and what
-// was stored stays (running it again completes the work). afterEach, if not
-// nil, is called after each transcript with the number done so far.
+// An import writes many sessions per transaction: one commit, and one pass of
+// FTS5 and index maintenance, instead of several per session. A transaction
+// ends at batchMessages messages or batchTime, whichever comes first, so a
+// hook waiting for the write lock meanwhile waits at most about batchTime.
+const (
+	batchMessages = 20000
+	batchTime     = 200 * time.Millisecond
+)
+
+// importTranscripts imports the transcripts the options name, oldest first,
+// each through the live pipeline. Workers read, filter, extract and align
+// transcripts ahead on every core; one writer stores them in order, many per
+// transaction. A transcript that fails is recorded and the import goes on.
+// Cancelling ctx stops it at the next session: what was imported until then
+// is committed (running it again completes the work). afterEach, if not nil,
+// is called, in order, for each transcript once what it stored is committed,
+// with the number done so far.
 func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach func(done int)) (*importSummary, error) {
 	jobs, err := importJobs(e, o)
 	if err != nil {
 		return nil, err
 	}
-	db, cfg, err := openStore(ctx, e)
+	db, cfg, err := openStoreWith(ctx, e, store.Options{Bulk: true})
 	if err != nil {
 		return nil, err
 	}
@@ -264,6 +282,7 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 		proc:  &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now},
 		since: o.Since,
 		now:   e.now,
+		batch: o.batch,
 	}
 	if o.Project != "" {
 		abs, err := filepath.Abs(o.Project)
@@ -288,42 +307,21 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 	bar := &progressBar{w: e.stderr, on: isTerminal(e.stderr), total: len(jobs)}
 	start := e.now()
 	bar.draw(0, 0)
-	for i, job := range jobs {
-		if err := ctx.Err(); err != nil {
+	err = im.run(ctx, jobs, sum, func(done int, failed []importFailure) {
+		for _, f := range failed {
 			bar.clear()
-			sum.Seconds = elapsed(e.now().Sub(start))
-			return sum, fmt.Errorf("interrupted after %d of %d transcripts (run it again to finish): %w", i, len(jobs), err)
+			fmt.Fprintf(e.stderr, "claude-memory-layer import: %s: %s\n", f.Path, f.Error)
 		}
-		out, err := im.one(ctx, job, sum)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			bar.clear()
-			sum.Seconds = elapsed(e.now().Sub(start))
-			return sum, fmt.Errorf("interrupted after %d of %d transcripts (run it again to finish): %w", i, len(jobs), ctx.Err())
-		case err != nil:
-			sum.Failed++
-			msg := fileErrorText(err)
-			sum.Failures = append(sum.Failures, importFailure{Path: job.path, Error: msg})
-			bar.clear()
-			fmt.Fprintf(e.stderr, "claude-memory-layer import: %s: %s\n", job.path, msg)
-		case out == outcomeImported:
-			sum.Imported++
-		case out == outcomeSkipped:
-			sum.Skipped++
-		case out == outcomeBeforeSince:
-			sum.BeforeSince++
-		case out == outcomeEmpty:
-			sum.Empty++
-		case out == outcomeForgotten:
-			sum.Forgotten++
-		}
-		bar.draw(i+1, sum.Messages)
+		bar.draw(done, sum.Messages)
 		if afterEach != nil {
-			afterEach(i + 1)
+			afterEach(done)
 		}
-	}
+	})
 	bar.clear()
 	sum.Seconds = elapsed(e.now().Sub(start))
+	if err != nil {
+		return sum, err
+	}
 	return sum, nil
 }
 
@@ -350,65 +348,287 @@ func importLog(path string) (*slog.Logger, func()) {
 	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }
 }
 
-// one imports one transcript: register the session, ingest it whole, record
-// its start and end, end it, run the pipeline, then mark it processed at this
-// size. Every step is keyed, so a step repeated after an interruption adds
-// nothing; the marker lets an unchanged transcript be skipped at once.
-func (im *importer) one(ctx context.Context, job importJob, sum *importSummary) (importOutcome, error) {
+// staged is a transcript that a worker has read, filtered, extracted and
+// aligned, waiting for the writer.
+type staged struct {
+	job    importJob
+	out    importOutcome
+	err    error
+	proj   string
+	tail   transcriptTail
+	marker string
+	// inc and plan are set when the session was not in the store: its
+	// messages as events, and the pipeline's plan for them. Otherwise the
+	// writer reads the transcript from the stored offset and plans it itself.
+	inc   capture.Increment
+	plan  *pipeline.Plan
+	ready chan struct{}
+}
+
+// run imports jobs in order: workers stage them ahead, the calling goroutine
+// writes them. progress is called after each commit with the number of jobs
+// done and the failures among those just committed.
+func (im *importer) run(ctx context.Context, jobs []importJob, sum *importSummary, progress func(done int, failed []importFailure)) error {
+	// Workers stop when run returns, whatever they were doing.
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	stages := make([]*staged, len(jobs))
+	for i := range stages {
+		stages[i] = &staged{job: jobs[i], ready: make(chan struct{})}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	// ahead bounds how far the workers run ahead of the writer, and so the
+	// memory staged transcripts hold.
+	ahead := make(chan struct{}, 4*workers)
+	next := make(chan *staged)
+	go func() {
+		defer close(next)
+		for _, s := range stages {
+			select {
+			case ahead <- struct{}{}:
+			case <-wctx.Done():
+				return
+			}
+			select {
+			case next <- s:
+			case <-wctx.Done():
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for s := range next {
+				im.stage(wctx, s)
+				close(s.ready)
+			}
+		}()
+	}
+
+	// The writer's statements run on a context that is never cancelled:
+	// cancelling ctx stops the import between two sessions, and the sessions
+	// written so far are committed rather than rolled back with a statement
+	// cut short.
+	wc := context.WithoutCancel(ctx)
+	limit := im.batch
+	if limit <= 0 {
+		limit = batchMessages
+	}
+	var (
+		tx      *store.Tx
+		began   time.Time
+		pending importSummary // what the open transaction holds
+		done    int           // jobs committed
+		held    int           // jobs written to the open transaction
+	)
+	commit := func() error {
+		if tx != nil {
+			err := tx.Commit()
+			tx = nil
+			if err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
+		}
+		sum.add(pending)
+		failed := pending.Failures
+		pending = importSummary{}
+		done += held
+		held = 0
+		progress(done, failed)
+		return nil
+	}
+	defer func() {
+		if tx != nil {
+			tx.Rollback()
+		}
+	}()
+	for i, s := range stages {
+		if err := ctx.Err(); err != nil {
+			if cerr := commit(); cerr != nil {
+				return cerr
+			}
+			return fmt.Errorf("interrupted after %d of %d transcripts (run it again to finish): %w", i, len(jobs), err)
+		}
+		select {
+		case <-s.ready:
+		case <-ctx.Done():
+			continue // the check above ends the loop
+		}
+		<-ahead
+		if s.err == nil && s.out == outcomeImported && tx == nil {
+			var err error
+			if tx, err = im.db.Begin(wc); err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
+			began = time.Now()
+		}
+		out, err := s.out, s.err
+		if err == nil && out == outcomeImported {
+			err = tx.Savepoint(wc, func() error {
+				out, err = im.write(wc, tx, s, &pending)
+				return err
+			})
+		}
+		held++
+		switch {
+		case err != nil:
+			pending.Failed++
+			pending.Failures = append(pending.Failures, importFailure{Path: s.job.path, Error: fileErrorText(err)})
+		default:
+			pending.count(out)
+		}
+		stages[i] = nil // let the staged transcript go
+		if tx == nil || pending.Messages >= limit || time.Since(began) >= batchTime {
+			if err := commit(); err != nil {
+				return err
+			}
+		}
+	}
+	return commit()
+}
+
+// count adds one transcript's outcome.
+func (s *importSummary) count(out importOutcome) {
+	switch out {
+	case outcomeImported:
+		s.Imported++
+	case outcomeSkipped:
+		s.Skipped++
+	case outcomeBeforeSince:
+		s.BeforeSince++
+	case outcomeEmpty:
+		s.Empty++
+	case outcomeForgotten:
+		s.Forgotten++
+	}
+}
+
+// add adds the counts of o (a committed batch) to s.
+func (s *importSummary) add(o importSummary) {
+	s.Imported += o.Imported
+	s.Skipped += o.Skipped
+	s.BeforeSince += o.BeforeSince
+	s.Empty += o.Empty
+	s.Forgotten += o.Forgotten
+	s.Failed += o.Failed
+	s.Messages += o.Messages
+	s.Added += o.Added
+	s.Duplicates += o.Duplicates
+	s.Verified += o.Verified
+	s.Candidates += o.Candidates
+	s.NewEntries += o.NewEntries
+	s.Conflicts += o.Conflicts
+	s.Failures = append(s.Failures, o.Failures...)
+}
+
+// stage does what can be done for a transcript before the writer: decide
+// whether it needs importing and, for a session the store does not hold yet,
+// read it into events and plan its entries. It only reads the store.
+func (im *importer) stage(ctx context.Context, s *staged) {
+	job := s.job
 	if job.err != nil {
-		return 0, job.err
+		s.err = job.err
+		return
 	}
 	info := job.info
 	if info.Size == 0 {
-		return outcomeEmpty, nil
+		s.out = outcomeEmpty
+		return
 	}
 	if !im.since.IsZero() && info.ModTime.Before(im.since) && (info.Started.IsZero() || info.Started.Before(im.since)) {
-		return outcomeBeforeSince, nil
+		s.out = outcomeBeforeSince
+		return
 	}
-	tail, err := readTranscriptTail(job.path, info.Size)
-	if err != nil {
-		return 0, err
+	if s.tail, s.err = readTranscriptTail(job.path, info.Size); s.err != nil {
+		return
 	}
-	proj := job.project
-	if proj == "" && info.Cwd != "" {
-		proj = project.Identify(info.Cwd)
+	s.proj = job.project
+	if s.proj == "" && info.Cwd != "" {
+		s.proj = project.Identify(info.Cwd)
 	}
-	if proj == "" {
-		proj = im.fallback
+	if s.proj == "" {
+		s.proj = im.fallback
 	}
-	marker := typeSessionProcessed + ":" + info.SessionID + ":" + strconv.FormatInt(info.Size, 10)
-	stored, err := im.db.Session(ctx, info.SessionID)
+	s.marker = typeSessionProcessed + ":" + info.SessionID + ":" + strconv.FormatInt(info.Size, 10)
+	out, fresh, err := im.check(ctx, im.db, s)
+	if err != nil || !fresh || out != outcomeImported {
+		s.out, s.err = out, err
+		return
+	}
+	sess := im.session(s)
+	if s.inc, s.err = im.rec.Read(sess, true); s.err != nil {
+		return
+	}
+	s.plan, s.err = im.proc.Plan(ctx, sess, s.inc.Events)
+}
+
+// sessionReader is what check reads: the store, or the writer's transaction.
+type sessionReader interface {
+	Session(ctx context.Context, id string) (store.Session, error)
+	HasEvent(ctx context.Context, dedupeKey string) (bool, error)
+}
+
+// check decides whether a staged transcript is to be imported, and whether
+// its session is new to the store.
+func (im *importer) check(ctx context.Context, r sessionReader, s *staged) (out importOutcome, fresh bool, err error) {
+	stored, err := r.Session(ctx, s.job.info.SessionID)
 	switch {
-	case err == nil && stored.Source == store.SessionForgotten:
+	case errors.Is(err, store.ErrNotFound):
+		return outcomeImported, true, nil
+	case err != nil:
+		return 0, false, err
+	case stored.Source == store.SessionForgotten:
 		// The user had it forgotten; its transcript is still on disk, but
 		// bringing it back is not an import's call.
-		return outcomeForgotten, nil
-	case err == nil && stored.Offset == tail.complete:
-		done, err := im.db.HasEvent(ctx, marker)
+		return outcomeForgotten, false, nil
+	case stored.Offset == s.tail.complete:
+		done, err := r.HasEvent(ctx, s.marker)
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
 		if done {
-			return outcomeSkipped, nil
+			return outcomeSkipped, false, nil
 		}
-	case err != nil && !errors.Is(err, store.ErrNotFound):
+	}
+	return outcomeImported, false, nil
+}
+
+// session is the session a staged transcript registers.
+func (im *importer) session(s *staged) store.Session {
+	info := s.job.info
+	return store.Session{ID: info.SessionID, Project: s.proj, Cwd: info.Cwd, TranscriptPath: s.job.path, Source: "import", StartedAt: info.date()}
+}
+
+// write imports one staged transcript in tx: register the session, ingest
+// it whole, record its start and end, end it, run the pipeline, then mark it
+// processed at this size. Every step is keyed, so a step repeated after an
+// interruption adds nothing; the marker lets an unchanged transcript be
+// skipped at once. The worker's plan is used when the session is new and
+// every message was stored as read; otherwise the session's stored messages
+// are planned again here.
+func (im *importer) write(ctx context.Context, tx *store.Tx, s *staged, sum *importSummary) (importOutcome, error) {
+	info := s.job.info
+	// Look again in the transaction: an earlier transcript of this import
+	// may have been the same session.
+	out, fresh, err := im.check(ctx, tx, s)
+	if err != nil || out != outcomeImported {
+		return out, err
+	}
+	if err := tx.TouchSession(ctx, im.session(s)); err != nil {
 		return 0, err
 	}
-	started := info.date()
-	ended := tail.last
-	if ended.IsZero() {
-		ended = info.ModTime
-	}
-	if err := im.db.TouchSession(ctx, store.Session{
-		ID: info.SessionID, Project: proj, Cwd: info.Cwd, TranscriptPath: job.path, Source: "import", StartedAt: started,
-	}); err != nil {
-		return 0, err
-	}
-	sess, err := im.db.Session(ctx, info.SessionID)
+	sess, err := tx.Session(ctx, info.SessionID)
 	if err != nil {
 		return 0, err
 	}
-	ing, err := im.rec.Ingest(ctx, sess, true)
+	plan, inc := s.plan, s.inc
+	if !fresh || plan == nil {
+		plan = nil
+		if inc, err = im.rec.Read(sess, true); err != nil {
+			return 0, err
+		}
+	}
+	ing, err := capture.Write(ctx, tx, sess, inc)
 	if err != nil {
 		return 0, err
 	}
@@ -417,21 +637,42 @@ func (im *importer) one(ctx context.Context, job importJob, sum *importSummary) 
 	sum.Duplicates += ing.Duplicates
 	// The markers' keys come from the transcript, so importing it again (or
 	// after an interruption) finds them stored.
-	ids := capture.Session{ID: sess.ID, Project: sess.Project}
-	raw := []byte(job.path + "\x00" + info.SessionID)
-	if _, err := im.rec.Mark(ctx, ids, store.TypeSessionStarted, raw, started,
-		map[string]any{"source": "import", "cwd": info.Cwd, "transcript_path": job.path}); err != nil {
-		return 0, err
+	started := info.date()
+	ended := s.tail.last
+	if ended.IsZero() {
+		ended = info.ModTime
 	}
-	if _, err := im.rec.Mark(ctx, ids, store.TypeSessionEnded, raw, ended, map[string]any{"reason": "import"}); err != nil {
+	ids := capture.Session{ID: sess.ID, Project: sess.Project}
+	raw := []byte(s.job.path + "\x00" + info.SessionID)
+	if _, err := tx.Append(ctx,
+		capture.MarkEvent(ids, store.TypeSessionStarted, raw, started,
+			map[string]any{"source": "import", "cwd": info.Cwd, "transcript_path": s.job.path}),
+		capture.MarkEvent(ids, store.TypeSessionEnded, raw, ended, map[string]any{"reason": "import"}),
+	); err != nil {
 		return 0, err
 	}
 	if sess.EndedAt.IsZero() {
-		if err := im.db.EndSession(ctx, sess.ID, "import", ended); err != nil {
+		if err := tx.EndSession(ctx, sess.ID, "import", ended); err != nil {
 			return 0, err
 		}
 	}
-	res, err := im.proc.Process(ctx, sess.ID)
+	if plan != nil && len(ing.IDs) == len(plan.Events) {
+		// Stored as read, unless the session had messages without a session row.
+		if n, err := tx.CountSessionMessages(ctx, sess.ID); err != nil || n != len(plan.Events) {
+			plan = nil
+		}
+	} else {
+		plan = nil
+	}
+	var res pipeline.Result
+	if plan != nil {
+		for i, id := range ing.IDs {
+			plan.Events[i].ID = id
+		}
+		res, err = im.proc.Apply(ctx, tx, plan)
+	} else {
+		res, err = im.proc.ProcessIn(ctx, tx, sess.ID)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -440,9 +681,9 @@ func (im *importer) one(ctx context.Context, job importJob, sum *importSummary) 
 	sum.NewEntries += res.New
 	sum.Conflicts += res.Conflicts
 	payload := fmt.Sprintf(`{"transcript_path":%s,"bytes":%d,"offset":%d,"messages":%d,"extractor":%q}`,
-		strconv.Quote(job.path), info.Size, ing.Offset, res.Messages, res.Extractor)
-	if _, err := im.db.Append(ctx, store.Event{Time: im.now(), Type: typeSessionProcessed, SessionID: sess.ID, Project: sess.Project,
-		DedupeKey: marker, Payload: []byte(payload)}); err != nil {
+		strconv.Quote(s.job.path), info.Size, ing.Offset, res.Messages, res.Extractor)
+	if _, err := tx.Append(ctx, store.Event{Time: im.now(), Type: typeSessionProcessed, SessionID: sess.ID, Project: sess.Project,
+		DedupeKey: s.marker, Payload: []byte(payload)}); err != nil {
 		return 0, err
 	}
 	return outcomeImported, nil

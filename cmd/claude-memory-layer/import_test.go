@@ -348,7 +348,7 @@ func TestImportResume(t *testing.T) {
 	te := newTestEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	o := importOptions{Dir: conv}
+	o := importOptions{Dir: conv, batch: 1} // a commit per session, so the cancel lands between two
 	sum, err := importTranscripts(ctx, te.env, o, func(done int) {
 		if done == 5 {
 			cancel()

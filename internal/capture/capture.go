@@ -157,17 +157,38 @@ func firstLine(s string) string {
 // Mark stores a bookkeeping event (session_started, session_ended) whose key
 // is derived from the raw hook input, so a re-run of the same hook adds nothing.
 func (r *Recorder) Mark(ctx context.Context, s Session, typ string, raw []byte, at time.Time, data map[string]any) (int, error) {
-	res, err := r.DB.Append(ctx, store.Event{
+	res, err := r.DB.Append(ctx, MarkEvent(s, typ, raw, at, data))
+	return res.Added, err
+}
+
+// MarkEvent is the event Mark stores.
+func MarkEvent(s Session, typ string, raw []byte, at time.Time, data map[string]any) store.Event {
+	return store.Event{
 		Time: at, Type: typ, SessionID: s.ID, Project: s.Project,
 		DedupeKey: typ + ":" + s.ID + ":" + hash(string(raw)), Payload: payload(data),
-	})
-	return res.Added, err
+	}
 }
 
 // IngestResult counts what one transcript ingest did.
 type IngestResult struct {
 	Messages, Added, Duplicates int
 	Offset                      int64
+	IDs                         []int64 // of the added events, in order
+}
+
+// Increment is the part of a session's transcript not ingested yet, as the
+// privacy-filtered events to store.
+type Increment struct {
+	Messages int           // transcript messages read
+	Events   []store.Event // their events, in order (a message with nothing to store has none)
+	Offset   int64         // where the next read starts
+}
+
+// Sink is where an increment is stored: a *store.DB, or a *store.Tx that
+// holds several sessions' writes.
+type Sink interface {
+	Append(ctx context.Context, evs ...store.Event) (store.AppendResult, error)
+	AdvanceOffset(ctx context.Context, id string, off int64) error
 }
 
 // Ingest reads a session's transcript from its stored offset and appends what
@@ -175,9 +196,19 @@ type IngestResult struct {
 // next call. A transcript that does not exist yet is not an error: Claude Code
 // creates it only after the first turn.
 func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (IngestResult, error) {
-	var res IngestResult
+	inc, err := r.Read(sess, final)
+	if err != nil {
+		return IngestResult{}, err
+	}
+	return Write(ctx, r.DB, sess, inc)
+}
+
+// Read reads a session's transcript from its stored offset into an
+// increment; see Ingest.
+func (r *Recorder) Read(sess store.Session, final bool) (Increment, error) {
+	inc := Increment{Offset: sess.Offset}
 	if sess.TranscriptPath == "" {
-		return res, nil
+		return inc, nil
 	}
 	off := sess.Offset
 	if fi, err := os.Stat(sess.TranscriptPath); err == nil && fi.Size() < off {
@@ -188,26 +219,33 @@ func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (
 	}
 	batch, err := transcript.ReadFile(sess.TranscriptPath, off, final)
 	if errors.Is(err, os.ErrNotExist) {
-		return res, nil
+		return inc, nil
 	}
 	if err != nil {
-		return res, fmt.Errorf("ingest %s: %w", sess.TranscriptPath, err)
+		return inc, fmt.Errorf("ingest %s: %w", sess.TranscriptPath, err)
 	}
-	res.Messages = len(batch.Messages)
-	evs := make([]store.Event, 0, len(batch.Messages))
+	inc.Messages = len(batch.Messages)
+	inc.Offset = batch.Offset
+	inc.Events = make([]store.Event, 0, len(batch.Messages))
 	for _, m := range batch.Messages {
 		if ev, ok := messageEvent(sess, m); ok {
-			evs = append(evs, ev)
+			inc.Events = append(inc.Events, ev)
 		}
 	}
-	ar, err := r.DB.Append(ctx, evs...)
+	return inc, nil
+}
+
+// Write stores an increment read for sess and moves the session's offset
+// past it.
+func Write(ctx context.Context, to Sink, sess store.Session, inc Increment) (IngestResult, error) {
+	res := IngestResult{Messages: inc.Messages, Offset: inc.Offset}
+	ar, err := to.Append(ctx, inc.Events...)
 	if err != nil {
 		return res, fmt.Errorf("ingest %s: %w", sess.TranscriptPath, err)
 	}
-	res.Added, res.Duplicates = ar.Added, ar.Duplicates
-	res.Offset = batch.Offset
-	if batch.Offset != sess.Offset {
-		if err := r.DB.AdvanceOffset(ctx, sess.ID, batch.Offset); err != nil {
+	res.Added, res.Duplicates, res.IDs = ar.Added, ar.Duplicates, ar.IDs
+	if inc.Offset > sess.Offset {
+		if err := to.AdvanceOffset(ctx, sess.ID, inc.Offset); err != nil {
 			return res, err
 		}
 	}

@@ -367,8 +367,17 @@ func placeholders(n int) string {
 
 // CountSessionMessages counts a session's prompts, answers and tool observations.
 func (db *DB) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
+	return countSessionMessages(ctx, db, sessionID)
+}
+
+// CountSessionMessages is DB.CountSessionMessages inside the transaction.
+func (t *Tx) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
+	return countSessionMessages(ctx, t, sessionID)
+}
+
+func countSessionMessages(ctx context.Context, c conn, sessionID string) (int, error) {
 	var n int
-	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`,
+	err := c.queryRow(ctx, `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`,
 		sessionID, TypeUserPrompt, TypeAgentResponse, TypeToolObservation).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count messages of %s: %w", sessionID, err)

@@ -62,6 +62,10 @@ type Options struct {
 	BusyTimeout time.Duration
 	// ReadOnly opens the file read-only and skips migrations; the file must exist.
 	ReadOnly bool
+	// Bulk suits a caller that writes tens of MB per transaction (import):
+	// a 64 MB page cache and a checkpoint every 64 MB of WAL rather than 4.
+	// Hooks write a few pages and keep SQLite's defaults.
+	Bulk bool
 }
 
 // Open opens (creating if needed, mode 0600) the store at path and applies any
@@ -88,6 +92,16 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opt.BusyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
+	// Statement and savepoint journals in memory: a large import otherwise
+	// writes every page it changes to a temporary file first.
+	q.Add("_pragma", "temp_store(MEMORY)")
+	if opt.Bulk {
+		// A transaction larger than the page cache spills pages to the WAL
+		// early and writes them again; a checkpoint after every commit past
+		// 4 MB of WAL copied the same pages into the file again and again.
+		q.Add("_pragma", "cache_size(-65536)")
+		q.Add("_pragma", "wal_autocheckpoint(16384)")
+	}
 	if opt.ReadOnly {
 		q.Add("mode", "ro")
 	} else {

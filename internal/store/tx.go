@@ -125,3 +125,22 @@ func (t *Tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	}
 	return st.QueryRowContext(ctx, args...)
 }
+
+// Savepoint runs fn inside a savepoint of the transaction: when fn fails,
+// what it wrote is undone and the transaction goes on without it.
+func (t *Tx) Savepoint(ctx context.Context, fn func() error) error {
+	if _, err := t.tx.ExecContext(ctx, "SAVEPOINT step"); err != nil {
+		return fmt.Errorf("savepoint: %w", err)
+	}
+	if err := fn(); err != nil {
+		if _, rerr := t.tx.ExecContext(ctx, "ROLLBACK TO step"); rerr != nil {
+			return fmt.Errorf("%w (and undoing it: %v)", err, rerr)
+		}
+		t.tx.ExecContext(ctx, "RELEASE step")
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, "RELEASE step"); err != nil {
+		return fmt.Errorf("savepoint: %w", err)
+	}
+	return nil
+}
