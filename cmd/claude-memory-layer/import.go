@@ -423,11 +423,10 @@ func (im *importer) run(ctx context.Context, jobs []importJob, sum *importSummar
 	)
 	commit := func() error {
 		if tx != nil {
-			err := tx.Commit()
-			tx = nil
-			if err != nil {
-				return fmt.Errorf("import: %w", err)
+			if err := tx.Commit(); err != nil {
+				return fmt.Errorf("import: %w", err) // the deferred Rollback ends it
 			}
+			tx = nil
 		}
 		sum.add(pending)
 		failed := pending.Failures
@@ -557,6 +556,9 @@ func (im *importer) stage(ctx context.Context, s *staged) {
 	}
 	sess := im.session(s)
 	if s.inc, s.err = im.rec.Read(sess, true); s.err != nil {
+		return
+	}
+	if s.err = store.Prepare(s.inc.Events); s.err != nil {
 		return
 	}
 	s.plan, s.err = im.proc.Plan(ctx, sess, s.inc.Events)

@@ -138,6 +138,9 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 	plan.writes = make([]store.EntryWrite, len(entries))
 	for i, x := range entries {
 		e, events := p.entry(sess, evs, aligner, x, ext.Name())
+		if err := store.Prepare(events); err != nil {
+			return nil, err
+		}
 		plan.writes[i] = store.EntryWrite{Entry: e, Events: events}
 		if e.Stage == store.StageVerified {
 			plan.res.Verified++

@@ -179,6 +179,9 @@ func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, cr
 		if err != nil {
 			return 0, false, err
 		}
+		if err := t.inserting(ctx, "entries"); err != nil {
+			return 0, false, err
+		}
 		r, err := t.exec(ctx, `INSERT INTO entries
 			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, promotion_blocked, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -397,11 +400,21 @@ func entries(ctx context.Context, c conn, f EntryFilter) ([]Entry, error) {
 			args = append(args, id)
 		}
 	}
+	order := "created_at"
+	if f.Subject != "" {
+		// A subject's entries are few: look them up through the partial
+		// index on (project, subject), which the planner uses only given
+		// subject <> '', and sort them. Walking the project's entries in
+		// date order instead (its choice otherwise) made conflict detection
+		// read every entry of the project for each subject.
+		where = append(where, "subject <> ''")
+		order = "+created_at"
+	}
 	q := `SELECT ` + entryColumns + ` FROM entries`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	q += " ORDER BY created_at DESC, id DESC"
+	q += " ORDER BY " + order + " DESC, id DESC"
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}

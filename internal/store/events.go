@@ -45,6 +45,28 @@ type Event struct {
 	// keys, such as the Stop hook's copy of an answer and the transcript's row.
 	SameContentAs string
 	Checksum      string // set by the store
+
+	// What Append derives from the fields above, when Prepare has done it.
+	prepared            bool
+	canonical, textHash string
+}
+
+// Prepare computes ahead what Append derives from each event (its canonical
+// payload and hashes), so that a writer holding the write lock does not
+// have to: import prepares events on other cores. An event changed after
+// Prepare must be prepared again.
+func Prepare(evs []Event) error {
+	for i := range evs {
+		e := &evs[i]
+		payload, err := canonicalPayload(e.Payload)
+		if err != nil {
+			return fmt.Errorf("prepare %s: %w", e.DedupeKey, err)
+		}
+		e.canonical, e.textHash = payload, contentHash(e.Text)
+		e.Checksum = checksum(*e, payload)
+		e.prepared = true
+	}
+	return nil
 }
 
 // Conversation reports whether the event is something said or done in a session
@@ -136,11 +158,15 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 		if e.DedupeKey == "" || e.Type == "" {
 			return res, fmt.Errorf("append %q: event needs a type and a dedupe key", e.Type)
 		}
-		payload, err := canonicalPayload(e.Payload)
-		if err != nil {
-			return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
+		if !e.prepared {
+			one := []Event{e}
+			if err := Prepare(one); err != nil {
+				return res, fmt.Errorf("append: %w", err)
+			}
+			e = one[0]
 		}
-		hash := contentHash(e.Text)
+		payload, hash := e.canonical, e.textHash
+		var err error
 		if e.SameContentAs != "" && hash != "" {
 			k := [3]string{e.SessionID, e.Type, e.SameContentAs}
 			set, ok := known[k]
@@ -167,6 +193,11 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 		}
 		rows = append(rows, row{e, payload, hash, FormatTime(ts)})
 	}
+	if len(rows) > 0 {
+		if err := t.inserting(ctx, "events"); err != nil {
+			return res, err
+		}
+	}
 	args := make([]any, 0, 10*min(insertChunk, len(rows)))
 	for len(rows) > 0 {
 		chunk := rows[:min(insertChunk, len(rows))]
@@ -174,7 +205,7 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 		args = args[:0]
 		for _, r := range chunk {
 			e := r.e
-			args = append(args, r.ts, e.Type, e.SessionID, e.Project, e.SourceUUID, e.Text, r.payload, e.DedupeKey, r.hash, checksum(e, r.payload))
+			args = append(args, r.ts, e.Type, e.SessionID, e.Project, e.SourceUUID, e.Text, r.payload, e.DedupeKey, r.hash, e.Checksum)
 		}
 		ids, err := insertReturning(ctx, t, insertEvents(len(chunk)), args)
 		if err != nil {

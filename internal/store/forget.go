@@ -146,11 +146,12 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	if err := apply(ctx, tx, p); err != nil {
 		return p, err
 	}
-	if _, err := db.wrap(tx).append(ctx, db.Now(), []Event{tomb}); err != nil {
+	t := db.wrap(ctx, tx)
+	if _, err := t.append(ctx, db.Now(), []Event{tomb}); err != nil {
 		return p, fmt.Errorf("forget: %w", err)
 	}
-	if err := tx.Commit(); err != nil {
-		return p, fmt.Errorf("forget: commit: %w", err)
+	if err := t.Commit(); err != nil {
+		return p, fmt.Errorf("forget: %w", err)
 	}
 	return p, nil
 }

@@ -34,7 +34,12 @@ func (db *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 type Tx struct {
 	db    *DB
 	tx    *sql.Tx
+	ctx   context.Context // the transaction's, for the indexing Commit does
 	stmts map[string]*sql.Stmt
+	// unindexed maps a table with a full-text index to the largest id it
+	// held before this transaction inserted into it: rows above it are new,
+	// and Commit indexes them.
+	unindexed map[string]int64
 }
 
 // Begin starts a write transaction. It takes the write lock at once (the
@@ -44,16 +49,20 @@ func (db *DB) Begin(ctx context.Context) (*Tx, error) {
 	if err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
-	return db.wrap(tx), nil
+	return db.wrap(ctx, tx), nil
 }
 
 // wrap makes a Tx of a transaction begun on the database.
-func (db *DB) wrap(tx *sql.Tx) *Tx {
-	return &Tx{db: db, tx: tx, stmts: map[string]*sql.Stmt{}}
+func (db *DB) wrap(ctx context.Context, tx *sql.Tx) *Tx {
+	return &Tx{db: db, tx: tx, ctx: ctx, stmts: map[string]*sql.Stmt{}, unindexed: map[string]int64{}}
 }
 
-// Commit commits the transaction.
+// Commit adds the rows the transaction inserted to the full-text indexes
+// and commits it.
 func (t *Tx) Commit() error {
+	if err := t.index(t.ctx); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
 	t.closeStmts()
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
@@ -72,6 +81,38 @@ func (t *Tx) closeStmts() {
 		st.Close()
 		delete(t.stmts, q)
 	}
+}
+
+// ftsInserts are the statements that index a table's rows above an id.
+var ftsInserts = map[string]string{
+	"events":  `INSERT INTO events_fts(rowid, text) SELECT id, text FROM events WHERE id > ?`,
+	"entries": `INSERT INTO entries_fts(rowid, title, body, subject) SELECT id, title, body, subject FROM entries WHERE id > ?`,
+}
+
+// inserting records, before the transaction's first insert into table,
+// the largest id the table holds. The transaction holds the write lock, so
+// every row it inserts gets a larger id.
+func (t *Tx) inserting(ctx context.Context, table string) error {
+	if _, ok := t.unindexed[table]; ok {
+		return nil
+	}
+	var last int64
+	if err := t.queryRow(ctx, `SELECT coalesce(max(id), 0) FROM `+table).Scan(&last); err != nil {
+		return fmt.Errorf("last %s id: %w", table, err)
+	}
+	t.unindexed[table] = last
+	return nil
+}
+
+// index adds the rows inserted so far to the full-text indexes.
+func (t *Tx) index(ctx context.Context) error {
+	for table, last := range t.unindexed {
+		if _, err := t.exec(ctx, ftsInserts[table], last); err != nil {
+			return fmt.Errorf("index %s: %w", table, err)
+		}
+		delete(t.unindexed, table)
+	}
+	return nil
 }
 
 // write runs fn in a transaction of its own and commits it.

@@ -1,0 +1,102 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// ftsIntact runs FTS5's own integrity check on both full-text indexes,
+// which compares each index with its content table.
+func ftsIntact(t *testing.T, db *DB) {
+	t.Helper()
+	for _, tab := range []string{"events_fts", "entries_fts"} {
+		if _, err := db.SQL().Exec(fmt.Sprintf(`INSERT INTO %s(%s, rank) VALUES ('integrity-check', 1)`, tab, tab)); err != nil {
+			t.Fatalf("%s integrity-check: %v", tab, err)
+		}
+	}
+}
+
+// TestIndexAtCommit checks that rows are searchable once their transaction
+// commits, that rows a savepoint or a rollback undid are not indexed, and
+// that forget's deletes and edits keep the indexes consistent.
+func TestIndexAtCommit(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	search := func(term string) int {
+		t.Helper()
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{term}, false), Project: "/p"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hits)
+	}
+	ev := func(key, text string) Event {
+		return Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: key, Text: text}
+	}
+
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Append(ctx, ev("1", "kept alpaca")); err != nil {
+		t.Fatal(err)
+	}
+	undone := errors.New("undo")
+	if err := tx.Savepoint(ctx, func() error {
+		if _, err := tx.Append(ctx, ev("2", "undone bison")); err != nil {
+			return err
+		}
+		return undone
+	}); !errors.Is(err, undone) {
+		t.Fatalf("Savepoint: %v, want the callback's error", err)
+	}
+	e := Entry{Project: "/p", SessionID: "s", Type: "decision", Title: "use the capybara queue", ClaimKey: "k1", Stage: StageVerified,
+		Evidence: []Evidence{{SessionID: "s", Quote: "capybara", Method: "exact", Confidence: 1}}}
+	if _, _, err := tx.PutEntries(ctx, []EntryWrite{{Entry: e}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if search("alpaca") != 1 || search("bison") != 0 {
+		t.Errorf("after commit: alpaca %d hits, bison %d; want 1 and 0", search("alpaca"), search("bison"))
+	}
+	hits, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{"capybara"}, false), Project: "/p"})
+	if err != nil || len(hits) != 1 {
+		t.Errorf("entry search after commit: %d hits, %v", len(hits), err)
+	}
+	ftsIntact(t, db)
+
+	// A transaction rolled back indexes nothing.
+	tx, err = db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Append(ctx, ev("3", "rolled dingo")); err != nil {
+		t.Fatal(err)
+	}
+	tx.Rollback()
+	if search("dingo") != 0 {
+		t.Error("a rolled-back event is searchable")
+	}
+	ftsIntact(t, db)
+
+	// Single-statement writes and forget (deletes and redactions through the
+	// remaining triggers) keep both indexes consistent.
+	if _, err := db.Append(ctx, ev("4", "echidna capybara"), ev("5", "")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "capybara"}); err != nil {
+		t.Fatal(err)
+	}
+	if search("echidna") != 0 || search("alpaca") != 1 {
+		t.Errorf("after forget: echidna %d hits, alpaca %d; want 0 and 1", search("echidna"), search("alpaca"))
+	}
+	ftsIntact(t, db)
+	if err := db.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ftsIntact(t, db)
+}
