@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,32 +13,38 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/synthetic"
 )
 
 // extras measures what is not a per-prompt hook: import throughput,
 // SessionEnd on a 1,000-message transcript, and alignment throughput.
 func extras(binDir, tmp string, runs int) error {
 	r := rand.New(rand.NewPCG(7, 7))
-	// Import: 40 sessions of 1,000 messages each.
-	dir := filepath.Join(tmp, "transcripts")
-	os.MkdirAll(dir, 0o755)
-	var total, bytesTotal int
-	for i := range 40 {
-		b, n := transcript(r, fmt.Sprintf("imp-%03d", i), 500)
-		os.WriteFile(filepath.Join(dir, fmt.Sprintf("imp-%03d.jsonl", i)), b, 0o600)
-		total += n
-		bytesTotal += len(b)
+	// Import: two 50 MB histories. Long sessions of short messages (1,000
+	// each, a decision every tenth turn), and many short sessions shaped
+	// like the shared fixture transcript (14 messages and 7 entries each),
+	// where the per-session work dominates.
+	long := filepath.Join(tmp, "history-long")
+	os.MkdirAll(long, 0o755)
+	for i, size := 0, 0; size < 50<<20; i++ {
+		b, _ := transcript(r, fmt.Sprintf("imp-%04d", i), 500)
+		os.WriteFile(filepath.Join(long, fmt.Sprintf("imp-%04d.jsonl", i)), b, 0o600)
+		size += len(b)
 	}
-	data := filepath.Join(tmp, "import-store")
-	cmd := exec.Command(filepath.Join(binDir, "claude-memory-layer"), "import", "--dir", dir)
-	cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + data, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
-	start := time.Now()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("import: %v\n%s", err, out)
+	if err := importLine(binDir, tmp, long, "long sessions of short messages"); err != nil {
+		return err
 	}
-	el := time.Since(start)
-	fmt.Printf("- import: %d messages (%.1f MB of transcripts, 40 sessions) in %.2f s = %.0f messages/s, offline extractor, extraction and alignment included\n",
-		total, float64(bytesTotal)/(1<<20), el.Seconds(), float64(total)/el.Seconds())
+	if tmpl, err := os.ReadFile(fixtureTranscript); err == nil {
+		short := filepath.Join(tmp, "history-short")
+		if _, _, err := synthetic.History(tmpl, short, 50<<20, 1); err != nil {
+			return err
+		}
+		if err := importLine(binDir, tmp, short, "short sessions shaped like the fixture"); err != nil {
+			return err
+		}
+	} else {
+		fmt.Printf("- import of fixture-shaped sessions: skipped (%v)\n", err)
+	}
 
 	// SessionEnd: a live session of 1,000 messages whose transcript the hook ingests whole, then extracts and aligns.
 	b, _ := transcript(r, "end-1000", 500)
@@ -105,6 +112,59 @@ func extras(binDir, tmp string, runs int) error {
 	fmt.Printf("- align: 100 quotes (exact, normalized, fuzzy, absent; cited message wrong on purpose) against 2,000 messages (%.1f MB): median %s = %.0f quotes/s\n",
 		float64(size)/(1<<20), ms(at[2]), 100/at[2].Seconds())
 	return nil
+}
+
+// fixtureTranscript is the shared fixture the short-session history copies;
+// bench.sh runs from the repository root, next to ../shared.
+const fixtureTranscript = "../shared/fixtures/claude-code/transcripts/basic.jsonl"
+
+// importLine imports the transcripts in dir into a fresh store with the CLI
+// and prints the throughput.
+func importLine(binDir, tmp, dir, what string) error {
+	var files, size int
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			files++
+			size += int(fi.Size())
+		}
+	}
+	data, err := os.MkdirTemp(tmp, "import-store-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(data)
+	cmd := exec.Command(filepath.Join(binDir, "claude-memory-layer"), "import", "--dir", dir, "--json")
+	cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + data, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("import: %v\n%s", err, errOut.Bytes())
+	}
+	el := time.Since(start)
+	var sum struct {
+		Messages int `json:"messages"`
+		Verified int `json:"entries_verified"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
+		return fmt.Errorf("import summary: %v", err)
+	}
+	fmt.Printf("- import, %s: %s messages in %d sessions (%.1f MB of transcripts, %s entries verified) in %.2f s = %s messages/s, %.1f MB/s; offline extractor, extraction and alignment included\n",
+		what, thousands(sum.Messages), files, float64(size)/(1<<20), thousands(sum.Verified), el.Seconds(), thousands(int(float64(sum.Messages)/el.Seconds())), float64(size)/(1<<20)/el.Seconds())
+	return nil
+}
+
+// thousands formats n with comma separators.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // transcript writes a seeded Claude Code transcript of turns prompt/answer pairs.
