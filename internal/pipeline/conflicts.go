@@ -29,6 +29,18 @@ func Supersedes(text string) bool { return replaces.MatchString(text) }
 func (p *Processor) detectConflicts(ctx context.Context, st Store, project string, fresh []store.Entry) (int, error) {
 	bySubject := map[string][]store.Entry{} // the subject's active and contested entries
 	superseded := map[int64]bool{}          // by a conflict found in this call
+	// Whether an entry's text says it replaces something: the same newer
+	// entry meets many older ones, and the regexp is the costly part.
+	says := map[string]bool{}
+	replacesSomething := func(e store.Entry) bool {
+		text := entryText(e)
+		v, ok := says[text]
+		if !ok {
+			v = Supersedes(text)
+			says[text] = v
+		}
+		return v
+	}
 	var found []store.ConflictWrite
 	for _, e := range fresh {
 		if e.Subject == "" || !conflictTypes[e.Type] || e.Stage == store.StageRejected {
@@ -62,7 +74,7 @@ func (p *Processor) detectConflicts(ctx context.Context, st Store, project strin
 				older = e
 			}
 			kind, reason := "contradicts", fmt.Sprintf("both about %q but they say different things", e.Subject)
-			if Supersedes(entryText(newer)) {
+			if replacesSomething(newer) {
 				kind, reason = "supersedes", fmt.Sprintf("%s replaces %s about %q", newer.CID, older.CID, e.Subject)
 				superseded[older.ID] = true
 			}
