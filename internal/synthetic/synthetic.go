@@ -1,4 +1,4 @@
-// Package synthetic writes seeded Claude Code histories for benchmarks and tests.
+// Package synthetic writes seeded Claude Code histories to benchmark imports with.
 package synthetic
 
 import (
