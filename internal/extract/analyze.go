@@ -343,11 +343,11 @@ func (s *sent) quote(at int) (int, string) {
 		a = max(a, c-maxQuote/3)
 		b = min(b, a+maxQuote)
 	}
-	for a < b && !utf8.RuneStart(s.text[a]) {
+	for n := 0; n < utf8.UTFMax-1 && a < b && !utf8.RuneStart(s.text[a]); n++ {
 		a++
 	}
-	for b < len(s.text) && b > a && !utf8.RuneStart(s.text[b]) {
-		b--
+	if b < len(s.text) {
+		b = max(runeBefore(s.text, b, a), a)
 	}
 	q := strings.TrimSpace(s.text[a:b])
 	if q == "" {

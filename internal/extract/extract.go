@@ -149,11 +149,20 @@ func limit(text string, start, end int) int {
 	if end-start <= maxSentence {
 		return end
 	}
-	e := start + maxSentence
-	for e > start && !utf8.RuneStart(text[e]) {
-		e--
+	return runeBefore(text, start+maxSentence, start)
+}
+
+// runeBefore is the start of the rune holding byte i of text, or i itself
+// when text is not valid UTF-8 there: a rune starts at most UTFMax-1 bytes
+// back, and walking further through a run of invalid bytes would cut the
+// text down to nothing. It never goes below floor.
+func runeBefore(text string, i, floor int) int {
+	for j := i; j > max(floor, i-utf8.UTFMax); j-- {
+		if utf8.RuneStart(text[j]) {
+			return j
+		}
 	}
-	return e
+	return i
 }
 
 // found makes a lesson of what follows "Found it": the marker sentence when
@@ -441,6 +450,9 @@ func (x *extractor) entries() []Entry {
 	})
 	out := make([]Entry, 0, len(kept))
 	for _, c := range kept {
+		if !quoted(c) {
+			continue
+		}
 		e := Entry{Type: c.typ, Title: c.title, Body: c.body, Subject: c.subject}
 		for _, v := range c.ev {
 			e.Evidence = append(e.Evidence, Evidence{MessageIndex: x.msgs[v.msg].Index, Quote: v.quote})
@@ -455,6 +467,17 @@ func (x *extractor) entries() []Entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// quoted reports whether every quote of c says something: a quote of
+// nothing would make an entry no aligner can check.
+func quoted(c *cand) bool {
+	for _, v := range c.ev {
+		if strings.TrimSpace(v.quote) == "" {
+			return false
+		}
+	}
+	return len(c.ev) > 0
 }
 
 // mergeTarget finds the kept entry c repeats: same type and subject, and
