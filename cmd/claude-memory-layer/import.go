@@ -260,8 +260,7 @@ const (
 // transaction. A transcript that fails is recorded and the import goes on.
 // Cancelling ctx stops it at the next session: what was imported until then
 // is committed (running it again completes the work). afterEach, if not nil,
-// is called, in order, for each transcript once what it stored is committed,
-// with the number done so far.
+// is called after each commit with the number of transcripts done so far.
 func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach func(done int)) (*importSummary, error) {
 	jobs, err := importJobs(e, o)
 	if err != nil {
@@ -319,10 +318,7 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 	})
 	bar.clear()
 	sum.Seconds = elapsed(e.now().Sub(start))
-	if err != nil {
-		return sum, err
-	}
-	return sum, nil
+	return sum, err
 }
 
 // elapsed is d in seconds, to the millisecond.
@@ -442,16 +438,15 @@ func (im *importer) run(ctx context.Context, jobs []importJob, sum *importSummar
 		}
 	}()
 	for i, s := range stages {
+		select {
+		case <-s.ready:
+		case <-ctx.Done():
+		}
 		if err := ctx.Err(); err != nil {
 			if cerr := commit(); cerr != nil {
 				return cerr
 			}
-			return fmt.Errorf("interrupted after %d of %d transcripts (run it again to finish): %w", i, len(jobs), err)
-		}
-		select {
-		case <-s.ready:
-		case <-ctx.Done():
-			continue // the check above ends the loop
+			return fmt.Errorf("interrupted after %d of %d transcripts (run it again to finish): %w", done, len(jobs), err)
 		}
 		<-ahead
 		if s.err == nil && s.out == outcomeImported && tx == nil {
@@ -462,9 +457,10 @@ func (im *importer) run(ctx context.Context, jobs []importJob, sum *importSummar
 			began = time.Now()
 		}
 		out, err := s.out, s.err
+		var one importSummary // what this transcript adds, if it does
 		if err == nil && out == outcomeImported {
 			err = tx.Savepoint(wc, func() error {
-				out, err = im.write(wc, tx, s, &pending)
+				out, err = im.write(wc, tx, s, &one)
 				return err
 			})
 		}
@@ -474,6 +470,7 @@ func (im *importer) run(ctx context.Context, jobs []importJob, sum *importSummar
 			pending.Failed++
 			pending.Failures = append(pending.Failures, importFailure{Path: s.job.path, Error: fileErrorText(err)})
 		default:
+			pending.add(one)
 			pending.count(out)
 		}
 		stages[i] = nil // let the staged transcript go
