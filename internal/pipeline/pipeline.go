@@ -83,27 +83,51 @@ type Plan struct {
 
 // Process extracts, aligns and stores the entries of one session, then records
 // conflicts with the project's earlier entries and the session's summary.
-// Processing a session again changes nothing: every write is keyed.
+// Extraction and alignment run before the write lock is taken; the writes
+// land in one transaction. Processing a session again changes nothing:
+// every write is keyed.
 func (p *Processor) Process(ctx context.Context, sessionID string) (Result, error) {
-	return p.ProcessIn(ctx, p.DB, sessionID)
+	plan, err := p.load(ctx, p.DB, sessionID)
+	if err != nil {
+		return Result{}, err
+	}
+	tx, err := p.DB.Begin(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("process %s: %w", sessionID, err)
+	}
+	defer tx.Rollback()
+	res, err := p.Apply(ctx, tx, plan)
+	if err != nil {
+		return res, err
+	}
+	if err := tx.Commit(); err != nil {
+		return res, fmt.Errorf("process %s: %w", sessionID, err)
+	}
+	return res, nil
 }
 
-// ProcessIn is Process reading and writing st.
+// ProcessIn is Process reading and writing st, in the caller's transaction
+// when st is a *store.Tx.
 func (p *Processor) ProcessIn(ctx context.Context, st Store, sessionID string) (Result, error) {
-	sess, err := st.Session(ctx, sessionID)
-	if err != nil {
-		return Result{}, err
-	}
-	evs, err := st.Events(ctx, store.EventFilter{SessionID: sessionID,
-		Types: []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}})
-	if err != nil {
-		return Result{}, err
-	}
-	plan, err := p.Plan(ctx, sess, evs)
+	plan, err := p.load(ctx, st, sessionID)
 	if err != nil {
 		return Result{}, err
 	}
 	return p.Apply(ctx, st, plan)
+}
+
+// load reads a session's messages from st and plans them.
+func (p *Processor) load(ctx context.Context, st Store, sessionID string) (*Plan, error) {
+	sess, err := st.Session(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := st.Events(ctx, store.EventFilter{SessionID: sessionID,
+		Types: []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}})
+	if err != nil {
+		return nil, err
+	}
+	return p.Plan(ctx, sess, evs)
 }
 
 // Plan extracts the entries of a session's messages and aligns their quotes.
