@@ -405,6 +405,106 @@ func TestImportResume(t *testing.T) {
 	}
 }
 
+// TestImportFreshAndCapturedAgree imports a history twice: into an empty
+// store, where every session takes the fast path (planned by a worker before
+// its messages are stored), and into a store where every session's messages
+// were captured first, as the hooks of a live session store them, where the
+// writer plans each session from its stored messages. Both must store the
+// same events, entries, evidence spans and conflicts.
+func TestImportFreshAndCapturedAgree(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "history")
+	generateHistory(t, filepath.Join(needDir(t, fixtureDir), "basic.jsonl"), dir, 1500<<10, 3)
+	fresh := newTestEnv(t)
+	fresh.mustRun(t, "import", "--dir", dir)
+
+	captured := newTestEnv(t)
+	db := captured.openDB(t)
+	paths, err := transcriptsIn(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &capture.Recorder{DB: db, Log: slog.New(slog.DiscardHandler)}
+	for _, p := range paths {
+		info, err := readTranscriptInfo(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.date()}
+		if err := db.TouchSession(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rec.Ingest(context.Background(), s, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	captured.mustRun(t, "import", "--dir", dir)
+
+	a, b := fresh.openDB(t), captured.openDB(t)
+	if ka, kb := eventKeys(t, a), eventKeys(t, b); !reflect.DeepEqual(ka, kb) {
+		t.Errorf("events differ: %d fresh, %d captured", len(ka), len(kb))
+	}
+	if ea, eb := entrySpans(t, a), entrySpans(t, b); !reflect.DeepEqual(ea, eb) {
+		t.Errorf("entries differ:\nfresh    %v\ncaptured %v", ea, eb)
+	} else if len(ea) == 0 {
+		t.Fatal("the history produced no entries")
+	}
+	if ca, cb := conflictPairs(t, a), conflictPairs(t, b); len(ca) == 0 || !reflect.DeepEqual(ca, cb) {
+		t.Errorf("conflicts differ or none:\nfresh    %v\ncaptured %v", ca, cb)
+	}
+}
+
+// conflictPairs describes each recorded conflict by its entries' citation ids.
+func conflictPairs(tb testing.TB, db *store.DB) []string {
+	tb.Helper()
+	ctx := context.Background()
+	cs, err := db.Conflicts(ctx, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cid := func(id int64) string {
+		e, err := db.EntryByID(ctx, id)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return e.CID
+	}
+	var out []string
+	for _, c := range cs {
+		out = append(out, cid(c.Older)+" "+c.Kind+" "+cid(c.Newer))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// entrySpans describes each stored entry by its citation id, stage, status
+// and where each quote was found (the event, transcript row and byte span).
+func entrySpans(tb testing.TB, db *store.DB) []string {
+	tb.Helper()
+	es, err := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		var spans []string
+		for _, v := range e.Evidence {
+			var key string // the event the span points into
+			if v.EventID != 0 {
+				ev, err := db.Event(context.Background(), v.EventID)
+				if err != nil {
+					tb.Fatal(err)
+				}
+				key = ev.DedupeKey
+			}
+			spans = append(spans, fmt.Sprintf("%s@%s[%d:%d]%s", key, v.SourceUUID, v.SpanStart, v.SpanEnd, v.Method))
+		}
+		sort.Strings(spans)
+		out = append(out, fmt.Sprintf("%s %s %s %v", e.CID, e.Stage, e.Status, spans))
+	}
+	sort.Strings(out)
+	return out
+}
+
 // entryCIDs lists the citation ids, stages and evidence counts of the stored entries.
 func entryCIDs(tb testing.TB, db *store.DB) []string {
 	tb.Helper()
