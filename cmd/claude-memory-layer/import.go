@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
@@ -365,9 +366,14 @@ type staged struct {
 // writes them. progress is called after each commit with the number of jobs
 // done and the failures among those just committed.
 func (im *importer) run(ctx context.Context, jobs []importJob, sum *importSummary, progress func(done int, failed []importFailure)) error {
-	// Workers stop when run returns, whatever they were doing.
+	// Workers are told to stop when run returns, and run waits for them:
+	// none may still be reading the store when the caller closes it.
 	wctx, stop := context.WithCancel(ctx)
-	defer stop()
+	var wg sync.WaitGroup
+	defer func() {
+		stop()
+		wg.Wait()
+	}()
 	stages := make([]*staged, len(jobs))
 	for i := range stages {
 		stages[i] = &staged{job: jobs[i], ready: make(chan struct{})}
@@ -393,12 +399,12 @@ func (im *importer) run(ctx context.Context, jobs []importJob, sum *importSummar
 		}
 	}()
 	for range workers {
-		go func() {
+		wg.Go(func() {
 			for s := range next {
 				im.stage(wctx, s)
 				close(s.ready)
 			}
-		}()
+		})
 	}
 
 	// The writer's statements run on a context that is never cancelled:
