@@ -91,6 +91,9 @@ func (p *Processor) Process(ctx context.Context, sessionID string) (Result, erro
 	if err != nil {
 		return Result{}, err
 	}
+	if len(plan.Events) == 0 {
+		return plan.res, nil // nothing to write: no need for the write lock
+	}
 	tx, err := p.DB.Begin(ctx)
 	if err != nil {
 		return Result{}, fmt.Errorf("process %s: %w", sessionID, err)
