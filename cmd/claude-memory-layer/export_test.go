@@ -119,7 +119,7 @@ func TestExportRoundTrip(t *testing.T) {
 	if got, want := eventKeys(t, dstDB), eventKeys(t, srcDB); !reflect.DeepEqual(got, want) {
 		t.Errorf("restored events (dedupe key -> checksum) differ: %d vs %d", len(got), len(want))
 	}
-	if got, want := entryCIDs(t, dstDB), entryCIDs(t, srcDB); !reflect.DeepEqual(got, want) {
+	if got, want := entrySpans(t, dstDB), entrySpans(t, srcDB); !reflect.DeepEqual(got, want) {
 		t.Errorf("restored entries differ:\n got %v\nwant %v", got, want)
 	}
 	// The restored store exports the same lines: ids, evidence links, spans,

@@ -342,7 +342,7 @@ func TestImportResume(t *testing.T) {
 	clean := newTestEnv(t)
 	clean.mustRun(t, "import", "--dir", conv)
 	want := eventKeys(t, clean.openDB(t))
-	wantEntries := entryCIDs(t, clean.openDB(t))
+	wantEntries := entrySpans(t, clean.openDB(t))
 
 	te := newTestEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -397,7 +397,7 @@ func TestImportResume(t *testing.T) {
 			t.Errorf("event %s: checksum %q, want %q", k, got[k], sum)
 		}
 	}
-	if gotEntries := entryCIDs(t, db); !reflect.DeepEqual(gotEntries, wantEntries) {
+	if gotEntries := entrySpans(t, db); !reflect.DeepEqual(gotEntries, wantEntries) {
 		t.Errorf("resumed store entries %v, want %v", gotEntries, wantEntries)
 	}
 	if sess, err := db.Session(context.Background(), half); err != nil || sess.Summary == "" {
@@ -500,21 +500,6 @@ func entrySpans(tb testing.TB, db *store.DB) []string {
 		}
 		sort.Strings(spans)
 		out = append(out, fmt.Sprintf("%s %s %s %v", e.CID, e.Stage, e.Status, spans))
-	}
-	sort.Strings(out)
-	return out
-}
-
-// entryCIDs lists the citation ids, stages and evidence counts of the stored entries.
-func entryCIDs(tb testing.TB, db *store.DB) []string {
-	tb.Helper()
-	es, err := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []string
-	for _, e := range es {
-		out = append(out, fmt.Sprintf("%s %s %s %d", e.CID, e.Stage, e.Status, len(e.Evidence)))
 	}
 	sort.Strings(out)
 	return out
@@ -814,7 +799,7 @@ func TestBinaryKilled(t *testing.T) {
 	files, _ := generateHistory(t, filepath.Join(fx, "basic.jsonl"), dir, 1<<20, 7)
 	clean := newTestEnv(t)
 	clean.mustRun(t, "import", "--dir", dir)
-	want, wantEntries := eventKeys(t, clean.openDB(t)), entryCIDs(t, clean.openDB(t))
+	want, wantEntries := eventKeys(t, clean.openDB(t)), entrySpans(t, clean.openDB(t))
 
 	bin := filepath.Join(t.TempDir(), "claude-memory-layer")
 	build := exec.Command(goBin, "build", "-o", bin, ".")
@@ -845,7 +830,7 @@ func TestBinaryKilled(t *testing.T) {
 		if got := eventKeys(t, db); !reflect.DeepEqual(got, want) {
 			t.Errorf("kill after %v (%d sessions done by then): %d events after the rerun, a clean import %d", after, sum.Skipped, len(got), len(want))
 		}
-		if got := entryCIDs(t, db); !reflect.DeepEqual(got, wantEntries) {
+		if got := entrySpans(t, db); !reflect.DeepEqual(got, wantEntries) {
 			t.Errorf("kill after %v: entries differ from a clean import", after)
 		}
 		t.Logf("kill after %v: %d of %d sessions had been imported", after, sum.Skipped, files)
