@@ -168,19 +168,20 @@ func (t *Tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 }
 
 // Savepoint runs fn inside a savepoint of the transaction: when fn fails,
-// what it wrote is undone and the transaction goes on without it.
+// what it wrote is undone and the transaction goes on without it. Import
+// opens one per session, so its statements go through the cache too.
 func (t *Tx) Savepoint(ctx context.Context, fn func() error) error {
-	if _, err := t.tx.ExecContext(ctx, "SAVEPOINT step"); err != nil {
+	if _, err := t.exec(ctx, "SAVEPOINT step"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	if err := fn(); err != nil {
-		if _, rerr := t.tx.ExecContext(ctx, "ROLLBACK TO step"); rerr != nil {
+		if _, rerr := t.exec(ctx, "ROLLBACK TO step"); rerr != nil {
 			return fmt.Errorf("%w (and undoing it: %v)", err, rerr)
 		}
-		t.tx.ExecContext(ctx, "RELEASE step")
+		t.exec(ctx, "RELEASE step")
 		return err
 	}
-	if _, err := t.tx.ExecContext(ctx, "RELEASE step"); err != nil {
+	if _, err := t.exec(ctx, "RELEASE step"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	return nil
