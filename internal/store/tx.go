@@ -36,9 +36,9 @@ type Tx struct {
 	tx    *sql.Tx
 	ctx   context.Context // the transaction's, for the indexing Commit does
 	stmts map[string]*sql.Stmt
-	// unindexed maps a table with a full-text index to the largest id it
-	// held before this transaction inserted into it: rows above it are new,
-	// and Commit indexes them.
+	// unindexed maps a table with a full-text index to the largest id its
+	// index held when this transaction first inserted into the table: rows
+	// above it are not indexed yet, and Commit indexes them.
 	unindexed map[string]int64
 }
 
@@ -89,16 +89,26 @@ var ftsInserts = map[string]string{
 	"entries": `INSERT INTO entries_fts(rowid, title, body, subject) SELECT id, title, body, subject FROM entries WHERE id > ?`,
 }
 
+// ftsIndexed are the queries for the largest id a table's full-text index
+// holds: FTS5 keeps a row per indexed id in its docsize table.
+var ftsIndexed = map[string]string{
+	"events":  `SELECT coalesce(max(id), 0) FROM events_fts_docsize`,
+	"entries": `SELECT coalesce(max(id), 0) FROM entries_fts_docsize`,
+}
+
 // inserting records, before the transaction's first insert into table,
-// the largest id the table holds. The transaction holds the write lock, so
-// every row it inserts gets a larger id.
+// the largest id the table's index holds. The transaction holds the write
+// lock, so every row it inserts gets a larger id. Asking the index rather
+// than the table also picks up rows above it that nothing indexed: those a
+// process of a build from before migration 0003, which indexed by trigger,
+// inserted after another process had upgraded the file.
 func (t *Tx) inserting(ctx context.Context, table string) error {
 	if _, ok := t.unindexed[table]; ok {
 		return nil
 	}
 	var last int64
-	if err := t.queryRow(ctx, `SELECT coalesce(max(id), 0) FROM `+table).Scan(&last); err != nil {
-		return fmt.Errorf("last %s id: %w", table, err)
+	if err := t.queryRow(ctx, ftsIndexed[table]).Scan(&last); err != nil {
+		return fmt.Errorf("last indexed %s id: %w", table, err)
 	}
 	t.unindexed[table] = last
 	return nil

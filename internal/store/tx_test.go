@@ -100,3 +100,44 @@ func TestIndexAtCommit(t *testing.T) {
 	}
 	ftsIntact(t, db)
 }
+
+// TestIndexPicksUpStrayRows: a row inserted without being indexed (as a
+// process of a build from before migration 0003 would insert it, once
+// another process had upgraded the file) is indexed by the next transaction
+// that inserts into its table.
+func TestIndexPicksUpStrayRows(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "1", Text: "first alpaca"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().Exec(`INSERT INTO events (ts, type, session_id, project, text, dedupe_key, checksum)
+		VALUES ('2026-01-01T00:00:00.000000Z', 'user_prompt', 's', '/p', 'stray bison', 'old-build', 'x')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().Exec(`INSERT INTO entries (cid, project, session_id, type, title, claim_key, stage, created_at)
+		VALUES ('mem:0ld0ld', '/p', 's', 'fact', 'stray dingo', 'k-old', 'verified', '2026-01-01T00:00:00.000000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "2", Text: "second capybara"}); err != nil {
+		t.Fatal(err)
+	}
+	e := Entry{Project: "/p", SessionID: "s", Type: "decision", Title: "use the echidna queue", ClaimKey: "k1", Stage: StageVerified,
+		Evidence: []Evidence{{SessionID: "s", Quote: "echidna", Method: "exact", Confidence: 1}}}
+	if _, _, err := db.PutEntries(ctx, []EntryWrite{{Entry: e}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range []string{"alpaca", "bison", "capybara"} {
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{term}, false), Project: "/p"})
+		if err != nil || len(hits) != 1 {
+			t.Errorf("events matching %q: %d, %v; want 1", term, len(hits), err)
+		}
+	}
+	for _, term := range []string{"dingo", "echidna"} {
+		hits, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{term}, false), Project: "/p"})
+		if err != nil || len(hits) != 1 {
+			t.Errorf("entries matching %q: %d, %v; want 1", term, len(hits), err)
+		}
+	}
+	ftsIntact(t, db)
+}

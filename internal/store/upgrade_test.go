@@ -99,6 +99,15 @@ func TestUpgradeFromV1(t *testing.T) {
 	if check != "ok" {
 		t.Fatalf("integrity_check: %s", check)
 	}
+	ftsIntact(t, db)
+	// The upgraded file takes new rows as this build writes them.
+	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s0", Project: "/p", DedupeKey: "after-upgrade", Text: "rs256 after the upgrade"}); err != nil {
+		t.Fatal(err)
+	}
+	if hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("rs256"), Limit: 1000}); err != nil || len(hits) != v1Events+1 {
+		t.Fatalf("search after a write: %d hits, %v", len(hits), err)
+	}
+	ftsIntact(t, db)
 }
 
 // TestFailedMigrationKeepsOldDatabase: when a migration fails, the database is
