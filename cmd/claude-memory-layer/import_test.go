@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -886,6 +887,129 @@ func BenchmarkImport(b *testing.B) {
 	b.ReportMetric(float64(msgs)/cpu.Seconds(), "msgs/cpu-s")
 	b.ReportMetric(float64(files), "sessions")
 	b.ReportMetric(float64(msgs/b.N), "msgs")
+}
+
+// BenchmarkImportFloor is the floor under BenchmarkImport: the event rows
+// that importing the same history stores, inserted into a fresh store with
+// one prepared statement and indexed at each commit (every 20,000 messages,
+// as import commits), and nothing else: no reading, no extraction, no
+// entries, evidence or conflicts. "all" inserts every row import writes;
+// "messages" only the prompts, answers and tool observations. Both report
+// the history's messages per second, as BenchmarkImport does:
+//
+//	go test -run '^$' -bench BenchmarkImportFloor -benchtime 3x ./cmd/claude-memory-layer
+func BenchmarkImportFloor(b *testing.B) {
+	src := filepath.Join(needDir(b, fixtureDir), "basic.jsonl")
+	dir := filepath.Join(b.TempDir(), "history")
+	generateHistory(b, src, dir, 50<<20, 1)
+	te := newTestEnv(b)
+	te.env.now = time.Now
+	te.mustRun(b, "import", "--dir", dir, "--json")
+	db := te.openDB(b)
+	rs, err := db.SQL().Query(`SELECT ts, type, session_id, project, source_uuid, text, payload, dedupe_key, content_hash, checksum FROM events ORDER BY id`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rows [][]any
+	messages := 0
+	for rs.Next() {
+		var c [10]string
+		if err := rs.Scan(&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9]); err != nil {
+			b.Fatal(err)
+		}
+		row := make([]any, len(c))
+		for i := range c {
+			row[i] = c[i]
+		}
+		rows = append(rows, row)
+		if isMessage(c[1]) {
+			messages++
+		}
+	}
+	if err := rs.Err(); err != nil {
+		b.Fatal(err)
+	}
+	db.Close()
+	for _, only := range []bool{false, true} {
+		name := "all"
+		if only {
+			name = "messages"
+		}
+		b.Run(name, func(b *testing.B) {
+			var elapsed time.Duration
+			inserted := 0
+			for range b.N {
+				b.StopTimer()
+				st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "memory.db"), store.Options{Bulk: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				start := time.Now()
+				inserted = insertRows(b, st.SQL(), rows, only)
+				elapsed += time.Since(start)
+				st.Close()
+			}
+			b.ReportMetric(float64(messages*b.N)/elapsed.Seconds(), "msgs/s")
+			b.ReportMetric(float64(inserted), "rows")
+		})
+	}
+}
+
+// isMessage reports whether an event of type typ is a message of a session.
+func isMessage(typ string) bool {
+	return typ == store.TypeUserPrompt || typ == store.TypeAgentResponse || typ == store.TypeToolObservation
+}
+
+// insertRows inserts events rows as BenchmarkImportFloor describes and
+// returns how many it inserted.
+func insertRows(b *testing.B, db *sql.DB, rows [][]any, onlyMessages bool) int {
+	var tx *sql.Tx
+	var ins *sql.Stmt
+	var last int64 // the largest id indexed
+	n, inTx := 0, 0
+	commit := func() {
+		if _, err := tx.Exec(`INSERT INTO events_fts(rowid, text) SELECT id, text FROM events WHERE id > ?`, last); err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.QueryRow(`SELECT max(id) FROM events`).Scan(&last); err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		tx, inTx = nil, 0
+	}
+	for _, r := range rows {
+		message := isMessage(r[1].(string))
+		if onlyMessages && !message {
+			continue
+		}
+		if tx == nil {
+			var err error
+			if tx, err = db.Begin(); err != nil {
+				b.Fatal(err)
+			}
+			if ins, err = tx.Prepare(`INSERT INTO events (ts, type, session_id, project, source_uuid, text, payload, dedupe_key, content_hash, checksum)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := ins.Exec(r...); err != nil {
+			b.Fatal(err)
+		}
+		n++
+		if message {
+			inTx++
+		}
+		if inTx >= batchMessages {
+			commit()
+		}
+	}
+	if tx != nil {
+		commit()
+	}
+	return n
 }
 
 // cpuTime is the CPU time (user and system) this process has used.
