@@ -248,8 +248,9 @@ const (
 
 // An import writes many sessions per transaction: one commit, and one pass of
 // FTS5 and index maintenance, instead of several per session. A transaction
-// ends at batchMessages messages or batchTime, whichever comes first, so a
-// hook waiting for the write lock meanwhile waits at most about batchTime.
+// ends at batchMessages messages or batchTime, whichever comes first, or as
+// soon as another writer (a hook) waits for the write lock; that one then
+// goes first (store.DB.OthersWaiting).
 const (
 	batchMessages = 20000
 	batchTime     = 200 * time.Millisecond
@@ -480,7 +481,9 @@ func (im *importer) run(ctx context.Context, jobs []importJob, sum *importSummar
 			pending.count(out)
 		}
 		stages[i] = nil // let the staged transcript go
-		if tx == nil || pending.Messages >= limit || time.Since(began) >= batchTime {
+		// A hook waiting for the lock waits for this session's writes, not
+		// the rest of the batch's.
+		if tx == nil || pending.Messages >= limit || time.Since(began) >= batchTime || im.db.OthersWaiting() {
 			if err := commit(); err != nil {
 				return err
 			}

@@ -127,6 +127,8 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 		return ForgetPlan{}, fmt.Errorf("forget: %w", err)
 	}
 	defer conn.ExecContext(ctx, "PRAGMA secure_delete = OFF")
+	db.turn.take()
+	defer db.turn.done()
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return ForgetPlan{}, fmt.Errorf("forget: begin: %w", err)

@@ -53,6 +53,10 @@ type DB struct {
 	path string
 	// Now is the clock used for timestamps the store sets itself.
 	Now func() time.Time
+	// turn makes writers take turns at the write lock (nil when read-only);
+	// bulk says this one lets the others go first (see turn).
+	turn *turn
+	bulk bool
 }
 
 // Options tune Open.
@@ -116,9 +120,12 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	db := &DB{sql: sqldb, path: path, Now: time.Now}
+	db := &DB{sql: sqldb, path: path, Now: time.Now, bulk: opt.Bulk}
+	if !opt.ReadOnly {
+		db.turn = openTurn(path)
+	}
 	if err := db.connect(ctx, opt.BusyTimeout); err != nil {
-		sqldb.Close()
+		db.Close()
 		return nil, err
 	}
 	if opt.ReadOnly {
@@ -127,7 +134,7 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		err = db.migrate(ctx)
 	}
 	if err != nil {
-		sqldb.Close()
+		db.Close()
 		return nil, err
 	}
 	return db, nil
@@ -183,7 +190,11 @@ func isBusy(err error) bool {
 }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.sql.Close() }
+func (db *DB) Close() error {
+	err := db.sql.Close()
+	db.turn.close()
+	return err
+}
 
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }

@@ -14,7 +14,14 @@ type conn interface {
 	queryRow(ctx context.Context, q string, args ...any) *sql.Row
 }
 
+// exec runs a statement that writes, in a transaction of its own.
 func (db *DB) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if db.bulk {
+		db.turn.yield(ctx)
+	} else {
+		db.turn.take()
+		defer db.turn.done()
+	}
 	return db.sql.ExecContext(ctx, q, args...)
 }
 
@@ -40,16 +47,29 @@ type Tx struct {
 	// index held when this transaction first inserted into the table: rows
 	// above it are not indexed yet, and Commit indexes them.
 	unindexed map[string]int64
+	// inTurn says Begin took a turn (see turn) that ending the transaction ends.
+	inTurn bool
 }
 
 // Begin starts a write transaction. It takes the write lock at once (the
-// store opens transactions IMMEDIATE), waiting up to the busy timeout.
+// store opens transactions IMMEDIATE), waiting up to the busy timeout; a
+// bulk store first lets any other writer that waits go first (see turn).
 func (db *DB) Begin(ctx context.Context) (*Tx, error) {
+	if db.bulk {
+		db.turn.yield(ctx)
+	} else {
+		db.turn.take()
+	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
+		if !db.bulk {
+			db.turn.done()
+		}
 		return nil, fmt.Errorf("begin: %w", err)
 	}
-	return db.wrap(ctx, tx), nil
+	t := db.wrap(ctx, tx)
+	t.inTurn = !db.bulk
+	return t, nil
 }
 
 // wrap makes a Tx of a transaction begun on the database.
@@ -64,6 +84,7 @@ func (t *Tx) Commit() error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	t.closeStmts()
+	defer t.endTurn()
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
@@ -73,7 +94,15 @@ func (t *Tx) Commit() error {
 // Rollback abandons the transaction; after Commit it does nothing.
 func (t *Tx) Rollback() error {
 	t.closeStmts()
+	defer t.endTurn()
 	return t.tx.Rollback()
+}
+
+func (t *Tx) endTurn() {
+	if t.inTurn {
+		t.inTurn = false
+		t.db.turn.done()
+	}
 }
 
 func (t *Tx) closeStmts() {

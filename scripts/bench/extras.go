@@ -42,6 +42,9 @@ func extras(binDir, tmp string, runs int) error {
 		if err := importLine(binDir, tmp, short, "short sessions shaped like the fixture"); err != nil {
 			return err
 		}
+		if err := promptsDuringImport(binDir, tmp, short); err != nil {
+			return err
+		}
 	} else {
 		fmt.Printf("- import of fixture-shaped sessions: skipped (%v)\n", err)
 	}
@@ -155,6 +158,57 @@ func importLine(binDir, tmp, dir, what string) error {
 	}
 	fmt.Printf("- import, %s: %s messages in %d sessions (%.1f MB of transcripts, %s entries verified) in %.2f s = %s messages/s, %.1f MB/s; offline extractor, extraction and alignment included\n",
 		what, thousands(sum.Messages), files, float64(size)/(1<<20), thousands(sum.Verified), el.Seconds(), thousands(int(float64(sum.Messages)/el.Seconds())), float64(size)/(1<<20)/el.Seconds())
+	return nil
+}
+
+// promptsDuringImport runs UserPromptSubmit, a new prompt every 20 ms, while
+// the CLI imports dir into the same store, and prints the hook's wall times
+// and how many prompts it could not store.
+func promptsDuringImport(binDir, tmp, dir string) error {
+	data, err := os.MkdirTemp(tmp, "import-hooks-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(data)
+	env := []string{"CLAUDE_MEMORY_DIR=" + data, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
+	start := []byte(`{"session_id":"live","cwd":"/home/dev/shop-api","transcript_path":"/nonexistent/live.jsonl","hook_event_name":"SessionStart","source":"startup"}`)
+	if _, err := measure(filepath.Join(binDir, "session-start"), env, start, 1); err != nil {
+		return err
+	}
+	imp := exec.Command(filepath.Join(binDir, "claude-memory-layer"), "import", "--dir", dir, "--json")
+	imp.Env = env
+	if err := imp.Start(); err != nil {
+		return err
+	}
+	finished := make(chan error, 1)
+	go func() { finished <- imp.Wait() }()
+	time.Sleep(300 * time.Millisecond) // into the import's steady state
+	var times []time.Duration
+	var importErr error
+	for running := true; running; {
+		in := fmt.Sprintf(`{"session_id":"live","cwd":"/home/dev/shop-api","transcript_path":"/nonexistent/live.jsonl","hook_event_name":"UserPromptSubmit","prompt_id":"p%d","prompt":"How do we validate tokens for the payments API, take %d?"}`, len(times), len(times))
+		c := exec.Command(filepath.Join(binDir, "user-prompt-submit"))
+		c.Env = env
+		c.Stdin = strings.NewReader(in)
+		st := time.Now()
+		if err := c.Run(); err != nil {
+			return err
+		}
+		times = append(times, time.Since(st))
+		select {
+		case importErr = <-finished:
+			running = false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if importErr != nil {
+		return fmt.Errorf("import: %v", importErr)
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+	lost := bytes.Count(log, []byte(`msg="store prompt"`))
+	slices.Sort(times)
+	fmt.Printf("- UserPromptSubmit while the fixture-shaped history imports into the same store: %d prompts, median %s, p95 %s, max %s; %d not stored\n",
+		len(times), ms(times[len(times)/2]), ms(times[len(times)*95/100]), ms(times[len(times)-1]), lost)
 	return nil
 }
 

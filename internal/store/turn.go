@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Writers take turns at SQLite's write lock. SQLite keeps no queue for it:
+// a process that finds it taken sleeps and tries again (after 1, 2, 5, ...
+// up to 100 ms), and a writer that commits and begins again at once takes it
+// back nearly every time. Import does exactly that for seconds on end, in
+// transactions of up to 200 ms, and a hook waiting meanwhile ran out its busy
+// timeout and lost its event (3 of 60 prompts during a 50 MB import).
+//
+// So every other writer holds a shared flock on the turn file, next to the
+// database, from before it asks for the write lock until its transaction
+// ends, and a bulk writer, before each transaction, waits until it could take
+// that flock exclusively: until no other writer is waiting or writing. An
+// flock dies with its process, so a killed hook leaves no stale turn.
+type turn struct {
+	f      *os.File
+	mu     sync.Mutex
+	held   int  // this process's writers inside a turn; the flock is shared by them
+	locked bool // whether this process holds the shared flock
+}
+
+// turnSuffix names the turn file after the database file, as SQLite names
+// its -wal and -shm files.
+const turnSuffix = "-turn"
+
+// maxYield bounds how long a bulk writer lets others go first, so that a
+// stream of hooks cannot stall an import.
+const maxYield = 2 * time.Second
+
+// openTurn opens the turn file of the database at path. Without one (the
+// directory is read-only, say) writers wait on SQLite alone, as before.
+func openTurn(path string) *turn {
+	f, err := os.OpenFile(path+turnSuffix, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil
+	}
+	return &turn{f: f}
+}
+
+// take starts a turn: this process waits for, or holds, the write lock.
+func (t *turn) take() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.held == 0 {
+		t.locked = t.lockShared()
+	}
+	t.held++
+}
+
+// maxTake bounds how long take waits for the shared flock. A bulk writer
+// holds it exclusively only for the instant it tests it, unless it was
+// stopped (SIGSTOP) in that instant; writers then go on without a turn.
+const maxTake = 50 * time.Millisecond
+
+func (t *turn) lockShared() bool {
+	for deadline := time.Now().Add(maxTake); ; time.Sleep(time.Millisecond) {
+		err := flock(t.f, syscall.LOCK_SH|syscall.LOCK_NB)
+		if err == nil {
+			return true
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			return false
+		}
+	}
+}
+
+// done ends a turn that take started.
+func (t *turn) done() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.held--; t.held == 0 && t.locked {
+		flock(t.f, syscall.LOCK_UN)
+		t.locked = false
+	}
+}
+
+// busy reports whether another writer is inside a turn.
+func (t *turn) busy() bool {
+	if t == nil {
+		return false
+	}
+	err := flock(t.f, syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		flock(t.f, syscall.LOCK_UN)
+	}
+	return errors.Is(err, syscall.EWOULDBLOCK)
+}
+
+// yield waits until no other writer is inside a turn, at most maxYield.
+func (t *turn) yield(ctx context.Context) {
+	if t == nil {
+		return
+	}
+	deadline := time.Now().Add(maxYield)
+	for t.busy() && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// OthersWaiting reports whether another writer is waiting for the write lock
+// or writing: a bulk writer (import) that holds the lock commits early when
+// it does, so that the other waits for one session's writes, not a batch's.
+// On a store opened without Bulk it is always false.
+func (db *DB) OthersWaiting() bool {
+	return db.bulk && db.turn.busy()
+}
+
+func (t *turn) close() {
+	if t != nil {
+		t.f.Close()
+	}
+}
+
+// flock is syscall.Flock, retried when a signal interrupts it.
+func flock(f *os.File, how int) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
