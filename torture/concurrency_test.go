@@ -268,11 +268,11 @@ func TestConcurrentHooks(t *testing.T) {
 		t.Errorf("%d ERROR lines in the log:\n%s", len(other), logSummary(other))
 	}
 	if len(load) > 0 {
-		t.Logf("%d ERROR lines in the log from lock or deadline waits under load (%.2f%% of %d hook runs; tolerated up to %.0f%%):\n%s",
+		t.Logf("%d ERROR lines in the log from lock or deadline waits under load (%.2f%% of %d hook runs; tolerated up to %.1f%%):\n%s",
 			len(load), 100*float64(len(load))/float64(runs), runs, 100*loadErrorShare, logSummary(load))
 	}
 	if float64(len(load)) > loadErrorShare*float64(runs) {
-		t.Errorf("%d lock/deadline errors in %d hook runs: more than %.0f%%", len(load), runs, 100*loadErrorShare)
+		t.Errorf("%d lock/deadline errors in %d hook runs: more than %.1f%%", len(load), runs, 100*loadErrorShare)
 	}
 	if warns := logLines(data, "WARN"); len(warns) > 0 {
 		t.Logf("%d WARN lines in the log:\n%s", len(warns), logSummary(warns))
@@ -282,8 +282,10 @@ func TestConcurrentHooks(t *testing.T) {
 }
 
 // loadErrorShare is the share of hook runs that may give up on a lock or
-// deadline under TestConcurrentHooks' load.
-const loadErrorShare = 0.02
+// deadline under TestConcurrentHooks' load. Writers have taken turns and
+// polled the write lock every millisecond (store.DB.Begin); before, 6 to 8 runs
+// in 7,216 (0.08-0.11%) gave up, after, 0 or 1.
+const loadErrorShare = 0.005
 
 // isLoadError reports whether a log line is a hook giving up on the store's
 // lock, its deadline, or its stdin under CPU starvation.

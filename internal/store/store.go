@@ -57,6 +57,7 @@ type DB struct {
 	// bulk says this one lets the others go first (see turn).
 	turn *turn
 	bulk bool
+	busy time.Duration // how long a write waits for the write lock
 }
 
 // Options tune Open.
@@ -120,7 +121,7 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	db := &DB{sql: sqldb, path: path, Now: time.Now, bulk: opt.Bulk}
+	db := &DB{sql: sqldb, path: path, Now: time.Now, bulk: opt.Bulk, busy: opt.BusyTimeout}
 	if !opt.ReadOnly {
 		db.turn = openTurn(path)
 	}

@@ -77,3 +77,50 @@ func TestBulkWriterLetsOthersGoFirst(t *testing.T) {
 		t.Error("OthersWaiting after the other writer finished")
 	}
 }
+
+// TestBeginWaitsForTheLock: Begin takes the write lock once another
+// connection releases it within the busy timeout, and gives up with
+// SQLITE_BUSY when it does not.
+func TestBeginWaitsForTheLock(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	holder, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	open := func(busy time.Duration) *DB {
+		db, err := Open(ctx, path, Options{BusyTimeout: busy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	patient, hasty := open(5*time.Second), open(50*time.Millisecond)
+	patient.sql.SetMaxOpenConns(1) // so the check at the end asks Begin's connection
+
+	held, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hasty.Begin(ctx); !isBusy(err) {
+		t.Fatalf("Begin with the lock held past the busy timeout: %v, want SQLITE_BUSY", err)
+	}
+	time.AfterFunc(200*time.Millisecond, func() { held.Rollback() })
+	tx, err := patient.Begin(ctx)
+	if err != nil {
+		t.Fatalf("Begin after the lock was released: %v", err)
+	}
+	if _, err := tx.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "k", Text: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// The connection's busy timeout is back for its other statements.
+	var ms int
+	if err := patient.sql.QueryRow("PRAGMA busy_timeout").Scan(&ms); err != nil || ms != 5000 {
+		t.Errorf("busy_timeout after Begin: %d, %v; want 5000", ms, err)
+	}
+}
