@@ -266,6 +266,7 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 	if len(x.Evidence) == 0 {
 		failed = append(failed, "no evidence quoted")
 	}
+	e.Created = said(evs, e.Evidence, p.now())
 	if len(failed) > 0 {
 		e.Stage = store.StageCandidate
 		e.PromotionBlocked = fmt.Sprintf("%d of %d quotes did not align: %s", len(failed), max(len(x.Evidence), 1), strings.Join(failed, "; "))
@@ -283,6 +284,31 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 			DedupeKey: "aligned:" + sess.ID + ":" + h, Payload: aligned},
 	}
 	return e, events
+}
+
+// said is when an entry was said: the time of the latest message its quotes
+// were found in, or of the session's latest message when none was, never
+// after now; zero when the messages carry no time (the store then uses now).
+// A session imported months later so keeps its memories' dates, which recall
+// ranks recency by and conflict detection tells the newer claim by.
+func said(evs []store.Event, evidence []store.Evidence, now time.Time) time.Time {
+	var t time.Time
+	for _, v := range evidence {
+		if v.Aligned() && v.MessageIndex < len(evs) && evs[v.MessageIndex].Time.After(t) {
+			t = evs[v.MessageIndex].Time
+		}
+	}
+	if t.IsZero() {
+		for _, ev := range evs {
+			if ev.Time.After(t) {
+				t = ev.Time
+			}
+		}
+	}
+	if t.After(now) {
+		t = now
+	}
+	return t
 }
 
 func (p *Processor) now() time.Time {

@@ -205,6 +205,69 @@ func TestDuplicateAcrossSessionsAndSupersession(t *testing.T) {
 	}
 }
 
+// TestEntriesDateFromTheirSession: an entry dates from the message its quote
+// was found in, not from when the session was processed. An older session
+// processed after a newer one (history imported after weeks of live use)
+// keeps its date, so the newer session's switch supersedes it rather than
+// the old claim looking like the newest word; a date in the future is cut
+// to now.
+func TestEntriesDateFromTheirSession(t *testing.T) {
+	db := mustStore(t)
+	ctx := context.Background()
+	dated := func(sid, day, prompt string) string {
+		p := filepath.Join(t.TempDir(), sid+".jsonl")
+		line := fmt.Sprintf(`{"type":"user","uuid":"%s-u","promptId":"%s-p","sessionId":"%s","timestamp":"%sT10:00:00Z","message":{"role":"user","content":%q}}`+"\n", sid, sid, sid, day, prompt)
+		if err := os.WriteFile(p, []byte(line), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	p := &Processor{DB: db, Extractor: Offline{}, Log: quiet, Now: func() time.Time { return now }}
+	ingest(t, db, "new", dated("new", "2026-11-20", "Let's switch from HS256 to RS256 keys in ./keys for JWT signing."))
+	ingest(t, db, "old", dated("old", "2025-03-02", "For JWT we'll use HS256 with a shared secret."))
+	ingest(t, db, "ahead", dated("ahead", "2027-01-01", "We decided to use pino for logging."))
+	for _, sid := range []string{"new", "old", "ahead"} {
+		if _, err := p.Process(ctx, sid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	es, err := db.Entries(ctx, store.EntryFilter{Project: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySession := map[string]store.Entry{}
+	for _, e := range es {
+		bySession[e.SessionID] = e
+	}
+	for sid, want := range map[string]time.Time{
+		"new":   time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC),
+		"old":   time.Date(2025, 3, 2, 10, 0, 0, 0, time.UTC),
+		"ahead": now,
+	} {
+		if got := bySession[sid].Created; !got.Equal(want) {
+			t.Errorf("entry of session %s created %v, want %v", sid, got, want)
+		}
+	}
+	old, switched := bySession["old"], bySession["new"]
+	if old.Status != store.StatusSuperseded || old.SupersededBy != switched.ID {
+		t.Errorf("the old HS256 decision is %s (superseded by %d), want superseded by the switch %d", old.Status, old.SupersededBy, switched.ID)
+	}
+
+	// The same claim found again in an even older session moves the date back.
+	ingest(t, db, "older", dated("older", "2024-07-07", "For JWT we'll use HS256 with a shared secret."))
+	if _, err := p.Process(ctx, "older"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := db.EntryByID(ctx, old.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2024, 7, 7, 10, 0, 0, 0, time.UTC); !again.Created.Equal(want) {
+		t.Errorf("after an older session with the same claim: created %v, want %v", again.Created, want)
+	}
+}
+
 // BenchmarkProcess is the SessionEnd work on a 1,000-message session with the
 // offline extractor: extract, align, store entries, detect conflicts.
 func BenchmarkProcess(b *testing.B) {

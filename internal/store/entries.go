@@ -161,8 +161,8 @@ func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, c
 
 // putEntry stores one entry and its evidence; see PutEntry.
 func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, created bool, err error) {
-	var stage string
-	err = t.queryRow(ctx, `SELECT id, stage FROM entries WHERE project = ? AND claim_key = ?`, e.Project, e.ClaimKey).Scan(&id, &stage)
+	var stage, createdAt string
+	err = t.queryRow(ctx, `SELECT id, stage, created_at FROM entries WHERE project = ? AND claim_key = ?`, e.Project, e.ClaimKey).Scan(&id, &stage, &createdAt)
 	created = err == sql.ErrNoRows
 	switch {
 	case created:
@@ -199,6 +199,13 @@ func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, cr
 		if stage == StageCandidate && e.Stage == StageVerified {
 			if _, err := t.exec(ctx, `UPDATE entries SET stage = ?, promotion_blocked = '' WHERE id = ?`, StageVerified, id); err != nil {
 				return 0, false, fmt.Errorf("put entry: promote: %w", err)
+			}
+		}
+		// An entry dates from when it was first said: an older session
+		// imported after a newer one moves the date back.
+		if !e.Created.IsZero() && FormatTime(e.Created) < createdAt {
+			if _, err := t.exec(ctx, `UPDATE entries SET created_at = ? WHERE id = ?`, FormatTime(e.Created), id); err != nil {
+				return 0, false, fmt.Errorf("put entry: date: %w", err)
 			}
 		}
 	}
