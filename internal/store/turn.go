@@ -16,11 +16,13 @@ import (
 // transactions of up to 200 ms, and a hook waiting meanwhile ran out its busy
 // timeout and lost its event (3 of 60 prompts during a 50 MB import).
 //
-// So every other writer holds a shared flock on the turn file, next to the
-// database, from before it asks for the write lock until its transaction
-// ends, and a bulk writer, before each transaction, waits until it could take
-// that flock exclusively: until no other writer is waiting or writing. An
-// flock dies with its process, so a killed hook leaves no stale turn.
+// So a writer holds a shared flock on the turn file, next to the database,
+// from before it asks for the write lock until its transaction ends (a bulk
+// writer: until it has the lock), and a bulk writer, before each transaction,
+// waits until it could take that flock exclusively: until no other writer is
+// waiting or writing. It also commits early when it sees one waiting
+// (DB.OthersWaiting), so two imports alternate rather than one timing out.
+// An flock dies with its process, so a killed hook leaves no stale turn.
 type turn struct {
 	f      *os.File
 	mu     sync.Mutex

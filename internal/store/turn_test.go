@@ -124,3 +124,66 @@ func TestBeginWaitsForTheLock(t *testing.T) {
 		t.Errorf("busy_timeout after Begin: %d, %v; want 5000", ms, err)
 	}
 }
+
+// TestBulkWritersAlternate: a bulk writer waiting for the lock is seen by
+// the one holding it, which then lets it go first, as with any other writer.
+func TestBulkWritersAlternate(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	open := func() *DB {
+		db, err := Open(ctx, path, Options{Bulk: true, BusyTimeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	a, b := open(), open()
+	tx, err := a.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := make(chan *Tx)
+	go func() {
+		tx, err := b.Begin(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		began <- tx
+	}()
+	for deadline := time.Now().Add(5 * time.Second); !a.OthersWaiting(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the other bulk writer was never seen waiting")
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	next := make(chan *Tx)
+	go func() {
+		tx, err := a.Begin(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		next <- tx
+	}()
+	var other *Tx
+	select {
+	case other = <-began:
+	case tx = <-next:
+		t.Fatal("the bulk writer took the lock back before the one waiting")
+	}
+	if other == nil {
+		t.FailNow()
+	}
+	if _, err := other.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "b", Text: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if tx = <-next; tx == nil {
+		t.FailNow()
+	}
+	tx.Rollback()
+}

@@ -56,24 +56,27 @@ type Tx struct {
 }
 
 // Begin starts a write transaction. It takes the write lock at once (the
-// store opens transactions IMMEDIATE), waiting up to the busy timeout; a
-// bulk store first lets any other writer that waits go first (see turn).
+// store opens transactions IMMEDIATE), waiting up to the busy timeout, in a
+// turn (see turn): a bulk store first lets any other writer that waits go
+// first, and its turn ends once it has the lock, so that another bulk
+// writer waiting meanwhile is seen too.
 func (db *DB) Begin(ctx context.Context) (*Tx, error) {
 	if db.bulk {
 		db.turn.yield(ctx)
-	} else {
-		db.turn.take()
 	}
+	db.turn.take()
 	c, tx, err := db.begin(ctx)
 	if err != nil {
-		if !db.bulk {
-			db.turn.done()
-		}
+		db.turn.done()
 		return nil, fmt.Errorf("begin: %w", err)
 	}
 	t := db.wrap(ctx, tx)
-	t.inTurn = !db.bulk
 	t.c = c
+	if db.bulk {
+		db.turn.done()
+	} else {
+		t.inTurn = true
+	}
 	return t, nil
 }
 
