@@ -12,8 +12,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/synthetic"
 )
 
 // harness locates the shared harness and its installed CLI, or skips.
@@ -352,4 +354,64 @@ func TestRealClientSlashCommand(t *testing.T) {
 	if !strings.Contains(last, "RS256") || !strings.Contains(last, "mem:") {
 		t.Errorf("the search results did not reach the model; request tail: %.600s", last[max(0, len(last)-600):])
 	}
+}
+
+// TestRealClientDuringImport: a real session runs while the CLI imports a
+// 50 MB history into the same store. Its prompt is stored by the hook itself
+// (not only later from the transcript), no hook gives up on the write lock,
+// and the import finishes whole.
+func TestRealClientDuringImport(t *testing.T) {
+	w := newWorld(t)
+	tmpl, err := os.ReadFile(filepath.Join("..", "..", "shared", "fixtures", "claude-code", "transcripts", "basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := filepath.Join(w.work, "history")
+	files, _, err := synthetic.History(tmpl, hist, 50<<20, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp := exec.Command(filepath.Join(w.plugin, "bin", "claude-memory-layer"), "import", "--dir", hist, "--json")
+	imp.Env = append(os.Environ(), "CLAUDE_MEMORY_DIR="+w.dataDir)
+	var out bytes.Buffer
+	imp.Stdout, imp.Stderr = &out, &out
+	began := time.Now()
+	if err := imp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the import holds the store by now
+	w.session("s1", nil, "The nightly export job writes to the s3 bucket acme-exports-eu in eu-west-1.")
+	if err := imp.Wait(); err != nil {
+		t.Fatalf("import: %v\n%s", err, out.Bytes())
+	}
+	ended := time.Now()
+	var sum struct {
+		Imported int `json:"sessions_imported"`
+		Failed   int `json:"sessions_failed"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil || sum.Imported != files || sum.Failed != 0 {
+		t.Fatalf("import summary %+v (%v), want %d sessions imported:\n%s", sum, err, files, out.Bytes())
+	}
+
+	db := w.openStore()
+	evs, err := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}, Since: began})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooked *store.Event
+	for i := range evs {
+		if strings.Contains(evs[i].Text, "acme-exports-eu") && strings.Contains(string(evs[i].Payload), `"source":"hook"`) {
+			hooked = &evs[i]
+		}
+	}
+	if hooked == nil {
+		t.Fatalf("the prompt was not stored by UserPromptSubmit (events: %d); log:\n%s", len(evs), readFile(t, filepath.Join(w.dataDir, "claude-memory-layer.log")))
+	}
+	if hooked.Time.Before(began) || hooked.Time.After(ended) {
+		t.Fatalf("the prompt was stored at %v, outside the import (%v to %v): nothing was tested", hooked.Time, began, ended)
+	}
+	if log := readFile(t, filepath.Join(w.dataDir, "claude-memory-layer.log")); strings.Contains(log, "level=ERROR") {
+		t.Errorf("errors in the log:\n%s", log)
+	}
+	t.Logf("import of %d sessions took %v; the prompt was stored %v into it", files, ended.Sub(began).Round(time.Millisecond), hooked.Time.Sub(began).Round(time.Millisecond))
 }
