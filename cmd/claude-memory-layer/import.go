@@ -507,15 +507,15 @@ const stagedBytes = 64 << 20
 
 // budget is a count of bytes that take waits for and give returns.
 type budget struct {
-	mu         sync.Mutex
-	cond       *sync.Cond
-	used, left int64
-	ctx        context.Context
+	mu          sync.Mutex
+	cond        *sync.Cond
+	used, limit int64
+	ctx         context.Context
 }
 
 // newBudget makes a budget of n bytes; waits end when ctx is done.
 func newBudget(ctx context.Context, n int64) *budget {
-	b := &budget{left: n, ctx: ctx}
+	b := &budget{limit: n, ctx: ctx}
 	b.cond = sync.NewCond(&b.mu)
 	context.AfterFunc(ctx, func() {
 		b.mu.Lock()
@@ -531,14 +531,13 @@ func newBudget(ctx context.Context, n int64) *budget {
 func (b *budget) take(n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for n > b.left && b.used > 0 && b.ctx.Err() == nil {
+	for b.used > 0 && b.used+n > b.limit && b.ctx.Err() == nil {
 		b.cond.Wait()
 	}
 	if b.ctx.Err() != nil {
 		return false
 	}
 	b.used += n
-	b.left -= n
 	return true
 }
 
@@ -547,7 +546,6 @@ func (b *budget) give(n int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.used -= n
-	b.left += n
 	b.cond.Broadcast()
 }
 
