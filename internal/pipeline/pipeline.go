@@ -185,6 +185,15 @@ func (p *Processor) Apply(ctx context.Context, st Store, plan *Plan) (Result, er
 	if len(plan.Events) == 0 {
 		return res, nil
 	}
+	// A date in the future (a clock that was ahead) is cut to now. Here,
+	// not in Plan: import plans on several goroutines at once, and their
+	// clocks would order the cut entries by chance, not as stored.
+	now := p.now()
+	for i := range plan.writes {
+		if plan.writes[i].Entry.Created.After(now) {
+			plan.writes[i].Entry.Created = now
+		}
+	}
 	for _, w := range plan.writes {
 		for i, ev := range w.Entry.Evidence {
 			if ev.Aligned() {
@@ -266,7 +275,7 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 	if len(x.Evidence) == 0 {
 		failed = append(failed, "no evidence quoted")
 	}
-	e.Created = said(evs, e.Evidence, p.now())
+	e.Created = said(evs, e.Evidence)
 	if len(failed) > 0 {
 		e.Stage = store.StageCandidate
 		e.PromotionBlocked = fmt.Sprintf("%d of %d quotes did not align: %s", len(failed), max(len(x.Evidence), 1), strings.Join(failed, "; "))
@@ -287,11 +296,11 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 }
 
 // said is when an entry was said: the time of the latest message its quotes
-// were found in, or of the session's latest message when none was, never
-// after now; zero when the messages carry no time (the store then uses now).
-// A session imported months later so keeps its memories' dates, which recall
-// ranks recency by and conflict detection tells the newer claim by.
-func said(evs []store.Event, evidence []store.Evidence, now time.Time) time.Time {
+// were found in, or of the session's latest message when none was; zero when
+// the messages carry no time (the store then uses now). A session imported
+// months later so keeps its memories' dates, which recall ranks recency by
+// and conflict detection tells the newer claim by.
+func said(evs []store.Event, evidence []store.Evidence) time.Time {
 	var t time.Time
 	for _, v := range evidence {
 		if v.Aligned() && v.MessageIndex < len(evs) && evs[v.MessageIndex].Time.After(t) {
@@ -304,9 +313,6 @@ func said(evs []store.Event, evidence []store.Evidence, now time.Time) time.Time
 				t = ev.Time
 			}
 		}
-	}
-	if t.After(now) {
-		t = now
 	}
 	return t
 }
