@@ -24,10 +24,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// typeSessionProcessed marks a transcript, at one size, as imported and
-// processed, so that importing it again can stop before reading it.
-const typeSessionProcessed = "session_processed"
-
 // importOptions are the flags of import.
 type importOptions struct {
 	Transcripts []string
@@ -611,7 +607,7 @@ func (im *importer) stage(ctx context.Context, s *staged) {
 	if s.proj == "" {
 		s.proj = im.fallback
 	}
-	s.marker = typeSessionProcessed + ":" + info.SessionID + ":" + strconv.FormatInt(info.Size, 10)
+	s.marker = store.TypeSessionProcessed + ":" + info.SessionID + ":" + strconv.FormatInt(info.Size, 10)
 	out, fresh, err := im.check(ctx, im.db, s)
 	if err != nil || !fresh || out != outcomeImported {
 		s.out, s.err = out, err
@@ -747,7 +743,7 @@ func (im *importer) write(ctx context.Context, tx *store.Tx, s *staged, sum *imp
 	sum.Conflicts += res.Conflicts
 	payload := fmt.Sprintf(`{"transcript_path":%s,"bytes":%d,"offset":%d,"messages":%d,"extractor":%q}`,
 		strconv.Quote(s.job.path), info.Size, ing.Offset, res.Messages, res.Extractor)
-	if _, err := tx.Append(ctx, store.Event{Time: im.now(), Type: typeSessionProcessed, SessionID: sess.ID, Project: sess.Project,
+	if _, err := tx.Append(ctx, store.Event{Time: im.now(), Type: store.TypeSessionProcessed, SessionID: sess.ID, Project: sess.Project,
 		DedupeKey: s.marker, Payload: []byte(payload)}); err != nil {
 		return 0, err
 	}

@@ -244,7 +244,7 @@ func TestImportFixtures(t *testing.T) {
 		if err != nil || n == 0 {
 			t.Errorf("session %s: %d messages (%v), want some", id, n, err)
 		}
-		for _, typ := range []string{store.TypeSessionStarted, store.TypeSessionEnded, typeSessionProcessed} {
+		for _, typ := range []string{store.TypeSessionStarted, store.TypeSessionEnded, store.TypeSessionProcessed} {
 			evs, err := db.Events(ctx, store.EventFilter{SessionID: id, Types: []string{typ}})
 			if err != nil || len(evs) != 1 {
 				t.Errorf("session %s: %d %s events (%v), want 1", id, len(evs), typ, err)
@@ -320,7 +320,7 @@ func TestImportSlowPathAddsNothing(t *testing.T) {
 		}
 	}
 	// Only the marker for the new size may be new.
-	if len(added) != 1 || !strings.HasPrefix(added[0], typeSessionProcessed+":") {
+	if len(added) != 1 || !strings.HasPrefix(added[0], store.TypeSessionProcessed+":") {
 		t.Errorf("events added on re-import: %q, want only the new processed marker", added)
 	}
 	entries2, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})

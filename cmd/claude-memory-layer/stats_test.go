@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseStats(t *testing.T) {
@@ -69,5 +70,21 @@ func TestReadCommandsOnUninitialisedStore(t *testing.T) {
 		if !json.Valid([]byte(out)) {
 			t.Errorf("%v: not JSON: %q", args, out)
 		}
+	}
+}
+
+// TestStatsLastIngestAfterImport: importing old transcripts is an ingest
+// now, though their messages keep their own dates.
+func TestStatsLastIngestAfterImport(t *testing.T) {
+	te := newTestEnv(t)
+	te.mustRun(t, "import", "--transcript", filepath.Join(needDir(t, fixtureDir), "basic.jsonl"))
+	var got struct {
+		LastIngest string `json:"last_ingest"`
+	}
+	if err := json.Unmarshal([]byte(te.mustRun(t, "stats", "--all-projects", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if want := fixedNow.Format(time.RFC3339); got.LastIngest != want {
+		t.Errorf("last_ingest after an import = %q, want the import's time %q", got.LastIngest, want)
 	}
 }

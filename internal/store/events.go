@@ -19,13 +19,16 @@ const (
 	TypeToolObservation = "tool_observation"
 	TypeSessionStarted  = "session_started"
 	TypeSessionEnded    = "session_ended"
-	TypeEntryExtracted  = "entry_extracted"
-	TypeEvidenceAligned = "evidence_aligned"
-	TypeMemoryInjected  = "memory_injected"
-	TypeConflict        = "conflict_recorded"
-	TypeForgotten       = "memory_forgotten"
-	TypeCertified       = "entry_certified"
-	TypeRejected        = "entry_rejected"
+	// TypeSessionProcessed marks a transcript, at one size, as imported and
+	// processed, so that importing it again can stop before reading it.
+	TypeSessionProcessed = "session_processed"
+	TypeEntryExtracted   = "entry_extracted"
+	TypeEvidenceAligned  = "evidence_aligned"
+	TypeMemoryInjected   = "memory_injected"
+	TypeConflict         = "conflict_recorded"
+	TypeForgotten        = "memory_forgotten"
+	TypeCertified        = "entry_certified"
+	TypeRejected         = "entry_rejected"
 )
 
 // Event is one row of the append-only log.

@@ -19,7 +19,9 @@ type Stats struct {
 	ByStage           map[string]int // entries by stage
 	ByStatus          map[string]int // entries by status
 	Projects          []ProjectStats // largest first; only when counting all projects
-	// LastIngest is the time of the newest prompt, answer or tool observation.
+	// LastIngest is when something was last ingested: the newest prompt,
+	// answer or tool observation, or the newest import of a transcript
+	// (whose messages keep their own, older times).
 	LastIngest time.Time
 	// Injections counts memory_injected events; InjectedChars and
 	// InjectedMemories sum their payloads' chars and memories.
@@ -69,8 +71,8 @@ func (db *DB) Stats(ctx context.Context, project string) (Stats, error) {
 	}
 	st.Sessions, st.ForgottenSessions = sessions["0"], sessions["1"]
 
-	conv := `type IN ('` + TypeUserPrompt + `', '` + TypeAgentResponse + `', '` + TypeToolObservation + `')`
-	q := `SELECT coalesce(max(ts), '') FROM events WHERE ` + conv
+	ingested := `type IN ('` + TypeUserPrompt + `', '` + TypeAgentResponse + `', '` + TypeToolObservation + `', '` + TypeSessionProcessed + `')`
+	q := `SELECT coalesce(max(ts), '') FROM events WHERE ` + ingested
 	if project != "" {
 		q += ` AND project = ?`
 	}
