@@ -129,7 +129,7 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	defer conn.ExecContext(ctx, "PRAGMA secure_delete = OFF")
 	db.turn.take()
 	defer db.turn.done()
-	tx, err := conn.BeginTx(ctx, nil)
+	tx, err := db.begin(ctx, conn)
 	if err != nil {
 		return ForgetPlan{}, fmt.Errorf("forget: begin: %w", err)
 	}

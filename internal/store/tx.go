@@ -65,8 +65,14 @@ func (db *DB) Begin(ctx context.Context) (*Tx, error) {
 		db.turn.yield(ctx)
 	}
 	db.turn.take()
-	c, tx, err := db.begin(ctx)
+	c, err := db.sql.Conn(ctx)
 	if err != nil {
+		db.turn.done()
+		return nil, fmt.Errorf("begin: %w", err)
+	}
+	tx, err := db.begin(ctx, c)
+	if err != nil {
+		c.Close()
 		db.turn.done()
 		return nil, fmt.Errorf("begin: %w", err)
 	}
@@ -80,21 +86,16 @@ func (db *DB) Begin(ctx context.Context) (*Tx, error) {
 	return t, nil
 }
 
-// begin takes the write lock on a connection of its own, trying again every
-// millisecond up to the busy timeout rather than through SQLite's busy
-// handler, whose sleeps grow to 100 ms: a writer that looks that seldom
-// mostly misses the moment another commits, and others take the lock first.
-// The connection keeps its busy timeout for everything else.
-func (db *DB) begin(ctx context.Context) (*sql.Conn, *sql.Tx, error) {
-	c, err := db.sql.Conn(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
+// begin takes the write lock on c, trying again every millisecond up to the
+// busy timeout rather than through SQLite's busy handler, whose sleeps grow
+// to 100 ms: a writer that looks that seldom mostly misses the moment another
+// commits, and others take the lock first. The connection keeps its busy
+// timeout for everything else.
+func (db *DB) begin(ctx context.Context, c *sql.Conn) (*sql.Tx, error) {
 	restore := fmt.Sprintf("PRAGMA busy_timeout = %d", db.busy.Milliseconds())
-	fail := func(err error) (*sql.Conn, *sql.Tx, error) {
+	fail := func(err error) (*sql.Tx, error) {
 		c.ExecContext(context.WithoutCancel(ctx), restore)
-		c.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	if _, err := c.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
 		return fail(err)
@@ -103,7 +104,7 @@ func (db *DB) begin(ctx context.Context) (*sql.Conn, *sql.Tx, error) {
 		tx, err := c.BeginTx(ctx, nil)
 		if err == nil {
 			if _, err = tx.ExecContext(ctx, restore); err == nil {
-				return c, tx, nil
+				return tx, nil
 			}
 			tx.Rollback()
 		}
