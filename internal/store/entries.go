@@ -109,6 +109,9 @@ func (db *DB) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, 
 
 // PutEntries is DB.PutEntries inside the transaction.
 func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, created []bool, err error) {
+	if len(ws) == 0 {
+		return nil, nil, nil
+	}
 	var events []Event
 	var sessions []string
 	seen := map[string]bool{}
@@ -124,9 +127,6 @@ func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, c
 			return nil, nil, fmt.Errorf("put entry %q: needs a claim key and a title", e.Title)
 		}
 		events = append(events, w.Events...)
-	}
-	if len(ws) == 0 {
-		return nil, nil, nil
 	}
 	now := t.db.Now()
 	if _, err := t.append(ctx, now, events); err != nil {

@@ -60,15 +60,21 @@ type Event struct {
 // Prepare must be prepared again.
 func Prepare(evs []Event) error {
 	for i := range evs {
-		e := &evs[i]
-		payload, err := canonicalPayload(e.Payload)
-		if err != nil {
-			return fmt.Errorf("prepare %s: %w", e.DedupeKey, err)
+		if err := evs[i].prepare(); err != nil {
+			return err
 		}
-		e.canonical, e.textHash = payload, contentHash(e.Text)
-		e.Checksum = checksum(*e, payload)
-		e.prepared = true
 	}
+	return nil
+}
+
+func (e *Event) prepare() error {
+	payload, err := canonicalPayload(e.Payload)
+	if err != nil {
+		return fmt.Errorf("prepare %s: %w", e.DedupeKey, err)
+	}
+	e.canonical, e.textHash = payload, contentHash(e.Text)
+	e.Checksum = checksum(*e, payload)
+	e.prepared = true
 	return nil
 }
 
@@ -162,11 +168,9 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 			return res, fmt.Errorf("append %q: event needs a type and a dedupe key", e.Type)
 		}
 		if !e.prepared {
-			one := []Event{e}
-			if err := Prepare(one); err != nil {
+			if err := e.prepare(); err != nil {
 				return res, fmt.Errorf("append: %w", err)
 			}
-			e = one[0]
 		}
 		payload, hash := e.canonical, e.textHash
 		var err error

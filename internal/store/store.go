@@ -68,7 +68,8 @@ type Options struct {
 	// ReadOnly opens the file read-only and skips migrations; the file must exist.
 	ReadOnly bool
 	// Bulk suits a caller that writes tens of MB per transaction (import):
-	// a 64 MB page cache and a checkpoint every 64 MB of WAL rather than 4.
+	// a 64 MB page cache and a checkpoint every 64 MB of WAL rather than 4,
+	// and other writers waiting for the write lock go first (see turn).
 	// Hooks write a few pages and keep SQLite's defaults.
 	Bulk bool
 }

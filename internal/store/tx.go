@@ -49,9 +49,8 @@ type Tx struct {
 	// index held when this transaction first inserted into the table: rows
 	// above it are not indexed yet, and Commit indexes them.
 	unindexed map[string]int64
-	// inTurn says Begin took a turn (see turn) that ending the transaction ends.
-	inTurn bool
-	// c is the connection Begin pinned, returned to the pool at the end.
+	// c is the connection Begin pinned, returned to the pool at the end,
+	// when the transaction's turn ends too (a bulk store's ended at Begin).
 	c *sql.Conn
 }
 
@@ -76,13 +75,11 @@ func (db *DB) Begin(ctx context.Context) (*Tx, error) {
 		db.turn.done()
 		return nil, fmt.Errorf("begin: %w", err)
 	}
-	t := db.wrap(ctx, tx)
-	t.c = c
 	if db.bulk {
 		db.turn.done()
-	} else {
-		t.inTurn = true
 	}
+	t := db.wrap(ctx, tx)
+	t.c = c
 	return t, nil
 }
 
@@ -131,7 +128,7 @@ func (t *Tx) Commit() error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	t.closeStmts()
-	defer t.endTurn()
+	defer t.end()
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
@@ -141,17 +138,19 @@ func (t *Tx) Commit() error {
 // Rollback abandons the transaction; after Commit it does nothing.
 func (t *Tx) Rollback() error {
 	t.closeStmts()
-	defer t.endTurn()
+	defer t.end()
 	return t.tx.Rollback()
 }
 
-func (t *Tx) endTurn() {
-	if t.c != nil {
-		t.c.Close()
-		t.c = nil
+// end returns the connection Begin pinned and ends its turn; a Tx made by
+// wrap has neither.
+func (t *Tx) end() {
+	if t.c == nil {
+		return
 	}
-	if t.inTurn {
-		t.inTurn = false
+	t.c.Close()
+	t.c = nil
+	if !t.db.bulk {
 		t.db.turn.done()
 	}
 }
