@@ -185,19 +185,18 @@ func (p *Processor) Apply(ctx context.Context, st Store, plan *Plan) (Result, er
 	if len(plan.Events) == 0 {
 		return res, nil
 	}
-	// A date in the future (a clock that was ahead) is cut to now. Here,
-	// not in Plan: import plans on several goroutines at once, and their
-	// clocks would order the cut entries by chance, not as stored.
 	now := p.now()
 	for i := range plan.writes {
-		if plan.writes[i].Entry.Created.After(now) {
-			plan.writes[i].Entry.Created = now
+		e := &plan.writes[i].Entry
+		// A date in the future (a clock that was ahead) is cut to now. Here,
+		// not in Plan: import plans on several goroutines at once, and their
+		// clocks would order the cut entries by chance, not as stored.
+		if e.Created.After(now) {
+			e.Created = now
 		}
-	}
-	for _, w := range plan.writes {
-		for i, ev := range w.Entry.Evidence {
+		for j, ev := range e.Evidence {
 			if ev.Aligned() {
-				w.Entry.Evidence[i].EventID = plan.Events[ev.MessageIndex].ID
+				e.Evidence[j].EventID = plan.Events[ev.MessageIndex].ID
 			}
 		}
 	}
