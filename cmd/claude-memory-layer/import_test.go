@@ -910,19 +910,19 @@ func BenchmarkImportFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var rows [][]any
+	var rows []eventRow
 	messages := 0
 	for rs.Next() {
 		var c [10]string
 		if err := rs.Scan(&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9]); err != nil {
 			b.Fatal(err)
 		}
-		row := make([]any, len(c))
+		r := eventRow{args: make([]any, len(c)), message: store.Event{Type: c[1]}.Conversation()}
 		for i := range c {
-			row[i] = c[i]
+			r.args[i] = c[i]
 		}
-		rows = append(rows, row)
-		if isMessage(c[1]) {
+		rows = append(rows, r)
+		if r.message {
 			messages++
 		}
 	}
@@ -956,14 +956,15 @@ func BenchmarkImportFloor(b *testing.B) {
 	}
 }
 
-// isMessage reports whether an event of type typ is a message of a session.
-func isMessage(typ string) bool {
-	return typ == store.TypeUserPrompt || typ == store.TypeAgentResponse || typ == store.TypeToolObservation
+// eventRow is a stored event's columns, as insertRows inserts them.
+type eventRow struct {
+	args    []any
+	message bool // a prompt, answer or tool observation
 }
 
 // insertRows inserts events rows as BenchmarkImportFloor describes and
 // returns how many it inserted.
-func insertRows(b *testing.B, db *sql.DB, rows [][]any, onlyMessages bool) int {
+func insertRows(b *testing.B, db *sql.DB, rows []eventRow, onlyMessages bool) int {
 	var tx *sql.Tx
 	var ins *sql.Stmt
 	var last int64 // the largest id indexed
@@ -981,8 +982,7 @@ func insertRows(b *testing.B, db *sql.DB, rows [][]any, onlyMessages bool) int {
 		tx, inTx = nil, 0
 	}
 	for _, r := range rows {
-		message := isMessage(r[1].(string))
-		if onlyMessages && !message {
+		if onlyMessages && !r.message {
 			continue
 		}
 		if tx == nil {
@@ -995,11 +995,11 @@ func insertRows(b *testing.B, db *sql.DB, rows [][]any, onlyMessages bool) int {
 				b.Fatal(err)
 			}
 		}
-		if _, err := ins.Exec(r...); err != nil {
+		if _, err := ins.Exec(r.args...); err != nil {
 			b.Fatal(err)
 		}
 		n++
-		if message {
+		if r.message {
 			inTx++
 		}
 		if inTx >= batchMessages {

@@ -44,11 +44,7 @@ func TestBulkWriterLetsOthersGoFirst(t *testing.T) {
 		_, err := hook.Append(ctx, ev("hook"))
 		done <- err
 	}()
-	for deadline := time.Now().Add(5 * time.Second); !bulk.OthersWaiting(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the bulk writer never saw the other writer waiting")
-		}
-	}
+	waitForOthers(t, bulk)
 	select {
 	case err := <-done:
 		t.Fatalf("the other writer finished while the bulk writer held the lock: %v", err)
@@ -143,30 +139,12 @@ func TestBulkWritersAlternate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	began := make(chan *Tx)
-	go func() {
-		tx, err := b.Begin(ctx)
-		if err != nil {
-			t.Error(err)
-		}
-		began <- tx
-	}()
-	for deadline := time.Now().Add(5 * time.Second); !a.OthersWaiting(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the other bulk writer was never seen waiting")
-		}
-	}
+	began := beginAsync(t, b)
+	waitForOthers(t, a)
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	next := make(chan *Tx)
-	go func() {
-		tx, err := a.Begin(ctx)
-		if err != nil {
-			t.Error(err)
-		}
-		next <- tx
-	}()
+	next := beginAsync(t, a)
 	var other *Tx
 	select {
 	case other = <-began:
@@ -186,4 +164,28 @@ func TestBulkWritersAlternate(t *testing.T) {
 		t.FailNow()
 	}
 	tx.Rollback()
+}
+
+// waitForOthers waits up to 5 s for bulk to see another writer waiting.
+func waitForOthers(t *testing.T, bulk *DB) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !bulk.OthersWaiting(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the bulk writer never saw the other writer waiting")
+		}
+	}
+}
+
+// beginAsync runs db.Begin on a goroutine of its own and sends the Tx (nil
+// if Begin failed, which fails the test).
+func beginAsync(t *testing.T, db *DB) <-chan *Tx {
+	ch := make(chan *Tx)
+	go func() {
+		tx, err := db.Begin(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		ch <- tx
+	}()
+	return ch
 }
