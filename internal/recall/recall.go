@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
@@ -30,87 +28,8 @@ type Request struct {
 // characters a token, code and Korean lower, so three errs on the small side.
 const charsPerToken = 3
 
-// candidates is how many FTS hits are re-ranked: enough for K=5 after the
-// coverage filter, few enough that loading them stays cheap.
+// candidates is how many entries the full-text index returns per prompt.
 const candidates = 30
-
-// Scored is an entry with its relevance to a prompt.
-type Scored struct {
-	store.Entry
-	BM25     float64
-	Coverage float64 // share of the query's terms the entry contains
-	Matched  int     // how many of the query's terms it contains
-	Score    float64
-}
-
-// Select ranks the project's verified memories for a prompt. Candidates
-// (unverified entries) are never returned; superseded entries are returned
-// only through warnings. An empty result is the abstain path.
-func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) ([]Scored, error) {
-	terms := Terms(req.Prompt)
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	hits, err := db.SearchEntries(ctx, store.EntryQuery{
-		Match:    match(terms),
-		Project:  req.Project,
-		Stages:   []string{store.StageVerified, store.StageCertified},
-		Statuses: []string{store.StatusActive, store.StatusContested},
-		Limit:    candidates,
-	})
-	if err != nil {
-		return nil, err
-	}
-	now := req.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	need := min(2, len(terms))
-	var out []Scored
-	for _, h := range hits {
-		text := strings.ToLower(entryText(h.Entry))
-		matched := 0
-		for _, t := range terms {
-			if containsTerm(text, t) {
-				matched++
-			}
-		}
-		cov := float64(matched) / float64(len(terms))
-		if matched < need || cov < cfg.Threshold {
-			continue
-		}
-		s := Scored{Entry: h.Entry, BM25: h.Score, Coverage: cov, Matched: matched}
-		s.Score = h.Score * (0.5 + cov) * stageWeight(h.Stage) * statusWeight(h.Status) * recency(now, h.Created) * (1 + 0.1*math.Log1p(float64(h.UseCount)))
-		out = append(out, s)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	if len(out) > cfg.K {
-		out = out[:cfg.K]
-	}
-	return out, nil
-}
-
-// match builds the FTS expression for recall: English inflections are
-// covered by the porter tokenizer, so only Korean words, which carry their
-// particles attached ("토큰을"), are matched as prefixes.
-func match(terms []string) string {
-	var plain, prefix []string
-	for _, t := range terms {
-		if r, _ := utf8.DecodeRuneInString(t); unicode.Is(unicode.Hangul, r) {
-			prefix = append(prefix, t)
-		} else {
-			plain = append(plain, t)
-		}
-	}
-	m, p := store.MatchAny(plain, false), store.MatchAny(prefix, true)
-	switch {
-	case m == "":
-		return p
-	case p == "":
-		return m
-	}
-	return m + " OR " + p
-}
 
 func stageWeight(s string) float64 {
 	if s == store.StageCertified {
@@ -191,23 +110,21 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	if err != nil || len(sel) == 0 {
 		return Injection{}, err
 	}
-	mems := make([]Memory, len(sel))
-	for i, s := range sel {
-		mems[i] = memory(s.Entry)
-	}
 	var warns []Warning
 	if cfg.ConflictWarnings {
 		if warns, err = Warnings(ctx, db, cfg, sel); err != nil {
 			return Injection{}, err
 		}
 	}
-	r := Render(mems, warns, cfg.CitationTrace, cfg.TokenBudget*charsPerToken)
+	r := Render(sel, warns, cfg.CitationTrace, cfg.TokenBudget*charsPerToken)
 	if r.Text == "" {
 		return Injection{}, nil
 	}
 	inj := Injection{Text: r.Text}
-	for _, s := range sel[:len(r.Shown)] {
-		inj.ids = append(inj.ids, s.ID)
+	for _, it := range sel[:len(r.Shown)] {
+		if id := it.EntryID(); id != 0 {
+			inj.ids = append(inj.ids, id)
+		}
 	}
 	key := req.PromptID
 	if key == "" {

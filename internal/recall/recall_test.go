@@ -110,8 +110,8 @@ func TestMemoriesAndTrace(t *testing.T) {
 	for _, e := range es {
 		used += e.UseCount
 	}
-	if used != 2 {
-		t.Errorf("use counts add to %d, want 2", used)
+	if shown := strings.Count(got, "\n[mem:"); used != shown || shown == 0 {
+		t.Errorf("use counts add to %d, want %d (one per memory shown)", used, shown)
 	}
 }
 
@@ -149,34 +149,28 @@ func TestSupersededBothSides(t *testing.T) {
 	}
 }
 
-func TestDivergentPair(t *testing.T) {
-	db := mustStore(t)
-	put(t, db, "fact", "deploy", "Staging cluster deploys with Helm charts on Kubernetes", "we ship to staging through the Helm chart in deploy/chart", 0)
-	put(t, db, "fact", "deploy", "Staging cluster deploys by rsync to a bare VM", "staging is one VM; rsync the build and restart the systemd unit", 1)
-	got := recallFor(t, db, defaults(), "how do we deploy to the staging cluster?")
-	golden(t, "divergent", got)
-	if !strings.Contains(got, "divergent") {
-		t.Errorf("no divergence warning")
-	}
-}
-
 func TestSelfFlagThresholds(t *testing.T) {
 	for _, tt := range []struct {
 		text string
 		want config.Severity
 	}{
 		{"we use vitest", 0},
-		{"we use vitest instead of jest", config.Low},
-		{"actually we use vitest instead of jest", config.Medium},
-		{"actually jest was wrong, we use vitest instead of jest", config.High},
-		{"jest 대신 vitest를 씁니다", config.Low},
+		// A memory that reports its own change states the current choice.
+		{"we use vitest instead of jest", 0},
+		{"we switched from jest to vitest", 0},
+		{"jest 대신 vitest를 씁니다", 0},
+		{"the jest config is outdated", config.Low},
+		{"the jest config is outdated and outdated", config.Low}, // one signal, counted once
+		{"the jest config is outdated and probably wrong", config.Medium},
+		{"the jest config is outdated, wrong and broken", config.High},
+		{"jest 설정은 잘못 되었고 폐기했습니다", config.Medium},
 	} {
 		if got, _ := SelfFlag(tt.text); got != tt.want {
 			t.Errorf("SelfFlag(%q)=%v, want %v", tt.text, got, tt.want)
 		}
 	}
 	db := mustStore(t)
-	put(t, db, "decision", "test runner", "Run unit tests with vitest", "actually jest was wrong for us, we run unit tests with vitest instead of jest", 0)
+	put(t, db, "decision", "test runner", "Run unit tests with vitest", "the jest setup was wrong and outdated and broken, we run unit tests with vitest instead of jest", 0)
 	put(t, db, "fact", "test command", "Unit tests run with npm test", "unit tests run with npm test instead of make", 1)
 	for _, sev := range []string{"LOW", "MEDIUM", "HIGH"} {
 		cfg := defaults()

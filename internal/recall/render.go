@@ -81,16 +81,62 @@ func date(t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
-func memoryLine(m Memory) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] %s, %s: %s", m.CID, m.Type, date(m.Date), clipRunes(inert(m.Title), 200))
-	if body := inert(m.Body); body != "" && body != inert(m.Title) {
-		b.WriteString(" — " + clipRunes(body, 300))
+// kindLabel names who said a message, or an entry's type.
+func kindLabel(it Item) string {
+	switch it.Kind {
+	case KindEntry:
+		return it.Type
+	case "user_prompt":
+		return "user said"
+	case "agent_response":
+		return "assistant said"
+	case "tool_observation":
+		return "tool ran"
 	}
-	if m.Quote != "" {
-		b.WriteString("\n  quoted: \"" + clipRunes(strings.ReplaceAll(inert(m.Quote), `"`, `'`), 240) + "\"")
+	return it.Kind
+}
+
+func quoted(s string, n int) string {
+	return "\"" + clipRunes(strings.ReplaceAll(inert(s), `"`, `'`), n) + "\""
+}
+
+// itemLine renders one item on one line (two with its context): id, kind,
+// date, and what was said. An entry's quote is shown only when it adds words
+// its claim does not have.
+func itemLine(it Item) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s] %s, %s: ", it.CID, kindLabel(it), date(it.Time))
+	if it.Kind == KindEntry {
+		b.WriteString(clipRunes(inert(it.Excerpt), 300))
+		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
+			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
+		}
+		if it.Status == "contested" {
+			b.WriteString(" (contested)")
+		}
+	} else {
+		b.WriteString(quoted(it.Excerpt, itemChars+8))
+	}
+	if it.ContextExcerpt != "" {
+		label := "answer"
+		if it.Context.Type == "user_prompt" {
+			label = "in reply to"
+		}
+		b.WriteString("\n  " + label + ": " + quoted(it.ContextExcerpt, contextChars+8))
 	}
 	return b.String()
+}
+
+// addsWords reports whether quote holds a word of three letters or more that
+// claim lacks.
+func addsWords(quote, claim string) bool {
+	have := tokens(claim)
+	for w := range tokens(quote) {
+		if len(w) >= 3 && !have[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func side(m Memory) string {
@@ -106,15 +152,15 @@ func warningLine(w Warning) string {
 	case "superseded":
 		return fmt.Sprintf("- %s superseded: %s was replaced by %s. %s", w.Severity, side(w.A), side(w.B), w.Note)
 	case "self-flag":
-		return fmt.Sprintf("- %s self-flag: %s contains wording that reverses something (%s).", w.Severity, side(w.A), w.Note)
+		return fmt.Sprintf("- %s self-flag: %s doubts itself (%s).", w.Severity, side(w.A), w.Note)
 	default:
 		return fmt.Sprintf("- %s %s: %s and %s disagree. %s", w.Severity, w.Kind, side(w.A), side(w.B), w.Note)
 	}
 }
 
 const (
-	memoryHeading = "Verified memories from earlier sessions in this project (each quote was found in its session's transcript):"
-	conflictNote  = "These sources disagree. An answer that relies on them states the disagreement instead of silently picking a side; it prefers the newer verified statement only where that statement explicitly supersedes the older, and says so."
+	memoryHeading = "Memories from earlier sessions in this project, relevant to this prompt (messages verbatim, entries distilled from a verbatim quote; dates are when it was said; cite by id):"
+	conflictNote  = "These sources disagree. An answer that relies on them states the disagreement instead of silently picking a side; it prefers the newer statement only where it explicitly replaces the older, and says so."
 	traceText     = "An answer that uses these memories ends with one line \"Memories used: [mem:…]\" naming only those it relied on, or \"Memories used: none\"; being shown is not being used."
 )
 
@@ -122,8 +168,8 @@ const (
 // the warnings, then the citation trace. Whole lines are dropped from the end
 // of a section when space runs out, so every block that is opened is closed and
 // the text is valid UTF-8. No memories gives "".
-func Render(mems []Memory, warns []Warning, withTrace bool, maxChars int) Rendered {
-	if len(mems) == 0 {
+func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendered {
+	if len(items) == 0 {
 		return Rendered{}
 	}
 	maxChars = min(maxChars, hardCap)
@@ -136,17 +182,17 @@ func Render(mems []Memory, warns []Warning, withTrace bool, maxChars int) Render
 	budget := maxChars - len(head) - len(tail) - len(traceBlock)
 	var out Rendered
 	var body strings.Builder
-	for i, m := range mems {
-		l := memoryLine(m) + "\n"
+	for i, it := range items {
+		l := itemLine(it) + "\n"
 		if body.Len()+len(l) > budget && i == 0 {
 			// A tight budget still gets the best memory, in short form.
-			l = fmt.Sprintf("[%s] %s, %s: %s\n", m.CID, m.Type, date(m.Date), clipRunes(inert(m.Title), max(budget-40, 0)))
+			l = fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), clipRunes(inert(it.Excerpt), max(budget-60, 0)))
 		}
 		if body.Len()+len(l) > budget {
 			break
 		}
 		body.WriteString(l)
-		out.Shown = append(out.Shown, m.CID)
+		out.Shown = append(out.Shown, it.CID)
 	}
 	if len(out.Shown) == 0 {
 		return Rendered{}

@@ -40,22 +40,25 @@ const maxQueryBytes = 8 << 10
 // are also searched without their trailing particle; stopwords and duplicates
 // are dropped; at most maxTerms.
 func Terms(prompt string) []string {
-	if len(prompt) > maxQueryBytes {
-		cut := maxQueryBytes
-		for cut > 0 && !utf8.RuneStart(prompt[cut]) {
-			cut--
-		}
-		prompt = prompt[:cut]
-	}
+	out, _ := terms(prompt)
+	return out
+}
+
+// terms is Terms, also telling which terms are identifiers glued from their
+// parts ("userid" for userId): the index holds them only where the text wrote
+// them that way.
+func terms(prompt string) (out []string, glued map[string]bool) {
+	glued = map[string]bool{}
+	prompt = head(prompt)
 	seen := map[string]bool{}
-	var out []string
-	add := func(t string) {
+	add := func(t string) string {
 		t = strings.ToLower(strings.Trim(t, "._-/"))
 		if utf8.RuneCountInString(t) < 2 || stopwords[t] || seen[t] || len(out) >= maxTerms {
-			return
+			return ""
 		}
 		seen[t] = true
 		out = append(out, t)
+		return t
 	}
 	for _, w := range strings.FieldsFunc(prompt, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' && r != '/'
@@ -65,12 +68,14 @@ func Terms(prompt string) []string {
 		if len(parts) > 1 {
 			// FTS5's tokenizer splits the whole identifier too, so search its
 			// parts; keep the joined form for identifiers written without separators.
-			add(strings.Map(func(r rune) rune {
+			if g := add(strings.Map(func(r rune) rune {
 				if r == '_' || r == '-' || r == '.' || r == '/' {
 					return -1
 				}
 				return r
-			}, w))
+			}, w)); g != "" {
+				glued[g] = true
+			}
 		}
 		for _, p := range parts {
 			add(p)
@@ -79,7 +84,20 @@ func Terms(prompt string) []string {
 			}
 		}
 	}
-	return out
+	return out, glued
+}
+
+// head is the part of a prompt recall reads: the question is near the start;
+// a pasted 10 MB log after it must not cost a scan.
+func head(prompt string) string {
+	if len(prompt) <= maxQueryBytes {
+		return prompt
+	}
+	cut := maxQueryBytes
+	for cut > 0 && !utf8.RuneStart(prompt[cut]) {
+		cut--
+	}
+	return prompt[:cut]
 }
 
 // splitIdent splits identifiers and paths into words: snake_case, kebab-case,

@@ -14,24 +14,25 @@ import (
 // perKind caps each kind of warning.
 const perKind = 5
 
-// indicatorRE matches wording inside a memory that suggests it reverses or
-// doubts something: the self-flag signal.
-var indicatorRE = regexp.MustCompile(`(?i)\b(instead of|no longer|revert(ed|ing)?|actually|wrong|deprecated|not any ?more|replaced|switched|rolled back|obsolete|outdated|incorrect|mistaken)\b|반대|대신|더 이상|되돌|잘못|취소|폐기`)
+// doubtRE matches wording inside a memory that doubts what it says: the
+// self-flag signal. Change wording ("switched to", "instead of") is not doubt:
+// a memory that reports its own change states the current choice.
+var doubtRE = regexp.MustCompile(`(?i)\b(wrong|incorrect|mistaken|outdated|obsolete|deprecated|not sure|unclear|unverified|broken)\b|잘못|틀렸|폐기|불확실`)
 
-// SelfFlag grades the reversal wording in a text: LOW for one indicator,
-// MEDIUM for two, HIGH for three or more; 0 for none.
+// SelfFlag grades the doubt in a text by its distinct signals: LOW for one,
+// MEDIUM for two, HIGH for three or more; 0 for none. A word repeated is one
+// signal.
 func SelfFlag(text string) (config.Severity, []string) {
-	found := indicatorRE.FindAllString(text, -1)
 	seen := map[string]bool{}
 	var uniq []string
-	for _, f := range found {
+	for _, f := range doubtRE.FindAllString(text, -1) {
 		f = strings.ToLower(f)
 		if !seen[f] {
 			seen[f] = true
 			uniq = append(uniq, f)
 		}
 	}
-	switch n := len(found); {
+	switch n := len(uniq); {
 	case n >= 3:
 		return config.High, uniq
 	case n == 2:
@@ -42,14 +43,24 @@ func SelfFlag(text string) (config.Severity, []string) {
 	return 0, nil
 }
 
-// Warnings collects the conflict signals among the selected memories: the
-// ledger (recorded supersessions and contradictions, with the other side
-// fetched even if it was not selected), cross-divergence between selected
-// pairs, and self-flags at or above the configured severity.
-func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Scored) ([]Warning, error) {
-	ids := make([]int64, len(sel))
-	for i, s := range sel {
-		ids[i] = s.ID
+// itemMemory is an item as one side of a warning.
+func itemMemory(it Item) Memory {
+	if it.Kind == KindEntry {
+		return memory(it.entry)
+	}
+	return Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: it.Excerpt}
+}
+
+// Warnings collects the conflict signals among the selected items: the ledger
+// (recorded supersessions and contradictions of a selected entry, with the
+// other side fetched even if it was not selected), and self-flags at or above
+// the configured severity.
+func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) ([]Warning, error) {
+	var ids []int64
+	for _, it := range sel {
+		if id := it.EntryID(); id != 0 {
+			ids = append(ids, id)
+		}
 	}
 	var out []Warning
 	paired := map[[2]int64]bool{}
@@ -59,7 +70,6 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Scored
 		}
 		return [2]int64{a, b}
 	}
-
 	cs, err := db.Conflicts(ctx, ids)
 	if err != nil {
 		return nil, err
@@ -80,10 +90,10 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Scored
 		w := Warning{Severity: "HIGH", A: memory(older), B: memory(newer)}
 		if c.Kind == "supersedes" {
 			w.Kind = "superseded"
-			w.Note = fmt.Sprintf("The newer statement (%s) explicitly replaces the older.", date(newer.Created))
+			w.Note = fmt.Sprintf("The newer statement (%s) explicitly replaces the older; it is the current one.", date(newer.Created))
 		} else {
 			w.Kind = "contested"
-			w.Note = "Neither says it replaces the other."
+			w.Note = fmt.Sprintf("Neither says it replaces the other; the newer is from %s.", date(newer.Created))
 		}
 		out = append(out, w)
 		paired[pair(c.Older, c.Newer)] = true
@@ -91,57 +101,18 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Scored
 	}
 
 	n = 0
-	for i := range sel {
-		for j := i + 1; j < len(sel) && n < perKind; j++ {
-			a, b := sel[i].Entry, sel[j].Entry
-			if paired[pair(a.ID, b.ID)] || !Divergent(a, b) {
-				continue
-			}
-			older, newer := a, b
-			if newer.Created.Before(older.Created) {
-				older, newer = newer, older
-			}
-			out = append(out, Warning{Severity: "MEDIUM", Kind: "divergent", A: memory(older), B: memory(newer),
-				Note: "They share a subject but little content."})
-			paired[pair(a.ID, b.ID)] = true
-			n++
-		}
-	}
-
-	n = 0
-	for _, s := range sel {
+	for _, it := range sel {
 		if n == perKind {
 			break
 		}
-		sev, words := SelfFlag(entryText(s.Entry))
+		sev, words := SelfFlag(it.Excerpt + "\n" + it.Quote)
 		if sev == 0 || sev < cfg.ConflictSeverity {
 			continue
 		}
-		out = append(out, Warning{Severity: sev.String(), Kind: "self-flag", A: memory(s.Entry), Note: strings.Join(words, ", ")})
+		out = append(out, Warning{Severity: sev.String(), Kind: "self-flag", A: itemMemory(it), Note: strings.Join(words, ", ")})
 		n++
 	}
 	return out, nil
-}
-
-// Divergent reports whether two memories look like two takes on one subject:
-// of the same type, their titles share at least two words while their content
-// (title, body and quotes) overlaps little (token Jaccard below 0.30). The
-// same-type condition keeps a decision and a related fact from being flagged.
-func Divergent(a, b store.Entry) bool {
-	if a.Type != b.Type {
-		return false
-	}
-	ta, tb := tokens(a.Title), tokens(b.Title)
-	shared := 0
-	for t := range ta {
-		if tb[t] {
-			shared++
-		}
-	}
-	if shared < 2 {
-		return false
-	}
-	return jaccard(tokens(entryText(a)), tokens(entryText(b))) < 0.30
 }
 
 func tokens(s string) map[string]bool {
@@ -152,17 +123,4 @@ func tokens(s string) map[string]bool {
 		}
 	}
 	return m
-}
-
-func jaccard(a, b map[string]bool) float64 {
-	if len(a)+len(b) == 0 {
-		return 1
-	}
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
 }

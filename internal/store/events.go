@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -421,4 +422,19 @@ func countSessionMessages(ctx context.Context, c conn, sessionID string) (int, e
 		return 0, fmt.Errorf("count messages of %s: %w", sessionID, err)
 	}
 	return n, nil
+}
+
+// EventCID is the citation id of a captured message: "mem:t" and its row id
+// in base 36. "t" is no hex digit, so it never collides with an entry's id
+// ("mem:" and hex), and the CLI, the hooks and any tool resolve both alike.
+func EventCID(id int64) string { return "mem:t" + strconv.FormatInt(id, 36) }
+
+// ParseEventCID returns the event id an EventCID names.
+func ParseEventCID(cid string) (int64, bool) {
+	s, ok := strings.CutPrefix(cid, "mem:t")
+	if !ok || s == "" || len(s) > 12 {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(s, 36, 64)
+	return id, err == nil && id > 0
 }

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -101,4 +103,55 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// TermDocs counts, for each index term, the events whose text contains it, and
+// returns an estimate of how many events there are: what recall needs to weigh
+// a prompt's words by rarity. A term is a token as the index stores it (after
+// the porter tokenizer: "detect", not "detection"); one ending in "*" counts
+// every term it is a prefix of (a Korean word with its particle attached).
+func (db *DB) TermDocs(ctx context.Context, terms []string) (docs []int, total int, err error) {
+	docs = make([]int, len(terms))
+	// max(id) is read from the table's b-tree in one step; events without
+	// text count too, which only flattens every weight a little.
+	if err := db.sql.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("term docs: %w", err)
+	}
+	for i, t := range terms {
+		var n sql.NullInt64
+		if p, ok := strings.CutSuffix(t, "*"); ok {
+			err = db.sql.QueryRowContext(ctx, `SELECT sum(doc) FROM events_vocab WHERE term >= ? AND term < ?`, p, p+"\U0010FFFF").Scan(&n)
+		} else {
+			err = db.sql.QueryRowContext(ctx, `SELECT doc FROM events_vocab WHERE term = ?`, t).Scan(&n)
+		}
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, 0, fmt.Errorf("term docs: %w", err)
+		}
+		docs[i] = int(n.Int64)
+	}
+	return docs, total, nil
+}
+
+// Adjacent returns the conversation events just before and after ev in its
+// session, of the given types; a missing side is a zero Event.
+func (db *DB) Adjacent(ctx context.Context, ev Event, types []string) (before, after Event, err error) {
+	in := placeholders(len(types))
+	args := []any{ev.SessionID, ev.ID}
+	for _, t := range types {
+		args = append(args, t)
+	}
+	for _, side := range []struct {
+		q   string
+		out *Event
+	}{
+		{`SELECT ` + eventColumns + ` FROM events WHERE session_id = ? AND id < ? AND type IN (` + in + `) ORDER BY id DESC LIMIT 1`, &before},
+		{`SELECT ` + eventColumns + ` FROM events WHERE session_id = ? AND id > ? AND type IN (` + in + `) ORDER BY id LIMIT 1`, &after},
+	} {
+		e, err := scanEvent(db.sql.QueryRowContext(ctx, side.q, args...))
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return Event{}, Event{}, fmt.Errorf("adjacent events: %w", err)
+		}
+		*side.out = e
+	}
+	return before, after, nil
 }

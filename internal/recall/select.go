@@ -1,0 +1,365 @@
+package recall
+
+import (
+	"context"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// messageTypes are the captured events recall draws on besides entries.
+var messageTypes = []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}
+
+// Tuning of the prompt path, measured through the hook on the dev sets
+// (LoCoMo, real sessions, conflicts; see docs/recall.md).
+const (
+	hookCandidates = 200 // FTS hits re-ranked per prompt
+	// An item's relevance is the share of the prompt's weight it matches
+	// times how much of the project's own vocabulary it matches (see
+	// coverage): a generic question matching generic words scores low, and
+	// so does a message sharing one rare word with a long prompt. The scale
+	// is the same for every prompt and store, so thresholds calibrated on
+	// the dev sets hold: a prompt is answered only when its best item
+	// reaches minRelevance, and then with items reaching itemRelevance.
+	minRelevance  = 0.42
+	itemRelevance = 0.28
+	// relFloor drops items scoring below this share of the best item: a
+	// strong match makes weak ones noise.
+	relFloor = 0.25
+	// windowBoost multiplies the score of an item from the span of time a
+	// prompt names ("last week", "in May").
+	windowBoost = 1.6
+)
+
+// Item is one thing recall shows: a verified entry, or a captured message
+// (its own evidence, as it is verbatim).
+type Item struct {
+	CID       string // citation id: an entry's, or one naming the message (store.EventCID)
+	Kind      string // entry, user_prompt, agent_response, tool_observation
+	Type      string // an entry's type: decision, fact, ...
+	Stage     string // an entry's stage
+	Status    string // an entry's status
+	SessionID string
+	Time      time.Time
+	Text      string // an entry's claim, or the message text
+	Quote     string // an entry's best aligned quote
+	Score     float64
+	Coverage  float64 // share of the prompt's weight it matches
+	Relevance float64 // coverage times the project vocabulary it matches
+
+	entry  store.Entry // for an entry
+	event  store.Event // for a message
+	events []int64     // the messages this item shows (an entry: its evidence)
+	keys   textKeys
+	// Context is the turn that explains a message: the answer that followed a
+	// question, or the question an answer answered.
+	Context *store.Event
+	// Excerpt and ContextExcerpt are what is shown of Text and Context: the
+	// parts that match the prompt.
+	Excerpt, ContextExcerpt string
+}
+
+// EntryID is the entry's row id, or 0 for a message.
+func (it Item) EntryID() int64 { return it.entry.ID }
+
+// Select ranks everything the project has said for a prompt: verified entries
+// and captured messages, together. An item must match at least minCoverage of
+// the prompt's weight; an empty result is the abstain path. Candidate entries
+// are never returned; superseded ones only through warnings.
+func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) ([]Item, error) {
+	cs := concepts(req.Prompt)
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	cs, err := weigh(ctx, db, cs, oursRE.MatchString(head(req.Prompt)))
+	if err != nil || len(cs) == 0 {
+		return nil, err
+	}
+	now := req.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	var forms []string
+	for _, c := range cs {
+		forms = append(forms, c.forms...)
+	}
+	match := store.MatchAny(forms, true)
+	msgs, err := messageItems(ctx, db, req, cs, match)
+	if err != nil {
+		return nil, err
+	}
+	best := 1.0
+	if len(msgs) > 0 {
+		best = msgs[0].Score
+	}
+	ents, err := entryItems(ctx, db, req, cs, match, best)
+	if err != nil {
+		return nil, err
+	}
+	items := merge(ents, msgs)
+	if w := timeWindow(head(req.Prompt), now); !w.zero() {
+		for i := range items {
+			if w.contains(items[i].Time) {
+				items[i].Score *= windowBoost
+			}
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
+	relevant := 0.0
+	for _, it := range items {
+		relevant = math.Max(relevant, it.Relevance)
+	}
+	if relevant < minRelevance {
+		return nil, nil
+	}
+	var out []Item
+	for _, it := range items {
+		if len(out) == cfg.K || it.Score < relFloor*items[0].Score {
+			break
+		}
+		out = append(out, it)
+	}
+	if err := attachContext(ctx, db, out); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		it := &out[i]
+		if it.Kind == KindEntry {
+			it.Excerpt = it.Text
+		}
+		if it.Context != nil {
+			it.ContextExcerpt = excerpt(it.Context.Text, cs, contextChars)
+		}
+	}
+	return out, nil
+}
+
+// relevanceCut is itemRelevance; debugging tools lower it.
+var relevanceCut = itemRelevance
+
+// messageItems scores the captured messages the full-text index finds, as
+// Search does (BM25 raised by coverage, by adjacent turns and by the strength
+// of the session), and keeps those above minCoverage.
+func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string) ([]Item, error) {
+	hits, err := db.SearchEvents(ctx, store.EventQuery{
+		Match: match, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
+	})
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	type scored struct {
+		store.EventHit
+		keys textKeys
+		ex   string
+		cov  float64
+		spec float64
+		base float64
+	}
+	var ss []scored
+	byID := map[int64]int{}
+	session := map[string][]float64{}
+	for _, h := range hits {
+		if neverRecalled(h.Event) {
+			continue
+		}
+		// A message is judged by what would be shown of it: a long log
+		// contains every word somewhere, its best lines need not.
+		ex := excerpt(h.Text, cs, itemChars)
+		tk := keysOf(ex)
+		cov, spec := coverage(cs, tk)
+		s := scored{EventHit: h, keys: tk, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)}
+		byID[h.ID] = len(ss)
+		ss = append(ss, s)
+		session[h.SessionID] = append(session[h.SessionID], s.base)
+	}
+	strength, top := map[string]float64{}, 0.0
+	for sid, v := range session {
+		sort.Sort(sort.Reverse(sort.Float64Slice(v)))
+		sum := 0.0
+		for _, x := range v[:min(3, len(v))] {
+			sum += x
+		}
+		strength[sid] = sum / 3
+		top = math.Max(top, strength[sid])
+	}
+	var out []Item
+	for _, s := range ss {
+		if s.cov*s.spec < relevanceCut {
+			continue
+		}
+		score := s.base
+		for _, n := range []int64{s.ID - 1, s.ID + 1} {
+			if i, ok := byID[n]; ok && ss[i].SessionID == s.SessionID {
+				score += neighbourWeight * ss[i].base / 2
+			}
+		}
+		if top > 0 {
+			score *= 1 + sessionWeight*strength[s.SessionID]/top
+		}
+		out = append(out, Item{
+			CID: store.EventCID(s.ID), Kind: s.Type, SessionID: s.SessionID, Time: s.Time, Text: s.Text,
+			Score: score, Coverage: s.cov, Relevance: s.cov * s.spec, event: s.Event, events: []int64{s.ID}, keys: s.keys, Excerpt: s.ex,
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out, nil
+}
+
+// entryItems scores verified entries on the scale of the best message.
+func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string, bestMessage float64) ([]Item, error) {
+	hits, err := db.SearchEntries(ctx, store.EntryQuery{
+		Match: match, Project: req.Project,
+		Stages:   []string{store.StageVerified, store.StageCertified},
+		Statuses: []string{store.StatusActive, store.StatusContested},
+		Limit:    candidates,
+	})
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	bestEntry := hits[0].Score
+	var out []Item
+	for _, h := range hits {
+		if h.SessionID == req.SessionID && req.SessionID != "" {
+			continue
+		}
+		tk := keysOf(entryText(h.Entry))
+		cov, spec := coverage(cs, tk)
+		if cov*spec < itemRelevance {
+			continue
+		}
+		m := memory(h.Entry)
+		it := Item{
+			CID: h.CID, Kind: KindEntry, Type: h.Type, Stage: h.Stage, Status: h.Status, SessionID: h.SessionID,
+			Time: h.Created, Text: claimText(m), Quote: m.Quote, Coverage: cov, Relevance: cov * spec, entry: h.Entry, keys: tk,
+		}
+		it.Score = h.Score / bestEntry * bestMessage * entryWeight * (0.5 + cov) *
+			stageWeight(h.Stage) * statusWeight(h.Status) * (1 + 0.1*math.Log1p(float64(h.UseCount)))
+		for _, v := range h.Evidence {
+			if v.EventID != 0 {
+				it.events = append(it.events, v.EventID)
+			}
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// merge shows an entry and the messages it quotes once: the entry, ranked at
+// the best of its own score and theirs (a distilled claim outranks the turn
+// that says the same thing).
+func merge(ents, msgs []Item) []Item {
+	byEvent := map[int64]int{}
+	for i, m := range msgs {
+		byEvent[m.events[0]] = i
+	}
+	dropped := map[int]bool{}
+	for i := range ents {
+		for _, id := range ents[i].events {
+			if j, ok := byEvent[id]; ok && !dropped[j] {
+				e, m := &ents[i], msgs[j]
+				e.Score = math.Max(e.Score, m.Score*1.05)
+				e.Relevance = math.Max(e.Relevance, m.Relevance)
+				if m.Coverage > e.Coverage {
+					// The message says more about the prompt than the
+					// distilled claim: show its words as the entry's quote.
+					e.Quote, e.Coverage = m.Excerpt, m.Coverage
+				}
+				e.events = append(e.events, m.events...)
+				dropped[j] = true
+			}
+		}
+	}
+	out := ents
+	for j, m := range msgs {
+		if !dropped[j] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// claimText is how an entry reads in one line: its title, and its body when
+// the body says more.
+func claimText(m Memory) string {
+	if m.Body != "" && m.Body != m.Title && !strings.Contains(m.Title, m.Body) {
+		return m.Title + " — " + m.Body
+	}
+	return m.Title
+}
+
+// slashRE matches a prompt that is a slash command ("/memory-search jwt").
+var slashRE = regexp.MustCompile(`^/[A-Za-z][\w:.-]*(\s|$)`)
+
+// citedRE finds citation ids in stored text.
+var citedRE = regexp.MustCompile(`\bmem:[0-9a-z]{3,12}\b`)
+
+// neverRecalled reports messages that are not the project's own words: slash
+// command invocations, and the plugin's own output as Claude relayed it (a
+// /memory-search listing, a CLI run) — showing them would feed recall its
+// own output.
+func neverRecalled(e store.Event) bool {
+	t := strings.TrimSpace(e.Text)
+	switch e.Type {
+	case store.TypeUserPrompt:
+		return slashRE.MatchString(t)
+	case store.TypeToolObservation:
+		return strings.Contains(firstLine(t), "claude-memory-layer")
+	case store.TypeAgentResponse:
+		ids := map[string]bool{}
+		for _, m := range citedRE.FindAllString(withoutUsedLine(t), -1) {
+			ids[m] = true
+		}
+		return len(ids) >= 2
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// usedLineRE is the "Memories used: …" line the citation trace asks for.
+var usedLineRE = regexp.MustCompile(`(?im)^\s*\**memories used:.*$`)
+
+func withoutUsedLine(s string) string { return strings.TrimSpace(usedLineRE.ReplaceAllString(s, "")) }
+
+// attachContext gives each message item the turn that explains it: a short
+// question brings the answer that followed it, an answer the short question it
+// answered, unless that turn is itself shown.
+func attachContext(ctx context.Context, db *store.DB, items []Item) error {
+	shown := map[int64]bool{}
+	for _, it := range items {
+		for _, id := range it.events {
+			shown[id] = true
+		}
+	}
+	for i := range items {
+		it := &items[i]
+		if it.Kind != store.TypeUserPrompt && it.Kind != store.TypeAgentResponse {
+			continue
+		}
+		before, after, err := db.Adjacent(ctx, it.event, []string{store.TypeUserPrompt, store.TypeAgentResponse})
+		if err != nil {
+			return err
+		}
+		var c store.Event
+		if it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse {
+			c = after
+		} else if it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars {
+			c = before
+		}
+		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) {
+			it.Context = &c
+			shown[c.ID] = true
+		}
+	}
+	return nil
+}

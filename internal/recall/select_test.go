@@ -1,0 +1,179 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// say stores a conversation of one session: alternating user prompts and
+// assistant answers, one minute apart from start, and returns their events.
+func say(t *testing.T, db *store.DB, session string, start time.Time, turns ...string) []store.Event {
+	t.Helper()
+	var evs []store.Event
+	for i, text := range turns {
+		typ := store.TypeUserPrompt
+		if i%2 == 1 {
+			typ = store.TypeAgentResponse
+		}
+		evs = append(evs, store.Event{Time: start.Add(time.Duration(i) * time.Minute), Type: typ, SessionID: session,
+			Project: proj, Text: text, DedupeKey: fmt.Sprintf("%s:%d", session, i)})
+	}
+	if _, err := db.Append(context.Background(), evs...); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Events(context.Background(), store.EventFilter{SessionID: session})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// filler gives the store a realistic vocabulary, so that word weights mean
+// what they mean in a real project.
+func filler(t *testing.T, db *store.DB) {
+	t.Helper()
+	for i := range 30 {
+		say(t, db, fmt.Sprintf("filler-%d", i), day.AddDate(0, 0, -40+i),
+			fmt.Sprintf("Run the unit tests again for module %d and fix the failing build.", i),
+			"The tests pass now; the build failed on a missing import which I added.")
+	}
+}
+
+func TestRecallsCapturedMessages(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	evs := say(t, db, "infra", day,
+		"Which port does the Postgres container listen on in staging?",
+		"Postgres in staging listens on port 6543, behind pgbouncer on the shop-db host.")
+	got := recallFor(t, db, defaults(), "what port is staging postgres on?")
+	for _, want := range []string{"6543", store.EventCID(evs[1].ID), "assistant said", "2026-11-20"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("context lacks %q:\n%s", want, got)
+		}
+	}
+	// The question comes with its answer once, not twice.
+	if n := strings.Count(got, "Which port does the Postgres container"); n != 1 {
+		t.Errorf("the question is shown %d times:\n%s", n, got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I center a div with flexbox?"); got != "" {
+		t.Errorf("unrelated prompt injected:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I write a unit test for a function that fails?"); got != "" {
+		t.Errorf("a generic question matched generic words:\n%s", got)
+	}
+}
+
+func TestEntryAndItsMessageAppearOnce(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	evs := say(t, db, "s", day, "From now on we deploy the shop-api with Helm charts to the k3s cluster.", "Got it.")
+	quote := "we deploy the shop-api with Helm charts to the k3s cluster"
+	e, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "s", Type: "decision", Title: "Deploy shop-api with Helm to k3s", Subject: "deploy",
+		ClaimKey: "deploy", Stage: store.StageVerified, Created: day,
+		Evidence: []store.Evidence{{SessionID: "s", EventID: evs[0].ID, Quote: quote, Method: "exact", Confidence: 1, SpanEnd: len(quote)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "how do we deploy shop-api to the k3s cluster?")
+	if !strings.Contains(got, e.CID) {
+		t.Fatalf("the entry is not shown:\n%s", got)
+	}
+	if strings.Contains(got, store.EventCID(evs[0].ID)) || strings.Count(got, "Helm charts") > 1 {
+		t.Errorf("the entry and the message it quotes both shown:\n%s", got)
+	}
+}
+
+func TestNeverRecalled(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	say(t, db, "cmds", day,
+		"/memory-search grafana dashboards",
+		"Results: [mem:aa11bb] grafana dashboards live in ops/grafana [mem:cc22dd] grafana admin on port 3001")
+	if got := recallFor(t, db, defaults(), "where are the grafana dashboards?"); got != "" {
+		t.Errorf("a slash command or the plugin's own listing was recalled:\n%s", got)
+	}
+}
+
+func TestTimeWindowPrefersItsItems(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	now := day.AddDate(0, 1, 0)
+	say(t, db, "old", now.AddDate(0, -3, 0), "The nightly backup job copies the orders table to the cold bucket.", "ok")
+	say(t, db, "recent", now.AddDate(0, 0, -1), "The nightly backup job now also copies the invoices table.", "ok")
+	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "what did we change in the nightly backup job yesterday?", Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) == 0 || !strings.Contains(items[0].Text, "invoices") {
+		t.Fatalf("yesterday's message is not first: %+v", items)
+	}
+}
+
+func TestTimeWindow(t *testing.T) {
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		prompt   string
+		from, to string
+	}{
+		{"what did we do yesterday?", "2026-11-23", "2026-11-24"},
+		{"어제 무엇을 했지?", "2026-11-23", "2026-11-24"},
+		{"what changed last week", "2026-11-10", "2026-11-25"},
+		{"지난주에 바꾼 설정", "2026-11-10", "2026-11-25"},
+		{"what did Caroline do in May 2023?", "2023-05-01", "2023-06-01"},
+		{"the plan from March", "2026-03-01", "2026-04-01"},
+		{"the December release", "2025-12-01", "2026-01-01"},
+		{"what happened in 2023", "2023-01-01", "2024-01-01"},
+		{"3 days ago", "2026-11-20", "2026-11-23"},
+		{"you may want to check", "", ""},
+		{"bump to v2023.1", "", ""},
+	} {
+		w := timeWindow(tt.prompt, now)
+		got := [2]string{w.from.Format("2006-01-02"), w.to.Format("2006-01-02")}
+		if w.zero() {
+			got = [2]string{"", ""}
+		}
+		if got != [2]string{tt.from, tt.to} {
+			t.Errorf("timeWindow(%q) = %v, want [%s %s]", tt.prompt, got, tt.from, tt.to)
+		}
+	}
+}
+
+func TestExcerptShowsTheMatchingLines(t *testing.T) {
+	var log strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&log, "INFO request %d served in 3ms\n", i)
+	}
+	log.WriteString("ERROR pgbouncer refused connection: max_client_conn reached\n")
+	for i := range 200 {
+		fmt.Fprintf(&log, "INFO request %d served in 2ms\n", i)
+	}
+	cs := concepts("why did pgbouncer refuse the connection?")
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	got := excerpt(log.String(), cs, itemChars)
+	if !strings.Contains(got, "max_client_conn") || len(got) > itemChars+8 {
+		t.Errorf("excerpt = %q", got)
+	}
+}
+
+func TestEventCID(t *testing.T) {
+	for _, id := range []int64{1, 35, 36, 123456789} {
+		cid := store.EventCID(id)
+		if back, ok := store.ParseEventCID(cid); !ok || back != id {
+			t.Errorf("ParseEventCID(%q) = %d, %v", cid, back, ok)
+		}
+	}
+	for _, bad := range []string{"mem:ab12cd", "mem:t", "mem:t!!", "t12"} {
+		if _, ok := store.ParseEventCID(bad); ok {
+			t.Errorf("ParseEventCID(%q) accepted", bad)
+		}
+	}
+}

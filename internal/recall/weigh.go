@@ -1,0 +1,178 @@
+package recall
+
+import (
+	"context"
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// concept is one thing a prompt asks about, written one or more ways: a word
+// ("jobs"), a Korean word with and without its particle ("토큰을", "토큰"), or an
+// identifier written without separators ("userid" for userId).
+type concept struct {
+	forms  []string // as Terms returns them: lower-case
+	keys   []string // as the index stores them: porter stems, or "prefix*" for other scripts
+	weight float64  // inverse document frequency in the store
+	glued  bool     // an identifier glued from its parts, which are concepts too
+	df     int      // documents holding it
+	// specific is the weight the concept adds to an item's specificity: its
+	// weight in units of the rarest possible word's, 0 for a generic word.
+	specific float64
+}
+
+// concepts groups a prompt's terms into concepts: a Korean word and its
+// particle-less stem are one concept (Terms gives the word, then its stem).
+func concepts(prompt string) []concept {
+	ts, glued := terms(prompt)
+	var out []concept
+	stemOf := map[string]int{} // particle-less stem -> the concept of its word
+	for _, t := range ts {
+		if i, ok := stemOf[t]; ok {
+			out[i].forms = append(out[i].forms, t)
+			out[i].keys = append(out[i].keys, indexKey(t))
+			continue
+		}
+		if s := stripParticle(t); s != t {
+			stemOf[s] = len(out)
+		}
+		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t]})
+	}
+	return out
+}
+
+// indexKey is how the full-text index stores a query word: the porter stem of
+// an ASCII word, a prefix of anything else (Korean particles and the
+// inflections of other scripts are attached to the word).
+func indexKey(t string) string {
+	if isASCII(t) {
+		return stem(t)
+	}
+	return t + "*"
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// oursRE finds a prompt that asks about the project's own ways and history
+// ("how do we…", "our…", "last time", "this repo", "우리"): its generic
+// words then say something about the project too.
+var oursRE = regexp.MustCompile(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|this (project|repo|codebase))\b|우리|저번|지난번`)
+
+// genericWeight is the share of its weight a generic word keeps.
+const genericWeight = 0.3
+
+// weigh sets each concept's weight to its inverse document frequency in the
+// store (BM25's form, always positive). A concept the store has never seen
+// keeps the full weight of a word seen once: a prompt about something never
+// discussed should match little. An identifier form no text contains
+// ("apishrooms" for api-shrooms) is dropped, its parts carry it.
+func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) ([]concept, error) {
+	var keys []string
+	for _, c := range cs {
+		keys = append(keys, c.keys...)
+	}
+	docs, total, err := db.TermDocs(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	n := float64(max(total, 1))
+	rarest := math.Log(1 + (n-0.5)/1.5)
+	var out []concept
+	k := 0
+	for _, c := range cs {
+		df := 0
+		for range c.keys {
+			df = max(df, docs[k])
+			k++
+		}
+		if df == 0 && c.glued {
+			continue
+		}
+		c.df = df
+		df = max(df, 1)
+		c.weight = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+		switch {
+		case !genericWords[c.forms[0]] && !genericWords[stem(c.forms[0])]:
+			c.specific = c.weight / rarest
+		case ours:
+			// "how do we run the tests": generic words, but about this
+			// project's own way of doing it.
+			c.weight *= genericWeight
+			c.specific = c.weight / rarest
+		default:
+			c.weight *= genericWeight
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// textKeys is the set of index keys a stored text contains, computed the way
+// the index tokenizes: runs of letters and digits, lower-cased, ASCII words
+// stemmed.
+type textKeys struct {
+	exact map[string]bool
+	words []string // non-ASCII words, for prefix keys
+}
+
+func keysOf(text string) textKeys {
+	tk := textKeys{exact: map[string]bool{}}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if isASCII(w) {
+			tk.exact[stem(w)] = true
+		} else {
+			tk.words = append(tk.words, w)
+		}
+	}
+	return tk
+}
+
+func (tk textKeys) has(key string) bool {
+	p, prefix := strings.CutSuffix(key, "*")
+	if !prefix {
+		return tk.exact[key]
+	}
+	for _, w := range tk.words {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// coverage is the share of the prompt's weight a text matches: 1 when it
+// contains every concept, near 0 when it holds only common words. Unlike BM25
+// it does not grow with the store or the prompt, so one threshold serves
+// every prompt. specific is how much of the project's own vocabulary it
+// matches, in units of one word seen once: generic words count nothing, so a
+// generic question matching a generic message is not taken for a follow-up.
+func coverage(cs []concept, tk textKeys) (cov, specific float64) {
+	var sum, got float64
+	for _, c := range cs {
+		sum += c.weight
+		for _, k := range c.keys {
+			if tk.has(k) {
+				got += c.weight
+				specific += c.specific
+				break
+			}
+		}
+	}
+	if sum == 0 {
+		return 0, 0
+	}
+	return got / sum, specific
+}
