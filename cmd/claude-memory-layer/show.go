@@ -43,6 +43,11 @@ func parseShow(e *env, args []string) (showOptions, error) {
 		o.eventID = id
 		return o, nil
 	}
+	// A recalled message's citation id names its event.
+	if id, ok := store.ParseEventCID(strings.Trim(arg, "[]")); ok {
+		o.eventID = id
+		return o, nil
+	}
 	cid, err := parseCID(arg)
 	if err != nil {
 		return o, usagef("%q is neither a memory id (mem:…) nor an event id (a number)", arg)

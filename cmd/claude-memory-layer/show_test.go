@@ -19,6 +19,9 @@ func TestParseShow(t *testing.T) {
 		{[]string{"mem:ab12cd"}, showOptions{cid: "mem:ab12cd", context: 1}},
 		{[]string{"42", "--context", "3", "--json"}, showOptions{eventID: 42, context: 3, json: true}},
 		{[]string{"#7", "--context", "0"}, showOptions{eventID: 7}},
+		// a recalled message's citation id, as the hook shows it
+		{[]string{"mem:t1a"}, showOptions{eventID: 46, context: 1}},
+		{[]string{"[mem:tb]"}, showOptions{eventID: 11, context: 1}},
 	}
 	for _, tt := range tests {
 		got, err := parseShow(e, tt.args)
