@@ -1,0 +1,705 @@
+// Package claim recognises what a statement decides: its role, its value, and whether it says it replaces an earlier value.
+package claim
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Claim is one decision a text makes: which role ("test runner", "port",
+// "version:node") it fills with which value, and what it says it replaces.
+type Claim struct {
+	Role     string // canonical role: "test runner", "package manager", "database", "port", "version:node", ...
+	Value    string // canonical value, lower-case: "vitest", "5432", "postgres"
+	Replaces string // the value this statement explicitly replaces ("switch from X to Y" -> X), or ""
+	Negated  bool   // the statement rejects Value ("no longer use X", "don't use X", "X 더 이상")
+	Start    int    // byte span of the statement in the text it was parsed from
+	End      int
+
+	// Changed is set when the claim's statement says it changes something
+	// ("from now on", "moved to", "대신"), even without naming the old value.
+	Changed bool
+	// Except is set when the statement states an exception to a default
+	// ("enterprise keys get 1000 instead of the default"): a refinement.
+	Except bool
+	// Scope holds the stems of the statement's content words other than the
+	// values: what the decision is about ("price", "cache"), compared to
+	// tell one component's decision from another's.
+	Scope []string
+}
+
+// Relation is how a later text's claims relate to an earlier text's claims.
+type Relation int
+
+// The relations Compare reports, weakest first.
+const (
+	Unrelated   Relation = iota // no role in common, or different components
+	Agrees                      // the same value for the same role
+	Refines                     // agrees and adds detail, or states an exception
+	Contradicts                 // another value for the same role, without saying it replaces it
+	Supersedes                  // another value for the same role, saying it replaces the earlier one
+)
+
+func (r Relation) String() string {
+	switch r {
+	case Agrees:
+		return "agrees"
+	case Refines:
+		return "refines"
+	case Contradicts:
+		return "contradicts"
+	case Supersedes:
+		return "supersedes"
+	}
+	return "unrelated"
+}
+
+// ChangeCue reports whether text explicitly says it replaces something earlier.
+func ChangeCue(text string) bool {
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	toks, sents := tokenize(text)
+	for _, s := range sents {
+		if changeCue(toks, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// mention is one place a value of a role occurs.
+type mention struct {
+	role, value   string
+	first, last   int // token indexes of the mention
+	sent          int
+	old, new, neg bool // marked as the old value, the new one, rejected outright
+}
+
+// Parse returns the claims a text makes (any length: a sentence, a message,
+// an entry's title+body+quote). It never fails: a text without a
+// recognisable decision yields nil.
+func Parse(text string) []Claim {
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	toks, sents := tokenize(text)
+	if len(toks) == 0 {
+		return nil
+	}
+	p := parser{text: text, toks: toks, sents: sents, owner: make([]int16, len(toks))}
+	p.mark()
+	p.find()
+	if len(p.ms) == 0 {
+		return nil
+	}
+	p.markers()
+	return p.claims()
+}
+
+// maxText bounds the work on one text: decisions are stated in sentences,
+// not in a pasted log.
+const maxText = 64 << 10
+
+type parser struct {
+	text   string
+	toks   []token
+	sents  []statement
+	ms     []mention
+	owner  []int16 // 1 + index of the mention a token belongs to, 0 if none
+	cue    []bool  // per statement: change wording
+	except []bool  // per statement: exception wording
+	scopes [][]string
+}
+
+// mark finds which statements carry change and exception wording.
+func (p *parser) mark() {
+	p.cue = make([]bool, len(p.sents))
+	p.except = make([]bool, len(p.sents))
+	for i, s := range p.sents {
+		p.cue[i] = changeCue(p.toks, s)
+		p.except[i] = exceptCue(p.toks, s)
+	}
+}
+
+func (p *parser) add(role, value string, first, last int) {
+	if value == "" || len(p.ms) >= 1<<14 {
+		return
+	}
+	for k := first; k <= last; k++ {
+		if p.owner[k] != 0 {
+			return // already part of another mention
+		}
+	}
+	p.ms = append(p.ms, mention{role: role, value: value, first: first, last: last, sent: p.toks[first].sent})
+	for k := first; k <= last; k++ {
+		p.owner[k] = int16(len(p.ms))
+	}
+}
+
+// find collects the mentions of values, most specific shapes first.
+func (p *parser) find() {
+	v := vocab()
+	lastProduct := ""
+	portSeen := false
+	durRole := ""
+	for i := 0; i < len(p.toks); i++ {
+		t := &p.toks[i]
+		if t.hangul || p.owner[i] != 0 {
+			continue
+		}
+		// Product and version: "Node 20", "go 1.23", "python3.12".
+		if prod, ver, last := p.version(i); prod != "" {
+			lastProduct = prod
+			p.add("version:"+prod, ver, i, last)
+			if tl := v.phrases[p.toks[i].s]; tl != nil && len(p.ms) > 0 && int(p.owner[i]) == len(p.ms) {
+				// The tool is also chosen ("MySQL 8" says MySQL): a second
+				// mention over the same tokens.
+				m := p.ms[len(p.ms)-1]
+				m.role, m.value = p.pickRole(tl, i), tl.value
+				p.ms = append(p.ms, m)
+			}
+			i = last
+			continue
+		}
+		// Known tools, longest phrase first.
+		if n, tl := p.phrase(v, i); tl != nil {
+			p.add(p.pickRole(tl, i), tl.value, i, i+n-1)
+			i += n - 1
+			continue
+		}
+		s := t.s
+		switch {
+		case isRegion(s):
+			p.add("region", s, i, i)
+		case isClock(s):
+			p.add("time", s, i, i)
+		case strings.Contains(s, "://"):
+			host := s[strings.Index(s, "://")+3:]
+			if k := strings.IndexAny(host, "/?#"); k >= 0 {
+				host = host[:k]
+			}
+			p.add("host", host, i, i)
+		case isPath(s) && !wordPair(p.text[t.start:t.end]):
+			p.add("path", strings.TrimSuffix(strings.TrimPrefix(s, "./"), "/"), i, i)
+		case isNumber(s) || durationOf(s, t.particle) != "":
+			if d := p.duration(i); d != "" {
+				role := durationRole(p, t.sent)
+				if role == "" {
+					role = durRole
+				}
+				if role != "" {
+					durRole = role
+					p.add(role, d, i, p.unitEnd(i))
+				}
+				continue
+			}
+			if role, val, last := p.count(i); role != "" {
+				p.add(role, val, i, last)
+				continue
+			}
+			if isNumber(s) && strings.Contains(s, ".") && lastProduct != "" && i > 0 {
+				p.add("version:"+lastProduct, canonVersion(s), i, i)
+				continue
+			}
+			if isPortNumber(s) && (portSeen || p.afterPortWord(i)) {
+				portSeen = true
+				p.add("port", strings.TrimLeft(s, "0"), i, i)
+			}
+		default:
+			if k := strings.LastIndexByte(s, ':'); k > 0 && isPortNumber(s[k+1:]) && !isNumber(s[:k]) {
+				portSeen = true
+				p.add("port", s[k+1:], i, i)
+				continue
+			}
+			if role, val := p.named(i); role != "" {
+				p.add(role, val, i, i)
+			}
+		}
+	}
+}
+
+// phrase finds the longest known tool phrase starting at token i.
+func (p *parser) phrase(v *vocabulary, i int) (int, *tool) {
+	for n := min(v.maxLen, len(p.toks)-i); n >= 2; n-- {
+		if !p.sameRun(i, n) {
+			continue
+		}
+		var b strings.Builder
+		for k := 0; k < n; k++ {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(p.toks[i+k].s)
+		}
+		if tl := v.phrases[b.String()]; tl != nil {
+			return n, tl
+		}
+	}
+	if tl := v.phrases[p.toks[i].s]; tl != nil {
+		return 1, tl
+	}
+	// A trailing "-style", "-based" or the like makes another word
+	// ("MySQL-style"), not the tool.
+	return 0, nil
+}
+
+// sameRun reports whether tokens i..i+n-1 are adjacent Latin words of one
+// statement, only the last carrying a particle.
+func (p *parser) sameRun(i, n int) bool {
+	if !firstWords[p.toks[i].s] {
+		return false
+	}
+	for k := i; k < i+n; k++ {
+		t := p.toks[k]
+		if t.hangul || t.sent != p.toks[i].sent || (k < i+n-1 && t.particle != "") || p.owner[k] != 0 {
+			return false
+		}
+		if k > i && !onlySpace(p.text[p.toks[k-1].end:t.start]) {
+			return false
+		}
+	}
+	return true
+}
+
+func onlySpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '-' {
+			return false
+		}
+	}
+	return len(s) <= 2
+}
+
+// firstWords holds the first word of each multi-word phrase, so most tokens
+// skip building n-grams.
+var firstWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range roleTable {
+		for _, item := range strings.Split(r.tools, "|") {
+			for _, n := range strings.Split(item, ",") {
+				n = strings.TrimPrefix(n, "=")
+				if f, _, ok := strings.Cut(n, " "); ok {
+					m[f] = true
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// pickRole chooses, for a tool in several roles, the one its statement's
+// words point to; otherwise the tool's first role.
+func (p *parser) pickRole(tl *tool, i int) string {
+	if len(tl.roles) == 1 {
+		return tl.roles[0]
+	}
+	s := p.sents[p.toks[i].sent]
+	for _, role := range tl.roles {
+		for _, h := range roleHints[role] {
+			for k := s.first; k < s.first+s.n; k++ {
+				w := p.toks[k].s
+				if p.toks[k].hangul {
+					w = stripParticle(w)
+				}
+				if w == h {
+					return role
+				}
+			}
+		}
+	}
+	return tl.roles[0]
+}
+
+// products are names that take a version number ("Node 20", "go 1.23")
+// besides the tools of the vocabulary.
+var products = map[string]string{
+	"node": "node", "nodejs": "node", "node.js": "node", "python": "python", "py": "python", "go": "go", "golang": "go",
+	"java": "java", "jdk": "java", "openjdk": "java", "ruby": "ruby", "rust": "rust", "php": "php", "typescript": "typescript",
+	"kotlin": "kotlin", "swift": "swift", "scala": "scala", "elixir": "elixir", "erlang": "erlang", "otp": "erlang",
+	"dotnet": ".net", ".net": ".net", "net": ".net", "ubuntu": "ubuntu", "debian": "debian", "alpine": "alpine",
+	"android": "android", "ios": "ios", "xcode": "xcode", "electron": "electron", "perl": "perl", "lua": "lua",
+	"deno": "deno", "bun": "bun", "c++": "c++", "gcc": "gcc", "clang": "clang", "llvm": "llvm", "cuda": "cuda",
+	"pnpm": "pnpm", "npm": "npm", "yarn": "yarn", "rails": "rails", "django": "django", "react": "react",
+	"angular": "angular", "vue": "vue", "spring": "spring", "dart": "dart", "flutter": "flutter", "zig": "zig",
+	"r": "r", "julia": "julia", "haskell": "haskell", "ghc": "ghc", "ocaml": "ocaml", "centos": "centos", "rhel": "rhel",
+	"fedora": "fedora", "windows": "windows", "macos": "macos", "chrome": "chrome", "firefox": "firefox", "safari": "safari",
+	"openssl": "openssl", "tls": "tls", "http": "http", "oauth": "oauth", "api": "api", "sdk": "sdk", "schema": "schema",
+}
+
+// versionGap are words allowed between a product and its version ("the go
+// directive to 1.23", "Node.js runtime 20").
+var versionGap = map[string]bool{"directive": true, "version": true, "versions": true, "runtime": true, "toolchain": true,
+	"to": true, "at": true, "is": true, "of": true, "v": true, "sdk": true, "from": true, "on": true, "lts": true, "release": true}
+
+var joinedVersion = regexp.MustCompile(`^(node|nodejs|python|py|go|java|jdk|ruby|php|dotnet|net|openjdk|ubuntu|debian|alpine)-?(\d+(?:\.\d+)*)(?:\.x)?$`)
+
+// version recognises a product with its version at token i: its canonical
+// product, version and last token.
+func (p *parser) version(i int) (string, string, int) {
+	s := p.toks[i].s
+	if m := joinedVersion.FindStringSubmatch(s); m != nil {
+		return products[m[1]], canonVersion(m[2]), i
+	}
+	prod, ok := products[s]
+	if !ok {
+		if tl := vocab().phrases[s]; tl != nil {
+			prod = tl.value
+		} else {
+			return "", "", 0
+		}
+	}
+	if p.toks[i].particle != "" {
+		return "", "", 0
+	}
+	for k := i + 1; k < len(p.toks) && k <= i+4 && p.toks[k].sent == p.toks[i].sent; k++ {
+		w := p.toks[k].s
+		if isVersion(w) && !isClock(w) && durationOf(w, p.toks[k].particle) == "" && !p.countNoun(k+1) {
+			return prod, canonVersion(w), k
+		}
+		if !versionGap[w] {
+			break
+		}
+	}
+	return "", "", 0
+}
+
+// isVersion: "20", "1.23", "v2.3.0", "18.x".
+func isVersion(s string) bool {
+	s = strings.TrimPrefix(s, "v")
+	s = strings.TrimSuffix(s, ".x")
+	if s == "" || len(s) > 16 {
+		return false
+	}
+	dots := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.' && i > 0 && s[i-1] != '.':
+			dots++
+		default:
+			return false
+		}
+	}
+	return dots <= 3 && s[len(s)-1] != '.'
+}
+
+// canonVersion drops a "v" prefix and trailing ".x"/".0" parts, so "v18.0"
+// and "18.x" both read "18".
+func canonVersion(s string) string {
+	s = strings.TrimPrefix(s, "v")
+	s = strings.TrimSuffix(s, ".x")
+	for strings.Count(s, ".") > 0 && strings.HasSuffix(s, ".0") {
+		s = strings.TrimSuffix(s, ".0")
+	}
+	return s
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '.' {
+			return false
+		}
+	}
+	return s[0] != '.'
+}
+
+func isPortNumber(s string) bool {
+	if len(s) < 2 || len(s) > 5 {
+		return false
+	}
+	n, err := strconv.Atoi(s)
+	return err == nil && n > 0 && n <= 65535
+}
+
+var regionRE = regexp.MustCompile(`^(?:(?:us|eu|ap|sa|ca|me|af|il|cn|mx)(?:-gov)?-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)\d)$`)
+
+func isRegion(s string) bool { return len(s) >= 9 && len(s) <= 24 && regionRE.MatchString(s) }
+
+func isClock(s string) bool {
+	h, m, ok := strings.Cut(s, ":")
+	if !ok || len(m) != 2 || len(h) < 1 || len(h) > 2 || !isDigits(h) || !isDigits(m) {
+		return false
+	}
+	hh, _ := strconv.Atoi(h)
+	mm, _ := strconv.Atoi(m)
+	return hh < 24 && mm < 60
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// fileExts are extensions that make a dotted word a file name.
+var fileExts = map[string]bool{"yaml": true, "yml": true, "toml": true, "json": true, "ts": true, "tsx": true, "js": true,
+	"jsx": true, "mjs": true, "cjs": true, "go": true, "py": true, "rb": true, "rs": true, "java": true, "kt": true, "sql": true,
+	"sh": true, "md": true, "txt": true, "env": true, "ini": true, "conf": true, "cfg": true, "xml": true, "lock": true,
+	"mod": true, "sum": true, "tf": true, "hcl": true, "proto": true, "csv": true, "html": true, "css": true, "scss": true,
+	"vue": true, "svelte": true, "gradle": true, "properties": true, "plist": true, "swift": true, "c": true, "h": true,
+	"cpp": true, "cs": true, "php": true, "lua": true, "db": true, "sqlite": true, "log": true, "pem": true, "key": true}
+
+// notPaths are slash words that are not file system paths.
+var notPaths = map[string]bool{"and/or": true, "i/o": true, "n/a": true, "w/o": true, "tcp/ip": true, "ci/cd": true,
+	"read/write": true, "on/off": true, "yes/no": true, "true/false": true, "client/server": true, "ns/op": true,
+	"b/op": true, "allocs/op": true, "req/s": true, "ops/s": true, "mb/s": true, "kb/s": true, "gb/s": true}
+
+func isPath(s string) bool {
+	if len(s) < 3 || notPaths[s] {
+		return false
+	}
+	if strings.Contains(s, "/") {
+		letters := false
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c >= 'a' && c <= 'z' {
+				letters = true
+				break
+			}
+		}
+		return letters
+	}
+	if s[0] == '.' {
+		return len(s) > 2 && !strings.Contains(s[1:], ".") || fileExts[s[strings.LastIndexByte(s, '.')+1:]]
+	}
+	if k := strings.LastIndexByte(s, '.'); k > 0 && k < len(s)-1 {
+		return fileExts[s[k+1:]] && !isNumber(s[:k])
+	}
+	return false
+}
+
+// wordPair reports a pair of capitalised words joined by a slash
+// ("Marshal/Unmarshal", "Read/Write"): an alternative, not a path.
+func wordPair(raw string) bool {
+	a, b, ok := strings.Cut(raw, "/")
+	return ok && a != "" && b != "" && a[0] >= 'A' && a[0] <= 'Z' && b[0] >= 'A' && b[0] <= 'Z' && !strings.ContainsAny(b, "/.")
+}
+
+func (p *parser) afterPortWord(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3 && p.toks[k].sent == p.toks[i].sent; k-- {
+		w := p.toks[k].s
+		if p.toks[k].hangul {
+			w = stripParticle(w)
+		}
+		if w == "port" || w == "ports" || w == "포트" {
+			return true
+		}
+		if !(w == "on" || w == "to" || w == "at" || w == "is" || w == "number" || w == "of") {
+			return false
+		}
+	}
+	return false
+}
+
+// duration units, to seconds.
+var units = map[string]int64{"ms": -1, "millisecond": -1, "milliseconds": -1, "s": 1, "sec": 1, "secs": 1, "second": 1,
+	"seconds": 1, "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600,
+	"hour": 3600, "hours": 3600, "d": 86400, "day": 86400, "days": 86400, "week": 604800, "weeks": 604800,
+	"초": 1, "분": 60, "시간": 3600, "일": 86400, "주": 604800, "밀리초": -1}
+
+var koreanUnits = []string{"밀리초", "시간", "초", "분", "일", "주"}
+
+// durationOf reads "30s", "500ms", or a number with a Korean counter
+// ("10초"): the canonical duration ("30s", "500ms") or "".
+func durationOf(s, particle string) string {
+	k := 0
+	for k < len(s) && (s[k] >= '0' && s[k] <= '9') {
+		k++
+	}
+	if k == 0 || k > 9 {
+		return ""
+	}
+	n, _ := strconv.ParseInt(s[:k], 10, 64)
+	unit := s[k:]
+	if unit == "" {
+		for _, u := range koreanUnits {
+			if strings.HasPrefix(particle, u) {
+				unit = u
+				break
+			}
+		}
+	}
+	mult, ok := units[unit]
+	if !ok || unit == "" {
+		return ""
+	}
+	return canonDuration(n, mult)
+}
+
+func canonDuration(n, mult int64) string {
+	if mult < 0 {
+		if n%1000 == 0 {
+			return strconv.FormatInt(n/1000, 10) + "s"
+		}
+		return strconv.FormatInt(n, 10) + "ms"
+	}
+	return strconv.FormatInt(n*mult, 10) + "s"
+}
+
+// duration reads a duration at token i, joined ("30s") or spaced ("30
+// seconds").
+func (p *parser) duration(i int) string {
+	t := p.toks[i]
+	if d := durationOf(t.s, t.particle); d != "" {
+		return d
+	}
+	if !isDigits(t.s) || i+1 >= len(p.toks) || t.particle != "" {
+		return ""
+	}
+	u := p.toks[i+1]
+	if u.sent != t.sent {
+		return ""
+	}
+	w := u.s
+	if u.hangul {
+		for _, ku := range koreanUnits {
+			if strings.HasPrefix(w, ku) {
+				w = ku
+				break
+			}
+		}
+	}
+	mult, ok := units[w]
+	if !ok || len(w) == 1 && !u.hangul {
+		return "" // "5 m" is more likely metres than minutes
+	}
+	n, err := strconv.ParseInt(t.s, 10, 64)
+	if err != nil {
+		return ""
+	}
+	return canonDuration(n, mult)
+}
+
+func (p *parser) unitEnd(i int) int {
+	if durationOf(p.toks[i].s, p.toks[i].particle) != "" || i+1 >= len(p.toks) {
+		return i
+	}
+	return i + 1
+}
+
+// durationRole names what a duration in statement s sets, from its words.
+func durationRole(p *parser, s int) string {
+	st := p.sents[s]
+	for k := st.first; k < st.first+st.n; k++ {
+		w := p.toks[k].s
+		switch {
+		case strings.HasPrefix(w, "timeout") || w == "timing" || w == "timed" || w == "time-out" || strings.HasPrefix(w, "타임아웃") || strings.HasPrefix(w, "시간초과"):
+			return "timeout"
+		case w == "ttl" || strings.HasPrefix(w, "expir") || w == "expire" || strings.HasPrefix(w, "만료"):
+			return "ttl"
+		case w == "interval" || w == "every" || strings.HasPrefix(w, "poll") || strings.HasPrefix(w, "주기") || strings.HasPrefix(w, "간격"):
+			return "interval"
+		case strings.HasPrefix(w, "retention") || strings.HasPrefix(w, "retain") || strings.HasPrefix(w, "보관") || strings.HasPrefix(w, "보존"):
+			return "retention"
+		}
+	}
+	return ""
+}
+
+// countNouns are things whose number is a setting ("5 retries", "3
+// replicas"), mapped to their role.
+var countNouns = map[string]string{"retries": "retries", "retry": "retries", "attempts": "retries", "attempt": "retries",
+	"replicas": "replicas", "replica": "replicas", "workers": "workers", "threads": "threads", "partitions": "partitions",
+	"shards": "shards", "connections": "connections", "instances": "instances", "processes": "processes",
+	"concurrency": "concurrency", "재시도": "retries", "레플리카": "replicas", "워커": "workers"}
+
+func (p *parser) countNoun(k int) bool {
+	if k >= len(p.toks) {
+		return false
+	}
+	_, ok := countNouns[p.toks[k].s]
+	return ok || p.toks[k].s == "requests" || p.toks[k].s == "req"
+}
+
+// count reads "5 retries", "3 retries max", "100 requests per minute".
+func (p *parser) count(i int) (string, string, int) {
+	t := p.toks[i]
+	if !isDigits(t.s) || t.particle != "" || i+1 >= len(p.toks) || p.toks[i+1].sent != t.sent {
+		return "", "", 0
+	}
+	n := strings.TrimLeft(t.s, "0")
+	if n == "" {
+		n = "0"
+	}
+	w := p.toks[i+1].s
+	if w == "requests" || w == "req" || w == "calls" {
+		if i+3 < len(p.toks) && (p.toks[i+2].s == "per" || p.toks[i+2].s == "a") {
+			return "rate limit", n + "/" + strings.TrimSuffix(p.toks[i+3].s, "s"), i + 3
+		}
+		return "", "", 0
+	}
+	if role, ok := countNouns[w]; ok {
+		return role, n, i + 1
+	}
+	// "max retries to 3", "retries: 5"
+	for k := i - 1; k >= 0 && k >= i-3 && p.toks[k].sent == t.sent; k-- {
+		if role, ok := countNouns[p.toks[k].s]; ok {
+			return role, n, i
+		}
+		if w := p.toks[k].s; !(w == "to" || w == "at" || w == "of" || w == "is" || w == "max") {
+			break
+		}
+	}
+	return "", "", 0
+}
+
+// namedNouns are things referred to by an identifier ("the gh-pages branch",
+// "S3 bucket acme-assets", "big-linux runners"), mapped to their role.
+var namedNouns = map[string]string{"runner": "ci runner", "runners": "ci runner", "bucket": "bucket", "buckets": "bucket",
+	"branch": "branch", "topic": "topic", "queue": "queue name", "cluster": "cluster", "namespace": "namespace",
+	"image": "image", "channel": "channel", "domain": "domain", "table": "table", "index": "index", "repo": "repository",
+	"repository": "repository", "버킷": "bucket", "브랜치": "branch", "토픽": "topic", "큐": "queue name", "클러스터": "cluster",
+	"이미지": "image", "채널": "channel", "도메인": "domain", "테이블": "table"}
+
+// named reads an identifier next to the noun that says what it names.
+func (p *parser) named(i int) (string, string) {
+	s := p.toks[i].s
+	if !identifierShaped(s) {
+		return "", ""
+	}
+	look := func(k int) string {
+		if k < 0 || k >= len(p.toks) || p.toks[k].sent != p.toks[i].sent {
+			return ""
+		}
+		w := p.toks[k].s
+		if p.toks[k].hangul {
+			w = stripParticle(w)
+		}
+		return namedNouns[w]
+	}
+	if r := look(i + 1); r != "" && p.toks[i].particle == "" {
+		return r, s
+	}
+	if r := look(i - 1); r != "" {
+		return r, s
+	}
+	return "", ""
+}
+
+// identifierShaped: a lower-case name with a separator or digit
+// ("big-linux", "orders.v1"), not a plain word, number or version.
+func identifierShaped(s string) bool {
+	if len(s) < 3 || len(s) > 80 || isVersion(s) || isNumber(s) {
+		return false
+	}
+	sep, letter := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c == '-' || c == '_' || c == '.' || (c >= '0' && c <= '9'):
+			sep = true
+		case c >= 0x80:
+			return false
+		}
+	}
+	return sep && letter
+}

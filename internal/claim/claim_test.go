@@ -1,0 +1,170 @@
+package claim
+
+import (
+	"slices"
+	"testing"
+)
+
+// find returns the first claim of role in cs.
+func find(cs []Claim, role string) (Claim, bool) {
+	for _, c := range cs {
+		if c.Role == role && !c.Negated {
+			return c, true
+		}
+	}
+	return Claim{}, false
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name, text, role, value, replaces string
+	}{
+		{"choice", "We run the unit tests with vitest.", "test runner", "vitest", ""},
+		{"switch from to", "We switched from jest to vitest last week.", "test runner", "vitest", "jest"},
+		{"instead of", "Use pnpm instead of yarn for the monorepo.", "package manager", "pnpm", "yarn"},
+		{"replaced with", "I replaced MongoDB with Postgres for the billing data.", "database", "postgres", "mongodb"},
+		{"is replaced by", "Mocha is replaced by Jest in the API package.", "test runner", "jest", "mocha"},
+		{"no longer", "We no longer use Travis; CircleCI runs every build.", "ci", "circleci", "travis ci"},
+		{"deprecated", "Flask is deprecated here; new services use FastAPI.", "web framework", "fastapi", "flask"},
+		{"stop using", "Stop using moment.js, use date-fns in new code.", "date library", "date-fns", "moment.js"},
+		{"revert", "Revert to npm, the yarn lockfile keeps breaking.", "package manager", "npm", "yarn"},
+		{"two sentences", "Builds with Podman were too slow. From now on build images with Docker.", "container runtime", "docker", "podman"},
+		{"version bump", "Upgraded Python 3.10 to Python 3.12 in the base image.", "version:python", "3.12", "3.10"},
+		{"version gap", "Bump the java toolchain to 21.", "version:java", "21", ""},
+		{"joined version", "The functions run on python3.11.", "version:python", "3.11", ""},
+		{"port", "The API now listens on port 8081 instead of 8080.", "port", "8081", "8080"},
+		{"host port", "Redis is reachable at localhost:6380 from now on.", "port", "6380", ""},
+		{"region", "Move the buckets to ap-southeast-2, nothing new in eu-west-1 anymore.", "region", "ap-southeast-2", "eu-west-1"},
+		{"gcp region", "The cluster lives in europe-west4.", "region", "europe-west4", ""},
+		{"path", "Fixtures moved from test/data to testdata/fixtures.", "path", "testdata/fixtures", "test/data"},
+		{"timeout", "Lower the request timeout from 60 seconds to 15s.", "timeout", "15s", "60s"},
+		{"ttl", "Session tokens expire after 2 hours.", "ttl", "7200s", ""},
+		{"clock", "Run the report at 06:15 UTC, 05:00 is too early for the exports.", "time", "06:15", "05:00"},
+		{"count", "Reduce the worker pool to 4 workers; 8 workers was starving the database.", "workers", "4", "8"},
+		{"rate", "Anonymous clients get 60 requests per minute.", "rate limit", "60/minute", ""},
+		{"named runner", "Jobs run on the arm64-large runners.", "ci runner", "arm64-large", ""},
+		{"signing", "Tokens are now signed with ES256 instead of HS256.", "signing algorithm", "es256", "hs256"},
+		{"merge policy", "Rebase and merge only, no more merge commits.", "merge strategy", "rebase", "merge commit"},
+		{"korean instead", "Jenkins 대신 GitHub Actions로 빌드합니다.", "ci", "github actions", "jenkins"},
+		{"korean no longer", "yarn은 더 이상 안 쓰고 pnpm으로 설치해요.", "package manager", "pnpm", "yarn"},
+		{"korean change", "로그 보관 기간은 30일이었는데 90일로 바꿨어요.", "retention", "7776000s", "2592000s"},
+		{"korean replace", "MySQL을 PostgreSQL로 교체했습니다.", "database", "postgres", "mysql"},
+		{"korean particle", "캐시는 Memcached를 씁니다.", "cache", "memcached", ""},
+		{"korean timeout", "요청 타임아웃을 5초에서 20초로 전환합니다.", "timeout", "20s", "5s"},
+		{"multi role hint", "Background jobs are queued in Redis streams.", "queue", "redis streams", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := Parse(tt.text)
+			c, ok := find(cs, tt.role)
+			if !ok {
+				t.Fatalf("Parse(%q) has no %q claim: %+v", tt.text, tt.role, cs)
+			}
+			if c.Value != tt.value || c.Replaces != tt.replaces {
+				t.Fatalf("Parse(%q) %s = %q replaces %q, want %q replaces %q", tt.text, tt.role, c.Value, c.Replaces, tt.value, tt.replaces)
+			}
+			if got := tt.text[c.Start:c.End]; len(got) == 0 {
+				t.Fatalf("empty span %d:%d", c.Start, c.End)
+			}
+		})
+	}
+}
+
+func TestParseNegated(t *testing.T) {
+	for _, text := range []string{
+		"We dropped Webpack.",
+		"Don't use axios in new code.",
+		"Heroku is deprecated for our services.",
+		"Sentry is not used anymore.",
+		"Selenium은 더 이상 쓰지 않아요.",
+	} {
+		cs := Parse(text)
+		if !slices.ContainsFunc(cs, func(c Claim) bool { return c.Negated }) {
+			t.Errorf("Parse(%q) = %+v, want a negated claim", text, cs)
+		}
+	}
+}
+
+func TestParseNothing(t *testing.T) {
+	for _, text := range []string{"", "Thanks, looks good!", "Please rename the helper and run the tests.", "왜 안 되는지 알려주세요."} {
+		if cs := Parse(text); len(cs) != 0 {
+			t.Errorf("Parse(%q) = %+v, want none", text, cs)
+		}
+	}
+}
+
+func TestChangeCue(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"Scratch that, go with Caddy.", true},
+		{"Going forward the docs live in docs/.", true},
+		{"We moved billing off Stripe to Paddle.", true},
+		{"Bumped the API version to 3.", true},
+		{"이제부터 배포는 금요일에 하지 않아요.", true},
+		{"Nginx 대신 Caddy를 씁니다.", true},
+		{"The worker reads jobs from the default queue.", false},
+		{"Use Caddy as the reverse proxy.", false},
+		{"배포는 ArgoCD로 합니다.", false},
+	} {
+		if got := ChangeCue(tt.text); got != tt.want {
+			t.Errorf("ChangeCue(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	tests := []struct {
+		name, older, newer string
+		want               Relation
+		oldValue, newValue string
+	}{
+		// Reversals.
+		{"switch", "Unit tests run on jest.", "We switched from jest to vitest.", Supersedes, "jest", "vitest"},
+		{"scratch that", "Format the Go code with gofumpt.", "Scratch that, plain gofmt is enough for formatting.", Supersedes, "gofumpt", "gofmt"},
+		{"reasoned", "Sessions are stored in Memcached.", "Memcached kept losing sessions on restart, so sessions go to Redis now.", Supersedes, "memcached", "redis"},
+		{"too slow", "The docs are built with Sphinx.", "Sphinx turned out too slow, use MkDocs for the docs.", Supersedes, "sphinx", "mkdocs"},
+		{"version", "The services run on Java 17.", "We moved the services to Java 21 after the LTS release.", Supersedes, "17", "21"},
+		{"port", "The admin UI listens on port 9000.", "Stop using 9000 for the admin UI; it listens on port 9443 from now on.", Supersedes, "9000", "9443"},
+		{"region", "The CDN origin is in us-west-1.", "The CDN origin is moving to us-east-2, nothing stays in us-west-1.", Supersedes, "us-west-1", "us-east-2"},
+		{"path", "Runbooks are kept in ops/runbooks.", "Runbooks moved to docs/runbooks; ops/runbooks was removed.", Supersedes, "ops/runbooks", "docs/runbooks"},
+		{"retries", "The importer makes 10 attempts per file.", "Cut the importer to 3 attempts per file, 10 attempts hid real failures.", Supersedes, "10", "3"},
+		{"policy", "We follow git flow with a develop branch.", "New policy: trunk-based development, the develop branch is retired.", Supersedes, "gitflow", "trunk-based"},
+		{"korean instead", "인증은 Okta로 처리합니다.", "Okta 대신 Keycloak으로 인증합니다.", Supersedes, "okta", "keycloak"},
+		{"korean no longer", "메시지 큐는 RabbitMQ를 사용합니다.", "RabbitMQ는 더 이상 사용하지 않고 NATS로 보냅니다.", Supersedes, "rabbitmq", "nats"},
+		{"korean value", "배치 작업 타임아웃은 5분입니다.", "배치 작업 타임아웃을 15분으로 바꿨어요.", Supersedes, "300s", "900s"},
+		{"no cue", "Use yarn for installs.", "Use pnpm for installs.", Contradicts, "yarn", "pnpm"},
+		// Compatible.
+		{"same value", "The API uses Postgres 15.", "Postgres 15 for the API runs with pgbouncer in front.", Refines, "", ""},
+		{"addition", "Emails are sent with Postmark.", "Postmark templates live in emails/templates.", Refines, "", ""},
+		{"two components", "The web app is deployed to Vercel.", "The mobile backend is deployed to Railway.", Unrelated, "", ""},
+		{"two envs", "Staging uses port 8080.", "Production uses port 443.", Unrelated, "", ""},
+		{"exception", "Uploads are limited to 10 requests per minute.", "Admins get 100 requests per minute, overriding the limit.", Refines, "", ""},
+		{"different things", "Orders are stored in Postgres.", "Analytics events are stored in ClickHouse.", Unrelated, "", ""},
+		{"restated", "Our clusters run Kubernetes 1.30.", "Since we are on Kubernetes 1.30, use the new sidecar feature.", Agrees, "", ""},
+		{"korean addition", "배포는 Vercel로 합니다.", "Vercel 프로젝트 설정은 vercel.json에 있어요.", Refines, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rel, role, ov, nv := Compare(Parse(tt.older), Parse(tt.newer))
+			if rel != tt.want {
+				t.Fatalf("Compare = %v (%s %q->%q), want %v\nolder %+v\nnewer %+v", rel, role, ov, nv, tt.want, Parse(tt.older), Parse(tt.newer))
+			}
+			if tt.oldValue != "" && (ov != tt.oldValue || nv != tt.newValue) {
+				t.Fatalf("Compare values %q->%q, want %q->%q", ov, nv, tt.oldValue, tt.newValue)
+			}
+		})
+	}
+}
+
+// A text that reports its own change is the current state, not a conflict.
+func TestSelfReportedChange(t *testing.T) {
+	cs := Parse("we switched from jest to vitest")
+	if len(cs) != 1 || cs[0].Value != "vitest" || cs[0].Replaces != "jest" {
+		t.Fatalf("Parse = %+v, want one claim vitest replacing jest", cs)
+	}
+	if rel, _, _, _ := Compare(cs, cs); rel != Agrees {
+		t.Fatalf("Compare(self, self) = %v, want agrees", rel)
+	}
+}

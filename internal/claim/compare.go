@@ -1,0 +1,139 @@
+package claim
+
+import "slices"
+
+// genericRoles are roles whose values are shapes rather than named tools:
+// two ports or two paths in one project are often about different things, so
+// they conflict only when the statements share what they are about.
+var genericRoles = map[string]bool{"port": true, "region": true, "path": true, "time": true, "host": true,
+	"timeout": true, "ttl": true, "interval": true, "retention": true, "retries": true, "replicas": true, "workers": true,
+	"threads": true, "partitions": true, "shards": true, "connections": true, "instances": true, "processes": true,
+	"concurrency": true, "rate limit": true, "ci runner": true, "bucket": true, "branch": true, "topic": true,
+	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
+	"table": true, "index": true, "repository": true}
+
+// qualifiers name a component or environment: statements whose qualifiers
+// are disjoint ("the iOS app" vs "the Android app", "staging" vs
+// "production") decide for different things.
+var qualifiers = wordSet(`frontend front-end backend back-end client server web mobile ios android desktop docs
+	doc documentation admin worker staging production prod development dev local sandbox preview qa
+	internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 스테이징 프로덕션 운영 개발 모바일`)
+
+// Compare tells how newer relates to older, with the role and both values on
+// which it decided. Supersedes needs the newer text to say it changes
+// something: by naming the old value ("instead of X", "X is deprecated") or
+// with change wording about the same thing; Contradicts is another value for
+// the same role about the same thing without such wording. Claims about
+// different components, exceptions and additions are not conflicts.
+func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue string) {
+	best := 0
+	consider := func(score int, r Relation, ro, ov, nv string) {
+		if score > best {
+			best, rel, role, oldValue, newValue = score, r, ro, ov, nv
+		}
+	}
+	agreed := false
+	for _, o := range older {
+		if o.Negated {
+			continue
+		}
+		for _, n := range newer {
+			sameRole := n.Role == o.Role
+			// Explicit: the newer names the older value as replaced or rejected.
+			if n.Replaces == o.Value && n.Value != o.Value && (sameRole || !genericRoles[o.Role] && !genericRoles[n.Role]) {
+				consider(6, Supersedes, o.Role, o.Value, n.Value)
+				continue
+			}
+			if !sameRole {
+				continue
+			}
+			if n.Negated && n.Value == o.Value {
+				consider(5, Supersedes, o.Role, o.Value, replacement(newer, n))
+				continue
+			}
+			if n.Value == o.Value {
+				agreed = true
+				consider(1, Agrees, o.Role, o.Value, n.Value)
+				continue
+			}
+			if n.Negated {
+				continue // rejects a third value: says nothing about the older
+			}
+			if n.Except {
+				consider(2, Refines, o.Role, o.Value, n.Value)
+				continue
+			}
+			if disjoint(o.Scope, n.Scope) {
+				continue
+			}
+			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)
+			if !shared && !genericRoles[o.Role] && n.Changed {
+				// A tool role with change wording: the role itself is specific
+				// enough unless the scopes say otherwise.
+				shared = true
+			}
+			if !shared {
+				continue
+			}
+			if n.Changed {
+				consider(4, Supersedes, o.Role, o.Value, n.Value)
+			} else {
+				consider(3, Contradicts, o.Role, o.Value, n.Value)
+			}
+		}
+	}
+	if rel == Agrees && agreed {
+		// Agreeing on a role while adding another is a refinement.
+		for _, n := range newer {
+			if !slices.ContainsFunc(older, func(o Claim) bool { return o.Role == n.Role }) {
+				return Refines, role, oldValue, newValue
+			}
+		}
+	}
+	return rel, role, oldValue, newValue
+}
+
+// replacement is the value newer puts in place of the one n rejects.
+func replacement(newer []Claim, n Claim) string {
+	for _, c := range newer {
+		if c.Role == n.Role && !c.Negated && c.Value != n.Value {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// disjoint reports whether both scopes name components and none in common.
+func disjoint(a, b []string) bool {
+	qa, qb := false, false
+	for _, w := range a {
+		if qualifiers[w] {
+			qa = true
+			if slices.Contains(b, w) {
+				return false
+			}
+		}
+	}
+	for _, w := range b {
+		if qualifiers[w] {
+			qb = true
+		}
+	}
+	return qa && qb
+}
+
+// overlaps reports whether two sorted scopes share a word.
+func overlaps(a, b []string) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			return true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
+}

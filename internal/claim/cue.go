@@ -1,0 +1,99 @@
+package claim
+
+import "strings"
+
+// Change wording, read from a statement's tokens (a regexp over every
+// recalled text cost more than the rest of Parse together).
+var (
+	// cueWords say a change on their own.
+	cueWords = wordSet(`instead replace replaced replaces replacing deprecate deprecated deprecates deprecating
+		drop dropped dropping drops revert reverted reverting reverts anymore actually rename renamed renames renaming
+		cancel cancelled canceled ditch ditched retire retired sunset sunsetted abandon abandoned`)
+	// cuePairs are two-word change phrases.
+	cuePairs = wordSet(`no_longer no_more rather_than scratch_that from_now going_forward turned_out too_slow new_policy
+		moved_off in_favor in_favour roll_back rolled_back stop_using stop_pushing stop_running stop_sending
+		stop_writing stop_calling stopped_using now_use now_uses now_using any_more`)
+	// cueVerbs say a change when "to", "from", "off" or "away" follows
+	// within a few words ("switched the CI to", "bumped go to").
+	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
+		"chang", "reduc", "increas"}
+	// koreanCues are change stems in Korean words.
+	koreanCues = []string{"대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
+		"변경", "그만", "폐기", "앞으로", "이제부터", "되돌", "롤백"}
+	exceptWords = wordSet(`except exception exceptions unless override overrides overriding overridden`)
+)
+
+// changeCue reports whether statement s says it changes something.
+func changeCue(toks []token, s statement) bool {
+	ts := toks[s.first : s.first+s.n]
+	for i, t := range ts {
+		w := t.s
+		if t.hangul {
+			for _, c := range koreanCues {
+				if strings.Contains(w, c) {
+					return true
+				}
+			}
+			if w == "더" && i+1 < len(ts) && strings.HasPrefix(ts[i+1].s, "이상") {
+				return true
+			}
+			continue
+		}
+		if cueWords[w] {
+			if w == "instead" && exceptAfter(ts, i) {
+				continue // "instead of the default" is an exception
+			}
+			return true
+		}
+		if i+1 < len(ts) && !ts[i+1].hangul && cuePairs[w+"_"+ts[i+1].s] {
+			return true
+		}
+		if w == "from" && i+2 < len(ts) && (ts[i+1].s == "today" || ts[i+1].s == "this") {
+			for k := i + 2; k < len(ts) && k <= i+3; k++ {
+				if ts[k].s == "on" {
+					return true
+				}
+			}
+		}
+		for _, v := range cueVerbs {
+			if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
+				for k := i + 1; k < len(ts) && k <= i+8; k++ {
+					switch ts[k].s {
+					case "to", "from", "off", "away", "over":
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// exceptAfter reports "instead of the default" at token i.
+func exceptAfter(ts []token, i int) bool {
+	return i+3 < len(ts) && ts[i+1].s == "of" && ts[i+2].s == "the" && ts[i+3].s == "default"
+}
+
+// exceptCue reports whether statement s states an exception to a default.
+func exceptCue(toks []token, s statement) bool {
+	ts := toks[s.first : s.first+s.n]
+	for i, t := range ts {
+		w := t.s
+		if t.hangul {
+			if strings.Contains(w, "예외") || strings.Contains(w, "제외") {
+				return true
+			}
+			continue
+		}
+		if exceptWords[w] || w == "instead" && exceptAfter(ts, i) {
+			return true
+		}
+		if (w == "than" || w == "over" || w == "from") && i+2 < len(ts) && ts[i+1].s == "the" && ts[i+2].s == "default" {
+			return true
+		}
+		if w == "only" && i+1 < len(ts) && ts[i+1].s == "for" {
+			return true
+		}
+	}
+	return false
+}

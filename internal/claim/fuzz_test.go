@@ -1,0 +1,29 @@
+package claim
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"We switched from jest to vitest.", "Heroku 대신 이제 Fly.io로 배포합니다.", "port 5432; localhost:3000",
+		"http://x.io/a", "10초로", "v1.2.3 node18 ./a/ .env", "a/b/c.go;;..!!", "\xff\xfe", "Postgres 15 to 16", "30s 2 minutes 06:15"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cs := Parse(s)
+		for _, c := range cs {
+			if c.Role == "" || c.Value == "" {
+				t.Fatalf("empty role or value: %+v", c)
+			}
+			if c.Start < 0 || c.End > len(s) || c.Start > c.End {
+				t.Fatalf("span %d:%d out of %d", c.Start, c.End, len(s))
+			}
+			if utf8.ValidString(s) && !utf8.ValidString(s[c.Start:c.End]) {
+				t.Fatalf("span %d:%d splits a rune", c.Start, c.End)
+			}
+		}
+		Compare(cs, cs)
+		ChangeCue(s)
+	})
+}

@@ -1,0 +1,277 @@
+package claim
+
+import (
+	"slices"
+	"strings"
+)
+
+// Marker words near a value say which side of a change it is on. Strong
+// rejections ("no longer", "stop", "deprecated") make a lone value negated;
+// weak ones ("from", "instead of") only tell old from new when a statement
+// names both.
+var (
+	strongBefore = wordSet(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
+		ditched retire retired deprecate deprecated deprecating cancel cancelled canceled abandon abandoned longer ban banned
+		don't doesn't shouldn't mustn't won't`)
+	weakBefore = wordSet(`from off instead than old former previous away replace replaced replacing migrate migrated
+		migrating 대신`)
+	strongAfter = wordSet(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
+		폐기 중단`)
+	weakAfter = wordSet(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
+		was were slow slower replaced takes took kept 대신 너무 대신에`)
+	newBefore = wordSet(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
+		move moved migrate by favor favour 이제 with`)
+	newAfter = wordSet(`instead replaces now`)
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// window is how many tokens a marker may stand from its value.
+const window = 3
+
+// markers reads the marker words around each mention.
+func (p *parser) markers() {
+	for mi := range p.ms {
+		m := &p.ms[mi]
+		sent := p.toks[m.first].sent
+		for k, n := m.first-1, 0; k >= 0 && n < window; k, n = k-1, n+1 {
+			t := p.toks[k]
+			if t.sent != sent || (p.owner[k] != 0 && p.ms[p.owner[k]-1].role == m.role) {
+				break
+			}
+			w := t.s
+			if t.hangul {
+				w = stripParticle(w)
+			}
+			switch {
+			case strongBefore[w]:
+				m.old, m.neg = true, true
+			case weakBefore[w]:
+				m.old = true
+			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore[p.toks[k-1].s]:
+				// "stop using X", "don't use X", "no longer use X"
+				m.old, m.neg = true, true
+			case newBefore[w] && !(w == "with" && !p.replaceBefore(k)):
+				// "with" marks the new value only after "replace(d) X".
+				if !m.old {
+					m.new = true
+				}
+			default:
+				continue
+			}
+			break
+		}
+		last := p.toks[m.last]
+		if strings.HasPrefix(last.particle, "로") || strings.HasSuffix(last.particle, "으로") || strings.HasSuffix(last.particle, "로") {
+			m.new = true
+		}
+		for k, n := m.last+1, 0; k < len(p.toks) && n < window; k, n = k+1, n+1 {
+			t := p.toks[k]
+			if t.sent != sent || (p.owner[k] != 0 && p.ms[p.owner[k]-1].role == m.role) {
+				break
+			}
+			w := t.s
+			if t.hangul {
+				if n == 0 && (w == "로" || w == "으로" || strings.HasPrefix(w, "으로")) {
+					m.new = true
+					break
+				}
+				w = stripParticle(w)
+			}
+			switch {
+			case strongAfter[w]:
+				if !m.new {
+					m.old, m.neg = true, true
+				}
+			case weakAfter[w]:
+				if !m.new {
+					m.old = true
+				}
+			case newAfter[w]:
+				m.new = true
+			default:
+				continue
+			}
+			break
+		}
+	}
+}
+
+// replaceBefore reports whether a "replace" word comes shortly before token k.
+func (p *parser) replaceBefore(k int) bool {
+	for j := k - 1; j >= 0 && j >= k-6 && p.toks[j].sent == p.toks[k].sent; j-- {
+		if strings.HasPrefix(p.toks[j].s, "replac") || strings.HasPrefix(p.toks[j].s, "swap") {
+			return true
+		}
+	}
+	return false
+}
+
+// claims groups the mentions by role and turns each group into claims: with
+// two values and one marked as new or old, the new one replaces the old.
+func (p *parser) claims() []Claim {
+	var out []Claim
+	done := make([]bool, len(p.ms))
+	textCue := slices.Contains(p.cue, true)
+	for i := range p.ms {
+		if done[i] {
+			continue
+		}
+		role := p.ms[i].role
+		type value struct {
+			v                 string
+			old, new, neg     bool
+			sents             []int
+			start, end, first int
+		}
+		var vals []*value
+		for j := i; j < len(p.ms); j++ {
+			m := p.ms[j]
+			if m.role != role {
+				continue
+			}
+			done[j] = true
+			var cur *value
+			for _, v := range vals {
+				if v.v == m.value {
+					cur = v
+				}
+			}
+			if cur == nil {
+				cur = &value{v: m.value, first: m.first}
+				vals = append(vals, cur)
+			}
+			cur.old = cur.old || m.old
+			cur.new = cur.new || m.new
+			cur.neg = cur.neg || m.neg
+			if !slices.Contains(cur.sents, m.sent) {
+				cur.sents = append(cur.sents, m.sent)
+			}
+		}
+		mk := func(v *value) Claim {
+			c := Claim{Role: role, Value: v.v, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
+			for _, s := range v.sents {
+				c.Start = min(c.Start, p.sents[s].start)
+				c.End = max(c.End, p.sents[s].end)
+				c.Changed = c.Changed || p.cue[s]
+				c.Except = c.Except || p.except[s]
+				c.Scope = p.scope(s, c.Scope)
+			}
+			return c
+		}
+		if len(vals) == 1 {
+			c := mk(vals[0])
+			c.Negated = vals[0].neg && !vals[0].new
+			c.Changed = c.Changed || c.Negated
+			out = append(out, c)
+			continue
+		}
+		var olds, news, plain []*value
+		for _, v := range vals {
+			switch {
+			case v.new:
+				news = append(news, v)
+			case v.old:
+				olds = append(olds, v)
+			default:
+				plain = append(plain, v)
+			}
+		}
+		switch {
+		case len(news) == 0 && len(olds) > 0:
+			news, plain = plain, nil
+		case len(olds) == 0 && len(news) > 0 && textCue:
+			olds, plain = plain, nil
+		}
+		for _, v := range news {
+			c := mk(v)
+			if len(olds) > 0 {
+				c.Replaces = olds[0].v
+				c.Changed = true
+				for _, o := range olds {
+					c.Start = min(c.Start, p.sents[o.sents[0]].start)
+					c.End = max(c.End, p.sents[o.sents[0]].end)
+				}
+			}
+			out = append(out, c)
+		}
+		for k, v := range olds {
+			if k == 0 && len(news) > 0 {
+				continue
+			}
+			c := mk(v)
+			c.Negated, c.Changed = true, true
+			out = append(out, c)
+		}
+		for _, v := range plain {
+			out = append(out, mk(v))
+		}
+	}
+	return out
+}
+
+// scopeStop are words that say nothing about what a decision is about.
+var scopeStop = wordSet(`a an the and or but of to in on at for from with by as is are was were be been being it its this
+	that these those we our us you your they their i me my he she them there here so if then than too very just also
+	use uses used using go goes going went run runs running ran set sets make makes made keep keeps kept get gets got
+	do does did done have has had will would should can could may might must now new old all any some every each no not
+	never more most less only one two three first last next instead rather switch switched switching move moved moving
+	replace replaced replaces replacing migrate migrated drop dropped stop stopped actually scratch from now on anymore
+	longer please let let's lets ok okay sure good sounds yes want need like add added change changed changes up out
+	over off into onto via per about after before since because while when where which who what how why time today
+	week sprint here heads update quick policy point pointing instead default deprecated revert reverted cut bump bumped
+	upgrade upgraded raise raised lower lowered rename renamed store stored stores live lives living written
+	read reads built build builds deployed deploy deploys sent send sends handled handle handles managed manage manages
+	called call calls work works worked happen happens done things thing stuff`)
+
+// roleWords are the words that name a role itself; two statements about the
+// same role always share them, so they do not show a shared scope.
+var roleWords = wordSet(`port ports timeout timeouts timing timed region regions version versions runtime runner runners
+	retries retry attempts replicas workers path paths folder directory dir file files bucket branch topic queue image
+	tool framework library lib client server service services database db cache`)
+
+// scope appends the content-word stems of statement s to dst (sorted, unique).
+func (p *parser) scope(s int, dst []string) []string {
+	if p.scopes == nil {
+		p.scopes = make([][]string, len(p.sents))
+	}
+	if p.scopes[s] == nil {
+		st := p.sents[s]
+		ws := make([]string, 0, st.n)
+		for k := st.first; k < st.first+st.n; k++ {
+			t := p.toks[k]
+			if p.owner[k] != 0 {
+				continue
+			}
+			w := t.s
+			if t.hangul {
+				w = stripParticle(w)
+				if len([]rune(w)) < 2 {
+					continue
+				}
+			} else if len(w) < 3 || scopeStop[w] || roleWords[w] || isNumber(w) {
+				continue
+			}
+			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '/' || r == '.' }) {
+				if len(part) >= 3 && !scopeStop[part] && !roleWords[part] {
+					ws = append(ws, stem(part, t.hangul))
+				}
+			}
+		}
+		slices.Sort(ws)
+		p.scopes[s] = slices.Compact(ws)
+	}
+	for _, w := range p.scopes[s] {
+		if !slices.Contains(dst, w) {
+			dst = append(dst, w)
+		}
+	}
+	slices.Sort(dst)
+	return dst
+}

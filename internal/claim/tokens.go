@@ -1,0 +1,198 @@
+package claim
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is one word of a text: a Latin/digit run with its inner connectors
+// ("src/lib/http.ts", "us-east-1", "02:00", "fly.io"), or a Hangul run.
+type token struct {
+	s          string // lower-case, "'s" dropped
+	start, end int    // byte span in the text
+	sent       int    // index of its statement
+	hangul     bool
+	// particle is Hangul written onto a Latin or digit token ("Fly.io로" has
+	// "로", "10초로" has "초로"): Korean particles and counters attach
+	// without a space.
+	particle string
+}
+
+// statement is a sentence or clause: the unit a cue applies to.
+type statement struct {
+	start, end int
+	first, n   int // its tokens: toks[first:first+n]
+}
+
+func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
+
+func isWord(r rune) bool {
+	return r == '_' || unicode.IsDigit(r) || (unicode.IsLetter(r) && !isHangul(r))
+}
+
+// connector runes join two word runs into one token when a word rune follows.
+func isConnector(r rune) bool {
+	switch r {
+	case '.', '/', '-', ':', '@', '+', '#', '\'', '~':
+		return true
+	}
+	return false
+}
+
+// tokenize splits text into tokens and statements. Statements end at . ! ?
+// followed by a space or the end, at ; and at line breaks. It allocates only
+// the lower-cased token strings and the two slices.
+func tokenize(text string) ([]token, []statement) {
+	toks := make([]token, 0, len(text)/5+1)
+	sents := make([]statement, 0, len(text)/60+1)
+	sentStart, sentFirst := -1, 0
+	closeSent := func(end int) {
+		if sentStart >= 0 {
+			sents = append(sents, statement{start: sentStart, end: end, first: sentFirst, n: len(toks) - sentFirst})
+		}
+		sentStart, sentFirst = -1, len(toks)
+	}
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isWord(r) || ((r == '.' || r == '/' || r == '~') && i+size < len(text) && startsWord(text[i+size:]) && (i == 0 || !isWord(lastRune(text[:i])))):
+			if sentStart < 0 {
+				sentStart = i
+			}
+			j := scanWord(text, i)
+			t := token{start: i, end: j, sent: len(sents)}
+			t.s = lower(text[i:j])
+			// Hangul written onto the word is its particle or counter.
+			k := j
+			for k < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[k:])
+				if !isHangul(r2) {
+					break
+				}
+				k += s2
+			}
+			if k > j {
+				t.particle = text[j:k]
+				t.end = k
+				j = k
+			}
+			toks = append(toks, t)
+			i = j
+		case isHangul(r):
+			if sentStart < 0 {
+				sentStart = i
+			}
+			j := i
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !isHangul(r2) {
+					break
+				}
+				j += s2
+			}
+			toks = append(toks, token{s: text[i:j], start: i, end: j, sent: len(sents), hangul: true})
+			i = j
+		case r == ';' || r == '\n' || r == '\r' || r == '。':
+			closeSent(i)
+			i += size
+		case r == '.' || r == '!' || r == '?':
+			i += size
+			if i >= len(text) || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '"' || text[i] == ')' {
+				closeSent(i)
+			}
+		default:
+			i += size
+		}
+	}
+	closeSent(len(text))
+	return toks, sents
+}
+
+func startsWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isWord(r)
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// scanWord returns the end of the word starting at i: word runes, joined by
+// connectors that a word rune follows ("http://" keeps its slashes).
+func scanWord(text string, i int) int {
+	j := i
+	for j < len(text) {
+		r, size := utf8.DecodeRuneInString(text[j:])
+		if isWord(r) {
+			j += size
+			continue
+		}
+		if isConnector(r) || (j == i && (r == '.' || r == '/' || r == '~')) {
+			rest := text[j+size:]
+			if startsWord(rest) {
+				j += size
+				continue
+			}
+			if r == ':' && strings.HasPrefix(rest, "//") && len(rest) > 2 && startsWord(rest[2:]) {
+				j += size + 2
+				continue
+			}
+			if r == '/' && j > i && (len(rest) == 0 || !startsWord(rest)) {
+				// "config/env/": the trailing slash marks a directory.
+				j += size
+			}
+		}
+		break
+	}
+	return j
+}
+
+// lower lower-cases s and drops a possessive "'s"; ASCII-only input that is
+// already lower-case is returned without copying.
+func lower(s string) string {
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "'s"), "'S")
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// koreanParticles end Korean words ("타임아웃은", "저장소를"); stripped to find
+// the stem. Longest first.
+var koreanParticles = []string{"으로는", "에서는", "으로", "에서", "에게", "까지", "부터", "처럼", "보다", "대신에", "은", "는", "이", "가", "을", "를", "에", "의", "로", "와", "과", "도", "만"}
+
+// stem is the form of a word used to compare scopes: English loses a plural
+// "s", Korean keeps its first two syllables (stems conjugate: 배포는,
+// 배포합니다).
+func stem(w string, hangul bool) string {
+	if hangul {
+		n := 0
+		for i := range w {
+			if n == 2 {
+				return w[:i]
+			}
+			n++
+		}
+		return w
+	}
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// stripParticle removes a trailing Korean particle from a Hangul word.
+func stripParticle(w string) string {
+	for _, p := range koreanParticles {
+		if len(w) > len(p) && strings.HasSuffix(w, p) {
+			return w[:len(w)-len(p)]
+		}
+	}
+	return w
+}
