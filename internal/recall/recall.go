@@ -116,13 +116,17 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 			return Injection{}, err
 		}
 	}
-	r := Render(sel, warns, cfg.CitationTrace, cfg.TokenBudget*charsPerToken)
+	r := Render(current(sel, warns), warns, cfg.CitationTrace, cfg.TokenBudget*charsPerToken)
 	if r.Text == "" {
 		return Injection{}, nil
 	}
 	inj := Injection{Text: r.Text}
-	for _, it := range sel[:len(r.Shown)] {
-		if id := it.EntryID(); id != 0 {
+	shown := map[string]bool{}
+	for _, cid := range r.Shown {
+		shown[cid] = true
+	}
+	for _, it := range sel {
+		if id := it.EntryID(); id != 0 && shown[it.CID] {
 			inj.ids = append(inj.ids, id)
 		}
 	}
@@ -134,6 +138,27 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	inj.ev = store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
 		Project: req.Project, DedupeKey: "inject:" + req.SessionID + ":" + key, Payload: payload}
 	return inj, nil
+}
+
+// current leaves out of the memory list the items a warning shows as
+// replaced: a superseded statement is shown only beside its replacement.
+func current(sel []Item, warns []Warning) []Item {
+	replaced := map[string]bool{}
+	for _, w := range warns {
+		if w.Kind == "superseded" {
+			replaced[w.A.CID] = true
+		}
+	}
+	out := make([]Item, 0, len(sel))
+	for _, it := range sel {
+		if !replaced[it.CID] {
+			out = append(out, it)
+		}
+	}
+	if len(out) == 0 {
+		return sel
+	}
+	return out
 }
 
 // Record stores which memories were injected in which turn and bumps their

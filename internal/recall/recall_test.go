@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,13 +32,24 @@ func mustStore(t *testing.T) *store.DB {
 	return db
 }
 
-// put stores a verified entry with one aligned quote, created on day+offset days.
+// put stores a verified entry created on day+offset days, with the message
+// its one quote was found in, as extraction leaves them.
 func put(t *testing.T, db *store.DB, typ, subject, title, quote string, offset int) store.Entry {
 	t.Helper()
+	at := day.AddDate(0, 0, offset)
+	session := fmt.Sprintf("s%d", offset)
+	if _, err := db.Append(context.Background(), store.Event{Time: at, Type: store.TypeUserPrompt, SessionID: session,
+		Project: proj, Text: quote, DedupeKey: "put:" + title}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.Events(context.Background(), store.EventFilter{SessionID: session, Newest: true, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e, _, err := db.PutEntry(context.Background(), store.Entry{
-		Project: proj, SessionID: "s", Type: typ, Title: title, Subject: subject, ClaimKey: subject + "|" + title,
-		Stage: store.StageVerified, Created: day.AddDate(0, 0, offset),
-		Evidence: []store.Evidence{{SessionID: "s", Quote: quote, Method: "exact", Confidence: 1, SpanEnd: len(quote)}},
+		Project: proj, SessionID: session, Type: typ, Title: title, Subject: subject, ClaimKey: subject + "|" + title,
+		Stage: store.StageVerified, Created: at,
+		Evidence: []store.Evidence{{SessionID: session, EventID: evs[0].ID, Quote: quote, Method: "exact", Confidence: 1, SpanEnd: len(quote)}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +182,7 @@ func TestSelfFlagThresholds(t *testing.T) {
 		}
 	}
 	db := mustStore(t)
+	filler(t, db)
 	put(t, db, "decision", "test runner", "Run unit tests with vitest", "the jest setup was wrong and outdated and broken, we run unit tests with vitest instead of jest", 0)
 	put(t, db, "fact", "test command", "Unit tests run with npm test", "unit tests run with npm test instead of make", 1)
 	for _, sev := range []string{"LOW", "MEDIUM", "HIGH"} {

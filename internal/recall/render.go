@@ -161,6 +161,7 @@ func warningLine(w Warning) string {
 const (
 	memoryHeading = "Memories from earlier sessions in this project, relevant to this prompt (messages verbatim, entries distilled from a verbatim quote; dates are when it was said; cite by id):"
 	conflictNote  = "These sources disagree. An answer that relies on them states the disagreement instead of silently picking a side; it prefers the newer statement only where it explicitly replaces the older, and says so."
+	replacedNote  = "The newer statement replaced the older one: rely on the newer, and say so where the older might still be assumed."
 	traceText     = "An answer that uses these memories ends with one line \"Memories used: [mem:…]\" naming only those it relied on, or \"Memories used: none\"; being shown is not being used."
 )
 
@@ -213,7 +214,13 @@ func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendere
 	b.WriteString(head)
 	b.WriteString(body.String())
 	if out.Warnings > 0 {
-		b.WriteString(ConflictOpen + "\n" + warn.String() + conflictNote + "\n" + ConflictClose + "\n")
+		note := replacedNote
+		for _, w := range warns[:out.Warnings] {
+			if w.Kind != "superseded" {
+				note = conflictNote
+			}
+		}
+		b.WriteString(ConflictOpen + "\n" + warn.String() + note + "\n" + ConflictClose + "\n")
 	}
 	b.WriteString(traceBlock)
 	b.WriteString(tail)

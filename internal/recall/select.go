@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -98,6 +100,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		best = msgs[0].Score
 	}
 	ents, err := entryItems(ctx, db, req, cs, match, best)
+	if err != nil {
+		return nil, err
+	}
+	roles, err := roleItems(ctx, db, req, cs, best)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err = withoutSuperseded(ctx, db, mergeRoles(msgs, roles))
 	if err != nil {
 		return nil, err
 	}
@@ -249,6 +259,101 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, ma
 	return out, nil
 }
 
+// roleRelevance is the relevance of a message that states the value of what
+// a prompt asks ("which linter do we use?" and "we lint with biome now"): a
+// decision the prompt asks for, whatever words it shares with it.
+const roleRelevance = 0.5
+
+// roleItems finds the messages that state a value for the roles a prompt
+// asks about (claim.Asks), newest first: the bridge between a question and
+// an answer that share no word ("which lint tool?" and "we use biome").
+func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, bestMessage float64) ([]Item, error) {
+	roles := claim.Asks(head(req.Prompt))
+	var out []Item
+	seen := map[int64]bool{}
+	for _, role := range roles {
+		hits, err := db.SearchEvents(ctx, store.EventQuery{
+			// Prefixes: a Korean particle sticks to the name ("Heroku에서").
+			Match: store.MatchAny(claim.Words(role), true), Project: req.Project, ExcludeSession: req.SessionID,
+			Types: messageTypes, Limit: 30,
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hits {
+			if seen[h.ID] || neverRecalled(h.Event) {
+				continue
+			}
+			ex := excerpt(h.Text, cs, itemChars)
+			if !states(claim.Parse(ex), role) {
+				continue
+			}
+			seen[h.ID] = true
+			tk := keysOf(ex)
+			cov, spec := coverage(cs, tk)
+			out = append(out, Item{
+				CID: store.EventCID(h.ID), Kind: h.Type, SessionID: h.SessionID, Time: h.Time, Text: h.Text,
+				Score: bestMessage * 0.9, Coverage: cov, Relevance: math.Max(roleRelevance, cov*spec),
+				event: h.Event, events: []int64{h.ID}, keys: tk, Excerpt: ex,
+			})
+		}
+	}
+	// The newest statement of a decision first: it is the current one.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.After(out[j].Time) })
+	for i := range out {
+		out[i].Score *= 1 - 0.02*float64(i)
+	}
+	return out, nil
+}
+
+// states reports whether claims fill role with a value.
+func states(cs []claim.Claim, role string) bool {
+	for _, c := range cs {
+		if c.Role == role && !c.Negated {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeRoles adds the role items to the messages; a message found both ways
+// keeps the better of its two scores and relevances.
+func mergeRoles(msgs, roles []Item) []Item {
+	at := map[int64]int{}
+	for i, m := range msgs {
+		at[m.events[0]] = i
+	}
+	for _, r := range roles {
+		if i, ok := at[r.events[0]]; ok {
+			msgs[i].Score = math.Max(msgs[i].Score, r.Score)
+			msgs[i].Relevance = math.Max(msgs[i].Relevance, r.Relevance)
+			continue
+		}
+		msgs = append(msgs, r)
+	}
+	return msgs
+}
+
+// withoutSuperseded drops the messages a superseded entry quotes: the ledger
+// shows them inside the warning about their replacement.
+func withoutSuperseded(ctx context.Context, db *store.DB, msgs []Item) ([]Item, error) {
+	ids := make([]int64, len(msgs))
+	for i, m := range msgs {
+		ids[i] = m.events[0]
+	}
+	gone, err := db.SupersededQuotes(ctx, ids)
+	if err != nil || len(gone) == 0 {
+		return msgs, err
+	}
+	out := msgs[:0]
+	for _, m := range msgs {
+		if !gone[m.events[0]] {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // merge shows an entry and the messages it quotes once: the entry, ranked at
 // the best of its own score and theirs (a distilled claim outranks the turn
 // that says the same thing).
@@ -356,10 +461,18 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		} else if it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars {
 			c = before
 		}
-		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) {
+		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) && !acknowledgement(c.Text) {
 			it.Context = &c
 			shown[c.ID] = true
 		}
 	}
 	return nil
+}
+
+// ackRE matches a reply that only acknowledges ("Got it, I will follow that
+// from now on."): no context worth its space.
+var ackRE = regexp.MustCompile(`(?i)^\W*(got it|ok|okay|sure|thanks|thank you|will do|understood|noted|done|great|sounds good|알겠|네|좋아)\b`)
+
+func acknowledgement(s string) bool {
+	return len(s) < 100 && ackRE.MatchString(s)
 }

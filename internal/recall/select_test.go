@@ -177,3 +177,56 @@ func TestEventCID(t *testing.T) {
 		}
 	}
 }
+
+func TestReversalWarnsWithBothSides(t *testing.T) {
+	for _, tt := range []struct {
+		name, first, second, query, a, b string
+	}{
+		{"switch", "Unit tests run with mocha and chai; npm test wires it up.", "We moved the unit tests from mocha to vitest last sprint.",
+			"which test framework should the new tests use?", "mocha", "vitest"},
+		{"no-cue", "Deploys go to Heroku on every merge to main.", "Deploys go to Fly.io on every merge to main.",
+			"where do we deploy the app these days?", "heroku", "fly.io"},
+		{"korean", "세션 데이터는 Memcached에 캐시합니다.", "Memcached 대신 이제 Redis로 캐시해요.",
+			"지금 캐시는 뭘로 하나요?", "memcached", "redis"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := mustStore(t)
+			filler(t, db)
+			old := say(t, db, "first", day, tt.first, "Got it, I will follow that from now on.")
+			nw := say(t, db, "second", day.AddDate(0, 1, 0), tt.second, "Got it, I will follow that from now on.")
+			got := recallFor(t, db, defaults(), tt.query)
+			_, block, ok := strings.Cut(got, ConflictOpen)
+			if !ok {
+				t.Fatalf("no conflict warning:\n%s", got)
+			}
+			block, _, _ = strings.Cut(block, ConflictClose)
+			for _, want := range []string{tt.a, tt.b, store.EventCID(old[0].ID), store.EventCID(nw[0].ID), "2026-11-20", "2026-12-20"} {
+				if !strings.Contains(strings.ToLower(block), strings.ToLower(want)) {
+					t.Errorf("the warning lacks %q:\n%s", want, block)
+				}
+			}
+			if strings.Contains(got, "Got it") {
+				t.Errorf("an acknowledgement was shown as context:\n%s", got)
+			}
+			if tt.name == "switch" {
+				golden(t, "reversal", got)
+			}
+		})
+	}
+}
+
+func TestCompatibleStatementsDoNotWarn(t *testing.T) {
+	for _, tt := range []struct{ first, second, query string }{
+		{"The frontend dev server runs on port 5173.", "The backend API listens on port 8080.", "which ports do the frontend and the API use?"},
+		{"We use Postgres 16 for the orders database.", "The orders database also gets a read replica, still Postgres 16.", "what database do orders live in?"},
+		{"Rate limit for API keys is 100 requests per minute.", "Enterprise keys get 1000 requests per minute instead of the default.", "what rate limit applies to API keys?"},
+	} {
+		db := mustStore(t)
+		filler(t, db)
+		say(t, db, "first", day, tt.first, "ok")
+		say(t, db, "second", day.AddDate(0, 1, 0), tt.second, "ok")
+		if got := recallFor(t, db, defaults(), tt.query); strings.Contains(got, ConflictOpen) {
+			t.Errorf("compatible statements flagged:\n%s", got)
+		}
+	}
+}

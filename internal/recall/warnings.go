@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -100,6 +103,12 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		n++
 	}
 
+	claims, err := claimWarnings(ctx, db, sel, out, paired, pair)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, claims...)
+
 	n = 0
 	for _, it := range sel {
 		if n == perKind {
@@ -120,6 +129,139 @@ func tokens(s string) map[string]bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if len(w) > 1 && !stopwords[w] {
 			m[w] = true
+		}
+	}
+	return m
+}
+
+// said is one recalled item with the decisions it states.
+type said struct {
+	Item
+	claims []claim.Claim
+}
+
+// claimWarnings finds recalled items that give different values for the same
+// thing (a tool, a version, a port, a path, a policy): the newer explicitly
+// replacing the older, or the two contradicting each other. An item that
+// reports its own change ("we switched from jest to vitest") is the current
+// state; its older side is looked up in the store, so the warning can show
+// when and where the replaced choice was made.
+func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warning, paired map[[2]int64]bool, pair func(a, b int64) [2]int64) ([]Warning, error) {
+	items := make([]said, 0, len(sel))
+	for _, it := range sel {
+		if cs := claim.Parse(claimSource(it)); len(cs) > 0 {
+			items = append(items, said{it, cs})
+		}
+	}
+	var out []Warning
+	done := map[string]bool{} // the newer side's citation id, once warned about
+	for _, w := range ledger {
+		done[w.B.CID] = true
+	}
+	key := func(it Item) int64 {
+		if id := it.EntryID(); id != 0 {
+			return id
+		}
+		return -it.event.ID
+	}
+	for i := range items {
+		for j := range items {
+			older, newer := items[i], items[j]
+			if i == j || newer.Time.Before(older.Time) || (newer.Time.Equal(older.Time) && j < i) {
+				continue
+			}
+			if len(out) == perKind || done[newer.CID] || paired[pair(key(older.Item), key(newer.Item))] {
+				continue
+			}
+			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
+			if rel != claim.Supersedes && (rel != claim.Contradicts || claim.Shape(role)) {
+				// Two paths or two ports in one project are mostly about
+				// different things: only an explicit change is a conflict.
+				continue
+			}
+			out = append(out, claimWarning(rel, role, ov, nv, older, newer))
+			paired[pair(key(older.Item), key(newer.Item))] = true
+			done[newer.CID] = true
+		}
+	}
+	for _, n := range items {
+		if len(out) == perKind || done[n.CID] {
+			continue
+		}
+		for _, c := range n.claims {
+			if c.Replaces == "" {
+				continue
+			}
+			o, ok, err := replaced(ctx, db, n, c)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				rel, role, ov, nv := claim.Compare(o.claims, n.claims)
+				out = append(out, claimWarning(rel, role, ov, nv, o, n))
+				done[n.CID] = true
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// replaced looks up the earlier message that stated the value c says it
+// replaces, about the same thing.
+func replaced(ctx context.Context, db *store.DB, n said, c claim.Claim) (said, bool, error) {
+	project := n.event.Project
+	if n.Kind == KindEntry {
+		project = n.entry.Project
+	}
+	hits, err := db.SearchEvents(ctx, store.EventQuery{
+		Match: store.MatchAny([]string{c.Replaces}, true), Project: project, Types: messageTypes, Limit: 20,
+	})
+	if err != nil {
+		return said{}, false, err
+	}
+	for _, h := range hits {
+		if !h.Time.Before(n.Time) || neverRecalled(h.Event) || slices.Contains(n.events, h.ID) {
+			continue
+		}
+		cs := claim.Parse(h.Text)
+		if rel, _, ov, _ := claim.Compare(cs, n.claims); rel == claim.Supersedes && ov == c.Replaces {
+			it := Item{CID: store.EventCID(h.ID), Kind: h.Type, SessionID: h.SessionID, Time: h.Time, Text: h.Text, Excerpt: h.Text, event: h.Event}
+			return said{it, cs}, true, nil
+		}
+	}
+	return said{}, false, nil
+}
+
+// claimSource is the text an item's decisions are read from.
+func claimSource(it Item) string {
+	if it.Kind == KindEntry {
+		return it.Text + "\n" + it.Quote
+	}
+	return it.Excerpt
+}
+
+func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
+	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv)}
+	if rel == claim.Supersedes {
+		w.Kind = "superseded"
+		w.Note = fmt.Sprintf("%s: %s (%s) replaced %s; the newer is the current one.", role, nv, date(newer.Time), ov)
+	} else {
+		w.Kind = "contested"
+		w.Note = fmt.Sprintf("%s: %s vs %s; neither says it replaces the other, the newer is from %s.", role, ov, nv, date(newer.Time))
+	}
+	return w
+}
+
+// statement is one side of a warning: the sentence of the item that states
+// the value, so the value is never clipped away.
+func statement(s said, value string) Memory {
+	m := itemMemory(s.Item)
+	text := claimSource(s.Item)
+	for _, c := range s.claims {
+		if (c.Value == value || c.Replaces == value) && c.Start >= 0 && c.End <= len(text) && c.Start < c.End {
+			m.Title, m.Quote = text[c.Start:c.End], ""
+			break
 		}
 	}
 	return m

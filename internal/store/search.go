@@ -155,3 +155,31 @@ func (db *DB) Adjacent(ctx context.Context, ev Event, types []string) (before, a
 	}
 	return before, after, nil
 }
+
+// SupersededQuotes returns which of the given events are quoted by a
+// superseded entry: a replaced statement recall shows only inside the
+// warning that names its replacement.
+func (db *DB) SupersededQuotes(ctx context.Context, eventIDs []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if len(eventIDs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(eventIDs))
+	for i, id := range eventIDs {
+		args[i] = id
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT DISTINCT v.event_id FROM evidence v JOIN entries e ON e.id = v.entry_id
+		WHERE e.status = 'superseded' AND v.event_id IN (`+placeholders(len(eventIDs))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("superseded quotes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("superseded quotes: %w", err)
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}

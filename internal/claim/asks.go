@@ -1,0 +1,178 @@
+package claim
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// askWords name a role the way a question does ("which lint tool", "what
+// database", "where do jobs get enqueued"), beyond the hints Parse uses to
+// tell a tool's roles apart.
+var askWords = map[string][]string{
+	"bundler":                 {"bundler", "bundle", "bundling", "build tool", "build tooling", "번들러"},
+	"build system":            {"build system"},
+	"test runner":             {"test runner", "test framework", "unit tests", "unit test"},
+	"e2e framework":           {"e2e", "end-to-end", "end to end", "browser tests", "framework"},
+	"web framework":           {"web framework", "framework", "endpoint", "endpoints", "routes", "프레임워크"},
+	"frontend framework":      {"frontend framework", "ui framework", "framework"},
+	"linter":                  {"lint tool", "linter"},
+	"formatter":               {"formatter", "code format", "코드 포맷"},
+	"type checker":            {"type checking", "type checker", "typecheck", "type-check"},
+	"queue":                   {"message queue", "broker", "enqueued", "enqueue"},
+	"orm":                     {"orm", "query builder"},
+	"json library":            {"json library", "serialize", "serializer", "json encoding"},
+	"database":                {"database", "db", "데이터베이스", "디비"},
+	"cache":                   {"cache", "caching", "캐시"},
+	"search engine":           {"search engine", "full-text search"},
+	"object storage":          {"object storage", "bucket", "uploads", "uploaded", "저장"},
+	"hosting":                 {"hosting", "hosted", "deployed", "deploy", "published", "배포"},
+	"container orchestration": {"orchestration", "orchestrator", "cluster"},
+	"ci":                      {"ci", "pipeline", "workflows"},
+	"ci runner":               {"runner", "runners"},
+	"error tracking":          {"error tracking", "exceptions", "exception", "crash reports", "에러"},
+	"monitoring":              {"monitoring", "metrics", "dashboards"},
+	"logging":                 {"logs", "logging", "log shipping"},
+	"identity provider":       {"authenticate", "authentication", "login", "sign in", "sso", "identity provider", "인증"},
+	"payments":                {"payments", "payment provider"},
+	"email service":           {"email provider", "emails", "transactional email"},
+	"feature flags":           {"feature flags", "feature flag"},
+	"secrets manager":         {"secrets", "secret manager"},
+	"package manager":         {"package manager", "dependencies", "install packages", "패키지 매니저"},
+	"js runtime":              {"runtime"},
+	"api style":               {"api style"},
+	"http client":             {"http client", "http calls", "api calls", "call our backend", "call the backend", "talk to the backend"},
+	"merge strategy":          {"merge", "merging"},
+	"signing algorithm":       {"sign", "signing", "signed", "서명"},
+	"password hashing":        {"password hashing", "hash passwords"},
+	"logging library":         {"logger", "logging library"},
+	"migration tool":          {"migration", "migrations"},
+	"reverse proxy":           {"reverse proxy", "proxy"},
+	"static site generator":   {"docs site", "static site", "site generator"},
+	"mobile framework":        {"mobile app", "mobile apps"},
+	"port":                    {"port", "포트"},
+	"region":                  {"region", "regions", "리전"},
+}
+
+// questionRE finds a question about the current choice: "which …", "what …",
+// "where …", "… now", "… at the moment", "어떤", "뭘로".
+var questionRE = regexp.MustCompile(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재`)
+
+var askIndex = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for role, ws := range askWords {
+		for _, w := range ws {
+			m[w] = append(m[w], role)
+		}
+	}
+	for role, ws := range roleHints {
+		if role == "test runner" || role == "build system" || role == "js runtime" {
+			continue // "test", "build", "runs" are in every question about code
+		}
+		for _, w := range ws {
+			m[w] = append(m[w], role)
+		}
+	}
+	return m
+})
+
+// Asks returns the roles a question asks the current value of ("which lint
+// tool do we run?" asks the linter), and only when it names no value of that
+// role itself: "how do I configure ESLint?" is about ESLint, not about which
+// linter the project chose. A text that is no question asks nothing.
+func Asks(text string) []string {
+	if len(text) > 2048 {
+		text = text[:2048]
+	}
+	if !questionRE.MatchString(text) {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, c := range Parse(text) {
+		named[c.Role] = true
+	}
+	lower := strings.ToLower(text)
+	words := strings.FieldsFunc(lower, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r >= 0xAC00 && r <= 0xD7A3)
+	})
+	idx := askIndex()
+	seen := map[string]bool{}
+	var out []string
+	add := func(roles []string) {
+		for _, r := range roles {
+			if !seen[r] && !named[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	for i, w := range words {
+		add(idx[stripParticle(w)])
+		if w >= "\uac00" {
+			// Korean verbs and nouns take endings ("배포되고", "저장되나요").
+			for k, roles := range idx {
+				if k >= "\uac00" && strings.HasPrefix(w, k) {
+					add(roles)
+				}
+			}
+		}
+		if w == "version" || w == "versions" || w == "버전" {
+			for _, p := range words {
+				if prod, ok := products[p]; ok {
+					add([]string{"version:" + prod})
+				}
+			}
+		}
+		if i+1 < len(words) {
+			add(idx[w+" "+words[i+1]])
+		}
+		if i+2 < len(words) {
+			add(idx[w+" "+words[i+1]+" "+words[i+2]])
+		}
+	}
+	return out
+}
+
+// Values lists the names a role's tools go by, for finding statements that
+// fill it; nil for a role whose values are shapes (ports, regions, paths).
+func Values(role string) []string {
+	for _, r := range roleTable {
+		if r.role != role {
+			continue
+		}
+		var out []string
+		for _, item := range strings.Split(r.tools, "|") {
+			for _, n := range strings.Split(item, ",") {
+				if n = strings.TrimPrefix(n, "="); n != "" {
+					out = append(out, n)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// shapeWords are words that stand next to a value of a role whose values are
+// shapes, for finding the statements that give one.
+var shapeWords = map[string][]string{
+	"port":   {"port", "listens", "localhost"},
+	"region": {"region", "west", "east", "central", "northeast", "southeast", "northwest", "southwest", "리전"},
+}
+
+// Words lists what a statement filling a role says: its tools' names, or for
+// a role whose values are shapes (a port, a region) the words naming it.
+func Words(role string) []string {
+	if vs := Values(role); len(vs) > 0 {
+		return vs
+	}
+	if p, ok := strings.CutPrefix(role, "version:"); ok {
+		return []string{p}
+	}
+	return append(shapeWords[role], askWords[role]...)
+}
+
+// Shape reports whether a role's values are shapes (a port, a path, a
+// region, a duration) rather than named tools: one project has many of them,
+// for different things.
+func Shape(role string) bool { return genericRoles[role] }

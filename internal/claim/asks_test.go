@@ -1,0 +1,45 @@
+package claim
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestAsks(t *testing.T) {
+	for _, tt := range []struct {
+		q    string
+		want string // a role Asks must return; "" for none at all
+	}{
+		{"Which test framework do the unit tests use these days?", "test runner"},
+		{"what do we bundle the web app with now?", "bundler"},
+		{"Where do the uploaded avatars end up?", "object storage"},
+		{"Which AWS region are the queues in?", "region"},
+		{"What Node version do the lambdas run?", "version:node"},
+		{"How should the mobile client call the backend?", "http client"},
+		{"지금 어떤 데이터베이스를 쓰고 있죠?", "database"},
+		{"문서 사이트는 어디에 배포되나요?", "hosting"},
+		// A question that names a value is about that value.
+		{"How do I make ESLint ignore the dist folder?", ""},
+		{"Which Postgres extensions do we need?", ""},
+		// Not a question about a choice.
+		{"Write a unit test for the parser.", ""},
+		{"fix the lint errors", ""},
+	} {
+		got := Asks(tt.q)
+		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
+			t.Errorf("Asks(%q) = %v, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	if w := Words("linter"); !slices.Contains(w, "eslint") || !slices.Contains(w, "ruff") {
+		t.Errorf("Words(linter) = %v", w)
+	}
+	if w := Words("version:go"); !slices.Equal(w, []string{"go"}) {
+		t.Errorf("Words(version:go) = %v", w)
+	}
+	if w := Words("port"); !slices.Contains(w, "port") {
+		t.Errorf("Words(port) = %v", w)
+	}
+}
