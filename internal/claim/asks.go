@@ -2,6 +2,7 @@ package claim
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -51,6 +52,7 @@ var askWords = map[string][]string{
 	"static site generator":   {"docs site", "static site", "site generator"},
 	"mobile framework":        {"mobile app", "mobile apps"},
 	"port":                    {"port", "포트"},
+	"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
 	"region":                  {"region", "regions", "리전"},
 }
 
@@ -74,6 +76,19 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 		}
 	}
 	return m
+})
+
+// hangulKeys are the Korean ask words, sorted so that Asks answers the same
+// every time.
+var hangulKeys = sync.OnceValue(func() []string {
+	var ks []string
+	for k := range askIndex() {
+		if k >= "\uac00" {
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return ks
 })
 
 // Asks returns the roles a question asks the current value of ("which lint
@@ -110,9 +125,9 @@ func Asks(text string) []string {
 		add(idx[stripParticle(w)])
 		if w >= "\uac00" {
 			// Korean verbs and nouns take endings ("배포되고", "저장되나요").
-			for k, roles := range idx {
-				if k >= "\uac00" && strings.HasPrefix(w, k) {
-					add(roles)
+			for _, k := range hangulKeys() {
+				if strings.HasPrefix(w, k) {
+					add(idx[k])
 				}
 			}
 		}
@@ -171,6 +186,13 @@ func Words(role string) []string {
 	}
 	return append(shapeWords[role], askWords[role]...)
 }
+
+// ipRE matches an IPv4 address, with its port if it has one.
+var ipRE = regexp.MustCompile(`\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{1,5})?\b`)
+
+// Addresses returns the IPv4 addresses a text gives: the values of the
+// "address" role, which Parse leaves to the numbers' other readings.
+func Addresses(text string) []string { return ipRE.FindAllString(text, -1) }
 
 // Shape reports whether a role's values are shapes (a port, a path, a
 // region, a duration) rather than named tools: one project has many of them,

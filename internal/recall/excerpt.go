@@ -12,11 +12,112 @@ const (
 )
 
 // excerpt is the part of a message worth showing for a prompt, within max
-// bytes: the whole message when it fits; otherwise the line or sentence that
-// matches most of the prompt's weight, widened with its neighbours while they
-// fit, "…" marking what was left out. A pasted log or a long answer thus
-// shows only the lines about the prompt.
+// bytes: the whole message when it fits; otherwise the lines or sentences
+// that match the prompt, picked greedily by the weight of the prompt's words
+// they add (a word already shown counts little again), then widened with
+// their neighbours while they fit, "…" marking what was left out. A pasted
+// log or a long summary thus shows only its lines about the prompt, and a
+// prompt about two things gets the line about each.
 func excerpt(text string, cs []concept, maxBytes int) string {
+	text = strings.TrimSpace(withoutUsedLine(text))
+	if len(text) <= maxBytes {
+		return text
+	}
+	segs := segments(text)
+	keys := make([]textKeys, len(segs))
+	for i, sg := range segs {
+		keys[i] = keysOf(sg)
+	}
+	shown := make([]bool, len(segs))
+	covered := make([]bool, len(cs))
+	size := 0
+	for {
+		best, bestGain := -1, 0.0
+		for i, sg := range segs {
+			if shown[i] || size+len(sg)+5 > maxBytes && size > 0 {
+				continue
+			}
+			gain := 0.0
+			for j, c := range cs {
+				if hasAny(keys[i], c.keys) {
+					if covered[j] {
+						gain += 0.3 * c.weight
+					} else {
+						gain += c.weight
+					}
+				}
+			}
+			if gain > bestGain {
+				best, bestGain = i, gain
+			}
+		}
+		if best < 0 {
+			break
+		}
+		shown[best] = true
+		size += len(segs[best]) + 5
+		for j, c := range cs {
+			if hasAny(keys[best], c.keys) {
+				covered[j] = true
+			}
+		}
+		if size >= maxBytes {
+			break
+		}
+	}
+	if size == 0 {
+		shown[0] = true
+		size = len(segs[0])
+	}
+	// Widen each shown run with its neighbours while they fit.
+	for grew := true; grew; {
+		grew = false
+		for i := range segs {
+			if !shown[i] {
+				continue
+			}
+			for _, n := range []int{i + 1, i - 1} {
+				if n >= 0 && n < len(segs) && !shown[n] && size+len(segs[n])+1 <= maxBytes {
+					shown[n] = true
+					size += len(segs[n]) + 1
+					grew = true
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	gap := false
+	for i, sg := range segs {
+		if !shown[i] {
+			gap = true
+			continue
+		}
+		switch {
+		case b.Len() == 0 && i > 0, gap && b.Len() > 0:
+			if b.Len() > 0 {
+				b.WriteString(" ")
+			}
+			b.WriteString("… ")
+		case b.Len() > 0:
+			b.WriteString("\n")
+		}
+		gap = false
+		if len(sg) > maxBytes {
+			sg = clipAround(sg, cs, maxBytes)
+		}
+		b.WriteString(sg)
+	}
+	if gap {
+		b.WriteString(" …")
+	}
+	return b.String()
+}
+
+// passage is the one contiguous part of a message, within max bytes, that
+// matches most of the prompt's weight: the line or sentence that matches
+// best, widened with its neighbours while they fit. Relevance is judged on
+// it: a long log contains every word somewhere, one passage of it need not.
+func passage(text string, cs []concept, maxBytes int) string {
 	text = strings.TrimSpace(withoutUsedLine(text))
 	if len(text) <= maxBytes {
 		return text
@@ -54,6 +155,15 @@ func excerpt(text string, cs []concept, maxBytes int) string {
 		out += " …"
 	}
 	return out
+}
+
+func hasAny(tk textKeys, keys []string) bool {
+	for _, k := range keys {
+		if tk.has(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // segments splits text into lines, and lines longer than a few sentences

@@ -91,7 +91,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		forms = append(forms, c.forms...)
 	}
 	match := store.MatchAny(forms, true)
-	msgs, err := messageItems(ctx, db, req, cs, match)
+	asked := claim.Asks(head(req.Prompt))
+	msgs, err := messageItems(ctx, db, req, cs, match, asked)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err != nil {
 		return nil, err
 	}
-	roles, err := roleItems(ctx, db, req, cs, best)
+	roles, err := roleItems(ctx, db, req, cs, asked, best)
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +113,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, err
 	}
 	items := merge(ents, msgs)
+	if currentRE.MatchString(head(req.Prompt)) {
+		preferNewest(items)
+	}
 	if w := timeWindow(head(req.Prompt), now); !w.zero() {
 		for i := range items {
 			if w.contains(items[i].Time) {
@@ -149,13 +153,32 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	return out, nil
 }
 
+// relevanceMix is how much of an item's rank does not depend on its
+// relevance (the share of the prompt it matches times its project words).
+const relevanceMix = 0.5
+
+// toolWeight scales a tool observation's rank by what it records: a command's
+// output or a fetched page answers questions later; a file edit, read or
+// search shows code the repository holds anyway, and a to-do list shows
+// intentions, not outcomes.
+func toolWeight(text string) float64 {
+	name, _, _ := strings.Cut(text, ":")
+	switch name {
+	case "TodoWrite", "TodoRead":
+		return 0.3
+	case "Edit", "MultiEdit", "Write", "Read", "Grep", "Glob", "NotebookEdit", "LS":
+		return 0.5
+	}
+	return 1
+}
+
 // relevanceCut is itemRelevance; debugging tools lower it.
 var relevanceCut = itemRelevance
 
 // messageItems scores the captured messages the full-text index finds, as
 // Search does (BM25 raised by coverage, by adjacent turns and by the strength
 // of the session), and keeps those above minCoverage.
-func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string) ([]Item, error) {
+func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string, asked []string) ([]Item, error) {
 	hits, err := db.SearchEvents(ctx, store.EventQuery{
 		Match: match, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
 	})
@@ -179,9 +202,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		// A message is judged by what would be shown of it: a long log
 		// contains every word somewhere, its best lines need not.
-		ex := excerpt(h.Text, cs, itemChars)
-		tk := keysOf(ex)
+		tk := keysOf(passage(h.Text, cs, itemChars))
 		cov, spec := coverage(cs, tk)
+		ex := excerpt(h.Text, cs, itemChars)
 		s := scored{EventHit: h, keys: tk, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)}
 		byID[h.ID] = len(ss)
 		ss = append(ss, s)
@@ -199,7 +222,13 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	}
 	var out []Item
 	for _, s := range ss {
-		if s.cov*s.spec < relevanceCut {
+		rel := s.cov * s.spec
+		for _, role := range asked {
+			if rel < roleRelevance && statesIn(s.ex, role) {
+				rel = roleRelevance // it gives the value the prompt asks for
+			}
+		}
+		if rel < relevanceCut {
 			continue
 		}
 		score := s.base
@@ -211,9 +240,13 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		if top > 0 {
 			score *= 1 + sessionWeight*strength[s.SessionID]/top
 		}
+		score *= relevanceMix + rel
+		if s.Type == store.TypeToolObservation {
+			score *= toolWeight(s.Text)
+		}
 		out = append(out, Item{
 			CID: store.EventCID(s.ID), Kind: s.Type, SessionID: s.SessionID, Time: s.Time, Text: s.Text,
-			Score: score, Coverage: s.cov, Relevance: s.cov * s.spec, event: s.Event, events: []int64{s.ID}, keys: s.keys, Excerpt: s.ex,
+			Score: score, Coverage: s.cov, Relevance: rel, event: s.Event, events: []int64{s.ID}, keys: s.keys, Excerpt: s.ex,
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
@@ -267,8 +300,7 @@ const roleRelevance = 0.5
 // roleItems finds the messages that state a value for the roles a prompt
 // asks about (claim.Asks), newest first: the bridge between a question and
 // an answer that share no word ("which lint tool?" and "we use biome").
-func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, bestMessage float64) ([]Item, error) {
-	roles := claim.Asks(head(req.Prompt))
+func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, roles []string, bestMessage float64) ([]Item, error) {
 	var out []Item
 	seen := map[int64]bool{}
 	for _, role := range roles {
@@ -285,7 +317,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, bes
 				continue
 			}
 			ex := excerpt(h.Text, cs, itemChars)
-			if !states(claim.Parse(ex), role) {
+			if !statesIn(ex, role) {
 				continue
 			}
 			seen[h.ID] = true
@@ -304,6 +336,14 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, bes
 		out[i].Score *= 1 - 0.02*float64(i)
 	}
 	return out, nil
+}
+
+// statesIn reports whether text fills role with a value.
+func statesIn(text, role string) bool {
+	if role == "address" {
+		return len(claim.Addresses(text)) > 0
+	}
+	return states(claim.Parse(text), role)
 }
 
 // states reports whether claims fill role with a value.
@@ -476,3 +516,31 @@ var ackRE = regexp.MustCompile(`(?i)^\W*(got it|ok|okay|sure|thanks|thank you|wi
 func acknowledgement(s string) bool {
 	return len(s) < 100 && ackRE.MatchString(s)
 }
+
+// currentRE finds a prompt that asks how things stand now ("these days",
+// "currently", "지금"): among items that match, the newer say how.
+var currentRE = regexp.MustCompile(`(?i)\b(now|these days|nowadays|currently|at the moment|any ?more|still|latest|current)\b|지금|현재|요즘`)
+
+// preferNewest raises items by how recent they are among the candidates: the
+// newest by currentBoost, the oldest not at all.
+func preferNewest(items []Item) {
+	var lo, hi time.Time
+	for _, it := range items {
+		if lo.IsZero() || it.Time.Before(lo) {
+			lo = it.Time
+		}
+		if it.Time.After(hi) {
+			hi = it.Time
+		}
+	}
+	span := hi.Sub(lo)
+	if span <= 0 {
+		return
+	}
+	for i := range items {
+		items[i].Score *= 1 + currentBoost*float64(items[i].Time.Sub(lo))/float64(span)
+	}
+}
+
+// currentBoost is what the newest item gains when a prompt asks about now.
+const currentBoost = 0.5

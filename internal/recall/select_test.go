@@ -230,3 +230,29 @@ func TestCompatibleStatementsDoNotWarn(t *testing.T) {
 		}
 	}
 }
+
+func TestExcerptShowsEachPartAsked(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("## Summary of the session\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "- step %d: refactored the widget module and updated its docs\n", i)
+	}
+	b.WriteString("- The coordinator polls Eversource every 12 hours.\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "- step %d: more refactoring of the widget module\n", i+30)
+	}
+	b.WriteString("- Scraper pages are fetched with a 1-second delay between requests.\n")
+	cs := concepts("how often do we poll eversource, and how fast does the scraper fetch pages?")
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	got := excerpt(b.String(), cs, itemChars)
+	for _, want := range []string{"every 12 hours", "1-second delay"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("excerpt lacks %q: %q", want, got)
+		}
+	}
+	if len(got) > itemChars+16 {
+		t.Errorf("excerpt is %d bytes", len(got))
+	}
+}
