@@ -86,11 +86,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if now.IsZero() {
 		now = time.Now()
 	}
-	var forms []string
-	for _, c := range cs {
-		forms = append(forms, c.forms...)
-	}
-	match := store.MatchAny(forms, true)
+	match := store.MatchAny(searchForms(cs), true)
 	asked := claim.Asks(head(req.Prompt))
 	msgs, err := messageItems(ctx, db, req, cs, match, asked)
 	if err != nil {
@@ -151,6 +147,43 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	return out, nil
+}
+
+// commonShare is the share of the store's messages above which a word is
+// left out of the full-text query: ranking a word that half the messages
+// hold costs a BM25 evaluation per message (most of the prompt path's time
+// at 100k messages) and finds nothing the rarer words do not. Coverage
+// still counts it.
+const commonShare = 0.05
+
+// commonDocs is the fewest messages that make a word common: in a small
+// store ranking every match is cheap, and leaving a word out changes what is
+// found.
+const commonDocs = 1000
+
+// searchForms are the forms of the concepts the full-text query looks for:
+// those the store holds but no more commonly than commonShare, or else the
+// three rarest it holds.
+func searchForms(cs []concept) []string {
+	var forms []string
+	var seen []concept
+	for _, c := range cs {
+		if c.df == 0 {
+			continue // in no message: nothing to find
+		}
+		if !c.common {
+			forms = append(forms, c.forms...)
+		}
+		seen = append(seen, c)
+	}
+	if len(forms) > 0 {
+		return forms
+	}
+	sort.Slice(seen, func(i, j int) bool { return seen[i].df < seen[j].df })
+	for _, c := range seen[:min(3, len(seen))] {
+		forms = append(forms, c.forms...)
+	}
+	return forms
 }
 
 // relevanceMix is how much of an item's rank does not depend on its
@@ -307,7 +340,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, rol
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
 			// Prefixes: a Korean particle sticks to the name ("Heroku에서").
 			Match: store.MatchAny(claim.Words(role), true), Project: req.Project, ExcludeSession: req.SessionID,
-			Types: messageTypes, Limit: 30,
+			Types: messageTypes, Limit: 30, Newest: true,
 		})
 		if err != nil {
 			return nil, err

@@ -20,6 +20,7 @@ type concept struct {
 	weight float64  // inverse document frequency in the store
 	glued  bool     // an identifier glued from its parts, which are concepts too
 	df     int      // documents holding it
+	common bool     // held by more than commonShare of the store's messages
 	// specific is the weight the concept adds to an item's specificity: its
 	// weight in units of the rarest possible word's, 0 for a generic word.
 	specific float64
@@ -108,6 +109,7 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) ([]concep
 			continue
 		}
 		c.df = df
+		c.common = df > commonDocs && float64(df) > commonShare*n
 		c.weight = math.Log(1 + (n-float64(max(df, 1))+0.5)/(float64(max(df, 1))+0.5))
 		if df == 0 {
 			c.weight *= unseenWeight

@@ -44,6 +44,10 @@ type EventQuery struct {
 	Types          []string
 	Since          time.Time
 	Limit          int
+	// Newest returns the newest matches, unranked: FTS5 walks its index in
+	// row order and stops at Limit, where ranking by BM25 evaluates every
+	// match first.
+	Newest bool
 }
 
 // EventHit is an event found by SearchEvents, with its BM25 score (higher is better).
@@ -81,11 +85,15 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 	if limit <= 0 {
 		limit = 10
 	}
+	score, order := "-bm25(events_fts)", "bm25(events_fts)"
+	if q.Newest {
+		score, order = "0", "events_fts.rowid DESC"
+	}
 	sqlq := `SELECT e.id, e.ts, e.type, e.session_id, e.project, e.source_uuid, e.text, e.payload, e.dedupe_key, e.checksum,
-			-bm25(events_fts) AS score
+			` + score + ` AS score
 		FROM events_fts JOIN events e ON e.id = events_fts.rowid
 		WHERE ` + strings.Join(where, " AND ") + `
-		ORDER BY bm25(events_fts) LIMIT ` + fmt.Sprint(limit)
+		ORDER BY ` + order + ` LIMIT ` + fmt.Sprint(limit)
 	rows, err := db.sql.QueryContext(ctx, sqlq, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search events: %w", err)

@@ -157,7 +157,7 @@ func hookInputs(n int) []hookInput {
 	base := fmt.Sprintf(`"session_id":"bench-%d","cwd":"/home/dev/shop-api","transcript_path":"/nonexistent/bench.jsonl"`, n)
 	return []hookInput{
 		{"SessionStart", "session-start", []byte(`{` + base + `,"hook_event_name":"SessionStart","source":"startup"}`)},
-		{"UserPromptSubmit", "user-prompt-submit", []byte(`{` + base + `,"hook_event_name":"UserPromptSubmit","prompt_id":"bench-prompt","prompt":"How do we sign JWT tokens in the orders API, and where do the RS256 keys live?"}`)},
+		{"UserPromptSubmit", "user-prompt-submit", []byte(`{` + base + `,"hook_event_name":"UserPromptSubmit","prompt_id":"bench-prompt","prompt":"Which port does the staging pgbouncer listen on behind haproxy?"}`)},
 		{"PostToolUse", "post-tool-use", []byte(`{` + base + `,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test -- test/orders.test.js"},"tool_response":{"stdout":"PASS test/orders.test.js\nTests: 4 passed","stderr":""},"tool_use_id":"toolu_bench"}`)},
 		{"Stop", "stop", []byte(`{` + base + `,"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Done. The orders API now verifies RS256 tokens with the public key in ./keys."}`)},
 		{"SessionEnd", "session-end", []byte(`{` + base + `,"hook_event_name":"SessionEnd","reason":"other"}`)},
@@ -202,6 +202,12 @@ func seedStore(path string, n int) error {
 			ev.Type, ev.Text = store.TypeAgentResponse, sentence(r)+" "+sentence(r)+" I changed "+pick(r, files)+"."
 		default:
 			ev.Type, ev.Text = store.TypeToolObservation, "Bash: npm test -- "+pick(r, files)+"\n"+sentence(r)
+		}
+		if i%997 == 1 {
+			// A real history also holds specific facts, said once or a few
+			// times; the benchmark prompt asks about one, so that recall
+			// does its whole work instead of abstaining.
+			ev.Text += fmt.Sprintf(" The staging pgbouncer listens on port %d behind haproxy on db-gw-%d.", 6400+i%97, i%13)
 		}
 		evs = append(evs, ev)
 		if len(evs) == batch {
