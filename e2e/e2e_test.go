@@ -415,3 +415,49 @@ func TestRealClientDuringImport(t *testing.T) {
 	}
 	t.Logf("import of %d sessions took %v; the prompt was stored %v into it", files, ended.Sub(began).Round(time.Millisecond), hooked.Time.Sub(began).Round(time.Millisecond))
 }
+
+// TestRealClientRecallFromMessages: what the user said in earlier sessions is
+// recalled verbatim, with no extracted entry needed: a decision reversed in a
+// later session comes back with a warning naming both sides, their ids and
+// dates; a Korean question finds a Korean statement; an unrelated prompt
+// gets nothing.
+func TestRealClientRecallFromMessages(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "Our unit tests run with mocha and chai; npm test wires it up.")
+	w.session("s2", nil, "We moved the unit tests from mocha to vitest this sprint.")
+	w.session("s3", nil, "결제 서비스는 포트 7443에서 gRPC로 원장 서비스와 통신합니다.")
+	s4 := w.session("s4", nil, "Which test framework should the new tests use?", "What is a good name for a cat?", "결제 서비스는 원장과 몇 번 포트로 통신하나요?")
+	reqs := requests(t, s4)
+	if len(reqs) < 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	// Each request carries the whole conversation so far: the n-th holds
+	// what the n-th prompt's hook injected.
+	const ups = "UserPromptSubmit hook additional context"
+	first := reqs[0]
+	_, block, ok := strings.Cut(first, "[CONFLICT WARNINGS]")
+	if !ok {
+		t.Fatalf("no conflict warning for the reversed decision:\n%s", first)
+	}
+	block, _, _ = strings.Cut(block, "[/CONFLICT WARNINGS]")
+	for _, want := range []string{"mocha", "vitest", "mem:t", "superseded"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+	var second, third string
+	for _, r := range reqs {
+		if strings.Contains(r, "good name for a cat") && second == "" {
+			second = r
+		}
+		if strings.Contains(r, "몇 번 포트로") && third == "" {
+			third = r
+		}
+	}
+	if n1, n2 := strings.Count(first, ups), strings.Count(second, ups); n2 != n1 {
+		t.Errorf("the unrelated prompt got injected context (%d injections before, %d after)", n1, n2)
+	}
+	if !strings.Contains(third, "7443") {
+		t.Errorf("the Korean question did not recall the Korean statement")
+	}
+}
