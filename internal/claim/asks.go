@@ -168,6 +168,19 @@ func Values(role string) []string {
 	return nil
 }
 
+// Mentions reports whether text names anything that could fill role, a
+// cheap test before Parse: a tool's name, or for a shape role a word that
+// stands next to its values.
+func Mentions(text, role string) bool {
+	lower := strings.ToLower(text)
+	for _, w := range Words(role) {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return strings.HasPrefix(role, "version:") || role == "time" || role == "path"
+}
+
 // shapeWords are words that stand next to a value of a role whose values are
 // shapes, for finding the statements that give one.
 var shapeWords = map[string][]string{

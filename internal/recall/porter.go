@@ -1,5 +1,10 @@
 package recall
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // stem reduces an English word to its Porter stem, the algorithm SQLite's
 // porter tokenizer applies to every indexed word (M.F. Porter, "An algorithm
 // for suffix stripping", 1980). Recall matches a prompt's words against stored
@@ -11,6 +16,27 @@ func stem(w string) string {
 	if len(w) <= 2 {
 		return w
 	}
+	if s, ok := stems.Load(w); ok {
+		return s.(string)
+	}
+	s := porter(w)
+	if stemCount.Add(1) < maxStems {
+		stems.Store(w, s)
+	}
+	return s
+}
+
+// stems caches stem: a prompt's candidates repeat most of their words, and
+// stemming them is a good share of the prompt path. Bounded, so a
+// long-running process (the MCP server) does not grow without end.
+var (
+	stems     sync.Map
+	stemCount atomic.Int64
+)
+
+const maxStems = 1 << 16
+
+func porter(w string) string {
 	for i := 0; i < len(w); i++ {
 		if w[i] < 'a' || w[i] > 'z' {
 			return w

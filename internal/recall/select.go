@@ -254,10 +254,21 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		top = math.Max(top, strength[sid])
 	}
 	var out []Item
+	// Only the best-ranked candidates are read for the value a prompt asks:
+	// parsing claims is the costly part, and the rest would not be shown.
+	bases := make([]float64, len(ss))
+	for i, s := range ss {
+		bases[i] = s.base
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(bases)))
+	roleFloor := 0.0
+	if len(bases) > roleCandidates {
+		roleFloor = bases[roleCandidates]
+	}
 	for _, s := range ss {
 		rel := s.cov * s.spec
 		for _, role := range asked {
-			if rel < roleRelevance && statesIn(s.ex, role) {
+			if rel < roleRelevance && s.base > roleFloor && statesIn(s.ex, role) {
 				rel = roleRelevance // it gives the value the prompt asks for
 			}
 		}
@@ -371,12 +382,16 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, rol
 	return out, nil
 }
 
+// roleCandidates is how many of the best-ranked messages are read for the
+// value a prompt asks about.
+const roleCandidates = 40
+
 // statesIn reports whether text fills role with a value.
 func statesIn(text, role string) bool {
 	if role == "address" {
 		return len(claim.Addresses(text)) > 0
 	}
-	return states(claim.Parse(text), role)
+	return claim.Mentions(text, role) && states(claim.Parse(text), role)
 }
 
 // states reports whether claims fill role with a value.
