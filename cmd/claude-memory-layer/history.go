@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -224,17 +223,6 @@ func clipLine(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// sortEvents orders events by time, then id (ids follow insertion, which for
-// live sessions is not always the order things happened in).
-func sortEvents(evs []store.Event) {
-	sort.SliceStable(evs, func(i, j int) bool {
-		if !evs[i].Time.Equal(evs[j].Time) {
-			return evs[i].Time.Before(evs[j].Time)
-		}
-		return evs[i].ID < evs[j].ID
-	})
 }
 
 // argsStdinFlag makes a command take (more of) its arguments from stdin. The

@@ -53,9 +53,10 @@ func TestShowMemory(t *testing.T) {
 
 	var got struct {
 		Memory struct {
-			ID         string `json:"id"`
-			UseCount   int    `json:"use_count"`
-			Injections []struct {
+			ID          string `json:"id"`
+			UseCount    int    `json:"use_count"`
+			InjectCount int    `json:"inject_count"`
+			Injections  []struct {
 				SessionID string `json:"session_id"`
 			} `json:"injections"`
 			Evidence []struct {
@@ -72,7 +73,7 @@ func TestShowMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := got.Memory
-	if m.ID != cid || m.UseCount != 1 || len(m.Injections) != 1 || m.Injections[0].SessionID != "later-session" {
+	if m.ID != cid || m.InjectCount != 1 || m.UseCount != 0 || len(m.Injections) != 1 || m.Injections[0].SessionID != "later-session" {
 		t.Errorf("show --json = %+v", m)
 	}
 	for _, v := range m.Evidence {
