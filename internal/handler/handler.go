@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/citation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
@@ -187,13 +188,16 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 		out = ev.Get("error").String()
 	}
 	o := observation.Build(ev.Get("tool_name").String(), ev.Get("tool_input"), out, failed)
-	_, err = recorder(db, env).Tool(ctx, ids(s), ev.Get("tool_use_id").String(), o, env.Now())
+	o.Memories = citation.IDs(out)
+	_, err = recorder(db, env).Tool(ctx, ids(s), ev.PromptID, ev.Get("tool_use_id").String(), o, env.Now())
 	return hook.Reply{}, err
 }
 
 // Stop stores the turn's final answer from last_assistant_message (the
-// transcript may not hold it yet) and ingests the transcript's new rows. It
-// never replies: on Stop any output would keep Claude working.
+// transcript may not hold it yet), ingests the transcript's new rows and
+// checks the answer's citations: memories it cites that the turn showed it
+// are counted as used, others are flagged in a memory_cited event and the
+// log. It never replies: on Stop any output would keep Claude working.
 func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
 	db, s, err := session(ctx, env, ev)
 	if err != nil {
@@ -206,10 +210,20 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	if _, err := rec.Ingest(ctx, s, false); err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
-	if msg := ev.Get("last_assistant_message").String(); msg != "" {
-		if _, err := rec.StopAnswer(ctx, ids(s), ev.PromptID, msg, env.Now()); err != nil {
-			return hook.Reply{}, err
-		}
+	msg := ev.Get("last_assistant_message").String()
+	if msg == "" {
+		return hook.Reply{}, nil
+	}
+	if _, err := rec.StopAnswer(ctx, ids(s), ev.PromptID, msg, env.Now()); err != nil {
+		return hook.Reply{}, err
+	}
+	check, err := citation.Record(ctx, db, citation.Turn{SessionID: s.ID, Project: s.Project, PromptID: ev.PromptID, Answer: msg, Now: env.Now()})
+	if err != nil {
+		return hook.Reply{}, fmt.Errorf("check citations: %w", err)
+	}
+	if check.Flagged() {
+		env.Log.Warn("answer cites memories it was not shown", "session", s.ID, "prompt_id", ev.PromptID,
+			"not_shown", check.Unshown, "unknown", check.Unknown, "shown", check.Shown)
 	}
 	return hook.Reply{}, nil
 }
