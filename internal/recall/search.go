@@ -23,7 +23,10 @@ type SearchOptions struct {
 	Project string   // "" searches every project
 	Kinds   []string // entry, user_prompt, agent_response, tool_observation; empty means all
 	Stages  []string // entry stages; empty means all but rejected
+	Types   []string // entry types (decision, fact, ...); empty means all. Events have none, so a type leaves them out
+	Session string   // "" searches every session
 	Since   time.Time
+	Until   time.Time // results before this only; zero for no bound
 	Limit   int
 }
 
@@ -81,7 +84,7 @@ func Search(ctx context.Context, db *store.DB, opt SearchOptions) ([]Result, err
 	var out []Result
 	var eventTypes []string
 	for _, t := range []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation} {
-		if want(t) {
+		if want(t) && len(opt.Types) == 0 {
 			eventTypes = append(eventTypes, t)
 		}
 	}
@@ -136,7 +139,8 @@ func dedupe(rs []Result, limit int) []Result {
 
 func searchEvents(ctx context.Context, db *store.DB, opt SearchOptions, terms []string, types []string) ([]Result, error) {
 	hits, err := db.SearchEvents(ctx, store.EventQuery{
-		Match: store.MatchAny(terms, true), Project: opt.Project, Types: types, Since: opt.Since, Limit: eventCandidates,
+		Match: store.MatchAny(terms, true), Project: opt.Project, SessionID: opt.Session, Types: types,
+		Since: opt.Since, Until: opt.Until, Limit: eventCandidates,
 	})
 	if err != nil || len(hits) == 0 {
 		return nil, err
@@ -211,7 +215,7 @@ func searchEntries(ctx context.Context, db *store.DB, opt SearchOptions, terms [
 		stages = []string{store.StageCandidate, store.StageVerified, store.StageCertified}
 	}
 	hits, err := db.SearchEntries(ctx, store.EntryQuery{
-		Match: store.MatchAny(terms, true), Project: opt.Project, Stages: stages,
+		Match: store.MatchAny(terms, true), Project: opt.Project, SessionID: opt.Session, Types: opt.Types, Stages: stages,
 		Statuses: []string{store.StatusActive, store.StatusContested, store.StatusSuperseded}, Limit: 50,
 	})
 	if err != nil || len(hits) == 0 {
@@ -220,7 +224,7 @@ func searchEntries(ctx context.Context, db *store.DB, opt SearchOptions, terms [
 	bestEntry := hits[0].Score
 	var out []Result
 	for _, h := range hits {
-		if !opt.Since.IsZero() && h.Created.Before(opt.Since) {
+		if !opt.Since.IsZero() && h.Created.Before(opt.Since) || !opt.Until.IsZero() && !h.Created.Before(opt.Until) {
 			continue
 		}
 		text := strings.ToLower(entryText(h.Entry))

@@ -441,11 +441,13 @@ func entries(ctx context.Context, c conn, f EntryFilter) ([]Entry, error) {
 
 // EntryQuery selects entries by full-text match.
 type EntryQuery struct {
-	Match    string // built with QuoteTerm/MatchAny
-	Project  string
-	Stages   []string
-	Statuses []string
-	Limit    int
+	Match     string // built with QuoteTerm/MatchAny
+	Project   string
+	SessionID string   // the session it was first extracted from; "" for all
+	Types     []string // decision, fact, ...; empty for all
+	Stages    []string
+	Statuses  []string
+	Limit     int
 }
 
 // EntryHit is an entry found by SearchEntries with its BM25 score (higher is better).
@@ -464,6 +466,16 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 	if q.Project != "" {
 		where = append(where, "e.project = ?")
 		args = append(args, q.Project)
+	}
+	if q.SessionID != "" {
+		where = append(where, "e.session_id = ?")
+		args = append(args, q.SessionID)
+	}
+	if len(q.Types) > 0 {
+		where = append(where, "e.type IN ("+placeholders(len(q.Types))+")")
+		for _, t := range q.Types {
+			args = append(args, t)
+		}
 	}
 	if len(q.Stages) > 0 {
 		where = append(where, "e.stage IN ("+placeholders(len(q.Stages))+")")
@@ -683,13 +695,14 @@ func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
 	return out, nil
 }
 
-// OpenConflicts lists a project's unresolved contradictions, newest first. It
-// starts from the conflicts table, which is small, rather than from entries.
+// OpenConflicts lists a project's unresolved contradictions, newest first
+// ("" lists every project's). It starts from the conflicts table, which is
+// small, rather than from entries.
 func (db *DB) OpenConflicts(ctx context.Context, project string, limit int) ([]Conflict, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT c.id, c.older, c.newer, c.kind, c.reason, c.detected_at, c.resolution
 		FROM conflicts c JOIN entries e ON e.id = c.older
-		WHERE c.kind = 'contradicts' AND c.resolution = '' AND e.project = ? AND e.status = ?
-		ORDER BY c.id DESC LIMIT ?`, project, StatusContested, limit)
+		WHERE c.kind = 'contradicts' AND c.resolution = '' AND (? = '' OR e.project = ?) AND e.status = ?
+		ORDER BY c.id DESC LIMIT ?`, project, project, StatusContested, limit)
 	out, err := scanConflicts(rows, err)
 	if err != nil {
 		return nil, fmt.Errorf("open conflicts: %w", err)

@@ -39,8 +39,10 @@ type EventQuery struct {
 	Match          string // an FTS5 expression built with QuoteTerm/MatchAny; never raw user text
 	Project        string // "" for all projects
 	ExcludeSession string
+	SessionID      string // "" for every session
 	Types          []string
 	Since          time.Time
+	Until          time.Time // only events before this; zero for no bound
 	Limit          int
 }
 
@@ -65,6 +67,10 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 		where = append(where, "e.session_id <> ?")
 		args = append(args, q.ExcludeSession)
 	}
+	if q.SessionID != "" {
+		where = append(where, "e.session_id = ?")
+		args = append(args, q.SessionID)
+	}
 	if len(q.Types) > 0 {
 		where = append(where, "e.type IN ("+placeholders(len(q.Types))+")")
 		for _, t := range q.Types {
@@ -74,6 +80,10 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 	if !q.Since.IsZero() {
 		where = append(where, "e.ts >= ?")
 		args = append(args, FormatTime(q.Since))
+	}
+	if !q.Until.IsZero() {
+		where = append(where, "e.ts < ?")
+		args = append(args, FormatTime(q.Until))
 	}
 	limit := q.Limit
 	if limit <= 0 {

@@ -1,0 +1,110 @@
+// Package mcpserver lets Claude search and read its memory, and save to it, as Model Context Protocol tools.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Name is the server's name: Claude Code calls its tools
+// mcp__plugin_memory-layer_memory__<tool>.
+const Name = "memory"
+
+// instructions tell the model, once per session, what the tools are for.
+const instructions = `Project memory of earlier Claude Code sessions: prompts, answers, tool calls and the memories distilled from them (decisions, facts, preferences, ...), each memory backed by a verbatim quote.
+Work from little to much: search returns one line per hit; timeline shows what happened around one; get gives full memories or messages with their evidence. Memories are cited as [mem:…], captured messages as #N.
+remember saves a memory only with a quote copied verbatim from this session; conflicts lists memories that disagree.
+An answer that relies on memories ends with "Memories used: [mem:…] …".`
+
+// Server answers the memory tools for one project.
+type Server struct {
+	Config  config.Config
+	Project string // the cwd's project, as the hooks identify it
+	// SessionID is the session remember quotes from; "" means the session
+	// of the project's newest prompt (Claude Code gives an MCP server no
+	// session id, and /clear starts a new session under the same server).
+	SessionID string
+	Now       func() time.Time
+	Log       *slog.Logger
+}
+
+// New builds the MCP server with the memory tools.
+func (s *Server) New(version string) *mcp.Server {
+	if s.Now == nil {
+		s.Now = time.Now
+	}
+	if s.Log == nil {
+		s.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Version: version}, &mcp.ServerOptions{Instructions: instructions})
+	mcp.AddTool(srv, &mcp.Tool{Name: "search", Description: searchDoc, Annotations: readOnly("Search memory")}, s.search)
+	mcp.AddTool(srv, &mcp.Tool{Name: "timeline", Description: timelineDoc, Annotations: readOnly("Memory timeline")}, s.timeline)
+	mcp.AddTool(srv, &mcp.Tool{Name: "get", Description: getDoc, Annotations: readOnly("Get memories")}, s.get)
+	mcp.AddTool(srv, &mcp.Tool{Name: "remember", Description: rememberDoc, Annotations: &mcp.ToolAnnotations{Title: "Remember",
+		DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}}, s.remember)
+	mcp.AddTool(srv, &mcp.Tool{Name: "conflicts", Description: conflictsDoc, Annotations: readOnly("Memory conflicts")}, s.conflicts)
+	return srv
+}
+
+func readOnly(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Run serves the tools on stdin and stdout until the client goes away.
+func (s *Server) Run(ctx context.Context, version string) error {
+	return s.New(version).Run(ctx, &mcp.StdioTransport{})
+}
+
+// errNoStore reads as an empty memory: nothing has been captured yet.
+var errNoStore = errors.New("no memory stored yet: nothing has been captured in any session")
+
+// read opens the store for reading. Each call opens its own connection:
+// a server lives as long as the session, and a connection held that long
+// would keep a store that forget compacted or uninstall --purge removed.
+func (s *Server) read(ctx context.Context) (*store.DB, error) {
+	path := s.Config.DBPath()
+	db, err := store.Open(ctx, path, store.Options{ReadOnly: true, BusyTimeout: 2 * time.Second})
+	if errors.Is(err, store.ErrOldSchema) {
+		return s.write(ctx)
+	}
+	if err != nil {
+		if _, serr := os.Stat(path); errors.Is(serr, os.ErrNotExist) || errors.Is(err, store.ErrNoSchema) {
+			return nil, errNoStore
+		}
+		return nil, err
+	}
+	db.Now = s.Now
+	return db, nil
+}
+
+// write opens the store for remember, creating it if need be.
+func (s *Server) write(ctx context.Context) (*store.DB, error) {
+	if err := os.MkdirAll(s.Config.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	db, err := store.Open(ctx, s.Config.DBPath(), store.Options{BusyTimeout: 5 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	db.Now = s.Now
+	return db, nil
+}
+
+// scope is the project a read tool looks in: "" for every project.
+func (s *Server) scope(all bool) string {
+	if all {
+		return ""
+	}
+	return s.Project
+}
