@@ -609,7 +609,7 @@ func around(text string, start, end, width int) string {
 	if len(tail) > width/2 {
 		tail, post = tail[:width/2], "…"
 	}
-	return pre + oneLine(string(head), width) + " »" + oneLine(text[start:end], 4*width) + "« " + oneLine(string(tail), width) + post
+	return strings.TrimSpace(pre + oneLine(string(head), width) + " »" + oneLine(text[start:end], 4*width) + "« " + oneLine(string(tail), width) + post)
 }
 
 // validType reports whether t is an entry type.
