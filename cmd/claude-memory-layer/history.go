@@ -169,6 +169,25 @@ func shortID(id string) string {
 func describeEvent(ev store.Event) string {
 	p := gjson.ParseBytes(ev.Payload)
 	switch ev.Type {
+	case store.TypeMemoryCited:
+		list := func(k string) string {
+			var cids []string
+			for _, c := range p.Get(k).Array() {
+				cids = append(cids, c.String())
+			}
+			return strings.Join(cids, ", ")
+		}
+		s := "an answer cited " + list("cited")
+		if u := list("used"); u != "" {
+			s += "; used " + u
+		}
+		if u := list("unshown"); u != "" {
+			s += "; not shown " + u
+		}
+		if u := list("unknown"); u != "" {
+			s += "; unknown " + u
+		}
+		return s
 	case store.TypeMemoryInjected:
 		var cids []string
 		for _, c := range p.Get("memories").Array() {
