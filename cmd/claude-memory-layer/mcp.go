@@ -48,7 +48,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	s := &mcpserver.Server{Config: cfg, Project: proj, SessionID: o.session, Now: e.now,
 		Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
-	err = s.New(version.String()).Run(ctx, t)
+	err = s.Run(ctx, version.String(), t)
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}

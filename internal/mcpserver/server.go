@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
@@ -35,6 +36,10 @@ type Server struct {
 	SessionID string
 	Now       func() time.Time
 	Log       *slog.Logger
+
+	mu   sync.Mutex
+	db   *store.DB   // the read connection, kept between calls
+	file os.FileInfo // the store file it was opened on
 }
 
 // New builds the MCP server with the memory tools.
@@ -61,30 +66,62 @@ func readOnly(title string) *mcp.ToolAnnotations {
 
 func ptr[T any](v T) *T { return &v }
 
-// Run serves the tools on stdin and stdout until the client goes away.
-func (s *Server) Run(ctx context.Context, version string) error {
-	return s.New(version).Run(ctx, &mcp.StdioTransport{})
+// Run serves the tools over t until the client goes away.
+func (s *Server) Run(ctx context.Context, version string, t mcp.Transport) error {
+	defer s.Close()
+	return s.New(version).Run(ctx, t)
+}
+
+// Close closes the read connection kept between calls.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil {
+		return nil
+	}
+	err := s.db.Close()
+	s.db, s.file = nil, nil
+	return err
 }
 
 // errNoStore reads as an empty memory: nothing has been captured yet.
 var errNoStore = errors.New("no memory stored yet: nothing has been captured in any session")
 
-// read opens the store for reading. Each call opens its own connection:
-// a server lives as long as the session, and a connection held that long
-// would keep a store that forget compacted or uninstall --purge removed.
+// read returns the read connection, opening it on first use. It is kept
+// between calls (opening costs a few milliseconds a search), and opened
+// again when the file is no longer the one it was opened on: forget
+// --yes compacts the store and uninstall --purge removes it.
 func (s *Server) read(ctx context.Context) (*store.DB, error) {
 	path := s.Config.DBPath()
+	fi, statErr := os.Stat(path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db != nil && statErr == nil && os.SameFile(fi, s.file) {
+		return s.db, nil
+	}
+	if s.db != nil {
+		s.db.Close()
+		s.db, s.file = nil, nil
+	}
+	if errors.Is(statErr, os.ErrNotExist) {
+		return nil, errNoStore
+	}
 	db, err := store.Open(ctx, path, store.Options{ReadOnly: true, BusyTimeout: 2 * time.Second})
 	if errors.Is(err, store.ErrOldSchema) {
-		return s.write(ctx)
+		// An older build's store: a write open upgrades it, as any hook would.
+		if db, err = s.write(ctx); err == nil {
+			db.Close()
+			db, err = store.Open(ctx, path, store.Options{ReadOnly: true, BusyTimeout: 2 * time.Second})
+		}
+	}
+	if errors.Is(err, store.ErrNoSchema) {
+		return nil, errNoStore
 	}
 	if err != nil {
-		if _, serr := os.Stat(path); errors.Is(serr, os.ErrNotExist) || errors.Is(err, store.ErrNoSchema) {
-			return nil, errNoStore
-		}
 		return nil, err
 	}
 	db.Now = s.Now
+	s.db, s.file = db, fi
 	return db, nil
 }
 

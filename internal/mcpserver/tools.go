@@ -84,7 +84,6 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 	if err != nil {
 		return nil, nil, err
 	}
-	defer db.Close()
 	res, err := recall.Search(ctx, db, opt)
 	if err != nil {
 		return nil, nil, err
@@ -157,7 +156,6 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 	if err != nil {
 		return nil, nil, err
 	}
-	defer db.Close()
 	var b strings.Builder
 	if in.Date != "" {
 		f := store.EventFilter{Project: s.scope(in.AllProjects), Types: conversation}
@@ -279,7 +277,6 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 	if err != nil {
 		return nil, nil, err
 	}
-	defer db.Close()
 	sc := inspect.NewSessions(db)
 	var b strings.Builder
 	for i, id := range in.IDs {
@@ -500,7 +497,6 @@ func (s *Server) conflicts(ctx context.Context, _ *mcp.CallToolRequest, in confl
 	if err != nil {
 		return nil, nil, err
 	}
-	defer db.Close()
 	cs, err := db.OpenConflicts(ctx, s.scope(in.AllProjects), limit)
 	if err != nil {
 		return nil, nil, err

@@ -17,14 +17,19 @@ func QuoteTerm(term string) string {
 
 // MatchAny builds an FTS5 expression matching any of the terms; with prefix,
 // each term also matches as a prefix. Empty terms are dropped; no terms gives "".
-func MatchAny(terms []string, prefix bool) string {
+func MatchAny(terms []string, prefix bool) string { return matchTerms(terms, prefix, " OR ") }
+
+// MatchAll is MatchAny for rows that hold every one of the terms.
+func MatchAll(terms []string, prefix bool) string { return matchTerms(terms, prefix, " AND ") }
+
+func matchTerms(terms []string, prefix bool, op string) string {
 	var b strings.Builder
 	for _, t := range terms {
 		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" {
 			continue
 		}
 		if b.Len() > 0 {
-			b.WriteString(" OR ")
+			b.WriteString(op)
 		}
 		b.WriteString(QuoteTerm(t))
 		if prefix {
@@ -44,6 +49,18 @@ type EventQuery struct {
 	Since          time.Time
 	Until          time.Time // only events before this; zero for no bound
 	Limit          int
+}
+
+// CountEventMatches counts the events a MATCH expression selects, up to
+// limit: a cheap estimate of what ranking them would cost (FTS5 walks the
+// term's document list without computing BM25).
+func (db *DB) CountEventMatches(ctx context.Context, match string, limit int) (int, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts WHERE events_fts MATCH ? LIMIT ?)`, match, limit).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count matches: %w", err)
+	}
+	return n, nil
 }
 
 // EventHit is an event found by SearchEvents, with its BM25 score (higher is better).
