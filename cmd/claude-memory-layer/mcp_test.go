@@ -147,7 +147,7 @@ func TestMCPOverStdio(t *testing.T) {
 
 	out, isErr = call(t, cs, "get", map[string]any{"ids": []string{cid[1], "#4", "mem:ffffffff"}})
 	t.Logf("get:\n%s", out)
-	for _, want := range []string{"[" + cid[1] + "] decision, verified", "Evidence 1:", "> #2 agent_response:", "»", "#4 user_prompt", "Fix the test, not the middleware.", "mem:ffffffff: not found"} {
+	for _, want := range []string{"[" + cid[1] + "] decision, verified", "History: saved 2026-11-20 in session s1; injected into 0 prompts; used by 0 answers.", "Evidence 1:", "> #2 agent_response:", "»", "#4 user_prompt", "Fix the test, not the middleware.", "mem:ffffffff: not found"} {
 		if isErr || !strings.Contains(out, want) {
 			t.Errorf("get: no %q in:\n%s", want, out)
 		}

@@ -77,12 +77,9 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 	}
 	// One more than the page tells whether another page follows.
 	opt.Limit = in.Offset + limit + 1
-	db, err := s.read(ctx)
-	if errors.Is(err, errNoStore) {
-		return text(err.Error()), nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
 	}
 	res, err := recall.Search(ctx, db, opt)
 	if err != nil {
@@ -149,12 +146,9 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 	} else if _, _, err := inspect.Parse(in.ID); err != nil {
 		return nil, nil, err
 	}
-	db, err := s.read(ctx)
-	if errors.Is(err, errNoStore) {
-		return text(err.Error()), nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
 	}
 	var b strings.Builder
 	if in.Date != "" {
@@ -270,12 +264,9 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 			return nil, nil, err
 		}
 	}
-	db, err := s.read(ctx)
-	if errors.Is(err, errNoStore) {
-		return text(err.Error()), nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
 	}
 	sc := inspect.NewSessions(db)
 	var b strings.Builder
@@ -336,7 +327,15 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 	if x.PromotionBlocked != "" {
 		fmt.Fprintf(b, "Not verified: %s\n", x.PromotionBlocked)
 	}
-	fmt.Fprintf(b, "Injected into %d prompts, used by %d answers.\n", x.InjectCount, x.UseCount)
+	hist := fmt.Sprintf("History: saved %s in session %s; injected into %d prompts", day(x.Created), x.SessionID, x.InjectCount)
+	if n := len(m.Injections); n > 0 {
+		hist += ", last " + day(m.Injections[n-1].Time)
+	}
+	hist += fmt.Sprintf("; used by %d answers", x.UseCount)
+	if n := len(m.Citations); n > 0 {
+		hist += fmt.Sprintf(", last %s in session %s", day(m.Citations[n-1].Time), m.Citations[n-1].SessionID)
+	}
+	b.WriteString(hist + ".\n")
 	for i, v := range m.Evidence {
 		where := "not found"
 		if v.Aligned() {
@@ -490,12 +489,9 @@ func (s *Server) conflicts(ctx context.Context, _ *mcp.CallToolRequest, in confl
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := s.read(ctx)
-	if errors.Is(err, errNoStore) {
-		return text(err.Error()), nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
 	}
 	cs, err := db.OpenConflicts(ctx, s.scope(in.AllProjects), limit)
 	if err != nil {
@@ -535,6 +531,16 @@ func bestQuote(x store.Entry) string {
 		}
 	}
 	return q
+}
+
+// reader returns the store for a read tool. With no store yet, db is nil
+// and empty says so: an empty memory is an answer, not an error.
+func (s *Server) reader(ctx context.Context) (db *store.DB, empty *mcp.CallToolResult, err error) {
+	db, err = s.read(ctx)
+	if errors.Is(err, errNoStore) {
+		return nil, text(err.Error()), nil
+	}
+	return db, nil, err
 }
 
 func text(s string) *mcp.CallToolResult {
