@@ -91,6 +91,9 @@ type Check struct {
 	Cited   []string // every id the answer cited
 	Used    []string // cited and shown in the turn: counted as uses
 	Unshown []string // cited, stored, but not shown in the turn
+	// Earlier are those of Unshown that the session showed in an earlier
+	// turn or its start brief: still in the model's context, unless compacted.
+	Earlier []string
 	Unknown []string // cited but naming nothing stored
 	Shown   []string // what the turn showed: injected or returned by a memory tool
 }
@@ -119,7 +122,7 @@ func Record(ctx context.Context, db *store.DB, t Turn) (Check, error) {
 	if len(c.Cited) == 0 {
 		return c, nil
 	}
-	shown, err := Shown(ctx, db, t.SessionID, t.PromptID)
+	shown, before, err := shownIn(ctx, db, t.SessionID, t.PromptID)
 	if err != nil {
 		return c, err
 	}
@@ -138,6 +141,9 @@ func Record(ctx context.Context, db *store.DB, t Turn) (Check, error) {
 			return c, err
 		case !isShown[id]:
 			c.Unshown = append(c.Unshown, id)
+			if before[id] {
+				c.Earlier = append(c.Earlier, id)
+			}
 		default:
 			c.Used = append(c.Used, id)
 			if ref.Entry != nil {
@@ -147,7 +153,7 @@ func Record(ctx context.Context, db *store.DB, t Turn) (Check, error) {
 	}
 	payload, err := json.Marshal(map[string]any{
 		"prompt_id": t.PromptID, "cited": nonNil(c.Cited), "used": nonNil(c.Used),
-		"unshown": nonNil(c.Unshown), "unknown": nonNil(c.Unknown), "shown": nonNil(c.Shown),
+		"unshown": nonNil(c.Unshown), "earlier": nonNil(c.Earlier), "unknown": nonNil(c.Unknown), "shown": nonNil(c.Shown),
 	})
 	if err != nil {
 		return c, err
@@ -173,37 +179,36 @@ func nonNil(s []string) []string {
 // search, get and timeline among them). Without a prompt id nothing can be
 // tied to the turn, and nothing counts as shown.
 func Shown(ctx context.Context, db *store.DB, sessionID, promptID string) ([]string, error) {
-	if promptID == "" {
-		return nil, nil
+	shown, _, err := shownIn(ctx, db, sessionID, promptID)
+	return shown, err
+}
+
+// shownIn is Shown, plus the ids the session showed before: in other turns'
+// injections and tool results, and in its start brief.
+func shownIn(ctx context.Context, db *store.DB, sessionID, promptID string) (turn []string, before map[string]bool, err error) {
+	before = map[string]bool{}
+	// A turn's events are among the session's latest; a long session must
+	// not make every Stop read all of its history.
+	evs, err := db.Events(ctx, store.EventFilter{SessionID: sessionID, Newest: true, Limit: 2000,
+		Types: []string{store.TypeMemoryInjected, store.TypeToolObservation, store.TypeSessionStarted}})
+	if err != nil {
+		return nil, nil, err
 	}
 	var ids []string
-	inj, err := db.EventIDs(ctx, []string{"inject:" + sessionID + ":" + promptID})
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range inj {
-		ev, err := db.Event(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range gjson.GetBytes(ev.Payload, "memories").Array() {
-			ids = append(ids, m.String())
-		}
-	}
-	// A turn's tool calls are among the session's latest; a long session
-	// must not make every Stop read all of its history.
-	tools, err := db.Events(ctx, store.EventFilter{SessionID: sessionID, Types: []string{store.TypeToolObservation}, Newest: true, Limit: 500})
-	if err != nil {
-		return nil, err
-	}
-	for _, ev := range tools {
+	for _, ev := range evs {
 		p := gjson.ParseBytes(ev.Payload)
-		if p.Get("prompt_id").String() != promptID {
+		mems := p.Get("memories").Array()
+		if len(mems) == 0 {
 			continue
 		}
-		for _, m := range p.Get("memories").Array() {
-			ids = append(ids, m.String())
+		this := promptID != "" && ev.Type != store.TypeSessionStarted && p.Get("prompt_id").String() == promptID
+		for _, m := range mems {
+			if this {
+				ids = append(ids, m.String())
+			} else {
+				before[m.String()] = true
+			}
 		}
 	}
-	return IDs(strings.Join(ids, " ")), nil
+	return IDs(strings.Join(ids, " ")), before, nil
 }

@@ -110,6 +110,10 @@ func TestRecord(t *testing.T) {
 	if !reflect.DeepEqual(c.Unshown, []string{other.CID}) || !reflect.DeepEqual(c.Unknown, []string{"mem:dead0000"}) || !c.Flagged() {
 		t.Errorf("Unshown = %v, Unknown = %v, want [%s] [mem:dead0000]", c.Unshown, c.Unknown, other.CID)
 	}
+	// An earlier turn's tool result showed it: still flagged, and said so.
+	if !reflect.DeepEqual(c.Earlier, []string{other.CID}) {
+		t.Errorf("Earlier = %v, want [%s]", c.Earlier, other.CID)
+	}
 	// The same Stop again (a retried hook) counts nothing twice.
 	if _, err := Record(ctx, db, turn); err != nil {
 		t.Fatal(err)

@@ -115,18 +115,21 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 		return hook.Reply{}, err
 	}
 	defer db.Close()
-	rec := recorder(db, env)
-	if _, err := rec.Mark(ctx, ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), map[string]any{
-		"source": ev.Get("source").String(), "model": ev.Get("model").String(), "cwd": ev.Cwd,
-	}); err != nil {
+	var brief string
+	if env.Config.Recall.Brief {
+		if brief, err = recall.Brief(ctx, db, env.Config.Recall, s.Project, s.ID); err != nil {
+			return hook.Reply{}, fmt.Errorf("brief: %w", err)
+		}
+	}
+	// The memories the brief shows are recorded with the start, so that the
+	// citation check can tell an answer citing one of them from one citing
+	// an id it never saw.
+	data := map[string]any{"source": ev.Get("source").String(), "model": ev.Get("model").String(), "cwd": ev.Cwd}
+	if shown := citation.IDs(brief); len(shown) > 0 {
+		data["memories"] = shown
+	}
+	if _, err := recorder(db, env).Mark(ctx, ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), data); err != nil {
 		return hook.Reply{}, err
-	}
-	if !env.Config.Recall.Brief {
-		return hook.Reply{}, nil
-	}
-	brief, err := recall.Brief(ctx, db, env.Config.Recall, s.Project, s.ID)
-	if err != nil {
-		return hook.Reply{}, fmt.Errorf("brief: %w", err)
 	}
 	return hook.Reply{AdditionalContext: brief}, nil
 }
@@ -223,7 +226,7 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	}
 	if check.Flagged() {
 		env.Log.Warn("answer cites memories it was not shown", "session", s.ID, "prompt_id", ev.PromptID,
-			"not_shown", check.Unshown, "unknown", check.Unknown, "shown", check.Shown)
+			"not_shown", check.Unshown, "shown_earlier_in_session", check.Earlier, "unknown", check.Unknown, "shown", check.Shown)
 	}
 	return hook.Reply{}, nil
 }
