@@ -200,7 +200,9 @@ const rankBudget = 5000
 
 // eventHits returns the events to re-rank. The rows holding every term come
 // first: in a large store a query of common words is answered from them
-// alone, cheaply. When they do not fill the list and the terms' rows
+// alone, cheaply. They are matched on whole (stemmed) words: a prefix query
+// merges the lists of every word that starts with the term ("20" with
+// "2026", "2027", ...), a third of a search's time on 100k messages. When they do not fill the list and the terms' rows
 // together stay within rankBudget (any store of a few thousand messages),
 // it is the best by BM25 of the rows holding any term, as always. Beyond the
 // budget, the rows holding the rarest terms (those within the budget, the
@@ -209,7 +211,7 @@ const rankBudget = 5000
 func eventHits(ctx context.Context, db *store.DB, q store.EventQuery, terms []string) ([]store.EventHit, error) {
 	var all []store.EventHit
 	if len(terms) > 1 {
-		q.Match = store.MatchAll(terms, true)
+		q.Match = store.MatchAll(terms, false)
 		hits, err := db.SearchEvents(ctx, q)
 		if err != nil || len(hits) >= q.Limit {
 			return hits, err
@@ -287,7 +289,7 @@ func searchEntries(ctx context.Context, db *store.DB, opt SearchOptions, terms [
 	var err error
 	// As for events (see eventHits): the entries holding every term first.
 	if len(terms) > 1 {
-		q.Match = store.MatchAll(terms, true)
+		q.Match = store.MatchAll(terms, false)
 		if hits, err = db.SearchEntries(ctx, q); err != nil {
 			return nil, err
 		}
