@@ -15,8 +15,7 @@ import (
 )
 
 type showOptions struct {
-	cid     string // a memory, or
-	eventID int64  // an event
+	id      string // a memory's or an event's citation id, as inspect.Parse reads it
 	context int
 	json    bool
 }
@@ -39,16 +38,10 @@ func parseShow(e *env, args []string) (showOptions, error) {
 	if o.context < 0 {
 		return o, usagef("--context must not be negative")
 	}
-	arg := fs.Arg(0)
-	if id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64); err == nil && id > 0 {
-		o.eventID = id
-		return o, nil
+	o.id = fs.Arg(0)
+	if _, _, err := inspect.Parse(o.id); err != nil {
+		return o, usagef("%q is neither a memory id (mem:…) nor an event id (a number)", o.id)
 	}
-	cid, err := parseCID(arg)
-	if err != nil {
-		return o, usagef("%q is neither a memory id (mem:…) nor an event id (a number)", arg)
-	}
-	o.cid = cid
 	return o, nil
 }
 
@@ -65,12 +58,22 @@ func runShow(ctx context.Context, e *env, args []string) error {
 		return errors.New("no store yet: nothing has been captured")
 	}
 	defer db.Close()
-	sc := inspect.NewSessions(db)
-	if o.cid != "" {
-		m, err := inspect.LoadMemory(ctx, db, sc, o.cid, o.context)
-		if errors.Is(err, inspect.ErrNotFound) {
-			return fmt.Errorf("no memory %s (see claude-memory-layer entries)", o.cid)
+	// One lookup resolves both kinds of id, as the MCP tools and the
+	// citation check do.
+	ref, err := inspect.Lookup(ctx, db, o.id)
+	if errors.Is(err, inspect.ErrNotFound) {
+		if cid, _, _ := inspect.Parse(o.id); cid != "" {
+			return fmt.Errorf("no memory %s (see claude-memory-layer entries)", cid)
 		}
+		_, n, _ := inspect.Parse(o.id)
+		return fmt.Errorf("no event %d", n)
+	}
+	if err != nil {
+		return err
+	}
+	sc := inspect.NewSessions(db)
+	if ref.Entry != nil {
+		m, err := inspect.LoadMemory(ctx, db, sc, ref.Entry.CID, o.context)
 		if err != nil {
 			return err
 		}
@@ -81,13 +84,6 @@ func runShow(ctx context.Context, e *env, args []string) error {
 		}
 		printMemory(e.stdout, m, isTerminal(e.stdout))
 		return nil
-	}
-	ref, err := inspect.Lookup(ctx, db, inspect.EventID(o.eventID))
-	if errors.Is(err, inspect.ErrNotFound) {
-		return fmt.Errorf("no event %d", o.eventID)
-	}
-	if err != nil {
-		return err
 	}
 	ev := *ref.Event
 	before, after, err := sc.Around(ctx, ev, o.context)

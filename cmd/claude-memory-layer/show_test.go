@@ -16,9 +16,9 @@ func TestParseShow(t *testing.T) {
 		args []string
 		want showOptions
 	}{
-		{[]string{"mem:ab12cd"}, showOptions{cid: "mem:ab12cd", context: 1}},
-		{[]string{"42", "--context", "3", "--json"}, showOptions{eventID: 42, context: 3, json: true}},
-		{[]string{"#7", "--context", "0"}, showOptions{eventID: 7}},
+		{[]string{"mem:ab12cd"}, showOptions{id: "mem:ab12cd", context: 1}},
+		{[]string{"42", "--context", "3", "--json"}, showOptions{id: "42", context: 3, json: true}},
+		{[]string{"#7", "--context", "0"}, showOptions{id: "#7"}},
 	}
 	for _, tt := range tests {
 		got, err := parseShow(e, tt.args)
