@@ -172,6 +172,18 @@ func TestMCPOverStdio(t *testing.T) {
 	if got, _ := call(t, cs, "get", map[string]any{"ids": []string{saved}}); !strings.Contains(got, "> #4 user_prompt") {
 		t.Errorf("the remembered memory's evidence:\n%s", got)
 	}
+	// The model's own words pass the privacy filter as captured text does.
+	const secret = "sk-ant-api03-Zq8wLx2Vb7Nc4Rt6Yp1Kd9Hs3Jf5Gm0Qa-AbCdEfGh"
+	out, isErr = call(t, cs, "remember", map[string]any{"title": "The orders tests run against the API key " + secret,
+		"body": "<private>my own notes</private>The test suite reproduces the 401.", "quote": "gets 401 on GET /api/orders"})
+	if isErr || strings.Contains(out, secret) {
+		t.Fatalf("remember with a secret in the title: %v %s", isErr, out)
+	}
+	got, _ := call(t, cs, "get", map[string]any{"ids": []string{regexp.MustCompile(`mem:[0-9a-f]+`).FindString(out)}})
+	t.Logf("get of a memory saved with a secret:\n%s", got)
+	if strings.Contains(got, secret) || strings.Contains(got, "my own notes") || !strings.Contains(got, "The orders tests run against the API key") {
+		t.Errorf("a remembered secret or private section reached the store:\n%s", got)
+	}
 	out, isErr = call(t, cs, "remember", map[string]any{"title": "We deploy on Fridays", "quote": "we always deploy on Fridays at five"})
 	if !isErr || !strings.Contains(out, "not saved") {
 		t.Errorf("remember an invented quote: error %v:\n%s", isErr, out)

@@ -11,6 +11,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -395,7 +396,11 @@ const (
 )
 
 func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, any, error) {
-	x := extract.Entry{Type: extract.Fact, Title: strings.TrimSpace(in.Title), Body: strings.TrimSpace(in.Body), Subject: strings.TrimSpace(in.Subject),
+	// The model's own words are stored as they come, so they pass the same
+	// filter as captured text: <private> sections and secrets never reach
+	// the store. The quote needs none: it is stored only if it is found in
+	// a message, which was filtered when captured.
+	x := extract.Entry{Type: extract.Fact, Title: clean(in.Title), Body: clean(in.Body), Subject: clean(in.Subject),
 		Evidence: []extract.Evidence{{Quote: strings.TrimSpace(in.Quote)}}}
 	if in.Type != "" {
 		x.Type = extract.Type(in.Type)
@@ -612,6 +617,10 @@ func around(text string, start, end, width int) string {
 		tail, post = tail[:width/2], "…"
 	}
 	return strings.TrimSpace(pre + oneLine(string(head), width) + " »" + oneLine(text[start:end], 4*width) + "« " + oneLine(string(tail), width) + post)
+}
+
+func clean(s string) string {
+	return strings.TrimSpace(privacy.Filter(strings.ToValidUTF8(s, "\uFFFD")))
 }
 
 // validType reports whether t is an entry type.
