@@ -20,7 +20,7 @@ func parseMCP(e *env, args []string) (mcpOptions, error) {
 	var o mcpOptions
 	fs := newFlags(e, "mcp", "[--project DIR] [--session ID]")
 	fs.StringVar(&o.project, "project", "", "the project the tools look in (default: the current directory's)")
-	fs.StringVar(&o.session, "session", "", "the session remember quotes from (default: the one with the project's newest prompt)")
+	fs.StringVar(&o.session, "session", "", "the session remember quotes from first (default: $CLAUDE_CODE_SESSION_ID, set by Claude Code)")
 	if err := parse(fs, args); err != nil {
 		return o, err
 	}
@@ -44,6 +44,9 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	proj, err := projectFlag(o.project)
 	if err != nil {
 		return err
+	}
+	if o.session == "" {
+		o.session = e.getenv("CLAUDE_CODE_SESSION_ID")
 	}
 	s := &mcpserver.Server{Config: cfg, Project: proj, SessionID: o.session, Now: e.now,
 		Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}

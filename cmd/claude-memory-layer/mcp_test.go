@@ -57,10 +57,10 @@ func seedMCP(t *testing.T, dir string) {
 
 // mcpSession starts the built CLI's mcp command as Claude Code would, a child
 // process spoken to over its stdin and stdout, and connects the SDK's client.
-func mcpSession(t *testing.T, bin, data string) *mcp.ClientSession {
+func mcpSession(t *testing.T, bin, data string, env ...string) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(bin, "mcp", "--project", mcpProject)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + data, "CLAUDE_MEMORY_DIR=" + data}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + data, "CLAUDE_MEMORY_DIR=" + data}, env...)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -187,6 +187,14 @@ func TestMCPOverStdio(t *testing.T) {
 	out, isErr = call(t, cs, "remember", map[string]any{"title": "We deploy on Fridays", "quote": "we always deploy on Fridays at five"})
 	if !isErr || !strings.Contains(out, "not saved") {
 		t.Errorf("remember an invented quote: error %v:\n%s", isErr, out)
+	}
+
+	// Claude Code names the session it started the server for; after /clear
+	// the conversation goes on as another session, whose quotes still count.
+	cleared := mcpSession(t, bin, data, "CLAUDE_CODE_SESSION_ID=before-clear")
+	out, isErr = call(t, cleared, "remember", map[string]any{"title": "Orders API requests need a JWT", "quote": "Add JWT authentication to the orders API."})
+	if isErr || !strings.Contains(out, "in #1.") {
+		t.Errorf("remember with a stale session id: %v %s", isErr, out)
 	}
 
 	if out, isErr := call(t, cs, "conflicts", map[string]any{}); isErr || out == "" {

@@ -30,9 +30,10 @@ An answer that relies on memories ends with "Memories used: [mem:…] …".`
 type Server struct {
 	Config  config.Config
 	Project string // the cwd's project, as the hooks identify it
-	// SessionID is the session remember quotes from; "" means the session
-	// of the project's newest prompt (Claude Code gives an MCP server no
-	// session id, and /clear starts a new session under the same server).
+	// SessionID is the session Claude Code started the server for
+	// (CLAUDE_CODE_SESSION_ID), which remember quotes first; "" for none.
+	// After /clear the session goes on under another id, so remember also
+	// tries the session of the project's newest prompt.
 	SessionID string
 	Now       func() time.Time
 	Log       *slog.Logger

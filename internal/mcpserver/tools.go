@@ -423,12 +423,19 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 		return nil, nil, err
 	}
 	defer db.Close()
-	sid, err := s.session(ctx, db)
+	sessions, err := s.sessions(ctx, db)
 	if err != nil {
 		return nil, nil, err
 	}
 	p := &pipeline.Processor{DB: db, Log: s.Log, Now: s.Now}
-	r, err := p.Remember(ctx, sid, x, memoryTool)
+	var r pipeline.Remembered
+	var sid string
+	for _, sid = range sessions {
+		r, err = p.Remember(ctx, sid, x, memoryTool)
+		if !errors.Is(err, pipeline.ErrNotAligned) {
+			break
+		}
+	}
 	if errors.Is(err, pipeline.ErrNotAligned) {
 		return nil, nil, fmt.Errorf("not saved: the quote is not in this session (%v); copy it verbatim from a stored message", err)
 	}
@@ -465,21 +472,27 @@ func memoryTool(ev store.Event) bool {
 	return strings.HasPrefix(tool, "mcp__") && strings.Contains(tool, "memory-layer_"+Name+"__")
 }
 
-// session is the session remember quotes from: the configured one, else the
-// one whose prompt in this project is the newest (the prompt that led to
-// this call was stored before the model saw it).
-func (s *Server) session(ctx context.Context, db *store.DB) (string, error) {
+// sessions are the sessions remember may quote, in the order tried: the
+// one Claude Code started this server for, then the one whose prompt in this
+// project is the newest (the prompt that led to this call was stored before
+// the model saw it). They differ after /clear, which starts a new session
+// under the same server, or when another session of the project is running.
+func (s *Server) sessions(ctx context.Context, db *store.DB) ([]string, error) {
+	var out []string
 	if s.SessionID != "" {
-		return s.SessionID, nil
+		out = append(out, s.SessionID)
 	}
 	evs, err := db.Events(ctx, store.EventFilter{Project: s.Project, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	if len(evs) == 0 {
-		return "", errors.New("no session of this project has been captured yet, so there is nothing to quote")
+	if len(evs) > 0 && evs[0].SessionID != s.SessionID {
+		out = append(out, evs[0].SessionID)
 	}
-	return evs[0].SessionID, nil
+	if len(out) == 0 {
+		return nil, errors.New("no session of this project has been captured yet, so there is nothing to quote")
+	}
+	return out, nil
 }
 
 const conflictsDoc = `Open conflicts in this project's memory: pairs of memories that contradict each other and are not resolved, newest first, both sides with their dates and quotes.`

@@ -33,6 +33,9 @@ type Remembered struct {
 func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.Entry, skip func(store.Event) bool) (Remembered, error) {
 	var r Remembered
 	sess, err := p.DB.Session(ctx, sessionID)
+	if errors.Is(err, store.ErrNotFound) {
+		return r, fmt.Errorf("session %s has no stored messages to quote: %w", sessionID, ErrNotAligned)
+	}
 	if err != nil {
 		return r, err
 	}
