@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench.sh [flags]: builds the binaries and prints the benchmark table (see scripts/bench/main.go;
-# flags: -runs N, -events 0,10000,100000).
+# flags: -runs N, -events 0,10000,100000; -mcp measures only the MCP server).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

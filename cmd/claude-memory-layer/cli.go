@@ -60,6 +60,7 @@ func commands() map[string]command {
 		"install":   {"register the plugin with Claude Code", runInstall},
 		"uninstall": {"unregister the plugin (memories kept unless --purge)", runUninstall},
 		"version":   {"print the version", runVersion},
+		"mcp":       {"serve the memory tools to Claude over MCP on stdin/stdout", runMCP},
 	}
 }
 

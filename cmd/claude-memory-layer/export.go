@@ -108,6 +108,8 @@ type (
 		Created          string           `json:"created_at"`
 		LastUsed         string           `json:"last_used_at"`
 		UseCount         int              `json:"use_count"`
+		LastInjected     string           `json:"last_injected_at"`
+		InjectCount      int              `json:"inject_count"`
 		Evidence         []exportEvidence `json:"evidence"`
 		Conflicts        []exportConflict `json:"conflicts"`
 	}
@@ -261,7 +263,8 @@ func exportStore(ctx context.Context, db *store.DB, proj string, e *env, w io.Wr
 		x := exportEntry{Kind: "entry", ID: en.ID, CID: en.CID, Project: en.Project, SessionID: en.SessionID, Type: en.Type,
 			Title: en.Title, Body: en.Body, Subject: en.Subject, ClaimKey: en.ClaimKey, Stage: en.Stage, Status: en.Status,
 			SupersededBy: cids[en.SupersededBy], PromotionBlocked: en.PromotionBlocked, Created: store.FormatTime(en.Created),
-			LastUsed: store.FormatTime(en.LastUsed), UseCount: en.UseCount, Evidence: []exportEvidence{}, Conflicts: byEntry[en.ID]}
+			LastUsed: store.FormatTime(en.LastUsed), UseCount: en.UseCount,
+			LastInjected: store.FormatTime(en.LastInjected), InjectCount: en.InjectCount, Evidence: []exportEvidence{}, Conflicts: byEntry[en.ID]}
 		if x.Conflicts == nil {
 			x.Conflicts = []exportConflict{}
 		}
@@ -544,8 +547,9 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 	if got.CID != x.CID {
 		fmt.Fprintf(r.e.stderr, "claude-memory-layer import: entry %s is %s in this store\n", x.CID, got.CID)
 	}
-	if x.UseCount > 0 || x.LastUsed != "" {
-		if err := r.db.RestoreUsage(ctx, got.ID, x.UseCount, store.ParseTime(x.LastUsed)); err != nil {
+	if x.UseCount > 0 || x.LastUsed != "" || x.InjectCount > 0 || x.LastInjected != "" {
+		u := store.Usage{UseCount: x.UseCount, LastUsed: store.ParseTime(x.LastUsed), InjectCount: x.InjectCount, LastInjected: store.ParseTime(x.LastInjected)}
+		if err := r.db.RestoreUsage(ctx, got.ID, u); err != nil {
 			return err
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -170,6 +169,25 @@ func shortID(id string) string {
 func describeEvent(ev store.Event) string {
 	p := gjson.ParseBytes(ev.Payload)
 	switch ev.Type {
+	case store.TypeMemoryCited:
+		list := func(k string) string {
+			var cids []string
+			for _, c := range p.Get(k).Array() {
+				cids = append(cids, c.String())
+			}
+			return strings.Join(cids, ", ")
+		}
+		s := "an answer cited " + list("cited")
+		if u := list("used"); u != "" {
+			s += "; used " + u
+		}
+		if u := list("unshown"); u != "" {
+			s += "; not shown " + u
+		}
+		if u := list("unknown"); u != "" {
+			s += "; unknown " + u
+		}
+		return s
 	case store.TypeMemoryInjected:
 		var cids []string
 		for _, c := range p.Get("memories").Array() {
@@ -224,17 +242,6 @@ func clipLine(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// sortEvents orders events by time, then id (ids follow insertion, which for
-// live sessions is not always the order things happened in).
-func sortEvents(evs []store.Event) {
-	sort.SliceStable(evs, func(i, j int) bool {
-		if !evs[i].Time.Equal(evs[j].Time) {
-			return evs[i].Time.Before(evs[j].Time)
-		}
-		return evs[i].ID < evs[j].ID
-	})
 }
 
 // argsStdinFlag makes a command take (more of) its arguments from stdin. The

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
 
 type showOptions struct {
-	cid     string // a memory, or
-	eventID int64  // an event
+	id      string // a memory's or an event's citation id, as inspect.Parse reads it
 	context int
 	json    bool
 }
@@ -38,21 +38,10 @@ func parseShow(e *env, args []string) (showOptions, error) {
 	if o.context < 0 {
 		return o, usagef("--context must not be negative")
 	}
-	arg := fs.Arg(0)
-	if id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64); err == nil && id > 0 {
-		o.eventID = id
-		return o, nil
+	o.id = fs.Arg(0)
+	if _, _, err := inspect.Parse(o.id); err != nil {
+		return o, usagef("%q is neither a memory id (mem:…) nor an event id (a number)", o.id)
 	}
-	// A recalled message's citation id names its event.
-	if id, ok := store.ParseEventCID(strings.Trim(arg, "[]")); ok {
-		o.eventID = id
-		return o, nil
-	}
-	cid, err := parseCID(arg)
-	if err != nil {
-		return o, usagef("%q is neither a memory id (mem:…) nor an event id (a number)", arg)
-	}
-	o.cid = cid
 	return o, nil
 }
 
@@ -69,28 +58,35 @@ func runShow(ctx context.Context, e *env, args []string) error {
 		return errors.New("no store yet: nothing has been captured")
 	}
 	defer db.Close()
-	sc := &sessionCache{db: db, byID: map[string][]store.Event{}}
-	if o.cid != "" {
-		m, err := loadMemory(ctx, db, sc, o.cid, o.context)
+	// One lookup resolves both kinds of id, as the MCP tools and the
+	// citation check do.
+	ref, err := inspect.Lookup(ctx, db, o.id)
+	if errors.Is(err, inspect.ErrNotFound) {
+		if cid, _, _ := inspect.Parse(o.id); cid != "" {
+			return fmt.Errorf("no memory %s (see claude-memory-layer entries)", cid)
+		}
+		_, n, _ := inspect.Parse(o.id)
+		return fmt.Errorf("no event %d", n)
+	}
+	if err != nil {
+		return err
+	}
+	sc := inspect.NewSessions(db)
+	if ref.Entry != nil {
+		m, err := inspect.LoadMemory(ctx, db, sc, ref.Entry.CID, o.context)
 		if err != nil {
 			return err
 		}
 		if o.json {
 			return writeJSON(e.stdout, struct {
 				Memory memoryJSON `json:"memory"`
-			}{m.json()})
+			}{toMemoryJSON(m)})
 		}
-		m.print(e.stdout, isTerminal(e.stdout))
+		printMemory(e.stdout, m, isTerminal(e.stdout))
 		return nil
 	}
-	ev, err := db.Event(ctx, o.eventID)
-	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("no event %d", o.eventID)
-	}
-	if err != nil {
-		return err
-	}
-	before, after, err := sc.around(ctx, ev, o.context)
+	ev := *ref.Event
+	before, after, err := sc.Around(ctx, ev, o.context)
 	if err != nil {
 		return err
 	}
@@ -105,162 +101,17 @@ func runShow(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// sessionCache loads each session's events once, in the order they happened.
-type sessionCache struct {
-	db   *store.DB
-	byID map[string][]store.Event
-}
-
-var conversationTypes = []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}
-
-// conversation returns the session's prompts, answers and tool observations in time order.
-func (c *sessionCache) conversation(ctx context.Context, session string) ([]store.Event, error) {
-	if evs, ok := c.byID[session]; ok {
-		return evs, nil
-	}
-	evs, err := c.db.Events(ctx, store.EventFilter{SessionID: session, Types: conversationTypes})
-	if err != nil {
-		return nil, err
-	}
-	sortEvents(evs)
-	c.byID[session] = evs
-	return evs, nil
-}
-
-// around returns up to n events before and after ev in its session: among
-// the conversation for a conversation event, among all events otherwise.
-func (c *sessionCache) around(ctx context.Context, ev store.Event, n int) (before, after []store.Event, err error) {
-	if ev.SessionID == "" || n == 0 {
-		return nil, nil, nil
-	}
-	var evs []store.Event
-	if ev.Conversation() {
-		evs, err = c.conversation(ctx, ev.SessionID)
-	} else {
-		evs, err = c.db.Events(ctx, store.EventFilter{SessionID: ev.SessionID})
-		sortEvents(evs)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	i := indexOfEvent(evs, ev.ID)
-	if i < 0 {
-		return nil, nil, nil
-	}
-	return evs[max(0, i-n):i], evs[i+1 : min(len(evs), i+1+n)], nil
-}
-
-func indexOfEvent(evs []store.Event, id int64) int {
-	for i, e := range evs {
-		if e.ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
-// memoryView is everything show prints about a memory.
-type memoryView struct {
-	entry      store.Entry
-	evidence   []evidenceView
-	conflicts  []conflictView
-	injections []store.Event
-}
-
-type evidenceView struct {
-	store.Evidence
-	event         *store.Event // the message the quote was found in, if still stored
-	before, after []store.Event
-}
-
-type conflictView struct {
-	other      string // the other side's citation id, "" when it is gone
-	otherTitle string
-	relation   string // supersedes, superseded_by, contradicts
-	kind       string
-	reason     string
-	detected   string
-	resolution string
-}
-
-func loadMemory(ctx context.Context, db *store.DB, sc *sessionCache, cid string, n int) (memoryView, error) {
-	var m memoryView
-	x, err := db.EntryByCID(ctx, cid)
-	if errors.Is(err, store.ErrNotFound) {
-		return m, fmt.Errorf("no memory %s (see claude-memory-layer entries)", cid)
-	}
-	if err != nil {
-		return m, err
-	}
-	m.entry = x
-	for _, v := range x.Evidence {
-		ev := evidenceView{Evidence: v}
-		if v.EventID != 0 {
-			src, err := db.Event(ctx, v.EventID)
-			switch {
-			case errors.Is(err, store.ErrNotFound):
-			case err != nil:
-				return m, err
-			default:
-				ev.event = &src
-				if ev.before, ev.after, err = sc.around(ctx, src, n); err != nil {
-					return m, err
-				}
-			}
-		}
-		m.evidence = append(m.evidence, ev)
-	}
-	cs, err := db.Conflicts(ctx, []int64{x.ID})
-	if err != nil {
-		return m, err
-	}
-	seenSuccessor := false
-	for _, c := range cs {
-		other := c.Older
-		rel := "contradicts"
-		if c.Older == x.ID {
-			other = c.Newer
-		}
-		if c.Kind == "supersedes" {
-			rel = "supersedes"
-			if c.Older == x.ID {
-				rel = "superseded_by"
-				seenSuccessor = seenSuccessor || other == x.SupersededBy
-			}
-		}
-		cv := conflictView{relation: rel, kind: c.Kind, reason: c.Reason, detected: jsonTime(c.Detected), resolution: c.Resolution}
-		if o, err := db.EntryByID(ctx, other); err == nil {
-			cv.other, cv.otherTitle = o.CID, o.Title
-		}
-		m.conflicts = append(m.conflicts, cv)
-	}
-	if x.SupersededBy != 0 && !seenSuccessor {
-		cv := conflictView{relation: "superseded_by", kind: "supersedes"}
-		if o, err := db.EntryByID(ctx, x.SupersededBy); err == nil {
-			cv.other, cv.otherTitle = o.CID, o.Title
-		}
-		m.conflicts = append(m.conflicts, cv)
-	}
-	evs, err := db.EntryEvents(ctx, x)
-	if err != nil {
-		return m, err
-	}
-	for _, ev := range evs {
-		if ev.Type == store.TypeMemoryInjected {
-			m.injections = append(m.injections, ev)
-		}
-	}
-	return m, nil
-}
-
 type memoryJSON struct {
 	entryJSON
 	LastUsed         string             `json:"last_used"`
 	UseCount         int                `json:"use_count"`
+	LastInjected     string             `json:"last_injected"`
+	InjectCount      int                `json:"inject_count"`
 	PromotionBlocked string             `json:"promotion_blocked"`
 	Evidence         []evidenceShowJSON `json:"evidence"`
 	Conflicts        []conflictJSON     `json:"conflicts"`
 	Injections       []injectionJSON    `json:"injections"`
+	Citations        []injectionJSON    `json:"citations"`
 }
 
 type evidenceShowJSON struct {
@@ -285,31 +136,35 @@ type injectionJSON struct {
 	Timestamp string `json:"timestamp"`
 }
 
-func (m memoryView) json() memoryJSON {
-	x := m.entry
-	out := memoryJSON{entryJSON: toEntryJSON(x), LastUsed: jsonTime(x.LastUsed), UseCount: x.UseCount, PromotionBlocked: x.PromotionBlocked,
-		Evidence: []evidenceShowJSON{}, Conflicts: []conflictJSON{}, Injections: []injectionJSON{}}
+func toMemoryJSON(m inspect.Memory) memoryJSON {
+	x := m.Entry
+	out := memoryJSON{entryJSON: toEntryJSON(x), LastUsed: jsonTime(x.LastUsed), UseCount: x.UseCount,
+		LastInjected: jsonTime(x.LastInjected), InjectCount: x.InjectCount, PromotionBlocked: x.PromotionBlocked,
+		Evidence: []evidenceShowJSON{}, Conflicts: []conflictJSON{}, Injections: []injectionJSON{}, Citations: []injectionJSON{}}
 	out.entryJSON.Evidence = nil
-	for _, v := range m.evidence {
-		j := evidenceShowJSON{evidenceJSON: toEvidenceJSON(v.Evidence), Before: eventsJSON(v.before), After: eventsJSON(v.after)}
-		if v.event != nil {
-			ej := toEventJSON(*v.event)
+	for _, v := range m.Evidence {
+		j := evidenceShowJSON{evidenceJSON: toEvidenceJSON(v.Evidence), Before: eventsJSON(v.Before), After: eventsJSON(v.After)}
+		if v.Event != nil {
+			ej := toEventJSON(*v.Event)
 			j.Event = &ej
 		}
 		out.Evidence = append(out.Evidence, j)
 	}
-	for _, c := range m.conflicts {
-		out.Conflicts = append(out.Conflicts, conflictJSON{Other: c.other, Relation: c.relation, Kind: c.kind, Reason: c.reason,
-			Detected: c.detected, Resolution: c.resolution})
+	for _, c := range m.Conflicts {
+		out.Conflicts = append(out.Conflicts, conflictJSON{Other: c.Other, Relation: c.Relation, Kind: c.Kind, Reason: c.Reason,
+			Detected: jsonTime(c.Detected), Resolution: c.Resolution})
 	}
-	for _, ev := range m.injections {
+	for _, ev := range m.Injections {
 		out.Injections = append(out.Injections, injectionJSON{EventID: strconv.FormatInt(ev.ID, 10), SessionID: ev.SessionID, Timestamp: jsonTime(ev.Time)})
+	}
+	for _, ev := range m.Citations {
+		out.Citations = append(out.Citations, injectionJSON{EventID: strconv.FormatInt(ev.ID, 10), SessionID: ev.SessionID, Timestamp: jsonTime(ev.Time)})
 	}
 	return out
 }
 
-func (m memoryView) print(w io.Writer, tty bool) {
-	x := m.entry
+func printMemory(w io.Writer, m inspect.Memory, tty bool) {
+	x := m.Entry
 	id := x.CID
 	if tty {
 		id = "\x1b[1m" + id + "\x1b[0m"
@@ -327,14 +182,19 @@ func (m memoryView) print(w io.Writer, tty bool) {
 	fmt.Fprintf(w, "  project:  %s\n", x.Project)
 	fmt.Fprintf(w, "  session:  %s\n", x.SessionID)
 	fmt.Fprintf(w, "  created:  %s\n", humanTime(x.Created))
-	used := "never injected"
+	injected := "never"
+	if x.InjectCount > 0 {
+		injected = fmt.Sprintf("%s, last %s", plural(x.InjectCount, "prompt"), humanTime(x.LastInjected))
+	}
+	fmt.Fprintf(w, "  injected: %s\n", injected)
+	used := "never cited by an answer"
 	if x.UseCount > 0 {
-		used = fmt.Sprintf("%s, last %s", plural(x.UseCount, "time"), humanTime(x.LastUsed))
+		used = fmt.Sprintf("cited by %s, last %s", plural(x.UseCount, "answer"), humanTime(x.LastUsed))
 	}
 	fmt.Fprintf(w, "  used:     %s\n", used)
 
 	fmt.Fprintf(w, "\nEvidence (%s)\n", evidenceSummary(x.Evidence))
-	for i, v := range m.evidence {
+	for i, v := range m.Evidence {
 		fmt.Fprintf(w, "  %d. %q\n", i+1, clipRunes(v.Quote, 300))
 		how := v.Method
 		if v.Aligned() {
@@ -351,45 +211,45 @@ func (m memoryView) print(w io.Writer, tty bool) {
 			fmt.Fprintf(w, ", transcript row %s", v.SourceUUID)
 		}
 		fmt.Fprintln(w)
-		if v.event == nil {
+		if v.Event == nil {
 			if v.Aligned() {
 				fmt.Fprintln(w, "     (the message it was found in is no longer stored)")
 			}
 			continue
 		}
-		if v.event.Text == store.Redacted {
+		if v.Event.Text == store.Redacted {
 			fmt.Fprintln(w, "     (the message it was found in was redacted by forget)")
 		}
-		for _, b := range v.before {
+		for _, b := range v.Before {
 			printContextLine(w, b, " ", clipLine(b.Text, 100), tty)
 		}
-		printContextLine(w, *v.event, ">", markSpan(v.event.Text, v.SpanStart, v.SpanEnd, 200, tty), tty)
-		for _, a := range v.after {
+		printContextLine(w, *v.Event, ">", markSpan(v.Event.Text, v.SpanStart, v.SpanEnd, 200, tty), tty)
+		for _, a := range v.After {
 			printContextLine(w, a, " ", clipLine(a.Text, 100), tty)
 		}
 	}
-	if len(m.conflicts) > 0 {
+	if len(m.Conflicts) > 0 {
 		fmt.Fprintln(w, "\nConflicts")
-		for _, c := range m.conflicts {
-			other := c.other
+		for _, c := range m.Conflicts {
+			other := c.Other
 			if other == "" {
 				other = "(a memory since forgotten)"
 			}
-			rel := map[string]string{"supersedes": "supersedes", "superseded_by": "superseded by", "contradicts": "contradicts"}[c.relation]
+			rel := map[string]string{"supersedes": "supersedes", "superseded_by": "superseded by", "contradicts": "contradicts"}[c.Relation]
 			line := fmt.Sprintf("  %s %s", rel, other)
-			if c.otherTitle != "" {
-				line += ": " + clipLine(c.otherTitle, 80)
+			if c.OtherTitle != "" {
+				line += ": " + clipLine(c.OtherTitle, 80)
 			}
 			fmt.Fprintln(w, line)
 			var meta []string
-			if c.detected != "" {
-				meta = append(meta, "recorded "+c.detected[:10])
+			if !c.Detected.IsZero() {
+				meta = append(meta, "recorded "+jsonTime(c.Detected)[:10])
 			}
-			if c.reason != "" {
-				meta = append(meta, c.reason)
+			if c.Reason != "" {
+				meta = append(meta, c.Reason)
 			}
-			if c.resolution != "" {
-				meta = append(meta, "resolved: "+c.resolution)
+			if c.Resolution != "" {
+				meta = append(meta, "resolved: "+c.Resolution)
 			}
 			if len(meta) > 0 {
 				fmt.Fprintf(w, "    %s\n", strings.Join(meta, "; "))
@@ -397,13 +257,19 @@ func (m memoryView) print(w io.Writer, tty bool) {
 		}
 	}
 	fmt.Fprintln(w)
-	if len(m.injections) == 0 {
+	if len(m.Injections) == 0 {
 		fmt.Fprintln(w, "Never injected into a prompt.")
-		return
+	} else {
+		fmt.Fprintf(w, "Injected into %s\n", plural(len(m.Injections), "prompt"))
+		for _, ev := range m.Injections {
+			fmt.Fprintf(w, "  %s  session %s  event #%d\n", humanTime(ev.Time), ev.SessionID, ev.ID)
+		}
 	}
-	fmt.Fprintf(w, "Injected into %s\n", plural(len(m.injections), "prompt"))
-	for _, ev := range m.injections {
-		fmt.Fprintf(w, "  %s  session %s  event #%d\n", humanTime(ev.Time), ev.SessionID, ev.ID)
+	if len(m.Citations) > 0 {
+		fmt.Fprintf(w, "Cited by %s\n", plural(len(m.Citations), "answer"))
+		for _, ev := range m.Citations {
+			fmt.Fprintf(w, "  %s  session %s  event #%d\n", humanTime(ev.Time), ev.SessionID, ev.ID)
+		}
 	}
 }
 
@@ -553,12 +419,6 @@ func parseTimeline(e *env, args []string) (timelineOptions, error) {
 	return o, nil
 }
 
-// timelineItem is one event of a timeline and why it is there.
-type timelineItem struct {
-	store.Event
-	role string // evidence (a quoted message), context (near one), lifecycle (the memory's own record)
-}
-
 func runTimeline(ctx context.Context, e *env, args []string) error {
 	o, err := parseTimeline(e, args)
 	if err != nil {
@@ -579,7 +439,7 @@ func runTimeline(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	items, err := timeline(ctx, db, x, o.window)
+	items, err := inspect.Timeline(ctx, db, x, o.window)
 	if err != nil {
 		return err
 	}
@@ -593,7 +453,7 @@ func runTimeline(ctx context.Context, e *env, args []string) error {
 			Events []itemJSON `json:"events"`
 		}{Memory: x.CID, Events: []itemJSON{}}
 		for _, it := range items {
-			out.Events = append(out.Events, itemJSON{toEventJSON(it.Event), it.role})
+			out.Events = append(out.Events, itemJSON{toEventJSON(it.Event), it.Role})
 		}
 		return writeJSON(e.stdout, out)
 	}
@@ -612,56 +472,9 @@ func runTimeline(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "session %s\n", it.SessionID)
 			prevSession = it.SessionID
 		}
-		mark := map[string]string{"evidence": "*", "lifecycle": "+", "context": ""}[it.role]
+		mark := map[string]string{"evidence": "*", "lifecycle": "+", "context": ""}[it.Role]
 		printEventLine(e.stdout, it.Event, mark, tty, false)
 	}
 	fmt.Fprintln(e.stdout, "\n* quoted as evidence   + the memory's own record")
 	return nil
-}
-
-// timeline gathers, in time order, the messages within window positions of
-// each quoted message and the events that record the memory's life.
-func timeline(ctx context.Context, db *store.DB, x store.Entry, window int) ([]timelineItem, error) {
-	sc := &sessionCache{db: db, byID: map[string][]store.Event{}}
-	roles := map[int64]string{}
-	byID := map[int64]store.Event{}
-	for _, v := range x.Evidence {
-		if v.EventID == 0 {
-			continue
-		}
-		src, err := db.Event(ctx, v.EventID)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		before, after, err := sc.around(ctx, src, window)
-		if err != nil {
-			return nil, err
-		}
-		for _, ev := range append(before, after...) {
-			if roles[ev.ID] == "" {
-				roles[ev.ID], byID[ev.ID] = "context", ev
-			}
-		}
-		roles[src.ID], byID[src.ID] = "evidence", src
-	}
-	life, err := db.EntryEvents(ctx, x)
-	if err != nil {
-		return nil, err
-	}
-	for _, ev := range life {
-		roles[ev.ID], byID[ev.ID] = "lifecycle", ev
-	}
-	evs := make([]store.Event, 0, len(byID))
-	for _, ev := range byID {
-		evs = append(evs, ev)
-	}
-	sortEvents(evs)
-	out := make([]timelineItem, len(evs))
-	for i, ev := range evs {
-		out[i] = timelineItem{ev, roles[ev.ID]}
-	}
-	return out, nil
 }

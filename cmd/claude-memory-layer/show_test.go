@@ -16,12 +16,12 @@ func TestParseShow(t *testing.T) {
 		args []string
 		want showOptions
 	}{
-		{[]string{"mem:ab12cd"}, showOptions{cid: "mem:ab12cd", context: 1}},
-		{[]string{"42", "--context", "3", "--json"}, showOptions{eventID: 42, context: 3, json: true}},
-		{[]string{"#7", "--context", "0"}, showOptions{eventID: 7}},
+		{[]string{"mem:ab12cd"}, showOptions{id: "mem:ab12cd", context: 1}},
+		{[]string{"42", "--context", "3", "--json"}, showOptions{id: "42", context: 3, json: true}},
+		{[]string{"#7", "--context", "0"}, showOptions{id: "#7"}},
 		// a recalled message's citation id, as the hook shows it
-		{[]string{"mem:t1a"}, showOptions{eventID: 46, context: 1}},
-		{[]string{"[mem:tb]"}, showOptions{eventID: 11, context: 1}},
+		{[]string{"mem:t1a"}, showOptions{id: "mem:t1a", context: 1}},
+		{[]string{"[mem:tb]"}, showOptions{id: "[mem:tb]", context: 1}},
 	}
 	for _, tt := range tests {
 		got, err := parseShow(e, tt.args)
@@ -56,9 +56,10 @@ func TestShowMemory(t *testing.T) {
 
 	var got struct {
 		Memory struct {
-			ID         string `json:"id"`
-			UseCount   int    `json:"use_count"`
-			Injections []struct {
+			ID          string `json:"id"`
+			UseCount    int    `json:"use_count"`
+			InjectCount int    `json:"inject_count"`
+			Injections  []struct {
 				SessionID string `json:"session_id"`
 			} `json:"injections"`
 			Evidence []struct {
@@ -75,7 +76,7 @@ func TestShowMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := got.Memory
-	if m.ID != cid || m.UseCount != 1 || len(m.Injections) != 1 || m.Injections[0].SessionID != "later-session" {
+	if m.ID != cid || m.InjectCount != 1 || m.UseCount != 0 || len(m.Injections) != 1 || m.Injections[0].SessionID != "later-session" {
 		t.Errorf("show --json = %+v", m)
 	}
 	for _, v := range m.Evidence {

@@ -58,6 +58,12 @@ type recallStatsJSON struct {
 	Injections           int     `json:"injections"`
 	AvgChars             float64 `json:"avg_chars"`
 	MemoriesPerInjection float64 `json:"memories_per_injection"`
+	InjectedMemories     int     `json:"injected_memories"`
+	// Uses are memories an answer cited after being shown them; Flagged
+	// are citations of memories it was not shown, or that do not exist.
+	CitingAnswers int `json:"citing_answers"`
+	Uses          int `json:"uses"`
+	Flagged       int `json:"flagged_citations"`
 }
 
 type projectStatsJSON struct {
@@ -109,7 +115,8 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		out.Events, out.Entries, out.Sessions, out.ForgottenSessions = st.Events, st.Entries, st.Sessions, st.ForgottenSessions
 		out.DBBytes = size
 		out.LastIngest = jsonTime(st.LastIngest)
-		out.Recall.Injections = st.Injections
+		out.Recall.Injections, out.Recall.InjectedMemories = st.Injections, st.InjectedMemories
+		out.Recall.CitingAnswers, out.Recall.Uses, out.Recall.Flagged = st.Citations, st.Uses, st.Flagged
 		if st.Injections > 0 {
 			out.Recall.AvgChars = float64(int64(float64(st.InjectedChars)/float64(st.Injections)*10+0.5)) / 10
 			out.Recall.MemoriesPerInjection = float64(int64(float64(st.InjectedMemories)/float64(st.Injections)*100+0.5)) / 100
@@ -157,6 +164,11 @@ func printStats(w io.Writer, s statsJSON, path string, tty bool) {
 		row("Recall", fmt.Sprintf("%s, %.0f chars on average, %.1f memories each",
 			plural(s.Recall.Injections, "injection"), s.Recall.AvgChars, s.Recall.MemoriesPerInjection))
 	}
+	used := fmt.Sprintf("%s injected, %s cited by answers", plural(s.Recall.InjectedMemories, "memory"), plural(s.Recall.Uses, "time"))
+	if s.Recall.Flagged > 0 {
+		used += fmt.Sprintf("; %s of memories not shown or not stored", plural(s.Recall.Flagged, "citation"))
+	}
+	row("Used", used)
 	if len(s.Projects) > 0 {
 		fmt.Fprintln(w, "\nBy project")
 		for _, p := range s.Projects {

@@ -130,8 +130,10 @@ func (r *Recorder) StopAnswer(ctx context.Context, s Session, promptID, answer s
 	return res.Added, err
 }
 
-// Tool stores a compact observation of a tool call from PostToolUse(Failure).
-func (r *Recorder) Tool(ctx context.Context, s Session, toolUseID string, o observation.Observation, at time.Time) (int, error) {
+// Tool stores a compact observation of a tool call from PostToolUse(Failure),
+// with the prompt id of its turn (the citation check at Stop finds the
+// memories a turn's tools showed by it).
+func (r *Recorder) Tool(ctx context.Context, s Session, promptID, toolUseID string, o observation.Observation, at time.Time) (int, error) {
 	text, _ := clean(o.Text())
 	if text == "" {
 		return 0, nil
@@ -142,9 +144,20 @@ func (r *Recorder) Tool(ctx context.Context, s Session, toolUseID string, o obse
 	}
 	res, err := r.DB.Append(ctx, store.Event{
 		Time: at, Type: store.TypeToolObservation, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
-		Payload: payload(map[string]any{"tool": o.Tool, "key": firstLine(text), "files": o.Files, "is_error": o.IsError, "tool_use_id": toolUseID, "source": "hook"}),
+		Payload: payload(toolPayload(o, firstLine(text), promptID, toolUseID)),
 	})
 	return res.Added, err
+}
+
+func toolPayload(o observation.Observation, key, promptID, toolUseID string) map[string]any {
+	p := map[string]any{"tool": o.Tool, "key": key, "files": o.Files, "is_error": o.IsError, "tool_use_id": toolUseID, "source": "hook"}
+	if promptID != "" {
+		p["prompt_id"] = promptID
+	}
+	if len(o.Memories) > 0 {
+		p["memories"] = o.Memories
+	}
+	return p
 }
 
 func firstLine(s string) string {

@@ -47,7 +47,7 @@ func TestHookAndTranscriptCopiesMeet(t *testing.T) {
 		now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 		hooks := func() {
 			r.Prompt(ctx, s, "p1", "Use RS256 <private>pw=hunter2</private>", now)
-			r.Tool(ctx, s, "t1", observation.Build("Bash", gjson.Parse(`{"command":"npm test"}`), "PASS", false), now)
+			r.Tool(ctx, s, "p1", "t1", observation.Build("Bash", gjson.Parse(`{"command":"npm test"}`), "PASS", false), now)
 			r.StopAnswer(ctx, s, "p1", "Done:  RS256 it is.\n", now)
 		}
 		if hooksFirst {

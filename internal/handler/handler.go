@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/citation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
@@ -114,18 +115,21 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 		return hook.Reply{}, err
 	}
 	defer db.Close()
-	rec := recorder(db, env)
-	if _, err := rec.Mark(ctx, ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), map[string]any{
-		"source": ev.Get("source").String(), "model": ev.Get("model").String(), "cwd": ev.Cwd,
-	}); err != nil {
+	var brief string
+	if env.Config.Recall.Brief {
+		if brief, err = recall.Brief(ctx, db, env.Config.Recall, s.Project, s.ID); err != nil {
+			return hook.Reply{}, fmt.Errorf("brief: %w", err)
+		}
+	}
+	// The memories the brief shows are recorded with the start, so that the
+	// citation check can tell an answer citing one of them from one citing
+	// an id it never saw.
+	data := map[string]any{"source": ev.Get("source").String(), "model": ev.Get("model").String(), "cwd": ev.Cwd}
+	if shown := citation.IDs(brief); len(shown) > 0 {
+		data["memories"] = shown
+	}
+	if _, err := recorder(db, env).Mark(ctx, ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), data); err != nil {
 		return hook.Reply{}, err
-	}
-	if !env.Config.Recall.Brief {
-		return hook.Reply{}, nil
-	}
-	brief, err := recall.Brief(ctx, db, env.Config.Recall, s.Project, s.ID)
-	if err != nil {
-		return hook.Reply{}, fmt.Errorf("brief: %w", err)
 	}
 	return hook.Reply{AdditionalContext: brief}, nil
 }
@@ -187,13 +191,16 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 		out = ev.Get("error").String()
 	}
 	o := observation.Build(ev.Get("tool_name").String(), ev.Get("tool_input"), out, failed)
-	_, err = recorder(db, env).Tool(ctx, ids(s), ev.Get("tool_use_id").String(), o, env.Now())
+	o.Memories = citation.IDs(out)
+	_, err = recorder(db, env).Tool(ctx, ids(s), ev.PromptID, ev.Get("tool_use_id").String(), o, env.Now())
 	return hook.Reply{}, err
 }
 
 // Stop stores the turn's final answer from last_assistant_message (the
-// transcript may not hold it yet) and ingests the transcript's new rows. It
-// never replies: on Stop any output would keep Claude working.
+// transcript may not hold it yet), ingests the transcript's new rows and
+// checks the answer's citations: memories it cites that the turn showed it
+// are counted as used, others are flagged in a memory_cited event and the
+// log. It never replies: on Stop any output would keep Claude working.
 func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
 	db, s, err := session(ctx, env, ev)
 	if err != nil {
@@ -206,10 +213,20 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	if _, err := rec.Ingest(ctx, s, false); err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
-	if msg := ev.Get("last_assistant_message").String(); msg != "" {
-		if _, err := rec.StopAnswer(ctx, ids(s), ev.PromptID, msg, env.Now()); err != nil {
-			return hook.Reply{}, err
-		}
+	msg := ev.Get("last_assistant_message").String()
+	if msg == "" {
+		return hook.Reply{}, nil
+	}
+	if _, err := rec.StopAnswer(ctx, ids(s), ev.PromptID, msg, env.Now()); err != nil {
+		return hook.Reply{}, err
+	}
+	check, err := citation.Record(ctx, db, citation.Turn{SessionID: s.ID, Project: s.Project, PromptID: ev.PromptID, Answer: msg, Now: env.Now()})
+	if err != nil {
+		return hook.Reply{}, fmt.Errorf("check citations: %w", err)
+	}
+	if check.Flagged() {
+		env.Log.Warn("answer cites memories it was not shown", "session", s.ID, "prompt_id", ev.PromptID,
+			"not_shown", check.Unshown, "shown_earlier_in_session", check.Earlier, "unknown", check.Unknown, "shown", check.Shown)
 	}
 	return hook.Reply{}, nil
 }

@@ -25,6 +25,9 @@ type Observation struct {
 	Files   []string // files the call touched
 	Output  string   // truncated output or change summary
 	IsError bool
+	// Memories are the memory ids the full output showed the model, kept
+	// apart because the truncated Output may have lost some of them.
+	Memories []string
 }
 
 // Text renders the observation as stored and indexed:

@@ -162,12 +162,12 @@ func current(sel []Item, warns []Warning) []Item {
 }
 
 // Record stores which memories were injected in which turn and bumps their
-// use count. An empty injection records nothing.
+// injection count. An empty injection records nothing.
 func Record(ctx context.Context, db *store.DB, inj Injection) error {
 	if inj.Text == "" {
 		return nil
 	}
-	return db.MarkUsed(ctx, inj.ids, inj.ev.Time, inj.ev)
+	return db.MarkInjected(ctx, inj.ids, inj.ev.Time, inj.ev)
 }
 
 // Context composes and records the memories for a prompt.

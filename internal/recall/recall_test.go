@@ -112,18 +112,19 @@ func TestMemoriesAndTrace(t *testing.T) {
 	if strings.Contains(got, ConflictOpen) {
 		t.Errorf("conflict block without a conflict")
 	}
-	// The injection was recorded and the use counts bumped.
+	// The injection was recorded and the injection counts bumped; nothing is used yet.
 	evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeMemoryInjected}})
 	if len(evs) != 1 {
 		t.Fatalf("%d injection events, want 1", len(evs))
 	}
 	es, _ := db.Entries(context.Background(), store.EntryFilter{Project: proj})
-	used := 0
+	injected, used := 0, 0
 	for _, e := range es {
+		injected += e.InjectCount
 		used += e.UseCount
 	}
-	if shown := strings.Count(got, "\n[mem:"); used != shown || shown == 0 {
-		t.Errorf("use counts add to %d, want %d (one per memory shown)", used, shown)
+	if shown := strings.Count(got, "\n[mem:"); injected != shown || shown == 0 || used != 0 {
+		t.Errorf("injection counts add to %d, use counts to %d, want %d (one per memory shown) and 0", injected, used, shown)
 	}
 }
 

@@ -23,7 +23,10 @@ type SearchOptions struct {
 	Project string   // "" searches every project
 	Kinds   []string // entry, user_prompt, agent_response, tool_observation; empty means all
 	Stages  []string // entry stages; empty means all but rejected
+	Types   []string // entry types (decision, fact, ...); empty means all. Events have none, so a type leaves them out
+	Session string   // "" searches every session
 	Since   time.Time
+	Until   time.Time // results before this only; zero for no bound
 	Limit   int
 }
 
@@ -81,7 +84,7 @@ func Search(ctx context.Context, db *store.DB, opt SearchOptions) ([]Result, err
 	var out []Result
 	var eventTypes []string
 	for _, t := range []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation} {
-		if want(t) {
+		if want(t) && len(opt.Types) == 0 {
 			eventTypes = append(eventTypes, t)
 		}
 	}
@@ -135,9 +138,8 @@ func dedupe(rs []Result, limit int) []Result {
 }
 
 func searchEvents(ctx context.Context, db *store.DB, opt SearchOptions, terms []string, types []string) ([]Result, error) {
-	hits, err := db.SearchEvents(ctx, store.EventQuery{
-		Match: store.MatchAny(terms, true), Project: opt.Project, Types: types, Since: opt.Since, Limit: eventCandidates,
-	})
+	hits, err := eventHits(ctx, db, store.EventQuery{Project: opt.Project, SessionID: opt.Session, Types: types,
+		Since: opt.Since, Until: opt.Until, Limit: eventCandidates}, terms)
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
@@ -190,6 +192,77 @@ func searchEvents(ctx context.Context, db *store.DB, opt SearchOptions, terms []
 	return out, nil
 }
 
+// rankBudget is about how many rows one full-text query may rank: BM25 is
+// computed for every row a MATCH selects, ~1.5 µs a row here, and a query
+// of common words over a large store (half of 100k messages hold "test")
+// spent ~90 ms ranking rows of which it keeps 400.
+const rankBudget = 5000
+
+// eventHits returns the events to re-rank. The rows holding every term come
+// first: in a large store a query of common words is answered from them
+// alone, cheaply. They are matched on whole (stemmed) words: a prefix query
+// merges the lists of every word that starts with the term ("20" with
+// "2026", "2027", ...), a third of a search's time on 100k messages. When they do not fill the list and the terms' rows
+// together stay within rankBudget (any store of a few thousand messages),
+// it is the best by BM25 of the rows holding any term, as always. Beyond the
+// budget, the rows holding the rarest terms (those within the budget, the
+// rarest one at least) are added to those holding every term: rows holding
+// only the common terms rank low anyway, BM25 weighing a term by its rarity.
+func eventHits(ctx context.Context, db *store.DB, q store.EventQuery, terms []string) ([]store.EventHit, error) {
+	var all []store.EventHit
+	if len(terms) > 1 {
+		q.Match = store.MatchAll(terms, false)
+		hits, err := db.SearchEvents(ctx, q)
+		if err != nil || len(hits) >= q.Limit {
+			return hits, err
+		}
+		all = hits
+	}
+	type df struct {
+		term string
+		n    int
+	}
+	dfs := make([]df, len(terms))
+	total := 0
+	for i, t := range terms {
+		n, err := db.CountEventMatches(ctx, store.MatchAny([]string{t}, true), rankBudget+1)
+		if err != nil {
+			return nil, err
+		}
+		dfs[i] = df{t, n}
+		total += n
+	}
+	if total <= rankBudget {
+		q.Match = store.MatchAny(terms, true)
+		return db.SearchEvents(ctx, q)
+	}
+	sort.SliceStable(dfs, func(i, j int) bool { return dfs[i].n < dfs[j].n })
+	var rare []string
+	sum := 0
+	for _, d := range dfs {
+		if len(rare) > 0 && sum+d.n > rankBudget {
+			break
+		}
+		rare, sum = append(rare, d.term), sum+d.n
+	}
+	q.Match = store.MatchAny(rare, true)
+	hits, err := db.SearchEvents(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[int64]bool, len(all))
+	for _, h := range all {
+		seen[h.ID] = true
+	}
+	for _, h := range hits {
+		if !seen[h.ID] {
+			all = append(all, h)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Score > all[j].Score })
+	return all[:min(len(all), q.Limit)], nil
+}
+
 // eventUUIDs are the transcript rows an event came from: its own uuid, or the
 // uuids listed in its payload for a message merged from several rows.
 func eventUUIDs(e store.Event) []string {
@@ -210,17 +283,30 @@ func searchEntries(ctx context.Context, db *store.DB, opt SearchOptions, terms [
 	if len(stages) == 0 {
 		stages = []string{store.StageCandidate, store.StageVerified, store.StageCertified}
 	}
-	hits, err := db.SearchEntries(ctx, store.EntryQuery{
-		Match: store.MatchAny(terms, true), Project: opt.Project, Stages: stages,
-		Statuses: []string{store.StatusActive, store.StatusContested, store.StatusSuperseded}, Limit: 50,
-	})
-	if err != nil || len(hits) == 0 {
-		return nil, err
+	q := store.EntryQuery{Project: opt.Project, SessionID: opt.Session, Types: opt.Types, Stages: stages,
+		Statuses: []string{store.StatusActive, store.StatusContested, store.StatusSuperseded}, Limit: 50}
+	var hits []store.EntryHit
+	var err error
+	// As for events (see eventHits): the entries holding every term first.
+	if len(terms) > 1 {
+		q.Match = store.MatchAll(terms, false)
+		if hits, err = db.SearchEntries(ctx, q); err != nil {
+			return nil, err
+		}
+	}
+	if len(hits) < q.Limit {
+		q.Match = store.MatchAny(terms, true)
+		if hits, err = db.SearchEntries(ctx, q); err != nil {
+			return nil, err
+		}
+	}
+	if len(hits) == 0 {
+		return nil, nil
 	}
 	bestEntry := hits[0].Score
 	var out []Result
 	for _, h := range hits {
-		if !opt.Since.IsZero() && h.Created.Before(opt.Since) {
+		if !opt.Since.IsZero() && h.Created.Before(opt.Since) || !opt.Until.IsZero() && !h.Created.Before(opt.Until) {
 			continue
 		}
 		text := strings.ToLower(entryText(h.Entry))

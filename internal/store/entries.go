@@ -39,8 +39,10 @@ type Entry struct {
 	SupersededBy     int64
 	PromotionBlocked string
 	Created          time.Time
-	LastUsed         time.Time
-	UseCount         int
+	LastUsed         time.Time // when an answer last cited it after being shown it
+	UseCount         int       // answers that cited it after being shown it
+	LastInjected     time.Time
+	InjectCount      int // prompts it was injected into
 	Evidence         []Evidence
 }
 
@@ -248,7 +250,7 @@ func newCID(ctx context.Context, c conn, project, claimKey string) (string, erro
 }
 
 const entryColumns = `id, cid, project, session_id, type, title, body, subject, claim_key, stage, status,
-	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count`
+	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count, last_injected_at, inject_count`
 
 // querier runs queries: a DB, a Tx, or (sqlQuerier) a plain *sql.Tx.
 type querier interface {
@@ -271,12 +273,12 @@ func scanEntries(ctx context.Context, q querier, query string, args ...any) ([]E
 	var out []Entry
 	for rows.Next() {
 		var e Entry
-		var created, used string
+		var created, used, injected string
 		if err := rows.Scan(&e.ID, &e.CID, &e.Project, &e.SessionID, &e.Type, &e.Title, &e.Body, &e.Subject, &e.ClaimKey,
-			&e.Stage, &e.Status, &e.SupersededBy, &e.PromotionBlocked, &created, &used, &e.UseCount); err != nil {
+			&e.Stage, &e.Status, &e.SupersededBy, &e.PromotionBlocked, &created, &used, &e.UseCount, &injected, &e.InjectCount); err != nil {
 			return nil, err
 		}
-		e.Created, e.LastUsed = ParseTime(created), ParseTime(used)
+		e.Created, e.LastUsed, e.LastInjected = ParseTime(created), ParseTime(used), ParseTime(injected)
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
@@ -439,11 +441,13 @@ func entries(ctx context.Context, c conn, f EntryFilter) ([]Entry, error) {
 
 // EntryQuery selects entries by full-text match.
 type EntryQuery struct {
-	Match    string // built with QuoteTerm/MatchAny
-	Project  string
-	Stages   []string
-	Statuses []string
-	Limit    int
+	Match     string // built with QuoteTerm/MatchAny
+	Project   string
+	SessionID string   // the session it was first extracted from; "" for all
+	Types     []string // decision, fact, ...; empty for all
+	Stages    []string
+	Statuses  []string
+	Limit     int
 }
 
 // EntryHit is an entry found by SearchEntries with its BM25 score (higher is better).
@@ -462,6 +466,16 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 	if q.Project != "" {
 		where = append(where, "e.project = ?")
 		args = append(args, q.Project)
+	}
+	if q.SessionID != "" {
+		where = append(where, "e.session_id = ?")
+		args = append(args, q.SessionID)
+	}
+	if len(q.Types) > 0 {
+		where = append(where, "e.type IN ("+placeholders(len(q.Types))+")")
+		for _, t := range q.Types {
+			args = append(args, t)
+		}
 	}
 	if len(q.Stages) > 0 {
 		where = append(where, "e.stage IN ("+placeholders(len(q.Stages))+")")
@@ -544,23 +558,36 @@ func (db *DB) updateEntry(ctx context.Context, q string, args []any, ev Event) e
 	return nil
 }
 
-// MarkUsed bumps the use count and last-used time of entries injected into a
-// prompt and records the injection event, in one transaction.
+// MarkInjected bumps the injection count and last-injected time of entries
+// injected into a prompt and records the injection event, in one transaction.
+// Being shown is not being used: MarkUsed counts uses.
+func (db *DB) MarkInjected(ctx context.Context, ids []int64, at time.Time, ev Event) error {
+	return db.bump(ctx, "inject_count", "last_injected_at", ids, at, ev)
+}
+
+// MarkUsed bumps the use count and last-used time of entries an answer cited
+// after being shown them, and records the event that says so, in one
+// transaction. An event already recorded (the same turn checked again)
+// changes nothing.
 func (db *DB) MarkUsed(ctx context.Context, ids []int64, at time.Time, ev Event) error {
+	return db.bump(ctx, "use_count", "last_used_at", ids, at, ev)
+}
+
+func (db *DB) bump(ctx context.Context, count, last string, ids []int64, at time.Time, ev Event) error {
 	err := db.write(ctx, func(t *Tx) error {
 		res, err := t.append(ctx, at, []Event{ev})
 		if err != nil || res.Added == 0 {
-			return err // on no error: this turn's injection was recorded already
+			return err // on no error: this turn was recorded already
 		}
 		for _, id := range ids {
-			if _, err := t.exec(ctx, `UPDATE entries SET use_count = use_count + 1, last_used_at = ? WHERE id = ?`, FormatTime(at), id); err != nil {
+			if _, err := t.exec(ctx, `UPDATE entries SET `+count+` = `+count+` + 1, `+last+` = ? WHERE id = ?`, FormatTime(at), id); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("mark used: %w", err)
+		return fmt.Errorf("bump %s: %w", count, err)
 	}
 	return nil
 }
@@ -668,13 +695,14 @@ func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
 	return out, nil
 }
 
-// OpenConflicts lists a project's unresolved contradictions, newest first. It
-// starts from the conflicts table, which is small, rather than from entries.
+// OpenConflicts lists a project's unresolved contradictions, newest first
+// ("" lists every project's). It starts from the conflicts table, which is
+// small, rather than from entries.
 func (db *DB) OpenConflicts(ctx context.Context, project string, limit int) ([]Conflict, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT c.id, c.older, c.newer, c.kind, c.reason, c.detected_at, c.resolution
 		FROM conflicts c JOIN entries e ON e.id = c.older
-		WHERE c.kind = 'contradicts' AND c.resolution = '' AND e.project = ? AND e.status = ?
-		ORDER BY c.id DESC LIMIT ?`, project, StatusContested, limit)
+		WHERE c.kind = 'contradicts' AND c.resolution = '' AND (? = '' OR e.project = ?) AND e.status = ?
+		ORDER BY c.id DESC LIMIT ?`, project, project, StatusContested, limit)
 	out, err := scanConflicts(rows, err)
 	if err != nil {
 		return nil, fmt.Errorf("open conflicts: %w", err)

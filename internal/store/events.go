@@ -26,10 +26,13 @@ const (
 	TypeEntryExtracted   = "entry_extracted"
 	TypeEvidenceAligned  = "evidence_aligned"
 	TypeMemoryInjected   = "memory_injected"
-	TypeConflict         = "conflict_recorded"
-	TypeForgotten        = "memory_forgotten"
-	TypeCertified        = "entry_certified"
-	TypeRejected         = "entry_rejected"
+	// TypeMemoryCited records the memories an answer cited: those it had been
+	// shown (uses) and those it had not or that do not exist (flagged).
+	TypeMemoryCited = "memory_cited"
+	TypeConflict    = "conflict_recorded"
+	TypeForgotten   = "memory_forgotten"
+	TypeCertified   = "entry_certified"
+	TypeRejected    = "entry_rejected"
 )
 
 // Event is one row of the append-only log.

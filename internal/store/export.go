@@ -108,11 +108,21 @@ func EventChecksum(e Event) (string, error) {
 	return checksum(e, payload), nil
 }
 
-// RestoreUsage raises an entry's use count and last-used time to at least the
-// given values, as a restore from an export does; it never lowers them.
-func (db *DB) RestoreUsage(ctx context.Context, id int64, useCount int, lastUsed time.Time) error {
-	_, err := db.sql.ExecContext(ctx, `UPDATE entries SET use_count = max(use_count, ?), last_used_at = max(last_used_at, ?) WHERE id = ?`,
-		useCount, FormatTime(lastUsed), id)
+// Usage is how often an entry was injected into a prompt and cited by an
+// answer, and when last.
+type Usage struct {
+	UseCount     int
+	LastUsed     time.Time
+	InjectCount  int
+	LastInjected time.Time
+}
+
+// RestoreUsage raises an entry's use and injection counts and times to at
+// least the given values, as a restore from an export does; it never lowers them.
+func (db *DB) RestoreUsage(ctx context.Context, id int64, u Usage) error {
+	_, err := db.sql.ExecContext(ctx, `UPDATE entries SET use_count = max(use_count, ?), last_used_at = max(last_used_at, ?),
+		inject_count = max(inject_count, ?), last_injected_at = max(last_injected_at, ?) WHERE id = ?`,
+		u.UseCount, FormatTime(u.LastUsed), u.InjectCount, FormatTime(u.LastInjected), id)
 	if err != nil {
 		return fmt.Errorf("restore usage of entry %d: %w", id, err)
 	}

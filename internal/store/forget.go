@@ -730,8 +730,8 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	}
 	injections := map[int64]bool{}
 	for project, tg := range byProject {
-		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?)`,
-			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected)
+		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?)`,
+			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited)
 		if err != nil {
 			return nil, err
 		}
@@ -749,6 +749,7 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 				Newer    string   `json:"newer"`
 				CID      string   `json:"cid"`
 				Memories []string `json:"memories"`
+				Cited    []string `json:"cited"`
 			}
 			if json.Unmarshal([]byte(payload), &v) != nil {
 				continue
@@ -765,6 +766,13 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 			case TypeCertified, TypeRejected:
 				if tg.cids[v.CID] {
 					p.del[id] = k
+				}
+			case TypeMemoryCited:
+				// An answer's citations of a forgotten memory go with it.
+				for _, c := range v.Cited {
+					if tg.cids[c] {
+						p.del[id] = k
+					}
 				}
 			case TypeMemoryInjected:
 				for _, c := range v.Memories {
@@ -933,8 +941,8 @@ func firstString(ctx context.Context, q dbtx, query string, args ...any) string 
 
 // EntryEvents returns the events that record an entry's life, oldest first:
 // its extraction and alignment in each session (matched by claim key), the
-// conflicts naming it, the prompts it was injected into, and its
-// certification or rejection.
+// conflicts naming it, the prompts it was injected into, the answers that
+// cited it, and its certification or rejection.
 func (db *DB) EntryEvents(ctx context.Context, e Entry) ([]Event, error) {
 	evs, err := entryEvents(ctx, db.sql, e)
 	if err != nil {
@@ -948,11 +956,13 @@ func entryEvents(ctx context.Context, q dbtx, e Entry) ([]Event, error) {
 			(type IN (?, ?) AND json_extract(payload, '$.claim_key') = ?)
 			OR (type = ? AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
+			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.cited') WHERE value = ?))
 			OR (type IN (?, ?) AND json_extract(payload, '$.cid') = ?))
 		ORDER BY ts, id`,
 		e.Project, TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
 		TypeConflict, e.CID, e.CID,
 		TypeMemoryInjected, e.CID,
+		TypeMemoryCited, e.CID,
 		TypeCertified, TypeRejected, e.CID)
 	if err != nil {
 		return nil, err

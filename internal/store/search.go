@@ -19,14 +19,19 @@ func QuoteTerm(term string) string {
 
 // MatchAny builds an FTS5 expression matching any of the terms; with prefix,
 // each term also matches as a prefix. Empty terms are dropped; no terms gives "".
-func MatchAny(terms []string, prefix bool) string {
+func MatchAny(terms []string, prefix bool) string { return matchTerms(terms, prefix, " OR ") }
+
+// MatchAll is MatchAny for rows that hold every one of the terms.
+func MatchAll(terms []string, prefix bool) string { return matchTerms(terms, prefix, " AND ") }
+
+func matchTerms(terms []string, prefix bool, op string) string {
 	var b strings.Builder
 	for _, t := range terms {
 		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" {
 			continue
 		}
 		if b.Len() > 0 {
-			b.WriteString(" OR ")
+			b.WriteString(op)
 		}
 		b.WriteString(QuoteTerm(t))
 		if prefix {
@@ -41,13 +46,27 @@ type EventQuery struct {
 	Match          string // an FTS5 expression built with QuoteTerm/MatchAny; never raw user text
 	Project        string // "" for all projects
 	ExcludeSession string
+	SessionID      string // "" for every session
 	Types          []string
 	Since          time.Time
+	Until          time.Time // only events before this; zero for no bound
 	Limit          int
 	// Newest returns the newest matches, unranked: FTS5 walks its index in
 	// row order and stops at Limit, where ranking by BM25 evaluates every
 	// match first.
 	Newest bool
+}
+
+// CountEventMatches counts the events a MATCH expression selects, up to
+// limit: a cheap estimate of what ranking them would cost (FTS5 walks the
+// term's document list without computing BM25).
+func (db *DB) CountEventMatches(ctx context.Context, match string, limit int) (int, error) {
+	var n int
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts WHERE events_fts MATCH ? LIMIT ?)`, match, limit).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count matches: %w", err)
+	}
+	return n, nil
 }
 
 // EventHit is an event found by SearchEvents, with its BM25 score (higher is better).
@@ -71,6 +90,10 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 		where = append(where, "e.session_id <> ?")
 		args = append(args, q.ExcludeSession)
 	}
+	if q.SessionID != "" {
+		where = append(where, "e.session_id = ?")
+		args = append(args, q.SessionID)
+	}
 	if len(q.Types) > 0 {
 		where = append(where, "e.type IN ("+placeholders(len(q.Types))+")")
 		for _, t := range q.Types {
@@ -80,6 +103,10 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 	if !q.Since.IsZero() {
 		where = append(where, "e.ts >= ?")
 		args = append(args, FormatTime(q.Since))
+	}
+	if !q.Until.IsZero() {
+		where = append(where, "e.ts < ?")
+		args = append(args, FormatTime(q.Until))
 	}
 	limit := q.Limit
 	if limit <= 0 {

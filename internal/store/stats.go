@@ -28,7 +28,13 @@ type Stats struct {
 	Injections       int
 	InjectedChars    int
 	InjectedMemories int
-	Forgets          int // memory_forgotten events
+	// Citations counts memory_cited events (answers that cited memories);
+	// Uses sums the memories they cited after being shown them, Flagged
+	// those they cited without (not shown in the turn, or not stored).
+	Citations int
+	Uses      int
+	Flagged   int
+	Forgets   int // memory_forgotten events
 }
 
 // ProjectStats are one project's counts.
@@ -91,6 +97,12 @@ func (db *DB) Stats(ctx context.Context, project string) (Stats, error) {
 	}
 	if err := db.sql.QueryRowContext(ctx, q, iargs...).Scan(&st.Injections, &st.InjectedChars, &st.InjectedMemories); err != nil {
 		return st, fmt.Errorf("stats: injections: %w", err)
+	}
+	q = `SELECT count(*), coalesce(sum(json_array_length(payload, '$.used')), 0),
+		coalesce(sum(json_array_length(payload, '$.unshown') + json_array_length(payload, '$.unknown')), 0) FROM events WHERE type = ?`
+	iargs[0] = TypeMemoryCited
+	if err := db.sql.QueryRowContext(ctx, q, iargs...).Scan(&st.Citations, &st.Uses, &st.Flagged); err != nil {
+		return st, fmt.Errorf("stats: citations: %w", err)
 	}
 	st.Forgets = st.ByType[TypeForgotten]
 

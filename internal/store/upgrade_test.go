@@ -140,3 +140,42 @@ func TestFailedMigrationKeepsOldDatabase(t *testing.T) {
 		t.Fatalf("no backup: %v", err)
 	}
 }
+
+// Before migration 0004 use_count counted injections: the upgrade moves those
+// counts to inject_count and starts the use counts again from zero.
+func TestUpgradeMovesInjectionCounts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "memory.db")
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"0001_init.sql", "0002_entries.sql", "0003_index_at_commit.sql"} {
+		b, err := migrations.ReadFile("migrations/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raw.Exec(string(b)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if _, err := raw.Exec(`INSERT INTO entries (cid, project, session_id, type, title, claim_key, created_at, last_used_at, use_count)
+		VALUES ('mem:aaaaaa', '/p', 's', 'fact', 't', 'k', '2026-01-01T00:00:00.000000Z', '2026-02-01T00:00:00.000000Z', 3)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`PRAGMA user_version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	e, err := db.EntryByCID(context.Background(), "mem:aaaaaa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.InjectCount != 3 || e.UseCount != 0 || !e.LastUsed.IsZero() || e.LastInjected.Format("2006-01-02") != "2026-02-01" {
+		t.Errorf("after upgrade: inject %d (last %v), use %d (last %v); want 3 (2026-02-01), 0 (never)", e.InjectCount, e.LastInjected, e.UseCount, e.LastUsed)
+	}
+}

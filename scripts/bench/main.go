@@ -25,7 +25,21 @@ func main() {
 	runs := flag.Int("runs", 50, "timed runs per measurement")
 	sizes := flag.String("events", "0,10000,100000", "store sizes in events")
 	seedOnly := flag.String("seed", "", "only write a seeded store of the first -events size into this data directory")
+	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
 	flag.Parse()
+	if *mcpOnly {
+		tmp, err := os.MkdirTemp("", "cml-bench-")
+		if err == nil {
+			sz := parseSizes(*sizes)
+			err = mcpBench(*bin, tmp, sz[len(sz)-1], *runs)
+			os.RemoveAll(tmp)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *seedOnly != "" {
 		if err := seedStore(filepath.Join(*seedOnly, "memory.db"), parseSizes(*sizes)[0]); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
@@ -125,6 +139,9 @@ func run(binDir string, runs int, sizes []int) error {
 	fmt.Println()
 	for _, line := range storeSizes {
 		fmt.Println("- store size:", line)
+	}
+	if err := mcpBench(binDir, tmp, sizes[len(sizes)-1], runs); err != nil {
+		return err
 	}
 	return extras(binDir, tmp, runs)
 }

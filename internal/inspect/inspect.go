@@ -1,0 +1,325 @@
+// Package inspect gathers the record behind a citation id: the memory or message it names, in context.
+package inspect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// ErrBadID is returned for text that is no citation id at all.
+var ErrBadID = errors.New("not a citation id: want mem: followed by hex digits, or #N for a captured message")
+
+// ErrNotFound is returned for a well-formed id that names nothing stored.
+var ErrNotFound = errors.New("no such memory or message")
+
+// Ref is what a citation id names: an entry or an event, never both.
+type Ref struct {
+	Entry *store.Entry
+	Event *store.Event
+}
+
+// ID is the citation id of what r names: "mem:…" for an entry, "#N" for an event.
+func (r Ref) ID() string {
+	if r.Entry != nil {
+		return r.Entry.CID
+	}
+	if r.Event != nil {
+		return EventID(r.Event.ID)
+	}
+	return ""
+}
+
+// EventID is the citation id of a captured message or other event.
+func EventID(id int64) string { return "#" + strconv.FormatInt(id, 10) }
+
+// Parse checks the form of a citation id. It returns the memory id for an
+// entry, or the event's number for an event; ErrBadID for anything else.
+func Parse(id string) (cid string, event int64, err error) {
+	id = strings.TrimSpace(strings.Trim(strings.TrimSpace(id), "[]"))
+	// A recalled message's citation id names its event.
+	if n, ok := store.ParseEventCID(id); ok {
+		return "", n, nil
+	}
+	if rest, ok := strings.CutPrefix(id, "mem:"); ok {
+		if len(rest) < 4 || strings.Trim(rest, "0123456789abcdef") != "" {
+			return "", 0, fmt.Errorf("%q: %w", id, ErrBadID)
+		}
+		return id, 0, nil
+	}
+	if n, err := strconv.ParseInt(strings.TrimPrefix(id, "#"), 10, 64); err == nil && n > 0 {
+		return "", n, nil
+	}
+	return "", 0, fmt.Errorf("%q: %w", id, ErrBadID)
+}
+
+// Lookup resolves a citation id, of an entry or of an event, to what it
+// names. It is the one place ids are resolved: show, the MCP tools and the
+// citation check at Stop all come through here. Returns ErrBadID for a
+// malformed id and ErrNotFound for one that names nothing.
+func Lookup(ctx context.Context, db *store.DB, id string) (Ref, error) {
+	cid, n, err := Parse(id)
+	if err != nil {
+		return Ref{}, err
+	}
+	if cid != "" {
+		x, err := db.EntryByCID(ctx, cid)
+		if errors.Is(err, store.ErrNotFound) {
+			return Ref{}, fmt.Errorf("%s: %w", cid, ErrNotFound)
+		}
+		if err != nil {
+			return Ref{}, err
+		}
+		return Ref{Entry: &x}, nil
+	}
+	ev, err := db.Event(ctx, n)
+	if errors.Is(err, store.ErrNotFound) {
+		return Ref{}, fmt.Errorf("%s: %w", EventID(n), ErrNotFound)
+	}
+	if err != nil {
+		return Ref{}, err
+	}
+	return Ref{Event: &ev}, nil
+}
+
+// SortEvents orders events by time, then by id.
+func SortEvents(evs []store.Event) {
+	sort.SliceStable(evs, func(i, j int) bool {
+		if !evs[i].Time.Equal(evs[j].Time) {
+			return evs[i].Time.Before(evs[j].Time)
+		}
+		return evs[i].ID < evs[j].ID
+	})
+}
+
+// Sessions loads each session's events once, in the order they happened.
+type Sessions struct {
+	db   *store.DB
+	byID map[string][]store.Event
+}
+
+// NewSessions returns an empty cache over db.
+func NewSessions(db *store.DB) *Sessions {
+	return &Sessions{db: db, byID: map[string][]store.Event{}}
+}
+
+var conversationTypes = []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}
+
+// Conversation returns the session's prompts, answers and tool observations in time order.
+func (c *Sessions) Conversation(ctx context.Context, session string) ([]store.Event, error) {
+	if evs, ok := c.byID[session]; ok {
+		return evs, nil
+	}
+	evs, err := c.db.Events(ctx, store.EventFilter{SessionID: session, Types: conversationTypes})
+	if err != nil {
+		return nil, err
+	}
+	SortEvents(evs)
+	c.byID[session] = evs
+	return evs, nil
+}
+
+// Around returns up to n events before and after ev in its session: among
+// the conversation for a conversation event, among all events otherwise.
+func (c *Sessions) Around(ctx context.Context, ev store.Event, n int) (before, after []store.Event, err error) {
+	if ev.SessionID == "" || n == 0 {
+		return nil, nil, nil
+	}
+	var evs []store.Event
+	if ev.Conversation() {
+		evs, err = c.Conversation(ctx, ev.SessionID)
+	} else {
+		evs, err = c.db.Events(ctx, store.EventFilter{SessionID: ev.SessionID})
+		SortEvents(evs)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	i := indexOfEvent(evs, ev.ID)
+	if i < 0 {
+		return nil, nil, nil
+	}
+	return evs[max(0, i-n):i], evs[i+1 : min(len(evs), i+1+n)], nil
+}
+
+func indexOfEvent(evs []store.Event, id int64) int {
+	for i, e := range evs {
+		if e.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Memory is everything known about one entry.
+type Memory struct {
+	Entry     store.Entry
+	Evidence  []Evidence
+	Conflicts []Conflict
+	// Injections and Citations are the memory_injected and memory_cited
+	// events that name it: the prompts it was shown in, the answers that used it.
+	Injections []store.Event
+	Citations  []store.Event
+}
+
+// Evidence is one quote of a memory, with the message it was found in and
+// that message's neighbours.
+type Evidence struct {
+	store.Evidence
+	Event         *store.Event // nil when the message is no longer stored
+	Before, After []store.Event
+}
+
+// Conflict is one recorded disagreement, seen from the memory's side.
+type Conflict struct {
+	Other      string // the other side's citation id, "" when it is gone
+	OtherTitle string
+	Relation   string // supersedes, superseded_by, contradicts
+	Kind       string
+	Reason     string
+	Detected   time.Time
+	Resolution string
+}
+
+// LoadMemory gathers a memory with each quote's message and n messages on
+// either side, its conflicts and its history. Returns an error wrapping
+// ErrNotFound when no entry has the id.
+func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n int) (Memory, error) {
+	var m Memory
+	x, err := db.EntryByCID(ctx, cid)
+	if errors.Is(err, store.ErrNotFound) {
+		return m, fmt.Errorf("%s: %w", cid, ErrNotFound)
+	}
+	if err != nil {
+		return m, err
+	}
+	m.Entry = x
+	for _, v := range x.Evidence {
+		ev := Evidence{Evidence: v}
+		if v.EventID != 0 {
+			src, err := db.Event(ctx, v.EventID)
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+			case err != nil:
+				return m, err
+			default:
+				ev.Event = &src
+				if ev.Before, ev.After, err = sc.Around(ctx, src, n); err != nil {
+					return m, err
+				}
+			}
+		}
+		m.Evidence = append(m.Evidence, ev)
+	}
+	if m.Conflicts, err = conflicts(ctx, db, x); err != nil {
+		return m, err
+	}
+	evs, err := db.EntryEvents(ctx, x)
+	if err != nil {
+		return m, err
+	}
+	for _, ev := range evs {
+		switch ev.Type {
+		case store.TypeMemoryInjected:
+			m.Injections = append(m.Injections, ev)
+		case store.TypeMemoryCited:
+			m.Citations = append(m.Citations, ev)
+		}
+	}
+	return m, nil
+}
+
+func conflicts(ctx context.Context, db *store.DB, x store.Entry) ([]Conflict, error) {
+	cs, err := db.Conflicts(ctx, []int64{x.ID})
+	if err != nil {
+		return nil, err
+	}
+	var out []Conflict
+	seenSuccessor := false
+	for _, c := range cs {
+		other := c.Older
+		rel := "contradicts"
+		if c.Older == x.ID {
+			other = c.Newer
+		}
+		if c.Kind == "supersedes" {
+			rel = "supersedes"
+			if c.Older == x.ID {
+				rel = "superseded_by"
+				seenSuccessor = seenSuccessor || other == x.SupersededBy
+			}
+		}
+		cv := Conflict{Relation: rel, Kind: c.Kind, Reason: c.Reason, Detected: c.Detected, Resolution: c.Resolution}
+		if o, err := db.EntryByID(ctx, other); err == nil {
+			cv.Other, cv.OtherTitle = o.CID, o.Title
+		}
+		out = append(out, cv)
+	}
+	if x.SupersededBy != 0 && !seenSuccessor {
+		cv := Conflict{Relation: "superseded_by", Kind: "supersedes"}
+		if o, err := db.EntryByID(ctx, x.SupersededBy); err == nil {
+			cv.Other, cv.OtherTitle = o.CID, o.Title
+		}
+		out = append(out, cv)
+	}
+	return out, nil
+}
+
+// Item is one event of a timeline and why it is there.
+type Item struct {
+	store.Event
+	Role string // evidence (a quoted message), context (near one), lifecycle (the memory's own record)
+}
+
+// Timeline gathers, in time order, the messages within window positions of
+// each quoted message of x and the events that record the memory's life.
+func Timeline(ctx context.Context, db *store.DB, x store.Entry, window int) ([]Item, error) {
+	sc := NewSessions(db)
+	roles := map[int64]string{}
+	byID := map[int64]store.Event{}
+	for _, v := range x.Evidence {
+		if v.EventID == 0 {
+			continue
+		}
+		src, err := db.Event(ctx, v.EventID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		before, after, err := sc.Around(ctx, src, window)
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range append(before, after...) {
+			if roles[ev.ID] == "" {
+				roles[ev.ID], byID[ev.ID] = "context", ev
+			}
+		}
+		roles[src.ID], byID[src.ID] = "evidence", src
+	}
+	life, err := db.EntryEvents(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range life {
+		roles[ev.ID], byID[ev.ID] = "lifecycle", ev
+	}
+	evs := make([]store.Event, 0, len(byID))
+	for _, ev := range byID {
+		evs = append(evs, ev)
+	}
+	SortEvents(evs)
+	out := make([]Item, len(evs))
+	for i, ev := range evs {
+		out[i] = Item{ev, roles[ev.ID]}
+	}
+	return out, nil
+}

@@ -1,0 +1,77 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func seed(t *testing.T, cfg config.Config, text string) {
+	t.Helper()
+	db, err := store.Open(context.Background(), cfg.DBPath(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Append(context.Background(), store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+		SessionID: "s", Project: "/p", Text: text, DedupeKey: "k:" + text}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func connect(t *testing.T, s *Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Run(ctx, "test", st); close(done) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); cancel(); <-done })
+	return cs
+}
+
+func search(t *testing.T, cs *mcp.ClientSession, q string) string {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": q}})
+	if err != nil || res.IsError {
+		t.Fatalf("search %q: %v %+v", q, err, res)
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+// Calls run at once share the kept read connection; a store removed and
+// made again (uninstall --purge, then a new session) is opened again.
+func TestReadConnection(t *testing.T) {
+	cfg := config.Default(t.TempDir())
+	seed(t, cfg, "the ledger uses port 7443")
+	cs := connect(t, &Server{Config: cfg, Project: "/p"})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if out := search(t, cs, "ledger port"); !strings.Contains(out, "7443") {
+				t.Errorf("search: %q", out)
+			}
+		})
+	}
+	wg.Wait()
+	for _, f := range []string{"", "-wal", "-shm"} {
+		os.Remove(cfg.DBPath() + f)
+	}
+	if out := search(t, cs, "ledger port"); !strings.Contains(out, "nothing has been captured") {
+		t.Errorf("after the store was removed: %q", out)
+	}
+	seed(t, cfg, "the billing service uses port 9000")
+	if out := search(t, cs, "billing port"); !strings.Contains(out, "9000") || strings.Contains(out, "7443") {
+		t.Errorf("after the store was made again: %q", out)
+	}
+}

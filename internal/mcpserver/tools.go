@@ -1,0 +1,649 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
+)
+
+// Limits that keep every answer a few hundred tokens unless asked for more.
+const (
+	defaultLimit  = 10
+	maxLimit      = 50
+	defaultWindow = 5
+	maxWindow     = 25
+	maxGet        = 10
+	lineRunes     = 160  // one result line's text
+	messageRunes  = 4000 // a message in full, as get shows it
+)
+
+const searchDoc = `Search this project's memory: distilled memories ([mem:…]) and captured prompts, answers and tool calls (#N). ` +
+	`Returns one line per hit, best first: id, kind, type, date, score, text. Rephrase and search again when nothing fits; ` +
+	`then use timeline for what happened around a hit and get for the full record.`
+
+type searchIn struct {
+	Query       string   `json:"query" jsonschema:"words to look for"`
+	Kind        []string `json:"kind,omitempty" jsonschema:"only these kinds: entry (a distilled memory), user_prompt, agent_response, tool_observation"`
+	Type        []string `json:"type,omitempty" jsonschema:"only memories of these types: decision, fact, preference, constraint, lesson, task, reference"`
+	Since       string   `json:"since,omitempty" jsonschema:"only from this date on, YYYY-MM-DD"`
+	Until       string   `json:"until,omitempty" jsonschema:"only before this date, YYYY-MM-DD"`
+	Session     string   `json:"session,omitempty" jsonschema:"only this session id"`
+	AllProjects bool     `json:"all_projects,omitempty" jsonschema:"search every project, not only this one"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"results per page, 1 to 50; default 10"`
+	Offset      int      `json:"offset,omitempty" jsonschema:"results to skip, for the next page"`
+}
+
+func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
+	opt := recall.SearchOptions{Query: strings.TrimSpace(in.Query), Kinds: in.Kind, Types: in.Type, Session: in.Session,
+		Project: s.scope(in.AllProjects)}
+	if opt.Query == "" {
+		return nil, nil, errors.New("query is empty")
+	}
+	limit, err := bounded("limit", in.Limit, defaultLimit, maxLimit)
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.Offset < 0 {
+		return nil, nil, fmt.Errorf("offset %d: must not be negative", in.Offset)
+	}
+	for _, k := range in.Kind {
+		switch k {
+		case recall.KindEntry, store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation:
+		default:
+			return nil, nil, fmt.Errorf("kind %q: want entry, user_prompt, agent_response or tool_observation", k)
+		}
+	}
+	for _, t := range in.Type {
+		if !validType(extract.Type(t)) {
+			return nil, nil, fmt.Errorf("type %q: want decision, fact, preference, constraint, lesson, task or reference", t)
+		}
+	}
+	if opt.Since, err = date("since", in.Since); err != nil {
+		return nil, nil, err
+	}
+	if opt.Until, err = date("until", in.Until); err != nil {
+		return nil, nil, err
+	}
+	// One more than the page tells whether another page follows.
+	opt.Limit = in.Offset + limit + 1
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
+	}
+	res, err := recall.Search(ctx, db, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	more := len(res) > in.Offset+limit
+	res = res[min(in.Offset, len(res)):min(in.Offset+limit, len(res))]
+	var b strings.Builder
+	where := "this project"
+	if opt.Project == "" {
+		where = "all projects"
+	}
+	if len(res) == 0 {
+		fmt.Fprintf(&b, "Nothing found for %q in %s", opt.Query, where)
+		if in.Offset > 0 {
+			fmt.Fprintf(&b, " past result %d", in.Offset)
+		}
+		b.WriteString(". Try other words, a synonym, or all_projects.")
+		return text(b.String()), nil, nil
+	}
+	fmt.Fprintf(&b, "Results %d-%d for %q in %s:\n", in.Offset+1, in.Offset+len(res), opt.Query, where)
+	for _, r := range res {
+		id, typ := r.ID, r.Kind
+		if r.Kind == recall.KindEntry {
+			id, typ = "["+r.ID+"]", r.Type
+			if r.Stage != store.StageVerified && r.Stage != store.StageCertified || r.Status != store.StatusActive {
+				typ += "," + r.Stage + "," + r.Status
+			}
+		} else {
+			if n, err := strconv.ParseInt(r.ID, 10, 64); err == nil {
+				id = "[" + store.EventCID(n) + "]" // cited like an entry, as the hook shows messages
+			}
+			typ = r.Kind
+		}
+		fmt.Fprintf(&b, "%s %s %s %.2f: %s\n", id, typ, day(r.Timestamp), r.Score, oneLine(r.Text, lineRunes))
+	}
+	if more {
+		fmt.Fprintf(&b, "More: offset=%d\n", in.Offset+limit)
+	}
+	return text(b.String()), nil, nil
+}
+
+const timelineDoc = `What happened around a memory, a message or a date: the neighbouring prompts, answers and tool calls in order, one line each. ` +
+	`Give id ([mem:…] or #N) or date. For a memory: the messages around each of its quotes (>) and its own record (+).`
+
+type timelineIn struct {
+	ID          string `json:"id,omitempty" jsonschema:"a memory [mem:…] or a message #N to centre on"`
+	Date        string `json:"date,omitempty" jsonschema:"instead of id: a date YYYY-MM-DD or a time RFC 3339 to centre on"`
+	Window      int    `json:"window,omitempty" jsonschema:"messages before and after, 1 to 25; default 5"`
+	AllProjects bool   `json:"all_projects,omitempty" jsonschema:"with date: every project's messages, not only this one's"`
+}
+
+func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timelineIn) (*mcp.CallToolResult, any, error) {
+	window, err := bounded("window", in.Window, defaultWindow, maxWindow)
+	if err != nil {
+		return nil, nil, err
+	}
+	if (in.ID == "") == (in.Date == "") {
+		return nil, nil, errors.New("give either id or date")
+	}
+	var at time.Time
+	if in.Date != "" {
+		if at, err = instant(in.Date); err != nil {
+			return nil, nil, err
+		}
+	} else if _, _, err := inspect.Parse(in.ID); err != nil {
+		return nil, nil, err
+	}
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
+	}
+	var b strings.Builder
+	if in.Date != "" {
+		f := store.EventFilter{Project: s.scope(in.AllProjects), Types: conversation}
+		f.Before, f.Newest, f.Limit = at, true, window
+		before, err := db.Events(ctx, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		f.Before, f.Since, f.Newest = time.Time{}, at, false
+		after, err := db.Events(ctx, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		evs := append(before, after...)
+		if len(evs) == 0 {
+			return text("No messages stored around " + in.Date + "."), nil, nil
+		}
+		inspect.SortEvents(evs)
+		fmt.Fprintf(&b, "Around %s:\n", at.UTC().Format("2006-01-02 15:04"))
+		writeEvents(&b, evs, func(store.Event) string { return "" })
+		return text(b.String()), nil, nil
+	}
+	ref, err := inspect.Lookup(ctx, db, in.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ref.Event != nil {
+		before, after, err := inspect.NewSessions(db).Around(ctx, *ref.Event, window)
+		if err != nil {
+			return nil, nil, err
+		}
+		evs := append(append(before, *ref.Event), after...)
+		fmt.Fprintf(&b, "Around %s:\n", ref.ID())
+		writeEvents(&b, evs, func(ev store.Event) string {
+			if ev.ID == ref.Event.ID {
+				return ">"
+			}
+			return ""
+		})
+		return text(b.String()), nil, nil
+	}
+	x := *ref.Entry
+	items, err := inspect.Timeline(ctx, db, x, window)
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(&b, "Timeline of [%s] %s: %s\n", x.CID, x.Type, oneLine(x.Title, lineRunes))
+	evs := make([]store.Event, len(items))
+	roles := map[int64]string{}
+	for i, it := range items {
+		evs[i], roles[it.ID] = it.Event, it.Role
+	}
+	writeEvents(&b, evs, func(ev store.Event) string {
+		return map[string]string{"evidence": ">", "lifecycle": "+"}[roles[ev.ID]]
+	})
+	return text(b.String()), nil, nil
+}
+
+var conversation = []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}
+
+// writeEvents writes one line per event, a session line where the session changes.
+func writeEvents(b *strings.Builder, evs []store.Event, mark func(store.Event) string) {
+	session := ""
+	for _, ev := range evs {
+		if ev.SessionID != session {
+			fmt.Fprintf(b, "session %s\n", ev.SessionID)
+			session = ev.SessionID
+		}
+		fmt.Fprintf(b, "%1s[%s] %s %s: %s\n", mark(ev), store.EventCID(ev.ID), ev.Time.UTC().Format("2006-01-02 15:04"), ev.Type, oneLine(describe(ev), lineRunes))
+	}
+}
+
+// describe is the one line an event gets in a listing.
+func describe(ev store.Event) string {
+	p := gjson.ParseBytes(ev.Payload)
+	switch ev.Type {
+	case store.TypeMemoryInjected:
+		return "injected " + strings.Join(strs(p.Get("memories")), " ")
+	case store.TypeMemoryCited:
+		return "an answer cited " + strings.Join(strs(p.Get("cited")), " ")
+	case store.TypeConflict:
+		return p.Get("kind").String() + ": " + p.Get("older").String() + " / " + p.Get("newer").String()
+	}
+	if ev.Text != "" {
+		return ev.Text
+	}
+	return ev.Type
+}
+
+func strs(r gjson.Result) []string {
+	var out []string
+	for _, v := range r.Array() {
+		out = append(out, "["+v.String()+"]")
+	}
+	return out
+}
+
+const getDoc = `The full record of memories ([mem:…]) and captured messages (#N), at most 10 ids: ` +
+	`a memory with each quote in the message it came from and that message's neighbours, its conflicts and how often it was injected and used; ` +
+	`a message in full with the turns around it.`
+
+type getIn struct {
+	IDs []string `json:"ids" jsonschema:"memory ids like mem:ab12cd and message ids like #123"`
+}
+
+func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
+	if len(in.IDs) == 0 || len(in.IDs) > maxGet {
+		return nil, nil, fmt.Errorf("ids: give 1 to %d ids, got %d", maxGet, len(in.IDs))
+	}
+	for _, id := range in.IDs {
+		if _, _, err := inspect.Parse(id); err != nil {
+			return nil, nil, err
+		}
+	}
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
+	}
+	sc := inspect.NewSessions(db)
+	var b strings.Builder
+	for i, id := range in.IDs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		ref, err := inspect.Lookup(ctx, db, id)
+		if errors.Is(err, inspect.ErrNotFound) {
+			fmt.Fprintf(&b, "%s: not found\n", strings.Trim(id, "[] "))
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if ref.Event != nil {
+			if err := writeMessage(ctx, &b, sc, *ref.Event); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		m, err := inspect.LoadMemory(ctx, db, sc, ref.Entry.CID, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		writeMemory(&b, m)
+	}
+	return text(b.String()), nil, nil
+}
+
+func writeMessage(ctx context.Context, b *strings.Builder, sc *inspect.Sessions, ev store.Event) error {
+	fmt.Fprintf(b, "[%s] %s %s, session %s, project %s\n", store.EventCID(ev.ID), ev.Type, ev.Time.UTC().Format("2006-01-02 15:04:05"), ev.SessionID, ev.Project)
+	body := ev.Text
+	if utf8.RuneCountInString(body) > messageRunes {
+		body = string([]rune(body)[:messageRunes]) + "… (cut)"
+	}
+	if body == "" {
+		body = describe(ev)
+	}
+	b.WriteString(body + "\n")
+	before, after, err := sc.Around(ctx, ev, 1)
+	if err != nil {
+		return err
+	}
+	for _, n := range append(before, after...) {
+		fmt.Fprintf(b, "  [%s] %s: %s\n", store.EventCID(n.ID), n.Type, oneLine(n.Text, lineRunes))
+	}
+	return nil
+}
+
+func writeMemory(b *strings.Builder, m inspect.Memory) {
+	x := m.Entry
+	fmt.Fprintf(b, "[%s] %s, %s, %s, %s, session %s, project %s\n", x.CID, x.Type, x.Stage, x.Status, day(x.Created), x.SessionID, x.Project)
+	b.WriteString(x.Title + "\n")
+	if x.Body != "" && x.Body != x.Title {
+		b.WriteString(x.Body + "\n")
+	}
+	if x.PromotionBlocked != "" {
+		fmt.Fprintf(b, "Not verified: %s\n", x.PromotionBlocked)
+	}
+	hist := fmt.Sprintf("History: saved %s in session %s; injected into %d prompts", day(x.Created), x.SessionID, x.InjectCount)
+	if n := len(m.Injections); n > 0 {
+		hist += ", last " + day(m.Injections[n-1].Time)
+	}
+	hist += fmt.Sprintf("; used by %d answers", x.UseCount)
+	if n := len(m.Citations); n > 0 {
+		hist += fmt.Sprintf(", last %s in session %s", day(m.Citations[n-1].Time), m.Citations[n-1].SessionID)
+	}
+	b.WriteString(hist + ".\n")
+	for i, v := range m.Evidence {
+		where := "not found"
+		if v.Aligned() {
+			where = fmt.Sprintf("%s match", v.Method)
+			if v.Event != nil {
+				where += fmt.Sprintf(" in [%s] (%s, %s)", store.EventCID(v.Event.ID), v.Event.Type, v.Event.Time.UTC().Format("2006-01-02 15:04"))
+			}
+		}
+		fmt.Fprintf(b, "Evidence %d: %q, %s\n", i+1, v.Quote, where)
+		if v.Event == nil {
+			continue
+		}
+		for _, n := range v.Before {
+			fmt.Fprintf(b, "  [%s] %s: %s\n", store.EventCID(n.ID), n.Type, oneLine(n.Text, lineRunes))
+		}
+		fmt.Fprintf(b, "> [%s] %s: %s\n", store.EventCID(v.Event.ID), v.Event.Type, around(v.Event.Text, v.SpanStart, v.SpanEnd, 2*lineRunes))
+		for _, n := range v.After {
+			fmt.Fprintf(b, "  [%s] %s: %s\n", store.EventCID(n.ID), n.Type, oneLine(n.Text, lineRunes))
+		}
+	}
+	for _, c := range m.Conflicts {
+		other := "[" + c.Other + "]"
+		if c.Other == "" {
+			other = "a memory since forgotten"
+		}
+		line := fmt.Sprintf("Conflict: %s %s", strings.ReplaceAll(c.Relation, "_", " "), other)
+		if c.OtherTitle != "" {
+			line += ": " + oneLine(c.OtherTitle, lineRunes)
+		}
+		if c.Reason != "" {
+			line += " (" + c.Reason + ")"
+		}
+		if c.Resolution != "" {
+			line += "; resolved: " + c.Resolution
+		}
+		b.WriteString(line + "\n")
+	}
+}
+
+const rememberDoc = `Save a memory for later sessions: a decision, fact, preference, constraint, lesson, task or reference from this session. ` +
+	`quote must be copied verbatim from this session (the user's words, an earlier answer, or a tool's output; not this turn's own answer): ` +
+	`it is aligned against the stored messages like any extracted quote, and the memory is saved verified only if it is found; otherwise nothing is saved and the reason is returned.`
+
+type rememberIn struct {
+	Title   string `json:"title" jsonschema:"the memory as one plain statement, at most 80 characters"`
+	Quote   string `json:"quote" jsonschema:"words from this session the memory rests on, copied verbatim"`
+	Type    string `json:"type,omitempty" jsonschema:"decision, fact, preference, constraint, lesson, task or reference; default fact"`
+	Body    string `json:"body,omitempty" jsonschema:"the claim in one or two sentences when the title is not enough"`
+	Subject string `json:"subject,omitempty" jsonschema:"what the claim is about in a few words (e.g. jwt signing); memories on one subject are checked for conflicts"`
+}
+
+// maxRemember bounds what one remember call may store.
+const (
+	maxTitle = 200
+	maxBody  = 2000
+	maxQuote = 1000
+)
+
+func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, any, error) {
+	// The model's own words are stored as they come, so they pass the same
+	// filter as captured text: <private> sections and secrets never reach
+	// the store. The quote needs none: it is stored only if it is found in
+	// a message, which was filtered when captured.
+	x := extract.Entry{Type: extract.Fact, Title: clean(in.Title), Body: clean(in.Body), Subject: clean(in.Subject),
+		Evidence: []extract.Evidence{{Quote: strings.TrimSpace(in.Quote)}}}
+	if in.Type != "" {
+		x.Type = extract.Type(in.Type)
+	}
+	switch {
+	case !validType(x.Type):
+		return nil, nil, fmt.Errorf("type %q: want decision, fact, preference, constraint, lesson, task or reference", in.Type)
+	case x.Title == "":
+		return nil, nil, errors.New("title is empty")
+	case x.Evidence[0].Quote == "":
+		return nil, nil, errors.New("quote is empty: a memory needs words of this session to rest on")
+	case utf8.RuneCountInString(x.Title) > maxTitle, utf8.RuneCountInString(x.Body) > maxBody, utf8.RuneCountInString(x.Evidence[0].Quote) > maxQuote:
+		return nil, nil, fmt.Errorf("too long: title at most %d characters, body %d, quote %d", maxTitle, maxBody, maxQuote)
+	}
+	if x.Body == "" {
+		x.Body = x.Title
+	}
+	db, err := s.write(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	sessions, err := s.sessions(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &pipeline.Processor{DB: db, Log: s.Log, Now: s.Now}
+	var r pipeline.Remembered
+	var sid string
+	for _, sid = range sessions {
+		r, err = p.Remember(ctx, sid, x, memoryTool)
+		if !errors.Is(err, pipeline.ErrNotAligned) {
+			break
+		}
+	}
+	if errors.Is(err, pipeline.ErrNotAligned) {
+		return nil, nil, fmt.Errorf("not saved: the quote is not in this session (%v); copy it verbatim from a stored message", err)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	e := r.Entry
+	v := e.Evidence[len(e.Evidence)-1]
+	for _, ev := range e.Evidence {
+		if ev.SessionID == sid && ev.Quote == x.Evidence[0].Quote {
+			v = ev
+		}
+	}
+	var b strings.Builder
+	if r.Created {
+		fmt.Fprintf(&b, "Saved [%s] %s, %s: quote found (%s match) in [%s].", e.CID, e.Type, e.Stage, v.Method, store.EventCID(v.EventID))
+	} else {
+		fmt.Fprintf(&b, "Already known as [%s] %s, %s; the quote (%s match in [%s]) was added to its evidence.", e.CID, e.Type, e.Stage, v.Method, store.EventCID(v.EventID))
+	}
+	if r.Conflicts > 0 {
+		fmt.Fprintf(&b, " It conflicts with %d earlier memories: see get or conflicts.", r.Conflicts)
+	}
+	s.Log.Info("remembered", "cid", e.CID, "session", sid, "created", r.Created)
+	return text(b.String()), nil, nil
+}
+
+// memoryTool reports whether ev records a call of one of these tools: their
+// results quote other sessions and memories, so they vouch for nothing.
+func memoryTool(ev store.Event) bool {
+	if ev.Type != store.TypeToolObservation {
+		return false
+	}
+	tool := gjson.GetBytes(ev.Payload, "tool").String()
+	return strings.HasPrefix(tool, "mcp__") && strings.Contains(tool, "memory-layer_"+Name+"__")
+}
+
+// sessions are the sessions remember may quote, in the order tried: the
+// one Claude Code started this server for, then the one whose prompt in this
+// project is the newest (the prompt that led to this call was stored before
+// the model saw it). They differ after /clear, which starts a new session
+// under the same server, or when another session of the project is running.
+func (s *Server) sessions(ctx context.Context, db *store.DB) ([]string, error) {
+	var out []string
+	if s.SessionID != "" {
+		out = append(out, s.SessionID)
+	}
+	evs, err := db.Events(ctx, store.EventFilter{Project: s.Project, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(evs) > 0 && evs[0].SessionID != s.SessionID {
+		out = append(out, evs[0].SessionID)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no session of this project has been captured yet, so there is nothing to quote")
+	}
+	return out, nil
+}
+
+const conflictsDoc = `Open conflicts in this project's memory: pairs of memories that contradict each other and are not resolved, newest first, both sides with their dates and quotes.`
+
+type conflictsIn struct {
+	AllProjects bool `json:"all_projects,omitempty" jsonschema:"every project's conflicts, not only this one's"`
+	Limit       int  `json:"limit,omitempty" jsonschema:"conflicts at most, 1 to 50; default 10"`
+}
+
+func (s *Server) conflicts(ctx context.Context, _ *mcp.CallToolRequest, in conflictsIn) (*mcp.CallToolResult, any, error) {
+	limit, err := bounded("limit", in.Limit, defaultLimit, maxLimit)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
+	}
+	cs, err := db.OpenConflicts(ctx, s.scope(in.AllProjects), limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(cs) == 0 {
+		return text("No open conflicts."), nil, nil
+	}
+	var b strings.Builder
+	for i, c := range cs {
+		older, errA := db.EntryByID(ctx, c.Older)
+		newer, errB := db.EntryByID(ctx, c.Newer)
+		if errA != nil || errB != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%d. %s, recorded %s", i+1, c.Kind, day(c.Detected))
+		if c.Reason != "" {
+			b.WriteString(": " + c.Reason)
+		}
+		b.WriteString("\n")
+		for _, x := range []store.Entry{older, newer} {
+			fmt.Fprintf(&b, "  [%s] %s %s: %s", x.CID, x.Type, day(x.Created), oneLine(x.Title, lineRunes))
+			if q := bestQuote(x); q != "" {
+				fmt.Fprintf(&b, " — %q", oneLine(q, lineRunes))
+			}
+			b.WriteString("\n")
+		}
+	}
+	return text(b.String()), nil, nil
+}
+
+func bestQuote(x store.Entry) string {
+	q, best := "", -1.0
+	for _, v := range x.Evidence {
+		if v.Aligned() && v.Confidence > best {
+			q, best = v.Quote, v.Confidence
+		}
+	}
+	return q
+}
+
+// reader returns the store for a read tool. With no store yet, db is nil
+// and empty says so: an empty memory is an answer, not an error.
+func (s *Server) reader(ctx context.Context) (db *store.DB, empty *mcp.CallToolResult, err error) {
+	db, err = s.read(ctx)
+	if errors.Is(err, errNoStore) {
+		return nil, text(err.Error()), nil
+	}
+	return db, nil, err
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(s, "\n")}}}
+}
+
+// bounded checks an optional count: 0 means def.
+func bounded(name string, v, def, hi int) (int, error) {
+	switch {
+	case v == 0:
+		return def, nil
+	case v < 0 || v > hi:
+		return 0, fmt.Errorf("%s %d: want 1 to %d", name, v, hi)
+	}
+	return v, nil
+}
+
+// date parses an optional YYYY-MM-DD (UTC midnight).
+func date(name, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s %q: want a date YYYY-MM-DD", name, s)
+	}
+	return t, nil
+}
+
+// instant parses a date or an RFC 3339 time.
+func instant(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return date("date", s)
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// oneLine folds whitespace and clips s to n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// around shows the bytes [start, end) of text with up to width runes of
+// context on one line, the span marked »…«.
+func around(text string, start, end, width int) string {
+	if start < 0 || end > len(text) || start >= end || !utf8.ValidString(text[start:end]) ||
+		!utf8.RuneStart(text[start]) || end < len(text) && !utf8.RuneStart(text[end]) {
+		return oneLine(text, width)
+	}
+	head := []rune(text[:start])
+	tail := []rune(text[end:])
+	pre, post := "", ""
+	if len(head) > width/2 {
+		head, pre = head[len(head)-width/2:], "…"
+	}
+	if len(tail) > width/2 {
+		tail, post = tail[:width/2], "…"
+	}
+	return strings.TrimSpace(pre + oneLine(string(head), width) + " »" + oneLine(text[start:end], 4*width) + "« " + oneLine(string(tail), width) + post)
+}
+
+func clean(s string) string {
+	return strings.TrimSpace(privacy.Filter(strings.ToValidUTF8(s, "\uFFFD")))
+}
+
+// validType reports whether t is an entry type.
+func validType(t extract.Type) bool {
+	switch t {
+	case extract.Decision, extract.Fact, extract.Preference, extract.Constraint, extract.Lesson, extract.Task, extract.Reference:
+		return true
+	}
+	return false
+}
