@@ -12,9 +12,11 @@ type sent struct {
 	norm     string // text with curly quotes straightened
 	back     []int  // norm offset -> text offset; nil when norm == text
 	low      string // norm with ASCII letters lowered: same offsets as norm
+	full     string // low before any cut: a trailing question may still say when
 	body     int    // offset in low where the content starts, after openers
 	user     bool
-	used     bool // quoted already in a lesson
+	used     bool  // quoted already in a lesson
+	shape    shape // how the sentence sat in its message
 
 	// starts has a bit for the first two bytes of every word, so that a
 	// phrase whose first word is absent is skipped without a scan; ascii says
@@ -86,6 +88,7 @@ func newSent(msg, off int, text string, user bool) *sent {
 	s := &sent{msg: msg, off: off, text: text, user: user}
 	s.norm, s.back = straighten(text)
 	s.low = lowerASCII(s.norm)
+	s.full = s.low
 	s.body = skipOpeners(s.low)
 	s.index()
 	return s
@@ -540,6 +543,8 @@ func analyze(s *sent) ([]hit, bool) {
 		set(Fact, at, n, 2, stack)
 	} else if at, n := ourIs(s.low); at >= 0 {
 		set(Fact, at, n, 2, stack)
+	} else if at := teamHabit(s); at >= 0 {
+		set(Constraint, at, 0, 2, plain)
 	} else if v := envVar(s.norm); v != "" && s.has(configWords) {
 		set(Fact, strings.Index(s.norm, v), len(v), 1.5, config)
 	} else if !s.user && s.has(createVerbs) && len(paths(s.norm)) > 0 && !s.startsWithAny([]string{"done", "fixed"}) {
@@ -549,8 +554,9 @@ func analyze(s *sent) ([]hit, bool) {
 	}
 	if at, n := refAt(s.norm); at >= 0 {
 		w := 1.5
-		if !s.user && !s.has(referenceWords) {
-			w = 0 // only more evidence for a reference made elsewhere
+		if !s.has(referenceWords) || s.imperative() || s.startsWithAny(requestOpeners) ||
+			!strings.HasPrefix(s.norm[at:], "http") && !s.has(ticketPointers) {
+			w = 0 // a link pasted or asked about: only more evidence for a reference made elsewhere
 		}
 		set(Reference, at, n, w, plain)
 	}
@@ -609,6 +615,10 @@ func (s *sent) decisionOK(p phrase, at int) bool {
 		return strings.Contains(rest, " with ")
 	case "pinned", "changed":
 		return strings.Contains(rest, " to ")
+	case "instead of", "rather than":
+		// a choice needs someone choosing: "They downloaded HTML pages
+		// instead of videos" describes, "use X instead of Y" decides
+		return s.user && (s.imperative() || s.has(choosers))
 	case "moved to":
 		for _, h := range s.topics() {
 			if h.at >= at {
@@ -653,6 +663,13 @@ func (s *sent) constraintOK(p phrase, at int) bool {
 		}
 	case "keep":
 		return !strings.HasPrefix(rest, "in mind") && !strings.HasPrefix(rest, "going")
+	case "must":
+		// "the issue must be that …" guesses; it sets no rule
+		for _, g := range []string{"be that", "be because", "be the", "be a ", "be an ", "have "} {
+			if strings.HasPrefix(rest, g) {
+				return false
+			}
+		}
 	case "only":
 		for _, m := range []string{" should ", " must ", " can ", " may ", " needs ", " need "} {
 			if strings.Contains(rest, m) {
@@ -870,7 +887,8 @@ func ourIs(low string) (int, int) {
 		return -1, 0
 	}
 	rest := low[k+4:]
-	for _, v := range []string{" is ", " are ", " runs on ", " lives on ", " is on "} {
+	for _, v := range []string{" is ", " are ", " runs on ", " lives on ", " is on ", " run with ", " runs with ",
+		" run on ", " use ", " uses ", " are written in ", " is written in "} {
 		j := strings.Index(rest, v)
 		if j < 0 || len(strings.Fields(rest[:j])) > 2 {
 			continue
@@ -904,4 +922,31 @@ func (s *sent) strongBreak(a, b int) bool {
 	}
 	m := s.low[a:b]
 	return strings.Contains(m, "; ") || strings.Contains(m, " — ") || strings.Contains(m, " – ")
+}
+
+// teamHabit finds a team's convention stated as what it does: "우리 팀은 커밋
+// 메시지를 한국어로 써요", "our team writes changelogs by hand". It returns the
+// offset of the team subject, or -1.
+func teamHabit(s *sent) int {
+	b := s.low[s.body:]
+	b = strings.TrimLeft(strings.TrimPrefix(b, "참,"), " ")
+	for _, t := range []string{"우리 팀은", "우리 팀에서는", "저희 팀은", "저희 팀에서는", "우리는", "저희는", "our team ", "in our team,", "on our team,"} {
+		if !strings.HasPrefix(b, t) {
+			continue
+		}
+		at := len(s.low) - len(b)
+		if s.mostlyHangul() {
+			end := strings.TrimRight(s.norm, " .!~")
+			for _, p := range []string{"었어요", "았어요", "했어요", "었습니다", "았습니다", "했습니다", "였어요"} {
+				if strings.HasSuffix(end, p) {
+					return -1 // what the team did once, not what it does
+				}
+			}
+			return at
+		}
+		if w := firstWord(b[len(t):]); strings.HasSuffix(w, "s") || w == "always" || w == "never" {
+			return at
+		}
+	}
+	return -1
 }

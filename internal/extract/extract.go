@@ -92,6 +92,11 @@ type cand struct {
 	fixed     bool // a lesson whose fix is quoted
 	seq       int
 	words     []string // content words of body, for merging; set by entries
+	from      int      // the message the candidate was found in
+	user      bool     // found in a user message
+	diagnosed bool     // a lesson stated as a finding ("the cause was"), not a guess ("the issue is that")
+	fixOnly   bool     // a lesson that says what was fixed but not what failed
+	labelled  bool     // a "Label: value" fact
 }
 
 type evi struct {
@@ -124,6 +129,7 @@ func (x *extractor) message(i int) {
 	ss := make([]*sent, len(spans))
 	for k, sp := range spans {
 		ss[k] = newSent(i, sp.start, m.Text[sp.start:limit(m.Text, sp.start, sp.end)], role != "assistant")
+		ss[k].shape = sp.shape
 	}
 	fixNext := false
 	for k, s := range ss {
@@ -136,6 +142,12 @@ func (x *extractor) message(i int) {
 		}
 		if found, content := foundMarker(s); found && !s.user {
 			x.found(ss, k, content)
+			continue
+		}
+		if noise(s) != notNoise {
+			continue
+		}
+		if x.structured(ss, k) {
 			continue
 		}
 		x.sentence(ss, k, fixNext)
@@ -181,13 +193,13 @@ func (x *extractor) found(ss []*sent, k int, content bool) {
 	if len(quotes) == 0 {
 		return
 	}
-	c := &cand{typ: Lesson, score: 2.5, seq: len(x.cands)}
+	c := &cand{typ: Lesson, score: 2.5, seq: len(x.cands), from: main.msg, diagnosed: true}
 	for _, q := range quotes {
 		off, t := q.quote(q.body)
 		c.ev = append(c.ev, evi{q.msg, off, t})
 	}
 	c.body = clean(main.norm)
-	if t, ok := x.failure(main.msg); ok {
+	if t, ok := x.failure(main.msg, main.low); ok {
 		c.ev = append([]evi{t}, c.ev...)
 		c.score += 0.5
 	}
@@ -204,6 +216,7 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 		hits = append([]hit{{typ: Lesson, at: s.body, end: s.body, w: 2, k: fix}}, hits...)
 	}
 	if len(hits) == 0 {
+		x.labelFact(s)
 		return
 	}
 	primary := hits[0]
@@ -219,7 +232,10 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 
 // add makes a candidate of one hit in s.
 func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
-	c := &cand{typ: h.typ, score: h.w, seq: len(x.cands)}
+	if h.typ == Task && !containsPhrase(s.full, deferrals) {
+		return // a step of the work in hand, done or dropped by the session's end
+	}
+	c := &cand{typ: h.typ, score: h.w, seq: len(x.cands), from: s.msg, user: s.user}
 	if s.user {
 		c.score += 0.5
 	} else if h.typ == Constraint || h.typ == Preference {
@@ -301,7 +317,7 @@ func (x *extractor) accepts(s *sent, c *cand) {
 	} else {
 		c.subject = phraseSubject(core, true)
 	}
-	c.title = finishTitle("Agreed: " + core)
+	c.title = finishTitle(core)
 	c.body = joinBody(clean(core), clean(s.norm))
 }
 
@@ -338,7 +354,7 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 		x.open.body = joinBody(x.open.body, "Fix: "+clean(s.norm))
 		return
 	}
-	c := &cand{typ: Lesson, score: h.w, seq: len(x.cands)}
+	c := &cand{typ: Lesson, score: h.w, seq: len(x.cands), from: s.msg, user: s.user, diagnosed: diagnosis(s, h)}
 	if s.user {
 		c.score += 0.5
 	}
@@ -358,12 +374,15 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 	off, q := s.quote(h.at)
 	c.ev = append(c.ev, evi{s.msg, off, q})
 	if h.k == fix {
-		c.fixed = true
+		c.fixed, c.fixOnly = true, true
 		c.body = "Fix: " + clean(s.norm)
 	} else {
 		c.body = clean(main.norm)
 		for j := k + 1; j < len(ss) && j <= k+fixWindow; j++ {
-			if p, at := ss[j].match(fixPhrases); at >= 0 && p.k == fix {
+			if p, at := ss[j].match(fixPhrases); at >= 0 && p.k == fix || firstPersonChange(ss[j]) {
+				if at < 0 {
+					at = ss[j].body
+				}
 				off, q := ss[j].quote(at)
 				c.ev = append(c.ev, evi{ss[j].msg, off, q})
 				c.fixed = true
@@ -373,9 +392,10 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 			}
 		}
 	}
-	if t, ok := x.failure(s.msg); ok {
+	if t, ok := x.failure(s.msg, lowerASCII(c.body)); ok {
 		c.ev = append([]evi{t}, c.ev...)
 		c.score += 0.5
+		c.fixOnly = false // the failure is its cause
 	}
 	if main != s {
 		h = hit{typ: Lesson, at: main.body, end: main.body, k: cause} // offsets are main's, not s's
@@ -389,8 +409,10 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 
 // failure returns the most telling failure line of the tool output between
 // the turn's user message and message i: an assertion or error message
-// rather than a bare "FAIL" or exit code.
-func (x *extractor) failure(i int) (evi, bool) {
+// rather than a bare "FAIL" or exit code. The line must share a word with
+// the lesson (about) or with the user's report of the failure: a lesson is
+// never verified by a failure it does not explain.
+func (x *extractor) failure(i int, about string) (evi, bool) {
 	stop := max(x.turn, i-lookback, -1)
 	for j := i - 1; j > stop; j-- {
 		m := x.msgs[j]
@@ -401,6 +423,9 @@ func (x *extractor) failure(i int) (evi, bool) {
 			continue
 		}
 		if off, q, ok := failureLine(m.Text); ok {
+			if !sharesWord(lowerASCII(q), about) && (x.turn < 0 || !sharesWord(lowerASCII(q), lowerASCII(x.msgs[x.turn].Text))) {
+				continue // a failure the lesson does not explain
+			}
 			return evi{j, off, q}, true
 		}
 	}
@@ -409,8 +434,12 @@ func (x *extractor) failure(i int) (evi, bool) {
 
 // entries merges, scores, caps and orders the candidates.
 func (x *extractor) entries() []Entry {
+	listed := x.listings()
 	var kept []*cand
 	for _, c := range x.cands {
+		if !x.keeps(c) || listed[c] {
+			continue
+		}
 		c.words = contentWords(c.body)
 		if into := mergeTarget(kept, c); into != nil {
 			mergeInto(into, c)

@@ -1,0 +1,179 @@
+package extract
+
+import "strings"
+
+// Facts stated by layout rather than by a verb: a table row ("| Database |
+// Postgres 16 |"), a bold label ("**Database:** Postgres 16 on port 6543")
+// and a one-line code block after the sentence that says what it does ("To
+// run the tests:" then "npx jest"). Each quotes the text as written; the
+// title is the label and the value, in the source's own words.
+
+// structured makes a fact of a table row or a one-line code block, and
+// reports whether the sentence was one of them.
+func (x *extractor) structured(ss []*sent, k int) bool {
+	s := ss[k]
+	switch {
+	case s.shape&shapeTable != 0:
+		x.tableFact(s)
+		return true
+	case s.shape&shapeCode != 0:
+		if k > 0 && ss[k-1].msg == s.msg {
+			x.commandFact(ss[k-1], s)
+		}
+		return true
+	}
+	return false
+}
+
+// tableFact keeps a body row whose first cell names a thing and whose other
+// cells hold a value: a port, a version, a path, a host, a tool.
+func (x *extractor) tableFact(s *sent) {
+	cells := strings.Split(s.norm, "|")
+	var vals []string
+	for _, c := range cells[1:] {
+		if c = strings.TrimSpace(clean(c)); c != "" {
+			vals = append(vals, c)
+		}
+	}
+	label := strings.TrimSpace(clean(cells[0]))
+	if label == "" || len(vals) == 0 || len(strings.Fields(label)) > 5 || marked(s) {
+		return
+	}
+	if valueLike(strings.Join(cells[1:], " ")) { // raw cells: a code span counts
+		x.addFact(s, label, strings.Join(vals, ", "), 1.5)
+	}
+}
+
+// commandFact keeps a command shown in its own code block when the
+// sentence before it says what the command is for.
+func (x *extractor) commandFact(lead, code *sent) {
+	l := strings.TrimRight(strings.TrimSpace(lead.low), ":")
+	if !containsPhrase(l, commandPurposes) || isQuestion(lead) {
+		return
+	}
+	label := strings.TrimRight(strings.TrimSpace(clean(stripMarkers(lead.norm, false))), ":")
+	c := x.addFact(code, label, strings.TrimSpace(code.norm), 1.5)
+	if c != nil {
+		off, q := lead.quote(lead.body)
+		c.ev = append([]evi{{lead.msg, off, q}}, c.ev...)
+	}
+}
+
+// commandPurposes say what a command that follows is for.
+var commandPurposes = []string{"run", "start", "test", "tests", "build", "deploy", "install", "lint", "format",
+	"migrate", "release", "publish", "serve", "실행", "테스트", "빌드", "배포", "설치"}
+
+// labelFact keeps "**Label:** value" and "Label: value" lines whose value is
+// one a fact can hold, when nothing else in the sentence made an entry.
+func (x *extractor) labelFact(s *sent) {
+	if s.shape&shapeLine == 0 || isQuestion(s) {
+		return
+	}
+	t := clean(s.norm)
+	k := strings.Index(t, ": ")
+	if k <= 0 || k > 40 {
+		return
+	}
+	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
+	if len(strings.Fields(label)) > 4 || value == "" || strings.ContainsAny(label, "0123456789") ||
+		startsWithPhrase(lowerASCII(label), narrationVerbs) || startsWithPhrase(lowerASCII(value), narrationVerbs) ||
+		marked(s) || !valueLike(value) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
+		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
+	}
+	x.addFact(s, label, value, 1.5)
+}
+
+// valueLike reports a value a developer would look up: a path, a host or
+// URL, a code span, an environment variable, a port, a version or a known
+// tool, in a phrase rather than a sentence of prose. A bare count, price or
+// duration ("25 unique photos", "$15/1M", "12 hours") is a measurement of
+// the moment or an estimate, not a fact about the project.
+func valueLike(v string) bool {
+	if len(strings.Fields(v)) > 16 {
+		return false
+	}
+	if strings.Contains(v, "`") || len(paths(v)) > 0 || envVar(v) != "" || portAt(lowerASCII(v)) >= 0 || hasVersion(v) {
+		return true
+	}
+	if r, _ := firstRef(v); strings.HasPrefix(r, "http") {
+		return true
+	}
+	return len(topicHits(lowerASCII(v))) > 0
+}
+
+// hasVersion reports a dotted version number: "16.2", "v0.9.0", "2.0";
+// not a price ("$1.25"), a percentage ("99.6%") or a reading ("26.7°C").
+func hasVersion(v string) bool {
+	for i := 1; i+1 < len(v); i++ {
+		if v[i] != '.' || !isDigit(v[i-1]) || !isDigit(v[i+1]) {
+			continue
+		}
+		a, b := i-1, i+1
+		for a > 0 && (isDigit(v[a-1]) || v[a-1] == '.') {
+			a--
+		}
+		for b < len(v) && (isDigit(v[b]) || v[b] == '.') {
+			b++
+		}
+		if a > 0 && v[a-1] == '$' || b < len(v) && (v[b] == '%' || strings.HasPrefix(v[b:], "°") || v[b] == 'x') {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// marked reports a line led by a check mark or cross: a progress report.
+func marked(s *sent) bool {
+	t := strings.TrimLeft(s.norm, " *_-")
+	for _, m := range []string{"✅", "❌", "✓", "✗", "✔", "☑", "🔄", "⏳", "⚠"} {
+		if strings.HasPrefix(t, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// addFact records a fact titled "label: value" with s as its quote.
+func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
+	c := &cand{typ: Fact, score: w, seq: len(x.cands), from: s.msg, user: s.user}
+	if s.user {
+		c.score += 0.5
+	}
+	off, q := s.quote(s.body)
+	c.ev = []evi{{s.msg, off, q}}
+	c.subject = strings.ToLower(label)
+	c.labelled = true
+	c.title = clip(label+": "+value, maxTitle)
+	c.body = label + ": " + value
+	if hits := s.topics(); len(hits) > 0 {
+		c.value = canonical(s.low[hits[0].at:hits[0].end])
+	}
+	x.cands = append(x.cands, c)
+	return c
+}
+
+// listings finds label facts whose label repeats three times or more in one
+// message: "File: a.mp4", "File: b.mp4", "File: c.mp4" list items, and the
+// label names no one thing.
+func (x *extractor) listings() map[*cand]bool {
+	type key struct {
+		msg   int
+		label string
+	}
+	n := map[key]int{}
+	for _, c := range x.cands {
+		if c.labelled {
+			n[key{c.from, c.subject}]++
+		}
+	}
+	out := map[*cand]bool{}
+	for _, c := range x.cands {
+		if c.labelled && n[key{c.from, c.subject}] >= 3 {
+			out[c] = true
+		}
+	}
+	return out
+}
