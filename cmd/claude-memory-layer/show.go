@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
@@ -316,6 +317,7 @@ func (m memoryView) print(w io.Writer, tty bool) {
 	}
 	status := x.Stage + ", " + x.Status
 	fmt.Fprintf(w, "  stage:    %s\n", status)
+	fmt.Fprintf(w, "  form:     %s\n", formNote(entryForm(x)))
 	if x.PromotionBlocked != "" {
 		fmt.Fprintf(w, "  blocked:  %s\n", x.PromotionBlocked)
 	}
@@ -659,4 +661,12 @@ func timeline(ctx context.Context, db *store.DB, x store.Entry, window int) ([]t
 		out[i] = timelineItem{ev, roles[ev.ID]}
 	}
 	return out, nil
+}
+
+// formNote explains an entry's form: what "verified" vouches for.
+func formNote(form string) string {
+	if form == extract.Stated {
+		return "stated: the body is what was said, word for word (see the evidence)"
+	}
+	return "distilled: the body restates the evidence in other words; the quotes below are what was said"
 }
