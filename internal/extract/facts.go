@@ -25,8 +25,9 @@ func (x *extractor) structured(ss []*sent, k int) bool {
 	return false
 }
 
-// tableFact keeps a body row whose first cell names a thing and whose other
-// cells hold a value: a port, a version, a path, a host, a tool.
+// tableFact keeps a body row whose first cell names a thing and whose
+// cells hold a value: a port, a version, a path, a host, a tool, a code
+// name ("| `MTF` (default) | All-around |").
 func (x *extractor) tableFact(s *sent) {
 	cells := strings.Split(s.norm, "|")
 	var vals []string
@@ -39,7 +40,11 @@ func (x *extractor) tableFact(s *sent) {
 	if label == "" || len(vals) == 0 || len(strings.Fields(label)) > 5 || marked(s) {
 		return
 	}
-	if valueLike(strings.Join(cells[1:], " ")) { // raw cells: a code span counts
+	ok := valueLike(s.norm) // raw cells: a code span in any of them counts
+	for _, v := range vals {
+		ok = ok || valueLike(v)
+	}
+	if ok {
 		x.addFact(s, label, strings.Join(vals, ", "), 1.5)
 	}
 }
@@ -84,10 +89,11 @@ func (x *extractor) labelFact(s *sent) {
 }
 
 // valueLike reports a value a developer would look up: a path, a host or
-// URL, a code span, an environment variable, a port, a version or a known
-// tool, in a phrase rather than a sentence of prose. A bare count, price or
-// duration ("25 unique photos", "$15/1M", "12 hours") is a measurement of
-// the moment or an estimate, not a fact about the project.
+// URL, a code span, an environment variable, a port, a version, a known
+// tool or a setting ("12 hours", "50 pages"), in a phrase rather than a
+// sentence of prose. A bare count or price ("25 unique photos", "$15/1M")
+// is a measurement of the moment or an estimate, not a fact about the
+// project.
 func valueLike(v string) bool {
 	if len(strings.Fields(v)) > 16 {
 		return false
@@ -98,7 +104,29 @@ func valueLike(v string) bool {
 	if r, _ := firstRef(v); strings.HasPrefix(r, "http") {
 		return true
 	}
-	return len(topicHits(lowerASCII(v))) > 0
+	return len(topicHits(lowerASCII(v))) > 0 || setting(lowerASCII(v))
+}
+
+// settingUnits follow a number that sets how something behaves: "12 hours",
+// "1 second", "50 pages", "3 retries".
+var settingUnits = []string{"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
+	"h", "hour", "hours", "day", "days", "kb", "mb", "gb", "retries", "retry", "attempts", "pages", "workers",
+	"threads", "connections", "items", "rows", "entries"}
+
+// setting reports a value that starts with a number and its unit: a
+// configured interval, limit or size. A value that starts with a verb
+// ("Found 27 photos") reports a run.
+func setting(v string) bool {
+	v = strings.TrimLeft(v, " ~<>=≤≥")
+	i := 0
+	for i < len(v) && (isDigit(v[i]) || v[i] == '.' || v[i] == ',') {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	rest := strings.TrimLeft(strings.TrimPrefix(v[i:], "-"), " ")
+	return in(settingUnits, firstWord(rest))
 }
 
 // hasVersion reports a dotted version number: "16.2", "v0.9.0", "2.0";

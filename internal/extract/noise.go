@@ -207,7 +207,22 @@ func isNarration(lead string) bool {
 	if startsWithPhrase(b, changeVerbs) && containsPhrase(b, []string{"to", "with", "from", "for"}) {
 		return false // "Pinned golangci-lint to v1.59.1": the value from now on
 	}
-	return true
+	return !describesPath(b)
+}
+
+// describesPath reports "created `face_grouping.rs` module with automatic
+// grouping logic": a new file and what it holds, which says where that code
+// lives; "Created migration file `004_x.sql`" says only that it was made.
+func describesPath(b string) bool {
+	if !startsWithPhrase(b, []string{"created", "added"}) || len(paths(b)) == 0 || strings.HasSuffix(strings.TrimSpace(b), ":") {
+		return false
+	}
+	for _, w := range []string{" with ", " for ", " that ", " which "} {
+		if k := strings.Index(b, w); k >= 0 && len(strings.Fields(b[k+len(w):])) >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // changeVerbs report a setting changed to a new value, which stays true

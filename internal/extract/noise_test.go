@@ -33,7 +33,8 @@ func TestNoiseClasses(t *testing.T) {
 		{"tool note", "assistant", "note: function defined here", toolLine},
 		{"tool error pasted", "user", "error: could not compile `app` due to 3 previous errors", toolLine},
 		{"tool gutter", "user", "12 | let x = y.clone();", toolLine},
-		{"narration created", "assistant", "Created `face_grouping.rs` module with automatic grouping logic", narration},
+		{"narration created", "assistant", "Created migration file `004_groups_and_albums.sql`", narration},
+		{"narration created with", "assistant", "Created `grouping.rs` module with the automatic grouping logic", notNoise}, // says where that code lives
 		{"narration label", "assistant", "`const.py` — Added the service constants", narration},
 		{"narration korean", "assistant", "`api.go`에 핸들러를 추가했습니다.", notNoise}, // Korean past tense is judged by analyze
 		{"plan step", "assistant", "Replace SupabaseStorageService with PrismaStorageService", planStep},
@@ -90,6 +91,9 @@ func TestKeptShapes(t *testing.T) {
 		{"command block", []Message{
 			{0, "assistant", "To run the integration tests:\n\n```\nmake itest DB=local\n```"},
 		}, Fact, "make itest DB=local", "To run the integration tests: make itest DB=local"},
+		{"table setting", []Message{
+			{0, "assistant", "| Aspect | Implementation |\n|---|---|\n| **Polling frequency** | 12 hours |\n| **Login overhead** | 1 per poll only |"},
+		}, Fact, "**Polling frequency** | 12 hours", "Polling frequency: 12 hours"},
 		{"change with value", []Message{
 			{0, "assistant", "Pinned golangci-lint to v1.59.1 in `.github/workflows/ci.yml`."},
 		}, Decision, "Pinned golangci-lint to v1.59.1", "Pinned golangci-lint to v1.59.1 in .github/workflows/ci.yml"},
@@ -121,6 +125,7 @@ func TestLabelNoise(t *testing.T) {
 		"**Week 1**: Railway setup + Auth migration",
 		"✅ **Testing**: 690/734 tests passing",
 		"Adaptive threshold: Found 27 photos",
+		"| **Login overhead** | 1 per poll only |",
 		"Temperature: 26.7°C, Humidity: 36.3%",
 		"Standard: $1.25/1M input",
 		"Initialize Prisma: `npx prisma init`",
