@@ -117,6 +117,10 @@ func (x *extractor) message(i int) {
 	switch role {
 	case "user", "human":
 		x.turn, x.open = i, nil
+		if bareAcceptance(m.Text) {
+			x.acceptPlan(i)
+			return
+		}
 	case "assistant":
 	default:
 		return // tool output is read only as a lesson's failure

@@ -77,6 +77,7 @@ func (x *extractor) labelFact(s *sent) {
 	t := clean(s.norm)
 	k := strings.Index(t, ": ")
 	if k <= 0 || k > 40 {
+		x.namedFact(s)
 		return
 	}
 	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
@@ -204,4 +205,99 @@ func (x *extractor) listings() map[*cand]bool {
 		}
 	}
 	return out
+}
+
+// namedFact keeps a list item that names a code thing and says what it is:
+// "`Johannes0501/api-shrooms` — the API backend". The name is the value;
+// the rest must say something (two words or more).
+func (x *extractor) namedFact(s *sent) {
+	if s.shape&shapeBullet == 0 || !strings.HasPrefix(strings.TrimLeft(s.norm, "*_ "), "`") {
+		return
+	}
+	t := clean(s.norm)
+	for _, sep := range []string{" — ", " – ", " - "} {
+		k := strings.Index(t, sep)
+		if k <= 0 || k > 60 {
+			continue
+		}
+		name, what := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+len(sep):])
+		if len(strings.Fields(name)) > 3 || len(strings.Fields(what)) < 2 || marked(s) {
+			return
+		}
+		c := x.addFact(s, name, what, 1.5)
+		c.title = clip(name+sep+what, maxTitle)
+		c.body = name + sep + what
+		return
+	}
+}
+
+// acceptances are whole replies that take up what was just proposed.
+var acceptances = []string{"yes", "yep", "yeah", "sure", "ok", "okay", "go ahead", "do it", "please do", "sounds good",
+	"lgtm", "go for it", "yes please", "let's do it", "네", "예", "좋아요", "좋습니다", "그렇게 해 주세요", "그렇게 해주세요",
+	"진행해 주세요", "진행해주세요"}
+
+// bareAcceptance reports a user message that only says yes.
+func bareAcceptance(text string) bool {
+	t := strings.Trim(lowerASCII(strings.TrimSpace(text)), " .!~,")
+	if len(strings.Fields(t)) > 4 {
+		return false
+	}
+	for _, a := range acceptances {
+		if t == a || strings.HasPrefix(t, a+",") || strings.HasPrefix(t, a+" ") && onlyAck(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// proposalLeads introduce what the assistant offers to do.
+var proposalLeads = []string{"want me to", "should i", "shall i", "would you like me to", "i'd recommend", "i recommend",
+	"i suggest", "shall we", "should we", "할까요", "드릴까요", "제안"}
+
+// acceptPlan makes a decision of what a bare "yes" in user message i takes
+// up: the first item of the list the assistant's offer introduced ("Want
+// me to: 1. Add `a/` and `b/` as git submodules …"), quoted with the yes.
+func (x *extractor) acceptPlan(i int) {
+	prev := i - 1
+	for prev >= 0 && strings.ToLower(x.msgs[prev].Role) == "tool" {
+		prev--
+	}
+	if prev < 0 || strings.ToLower(x.msgs[prev].Role) != "assistant" {
+		return
+	}
+	text := x.msgs[prev].Text
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	led := false
+	for _, sp := range sentences(text) {
+		s := newSent(prev, sp.start, x.msgs[prev].Text[sp.start:limit(x.msgs[prev].Text, sp.start, sp.end)], false)
+		s.shape = sp.shape
+		switch {
+		case containsPhrase(s.low, proposalLeads):
+			led = true
+		case led && s.shape&shapeBullet != 0:
+			if in(proposalVerbs, firstWord(leadText(s.low))) {
+				x.addAccepted(s, i)
+				return
+			}
+		case led:
+			led = false
+		}
+	}
+}
+
+// proposalVerbs open an offered step that settles how the project works.
+var proposalVerbs = []string{"use", "add", "switch", "replace", "move", "migrate", "adopt", "keep", "pin", "upgrade",
+	"track", "store", "split", "rename", "drop", "remove", "make", "set", "convert", "enable", "disable"}
+
+func (x *extractor) addAccepted(s *sent, yes int) {
+	c := &cand{typ: Decision, score: 2.5, seq: len(x.cands), from: yes, user: true}
+	off, q := s.quote(s.body)
+	yesText := strings.TrimSpace(x.msgs[yes].Text)
+	c.ev = []evi{{s.msg, off, q}, {yes, strings.Index(x.msgs[yes].Text, yesText), yesText}}
+	c.title = finishTitle(stripMarkers(s.norm, false))
+	c.body = clean(s.norm)
+	c.subject = phraseSubject(stripMarkers(s.norm, false), true)
+	x.cands = append(x.cands, c)
 }

@@ -94,6 +94,17 @@ func TestKeptShapes(t *testing.T) {
 		{"table setting", []Message{
 			{0, "assistant", "| Aspect | Implementation |\n|---|---|\n| **Polling frequency** | 12 hours |\n| **Login overhead** | 1 per poll only |"},
 		}, Fact, "**Polling frequency** | 12 hours", "Polling frequency: 12 hours"},
+		{"named repo", []Message{
+			{0, "assistant", "**Embedded repos (separate):**\n- `acme/api` — the API backend\n- `acme/fw` — the device firmware"},
+		}, Fact, "`acme/api` — the API backend", "acme/api — the API backend"},
+		{"accepted plan", []Message{
+			{0, "assistant", "Submodules are the cleanest way.\n\nWant me to:\n1. Add `api/` and `fw/` as git submodules\n2. Update `.gitignore` accordingly\n\nWant me to go ahead?"},
+			{1, "user", "yes"},
+		}, Decision, "Add `api/` and `fw/` as git submodules", "Add api/ and fw/ as git submodules"},
+		{"accepted plan korean", []Message{
+			{0, "assistant", "이렇게 제안합니다:\n- Use `pnpm` workspaces for the monorepo\n\n진행할까요?"},
+			{1, "user", "네"},
+		}, Decision, "Use `pnpm` workspaces", "Use pnpm workspaces for the monorepo"},
 		{"change with value", []Message{
 			{0, "assistant", "Pinned golangci-lint to v1.59.1 in `.github/workflows/ci.yml`."},
 		}, Decision, "Pinned golangci-lint to v1.59.1", "Pinned golangci-lint to v1.59.1 in .github/workflows/ci.yml"},
