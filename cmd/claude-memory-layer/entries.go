@@ -258,6 +258,10 @@ func runReject(ctx context.Context, e *env, args []string) error {
 // setStage certifies or rejects one memory, recording the event; a memory
 // already at that stage is left alone.
 func setStage(ctx context.Context, e *env, name string, args []string, stage, evType string) error {
+	args, _, err := expandStdinArgs(e, args)
+	if err != nil {
+		return err
+	}
 	fs := newFlags(e, name, "mem:ID")
 	if err := parse(fs, args); err != nil {
 		return err

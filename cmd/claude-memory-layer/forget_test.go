@@ -324,6 +324,13 @@ var slashCommands = map[string]string{
 	"memory-import":  "import --args-stdin",
 	"memory-forget":  "forget --args-stdin",
 	"memory-entries": "entries --args-stdin",
+	// the user's corrections
+	"memory-verify":    "verify --args-stdin",
+	"memory-reject":    "reject --args-stdin",
+	"memory-supersede": "supersede --args-stdin",
+	"memory-edit":      "edit --args-stdin",
+	"memory-pin":       "pin --args-stdin",
+	"memory-unpin":     "unpin --args-stdin",
 }
 
 const cliPath = `"${CLAUDE_PLUGIN_ROOT}/bin/claude-memory-layer"`

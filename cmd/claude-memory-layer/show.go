@@ -157,10 +157,12 @@ func indexOfEvent(evs []store.Event, id int64) int {
 
 // memoryView is everything show prints about a memory.
 type memoryView struct {
-	entry      store.Entry
-	evidence   []evidenceView
-	conflicts  []conflictView
-	injections []store.Event
+	entry       store.Entry
+	evidence    []evidenceView
+	conflicts   []conflictView
+	injections  []store.Event
+	corrections []store.Event // the user's: verify, reject, edit, pin, unpin
+	pinned      bool
 }
 
 type evidenceView struct {
@@ -242,8 +244,14 @@ func loadMemory(ctx context.Context, db *store.DB, sc *sessionCache, cid string,
 		return m, err
 	}
 	for _, ev := range evs {
-		if ev.Type == store.TypeMemoryInjected {
+		switch ev.Type {
+		case store.TypeMemoryInjected:
 			m.injections = append(m.injections, ev)
+		case store.TypeCertified, store.TypeRejected, store.TypeEdited, store.TypePinned, store.TypeUnpinned:
+			m.corrections = append(m.corrections, ev)
+			if ev.Type == store.TypePinned || ev.Type == store.TypeUnpinned {
+				m.pinned = ev.Type == store.TypePinned
+			}
 		}
 	}
 	return m, nil
@@ -257,6 +265,8 @@ type memoryJSON struct {
 	Evidence         []evidenceShowJSON `json:"evidence"`
 	Conflicts        []conflictJSON     `json:"conflicts"`
 	Injections       []injectionJSON    `json:"injections"`
+	Pinned           bool               `json:"pinned"`
+	Corrections      []eventJSON        `json:"corrections"` // the user's verify, reject, edit, pin and unpin, oldest first
 }
 
 type evidenceShowJSON struct {
@@ -284,7 +294,11 @@ type injectionJSON struct {
 func (m memoryView) json() memoryJSON {
 	x := m.entry
 	out := memoryJSON{entryJSON: toEntryJSON(x), LastUsed: jsonTime(x.LastUsed), UseCount: x.UseCount, PromotionBlocked: x.PromotionBlocked,
-		Evidence: []evidenceShowJSON{}, Conflicts: []conflictJSON{}, Injections: []injectionJSON{}}
+		Evidence: []evidenceShowJSON{}, Conflicts: []conflictJSON{}, Injections: []injectionJSON{}, Pinned: m.pinned,
+		Corrections: eventsJSON(m.corrections)}
+	if out.Corrections == nil {
+		out.Corrections = []eventJSON{}
+	}
 	out.entryJSON.Evidence = nil
 	for _, v := range m.evidence {
 		j := evidenceShowJSON{evidenceJSON: toEvidenceJSON(v.Evidence), Before: eventsJSON(v.before), After: eventsJSON(v.after)}
@@ -318,6 +332,9 @@ func (m memoryView) print(w io.Writer, tty bool) {
 	status := x.Stage + ", " + x.Status
 	fmt.Fprintf(w, "  stage:    %s\n", status)
 	fmt.Fprintf(w, "  form:     %s\n", formNote(entryForm(x)))
+	if m.pinned {
+		fmt.Fprintf(w, "  pinned:   yes, the session brief always shows it\n")
+	}
 	if x.PromotionBlocked != "" {
 		fmt.Fprintf(w, "  blocked:  %s\n", x.PromotionBlocked)
 	}
@@ -391,6 +408,12 @@ func (m memoryView) print(w io.Writer, tty bool) {
 			if len(meta) > 0 {
 				fmt.Fprintf(w, "    %s\n", strings.Join(meta, "; "))
 			}
+		}
+	}
+	if len(m.corrections) > 0 {
+		fmt.Fprintln(w, "\nCorrections")
+		for _, ev := range m.corrections {
+			fmt.Fprintf(w, "  %s  %s\n", humanTime(ev.Time), describeEvent(ev))
 		}
 	}
 	fmt.Fprintln(w)

@@ -364,4 +364,3 @@ func ClaimKey(subject, title string) string {
 func normalizeKey(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
-

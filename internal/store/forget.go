@@ -730,8 +730,9 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	}
 	injections := map[int64]bool{}
 	for project, tg := range byProject {
-		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?)`,
-			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected)
+		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected,
+			TypeEdited, TypePinned, TypeUnpinned)
 		if err != nil {
 			return nil, err
 		}
@@ -762,8 +763,8 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 				if tg.cids[v.Older] || tg.cids[v.Newer] {
 					p.del[id] = k
 				}
-			case TypeCertified, TypeRejected:
-				if tg.cids[v.CID] {
+			case TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned:
+				if tg.cids[v.CID] { // an edit's payload holds the memory's old and new text
 					p.del[id] = k
 				}
 			case TypeMemoryInjected:
@@ -948,12 +949,12 @@ func entryEvents(ctx context.Context, q dbtx, e Entry) ([]Event, error) {
 			(type IN (?, ?) AND json_extract(payload, '$.claim_key') = ?)
 			OR (type = ? AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
-			OR (type IN (?, ?) AND json_extract(payload, '$.cid') = ?))
+			OR (type IN (?, ?, ?, ?, ?) AND json_extract(payload, '$.cid') = ?))
 		ORDER BY ts, id`,
 		e.Project, TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
 		TypeConflict, e.CID, e.CID,
 		TypeMemoryInjected, e.CID,
-		TypeCertified, TypeRejected, e.CID)
+		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, e.CID)
 	if err != nil {
 		return nil, err
 	}
