@@ -84,3 +84,22 @@ func TestCorrections(t *testing.T) {
 		t.Errorf("%d correction events survive forget", len(evs))
 	}
 }
+
+// TestForgetPreviewKept checks that the preview of forgetting one memory
+// names the other memories that quote the same words and stay, and how to
+// take them too.
+func TestForgetPreviewKept(t *testing.T) {
+	var b strings.Builder
+	printForgetPreview(&b, forgetJSON{Selector: map[string]string{"memory": "mem:aaaaaa"}, Entries: 1, Evidence: 1,
+		Kept: []string{"mem:bbbbbb"}, Confirm: confirmCommand(forgetOptions{cid: "mem:aaaaaa"}, store.ForgetSelector{})})
+	out := b.String()
+	if !strings.Contains(out, "Kept: these memories quote the same words and stay (add --shared to forget them too):\n  mem:bbbbbb") {
+		t.Errorf("preview:\n%s", out)
+	}
+	if got := confirmCommand(forgetOptions{cid: "mem:aaaaaa", shared: true}, store.ForgetSelector{}); got != "claude-memory-layer forget mem:aaaaaa --shared --yes" {
+		t.Errorf("confirm command %q", got)
+	}
+	if _, err := parseForget(&env{}, []string{"--session", "s", "--shared"}); err == nil {
+		t.Error("--shared without a memory id: no error")
+	}
+}
