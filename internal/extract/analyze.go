@@ -17,6 +17,7 @@ type sent struct {
 	user     bool
 	used     bool  // quoted already in a lesson
 	shape    shape // how the sentence sat in its message
+	planned  bool  // an assistant sentence answering a request for a plan
 
 	// starts has a bit for the first two bytes of every word, so that a
 	// phrase whose first word is absent is skipped without a scan; ascii says
@@ -607,8 +608,15 @@ func (f *found) fact(s *sent) {
 		f.set(Fact, s.body, 0, 1.2, created)
 	} else if at := portAt(s.low); at >= 0 {
 		f.set(Fact, at, 4, 1.5, config)
+	} else if !s.user && s.has(contrasts) && valueLike(s.norm) {
+		// "moves duplicates to `./archive/…` instead of deleting them"
+		// says how the code behaves; without a value it is an observation
+		f.set(Fact, s.body, 0, 1.5, plain)
 	}
 }
+
+// contrasts set one way of doing a thing against another.
+var contrasts = []phrase{{s: "instead of"}, {s: "rather than"}, {s: "대신"}}
 
 // reference finds a URL or ticket that the sentence points to as somewhere
 // to look; a link pasted or asked about only backs a reference made

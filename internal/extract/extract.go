@@ -97,6 +97,7 @@ type cand struct {
 	diagnosed bool     // a lesson stated as a finding ("the cause was"), not a guess ("the issue is that")
 	fixOnly   bool     // a lesson that says what was fixed but not what failed
 	labelled  bool     // a "Label: value" fact
+	resolved  bool     // a lesson whose failing command passes later in the session
 }
 
 type evi struct {
@@ -131,9 +132,10 @@ func (x *extractor) message(i int) {
 	}
 	spans := sentences(text)
 	ss := make([]*sent, len(spans))
+	planned := role == "assistant" && x.turn >= 0 && containsPhrase(lowerASCII(x.msgs[x.turn].Text), planRequests)
 	for k, sp := range spans {
 		ss[k] = newSent(i, sp.start, m.Text[sp.start:limit(m.Text, sp.start, sp.end)], role != "assistant")
-		ss[k].shape = sp.shape
+		ss[k].shape, ss[k].planned = sp.shape, planned
 	}
 	fixNext := false
 	for k, s := range ss {
@@ -219,8 +221,10 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 	if fixNext && (len(hits) == 0 || hits[0].typ != Lesson) {
 		hits = append([]hit{{typ: Lesson, at: s.body, end: s.body, w: 2, k: fix}}, hits...)
 	}
+	if len(hits) == 0 || hits[0].w <= 0 {
+		x.labelFact(s) // a bare link or ticket only backs a reference made elsewhere
+	}
 	if len(hits) == 0 {
-		x.labelFact(s)
 		return
 	}
 	primary := hits[0]
@@ -400,6 +404,7 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 		c.ev = append([]evi{t}, c.ev...)
 		c.score += 0.5
 		c.fixOnly = false // the failure is its cause
+		c.resolved = x.passesLater(t.msg)
 	}
 	if main != s {
 		h = hit{typ: Lesson, at: main.body, end: main.body, k: cause} // offsets are main's, not s's
@@ -629,10 +634,12 @@ func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '
 func failureScore(t string) int {
 	l := strings.ToLower(t)
 	switch {
+	case strings.Contains(l, "previous error") || strings.Contains(l, "warnings emitted") || strings.Contains(l, "could not compile"):
+		return 0 // a count of errors explains none of them
 	case strings.Contains(l, "expected") && (strings.Contains(l, "got") || strings.Contains(l, "to be") || strings.Contains(l, "received") || strings.Contains(l, "to equal")):
 		return 5
 	case strings.Contains(t, "Error:") || strings.Contains(t, "ERROR:") || strings.Contains(t, "error:") ||
-		strings.Contains(t, "Exception") || strings.Contains(t, "panic:") || strings.Contains(t, "FATAL") ||
+		strings.Contains(t, "Exception") || strings.Contains(t, "panic:") || strings.Contains(l, "panicked") || strings.Contains(t, "FATAL") ||
 		strings.Contains(t, "(Forbidden)") || strings.Contains(l, "permission denied") || strings.Contains(l, "connection refused") ||
 		strings.HasPrefix(t, "Error "):
 		return 4
@@ -652,4 +659,39 @@ func (c *cand) quotes(s *sent) bool {
 		}
 	}
 	return false
+}
+
+// passesLater reports whether the command whose failure tool message i
+// shows runs again later in the session without failing: the cause named
+// in between was the real one, and the session fixed it.
+func (x *extractor) passesLater(i int) bool {
+	first := func(t string) string {
+		if k := strings.IndexByte(t, '\n'); k >= 0 {
+			return t[:k]
+		}
+		return t
+	}
+	head := first(x.msgs[i].Text)
+	cmd, ok := strings.CutPrefix(head, "Bash: ")
+	if !ok {
+		return false
+	}
+	key := commandWords(strings.TrimSuffix(cmd, " (error)"))
+	for _, m := range x.msgs[i+1:] {
+		if strings.ToLower(m.Role) != "tool" {
+			continue
+		}
+		h := first(m.Text)
+		if c, ok := strings.CutPrefix(h, "Bash: "); ok && !strings.HasSuffix(c, " (error)") && commandWords(c) == key {
+			return true
+		}
+	}
+	return false
+}
+
+// commandWords is a command's first two words: "cargo build --features x"
+// and "cargo build" are runs of one command.
+func commandWords(cmd string) string {
+	f := strings.Fields(cmd)
+	return strings.Join(f[:min(2, len(f))], " ")
 }

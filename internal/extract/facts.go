@@ -81,9 +81,9 @@ func (x *extractor) labelFact(s *sent) {
 		return
 	}
 	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
-	if len(strings.Fields(label)) > 4 || value == "" || strings.ContainsAny(label, "0123456789") ||
+	if len(strings.Fields(label)) > 4 || value == "" || sequenceLabel(label) ||
 		startsWithPhrase(lowerASCII(label), narrationVerbs) || startsWithPhrase(lowerASCII(value), narrationVerbs) ||
-		marked(s) || !valueLike(value) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
+		marked(s) || !valueLike(value) && !hasTicket(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
 	x.addFact(s, label, value, 1.5)
@@ -300,4 +300,22 @@ func (x *extractor) addAccepted(s *sent, yes int) {
 	c.body = clean(s.norm)
 	c.subject = phraseSubject(stripMarkers(s.norm, false), true)
 	x.cands = append(x.cands, c)
+}
+
+// sequenceLabels number the parts of a plan or a report: "Step 2", "Week 1".
+var sequenceLabels = []string{"step", "steps", "phase", "week", "day", "days", "stage", "part", "option", "stream",
+	"priority", "round", "sprint", "milestone", "task", "item", "p0", "p1", "p2", "p3", "단계", "주차", "일차"}
+
+// sequenceLabel reports a label that orders a plan rather than names a
+// thing: a sequence word and a number, "Step 2", "Day 8-10", "Phase 1: Core".
+func sequenceLabel(label string) bool {
+	f := strings.Fields(lowerASCII(label))
+	return len(f) > 0 && in(sequenceLabels, strings.Trim(f[0], "*_#")) && strings.ContainsAny(label, "0123456789")
+}
+
+// hasTicket reports a label naming a pull request, issue or ticket: "PR
+// #401", "JIRA-812". The label is then the value.
+func hasTicket(label string) bool {
+	t, _ := ticket(label)
+	return t != ""
 }

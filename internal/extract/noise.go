@@ -46,8 +46,7 @@ func noise(s *sent) noiseClass {
 		return status
 	case isNarration(lead):
 		return narration
-	case (startsWithPhrase(afterLabel(lead), planOpeners) || isPlanStep(lead)) && !s.has(rules) && !howTo(s),
-		containsPhrase(lead, proposals):
+	case (startsWithPhrase(afterLabel(lead), planOpeners) || isPlanStep(lead)) && !s.has(rules) && !howTo(s) && !planItem(s, lead):
 		return planStep
 	case isTitleLine(s):
 		return heading
@@ -260,11 +259,6 @@ var planOpeners = []string{"let's", "let me", "now let's", "now we need", "we ne
 	"first,", "then,", "then we", "to get", "to fix", "to do this", "we should", "we can", "you can", "you could",
 	"you'll need", "you will need", "you need", "make sure", "ensure", "navigate", "open", "run", "click"}
 
-// proposals mark an assistant sentence that offers a plan or an option the
-// user has not taken up yet.
-var proposals = []string{"plan to", "i propose", "i suggest", "i recommend", "recommendation", "here's a plan",
-	"here's the plan", "proposed", "proposal", "option", "options", "제안", "추천", "방안"}
-
 // isPlanStep reports an assistant sentence that starts with an imperative
 // verb: a plan step or an instruction it gave, not something settled.
 func isPlanStep(lead string) bool {
@@ -311,10 +305,11 @@ var deferrals = []string{"todo", "to-do", "fixme", "later", "follow-up", "follow
 	"i can't", "i cannot", "which i can't", "스프린트", "다음 단계", "아직 남아", "마감"}
 
 // keeps applies the rules a candidate must pass as a whole: a lesson names
-// its fix (or the user stated it); a proposal the user turned down in the
+// its fix, states its cause as found, explains a failure that later passes,
+// or the user stated it; a proposal the user turned down in the
 // next message is no decision.
 func (x *extractor) keeps(c *cand) bool {
-	if c.typ == Lesson && !c.user && (!c.fixed && !c.diagnosed || c.fixOnly) {
+	if c.typ == Lesson && !c.user && (!c.fixed && !c.diagnosed && !c.resolved || c.fixOnly) {
 		return false // a guess mid-debugging, or "I fixed the typos" with nothing learnt
 	}
 	if c.user {
@@ -394,4 +389,15 @@ func firstPersonChange(s *sent) bool {
 		}
 	}
 	return false
+}
+
+// planRequests in a user message ask for a plan, whose items are then what
+// the user is planning.
+var planRequests = []string{"plan", "planning", "roadmap", "migration plan", "propose", "proposal", "계획", "로드맵"}
+
+// planItem reports a bullet of a plan the user asked for that changes what
+// the project uses: "Replace Supabase Auth with NextAuth.js or Clerk".
+func planItem(s *sent, lead string) bool {
+	return s.planned && s.shape&shapeBullet != 0 && startsWithPhrase(afterLabel(lead), []string{"replace", "switch", "migrate", "move"}) &&
+		len(s.topics()) > 0
 }

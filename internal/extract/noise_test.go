@@ -233,3 +233,42 @@ func TestTitlesUseSourceWords(t *testing.T) {
 		}
 	}
 }
+
+// TestLessonResolvedLater checks that a cause stated mid-debugging is kept
+// when the failure it explains is quoted and the same command passes later,
+// and that a count of errors is never the quoted failure.
+func TestLessonResolvedLater(t *testing.T) {
+	msgs := []Message{
+		{0, "user", "the opencv build broke again"},
+		{1, "tool", "Bash: cargo build --features opencv (error)\nerror: failed to run custom build command for `opencv v0.92.3`\nthread 'main' panicked: Unable to find libclang\nerror: could not compile `app` due to 1 previous error"},
+		{2, "assistant", "The issue is that the build script itself needs to find libclang."},
+		{3, "tool", "Bash: export LIBCLANG_PATH=/usr/lib/llvm-18/lib"},
+		{4, "tool", "Bash: cargo build --features opencv\n   Finished dev profile"},
+	}
+	got := Offline(msgs)
+	if len(got) != 1 || got[0].Type != Lesson {
+		t.Fatalf("got %s, want one lesson", dump(got))
+	}
+	if q := got[0].Evidence[0].Quote; !strings.Contains(q, "libclang") {
+		t.Errorf("failure quote %q, want the line naming libclang", q)
+	}
+	// without the later pass it stays a guess
+	if got := Offline(msgs[:4]); len(got) != 0 {
+		t.Errorf("unresolved: got %s, want nothing", dump(got))
+	}
+}
+
+// TestPlanItems checks that the items of a plan the user asked for that
+// change what the project uses are kept, and the same bullets offered
+// unasked are plan steps.
+func TestPlanItems(t *testing.T) {
+	answer := Message{1, "assistant", "Here is the migration:\n- Replace Supabase Auth with NextAuth.js\n- Create `PrismaStorageService.ts`"}
+	asked := Offline([]Message{{0, "user", "Think through a plan to drop Supabase and share it."}, answer})
+	if len(asked) != 1 || asked[0].Type != Decision || asked[0].Title != "Replace Supabase Auth with NextAuth.js" {
+		t.Errorf("asked for a plan: got %s, want the Replace item as a decision", dump(asked))
+	}
+	unasked := Offline([]Message{{0, "user", "Why is login slow?"}, answer})
+	if len(unasked) != 0 {
+		t.Errorf("not asked for a plan: got %s, want nothing", dump(unasked))
+	}
+}
