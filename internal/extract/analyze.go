@@ -608,7 +608,7 @@ func (f *found) fact(s *sent) {
 		f.set(Fact, s.body, 0, 1.2, created)
 	} else if at := portAt(s.low); at >= 0 {
 		f.set(Fact, at, 4, 1.5, config)
-	} else if !s.user && s.has(contrasts) && valueLike(s.norm) {
+	} else if !s.user && s.has(contrasts) && (strings.Contains(s.norm, "`") || len(paths(s.norm)) > 0) {
 		// "moves duplicates to `./archive/…` instead of deleting them"
 		// says how the code behaves; without a value it is an observation
 		f.set(Fact, s.body, 0, 1.5, plain)

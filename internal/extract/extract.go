@@ -257,7 +257,11 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 	c.ev = []evi{{s.msg, off, quote}}
 	describe(s, h, c, clause)
 	if c.typ == Decision && s.user && anaphoric(s, h) {
+		before := len(c.ev)
 		x.accepts(s, c)
+		if len(c.ev) == before && len(s.topics()) == 0 {
+			return // "let's move to that directory": a choice of nothing this memory can name
+		}
 	}
 	if c.value != "" && c.typ != Reference {
 		c.score += 0.3

@@ -184,23 +184,18 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 	return c
 }
 
-// listings finds label facts whose label repeats three times or more in one
-// message: "File: a.mp4", "File: b.mp4", "File: c.mp4" list items, and the
-// label names no one thing.
+// listings finds label facts whose label repeats in the session: "File:
+// a.mp4", "File: b.mp4" list items, and the label names no one thing.
 func (x *extractor) listings() map[*cand]bool {
-	type key struct {
-		msg   int
-		label string
-	}
-	n := map[key]int{}
+	n := map[string]int{}
 	for _, c := range x.cands {
 		if c.labelled {
-			n[key{c.from, c.subject}]++
+			n[c.subject]++
 		}
 	}
 	out := map[*cand]bool{}
 	for _, c := range x.cands {
-		if c.labelled && n[key{c.from, c.subject}] >= 3 {
+		if c.labelled && n[c.subject] >= 2 {
 			out[c] = true
 		}
 	}
@@ -221,8 +216,9 @@ func (x *extractor) namedFact(s *sent) {
 			continue
 		}
 		name, what := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+len(sep):])
-		if len(strings.Fields(name)) > 3 || len(strings.Fields(what)) < 2 || marked(s) {
-			return
+		if len(strings.Fields(name)) > 3 || len(strings.Fields(what)) < 2 || marked(s) || sequenceLabel(what) ||
+			strings.HasPrefix(lowerASCII(what), "has ") {
+			return // "`x-fjj` - Step 11: Celery" is a plan's numbering; "`ci.yml` - Has …" a finding
 		}
 		c := x.addFact(s, name, what, 1.5)
 		c.title = clip(name+sep+what, maxTitle)

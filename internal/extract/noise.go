@@ -42,7 +42,7 @@ func noise(s *sent) noiseClass {
 		return ack
 	case s.user:
 		return notNoise
-	case marked(s) || containsPhrase(lead, statusPhrases):
+	case marked(s) || containsPhrase(lead, statusPhrases) || checked(lead):
 		return status
 	case isNarration(lead):
 		return narration
@@ -400,4 +400,16 @@ var planRequests = []string{"plan", "planning", "roadmap", "migration plan", "pr
 func planItem(s *sent, lead string) bool {
 	return s.planned && s.shape&shapeBullet != 0 && startsWithPhrase(afterLabel(lead), []string{"replace", "switch", "migrate", "move"}) &&
 		len(s.topics()) > 0
+}
+
+// checked reports a checklist line: "`SUB_IMAGES_DIR` is configured",
+// "the token is set" state what was checked, not how the project works.
+func checked(lead string) bool {
+	t := strings.TrimRight(lead, " .!*_`")
+	for _, e := range []string{" is set", " are set", " is configured", " are configured", " is installed", " are installed", " is enabled", " is running"} {
+		if strings.HasSuffix(t, e) {
+			return true
+		}
+	}
+	return false
 }

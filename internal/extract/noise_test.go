@@ -30,6 +30,7 @@ func TestNoiseClasses(t *testing.T) {
 		{"status now", "assistant", "The tests should now pass on CI.", status},
 		{"status korean", "assistant", "마이그레이션을 성공적으로 적용했습니다.", status},
 		{"status check mark", "assistant", "✅ Issue #364 closed", status},
+		{"status checklist", "assistant", "`SUB_IMAGES_DIR` is configured", status},
 		{"tool note", "assistant", "note: function defined here", toolLine},
 		{"tool error pasted", "user", "error: could not compile `app` due to 3 previous errors", toolLine},
 		{"tool gutter", "user", "12 | let x = y.clone();", toolLine},
@@ -140,7 +141,8 @@ func TestLabelNoise(t *testing.T) {
 		"Temperature: 26.7°C, Humidity: 36.3%",
 		"Standard: $1.25/1M input",
 		"Initialize Prisma: `npx prisma init`",
-		"- File: `a/one.mp4`\n- File: `a/two.mp4`\n- File: `a/three.mp4`",
+		"- File: `a/one.mp4`\n- File: `a/two.mp4`",
+		"- `app-fjj` - Step 11: Celery",
 	} {
 		msgs := []Message{{Index: 0, Role: "assistant", Text: text}}
 		if got := Offline(msgs); len(got) > 0 {
