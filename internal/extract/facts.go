@@ -306,7 +306,12 @@ var sequenceLabels = []string{"step", "steps", "phase", "week", "day", "days", "
 // thing: a sequence word and a number, "Step 2", "Day 8-10", "Phase 1: Core".
 func sequenceLabel(label string) bool {
 	f := strings.Fields(lowerASCII(label))
-	return len(f) > 0 && in(sequenceLabels, strings.Trim(f[0], "*_#")) && strings.ContainsAny(label, "0123456789")
+	for i, w := range f {
+		if in(sequenceLabels, strings.Trim(w, "*_#(")) && (i+1 < len(f) && isDigit(f[i+1][0]) || strings.ContainsAny(w, "0123456789")) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasTicket reports a label naming a pull request, issue or ticket: "PR
