@@ -606,6 +606,8 @@ func (f *found) fact(s *sent) {
 		f.set(Fact, strings.Index(s.norm, v), len(v), 1.5, config)
 	} else if !s.user && s.has(createVerbs) && len(paths(s.norm)) > 0 && !s.startsWithAny([]string{"done", "fixed"}) {
 		f.set(Fact, s.body, 0, 1.2, created)
+	} else if !s.user && describesAddition(afterLabel(leadText(s.low))) {
+		f.set(Fact, s.body, 0, 1.2, created)
 	} else if at := portAt(s.low); at >= 0 {
 		f.set(Fact, at, 4, 1.5, config)
 	} else if !s.user && s.has(contrasts) && (strings.Contains(s.norm, "`") || len(paths(s.norm)) > 0) {

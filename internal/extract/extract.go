@@ -76,6 +76,7 @@ func Offline(msgs []Message) []Entry {
 	for i := range msgs {
 		x.message(i)
 	}
+	x.commands()
 	return x.entries()
 }
 

@@ -320,3 +320,74 @@ func hasTicket(label string) bool {
 	t, _ := ticket(label)
 	return t != ""
 }
+
+// runners name the tools a project is built, tested, linted and shipped
+// with; a command starting with one that passed is how the project works.
+var runners = []string{"pytest", "jest", "vitest", "go test", "go build", "go vet", "cargo test", "cargo build",
+	"cargo run", "cargo clippy", "npm test", "npm run", "npx", "pnpm", "yarn", "make", "ruff", "eslint", "uv run",
+	"uv build", "uv publish", "uv sync", "docker compose", "docker-compose", "gradle", "./gradlew", "mvn",
+	"bundle exec", "rake", "tox", "mypy", "golangci-lint", "prettier", "poetry run", "python -m pytest", "dotnet test",
+	"dotnet build", "swift test", "flutter test", "esphome run", "esphome compile"}
+
+// maxCommands caps the command facts of one session.
+const maxCommands = 3
+
+// commands makes facts of the project commands the session ran more than
+// once and saw pass ("uv run pytest -v"): run again and again, it is how
+// the project is built or tested, not a one-off. One per command (its first
+// two words), the first few only. The quote is the command as run, cut
+// before a redirect, pipe or chain.
+func (x *extractor) commands() {
+	runs := map[string]int{}
+	for _, m := range x.msgs {
+		if c, ok := strings.CutPrefix(m.Text, "Bash: "); ok && strings.ToLower(m.Role) == "tool" {
+			if k := strings.IndexByte(c, '\n'); k >= 0 {
+				c = c[:k]
+			}
+			runs[commandWords(strings.TrimSuffix(c, " (error)"))]++
+		}
+	}
+	seen := map[string]bool{}
+	n := 0
+	for i, m := range x.msgs {
+		if n == maxCommands || strings.ToLower(m.Role) != "tool" {
+			continue
+		}
+		line := m.Text
+		if k := strings.IndexByte(line, '\n'); k >= 0 {
+			line = line[:k]
+		}
+		cmd, ok := strings.CutPrefix(line, "Bash: ")
+		if !ok || strings.HasSuffix(cmd, " (error)") {
+			continue
+		}
+		for _, cut := range []string{" 2>&1", " 2>", " |", " &&", " ;", "; ", " >"} {
+			if k := strings.Index(cmd, cut); k >= 0 {
+				cmd = cmd[:k]
+			}
+		}
+		cmd = commandHead(strings.TrimSpace(cmd))
+		key := commandWords(cmd)
+		if cmd == "" || seen[key] || runs[key] < 2 || !startsWithPhrase(lowerASCII(cmd), runners) || len(cmd) > maxQuote {
+			continue
+		}
+		seen[key] = true
+		n++
+		off := len("Bash: ") + strings.Index(m.Text[len("Bash: "):], cmd)
+		c := &cand{typ: Fact, score: 1.5, seq: len(x.cands), from: i, subject: key, title: clip(cmd, maxTitle), body: cmd}
+		c.ev = []evi{{i, off, cmd}}
+		x.cands = append(x.cands, c)
+	}
+}
+
+// commandHead is cmd up to its first argument naming a file or directory:
+// "npm test" of "npm test test/notes.test.ts", the command and not the run.
+func commandHead(cmd string) string {
+	f := strings.Fields(cmd)
+	for i, a := range f {
+		if i >= 2 && (a == "--" || strings.ContainsAny(a, "/\\") || strings.Contains(a, ".") && !strings.HasPrefix(a, "-")) {
+			return strings.Join(f[:i], " ")
+		}
+	}
+	return cmd
+}

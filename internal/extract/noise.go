@@ -206,18 +206,29 @@ func isNarration(lead string) bool {
 	if startsWithPhrase(b, changeVerbs) && containsPhrase(b, []string{"to", "with", "from", "for"}) {
 		return false // "Pinned golangci-lint to v1.59.1": the value from now on
 	}
-	return !describesPath(b)
+	return !describesAddition(b)
 }
 
-// describesPath reports "created `face_grouping.rs` module with automatic
-// grouping logic": a new file and what it holds, which says where that code
-// lives; "Created migration file `004_x.sql`" says only that it was made.
-func describesPath(b string) bool {
-	if !startsWithPhrase(b, []string{"created", "added"}) || len(paths(b)) == 0 || strings.HasSuffix(strings.TrimSpace(b), ":") {
+// describesAddition reports "created `face_grouping.rs` module with
+// automatic grouping logic", "added `refresh_eversource` service for manual
+// refresh", "updated `coordinator.py` to poll every 12 hours": a named file
+// or code thing and what it holds or does, which says how the code works
+// now; "Created migration file `004_x.sql`" says only that it was made.
+func describesAddition(b string) bool {
+	if !startsWithPhrase(b, []string{"created", "added", "updated", "modified", "changed"}) ||
+		len(paths(b)) == 0 && strings.Count(b, "`") < 2 || strings.HasSuffix(strings.TrimSpace(b), ":") {
 		return false
 	}
-	for _, w := range []string{" with ", " for ", " that ", " which "} {
-		if k := strings.Index(b, w); k >= 0 && len(strings.Fields(b[k+len(w):])) >= 2 {
+	named := strings.IndexByte(b, '`')
+	if p := paths(b); len(p) > 0 {
+		if k := strings.Index(b, lowerASCII(p[0])); k >= 0 && (named < 0 || k < named) {
+			named = k
+		}
+	}
+	for _, w := range []string{" with ", " for ", " that ", " which ", " to "} {
+		// the thing is named before what is said of it: "added `x` to poll",
+		// not "added logs to .gitignore"
+		if k := strings.Index(b, w); k > named && named >= 0 && len(strings.Fields(b[k+len(w):])) >= 2 {
 			return true
 		}
 	}
@@ -329,7 +340,9 @@ func (x *extractor) keeps(c *cand) bool {
 
 // genericWords are in nearly every failure line and explain none.
 var genericWords = setOf("error", "errors", "failed", "failure", "could", "compile", "previous", "warning",
-	"warnings", "emitted", "test", "tests", "with", "from", "that", "this", "because", "issue", "problem", "when")
+	"warnings", "emitted", "test", "tests", "with", "from", "that", "this", "because", "issue", "problem", "when",
+	"expected", "received", "actual", "value", "undefined", "null", "true", "false", "object", "string", "number",
+	"function", "response", "result", "structure", "should", "must", "cannot", "unable", "found")
 
 // sharesWord reports whether a failure line and a lesson share a content
 // word of four or more letters or a three-digit number: "upload-artifact"

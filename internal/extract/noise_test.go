@@ -247,11 +247,16 @@ func TestLessonResolvedLater(t *testing.T) {
 		{3, "tool", "Bash: export LIBCLANG_PATH=/usr/lib/llvm-18/lib"},
 		{4, "tool", "Bash: cargo build --features opencv\n   Finished dev profile"},
 	}
-	got := Offline(msgs)
-	if len(got) != 1 || got[0].Type != Lesson {
-		t.Fatalf("got %s, want one lesson", dump(got))
+	var lessons []Entry
+	for _, e := range Offline(msgs) {
+		if e.Type == Lesson {
+			lessons = append(lessons, e)
+		}
 	}
-	if q := got[0].Evidence[0].Quote; !strings.Contains(q, "libclang") {
+	if len(lessons) != 1 {
+		t.Fatalf("got %s, want one lesson", dump(lessons))
+	}
+	if q := lessons[0].Evidence[0].Quote; !strings.Contains(q, "libclang") {
 		t.Errorf("failure quote %q, want the line naming libclang", q)
 	}
 	// without the later pass it stays a guess
@@ -273,4 +278,20 @@ func TestPlanItems(t *testing.T) {
 	if len(unasked) != 0 {
 		t.Errorf("not asked for a plan: got %s, want nothing", dump(unasked))
 	}
+}
+
+// TestCommandFacts checks that a project command run more than once and
+// seen to pass is kept, quoted from the tool call, and a one-off is not.
+func TestCommandFacts(t *testing.T) {
+	msgs := []Message{
+		{0, "user", "add the stretch module"},
+		{1, "tool", "Bash: uv run pytest -v 2>&1 (error)\nFAILED tests/test_stretch.py"},
+		{2, "tool", "Bash: uv run pytest -v 2>&1\n24 passed"},
+		{3, "tool", "Bash: uv build 2>&1\nBuilt dist"},
+	}
+	got := Offline(msgs)
+	if len(got) != 1 || got[0].Type != Fact || got[0].Title != "uv run pytest -v" || got[0].Evidence[0].MessageIndex != 2 {
+		t.Errorf("got %s, want one fact quoting uv run pytest -v from message 2", dump(got))
+	}
+	checkEntries(t, "commands", msgs, got)
 }
