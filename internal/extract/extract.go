@@ -694,9 +694,14 @@ func (x *extractor) passesLater(i int) bool {
 	return false
 }
 
-// commandWords is a command's first two words: "cargo build --features x"
-// and "cargo build" are runs of one command.
+// commandWords is a command's first two words (three after "run" or
+// "exec"): "cargo build --features x" and "cargo build" are runs of one
+// command.
 func commandWords(cmd string) string {
 	f := strings.Fields(cmd)
-	return strings.Join(f[:min(2, len(f))], " ")
+	n := 2
+	if len(f) > 2 && in([]string{"run", "exec", "x"}, f[1]) {
+		n = 3 // "uv run pytest" and "uv run ruff" are two commands
+	}
+	return strings.Join(f[:min(n, len(f))], " ")
 }

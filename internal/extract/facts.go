@@ -16,6 +16,9 @@ func (x *extractor) structured(ss []*sent, k int) bool {
 	case s.shape&shapeTable != 0:
 		x.tableFact(s)
 		return true
+	case s.shape&shapeBlock != 0:
+		x.blockCommand(ss, k)
+		return true
 	case s.shape&shapeCode != 0:
 		if k > 0 && ss[k-1].msg == s.msg {
 			x.commandFact(ss[k-1], s)
@@ -23,6 +26,38 @@ func (x *extractor) structured(ss []*sent, k int) bool {
 		return true
 	}
 	return false
+}
+
+// blockCommand keeps a line of a short code block that runs a project tool
+// ("cargo build --release", "DATABASE_URL=sqlite://x.db cargo run"), labelled
+// by the comment line above it in the block when there is one.
+func (x *extractor) blockCommand(ss []*sent, k int) {
+	s := ss[k]
+	line := strings.TrimSpace(s.norm)
+	if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") {
+		return
+	}
+	f := strings.Fields(line)
+	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
+		f = f[1:] // environment assignments in front
+	}
+	cmd := strings.Join(f, " ")
+	if !startsWithPhrase(lowerASCII(cmd), runners) {
+		return
+	}
+	label := ""
+	if k > 0 && ss[k-1].msg == s.msg && ss[k-1].shape&shapeBlock != 0 {
+		if c := strings.TrimSpace(ss[k-1].norm); strings.HasPrefix(c, "#") {
+			label = strings.TrimSpace(strings.TrimLeft(c, "#"))
+		}
+	}
+	c := x.addFact(s, line, line, 1.5)
+	c.labelled = false
+	c.subject = commandWords(cmd)
+	c.title, c.body = clip(line, maxTitle), line
+	if label != "" {
+		c.title = clip(label+": "+line, maxTitle)
+	}
 }
 
 // tableFact keeps a body row whose first cell names a thing and whose
@@ -83,7 +118,7 @@ func (x *extractor) labelFact(s *sent) {
 	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
 	if len(strings.Fields(label)) > 4 || value == "" || sequenceLabel(label) ||
 		startsWithPhrase(lowerASCII(label), narrationVerbs) || startsWithPhrase(lowerASCII(value), narrationVerbs) ||
-		marked(s) || !valueLike(value) && !hasTicket(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
+		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
 	x.addFact(s, label, value, 1.5)
@@ -390,4 +425,10 @@ func commandHead(cmd string) string {
 		}
 	}
 	return cmd
+}
+
+// namesPath reports a label that names where its thing lives: "Media
+// Scanner (`src/scanner/`)".
+func namesPath(label string) bool {
+	return strings.Contains(label, "/") && len(paths(label)) > 0
 }

@@ -106,6 +106,12 @@ func TestKeptShapes(t *testing.T) {
 			{0, "assistant", "이렇게 제안합니다:\n- Use `pnpm` workspaces for the monorepo\n\n진행할까요?"},
 			{1, "user", "네"},
 		}, Decision, "Use `pnpm` workspaces", "Use pnpm workspaces for the monorepo"},
+		{"commands in a block", []Message{
+			{0, "assistant", "## Running\n\n```bash\n# Build and run\ncargo build --release\nDATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run\n```"},
+		}, Fact, "DATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run", "DATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run"},
+		{"path in the label", []Message{
+			{0, "assistant", "1. **Media Scanner** (`src/scanner/`): Async directory scanning with metadata extraction"},
+		}, Fact, "**Media Scanner** (`src/scanner/`)", ""},
 		{"change with value", []Message{
 			{0, "assistant", "Pinned golangci-lint to v1.59.1 in `.github/workflows/ci.yml`."},
 		}, Decision, "Pinned golangci-lint to v1.59.1", "Pinned golangci-lint to v1.59.1 in .github/workflows/ci.yml"},

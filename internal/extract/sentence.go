@@ -22,13 +22,19 @@ const (
 	shapeBullet                    // the line was a list item
 	shapeTable                     // the span is a table row's cells
 	shapeCode                      // the span is the only line of a fenced block
+	shapeBlock                     // with shapeCode: one line of a short fenced block
 )
+
+// maxCodeLines is the longest fenced block whose lines are read as
+// commands; a longer one is a program or a log.
+const maxCodeLines = 8
 
 // abbreviations end with a period that does not end a sentence.
 var abbreviations = []string{"e.g", "i.e", "etc", "vs", "cf", "approx", "mr", "mrs", "dr", "fig"}
 
 // sentences splits text into sentences and bullets, each with its shape.
-// A fenced code block yields its line when it has only one (a command);
+// A fenced code block yields its line when it has only one (a command),
+// and its lines, each marked as one of a block, when it has a few;
 // a markdown table yields its body rows, cells and all, and no header or
 // separator row; a period inside a `code span`, a URL, a path
 // like ./keys or src/app.js, a version like 1.4.0 or an abbreviation like
@@ -56,8 +62,16 @@ func sentences(text string) []span {
 				fence, code = f, code[:0]
 			case strings.HasPrefix(f, fence):
 				fence = ""
-				if len(code) == 1 {
+				switch {
+				case len(code) == 1:
 					out = append(out, code[0])
+				case len(code) <= maxCodeLines:
+					// a short block may be a few commands; each line is
+					// judged alone, and only a command is kept
+					for _, c := range code {
+						c.shape = shapeCode | shapeBlock
+						out = append(out, c)
+					}
 				}
 			}
 			continue
