@@ -37,6 +37,10 @@ func (x *extractor) blockCommand(ss []*sent, k int) {
 	if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") {
 		return
 	}
+	if i := strings.Index(line, " #"); i > 0 {
+		s.cut(i) // "npm test  # Already passing!": the command, not the remark
+		line = strings.TrimSpace(s.norm)
+	}
 	f := strings.Fields(line)
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
 		f = f[1:] // environment assignments in front
@@ -48,7 +52,7 @@ func (x *extractor) blockCommand(ss []*sent, k int) {
 	label := ""
 	if k > 0 && ss[k-1].msg == s.msg && ss[k-1].shape&shapeBlock != 0 {
 		if c := strings.TrimSpace(ss[k-1].norm); strings.HasPrefix(c, "#") {
-			label = strings.TrimSpace(strings.TrimLeft(c, "#"))
+			label = strings.TrimRight(strings.TrimSpace(strings.TrimLeft(c, "#")), ": ")
 		}
 	}
 	c := x.addFact(s, line, line, 1.5)
