@@ -422,11 +422,25 @@ func (x *extractor) commands() {
 // commandHead is cmd up to its first argument naming a file or directory:
 // "npm test" of "npm test test/notes.test.ts", the command and not the run.
 func commandHead(cmd string) string {
-	f := strings.Fields(cmd)
-	for i, a := range f {
-		if i >= 2 && (a == "--" || strings.ContainsAny(a, "/\\") || strings.Contains(a, ".") && !strings.HasPrefix(a, "-")) {
-			return strings.Join(f[:i], " ")
+	// walk the fields by offset, so that what is returned is a prefix of
+	// cmd as written (a quote), spacing and all
+	i, n := 0, 0
+	for i < len(cmd) {
+		for i < len(cmd) && (cmd[i] == ' ' || cmd[i] == '\t') {
+			i++
 		}
+		start := i
+		for i < len(cmd) && cmd[i] != ' ' && cmd[i] != '\t' {
+			i++
+		}
+		if start == i {
+			break
+		}
+		a := cmd[start:i]
+		if n >= 2 && (a == "--" || strings.ContainsAny(a, "/\\") || strings.Contains(a, ".") && !strings.HasPrefix(a, "-")) {
+			return strings.TrimRight(cmd[:start], " \t")
+		}
+		n++
 	}
 	return cmd
 }
