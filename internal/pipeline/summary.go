@@ -54,7 +54,11 @@ func summary(sess store.Session, evs []store.Event, entries []store.Entry) strin
 		if n == 0 {
 			return ""
 		}
-		return fmt.Sprintf("%d prompts; no file changed, nothing decided.", n)
+		s := plural(n, "prompt") + "; no file changed"
+		if kept := memoryCounts(entries); kept != "" {
+			return s + "; kept " + kept + "."
+		}
+		return s + ", nothing kept."
 	}
 	return strings.Join(parts, " ")
 }
@@ -199,4 +203,28 @@ func listOf(xs []string, n int) string {
 		s += fmt.Sprintf(" (+%d more)", len(xs)-n)
 	}
 	return s
+}
+
+// memoryCounts is "1 fact, 2 constraints" of the verified entries.
+func memoryCounts(entries []store.Entry) string {
+	n := map[string]int{}
+	for _, e := range entries {
+		if e.Stage == store.StageVerified || e.Stage == store.StageCertified {
+			n[e.Type]++
+		}
+	}
+	var parts []string
+	for _, t := range []string{"decision", "constraint", "preference", "fact", "lesson", "task", "reference"} {
+		if n[t] > 0 {
+			parts = append(parts, plural(n[t], t))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -51,6 +51,8 @@ func TestSummary(t *testing.T) {
 			{Type: "decision", Title: "Use HS256", Stage: store.StageCandidate, Status: store.StatusActive},
 		}},
 		{"talk only", []store.Event{prompt("What does this repo do?"), prompt("thanks")}, nil},
+		{"one exchange", []store.Event{prompt("Our unit tests run with jest; use npx jest to run them.")},
+			[]store.Entry{verified("fact", "Our unit tests run with jest; use npx jest to run them")}},
 		{"nothing", nil, nil},
 	}
 	for _, tt := range tests {
