@@ -630,10 +630,34 @@ func (f *found) reference(s *sent) {
 	}
 	w := 1.5
 	if !s.has(referenceWords) || s.imperative() || s.startsWithAny(requestOpeners) ||
-		!strings.HasPrefix(s.norm[at:], "http") && !s.has(ticketPointers) {
+		!strings.HasPrefix(s.norm[at:], "http") && !s.has(ticketPointers) || !s.pointsAt(at) {
 		w = 0
 	}
 	f.set(Reference, at, n, w, plain)
+}
+
+// locators say where something is; unlike "docs" or "see" they point at
+// a link only when it follows them closely: "your fork is at https://…",
+// but not "the decision is in your hands — open http://10.0.0.5 first".
+var locators = []string{" is in ", " is at ", " are in ", " are at ", " lives ", " hosted "}
+
+// pointsAt reports whether the sentence's reference words point at the
+// link at offset at.
+func (s *sent) pointsAt(at int) bool {
+	for _, p := range referenceWords {
+		if p.s == "is in" || p.s == "is at" || p.s == "are in" || p.s == "are at" || p.s == "lives" || p.s == "hosted" {
+			continue
+		}
+		if s.find(phrase{s: p.s}) >= 0 {
+			return true
+		}
+	}
+	for _, l := range locators {
+		if k := strings.Index(s.low, l); k >= 0 && k < at && at-(k+len(l)) <= 12 {
+			return true
+		}
+	}
+	return false
 }
 
 // remembered adjusts the triggers of an explicit request to remember: a

@@ -301,3 +301,22 @@ func TestCommandFacts(t *testing.T) {
 	}
 	checkEntries(t, "commands", msgs, got)
 }
+
+// TestLocatorReferences checks that "is at", "is in" make a reference only
+// of the link they point at.
+func TestLocatorReferences(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		ref  bool
+	}{
+		{"Your fork is at https://github.com/acme/fw with all the changes.", true},
+		{"The decision is in your hands now — open http://10.0.0.5 in a browser to configure it.", false},
+		{"The runbook is in https://wiki.example.com/runbooks/db.", true},
+	} {
+		got := Offline([]Message{{0, "assistant", tt.text}})
+		ref := len(got) > 0 && got[0].Type == Reference
+		if ref != tt.ref {
+			t.Errorf("%q: reference %v, want %v (%s)", tt.text, ref, tt.ref, dump(got))
+		}
+	}
+}
