@@ -461,3 +461,49 @@ func TestRealClientRecallFromMessages(t *testing.T) {
 		t.Errorf("the Korean question did not recall the Korean statement")
 	}
 }
+
+// TestRealClientBriefAfterOneExchange: a one-exchange session that states a
+// convention leaves a fact, not the assistant's acknowledgement; the next
+// session's SessionStart brief names it, and its "Last session" line says
+// what the session did rather than repeating the prompt.
+func TestRealClientBriefAfterOneExchange(t *testing.T) {
+	w := newWorld(t)
+	prompt := "Our unit tests run with jest; use npx jest to run them."
+	w.session("s1", nil, prompt)
+	var got entriesJSON
+	if err := json.Unmarshal(w.cli("entries", "--json", "--all-projects"), &got); err != nil {
+		t.Fatal(err)
+	}
+	fact := ""
+	for _, e := range got.Entries {
+		if e.Stage == "verified" && strings.Contains(e.Evidence[0].Quote, "Our unit tests run with jest") {
+			fact = e.ID
+		}
+		if e.Type == "constraint" && !strings.Contains(e.Evidence[0].Quote, "jest") {
+			t.Errorf("an acknowledgement became a constraint: %+v", e)
+		}
+	}
+	if fact == "" {
+		t.Fatalf("no verified entry quoting the convention in %+v", got)
+	}
+	dir := w.session("s2", nil, "hello")
+	brief := ""
+	for _, r := range requests(t, dir) {
+		if i := strings.Index(r, "Project memory (claude-memory-layer)"); i >= 0 {
+			brief = r[i:min(len(r), i+2000)]
+			break
+		}
+	}
+	if brief == "" {
+		t.Fatal("no SessionStart brief reached the model")
+	}
+	t.Logf("brief as the model received it: %.600s", brief)
+	if !strings.Contains(brief, fact) {
+		t.Errorf("brief lacks %s:\n%s", fact, brief)
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(brief, `\n`, "\n"), "\n") {
+		if strings.HasPrefix(line, "Last session") && strings.Contains(line, prompt) {
+			t.Errorf("the last-session line repeats the prompt: %q", line)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -143,6 +144,7 @@ type entryJSON struct {
 	Project   string         `json:"project"`
 	SessionID string         `json:"session_id"`
 	Created   string         `json:"created"`
+	Form      string         `json:"form"` // stated (the body is a quote) or distilled (it restates them)
 	Evidence  []evidenceJSON `json:"evidence"`
 }
 
@@ -162,7 +164,18 @@ func toEntryJSON(x store.Entry) entryJSON {
 	for _, v := range x.Evidence {
 		out.Evidence = append(out.Evidence, toEvidenceJSON(v))
 	}
+	out.Form = entryForm(x)
 	return out
+}
+
+// entryForm tells whether the entry's body states one of its quotes word
+// for word or distils them.
+func entryForm(x store.Entry) string {
+	qs := make([]string, 0, len(x.Evidence))
+	for _, v := range x.Evidence {
+		qs = append(qs, v.Quote)
+	}
+	return extract.Form(x.Body, qs)
 }
 
 func toEvidenceJSON(v store.Evidence) evidenceJSON {
@@ -245,6 +258,10 @@ func runReject(ctx context.Context, e *env, args []string) error {
 // setStage certifies or rejects one memory, recording the event; a memory
 // already at that stage is left alone.
 func setStage(ctx context.Context, e *env, name string, args []string, stage, evType string) error {
+	args, _, err := expandStdinArgs(e, args)
+	if err != nil {
+		return err
+	}
 	fs := newFlags(e, name, "mem:ID")
 	if err := parse(fs, args); err != nil {
 		return err

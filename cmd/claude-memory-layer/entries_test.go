@@ -57,7 +57,7 @@ func TestEntriesJSONShape(t *testing.T) {
 	if len(got.Entries) == 0 {
 		t.Fatal("no entries")
 	}
-	want := "body,created,evidence,id,project,session_id,stage,status,title,type"
+	want := "body,created,evidence,form,id,project,session_id,stage,status,title,type" // DESIGN.md's fields plus form (fields may be added)
 	wantEv := "confidence,failure,method,quote,source_uuid,span_end,span_start"
 	for _, e := range got.Entries {
 		if k := keysOf(e); k != want {

@@ -69,6 +69,9 @@ func TestExportRoundTrip(t *testing.T) {
 	conv := needDir(t, locomoDir)
 	src := newTestEnv(t)
 	src.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"), "--dir", conv)
+	// A recorded conflict, so that the export is shown to carry the ledger
+	// whether or not these transcripts yield one of their own.
+	recordConflict(t, src.openDB(t), "Use RS256 keys", "Keep ./keys out of git")
 	file := filepath.Join(src.root(), "out", "export.jsonl")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
@@ -216,5 +219,20 @@ func TestRestoreErrors(t *testing.T) {
 	}
 	if code := te.run(t, "export"); code != exitError || !strings.Contains(te.stderr.String(), "no memory store to export") {
 		t.Errorf("export without a store: exit %d, %q", code, te.stderr)
+	}
+}
+
+// recordConflict records that the entry titled newer supersedes the one
+// titled older, the way the ledger records it (same dedupe key), so that a
+// restore finds it already there.
+func recordConflict(tb *testing.T, db *store.DB, older, newer string) {
+	tb.Helper()
+	ctx := context.Background()
+	a, _ := db.EntryByCID(ctx, cidOf(tb, db, older))
+	b, _ := db.EntryByCID(ctx, cidOf(tb, db, newer))
+	if _, err := db.AddConflict(ctx, store.Conflict{Older: a.ID, Newer: b.ID, Kind: "supersedes", Reason: "test", Detected: testNow},
+		store.Event{Time: testNow, Type: store.TypeConflict, SessionID: b.SessionID, Project: b.Project, DedupeKey: "conflict:" + a.CID + ":" + b.CID,
+			Payload: json.RawMessage(`{"older":"` + a.CID + `","newer":"` + b.CID + `","kind":"supersedes","reason":"test"}`)}); err != nil {
+		tb.Fatal(err)
 	}
 }

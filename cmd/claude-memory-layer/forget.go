@@ -22,9 +22,10 @@ type forgetOptions struct {
 	yes     bool
 	json    bool
 	compact bool
+	shared  bool // with a memory id: also the other memories quoting the same words
 }
 
-const forgetUsage = "mem:ID | [--session ID] [--before DATE] [--project DIR] [--match QUERY] [--yes] [--json] | --compact"
+const forgetUsage = "mem:ID [--shared] | [--session ID] [--before DATE] [--project DIR] [--match QUERY] [--yes] [--json] | --compact"
 
 func parseForget(e *env, args []string) (forgetOptions, error) {
 	var o forgetOptions
@@ -48,6 +49,7 @@ func parseForget(e *env, args []string) (forgetOptions, error) {
 	fs.BoolVar(&o.yes, "yes", false, "really forget; without it, only show what would go")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	fs.BoolVar(&o.compact, "compact", false, "only rewrite the store file so nothing deleted remains in it (after an interrupted forget)")
+	fs.BoolVar(&o.shared, "shared", false, "with a memory id: also forget the other memories that quote the same words")
 	if err := parse(fs, args); err != nil {
 		return o, err
 	}
@@ -83,6 +85,8 @@ func parseForget(e *env, args []string) (forgetOptions, error) {
 		return o, usagef("--compact takes no memory id or filter")
 	case o.compact:
 		return o, nil
+	case o.shared && o.cid == "":
+		return o, usagef("--shared goes with a memory id")
 	case o.cid != "" && filters:
 		return o, usagef("a memory id cannot be combined with --session, --before, --project or --match")
 	case o.cid == "" && !filters:
@@ -99,7 +103,7 @@ func runForget(ctx context.Context, e *env, args []string) error {
 	if o.compact {
 		return forgetCompact(ctx, e, o)
 	}
-	sel := store.ForgetSelector{CID: o.cid, SessionID: o.session, Before: o.before, Phrase: o.match}
+	sel := store.ForgetSelector{CID: o.cid, SessionID: o.session, Before: o.before, Phrase: o.match, Shared: o.shared}
 	if o.project != "" {
 		if sel.Project, err = projectFlag(o.project); err != nil {
 			return err
@@ -174,6 +178,9 @@ type forgetJSON struct {
 	SessionsEmptied     int               `json:"sessions_emptied"`
 	InjectionsRewritten int               `json:"injections_rewritten"`
 	Released            int               `json:"released"`
+	// Kept are other memories quoting the same words as the one forgotten,
+	// left alone without --shared.
+	Kept []string `json:"kept,omitempty"`
 	// Samples show a few of the things a preview would remove.
 	Samples *forgetSamples `json:"samples,omitempty"`
 	// Transcripts are Claude Code's own files for the sessions concerned: they
@@ -220,7 +227,7 @@ func forgetReport(sel store.ForgetSelector, p store.ForgetPlan) forgetJSON {
 	}
 	return forgetJSON{Selector: sels, Entries: len(p.Entries), Evidence: len(p.Evidence), Conflicts: p.Conflicts,
 		EventsDeleted: len(p.Delete), EventsRedacted: len(p.Redact), Sessions: len(p.Sessions), SessionsEmptied: len(p.Emptied),
-		InjectionsRewritten: len(p.Injections), Released: len(p.Released)}
+		InjectionsRewritten: len(p.Injections), Released: len(p.Released), Kept: p.Kept}
 }
 
 func forgetPreview(ctx context.Context, e *env, o forgetOptions, sel store.ForgetSelector) error {
@@ -314,6 +321,9 @@ func confirmCommand(o forgetOptions, sel store.ForgetSelector) string {
 	parts := []string{"claude-memory-layer", "forget"}
 	if o.cid != "" {
 		parts = append(parts, o.cid)
+	}
+	if o.shared {
+		parts = append(parts, "--shared")
 	}
 	if o.session != "" {
 		parts = append(parts, "--session", shellQuote(o.session))
@@ -424,6 +434,13 @@ func printForgetPreview(w io.Writer, r forgetJSON) {
 			}
 			more(w, l.total-len(l.evs))
 		}
+	}
+	if len(r.Kept) > 0 {
+		fmt.Fprintln(w, "\nKept: these memories quote the same words and stay (add --shared to forget them too):")
+		for _, c := range r.Kept[:min(len(r.Kept), forgetSampleSize)] {
+			fmt.Fprintf(w, "  %s\n", c)
+		}
+		more(w, len(r.Kept)-forgetSampleSize)
 	}
 	if len(r.Transcripts) > 0 {
 		fmt.Fprintln(w, "\nClaude Code's own transcripts of these sessions are not touched and still hold everything:")

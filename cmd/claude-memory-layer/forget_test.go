@@ -171,8 +171,8 @@ func TestForgetAcceptance(t *testing.T) {
 	for _, e := range es {
 		titles = append(titles, e.Title)
 	}
-	if len(es) != 2 {
-		t.Errorf("entries left: %q, want the two of the second turn", titles)
+	if len(es) != 3 {
+		t.Errorf("entries left: %q, want the three of the second turn (its lesson, rule and test command)", titles)
 	}
 	tombs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeForgotten}})
 	if len(tombs) != 3 {
@@ -194,7 +194,7 @@ func TestForgetAcceptance(t *testing.T) {
 	if err := json.Unmarshal([]byte(c.ok("stats", "--all-projects", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Sessions != 1 || st.ForgottenSessions != 1 || st.Entries != 2 {
+	if st.Sessions != 1 || st.ForgottenSessions != 1 || st.Entries != 3 {
 		t.Errorf("stats after forgetting = %+v", st)
 	}
 }
@@ -324,6 +324,13 @@ var slashCommands = map[string]string{
 	"memory-import":  "import --args-stdin",
 	"memory-forget":  "forget --args-stdin",
 	"memory-entries": "entries --args-stdin",
+	// the user's corrections
+	"memory-verify":    "verify --args-stdin",
+	"memory-reject":    "reject --args-stdin",
+	"memory-supersede": "supersede --args-stdin",
+	"memory-edit":      "edit --args-stdin",
+	"memory-pin":       "pin --args-stdin",
+	"memory-unpin":     "unpin --args-stdin",
 }
 
 const cliPath = `"${CLAUDE_PLUGIN_ROOT}/bin/claude-memory-layer"`

@@ -206,6 +206,18 @@ func describeEvent(ev store.Event) string {
 		return "certified " + p.Get("cid").String()
 	case store.TypeRejected:
 		return "rejected " + p.Get("cid").String()
+	case store.TypePinned:
+		return "pinned " + p.Get("cid").String()
+	case store.TypeUnpinned:
+		return "unpinned " + p.Get("cid").String()
+	case store.TypeEdited:
+		var changes []string
+		for _, k := range []string{"type", "title", "body"} {
+			if f := p.Get("from." + k); f.Exists() {
+				changes = append(changes, fmt.Sprintf("%s %q → %q", k, clipLine(f.String(), 60), clipLine(p.Get("to."+k).String(), 60)))
+			}
+		}
+		return "edited " + p.Get("cid").String() + ": " + strings.Join(changes, "; ")
 	case store.TypeForgotten:
 		var kinds []string
 		for _, k := range p.Get("selector").Array() {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
@@ -112,6 +113,8 @@ type memoryJSON struct {
 	Conflicts        []conflictJSON     `json:"conflicts"`
 	Injections       []injectionJSON    `json:"injections"`
 	Citations        []injectionJSON    `json:"citations"`
+	Pinned           bool               `json:"pinned"`
+	Corrections      []eventJSON        `json:"corrections"` // the user's verify, reject, edit, pin and unpin, oldest first
 }
 
 type evidenceShowJSON struct {
@@ -140,7 +143,11 @@ func toMemoryJSON(m inspect.Memory) memoryJSON {
 	x := m.Entry
 	out := memoryJSON{entryJSON: toEntryJSON(x), LastUsed: jsonTime(x.LastUsed), UseCount: x.UseCount,
 		LastInjected: jsonTime(x.LastInjected), InjectCount: x.InjectCount, PromotionBlocked: x.PromotionBlocked,
-		Evidence: []evidenceShowJSON{}, Conflicts: []conflictJSON{}, Injections: []injectionJSON{}, Citations: []injectionJSON{}}
+		Evidence: []evidenceShowJSON{}, Conflicts: []conflictJSON{}, Injections: []injectionJSON{}, Citations: []injectionJSON{},
+		Pinned: m.Pinned, Corrections: eventsJSON(m.Corrections)}
+	if out.Corrections == nil {
+		out.Corrections = []eventJSON{}
+	}
 	out.entryJSON.Evidence = nil
 	for _, v := range m.Evidence {
 		j := evidenceShowJSON{evidenceJSON: toEvidenceJSON(v.Evidence), Before: eventsJSON(v.Before), After: eventsJSON(v.After)}
@@ -176,6 +183,10 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 	}
 	status := x.Stage + ", " + x.Status
 	fmt.Fprintf(w, "  stage:    %s\n", status)
+	fmt.Fprintf(w, "  form:     %s\n", formNote(entryForm(x)))
+	if m.Pinned {
+		fmt.Fprintf(w, "  pinned:   yes, the session brief always shows it\n")
+	}
 	if x.PromotionBlocked != "" {
 		fmt.Fprintf(w, "  blocked:  %s\n", x.PromotionBlocked)
 	}
@@ -254,6 +265,12 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 			if len(meta) > 0 {
 				fmt.Fprintf(w, "    %s\n", strings.Join(meta, "; "))
 			}
+		}
+	}
+	if len(m.Corrections) > 0 {
+		fmt.Fprintln(w, "\nCorrections")
+		for _, ev := range m.Corrections {
+			fmt.Fprintf(w, "  %s  %s\n", humanTime(ev.Time), describeEvent(ev))
 		}
 	}
 	fmt.Fprintln(w)
@@ -477,4 +494,12 @@ func runTimeline(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintln(e.stdout, "\n* quoted as evidence   + the memory's own record")
 	return nil
+}
+
+// formNote explains an entry's form: what "verified" vouches for.
+func formNote(form string) string {
+	if form == extract.Stated {
+		return "stated: the body is what was said, word for word (see the evidence)"
+	}
+	return "distilled: the body restates the evidence in other words; the quotes below are what was said"
 }

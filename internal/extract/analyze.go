@@ -12,9 +12,12 @@ type sent struct {
 	norm     string // text with curly quotes straightened
 	back     []int  // norm offset -> text offset; nil when norm == text
 	low      string // norm with ASCII letters lowered: same offsets as norm
+	full     string // low before any cut: a trailing question may still say when
 	body     int    // offset in low where the content starts, after openers
 	user     bool
-	used     bool // quoted already in a lesson
+	used     bool  // quoted already in a lesson
+	shape    shape // how the sentence sat in its message
+	planned  bool  // an assistant sentence answering a request for a plan
 
 	// starts has a bit for the first two bytes of every word, so that a
 	// phrase whose first word is absent is skipped without a scan; ascii says
@@ -86,6 +89,7 @@ func newSent(msg, off int, text string, user bool) *sent {
 	s := &sent{msg: msg, off: off, text: text, user: user}
 	s.norm, s.back = straighten(text)
 	s.low = lowerASCII(s.norm)
+	s.full = s.low
 	s.body = skipOpeners(s.low)
 	s.index()
 	return s
@@ -435,7 +439,12 @@ func slot(t Type) int {
 var pairs = [][2]Type{{Fact, Task}, {Decision, Constraint}, {Fact, Constraint}}
 
 // analyze finds the triggers of a sentence, most important first, and
-// reports whether it is an explicit request to remember.
+// reports whether it is an explicit request to remember. The steps: a
+// question yields nothing (or the statement before it); an assistant's
+// announcement of what it will do yields nothing; a hedge yields nothing;
+// a lesson's cause or fix wins outright; otherwise each type's trigger is
+// looked for, a request to remember adjusts them, and the first one (two,
+// when they sit in separate clauses) are returned.
 func analyze(s *sent) ([]hit, bool) {
 	if len(strings.TrimSpace(s.low)) < 4 {
 		return nil, false
@@ -443,25 +452,10 @@ func analyze(s *sent) ([]hit, bool) {
 	_, rat := s.match(rememberPhrases)
 	remembered := rat >= 0
 	if isQuestion(s) {
-		// "note that X, someone said Y?" keeps the noted clause
-		if remembered && rat <= s.body {
-			c := strings.Index(s.low[rat:], ", ")
-			if c < 0 {
-				return nil, false
-			}
-			s.cut(rat + c)
-		} else if k := statementBefore(s); k > 0 {
-			// "we need to add an alert — can you do that tomorrow?"
-			s.cut(k)
-			if isQuestion(s) || startsInterrogative(s.low[s.body:]) {
-				return nil, false
-			}
-			return analyze(s)
-		} else {
-			return nil, false
+		if hits, done := questionPart(s, remembered, rat); done {
+			return hits, false
 		}
 	}
-	rule := remembered && s.has(ruleMarkers)
 	if !s.user && (s.startsWithAny(intents) || koreanIntent(s.norm)) {
 		// "I'll write the runbook in docs/runbooks/x.md" still says where it lives
 		if s.has(createVerbs) && len(paths(s.norm)) > 0 {
@@ -472,124 +466,242 @@ func analyze(s *sent) ([]hit, bool) {
 	if s.has(hedges) && !remembered {
 		return nil, false
 	}
-	pp, pat := s.matchIf(preferencePhrases, func(p phrase, at int) bool {
+	pp, pat := s.matchIf(preferencePhrases, likesSomething(s))
+	if pat < 0 && !remembered && !s.startsWithAny(requests) && s.has(modalHedges) {
+		return nil, false
+	}
+	if h, ok := lessonTrigger(s); ok {
+		return []hit{h}, remembered
+	}
+	var f found
+	if f.rules(s, pp, pat) {
+		return nil, false // "let's not": a veto of nothing named
+	}
+	f.task(s)
+	f.fact(s)
+	f.reference(s)
+	if remembered {
+		f.remembered(s, rat)
+	}
+	return f.pick(s, remembered), remembered
+}
+
+// questionPart handles a question: "note that X, someone said Y?" is cut to
+// the noted clause and analysed on (done is false); "we need to add an
+// alert — can you do that tomorrow?" yields what the statement before the
+// question does; anything else yields nothing.
+func questionPart(s *sent, remembered bool, rat int) (hits []hit, done bool) {
+	if remembered && rat <= s.body {
+		c := strings.Index(s.low[rat:], ", ")
+		if c < 0 {
+			return nil, true
+		}
+		s.cut(rat + c)
+		return nil, false
+	}
+	if k := statementBefore(s); k > 0 {
+		s.cut(k)
+		if isQuestion(s) || startsInterrogative(s.low[s.body:]) {
+			return nil, true
+		}
+		hits, _ = analyze(s)
+		return hits, true
+	}
+	return nil, true
+}
+
+// likesSomething accepts "I like X" but not "I like it/that/this", which
+// reacts to what was just said.
+func likesSomething(s *sent) func(p phrase, at int) bool {
+	return func(p phrase, at int) bool {
 		if p.s == "i like" || p.s == "i love" {
 			rest := s.low[at+len(p.s):]
 			return !strings.HasPrefix(rest, " it") && !strings.HasPrefix(rest, " that") && !strings.HasPrefix(rest, " this")
 		}
 		return true
-	})
-	request := s.startsWithAny(requests)
-	if pat < 0 && !remembered && !request && s.has(modalHedges) {
-		return nil, false
 	}
+}
 
-	var found [len(priority)]*hit // by slot
-	set := func(t Type, at, n int, w float64, k kind) {
-		if i := slot(t); found[i] == nil {
-			found[i] = &hit{typ: t, at: at, end: at + n, w: w, k: k}
-		}
-	}
+// lessonTrigger finds a lesson's cause ("the root cause was", "the real
+// issue is", "failed because" near a failure word) or fix.
+func lessonTrigger(s *sent) (hit, bool) {
 	if p, at := s.matchIf(causePhrases, func(p phrase, at int) bool {
 		return p.k != weakCause || s.has(failureWords)
 	}); at >= 0 {
-		set(Lesson, at, len(p.s), p.w, p.k)
-	} else if at, n := adjectiveCause(s.low); at >= 0 {
-		set(Lesson, at, n, 2.5, cause)
-	} else if p, at := s.match(fixPhrases); at >= 0 {
-		set(Lesson, at, len(p.s), p.w, p.k)
+		return hit{typ: Lesson, at: at, end: at + len(p.s), w: p.w, k: p.k}, true
 	}
-	if found[slot(Lesson)] != nil {
-		return []hit{*found[slot(Lesson)]}, remembered
+	if at, n := adjectiveCause(s.low); at >= 0 {
+		return hit{typ: Lesson, at: at, end: at + n, w: 2.5, k: cause}, true
 	}
+	if p, at := s.match(fixPhrases); at >= 0 {
+		return hit{typ: Lesson, at: at, end: at + len(p.s), w: p.w, k: p.k}, true
+	}
+	return hit{}, false
+}
 
+// found holds the first trigger of each type, by slot in priority.
+type found [len(priority)]*hit
+
+func (f *found) set(t Type, at, n int, w float64, k kind) {
+	if i := slot(t); f[i] == nil {
+		f[i] = &hit{typ: t, at: at, end: at + n, w: w, k: k}
+	}
+}
+
+// rules finds decisions, preferences and constraints, and settles which
+// of them a sentence is when it could be several. It reports a veto ("let's
+// not do that"), which makes the sentence yield nothing.
+func (f *found) rules(s *sent, pp phrase, pat int) (vetoed bool) {
 	if p, at := s.match(negDecisionPhrases); at >= 0 {
 		if p.k == veto {
-			return nil, false
+			return true
 		}
-		set(Constraint, at, len(p.s), p.w, plain)
+		f.set(Constraint, at, len(p.s), p.w, plain)
 	}
 	if p, at := s.matchIf(decisionPhrases, s.decisionOK); at >= 0 {
-		set(Decision, at, len(p.s), p.w, p.k)
+		f.set(Decision, at, len(p.s), p.w, p.k)
 	}
 	if pat >= 0 {
-		set(Preference, pat, len(pp.s), pp.w, plain)
+		f.set(Preference, pat, len(pp.s), pp.w, plain)
 	}
 	imperative := s.user && s.imperative()
 	if p, at := s.matchIf(constraintPhrases, s.constraintOK); at >= 0 {
-		set(Constraint, at, len(p.s), p.w, plain)
+		f.set(Constraint, at, len(p.s), p.w, plain)
 	} else if imperative && (strings.Contains(s.low, ", not ") || strings.Contains(s.low, " not the ")) {
-		set(Constraint, s.body, 0, 1.2, contrast)
+		f.set(Constraint, s.body, 0, 1.2, contrast)
 	}
-	if d := found[slot(Decision)]; d != nil && d.k == plain && d.w <= 1.5 && imperative {
+	if d := f[slot(Decision)]; d != nil && d.k == plain && d.w <= 1.5 && imperative {
 		// "put all SQL in sql/ files instead of inline strings" is a rule
-		found[slot(Decision)] = nil
-		set(Constraint, d.at, d.end-d.at, 2, plain)
+		f[slot(Decision)] = nil
+		f.set(Constraint, d.at, d.end-d.at, 2, plain)
 	}
-	if d, c := found[slot(Decision)], found[slot(Constraint)]; d != nil && c != nil && d.w <= 1.5 && c.w >= 2 && !s.differentClause(d.at, c.at) {
-		found[slot(Decision)] = nil // a weak decision cue yields to "always", "never", "절대"
+	if d, c := f[slot(Decision)], f[slot(Constraint)]; d != nil && c != nil && d.w <= 1.5 && c.w >= 2 && !s.differentClause(d.at, c.at) {
+		f[slot(Decision)] = nil // a weak decision cue yields to "always", "never", "절대"
 	}
+	return false
+}
+
+// task finds an open task; whether it was put off is checked when the
+// candidate is made.
+func (f *found) task(s *sent) {
 	if p, at := s.matchIf(taskPhrases, func(p phrase, at int) bool {
 		return p.s != "todo" || !strings.HasPrefix(s.low[at:], "todo list")
 	}); at >= 0 {
-		set(Task, at, len(p.s), p.w, plain)
+		f.set(Task, at, len(p.s), p.w, plain)
 	}
-	if p, at := s.matchIf(factPhrases, s.factOK); at >= 0 {
-		set(Fact, at, len(p.s), p.w, p.k)
-	} else if at, n := s.projectUses(); at >= 0 {
-		set(Fact, at, n, 2, stack)
-	} else if at, n := ourIs(s.low); at >= 0 {
-		set(Fact, at, n, 2, stack)
-	} else if v := envVar(s.norm); v != "" && s.has(configWords) {
-		set(Fact, strings.Index(s.norm, v), len(v), 1.5, config)
-	} else if !s.user && s.has(createVerbs) && len(paths(s.norm)) > 0 && !s.startsWithAny([]string{"done", "fixed"}) {
-		set(Fact, s.body, 0, 1.2, created)
-	} else if at := portAt(s.low); at >= 0 {
-		set(Fact, at, 4, 1.5, config)
-	}
-	if at, n := refAt(s.norm); at >= 0 {
-		w := 1.5
-		if !s.user && !s.has(referenceWords) {
-			w = 0 // only more evidence for a reference made elsewhere
-		}
-		set(Reference, at, n, w, plain)
-	}
-	if remembered {
-		if r, f := slot(Reference), slot(Fact); found[r] != nil && found[f] == nil {
-			found[f], found[r] = found[r], nil // "remember the URL is …" is a fact
-			found[f].typ, found[f].w = Fact, 2
-		}
-		empty := true
-		for _, f := range found {
-			empty = empty && f == nil
-		}
-		if empty {
-			set(Fact, rat, 0, 2, remember)
-		}
-		if f := found[slot(Fact)]; rule && f != nil && found[slot(Constraint)] == nil {
-			// "from now on, secrets only come from Vault" sets a rule
-			found[slot(Fact)] = nil
-			set(Constraint, f.at, f.end-f.at, 2, plain)
-		}
-	}
+}
 
+// fact finds a fact about the project: a stack, a location, a setting, a
+// file created at a path, a port, or a team's habit (kept as a rule).
+func (f *found) fact(s *sent) {
+	if p, at := s.matchIf(factPhrases, s.factOK); at >= 0 {
+		f.set(Fact, at, len(p.s), p.w, p.k)
+	} else if at, n := s.projectUses(); at >= 0 {
+		f.set(Fact, at, n, 2, stack)
+	} else if at, n := ourIs(s.low); at >= 0 {
+		f.set(Fact, at, n, 2, stack)
+	} else if at := teamHabit(s); at >= 0 {
+		f.set(Constraint, at, 0, 2, plain)
+	} else if v := envVar(s.norm); v != "" && s.has(configWords) {
+		f.set(Fact, strings.Index(s.norm, v), len(v), 1.5, config)
+	} else if !s.user && s.has(createVerbs) && len(paths(s.norm)) > 0 && !s.startsWithAny([]string{"done", "fixed"}) {
+		f.set(Fact, s.body, 0, 1.2, created)
+	} else if !s.user && describesAddition(afterLabel(leadText(s.low))) {
+		f.set(Fact, s.body, 0, 1.2, created)
+	} else if at := portAt(s.low); at >= 0 {
+		f.set(Fact, at, 4, 1.5, config)
+	} else if !s.user && s.has(contrasts) && (strings.Contains(s.norm, "`") || len(paths(s.norm)) > 0) {
+		// "moves duplicates to `./archive/…` instead of deleting them"
+		// says how the code behaves; without a value it is an observation
+		f.set(Fact, s.body, 0, 1.5, plain)
+	}
+}
+
+// contrasts set one way of doing a thing against another.
+var contrasts = []phrase{{s: "instead of"}, {s: "rather than"}, {s: "대신"}}
+
+// reference finds a URL or ticket that the sentence points to as somewhere
+// to look; a link pasted or asked about only backs a reference made
+// elsewhere.
+func (f *found) reference(s *sent) {
+	at, n := refAt(s.norm)
+	if at < 0 {
+		return
+	}
+	w := 1.5
+	if !s.has(referenceWords) || s.imperative() || s.startsWithAny(requestOpeners) ||
+		!strings.HasPrefix(s.norm[at:], "http") && !s.has(ticketPointers) || !s.pointsAt(at) {
+		w = 0
+	}
+	f.set(Reference, at, n, w, plain)
+}
+
+// locators say where something is; unlike "docs" or "see" they point at
+// a link only when it follows them closely: "your fork is at https://…",
+// but not "the decision is in your hands — open http://10.0.0.5 first".
+var locators = []string{" is in ", " is at ", " are in ", " are at ", " lives ", " hosted "}
+
+// pointsAt reports whether the sentence's reference words point at the
+// link at offset at.
+func (s *sent) pointsAt(at int) bool {
+	for _, p := range referenceWords {
+		if p.s == "is in" || p.s == "is at" || p.s == "are in" || p.s == "are at" || p.s == "lives" || p.s == "hosted" {
+			continue
+		}
+		if s.find(phrase{s: p.s}) >= 0 {
+			return true
+		}
+	}
+	for _, l := range locators {
+		if k := strings.Index(s.low, l); k >= 0 && k < at && at-(k+len(l)) <= 12 {
+			return true
+		}
+	}
+	return false
+}
+
+// remembered adjusts the triggers of an explicit request to remember: a
+// URL to remember is a fact, a request with no other trigger is a fact,
+// and "from now on, X" makes a fact a rule.
+func (f *found) remembered(s *sent, rat int) {
+	if r, fa := slot(Reference), slot(Fact); f[r] != nil && f[fa] == nil {
+		f[fa], f[r] = f[r], nil // "remember the URL is …" is a fact
+		f[fa].typ, f[fa].w = Fact, 2
+	}
+	empty := true
+	for _, h := range f {
+		empty = empty && h == nil
+	}
+	if empty {
+		f.set(Fact, rat, 0, 2, remember)
+	}
+	if h := f[slot(Fact)]; s.has(ruleMarkers) && h != nil && f[slot(Constraint)] == nil {
+		// "from now on, secrets only come from Vault" sets a rule
+		f[slot(Fact)] = nil
+		f.set(Constraint, h.at, h.end-h.at, 2, plain)
+	}
+}
+
+// pick returns the first trigger by priority and, when another sits in a
+// separate clause and the pair may go together, that one too. A request to
+// remember is one memory unless it holds two independent clauses: "…on Expo
+// going forward; don't add …".
+func (f *found) pick(s *sent, remembered bool) []hit {
 	var hits []hit
-	for _, f := range found {
-		if f == nil {
+	for _, h := range f {
+		if h == nil {
 			continue
 		}
 		if len(hits) == 0 {
-			hits = append(hits, *f)
+			hits = append(hits, *h)
 			continue
 		}
-		// a request to remember is one memory, unless it holds two
-		// independent clauses: "…on Expo going forward; don't add …"
-		if (!remembered || s.strongBreak(hits[0].at, f.at)) && f.w >= 1.5 && pairOK(hits[0].typ, f.typ) && s.differentClause(hits[0].at, f.at) {
-			hits = append(hits, *f)
+		if (!remembered || s.strongBreak(hits[0].at, h.at)) && h.w >= 1.5 && pairOK(hits[0].typ, h.typ) && s.differentClause(hits[0].at, h.at) {
+			hits = append(hits, *h)
 			break
 		}
 	}
-	return hits, remembered
+	return hits
 }
 
 func pairOK(a, b Type) bool {
@@ -609,6 +721,10 @@ func (s *sent) decisionOK(p phrase, at int) bool {
 		return strings.Contains(rest, " with ")
 	case "pinned", "changed":
 		return strings.Contains(rest, " to ")
+	case "instead of", "rather than":
+		// a choice needs someone choosing: "They downloaded HTML pages
+		// instead of videos" describes, "use X instead of Y" decides
+		return s.user && (s.imperative() || s.has(choosers))
 	case "moved to":
 		for _, h := range s.topics() {
 			if h.at >= at {
@@ -653,6 +769,13 @@ func (s *sent) constraintOK(p phrase, at int) bool {
 		}
 	case "keep":
 		return !strings.HasPrefix(rest, "in mind") && !strings.HasPrefix(rest, "going")
+	case "must":
+		// "the issue must be that …" guesses; it sets no rule
+		for _, g := range []string{"be that", "be because", "be the", "be a ", "be an ", "have "} {
+			if strings.HasPrefix(rest, g) {
+				return false
+			}
+		}
 	case "only":
 		for _, m := range []string{" should ", " must ", " can ", " may ", " needs ", " need "} {
 			if strings.Contains(rest, m) {
@@ -870,7 +993,8 @@ func ourIs(low string) (int, int) {
 		return -1, 0
 	}
 	rest := low[k+4:]
-	for _, v := range []string{" is ", " are ", " runs on ", " lives on ", " is on "} {
+	for _, v := range []string{" is ", " are ", " runs on ", " lives on ", " is on ", " run with ", " runs with ",
+		" run on ", " use ", " uses ", " are written in ", " is written in "} {
 		j := strings.Index(rest, v)
 		if j < 0 || len(strings.Fields(rest[:j])) > 2 {
 			continue
@@ -904,4 +1028,31 @@ func (s *sent) strongBreak(a, b int) bool {
 	}
 	m := s.low[a:b]
 	return strings.Contains(m, "; ") || strings.Contains(m, " — ") || strings.Contains(m, " – ")
+}
+
+// teamHabit finds a team's convention stated as what it does: "우리 팀은 커밋
+// 메시지를 한국어로 써요", "our team writes changelogs by hand". It returns the
+// offset of the team subject, or -1.
+func teamHabit(s *sent) int {
+	b := s.low[s.body:]
+	b = strings.TrimLeft(strings.TrimPrefix(b, "참,"), " ")
+	for _, t := range []string{"우리 팀은", "우리 팀에서는", "저희 팀은", "저희 팀에서는", "우리는", "저희는", "our team ", "in our team,", "on our team,"} {
+		if !strings.HasPrefix(b, t) {
+			continue
+		}
+		at := len(s.low) - len(b)
+		if s.mostlyHangul() {
+			end := strings.TrimRight(s.norm, " .!~")
+			for _, p := range []string{"었어요", "았어요", "했어요", "었습니다", "았습니다", "했습니다", "였어요"} {
+				if strings.HasSuffix(end, p) {
+					return -1 // what the team did once, not what it does
+				}
+			}
+			return at
+		}
+		if w := firstWord(b[len(t):]); strings.HasSuffix(w, "s") || w == "always" || w == "never" {
+			return at
+		}
+	}
+	return -1
 }

@@ -229,21 +229,16 @@ func codeMask(s string) string {
 	return string(b)
 }
 
-// titleOf writes a short plain statement of the claim: "Use RS256 keys
-// stored in ./keys for JWT signing".
+// titleOf writes a short plain statement of the claim in the source's own
+// words: "Use RS256 keys stored in ./keys" of "Decision: we will use RS256
+// keys stored in `./keys` (…)". It adds no word the sentence lacks.
 func titleOf(s *sent, h hit, c *cand, clause bool, th *valueHit, korean bool) string {
-	if c.typ == Decision {
-		if korean && th != nil {
-			return clip("Use "+s.norm[th.at:th.end]+" for "+th.t.purpose, maxTitle)
-		}
-		if p, at := s.matchIf(decisionPhrases, func(p phrase, at int) bool { return p.k == choice && s.decisionOK(p, at) }); at >= 0 && !korean {
-			obj := objectAfter(s, p, at)
-			if obj != "" {
-				t := "Use " + obj
-				if th != nil && !strings.Contains(strings.ToLower(obj), strings.ToLower(th.t.purpose)) {
-					t += " for " + th.t.purpose
-				}
-				return clip(t, maxTitle)
+	if c.typ == Decision && !korean {
+		// the choice as said, from its verb: "switch from poetry to uv",
+		// never a template ("Use X for Y") with words the source lacks
+		if _, at := s.matchIf(decisionPhrases, func(p phrase, at int) bool { return p.k == choice && s.decisionOK(p, at) }); at >= 0 {
+			if t := stripMarkers(cutStops(s.norm[at:]), false); len(t) > 2 {
+				return finishTitle(t)
 			}
 		}
 		if h.k == change {
@@ -257,7 +252,7 @@ func titleOf(s *sent, h hit, c *cand, clause bool, th *valueHit, korean bool) st
 	}
 	var t string
 	if c.typ == Preference {
-		t = stripMarkers(preferTitle(strings.TrimSpace(text)), true)
+		t = stripMarkers(strings.TrimSpace(text), true)
 	} else {
 		t = stripMarkers(text, false)
 	}
@@ -267,53 +262,6 @@ func titleOf(s *sent, h hit, c *cand, clause bool, th *valueHit, korean bool) st
 		}
 	}
 	return finishTitle(t)
-}
-
-// objectAfter returns what a choice phrase chooses: "RS256 keys stored in
-// ./keys" of "we will use RS256 keys stored in `./keys` (…) instead of …".
-func objectAfter(s *sent, p phrase, at int) string {
-	rest := s.norm[at+len(p.s):]
-	l := lowerASCII(rest)
-	if strings.HasSuffix(p.s, "from") {
-		if k := strings.Index(l, " to "); k >= 0 {
-			rest = rest[k+4:]
-		}
-	}
-	rest = cutStops(rest)
-	rest = strings.TrimSpace(clean(rest))
-	rest = strings.TrimRight(rest, ".!:;,")
-	for _, pre := range []string{"to ", "with ", "on ", "for ", "using "} {
-		if strings.HasPrefix(lowerASCII(rest), pre) {
-			rest = rest[len(pre):]
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, suf := range []string{" then", " now", " too", " instead", " as well", " though", " again", " here", " going forward", " from now on"} {
-			if strings.HasSuffix(lowerASCII(rest), suf) {
-				rest, changed = rest[:len(rest)-len(suf)], true
-			}
-		}
-	}
-	if utf8.RuneCountInString(rest) > 60 || strings.TrimSpace(rest) == "" {
-		return ""
-	}
-	return strings.TrimSpace(rest)
-}
-
-// preferTitle turns "I'd rather do X" into "Prefer to do X".
-func preferTitle(t string) string {
-	l := lowerASCII(t)
-	for _, p := range []string{"i'd rather ", "i would rather ", "we'd rather ", "i'd prefer ", "i would prefer ", "i prefer ", "we prefer "} {
-		if strings.HasPrefix(l, p) {
-			rest := t[len(p):]
-			if strings.HasPrefix(p, "i'd rather") || strings.HasPrefix(p, "i would rather") || strings.HasPrefix(p, "we'd rather") {
-				rest = strings.TrimPrefix(rest, "do ")
-			}
-			return "Prefer " + rest
-		}
-	}
-	return t
 }
 
 // markers are stripped from the front of a title.
@@ -369,33 +317,10 @@ func finishTitle(t string) string {
 	for _, suf := range []string{", by the way", " by the way", " though", ", thanks"} {
 		t = strings.TrimSuffix(t, suf)
 	}
-	t = imperative(t)
 	if !code {
 		t = capitalize(t)
 	}
 	return clip(t, maxTitle)
-}
-
-// imperative turns a reported change into a plain statement: "pinned X to
-// v1" -> "Pin X to v1".
-func imperative(t string) string {
-	i := strings.IndexByte(t, ' ')
-	if i < 0 {
-		return t
-	}
-	switch lowerASCII(t[:i]) {
-	case "pinned":
-		return "Pin" + t[i:]
-	case "changed":
-		return "Change" + t[i:]
-	case "replaced", "replacing":
-		return "Replace" + t[i:]
-	case "switched":
-		return "Switch" + t[i:]
-	case "migrated":
-		return "Migrate" + t[i:]
-	}
-	return t
 }
 
 // clean removes code ticks and, outside code spans, markdown bold, and

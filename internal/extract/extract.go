@@ -76,6 +76,7 @@ func Offline(msgs []Message) []Entry {
 	for i := range msgs {
 		x.message(i)
 	}
+	x.commands()
 	return x.entries()
 }
 
@@ -92,6 +93,12 @@ type cand struct {
 	fixed     bool // a lesson whose fix is quoted
 	seq       int
 	words     []string // content words of body, for merging; set by entries
+	from      int      // the message the candidate was found in
+	user      bool     // found in a user message
+	diagnosed bool     // a lesson stated as a finding ("the cause was"), not a guess ("the issue is that")
+	fixOnly   bool     // a lesson that says what was fixed but not what failed
+	labelled  bool     // a "Label: value" fact
+	resolved  bool     // a lesson whose failing command passes later in the session
 }
 
 type evi struct {
@@ -112,6 +119,10 @@ func (x *extractor) message(i int) {
 	switch role {
 	case "user", "human":
 		x.turn, x.open = i, nil
+		if bareAcceptance(m.Text) {
+			x.acceptPlan(i)
+			return
+		}
 	case "assistant":
 	default:
 		return // tool output is read only as a lesson's failure
@@ -122,8 +133,10 @@ func (x *extractor) message(i int) {
 	}
 	spans := sentences(text)
 	ss := make([]*sent, len(spans))
+	planned := role == "assistant" && x.turn >= 0 && containsPhrase(lowerASCII(x.msgs[x.turn].Text), planRequests)
 	for k, sp := range spans {
 		ss[k] = newSent(i, sp.start, m.Text[sp.start:limit(m.Text, sp.start, sp.end)], role != "assistant")
+		ss[k].shape, ss[k].planned = sp.shape, planned
 	}
 	fixNext := false
 	for k, s := range ss {
@@ -136,6 +149,12 @@ func (x *extractor) message(i int) {
 		}
 		if found, content := foundMarker(s); found && !s.user {
 			x.found(ss, k, content)
+			continue
+		}
+		if noise(s) != notNoise {
+			continue
+		}
+		if x.structured(ss, k) {
 			continue
 		}
 		x.sentence(ss, k, fixNext)
@@ -181,13 +200,13 @@ func (x *extractor) found(ss []*sent, k int, content bool) {
 	if len(quotes) == 0 {
 		return
 	}
-	c := &cand{typ: Lesson, score: 2.5, seq: len(x.cands)}
+	c := &cand{typ: Lesson, score: 2.5, seq: len(x.cands), from: main.msg, diagnosed: true}
 	for _, q := range quotes {
 		off, t := q.quote(q.body)
 		c.ev = append(c.ev, evi{q.msg, off, t})
 	}
 	c.body = clean(main.norm)
-	if t, ok := x.failure(main.msg); ok {
+	if t, ok := x.failure(main.msg, main.low); ok {
 		c.ev = append([]evi{t}, c.ev...)
 		c.score += 0.5
 	}
@@ -202,6 +221,9 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 	hits, remembered := analyze(s)
 	if fixNext && (len(hits) == 0 || hits[0].typ != Lesson) {
 		hits = append([]hit{{typ: Lesson, at: s.body, end: s.body, w: 2, k: fix}}, hits...)
+	}
+	if len(hits) == 0 || hits[0].w <= 0 {
+		x.labelFact(s) // a bare link or ticket only backs a reference made elsewhere
 	}
 	if len(hits) == 0 {
 		return
@@ -219,7 +241,10 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 
 // add makes a candidate of one hit in s.
 func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
-	c := &cand{typ: h.typ, score: h.w, seq: len(x.cands)}
+	if h.typ == Task && !containsPhrase(s.full, deferrals) {
+		return // a step of the work in hand, done or dropped by the session's end
+	}
+	c := &cand{typ: h.typ, score: h.w, seq: len(x.cands), from: s.msg, user: s.user}
 	if s.user {
 		c.score += 0.5
 	} else if h.typ == Constraint || h.typ == Preference {
@@ -233,7 +258,11 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 	c.ev = []evi{{s.msg, off, quote}}
 	describe(s, h, c, clause)
 	if c.typ == Decision && s.user && anaphoric(s, h) {
+		before := len(c.ev)
 		x.accepts(s, c)
+		if len(c.ev) == before && len(s.topics()) == 0 {
+			return // "let's move to that directory": a choice of nothing this memory can name
+		}
 	}
 	if c.value != "" && c.typ != Reference {
 		c.score += 0.3
@@ -301,7 +330,7 @@ func (x *extractor) accepts(s *sent, c *cand) {
 	} else {
 		c.subject = phraseSubject(core, true)
 	}
-	c.title = finishTitle("Agreed: " + core)
+	c.title = finishTitle(core)
 	c.body = joinBody(clean(core), clean(s.norm))
 }
 
@@ -338,7 +367,7 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 		x.open.body = joinBody(x.open.body, "Fix: "+clean(s.norm))
 		return
 	}
-	c := &cand{typ: Lesson, score: h.w, seq: len(x.cands)}
+	c := &cand{typ: Lesson, score: h.w, seq: len(x.cands), from: s.msg, user: s.user, diagnosed: diagnosis(s, h)}
 	if s.user {
 		c.score += 0.5
 	}
@@ -358,12 +387,15 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 	off, q := s.quote(h.at)
 	c.ev = append(c.ev, evi{s.msg, off, q})
 	if h.k == fix {
-		c.fixed = true
+		c.fixed, c.fixOnly = true, true
 		c.body = "Fix: " + clean(s.norm)
 	} else {
 		c.body = clean(main.norm)
 		for j := k + 1; j < len(ss) && j <= k+fixWindow; j++ {
-			if p, at := ss[j].match(fixPhrases); at >= 0 && p.k == fix {
+			if p, at := ss[j].match(fixPhrases); at >= 0 && p.k == fix || firstPersonChange(ss[j]) {
+				if at < 0 {
+					at = ss[j].body
+				}
 				off, q := ss[j].quote(at)
 				c.ev = append(c.ev, evi{ss[j].msg, off, q})
 				c.fixed = true
@@ -373,9 +405,11 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 			}
 		}
 	}
-	if t, ok := x.failure(s.msg); ok {
+	if t, ok := x.failure(s.msg, lowerASCII(c.body)); ok {
 		c.ev = append([]evi{t}, c.ev...)
 		c.score += 0.5
+		c.fixOnly = false // the failure is its cause
+		c.resolved = x.passesLater(t.msg)
 	}
 	if main != s {
 		h = hit{typ: Lesson, at: main.body, end: main.body, k: cause} // offsets are main's, not s's
@@ -389,8 +423,10 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 
 // failure returns the most telling failure line of the tool output between
 // the turn's user message and message i: an assertion or error message
-// rather than a bare "FAIL" or exit code.
-func (x *extractor) failure(i int) (evi, bool) {
+// rather than a bare "FAIL" or exit code. The line must share a word with
+// the lesson (about) or with the user's report of the failure: a lesson is
+// never verified by a failure it does not explain.
+func (x *extractor) failure(i int, about string) (evi, bool) {
 	stop := max(x.turn, i-lookback, -1)
 	for j := i - 1; j > stop; j-- {
 		m := x.msgs[j]
@@ -401,6 +437,9 @@ func (x *extractor) failure(i int) (evi, bool) {
 			continue
 		}
 		if off, q, ok := failureLine(m.Text); ok {
+			if !sharesWord(lowerASCII(q), about) && (x.turn < 0 || !sharesWord(lowerASCII(q), lowerASCII(x.msgs[x.turn].Text))) {
+				continue // a failure the lesson does not explain
+			}
 			return evi{j, off, q}, true
 		}
 	}
@@ -409,8 +448,12 @@ func (x *extractor) failure(i int) (evi, bool) {
 
 // entries merges, scores, caps and orders the candidates.
 func (x *extractor) entries() []Entry {
+	listed := x.listings()
 	var kept []*cand
 	for _, c := range x.cands {
+		if !x.keeps(c) || listed[c] {
+			continue
+		}
 		c.words = contentWords(c.body)
 		if into := mergeTarget(kept, c); into != nil {
 			mergeInto(into, c)
@@ -596,10 +639,12 @@ func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '
 func failureScore(t string) int {
 	l := strings.ToLower(t)
 	switch {
+	case strings.Contains(l, "previous error") || strings.Contains(l, "warnings emitted") || strings.Contains(l, "could not compile"):
+		return 0 // a count of errors explains none of them
 	case strings.Contains(l, "expected") && (strings.Contains(l, "got") || strings.Contains(l, "to be") || strings.Contains(l, "received") || strings.Contains(l, "to equal")):
 		return 5
 	case strings.Contains(t, "Error:") || strings.Contains(t, "ERROR:") || strings.Contains(t, "error:") ||
-		strings.Contains(t, "Exception") || strings.Contains(t, "panic:") || strings.Contains(t, "FATAL") ||
+		strings.Contains(t, "Exception") || strings.Contains(t, "panic:") || strings.Contains(l, "panicked") || strings.Contains(t, "FATAL") ||
 		strings.Contains(t, "(Forbidden)") || strings.Contains(l, "permission denied") || strings.Contains(l, "connection refused") ||
 		strings.HasPrefix(t, "Error "):
 		return 4
@@ -619,4 +664,44 @@ func (c *cand) quotes(s *sent) bool {
 		}
 	}
 	return false
+}
+
+// passesLater reports whether the command whose failure tool message i
+// shows runs again later in the session without failing: the cause named
+// in between was the real one, and the session fixed it.
+func (x *extractor) passesLater(i int) bool {
+	first := func(t string) string {
+		if k := strings.IndexByte(t, '\n'); k >= 0 {
+			return t[:k]
+		}
+		return t
+	}
+	head := first(x.msgs[i].Text)
+	cmd, ok := strings.CutPrefix(head, "Bash: ")
+	if !ok {
+		return false
+	}
+	key := commandWords(strings.TrimSuffix(cmd, " (error)"))
+	for _, m := range x.msgs[i+1:] {
+		if strings.ToLower(m.Role) != "tool" {
+			continue
+		}
+		h := first(m.Text)
+		if c, ok := strings.CutPrefix(h, "Bash: "); ok && !strings.HasSuffix(c, " (error)") && commandWords(c) == key {
+			return true
+		}
+	}
+	return false
+}
+
+// commandWords is a command's first two words (three after "run" or
+// "exec"): "cargo build --features x" and "cargo build" are runs of one
+// command.
+func commandWords(cmd string) string {
+	f := strings.Fields(cmd)
+	n := 2
+	if len(f) > 2 && in([]string{"run", "exec", "x"}, f[1]) {
+		n = 3 // "uv run pytest" and "uv run ruff" are two commands
+	}
+	return strings.Join(f[:min(n, len(f))], " ")
 }

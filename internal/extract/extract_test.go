@@ -100,7 +100,7 @@ func TestBasicFixture(t *testing.T) {
 	if got, want := d.Subject, "jwt signing algorithm"; got != want {
 		t.Errorf("decision subject = %q, want %q", got, want)
 	}
-	if got, want := d.Title, "Use RS256 keys stored in ./keys for JWT signing"; got != want {
+	if got, want := d.Title, "Use RS256 keys stored in ./keys"; got != want {
 		t.Errorf("decision title = %q, want %q", got, want)
 	}
 	l := find([]Type{Lesson, Fact}, "test/fixtures/keys")
@@ -161,9 +161,12 @@ func TestSentences(t *testing.T) {
 		{"abbreviation", "Use a runner, e.g. vitest. Done.", []string{"Use a runner, e.g. vitest.", "Done."}},
 		{"korean", "kustomize를 쓰기로 해요. 네임스페이스는 payments로 해 주세요.", []string{"kustomize를 쓰기로 해요.", "네임스페이스는 payments로 해 주세요."}},
 		{"bullets", "Plan:\n- Create the DB.\n* Switch the URL\n1. Test it", []string{"Plan:", "Create the DB.", "Switch the URL", "Test it"}},
-		{"fence", "Run this:\n```\nrm -rf x. y\n```\nDone.", []string{"Run this:", "Done."}},
+		{"fence of one line", "Run this:\n```\nrm -rf x. y\n```\nDone.", []string{"Run this:", "rm -rf x. y", "Done."}},
+		{"fence of two lines", "Run this:\n```\nmake\nmake test\n```\nDone.", []string{"Run this:", "make", "make test", "Done."}},
+		{"long fence", "Code:\n```\na\nb\nc\nd\ne\nf\ng\nh\ni\n```\nDone.", []string{"Code:", "Done."}},
 		{"unclosed fence", "Ok.\n```\ncode. more", []string{"Ok."}},
-		{"table", "| a. | b |\nText.", []string{"Text."}},
+		{"table row", "| a. | b |\nText.", []string{"a. | b", "Text."}},
+		{"table header", "| Key | Value |\n|---|:--:|\n| Port | 6543 |", []string{"Port | 6543"}},
 		{"chat", "k. I prefer tabs.", []string{"k.", "I prefer tabs."}},
 		{"closing quote", "He said \"no.\" Then left.", []string{"He said \"no.\"", "Then left."}},
 		{"fullwidth", "좋아요。다음", []string{"좋아요。", "다음"}},
@@ -221,7 +224,8 @@ func TestOfflineCases(t *testing.T) {
 		{"assistant", "It failed because the token expired before the retry.", Lesson},
 		// tasks
 		{"user", "TODO: add rate limiting to the login endpoint.", Task},
-		{"assistant", "You still need to rotate the API key.", Task},
+		{"assistant", "You still need to rotate the API key before release.", Task},
+		{"assistant", "You still need to rotate the API key.", ""}, // a step of the work in hand
 		{"user", "다음 주까지 로그 보존 정책을 정리해야 해요.", Task},
 		// references
 		{"user", "The design doc is tracked in JIRA-812.", Reference},

@@ -15,7 +15,9 @@ func FuzzOffline(f *testing.F) {
 		}
 	}
 	for _, seed := range []string{"", "`", "```", "Fixed.", "Found it:", "http://", "#12", "A-1", "\xff\xfe", "다.", "e.g.", "(", ")(",
-		"Never `do", "note that x, y?", "— can you?", "Decision: we will use `x` (a, b) instead of y, so z."} {
+		"Never `do", "note that x, y?", "— can you?", "Decision: we will use `x` (a, b) instead of y, so z.",
+		"| a | b |\n|---|---|\n| `x` | 12 hours |", "```\n# c:\nnpm test  # x\nA=1 cargo run\n```", "**Label:** `v`",
+		"- `a/b` — the thing", "Want me to:\n1. Add `a/` as a submodule", "PR #12: fix (Issue #3)"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -26,8 +28,15 @@ func FuzzOffline(f *testing.F) {
 			{Index: 3, Role: "assistant", Text: "Fixed. " + text},
 			{Index: 4, Role: "user", Text: strings.ToUpper(text)},
 			{Index: 5, Role: "assistant", Text: "Found it: " + text + "\n- " + text},
+			{Index: 6, Role: "tool", Text: "Bash: " + text + "\nok"},
+			{Index: 7, Role: "tool", Text: "Bash: " + text},
+			{Index: 8, Role: "user", Text: "yes"},
 		}
 		entries := Offline(msgs)
+		// Screen, run over the extractor's own output, keeps a subset.
+		if kept, dropped := Screen(msgs, entries); len(kept)+dropped != len(entries) {
+			t.Fatalf("Screen kept %d and dropped %d of %d", len(kept), dropped, len(entries))
+		}
 		if len(entries) > maxEntries {
 			t.Fatalf("%d entries", len(entries))
 		}

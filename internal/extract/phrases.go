@@ -294,9 +294,24 @@ var createVerbs = []phrase{
 
 // referenceWords make a URL or ticket in an assistant message a reference.
 var referenceWords = []phrase{
-	{s: "see"}, {s: "docs"}, {s: "documentation"}, {s: "spec"}, {s: "guide"}, {s: "ticket"}, {s: "issue"},
-	{s: "tracked"}, {s: "link"}, {s: "reference"}, {s: "참고"}, {s: "문서"}, {s: "이슈"},
+	{s: "see"}, {s: "docs"}, {s: "documentation"}, {s: "spec"}, {s: "guide"}, {s: "ticket"},
+	{s: "tracked"}, {s: "reference"}, {s: "runbook"}, {s: "dashboard"}, {s: "wiki"}, {s: "upstream"},
+	{s: "readme"}, {s: "is in"}, {s: "is at"}, {s: "are in"}, {s: "are at"}, {s: "lives"}, {s: "hosted"},
+	{s: "참고"}, {s: "문서"},
 }
+
+// requestOpeners ask for work on a link now; the link is the job, not a
+// pointer to keep.
+var requestOpeners = []string{"review", "look at", "take a look", "check", "as per", "address", "read", "open",
+	"pls", "please", "@"}
+
+// ticketPointers make a bare ticket number a reference: it is where the
+// work is tracked, not a number in a status report.
+var ticketPointers = []phrase{{s: "see"}, {s: "tracked"}, {s: "ticket"}, {s: "follow-up"}, {s: "참고"}}
+
+// choosers make "instead of" a choice: someone picks one thing over another.
+var choosers = []phrase{{s: "we"}, {s: "let's"}, {s: "i want"}, {s: "i'd like"}, {s: "prefer"}, {s: "we'll"},
+	{s: "we're"}, {s: "i'll"}}
 
 // hedges make a sentence a possibility rather than a claim; modalHedges do
 // so for everything but lessons ("so the client would wait").

@@ -6,19 +6,44 @@ import (
 )
 
 // span is a sentence or bullet of a message: Text[start:end], trimmed.
-type span struct{ start, end int }
+type span struct {
+	start, end int
+	shape      shape
+}
+
+// shape says how a span sat in its message: what the markdown around it
+// makes of it. A heading names a section and claims nothing; a whole line
+// without a full stop may be a label; a table row holds a fact in cells.
+type shape uint8
+
+const (
+	shapeLine    shape = 1 << iota // the span is its line's only sentence
+	shapeHeading                   // the line was a markdown heading
+	shapeBullet                    // the line was a list item
+	shapeTable                     // the span is a table row's cells
+	shapeCode                      // the span is the only line of a fenced block
+	shapeBlock                     // with shapeCode: one line of a short fenced block
+)
+
+// maxCodeLines is the longest fenced block whose lines are read as
+// commands; a longer one is a program or a log.
+const maxCodeLines = 8
 
 // abbreviations end with a period that does not end a sentence.
 var abbreviations = []string{"e.g", "i.e", "etc", "vs", "cf", "approx", "mr", "mrs", "dr", "fig"}
 
-// sentences splits text into sentences and bullets. Fenced code blocks and
-// markdown tables are skipped; a period inside a `code span`, a URL, a path
+// sentences splits text into sentences and bullets, each with its shape.
+// A fenced code block yields its line when it has only one (a command),
+// and its lines, each marked as one of a block, when it has a few;
+// a markdown table yields its body rows, cells and all, and no header or
+// separator row; a period inside a `code span`, a URL, a path
 // like ./keys or src/app.js, a version like 1.4.0 or an abbreviation like
 // "e.g." does not end a sentence. Korean sentences end the same way ("다.",
 // "요."), so they need no rule of their own.
 func sentences(text string) []span {
 	var out []span
 	fence := ""
+	var code []span // the current fenced block's lines
 	for pos := 0; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -34,18 +59,78 @@ func sentences(text string) []span {
 		if f := fenceMarker(trimmed); f != "" {
 			switch {
 			case fence == "":
-				fence = f
+				fence, code = f, code[:0]
 			case strings.HasPrefix(f, fence):
 				fence = ""
+				switch {
+				case len(code) == 1:
+					out = append(out, code[0])
+				case len(code) <= maxCodeLines:
+					// a short block may be a few commands; each line is
+					// judged alone, and only a command is kept
+					for _, c := range code {
+						c.shape = shapeCode | shapeBlock
+						out = append(out, c)
+					}
+				}
 			}
 			continue
 		}
-		if fence != "" || strings.HasPrefix(trimmed, "|") {
+		if fence != "" {
+			if n := len(out); strings.TrimSpace(line) != "" {
+				if out = appendSpan(text, start, end, out); len(out) > n {
+					code = append(code, span{out[n].start, out[n].end, shapeCode | shapeLine})
+					out = out[:n]
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(trimmed, "|") {
+			out = tableRow(text, start+len(line)-len(trimmed), end, out)
 			continue
 		}
 		start += len(line) - len(trimmed)
-		start += bulletLen(trimmed)
+		var sh shape
+		if b := bulletLen(trimmed); b > 0 {
+			if trimmed[0] == '#' {
+				sh = shapeHeading
+			} else {
+				sh = shapeBullet
+			}
+			start += b
+		}
+		n := len(out)
 		out = splitLine(text, start, end, out)
+		for k := n; k < len(out); k++ {
+			out[k].shape |= sh
+		}
+		if len(out) == n+1 {
+			out[n].shape |= shapeLine
+		}
+	}
+	return out
+}
+
+// tableRow appends the cells of one markdown table row, from its first to
+// its last pipe, as one span. A separator row ("|---|:--|") yields nothing
+// and takes back the row before it, which was the header.
+func tableRow(text string, start, end int, out []span) []span {
+	row := strings.TrimRight(text[start:end], " \t\r")
+	if strings.Trim(row, "|-: \t") == "" {
+		if n := len(out); n > 0 && out[n-1].shape&shapeTable != 0 && out[n-1].end <= start {
+			out = out[:n-1]
+		}
+		return out
+	}
+	a := start + 1
+	b := start + len(row)
+	if b > a && text[b-1] == '|' {
+		b--
+	}
+	n := len(out)
+	out = appendSpan(text, a, b, out)
+	if len(out) > n {
+		out[n].shape = shapeTable | shapeLine
 	}
 	return out
 }
@@ -235,7 +320,7 @@ func appendSpan(text string, s, e int, out []span) []span {
 	for k := s; k < e; k++ {
 		c := text[k]
 		if isASCIILetter(c) || (c >= '0' && c <= '9') || c >= utf8.RuneSelf {
-			return append(out, span{s, e})
+			return append(out, span{start: s, end: e})
 		}
 	}
 	return out

@@ -183,11 +183,13 @@ func TestRecallAcrossSessions(t *testing.T) {
 	h.run(Stop, fixture(t, "stop.json", tp))
 	h.run(SessionEnd, fixture(t, "session-end.json", tp))
 
-	// A new session in the same project: the brief mentions recent work, and a
-	// related prompt gets the earlier decision.
+	// A new session in the same project: the brief says what the last
+	// session changed and decided, and a related prompt gets the earlier
+	// decision.
 	start, _ := sjson.SetBytes(fixture(t, "session-start.json", ""), "session_id", "second")
 	out := h.run(SessionStart, start)
-	checkReply(t, out, "SessionStart", "JWT")
+	checkReply(t, out, "SessionStart", "Changed src/middleware/requireJwt.js")
+	checkReply(t, out, "SessionStart", "RS256")
 	prompt, _ := sjson.SetBytes(fixture(t, "user-prompt-submit.json", ""), "session_id", "second")
 	prompt, _ = sjson.SetBytes(prompt, "prompt_id", "p2")
 	prompt, _ = sjson.SetBytes(prompt, "prompt", "How do we sign the JWT tokens, which keys?")

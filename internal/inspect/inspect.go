@@ -166,6 +166,10 @@ type Memory struct {
 	// events that name it: the prompts it was shown in, the answers that used it.
 	Injections []store.Event
 	Citations  []store.Event
+	// Corrections are the user's verify, reject, edit, pin and unpin of it,
+	// oldest first; Pinned is where the last pin or unpin left it.
+	Corrections []store.Event
+	Pinned      bool
 }
 
 // Evidence is one quote of a memory, with the message it was found in and
@@ -230,6 +234,11 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n i
 			m.Injections = append(m.Injections, ev)
 		case store.TypeMemoryCited:
 			m.Citations = append(m.Citations, ev)
+		case store.TypeCertified, store.TypeRejected, store.TypeEdited, store.TypePinned, store.TypeUnpinned:
+			m.Corrections = append(m.Corrections, ev)
+			if ev.Type == store.TypePinned || ev.Type == store.TypeUnpinned {
+				m.Pinned = ev.Type == store.TypePinned
+			}
 		}
 	}
 	return m, nil

@@ -122,17 +122,20 @@ func extractWith(ctx context.Context, name string, log *slog.Logger, lim Limits,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	entries, err := finish(log, text, p)
+	entries, err := finish(log, text, p, msgs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return entries, nil
 }
 
-// finish parses a model's text into entries. It turns "entries given, none
-// valid" into ErrNoValidEntry, so that the pipeline falls back instead of
-// storing nothing, and logs how many entries were dropped.
-func finish(log *slog.Logger, out string, p prompt) ([]extract.Entry, error) {
+// finish parses a model's text into entries and screens them with the
+// offline extractor's noise rules (extract.Screen), so that every backend
+// keeps the same kinds of memory. It turns "entries given, none valid" into
+// ErrNoValidEntry, so that the pipeline falls back instead of storing
+// nothing, and logs how many entries were dropped; entries dropped as noise
+// are valid, so a reply of only noise is an empty answer, not a failure.
+func finish(log *slog.Logger, out string, p prompt, msgs []extract.Message) ([]extract.Entry, error) {
 	r, err := Parse(out, p.shown)
 	if err != nil {
 		return nil, err
@@ -143,7 +146,11 @@ func finish(log *slog.Logger, out string, p prompt) ([]extract.Entry, error) {
 	if len(r.Entries) == 0 && r.Dropped > 0 {
 		return nil, fmt.Errorf("%w (%d dropped)", ErrNoValidEntry, r.Dropped)
 	}
-	return r.Entries, nil
+	kept, noise := extract.Screen(msgs, r.Entries)
+	if noise > 0 {
+		logger(log).Info("dropped entries the noise rules reject", "kept", len(kept), "dropped", noise)
+	}
+	return kept, nil
 }
 
 func logger(l *slog.Logger) *slog.Logger {

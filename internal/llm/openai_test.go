@@ -152,3 +152,36 @@ func TestNewOpenAI(t *testing.T) {
 		t.Errorf("defaults: %q %q %q", o.BaseURL, o.APIKey, o.Name())
 	}
 }
+
+// TestModelNoiseScreened checks that a model's entries pass the offline
+// extractor's noise rules: tool output as a fact and a task of the work in
+// hand are dropped, a reply of only such entries is an empty answer rather
+// than a failure, and a title with words its quote lacks is replaced.
+func TestModelNoiseScreened(t *testing.T) {
+	noise := `{"type":"fact","title":"Tests pass","evidence":[{"messageIndex":2,"quote":"ok"}]},` +
+		`{"type":"task","title":"Run the tests","evidence":[{"messageIndex":0,"quote":"We decided to use SQLite with the modernc driver"}]}`
+	invented := `{"type":"decision","title":"Adopt a pure-Go database layer","evidence":[{"messageIndex":0,"quote":"We decided to use SQLite with the modernc driver"}]}`
+	for _, tt := range []struct {
+		name, reply string
+		titles      []string
+	}{
+		{"noise dropped", `{"entries":[` + noise + `,` + strings.TrimSuffix(strings.TrimPrefix(goodReply, `{"entries":[`), `]}`) + `]}`, []string{"Use the modernc SQLite driver"}},
+		{"only noise", `{"entries":[` + noise + `]}`, nil},
+		{"invented title", `{"entries":[` + invented + `]}`, []string{"We decided to use SQLite with the modernc driver"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, _ := serve(t, openaiText(tt.reply, "stop"))
+			entries, err := newTestOpenAI(t, srv.URL, "").Extract(context.Background(), session())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var titles []string
+			for _, e := range entries {
+				titles = append(titles, e.Title)
+			}
+			if strings.Join(titles, "|") != strings.Join(tt.titles, "|") {
+				t.Errorf("titles %q, want %q", titles, tt.titles)
+			}
+		})
+	}
+}

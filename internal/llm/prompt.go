@@ -19,20 +19,22 @@ const systemPrompt = "You extract durable project memories from a coding session
 // that overshoots a little still passes.
 const instructions = `Extract durable memories from the coding session below, for a memory that later sessions of the same project will read.
 
-Keep only what is worth remembering beyond this session and is relevant to the project: decisions taken, facts about the project, the user's preferences, constraints, lessons learned, open tasks and useful references. Skip greetings, chit-chat, one-off requests, questions, speculation, options that were rejected, and anything about the assistant itself. A few solid entries beat many weak ones; an empty list is a valid answer.
+Keep only what a developer would want handed back weeks later, relevant to the project: decisions taken (with their reason), conventions, facts about the code and infrastructure (hosts, ports, versions, paths, commands), the user's preferences, constraints, lessons learned and work explicitly put off. Facts stated in bullet lists, tables and "**Label:** value" lines count like sentences.
+
+Never keep: headings or section labels ("Next steps:", "Summary"); greetings, thanks, acknowledgements and sign-offs ("Got it, I will follow that"); questions; the status of the moment ("tests pass now", "port 3030 is free", "build succeeded"); compiler, test or shell output; a report of edits just made ("Added X to y.py"); plan steps or proposals the user did not take up, and anything the user turned down in a later message; guesses made while debugging; anything about the assistant itself. A few solid entries beat many weak ones; an empty list is a valid answer.
 
 Entry types:
 - decision: a choice that was made (a library, a design, a convention), with its reason when one is given.
 - fact: something true about the project or its environment (versions, paths, commands, architecture).
 - preference: how the user wants things done (style, tools, workflow).
 - constraint: a rule or limit that must be respected (must, never, compatibility, policy).
-- lesson: a failure's cause and its fix, so that it is not repeated.
-- task: work that is still open at the end of the session.
-- reference: where something lives (a URL, a document, a file, a ticket).
+- lesson: a failure's established cause and its fix, so that it is not repeated.
+- task: work explicitly left for later (a TODO, "later", "next sprint"), not a step of the work in hand.
+- reference: where something lives (a URL, a document, a ticket) that someone would look up again.
 
 Each entry has:
 - "type": one of decision, fact, preference, constraint, lesson, task, reference.
-- "title": a short plain statement, at most 80 characters.
+- "title": a short plain statement, at most 80 characters, using only words that appear in its quotes.
 - "body": the claim in one or two sentences, at most 400 characters.
 - "subject": what the claim is about, in lower case and a few words (for example "database driver").
 - "evidence": 1 to 4 items {"messageIndex": N, "quote": "..."}. N is the number in brackets of the message the quote comes from. The quote is copied verbatim from that message, character for character: one sentence or clause, 10 to 300 characters. Do not paraphrase, translate, fix typos, join text from different places, or quote across a "[... bytes cut ...]" marker. Never give character offsets or positions: only the quote.

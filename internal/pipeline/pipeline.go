@@ -214,7 +214,7 @@ func (p *Processor) Apply(ctx context.Context, st Store, plan *Plan) (Result, er
 		return res, err
 	}
 	res.Conflicts = n
-	if err := st.SetSummary(ctx, plan.Session.ID, summary(plan.Events, stored)); err != nil {
+	if err := st.SetSummary(ctx, plan.Session.ID, summary(plan.Session, plan.Events, stored)); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -363,30 +363,4 @@ func ClaimKey(subject, title string) string {
 
 func normalizeKey(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
-}
-
-// summary is a one-line account of the session for the next session's brief.
-func summary(evs []store.Event, entries []store.Entry) string {
-	var first string
-	for _, e := range evs {
-		if e.Type == store.TypeUserPrompt {
-			first = clip(strings.Join(strings.Fields(e.Text), " "), 160)
-			break
-		}
-	}
-	counts := map[string]int{}
-	for _, e := range entries {
-		counts[e.Type]++
-	}
-	var parts []string
-	for _, t := range []string{"decision", "constraint", "preference", "fact", "lesson", "task", "reference"} {
-		if counts[t] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[t], t))
-		}
-	}
-	s := first
-	if len(parts) > 0 {
-		s += " (" + strings.Join(parts, ", ") + ")"
-	}
-	return s
 }

@@ -4,8 +4,10 @@ package recall
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -208,10 +210,25 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 		}
 		return briefRank(top[i].Type) < briefRank(top[j].Type)
 	})
+	top = top[:min(5, len(top))]
+	// Pinned memories always come first; superseded and rejected ones
+	// never appear, pinned or not.
+	pins, err := pinnedEntries(ctx, db, project)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range pins {
+		top = slices.DeleteFunc(top, func(e store.Entry) bool { return e.ID == p.ID })
+	}
+	top = append(pins, top...)
 	if len(top) > 0 {
 		lines = append(lines, "Key memories:")
-		for _, e := range top[:min(5, len(top))] {
-			lines = append(lines, fmt.Sprintf("- [%s] %s, %s: %s", e.CID, e.Type, date(e.Created), clipRunes(inert(e.Title), 160)))
+		for _, e := range top {
+			pin := ""
+			if slices.ContainsFunc(pins, func(p store.Entry) bool { return p.ID == e.ID }) {
+				pin = ", pinned"
+			}
+			lines = append(lines, fmt.Sprintf("- [%s] %s%s, %s: %s", e.CID, e.Type, pin, date(e.Created), clipRunes(inert(e.Title), 160)))
 		}
 	}
 	open, err := openConflicts(ctx, db, project)
@@ -236,6 +253,31 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 	}
 	b.WriteString(privacy.FenceClose)
 	return b.String(), nil
+}
+
+// pinnedEntries returns the project's pinned memories that may be shown:
+// not superseded, not rejected, not forgotten.
+func pinnedEntries(ctx context.Context, db *store.DB, project string) ([]store.Entry, error) {
+	cids, err := db.Pinned(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Entry
+	for cid := range cids {
+		e, err := db.EntryByCID(ctx, cid)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if e.Stage == store.StageRejected || e.Status == store.StatusSuperseded {
+			continue
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
 }
 
 // briefRank orders entry types for the brief: what constrains work first.

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -310,4 +311,54 @@ func FuzzTerms(f *testing.F) {
 			t.Fatalf("prompt %q -> %s: %v", prompt, m, err)
 		}
 	})
+}
+
+// TestBriefCorrections checks the brief against a golden file after the
+// user's corrections: a pinned memory always appears, even when six others
+// are used more; superseded and rejected ones never do, pinned or not.
+func TestBriefCorrections(t *testing.T) {
+	db := mustStore(t)
+	ctx := context.Background()
+	db.TouchSession(ctx, store.Session{ID: "s", Project: proj, StartedAt: day})
+	db.SetSummary(ctx, "s", "Changed src/app.js. Failed, then passed: `npm test`. Decided: Use RS256 keys stored in ./keys.")
+	mark := func(typ string, e store.Entry) {
+		t.Helper()
+		if _, err := db.Append(ctx, store.Event{Time: day, Type: typ, Project: proj, DedupeKey: typ + e.CID,
+			Payload: json.RawMessage(`{"cid":"` + e.CID + `"}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var used []store.Entry
+	for i := range 6 {
+		e := put(t, db, "fact", fmt.Sprintf("s%d", i), fmt.Sprintf("Service %d listens on port 80%02d", i, i), fmt.Sprintf("service %d listens on port 80%02d", i, i), i)
+		db.MarkUsed(ctx, []int64{e.ID}, day, store.Event{Type: store.TypeMemoryInjected, DedupeKey: "use" + e.CID})
+		used = append(used, e)
+	}
+	pinned := put(t, db, "constraint", "secrets", "Never commit .env files", "never commit .env files", 7)
+	mark(store.TypePinned, pinned)
+	unpinned := put(t, db, "preference", "style", "Prefer small pull requests", "prefer small pull requests", 8)
+	mark(store.TypePinned, unpinned)
+	mark(store.TypeUnpinned, unpinned)
+	old := put(t, db, "decision", "queue", "Use the in-memory queue", "use the in-memory queue", 9)
+	newer := put(t, db, "decision", "queue", "Use Redis for the job queue", "use redis for the job queue", 10)
+	mark(store.TypePinned, old)
+	db.AddConflict(ctx, store.Conflict{Older: old.ID, Newer: newer.ID, Kind: "supersedes"}, store.Event{Type: store.TypeConflict, DedupeKey: "sup"})
+	rejected := used[0]
+	mark(store.TypePinned, rejected)
+	if err := db.SetStage(ctx, rejected.ID, store.StageRejected, store.Event{Type: store.TypeRejected, DedupeKey: "rej", Payload: json.RawMessage(`{"cid":"` + rejected.CID + `"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Brief(ctx, db, defaults(), proj, "now")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "brief-corrections", got)
+	for _, e := range []store.Entry{old, rejected, unpinned} {
+		if strings.Contains(got, e.CID) {
+			t.Errorf("brief shows %s %q:\n%s", e.CID, e.Title, got)
+		}
+	}
+	if !strings.Contains(got, pinned.CID) {
+		t.Errorf("brief lacks the pinned %s:\n%s", pinned.CID, got)
+	}
 }

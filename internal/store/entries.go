@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -534,6 +535,36 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 // SetStage moves an entry to a stage (certify, reject) and records the event.
 func (db *DB) SetStage(ctx context.Context, id int64, stage string, ev Event) error {
 	return db.updateEntry(ctx, `UPDATE entries SET stage = ? WHERE id = ?`, []any{stage, id}, ev)
+}
+
+// SetText changes an entry's type, title and body, a user's correction,
+// and records the event; the full-text index follows through its trigger.
+func (db *DB) SetText(ctx context.Context, id int64, typ, title, body string, ev Event) error {
+	return db.updateEntry(ctx, `UPDATE entries SET type = ?, title = ?, body = ? WHERE id = ?`, []any{typ, title, body, id}, ev)
+}
+
+// Pinned returns the ids of the project's entries that are pinned: the last
+// of their entry_pinned and entry_unpinned events is a pin.
+func (db *DB) Pinned(ctx context.Context, project string) (map[string]bool, error) {
+	evs, err := db.Events(ctx, EventFilter{Project: project, Types: []string{TypePinned, TypeUnpinned}})
+	if err != nil {
+		return nil, fmt.Errorf("pinned: %w", err)
+	}
+	out := map[string]bool{}
+	for _, e := range evs {
+		var v struct {
+			CID string `json:"cid"`
+		}
+		if json.Unmarshal(e.Payload, &v) != nil || v.CID == "" {
+			continue
+		}
+		if e.Type == TypePinned {
+			out[v.CID] = true
+		} else {
+			delete(out, v.CID)
+		}
+	}
+	return out, nil
 }
 
 // SetStatus changes an entry's status (contested, superseded), pointing a

@@ -33,6 +33,10 @@ const (
 	TypeForgotten   = "memory_forgotten"
 	TypeCertified   = "entry_certified"
 	TypeRejected    = "entry_rejected"
+	// A user's corrections of one memory; each payload names it by "cid".
+	TypeEdited   = "entry_edited"
+	TypePinned   = "entry_pinned"
+	TypeUnpinned = "entry_unpinned"
 )
 
 // Event is one row of the append-only log.

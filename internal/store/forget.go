@@ -44,6 +44,9 @@ type ForgetSelector struct {
 	Project   string    // a project's events and entries
 	Before    time.Time // events before this time and entries created before it
 	Phrase    string    // user text, matched as one FTS5 phrase against event text and entry title/body/subject
+	// Shared, with CID, also forgets the other memories that quote the
+	// forgotten words; without it they are kept and listed in the plan's Kept.
+	Shared bool
 }
 
 // Empty reports whether the selector selects nothing.
@@ -71,6 +74,9 @@ type ForgetPlan struct {
 	Injections []int64
 	// Released lists contested entries whose every conflict goes away; they become active again.
 	Released []int64
+	// Kept lists, for a memory forgotten without Shared, the citation ids of
+	// other memories that quote the same words and are left alone.
+	Kept []string
 }
 
 // Empty reports whether the plan removes nothing.
@@ -104,7 +110,9 @@ func (db *DB) PlanForget(ctx context.Context, sel ForgetSelector) (ForgetPlan, e
 //     quote in a redacted message, or (with Phrase) whose quote contains it;
 //   - entries selected, plus entries that lose evidence from the session they
 //     were extracted from (their title and body came from the forgotten text)
-//     or that are left with no evidence at all; with them their evidence,
+//     or that are left with no evidence at all; for one memory (CID), other
+//     memories quoting the same words go only with Shared, and are otherwise
+//     kept with their evidence and listed in Kept; with them their evidence,
 //     conflicts, and their entry_extracted, evidence_aligned,
 //     conflict_recorded, entry_certified and entry_rejected events;
 //     memory_injected events keep their row but lose the entry's citation id;
@@ -169,6 +177,7 @@ type planner struct {
 	needles  []string           // folded text of forgotten quotes
 	evidence map[int64]bool
 	sessions map[string]bool
+	kept     map[int64]bool // other entries quoting the forgotten words, left alone (CID without Shared)
 }
 
 func plan(ctx context.Context, q dbtx, sel ForgetSelector) (ForgetPlan, error) {
@@ -183,7 +192,7 @@ func plan(ctx context.Context, q dbtx, sel ForgetSelector) (ForgetPlan, error) {
 		return ForgetPlan{}, fmt.Errorf("forget: phrase %q has no letter or digit: %w", sel.Phrase, ErrEmptySelector)
 	}
 	p := &planner{q: q, sel: sel, entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
-		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}}
+		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{}}
 	var err error
 	if sel.CID != "" {
 		err = p.memory(ctx)
@@ -429,9 +438,15 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 			return err
 		}
 		for _, r := range refs {
-			if _, ok := p.del[r.EventID]; ok || p.overlaps(r) {
-				removed[r.ID] = r
+			_, deleted := p.del[r.EventID]
+			if !deleted && !p.overlaps(r) {
+				continue
 			}
+			if p.sel.CID != "" && !p.sel.Shared && !p.entries[r.EntryID] {
+				p.kept[r.EntryID] = true // another memory saying the same words: the user did not ask
+				continue
+			}
+			removed[r.ID] = r
 		}
 	}
 	// Quotes that never aligned belong to no message; they go when their
@@ -585,6 +600,24 @@ func (p *planner) emptiedSessions(ctx context.Context, conversation bool) ([]str
 // naming them, the conflicts that go, and the sessions concerned.
 func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	var out ForgetPlan
+	for _, c := range chunks(keys(p.kept)) {
+		rows, err := p.q.QueryContext(ctx, `SELECT cid FROM entries WHERE id IN (`+placeholders(len(c))+`) ORDER BY cid`, int64Args(c)...)
+		if err != nil {
+			return out, fmt.Errorf("forget: kept: %w", err)
+		}
+		for rows.Next() {
+			var cid string
+			if err := rows.Scan(&cid); err != nil {
+				rows.Close()
+				return out, fmt.Errorf("forget: kept: %w", err)
+			}
+			out.Kept = append(out.Kept, cid)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return out, fmt.Errorf("forget: kept: %w", err)
+		}
+	}
 	injections, err := p.lifecycle(ctx, &out)
 	if err != nil {
 		return out, fmt.Errorf("forget: %w", err)
@@ -730,8 +763,9 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	}
 	injections := map[int64]bool{}
 	for project, tg := range byProject {
-		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?)`,
-			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited)
+		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited,
+			TypeEdited, TypePinned, TypeUnpinned)
 		if err != nil {
 			return nil, err
 		}
@@ -763,8 +797,8 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 				if tg.cids[v.Older] || tg.cids[v.Newer] {
 					p.del[id] = k
 				}
-			case TypeCertified, TypeRejected:
-				if tg.cids[v.CID] {
+			case TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned:
+				if tg.cids[v.CID] { // an edit's payload holds the memory's old and new text
 					p.del[id] = k
 				}
 			case TypeMemoryCited:
@@ -957,13 +991,13 @@ func entryEvents(ctx context.Context, q dbtx, e Entry) ([]Event, error) {
 			OR (type = ? AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.cited') WHERE value = ?))
-			OR (type IN (?, ?) AND json_extract(payload, '$.cid') = ?))
+			OR (type IN (?, ?, ?, ?, ?) AND json_extract(payload, '$.cid') = ?))
 		ORDER BY ts, id`,
 		e.Project, TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
 		TypeConflict, e.CID, e.CID,
 		TypeMemoryInjected, e.CID,
 		TypeMemoryCited, e.CID,
-		TypeCertified, TypeRejected, e.CID)
+		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, e.CID)
 	if err != nil {
 		return nil, err
 	}

@@ -284,14 +284,14 @@ func TestForgetMemory(t *testing.T) {
 	ctx := context.Background()
 	db := f.db
 	events := mustCount(t, db, `SELECT count(*) FROM events`)
-	p, err := db.Forget(ctx, ForgetSelector{CID: f.cid["queue"]})
+	p, err := db.Forget(ctx, ForgetSelector{CID: f.cid["queue"], Shared: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	// The memory, and the one quoting the same sentence, are gone.
+	// The memory, and (asked with Shared) the one quoting the same sentence, are gone.
 	for _, name := range []string{"queue", "billing"} {
 		if _, err := db.EntryByCID(ctx, f.cid[name]); !errors.Is(err, ErrNotFound) {
 			t.Errorf("%s still there: %v", name, err)
@@ -537,5 +537,33 @@ func TestStats(t *testing.T) {
 	}
 	if n, err := f.db.Bytes(); err != nil || n <= 0 {
 		t.Errorf("Bytes = %d, %v", n, err)
+	}
+}
+
+// TestForgetMemoryKeepsShared checks that forgetting one memory leaves
+// another that quotes the same sentence, unless asked, and names it.
+func TestForgetMemoryKeepsShared(t *testing.T) {
+	f := newForgetFixture(t, Options{})
+	ctx := context.Background()
+	preview, err := f.db.PlanForget(ctx, ForgetSelector{CID: f.cid["queue"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(preview.Kept, ",") != f.cid["billing"] {
+		t.Errorf("preview keeps %v, want %s", preview.Kept, f.cid["billing"])
+	}
+	p, err := f.db.Forget(ctx, ForgetSelector{CID: f.cid["queue"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Entries) != 1 {
+		t.Errorf("forgot %d entries, want 1", len(p.Entries))
+	}
+	if _, err := f.db.EntryByCID(ctx, f.cid["queue"]); !errors.Is(err, ErrNotFound) {
+		t.Errorf("queue still there: %v", err)
+	}
+	b, err := f.db.EntryByCID(ctx, f.cid["billing"])
+	if err != nil || len(b.Evidence) == 0 {
+		t.Errorf("billing gone or without evidence: %v", err)
 	}
 }

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// TestCorrections checks supersede, edit, pin and unpin: each changes what
+// it says, records one event, and show lists it.
+func TestCorrections(t *testing.T) {
+	c, db := seeded(t)
+	ctx := context.Background()
+	keys := cidOf(t, db, "Keep ./keys out of git")
+	rs := cidOf(t, db, "Use RS256 keys")
+
+	if out := c.ok("edit", keys, "--title", "Keep ./keys out of the repository", "--type", "constraint"); !strings.Contains(out, keys+" edited: Keep ./keys out of the repository") {
+		t.Errorf("edit: %q", out)
+	}
+	if out := c.ok("edit", keys, "--title", "Keep ./keys out of the repository"); !strings.Contains(out, "unchanged") {
+		t.Errorf("edit with nothing new: %q", out)
+	}
+	if _, errs, code := c.run("edit", keys); code != exitUsage || !strings.Contains(errs, "nothing to change") {
+		t.Errorf("edit without a flag: exit %d %q", code, errs)
+	}
+	if _, errs, code := c.run("edit", keys, "--type", "opinion"); code != exitUsage || !strings.Contains(errs, "unknown type") {
+		t.Errorf("edit to an unknown type: exit %d %q", code, errs)
+	}
+	if out := c.ok("pin", keys); !strings.Contains(out, keys+" pinned") {
+		t.Errorf("pin: %q", out)
+	}
+	if out := c.ok("pin", keys); !strings.Contains(out, "already pinned") {
+		t.Errorf("pin again: %q", out)
+	}
+	show := c.ok("show", keys)
+	for _, want := range []string{"title:    Keep ./keys out of the repository", "pinned:   yes", "Corrections",
+		`edited ` + keys + `: title "Keep ./keys out of git" → "Keep ./keys out of the repository"`, "pinned " + keys} {
+		if !strings.Contains(show, want) {
+			t.Errorf("show lacks %q:\n%s", want, show)
+		}
+	}
+	var j struct {
+		Memory struct {
+			Pinned      bool `json:"pinned"`
+			Corrections []struct {
+				Type string `json:"type"`
+			} `json:"corrections"`
+		} `json:"memory"`
+	}
+	if err := json.Unmarshal([]byte(c.ok("show", keys, "--json")), &j); err != nil || !j.Memory.Pinned || len(j.Memory.Corrections) != 2 {
+		t.Errorf("show --json: pinned %v, %d corrections, %v", j.Memory.Pinned, len(j.Memory.Corrections), err)
+	}
+	if out := c.ok("unpin", keys); !strings.Contains(out, keys+" unpinned") {
+		t.Errorf("unpin: %q", out)
+	}
+	if show := c.ok("show", keys); strings.Contains(show, "pinned:   yes") || !strings.Contains(show, "unpinned "+keys) {
+		t.Errorf("after unpin:\n%s", show)
+	}
+
+	if out := c.ok("supersede", rs, keys); !strings.Contains(out, rs+" superseded by "+keys) {
+		t.Errorf("supersede: %q", out)
+	}
+	if out := c.ok("supersede", rs, keys); !strings.Contains(out, "already supersedes") {
+		t.Errorf("supersede again: %q", out)
+	}
+	if _, errs, code := c.run("supersede", rs, rs); code != exitUsage || !strings.Contains(errs, "cannot supersede itself") {
+		t.Errorf("supersede itself: exit %d %q", code, errs)
+	}
+	old, _ := db.EntryByCID(ctx, rs)
+	if old.Status != store.StatusSuperseded {
+		t.Errorf("status %q after supersede, want superseded", old.Status)
+	}
+	if show := c.ok("show", rs); !strings.Contains(show, "superseded by "+keys) || !strings.Contains(show, "superseded by hand") {
+		t.Errorf("show of the superseded memory:\n%s", show)
+	}
+	// Forgetting the memory takes its corrections with it: the edit event
+	// held its old and new text.
+	c.ok("forget", keys, "--yes")
+	evs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeEdited, store.TypePinned, store.TypeUnpinned}})
+	if len(evs) != 0 {
+		t.Errorf("%d correction events survive forget", len(evs))
+	}
+}
+
+// TestForgetPreviewKept checks that the preview of forgetting one memory
+// names the other memories that quote the same words and stay, and how to
+// take them too.
+func TestForgetPreviewKept(t *testing.T) {
+	var b strings.Builder
+	printForgetPreview(&b, forgetJSON{Selector: map[string]string{"memory": "mem:aaaaaa"}, Entries: 1, Evidence: 1,
+		Kept: []string{"mem:bbbbbb"}, Confirm: confirmCommand(forgetOptions{cid: "mem:aaaaaa"}, store.ForgetSelector{})})
+	out := b.String()
+	if !strings.Contains(out, "Kept: these memories quote the same words and stay (add --shared to forget them too):\n  mem:bbbbbb") {
+		t.Errorf("preview:\n%s", out)
+	}
+	if got := confirmCommand(forgetOptions{cid: "mem:aaaaaa", shared: true}, store.ForgetSelector{}); got != "claude-memory-layer forget mem:aaaaaa --shared --yes" {
+		t.Errorf("confirm command %q", got)
+	}
+	if _, err := parseForget(&env{}, []string{"--session", "s", "--shared"}); err == nil {
+		t.Error("--shared without a memory id: no error")
+	}
+}

@@ -1,0 +1,452 @@
+package extract
+
+import "strings"
+
+// Facts stated by layout rather than by a verb: a table row ("| Database |
+// Postgres 16 |"), a bold label ("**Database:** Postgres 16 on port 6543")
+// and a one-line code block after the sentence that says what it does ("To
+// run the tests:" then "npx jest"). Each quotes the text as written; the
+// title is the label and the value, in the source's own words.
+
+// structured makes a fact of a table row or a one-line code block, and
+// reports whether the sentence was one of them.
+func (x *extractor) structured(ss []*sent, k int) bool {
+	s := ss[k]
+	switch {
+	case s.shape&shapeTable != 0:
+		x.tableFact(s)
+		return true
+	case s.shape&shapeBlock != 0:
+		x.blockCommand(ss, k)
+		return true
+	case s.shape&shapeCode != 0:
+		if k > 0 && ss[k-1].msg == s.msg {
+			x.commandFact(ss[k-1], s)
+		}
+		return true
+	}
+	return false
+}
+
+// blockCommand keeps a line of a short code block that runs a project tool
+// ("cargo build --release", "DATABASE_URL=sqlite://x.db cargo run"), labelled
+// by the comment line above it in the block when there is one.
+func (x *extractor) blockCommand(ss []*sent, k int) {
+	s := ss[k]
+	line := strings.TrimSpace(s.norm)
+	if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") {
+		return
+	}
+	if i := strings.Index(line, " #"); i > 0 {
+		s.cut(i) // "npm test  # Already passing!": the command, not the remark
+		line = strings.TrimSpace(s.norm)
+	}
+	f := strings.Fields(line)
+	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
+		f = f[1:] // environment assignments in front
+	}
+	cmd := strings.Join(f, " ")
+	if !startsWithPhrase(lowerASCII(cmd), runners) {
+		return
+	}
+	label := ""
+	if k > 0 && ss[k-1].msg == s.msg && ss[k-1].shape&shapeBlock != 0 {
+		if c := strings.TrimSpace(ss[k-1].norm); strings.HasPrefix(c, "#") {
+			label = strings.TrimRight(strings.TrimSpace(strings.TrimLeft(c, "#")), ": ")
+		}
+	}
+	c := x.addFact(s, line, line, 1.5)
+	c.labelled = false
+	c.subject = commandWords(cmd)
+	c.title, c.body = clip(line, maxTitle), line
+	if label != "" {
+		c.title = clip(label+": "+line, maxTitle)
+	}
+}
+
+// tableFact keeps a body row whose first cell names a thing and whose
+// cells hold a value: a port, a version, a path, a host, a tool, a code
+// name ("| `MTF` (default) | All-around |").
+func (x *extractor) tableFact(s *sent) {
+	cells := strings.Split(s.norm, "|")
+	var vals []string
+	for _, c := range cells[1:] {
+		if c = strings.TrimSpace(clean(c)); c != "" {
+			vals = append(vals, c)
+		}
+	}
+	label := strings.TrimSpace(clean(cells[0]))
+	if label == "" || len(vals) == 0 || len(strings.Fields(label)) > 5 || marked(s) {
+		return
+	}
+	ok := valueLike(s.norm) // raw cells: a code span in any of them counts
+	for _, v := range vals {
+		ok = ok || valueLike(v)
+	}
+	if ok {
+		x.addFact(s, label, strings.Join(vals, ", "), 1.5)
+	}
+}
+
+// commandFact keeps a command shown in its own code block when the
+// sentence before it says what the command is for.
+func (x *extractor) commandFact(lead, code *sent) {
+	l := strings.TrimRight(strings.TrimSpace(lead.low), ":")
+	if !containsPhrase(l, commandPurposes) || isQuestion(lead) {
+		return
+	}
+	label := strings.TrimRight(strings.TrimSpace(clean(stripMarkers(lead.norm, false))), ":")
+	c := x.addFact(code, label, strings.TrimSpace(code.norm), 1.5)
+	if c != nil {
+		off, q := lead.quote(lead.body)
+		c.ev = append([]evi{{lead.msg, off, q}}, c.ev...)
+	}
+}
+
+// commandPurposes say what a command that follows is for.
+var commandPurposes = []string{"run", "start", "test", "tests", "build", "deploy", "install", "lint", "format",
+	"migrate", "release", "publish", "serve", "실행", "테스트", "빌드", "배포", "설치"}
+
+// labelFact keeps "**Label:** value" and "Label: value" lines whose value is
+// one a fact can hold, when nothing else in the sentence made an entry.
+func (x *extractor) labelFact(s *sent) {
+	if s.shape&shapeLine == 0 || isQuestion(s) {
+		return
+	}
+	t := clean(s.norm)
+	k := strings.Index(t, ": ")
+	if k <= 0 || k > 40 {
+		x.namedFact(s)
+		return
+	}
+	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
+	if len(strings.Fields(label)) > 4 || value == "" || sequenceLabel(label) ||
+		startsWithPhrase(lowerASCII(label), narrationVerbs) || startsWithPhrase(lowerASCII(value), narrationVerbs) ||
+		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
+		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
+	}
+	x.addFact(s, label, value, 1.5)
+}
+
+// valueLike reports a value a developer would look up: a path, a host or
+// URL, a code span, an environment variable, a port, a version, a known
+// tool or a setting ("12 hours", "50 pages"), in a phrase rather than a
+// sentence of prose. A bare count or price ("25 unique photos", "$15/1M")
+// is a measurement of the moment or an estimate, not a fact about the
+// project.
+func valueLike(v string) bool {
+	if len(strings.Fields(v)) > 16 {
+		return false
+	}
+	if strings.Contains(v, "`") || len(paths(v)) > 0 || envVar(v) != "" || portAt(lowerASCII(v)) >= 0 || hasVersion(v) {
+		return true
+	}
+	if r, _ := firstRef(v); strings.HasPrefix(r, "http") {
+		return true
+	}
+	return len(topicHits(lowerASCII(v))) > 0 || setting(lowerASCII(v))
+}
+
+// settingUnits follow a number that sets how something behaves: "12 hours",
+// "1 second", "50 pages", "3 retries".
+var settingUnits = []string{"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
+	"h", "hour", "hours", "day", "days", "kb", "mb", "gb", "retries", "retry", "attempts", "pages", "workers",
+	"threads", "connections", "items", "rows", "entries"}
+
+// setting reports a value that starts with a number and its unit: a
+// configured interval, limit or size. A value that starts with a verb
+// ("Found 27 photos") reports a run.
+func setting(v string) bool {
+	v = strings.TrimLeft(v, " ~<>=≤≥")
+	i := 0
+	for i < len(v) && (isDigit(v[i]) || v[i] == '.' || v[i] == ',') {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	rest := strings.TrimLeft(strings.TrimPrefix(v[i:], "-"), " ")
+	return in(settingUnits, firstWord(rest))
+}
+
+// hasVersion reports a dotted version number: "16.2", "v0.9.0", "2.0";
+// not a price ("$1.25"), a percentage ("99.6%") or a reading ("26.7°C").
+func hasVersion(v string) bool {
+	for i := 1; i+1 < len(v); i++ {
+		if v[i] != '.' || !isDigit(v[i-1]) || !isDigit(v[i+1]) {
+			continue
+		}
+		a, b := i-1, i+1
+		for a > 0 && (isDigit(v[a-1]) || v[a-1] == '.') {
+			a--
+		}
+		for b < len(v) && (isDigit(v[b]) || v[b] == '.') {
+			b++
+		}
+		if a > 0 && v[a-1] == '$' || b < len(v) && (v[b] == '%' || strings.HasPrefix(v[b:], "°") || v[b] == 'x') {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// marked reports a line led by a check mark or cross: a progress report.
+func marked(s *sent) bool {
+	t := strings.TrimLeft(s.norm, " *_-")
+	for _, m := range []string{"✅", "❌", "✓", "✗", "✔", "☑", "🔄", "⏳", "⚠"} {
+		if strings.HasPrefix(t, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// addFact records a fact titled "label: value" with s as its quote.
+func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
+	c := &cand{typ: Fact, score: w, seq: len(x.cands), from: s.msg, user: s.user}
+	if s.user {
+		c.score += 0.5
+	}
+	off, q := s.quote(s.body)
+	c.ev = []evi{{s.msg, off, q}}
+	c.subject = strings.ToLower(label)
+	c.labelled = true
+	c.title = clip(label+": "+value, maxTitle)
+	c.body = label + ": " + value
+	if hits := s.topics(); len(hits) > 0 {
+		c.value = canonical(s.low[hits[0].at:hits[0].end])
+	}
+	x.cands = append(x.cands, c)
+	return c
+}
+
+// listings finds label facts whose label repeats in the session: "File:
+// a.mp4", "File: b.mp4" list items, and the label names no one thing.
+func (x *extractor) listings() map[*cand]bool {
+	n := map[string]int{}
+	for _, c := range x.cands {
+		if c.labelled {
+			n[c.subject]++
+		}
+	}
+	out := map[*cand]bool{}
+	for _, c := range x.cands {
+		if c.labelled && n[c.subject] >= 2 {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// namedFact keeps a list item that names a code thing and says what it is:
+// "`Johannes0501/api-shrooms` — the API backend". The name is the value;
+// the rest must say something (two words or more).
+func (x *extractor) namedFact(s *sent) {
+	if s.shape&shapeBullet == 0 || !strings.HasPrefix(strings.TrimLeft(s.norm, "*_ "), "`") {
+		return
+	}
+	t := clean(s.norm)
+	for _, sep := range []string{" — ", " – ", " - "} {
+		k := strings.Index(t, sep)
+		if k <= 0 || k > 60 {
+			continue
+		}
+		name, what := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+len(sep):])
+		if len(strings.Fields(name)) > 3 || len(strings.Fields(what)) < 2 || marked(s) || sequenceLabel(what) ||
+			strings.HasPrefix(lowerASCII(what), "has ") {
+			return // "`x-fjj` - Step 11: Celery" is a plan's numbering; "`ci.yml` - Has …" a finding
+		}
+		c := x.addFact(s, name, what, 1.5)
+		c.title = clip(name+sep+what, maxTitle)
+		c.body = name + sep + what
+		return
+	}
+}
+
+// acceptances are whole replies that take up what was just proposed.
+var acceptances = []string{"yes", "yep", "yeah", "sure", "ok", "okay", "go ahead", "do it", "please do", "sounds good",
+	"lgtm", "go for it", "yes please", "let's do it", "네", "예", "좋아요", "좋습니다", "그렇게 해 주세요", "그렇게 해주세요",
+	"진행해 주세요", "진행해주세요"}
+
+// bareAcceptance reports a user message that only says yes.
+func bareAcceptance(text string) bool {
+	t := strings.Trim(lowerASCII(strings.TrimSpace(text)), " .!~,")
+	if len(strings.Fields(t)) > 4 {
+		return false
+	}
+	for _, a := range acceptances {
+		if t == a || strings.HasPrefix(t, a+",") || strings.HasPrefix(t, a+" ") && onlyAck(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// proposalLeads introduce what the assistant offers to do.
+var proposalLeads = []string{"want me to", "should i", "shall i", "would you like me to", "i'd recommend", "i recommend",
+	"i suggest", "shall we", "should we", "할까요", "드릴까요", "제안"}
+
+// acceptPlan makes a decision of what a bare "yes" in user message i takes
+// up: the first item of the list the assistant's offer introduced ("Want
+// me to: 1. Add `a/` and `b/` as git submodules …"), quoted with the yes.
+func (x *extractor) acceptPlan(i int) {
+	prev := i - 1
+	for prev >= 0 && strings.ToLower(x.msgs[prev].Role) == "tool" {
+		prev--
+	}
+	if prev < 0 || strings.ToLower(x.msgs[prev].Role) != "assistant" {
+		return
+	}
+	text := x.msgs[prev].Text
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	led := false
+	for _, sp := range sentences(text) {
+		s := newSent(prev, sp.start, x.msgs[prev].Text[sp.start:limit(x.msgs[prev].Text, sp.start, sp.end)], false)
+		s.shape = sp.shape
+		switch {
+		case containsPhrase(s.low, proposalLeads):
+			led = true
+		case led && s.shape&shapeBullet != 0:
+			if in(proposalVerbs, firstWord(leadText(s.low))) {
+				x.addAccepted(s, i)
+				return
+			}
+		case led:
+			led = false
+		}
+	}
+}
+
+// proposalVerbs open an offered step that settles how the project works.
+var proposalVerbs = []string{"use", "add", "switch", "replace", "move", "migrate", "adopt", "keep", "pin", "upgrade",
+	"track", "store", "split", "rename", "drop", "remove", "make", "set", "convert", "enable", "disable"}
+
+func (x *extractor) addAccepted(s *sent, yes int) {
+	c := &cand{typ: Decision, score: 2.5, seq: len(x.cands), from: yes, user: true}
+	off, q := s.quote(s.body)
+	yesText := strings.TrimSpace(x.msgs[yes].Text)
+	c.ev = []evi{{s.msg, off, q}, {yes, strings.Index(x.msgs[yes].Text, yesText), yesText}}
+	c.title = finishTitle(stripMarkers(s.norm, false))
+	c.body = clean(s.norm)
+	c.subject = phraseSubject(stripMarkers(s.norm, false), true)
+	x.cands = append(x.cands, c)
+}
+
+// sequenceLabels number the parts of a plan or a report: "Step 2", "Week 1".
+var sequenceLabels = []string{"step", "steps", "phase", "week", "day", "days", "stage", "part", "option", "stream",
+	"priority", "round", "sprint", "milestone", "task", "item", "p0", "p1", "p2", "p3", "단계", "주차", "일차"}
+
+// sequenceLabel reports a label that orders a plan rather than names a
+// thing: a sequence word and a number, "Step 2", "Day 8-10", "Phase 1: Core".
+func sequenceLabel(label string) bool {
+	f := strings.Fields(lowerASCII(label))
+	for i, w := range f {
+		if in(sequenceLabels, strings.Trim(w, "*_#(")) && (i+1 < len(f) && isDigit(f[i+1][0]) || strings.ContainsAny(w, "0123456789")) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTicket reports a label naming a pull request, issue or ticket: "PR
+// #401", "JIRA-812". The label is then the value.
+func hasTicket(label string) bool {
+	t, _ := ticket(label)
+	return t != ""
+}
+
+// runners name the tools a project is built, tested, linted and shipped
+// with; a command starting with one that passed is how the project works.
+var runners = []string{"pytest", "jest", "vitest", "go test", "go build", "go vet", "cargo test", "cargo build",
+	"cargo run", "cargo clippy", "npm test", "npm run", "npx", "pnpm", "yarn", "make", "ruff", "eslint", "uv run",
+	"uv build", "uv publish", "uv sync", "docker compose", "docker-compose", "gradle", "./gradlew", "mvn",
+	"bundle exec", "rake", "tox", "mypy", "golangci-lint", "prettier", "poetry run", "python -m pytest", "dotnet test",
+	"dotnet build", "swift test", "flutter test", "esphome run", "esphome compile"}
+
+// maxCommands caps the command facts of one session.
+const maxCommands = 3
+
+// commands makes facts of the project commands the session ran more than
+// once and saw pass ("uv run pytest -v"): run again and again, it is how
+// the project is built or tested, not a one-off. One per command (its first
+// two words), the first few only. The quote is the command as run, cut
+// before a redirect, pipe or chain.
+func (x *extractor) commands() {
+	runs := map[string]int{}
+	for _, m := range x.msgs {
+		if c, ok := strings.CutPrefix(m.Text, "Bash: "); ok && strings.ToLower(m.Role) == "tool" {
+			if k := strings.IndexByte(c, '\n'); k >= 0 {
+				c = c[:k]
+			}
+			runs[commandWords(strings.TrimSuffix(c, " (error)"))]++
+		}
+	}
+	seen := map[string]bool{}
+	n := 0
+	for i, m := range x.msgs {
+		if n == maxCommands || strings.ToLower(m.Role) != "tool" {
+			continue
+		}
+		line := m.Text
+		if k := strings.IndexByte(line, '\n'); k >= 0 {
+			line = line[:k]
+		}
+		cmd, ok := strings.CutPrefix(line, "Bash: ")
+		if !ok || strings.HasSuffix(cmd, " (error)") {
+			continue
+		}
+		for _, cut := range []string{" 2>&1", " 2>", " |", " &&", " ;", "; ", " >"} {
+			if k := strings.Index(cmd, cut); k >= 0 {
+				cmd = cmd[:k]
+			}
+		}
+		cmd = commandHead(strings.TrimSpace(cmd))
+		key := commandWords(cmd)
+		if cmd == "" || seen[key] || runs[key] < 2 || !startsWithPhrase(lowerASCII(cmd), runners) || len(cmd) > maxQuote {
+			continue
+		}
+		seen[key] = true
+		n++
+		off := len("Bash: ") + strings.Index(m.Text[len("Bash: "):], cmd)
+		c := &cand{typ: Fact, score: 1.5, seq: len(x.cands), from: i, subject: key, title: clip(cmd, maxTitle), body: cmd}
+		c.ev = []evi{{i, off, cmd}}
+		x.cands = append(x.cands, c)
+	}
+}
+
+// commandHead is cmd up to its first argument naming a file or directory:
+// "npm test" of "npm test test/notes.test.ts", the command and not the run.
+func commandHead(cmd string) string {
+	// walk the fields by offset, so that what is returned is a prefix of
+	// cmd as written (a quote), spacing and all
+	i, n := 0, 0
+	for i < len(cmd) {
+		for i < len(cmd) && (cmd[i] == ' ' || cmd[i] == '\t') {
+			i++
+		}
+		start := i
+		for i < len(cmd) && cmd[i] != ' ' && cmd[i] != '\t' {
+			i++
+		}
+		if start == i {
+			break
+		}
+		a := cmd[start:i]
+		if n >= 2 && (a == "--" || strings.ContainsAny(a, "/\\") || strings.Contains(a, ".") && !strings.HasPrefix(a, "-")) {
+			return strings.TrimRight(cmd[:start], " \t")
+		}
+		n++
+	}
+	return cmd
+}
+
+// namesPath reports a label that names where its thing lives: "Media
+// Scanner (`src/scanner/`)".
+func namesPath(label string) bool {
+	return strings.Contains(label, "/") && len(paths(label)) > 0
+}

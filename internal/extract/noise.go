@@ -1,0 +1,428 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The noise gate: sentences that are never worth a memory however they are
+// worded, recognised by their shape rather than by the words of any one
+// session. A memory is read weeks later; a heading, an acknowledgement, a
+// progress report, a plan step the assistant proposed or a line of compiler
+// output says nothing then.
+
+// noiseClass names why a sentence was skipped; tests check each class.
+type noiseClass uint8
+
+const (
+	notNoise  noiseClass = iota
+	heading              // "What still needs doing:", "## Next Steps", "🎯 Summary"
+	ack                  // "Got it, I will follow that from now on.", "You're right, sorry"
+	status               // "Port 3030 is free.", "The tests should now pass."
+	toolLine             // "note: function defined here", "error: could not compile"
+	narration            // "Created `x.rs` with the grouping logic", "✅ Added logs to .gitignore"
+	planStep             // an assistant's "Replace X with Y", "Let's try compiling again"
+)
+
+// noise classifies s, one sentence of a message, as one of the kinds of
+// noise, or notNoise.
+func noise(s *sent) noiseClass {
+	lead := leadText(s.low)
+	switch {
+	case s.shape&shapeHeading != 0:
+		return heading
+	case s.shape&shapeTable != 0 || s.shape&shapeCode != 0:
+		return notNoise // judged by tableFact and commandFact
+	case isToolLine(lead):
+		return toolLine
+	case isLabelOnly(s):
+		return heading
+	case startsWithPhrase(lead, acks) && (onlyAck(lead) || !s.user && containsPhrase(lead, selfTalk)):
+		return ack
+	case s.user:
+		return notNoise
+	case marked(s) || containsPhrase(lead, statusPhrases) || checked(lead):
+		return status
+	case isNarration(lead):
+		return narration
+	case (startsWithPhrase(afterLabel(lead), planOpeners) || isPlanStep(lead)) && !s.has(rules) && !howTo(s) && !planItem(s, lead):
+		return planStep
+	case isTitleLine(s):
+		return heading
+	}
+	return notNoise
+}
+
+// leadText is low without the list markers, emphasis and emoji in front.
+func leadText(low string) string {
+	i := 0
+	for i < len(low) {
+		r, n := utf8.DecodeRuneInString(low[i:])
+		if r == ' ' || r == '*' || r == '_' || r == '`' || r == '>' || r == '-' || r == '#' || r == '"' ||
+			r >= 0x2190 && !unicode.IsLetter(r) && !unicode.IsDigit(r) || r == 0xFE0F {
+			i += n
+			continue
+		}
+		break
+	}
+	return low[i:]
+}
+
+// afterLabel is the text after a short "Label:" or "`path` —" in front.
+func afterLabel(lead string) string {
+	for _, sep := range []string{": ", " — ", " – ", " - ", " â€\" ", " â€” ", " â€“ "} { // and "—" read as cp1252
+		if k := strings.Index(lead, sep); k > 0 && k <= 40 && len(strings.Fields(lead[:k])) <= 4 {
+			return leadText(lead[k+len(sep):])
+		}
+	}
+	return lead
+}
+
+func startsWithPhrase(b string, list []string) bool {
+	for _, w := range list {
+		if strings.HasPrefix(b, w) && (len(b) == len(w) || !isWordByte(b[len(w)]) || !isWordByte(w[len(w)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsPhrase(b string, list []string) bool {
+	for _, w := range list {
+		for from := 0; from < len(b); {
+			k := strings.Index(b[from:], w)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + 1
+			if bounded(b, k, k+len(w), w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// acks open a reply that only acknowledges, thanks or apologises.
+var acks = []string{"got it", "understood", "you're right", "you are right", "you're absolutely right", "sorry",
+	"apologies", "my apologies", "thanks", "thank you", "great", "perfect", "excellent", "awesome", "sounds good",
+	"will do", "noted", "sure", "ok", "okay", "of course", "absolutely", "good catch", "good point", "nice",
+	"i will follow", "i'll follow", "i'll remember", "i will remember", "i'll keep", "i will keep",
+	"알겠습니다", "알겠어요", "네 알겠", "네, 알겠", "좋습니다", "감사합니다", "고맙습니다", "죄송", "기억하겠습니다",
+	"명심하겠습니다", "그렇게 하겠습니다", "맞습니다", "맞아요", "좋아요"}
+
+// statusPhrases report the state of the work at that moment.
+var statusPhrases = []string{"successfully", "should now", "now works", "now working", "now passes", "now pass",
+	"is ready", "are ready", "ready to", "ready for", "is free", "it seems", "seems to", "appears to", "looks like",
+	"looks good", "looks great", "looks excellent", "all tests pass", "tests pass", "tests are passing",
+	"is working", "are working", "works now", "is now running", "now ready", "still failing",
+	"is complete", "are complete", "now complete", "complete", "completed", "is done", "are done", "passing", "we're on a", "i see",
+	"i notice", "i can see", "now we need",
+	"완료했습니다", "완료되었습니다", "성공적으로", "통과합니다", "통과했습니다", "해결되었습니다", "준비되었습니다",
+	"확인했습니다", "실행 중", "진행하겠습니다"}
+
+// isToolLine reports compiler, test-runner or shell output: pasted into a
+// prompt or echoed in a reply, it is a symptom, not a memory.
+func isToolLine(lead string) bool {
+	for _, p := range []string{"error:", "error[", "warning:", "warning[", "note:", "help:", "-->", "= note", "= help",
+		"traceback", "npm err", "fail ", "pass ", "panic:", "exception in", "caused by:", "at ", "error ts",
+		"fatal:", "hint:", "info:", "debug:", "thread '", "test result:", "ok  \t", "---", "+++", "$ "} {
+		if strings.HasPrefix(lead, p) {
+			return p != "at " || strings.Contains(lead, "(") && strings.Contains(lead, ":")
+		}
+	}
+	// "  |" gutters and "12 | code" line numbers
+	t := strings.TrimLeft(lead, "0123456789 ")
+	return len(t) < len(lead) && strings.HasPrefix(t, "|")
+}
+
+// isLabelOnly reports a whole line that only names what follows it: "What
+// still needs doing:", "**Root Cause**", "Next steps (in order):".
+func isLabelOnly(s *sent) bool {
+	if s.shape&shapeLine == 0 && !strings.HasSuffix(strings.TrimSpace(s.low), ":") {
+		return false
+	}
+	t := strings.TrimRight(strings.TrimSpace(s.low), "*_ ")
+	if !strings.HasSuffix(t, ":") || strings.Contains(strings.TrimSuffix(t, ":"), ": ") {
+		return false // "**Label:** value" says more
+	}
+	// a short "Label:" introduces what follows; a longer one with a value
+	// ("The device runs a web server on port 80 with a REST API:") is a claim
+	return len(strings.Fields(t)) <= 8 && !valueLike(s.norm)
+}
+
+// isTitleLine reports an assistant line that reads as a title: short, no
+// sentence ending, most words capitalised or an emoji in front, and no value
+// a fact could hold.
+func isTitleLine(s *sent) bool {
+	if s.shape&shapeLine == 0 || s.shape&shapeBullet != 0 && strings.Contains(s.norm, ":") {
+		return false
+	}
+	t := strings.TrimSpace(s.norm)
+	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "다") || strings.HasSuffix(t, "요") {
+		return false
+	}
+	f := strings.Fields(clean(t))
+	if len(f) == 0 || len(f) > 10 || valueLike(s.norm) {
+		return false
+	}
+	caps := 0
+	for _, w := range f {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsUpper(r) || !unicode.IsLetter(r) {
+			caps++
+		}
+	}
+	return caps*3 >= len(f)*2
+}
+
+// narrationVerbs open a report of what was just done.
+var narrationVerbs = []string{"added", "created", "modified", "updated", "fixed", "removed", "moved", "changed",
+	"implemented", "refactored", "deleted", "renamed", "wrote", "installed", "built", "ran", "enabled",
+	"disabled", "cleaned", "committed", "pushed", "merged", "opened", "closed", "configured", "set up",
+	"replaced", "switched", "migrated", "converted", "extracted", "integrated", "improved", "enhanced",
+	"resolved", "addressed", "verified", "tested", "checked", "adding", "creating", "updating", "fixing",
+	"i've", "i have", "we've", "we have", "done", "finished", "completed",
+	"추가했", "생성했", "수정했", "변경했", "삭제했", "만들었", "고쳤", "완료"}
+
+// isNarration reports an assistant sentence telling what it did:
+// "Created `face_grouping.rs` module", "`const.py` — Added the constants".
+// The file is in the repository by then; what it says is not a memory. A
+// change to a new value ("Replaced ONNX Runtime with rustface") and how a
+// failure was fixed are kept.
+func isNarration(lead string) bool {
+	b := afterLabel(lead)
+	if !startsWithPhrase(b, narrationVerbs) && !startsWithPhrase(lead, narrationVerbs) {
+		return false
+	}
+	if containsPhrase(b, deferrals) {
+		return false // "I've noted it as a follow-up: …" is the task itself
+	}
+	if startsWithPhrase(b, fixOpeners) {
+		return false // "Fixed by returning the commit error": how it was fixed
+	}
+	if startsWithPhrase(b, changeVerbs) && containsPhrase(b, []string{"to", "with", "from", "for"}) {
+		return false // "Pinned golangci-lint to v1.59.1": the value from now on
+	}
+	return !describesAddition(b)
+}
+
+// describesAddition reports "created `face_grouping.rs` module with
+// automatic grouping logic", "added `refresh_eversource` service for manual
+// refresh", "updated `coordinator.py` to poll every 12 hours": a named file
+// or code thing and what it holds or does, which says how the code works
+// now; "Created migration file `004_x.sql`" says only that it was made.
+func describesAddition(b string) bool {
+	if !startsWithPhrase(b, []string{"created", "added", "updated", "modified", "changed"}) ||
+		len(paths(b)) == 0 && strings.Count(b, "`") < 2 || strings.HasSuffix(strings.TrimSpace(b), ":") {
+		return false
+	}
+	named := strings.IndexByte(b, '`')
+	if p := paths(b); len(p) > 0 {
+		if k := strings.Index(b, lowerASCII(p[0])); k >= 0 && (named < 0 || k < named) {
+			named = k
+		}
+	}
+	for _, w := range []string{" with ", " for ", " that ", " which ", " to "} {
+		// the thing is named before what is said of it: "added `x` to poll",
+		// not "added logs to .gitignore"
+		if k := strings.Index(b, w); k > named && named >= 0 && len(strings.Fields(b[k+len(w):])) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// changeVerbs report a setting changed to a new value, which stays true
+// after the session; fixOpeners report how a failure was fixed.
+var (
+	changeVerbs = []string{"replaced", "switched", "migrated", "changed", "moved", "pinned", "upgraded",
+		"downgraded", "bumped", "renamed"}
+	fixOpeners = []string{"fixed by", "fixed it by", "fixed this by", "resolved by", "solved by", "worked around"}
+)
+
+// rules mark a sentence that states a rule, which even an assistant's
+// instruction-shaped sentence may carry: "Keep in mind that X must stay Y".
+var rules = []phrase{{s: "must"}, {s: "never"}, {s: "always"}, {s: "keep in mind"}, {s: "remember"},
+	{s: "don't"}, {s: "do not"}, {s: "avoid"}, {s: "out of"}, {s: "only"}, {s: "절대"}, {s: "반드시"}, {s: "항상"}}
+
+// selfTalk, after an acknowledgement, is the assistant talking about its own
+// conduct: "Got it, I will follow that from now on", "You're right, sorry".
+var selfTalk = []string{"i will", "i'll", "i should", "i shouldn't", "sorry", "apologies", "from now on",
+	"going forward", "my mistake", "i was wrong", "하겠습니다", "앞으로", "죄송"}
+
+// onlyAck reports a user sentence that is an acknowledgement and nothing
+// more: "ok", "thanks!", but not "좋아요, 그걸로 통일합시다".
+func onlyAck(lead string) bool {
+	for _, a := range acks {
+		if strings.HasPrefix(lead, a) {
+			rest := strings.Trim(lead[len(a):], " ,.!~")
+			return len(strings.Fields(rest)) < 2
+		}
+	}
+	return false
+}
+
+// planOpeners open an assistant sentence about its next move.
+var planOpeners = []string{"let's", "let me", "now let's", "now we need", "we need to", "now i need", "next,", "next we",
+	"first,", "then,", "then we", "to get", "to fix", "to do this", "we should", "we can", "you can", "you could",
+	"you'll need", "you will need", "you need", "make sure", "ensure", "navigate", "open", "run", "click"}
+
+// isPlanStep reports an assistant sentence that starts with an imperative
+// verb: a plan step or an instruction it gave, not something settled.
+func isPlanStep(lead string) bool {
+	w := firstWord(afterLabel(lead))
+	return in(imperativeVerbs, w) || in(planVerbs, w)
+}
+
+var planVerbs = []string{"create", "replace", "implement", "install", "migrate", "switch", "review", "merge",
+	"configure", "enable", "disable", "build", "consider", "try", "verify", "check", "ensure", "document",
+	"extract", "introduce", "convert", "integrate", "leverage", "setup", "start", "stop", "restart", "initialize",
+	"initialise", "init", "generate", "prepare", "add", "upgrade", "bump"}
+
+// hasValue reports a sentence holding something a fact can keep: a number,
+// a path, a code span, a URL, an environment variable or a known tool.
+func hasValue(s *sent) bool {
+	if strings.ContainsAny(s.norm, "`0123456789") || len(paths(s.norm)) > 0 || envVar(s.norm) != "" {
+		return true
+	}
+	if r, _ := firstRef(s.norm); r != "" {
+		return true
+	}
+	return len(s.topics()) > 0
+}
+
+// rejects open a user reply that turns down what was just proposed.
+var rejects = []string{"no", "nope", "don't", "do not", "not that", "instead", "rather", "let's not", "i don't want",
+	"i do not want", "that's wrong", "that is wrong", "wrong", "stop", "never mind", "nevermind",
+	"아니", "아뇨", "아니요", "하지 마", "하지마", "말고", "그건 아니", "그거 말고", "안 돼", "안돼"}
+
+// rejected reports whether text, a user message, turns down the assistant
+// message before it.
+func rejected(text string) bool {
+	low := leadText(lowerASCII(strings.TrimSpace(text)))
+	return startsWithPhrase(low, rejects)
+}
+
+// deferrals make a task of "we need to …": work put off past the session.
+// Without one, a "need to" is a step of the work in hand.
+var deferrals = []string{"todo", "to-do", "fixme", "later", "follow-up", "follow up", "followup", "next time",
+	"eventually", "backlog", "action item", "before release", "before the release", "before launch",
+	"next sprint", "next week", "tomorrow", "left to do", "not yet", "separate pr", "separate issue",
+	"before the end", "by the end", "this quarter", "next quarter", "deadline", "next step is", "monday",
+	"tuesday", "wednesday", "thursday", "friday", "나중에", "다음에", "남은 작업", "할 일", "다음 주", "내일", "추후",
+	"i can't", "i cannot", "which i can't", "스프린트", "다음 단계", "아직 남아", "마감"}
+
+// keeps applies the rules a candidate must pass as a whole: a lesson names
+// its fix, states its cause as found, explains a failure that later passes,
+// or the user stated it; a proposal the user turned down in the
+// next message is no decision.
+func (x *extractor) keeps(c *cand) bool {
+	if c.typ == Lesson && !c.user && (!c.fixed && !c.diagnosed && !c.resolved || c.fixOnly) {
+		return false // a guess mid-debugging, or "I fixed the typos" with nothing learnt
+	}
+	if c.user {
+		return true
+	}
+	switch c.typ {
+	case Decision, Constraint, Preference, Task:
+		for j := c.from + 1; j < len(x.msgs); j++ {
+			switch strings.ToLower(x.msgs[j].Role) {
+			case "user", "human":
+				return !rejected(x.msgs[j].Text)
+			}
+		}
+	}
+	return true
+}
+
+// genericWords are in nearly every failure line and explain none.
+var genericWords = setOf("error", "errors", "failed", "failure", "could", "compile", "previous", "warning",
+	"warnings", "emitted", "test", "tests", "with", "from", "that", "this", "because", "issue", "problem", "when",
+	"expected", "received", "actual", "value", "undefined", "null", "true", "false", "object", "string", "number",
+	"function", "response", "result", "structure", "should", "must", "cannot", "unable", "found")
+
+// sharesWord reports whether a failure line and a lesson share a content
+// word of four or more letters or a three-digit number: "upload-artifact"
+// or "401" in both.
+func sharesWord(line, about string) bool {
+	ws := map[string]bool{}
+	for _, w := range strings.FieldsFunc(about, notWordRune) {
+		if (len(w) >= 4 || len(w) == 3 && w[0] >= '0' && w[0] <= '9') && !genericWords[w] && !isStopword(w) {
+			ws[w] = true
+		}
+	}
+	for _, w := range strings.FieldsFunc(line, notWordRune) {
+		if ws[w] {
+			return true
+		}
+	}
+	return false
+}
+
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-'
+}
+
+// diagnosis reports a cause stated as found ("the cause was", "failed
+// because", "원인은") rather than guessed mid-debugging ("the issue is that").
+func diagnosis(s *sent, h hit) bool {
+	if h.k != cause || h.end <= h.at {
+		return false
+	}
+	p := s.low[h.at:h.end]
+	if p[0] >= utf8.RuneSelf {
+		return true // the Korean cause phrases all report a finding
+	}
+	return in(findings, p)
+}
+
+// findings state a cause as established, in the past tense.
+var findings = []string{"root cause", "the cause was", "the problem was", "the issue was", "the bug was", "the culprit",
+	"turned out", "turns out", "failed because", "broke because", "crashed because", "the reason was", "was silently",
+	"were silently", "silently dropped", "silently ignored", "caused by"}
+
+// howTo reports an instruction that names a command in a code span:
+// "Run `make migrate-up` to apply them locally" says how the project works.
+func howTo(s *sent) bool {
+	return strings.Count(s.norm, "`") >= 2 && containsPhrase(s.low, commandPurposes)
+}
+
+// firstPersonChange reports "I rewrote it as a range predicate", "I've added
+// a permission request": after a cause, the change that fixed it.
+func firstPersonChange(s *sent) bool {
+	b := leadText(s.low)
+	for _, p := range []string{"i've ", "i have ", "we've ", "i ", "we ", "so i ", "so we "} {
+		if strings.HasPrefix(b, p) {
+			b = b[len(p):]
+			w := firstWord(b)
+			return in(narrationVerbs, w) || in(changeVerbs, w) || in([]string{"rewrote", "reordered", "wrapped", "made", "set", "moved"}, w)
+		}
+	}
+	return false
+}
+
+// planRequests in a user message ask for a plan, whose items are then what
+// the user is planning.
+var planRequests = []string{"plan", "planning", "roadmap", "migration plan", "propose", "proposal", "계획", "로드맵"}
+
+// planItem reports a bullet of a plan the user asked for that changes what
+// the project uses: "Replace Supabase Auth with NextAuth.js or Clerk".
+func planItem(s *sent, lead string) bool {
+	return s.planned && s.shape&shapeBullet != 0 && startsWithPhrase(afterLabel(lead), []string{"replace", "switch", "migrate", "move"}) &&
+		len(s.topics()) > 0
+}
+
+// checked reports a checklist line: "`SUB_IMAGES_DIR` is configured",
+// "the token is set" state what was checked, not how the project works.
+func checked(lead string) bool {
+	t := strings.TrimRight(lead, " .!*_`")
+	for _, e := range []string{" is set", " are set", " is configured", " are configured", " is installed", " are installed", " is enabled", " is running"} {
+		if strings.HasSuffix(t, e) {
+			return true
+		}
+	}
+	return false
+}

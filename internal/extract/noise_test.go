@@ -1,0 +1,322 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// TestNoiseClasses checks that each kind of noise, in English and Korean,
+// is recognised by its shape and yields no entry, while a real claim of
+// the same form next to it still does.
+func TestNoiseClasses(t *testing.T) {
+	tests := []struct {
+		name  string
+		role  string
+		text  string
+		class noiseClass
+	}{
+		{"heading colon", "assistant", "What still needs doing:", heading},
+		{"heading markdown", "assistant", "## Next Steps", heading},
+		{"heading title case", "assistant", "🎯 Summary & Real Next Steps", heading},
+		{"heading bold", "assistant", "**Root Cause**", heading},
+		{"heading korean", "assistant", "## 남은 작업", heading},
+		{"heading korean colon", "assistant", "다음 단계:", heading},
+		{"ack follow", "assistant", "Got it, I will follow that from now on.", ack},
+		{"ack apology", "assistant", "You're right, sorry about that — I should have fixed the runner instead.", ack},
+		{"ack user", "user", "Thanks!", ack},
+		{"ack korean", "assistant", "알겠습니다, 앞으로 그렇게 하겠습니다.", ack},
+		{"status free", "assistant", "Port 3030 is free and the container is ready to start.", status},
+		{"status now", "assistant", "The tests should now pass on CI.", status},
+		{"status korean", "assistant", "마이그레이션을 성공적으로 적용했습니다.", status},
+		{"status check mark", "assistant", "✅ Issue #364 closed", status},
+		{"status checklist", "assistant", "`SUB_IMAGES_DIR` is configured", status},
+		{"tool note", "assistant", "note: function defined here", toolLine},
+		{"tool error pasted", "user", "error: could not compile `app` due to 3 previous errors", toolLine},
+		{"tool gutter", "user", "12 | let x = y.clone();", toolLine},
+		{"narration created", "assistant", "Created migration file `004_groups_and_albums.sql`", narration},
+		{"narration created with", "assistant", "Created `grouping.rs` module with the automatic grouping logic", notNoise}, // says where that code lives
+		{"narration label", "assistant", "`const.py` — Added the service constants", narration},
+		{"narration korean", "assistant", "`api.go`에 핸들러를 추가했습니다.", notNoise}, // Korean past tense is judged by analyze
+		{"plan step", "assistant", "Replace SupabaseStorageService with PrismaStorageService", planStep},
+		{"plan lets", "assistant", "Let's try compiling again to see what is missing.", planStep},
+		{"plan you need", "assistant", "You'll need to add the DNS record manually.", planStep},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sp := sentences(tt.text)
+			if len(sp) == 0 {
+				t.Fatalf("no sentence in %q", tt.text)
+			}
+			s := newSent(0, sp[0].start, tt.text[sp[0].start:sp[0].end], tt.role == "user")
+			s.shape = sp[0].shape
+			if got := noise(s); got != tt.class {
+				t.Errorf("noise(%q) = %d, want %d", tt.text, got, tt.class)
+			}
+			if tt.class == notNoise {
+				return
+			}
+			msgs := []Message{{Index: 0, Role: tt.role, Text: tt.text}}
+			if got := Offline(msgs); len(got) > 0 {
+				t.Errorf("Offline(%q) = %s, want nothing", tt.text, dump(got))
+			}
+		})
+	}
+}
+
+// TestKeptShapes checks the claims that sit in layouts the noise rules
+// look at — a one-exchange convention, a bold label, a table row, a
+// command in its own code block — are kept, with titles in their own words.
+func TestKeptShapes(t *testing.T) {
+	tests := []struct {
+		name  string
+		msgs  []Message
+		typ   Type
+		quote string // a quote of the entry contains this
+		title string
+	}{
+		{"one exchange convention", []Message{
+			{0, "user", "Our unit tests run with jest; use npx jest to run them."},
+			{1, "assistant", "Got it, I will follow that from now on."},
+		}, Fact, "Our unit tests run with jest", ""},
+		{"korean team convention", []Message{
+			{0, "user", "참, 우리 팀은 커밋 메시지를 한국어로 써요."},
+			{1, "assistant", "알겠습니다."},
+		}, Constraint, "커밋 메시지를 한국어로", ""},
+		{"bold label", []Message{
+			{0, "assistant", "Setup is done.\n\n- **Database:** Postgres 16 on port 6543\n- **Cache:** Redis 7"},
+		}, Fact, "**Database:** Postgres 16 on port 6543", "Database: Postgres 16 on port 6543"},
+		{"table row", []Message{
+			{0, "assistant", "| Service | Where |\n|---|---|\n| API | `api.internal:8080` |"},
+		}, Fact, "API | `api.internal:8080`", "API: api.internal:8080"},
+		{"command block", []Message{
+			{0, "assistant", "To run the integration tests:\n\n```\nmake itest DB=local\n```"},
+		}, Fact, "make itest DB=local", "To run the integration tests: make itest DB=local"},
+		{"table setting", []Message{
+			{0, "assistant", "| Aspect | Implementation |\n|---|---|\n| **Polling frequency** | 12 hours |\n| **Login overhead** | 1 per poll only |"},
+		}, Fact, "**Polling frequency** | 12 hours", "Polling frequency: 12 hours"},
+		{"named repo", []Message{
+			{0, "assistant", "**Embedded repos (separate):**\n- `acme/api` — the API backend\n- `acme/fw` — the device firmware"},
+		}, Fact, "`acme/api` — the API backend", "acme/api — the API backend"},
+		{"accepted plan", []Message{
+			{0, "assistant", "Submodules are the cleanest way.\n\nWant me to:\n1. Add `api/` and `fw/` as git submodules\n2. Update `.gitignore` accordingly\n\nWant me to go ahead?"},
+			{1, "user", "yes"},
+		}, Decision, "Add `api/` and `fw/` as git submodules", "Add api/ and fw/ as git submodules"},
+		{"accepted plan korean", []Message{
+			{0, "assistant", "이렇게 제안합니다:\n- Use `pnpm` workspaces for the monorepo\n\n진행할까요?"},
+			{1, "user", "네"},
+		}, Decision, "Use `pnpm` workspaces", "Use pnpm workspaces for the monorepo"},
+		{"commands in a block", []Message{
+			{0, "assistant", "## Running\n\n```bash\n# Build and run\ncargo build --release\nDATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run\n```"},
+		}, Fact, "DATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run", "DATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run"},
+		{"path in the label", []Message{
+			{0, "assistant", "1. **Media Scanner** (`src/scanner/`): Async directory scanning with metadata extraction"},
+		}, Fact, "**Media Scanner** (`src/scanner/`)", ""},
+		{"change with value", []Message{
+			{0, "assistant", "Pinned golangci-lint to v1.59.1 in `.github/workflows/ci.yml`."},
+		}, Decision, "Pinned golangci-lint to v1.59.1", "Pinned golangci-lint to v1.59.1 in .github/workflows/ci.yml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Offline(tt.msgs)
+			checkEntries(t, tt.name, tt.msgs, got)
+			for _, e := range got {
+				for _, ev := range e.Evidence {
+					if e.Type == tt.typ && strings.Contains(ev.Quote, tt.quote) {
+						if tt.title != "" && e.Title != tt.title {
+							t.Errorf("title = %q, want %q", e.Title, tt.title)
+						}
+						return
+					}
+				}
+			}
+			t.Errorf("no %s quoting %q in %s", tt.typ, tt.quote, dump(got))
+		})
+	}
+}
+
+// TestLabelNoise checks label lines that are not facts: plan steps,
+// progress reports, measurements and listings.
+func TestLabelNoise(t *testing.T) {
+	for _, text := range []string{
+		"**Step 2: Back up the firmware** (takes ~2 min)",
+		"**Week 1**: Railway setup + Auth migration",
+		"✅ **Testing**: 690/734 tests passing",
+		"Adaptive threshold: Found 27 photos",
+		"| **Login overhead** | 1 per poll only |",
+		"Temperature: 26.7°C, Humidity: 36.3%",
+		"Standard: $1.25/1M input",
+		"Initialize Prisma: `npx prisma init`",
+		"- File: `a/one.mp4`\n- File: `a/two.mp4`",
+		"- `app-fjj` - Step 11: Celery",
+	} {
+		msgs := []Message{{Index: 0, Role: "assistant", Text: text}}
+		if got := Offline(msgs); len(got) > 0 {
+			t.Errorf("Offline(%q) = %s, want nothing", text, dump(got))
+		}
+	}
+}
+
+// TestRejectedProposal checks that what the assistant proposed and the user
+// turned down in the next message is not kept as a decision, in English and
+// Korean, while an accepted one is.
+func TestRejectedProposal(t *testing.T) {
+	for _, tt := range []struct {
+		reply string
+		kept  bool
+	}{
+		{"No, keep the in-memory queue for now.", false},
+		{"아니요, 지금은 인메모리 큐를 유지해 주세요.", false},
+		{"Sounds good.", true},
+	} {
+		msgs := []Message{
+			{0, "user", "Which queue should the worker use?"},
+			{1, "assistant", "We'll use Redis for the job queue."},
+			{2, "user", tt.reply},
+		}
+		found := false
+		for _, e := range Offline(msgs) {
+			if e.Type == Decision && e.Evidence[0].MessageIndex == 1 {
+				found = true
+			}
+		}
+		if found != tt.kept {
+			t.Errorf("reply %q: decision kept = %v, want %v", tt.reply, found, tt.kept)
+		}
+	}
+}
+
+// TestLessonNeedsFinding checks that a guess made mid-debugging is no
+// lesson, a stated finding or a cause with its fix is, and that a failure
+// line the lesson does not explain is not quoted as its evidence.
+func TestLessonNeedsFinding(t *testing.T) {
+	guess := []Message{{0, "user", "the build fails"}, {1, "assistant", "The issue is that the crate name uses a hyphen."}}
+	if got := Offline(guess); len(got) > 0 {
+		t.Errorf("guess: got %s, want nothing", dump(got))
+	}
+	fixed := []Message{
+		{0, "user", "CI is red again"},
+		{1, "tool", "Bash: gh run view\nError: This request has been automatically failed because it uses a deprecated version of `actions/upload-artifact: v3`."},
+		{2, "tool", "Bash: cargo build\nerror: could not compile `app` due to 3 previous errors"},
+		{3, "assistant", "The issue is that the workflow uses the deprecated upload-artifact v3 action. I bumped it to v4 in `.github/workflows/ci.yml`."},
+	}
+	got := Offline(fixed)
+	var lesson *Entry
+	for i := range got {
+		if got[i].Type == Lesson {
+			lesson = &got[i]
+		}
+	}
+	if lesson == nil {
+		t.Fatalf("fixed: no lesson in %s", dump(got))
+	}
+	for _, ev := range lesson.Evidence {
+		if strings.Contains(ev.Quote, "could not compile") {
+			t.Errorf("lesson quotes an unrelated failure: %q", ev.Quote)
+		}
+	}
+	if !strings.Contains(lesson.Evidence[0].Quote, "upload-artifact") {
+		t.Errorf("lesson evidence %q, want the failure it explains first", lesson.Evidence[0].Quote)
+	}
+}
+
+// TestTitlesUseSourceWords checks over every test session that each word of
+// an entry's title occurs in its quotes: a title never invents words.
+func TestTitlesUseSourceWords(t *testing.T) {
+	for name, s := range testSessions(t) {
+		for _, e := range Offline(s.messages()) {
+			var quotes strings.Builder
+			for _, ev := range e.Evidence {
+				quotes.WriteString(strings.ToLower(clean(ev.Quote)))
+				quotes.WriteByte(' ')
+			}
+			q := quotes.String()
+			for _, w := range strings.FieldsFunc(strings.ToLower(e.Title), func(r rune) bool {
+				return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+			}) {
+				if !strings.Contains(q, w) {
+					t.Errorf("%s: title %q has %q, not in its quotes %q", name, e.Title, w, q)
+				}
+			}
+		}
+	}
+}
+
+// TestLessonResolvedLater checks that a cause stated mid-debugging is kept
+// when the failure it explains is quoted and the same command passes later,
+// and that a count of errors is never the quoted failure.
+func TestLessonResolvedLater(t *testing.T) {
+	msgs := []Message{
+		{0, "user", "the opencv build broke again"},
+		{1, "tool", "Bash: cargo build --features opencv (error)\nerror: failed to run custom build command for `opencv v0.92.3`\nthread 'main' panicked: Unable to find libclang\nerror: could not compile `app` due to 1 previous error"},
+		{2, "assistant", "The issue is that the build script itself needs to find libclang."},
+		{3, "tool", "Bash: export LIBCLANG_PATH=/usr/lib/llvm-18/lib"},
+		{4, "tool", "Bash: cargo build --features opencv\n   Finished dev profile"},
+	}
+	var lessons []Entry
+	for _, e := range Offline(msgs) {
+		if e.Type == Lesson {
+			lessons = append(lessons, e)
+		}
+	}
+	if len(lessons) != 1 {
+		t.Fatalf("got %s, want one lesson", dump(lessons))
+	}
+	if q := lessons[0].Evidence[0].Quote; !strings.Contains(q, "libclang") {
+		t.Errorf("failure quote %q, want the line naming libclang", q)
+	}
+	// without the later pass it stays a guess
+	if got := Offline(msgs[:4]); len(got) != 0 {
+		t.Errorf("unresolved: got %s, want nothing", dump(got))
+	}
+}
+
+// TestPlanItems checks that the items of a plan the user asked for that
+// change what the project uses are kept, and the same bullets offered
+// unasked are plan steps.
+func TestPlanItems(t *testing.T) {
+	answer := Message{1, "assistant", "Here is the migration:\n- Replace Supabase Auth with NextAuth.js\n- Create `PrismaStorageService.ts`"}
+	asked := Offline([]Message{{0, "user", "Think through a plan to drop Supabase and share it."}, answer})
+	if len(asked) != 1 || asked[0].Type != Decision || asked[0].Title != "Replace Supabase Auth with NextAuth.js" {
+		t.Errorf("asked for a plan: got %s, want the Replace item as a decision", dump(asked))
+	}
+	unasked := Offline([]Message{{0, "user", "Why is login slow?"}, answer})
+	if len(unasked) != 0 {
+		t.Errorf("not asked for a plan: got %s, want nothing", dump(unasked))
+	}
+}
+
+// TestCommandFacts checks that a project command run more than once and
+// seen to pass is kept, quoted from the tool call, and a one-off is not.
+func TestCommandFacts(t *testing.T) {
+	msgs := []Message{
+		{0, "user", "add the stretch module"},
+		{1, "tool", "Bash: uv run pytest -v 2>&1 (error)\nFAILED tests/test_stretch.py"},
+		{2, "tool", "Bash: uv run pytest -v 2>&1\n24 passed"},
+		{3, "tool", "Bash: uv build 2>&1\nBuilt dist"},
+	}
+	got := Offline(msgs)
+	if len(got) != 1 || got[0].Type != Fact || got[0].Title != "uv run pytest -v" || got[0].Evidence[0].MessageIndex != 2 {
+		t.Errorf("got %s, want one fact quoting uv run pytest -v from message 2", dump(got))
+	}
+	checkEntries(t, "commands", msgs, got)
+}
+
+// TestLocatorReferences checks that "is at", "is in" make a reference only
+// of the link they point at.
+func TestLocatorReferences(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		ref  bool
+	}{
+		{"Your fork is at https://github.com/acme/fw with all the changes.", true},
+		{"The decision is in your hands now — open http://10.0.0.5 in a browser to configure it.", false},
+		{"The runbook is in https://wiki.example.com/runbooks/db.", true},
+	} {
+		got := Offline([]Message{{0, "assistant", tt.text}})
+		ref := len(got) > 0 && got[0].Type == Reference
+		if ref != tt.ref {
+			t.Errorf("%q: reference %v, want %v (%s)", tt.text, ref, tt.ref, dump(got))
+		}
+	}
+}
