@@ -34,9 +34,16 @@ func tagTests() []filterTest {
 		{"nested unclosed", "a <private>b <private>c</private> d", "a [REDACTED:private]"},
 		{"mixed forms nested", "a [private]b <private>c[/private] d</private> e", "a [REDACTED:private] e"},
 		{"overlapping with reminder", "a <private>b <system-reminder>c</private> d</system-reminder> e", "a [REDACTED:private] e"},
-		{"stray close", "a </private> b", "a b"},
-		{"stray close square", "a [/private] b", "a b"},
-		{"stray close line", "a\n</private>\nb", "a\nb"},
+		// A closing tag with no opening tag ends a section opened in an
+		// earlier message: what comes before it is private.
+		{"stray close", "a </private> b", "[REDACTED:private] b"},
+		{"stray close square", "a [/private] b", "[REDACTED:private] b"},
+		{"stray close line", "a\n</private>\nb", "[REDACTED:private]\nb"},
+		{"stray close after section", "<private>a</private> b </private> c", "[REDACTED:private][REDACTED:private] c"},
+		{"attributes", "a <private reason=\"x\">b</private> c", "a [REDACTED:private] c"},
+		{"line break in tag", "a <private\n>b</private\n> c", "a [REDACTED:private] c"},
+		{"attributes and line break", "a <private\n  reason='x'\n>b</private> c", "a [REDACTED:private] c"},
+		{"not attributes", "<private.x> <private =x>", "<private.x> <private =x>"},
 		{"stray fence close", "a " + FenceClose + " b", "a b"},
 		{"not a tag", "<privateKey> [privacy] <private/> <!-- privately -->", "<privateKey> [privacy] <private/> <!-- privately -->"},
 		{"reminder", "Hello\n<system-reminder>\nThe file changed.\n</system-reminder>\nWorld", "Hello\nWorld"},
@@ -56,7 +63,8 @@ func tagTests() []filterTest {
 		{"unclosed fence inside private", "<private>a " + FenceOpen + " b</private> c", "[REDACTED:private]"},
 		{"private marker is not a tag", PrivateMarker + " stays", PrivateMarker + " stays"},
 		{"removal forms a tag", "<priv<system-reminder>x</system-reminder>ate>text", "<priv\nate>text"},
-		{"stray close forms a tag", "[priv</private>ate]text", "[priv\nate]text"},
+		{"stray close forms a tag", "x [priv</private>ate]text", "[REDACTED:private]ate]text"},
+		{"removal forms a tag with a line break", "<private <system-reminder>x</system-reminder>>text", "<private .\n>text"},
 		{"korean", "<private>비밀</private> 한국어 🎉", "[REDACTED:private] 한국어 🎉"},
 	}
 }
