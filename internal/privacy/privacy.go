@@ -119,7 +119,7 @@ func findKeywords(s string) hits {
 				w.basic = append(w.basic, i)
 			}
 		case 'c':
-			if next == 'l' && hasFold(s, i, fenceName) {
+			if next == 'l' && hasTagName(s, i, fenceName) {
 				w.tags[tagFence] = append(w.tags[tagFence], i)
 			}
 		case 'k':
@@ -137,7 +137,7 @@ func findKeywords(s string) hits {
 			switch {
 			case next == 'e' && hasFold(s, i, "secret"):
 				w.keys = append(w.keys, i)
-			case next == 'y' && hasFold(s, i, "system-reminder"):
+			case next == 'y' && hasTagName(s, i, "system-reminder"):
 				w.tags[tagReminder] = append(w.tags[tagReminder], i)
 			}
 		case 't':
@@ -158,6 +158,27 @@ func hasFold(s string, i int, kw string) bool {
 	for j := 0; j < len(kw); j++ {
 		c := s[i+j]
 		if c != kw[j] && (c < 'A' || c > 'Z' || c+'a'-'A' != kw[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasTagName is hasFold for a tag name whose words may also be joined by
+// '_' or a blank: <system_reminder> reads as <system-reminder> does.
+func hasTagName(s string, i int, name string) bool {
+	if len(s)-i < len(name) {
+		return false
+	}
+	for j := 0; j < len(name); j++ {
+		c := s[i+j]
+		if name[j] == '-' {
+			if c != '-' && c != '_' && c != ' ' {
+				return false
+			}
+			continue
+		}
+		if c != name[j] && (c < 'A' || c > 'Z' || c+'a'-'A' != name[j]) {
 			return false
 		}
 	}
