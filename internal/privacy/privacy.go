@@ -76,6 +76,9 @@ func FilterReport(s string) (string, Report) {
 	if out, changed := removeRegions(s, w.tags, &r); changed {
 		s, w = out, findKeywords(out)
 	}
+	if out, changed := removeReplays(s, &r); changed {
+		s, w = out, findKeywords(out)
+	}
 	s = maskSecrets(s, w, &r)
 	return s, r
 }

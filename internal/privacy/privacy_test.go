@@ -68,6 +68,12 @@ func tagTests() []filterTest {
 		{"removal forms a tag", "<priv<system-reminder>x</system-reminder>ate>text", "<priv\nate>text"},
 		{"stray close forms a tag", "x [priv</private>ate]text", "[REDACTED:private]ate]text"},
 		{"removal forms a tag with a line break", "<private <system-reminder>x</system-reminder>>text", "<private .\n>text"},
+		// A model's unfenced repeat of injected memories is injected context.
+		{"memory replay", "Here is what I know:\n[mem:3f2a1c] decision, 2026-03-01: Use PostgreSQL 16 — for orders\n  quoted: \"We'll use PostgreSQL 16.\"\nSo I will use it.", "Here is what I know:\nSo I will use it."},
+		{"memory replay bullets", "- [mem:3f2a1c] decision, 2026-03-01: Use PostgreSQL 16\n* **[mem:9b8c7d]** fact, undated: The API is v2\nok", "ok"},
+		{"warning replay", "- HIGH superseded: [mem:3f2a1c] (2026-03-01) \"a\" was replaced by [mem:9b8c7d] (2026-03-02) \"b\".\nok", "ok"},
+		{"memory cited in a sentence", "As [mem:3f2a1c] says, we use PostgreSQL 16.\nMemories used: [mem:3f2a1c]", "As [mem:3f2a1c] says, we use PostgreSQL 16.\nMemories used: [mem:3f2a1c]"},
+		{"quoted without a memory", "  quoted: \"x\"", "  quoted: \"x\""},
 		{"korean", "<private>비밀</private> 한국어 🎉", "[REDACTED:private] 한국어 🎉"},
 	}
 }
