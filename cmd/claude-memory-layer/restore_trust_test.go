@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,4 +97,59 @@ func TestRestoreDistrustsTheFile(t *testing.T) {
 	if !strings.Contains(te.stderr.String(), "unknown entry type") {
 		t.Errorf("stderr does not report the forged type: %q", te.stderr.String())
 	}
+}
+
+// TestRestoreCorpus restores an export whose events carry every line of
+// the secrets corpus, as prompt text and in the payload, and checks that
+// no secret is stored.
+func TestRestoreCorpus(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "privacy", "testdata", "secrets.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{`{"kind":"header","format":"claude-memory-layer-export","version":1}`}
+	var secrets []string
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "# ") {
+			continue
+		}
+		l = strings.ReplaceAll(l, "⏎", "\n")
+		for rest := l; ; {
+			a := strings.Index(rest, "«")
+			if a < 0 {
+				break
+			}
+			b := strings.Index(rest[a:], "»")
+			secrets = append(secrets, rest[a+len("«"):a+b])
+			rest = rest[a+b:]
+		}
+		text := strings.NewReplacer("«", "", "»", "").Replace(l)
+		payload, _ := json.Marshal(map[string]any{"key": text})
+		ev, _ := json.Marshal(map[string]any{"kind": "event", "ts": "2026-03-01T10:00:00Z", "type": store.TypeUserPrompt, "session_id": "s1",
+			"project": "/p", "text": text, "payload": json.RawMessage(payload), "dedupe_key": "prompt:s1:" + strconv.Itoa(i)})
+		lines = append(lines, string(ev))
+	}
+	file := filepath.Join(t.TempDir(), "corpus.jsonl")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	te := newTestEnv(t)
+	te.run(t, "import", "--from-export", file)
+	evs, err := te.openDB(t).Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != len(lines)-1 {
+		t.Fatalf("restored %d events, want %d", len(evs), len(lines)-1)
+	}
+	stored := 0
+	for _, ev := range evs {
+		for _, s := range secrets {
+			if strings.Contains(ev.Text, s) || strings.Contains(string(ev.Payload), s) {
+				t.Errorf("event %s stores %q", ev.DedupeKey, s)
+				stored++
+			}
+		}
+	}
+	t.Logf("export import: %d of %d secrets stored", stored, len(secrets))
 }
