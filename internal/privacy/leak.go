@@ -35,8 +35,12 @@ type leakAllow struct {
 
 // leakRule is one gitleaks rule.
 type leakRule struct {
-	id       string
-	re       string
+	id string
+	re string
+	// value is, for a rule of gitleaks' semi-generic shape (name with a
+	// keyword, separator, value), the expression of the value and what
+	// ends it, anchored; see leakEdits.
+	value    string
 	keywords []string // lower case
 	group    int      // the capture group holding the secret; 0: the first non-empty one
 	entropy  float64  // a secret must have more Shannon entropy than this
@@ -45,8 +49,12 @@ type leakRule struct {
 
 // compiledRule is a leakRule with its regular expressions compiled.
 type compiledRule struct {
-	re    *regexp.Regexp
-	allow []compiledAllow
+	re *regexp.Regexp
+	// anchored is re matched only at the start of the text, for context
+	// rules; see leakEdits.
+	anchored *regexp.Regexp
+	value    *regexp.Regexp
+	allow    []compiledAllow
 }
 
 type compiledAllow struct {
@@ -73,6 +81,12 @@ func compiledLeakRule(i int) *compiledRule {
 	e := &leakCompiled[i]
 	e.once.Do(func() {
 		e.c = compiledRule{re: regexp.MustCompile(leakRules[i].re), allow: compileAllows(leakRules[i].allow)}
+		switch {
+		case leakRules[i].value != "":
+			e.c.value = regexp.MustCompile(leakRules[i].value)
+		case isContextRule(leakRules[i].re):
+			e.c.anchored = regexp.MustCompile(`^(?:` + leakRules[i].re + `)`)
+		}
 	})
 	return &e.c
 }
@@ -93,7 +107,8 @@ func compileAllows(as []leakAllow) []compiledAllow {
 // then are the keywords of that pair compared.
 type keywordIndex struct {
 	pairs  [1 << 16 / 64]uint64
-	byPair map[uint16][]keywordRules
+	slot   [1 << 16]uint16 // index into byPair, for the pairs whose bit is set
+	byPair [][]keywordRules
 }
 
 type keywordRules struct {
@@ -102,7 +117,7 @@ type keywordRules struct {
 }
 
 func buildLeakIndex() *keywordIndex {
-	x := &keywordIndex{byPair: map[uint16][]keywordRules{}}
+	x := &keywordIndex{byPair: [][]keywordRules{nil}}
 	rulesOf := map[string][]int{}
 	var order []string
 	for i, r := range leakRules {
@@ -119,7 +134,11 @@ func buildLeakIndex() *keywordIndex {
 	for _, kw := range order {
 		p := uint16(kw[0])<<8 | uint16(kw[1])
 		x.pairs[p/64] |= 1 << (p % 64)
-		x.byPair[p] = append(x.byPair[p], keywordRules{kw, rulesOf[kw]})
+		if x.slot[p] == 0 {
+			x.slot[p] = uint16(len(x.byPair))
+			x.byPair = append(x.byPair, nil)
+		}
+		x.byPair[x.slot[p]] = append(x.byPair[x.slot[p]], keywordRules{kw, rulesOf[kw]})
 	}
 	return x
 }
@@ -132,24 +151,27 @@ func lowerByte(c byte) byte {
 	return c
 }
 
+// keywordHit is where a keyword occurs: s[start:end].
+type keywordHit struct{ start, end int }
+
 // find returns, for each rule whose keywords occur in s, where they occur.
-func (x *keywordIndex) find(s string) map[int][]int {
-	var found map[int][]int
+func (x *keywordIndex) find(s string) map[int][]keywordHit {
+	var found map[int][]keywordHit
 	for i := 0; i+1 < len(s); i++ {
 		p := uint16(lowerByte(s[i]))<<8 | uint16(lowerByte(s[i+1]))
 		if x.pairs[p/64]&(1<<(p%64)) == 0 {
 			continue
 		}
-		for _, k := range x.byPair[p] {
+		for _, k := range x.byPair[x.slot[p]] {
 			if !hasFold(s, i, k.kw) {
 				continue
 			}
 			if found == nil {
-				found = map[int][]int{}
+				found = map[int][]keywordHit{}
 			}
 			for _, r := range k.rules {
-				if at := found[r]; len(at) == 0 || at[len(at)-1] != i {
-					found[r] = append(at, i)
+				if at := found[r]; len(at) == 0 || at[len(at)-1].start != i {
+					found[r] = append(at, keywordHit{i, i + len(k.kw)})
 				}
 			}
 		}
@@ -158,95 +180,217 @@ func (x *keywordIndex) find(s string) map[int][]int {
 }
 
 // A rule runs over the whole text when the text is short, as gitleaks runs
-// it. Over a longer text it runs only over windows around its keywords,
-// so that a 1 MB tool output costs a few windows rather than two hundred
-// passes; a match whose keyword lies further away than that is missed.
+// it. Over a longer text it runs only over the line of each of its
+// keywords, so that a long tool output costs a few short windows rather
+// than two hundred passes over all of it; a match whose keyword lies on
+// another line is missed there.
 const (
-	leakWhole        = 64 << 10
-	leakWindowBefore = 1 << 10
-	leakWindowAfter  = 4 << 10
+	leakWhole     = 4 << 10
+	leakMaxBefore = 256
+	leakMaxAfter  = 1 << 10
+	// leakMaxValue bounds the text a semi-generic rule's value expression
+	// reads: no value of theirs is longer than 150 bytes, and short input
+	// lets Go's regexp use its fast backtracker.
+	leakMaxValue = 256
 )
 
 // leakEdits masks what gitleaks' rules find in s.
+//
+// A context rule ("[\w.-]{0,50}?(?:keyword)…=value") is tried only where a
+// separator follows one of its keywords, and only anchored at the start
+// of the name that holds the keyword: Go's regexp runs an unanchored
+// expression that starts with fifty optional bytes at a few MB/s, and an
+// anchored one over a few dozen bytes.
 func leakEdits(s string, edits []edit) []edit {
 	found := leakIndex().find(s)
 	for r, at := range found {
 		c := compiledLeakRule(r)
+		if c.value != nil {
+			done := 0
+			for _, h := range at {
+				if h.start < done {
+					continue
+				}
+				n := len(edits)
+				edits = leakValue(s, h, r, c, edits)
+				if len(edits) > n {
+					done = edits[len(edits)-1].end
+				}
+			}
+			continue
+		}
+		if c.anchored != nil {
+			done := 0
+			for _, h := range at {
+				if h.start < done || !separatorAfter(s, h.end) {
+					continue
+				}
+				st := h.start
+				for st > 0 && h.start-st < 50 && (isToken(s[st-1]) || s[st-1] == '.') {
+					st--
+				}
+				n := len(edits)
+				edits = leakMatch(s, st, min(len(s), h.end+leakMaxAfter), r, c, edits)
+				if len(edits) > n {
+					done = edits[len(edits)-1].end
+				}
+			}
+			continue
+		}
 		if len(s) <= leakWhole {
 			edits = leakMatches(s, 0, len(s), r, c, edits)
 			continue
 		}
-		for i := 0; i < len(at); {
-			from := lineStart(s, max(0, at[i]-leakWindowBefore))
-			to := min(len(s), at[i]+leakWindowAfter)
-			for i++; i < len(at) && at[i]-leakWindowBefore < to; i++ {
-				to = min(len(s), at[i]+leakWindowAfter)
+		done := 0 // s[:done] has been searched
+		for _, h := range at {
+			if h.start < done {
+				continue
 			}
-			edits = leakMatches(s, from, lineEnd(s, to), r, c, edits)
+			from := max(h.start-leakMaxBefore, done)
+			if i := strings.LastIndexByte(s[from:h.start], '\n'); i >= 0 {
+				from += i + 1
+			}
+			// The keyword's line: the formats these rules know are tokens
+			// that hold their keyword, written on one line.
+			to := min(len(s), h.end+leakMaxAfter)
+			if i := strings.IndexByte(s[h.end:to], '\n'); i >= 0 {
+				to = h.end + i
+			}
+			edits = leakMatches(s, from, to, r, c, edits)
+			done = to
 		}
 	}
 	return edits
 }
 
-func lineStart(s string, i int) int {
-	if j := strings.LastIndexByte(s[:i], '\n'); j >= 0 && i-j < 256 {
-		return j + 1
+// separators are the separators of gitleaks' semi-generic rules.
+var separators = [...]string{":::=", "::=", ":=", "=>", "?=", "||", "=", ">", ":", ","}
+
+// leakValue masks the value that a semi-generic rule's keyword at h
+// names, as the rule's whole expression would: at most twenty name bytes
+// or blanks and three blanks or quotes after the keyword, a separator, at
+// most five quotes, blanks or '=', then the value.
+func leakValue(s string, h keywordHit, r int, c *compiledRule, edits []edit) []edit {
+	p := h.end
+	for n := 0; p < len(s) && n < 20 && (isToken(s[p]) || s[p] == '.' || isBlank(s[p])); n++ {
+		p++
 	}
-	return i
+	for n := 0; p < len(s) && n < 3 && (s[p] <= ' ' && s[p] != 0 || s[p] == '"' || s[p] == '\''); n++ {
+		p++
+	}
+	st := h.start
+	for st > 0 && h.start-st < 50 && (isToken(s[st-1]) || s[st-1] == '.') {
+		st--
+	}
+	for _, sep := range separators {
+		if !strings.HasPrefix(s[p:], sep) {
+			continue
+		}
+		q := p + len(sep)
+		for k := 0; k <= 5 && q+k <= len(s); k++ {
+			if k > 0 && !(isQuote(s[q+k-1]) || s[q+k-1] <= ' ' || s[q+k-1] == '=') {
+				break
+			}
+			v := q + k
+			if m := c.value.FindStringSubmatchIndex(s[v:min(len(s), v+leakMaxValue)]); m != nil {
+				// The match as the whole expression would give it: from
+				// the name to the end of the value.
+				for i := range m {
+					if m[i] >= 0 {
+						m[i] += v - st
+					}
+				}
+				m[0] = 0
+				return leakFinding(s, st, m, r, c, edits)
+			}
+		}
+	}
+	return edits
 }
 
-func lineEnd(s string, i int) int {
-	if j := strings.IndexByte(s[i:], '\n'); j >= 0 && j < 256 {
-		return i + j
+// isContextRule reports whether a gitleaks rule finds a value by the name
+// before it: its expression starts with up to fifty name bytes, then the
+// keyword, then a separator ('=', ':', '>', ',', "||", "?=").
+func isContextRule(re string) bool {
+	re = strings.TrimPrefix(re, "(?i)")
+	return strings.HasPrefix(re, `[\w.-]{0,50}?`)
+}
+
+// separatorAfter reports whether the separator a context rule needs can
+// follow the keyword that ends at s[i]: at most twenty name bytes or
+// blanks, three blanks or quotes, then a separator. Most keywords in code
+// and prose (keyboard, "the key is") fail here, before any regular
+// expression runs.
+func separatorAfter(s string, i int) bool {
+	for n := 0; i < len(s) && n < 20 && (isToken(s[i]) || s[i] == '.' || isBlank(s[i])); n++ {
+		i++
 	}
-	return i
+	for n := 0; i < len(s) && n < 3 && (s[i] <= ' ' || s[i] == '"' || s[i] == '\''); n++ {
+		i++
+	}
+	return i < len(s) && strings.IndexByte("=>:|?,", s[i]) >= 0
+}
+
+// leakMatch masks the secret rule r's anchored expression finds at
+// s[from:], looking no further than s[to].
+func leakMatch(s string, from, to, r int, c *compiledRule, edits []edit) []edit {
+	if m := c.anchored.FindStringSubmatchIndex(s[from:to]); m != nil {
+		edits = leakFinding(s, from, m, r, c, edits)
+	}
+	return edits
 }
 
 // leakMatches masks the secrets rule r finds in s[from:to].
 func leakMatches(s string, from, to, r int, c *compiledRule, edits []edit) []edit {
-	rule := &leakRules[r]
 	for _, m := range c.re.FindAllStringSubmatchIndex(s[from:to], -1) {
-		start, end := from+m[0], from+m[1]
-		// gitleaks drops the line breaks a match ends with.
-		for end > start && s[end-1] == '\n' {
-			end--
-		}
-		ss, se := start, end
-		switch {
-		case rule.group > 0 && 2*rule.group+1 < len(m):
-			if m[2*rule.group] < 0 {
-				continue
-			}
-			ss, se = from+m[2*rule.group], from+m[2*rule.group+1]
-		case rule.group == 0:
-			for g := 1; 2*g+1 < len(m); g++ {
-				if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
-					ss, se = from+m[2*g], from+m[2*g+1]
-					break
-				}
-			}
-		}
-		se = min(se, end)
-		if se <= ss {
-			continue
-		}
-		secret := s[ss:se]
-		if rule.entropy != 0 && shannonEntropy(secret) <= rule.entropy {
-			continue
-		}
-		if strings.HasPrefix(rule.id, "generic") && looksLikeName(secret) {
-			continue
-		}
-		if overlapsMarker(s, ss, se) {
-			continue
-		}
-		line := s[lineStart(s, start):lineEnd(s, end)]
-		if allowed(leakGlobal(), secret, s[start:end], line) || allowed(c.allow, secret, s[start:end], line) {
-			continue
-		}
-		edits = append(edits, edit{ss, se, rule.id})
+		edits = leakFinding(s, from, m, r, c, edits)
 	}
 	return edits
+}
+
+// leakFinding masks the secret of match m of rule r in s[from:], unless
+// gitleaks' checks let it be.
+func leakFinding(s string, from int, m []int, r int, c *compiledRule, edits []edit) []edit {
+	rule := &leakRules[r]
+	start, end := from+m[0], from+m[1]
+	// gitleaks drops the line breaks a match ends with.
+	for end > start && s[end-1] == '\n' {
+		end--
+	}
+	ss, se := start, end
+	switch {
+	case rule.group > 0 && 2*rule.group+1 < len(m):
+		if m[2*rule.group] < 0 {
+			return edits
+		}
+		ss, se = from+m[2*rule.group], from+m[2*rule.group+1]
+	case rule.group == 0:
+		for g := 1; 2*g+1 < len(m); g++ {
+			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+				ss, se = from+m[2*g], from+m[2*g+1]
+				break
+			}
+		}
+	}
+	se = min(se, end)
+	if se <= ss {
+		return edits
+	}
+	secret := s[ss:se]
+	if rule.entropy != 0 && shannonEntropy(secret) <= rule.entropy {
+		return edits
+	}
+	if strings.HasPrefix(rule.id, "generic") && looksLikeName(secret) {
+		return edits
+	}
+	if overlapsMarker(s, ss, se) {
+		return edits
+	}
+	line := s[lineStart(s, start):lineEnd(s, end)]
+	if allowed(leakGlobal(), secret, s[start:end], line) || allowed(c.allow, secret, s[start:end], line) {
+		return edits
+	}
+	return append(edits, edit{ss, se, rule.id})
 }
 
 // allowed reports whether an allowlist lets a finding be.
@@ -333,4 +477,22 @@ func looksLikeName(v string) bool {
 		return true
 	}
 	return isIdent(v) && (identNamesSecret(v) || !hasDigit(v))
+}
+
+// lineStart is the start of the line holding s[i], looked for at most 256
+// bytes back.
+func lineStart(s string, i int) int {
+	if j := strings.LastIndexByte(s[max(0, i-256):i], '\n'); j >= 0 {
+		return max(0, i-256) + j + 1
+	}
+	return max(0, i-256)
+}
+
+// lineEnd is the end of the line holding s[i], looked for at most 256
+// bytes on.
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:min(len(s), i+256)], '\n'); j >= 0 {
+		return i + j
+	}
+	return min(len(s), i+256)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -531,4 +532,45 @@ func BenchmarkFilter(b *testing.B) {
 			Filter(big)
 		}
 	})
+}
+
+// hookPrompt is a prompt of the size hooks see most, with the words that
+// wake secret rules.
+const hookPrompt = `Fix the login flow: the token refresh fails with 401 after the password reset.
+The API key is read from config.apiKey in src/auth/client.ts, and the secret for
+signing lives in the vault. Keep the access token out of the logs, and make sure
+the session cookie is still set after the redirect. Tests: npm test -- auth.
+` + `Also check that the GitHub Actions workflow passes the deploy key to the build.`
+
+// BenchmarkFilterPrompt is the filter's cost per prompt in a warm process.
+func BenchmarkFilterPrompt(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(hookPrompt)))
+	for b.Loop() {
+		Filter(hookPrompt)
+	}
+}
+
+// BenchmarkLeakCold is what a hook process pays the first time it
+// filters such a prompt: building the keyword index and compiling the
+// gitleaks rules the prompt wakes, which later calls reuse.
+func BenchmarkLeakCold(b *testing.B) {
+	for b.Loop() {
+		x := buildLeakIndex()
+		for r := range x.find(hookPrompt) {
+			regexp.MustCompile(leakRules[r].re)
+			compileAllows(leakRules[r].allow)
+		}
+		compileAllows([]leakAllow{leakGlobalAllow})
+	}
+}
+
+// BenchmarkLeakCompileAll is the cost of compiling every gitleaks rule,
+// which compiling on first use avoids.
+func BenchmarkLeakCompileAll(b *testing.B) {
+	for b.Loop() {
+		for _, r := range leakRules {
+			regexp.MustCompile(r.re)
+		}
+	}
 }

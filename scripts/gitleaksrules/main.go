@@ -107,6 +107,9 @@ func run(dir, out string) error {
 	b.WriteString("var leakRules = [...]leakRule{\n")
 	for _, r := range kept {
 		fmt.Fprintf(&b, "{id: %q, re: %s", r.ID, quote(r.Regex))
+		if v, ok := valuePart(r); ok {
+			fmt.Fprintf(&b, ", value: %s", quote(v))
+		}
 		if len(r.Keywords) > 0 {
 			fmt.Fprintf(&b, ", keywords: %s", strs(lower(r.Keywords)))
 		}
@@ -137,6 +140,28 @@ func run(dir, out string) error {
 		return fmt.Errorf("format: %w", err)
 	}
 	return os.WriteFile(out, src, 0o644)
+}
+
+// semiGeneric is the shape of gitleaks' generated "semi-generic" rules
+// (cmd/generate/config/utils.GenerateSemiGenericRegex): a name holding one
+// of the keywords, a separator, then the value.
+var semiGeneric = regexp.MustCompile(`^(\(\?i\))?\[\\w\.-\]\{0,50\}\?\(\?:.*?\)` +
+	regexp.QuoteMeta(`(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}`) + `(.*)$`)
+
+// valuePart returns, for a semi-generic rule, the expression of its value
+// and what ends it, matched from the value's first byte: the privacy
+// filter finds the keyword and the separator itself, and runs only this
+// much of the expression.
+func valuePart(r rule) (string, bool) {
+	m := semiGeneric.FindStringSubmatch(r.Regex)
+	if m == nil || r.SecretGroup != 0 || !strings.HasPrefix(m[2], "(") {
+		return "", false
+	}
+	v := "^" + m[1] + m[2]
+	if !compiles(v) {
+		return "", false
+	}
+	return v, true
 }
 
 func compiles(re string) bool {
