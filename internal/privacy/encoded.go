@@ -2,8 +2,12 @@ package privacy
 
 import (
 	"encoding/base64"
+	"encoding/hex"
+	"net/url"
 	"strings"
 )
+
+// encodedEdits also decodes percent-encoding (ghp%5F…) and hex runs.
 
 // minEncoded is the shortest base64 run encodedEdits decodes: a
 // "user:password" pair of a few bytes each, or a token, encodes longer.
@@ -24,8 +28,21 @@ func encodedEdits(s string, edits []edit) []edit {
 		for j < len(s) && isBase64URL(s[j]) {
 			j++
 		}
+		// A percent-encoded run goes on over %XX and the bytes URLs keep.
+		pct := false
+		for j+2 < len(s) && (s[j] == '%' && isHex(s[j+1:j+3]) || s[j] == '.' || s[j] == '~') {
+			if s[j] == '%' {
+				j, pct = j+3, true
+			} else {
+				j++
+			}
+			for j < len(s) && isBase64URL(s[j]) {
+				j++
+			}
+		}
 		if j-i >= minEncoded && (i == 0 || !isBase64URL(s[i-1])) && !strings.Contains(s[i:j], redactPrefix[1:]) {
-			if decodesToSecret(s[i:j]) {
+			v := s[i:j]
+			if pct && percentHidesSecret(v) || !pct && (decodesToSecret(v) || hexHidesSecret(v)) {
 				edits = append(edits, edit{i, j, "encoded_secret"})
 			}
 		}
@@ -61,6 +78,34 @@ func decodesToSecret(v string) bool {
 		return true
 	}
 	return len(formatEdits(d, nil)) > 0 || len(leakEdits(d, nil)) > 0
+}
+
+// percentHidesSecret reports whether v, percent-decoded, holds a token
+// the format rules know.
+func percentHidesSecret(v string) bool {
+	d, err := url.PathUnescape(v)
+	if err != nil || d == v {
+		return false
+	}
+	return len(formatEdits(d, nil)) > 0 || len(leakEdits(d, nil)) > 0
+}
+
+// hexHidesSecret reports whether v is hex of printable text that holds a
+// token the format rules know.
+func hexHidesSecret(v string) bool {
+	if len(v) < 2*minTokenLen || len(v)%2 != 0 || !isHex(v) {
+		return false
+	}
+	b, err := hex.DecodeString(v)
+	if err != nil {
+		return false
+	}
+	for _, c := range b {
+		if c < ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return len(formatEdits(string(b), nil)) > 0 || len(leakEdits(string(b), nil)) > 0
 }
 
 // isUserPass reports whether d is "user:password" as Basic credentials

@@ -380,7 +380,7 @@ func leakFinding(s string, from int, m []int, r int, c *compiledRule, edits []ed
 	if rule.entropy != 0 && shannonEntropy(secret) <= rule.entropy {
 		return edits
 	}
-	if strings.HasPrefix(rule.id, "generic") && looksLikeName(secret) {
+	if (rule.value != "" || strings.HasPrefix(rule.id, "generic")) && looksLikeName(strings.Trim(secret, `"'`)) {
 		return edits
 	}
 	if overlapsMarker(s, ss, se) {
@@ -467,16 +467,25 @@ func shannonEntropy(s string) float64 {
 	return h
 }
 
-// looksLikeName reports whether what gitleaks' generic rule took for a
-// secret is a name in code (encryptionKey1024, PCP_CHANGEPASSWORD) or an
-// OID or version (1.3.6.1.4.1.311): the hand-written rules judge the
-// values of secret-named keys, and the generic rule adds only values that
-// look like no name.
+// looksLikeName reports whether what one of gitleaks' generic or
+// semi-generic rules took for a secret is a name in code
+// (encryptionKey1024, PCP_CHANGEPASSWORD, ek.encryptionKey1024,
+// TDHPRIVKEY_VER3) or an OID or version (1.3.6.1.4.1.311): the
+// hand-written rules judge the values of secret-named keys, and these
+// rules add only values that look like no name.
 func looksLikeName(v string) bool {
 	if strings.Trim(v, "0123456789.") == "" {
 		return true
 	}
-	return isIdent(v) && (identNamesSecret(v) || !hasDigit(v))
+	switch {
+	case isDottedName(v): // ek.encryptionKey1024
+		return true
+	case !isIdent(v):
+		return false
+	case strings.Contains(v, "_") && !strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz"): // TDHPRIVKEY_VER3
+		return true
+	}
+	return identNamesSecret(v) || !hasDigit(v)
 }
 
 // lineStart is the start of the line holding s[i], looked for at most 256

@@ -131,7 +131,7 @@ func findKeywords(s string) hits {
 			}
 		case 'p':
 			switch {
-			case next == 'a' && hasFold(s, i, "pass"), next == 'w' && hasFold(s, i, "pwd"):
+			case next == 'a' && hasFold(s, i, "pass"), next == 'w' && (hasFold(s, i, "pwd") || i+2 < len(s) && !isLetter(s[i+2])):
 				w.keys = append(w.keys, i)
 			case next == 'r' && hasFold(s, i, "private"):
 				w.tags[tagPrivate] = append(w.tags[tagPrivate], i)

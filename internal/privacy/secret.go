@@ -46,6 +46,10 @@ func maskSecrets(s string, w hits, r *Report) string {
 			s, _ = applyEdits(s, edits, r)
 			w, changed = findKeywords(s), true
 		}
+		if edits := cliEdits(s, nil); len(edits) > 0 {
+			s, _ = applyEdits(s, edits, r)
+			w, changed = findKeywords(s), true
+		}
 		if edits := encodedEdits(s, nil); len(edits) > 0 {
 			s, _ = applyEdits(s, edits, r)
 			w, changed = findKeywords(s), true
@@ -156,8 +160,9 @@ func formatEdits(s string, edits []edit) []edit {
 				edits = append(edits, edit{i, end, dottedPrefix(run)})
 				next = end
 			}
-		case after == '=' && run == "sig" && i > 0 && (s[i-1] == '&' || s[i-1] == '?'):
-			// The signature of an Azure SAS URL, which grants its access.
+		case after == '=' && (run == "sig" || strings.EqualFold(run, "X-Amz-Signature")) && i > 0 && (s[i-1] == '&' || s[i-1] == '?'):
+			// The signature of an Azure SAS or S3 presigned URL, which
+			// grants its access.
 			end := j + 1
 			for end < len(s) && !isAuthorityStop(s[end]) && s[end] != '&' {
 				end++
@@ -178,6 +183,19 @@ func formatEdits(s string, edits []edit) []edit {
 			if e, ok := nextHex32(s, j); ok {
 				edits = append(edits, e)
 			}
+		case after == '/' && run == "webhooks" && i >= 5 && s[i-5:i] == "/api/" && strings.Contains(s[max(0, i-24):i], "discord"):
+			// https://discord.com/api/webhooks/ID/TOKEN
+			if k := strings.IndexByte(s[j+1:min(len(s), j+32)], '/'); k > 0 {
+				start := j + 1 + k + 1
+				end := start
+				for end < len(s) && isToken(s[end]) {
+					end++
+				}
+				if end-start >= 20 {
+					edits = append(edits, edit{start, end, "discord_webhook"})
+					next = end
+				}
+			}
 		case after == '.' && run == "hooks" && strings.HasPrefix(s[j:], ".slack.com/"):
 			if e, ok := slackWebhook(s, j+len(".slack.com/")); ok {
 				edits = append(edits, e)
@@ -186,6 +204,13 @@ func formatEdits(s string, edits []edit) []edit {
 		case len(run) >= minTokenLen:
 			if kind := tokenKind(run); kind != "" {
 				edits = append(edits, edit{i, j, kind})
+				if kind == "aws_access_key" {
+					// The secret key that goes with it, later on the line:
+					// a credentials CSV, "AKIA… wJalr…".
+					if e, ok := awsSecretAfter(s, j); ok {
+						edits = append(edits, e)
+					}
+				}
 			}
 		}
 		if after == ':' && next == j && strings.HasPrefix(s[j:], "://") {
@@ -281,6 +306,32 @@ func puttyPrivate(s string, i int) (edit, bool) {
 		end--
 	}
 	return edit{start, end, "private_key"}, end > start
+}
+
+// awsSecretAfter finds a 40-byte AWS secret access key after s[j] on the
+// same line: base64 bytes with upper and lower case and a digit.
+func awsSecretAfter(s string, j int) (edit, bool) {
+	end := strings.IndexByte(s[j:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += j
+	}
+	for k := j; k < end; {
+		if !isBase64(s[k]) {
+			k++
+			continue
+		}
+		e := k
+		for e < end && isBase64(s[e]) {
+			e++
+		}
+		if v := s[k:e]; e-k == 40 && hasDigit(v) && strings.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
+			return edit{k, e, "aws_secret_key"}, true
+		}
+		k = e
+	}
+	return edit{}, false
 }
 
 // nextHex32 finds a run of exactly 32 hex digits after s[j] on the same line.
@@ -588,7 +639,7 @@ func keyValue(s string, st int) (edit, bool) {
 		if e, ok := proseValue(s, st, ie, p); ok {
 			return e, true
 		}
-		return edit{}, false
+		return netrcValue(s, st, ie, p)
 	default:
 		return edit{}, false
 	}
@@ -637,7 +688,7 @@ func nameKind(s string, st int, name string) string {
 // or symbols is masked: "the token is expired" stays.
 func proseValue(s string, st, ie, p int) (edit, bool) {
 	var verb int
-	for _, v := range [...]string{"is ", "was ", "is: ", "is = "} {
+	for _, v := range [...]string{"is ", "was ", "is: ", "is = ", "to ", "was changed to ", "is now "} {
 		if hasFold(s, p, v) {
 			verb = len(v)
 			break
@@ -675,6 +726,27 @@ func proseValue(s string, st, ie, p int) (edit, bool) {
 		return edit{}, false
 	}
 	return edit{p, e, kind}, true
+}
+
+// netrcValue masks the password of a .netrc line: "machine HOST login
+// USER password VALUE". p is after the blanks that follow the name.
+func netrcValue(s string, st, ie, p int) (edit, bool) {
+	if kind := keyKind(s[st:ie]); kind != "password" {
+		return edit{}, false
+	}
+	ls := strings.LastIndexByte(s[:st], '\n') + 1
+	line := strings.TrimSpace(s[ls:st])
+	if !strings.HasPrefix(line, "machine ") && !strings.HasPrefix(line, "default ") || !strings.Contains(line, " login ") {
+		return edit{}, false
+	}
+	e := p
+	for e < len(s) && s[e] > ' ' {
+		e++
+	}
+	if e == p || strings.HasPrefix(s[p:], redactPrefix) || strings.IndexByte("=!<>&|", s[p]) >= 0 {
+		return edit{}, false
+	}
+	return edit{p, e, "password"}, true
 }
 
 // isPassphrase reports whether v is lower-case words joined by dashes,
@@ -883,7 +955,7 @@ func keyKind(name string) string {
 			return ""
 		}
 		return "password"
-	case "password", "passwd", "passphrase":
+	case "password", "passwd", "passphrase", "pw":
 		return "password"
 	case "pass": // DB_PASS, smtpPass; a bare "PASS:" is test output
 		if prev != "" {
