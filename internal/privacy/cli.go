@@ -1,6 +1,9 @@
 package privacy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Command lines pass passwords in ways no key name announces: mysql
 // -pSECRET, docker login -p SECRET, sshpass -p SECRET, redis-cli -a SECRET,
@@ -27,19 +30,43 @@ var passwordFlags = map[string][]passwordFlag{
 	"gh":         {{"--body", false}, {"-b", false}},
 }
 
-// cliEdits masks passwords given on command lines.
+// cliNeedles are what a line must hold for cliEdits to read it: the
+// commands above, openssl's "pass:", config commands, --password-stdin.
+var cliNeedles = [...]string{"mysql", "mariadb", "sshpass", "redis-cli", "valkey-cli", "ssh-keygen", "login", "gh ", "pass:", "config", "password-stdin"}
+
+// cliEdits masks passwords given on command lines. Only the lines that
+// hold one of cliNeedles are split into words.
 func cliEdits(s string, edits []edit) []edit {
-	for ls := 0; ls < len(s); {
+	var starts []int
+	for _, n := range cliNeedles {
+		for off := 0; ; {
+			i := strings.Index(s[off:], n)
+			if i < 0 {
+				break
+			}
+			i += off
+			starts = append(starts, strings.LastIndexByte(s[:i], '\n')+1)
+			off = i + len(n)
+			if j := strings.IndexByte(s[off:], '\n'); j >= 0 {
+				off += j // one hit per line and needle is enough
+			} else {
+				break
+			}
+		}
+	}
+	if len(starts) == 0 {
+		return edits
+	}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	for _, ls := range starts {
 		le := strings.IndexByte(s[ls:], '\n')
 		if le < 0 {
 			le = len(s)
 		} else {
 			le += ls
 		}
-		if le-ls >= 6 {
-			edits = lineCLIEdits(s, ls, le, edits)
-		}
-		ls = le + 1
+		edits = lineCLIEdits(s, ls, le, edits)
 	}
 	return edits
 }
