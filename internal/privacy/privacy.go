@@ -30,15 +30,18 @@ const redactPrefix = "[REDACTED:"
 type Report struct {
 	// Private is the number of private sections replaced by PrivateMarker.
 	Private int
-	// Injected is the number of fenced or <system-reminder> blocks removed.
+	// Injected is the number of fenced or <system-reminder> blocks
+	// removed, and of lines that repeat injected memories outside them.
 	Injected int
 	// Secrets counts masked secrets by kind, the word in "[REDACTED:<kind>]":
 	// aws_access_key, aws_secret_key, anthropic_key, openai_key,
 	// google_api_key, github_token, gitlab_token, slack_token, slack_webhook,
 	// stripe_key, npm_token, huggingface_token, private_key, jwt,
 	// bearer_token, basic_auth, authorization, url_password, password,
-	// secret, token, api_key, access_key, secret_key. It is nil when no
-	// secret was found.
+	// secret, token, api_key, access_key, secret_key, vault_token,
+	// google_oauth_token, sendgrid_key, twilio_auth_token, signature,
+	// discord_webhook, encoded_secret, or the id of the gitleaks rule that
+	// found it (pypi-upload-token, …). It is nil when no secret was found.
 	Secrets map[string]int
 }
 
@@ -51,16 +54,25 @@ type Report struct {
 // Private sections are <private>…</private>, [private]…[/private] and
 // <!-- private -->…<!-- /private -->, matched without regard to case. An
 // opening tag without its closing tag hides everything up to the end of the
-// text, and a closing tag without an opening tag is dropped. A removed
+// text, and a closing private tag without an opening tag hides everything
+// before it (the section was opened in an earlier message); other stray
+// closing tags are dropped. Tags may carry attributes and line breaks:
+// <private reason="x">, <private
+// >. A removed
 // block takes its own lines with it and leaves at most one blank line;
 // whitespace elsewhere is kept.
 //
 // A secret is masked where its format is certain (provider prefixes such
-// as sk-ant-, ghp_, AKIA; private key blocks; JWTs; passwords in URLs) or
-// where a key name says so (password=, "api_key": "...", export
-// DB_PASSWORD=..., Authorization: Bearer ...). After a key name in code,
-// only a value that does not look like code is masked, so token.length,
-// password_hash and getToken() stay.
+// as sk-ant-, ghp_, AKIA, hvs.; private key blocks, also cut ones; JWTs;
+// passwords in URLs; gitleaks' ~220 rules; base64, hex or percent
+// encodings of these), where a key name says so (password=, "api_key":
+// "...", export DB_PASSWORD=..., Authorization: Bearer ..., "the password
+// is ..."), or where a command line does (mysql -p..., sshpass -p ...).
+// After a key name in code, only a value that does not look like code is
+// masked, so token.length, password_hash and getToken() stay.
+//
+// Lines that repeat the plugin's injected memories ("[mem:ID] TYPE, DATE:
+// ...") are removed like the fenced block they came from.
 func Filter(s string) string {
 	out, _ := FilterReport(s)
 	return out
