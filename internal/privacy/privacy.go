@@ -30,6 +30,9 @@ const redactPrefix = "[REDACTED:"
 type Report struct {
 	// Private is the number of private sections replaced by PrivateMarker.
 	Private int
+	// Open reports that a private section was still open at the end of
+	// the text: the user's next message goes on with it until it closes.
+	Open bool
 	// Injected is the number of fenced or <system-reminder> blocks
 	// removed, and of lines that repeat injected memories outside them.
 	Injected int

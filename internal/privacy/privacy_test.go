@@ -574,3 +574,19 @@ func BenchmarkLeakCompileAll(b *testing.B) {
 		}
 	}
 }
+
+func TestFilterReportOpen(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		open bool
+	}{
+		{"a <private>b", true},
+		{"a <private>b</private> c", false},
+		{"a <system-reminder>b", false},
+		{"a </private> b <private> c", true},
+	} {
+		if _, r := FilterReport(tt.in); r.Open != tt.open {
+			t.Errorf("FilterReport(%q).Open = %v, want %v", tt.in, r.Open, tt.open)
+		}
+	}
+}

@@ -188,6 +188,7 @@ func removeRegions(s string, names [numTagKinds][]int, r *Report) (string, bool)
 	}
 	if open {
 		out, pos = endRegion(out, s, len(s), first, r)
+		r.Open = first == tagPrivate
 	}
 	out = append(out, s[pos:]...)
 	return string(out), true
