@@ -87,6 +87,7 @@ func FilterReport(s string) (string, Report) {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
+	s = dropInvisible(s)
 	w := findKeywords(s)
 	if out, changed := removeRegions(s, w.tags, &r); changed {
 		s, w = out, findKeywords(out)

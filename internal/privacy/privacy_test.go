@@ -75,6 +75,8 @@ func tagTests() []filterTest {
 		{"warning replay", "- HIGH superseded: [mem:3f2a1c] (2026-03-01) \"a\" was replaced by [mem:9b8c7d] (2026-03-02) \"b\".\nok", "ok"},
 		{"memory cited in a sentence", "As [mem:3f2a1c] says, we use PostgreSQL 16.\nMemories used: [mem:3f2a1c]", "As [mem:3f2a1c] says, we use PostgreSQL 16.\nMemories used: [mem:3f2a1c]"},
 		{"quoted without a memory", "  quoted: \"x\"", "  quoted: \"x\""},
+		{"invisible inside a word", "ghp\u200b_ab\u00adc d\u200be", "ghp_abc de"},
+		{"invisible elsewhere", "👨\u200d👩 a \u200bb", "👨\u200d👩 a \u200bb"},
 		{"korean", "<private>비밀</private> 한국어 🎉", "[REDACTED:private] 한국어 🎉"},
 	}
 }

@@ -722,7 +722,7 @@ func proseValue(s string, st, ie, p int) (edit, bool) {
 	if isDottedName(strings.TrimLeft(v, "*&")) {
 		return edit{}, false // "the private key is *ed25519.PrivateKey"
 	}
-	if !(hasDigit(v) && hasLetter(v)) && !isPassphrase(v) && !strings.ContainsAny(v, "&!#%*$") {
+	if !(hasDigit(v) && hasLetter(v)) && !isPassphrase(v) && !strings.ContainsAny(v, "&!#%*$") && !(kind == "password" && isPlainPassword(v) && !isInflected(v)) {
 		return edit{}, false
 	}
 	return edit{p, e, kind}, true
@@ -747,6 +747,69 @@ func netrcValue(s string, st, ie, p int) (edit, bool) {
 		return edit{}, false
 	}
 	return edit{p, e, "password"}, true
+}
+
+// isPlainPassword reports whether a password-named key's value made of
+// letters only is a password (letmein, Whiskey, sunshine) rather than a
+// type, a keyword or a word that describes one (string, None, required,
+// incorrect). Names that name a secret (password, userPass) are
+// variables.
+func isPlainPassword(v string) bool {
+	if len(v) < 5 || len(v) > 64 || identNamesSecret(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) {
+			return false
+		}
+	}
+	return !notPasswords[strings.ToLower(v)]
+}
+
+// notPasswords are words that follow "password:" or "password is" in code,
+// config and prose without being a password.
+var notPasswords = map[string]bool{
+	"string": true, "bytes": true, "none": true, "null": true, "undefined": true, "false": true, "required": true,
+	"optional": true, "empty": true, "hidden": true, "redacted": true, "masked": true, "secret": true, "unset": true,
+	"missing": true, "invalid": true, "expired": true, "incorrect": true, "wrong": true, "correct": true, "valid": true,
+	"protected": true, "encrypted": true, "hashed": true, "plain": true, "plaintext": true, "sensitive": true,
+	"strong": true, "weak": true, "length": true, "field": true, "value": true, "input": true, "prompt": true,
+	"unknown": true, "default": true, "random": true, "generated": true, "stored": true, "saved": true, "changed": true,
+	"reset": true, "updated": true, "needed": true, "accepted": true, "rejected": true, "ignored": true, "used": true,
+	"blank": true, "defined": true, "given": true, "provided": true, "specified": true, "configured": true, "enabled": true,
+	"disabled": true, "visible": true, "shown": true, "printed": true, "logged": true, "sent": true, "checked": true,
+	"verified": true, "different": true, "same": true, "too": true, "short": true, "long": true, "never": true,
+	"always": true, "still": true, "already": true, "being": true, "where": true, "which": true, "there": true,
+	"their": true, "these": true, "those": true, "about": true, "after": true, "before": true, "below": true,
+	"above": true, "without": true, "within": true, "should": true, "would": true, "could": true, "must": true,
+	"string?": true, "boolean": true, "number": true, "integer": true, "object": true, "varchar": true, "text": true,
+	"array": true, "option": true, "secure": true, "insecure": true, "public": true, "private": true, "local": true,
+	"remote": true, "static": true, "final": true, "const": true, "readonly": true, "nullable": true, "unique": true,
+	"index": true, "column": true, "attribute": true, "property": true, "parameter": true, "argument": true,
+	"uintptr": true, "float": true, "double": true, "interface": true, "struct": true, "unsigned": true, "signed": true,
+	"typing": true, "types": true, "schema": true, "model": true, "models": true, "fields": true, "forms": true,
+}
+
+// isInflected reports whether a word ends like a participle or an adverb
+// ("the password was derived", "is detected", "is rapidly"): prose, not a
+// password.
+func isInflected(v string) bool {
+	l := strings.ToLower(v)
+	for _, suf := range [...]string{"ed", "ing", "ly", "able", "ible", "ous", "ive"} {
+		if strings.HasSuffix(l, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLineEnd reports whether s[e:] starts the end of a value: a line
+// break, a comma, a semicolon or blanks then one of these or the end.
+func isLineEnd(s string, e int) bool {
+	for e < len(s) && isBlank(s[e]) {
+		e++
+	}
+	return e == len(s) || s[e] == '\n' || s[e] == '\r' || s[e] == ',' || s[e] == ';' || s[e] == '}' || s[e] == '#'
 }
 
 // isPassphrase reports whether v is lower-case words joined by dashes,
@@ -813,7 +876,7 @@ func value(s string, p int, open byte, keyQuoted, anyValue bool, kind string) (e
 		}
 		// A quoted key (JSON, dicts) or an env assignment holds data; in
 		// code, only a literal that looks secret is one.
-		if v := s[cs:end]; !keyQuoted && !anyValue && !literalLooksSecret(v) {
+		if v := s[cs:end]; !keyQuoted && !anyValue && !literalLooksSecret(v) && !(kind == "password" && isPlainPassword(v)) {
 			return edit{}, false
 		}
 		return edit{cs, end, kind}, true
@@ -836,7 +899,7 @@ func value(s string, p int, open byte, keyQuoted, anyValue bool, kind string) (e
 		if strings.IndexByte("$%{/~", v[0]) >= 0 || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || isPlaceholder(v) {
 			return edit{}, false // a reference, a template or a path
 		}
-	case !looksSecret(v):
+	case !looksSecret(v) && !(kind == "password" && isPlainPassword(v) && e < n && isLineEnd(s, e) || kind == "password" && isPlainPassword(v) && e == n):
 		return edit{}, false
 	}
 	return edit{p, e, kind}, true
