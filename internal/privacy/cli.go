@@ -14,8 +14,10 @@ import (
 
 // passwordFlag is a flag of a command whose value is a password.
 type passwordFlag struct {
-	flag  string
-	glued bool // the value may be written right after the flag: -pSECRET
+	flag string
+	// glued: the value is written right after the flag (mysql -pSECRET);
+	// a bare flag asks for the password, and the next word is no value.
+	glued bool
 }
 
 // passwordFlags maps a command to its password flags.
@@ -111,7 +113,7 @@ func lineCLIEdits(s string, ls, le int, edits []edit) []edit {
 		}
 		for _, f := range flags {
 			switch {
-			case t == f.flag && k+1 < len(ws):
+			case t == f.flag && k+1 < len(ws) && !f.glued:
 				edits = appendValue(s, ws[k+1], "password", edits)
 			case f.glued && len(t) > len(f.flag) && strings.HasPrefix(t, f.flag) && t[len(f.flag)] != '-':
 				edits = appendValue(s, word{w.start + len(f.flag), w.end}, "password", edits)

@@ -1172,6 +1172,8 @@ func literalLooksSecret(v string) bool {
 		return false // a message, a regular expression, a word, "****"
 	case strings.IndexByte("/~.#^[(", v[0]) >= 0:
 		return false // a path, a colour, a pattern
+	case strings.Contains(v, ".") && strings.Trim(v, "0123456789.") == "":
+		return false // a version, an OID, an address
 	case isDottedName(v) && namesSecret(v):
 		return false
 	}
