@@ -179,9 +179,9 @@ func (x *keywordIndex) find(s string) map[int][]keywordHit {
 	return found
 }
 
-// A rule runs over the whole text when the text is short, as gitleaks runs
-// it. Over a longer text it runs only over the line of each of its
-// keywords, so that a long tool output costs a few short windows rather
+// A format rule (neither semi-generic nor a context rule) runs over the
+// whole text when the text is short, as gitleaks runs it. Over a longer
+// text it runs only over the line of each of its keywords, so that a long tool output costs a few short windows rather
 // than two hundred passes over all of it; a match whose keyword lies on
 // another line is missed there.
 const (
