@@ -759,8 +759,8 @@ func isPlainPassword(v string) bool {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
-		if !isLetter(v[i]) {
-			return false
+		if !isLetter(v[i]) || i > 0 && isLower(v[i-1]) && isUpper(v[i]) {
+			return false // a camel-case name is a variable: { password: userInput }
 		}
 	}
 	return !notPasswords[strings.ToLower(v)]
