@@ -43,7 +43,7 @@ func readSecrets(t *testing.T) []secretLine {
 			continue
 		}
 		sl := secretLine{num: num}
-		rest := line
+		rest := strings.ReplaceAll(line, "⏎", "\n") // a line break inside one corpus line
 		for {
 			i := strings.Index(rest, "«")
 			if i < 0 {

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
@@ -299,6 +302,7 @@ type restoreSummary struct {
 	NewEntries  int `json:"entries_new"`
 	Conflicts   int `json:"conflicts"` // newly recorded
 	FailedLines int `json:"failed_lines"`
+	Unverified  int `json:"entries_unverified"` // claimed verified, restored as candidates
 }
 
 // runRestore is import --from-export: it stores the events, sessions, entries
@@ -433,6 +437,10 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 		}
 		ev := store.Event{Time: store.ParseTime(x.TS), Type: x.Type, SessionID: x.SessionID, Project: x.Project,
 			SourceUUID: x.SourceUUID, Text: x.Text, Payload: x.Payload, DedupeKey: x.DedupeKey}
+		filtered, err := filterEvent(ev)
+		if err != nil {
+			return bad(err)
+		}
 		if ev.Type == "" || ev.DedupeKey == "" {
 			return bad(errors.New("event without a type or dedupe key"))
 		}
@@ -447,7 +455,7 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 			fmt.Fprintf(r.e.stderr, "claude-memory-layer import: line %d: event %s does not match its checksum; restored as it is\n", n, x.DedupeKey)
 		}
 		r.sum.Events++
-		r.pending = append(r.pending, ev)
+		r.pending = append(r.pending, filtered)
 		if len(r.pending) >= restoreBatch {
 			return r.flush(ctx)
 		}
@@ -468,6 +476,10 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 		}
 		if x.CID == "" || x.ClaimKey == "" || x.Title == "" {
 			return bad(errors.New("entry without a citation id, claim key or title"))
+		}
+		if !entryTypes[x.Type] {
+			// The type is shown as it is in the injected context.
+			return bad(fmt.Errorf("entry %s: unknown entry type %q", x.CID, x.Type))
 		}
 		return r.entry(ctx, x)
 	case "header":
@@ -509,7 +521,7 @@ func (r *restorer) session(ctx context.Context, x exportSession) error {
 		}
 	}
 	if x.Summary != "" && cur.Summary == "" {
-		if err := r.db.SetSummary(ctx, x.ID, x.Summary); err != nil {
+		if err := r.db.SetSummary(ctx, x.ID, privacy.Filter(x.Summary)); err != nil {
 			return err
 		}
 	}
@@ -533,12 +545,30 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 	if err != nil {
 		return err
 	}
-	en := store.Entry{Project: x.Project, SessionID: x.SessionID, Type: x.Type, Title: x.Title, Body: x.Body, Subject: x.Subject,
-		ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: x.PromotionBlocked, Created: store.ParseTime(x.Created)}
+	en := store.Entry{Project: x.Project, SessionID: x.SessionID, Type: x.Type, Title: privacy.Filter(x.Title), Body: privacy.Filter(x.Body),
+		Subject: privacy.Filter(x.Subject), ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: x.PromotionBlocked,
+		Created: store.ParseTime(x.Created)}
+	aligned := 0
 	for _, v := range x.Evidence {
-		en.Evidence = append(en.Evidence, store.Evidence{EventID: ids[v.EventKey], SessionID: v.SessionID, SourceUUID: v.SourceUUID,
-			MessageIndex: v.MessageIndex, Quote: v.Quote, SpanStart: v.SpanStart, SpanEnd: v.SpanEnd, Method: v.Method,
-			Confidence: v.Confidence, Failure: v.Failure, Ambiguous: v.Ambiguous})
+		ev := store.Evidence{EventID: ids[v.EventKey], SessionID: v.SessionID, SourceUUID: v.SourceUUID,
+			MessageIndex: v.MessageIndex, Quote: privacy.Filter(v.Quote), SpanStart: v.SpanStart, SpanEnd: v.SpanEnd, Method: v.Method,
+			Confidence: v.Confidence, Failure: v.Failure, Ambiguous: v.Ambiguous}
+		ok, err := r.verify(ctx, ev)
+		if err != nil {
+			return err
+		}
+		if ok {
+			aligned++
+		} else if ev.Failure == "" {
+			ev.Failure, ev.Confidence = "not found on restore", 0
+		}
+		en.Evidence = append(en.Evidence, ev)
+	}
+	if (en.Stage == store.StageVerified || en.Stage == store.StageCertified) && aligned == 0 {
+		// The file says verified; the restored events do not bear it out.
+		fmt.Fprintf(r.e.stderr, "claude-memory-layer import: entry %s: no evidence quote is in its event; restored as a candidate\n", x.CID)
+		en.Stage = store.StageCandidate
+		r.sum.Unverified++
 	}
 	got, created, err := r.db.PutEntry(ctx, en)
 	if err != nil {
@@ -563,6 +593,77 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 		r.conflicts[[2]string{c.Older, c.Newer}] = c
 	}
 	return nil
+}
+
+// entryTypes are the entry types the extractors write; a restored entry
+// must have one of them.
+var entryTypes = map[string]bool{
+	string(extract.Decision): true, string(extract.Fact): true, string(extract.Preference): true, string(extract.Constraint): true,
+	string(extract.Lesson): true, string(extract.Task): true, string(extract.Reference): true,
+}
+
+// verify reports whether an evidence quote of a restored entry is found in
+// the restored event it cites, as the pipeline found it when it verified
+// the entry: an export is a file anyone can edit.
+func (r *restorer) verify(ctx context.Context, v store.Evidence) (bool, error) {
+	if v.EventID == 0 || v.Quote == "" || v.Failure != "" {
+		return false, nil
+	}
+	ev, err := r.db.Event(ctx, v.EventID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return align.Quote(v.Quote, 0, []string{ev.Text}).OK(), nil
+}
+
+// filterEvent runs an exported event's text and the strings of its
+// payload through the privacy filter, as capture does for what it stores.
+func filterEvent(ev store.Event) (store.Event, error) {
+	ev.Text = privacy.Filter(ev.Text)
+	if len(ev.Payload) == 0 {
+		return ev, nil
+	}
+	var v any
+	if err := json.Unmarshal(ev.Payload, &v); err != nil {
+		return ev, fmt.Errorf("event %s: payload: %w", ev.DedupeKey, err)
+	}
+	// A payload with nothing to filter is kept byte for byte, and so is
+	// its checksum.
+	if v, changed := filterJSON(v); changed {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return ev, err
+		}
+		ev.Payload = b
+	}
+	return ev, nil
+}
+
+// filterJSON filters the strings of a decoded JSON value and reports
+// whether any changed.
+func filterJSON(v any) (any, bool) {
+	changed := false
+	switch x := v.(type) {
+	case string:
+		f := privacy.Filter(x)
+		return f, f != x
+	case []any:
+		for i := range x {
+			var c bool
+			x[i], c = filterJSON(x[i])
+			changed = changed || c
+		}
+	case map[string]any:
+		for k := range x {
+			var c bool
+			x[k], c = filterJSON(x[k])
+			changed = changed || c
+		}
+	}
+	return v, changed
 }
 
 // applyConflicts records the conflicts once every entry is known, since a

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -49,6 +50,26 @@ type Recorder struct {
 // lies within the filtered window's last maxSecret bytes (masking only
 // shortens text), so the final cut keeps clear of them.
 func clean(s string) (text string, truncated bool) {
+	text, truncated, _ = cleanReport(s)
+	return text, truncated
+}
+
+// cleanPrompt is clean for a prompt, which goes on with a private section
+// when an earlier prompt of its session left one open (continues). It
+// also reports whether this prompt leaves one open.
+func cleanPrompt(s string, continues bool) (text string, truncated, open bool) {
+	if continues {
+		s = privateOpen + s
+	}
+	text, truncated, r := cleanReport(s)
+	return text, truncated, r.Open
+}
+
+// privateOpen opens a private section.
+const privateOpen = "<private>"
+
+// cleanReport is clean that also returns the filter's report.
+func cleanReport(s string) (text string, truncated bool, r privacy.Report) {
 	keep := MaxText
 	if len(s) > filterWindow {
 		s, truncated = s[:runeStart(s, filterWindow)], true
@@ -56,14 +77,14 @@ func clean(s string) (text string, truncated bool) {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	s = privacy.Filter(s)
+	s, r = privacy.FilterReport(s)
 	if truncated {
 		keep = min(keep, len(s)-maxSecret)
 	}
 	if len(s) > keep {
 		s, truncated = s[:runeStart(s, max(keep, 0))], true
 	}
-	return strings.TrimSpace(s), truncated
+	return strings.TrimSpace(s), truncated, r
 }
 
 // runeStart is the largest index ≤ i that starts a rune in s.
@@ -99,7 +120,11 @@ type Session struct {
 // Prompt stores a prompt from UserPromptSubmit, keyed by prompt id so that the
 // transcript's copy of it is recognised later.
 func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt string, at time.Time) (int, error) {
-	text, truncated := clean(prompt)
+	continues, _, err := r.privateOpen(ctx, s.ID)
+	if err != nil {
+		return 0, err
+	}
+	text, truncated, open := cleanPrompt(prompt, continues)
 	if text == "" {
 		return 0, nil
 	}
@@ -107,11 +132,28 @@ func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt strin
 	if promptID == "" {
 		key = "prompt:" + s.ID + ":h" + hash(text)
 	}
+	data := map[string]any{"prompt_id": promptID, "source": "hook", "truncated": truncated, "bytes": len(prompt)}
+	if open {
+		data["private_open"] = true
+	}
 	res, err := r.DB.Append(ctx, store.Event{
 		Time: at, Type: store.TypeUserPrompt, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
-		Payload: payload(map[string]any{"prompt_id": promptID, "source": "hook", "truncated": truncated, "bytes": len(prompt)}),
+		Payload: payload(data),
 	})
 	return res.Added, err
+}
+
+// privateOpen reports whether the session's last stored prompt left a
+// private section open, and that prompt's id: a user who opens <private>
+// in one prompt and closes it two prompts later keeps the prompt in
+// between private too.
+func (r *Recorder) privateOpen(ctx context.Context, sessionID string) (open bool, promptID string, err error) {
+	evs, err := r.DB.Events(ctx, store.EventFilter{SessionID: sessionID, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
+	if err != nil || len(evs) == 0 {
+		return false, "", err
+	}
+	p := gjson.ParseBytes(evs[0].Payload)
+	return p.Get("private_open").Bool(), p.Get("prompt_id").String(), nil
 }
 
 // StopAnswer stores the final answer the Stop hook reports. The transcript may
@@ -209,7 +251,11 @@ type Sink interface {
 // next call. A transcript that does not exist yet is not an error: Claude Code
 // creates it only after the first turn.
 func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (IngestResult, error) {
-	inc, err := r.Read(sess, final)
+	open, last, err := r.privateOpen(ctx, sess.ID)
+	if err != nil {
+		return IngestResult{}, err
+	}
+	inc, err := r.read(sess, final, open, last)
 	if err != nil {
 		return IngestResult{}, err
 	}
@@ -219,6 +265,14 @@ func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (
 // Read reads a session's transcript from its stored offset into an
 // increment; see Ingest.
 func (r *Recorder) Read(sess store.Session, final bool) (Increment, error) {
+	return r.read(sess, final, false, "")
+}
+
+// read is Read for a session whose last stored prompt, last, left a
+// private section open (open) or not. Prompts after last go on with that
+// section; when the transcript holds last itself, the state is worked
+// out again from the start of what is read.
+func (r *Recorder) read(sess store.Session, final, open bool, last string) (Increment, error) {
 	inc := Increment{Offset: sess.Offset}
 	if sess.TranscriptPath == "" {
 		return inc, nil
@@ -240,8 +294,11 @@ func (r *Recorder) Read(sess store.Session, final bool) (Increment, error) {
 	inc.Messages = len(batch.Messages)
 	inc.Offset = batch.Offset
 	inc.Events = make([]store.Event, 0, len(batch.Messages))
+	if last != "" && slices.ContainsFunc(batch.Messages, func(m transcript.Message) bool { return m.PromptID == last }) {
+		open = false
+	}
 	for _, m := range batch.Messages {
-		if ev, ok := messageEvent(sess, m); ok {
+		if ev, ok := messageEvent(sess, m, &open); ok {
 			inc.Events = append(inc.Events, ev)
 		}
 	}
@@ -267,14 +324,18 @@ func Write(ctx context.Context, to Sink, sess store.Session, inc Increment) (Ing
 
 // messageEvent turns a transcript message into the event that hooks would have
 // written for it, with the same dedupe key, so hook and transcript copies meet.
-func messageEvent(sess store.Session, m transcript.Message) (store.Event, bool) {
+// open carries, from prompt to prompt, whether a private section is open.
+func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.Event, bool) {
 	ev := store.Event{Time: m.Timestamp, SessionID: sess.ID, Project: sess.Project, SourceUUID: m.UUID}
 	data := map[string]any{"uuids": m.UUIDs, "source": "transcript"}
 	var truncated bool
 	switch m.Kind {
 	case transcript.Prompt:
 		ev.Type = store.TypeUserPrompt
-		ev.Text, truncated = clean(m.Text)
+		ev.Text, truncated, *open = cleanPrompt(m.Text, *open)
+		if *open {
+			data["private_open"] = true // absent when false, as in stores from before it
+		}
 		ev.DedupeKey = "prompt:" + sess.ID + ":" + m.PromptID
 		if m.PromptID == "" {
 			ev.DedupeKey = "row:" + sess.ID + ":" + m.UUID

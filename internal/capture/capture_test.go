@@ -2,6 +2,8 @@ package capture
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -126,4 +128,55 @@ func TestCleanSecretAcrossCut(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPrivateAcrossPrompts checks that a private section opened in one
+// prompt and closed two prompts later hides the prompt in between and the
+// closing prompt's first part, through the hook and through a transcript.
+func TestPrivateAcrossPrompts(t *testing.T) {
+	prompts := []string{"keep this <private>first-Secret-1", "middle-Secret-2 still private", "last-Secret-3 </private> and this stays"}
+	check := func(t *testing.T, r *Recorder, sid string) {
+		evs, err := r.DB.Events(context.Background(), store.EventFilter{SessionID: sid, Types: []string{store.TypeUserPrompt}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, ev := range evs {
+			texts = append(texts, ev.Text)
+			if strings.Contains(ev.Text, "Secret-") {
+				t.Errorf("stored %q", ev.Text)
+			}
+		}
+		if all := strings.Join(texts, "|"); !strings.Contains(all, "keep this") || !strings.Contains(all, "and this stays") || len(evs) != 3 {
+			t.Errorf("stored %q; want the public parts kept", texts)
+		}
+	}
+	t.Run("hook", func(t *testing.T) {
+		r := recorder(t)
+		for i, p := range prompts {
+			if _, err := r.Prompt(context.Background(), Session{ID: "s", Project: "/p"}, fmt.Sprint("p", i), p, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check(t, r, "s")
+	})
+	t.Run("transcript", func(t *testing.T) {
+		r := recorder(t)
+		var rows strings.Builder
+		for i, p := range prompts {
+			b, _ := json.Marshal(map[string]any{"type": "user", "uuid": fmt.Sprint("u", i), "promptId": fmt.Sprint("p", i), "sessionId": "s",
+				"timestamp": "2026-11-20T09:00:0" + fmt.Sprint(i) + ".000Z", "message": map[string]any{"role": "user", "content": p}})
+			rows.Write(b)
+			rows.WriteString("\n")
+		}
+		path := filepath.Join(t.TempDir(), "t.jsonl")
+		os.WriteFile(path, []byte(rows.String()), 0o600)
+		ctx := context.Background()
+		r.DB.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: path})
+		sess, _ := r.DB.Session(ctx, "s")
+		if _, err := r.Ingest(ctx, sess, true); err != nil {
+			t.Fatal(err)
+		}
+		check(t, r, "s")
+	})
 }

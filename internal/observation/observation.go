@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/tidwall/gjson"
 )
 
@@ -51,10 +52,34 @@ func (o Observation) Text() string {
 	return b.String()
 }
 
+// filterLimit bounds how much of an output the privacy filter reads; see
+// filter.
+const filterLimit = 1 << 20
+
+// filter runs the privacy filter over s before anything of it is cut: a
+// kept tail alone has lost the context (a BEGIN line, an opening
+// <private>, the key name before "=") that marks what it holds as secret.
+// Beyond filterLimit only the head is read, and reports cut as true: the
+// caller then keeps no tail, since one taken from text the filter did not
+// read whole could lie inside such a section.
+func filter(s string) (out string, cut bool) {
+	if len(s) > filterLimit {
+		return privacy.Filter(s[:runeStart(s, filterLimit)]), true
+	}
+	return privacy.Filter(s), false
+}
+
+// filtered is filter for text that is cut only at its end.
+func filtered(s string) string {
+	out, _ := filter(s)
+	return out
+}
+
 // Build condenses a call of tool with its input object and output text.
+// Every field is privacy-filtered before it is cut to size.
 func Build(tool string, input gjson.Result, output string, isError bool) Observation {
 	o := Observation{Tool: tool, IsError: isError}
-	get := func(k string) string { return input.Get(k).String() }
+	get := func(k string) string { return filtered(input.Get(k).String()) }
 	// "path" is left out: Grep and Glob use it for the directory searched, not a file touched.
 	for _, k := range []string{"file_path", "notebook_path"} {
 		if p := get(k); p != "" {
@@ -91,16 +116,21 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 	case "MultiEdit":
 		var parts []string
 		for _, e := range input.Get("edits").Array() {
-			parts = append(parts, changeSummary(e.Get("old_string").String(), e.Get("new_string").String()))
+			parts = append(parts, changeSummary(filtered(e.Get("old_string").String()), filtered(e.Get("new_string").String())))
 		}
 		o.Output = strings.Join(parts, "\n")
 	case "Write":
 		o.Output = "+ " + strings.ReplaceAll(get("content"), "\n", "\n+ ")
 	}
+	tail := maxTail
 	if o.Output == "" || isError {
-		o.Output = joinNonEmpty("\n", o.Output, output)
+		out, cut := filter(output)
+		if cut {
+			tail = 0
+		}
+		o.Output = joinNonEmpty("\n", o.Output, out)
 	}
-	o.Output = Truncate(strings.TrimSpace(o.Output), maxHead, maxTail)
+	o.Output = Truncate(strings.TrimSpace(o.Output), maxHead, tail)
 	return o
 }
 
@@ -135,7 +165,7 @@ func ResponseText(resp gjson.Result) string {
 	case resp.Get("filePath").Exists() || resp.Get("structuredPatch").Exists():
 		return "" // Edit/Write: Build summarises the input instead
 	}
-	return Truncate(resp.Raw, maxHead, 0)
+	return Truncate(filtered(resp.Raw), maxHead, 0)
 }
 
 // Truncate keeps the first head and last tail bytes of s (on rune boundaries)
@@ -197,7 +227,7 @@ func genericKey(input gjson.Result) string {
 }
 
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(filtered(s)), " ")
 	if len(s) > max {
 		s = s[:runeStart(s, max)] + "…"
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/tidwall/gjson"
 )
 
@@ -55,5 +56,33 @@ func TestTruncateKeepsUTF8(t *testing.T) {
 	}
 	if Truncate("short", 700, 300) != "short" {
 		t.Fatal("short text changed")
+	}
+}
+
+// TestBuildFiltersBeforeCutting checks that a long output is filtered
+// whole before its head and tail are kept: the kept tail alone has lost
+// the context (a BEGIN line, an opening tag, a key name) that marks what
+// it holds as secret.
+func TestBuildFiltersBeforeCutting(t *testing.T) {
+	pad := strings.Repeat("building module foo ... ok\n", 80)
+	keyBody := strings.Repeat("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQEXAMPLEbody\n", 20)
+	tests := []struct {
+		name, output, secret string
+	}{
+		{"key block", pad + "-----BEGIN PRIVATE KEY-----\n" + keyBody + "-----END PRIVATE KEY-----\n", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQEXAMPLEbody"},
+		{"private section", pad + "<private>\n" + strings.Repeat("my home address is 1 Example Road\n", 30) + "</private>\ndone", "1 Example Road"},
+		// The kept tail starts inside the value: "x9qR…" with no name before it.
+		{"key name", pad + "MY_SERVICE_API_KEY=Zx9qR2vT8wLmEXAMPLE " + strings.Repeat(".", 281), "x9qR2vT8wLm"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, tool := range []string{"Bash", "Read", "mcp__db__query"} {
+				o := Build(tool, gjson.Parse(`{"command":"make","file_path":"/tmp/x"}`), tt.output, false)
+				// What capture stores: the observation, filtered.
+				if stored := privacy.Filter(o.Text()); strings.Contains(stored, tt.secret) {
+					t.Errorf("%s: stored text keeps %q:\n%s", tool, tt.secret, stored)
+				}
+			}
+		})
 	}
 }

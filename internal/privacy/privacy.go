@@ -30,15 +30,21 @@ const redactPrefix = "[REDACTED:"
 type Report struct {
 	// Private is the number of private sections replaced by PrivateMarker.
 	Private int
-	// Injected is the number of fenced or <system-reminder> blocks removed.
+	// Open reports that a private section was still open at the end of
+	// the text: the user's next message goes on with it until it closes.
+	Open bool
+	// Injected is the number of fenced or <system-reminder> blocks
+	// removed, and of lines that repeat injected memories outside them.
 	Injected int
 	// Secrets counts masked secrets by kind, the word in "[REDACTED:<kind>]":
 	// aws_access_key, aws_secret_key, anthropic_key, openai_key,
 	// google_api_key, github_token, gitlab_token, slack_token, slack_webhook,
 	// stripe_key, npm_token, huggingface_token, private_key, jwt,
 	// bearer_token, basic_auth, authorization, url_password, password,
-	// secret, token, api_key, access_key, secret_key. It is nil when no
-	// secret was found.
+	// secret, token, api_key, access_key, secret_key, vault_token,
+	// google_oauth_token, sendgrid_key, twilio_auth_token, signature,
+	// discord_webhook, encoded_secret, or the id of the gitleaks rule that
+	// found it (pypi-upload-token, …). It is nil when no secret was found.
 	Secrets map[string]int
 }
 
@@ -51,16 +57,25 @@ type Report struct {
 // Private sections are <private>…</private>, [private]…[/private] and
 // <!-- private -->…<!-- /private -->, matched without regard to case. An
 // opening tag without its closing tag hides everything up to the end of the
-// text, and a closing tag without an opening tag is dropped. A removed
+// text, and a closing private tag without an opening tag hides everything
+// before it (the section was opened in an earlier message); other stray
+// closing tags are dropped. Tags may carry attributes and line breaks:
+// <private reason="x">, <private
+// >. A removed
 // block takes its own lines with it and leaves at most one blank line;
 // whitespace elsewhere is kept.
 //
 // A secret is masked where its format is certain (provider prefixes such
-// as sk-ant-, ghp_, AKIA; private key blocks; JWTs; passwords in URLs) or
-// where a key name says so (password=, "api_key": "...", export
-// DB_PASSWORD=..., Authorization: Bearer ...). After a key name in code,
-// only a value that does not look like code is masked, so token.length,
-// password_hash and getToken() stay.
+// as sk-ant-, ghp_, AKIA, hvs.; private key blocks, also cut ones; JWTs;
+// passwords in URLs; gitleaks' ~220 rules; base64, hex or percent
+// encodings of these), where a key name says so (password=, "api_key":
+// "...", export DB_PASSWORD=..., Authorization: Bearer ..., "the password
+// is ..."), or where a command line does (mysql -p..., sshpass -p ...).
+// After a key name in code, only a value that does not look like code is
+// masked, so token.length, password_hash and getToken() stay.
+//
+// Lines that repeat the plugin's injected memories ("[mem:ID] TYPE, DATE:
+// ...") are removed like the fenced block they came from.
 func Filter(s string) string {
 	out, _ := FilterReport(s)
 	return out
@@ -72,8 +87,12 @@ func FilterReport(s string) (string, Report) {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
+	s = dropInvisible(s)
 	w := findKeywords(s)
 	if out, changed := removeRegions(s, w.tags, &r); changed {
+		s, w = out, findKeywords(out)
+	}
+	if out, changed := removeReplays(s, &r); changed {
 		s, w = out, findKeywords(out)
 	}
 	s = maskSecrets(s, w, &r)
@@ -119,7 +138,7 @@ func findKeywords(s string) hits {
 				w.basic = append(w.basic, i)
 			}
 		case 'c':
-			if next == 'l' && hasFold(s, i, fenceName) {
+			if next == 'l' && hasTagName(s, i, fenceName) {
 				w.tags[tagFence] = append(w.tags[tagFence], i)
 			}
 		case 'k':
@@ -128,7 +147,7 @@ func findKeywords(s string) hits {
 			}
 		case 'p':
 			switch {
-			case next == 'a' && hasFold(s, i, "pass"), next == 'w' && hasFold(s, i, "pwd"):
+			case next == 'a' && hasFold(s, i, "pass"), next == 'w' && (hasFold(s, i, "pwd") || i+2 < len(s) && !isLetter(s[i+2])):
 				w.keys = append(w.keys, i)
 			case next == 'r' && hasFold(s, i, "private"):
 				w.tags[tagPrivate] = append(w.tags[tagPrivate], i)
@@ -137,7 +156,7 @@ func findKeywords(s string) hits {
 			switch {
 			case next == 'e' && hasFold(s, i, "secret"):
 				w.keys = append(w.keys, i)
-			case next == 'y' && hasFold(s, i, "system-reminder"):
+			case next == 'y' && hasTagName(s, i, "system-reminder"):
 				w.tags[tagReminder] = append(w.tags[tagReminder], i)
 			}
 		case 't':
@@ -158,6 +177,27 @@ func hasFold(s string, i int, kw string) bool {
 	for j := 0; j < len(kw); j++ {
 		c := s[i+j]
 		if c != kw[j] && (c < 'A' || c > 'Z' || c+'a'-'A' != kw[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasTagName is hasFold for a tag name whose words may also be joined by
+// '_' or a blank: <system_reminder> reads as <system-reminder> does.
+func hasTagName(s string, i int, name string) bool {
+	if len(s)-i < len(name) {
+		return false
+	}
+	for j := 0; j < len(name); j++ {
+		c := s[i+j]
+		if name[j] == '-' {
+			if c != '-' && c != '_' && c != ' ' {
+				return false
+			}
+			continue
+		}
+		if c != name[j] && (c < 'A' || c > 'Z' || c+'a'-'A' != name[j]) {
 			return false
 		}
 	}

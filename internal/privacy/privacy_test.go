@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -34,12 +35,22 @@ func tagTests() []filterTest {
 		{"nested unclosed", "a <private>b <private>c</private> d", "a [REDACTED:private]"},
 		{"mixed forms nested", "a [private]b <private>c[/private] d</private> e", "a [REDACTED:private] e"},
 		{"overlapping with reminder", "a <private>b <system-reminder>c</private> d</system-reminder> e", "a [REDACTED:private] e"},
-		{"stray close", "a </private> b", "a b"},
-		{"stray close square", "a [/private] b", "a b"},
-		{"stray close line", "a\n</private>\nb", "a\nb"},
+		// A closing tag with no opening tag ends a section opened in an
+		// earlier message: what comes before it is private.
+		{"stray close", "a </private> b", "[REDACTED:private] b"},
+		{"stray close square", "a [/private] b", "[REDACTED:private] b"},
+		{"stray close line", "a\n</private>\nb", "[REDACTED:private]\nb"},
+		{"stray close after section", "<private>a</private> b </private> c", "[REDACTED:private][REDACTED:private] c"},
+		{"attributes", "a <private reason=\"x\">b</private> c", "a [REDACTED:private] c"},
+		{"line break in tag", "a <private\n>b</private\n> c", "a [REDACTED:private] c"},
+		{"attributes and line break", "a <private\n  reason='x'\n>b</private> c", "a [REDACTED:private] c"},
+		{"not attributes", "<private.x> <private =x>", "<private.x> <private =x>"},
 		{"stray fence close", "a " + FenceClose + " b", "a b"},
 		{"not a tag", "<privateKey> [privacy] <private/> <!-- privately -->", "<privateKey> [privacy] <private/> <!-- privately -->"},
 		{"reminder", "Hello\n<system-reminder>\nThe file changed.\n</system-reminder>\nWorld", "Hello\nWorld"},
+		{"reminder underscore", "Hello\n<system_reminder>x</system_reminder>\nWorld", "Hello\nWorld"},
+		{"reminder blank", "Hello\n<System Reminder>x</system reminder>\nWorld", "Hello\nWorld"},
+		{"fence underscores", "Prompt\n<claude_memory_layer_context>\nx\n</claude_memory_layer_context>\nNext", "Prompt\nNext"},
 		{"reminder inline", "Hello <system-reminder>x</system-reminder> World", "Hello World"},
 		{"reminder upper case", "Hello\n<System-Reminder>x</SYSTEM-REMINDER>\nWorld", "Hello\nWorld"},
 		{"reminder unclosed", "Hello\n<system-reminder>\nforever", "Hello\n"},
@@ -56,7 +67,16 @@ func tagTests() []filterTest {
 		{"unclosed fence inside private", "<private>a " + FenceOpen + " b</private> c", "[REDACTED:private]"},
 		{"private marker is not a tag", PrivateMarker + " stays", PrivateMarker + " stays"},
 		{"removal forms a tag", "<priv<system-reminder>x</system-reminder>ate>text", "<priv\nate>text"},
-		{"stray close forms a tag", "[priv</private>ate]text", "[priv\nate]text"},
+		{"stray close forms a tag", "x [priv</private>ate]text", "[REDACTED:private]ate]text"},
+		{"removal forms a tag with a line break", "<private <system-reminder>x</system-reminder>>text", "<private .\n>text"},
+		// A model's unfenced repeat of injected memories is injected context.
+		{"memory replay", "Here is what I know:\n[mem:3f2a1c] decision, 2026-03-01: Use PostgreSQL 16 — for orders\n  quoted: \"We'll use PostgreSQL 16.\"\nSo I will use it.", "Here is what I know:\nSo I will use it."},
+		{"memory replay bullets", "- [mem:3f2a1c] decision, 2026-03-01: Use PostgreSQL 16\n* **[mem:9b8c7d]** fact, undated: The API is v2\nok", "ok"},
+		{"warning replay", "- HIGH superseded: [mem:3f2a1c] (2026-03-01) \"a\" was replaced by [mem:9b8c7d] (2026-03-02) \"b\".\nok", "ok"},
+		{"memory cited in a sentence", "As [mem:3f2a1c] says, we use PostgreSQL 16.\nMemories used: [mem:3f2a1c]", "As [mem:3f2a1c] says, we use PostgreSQL 16.\nMemories used: [mem:3f2a1c]"},
+		{"quoted without a memory", "  quoted: \"x\"", "  quoted: \"x\""},
+		{"invisible inside a word", "ghp\u200b_ab\u00adc d\u200be", "ghp_abc de"},
+		{"invisible elsewhere", "👨\u200d👩 a \u200bb", "👨\u200d👩 a \u200bb"},
 		{"korean", "<private>비밀</private> 한국어 🎉", "[REDACTED:private] 한국어 🎉"},
 	}
 }
@@ -261,7 +281,7 @@ func readCorpus(t testing.TB) []corpusLine {
 			continue
 		}
 		cl := corpusLine{num: num, kind: kind}
-		rest := line
+		rest := strings.ReplaceAll(line, "⏎", "\n")
 		for {
 			i := strings.Index(rest, "«")
 			if i < 0 {
@@ -303,7 +323,7 @@ func TestSecretsCorpus(t *testing.T) {
 				t.Errorf("secrets.txt:%d: secret %q survives: %q", cl.num, secret, got)
 			}
 		}
-		if r.Secrets[cl.kind] == 0 {
+		if cl.kind != "any" && r.Secrets[cl.kind] == 0 || len(r.Secrets) == 0 {
 			t.Errorf("secrets.txt:%d: report %v has no %s: %q", cl.num, r.Secrets, cl.kind, got)
 		}
 		if again := Filter(got); again != got {
@@ -514,4 +534,61 @@ func BenchmarkFilter(b *testing.B) {
 			Filter(big)
 		}
 	})
+}
+
+// hookPrompt is a prompt of the size hooks see most, with the words that
+// wake secret rules.
+const hookPrompt = `Fix the login flow: the token refresh fails with 401 after the password reset.
+The API key is read from config.apiKey in src/auth/client.ts, and the secret for
+signing lives in the vault. Keep the access token out of the logs, and make sure
+the session cookie is still set after the redirect. Tests: npm test -- auth.
+` + `Also check that the GitHub Actions workflow passes the deploy key to the build.`
+
+// BenchmarkFilterPrompt is the filter's cost per prompt in a warm process.
+func BenchmarkFilterPrompt(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(hookPrompt)))
+	for b.Loop() {
+		Filter(hookPrompt)
+	}
+}
+
+// BenchmarkLeakCold is what a hook process pays the first time it
+// filters such a prompt: building the keyword index and compiling the
+// gitleaks rules the prompt wakes, which later calls reuse.
+func BenchmarkLeakCold(b *testing.B) {
+	for b.Loop() {
+		x := buildLeakIndex()
+		for r := range x.find(hookPrompt) {
+			regexp.MustCompile(leakRules[r].re)
+			compileAllows(leakRules[r].allow)
+		}
+		compileAllows([]leakAllow{leakGlobalAllow})
+	}
+}
+
+// BenchmarkLeakCompileAll is the cost of compiling every gitleaks rule,
+// which compiling on first use avoids.
+func BenchmarkLeakCompileAll(b *testing.B) {
+	for b.Loop() {
+		for _, r := range leakRules {
+			regexp.MustCompile(r.re)
+		}
+	}
+}
+
+func TestFilterReportOpen(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		open bool
+	}{
+		{"a <private>b", true},
+		{"a <private>b</private> c", false},
+		{"a <system-reminder>b", false},
+		{"a </private> b <private> c", true},
+	} {
+		if _, r := FilterReport(tt.in); r.Open != tt.open {
+			t.Errorf("FilterReport(%q).Open = %v, want %v", tt.in, r.Open, tt.open)
+		}
+	}
 }

@@ -74,8 +74,8 @@ func matchTag(s string, k, kind int) (tag, bool) {
 			return tag{i - 4, j + 3, kind, closing}, true
 		}
 	case i >= 1 && s[i-1] == '<':
-		if strings.HasPrefix(rest, ">") {
-			return tag{i - 1, j + 1, kind, closing}, true
+		if end, ok := angleTagEnd(s, k+len(tagName(kind))); ok {
+			return tag{i - 1, end, kind, closing}, true
 		}
 	case kind == tagPrivate && i >= 1 && s[i-1] == '[':
 		if strings.HasPrefix(rest, "]") {
@@ -83,6 +83,41 @@ func matchTag(s string, k, kind int) (tag, bool) {
 		}
 	}
 	return tag{}, false
+}
+
+// maxAttrs bounds the attributes an angle tag may carry.
+const maxAttrs = 256
+
+// angleTagEnd returns the end of an angle tag whose name ends at s[j]:
+// after blanks or line breaks, '>' ("<private\n>"), or attributes and then
+// '>' (<private reason="x">). Attributes start with a name and '=', so
+// "<private key file>" in prose is no tag.
+func angleTagEnd(s string, j int) (int, bool) {
+	k := j
+	for n := 0; k < len(s) && (isBlank(s[k]) || s[k] == '\n' || s[k] == '\r') && n < maxTagBlanks; n++ {
+		k++
+	}
+	if k < len(s) && s[k] == '>' {
+		return k + 1, true
+	}
+	if k == j || k >= len(s) || !isLetter(s[k]) {
+		return 0, false
+	}
+	a := k
+	for a < len(s) && (isToken(s[a]) || s[a] == ':') {
+		a++
+	}
+	for a < len(s) && isBlank(s[a]) {
+		a++
+	}
+	if a >= len(s) || s[a] != '=' {
+		return 0, false
+	}
+	e := strings.IndexAny(s[a:min(len(s), k+maxAttrs)], "<>")
+	if e < 0 || s[a+e] != '>' {
+		return 0, false
+	}
+	return a + e + 1, true
 }
 
 // blanksBefore returns i moved back over at most maxTagBlanks blanks.
@@ -113,6 +148,7 @@ func removeRegions(s string, names [numTagKinds][]int, r *Report) (string, bool)
 	var depth [numTagKinds]int
 	open, first := false, 0
 	prevEnd := 0
+	done := 0 // out[:done] ends with the last region written
 	for _, t := range tags {
 		if t.start < prevEnd { // cannot happen: tags never share bytes
 			continue
@@ -120,7 +156,16 @@ func removeRegions(s string, names [numTagKinds][]int, r *Report) (string, bool)
 		prevEnd = t.end
 		if !open {
 			out = append(out, s[pos:t.start]...)
-			if t.closing {
+			switch {
+			case t.closing && t.kind == tagPrivate:
+				// The section was opened in an earlier message (a prompt
+				// before this one): what precedes its end here is its
+				// second part.
+				out, pos = append(out[:done], PrivateMarker...), t.end
+				r.Private++
+				done = len(out)
+				continue
+			case t.closing:
 				out, pos = join(out, s, t.end)
 				continue
 			}
@@ -138,10 +183,12 @@ func removeRegions(s string, names [numTagKinds][]int, r *Report) (string, bool)
 		if depth == [numTagKinds]int{} {
 			open = false
 			out, pos = endRegion(out, s, t.end, first, r)
+			done = len(out)
 		}
 	}
 	if open {
 		out, pos = endRegion(out, s, len(s), first, r)
+		r.Open = first == tagPrivate
 	}
 	out = append(out, s[pos:]...)
 	return string(out), true
@@ -220,6 +267,11 @@ func join(out []byte, s string, pos int) ([]byte, int) {
 	}
 	if crossesTag(out, s[pos:]) {
 		out = append(out, '\n')
+		if crossesTag(out, s[pos:]) {
+			// "<private " + ">": a tag may hold line breaks, but not a
+			// '.' where its attributes would start.
+			out = append(out[:len(out)-1], ".\n"...)
+		}
 	}
 	return out, pos
 }
@@ -252,7 +304,7 @@ func newlineAt(s string, i int) int {
 // crossesTag reports whether a tag spans the point where left and right
 // meet.
 func crossesTag(left []byte, right string) bool {
-	if len(left) == 0 || len(right) == 0 || left[len(left)-1] == '\n' {
+	if len(left) == 0 || len(right) == 0 {
 		return false
 	}
 	const window = 128 // longer than any tag

@@ -40,6 +40,20 @@ func maskSecrets(s string, w hits, r *Report) string {
 			s, edits = applyEdits(s, edits, r)
 			w, changed = w.after(edits), true
 		}
+		// gitleaks' matches may start inside a word, so the keywords are
+		// found again rather than moved.
+		if edits := leakEdits(s, nil); len(edits) > 0 {
+			s, _ = applyEdits(s, edits, r)
+			w, changed = findKeywords(s), true
+		}
+		if edits := cliEdits(s, nil); len(edits) > 0 {
+			s, _ = applyEdits(s, edits, r)
+			w, changed = findKeywords(s), true
+		}
+		if edits := encodedEdits(s, nil); len(edits) > 0 {
+			s, _ = applyEdits(s, edits, r)
+			w, changed = findKeywords(s), true
+		}
 		if !changed {
 			break
 		}
@@ -134,6 +148,54 @@ func formatEdits(s string, edits []edit) []edit {
 				edits = append(edits, edit{i, end, "jwt"})
 				next = end
 			}
+		case after == ' ' && run[len(run)-1] == 'D' && strings.HasSuffix(run, "-----END"):
+			// An END line with no BEGIN before it: the block was cut
+			// (a tail of a long output, a paste that lost its head).
+			if start, end, ok := orphanKeyBlock(s, i, j); ok {
+				edits = append(edits, edit{start, end, "private_key"})
+				next = end
+			}
+		case after == '.' && dottedPrefix(run) != "":
+			if end := dottedEnd(s, j); end-j >= 16 && hasDigit(s[j:end]) {
+				edits = append(edits, edit{i, end, dottedPrefix(run)})
+				next = end
+			}
+		case after == '=' && (run == "sig" || strings.EqualFold(run, "X-Amz-Signature")) && i > 0 && (s[i-1] == '&' || s[i-1] == '?'):
+			// The signature of an Azure SAS or S3 presigned URL, which
+			// grants its access.
+			end := j + 1
+			for end < len(s) && !isAuthorityStop(s[end]) && s[end] != '&' {
+				end++
+			}
+			if end-j > 16 {
+				edits = append(edits, edit{j + 1, end, "signature"})
+				next = end
+			}
+		case after == ':' && run == "Private-Lines":
+			// A PuTTY key file: the private key's lines follow.
+			if e, ok := puttyPrivate(s, j+1); ok {
+				edits = append(edits, e)
+				next = e.end
+			}
+		case len(run) == 34 && run[0] == 'A' && run[1] == 'C' && isHex(run[2:]):
+			// A Twilio account SID; the 32-hex auth token that goes with
+			// it is usually the next argument on the line.
+			if e, ok := nextHex32(s, j); ok {
+				edits = append(edits, e)
+			}
+		case after == '/' && run == "webhooks" && i >= 5 && s[i-5:i] == "/api/" && strings.Contains(s[max(0, i-24):i], "discord"):
+			// https://discord.com/api/webhooks/ID/TOKEN
+			if k := strings.IndexByte(s[j+1:min(len(s), j+32)], '/'); k > 0 {
+				start := j + 1 + k + 1
+				end := start
+				for end < len(s) && isToken(s[end]) {
+					end++
+				}
+				if end-start >= 20 {
+					edits = append(edits, edit{start, end, "discord_webhook"})
+					next = end
+				}
+			}
 		case after == '.' && run == "hooks" && strings.HasPrefix(s[j:], ".slack.com/"):
 			if e, ok := slackWebhook(s, j+len(".slack.com/")); ok {
 				edits = append(edits, e)
@@ -142,6 +204,13 @@ func formatEdits(s string, edits []edit) []edit {
 		case len(run) >= minTokenLen:
 			if kind := tokenKind(run); kind != "" {
 				edits = append(edits, edit{i, j, kind})
+				if kind == "aws_access_key" {
+					// The secret key that goes with it, later on the line:
+					// a credentials CSV, "AKIA… wJalr…".
+					if e, ok := awsSecretAfter(s, j); ok {
+						edits = append(edits, e)
+					}
+				}
 			}
 		}
 		if after == ':' && next == j && strings.HasPrefix(s[j:], "://") {
@@ -152,6 +221,150 @@ func formatEdits(s string, edits []edit) []edit {
 		i = next
 	}
 	return edits
+}
+
+// dottedPrefix returns the kind of token that starts with run and a dot:
+// HashiCorp Vault (hvs.…), Google OAuth access tokens (ya29.…), SendGrid
+// keys (SG.….…).
+func dottedPrefix(run string) string {
+	switch run {
+	case "hvs", "hvb", "hvr":
+		return "vault_token"
+	case "ya29":
+		return "google_oauth_token"
+	case "SG":
+		return "sendgrid_key"
+	}
+	return ""
+}
+
+// dottedEnd returns the end of the run of token bytes and dots at s[j:].
+func dottedEnd(s string, j int) int {
+	for j < len(s) && (isToken(s[j]) || s[j] == '.' && j+1 < len(s) && isToken(s[j+1])) {
+		j++
+	}
+	return j
+}
+
+// orphanKeyBlock finds the body of a private key block cut above its END
+// line, which starts at s[i] ("-----END" is s[i:j]): the base64 lines
+// (or "\n"-escaped ones) right above it, and the END line.
+func orphanKeyBlock(s string, i, j int) (int, int, bool) {
+	line := s[j+1 : min(len(s), j+1+80)]
+	k := strings.Index(line, "-----")
+	if k < 0 || strings.ContainsAny(line[:k], "\r\n") || !strings.Contains(line[:k], "PRIVATE KEY") {
+		return 0, 0, false
+	}
+	end := j + 1 + k + 5
+	start := i
+	for start > 0 && (isBase64(s[start-1]) || strings.IndexByte("\r\n\\ \t", s[start-1]) >= 0) {
+		start--
+	}
+	for start < i && !isBase64(s[start]) {
+		start++
+	}
+	if i-start < 16 {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+func isBase64(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' }
+
+// puttyPrivate masks the lines of a PuTTY key file's private key, which
+// follow "Private-Lines: N", and its Private-MAC. i is after the colon.
+func puttyPrivate(s string, i int) (edit, bool) {
+	for i < len(s) && isBlank(s[i]) {
+		i++
+	}
+	n := 0
+	for i < len(s) && isDigit(s[i]) && n < 1000 {
+		n = n*10 + int(s[i]-'0')
+		i++
+	}
+	nl := newlineAt(s, i)
+	if n == 0 || nl == 0 {
+		return edit{}, false
+	}
+	start, end := i+nl, i+nl
+	for ; n > 0 && end < len(s); n-- {
+		k := strings.IndexByte(s[end:], '\n')
+		if k < 0 {
+			end = len(s)
+			break
+		}
+		end += k + 1
+	}
+	if rest := s[end:]; strings.HasPrefix(rest, "Private-MAC:") {
+		k := strings.IndexByte(rest, '\n')
+		if k < 0 {
+			k = len(rest)
+		}
+		end += k
+	}
+	for end > start && (s[end-1] == '\n' || s[end-1] == '\r') {
+		end--
+	}
+	return edit{start, end, "private_key"}, end > start
+}
+
+// awsSecretAfter finds a 40-byte AWS secret access key after s[j] on the
+// same line: base64 bytes with upper and lower case and a digit.
+func awsSecretAfter(s string, j int) (edit, bool) {
+	end := strings.IndexByte(s[j:], '\n')
+	if end < 0 {
+		end = len(s)
+	} else {
+		end += j
+	}
+	for k := j; k < end; {
+		if !isBase64(s[k]) {
+			k++
+			continue
+		}
+		e := k
+		for e < end && isBase64(s[e]) {
+			e++
+		}
+		if v := s[k:e]; e-k == 40 && hasDigit(v) && strings.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
+			return edit{k, e, "aws_secret_key"}, true
+		}
+		k = e
+	}
+	return edit{}, false
+}
+
+// nextHex32 finds a run of exactly 32 hex digits after s[j] on the same line.
+func nextHex32(s string, j int) (edit, bool) {
+	lineEnd := strings.IndexByte(s[j:], '\n')
+	if lineEnd < 0 {
+		lineEnd = len(s) - j
+	}
+	line := s[j : j+lineEnd]
+	for k := 0; k < len(line); {
+		if !isToken(line[k]) {
+			k++
+			continue
+		}
+		e := k
+		for e < len(line) && isToken(line[e]) {
+			e++
+		}
+		if e-k == 32 && isHex(line[k:e]) {
+			return edit{j + k, j + e, "twilio_auth_token"}, true
+		}
+		k = e
+	}
+	return edit{}, false
+}
+
+func isHex(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i] | 0x20; !isDigit(v[i]) && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return v != ""
 }
 
 // minTokenLen is the length of the shortest token tokenKind knows
@@ -421,12 +634,18 @@ func keyValue(s string, st int) (edit, bool) {
 		}
 	case flag && spaceBefore && !keyQuoted: // --password hunter2
 		spaceFlag = true
+	case spaceBefore && !flag && open == 0:
+		// Prose: "the password is hunter2", "my API token was …".
+		if e, ok := proseValue(s, st, ie, p); ok {
+			return e, true
+		}
+		return netrcValue(s, st, ie, p)
 	default:
 		return edit{}, false
 	}
 	// The name is checked only now: most keyword hits (tokens, keyboard)
 	// are not followed by a separator, and this check is the costly one.
-	kind := keyKind(name)
+	kind := nameKind(s, st, name)
 	if kind == "" {
 		return edit{}, false
 	}
@@ -445,6 +664,167 @@ func keyValue(s string, st int) (edit, bool) {
 		}
 	}
 	return value(s, p, open, keyQuoted, anyValue, kind)
+}
+
+// nameKind is the kind of secret the identifier name at s[st:] names,
+// alone or with the word before it: "api key:", "secret key is".
+func nameKind(s string, st int, name string) string {
+	if kind := keyKind(name); kind != "" || !strings.EqualFold(name, "key") || st < 2 || s[st-1] != ' ' {
+		return kind
+	}
+	ps := st - 1
+	for ps > 0 && isAlnum(s[ps-1]) && st-ps < 32 {
+		ps--
+	}
+	if ps == st-1 || ps > 0 && isToken(s[ps-1]) {
+		return ""
+	}
+	return keyKind(s[ps:st-1] + "_" + name)
+}
+
+// proseValue masks the value in "<name> is <value>" and "<name> was
+// <value>", where the name names a secret. p is after the blanks that
+// follow the name. Only a value that looks generated or mixes in digits
+// or symbols is masked: "the token is expired" stays.
+func proseValue(s string, st, ie, p int) (edit, bool) {
+	var verb int
+	for _, v := range [...]string{"is ", "was ", "is: ", "is = ", "to ", "was changed to ", "is now "} {
+		if hasFold(s, p, v) {
+			verb = len(v)
+			break
+		}
+	}
+	if verb == 0 {
+		return edit{}, false
+	}
+	kind := nameKind(s, st, s[st:ie])
+	if kind == "" {
+		return edit{}, false
+	}
+	p += verb
+	for p < len(s) && isBlank(s[p]) {
+		p++
+	}
+	if p < len(s) && isQuote(s[p]) {
+		p++
+	}
+	e := p
+	for e < len(s) && s[e] > ' ' && !isQuote(s[e]) {
+		e++
+	}
+	for e > p && strings.IndexByte(".,;:!?)", s[e-1]) >= 0 {
+		e--
+	}
+	v := s[p:e]
+	if len(v) < 6 || strings.HasPrefix(v, redactPrefix) || isPlaceholder(v) {
+		return edit{}, false
+	}
+	if isDottedName(strings.TrimLeft(v, "*&")) {
+		return edit{}, false // "the private key is *ed25519.PrivateKey"
+	}
+	if !(hasDigit(v) && hasLetter(v)) && !isPassphrase(v) && !strings.ContainsAny(v, "&!#%*$") && !(kind == "password" && isPlainPassword(v) && !isInflected(v)) {
+		return edit{}, false
+	}
+	return edit{p, e, kind}, true
+}
+
+// netrcValue masks the password of a .netrc line: "machine HOST login
+// USER password VALUE". p is after the blanks that follow the name.
+func netrcValue(s string, st, ie, p int) (edit, bool) {
+	if kind := keyKind(s[st:ie]); kind != "password" {
+		return edit{}, false
+	}
+	ls := strings.LastIndexByte(s[:st], '\n') + 1
+	line := strings.TrimSpace(s[ls:st])
+	if !strings.HasPrefix(line, "machine ") && !strings.HasPrefix(line, "default ") || !strings.Contains(line, " login ") {
+		return edit{}, false
+	}
+	e := p
+	for e < len(s) && s[e] > ' ' {
+		e++
+	}
+	if e == p || strings.HasPrefix(s[p:], redactPrefix) || strings.IndexByte("=!<>&|", s[p]) >= 0 {
+		return edit{}, false
+	}
+	return edit{p, e, "password"}, true
+}
+
+// isPlainPassword reports whether a password-named key's value made of
+// letters only is a password (letmein, Whiskey, sunshine) rather than a
+// type, a keyword or a word that describes one (string, None, required,
+// incorrect). Names that name a secret (password, userPass) are
+// variables.
+func isPlainPassword(v string) bool {
+	if len(v) < 5 || len(v) > 64 || identNamesSecret(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) || i > 0 && isLower(v[i-1]) && isUpper(v[i]) {
+			return false // a camel-case name is a variable: { password: userInput }
+		}
+	}
+	return !notPasswords[strings.ToLower(v)]
+}
+
+// notPasswords are words that follow "password:" or "password is" in code,
+// config and prose without being a password.
+var notPasswords = map[string]bool{
+	"string": true, "bytes": true, "none": true, "null": true, "undefined": true, "false": true, "required": true,
+	"optional": true, "empty": true, "hidden": true, "redacted": true, "masked": true, "secret": true, "unset": true,
+	"missing": true, "invalid": true, "expired": true, "incorrect": true, "wrong": true, "correct": true, "valid": true,
+	"protected": true, "encrypted": true, "hashed": true, "plain": true, "plaintext": true, "sensitive": true,
+	"strong": true, "weak": true, "length": true, "field": true, "value": true, "input": true, "prompt": true,
+	"unknown": true, "default": true, "random": true, "generated": true, "stored": true, "saved": true, "changed": true,
+	"reset": true, "updated": true, "needed": true, "accepted": true, "rejected": true, "ignored": true, "used": true,
+	"blank": true, "defined": true, "given": true, "provided": true, "specified": true, "configured": true, "enabled": true,
+	"disabled": true, "visible": true, "shown": true, "printed": true, "logged": true, "sent": true, "checked": true,
+	"verified": true, "different": true, "same": true, "too": true, "short": true, "long": true, "never": true,
+	"always": true, "still": true, "already": true, "being": true, "where": true, "which": true, "there": true,
+	"their": true, "these": true, "those": true, "about": true, "after": true, "before": true, "below": true,
+	"above": true, "without": true, "within": true, "should": true, "would": true, "could": true, "must": true,
+	"string?": true, "boolean": true, "number": true, "integer": true, "object": true, "varchar": true, "text": true,
+	"array": true, "option": true, "secure": true, "insecure": true, "public": true, "private": true, "local": true,
+	"remote": true, "static": true, "final": true, "const": true, "readonly": true, "nullable": true, "unique": true,
+	"index": true, "column": true, "attribute": true, "property": true, "parameter": true, "argument": true,
+	"uintptr": true, "float": true, "double": true, "interface": true, "struct": true, "unsigned": true, "signed": true,
+	"typing": true, "types": true, "schema": true, "model": true, "models": true, "fields": true, "forms": true,
+}
+
+// isInflected reports whether a word ends like a participle or an adverb
+// ("the password was derived", "is detected", "is rapidly"): prose, not a
+// password.
+func isInflected(v string) bool {
+	l := strings.ToLower(v)
+	for _, suf := range [...]string{"ed", "ing", "ly", "able", "ible", "ous", "ive"} {
+		if strings.HasSuffix(l, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLineEnd reports whether s[e:] starts the end of a value: a line
+// break, a comma, a semicolon or blanks then one of these or the end.
+func isLineEnd(s string, e int) bool {
+	for e < len(s) && isBlank(s[e]) {
+		e++
+	}
+	return e == len(s) || s[e] == '\n' || s[e] == '\r' || s[e] == ',' || s[e] == ';' || s[e] == '}' || s[e] == '#'
+}
+
+// isPassphrase reports whether v is lower-case words joined by dashes,
+// four or more (correct-horse-battery-staple): a passphrase, where a
+// header or a type name capitalises its words.
+func isPassphrase(v string) bool {
+	if strings.Count(v, "-") < 3 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLower(v[i]) && v[i] != '-' {
+			return false
+		}
+	}
+	return !strings.Contains(v, "--")
 }
 
 // closeKeyQuote steps over the quote that closes a quoted key ("password"
@@ -484,7 +864,7 @@ func value(s string, p int, open byte, keyQuoted, anyValue bool, kind string) (e
 		return edit{}, false
 	}
 	if delim, cs, fstr := quoteAt(s, p); delim != "" {
-		if cs >= n || s[cs] == '$' || fstr && s[cs] == '{' || strings.HasPrefix(s[cs:], "{{") || strings.HasPrefix(s[cs:], redactPrefix) {
+		if cs >= n || s[cs] == '$' && isReference(s[cs:quoteEnd(s, cs, delim)]) || fstr && s[cs] == '{' || strings.HasPrefix(s[cs:], "{{") || strings.HasPrefix(s[cs:], redactPrefix) {
 			return edit{}, false
 		}
 		if strings.IndexByte(" \t,;)+]}", s[cs]) >= 0 {
@@ -496,7 +876,7 @@ func value(s string, p int, open byte, keyQuoted, anyValue bool, kind string) (e
 		}
 		// A quoted key (JSON, dicts) or an env assignment holds data; in
 		// code, only a literal that looks secret is one.
-		if v := s[cs:end]; !keyQuoted && !anyValue && !literalLooksSecret(v) {
+		if v := s[cs:end]; !keyQuoted && !anyValue && !literalLooksSecret(v) && !(kind == "password" && isPlainPassword(v)) {
 			return edit{}, false
 		}
 		return edit{cs, end, kind}, true
@@ -512,14 +892,54 @@ func value(s string, p int, open byte, keyQuoted, anyValue bool, kind string) (e
 		return edit{}, false
 	}
 	v := s[p:e]
-	if anyValue {
+	switch {
+	case v[0] == '$' && !isReference(v), v[0] == '/' && !isPath(v):
+		// A password that starts with '$' or '/': $3cr3t!, /Tr0ub4dor&3.
+	case anyValue:
 		if strings.IndexByte("$%{/~", v[0]) >= 0 || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || isPlaceholder(v) {
 			return edit{}, false // a reference, a template or a path
 		}
-	} else if !looksSecret(v) {
+	case !looksSecret(v) && !(kind == "password" && isPlainPassword(v) && e < n && isLineEnd(s, e) || kind == "password" && isPlainPassword(v) && e == n):
 		return edit{}, false
 	}
 	return edit{p, e, kind}, true
+}
+
+// isReference reports whether v, which starts with '$', refers to a
+// variable rather than being a password that starts with '$': ${X},
+// $(cmd), $NAME, $name, $dbPassword, $this->x are references; $3cr3t! and
+// $uperS3cret are not.
+func isReference(v string) bool {
+	if len(v) < 2 || strings.IndexByte("{(", v[1]) >= 0 {
+		return true
+	}
+	name := v[1:]
+	e := 0
+	for e < len(name) && (isAlnum(name[e]) || name[e] == '_') {
+		e++
+	}
+	switch {
+	case e == 0 || isDigit(name[0]):
+		return e == 0 && !hasLetter(name) // "$" then symbols: a shell special
+	case e < len(name):
+		rest := name[e:]
+		return strings.HasPrefix(rest, "->") || strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, ":")
+	}
+	upper, lower := false, false
+	for i := 0; i < len(name); i++ {
+		upper = upper || isUpper(name[i])
+		lower = lower || isLower(name[i])
+	}
+	// $NAME and $name are variables; a mixed-case name is one if it
+	// names a secret ($dbPassword) or reads as camel case without digits.
+	return !(upper && lower) || namesSecret(name) || !hasDigit(name)
+}
+
+// isPath reports whether v, which starts with '/', is a path rather than a
+// password that starts with '/': it has more than one segment, or its one
+// segment has no digit.
+func isPath(v string) bool {
+	return strings.Count(v, "/") > 1 || !hasDigit(v) || len(v) < 8
 }
 
 // quoteAt returns the delimiter of the string literal at s[p:] ("", if
@@ -598,7 +1018,7 @@ func keyKind(name string) string {
 			return ""
 		}
 		return "password"
-	case "password", "passwd", "passphrase":
+	case "password", "passwd", "passphrase", "pw":
 		return "password"
 	case "pass": // DB_PASS, smtpPass; a bare "PASS:" is test output
 		if prev != "" {
@@ -632,8 +1052,20 @@ func keyKind(name string) string {
 			return "access_key"
 		case "private":
 			return "private_key"
+		case "account": // Azure AccountKey=
+			return "secret_key"
 		case "secret", "auth", "signing", "encryption", "master", "session", "client":
 			return "secret_key"
+		}
+		return ""
+	case "sig": // an Azure SAS signature: …&sig=…
+		if len(ws) == 1 {
+			return "signature"
+		}
+		return ""
+	case "mac": // PuTTY's Private-MAC
+		if prev == "private" {
+			return "private_key"
 		}
 		return ""
 	case "base": // Rails SECRET_KEY_BASE
@@ -722,7 +1154,7 @@ func looksSecret(v string) bool {
 		return false
 	case isNumericType(v) || isDottedName(v) || isNumber(v):
 		return false
-	case isIdent(v) && namesSecret(v): // a variable: testRSA2048PrivateKey, password16
+	case isIdent(v) && identNamesSecret(v): // a variable: testRSA2048PrivateKey, password16
 		return false
 	}
 	return true
@@ -734,10 +1166,14 @@ func looksSecret(v string) bool {
 // path = "/etc/master.passwd".
 func literalLooksSecret(v string) bool {
 	switch {
+	case isPassphrase(v):
+		return true
 	case len(v) < 4 || strings.ContainsAny(v, " \t\\") || isWordy(v) || isPlaceholder(v):
 		return false // a message, a regular expression, a word, "****"
 	case strings.IndexByte("/~.#^[(", v[0]) >= 0:
 		return false // a path, a colour, a pattern
+	case strings.Contains(v, ".") && strings.Trim(v, "0123456789.") == "":
+		return false // a version, an OID, an address
 	case isDottedName(v) && namesSecret(v):
 		return false
 	}
@@ -781,6 +1217,20 @@ func namesSecret(v string) bool {
 	for i := 0; i < len(v); i++ {
 		for _, kw := range [...]string{"pass", "pwd", "secret", "token", "key", "auth"} {
 			if hasFold(v, i, kw) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// identNamesSecret reports whether one of the words of the identifier v
+// starts with a word that names a secret: testRSA2048PrivateKey and
+// password16 do, Whiskey2024 does not ("key" is inside a word).
+func identNamesSecret(v string) bool {
+	for _, w := range words(v) {
+		for _, kw := range [...]string{"pass", "pwd", "secret", "token", "key", "auth"} {
+			if hasFold(w, 0, kw) {
 				return true
 			}
 		}

@@ -48,18 +48,34 @@ type Rendered struct {
 }
 
 // markerRE finds text in stored content that could open or close one of our
-// blocks, a system reminder, or forge a citation.
-var markerRE = regexp.MustCompile(`(?i)(\[\s*/?\s*(conflict\s+warnings|citation\s+trace)\s*\])|(<\s*/?\s*(claude-memory-layer-context|system-reminder)[^>]*>)|(\[\s*mem\s*:)`)
+// blocks, a system reminder, or forge a citation. It runs over the
+// skeleton of the text, so look-alike spellings match too; words may be
+// joined by blanks, '-' or '_'.
+var markerRE = regexp.MustCompile(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation[\s_-]*traces?)\s*\])|(<\s*/?\s*(claude[\s_-]*memory[\s_-]*layer[\s_-]*context|system[\s_-]*reminder)[^>]*>)|(\[\s*mem\s*:)`)
 
 // inert makes stored text safe to place inside the injected context: it folds
 // it onto one line (so it cannot start a line of its own) and defuses our block
 // markers, system-reminder tags and citation ids while keeping them readable.
+// A marker spelled with invisible characters, fullwidth forms or look-alike
+// letters is found on the text's skeleton and written back defused, in plain
+// letters.
 func inert(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	return markerRE.ReplaceAllStringFunc(s, func(m string) string {
-		r := strings.NewReplacer("[", "⟦", "]", "⟧", "<", "‹", ">", "›")
-		return r.Replace(m)
-	})
+	sk, at := skeleton(s)
+	locs := markerRE.FindAllStringIndex(sk, -1)
+	if len(locs) == 0 {
+		return s
+	}
+	defuse := strings.NewReplacer("[", "⟦", "]", "⟧", "<", "‹", ">", "›")
+	var b strings.Builder
+	pos := 0
+	for _, l := range locs {
+		b.WriteString(s[pos:at[l[0]]])
+		b.WriteString(defuse.Replace(sk[l[0]:l[1]]))
+		pos = at[l[1]]
+	}
+	b.WriteString(s[pos:])
+	return b.String()
 }
 
 // clipRunes cuts s to at most n bytes on a rune boundary, marking the cut.
