@@ -97,11 +97,22 @@ func date(t time.Time) string {
 	return t.UTC().Format("2006-01-02")
 }
 
+// typeLabel is an entry's type as the context shows it: a type the store
+// should never hold (a crafted export, a future version's) is shown as
+// "memory", so stored text can never write outside inert's reach.
+func typeLabel(t string) string {
+	switch t {
+	case "decision", "fact", "preference", "constraint", "lesson", "task", "reference":
+		return t
+	}
+	return "memory"
+}
+
 // kindLabel names who said a message, or an entry's type.
 func kindLabel(it Item) string {
 	switch it.Kind {
 	case KindEntry:
-		return it.Type
+		return typeLabel(it.Type)
 	case "user_prompt":
 		return "user said"
 	case "agent_response":
