@@ -66,7 +66,7 @@ func exportLines(tb testing.TB, b []byte) map[string][]string {
 
 func TestExportRoundTrip(t *testing.T) {
 	fx := needDir(t, fixtureDir)
-	conv := needDir(t, locomoDir)
+	conv := conversation(t)
 	src := newTestEnv(t)
 	src.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"), "--dir", conv)
 	file := filepath.Join(src.root(), "out", "export.jsonl")
