@@ -111,7 +111,6 @@ func (r *sessionRun) run(prompts ...string) (string, error) {
 		"HOME=" + home,
 		"LANG=C.UTF-8",
 		"TERM=dumb",
-		"SHELL=/bin/sh",
 		"ANTHROPIC_BASE_URL=" + api.URL,
 		"ANTHROPIC_API_KEY=sk-ant-fake-key",
 		"DISABLE_TELEMETRY=1",
@@ -121,7 +120,7 @@ func (r *sessionRun) run(prompts ...string) (string, error) {
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"CML_CAPTURE_DIR=" + hooks,
 	}
-	for _, k := range []string{"USER", "TMPDIR", "TZ", "GOCOVERDIR", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"} {
+	for _, k := range []string{"USER", "SHELL", "TMPDIR", "TZ", "GOCOVERDIR", "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
 		}
