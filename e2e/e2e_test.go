@@ -1,5 +1,5 @@
 // Package e2e runs the plugin inside the real Claude Code CLI (offline, against
-// the shared harness's fake model API) and checks what reached the model and the store.
+// internal/fakeapi on a loopback port) and checks what reached the model and the store.
 package e2e
 
 import (
@@ -18,26 +18,6 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/synthetic"
 )
 
-// harness locates the shared harness and its installed CLI, or skips.
-func harness(t *testing.T) (runSession string) {
-	t.Helper()
-	if os.Getenv("CML_E2E") == "" {
-		t.Skip("set CML_E2E=1 (scripts/e2e.sh does) to run the real-client tests")
-	}
-	dir := os.Getenv("CLAUDE_REAL_HARNESS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "harness", "claude-real")
-	}
-	rs, err := filepath.Abs(filepath.Join(dir, "run-session.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(rs); err != nil {
-		t.Fatalf("harness not found at %s (set CLAUDE_REAL_HARNESS)", dir)
-	}
-	return rs
-}
-
 // pluginDir is the repository root, which is the plugin (bin/ must be built).
 func pluginDir(t *testing.T) string {
 	t.Helper()
@@ -53,45 +33,30 @@ func pluginDir(t *testing.T) string {
 
 type world struct {
 	t       *testing.T
-	run     string
+	claude  string
 	plugin  string
 	work    string
 	dataDir string
 }
 
 func newWorld(t *testing.T) *world {
-	w := &world{t: t, run: harness(t), plugin: pluginDir(t), work: t.TempDir()}
+	w := &world{t: t, claude: claudeBin(t), plugin: pluginDir(t), work: t.TempDir()}
 	w.dataDir = filepath.Join(w.work, "memory")
 	return w
 }
 
 // session runs one Claude Code session with the given prompts in the shared
-// project; extra is added to the environment.
+// project; extra is added to the environment (CLAUDE_REAL_* knobs: see
+// sessionRun). It returns the run's directory.
 func (w *world) session(name string, extra []string, prompts ...string) string {
 	w.t.Helper()
 	dir := filepath.Join(w.work, name)
-	args := append([]string{w.plugin, dir}, prompts...)
-	cmd := exec.Command(w.run, args...)
-	cmd.Env = append(os.Environ(),
-		"CLAUDE_MEMORY_DIR="+w.dataDir,
-		"CLAUDE_REAL_PASS_ENV=CLAUDE_MEMORY_DIR "+strings.Join(passNames(extra), " "),
-		"CLAUDE_REAL_PROJECT_DIR="+filepath.Join(w.work, "project"),
-		"CLAUDE_REAL_DEBUG=1",
-	)
-	cmd.Env = append(cmd.Env, extra...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		w.t.Fatalf("run-session %s: %v\n%s", name, err, out)
+	r := &sessionRun{claude: w.claude, plugin: w.plugin, dir: dir, project: filepath.Join(w.work, "project"),
+		env: append([]string{"CLAUDE_MEMORY_DIR=" + w.dataDir}, extra...)}
+	if _, err := r.run(prompts...); err != nil {
+		w.t.Fatalf("session %s: %v", name, err)
 	}
 	return dir
-}
-
-func passNames(kv []string) []string {
-	var names []string
-	for _, s := range kv {
-		names = append(names, strings.SplitN(s, "=", 2)[0])
-	}
-	return names
 }
 
 func (w *world) openStore() *store.DB {
@@ -362,7 +327,7 @@ func TestRealClientSlashCommand(t *testing.T) {
 // and the import finishes whole.
 func TestRealClientDuringImport(t *testing.T) {
 	w := newWorld(t)
-	tmpl, err := os.ReadFile(filepath.Join("..", "..", "shared", "fixtures", "claude-code", "transcripts", "basic.jsonl"))
+	tmpl, err := os.ReadFile(filepath.Join("..", "testdata", "claude-code", "transcripts", "basic.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

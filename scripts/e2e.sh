@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# e2e.sh: end-to-end tests with the real Claude Code CLI, offline, through the
-# shared harness (../shared/harness/claude-real): installs the pinned CLI from the
-# npm registry if it is not there yet, builds the plugin, runs e2e/ tests.
+# e2e.sh [go test flags]: end-to-end tests with the real Claude Code CLI,
+# offline: scripts/setup-claude.sh installs the pinned CLI from the npm
+# registry when it is not there yet, the plugin is built, and the e2e/ tests
+# (and the claude extractor's real-CLI test) run it against internal/fakeapi.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export CLAUDE_REAL_HARNESS=${CLAUDE_REAL_HARNESS:-$(cd "$root/.." && pwd)/shared/harness/claude-real}
-export CLAUDE_REAL_PREFIX=${CLAUDE_REAL_PREFIX:-/tmp/claude-real}
-if [ ! -x "$CLAUDE_REAL_PREFIX/bin/claude" ] || [ ! -x "$CLAUDE_REAL_PREFIX/bin/fakeapi" ]; then
-  "$CLAUDE_REAL_HARNESS/setup.sh" "$CLAUDE_REAL_PREFIX" >/dev/null
-fi
+CML_CLAUDE=${CML_CLAUDE:-$("$root/scripts/setup-claude.sh")}
+export CML_CLAUDE
 "$root/scripts/build.sh"
 cd "$root"
 CML_E2E=1 go test -count=1 -timeout 15m ./e2e/ "$@"
+CML_E2E=1 go test -count=1 -timeout 5m -run 'TestClaudeRealCLI' ./internal/llm/

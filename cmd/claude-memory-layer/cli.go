@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -32,6 +33,16 @@ type env struct {
 	now            func() time.Time
 	// exe is the path of this binary, to find the sibling hook binaries.
 	exe string
+	// goos is the operating system to install for; "" is runtime.GOOS.
+	goos string
+}
+
+// os is the operating system the CLI acts for.
+func (e *env) os() string {
+	if e.goos != "" {
+		return e.goos
+	}
+	return runtime.GOOS
 }
 
 // command is one subcommand. run parses args itself (one options struct per

@@ -14,13 +14,13 @@ import (
 func TestCorrections(t *testing.T) {
 	c, db := seeded(t)
 	ctx := context.Background()
-	keys := cidOf(t, db, "Keep ./keys out of git")
-	rs := cidOf(t, db, "Use RS256 keys")
+	keys := cidOf(t, db, "Keep /health open")
+	rs := cidOf(t, db, "Sign JWTs with RS256 keys")
 
-	if out := c.ok("edit", keys, "--title", "Keep ./keys out of the repository", "--type", "constraint"); !strings.Contains(out, keys+" edited: Keep ./keys out of the repository") {
+	if out := c.ok("edit", keys, "--title", "Keep /health open without a token", "--type", "decision"); !strings.Contains(out, keys+" edited: Keep /health open without a token") {
 		t.Errorf("edit: %q", out)
 	}
-	if out := c.ok("edit", keys, "--title", "Keep ./keys out of the repository"); !strings.Contains(out, "unchanged") {
+	if out := c.ok("edit", keys, "--title", "Keep /health open without a token"); !strings.Contains(out, "unchanged") {
 		t.Errorf("edit with nothing new: %q", out)
 	}
 	if _, errs, code := c.run("edit", keys); code != exitUsage || !strings.Contains(errs, "nothing to change") {
@@ -36,8 +36,8 @@ func TestCorrections(t *testing.T) {
 		t.Errorf("pin again: %q", out)
 	}
 	show := c.ok("show", keys)
-	for _, want := range []string{"title:    Keep ./keys out of the repository", "pinned:   yes", "Corrections",
-		`edited ` + keys + `: title "Keep ./keys out of git" → "Keep ./keys out of the repository"`, "pinned " + keys} {
+	for _, want := range []string{"title:    Keep /health open without a token", "pinned:   yes", "Corrections",
+		`edited ` + keys + `: type "constraint" → "decision"; title "Keep /health open; everything`, `→ "Keep /health open without a token"`, "pinned " + keys} {
 		if !strings.Contains(show, want) {
 			t.Errorf("show lacks %q:\n%s", want, show)
 		}

@@ -75,7 +75,7 @@ func doctor(ctx context.Context, e *env) []check {
 	}
 	out = append(out, checkDataDir(cfg.DataDir))
 	out = append(out, checkStore(ctx, cfg)...)
-	out = append(out, checkBinaries(e.exe)...)
+	out = append(out, checkBinaries(e.exe, e.os())...)
 	out = append(out, checkRegistration(e))
 	out = append(out, checkLog(cfg.LogPath(), e.now()))
 	return out
@@ -140,17 +140,23 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 	return out
 }
 
-func checkBinaries(exe string) []check {
+// checkBinaries looks for the hook binaries beside the CLI (name.exe on
+// Windows, which has no execute bit) and, on Linux, checks that each is static.
+func checkBinaries(exe, goos string) []check {
 	dir := filepath.Dir(exe)
 	var missing, dynamic []string
 	for _, name := range hookBinaries {
 		p := filepath.Join(dir, name)
+		if goos == "windows" {
+			p += ".exe"
+		}
 		fi, err := os.Stat(p)
-		if err != nil || fi.Mode()&0o111 == 0 {
+		if err != nil || (goos != "windows" && fi.Mode()&0o111 == 0) {
 			missing = append(missing, name)
 			continue
 		}
-		if !isStatic(p) {
+		// Only Linux binaries are ELF; a Go binary on macOS always links libSystem.
+		if goos == "linux" && !isStatic(p) {
 			dynamic = append(dynamic, name)
 		}
 	}
@@ -160,6 +166,9 @@ func checkBinaries(exe string) []check {
 		return []check{{"binaries", "fail", "missing in " + dir + ": " + strings.Join(missing, ", "), build}}
 	case len(dynamic) > 0:
 		return []check{{"binaries", "warn", "not statically linked: " + strings.Join(dynamic, ", "), "rebuild with scripts/build.sh (CGO_ENABLED=0)"}}
+	}
+	if goos != "linux" {
+		return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s", len(hookBinaries), dir), ""}}
 	}
 	return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s, statically linked", len(hookBinaries), dir), ""}}
 }
@@ -182,10 +191,7 @@ func isStatic(path string) bool {
 // checkRegistration looks for the plugin in Claude Code's installed plugins or
 // for our hooks in its user settings.
 func checkRegistration(e *env) check {
-	root := e.getenv("CLAUDE_CONFIG_DIR")
-	if root == "" {
-		root = filepath.Join(e.getenv("HOME"), ".claude")
-	}
+	root, _ := config.ClaudeDir(e.getenv)
 	installed := filepath.Join(root, "plugins", "installed_plugins.json")
 	if b, err := os.ReadFile(installed); err == nil && strings.Contains(string(b), `"`+pluginName+"@") {
 		return check{"hooks", "ok", "plugin " + pluginName + " installed (" + installed + ")", ""}

@@ -90,7 +90,7 @@ func keysOf(m map[string]json.RawMessage) string {
 func TestVerifyReject(t *testing.T) {
 	c, db := seeded(t)
 	ctx := context.Background()
-	cid := cidOf(t, db, "Keep ./keys out of git")
+	cid := cidOf(t, db, "Keep /health open")
 	if out := c.ok("verify", cid); !strings.Contains(out, cid+" certified (was verified)") {
 		t.Errorf("verify: %q", out)
 	}

@@ -66,12 +66,12 @@ func exportLines(tb testing.TB, b []byte) map[string][]string {
 
 func TestExportRoundTrip(t *testing.T) {
 	fx := needDir(t, fixtureDir)
-	conv := needDir(t, locomoDir)
+	conv := conversation(t)
 	src := newTestEnv(t)
 	src.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"), "--dir", conv)
 	// A recorded conflict, so that the export is shown to carry the ledger
 	// whether or not these transcripts yield one of their own.
-	recordConflict(t, src.openDB(t), "Use RS256 keys", "Keep ./keys out of git")
+	recordConflict(t, src.openDB(t), "Sign JWTs with RS256 keys", "Keep /health open")
 	file := filepath.Join(src.root(), "out", "export.jsonl")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)

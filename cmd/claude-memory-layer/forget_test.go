@@ -90,7 +90,7 @@ func cidOf(t *testing.T, db *store.DB, title string) string {
 
 func TestForgetPreviewChangesNothing(t *testing.T) {
 	c, db := seeded(t)
-	cid := cidOf(t, db, "Use RS256 keys")
+	cid := cidOf(t, db, "Sign JWTs with RS256 keys")
 	before := c.ok("export")
 	checkGolden(t, "forget", "memory.txt", c.normalize(c.ok("forget", cid)))
 	checkGolden(t, "forget", "memory.json", c.normalize(c.ok("forget", cid, "--json")))
@@ -122,9 +122,9 @@ func TestForgetAcceptance(t *testing.T) {
 		// words unique to what is forgotten: roots the FTS5 porter stemmer keeps whole
 		words []string
 	}{
-		{"memory", func() []string { return []string{"forget", cidOf(t, db, "Use RS256 keys"), "--yes"} }, []string{"hs256"}},
+		{"memory", func() []string { return []string{"forget", cidOf(t, db, "Sign JWTs with RS256 keys"), "--yes"} }, []string{"hs256"}},
 		{"session", func() []string { return []string{"forget", "--session", edgeSession, "--yes"} }, []string{"리프레시", "결제"}},
-		{"before", func() []string { return []string{"forget", "--before", "2026-11-20T09:17:00Z", "--yes"} }, []string{"morgan", "healthrouter"}},
+		{"before", func() []string { return []string{"forget", "--before", "2026-11-20T09:15:00Z", "--yes"} }, []string{"morgan", "healthrouter"}},
 	}
 	for _, s := range steps {
 		for _, w := range s.words {
@@ -159,7 +159,7 @@ func TestForgetAcceptance(t *testing.T) {
 			}
 		}
 	}
-	// The second turn (09:17:40 on) is still there; the first is gone.
+	// The second turn (09:16:40 on) is still there; the first is gone.
 	if conv != 7 || redacted != 0 {
 		t.Errorf("basic session keeps %d messages (%d redacted), want the 7 of its second turn", conv, redacted)
 	}
@@ -171,8 +171,8 @@ func TestForgetAcceptance(t *testing.T) {
 	for _, e := range es {
 		titles = append(titles, e.Title)
 	}
-	if len(es) != 3 {
-		t.Errorf("entries left: %q, want the three of the second turn (its lesson, rule and test command)", titles)
+	if len(es) != 2 {
+		t.Errorf("entries left: %q, want the two of the second turn (its lesson and rule)", titles)
 	}
 	tombs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeForgotten}})
 	if len(tombs) != 3 {
@@ -194,7 +194,7 @@ func TestForgetAcceptance(t *testing.T) {
 	if err := json.Unmarshal([]byte(c.ok("stats", "--all-projects", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Sessions != 1 || st.ForgottenSessions != 1 || st.Entries != 3 {
+	if st.Sessions != 1 || st.ForgottenSessions != 1 || st.Entries != 2 {
 		t.Errorf("stats after forgetting = %+v", st)
 	}
 }

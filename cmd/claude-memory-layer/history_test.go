@@ -32,7 +32,7 @@ func updateGolden() bool {
 }
 
 // transcripts is the shared folder of realistic Claude Code transcripts.
-const transcripts = "../../../shared/fixtures/claude-code/transcripts"
+const transcripts = fixtureDir
 
 // Sessions and projects of the fixture transcripts.
 const (
@@ -107,7 +107,7 @@ func importFixture(t *testing.T, db *store.DB, name string) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared fixtures not available: %v", err)
+		t.Fatalf("fixture missing: %v", err)
 	}
 	ids := map[string][2]string{"basic.jsonl": {basicSession, basicProject}, "edge-cases.jsonl": {edgeSession, edgeProject}}[name]
 	ctx := context.Background()

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -27,13 +28,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/import")
 
-// Shared inputs, relative to this package's directory; tests that need them
-// skip when the shared tree is not checked out next to the repository.
-const (
-	fixtureDir = "../../../shared/fixtures/claude-code/transcripts"
-	locomoDir  = "../../../shared/eval/locomo/dev/transcripts/conv-26"
-)
+// fixtureDir holds the repository's transcript fixtures (testdata/claude-code).
+const fixtureDir = "../../testdata/claude-code/transcripts"
 
+// needDir returns dir made absolute; a missing fixture fails the test.
 func needDir(tb testing.TB, dir string) string {
 	tb.Helper()
 	abs, err := filepath.Abs(dir)
@@ -41,9 +39,21 @@ func needDir(tb testing.TB, dir string) string {
 		tb.Fatal(err)
 	}
 	if _, err := os.Stat(abs); err != nil {
-		tb.Skipf("shared inputs not present: %v", err)
+		tb.Fatalf("fixture missing: %v", err)
 	}
 	return abs
+}
+
+// conversation writes the import tests' multi-session directory: a seeded
+// history of some forty sessions shaped like basic.jsonl, each in a project of
+// its own among a few.
+func conversation(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join(tb.TempDir(), "conversation")
+	if n, _ := generateHistory(tb, filepath.Join(needDir(tb, fixtureDir), "basic.jsonl"), dir, 40*24<<10, 26); n < 30 {
+		tb.Fatalf("the history has %d sessions, want at least 30", n)
+	}
+	return dir
 }
 
 // fixedNow is the clock of every in-process test, so that output is stable.
@@ -339,7 +349,7 @@ func TestImportSlowPathAddsNothing(t *testing.T) {
 // processing, then runs it again: it completes, with what a clean import
 // stores and nothing twice.
 func TestImportResume(t *testing.T) {
-	conv := needDir(t, locomoDir)
+	conv := conversation(t)
 	clean := newTestEnv(t)
 	clean.mustRun(t, "import", "--dir", conv)
 	want := eventKeys(t, clean.openDB(t))
@@ -506,8 +516,8 @@ func entrySpans(tb testing.TB, db *store.DB) []string {
 	return out
 }
 
-func TestImportLoCoMo(t *testing.T) {
-	conv := needDir(t, locomoDir)
+func TestImportHistory(t *testing.T) {
+	conv := conversation(t)
 	te := newTestEnv(t)
 	start := time.Now()
 	out := te.mustRun(t, "import", "--json", "--dir", conv)
@@ -547,11 +557,22 @@ func TestImportLoCoMo(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-			var r struct{ Type, UUID string }
+			var r struct {
+				Type, UUID string
+				Message    struct{ Content json.RawMessage }
+			}
 			if err := json.Unmarshal(line, &r); err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
 			if r.Type != "user" && r.Type != "assistant" {
+				continue
+			}
+			// A tool call is one event, from its result's row.
+			var blocks []struct{ Type string }
+			if json.Unmarshal(r.Message.Content, &blocks) == nil && len(blocks) > 0 && !slices.ContainsFunc(blocks, func(b struct{ Type string }) bool { return b.Type != "tool_use" }) {
+				if n := bySource[r.UUID]; n != 0 {
+					t.Errorf("tool_use row %s of %s is the source of %d events, want 0", r.UUID, filepath.Base(p), n)
+				}
 				continue
 			}
 			rows++

@@ -70,9 +70,15 @@ func install(ctx context.Context, e *env, o installOptions) error {
 	mode := o.mode
 	if mode == "auto" {
 		mode = "settings"
-		if _, err := exec.LookPath(o.claudeBin); err == nil {
+		// A plugin's hooks.json cannot name a different command per OS, and
+		// ours runs the POSIX launcher hooks/run: on Windows the hooks go into
+		// settings.json, each running its .exe.
+		if _, err := exec.LookPath(o.claudeBin); err == nil && e.os() != "windows" {
 			mode = "plugin"
 		}
+	}
+	if mode == "plugin" && e.os() == "windows" {
+		return usagef("--mode plugin: the plugin's hooks run hooks/run, a POSIX shell script; on Windows use --mode settings")
 	}
 	switch mode {
 	case "plugin":
@@ -93,7 +99,7 @@ func install(ctx context.Context, e *env, o installOptions) error {
 		}
 	case "settings":
 		path := settingsPath(e)
-		changed, err := mergeHooks(path, dir, o.dryRun)
+		changed, err := mergeHooks(path, dir, e.os(), o.dryRun)
 		if err != nil {
 			return err
 		}
@@ -147,32 +153,66 @@ func runUninstall(ctx context.Context, e *env, args []string) error {
 }
 
 func settingsPath(e *env) string {
-	root := e.getenv("CLAUDE_CONFIG_DIR")
-	if root == "" {
-		root = filepath.Join(e.getenv("HOME"), ".claude")
+	root, err := config.ClaudeDir(e.getenv)
+	if err != nil {
+		root = ".claude"
 	}
 	return filepath.Join(root, "settings.json")
 }
 
 // pluginHooks reads the plugin's hooks/hooks.json and rewrites its commands to
-// absolute paths, since settings hooks have no ${CLAUDE_PLUGIN_ROOT}.
-func pluginHooks(dir string) (map[string][]any, error) {
+// absolute paths, since settings hooks have no ${CLAUDE_PLUGIN_ROOT}. For
+// Windows, where an exec-form command must be a real .exe and there is no
+// POSIX shell to run hooks/run, each hook runs its binary in bin/ directly;
+// its one argument, the binary's name, is ignored by the binary and tells
+// ours() the group is ours.
+func pluginHooks(dir, goos string) (map[string][]any, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "hooks", "hooks.json"))
 	if err != nil {
 		return nil, err
 	}
-	b = bytes.ReplaceAll(b, []byte("${CLAUDE_PLUGIN_ROOT}"), []byte(dir))
 	var f struct {
 		Hooks map[string][]any `json:"hooks"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("parse hooks.json: %w", err)
 	}
+	for _, groups := range f.Hooks {
+		for _, g := range groups {
+			gm, _ := g.(map[string]any)
+			hs, _ := gm["hooks"].([]any)
+			for _, h := range hs {
+				m, _ := h.(map[string]any)
+				cmd, _ := m["command"].(string)
+				args, _ := m["args"].([]any)
+				name, _ := firstString(args)
+				if goos == "windows" && strings.HasSuffix(cmd, "/hooks/run") && slices.Contains(hookBinaries, name) {
+					m["command"] = filepath.Join(dir, "bin", name+".exe")
+					continue
+				}
+				m["command"] = strings.ReplaceAll(cmd, "${CLAUDE_PLUGIN_ROOT}", dir)
+				for i, a := range args {
+					if s, ok := a.(string); ok {
+						args[i] = strings.ReplaceAll(s, "${CLAUDE_PLUGIN_ROOT}", dir)
+					}
+				}
+			}
+		}
+	}
 	return f.Hooks, nil
 }
 
-// ours reports whether a settings matcher group runs this plugin's launcher:
-// a hooks/run command whose first argument names one of our hook binaries.
+func firstString(args []any) (string, bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	s, ok := args[0].(string)
+	return s, ok
+}
+
+// ours reports whether a settings matcher group runs one of this plugin's
+// hooks: a hooks/run launcher, or on Windows the hook's .exe itself, whose
+// first argument names one of our hook binaries.
 func ours(group any) bool {
 	g, _ := group.(map[string]any)
 	hs, _ := g["hooks"].([]any)
@@ -180,10 +220,13 @@ func ours(group any) bool {
 		m, _ := h.(map[string]any)
 		cmd, _ := m["command"].(string)
 		args, _ := m["args"].([]any)
-		if !strings.HasSuffix(cmd, "/hooks/run") || len(args) == 0 {
+		name, _ := firstString(args)
+		if !slices.Contains(hookBinaries, name) {
 			continue
 		}
-		if name, _ := args[0].(string); slices.Contains(hookBinaries, name) {
+		// Either separator: a settings file written on Windows may be read here.
+		base := cmd[strings.LastIndexAny(cmd, `/\`)+1:]
+		if strings.HasSuffix(cmd, "/hooks/run") || strings.EqualFold(base, name+".exe") {
 			return true
 		}
 	}
@@ -192,12 +235,12 @@ func ours(group any) bool {
 
 // mergeHooks adds the plugin's hooks to a settings file, keeping every other
 // setting and hook; entries of an earlier install of ours are replaced.
-func mergeHooks(path, dir string, dryRun bool) (bool, error) {
+func mergeHooks(path, dir, goos string, dryRun bool) (bool, error) {
 	settings, err := readSettings(path)
 	if err != nil {
 		return false, err
 	}
-	add, err := pluginHooks(dir)
+	add, err := pluginHooks(dir, goos)
 	if err != nil {
 		return false, err
 	}

@@ -125,3 +125,60 @@ func TestManifestsValid(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallWindows: on Windows the hooks go into settings.json, each an
+// exec-form command naming the hook's .exe in bin/ (no POSIX shell, no
+// launcher script), even with the claude CLI on PATH; uninstall finds them.
+func TestInstallWindows(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "claude")
+	os.WriteFile(fake, []byte("#!/bin/sh\necho called >> "+filepath.Join(dir, "calls")+"\n"), 0o755)
+	e, out, home := installEnv(t, dir)
+	e.goos = "windows"
+	plugin, _ := filepath.Abs("../..")
+	if code := run(context.Background(), []string{"install", "--claude", fake, "--plugin-dir", plugin}, e); code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "calls")); err == nil {
+		t.Errorf("install ran the claude CLI (plugin mode) on Windows")
+	}
+	b, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Type, Command string
+				Args          []string
+				Async         bool
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "PostToolUse": "post-tool-use",
+		"PostToolUseFailure": "post-tool-use", "Stop": "stop", "PreCompact": "session-end", "SessionEnd": "session-end"}
+	for ev, name := range want {
+		gs := got.Hooks[ev]
+		if len(gs) != 1 || len(gs[0].Hooks) != 1 {
+			t.Errorf("%s: %+v", ev, gs)
+			continue
+		}
+		h := gs[0].Hooks[0]
+		if h.Type != "command" || h.Command != filepath.Join(plugin, "bin", name+".exe") || len(h.Args) != 1 || h.Args[0] != name {
+			t.Errorf("%s runs %q %q, want exec form %q", ev, h.Command, h.Args, filepath.Join(plugin, "bin", name+".exe"))
+		}
+	}
+	if !got.Hooks["Stop"][0].Hooks[0].Async {
+		t.Errorf("Stop lost its async flag")
+	}
+	if code := run(context.Background(), []string{"install", "--mode", "plugin", "--claude", fake, "--plugin-dir", plugin}, e); code != 2 {
+		t.Errorf("--mode plugin on Windows: exit %d, want 2 (usage)", code)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"uninstall", "--claude", "no-such-claude"}, e); code != 0 || !strings.Contains(out.String(), "removed 7 memory hooks") {
+		t.Fatalf("uninstall exit %d: %s", code, out)
+	}
+}

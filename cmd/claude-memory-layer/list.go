@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
@@ -147,15 +148,11 @@ func runList(ctx context.Context, e *env, args []string) error {
 }
 
 // claudeProjectsDir is where Claude Code keeps transcripts: projects/ under
-// $CLAUDE_CONFIG_DIR, else under ~/.claude.
+// its configuration directory (config.ClaudeDir).
 func claudeProjectsDir(e *env) (string, error) {
-	root := e.getenv("CLAUDE_CONFIG_DIR")
-	if root == "" {
-		home := e.getenv("HOME")
-		if home == "" {
-			return "", errors.New("no Claude Code directory: set CLAUDE_CONFIG_DIR or HOME")
-		}
-		root = filepath.Join(home, ".claude")
+	root, err := config.ClaudeDir(e.getenv)
+	if err != nil {
+		return "", errors.New("no Claude Code directory: set CLAUDE_CONFIG_DIR or HOME")
 	}
 	return filepath.Join(root, "projects"), nil
 }

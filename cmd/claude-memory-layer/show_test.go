@@ -50,7 +50,7 @@ func TestParseShow(t *testing.T) {
 
 func TestShowMemory(t *testing.T) {
 	c, db := seeded(t)
-	cid := cidOf(t, db, "The test now signs")
+	cid := cidOf(t, db, "The orders tests sign")
 	checkGolden(t, "show", "memory.txt", c.normalize(c.ok("show", cid, "--context", "1")))
 	checkGolden(t, "show", "memory.json", c.normalize(c.ok("show", cid, "--json")))
 
@@ -90,7 +90,7 @@ func TestShowMemory(t *testing.T) {
 	}
 	// Piped output marks the span with »…« and carries no escape codes.
 	out := c.ok("show", cid)
-	if !strings.Contains(out, "»The test now signs") || strings.Contains(out, "\x1b") {
+	if !strings.Contains(out, "»The orders tests sign") || strings.Contains(out, "\x1b") {
 		t.Errorf("piped show does not mark the span plainly:\n%s", out)
 	}
 }
@@ -98,15 +98,15 @@ func TestShowMemory(t *testing.T) {
 func TestShowConflicts(t *testing.T) {
 	c, db := seeded(t)
 	ctx := context.Background()
-	a, _ := db.EntryByCID(ctx, cidOf(t, db, "Use RS256 keys"))
-	b, _ := db.EntryByCID(ctx, cidOf(t, db, "Keep ./keys out of git"))
+	a, _ := db.EntryByCID(ctx, cidOf(t, db, "Sign JWTs with RS256 keys"))
+	b, _ := db.EntryByCID(ctx, cidOf(t, db, "Fix the tests"))
 	if _, err := db.AddConflict(ctx, store.Conflict{Older: a.ID, Newer: b.ID, Kind: "supersedes", Reason: "keys moved", Detected: testNow},
 		store.Event{Time: testNow, Type: store.TypeConflict, Project: basicProject, DedupeKey: "conflict:test",
 			Payload: json.RawMessage(`{"older":"` + a.CID + `","newer":"` + b.CID + `","kind":"supersedes","reason":"keys moved"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	out := c.ok("show", a.CID)
-	if !strings.Contains(out, "superseded by "+b.CID+": Keep ./keys out of git") || !strings.Contains(out, "recorded 2026-11-21; keys moved") {
+	if !strings.Contains(out, "superseded by "+b.CID+": Fix the tests") || !strings.Contains(out, "recorded 2026-11-21; keys moved") {
 		t.Errorf("older side:\n%s", out)
 	}
 	if out := c.ok("show", b.CID); !strings.Contains(out, "supersedes "+a.CID) {
@@ -131,7 +131,7 @@ func TestShowEvent(t *testing.T) {
 
 func TestTimeline(t *testing.T) {
 	c, db := seeded(t)
-	cid := cidOf(t, db, "Use RS256 keys")
+	cid := cidOf(t, db, "Sign JWTs with RS256 keys")
 	checkGolden(t, "timeline", "memory.txt", c.normalize(c.ok("timeline", cid, "--window", "2")))
 	checkGolden(t, "timeline", "memory.json", c.normalize(c.ok("timeline", cid, "--window", "1", "--json")))
 	var got struct {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -18,7 +19,8 @@ const (
 	ConfigFile = "config.json"
 )
 
-// ErrNoHome is returned by Load when neither CLAUDE_MEMORY_DIR, XDG_DATA_HOME nor HOME is set.
+// ErrNoHome is returned by Load, DataDir and ClaudeDir when no variable names
+// the directory or the home directory (HOME; USERPROFILE on Windows).
 var ErrNoHome = errors.New("no data directory: set CLAUDE_MEMORY_DIR or HOME")
 
 // Severity orders conflict warning levels.
@@ -122,20 +124,69 @@ func Default(dataDir string) Config {
 	}
 }
 
-// DataDir resolves the data directory as DESIGN.md says: $CLAUDE_MEMORY_DIR, else
-// ${XDG_DATA_HOME:-~/.local/share}/claude-memory-layer. It returns ErrNoHome when
-// nothing is set.
+// DataDir resolves the data directory: $CLAUDE_MEMORY_DIR, else
+// $XDG_DATA_HOME/claude-memory-layer, else the place this OS keeps an
+// application's local data: ~/.local/share on Linux and other Unix systems,
+// ~/Library/Application Support on macOS, %LOCALAPPDATA% on Windows. It
+// returns ErrNoHome when nothing is set.
 func DataDir(getenv func(string) string) (string, error) {
+	return dataDir(runtime.GOOS, getenv)
+}
+
+func dataDir(goos string, getenv func(string) string) (string, error) {
+	const name = "claude-memory-layer"
 	if d := getenv("CLAUDE_MEMORY_DIR"); d != "" {
 		return filepath.Abs(d)
 	}
 	if x := getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "claude-memory-layer"), nil
+		return filepath.Join(x, name), nil
 	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".local", "share", "claude-memory-layer"), nil
+	if goos == "windows" {
+		if l := getenv("LOCALAPPDATA"); l != "" {
+			return filepath.Join(l, name), nil
+		}
 	}
-	return "", ErrNoHome
+	h := home(goos, getenv)
+	if h == "" {
+		return "", ErrNoHome
+	}
+	switch goos {
+	case "windows":
+		return filepath.Join(h, "AppData", "Local", name), nil
+	case "darwin", "ios":
+		return filepath.Join(h, "Library", "Application Support", name), nil
+	}
+	return filepath.Join(h, ".local", "share", name), nil
+}
+
+// ClaudeDir is Claude Code's configuration directory, where it keeps
+// settings.json, plugins and projects/: $CLAUDE_CONFIG_DIR, else .claude in the
+// home directory. It returns ErrNoHome when neither is set.
+func ClaudeDir(getenv func(string) string) (string, error) {
+	return claudeDir(runtime.GOOS, getenv)
+}
+
+func claudeDir(goos string, getenv func(string) string) (string, error) {
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d, nil
+	}
+	h := home(goos, getenv)
+	if h == "" {
+		return "", ErrNoHome
+	}
+	return filepath.Join(h, ".claude"), nil
+}
+
+// home is the user's home directory as Claude Code finds it: %USERPROFILE% on
+// Windows, where HOME is usually unset (and, under Git Bash, not the profile),
+// else $HOME.
+func home(goos string, getenv func(string) string) string {
+	if goos == "windows" {
+		if p := getenv("USERPROFILE"); p != "" {
+			return p
+		}
+	}
+	return getenv("HOME")
 }
 
 // fileConfig is the shape of config.json. Pointers tell "absent" from zero.

@@ -11,21 +11,57 @@ import (
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestDataDir(t *testing.T) {
+	j := filepath.Join
 	for _, tt := range []struct {
+		goos string
 		env  map[string]string
 		want string
 	}{
-		{map[string]string{"CLAUDE_MEMORY_DIR": "/x/mem", "XDG_DATA_HOME": "/xdg", "HOME": "/h"}, "/x/mem"},
-		{map[string]string{"XDG_DATA_HOME": "/xdg", "HOME": "/h"}, "/xdg/claude-memory-layer"},
-		{map[string]string{"HOME": "/h"}, "/h/.local/share/claude-memory-layer"},
+		{"linux", map[string]string{"CLAUDE_MEMORY_DIR": "/x/mem", "XDG_DATA_HOME": "/xdg", "HOME": "/h"}, "/x/mem"},
+		{"linux", map[string]string{"XDG_DATA_HOME": "/xdg", "HOME": "/h"}, "/xdg/claude-memory-layer"},
+		{"linux", map[string]string{"HOME": "/h"}, "/h/.local/share/claude-memory-layer"},
+		{"freebsd", map[string]string{"HOME": "/h"}, "/h/.local/share/claude-memory-layer"},
+		{"darwin", map[string]string{"HOME": "/Users/h"}, "/Users/h/Library/Application Support/claude-memory-layer"},
+		{"darwin", map[string]string{"XDG_DATA_HOME": "/xdg", "HOME": "/Users/h"}, "/xdg/claude-memory-layer"},
+		{"windows", map[string]string{"LOCALAPPDATA": j("C:", "Users", "h", "AppData", "Local"), "USERPROFILE": j("C:", "Users", "h"), "HOME": "/home/h"},
+			j("C:", "Users", "h", "AppData", "Local", "claude-memory-layer")},
+		{"windows", map[string]string{"USERPROFILE": j("C:", "Users", "h")}, j("C:", "Users", "h", "AppData", "Local", "claude-memory-layer")},
+		{"windows", map[string]string{"HOME": "/home/h"}, j("/home/h", "AppData", "Local", "claude-memory-layer")},
 	} {
-		got, err := DataDir(env(tt.env))
+		got, err := dataDir(tt.goos, env(tt.env))
 		if err != nil || got != tt.want {
-			t.Errorf("DataDir(%v)=%q,%v want %q", tt.env, got, err, tt.want)
+			t.Errorf("dataDir(%s, %v)=%q,%v want %q", tt.goos, tt.env, got, err, tt.want)
 		}
 	}
-	if _, err := DataDir(env(nil)); !errors.Is(err, ErrNoHome) {
-		t.Errorf("no HOME: err=%v, want ErrNoHome", err)
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		if _, err := dataDir(goos, env(nil)); !errors.Is(err, ErrNoHome) {
+			t.Errorf("%s, no home: err=%v, want ErrNoHome", goos, err)
+		}
+	}
+	if got, err := DataDir(env(map[string]string{"CLAUDE_MEMORY_DIR": "/x/mem"})); err != nil || got != filepath.Clean("/x/mem") {
+		t.Errorf("DataDir=%q,%v", got, err)
+	}
+}
+
+func TestClaudeDir(t *testing.T) {
+	for _, tt := range []struct {
+		goos string
+		env  map[string]string
+		want string
+	}{
+		{"linux", map[string]string{"CLAUDE_CONFIG_DIR": "/cfg", "HOME": "/h"}, "/cfg"},
+		{"linux", map[string]string{"HOME": "/h", "USERPROFILE": "/p"}, filepath.Join("/h", ".claude")},
+		{"darwin", map[string]string{"HOME": "/Users/h"}, filepath.Join("/Users/h", ".claude")},
+		{"windows", map[string]string{"USERPROFILE": "/p", "HOME": "/h"}, filepath.Join("/p", ".claude")},
+		{"windows", map[string]string{"HOME": "/h"}, filepath.Join("/h", ".claude")},
+	} {
+		got, err := claudeDir(tt.goos, env(tt.env))
+		if err != nil || got != tt.want {
+			t.Errorf("claudeDir(%s, %v)=%q,%v want %q", tt.goos, tt.env, got, err, tt.want)
+		}
+	}
+	if _, err := claudeDir("windows", env(nil)); !errors.Is(err, ErrNoHome) {
+		t.Errorf("no home: err=%v, want ErrNoHome", err)
 	}
 }
 

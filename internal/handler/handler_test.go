@@ -17,15 +17,15 @@ import (
 	"github.com/tidwall/sjson"
 )
 
-// fixtures is the shared folder of realistic Claude Code hook inputs.
-const fixtures = "../../../shared/fixtures/claude-code"
+// fixtures is the repository's folder of realistic Claude Code hook inputs.
+const fixtures = "../../testdata/claude-code"
 
 // fixture loads a hook input, pointing transcript_path at an absolute copy.
 func fixture(t *testing.T, name, transcriptPath string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(fixtures, name))
 	if err != nil {
-		t.Skipf("shared fixtures not available: %v", err)
+		t.Fatalf("fixture missing: %v", err)
 	}
 	if transcriptPath != "" {
 		b, err = sjson.SetBytes(b, "transcript_path", transcriptPath)
@@ -98,7 +98,7 @@ func copyTranscript(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(fixtures, "transcripts", name))
 	if err != nil {
-		t.Skipf("shared fixtures not available: %v", err)
+		t.Fatalf("fixture missing: %v", err)
 	}
 	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, b, 0o600); err != nil {

@@ -255,12 +255,16 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range []string{``, `{}`, `[]`, `null`, `{"hook_event_name":"Stop","session_id":1}`, "{\"prompt\":\"\xff\"}", `{"a":{"b":[1,2,{"c":"d"}]}}`} {
 		f.Add([]byte(s))
 	}
-	if files, _ := filepath.Glob("../../../shared/fixtures/claude-code/*.json"); len(files) > 0 {
-		for _, p := range files {
-			if b, err := os.ReadFile(p); err == nil {
-				f.Add(b)
-			}
+	files, _ := filepath.Glob("../../testdata/claude-code/*.json")
+	if len(files) == 0 {
+		f.Fatal("no hook input fixtures in testdata/claude-code")
+	}
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		ev, err := Decode(in)

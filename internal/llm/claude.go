@@ -328,25 +328,18 @@ func (c *Claude) cleanup(env []string, dir string, sids ...string) {
 }
 
 // configDir is the CLI's config directory in env: $CLAUDE_CONFIG_DIR, else
-// $HOME/.claude.
+// .claude in the home directory (config.ClaudeDir), or "" when env names none.
 func configDir(env []string) string {
-	var home, cfg string
+	vars := map[string]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "CLAUDE_CONFIG_DIR":
-			cfg = v
-		case "HOME":
-			home = v
-		}
+		vars[k] = v
 	}
-	if cfg != "" {
-		return cfg
-	}
-	if home == "" {
+	dir, err := config.ClaudeDir(func(k string) string { return vars[k] })
+	if err != nil {
 		return ""
 	}
-	return filepath.Join(home, ".claude")
+	return dir
 }
 
 // projectDirs returns the directories under projects the CLI may use for a

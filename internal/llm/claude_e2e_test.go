@@ -1,27 +1,25 @@
 package llm
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"log/slog"
+	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/fakeapi"
 )
 
 // TestClaudeRealCLI runs the claude backend through the real Claude Code CLI
-// (pinned 2.1.330, installed by /work/shared/harness/claude-real/setup.sh)
-// against the harness's fake Anthropic API. It needs CML_E2E=1 and the two
-// binaries under $CLAUDE_REAL_PREFIX (default /tmp/claude-real)/bin.
+// (pinned 2.1.330, installed by scripts/setup-claude.sh; scripts/e2e.sh passes
+// its path in CML_CLAUDE) against internal/fakeapi on a loopback port. It
+// needs CML_E2E=1; then a missing CLI fails it.
 //
 // HOME is a fresh directory holding a settings hook and an MCP server that
 // would each leave a file if run and a CLAUDE.md that must not be sent, and
@@ -31,15 +29,12 @@ func TestClaudeRealCLI(t *testing.T) {
 	if os.Getenv("CML_E2E") != "1" {
 		t.Skip("set CML_E2E=1 to run the real claude CLI")
 	}
-	prefix := os.Getenv("CLAUDE_REAL_PREFIX")
-	if prefix == "" {
-		prefix = "/tmp/claude-real"
+	claudeBin := os.Getenv("CML_CLAUDE")
+	if claudeBin == "" {
+		t.Fatal("CML_CLAUDE is not set: run scripts/e2e.sh, which installs Claude Code with scripts/setup-claude.sh")
 	}
-	claudeBin, fakeapiBin := filepath.Join(prefix, "bin", "claude"), filepath.Join(prefix, "bin", "fakeapi")
-	for _, b := range []string{claudeBin, fakeapiBin} {
-		if _, err := os.Stat(b); err != nil {
-			t.Skipf("%s missing: run /work/shared/harness/claude-real/setup.sh", b)
-		}
+	if _, err := os.Stat(claudeBin); err != nil {
+		t.Fatalf("the Claude Code CLI: %v", err)
 	}
 	ctx := t.Context()
 
@@ -63,7 +58,7 @@ func TestClaudeRealCLI(t *testing.T) {
 	}})
 
 	apiLog := filepath.Join(root, "api.jsonl")
-	base := startFakeAPI(t, ctx, fakeapiBin, apiLog)
+	base := startFakeAPI(t, apiLog)
 
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),
@@ -167,33 +162,20 @@ func writeJSON(t *testing.T, path string, v any) {
 	}
 }
 
-// startFakeAPI starts fakeapi on a free loopback port and returns its base
-// URL once it listens (it logs the address after binding).
-func startFakeAPI(t *testing.T, ctx context.Context, bin, logPath string) string {
+// startFakeAPI serves the fake Messages API on a loopback port, logging each
+// request to logPath, and returns its base URL.
+func startFakeAPI(t *testing.T, logPath string) string {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-log", logPath, "-portfile", logPath+".port")
-	stderr, err := cmd.StderrPipe()
+	f, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv := httptest.NewServer(&fakeapi.Server{Log: f})
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		srv.Close()
+		f.Close()
 	})
-	br := bufio.NewReader(stderr)
-	for {
-		line, err := br.ReadString('\n')
-		if _, url, ok := strings.Cut(line, "fakeapi listening on "); ok {
-			go func() { _, _ = io.Copy(io.Discard, br) }()
-			return strings.TrimSpace(url)
-		}
-		if err != nil {
-			t.Fatalf("fakeapi did not start: %v", err)
-		}
-	}
+	return srv.URL
 }
 
 type apiRecord struct {

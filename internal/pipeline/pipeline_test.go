@@ -50,11 +50,11 @@ func process(tb testing.TB, db *store.DB, sid string) Result {
 	return res
 }
 
-const basic = "../../../shared/fixtures/claude-code/transcripts/basic.jsonl"
+const basic = "../../testdata/claude-code/transcripts/basic.jsonl"
 
 func TestVerifiedDecisionFromFixture(t *testing.T) {
 	if _, err := os.Stat(basic); err != nil {
-		t.Skip("shared fixtures not available")
+		t.Fatalf("fixture missing: %v", err)
 	}
 	db := mustStore(t)
 	ingest(t, db, "s1", basic)

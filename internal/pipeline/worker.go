@@ -7,8 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
 )
 
 // InProcessLimit is the most messages a SessionEnd hook processes itself with
@@ -25,7 +26,7 @@ func Spawn(sessionID string, env []string) error {
 	if err != nil {
 		return fmt.Errorf("spawn worker: %w", err)
 	}
-	cli := filepath.Join(filepath.Dir(exe), "claude-memory-layer")
+	cli := filepath.Join(filepath.Dir(exe), "claude-memory-layer"+filepath.Ext(exe))
 	if _, err := os.Stat(cli); err != nil {
 		return fmt.Errorf("spawn worker: %w", err)
 	}
@@ -37,7 +38,7 @@ func Spawn(sessionID string, env []string) error {
 	cmd := exec.Command(cli, "process", "--session", sessionID)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("spawn worker: %w", err)
 	}
@@ -58,11 +59,11 @@ func Lock(ctx context.Context, dataDir string, wait time.Duration) (func(), erro
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := filelock.TryLock(f, true)
 		if err == nil {
-			return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+			return func() { filelock.Unlock(f); f.Close() }, nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
+		if !errors.Is(err, filelock.ErrLocked) {
 			f.Close()
 			return nil, fmt.Errorf("worker lock: %w", err)
 		}

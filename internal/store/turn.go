@@ -5,8 +5,9 @@ import (
 	"errors"
 	"os"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
 )
 
 // Writers take turns at SQLite's write lock. SQLite keeps no queue for it:
@@ -68,11 +69,11 @@ const maxTake = 50 * time.Millisecond
 
 func (t *turn) lockShared() bool {
 	for deadline := time.Now().Add(maxTake); ; time.Sleep(time.Millisecond) {
-		err := flock(t.f, syscall.LOCK_SH|syscall.LOCK_NB)
+		err := filelock.TryLock(t.f, false)
 		if err == nil {
 			return true
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+		if !errors.Is(err, filelock.ErrLocked) || time.Now().After(deadline) {
 			return false
 		}
 	}
@@ -86,7 +87,7 @@ func (t *turn) done() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.held--; t.held == 0 && t.locked {
-		flock(t.f, syscall.LOCK_UN)
+		filelock.Unlock(t.f)
 		t.locked = false
 	}
 }
@@ -96,11 +97,11 @@ func (t *turn) busy() bool {
 	if t == nil {
 		return false
 	}
-	err := flock(t.f, syscall.LOCK_EX|syscall.LOCK_NB)
+	err := filelock.TryLock(t.f, true)
 	if err == nil {
-		flock(t.f, syscall.LOCK_UN)
+		filelock.Unlock(t.f)
 	}
-	return errors.Is(err, syscall.EWOULDBLOCK)
+	return errors.Is(err, filelock.ErrLocked)
 }
 
 // yield waits until no other writer is inside a turn, at most maxYield.
@@ -129,15 +130,5 @@ func (db *DB) OthersWaiting() bool {
 func (t *turn) close() {
 	if t != nil {
 		t.f.Close()
-	}
-}
-
-// flock is syscall.Flock, retried when a signal interrupts it.
-func flock(f *os.File, how int) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
 	}
 }

@@ -103,7 +103,11 @@ func TestBeginWaitsForTheLock(t *testing.T) {
 	if _, err := hasty.Begin(ctx); !isBusy(err) {
 		t.Fatalf("Begin with the lock held past the busy timeout: %v, want SQLITE_BUSY", err)
 	}
-	time.AfterFunc(200*time.Millisecond, func() { held.Rollback() })
+	// The rollback ends its turn after SQLite has let go of the lock: wait for
+	// it, or the deferred Close races with its unlock of the turn file.
+	rolledBack := make(chan struct{})
+	time.AfterFunc(200*time.Millisecond, func() { held.Rollback(); close(rolledBack) })
+	defer func() { <-rolledBack }()
 	tx, err := patient.Begin(ctx)
 	if err != nil {
 		t.Fatalf("Begin after the lock was released: %v", err)

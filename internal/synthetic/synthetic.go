@@ -65,7 +65,7 @@ func History(tmpl []byte, dir string, size int64, seed uint64) (int, int64, erro
 		s = strings.ReplaceAll(s, "orders", res)
 		s = strings.ReplaceAll(s, "Orders", strings.ToUpper(res[:1])+res[1:])
 		i, j := rng.IntN(len(libs)), rng.IntN(len(areas))
-		s = strings.Replace(s, "/health stays public.", fmt.Sprintf("/health stays public. We decided to use %s for %s in ticket %d.", libs[i], areas[j], n), 1)
+		s = strings.Replace(s, "needs a valid token.", fmt.Sprintf("needs a valid token. We decided to use %s for %s in ticket %d.", libs[i], areas[j], n), 1)
 		sid := uuidRe.FindString(s[strings.Index(s, `"sessionId":"`):])
 		if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(s), 0o600); err != nil {
 			return n, total, err

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -118,8 +120,8 @@ func extras(binDir, tmp string, runs int) error {
 }
 
 // fixtureTranscript is the shared fixture the short-session history copies;
-// bench.sh runs from the repository root, next to ../shared.
-const fixtureTranscript = "../shared/fixtures/claude-code/transcripts/basic.jsonl"
+// bench.sh runs from the repository root.
+const fixtureTranscript = "testdata/claude-code/transcripts/basic.jsonl"
 
 // importLine imports the transcripts in dir into a fresh store with the CLI
 // and prints the throughput.

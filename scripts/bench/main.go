@@ -1,6 +1,9 @@
+//go:build linux
+
 // Command bench measures the hook binaries' wall time, process start to exit,
 // on seeded synthetic stores, next to a trivial static Go binary measured in the
 // same run, and prints one markdown table. Run it through scripts/bench.sh.
+// It reads peak RSS from Linux's rusage, in KB, so it builds on Linux only.
 package main
 
 import (
