@@ -60,6 +60,9 @@ var askWords = map[string][]string{
 // "where …", "… now", "… at the moment", "어떤", "뭘로".
 var questionRE = regexp.MustCompile(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재`)
 
+// whereRE finds a question for a place.
+var whereRE = regexp.MustCompile(`(?i)\bwhere\b|어디`)
+
 var askIndex = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for role, ws := range askWords {
@@ -120,6 +123,11 @@ func Asks(text string) []string {
 				out = append(out, r)
 			}
 		}
+	}
+	if whereRE.MatchString(text) {
+		// "Where do migrations go?", "어디에 저장되나요?": a place, which
+		// a path names.
+		add([]string{"path"})
 	}
 	for i, w := range words {
 		add(idx[stripParticle(w)])

@@ -17,6 +17,8 @@ func TestAsks(t *testing.T) {
 		{"What Node version do the lambdas run?", "version:node"},
 		{"How should the mobile client call the backend?", "http client"},
 		{"지금 어떤 데이터베이스를 쓰고 있죠?", "database"},
+		{"Where do new schema migrations go?", "path"},
+		{"업로드된 파일은 어디에 저장되나요?", "path"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},
 		// A question that names a value is about that value.
 		{"How do I make ESLint ignore the dist folder?", ""},

@@ -268,7 +268,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	for _, s := range ss {
 		rel := s.cov * s.spec
 		for _, role := range asked {
-			if rel < roleRelevance && s.base > roleFloor && statesIn(s.ex, role) {
+			// A shape (a path, a port) is in many messages: it answers the
+			// prompt only in one that also shares its words.
+			if rel < roleRelevance && s.base > roleFloor && (!claim.Shape(role) || s.cov >= shapeCoverage) && statesIn(s.ex, role) {
 				rel = roleRelevance // it gives the value the prompt asks for
 			}
 		}
@@ -348,9 +350,13 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, rol
 	var out []Item
 	seen := map[int64]bool{}
 	for _, role := range roles {
+		words := claim.Words(role)
+		if len(words) == 0 {
+			continue // a shape with no word of its own: found by messageItems
+		}
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
 			// Prefixes: a Korean particle sticks to the name ("Heroku에서").
-			Match: store.MatchAny(claim.Words(role), true), Project: req.Project, ExcludeSession: req.SessionID,
+			Match: store.MatchAny(words, true), Project: req.Project, ExcludeSession: req.SessionID,
 			Types: messageTypes, Limit: 30, Newest: true,
 		})
 		if err != nil {
@@ -381,6 +387,10 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, rol
 	}
 	return out, nil
 }
+
+// shapeCoverage is the share of a prompt's weight a message must match for
+// a shape it gives (a path, a port) to count as the value asked for.
+const shapeCoverage = 0.3
 
 // roleCandidates is how many of the best-ranked messages are read for the
 // value a prompt asks about.
