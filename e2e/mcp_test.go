@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -99,7 +100,9 @@ func TestRealClientMemoryTools(t *testing.T) {
 	s3 := w.session("s3", noToolSearch, "hello", "What is the weather like? [mem:"+strings.TrimPrefix(saved.CID, "mem:")+"] [mem:dead0000] CITEMEM", "bye")
 	sid3 := strings.TrimSpace(readFile(t, filepath.Join(s3, "session_id")))
 	cs = citations(t, db, sid3)
-	if len(cs) != 1 || len(cs[0].Used) != 0 || !contains(cs[0].Unshown, saved.CID) || !contains(cs[0].Unknown, "mem:dead0000") {
+	// (Recall may show this turn an earlier message that also said
+	// "CITEMEM"; citing that is a use. The two below were never shown.)
+	if len(cs) != 1 || contains(cs[0].Used, saved.CID) || !contains(cs[0].Unshown, saved.CID) || !contains(cs[0].Unknown, "mem:dead0000") {
 		t.Fatalf("session 3: memory_cited = %+v, want %s not shown and mem:dead0000 unknown", cs, saved.CID)
 	}
 	if got, _ := db.EntryByCID(ctx, saved.CID); got.UseCount != 1 {
@@ -109,7 +112,9 @@ func TestRealClientMemoryTools(t *testing.T) {
 		t.Errorf("the flagged citation is not in the log:\n%s", log)
 	}
 	stats := string(w.cli("stats"))
-	if !strings.Contains(stats, "1 time cited by answers") || !strings.Contains(stats, "2 citations of memories not shown or not stored") {
+	// Uses count cited messages the turns were shown too, not only the
+	// saved memory: at least its one use.
+	if !regexp.MustCompile(`[1-9]\d* times? cited by answers`).MatchString(stats) || !strings.Contains(stats, "2 citations of memories not shown or not stored") {
 		t.Errorf("stats:\n%s", stats)
 	}
 }

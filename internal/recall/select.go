@@ -511,7 +511,10 @@ func neverRecalled(e store.Event) bool {
 	case store.TypeUserPrompt:
 		return slashRE.MatchString(t)
 	case store.TypeToolObservation:
-		return strings.Contains(firstLine(t), "claude-memory-layer")
+		// The CLI run through Bash, or one of the plugin's MCP tools
+		// ("mcp__plugin_memory-layer_…").
+		first := firstLine(t)
+		return strings.Contains(first, "claude-memory-layer") || strings.Contains(first, "memory-layer")
 	case store.TypeAgentResponse:
 		ids := map[string]bool{}
 		for _, m := range citedRE.FindAllString(withoutUsedLine(t), -1) {

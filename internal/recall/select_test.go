@@ -267,3 +267,15 @@ func TestUnknownTypeIsNotRendered(t *testing.T) {
 		t.Errorf("an unknown entry type was rendered:\n%s", got)
 	}
 }
+
+func TestCitationIDsAreNoQueryWords(t *testing.T) {
+	if got := Terms("what about [mem:ab12cd] and mem:t3x?"); len(got) != 0 {
+		t.Errorf("Terms = %q, want none", got)
+	}
+	db := mustStore(t)
+	filler(t, db)
+	say(t, db, "cited", day, "Which cache did we pick?", "Redis, as decided. Memories used: [mem:ab12cd]")
+	if got := recallFor(t, db, defaults(), "Is the weather nice? [mem:ab12cd]"); got != "" {
+		t.Errorf("a citation id in the prompt recalled what cited it:\n%s", got)
+	}
+}

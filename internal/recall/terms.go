@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -49,7 +50,9 @@ func Terms(prompt string) []string {
 // them that way.
 func terms(prompt string) (out []string, glued map[string]bool) {
 	glued = map[string]bool{}
-	prompt = head(prompt)
+	// A citation id is no word of the conversation: "[mem:ab12cd]" in a
+	// prompt would match every message that cited the same memory.
+	prompt = citationRE.ReplaceAllString(head(prompt), " ")
 	seen := map[string]bool{}
 	add := func(t string) string {
 		t = strings.ToLower(strings.Trim(t, "._-/"))
@@ -86,6 +89,9 @@ func terms(prompt string) (out []string, glued map[string]bool) {
 	}
 	return out, glued
 }
+
+// citationRE matches a memory citation id, an entry's or a message's.
+var citationRE = regexp.MustCompile(`\bmem:[0-9a-z]{1,64}\b`)
 
 // head is the part of a prompt recall reads: the question is near the start;
 // a pasted 10 MB log after it must not cost a scan.
