@@ -62,7 +62,7 @@ func ParseSeverity(s string) (Severity, error) {
 type Recall struct {
 	K                int      // memories injected per prompt at most
 	TokenBudget      int      // approximate tokens of injected context at most
-	Threshold        float64  // minimum relevance score; below it nothing is injected
+	Threshold        float64  // the relevance a prompt's best memory must reach, or nothing is injected; 0 means recall's calibrated default (0.42)
 	ConflictSeverity Severity // self-flag warnings shown from this level up
 	Memories         bool     // inject memories on each prompt
 	ConflictWarnings bool     // add the [CONFLICT WARNINGS] block
@@ -111,7 +111,7 @@ func Default(dataDir string) Config {
 			ClaudeBin:      "claude",
 		},
 		Recall: Recall{
-			K:                5,
+			K:                8,
 			TokenBudget:      1500,
 			Threshold:        0,
 			ConflictSeverity: Medium,

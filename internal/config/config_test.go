@@ -95,7 +95,7 @@ func TestLoadBadFileKeepsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Extractor != "offline" || c.Recall.K != 5 || len(c.Warnings) != 2 {
+	if c.Extractor != "offline" || c.Recall.K != Default(dir).Recall.K || len(c.Warnings) != 2 {
 		t.Fatalf("config %+v", c)
 	}
 }

@@ -124,7 +124,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	for _, it := range items {
 		relevant = math.Max(relevant, it.Relevance)
 	}
-	if relevant < minRelevance {
+	floor := minRelevance
+	if cfg.Threshold > 0 {
+		floor = cfg.Threshold // the user's own bar (config.json "threshold")
+	}
+	if relevant < floor {
 		return nil, nil
 	}
 	var out []Item
