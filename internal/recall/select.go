@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
-
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -57,7 +56,6 @@ type Item struct {
 	entry  store.Entry // for an entry
 	event  store.Event // for a message
 	events []int64     // the messages this item shows (an entry: its evidence)
-	keys   textKeys
 	// Context is the turn that explains a message: the answer that followed a
 	// question, or the question an answer answered.
 	Context *store.Event
@@ -70,15 +68,16 @@ type Item struct {
 func (it Item) EntryID() int64 { return it.entry.ID }
 
 // Select ranks everything the project has said for a prompt: verified entries
-// and captured messages, together. An item must match at least minCoverage of
-// the prompt's weight; an empty result is the abstain path. Candidate entries
-// are never returned; superseded ones only through warnings.
+// and captured messages, together. Nothing is returned unless the best item
+// reaches minRelevance (the abstain path). Candidate entries are never
+// returned; superseded ones only through warnings.
 func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) ([]Item, error) {
-	cs := concepts(req.Prompt)
+	prompt := head(req.Prompt)
+	cs := concepts(prompt)
 	if len(cs) == 0 {
 		return nil, nil
 	}
-	cs, err := weigh(ctx, db, cs, oursRE.MatchString(head(req.Prompt)))
+	cs, err := weigh(ctx, db, cs, oursRE.MatchString(prompt))
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
@@ -87,7 +86,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		now = time.Now()
 	}
 	match := store.MatchAny(searchForms(cs), true)
-	asked := claim.Asks(head(req.Prompt))
+	asked := claim.Asks(prompt)
 	msgs, err := messageItems(ctx, db, req, cs, match, asked)
 	if err != nil {
 		return nil, err
@@ -109,10 +108,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, err
 	}
 	items := merge(ents, msgs)
-	if currentRE.MatchString(head(req.Prompt)) {
+	if currentRE.MatchString(prompt) {
 		preferNewest(items)
 	}
-	if w := timeWindow(head(req.Prompt), now); !w.zero() {
+	if w := timeWindow(prompt, now); !w.zero() {
 		for i := range items {
 			if w.contains(items[i].Time) {
 				items[i].Score *= windowBoost
@@ -224,7 +223,6 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	}
 	type scored struct {
 		store.EventHit
-		keys textKeys
 		ex   string
 		cov  float64
 		spec float64
@@ -242,7 +240,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		tk := keysOf(passage(h.Text, cs, itemChars))
 		cov, spec := coverage(cs, tk)
 		ex := excerpt(h.Text, cs, itemChars)
-		s := scored{EventHit: h, keys: tk, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)}
+		s := scored{EventHit: h, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)}
 		byID[h.ID] = len(ss)
 		ss = append(ss, s)
 		session[h.SessionID] = append(session[h.SessionID], s.base)
@@ -296,7 +294,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		out = append(out, Item{
 			CID: store.EventCID(s.ID), Kind: s.Type, SessionID: s.SessionID, Time: s.Time, Text: s.Text,
-			Score: score, Coverage: s.cov, Relevance: rel, event: s.Event, events: []int64{s.ID}, keys: s.keys, Excerpt: s.ex,
+			Score: score, Coverage: s.cov, Relevance: rel, event: s.Event, events: []int64{s.ID}, Excerpt: s.ex,
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
@@ -328,7 +326,7 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, ma
 		m := memory(h.Entry)
 		it := Item{
 			CID: h.CID, Kind: KindEntry, Type: h.Type, Stage: h.Stage, Status: h.Status, SessionID: h.SessionID,
-			Time: h.Created, Text: claimText(m), Quote: m.Quote, Coverage: cov, Relevance: cov * spec, entry: h.Entry, keys: tk,
+			Time: h.Created, Text: claimText(m), Quote: m.Quote, Coverage: cov, Relevance: cov * spec, entry: h.Entry,
 		}
 		it.Score = h.Score / bestEntry * bestMessage * entryWeight * (0.5 + cov) *
 			stageWeight(h.Stage) * statusWeight(h.Status) * (1 + 0.1*math.Log1p(float64(h.UseCount)))
@@ -380,7 +378,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, rol
 			out = append(out, Item{
 				CID: store.EventCID(h.ID), Kind: h.Type, SessionID: h.SessionID, Time: h.Time, Text: h.Text,
 				Score: bestMessage * 0.9, Coverage: cov, Relevance: math.Max(roleRelevance, cov*spec),
-				event: h.Event, events: []int64{h.ID}, keys: tk, Excerpt: ex,
+				event: h.Event, events: []int64{h.ID}, Excerpt: ex,
 			})
 		}
 	}
