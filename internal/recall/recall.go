@@ -143,17 +143,24 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 }
 
 // current leaves out of the memory list the items a warning shows as
-// replaced: a superseded statement is shown only beside its replacement.
+// replaced: a superseded statement is shown beside its replacement. An item
+// that says more than the replaced statement stays, marked, since the rest
+// of what it says may still hold.
 func current(sel []Item, warns []Warning) []Item {
-	replaced := map[string]bool{}
+	replaced := map[string]string{}
 	for _, w := range warns {
 		if w.Kind == "superseded" {
-			replaced[w.A.CID] = true
+			replaced[w.A.CID] = w.B.CID
 		}
 	}
 	out := make([]Item, 0, len(sel))
 	for _, it := range sel {
-		if !replaced[it.CID] {
+		by, ok := replaced[it.CID]
+		switch {
+		case !ok:
+			out = append(out, it)
+		case len(it.Excerpt) > 2*len(statementOf(warns, it.CID)):
+			it.ReplacedBy = by
 			out = append(out, it)
 		}
 	}
@@ -161,6 +168,16 @@ func current(sel []Item, warns []Warning) []Item {
 		return sel
 	}
 	return out
+}
+
+// statementOf is the replaced statement a warning quotes for an item.
+func statementOf(warns []Warning, cid string) string {
+	for _, w := range warns {
+		if w.A.CID == cid {
+			return w.A.Title
+		}
+	}
+	return ""
 }
 
 // Record stores which memories were injected in which turn and bumps their

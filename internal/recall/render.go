@@ -144,6 +144,9 @@ func itemLine(it Item) string {
 	} else {
 		b.WriteString(quoted(it.Excerpt, itemChars+8))
 	}
+	if it.ReplacedBy != "" {
+		b.WriteString(" (in part replaced by [" + it.ReplacedBy + "], see the warning)")
+	}
 	if it.ContextExcerpt != "" {
 		label := "answer"
 		if it.Context.Type == "user_prompt" {

@@ -62,6 +62,8 @@ type Item struct {
 	// Excerpt and ContextExcerpt are what is shown of Text and Context: the
 	// parts that match the prompt.
 	Excerpt, ContextExcerpt string
+	// ReplacedBy names the item that replaced a statement this one makes.
+	ReplacedBy string
 }
 
 // EntryID is the entry's row id, or 0 for a message.

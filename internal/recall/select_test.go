@@ -279,3 +279,31 @@ func TestCitationIDsAreNoQueryWords(t *testing.T) {
 		t.Errorf("a citation id in the prompt recalled what cited it:\n%s", got)
 	}
 }
+
+func TestReplacedStatementKeepsTheRestOfItsMessage(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	say(t, db, "first", day, "We deploy the shop API to Heroku on every merge to main; the staging Postgres listens on port 6543 behind pgbouncer.", "ok")
+	nw := say(t, db, "second", day.AddDate(0, 1, 0), "Heads up: we moved deploys from Heroku to Fly.io this week.", "ok")
+	got := recallFor(t, db, defaults(), "Where do we deploy the shop API these days, and which port does staging Postgres use?")
+	if !strings.Contains(got, "6543") || !strings.Contains(got, "replaced by ["+store.EventCID(nw[0].ID)+"]") {
+		t.Errorf("the rest of the replaced message is lost, or not marked:\n%s", got)
+	}
+	_, block, _ := strings.Cut(got, ConflictOpen)
+	if !strings.Contains(block, `"We deploy the shop API to Heroku on every merge to main"`) || strings.Contains(block, "6543") {
+		t.Errorf("the warning does not quote the replaced statement alone:\n%s", block)
+	}
+}
+
+func TestSentenceWith(t *testing.T) {
+	for _, tt := range []struct{ text, value, want string }{
+		{"We use Heroku. Deploys run on merge.", "heroku", "We use Heroku."},
+		{"Intro. We moved to fly.io this week. Done", "fly.io", "We moved to fly.io this week."},
+		{"a; b uses v1.2 now; c", "v1.2", "b uses v1.2 now;"},
+		{"nothing here", "redis", ""},
+	} {
+		if got := sentenceWith(tt.text, tt.value); got != tt.want {
+			t.Errorf("sentenceWith(%q, %q) = %q, want %q", tt.text, tt.value, got, tt.want)
+		}
+	}
+}

@@ -149,6 +149,9 @@ type said struct {
 func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warning, paired map[[2]int64]bool, pair func(a, b int64) [2]int64) ([]Warning, error) {
 	items := make([]said, 0, len(sel))
 	for _, it := range sel {
+		if it.Kind == store.TypeToolObservation {
+			continue // code and command output: values, but no one deciding them
+		}
 		if cs := claim.Parse(claimSource(it)); len(cs) > 0 {
 			items = append(items, said{it, cs})
 		}
@@ -174,9 +177,10 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				continue
 			}
 			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
-			if rel != claim.Supersedes && (rel != claim.Contradicts || claim.Shape(role)) {
+			if rel != claim.Supersedes && (rel != claim.Contradicts || claim.Shape(role) || older.SessionID == newer.SessionID) {
 				// Two paths or two ports in one project are mostly about
-				// different things: only an explicit change is a conflict.
+				// different things, and one session's statements are one
+				// discussion: there only an explicit change is a conflict.
 				continue
 			}
 			out = append(out, claimWarning(rel, role, ov, nv, older, newer))
@@ -257,6 +261,13 @@ func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Wa
 // the value, so the value is never clipped away.
 func statement(s said, value string) Memory {
 	m := itemMemory(s.Item)
+	if s.Kind == KindEntry {
+		// An entry's own quote says it verbatim; its title restates it.
+		if q := sentenceWith(s.Quote, value); q != "" {
+			m.Title, m.Quote = q, ""
+		}
+		return m
+	}
 	text := claimSource(s.Item)
 	for _, c := range s.claims {
 		if (c.Value == value || c.Replaces == value) && c.Start >= 0 && c.End <= len(text) && c.Start < c.End {
@@ -265,4 +276,38 @@ func statement(s said, value string) Memory {
 		}
 	}
 	return m
+}
+
+// sentenceWith returns the sentence of text that holds value, or "". A
+// sentence ends at ";", a line break, or a period followed by a space (a
+// period inside "fly.io" or "v1.2" ends nothing).
+func sentenceWith(text, value string) string {
+	i := strings.Index(strings.ToLower(text), strings.ToLower(value))
+	if value == "" || i < 0 {
+		return ""
+	}
+	ends := func(k int) bool {
+		switch text[k] {
+		case ';', '\n':
+			return true
+		case '.':
+			return k+1 == len(text) || text[k+1] == ' '
+		}
+		return false
+	}
+	start := 0
+	for k := i - 1; k >= 0; k-- {
+		if ends(k) {
+			start = k + 1
+			break
+		}
+	}
+	end := len(text)
+	for k := i + len(value); k < len(text); k++ {
+		if ends(k) {
+			end = k + 1
+			break
+		}
+	}
+	return strings.TrimSpace(text[start:end])
 }
