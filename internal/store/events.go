@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -421,4 +422,51 @@ func countSessionMessages(ctx context.Context, c conn, sessionID string) (int, e
 		return 0, fmt.Errorf("count messages of %s: %w", sessionID, err)
 	}
 	return n, nil
+}
+
+// ErrChanged is returned by Tx.Unchanged when an event read earlier is no
+// longer stored as it was read: forget deleted or redacted it meanwhile.
+var ErrChanged = errors.New("events changed since they were read")
+
+// Unchanged returns an error wrapping ErrChanged unless every event of evs
+// is still stored under its id with its checksum. A writer that read events
+// outside its transaction (the worker, which waits minutes for a model in
+// between) calls it inside the transaction, so that nothing it derived from
+// a message forgotten meanwhile is written back. The checksum, not the id
+// alone, decides: a redacted event keeps its id.
+func (t *Tx) Unchanged(ctx context.Context, evs []Event) error {
+	want := make(map[int64]string, len(evs))
+	ids := make([]int64, 0, len(evs))
+	for _, e := range evs {
+		want[e.ID] = e.Checksum
+		ids = append(ids, e.ID)
+	}
+	found := 0
+	for _, c := range chunks(ids) {
+		rows, err := t.tx.QueryContext(ctx, `SELECT id, checksum FROM events WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		if err != nil {
+			return fmt.Errorf("unchanged: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var sum string
+			if err := rows.Scan(&id, &sum); err != nil {
+				rows.Close()
+				return fmt.Errorf("unchanged: %w", err)
+			}
+			if sum != want[id] {
+				rows.Close()
+				return fmt.Errorf("event %d: %w", id, ErrChanged)
+			}
+			found++
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("unchanged: %w", err)
+		}
+	}
+	if found != len(want) {
+		return fmt.Errorf("%d of %d events gone: %w", len(want)-found, len(want), ErrChanged)
+	}
+	return nil
 }

@@ -145,12 +145,18 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	if err != nil {
 		return p, err
 	}
-	if err := apply(ctx, tx, p); err != nil {
-		return p, err
-	}
+	// The tombstone goes in before anything is deleted, so it takes an id
+	// above every deleted event. SQLite gives a new row the largest id plus
+	// one, and memory_forgotten events are never deleted: an id forget frees
+	// is therefore never handed out again, and nothing that still cites it
+	// (evidence of a worker that read the event before) can find another
+	// event under it.
 	t := db.wrap(ctx, tx)
 	if _, err := t.append(ctx, db.Now(), []Event{tomb}); err != nil {
 		return p, fmt.Errorf("forget: %w", err)
+	}
+	if err := apply(ctx, tx, p); err != nil {
+		return p, err
 	}
 	if err := t.Commit(); err != nil {
 		return p, fmt.Errorf("forget: %w", err)
