@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/jsondepth"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"io"
 	"os"
@@ -288,7 +289,7 @@ func readTranscriptInfo(path string, countLines bool) (transcriptInfo, error) {
 			}
 		}
 		read += len(line)
-		if l := bytes.TrimSpace(bytes.TrimLeft(line, "\x00")); len(l) > 0 && gjson.ValidBytes(l) {
+		if l := bytes.TrimSpace(bytes.TrimLeft(line, "\x00")); len(l) > 0 && jsondepth.Within(l, jsondepth.Max) && gjson.ValidBytes(l) {
 			sawJSON = true
 			r := gjson.GetManyBytes(l, "sessionId", "cwd", "timestamp")
 			if sid == "" {

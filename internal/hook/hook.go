@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/jsondepth"
 	"github.com/tidwall/gjson"
 )
 
@@ -44,8 +45,12 @@ func (e *Event) Get(path string) gjson.Result { return gjson.GetBytes(e.Raw, pat
 var ErrBadInput = errors.New("hook input is not a JSON object")
 
 // Decode parses a hook's stdin. Invalid UTF-8 inside strings is tolerated
-// (gjson passes it through; callers sanitise text they store).
+// (gjson passes it through; callers sanitise text they store). Input nested
+// deeper than jsondepth.Max is refused before gjson, which recurses, sees it.
 func Decode(in []byte) (*Event, error) {
+	if !jsondepth.Within(in, jsondepth.Max) {
+		return nil, fmt.Errorf("decode %d bytes: nested deeper than %d: %w", len(in), jsondepth.Max, ErrBadInput)
+	}
 	if !gjson.ValidBytes(in) {
 		return nil, fmt.Errorf("decode %d bytes: %w", len(in), ErrBadInput)
 	}
@@ -240,6 +245,8 @@ func shape(b []byte) string {
 	switch {
 	case len(t) == 0:
 		return "empty"
+	case !jsondepth.Within(t, jsondepth.Max):
+		return "nested too deep"
 	case t[0] == '{' && !gjson.ValidBytes(t):
 		return "truncated or malformed JSON object"
 	case t[0] == '{':
