@@ -2,9 +2,12 @@
 package project
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Identify returns the project a working directory belongs to: the top level of
@@ -46,7 +49,7 @@ func gitRoot(d string) (string, bool) {
 		return d, true
 	}
 	// A worktree (or submodule) has a .git file: "gitdir: <path>".
-	b, err := os.ReadFile(gitPath)
+	b, err := readSmall(gitPath)
 	if err != nil {
 		return d, true
 	}
@@ -60,7 +63,7 @@ func gitRoot(d string) (string, bool) {
 		gitdir = filepath.Join(d, gitdir)
 	}
 	// A linked worktree's gitdir holds "commondir" pointing at the main .git.
-	common, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
+	common, err := readSmall(filepath.Join(gitdir, "commondir"))
 	if err != nil {
 		return d, true // a submodule or something unusual: its own checkout is the project
 	}
@@ -73,6 +76,28 @@ func gitRoot(d string) (string, bool) {
 		return d, true // a bare repository's worktree: keep the checkout
 	}
 	return filepath.Dir(cd), true
+}
+
+// maxGitFile is more than a .git file or a commondir file ever holds: one path.
+const maxGitFile = 64 << 10
+
+// readSmall reads a regular file of at most maxGitFile bytes. The files it
+// reads are named by whatever directory a hook's cwd is in: a .git that is a
+// symlink to /dev/zero or a FIFO must cost nothing, not memory or a hang.
+func readSmall(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, maxGitFile))
 }
 
 // Slug is the name of the folder under ~/.claude/projects where Claude Code
