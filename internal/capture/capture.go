@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -182,6 +183,7 @@ type Increment struct {
 	Messages int           // transcript messages read
 	Events   []store.Event // their events, in order (a message with nothing to store has none)
 	Offset   int64         // where the next read starts
+	More     bool          // ReadStep stopped before the end of the transcript
 }
 
 // Sink is where an increment is stored: a *store.DB, or a *store.Tx that
@@ -203,9 +205,43 @@ func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (
 	return Write(ctx, r.DB, sess, inc)
 }
 
+// IngestSteps is Ingest a step of about n bytes at a time, each stored
+// before the next is read, so that memory stays bounded and a caller with a
+// deadline keeps what it stored. Before each step it asks next, passing the
+// longest step so far; it stops when next says no and then reports that rows
+// were left. sess.Offset follows what was stored.
+func (r *Recorder) IngestSteps(ctx context.Context, sess *store.Session, final bool, n int64, next func(slowest time.Duration) bool) (rest bool, err error) {
+	var slowest time.Duration
+	for {
+		if ctx.Err() != nil || !next(slowest) {
+			return true, nil
+		}
+		start := time.Now()
+		inc, err := r.ReadStep(*sess, final, n)
+		if err != nil {
+			return false, err
+		}
+		if _, err := Write(ctx, r.DB, *sess, inc); err != nil {
+			return true, err
+		}
+		// Not max: after the transcript shrank, the step read from its start.
+		sess.Offset = inc.Offset
+		if !inc.More {
+			return false, nil
+		}
+		slowest = max(slowest, time.Since(start))
+	}
+}
+
 // Read reads a session's transcript from its stored offset into an
 // increment; see Ingest.
 func (r *Recorder) Read(sess store.Session, final bool) (Increment, error) {
+	return r.ReadStep(sess, final, math.MaxInt64)
+}
+
+// ReadStep is Read that stops after about n bytes (transcript.ReadN) and then
+// sets the increment's More: a hook with a deadline stores one step at a time.
+func (r *Recorder) ReadStep(sess store.Session, final bool, n int64) (Increment, error) {
 	inc := Increment{Offset: sess.Offset}
 	if sess.TranscriptPath == "" {
 		return inc, nil
@@ -217,7 +253,7 @@ func (r *Recorder) Read(sess store.Session, final bool) (Increment, error) {
 		r.Log.Warn("transcript shrank; re-reading", "path", sess.TranscriptPath, "size", fi.Size(), "offset", off)
 		off = 0
 	}
-	batch, err := transcript.ReadFile(sess.TranscriptPath, off, final)
+	batch, err := transcript.ReadFileN(sess.TranscriptPath, off, final, n)
 	if errors.Is(err, os.ErrNotExist) {
 		return inc, nil
 	}
@@ -226,6 +262,7 @@ func (r *Recorder) Read(sess store.Session, final bool) (Increment, error) {
 	}
 	inc.Messages = len(batch.Messages)
 	inc.Offset = batch.Offset
+	inc.More = batch.More
 	inc.Events = make([]store.Event, 0, len(batch.Messages))
 	for _, m := range batch.Messages {
 		if ev, ok := messageEvent(sess, m); ok {

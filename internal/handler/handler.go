@@ -203,7 +203,7 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	rec := recorder(db, env)
 	// Transcript first: if the final answer is already there, its row (with its
 	// uuid) is stored and the Stop copy below is recognised as the same answer.
-	if _, err := rec.Ingest(ctx, s, false); err != nil {
+	if _, err := ingest(ctx, env, rec, &s, false, 0); err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	if msg := ev.Get("last_assistant_message").String(); msg != "" {
@@ -225,7 +225,8 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	defer db.Close()
 	rec := recorder(db, env)
 	ending := ev.Name != "PreCompact"
-	if _, err := rec.Ingest(ctx, s, ending); err != nil {
+	rest, err := ingest(ctx, env, rec, &s, ending, endReserve)
+	if err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	if ending {
@@ -237,7 +238,36 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 			return hook.Reply{}, err
 		}
 	}
+	if rest {
+		// The worker ingests the rest of the transcript before it extracts.
+		env.Log.Warn("transcript not fully stored in the hook's budget; handing the rest to the worker", "offset", s.Offset)
+		return hook.Reply{}, pipeline.Spawn(s.ID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir))
+	}
 	return hook.Reply{}, distil(ctx, env, db, s.ID)
+}
+
+// ingestStep is how many transcript bytes one ingest step reads and stores:
+// about 150 ms of work, so that a hook sees its deadline coming.
+const ingestStep = 2 << 20
+
+// endReserve is the time SessionEnd keeps after ingesting, for the end
+// mark and for handing over to the worker.
+const endReserve = 200 * time.Millisecond
+
+// ingest stores the session's new transcript rows a step at a time and
+// stops before a step would run past the hook's deadline less reserve. It
+// reports whether rows were left. A transcript of any size thus loses
+// nothing: what one hook cannot store in its budget, the next hook or the
+// worker picks up from the stored offset.
+//
+// A step that overruns (the machine is busy) is cut at the deadline by its
+// context and rolls back whole; the offset stays before it.
+func ingest(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *store.Session, final bool, reserve time.Duration) (rest bool, err error) {
+	ctx, cancel := context.WithDeadline(ctx, env.Deadline.Add(-reserve))
+	defer cancel()
+	return rec.IngestSteps(ctx, s, final, ingestStep, func(slowest time.Duration) bool {
+		return time.Until(env.Deadline)-reserve > 2*slowest
+	})
 }
 
 // distil runs extraction and alignment for the session: in the hook when the
