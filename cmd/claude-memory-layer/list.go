@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 	"github.com/tidwall/gjson"
 )
 
@@ -230,6 +231,10 @@ func isSubagentTranscript(path string) bool {
 // errNotTranscript marks a file that holds no JSON rows at all.
 var errNotTranscript = errors.New("not a Claude Code transcript (no JSON lines)")
 
+// errExportFile marks a file written by export, which import reads with
+// --from-export: read as a transcript it made sessions of nothing.
+var errExportFile = errors.New("an export of this tool, not a transcript: use import --from-export")
+
 // transcriptInfo is what a quick read of a transcript file tells.
 type transcriptInfo struct {
 	Path      string
@@ -260,7 +265,8 @@ const maxHeadBytes = 16 << 20
 // errors do not repeat the path; see fileErrorText.
 func readTranscriptInfo(path string, countLines bool) (transcriptInfo, error) {
 	info := transcriptInfo{Path: path, SessionID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
-	f, err := os.Open(path)
+	// transcript.Open, not os.Open: opening a FIFO would wait for a writer.
+	f, err := transcript.Open(path)
 	if err != nil {
 		return info, err
 	}
@@ -268,9 +274,6 @@ func readTranscriptInfo(path string, countLines bool) (transcriptInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return info, err
-	}
-	if !fi.Mode().IsRegular() {
-		return info, errors.New("not a regular file")
 	}
 	info.Size, info.ModTime = fi.Size(), fi.ModTime()
 	br := bufio.NewReaderSize(f, 64<<10)
@@ -283,13 +286,20 @@ func readTranscriptInfo(path string, countLines bool) (transcriptInfo, error) {
 		for {
 			var chunk []byte
 			chunk, err = br.ReadSlice('\n')
-			line = append(line, chunk...)
-			if !errors.Is(err, bufio.ErrBufferFull) {
+			read += len(chunk)
+			// A head line is kept up to maxHeadBytes: a 2 GB file without a
+			// newline is not read whole into memory.
+			if len(line) < maxHeadBytes {
+				line = append(line, chunk...)
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) || read >= maxHeadBytes {
 				break
 			}
 		}
-		read += len(line)
 		if l := bytes.TrimSpace(bytes.TrimLeft(line, "\x00")); len(l) > 0 && jsondepth.Within(l, jsondepth.Max) && gjson.ValidBytes(l) {
+			if !sawJSON && gjson.GetBytes(l, "kind").Str == "header" && gjson.GetBytes(l, "format").Str == exportFormat {
+				return info, errExportFile
+			}
 			sawJSON = true
 			r := gjson.GetManyBytes(l, "sessionId", "cwd", "timestamp")
 			if sid == "" {
