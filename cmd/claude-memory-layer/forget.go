@@ -36,7 +36,7 @@ func parseForget(e *env, args []string) (forgetOptions, error) {
 	// forget but never confirm one: the user runs the confirm command.
 	for _, a := range fromStdin {
 		if a == "--yes" || strings.HasPrefix(a, "--yes=") {
-			return o, usagef("--yes is not taken from %s; run the confirm command the preview prints", argsStdinFlag)
+			return o, usagef("--yes is not taken from a slash command's arguments (%s, %s); run the confirm command the preview prints", argsStdinFlag, argsPromptFlag)
 		}
 	}
 	var before string

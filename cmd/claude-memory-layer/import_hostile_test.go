@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 )
 
 // TestImportHugeLineBoundedMemory: a transcript whose first row is followed
@@ -99,5 +102,22 @@ func TestImportPathWithControlByte(t *testing.T) {
 	db := te.openDB(t)
 	if n, _ := db.CountSessionMessages(t.Context(), "odd"); n != 1 {
 		t.Errorf("%d messages stored, want 1", n)
+	}
+}
+
+// TestArgsFromPrompt: --args-from-prompt takes the text the hook saved for
+// the session in $CLAUDE_CODE_SESSION_ID, once, and splits it without a shell.
+func TestArgsFromPrompt(t *testing.T) {
+	te := newTestEnv(t)
+	te.vars["CLAUDE_CODE_SESSION_ID"] = "35ef2068-8d1b-4eef-8ee9-014d49224857"
+	if err := cmdargs.Save(te.vars["CLAUDE_MEMORY_DIR"], te.vars["CLAUDE_CODE_SESSION_ID"], "--limit 3 --type user_prompt 'a b'"); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := expandStdinArgs(te.env, []string{"--args-from-prompt", "--json"})
+	if want := []string{"--limit", "3", "--type", "user_prompt", "a b", "--json"}; err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("expandStdinArgs = %q, %v; want %q", got, err, want)
+	}
+	if _, _, err := expandStdinArgs(te.env, []string{"--args-from-prompt"}); !errors.Is(err, cmdargs.ErrNone) {
+		t.Errorf("second take: %v, want ErrNone", err)
 	}
 }

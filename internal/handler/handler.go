@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
@@ -142,13 +143,20 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	if ev.SessionID == "" {
 		return hook.Reply{}, errNoSession
 	}
+	prompt := ev.Get("prompt").String()
+	// First, before anything that can wait on a lock: Claude Code runs the
+	// command's shell block as soon as this hook returns.
+	if args, ok := cmdargs.Arguments(prompt); ok {
+		if err := cmdargs.Save(env.Config.DataDir, ev.SessionID, args); err != nil {
+			env.Log.Error("save command arguments", "err", err)
+		}
+	}
 	db, err := openStore(ctx, env)
 	if err != nil {
 		return hook.Reply{}, err
 	}
 	defer db.Close()
 	s, registered := lookup(ctx, env, db, ev)
-	prompt := ev.Get("prompt").String()
 	var inj recall.Injection
 	if env.Config.Recall.Memories {
 		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID, Prompt: prompt, Now: env.Now()})
