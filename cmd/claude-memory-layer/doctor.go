@@ -131,6 +131,10 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 	} else {
 		out = append(out, check{"fts5", "ok", "full-text search works", ""})
 	}
+	if db.CompactPending() {
+		out = append(out, check{"forget", "fail", "a forget was interrupted before compaction: forgotten text may remain in " +
+			filepath.Base(path) + " or its WAL", "claude-memory-layer forget --compact (with no Claude Code session open)"})
+	}
 	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 {
 		out = append(out, check{"store", "warn", fmt.Sprintf("%s has mode %o", path, fi.Mode().Perm()), "chmod 600 " + path})
 	} else if err == nil {

@@ -158,10 +158,33 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	if err := apply(ctx, tx, p); err != nil {
 		return p, err
 	}
+	// The mark goes down before the commit and comes off only when Compact
+	// succeeds: a forget killed or interrupted in between leaves the
+	// forgotten bytes in free pages, FTS5 segments and the WAL, and the mark
+	// tells doctor and the next forget that compaction is owed.
+	pending := db.CompactPending()
+	if err := os.WriteFile(db.path+pendingSuffix, nil, 0o600); err != nil {
+		return p, fmt.Errorf("forget: mark compaction pending: %w", err)
+	}
 	if err := t.Commit(); err != nil {
+		if !pending {
+			os.Remove(db.path + pendingSuffix)
+		}
 		return p, fmt.Errorf("forget: %w", err)
 	}
 	return p, nil
+}
+
+// pendingSuffix names the file, next to the store, that marks a compaction
+// owed by a forget that committed.
+const pendingSuffix = "-compact-pending"
+
+// CompactPending reports whether a forget committed and no Compact has
+// succeeded since: the forgotten text may still be in the file's free pages,
+// its full-text segments or its WAL.
+func (db *DB) CompactPending() bool {
+	_, err := os.Stat(db.path + pendingSuffix)
+	return err == nil
 }
 
 // planner accumulates a ForgetPlan.
@@ -1030,6 +1053,9 @@ func (db *DB) Compact(ctx context.Context) error {
 		}
 		last = compactOnce(ctx, conn)
 		if last == nil {
+			if err := os.Remove(db.path + pendingSuffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("compact: %w", err)
+			}
 			return nil
 		}
 		if !errors.Is(last, ErrCompactPending) {
