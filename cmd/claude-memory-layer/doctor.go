@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -184,25 +183,36 @@ func isStatic(path string) bool {
 }
 
 // checkRegistration looks for the plugin in Claude Code's installed plugins or
-// for our hooks in its user settings.
+// for our hooks in its user settings, and fails when both are there: then
+// every hook runs twice and every brief and memory block reaches the model
+// twice.
 func checkRegistration(e *env) check {
 	root := e.getenv("CLAUDE_CONFIG_DIR")
 	if root == "" {
 		root = filepath.Join(e.getenv("HOME"), ".claude")
 	}
-	installed := filepath.Join(root, "plugins", "installed_plugins.json")
-	if b, err := os.ReadFile(installed); err == nil && strings.Contains(string(b), `"`+pluginName+"@") {
-		return check{"hooks", "ok", "plugin " + pluginName + " installed (" + installed + ")", ""}
+	path := settingsPath(e)
+	settings, err := readSettings(path)
+	if err != nil {
+		return check{"hooks", "fail", err.Error(), "fix " + path}
 	}
-	settings := settingsPath(e)
-	if s, err := readSettings(settings); err == nil {
-		hooks, _ := s["hooks"].(map[string]any)
-		for _, groups := range hooks {
-			list, _ := groups.([]any)
-			if slices.ContainsFunc(list, ours) {
-				return check{"hooks", "ok", "hooks registered in " + settings, ""}
-			}
-		}
+	installed := filepath.Join(root, "plugins", "installed_plugins.json")
+	plugin := pluginEnabled(settings)
+	if _, set := enabledPlugins(settings)[pluginKey]; !set {
+		// No word in settings.json: installed means enabled.
+		b, err := os.ReadFile(installed)
+		plugin = err == nil && strings.Contains(string(b), `"`+pluginKey+`"`)
+	}
+	hooks := hasOurHooks(settings)
+	switch {
+	case plugin && hooks:
+		return check{"hooks", "fail", "installed twice: the " + pluginName + " plugin is enabled and " + path +
+			" also runs its hooks, so every hook, brief and memory block runs twice",
+			"claude-memory-layer install (it removes the settings.json hooks while the plugin is enabled)"}
+	case plugin:
+		return check{"hooks", "ok", "plugin " + pluginName + " installed and enabled", ""}
+	case hooks:
+		return check{"hooks", "ok", "hooks registered in " + path, ""}
 	}
 	return check{"hooks", "warn", "the plugin is not registered with Claude Code under " + root, "run claude-memory-layer install (or scripts/install.sh)"}
 }
