@@ -153,7 +153,7 @@ func (t *Tx) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
 // made ingest spend a fifth of its time flushing.
 const insertChunk = 64
 
-// append stores evs, giving those without a time now.
+// append stores evs, giving those without a time, or with one after now, now.
 func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResult, error) {
 	var res AppendResult
 	type row struct {
@@ -196,7 +196,10 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 			}
 		}
 		ts := e.Time
-		if ts.IsZero() {
+		if ts.IsZero() || ts.After(now) {
+			// A time in the future is a clock that was ahead (a transcript
+			// written elsewhere): stored as is, it would sort after
+			// everything and escape forget --before.
 			ts = now
 		}
 		rows = append(rows, row{e, payload, hash, FormatTime(ts)})

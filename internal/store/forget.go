@@ -88,7 +88,7 @@ type dbtx interface {
 // It returns ErrEmptySelector for an empty selector and an error wrapping
 // ErrNotFound for an unknown citation id.
 func (db *DB) PlanForget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error) {
-	return plan(ctx, db.sql, sel)
+	return plan(ctx, db.sql, sel, db.Now())
 }
 
 // Forget removes what sel selects, in one transaction, and appends one
@@ -136,7 +136,7 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	defer tx.Rollback()
 	// Plan under the write lock: hooks writing meanwhile wait, so what is
 	// deleted is exactly what was planned.
-	p, err := plan(ctx, tx, sel)
+	p, err := plan(ctx, tx, sel, db.Now())
 	if err != nil || p.Empty() {
 		return p, err
 	}
@@ -191,6 +191,7 @@ func (db *DB) CompactPending() bool {
 type planner struct {
 	q        dbtx
 	sel      ForgetSelector
+	now      string // FormatTime of the forget's now: see before
 	entries  map[int64]bool
 	del      map[int64]eventKey // events deleted
 	redact   map[int64]string
@@ -200,7 +201,7 @@ type planner struct {
 	sessions map[string]bool
 }
 
-func plan(ctx context.Context, q dbtx, sel ForgetSelector) (ForgetPlan, error) {
+func plan(ctx context.Context, q dbtx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
 	if sel.Empty() {
 		return ForgetPlan{}, ErrEmptySelector
 	}
@@ -211,7 +212,7 @@ func plan(ctx context.Context, q dbtx, sel ForgetSelector) (ForgetPlan, error) {
 		// A phrase of punctuation matches no FTS5 token but would match many quotes as a substring.
 		return ForgetPlan{}, fmt.Errorf("forget: phrase %q has no letter or digit: %w", sel.Phrase, ErrEmptySelector)
 	}
-	p := &planner{q: q, sel: sel, entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
+	p := &planner{q: q, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
 		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}}
 	var err error
 	if sel.CID != "" {
@@ -366,8 +367,8 @@ func (p *planner) filters(ctx context.Context) error {
 		args = append(args, s.Project)
 	}
 	if !s.Before.IsZero() {
-		where = append(where, "e.ts < ?")
-		args = append(args, FormatTime(s.Before))
+		where = append(where, p.before("e.ts"))
+		args = append(args, FormatTime(s.Before), p.now)
 	}
 	rows, err := p.q.QueryContext(ctx, `SELECT e.id, e.session_id, e.type FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
@@ -402,8 +403,8 @@ func (p *planner) filters(ctx context.Context) error {
 		args = append(args, s.Project)
 	}
 	if !s.Before.IsZero() {
-		where = append(where, "e.created_at < ?")
-		args = append(args, FormatTime(s.Before))
+		where = append(where, p.before("e.created_at"))
+		args = append(args, FormatTime(s.Before), p.now)
 	}
 	ids, err := queryIDs(ctx, p.q, `SELECT e.id FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
@@ -413,6 +414,16 @@ func (p *planner) filters(ctx context.Context) error {
 		p.entries[id] = true
 	}
 	return nil
+}
+
+// before is the condition of --before on a time column, taking the date
+// and p.now as arguments. A time after now came from a clock that was ahead
+// (the store cuts such times to now since, but older rows keep them): when
+// it really happened is unknown, only that it was stored in the past, so it
+// counts as before any date. Otherwise "forget everything before today"
+// left it behind.
+func (p *planner) before(col string) string {
+	return "(" + col + " < ? OR " + col + " > ?)"
 }
 
 type evidenceRef struct {
@@ -494,8 +505,8 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 			args = append(args, p.sel.SessionID)
 		}
 		if !p.sel.Before.IsZero() {
-			where = append(where, "coalesce(ev.ts, e.created_at) < ?")
-			args = append(args, FormatTime(p.sel.Before))
+			where = append(where, p.before("coalesce(ev.ts, e.created_at)"))
+			args = append(args, FormatTime(p.sel.Before), p.now)
 		}
 		refs, err := scanEvidenceRefs(ctx, p.q, `SELECT `+evidenceRefColumns+` FROM evidence v
 			JOIN entries e ON e.id = v.entry_id LEFT JOIN events ev ON ev.id = v.event_id
