@@ -104,12 +104,17 @@ func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt strin
 	if text == "" {
 		return 0, nil
 	}
+	// Older Claude Code versions leave prompt_id out of the hook input or
+	// promptId out of the transcript row; the keys then differ and only the
+	// content tells the two copies apart (see messageEvent).
 	key := "prompt:" + s.ID + ":" + promptID
+	same := "row:" + s.ID + ":%" // a transcript row without promptId, stored first
 	if promptID == "" {
 		key = "prompt:" + s.ID + ":h" + hash(text)
+		same = "%" // any copy of the transcript's, stored first
 	}
 	res, err := r.DB.Append(ctx, store.Event{
-		Time: at, Type: store.TypeUserPrompt, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
+		Time: at, Type: store.TypeUserPrompt, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key, SameContentAs: same,
 		Payload: payload(map[string]any{"prompt_id": promptID, "source": "hook", "truncated": truncated, "bytes": len(prompt)}),
 	})
 	return res.Added, err
@@ -300,8 +305,14 @@ func messageEvent(sess store.Session, m transcript.Message) (store.Event, bool) 
 		ev.Type = store.TypeUserPrompt
 		ev.Text, truncated = clean(m.Text)
 		ev.DedupeKey = "prompt:" + sess.ID + ":" + m.PromptID
+		// The hook's copy has the same key when both sides carry the prompt
+		// id; when one lacks it, the same text under the hook's keys is the
+		// same prompt: "prompt:S:h<hash>" when the hook had no id, any
+		// "prompt:S:" key when the row has none.
+		ev.SameContentAs = "prompt:" + sess.ID + ":h%"
 		if m.PromptID == "" {
 			ev.DedupeKey = "row:" + sess.ID + ":" + m.UUID
+			ev.SameContentAs = "prompt:" + sess.ID + ":%"
 		}
 		data["prompt_id"] = m.PromptID
 	case transcript.Response:
