@@ -196,6 +196,24 @@ func hostileCases() []hostile {
 			os.MkdirAll(filepath.Join(data, "claude-memory-layer.log"), 0o700)
 			return []byte(`{"session_id":"hostile","cwd":"/tmp","hook_event_name":"%EVENT%","prompt":"hi"}`)
 		}},
+		{name: "config.json is /dev/zero", input: dataFile("config.json", "/dev/zero")},
+		{name: "config.json is a FIFO", input: dataFile("config.json", "fifo")},
+		{name: "config.json nested 1M levels", input: func(t *testing.T, _, data string) []byte {
+			os.MkdirAll(data, 0o700)
+			os.WriteFile(filepath.Join(data, "config.json"), []byte(`{"extractor":`+deep(1_000_000)+`}`), 0o600)
+			return []byte(`{"session_id":"hostile","cwd":"/tmp","hook_event_name":"%EVENT%","prompt":"hi"}`)
+		}},
+		{name: "log file is a FIFO", input: dataFile("claude-memory-layer.log", "fifo")},
+		{name: "log file is /dev/full", input: dataFile("claude-memory-layer.log", "/dev/full")},
+		{name: "store file is a FIFO", input: dataFile("memory.db", "fifo")},
+		{name: "store WAL is a directory", input: func(t *testing.T, _, data string) []byte {
+			os.MkdirAll(filepath.Join(data, "memory.db-wal"), 0o700)
+			return []byte(`{"session_id":"hostile","cwd":"/tmp","hook_event_name":"%EVENT%","prompt":"hi"}`)
+		}},
+		{name: "data directory is a file", input: func(t *testing.T, _, data string) []byte {
+			os.WriteFile(data, []byte("x"), 0o600)
+			return []byte(`{"session_id":"hostile","cwd":"/tmp","hook_event_name":"%EVENT%","prompt":"hi"}`)
+		}},
 		{name: "stdin over the 64 MB cap", input: func(*testing.T, string, string) []byte {
 			return []byte(`{"session_id":"hostile","hook_event_name":"%EVENT%","prompt":"` + strings.Repeat("x", 65<<20) + `"}`)
 		}},
@@ -211,6 +229,23 @@ func hostileCases() []hostile {
 		{name: "truncated mid-string", input: func(*testing.T, string, string) []byte {
 			return []byte(`{"session_id":"hostile","hook_event_name":"%EVENT%","prompt":"unterminated \`)
 		}},
+	}
+}
+
+// dataFile is a case whose data directory holds name as target: a path
+// (a device), or "fifo" for a FIFO nobody writes or reads.
+func dataFile(name, target string) func(t *testing.T, dir, data string) []byte {
+	return func(t *testing.T, _, data string) []byte {
+		os.MkdirAll(data, 0o700)
+		p := filepath.Join(data, name)
+		if target == "fifo" {
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+		return []byte(`{"session_id":"hostile","cwd":"/tmp","hook_event_name":"%EVENT%","prompt":"hi"}`)
 	}
 }
 

@@ -2,12 +2,11 @@
 package project
 
 import (
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
 // Identify returns the project a working directory belongs to: the top level of
@@ -81,24 +80,10 @@ func gitRoot(d string) (string, bool) {
 // maxGitFile is more than a .git file or a commondir file ever holds: one path.
 const maxGitFile = 64 << 10
 
-// readSmall reads a regular file of at most maxGitFile bytes. The files it
-// reads are named by whatever directory a hook's cwd is in: a .git that is a
-// symlink to /dev/zero or a FIFO must cost nothing, not memory or a hang.
-func readSmall(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	return io.ReadAll(io.LimitReader(f, maxGitFile))
-}
+// readSmall reads a .git or commondir file. The files are named by
+// whatever directory a hook's cwd is in: a .git that is a symlink to
+// /dev/zero or a FIFO must cost nothing, not memory or a hang.
+func readSmall(path string) ([]byte, error) { return regular.ReadFile(path, maxGitFile) }
 
 // Slug is the name of the folder under ~/.claude/projects where Claude Code
 // keeps the transcripts of sessions run in dir: every character outside

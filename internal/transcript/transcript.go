@@ -11,8 +11,9 @@ import (
 	"math"
 	"os"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
 // Kind is what a Message records.
@@ -218,29 +219,13 @@ func ReadFileN(path string, off int64, final bool, n int64) (Batch, error) {
 }
 
 // ErrNotRegular is returned by Open for a path that is not a regular file.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = regular.ErrNotRegular
 
 // Open opens a transcript for reading. It refuses anything but a regular
 // file (following symlinks) with an error wrapping ErrNotRegular: a hook
 // event names the path, and a FIFO would block the open, /dev/zero or a
-// socket would never end. The open does not block on a FIFO: it is made
-// non-blocking and checked before anything is read.
-func Open(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s: %s: %w", path, fi.Mode().Type(), ErrNotRegular)
-	}
-	return f, nil
-}
+// socket would never end.
+func Open(path string) (*os.File, error) { return regular.Open(path) }
 
 // item is a message under construction.
 type item struct {
