@@ -145,6 +145,17 @@ func hostileCases() []hostile {
 			t.Cleanup(func() { close(stop); <-done; f.Close() })
 			return p
 		}),
+		withTranscript("transcript of 5M empty objects", func(_ *testing.T, dir string) string {
+			p := filepath.Join(dir, "tiny.jsonl")
+			os.WriteFile(p, []byte(strings.Repeat("{}\n", 5_000_000)), 0o600)
+			return p
+		}),
+		withTranscript("transcript row with a 20 MB prompt", func(_ *testing.T, dir string) string {
+			p := filepath.Join(dir, "big-row.jsonl")
+			os.WriteFile(p, []byte(`{"type":"user","uuid":"u","promptId":"p","message":{"role":"user","content":"`+strings.Repeat("a long line ", 20<<20/12)+`"}}`+"\n"), 0o600)
+			return p
+		}),
+		withTranscript("transcript is /proc/self/mem", func(*testing.T, string) string { return "/proc/self/mem" }),
 		withTranscript("transcript path with NUL", func(_ *testing.T, dir string) string { return dir + "/a\x00b.jsonl" }),
 		{name: "NUL and invalid UTF-8 in every field", input: func(*testing.T, string, string) []byte {
 			bad := "a\x00b\xff\xfe\xed\xa0\x80c"
