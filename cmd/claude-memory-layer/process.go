@@ -48,16 +48,10 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	// transcript for the worker: store it before extracting.
 	if sess, err := db.Session(ctx, *session); err == nil && sess.TranscriptPath != "" {
 		rec := &capture.Recorder{DB: db, Log: log}
-		// Up to the size the transcript has now: one that keeps growing
-		// (a session resumed meanwhile, or a hostile file) is not chased.
-		var size int64
-		if fi, err := os.Stat(sess.TranscriptPath); err == nil {
-			size = fi.Size()
-		}
-		// The first step always runs: after the transcript shrank it reads
-		// from the start, below a stored offset past the new size.
-		steps := 0
-		more := func(time.Duration) bool { steps++; return steps == 1 || sess.Offset < size }
+		// IngestSteps stops at the size the transcript has now: one that
+		// keeps growing (a session resumed meanwhile, a hostile file) is not
+		// chased.
+		more := func(time.Duration) bool { return true }
 		if _, err := rec.IngestSteps(ctx, &sess, !sess.EndedAt.IsZero(), workerStep, more); err != nil {
 			log.Error("ingest transcript", "err", err)
 		}

@@ -215,8 +215,16 @@ func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (
 // deadline keeps what it stored. Before each step it asks next, passing the
 // longest step so far; it stops when next says no and then reports that rows
 // were left. sess.Offset follows what was stored.
+//
+// It reads up to the size the transcript had when it started: a transcript
+// that keeps growing (or a hostile file that never ends) is not chased, and
+// what grew is left for the next call.
 func (r *Recorder) IngestSteps(ctx context.Context, sess *store.Session, final bool, n int64, next func(slowest time.Duration) bool) (rest bool, err error) {
 	var slowest time.Duration
+	size := int64(-1)
+	if fi, err := os.Stat(sess.TranscriptPath); err == nil {
+		size = fi.Size()
+	}
 	for {
 		if ctx.Err() != nil || !next(slowest) {
 			return true, nil
@@ -233,6 +241,9 @@ func (r *Recorder) IngestSteps(ctx context.Context, sess *store.Session, final b
 		sess.Offset = inc.Offset
 		if !inc.More {
 			return false, nil
+		}
+		if size >= 0 && inc.Offset >= size {
+			return true, nil
 		}
 		slowest = max(slowest, time.Since(start))
 	}

@@ -211,7 +211,9 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	rec := recorder(db, env)
 	// Transcript first: if the final answer is already there, its row (with its
 	// uuid) is stored and the Stop copy below is recognised as the same answer.
-	if _, err := ingest(ctx, env, rec, &s, false, 0); err != nil {
+	// The reserve keeps time to store last_assistant_message below after a
+	// transcript too large to store whole.
+	if _, err := ingest(ctx, env, rec, &s, false, endReserve); err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	if msg := ev.Get("last_assistant_message").String(); msg != "" {
@@ -258,8 +260,8 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 // about 150 ms of work, so that a hook sees its deadline coming.
 const ingestStep = 2 << 20
 
-// endReserve is the time SessionEnd keeps after ingesting, for the end
-// mark and for handing over to the worker.
+// endReserve is the time Stop and SessionEnd keep after ingesting: for the
+// final answer, the end mark and handing over to the worker.
 const endReserve = 200 * time.Millisecond
 
 // ingest stores the session's new transcript rows a step at a time and
