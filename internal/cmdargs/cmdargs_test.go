@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,4 +55,21 @@ func TestSaveTake(t *testing.T) {
 			t.Errorf("Save(session %q) succeeded", bad)
 		}
 	}
+}
+
+// FuzzArguments: any prompt is either not a command or yields a trimmed
+// suffix of itself, without panicking.
+func FuzzArguments(f *testing.F) {
+	for _, s := range []string{"/memory-layer:memory-search jwt", "/memory-stats", "/memory-\xff x", "/memory-layer:", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prompt string) {
+		args, ok := Arguments(prompt)
+		if !ok && args != "" {
+			t.Fatalf("not a command but arguments %q", args)
+		}
+		if ok && !strings.HasSuffix(strings.TrimSpace(prompt), args) {
+			t.Fatalf("arguments %q are not the end of %q", args, prompt)
+		}
+	})
 }
