@@ -16,6 +16,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -121,6 +122,7 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 	}); err != nil {
 		return hook.Reply{}, err
 	}
+	recoverUnstored(ctx, env, db, s)
 	if !env.Config.Recall.Brief {
 		return hook.Reply{}, nil
 	}
@@ -254,6 +256,57 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 		return hook.Reply{}, pipeline.Spawn(s.ID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir))
 	}
 	return hook.Reply{}, distil(ctx, env, db, s.ID)
+}
+
+// recentSessions is how many of a project's latest sessions SessionStart
+// looks at for a transcript left partly unstored.
+const recentSessions = 5
+
+// recoverUnstored starts the worker for one recent ended session of the
+// project whose transcript holds complete lines past its stored offset: its
+// SessionEnd ran out of budget and the worker it started died (a reboot, a
+// kill). Without this nothing would ever store the rest. A transcript still
+// being written, or whose last line is partial, is left alone.
+func recoverUnstored(ctx context.Context, env *hook.Env, db *store.DB, current store.Session) {
+	ss, err := db.Sessions(ctx, current.Project, recentSessions)
+	if err != nil {
+		env.Log.Warn("look for unstored transcripts", "err", err)
+		return
+	}
+	for _, s := range ss {
+		if s.ID == current.ID || s.EndedAt.IsZero() || s.TranscriptPath == "" {
+			continue
+		}
+		if !unstored(s, env.Now()) {
+			continue
+		}
+		env.Log.Warn("transcript of an ended session not fully stored; starting the worker", "session", s.ID, "offset", s.Offset)
+		if err := pipeline.Spawn(s.ID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir)); err != nil {
+			env.Log.Error("start worker", "session", s.ID, "err", err)
+		}
+		return // one at a time: the worker lock would queue the rest anyway
+	}
+}
+
+// quietFor is how long a transcript must have been left unwritten before
+// SessionStart takes its session for over: a resumed session writes to it.
+const quietFor = 10 * time.Minute
+
+// unstored reports whether a session's transcript, unwritten for quietFor,
+// ends in a complete line past the session's stored offset.
+func unstored(s store.Session, now time.Time) bool {
+	f, err := regular.Open(s.TranscriptPath)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() <= s.Offset || fi.ModTime().After(now.Add(-quietFor)) {
+		return false
+	}
+	last := make([]byte, 1)
+	_, err = f.ReadAt(last, fi.Size()-1)
+	return err == nil && last[0] == '\n'
 }
 
 // ingestStep is how many transcript bytes one ingest step reads and stores:

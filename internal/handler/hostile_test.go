@@ -380,3 +380,48 @@ func TestSessionEndStoresBigTranscriptInSteps(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
 	t.Fatalf("%d of %d messages stored; log:\n%s", got, 2*n, log)
 }
+
+// TestSessionStartRecoversUnstoredTranscript: a session that ended with its
+// transcript only partly stored (its SessionEnd ran out of budget and the
+// worker it started was killed) is picked up by the next SessionStart in the
+// project, which starts the worker; before, nothing ever stored the rest.
+func TestSessionStartRecoversUnstoredTranscript(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	tp := filepath.Join(dir, "old.jsonl")
+	var b strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&b, `{"type":"user","uuid":"u%d","promptId":"p%d","sessionId":"old","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"prompt %d about the ledger"}}`+"\n", i, i, i)
+	}
+	os.WriteFile(tp, []byte(b.String()), 0o600)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(tp, old, old)
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(data, "memory.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the killed SessionEnd left: the session ended, nothing stored.
+	if err := db.TouchSession(ctx, store.Session{ID: "old", Project: dir, Cwd: dir, TranscriptPath: tp}); err != nil {
+		t.Fatal(err)
+	}
+	db.EndSession(ctx, "old", "other", old)
+	db.Close()
+
+	in := fmt.Sprintf(`{"session_id":"new","cwd":%s,"hook_event_name":"SessionStart","source":"startup"}`, quote(dir))
+	validReply(t, runBinary(t, "session-start", data, []byte(in)), "SessionStart")
+	deadline := time.Now().Add(30 * time.Second)
+	n := 0
+	for time.Now().Before(deadline) {
+		if db, err := store.Open(ctx, filepath.Join(data, "memory.db"), store.Options{ReadOnly: true}); err == nil {
+			n, _ = db.CountSessionMessages(ctx, "old")
+			db.Close()
+		}
+		if n == 50 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond) // polling a detached process; there is nothing to wait on
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+	t.Fatalf("%d of 50 messages stored; log:\n%s", n, log)
+}
