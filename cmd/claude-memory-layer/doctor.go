@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -219,7 +220,10 @@ func checkRegistration(e *env) check {
 
 // checkLog counts error lines of the last 24 hours in the log file.
 func checkLog(path string, now time.Time) check {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // a FIFO here would hang doctor
+	if errors.Is(err, regular.ErrNotRegular) {
+		return check{"log", "warn", err.Error(), "remove " + path + " (hooks then create it)"}
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return check{"log", "ok", "no log yet", ""}
 	}
