@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -424,4 +425,46 @@ func TestSessionStartRecoversUnstoredTranscript(t *testing.T) {
 	}
 	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
 	t.Fatalf("%d of 50 messages stored; log:\n%s", n, log)
+}
+
+// TestReplyToClosedStdout: a hook whose reader has gone (Claude Code closed
+// the pipe) used to die of SIGPIPE writing its reply, a non-zero exit. The
+// brief here comes from an earlier session of the project.
+func TestReplyToClosedStdout(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	tp := filepath.Join(dir, "old.jsonl")
+	os.WriteFile(tp, []byte(`{"type":"user","uuid":"u1","promptId":"p1","sessionId":"old","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"For JWT signing we decided to use RS256 keys stored in ./keys."}}`+"\n"), 0o600)
+	end := fmt.Sprintf(`{"session_id":"old","cwd":%s,"transcript_path":%s,"hook_event_name":"SessionEnd","reason":"other"}`, quote(dir), quote(tp))
+	validReply(t, runBinary(t, "session-end", data, []byte(end)), "SessionEnd")
+	start := []byte(fmt.Sprintf(`{"session_id":"new","cwd":%s,"hook_event_name":"SessionStart","source":"startup"}`, quote(dir)))
+	if r := runBinary(t, "session-start", data, start); !strings.Contains(r.stdout, "RS256") {
+		t.Fatalf("no brief to write, so nothing to test: %q", r.stdout)
+	}
+	for _, closed := range []string{"stdout", "stderr"} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		cmd := exec.Command(binary(t, "session-start"))
+		// The data directory is unwritable for the stderr case, so the hook
+		// logs to stderr.
+		d := data
+		if closed == "stderr" {
+			d = "/proc/nonexistent"
+		}
+		cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + d, "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
+		cmd.Stdin = strings.NewReader(string(start))
+		if closed == "stdout" {
+			cmd.Stdout = w
+		} else {
+			cmd.Stderr = w
+		}
+		err = cmd.Run()
+		w.Close()
+		if err != nil {
+			t.Errorf("%s closed: %v", closed, err)
+		}
+	}
 }

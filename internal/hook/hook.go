@@ -10,7 +10,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -104,6 +106,11 @@ var replyable = map[string]bool{"SessionStart": true, "UserPromptSubmit": true}
 // Diagnostics go to the log file in the data directory (stderr if that fails).
 func Run(stdin io.Reader, stdout, stderr io.Writer, opt Options, h Handler) (code int) {
 	start := time.Now()
+	// A write to stdout or stderr after the reader went away would kill the
+	// process with SIGPIPE (Go's default for fds 1 and 2), an exit no
+	// recover sees; ignored, the write returns EPIPE and is logged. Run is
+	// the process's entry point, so the process-wide setting is its own.
+	signal.Ignore(syscall.SIGPIPE)
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
