@@ -25,6 +25,7 @@ type hostile struct {
 	// input returns the hook's stdin; dir is a fresh directory for files the
 	// case needs, data the data directory the hook will use.
 	input func(t *testing.T, dir, data string) []byte
+	env   []string // added to the hook's environment
 }
 
 var hookNames = []string{"session-start", "user-prompt-submit", "post-tool-use", "stop", "session-end"}
@@ -226,6 +227,10 @@ func hostileCases() []hostile {
 			os.WriteFile(data, []byte("x"), 0o600)
 			return []byte(`{"session_id":"hostile","cwd":"/tmp","hook_event_name":"%EVENT%","prompt":"hi"}`)
 		}},
+		{name: "environment: bogus settings", env: []string{"CLAUDE_MEMORY_EXTRACTOR=\xffbogus", "CLAUDE_MEMORY_LLM_BASE_URL=http://127.0.0.1:1",
+			"CLAUDE_MEMORY_DEBUG=1", "CLAUDE_MEMORY_RECALL_LIMIT=-99999999999999999999"}, input: func(*testing.T, string, string) []byte {
+			return []byte(`{"session_id":"hostile","cwd":"/tmp","hook_event_name":"%EVENT%","prompt":"hi","transcript_path":"/nonexistent"}`)
+		}},
 		{name: "stdin over the 64 MB cap", input: func(*testing.T, string, string) []byte {
 			return []byte(`{"session_id":"hostile","hook_event_name":"%EVENT%","prompt":"` + strings.Repeat("x", 65<<20) + `"}`)
 		}},
@@ -286,7 +291,7 @@ func TestHostileInputs(t *testing.T) {
 				data := filepath.Join(t.TempDir(), "data")
 				in := c.input(t, t.TempDir(), data)
 				in = []byte(strings.Replace(string(in), "%EVENT%", eventOf[bin], 1))
-				r := runBinary(t, bin, data, in)
+				r := runBinary(t, bin, data, in, c.env...)
 				rows = append(rows, hostileRow{bin, c.name, r.code, r.took})
 				validReply(t, r, eventOf[bin])
 			})
