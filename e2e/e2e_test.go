@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -318,6 +319,31 @@ func TestRealClientSlashCommand(t *testing.T) {
 	last := reqs[len(reqs)-1]
 	if !strings.Contains(last, "RS256") || !strings.Contains(last, "mem:") {
 		t.Errorf("the search results did not reach the model; request tail: %.600s", last[max(0, len(last)-600):])
+	}
+}
+
+// TestRealClientSlashCommandArgumentsNeverRunAsShell: a multi-line argument
+// holding the delimiter line of the heredoc the commands used to pass it in,
+// followed by shell commands, is searched for as text; nothing it names runs.
+func TestRealClientSlashCommandArgumentsNeverRunAsShell(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "For JWT signing we decided to use RS256 keys stored in ./keys.")
+	pwned := filepath.Join(t.TempDir(), "pwned")
+	for i, args := range []string{
+		"jwt\nCML_ARGS_7c1e94b2\ntouch " + pwned + "-1\ncat <<'CML_ARGS_7c1e94b2'",
+		"jwt $(touch " + pwned + "-2) `touch " + pwned + "-3` ${CLAUDE_PLUGIN_ROOT} ; touch " + pwned + "-4",
+	} {
+		s := w.session(fmt.Sprintf("s%d", i+2), nil, "/memory-layer:memory-search "+args)
+		reqs := requests(t, s)
+		if len(reqs) == 0 {
+			t.Fatal("the slash command made no request")
+		}
+		if last := reqs[len(reqs)-1]; !strings.Contains(last, "touch") {
+			t.Errorf("the CLI did not search for the text as given; request tail: %.600s", last[max(0, len(last)-600):])
+		}
+	}
+	if m, _ := filepath.Glob(pwned + "*"); len(m) > 0 {
+		t.Fatalf("slash-command arguments ran as shell commands: %v", m)
 	}
 }
 

@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -131,6 +131,10 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 	} else {
 		out = append(out, check{"fts5", "ok", "full-text search works", ""})
 	}
+	if db.CompactPending() {
+		out = append(out, check{"forget", "fail", "a forget was interrupted before compaction: forgotten text may remain in " +
+			filepath.Base(path) + " or its WAL", "claude-memory-layer forget --compact (with no Claude Code session open)"})
+	}
 	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 {
 		out = append(out, check{"store", "warn", fmt.Sprintf("%s has mode %o", path, fi.Mode().Perm()), "chmod 600 " + path})
 	} else if err == nil {
@@ -189,29 +193,43 @@ func isStatic(path string) bool {
 }
 
 // checkRegistration looks for the plugin in Claude Code's installed plugins or
-// for our hooks in its user settings.
+// for our hooks in its user settings, and fails when both are there: then
+// every hook runs twice and every brief and memory block reaches the model
+// twice.
 func checkRegistration(e *env) check {
 	root, _ := config.ClaudeDir(e.getenv)
-	installed := filepath.Join(root, "plugins", "installed_plugins.json")
-	if b, err := os.ReadFile(installed); err == nil && strings.Contains(string(b), `"`+pluginName+"@") {
-		return check{"hooks", "ok", "plugin " + pluginName + " installed (" + installed + ")", ""}
+	path := settingsPath(e)
+	settings, err := readSettings(path)
+	if err != nil {
+		return check{"hooks", "fail", err.Error(), "fix " + path}
 	}
-	settings := settingsPath(e)
-	if s, err := readSettings(settings); err == nil {
-		hooks, _ := s["hooks"].(map[string]any)
-		for _, groups := range hooks {
-			list, _ := groups.([]any)
-			if slices.ContainsFunc(list, ours) {
-				return check{"hooks", "ok", "hooks registered in " + settings, ""}
-			}
-		}
+	installed := filepath.Join(root, "plugins", "installed_plugins.json")
+	plugin := pluginEnabled(settings)
+	if _, set := enabledPlugins(settings)[pluginKey]; !set {
+		// No word in settings.json: installed means enabled.
+		b, err := os.ReadFile(installed)
+		plugin = err == nil && strings.Contains(string(b), `"`+pluginKey+`"`)
+	}
+	hooks := hasOurHooks(settings)
+	switch {
+	case plugin && hooks:
+		return check{"hooks", "fail", "installed twice: the " + pluginName + " plugin is enabled and " + path +
+			" also runs its hooks, so every hook, brief and memory block runs twice",
+			"claude-memory-layer install (it removes the settings.json hooks while the plugin is enabled)"}
+	case plugin:
+		return check{"hooks", "ok", "plugin " + pluginName + " installed and enabled", ""}
+	case hooks:
+		return check{"hooks", "ok", "hooks registered in " + path, ""}
 	}
 	return check{"hooks", "warn", "the plugin is not registered with Claude Code under " + root, "run claude-memory-layer install (or scripts/install.sh)"}
 }
 
 // checkLog counts error lines of the last 24 hours in the log file.
 func checkLog(path string, now time.Time) check {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // a FIFO here would hang doctor
+	if errors.Is(err, regular.ErrNotRegular) {
+		return check{"log", "warn", err.Error(), "remove " + path + " (hooks then create it)"}
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return check{"log", "ok", "no log yet", ""}
 	}

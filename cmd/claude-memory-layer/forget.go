@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -37,7 +38,7 @@ func parseForget(e *env, args []string) (forgetOptions, error) {
 	// forget but never confirm one: the user runs the confirm command.
 	for _, a := range fromStdin {
 		if a == "--yes" || strings.HasPrefix(a, "--yes=") {
-			return o, usagef("--yes is not taken from %s; run the confirm command the preview prints", argsStdinFlag)
+			return o, usagef("--yes is not taken from a slash command's arguments (%s, %s); run the confirm command the preview prints", argsStdinFlag, argsPromptFlag)
 		}
 	}
 	var before string
@@ -103,6 +104,9 @@ func runForget(ctx context.Context, e *env, args []string) error {
 	if o.compact {
 		return forgetCompact(ctx, e, o)
 	}
+	if err := resumeCompaction(ctx, e); err != nil {
+		return err
+	}
 	sel := store.ForgetSelector{CID: o.cid, SessionID: o.session, Before: o.before, Phrase: o.match, Shared: o.shared}
 	if o.project != "" {
 		if sel.Project, err = projectFlag(o.project); err != nil {
@@ -140,11 +144,45 @@ func runForget(ctx context.Context, e *env, args []string) error {
 	} else {
 		printForgetDone(e.stdout, out, filepath.Base(db.Path()))
 	}
-	if errors.Is(compactErr, store.ErrCompactPending) {
+	return compactHint(compactErr, db.Path())
+}
+
+// compactHint explains a compaction that did not finish after a forget
+// committed: what is gone, what may remain, and how to finish the job.
+func compactHint(err error, path string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, store.ErrCompactPending):
 		return fmt.Errorf("%w; what was forgotten is deleted and no longer searchable, but its bytes may stay in the free pages of %s "+
-			"until 'claude-memory-layer forget --compact' succeeds (run it when no Claude Code session is open)", compactErr, db.Path())
+			"until 'claude-memory-layer forget --compact' succeeds (run it when no Claude Code session is open)", err, path)
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("interrupted while compacting (%w): what was forgotten is deleted and no longer searchable, but its bytes may "+
+			"stay in %s and its WAL until 'claude-memory-layer forget --compact' (or the next forget) finishes the job", err, path)
 	}
-	return compactErr
+	return fmt.Errorf("%w; run 'claude-memory-layer forget --compact' to finish removing the forgotten bytes from %s", err, path)
+}
+
+// resumeCompaction finishes the compaction an interrupted forget owes
+// before this forget does anything else.
+func resumeCompaction(ctx context.Context, e *env) error {
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(cfg.DBPath()); err != nil {
+		return nil // no store yet; the forget reports that
+	}
+	db, _, err := openStore(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if !db.CompactPending() {
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "An earlier forget was interrupted before it compacted %s; finishing that first.\n", filepath.Base(db.Path()))
+	return compactHint(db.Compact(ctx), db.Path())
 }
 
 func forgetCompact(ctx context.Context, e *env, o forgetOptions) error {
@@ -153,7 +191,7 @@ func forgetCompact(ctx context.Context, e *env, o forgetOptions) error {
 		return err
 	}
 	defer db.Close()
-	err = db.Compact(ctx)
+	err = compactHint(db.Compact(ctx), db.Path())
 	done := err == nil
 	if o.json {
 		if werr := writeJSON(e.stdout, map[string]any{"compacted": done}); werr != nil {

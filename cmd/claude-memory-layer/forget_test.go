@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -316,21 +317,21 @@ const commandsDir = "../../commands"
 
 // slashCommands maps each slash command to the CLI arguments its shell part must start with.
 var slashCommands = map[string]string{
-	"memory-search":  "search --args-stdin=text",
-	"memory-show":    "show --args-stdin",
-	"memory-history": "history --args-stdin",
-	"memory-stats":   "stats --args-stdin",
-	"memory-list":    "list --args-stdin",
-	"memory-import":  "import --args-stdin",
-	"memory-forget":  "forget --args-stdin",
-	"memory-entries": "entries --args-stdin",
+	"memory-search":  "search --args-from-prompt=text",
+	"memory-show":    "show --args-from-prompt",
+	"memory-history": "history --args-from-prompt",
+	"memory-stats":   "stats --args-from-prompt",
+	"memory-list":    "list --args-from-prompt",
+	"memory-import":  "import --args-from-prompt",
+	"memory-forget":  "forget --args-from-prompt",
+	"memory-entries": "entries --args-from-prompt",
 	// the user's corrections
-	"memory-verify":    "verify --args-stdin",
-	"memory-reject":    "reject --args-stdin",
-	"memory-supersede": "supersede --args-stdin",
-	"memory-edit":      "edit --args-stdin",
-	"memory-pin":       "pin --args-stdin",
-	"memory-unpin":     "unpin --args-stdin",
+	"memory-verify":    "verify --args-from-prompt",
+	"memory-reject":    "reject --args-from-prompt",
+	"memory-supersede": "supersede --args-from-prompt",
+	"memory-edit":      "edit --args-from-prompt",
+	"memory-pin":       "pin --args-from-prompt",
+	"memory-unpin":     "unpin --args-from-prompt",
 }
 
 const cliPath = `"${CLAUDE_PLUGIN_ROOT}/bin/claude-memory-layer"`
@@ -412,26 +413,16 @@ func TestSlashCommands(t *testing.T) {
 			if c.front["disable-model-invocation"] != "true" {
 				t.Errorf("disable-model-invocation = %q, want true", c.front["disable-model-invocation"])
 			}
-			// The shell part is one command: the CLI, reading the user's text
-			// from a quoted heredoc, where nothing is expanded or parsed.
-			lines := strings.Split(c.shell, "\n")
-			if len(lines) != 3 {
-				t.Fatalf("shell part has %d lines, want 3:\n%s", len(lines), c.shell)
+			// The shell part is one command, the CLI, and holds no user text:
+			// Claude Code substitutes $ARGUMENTS into it as text, and no
+			// quoting (a quoted heredoc included: an argument line equal to
+			// its delimiter ends it) survives text chosen to break it. The CLI
+			// takes the arguments the UserPromptSubmit hook saved.
+			if c.shell != cliPath+" "+want {
+				t.Errorf("shell part = %q, want %q", c.shell, cliPath+" "+want)
 			}
-			first, delim, ok := strings.Cut(lines[0], " <<'")
-			if !ok || !strings.HasSuffix(delim, "'") {
-				t.Fatalf("shell part does not feed a quoted heredoc: %q", lines[0])
-			}
-			delim = strings.TrimSuffix(delim, "'")
-			if first != cliPath+" "+want {
-				t.Errorf("shell part runs %q, want %q", first, cliPath+" "+want)
-			}
-			if lines[1] != "$ARGUMENTS" || lines[2] != delim || len(delim) < 12 {
-				t.Errorf("heredoc = %q, want $ARGUMENTS alone between <<'%s' and %s", lines[1:], delim, delim)
-			}
-			// $ARGUMENTS appears nowhere else: not on a command line, not in prose.
-			if n := strings.Count(c.body, "$ARGUMENTS"); n != 1 {
-				t.Errorf("$ARGUMENTS appears %d times, want once (in the heredoc)", n)
+			if n := strings.Count(c.body, "$ARGUMENTS"); n != 0 {
+				t.Errorf("$ARGUMENTS appears %d times, want none", n)
 			}
 			if m := positional.FindString(c.body); m != "" {
 				t.Errorf("body uses %q, which Claude Code substitutes textually", m)
@@ -470,12 +461,17 @@ func TestSlashCommandShellIsLiteral(t *testing.T) {
 	c := readSlashCommand(t, filepath.Join(commandsDir, "memory-forget.md"))
 	marker := t.TempDir()
 	data := t.TempDir()
+	const sid = "35ef2068-8d1b-4eef-8ee9-014d49224857"
+	// As in a session: the hook saves what was typed after the command, then
+	// Claude Code runs the shell part with the session id in its environment.
 	shell := func(args string) (string, string, int) {
+		if err := cmdargs.Save(data, sid, args); err != nil {
+			t.Fatal(err)
+		}
 		script := strings.ReplaceAll(c.shell, "${CLAUDE_PLUGIN_ROOT}", root)
-		script = strings.Replace(script, "$ARGUMENTS", args, 1)
 		cmd := exec.Command(bash, "-c", script)
 		cmd.Dir = marker
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + data, "CLAUDE_MEMORY_DIR=" + data}
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + data, "CLAUDE_MEMORY_DIR=" + data, "CLAUDE_CODE_SESSION_ID=" + sid}
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		err := cmd.Run()
@@ -495,6 +491,8 @@ func TestSlashCommandShellIsLiteral(t *testing.T) {
 		{`--match x"; touch ` + pwned + `-$RANDOM; echo "`, `text matching "x; touch ` + pwned + `-$RANDOM; echo"`},
 		{`--match $(touch ` + pwned + `1) ` + "`touch " + pwned + "2`", `text matching "$(touch`},
 		{`--match 'it''s "quoted"' ; touch ` + pwned + `3 && echo`, `text matching "its \"quoted\""`},
+		// The attack on the quoted heredoc the commands used before.
+		{"--match x\nCML_ARGS_7c1e94b2\ntouch " + pwned + "4\ncat <<'CML_ARGS_7c1e94b2'", `text matching "x CML_ARGS_7c1e94b2`},
 	}
 	for _, tt := range tests {
 		out, errs, code := shell(tt.args)
@@ -516,7 +514,7 @@ func TestSlashCommandShellIsLiteral(t *testing.T) {
 	}
 	// A confirmation typed into the slash command is refused.
 	_, errs, code := shell("mem:abcdef --yes")
-	if code != exitUsage || !strings.Contains(errs, "--yes is not taken from --args-stdin") {
+	if code != exitUsage || !strings.Contains(errs, "--yes is not taken from a slash command's arguments") {
 		t.Errorf("--yes through the slash command: exit %d, %q", code, errs)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
@@ -265,20 +266,31 @@ func clipLine(s string, n int) string {
 // whole as one last argument, after "--".
 const argsStdinFlag = "--args-stdin"
 
+// argsPromptFlag is --args-stdin with the text taken from what the
+// UserPromptSubmit hook saved of the prompt that invoked the slash command
+// (see package cmdargs), for the session in $CLAUDE_CODE_SESSION_ID. The
+// command files use it: their shell block then holds no user text at all.
+const argsPromptFlag = "--args-from-prompt"
+
 // maxStdinArgs caps the text read for --args-stdin.
 const maxStdinArgs = 64 << 10
 
 // expandStdinArgs replaces --args-stdin[=words|=text] in args (before any
-// "--") with the arguments read from e.stdin. It also returns the arguments
+// "--") with the arguments read from e.stdin, or --args-from-prompt with
+// those the hook saved. It also returns the arguments
 // that came from stdin, so that a command can refuse some of them there.
 func expandStdinArgs(e *env, args []string) (all, fromStdin []string, err error) {
-	at, mode := -1, ""
+	at, flag, mode := -1, "", ""
 	for i, a := range args {
 		if a == "--" {
 			break
 		}
-		if a == argsStdinFlag || strings.HasPrefix(a, argsStdinFlag+"=") {
-			at, mode = i, strings.TrimPrefix(strings.TrimPrefix(a, argsStdinFlag), "=")
+		for _, f := range []string{argsStdinFlag, argsPromptFlag} {
+			if a == f || strings.HasPrefix(a, f+"=") {
+				at, flag, mode = i, f, strings.TrimPrefix(strings.TrimPrefix(a, f), "=")
+			}
+		}
+		if at >= 0 {
 			break
 		}
 	}
@@ -286,10 +298,19 @@ func expandStdinArgs(e *env, args []string) (all, fromStdin []string, err error)
 		return args, nil, nil
 	}
 	if mode != "" && mode != "words" && mode != "text" {
-		return nil, nil, usagef("%s=%s: want words or text", argsStdinFlag, mode)
+		return nil, nil, usagef("%s=%s: want words or text", flag, mode)
 	}
 	var text string
-	if e.stdin != nil {
+	if flag == argsPromptFlag {
+		cfg, err := loadConfig(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		if text, err = cmdargs.Take(cfg.DataDir, e.getenv("CLAUDE_CODE_SESSION_ID")); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w (the plugin's UserPromptSubmit hook saves them; is it enabled?)", flag, err)
+		}
+		text = strings.TrimSpace(text)
+	} else if e.stdin != nil {
 		b, err := io.ReadAll(io.LimitReader(e.stdin, maxStdinArgs+1))
 		if err != nil {
 			return nil, nil, fmt.Errorf("read arguments from stdin: %w", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 	"github.com/tidwall/gjson"
 )
 
@@ -741,10 +743,21 @@ func (im *importer) write(ctx context.Context, tx *store.Tx, s *staged, sum *imp
 	sum.Candidates += res.Candidates
 	sum.NewEntries += res.New
 	sum.Conflicts += res.Conflicts
-	payload := fmt.Sprintf(`{"transcript_path":%s,"bytes":%d,"offset":%d,"messages":%d,"extractor":%q}`,
-		strconv.Quote(s.job.path), info.Size, ing.Offset, res.Messages, res.Extractor)
+	// encoding/json, not %q: Go quoting writes a byte such as 0x7f in a
+	// directory name as \x7f, which is not JSON, and the store refused the
+	// payload on every retry.
+	payload, err := json.Marshal(struct {
+		Path      string `json:"transcript_path"`
+		Bytes     int64  `json:"bytes"`
+		Offset    int64  `json:"offset"`
+		Messages  int    `json:"messages"`
+		Extractor string `json:"extractor"`
+	}{s.job.path, info.Size, ing.Offset, res.Messages, res.Extractor})
+	if err != nil {
+		return 0, err
+	}
 	if _, err := tx.Append(ctx, store.Event{Time: im.now(), Type: store.TypeSessionProcessed, SessionID: sess.ID, Project: sess.Project,
-		DedupeKey: s.marker, Payload: []byte(payload)}); err != nil {
+		DedupeKey: s.marker, Payload: payload}); err != nil {
 		return 0, err
 	}
 	return outcomeImported, nil
@@ -762,7 +775,7 @@ const tailWindow = 1 << 20
 // readTranscriptTail reads the end of a transcript of the given size.
 func readTranscriptTail(path string, size int64) (transcriptTail, error) {
 	t := transcriptTail{complete: size}
-	f, err := os.Open(path)
+	f, err := transcript.Open(path)
 	if err != nil {
 		return t, err
 	}

@@ -97,8 +97,24 @@ func install(ctx context.Context, e *env, o installOptions) error {
 				return fmt.Errorf("%s %s: %w", o.claudeBin, strings.Join(s, " "), err)
 			}
 		}
+		// An earlier install without the claude CLI merged the hooks into
+		// settings.json: with the plugin enabled too, each would run twice.
+		if err := dropSettingsHooks(e, o.dryRun, "the plugin runs them now"); err != nil {
+			return err
+		}
 	case "settings":
 		path := settingsPath(e)
+		settings, err := readSettings(path)
+		if err != nil {
+			return err
+		}
+		if pluginEnabled(settings) {
+			fmt.Fprintf(e.stdout, "the %s plugin is enabled in Claude Code (%s), so its hooks already run: none are added to settings.json\n", pluginName, path)
+			if err := dropSettingsHooks(e, o.dryRun, "the plugin runs them"); err != nil {
+				return err
+			}
+			break
+		}
 		changed, err := mergeHooks(path, dir, e.os(), o.dryRun)
 		if err != nil {
 			return err
@@ -132,10 +148,24 @@ func runUninstall(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	path := settingsPath(e)
-	if removed, err := removeHooks(path); err != nil {
+	if removed, err := removeHooks(path, false); err != nil {
 		return err
 	} else if removed > 0 {
 		fmt.Fprintf(e.stdout, "removed %s from %s\n", plural(removed, "memory hook"), path)
+	}
+	// Without the claude CLI (or if it failed) the plugin is still enabled:
+	// turn it off in settings.json and say so, rather than leave it running.
+	settings, err := readSettings(path)
+	if err != nil {
+		return err
+	}
+	if pluginEnabled(settings) {
+		enabledPlugins(settings)[pluginKey] = false
+		if err := writeSettings(path, settings); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "disabled the %s plugin in %s (enabledPlugins); the claude CLI was not there to uninstall it: "+
+			"'claude plugin uninstall %s' removes it for good\n", pluginName, path, pluginKey)
 	}
 	cfg, err := loadConfig(e)
 	if err != nil {
@@ -270,8 +300,52 @@ func mergeHooks(path, dir, goos string, dryRun bool) (bool, error) {
 	return true, writeSettings(path, settings)
 }
 
-// removeHooks deletes this plugin's hook groups from a settings file.
-func removeHooks(path string) (int, error) {
+// pluginKey is the plugin's name in Claude Code's enabledPlugins.
+const pluginKey = pluginName + "@" + marketplaceName
+
+// enabledPlugins is the settings' enabledPlugins object (nil if none).
+func enabledPlugins(settings map[string]any) map[string]any {
+	m, _ := settings["enabledPlugins"].(map[string]any)
+	return m
+}
+
+// pluginEnabled reports whether settings enable this plugin: 'claude plugin
+// install --scope user' records it in the user settings' enabledPlugins.
+func pluginEnabled(settings map[string]any) bool {
+	on, _ := enabledPlugins(settings)[pluginKey].(bool)
+	return on
+}
+
+// hasOurHooks reports whether settings hold any hook group of this plugin.
+func hasOurHooks(settings map[string]any) bool {
+	hooks, _ := settings["hooks"].(map[string]any)
+	for _, groups := range hooks {
+		list, _ := groups.([]any)
+		if slices.ContainsFunc(list, ours) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropSettingsHooks removes this plugin's hooks from the user settings and
+// says why.
+func dropSettingsHooks(e *env, dryRun bool, why string) error {
+	path := settingsPath(e)
+	removed, err := removeHooks(path, dryRun)
+	if err != nil {
+		return err
+	}
+	if removed > 0 {
+		fmt.Fprintf(e.stdout, "removed %s an earlier install added to %s: %s, and both would run each hook twice\n",
+			plural(removed, "memory hook"), path, why)
+	}
+	return nil
+}
+
+// removeHooks deletes this plugin's hook groups from a settings file; with
+// dryRun it only counts them.
+func removeHooks(path string, dryRun bool) (int, error) {
 	settings, err := readSettings(path)
 	if err != nil {
 		return 0, err
@@ -294,8 +368,8 @@ func removeHooks(path string) (int, error) {
 			hooks[event] = kept
 		}
 	}
-	if removed == 0 {
-		return 0, nil
+	if removed == 0 || dryRun {
+		return removed, nil
 	}
 	if len(hooks) == 0 {
 		delete(settings, "hooks")

@@ -182,3 +182,67 @@ func TestInstallWindows(t *testing.T) {
 		t.Fatalf("uninstall exit %d: %s", code, out)
 	}
 }
+
+// TestInstallTwiceNoDoubleHooks: install without the claude CLI (settings
+// mode), then with it (plugin mode), used to leave both registrations, so
+// every hook and memory block ran twice while doctor said OK. Now doctor
+// reports it, the plugin install removes the settings hooks, a settings
+// install with the plugin enabled adds none, and uninstall without the
+// claude CLI disables the plugin and says so.
+func TestInstallTwiceNoDoubleHooks(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "claude")
+	// The scripted claude records the plugin in settings.json as Claude Code does.
+	e, out, home := installEnv(t, dir)
+	settings := filepath.Join(home, ".claude", "settings.json")
+	os.WriteFile(fake, []byte(`#!/bin/sh
+case "$*" in
+"plugin install"*) sed -i '1s/^{/{"enabledPlugins":{"memory-layer@memory-layer":true},/' "`+settings+`" ;;
+esac
+echo ok
+`), 0o755)
+	plugin, _ := filepath.Abs("../..")
+	ctx := context.Background()
+	mustRun := func(args ...string) {
+		t.Helper()
+		out.Reset()
+		if code := run(ctx, args, e); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, out)
+		}
+	}
+	hooksIn := func() bool {
+		s, err := readSettings(settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hasOurHooks(s)
+	}
+	mustRun("install", "--mode", "settings", "--plugin-dir", plugin)
+	// What the earlier build left: settings hooks and the plugin, both on.
+	s, _ := readSettings(settings)
+	s["enabledPlugins"] = map[string]any{pluginKey: true}
+	writeSettings(settings, s)
+	out.Reset()
+	if code := run(ctx, []string{"doctor"}, e); code == 0 || !strings.Contains(out.String(), "installed twice") {
+		t.Errorf("doctor (exit %d) does not report the double installation:\n%s", code, out)
+	}
+
+	mustRun("install", "--mode", "plugin", "--claude", fake, "--plugin-dir", plugin)
+	if hooksIn() {
+		t.Errorf("plugin install left the settings.json hooks: %s", out)
+	}
+	mustRun("install", "--mode", "settings", "--plugin-dir", plugin)
+	if hooksIn() {
+		t.Errorf("settings install added hooks while the plugin is enabled: %s", out)
+	}
+	out.Reset()
+	run(ctx, []string{"doctor"}, e)
+	if strings.Contains(out.String(), "installed twice") {
+		t.Errorf("doctor still reports a double installation:\n%s", out)
+	}
+
+	mustRun("uninstall", "--claude", "no-such-claude")
+	if s, _ := readSettings(settings); pluginEnabled(s) || !strings.Contains(out.String(), "disabled the memory-layer plugin") {
+		t.Errorf("uninstall without claude left the plugin enabled or said nothing: %s", out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/jsondepth"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"io"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 	"github.com/tidwall/gjson"
 )
 
@@ -226,6 +228,10 @@ func isSubagentTranscript(path string) bool {
 // errNotTranscript marks a file that holds no JSON rows at all.
 var errNotTranscript = errors.New("not a Claude Code transcript (no JSON lines)")
 
+// errExportFile marks a file written by export, which import reads with
+// --from-export: read as a transcript it made sessions of nothing.
+var errExportFile = errors.New("an export of this tool, not a transcript: use import --from-export")
+
 // transcriptInfo is what a quick read of a transcript file tells.
 type transcriptInfo struct {
 	Path      string
@@ -256,7 +262,8 @@ const maxHeadBytes = 16 << 20
 // errors do not repeat the path; see fileErrorText.
 func readTranscriptInfo(path string, countLines bool) (transcriptInfo, error) {
 	info := transcriptInfo{Path: path, SessionID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
-	f, err := os.Open(path)
+	// transcript.Open, not os.Open: opening a FIFO would wait for a writer.
+	f, err := transcript.Open(path)
 	if err != nil {
 		return info, err
 	}
@@ -264,9 +271,6 @@ func readTranscriptInfo(path string, countLines bool) (transcriptInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return info, err
-	}
-	if !fi.Mode().IsRegular() {
-		return info, errors.New("not a regular file")
 	}
 	info.Size, info.ModTime = fi.Size(), fi.ModTime()
 	br := bufio.NewReaderSize(f, 64<<10)
@@ -279,13 +283,20 @@ func readTranscriptInfo(path string, countLines bool) (transcriptInfo, error) {
 		for {
 			var chunk []byte
 			chunk, err = br.ReadSlice('\n')
-			line = append(line, chunk...)
-			if !errors.Is(err, bufio.ErrBufferFull) {
+			read += len(chunk)
+			// A head line is kept up to maxHeadBytes: a 2 GB file without a
+			// newline is not read whole into memory.
+			if len(line) < maxHeadBytes {
+				line = append(line, chunk...)
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) || read >= maxHeadBytes {
 				break
 			}
 		}
-		read += len(line)
-		if l := bytes.TrimSpace(bytes.TrimLeft(line, "\x00")); len(l) > 0 && gjson.ValidBytes(l) {
+		if l := bytes.TrimSpace(bytes.TrimLeft(line, "\x00")); len(l) > 0 && jsondepth.Within(l, jsondepth.Max) && gjson.ValidBytes(l) {
+			if !sawJSON && gjson.GetBytes(l, "kind").Str == "header" && gjson.GetBytes(l, "format").Str == exportFormat {
+				return info, errExportFile
+			}
 			sawJSON = true
 			r := gjson.GetManyBytes(l, "sessionId", "cwd", "timestamp")
 			if sid == "" {

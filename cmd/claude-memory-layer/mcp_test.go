@@ -31,7 +31,8 @@ func seedMCP(t *testing.T, dir string) {
 	}
 	defer db.Close()
 	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return t0 }
+	// The store's clock after the last message: it dates a future event now.
+	db.Now = func() time.Time { return t0.Add(time.Hour) }
 	if err := db.TouchSession(ctx, store.Session{ID: "s1", Project: mcpProject, Cwd: mcpProject, StartedAt: t0}); err != nil {
 		t.Fatal(err)
 	}

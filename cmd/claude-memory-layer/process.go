@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 )
 
@@ -43,6 +44,18 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	}
 	defer logf.Close()
 	log := slog.New(slog.NewTextHandler(logf, nil)).With("worker", "process", "session", *session)
+	// A SessionEnd hook that ran out of budget left the rest of the
+	// transcript for the worker: store it before extracting.
+	if sess, err := db.Session(ctx, *session); err == nil && sess.TranscriptPath != "" {
+		rec := &capture.Recorder{DB: db, Log: log}
+		// IngestSteps stops at the size the transcript has now: one that
+		// keeps growing (a session resumed meanwhile, a hostile file) is not
+		// chased.
+		more := func(time.Duration) bool { return true }
+		if _, err := rec.IngestSteps(ctx, &sess, !sess.EndedAt.IsZero(), workerStep, more); err != nil {
+			log.Error("ingest transcript", "err", err)
+		}
+	}
 	ext, fallback := extractorFor(cfg, log)
 	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now}
 	res, err := p.Process(ctx, *session)
@@ -54,6 +67,10 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 		*session, res.Messages, res.Extracted, res.Verified, res.Candidates, res.New, res.Conflicts, res.Extractor)
 	return nil
 }
+
+// workerStep is how many transcript bytes the worker stores per
+// transaction: a hook that wants the write lock waits at most one step.
+const workerStep = 8 << 20
 
 // errNoBackend marks an LLM backend that is configured but not usable.
 var errNoBackend = errors.New("extractor backend unavailable")

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -128,16 +129,21 @@ func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt strin
 	if text == "" {
 		return 0, nil
 	}
+	// Older Claude Code versions leave prompt_id out of the hook input or
+	// promptId out of the transcript row; the keys then differ and only the
+	// content tells the two copies apart (see messageEvent).
 	key := "prompt:" + s.ID + ":" + promptID
+	same := "row:" + s.ID + ":%" // a transcript row without promptId, stored first
 	if promptID == "" {
 		key = "prompt:" + s.ID + ":h" + hash(text)
+		same = "%" // any copy of the transcript's, stored first
 	}
 	data := map[string]any{"prompt_id": promptID, "source": "hook", "truncated": truncated, "bytes": len(prompt)}
 	if open {
 		data["private_open"] = true
 	}
 	res, err := r.DB.Append(ctx, store.Event{
-		Time: at, Type: store.TypeUserPrompt, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
+		Time: at, Type: store.TypeUserPrompt, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key, SameContentAs: same,
 		Payload: payload(data),
 	})
 	return res.Added, err
@@ -237,6 +243,7 @@ type Increment struct {
 	Messages int           // transcript messages read
 	Events   []store.Event // their events, in order (a message with nothing to store has none)
 	Offset   int64         // where the next read starts
+	More     bool          // the read stopped at its step size, before the end of the transcript
 }
 
 // Sink is where an increment is stored: a *store.DB, or a *store.Tx that
@@ -255,24 +262,71 @@ func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (
 	if err != nil {
 		return IngestResult{}, err
 	}
-	inc, err := r.read(sess, final, open, last)
+	inc, err := r.read(sess, final, open, last, math.MaxInt64)
 	if err != nil {
 		return IngestResult{}, err
 	}
 	return Write(ctx, r.DB, sess, inc)
 }
 
+// IngestSteps is Ingest a step of about n bytes at a time, each stored
+// before the next is read, so that memory stays bounded and a caller with a
+// deadline keeps what it stored. Before each step it asks next, passing the
+// longest step so far; it stops when next says no and then reports that rows
+// were left. sess.Offset follows what was stored.
+//
+// It reads up to the size the transcript had when it started: a transcript
+// that keeps growing (or a hostile file that never ends) is not chased, and
+// what grew is left for the next call.
+func (r *Recorder) IngestSteps(ctx context.Context, sess *store.Session, final bool, n int64, next func(slowest time.Duration) bool) (rest bool, err error) {
+	var slowest time.Duration
+	size := int64(-1)
+	if fi, err := os.Stat(sess.TranscriptPath); err == nil {
+		size = fi.Size()
+	}
+	for {
+		if ctx.Err() != nil || !next(slowest) {
+			return true, nil
+		}
+		start := time.Now()
+		// Each step goes on with the private section the last stored
+		// prompt left open, as Ingest does.
+		open, last, err := r.privateOpen(ctx, sess.ID)
+		if err != nil {
+			return false, err
+		}
+		inc, err := r.read(*sess, final, open, last, n)
+		if err != nil {
+			return false, err
+		}
+		if _, err := Write(ctx, r.DB, *sess, inc); err != nil {
+			return true, err
+		}
+		// Not max: after the transcript shrank, the step read from its start.
+		sess.Offset = inc.Offset
+		if !inc.More {
+			return false, nil
+		}
+		if size >= 0 && inc.Offset >= size {
+			return true, nil
+		}
+		slowest = max(slowest, time.Since(start))
+	}
+}
+
 // Read reads a session's transcript from its stored offset into an
 // increment; see Ingest.
 func (r *Recorder) Read(sess store.Session, final bool) (Increment, error) {
-	return r.read(sess, final, false, "")
+	return r.read(sess, final, false, "", math.MaxInt64)
 }
 
-// read is Read for a session whose last stored prompt, last, left a
-// private section open (open) or not. Prompts after last go on with that
-// section; when the transcript holds last itself, the state is worked
-// out again from the start of what is read.
-func (r *Recorder) read(sess store.Session, final, open bool, last string) (Increment, error) {
+// read is Read for a session whose last stored prompt, last, left a private
+// section open (open) or not, stopping after about n bytes (transcript.ReadN)
+// and then setting the increment's More: a hook with a deadline stores one
+// step at a time. Prompts after last go on with that section; when the
+// transcript holds last itself, the state is worked out again from the start
+// of what is read.
+func (r *Recorder) read(sess store.Session, final, open bool, last string, n int64) (Increment, error) {
 	inc := Increment{Offset: sess.Offset}
 	if sess.TranscriptPath == "" {
 		return inc, nil
@@ -284,7 +338,7 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string) (Incr
 		r.Log.Warn("transcript shrank; re-reading", "path", sess.TranscriptPath, "size", fi.Size(), "offset", off)
 		off = 0
 	}
-	batch, err := transcript.ReadFile(sess.TranscriptPath, off, final)
+	batch, err := transcript.ReadFileN(sess.TranscriptPath, off, final, n)
 	if errors.Is(err, os.ErrNotExist) {
 		return inc, nil
 	}
@@ -293,6 +347,7 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string) (Incr
 	}
 	inc.Messages = len(batch.Messages)
 	inc.Offset = batch.Offset
+	inc.More = batch.More
 	inc.Events = make([]store.Event, 0, len(batch.Messages))
 	if last != "" && slices.ContainsFunc(batch.Messages, func(m transcript.Message) bool { return m.PromptID == last }) {
 		open = false
@@ -337,8 +392,14 @@ func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.E
 			data["private_open"] = true // absent when false, as in stores from before it
 		}
 		ev.DedupeKey = "prompt:" + sess.ID + ":" + m.PromptID
+		// The hook's copy has the same key when both sides carry the prompt
+		// id; when one lacks it, the same text under the hook's keys is the
+		// same prompt: "prompt:S:h<hash>" when the hook had no id, any
+		// "prompt:S:" key when the row has none.
+		ev.SameContentAs = "prompt:" + sess.ID + ":h%"
 		if m.PromptID == "" {
 			ev.DedupeKey = "row:" + sess.ID + ":" + m.UUID
+			ev.SameContentAs = "prompt:" + sess.ID + ":%"
 		}
 		data["prompt_id"] = m.PromptID
 	case transcript.Response:

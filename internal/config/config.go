@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
 // File names inside the data directory.
@@ -231,8 +233,13 @@ func (c *Config) warnf(format string, args ...any) {
 	c.Warnings = append(c.Warnings, fmt.Sprintf(format, args...))
 }
 
+// maxConfigFile is far more than any config.json holds.
+const maxConfigFile = 1 << 20
+
 func (c *Config) applyFile(path string) {
-	b, err := os.ReadFile(path)
+	// Every hook reads this file before its deadline starts: a FIFO or a
+	// symlink to /dev/zero here must not hang it or run it out of memory.
+	b, err := regular.ReadFile(path, maxConfigFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return
 	}

@@ -60,7 +60,11 @@ type result struct {
 
 func runBinary(t testing.TB, name, dataDir string, stdin []byte, extraEnv ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary(t, name))
+	// Far above every hook's budget: a hook still running then is hung, and
+	// the test says so instead of hanging with it.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary(t, name))
 	cmd.Env = append([]string{"CLAUDE_MEMORY_DIR=" + dataDir, "HOME=" + dataDir, "PATH=" + os.Getenv("PATH")}, extraEnv...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer

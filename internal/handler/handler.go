@@ -11,11 +11,13 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/citation"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -131,6 +133,7 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 	if _, err := recorder(db, env).Mark(ctx, ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), data); err != nil {
 		return hook.Reply{}, err
 	}
+	recoverUnstored(ctx, env, db, s)
 	return hook.Reply{AdditionalContext: brief}, nil
 }
 
@@ -146,13 +149,20 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	if ev.SessionID == "" {
 		return hook.Reply{}, errNoSession
 	}
+	prompt := ev.Get("prompt").String()
+	// First, before anything that can wait on a lock: Claude Code runs the
+	// command's shell block as soon as this hook returns.
+	if args, ok := cmdargs.Arguments(prompt); ok {
+		if err := cmdargs.Save(env.Config.DataDir, ev.SessionID, args); err != nil {
+			env.Log.Error("save command arguments", "err", err)
+		}
+	}
 	db, err := openStore(ctx, env)
 	if err != nil {
 		return hook.Reply{}, err
 	}
 	defer db.Close()
 	s, registered := lookup(ctx, env, db, ev)
-	prompt := ev.Get("prompt").String()
 	var inj recall.Injection
 	if env.Config.Recall.Memories {
 		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID, Prompt: prompt, Now: env.Now()})
@@ -210,7 +220,9 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	rec := recorder(db, env)
 	// Transcript first: if the final answer is already there, its row (with its
 	// uuid) is stored and the Stop copy below is recognised as the same answer.
-	if _, err := rec.Ingest(ctx, s, false); err != nil {
+	// The reserve keeps time to store last_assistant_message below after a
+	// transcript too large to store whole.
+	if _, err := ingest(ctx, env, rec, &s, false, endReserve); err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	msg := ev.Get("last_assistant_message").String()
@@ -242,7 +254,8 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	defer db.Close()
 	rec := recorder(db, env)
 	ending := ev.Name != "PreCompact"
-	if _, err := rec.Ingest(ctx, s, ending); err != nil {
+	rest, err := ingest(ctx, env, rec, &s, ending, endReserve)
+	if err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	if ending {
@@ -254,7 +267,87 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 			return hook.Reply{}, err
 		}
 	}
+	if rest {
+		// The worker ingests the rest of the transcript before it extracts.
+		env.Log.Warn("transcript not fully stored in the hook's budget; handing the rest to the worker", "offset", s.Offset)
+		return hook.Reply{}, pipeline.Spawn(s.ID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir))
+	}
 	return hook.Reply{}, distil(ctx, env, db, s.ID)
+}
+
+// recentSessions is how many of a project's latest sessions SessionStart
+// looks at for a transcript left partly unstored.
+const recentSessions = 5
+
+// recoverUnstored starts the worker for one recent ended session of the
+// project whose transcript holds complete lines past its stored offset: its
+// SessionEnd ran out of budget and the worker it started died (a reboot, a
+// kill). Without this nothing would ever store the rest. A transcript still
+// being written, or whose last line is partial, is left alone.
+func recoverUnstored(ctx context.Context, env *hook.Env, db *store.DB, current store.Session) {
+	ss, err := db.Sessions(ctx, current.Project, recentSessions)
+	if err != nil {
+		env.Log.Warn("look for unstored transcripts", "err", err)
+		return
+	}
+	for _, s := range ss {
+		if s.ID == current.ID || s.EndedAt.IsZero() || s.TranscriptPath == "" {
+			continue
+		}
+		if !unstored(s, env.Now()) {
+			continue
+		}
+		env.Log.Warn("transcript of an ended session not fully stored; starting the worker", "session", s.ID, "offset", s.Offset)
+		if err := pipeline.Spawn(s.ID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir)); err != nil {
+			env.Log.Error("start worker", "session", s.ID, "err", err)
+		}
+		return // one at a time: the worker lock would queue the rest anyway
+	}
+}
+
+// quietFor is how long a transcript must have been left unwritten before
+// SessionStart takes its session for over: a resumed session writes to it.
+const quietFor = 10 * time.Minute
+
+// unstored reports whether a session's transcript, unwritten for quietFor,
+// ends in a complete line past the session's stored offset.
+func unstored(s store.Session, now time.Time) bool {
+	f, err := regular.Open(s.TranscriptPath)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() <= s.Offset || fi.ModTime().After(now.Add(-quietFor)) {
+		return false
+	}
+	last := make([]byte, 1)
+	_, err = f.ReadAt(last, fi.Size()-1)
+	return err == nil && last[0] == '\n'
+}
+
+// ingestStep is how many transcript bytes one ingest step reads and stores:
+// about 150 ms of work, so that a hook sees its deadline coming.
+const ingestStep = 2 << 20
+
+// endReserve is the time Stop and SessionEnd keep after ingesting: for the
+// final answer, the end mark and handing over to the worker.
+const endReserve = 200 * time.Millisecond
+
+// ingest stores the session's new transcript rows a step at a time and
+// stops before a step would run past the hook's deadline less reserve. It
+// reports whether rows were left. A transcript of any size thus loses
+// nothing: what one hook cannot store in its budget, the next hook or the
+// worker picks up from the stored offset.
+//
+// A step that overruns (the machine is busy) is cut at the deadline by its
+// context and rolls back whole; the offset stays before it.
+func ingest(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *store.Session, final bool, reserve time.Duration) (rest bool, err error) {
+	ctx, cancel := context.WithDeadline(ctx, env.Deadline.Add(-reserve))
+	defer cancel()
+	return rec.IngestSteps(ctx, s, final, ingestStep, func(slowest time.Duration) bool {
+		return time.Until(env.Deadline)-reserve > 2*slowest
+	})
 }
 
 // distil runs extraction and alignment for the session: in the hook when the

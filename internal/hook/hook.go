@@ -10,11 +10,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/jsondepth"
 	"github.com/tidwall/gjson"
 )
 
@@ -44,8 +47,12 @@ func (e *Event) Get(path string) gjson.Result { return gjson.GetBytes(e.Raw, pat
 var ErrBadInput = errors.New("hook input is not a JSON object")
 
 // Decode parses a hook's stdin. Invalid UTF-8 inside strings is tolerated
-// (gjson passes it through; callers sanitise text they store).
+// (gjson passes it through; callers sanitise text they store). Input nested
+// deeper than jsondepth.Max is refused before gjson, which recurses, sees it.
 func Decode(in []byte) (*Event, error) {
+	if !jsondepth.Within(in, jsondepth.Max) {
+		return nil, fmt.Errorf("decode %d bytes: nested deeper than %d: %w", len(in), jsondepth.Max, ErrBadInput)
+	}
 	if !gjson.ValidBytes(in) {
 		return nil, fmt.Errorf("decode %d bytes: %w", len(in), ErrBadInput)
 	}
@@ -99,6 +106,11 @@ var replyable = map[string]bool{"SessionStart": true, "UserPromptSubmit": true}
 // Diagnostics go to the log file in the data directory (stderr if that fails).
 func Run(stdin io.Reader, stdout, stderr io.Writer, opt Options, h Handler) (code int) {
 	start := time.Now()
+	// A write to stdout or stderr after the reader went away would kill the
+	// process with SIGPIPE (Go's default for fds 1 and 2), an exit no
+	// recover sees; ignored, the write returns EPIPE and is logged. Run is
+	// the process's entry point, so the process-wide setting is its own.
+	signal.Ignore(syscall.SIGPIPE)
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -240,6 +252,8 @@ func shape(b []byte) string {
 	switch {
 	case len(t) == 0:
 		return "empty"
+	case !jsondepth.Within(t, jsondepth.Max):
+		return "nested too deep"
 	case t[0] == '{' && !gjson.ValidBytes(t):
 		return "truncated or malformed JSON object"
 	case t[0] == '{':

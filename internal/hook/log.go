@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"syscall"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 )
@@ -25,7 +26,15 @@ func openLog(cfg config.Config, fallback io.Writer) (*slog.Logger, func()) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > maxLog {
 		os.Rename(path, path+".1")
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Non-blocking: opening a FIFO for writing would wait for a reader, and
+	// this runs before the hook's deadline does.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
+	if err == nil {
+		if fi, serr := f.Stat(); serr != nil || !fi.Mode().IsRegular() {
+			f.Close()
+			err = fmt.Errorf("%s is not a regular file", path)
+		}
+	}
 	if err != nil {
 		l := slog.New(slog.NewTextHandler(fallback, nil))
 		l.Error("log file unavailable", "path", path, "err", err)

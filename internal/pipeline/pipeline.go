@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -86,7 +87,32 @@ type Plan struct {
 // Extraction and alignment run before the write lock is taken; the writes
 // land in one transaction. Processing a session again changes nothing:
 // every write is keyed.
+//
+// A forget that runs while the extractor works (an LLM can take minutes)
+// deletes or redacts messages the plan was made from. The plan is then
+// checked inside the write transaction, found stale and made again from what
+// is left, so a forgotten message is never written back as an entry, an
+// event or a summary.
 func (p *Processor) Process(ctx context.Context, sessionID string) (Result, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := p.processOnce(ctx, sessionID)
+		if !errors.Is(err, store.ErrChanged) {
+			return res, err
+		}
+		if attempt == maxReplans {
+			return Result{}, fmt.Errorf("process %s: gave up after %d attempts: %w", sessionID, attempt, err)
+		}
+		if p.Log != nil {
+			p.Log.Info("messages forgotten while extracting; planning again", "session", sessionID, "err", err)
+		}
+	}
+}
+
+// maxReplans bounds how often Process plans a session again after a forget:
+// each attempt may cost a model call, and forgets do not come in streams.
+const maxReplans = 3
+
+func (p *Processor) processOnce(ctx context.Context, sessionID string) (Result, error) {
 	plan, err := p.load(ctx, p.DB, sessionID)
 	if err != nil {
 		return Result{}, err
@@ -99,6 +125,9 @@ func (p *Processor) Process(ctx context.Context, sessionID string) (Result, erro
 		return Result{}, fmt.Errorf("process %s: %w", sessionID, err)
 	}
 	defer tx.Rollback()
+	if err := tx.Unchanged(ctx, plan.Events); err != nil {
+		return Result{}, fmt.Errorf("process %s: %w", sessionID, err)
+	}
 	res, err := p.Apply(ctx, tx, plan)
 	if err != nil {
 		return res, err

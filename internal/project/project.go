@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
 // Identify returns the project a working directory belongs to: the top level of
@@ -46,7 +48,7 @@ func gitRoot(d string) (string, bool) {
 		return d, true
 	}
 	// A worktree (or submodule) has a .git file: "gitdir: <path>".
-	b, err := os.ReadFile(gitPath)
+	b, err := readSmall(gitPath)
 	if err != nil {
 		return d, true
 	}
@@ -60,7 +62,7 @@ func gitRoot(d string) (string, bool) {
 		gitdir = filepath.Join(d, gitdir)
 	}
 	// A linked worktree's gitdir holds "commondir" pointing at the main .git.
-	common, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
+	common, err := readSmall(filepath.Join(gitdir, "commondir"))
 	if err != nil {
 		return d, true // a submodule or something unusual: its own checkout is the project
 	}
@@ -74,6 +76,14 @@ func gitRoot(d string) (string, bool) {
 	}
 	return filepath.Dir(cd), true
 }
+
+// maxGitFile is more than a .git file or a commondir file ever holds: one path.
+const maxGitFile = 64 << 10
+
+// readSmall reads a .git or commondir file. The files are named by
+// whatever directory a hook's cwd is in: a .git that is a symlink to
+// /dev/zero or a FIFO must cost nothing, not memory or a hang.
+func readSmall(path string) ([]byte, error) { return regular.ReadFile(path, maxGitFile) }
 
 // Slug is the name of the folder under ~/.claude/projects where Claude Code
 // keeps the transcripts of sessions run in dir: every character outside

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -58,5 +59,36 @@ func TestIdentifyGitAndWorktree(t *testing.T) {
 		if got := Identify(tt.cwd); got != tt.want {
 			t.Errorf("Identify(%q)=%q, want %q", tt.cwd, got, tt.want)
 		}
+	}
+}
+
+// TestIdentifyHostileGit: a .git (or the commondir it leads to) that is a
+// device, a FIFO or a symlink loop makes its directory the project at once;
+// reading /dev/zero whole used to exhaust memory.
+func TestIdentifyHostileGit(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/dev/zero", "/dev/urandom", fifo, "loop"} {
+		dir := t.TempDir()
+		if target == "loop" {
+			target = filepath.Join(dir, ".git")
+		}
+		if err := os.Symlink(target, filepath.Join(dir, ".git")); err != nil {
+			t.Fatal(err)
+		}
+		if got := Identify(dir); got != dir {
+			t.Errorf(".git -> %s: Identify=%q, want %q", target, got, dir)
+		}
+	}
+	// A worktree-style .git file whose gitdir's commondir is /dev/zero.
+	dir := t.TempDir()
+	gitdir := filepath.Join(dir, "gd")
+	os.Mkdir(gitdir, 0o700)
+	os.Symlink("/dev/zero", filepath.Join(gitdir, "commondir"))
+	os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o600)
+	if got := Identify(dir); got != dir {
+		t.Errorf("commondir -> /dev/zero: Identify=%q, want %q", got, dir)
 	}
 }

@@ -75,6 +75,9 @@ func (it Item) EntryID() int64 { return it.entry.ID }
 // returned; superseded ones only through warnings.
 func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) ([]Item, error) {
 	prompt := head(req.Prompt)
+	if ownCommandRE.MatchString(prompt) {
+		return nil, nil // the plugin's own slash commands show memory themselves
+	}
 	cs := concepts(prompt)
 	if len(cs) == 0 {
 		return nil, nil
@@ -501,6 +504,10 @@ func claimText(m Memory) string {
 
 // slashRE matches a prompt that is a slash command ("/memory-search jwt").
 var slashRE = regexp.MustCompile(`^/[A-Za-z][\w:.-]*(\s|$)`)
+
+// ownCommandRE matches a prompt that runs one of the plugin's slash commands
+// ("/memory-search jwt", "/memory-layer:memory-show mem:ab12cd").
+var ownCommandRE = regexp.MustCompile(`^\s*/(memory-layer:)?memory-[a-z]+(\s|$)`)
 
 // citedRE finds citation ids in stored text.
 var citedRE = regexp.MustCompile(`\bmem:[0-9a-z]{3,12}\b`)

@@ -192,15 +192,16 @@ func TestReversalWarnsWithBothSides(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := mustStore(t)
 			filler(t, db)
-			old := say(t, db, "first", day, tt.first, "Got it, I will follow that from now on.")
-			nw := say(t, db, "second", day.AddDate(0, 1, 0), tt.second, "Got it, I will follow that from now on.")
+			// Both in the past: the store dates a future event now.
+			old := say(t, db, "first", day.AddDate(0, -1, 0), tt.first, "Got it, I will follow that from now on.")
+			nw := say(t, db, "second", day, tt.second, "Got it, I will follow that from now on.")
 			got := recallFor(t, db, defaults(), tt.query)
 			_, block, ok := strings.Cut(got, ConflictOpen)
 			if !ok {
 				t.Fatalf("no conflict warning:\n%s", got)
 			}
 			block, _, _ = strings.Cut(block, ConflictClose)
-			for _, want := range []string{tt.a, tt.b, store.EventCID(old[0].ID), store.EventCID(nw[0].ID), "2026-11-20", "2026-12-20"} {
+			for _, want := range []string{tt.a, tt.b, store.EventCID(old[0].ID), store.EventCID(nw[0].ID), "2026-10-20", "2026-11-20"} {
 				if !strings.Contains(strings.ToLower(block), strings.ToLower(want)) {
 					t.Errorf("the warning lacks %q:\n%s", want, block)
 				}
@@ -223,8 +224,8 @@ func TestCompatibleStatementsDoNotWarn(t *testing.T) {
 	} {
 		db := mustStore(t)
 		filler(t, db)
-		say(t, db, "first", day, tt.first, "ok")
-		say(t, db, "second", day.AddDate(0, 1, 0), tt.second, "ok")
+		say(t, db, "first", day.AddDate(0, -1, 0), tt.first, "ok")
+		say(t, db, "second", day, tt.second, "ok")
 		if got := recallFor(t, db, defaults(), tt.query); strings.Contains(got, ConflictOpen) {
 			t.Errorf("compatible statements flagged:\n%s", got)
 		}
@@ -283,8 +284,8 @@ func TestCitationIDsAreNoQueryWords(t *testing.T) {
 func TestReplacedStatementKeepsTheRestOfItsMessage(t *testing.T) {
 	db := mustStore(t)
 	filler(t, db)
-	say(t, db, "first", day, "We deploy the shop API to Heroku on every merge to main; the staging Postgres listens on port 6543 behind pgbouncer.", "ok")
-	nw := say(t, db, "second", day.AddDate(0, 1, 0), "Heads up: we moved deploys from Heroku to Fly.io this week.", "ok")
+	say(t, db, "first", day.AddDate(0, -1, 0), "We deploy the shop API to Heroku on every merge to main; the staging Postgres listens on port 6543 behind pgbouncer.", "ok")
+	nw := say(t, db, "second", day, "Heads up: we moved deploys from Heroku to Fly.io this week.", "ok")
 	got := recallFor(t, db, defaults(), "Where do we deploy the shop API these days, and which port does staging Postgres use?")
 	if !strings.Contains(got, "6543") || !strings.Contains(got, "replaced by ["+store.EventCID(nw[0].ID)+"]") {
 		t.Errorf("the rest of the replaced message is lost, or not marked:\n%s", got)
@@ -304,6 +305,17 @@ func TestSentenceWith(t *testing.T) {
 	} {
 		if got := sentenceWith(tt.text, tt.value); got != tt.want {
 			t.Errorf("sentenceWith(%q, %q) = %q, want %q", tt.text, tt.value, got, tt.want)
+		}
+	}
+}
+
+func TestOwnSlashCommandsGetNothing(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	say(t, db, "s", day, "The grafana dashboards live in ops/grafana.", "ok")
+	for _, p := range []string{"/memory-search grafana dashboards", "/memory-layer:memory-show grafana dashboards"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got:\n%s", p, got)
 		}
 	}
 }

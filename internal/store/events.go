@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -160,7 +161,7 @@ func (t *Tx) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
 // made ingest spend a fifth of its time flushing.
 const insertChunk = 64
 
-// append stores evs, giving those without a time now.
+// append stores evs, giving those without a time, or with one after now, now.
 func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResult, error) {
 	var res AppendResult
 	type row struct {
@@ -203,7 +204,10 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 			}
 		}
 		ts := e.Time
-		if ts.IsZero() {
+		if ts.IsZero() || ts.After(now) {
+			// A time in the future is a clock that was ahead (a transcript
+			// written elsewhere): stored as is, it would sort after
+			// everything and escape forget --before.
 			ts = now
 		}
 		rows = append(rows, row{e, payload, hash, FormatTime(ts)})
@@ -444,4 +448,51 @@ func ParseEventCID(cid string) (int64, bool) {
 	}
 	id, err := strconv.ParseInt(s, 36, 64)
 	return id, err == nil && id > 0
+}
+
+// ErrChanged is returned by Tx.Unchanged when an event read earlier is no
+// longer stored as it was read: forget deleted or redacted it meanwhile.
+var ErrChanged = errors.New("events changed since they were read")
+
+// Unchanged returns an error wrapping ErrChanged unless every event of evs
+// is still stored under its id with its checksum. A writer that read events
+// outside its transaction (the worker, which waits minutes for a model in
+// between) calls it inside the transaction, so that nothing it derived from
+// a message forgotten meanwhile is written back. The checksum, not the id
+// alone, decides: a redacted event keeps its id.
+func (t *Tx) Unchanged(ctx context.Context, evs []Event) error {
+	want := make(map[int64]string, len(evs))
+	ids := make([]int64, 0, len(evs))
+	for _, e := range evs {
+		want[e.ID] = e.Checksum
+		ids = append(ids, e.ID)
+	}
+	found := 0
+	for _, c := range chunks(ids) {
+		rows, err := t.tx.QueryContext(ctx, `SELECT id, checksum FROM events WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		if err != nil {
+			return fmt.Errorf("unchanged: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var sum string
+			if err := rows.Scan(&id, &sum); err != nil {
+				rows.Close()
+				return fmt.Errorf("unchanged: %w", err)
+			}
+			if sum != want[id] {
+				rows.Close()
+				return fmt.Errorf("event %d: %w", id, ErrChanged)
+			}
+			found++
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("unchanged: %w", err)
+		}
+	}
+	if found != len(want) {
+		return fmt.Errorf("%d of %d events gone: %w", len(want)-found, len(want), ErrChanged)
+	}
+	return nil
 }

@@ -94,7 +94,7 @@ type dbtx interface {
 // It returns ErrEmptySelector for an empty selector and an error wrapping
 // ErrNotFound for an unknown citation id.
 func (db *DB) PlanForget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error) {
-	return plan(ctx, db.sql, sel)
+	return plan(ctx, db.sql, sel, db.Now())
 }
 
 // Forget removes what sel selects, in one transaction, and appends one
@@ -144,7 +144,7 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	defer tx.Rollback()
 	// Plan under the write lock: hooks writing meanwhile wait, so what is
 	// deleted is exactly what was planned.
-	p, err := plan(ctx, tx, sel)
+	p, err := plan(ctx, tx, sel, db.Now())
 	if err != nil || p.Empty() {
 		return p, err
 	}
@@ -153,23 +153,53 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	if err != nil {
 		return p, err
 	}
-	if err := apply(ctx, tx, p); err != nil {
-		return p, err
-	}
+	// The tombstone goes in before anything is deleted, so it takes an id
+	// above every deleted event. SQLite gives a new row the largest id plus
+	// one, and memory_forgotten events are never deleted: an id forget frees
+	// is therefore never handed out again, and nothing that still cites it
+	// (evidence of a worker that read the event before) can find another
+	// event under it.
 	t := db.wrap(ctx, tx)
 	if _, err := t.append(ctx, db.Now(), []Event{tomb}); err != nil {
 		return p, fmt.Errorf("forget: %w", err)
 	}
+	if err := apply(ctx, tx, p); err != nil {
+		return p, err
+	}
+	// The mark goes down before the commit and comes off only when Compact
+	// succeeds: a forget killed or interrupted in between leaves the
+	// forgotten bytes in free pages, FTS5 segments and the WAL, and the mark
+	// tells doctor and the next forget that compaction is owed.
+	pending := db.CompactPending()
+	if err := os.WriteFile(db.path+pendingSuffix, nil, 0o600); err != nil {
+		return p, fmt.Errorf("forget: mark compaction pending: %w", err)
+	}
 	if err := t.Commit(); err != nil {
+		if !pending {
+			os.Remove(db.path + pendingSuffix)
+		}
 		return p, fmt.Errorf("forget: %w", err)
 	}
 	return p, nil
+}
+
+// pendingSuffix names the file, next to the store, that marks a compaction
+// owed by a forget that committed.
+const pendingSuffix = "-compact-pending"
+
+// CompactPending reports whether a forget committed and no Compact has
+// succeeded since: the forgotten text may still be in the file's free pages,
+// its full-text segments or its WAL.
+func (db *DB) CompactPending() bool {
+	_, err := os.Stat(db.path + pendingSuffix)
+	return err == nil
 }
 
 // planner accumulates a ForgetPlan.
 type planner struct {
 	q        dbtx
 	sel      ForgetSelector
+	now      string // FormatTime of the forget's now: see before
 	entries  map[int64]bool
 	del      map[int64]eventKey // events deleted
 	redact   map[int64]string
@@ -180,7 +210,7 @@ type planner struct {
 	kept     map[int64]bool // other entries quoting the forgotten words, left alone (CID without Shared)
 }
 
-func plan(ctx context.Context, q dbtx, sel ForgetSelector) (ForgetPlan, error) {
+func plan(ctx context.Context, q dbtx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
 	if sel.Empty() {
 		return ForgetPlan{}, ErrEmptySelector
 	}
@@ -191,7 +221,7 @@ func plan(ctx context.Context, q dbtx, sel ForgetSelector) (ForgetPlan, error) {
 		// A phrase of punctuation matches no FTS5 token but would match many quotes as a substring.
 		return ForgetPlan{}, fmt.Errorf("forget: phrase %q has no letter or digit: %w", sel.Phrase, ErrEmptySelector)
 	}
-	p := &planner{q: q, sel: sel, entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
+	p := &planner{q: q, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
 		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{}}
 	var err error
 	if sel.CID != "" {
@@ -346,8 +376,8 @@ func (p *planner) filters(ctx context.Context) error {
 		args = append(args, s.Project)
 	}
 	if !s.Before.IsZero() {
-		where = append(where, "e.ts < ?")
-		args = append(args, FormatTime(s.Before))
+		where = append(where, p.before("e.ts"))
+		args = append(args, FormatTime(s.Before), p.now)
 	}
 	rows, err := p.q.QueryContext(ctx, `SELECT e.id, e.session_id, e.type FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
@@ -382,8 +412,8 @@ func (p *planner) filters(ctx context.Context) error {
 		args = append(args, s.Project)
 	}
 	if !s.Before.IsZero() {
-		where = append(where, "e.created_at < ?")
-		args = append(args, FormatTime(s.Before))
+		where = append(where, p.before("e.created_at"))
+		args = append(args, FormatTime(s.Before), p.now)
 	}
 	ids, err := queryIDs(ctx, p.q, `SELECT e.id FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
@@ -393,6 +423,16 @@ func (p *planner) filters(ctx context.Context) error {
 		p.entries[id] = true
 	}
 	return nil
+}
+
+// before is the condition of --before on a time column, taking the date
+// and p.now as arguments. A time after now came from a clock that was ahead
+// (the store cuts such times to now since, but older rows keep them): when
+// it really happened is unknown, only that it was stored in the past, so it
+// counts as before any date. Otherwise "forget everything before today"
+// left it behind.
+func (p *planner) before(col string) string {
+	return "(" + col + " < ? OR " + col + " > ?)"
 }
 
 type evidenceRef struct {
@@ -480,8 +520,8 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 			args = append(args, p.sel.SessionID)
 		}
 		if !p.sel.Before.IsZero() {
-			where = append(where, "coalesce(ev.ts, e.created_at) < ?")
-			args = append(args, FormatTime(p.sel.Before))
+			where = append(where, p.before("coalesce(ev.ts, e.created_at)"))
+			args = append(args, FormatTime(p.sel.Before), p.now)
 		}
 		refs, err := scanEvidenceRefs(ctx, p.q, `SELECT `+evidenceRefColumns+` FROM evidence v
 			JOIN entries e ON e.id = v.entry_id LEFT JOIN events ev ON ev.id = v.event_id
@@ -1068,6 +1108,9 @@ func (db *DB) Compact(ctx context.Context) error {
 		}
 		last = compactOnce(ctx, conn)
 		if last == nil {
+			if err := os.Remove(db.path + pendingSuffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("compact: %w", err)
+			}
 			return nil
 		}
 		if !errors.Is(last, ErrCompactPending) {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 	"time"
 
 	"modernc.org/sqlite" // also registers the pure-Go "sqlite" driver
@@ -87,13 +88,23 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		}
 		// Create the file ourselves so it is 0600 from the first byte; SQLite
 		// gives the -wal and -shm files the same mode as the database file.
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("open store: %w", err)
 		}
+		fi, err := f.Stat()
 		f.Close()
-	} else if _, err := os.Stat(path); err != nil {
+		if err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+		if !fi.Mode().IsRegular() {
+			// SQLite would block reading a FIFO or read a device forever.
+			return nil, fmt.Errorf("open store: %s is not a regular file (%s)", path, fi.Mode().Type())
+		}
+	} else if fi, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("open store: %s is not a regular file (%s)", path, fi.Mode().Type())
 	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opt.BusyTimeout.Milliseconds()))

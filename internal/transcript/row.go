@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/jsondepth"
 	"github.com/tidwall/gjson"
 )
 
@@ -20,9 +21,10 @@ type row struct {
 	message gjson.Result
 }
 
-// parseRow decodes one line. It reports false if the line is not a JSON object.
+// parseRow decodes one line. It reports false if the line is not a JSON
+// object, or nests too deep for gjson's recursion to walk safely.
 func parseRow(s string) (row, bool) {
-	if !gjson.Valid(s) {
+	if !jsondepth.Within(s, jsondepth.Max) || !gjson.Valid(s) {
 		return row{}, false
 	}
 	v := gjson.Parse(s)

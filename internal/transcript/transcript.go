@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
 // Kind is what a Message records.
@@ -63,14 +65,22 @@ type Tool struct {
 type Batch struct {
 	Messages []Message
 	// Offset is where the next Read should start: just past the last row
-	// fully consumed. It is always at a line boundary (or the start offset).
+	// fully consumed. It is always at a line boundary (or the start offset),
+	// except inside a line longer than MaxLine (see ReadN).
 	Offset int64
 	// Rows counts the complete, non-empty lines read. Skipped counts those
 	// that contributed to no message: unparseable, of an ignored type or
 	// flag, duplicates, or with nothing to keep (thinking blocks, markers).
 	// Rows held back by a live read are counted again by the next Read.
 	Rows, Skipped int
+	// More reports that ReadN stopped at its byte limit before the end.
+	More bool
 }
+
+// MaxLine is the longest line Read keeps. A longer one (a 2 GB file with
+// no newline, say) is consumed without being held in memory and counted in
+// Skipped: no hook event or API message comes near it.
+const MaxLine = 64 << 20
 
 // Read reads the transcript in r from byte offset off, which must be 0 or an
 // Offset returned by an earlier Read of the same transcript.
@@ -91,51 +101,131 @@ type Batch struct {
 // Read returns an error only if r fails or off is negative; malformed
 // content is never an error.
 func Read(r io.ReaderAt, off int64, final bool) (Batch, error) {
+	return ReadN(r, off, final, math.MaxInt64)
+}
+
+// ReadN is Read that stops once it has consumed n bytes or more, at the end
+// of a line, and then sets More: a caller with a deadline stores what one
+// call returns and calls again from Offset while it has time. A message that
+// a stop may have cut is held back as in a live read, so the next call
+// emits it whole. Each call consumes something: when a held-back message
+// fills the whole step, ReadN reads a longer one (up to MaxLine), and past
+// that emits the message as it is, as a final read would.
+//
+// Inside a line longer than MaxLine, ReadN may stop mid-line, with Offset
+// there; the rest of that line is read next time as a line that does not
+// parse. (A suffix of one JSON object is never a JSON object.)
+func ReadN(r io.ReaderAt, off int64, final bool, n int64) (Batch, error) {
 	if off < 0 {
 		return Batch{Offset: off}, fmt.Errorf("read transcript: negative offset %d", off)
 	}
 	br := bufio.NewReaderSize(io.NewSectionReader(r, off, math.MaxInt64-off), 64<<10)
 	b := newBuilder()
-	pos := off
-	var long []byte // accumulates a line longer than br's buffer
+	cur, start := off, off // bytes consumed; where the current line started
+	var long []byte        // accumulates a line longer than br's buffer
+	dropped := false       // the current line outgrew MaxLine: its bytes are not kept
+	more := false
 	for {
 		line, err := br.ReadSlice('\n')
+		cur += int64(len(line))
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, line...)
-			continue
-		}
-		if len(long) > 0 {
-			long = append(long, line...)
-			line = long
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				// What is left has no newline yet: leave it for a later Read.
+			if !dropped {
+				long = grow(long, len(line))
+				long = append(long, line...)
+				if len(long) > MaxLine {
+					dropped, long = true, nil
+				}
+			}
+			if dropped && cur-off >= n {
+				b.skip(start)
+				start, more = cur, true
 				break
 			}
-			return Batch{Offset: off}, fmt.Errorf("read transcript at offset %d: %w", pos, err)
+			continue
 		}
-		b.line(pos, line)
-		pos += int64(len(line))
-		long = long[:0]
+		if err != nil && !errors.Is(err, io.EOF) {
+			return Batch{Offset: off}, fmt.Errorf("read transcript at offset %d: %w", cur, err)
+		}
+		if err != nil {
+			// What is left has no newline yet: leave it for a later Read,
+			// unless it is already too long to keep. Then it is consumed,
+			// so that no later Read scans it again.
+			if dropped {
+				b.skip(start)
+				start = cur
+			}
+			break
+		}
+		switch {
+		case dropped:
+			b.skip(start)
+		case len(long) > 0:
+			b.line(start, append(long, line...))
+		default:
+			b.line(start, line)
+		}
+		start, long, dropped = cur, long[:0], false
+		if cur-off >= n {
+			more = true
+			break
+		}
 	}
-	return b.finish(pos, final), nil
+	if !more {
+		return b.finish(start, final), nil
+	}
+	out := b.finish(start, false)
+	if out.Offset == off {
+		// One held-back message fills the whole step: read a longer one,
+		// up to MaxLine, then emit what there is as a final read would.
+		if n < MaxLine {
+			return ReadN(r, off, final, 2*n)
+		}
+		out = b.finish(start, true)
+	}
+	out.More = true
+	return out, nil
+}
+
+// grow makes room for n more bytes in b, doubling its capacity: append
+// grows large slices by a quarter at a time, which copies a 64 MB line
+// about five times over.
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	nb := make([]byte, len(b), max(2*cap(b), len(b)+n))
+	copy(nb, b)
+	return nb
 }
 
 // ReadFile is Read on the file at path. An error wraps os.ErrNotExist if the
-// file does not exist.
+// file does not exist, and ErrNotRegular if it is not a regular file.
 func ReadFile(path string, off int64, final bool) (Batch, error) {
-	f, err := os.Open(path)
+	return ReadFileN(path, off, final, math.MaxInt64)
+}
+
+// ReadFileN is ReadN on the file at path; errors as ReadFile.
+func ReadFileN(path string, off int64, final bool, n int64) (Batch, error) {
+	f, err := Open(path)
 	if err != nil {
 		return Batch{Offset: off}, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
-	b, err := Read(f, off, final)
+	b, err := ReadN(f, off, final, n)
 	if err != nil {
 		return b, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
 }
+
+// ErrNotRegular is returned by Open for a path that is not a regular file.
+var ErrNotRegular = regular.ErrNotRegular
+
+// Open opens a transcript for reading. It refuses anything but a regular
+// file (following symlinks) with an error wrapping ErrNotRegular: a hook
+// event names the path, and a FIFO would block the open, /dev/zero or a
+// socket would never end.
+func Open(path string) (*os.File, error) { return regular.Open(path) }
 
 // item is a message under construction.
 type item struct {
@@ -178,6 +268,12 @@ func newBuilder() *builder {
 }
 
 // line handles one complete line (with its "\n") starting at byte offset pos.
+// skip records a row that contributes nothing without looking at it.
+func (b *builder) skip(pos int64) {
+	b.starts = append(b.starts, pos)
+	b.used = append(b.used, false)
+}
+
 func (b *builder) line(pos int64, line []byte) {
 	line = bytes.TrimLeft(line, "\x00")
 	if len(bytes.TrimSpace(line)) == 0 {

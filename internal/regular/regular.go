@@ -1,0 +1,64 @@
+// Package regular opens and reads a file only when it is a regular file, never blocking on a FIFO or reading a device.
+//
+// Paths the memory layer reads come from hook input (transcript_path, cwd)
+// or sit in directories anyone may have shaped: a FIFO there would block an
+// open until a writer came, /dev/zero would never end, and a hook that
+// hangs or runs out of memory blocks the user.
+package regular
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular is returned for a path that is not a regular file (after
+// following symlinks).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is returned by ReadFile for a file larger than its limit.
+var ErrTooLarge = errors.New("file too large")
+
+// Open opens path for reading. The open is non-blocking, so a FIFO cannot
+// hold it; anything but a regular file is then refused with an error
+// wrapping ErrNotRegular.
+func Open(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ENXIO) {
+		// What a socket answers to open.
+		return nil, fmt.Errorf("%w (%w)", err, ErrNotRegular)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %s: %w", path, fi.Mode().Type(), ErrNotRegular)
+	}
+	return f, nil
+}
+
+// ReadFile reads a regular file of at most max bytes. Errors wrap
+// ErrNotRegular, ErrTooLarge, or os.ErrNotExist when there is no file.
+func ReadFile(path string, max int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s: over %d bytes: %w", path, max, ErrTooLarge)
+	}
+	return b, nil
+}
