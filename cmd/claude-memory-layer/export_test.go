@@ -69,6 +69,18 @@ func TestExportRoundTrip(t *testing.T) {
 	conv := needDir(t, locomoDir)
 	src := newTestEnv(t)
 	src.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"), "--dir", conv)
+	srcDB := src.openDB(t)
+	ctx := context.Background()
+	// The fixtures never reverse a decision, so the export's conflicts come
+	// from one recorded here, as a contradiction found at import would be.
+	if es, _ := srcDB.Entries(ctx, store.EntryFilter{Project: "/home/dev/shop-api"}); len(es) >= 2 {
+		a, b := es[1], es[0]
+		if _, err := srcDB.AddConflict(ctx, store.Conflict{Older: a.ID, Newer: b.ID, Kind: "contradicts", Reason: "test", Detected: testNow},
+			store.Event{Time: testNow, Type: store.TypeConflict, Project: a.Project, DedupeKey: "conflict:" + a.CID + ":" + b.CID,
+				Payload: json.RawMessage(`{"older":"` + a.CID + `","newer":"` + b.CID + `","kind":"contradicts","reason":"test"}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	file := filepath.Join(src.root(), "out", "export.jsonl")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
@@ -89,8 +101,6 @@ func TestExportRoundTrip(t *testing.T) {
 	if len(lines["header"]) != 1 || !strings.HasPrefix(string(exported), `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":`) {
 		t.Fatalf("export does not start with its header:\n%.300s", exported)
 	}
-	srcDB := src.openDB(t)
-	ctx := context.Background()
 	nEvents, _ := srcDB.CountEvents(ctx, "")
 	sessions, _ := srcDB.Sessions(ctx, "", 0)
 	entries, _ := srcDB.Entries(ctx, store.EntryFilter{})

@@ -168,3 +168,19 @@ func TestSelfReportedChange(t *testing.T) {
 		t.Fatalf("Compare(self, self) = %v, want agrees", rel)
 	}
 }
+
+func TestCues(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"We no longer use Sphinx; MkDocs builds the docs instead of it.", []string{"no longer", "instead"}},
+		{"Nginx 대신 Caddy로 바꿨어요.", []string{"대신", "바꿨"}},
+		{"Enterprise keys get 500 instead of the default.", nil},
+		{"Use Caddy as the reverse proxy.", nil},
+	} {
+		if got := Cues(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("Cues(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

@@ -12,6 +12,12 @@ var genericRoles = map[string]bool{"port": true, "region": true, "path": true, "
 	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
 	"table": true, "index": true, "repository": true}
 
+// namedRoles are roles of identifiers (paths, hosts, branch and bucket
+// names): a text often names several that are not alternatives.
+var namedRoles = map[string]bool{"path": true, "host": true, "bucket": true, "branch": true, "topic": true,
+	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
+	"table": true, "index": true, "repository": true}
+
 // qualifiers name a component or environment: statements whose qualifiers
 // are disjoint ("the iOS app" vs "the Android app", "staging" vs
 // "production") decide for different things.
@@ -63,7 +69,9 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) {
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] {
+				// Paths and names conflict only when the newer names the
+				// older one as replaced: a project has many of each.
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)

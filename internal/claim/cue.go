@@ -25,17 +25,46 @@ var (
 
 // changeCue reports whether statement s says it changes something.
 func changeCue(toks []token, s statement) bool {
+	return cues(toks, s, nil, true) != nil
+}
+
+// Cues lists the change wording in text, lower-case, each once, in order
+// ("instead", "no longer", "대신"): what makes ChangeCue true.
+func Cues(text string) []string {
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	toks, sents := tokenize(text)
+	var out []string
+	for _, s := range sents {
+		out = cues(toks, s, out, false)
+	}
+	return out
+}
+
+// cues appends the change wording of statement s to dst; with first it
+// stops at the first. A statement with wording returns a non-nil slice.
+func cues(toks []token, s statement, dst []string, first bool) []string {
+	found := func(c string) bool {
+		for _, d := range dst {
+			if d == c {
+				return first
+			}
+		}
+		dst = append(dst, c)
+		return first
+	}
 	ts := toks[s.first : s.first+s.n]
 	for i, t := range ts {
 		w := t.s
 		if t.hangul {
 			for _, c := range koreanCues {
-				if strings.Contains(w, c) {
-					return true
+				if strings.Contains(w, c) && found(c) {
+					return dst
 				}
 			}
-			if w == "더" && i+1 < len(ts) && strings.HasPrefix(ts[i+1].s, "이상") {
-				return true
+			if w == "더" && i+1 < len(ts) && strings.HasPrefix(ts[i+1].s, "이상") && found("더 이상") {
+				return dst
 			}
 			continue
 		}
@@ -43,15 +72,17 @@ func changeCue(toks []token, s statement) bool {
 			if w == "instead" && exceptAfter(ts, i) {
 				continue // "instead of the default" is an exception
 			}
-			return true
+			if found(w) {
+				return dst
+			}
 		}
-		if i+1 < len(ts) && !ts[i+1].hangul && cuePairs[w+"_"+ts[i+1].s] {
-			return true
+		if i+1 < len(ts) && !ts[i+1].hangul && cuePairs[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
+			return dst
 		}
 		if w == "from" && i+2 < len(ts) && (ts[i+1].s == "today" || ts[i+1].s == "this") {
 			for k := i + 2; k < len(ts) && k <= i+3; k++ {
-				if ts[k].s == "on" {
-					return true
+				if ts[k].s == "on" && found("from "+ts[i+1].s+" on") {
+					return dst
 				}
 			}
 		}
@@ -60,13 +91,15 @@ func changeCue(toks []token, s statement) bool {
 				for k := i + 1; k < len(ts) && k <= i+8; k++ {
 					switch ts[k].s {
 					case "to", "from", "off", "away", "over":
-						return true
+						if found(w + " " + ts[k].s) {
+							return dst
+						}
 					}
 				}
 			}
 		}
 	}
-	return false
+	return dst
 }
 
 // exceptAfter reports "instead of the default" at token i.

@@ -118,7 +118,6 @@ func (p *parser) replaceBefore(k int) bool {
 func (p *parser) claims() []Claim {
 	var out []Claim
 	done := make([]bool, len(p.ms))
-	textCue := slices.Contains(p.cue, true)
 	for i := range p.ms {
 		if done[i] {
 			continue
@@ -131,11 +130,19 @@ func (p *parser) claims() []Claim {
 			start, end, first int
 		}
 		var vals []*value
+		// A group is the role's mentions in adjacent statements: a change
+		// is said in one sentence or the next ("We dropped X. Jobs go to Y
+		// now."), and values far apart in a long text are unrelated.
+		firstSent, lastSent := p.ms[i].sent, p.ms[i].sent
 		for j := i; j < len(p.ms); j++ {
 			m := p.ms[j]
-			if m.role != role {
+			if m.role != role || done[j] {
 				continue
 			}
+			if m.sent > lastSent+1 {
+				break
+			}
+			lastSent = max(lastSent, m.sent)
 			done[j] = true
 			var cur *value
 			for _, v := range vals {
@@ -186,7 +193,10 @@ func (p *parser) claims() []Claim {
 		switch {
 		case len(news) == 0 && len(olds) > 0:
 			news, plain = plain, nil
-		case len(olds) == 0 && len(news) > 0 && textCue:
+		case len(olds) == 0 && len(news) > 0 && !namedRoles[role] && slices.Contains(p.cue[firstSent:lastSent+1], true):
+			// "Let's go with esbuild. webpack takes a minute per rebuild":
+			// with change wording, the other value is the old one. Not for
+			// paths and names: a text names many of them.
 			olds, plain = plain, nil
 		}
 		for _, v := range news {

@@ -65,6 +65,7 @@ type Store interface {
 	Entries(ctx context.Context, f store.EntryFilter) ([]store.Entry, error)
 	EntryByID(ctx context.Context, id int64) (store.Entry, error)
 	AddConflicts(ctx context.Context, cs []store.ConflictWrite) (int, error)
+	SetEntryRoles(ctx context.Context, id int64, project string, roles []string) error
 	SetSummary(ctx context.Context, id, summary string) error
 }
 

@@ -364,8 +364,13 @@ type EntryFilter struct {
 	Statuses  []string
 	Types     []string
 	IDs       []int64
-	Limit     int
-	Evidence  bool // load evidence too
+	// Roles selects the entries of Project whose claims fill any of these
+	// roles (SetEntryRoles), through the index on (project, role).
+	Roles []string
+	// RolesUnparsed selects the entries whose roles were never set.
+	RolesUnparsed bool
+	Limit         int
+	Evidence      bool // load evidence too
 }
 
 // Entries lists entries matching f, newest first.
@@ -406,6 +411,16 @@ func entries(ctx context.Context, c conn, f EntryFilter) ([]Entry, error) {
 		for _, id := range f.IDs {
 			args = append(args, id)
 		}
+	}
+	if len(f.Roles) > 0 {
+		where = append(where, "id IN (SELECT entry_id FROM entry_roles WHERE project = ? AND role IN ("+placeholders(len(f.Roles))+"))")
+		args = append(args, f.Project)
+		for _, r := range f.Roles {
+			args = append(args, r)
+		}
+	}
+	if f.RolesUnparsed {
+		where = append(where, "roles_parsed = 0")
 	}
 	order := "created_at"
 	if f.Subject != "" {
@@ -606,6 +621,28 @@ func (db *DB) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error)
 		return 0, fmt.Errorf("add conflict: %w", err)
 	}
 	return added, nil
+}
+
+// SetEntryRoles records the roles an entry's claims fill, replacing those
+// recorded before, and marks the entry parsed (an empty list included).
+func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, roles []string) error {
+	if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ?`, id); err != nil {
+		return fmt.Errorf("set entry roles %d: %w", id, err)
+	}
+	for _, r := range roles {
+		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, id, project, r); err != nil {
+			return fmt.Errorf("set entry roles %d: %w", id, err)
+		}
+	}
+	if _, err := t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id = ? AND roles_parsed = 0`, id); err != nil {
+		return fmt.Errorf("set entry roles %d: %w", id, err)
+	}
+	return nil
+}
+
+// SetEntryRoles is Tx.SetEntryRoles in a transaction of its own.
+func (db *DB) SetEntryRoles(ctx context.Context, id int64, project string, roles []string) error {
+	return db.write(ctx, func(t *Tx) error { return t.SetEntryRoles(ctx, id, project, roles) })
 }
 
 // AddConflicts is DB.AddConflicts inside the transaction.

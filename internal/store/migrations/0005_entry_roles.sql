@@ -1,0 +1,16 @@
+-- The roles an entry's claims fill ("test runner", "port", "version:node"; see
+-- internal/claim): conflict detection finds the earlier entries that decide
+-- the same thing through this index instead of reading every entry of the
+-- project. Derived from the entry's text, so it is rebuilt from the entry
+-- events with the entries. Entries stored before this migration, or by a path
+-- that does not parse them, have roles_parsed = 0 and get their roles the
+-- next time a session of their project is processed.
+CREATE TABLE entry_roles (
+	entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+	project  TEXT    NOT NULL,
+	role     TEXT    NOT NULL,
+	PRIMARY KEY (entry_id, role)
+) WITHOUT ROWID;
+CREATE INDEX entry_roles_role ON entry_roles(project, role);
+ALTER TABLE entries ADD COLUMN roles_parsed INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX entries_roles_unparsed ON entries(project) WHERE roles_parsed = 0;
