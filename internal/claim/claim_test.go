@@ -77,6 +77,7 @@ func TestParseNegated(t *testing.T) {
 		"Heroku is deprecated for our services.",
 		"Sentry is not used anymore.",
 		"Selenium은 더 이상 쓰지 않아요.",
+		"Replace the Supabase client with the Prisma client.",
 	} {
 		cs := Parse(text)
 		if !slices.ContainsFunc(cs, func(c Claim) bool { return c.Negated }) {

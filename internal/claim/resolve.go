@@ -19,7 +19,8 @@ var (
 		폐기 중단`)
 	weakAfter = wordSet(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
 		was were slow slower replaced takes took kept 대신 너무 대신에`)
-	newBefore = wordSet(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
+	rejectBefore = wordSet(`instead than old former previous away replace replaced replacing 대신`)
+	newBefore    = wordSet(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
 		move moved migrate by favor favour 이제 with`)
 	newAfter = wordSet(`instead replaces now`)
 )
@@ -53,7 +54,10 @@ func (p *parser) markers() {
 			case strongBefore[w]:
 				m.old, m.neg = true, true
 			case weakBefore[w]:
+				// "replace X with Y" rejects X even when Y fills another
+				// role; "built from X" does not reject X.
 				m.old = true
+				m.neg = m.neg || rejectBefore[w]
 			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore[p.toks[k-1].s]:
 				// "stop using X", "don't use X", "no longer use X"
 				m.old, m.neg = true, true

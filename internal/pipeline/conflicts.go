@@ -16,7 +16,8 @@ import (
 const backfillBatch = 2000
 
 // detectConflicts records, for each entry of this session, a conflict with
-// every active or contested entry of the project that decides the same role
+// every active or contested entry of another session of the project that
+// decides the same role
 // (internal/claim) differently: the newer supersedes the older when it says
 // so (it names the old value as replaced or rejected, or says it changes the
 // same thing), otherwise both become contested. Entries deciding the same
@@ -60,14 +61,17 @@ func (p *Processor) detectConflicts(ctx context.Context, st Store, project strin
 			return 0, err
 		}
 		for _, o := range others {
-			if o.ID == e.ID || o.ClaimKey == e.ClaimKey || !(conflictTypes[o.Type] || changeTypes[o.Type]) || o.Stage == store.StageRejected || superseded[o.ID] {
+			// Across sessions only: one session's plan often says both
+			// "migrate from X to Y" and "keep X running meanwhile".
+			if o.ID == e.ID || o.SessionID == e.SessionID || o.ClaimKey == e.ClaimKey ||
+				!(conflictTypes[o.Type] || changeTypes[o.Type]) || o.Stage == store.StageRejected {
 				continue
 			}
 			older, newer := o, e
 			if newer.Created.Before(older.Created) || (newer.Created.Equal(older.Created) && newer.ID < older.ID) {
 				older, newer = e, o // rare: the fresh entry is the older one
 			}
-			if recorded[[2]int64{older.ID, newer.ID}] {
+			if recorded[[2]int64{older.ID, newer.ID}] || superseded[older.ID] {
 				continue
 			}
 			rel, role, ov, nv := claim.Compare(parse(older), parse(newer))
