@@ -598,6 +598,8 @@ func durationRole(p *parser, s int) string {
 			return "interval"
 		case strings.HasPrefix(w, "retention") || strings.HasPrefix(w, "retain") || strings.HasPrefix(w, "보관") || strings.HasPrefix(w, "보존"):
 			return "retention"
+		case w == "delay" || w == "delays" || w == "backoff" || w == "debounce" || w == "grace" || strings.HasPrefix(w, "지연"):
+			return "delay"
 		}
 	}
 	return ""
