@@ -204,6 +204,7 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 		hits = append([]hit{{typ: Lesson, at: s.body, end: s.body, w: 2, k: fix}}, hits...)
 	}
 	if len(hits) == 0 {
+		x.claimed(ss, k)
 		return
 	}
 	primary := hits[0]
@@ -212,6 +213,10 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 		return
 	}
 	x.add(s, primary, remembered, len(hits) > 1)
+	if primary.typ != Task && primary.typ != Reference {
+		retitle(s, x.cands[len(x.cands)-1])
+		x.changeContext(ss, k, x.cands[len(x.cands)-1])
+	}
 	if len(hits) > 1 {
 		x.add(s, hits[1], false, true)
 	}

@@ -23,6 +23,8 @@ func TestConflictsByRole(t *testing.T) {
 			"We decided we no longer use Sphinx; the API docs are built with MkDocs.", "supersedes"},
 		{"version", "We decided to pin Python 3.11 for the workers.",
 			"We decided to upgrade the workers to Python 3.12.", "supersedes"},
+		{"korean", "배포는 Heroku로 하기로 했어요.", "Heroku 대신 이제 Render.com으로 배포합니다.", "supersedes"},
+		{"korean no longer", "메시지 큐는 RabbitMQ를 씁니다.", "RabbitMQ는 더 이상 안 쓰고 NATS로 보냅니다.", "supersedes"},
 		{"same value", "We decided to use Postgres 16 for billing.", "We decided that billing on Postgres 16 uses pgbouncer.", ""},
 		{"two components", "We decided the iOS app uses CocoaPods.", "We decided the Android app uses Gradle for dependencies.", ""},
 	}
