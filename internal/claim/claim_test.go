@@ -52,6 +52,10 @@ func TestParse(t *testing.T) {
 		{"korean particle", "캐시는 Memcached를 씁니다.", "cache", "memcached", ""},
 		{"korean timeout", "요청 타임아웃을 5초에서 20초로 전환합니다.", "timeout", "20s", "5s"},
 		{"multi role hint", "Background jobs are queued in Redis streams.", "queue", "redis streams", ""},
+		{"version named earlier", "All Ruby services must target 3.3 now that 3.1 is out of support.", "version:ruby", "3.3", "3.1"},
+		{"comma bounds a marker", "Poetry got dropped, uv manages the dependencies now.", "package manager", "uv", "poetry"},
+		{"branch from to", "Hotfixes moved from master to main branch.", "branch", "main", "master"},
+		{"delay", "Raise the retry delay from 2s to 10s.", "delay", "10s", "2s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,7 +135,7 @@ func TestCompare(t *testing.T) {
 		{"region", "The CDN origin is in us-west-1.", "The CDN origin is moving to us-east-2, nothing stays in us-west-1.", Supersedes, "us-west-1", "us-east-2"},
 		{"path", "Runbooks are kept in ops/runbooks.", "Runbooks moved to docs/runbooks; ops/runbooks was removed.", Supersedes, "ops/runbooks", "docs/runbooks"},
 		{"retries", "The importer makes 10 attempts per file.", "Cut the importer to 3 attempts per file, 10 attempts hid real failures.", Supersedes, "10", "3"},
-		{"policy", "We follow git flow with a develop branch.", "New policy: trunk-based development, the develop branch is retired.", Supersedes, "gitflow", "trunk-based"},
+		{"policy", "We follow git flow with a develop branch.", "New policy: trunk-based development, no more git flow.", Supersedes, "gitflow", "trunk-based"},
 		{"korean instead", "인증은 Okta로 처리합니다.", "Okta 대신 Keycloak으로 인증합니다.", Supersedes, "okta", "keycloak"},
 		{"korean no longer", "메시지 큐는 RabbitMQ를 사용합니다.", "RabbitMQ는 더 이상 사용하지 않고 NATS로 보냅니다.", Supersedes, "rabbitmq", "nats"},
 		{"korean value", "배치 작업 타임아웃은 5분입니다.", "배치 작업 타임아웃을 15분으로 바꿨어요.", Supersedes, "300s", "900s"},
@@ -143,6 +147,9 @@ func TestCompare(t *testing.T) {
 		{"two envs", "Staging uses port 8080.", "Production uses port 443.", Unrelated, "", ""},
 		{"exception", "Uploads are limited to 10 requests per minute.", "Admins get 100 requests per minute, overriding the limit.", Refines, "", ""},
 		{"different things", "Orders are stored in Postgres.", "Analytics events are stored in ClickHouse.", Unrelated, "", ""},
+		{"two components one env", "The frontend dev server uses port 5173 in development.", "The admin service uses port 4100 in development.", Unrelated, "", ""},
+		{"branch source", "Release branches are cut from develop.", "Hotfix branches are cut from main.", Unrelated, "", ""},
+		{"across roles", "The monorepo uses Lerna for the packages.", "Lerna got dropped, Changesets handles package versioning now.", Supersedes, "lerna", "changesets"},
 		{"restated", "Our clusters run Kubernetes 1.30.", "Since we are on Kubernetes 1.30, use the new sidecar feature.", Agrees, "", ""},
 		{"korean addition", "배포는 Vercel로 합니다.", "Vercel 프로젝트 설정은 vercel.json에 있어요.", Refines, "", ""},
 	}
@@ -183,5 +190,14 @@ func TestCues(t *testing.T) {
 		if got := Cues(tt.text); !slices.Equal(got, tt.want) {
 			t.Errorf("Cues(%q) = %q, want %q", tt.text, got, tt.want)
 		}
+	}
+}
+
+func TestRolesOf(t *testing.T) {
+	if got := RolesOf("redis"); !slices.Contains(got, "cache") {
+		t.Errorf("RolesOf(redis) = %q, want cache among them", got)
+	}
+	if got := RolesOf("no-such-tool"); got != nil {
+		t.Errorf("RolesOf(no-such-tool) = %q, want nil", got)
 	}
 }

@@ -18,12 +18,21 @@ var namedRoles = map[string]bool{"path": true, "host": true, "bucket": true, "br
 	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
 	"table": true, "index": true, "repository": true}
 
+// cueRoles conflict only with change wording: a project is often written in
+// several languages and on several clouds at once.
+var cueRoles = map[string]bool{"language": true, "cloud provider": true, "auth method": true, "team chat": true,
+	"vcs host": true, "container runtime": true}
+
 // qualifiers name a component or environment: statements whose qualifiers
 // are disjoint ("the iOS app" vs "the Android app", "staging" vs
 // "production") decide for different things.
-var qualifiers = wordSet(`frontend front-end backend back-end client server web mobile ios android desktop docs
-	doc documentation admin worker staging production prod development dev local sandbox preview qa
-	internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 스테이징 프로덕션 운영 개발 모바일`)
+// Environments and components are told apart separately: "the frontend in
+// development" and "the admin service in development" are two components.
+var qualifiers = []map[string]bool{
+	wordSet(`staging production prod development dev local sandbox preview qa 스테이징 프로덕션 운영 개발`),
+	wordSet(`frontend front-end backend back-end client server web mobile ios android desktop docs doc documentation
+		admin worker internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 모바일`),
+}
 
 // Compare tells how newer relates to older, with the role and both values on
 // which it decided. Supersedes needs the newer text to say it changes
@@ -85,7 +94,7 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			}
 			if n.Changed {
 				consider(4, Supersedes, o.Role, o.Value, n.Value)
-			} else {
+			} else if !cueRoles[o.Role] {
 				consider(3, Contradicts, o.Role, o.Value, n.Value)
 			}
 		}
@@ -111,11 +120,21 @@ func replacement(newer []Claim, n Claim) string {
 	return ""
 }
 
-// disjoint reports whether both scopes name components and none in common.
+// disjoint reports whether both scopes name environments, or both name
+// components, and none in common.
 func disjoint(a, b []string) bool {
+	for _, q := range qualifiers {
+		if disjointIn(q, a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+func disjointIn(q map[string]bool, a, b []string) bool {
 	qa, qb := false, false
 	for _, w := range a {
-		if qualifiers[w] {
+		if q[w] {
 			qa = true
 			if slices.Contains(b, w) {
 				return false
@@ -123,7 +142,7 @@ func disjoint(a, b []string) bool {
 		}
 	}
 	for _, w := range b {
-		if qualifiers[w] {
+		if q[w] {
 			qb = true
 		}
 	}

@@ -8,17 +8,19 @@ var (
 	// cueWords say a change on their own.
 	cueWords = wordSet(`instead replace replaced replaces replacing deprecate deprecated deprecates deprecating
 		drop dropped dropping drops revert reverted reverting reverts anymore actually rename renamed renames renaming
-		cancel cancelled canceled ditch ditched retire retired sunset sunsetted abandon abandoned`)
+		cancel cancelled canceled ditch ditched retire retired retiring sunset sunsetted abandon abandoned drained draining
+		decommission decommissioned decommissioning phased reschedule rescheduled`)
 	// cuePairs are two-word change phrases.
 	cuePairs = wordSet(`no_longer no_more rather_than scratch_that from_now going_forward turned_out too_slow new_policy
 		moved_off in_favor in_favour roll_back rolled_back stop_using stop_pushing stop_running stop_sending
-		stop_writing stop_calling stopped_using now_use now_uses now_using any_more`)
+		stop_writing stop_calling stopped_using now_use now_uses now_using any_more phase_out phasing_out wind_down
+		no_new`)
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
 	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
-		"chang", "reduc", "increas"}
+		"chang", "reduc", "increas", "shift", "extend", "shorten"}
 	// koreanCues are change stems in Korean words.
-	koreanCues = []string{"대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
+	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
 		"변경", "그만", "폐기", "앞으로", "이제부터", "되돌", "롤백"}
 	exceptWords = wordSet(`except exception exceptions unless override overrides overriding overridden`)
 )

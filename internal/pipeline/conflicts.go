@@ -118,12 +118,24 @@ func orSomething(v string) string {
 	return v
 }
 
-// roles lists the distinct roles of claims, sorted.
+// roles lists the distinct roles of claims, sorted: each claim's own, every
+// role its value can fill, and those of the value it replaces, so that a
+// tool named in two roles ("Lerna": monorepo tool, release tool) is found
+// whichever one each statement read it in.
 func roles(cs []claim.Claim) []string {
 	var out []string
+	add := func(r string) {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
 	for _, c := range cs {
-		if !slices.Contains(out, c.Role) {
-			out = append(out, c.Role)
+		add(c.Role)
+		for _, r := range claim.RolesOf(c.Value) {
+			add(r)
+		}
+		for _, r := range claim.RolesOf(c.Replaces) {
+			add(r)
 		}
 	}
 	slices.Sort(out)
