@@ -149,6 +149,7 @@ func TestCompare(t *testing.T) {
 		{"different things", "Orders are stored in Postgres.", "Analytics events are stored in ClickHouse.", Unrelated, "", ""},
 		{"two components one env", "The frontend dev server uses port 5173 in development.", "The admin service uses port 4100 in development.", Unrelated, "", ""},
 		{"branch source", "Release branches are cut from develop.", "Hotfix branches are cut from main.", Unrelated, "", ""},
+		{"replaces a third value", "The admin UI is written in JavaScript.", "The thumbnailer uses Rust bindings directly (no Python required).", Unrelated, "", ""},
 		{"across roles", "The monorepo uses Lerna for the packages.", "Lerna got dropped, Changesets handles package versioning now.", Supersedes, "lerna", "changesets"},
 		{"restated", "Our clusters run Kubernetes 1.30.", "Since we are on Kubernetes 1.30, use the new sidecar feature.", Agrees, "", ""},
 		{"korean addition", "배포는 Vercel로 합니다.", "Vercel 프로젝트 설정은 vercel.json에 있어요.", Refines, "", ""},

@@ -71,8 +71,10 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(1, Agrees, o.Role, o.Value, n.Value)
 				continue
 			}
-			if n.Negated {
-				continue // rejects a third value: says nothing about the older
+			if n.Negated || n.Replaces != "" {
+				// It rejects or replaces a third value ("Rust bindings, no
+				// Python"): it says nothing about the older one.
+				continue
 			}
 			if n.Except {
 				consider(2, Refines, o.Role, o.Value, n.Value)
@@ -85,8 +87,9 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)
 			if !shared && !genericRoles[o.Role] && n.Changed {
-				// A tool role with change wording: the role itself is specific
-				// enough unless the scopes say otherwise.
+				// A tool role with change wording ("scratch that, plain
+				// gofmt is enough"): the role is specific enough unless
+				// the scopes name different components.
 				shared = true
 			}
 			if !shared {
