@@ -20,7 +20,8 @@ var oneOffVerbs = []string{"fix", "debug", "look", "check", "run", "show", "expl
 var problemWords = []phrase{{s: "crash"}, {s: "crashes"}, {s: "crashed"}, {s: "broken"}, {s: "mess"}, {s: "unreadable"},
 	{s: "flaky"}, {s: "fails"}, {s: "failing"}, {s: "failed"}, {s: "hangs"},
 	{s: "leak"}, {s: "unusable"}, {s: "confusing"}, {s: "doesn't work"}, {s: "does not work"}, {s: "slow"},
-	{s: "안 돼"}, {s: "안 되"}}
+	{s: "broke"}, {s: "breaks"}, {s: "breaking"}, {s: "collides"}, {s: "too short"}, {s: "too long"}, {s: "too many"},
+	{s: "안 돼"}, {s: "안 되"}, {s: "너무"}}
 
 // claimed makes a decision of a sentence that no other rule took but that
 // states what fills a role (internal/claim): "End-to-end tests are written in

@@ -25,6 +25,7 @@ func TestClaimedDecisions(t *testing.T) {
 		{"request", []Message{{0, "user", "Run pytest on the parser package."}}, ""},
 		{"question", []Message{{0, "user", "Is Postgres 16 supported by our driver?"}}, ""},
 		{"complaint", []Message{{0, "user", "The React app crashes on Safari 17 when uploading."}}, ""},
+		{"complaint about a tool", []Message{{0, "user", "The Parcel build broke our worker imports again."}}, ""},
 		{"path named", []Message{{0, "user", "The scripts/ folder is a mess."}}, ""},
 		{"assistant narration", []Message{{0, "user", "Check the tests."},
 			{1, "assistant", "The suite uses pytest with the xdist plugin."}}, ""},

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -58,8 +60,18 @@ func TestConflictsByRole(t *testing.T) {
 			if older.SessionID != "s1" || newer.SessionID != "s2" {
 				t.Fatalf("older from %s, newer from %s", older.SessionID, newer.SessionID)
 			}
-			if tt.kind == "supersedes" && older.Status != store.StatusSuperseded {
-				t.Fatalf("older is %s, want superseded", older.Status)
+			if tt.kind == "supersedes" {
+				if older.Status != store.StatusSuperseded {
+					t.Fatalf("older is %s, want superseded", older.Status)
+				}
+				// The next session's brief shows the newer, not the older.
+				brief, err := recall.Brief(ctx, db, config.Default("").Recall, "/p", "s3")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(brief, older.CID) || !strings.Contains(brief, newer.CID) {
+					t.Fatalf("brief shows %s (superseded) or lacks %s:\n%s", older.CID, newer.CID, brief)
+				}
 			}
 			evs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeConflict}})
 			if len(evs) != 1 || !strings.Contains(string(evs[0].Payload), `"role"`) {
