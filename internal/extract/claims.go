@@ -65,7 +65,21 @@ func decides(s *sent) bool {
 	if !s.user && (s.startsWithAny(intents) || koreanIntent(s.norm)) {
 		return false
 	}
-	return !s.user || !(s.startsWithAny(oneOffVerbs) || s.has(problemWords)) || claim.ChangeCue(s.text)
+	return !s.user || !(s.startsWithAny(oneOffVerbs) || s.has(problemWords) || koreanOneOff(s.norm)) || claim.ChangeCue(s.text)
+}
+
+// koreanOneOffStems are Korean verbs of one piece of work ("JWT 인증을 붙여
+// 주세요", "테스트를 고쳐 주세요"); a setting ("10초로 설정해 주세요") is not.
+var koreanOneOffStems = []string{"추가", "붙여", "만들어", "고쳐", "수정", "확인", "찾아", "실행", "알려", "설명", "보여",
+	"작성", "구현", "삭제", "지워", "봐 주", "봐주", "돌려", "검토", "리뷰", "테스트해"}
+
+func koreanOneOff(text string) bool {
+	for _, st := range koreanOneOffStems {
+		if strings.Contains(text, st) {
+			return true
+		}
+	}
+	return false
 }
 
 // pick chooses the claim a sentence's decision rests on.

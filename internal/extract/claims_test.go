@@ -23,6 +23,8 @@ func TestClaimedDecisions(t *testing.T) {
 			{1, "assistant", "I replaced Babel with SWC in the build, and cold builds take 9 seconds now."}}, "SWC"},
 		{"neighbour change", []Message{{0, "user", "We stopped using Travis. The builds run on Buildkite now."}}, "Buildkite"},
 		{"request", []Message{{0, "user", "Run pytest on the parser package."}}, ""},
+		{"korean request", []Message{{0, "user", "주문 API에 OAuth 인증을 추가해 주세요."}}, ""},
+		{"korean setting", []Message{{0, "user", "세션 만료는 30분으로 설정해 주세요."}}, "30분"},
 		{"question", []Message{{0, "user", "Is Postgres 16 supported by our driver?"}}, ""},
 		{"complaint", []Message{{0, "user", "The React app crashes on Safari 17 when uploading."}}, ""},
 		{"complaint about a tool", []Message{{0, "user", "The Parcel build broke our worker imports again."}}, ""},
