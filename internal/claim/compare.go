@@ -18,6 +18,11 @@ var namedRoles = map[string]bool{"path": true, "host": true, "bucket": true, "br
 	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
 	"table": true, "index": true, "repository": true}
 
+// Identifier reports whether a role's values are identifiers (paths, hosts,
+// branch and bucket names): a statement naming one conflicts with another
+// only by naming the other as replaced.
+func Identifier(role string) bool { return namedRoles[role] }
+
 // cueRoles conflict only with change wording: a project is often written in
 // several languages and on several clouds at once.
 var cueRoles = map[string]bool{"language": true, "cloud provider": true, "auth method": true, "team chat": true,

@@ -44,21 +44,28 @@ func (p *Processor) detectConflicts(ctx context.Context, st Store, project strin
 		}
 	}
 
-	superseded := map[int64]bool{} // by a conflict found in this call
+	byRoles := map[string][]store.Entry{} // rivals by the roles looked up
+	superseded := map[int64]bool{}        // by a conflict found in this call
 	recorded := map[[2]int64]bool{}
 	var found []store.ConflictWrite
 	for _, e := range fresh {
 		if !(conflictTypes[e.Type] || changeTypes[e.Type]) || e.Stage == store.StageRejected {
 			continue
 		}
-		mine := parse(e)
-		if len(mine) == 0 {
+		look := lookup(parse(e))
+		if len(look) == 0 {
 			continue
 		}
-		others, err := st.Entries(ctx, store.EntryFilter{Project: project, Roles: roles(mine),
-			Statuses: []string{store.StatusActive, store.StatusContested}, Evidence: true})
-		if err != nil {
-			return 0, err
+		key := strings.Join(look, "\x00")
+		others, ok := byRoles[key]
+		if !ok {
+			var err error
+			others, err = st.Entries(ctx, store.EntryFilter{Project: project, Roles: look,
+				Statuses: []string{store.StatusActive, store.StatusContested}, Evidence: true, Limit: maxRivals})
+			if err != nil {
+				return 0, err
+			}
+			byRoles[key] = others
 		}
 		for _, o := range others {
 			// Across sessions only: one session's plan often says both
@@ -100,6 +107,24 @@ func (p *Processor) detectConflicts(ctx context.Context, st Store, project strin
 		}
 	}
 	return st.AddConflicts(ctx, found)
+}
+
+// maxRivals bounds the entries one lookup reads: the newest of a role are
+// the ones a new statement changes.
+const maxRivals = 500
+
+// lookup lists the roles to look rivals up by: those of roles(cs), except an
+// identifier role (a path, a branch) that no claim names as replaced or
+// rejected, since such a claim conflicts with nothing; a project has many
+// paths, and reading them all for each new entry would be a scan.
+func lookup(cs []claim.Claim) []string {
+	var keep []claim.Claim
+	for _, c := range cs {
+		if !claim.Identifier(c.Role) || c.Replaces != "" || c.Negated {
+			keep = append(keep, c)
+		}
+	}
+	return roles(keep)
 }
 
 // conflictTypes are the entry types that state something that can be
