@@ -348,8 +348,10 @@ var joinedVersion = regexp.MustCompile(`^(node|nodejs|python|py|go|java|jdk|ruby
 // product, version and last token.
 func (p *parser) version(i int) (string, string, int) {
 	s := p.toks[i].s
-	if m := joinedVersion.FindStringSubmatch(s); m != nil {
-		return products[m[1]], canonVersion(m[2]), i
+	if joinedCandidate(s) {
+		if m := joinedVersion.FindStringSubmatch(s); m != nil {
+			return products[m[1]], canonVersion(m[2]), i
+		}
 	}
 	prod, ok := products[s]
 	if !ok {
@@ -383,6 +385,15 @@ func (p *parser) productBefore(i int) string {
 		}
 	}
 	return ""
+}
+
+// joinedCandidate is a cheap test before joinedVersion: a letter first and
+// a digit somewhere ("node18", "python3.12").
+func joinedCandidate(s string) bool {
+	if len(s) < 3 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	return strings.ContainsAny(s, "0123456789")
 }
 
 // isVersion: "20", "1.23", "v2.3.0", "18.x".

@@ -15,6 +15,16 @@ var (
 		moved_off in_favor in_favour roll_back rolled_back stop_using stop_pushing stop_running stop_sending
 		stop_writing stop_calling stopped_using now_use now_uses now_using any_more phase_out phasing_out wind_down
 		no_new`)
+	// cuePairFirst holds the first words of cuePairs, so most tokens skip
+	// building a pair.
+	cuePairFirst = func() map[string]bool {
+		m := map[string]bool{}
+		for p := range cuePairs {
+			f, _, _ := strings.Cut(p, "_")
+			m[f] = true
+		}
+		return m
+	}()
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
 	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
@@ -78,7 +88,7 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 				return dst
 			}
 		}
-		if i+1 < len(ts) && !ts[i+1].hangul && cuePairs[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
+		if cuePairFirst[w] && i+1 < len(ts) && !ts[i+1].hangul && cuePairs[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
 			return dst
 		}
 		if w == "from" && i+2 < len(ts) && (ts[i+1].s == "today" || ts[i+1].s == "this") {
@@ -89,6 +99,9 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 			}
 		}
 		for _, v := range cueVerbs {
+			if w[0] != v[0] {
+				continue
+			}
 			if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
 				for k := i + 1; k < len(ts) && k <= i+8; k++ {
 					switch ts[k].s {

@@ -37,7 +37,7 @@ func (x *extractor) claimed(ss []*sent, k int) {
 	if !decides(s) {
 		return
 	}
-	c, ok := pick(s, claim.Parse(s.text))
+	c, ok := pick(s, x.parsed(s))
 	if !ok {
 		// The value may need its neighbour to have a role at all.
 		for _, j := range []int{k - 1, k + 1} {
@@ -111,8 +111,34 @@ func (x *extractor) across(ss []*sent, k, j int) (claim.Claim, bool) {
 	if j < 0 || j >= len(ss) || ss[j].msg != ss[k].msg {
 		return claim.Claim{}, false
 	}
+	neighbour := x.parsed(ss[j])
+	if len(neighbour) == 0 {
+		return claim.Claim{}, false
+	}
+	// Worth a joint parse only if the two give a role different values and
+	// one says a change or rejects, or the sentence says a change to a
+	// number that has no role by itself ("앞으로 45초로 바꿔 주세요").
+	own := x.parsed(ss[k])
+	worth := false
+	for _, c := range own {
+		for _, n := range neighbour {
+			if n.Role != c.Role || n.Value == c.Value {
+				continue
+			}
+			if claim.Identifier(c.Role) {
+				// "Renamed to acme/app. Stop pushing acme/old."
+				worth = worth || c.Changed && n.Negated
+			} else {
+				// "We dropped RabbitMQ. Jobs go to Redis streams now.",
+				// "The 20s delay was too short. Make it 90s from now on."
+				worth = worth || c.Changed || n.Negated || n.Replaces != ""
+			}
+		}
+	}
+	if !worth && (len(own) > 0 || !strings.ContainsAny(ss[k].text, "0123456789") || !claim.ChangeCue(ss[k].text)) {
+		return claim.Claim{}, false
+	}
 	a, b := ss[min(k, j)], ss[max(k, j)]
-	neighbour := claim.Parse(ss[j].text)
 	for _, c := range claim.Parse(a.text + "\n" + b.text) {
 		if c.Replaces == "" || c.Negated {
 			continue
@@ -132,7 +158,7 @@ func (x *extractor) across(ss []*sent, k, j int) (claim.Claim, bool) {
 // that names the value it replaces ("We dropped RabbitMQ. Background jobs go
 // to Redis streams now."): the entry needs both to say the change.
 func (x *extractor) changeContext(ss []*sent, k int, cd *cand) {
-	for _, c := range claim.Parse(ss[k].text) {
+	for _, c := range x.parsed(ss[k]) {
 		if c.Replaces != "" {
 			return // the sentence says the change by itself
 		}
@@ -192,4 +218,17 @@ func retitle(s *sent, cd *cand) {
 			return
 		}
 	}
+}
+
+// parsed returns the claims of a sentence, parsed once per session.
+func (x *extractor) parsed(s *sent) []claim.Claim {
+	if cs, ok := x.claims[s]; ok {
+		return cs
+	}
+	if x.claims == nil {
+		x.claims = map[*sent][]claim.Claim{}
+	}
+	cs := claim.Parse(s.text)
+	x.claims[s] = cs
+	return cs
 }

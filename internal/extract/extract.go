@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
 
 // Message is one message of a session as the extractor sees it.
@@ -104,6 +106,8 @@ type extractor struct {
 	cands []*cand
 	turn  int   // position of the last user message
 	open  *cand // the current turn's lesson still waiting for its fix
+
+	claims map[*sent][]claim.Claim // parsed sentences (claims.go)
 }
 
 func (x *extractor) message(i int) {
