@@ -189,6 +189,13 @@ func (p *parser) find() {
 				if role == "" {
 					role = durRole
 				}
+				// "45초로 바꿔 주세요" right before or after the sentence that
+				// names the timeout.
+				for _, s := range []int{t.sent - 1, t.sent + 1} {
+					if role == "" && s >= 0 && s < len(p.sents) {
+						role = durationRole(p, s)
+					}
+				}
 				if role != "" {
 					durRole = role
 					p.add(role, d, i, p.unitEnd(i))

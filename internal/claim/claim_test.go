@@ -56,6 +56,7 @@ func TestParse(t *testing.T) {
 		{"comma bounds a marker", "Poetry got dropped, uv manages the dependencies now.", "package manager", "uv", "poetry"},
 		{"branch from to", "Hotfixes moved from master to main branch.", "branch", "main", "master"},
 		{"delay", "Raise the retry delay from 2s to 10s.", "delay", "10s", "2s"},
+		{"role from the next sentence", "Make it 45s from now on.\nThe 10s timeout was too short.", "timeout", "45s", "10s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -24,48 +25,43 @@ const backfillBatch = 2000
 // role are found through the entry_roles index, not by reading the project.
 // It returns how many conflicts were new.
 func (p *Processor) detectConflicts(ctx context.Context, st Store, project string, fresh []store.Entry) (int, error) {
-	claims := map[int64][]claim.Claim{} // parsed entries, by id
-	parse := func(e store.Entry) []claim.Claim {
-		cs, ok := claims[e.ID]
-		if !ok {
-			cs = claim.Parse(entryText(e))
-			claims[e.ID] = cs
-		}
-		return cs
-	}
+	parse := func(e store.Entry) []claim.Claim { return p.claims.parse(entryText(e)) }
 	// Earlier entries without roles get them now, so the index finds them.
 	old, err := st.Entries(ctx, store.EntryFilter{Project: project, RolesUnparsed: true, Limit: backfillBatch, Evidence: true})
 	if err != nil {
 		return 0, err
 	}
 	for _, e := range append(old, fresh...) {
-		if err := st.SetEntryRoles(ctx, e.ID, project, roles(parse(e))); err != nil {
+		if err := st.SetEntryRoles(ctx, e.ID, project, decisions(parse(e))); err != nil {
 			return 0, err
 		}
 	}
 
-	byRoles := map[string][]store.Entry{} // rivals by the roles looked up
-	superseded := map[int64]bool{}        // by a conflict found in this call
+	looked := map[string][]store.Entry{} // rivals, by what was looked up
+	superseded := map[int64]bool{}       // by a conflict found in this call
 	recorded := map[[2]int64]bool{}
 	var found []store.ConflictWrite
 	for _, e := range fresh {
 		if !(conflictTypes[e.Type] || changeTypes[e.Type]) || e.Stage == store.StageRejected {
 			continue
 		}
-		look := lookup(parse(e))
-		if len(look) == 0 {
+		rivals, values := lookup(parse(e))
+		if len(rivals)+len(values) == 0 {
 			continue
 		}
-		key := strings.Join(look, "\x00")
-		others, ok := byRoles[key]
+		key := fmt.Sprint(rivals, values)
+		others, ok := looked[key]
 		if !ok {
 			var err error
-			others, err = st.Entries(ctx, store.EntryFilter{Project: project, Roles: look,
-				Statuses: []string{store.StatusActive, store.StatusContested}, Evidence: true, Limit: maxRivals})
+			// Without evidence: an earlier entry's title and body say what it
+			// decided, and a claim repeated in every session has as many
+			// quotes as sessions.
+			others, err = st.Entries(ctx, store.EntryFilter{Project: project, Rivals: rivals, Values: values,
+				Statuses: []string{store.StatusActive, store.StatusContested}, Limit: maxRivals})
 			if err != nil {
 				return 0, err
 			}
-			byRoles[key] = others
+			looked[key] = others
 		}
 		for _, o := range others {
 			// Across sessions only: one session's plan often says both
@@ -76,7 +72,9 @@ func (p *Processor) detectConflicts(ctx context.Context, st Store, project strin
 			}
 			older, newer := o, e
 			if newer.Created.Before(older.Created) || (newer.Created.Equal(older.Created) && newer.ID < older.ID) {
-				older, newer = e, o // rare: the fresh entry is the older one
+				// The fresh entry is the older one (a history imported out
+				// of order): the rival is read by its title and body.
+				older, newer = e, o
 			}
 			if recorded[[2]int64{older.ID, newer.ID}] || superseded[older.ID] {
 				continue
@@ -111,20 +109,57 @@ func (p *Processor) detectConflicts(ctx context.Context, st Store, project strin
 
 // maxRivals bounds the entries one lookup reads: the newest of a role are
 // the ones a new statement changes.
-const maxRivals = 500
+const maxRivals = 30
 
-// lookup lists the roles to look rivals up by: those of roles(cs), except an
-// identifier role (a path, a branch) that no claim names as replaced or
-// rejected, since such a claim conflicts with nothing; a project has many
-// paths, and reading them all for each new entry would be a scan.
-func lookup(cs []claim.Claim) []string {
-	var keep []claim.Claim
-	for _, c := range cs {
-		if !claim.Identifier(c.Role) || c.Replaces != "" || c.Negated {
-			keep = append(keep, c)
+// lookup says which earlier entries may conflict with claims cs: those that
+// give one of its roles another value (not for identifier roles, a path or
+// a branch, which conflict only when named as replaced), and those holding
+// a value it replaces or rejects. Entries that agree are not read at all.
+func lookup(cs []claim.Claim) (rivals []store.RoleValue, values []string) {
+	addValue := func(v string) {
+		if v != "" && !slices.Contains(values, v) {
+			values = append(values, v)
 		}
 	}
-	return roles(keep)
+	for _, c := range cs {
+		addValue(c.Replaces)
+		if c.Negated {
+			addValue(c.Value)
+			continue
+		}
+		if claim.Identifier(c.Role) {
+			continue
+		}
+		for _, rv := range decisions([]claim.Claim{c}) {
+			if !slices.Contains(rivals, rv) {
+				rivals = append(rivals, rv)
+			}
+		}
+	}
+	return rivals, values
+}
+
+// decisions lists what claims decide, for the index: each claim's role and
+// value, and the value under every other role it can fill, so that a tool
+// read in two roles ("Lerna": monorepo tool, release tool) is found
+// whichever one each statement read it in. A rejected value decides nothing.
+func decisions(cs []claim.Claim) []store.RoleValue {
+	var out []store.RoleValue
+	add := func(rv store.RoleValue) {
+		if !slices.Contains(out, rv) {
+			out = append(out, rv)
+		}
+	}
+	for _, c := range cs {
+		if c.Negated {
+			continue
+		}
+		add(store.RoleValue{Role: c.Role, Value: c.Value})
+		for _, r := range claim.RolesOf(c.Value) {
+			add(store.RoleValue{Role: r, Value: c.Value})
+		}
+	}
+	return out
 }
 
 // conflictTypes are the entry types that state something that can be
@@ -143,35 +178,49 @@ func orSomething(v string) string {
 	return v
 }
 
-// roles lists the distinct roles of claims, sorted: each claim's own, every
-// role its value can fill, and those of the value it replaces, so that a
-// tool named in two roles ("Lerna": monorepo tool, release tool) is found
-// whichever one each statement read it in.
-func roles(cs []claim.Claim) []string {
-	var out []string
-	add := func(r string) {
-		if !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	for _, c := range cs {
-		add(c.Role)
-		for _, r := range claim.RolesOf(c.Value) {
-			add(r)
-		}
-		for _, r := range claim.RolesOf(c.Replaces) {
-			add(r)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// entryText is everything an entry says: title, body and quotes.
+// entryText is everything an entry says: title, body and its distinct
+// quotes, at most maxQuotes of them (a claim repeated in every session has
+// as many quotes as sessions, mostly the same words).
 func entryText(e store.Entry) string {
 	parts := []string{e.Title, e.Body}
 	for _, v := range e.Evidence {
-		parts = append(parts, v.Quote)
+		if len(parts) == 2+maxQuotes {
+			break
+		}
+		if !slices.Contains(parts, v.Quote) {
+			parts = append(parts, v.Quote)
+		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// maxQuotes bounds the quotes of an entry that are parsed for its claims.
+const maxQuotes = 4
+
+// claimCache keeps the claims of entry texts across sessions: an import
+// compares each session's entries with the same earlier ones again and
+// again. It forgets everything when full.
+type claimCache struct {
+	mu sync.Mutex
+	m  map[string][]claim.Claim
+}
+
+// maxCached bounds the texts a claimCache holds.
+const maxCached = 20000
+
+func (c *claimCache) parse(text string) []claim.Claim {
+	c.mu.Lock()
+	cs, ok := c.m[text]
+	c.mu.Unlock()
+	if ok {
+		return cs
+	}
+	cs = claim.Parse(text)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCached {
+		c.m = map[string][]claim.Claim{}
+	}
+	c.m[text] = cs
+	c.mu.Unlock()
+	return cs
 }

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -26,21 +28,37 @@ func TestEntryRoles(t *testing.T) {
 		t.Fatalf("unparsed entries of /p: %d (%v), want 2", len(unparsed), err)
 	}
 	for _, e := range stored {
-		roles := map[string][]string{"Use jest": {"test runner"}, "Port 8080": {"port"}, "Use mocha": {"test runner"}}[e.Title]
-		if err := db.SetEntryRoles(ctx, e.ID, e.Project, roles); err != nil {
+		rvs := map[string][]RoleValue{"Use jest": {{"test runner", "jest"}}, "Port 8080": {{"port", "8080"}},
+			"Use mocha": {{"test runner", "mocha"}}}[e.Title]
+		if err := db.SetEntryRoles(ctx, e.ID, e.Project, rvs); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Setting again replaces: jest's entry is no longer a port.
-	if err := db.SetEntryRoles(ctx, stored[0].ID, "/p", []string{"test runner"}); err != nil {
+	// Setting again replaces.
+	if err := db.SetEntryRoles(ctx, stored[0].ID, "/p", []RoleValue{{"test runner", "jest"}}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.Entries(ctx, EntryFilter{Project: "/p", Roles: []string{"test runner", "bundler"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 || got[0].Title != "Use jest" {
-		t.Fatalf("test runner entries of /p: %+v, want only Use jest", got)
+	for _, tt := range []struct {
+		f    EntryFilter
+		want []string
+	}{
+		{EntryFilter{Project: "/p", Rivals: []RoleValue{{"test runner", "vitest"}}}, []string{"Use jest"}},
+		{EntryFilter{Project: "/p", Rivals: []RoleValue{{"test runner", "jest"}}}, nil}, // agrees: not a rival
+		{EntryFilter{Project: "/p", Values: []string{"8080"}}, []string{"Port 8080"}},
+		{EntryFilter{Project: "/p", Rivals: []RoleValue{{"port", "9090"}}, Values: []string{"jest"}}, []string{"Port 8080", "Use jest"}},
+	} {
+		got, err := db.Entries(ctx, tt.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, e := range got {
+			titles = append(titles, e.Title)
+		}
+		sort.Strings(titles)
+		if !reflect.DeepEqual(titles, tt.want) {
+			t.Errorf("Entries(%+v) = %q, want %q", tt.f, titles, tt.want)
+		}
 	}
 	if n, _ := db.Entries(ctx, EntryFilter{Project: "/p", RolesUnparsed: true}); len(n) != 0 {
 		t.Fatalf("%d entries of /p still unparsed", len(n))
@@ -48,8 +66,9 @@ func TestEntryRoles(t *testing.T) {
 
 	// Both lookups go through their indexes, not a scan of entries.
 	for q, index := range map[string]string{
-		`SELECT entry_id FROM entry_roles WHERE project = ? AND role IN (?, ?)`: "entry_roles_role",
-		`SELECT id FROM entries WHERE project = ? AND roles_parsed = 0`:         "entries_roles_unparsed",
+		`SELECT entry_id FROM entry_roles WHERE project = ? AND role = ? AND value <> ?`: "entry_roles_role",
+		`SELECT entry_id FROM entry_roles WHERE project = ? AND value IN (?)`:            "entry_roles_value",
+		`SELECT id FROM entries WHERE project = ? AND roles_parsed = 0`:                  "entries_roles_unparsed",
 	} {
 		rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, "/p", "a", "b")
 		if err != nil {
