@@ -50,8 +50,12 @@ func (x *extractor) claimed(ss []*sent, k int) {
 			return
 		}
 	}
+	n := len(x.cands)
 	x.add(s, hit{typ: Decision, at: s.body, end: s.body, w: 1.2, k: plain}, false, false)
-	cd := x.cands[len(x.cands)-1]
+	if len(x.cands) == n {
+		return // add may decline a candidate
+	}
+	cd := x.cands[n]
 	cd.subject, cd.value = c.Role, c.Value
 	retitle(s, cd)
 	x.changeContext(ss, k, cd)

@@ -216,10 +216,11 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 		x.lesson(ss, k, primary)
 		return
 	}
+	n := len(x.cands)
 	x.add(s, primary, remembered, len(hits) > 1)
-	if primary.typ != Task && primary.typ != Reference {
-		retitle(s, x.cands[len(x.cands)-1])
-		x.changeContext(ss, k, x.cands[len(x.cands)-1])
+	if primary.typ != Task && primary.typ != Reference && len(x.cands) > n {
+		retitle(s, x.cands[n])
+		x.changeContext(ss, k, x.cands[n])
 	}
 	if len(hits) > 1 {
 		x.add(s, hits[1], false, true)
