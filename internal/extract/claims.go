@@ -171,14 +171,16 @@ func (x *extractor) changeContext(ss []*sent, k int, cd *cand) {
 		if _, ok := x.across(ss, k, j); !ok {
 			continue
 		}
+		// Quotes are kept in message order and the first is what a
+		// warning shows of the entry, so it must be the decision: a
+		// neighbour before it goes into the body, one after it is quoted.
 		n := ss[j]
-		off, q := n.quote(n.body)
-		e := evi{n.msg, off, q}
 		if j < k {
-			cd.ev = append([]evi{e}, cd.ev...)
-		} else {
-			cd.ev = append(cd.ev, e)
+			cd.body = joinBody(clean(n.norm), cd.body)
+			return
 		}
+		off, q := n.quote(n.body)
+		cd.ev = append(cd.ev, evi{n.msg, off, q})
 		return
 	}
 }

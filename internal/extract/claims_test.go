@@ -58,16 +58,23 @@ func TestClaimedDecisions(t *testing.T) {
 	}
 }
 
-// TestClaimedQuotesTheNeighbour: a change said across two sentences is
-// quoted in both, so the entry says what it replaces.
+// TestClaimedQuotesTheNeighbour: a change said across two sentences keeps
+// both in the entry (the earlier one in the body, a later one quoted), so
+// the entry says what it replaces while its first quote is the decision.
 func TestClaimedQuotesTheNeighbour(t *testing.T) {
 	msgs := []Message{{0, "user", "The 20s retry delay was too short for the bank API. Make the bank API retry delay 90s from now on."}}
-	es := Offline(msgs)
+	next := []Message{{0, "user", "The image is renamed to acme/billing-api. Stop pushing acme/billing."}}
+	es := Offline(next)
+	checkEntries(t, "next", next, es)
+	if len(es) != 1 || len(es[0].Evidence) != 2 || !strings.Contains(es[0].Evidence[1].Quote, "Stop pushing") {
+		t.Fatalf("Offline(%q) = %+v, want one entry quoting both sentences", next[0].Text, es)
+	}
+	es = Offline(msgs)
 	checkEntries(t, "neighbour", msgs, es)
 	for _, e := range es {
-		if strings.Contains(e.Title, "90s") || strings.Contains(e.Body, "90s") {
-			if len(e.Evidence) < 2 || !strings.Contains(e.Evidence[0].Quote, "20s") {
-				t.Fatalf("the 90s decision quotes %+v, want the 20s sentence first", e.Evidence)
+		if strings.Contains(e.Title, "90s") {
+			if !strings.Contains(e.Evidence[0].Quote, "90s") || !strings.Contains(e.Body, "20s") {
+				t.Fatalf("the 90s decision: body %q, quotes %+v; want its own sentence quoted first and the 20s one in the body", e.Body, e.Evidence)
 			}
 			return
 		}
