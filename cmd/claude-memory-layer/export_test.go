@@ -71,7 +71,9 @@ func TestExportRoundTrip(t *testing.T) {
 	src.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"), "--dir", conv)
 	// A recorded conflict, so that the export is shown to carry the ledger
 	// whether or not these transcripts yield one of their own.
-	recordConflict(t, src.openDB(t), "Sign JWTs with RS256 keys", "Keep /health open")
+	srcDB := src.openDB(t)
+	ctx := context.Background()
+	recordConflict(t, srcDB, "Sign JWTs with RS256 keys", "Keep /health open")
 	file := filepath.Join(src.root(), "out", "export.jsonl")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
@@ -92,8 +94,6 @@ func TestExportRoundTrip(t *testing.T) {
 	if len(lines["header"]) != 1 || !strings.HasPrefix(string(exported), `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":`) {
 		t.Fatalf("export does not start with its header:\n%.300s", exported)
 	}
-	srcDB := src.openDB(t)
-	ctx := context.Background()
 	nEvents, _ := srcDB.CountEvents(ctx, "")
 	sessions, _ := srcDB.Sessions(ctx, "", 0)
 	entries, _ := srcDB.Entries(ctx, store.EntryFilter{})

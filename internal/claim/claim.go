@@ -189,6 +189,13 @@ func (p *parser) find() {
 				if role == "" {
 					role = durRole
 				}
+				// "45초로 바꿔 주세요" right before or after the sentence that
+				// names the timeout.
+				for _, s := range []int{t.sent - 1, t.sent + 1} {
+					if role == "" && s >= 0 && s < len(p.sents) {
+						role = durationRole(p, s)
+					}
+				}
 				if role != "" {
 					durRole = role
 					p.add(role, d, i, p.unitEnd(i))
@@ -199,9 +206,18 @@ func (p *parser) find() {
 				p.add(role, val, i, last)
 				continue
 			}
-			if isNumber(s) && strings.Contains(s, ".") && lastProduct != "" && i > 0 {
-				p.add("version:"+lastProduct, canonVersion(s), i, i)
-				continue
+			if isNumber(s) && strings.Contains(s, ".") && isVersion(s) {
+				// "must target 3.12": the product is the one named last in
+				// the statement, or the one last given a version.
+				prod := p.productBefore(i)
+				if prod == "" {
+					prod = lastProduct
+				}
+				if prod != "" {
+					lastProduct = prod
+					p.add("version:"+prod, canonVersion(s), i, i)
+					continue
+				}
 			}
 			if isPortNumber(s) && (portSeen || p.afterPortWord(i)) {
 				portSeen = true
@@ -339,8 +355,10 @@ var joinedVersion = regexp.MustCompile(`^(node|nodejs|python|py|go|java|jdk|ruby
 // product, version and last token.
 func (p *parser) version(i int) (string, string, int) {
 	s := p.toks[i].s
-	if m := joinedVersion.FindStringSubmatch(s); m != nil {
-		return products[m[1]], canonVersion(m[2]), i
+	if joinedCandidate(s) {
+		if m := joinedVersion.FindStringSubmatch(s); m != nil {
+			return products[m[1]], canonVersion(m[2]), i
+		}
 	}
 	prod, ok := products[s]
 	if !ok {
@@ -363,6 +381,26 @@ func (p *parser) version(i int) (string, string, int) {
 		}
 	}
 	return "", "", 0
+}
+
+// productBefore returns the product named last before token i in its
+// statement ("All Python services must target 3.12"), or "".
+func (p *parser) productBefore(i int) string {
+	for k := i - 1; k >= 0 && p.toks[k].sent == p.toks[i].sent; k-- {
+		if prod, ok := products[p.toks[k].s]; ok && p.toks[k].s != "go" && p.toks[k].s != "api" && p.toks[k].s != "http" {
+			return prod
+		}
+	}
+	return ""
+}
+
+// joinedCandidate is a cheap test before joinedVersion: a letter first and
+// a digit somewhere ("node18", "python3.12").
+func joinedCandidate(s string) bool {
+	if len(s) < 3 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	return strings.ContainsAny(s, "0123456789")
 }
 
 // isVersion: "20", "1.23", "v2.3.0", "18.x".
@@ -598,6 +636,8 @@ func durationRole(p *parser, s int) string {
 			return "interval"
 		case strings.HasPrefix(w, "retention") || strings.HasPrefix(w, "retain") || strings.HasPrefix(w, "보관") || strings.HasPrefix(w, "보존"):
 			return "retention"
+		case w == "delay" || w == "delays" || w == "backoff" || w == "debounce" || w == "grace" || strings.HasPrefix(w, "지연"):
+			return "delay"
 		}
 	}
 	return ""
@@ -658,9 +698,16 @@ var namedNouns = map[string]string{"runner": "ci runner", "runners": "ci runner"
 	"repository": "repository", "버킷": "bucket", "브랜치": "branch", "토픽": "topic", "큐": "queue name", "클러스터": "cluster",
 	"이미지": "image", "채널": "channel", "도메인": "domain", "테이블": "table"}
 
+// branchWords are branch names that are plain words; they name a branch only
+// in a statement about branches.
+var branchWords = wordSet(`main master develop development trunk gh-pages`)
+
 // named reads an identifier next to the noun that says what it names.
 func (p *parser) named(i int) (string, string) {
 	s := p.toks[i].s
+	if branchWords[s] && p.aboutBranches(p.toks[i].sent) {
+		return "branch", s
+	}
 	if !identifierShaped(s) {
 		return "", ""
 	}
@@ -681,6 +728,18 @@ func (p *parser) named(i int) (string, string) {
 		return r, s
 	}
 	return "", ""
+}
+
+// aboutBranches reports whether statement s talks about git branches.
+func (p *parser) aboutBranches(s int) bool {
+	st := p.sents[s]
+	for k := st.first; k < st.first+st.n; k++ {
+		switch w := p.toks[k].s; {
+		case w == "branch" || w == "branches" || strings.HasPrefix(w, "브랜치"):
+			return true
+		}
+	}
+	return false
 }
 
 // identifierShaped: a lower-case name with a separator or digit

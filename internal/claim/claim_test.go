@@ -52,6 +52,11 @@ func TestParse(t *testing.T) {
 		{"korean particle", "캐시는 Memcached를 씁니다.", "cache", "memcached", ""},
 		{"korean timeout", "요청 타임아웃을 5초에서 20초로 전환합니다.", "timeout", "20s", "5s"},
 		{"multi role hint", "Background jobs are queued in Redis streams.", "queue", "redis streams", ""},
+		{"version named earlier", "All Ruby services must target 3.3 now that 3.1 is out of support.", "version:ruby", "3.3", "3.1"},
+		{"comma bounds a marker", "Poetry got dropped, uv manages the dependencies now.", "package manager", "uv", "poetry"},
+		{"branch from to", "Hotfixes moved from master to main branch.", "branch", "main", "master"},
+		{"delay", "Raise the retry delay from 2s to 10s.", "delay", "10s", "2s"},
+		{"role from the next sentence", "Make it 45s from now on.\nThe 10s timeout was too short.", "timeout", "45s", "10s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,6 +82,7 @@ func TestParseNegated(t *testing.T) {
 		"Heroku is deprecated for our services.",
 		"Sentry is not used anymore.",
 		"Selenium은 더 이상 쓰지 않아요.",
+		"Replace the Supabase client with the Prisma client.",
 	} {
 		cs := Parse(text)
 		if !slices.ContainsFunc(cs, func(c Claim) bool { return c.Negated }) {
@@ -130,7 +136,7 @@ func TestCompare(t *testing.T) {
 		{"region", "The CDN origin is in us-west-1.", "The CDN origin is moving to us-east-2, nothing stays in us-west-1.", Supersedes, "us-west-1", "us-east-2"},
 		{"path", "Runbooks are kept in ops/runbooks.", "Runbooks moved to docs/runbooks; ops/runbooks was removed.", Supersedes, "ops/runbooks", "docs/runbooks"},
 		{"retries", "The importer makes 10 attempts per file.", "Cut the importer to 3 attempts per file, 10 attempts hid real failures.", Supersedes, "10", "3"},
-		{"policy", "We follow git flow with a develop branch.", "New policy: trunk-based development, the develop branch is retired.", Supersedes, "gitflow", "trunk-based"},
+		{"policy", "We follow git flow with a develop branch.", "New policy: trunk-based development, no more git flow.", Supersedes, "gitflow", "trunk-based"},
 		{"korean instead", "인증은 Okta로 처리합니다.", "Okta 대신 Keycloak으로 인증합니다.", Supersedes, "okta", "keycloak"},
 		{"korean no longer", "메시지 큐는 RabbitMQ를 사용합니다.", "RabbitMQ는 더 이상 사용하지 않고 NATS로 보냅니다.", Supersedes, "rabbitmq", "nats"},
 		{"korean value", "배치 작업 타임아웃은 5분입니다.", "배치 작업 타임아웃을 15분으로 바꿨어요.", Supersedes, "300s", "900s"},
@@ -142,6 +148,10 @@ func TestCompare(t *testing.T) {
 		{"two envs", "Staging uses port 8080.", "Production uses port 443.", Unrelated, "", ""},
 		{"exception", "Uploads are limited to 10 requests per minute.", "Admins get 100 requests per minute, overriding the limit.", Refines, "", ""},
 		{"different things", "Orders are stored in Postgres.", "Analytics events are stored in ClickHouse.", Unrelated, "", ""},
+		{"two components one env", "The frontend dev server uses port 5173 in development.", "The admin service uses port 4100 in development.", Unrelated, "", ""},
+		{"branch source", "Release branches are cut from develop.", "Hotfix branches are cut from main.", Unrelated, "", ""},
+		{"replaces a third value", "The admin UI is written in JavaScript.", "The thumbnailer uses Rust bindings directly (no Python required).", Unrelated, "", ""},
+		{"across roles", "The monorepo uses Lerna for the packages.", "Lerna got dropped, Changesets handles package versioning now.", Supersedes, "lerna", "changesets"},
 		{"restated", "Our clusters run Kubernetes 1.30.", "Since we are on Kubernetes 1.30, use the new sidecar feature.", Agrees, "", ""},
 		{"korean addition", "배포는 Vercel로 합니다.", "Vercel 프로젝트 설정은 vercel.json에 있어요.", Refines, "", ""},
 	}
@@ -166,5 +176,30 @@ func TestSelfReportedChange(t *testing.T) {
 	}
 	if rel, _, _, _ := Compare(cs, cs); rel != Agrees {
 		t.Fatalf("Compare(self, self) = %v, want agrees", rel)
+	}
+}
+
+func TestCues(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"We no longer use Sphinx; MkDocs builds the docs instead of it.", []string{"no longer", "instead"}},
+		{"Nginx 대신 Caddy로 바꿨어요.", []string{"대신", "바꿨"}},
+		{"Enterprise keys get 500 instead of the default.", nil},
+		{"Use Caddy as the reverse proxy.", nil},
+	} {
+		if got := Cues(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("Cues(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestRolesOf(t *testing.T) {
+	if got := RolesOf("redis"); !slices.Contains(got, "cache") {
+		t.Errorf("RolesOf(redis) = %q, want cache among them", got)
+	}
+	if got := RolesOf("no-such-tool"); got != nil {
+		t.Errorf("RolesOf(no-such-tool) = %q, want nil", got)
 	}
 }

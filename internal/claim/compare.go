@@ -6,18 +6,38 @@ import "slices"
 // two ports or two paths in one project are often about different things, so
 // they conflict only when the statements share what they are about.
 var genericRoles = map[string]bool{"port": true, "region": true, "path": true, "time": true, "host": true,
-	"timeout": true, "ttl": true, "interval": true, "retention": true, "retries": true, "replicas": true, "workers": true,
+	"timeout": true, "ttl": true, "interval": true, "retention": true, "delay": true, "retries": true, "replicas": true, "workers": true,
 	"threads": true, "partitions": true, "shards": true, "connections": true, "instances": true, "processes": true,
 	"concurrency": true, "rate limit": true, "ci runner": true, "bucket": true, "branch": true, "topic": true,
 	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
 	"table": true, "index": true, "repository": true}
 
+// namedRoles are roles of identifiers (paths, hosts, branch and bucket
+// names): a text often names several that are not alternatives.
+var namedRoles = map[string]bool{"path": true, "host": true, "bucket": true, "branch": true, "topic": true,
+	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
+	"table": true, "index": true, "repository": true}
+
+// Identifier reports whether a role's values are identifiers (paths, hosts,
+// branch and bucket names): a statement naming one conflicts with another
+// only by naming the other as replaced.
+func Identifier(role string) bool { return namedRoles[role] }
+
+// cueRoles conflict only with change wording: a project is often written in
+// several languages and on several clouds at once.
+var cueRoles = map[string]bool{"language": true, "cloud provider": true, "auth method": true, "team chat": true,
+	"vcs host": true, "container runtime": true}
+
 // qualifiers name a component or environment: statements whose qualifiers
 // are disjoint ("the iOS app" vs "the Android app", "staging" vs
 // "production") decide for different things.
-var qualifiers = wordSet(`frontend front-end backend back-end client server web mobile ios android desktop docs
-	doc documentation admin worker staging production prod development dev local sandbox preview qa
-	internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 스테이징 프로덕션 운영 개발 모바일`)
+// Environments and components are told apart separately: "the frontend in
+// development" and "the admin service in development" are two components.
+var qualifiers = []map[string]bool{
+	wordSet(`staging production prod development dev local sandbox preview qa 스테이징 프로덕션 운영 개발`),
+	wordSet(`frontend front-end backend back-end client server web mobile ios android desktop docs doc documentation
+		admin worker internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 모바일`),
+}
 
 // Compare tells how newer relates to older, with the role and both values on
 // which it decided. Supersedes needs the newer text to say it changes
@@ -56,20 +76,25 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(1, Agrees, o.Role, o.Value, n.Value)
 				continue
 			}
-			if n.Negated {
-				continue // rejects a third value: says nothing about the older
+			if n.Negated || n.Replaces != "" {
+				// It rejects or replaces a third value ("Rust bindings, no
+				// Python"): it says nothing about the older one.
+				continue
 			}
 			if n.Except {
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) {
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] {
+				// Paths and names conflict only when the newer names the
+				// older one as replaced: a project has many of each.
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)
 			if !shared && !genericRoles[o.Role] && n.Changed {
-				// A tool role with change wording: the role itself is specific
-				// enough unless the scopes say otherwise.
+				// A tool role with change wording ("scratch that, plain
+				// gofmt is enough"): the role is specific enough unless
+				// the scopes name different components.
 				shared = true
 			}
 			if !shared {
@@ -77,7 +102,7 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			}
 			if n.Changed {
 				consider(4, Supersedes, o.Role, o.Value, n.Value)
-			} else {
+			} else if !cueRoles[o.Role] {
 				consider(3, Contradicts, o.Role, o.Value, n.Value)
 			}
 		}
@@ -103,11 +128,21 @@ func replacement(newer []Claim, n Claim) string {
 	return ""
 }
 
-// disjoint reports whether both scopes name components and none in common.
+// disjoint reports whether both scopes name environments, or both name
+// components, and none in common.
 func disjoint(a, b []string) bool {
+	for _, q := range qualifiers {
+		if disjointIn(q, a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+func disjointIn(q map[string]bool, a, b []string) bool {
 	qa, qb := false, false
 	for _, w := range a {
-		if qualifiers[w] {
+		if q[w] {
 			qa = true
 			if slices.Contains(b, w) {
 				return false
@@ -115,7 +150,7 @@ func disjoint(a, b []string) bool {
 		}
 	}
 	for _, w := range b {
-		if qualifiers[w] {
+		if q[w] {
 			qb = true
 		}
 	}

@@ -8,34 +8,75 @@ var (
 	// cueWords say a change on their own.
 	cueWords = wordSet(`instead replace replaced replaces replacing deprecate deprecated deprecates deprecating
 		drop dropped dropping drops revert reverted reverting reverts anymore actually rename renamed renames renaming
-		cancel cancelled canceled ditch ditched retire retired sunset sunsetted abandon abandoned`)
+		cancel cancelled canceled ditch ditched retire retired retiring sunset sunsetted abandon abandoned drained draining
+		decommission decommissioned decommissioning phased reschedule rescheduled`)
 	// cuePairs are two-word change phrases.
 	cuePairs = wordSet(`no_longer no_more rather_than scratch_that from_now going_forward turned_out too_slow new_policy
 		moved_off in_favor in_favour roll_back rolled_back stop_using stop_pushing stop_running stop_sending
-		stop_writing stop_calling stopped_using now_use now_uses now_using any_more`)
+		stop_writing stop_calling stopped_using now_use now_uses now_using any_more phase_out phasing_out wind_down
+		no_new`)
+	// cuePairFirst holds the first words of cuePairs, so most tokens skip
+	// building a pair.
+	cuePairFirst = func() map[string]bool {
+		m := map[string]bool{}
+		for p := range cuePairs {
+			f, _, _ := strings.Cut(p, "_")
+			m[f] = true
+		}
+		return m
+	}()
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
 	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
-		"chang", "reduc", "increas"}
+		"chang", "reduc", "increas", "shift", "extend", "shorten"}
 	// koreanCues are change stems in Korean words.
-	koreanCues = []string{"대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
+	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
 		"변경", "그만", "폐기", "앞으로", "이제부터", "되돌", "롤백"}
 	exceptWords = wordSet(`except exception exceptions unless override overrides overriding overridden`)
 )
 
 // changeCue reports whether statement s says it changes something.
 func changeCue(toks []token, s statement) bool {
+	return cues(toks, s, nil, true) != nil
+}
+
+// Cues lists the change wording in text, lower-case, each once, in order
+// ("instead", "no longer", "대신"): what makes ChangeCue true.
+func Cues(text string) []string {
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	toks, sents := tokenize(text)
+	var out []string
+	for _, s := range sents {
+		out = cues(toks, s, out, false)
+	}
+	return out
+}
+
+// cues appends the change wording of statement s to dst; with first it
+// stops at the first. A statement with wording returns a non-nil slice.
+func cues(toks []token, s statement, dst []string, first bool) []string {
+	found := func(c string) bool {
+		for _, d := range dst {
+			if d == c {
+				return first
+			}
+		}
+		dst = append(dst, c)
+		return first
+	}
 	ts := toks[s.first : s.first+s.n]
 	for i, t := range ts {
 		w := t.s
 		if t.hangul {
 			for _, c := range koreanCues {
-				if strings.Contains(w, c) {
-					return true
+				if strings.Contains(w, c) && found(c) {
+					return dst
 				}
 			}
-			if w == "더" && i+1 < len(ts) && strings.HasPrefix(ts[i+1].s, "이상") {
-				return true
+			if w == "더" && i+1 < len(ts) && strings.HasPrefix(ts[i+1].s, "이상") && found("더 이상") {
+				return dst
 			}
 			continue
 		}
@@ -43,30 +84,37 @@ func changeCue(toks []token, s statement) bool {
 			if w == "instead" && exceptAfter(ts, i) {
 				continue // "instead of the default" is an exception
 			}
-			return true
+			if found(w) {
+				return dst
+			}
 		}
-		if i+1 < len(ts) && !ts[i+1].hangul && cuePairs[w+"_"+ts[i+1].s] {
-			return true
+		if cuePairFirst[w] && i+1 < len(ts) && !ts[i+1].hangul && cuePairs[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
+			return dst
 		}
 		if w == "from" && i+2 < len(ts) && (ts[i+1].s == "today" || ts[i+1].s == "this") {
 			for k := i + 2; k < len(ts) && k <= i+3; k++ {
-				if ts[k].s == "on" {
-					return true
+				if ts[k].s == "on" && found("from "+ts[i+1].s+" on") {
+					return dst
 				}
 			}
 		}
 		for _, v := range cueVerbs {
+			if w[0] != v[0] {
+				continue
+			}
 			if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
 				for k := i + 1; k < len(ts) && k <= i+8; k++ {
 					switch ts[k].s {
 					case "to", "from", "off", "away", "over":
-						return true
+						if found(w + " " + ts[k].s) {
+							return dst
+						}
 					}
 				}
 			}
 		}
 	}
-	return false
+	return dst
 }
 
 // exceptAfter reports "instead of the default" at token i.

@@ -18,9 +18,10 @@ var (
 	strongAfter = wordSet(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
 		폐기 중단`)
 	weakAfter = wordSet(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
-		was were slow slower replaced takes took kept 대신 너무 대신에`)
-	newBefore = wordSet(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
-		move moved migrate by favor favour 이제 with`)
+		was were slow slower replaced takes took kept out unsupported 대신 너무 대신에`)
+	rejectBefore = wordSet(`instead than old former previous away replace replaced replacing 대신`)
+	newBefore    = wordSet(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
+		move moved migrate by favor favour target targets targeting 이제 with`)
 	newAfter = wordSet(`instead replaces now`)
 )
 
@@ -42,7 +43,7 @@ func (p *parser) markers() {
 		sent := p.toks[m.first].sent
 		for k, n := m.first-1, 0; k >= 0 && n < window; k, n = k-1, n+1 {
 			t := p.toks[k]
-			if t.sent != sent || (p.owner[k] != 0 && p.ms[p.owner[k]-1].role == m.role) {
+			if t.sent != sent || (p.owner[k] != 0 && p.ms[p.owner[k]-1].role == m.role) || p.clauseBreak(k) {
 				break
 			}
 			w := t.s
@@ -52,12 +53,19 @@ func (p *parser) markers() {
 			switch {
 			case strongBefore[w]:
 				m.old, m.neg = true, true
-			case weakBefore[w]:
+			case weakBefore[w] && (rejectBefore[w] || !namedRoles[m.role] || p.toAfter(m)):
+				// "replace X with Y" rejects X even when Y fills another
+				// role; "built from X" does not reject X, and a path or
+				// name is old after "from" only in "from X to Y" ("cut
+				// from develop" is no change of branch).
 				m.old = true
+				m.neg = m.neg || rejectBefore[w]
 			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore[p.toks[k-1].s]:
 				// "stop using X", "don't use X", "no longer use X"
 				m.old, m.neg = true, true
-			case newBefore[w] && !(w == "with" && !p.replaceBefore(k)):
+			case newBefore[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0):
+				// "now" marks only the value right after it ("is now 5s"):
+				// "now that 3.9 is out" does not make 3.9 new.
 				// "with" marks the new value only after "replace(d) X".
 				if !m.old {
 					m.new = true
@@ -73,7 +81,7 @@ func (p *parser) markers() {
 		}
 		for k, n := m.last+1, 0; k < len(p.toks) && n < window; k, n = k+1, n+1 {
 			t := p.toks[k]
-			if t.sent != sent || (p.owner[k] != 0 && p.ms[p.owner[k]-1].role == m.role) {
+			if t.sent != sent || (p.owner[k] != 0 && p.ms[p.owner[k]-1].role == m.role) || p.clauseBreak(k-1) {
 				break
 			}
 			w := t.s
@@ -103,6 +111,27 @@ func (p *parser) markers() {
 	}
 }
 
+// clauseBreak reports a comma, colon or parenthesis between token k and the
+// next: a marker does not reach across it ("Lerna got dropped, Changesets
+// handles it now" does not drop Changesets).
+func (p *parser) clauseBreak(k int) bool {
+	if k < 0 || k+1 >= len(p.toks) {
+		return false
+	}
+	return strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ",:()")
+}
+
+// toAfter reports whether "to", "into" or "onto" follows mention m in its
+// statement: "moved from X to Y".
+func (p *parser) toAfter(m *mention) bool {
+	for k := m.last + 1; k < len(p.toks) && p.toks[k].sent == p.toks[m.last].sent; k++ {
+		if w := p.toks[k].s; w == "to" || w == "into" || w == "onto" {
+			return true
+		}
+	}
+	return false
+}
+
 // replaceBefore reports whether a "replace" word comes shortly before token k.
 func (p *parser) replaceBefore(k int) bool {
 	for j := k - 1; j >= 0 && j >= k-6 && p.toks[j].sent == p.toks[k].sent; j-- {
@@ -118,7 +147,6 @@ func (p *parser) replaceBefore(k int) bool {
 func (p *parser) claims() []Claim {
 	var out []Claim
 	done := make([]bool, len(p.ms))
-	textCue := slices.Contains(p.cue, true)
 	for i := range p.ms {
 		if done[i] {
 			continue
@@ -131,11 +159,19 @@ func (p *parser) claims() []Claim {
 			start, end, first int
 		}
 		var vals []*value
+		// A group is the role's mentions in adjacent statements: a change
+		// is said in one sentence or the next ("We dropped X. Jobs go to Y
+		// now."), and values far apart in a long text are unrelated.
+		firstSent, lastSent := p.ms[i].sent, p.ms[i].sent
 		for j := i; j < len(p.ms); j++ {
 			m := p.ms[j]
-			if m.role != role {
+			if m.role != role || done[j] {
 				continue
 			}
+			if m.sent > lastSent+1 {
+				break
+			}
+			lastSent = max(lastSent, m.sent)
 			done[j] = true
 			var cur *value
 			for _, v := range vals {
@@ -186,7 +222,10 @@ func (p *parser) claims() []Claim {
 		switch {
 		case len(news) == 0 && len(olds) > 0:
 			news, plain = plain, nil
-		case len(olds) == 0 && len(news) > 0 && textCue:
+		case len(olds) == 0 && len(news) > 0 && !namedRoles[role] && slices.Contains(p.cue[firstSent:lastSent+1], true):
+			// "Let's go with esbuild. webpack takes a minute per rebuild":
+			// with change wording, the other value is the old one. Not for
+			// paths and names: a text names many of them.
 			olds, plain = plain, nil
 		}
 		for _, v := range news {

@@ -25,10 +25,13 @@ type statement struct {
 	first, n   int // its tokens: toks[first:first+n]
 }
 
-func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
+func isHangul(r rune) bool { return r >= 0x1100 && unicode.Is(unicode.Hangul, r) }
 
 func isWord(r rune) bool {
-	return r == '_' || unicode.IsDigit(r) || (unicode.IsLetter(r) && !isHangul(r))
+	if r < 0x80 {
+		return r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsDigit(r) || (unicode.IsLetter(r) && !isHangul(r))
 }
 
 // connector runes join two word runs into one token when a word rune follows.

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -79,6 +80,29 @@ var roleTable = []struct {
 	{"ui component library", `shadcn/ui|radix|headless ui|ant design|antd|mantine|vuetify|primereact|daisyui`},
 	{"i18n library", `i18next|react-intl|formatjs|vue-i18n|lingui|gettext`},
 	{"graphql server", `apollo server|apollo|graphql-yoga|hasura|mercurius|gqlgen|strawberry|graphene|postgraphile`},
+	{"mobile release", `fastlane|xcode cloud|bitrise|codemagic|app center,appcenter|eas build|testflight`},
+	{"api docs", `swagger,swagger ui|redoc|stoplight|rapidoc`},
+	{"code coverage", `codecov|coveralls|sonarqube|sonarcloud|codeclimate,code climate`},
+	{"dependency updates", `dependabot|renovate,renovatebot`},
+	{"artifact registry", `artifactory,jfrog artifactory|nexus|verdaccio|github packages|cloudsmith|gemfury`},
+	{"load testing", `k6|locust|jmeter|gatling|artillery|vegeta`},
+	{"issue tracker", `jira|linear.app|github issues|asana|trello|youtrack|clickup|redmine|bugzilla`},
+	{"team chat", `slack|discord|microsoft teams|mattermost|zulip|rocket.chat`},
+	{"wiki", `confluence|notion.so|github wiki|bookstack|dokuwiki`},
+	{"mail testing", `mailhog|mailpit|mailtrap`},
+	{"dev environment", `devcontainers,devcontainer,dev containers,dev container|nix,nix flakes|devbox|vagrant|gitpod|codespaces,github codespaces`},
+	{"app server", `gunicorn|uvicorn|hypercorn|waitress|puma|unicorn|passenger|daphne|granian`},
+	{"tracing", `jaeger|zipkin|tempo,grafana tempo|opentelemetry,otel|x-ray,aws x-ray`},
+	{"push notifications", `firebase cloud messaging,fcm|apns|onesignal|pusher|ably`},
+	{"cloud provider", `aws,amazon web services|gcp,google cloud,google cloud platform|azure,microsoft azure|oracle cloud|ovh,ovhcloud|scaleway|vultr`},
+	{"scheduler", `cron,crontab|cronjob,kubernetes cronjob|cloud scheduler|eventbridge scheduler|sidekiq-cron|apscheduler`},
+	{"auth method", `jwt,jwts,json web token,json web tokens|session cookie,session cookies|api key,api keys|oauth,oauth2|saml|oidc,openid connect|basic auth|mtls|paseto`},
+	{"language", `python|typescript|javascript|rust|java|kotlin|ruby|php|elixir|scala|c#,csharp|swift|dart|golang|haskell|clojure|zig|lua|perl`},
+	{"browser grid", `browserstack|sauce labs,saucelabs|lambdatest`},
+	{"image processing", `imgproxy|thumbor|imagekit|cloudinary|imgix|sharp|imagemagick|libvips,vips|pillow|thumbhash`},
+	{"release tool", `changesets|semantic-release|release-please|standard-version|goreleaser|release-it|lerna`},
+	{"iac platform", `terraform cloud,hcp terraform|spacelift|env0|atlantis|scalr`},
+	{"low-code tool", `retool|appsmith|budibase|tooljet|django admin|react-admin|forest admin`},
 	{"migration tool", `flyway|liquibase|alembic|goose|golang-migrate|dbmate|sqitch|knex migrations|prisma migrate|django migrations`},
 }
 
@@ -98,6 +122,7 @@ var roleHints = map[string][]string{
 	"monorepo tool":         {"monorepo", "workspace", "workspaces"},
 	"frontend framework":    {"frontend", "ui", "component", "components", "spa"},
 	"static site generator": {"docs", "documentation", "site", "blog"},
+	"release tool":          {"version", "versions", "versioning", "release", "releases", "publish", "publishing", "changelog"},
 	"hosting":               {"host", "hosted", "hosting", "deploy", "deployed", "deploys", "배포"},
 }
 
@@ -111,11 +136,12 @@ type tool struct {
 // names. It is built once, on first use, from roleTable.
 type vocabulary struct {
 	phrases map[string]*tool
-	maxLen  int // most tokens in a phrase
+	byValue map[string][]string // canonical value -> its roles
+	maxLen  int                 // most tokens in a phrase
 }
 
 var vocab = sync.OnceValue(func() *vocabulary {
-	v := &vocabulary{phrases: map[string]*tool{}}
+	v := &vocabulary{phrases: map[string]*tool{}, byValue: map[string][]string{}}
 	for _, r := range roleTable {
 		for _, item := range strings.Split(r.tools, "|") {
 			names := strings.Split(item, ",")
@@ -149,7 +175,16 @@ func add(v *vocabulary, phrase, canon, role string) {
 		}
 	}
 	t.roles = append(t.roles, role)
+	if !slices.Contains(v.byValue[canon], role) {
+		v.byValue[canon] = append(v.byValue[canon], role)
+	}
 	if n := strings.Count(phrase, " ") + 1; n > v.maxLen {
 		v.maxLen = n
 	}
 }
+
+// RolesOf returns every role a canonical value can fill ("redis": cache,
+// queue), or nil for a value that is not a known tool. An entry is indexed
+// under all of them, so a later "replace Lerna with Changesets" (release
+// tool) finds "the monorepo uses Lerna" (monorepo tool).
+func RolesOf(value string) []string { return vocab().byValue[value] }

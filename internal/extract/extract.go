@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
 
 // Message is one message of a session as the extractor sees it.
@@ -111,6 +113,8 @@ type extractor struct {
 	cands []*cand
 	turn  int   // position of the last user message
 	open  *cand // the current turn's lesson still waiting for its fix
+
+	claims map[*sent][]claim.Claim // parsed sentences (claims.go)
 }
 
 func (x *extractor) message(i int) {
@@ -226,6 +230,7 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 		x.labelFact(s) // a bare link or ticket only backs a reference made elsewhere
 	}
 	if len(hits) == 0 {
+		x.claimed(ss, k)
 		return
 	}
 	primary := hits[0]
@@ -233,7 +238,12 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 		x.lesson(ss, k, primary)
 		return
 	}
+	n := len(x.cands)
 	x.add(s, primary, remembered, len(hits) > 1)
+	if primary.typ != Task && primary.typ != Reference && len(x.cands) > n {
+		retitle(s, x.cands[n])
+		x.changeContext(ss, k, x.cands[n])
+	}
 	if len(hits) > 1 {
 		x.add(s, hits[1], false, true)
 	}

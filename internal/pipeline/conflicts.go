@@ -4,81 +4,100 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
-	"unicode"
+	"sync"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
-// conflictTypes are the entry types that state something that can be
-// contradicted; tasks, lessons and references accumulate instead.
-var conflictTypes = map[string]bool{"decision": true, "fact": true, "constraint": true, "preference": true}
+// backfillBatch bounds how many entries stored without roles (before the
+// role index existed, or by import) one session end parses.
+const backfillBatch = 2000
 
-// replaces matches wording that says a statement replaces an earlier one.
-var replaces = regexp.MustCompile(`(?i)\b(switch(ed|ing)? (from|to|over)|instead of|no longer|not .{1,30} any ?more|replac(e|ed|ing)|moved? (from|to|over to)|migrat(e|ed|ing) (from|to)|rather than|drop(ped)? .{1,30} (for|in favou?r of)|deprecat(e|ed)|revert(ed)? to)\b|대신|변경|바꾸|바꿨|교체|전환|더 이상`)
-
-// Supersedes reports whether text explicitly says it replaces something earlier.
-func Supersedes(text string) bool { return replaces.MatchString(text) }
-
-// detectConflicts records, for each entry of this session, a conflict with every
-// active entry of the project about the same subject whose claim differs: the
-// newer supersedes the older when it says so explicitly, otherwise both become
-// contested. It reads first and records everything in one transaction; it
-// returns how many conflicts were new.
+// detectConflicts records, for each entry of this session, a conflict with
+// every active or contested entry of another session of the project that
+// decides the same role
+// (internal/claim) differently: the newer supersedes the older when it says
+// so (it names the old value as replaced or rejected, or says it changes the
+// same thing), otherwise both become contested. Entries deciding the same
+// role are found through the entry_roles index, not by reading the project.
+// It returns how many conflicts were new.
 func (p *Processor) detectConflicts(ctx context.Context, st Store, project string, fresh []store.Entry) (int, error) {
-	bySubject := map[string][]store.Entry{} // the subject's active and contested entries
-	superseded := map[int64]bool{}          // by a conflict found in this call
-	// Whether an entry's text says it replaces something: the same newer
-	// entry meets many older ones, and the regexp is the costly part.
-	says := map[string]bool{}
-	replacesSomething := func(e store.Entry) bool {
-		text := entryText(e)
-		v, ok := says[text]
-		if !ok {
-			v = Supersedes(text)
-			says[text] = v
-		}
-		return v
+	parse := func(e store.Entry) []claim.Claim { return p.claims.parse(entryText(e)) }
+	// Earlier entries without roles get them now, so the index finds them.
+	old, err := st.Entries(ctx, store.EntryFilter{Project: project, RolesUnparsed: true, Limit: backfillBatch, Evidence: true})
+	if err != nil {
+		return 0, err
 	}
+	for _, e := range append(old, fresh...) {
+		if err := st.SetEntryRoles(ctx, e.ID, project, decisions(parse(e))); err != nil {
+			return 0, err
+		}
+	}
+
+	looked := map[string][]store.Entry{} // rivals, by what was looked up
+	superseded := map[int64]bool{}       // by a conflict found in this call
+	recorded := map[[2]int64]bool{}
 	var found []store.ConflictWrite
 	for _, e := range fresh {
-		if e.Subject == "" || !conflictTypes[e.Type] || e.Stage == store.StageRejected {
+		if !(conflictTypes[e.Type] || changeTypes[e.Type]) || e.Stage == store.StageRejected {
 			continue
 		}
-		others, ok := bySubject[e.Subject]
+		rivals, values := lookup(parse(e))
+		if len(rivals)+len(values) == 0 {
+			continue
+		}
+		key := fmt.Sprint(rivals, values)
+		others, ok := looked[key]
 		if !ok {
 			var err error
-			others, err = st.Entries(ctx, store.EntryFilter{Project: project, Subject: e.Subject,
-				Statuses: []string{store.StatusActive, store.StatusContested}})
+			// Without evidence: an earlier entry's title and body say what it
+			// decided, and a claim repeated in every session has as many
+			// quotes as sessions.
+			others, err = st.Entries(ctx, store.EntryFilter{Project: project, Rivals: rivals, Values: values,
+				Statuses: []string{store.StatusActive, store.StatusContested}, Limit: maxRivals})
 			if err != nil {
 				return 0, err
 			}
-			bySubject[e.Subject] = others
+			looked[key] = others
 		}
 		for _, o := range others {
-			if o.ID == e.ID || o.ClaimKey == e.ClaimKey || !conflictTypes[o.Type] || o.Stage == store.StageRejected || superseded[o.ID] {
+			// Across sessions only: one session's plan often says both
+			// "migrate from X to Y" and "keep X running meanwhile".
+			if o.ID == e.ID || o.SessionID == e.SessionID || o.ClaimKey == e.ClaimKey ||
+				!(conflictTypes[o.Type] || changeTypes[o.Type]) || o.Stage == store.StageRejected {
 				continue
-			}
-			if jaccard(words(o.Title), words(e.Title)) >= 0.5 {
-				continue // the same claim in other words, or a refinement of it
 			}
 			older, newer := o, e
 			if newer.Created.Before(older.Created) || (newer.Created.Equal(older.Created) && newer.ID < older.ID) {
-				// Rare: the fresh entry is the older one. Its rival's quotes are
-				// needed to see whether it says it replaces it.
-				var err error
-				if newer, err = st.EntryByID(ctx, o.ID); err != nil {
-					return 0, err
-				}
-				older = e
+				// The fresh entry is the older one (a history imported out
+				// of order): the rival is read by its title and body.
+				older, newer = e, o
 			}
-			kind, reason := "contradicts", fmt.Sprintf("both about %q but they say different things", e.Subject)
-			if replacesSomething(newer) {
-				kind, reason = "supersedes", fmt.Sprintf("%s replaces %s about %q", newer.CID, older.CID, e.Subject)
+			if recorded[[2]int64{older.ID, newer.ID}] || superseded[older.ID] {
+				continue
+			}
+			rel, role, ov, nv := claim.Compare(parse(older), parse(newer))
+			if !conflictTypes[older.Type] || !conflictTypes[newer.Type] && rel != claim.Supersedes {
+				// A lesson or task takes part only as the newer side of an
+				// explicit change ("X turned out too slow, use Y").
+				continue
+			}
+			var kind, reason string
+			switch rel {
+			case claim.Supersedes:
+				kind, reason = "supersedes", fmt.Sprintf("%s replaces %s: %s %s instead of %s", newer.CID, older.CID, role, orSomething(nv), ov)
 				superseded[older.ID] = true
+			case claim.Contradicts:
+				kind, reason = "contradicts", fmt.Sprintf("both decide %s: %s vs %s", role, ov, nv)
+			default:
+				continue
 			}
-			payload, _ := json.Marshal(map[string]any{"older": older.CID, "newer": newer.CID, "kind": kind, "reason": reason, "subject": e.Subject})
+			recorded[[2]int64{older.ID, newer.ID}] = true
+			payload, _ := json.Marshal(map[string]any{"older": older.CID, "newer": newer.CID, "kind": kind, "reason": reason,
+				"role": role, "old_value": ov, "new_value": nv, "subject": e.Subject})
 			found = append(found, store.ConflictWrite{
 				Conflict: store.Conflict{Older: older.ID, Newer: newer.ID, Kind: kind, Reason: reason, Detected: p.now()},
 				Event: store.Event{Time: p.now(), Type: store.TypeConflict, SessionID: e.SessionID, Project: project,
@@ -88,34 +107,120 @@ func (p *Processor) detectConflicts(ctx context.Context, st Store, project strin
 	return st.AddConflicts(ctx, found)
 }
 
-// entryText is everything an entry says: title, body and quotes.
+// maxRivals bounds the entries one lookup reads: the newest of a role are
+// the ones a new statement changes.
+const maxRivals = 30
+
+// lookup says which earlier entries may conflict with claims cs: those that
+// give one of its roles another value (not for identifier roles, a path or
+// a branch, which conflict only when named as replaced), and those holding
+// a value it replaces or rejects. Entries that agree are not read at all.
+func lookup(cs []claim.Claim) (rivals []store.RoleValue, values []string) {
+	addValue := func(v string) {
+		if v != "" && !slices.Contains(values, v) {
+			values = append(values, v)
+		}
+	}
+	for _, c := range cs {
+		addValue(c.Replaces)
+		if c.Negated {
+			addValue(c.Value)
+			continue
+		}
+		if claim.Identifier(c.Role) {
+			continue
+		}
+		for _, rv := range decisions([]claim.Claim{c}) {
+			if !slices.Contains(rivals, rv) {
+				rivals = append(rivals, rv)
+			}
+		}
+	}
+	return rivals, values
+}
+
+// decisions lists what claims decide, for the index: each claim's role and
+// value, and the value under every other role it can fill, so that a tool
+// read in two roles ("Lerna": monorepo tool, release tool) is found
+// whichever one each statement read it in. A rejected value decides nothing.
+func decisions(cs []claim.Claim) []store.RoleValue {
+	var out []store.RoleValue
+	add := func(rv store.RoleValue) {
+		if !slices.Contains(out, rv) {
+			out = append(out, rv)
+		}
+	}
+	for _, c := range cs {
+		if c.Negated {
+			continue
+		}
+		add(store.RoleValue{Role: c.Role, Value: c.Value})
+		for _, r := range claim.RolesOf(c.Value) {
+			add(store.RoleValue{Role: r, Value: c.Value})
+		}
+	}
+	return out
+}
+
+// conflictTypes are the entry types that state something that can be
+// contradicted; lessons, tasks and references accumulate instead.
+var conflictTypes = map[string]bool{"decision": true, "fact": true, "constraint": true, "preference": true}
+
+// changeTypes may still carry a decision's change: a lesson ("X turned out
+// too slow, use Y") or a task ("move the backup to 04:30") supersedes an
+// earlier decision it names, but is never contested or superseded itself.
+var changeTypes = map[string]bool{"lesson": true, "task": true}
+
+func orSomething(v string) string {
+	if v == "" {
+		return "something else"
+	}
+	return v
+}
+
+// entryText is everything an entry says: title, body and its distinct
+// quotes, at most maxQuotes of them (a claim repeated in every session has
+// as many quotes as sessions, mostly the same words).
 func entryText(e store.Entry) string {
 	parts := []string{e.Title, e.Body}
 	for _, v := range e.Evidence {
-		parts = append(parts, v.Quote)
+		if len(parts) == 2+maxQuotes {
+			break
+		}
+		if !slices.Contains(parts, v.Quote) {
+			parts = append(parts, v.Quote)
+		}
 	}
 	return strings.Join(parts, "\n")
 }
 
-func words(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(w) > 1 && !claimStopwords[w] {
-			m[w] = true
-		}
-	}
-	return m
+// maxQuotes bounds the quotes of an entry that are parsed for its claims.
+const maxQuotes = 4
+
+// claimCache keeps the claims of entry texts across sessions: an import
+// compares each session's entries with the same earlier ones again and
+// again. It forgets everything when full.
+type claimCache struct {
+	mu sync.Mutex
+	m  map[string][]claim.Claim
 }
 
-func jaccard(a, b map[string]bool) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 1
+// maxCached bounds the texts a claimCache holds.
+const maxCached = 20000
+
+func (c *claimCache) parse(text string) []claim.Claim {
+	c.mu.Lock()
+	cs, ok := c.m[text]
+	c.mu.Unlock()
+	if ok {
+		return cs
 	}
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
-		}
+	cs = claim.Parse(text)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCached {
+		c.m = map[string][]claim.Claim{}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	c.m[text] = cs
+	c.mu.Unlock()
+	return cs
 }

@@ -55,6 +55,8 @@ type Processor struct {
 	Fallback Extractor
 	Log      *slog.Logger
 	Now      func() time.Time
+
+	claims claimCache // entry texts parsed for conflict detection
 }
 
 // Store is what the pipeline reads and writes: the Processor's *store.DB, or
@@ -66,6 +68,7 @@ type Store interface {
 	Entries(ctx context.Context, f store.EntryFilter) ([]store.Entry, error)
 	EntryByID(ctx context.Context, id int64) (store.Entry, error)
 	AddConflicts(ctx context.Context, cs []store.ConflictWrite) (int, error)
+	SetEntryRoles(ctx context.Context, id int64, project string, rvs []store.RoleValue) error
 	SetSummary(ctx context.Context, id, summary string) error
 }
 

@@ -367,8 +367,15 @@ type EntryFilter struct {
 	Statuses  []string
 	Types     []string
 	IDs       []int64
-	Limit     int
-	Evidence  bool // load evidence too
+	// Rivals selects the entries of Project that give one of these roles a
+	// value other than the one given, or hold one of Values, through the
+	// indexes of entry_roles (SetEntryRoles).
+	Rivals []RoleValue
+	Values []string
+	// RolesUnparsed selects the entries whose roles were never set.
+	RolesUnparsed bool
+	Limit         int
+	Evidence      bool // load evidence too
 }
 
 // Entries lists entries matching f, newest first.
@@ -409,6 +416,26 @@ func entries(ctx context.Context, c conn, f EntryFilter) ([]Entry, error) {
 		for _, id := range f.IDs {
 			args = append(args, id)
 		}
+	}
+	if len(f.Rivals)+len(f.Values) > 0 {
+		var or []string
+		var rargs []any
+		for _, r := range f.Rivals {
+			or = append(or, "SELECT entry_id FROM entry_roles WHERE project = ? AND role = ? AND value <> ?")
+			rargs = append(rargs, f.Project, r.Role, r.Value)
+		}
+		if len(f.Values) > 0 {
+			or = append(or, "SELECT entry_id FROM entry_roles WHERE project = ? AND value IN ("+placeholders(len(f.Values))+")")
+			rargs = append(rargs, f.Project)
+			for _, v := range f.Values {
+				rargs = append(rargs, v)
+			}
+		}
+		where = append(where, "id IN ("+strings.Join(or, " UNION ")+")")
+		args = append(args, rargs...)
+	}
+	if f.RolesUnparsed {
+		where = append(where, "roles_parsed = 0")
 	}
 	order := "created_at"
 	if f.Subject != "" {
@@ -664,6 +691,33 @@ func (db *DB) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error)
 		return 0, fmt.Errorf("add conflict: %w", err)
 	}
 	return added, nil
+}
+
+// RoleValue is one decision of an entry: a role and the value it gives it.
+type RoleValue struct{ Role, Value string }
+
+// SetEntryRoles records the roles an entry's claims fill and their values,
+// replacing those recorded before, and marks the entry parsed (an empty
+// list included).
+func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
+	if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ?`, id); err != nil {
+		return fmt.Errorf("set entry roles %d: %w", id, err)
+	}
+	for _, r := range rvs {
+		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			id, project, r.Role, r.Value); err != nil {
+			return fmt.Errorf("set entry roles %d: %w", id, err)
+		}
+	}
+	if _, err := t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id = ? AND roles_parsed = 0`, id); err != nil {
+		return fmt.Errorf("set entry roles %d: %w", id, err)
+	}
+	return nil
+}
+
+// SetEntryRoles is Tx.SetEntryRoles in a transaction of its own.
+func (db *DB) SetEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
+	return db.write(ctx, func(t *Tx) error { return t.SetEntryRoles(ctx, id, project, rvs) })
 }
 
 // AddConflicts is DB.AddConflicts inside the transaction.

@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// TestConflictsByRole: a later session's statement is linked to an earlier
+// one deciding the same role, whatever subject label extraction gave either:
+// an explicit change supersedes, compatible statements are not linked.
+func TestConflictsByRole(t *testing.T) {
+	tests := []struct {
+		name, first, second string
+		kind                string // "" for no conflict
+	}{
+		{"switch", "We decided to use memcached for the session cache.",
+			"We decided to move the session cache to Redis instead of memcached.", "supersedes"},
+		{"no longer", "For the API docs we'll use Sphinx.",
+			"We decided we no longer use Sphinx; the API docs are built with MkDocs.", "supersedes"},
+		{"version", "We decided to pin Python 3.11 for the workers.",
+			"We decided to upgrade the workers to Python 3.12.", "supersedes"},
+		{"korean", "배포는 Heroku로 하기로 했어요.", "Heroku 대신 이제 Render.com으로 배포합니다.", "supersedes"},
+		{"korean no longer", "메시지 큐는 RabbitMQ를 씁니다.", "RabbitMQ는 더 이상 안 쓰고 NATS로 보냅니다.", "supersedes"},
+		{"same value", "We decided to use Postgres 16 for billing.", "We decided that billing on Postgres 16 uses pgbouncer.", ""},
+		{"two components", "We decided the iOS app uses CocoaPods.", "We decided the Android app uses Gradle for dependencies.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := mustStore(t)
+			ctx := context.Background()
+			ingest(t, db, "s1", writeTranscript(t, "s1", tt.first, "Okay."))
+			ingest(t, db, "s2", writeTranscript(t, "s2", tt.second, "Okay."))
+			process(t, db, "s1")
+			process(t, db, "s2")
+			es, err := db.Entries(ctx, store.EntryFilter{Project: "/p", Evidence: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := db.Conflicts(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.kind == "" {
+				if len(cs) != 0 {
+					t.Fatalf("conflicts %+v, want none\nentries %s", cs, titles(es))
+				}
+				return
+			}
+			if len(cs) != 1 || cs[0].Kind != tt.kind {
+				t.Fatalf("conflicts %+v, want one %s\nentries %s", cs, tt.kind, titles(es))
+			}
+			older, _ := db.EntryByID(ctx, cs[0].Older)
+			newer, _ := db.EntryByID(ctx, cs[0].Newer)
+			if older.SessionID != "s1" || newer.SessionID != "s2" {
+				t.Fatalf("older from %s, newer from %s", older.SessionID, newer.SessionID)
+			}
+			if tt.kind == "supersedes" {
+				if older.Status != store.StatusSuperseded {
+					t.Fatalf("older is %s, want superseded", older.Status)
+				}
+				// The next session's brief shows the newer, not the older.
+				brief, err := recall.Brief(ctx, db, config.Default("").Recall, "/p", "s3")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(brief, older.CID) || !strings.Contains(brief, newer.CID) {
+					t.Fatalf("brief shows %s (superseded) or lacks %s:\n%s", older.CID, newer.CID, brief)
+				}
+			}
+			evs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeConflict}})
+			if len(evs) != 1 || !strings.Contains(string(evs[0].Payload), `"role"`) {
+				t.Fatalf("conflict events %+v", evs)
+			}
+		})
+	}
+}
+
+// TestConflictsFindEntriesStoredWithoutRoles: an entry stored before the role
+// index (or by a path that does not parse it) gets its roles at the next
+// session end, so a later change still finds it.
+func TestConflictsFindEntriesStoredWithoutRoles(t *testing.T) {
+	db := mustStore(t)
+	ctx := context.Background()
+	_, _, err := db.PutEntries(ctx, []store.EntryWrite{{Entry: store.Entry{Project: "/p", SessionID: "s0", Type: "decision",
+		Title: "Use yarn for installs", ClaimKey: "yarn|installs", Stage: store.StageVerified,
+		Created: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We decided to switch from yarn to pnpm for installs.", "Okay."))
+	process(t, db, "s1")
+	cs, _ := db.Conflicts(ctx, nil)
+	if len(cs) != 1 || cs[0].Kind != "supersedes" {
+		es, _ := db.Entries(ctx, store.EntryFilter{Project: "/p"})
+		t.Fatalf("conflicts %+v, want one supersedes\nentries %s", cs, titles(es))
+	}
+	unparsed, _ := db.Entries(ctx, store.EntryFilter{Project: "/p", RolesUnparsed: true})
+	if len(unparsed) != 0 {
+		t.Fatalf("%d entries still without roles", len(unparsed))
+	}
+}
+
+func titles(es []store.Entry) string {
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString("\n  " + e.SessionID + " " + e.Type + " [" + e.Subject + "] " + e.Title)
+	}
+	return b.String()
+}
