@@ -53,12 +53,14 @@ var askWords = map[string][]string{
 	"mobile framework":        {"mobile app", "mobile apps"},
 	"port":                    {"port", "포트"},
 	"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
+	"image":                   {"container image", "docker image", "image name", "image called", "이미지 이름"},
 	"region":                  {"region", "regions", "리전"},
 }
 
 // questionRE finds a question about the current choice: "which …", "what …",
-// "where …", "… now", "… at the moment", "어떤", "뭘로".
-var questionRE = regexp.MustCompile(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재`)
+// "where …", "how do we/admins/the … ", "… now", "… at the moment", "어떤",
+// "뭘로". "How do I …" asks how to do something, not what the project chose.
+var questionRE = regexp.MustCompile(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재`)
 
 // whereRE finds a question for a place.
 var whereRE = regexp.MustCompile(`(?i)\bwhere\b|어디`)
@@ -194,6 +196,7 @@ func Mentions(text, role string) bool {
 var shapeWords = map[string][]string{
 	"port":   {"port", "listens", "localhost"},
 	"region": {"region", "west", "east", "central", "northeast", "southeast", "northwest", "southwest", "리전"},
+	"image":  {"image", "이미지"},
 }
 
 // Words lists what a statement filling a role says: its tools' names, or for

@@ -18,6 +18,8 @@ func TestAsks(t *testing.T) {
 		{"How should the mobile client call the backend?", "http client"},
 		{"지금 어떤 데이터베이스를 쓰고 있죠?", "database"},
 		{"Where do new schema migrations go?", "path"},
+		{"How do admins authenticate?", "identity provider"},
+		{"what's the docker image called for the billing worker?", "image"},
 		{"업로드된 파일은 어디에 저장되나요?", "path"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},
 		// A question that names a value is about that value.
@@ -26,6 +28,7 @@ func TestAsks(t *testing.T) {
 		// Not a question about a choice.
 		{"Write a unit test for the parser.", ""},
 		{"fix the lint errors", ""},
+		{"How do I write a unit test for the parser?", ""},
 	} {
 		got := Asks(tt.q)
 		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
