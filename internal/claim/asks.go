@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // askWords name a role the way a question does ("which lint tool", "what
@@ -80,6 +81,9 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 			m[w] = append(m[w], role)
 		}
 	}
+	for _, roles := range m {
+		slices.Sort(roles) // maps iterate in any order; Asks answers the same every time
+	}
 	return m
 })
 
@@ -102,7 +106,11 @@ var hangulKeys = sync.OnceValue(func() []string {
 // linter the project chose. A text that is no question asks nothing.
 func Asks(text string) []string {
 	if len(text) > 2048 {
-		text = text[:2048]
+		cut := 2048
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
 	}
 	if !questionRE.MatchString(text) {
 		return nil
@@ -208,7 +216,7 @@ func Words(role string) []string {
 	if p, ok := strings.CutPrefix(role, "version:"); ok {
 		return []string{p}
 	}
-	return append(shapeWords[role], askWords[role]...)
+	return slices.Concat(shapeWords[role], askWords[role])
 }
 
 // ipRE matches an IPv4 address, with its port if it has one.

@@ -5,6 +5,23 @@ import (
 	"unicode/utf8"
 )
 
+// maxScan is how much of one message recall reads for the lines to show: a
+// stored message can hold 256 KB of log, and picking lines costs time per
+// line; what a prompt is about is rarely past the first 32 KB.
+const maxScan = 32 << 10
+
+// scanned is the part of text recall reads, cut on a rune boundary.
+func scanned(text string) string {
+	if len(text) <= maxScan {
+		return text
+	}
+	cut := maxScan
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut]
+}
+
 // Sizes of what one item shows, in bytes.
 const (
 	itemChars    = 600 // a message, or the part of it that matches the prompt
@@ -19,7 +36,7 @@ const (
 // log or a long summary thus shows only its lines about the prompt, and a
 // prompt about two things gets the line about each.
 func excerpt(text string, cs []concept, maxBytes int) string {
-	text = strings.TrimSpace(withoutUsedLine(text))
+	text = strings.TrimSpace(withoutUsedLine(scanned(text)))
 	if len(text) <= maxBytes {
 		return text
 	}
@@ -118,7 +135,7 @@ func excerpt(text string, cs []concept, maxBytes int) string {
 // best, widened with its neighbours while they fit. Relevance is judged on
 // it: a long log contains every word somewhere, one passage of it need not.
 func passage(text string, cs []concept, maxBytes int) string {
-	text = strings.TrimSpace(withoutUsedLine(text))
+	text = strings.TrimSpace(withoutUsedLine(scanned(text)))
 	if len(text) <= maxBytes {
 		return text
 	}
@@ -199,21 +216,20 @@ func segments(text string) []string {
 // clipAround cuts one long segment to maxBytes around its first word that
 // matches the prompt.
 func clipAround(s string, cs []concept, maxBytes int) string {
-	at := 0
-	lower := strings.ToLower(s)
+	at := -1
 	for _, c := range cs {
 		for _, f := range c.forms {
-			if i := strings.Index(lower, f); i >= 0 && (at == 0 || i < at) {
+			if i := indexFold(s, f); i >= 0 && (at < 0 || i < at) {
 				at = i
 			}
 		}
 	}
-	start := max(0, at-maxBytes/3)
-	for start > 0 && !utf8.RuneStart(s[start]) {
+	start := min(len(s), max(0, at-maxBytes/3))
+	for start > 0 && start < len(s) && !utf8.RuneStart(s[start]) {
 		start--
 	}
 	end := min(len(s), start+maxBytes)
-	for end < len(s) && !utf8.RuneStart(s[end]) {
+	for end > start && end < len(s) && !utf8.RuneStart(s[end]) {
 		end--
 	}
 	out := s[start:end]
@@ -224,4 +240,20 @@ func clipAround(s string, cs []concept, maxBytes int) string {
 		out += "…"
 	}
 	return out
+}
+
+// indexFold is the byte offset in s of the first match of sub, ignoring
+// ASCII case, or -1. It searches s itself: an offset found in
+// strings.ToLower(s) can point elsewhere in s, since lower-casing changes the
+// length of some letters ("Ⱥ" is two bytes, its lower case three).
+func indexFold(s, sub string) int {
+	if sub == "" || len(sub) > len(s) {
+		return -1
+	}
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }

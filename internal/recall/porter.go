@@ -13,8 +13,8 @@ import (
 // anything else (Korean, digits mixed with symbols) is returned unchanged, as
 // the tokenizer leaves it.
 func stem(w string) string {
-	if len(w) <= 2 {
-		return w
+	if len(w) <= 2 || len(w) > 64 {
+		return w // SQLite's porter stems tokens of 3 to 64 bytes
 	}
 	if s, ok := stems.Load(w); ok {
 		return s.(string)
@@ -38,7 +38,8 @@ const maxStems = 1 << 16
 
 func porter(w string) string {
 	for i := 0; i < len(w); i++ {
-		if w[i] < 'a' || w[i] > 'z' {
+		// Digits count as consonants, as in SQLite's porter ("k8s" → "k8").
+		if (w[i] < 'a' || w[i] > 'z') && (w[i] < '0' || w[i] > '9') {
 			return w
 		}
 	}

@@ -120,7 +120,7 @@ func kindLabel(it Item) string {
 	case "tool_observation":
 		return "tool ran"
 	}
-	return it.Kind
+	return "message"
 }
 
 func quoted(s string, n int) string {

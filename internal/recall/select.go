@@ -157,38 +157,30 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	return out, nil
 }
 
-// commonShare is the share of the store's messages above which a word is
-// left out of the full-text query: ranking a word that half the messages
-// hold costs a BM25 evaluation per message (most of the prompt path's time
-// at 100k messages) and finds nothing the rarer words do not. Coverage
-// still counts it.
-const commonShare = 0.05
-
-// commonDocs is the fewest messages that make a word common: in a small
-// store ranking every match is cheap, and leaving a word out changes what is
-// found.
-const commonDocs = 1000
+// hookRankBudget is rankBudget for the prompt path, which must answer in a
+// few milliseconds: a quarter of what search ranks.
+const hookRankBudget = rankBudget / 4
 
 // searchForms are the forms of the concepts the full-text query looks for:
-// those the store holds but no more commonly than commonShare, or else the
-// three rarest it holds.
+// the rarest the store holds while their messages add up to no more than
+// hookRankBudget (and always the two rarest). Ranking an OR query by BM25
+// evaluates every match, most of the prompt path's time in a large store; a
+// common word left out still counts in coverage.
 func searchForms(cs []concept) []string {
-	var forms []string
 	var seen []concept
 	for _, c := range cs {
-		if c.df == 0 {
-			continue // in no message: nothing to find
+		if c.df > 0 { // a word in no message finds nothing
+			seen = append(seen, c)
 		}
-		if !c.common {
-			forms = append(forms, c.forms...)
+	}
+	sort.SliceStable(seen, func(i, j int) bool { return seen[i].df < seen[j].df })
+	var forms []string
+	total := 0
+	for i, c := range seen {
+		if i >= 2 && total+c.df > hookRankBudget {
+			break
 		}
-		seen = append(seen, c)
-	}
-	if len(forms) > 0 {
-		return forms
-	}
-	sort.Slice(seen, func(i, j int) bool { return seen[i].df < seen[j].df })
-	for _, c := range seen[:min(3, len(seen))] {
+		total += c.df
 		forms = append(forms, c.forms...)
 	}
 	return forms
@@ -237,6 +229,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	byID := map[int64]int{}
 	session := map[string][]float64{}
 	for _, h := range hits {
+		if ctx.Err() != nil {
+			break // past the hook's deadline: rank what was read
+		}
 		if neverRecalled(h.Event) {
 			continue
 		}
@@ -318,6 +313,9 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, ma
 		return nil, err
 	}
 	bestEntry := hits[0].Score
+	if bestEntry <= 0 {
+		bestEntry = 1
+	}
 	var out []Item
 	for _, h := range hits {
 		if h.SessionID == req.SessionID && req.SessionID != "" {
@@ -583,7 +581,7 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 
 // ackRE matches a reply that only acknowledges ("Got it, I will follow that
 // from now on."): no context worth its space.
-var ackRE = regexp.MustCompile(`(?i)^\W*(got it|ok|okay|sure|thanks|thank you|will do|understood|noted|done|great|sounds good|알겠|네|좋아)\b`)
+var ackRE = regexp.MustCompile(`(?i)^[\s\p{P}]*(?:(?:got it|ok|okay|sure|thanks|thank you|will do|understood|noted|done|great|sounds good)\b|알겠|네[,.!\s]|좋아)`)
 
 func acknowledgement(s string) bool {
 	return len(s) < 100 && ackRE.MatchString(s)
@@ -598,6 +596,9 @@ var currentRE = regexp.MustCompile(`(?i)\b(now|these days|nowadays|currently|at 
 func preferNewest(items []Item) {
 	var lo, hi time.Time
 	for _, it := range items {
+		if it.Time.IsZero() {
+			continue
+		}
 		if lo.IsZero() || it.Time.Before(lo) {
 			lo = it.Time
 		}
@@ -610,7 +611,9 @@ func preferNewest(items []Item) {
 		return
 	}
 	for i := range items {
-		items[i].Score *= 1 + currentBoost*float64(items[i].Time.Sub(lo))/float64(span)
+		if !items[i].Time.IsZero() {
+			items[i].Score *= 1 + currentBoost*float64(items[i].Time.Sub(lo))/float64(span)
+		}
 	}
 }
 

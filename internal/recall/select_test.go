@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -316,6 +317,39 @@ func TestOwnSlashCommandsGetNothing(t *testing.T) {
 	for _, p := range []string{"/memory-search grafana dashboards", "/memory-layer:memory-show grafana dashboards"} {
 		if got := recallFor(t, db, defaults(), p); got != "" {
 			t.Errorf("%q got:\n%s", p, got)
+		}
+	}
+}
+
+// TestLetterThatGrowsWhenLowered: "Ⱥ" is two bytes and its lower case three,
+// so an offset found in strings.ToLower(s) points past s. Nothing may panic.
+func TestLetterThatGrowsWhenLowered(t *testing.T) {
+	text := strings.Repeat("Ⱥ", 400) + " the pgbouncer pool listens on port 6543 " + strings.Repeat("Ⱥ", 400)
+	cs := concepts("which port does pgbouncer use?")
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	if got := excerpt(text, cs, itemChars); !strings.Contains(got, "6543") || !utf8.ValidString(got) {
+		t.Errorf("excerpt = %q", got)
+	}
+	if got := clipAround(text, cs, 120); !utf8.ValidString(got) || !strings.Contains(got, "pgbouncer") {
+		t.Errorf("clipAround = %q", got)
+	}
+	if got := sentenceWith(strings.Repeat("Ⱥ", 30)+" we use VITEST now", "vitest"); !strings.Contains(got, "VITEST") {
+		t.Errorf("sentenceWith = %q", got)
+	}
+}
+
+func TestAcknowledgement(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Got it, I will follow that from now on.": true,
+		"알겠습니다. 앞으로 그렇게 할게요.":                     true,
+		"네, 그렇게 하겠습니다.":                           true,
+		"한국 서버는 포트 7443을 씁니다.":                    false,
+		"The gateway listens on 7443.":            false,
+	} {
+		if got := acknowledgement(s); got != want {
+			t.Errorf("acknowledgement(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

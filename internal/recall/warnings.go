@@ -219,7 +219,10 @@ func replaced(ctx context.Context, db *store.DB, n said, c claim.Claim) (said, b
 		project = n.entry.Project
 	}
 	hits, err := db.SearchEvents(ctx, store.EventQuery{
-		Match: store.MatchAny([]string{c.Replaces}, true), Project: project, Types: messageTypes, Limit: 20,
+		// Newest first, unranked: the latest statement of the replaced
+		// value before this one is the side to show, and ranking every
+		// message that names a common value would cost the prompt its time.
+		Match: store.MatchAny([]string{c.Replaces}, true), Project: project, Types: messageTypes, Limit: 20, Newest: true,
 	})
 	if err != nil {
 		return said{}, false, err
@@ -249,10 +252,10 @@ func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Wa
 	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv)}
 	if rel == claim.Supersedes {
 		w.Kind = "superseded"
-		w.Note = fmt.Sprintf("%s: %s (%s) replaced %s; the newer is the current one.", role, nv, date(newer.Time), ov)
+		w.Note = fmt.Sprintf("%s: %s (%s) replaced %s; the newer is the current one.", inert(role), inert(nv), date(newer.Time), inert(ov))
 	} else {
 		w.Kind = "contested"
-		w.Note = fmt.Sprintf("%s: %s vs %s; neither says it replaces the other, the newer is from %s.", role, ov, nv, date(newer.Time))
+		w.Note = fmt.Sprintf("%s: %s vs %s; neither says it replaces the other, the newer is from %s.", inert(role), inert(ov), inert(nv), date(newer.Time))
 	}
 	return w
 }
@@ -282,7 +285,7 @@ func statement(s said, value string) Memory {
 // sentence ends at ";", a line break, or a period followed by a space (a
 // period inside "fly.io" or "v1.2" ends nothing).
 func sentenceWith(text, value string) string {
-	i := strings.Index(strings.ToLower(text), strings.ToLower(value))
+	i := indexFold(text, value)
 	if value == "" || i < 0 {
 		return ""
 	}

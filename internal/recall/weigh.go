@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -20,7 +22,6 @@ type concept struct {
 	weight float64  // inverse document frequency in the store
 	glued  bool     // an identifier glued from its parts, which are concepts too
 	df     int      // documents holding it
-	common bool     // held by more than commonShare of the store's messages
 	// specific is the weight the concept adds to an item's specificity: its
 	// weight in units of the rarest possible word's, 0 for a generic word.
 	specific float64
@@ -50,10 +51,31 @@ func concepts(prompt string) []concept {
 // an ASCII word, a prefix of anything else (Korean particles and the
 // inflections of other scripts are attached to the word).
 func indexKey(t string) string {
-	if isASCII(t) {
+	if t = foldLatin(t); isASCII(t) {
 		return stem(t)
 	}
 	return t + "*"
+}
+
+// foldLatin strips the diacritics of a Latin word ("café" → "cafe"), as the
+// index's tokenizer does (remove_diacritics 2); other scripts are returned
+// as they are (decomposing Korean would split its syllables).
+func foldLatin(w string) string {
+	if isASCII(w) {
+		return w
+	}
+	for _, r := range w {
+		if !unicode.Is(unicode.Latin, r) && !unicode.IsDigit(r) {
+			return w
+		}
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(w) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func isASCII(s string) bool {
@@ -83,8 +105,9 @@ const genericWeight = 0.3
 
 // weigh sets each concept's weight to its inverse document frequency in the
 // store (BM25's form, always positive). A concept the store has never seen
-// keeps the full weight of a word seen once: a prompt about something never
-// discussed should match little. An identifier form no text contains
+// keeps unseenWeight of a word seen once: a prompt about something never
+// discussed should match less, but a paraphrase's new words should not sink
+// it. Generic words keep genericWeight. An identifier form no text contains
 // ("apishrooms" for api-shrooms) is dropped, its parts carry it.
 func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) ([]concept, error) {
 	var keys []string
@@ -108,8 +131,10 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) ([]concep
 		if df == 0 && c.glued {
 			continue
 		}
+		// A prefix's count can exceed the store's (one message holding
+		// "토큰" and "토큰을" counts twice): clamp, so weights stay positive.
+		df = min(df, max(total, 1))
 		c.df = df
-		c.common = df > commonDocs && float64(df) > commonShare*n
 		c.weight = math.Log(1 + (n-float64(max(df, 1))+0.5)/(float64(max(df, 1))+0.5))
 		if df == 0 {
 			c.weight *= unseenWeight
@@ -143,7 +168,7 @@ func keysOf(text string) textKeys {
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
-		if isASCII(w) {
+		if w = foldLatin(w); isASCII(w) {
 			tk.exact[stem(w)] = true
 		} else {
 			tk.words = append(tk.words, w)
@@ -183,7 +208,7 @@ func coverage(cs []concept, tk textKeys) (cov, specific float64) {
 			}
 		}
 	}
-	if sum == 0 {
+	if sum <= 0 {
 		return 0, 0
 	}
 	return got / sum, specific
