@@ -205,6 +205,9 @@ var shapeWords = map[string][]string{
 	"port":   {"port", "listens", "localhost"},
 	"region": {"region", "west", "east", "central", "northeast", "southeast", "northwest", "southwest", "리전"},
 	"image":  {"image", "이미지"},
+	// An IPv4 address is found by its first parts, as the index splits it:
+	// the private ranges a project's hosts and containers use.
+	"address": {"192", "172", "168"},
 }
 
 // Words lists what a statement filling a role says: its tools' names, or for

@@ -38,6 +38,9 @@ func TestAsks(t *testing.T) {
 }
 
 func TestWords(t *testing.T) {
+	if w := Words("address"); !slices.Contains(w, "192") {
+		t.Errorf("Words(address) = %v: no private-range prefix to find an IPv4 by", w)
+	}
 	if w := Words("linter"); !slices.Contains(w, "eslint") || !slices.Contains(w, "ruff") {
 		t.Errorf("Words(linter) = %v", w)
 	}
