@@ -498,3 +498,76 @@ func TestRealClientBriefAfterOneExchange(t *testing.T) {
 		}
 	}
 }
+
+// TestRealClientFiveReversals: five decisions in one session, each reversed
+// in a later one (the five reversals of issue 12: Redis→RabbitMQ,
+// black→ruff, Postgres→MySQL, poetry→uv, vitest→jest). The ledger marks the
+// five older entries superseded, and the next session's brief shows the
+// current decisions only, with a summary of the last session rather than its
+// first prompt.
+func TestRealClientFiveReversals(t *testing.T) {
+	w := newWorld(t)
+	w.session("decide", nil,
+		"We use Redis for the background job queue.",
+		"Format the Python code with black.",
+		"The main database is Postgres.",
+		"Manage the Python dependencies with poetry.",
+		"Unit tests run with vitest.")
+	w.session("reverse", nil,
+		"We switched the background job queue from Redis to RabbitMQ.",
+		"We moved from black to ruff for formatting the Python code.",
+		"We migrated the main database from Postgres to MySQL.",
+		"Switch from poetry to uv for the Python dependencies.",
+		"We replaced vitest with jest for the unit tests.")
+	var got entriesJSON
+	if err := json.Unmarshal(w.cli("entries", "--json", "--all-projects"), &got); err != nil {
+		t.Fatal(err)
+	}
+	stale := map[string]string{"redis": "", "black": "", "postgres": "", "poetry": "", "vitest": ""}
+	for _, e := range got.Entries {
+		for old := range stale {
+			if e.Status == "superseded" && strings.Contains(strings.ToLower(e.Title), old) {
+				stale[old] = e.ID
+			}
+		}
+	}
+	for old, id := range stale {
+		if id == "" {
+			t.Errorf("no superseded entry for %s in %+v", old, got.Entries)
+		}
+	}
+	dir := w.session("next", nil, "hello")
+	brief := ""
+	for _, r := range requests(t, dir) {
+		if i := strings.Index(r, "Project memory (claude-memory-layer)"); i >= 0 {
+			brief = r[i:min(len(r), i+3000)]
+			brief, _, _ = strings.Cut(brief, "</claude-memory-layer-context>")
+			break
+		}
+	}
+	if brief == "" {
+		t.Fatal("no SessionStart brief reached the model")
+	}
+	t.Logf("brief as the model received it:\n%s", strings.ReplaceAll(brief, `\n`, "\n"))
+	for _, id := range stale {
+		if id != "" && strings.Contains(brief, id) {
+			t.Errorf("the brief shows the superseded %s", id)
+		}
+	}
+	for _, now := range []string{"RabbitMQ", "ruff", "MySQL", "uv", "jest"} {
+		if !strings.Contains(brief, now) {
+			t.Errorf("the brief lacks the current %s", now)
+		}
+	}
+	// A summary of what the session did ("Decided: …"), not its first prompt.
+	summary := false
+	for _, line := range strings.Split(strings.ReplaceAll(brief, `\n`, "\n"), "\n") {
+		if strings.HasPrefix(line, "Last session") {
+			_, rest, _ := strings.Cut(line, "): ")
+			summary = strings.HasPrefix(rest, "Decided:") && strings.Contains(rest, "+3 more")
+		}
+	}
+	if !summary {
+		t.Errorf("the brief's last-session line is no summary of the five decisions")
+	}
+}

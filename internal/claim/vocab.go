@@ -21,10 +21,13 @@ var roleTable = []struct {
 	{"bundler", `webpack|esbuild|rollup|parcel|vite|turbopack|rspack|snowpack|browserify|react-scripts,create-react-app|tsup|rolldown|ncc|bun build|gulp|grunt`},
 	{"static site generator", `hugo|jekyll|gatsby|eleventy,11ty|docusaurus|mkdocs|sphinx|hexo|vuepress|vitepress|astro|zola|nextra|pelican|mdbook|gitbook`},
 	{"linter", `eslint|tslint|jshint|jslint|biome|oxlint|ruff|flake8|pylint|pyflakes|golangci-lint|staticcheck|go vet|revive|rubocop|clippy|stylelint|shellcheck|ktlint|detekt|swiftlint|hadolint|markdownlint|credo|phpstan|psalm|standardjs`},
-	{"formatter", `prettier|dprint|black|gofmt|gofumpt|goimports|rustfmt|autopep8|yapf|clang-format|ruff format|ktfmt|swiftformat|biome|standardrb|mix format|isort`},
+	{"formatter", `prettier|dprint|black|gofmt|gofumpt|goimports|rustfmt|autopep8|yapf|clang-format|ruff format|ruff|ktfmt|swiftformat|biome|standardrb|mix format|isort`},
 	{"type checker", `mypy|pyright|pytype|pyre|tsc`},
 	{"http client", `axios|fetch|node-fetch|superagent|ofetch|httpx|aiohttp|urllib3|okhttp|retrofit|alamofire|resty|undici|ky-universal|restsharp|faraday|httparty|guzzle|reqwest`},
-	{"queue", `rabbitmq|kafka|redis streams|sqs,amazon sqs,aws sqs|nats|pulsar|activemq|zeromq|kinesis|pub/sub,pubsub,google pub/sub|service bus,azure service bus|eventbridge|nsq|beanstalkd|bullmq|sidekiq|celery|resque|delayed_job|rq|dramatiq|oban|hangfire|redpanda`},
+	// Before queue: a tool in both (redis) is a cache unless its statement
+	// says job or queue (roleHints).
+	{"cache", `memcached,memcache|redis|valkey|keydb|dragonfly|varnish|hazelcast|ehcache|caffeine|lru,lru cache,golang-lru,in-process lru,lru-cache|ristretto|bigcache|groupcache|freecache|node-cache`},
+	{"queue", `rabbitmq|kafka|redis streams|redis|sqs,amazon sqs,aws sqs|nats|pulsar|activemq|zeromq|kinesis|pub/sub,pubsub,google pub/sub|service bus,azure service bus|eventbridge|nsq|beanstalkd|bullmq|sidekiq|celery|resque|delayed_job|rq|dramatiq|oban|hangfire|redpanda`},
 	{"web framework", `express|fastify|koa|hapi|nestjs|django|flask|fastapi|starlette|rails,ruby on rails|sinatra|spring,spring boot,spring framework|gorilla/mux|actix,actix-web|axum|laravel|symfony|phoenix|asp.net core,asp.net|ktor|micronaut|quarkus|hono|elysia|tornado|sanic|net/http|litestar|adonisjs|feathers|loopback|restify`},
 	{"frontend framework", `react|vue|angular|svelte|sveltekit|=solid,solidjs,solid.js|preact|ember|backbone|jquery|alpine.js,alpinejs|htmx|qwik|nuxt|next.js,nextjs|remix|gatsby|blazor|elm`},
 	{"state management", `redux|redux toolkit|mobx|zustand|recoil|jotai|pinia|vuex|ngrx|xstate|valtio|tanstack query|react query|swr`},
@@ -33,7 +36,6 @@ var roleTable = []struct {
 	{"json library", `encoding/json|sonic|jsoniter,json-iterator|easyjson|go-json,goccy/go-json|simdjson|orjson|ujson|rapidjson|serde_json|jackson|gson|moshi|fast-json-stringify|json/v2|segmentio/encoding`},
 	{"database", `postgres,postgresql|mysql|mariadb|sqlite,sqlite3|mongodb,mongo|dynamodb|cassandra|scylladb|cockroachdb|sql server,mssql|oracle|couchdb|firestore|supabase|planetscale|clickhouse|timescaledb|tidb|cosmos db,cosmosdb|faunadb|surrealdb|duckdb|bigquery|snowflake|redshift|spanner|couchbase|neo4j|arangodb|influxdb|h2|hsqldb|libsql|turso|yugabytedb`},
 	{"connection pooler", `pgbouncer|proxysql|pgpool|pgpool-ii|odyssey|rds proxy|supavisor|pgcat`},
-	{"cache", `memcached,memcache|redis|valkey|keydb|dragonfly|varnish|hazelcast|ehcache|caffeine|lru,lru cache,golang-lru,in-process lru,lru-cache|ristretto|bigcache|groupcache|freecache|node-cache`},
 	{"search engine", `elasticsearch|opensearch|solr|meilisearch|typesense|algolia|vespa|tantivy|bleve|zincsearch|quickwit|manticore`},
 	{"object storage", `s3,amazon s3,aws s3|r2,cloudflare r2|gcs,google cloud storage|azure blob storage,azure blob,blob storage|minio|backblaze b2,backblaze|digitalocean spaces|wasabi|ceph|seaweedfs`},
 	{"hosting", `heroku|fly.io|vercel|netlify|render.com|railway|github pages|gitlab pages|cloudflare pages|cloudflare workers|aws amplify|app engine,google app engine|elastic beanstalk|cloud run|azure app service|digitalocean app platform|firebase hosting|deno deploy|lambda,aws lambda|fargate|ec2|droplet|hetzner|linode|digitalocean`},

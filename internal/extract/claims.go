@@ -100,8 +100,11 @@ func pick(s *sent, cs []claim.Claim) (claim.Claim, bool) {
 		if c.Role == "path" && c.Replaces == "" && !placed(s, c) {
 			continue // "the services/ folder is a mess" names a path, not where something goes
 		}
-		// A settled value beats a path, and a change beats a plain value.
-		if !found || best.Role == "path" && c.Role != "path" || best.Replaces == "" && c.Replaces != "" {
+		// A settled value beats a path and the language it is about ("format
+		// the Python code with black" decides the formatter, not Python), and a
+		// change beats a plain value.
+		weak := func(r string) bool { return r == "path" || r == "language" }
+		if !found || weak(best.Role) && !weak(c.Role) || best.Replaces == "" && c.Replaces != "" {
 			best, found = c, true
 		}
 	}

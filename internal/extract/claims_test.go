@@ -94,3 +94,27 @@ func TestChangeIsNotTitledByWhatItReplaces(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionsAboutOneLanguageStayApart: "format the Python code with
+// black" decides the formatter and "manage the Python dependencies with
+// poetry" the package manager; the language they share is no key, so they
+// are two decisions, not one entry with two quotes.
+func TestDecisionsAboutOneLanguageStayApart(t *testing.T) {
+	msgs := []Message{{0, "user", "Format the Python code with black."}, {1, "assistant", "ok"},
+		{2, "user", "Manage the Python dependencies with poetry."}}
+	es := Offline(msgs)
+	checkEntries(t, "two decisions", msgs, es)
+	black, poetry := false, false
+	for _, e := range es {
+		for _, q := range e.Evidence {
+			black = black || strings.Contains(q.Quote, "black") && !strings.Contains(q.Quote, "poetry")
+			poetry = poetry || strings.Contains(q.Quote, "poetry") && !strings.Contains(q.Quote, "black")
+		}
+		if len(e.Evidence) > 1 {
+			t.Errorf("one entry quotes both decisions: %+v", e)
+		}
+	}
+	if !black || !poetry {
+		t.Errorf("Offline = %+v, want one decision each for black and poetry", es)
+	}
+}
