@@ -116,7 +116,9 @@ func (x *extractor) labelFact(s *sent) {
 	t := clean(s.norm)
 	k := strings.Index(t, ": ")
 	if k <= 0 || k > 40 {
-		x.namedFact(s)
+		if !x.boldSetting(s) {
+			x.namedFact(s)
+		}
 		return
 	}
 	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
@@ -148,10 +150,10 @@ func valueLike(v string) bool {
 }
 
 // settingUnits follow a number that sets how something behaves: "12 hours",
-// "1 second", "50 pages", "3 retries".
+// "1 second", "50 pages", "3 retries", "12시간", "1초".
 var settingUnits = []string{"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
 	"h", "hour", "hours", "day", "days", "kb", "mb", "gb", "retries", "retry", "attempts", "pages", "workers",
-	"threads", "connections", "items", "rows", "entries"}
+	"threads", "connections", "items", "rows", "entries", "초", "분", "시간", "일", "회", "페이지"}
 
 // setting reports a value that starts with a number and its unit: a
 // configured interval, limit or size. A value that starts with a verb
@@ -239,6 +241,32 @@ func (x *extractor) listings() map[*cand]bool {
 		}
 	}
 	return out
+}
+
+// boldSetting keeps a bullet whose bold label is followed by its setting in
+// parentheses: "**Exponential backoff on retry** (1s, 2s, 4s) — …" says how
+// the project behaves as plainly as "Retry backoff: 1s, 2s, 4s" would.
+func (x *extractor) boldSetting(s *sent) bool {
+	t := strings.TrimSpace(s.norm)
+	if s.shape&shapeBullet == 0 || !strings.HasPrefix(t, "**") || marked(s) {
+		return false
+	}
+	end := strings.Index(t[2:], "**")
+	if end <= 0 {
+		return false
+	}
+	label := strings.TrimSpace(t[2 : 2+end])
+	rest := strings.TrimSpace(t[4+end:])
+	close := strings.IndexByte(rest, ')')
+	if !strings.HasPrefix(rest, "(") || close < 0 || len(strings.Fields(label)) > 5 {
+		return false
+	}
+	value := strings.TrimSpace(rest[1:close])
+	if !setting(lowerASCII(value)) {
+		return false
+	}
+	x.addFact(s, label, value, 1.5)
+	return true
 }
 
 // namedFact keeps a list item that names a code thing and says what it is:
