@@ -478,3 +478,33 @@ func commandHead(cmd string) string {
 func namesPath(label string) bool {
 	return strings.Contains(label, "/") && len(paths(label)) > 0
 }
+
+// createdWith keeps "Created `path` with:" and the first item of the list
+// under it that names a code element: "`EversourceClient` class for
+// session-based login". The line alone says a file was made; with the item
+// it says where a part of the project lives. It reports whether it did.
+func (x *extractor) createdWith(ss []*sent, k int) bool {
+	s := ss[k]
+	t := strings.TrimSpace(s.low)
+	lead := leadText(t)
+	if s.user || k+1 >= len(ss) || !strings.HasSuffix(t, ":") {
+		return false
+	}
+	english := startsWithPhrase(lead, []string{"created", "added", "wrote"}) && strings.HasSuffix(t, " with:")
+	korean := strings.Contains(t, "만들었") || strings.Contains(t, "생성했")
+	ps := paths(s.norm)
+	if !english && !korean || len(ps) != 1 {
+		return false
+	}
+	n := ss[k+1]
+	item := strings.TrimSpace(n.norm)
+	if n.msg != s.msg || n.shape&shapeBullet == 0 || !strings.HasPrefix(item, "`") || marked(n) {
+		return false
+	}
+	c := x.addFact(n, ps[0], clean(item), 2)
+	c.labelled = false // one file's parts, not a "Label: value" list
+	off, q := s.quote(s.body)
+	c.ev = append([]evi{{s.msg, off, q}}, c.ev...)
+	n.used = true
+	return true
+}

@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestBoldSetting: a bullet's bold label followed by its setting in
 // parentheses is a fact; a parenthesis that is no setting, or a ticked
@@ -37,6 +40,51 @@ func TestBoldSetting(t *testing.T) {
 					t.Errorf("%q: got %s, want no setting fact", c.text, dump(got))
 				}
 			}
+		}
+	}
+}
+
+// TestCreatedWith: "Created `path` with:" and the first listed code element
+// under it say where that part lives; a line without a list under it, or a
+// list that names no code, is not kept this way.
+func TestCreatedWith(t *testing.T) {
+	cases := []struct {
+		text, wantTitle string
+		wantQuotes      []string
+	}{
+		{"Phase 2:\n- Created `scrapers/meter_client.py` with:\n  - `MeterClient` class for session login and fetching\n  - `parse_rows()` for the HTML table\n",
+			"scrapers/meter_client.py: MeterClient class for session login and fetching",
+			[]string{"Created `scrapers/meter_client.py` with:", "`MeterClient` class for session login and fetching"}},
+		{"2단계:\n- `scrapers/meter_client.py`를 다음과 같이 만들었습니다:\n  - `MeterClient` 클래스: 세션 로그인과 조회\n",
+			"scrapers/meter_client.py: MeterClient 클래스: 세션 로그인과 조회",
+			[]string{"`scrapers/meter_client.py`를 다음과 같이 만들었습니다:", "`MeterClient` 클래스: 세션 로그인과 조회"}},
+		{"Phase 2:\n- Created `scrapers/meter_client.py` with:\n  - session login and fetching\n", "", nil},
+	}
+	for _, c := range cases {
+		msgs := []Message{{Index: 0, Role: "user", Text: "Build the meter scraper."}, {Index: 1, Role: "assistant", Text: c.text}}
+		got := Offline(msgs)
+		checkEntries(t, c.text, msgs, got)
+		var hit *Entry
+		for i, e := range got {
+			if e.Subject == "scrapers/meter_client.py" && len(e.Evidence) == 2 {
+				hit = &got[i]
+			}
+		}
+		if c.wantTitle == "" {
+			if hit != nil {
+				t.Errorf("%q: got %s, want no created-with fact", c.text, dump(got))
+			}
+			continue
+		}
+		if hit == nil {
+			t.Fatalf("%q: got %s, want %q", c.text, dump(got), c.wantTitle)
+		}
+		var quotes []string
+		for _, ev := range hit.Evidence {
+			quotes = append(quotes, ev.Quote)
+		}
+		if hit.Title != c.wantTitle || !reflect.DeepEqual(quotes, c.wantQuotes) {
+			t.Errorf("%q: title %q quotes %q, want %q %q", c.text, hit.Title, quotes, c.wantTitle, c.wantQuotes)
 		}
 	}
 }
