@@ -155,6 +155,9 @@ func (x *extractor) message(i int) {
 			x.found(ss, k, content)
 			continue
 		}
+		if x.finding(ss, k) || x.createdWith(ss, k) {
+			continue
+		}
 		if noise(s) != notNoise {
 			continue
 		}

@@ -116,7 +116,9 @@ func (x *extractor) labelFact(s *sent) {
 	t := clean(s.norm)
 	k := strings.Index(t, ": ")
 	if k <= 0 || k > 40 {
-		x.namedFact(s)
+		if !x.boldSetting(s) {
+			x.namedFact(s)
+		}
 		return
 	}
 	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
@@ -148,10 +150,10 @@ func valueLike(v string) bool {
 }
 
 // settingUnits follow a number that sets how something behaves: "12 hours",
-// "1 second", "50 pages", "3 retries".
+// "1 second", "50 pages", "3 retries", "12시간", "1초".
 var settingUnits = []string{"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
 	"h", "hour", "hours", "day", "days", "kb", "mb", "gb", "retries", "retry", "attempts", "pages", "workers",
-	"threads", "connections", "items", "rows", "entries"}
+	"threads", "connections", "items", "rows", "entries", "초", "분", "시간", "일", "회", "페이지"}
 
 // setting reports a value that starts with a number and its unit: a
 // configured interval, limit or size. A value that starts with a verb
@@ -239,6 +241,32 @@ func (x *extractor) listings() map[*cand]bool {
 		}
 	}
 	return out
+}
+
+// boldSetting keeps a bullet whose bold label is followed by its setting in
+// parentheses: "**Exponential backoff on retry** (1s, 2s, 4s) — …" says how
+// the project behaves as plainly as "Retry backoff: 1s, 2s, 4s" would.
+func (x *extractor) boldSetting(s *sent) bool {
+	t := strings.TrimSpace(s.norm)
+	if s.shape&shapeBullet == 0 || !strings.HasPrefix(t, "**") || marked(s) {
+		return false
+	}
+	end := strings.Index(t[2:], "**")
+	if end <= 0 {
+		return false
+	}
+	label := strings.TrimSpace(t[2 : 2+end])
+	rest := strings.TrimSpace(t[4+end:])
+	close := strings.IndexByte(rest, ')')
+	if !strings.HasPrefix(rest, "(") || close < 0 || len(strings.Fields(label)) > 5 {
+		return false
+	}
+	value := strings.TrimSpace(rest[1:close])
+	if !setting(lowerASCII(value)) {
+		return false
+	}
+	x.addFact(s, label, value, 1.5)
+	return true
 }
 
 // namedFact keeps a list item that names a code thing and says what it is:
@@ -449,4 +477,34 @@ func commandHead(cmd string) string {
 // Scanner (`src/scanner/`)".
 func namesPath(label string) bool {
 	return strings.Contains(label, "/") && len(paths(label)) > 0
+}
+
+// createdWith keeps "Created `path` with:" and the first item of the list
+// under it that names a code element: "`EversourceClient` class for
+// session-based login". The line alone says a file was made; with the item
+// it says where a part of the project lives. It reports whether it did.
+func (x *extractor) createdWith(ss []*sent, k int) bool {
+	s := ss[k]
+	t := strings.TrimSpace(s.low)
+	lead := leadText(t)
+	if s.user || k+1 >= len(ss) || !strings.HasSuffix(t, ":") {
+		return false
+	}
+	english := startsWithPhrase(lead, []string{"created", "added", "wrote"}) && strings.HasSuffix(t, " with:")
+	korean := strings.Contains(t, "만들었") || strings.Contains(t, "생성했")
+	ps := paths(s.norm)
+	if !english && !korean || len(ps) != 1 {
+		return false
+	}
+	n := ss[k+1]
+	item := strings.TrimSpace(n.norm)
+	if n.msg != s.msg || n.shape&shapeBullet == 0 || !strings.HasPrefix(item, "`") || marked(n) {
+		return false
+	}
+	c := x.addFact(n, ps[0], clean(item), 2)
+	c.labelled = false // one file's parts, not a "Label: value" list
+	off, q := s.quote(s.body)
+	c.ev = append([]evi{{s.msg, off, q}}, c.ev...)
+	n.used = true
+	return true
 }
