@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -289,6 +290,11 @@ func TestHostileInputs(t *testing.T) {
 		for _, bin := range hooks {
 			t.Run(bin+"/"+c.name, func(t *testing.T) {
 				data := filepath.Join(t.TempDir(), "data")
+				// SessionEnd may hand the rest to the detached worker, which
+				// writes into data after the hook exits: the temporary
+				// directory goes only once it is done (cleanups run last
+				// registered first).
+				t.Cleanup(func() { waitForWorker(data) })
 				in := c.input(t, t.TempDir(), data)
 				in = []byte(strings.Replace(string(in), "%EVENT%", eventOf[bin], 1))
 				r := runBinary(t, bin, data, in, c.env...)
@@ -471,5 +477,17 @@ func TestReplyToClosedStdout(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s closed: %v", closed, err)
 		}
+	}
+}
+
+// waitForWorker waits, bounded, for a detached worker started on dataDir to
+// finish: it takes the worker lock once the worker had time to take it first.
+func waitForWorker(dataDir string) {
+	if _, err := os.Stat(dataDir); err != nil {
+		return
+	}
+	time.Sleep(200 * time.Millisecond)
+	if unlock, err := pipeline.Lock(context.Background(), dataDir, 30*time.Second); err == nil {
+		unlock()
 	}
 }
