@@ -143,10 +143,9 @@ func searchEvents(ctx context.Context, db *store.DB, opt SearchOptions, terms []
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
-	base := make(map[int64]float64, len(hits))
-	sessionOf := make(map[int64]string, len(hits))
-	session := map[string][]float64{}
-	for _, h := range hits {
+	evs := make([]store.Event, len(hits))
+	base := make([]float64, len(hits))
+	for i, h := range hits {
 		text := strings.ToLower(h.Text)
 		matched := 0
 		for _, t := range terms {
@@ -154,35 +153,11 @@ func searchEvents(ctx context.Context, db *store.DB, opt SearchOptions, terms []
 				matched++
 			}
 		}
-		s := h.Score * (1 + coverageWeight*float64(matched)/float64(len(terms)))
-		base[h.ID] = s
-		sessionOf[h.ID] = h.SessionID
-		session[h.SessionID] = append(session[h.SessionID], s)
-	}
-	// A session's strength: the mean of its three best turns, relative to the best session.
-	strength := map[string]float64{}
-	top := 0.0
-	for sid, ss := range session {
-		sort.Sort(sort.Reverse(sort.Float64Slice(ss)))
-		n := min(3, len(ss))
-		sum := 0.0
-		for _, v := range ss[:n] {
-			sum += v
-		}
-		strength[sid] = sum / 3
-		top = math.Max(top, strength[sid])
+		evs[i], base[i] = h.Event, h.Score*(1+coverageWeight*float64(matched)/float64(len(terms)))
 	}
 	var out []Result
-	for _, h := range hits {
-		s := base[h.ID]
-		for _, n := range []int64{h.ID - 1, h.ID + 1} {
-			if sessionOf[n] == h.SessionID {
-				s += neighbourWeight * base[n] / 2
-			}
-		}
-		if top > 0 {
-			s *= 1 + sessionWeight*strength[h.SessionID]/top
-		}
+	for i, s := range inContext(evs, base) {
+		h := hits[i]
 		out = append(out, Result{
 			ID: strconv.FormatInt(h.ID, 10), Kind: h.Type, SessionID: h.SessionID, Project: h.Project,
 			Timestamp: h.Time, Score: s, Text: h.Text, SourceUUIDs: eventUUIDs(h.Event),
@@ -190,6 +165,43 @@ func searchEvents(ctx context.Context, db *store.DB, opt SearchOptions, terms []
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out, nil
+}
+
+// inContext raises each event's own score, base[i], by a share of its
+// adjacent turns' (an answer often sits next to its question) and by the
+// strength of its session (related turns cluster): the mean of the session's
+// three best turns, relative to the best session's.
+func inContext(evs []store.Event, base []float64) []float64 {
+	at := make(map[int64]int, len(evs))
+	session := map[string][]float64{}
+	for i, e := range evs {
+		at[e.ID] = i
+		session[e.SessionID] = append(session[e.SessionID], base[i])
+	}
+	strength, top := map[string]float64{}, 0.0
+	for sid, ss := range session {
+		sort.Sort(sort.Reverse(sort.Float64Slice(ss)))
+		sum := 0.0
+		for _, v := range ss[:min(3, len(ss))] {
+			sum += v
+		}
+		strength[sid] = sum / 3
+		top = math.Max(top, strength[sid])
+	}
+	out := make([]float64, len(evs))
+	for i, e := range evs {
+		s := base[i]
+		for _, n := range []int64{e.ID - 1, e.ID + 1} {
+			if j, ok := at[n]; ok && evs[j].SessionID == e.SessionID {
+				s += neighbourWeight * base[j] / 2
+			}
+		}
+		if top > 0 {
+			s *= 1 + sessionWeight*strength[e.SessionID]/top
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // rankBudget is about how many rows one full-text query may rank: BM25 is

@@ -207,12 +207,9 @@ func toolWeight(text string) float64 {
 	return 1
 }
 
-// relevanceCut is itemRelevance; debugging tools lower it.
-var relevanceCut = itemRelevance
-
 // messageItems scores the captured messages the full-text index finds, as
-// Search does (BM25 raised by coverage, by adjacent turns and by the strength
-// of the session), and keeps those above minCoverage.
+// Search does (BM25 raised by coverage, then inContext), times their
+// relevance, and keeps those reaching itemRelevance.
 func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string, asked []string) ([]Item, error) {
 	hits, err := db.SearchEvents(ctx, store.EventQuery{
 		Match: match, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
@@ -228,8 +225,6 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		base float64
 	}
 	var ss []scored
-	byID := map[int64]int{}
-	session := map[string][]float64{}
 	for _, h := range hits {
 		if ctx.Err() != nil {
 			break // past the hook's deadline: rank what was read
@@ -242,34 +237,23 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		tk := keysOf(passage(h.Text, cs, itemChars))
 		cov, spec := coverage(cs, tk)
 		ex := excerpt(h.Text, cs, itemChars)
-		s := scored{EventHit: h, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)}
-		byID[h.ID] = len(ss)
-		ss = append(ss, s)
-		session[h.SessionID] = append(session[h.SessionID], s.base)
+		ss = append(ss, scored{EventHit: h, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)})
 	}
-	strength, top := map[string]float64{}, 0.0
-	for sid, v := range session {
-		sort.Sort(sort.Reverse(sort.Float64Slice(v)))
-		sum := 0.0
-		for _, x := range v[:min(3, len(v))] {
-			sum += x
-		}
-		strength[sid] = sum / 3
-		top = math.Max(top, strength[sid])
+	evs := make([]store.Event, len(ss))
+	bases := make([]float64, len(ss))
+	for i, s := range ss {
+		evs[i], bases[i] = s.Event, s.base
 	}
+	scores := inContext(evs, bases)
 	var out []Item
 	// Only the best-ranked candidates are read for the value a prompt asks:
 	// parsing claims is the costly part, and the rest would not be shown.
-	bases := make([]float64, len(ss))
-	for i, s := range ss {
-		bases[i] = s.base
-	}
 	sort.Sort(sort.Reverse(sort.Float64Slice(bases)))
 	roleFloor := 0.0
 	if len(bases) > roleCandidates {
 		roleFloor = bases[roleCandidates]
 	}
-	for _, s := range ss {
+	for i, s := range ss {
 		rel := s.cov * s.spec
 		for _, role := range asked {
 			// A shape (a path, a port) is in many messages: it answers the
@@ -278,18 +262,10 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 				rel = roleRelevance // it gives the value the prompt asks for
 			}
 		}
-		if rel < relevanceCut {
+		if rel < itemRelevance {
 			continue
 		}
-		score := s.base
-		for _, n := range []int64{s.ID - 1, s.ID + 1} {
-			if i, ok := byID[n]; ok && ss[i].SessionID == s.SessionID {
-				score += neighbourWeight * ss[i].base / 2
-			}
-		}
-		if top > 0 {
-			score *= 1 + sessionWeight*strength[s.SessionID]/top
-		}
+		score := scores[i]
 		score *= relevanceMix + rel
 		if s.Type == store.TypeToolObservation {
 			score *= toolWeight(s.Text)
