@@ -28,6 +28,32 @@ const (
 	contextChars = 300 // the turn shown beside it
 )
 
+// message is a stored message as recall reads it for a prompt: its text
+// (scanned, without a "Memories used" line) and, once needed, its lines and
+// sentences with their index keys, which the passage that is judged and the
+// excerpt that is shown both use.
+type message struct {
+	text string
+	segs []string
+	keys []textKeys
+}
+
+func readText(text string) *message {
+	return &message{text: strings.TrimSpace(withoutUsedLine(scanned(text)))}
+}
+
+// split returns the message's segments and their keys, worked out once.
+func (m *message) split() ([]string, []textKeys) {
+	if m.segs == nil {
+		m.segs = segments(m.text)
+		m.keys = make([]textKeys, len(m.segs))
+		for i, sg := range m.segs {
+			m.keys[i] = keysOf(sg)
+		}
+	}
+	return m.segs, m.keys
+}
+
 // excerpt is the part of a message worth showing for a prompt, within max
 // bytes: the whole message when it fits; otherwise the lines or sentences
 // that match the prompt, picked greedily by the weight of the prompt's words
@@ -36,15 +62,14 @@ const (
 // log or a long summary thus shows only its lines about the prompt, and a
 // prompt about two things gets the line about each.
 func excerpt(text string, cs []concept, maxBytes int) string {
-	text = strings.TrimSpace(withoutUsedLine(scanned(text)))
-	if len(text) <= maxBytes {
-		return text
+	return readText(text).excerpt(cs, maxBytes)
+}
+
+func (m *message) excerpt(cs []concept, maxBytes int) string {
+	if len(m.text) <= maxBytes {
+		return m.text
 	}
-	segs := segments(text)
-	keys := make([]textKeys, len(segs))
-	for i, sg := range segs {
-		keys[i] = keysOf(sg)
-	}
+	segs, keys := m.split()
 	shown := make([]bool, len(segs))
 	covered := make([]bool, len(cs))
 	size := 0
@@ -134,15 +159,14 @@ func excerpt(text string, cs []concept, maxBytes int) string {
 // matches most of the prompt's weight: the line or sentence that matches
 // best, widened with its neighbours while they fit. Relevance is judged on
 // it: a long log contains every word somewhere, one passage of it need not.
-func passage(text string, cs []concept, maxBytes int) string {
-	text = strings.TrimSpace(withoutUsedLine(scanned(text)))
-	if len(text) <= maxBytes {
-		return text
+func (m *message) passage(cs []concept, maxBytes int) string {
+	if len(m.text) <= maxBytes {
+		return m.text
 	}
-	segs := segments(text)
+	segs, keys := m.split()
 	best, bestCov := 0, -1.0
-	for i, s := range segs {
-		if cov, _ := coverage(cs, keysOf(s)); cov > bestCov {
+	for i := range segs {
+		if cov, _ := coverage(cs, keys[i]); cov > bestCov {
 			best, bestCov = i, cov
 		}
 	}

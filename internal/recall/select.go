@@ -234,9 +234,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		// A message is judged by what would be shown of it: a long log
 		// contains every word somewhere, its best lines need not.
-		tk := keysOf(passage(h.Text, cs, itemChars))
-		cov, spec := coverage(cs, tk)
-		ex := excerpt(h.Text, cs, itemChars)
+		m := readText(h.Text)
+		cov, spec := coverage(cs, keysOf(m.passage(cs, itemChars)))
+		ex := m.excerpt(cs, itemChars)
 		ss = append(ss, scored{EventHit: h, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)})
 	}
 	evs := make([]store.Event, len(ss))
