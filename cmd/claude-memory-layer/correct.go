@@ -194,18 +194,11 @@ func runUnpin(ctx context.Context, e *env, args []string) error {
 
 // setPin pins a memory (the SessionStart brief always shows it) or unpins it.
 func setPin(ctx context.Context, e *env, name string, args []string, pin bool) error {
-	args, _, err := expandStdinArgs(e, args)
+	arg, err := memoryIDArg(e, name, args)
 	if err != nil {
 		return err
 	}
-	fs := newFlags(e, name, "mem:ID")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want exactly one memory id")
-	}
-	db, x, err := memoryArg(ctx, e, fs.Arg(0))
+	db, x, err := memoryArg(ctx, e, arg)
 	if err != nil {
 		return err
 	}

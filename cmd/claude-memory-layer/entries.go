@@ -255,21 +255,31 @@ func runReject(ctx context.Context, e *env, args []string) error {
 	return setStage(ctx, e, "reject", args, store.StageRejected, store.TypeRejected)
 }
 
-// setStage certifies or rejects one memory, recording the event; a memory
-// already at that stage is left alone.
-func setStage(ctx context.Context, e *env, name string, args []string, stage, evType string) error {
+// memoryIDArg reads the one argument of a command that takes only a memory
+// id (verify, reject, pin, unpin), from the command line or the prompt.
+func memoryIDArg(e *env, name string, args []string) (string, error) {
 	args, _, err := expandStdinArgs(e, args)
 	if err != nil {
-		return err
+		return "", err
 	}
 	fs := newFlags(e, name, "mem:ID")
 	if err := parse(fs, args); err != nil {
-		return err
+		return "", err
 	}
 	if fs.NArg() != 1 {
-		return usagef("want exactly one memory id")
+		return "", usagef("want exactly one memory id")
 	}
-	cid, err := parseCID(fs.Arg(0))
+	return fs.Arg(0), nil
+}
+
+// setStage certifies or rejects one memory, recording the event; a memory
+// already at that stage is left alone.
+func setStage(ctx context.Context, e *env, name string, args []string, stage, evType string) error {
+	arg, err := memoryIDArg(e, name, args)
+	if err != nil {
+		return err
+	}
+	cid, err := parseCID(arg)
 	if err != nil {
 		return err
 	}
