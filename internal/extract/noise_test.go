@@ -3,7 +3,6 @@ package extract
 import (
 	"strings"
 	"testing"
-	"unicode"
 )
 
 // TestNoiseClasses checks that each kind of noise, in English and Korean,
@@ -225,18 +224,8 @@ func TestLessonNeedsFinding(t *testing.T) {
 func TestTitlesUseSourceWords(t *testing.T) {
 	for name, s := range testSessions(t) {
 		for _, e := range Offline(s.messages()) {
-			var quotes strings.Builder
-			for _, ev := range e.Evidence {
-				quotes.WriteString(strings.ToLower(clean(ev.Quote)))
-				quotes.WriteByte(' ')
-			}
-			q := quotes.String()
-			for _, w := range strings.FieldsFunc(strings.ToLower(e.Title), func(r rune) bool {
-				return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-			}) {
-				if !strings.Contains(q, w) {
-					t.Errorf("%s: title %q has %q, not in its quotes %q", name, e.Title, w, q)
-				}
+			if !titleFromQuotes(e) {
+				t.Errorf("%s: title %q has a word not in its quotes %+v", name, e.Title, e.Evidence)
 			}
 		}
 	}
