@@ -56,12 +56,17 @@ var askWords = map[string][]string{
 	"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
 	"image":                   {"container image", "docker image", "image name", "image called", "이미지 이름"},
 	"region":                  {"region", "regions", "리전"},
+	"interval":                {"how often", "how frequently", "frequency", "interval", "얼마나 자주", "주기"},
+	"delay":                   {"throttle", "throttling", "backoff", "hammer", "hammering", "overload", "delay between"},
+	"rate limit":              {"rate limit", "rate-limit", "rate limiting", "rate limited", "throttle", "throttling", "hammer", "hammering"},
+	"timeout":                 {"timeout", "time out", "times out", "timing out", "타임아웃"},
+	"retries":                 {"retry", "retries", "retried", "how many times", "재시도"},
 }
 
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "… now", "… at the moment", "어떤",
 // "뭘로". "How do I …" asks how to do something, not what the project chose.
-var questionRE = regexp.MustCompile(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재`)
+var questionRE = regexp.MustCompile(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재`)
 
 // whereRE finds a question for a place.
 var whereRE = regexp.MustCompile(`(?i)\bwhere\b|어디`)
@@ -208,6 +213,13 @@ var shapeWords = map[string][]string{
 	// An IPv4 address is found by its first parts, as the index splits it:
 	// the private ranges a project's hosts and containers use.
 	"address": {"192", "172", "168"},
+	// A duration is found by the words that say what it sets; the number
+	// itself is in every log.
+	"interval":   {"every", "interval", "poll", "polling", "polls", "hourly", "daily", "cron"},
+	"delay":      {"delay", "delays", "backoff", "sleep", "throttle", "throttling"},
+	"rate limit": {"per minute", "per second", "per hour", "rate limit", "requests"},
+	"timeout":    {"timeout", "timeouts"},
+	"retries":    {"retries", "retry", "attempts"},
 }
 
 // Words lists what a statement filling a role says: its tools' names, or for

@@ -21,6 +21,9 @@ func TestAsks(t *testing.T) {
 		{"How do admins authenticate?", "identity provider"},
 		{"what's the docker image called for the billing worker?", "image"},
 		{"업로드된 파일은 어디에 저장되나요?", "path"},
+		{"How often does the integration poll the utility for new usage data?", "interval"},
+		{"What did we do so the scraper doesn't hammer their site?", "rate limit"},
+		{"Which IP address should the container use for Postgres?", "address"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},
 		// A question that names a value is about that value.
 		{"How do I make ESLint ignore the dist folder?", ""},

@@ -555,7 +555,11 @@ func durationOf(s, particle string) string {
 		return ""
 	}
 	n, _ := strconv.ParseInt(s[:k], 10, 64)
-	unit := s[k:]
+	// "a 12-hour interval", "a 1-second delay": the unit joined by a hyphen.
+	unit := strings.TrimPrefix(s[k:], "-")
+	if len(unit) < 3 && unit != s[k:] {
+		return "" // "2-d", "3-m": a label, not a duration
+	}
 	if unit == "" {
 		for _, u := range koreanUnits {
 			if strings.HasPrefix(particle, u) {

@@ -60,6 +60,8 @@ func TestParse(t *testing.T) {
 		{"branch from to", "Hotfixes moved from master to main branch.", "branch", "main", "master"},
 		{"delay", "Raise the retry delay from 2s to 10s.", "delay", "10s", "2s"},
 		{"role from the next sentence", "Make it 45s from now on.\nThe 10s timeout was too short.", "timeout", "45s", "10s"},
+		{"hyphenated unit", "The current setup uses a 12-hour polling interval.", "interval", "43200s", ""},
+		{"hyphenated delay", "Add a 1-second delay between pagination requests.", "delay", "1s", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,6 +92,16 @@ func TestParseNegated(t *testing.T) {
 		cs := Parse(text)
 		if !slices.ContainsFunc(cs, func(c Claim) bool { return c.Negated }) {
 			t.Errorf("Parse(%q) = %+v, want a negated claim", text, cs)
+		}
+	}
+}
+
+func TestDashBoundsMarker(t *testing.T) {
+	// An entry's claim and quote are joined by a dash: "old" in the claim
+	// is about the modules, not the linter the quote names.
+	for _, c := range Parse("Ruff output is noisy on the old modules — ruff output is noisy on the old modules") {
+		if c.Role == "linter" && (c.Negated || c.Changed) {
+			t.Fatalf("ruff read as replaced across a dash: %+v", c)
 		}
 	}
 }

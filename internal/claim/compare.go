@@ -5,7 +5,7 @@ import "slices"
 // genericRoles are roles whose values are shapes rather than named tools:
 // two ports or two paths in one project are often about different things, so
 // they conflict only when the statements share what they are about.
-var genericRoles = map[string]bool{"port": true, "region": true, "path": true, "time": true, "host": true,
+var genericRoles = map[string]bool{"port": true, "address": true, "region": true, "path": true, "time": true, "host": true,
 	"timeout": true, "ttl": true, "interval": true, "retention": true, "delay": true, "retries": true, "replicas": true, "workers": true,
 	"threads": true, "partitions": true, "shards": true, "connections": true, "instances": true, "processes": true,
 	"concurrency": true, "rate limit": true, "ci runner": true, "bucket": true, "branch": true, "topic": true,

@@ -111,14 +111,15 @@ func (p *parser) markers() {
 	}
 }
 
-// clauseBreak reports a comma, colon or parenthesis between token k and the
-// next: a marker does not reach across it ("Lerna got dropped, Changesets
-// handles it now" does not drop Changesets).
+// clauseBreak reports a comma, colon, semicolon, dash or parenthesis between
+// token k and the next: a marker does not reach across it ("Lerna got
+// dropped, Changesets handles it now" does not drop Changesets; "noisy on the
+// old modules — ruff output" does not make ruff the old linter).
 func (p *parser) clauseBreak(k int) bool {
 	if k < 0 || k+1 >= len(p.toks) {
 		return false
 	}
-	return strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ",:()")
+	return strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ",:;()—–")
 }
 
 // toAfter reports whether "to", "into" or "onto" follows mention m in its
