@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -100,7 +101,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(msgs) > 0 {
 		best = msgs[0].Score
 	}
-	ents, err := entryItems(ctx, db, req, cs, match, best)
+	ents, err := entryItems(ctx, db, req, cs, match, asked, best)
 	if err != nil {
 		return nil, err
 	}
@@ -258,8 +259,12 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		for _, role := range asked {
 			// A shape (a path, a port) is in many messages: it answers the
 			// prompt only in one that also shares its words.
-			if rel < roleRelevance && s.base > roleFloor && (!claim.Shape(role) || s.cov >= shapeCoverage) && statesIn(s.ex, role) {
+			if rel >= roleRelevance || s.base <= roleFloor {
+				continue
+			}
+			if ex := excerpt(s.Text, withRole(cs, role), itemChars); answers(ex, cs, role) {
 				rel = roleRelevance // it gives the value the prompt asks for
+				s.ex = ex
 			}
 		}
 		if rel < itemRelevance {
@@ -280,7 +285,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 }
 
 // entryItems scores verified entries on the scale of the best message.
-func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string, bestMessage float64) ([]Item, error) {
+func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string, asked []string, bestMessage float64) ([]Item, error) {
 	hits, err := db.SearchEntries(ctx, store.EntryQuery{
 		Match: match, Project: req.Project,
 		Stages:   []string{store.StageVerified, store.StageCertified},
@@ -299,15 +304,21 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, ma
 		if h.SessionID == req.SessionID && req.SessionID != "" {
 			continue
 		}
-		tk := keysOf(entryText(h.Entry))
-		cov, spec := coverage(cs, tk)
-		if cov*spec < itemRelevance {
+		text := entryText(h.Entry)
+		cov, spec := coverage(cs, keysOf(text))
+		rel := cov * spec
+		for _, role := range asked {
+			if rel < roleRelevance && answers(text, cs, role) {
+				rel = roleRelevance
+			}
+		}
+		if rel < itemRelevance {
 			continue
 		}
 		m := memory(h.Entry)
 		it := Item{
 			CID: h.CID, Kind: KindEntry, Type: h.Type, Stage: h.Stage, Status: h.Status, SessionID: h.SessionID,
-			Time: h.Created, Text: claimText(m), Quote: m.Quote, Coverage: cov, Relevance: cov * spec, entry: h.Entry,
+			Time: h.Created, Text: claimText(m), Quote: m.Quote, Coverage: cov, Relevance: rel, entry: h.Entry,
 		}
 		it.Score = h.Score / bestEntry * bestMessage * entryWeight * (0.5 + cov) *
 			stageWeight(h.Stage) * statusWeight(h.Status) * (1 + 0.1*math.Log1p(float64(h.UseCount)))
@@ -349,13 +360,12 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, rol
 			if seen[h.ID] || neverRecalled(h.Event) {
 				continue
 			}
-			ex := excerpt(h.Text, cs, itemChars)
-			if !statesIn(ex, role) {
+			ex := excerpt(h.Text, withRole(cs, role), itemChars)
+			if !answers(ex, cs, role) {
 				continue
 			}
 			seen[h.ID] = true
-			tk := keysOf(ex)
-			cov, spec := coverage(cs, tk)
+			cov, spec := coverage(cs, keysOf(ex))
 			out = append(out, Item{
 				CID: store.EventCID(h.ID), Kind: h.Type, SessionID: h.SessionID, Time: h.Time, Text: h.Text,
 				Score: bestMessage * 0.9, Coverage: cov, Relevance: math.Max(roleRelevance, cov*spec),
@@ -371,13 +381,57 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, rol
 	return out, nil
 }
 
-// shapeCoverage is the share of a prompt's weight a message must match for
-// a shape it gives (a path, a port) to count as the value asked for.
-const shapeCoverage = 0.3
+// shapeCoverage is the share of a prompt's weight a text must match for a
+// shape it gives (a path, a port, a duration) to count as the value asked
+// for: one project has many, "every 12 hours" answers "how often?" only
+// about what the prompt names.
+const shapeCoverage = 0.25
+
+// shapeOwnCoverage is the share of a prompt's weight a text giving a shape
+// must match with its own words: the words asking for the role alone do not
+// tie an address to the host the prompt is about.
+const shapeOwnCoverage = 0.15
+
+// answers reports whether text gives a value for role, the thing prompt
+// concepts cs ask about. The words asking for the role ("address", "how
+// often") count as matched by a text giving its value.
+func answers(text string, cs []concept, role string) bool {
+	if !statesIn(text, role) {
+		return false
+	}
+	if !claim.Shape(role) {
+		return true
+	}
+	own, _ := coverage(cs, keysOf(text))
+	cov, _ := coverage(cs, keysOf(text+" "+strings.Join(claim.Words(role), " ")))
+	return own >= shapeOwnCoverage && cov >= shapeCoverage
+}
 
 // roleCandidates is how many of the best-ranked messages are read for the
 // value a prompt asks about.
 const roleCandidates = 40
+
+// withRole adds to a prompt's concepts the words that state a value of role
+// ("every", "poll" for an interval), weighted as its weightiest concept: the
+// lines shown of a long message are then the ones giving the value asked
+// for, with the prompt's words, not only the ones sharing the prompt's words.
+func withRole(cs []concept, role string) []concept {
+	top := 0.0
+	for _, c := range cs {
+		top = math.Max(top, c.weight)
+	}
+	rc := concept{weight: top}
+	for _, w := range claim.Words(role) {
+		if !strings.ContainsRune(w, ' ') {
+			rc.forms = append(rc.forms, w)
+			rc.keys = append(rc.keys, indexKey(w))
+		}
+	}
+	if len(rc.keys) == 0 {
+		return cs
+	}
+	return append(slices.Clip(cs), rc)
+}
 
 // statesIn reports whether text fills role with a value.
 func statesIn(text, role string) bool {

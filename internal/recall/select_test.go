@@ -353,3 +353,35 @@ func TestAcknowledgement(t *testing.T) {
 		}
 	}
 }
+
+// A question for a setting ("how often", "which address") recalls the
+// message giving its value about what the prompt names, showing the line
+// with the value even deep in a long summary; the value alone, about
+// something else, is no answer.
+func TestRecallsTheValueAsked(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	var long strings.Builder
+	long.WriteString("Phase 1 done: the scraper logs in and parses the usage table.\n")
+	for i := range 30 {
+		fmt.Fprintf(&long, "- Step %d: updated the config flow and the sensors for the energy dashboard.\n", i)
+	}
+	long.WriteString("- Updated coordinator.py to poll every 12 hours with automatic data conversion.\n")
+	say(t, db, "scraper", day, "Finish the scraper phases.", long.String())
+	say(t, db, "cron", day.AddDate(0, 0, 1), "How often does the backup job run?", "The backup job runs every 6 hours on the NAS.")
+	say(t, db, "db", day.AddDate(0, 0, 2), "The API container can't reach Postgres.",
+		"Postgres is at 172.20.0.5 on the architect network, not 172.17.0.1.")
+	say(t, db, "lan", day.AddDate(0, 0, 3), "The sensor answers now.", "The humidifier board is live at 192.168.1.18.")
+
+	got := recallFor(t, db, defaults(), "How often does the integration poll the utility for new usage data?")
+	if !strings.Contains(got, "every 12 hours") {
+		t.Errorf("the polling interval is not shown:\n%s", got)
+	}
+	got = recallFor(t, db, defaults(), "Which address should the API container use for Postgres?")
+	if !strings.Contains(got, "172.20.0.5") || strings.Contains(got, "192.168.1.18") {
+		t.Errorf("want Postgres's address, not the sensor's:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How often should I rotate my SSH keys?"); got != "" {
+		t.Errorf("an interval about something else answered an unrelated question:\n%s", got)
+	}
+}
