@@ -125,6 +125,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
+	then, err := outcomeItems(ctx, db, req, prompt, items)
+	if err != nil {
+		return nil, err
+	}
+	items = withOutcome(items, then)
 	relevant := 0.0
 	for _, it := range items {
 		relevant = math.Max(relevant, it.Relevance)

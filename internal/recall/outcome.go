@@ -1,0 +1,151 @@
+package recall
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// outcomeRE finds a prompt asking how something earlier turned out: "did
+// that go through?", "where did we leave off?", "how did it end?", "на чём
+// оборвалась сессия?", "어떻게 됐어?". Its answer is rarely in words the
+// prompt shares: it is what happened next in that session, an error or the
+// session's last message.
+var outcomeRE = regexp.MustCompile(`(?i)\bdid (that|it|this|they|we|the \w+) (go through|work|succeed|pass|land|get (merged|done|deployed|fixed|finished))\b|` +
+	`\b(leave|left|stop|stopped) off\b|\bwhere did (we|it|that|the session) (stop|end|break|leave)|\bhow did (it|that|this|the \w+) (end|go|turn out)\b|` +
+	`\bwhat happened (with|to|after|next)\b|\bdid we (ever )?finish\b|\b(never|didn't|did not) (finish|get (done|finished))\b|\bended up\b|` +
+	`оборвал|останов|закончил|доделал|получилось|чем кончил|` +
+	`어디까지|어떻게 됐|끝났|마무리`)
+
+// earlierRE finds a prompt that places what it asks in an earlier session:
+// an outcome question about the project's own past, not a general one
+// ("what happened to Python 2?").
+var earlierRE = regexp.MustCompile(`(?i)\b(last time|last session|previous session|earlier|yesterday|we|we've|we'd|our)\b|в прошлый раз|прошл|вчера|мы |지난번|저번|어제|우리`)
+
+// outcomeShown is how many messages of what followed are shown: the
+// failures after the recalled turn, then the session's last message.
+const outcomeShown = 3
+
+// outcomeScan is how many messages after the recalled turn are read for
+// what became of it; outcomeTail how many at a session's end when no turn
+// was recalled.
+const (
+	outcomeScan = 60
+	outcomeTail = 8
+)
+
+// outcomeItems finds what became of the work a prompt asks about: in the
+// session of the best recalled item (or, when nothing was recalled, the
+// project's latest other session), the failures that followed its latest
+// recalled turn and the session's last message. Each reaches minRelevance:
+// the prompt asked for exactly this.
+func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string, items []Item) ([]Item, error) {
+	if !outcomeRE.MatchString(prompt) || !earlierRE.MatchString(prompt) {
+		return nil, nil
+	}
+	var session string
+	var after int64
+	if len(items) > 0 && items[0].Relevance >= minRelevance {
+		session = items[0].SessionID
+		for _, it := range items {
+			if it.SessionID == session && len(it.events) > 0 {
+				after = max(after, it.events[len(it.events)-1])
+			}
+		}
+	} else {
+		ss, err := db.Sessions(ctx, req.Project, 2)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range ss {
+			if s.ID != req.SessionID {
+				session = s.ID
+				break
+			}
+		}
+	}
+	if session == "" {
+		return nil, nil
+	}
+	f := store.EventFilter{SessionID: session, Types: messageTypes, AfterID: after, Limit: outcomeScan}
+	if after == 0 {
+		// No turn to start from: how the session ended is in its tail.
+		f.Newest, f.Limit = true, outcomeTail
+	}
+	next, err := db.Events(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if f.Newest {
+		slices.Reverse(next)
+	}
+	last, err := db.Events(ctx, store.EventFilter{SessionID: session, Types: messageTypes, Newest: true, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	var picked []store.Event
+	for _, e := range next {
+		if len(picked) < outcomeShown-1 && failed(e) && !neverRecalled(e) {
+			picked = append(picked, e)
+		}
+	}
+	if len(last) == 1 && last[0].ID > after && !neverRecalled(last[0]) && (len(picked) == 0 || picked[len(picked)-1].ID != last[0].ID) {
+		picked = append(picked, last[0])
+	}
+	out := make([]Item, 0, len(picked))
+	for _, e := range picked {
+		out = append(out, Item{
+			CID: store.EventCID(e.ID), Kind: e.Type, SessionID: e.SessionID, Time: e.Time, Text: e.Text,
+			Relevance: minRelevance, event: e, events: []int64{e.ID}, Excerpt: excerpt(e.Text, nil, itemChars),
+		})
+	}
+	return out, nil
+}
+
+// failedRE finds an answer that reports the turn failed outright (the model
+// API gave up, a request timed out).
+var failedRE = regexp.MustCompile(`(?i)^(api error|provider api request failed|request timed out|error:)`)
+
+// failed reports a message recording a failure: a tool run the capture marked
+// "(error)" (a non-zero exit, a hook blocking the command), or an answer that
+// is an API error.
+func failed(e store.Event) bool {
+	switch e.Type {
+	case store.TypeToolObservation:
+		return strings.Contains(firstLine(e.Text), " (error)")
+	case store.TypeAgentResponse:
+		return failedRE.MatchString(strings.TrimSpace(e.Text))
+	}
+	return false
+}
+
+// withOutcome puts what followed right after the best item (first, when
+// nothing else was recalled), each message once.
+func withOutcome(items, then []Item) []Item {
+	if len(then) == 0 {
+		return items
+	}
+	top := 1.0
+	if len(items) > 0 {
+		top = items[0].Score
+	}
+	have := map[int64]bool{}
+	for _, it := range items {
+		for _, id := range it.events {
+			have[id] = true
+		}
+	}
+	for i, it := range then {
+		if have[it.events[0]] {
+			continue
+		}
+		it.Score = top * (0.99 - 0.01*float64(i))
+		items = append(items, it)
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
+	return items
+}

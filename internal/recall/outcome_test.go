@@ -1,0 +1,82 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+func TestOutcomeRE(t *testing.T) {
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Last time we wanted to turn the embedded repos into submodules. Did that go through?", true},
+		{"Where did we leave off last session?", true},
+		{"Почему в прошлый раз шлюз так и не доделали? На чём оборвалась сессия?", true},
+		{"지난번 배포는 어떻게 됐어?", true},
+		// How-questions and outcomes of things outside the project.
+		{"cargo build fails at compile time. How did we get around that before?", false},
+		{"What happened to Python 2?", false},
+		{"Did it work in Python 2?", false},
+	} {
+		if got := outcomeRE.MatchString(tt.prompt) && earlierRE.MatchString(tt.prompt); got != tt.want {
+			t.Errorf("%q: outcome question = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}
+
+// "Did that go through?" is answered by what followed the recalled turn in
+// its session: here a hook blocking the command that would have done it.
+func TestRecallsWhatFollowed(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	ctx := context.Background()
+	say(t, db, "ws", day,
+		"i want one workspace for all three repos",
+		"Git submodules is the cleanest way: turn the embedded api and firmware repos into submodules of the dashboard repo.",
+		"yes")
+	evs := []store.Event{
+		{Time: day.Add(4 * time.Minute), Type: store.TypeToolObservation, SessionID: "ws", Project: proj, DedupeKey: "ws:t1",
+			Text: "Bash: rm -rf api firmware (error)\nPreToolUse:Bash hook error: BLOCKED: Dangerous rm command detected and prevented"},
+		{Time: day.Add(5 * time.Minute), Type: store.TypeAgentResponse, SessionID: "ws", Project: proj, DedupeKey: "ws:t2",
+			Text: "The hook blocked the removal, so I stopped here."},
+	}
+	if _, err := db.Append(ctx, evs...); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "Last time we wanted to turn the embedded repos into submodules. Did that go through?")
+	for _, want := range []string{"submodules", "Dangerous rm command", "stopped here"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("context lacks %q:\n%s", want, got)
+		}
+	}
+	// The same words asked as a plain question get the plan, not the outcome.
+	if got := recallFor(t, db, defaults(), "How do the embedded repos become submodules?"); strings.Contains(got, "Dangerous rm") {
+		t.Errorf("an outcome shown for a how-question:\n%s", got)
+	}
+}
+
+// With nothing recalled, "where did we leave off?" is answered by the end of
+// the project's latest session.
+func TestRecallsHowTheLastSessionEnded(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	ctx := context.Background()
+	for i, id := range []string{"old", "latest"} {
+		start := day.AddDate(0, 0, i)
+		if err := db.TouchSession(ctx, store.Session{ID: id, Project: proj, StartedAt: start}); err != nil {
+			t.Fatal(err)
+		}
+		say(t, db, id, start, fmt.Sprintf("write the gateway's config module (%s)", id),
+			fmt.Sprintf("Provider API request failed. Provider exception: Request timed out. (%s)", id))
+	}
+	got := recallFor(t, db, defaults(), "Почему в прошлый раз так и не доделали? На чём оборвалась сессия?")
+	if !strings.Contains(got, "Request timed out. (latest)") || strings.Contains(got, "(old)") {
+		t.Errorf("want the latest session's end:\n%s", got)
+	}
+}
