@@ -30,7 +30,7 @@ type concept struct {
 // concepts groups a prompt's terms into concepts: a Korean word and its
 // particle-less stem are one concept (Terms gives the word, then its stem).
 func concepts(prompt string) []concept {
-	ts, glued := terms(prompt)
+	ts, glued := terms(withoutIdioms(prompt))
 	var out []concept
 	stemOf := map[string]int{} // particle-less stem -> the concept of its word
 	for _, t := range ts {
@@ -44,7 +44,7 @@ func concepts(prompt string) []concept {
 		}
 		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t]})
 	}
-	return out
+	return withSynonyms(out)
 }
 
 // indexKey is how the full-text index stores a query word: the porter stem of
