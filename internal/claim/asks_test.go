@@ -24,6 +24,7 @@ func TestAsks(t *testing.T) {
 		{"How often does the integration poll the utility for new usage data?", "interval"},
 		{"What did we do so the scraper doesn't hammer their site?", "rate limit"},
 		{"Which IP address should the container use for Postgres?", "address"},
+		{"Где физически лежит проект шлюза?", "path"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},
 		// A question that names a value is about that value.
 		{"How do I make ESLint ignore the dist folder?", ""},

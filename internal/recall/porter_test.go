@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,6 +74,25 @@ func TestStem(t *testing.T) {
 	} {
 		if got := stem(in); got != want {
 			t.Errorf("stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A Russian word is searched by its stem's prefix, so any case of it
+// matches; Russian function words are no terms.
+func TestRussianWords(t *testing.T) {
+	for w, want := range map[string]string{"шлюза": "шлюз", "отдельно": "отдельн", "сессия": "сесси", "мост": "мост", "토큰": "토큰"} {
+		if got := cyrillicStem(w); got != want {
+			t.Errorf("cyrillicStem(%q) = %q, want %q", w, got, want)
+		}
+	}
+	tk := keysOf("Шлюз лежит отдельным проектом")
+	for _, c := range concepts("Где лежит проект шлюза: внутри папки или отдельно?") {
+		if slices.Contains([]string{"где", "или"}, c.forms[0]) {
+			t.Errorf("function word %q is a term", c.forms[0])
+		}
+		if slices.Contains([]string{"шлюза", "проект", "отдельно"}, c.forms[0]) && !tk.has(c.keys[0]) {
+			t.Errorf("%q (key %q) does not match its other case", c.forms[0], c.keys[0])
 		}
 	}
 }

@@ -54,7 +54,28 @@ func indexKey(t string) string {
 	if t = foldLatin(t); isASCII(t) {
 		return stem(t)
 	}
-	return t + "*"
+	return cyrillicStem(t) + "*"
+}
+
+// cyrillicEndings are Russian case and number endings, longest first.
+var cyrillicEndings = []string{"ями", "ами", "ого", "его", "ему", "ому", "ыми", "ими", "иях", "ах", "ях", "ов", "ев", "ей",
+	"ой", "ий", "ый", "ая", "яя", "ое", "ее", "ые", "ие", "ую", "юю", "ом", "ем", "ам", "ям", "а", "я", "о", "е", "ы", "и", "у", "ю", "ь"}
+
+// cyrillicStem cuts a Russian noun's or adjective's ending, so that the
+// prefix it is searched by finds the word in any case ("шлюза" finds
+// "шлюз", "шлюзом"); the index keeps Russian words whole. A stem keeps at
+// least four letters; other scripts are returned as they are.
+func cyrillicStem(w string) string {
+	r, _ := utf8.DecodeRuneInString(w)
+	if !unicode.Is(unicode.Cyrillic, r) {
+		return w
+	}
+	for _, e := range cyrillicEndings {
+		if s, ok := strings.CutSuffix(w, e); ok && utf8.RuneCountInString(s) >= 4 {
+			return s
+		}
+	}
+	return w
 }
 
 // foldLatin strips the diacritics of a Latin word ("café" → "cafe"), as the
