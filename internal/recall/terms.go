@@ -14,7 +14,7 @@ here hers him his how i if in into is it its itself just let me more most my no 
 our ours out over own same she should so some such than that the their them then there these they this those through to
 too under until up very was we were what when where which while who whom why will with would you your yours also please
 make sure thanks thank hi hello ok okay yes want need like get got use used using add fix change look tell know think
-ever still going go way thing things something anything lot much many one two new old`+
+ever still going go way thing things something anything lot much many one two new old` +
 	// Russian function words, as common as English ones in a Russian prompt.
 	` и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне было вот от меня еще
 нет о из ему теперь когда даже ну ли если уже или ни быть был него до вас нибудь опять уж вам ведь там потом себя ничего ей
