@@ -571,3 +571,29 @@ func TestRealClientFiveReversals(t *testing.T) {
 		t.Errorf("the brief's last-session line is no summary of the five decisions")
 	}
 }
+
+// TestRealClientOutcome: "did that go through?" in a later session gets what
+// followed the plan in the real session: the command that failed.
+func TestRealClientOutcome(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil,
+		"Let's turn the vendored firmware repo into a git submodule of the dashboard.",
+		"yes, do it RUNBASH sh -c 'echo fatal: firmware-vendor already exists in the index >&2; exit 1'")
+	dir := w.session("s2", nil, "Last time we wanted to turn the vendored firmware repo into a git submodule. Did that go through?")
+	const ups = "UserPromptSubmit hook additional context"
+	var got string
+	for _, r := range requests(t, dir) {
+		if i := strings.Index(r, ups); i >= 0 {
+			got = r[i:min(len(r), i+3000)]
+			break
+		}
+	}
+	if got == "" {
+		t.Fatal("nothing was injected for the prompt")
+	}
+	for _, want := range []string{"already exists in the index", "(error)", "mem:t"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the injected context lacks %q:\n%s", want, got)
+		}
+	}
+}

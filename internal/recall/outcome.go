@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -40,8 +41,8 @@ const (
 
 // outcomeItems finds what became of the work a prompt asks about: in the
 // session of the best recalled item (or, when nothing was recalled, the
-// project's latest other session), the failures that followed its latest
-// recalled turn and the session's last message. Each reaches minRelevance:
+// project's latest other session), the failures that followed it and the
+// session's last message. Each reaches minRelevance:
 // the prompt asked for exactly this.
 func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string, items []Item) ([]Item, error) {
 	if !outcomeRE.MatchString(prompt) || !earlierRE.MatchString(prompt) {
@@ -49,13 +50,11 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 	}
 	var session string
 	var after int64
-	if len(items) > 0 && items[0].Relevance >= minRelevance {
+	if len(items) > 0 && items[0].Relevance >= minRelevance && len(items[0].events) > 0 {
+		// The best item is what the prompt names (the plan); what came of
+		// it follows it, though later turns may be recalled too.
 		session = items[0].SessionID
-		for _, it := range items {
-			if it.SessionID == session && len(it.events) > 0 {
-				after = max(after, it.events[len(it.events)-1])
-			}
-		}
+		after = slices.Max(items[0].events)
 	} else {
 		ss, err := db.Sessions(ctx, req.Project, 2)
 		if err != nil {
@@ -124,7 +123,8 @@ func failed(e store.Event) bool {
 }
 
 // withOutcome puts what followed right after the best item (first, when
-// nothing else was recalled), each message once.
+// nothing else was recalled), each message once: one recalled already, for
+// sharing a few words with the prompt, moves up to its place.
 func withOutcome(items, then []Item) []Item {
 	if len(then) == 0 {
 		return items
@@ -133,17 +133,19 @@ func withOutcome(items, then []Item) []Item {
 	if len(items) > 0 {
 		top = items[0].Score
 	}
-	have := map[int64]bool{}
-	for _, it := range items {
-		for _, id := range it.events {
-			have[id] = true
+	at := map[int64]int{}
+	for i, it := range items {
+		if len(it.events) == 1 {
+			at[it.events[0]] = i
 		}
 	}
-	for i, it := range then {
-		if have[it.events[0]] {
+	for k, it := range then {
+		it.Score = top * (0.99 - 0.01*float64(k))
+		if i, ok := at[it.events[0]]; ok {
+			items[i].Score = math.Max(items[i].Score, it.Score)
+			items[i].Relevance = math.Max(items[i].Relevance, it.Relevance)
 			continue
 		}
-		it.Score = top * (0.99 - 0.01*float64(i))
 		items = append(items, it)
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
