@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -431,7 +432,12 @@ func TestRealClientRecallFromMessages(t *testing.T) {
 		t.Fatalf("no conflict warning for the reversed decision:\n%s", first)
 	}
 	block, _, _ = strings.Cut(block, "[/CONFLICT WARNINGS]")
-	for _, want := range []string{"mocha", "vitest", "mem:t", "superseded"} {
+	// Both sides cited: the verified entries distilled from the two
+	// sessions, which outrank the messages they quote.
+	if n := len(citedIDRE.FindAllString(block, -1)); n < 2 {
+		t.Errorf("the warning cites %d ids, want both sides:\n%s", n, block)
+	}
+	for _, want := range []string{"mocha", "vitest", "superseded"} {
 		if !strings.Contains(block, want) {
 			t.Errorf("the warning lacks %q:\n%s", want, block)
 		}
@@ -571,6 +577,9 @@ func TestRealClientFiveReversals(t *testing.T) {
 		t.Errorf("the brief's last-session line is no summary of the five decisions")
 	}
 }
+
+// citedIDRE matches a citation id, an entry's or a message's.
+var citedIDRE = regexp.MustCompile(`\[mem:[0-9a-z]+\]`)
 
 // TestRealClientOutcome: "did that go through?" in a later session gets what
 // followed the plan in the real session: the command that failed.
