@@ -181,6 +181,8 @@ func (p *parser) find() {
 				host = host[:k]
 			}
 			p.add("host", host, i, i)
+		case isPath(s) && p.imageName(i):
+			p.add("image", s, i, i)
 		case isPath(s) && !wordPair(p.text[t.start:t.end]):
 			p.add("path", strings.TrimSuffix(strings.TrimPrefix(s, "./"), "/"), i, i)
 		case isNumber(s) || durationOf(s, t.particle) != "":
@@ -732,6 +734,43 @@ func (p *parser) named(i int) (string, string) {
 		return r, s
 	}
 	return "", ""
+}
+
+// imageLinks are the words that may stand between "image" and its name
+// ("the image was renamed to acme/api", "pushes the image to the registry
+// as acme/api").
+var imageLinks = wordSet(`the a an our its was is are be been now renamed rename called named to as becomes became
+	pushed push pushes published tagged registry under`)
+
+// imageName reports whether the slash-separated name at token i names a
+// container image ("acme/orders-api") rather than a path: it has no leading
+// slash or dot and no file extension, and "image" stands shortly before it,
+// joined by linking words only, or the text named an image of the same
+// registry namespace before it.
+func (p *parser) imageName(i int) bool {
+	s := p.toks[i].s
+	if s[0] == '/' || s[0] == '.' || strings.Count(s, "/") > 2 || strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".") {
+		return false
+	}
+	ns := s[:strings.IndexByte(s, '/')+1]
+	for _, m := range p.ms {
+		if m.role == "image" && strings.HasPrefix(m.value, ns) {
+			return true // another image of the registry namespace the text already named
+		}
+	}
+	for k := i - 1; k >= 0 && k >= i-7 && p.toks[k].sent == p.toks[i].sent && !p.clauseBreak(k); k-- {
+		w := p.toks[k].s
+		if p.toks[k].hangul {
+			w = stripParticle(w)
+		}
+		if w == "image" || w == "images" || w == "이미지" {
+			return true
+		}
+		if !imageLinks[w] {
+			return false
+		}
+	}
+	return false
 }
 
 // aboutBranches reports whether statement s talks about git branches.

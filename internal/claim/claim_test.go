@@ -60,6 +60,8 @@ func TestParse(t *testing.T) {
 		{"branch from to", "Hotfixes moved from master to main branch.", "branch", "main", "master"},
 		{"delay", "Raise the retry delay from 2s to 10s.", "delay", "10s", "2s"},
 		{"role from the next sentence", "Make it 45s from now on.\nThe 10s timeout was too short.", "timeout", "45s", "10s"},
+		{"image renamed", "Heads up: the image was renamed to acme/order-service. Stop pushing acme/orders-api, it will be deleted.", "image", "acme/order-service", "acme/orders-api"},
+		{"image pushed as", "CI pushes the service image to the registry as acme/orders-api.", "image", "acme/orders-api", ""},
 		{"hyphenated unit", "The current setup uses a 12-hour polling interval.", "interval", "43200s", ""},
 		{"hyphenated delay", "Add a 1-second delay between pagination requests.", "delay", "1s", ""},
 	}

@@ -129,7 +129,9 @@ func (x *extractor) across(ss []*sent, k, j int) (claim.Claim, bool) {
 	worth := false
 	for _, c := range own {
 		for _, n := range neighbour {
-			if n.Role != c.Role || n.Value == c.Value {
+			// An image name alone in its sentence ("Stop pushing
+			// acme/old.") reads as a path.
+			if n.Role != c.Role && !(c.Role == "image" && n.Role == "path") || n.Value == c.Value {
 				continue
 			}
 			if claim.Identifier(c.Role) {
