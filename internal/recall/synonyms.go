@@ -30,7 +30,7 @@ var synonymGroups = [][]string{
 	{"env", "environment"},
 	{"folder", "directory", "dir"},
 	{"login", "signin", "logon"},
-	{"photo", "photos", "picture", "pictures"},
+	{"photo", "photos", "picture", "pictures", "image", "images"},
 	{"prod", "production"},
 	{"throttle", "throttling", "hammer", "hammering", "backoff"},
 	{"startup", "boot"},
