@@ -124,7 +124,13 @@ func barChart(title string, bs []bin, ss []series) template.HTML {
 }
 
 func memoriesChart(days []store.Day) template.HTML {
-	return barChart("Memories created", bins(days, func(d store.Day) []int { return []int{d.Memories} }),
+	var made []store.Day
+	for _, d := range days {
+		if d.Memories > 0 {
+			made = append(made, d)
+		}
+	}
+	return barChart("Memories created", bins(made, func(d store.Day) []int { return []int{d.Memories} }),
 		[]series{{"memories", "s1"}})
 }
 

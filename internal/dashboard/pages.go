@@ -49,6 +49,9 @@ func parseTemplates() (map[string]*template.Template, error) {
 		"plural":  plural,
 		"hasText": func(s string) bool { return strings.TrimSpace(s) != "" },
 		"inc":     func(i int) int { return i + 1 },
+		"first": func(vs []store.Evidence) []store.Evidence {
+			return vs[:min(len(vs), 1)]
+		},
 	}
 	names, err := fs.Glob(assets, "templates/*.html")
 	if err != nil {
@@ -254,7 +257,14 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) error {
 				m.Messages = append(m.Messages, r)
 				continue
 			}
-			x := store.Entry{CID: r.ID, Type: r.Type, Title: r.Title, Stage: r.Stage, Status: r.Status, Created: r.Timestamp, SessionID: r.SessionID}
+			// The full row, for the counts the list shows.
+			x, err := s.db.EntryByCID(ctx, r.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
 			if keep(x) {
 				m.Entries = append(m.Entries, entryRow{Entry: x, Pinned: pinned[x.CID], Score: r.Score, Text: r.Text})
 			}

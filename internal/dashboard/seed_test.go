@@ -83,7 +83,7 @@ func seed(tb testing.TB, dir string, n int) seeded {
 				continue
 			}
 			start := strings.Index(m.ev.Text, m.quote)
-			typ := []string{"decision", "fact", "constraint", "preference", "lesson", "task"}[int(res.IDs[i])%6]
+			typ := []string{"decision", "fact", "constraint", "preference", "lesson", "task"}[len(ws)%6]
 			ws = append(ws, store.EntryWrite{Entry: store.Entry{Project: seedProject, SessionID: m.ev.SessionID, Type: typ,
 				Title: strings.ToUpper(m.quote[:1]) + m.quote[1:], ClaimKey: fmt.Sprintf("claim-%d", res.IDs[i]), Stage: store.StageVerified,
 				Created: m.ev.Time,

@@ -87,6 +87,14 @@ func (f *fixture) post(target string, form url.Values, mutate ...func(*http.Requ
 	return f.req(http.MethodPost, target, form, mutate...)
 }
 
+// flip changes the first character of a hex token.
+func flip(tok string) string {
+	if tok[0] == '0' {
+		return "1" + tok[1:]
+	}
+	return "0" + tok[1:]
+}
+
 func noCookie(r *http.Request) { r.Header.Del("Cookie") }
 
 func (f *fixture) entry(id int64) store.Entry {
@@ -275,7 +283,7 @@ func TestCSRF(t *testing.T) {
 	target := "/memory/" + f.secret.CID + "/stage"
 	for name, form := range map[string]url.Values{
 		"none":  {"stage": {"rejected"}, "csrf": nil},
-		"wrong": {"stage": {"rejected"}, "csrf": {"00" + f.s.csrf[2:]}},
+		"wrong": {"stage": {"rejected"}, "csrf": {flip(f.s.csrf)}},
 		"token": {"stage": {"rejected"}, "csrf": {f.s.Token()}},
 	} {
 		if res := f.post(target, form); res.StatusCode != http.StatusForbidden {
