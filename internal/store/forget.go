@@ -1026,14 +1026,19 @@ func (db *DB) EntryEvents(ctx context.Context, e Entry) ([]Event, error) {
 }
 
 func entryEvents(ctx context.Context, q dbtx, e Entry) ([]Event, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ? AND (
+	// The type list up front lets events_type find the few records of a
+	// memory's life instead of reading every message of the project.
+	rows, err := q.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ?
+		AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) AND (
 			(type IN (?, ?) AND json_extract(payload, '$.claim_key') = ?)
 			OR (type IN (?, ?) AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.cited') WHERE value = ?))
 			OR (type IN (?, ?, ?, ?, ?) AND json_extract(payload, '$.cid') = ?))
 		ORDER BY ts, id`,
-		e.Project, TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
+		e.Project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeMemoryInjected, TypeMemoryCited,
+		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned,
+		TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
 		TypeConflict, TypeConflictResolved, e.CID, e.CID,
 		TypeMemoryInjected, e.CID,
 		TypeMemoryCited, e.CID,
