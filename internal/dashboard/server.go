@@ -54,6 +54,7 @@ type Server struct {
 	now   func() time.Time
 	log   *slog.Logger
 	tmpl  map[string]*template.Template
+	css   []byte
 	// hosts are the Host header values accepted, origins the Origin values.
 	hosts, origins map[string]bool
 }
@@ -88,6 +89,9 @@ func New(db *store.DB, addr string, opt Options) (*Server, error) {
 		s.origins["http://"+h+":"+port] = true
 	}
 	if s.tmpl, err = parseTemplates(); err != nil {
+		return nil, err
+	}
+	if s.css, err = fs.ReadFile(assets, "static/style.css"); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -142,8 +146,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // Handler is the dashboard with its checks in front.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	static, _ := fs.Sub(assets, "static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServer(http.FS(static))))
+	// The stylesheet is the one thing served without the token: the 401
+	// page uses it, and it holds nothing of the store.
+	mux.HandleFunc("GET /static/style.css", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/css; charset=utf-8")
+		w.Write(s.css)
+	})
 	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request) error) {
 		mux.Handle(pattern, s.authed(h))
 	}

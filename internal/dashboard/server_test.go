@@ -139,9 +139,12 @@ func TestPages(t *testing.T) {
 			t.Errorf("GET %s lacks %q", target, want)
 		}
 	}
-	code, body := f.get("/static/style.css")
+	code, body := f.get("/static/style.css", noCookie)
 	if code != http.StatusOK || !strings.Contains(body, "mark {") {
 		t.Errorf("GET /static/style.css = %d", code)
+	}
+	if code, _ := f.get("/static/"); code != http.StatusNotFound {
+		t.Errorf("GET /static/ = %d, want 404 (no listing)", code)
 	}
 	// The memory page shows the quote's neighbours and its injection history.
 	_, body = f.get("/memory/" + f.secret.CID)
