@@ -62,10 +62,10 @@ func runSupersede(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	added, err := correct.Supersede(ctx, db, old, newer, e.now())
-	if errors.Is(err, correct.ErrInvalid) {
-		return usageError{err}
+	if old.ID == newer.ID {
+		return usagef("a memory cannot supersede itself")
 	}
+	added, err := correct.Supersede(ctx, db, old, newer, e.now())
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -546,4 +547,29 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// mark never panics on any text and span, and cuts only on rune boundaries:
+// a stored message is input, and a span may not fit it (a redacted message).
+func FuzzMark(f *testing.F) {
+	f.Add("alpha beta gamma délta epsilon", 11, 16, 4)
+	f.Add("日本語のテキスト", 1, 5, 2)
+	f.Add("", 0, 0, 0)
+	f.Fuzz(func(t *testing.T, text string, start, end, width int) {
+		if width < 0 || width > 1<<16 {
+			return
+		}
+		m := mark(text, start, end, width)
+		if !utf8.ValidString(text) {
+			return
+		}
+		for _, part := range []string{m.Before, m.Span, m.After} {
+			if !utf8.ValidString(part) {
+				t.Fatalf("mark(%q, %d, %d, %d) cut a rune: %+v", text, start, end, width, m)
+			}
+		}
+		if m.Found && m.Span != text[start:end] {
+			t.Fatalf("span %q, want %q", m.Span, text[start:end])
+		}
+	})
 }
