@@ -1,4 +1,7 @@
-// Package dashboard serves the local web dashboard over the store: memories with their evidence, sessions, conflicts, corrections and forget.
+// Package dashboard serves the local web dashboard over the store.
+//
+// Its pages show memories with their evidence, sessions and conflicts, and
+// make the user's corrections and forget.
 //
 // Security model (docs/dashboard.md): the server listens on 127.0.0.1
 // only. Every request must carry the random token the command prints,
