@@ -573,3 +573,24 @@ func FuzzMark(f *testing.F) {
 		}
 	})
 }
+
+// A store with nothing in it yet renders every list page, empty.
+func TestEmptyStore(t *testing.T) {
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "memory.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := New(db, testAddr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, s: s, db: db}
+	for target, want := range map[string]string{"/": "Nothing recorded yet", "/memories": "No memories match", "/memories?q=anything": "No memories match",
+		"/sessions": "No sessions yet", "/conflicts": "No open conflicts"} {
+		code, body := f.get(target)
+		if code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("GET %s = %d, want 200 with %q", target, code, want)
+		}
+	}
+}
