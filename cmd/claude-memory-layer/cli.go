@@ -76,6 +76,7 @@ func commands() map[string]command {
 		"uninstall": {"unregister the plugin (memories kept unless --purge)", runUninstall},
 		"version":   {"print the version", runVersion},
 		"mcp":       {"serve the memory tools to Claude over MCP on stdin/stdout", runMCP},
+		"ui":        {"open the local web dashboard: memories, evidence, sessions, conflicts, forget", runUI},
 	}
 }
 

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/correct"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -35,15 +33,6 @@ func memoryArg(ctx context.Context, e *env, arg string) (*store.DB, store.Entry,
 		return nil, store.Entry{}, err
 	}
 	return db, x, nil
-}
-
-// correction is the event recording one correction of memory x.
-func correction(e *env, typ string, x store.Entry, fields map[string]any) store.Event {
-	now := e.now()
-	fields["cid"] = x.CID
-	payload, _ := json.Marshal(fields)
-	return store.Event{Time: now, Type: typ, Project: x.Project, Payload: payload,
-		DedupeKey: typ + ":" + x.CID + ":" + store.FormatTime(now)}
 }
 
 // runSupersede records that NEW replaces OLD, as the conflict ledger does
@@ -76,15 +65,7 @@ func runSupersede(ctx context.Context, e *env, args []string) error {
 	if old.ID == newer.ID {
 		return usagef("a memory cannot supersede itself")
 	}
-	if old.Project != newer.Project {
-		return fmt.Errorf("%s and %s belong to different projects", old.CID, newer.CID)
-	}
-	now := e.now()
-	reason := "superseded by hand"
-	payload, _ := json.Marshal(map[string]any{"older": old.CID, "newer": newer.CID, "kind": "supersedes", "reason": reason, "by": "user"})
-	added, err := db.AddConflict(ctx, store.Conflict{Older: old.ID, Newer: newer.ID, Kind: "supersedes", Reason: reason, Detected: now},
-		store.Event{Time: now, Type: store.TypeConflict, SessionID: newer.SessionID, Project: newer.Project,
-			DedupeKey: "conflict:" + old.CID + ":" + newer.CID, Payload: payload})
+	added, err := correct.Supersede(ctx, db, old, newer, e.now())
 	if err != nil {
 		return err
 	}
@@ -126,62 +107,34 @@ func runEdit(ctx context.Context, e *env, args []string) error {
 	if !fs.Changed("title") && !fs.Changed("body") && !fs.Changed("type") {
 		return usagef("nothing to change: give --title, --body or --type")
 	}
-	to := map[string]string{}
+	var to correct.Text
 	if fs.Changed("title") {
-		t := strings.Join(strings.Fields(*title), " ")
-		if t == "" || len([]rune(t)) > 200 {
-			return usagef("a title is 1 to 200 characters")
-		}
-		to["title"] = t
+		to.Title = title
 	}
 	if fs.Changed("body") {
-		to["body"] = strings.TrimSpace(*body)
+		to.Body = body
 	}
 	if fs.Changed("type") {
-		t := strings.ToLower(strings.TrimSpace(*typ))
-		if !validType(t) {
-			return usagef("unknown type %q", *typ)
-		}
-		to["type"] = t
+		to.Type = typ
+	}
+	if _, err := to.Clean(); err != nil {
+		return usageError{err}
 	}
 	db, x, err := memoryArg(ctx, e, fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	from := map[string]string{}
-	nt, nti, nb := x.Type, x.Title, x.Body
-	if v, ok := to["type"]; ok && v != x.Type {
-		from["type"], nt = x.Type, v
+	y, changed, err := correct.Edit(ctx, db, x, to, e.now())
+	if err != nil {
+		return err
 	}
-	if v, ok := to["title"]; ok && v != x.Title {
-		from["title"], nti = x.Title, v
-	}
-	if v, ok := to["body"]; ok && v != x.Body {
-		from["body"], nb = x.Body, v
-	}
-	if len(from) == 0 {
+	if !changed {
 		fmt.Fprintf(e.stdout, "%s unchanged\n", x.CID)
 		return nil
 	}
-	changed := map[string]string{}
-	for k := range from {
-		changed[k] = to[k]
-	}
-	ev := correction(e, store.TypeEdited, x, map[string]any{"from": from, "to": changed})
-	if err := db.SetText(ctx, x.ID, nt, nti, nb, ev); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "%s edited: %s\n", x.CID, clipLine(nti, 100))
+	fmt.Fprintf(e.stdout, "%s edited: %s\n", x.CID, clipLine(y.Title, 100))
 	return nil
-}
-
-func validType(t string) bool {
-	switch extract.Type(t) {
-	case extract.Decision, extract.Fact, extract.Preference, extract.Constraint, extract.Lesson, extract.Task, extract.Reference:
-		return true
-	}
-	return false
 }
 
 func runPin(ctx context.Context, e *env, args []string) error {
@@ -203,20 +156,13 @@ func setPin(ctx context.Context, e *env, name string, args []string, pin bool) e
 		return err
 	}
 	defer db.Close()
-	pinned, err := db.Pinned(ctx, x.Project)
+	changed, err := correct.Pin(ctx, db, x, pin, e.now())
 	if err != nil {
 		return err
 	}
-	if pinned[x.CID] == pin {
+	if !changed {
 		fmt.Fprintf(e.stdout, "%s is already %sned\n", x.CID, name)
 		return nil
-	}
-	typ := store.TypeUnpinned
-	if pin {
-		typ = store.TypePinned
-	}
-	if _, err := db.Append(ctx, correction(e, typ, x, map[string]any{})); err != nil {
-		return err
 	}
 	fmt.Fprintf(e.stdout, "%s %sned: %s\n", x.CID, name, clipLine(x.Title, 100))
 	return nil

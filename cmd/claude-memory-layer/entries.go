@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"unicode"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/correct"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -248,11 +248,11 @@ func parseCID(s string) (string, error) {
 }
 
 func runVerify(ctx context.Context, e *env, args []string) error {
-	return setStage(ctx, e, "verify", args, store.StageCertified, store.TypeCertified)
+	return setStage(ctx, e, "verify", args, store.StageCertified)
 }
 
 func runReject(ctx context.Context, e *env, args []string) error {
-	return setStage(ctx, e, "reject", args, store.StageRejected, store.TypeRejected)
+	return setStage(ctx, e, "reject", args, store.StageRejected)
 }
 
 // memoryIDArg reads the one argument of a command that takes only a memory
@@ -274,7 +274,7 @@ func memoryIDArg(e *env, name string, args []string) (string, error) {
 
 // setStage certifies or rejects one memory, recording the event; a memory
 // already at that stage is left alone.
-func setStage(ctx context.Context, e *env, name string, args []string, stage, evType string) error {
+func setStage(ctx context.Context, e *env, name string, args []string, stage string) error {
 	arg, err := memoryIDArg(e, name, args)
 	if err != nil {
 		return err
@@ -295,16 +295,13 @@ func setStage(ctx context.Context, e *env, name string, args []string, stage, ev
 	if err != nil {
 		return err
 	}
-	if x.Stage == stage {
+	changed, err := correct.Stage(ctx, db, x, stage, e.now())
+	if err != nil {
+		return err
+	}
+	if !changed {
 		fmt.Fprintf(e.stdout, "%s is already %s\n", cid, stage)
 		return nil
-	}
-	now := e.now()
-	payload, _ := json.Marshal(map[string]string{"cid": x.CID, "from": x.Stage, "to": stage})
-	ev := store.Event{Time: now, Type: evType, Project: x.Project, Payload: payload,
-		DedupeKey: evType + ":" + x.CID + ":" + store.FormatTime(now)}
-	if err := db.SetStage(ctx, x.ID, stage, ev); err != nil {
-		return err
 	}
 	fmt.Fprintf(e.stdout, "%s %s (was %s): %s\n", cid, stage, x.Stage, clipLine(x.Title, 100))
 	return nil

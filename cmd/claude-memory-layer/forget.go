@@ -280,27 +280,17 @@ func forgetPreview(ctx context.Context, e *env, o forgetOptions, sel store.Forge
 	}
 	if db != nil {
 		defer db.Close()
-		p, err = db.PlanForget(ctx, sel)
+		pv, err := db.PreviewForget(ctx, sel, forgetSampleSize)
 		if errors.Is(err, store.ErrNotFound) && o.cid != "" {
 			return fmt.Errorf("no memory %s (see claude-memory-layer entries)", o.cid)
 		}
 		if err != nil {
 			return err
 		}
+		p = pv.Plan
 		out = forgetReport(sel, p)
-		if out.Samples, err = samples(ctx, db, p); err != nil {
-			return err
-		}
-		if !p.Empty() {
-			for _, s := range p.Sessions {
-				if sess, err := db.Session(ctx, s); err == nil && sess.TranscriptPath != "" {
-					out.Transcripts = append(out.Transcripts, sess.TranscriptPath)
-				}
-			}
-			if out.Backups, err = db.Backups(); err != nil {
-				return err
-			}
-		}
+		out.Samples = samples(pv)
+		out.Transcripts, out.Backups = pv.Transcripts, pv.Backups
 	}
 	out.DryRun = true
 	if !p.Empty() {
@@ -313,45 +303,13 @@ func forgetPreview(ctx context.Context, e *env, o forgetOptions, sel store.Forge
 	return nil
 }
 
-// samples loads a few of the entries and messages a plan removes.
-func samples(ctx context.Context, db *store.DB, p store.ForgetPlan) (*forgetSamples, error) {
-	s := &forgetSamples{Entries: []forgetEntryJSON{}, Deleted: []eventJSON{}, Redacted: []eventJSON{}}
-	for _, id := range p.Entries[:min(len(p.Entries), forgetSampleSize)] {
-		x, err := db.EntryByID(ctx, id)
-		if err != nil {
-			return nil, err
-		}
+// samples are the entries and messages of a preview, as JSON.
+func samples(pv store.ForgetPreview) *forgetSamples {
+	s := &forgetSamples{Entries: []forgetEntryJSON{}, Deleted: eventsJSON(pv.Deleted), Redacted: eventsJSON(pv.Redacted)}
+	for _, x := range pv.Entries {
 		s.Entries = append(s.Entries, forgetEntryJSON{x.CID, x.Type, x.Title})
 	}
-	// Show what was said first: bookkeeping events are in the counts.
-	var later []eventJSON
-	for i, id := range p.Delete {
-		if len(s.Deleted) == forgetSampleSize || i == 200 {
-			break
-		}
-		ev, err := db.Event(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if ev.Conversation() {
-			s.Deleted = append(s.Deleted, toEventJSON(ev))
-		} else if len(later) < forgetSampleSize && ev.Text != "" {
-			later = append(later, toEventJSON(ev))
-		}
-	}
-	for _, ev := range later {
-		if len(s.Deleted) < forgetSampleSize {
-			s.Deleted = append(s.Deleted, ev)
-		}
-	}
-	for _, id := range p.Redact[:min(len(p.Redact), forgetSampleSize)] {
-		ev, err := db.Event(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		s.Redacted = append(s.Redacted, toEventJSON(ev))
-	}
-	return s, nil
+	return s
 }
 
 // confirmCommand is the command line that carries out a preview, quoted for a POSIX shell.

@@ -31,9 +31,11 @@ const (
 	// shown (uses) and those it had not or that do not exist (flagged).
 	TypeMemoryCited = "memory_cited"
 	TypeConflict    = "conflict_recorded"
-	TypeForgotten   = "memory_forgotten"
-	TypeCertified   = "entry_certified"
-	TypeRejected    = "entry_rejected"
+	// TypeConflictResolved records how a user settled a contradiction.
+	TypeConflictResolved = "conflict_resolved"
+	TypeForgotten        = "memory_forgotten"
+	TypeCertified        = "entry_certified"
+	TypeRejected         = "entry_rejected"
 	// A user's corrections of one memory; each payload names it by "cid".
 	TypeEdited   = "entry_edited"
 	TypePinned   = "entry_pinned"

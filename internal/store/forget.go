@@ -803,8 +803,8 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	}
 	injections := map[int64]bool{}
 	for project, tg := range byProject {
-		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited,
+		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited,
 			TypeEdited, TypePinned, TypeUnpinned)
 		if err != nil {
 			return nil, err
@@ -833,7 +833,7 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 				if tg.claimKeys[v.ClaimKey] {
 					p.del[id] = k
 				}
-			case TypeConflict:
+			case TypeConflict, TypeConflictResolved:
 				if tg.cids[v.Older] || tg.cids[v.Newer] {
 					p.del[id] = k
 				}
@@ -1026,15 +1026,20 @@ func (db *DB) EntryEvents(ctx context.Context, e Entry) ([]Event, error) {
 }
 
 func entryEvents(ctx context.Context, q dbtx, e Entry) ([]Event, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ? AND (
+	// The type list up front lets events_type find the few records of a
+	// memory's life instead of reading every message of the project.
+	rows, err := q.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ?
+		AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) AND (
 			(type IN (?, ?) AND json_extract(payload, '$.claim_key') = ?)
-			OR (type = ? AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
+			OR (type IN (?, ?) AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.cited') WHERE value = ?))
 			OR (type IN (?, ?, ?, ?, ?) AND json_extract(payload, '$.cid') = ?))
 		ORDER BY ts, id`,
-		e.Project, TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
-		TypeConflict, e.CID, e.CID,
+		e.Project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeMemoryInjected, TypeMemoryCited,
+		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned,
+		TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
+		TypeConflict, TypeConflictResolved, e.CID, e.CID,
 		TypeMemoryInjected, e.CID,
 		TypeMemoryCited, e.CID,
 		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, e.CID)

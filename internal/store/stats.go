@@ -77,16 +77,34 @@ func (db *DB) Stats(ctx context.Context, project string) (Stats, error) {
 	}
 	st.Sessions, st.ForgottenSessions = sessions["0"], sessions["1"]
 
+	if project == "" {
+		ps, err := db.projectStats(ctx)
+		if err != nil {
+			return st, err
+		}
+		st.Projects = ps
+	}
+	// One project at a time: events_type (type, project, ts) finds each
+	// project's newest message in a few steps, where a max over every
+	// project reads the index whole.
 	ingested := `type IN ('` + TypeUserPrompt + `', '` + TypeAgentResponse + `', '` + TypeToolObservation + `', '` + TypeSessionProcessed + `')`
-	q := `SELECT coalesce(max(ts), '') FROM events WHERE ` + ingested
-	if project != "" {
-		q += ` AND project = ?`
+	q := `SELECT coalesce(max(ts), '') FROM events WHERE ` + ingested + ` AND project = ?`
+	projects := []string{project}
+	if project == "" {
+		projects = projects[:0]
+		for _, p := range st.Projects {
+			projects = append(projects, p.Project)
+		}
 	}
-	var last string
-	if err := db.sql.QueryRowContext(ctx, q, args...).Scan(&last); err != nil {
-		return st, fmt.Errorf("stats: last ingest: %w", err)
+	for _, p := range projects {
+		var last string
+		if err := db.sql.QueryRowContext(ctx, q, p).Scan(&last); err != nil {
+			return st, fmt.Errorf("stats: last ingest: %w", err)
+		}
+		if t := ParseTime(last); t.After(st.LastIngest) {
+			st.LastIngest = t
+		}
 	}
-	st.LastIngest = ParseTime(last)
 
 	q = `SELECT count(*), coalesce(sum(json_extract(payload, '$.chars')), 0),
 		coalesce(sum(json_array_length(payload, '$.memories')), 0) FROM events WHERE type = ?`
@@ -105,14 +123,6 @@ func (db *DB) Stats(ctx context.Context, project string) (Stats, error) {
 		return st, fmt.Errorf("stats: citations: %w", err)
 	}
 	st.Forgets = st.ByType[TypeForgotten]
-
-	if project == "" {
-		ps, err := db.projectStats(ctx)
-		if err != nil {
-			return st, err
-		}
-		st.Projects = ps
-	}
 	return st, nil
 }
 
