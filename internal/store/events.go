@@ -390,10 +390,6 @@ func (db *DB) CountEvents(ctx context.Context, project string) (int, error) {
 	return n, nil
 }
 
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
-}
-
 // CountSessionMessages counts a session's prompts, answers and tool observations.
 func (t *Tx) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
 	var n int
@@ -465,4 +461,44 @@ func (t *Tx) Unchanged(ctx context.Context, evs []Event) error {
 		return fmt.Errorf("%d of %d events gone: %w", len(want)-found, len(want), ErrChanged)
 	}
 	return nil
+}
+
+// EntryEvents returns the events that record an entry's life, oldest first:
+// its extraction and alignment in each session (matched by claim key), the
+// conflicts naming it, the prompts it was injected into, the answers that
+// cited it, and its certification or rejection.
+func (db *DB) EntryEvents(ctx context.Context, e Entry) ([]Event, error) {
+	evs, err := entryEvents(ctx, db.Read(), e)
+	if err != nil {
+		return nil, fmt.Errorf("events of %s: %w", e.CID, err)
+	}
+	return evs, nil
+}
+
+func entryEvents(ctx context.Context, t *Tx, e Entry) ([]Event, error) {
+	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ? AND (
+			(type IN (?, ?) AND json_extract(payload, '$.claim_key') = ?)
+			OR (type = ? AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
+			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
+			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.cited') WHERE value = ?))
+			OR (type IN (?, ?, ?, ?, ?) AND json_extract(payload, '$.cid') = ?))
+		ORDER BY ts, id`,
+		e.Project, TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
+		TypeConflict, e.CID, e.CID,
+		TypeMemoryInjected, e.CID,
+		TypeMemoryCited, e.CID,
+		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, e.CID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		ev, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, rows.Err()
 }
