@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,7 +22,6 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
-	"github.com/tidwall/gjson"
 )
 
 // importOptions are the flags of import.
@@ -120,7 +118,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 type importJob struct {
 	path    string
 	project string // the project to file it under; "" means the project of its cwd
-	info    transcriptInfo
+	info    transcript.Info
 	err     error // reading its head failed
 }
 
@@ -174,21 +172,21 @@ func importJobs(e *env, o importOptions) ([]importJob, error) {
 		if err != nil {
 			return nil, err
 		}
-		ps, err := transcriptsIn(abs)
+		ps, err := transcript.Files(abs)
 		if err != nil {
 			return nil, fmt.Errorf("read --dir: %w", err)
 		}
 		paths = append(paths, ps...)
 	}
 	if o.All || (o.Project != "" && len(o.Transcripts) == 0 && o.Dir == "") {
-		root, err := claudeProjectsDir(e)
+		root, err := transcript.ProjectsDir(e.getenv)
 		if err != nil {
 			return nil, err
 		}
 		if _, err := os.Stat(root); err != nil {
 			return nil, fmt.Errorf("no Claude Code projects directory: %w", err)
 		}
-		folders, err := transcriptFolders(root, o.Project)
+		folders, err := transcript.Folders(root, o.Project)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +195,7 @@ func importJobs(e *env, o importOptions) ([]importJob, error) {
 			return nil, fmt.Errorf("no Claude Code sessions for %s (looked for %s)", abs, filepath.Join(root, project.Slug(abs)))
 		}
 		for _, f := range folders {
-			ps, err := transcriptsIn(f)
+			ps, err := transcript.Files(f)
 			if err != nil {
 				return nil, err
 			}
@@ -211,7 +209,7 @@ func importJobs(e *env, o importOptions) ([]importJob, error) {
 			continue
 		}
 		seen[p] = true
-		if isSubagentTranscript(p) {
+		if transcript.IsSubagent(p) {
 			fmt.Fprintf(e.stderr, "skipping %s: a subagent transcript is part of its session, not a session\n", p)
 			continue
 		}
@@ -296,7 +294,7 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 		jobs[i].info, jobs[i].err = readTranscriptInfo(jobs[i].path, false)
 	}
 	sort.SliceStable(jobs, func(i, j int) bool {
-		a, b := jobs[i].info.date(), jobs[j].info.date()
+		a, b := jobs[i].info.Date(), jobs[j].info.Date()
 		if !a.Equal(b) {
 			return a.Before(b)
 		}
@@ -351,7 +349,7 @@ type staged struct {
 	out    importOutcome
 	err    error
 	proj   string
-	tail   transcriptTail
+	tail   transcript.Tail
 	marker string
 	// inc and plan are set when the session was not in the store: its
 	// messages as events, and the pipeline's plan for them. Otherwise the
@@ -599,7 +597,7 @@ func (im *importer) stage(ctx context.Context, s *staged) {
 		s.out = outcomeBeforeSince
 		return
 	}
-	if s.tail, s.err = readTranscriptTail(job.path, info.Size); s.err != nil {
+	if s.tail, s.err = transcript.ReadTail(job.path, info.Size); s.err != nil {
 		return
 	}
 	s.proj = job.project
@@ -638,7 +636,7 @@ func (im *importer) check(ctx context.Context, r *store.Tx, s *staged) (out impo
 		// The user had it forgotten; its transcript is still on disk, but
 		// bringing it back is not an import's call.
 		return outcomeForgotten, false, nil
-	case stored.Offset == s.tail.complete:
+	case stored.Offset == s.tail.Complete:
 		done, err := r.HasEvent(ctx, s.marker)
 		if err != nil {
 			return 0, false, err
@@ -653,7 +651,7 @@ func (im *importer) check(ctx context.Context, r *store.Tx, s *staged) (out impo
 // session is the session a staged transcript registers.
 func (im *importer) session(s *staged) store.Session {
 	info := s.job.info
-	return store.Session{ID: info.SessionID, Project: s.proj, Cwd: info.Cwd, TranscriptPath: s.job.path, Source: "import", StartedAt: info.date()}
+	return store.Session{ID: info.SessionID, Project: s.proj, Cwd: info.Cwd, TranscriptPath: s.job.path, Source: "import", StartedAt: info.Date()}
 }
 
 // write imports one staged transcript in tx: register the session, ingest
@@ -694,8 +692,8 @@ func (im *importer) write(ctx context.Context, tx *store.Tx, s *staged, sum *imp
 	sum.Duplicates += ing.Duplicates
 	// The markers' keys come from the transcript, so importing it again (or
 	// after an interruption) finds them stored.
-	started := info.date()
-	ended := s.tail.last
+	started := info.Date()
+	ended := s.tail.Last
 	if ended.IsZero() {
 		ended = info.ModTime
 	}
@@ -755,56 +753,6 @@ func (im *importer) write(ctx context.Context, tx *store.Tx, s *staged, sum *imp
 		return 0, err
 	}
 	return outcomeImported, nil
-}
-
-// transcriptTail is what the end of a transcript tells.
-type transcriptTail struct {
-	complete int64     // the end of the last complete line: what an ingest can consume
-	last     time.Time // the last row's timestamp; zero if none was found
-}
-
-// tailWindow is how much of a transcript's end readTranscriptTail reads.
-const tailWindow = 1 << 20
-
-// readTranscriptTail reads the end of a transcript of the given size.
-func readTranscriptTail(path string, size int64) (transcriptTail, error) {
-	t := transcriptTail{complete: size}
-	f, err := transcript.Open(path)
-	if err != nil {
-		return t, err
-	}
-	defer f.Close()
-	off := max(size-tailWindow, 0)
-	buf := make([]byte, size-off)
-	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-		return t, err
-	}
-	if len(buf) > 0 && buf[len(buf)-1] != '\n' {
-		i := bytes.LastIndexByte(buf, '\n')
-		switch {
-		case i >= 0:
-			t.complete = off + int64(i) + 1
-		case off == 0:
-			t.complete = 0
-		}
-		buf = buf[:i+1]
-	}
-	for len(buf) > 0 {
-		buf = bytes.TrimRight(buf, "\n")
-		i := bytes.LastIndexByte(buf, '\n')
-		line := buf[i+1:]
-		buf = buf[:max(i, 0)]
-		if ts := gjson.GetBytes(line, "timestamp").Str; ts != "" {
-			if at, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-				t.last = at
-				break
-			}
-		}
-		if i < 0 {
-			break
-		}
-	}
-	return t, nil
 }
 
 func printImportSummary(e *env, o importOptions, s *importSummary) error {

@@ -24,6 +24,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/synthetic"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/import")
@@ -369,7 +370,7 @@ func TestImportResume(t *testing.T) {
 	}
 
 	// A session cut short after its ingest: registered and ingested, never processed.
-	paths, _ := transcriptsIn(conv)
+	paths, _ := transcript.Files(conv)
 	db := te.openDB(t)
 	var half string
 	for _, p := range paths {
@@ -430,7 +431,7 @@ func TestImportFreshAndCapturedAgree(t *testing.T) {
 
 	captured := newTestEnv(t)
 	db := captured.openDB(t)
-	paths, err := transcriptsIn(dir)
+	paths, err := transcript.Files(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +441,7 @@ func TestImportFreshAndCapturedAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.date()}
+		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.Date()}
 		if err := db.Update(context.Background(), func(tx *store.Tx) error { return tx.TouchSession(context.Background(), s) }); err != nil {
 			t.Fatal(err)
 		}
@@ -526,7 +527,7 @@ func TestImportHistory(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
-	paths, err := transcriptsIn(conv)
+	paths, err := transcript.Files(conv)
 	if err != nil {
 		t.Fatal(err)
 	}
