@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -111,7 +112,7 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 
 	dst := newTestEnv(t)
-	var sum restoreSummary
+	var sum export.Summary
 	if err := json.Unmarshal([]byte(dst.mustRun(t, "import", "--json", "--from-export", file)), &sum); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
@@ -149,7 +150,7 @@ var errExportFile = errors.New("an export of this tool, not a transcript: use im
 func readTranscriptInfo(path string, countLines bool) (transcript.Info, error) {
 	info, err := transcript.ReadInfo(path, countLines)
 	var he *transcript.HeaderError
-	if errors.As(err, &he) && he.Format == exportFormat {
+	if errors.As(err, &he) && he.Format == export.Format {
 		return info, errExportFile
 	}
 	return info, err
