@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
@@ -88,9 +88,9 @@ func runList(ctx context.Context, e *env, args []string) error {
 	}
 	out := []listedSession{}
 	for _, p := range paths {
-		info, err := readTranscriptInfo(p, true)
+		info, err := ingest.ReadInfo(p, true)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "claude-memory-layer list: %s: %s\n", p, fileErrorText(err))
+			fmt.Fprintf(e.stderr, "claude-memory-layer list: %s: %s\n", p, ingest.ErrorText(err))
 			continue
 		}
 		s := listedSession{SessionID: info.SessionID, Project: info.Cwd, Path: p, Bytes: info.Size, Lines: info.Lines, Imported: "no", date: info.Date()}
@@ -140,18 +140,4 @@ func runList(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", s.date.UTC().Format("2006-01-02 15:04"), s.SessionID, s.Project, byteSize(s.Bytes), s.Lines, s.Imported)
 	}
 	return tw.Flush()
-}
-
-// errExportFile marks a file written by export, which import reads with
-// --from-export: read as a transcript it made sessions of nothing.
-var errExportFile = errors.New("an export of this tool, not a transcript: use import --from-export")
-
-// readTranscriptInfo is transcript.ReadInfo, naming a file export wrote as such.
-func readTranscriptInfo(path string, countLines bool) (transcript.Info, error) {
-	info, err := transcript.ReadInfo(path, countLines)
-	var he *transcript.HeaderError
-	if errors.As(err, &he) && he.Format == export.Format {
-		return info, errExportFile
-	}
-	return info, err
 }
