@@ -586,7 +586,7 @@ func (r *restorer) applyConflicts(ctx context.Context) error {
 		payload, _ := json.Marshal(map[string]any{"older": c.Older, "newer": c.Newer, "kind": c.Kind, "reason": c.Reason, "restored": true})
 		added, err := r.db.AddConflict(ctx, store.Conflict{Older: older, Newer: newer, Kind: c.Kind, Reason: c.Reason, Detected: store.ParseTime(c.Detected)},
 			store.Event{Time: store.ParseTime(c.Detected), Type: store.TypeConflict, SessionID: r.owners[c.Newer].SessionID, Project: r.owners[c.Newer].Project,
-				DedupeKey: "conflict:" + c.Older + ":" + c.Newer, Payload: payload})
+				DedupeKey: store.Key(store.KeyConflict, c.Older, c.Newer), Payload: payload})
 		if err != nil {
 			return err
 		}

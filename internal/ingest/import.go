@@ -497,7 +497,7 @@ func (im *Importer) stage(ctx context.Context, s *staged) {
 	if s.proj == "" {
 		s.proj = im.fallback
 	}
-	s.marker = store.TypeSessionProcessed + ":" + info.SessionID + ":" + strconv.FormatInt(info.Size, 10)
+	s.marker = store.Key(store.TypeSessionProcessed, info.SessionID, strconv.FormatInt(info.Size, 10))
 	out, fresh, err := im.check(ctx, im.DB.Read(), s)
 	if err != nil || !fresh || out != outcomeImported {
 		s.out, s.err = out, err

@@ -298,7 +298,7 @@ func tombstone(ctx context.Context, t *Tx, sel ForgetSelector, p ForgetPlan, now
 		}
 	}
 	return Event{Time: now, Type: TypeForgotten, Project: project, Payload: b,
-		DedupeKey: "forgotten:" + FormatTime(now) + ":" + shortHash(string(b))[:16]}, nil
+		DedupeKey: Key(KeyForgotten, FormatTime(now), shortHash(string(b))[:16])}, nil
 }
 
 func firstString(ctx context.Context, t *Tx, query string, args ...any) string {

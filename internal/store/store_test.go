@@ -109,9 +109,9 @@ func TestAppendDedupes(t *testing.T) {
 func TestAppendSameContent(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpen(t)
-	stop := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "stop:s:1", Text: "Done.\nAll tests pass.", SameContentAs: "%"}
-	row := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m1", Text: "Done. All tests pass. ", SameContentAs: "stop:%"}
-	other := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m2", Text: "Done. All tests pass.", SameContentAs: "stop:%"}
+	stop := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "stop:s:1", Text: "Done.\nAll tests pass.", SameContentAs: []KeyKind{KeyAny}}
+	row := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m1", Text: "Done. All tests pass. ", SameContentAs: []KeyKind{KeyStop}}
+	other := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m2", Text: "Done. All tests pass.", SameContentAs: []KeyKind{KeyStop}}
 	if r, _ := appendEvents(ctx, db, stop); r.Added != 1 {
 		t.Fatalf("stop copy not added")
 	}
