@@ -96,7 +96,7 @@ func (p *planner) memory(ctx context.Context) error {
 		p.needles = append(p.needles, f)
 		rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.text FROM events_fts
 			JOIN events e ON e.id = events_fts.rowid
-			WHERE events_fts MATCH ? AND e.type IN (?, ?, ?)`, QuoteTerm(n), TypeUserPrompt, TypeAgentResponse, TypeToolObservation)
+			WHERE events_fts MATCH ? AND e.type IN (?, ?, ?)`, quoteTerm(n), TypeUserPrompt, TypeAgentResponse, TypeToolObservation)
 		if err != nil {
 			return fmt.Errorf("forget %s: search copies: %w", cid, err)
 		}
@@ -182,7 +182,7 @@ func (p *planner) filters(ctx context.Context) error {
 	if phrase := strings.TrimSpace(s.Phrase); phrase != "" {
 		from = "events_fts JOIN events e ON e.id = events_fts.rowid"
 		where = append(where, "events_fts MATCH ?")
-		args = append(args, QuoteTerm(phrase))
+		args = append(args, quoteTerm(phrase))
 	}
 	if s.SessionID != "" {
 		where = append(where, "e.session_id = ?")
@@ -218,7 +218,7 @@ func (p *planner) filters(ctx context.Context) error {
 	if phrase := strings.TrimSpace(s.Phrase); phrase != "" {
 		from = "entries_fts JOIN entries e ON e.id = entries_fts.rowid"
 		where = append(where, "entries_fts MATCH ?")
-		args = append(args, QuoteTerm(phrase))
+		args = append(args, quoteTerm(phrase))
 	}
 	if s.SessionID != "" {
 		where = append(where, "e.session_id = ?")

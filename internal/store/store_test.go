@@ -199,9 +199,16 @@ func FuzzMatchAny(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, term string, prefix bool) {
-		m := MatchAny([]string{term, "text"}, prefix)
-		if _, err := db.SearchEvents(context.Background(), EventQuery{Match: m}); err != nil {
-			t.Fatalf("MatchAny(%q) = %s: %v", term, m, err)
+		for _, m := range []Match{MatchAny([]string{term, "text"}, prefix), MatchAll([]string{term}, prefix)} {
+			if _, err := db.SearchEvents(context.Background(), EventQuery{Match: m}); err != nil {
+				t.Fatalf("SearchEvents(%+v) = %s: %v", m, m.expr(), err)
+			}
+			if _, err := db.SearchEntries(context.Background(), EntryQuery{Match: m}); err != nil {
+				t.Fatalf("SearchEntries(%+v) = %s: %v", m, m.expr(), err)
+			}
+			if _, err := db.CountEventMatches(context.Background(), m, 10); err != nil {
+				t.Fatalf("CountEventMatches(%+v) = %s: %v", m, m.expr(), err)
+			}
 		}
 	})
 }
