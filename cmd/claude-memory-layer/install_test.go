@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
 )
 
 // installEnv is an env whose HOME and data directory are temporary.
@@ -194,10 +196,10 @@ func TestInstallTwiceNoDoubleHooks(t *testing.T) {
 	fake := filepath.Join(dir, "claude")
 	// The scripted claude records the plugin in settings.json as Claude Code does.
 	e, out, home := installEnv(t, dir)
-	settings := filepath.Join(home, ".claude", "settings.json")
+	settingsFile := filepath.Join(home, ".claude", "settings.json")
 	os.WriteFile(fake, []byte(`#!/bin/sh
 case "$*" in
-"plugin install"*) sed -i '1s/^{/{"enabledPlugins":{"memory-layer@memory-layer":true},/' "`+settings+`" ;;
+"plugin install"*) sed -i '1s/^{/{"enabledPlugins":{"memory-layer@memory-layer":true},/' "`+settingsFile+`" ;;
 esac
 echo ok
 `), 0o755)
@@ -211,17 +213,17 @@ echo ok
 		}
 	}
 	hooksIn := func() bool {
-		s, err := readSettings(settings)
+		s, err := settings.Read(settingsFile)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return hasOurHooks(s)
+		return settings.HasOurHooks(s)
 	}
 	mustRun("install", "--mode", "settings", "--plugin-dir", plugin)
 	// What the earlier build left: settings hooks and the plugin, both on.
-	s, _ := readSettings(settings)
-	s["enabledPlugins"] = map[string]any{pluginKey: true}
-	writeSettings(settings, s)
+	s, _ := settings.Read(settingsFile)
+	s["enabledPlugins"] = map[string]any{settings.PluginKey: true}
+	settings.Write(settingsFile, s)
 	out.Reset()
 	if code := run(ctx, []string{"doctor"}, e); code == 0 || !strings.Contains(out.String(), "installed twice") {
 		t.Errorf("doctor (exit %d) does not report the double installation:\n%s", code, out)
@@ -242,7 +244,7 @@ echo ok
 	}
 
 	mustRun("uninstall", "--claude", "no-such-claude")
-	if s, _ := readSettings(settings); pluginEnabled(s) || !strings.Contains(out.String(), "disabled the memory-layer plugin") {
+	if s, _ := settings.Read(settingsFile); settings.PluginEnabled(s) || !strings.Contains(out.String(), "disabled the memory-layer plugin") {
 		t.Errorf("uninstall without claude left the plugin enabled or said nothing: %s", out)
 	}
 }
