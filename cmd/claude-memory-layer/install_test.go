@@ -31,6 +31,7 @@ func installEnv(t *testing.T, path string) (*env, *bytes.Buffer, string) {
 }
 
 func TestInstallSettingsMergeKeepsUserHooks(t *testing.T) {
+	t.Parallel()
 	e, out, home := installEnv(t, "")
 	settings := filepath.Join(home, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o700)
@@ -93,6 +94,7 @@ func TestInstallSettingsMergeKeepsUserHooks(t *testing.T) {
 
 // TestInstallPluginMode drives a scripted fake claude and checks the calls.
 func TestInstallPluginMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls")
 	fake := filepath.Join(dir, "claude")
@@ -113,6 +115,7 @@ func TestInstallPluginMode(t *testing.T) {
 }
 
 func TestManifestsValid(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"../../.claude-plugin/plugin.json", "../../.claude-plugin/marketplace.json", "../../hooks/hooks.json"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -132,6 +135,7 @@ func TestManifestsValid(t *testing.T) {
 // exec-form command naming the hook's .exe in bin/ (no POSIX shell, no
 // launcher script), even with the claude CLI on PATH; uninstall finds them.
 func TestInstallWindows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "claude")
 	os.WriteFile(fake, []byte("#!/bin/sh\necho called >> "+filepath.Join(dir, "calls")+"\n"), 0o755)
