@@ -11,10 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 func TestExportFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want exportOptions
@@ -65,6 +68,7 @@ func exportLines(tb testing.TB, b []byte) map[string][]string {
 }
 
 func TestExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	conv := conversation(t)
 	src := newTestEnv(t)
@@ -96,7 +100,7 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 	nEvents, _ := srcDB.CountEvents(ctx, "")
 	sessions, _ := srcDB.Sessions(ctx, "", 0)
-	entries, _ := srcDB.Entries(ctx, store.EntryFilter{})
+	entries, _ := srcDB.Read().Entries(ctx, store.EntryFilter{})
 	if len(lines["event"]) != nEvents || len(lines["session"]) != len(sessions) || len(lines["entry"]) != len(entries) || len(entries) == 0 {
 		t.Errorf("export has %d events, %d sessions, %d entries; the store %d, %d, %d",
 			len(lines["event"]), len(lines["session"]), len(lines["entry"]), nEvents, len(sessions), len(entries))
@@ -111,7 +115,7 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 
 	dst := newTestEnv(t)
-	var sum restoreSummary
+	var sum export.Summary
 	if err := json.Unmarshal([]byte(dst.mustRun(t, "import", "--json", "--from-export", file)), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +144,7 @@ func TestExportRoundTrip(t *testing.T) {
 		}
 	}
 	// Importing the transcripts into the restored store finds them imported.
-	var isum importSummary
+	var isum ingest.Summary
 	if err := json.Unmarshal([]byte(dst.mustRun(t, "import", "--json", "--dir", conv)), &isum); err != nil {
 		t.Fatal(err)
 	}
@@ -161,6 +165,7 @@ func TestExportRoundTrip(t *testing.T) {
 }
 
 func TestExportProject(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	te.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"))

@@ -21,6 +21,7 @@ import (
 )
 
 func TestParseForget(t *testing.T) {
+	t.Parallel()
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
 	tests := []struct {
 		name string
@@ -64,6 +65,7 @@ func TestParseForget(t *testing.T) {
 }
 
 func TestForgetUnknownMemory(t *testing.T) {
+	t.Parallel()
 	c, _ := seeded(t)
 	for _, args := range [][]string{{"forget", "mem:abcdef"}, {"forget", "mem:abcdef", "--yes"}} {
 		_, errs, code := c.run(args...)
@@ -76,7 +78,7 @@ func TestForgetUnknownMemory(t *testing.T) {
 // cidOf finds an entry of the basic fixture by the start of its title.
 func cidOf(t *testing.T, db *store.DB, title string) string {
 	t.Helper()
-	es, err := db.Entries(context.Background(), store.EntryFilter{})
+	es, err := db.Read().Entries(context.Background(), store.EntryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +92,7 @@ func cidOf(t *testing.T, db *store.DB, title string) string {
 }
 
 func TestForgetPreviewChangesNothing(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	cid := cidOf(t, db, "Sign JWTs with RS256 keys")
 	before := c.ok("export")
@@ -147,7 +150,7 @@ func TestForgetAcceptance(t *testing.T) {
 
 	// The memory's source message was redacted, not deleted: its row keeps the
 	// transcript from being ingested into it again.
-	evs, err := db.Events(ctx, store.EventFilter{SessionID: basicSession})
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: basicSession})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +167,7 @@ func TestForgetAcceptance(t *testing.T) {
 	if conv != 7 || redacted != 0 {
 		t.Errorf("basic session keeps %d messages (%d redacted), want the 7 of its second turn", conv, redacted)
 	}
-	es, err := db.Entries(ctx, store.EntryFilter{})
+	es, err := db.Read().Entries(ctx, store.EntryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +178,7 @@ func TestForgetAcceptance(t *testing.T) {
 	if len(es) != 2 {
 		t.Errorf("entries left: %q, want the two of the second turn (its lesson and rule)", titles)
 	}
-	tombs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeForgotten}})
+	tombs, _ := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeForgotten}})
 	if len(tombs) != 3 {
 		t.Errorf("%d memory_forgotten events, want 3", len(tombs))
 	}
@@ -184,7 +187,7 @@ func TestForgetAcceptance(t *testing.T) {
 			t.Errorf("tombstone holds an identifier in the clear: %s", tb.Payload)
 		}
 	}
-	if sess, err := db.Session(ctx, edgeSession); err != nil || sess.Source != store.SessionForgotten || sess.Summary != "" {
+	if sess, err := db.Read().Session(ctx, edgeSession); err != nil || sess.Source != store.SessionForgotten || sess.Summary != "" {
 		t.Errorf("forgotten session row = %+v, %v", sess, err)
 	}
 	var st struct {
@@ -277,7 +280,7 @@ func assertForgotten(t *testing.T, c *cli, db *store.DB, word string) {
 	}
 	for _, fts := range []string{"events_fts", "entries_fts"} {
 		var n int
-		if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM `+fts+` WHERE `+fts+` MATCH ?`, store.QuoteTerm(word)+"*").Scan(&n); err != nil || n != 0 {
+		if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM `+fts+` WHERE `+fts+` MATCH ?`, `"`+word+`"*`).Scan(&n); err != nil || n != 0 {
 			t.Errorf("%s MATCH %q: %d rows, %v", fts, word, n, err)
 		}
 	}
@@ -384,6 +387,7 @@ func readSlashCommand(t *testing.T, path string) slashCommand {
 }
 
 func TestSlashCommands(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join(commandsDir, "*.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -520,6 +524,7 @@ func TestSlashCommandShellIsLiteral(t *testing.T) {
 }
 
 func TestExpandStdinArgs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args  []string
 		stdin string
@@ -558,6 +563,7 @@ func TestExpandStdinArgs(t *testing.T) {
 // a hook in the middle of its work would: forget deletes, says compaction is
 // pending and exits 1; forget --compact finishes the job once the reader is gone.
 func TestForgetCompactionPending(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	ctx := context.Background()
 	reader, err := sql.Open("sqlite", "file:"+filepath.Join(c.dir, config.DBFile)+"?_pragma=busy_timeout(50)")

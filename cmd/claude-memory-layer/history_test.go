@@ -113,10 +113,10 @@ func importFixture(t *testing.T, db *store.DB, name string) string {
 	ctx := context.Background()
 	s := store.Session{ID: ids[0], Project: project.Identify(ids[1]), Cwd: ids[1], TranscriptPath: path, Source: "import",
 		StartedAt: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
-	if err := db.TouchSession(ctx, s); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error { return tx.TouchSession(ctx, s) }); err != nil {
 		t.Fatal(err)
 	}
-	sess, err := db.Session(ctx, s.ID)
+	sess, err := db.Read().Session(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,6 +233,7 @@ func checkUsage(t *testing.T, cases []usageCase) {
 }
 
 func TestParseHistory(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, getenv: c.getenv}
 	o, err := parseHistory(e, []string{"--session", "s1", "--type", "user_prompt", "--type", "agent_response", "--limit", "3", "--json"})
@@ -253,6 +254,7 @@ func TestParseHistory(t *testing.T) {
 }
 
 func TestHistory(t *testing.T) {
+	t.Parallel()
 	c, _ := seeded(t)
 	checkGolden(t, "history", "basic.txt", c.normalize(c.ok("history", "--project", basicProject, "--limit", "12")))
 	checkGolden(t, "history", "prompts.json", c.normalize(c.ok("history", "--session", basicSession, "--type", "user_prompt", "--json")))
@@ -283,6 +285,7 @@ func TestHistory(t *testing.T) {
 }
 
 func TestHistoryEmptyStore(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	if got := c.ok("history", "--all-projects", "--json"); strings.TrimSpace(got) != `{
   "events": []

@@ -21,9 +21,11 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/synthetic"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/import")
@@ -165,7 +167,7 @@ func copyFile(tb testing.TB, src, dst string) {
 // eventKeys returns the dedupe key and checksum of every stored event.
 func eventKeys(tb testing.TB, db *store.DB) map[string]string {
 	tb.Helper()
-	evs, err := db.Events(context.Background(), store.EventFilter{})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -233,6 +235,7 @@ func TestImportFlags(t *testing.T) {
 }
 
 func TestImportFixtures(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	args := []string{"import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl")}
@@ -243,32 +246,32 @@ func TestImportFixtures(t *testing.T) {
 	db := te.openDB(t)
 	ctx := context.Background()
 	for _, id := range []string{"5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30", "9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73"} {
-		sess, err := db.Session(ctx, id)
+		sess, err := db.Read().Session(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if sess.Source != "import" || sess.EndedAt.IsZero() || sess.Summary == "" || sess.StartedAt.Year() != 2026 {
 			t.Errorf("session %s = %+v, want source import, ended, summarised, started in 2026", id, sess)
 		}
-		n, err := db.CountSessionMessages(ctx, id)
+		n, err := db.Read().CountSessionMessages(ctx, id)
 		if err != nil || n == 0 {
 			t.Errorf("session %s: %d messages (%v), want some", id, n, err)
 		}
 		for _, typ := range []string{store.TypeSessionStarted, store.TypeSessionEnded, store.TypeSessionProcessed} {
-			evs, err := db.Events(ctx, store.EventFilter{SessionID: id, Types: []string{typ}})
+			evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: id, Types: []string{typ}})
 			if err != nil || len(evs) != 1 {
 				t.Errorf("session %s: %d %s events (%v), want 1", id, len(evs), typ, err)
 			}
 		}
 	}
-	basic, err := db.Session(ctx, "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
+	basic, err := db.Read().Session(ctx, "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if basic.Project != "/home/dev/shop-api" || basic.Cwd != "/home/dev/shop-api" || basic.TranscriptPath != filepath.Join(fx, "basic.jsonl") {
 		t.Errorf("basic session = %+v", basic)
 	}
-	entries, err := db.Entries(ctx, store.EntryFilter{})
+	entries, err := db.Read().Entries(ctx, store.EntryFilter{})
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("%d entries (%v), want some", len(entries), err)
 	}
@@ -282,11 +285,12 @@ func TestImportFixtures(t *testing.T) {
 }
 
 func TestImportJSON(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	out := te.mustRun(t, "import", "--json", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"))
 	golden(t, "fixtures.json", te.normalize(t, out))
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -299,6 +303,7 @@ func TestImportJSON(t *testing.T) {
 // does not match (the file grew by a blank line), so the whole pipeline runs
 // again, and checks that the dedupe keys keep it from adding anything.
 func TestImportSlowPathAddsNothing(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	path := filepath.Join(te.root(), "t", "basic.jsonl")
@@ -306,7 +311,7 @@ func TestImportSlowPathAddsNothing(t *testing.T) {
 	te.mustRun(t, "import", "--transcript", path)
 	db := te.openDB(t)
 	before := eventKeys(t, db)
-	entries, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	entries, _ := db.Read().Entries(context.Background(), store.EntryFilter{Evidence: true})
 
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -315,7 +320,7 @@ func TestImportSlowPathAddsNothing(t *testing.T) {
 	f.WriteString("\n")
 	f.Close()
 	out := te.mustRun(t, "import", "--json", "--transcript", path)
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +338,7 @@ func TestImportSlowPathAddsNothing(t *testing.T) {
 	if len(added) != 1 || !strings.HasPrefix(added[0], store.TypeSessionProcessed+":") {
 		t.Errorf("events added on re-import: %q, want only the new processed marker", added)
 	}
-	entries2, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	entries2, _ := db.Read().Entries(context.Background(), store.EntryFilter{Evidence: true})
 	if len(entries2) != len(entries) {
 		t.Errorf("entries: %d, then %d", len(entries), len(entries2))
 	}
@@ -369,20 +374,20 @@ func TestImportResume(t *testing.T) {
 	}
 
 	// A session cut short after its ingest: registered and ingested, never processed.
-	paths, _ := transcriptsIn(conv)
+	paths, _ := transcript.Files(conv)
 	db := te.openDB(t)
 	var half string
 	for _, p := range paths {
-		info, err := readTranscriptInfo(p, false)
+		info, err := ingest.ReadInfo(p, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Session(context.Background(), info.SessionID); err == nil {
+		if _, err := db.Read().Session(context.Background(), info.SessionID); err == nil {
 			continue
 		}
 		half = info.SessionID
 		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.Started}
-		if err := db.TouchSession(context.Background(), s); err != nil {
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { return tx.TouchSession(context.Background(), s) }); err != nil {
 			t.Fatal(err)
 		}
 		rec := &capture.Recorder{DB: db, Log: slog.New(slog.DiscardHandler)}
@@ -411,7 +416,7 @@ func TestImportResume(t *testing.T) {
 	if gotEntries := entrySpans(t, db); !reflect.DeepEqual(gotEntries, wantEntries) {
 		t.Errorf("resumed store entries %v, want %v", gotEntries, wantEntries)
 	}
-	if sess, err := db.Session(context.Background(), half); err != nil || sess.Summary == "" {
+	if sess, err := db.Read().Session(context.Background(), half); err != nil || sess.Summary == "" {
 		t.Errorf("half-imported session %s: %+v, %v; want processed", half, sess, err)
 	}
 }
@@ -430,18 +435,18 @@ func TestImportFreshAndCapturedAgree(t *testing.T) {
 
 	captured := newTestEnv(t)
 	db := captured.openDB(t)
-	paths, err := transcriptsIn(dir)
+	paths, err := transcript.Files(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := &capture.Recorder{DB: db, Log: slog.New(slog.DiscardHandler)}
 	for _, p := range paths {
-		info, err := readTranscriptInfo(p, false)
+		info, err := ingest.ReadInfo(p, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.date()}
-		if err := db.TouchSession(context.Background(), s); err != nil {
+		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.Date()}
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { return tx.TouchSession(context.Background(), s) }); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := rec.Ingest(context.Background(), s, true); err != nil {
@@ -473,7 +478,7 @@ func conflictPairs(tb testing.TB, db *store.DB) []string {
 		tb.Fatal(err)
 	}
 	cid := func(id int64) string {
-		e, err := db.EntryByID(ctx, id)
+		e, err := db.Read().EntryByID(ctx, id)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -491,7 +496,7 @@ func conflictPairs(tb testing.TB, db *store.DB) []string {
 // and where each quote was found (the event, transcript row and byte span).
 func entrySpans(tb testing.TB, db *store.DB) []string {
 	tb.Helper()
-	es, err := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	es, err := db.Read().Entries(context.Background(), store.EntryFilter{Evidence: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -522,11 +527,11 @@ func TestImportHistory(t *testing.T) {
 	start := time.Now()
 	out := te.mustRun(t, "import", "--json", "--dir", conv)
 	took := time.Since(start)
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
-	paths, err := transcriptsIn(conv)
+	paths, err := transcript.Files(conv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,7 +545,7 @@ func TestImportHistory(t *testing.T) {
 	if err != nil || len(sessions) != len(paths) {
 		t.Fatalf("%d sessions stored (%v), want %d", len(sessions), err, len(paths))
 	}
-	evs, err := db.Events(ctx, store.EventFilter{})
+	evs, err := db.Read().Events(ctx, store.EventFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -600,6 +605,7 @@ func TestImportHistory(t *testing.T) {
 }
 
 func TestImportFailures(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	dir := filepath.Join(te.root(), "in")
@@ -621,12 +627,13 @@ func TestImportFailures(t *testing.T) {
 	}
 	golden(t, "failures.txt", te.normalize(t, te.stdout.String()+"--- stderr\n"+te.stderr.String()))
 	db := te.openDB(t)
-	if _, err := db.Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30"); err != nil {
+	if _, err := db.Read().Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30"); err != nil {
 		t.Errorf("the good transcript was not imported: %v", err)
 	}
 }
 
 func TestImportProjectFolders(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	work := filepath.Join(te.root(), "work", "shop_api.v2")
@@ -635,7 +642,7 @@ func TestImportProjectFolders(t *testing.T) {
 	copyFile(t, filepath.Join(fx, "edge-cases.jsonl"), filepath.Join(te.projectsDir(), project.Slug(other), "9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73.jsonl"))
 	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), project.Slug(work), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30", "subagents", "agent-a1.jsonl"))
 
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--project", work)), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -666,7 +673,7 @@ func TestImportProjectFolders(t *testing.T) {
 	// --project with --transcript files the session under that project.
 	te3 := newTestEnv(t)
 	te3.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--project", work)
-	sess, err := te3.openDB(t).Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
+	sess, err := te3.openDB(t).Read().Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
 	if err != nil || sess.Project != work {
 		t.Errorf("session project %q (%v), want %q", sess.Project, err, work)
 	}
@@ -675,6 +682,7 @@ func TestImportProjectFolders(t *testing.T) {
 // TestImportForgotten checks that a session the user had forgotten is not
 // brought back by importing its transcript, which is still on disk.
 func TestImportForgotten(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	path := filepath.Join(fx, "basic.jsonl")
@@ -684,7 +692,7 @@ func TestImportForgotten(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := eventKeys(t, db)
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--transcript", path)), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -697,6 +705,7 @@ func TestImportForgotten(t *testing.T) {
 }
 
 func TestImportSince(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	dir := filepath.Join(te.root(), "in")
@@ -709,7 +718,7 @@ func TestImportSince(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--dir", dir, "--since", "2026-11-21")), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -719,6 +728,7 @@ func TestImportSince(t *testing.T) {
 }
 
 func TestProgressBar(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	p := &progressBar{w: &buf, on: true, total: 40}
 	p.draw(12, 1234)
@@ -841,7 +851,7 @@ func TestBinaryKilled(t *testing.T) {
 		cmd.Process.Kill()
 		cmd.Wait()
 		out := te.mustRun(t, "import", "--json", "--dir", dir)
-		var sum importSummary
+		var sum ingest.Summary
 		if err := json.Unmarshal([]byte(out), &sum); err != nil {
 			t.Fatal(err)
 		}
@@ -894,7 +904,7 @@ func BenchmarkImport(b *testing.B) {
 		out := te.mustRun(b, "import", "--dir", dir, "--json")
 		elapsed += time.Since(start)
 		cpu += cpuTime(b) - cpu0
-		var sum importSummary
+		var sum ingest.Summary
 		if err := json.Unmarshal([]byte(out), &sum); err != nil {
 			b.Fatal(err)
 		}
@@ -1023,7 +1033,7 @@ func insertRows(b *testing.B, db *sql.DB, rows []eventRow, onlyMessages bool) in
 		if r.message {
 			inTx++
 		}
-		if inTx >= batchMessages {
+		if inTx >= ingest.BatchMessages {
 			commit()
 		}
 	}
@@ -1040,37 +1050,4 @@ func cpuTime(tb testing.TB) time.Duration {
 		tb.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// TestBudget: take waits for bytes to be given back, lets an item larger
-// than the whole budget through when nothing else is taken, and gives up
-// when the context ends.
-func TestBudget(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	b := newBudget(ctx, 100)
-	if !b.take(60) || !b.take(40) {
-		t.Fatal("take within the budget failed")
-	}
-	got := make(chan bool)
-	go func() { got <- b.take(30) }()
-	select {
-	case <-got:
-		t.Fatal("take went past the budget")
-	case <-time.After(20 * time.Millisecond):
-	}
-	b.give(60)
-	if !<-got {
-		t.Fatal("take after give failed")
-	}
-	b.give(40)
-	b.give(30)
-	if !b.take(500) {
-		t.Fatal("an item larger than the budget did not go alone")
-	}
-	go func() { got <- b.take(1) }()
-	cancel()
-	if <-got {
-		t.Error("take succeeded after the context ended")
-	}
 }

@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 )
 
 func TestListFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want listOptions
@@ -44,6 +46,7 @@ func TestListFlags(t *testing.T) {
 }
 
 func TestProjectSlug(t *testing.T) {
+	t.Parallel()
 	for dir, want := range map[string]string{
 		"/home/dev/shop_api.v2":   "-home-dev-shop-api-v2",
 		"/home/dev/shop-api":      "-home-dev-shop-api",
@@ -54,20 +57,6 @@ func TestProjectSlug(t *testing.T) {
 		if got := project.Slug(dir); got != want {
 			t.Errorf("project.Slug(%q) = %q, want %q", dir, got, want)
 		}
-	}
-}
-
-func TestTranscriptFoldersLongPath(t *testing.T) {
-	root := t.TempDir()
-	long := "/" + strings.Repeat("very-long-directory-name/", 12)
-	slug := project.Slug(long)
-	folder := filepath.Join(root, slug[:maxSlug]+"-1x2y3z")
-	if err := os.MkdirAll(folder, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	got, err := transcriptFolders(root, long)
-	if err != nil || len(got) != 1 || got[0] != folder {
-		t.Errorf("transcriptFolders(long) = %q, %v; want [%q]", got, err, folder)
 	}
 }
 
@@ -115,6 +104,7 @@ func setUpProjects(t *testing.T, te *testEnv) {
 }
 
 func TestList(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	setUpProjects(t, te)
 	out := te.mustRun(t, "list")
@@ -160,6 +150,7 @@ func TestList(t *testing.T) {
 }
 
 func TestListWithoutStore(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	fx := needDir(t, fixtureDir)
 	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), "-home-dev-shop-api", "s.jsonl"))

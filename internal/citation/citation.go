@@ -164,7 +164,7 @@ func Record(ctx context.Context, db *store.DB, t Turn) (Check, error) {
 		key = "t" + store.FormatTime(t.Now)
 	}
 	ev := store.Event{Time: t.Now, Type: store.TypeMemoryCited, SessionID: t.SessionID, Project: t.Project,
-		DedupeKey: "cite:" + t.SessionID + ":" + key, Payload: payload}
+		DedupeKey: store.Key(store.KeyCite, t.SessionID, key), Payload: payload}
 	return c, db.MarkUsed(ctx, used, t.Now, ev)
 }
 
@@ -190,7 +190,7 @@ func shownIn(ctx context.Context, db *store.DB, sessionID, promptID string) (tur
 	before = map[string]bool{}
 	// A turn's events are among the session's latest; a long session must
 	// not make every Stop read all of its history.
-	evs, err := db.Events(ctx, store.EventFilter{SessionID: sessionID, Newest: true, Limit: 2000,
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: sessionID, Newest: true, Limit: 2000,
 		Types: []string{store.TypeMemoryInjected, store.TypeToolObservation, store.TypeSessionStarted}})
 	if err != nil {
 		return nil, nil, err

@@ -13,6 +13,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name           string
 		answer         string
@@ -40,6 +41,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestIDsAdjacent(t *testing.T) {
+	t.Parallel()
 	got := IDs("[mem:aaaa][mem:bbbb] mem:cccc,mem:aaaa")
 	if want := []string{"mem:aaaa", "mem:bbbb", "mem:cccc"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("IDs = %v, want %v", got, want)
@@ -96,7 +98,7 @@ func TestRecord(t *testing.T) {
 	// The same tool output in another turn shows nothing to this one.
 	stale := ev(store.TypeToolObservation, "tool:s:t0", map[string]any{"prompt_id": "p0", "memories": []string{other.CID}})
 	stale.Text = "mcp__plugin_memory-layer_memory__get"
-	if _, err := db.Append(ctx, tool, stale); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, tool, stale); return err }); err != nil {
 		t.Fatal(err)
 	}
 	answer := "Using RS256 [" + fetched.CID + "].\nMemories used: [" + injected.CID + "] [" + other.CID + "] [mem:dead0000]"
@@ -131,7 +133,7 @@ func TestRecord(t *testing.T) {
 			t.Errorf("%s %q: used %d, injected %d; want %d, %d", got.CID, got.Title, got.UseCount, got.InjectCount, want.use, want.inject)
 		}
 	}
-	evs, err := db.Events(ctx, store.EventFilter{Types: []string{store.TypeMemoryCited}})
+	evs, err := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeMemoryCited}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,12 +158,13 @@ func TestRecord(t *testing.T) {
 }
 
 func TestRecordNothingCited(t *testing.T) {
+	t.Parallel()
 	db := mustStore(t)
 	c, err := Record(context.Background(), db, Turn{SessionID: "s", PromptID: "p", Answer: "Memories used: none", Now: time.Now()})
 	if err != nil || len(c.Cited) != 0 || c.Flagged() {
 		t.Fatalf("Record(none) = %+v, %v", c, err)
 	}
-	evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeMemoryCited}})
+	evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeMemoryCited}})
 	if len(evs) != 0 {
 		t.Errorf("%d memory_cited events for an answer citing nothing", len(evs))
 	}

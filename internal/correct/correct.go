@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"time"
@@ -31,7 +32,7 @@ func event(typ string, x store.Entry, now time.Time, fields map[string]any) stor
 	fields["cid"] = x.CID
 	payload, _ := json.Marshal(fields)
 	return store.Event{Time: now, Type: typ, Project: x.Project, Payload: payload,
-		DedupeKey: typ + ":" + x.CID + ":" + store.FormatTime(now)}
+		DedupeKey: store.Key(store.KeyKind(typ), x.CID, store.FormatTime(now))}
 }
 
 // Stage certifies (store.StageCertified) or rejects (store.StageRejected)
@@ -70,7 +71,10 @@ func Pin(ctx context.Context, db *store.DB, x store.Entry, pin bool, now time.Ti
 	if pin {
 		typ = store.TypePinned
 	}
-	if _, err := db.Append(ctx, event(typ, x, now, map[string]any{})); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(ctx, event(typ, x, now, map[string]any{}))
+		return err
+	}); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -168,7 +172,7 @@ func Supersede(ctx context.Context, db *store.DB, old, newer store.Entry, now ti
 	payload, _ := json.Marshal(map[string]any{"older": old.CID, "newer": newer.CID, "kind": "supersedes", "reason": reason, "by": "user"})
 	return db.AddConflict(ctx, store.Conflict{Older: old.ID, Newer: newer.ID, Kind: "supersedes", Reason: reason, Detected: now},
 		store.Event{Time: now, Type: store.TypeConflict, SessionID: newer.SessionID, Project: newer.Project,
-			DedupeKey: "conflict:" + old.CID + ":" + newer.CID, Payload: payload})
+			DedupeKey: store.Key(store.KeyConflict, old.CID, newer.CID), Payload: payload})
 }
 
 // Resolve settles an open contradiction c between a and b (c's older and
@@ -194,6 +198,6 @@ func Resolve(ctx context.Context, db *store.DB, c store.Conflict, older, newer s
 	}
 	payload, _ := json.Marshal(map[string]any{"conflict": c.ID, "older": older.CID, "newer": newer.CID, "resolution": r.Note, "by": "user"})
 	ev := store.Event{Time: now, Type: store.TypeConflictResolved, Project: older.Project, Payload: payload,
-		DedupeKey: fmt.Sprintf("conflict_resolved:%d:%s", c.ID, store.FormatTime(now))}
+		DedupeKey: store.Key(store.KeyKind(store.TypeConflictResolved), strconv.FormatInt(c.ID, 10), store.FormatTime(now))}
 	return db.ResolveConflict(ctx, c.ID, r, ev)
 }

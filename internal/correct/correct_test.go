@@ -52,7 +52,7 @@ func contested(t *testing.T, db *store.DB) (store.Conflict, store.Entry, store.E
 
 func entry(t *testing.T, db *store.DB, id int64) store.Entry {
 	t.Helper()
-	x, err := db.EntryByID(context.Background(), id)
+	x, err := db.Read().EntryByID(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

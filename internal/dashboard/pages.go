@@ -180,7 +180,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) error {
 	if o.Sessions, err = s.sessionRows(r, d.Project, 8); err != nil {
 		return err
 	}
-	if o.RecentMemories, err = s.db.Entries(ctx, store.EntryFilter{Project: d.Project, Limit: 8}); err != nil {
+	if o.RecentMemories, err = s.db.Read().Entries(ctx, store.EntryFilter{Project: d.Project, Limit: 8}); err != nil {
 		return err
 	}
 	d.Overview = o
@@ -295,7 +295,7 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) error {
 					es = append(es, x)
 				}
 			}
-		} else if es, err = s.db.Entries(ctx, f); err != nil {
+		} else if es, err = s.db.Read().Entries(ctx, f); err != nil {
 			return err
 		}
 		for _, x := range es {
@@ -617,7 +617,7 @@ func (s *Server) sessionRows(r *http.Request, project string, limit int) ([]sess
 		if x.Source == store.SessionForgotten {
 			continue
 		}
-		n, err := s.db.CountSessionMessages(r.Context(), x.ID)
+		n, err := s.db.Read().CountSessionMessages(r.Context(), x.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -656,7 +656,7 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	id := r.PathValue("id")
 	sd := &sessionData{}
-	sess, err := s.db.Session(ctx, id)
+	sess, err := s.db.Read().Session(ctx, id)
 	switch {
 	case err == nil:
 		sd.Session, sd.Known = sess, true
@@ -672,7 +672,7 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) error {
 	if !sd.Known && len(evs) == 0 {
 		return notFound("no session %s", id)
 	}
-	if sd.Memories, err = s.db.Entries(ctx, store.EntryFilter{SessionID: id, Evidence: true}); err != nil {
+	if sd.Memories, err = s.db.Read().Entries(ctx, store.EntryFilter{SessionID: id, Evidence: true}); err != nil {
 		return err
 	}
 	byEvent := map[int64][]store.Entry{}
@@ -710,10 +710,10 @@ func (s *Server) conflictRows(r *http.Request, project string, limit int) ([]con
 	var out []conflictRow
 	for _, c := range cs {
 		row := conflictRow{Conflict: c}
-		if row.Older, err = s.db.EntryByID(r.Context(), c.Older); err != nil {
+		if row.Older, err = s.db.Read().EntryByID(r.Context(), c.Older); err != nil {
 			return nil, err
 		}
-		if row.Newer, err = s.db.EntryByID(r.Context(), c.Newer); err != nil {
+		if row.Newer, err = s.db.Read().EntryByID(r.Context(), c.Newer); err != nil {
 			return nil, err
 		}
 		out = append(out, row)
@@ -743,11 +743,11 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	older, err := s.db.EntryByID(ctx, c.Older)
+	older, err := s.db.Read().EntryByID(ctx, c.Older)
 	if err != nil {
 		return err
 	}
-	newer, err := s.db.EntryByID(ctx, c.Newer)
+	newer, err := s.db.Read().EntryByID(ctx, c.Newer)
 	if err != nil {
 		return err
 	}

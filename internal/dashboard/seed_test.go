@@ -73,7 +73,7 @@ func seed(tb testing.TB, dir string, n int) seeded {
 		for i, m := range batch {
 			evs[i] = m.ev
 		}
-		res, err := db.Append(ctx, evs...)
+		res, err := appendEvents(ctx, db, evs...)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func seed(tb testing.TB, dir string, n int) seeded {
 				Evidence: []store.Evidence{{EventID: res.IDs[i], SessionID: m.ev.SessionID, Quote: m.quote, SpanStart: start,
 					SpanEnd: start + len(m.quote), Method: "exact", Confidence: 1}}}})
 		}
-		if _, _, err := db.PutEntries(ctx, ws); err != nil {
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, _, err := tx.PutEntries(ctx, ws); return err }); err != nil {
 			tb.Fatal(err)
 		}
 		batch = batch[:0]
@@ -99,7 +99,7 @@ func seed(tb testing.TB, dir string, n int) seeded {
 		sess := fmt.Sprintf("sess-%04d", i/50)
 		if i%50 == 0 {
 			flush()
-			if err := db.TouchSession(ctx, store.Session{ID: sess, Project: seedProject, Cwd: seedProject, Source: "startup",
+			if err := touch(ctx, db, store.Session{ID: sess, Project: seedProject, Cwd: seedProject, Source: "startup",
 				StartedAt: seedStart.Add(time.Duration(i) * 3 * time.Minute)}); err != nil {
 				tb.Fatal(err)
 			}
@@ -130,7 +130,7 @@ func seed(tb testing.TB, dir string, n int) seeded {
 
 	// The session the forget tests remove a memory from.
 	t0 := seedStart.Add(-48 * time.Hour)
-	if err := db.TouchSession(ctx, store.Session{ID: out.session, Project: seedProject, Cwd: seedProject, Source: "startup", StartedAt: t0}); err != nil {
+	if err := touch(ctx, db, store.Session{ID: out.session, Project: seedProject, Cwd: seedProject, Source: "startup", StartedAt: t0}); err != nil {
 		tb.Fatal(err)
 	}
 	conv := []store.Event{
@@ -145,7 +145,7 @@ func seed(tb testing.TB, dir string, n int) seeded {
 		conv[i].Time, conv[i].SessionID, conv[i].Project = t0.Add(time.Duration(i)*time.Minute), out.session, seedProject
 		conv[i].DedupeKey = fmt.Sprintf("secret:%d", i)
 	}
-	res, err := db.Append(ctx, conv...)
+	res, err := appendEvents(ctx, db, conv...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func seed(tb testing.TB, dir string, n int) seeded {
 	out.conflictID = cs[0].ID
 
 	// Injections and uses over a few days, the secret memory among them, and a pin.
-	es, err := db.Entries(ctx, store.EntryFilter{Project: seedProject, Limit: 5})
+	es, err := db.Read().Entries(ctx, store.EntryFilter{Project: seedProject, Limit: 5})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -198,12 +198,26 @@ func seed(tb testing.TB, dir string, n int) seeded {
 			}
 		}
 	}
-	if _, err := db.Append(ctx, store.Event{Time: seedStart, Type: store.TypePinned, Project: seedProject, DedupeKey: "pin:seed",
+	if _, err := appendEvents(ctx, db, store.Event{Time: seedStart, Type: store.TypePinned, Project: seedProject, DedupeKey: "pin:seed",
 		Payload: json.RawMessage(fmt.Sprintf(`{"cid":%q}`, out.pinned.CID))}); err != nil {
 		tb.Fatal(err)
 	}
-	if out.secret, err = db.EntryByID(ctx, out.secret.ID); err != nil {
+	if out.secret, err = db.Read().EntryByID(ctx, out.secret.ID); err != nil {
 		tb.Fatal(err)
 	}
 	return out
+}
+
+// appendEvents appends evs in a write transaction of their own, as a hook does.
+func appendEvents(ctx context.Context, db *store.DB, evs ...store.Event) (res store.AppendResult, err error) {
+	err = db.Update(ctx, func(tx *store.Tx) error {
+		res, err = tx.Append(ctx, evs...)
+		return err
+	})
+	return res, err
+}
+
+// touch registers a session in a write transaction of its own.
+func touch(ctx context.Context, db *store.DB, s store.Session) error {
+	return db.Update(ctx, func(tx *store.Tx) error { return tx.TouchSession(ctx, s) })
 }

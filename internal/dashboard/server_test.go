@@ -100,7 +100,7 @@ func noCookie(r *http.Request) { r.Header.Del("Cookie") }
 
 func (f *fixture) entry(id int64) store.Entry {
 	f.t.Helper()
-	x, err := f.db.EntryByID(context.Background(), id)
+	x, err := f.db.Read().EntryByID(context.Background(), id)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/citation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
@@ -64,7 +65,7 @@ func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s
 		Source:         ev.Get("source").String(),
 		StartedAt:      env.Now(),
 	}
-	if have, err := db.Session(ctx, s.ID); err == nil && have.Project != "" && have.Cwd != "" &&
+	if have, err := db.Read().Session(ctx, s.ID); err == nil && have.Project != "" && have.Cwd != "" &&
 		(s.TranscriptPath == "" || have.TranscriptPath == s.TranscriptPath) {
 		return have, true
 	}
@@ -73,10 +74,13 @@ func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s
 
 // register records the session (or its new fields) and returns it as stored.
 func register(ctx context.Context, db *store.DB, s store.Session) (store.Session, error) {
-	if err := db.TouchSession(ctx, s); err != nil {
-		return store.Session{}, err
-	}
-	return db.Session(ctx, s.ID)
+	var got store.Session
+	err := db.Update(ctx, func(tx *store.Tx) error {
+		var err error
+		got, err = ingest.Register(ctx, tx, s)
+		return err
+	})
+	return got, err
 }
 
 // openStore opens the store with a lock wait that ends before the hook's deadline.
@@ -222,7 +226,7 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	// uuid) is stored and the Stop copy below is recognised as the same answer.
 	// The reserve keeps time to store last_assistant_message below after a
 	// transcript too large to store whole.
-	if _, err := ingest(ctx, env, rec, &s, false, endReserve); err != nil {
+	if _, err := ingestSteps(ctx, env, rec, &s, false, endReserve); err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	msg := ev.Get("last_assistant_message").String()
@@ -254,7 +258,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	defer db.Close()
 	rec := recorder(db, env)
 	ending := ev.Name != "PreCompact"
-	rest, err := ingest(ctx, env, rec, &s, ending, endReserve)
+	rest, err := ingestSteps(ctx, env, rec, &s, ending, endReserve)
 	if err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
@@ -263,7 +267,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 		if _, err := rec.Mark(ctx, ids(s), store.TypeSessionEnded, ev.Raw, env.Now(), map[string]any{"reason": reason}); err != nil {
 			return hook.Reply{}, err
 		}
-		if err := db.EndSession(ctx, s.ID, reason, env.Now()); err != nil {
+		if err := db.Update(ctx, func(tx *store.Tx) error { return tx.EndSession(ctx, s.ID, reason, env.Now()) }); err != nil {
 			return hook.Reply{}, err
 		}
 	}
@@ -334,7 +338,7 @@ const ingestStep = 2 << 20
 // final answer, the end mark and handing over to the worker.
 const endReserve = 200 * time.Millisecond
 
-// ingest stores the session's new transcript rows a step at a time and
+// ingestSteps stores the session's new transcript rows a step at a time and
 // stops before a step would run past the hook's deadline less reserve. It
 // reports whether rows were left. A transcript of any size thus loses
 // nothing: what one hook cannot store in its budget, the next hook or the
@@ -342,7 +346,7 @@ const endReserve = 200 * time.Millisecond
 //
 // A step that overruns (the machine is busy) is cut at the deadline by its
 // context and rolls back whole; the offset stays before it.
-func ingest(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *store.Session, final bool, reserve time.Duration) (rest bool, err error) {
+func ingestSteps(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *store.Session, final bool, reserve time.Duration) (rest bool, err error) {
 	ctx, cancel := context.WithDeadline(ctx, env.Deadline.Add(-reserve))
 	defer cancel()
 	return rec.IngestSteps(ctx, s, final, ingestStep, func(slowest time.Duration) bool {
@@ -354,7 +358,7 @@ func ingest(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *store.
 // offline extractor can finish inside the budget, else in a detached worker.
 func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) error {
 	if env.Config.Extractor == "offline" {
-		n, err := db.CountSessionMessages(ctx, sessionID)
+		n, err := db.Read().CountSessionMessages(ctx, sessionID)
 		if err != nil {
 			return err
 		}

@@ -20,8 +20,11 @@ func seed(t *testing.T, cfg config.Config, text string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Append(context.Background(), store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
-		SessionID: "s", Project: "/p", Text: text, DedupeKey: "k:" + text}); err != nil {
+	if err := db.Update(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.Append(context.Background(), store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+			SessionID: "s", Project: "/p", Text: text, DedupeKey: "k:" + text})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -52,6 +55,7 @@ func search(t *testing.T, cs *mcp.ClientSession, q string) string {
 // Calls run at once share the kept read connection; a store removed and
 // made again (uninstall --purge, then a new session) is opened again.
 func TestReadConnection(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default(t.TempDir())
 	seed(t, cfg, "the ledger uses port 7443")
 	cs := connect(t, &Server{Config: cfg, Project: "/p"})

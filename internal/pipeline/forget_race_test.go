@@ -93,6 +93,7 @@ func TestForgetWhileExtracting(t *testing.T) {
 // redacts its messages; the worker must not restore the memory from the
 // text it read before.
 func TestForgetMemoryWhileExtracting(t *testing.T) {
+	t.Parallel()
 	const word = "zanzibarqueue"
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
@@ -105,7 +106,7 @@ func TestForgetMemoryWhileExtracting(t *testing.T) {
 	if _, err := (&Processor{DB: db, Extractor: &quotingExtractor{word: word}, Log: quiet}).Process(ctx, "s"); err != nil {
 		t.Fatal(err)
 	}
-	es, err := db.Entries(ctx, store.EntryFilter{})
+	es, err := db.Read().Entries(ctx, store.EntryFilter{})
 	if err != nil || len(es) != 1 {
 		t.Fatalf("entries before the race: %d, %v", len(es), err)
 	}

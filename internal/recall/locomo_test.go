@@ -28,6 +28,7 @@ import (
 // beside the repository, where the evaluation data lives; the test suite
 // itself never reads it). Once asked for, missing data fails the test.
 func TestLoCoMo(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("CML_LOCOMO") == "" {
 		t.Skip("set CML_LOCOMO=1 to run the LoCoMo dev evaluation")
 	}
@@ -153,10 +154,12 @@ func importConv(t *testing.T, dir string) *store.DB {
 		}
 		m := b.Messages[0]
 		sid := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		if err := db.TouchSession(ctx, store.Session{ID: sid, Project: project.Identify(m.Cwd), Cwd: m.Cwd, TranscriptPath: f, Source: "import", StartedAt: m.Timestamp}); err != nil {
+		if err := db.Update(ctx, func(tx *store.Tx) error {
+			return tx.TouchSession(ctx, store.Session{ID: sid, Project: project.Identify(m.Cwd), Cwd: m.Cwd, TranscriptPath: f, Source: "import", StartedAt: m.Timestamp})
+		}); err != nil {
 			t.Fatal(err)
 		}
-		s, _ := db.Session(ctx, sid)
+		s, _ := db.Read().Session(ctx, sid)
 		if _, err := rec.Ingest(ctx, s, true); err != nil {
 			t.Fatal(err)
 		}

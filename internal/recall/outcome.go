@@ -75,14 +75,14 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 		// No turn to start from: how the session ended is in its tail.
 		f.Newest, f.Limit = true, outcomeTail
 	}
-	next, err := db.Events(ctx, f)
+	next, err := db.Read().Events(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	if f.Newest {
 		slices.Reverse(next)
 	}
-	last, err := db.Events(ctx, store.EventFilter{SessionID: session, Types: messageTypes, Newest: true, Limit: 1})
+	last, err := db.Read().Events(ctx, store.EventFilter{SessionID: session, Types: messageTypes, Newest: true, Limit: 1})
 	if err != nil {
 		return nil, err
 	}

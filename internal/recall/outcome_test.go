@@ -46,7 +46,7 @@ func TestRecallsWhatFollowed(t *testing.T) {
 		{Time: day.Add(5 * time.Minute), Type: store.TypeAgentResponse, SessionID: "ws", Project: proj, DedupeKey: "ws:t2",
 			Text: "The hook blocked the removal, so I stopped here."},
 	}
-	if _, err := db.Append(ctx, evs...); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
 	got := recallFor(t, db, defaults(), "Last time we wanted to turn the embedded repos into submodules. Did that go through?")
@@ -69,7 +69,9 @@ func TestRecallsHowTheLastSessionEnded(t *testing.T) {
 	ctx := context.Background()
 	for i, id := range []string{"old", "latest"} {
 		start := day.AddDate(0, 0, i)
-		if err := db.TouchSession(ctx, store.Session{ID: id, Project: proj, StartedAt: start}); err != nil {
+		if err := db.Update(ctx, func(tx *store.Tx) error {
+			return tx.TouchSession(ctx, store.Session{ID: id, Project: proj, StartedAt: start})
+		}); err != nil {
 			t.Fatal(err)
 		}
 		say(t, db, id, start, fmt.Sprintf("write the gateway's config module (%s)", id),

@@ -41,7 +41,7 @@ func TestStemMatchesSQLite(t *testing.T) {
 	for i, w := range words {
 		evs = append(evs, store.Event{Type: store.TypeUserPrompt, SessionID: "s", Project: "p", Text: w, DedupeKey: "w" + w + string(rune('a'+i%26))})
 	}
-	if _, err := db.Append(ctx, evs...); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.SQL().ExecContext(ctx, `CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, events_fts, 'row')`); err != nil {
@@ -68,6 +68,7 @@ func TestStemMatchesSQLite(t *testing.T) {
 }
 
 func TestStem(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"jobs": "job", "detection": "detect", "detected": "detect", "running": "run", "ponies": "poni",
 		"generalization": "gener", "관리자": "관리자", "x86": "x86", "go": "go",

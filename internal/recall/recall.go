@@ -138,7 +138,7 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	}
 	payload, _ := json.Marshal(map[string]any{"memories": r.Shown, "warnings": r.Warnings, "chars": len(r.Text), "prompt_id": req.PromptID})
 	inj.ev = store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
-		Project: req.Project, DedupeKey: "inject:" + req.SessionID + ":" + key, Payload: payload}
+		Project: req.Project, DedupeKey: store.Key(store.KeyInject, req.SessionID, key), Payload: payload}
 	return inj, nil
 }
 
@@ -216,7 +216,7 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 			break
 		}
 	}
-	top, err := db.Entries(ctx, store.EntryFilter{Project: project, Stages: []string{store.StageVerified, store.StageCertified},
+	top, err := db.Read().Entries(ctx, store.EntryFilter{Project: project, Stages: []string{store.StageVerified, store.StageCertified},
 		Statuses: []string{store.StatusActive}, Limit: 40})
 	if err != nil {
 		return "", err
@@ -320,8 +320,8 @@ func openConflicts(ctx context.Context, db *store.DB, project string) ([]string,
 	}
 	var lines []string
 	for _, c := range cs {
-		a, errA := db.EntryByID(ctx, c.Older)
-		b, errB := db.EntryByID(ctx, c.Newer)
+		a, errA := db.Read().EntryByID(ctx, c.Older)
+		b, errB := db.Read().EntryByID(ctx, c.Newer)
 		if errA != nil || errB != nil {
 			continue
 		}

@@ -43,7 +43,7 @@ func (db *DB) Daily(ctx context.Context, project string, since time.Time) ([]Day
 			WHERE type = ? AND ts >= ? AND (? = '' OR project = ?) GROUP BY 1`,
 			[]any{TypeMemoryCited, from, project, project}, func(d *Day, n int) { d.Used = n }},
 	} {
-		rows, err := db.sql.QueryContext(ctx, c.q, c.args...)
+		rows, err := db.Read().query(ctx, c.q, c.args...)
 		if err != nil {
 			return nil, fmt.Errorf("daily: %w", err)
 		}
@@ -72,12 +72,12 @@ func (db *DB) Daily(ctx context.Context, project string, since time.Time) ([]Day
 
 // EntriesQuoting lists the entries with a quote found in the event, oldest first.
 func (db *DB) EntriesQuoting(ctx context.Context, eventID int64) ([]Entry, error) {
-	ids, err := queryIDs(ctx, db.sql, `SELECT DISTINCT entry_id FROM evidence WHERE event_id = ? ORDER BY entry_id`, eventID)
+	ids, err := queryIDs(ctx, db.Read(), `SELECT DISTINCT entry_id FROM evidence WHERE event_id = ? ORDER BY entry_id`, eventID)
 	if err != nil {
 		return nil, fmt.Errorf("entries quoting %d: %w", eventID, err)
 	}
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return db.Entries(ctx, EntryFilter{IDs: ids})
+	return db.Read().Entries(ctx, EntryFilter{IDs: ids})
 }

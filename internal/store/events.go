@@ -53,11 +53,12 @@ type Event struct {
 	Text       string
 	Payload    json.RawMessage // a JSON object; nil is stored as {}
 	DedupeKey  string          // required; a second event with the same key is not stored
-	// SameContentAs, when not empty, is a LIKE pattern over dedupe keys: the event
-	// is not stored if the session already has an event of the same type and text
-	// whose key matches it. It reconciles two views of one thing with different
-	// keys, such as the Stop hook's copy of an answer and the transcript's row.
-	SameContentAs string
+	// SameContentAs, when not empty, lists kinds of key (KeyAny: any): the
+	// event is not stored if the session already has an event of the same
+	// type and text whose key is of one of them. It reconciles two views of
+	// one thing with different keys, such as the Stop hook's copy of an
+	// answer and the transcript's row.
+	SameContentAs []KeyKind
 	Checksum      string // set by the store
 
 	// What Append derives from the fields above, when Prepare has done it.
@@ -134,26 +135,9 @@ type AppendResult struct {
 	IDs               []int64 // ids of the added events, in order
 }
 
-// Append stores events in one transaction, skipping any whose dedupe key (or,
-// with SameContentAs, whose content) is already present. Re-running a hook or
+// Append stores events, skipping any whose dedupe key (or, with
+// SameContentAs, whose content) is already present. Re-running a hook or
 // re-importing a transcript therefore adds nothing.
-func (db *DB) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
-	var res AppendResult
-	if len(evs) == 0 {
-		return res, nil
-	}
-	err := db.write(ctx, func(t *Tx) error {
-		var err error
-		res, err = t.Append(ctx, evs...)
-		return err
-	})
-	if err != nil {
-		return AppendResult{}, fmt.Errorf("append: %w", err)
-	}
-	return res, nil
-}
-
-// Append is DB.Append inside the transaction.
 func (t *Tx) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
 	return t.append(ctx, t.db.Now(), evs)
 }
@@ -172,8 +156,9 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 	}
 	rows := make([]row, 0, len(evs))
 	// Content checks: the content hashes already stored per (session, type,
-	// key pattern), loaded once per batch rather than queried per event.
-	known := map[[3]string]map[string]bool{}
+	// key kinds), loaded once per batch rather than queried per event.
+	known := map[contentKey]map[string]bool{}
+	kindsOf := map[contentKey][]KeyKind{}
 	for _, e := range evs {
 		if e.DedupeKey == "" || e.Type == "" {
 			return res, fmt.Errorf("append %q: event needs a type and a dedupe key", e.Type)
@@ -185,14 +170,15 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 		}
 		payload, hash := e.canonical, e.textHash
 		var err error
-		if e.SameContentAs != "" && hash != "" {
-			k := [3]string{e.SessionID, e.Type, e.SameContentAs}
+		if len(e.SameContentAs) > 0 && hash != "" {
+			k := contentKey{e.SessionID, e.Type, kindList(e.SameContentAs)}
 			set, ok := known[k]
 			if !ok {
-				if set, err = contentHashes(ctx, t, k); err != nil {
+				if set, err = contentHashes(ctx, t, e.SessionID, e.Type, e.SameContentAs); err != nil {
 					return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
 				}
 				known[k] = set
+				kindsOf[k] = e.SameContentAs
 			}
 			if set[hash] {
 				res.Duplicates++
@@ -200,8 +186,9 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 			}
 		}
 		// Later events of this batch see this one, as they would see it stored.
+		kind := keyKind(e.DedupeKey, e.SessionID)
 		for k, set := range known {
-			if k[0] == e.SessionID && k[1] == e.Type && likeMatch(k[2], e.DedupeKey) {
+			if k.session == e.SessionID && k.typ == e.Type && matchesKind(kindsOf[k], kind) {
 				set[hash] = true
 			}
 		}
@@ -247,8 +234,13 @@ func insertEvents(n int) string {
 		` ON CONFLICT(dedupe_key) DO NOTHING RETURNING id`
 }
 
-func insertReturning(ctx context.Context, c conn, q string, args []any) ([]int64, error) {
-	rs, err := c.query(ctx, q, args...)
+// insertReturning runs an INSERT … RETURNING id, which is a write: query
+// alone would run it outside any transaction on a reader.
+func insertReturning(ctx context.Context, t *Tx, q string, args []any) ([]int64, error) {
+	if t.tx == nil {
+		return nil, ErrReadOnly
+	}
+	rs, err := t.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -264,11 +256,31 @@ func insertReturning(ctx context.Context, c conn, q string, args []any) ([]int64
 	return ids, rs.Err()
 }
 
+// contentKey names a set of content hashes append loaded: a session's
+// events of one type whose keys are of the kinds listed (kindList).
+type contentKey struct{ session, typ, kinds string }
+
+// kindList is kinds as a comparable string.
+func kindList(kinds []KeyKind) string {
+	ss := make([]string, len(kinds))
+	for i, k := range kinds {
+		ss[i] = string(k)
+	}
+	return strings.Join(ss, ",")
+}
+
 // contentHashes loads the content hashes of a session's events of one type
-// whose dedupe key matches a LIKE pattern.
-func contentHashes(ctx context.Context, c conn, k [3]string) (map[string]bool, error) {
-	rs, err := c.query(ctx, `SELECT content_hash FROM events
-		WHERE session_id = ? AND type = ? AND content_hash <> '' AND dedupe_key LIKE ?`, k[0], k[1], k[2])
+// whose keys are of one of kinds.
+func contentHashes(ctx context.Context, t *Tx, session, typ string, kinds []KeyKind) (map[string]bool, error) {
+	q := `SELECT content_hash FROM events WHERE session_id = ? AND type = ? AND content_hash <> ''`
+	args := []any{session, typ}
+	if !matchesKind(kinds, KeyAny) {
+		q += ` AND key_kind IN (` + placeholders(len(kinds)) + `)`
+		for _, k := range kinds {
+			args = append(args, string(k))
+		}
+	}
+	rs, err := t.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -282,16 +294,6 @@ func contentHashes(ctx context.Context, c conn, k [3]string) (map[string]bool, e
 		set[h] = true
 	}
 	return set, rs.Err()
-}
-
-// likeMatch evaluates the LIKE patterns SameContentAs uses: a literal prefix
-// followed by %, or % alone.
-func likeMatch(pattern, s string) bool {
-	prefix, ok := strings.CutSuffix(pattern, "%")
-	if !ok {
-		return pattern == s
-	}
-	return strings.HasPrefix(s, prefix)
 }
 
 const eventColumns = `id, ts, type, session_id, project, source_uuid, text, payload, dedupe_key, checksum`
@@ -309,7 +311,7 @@ func scanEvent(sc interface{ Scan(...any) error }) (Event, error) {
 
 // Event returns the event with the given id, or ErrNotFound.
 func (db *DB) Event(ctx context.Context, id int64) (Event, error) {
-	row := db.sql.QueryRowContext(ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id)
+	row := db.Read().queryRow(ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id)
 	e, err := scanEvent(row)
 	if err == sql.ErrNoRows {
 		return Event{}, fmt.Errorf("event %d: %w", id, ErrNotFound)
@@ -333,16 +335,7 @@ type EventFilter struct {
 }
 
 // Events lists events matching f.
-func (db *DB) Events(ctx context.Context, f EventFilter) ([]Event, error) {
-	return events(ctx, db, f)
-}
-
-// Events is DB.Events inside the transaction.
 func (t *Tx) Events(ctx context.Context, f EventFilter) ([]Event, error) {
-	return events(ctx, t, f)
-}
-
-func events(ctx context.Context, c conn, f EventFilter) ([]Event, error) {
 	var where []string
 	var args []any
 	if f.Project != "" {
@@ -355,8 +348,8 @@ func events(ctx context.Context, c conn, f EventFilter) ([]Event, error) {
 	}
 	if len(f.Types) > 0 {
 		where = append(where, "type IN ("+placeholders(len(f.Types))+")")
-		for _, t := range f.Types {
-			args = append(args, t)
+		for _, typ := range f.Types {
+			args = append(args, typ)
 		}
 	}
 	if !f.Since.IsZero() {
@@ -383,7 +376,7 @@ func events(ctx context.Context, c conn, f EventFilter) ([]Event, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	rows, err := c.query(ctx, q, args...)
+	rows, err := t.query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
 	}
@@ -407,29 +400,16 @@ func (db *DB) CountEvents(ctx context.Context, project string) (int, error) {
 		args = append(args, project)
 	}
 	var n int
-	if err := db.sql.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+	if err := db.Read().queryRow(ctx, q, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count events: %w", err)
 	}
 	return n, nil
 }
 
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
-}
-
 // CountSessionMessages counts a session's prompts, answers and tool observations.
-func (db *DB) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
-	return countSessionMessages(ctx, db, sessionID)
-}
-
-// CountSessionMessages is DB.CountSessionMessages inside the transaction.
 func (t *Tx) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
-	return countSessionMessages(ctx, t, sessionID)
-}
-
-func countSessionMessages(ctx context.Context, c conn, sessionID string) (int, error) {
 	var n int
-	err := c.queryRow(ctx, `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`,
+	err := t.queryRow(ctx, `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`,
 		sessionID, TypeUserPrompt, TypeAgentResponse, TypeToolObservation).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count messages of %s: %w", sessionID, err)
@@ -471,7 +451,7 @@ func (t *Tx) Unchanged(ctx context.Context, evs []Event) error {
 	}
 	found := 0
 	for _, c := range chunks(ids) {
-		rows, err := t.tx.QueryContext(ctx, `SELECT id, checksum FROM events WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		rows, err := t.query(ctx, `SELECT id, checksum FROM events WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
 		if err != nil {
 			return fmt.Errorf("unchanged: %w", err)
 		}
@@ -497,4 +477,49 @@ func (t *Tx) Unchanged(ctx context.Context, evs []Event) error {
 		return fmt.Errorf("%d of %d events gone: %w", len(want)-found, len(want), ErrChanged)
 	}
 	return nil
+}
+
+// EntryEvents returns the events that record an entry's life, oldest first:
+// its extraction and alignment in each session (matched by claim key), the
+// conflicts naming it, the prompts it was injected into, the answers that
+// cited it, and its certification or rejection.
+func (db *DB) EntryEvents(ctx context.Context, e Entry) ([]Event, error) {
+	evs, err := entryEvents(ctx, db.Read(), e)
+	if err != nil {
+		return nil, fmt.Errorf("events of %s: %w", e.CID, err)
+	}
+	return evs, nil
+}
+
+func entryEvents(ctx context.Context, t *Tx, e Entry) ([]Event, error) {
+	// The type list up front lets events_type find the few records of a
+	// memory's life instead of reading every message of the project.
+	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ?
+		AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) AND (
+			(type IN (?, ?) AND json_extract(payload, '$.claim_key') = ?)
+			OR (type IN (?, ?) AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
+			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
+			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.cited') WHERE value = ?))
+			OR (type IN (?, ?, ?, ?, ?) AND json_extract(payload, '$.cid') = ?))
+		ORDER BY ts, id`,
+		e.Project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeMemoryInjected, TypeMemoryCited,
+		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned,
+		TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
+		TypeConflict, TypeConflictResolved, e.CID, e.CID,
+		TypeMemoryInjected, e.CID,
+		TypeMemoryCited, e.CID,
+		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, e.CID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		ev, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, rows.Err()
 }

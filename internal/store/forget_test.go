@@ -47,7 +47,7 @@ func newForgetFixture(t *testing.T, opt Options) *forgetFixture {
 		{"q4", "s3", "/other", TypeUserPrompt, "Deploy the marmosetdeploy tool to staging.", 25 * time.Hour},
 	}
 	for _, m := range msgs {
-		r, err := db.Append(ctx, Event{Time: t0.Add(m.at), Type: m.typ, SessionID: m.session, Project: m.project, Text: m.text,
+		r, err := appendEvents(ctx, db, Event{Time: t0.Add(m.at), Type: m.typ, SessionID: m.session, Project: m.project, Text: m.text,
 			SourceUUID: "uuid-" + m.name, DedupeKey: "k:" + m.name, Payload: json.RawMessage(fmt.Sprintf(`{"uuids":["uuid-%s"],"key":%q}`, m.name, m.text))})
 		if err != nil || len(r.IDs) != 1 {
 			t.Fatalf("append %s: %v", m.name, err)
@@ -59,10 +59,12 @@ func newForgetFixture(t *testing.T, opt Options) *forgetFixture {
 		if s == "s3" {
 			p = "/other"
 		}
-		if err := db.TouchSession(ctx, Session{ID: s, Project: p, StartedAt: t0, TranscriptPath: "/t/" + s + ".jsonl"}); err != nil {
+		if err := db.Update(ctx, func(tx *Tx) error {
+			return tx.TouchSession(ctx, Session{ID: s, Project: p, StartedAt: t0, TranscriptPath: "/t/" + s + ".jsonl"})
+		}); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.SetSummary(ctx, s, "summary of "+s); err != nil {
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.SetSummary(ctx, s, "summary of "+s) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -188,10 +190,10 @@ func assertGone(t *testing.T, db *DB, word string) {
 			}
 		}
 	}
-	if hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm(word) + "*"}); err != nil || len(hits) > 0 {
+	if hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{word}, true)}); err != nil || len(hits) > 0 {
 		t.Errorf("events_fts MATCH %q: %d hits, err %v", word, len(hits), err)
 	}
-	if hits, err := db.SearchEntries(ctx, EntryQuery{Match: QuoteTerm(word) + "*"}); err != nil || len(hits) > 0 {
+	if hits, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{word}, true)}); err != nil || len(hits) > 0 {
 		t.Errorf("entries_fts MATCH %q: %d hits, err %v", word, len(hits), err)
 	}
 	assertNotInFiles(t, db.Path(), word)
@@ -232,6 +234,7 @@ func mustCount(t *testing.T, db *DB, q string, args ...any) int {
 }
 
 func TestPlanForgetChangesNothing(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	before := textColumns(t, f.db)
@@ -253,6 +256,7 @@ func TestPlanForgetChangesNothing(t *testing.T) {
 }
 
 func TestForgetSelectorErrors(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	if _, err := f.db.Forget(ctx, ForgetSelector{}); !errors.Is(err, ErrEmptySelector) {
@@ -280,6 +284,7 @@ func TestForgetSelectorErrors(t *testing.T) {
 }
 
 func TestForgetMemory(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	db := f.db
@@ -333,15 +338,15 @@ func TestForgetMemory(t *testing.T) {
 	if r.Status != StatusActive {
 		t.Errorf("runner status %s, want active once its only conflict is gone", r.Status)
 	}
-	inj, _ := db.Events(ctx, EventFilter{Types: []string{TypeMemoryInjected}})
+	inj, _ := db.Read().Events(ctx, EventFilter{Types: []string{TypeMemoryInjected}})
 	if len(inj) != 1 || strings.Contains(string(inj[0].Payload), f.cid["queue"]) || !strings.Contains(string(inj[0].Payload), f.cid["runner"]) {
 		t.Errorf("injection payload = %s", inj[0].Payload)
 	}
-	if s, _ := db.Session(ctx, "s1"); s.Summary != "" || s.Source == SessionForgotten {
+	if s, _ := db.Read().Session(ctx, "s1"); s.Summary != "" || s.Source == SessionForgotten {
 		t.Errorf("s1 = %+v, want summary cleared and the session kept", s)
 	}
 	// One tombstone, with counts and hashes only.
-	tomb, _ := db.Events(ctx, EventFilter{Types: []string{TypeForgotten}})
+	tomb, _ := db.Read().Events(ctx, EventFilter{Types: []string{TypeForgotten}})
 	if len(tomb) != 1 {
 		t.Fatalf("%d tombstones", len(tomb))
 	}
@@ -393,7 +398,7 @@ func TestForgetSessionProjectBeforeMatch(t *testing.T) {
 				t.Errorf("emptied sessions %q, want %q", got, strings.Join(tt.emptied, ","))
 			}
 			for _, s := range tt.emptied {
-				sess, err := db.Session(ctx, s)
+				sess, err := db.Read().Session(ctx, s)
 				if err != nil || sess.Source != SessionForgotten || sess.Summary != "" {
 					t.Errorf("session %s = %+v, %v: want a content-free marker", s, sess, err)
 				}
@@ -412,6 +417,7 @@ func TestForgetSessionProjectBeforeMatch(t *testing.T) {
 // TestCompactPending holds a read transaction open on a second connection,
 // as a running hook might: the WAL cannot be reset, and Compact says so.
 func TestCompactPending(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newForgetFixture(t, Options{BusyTimeout: 20 * time.Millisecond})
 	other, err := sql.Open("sqlite", "file:"+f.db.Path()+"?_pragma=busy_timeout(20)")
@@ -434,7 +440,7 @@ func TestCompactPending(t *testing.T) {
 		t.Fatalf("Compact with a reader: %v, want ErrCompactPending", err)
 	}
 	// The content is deleted and unsearchable already.
-	if hits, _ := f.db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("quokkarun") + "*"}); len(hits) != 0 {
+	if hits, _ := f.db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"quokkarun"}, true)}); len(hits) != 0 {
 		t.Errorf("%d hits before compaction", len(hits))
 	}
 	tx.Rollback()
@@ -446,6 +452,7 @@ func TestCompactPending(t *testing.T) {
 }
 
 func TestContainsPhrase(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text, phrase string
 		want         bool
@@ -470,6 +477,7 @@ func TestContainsPhrase(t *testing.T) {
 }
 
 func TestRemoveBackups(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	bak := f.db.Path() + ".v1.bak"
 	if err := os.WriteFile(bak, []byte("old"), 0o600); err != nil {
@@ -485,6 +493,7 @@ func TestRemoveBackups(t *testing.T) {
 }
 
 func TestEntryEvents(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	e, err := f.db.EntryByCID(context.Background(), f.cid["queue"])
 	if err != nil {
@@ -504,6 +513,7 @@ func TestEntryEvents(t *testing.T) {
 }
 
 func TestStats(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	st, err := f.db.Stats(ctx, "/p")
@@ -543,6 +553,7 @@ func TestStats(t *testing.T) {
 // TestForgetMemoryKeepsShared checks that forgetting one memory leaves
 // another that quotes the same sentence, unless asked, and names it.
 func TestForgetMemoryKeepsShared(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	preview, err := f.db.PlanForget(ctx, ForgetSelector{CID: f.cid["queue"]})

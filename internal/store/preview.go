@@ -30,7 +30,7 @@ func (db *DB) PreviewForget(ctx context.Context, sel ForgetSelector, n int) (For
 	}
 	out.Plan = p
 	for _, id := range p.Entries[:min(len(p.Entries), n)] {
-		x, err := db.EntryByID(ctx, id)
+		x, err := db.Read().EntryByID(ctx, id)
 		if err != nil {
 			return out, fmt.Errorf("preview forget: %w", err)
 		}
@@ -68,7 +68,7 @@ func (db *DB) PreviewForget(ctx context.Context, sel ForgetSelector, n int) (For
 		return out, nil
 	}
 	for _, s := range p.Sessions {
-		if sess, err := db.Session(ctx, s); err == nil && sess.TranscriptPath != "" {
+		if sess, err := db.Read().Session(ctx, s); err == nil && sess.TranscriptPath != "" {
 			out.Transcripts = append(out.Transcripts, sess.TranscriptPath)
 		}
 	}

@@ -22,7 +22,7 @@ func (db *DB) ResolveConflict(ctx context.Context, id int64, r ConflictResolutio
 	if r.Note == "" {
 		return fmt.Errorf("resolve conflict %d: empty resolution", id)
 	}
-	err := db.write(ctx, func(t *Tx) error {
+	err := db.Update(ctx, func(t *Tx) error {
 		var older, newer int64
 		err := t.queryRow(ctx, `SELECT older, newer FROM conflicts WHERE id = ? AND kind = 'contradicts' AND resolution = ''`, id).Scan(&older, &newer)
 		if err != nil {
@@ -63,7 +63,7 @@ func (db *DB) ResolveConflict(ctx context.Context, id int64, r ConflictResolutio
 
 // Conflict returns one conflict by id; ErrNotFound when there is none.
 func (db *DB) Conflict(ctx context.Context, id int64) (Conflict, error) {
-	cs, err := scanConflicts(db.sql.QueryContext(ctx, `SELECT id, older, newer, kind, reason, detected_at, resolution FROM conflicts WHERE id = ?`, id))
+	cs, err := scanConflicts(db.Read().query(ctx, `SELECT id, older, newer, kind, reason, detected_at, resolution FROM conflicts WHERE id = ?`, id))
 	if err != nil {
 		return Conflict{}, fmt.Errorf("conflict %d: %w", id, err)
 	}

@@ -9,41 +9,60 @@ import (
 	"time"
 )
 
-// QuoteTerm quotes one term for an FTS5 MATCH expression, so that user text can
-// never be read as FTS5 syntax (a stray quote, a minus sign, a column filter).
-func QuoteTerm(term string) string {
-	// FTS5 reads a NUL byte as the end of the string, which leaves the quote open.
-	term = strings.ReplaceAll(term, "\x00", "")
-	return `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+// Match selects rows by full-text match on words, which are user text: the
+// store quotes each one when it builds the FTS5 MATCH expression, so no word
+// can be read as FTS5 syntax (a stray quote, a minus sign, a column filter).
+// The zero Match, or one with only empty words, selects nothing.
+type Match struct {
+	Words  []string
+	All    bool // rows holding every word; otherwise any of them
+	Prefix bool // each word also matches as a prefix
 }
 
-// MatchAny builds an FTS5 expression matching any of the terms; with prefix,
-// each term also matches as a prefix. Empty terms are dropped; no terms gives "".
-func MatchAny(terms []string, prefix bool) string { return matchTerms(terms, prefix, " OR ") }
+// MatchAny is a Match of rows holding any of the words; with prefix, each
+// word also matches as a prefix.
+func MatchAny(words []string, prefix bool) Match { return Match{Words: words, Prefix: prefix} }
 
-// MatchAll is MatchAny for rows that hold every one of the terms.
-func MatchAll(terms []string, prefix bool) string { return matchTerms(terms, prefix, " AND ") }
+// MatchAll is MatchAny for rows that hold every one of the words.
+func MatchAll(words []string, prefix bool) Match {
+	return Match{Words: words, All: true, Prefix: prefix}
+}
 
-func matchTerms(terms []string, prefix bool, op string) string {
+// Empty reports whether m selects nothing.
+func (m Match) Empty() bool { return m.expr() == "" }
+
+// expr is the FTS5 expression of m; "" for a Match of no words.
+func (m Match) expr() string {
+	op := " OR "
+	if m.All {
+		op = " AND "
+	}
 	var b strings.Builder
-	for _, t := range terms {
+	for _, t := range m.Words {
 		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteString(op)
 		}
-		b.WriteString(QuoteTerm(t))
-		if prefix {
+		b.WriteString(quoteTerm(t))
+		if m.Prefix {
 			b.WriteString("*")
 		}
 	}
 	return b.String()
 }
 
+// quoteTerm quotes one term for an FTS5 MATCH expression.
+func quoteTerm(term string) string {
+	// FTS5 reads a NUL byte as the end of the string, which leaves the quote open.
+	term = strings.ReplaceAll(term, "\x00", "")
+	return `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+}
+
 // EventQuery selects events by full-text match.
 type EventQuery struct {
-	Match          string // an FTS5 expression built with QuoteTerm/MatchAny; never raw user text
+	Match          Match
 	Project        string // "" for all projects
 	ExcludeSession string
 	SessionID      string // "" for every session
@@ -57,12 +76,16 @@ type EventQuery struct {
 	Newest bool
 }
 
-// CountEventMatches counts the events a MATCH expression selects, up to
-// limit: a cheap estimate of what ranking them would cost (FTS5 walks the
-// term's document list without computing BM25).
-func (db *DB) CountEventMatches(ctx context.Context, match string, limit int) (int, error) {
+// CountEventMatches counts the events m selects, up to limit: a cheap
+// estimate of what ranking them would cost (FTS5 walks the term's document
+// list without computing BM25).
+func (db *DB) CountEventMatches(ctx context.Context, m Match, limit int) (int, error) {
+	expr := m.expr()
+	if expr == "" {
+		return 0, nil
+	}
 	var n int
-	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts WHERE events_fts MATCH ? LIMIT ?)`, match, limit).Scan(&n)
+	err := db.Read().queryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts WHERE events_fts MATCH ? LIMIT ?)`, expr, limit).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count matches: %w", err)
 	}
@@ -77,11 +100,12 @@ type EventHit struct {
 
 // SearchEvents ranks events by BM25 against q.Match.
 func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error) {
-	if q.Match == "" {
+	expr := q.Match.expr()
+	if expr == "" {
 		return nil, nil
 	}
 	where := []string{"events_fts MATCH ?"}
-	args := []any{q.Match}
+	args := []any{expr}
 	if q.Project != "" {
 		where = append(where, "e.project = ?")
 		args = append(args, q.Project)
@@ -121,7 +145,7 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 		FROM events_fts JOIN events e ON e.id = events_fts.rowid
 		WHERE ` + strings.Join(where, " AND ") + `
 		ORDER BY ` + order + ` LIMIT ` + fmt.Sprint(limit)
-	rows, err := db.sql.QueryContext(ctx, sqlq, args...)
+	rows, err := db.Read().query(ctx, sqlq, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search events: %w", err)
 	}
@@ -149,15 +173,15 @@ func (db *DB) TermDocs(ctx context.Context, terms []string) (docs []int, total i
 	docs = make([]int, len(terms))
 	// max(id) is read from the table's b-tree in one step; events without
 	// text count too, which only flattens every weight a little.
-	if err := db.sql.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&total); err != nil {
+	if err := db.Read().queryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("term docs: %w", err)
 	}
 	for i, t := range terms {
 		var n sql.NullInt64
 		if p, ok := strings.CutSuffix(t, "*"); ok {
-			err = db.sql.QueryRowContext(ctx, `SELECT sum(doc) FROM events_vocab WHERE term >= ? AND term < ?`, p, p+"\U0010FFFF").Scan(&n)
+			err = db.Read().queryRow(ctx, `SELECT sum(doc) FROM events_vocab WHERE term >= ? AND term < ?`, p, p+"\U0010FFFF").Scan(&n)
 		} else {
-			err = db.sql.QueryRowContext(ctx, `SELECT doc FROM events_vocab WHERE term = ?`, t).Scan(&n)
+			err = db.Read().queryRow(ctx, `SELECT doc FROM events_vocab WHERE term = ?`, t).Scan(&n)
 		}
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, 0, fmt.Errorf("term docs: %w", err)
@@ -182,7 +206,7 @@ func (db *DB) Adjacent(ctx context.Context, ev Event, types []string) (before, a
 		{`SELECT ` + eventColumns + ` FROM events WHERE session_id = ? AND id < ? AND type IN (` + in + `) ORDER BY id DESC LIMIT 1`, &before},
 		{`SELECT ` + eventColumns + ` FROM events WHERE session_id = ? AND id > ? AND type IN (` + in + `) ORDER BY id LIMIT 1`, &after},
 	} {
-		e, err := scanEvent(db.sql.QueryRowContext(ctx, side.q, args...))
+		e, err := scanEvent(db.Read().queryRow(ctx, side.q, args...))
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return Event{}, Event{}, fmt.Errorf("adjacent events: %w", err)
 		}
@@ -203,7 +227,7 @@ func (db *DB) SupersededQuotes(ctx context.Context, eventIDs []int64) (map[int64
 	for i, id := range eventIDs {
 		args[i] = id
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT DISTINCT v.event_id FROM evidence v JOIN entries e ON e.id = v.entry_id
+	rows, err := db.Read().query(ctx, `SELECT DISTINCT v.event_id FROM evidence v JOIN entries e ON e.id = v.entry_id
 		WHERE e.status = 'superseded' AND v.event_id IN (`+placeholders(len(eventIDs))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("superseded quotes: %w", err)

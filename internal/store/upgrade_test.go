@@ -83,11 +83,11 @@ func TestUpgradeFromV1(t *testing.T) {
 	if n, _ := db.CountEvents(ctx, ""); n != v1Events {
 		t.Fatalf("%d events after upgrade, want %d", n, v1Events)
 	}
-	s, err := db.Session(ctx, "s0")
+	s, err := db.Read().Session(ctx, "s0")
 	if err != nil || s.Offset != 1234 {
 		t.Fatalf("session after upgrade: %+v %v", s, err)
 	}
-	hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("rs256"), Limit: 1000})
+	hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"rs256"}, false), Limit: 1000})
 	if err != nil || len(hits) != v1Events {
 		t.Fatalf("search after upgrade: %d hits, %v", len(hits), err)
 	}
@@ -101,10 +101,13 @@ func TestUpgradeFromV1(t *testing.T) {
 	}
 	ftsIntact(t, db)
 	// The upgraded file takes new rows as this build writes them.
-	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s0", Project: "/p", DedupeKey: "after-upgrade", Text: "rs256 after the upgrade"}); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s0", Project: "/p", DedupeKey: "after-upgrade", Text: "rs256 after the upgrade"})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("rs256"), Limit: 1000}); err != nil || len(hits) != v1Events+1 {
+	if hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"rs256"}, false), Limit: 1000}); err != nil || len(hits) != v1Events+1 {
 		t.Fatalf("search after a write: %d hits, %v", len(hits), err)
 	}
 	ftsIntact(t, db)
@@ -113,6 +116,7 @@ func TestUpgradeFromV1(t *testing.T) {
 // TestFailedMigrationKeepsOldDatabase: when a migration fails, the database is
 // left as it was, still usable by the old schema, and the backup exists.
 func TestFailedMigrationKeepsOldDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
 	copyFile(t, "testdata/v1.db", path)
@@ -144,6 +148,7 @@ func TestFailedMigrationKeepsOldDatabase(t *testing.T) {
 // Before migration 0004 use_count counted injections: the upgrade moves those
 // counts to inject_count and starts the use counts again from zero.
 func TestUpgradeMovesInjectionCounts(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "memory.db")
 	raw, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
