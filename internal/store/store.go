@@ -4,6 +4,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -73,6 +74,10 @@ type Options struct {
 	// and other writers waiting for the write lock go first (see turn).
 	// Hooks write a few pages and keep SQLite's defaults.
 	Bulk bool
+	// KeepWAL suits a short-lived process (a hook): closing leaves the WAL
+	// and its index for the next process instead of checkpointing and
+	// deleting them (see wal.go).
+	KeepWAL bool
 }
 
 // Open opens (creating if needed, mode 0600) the store at path and applies any
@@ -129,10 +134,15 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		q.Add("_txlock", "immediate")
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	sqldb, err := sql.Open("sqlite", dsn)
+	var connector driver.Connector
+	connector, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	if opt.KeepWAL && !opt.ReadOnly {
+		connector = keepWAL{connector}
+	}
+	sqldb := sql.OpenDB(connector)
 	db := &DB{sql: sqldb, path: path, Now: time.Now, bulk: opt.Bulk, busy: opt.BusyTimeout}
 	if !opt.ReadOnly {
 		db.turn = openTurn(path)

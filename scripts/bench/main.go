@@ -28,6 +28,7 @@ func main() {
 	sizes := flag.String("events", "0,10000,100000", "store sizes in events")
 	seedOnly := flag.String("seed", "", "only write a seeded store of the first -events size into this data directory")
 	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
+	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
 	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
 	flag.Parse()
 	if *mcpOnly {
@@ -66,8 +67,11 @@ func parseSizes(s string) []int {
 	return out
 }
 
-// shape is the -shape flag: how seeded stores are made.
-var shape string
+// shape is the -shape flag (how seeded stores are made), hooksOnly the -hooks flag.
+var (
+	shape     string
+	hooksOnly bool
+)
 
 // seed writes a store of n messages of the chosen shape into data directory dir.
 func seed(binDir, dir string, n int) error {
@@ -169,6 +173,9 @@ func run(binDir string, runs int, sizes []int) error {
 	}
 	for _, line := range storeSizes {
 		fmt.Println("- store size:", line)
+	}
+	if hooksOnly {
+		return nil
 	}
 	if err := mcpBench(binDir, tmp, sizes[len(sizes)-1], runs); err != nil {
 		return err

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"reflect"
+
+	"modernc.org/libc"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// A hook is a process of a few milliseconds, and almost always the only
+// connection to the store, so SQLite's default close (checkpoint the WAL into
+// the database, fsync both, delete the -wal and -shm files, which the next
+// hook creates again) cost every hook about as much as its work. Opened with
+// KeepWAL, a connection leaves the WAL and its index in place: committed
+// transactions stay in the WAL, as durable as they were, and the next process
+// reads them from there. Checkpoints happen when the WAL reaches
+// wal_autocheckpoint pages (at a commit, in whichever process commits), and
+// at the close of every store opened without KeepWAL: SessionEnd, the worker
+// and the CLI.
+
+// keepWAL opens connections that neither checkpoint nor delete the WAL at close.
+type keepWAL struct{ driver.Connector }
+
+// Connect implements driver.Connector.
+func (k keepWAL) Connect(ctx context.Context) (driver.Conn, error) {
+	c, err := k.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Both are only speed: a connection where either fails closes the
+	// SQLite way, which is just as safe.
+	if fc, ok := c.(sqlite.FileControl); ok {
+		// Should a close checkpoint after all, it keeps the files.
+		fc.FileControlPersistWAL("main", 1)
+	}
+	noCheckpointOnClose(c)
+	return c, nil
+}
+
+// noCheckpointOnClose sets SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE on a
+// modernc.org/sqlite connection. The driver exposes no call for it (nor for
+// sqlite3_db_config), so the connection's handle is read from the driver's
+// connection struct; if a driver version lays it out differently, nothing is
+// set and the error says so (TestKeepWAL fails on such an upgrade).
+func noCheckpointOnClose(c driver.Conn) error {
+	v := reflect.ValueOf(c)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("no checkpoint on close: unexpected connection type %T", c)
+	}
+	db, tls := v.Elem().FieldByName("db"), v.Elem().FieldByName("tls")
+	if !db.IsValid() || db.Kind() != reflect.Uintptr || !tls.IsValid() || tls.Type() != reflect.TypeFor[*libc.TLS]() || tls.IsNil() {
+		return fmt.Errorf("no checkpoint on close: %T has no SQLite handle where expected", c)
+	}
+	t := (*libc.TLS)(tls.UnsafePointer())
+	// The variadic arguments (int onoff, int *pRes) as libc.VaList packs
+	// them: 8 bytes a slot.
+	bp := libc.Xmalloc(t, 16)
+	if bp == 0 {
+		return fmt.Errorf("no checkpoint on close: out of memory")
+	}
+	defer libc.Xfree(t, bp)
+	if rc := sqlite3.Xsqlite3_db_config(t, uintptr(db.Uint()), sqlite3.SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, libc.VaList(bp, int32(1), uintptr(0))); rc != sqlite3.SQLITE_OK {
+		return fmt.Errorf("no checkpoint on close: sqlite3_db_config: %d", rc)
+	}
+	return nil
+}

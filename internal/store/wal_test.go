@@ -1,0 +1,68 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A store opened with KeepWAL leaves its committed writes in the WAL at
+// close, and the next process reads them from there; a store opened without
+// it checkpoints them into the database file and removes the WAL.
+func TestKeepWAL(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	for i, key := range []string{"k1", "k2"} {
+		db, err := Open(ctx, path, Options{KeepWAL: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: key, Text: "hello " + key}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path + "-wal")
+		if err != nil || fi.Size() == 0 {
+			t.Fatalf("after close %d the WAL is gone or empty (%v): the close checkpointed", i, err)
+		}
+		if _, err := os.Stat(path + "-shm"); err != nil {
+			t.Fatalf("after close %d: %v", i, err)
+		}
+		if b, err := os.ReadFile(path); err != nil || bytes.Contains(b, []byte("hello "+key)) {
+			t.Fatalf("after close %d the database file holds the write (%v): the close checkpointed", i, err)
+		}
+	}
+	// A read-only reader sees both writes through the WAL left behind.
+	ro, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ro.CountEvents(ctx, ""); err != nil || n != 2 {
+		t.Fatalf("read-only: %d events (%v), want 2", n, err)
+	}
+	ro.Close()
+
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.CountEvents(ctx, ""); err != nil || n != 2 {
+		t.Fatalf("%d events (%v), want 2", n, err)
+	}
+	db.Close()
+	if _, err := os.Stat(path + "-wal"); !os.IsNotExist(err) {
+		t.Fatalf("a close without KeepWAL left the WAL (%v)", err)
+	}
+	db, err = Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, err := db.CountEvents(ctx, ""); err != nil || n != 2 {
+		t.Fatalf("after the checkpoint: %d events (%v), want 2", n, err)
+	}
+}
