@@ -153,7 +153,7 @@ func TestRealClientCaptureAndRecall(t *testing.T) {
 
 	db := w.openStore()
 	ctx := context.Background()
-	evs, err := db.Events(ctx, store.EventFilter{SessionID: sid1})
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: sid1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestRealClientVerifiedDecision(t *testing.T) {
 			continue
 		}
 		for _, v := range e.Evidence {
-			evs, err := db.Events(context.Background(), store.EventFilter{})
+			evs, err := db.Read().Events(context.Background(), store.EventFilter{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -385,7 +385,7 @@ func TestRealClientDuringImport(t *testing.T) {
 	}
 
 	db := w.openStore()
-	evs, err := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}, Since: began})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}, Since: began})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ var noToolSearch = []string{"ENABLE_TOOL_SEARCH=false"}
 // citations returns the memory_cited events of a session.
 func citations(t *testing.T, db *store.DB, session string) []struct{ Cited, Used, Unshown, Unknown, Shown []string } {
 	t.Helper()
-	evs, err := db.Events(context.Background(), store.EventFilter{SessionID: session, Types: []string{store.TypeMemoryCited}})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: session, Types: []string{store.TypeMemoryCited}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestRealClientMemoryTools(t *testing.T) {
 	}
 	db := w.openStore()
 	ctx := context.Background()
-	es, err := db.Entries(ctx, store.EntryFilter{Evidence: true})
+	es, err := db.Read().Entries(ctx, store.EntryFilter{Evidence: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -215,8 +215,11 @@ func setPin(ctx context.Context, e *env, name string, args []string, pin bool) e
 	if pin {
 		typ = store.TypePinned
 	}
-	if _, err := db.Append(ctx, correction(e, typ, x, map[string]any{})); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(ctx, correction(e, typ, x, map[string]any{}))
 		return err
+	}); err != nil {
+		return fmt.Errorf("append: %w", err)
 	}
 	fmt.Fprintf(e.stdout, "%s %sned: %s\n", x.CID, name, clipLine(x.Title, 100))
 	return nil

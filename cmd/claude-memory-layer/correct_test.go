@@ -79,7 +79,7 @@ func TestCorrections(t *testing.T) {
 	// Forgetting the memory takes its corrections with it: the edit event
 	// held its old and new text.
 	c.ok("forget", keys, "--yes")
-	evs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeEdited, store.TypePinned, store.TypeUnpinned}})
+	evs, _ := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeEdited, store.TypePinned, store.TypeUnpinned}})
 	if len(evs) != 0 {
 		t.Errorf("%d correction events survive forget", len(evs))
 	}

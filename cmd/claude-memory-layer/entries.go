@@ -101,7 +101,7 @@ func runEntries(ctx context.Context, e *env, args []string) error {
 	if db != nil {
 		defer db.Close()
 		f.Project = widenScope(ctx, e, db, f.Project, o.project, o.json, "memories")
-		if es, err = db.Entries(ctx, f); err != nil {
+		if es, err = db.Read().Entries(ctx, f); err != nil {
 			return err
 		}
 	}

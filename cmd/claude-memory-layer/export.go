@@ -237,7 +237,7 @@ func exportStore(ctx context.Context, db *store.DB, proj string, e *env, w io.Wr
 			return fmt.Errorf("export: %w", err)
 		}
 	}
-	entries, err := db.Entries(ctx, store.EntryFilter{Project: proj, Evidence: true})
+	entries, err := db.Read().Entries(ctx, store.EntryFilter{Project: proj, Evidence: true})
 	if err != nil {
 		return err
 	}
@@ -493,9 +493,14 @@ func (r *restorer) flush(ctx context.Context) error {
 	if len(r.pending) == 0 {
 		return nil
 	}
-	res, err := r.db.Append(ctx, r.pending...)
-	if err != nil {
+	var res store.AppendResult
+	err := r.db.Update(ctx, func(tx *store.Tx) error {
+		var err error
+		res, err = tx.Append(ctx, r.pending...)
 		return err
+	})
+	if err != nil {
+		return fmt.Errorf("append: %w", err)
 	}
 	r.sum.Added += res.Added
 	r.sum.Duplicates += res.Duplicates
@@ -504,26 +509,30 @@ func (r *restorer) flush(ctx context.Context) error {
 }
 
 func (r *restorer) session(ctx context.Context, x exportSession) error {
-	if err := r.db.TouchSession(ctx, store.Session{ID: x.ID, Project: x.Project, Cwd: x.Cwd, TranscriptPath: x.TranscriptPath,
-		Source: x.Source, StartedAt: store.ParseTime(x.StartedAt)}); err != nil {
-		return err
-	}
-	if err := r.db.AdvanceOffset(ctx, x.ID, x.IngestOffset); err != nil {
-		return err
-	}
-	cur, err := r.db.Session(ctx, x.ID)
+	err := r.db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: x.ID, Project: x.Project, Cwd: x.Cwd, TranscriptPath: x.TranscriptPath,
+			Source: x.Source, StartedAt: store.ParseTime(x.StartedAt)}); err != nil {
+			return err
+		}
+		if err := tx.AdvanceOffset(ctx, x.ID, x.IngestOffset); err != nil {
+			return err
+		}
+		cur, err := tx.Session(ctx, x.ID)
+		if err != nil {
+			return err
+		}
+		if ended := store.ParseTime(x.EndedAt); !ended.IsZero() && cur.EndedAt.IsZero() {
+			if err := tx.EndSession(ctx, x.ID, x.EndReason, ended); err != nil {
+				return err
+			}
+		}
+		if x.Summary != "" && cur.Summary == "" {
+			return tx.SetSummary(ctx, x.ID, privacy.Filter(x.Summary))
+		}
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	if ended := store.ParseTime(x.EndedAt); !ended.IsZero() && cur.EndedAt.IsZero() {
-		if err := r.db.EndSession(ctx, x.ID, x.EndReason, ended); err != nil {
-			return err
-		}
-	}
-	if x.Summary != "" && cur.Summary == "" {
-		if err := r.db.SetSummary(ctx, x.ID, privacy.Filter(x.Summary)); err != nil {
-			return err
-		}
 	}
 	r.sum.Sessions++
 	return nil

@@ -96,7 +96,7 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 	nEvents, _ := srcDB.CountEvents(ctx, "")
 	sessions, _ := srcDB.Sessions(ctx, "", 0)
-	entries, _ := srcDB.Entries(ctx, store.EntryFilter{})
+	entries, _ := srcDB.Read().Entries(ctx, store.EntryFilter{})
 	if len(lines["event"]) != nEvents || len(lines["session"]) != len(sessions) || len(lines["entry"]) != len(entries) || len(entries) == 0 {
 		t.Errorf("export has %d events, %d sessions, %d entries; the store %d, %d, %d",
 			len(lines["event"]), len(lines["session"]), len(lines["entry"]), nEvents, len(sessions), len(entries))

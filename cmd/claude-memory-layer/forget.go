@@ -293,7 +293,7 @@ func forgetPreview(ctx context.Context, e *env, o forgetOptions, sel store.Forge
 		}
 		if !p.Empty() {
 			for _, s := range p.Sessions {
-				if sess, err := db.Session(ctx, s); err == nil && sess.TranscriptPath != "" {
+				if sess, err := db.Read().Session(ctx, s); err == nil && sess.TranscriptPath != "" {
 					out.Transcripts = append(out.Transcripts, sess.TranscriptPath)
 				}
 			}
@@ -317,7 +317,7 @@ func forgetPreview(ctx context.Context, e *env, o forgetOptions, sel store.Forge
 func samples(ctx context.Context, db *store.DB, p store.ForgetPlan) (*forgetSamples, error) {
 	s := &forgetSamples{Entries: []forgetEntryJSON{}, Deleted: []eventJSON{}, Redacted: []eventJSON{}}
 	for _, id := range p.Entries[:min(len(p.Entries), forgetSampleSize)] {
-		x, err := db.EntryByID(ctx, id)
+		x, err := db.Read().EntryByID(ctx, id)
 		if err != nil {
 			return nil, err
 		}

@@ -76,7 +76,7 @@ func TestForgetUnknownMemory(t *testing.T) {
 // cidOf finds an entry of the basic fixture by the start of its title.
 func cidOf(t *testing.T, db *store.DB, title string) string {
 	t.Helper()
-	es, err := db.Entries(context.Background(), store.EntryFilter{})
+	es, err := db.Read().Entries(context.Background(), store.EntryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestForgetAcceptance(t *testing.T) {
 
 	// The memory's source message was redacted, not deleted: its row keeps the
 	// transcript from being ingested into it again.
-	evs, err := db.Events(ctx, store.EventFilter{SessionID: basicSession})
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: basicSession})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestForgetAcceptance(t *testing.T) {
 	if conv != 7 || redacted != 0 {
 		t.Errorf("basic session keeps %d messages (%d redacted), want the 7 of its second turn", conv, redacted)
 	}
-	es, err := db.Entries(ctx, store.EntryFilter{})
+	es, err := db.Read().Entries(ctx, store.EntryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestForgetAcceptance(t *testing.T) {
 	if len(es) != 2 {
 		t.Errorf("entries left: %q, want the two of the second turn (its lesson and rule)", titles)
 	}
-	tombs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeForgotten}})
+	tombs, _ := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeForgotten}})
 	if len(tombs) != 3 {
 		t.Errorf("%d memory_forgotten events, want 3", len(tombs))
 	}
@@ -184,7 +184,7 @@ func TestForgetAcceptance(t *testing.T) {
 			t.Errorf("tombstone holds an identifier in the clear: %s", tb.Payload)
 		}
 	}
-	if sess, err := db.Session(ctx, edgeSession); err != nil || sess.Source != store.SessionForgotten || sess.Summary != "" {
+	if sess, err := db.Read().Session(ctx, edgeSession); err != nil || sess.Source != store.SessionForgotten || sess.Summary != "" {
 		t.Errorf("forgotten session row = %+v, %v", sess, err)
 	}
 	var st struct {

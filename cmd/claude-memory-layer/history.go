@@ -75,7 +75,7 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	if db != nil {
 		defer db.Close()
 		f.Project = widenScope(ctx, e, db, f.Project, o.project, o.json, "events")
-		if evs, err = db.Events(ctx, f); err != nil {
+		if evs, err = db.Read().Events(ctx, f); err != nil {
 			return err
 		}
 	}

@@ -113,10 +113,10 @@ func importFixture(t *testing.T, db *store.DB, name string) string {
 	ctx := context.Background()
 	s := store.Session{ID: ids[0], Project: project.Identify(ids[1]), Cwd: ids[1], TranscriptPath: path, Source: "import",
 		StartedAt: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
-	if err := db.TouchSession(ctx, s); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error { return tx.TouchSession(ctx, s) }); err != nil {
 		t.Fatal(err)
 	}
-	sess, err := db.Session(ctx, s.ID)
+	sess, err := db.Read().Session(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -610,7 +610,7 @@ func (im *importer) stage(ctx context.Context, s *staged) {
 		s.proj = im.fallback
 	}
 	s.marker = store.TypeSessionProcessed + ":" + info.SessionID + ":" + strconv.FormatInt(info.Size, 10)
-	out, fresh, err := im.check(ctx, im.db, s)
+	out, fresh, err := im.check(ctx, im.db.Read(), s)
 	if err != nil || !fresh || out != outcomeImported {
 		s.out, s.err = out, err
 		return
@@ -625,15 +625,9 @@ func (im *importer) stage(ctx context.Context, s *staged) {
 	s.plan, s.err = im.proc.Plan(ctx, sess, s.inc.Events)
 }
 
-// sessionReader is what check reads: the store, or the writer's transaction.
-type sessionReader interface {
-	Session(ctx context.Context, id string) (store.Session, error)
-	HasEvent(ctx context.Context, dedupeKey string) (bool, error)
-}
-
 // check decides whether a staged transcript is to be imported, and whether
 // its session is new to the store.
-func (im *importer) check(ctx context.Context, r sessionReader, s *staged) (out importOutcome, fresh bool, err error) {
+func (im *importer) check(ctx context.Context, r *store.Tx, s *staged) (out importOutcome, fresh bool, err error) {
 	stored, err := r.Session(ctx, s.job.info.SessionID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):

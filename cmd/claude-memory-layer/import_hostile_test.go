@@ -37,7 +37,7 @@ func TestImportHugeLineBoundedMemory(t *testing.T) {
 		t.Errorf("importing allocated %d MB", alloc>>20)
 	}
 	db := te.openDB(t)
-	if n, _ := db.CountSessionMessages(t.Context(), "huge"); n != 1 {
+	if n, _ := db.Read().CountSessionMessages(t.Context(), "huge"); n != 1 {
 		t.Errorf("%d messages stored, want the one row", n)
 	}
 }
@@ -100,7 +100,7 @@ func TestImportPathWithControlByte(t *testing.T) {
 	te.mustRun(t, "import", "--transcript", tp)
 	te.mustRun(t, "import", "--transcript", tp)
 	db := te.openDB(t)
-	if n, _ := db.CountSessionMessages(t.Context(), "odd"); n != 1 {
+	if n, _ := db.Read().CountSessionMessages(t.Context(), "odd"); n != 1 {
 		t.Errorf("%d messages stored, want 1", n)
 	}
 }

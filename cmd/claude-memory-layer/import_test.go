@@ -165,7 +165,7 @@ func copyFile(tb testing.TB, src, dst string) {
 // eventKeys returns the dedupe key and checksum of every stored event.
 func eventKeys(tb testing.TB, db *store.DB) map[string]string {
 	tb.Helper()
-	evs, err := db.Events(context.Background(), store.EventFilter{})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -243,32 +243,32 @@ func TestImportFixtures(t *testing.T) {
 	db := te.openDB(t)
 	ctx := context.Background()
 	for _, id := range []string{"5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30", "9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73"} {
-		sess, err := db.Session(ctx, id)
+		sess, err := db.Read().Session(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if sess.Source != "import" || sess.EndedAt.IsZero() || sess.Summary == "" || sess.StartedAt.Year() != 2026 {
 			t.Errorf("session %s = %+v, want source import, ended, summarised, started in 2026", id, sess)
 		}
-		n, err := db.CountSessionMessages(ctx, id)
+		n, err := db.Read().CountSessionMessages(ctx, id)
 		if err != nil || n == 0 {
 			t.Errorf("session %s: %d messages (%v), want some", id, n, err)
 		}
 		for _, typ := range []string{store.TypeSessionStarted, store.TypeSessionEnded, store.TypeSessionProcessed} {
-			evs, err := db.Events(ctx, store.EventFilter{SessionID: id, Types: []string{typ}})
+			evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: id, Types: []string{typ}})
 			if err != nil || len(evs) != 1 {
 				t.Errorf("session %s: %d %s events (%v), want 1", id, len(evs), typ, err)
 			}
 		}
 	}
-	basic, err := db.Session(ctx, "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
+	basic, err := db.Read().Session(ctx, "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if basic.Project != "/home/dev/shop-api" || basic.Cwd != "/home/dev/shop-api" || basic.TranscriptPath != filepath.Join(fx, "basic.jsonl") {
 		t.Errorf("basic session = %+v", basic)
 	}
-	entries, err := db.Entries(ctx, store.EntryFilter{})
+	entries, err := db.Read().Entries(ctx, store.EntryFilter{})
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("%d entries (%v), want some", len(entries), err)
 	}
@@ -306,7 +306,7 @@ func TestImportSlowPathAddsNothing(t *testing.T) {
 	te.mustRun(t, "import", "--transcript", path)
 	db := te.openDB(t)
 	before := eventKeys(t, db)
-	entries, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	entries, _ := db.Read().Entries(context.Background(), store.EntryFilter{Evidence: true})
 
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -333,7 +333,7 @@ func TestImportSlowPathAddsNothing(t *testing.T) {
 	if len(added) != 1 || !strings.HasPrefix(added[0], store.TypeSessionProcessed+":") {
 		t.Errorf("events added on re-import: %q, want only the new processed marker", added)
 	}
-	entries2, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	entries2, _ := db.Read().Entries(context.Background(), store.EntryFilter{Evidence: true})
 	if len(entries2) != len(entries) {
 		t.Errorf("entries: %d, then %d", len(entries), len(entries2))
 	}
@@ -377,12 +377,12 @@ func TestImportResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Session(context.Background(), info.SessionID); err == nil {
+		if _, err := db.Read().Session(context.Background(), info.SessionID); err == nil {
 			continue
 		}
 		half = info.SessionID
 		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.Started}
-		if err := db.TouchSession(context.Background(), s); err != nil {
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { return tx.TouchSession(context.Background(), s) }); err != nil {
 			t.Fatal(err)
 		}
 		rec := &capture.Recorder{DB: db, Log: slog.New(slog.DiscardHandler)}
@@ -411,7 +411,7 @@ func TestImportResume(t *testing.T) {
 	if gotEntries := entrySpans(t, db); !reflect.DeepEqual(gotEntries, wantEntries) {
 		t.Errorf("resumed store entries %v, want %v", gotEntries, wantEntries)
 	}
-	if sess, err := db.Session(context.Background(), half); err != nil || sess.Summary == "" {
+	if sess, err := db.Read().Session(context.Background(), half); err != nil || sess.Summary == "" {
 		t.Errorf("half-imported session %s: %+v, %v; want processed", half, sess, err)
 	}
 }
@@ -441,7 +441,7 @@ func TestImportFreshAndCapturedAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.date()}
-		if err := db.TouchSession(context.Background(), s); err != nil {
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { return tx.TouchSession(context.Background(), s) }); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := rec.Ingest(context.Background(), s, true); err != nil {
@@ -473,7 +473,7 @@ func conflictPairs(tb testing.TB, db *store.DB) []string {
 		tb.Fatal(err)
 	}
 	cid := func(id int64) string {
-		e, err := db.EntryByID(ctx, id)
+		e, err := db.Read().EntryByID(ctx, id)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -491,7 +491,7 @@ func conflictPairs(tb testing.TB, db *store.DB) []string {
 // and where each quote was found (the event, transcript row and byte span).
 func entrySpans(tb testing.TB, db *store.DB) []string {
 	tb.Helper()
-	es, err := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	es, err := db.Read().Entries(context.Background(), store.EntryFilter{Evidence: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -540,7 +540,7 @@ func TestImportHistory(t *testing.T) {
 	if err != nil || len(sessions) != len(paths) {
 		t.Fatalf("%d sessions stored (%v), want %d", len(sessions), err, len(paths))
 	}
-	evs, err := db.Events(ctx, store.EventFilter{})
+	evs, err := db.Read().Events(ctx, store.EventFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -621,7 +621,7 @@ func TestImportFailures(t *testing.T) {
 	}
 	golden(t, "failures.txt", te.normalize(t, te.stdout.String()+"--- stderr\n"+te.stderr.String()))
 	db := te.openDB(t)
-	if _, err := db.Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30"); err != nil {
+	if _, err := db.Read().Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30"); err != nil {
 		t.Errorf("the good transcript was not imported: %v", err)
 	}
 }
@@ -666,7 +666,7 @@ func TestImportProjectFolders(t *testing.T) {
 	// --project with --transcript files the session under that project.
 	te3 := newTestEnv(t)
 	te3.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--project", work)
-	sess, err := te3.openDB(t).Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
+	sess, err := te3.openDB(t).Read().Session(context.Background(), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30")
 	if err != nil || sess.Project != work {
 		t.Errorf("session project %q (%v), want %q", sess.Project, err, work)
 	}

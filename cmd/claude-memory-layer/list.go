@@ -106,7 +106,7 @@ func runList(ctx context.Context, e *env, args []string) error {
 		}
 		s.Date = s.date.UTC().Format(time.RFC3339)
 		if db != nil {
-			sess, err := db.Session(ctx, info.SessionID)
+			sess, err := db.Read().Session(ctx, info.SessionID)
 			switch {
 			case errors.Is(err, store.ErrNotFound):
 			case err != nil:

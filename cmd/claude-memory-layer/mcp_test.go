@@ -33,7 +33,9 @@ func seedMCP(t *testing.T, dir string) {
 	t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	// The store's clock after the last message: it dates a future event now.
 	db.Now = func() time.Time { return t0.Add(time.Hour) }
-	if err := db.TouchSession(ctx, store.Session{ID: "s1", Project: mcpProject, Cwd: mcpProject, StartedAt: t0}); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: "s1", Project: mcpProject, Cwd: mcpProject, StartedAt: t0})
+	}); err != nil {
 		t.Fatal(err)
 	}
 	msgs := []struct{ typ, text string }{
@@ -46,7 +48,7 @@ func seedMCP(t *testing.T, dir string) {
 	for i, m := range msgs {
 		ev := store.Event{Time: t0.Add(time.Duration(i) * time.Minute), Type: m.typ, SessionID: "s1", Project: mcpProject,
 			Text: m.text, DedupeKey: "seed:" + string(rune('a'+i))}
-		if _, err := db.Append(ctx, ev); err != nil {
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
 			t.Fatal(err)
 		}
 	}

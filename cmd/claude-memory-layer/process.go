@@ -46,7 +46,7 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	log := slog.New(slog.NewTextHandler(logf, nil)).With("worker", "process", "session", *session)
 	// A SessionEnd hook that ran out of budget left the rest of the
 	// transcript for the worker: store it before extracting.
-	if sess, err := db.Session(ctx, *session); err == nil && sess.TranscriptPath != "" {
+	if sess, err := db.Read().Session(ctx, *session); err == nil && sess.TranscriptPath != "" {
 		rec := &capture.Recorder{DB: db, Log: log}
 		// IngestSteps stops at the size the transcript has now: one that
 		// keeps growing (a session resumed meanwhile, a hostile file) is not

@@ -60,7 +60,7 @@ func TestRestoreDistrustsTheFile(t *testing.T) {
 	db := te.openDB(t)
 	ctx := context.Background()
 
-	evs, err := db.Events(ctx, store.EventFilter{})
+	evs, err := db.Read().Events(ctx, store.EventFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestRestoreDistrustsTheFile(t *testing.T) {
 			t.Errorf("event %s stored unfiltered: %q %s", ev.DedupeKey, ev.Text, ev.Payload)
 		}
 	}
-	entries, err := db.Entries(ctx, store.EntryFilter{})
+	entries, err := db.Read().Entries(ctx, store.EntryFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestRestoreCorpus(t *testing.T) {
 	}
 	te := newTestEnv(t)
 	te.run(t, "import", "--from-export", file)
-	evs, err := te.openDB(t).Events(context.Background(), store.EventFilter{})
+	evs, err := te.openDB(t).Read().Events(context.Background(), store.EventFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

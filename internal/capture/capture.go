@@ -142,11 +142,10 @@ func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt strin
 	if open {
 		data["private_open"] = true
 	}
-	res, err := r.DB.Append(ctx, store.Event{
+	return r.append(ctx, store.Event{
 		Time: at, Type: store.TypeUserPrompt, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key, SameContentAs: same,
 		Payload: payload(data),
 	})
-	return res.Added, err
 }
 
 // privateOpen reports whether the session's last stored prompt left a
@@ -154,7 +153,7 @@ func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt strin
 // in one prompt and closes it two prompts later keeps the prompt in
 // between private too.
 func (r *Recorder) privateOpen(ctx context.Context, sessionID string) (open bool, promptID string, err error) {
-	evs, err := r.DB.Events(ctx, store.EventFilter{SessionID: sessionID, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
+	evs, err := r.DB.Read().Events(ctx, store.EventFilter{SessionID: sessionID, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
 	if err != nil || len(evs) == 0 {
 		return false, "", err
 	}
@@ -170,12 +169,11 @@ func (r *Recorder) StopAnswer(ctx context.Context, s Session, promptID, answer s
 	if text == "" {
 		return 0, nil
 	}
-	res, err := r.DB.Append(ctx, store.Event{
+	return r.append(ctx, store.Event{
 		Time: at, Type: store.TypeAgentResponse, SessionID: s.ID, Project: s.Project, Text: text,
 		DedupeKey: "stop:" + s.ID + ":" + promptID + ":" + hash(text), SameContentAs: "%",
 		Payload: payload(map[string]any{"prompt_id": promptID, "source": "stop_hook", "truncated": truncated}),
 	})
-	return res.Added, err
 }
 
 // Tool stores a compact observation of a tool call from PostToolUse(Failure),
@@ -190,11 +188,10 @@ func (r *Recorder) Tool(ctx context.Context, s Session, promptID, toolUseID stri
 	if toolUseID == "" {
 		key = "tool:" + s.ID + ":h" + hash(text, at.String())
 	}
-	res, err := r.DB.Append(ctx, store.Event{
+	return r.append(ctx, store.Event{
 		Time: at, Type: store.TypeToolObservation, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
 		Payload: payload(toolPayload(o, firstLine(text), promptID, toolUseID)),
 	})
-	return res.Added, err
 }
 
 func toolPayload(o observation.Observation, key, promptID, toolUseID string) map[string]any {
@@ -218,8 +215,7 @@ func firstLine(s string) string {
 // Mark stores a bookkeeping event (session_started, session_ended) whose key
 // is derived from the raw hook input, so a re-run of the same hook adds nothing.
 func (r *Recorder) Mark(ctx context.Context, s Session, typ string, raw []byte, at time.Time, data map[string]any) (int, error) {
-	res, err := r.DB.Append(ctx, MarkEvent(s, typ, raw, at, data))
-	return res.Added, err
+	return r.append(ctx, MarkEvent(s, typ, raw, at, data))
 }
 
 // MarkEvent is the event Mark stores.
@@ -246,11 +242,19 @@ type Increment struct {
 	More     bool          // the read stopped at its step size, before the end of the transcript
 }
 
-// Sink is where an increment is stored: a *store.DB, or a *store.Tx that
-// holds several sessions' writes.
-type Sink interface {
-	Append(ctx context.Context, evs ...store.Event) (store.AppendResult, error)
-	AdvanceOffset(ctx context.Context, id string, off int64) error
+// append stores one event in a transaction of its own and reports whether
+// it was new (1) or a duplicate (0).
+func (r *Recorder) append(ctx context.Context, ev store.Event) (int, error) {
+	var res store.AppendResult
+	err := r.DB.Update(ctx, func(tx *store.Tx) error {
+		var err error
+		res, err = tx.Append(ctx, ev)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("append: %w", err)
+	}
+	return res.Added, nil
 }
 
 // Ingest reads a session's transcript from its stored offset and appends what
@@ -266,7 +270,16 @@ func (r *Recorder) Ingest(ctx context.Context, sess store.Session, final bool) (
 	if err != nil {
 		return IngestResult{}, err
 	}
-	return Write(ctx, r.DB, sess, inc)
+	return r.write(ctx, sess, inc)
+}
+
+// write is Write in a transaction of its own.
+func (r *Recorder) write(ctx context.Context, sess store.Session, inc Increment) (res IngestResult, err error) {
+	err = r.DB.Update(ctx, func(tx *store.Tx) error {
+		res, err = Write(ctx, tx, sess, inc)
+		return err
+	})
+	return res, err
 }
 
 // IngestSteps is Ingest a step of about n bytes at a time, each stored
@@ -299,7 +312,7 @@ func (r *Recorder) IngestSteps(ctx context.Context, sess *store.Session, final b
 		if err != nil {
 			return false, err
 		}
-		if _, err := Write(ctx, r.DB, *sess, inc); err != nil {
+		if _, err := r.write(ctx, *sess, inc); err != nil {
 			return true, err
 		}
 		// Not max: after the transcript shrank, the step read from its start.
@@ -360,9 +373,9 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string, n int
 	return inc, nil
 }
 
-// Write stores an increment read for sess and moves the session's offset
-// past it.
-func Write(ctx context.Context, to Sink, sess store.Session, inc Increment) (IngestResult, error) {
+// Write stores an increment read for sess in tx and moves the session's
+// offset past it.
+func Write(ctx context.Context, to *store.Tx, sess store.Session, inc Increment) (IngestResult, error) {
 	res := IngestResult{Messages: inc.Messages, Offset: inc.Offset}
 	ar, err := to.Append(ctx, inc.Events...)
 	if err != nil {

@@ -43,8 +43,10 @@ func TestHookAndTranscriptCopiesMeet(t *testing.T) {
 		ctx := context.Background()
 		p := filepath.Join(t.TempDir(), "t.jsonl")
 		os.WriteFile(p, []byte(rows), 0o600)
-		r.DB.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
-		sess, _ := r.DB.Session(ctx, "s")
+		r.DB.Update(ctx, func(tx *store.Tx) error {
+			return tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
+		})
+		sess, _ := r.DB.Read().Session(ctx, "s")
 		s := Session{ID: "s", Project: "/p"}
 		now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 		hooks := func() {
@@ -62,7 +64,7 @@ func TestHookAndTranscriptCopiesMeet(t *testing.T) {
 		if !hooksFirst {
 			hooks()
 		}
-		evs, _ := r.DB.Events(ctx, store.EventFilter{SessionID: "s"})
+		evs, _ := r.DB.Read().Events(ctx, store.EventFilter{SessionID: "s"})
 		if len(evs) != 3 {
 			t.Fatalf("hooks first=%v: %d events stored, want 3 (ingest %+v)", hooksFirst, len(evs), res)
 		}
@@ -74,11 +76,11 @@ func TestHookAndTranscriptCopiesMeet(t *testing.T) {
 				t.Errorf("transcript copy without uuid: %+v", e)
 			}
 		}
-		if s2, _ := r.DB.Session(ctx, "s"); s2.Offset != int64(len(rows)) {
+		if s2, _ := r.DB.Read().Session(ctx, "s"); s2.Offset != int64(len(rows)) {
 			t.Errorf("offset %d, want %d", s2.Offset, len(rows))
 		}
 		// Ingesting again adds nothing.
-		sess, _ = r.DB.Session(ctx, "s")
+		sess, _ = r.DB.Read().Session(ctx, "s")
 		if res, _ := r.Ingest(ctx, sess, true); res.Added != 0 {
 			t.Errorf("re-ingest added %d", res.Added)
 		}
@@ -93,9 +95,11 @@ func TestIngestMissingOrShrunkTranscript(t *testing.T) {
 	}
 	p := filepath.Join(t.TempDir(), "t.jsonl")
 	os.WriteFile(p, []byte(rows), 0o600)
-	r.DB.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
-	r.DB.AdvanceOffset(ctx, "s", 1<<20) // further than the file: it was replaced
-	sess, _ := r.DB.Session(ctx, "s")
+	r.DB.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
+	})
+	r.DB.Update(ctx, func(tx *store.Tx) error { return tx.AdvanceOffset(ctx, "s", 1<<20) }) // further than the file: it was replaced
+	sess, _ := r.DB.Read().Session(ctx, "s")
 	if res, err := r.Ingest(ctx, sess, true); err != nil || res.Added != 3 {
 		t.Fatalf("shrunk transcript re-read: %+v %v", res, err)
 	}
@@ -136,7 +140,7 @@ func TestCleanSecretAcrossCut(t *testing.T) {
 func TestPrivateAcrossPrompts(t *testing.T) {
 	prompts := []string{"keep this <private>first-Secret-1", "middle-Secret-2 still private", "last-Secret-3 </private> and this stays"}
 	check := func(t *testing.T, r *Recorder, sid string) {
-		evs, err := r.DB.Events(context.Background(), store.EventFilter{SessionID: sid, Types: []string{store.TypeUserPrompt}})
+		evs, err := r.DB.Read().Events(context.Background(), store.EventFilter{SessionID: sid, Types: []string{store.TypeUserPrompt}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,8 +176,10 @@ func TestPrivateAcrossPrompts(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "t.jsonl")
 		os.WriteFile(path, []byte(rows.String()), 0o600)
 		ctx := context.Background()
-		r.DB.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: path})
-		sess, _ := r.DB.Session(ctx, "s")
+		r.DB.Update(ctx, func(tx *store.Tx) error {
+			return tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: path})
+		})
+		sess, _ := r.DB.Read().Session(ctx, "s")
 		if _, err := r.Ingest(ctx, sess, true); err != nil {
 			t.Fatal(err)
 		}

@@ -112,10 +112,12 @@ func ingestTranscript(t *testing.T, r *Recorder, sid, text string, final bool) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := r.DB.TouchSession(ctx, store.Session{ID: sid, Project: "/p", TranscriptPath: p}); err != nil {
+	if err := r.DB.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: sid, Project: "/p", TranscriptPath: p})
+	}); err != nil {
 		t.Fatal(err)
 	}
-	sess, err := r.DB.Session(ctx, sid)
+	sess, err := r.DB.Read().Session(ctx, sid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestCorpusNeverStored(t *testing.T) {
 		for _, cl := range lines {
 			sid := fmt.Sprintf("%s-%d", strings.ReplaceAll(path.name, " ", "-"), cl.num)
 			path.store(t, r, sid, cl.text)
-			evs, err := r.DB.Events(ctx, store.EventFilter{SessionID: sid})
+			evs, err := r.DB.Read().Events(ctx, store.EventFilter{SessionID: sid})
 			if err != nil {
 				t.Fatal(err)
 			}

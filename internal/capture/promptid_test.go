@@ -38,7 +38,9 @@ func TestPromptOnceWithoutPromptID(t *testing.T) {
 				ctx := context.Background()
 				p := filepath.Join(t.TempDir(), "t.jsonl")
 				os.WriteFile(p, []byte(row("u1", tt.rowID, "deploy the ledger on port 7443")+row("u2", "", "continue")+row("u3", "", "continue")), 0o600)
-				r.DB.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
+				r.DB.Update(ctx, func(tx *store.Tx) error {
+					return tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
+				})
 				now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 				hook := func() {
 					if _, err := r.Prompt(ctx, Session{ID: "s", Project: "/p"}, tt.hookID, "deploy the ledger on port 7443", now); err != nil {
@@ -48,14 +50,14 @@ func TestPromptOnceWithoutPromptID(t *testing.T) {
 				if hooksFirst {
 					hook()
 				}
-				sess, _ := r.DB.Session(ctx, "s")
+				sess, _ := r.DB.Read().Session(ctx, "s")
 				if _, err := r.Ingest(ctx, sess, true); err != nil {
 					t.Fatal(err)
 				}
 				if !hooksFirst {
 					hook()
 				}
-				evs, _ := r.DB.Events(ctx, store.EventFilter{SessionID: "s"})
+				evs, _ := r.DB.Read().Events(ctx, store.EventFilter{SessionID: "s"})
 				var texts []string
 				for _, e := range evs {
 					texts = append(texts, e.Text)

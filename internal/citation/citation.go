@@ -190,7 +190,7 @@ func shownIn(ctx context.Context, db *store.DB, sessionID, promptID string) (tur
 	before = map[string]bool{}
 	// A turn's events are among the session's latest; a long session must
 	// not make every Stop read all of its history.
-	evs, err := db.Events(ctx, store.EventFilter{SessionID: sessionID, Newest: true, Limit: 2000,
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: sessionID, Newest: true, Limit: 2000,
 		Types: []string{store.TypeMemoryInjected, store.TypeToolObservation, store.TypeSessionStarted}})
 	if err != nil {
 		return nil, nil, err

@@ -96,7 +96,7 @@ func TestRecord(t *testing.T) {
 	// The same tool output in another turn shows nothing to this one.
 	stale := ev(store.TypeToolObservation, "tool:s:t0", map[string]any{"prompt_id": "p0", "memories": []string{other.CID}})
 	stale.Text = "mcp__plugin_memory-layer_memory__get"
-	if _, err := db.Append(ctx, tool, stale); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, tool, stale); return err }); err != nil {
 		t.Fatal(err)
 	}
 	answer := "Using RS256 [" + fetched.CID + "].\nMemories used: [" + injected.CID + "] [" + other.CID + "] [mem:dead0000]"
@@ -131,7 +131,7 @@ func TestRecord(t *testing.T) {
 			t.Errorf("%s %q: used %d, injected %d; want %d, %d", got.CID, got.Title, got.UseCount, got.InjectCount, want.use, want.inject)
 		}
 	}
-	evs, err := db.Events(ctx, store.EventFilter{Types: []string{store.TypeMemoryCited}})
+	evs, err := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeMemoryCited}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestRecordNothingCited(t *testing.T) {
 	if err != nil || len(c.Cited) != 0 || c.Flagged() {
 		t.Fatalf("Record(none) = %+v, %v", c, err)
 	}
-	evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeMemoryCited}})
+	evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeMemoryCited}})
 	if len(evs) != 0 {
 		t.Errorf("%d memory_cited events for an answer citing nothing", len(evs))
 	}

@@ -120,7 +120,7 @@ func TestBinariesWithFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	evs, _ := db.Events(context.Background(), store.EventFilter{})
+	evs, _ := db.Read().Events(context.Background(), store.EventFilter{})
 	got := countTypes(evs)
 	if got[store.TypeUserPrompt] != 2 || got[store.TypeAgentResponse] != 6 || got[store.TypeToolObservation] != 6 || got[store.TypeSessionEnded] != 1 {
 		t.Errorf("stored %v", got)
@@ -167,7 +167,7 @@ func TestBadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+		evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
 		if len(evs) != 1 || len(evs[0].Text) > 300<<10 || !strings.Contains(string(evs[0].Payload), `"truncated":true`) {
 			t.Fatalf("stored %d prompts; %+v", len(evs), evs)
 		}
@@ -178,7 +178,7 @@ func TestBadInput(t *testing.T) {
 		runBinary(t, "user-prompt-submit", data, []byte(cases[4].input))
 		db, _ := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
 		defer db.Close()
-		evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+		evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
 		if len(evs) != 1 || !strings.Contains(evs[0].Text, "ok") {
 			t.Fatalf("stored %+v", evs)
 		}
@@ -235,7 +235,7 @@ func TestLockedAndReadOnlyStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+	evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
 	if len(evs) == 0 || evs[0].Text != "remember the ledger port 7443" {
 		t.Fatalf("the first prompt was lost: %+v", evs)
 	}
@@ -275,7 +275,7 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 	defer db.Close()
 	for s := range sessions {
-		evs, _ := db.Events(context.Background(), store.EventFilter{SessionID: fmt.Sprintf("sess-%d", s), Types: []string{store.TypeUserPrompt}})
+		evs, _ := db.Read().Events(context.Background(), store.EventFilter{SessionID: fmt.Sprintf("sess-%d", s), Types: []string{store.TypeUserPrompt}})
 		if len(evs) != turns {
 			t.Errorf("session %d: %d prompts stored, want %d", s, len(evs), turns)
 		}

@@ -63,7 +63,7 @@ func TestStopChecksCitations(t *testing.T) {
 	if e.UseCount != 1 || e.InjectCount != 1 {
 		t.Errorf("%s: used %d, injected %d; want 1 and 1", e.CID, e.UseCount, e.InjectCount)
 	}
-	evs, err := db.Events(ctx, store.EventFilter{SessionID: "second", Types: []string{store.TypeMemoryCited}})
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: "second", Types: []string{store.TypeMemoryCited}})
 	if err != nil || len(evs) != 1 {
 		t.Fatalf("memory_cited events: %d, %v", len(evs), err)
 	}

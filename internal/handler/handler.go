@@ -66,7 +66,7 @@ func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s
 		Source:         ev.Get("source").String(),
 		StartedAt:      env.Now(),
 	}
-	if have, err := db.Session(ctx, s.ID); err == nil && have.Project != "" && have.Cwd != "" &&
+	if have, err := db.Read().Session(ctx, s.ID); err == nil && have.Project != "" && have.Cwd != "" &&
 		(s.TranscriptPath == "" || have.TranscriptPath == s.TranscriptPath) {
 		return have, true
 	}
@@ -75,10 +75,16 @@ func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s
 
 // register records the session (or its new fields) and returns it as stored.
 func register(ctx context.Context, db *store.DB, s store.Session) (store.Session, error) {
-	if err := db.TouchSession(ctx, s); err != nil {
-		return store.Session{}, err
-	}
-	return db.Session(ctx, s.ID)
+	var got store.Session
+	err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, s); err != nil {
+			return err
+		}
+		var err error
+		got, err = tx.Session(ctx, s.ID)
+		return err
+	})
+	return got, err
 }
 
 // openStore opens the store with a lock wait that ends before the hook's
@@ -266,7 +272,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 		if _, err := rec.Mark(ctx, ids(s), store.TypeSessionEnded, ev.Raw, env.Now(), map[string]any{"reason": reason}); err != nil {
 			return hook.Reply{}, err
 		}
-		if err := db.EndSession(ctx, s.ID, reason, env.Now()); err != nil {
+		if err := db.Update(ctx, func(tx *store.Tx) error { return tx.EndSession(ctx, s.ID, reason, env.Now()) }); err != nil {
 			return hook.Reply{}, err
 		}
 	}
@@ -357,7 +363,7 @@ func ingest(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *store.
 // offline extractor can finish inside the budget, else in a detached worker.
 func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) error {
 	if env.Config.Extractor == "offline" {
-		n, err := db.CountSessionMessages(ctx, sessionID)
+		n, err := db.Read().CountSessionMessages(ctx, sessionID)
 		if err != nil {
 			return err
 		}

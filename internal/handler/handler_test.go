@@ -79,7 +79,7 @@ func (h *harness) db() *store.DB {
 
 func (h *harness) events(db *store.DB, session string) []store.Event {
 	h.t.Helper()
-	evs, err := db.Events(context.Background(), store.EventFilter{SessionID: session})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: session})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestSessionLifecycle(t *testing.T) {
 			t.Errorf("event %d project=%q", e.ID, e.Project)
 		}
 	}
-	s, err := db.Session(context.Background(), sid)
+	s, err := db.Read().Session(context.Background(), sid)
 	if err != nil {
 		t.Fatal(err)
 	}

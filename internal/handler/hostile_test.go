@@ -373,8 +373,8 @@ func TestSessionEndStoresBigTranscriptInSteps(t *testing.T) {
 			return 0, false
 		}
 		defer db.Close()
-		messages, _ = db.CountSessionMessages(ctx, "big")
-		s, _ := db.Session(ctx, "big")
+		messages, _ = db.Read().CountSessionMessages(ctx, "big")
+		s, _ := db.Read().Session(ctx, "big")
 		return messages, !s.EndedAt.IsZero()
 	}
 	if _, ended := count(); !ended {
@@ -414,10 +414,12 @@ func TestSessionStartRecoversUnstoredTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What the killed SessionEnd left: the session ended, nothing stored.
-	if err := db.TouchSession(ctx, store.Session{ID: "old", Project: dir, Cwd: dir, TranscriptPath: tp}); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: "old", Project: dir, Cwd: dir, TranscriptPath: tp})
+	}); err != nil {
 		t.Fatal(err)
 	}
-	db.EndSession(ctx, "old", "other", old)
+	db.Update(ctx, func(tx *store.Tx) error { return tx.EndSession(ctx, "old", "other", old) })
 	db.Close()
 
 	in := fmt.Sprintf(`{"session_id":"new","cwd":%s,"hook_event_name":"SessionStart","source":"startup"}`, quote(dir))
@@ -426,7 +428,7 @@ func TestSessionStartRecoversUnstoredTranscript(t *testing.T) {
 	n := 0
 	for time.Now().Before(deadline) {
 		if db, err := store.Open(ctx, filepath.Join(data, "memory.db"), store.Options{ReadOnly: true}); err == nil {
-			n, _ = db.CountSessionMessages(ctx, "old")
+			n, _ = db.Read().CountSessionMessages(ctx, "old")
 			db.Close()
 		}
 		if n == 50 {

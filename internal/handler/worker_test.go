@@ -55,7 +55,7 @@ func TestSessionEndHandsOverToWorker(t *testing.T) {
 	for time.Now().Before(deadline) {
 		db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{ReadOnly: true})
 		if err == nil {
-			es, _ = db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+			es, _ = db.Read().Entries(context.Background(), store.EntryFilter{Evidence: true})
 			db.Close()
 		}
 		if len(es) == 2 {

@@ -116,7 +116,7 @@ func (c *Sessions) Conversation(ctx context.Context, session string) ([]store.Ev
 	if evs, ok := c.byID[session]; ok {
 		return evs, nil
 	}
-	evs, err := c.db.Events(ctx, store.EventFilter{SessionID: session, Types: conversationTypes})
+	evs, err := c.db.Read().Events(ctx, store.EventFilter{SessionID: session, Types: conversationTypes})
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (c *Sessions) Around(ctx context.Context, ev store.Event, n int) (before, a
 	if ev.Conversation() {
 		evs, err = c.Conversation(ctx, ev.SessionID)
 	} else {
-		evs, err = c.db.Events(ctx, store.EventFilter{SessionID: ev.SessionID})
+		evs, err = c.db.Read().Events(ctx, store.EventFilter{SessionID: ev.SessionID})
 		SortEvents(evs)
 	}
 	if err != nil {
@@ -265,14 +265,14 @@ func conflicts(ctx context.Context, db *store.DB, x store.Entry) ([]Conflict, er
 			}
 		}
 		cv := Conflict{Relation: rel, Kind: c.Kind, Reason: c.Reason, Detected: c.Detected, Resolution: c.Resolution}
-		if o, err := db.EntryByID(ctx, other); err == nil {
+		if o, err := db.Read().EntryByID(ctx, other); err == nil {
 			cv.Other, cv.OtherTitle = o.CID, o.Title
 		}
 		out = append(out, cv)
 	}
 	if x.SupersededBy != 0 && !seenSuccessor {
 		cv := Conflict{Relation: "superseded_by", Kind: "supersedes"}
-		if o, err := db.EntryByID(ctx, x.SupersededBy); err == nil {
+		if o, err := db.Read().EntryByID(ctx, x.SupersededBy); err == nil {
 			cv.Other, cv.OtherTitle = o.CID, o.Title
 		}
 		out = append(out, cv)

@@ -20,8 +20,11 @@ func seed(t *testing.T, cfg config.Config, text string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Append(context.Background(), store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
-		SessionID: "s", Project: "/p", Text: text, DedupeKey: "k:" + text}); err != nil {
+	if err := db.Update(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.Append(context.Background(), store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+			SessionID: "s", Project: "/p", Text: text, DedupeKey: "k:" + text})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -158,12 +158,12 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 	if in.Date != "" {
 		f := store.EventFilter{Project: s.scope(in.AllProjects), Types: conversation}
 		f.Before, f.Newest, f.Limit = at, true, window
-		before, err := db.Events(ctx, f)
+		before, err := db.Read().Events(ctx, f)
 		if err != nil {
 			return nil, nil, err
 		}
 		f.Before, f.Since, f.Newest = time.Time{}, at, false
-		after, err := db.Events(ctx, f)
+		after, err := db.Read().Events(ctx, f)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -485,7 +485,7 @@ func (s *Server) sessions(ctx context.Context, db *store.DB) ([]string, error) {
 	if s.SessionID != "" {
 		out = append(out, s.SessionID)
 	}
-	evs, err := db.Events(ctx, store.EventFilter{Project: s.Project, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
+	evs, err := db.Read().Events(ctx, store.EventFilter{Project: s.Project, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -523,8 +523,8 @@ func (s *Server) conflicts(ctx context.Context, _ *mcp.CallToolRequest, in confl
 	}
 	var b strings.Builder
 	for i, c := range cs {
-		older, errA := db.EntryByID(ctx, c.Older)
-		newer, errB := db.EntryByID(ctx, c.Newer)
+		older, errA := db.Read().EntryByID(ctx, c.Older)
+		newer, errB := db.Read().EntryByID(ctx, c.Newer)
 		if errA != nil || errB != nil {
 			continue
 		}

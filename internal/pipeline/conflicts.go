@@ -24,7 +24,7 @@ const backfillBatch = 2000
 // same thing), otherwise both become contested. Entries deciding the same
 // role are found through the entry_roles index, not by reading the project.
 // It returns how many conflicts were new.
-func (p *Processor) detectConflicts(ctx context.Context, st Store, project string, fresh []store.Entry) (int, error) {
+func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project string, fresh []store.Entry) (int, error) {
 	parse := func(e store.Entry) []claim.Claim { return p.claims.parse(entryText(e)) }
 	// Earlier entries without roles get them now, so the index finds them.
 	old, err := st.Entries(ctx, store.EntryFilter{Project: project, RolesUnparsed: true, Limit: backfillBatch, Evidence: true})

@@ -38,7 +38,7 @@ func TestConflictsByRole(t *testing.T) {
 			ingest(t, db, "s2", writeTranscript(t, "s2", tt.second, "Okay."))
 			process(t, db, "s1")
 			process(t, db, "s2")
-			es, err := db.Entries(ctx, store.EntryFilter{Project: "/p", Evidence: true})
+			es, err := db.Read().Entries(ctx, store.EntryFilter{Project: "/p", Evidence: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,8 +55,8 @@ func TestConflictsByRole(t *testing.T) {
 			if len(cs) != 1 || cs[0].Kind != tt.kind {
 				t.Fatalf("conflicts %+v, want one %s\nentries %s", cs, tt.kind, titles(es))
 			}
-			older, _ := db.EntryByID(ctx, cs[0].Older)
-			newer, _ := db.EntryByID(ctx, cs[0].Newer)
+			older, _ := db.Read().EntryByID(ctx, cs[0].Older)
+			newer, _ := db.Read().EntryByID(ctx, cs[0].Newer)
 			if older.SessionID != "s1" || newer.SessionID != "s2" {
 				t.Fatalf("older from %s, newer from %s", older.SessionID, newer.SessionID)
 			}
@@ -73,7 +73,7 @@ func TestConflictsByRole(t *testing.T) {
 					t.Fatalf("brief shows %s (superseded) or lacks %s:\n%s", older.CID, newer.CID, brief)
 				}
 			}
-			evs, _ := db.Events(ctx, store.EventFilter{Types: []string{store.TypeConflict}})
+			evs, _ := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeConflict}})
 			if len(evs) != 1 || !strings.Contains(string(evs[0].Payload), `"role"`) {
 				t.Fatalf("conflict events %+v", evs)
 			}
@@ -87,9 +87,9 @@ func TestConflictsByRole(t *testing.T) {
 func TestConflictsFindEntriesStoredWithoutRoles(t *testing.T) {
 	db := mustStore(t)
 	ctx := context.Background()
-	_, _, err := db.PutEntries(ctx, []store.EntryWrite{{Entry: store.Entry{Project: "/p", SessionID: "s0", Type: "decision",
+	_, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "s0", Type: "decision",
 		Title: "Use yarn for installs", ClaimKey: "yarn|installs", Stage: store.StageVerified,
-		Created: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)}}})
+		Created: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,10 +97,10 @@ func TestConflictsFindEntriesStoredWithoutRoles(t *testing.T) {
 	process(t, db, "s1")
 	cs, _ := db.Conflicts(ctx, nil)
 	if len(cs) != 1 || cs[0].Kind != "supersedes" {
-		es, _ := db.Entries(ctx, store.EntryFilter{Project: "/p"})
+		es, _ := db.Read().Entries(ctx, store.EntryFilter{Project: "/p"})
 		t.Fatalf("conflicts %+v, want one supersedes\nentries %s", cs, titles(es))
 	}
-	unparsed, _ := db.Entries(ctx, store.EntryFilter{Project: "/p", RolesUnparsed: true})
+	unparsed, _ := db.Read().Entries(ctx, store.EntryFilter{Project: "/p", RolesUnparsed: true})
 	if len(unparsed) != 0 {
 		t.Fatalf("%d entries still without roles", len(unparsed))
 	}

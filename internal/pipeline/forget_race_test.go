@@ -105,7 +105,7 @@ func TestForgetMemoryWhileExtracting(t *testing.T) {
 	if _, err := (&Processor{DB: db, Extractor: &quotingExtractor{word: word}, Log: quiet}).Process(ctx, "s"); err != nil {
 		t.Fatal(err)
 	}
-	es, err := db.Entries(ctx, store.EntryFilter{})
+	es, err := db.Read().Entries(ctx, store.EntryFilter{})
 	if err != nil || len(es) != 1 {
 		t.Fatalf("entries before the race: %d, %v", len(es), err)
 	}

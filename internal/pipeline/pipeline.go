@@ -59,19 +59,6 @@ type Processor struct {
 	claims claimCache // entry texts parsed for conflict detection
 }
 
-// Store is what the pipeline reads and writes: the Processor's *store.DB, or
-// a *store.Tx when the caller (import) writes many sessions in one transaction.
-type Store interface {
-	Session(ctx context.Context, id string) (store.Session, error)
-	Events(ctx context.Context, f store.EventFilter) ([]store.Event, error)
-	PutEntries(ctx context.Context, ws []store.EntryWrite) ([]store.Entry, []bool, error)
-	Entries(ctx context.Context, f store.EntryFilter) ([]store.Entry, error)
-	EntryByID(ctx context.Context, id int64) (store.Entry, error)
-	AddConflicts(ctx context.Context, cs []store.ConflictWrite) (int, error)
-	SetEntryRoles(ctx context.Context, id int64, project string, rvs []store.RoleValue) error
-	SetSummary(ctx context.Context, id, summary string) error
-}
-
 // Plan is what the pipeline makes of a session before it writes anything:
 // the entries extracted from its messages, their quotes aligned. Making a
 // plan reads nothing from the store, so plans for several sessions can be
@@ -116,34 +103,33 @@ func (p *Processor) Process(ctx context.Context, sessionID string) (Result, erro
 const maxReplans = 3
 
 func (p *Processor) processOnce(ctx context.Context, sessionID string) (Result, error) {
-	plan, err := p.load(ctx, p.DB, sessionID)
+	plan, err := p.load(ctx, p.DB.Read(), sessionID)
 	if err != nil {
 		return Result{}, err
 	}
 	if len(plan.Events) == 0 {
 		return plan.res, nil // nothing to write: no need for the write lock
 	}
-	tx, err := p.DB.Begin(ctx)
-	if err != nil {
-		return Result{}, fmt.Errorf("process %s: %w", sessionID, err)
-	}
-	defer tx.Rollback()
-	if err := tx.Unchanged(ctx, plan.Events); err != nil {
-		return Result{}, fmt.Errorf("process %s: %w", sessionID, err)
-	}
-	res, err := p.Apply(ctx, tx, plan)
-	if err != nil {
-		return res, err
-	}
-	if err := tx.Commit(); err != nil {
+	var res Result
+	var applyErr error
+	err = p.DB.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.Unchanged(ctx, plan.Events); err != nil {
+			return err
+		}
+		res, applyErr = p.Apply(ctx, tx, plan)
+		return applyErr
+	})
+	switch {
+	case applyErr != nil:
+		return res, applyErr
+	case err != nil:
 		return res, fmt.Errorf("process %s: %w", sessionID, err)
 	}
 	return res, nil
 }
 
-// ProcessIn is Process reading and writing st, in the caller's transaction
-// when st is a *store.Tx.
-func (p *Processor) ProcessIn(ctx context.Context, st Store, sessionID string) (Result, error) {
+// ProcessIn is Process reading and writing in the caller's transaction st.
+func (p *Processor) ProcessIn(ctx context.Context, st *store.Tx, sessionID string) (Result, error) {
 	plan, err := p.load(ctx, st, sessionID)
 	if err != nil {
 		return Result{}, err
@@ -152,7 +138,7 @@ func (p *Processor) ProcessIn(ctx context.Context, st Store, sessionID string) (
 }
 
 // load reads a session's messages from st and plans them.
-func (p *Processor) load(ctx context.Context, st Store, sessionID string) (*Plan, error) {
+func (p *Processor) load(ctx context.Context, st *store.Tx, sessionID string) (*Plan, error) {
 	sess, err := st.Session(ctx, sessionID)
 	if err != nil {
 		return nil, err
@@ -212,7 +198,7 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 
 // Apply stores a plan's entries in st, then records conflicts with the
 // project's earlier entries and the session's summary.
-func (p *Processor) Apply(ctx context.Context, st Store, plan *Plan) (Result, error) {
+func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result, error) {
 	res := plan.res
 	if len(plan.Events) == 0 {
 		return res, nil

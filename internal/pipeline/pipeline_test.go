@@ -32,10 +32,12 @@ func mustStore(tb testing.TB) *store.DB {
 func ingest(tb testing.TB, db *store.DB, sid, path string) {
 	tb.Helper()
 	ctx := context.Background()
-	if err := db.TouchSession(ctx, store.Session{ID: sid, Project: "/p", TranscriptPath: path}); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: sid, Project: "/p", TranscriptPath: path})
+	}); err != nil {
 		tb.Fatal(err)
 	}
-	s, _ := db.Session(ctx, sid)
+	s, _ := db.Read().Session(ctx, sid)
 	if _, err := (&capture.Recorder{DB: db, Log: quiet}).Ingest(ctx, s, true); err != nil {
 		tb.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func TestVerifiedDecisionFromFixture(t *testing.T) {
 		t.Fatalf("nothing verified: %+v", res)
 	}
 	ctx := context.Background()
-	es, err := db.Entries(ctx, store.EntryFilter{Project: "/p", Evidence: true})
+	es, err := db.Read().Entries(ctx, store.EntryFilter{Project: "/p", Evidence: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestVerifiedDecisionFromFixture(t *testing.T) {
 	before, _ := db.CountEvents(ctx, "")
 	res2 := process(t, db, "s1")
 	after, _ := db.CountEvents(ctx, "")
-	es2, _ := db.Entries(ctx, store.EntryFilter{Project: "/p"})
+	es2, _ := db.Read().Entries(ctx, store.EntryFilter{Project: "/p"})
 	if after != before || len(es2) != len(es) || res2.New != 0 {
 		t.Errorf("reprocessing added: events %d→%d, entries %d→%d, new %d", before, after, len(es), len(es2), res2.New)
 	}
@@ -146,7 +148,7 @@ func TestGate(t *testing.T) {
 	if res.Verified != 2 || res.Candidates != 2 {
 		t.Fatalf("result %+v, want 2 verified 2 candidates", res)
 	}
-	es, _ := db.Entries(context.Background(), store.EntryFilter{Evidence: true})
+	es, _ := db.Read().Entries(context.Background(), store.EntryFilter{Evidence: true})
 	byTitle := map[string]store.Entry{}
 	for _, e := range es {
 		byTitle[e.Title] = e
@@ -165,7 +167,7 @@ func TestGate(t *testing.T) {
 		t.Errorf("no quote: %+v", e)
 	}
 	// The evidence_aligned events record counts and methods.
-	evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeEvidenceAligned}})
+	evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeEvidenceAligned}})
 	if len(evs) != 4 || !strings.Contains(string(evs[0].Payload), `"method":"exact"`) {
 		t.Errorf("evidence_aligned events: %d, first %s", len(evs), evs[0].Payload)
 	}
@@ -180,7 +182,7 @@ func TestDuplicateAcrossSessionsAndSupersession(t *testing.T) {
 	for _, s := range []string{"s1", "s2", "s3"} {
 		process(t, db, s)
 	}
-	es, _ := db.Entries(ctx, store.EntryFilter{Project: "/p", Types: []string{"decision"}, Evidence: true})
+	es, _ := db.Read().Entries(ctx, store.EntryFilter{Project: "/p", Types: []string{"decision"}, Evidence: true})
 	var hs, rs *store.Entry
 	for i := range es {
 		switch {
@@ -232,7 +234,7 @@ func TestEntriesDateFromTheirSession(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	es, err := db.Entries(ctx, store.EntryFilter{Project: "/p"})
+	es, err := db.Read().Entries(ctx, store.EntryFilter{Project: "/p"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +261,7 @@ func TestEntriesDateFromTheirSession(t *testing.T) {
 	if _, err := p.Process(ctx, "older"); err != nil {
 		t.Fatal(err)
 	}
-	again, err := db.EntryByID(ctx, old.ID)
+	again, err := db.Read().EntryByID(ctx, old.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

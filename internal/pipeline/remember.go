@@ -32,14 +32,15 @@ type Remembered struct {
 // for a quote.
 func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.Entry, skip func(store.Event) bool) (Remembered, error) {
 	var r Remembered
-	sess, err := p.DB.Session(ctx, sessionID)
+	rd := p.DB.Read()
+	sess, err := rd.Session(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return r, fmt.Errorf("session %s has no stored messages to quote: %w", sessionID, ErrNotAligned)
 	}
 	if err != nil {
 		return r, err
 	}
-	evs, err := p.DB.Events(ctx, store.EventFilter{SessionID: sessionID,
+	evs, err := rd.Events(ctx, store.EventFilter{SessionID: sessionID,
 		Types: []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}})
 	if err != nil {
 		return r, err
@@ -75,21 +76,19 @@ func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.En
 	for j, v := range e.Evidence {
 		e.Evidence[j].EventID = evs[v.MessageIndex].ID
 	}
-	tx, err := p.DB.Begin(ctx)
+	err = p.DB.Update(ctx, func(tx *store.Tx) error {
+		stored, created, err := tx.PutEntries(ctx, []store.EntryWrite{{Entry: e, Events: events}})
+		if err != nil {
+			return err
+		}
+		if r.Conflicts, err = p.detectConflicts(ctx, tx, sess.Project, stored); err != nil {
+			return err
+		}
+		r.Entry, r.Created = stored[0], created[0]
+		return nil
+	})
 	if err != nil {
-		return r, err
+		return Remembered{Conflicts: r.Conflicts}, err
 	}
-	defer tx.Rollback()
-	stored, created, err := tx.PutEntries(ctx, []store.EntryWrite{{Entry: e, Events: events}})
-	if err != nil {
-		return r, err
-	}
-	if r.Conflicts, err = p.detectConflicts(ctx, tx, sess.Project, stored); err != nil {
-		return r, err
-	}
-	if err := tx.Commit(); err != nil {
-		return r, err
-	}
-	r.Entry, r.Created = stored[0], created[0]
 	return r, nil
 }

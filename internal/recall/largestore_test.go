@@ -29,7 +29,7 @@ func TestSearchLargeStore(t *testing.T) {
 		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Second), Type: store.TypeUserPrompt, SessionID: fmt.Sprintf("s%d", i/50),
 			Project: proj, Text: text, DedupeKey: fmt.Sprintf("k%d", i)})
 	}
-	if _, err := db.Append(ctx, evs...); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Search(ctx, db, SearchOptions{Query: "alpha zebra", Project: proj, Limit: 5})

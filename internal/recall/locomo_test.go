@@ -153,10 +153,12 @@ func importConv(t *testing.T, dir string) *store.DB {
 		}
 		m := b.Messages[0]
 		sid := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		if err := db.TouchSession(ctx, store.Session{ID: sid, Project: project.Identify(m.Cwd), Cwd: m.Cwd, TranscriptPath: f, Source: "import", StartedAt: m.Timestamp}); err != nil {
+		if err := db.Update(ctx, func(tx *store.Tx) error {
+			return tx.TouchSession(ctx, store.Session{ID: sid, Project: project.Identify(m.Cwd), Cwd: m.Cwd, TranscriptPath: f, Source: "import", StartedAt: m.Timestamp})
+		}); err != nil {
 			t.Fatal(err)
 		}
-		s, _ := db.Session(ctx, sid)
+		s, _ := db.Read().Session(ctx, sid)
 		if _, err := rec.Ingest(ctx, s, true); err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,7 @@ func TestStemMatchesSQLite(t *testing.T) {
 	for i, w := range words {
 		evs = append(evs, store.Event{Type: store.TypeUserPrompt, SessionID: "s", Project: "p", Text: w, DedupeKey: "w" + w + string(rune('a'+i%26))})
 	}
-	if _, err := db.Append(ctx, evs...); err != nil {
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.SQL().ExecContext(ctx, `CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, events_fts, 'row')`); err != nil {

@@ -216,7 +216,7 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 			break
 		}
 	}
-	top, err := db.Entries(ctx, store.EntryFilter{Project: project, Stages: []string{store.StageVerified, store.StageCertified},
+	top, err := db.Read().Entries(ctx, store.EntryFilter{Project: project, Stages: []string{store.StageVerified, store.StageCertified},
 		Statuses: []string{store.StatusActive}, Limit: 40})
 	if err != nil {
 		return "", err
@@ -320,8 +320,8 @@ func openConflicts(ctx context.Context, db *store.DB, project string) ([]string,
 	}
 	var lines []string
 	for _, c := range cs {
-		a, errA := db.EntryByID(ctx, c.Older)
-		b, errB := db.EntryByID(ctx, c.Newer)
+		a, errA := db.Read().EntryByID(ctx, c.Older)
+		b, errB := db.Read().EntryByID(ctx, c.Newer)
 		if errA != nil || errB != nil {
 			continue
 		}

@@ -39,11 +39,14 @@ func put(t *testing.T, db *store.DB, typ, subject, title, quote string, offset i
 	t.Helper()
 	at := day.AddDate(0, 0, offset)
 	session := fmt.Sprintf("s%d", offset)
-	if _, err := db.Append(context.Background(), store.Event{Time: at, Type: store.TypeUserPrompt, SessionID: session,
-		Project: proj, Text: quote, DedupeKey: "put:" + title}); err != nil {
+	if err := db.Update(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.Append(context.Background(), store.Event{Time: at, Type: store.TypeUserPrompt, SessionID: session,
+			Project: proj, Text: quote, DedupeKey: "put:" + title})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
-	evs, err := db.Events(context.Background(), store.EventFilter{SessionID: session, Newest: true, Limit: 1})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: session, Newest: true, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +117,11 @@ func TestMemoriesAndTrace(t *testing.T) {
 		t.Errorf("conflict block without a conflict")
 	}
 	// The injection was recorded and the injection counts bumped; nothing is used yet.
-	evs, _ := db.Events(context.Background(), store.EventFilter{Types: []string{store.TypeMemoryInjected}})
+	evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeMemoryInjected}})
 	if len(evs) != 1 {
 		t.Fatalf("%d injection events, want 1", len(evs))
 	}
-	es, _ := db.Entries(context.Background(), store.EntryFilter{Project: proj})
+	es, _ := db.Read().Entries(context.Background(), store.EntryFilter{Project: proj})
 	injected, used := 0, 0
 	for _, e := range es {
 		injected += e.InjectCount
@@ -258,8 +261,12 @@ func TestBrief(t *testing.T) {
 	if got, _ := Brief(context.Background(), db, defaults(), proj, "now"); got != "" {
 		t.Fatalf("brief of a new project: %q", got)
 	}
-	db.TouchSession(context.Background(), store.Session{ID: "s", Project: proj, StartedAt: day})
-	db.SetSummary(context.Background(), "s", "Add JWT authentication to the Express app (1 decision)")
+	db.Update(context.Background(), func(tx *store.Tx) error {
+		return tx.TouchSession(context.Background(), store.Session{ID: "s", Project: proj, StartedAt: day})
+	})
+	db.Update(context.Background(), func(tx *store.Tx) error {
+		return tx.SetSummary(context.Background(), "s", "Add JWT authentication to the Express app (1 decision)")
+	})
 	put(t, db, "decision", "jwt signing", "Use RS256 keys in ./keys for JWT signing", "we will use RS256 keys stored in `./keys`", 0)
 	got, err := Brief(context.Background(), db, defaults(), proj, "now")
 	if err != nil {
@@ -319,12 +326,19 @@ func FuzzTerms(f *testing.F) {
 func TestBriefCorrections(t *testing.T) {
 	db := mustStore(t)
 	ctx := context.Background()
-	db.TouchSession(ctx, store.Session{ID: "s", Project: proj, StartedAt: day})
-	db.SetSummary(ctx, "s", "Changed src/app.js. Failed, then passed: `npm test`. Decided: Use RS256 keys stored in ./keys.")
+	db.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: "s", Project: proj, StartedAt: day})
+	})
+	db.Update(ctx, func(tx *store.Tx) error {
+		return tx.SetSummary(ctx, "s", "Changed src/app.js. Failed, then passed: `npm test`. Decided: Use RS256 keys stored in ./keys.")
+	})
 	mark := func(typ string, e store.Entry) {
 		t.Helper()
-		if _, err := db.Append(ctx, store.Event{Time: day, Type: typ, Project: proj, DedupeKey: typ + e.CID,
-			Payload: json.RawMessage(`{"cid":"` + e.CID + `"}`)}); err != nil {
+		if err := db.Update(ctx, func(tx *store.Tx) error {
+			_, err := tx.Append(ctx, store.Event{Time: day, Type: typ, Project: proj, DedupeKey: typ + e.CID,
+				Payload: json.RawMessage(`{"cid":"` + e.CID + `"}`)})
+			return err
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

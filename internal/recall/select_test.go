@@ -24,10 +24,10 @@ func say(t *testing.T, db *store.DB, session string, start time.Time, turns ...s
 		evs = append(evs, store.Event{Time: start.Add(time.Duration(i) * time.Minute), Type: typ, SessionID: session,
 			Project: proj, Text: text, DedupeKey: fmt.Sprintf("%s:%d", session, i)})
 	}
-	if _, err := db.Append(context.Background(), evs...); err != nil {
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.Events(context.Background(), store.EventFilter{SessionID: session})
+	got, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: session})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,11 +82,11 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		if n == perKind || paired[pair(c.Older, c.Newer)] {
 			continue
 		}
-		older, err := db.EntryByID(ctx, c.Older)
+		older, err := db.Read().EntryByID(ctx, c.Older)
 		if err != nil {
 			continue
 		}
-		newer, err := db.EntryByID(ctx, c.Newer)
+		newer, err := db.Read().EntryByID(ctx, c.Newer)
 		if err != nil {
 			continue
 		}

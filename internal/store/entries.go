@@ -79,9 +79,15 @@ func shortHash(s string) string {
 // of creating a copy, and a candidate is promoted if this evidence verifies it.
 // It reports the stored entry and whether it was created.
 func (db *DB) PutEntry(ctx context.Context, e Entry, events ...Event) (Entry, bool, error) {
-	got, created, err := db.PutEntries(ctx, []EntryWrite{{Entry: e, Events: events}})
+	var got []Entry
+	var created []bool
+	err := db.Update(ctx, func(t *Tx) error {
+		var err error
+		got, created, err = t.PutEntries(ctx, []EntryWrite{{Entry: e, Events: events}})
+		return err
+	})
 	if err != nil {
-		return Entry{}, false, err
+		return Entry{}, false, fmt.Errorf("put entry: %w", err)
 	}
 	return got[0], created[0], nil
 }
@@ -96,21 +102,6 @@ type EntryWrite struct {
 // a session's entries cost one commit, not one each. It reports the stored
 // entries, with the evidence of the sessions quoted in ws (EntryByID has all
 // of it), and which were created, in the order given.
-func (db *DB) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, created []bool, err error) {
-	if len(ws) == 0 {
-		return nil, nil, nil
-	}
-	err = db.write(ctx, func(t *Tx) error {
-		stored, created, err = t.PutEntries(ctx, ws)
-		return err
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("put entry: %w", err)
-	}
-	return stored, created, nil
-}
-
-// PutEntries is DB.PutEntries inside the transaction.
 func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, created []bool, err error) {
 	if len(ws) == 0 {
 		return nil, nil, nil
@@ -234,12 +225,12 @@ func orNone(m string) string {
 
 // newCID derives a stable citation id from the claim, lengthened on the rare
 // collision with another claim.
-func newCID(ctx context.Context, c conn, project, claimKey string) (string, error) {
+func newCID(ctx context.Context, t *Tx, project, claimKey string) (string, error) {
 	h := shortHash(project + "\x00" + claimKey)
 	for n := 6; n <= len(h); n++ {
 		cid := "mem:" + h[:n]
 		var one int
-		err := c.queryRow(ctx, `SELECT 1 FROM entries WHERE cid = ?`, cid).Scan(&one)
+		err := t.queryRow(ctx, `SELECT 1 FROM entries WHERE cid = ?`, cid).Scan(&one)
 		if err == sql.ErrNoRows {
 			return cid, nil
 		}
@@ -253,20 +244,8 @@ func newCID(ctx context.Context, c conn, project, claimKey string) (string, erro
 const entryColumns = `id, cid, project, session_id, type, title, body, subject, claim_key, stage, status,
 	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count, last_injected_at, inject_count`
 
-// querier runs queries: a DB, a Tx, or (sqlQuerier) a plain *sql.Tx.
-type querier interface {
-	query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-}
-
-// sqlQuerier is a querier over a *sql.DB, *sql.Conn or *sql.Tx.
-type sqlQuerier struct{ dbtx }
-
-func (q sqlQuerier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return q.QueryContext(ctx, query, args...)
-}
-
-func scanEntries(ctx context.Context, q querier, query string, args ...any) ([]Entry, error) {
-	rows, err := q.query(ctx, query, args...)
+func scanEntries(ctx context.Context, t *Tx, query string, args ...any) ([]Entry, error) {
+	rows, err := t.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +269,7 @@ func scanEntries(ctx context.Context, q querier, query string, args ...any) ([]E
 
 // loadEvidence fills in the evidence of entries with one query; given
 // sessions, only the evidence from those sessions.
-func loadEvidence(ctx context.Context, q querier, entries []Entry, sessions ...string) error {
+func loadEvidence(ctx context.Context, t *Tx, entries []Entry, sessions ...string) error {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -307,7 +286,7 @@ func loadEvidence(ctx context.Context, q querier, entries []Entry, sessions ...s
 			args = append(args, s)
 		}
 	}
-	rows, err := q.query(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
+	rows, err := t.query(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
 		span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return err
@@ -325,15 +304,15 @@ func loadEvidence(ctx context.Context, q querier, entries []Entry, sessions ...s
 	return rows.Err()
 }
 
-func entryTx(ctx context.Context, q querier, where string, args ...any) (Entry, error) {
-	es, err := scanEntries(ctx, q, `SELECT `+entryColumns+` FROM entries WHERE `+where, args...)
+func entryTx(ctx context.Context, t *Tx, where string, args ...any) (Entry, error) {
+	es, err := scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE `+where, args...)
 	if err != nil {
 		return Entry{}, fmt.Errorf("entry: %w", err)
 	}
 	if len(es) == 0 {
 		return Entry{}, fmt.Errorf("entry: %w", ErrNotFound)
 	}
-	if err := loadEvidence(ctx, q, es[:1]); err != nil {
+	if err := loadEvidence(ctx, t, es[:1]); err != nil {
 		return Entry{}, fmt.Errorf("entry evidence: %w", err)
 	}
 	return es[0], nil
@@ -345,15 +324,10 @@ func (db *DB) EntryByCID(ctx context.Context, cid string) (Entry, error) {
 	if !strings.HasPrefix(cid, "mem:") {
 		cid = "mem:" + cid
 	}
-	return entryTx(ctx, db, "cid = ?", cid)
+	return entryTx(ctx, db.Read(), "cid = ?", cid)
 }
 
 // EntryByID returns the entry with its evidence, or an error wrapping ErrNotFound.
-func (db *DB) EntryByID(ctx context.Context, id int64) (Entry, error) {
-	return entryTx(ctx, db, "id = ?", id)
-}
-
-// EntryByID is DB.EntryByID inside the transaction.
 func (t *Tx) EntryByID(ctx context.Context, id int64) (Entry, error) {
 	return entryTx(ctx, t, "id = ?", id)
 }
@@ -379,16 +353,7 @@ type EntryFilter struct {
 }
 
 // Entries lists entries matching f, newest first.
-func (db *DB) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
-	return entries(ctx, db, f)
-}
-
-// Entries is DB.Entries inside the transaction.
 func (t *Tx) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
-	return entries(ctx, t, f)
-}
-
-func entries(ctx context.Context, c conn, f EntryFilter) ([]Entry, error) {
 	var where []string
 	var args []any
 	eq := func(col, v string) {
@@ -455,12 +420,12 @@ func entries(ctx context.Context, c conn, f EntryFilter) ([]Entry, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	es, err := scanEntries(ctx, c, q, args...)
+	es, err := scanEntries(ctx, t, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list entries: %w", err)
 	}
 	if f.Evidence {
-		if err := loadEvidence(ctx, c, es); err != nil {
+		if err := loadEvidence(ctx, t, es); err != nil {
 			return nil, fmt.Errorf("list entries: %w", err)
 		}
 	}
@@ -544,7 +509,7 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 	if len(ids) == 0 {
 		return nil, rows.Err()
 	}
-	es, err := db.Entries(ctx, EntryFilter{IDs: ids, Evidence: true})
+	es, err := db.Read().Entries(ctx, EntryFilter{IDs: ids, Evidence: true})
 	if err != nil {
 		return nil, err
 	}
@@ -573,7 +538,7 @@ func (db *DB) SetText(ctx context.Context, id int64, typ, title, body string, ev
 // Pinned returns the ids of the project's entries that are pinned: the last
 // of their entry_pinned and entry_unpinned events is a pin.
 func (db *DB) Pinned(ctx context.Context, project string) (map[string]bool, error) {
-	evs, err := db.Events(ctx, EventFilter{Project: project, Types: []string{TypePinned, TypeUnpinned}})
+	evs, err := db.Read().Events(ctx, EventFilter{Project: project, Types: []string{TypePinned, TypeUnpinned}})
 	if err != nil {
 		return nil, fmt.Errorf("pinned: %w", err)
 	}
@@ -601,7 +566,7 @@ func (db *DB) SetStatus(ctx context.Context, id int64, status string, superseded
 }
 
 func (db *DB) updateEntry(ctx context.Context, q string, args []any, ev Event) error {
-	err := db.write(ctx, func(t *Tx) error {
+	err := db.Update(ctx, func(t *Tx) error {
 		if ev.Type != "" {
 			if _, err := t.Append(ctx, ev); err != nil {
 				return err
@@ -632,7 +597,7 @@ func (db *DB) MarkUsed(ctx context.Context, ids []int64, at time.Time, ev Event)
 }
 
 func (db *DB) bump(ctx context.Context, count, last string, ids []int64, at time.Time, ev Event) error {
-	err := db.write(ctx, func(t *Tx) error {
+	err := db.Update(ctx, func(t *Tx) error {
 		res, err := t.append(ctx, at, []Event{ev})
 		if err != nil || res.Added == 0 {
 			return err // on no error: this turn was recorded already
@@ -665,32 +630,22 @@ type Conflict struct {
 // status change it implies: supersedes marks the older entry superseded,
 // contradicts marks both contested. A conflict already recorded is left alone.
 func (db *DB) AddConflict(ctx context.Context, c Conflict, ev Event) (bool, error) {
-	n, err := db.AddConflicts(ctx, []ConflictWrite{{Conflict: c, Event: ev}})
-	return n == 1, err
+	var n int
+	err := db.Update(ctx, func(t *Tx) error {
+		var err error
+		n, err = t.AddConflicts(ctx, []ConflictWrite{{Conflict: c, Event: ev}})
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("add conflict: %w", err)
+	}
+	return n == 1, nil
 }
 
 // ConflictWrite is one conflict for AddConflicts with the event recording it.
 type ConflictWrite struct {
 	Conflict Conflict
 	Event    Event
-}
-
-// AddConflicts is AddConflict for several conflicts in one transaction, in
-// order. It returns how many were new.
-func (db *DB) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error) {
-	if len(cs) == 0 {
-		return 0, nil
-	}
-	var added int
-	err := db.write(ctx, func(t *Tx) error {
-		var err error
-		added, err = t.AddConflicts(ctx, cs)
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("add conflict: %w", err)
-	}
-	return added, nil
 }
 
 // RoleValue is one decision of an entry: a role and the value it gives it.
@@ -715,12 +670,8 @@ func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []
 	return nil
 }
 
-// SetEntryRoles is Tx.SetEntryRoles in a transaction of its own.
-func (db *DB) SetEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
-	return db.write(ctx, func(t *Tx) error { return t.SetEntryRoles(ctx, id, project, rvs) })
-}
-
-// AddConflicts is DB.AddConflicts inside the transaction.
+// AddConflicts is AddConflict for several conflicts, in order. It returns
+// how many were new.
 func (t *Tx) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error) {
 	evs := make([]Event, len(cs))
 	for i, c := range cs {

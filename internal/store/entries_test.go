@@ -20,7 +20,7 @@ func TestPutEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, created, err := db.PutEntries(ctx, []EntryWrite{
+	got, created, err := putEntries(ctx, db, []EntryWrite{
 		{Entry: entry("s2", "jwt", "Use RS256", "we use RS256", StageVerified),
 			Events: []Event{{Type: TypeEntryExtracted, SessionID: "s2", DedupeKey: "x:jwt"}}},
 		{Entry: entry("s2", "keys", "Keys live in ./keys", "the keys are in ./keys", StageVerified)},
@@ -38,14 +38,14 @@ func TestPutEntries(t *testing.T) {
 	if len(got[1].Evidence) != 1 || got[1].Evidence[0].SessionID != "s2" {
 		t.Errorf("read back evidence of other sessions: %+v", got[1].Evidence)
 	}
-	all, err := db.EntryByID(ctx, first.ID)
+	all, err := db.Read().EntryByID(ctx, first.ID)
 	if err != nil || len(all.Evidence) != 2 {
 		t.Errorf("EntryByID: %d quotes, %v", len(all.Evidence), err)
 	}
 	if n := len(mustEvents(t, db, TypeEntryExtracted)); n != 1 {
 		t.Errorf("%d entry events", n)
 	}
-	if _, _, err := db.PutEntries(ctx, []EntryWrite{{Entry: Entry{Project: "/p", Title: "no key"}}}); err == nil {
+	if _, _, err := putEntries(ctx, db, []EntryWrite{{Entry: Entry{Project: "/p", Title: "no key"}}}); err == nil {
 		t.Error("an entry without a claim key was stored")
 	}
 }
@@ -53,7 +53,7 @@ func TestPutEntries(t *testing.T) {
 func TestAddConflicts(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpen(t)
-	got, _, err := db.PutEntries(ctx, []EntryWrite{
+	got, _, err := putEntries(ctx, db, []EntryWrite{
 		{Entry: entry("s1", "a", "Use HS256", "HS256", StageVerified)},
 		{Entry: entry("s1", "b", "Use RS256", "RS256", StageVerified)},
 		{Entry: entry("s1", "c", "Use EdDSA", "EdDSA", StageVerified)},
@@ -67,15 +67,15 @@ func TestAddConflicts(t *testing.T) {
 		{Conflict{Older: b, Newer: c, Kind: "contradicts"}, Event{Type: TypeConflict, DedupeKey: "c:bc"}},
 		{Conflict{Older: a, Newer: b, Kind: "supersedes"}, Event{Type: TypeConflict, DedupeKey: "c:ab"}},
 	}
-	if n, err := db.AddConflicts(ctx, ws); err != nil || n != 2 {
+	if n, err := addConflicts(ctx, db, ws); err != nil || n != 2 {
 		t.Fatalf("AddConflicts = %d, %v", n, err)
 	}
-	if n, err := db.AddConflicts(ctx, ws); err != nil || n != 0 {
+	if n, err := addConflicts(ctx, db, ws); err != nil || n != 0 {
 		t.Fatalf("again: %d, %v", n, err)
 	}
 	want := map[int64]string{a: StatusSuperseded, b: StatusContested, c: StatusContested}
 	for id, status := range want {
-		e, err := db.EntryByID(ctx, id)
+		e, err := db.Read().EntryByID(ctx, id)
 		if err != nil || e.Status != status {
 			t.Errorf("entry %d: status %q, want %q (%v)", id, e.Status, status, err)
 		}
@@ -87,7 +87,7 @@ func TestAddConflicts(t *testing.T) {
 
 func mustEvents(t *testing.T, db *DB, typ string) []Event {
 	t.Helper()
-	evs, err := db.Events(context.Background(), EventFilter{Types: []string{typ}})
+	evs, err := db.Read().Events(context.Background(), EventFilter{Types: []string{typ}})
 	if err != nil {
 		t.Fatal(err)
 	}

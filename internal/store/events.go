@@ -132,26 +132,9 @@ type AppendResult struct {
 	IDs               []int64 // ids of the added events, in order
 }
 
-// Append stores events in one transaction, skipping any whose dedupe key (or,
-// with SameContentAs, whose content) is already present. Re-running a hook or
+// Append stores events, skipping any whose dedupe key (or, with
+// SameContentAs, whose content) is already present. Re-running a hook or
 // re-importing a transcript therefore adds nothing.
-func (db *DB) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
-	var res AppendResult
-	if len(evs) == 0 {
-		return res, nil
-	}
-	err := db.write(ctx, func(t *Tx) error {
-		var err error
-		res, err = t.Append(ctx, evs...)
-		return err
-	})
-	if err != nil {
-		return AppendResult{}, fmt.Errorf("append: %w", err)
-	}
-	return res, nil
-}
-
-// Append is DB.Append inside the transaction.
 func (t *Tx) Append(ctx context.Context, evs ...Event) (AppendResult, error) {
 	return t.append(ctx, t.db.Now(), evs)
 }
@@ -245,8 +228,13 @@ func insertEvents(n int) string {
 		` ON CONFLICT(dedupe_key) DO NOTHING RETURNING id`
 }
 
-func insertReturning(ctx context.Context, c conn, q string, args []any) ([]int64, error) {
-	rs, err := c.query(ctx, q, args...)
+// insertReturning runs an INSERT … RETURNING id, which is a write: query
+// alone would run it outside any transaction on a reader.
+func insertReturning(ctx context.Context, t *Tx, q string, args []any) ([]int64, error) {
+	if t.tx == nil {
+		return nil, ErrReadOnly
+	}
+	rs, err := t.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -264,8 +252,8 @@ func insertReturning(ctx context.Context, c conn, q string, args []any) ([]int64
 
 // contentHashes loads the content hashes of a session's events of one type
 // whose dedupe key matches a LIKE pattern.
-func contentHashes(ctx context.Context, c conn, k [3]string) (map[string]bool, error) {
-	rs, err := c.query(ctx, `SELECT content_hash FROM events
+func contentHashes(ctx context.Context, t *Tx, k [3]string) (map[string]bool, error) {
+	rs, err := t.query(ctx, `SELECT content_hash FROM events
 		WHERE session_id = ? AND type = ? AND content_hash <> '' AND dedupe_key LIKE ?`, k[0], k[1], k[2])
 	if err != nil {
 		return nil, err
@@ -331,16 +319,7 @@ type EventFilter struct {
 }
 
 // Events lists events matching f.
-func (db *DB) Events(ctx context.Context, f EventFilter) ([]Event, error) {
-	return events(ctx, db, f)
-}
-
-// Events is DB.Events inside the transaction.
 func (t *Tx) Events(ctx context.Context, f EventFilter) ([]Event, error) {
-	return events(ctx, t, f)
-}
-
-func events(ctx context.Context, c conn, f EventFilter) ([]Event, error) {
 	var where []string
 	var args []any
 	if f.Project != "" {
@@ -353,8 +332,8 @@ func events(ctx context.Context, c conn, f EventFilter) ([]Event, error) {
 	}
 	if len(f.Types) > 0 {
 		where = append(where, "type IN ("+placeholders(len(f.Types))+")")
-		for _, t := range f.Types {
-			args = append(args, t)
+		for _, typ := range f.Types {
+			args = append(args, typ)
 		}
 	}
 	if !f.Since.IsZero() {
@@ -381,7 +360,7 @@ func events(ctx context.Context, c conn, f EventFilter) ([]Event, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	rows, err := c.query(ctx, q, args...)
+	rows, err := t.query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
 	}
@@ -416,18 +395,9 @@ func placeholders(n int) string {
 }
 
 // CountSessionMessages counts a session's prompts, answers and tool observations.
-func (db *DB) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
-	return countSessionMessages(ctx, db, sessionID)
-}
-
-// CountSessionMessages is DB.CountSessionMessages inside the transaction.
 func (t *Tx) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
-	return countSessionMessages(ctx, t, sessionID)
-}
-
-func countSessionMessages(ctx context.Context, c conn, sessionID string) (int, error) {
 	var n int
-	err := c.queryRow(ctx, `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`,
+	err := t.queryRow(ctx, `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`,
 		sessionID, TypeUserPrompt, TypeAgentResponse, TypeToolObservation).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count messages of %s: %w", sessionID, err)
@@ -469,7 +439,7 @@ func (t *Tx) Unchanged(ctx context.Context, evs []Event) error {
 	}
 	found := 0
 	for _, c := range chunks(ids) {
-		rows, err := t.tx.QueryContext(ctx, `SELECT id, checksum FROM events WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		rows, err := t.query(ctx, `SELECT id, checksum FROM events WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
 		if err != nil {
 			return fmt.Errorf("unchanged: %w", err)
 		}

@@ -42,18 +42,9 @@ func (db *DB) ScanEvents(ctx context.Context, project string, fn func(e Event, c
 }
 
 // HasEvent reports whether an event with the dedupe key is stored.
-func (db *DB) HasEvent(ctx context.Context, dedupeKey string) (bool, error) {
-	return hasEvent(ctx, db, dedupeKey)
-}
-
-// HasEvent is DB.HasEvent inside the transaction.
 func (t *Tx) HasEvent(ctx context.Context, dedupeKey string) (bool, error) {
-	return hasEvent(ctx, t, dedupeKey)
-}
-
-func hasEvent(ctx context.Context, c conn, dedupeKey string) (bool, error) {
 	var one int
-	err := c.queryRow(ctx, `SELECT 1 FROM events WHERE dedupe_key = ?`, dedupeKey).Scan(&one)
+	err := t.queryRow(ctx, `SELECT 1 FROM events WHERE dedupe_key = ?`, dedupeKey).Scan(&one)
 	switch {
 	case err == sql.ErrNoRows:
 		return false, nil

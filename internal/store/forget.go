@@ -84,17 +84,11 @@ func (p ForgetPlan) Empty() bool {
 	return len(p.Entries) == 0 && len(p.Delete) == 0 && len(p.Redact) == 0 && len(p.Evidence) == 0
 }
 
-// dbtx is what planning and applying need of a *sql.DB, *sql.Conn or *sql.Tx.
-type dbtx interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
-}
-
 // PlanForget computes what Forget would remove, without changing anything.
 // It returns ErrEmptySelector for an empty selector and an error wrapping
 // ErrNotFound for an unknown citation id.
 func (db *DB) PlanForget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error) {
-	return plan(ctx, db.sql, sel, db.Now())
+	return plan(ctx, db.Read(), sel, db.Now())
 }
 
 // Forget removes what sel selects, in one transaction, and appends one
@@ -137,19 +131,20 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	defer conn.ExecContext(ctx, "PRAGMA secure_delete = OFF")
 	db.turn.take()
 	defer db.turn.done()
-	tx, err := db.begin(ctx, conn)
+	sqltx, err := db.begin(ctx, conn)
 	if err != nil {
 		return ForgetPlan{}, fmt.Errorf("forget: begin: %w", err)
 	}
-	defer tx.Rollback()
+	t := db.wrap(ctx, sqltx)
+	defer t.Rollback()
 	// Plan under the write lock: hooks writing meanwhile wait, so what is
 	// deleted is exactly what was planned.
-	p, err := plan(ctx, tx, sel, db.Now())
+	p, err := plan(ctx, t, sel, db.Now())
 	if err != nil || p.Empty() {
 		return p, err
 	}
 	// The tombstone names the project from rows that apply deletes.
-	tomb, err := tombstone(ctx, tx, sel, p, db.Now())
+	tomb, err := tombstone(ctx, t, sel, p, db.Now())
 	if err != nil {
 		return p, err
 	}
@@ -159,11 +154,10 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	// is therefore never handed out again, and nothing that still cites it
 	// (evidence of a worker that read the event before) can find another
 	// event under it.
-	t := db.wrap(ctx, tx)
 	if _, err := t.append(ctx, db.Now(), []Event{tomb}); err != nil {
 		return p, fmt.Errorf("forget: %w", err)
 	}
-	if err := apply(ctx, tx, p); err != nil {
+	if err := apply(ctx, t, p); err != nil {
 		return p, err
 	}
 	// The mark goes down before the commit and comes off only when Compact
@@ -197,7 +191,7 @@ func (db *DB) CompactPending() bool {
 
 // planner accumulates a ForgetPlan.
 type planner struct {
-	q        dbtx
+	t        *Tx
 	sel      ForgetSelector
 	now      string // FormatTime of the forget's now: see before
 	entries  map[int64]bool
@@ -210,7 +204,7 @@ type planner struct {
 	kept     map[int64]bool // other entries quoting the forgotten words, left alone (CID without Shared)
 }
 
-func plan(ctx context.Context, q dbtx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
+func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
 	if sel.Empty() {
 		return ForgetPlan{}, ErrEmptySelector
 	}
@@ -221,7 +215,7 @@ func plan(ctx context.Context, q dbtx, sel ForgetSelector, now time.Time) (Forge
 		// A phrase of punctuation matches no FTS5 token but would match many quotes as a substring.
 		return ForgetPlan{}, fmt.Errorf("forget: phrase %q has no letter or digit: %w", sel.Phrase, ErrEmptySelector)
 	}
-	p := &planner{q: q, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
+	p := &planner{t: t, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
 		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{}}
 	var err error
 	if sel.CID != "" {
@@ -242,7 +236,7 @@ func plan(ctx context.Context, q dbtx, sel ForgetSelector, now time.Time) (Forge
 // messages that hold its quotes.
 func (p *planner) memory(ctx context.Context) error {
 	cid := normCID(p.sel.CID)
-	e, err := entryTx(ctx, sqlQuerier{p.q}, "cid = ?", cid)
+	e, err := entryTx(ctx, p.t, "cid = ?", cid)
 	if err != nil {
 		return fmt.Errorf("forget %s: %w", cid, err)
 	}
@@ -253,7 +247,7 @@ func (p *planner) memory(ctx context.Context) error {
 		if v.EventID == 0 {
 			continue
 		}
-		ev, err := eventRef(ctx, p.q, v.EventID)
+		ev, err := eventRef(ctx, p.t, v.EventID)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
@@ -277,7 +271,7 @@ func (p *planner) memory(ctx context.Context) error {
 			continue
 		}
 		p.needles = append(p.needles, f)
-		rows, err := p.q.QueryContext(ctx, `SELECT e.id, e.session_id, e.text FROM events_fts
+		rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.text FROM events_fts
 			JOIN events e ON e.id = events_fts.rowid
 			WHERE events_fts MATCH ? AND e.type IN (?, ?, ?)`, QuoteTerm(n), TypeUserPrompt, TypeAgentResponse, TypeToolObservation)
 		if err != nil {
@@ -337,8 +331,8 @@ type eventText struct {
 	Text      string
 }
 
-func eventRef(ctx context.Context, q dbtx, id int64) (eventText, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, session_id, text FROM events WHERE id = ?`, id)
+func eventRef(ctx context.Context, t *Tx, id int64) (eventText, error) {
+	rows, err := t.query(ctx, `SELECT id, session_id, text FROM events WHERE id = ?`, id)
 	if err != nil {
 		return eventText{}, err
 	}
@@ -379,7 +373,7 @@ func (p *planner) filters(ctx context.Context) error {
 		where = append(where, p.before("e.ts"))
 		args = append(args, FormatTime(s.Before), p.now)
 	}
-	rows, err := p.q.QueryContext(ctx, `SELECT e.id, e.session_id, e.type FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
+	rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.type FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return fmt.Errorf("forget: select events: %w", err)
 	}
@@ -415,7 +409,7 @@ func (p *planner) filters(ctx context.Context) error {
 		where = append(where, p.before("e.created_at"))
 		args = append(args, FormatTime(s.Before), p.now)
 	}
-	ids, err := queryIDs(ctx, p.q, `SELECT e.id FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
+	ids, err := queryIDs(ctx, p.t, `SELECT e.id FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return fmt.Errorf("forget: select entries: %w", err)
 	}
@@ -442,8 +436,8 @@ type evidenceRef struct {
 	Start, End           int
 }
 
-func scanEvidenceRefs(ctx context.Context, q dbtx, query string, args ...any) ([]evidenceRef, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+func scanEvidenceRefs(ctx context.Context, t *Tx, query string, args ...any) ([]evidenceRef, error) {
+	rows, err := t.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -473,7 +467,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 		touched = append(touched, id)
 	}
 	for _, c := range chunks(touched) {
-		refs, err := scanEvidenceRefs(ctx, p.q, `SELECT `+evidenceRefColumns+` FROM evidence v WHERE v.event_id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		refs, err := scanEvidenceRefs(ctx, p.t, `SELECT `+evidenceRefColumns+` FROM evidence v WHERE v.event_id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
 		if err != nil {
 			return err
 		}
@@ -497,7 +491,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 			return err
 		}
 		for _, c := range chunkStrings(emptied) {
-			refs, err := scanEvidenceRefs(ctx, p.q, `SELECT `+evidenceRefColumns+` FROM evidence v
+			refs, err := scanEvidenceRefs(ctx, p.t, `SELECT `+evidenceRefColumns+` FROM evidence v
 				WHERE v.event_id IS NULL AND v.session_id IN (`+placeholders(len(c))+`)`, stringArgs(c)...)
 			if err != nil {
 				return err
@@ -523,7 +517,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 			where = append(where, p.before("coalesce(ev.ts, e.created_at)"))
 			args = append(args, FormatTime(p.sel.Before), p.now)
 		}
-		refs, err := scanEvidenceRefs(ctx, p.q, `SELECT `+evidenceRefColumns+` FROM evidence v
+		refs, err := scanEvidenceRefs(ctx, p.t, `SELECT `+evidenceRefColumns+` FROM evidence v
 			JOIN entries e ON e.id = v.entry_id LEFT JOIN events ev ON ev.id = v.event_id
 			WHERE `+strings.Join(where, " AND "), args...)
 		if err != nil {
@@ -547,7 +541,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 	for id := range lost {
 		var own string
 		var left int
-		rows, err := p.q.QueryContext(ctx, `SELECT session_id FROM entries WHERE id = ?`, id)
+		rows, err := p.t.query(ctx, `SELECT session_id FROM entries WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -558,7 +552,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		ev, err := scanEvidenceRefs(ctx, p.q, `SELECT `+evidenceRefColumns+` FROM evidence v WHERE v.entry_id = ?`, id)
+		ev, err := scanEvidenceRefs(ctx, p.t, `SELECT `+evidenceRefColumns+` FROM evidence v WHERE v.entry_id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -575,7 +569,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 	}
 	// The evidence of deleted entries goes with them.
 	for _, c := range chunks(keys(p.entries)) {
-		ids, err := queryIDs(ctx, p.q, `SELECT id FROM evidence WHERE entry_id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		ids, err := queryIDs(ctx, p.t, `SELECT id FROM evidence WHERE entry_id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
 		if err != nil {
 			return err
 		}
@@ -624,7 +618,7 @@ func (p *planner) emptiedSessions(ctx context.Context, conversation bool) ([]str
 			q = `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`
 			args = []any{s, TypeUserPrompt, TypeAgentResponse, TypeToolObservation}
 		}
-		ids, err := queryIDs(ctx, p.q, q, args...)
+		ids, err := queryIDs(ctx, p.t, q, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -641,7 +635,7 @@ func (p *planner) emptiedSessions(ctx context.Context, conversation bool) ([]str
 func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	var out ForgetPlan
 	for _, c := range chunks(keys(p.kept)) {
-		rows, err := p.q.QueryContext(ctx, `SELECT cid FROM entries WHERE id IN (`+placeholders(len(c))+`) ORDER BY cid`, int64Args(c)...)
+		rows, err := p.t.query(ctx, `SELECT cid FROM entries WHERE id IN (`+placeholders(len(c))+`) ORDER BY cid`, int64Args(c)...)
 		if err != nil {
 			return out, fmt.Errorf("forget: kept: %w", err)
 		}
@@ -676,7 +670,7 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	for _, c := range chunks(keys(p.entries)) {
 		ph := placeholders(len(c))
 		args := append(int64Args(c), int64Args(c)...)
-		rows, err := p.q.QueryContext(ctx, `SELECT id, older, newer FROM conflicts WHERE older IN (`+ph+`) OR newer IN (`+ph+`)`, args...)
+		rows, err := p.t.query(ctx, `SELECT id, older, newer FROM conflicts WHERE older IN (`+ph+`) OR newer IN (`+ph+`)`, args...)
 		if err != nil {
 			return out, fmt.Errorf("forget: conflicts: %w", err)
 		}
@@ -701,7 +695,7 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	out.Conflicts = len(conflicts)
 	// A contested entry whose every contradiction is with a deleted entry is no longer contested.
 	for o := range others {
-		rows, err := p.q.QueryContext(ctx, `SELECT c.older, c.newer, e.status FROM conflicts c JOIN entries e ON e.id = ?
+		rows, err := p.t.query(ctx, `SELECT c.older, c.newer, e.status FROM conflicts c JOIN entries e ON e.id = ?
 			WHERE (c.older = ? OR c.newer = ?) AND c.kind = 'contradicts'`, o, o, o)
 		if err != nil {
 			return out, fmt.Errorf("forget: conflicts: %w", err)
@@ -738,7 +732,7 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	}
 	// With a phrase, a summary that contains it goes too, whatever its events.
 	if f := fold(p.sel.Phrase); f != "" {
-		rows, err := p.q.QueryContext(ctx, `SELECT id, summary FROM sessions WHERE summary <> ''`)
+		rows, err := p.t.query(ctx, `SELECT id, summary FROM sessions WHERE summary <> ''`)
 		if err != nil {
 			return out, fmt.Errorf("forget: sessions: %w", err)
 		}
@@ -778,7 +772,7 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	type target struct{ claimKeys, cids map[string]bool }
 	byProject := map[string]*target{}
 	for _, c := range chunks(keys(p.entries)) {
-		rows, err := p.q.QueryContext(ctx, `SELECT cid, project, claim_key FROM entries WHERE id IN (`+placeholders(len(c))+`) ORDER BY id`, int64Args(c)...)
+		rows, err := p.t.query(ctx, `SELECT cid, project, claim_key FROM entries WHERE id IN (`+placeholders(len(c))+`) ORDER BY id`, int64Args(c)...)
 		if err != nil {
 			return nil, err
 		}
@@ -803,7 +797,7 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	}
 	injections := map[int64]bool{}
 	for project, tg := range byProject {
-		rows, err := p.q.QueryContext(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rows, err := p.t.query(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited,
 			TypeEdited, TypePinned, TypeUnpinned)
 		if err != nil {
@@ -865,7 +859,7 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 }
 
 // apply carries out a plan inside tx.
-func apply(ctx context.Context, tx dbtx, p ForgetPlan) error {
+func apply(ctx context.Context, tx *Tx, p ForgetPlan) error {
 	steps := []struct {
 		what, q string
 		ids     []int64
@@ -877,7 +871,7 @@ func apply(ctx context.Context, tx dbtx, p ForgetPlan) error {
 	}
 	for _, s := range steps {
 		for _, c := range chunks(s.ids) {
-			if _, err := tx.ExecContext(ctx, fmt.Sprintf(s.q, placeholders(len(c))), int64Args(c)...); err != nil {
+			if _, err := tx.exec(ctx, fmt.Sprintf(s.q, placeholders(len(c))), int64Args(c)...); err != nil {
 				return fmt.Errorf("forget: delete %s: %w", s.what, err)
 			}
 		}
@@ -888,7 +882,7 @@ func apply(ctx context.Context, tx dbtx, p ForgetPlan) error {
 			return fmt.Errorf("forget: redact: %w", err)
 		}
 		e.Text = Redacted
-		if _, err := tx.ExecContext(ctx, `UPDATE events SET text = ?, payload = '{}', content_hash = '', checksum = ? WHERE id = ?`,
+		if _, err := tx.exec(ctx, `UPDATE events SET text = ?, payload = '{}', content_hash = '', checksum = ? WHERE id = ?`,
 			Redacted, checksum(e, "{}"), id); err != nil {
 			return fmt.Errorf("forget: redact event %d: %w", id, err)
 		}
@@ -918,17 +912,17 @@ func apply(ctx context.Context, tx dbtx, p ForgetPlan) error {
 		if err != nil {
 			return fmt.Errorf("forget: injections: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE events SET payload = ?, checksum = ? WHERE id = ?`, string(b), checksum(e, string(b)), id); err != nil {
+		if _, err := tx.exec(ctx, `UPDATE events SET payload = ?, checksum = ? WHERE id = ?`, string(b), checksum(e, string(b)), id); err != nil {
 			return fmt.Errorf("forget: injections: %w", err)
 		}
 	}
 	for _, c := range chunkStrings(p.Sessions) {
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET summary = '' WHERE id IN (`+placeholders(len(c))+`)`, stringArgs(c)...); err != nil {
+		if _, err := tx.exec(ctx, `UPDATE sessions SET summary = '' WHERE id IN (`+placeholders(len(c))+`)`, stringArgs(c)...); err != nil {
 			return fmt.Errorf("forget: sessions: %w", err)
 		}
 	}
 	for _, c := range chunkStrings(p.Emptied) {
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET source = ? WHERE id IN (`+placeholders(len(c))+`)`,
+		if _, err := tx.exec(ctx, `UPDATE sessions SET source = ? WHERE id IN (`+placeholders(len(c))+`)`,
 			append([]any{SessionForgotten}, stringArgs(c)...)...); err != nil {
 			return fmt.Errorf("forget: sessions: %w", err)
 		}
@@ -936,8 +930,8 @@ func apply(ctx context.Context, tx dbtx, p ForgetPlan) error {
 	return nil
 }
 
-func eventByID(ctx context.Context, q dbtx, id int64) (Event, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id)
+func eventByID(ctx context.Context, t *Tx, id int64) (Event, error) {
+	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id)
 	if err != nil {
 		return Event{}, err
 	}
@@ -957,7 +951,7 @@ func eventByID(ctx context.Context, q dbtx, id int64) (Event, error) {
 
 // tombstone is the memory_forgotten event: counts, the kinds of selector and
 // hashes of their values, and nothing that was forgotten.
-func tombstone(ctx context.Context, q dbtx, sel ForgetSelector, p ForgetPlan, now time.Time) (Event, error) {
+func tombstone(ctx context.Context, t *Tx, sel ForgetSelector, p ForgetPlan, now time.Time) (Event, error) {
 	targets := map[string]string{}
 	var kinds []string
 	add := func(kind, value string) {
@@ -991,17 +985,17 @@ func tombstone(ctx context.Context, q dbtx, sel ForgetSelector, p ForgetPlan, no
 	if sel.Project == "" {
 		switch {
 		case sel.CID != "":
-			project = firstString(ctx, q, `SELECT project FROM entries WHERE cid = ?`, normCID(sel.CID))
+			project = firstString(ctx, t, `SELECT project FROM entries WHERE cid = ?`, normCID(sel.CID))
 		case sel.SessionID != "":
-			project = firstString(ctx, q, `SELECT project FROM sessions WHERE id = ?`, sel.SessionID)
+			project = firstString(ctx, t, `SELECT project FROM sessions WHERE id = ?`, sel.SessionID)
 		}
 	}
 	return Event{Time: now, Type: TypeForgotten, Project: project, Payload: b,
 		DedupeKey: "forgotten:" + FormatTime(now) + ":" + shortHash(string(b))[:16]}, nil
 }
 
-func firstString(ctx context.Context, q dbtx, query string, args ...any) string {
-	rows, err := q.QueryContext(ctx, query, args...)
+func firstString(ctx context.Context, t *Tx, query string, args ...any) string {
+	rows, err := t.query(ctx, query, args...)
 	if err != nil {
 		return ""
 	}
@@ -1018,15 +1012,15 @@ func firstString(ctx context.Context, q dbtx, query string, args ...any) string 
 // conflicts naming it, the prompts it was injected into, the answers that
 // cited it, and its certification or rejection.
 func (db *DB) EntryEvents(ctx context.Context, e Entry) ([]Event, error) {
-	evs, err := entryEvents(ctx, db.sql, e)
+	evs, err := entryEvents(ctx, db.Read(), e)
 	if err != nil {
 		return nil, fmt.Errorf("events of %s: %w", e.CID, err)
 	}
 	return evs, nil
 }
 
-func entryEvents(ctx context.Context, q dbtx, e Entry) ([]Event, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ? AND (
+func entryEvents(ctx context.Context, t *Tx, e Entry) ([]Event, error) {
+	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ? AND (
 			(type IN (?, ?) AND json_extract(payload, '$.claim_key') = ?)
 			OR (type = ? AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
 			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
@@ -1237,8 +1231,8 @@ func hasWord(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
-func queryIDs(ctx context.Context, q dbtx, query string, args ...any) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+func queryIDs(ctx context.Context, t *Tx, query string, args ...any) ([]int64, error) {
+	rows, err := t.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ func newForgetFixture(t *testing.T, opt Options) *forgetFixture {
 		{"q4", "s3", "/other", TypeUserPrompt, "Deploy the marmosetdeploy tool to staging.", 25 * time.Hour},
 	}
 	for _, m := range msgs {
-		r, err := db.Append(ctx, Event{Time: t0.Add(m.at), Type: m.typ, SessionID: m.session, Project: m.project, Text: m.text,
+		r, err := appendEvents(ctx, db, Event{Time: t0.Add(m.at), Type: m.typ, SessionID: m.session, Project: m.project, Text: m.text,
 			SourceUUID: "uuid-" + m.name, DedupeKey: "k:" + m.name, Payload: json.RawMessage(fmt.Sprintf(`{"uuids":["uuid-%s"],"key":%q}`, m.name, m.text))})
 		if err != nil || len(r.IDs) != 1 {
 			t.Fatalf("append %s: %v", m.name, err)
@@ -59,10 +59,12 @@ func newForgetFixture(t *testing.T, opt Options) *forgetFixture {
 		if s == "s3" {
 			p = "/other"
 		}
-		if err := db.TouchSession(ctx, Session{ID: s, Project: p, StartedAt: t0, TranscriptPath: "/t/" + s + ".jsonl"}); err != nil {
+		if err := db.Update(ctx, func(tx *Tx) error {
+			return tx.TouchSession(ctx, Session{ID: s, Project: p, StartedAt: t0, TranscriptPath: "/t/" + s + ".jsonl"})
+		}); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.SetSummary(ctx, s, "summary of "+s); err != nil {
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.SetSummary(ctx, s, "summary of "+s) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -333,15 +335,15 @@ func TestForgetMemory(t *testing.T) {
 	if r.Status != StatusActive {
 		t.Errorf("runner status %s, want active once its only conflict is gone", r.Status)
 	}
-	inj, _ := db.Events(ctx, EventFilter{Types: []string{TypeMemoryInjected}})
+	inj, _ := db.Read().Events(ctx, EventFilter{Types: []string{TypeMemoryInjected}})
 	if len(inj) != 1 || strings.Contains(string(inj[0].Payload), f.cid["queue"]) || !strings.Contains(string(inj[0].Payload), f.cid["runner"]) {
 		t.Errorf("injection payload = %s", inj[0].Payload)
 	}
-	if s, _ := db.Session(ctx, "s1"); s.Summary != "" || s.Source == SessionForgotten {
+	if s, _ := db.Read().Session(ctx, "s1"); s.Summary != "" || s.Source == SessionForgotten {
 		t.Errorf("s1 = %+v, want summary cleared and the session kept", s)
 	}
 	// One tombstone, with counts and hashes only.
-	tomb, _ := db.Events(ctx, EventFilter{Types: []string{TypeForgotten}})
+	tomb, _ := db.Read().Events(ctx, EventFilter{Types: []string{TypeForgotten}})
 	if len(tomb) != 1 {
 		t.Fatalf("%d tombstones", len(tomb))
 	}
@@ -393,7 +395,7 @@ func TestForgetSessionProjectBeforeMatch(t *testing.T) {
 				t.Errorf("emptied sessions %q, want %q", got, strings.Join(tt.emptied, ","))
 			}
 			for _, s := range tt.emptied {
-				sess, err := db.Session(ctx, s)
+				sess, err := db.Read().Session(ctx, s)
 				if err != nil || sess.Source != SessionForgotten || sess.Summary != "" {
 					t.Errorf("session %s = %+v, %v: want a content-free marker", s, sess, err)
 				}

@@ -19,7 +19,7 @@ func TestForgetNeverFreesAnIDForReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	r, err := db.Append(ctx,
+	r, err := appendEvents(ctx, db,
 		Event{Type: TypeUserPrompt, SessionID: "old", Project: "/p", Text: "keep me", DedupeKey: "k1"},
 		Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: "forget me", DedupeKey: "k2"})
 	if err != nil {
@@ -36,7 +36,7 @@ func TestForgetNeverFreesAnIDForReuse(t *testing.T) {
 	if e, err := db.Event(ctx, forgotten); !errors.Is(err, ErrNotFound) {
 		t.Errorf("after forget, id %d holds a %s event (%v)", forgotten, e.Type, err)
 	}
-	r, err = db.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "new", Project: "/p", Text: "later", DedupeKey: "k3"})
+	r, err = appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "new", Project: "/p", Text: "later", DedupeKey: "k3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestForgetBeforeTakesFutureDates(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	db.Now = func() time.Time { return now }
 	future := now.AddDate(4, 0, 0)
-	r, err := db.Append(ctx, Event{Time: future, Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: "ahead of its time", DedupeKey: "k1"})
+	r, err := appendEvents(ctx, db, Event{Time: future, Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: "ahead of its time", DedupeKey: "k1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestForgetBeforeTakesFutureDates(t *testing.T) {
 	}
 	if n, _ := db.CountEvents(ctx, "/p"); n != 0 {
 		var left []string
-		evs, _ := db.Events(ctx, EventFilter{})
+		evs, _ := db.Read().Events(ctx, EventFilter{})
 		for _, e := range evs {
 			left = append(left, e.Type+" "+e.Text)
 		}

@@ -15,7 +15,7 @@ func TestEntryRoles(t *testing.T) {
 	db := MustOpen(t)
 	ctx := context.Background()
 	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
-	stored, _, err := db.PutEntries(ctx, []EntryWrite{
+	stored, _, err := putEntries(ctx, db, []EntryWrite{
 		{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Use jest", ClaimKey: "k1", Created: t0}},
 		{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Port 8080", ClaimKey: "k2", Created: t0}},
 		{Entry: Entry{Project: "/q", SessionID: "s2", Type: "decision", Title: "Use mocha", ClaimKey: "k3", Created: t0}},
@@ -23,19 +23,21 @@ func TestEntryRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unparsed, err := db.Entries(ctx, EntryFilter{Project: "/p", RolesUnparsed: true})
+	unparsed, err := db.Read().Entries(ctx, EntryFilter{Project: "/p", RolesUnparsed: true})
 	if err != nil || len(unparsed) != 2 {
 		t.Fatalf("unparsed entries of /p: %d (%v), want 2", len(unparsed), err)
 	}
 	for _, e := range stored {
 		rvs := map[string][]RoleValue{"Use jest": {{"test runner", "jest"}}, "Port 8080": {{"port", "8080"}},
 			"Use mocha": {{"test runner", "mocha"}}}[e.Title]
-		if err := db.SetEntryRoles(ctx, e.ID, e.Project, rvs); err != nil {
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.SetEntryRoles(ctx, e.ID, e.Project, rvs) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Setting again replaces.
-	if err := db.SetEntryRoles(ctx, stored[0].ID, "/p", []RoleValue{{"test runner", "jest"}}); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error {
+		return tx.SetEntryRoles(ctx, stored[0].ID, "/p", []RoleValue{{"test runner", "jest"}})
+	}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -47,7 +49,7 @@ func TestEntryRoles(t *testing.T) {
 		{EntryFilter{Project: "/p", Values: []string{"8080"}}, []string{"Port 8080"}},
 		{EntryFilter{Project: "/p", Rivals: []RoleValue{{"port", "9090"}}, Values: []string{"jest"}}, []string{"Port 8080", "Use jest"}},
 	} {
-		got, err := db.Entries(ctx, tt.f)
+		got, err := db.Read().Entries(ctx, tt.f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +62,7 @@ func TestEntryRoles(t *testing.T) {
 			t.Errorf("Entries(%+v) = %q, want %q", tt.f, titles, tt.want)
 		}
 	}
-	if n, _ := db.Entries(ctx, EntryFilter{Project: "/p", RolesUnparsed: true}); len(n) != 0 {
+	if n, _ := db.Read().Entries(ctx, EntryFilter{Project: "/p", RolesUnparsed: true}); len(n) != 0 {
 		t.Fatalf("%d entries of /p still unparsed", len(n))
 	}
 

@@ -23,21 +23,13 @@ type Session struct {
 
 // TouchSession records a session, creating it on first sight and filling in
 // fields that were empty; it never moves the ingest offset or the start time.
-func (db *DB) TouchSession(ctx context.Context, s Session) error {
-	return touchSession(ctx, db, db.Now(), s)
-}
-
-// TouchSession is DB.TouchSession inside the transaction.
 func (t *Tx) TouchSession(ctx context.Context, s Session) error {
-	return touchSession(ctx, t, t.db.Now(), s)
-}
-
-func touchSession(ctx context.Context, c conn, now time.Time, s Session) error {
+	now := t.db.Now()
 	start := s.StartedAt
 	if start.IsZero() {
 		start = now
 	}
-	_, err := c.exec(ctx, `INSERT INTO sessions (id, project, cwd, transcript_path, source, started_at)
+	_, err := t.exec(ctx, `INSERT INTO sessions (id, project, cwd, transcript_path, source, started_at)
 		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET
 			project = CASE WHEN sessions.project = '' THEN excluded.project ELSE sessions.project END,
@@ -66,17 +58,8 @@ func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
 }
 
 // Session returns the session with the given id, or an error wrapping ErrNotFound.
-func (db *DB) Session(ctx context.Context, id string) (Session, error) {
-	return session(ctx, db, id)
-}
-
-// Session is DB.Session inside the transaction.
 func (t *Tx) Session(ctx context.Context, id string) (Session, error) {
-	return session(ctx, t, id)
-}
-
-func session(ctx context.Context, c conn, id string) (Session, error) {
-	s, err := scanSession(c.queryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
+	s, err := scanSession(t.queryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
 	if err == sql.ErrNoRows {
 		return Session{}, fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}
@@ -115,17 +98,8 @@ func (db *DB) Sessions(ctx context.Context, project string, limit int) ([]Sessio
 
 // AdvanceOffset moves a session's ingest offset forward to off; it never moves
 // it back, so two hooks ingesting the same transcript at once cannot undo each other.
-func (db *DB) AdvanceOffset(ctx context.Context, id string, off int64) error {
-	return advanceOffset(ctx, db, id, off)
-}
-
-// AdvanceOffset is DB.AdvanceOffset inside the transaction.
 func (t *Tx) AdvanceOffset(ctx context.Context, id string, off int64) error {
-	return advanceOffset(ctx, t, id, off)
-}
-
-func advanceOffset(ctx context.Context, c conn, id string, off int64) error {
-	_, err := c.exec(ctx, `UPDATE sessions SET ingest_offset = ? WHERE id = ? AND ingest_offset < ?`, off, id, off)
+	_, err := t.exec(ctx, `UPDATE sessions SET ingest_offset = ? WHERE id = ? AND ingest_offset < ?`, off, id, off)
 	if err != nil {
 		return fmt.Errorf("advance offset of %s: %w", id, err)
 	}
@@ -133,17 +107,8 @@ func advanceOffset(ctx context.Context, c conn, id string, off int64) error {
 }
 
 // EndSession records that a session ended.
-func (db *DB) EndSession(ctx context.Context, id, reason string, at time.Time) error {
-	return endSession(ctx, db, id, reason, at)
-}
-
-// EndSession is DB.EndSession inside the transaction.
 func (t *Tx) EndSession(ctx context.Context, id, reason string, at time.Time) error {
-	return endSession(ctx, t, id, reason, at)
-}
-
-func endSession(ctx context.Context, c conn, id, reason string, at time.Time) error {
-	_, err := c.exec(ctx, `UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?`, FormatTime(at), reason, id)
+	_, err := t.exec(ctx, `UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?`, FormatTime(at), reason, id)
 	if err != nil {
 		return fmt.Errorf("end session %s: %w", id, err)
 	}
@@ -151,17 +116,8 @@ func endSession(ctx context.Context, c conn, id, reason string, at time.Time) er
 }
 
 // SetSummary stores a session's one-paragraph summary.
-func (db *DB) SetSummary(ctx context.Context, id, summary string) error {
-	return setSummary(ctx, db, id, summary)
-}
-
-// SetSummary is DB.SetSummary inside the transaction.
 func (t *Tx) SetSummary(ctx context.Context, id, summary string) error {
-	return setSummary(ctx, t, id, summary)
-}
-
-func setSummary(ctx context.Context, c conn, id, summary string) error {
-	_, err := c.exec(ctx, `UPDATE sessions SET summary = ? WHERE id = ?`, summary, id)
+	_, err := t.exec(ctx, `UPDATE sessions SET summary = ? WHERE id = ?`, summary, id)
 	if err != nil {
 		return fmt.Errorf("set summary of %s: %w", id, err)
 	}

@@ -31,7 +31,10 @@ func TestOpenMigratesOnceAndIsPrivate(t *testing.T) {
 	if got, want := mustVersion(t, db), SchemaVersion(); got != want {
 		t.Fatalf("version=%d, want %d", got, want)
 	}
-	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: "k1", Text: "hello"}); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: "k1", Text: "hello"})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -71,14 +74,14 @@ func TestAppendDedupes(t *testing.T) {
 	db := MustOpen(t)
 	ev := Event{Type: TypeUserPrompt, SessionID: "s1", Project: "/p", DedupeKey: "prompt:s1:a", Text: "use RS256",
 		Payload: json.RawMessage(`{ "a" : 1 }`), Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
-	r, err := db.Append(ctx, ev, ev)
+	r, err := appendEvents(ctx, db, ev, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Added != 1 || r.Duplicates != 1 {
 		t.Fatalf("Append=%+v, want 1 added 1 duplicate", r)
 	}
-	r, err = db.Append(ctx, ev)
+	r, err = appendEvents(ctx, db, ev)
 	if err != nil || r.Added != 0 {
 		t.Fatalf("re-Append=%+v, %v; want nothing added", r, err)
 	}
@@ -92,10 +95,13 @@ func TestAppendDedupes(t *testing.T) {
 	if _, err := db.Event(ctx, 99); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Event(99) err=%v, want ErrNotFound", err)
 	}
-	if _, err := db.Append(ctx, Event{Type: "x"}); err == nil {
+	if err := db.Update(ctx, func(tx *Tx) error { _, err := tx.Append(ctx, Event{Type: "x"}); return err }); err == nil {
 		t.Fatal("Append without dedupe key succeeded")
 	}
-	if _, err := db.Append(ctx, Event{Type: "x", DedupeKey: "bad", Payload: json.RawMessage(`{`)}); err == nil {
+	if err := db.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx, Event{Type: "x", DedupeKey: "bad", Payload: json.RawMessage(`{`)})
+		return err
+	}); err == nil {
 		t.Fatal("Append with invalid payload succeeded")
 	}
 }
@@ -106,20 +112,20 @@ func TestAppendSameContent(t *testing.T) {
 	stop := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "stop:s:1", Text: "Done.\nAll tests pass.", SameContentAs: "%"}
 	row := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m1", Text: "Done. All tests pass. ", SameContentAs: "stop:%"}
 	other := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m2", Text: "Done. All tests pass.", SameContentAs: "stop:%"}
-	if r, _ := db.Append(ctx, stop); r.Added != 1 {
+	if r, _ := appendEvents(ctx, db, stop); r.Added != 1 {
 		t.Fatalf("stop copy not added")
 	}
 	// The transcript's row of the same answer is recognised as the same content.
-	if r, _ := db.Append(ctx, row); r.Added != 0 {
+	if r, _ := appendEvents(ctx, db, row); r.Added != 0 {
 		t.Fatalf("transcript copy of the Stop answer was added")
 	}
 	// Two transcript rows with equal text are distinct answers and both kept.
 	db2 := MustOpen(t)
-	if r, _ := db2.Append(ctx, row, other); r.Added != 2 {
+	if r, _ := appendEvents(ctx, db2, row, other); r.Added != 2 {
 		t.Fatalf("two distinct transcript answers: added %d, want 2", r.Added)
 	}
 	// And a Stop copy after the transcript row is recognised too.
-	if r, _ := db2.Append(ctx, stop); r.Added != 0 {
+	if r, _ := appendEvents(ctx, db2, stop); r.Added != 0 {
 		t.Fatalf("Stop copy after the transcript row was added")
 	}
 }
@@ -127,26 +133,28 @@ func TestAppendSameContent(t *testing.T) {
 func TestSessions(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpen(t)
-	if err := db.TouchSession(ctx, Session{ID: "s", Source: "startup"}); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.TouchSession(ctx, Session{ID: "s", Source: "startup"}) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.TouchSession(ctx, Session{ID: "s", Project: "/p", Cwd: "/p/x", TranscriptPath: "/t.jsonl", Source: "resume"}); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error {
+		return tx.TouchSession(ctx, Session{ID: "s", Project: "/p", Cwd: "/p/x", TranscriptPath: "/t.jsonl", Source: "resume"})
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AdvanceOffset(ctx, "s", 100); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.AdvanceOffset(ctx, "s", 100) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AdvanceOffset(ctx, "s", 50); err != nil { // never backwards
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.AdvanceOffset(ctx, "s", 50) }); err != nil { // never backwards
 		t.Fatal(err)
 	}
-	s, err := db.Session(ctx, "s")
+	s, err := db.Read().Session(ctx, "s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Project != "/p" || s.Cwd != "/p/x" || s.TranscriptPath != "/t.jsonl" || s.Source != "startup" || s.Offset != 100 {
 		t.Fatalf("session=%+v", s)
 	}
-	if _, err := db.Session(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := db.Read().Session(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("err=%v, want ErrNotFound", err)
 	}
 }
@@ -154,11 +162,14 @@ func TestSessions(t *testing.T) {
 func TestSearchEvents(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpen(t)
-	_, err := db.Append(ctx,
-		Event{Type: TypeUserPrompt, SessionID: "a", Project: "/p", DedupeKey: "1", Text: "Sign tokens with RS256 keys in ./keys"},
-		Event{Type: TypeAgentResponse, SessionID: "a", Project: "/p", DedupeKey: "2", Text: "The CSS grid is broken on mobile"},
-		Event{Type: TypeUserPrompt, SessionID: "b", Project: "/q", DedupeKey: "3", Text: "RS256 elsewhere"},
-	)
+	err := db.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx,
+			Event{Type: TypeUserPrompt, SessionID: "a", Project: "/p", DedupeKey: "1", Text: "Sign tokens with RS256 keys in ./keys"},
+			Event{Type: TypeAgentResponse, SessionID: "a", Project: "/p", DedupeKey: "2", Text: "The CSS grid is broken on mobile"},
+			Event{Type: TypeUserPrompt, SessionID: "b", Project: "/q", DedupeKey: "3", Text: "RS256 elsewhere"},
+		)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +192,10 @@ func FuzzMatchAny(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Append(context.Background(), Event{Type: "t", DedupeKey: "k", Text: "some text here"}); err != nil {
+	if err := db.Update(context.Background(), func(tx *Tx) error {
+		_, err := tx.Append(context.Background(), Event{Type: "t", DedupeKey: "k", Text: "some text here"})
+		return err
+	}); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, term string, prefix bool) {
@@ -190,4 +204,31 @@ func FuzzMatchAny(f *testing.F) {
 			t.Fatalf("MatchAny(%q) = %s: %v", term, m, err)
 		}
 	})
+}
+
+// appendEvents is Tx.Append in a transaction of its own.
+func appendEvents(ctx context.Context, db *DB, evs ...Event) (r AppendResult, err error) {
+	err = db.Update(ctx, func(tx *Tx) error {
+		r, err = tx.Append(ctx, evs...)
+		return err
+	})
+	return r, err
+}
+
+// putEntries is Tx.PutEntries in a transaction of its own.
+func putEntries(ctx context.Context, db *DB, ws []EntryWrite) (stored []Entry, created []bool, err error) {
+	err = db.Update(ctx, func(tx *Tx) error {
+		stored, created, err = tx.PutEntries(ctx, ws)
+		return err
+	})
+	return stored, created, err
+}
+
+// addConflicts is Tx.AddConflicts in a transaction of its own.
+func addConflicts(ctx context.Context, db *DB, cs []ConflictWrite) (n int, err error) {
+	err = db.Update(ctx, func(tx *Tx) error {
+		n, err = tx.AddConflicts(ctx, cs)
+		return err
+	})
+	return n, err
 }

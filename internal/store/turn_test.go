@@ -41,7 +41,7 @@ func TestBulkWriterLetsOthersGoFirst(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := hook.Append(ctx, ev("hook"))
+		err := hook.Update(ctx, func(tx *Tx) error { _, err := tx.Append(ctx, ev("hook")); return err })
 		done <- err
 	}()
 	waitForOthers(t, bulk)

@@ -3,46 +3,20 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
 
-// conn is what the store's queries run on: the database (each statement in a
-// transaction of its own, parsed each time) or a Tx.
-type conn interface {
-	exec(ctx context.Context, q string, args ...any) (sql.Result, error)
-	query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	queryRow(ctx context.Context, q string, args ...any) *sql.Row
-}
-
-// exec runs a statement that writes, in a transaction of its own, so that
-// it waits for the write lock as Begin does.
-func (db *DB) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	var r sql.Result
-	err := db.write(ctx, func(t *Tx) error {
-		var err error
-		r, err = t.exec(ctx, q, args...)
-		return err
-	})
-	return r, err
-}
-
-func (db *DB) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return db.sql.QueryContext(ctx, q, args...)
-}
-
-func (db *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return db.sql.QueryRowContext(ctx, q, args...)
-}
-
-// Tx is one write transaction. A caller that writes a lot at once (import)
-// runs many sessions' writes through one Tx: one commit for all of them, and
-// each statement parsed once per transaction rather than once per use (SQL
-// parsing was a tenth of an import's time). The DB's write methods are the
-// same methods run in a Tx of their own.
+// Tx is what the store's queries run on: a write transaction (Update,
+// Begin), or a reader (Read) whose statements each run on their own, outside
+// any transaction. A caller that writes a lot at once (import) runs many
+// sessions' writes through one Tx: one commit for all of them, and each
+// statement parsed once per transaction rather than once per use (SQL
+// parsing was a tenth of an import's time).
 type Tx struct {
 	db    *DB
-	tx    *sql.Tx
+	tx    *sql.Tx         // nil in a reader
 	ctx   context.Context // the transaction's, for the indexing Commit does
 	stmts map[string]*sql.Stmt
 	// unindexed maps a table with a full-text index to the largest id its
@@ -58,7 +32,8 @@ type Tx struct {
 // store opens transactions IMMEDIATE), waiting up to the busy timeout, in a
 // turn (see turn): a bulk store first lets any other writer that waits go
 // first, and its turn ends once it has the lock, so that another bulk
-// writer waiting meanwhile is seen too.
+// writer waiting meanwhile is seen too. Most writers want Update; Begin is
+// for one that commits many units of work in batches of its choosing (import).
 func (db *DB) Begin(ctx context.Context) (*Tx, error) {
 	if db.bulk {
 		db.turn.yield(ctx)
@@ -122,8 +97,11 @@ func (db *DB) wrap(ctx context.Context, tx *sql.Tx) *Tx {
 }
 
 // Commit adds the rows the transaction inserted to the full-text indexes
-// and commits it.
+// and commits it. A reader has nothing to commit.
 func (t *Tx) Commit() error {
+	if t.tx == nil {
+		return nil
+	}
 	if err := t.index(t.ctx); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
@@ -135,8 +113,11 @@ func (t *Tx) Commit() error {
 	return nil
 }
 
-// Rollback abandons the transaction; after Commit it does nothing.
+// Rollback abandons the transaction; after Commit, or on a reader, it does nothing.
 func (t *Tx) Rollback() error {
+	if t.tx == nil {
+		return nil
+	}
 	t.closeStmts()
 	defer t.end()
 	return t.tx.Rollback()
@@ -182,6 +163,9 @@ var ftsIndexed = map[string]string{
 // process of a build from before migration 0003, which indexed by trigger,
 // inserted after another process had upgraded the file.
 func (t *Tx) inserting(ctx context.Context, table string) error {
+	if t.tx == nil {
+		return ErrReadOnly
+	}
 	if _, ok := t.unindexed[table]; ok {
 		return nil
 	}
@@ -204,8 +188,19 @@ func (t *Tx) index(ctx context.Context) error {
 	return nil
 }
 
-// write runs fn in a transaction of its own and commits it.
-func (db *DB) write(ctx context.Context, fn func(t *Tx) error) error {
+// ErrReadOnly is returned by a write attempted through Read's Tx.
+var ErrReadOnly = errors.New("write in a read-only view")
+
+// Read returns a Tx for reading whose statements each run on their own
+// against the database, outside any transaction: the store opens its
+// transactions IMMEDIATE, so a read transaction would take the write lock
+// and make hooks wait. It holds nothing to release. A write through it fails
+// with ErrReadOnly; writes go through Update (or Begin).
+func (db *DB) Read() *Tx { return &Tx{db: db} }
+
+// Update runs fn in a write transaction of its own (see Begin) and commits
+// it when fn returns nil; otherwise it rolls it back and returns fn's error.
+func (db *DB) Update(ctx context.Context, fn func(t *Tx) error) error {
 	t, err := db.Begin(ctx)
 	if err != nil {
 		return err
@@ -231,6 +226,9 @@ func (t *Tx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 }
 
 func (t *Tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if t.tx == nil {
+		return nil, ErrReadOnly
+	}
 	st, err := t.stmt(ctx, q)
 	if err != nil {
 		return nil, err
@@ -239,6 +237,9 @@ func (t *Tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error
 }
 
 func (t *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if t.tx == nil {
+		return t.db.sql.QueryContext(ctx, q, args...)
+	}
 	st, err := t.stmt(ctx, q)
 	if err != nil {
 		return nil, err
@@ -247,6 +248,9 @@ func (t *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error
 }
 
 func (t *Tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if t.tx == nil {
+		return t.db.sql.QueryRowContext(ctx, q, args...)
+	}
 	st, err := t.stmt(ctx, q)
 	if err != nil {
 		// Row carries no error of its own here; the unprepared query returns

@@ -85,7 +85,7 @@ func TestIndexAtCommit(t *testing.T) {
 
 	// Single-statement writes and forget (deletes and redactions through the
 	// remaining triggers) keep both indexes consistent.
-	if _, err := db.Append(ctx, ev("4", "echidna capybara"), ev("5", "")); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error { _, err := tx.Append(ctx, ev("4", "echidna capybara"), ev("5", "")); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "capybara"}); err != nil {
@@ -108,7 +108,10 @@ func TestIndexAtCommit(t *testing.T) {
 func TestIndexPicksUpStrayRows(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpen(t)
-	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "1", Text: "first alpaca"}); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "1", Text: "first alpaca"})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.SQL().Exec(`INSERT INTO events (ts, type, session_id, project, text, dedupe_key, checksum)
@@ -119,12 +122,15 @@ func TestIndexPicksUpStrayRows(t *testing.T) {
 		VALUES ('mem:0ld0ld', '/p', 's', 'fact', 'stray dingo', 'k-old', 'verified', '2026-01-01T00:00:00.000000Z')`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "2", Text: "second capybara"}); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "2", Text: "second capybara"})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	e := Entry{Project: "/p", SessionID: "s", Type: "decision", Title: "use the echidna queue", ClaimKey: "k1", Stage: StageVerified,
 		Evidence: []Evidence{{SessionID: "s", Quote: "echidna", Method: "exact", Confidence: 1}}}
-	if _, _, err := db.PutEntries(ctx, []EntryWrite{{Entry: e}}); err != nil {
+	if _, _, err := putEntries(ctx, db, []EntryWrite{{Entry: e}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, term := range []string{"alpaca", "bison", "capybara"} {
@@ -140,4 +146,35 @@ func TestIndexPicksUpStrayRows(t *testing.T) {
 		}
 	}
 	ftsIntact(t, db)
+}
+
+// TestReadRefusesWrites checks that a reader's writes fail with ErrReadOnly
+// and leave nothing behind, while an Update whose fn fails is rolled back.
+func TestReadRefusesWrites(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	r := db.Read()
+	ev := Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "k", Text: "hello"}
+	if _, err := r.Append(ctx, ev); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("Read().Append: %v, want ErrReadOnly", err)
+	}
+	if err := r.TouchSession(ctx, Session{ID: "s", Project: "/p"}); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("Read().TouchSession: %v, want ErrReadOnly", err)
+	}
+	failed := errors.New("fn failed")
+	err := db.Update(ctx, func(tx *Tx) error {
+		if _, err := tx.Append(ctx, ev); err != nil {
+			return err
+		}
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("Update: %v, want fn's error", err)
+	}
+	if evs, err := r.Events(ctx, EventFilter{}); err != nil || len(evs) != 0 {
+		t.Fatalf("events after a failed Update = %d (%v), want 0", len(evs), err)
+	}
+	if _, err := r.Session(ctx, "s"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("session after a refused write: %v, want ErrNotFound", err)
+	}
 }

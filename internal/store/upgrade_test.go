@@ -83,7 +83,7 @@ func TestUpgradeFromV1(t *testing.T) {
 	if n, _ := db.CountEvents(ctx, ""); n != v1Events {
 		t.Fatalf("%d events after upgrade, want %d", n, v1Events)
 	}
-	s, err := db.Session(ctx, "s0")
+	s, err := db.Read().Session(ctx, "s0")
 	if err != nil || s.Offset != 1234 {
 		t.Fatalf("session after upgrade: %+v %v", s, err)
 	}
@@ -101,7 +101,10 @@ func TestUpgradeFromV1(t *testing.T) {
 	}
 	ftsIntact(t, db)
 	// The upgraded file takes new rows as this build writes them.
-	if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s0", Project: "/p", DedupeKey: "after-upgrade", Text: "rs256 after the upgrade"}); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "s0", Project: "/p", DedupeKey: "after-upgrade", Text: "rs256 after the upgrade"})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("rs256"), Limit: 1000}); err != nil || len(hits) != v1Events+1 {

@@ -19,7 +19,10 @@ func TestKeepWAL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: key, Text: "hello " + key}); err != nil {
+		if err := db.Update(ctx, func(tx *Tx) error {
+			_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: key, Text: "hello " + key})
+			return err
+		}); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.Close(); err != nil {

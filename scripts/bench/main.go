@@ -325,13 +325,13 @@ func seedStore(path string, n int) error {
 		}
 		evs = append(evs, ev)
 		if len(evs) == batch {
-			if _, err := db.Append(ctx, evs...); err != nil {
+			if err := appendEvents(ctx, db, evs); err != nil {
 				return err
 			}
 			evs = evs[:0]
 		}
 	}
-	if _, err := db.Append(ctx, evs...); err != nil {
+	if err := appendEvents(ctx, db, evs); err != nil {
 		return err
 	}
 	// One verified entry per ten events, as a real store holds after extraction.
@@ -347,4 +347,12 @@ func seedStore(path string, n int) error {
 		}
 	}
 	return nil
+}
+
+// appendEvents stores evs in one transaction.
+func appendEvents(ctx context.Context, db *store.DB, evs []store.Event) error {
+	return db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(ctx, evs...)
+		return err
+	})
 }
