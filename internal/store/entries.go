@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -286,22 +287,53 @@ func loadEvidence(ctx context.Context, t *Tx, entries []Entry, sessions ...strin
 			args = append(args, s)
 		}
 	}
-	rows, err := t.query(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
-		span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE `+where+` ORDER BY id`, args...)
+	rows, err := t.query(ctx, `SELECT `+evidenceColumns+` FROM evidence WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var v Evidence
-		if err := rows.Scan(&v.ID, &v.EntryID, &v.EventID, &v.SessionID, &v.SourceUUID, &v.MessageIndex, &v.Quote,
-			&v.SpanStart, &v.SpanEnd, &v.Method, &v.Confidence, &v.Failure, &v.Ambiguous); err != nil {
+		v, err := scanEvidence(rows)
+		if err != nil {
 			return err
 		}
 		i := index[v.EntryID]
 		entries[i].Evidence = append(entries[i].Evidence, v)
 	}
 	return rows.Err()
+}
+
+const evidenceColumns = `id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
+		span_start, span_end, method, confidence, failure, ambiguous`
+
+func scanEvidence(sc interface{ Scan(...any) error }) (Evidence, error) {
+	var v Evidence
+	err := sc.Scan(&v.ID, &v.EntryID, &v.EventID, &v.SessionID, &v.SourceUUID, &v.MessageIndex, &v.Quote,
+		&v.SpanStart, &v.SpanEnd, &v.Method, &v.Confidence, &v.Failure, &v.Ambiguous)
+	return v, err
+}
+
+// EntryQuoted returns the entry with row id id and, as its only evidence, its
+// best aligned quote: the most confident, the first stored of equals (what
+// recall shows of an entry). A claim said in every session carries hundreds
+// of evidence rows; a conflict warning and the brief need one.
+func (t *Tx) EntryQuoted(ctx context.Context, id int64) (Entry, error) {
+	es, err := scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id = ?`, id)
+	if err != nil {
+		return Entry{}, fmt.Errorf("entry: %w", err)
+	}
+	if len(es) == 0 {
+		return Entry{}, fmt.Errorf("entry: %w", ErrNotFound)
+	}
+	v, err := scanEvidence(t.queryRow(ctx, `SELECT `+evidenceColumns+` FROM evidence
+		WHERE entry_id = ? AND method NOT IN ('', 'none') ORDER BY confidence DESC, id LIMIT 1`, id))
+	switch {
+	case err == nil:
+		es[0].Evidence = []Evidence{v}
+	case !errors.Is(err, sql.ErrNoRows):
+		return Entry{}, fmt.Errorf("entry evidence: %w", err)
+	}
+	return es[0], nil
 }
 
 func entryTx(ctx context.Context, t *Tx, where string, args ...any) (Entry, error) {
