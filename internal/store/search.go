@@ -26,10 +26,14 @@ func MatchAll(terms []string, prefix bool) string { return matchTerms(terms, pre
 
 func matchTerms(terms []string, prefix bool, op string) string {
 	var b strings.Builder
+	seen := make(map[string]bool, len(terms))
 	for _, t := range terms {
-		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" {
+		// A term twice selects the same rows once, but FTS5 reads its
+		// document list twice: for a prefix of a common word, megabytes.
+		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" || seen[t] {
 			continue
 		}
+		seen[t] = true
 		if b.Len() > 0 {
 			b.WriteString(op)
 		}
