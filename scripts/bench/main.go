@@ -27,6 +27,7 @@ func main() {
 	runs := flag.Int("runs", 50, "timed runs per measurement")
 	sizes := flag.String("events", "0,10000,100000", "store sizes in events")
 	seedOnly := flag.String("seed", "", "only write a seeded store of the first -events size into this data directory")
+	historyOnly := flag.String("history", "", "only write realistic transcripts of the first -events size (messages) into this directory")
 	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
 	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
 	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
@@ -39,6 +40,13 @@ func main() {
 			os.RemoveAll(tmp)
 		}
 		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *historyOnly != "" {
+		if _, err := realisticSessions(rand.New(rand.NewPCG(9, 9)), *historyOnly, parseSizes(*sizes)[0], 0); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
