@@ -15,7 +15,7 @@ import (
 // directory in CML_BENCH_DIR: a store seeded with
 // `go run ./scripts/bench -seed DIR -events N`. With -cpuprofile it shows
 // where a hook's time goes at that size. Each prompt is new (its own
-// prompt_id), as in a session.
+// prompt_id), as in a session; CML_BENCH_PROMPT replaces bench.sh's prompt.
 //
 //	CML_BENCH_DIR=/tmp/s100k go test -run '^$' -bench Hooks -cpuprofile cpu.out ./internal/handler
 func BenchmarkHooks(b *testing.B) {
@@ -40,9 +40,13 @@ func BenchmarkHooks(b *testing.B) {
 			b.Errorf("the prompt recalled nothing: %s", out.Bytes())
 		}
 	}
+	prompt := os.Getenv("CML_BENCH_PROMPT") // another prompt than bench.sh's
+	if prompt == "" {
+		prompt = "Which port does the staging pgbouncer listen on behind haproxy?"
+	}
 	b.Run("UserPromptSubmit", func(b *testing.B) {
 		run(b, "user-prompt-submit", UserPromptSubmit, func(i int) string {
-			return fmt.Sprintf(`{%s,"hook_event_name":"UserPromptSubmit","prompt_id":"bench-%d","prompt":"Which port does the staging pgbouncer listen on behind haproxy?"}`, base, i)
+			return fmt.Sprintf(`{%s,"hook_event_name":"UserPromptSubmit","prompt_id":"bench-%d","prompt":%q}`, base, i, prompt)
 		})
 	})
 	b.Run("SessionStart", func(b *testing.B) {
