@@ -43,7 +43,7 @@ func correction(e *env, typ string, x store.Entry, fields map[string]any) store.
 	fields["cid"] = x.CID
 	payload, _ := json.Marshal(fields)
 	return store.Event{Time: now, Type: typ, Project: x.Project, Payload: payload,
-		DedupeKey: typ + ":" + x.CID + ":" + store.FormatTime(now)}
+		DedupeKey: store.Key(store.KeyKind(typ), x.CID, store.FormatTime(now))}
 }
 
 // runSupersede records that NEW replaces OLD, as the conflict ledger does
@@ -84,7 +84,7 @@ func runSupersede(ctx context.Context, e *env, args []string) error {
 	payload, _ := json.Marshal(map[string]any{"older": old.CID, "newer": newer.CID, "kind": "supersedes", "reason": reason, "by": "user"})
 	added, err := db.AddConflict(ctx, store.Conflict{Older: old.ID, Newer: newer.ID, Kind: "supersedes", Reason: reason, Detected: now},
 		store.Event{Time: now, Type: store.TypeConflict, SessionID: newer.SessionID, Project: newer.Project,
-			DedupeKey: "conflict:" + old.CID + ":" + newer.CID, Payload: payload})
+			DedupeKey: store.Key(store.KeyConflict, old.CID, newer.CID), Payload: payload})
 	if err != nil {
 		return err
 	}

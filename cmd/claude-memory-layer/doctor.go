@@ -126,7 +126,7 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 	} else {
 		out = append(out, check{"integrity", "ok", "quick_check ok", ""})
 	}
-	if _, err := db.SearchEvents(ctx, store.EventQuery{Match: store.QuoteTerm("doctor"), Limit: 1}); err != nil {
+	if _, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{"doctor"}, false), Limit: 1}); err != nil {
 		out = append(out, check{"fts5", "fail", err.Error(), ""})
 	} else {
 		out = append(out, check{"fts5", "ok", "full-text search works", ""})

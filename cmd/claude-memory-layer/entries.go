@@ -302,7 +302,7 @@ func setStage(ctx context.Context, e *env, name string, args []string, stage, ev
 	now := e.now()
 	payload, _ := json.Marshal(map[string]string{"cid": x.CID, "from": x.Stage, "to": stage})
 	ev := store.Event{Time: now, Type: evType, Project: x.Project, Payload: payload,
-		DedupeKey: evType + ":" + x.CID + ":" + store.FormatTime(now)}
+		DedupeKey: store.Key(store.KeyKind(evType), x.CID, store.FormatTime(now))}
 	if err := db.SetStage(ctx, x.ID, stage, ev); err != nil {
 		return err
 	}

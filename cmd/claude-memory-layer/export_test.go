@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -111,7 +113,7 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 
 	dst := newTestEnv(t)
-	var sum restoreSummary
+	var sum export.Summary
 	if err := json.Unmarshal([]byte(dst.mustRun(t, "import", "--json", "--from-export", file)), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestExportRoundTrip(t *testing.T) {
 		}
 	}
 	// Importing the transcripts into the restored store finds them imported.
-	var isum importSummary
+	var isum ingest.Summary
 	if err := json.Unmarshal([]byte(dst.mustRun(t, "import", "--json", "--dir", conv)), &isum); err != nil {
 		t.Fatal(err)
 	}

@@ -277,7 +277,7 @@ func assertForgotten(t *testing.T, c *cli, db *store.DB, word string) {
 	}
 	for _, fts := range []string{"events_fts", "entries_fts"} {
 		var n int
-		if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM `+fts+` WHERE `+fts+` MATCH ?`, store.QuoteTerm(word)+"*").Scan(&n); err != nil || n != 0 {
+		if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM `+fts+` WHERE `+fts+` MATCH ?`, `"`+word+`"*`).Scan(&n); err != nil || n != 0 {
 			t.Errorf("%s MATCH %q: %d rows, %v", fts, word, n, err)
 		}
 	}

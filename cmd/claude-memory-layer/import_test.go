@@ -21,9 +21,11 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/synthetic"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/import")
@@ -286,7 +288,7 @@ func TestImportJSON(t *testing.T) {
 	te := newTestEnv(t)
 	out := te.mustRun(t, "import", "--json", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"))
 	golden(t, "fixtures.json", te.normalize(t, out))
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +317,7 @@ func TestImportSlowPathAddsNothing(t *testing.T) {
 	f.WriteString("\n")
 	f.Close()
 	out := te.mustRun(t, "import", "--json", "--transcript", path)
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -369,11 +371,11 @@ func TestImportResume(t *testing.T) {
 	}
 
 	// A session cut short after its ingest: registered and ingested, never processed.
-	paths, _ := transcriptsIn(conv)
+	paths, _ := transcript.Files(conv)
 	db := te.openDB(t)
 	var half string
 	for _, p := range paths {
-		info, err := readTranscriptInfo(p, false)
+		info, err := ingest.ReadInfo(p, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -430,17 +432,17 @@ func TestImportFreshAndCapturedAgree(t *testing.T) {
 
 	captured := newTestEnv(t)
 	db := captured.openDB(t)
-	paths, err := transcriptsIn(dir)
+	paths, err := transcript.Files(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := &capture.Recorder{DB: db, Log: slog.New(slog.DiscardHandler)}
 	for _, p := range paths {
-		info, err := readTranscriptInfo(p, false)
+		info, err := ingest.ReadInfo(p, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.date()}
+		s := store.Session{ID: info.SessionID, Project: project.Identify(info.Cwd), Cwd: info.Cwd, TranscriptPath: p, Source: "import", StartedAt: info.Date()}
 		if err := db.Update(context.Background(), func(tx *store.Tx) error { return tx.TouchSession(context.Background(), s) }); err != nil {
 			t.Fatal(err)
 		}
@@ -522,11 +524,11 @@ func TestImportHistory(t *testing.T) {
 	start := time.Now()
 	out := te.mustRun(t, "import", "--json", "--dir", conv)
 	took := time.Since(start)
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
 	}
-	paths, err := transcriptsIn(conv)
+	paths, err := transcript.Files(conv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -635,7 +637,7 @@ func TestImportProjectFolders(t *testing.T) {
 	copyFile(t, filepath.Join(fx, "edge-cases.jsonl"), filepath.Join(te.projectsDir(), project.Slug(other), "9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73.jsonl"))
 	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), project.Slug(work), "5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30", "subagents", "agent-a1.jsonl"))
 
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--project", work)), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -684,7 +686,7 @@ func TestImportForgotten(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := eventKeys(t, db)
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--transcript", path)), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -709,7 +711,7 @@ func TestImportSince(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var sum importSummary
+	var sum ingest.Summary
 	if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--dir", dir, "--since", "2026-11-21")), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -841,7 +843,7 @@ func TestBinaryKilled(t *testing.T) {
 		cmd.Process.Kill()
 		cmd.Wait()
 		out := te.mustRun(t, "import", "--json", "--dir", dir)
-		var sum importSummary
+		var sum ingest.Summary
 		if err := json.Unmarshal([]byte(out), &sum); err != nil {
 			t.Fatal(err)
 		}
@@ -894,7 +896,7 @@ func BenchmarkImport(b *testing.B) {
 		out := te.mustRun(b, "import", "--dir", dir, "--json")
 		elapsed += time.Since(start)
 		cpu += cpuTime(b) - cpu0
-		var sum importSummary
+		var sum ingest.Summary
 		if err := json.Unmarshal([]byte(out), &sum); err != nil {
 			b.Fatal(err)
 		}
@@ -1023,7 +1025,7 @@ func insertRows(b *testing.B, db *sql.DB, rows []eventRow, onlyMessages bool) in
 		if r.message {
 			inTx++
 		}
-		if inTx >= batchMessages {
+		if inTx >= ingest.BatchMessages {
 			commit()
 		}
 	}
@@ -1040,37 +1042,4 @@ func cpuTime(tb testing.TB) time.Duration {
 		tb.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// TestBudget: take waits for bytes to be given back, lets an item larger
-// than the whole budget through when nothing else is taken, and gives up
-// when the context ends.
-func TestBudget(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	b := newBudget(ctx, 100)
-	if !b.take(60) || !b.take(40) {
-		t.Fatal("take within the budget failed")
-	}
-	got := make(chan bool)
-	go func() { got <- b.take(30) }()
-	select {
-	case <-got:
-		t.Fatal("take went past the budget")
-	case <-time.After(20 * time.Millisecond):
-	}
-	b.give(60)
-	if !<-got {
-		t.Fatal("take after give failed")
-	}
-	b.give(40)
-	b.give(30)
-	if !b.take(500) {
-		t.Fatal("an item larger than the budget did not go alone")
-	}
-	go func() { got <- b.take(1) }()
-	cancel()
-	if <-got {
-		t.Error("take succeeded after the context ended")
-	}
 }

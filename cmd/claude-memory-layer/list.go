@@ -1,25 +1,18 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/jsondepth"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
-	"github.com/tidwall/gjson"
 )
 
 // listOptions are the flags of list.
@@ -70,17 +63,17 @@ func runList(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	root, err := claudeProjectsDir(e)
+	root, err := transcript.ProjectsDir(e.getenv)
 	if err != nil {
 		return err
 	}
-	folders, err := transcriptFolders(root, o.Project)
+	folders, err := transcript.Folders(root, o.Project)
 	if err != nil {
 		return err
 	}
 	var paths []string
 	for _, f := range folders {
-		ps, err := transcriptsIn(f)
+		ps, err := transcript.Files(f)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
@@ -95,12 +88,12 @@ func runList(ctx context.Context, e *env, args []string) error {
 	}
 	out := []listedSession{}
 	for _, p := range paths {
-		info, err := readTranscriptInfo(p, true)
+		info, err := ingest.ReadInfo(p, true)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "claude-memory-layer list: %s: %s\n", p, fileErrorText(err))
+			fmt.Fprintf(e.stderr, "claude-memory-layer list: %s: %s\n", p, ingest.ErrorText(err))
 			continue
 		}
-		s := listedSession{SessionID: info.SessionID, Project: info.Cwd, Path: p, Bytes: info.Size, Lines: info.Lines, Imported: "no", date: info.date()}
+		s := listedSession{SessionID: info.SessionID, Project: info.Cwd, Path: p, Bytes: info.Size, Lines: info.Lines, Imported: "no", date: info.Date()}
 		if s.Project == "" {
 			s.Project = filepath.Base(filepath.Dir(p))
 		}
@@ -117,7 +110,7 @@ func runList(ctx context.Context, e *env, args []string) error {
 				// A last line without its newline is still being written (or
 				// was cut): no ingest takes it, so it does not make a partial.
 				s.Imported = "partial"
-				if tail, err := readTranscriptTail(p, info.Size); err == nil && sess.Offset == tail.complete {
+				if tail, err := transcript.ReadTail(p, info.Size); err == nil && sess.Offset == tail.Complete {
 					s.Imported = "yes"
 				}
 			}
@@ -147,218 +140,4 @@ func runList(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", s.date.UTC().Format("2006-01-02 15:04"), s.SessionID, s.Project, byteSize(s.Bytes), s.Lines, s.Imported)
 	}
 	return tw.Flush()
-}
-
-// claudeProjectsDir is where Claude Code keeps transcripts: projects/ under
-// its configuration directory (config.ClaudeDir).
-func claudeProjectsDir(e *env) (string, error) {
-	root, err := config.ClaudeDir(e.getenv)
-	if err != nil {
-		return "", errors.New("no Claude Code directory: set CLAUDE_CONFIG_DIR or HOME")
-	}
-	return filepath.Join(root, "projects"), nil
-}
-
-// maxSlug is the longest folder name Claude Code uses as is; longer ones are
-// cut and get a hash of the full path appended.
-const maxSlug = 200
-
-// transcriptFolders returns the project folders under root: all of them, or
-// with dir only the one of that working directory (none if it has no sessions).
-func transcriptFolders(root, dir string) ([]string, error) {
-	if dir != "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, err
-		}
-		slug := project.Slug(abs)
-		if len(slug) <= maxSlug {
-			if fi, err := os.Stat(filepath.Join(root, slug)); err != nil || !fi.IsDir() {
-				return nil, nil
-			}
-			return []string{filepath.Join(root, slug)}, nil
-		}
-		// The hash suffix is Claude Code's own; the 200-character prefix is
-		// distinctive enough to find the folder without it.
-		matches, err := filepath.Glob(filepath.Join(root, slug[:maxSlug]+"-*"))
-		if err != nil {
-			return nil, err
-		}
-		return matches, nil
-	}
-	des, err := os.ReadDir(root)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, d := range des {
-		if d.IsDir() {
-			out = append(out, filepath.Join(root, d.Name()))
-		}
-	}
-	return out, nil
-}
-
-// transcriptsIn lists the *.jsonl files directly in dir, sorted. Subagent
-// transcripts live one level down (<session>/subagents/) and are not listed.
-func transcriptsIn(dir string) ([]string, error) {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, d := range des {
-		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".jsonl") {
-			out = append(out, filepath.Join(dir, d.Name()))
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-// isSubagentTranscript reports whether path is a subagent's transcript, which
-// holds a side conversation, not a session.
-func isSubagentTranscript(path string) bool {
-	return filepath.Base(filepath.Dir(path)) == "subagents"
-}
-
-// errNotTranscript marks a file that holds no JSON rows at all.
-var errNotTranscript = errors.New("not a Claude Code transcript (no JSON lines)")
-
-// errExportFile marks a file written by export, which import reads with
-// --from-export: read as a transcript it made sessions of nothing.
-var errExportFile = errors.New("an export of this tool, not a transcript: use import --from-export")
-
-// transcriptInfo is what a quick read of a transcript file tells.
-type transcriptInfo struct {
-	Path      string
-	SessionID string    // the first row's sessionId, else the file name without .jsonl
-	Cwd       string    // the first row's cwd
-	Started   time.Time // the first row's timestamp; zero if none
-	Size      int64
-	ModTime   time.Time
-	Lines     int // set only when lines are counted
-}
-
-// date is when the session started: its first timestamp, else the file's
-// modification time.
-func (t transcriptInfo) date() time.Time {
-	if !t.Started.IsZero() {
-		return t.Started
-	}
-	return t.ModTime
-}
-
-// maxHeadBytes caps how much of a transcript readTranscriptInfo reads looking
-// for its session id, cwd and first timestamp.
-const maxHeadBytes = 16 << 20
-
-// readTranscriptInfo reads the head of a transcript for its session id, cwd
-// and first timestamp; with countLines it reads the whole file to count lines.
-// It returns errNotTranscript for a non-empty file without a JSON line. Its
-// errors do not repeat the path; see fileErrorText.
-func readTranscriptInfo(path string, countLines bool) (transcriptInfo, error) {
-	info := transcriptInfo{Path: path, SessionID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
-	// transcript.Open, not os.Open: opening a FIFO would wait for a writer.
-	f, err := transcript.Open(path)
-	if err != nil {
-		return info, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return info, err
-	}
-	info.Size, info.ModTime = fi.Size(), fi.ModTime()
-	br := bufio.NewReaderSize(f, 64<<10)
-	var sid, cwd string
-	var sawJSON bool
-	var line []byte
-	for read := 0; read < maxHeadBytes; {
-		line = line[:0]
-		var err error
-		for {
-			var chunk []byte
-			chunk, err = br.ReadSlice('\n')
-			read += len(chunk)
-			// A head line is kept up to maxHeadBytes: a 2 GB file without a
-			// newline is not read whole into memory.
-			if len(line) < maxHeadBytes {
-				line = append(line, chunk...)
-			}
-			if !errors.Is(err, bufio.ErrBufferFull) || read >= maxHeadBytes {
-				break
-			}
-		}
-		if l := bytes.TrimSpace(bytes.TrimLeft(line, "\x00")); len(l) > 0 && jsondepth.Within(l, jsondepth.Max) && gjson.ValidBytes(l) {
-			if !sawJSON && gjson.GetBytes(l, "kind").Str == "header" && gjson.GetBytes(l, "format").Str == exportFormat {
-				return info, errExportFile
-			}
-			sawJSON = true
-			r := gjson.GetManyBytes(l, "sessionId", "cwd", "timestamp")
-			if sid == "" {
-				sid = r[0].Str
-			}
-			if cwd == "" {
-				cwd = r[1].Str
-			}
-			if info.Started.IsZero() && r[2].Str != "" {
-				info.Started, _ = time.Parse(time.RFC3339Nano, r[2].Str)
-			}
-			if sid != "" && cwd != "" && !info.Started.IsZero() {
-				break
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return info, err
-		}
-	}
-	if !sawJSON && info.Size > 0 {
-		return info, errNotTranscript
-	}
-	if sid != "" {
-		info.SessionID = sid
-	}
-	info.Cwd = cwd
-	if countLines {
-		n, err := countFileLines(f)
-		if err != nil {
-			return info, err
-		}
-		info.Lines = n
-	}
-	return info, nil
-}
-
-// countFileLines counts the lines of f from its start, a last line without a
-// newline included.
-func countFileLines(f *os.File) (int, error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, err
-	}
-	buf := make([]byte, 256<<10)
-	n, last := 0, byte('\n')
-	for {
-		k, err := f.Read(buf)
-		if k > 0 {
-			n += bytes.Count(buf[:k], []byte{'\n'})
-			last = buf[k-1]
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
-	}
-	if last != '\n' {
-		n++
-	}
-	return n, nil
 }

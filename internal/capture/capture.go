@@ -132,11 +132,11 @@ func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt strin
 	// Older Claude Code versions leave prompt_id out of the hook input or
 	// promptId out of the transcript row; the keys then differ and only the
 	// content tells the two copies apart (see messageEvent).
-	key := "prompt:" + s.ID + ":" + promptID
-	same := "row:" + s.ID + ":%" // a transcript row without promptId, stored first
+	key := store.Key(store.KeyPrompt, s.ID, promptID)
+	same := []store.KeyKind{store.KeyRow} // a transcript row without promptId, stored first
 	if promptID == "" {
-		key = "prompt:" + s.ID + ":h" + hash(text)
-		same = "%" // any copy of the transcript's, stored first
+		key = store.Key(store.KeyPromptHash, s.ID, hash(text))
+		same = []store.KeyKind{store.KeyAny} // any copy of the transcript's, stored first
 	}
 	data := map[string]any{"prompt_id": promptID, "source": "hook", "truncated": truncated, "bytes": len(prompt)}
 	if open {
@@ -171,7 +171,7 @@ func (r *Recorder) StopAnswer(ctx context.Context, s Session, promptID, answer s
 	}
 	return r.append(ctx, store.Event{
 		Time: at, Type: store.TypeAgentResponse, SessionID: s.ID, Project: s.Project, Text: text,
-		DedupeKey: "stop:" + s.ID + ":" + promptID + ":" + hash(text), SameContentAs: "%",
+		DedupeKey: store.Key(store.KeyStop, s.ID, promptID, hash(text)), SameContentAs: []store.KeyKind{store.KeyAny},
 		Payload: payload(map[string]any{"prompt_id": promptID, "source": "stop_hook", "truncated": truncated}),
 	})
 }
@@ -184,9 +184,9 @@ func (r *Recorder) Tool(ctx context.Context, s Session, promptID, toolUseID stri
 	if text == "" {
 		return 0, nil
 	}
-	key := "tool:" + s.ID + ":" + toolUseID
+	key := store.Key(store.KeyTool, s.ID, toolUseID)
 	if toolUseID == "" {
-		key = "tool:" + s.ID + ":h" + hash(text, at.String())
+		key = store.Key(store.KeyTool, s.ID, "h"+hash(text, at.String()))
 	}
 	return r.append(ctx, store.Event{
 		Time: at, Type: store.TypeToolObservation, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
@@ -222,7 +222,7 @@ func (r *Recorder) Mark(ctx context.Context, s Session, typ string, raw []byte, 
 func MarkEvent(s Session, typ string, raw []byte, at time.Time, data map[string]any) store.Event {
 	return store.Event{
 		Time: at, Type: typ, SessionID: s.ID, Project: s.Project,
-		DedupeKey: typ + ":" + s.ID + ":" + hash(string(raw)), Payload: payload(data),
+		DedupeKey: store.Key(store.KeyKind(typ), s.ID, hash(string(raw))), Payload: payload(data),
 	}
 }
 
@@ -404,25 +404,25 @@ func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.E
 		if *open {
 			data["private_open"] = true // absent when false, as in stores from before it
 		}
-		ev.DedupeKey = "prompt:" + sess.ID + ":" + m.PromptID
+		ev.DedupeKey = store.Key(store.KeyPrompt, sess.ID, m.PromptID)
 		// The hook's copy has the same key when both sides carry the prompt
 		// id; when one lacks it, the same text under the hook's keys is the
-		// same prompt: "prompt:S:h<hash>" when the hook had no id, any
-		// "prompt:S:" key when the row has none.
-		ev.SameContentAs = "prompt:" + sess.ID + ":h%"
+		// same prompt: a prompt by hash when the hook had no id, any prompt
+		// key when the row has none.
+		ev.SameContentAs = []store.KeyKind{store.KeyPromptHash}
 		if m.PromptID == "" {
-			ev.DedupeKey = "row:" + sess.ID + ":" + m.UUID
-			ev.SameContentAs = "prompt:" + sess.ID + ":%"
+			ev.DedupeKey = store.Key(store.KeyRow, sess.ID, m.UUID)
+			ev.SameContentAs = []store.KeyKind{store.KeyPrompt, store.KeyPromptHash}
 		}
 		data["prompt_id"] = m.PromptID
 	case transcript.Response:
 		ev.Type = store.TypeAgentResponse
 		ev.Text, truncated = clean(m.Text)
-		ev.DedupeKey = "msg:" + sess.ID + ":" + m.MessageID
+		ev.DedupeKey = store.Key(store.KeyMessage, sess.ID, m.MessageID)
 		if m.MessageID == "" {
-			ev.DedupeKey = "row:" + sess.ID + ":" + m.UUID
+			ev.DedupeKey = store.Key(store.KeyRow, sess.ID, m.UUID)
 		}
-		ev.SameContentAs = "stop:%"
+		ev.SameContentAs = []store.KeyKind{store.KeyStop}
 		data["message_id"] = m.MessageID
 	case transcript.ToolCall:
 		if m.Tool == nil {
@@ -431,7 +431,7 @@ func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.E
 		o := observation.Build(m.Tool.Name, gjson.ParseBytes(m.Tool.Input), m.Tool.Output, m.Tool.IsError)
 		ev.Type = store.TypeToolObservation
 		ev.Text, _ = clean(o.Text())
-		ev.DedupeKey = "tool:" + sess.ID + ":" + m.Tool.ID
+		ev.DedupeKey = store.Key(store.KeyTool, sess.ID, m.Tool.ID)
 		data["tool"], data["files"], data["is_error"], data["tool_use_id"] = o.Tool, o.Files, o.IsError, m.Tool.ID
 		data["key"] = firstLine(ev.Text)
 	default:

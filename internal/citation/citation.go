@@ -164,7 +164,7 @@ func Record(ctx context.Context, db *store.DB, t Turn) (Check, error) {
 		key = "t" + store.FormatTime(t.Now)
 	}
 	ev := store.Event{Time: t.Now, Type: store.TypeMemoryCited, SessionID: t.SessionID, Project: t.Project,
-		DedupeKey: "cite:" + t.SessionID + ":" + key, Payload: payload}
+		DedupeKey: store.Key(store.KeyCite, t.SessionID, key), Payload: payload}
 	return c, db.MarkUsed(ctx, used, t.Now, ev)
 }
 

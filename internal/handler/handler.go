@@ -13,6 +13,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/citation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
@@ -77,11 +78,8 @@ func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s
 func register(ctx context.Context, db *store.DB, s store.Session) (store.Session, error) {
 	var got store.Session
 	err := db.Update(ctx, func(tx *store.Tx) error {
-		if err := tx.TouchSession(ctx, s); err != nil {
-			return err
-		}
 		var err error
-		got, err = tx.Session(ctx, s.ID)
+		got, err = ingest.Register(ctx, tx, s)
 		return err
 	})
 	return got, err
@@ -231,7 +229,7 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	// uuid) is stored and the Stop copy below is recognised as the same answer.
 	// The reserve keeps time to store last_assistant_message below after a
 	// transcript too large to store whole.
-	if _, err := ingest(ctx, env, rec, &s, false, endReserve); err != nil {
+	if _, err := ingestSteps(ctx, env, rec, &s, false, endReserve); err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	msg := ev.Get("last_assistant_message").String()
@@ -263,7 +261,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	defer db.Close()
 	rec := recorder(db, env)
 	ending := ev.Name != "PreCompact"
-	rest, err := ingest(ctx, env, rec, &s, ending, endReserve)
+	rest, err := ingestSteps(ctx, env, rec, &s, ending, endReserve)
 	if err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
@@ -343,7 +341,7 @@ const ingestStep = 2 << 20
 // final answer, the end mark and handing over to the worker.
 const endReserve = 200 * time.Millisecond
 
-// ingest stores the session's new transcript rows a step at a time and
+// ingestSteps stores the session's new transcript rows a step at a time and
 // stops before a step would run past the hook's deadline less reserve. It
 // reports whether rows were left. A transcript of any size thus loses
 // nothing: what one hook cannot store in its budget, the next hook or the
@@ -351,7 +349,7 @@ const endReserve = 200 * time.Millisecond
 //
 // A step that overruns (the machine is busy) is cut at the deadline by its
 // context and rolls back whole; the offset stays before it.
-func ingest(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *store.Session, final bool, reserve time.Duration) (rest bool, err error) {
+func ingestSteps(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *store.Session, final bool, reserve time.Duration) (rest bool, err error) {
 	ctx, cancel := context.WithDeadline(ctx, env.Deadline.Add(-reserve))
 	defer cancel()
 	return rec.IngestSteps(ctx, s, final, ingestStep, func(slowest time.Duration) bool {

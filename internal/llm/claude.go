@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
 
 // Claude extracts entries with the user's own Claude Code login, running
@@ -307,7 +307,7 @@ func (c *Claude) cleanup(env []string, dir string, sids ...string) {
 	if root == "" {
 		return
 	}
-	for _, pd := range projectDirs(filepath.Join(root, "projects"), dir) {
+	for _, pd := range transcript.SessionDirs(filepath.Join(root, "projects"), dir) {
 		for _, sid := range sids {
 			if sid == "" || strings.ContainsAny(sid, `/\`) || strings.Contains(sid, "..") {
 				continue
@@ -340,20 +340,6 @@ func configDir(env []string) string {
 		return ""
 	}
 	return dir
-}
-
-// projectDirs returns the directories under projects the CLI may use for a
-// session run in dir. The CLI names it by replacing every character of the
-// path other than [a-zA-Z0-9] with "-" (per UTF-16 unit, as JavaScript
-// does); a name over 200 characters is cut to 200 and suffixed with "-" and
-// a hash, which is matched with a glob.
-func projectDirs(projects, dir string) []string {
-	slug := project.Slug(dir)
-	if len(slug) <= 200 {
-		return []string{filepath.Join(projects, slug)}
-	}
-	m, _ := filepath.Glob(filepath.Join(projects, slug[:200]+"-*"))
-	return m
 }
 
 // newSessionID returns a random version 4 UUID.

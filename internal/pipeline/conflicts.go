@@ -101,7 +101,7 @@ func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project s
 			found = append(found, store.ConflictWrite{
 				Conflict: store.Conflict{Older: older.ID, Newer: newer.ID, Kind: kind, Reason: reason, Detected: p.now()},
 				Event: store.Event{Time: p.now(), Type: store.TypeConflict, SessionID: e.SessionID, Project: project,
-					DedupeKey: "conflict:" + older.CID + ":" + newer.CID, Payload: payload}})
+					DedupeKey: store.Key(store.KeyConflict, older.CID, newer.CID), Payload: payload}})
 		}
 	}
 	return st.AddConflicts(ctx, found)

@@ -305,9 +305,9 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 		"failed": len(failed), "stage": e.Stage, "promotion_blocked": e.PromotionBlocked, "spans": spans})
 	events := []store.Event{
 		{Time: now, Type: store.TypeEntryExtracted, SessionID: sess.ID, Project: sess.Project, Text: e.Title,
-			DedupeKey: "entry:" + sess.ID + ":" + h, Payload: extracted},
+			DedupeKey: store.Key(store.KeyEntry, sess.ID, h), Payload: extracted},
 		{Time: now, Type: store.TypeEvidenceAligned, SessionID: sess.ID, Project: sess.Project,
-			DedupeKey: "aligned:" + sess.ID + ":" + h, Payload: aligned},
+			DedupeKey: store.Key(store.KeyAligned, sess.ID, h), Payload: aligned},
 	}
 	return e, events
 }

@@ -138,7 +138,7 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	}
 	payload, _ := json.Marshal(map[string]any{"memories": r.Shown, "warnings": r.Warnings, "chars": len(r.Text), "prompt_id": req.PromptID})
 	inj.ev = store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
-		Project: req.Project, DedupeKey: "inject:" + req.SessionID + ":" + key, Payload: payload}
+		Project: req.Project, DedupeKey: store.Key(store.KeyInject, req.SessionID, key), Payload: payload}
 	return inj, nil
 }
 

@@ -315,7 +315,7 @@ func FuzzTerms(f *testing.F) {
 	f.Fuzz(func(t *testing.T, prompt string) {
 		m := store.MatchAny(Terms(prompt), true)
 		if _, err := db.SearchEntries(context.Background(), store.EntryQuery{Match: m}); err != nil {
-			t.Fatalf("prompt %q -> %s: %v", prompt, m, err)
+			t.Fatalf("prompt %q -> %+v: %v", prompt, m, err)
 		}
 	})
 }

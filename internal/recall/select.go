@@ -210,7 +210,7 @@ func toolWeight(text string) float64 {
 // messageItems scores the captured messages the full-text index finds, as
 // Search does (BM25 raised by coverage, then inContext), times their
 // relevance, and keeps those reaching itemRelevance.
-func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string, asked []string) ([]Item, error) {
+func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match store.Match, asked []string) ([]Item, error) {
 	hits, err := db.SearchEvents(ctx, store.EventQuery{
 		Match: match, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
 	})
@@ -280,7 +280,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 }
 
 // entryItems scores verified entries on the scale of the best message.
-func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, match string, bestMessage float64) ([]Item, error) {
+func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, match store.Match, bestMessage float64) ([]Item, error) {
 	hits, err := db.SearchEntries(ctx, store.EntryQuery{
 		Match: match, Project: req.Project,
 		Stages:   []string{store.StageVerified, store.StageCertified},

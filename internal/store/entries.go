@@ -550,7 +550,7 @@ func (t *Tx) rivals(ctx context.Context, f EntryFilter) ([]Entry, error) {
 
 // EntryQuery selects entries by full-text match.
 type EntryQuery struct {
-	Match     string // built with QuoteTerm/MatchAny
+	Match     Match
 	Project   string
 	SessionID string   // the session it was first extracted from; "" for all
 	Types     []string // decision, fact, ...; empty for all
@@ -567,11 +567,12 @@ type EntryHit struct {
 
 // SearchEntries ranks entries by BM25 over title, body and subject.
 func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, error) {
-	if q.Match == "" {
+	expr := q.Match.expr()
+	if expr == "" {
 		return nil, nil
 	}
 	where := []string{"entries_fts MATCH ?"}
-	args := []any{q.Match}
+	args := []any{expr}
 	if q.Project != "" {
 		where = append(where, "e.project = ?")
 		args = append(args, q.Project)

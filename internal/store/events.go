@@ -51,11 +51,12 @@ type Event struct {
 	Text       string
 	Payload    json.RawMessage // a JSON object; nil is stored as {}
 	DedupeKey  string          // required; a second event with the same key is not stored
-	// SameContentAs, when not empty, is a LIKE pattern over dedupe keys: the event
-	// is not stored if the session already has an event of the same type and text
-	// whose key matches it. It reconciles two views of one thing with different
-	// keys, such as the Stop hook's copy of an answer and the transcript's row.
-	SameContentAs string
+	// SameContentAs, when not empty, lists kinds of key (KeyAny: any): the
+	// event is not stored if the session already has an event of the same
+	// type and text whose key is of one of them. It reconciles two views of
+	// one thing with different keys, such as the Stop hook's copy of an
+	// answer and the transcript's row.
+	SameContentAs []KeyKind
 	Checksum      string // set by the store
 
 	// What Append derives from the fields above, when Prepare has done it.
@@ -153,8 +154,9 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 	}
 	rows := make([]row, 0, len(evs))
 	// Content checks: the content hashes already stored per (session, type,
-	// key pattern), loaded once per batch rather than queried per event.
-	known := map[[3]string]map[string]bool{}
+	// key kinds), loaded once per batch rather than queried per event.
+	known := map[contentKey]map[string]bool{}
+	kindsOf := map[contentKey][]KeyKind{}
 	for _, e := range evs {
 		if e.DedupeKey == "" || e.Type == "" {
 			return res, fmt.Errorf("append %q: event needs a type and a dedupe key", e.Type)
@@ -166,14 +168,15 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 		}
 		payload, hash := e.canonical, e.textHash
 		var err error
-		if e.SameContentAs != "" && hash != "" {
-			k := [3]string{e.SessionID, e.Type, e.SameContentAs}
+		if len(e.SameContentAs) > 0 && hash != "" {
+			k := contentKey{e.SessionID, e.Type, kindList(e.SameContentAs)}
 			set, ok := known[k]
 			if !ok {
-				if set, err = contentHashes(ctx, t, k); err != nil {
+				if set, err = contentHashes(ctx, t, e.SessionID, e.Type, e.SameContentAs); err != nil {
 					return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
 				}
 				known[k] = set
+				kindsOf[k] = e.SameContentAs
 			}
 			if set[hash] {
 				res.Duplicates++
@@ -181,8 +184,9 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 			}
 		}
 		// Later events of this batch see this one, as they would see it stored.
+		kind := keyKind(e.DedupeKey, e.SessionID)
 		for k, set := range known {
-			if k[0] == e.SessionID && k[1] == e.Type && likeMatch(k[2], e.DedupeKey) {
+			if k.session == e.SessionID && k.typ == e.Type && matchesKind(kindsOf[k], kind) {
 				set[hash] = true
 			}
 		}
@@ -250,11 +254,31 @@ func insertReturning(ctx context.Context, t *Tx, q string, args []any) ([]int64,
 	return ids, rs.Err()
 }
 
+// contentKey names a set of content hashes append loaded: a session's
+// events of one type whose keys are of the kinds listed (kindList).
+type contentKey struct{ session, typ, kinds string }
+
+// kindList is kinds as a comparable string.
+func kindList(kinds []KeyKind) string {
+	ss := make([]string, len(kinds))
+	for i, k := range kinds {
+		ss[i] = string(k)
+	}
+	return strings.Join(ss, ",")
+}
+
 // contentHashes loads the content hashes of a session's events of one type
-// whose dedupe key matches a LIKE pattern.
-func contentHashes(ctx context.Context, t *Tx, k [3]string) (map[string]bool, error) {
-	rs, err := t.query(ctx, `SELECT content_hash FROM events
-		WHERE session_id = ? AND type = ? AND content_hash <> '' AND dedupe_key LIKE ?`, k[0], k[1], k[2])
+// whose keys are of one of kinds.
+func contentHashes(ctx context.Context, t *Tx, session, typ string, kinds []KeyKind) (map[string]bool, error) {
+	q := `SELECT content_hash FROM events WHERE session_id = ? AND type = ? AND content_hash <> ''`
+	args := []any{session, typ}
+	if !matchesKind(kinds, KeyAny) {
+		q += ` AND key_kind IN (` + placeholders(len(kinds)) + `)`
+		for _, k := range kinds {
+			args = append(args, string(k))
+		}
+	}
+	rs, err := t.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -268,16 +292,6 @@ func contentHashes(ctx context.Context, t *Tx, k [3]string) (map[string]bool, er
 		set[h] = true
 	}
 	return set, rs.Err()
-}
-
-// likeMatch evaluates the LIKE patterns SameContentAs uses: a literal prefix
-// followed by %, or % alone.
-func likeMatch(pattern, s string) bool {
-	prefix, ok := strings.CutSuffix(pattern, "%")
-	if !ok {
-		return pattern == s
-	}
-	return strings.HasPrefix(s, prefix)
 }
 
 const eventColumns = `id, ts, type, session_id, project, source_uuid, text, payload, dedupe_key, checksum`
@@ -390,10 +404,6 @@ func (db *DB) CountEvents(ctx context.Context, project string) (int, error) {
 	return n, nil
 }
 
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
-}
-
 // CountSessionMessages counts a session's prompts, answers and tool observations.
 func (t *Tx) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
 	var n int
@@ -465,4 +475,44 @@ func (t *Tx) Unchanged(ctx context.Context, evs []Event) error {
 		return fmt.Errorf("%d of %d events gone: %w", len(want)-found, len(want), ErrChanged)
 	}
 	return nil
+}
+
+// EntryEvents returns the events that record an entry's life, oldest first:
+// its extraction and alignment in each session (matched by claim key), the
+// conflicts naming it, the prompts it was injected into, the answers that
+// cited it, and its certification or rejection.
+func (db *DB) EntryEvents(ctx context.Context, e Entry) ([]Event, error) {
+	evs, err := entryEvents(ctx, db.Read(), e)
+	if err != nil {
+		return nil, fmt.Errorf("events of %s: %w", e.CID, err)
+	}
+	return evs, nil
+}
+
+func entryEvents(ctx context.Context, t *Tx, e Entry) ([]Event, error) {
+	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM events WHERE project = ? AND (
+			(type IN (?, ?) AND json_extract(payload, '$.claim_key') = ?)
+			OR (type = ? AND (json_extract(payload, '$.older') = ? OR json_extract(payload, '$.newer') = ?))
+			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.memories') WHERE value = ?))
+			OR (type = ? AND EXISTS (SELECT 1 FROM json_each(payload, '$.cited') WHERE value = ?))
+			OR (type IN (?, ?, ?, ?, ?) AND json_extract(payload, '$.cid') = ?))
+		ORDER BY ts, id`,
+		e.Project, TypeEntryExtracted, TypeEvidenceAligned, e.ClaimKey,
+		TypeConflict, e.CID, e.CID,
+		TypeMemoryInjected, e.CID,
+		TypeMemoryCited, e.CID,
+		TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, e.CID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		ev, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, rows.Err()
 }

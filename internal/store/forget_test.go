@@ -190,10 +190,10 @@ func assertGone(t *testing.T, db *DB, word string) {
 			}
 		}
 	}
-	if hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm(word) + "*"}); err != nil || len(hits) > 0 {
+	if hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{word}, true)}); err != nil || len(hits) > 0 {
 		t.Errorf("events_fts MATCH %q: %d hits, err %v", word, len(hits), err)
 	}
-	if hits, err := db.SearchEntries(ctx, EntryQuery{Match: QuoteTerm(word) + "*"}); err != nil || len(hits) > 0 {
+	if hits, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{word}, true)}); err != nil || len(hits) > 0 {
 		t.Errorf("entries_fts MATCH %q: %d hits, err %v", word, len(hits), err)
 	}
 	assertNotInFiles(t, db.Path(), word)
@@ -436,7 +436,7 @@ func TestCompactPending(t *testing.T) {
 		t.Fatalf("Compact with a reader: %v, want ErrCompactPending", err)
 	}
 	// The content is deleted and unsearchable already.
-	if hits, _ := f.db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("quokkarun") + "*"}); len(hits) != 0 {
+	if hits, _ := f.db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"quokkarun"}, true)}); len(hits) != 0 {
 		t.Errorf("%d hits before compaction", len(hits))
 	}
 	tx.Rollback()

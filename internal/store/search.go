@@ -9,26 +9,38 @@ import (
 	"time"
 )
 
-// QuoteTerm quotes one term for an FTS5 MATCH expression, so that user text can
-// never be read as FTS5 syntax (a stray quote, a minus sign, a column filter).
-func QuoteTerm(term string) string {
-	// FTS5 reads a NUL byte as the end of the string, which leaves the quote open.
-	term = strings.ReplaceAll(term, "\x00", "")
-	return `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+// Match selects rows by full-text match on words, which are user text: the
+// store quotes each one when it builds the FTS5 MATCH expression, so no word
+// can be read as FTS5 syntax (a stray quote, a minus sign, a column filter).
+// The zero Match, or one with only empty words, selects nothing.
+type Match struct {
+	Words  []string
+	All    bool // rows holding every word; otherwise any of them
+	Prefix bool // each word also matches as a prefix
 }
 
-// MatchAny builds an FTS5 expression matching any of the terms; with prefix,
-// each term also matches as a prefix. Empty terms are dropped; no terms gives "".
-func MatchAny(terms []string, prefix bool) string { return matchTerms(terms, prefix, " OR ") }
+// MatchAny is a Match of rows holding any of the words; with prefix, each
+// word also matches as a prefix.
+func MatchAny(words []string, prefix bool) Match { return Match{Words: words, Prefix: prefix} }
 
-// MatchAll is MatchAny for rows that hold every one of the terms.
-func MatchAll(terms []string, prefix bool) string { return matchTerms(terms, prefix, " AND ") }
+// MatchAll is MatchAny for rows that hold every one of the words.
+func MatchAll(words []string, prefix bool) Match {
+	return Match{Words: words, All: true, Prefix: prefix}
+}
 
-func matchTerms(terms []string, prefix bool, op string) string {
+// Empty reports whether m selects nothing.
+func (m Match) Empty() bool { return m.expr() == "" }
+
+// expr is the FTS5 expression of m; "" for a Match of no words.
+func (m Match) expr() string {
+	op := " OR "
+	if m.All {
+		op = " AND "
+	}
 	var b strings.Builder
-	seen := make(map[string]bool, len(terms))
-	for _, t := range terms {
-		// A term twice selects the same rows once, but FTS5 reads its
+	seen := make(map[string]bool, len(m.Words))
+	for _, t := range m.Words {
+		// A word twice selects the same rows once, but FTS5 reads its
 		// document list twice: for a prefix of a common word, megabytes.
 		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" || seen[t] {
 			continue
@@ -37,17 +49,24 @@ func matchTerms(terms []string, prefix bool, op string) string {
 		if b.Len() > 0 {
 			b.WriteString(op)
 		}
-		b.WriteString(QuoteTerm(t))
-		if prefix {
+		b.WriteString(quoteTerm(t))
+		if m.Prefix {
 			b.WriteString("*")
 		}
 	}
 	return b.String()
 }
 
+// quoteTerm quotes one term for an FTS5 MATCH expression.
+func quoteTerm(term string) string {
+	// FTS5 reads a NUL byte as the end of the string, which leaves the quote open.
+	term = strings.ReplaceAll(term, "\x00", "")
+	return `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+}
+
 // EventQuery selects events by full-text match.
 type EventQuery struct {
-	Match          string // an FTS5 expression built with QuoteTerm/MatchAny; never raw user text
+	Match          Match
 	Project        string // "" for all projects
 	ExcludeSession string
 	SessionID      string // "" for every session
@@ -61,12 +80,16 @@ type EventQuery struct {
 	Newest bool
 }
 
-// CountEventMatches counts the events a MATCH expression selects, up to
-// limit: a cheap estimate of what ranking them would cost (FTS5 walks the
-// term's document list without computing BM25).
-func (db *DB) CountEventMatches(ctx context.Context, match string, limit int) (int, error) {
+// CountEventMatches counts the events m selects, up to limit: a cheap
+// estimate of what ranking them would cost (FTS5 walks the term's document
+// list without computing BM25).
+func (db *DB) CountEventMatches(ctx context.Context, m Match, limit int) (int, error) {
+	expr := m.expr()
+	if expr == "" {
+		return 0, nil
+	}
 	var n int
-	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts WHERE events_fts MATCH ? LIMIT ?)`, match, limit).Scan(&n)
+	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts WHERE events_fts MATCH ? LIMIT ?)`, expr, limit).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count matches: %w", err)
 	}
@@ -81,11 +104,12 @@ type EventHit struct {
 
 // SearchEvents ranks events by BM25 against q.Match.
 func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error) {
-	if q.Match == "" {
+	expr := q.Match.expr()
+	if expr == "" {
 		return nil, nil
 	}
 	where := []string{"events_fts MATCH ?"}
-	args := []any{q.Match}
+	args := []any{expr}
 	if q.Project != "" {
 		where = append(where, "e.project = ?")
 		args = append(args, q.Project)

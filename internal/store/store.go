@@ -303,23 +303,3 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	return nil
 }
-
-// backup writes a consistent copy of the database next to it, named
-// memory.db.v<N>.bak, unless one exists already.
-func (db *DB) backup(ctx context.Context, v int) error {
-	dst := fmt.Sprintf("%s.v%d.bak", db.path, v)
-	if _, err := os.Stat(dst); err == nil {
-		return nil
-	}
-	tmp := fmt.Sprintf("%s.%d.tmp", dst, os.Getpid())
-	os.Remove(tmp)
-	if _, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, dst)
-}

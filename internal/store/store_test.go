@@ -109,9 +109,9 @@ func TestAppendDedupes(t *testing.T) {
 func TestAppendSameContent(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpen(t)
-	stop := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "stop:s:1", Text: "Done.\nAll tests pass.", SameContentAs: "%"}
-	row := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m1", Text: "Done. All tests pass. ", SameContentAs: "stop:%"}
-	other := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m2", Text: "Done. All tests pass.", SameContentAs: "stop:%"}
+	stop := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "stop:s:1", Text: "Done.\nAll tests pass.", SameContentAs: []KeyKind{KeyAny}}
+	row := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m1", Text: "Done. All tests pass. ", SameContentAs: []KeyKind{KeyStop}}
+	other := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "msg:s:m2", Text: "Done. All tests pass.", SameContentAs: []KeyKind{KeyStop}}
 	if r, _ := appendEvents(ctx, db, stop); r.Added != 1 {
 		t.Fatalf("stop copy not added")
 	}
@@ -199,9 +199,16 @@ func FuzzMatchAny(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, term string, prefix bool) {
-		m := MatchAny([]string{term, "text"}, prefix)
-		if _, err := db.SearchEvents(context.Background(), EventQuery{Match: m}); err != nil {
-			t.Fatalf("MatchAny(%q) = %s: %v", term, m, err)
+		for _, m := range []Match{MatchAny([]string{term, "text"}, prefix), MatchAll([]string{term}, prefix)} {
+			if _, err := db.SearchEvents(context.Background(), EventQuery{Match: m}); err != nil {
+				t.Fatalf("SearchEvents(%+v) = %s: %v", m, m.expr(), err)
+			}
+			if _, err := db.SearchEntries(context.Background(), EntryQuery{Match: m}); err != nil {
+				t.Fatalf("SearchEntries(%+v) = %s: %v", m, m.expr(), err)
+			}
+			if _, err := db.CountEventMatches(context.Background(), m, 10); err != nil {
+				t.Fatalf("CountEventMatches(%+v) = %s: %v", m, m.expr(), err)
+			}
 		}
 	})
 }
@@ -235,10 +242,10 @@ func addConflicts(ctx context.Context, db *DB, cs []ConflictWrite) (n int, err e
 
 // A term given twice is written once: FTS5 would read its document list twice.
 func TestMatchTermsOnce(t *testing.T) {
-	if got, want := MatchAny([]string{"port", "listens", "port", ""}, true), `"port"* OR "listens"*`; got != want {
+	if got, want := MatchAny([]string{"port", "listens", "port", ""}, true).expr(), `"port"* OR "listens"*`; got != want {
 		t.Errorf("MatchAny = %s, want %s", got, want)
 	}
-	if got, want := MatchAll([]string{"a", "a"}, false), `"a"`; got != want {
+	if got, want := MatchAll([]string{"a", "a"}, false).expr(), `"a"`; got != want {
 		t.Errorf("MatchAll = %s, want %s", got, want)
 	}
 }

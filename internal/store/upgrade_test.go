@@ -87,7 +87,7 @@ func TestUpgradeFromV1(t *testing.T) {
 	if err != nil || s.Offset != 1234 {
 		t.Fatalf("session after upgrade: %+v %v", s, err)
 	}
-	hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("rs256"), Limit: 1000})
+	hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"rs256"}, false), Limit: 1000})
 	if err != nil || len(hits) != v1Events {
 		t.Fatalf("search after upgrade: %d hits, %v", len(hits), err)
 	}
@@ -107,7 +107,7 @@ func TestUpgradeFromV1(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if hits, err := db.SearchEvents(ctx, EventQuery{Match: QuoteTerm("rs256"), Limit: 1000}); err != nil || len(hits) != v1Events+1 {
+	if hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"rs256"}, false), Limit: 1000}); err != nil || len(hits) != v1Events+1 {
 		t.Fatalf("search after a write: %d hits, %v", len(hits), err)
 	}
 	ftsIntact(t, db)

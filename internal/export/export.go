@@ -1,0 +1,598 @@
+// Package export is the store's JSONL export format: a store written as
+// one, and one restored into a store.
+package export
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/tidwall/gjson"
+)
+
+// Format names the export format in its header line: a header line, then
+// one JSON object per line.
+const Format = "claude-memory-layer-export"
+
+// version is the format's version in the header line.
+const version = 1
+
+// The lines of an export. Times are in the store's fixed-width UTC format.
+type (
+	exportHeader struct {
+		Kind       string `json:"kind"`
+		Format     string `json:"format"`
+		Version    int    `json:"version"`
+		Schema     int    `json:"schema"`
+		ExportedAt string `json:"exported_at"`
+		Project    string `json:"project"` // "" for all projects
+	}
+	exportEvent struct {
+		Kind        string          `json:"kind"`
+		ID          int64           `json:"id"`
+		TS          string          `json:"ts"`
+		Type        string          `json:"type"`
+		SessionID   string          `json:"session_id"`
+		Project     string          `json:"project"`
+		SourceUUID  string          `json:"source_uuid"`
+		Text        string          `json:"text"`
+		Payload     json.RawMessage `json:"payload"`
+		DedupeKey   string          `json:"dedupe_key"`
+		ContentHash string          `json:"content_hash"`
+		Checksum    string          `json:"checksum"`
+	}
+	exportSession struct {
+		Kind           string `json:"kind"`
+		ID             string `json:"id"`
+		Project        string `json:"project"`
+		Cwd            string `json:"cwd"`
+		TranscriptPath string `json:"transcript_path"`
+		Source         string `json:"source"`
+		StartedAt      string `json:"started_at"`
+		EndedAt        string `json:"ended_at"`
+		EndReason      string `json:"end_reason"`
+		IngestOffset   int64  `json:"ingest_offset"`
+		Summary        string `json:"summary"`
+	}
+	exportEntry struct {
+		Kind             string           `json:"kind"`
+		ID               int64            `json:"id"`
+		CID              string           `json:"cid"`
+		Project          string           `json:"project"`
+		SessionID        string           `json:"session_id"`
+		Type             string           `json:"type"`
+		Title            string           `json:"title"`
+		Body             string           `json:"body"`
+		Subject          string           `json:"subject"`
+		ClaimKey         string           `json:"claim_key"`
+		Stage            string           `json:"stage"`
+		Status           string           `json:"status"`
+		SupersededBy     string           `json:"superseded_by"` // a citation id
+		PromotionBlocked string           `json:"promotion_blocked"`
+		Created          string           `json:"created_at"`
+		LastUsed         string           `json:"last_used_at"`
+		UseCount         int              `json:"use_count"`
+		LastInjected     string           `json:"last_injected_at"`
+		InjectCount      int              `json:"inject_count"`
+		Evidence         []exportEvidence `json:"evidence"`
+		Conflicts        []exportConflict `json:"conflicts"`
+	}
+	exportEvidence struct {
+		EventID      int64   `json:"event_id"`
+		EventKey     string  `json:"event_key"` // the event's dedupe key: ids differ between stores
+		SessionID    string  `json:"session_id"`
+		SourceUUID   string  `json:"source_uuid"`
+		MessageIndex int     `json:"message_index"`
+		Quote        string  `json:"quote"`
+		SpanStart    int     `json:"span_start"`
+		SpanEnd      int     `json:"span_end"`
+		Method       string  `json:"method"`
+		Confidence   float64 `json:"confidence"`
+		Failure      string  `json:"failure"`
+		Ambiguous    bool    `json:"ambiguous"`
+	}
+	exportConflict struct {
+		Older      string `json:"older"` // citation ids
+		Newer      string `json:"newer"`
+		Kind       string `json:"kind"`
+		Reason     string `json:"reason"`
+		Detected   string `json:"detected_at"`
+		Resolution string `json:"resolution"`
+	}
+)
+
+// Write writes the export of one project ("" for all) to w, dated now.
+func Write(ctx context.Context, db *store.DB, proj string, now time.Time, w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	schema, err := db.Version(ctx)
+	if err != nil {
+		return err
+	}
+	if err := enc.Encode(exportHeader{Kind: "header", Format: Format, Version: version, Schema: schema,
+		ExportedAt: store.FormatTime(now), Project: proj}); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	keys := map[int64]string{} // event id -> dedupe key, for evidence
+	err = db.ScanEvents(ctx, proj, func(ev store.Event, hash string) error {
+		keys[ev.ID] = ev.DedupeKey
+		payload := ev.Payload
+		if !json.Valid(payload) {
+			payload = json.RawMessage("{}")
+		}
+		return enc.Encode(exportEvent{Kind: "event", ID: ev.ID, TS: store.FormatTime(ev.Time), Type: ev.Type, SessionID: ev.SessionID,
+			Project: ev.Project, SourceUUID: ev.SourceUUID, Text: ev.Text, Payload: payload, DedupeKey: ev.DedupeKey,
+			ContentHash: hash, Checksum: ev.Checksum})
+	})
+	if err != nil {
+		return fmt.Errorf("export events: %w", err)
+	}
+	sessions, err := db.Sessions(ctx, proj, 0)
+	if err != nil {
+		return err
+	}
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].ID < sessions[j].ID })
+	for _, s := range sessions {
+		if err := enc.Encode(exportSession{Kind: "session", ID: s.ID, Project: s.Project, Cwd: s.Cwd, TranscriptPath: s.TranscriptPath,
+			Source: s.Source, StartedAt: store.FormatTime(s.StartedAt), EndedAt: store.FormatTime(s.EndedAt), EndReason: s.EndReason,
+			IngestOffset: s.Offset, Summary: s.Summary}); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	entries, err := db.Read().Entries(ctx, store.EntryFilter{Project: proj, Evidence: true})
+	if err != nil {
+		return err
+	}
+	// Oldest first, so that a restore creates them in their original order.
+	sort.Slice(entries, func(i, j int) bool { return entries[i].ID < entries[j].ID })
+	cids := make(map[int64]string, len(entries))
+	for _, en := range entries {
+		cids[en.ID] = en.CID
+	}
+	conflicts, err := db.Conflicts(ctx, nil)
+	if err != nil {
+		return err
+	}
+	byEntry := map[int64][]exportConflict{}
+	for _, c := range conflicts {
+		older, ok1 := cids[c.Older]
+		newer, ok2 := cids[c.Newer]
+		if !ok1 || !ok2 {
+			continue
+		}
+		x := exportConflict{Older: older, Newer: newer, Kind: c.Kind, Reason: c.Reason, Detected: store.FormatTime(c.Detected), Resolution: c.Resolution}
+		byEntry[c.Older] = append(byEntry[c.Older], x)
+		byEntry[c.Newer] = append(byEntry[c.Newer], x)
+	}
+	for _, en := range entries {
+		x := exportEntry{Kind: "entry", ID: en.ID, CID: en.CID, Project: en.Project, SessionID: en.SessionID, Type: en.Type,
+			Title: en.Title, Body: en.Body, Subject: en.Subject, ClaimKey: en.ClaimKey, Stage: en.Stage, Status: en.Status,
+			SupersededBy: cids[en.SupersededBy], PromotionBlocked: en.PromotionBlocked, Created: store.FormatTime(en.Created),
+			LastUsed: store.FormatTime(en.LastUsed), UseCount: en.UseCount,
+			LastInjected: store.FormatTime(en.LastInjected), InjectCount: en.InjectCount, Evidence: []exportEvidence{}, Conflicts: byEntry[en.ID]}
+		if x.Conflicts == nil {
+			x.Conflicts = []exportConflict{}
+		}
+		for _, v := range en.Evidence {
+			key := keys[v.EventID]
+			if key == "" && v.EventID != 0 {
+				// Evidence in another project's event (not exported with
+				// --project): name it anyway so a full restore can link it.
+				if ev, err := db.Event(ctx, v.EventID); err == nil {
+					key = ev.DedupeKey
+				}
+			}
+			x.Evidence = append(x.Evidence, exportEvidence{EventID: v.EventID, EventKey: key, SessionID: v.SessionID,
+				SourceUUID: v.SourceUUID, MessageIndex: v.MessageIndex, Quote: v.Quote, SpanStart: v.SpanStart, SpanEnd: v.SpanEnd,
+				Method: v.Method, Confidence: v.Confidence, Failure: v.Failure, Ambiguous: v.Ambiguous})
+		}
+		if err := enc.Encode(x); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	return nil
+}
+
+// Summary counts what a restore did; it is also import --from-export's --json output.
+type Summary struct {
+	Events      int `json:"events"`
+	Added       int `json:"events_added"`
+	Duplicates  int `json:"duplicates_skipped"`
+	Mismatches  int `json:"checksum_mismatches"`
+	Sessions    int `json:"sessions"`
+	Entries     int `json:"entries"`
+	NewEntries  int `json:"entries_new"`
+	Conflicts   int `json:"conflicts"` // newly recorded
+	FailedLines int `json:"failed_lines"`
+	Unverified  int `json:"entries_unverified"` // claimed verified, restored as candidates
+}
+
+// Restore stores the events, sessions, entries and conflicts of the export
+// read from f, each keyed as in the store it came from, so restoring twice
+// (or into a store that holds some of it) adds nothing twice. What it cannot
+// restore as it was, it says on warn, a line each; a line it cannot restore
+// at all is counted in Summary.FailedLines.
+func Restore(ctx context.Context, db *store.DB, f io.Reader, warn io.Writer) (Summary, error) {
+	r := &restorer{db: db, warn: warn, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{}}
+	err := r.read(ctx, f)
+	return r.sum, err
+}
+
+// restorer applies an export's lines to a store.
+type restorer struct {
+	db      *store.DB
+	warn    io.Writer
+	sum     Summary
+	pending []store.Event
+	// ids maps the citation ids of the export to entry ids in this store.
+	ids       map[string]int64
+	conflicts map[[2]string]exportConflict
+	owners    map[string]store.Entry // citation id -> session and project of the entry, for conflict events
+}
+
+// restoreBatch is how many events go into one transaction.
+const restoreBatch = 2000
+
+// maxExportLine caps one line of an export (an event's text is capped well below).
+const maxExportLine = 64 << 20
+
+func (r *restorer) read(ctx context.Context, f io.Reader) error {
+	br := bufio.NewReaderSize(f, 256<<10)
+	n := 0 // lines read, for messages
+	header := false
+	for {
+		line, err := readExportLine(br)
+		n++
+		switch {
+		case len(line) == 0:
+		case !header:
+			if err := checkExportHeader(line); err != nil {
+				return err
+			}
+			header = true
+		default:
+			if err := r.line(ctx, n, line); err != nil {
+				return err
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("read export: %w", err)
+		}
+	}
+	if !header {
+		return errors.New("not a claude-memory-layer export: the file is empty")
+	}
+	if err := r.flush(ctx); err != nil {
+		return err
+	}
+	return r.applyConflicts(ctx)
+}
+
+func readExportLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxExportLine {
+			return nil, fmt.Errorf("line longer than %d bytes", maxExportLine)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+				line = line[:len(line)-1]
+			}
+			return line, err
+		}
+	}
+}
+
+func checkExportHeader(line []byte) error {
+	var h exportHeader
+	if err := json.Unmarshal(line, &h); err != nil || h.Kind != "header" || h.Format != Format {
+		return errors.New("not a claude-memory-layer export: the first line is no export header")
+	}
+	if h.Version != version {
+		return fmt.Errorf("export format version %d: this build reads version %d", h.Version, version)
+	}
+	return nil
+}
+
+// line applies one line; a malformed line is reported and counted, and only a
+// store error stops the restore.
+func (r *restorer) line(ctx context.Context, n int, line []byte) error {
+	bad := func(err error) error {
+		r.sum.FailedLines++
+		fmt.Fprintf(r.warn, "claude-memory-layer import: line %d: %v\n", n, err)
+		return nil
+	}
+	switch kind := gjson.GetBytes(line, "kind").Str; kind {
+	case "event":
+		var x exportEvent
+		if err := json.Unmarshal(line, &x); err != nil {
+			return bad(err)
+		}
+		ev := store.Event{Time: store.ParseTime(x.TS), Type: x.Type, SessionID: x.SessionID, Project: x.Project,
+			SourceUUID: x.SourceUUID, Text: x.Text, Payload: x.Payload, DedupeKey: x.DedupeKey}
+		filtered, err := filterEvent(ev)
+		if err != nil {
+			return bad(err)
+		}
+		if ev.Type == "" || ev.DedupeKey == "" {
+			return bad(errors.New("event without a type or dedupe key"))
+		}
+		sum, err := store.EventChecksum(ev)
+		if err != nil {
+			return bad(err)
+		}
+		if sum != x.Checksum {
+			// Kept: losing data in a restore is worse than a changed event,
+			// which forget's redaction can also cause.
+			r.sum.Mismatches++
+			fmt.Fprintf(r.warn, "claude-memory-layer import: line %d: event %s does not match its checksum; restored as it is\n", n, x.DedupeKey)
+		}
+		r.sum.Events++
+		r.pending = append(r.pending, filtered)
+		if len(r.pending) >= restoreBatch {
+			return r.flush(ctx)
+		}
+		return nil
+	case "session":
+		var x exportSession
+		if err := json.Unmarshal(line, &x); err != nil {
+			return bad(err)
+		}
+		if x.ID == "" {
+			return bad(errors.New("session without an id"))
+		}
+		return r.session(ctx, x)
+	case "entry":
+		var x exportEntry
+		if err := json.Unmarshal(line, &x); err != nil {
+			return bad(err)
+		}
+		if x.CID == "" || x.ClaimKey == "" || x.Title == "" {
+			return bad(errors.New("entry without a citation id, claim key or title"))
+		}
+		if !entryTypes[x.Type] {
+			// The type is shown as it is in the injected context.
+			return bad(fmt.Errorf("entry %s: unknown entry type %q", x.CID, x.Type))
+		}
+		return r.entry(ctx, x)
+	case "header":
+		return bad(errors.New("a second header"))
+	default:
+		return bad(fmt.Errorf("unknown kind %q", kind))
+	}
+}
+
+func (r *restorer) flush(ctx context.Context) error {
+	if len(r.pending) == 0 {
+		return nil
+	}
+	var res store.AppendResult
+	err := r.db.Update(ctx, func(tx *store.Tx) error {
+		var err error
+		res, err = tx.Append(ctx, r.pending...)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("append: %w", err)
+	}
+	r.sum.Added += res.Added
+	r.sum.Duplicates += res.Duplicates
+	r.pending = r.pending[:0]
+	return nil
+}
+
+func (r *restorer) session(ctx context.Context, x exportSession) error {
+	err := r.db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: x.ID, Project: x.Project, Cwd: x.Cwd, TranscriptPath: x.TranscriptPath,
+			Source: x.Source, StartedAt: store.ParseTime(x.StartedAt)}); err != nil {
+			return err
+		}
+		if err := tx.AdvanceOffset(ctx, x.ID, x.IngestOffset); err != nil {
+			return err
+		}
+		cur, err := tx.Session(ctx, x.ID)
+		if err != nil {
+			return err
+		}
+		if ended := store.ParseTime(x.EndedAt); !ended.IsZero() && cur.EndedAt.IsZero() {
+			if err := tx.EndSession(ctx, x.ID, x.EndReason, ended); err != nil {
+				return err
+			}
+		}
+		if x.Summary != "" && cur.Summary == "" {
+			return tx.SetSummary(ctx, x.ID, privacy.Filter(x.Summary))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	r.sum.Sessions++
+	return nil
+}
+
+func (r *restorer) entry(ctx context.Context, x exportEntry) error {
+	// Evidence points at events by id, and ids are this store's: find them by
+	// dedupe key. Events come before entries in an export.
+	if err := r.flush(ctx); err != nil {
+		return err
+	}
+	var keys []string
+	for _, v := range x.Evidence {
+		if v.EventKey != "" {
+			keys = append(keys, v.EventKey)
+		}
+	}
+	ids, err := r.db.EventIDs(ctx, keys)
+	if err != nil {
+		return err
+	}
+	en := store.Entry{Project: x.Project, SessionID: x.SessionID, Type: x.Type, Title: privacy.Filter(x.Title), Body: privacy.Filter(x.Body),
+		Subject: privacy.Filter(x.Subject), ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: x.PromotionBlocked,
+		Created: store.ParseTime(x.Created)}
+	aligned := 0
+	for _, v := range x.Evidence {
+		ev := store.Evidence{EventID: ids[v.EventKey], SessionID: v.SessionID, SourceUUID: v.SourceUUID,
+			MessageIndex: v.MessageIndex, Quote: privacy.Filter(v.Quote), SpanStart: v.SpanStart, SpanEnd: v.SpanEnd, Method: v.Method,
+			Confidence: v.Confidence, Failure: v.Failure, Ambiguous: v.Ambiguous}
+		ok, err := r.verify(ctx, ev)
+		if err != nil {
+			return err
+		}
+		if ok {
+			aligned++
+		} else if ev.Failure == "" {
+			ev.Failure, ev.Confidence = "not found on restore", 0
+		}
+		en.Evidence = append(en.Evidence, ev)
+	}
+	if (en.Stage == store.StageVerified || en.Stage == store.StageCertified) && aligned == 0 {
+		// The file says verified; the restored events do not bear it out.
+		fmt.Fprintf(r.warn, "claude-memory-layer import: entry %s: no evidence quote is in its event; restored as a candidate\n", x.CID)
+		en.Stage = store.StageCandidate
+		r.sum.Unverified++
+	}
+	got, created, err := r.db.PutEntry(ctx, en)
+	if err != nil {
+		return err
+	}
+	if got.CID != x.CID {
+		fmt.Fprintf(r.warn, "claude-memory-layer import: entry %s is %s in this store\n", x.CID, got.CID)
+	}
+	if x.UseCount > 0 || x.LastUsed != "" || x.InjectCount > 0 || x.LastInjected != "" {
+		u := store.Usage{UseCount: x.UseCount, LastUsed: store.ParseTime(x.LastUsed), InjectCount: x.InjectCount, LastInjected: store.ParseTime(x.LastInjected)}
+		if err := r.db.RestoreUsage(ctx, got.ID, u); err != nil {
+			return err
+		}
+	}
+	r.ids[x.CID] = got.ID
+	r.owners[x.CID] = store.Entry{SessionID: x.SessionID, Project: x.Project}
+	r.sum.Entries++
+	if created {
+		r.sum.NewEntries++
+	}
+	for _, c := range x.Conflicts {
+		r.conflicts[[2]string{c.Older, c.Newer}] = c
+	}
+	return nil
+}
+
+// entryTypes are the entry types the extractors write; a restored entry
+// must have one of them.
+var entryTypes = map[string]bool{
+	string(extract.Decision): true, string(extract.Fact): true, string(extract.Preference): true, string(extract.Constraint): true,
+	string(extract.Lesson): true, string(extract.Task): true, string(extract.Reference): true,
+}
+
+// verify reports whether an evidence quote of a restored entry is found in
+// the restored event it cites, as the pipeline found it when it verified
+// the entry: an export is a file anyone can edit.
+func (r *restorer) verify(ctx context.Context, v store.Evidence) (bool, error) {
+	if v.EventID == 0 || v.Quote == "" || v.Failure != "" {
+		return false, nil
+	}
+	ev, err := r.db.Event(ctx, v.EventID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return align.Quote(v.Quote, 0, []string{ev.Text}).OK(), nil
+}
+
+// filterEvent runs an exported event's text and the strings of its
+// payload through the privacy filter, as capture does for what it stores.
+func filterEvent(ev store.Event) (store.Event, error) {
+	ev.Text = privacy.Filter(ev.Text)
+	if len(ev.Payload) == 0 {
+		return ev, nil
+	}
+	var v any
+	if err := json.Unmarshal(ev.Payload, &v); err != nil {
+		return ev, fmt.Errorf("event %s: payload: %w", ev.DedupeKey, err)
+	}
+	// A payload with nothing to filter is kept byte for byte, and so is
+	// its checksum.
+	if v, changed := filterJSON(v); changed {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return ev, err
+		}
+		ev.Payload = b
+	}
+	return ev, nil
+}
+
+// filterJSON filters the strings of a decoded JSON value and reports
+// whether any changed.
+func filterJSON(v any) (any, bool) {
+	changed := false
+	switch x := v.(type) {
+	case string:
+		f := privacy.Filter(x)
+		return f, f != x
+	case []any:
+		for i := range x {
+			var c bool
+			x[i], c = filterJSON(x[i])
+			changed = changed || c
+		}
+	case map[string]any:
+		for k := range x {
+			var c bool
+			x[k], c = filterJSON(x[k])
+			changed = changed || c
+		}
+	}
+	return v, changed
+}
+
+// applyConflicts records the conflicts once every entry is known, since a
+// conflict names entries that come later in the export.
+func (r *restorer) applyConflicts(ctx context.Context) error {
+	pairs := make([][2]string, 0, len(r.conflicts))
+	for k := range r.conflicts {
+		pairs = append(pairs, k)
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		a, b := r.conflicts[pairs[i]], r.conflicts[pairs[j]]
+		if a.Detected != b.Detected {
+			return a.Detected < b.Detected
+		}
+		return pairs[i][0]+pairs[i][1] < pairs[j][0]+pairs[j][1]
+	})
+	for _, k := range pairs {
+		c := r.conflicts[k]
+		older, ok1 := r.ids[c.Older]
+		newer, ok2 := r.ids[c.Newer]
+		if !ok1 || !ok2 {
+			continue
+		}
+		payload, _ := json.Marshal(map[string]any{"older": c.Older, "newer": c.Newer, "kind": c.Kind, "reason": c.Reason, "restored": true})
+		added, err := r.db.AddConflict(ctx, store.Conflict{Older: older, Newer: newer, Kind: c.Kind, Reason: c.Reason, Detected: store.ParseTime(c.Detected)},
+			store.Event{Time: store.ParseTime(c.Detected), Type: store.TypeConflict, SessionID: r.owners[c.Newer].SessionID, Project: r.owners[c.Newer].Project,
+				DedupeKey: store.Key(store.KeyConflict, c.Older, c.Newer), Payload: payload})
+		if err != nil {
+			return err
+		}
+		if added {
+			r.sum.Conflicts++
+		}
+	}
+	return nil
+}

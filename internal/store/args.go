@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"sort"
+	"strings"
+)
+
+// queryIDs runs a query that selects one column of ids.
+func queryIDs(ctx context.Context, t *Tx, query string, args ...any) ([]int64, error) {
+	rows, err := t.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// chunkSize keeps IN lists well under SQLite's limit on bound parameters.
+const chunkSize = 500
+
+func chunks(ids []int64) [][]int64 {
+	var out [][]int64
+	for len(ids) > 0 {
+		n := min(chunkSize, len(ids))
+		out = append(out, ids[:n])
+		ids = ids[n:]
+	}
+	return out
+}
+
+func chunkStrings(ss []string) [][]string {
+	var out [][]string
+	for len(ss) > 0 {
+		n := min(chunkSize, len(ss))
+		out = append(out, ss[:n])
+		ss = ss[n:]
+	}
+	return out
+}
+
+func int64Args(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+func stringArgs(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+func keys(m map[int64]bool) []int64 {
+	out := make([]int64, 0, len(m))
+	for id, ok := range m {
+		if ok {
+			out = append(out, id)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}

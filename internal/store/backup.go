@@ -1,0 +1,58 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Backups lists the copies Open made before schema upgrades
+// (memory.db.v<N>.bak); they hold everything the store held at the time.
+func (db *DB) Backups() ([]string, error) {
+	m, err := filepath.Glob(db.path + ".v*.bak")
+	if err != nil {
+		return nil, fmt.Errorf("list backups: %w", err)
+	}
+	sort.Strings(m)
+	return m, nil
+}
+
+// RemoveBackups deletes the upgrade backups, which would otherwise keep
+// forgotten content, and returns the paths it removed.
+func (db *DB) RemoveBackups() ([]string, error) {
+	paths, err := db.Backups()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range paths {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return out, fmt.Errorf("remove backup: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// backup writes a consistent copy of the database next to it, named
+// memory.db.v<N>.bak, unless one exists already.
+func (db *DB) backup(ctx context.Context, v int) error {
+	dst := fmt.Sprintf("%s.v%d.bak", db.path, v)
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", dst, os.Getpid())
+	os.Remove(tmp)
+	if _, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, dst)
+}

@@ -1,0 +1,716 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// planner accumulates a ForgetPlan.
+type planner struct {
+	t        *Tx
+	sel      ForgetSelector
+	now      string // FormatTime of the forget's now: see before
+	entries  map[int64]bool
+	del      map[int64]eventKey // events deleted
+	redact   map[int64]string
+	spans    map[int64][][2]int // forgotten byte ranges inside redacted events
+	needles  []string           // folded text of forgotten quotes
+	evidence map[int64]bool
+	sessions map[string]bool
+	kept     map[int64]bool // other entries quoting the forgotten words, left alone (CID without Shared)
+}
+
+func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
+	if sel.Empty() {
+		return ForgetPlan{}, ErrEmptySelector
+	}
+	if sel.CID != "" && (sel.SessionID != "" || sel.Project != "" || !sel.Before.IsZero() || sel.Phrase != "") {
+		return ForgetPlan{}, fmt.Errorf("forget: a memory id cannot be combined with filters")
+	}
+	if strings.TrimSpace(sel.Phrase) != "" && !hasWord(sel.Phrase) {
+		// A phrase of punctuation matches no FTS5 token but would match many quotes as a substring.
+		return ForgetPlan{}, fmt.Errorf("forget: phrase %q has no letter or digit: %w", sel.Phrase, ErrEmptySelector)
+	}
+	p := &planner{t: t, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
+		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{}}
+	var err error
+	if sel.CID != "" {
+		err = p.memory(ctx)
+	} else {
+		err = p.filters(ctx)
+	}
+	if err != nil {
+		return ForgetPlan{}, err
+	}
+	if err := p.evidenceClosure(ctx); err != nil {
+		return ForgetPlan{}, fmt.Errorf("forget: evidence: %w", err)
+	}
+	return p.finish(ctx)
+}
+
+// memory seeds the plan for one entry: the entry, and the redaction of the
+// messages that hold its quotes.
+func (p *planner) memory(ctx context.Context) error {
+	cid := normCID(p.sel.CID)
+	e, err := entryTx(ctx, p.t, "cid = ?", cid)
+	if err != nil {
+		return fmt.Errorf("forget %s: %w", cid, err)
+	}
+	p.entries[e.ID] = true
+	var raw []string
+	for _, v := range e.Evidence {
+		raw = append(raw, v.Quote)
+		if v.EventID == 0 {
+			continue
+		}
+		ev, err := eventRef(ctx, p.t, v.EventID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("forget %s: %w", cid, err)
+		}
+		p.redact[ev.ID] = ev.SessionID
+		if v.SpanStart >= 0 && v.SpanStart < v.SpanEnd && v.SpanEnd <= len(ev.Text) {
+			p.spans[ev.ID] = append(p.spans[ev.ID], [2]int{v.SpanStart, v.SpanEnd})
+			raw = append(raw, ev.Text[v.SpanStart:v.SpanEnd])
+		} else {
+			p.spans[ev.ID] = append(p.spans[ev.ID], [2]int{0, len(ev.Text)})
+		}
+	}
+	// The same words may have been said again elsewhere (a prompt quoting an
+	// earlier answer, a tool output): search for every quote and redact
+	// each conversation event that contains it verbatim (case and spacing aside).
+	for _, n := range raw {
+		f := fold(n)
+		if len(f) < minNeedle || !hasWord(n) {
+			continue
+		}
+		p.needles = append(p.needles, f)
+		rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.text FROM events_fts
+			JOIN events e ON e.id = events_fts.rowid
+			WHERE events_fts MATCH ? AND e.type IN (?, ?, ?)`, quoteTerm(n), TypeUserPrompt, TypeAgentResponse, TypeToolObservation)
+		if err != nil {
+			return fmt.Errorf("forget %s: search copies: %w", cid, err)
+		}
+		for rows.Next() {
+			var id int64
+			var sess, text string
+			if err := rows.Scan(&id, &sess, &text); err != nil {
+				rows.Close()
+				return fmt.Errorf("forget %s: search copies: %w", cid, err)
+			}
+			if !strings.Contains(fold(text), f) {
+				continue
+			}
+			p.redact[id] = sess
+			if i := strings.Index(text, n); i >= 0 {
+				p.spans[id] = append(p.spans[id], [2]int{i, i + len(n)})
+			} else {
+				p.spans[id] = append(p.spans[id], [2]int{0, len(text)})
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("forget %s: search copies: %w", cid, err)
+		}
+	}
+	return nil
+}
+
+// normCID accepts "mem:ab12cd" and "ab12cd".
+func normCID(cid string) string {
+	if !strings.HasPrefix(cid, "mem:") {
+		return "mem:" + cid
+	}
+	return cid
+}
+
+// minNeedle is the shortest quote searched for elsewhere: shorter ones ("ok",
+// "yes") would redact unrelated messages.
+const minNeedle = 12
+
+// eventKey is what the plan keeps of a deleted event.
+type eventKey struct{ session, typ string }
+
+func (k eventKey) conversation() bool {
+	switch k.typ {
+	case TypeUserPrompt, TypeAgentResponse, TypeToolObservation:
+		return true
+	}
+	return false
+}
+
+type eventText struct {
+	ID        int64
+	SessionID string
+	Text      string
+}
+
+func eventRef(ctx context.Context, t *Tx, id int64) (eventText, error) {
+	rows, err := t.query(ctx, `SELECT id, session_id, text FROM events WHERE id = ?`, id)
+	if err != nil {
+		return eventText{}, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return eventText{}, err
+		}
+		return eventText{}, fmt.Errorf("event %d: %w", id, ErrNotFound)
+	}
+	var e eventText
+	if err := rows.Scan(&e.ID, &e.SessionID, &e.Text); err != nil {
+		return eventText{}, err
+	}
+	return e, rows.Err()
+}
+
+// filters seeds the plan with the events and entries matching every filter.
+func (p *planner) filters(ctx context.Context) error {
+	s := p.sel
+	where := []string{"e.type <> ?"}
+	args := []any{TypeForgotten}
+	from := "events e"
+	if phrase := strings.TrimSpace(s.Phrase); phrase != "" {
+		from = "events_fts JOIN events e ON e.id = events_fts.rowid"
+		where = append(where, "events_fts MATCH ?")
+		args = append(args, quoteTerm(phrase))
+	}
+	if s.SessionID != "" {
+		where = append(where, "e.session_id = ?")
+		args = append(args, s.SessionID)
+	}
+	if s.Project != "" {
+		where = append(where, "e.project = ?")
+		args = append(args, s.Project)
+	}
+	if !s.Before.IsZero() {
+		where = append(where, p.before("e.ts"))
+		args = append(args, FormatTime(s.Before), p.now)
+	}
+	rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.type FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return fmt.Errorf("forget: select events: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var k eventKey
+		if err := rows.Scan(&id, &k.session, &k.typ); err != nil {
+			rows.Close()
+			return fmt.Errorf("forget: select events: %w", err)
+		}
+		p.del[id] = k
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("forget: select events: %w", err)
+	}
+
+	where, args, from = []string{"1 = 1"}, nil, "entries e"
+	if phrase := strings.TrimSpace(s.Phrase); phrase != "" {
+		from = "entries_fts JOIN entries e ON e.id = entries_fts.rowid"
+		where = append(where, "entries_fts MATCH ?")
+		args = append(args, quoteTerm(phrase))
+	}
+	if s.SessionID != "" {
+		where = append(where, "e.session_id = ?")
+		args = append(args, s.SessionID)
+	}
+	if s.Project != "" {
+		where = append(where, "e.project = ?")
+		args = append(args, s.Project)
+	}
+	if !s.Before.IsZero() {
+		where = append(where, p.before("e.created_at"))
+		args = append(args, FormatTime(s.Before), p.now)
+	}
+	ids, err := queryIDs(ctx, p.t, `SELECT e.id FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return fmt.Errorf("forget: select entries: %w", err)
+	}
+	for _, id := range ids {
+		p.entries[id] = true
+	}
+	return nil
+}
+
+// before is the condition of --before on a time column, taking the date
+// and p.now as arguments. A time after now came from a clock that was ahead
+// (the store cuts such times to now since, but older rows keep them): when
+// it really happened is unknown, only that it was stored in the past, so it
+// counts as before any date. Otherwise "forget everything before today"
+// left it behind.
+func (p *planner) before(col string) string {
+	return "(" + col + " < ? OR " + col + " > ?)"
+}
+
+type evidenceRef struct {
+	ID, EntryID, EventID int64
+	SessionID            string
+	Quote                string
+	Start, End           int
+}
+
+func scanEvidenceRefs(ctx context.Context, t *Tx, query string, args ...any) ([]evidenceRef, error) {
+	rows, err := t.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []evidenceRef
+	for rows.Next() {
+		var r evidenceRef
+		if err := rows.Scan(&r.ID, &r.EntryID, &r.EventID, &r.SessionID, &r.Quote, &r.Start, &r.End); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+const evidenceRefColumns = `v.id, v.entry_id, coalesce(v.event_id, 0), v.session_id, v.quote, v.span_start, v.span_end`
+
+// evidenceClosure decides which evidence rows go, and with them which further entries.
+func (p *planner) evidenceClosure(ctx context.Context) error {
+	removed := map[int64]evidenceRef{}
+	// Quotes found in deleted or redacted messages.
+	touched := make([]int64, 0, len(p.del)+len(p.redact))
+	for id := range p.del {
+		touched = append(touched, id)
+	}
+	for id := range p.redact {
+		touched = append(touched, id)
+	}
+	for _, c := range chunks(touched) {
+		refs, err := scanEvidenceRefs(ctx, p.t, `SELECT `+evidenceRefColumns+` FROM evidence v WHERE v.event_id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		if err != nil {
+			return err
+		}
+		for _, r := range refs {
+			_, deleted := p.del[r.EventID]
+			if !deleted && !p.overlaps(r) {
+				continue
+			}
+			if p.sel.CID != "" && !p.sel.Shared && !p.entries[r.EntryID] {
+				p.kept[r.EntryID] = true // another memory saying the same words: the user did not ask
+				continue
+			}
+			removed[r.ID] = r
+		}
+	}
+	// Quotes that never aligned belong to no message; they go when their
+	// session loses every conversation message.
+	if p.sel.CID == "" {
+		emptied, err := p.emptiedSessions(ctx, true)
+		if err != nil {
+			return err
+		}
+		for _, c := range chunkStrings(emptied) {
+			refs, err := scanEvidenceRefs(ctx, p.t, `SELECT `+evidenceRefColumns+` FROM evidence v
+				WHERE v.event_id IS NULL AND v.session_id IN (`+placeholders(len(c))+`)`, stringArgs(c)...)
+			if err != nil {
+				return err
+			}
+			for _, r := range refs {
+				removed[r.ID] = r
+			}
+		}
+	}
+	// With a phrase, any quote that contains it.
+	if f := fold(p.sel.Phrase); f != "" {
+		where := []string{"1 = 1"}
+		var args []any
+		if p.sel.Project != "" {
+			where = append(where, "e.project = ?")
+			args = append(args, p.sel.Project)
+		}
+		if p.sel.SessionID != "" {
+			where = append(where, "v.session_id = ?")
+			args = append(args, p.sel.SessionID)
+		}
+		if !p.sel.Before.IsZero() {
+			where = append(where, p.before("coalesce(ev.ts, e.created_at)"))
+			args = append(args, FormatTime(p.sel.Before), p.now)
+		}
+		refs, err := scanEvidenceRefs(ctx, p.t, `SELECT `+evidenceRefColumns+` FROM evidence v
+			JOIN entries e ON e.id = v.entry_id LEFT JOIN events ev ON ev.id = v.event_id
+			WHERE `+strings.Join(where, " AND "), args...)
+		if err != nil {
+			return err
+		}
+		for _, r := range refs {
+			if containsPhrase(fold(r.Quote), f) {
+				removed[r.ID] = r
+			}
+		}
+	}
+	// An entry whose own session's evidence goes was written from forgotten
+	// text; an entry left with no evidence has nothing to stand on.
+	lost := map[int64]bool{}
+	for _, r := range removed {
+		p.evidence[r.ID] = true
+		if !p.entries[r.EntryID] {
+			lost[r.EntryID] = true
+		}
+	}
+	for id := range lost {
+		var own string
+		var left int
+		rows, err := p.t.query(ctx, `SELECT session_id FROM entries WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if rows.Next() {
+			err = rows.Scan(&own)
+		}
+		rows.Close()
+		if err != nil {
+			return err
+		}
+		ev, err := scanEvidenceRefs(ctx, p.t, `SELECT `+evidenceRefColumns+` FROM evidence v WHERE v.entry_id = ?`, id)
+		if err != nil {
+			return err
+		}
+		for _, r := range ev {
+			if !p.evidence[r.ID] {
+				left++
+			} else if r.SessionID == own {
+				p.entries[id] = true
+			}
+		}
+		if left == 0 {
+			p.entries[id] = true
+		}
+	}
+	// The evidence of deleted entries goes with them.
+	for _, c := range chunks(keys(p.entries)) {
+		ids, err := queryIDs(ctx, p.t, `SELECT id FROM evidence WHERE entry_id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			p.evidence[id] = true
+		}
+	}
+	return nil
+}
+
+// overlaps reports whether an evidence row in a redacted message quotes any
+// of the forgotten text.
+func (p *planner) overlaps(r evidenceRef) bool {
+	if _, ok := p.redact[r.EventID]; !ok {
+		return false
+	}
+	for _, s := range p.spans[r.EventID] {
+		if r.Start < s[1] && s[0] < r.End {
+			return true
+		}
+	}
+	q := fold(r.Quote)
+	for _, n := range p.needles {
+		if q != "" && (strings.Contains(q, n) || strings.Contains(n, q)) {
+			return true
+		}
+	}
+	return false
+}
+
+// emptiedSessions lists the sessions that lose events and keep none; with
+// conversation, counting only prompts, answers and tool observations.
+func (p *planner) emptiedSessions(ctx context.Context, conversation bool) ([]string, error) {
+	lose := map[string]int{}
+	for _, k := range p.del {
+		if k.session == "" || conversation && !k.conversation() {
+			continue
+		}
+		lose[k.session]++
+	}
+	var out []string
+	for s, n := range lose {
+		q := `SELECT count(*) FROM events WHERE session_id = ? AND type <> ?`
+		args := []any{s, TypeForgotten}
+		if conversation {
+			q = `SELECT count(*) FROM events WHERE session_id = ? AND type IN (?, ?, ?)`
+			args = []any{s, TypeUserPrompt, TypeAgentResponse, TypeToolObservation}
+		}
+		ids, err := queryIDs(ctx, p.t, q, args...)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 1 && int(ids[0]) <= n {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// finish adds the events that record the deleted entries, the injections
+// naming them, the conflicts that go, and the sessions concerned.
+func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
+	var out ForgetPlan
+	for _, c := range chunks(keys(p.kept)) {
+		rows, err := p.t.query(ctx, `SELECT cid FROM entries WHERE id IN (`+placeholders(len(c))+`) ORDER BY cid`, int64Args(c)...)
+		if err != nil {
+			return out, fmt.Errorf("forget: kept: %w", err)
+		}
+		for rows.Next() {
+			var cid string
+			if err := rows.Scan(&cid); err != nil {
+				rows.Close()
+				return out, fmt.Errorf("forget: kept: %w", err)
+			}
+			out.Kept = append(out.Kept, cid)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return out, fmt.Errorf("forget: kept: %w", err)
+		}
+	}
+	injections, err := p.lifecycle(ctx, &out)
+	if err != nil {
+		return out, fmt.Errorf("forget: %w", err)
+	}
+	for id := range injections {
+		if _, ok := p.del[id]; !ok {
+			out.Injections = append(out.Injections, id)
+		}
+	}
+	// A message both deleted and redacted is deleted.
+	for id := range p.del {
+		delete(p.redact, id)
+	}
+	conflicts := map[int64]bool{}
+	others := map[int64]bool{}
+	for _, c := range chunks(keys(p.entries)) {
+		ph := placeholders(len(c))
+		args := append(int64Args(c), int64Args(c)...)
+		rows, err := p.t.query(ctx, `SELECT id, older, newer FROM conflicts WHERE older IN (`+ph+`) OR newer IN (`+ph+`)`, args...)
+		if err != nil {
+			return out, fmt.Errorf("forget: conflicts: %w", err)
+		}
+		for rows.Next() {
+			var id, older, newer int64
+			if err := rows.Scan(&id, &older, &newer); err != nil {
+				rows.Close()
+				return out, fmt.Errorf("forget: conflicts: %w", err)
+			}
+			conflicts[id] = true
+			for _, o := range []int64{older, newer} {
+				if !p.entries[o] {
+					others[o] = true
+				}
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return out, fmt.Errorf("forget: conflicts: %w", err)
+		}
+	}
+	out.Conflicts = len(conflicts)
+	// A contested entry whose every contradiction is with a deleted entry is no longer contested.
+	for o := range others {
+		rows, err := p.t.query(ctx, `SELECT c.older, c.newer, e.status FROM conflicts c JOIN entries e ON e.id = ?
+			WHERE (c.older = ? OR c.newer = ?) AND c.kind = 'contradicts'`, o, o, o)
+		if err != nil {
+			return out, fmt.Errorf("forget: conflicts: %w", err)
+		}
+		open, contested := false, false
+		for rows.Next() {
+			var older, newer int64
+			var status string
+			if err := rows.Scan(&older, &newer, &status); err != nil {
+				rows.Close()
+				return out, fmt.Errorf("forget: conflicts: %w", err)
+			}
+			contested = status == StatusContested
+			if !p.entries[older] && !p.entries[newer] {
+				open = true
+			}
+		}
+		rows.Close()
+		if contested && !open {
+			out.Released = append(out.Released, o)
+		}
+	}
+	for id, k := range p.del {
+		if k.session != "" {
+			p.sessions[k.session] = true
+		}
+		out.Delete = append(out.Delete, id)
+	}
+	for id, s := range p.redact {
+		if s != "" {
+			p.sessions[s] = true
+		}
+		out.Redact = append(out.Redact, id)
+	}
+	// With a phrase, a summary that contains it goes too, whatever its events.
+	if f := fold(p.sel.Phrase); f != "" {
+		rows, err := p.t.query(ctx, `SELECT id, summary FROM sessions WHERE summary <> ''`)
+		if err != nil {
+			return out, fmt.Errorf("forget: sessions: %w", err)
+		}
+		for rows.Next() {
+			var id, summary string
+			if err := rows.Scan(&id, &summary); err != nil {
+				rows.Close()
+				return out, fmt.Errorf("forget: sessions: %w", err)
+			}
+			if containsPhrase(fold(summary), f) {
+				p.sessions[id] = true
+			}
+		}
+		rows.Close()
+	}
+	emptied, err := p.emptiedSessions(ctx, false)
+	if err != nil {
+		return out, fmt.Errorf("forget: sessions: %w", err)
+	}
+	out.Emptied = emptied
+	out.Entries = keys(p.entries)
+	out.Evidence = keys(p.evidence)
+	for s := range p.sessions {
+		out.Sessions = append(out.Sessions, s)
+	}
+	sort.Strings(out.Sessions)
+	for _, l := range [][]int64{out.Delete, out.Redact, out.Injections, out.Released} {
+		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
+	}
+	return out, nil
+}
+
+// lifecycle adds to the deleted events those recording the deleted entries
+// (as EntryEvents finds them, but one scan per project for all entries) and
+// returns the memory_injected events that name one of them.
+func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]bool, error) {
+	type target struct{ claimKeys, cids map[string]bool }
+	byProject := map[string]*target{}
+	for _, c := range chunks(keys(p.entries)) {
+		rows, err := p.t.query(ctx, `SELECT cid, project, claim_key FROM entries WHERE id IN (`+placeholders(len(c))+`) ORDER BY id`, int64Args(c)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var cid, project, claimKey string
+			if err := rows.Scan(&cid, &project, &claimKey); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			tg := byProject[project]
+			if tg == nil {
+				tg = &target{map[string]bool{}, map[string]bool{}}
+				byProject[project] = tg
+			}
+			tg.claimKeys[claimKey], tg.cids[cid] = true, true
+			out.CIDs = append(out.CIDs, cid)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	injections := map[int64]bool{}
+	for project, tg := range byProject {
+		rows, err := p.t.query(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited,
+			TypeEdited, TypePinned, TypeUnpinned)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var k eventKey
+			var payload string
+			if err := rows.Scan(&id, &k.session, &k.typ, &payload); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			var v struct {
+				ClaimKey string   `json:"claim_key"`
+				Older    string   `json:"older"`
+				Newer    string   `json:"newer"`
+				CID      string   `json:"cid"`
+				Memories []string `json:"memories"`
+				Cited    []string `json:"cited"`
+			}
+			if json.Unmarshal([]byte(payload), &v) != nil {
+				continue
+			}
+			switch k.typ {
+			case TypeEntryExtracted, TypeEvidenceAligned:
+				if tg.claimKeys[v.ClaimKey] {
+					p.del[id] = k
+				}
+			case TypeConflict:
+				if tg.cids[v.Older] || tg.cids[v.Newer] {
+					p.del[id] = k
+				}
+			case TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned:
+				if tg.cids[v.CID] { // an edit's payload holds the memory's old and new text
+					p.del[id] = k
+				}
+			case TypeMemoryCited:
+				// An answer's citations of a forgotten memory go with it.
+				for _, c := range v.Cited {
+					if tg.cids[c] {
+						p.del[id] = k
+					}
+				}
+			case TypeMemoryInjected:
+				for _, c := range v.Memories {
+					if tg.cids[c] {
+						injections[id] = true
+					}
+				}
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return injections, nil
+}
+
+// fold lower-cases text and collapses whitespace runs, for "contains the same words" checks.
+func fold(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// containsPhrase reports whether folded text contains the folded phrase as
+// whole words: "key" is in "the api key." but not in "monkey".
+func containsPhrase(text, phrase string) bool {
+	if phrase == "" {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], phrase)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(phrase)
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if (i == 0 || !isWordRune(before)) && (end == len(text) || !isWordRune(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		from = i + size
+	}
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
