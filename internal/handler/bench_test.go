@@ -49,6 +49,11 @@ func BenchmarkHooks(b *testing.B) {
 			return fmt.Sprintf(`{%s,"hook_event_name":"UserPromptSubmit","prompt_id":"bench-%d","prompt":%q}`, base, i, prompt)
 		})
 	})
+	b.Run("Stop", func(b *testing.B) {
+		run(b, "stop", Stop, func(i int) string {
+			return fmt.Sprintf(`{%s,"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Done, take %d."}`, base, i)
+		})
+	})
 	b.Run("SessionStart", func(b *testing.B) {
 		run(b, "session-start", SessionStart, func(int) string {
 			return `{` + base + `,"hook_event_name":"SessionStart","source":"startup"}`

@@ -17,10 +17,11 @@ import (
 // hook creates again) cost every hook about as much as its work. Opened with
 // KeepWAL, a connection leaves the WAL and its index in place: committed
 // transactions stay in the WAL, as durable as they were, and the next process
-// reads them from there. Checkpoints happen when the WAL reaches
-// wal_autocheckpoint pages (at a commit, in whichever process commits), and
-// at the close of every store opened without KeepWAL: SessionEnd, the worker
-// and the CLI.
+// reads them from there (rebuilding the WAL's index first: SQLite's unix VFS
+// trusts no -shm a process finds without another connection open).
+// Checkpoints happen when the WAL reaches wal_autocheckpoint pages (256 for
+// hooks, at a commit, in whichever process commits), and at the close of
+// every store opened without KeepWAL: SessionEnd, the worker and the CLI.
 
 // keepWAL opens connections that neither checkpoint nor delete the WAL at close.
 type keepWAL struct{ driver.Connector }
