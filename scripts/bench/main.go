@@ -27,6 +27,7 @@ func main() {
 	runs := flag.Int("runs", 50, "timed runs per measurement")
 	sizes := flag.String("events", "0,10000,100000", "store sizes in events")
 	seedOnly := flag.String("seed", "", "only write a seeded store of the first -events size into this data directory")
+	compareWith := flag.String("compare", "", "only compare the hooks of the build in this directory (old) with -bin's (new), alternately, on copies of one realistic store of the last -events size")
 	historyOnly := flag.String("history", "", "only write realistic transcripts of the first -events size (messages) into this directory")
 	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
 	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
@@ -37,6 +38,19 @@ func main() {
 		if err == nil {
 			sz := parseSizes(*sizes)
 			err = mcpBench(*bin, tmp, sz[len(sz)-1], *runs)
+			os.RemoveAll(tmp)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *compareWith != "" {
+		tmp, err := os.MkdirTemp("", "cml-bench-")
+		if err == nil {
+			sz := parseSizes(*sizes)
+			err = compare(*compareWith, *bin, tmp, sz[len(sz)-1], *runs)
 			os.RemoveAll(tmp)
 		}
 		if err != nil {
