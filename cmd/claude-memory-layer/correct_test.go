@@ -12,6 +12,7 @@ import (
 // TestCorrections checks supersede, edit, pin and unpin: each changes what
 // it says, records one event, and show lists it.
 func TestCorrections(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	ctx := context.Background()
 	keys := cidOf(t, db, "Keep /health open")
@@ -89,6 +90,7 @@ func TestCorrections(t *testing.T) {
 // names the other memories that quote the same words and stay, and how to
 // take them too.
 func TestForgetPreviewKept(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	printForgetPreview(&b, forgetJSON{Selector: map[string]string{"memory": "mem:aaaaaa"}, Entries: 1, Evidence: 1,
 		Kept: []string{"mem:bbbbbb"}, Confirm: confirmCommand(forgetOptions{cid: "mem:aaaaaa"}, store.ForgetSelector{})})

@@ -14,11 +14,9 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
-
-// hookBinaries are the binaries hooks/hooks.json runs through hooks/run.
-var hookBinaries = []string{"session-start", "user-prompt-submit", "stop", "session-end", "post-tool-use"}
 
 type check struct {
 	Name   string `json:"name"`
@@ -149,7 +147,7 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 func checkBinaries(exe, goos string) []check {
 	dir := filepath.Dir(exe)
 	var missing, dynamic []string
-	for _, name := range hookBinaries {
+	for _, name := range settings.HookBinaries {
 		p := filepath.Join(dir, name)
 		if goos == "windows" {
 			p += ".exe"
@@ -172,9 +170,9 @@ func checkBinaries(exe, goos string) []check {
 		return []check{{"binaries", "warn", "not statically linked: " + strings.Join(dynamic, ", "), "rebuild with scripts/build.sh (CGO_ENABLED=0)"}}
 	}
 	if goos != "linux" {
-		return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s", len(hookBinaries), dir), ""}}
+		return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s", len(settings.HookBinaries), dir), ""}}
 	}
-	return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s, statically linked", len(hookBinaries), dir), ""}}
+	return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s, statically linked", len(settings.HookBinaries), dir), ""}}
 }
 
 // isStatic reports whether an ELF file has no program interpreter (no dynamic loader).
@@ -198,26 +196,26 @@ func isStatic(path string) bool {
 // twice.
 func checkRegistration(e *env) check {
 	root, _ := config.ClaudeDir(e.getenv)
-	path := settingsPath(e)
-	settings, err := readSettings(path)
+	path := settings.Path(e.getenv)
+	cur, err := settings.Read(path)
 	if err != nil {
 		return check{"hooks", "fail", err.Error(), "fix " + path}
 	}
 	installed := filepath.Join(root, "plugins", "installed_plugins.json")
-	plugin := pluginEnabled(settings)
-	if _, set := enabledPlugins(settings)[pluginKey]; !set {
+	plugin := settings.PluginEnabled(cur)
+	if _, set := settings.EnabledPlugins(cur)[settings.PluginKey]; !set {
 		// No word in settings.json: installed means enabled.
 		b, err := os.ReadFile(installed)
-		plugin = err == nil && strings.Contains(string(b), `"`+pluginKey+`"`)
+		plugin = err == nil && strings.Contains(string(b), `"`+settings.PluginKey+`"`)
 	}
-	hooks := hasOurHooks(settings)
+	hooks := settings.HasOurHooks(cur)
 	switch {
 	case plugin && hooks:
-		return check{"hooks", "fail", "installed twice: the " + pluginName + " plugin is enabled and " + path +
+		return check{"hooks", "fail", "installed twice: the " + settings.PluginName + " plugin is enabled and " + path +
 			" also runs its hooks, so every hook, brief and memory block runs twice",
 			"claude-memory-layer install (it removes the settings.json hooks while the plugin is enabled)"}
 	case plugin:
-		return check{"hooks", "ok", "plugin " + pluginName + " installed and enabled", ""}
+		return check{"hooks", "ok", "plugin " + settings.PluginName + " installed and enabled", ""}
 	case hooks:
 		return check{"hooks", "ok", "hooks registered in " + path, ""}
 	}

@@ -13,6 +13,7 @@ import (
 )
 
 func TestParseEntries(t *testing.T) {
+	t.Parallel()
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
 	o, err := parseEntries(e, []string{"--stage", "verified", "--stage", "certified", "--status", "active", "--type", "decision", "--all-projects", "--limit", "5", "--json"})
 	if err != nil {
@@ -37,6 +38,7 @@ func TestParseEntries(t *testing.T) {
 }
 
 func TestEntries(t *testing.T) {
+	t.Parallel()
 	c, _ := seeded(t)
 	checkGolden(t, "entries", "basic.txt", c.normalize(c.ok("entries", "--project", basicProject)))
 	checkGolden(t, "entries", "decisions.json", c.normalize(c.ok("entries", "--project", basicProject, "--type", "decision", "--json")))
@@ -47,6 +49,7 @@ func TestEntries(t *testing.T) {
 
 // TestEntriesJSONShape checks the field names DESIGN.md fixes for entries --json.
 func TestEntriesJSONShape(t *testing.T) {
+	t.Parallel()
 	c, _ := seeded(t)
 	var got struct {
 		Entries []map[string]json.RawMessage `json:"entries"`
@@ -88,6 +91,7 @@ func keysOf(m map[string]json.RawMessage) string {
 }
 
 func TestVerifyReject(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	ctx := context.Background()
 	cid := cidOf(t, db, "Keep /health open")

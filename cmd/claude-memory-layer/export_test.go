@@ -17,6 +17,7 @@ import (
 )
 
 func TestExportFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want exportOptions
@@ -67,6 +68,7 @@ func exportLines(tb testing.TB, b []byte) map[string][]string {
 }
 
 func TestExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	conv := conversation(t)
 	src := newTestEnv(t)
@@ -163,6 +165,7 @@ func TestExportRoundTrip(t *testing.T) {
 }
 
 func TestExportProject(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	te.mustRun(t, "import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"))

@@ -18,6 +18,7 @@ import (
 // doctor now says so, and the next forget (a preview is enough) finishes
 // the compaction first.
 func TestForgetResumesAfterInterruption(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	const word = "zanzibarqueue"
 	tp := filepath.Join(te.root(), "t.jsonl")
@@ -72,6 +73,7 @@ func inFiles(path, word string) bool {
 }
 
 func TestCompactHint(t *testing.T) {
+	t.Parallel()
 	for _, err := range []error{context.Canceled, store.ErrCompactPending, errors.New("disk full")} {
 		if got := compactHint(err, "/d/memory.db"); !errors.Is(got, err) || !strings.Contains(got.Error(), "forget --compact") {
 			t.Errorf("compactHint(%v) = %v", err, got)

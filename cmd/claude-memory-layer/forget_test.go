@@ -21,6 +21,7 @@ import (
 )
 
 func TestParseForget(t *testing.T) {
+	t.Parallel()
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
 	tests := []struct {
 		name string
@@ -64,6 +65,7 @@ func TestParseForget(t *testing.T) {
 }
 
 func TestForgetUnknownMemory(t *testing.T) {
+	t.Parallel()
 	c, _ := seeded(t)
 	for _, args := range [][]string{{"forget", "mem:abcdef"}, {"forget", "mem:abcdef", "--yes"}} {
 		_, errs, code := c.run(args...)
@@ -90,6 +92,7 @@ func cidOf(t *testing.T, db *store.DB, title string) string {
 }
 
 func TestForgetPreviewChangesNothing(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	cid := cidOf(t, db, "Sign JWTs with RS256 keys")
 	before := c.ok("export")
@@ -384,6 +387,7 @@ func readSlashCommand(t *testing.T, path string) slashCommand {
 }
 
 func TestSlashCommands(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join(commandsDir, "*.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -520,6 +524,7 @@ func TestSlashCommandShellIsLiteral(t *testing.T) {
 }
 
 func TestExpandStdinArgs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args  []string
 		stdin string
@@ -558,6 +563,7 @@ func TestExpandStdinArgs(t *testing.T) {
 // a hook in the middle of its work would: forget deletes, says compaction is
 // pending and exits 1; forget --compact finishes the job once the reader is gone.
 func TestForgetCompactionPending(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	ctx := context.Background()
 	reader, err := sql.Open("sqlite", "file:"+filepath.Join(c.dir, config.DBFile)+"?_pragma=busy_timeout(50)")

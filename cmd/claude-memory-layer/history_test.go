@@ -233,6 +233,7 @@ func checkUsage(t *testing.T, cases []usageCase) {
 }
 
 func TestParseHistory(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, getenv: c.getenv}
 	o, err := parseHistory(e, []string{"--session", "s1", "--type", "user_prompt", "--type", "agent_response", "--limit", "3", "--json"})
@@ -253,6 +254,7 @@ func TestParseHistory(t *testing.T) {
 }
 
 func TestHistory(t *testing.T) {
+	t.Parallel()
 	c, _ := seeded(t)
 	checkGolden(t, "history", "basic.txt", c.normalize(c.ok("history", "--project", basicProject, "--limit", "12")))
 	checkGolden(t, "history", "prompts.json", c.normalize(c.ok("history", "--session", basicSession, "--type", "user_prompt", "--json")))
@@ -283,6 +285,7 @@ func TestHistory(t *testing.T) {
 }
 
 func TestHistoryEmptyStore(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	if got := c.ok("history", "--all-projects", "--json"); strings.TrimSpace(got) != `{
   "events": []

@@ -45,6 +45,7 @@ func TestImportHugeLineBoundedMemory(t *testing.T) {
 // TestImportNotAFile: a FIFO, a device or a directory named as a transcript
 // fails that transcript with a reason at once; before, a FIFO hung the import.
 func TestImportNotAFile(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	fifo := filepath.Join(te.root(), "fifo.jsonl")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -62,6 +63,7 @@ func TestImportNotAFile(t *testing.T) {
 // expected fails with a pointer to --from-export and creates no session;
 // before, it "imported" as sessions of nothing.
 func TestImportExportFileAsTranscript(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	tp := filepath.Join(te.root(), "t.jsonl")
 	os.WriteFile(tp, []byte(`{"type":"user","uuid":"u1","promptId":"p1","sessionId":"real","cwd":"/p","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"we chose the ledger port 7443"}}`+"\n"), 0o600)
@@ -92,6 +94,7 @@ func TestImportExportFileAsTranscript(t *testing.T) {
 // marker payload was built with %q (Go quoting, not JSON) and every attempt
 // failed.
 func TestImportPathWithControlByte(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	dir := filepath.Join(te.root(), "odd\x7fname")
 	os.Mkdir(dir, 0o700)
@@ -108,6 +111,7 @@ func TestImportPathWithControlByte(t *testing.T) {
 // TestArgsFromPrompt: --args-from-prompt takes the text the hook saved for
 // the session in $CLAUDE_CODE_SESSION_ID, once, and splits it without a shell.
 func TestArgsFromPrompt(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	te.vars["CLAUDE_CODE_SESSION_ID"] = "35ef2068-8d1b-4eef-8ee9-014d49224857"
 	if err := cmdargs.Save(te.vars["CLAUDE_MEMORY_DIR"], te.vars["CLAUDE_CODE_SESSION_ID"], "--limit 3 --type user_prompt 'a b'"); err != nil {

@@ -235,6 +235,7 @@ func TestImportFlags(t *testing.T) {
 }
 
 func TestImportFixtures(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	args := []string{"import", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl")}
@@ -284,6 +285,7 @@ func TestImportFixtures(t *testing.T) {
 }
 
 func TestImportJSON(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	out := te.mustRun(t, "import", "--json", "--transcript", filepath.Join(fx, "basic.jsonl"), "--transcript", filepath.Join(fx, "edge-cases.jsonl"))
@@ -301,6 +303,7 @@ func TestImportJSON(t *testing.T) {
 // does not match (the file grew by a blank line), so the whole pipeline runs
 // again, and checks that the dedupe keys keep it from adding anything.
 func TestImportSlowPathAddsNothing(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	path := filepath.Join(te.root(), "t", "basic.jsonl")
@@ -602,6 +605,7 @@ func TestImportHistory(t *testing.T) {
 }
 
 func TestImportFailures(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	dir := filepath.Join(te.root(), "in")
@@ -629,6 +633,7 @@ func TestImportFailures(t *testing.T) {
 }
 
 func TestImportProjectFolders(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	work := filepath.Join(te.root(), "work", "shop_api.v2")
@@ -677,6 +682,7 @@ func TestImportProjectFolders(t *testing.T) {
 // TestImportForgotten checks that a session the user had forgotten is not
 // brought back by importing its transcript, which is still on disk.
 func TestImportForgotten(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	path := filepath.Join(fx, "basic.jsonl")
@@ -699,6 +705,7 @@ func TestImportForgotten(t *testing.T) {
 }
 
 func TestImportSince(t *testing.T) {
+	t.Parallel()
 	fx := needDir(t, fixtureDir)
 	te := newTestEnv(t)
 	dir := filepath.Join(te.root(), "in")
@@ -721,6 +728,7 @@ func TestImportSince(t *testing.T) {
 }
 
 func TestProgressBar(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	p := &progressBar{w: &buf, on: true, total: 40}
 	p.draw(12, 1234)

@@ -3,24 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
-)
-
-// The plugin's name in Claude Code. Names starting with "claude-" are
-// reserved for Anthropic's own plugins, so the product's plugin is "memory-layer".
-const (
-	pluginName      = "memory-layer"
-	marketplaceName = "memory-layer"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
 )
 
 type installOptions struct {
@@ -84,7 +74,7 @@ func install(ctx context.Context, e *env, o installOptions) error {
 	case "plugin":
 		steps := [][]string{
 			{"plugin", "marketplace", "add", dir},
-			{"plugin", "install", pluginName + "@" + marketplaceName, "--scope", o.scope},
+			{"plugin", "install", settings.PluginName + "@" + settings.Marketplace, "--scope", o.scope},
 		}
 		for _, s := range steps {
 			fmt.Fprintf(e.stdout, "$ %s %s\n", o.claudeBin, strings.Join(s, " "))
@@ -103,19 +93,19 @@ func install(ctx context.Context, e *env, o installOptions) error {
 			return err
 		}
 	case "settings":
-		path := settingsPath(e)
-		settings, err := readSettings(path)
+		path := settings.Path(e.getenv)
+		cur, err := settings.Read(path)
 		if err != nil {
 			return err
 		}
-		if pluginEnabled(settings) {
-			fmt.Fprintf(e.stdout, "the %s plugin is enabled in Claude Code (%s), so its hooks already run: none are added to settings.json\n", pluginName, path)
+		if settings.PluginEnabled(cur) {
+			fmt.Fprintf(e.stdout, "the %s plugin is enabled in Claude Code (%s), so its hooks already run: none are added to settings.json\n", settings.PluginName, path)
 			if err := dropSettingsHooks(e, o.dryRun, "the plugin runs them"); err != nil {
 				return err
 			}
 			break
 		}
-		changed, err := mergeHooks(path, dir, e.os(), o.dryRun)
+		changed, err := settings.MergeHooks(path, dir, e.os(), o.dryRun)
 		if err != nil {
 			return err
 		}
@@ -139,7 +129,7 @@ func runUninstall(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if _, err := exec.LookPath(*claudeBin); err == nil {
-		for _, s := range [][]string{{"plugin", "uninstall", pluginName + "@" + marketplaceName}, {"plugin", "marketplace", "remove", marketplaceName}} {
+		for _, s := range [][]string{{"plugin", "uninstall", settings.PluginName + "@" + settings.Marketplace}, {"plugin", "marketplace", "remove", settings.Marketplace}} {
 			out, err := exec.CommandContext(ctx, *claudeBin, s...).CombinedOutput()
 			fmt.Fprintf(e.stdout, "$ %s %s\n%s", *claudeBin, strings.Join(s, " "), out)
 			if err != nil {
@@ -147,25 +137,25 @@ func runUninstall(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	path := settingsPath(e)
-	if removed, err := removeHooks(path, false); err != nil {
+	path := settings.Path(e.getenv)
+	if removed, err := settings.RemoveHooks(path, false); err != nil {
 		return err
 	} else if removed > 0 {
 		fmt.Fprintf(e.stdout, "removed %s from %s\n", plural(removed, "memory hook"), path)
 	}
 	// Without the claude CLI (or if it failed) the plugin is still enabled:
 	// turn it off in settings.json and say so, rather than leave it running.
-	settings, err := readSettings(path)
+	cur, err := settings.Read(path)
 	if err != nil {
 		return err
 	}
-	if pluginEnabled(settings) {
-		enabledPlugins(settings)[pluginKey] = false
-		if err := writeSettings(path, settings); err != nil {
+	if settings.PluginEnabled(cur) {
+		settings.EnabledPlugins(cur)[settings.PluginKey] = false
+		if err := settings.Write(path, cur); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "disabled the %s plugin in %s (enabledPlugins); the claude CLI was not there to uninstall it: "+
-			"'claude plugin uninstall %s' removes it for good\n", pluginName, path, pluginKey)
+			"'claude plugin uninstall %s' removes it for good\n", settings.PluginName, path, settings.PluginKey)
 	}
 	cfg, err := loadConfig(e)
 	if err != nil {
@@ -182,157 +172,11 @@ func runUninstall(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func settingsPath(e *env) string {
-	root, err := config.ClaudeDir(e.getenv)
-	if err != nil {
-		root = ".claude"
-	}
-	return filepath.Join(root, "settings.json")
-}
-
-// pluginHooks reads the plugin's hooks/hooks.json and rewrites its commands to
-// absolute paths, since settings hooks have no ${CLAUDE_PLUGIN_ROOT}. For
-// Windows, where an exec-form command must be a real .exe and there is no
-// POSIX shell to run hooks/run, each hook runs its binary in bin/ directly;
-// its one argument, the binary's name, is ignored by the binary and tells
-// ours() the group is ours.
-func pluginHooks(dir, goos string) (map[string][]any, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "hooks", "hooks.json"))
-	if err != nil {
-		return nil, err
-	}
-	var f struct {
-		Hooks map[string][]any `json:"hooks"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("parse hooks.json: %w", err)
-	}
-	for _, groups := range f.Hooks {
-		for _, g := range groups {
-			gm, _ := g.(map[string]any)
-			hs, _ := gm["hooks"].([]any)
-			for _, h := range hs {
-				m, _ := h.(map[string]any)
-				cmd, _ := m["command"].(string)
-				args, _ := m["args"].([]any)
-				name, _ := firstString(args)
-				if goos == "windows" && strings.HasSuffix(cmd, "/hooks/run") && slices.Contains(hookBinaries, name) {
-					m["command"] = filepath.Join(dir, "bin", name+".exe")
-					continue
-				}
-				m["command"] = strings.ReplaceAll(cmd, "${CLAUDE_PLUGIN_ROOT}", dir)
-				for i, a := range args {
-					if s, ok := a.(string); ok {
-						args[i] = strings.ReplaceAll(s, "${CLAUDE_PLUGIN_ROOT}", dir)
-					}
-				}
-			}
-		}
-	}
-	return f.Hooks, nil
-}
-
-func firstString(args []any) (string, bool) {
-	if len(args) == 0 {
-		return "", false
-	}
-	s, ok := args[0].(string)
-	return s, ok
-}
-
-// ours reports whether a settings matcher group runs one of this plugin's
-// hooks: a hooks/run launcher, or on Windows the hook's .exe itself, whose
-// first argument names one of our hook binaries.
-func ours(group any) bool {
-	g, _ := group.(map[string]any)
-	hs, _ := g["hooks"].([]any)
-	for _, h := range hs {
-		m, _ := h.(map[string]any)
-		cmd, _ := m["command"].(string)
-		args, _ := m["args"].([]any)
-		name, _ := firstString(args)
-		if !slices.Contains(hookBinaries, name) {
-			continue
-		}
-		// Either separator: a settings file written on Windows may be read here.
-		base := cmd[strings.LastIndexAny(cmd, `/\`)+1:]
-		if strings.HasSuffix(cmd, "/hooks/run") || strings.EqualFold(base, name+".exe") {
-			return true
-		}
-	}
-	return false
-}
-
-// mergeHooks adds the plugin's hooks to a settings file, keeping every other
-// setting and hook; entries of an earlier install of ours are replaced.
-func mergeHooks(path, dir, goos string, dryRun bool) (bool, error) {
-	settings, err := readSettings(path)
-	if err != nil {
-		return false, err
-	}
-	add, err := pluginHooks(dir, goos)
-	if err != nil {
-		return false, err
-	}
-	hooks, _ := settings["hooks"].(map[string]any)
-	if hooks == nil {
-		hooks = map[string]any{}
-	}
-	before, _ := json.Marshal(hooks)
-	for event, groups := range add {
-		existing, _ := hooks[event].([]any)
-		var kept []any
-		for _, g := range existing {
-			if !ours(g) {
-				kept = append(kept, g)
-			}
-		}
-		hooks[event] = append(kept, groups...)
-	}
-	after, _ := json.Marshal(hooks)
-	if bytes.Equal(before, after) {
-		return false, nil
-	}
-	settings["hooks"] = hooks
-	if dryRun {
-		return true, nil
-	}
-	return true, writeSettings(path, settings)
-}
-
-// pluginKey is the plugin's name in Claude Code's enabledPlugins.
-const pluginKey = pluginName + "@" + marketplaceName
-
-// enabledPlugins is the settings' enabledPlugins object (nil if none).
-func enabledPlugins(settings map[string]any) map[string]any {
-	m, _ := settings["enabledPlugins"].(map[string]any)
-	return m
-}
-
-// pluginEnabled reports whether settings enable this plugin: 'claude plugin
-// install --scope user' records it in the user settings' enabledPlugins.
-func pluginEnabled(settings map[string]any) bool {
-	on, _ := enabledPlugins(settings)[pluginKey].(bool)
-	return on
-}
-
-// hasOurHooks reports whether settings hold any hook group of this plugin.
-func hasOurHooks(settings map[string]any) bool {
-	hooks, _ := settings["hooks"].(map[string]any)
-	for _, groups := range hooks {
-		list, _ := groups.([]any)
-		if slices.ContainsFunc(list, ours) {
-			return true
-		}
-	}
-	return false
-}
-
 // dropSettingsHooks removes this plugin's hooks from the user settings and
 // says why.
 func dropSettingsHooks(e *env, dryRun bool, why string) error {
-	path := settingsPath(e)
-	removed, err := removeHooks(path, dryRun)
+	path := settings.Path(e.getenv)
+	removed, err := settings.RemoveHooks(path, dryRun)
 	if err != nil {
 		return err
 	}
@@ -341,77 +185,4 @@ func dropSettingsHooks(e *env, dryRun bool, why string) error {
 			plural(removed, "memory hook"), path, why)
 	}
 	return nil
-}
-
-// removeHooks deletes this plugin's hook groups from a settings file; with
-// dryRun it only counts them.
-func removeHooks(path string, dryRun bool) (int, error) {
-	settings, err := readSettings(path)
-	if err != nil {
-		return 0, err
-	}
-	hooks, _ := settings["hooks"].(map[string]any)
-	removed := 0
-	for event, v := range hooks {
-		groups, _ := v.([]any)
-		var kept []any
-		for _, g := range groups {
-			if ours(g) {
-				removed++
-				continue
-			}
-			kept = append(kept, g)
-		}
-		if len(kept) == 0 {
-			delete(hooks, event)
-		} else {
-			hooks[event] = kept
-		}
-	}
-	if removed == 0 || dryRun {
-		return removed, nil
-	}
-	if len(hooks) == 0 {
-		delete(settings, "hooks")
-	}
-	return removed, writeSettings(path, settings)
-}
-
-func readSettings(path string) (map[string]any, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return map[string]any{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	settings := map[string]any{}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return settings, nil
-	}
-	if err := json.Unmarshal(b, &settings); err != nil {
-		return nil, fmt.Errorf("%s is not valid JSON (%v); fix it or use --mode plugin", path, err)
-	}
-	return settings, nil
-}
-
-// writeSettings writes atomically after keeping the previous file as .bak.
-func writeSettings(path string, settings map[string]any) error {
-	b, err := json.MarshalIndent(settings, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	if old, err := os.ReadFile(path); err == nil {
-		if err := os.WriteFile(path+".bak", old, 0o600); err != nil {
-			return err
-		}
-	}
-	tmp := fmt.Sprintf("%s.tmp-%d", path, time.Now().UnixNano())
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

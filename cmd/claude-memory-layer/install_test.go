@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
 )
 
 // installEnv is an env whose HOME and data directory are temporary.
@@ -29,6 +31,7 @@ func installEnv(t *testing.T, path string) (*env, *bytes.Buffer, string) {
 }
 
 func TestInstallSettingsMergeKeepsUserHooks(t *testing.T) {
+	t.Parallel()
 	e, out, home := installEnv(t, "")
 	settings := filepath.Join(home, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o700)
@@ -91,6 +94,7 @@ func TestInstallSettingsMergeKeepsUserHooks(t *testing.T) {
 
 // TestInstallPluginMode drives a scripted fake claude and checks the calls.
 func TestInstallPluginMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls")
 	fake := filepath.Join(dir, "claude")
@@ -111,6 +115,7 @@ func TestInstallPluginMode(t *testing.T) {
 }
 
 func TestManifestsValid(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"../../.claude-plugin/plugin.json", "../../.claude-plugin/marketplace.json", "../../hooks/hooks.json"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -130,6 +135,7 @@ func TestManifestsValid(t *testing.T) {
 // exec-form command naming the hook's .exe in bin/ (no POSIX shell, no
 // launcher script), even with the claude CLI on PATH; uninstall finds them.
 func TestInstallWindows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "claude")
 	os.WriteFile(fake, []byte("#!/bin/sh\necho called >> "+filepath.Join(dir, "calls")+"\n"), 0o755)
@@ -194,10 +200,10 @@ func TestInstallTwiceNoDoubleHooks(t *testing.T) {
 	fake := filepath.Join(dir, "claude")
 	// The scripted claude records the plugin in settings.json as Claude Code does.
 	e, out, home := installEnv(t, dir)
-	settings := filepath.Join(home, ".claude", "settings.json")
+	settingsFile := filepath.Join(home, ".claude", "settings.json")
 	os.WriteFile(fake, []byte(`#!/bin/sh
 case "$*" in
-"plugin install"*) sed -i '1s/^{/{"enabledPlugins":{"memory-layer@memory-layer":true},/' "`+settings+`" ;;
+"plugin install"*) sed -i '1s/^{/{"enabledPlugins":{"memory-layer@memory-layer":true},/' "`+settingsFile+`" ;;
 esac
 echo ok
 `), 0o755)
@@ -211,17 +217,17 @@ echo ok
 		}
 	}
 	hooksIn := func() bool {
-		s, err := readSettings(settings)
+		s, err := settings.Read(settingsFile)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return hasOurHooks(s)
+		return settings.HasOurHooks(s)
 	}
 	mustRun("install", "--mode", "settings", "--plugin-dir", plugin)
 	// What the earlier build left: settings hooks and the plugin, both on.
-	s, _ := readSettings(settings)
-	s["enabledPlugins"] = map[string]any{pluginKey: true}
-	writeSettings(settings, s)
+	s, _ := settings.Read(settingsFile)
+	s["enabledPlugins"] = map[string]any{settings.PluginKey: true}
+	settings.Write(settingsFile, s)
 	out.Reset()
 	if code := run(ctx, []string{"doctor"}, e); code == 0 || !strings.Contains(out.String(), "installed twice") {
 		t.Errorf("doctor (exit %d) does not report the double installation:\n%s", code, out)
@@ -242,7 +248,7 @@ echo ok
 	}
 
 	mustRun("uninstall", "--claude", "no-such-claude")
-	if s, _ := readSettings(settings); pluginEnabled(s) || !strings.Contains(out.String(), "disabled the memory-layer plugin") {
+	if s, _ := settings.Read(settingsFile); settings.PluginEnabled(s) || !strings.Contains(out.String(), "disabled the memory-layer plugin") {
 		t.Errorf("uninstall without claude left the plugin enabled or said nothing: %s", out)
 	}
 }

@@ -14,6 +14,7 @@ import (
 )
 
 func TestListFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want listOptions
@@ -45,6 +46,7 @@ func TestListFlags(t *testing.T) {
 }
 
 func TestProjectSlug(t *testing.T) {
+	t.Parallel()
 	for dir, want := range map[string]string{
 		"/home/dev/shop_api.v2":   "-home-dev-shop-api-v2",
 		"/home/dev/shop-api":      "-home-dev-shop-api",
@@ -102,6 +104,7 @@ func setUpProjects(t *testing.T, te *testEnv) {
 }
 
 func TestList(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	setUpProjects(t, te)
 	out := te.mustRun(t, "list")
@@ -147,6 +150,7 @@ func TestList(t *testing.T) {
 }
 
 func TestListWithoutStore(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	fx := needDir(t, fixtureDir)
 	copyFile(t, filepath.Join(fx, "basic.jsonl"), filepath.Join(te.projectsDir(), "-home-dev-shop-api", "s.jsonl"))

@@ -101,6 +101,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 }
 
 func TestMCPOverStdio(t *testing.T) {
+	t.Parallel()
 	bin := buildCLI(t)
 	data := t.TempDir()
 	seedMCP(t, data)
@@ -236,6 +237,7 @@ func TestMCPOverStdio(t *testing.T) {
 
 // A server started before anything was captured answers, and creates nothing.
 func TestMCPNoStore(t *testing.T) {
+	t.Parallel()
 	bin := buildCLI(t)
 	data := t.TempDir()
 	cs := mcpSession(t, bin, data)

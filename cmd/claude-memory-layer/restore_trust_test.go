@@ -103,6 +103,7 @@ func TestRestoreDistrustsTheFile(t *testing.T) {
 // the secrets corpus, as prompt text and in the payload, and checks that
 // no secret is stored.
 func TestRestoreCorpus(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "privacy", "testdata", "secrets.txt"))
 	if err != nil {
 		t.Fatal(err)

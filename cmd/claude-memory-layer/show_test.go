@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseShow(t *testing.T) {
+	t.Parallel()
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
 	tests := []struct {
 		args []string
@@ -49,6 +50,7 @@ func TestParseShow(t *testing.T) {
 }
 
 func TestShowMemory(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	cid := cidOf(t, db, "The orders tests sign")
 	checkGolden(t, "show", "memory.txt", c.normalize(c.ok("show", cid, "--context", "1")))
@@ -96,6 +98,7 @@ func TestShowMemory(t *testing.T) {
 }
 
 func TestShowConflicts(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	ctx := context.Background()
 	a, _ := db.EntryByCID(ctx, cidOf(t, db, "Sign JWTs with RS256 keys"))
@@ -116,6 +119,7 @@ func TestShowConflicts(t *testing.T) {
 }
 
 func TestShowEvent(t *testing.T) {
+	t.Parallel()
 	c, _ := seeded(t)
 	checkGolden(t, "show", "event.txt", c.normalize(c.ok("show", "8")))
 	checkGolden(t, "show", "event.json", c.normalize(c.ok("show", "8", "--json")))
@@ -130,6 +134,7 @@ func TestShowEvent(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
+	t.Parallel()
 	c, db := seeded(t)
 	cid := cidOf(t, db, "Sign JWTs with RS256 keys")
 	checkGolden(t, "timeline", "memory.txt", c.normalize(c.ok("timeline", cid, "--window", "2")))
@@ -159,6 +164,7 @@ func TestTimeline(t *testing.T) {
 }
 
 func TestMarkSpan(t *testing.T) {
+	t.Parallel()
 	text := "first line\n\nWe chose  RS256.\tThen more text follows here."
 	s := strings.Index(text, "RS256")
 	tests := []struct {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseStats(t *testing.T) {
+	t.Parallel()
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
 	o, err := parseStats(e, []string{"--all-projects", "--json"})
 	if err != nil || o != (statsOptions{allProjects: true, json: true}) {
@@ -25,6 +26,7 @@ func TestParseStats(t *testing.T) {
 }
 
 func TestStats(t *testing.T) {
+	t.Parallel()
 	c, _ := seeded(t)
 	checkGolden(t, "stats", "all.txt", c.normalize(c.ok("stats", "--all-projects")))
 	checkGolden(t, "stats", "project.json", c.normalize(c.ok("stats", "--project", basicProject, "--json")))
@@ -45,6 +47,7 @@ func TestStats(t *testing.T) {
 }
 
 func TestStatsEmpty(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	out := c.ok("stats", "--all-projects")
 	if !strings.Contains(out, "Events       0") || !strings.Contains(out, "Last ingest  never") || strings.Contains(out, "\x1b") {
@@ -55,6 +58,7 @@ func TestStatsEmpty(t *testing.T) {
 // A memory.db that exists but was never migrated (its creator died, or is
 // migrating right now) reads as an empty store, as a missing one does.
 func TestReadCommandsOnUninitialisedStore(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	if err := os.WriteFile(filepath.Join(c.dir, "memory.db"), nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -76,6 +80,7 @@ func TestReadCommandsOnUninitialisedStore(t *testing.T) {
 // TestStatsLastIngestAfterImport: importing old transcripts is an ingest
 // now, though their messages keep their own dates.
 func TestStatsLastIngestAfterImport(t *testing.T) {
+	t.Parallel()
 	te := newTestEnv(t)
 	te.mustRun(t, "import", "--transcript", filepath.Join(needDir(t, fixtureDir), "basic.jsonl"))
 	var got struct {

@@ -37,6 +37,7 @@ func checkSpan(t testing.TB, sp Span, quote string, messages []string) {
 }
 
 func TestQuoteExact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		msg, quote string
@@ -66,6 +67,7 @@ func TestQuoteExact(t *testing.T) {
 }
 
 func TestQuoteExactNotInsideRune(t *testing.T) {
+	t.Parallel()
 	// "é" is C3 A9; a quote made of its second byte must not match inside it.
 	msgs := []string{"café au lait"}
 	quote := "\xa9 au lait"
@@ -77,6 +79,7 @@ func TestQuoteExactNotInsideRune(t *testing.T) {
 }
 
 func TestQuoteNormalized(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		msg, quote string
@@ -119,6 +122,7 @@ func TestQuoteNormalized(t *testing.T) {
 }
 
 func TestQuoteFuzzy(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		msg, quote string
@@ -169,6 +173,7 @@ func TestQuoteFuzzy(t *testing.T) {
 }
 
 func TestQuoteFuzzyConfidenceBelowNormalized(t *testing.T) {
+	t.Parallel()
 	// A 40-rune quote with one typo has similarity 0.975; its confidence
 	// must stay below the normalized 0.95.
 	msgs := []string{"the worker process exits when its queue is empty"}
@@ -192,6 +197,7 @@ var session = []string{
 }
 
 func TestQuoteMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		quote string
@@ -235,6 +241,7 @@ func TestQuoteMessages(t *testing.T) {
 }
 
 func TestQuoteBelowThreshold(t *testing.T) {
+	t.Parallel()
 	msgs := []string{
 		"nothing to see here",
 		"the hook must always exit with status zero, even on errors",
@@ -248,6 +255,7 @@ func TestQuoteBelowThreshold(t *testing.T) {
 }
 
 func TestQuoteMethodOrder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		msgs   []string
@@ -279,6 +287,7 @@ func TestQuoteMethodOrder(t *testing.T) {
 }
 
 func TestQuoteAmbiguous(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		msgs      []string
@@ -310,6 +319,7 @@ func TestQuoteAmbiguous(t *testing.T) {
 }
 
 func TestSessionReuse(t *testing.T) {
+	t.Parallel()
 	s := NewSession(session)
 	for _, quote := range []string{"always exits with status 0", "THE HOOK BINARIES SMALL", "the hook binaries smal so they start", "nowhere in the session"} {
 		got, want := s.Quote(quote, 0), Quote(quote, 0, session)
@@ -320,6 +330,7 @@ func TestSessionReuse(t *testing.T) {
 }
 
 func TestSpanCheck(t *testing.T) {
+	t.Parallel()
 	msgs := []string{"한국어 text"}
 	tests := []struct {
 		name string
@@ -361,6 +372,7 @@ func TestSpanCheck(t *testing.T) {
 }
 
 func TestOnBoundary(t *testing.T) {
+	t.Parallel()
 	s := "a한\xa9\xed\x95b\xf0\x9f\x9a\x80"
 	// a(0) 한(1-3) stray A9(4) truncated ED 95(5,6) b(7) 🚀(8-11)
 	want := []bool{true, true, false, false, true, true, true, true, true, false, false, false, true}
@@ -382,6 +394,7 @@ func TestOnBoundary(t *testing.T) {
 }
 
 func TestQuoteNoMessages(t *testing.T) {
+	t.Parallel()
 	for _, quote := range []string{"", "a quote long enough to be searched fuzzily"} {
 		got := Quote(quote, 0, nil)
 		checkSpan(t, got, quote, nil)

@@ -49,6 +49,7 @@ func totalBytes(msgs []string) int {
 }
 
 func TestBenchSessionShape(t *testing.T) {
+	t.Parallel()
 	msgs, quotes := benchSession()
 	if n := totalBytes(msgs); n < 900_000 || n > 1_400_000 {
 		t.Fatalf("bench session is %d bytes, want about 1 MB", n)
@@ -100,6 +101,7 @@ func longMessage() (msg, quote string) {
 }
 
 func TestLongMessageShape(t *testing.T) {
+	t.Parallel()
 	msg, quote := longMessage()
 	sp := Quote(quote, 0, []string{msg})
 	checkSpan(t, sp, quote, []string{msg})
@@ -160,6 +162,7 @@ func pathological() []struct{ name, msg, quote string } {
 }
 
 func TestQuotePathological(t *testing.T) {
+	t.Parallel()
 	want := map[string]Method{"run": Fuzzy, "ab-1000": None, "ab-200": None, "ellipsis": Fuzzy}
 	for _, c := range pathological() {
 		t.Run(c.name, func(t *testing.T) {

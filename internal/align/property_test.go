@@ -12,6 +12,7 @@ import (
 // A quote cut from a message on rune boundaries always aligns exactly, to a
 // place with the same text (possibly an earlier occurrence).
 func TestQuoteCutAlignsExact(t *testing.T) {
+	t.Parallel()
 	g := newTextGen(1)
 	msgs := g.session(200)
 	s := NewSession(msgs)
@@ -40,6 +41,7 @@ func TestQuoteCutAlignsExact(t *testing.T) {
 // A cut changed only in ways normalization undoes aligns exactly or
 // normalized, to text that normalizes like the quote.
 func TestQuotePerturbedAlignsNormalized(t *testing.T) {
+	t.Parallel()
 	g := newTextGen(2)
 	msgs := g.session(200)
 	s := NewSession(msgs)
@@ -66,6 +68,7 @@ func TestQuotePerturbedAlignsNormalized(t *testing.T) {
 
 // A cut with about one typo per 30 runes aligns fuzzily in its message.
 func TestQuoteTyposAlignFuzzy(t *testing.T) {
+	t.Parallel()
 	g := newTextGen(3)
 	msgs := g.session(200)
 	s := NewSession(msgs)
@@ -94,6 +97,7 @@ func TestQuoteTyposAlignFuzzy(t *testing.T) {
 
 // Invented sentences never align at or above the threshold.
 func TestQuoteInventedNeverAligns(t *testing.T) {
+	t.Parallel()
 	g := newTextGen(4)
 	msgs := g.session(300)
 	s := NewSession(msgs)

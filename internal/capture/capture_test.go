@@ -106,6 +106,7 @@ func TestIngestMissingOrShrunkTranscript(t *testing.T) {
 }
 
 func TestCleanCut(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("é", MaxText) + "<private>tail</private>"
 	got, truncated := clean(big)
 	if !truncated || len(got) > MaxText || strings.Contains(got, "tail") || !utf8.ValidString(got) {
@@ -119,6 +120,7 @@ func TestCleanCut(t *testing.T) {
 // A secret across the MaxText cut, or across the filter window's end, must
 // not leave its head in the stored text.
 func TestCleanSecretAcrossCut(t *testing.T) {
+	t.Parallel()
 	const key = "AKIAIOSFODNN7EXAMPLE"
 	for name, at := range map[string]int{"MaxText": MaxText, "window": filterWindow} {
 		t.Run(name, func(t *testing.T) {

@@ -130,6 +130,7 @@ func ingestTranscript(t *testing.T, r *Recorder, sid, text string, final bool) {
 // every capture ingest path and checks that no secret is stored, in an
 // event's text or its payload. It logs the count per path.
 func TestCorpusNeverStored(t *testing.T) {
+	t.Parallel()
 	lines := readSecretsCorpus(t)
 	if len(lines) < 100 {
 		t.Fatalf("the corpus has %d lines, want at least 100", len(lines))

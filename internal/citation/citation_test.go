@@ -13,6 +13,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name           string
 		answer         string
@@ -40,6 +41,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestIDsAdjacent(t *testing.T) {
+	t.Parallel()
 	got := IDs("[mem:aaaa][mem:bbbb] mem:cccc,mem:aaaa")
 	if want := []string{"mem:aaaa", "mem:bbbb", "mem:cccc"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("IDs = %v, want %v", got, want)
@@ -156,6 +158,7 @@ func TestRecord(t *testing.T) {
 }
 
 func TestRecordNothingCited(t *testing.T) {
+	t.Parallel()
 	db := mustStore(t)
 	c, err := Record(context.Background(), db, Turn{SessionID: "s", PromptID: "p", Answer: "Memories used: none", Now: time.Now()})
 	if err != nil || len(c.Cited) != 0 || c.Flagged() {

@@ -38,6 +38,7 @@ func TestAsks(t *testing.T) {
 }
 
 func TestWords(t *testing.T) {
+	t.Parallel()
 	if w := Words("address"); !slices.Contains(w, "192") {
 		t.Errorf("Words(address) = %v: no private-range prefix to find an IPv4 by", w)
 	}

@@ -16,6 +16,7 @@ func find(cs []Claim, role string) (Claim, bool) {
 }
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text, role, value, replaces string
 	}{
@@ -95,6 +96,7 @@ func TestParseNegated(t *testing.T) {
 }
 
 func TestParseNothing(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"", "Thanks, looks good!", "Please rename the helper and run the tests.", "왜 안 되는지 알려주세요."} {
 		if cs := Parse(text); len(cs) != 0 {
 			t.Errorf("Parse(%q) = %+v, want none", text, cs)
@@ -103,6 +105,7 @@ func TestParseNothing(t *testing.T) {
 }
 
 func TestChangeCue(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		text string
 		want bool
@@ -124,6 +127,7 @@ func TestChangeCue(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, older, newer string
 		want               Relation
@@ -174,6 +178,7 @@ func TestCompare(t *testing.T) {
 
 // A text that reports its own change is the current state, not a conflict.
 func TestSelfReportedChange(t *testing.T) {
+	t.Parallel()
 	cs := Parse("we switched from jest to vitest")
 	if len(cs) != 1 || cs[0].Value != "vitest" || cs[0].Replaces != "jest" {
 		t.Fatalf("Parse = %+v, want one claim vitest replacing jest", cs)
@@ -184,6 +189,7 @@ func TestSelfReportedChange(t *testing.T) {
 }
 
 func TestCues(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		text string
 		want []string
@@ -200,6 +206,7 @@ func TestCues(t *testing.T) {
 }
 
 func TestRolesOf(t *testing.T) {
+	t.Parallel()
 	if got := RolesOf("redis"); !slices.Contains(got, "cache") {
 		t.Errorf("RolesOf(redis) = %q, want cache among them", got)
 	}

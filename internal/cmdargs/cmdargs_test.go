@@ -9,6 +9,7 @@ import (
 )
 
 func TestArguments(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		prompt, want string
 		ok           bool
@@ -30,6 +31,7 @@ func TestArguments(t *testing.T) {
 }
 
 func TestSaveTake(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const sid = "35ef2068-8d1b-4eef-8ee9-014d49224857"
 	if _, err := Take(dir, sid); !errors.Is(err, ErrNone) {

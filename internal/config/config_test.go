@@ -11,6 +11,7 @@ import (
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestDataDir(t *testing.T) {
+	t.Parallel()
 	j := filepath.Join
 	for _, tt := range []struct {
 		goos string
@@ -44,6 +45,7 @@ func TestDataDir(t *testing.T) {
 }
 
 func TestClaudeDir(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		goos string
 		env  map[string]string
@@ -66,6 +68,7 @@ func TestClaudeDir(t *testing.T) {
 }
 
 func TestLoadFileThenEnv(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ConfigFile), []byte(`{"extractor":"anthropic","llm":{"model":"m1"},
 		"recall":{"k":3,"token_budget":800,"conflict_severity":"high","citation_trace":false,"brief_tokens":-5}}`), 0o600)
@@ -89,6 +92,7 @@ func TestLoadFileThenEnv(t *testing.T) {
 }
 
 func TestLoadBadFileKeepsDefaults(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ConfigFile), []byte(`{not json`), 0o600)
 	c, err := Load(env(map[string]string{"CLAUDE_MEMORY_DIR": dir, "CLAUDE_MEMORY_EXTRACTOR": "gpt-magic"}))

@@ -364,6 +364,10 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 		if x.CID == "" || x.ClaimKey == "" || x.Title == "" {
 			return bad(errors.New("entry without a citation id, claim key or title"))
 		}
+		if x.Project == "" && x.SessionID == "" {
+			// The store refuses it, and a store error ends the restore.
+			return bad(fmt.Errorf("entry %s without a project or session", x.CID))
+		}
 		if !entryTypes[x.Type] {
 			// The type is shown as it is in the injected context.
 			return bad(fmt.Errorf("entry %s: unknown entry type %q", x.CID, x.Type))

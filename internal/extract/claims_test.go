@@ -9,6 +9,7 @@ import (
 // decision (or the fact another rule made of it); requests, questions, complaints and the
 // assistant's narration do not.
 func TestClaimedDecisions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		msgs  []Message
@@ -85,6 +86,7 @@ func TestClaimedQuotesTheNeighbour(t *testing.T) {
 // TestChangeIsNotTitledByWhatItReplaces: a decision to replace X is not
 // titled "Use X"; such a title would also merge it into X's entry.
 func TestChangeIsNotTitledByWhatItReplaces(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"Heroku 대신 이제 Render.com으로 배포합니다.", "RabbitMQ는 더 이상 안 쓰고 NATS로 보냅니다."} {
 		msgs := []Message{{0, "user", text}}
 		es := Offline(msgs)
@@ -100,6 +102,7 @@ func TestChangeIsNotTitledByWhatItReplaces(t *testing.T) {
 // poetry" the package manager; the language they share is no key, so they
 // are two decisions, not one entry with two quotes.
 func TestDecisionsAboutOneLanguageStayApart(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{{0, "user", "Format the Python code with black."}, {1, "assistant", "ok"},
 		{2, "user", "Manage the Python dependencies with poetry."}}
 	es := Offline(msgs)

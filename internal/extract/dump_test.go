@@ -11,6 +11,7 @@ var dumpEntries = flag.Bool("dump", false, "log every entry extracted from the t
 // TestDump logs what Offline extracts from every test session, for reading:
 // go test ./internal/extract -run TestDump -v -args -dump
 func TestDump(t *testing.T) {
+	t.Parallel()
 	if !*dumpEntries {
 		t.Skip("run with -args -dump")
 	}

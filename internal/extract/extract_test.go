@@ -65,6 +65,7 @@ func joinTexts(msgs []Message) string {
 
 // TestQuotesAreVerbatim checks the invariants over every test session.
 func TestQuotesAreVerbatim(t *testing.T) {
+	t.Parallel()
 	for name, s := range testSessions(t) {
 		msgs := s.messages()
 		entries := Offline(msgs)
@@ -133,6 +134,7 @@ func dump(entries []Entry) string {
 
 // TestOfflineIsDeterministic runs the extractor twice over every session.
 func TestOfflineIsDeterministic(t *testing.T) {
+	t.Parallel()
 	names := []string{}
 	sessions := testSessions(t)
 	for n := range sessions {
@@ -149,6 +151,7 @@ func TestOfflineIsDeterministic(t *testing.T) {
 }
 
 func TestSentences(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string
@@ -187,6 +190,7 @@ func TestSentences(t *testing.T) {
 // TestOfflineCases checks one-sentence behaviour: what must become which
 // entry type, and what must yield nothing.
 func TestOfflineCases(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		role string
 		text string
@@ -252,6 +256,7 @@ func TestOfflineCases(t *testing.T) {
 // TestOfflineMergesRepeats: the same decision said twice is one entry with
 // two quotes.
 func TestOfflineMergesRepeats(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{Index: 0, Role: "user", Text: "Let's use slog for logging."},
 		{Index: 1, Role: "assistant", Text: "I replaced logrus with slog in all files."},
@@ -271,6 +276,7 @@ func TestOfflineMergesRepeats(t *testing.T) {
 // TestOfflineCapsEntries: a session with many claims keeps at most
 // maxEntries, ordered by their first quote.
 func TestOfflineCapsEntries(t *testing.T) {
+	t.Parallel()
 	var msgs []Message
 	for i := range 120 {
 		msgs = append(msgs, Message{Index: i, Role: "user", Text: fmt.Sprintf("Never edit `gen/model_%d.go` by hand.", i)})
@@ -285,6 +291,7 @@ func TestOfflineCapsEntries(t *testing.T) {
 // TestOfflineLongSentence quotes the clause holding the trigger of a very
 // long sentence.
 func TestOfflineLongSentence(t *testing.T) {
+	t.Parallel()
 	long := "While we were cleaning up the build scripts, renaming a few targets, moving the docker files around, " +
 		"updating the CI cache keys and the README, and arguing about tabs, we decided to switch to pnpm for the monorepo, " +
 		"which should make installs faster, reduce the disk usage on the runners, and let us drop the custom hoisting config " +
@@ -303,6 +310,7 @@ func TestOfflineLongSentence(t *testing.T) {
 
 // TestOfflineSkipsToolAndCode: tool output and code blocks are not claims.
 func TestOfflineSkipsToolAndCode(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{Index: 0, Role: "tool", Text: "Bash: cat notes.md\nWe decided to use MySQL. Never use Postgres. TODO: migrate."},
 		{Index: 1, Role: "assistant", Text: "Here is the snippet:\n```\n// we decided to use MySQL\n// TODO: never do this\n```"},
@@ -314,6 +322,7 @@ func TestOfflineSkipsToolAndCode(t *testing.T) {
 
 // TestOfflineLessonPairsFailure: a fix quotes the tool failure it explains.
 func TestOfflineLessonPairsFailure(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{Index: 0, Role: "user", Text: "The build is red."},
 		{Index: 1, Role: "tool", Text: "Bash: go test ./... (error)\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: expected 3 fields, got 2\nFAIL"},
@@ -337,6 +346,7 @@ func TestOfflineLessonPairsFailure(t *testing.T) {
 
 // TestOfflineEmptyAndOdd: no messages, empty texts and odd roles are fine.
 func TestOfflineEmptyAndOdd(t *testing.T) {
+	t.Parallel()
 	if got := Offline(nil); len(got) != 0 {
 		t.Errorf("Offline(nil) = %v", got)
 	}

@@ -9,6 +9,7 @@ import (
 // parentheses is a fact; a parenthesis that is no setting, or a ticked
 // progress line, is not.
 func TestBoldSetting(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		text, want string
 	}{
@@ -48,6 +49,7 @@ func TestBoldSetting(t *testing.T) {
 // under it say where that part lives; a line without a list under it, or a
 // list that names no code, is not kept this way.
 func TestCreatedWith(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		text, wantTitle string
 		wantQuotes      []string

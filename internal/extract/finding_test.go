@@ -38,6 +38,7 @@ func noLesson(t *testing.T, got []Entry) {
 // edit that acts on it, is a lesson quoting the failure, the finding and
 // the announced fix.
 func TestFindingThenEdit(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{Index: 0, Role: "user", Text: "Add the histogram equaliser and make the tests pass."},
 		{Index: 1, Role: "tool", Text: "Bash: pytest -q (error)\nExit code 1\n>       assert 0.2 < spread\nFAILED tests/test_eq.py::test_spread\n1 failed, 9 passed"},
@@ -56,6 +57,7 @@ func TestFindingThenEdit(t *testing.T) {
 // TestFindingThenPassingRerun: with no edit next, the failing command
 // passing later also shows the finding was acted on.
 func TestFindingThenPassingRerun(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{Index: 0, Role: "user", Text: "Why does the sync job fail?"},
 		{Index: 1, Role: "tool", Text: "Bash: make sync (error)\nError: deadline exceeded after 5s"},
@@ -73,6 +75,7 @@ func TestFindingThenPassingRerun(t *testing.T) {
 
 // TestFindingKorean: "A가 아니라 B" after a failure, then an edit.
 func TestFindingKorean(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{Index: 0, Role: "user", Text: "테스트를 통과시켜 주세요."},
 		{Index: 1, Role: "tool", Text: "Bash: pytest -q (error)\nExit code 1\nFAILED tests/test_eq.py::test_spread\n1 failed"},
@@ -90,6 +93,7 @@ func TestFindingKorean(t *testing.T) {
 // TestFindingNeedsFailureAndFix: a finding is a lesson only between a
 // failing run and the fix; a choice phrased with "instead of" is none.
 func TestFindingNeedsFailureAndFix(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]Message{
 		"nothing acted on": {
 			{Index: 0, Role: "user", Text: "Run the tests."},
@@ -120,6 +124,7 @@ func TestFindingNeedsFailureAndFix(t *testing.T) {
 }
 
 func TestIsFinding(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"the median is 0.044 instead of above 0.05.": true,
 		"it returned 404 instead of 200.":            true,

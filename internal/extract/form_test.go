@@ -3,6 +3,7 @@ package extract
 import "testing"
 
 func TestForm(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body   string
 		quotes []string
@@ -26,6 +27,7 @@ func TestForm(t *testing.T) {
 // TestOfflineForms checks that the offline extractor's single-sentence
 // entries state their quote, so "stated" is the common case offline.
 func TestOfflineForms(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{{Index: 0, Role: "user", Text: "Never commit the .env file. We're on Node 20 in production."}}
 	for _, e := range Offline(msgs) {
 		var qs []string

@@ -110,6 +110,7 @@ func (l label) matches(e Entry) bool {
 // an expected label, neutral when it matches only an optional one, and a
 // false positive otherwise; a label is recalled when some entry matches it.
 func TestLabelledSet(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "labelled", "*.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -137,6 +137,7 @@ func TestKeptShapes(t *testing.T) {
 // TestLabelNoise checks label lines that are not facts: plan steps,
 // progress reports, measurements and listings.
 func TestLabelNoise(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		"**Step 2: Back up the firmware** (takes ~2 min)",
 		"**Week 1**: Railway setup + Auth migration",
@@ -160,6 +161,7 @@ func TestLabelNoise(t *testing.T) {
 // turned down in the next message is not kept as a decision, in English and
 // Korean, while an accepted one is.
 func TestRejectedProposal(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		reply string
 		kept  bool
@@ -189,6 +191,7 @@ func TestRejectedProposal(t *testing.T) {
 // lesson, a stated finding or a cause with its fix is, and that a failure
 // line the lesson does not explain is not quoted as its evidence.
 func TestLessonNeedsFinding(t *testing.T) {
+	t.Parallel()
 	guess := []Message{{0, "user", "the build fails"}, {1, "assistant", "The issue is that the crate name uses a hyphen."}}
 	if got := Offline(guess); len(got) > 0 {
 		t.Errorf("guess: got %s, want nothing", dump(got))
@@ -222,6 +225,7 @@ func TestLessonNeedsFinding(t *testing.T) {
 // TestTitlesUseSourceWords checks over every test session that each word of
 // an entry's title occurs in its quotes: a title never invents words.
 func TestTitlesUseSourceWords(t *testing.T) {
+	t.Parallel()
 	for name, s := range testSessions(t) {
 		for _, e := range Offline(s.messages()) {
 			if !titleFromQuotes(e) {
@@ -235,6 +239,7 @@ func TestTitlesUseSourceWords(t *testing.T) {
 // when the failure it explains is quoted and the same command passes later,
 // and that a count of errors is never the quoted failure.
 func TestLessonResolvedLater(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{0, "user", "the opencv build broke again"},
 		{1, "tool", "Bash: cargo build --features opencv (error)\nerror: failed to run custom build command for `opencv v0.92.3`\nthread 'main' panicked: Unable to find libclang\nerror: could not compile `app` due to 1 previous error"},
@@ -264,6 +269,7 @@ func TestLessonResolvedLater(t *testing.T) {
 // change what the project uses are kept, and the same bullets offered
 // unasked are plan steps.
 func TestPlanItems(t *testing.T) {
+	t.Parallel()
 	answer := Message{1, "assistant", "Here is the migration:\n- Replace Supabase Auth with NextAuth.js\n- Create `PrismaStorageService.ts`"}
 	asked := Offline([]Message{{0, "user", "Think through a plan to drop Supabase and share it."}, answer})
 	if len(asked) != 1 || asked[0].Type != Decision || asked[0].Title != "Replace Supabase Auth with NextAuth.js" {
@@ -278,6 +284,7 @@ func TestPlanItems(t *testing.T) {
 // TestCommandFacts checks that a project command run more than once and
 // seen to pass is kept, quoted from the tool call, and a one-off is not.
 func TestCommandFacts(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{0, "user", "add the stretch module"},
 		{1, "tool", "Bash: uv run pytest -v 2>&1 (error)\nFAILED tests/test_stretch.py"},
@@ -294,6 +301,7 @@ func TestCommandFacts(t *testing.T) {
 // TestLocatorReferences checks that "is at", "is in" make a reference only
 // of the link they point at.
 func TestLocatorReferences(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		text string
 		ref  bool

@@ -5,6 +5,7 @@ import "testing"
 // TestScreen checks that entries from another backend pass the same noise
 // rules as the offline extractor's, in English and Korean.
 func TestScreen(t *testing.T) {
+	t.Parallel()
 	msgs := []Message{
 		{0, "user", "Our unit tests run with jest; use npx jest to run them."},
 		{1, "assistant", "Got it, I will follow that from now on."},

@@ -166,6 +166,7 @@ func TestAnswers(t *testing.T) {
 }
 
 func TestOtherPaths(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(&Server{})
 	defer srv.Close()
 	for path, want := range map[string]int{"/v1/models": 200, "/v1/models/claude-x": 200, "/api/hello": 200, "/v1/nothing": 404} {

@@ -110,6 +110,7 @@ func TestRunBadInputExitsZeroAndLogs(t *testing.T) {
 // A malformed input is often a prompt cut short; its text never passed the
 // privacy filter, so none of it may reach the log.
 func TestRunBadInputNotLogged(t *testing.T) {
+	t.Parallel()
 	opt, dir := testOptions(t, time.Second)
 	in := `{"prompt":"deploy with AKIAIOSFODNN7EXAMPLE now","session_id":"s"`
 	var out, errb bytes.Buffer
@@ -133,6 +134,7 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 // On a full disk the log file opens but every write fails; the lines must
 // then go to the fallback rather than nowhere.
 func TestLogWriterFallsBack(t *testing.T) {
+	t.Parallel()
 	file := &failingWriter{}
 	var fallback bytes.Buffer
 	w := &logWriter{file: file, fallback: &fallback}
@@ -148,6 +150,7 @@ func TestLogWriterFallsBack(t *testing.T) {
 }
 
 func TestRunRecoversPanic(t *testing.T) {
+	t.Parallel()
 	opt, dir := testOptions(t, time.Second)
 	var out, errb bytes.Buffer
 	code := Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit"}`), &out, &errb, opt,
@@ -186,6 +189,7 @@ func TestRunDeadline(t *testing.T) {
 
 // A stdin that is never closed must not keep the hook alive past its budget.
 func TestRunStdinNeverClosed(t *testing.T) {
+	t.Parallel()
 	opt, _ := testOptions(t, 50*time.Millisecond)
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -218,6 +222,7 @@ func TestRunDisabled(t *testing.T) {
 }
 
 func TestRunOversizedReplyDropped(t *testing.T) {
+	t.Parallel()
 	opt, _ := testOptions(t, time.Second)
 	var out, errb bytes.Buffer
 	Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit"}`), &out, &errb, opt, echo(strings.Repeat("é", MaxContext+1)))

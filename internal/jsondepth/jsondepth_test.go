@@ -8,6 +8,7 @@ import (
 )
 
 func TestWithin(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		max  int
@@ -50,6 +51,7 @@ func FuzzWithin(f *testing.F) {
 // TestDeepInputStaysOnTheStack: the depth that overflowed the stack is
 // rejected without recursion.
 func TestDeepInputStaysOnTheStack(t *testing.T) {
+	t.Parallel()
 	const n = 10_000_000
 	b := make([]byte, 0, 2*n)
 	b = append(b, strings.Repeat("[", n)...)

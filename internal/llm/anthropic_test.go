@@ -141,6 +141,7 @@ func TestAnthropicReplies(t *testing.T) {
 }
 
 func TestAnthropicRedactsKeyAndRefusesRedirects(t *testing.T) {
+	t.Parallel()
 	srv, _ := serve(t, jsonReply(401, map[string]any{"error": map[string]any{"message": "invalid x-api-key " + fakeKey}}))
 	_, err := newTestAnthropic(t, srv.URL).Extract(context.Background(), session())
 	if err == nil || strings.Contains(err.Error(), fakeKey) || !strings.Contains(err.Error(), "status 401") {

@@ -102,6 +102,7 @@ func (f *fakeClaude) read(t *testing.T, name string) string {
 }
 
 func TestClaudeInvocation(t *testing.T) {
+	t.Parallel()
 	f := newFakeClaude(t, "cat <<'EOF'\n"+envelopeJSON(t, goodReply, false)+"\nEOF\n")
 	entries, err := f.c.Extract(context.Background(), session())
 	if err != nil {
@@ -157,6 +158,7 @@ func TestClaudeInvocation(t *testing.T) {
 }
 
 func TestClaudeRemovesTranscript(t *testing.T) {
+	t.Parallel()
 	// A CLI that ignores --no-session-persistence: it writes the transcript
 	// where 2.1.330 would, plus a memory/ directory.
 	f := newFakeClaude(t, `slug=$(pwd | sed 's/[^a-zA-Z0-9]/-/g')
@@ -268,6 +270,7 @@ func TestClaudeFailures(t *testing.T) {
 }
 
 func TestNewClaudeMissingBinary(t *testing.T) {
+	t.Parallel()
 	_, err := NewClaude(config.LLM{ClaudeBin: filepath.Join(t.TempDir(), "no-such-claude")}, nil, nil)
 	if err == nil {
 		t.Fatal("a missing binary was accepted")
@@ -275,6 +278,7 @@ func TestNewClaudeMissingBinary(t *testing.T) {
 }
 
 func TestProjectSlug(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"/tmp/llmexpB/cwd", "-tmp-llmexpB-cwd"},
 		{"/tmp/cml-extract-123/x.y_z", "-tmp-cml-extract-123-x-y-z"},

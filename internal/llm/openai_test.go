@@ -27,6 +27,7 @@ func newTestOpenAI(t *testing.T, url, key string) *OpenAI {
 }
 
 func TestOpenAIRequest(t *testing.T) {
+	t.Parallel()
 	for _, key := range []string{fakeKey, ""} {
 		t.Run("key="+key, func(t *testing.T) {
 			srv, rec := serve(t, openaiText(goodReply, "stop"))
@@ -73,6 +74,7 @@ func TestOpenAIRequest(t *testing.T) {
 }
 
 func TestOpenAICapsInput(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, openaiText(`{"entries":[]}`, "stop"))
 	o := newTestOpenAI(t, srv.URL, "")
 	o.Limits.MaxInputBytes = 30_000
@@ -138,6 +140,7 @@ func TestOpenAIReplies(t *testing.T) {
 }
 
 func TestNewOpenAI(t *testing.T) {
+	t.Parallel()
 	if _, err := NewOpenAI(config.LLM{}, fakeKey, nil); !errors.Is(err, ErrNoModel) {
 		t.Errorf("no model: err=%v, want ErrNoModel", err)
 	}
@@ -158,6 +161,7 @@ func TestNewOpenAI(t *testing.T) {
 // hand are dropped, a reply of only such entries is an empty answer rather
 // than a failure, and a title with words its quote lacks is replaced.
 func TestModelNoiseScreened(t *testing.T) {
+	t.Parallel()
 	noise := `{"type":"fact","title":"Tests pass","evidence":[{"messageIndex":2,"quote":"ok"}]},` +
 		`{"type":"task","title":"Run the tests","evidence":[{"messageIndex":0,"quote":"We decided to use SQLite with the modernc driver"}]}`
 	invented := `{"type":"decision","title":"Adopt a pure-Go database layer","evidence":[{"messageIndex":0,"quote":"We decided to use SQLite with the modernc driver"}]}`

@@ -104,6 +104,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseNormalizes(t *testing.T) {
+	t.Parallel()
 	out := `{"entries":[{"type":"Decision","title":"  Use\n modernc  ","body":"  pure Go.\n","subject":" Database   Driver ","evidence":[{"messageIndex":0,"quote":" We decided "}]}]}`
 	r, err := Parse(out, inRange(1))
 	if err != nil {
@@ -119,6 +120,7 @@ func TestParseNormalizes(t *testing.T) {
 }
 
 func TestParseCapsEntries(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString(`{"entries":[`)
 	for i := range 10_000 {

@@ -20,6 +20,7 @@ func session() []extract.Message {
 }
 
 func TestPrepareRendersNumberedBlocks(t *testing.T) {
+	t.Parallel()
 	p, err := prepare(session(), Limits{})
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestPrepareRendersNumberedBlocks(t *testing.T) {
 }
 
 func TestPromptAsksForQuotesNotOffsets(t *testing.T) {
+	t.Parallel()
 	for _, want := range []string{
 		`{"entries":[{"type":"decision","title":"...","body":"...","subject":"...","evidence":[{"messageIndex":0,"quote":"..."}]}]}`,
 		"decision:", "fact:", "preference:", "constraint:", "lesson:", "task:", "reference:",
@@ -61,6 +63,7 @@ func TestPromptAsksForQuotesNotOffsets(t *testing.T) {
 }
 
 func TestPrepareSkipsEmptyMessages(t *testing.T) {
+	t.Parallel()
 	p, err := prepare([]extract.Message{{Index: 0, Role: "user", Text: "  \n"}}, Limits{})
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +74,7 @@ func TestPrepareSkipsEmptyMessages(t *testing.T) {
 }
 
 func TestPrepareCapsInput(t *testing.T) {
+	t.Parallel()
 	// 40 messages of 10 KB (tool output every third) against a 40 KB limit:
 	// each is cut to 4 KB, then tool messages go first, then the oldest.
 	var msgs []extract.Message
@@ -119,6 +123,7 @@ func TestPrepareCapsInput(t *testing.T) {
 }
 
 func TestPrepareDropsToolMessagesFirst(t *testing.T) {
+	t.Parallel()
 	msgs := []extract.Message{
 		{Index: 0, Role: "user", Text: "keep " + strings.Repeat("a", 3000)},
 		{Index: 1, Role: "tool", Text: "drop " + strings.Repeat("b", 3000)},
@@ -135,6 +140,7 @@ func TestPrepareDropsToolMessagesFirst(t *testing.T) {
 }
 
 func TestPrepareCostCap(t *testing.T) {
+	t.Parallel()
 	_, err := prepare(session(), Limits{MaxInputBytes: 2000})
 	if !errors.Is(err, ErrCostCap) {
 		t.Fatalf("err=%v, want ErrCostCap", err)
@@ -142,6 +148,7 @@ func TestPrepareCostCap(t *testing.T) {
 }
 
 func TestCut(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		s    string

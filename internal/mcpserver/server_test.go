@@ -55,6 +55,7 @@ func search(t *testing.T, cs *mcp.ClientSession, q string) string {
 // Calls run at once share the kept read connection; a store removed and
 // made again (uninstall --purge, then a new session) is opened again.
 func TestReadConnection(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default(t.TempDir())
 	seed(t, cfg, "the ledger uses port 7443")
 	cs := connect(t, &Server{Config: cfg, Project: "/p"})

@@ -10,6 +10,7 @@ import (
 )
 
 func TestBuild(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		tool, input, output string
 		isErr               bool
@@ -35,6 +36,7 @@ func TestBuild(t *testing.T) {
 }
 
 func TestResponseText(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ resp, want string }{
 		{`{"stdout":"ok","stderr":"warn"}`, "ok\nwarn"},
 		{`{"type":"text","file":{"filePath":"/a","content":"body"}}`, "body"},
@@ -49,6 +51,7 @@ func TestResponseText(t *testing.T) {
 }
 
 func TestTruncateKeepsUTF8(t *testing.T) {
+	t.Parallel()
 	s := strings.Repeat("토큰🔐", 500)
 	got := Truncate(s, 700, 300)
 	if !utf8.ValidString(got) || len(got) > 700+300+60 || !strings.Contains(got, "bytes cut") {
@@ -64,6 +67,7 @@ func TestTruncateKeepsUTF8(t *testing.T) {
 // the context (a BEGIN line, an opening tag, a key name) that marks what
 // it holds as secret.
 func TestBuildFiltersBeforeCutting(t *testing.T) {
+	t.Parallel()
 	pad := strings.Repeat("building module foo ... ok\n", 80)
 	keyBody := strings.Repeat("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQEXAMPLEbody\n", 20)
 	tests := []struct {

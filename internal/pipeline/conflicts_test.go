@@ -85,6 +85,7 @@ func TestConflictsByRole(t *testing.T) {
 // index (or by a path that does not parse it) gets its roles at the next
 // session end, so a later change still finds it.
 func TestConflictsFindEntriesStoredWithoutRoles(t *testing.T) {
+	t.Parallel()
 	db := mustStore(t)
 	ctx := context.Background()
 	_, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "s0", Type: "decision",

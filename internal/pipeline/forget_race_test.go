@@ -93,6 +93,7 @@ func TestForgetWhileExtracting(t *testing.T) {
 // redacts its messages; the worker must not restore the memory from the
 // text it read before.
 func TestForgetMemoryWhileExtracting(t *testing.T) {
+	t.Parallel()
 	const word = "zanzibarqueue"
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")

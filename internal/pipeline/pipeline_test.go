@@ -55,6 +55,7 @@ func process(tb testing.TB, db *store.DB, sid string) Result {
 const basic = "../../testdata/claude-code/transcripts/basic.jsonl"
 
 func TestVerifiedDecisionFromFixture(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(basic); err != nil {
 		t.Fatalf("fixture missing: %v", err)
 	}
@@ -133,6 +134,7 @@ func writeTranscript(t testing.TB, sid string, lines ...string) string {
 }
 
 func TestGate(t *testing.T) {
+	t.Parallel()
 	db := mustStore(t)
 	ingest(t, db, "s", writeTranscript(t, "s", "DuckDB의 JSONB를 JSON으로 변경", "ok, DuckDB에서 JSONB 타입을 제거했습니다"))
 	p := &Processor{DB: db, Log: quiet, Extractor: fakeExtractor{
@@ -174,6 +176,7 @@ func TestGate(t *testing.T) {
 }
 
 func TestDuplicateAcrossSessionsAndSupersession(t *testing.T) {
+	t.Parallel()
 	db := mustStore(t)
 	ctx := context.Background()
 	ingest(t, db, "s1", writeTranscript(t, "s1", "For JWT we'll use HS256 with a shared secret.", "Okay."))

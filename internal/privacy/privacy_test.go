@@ -207,6 +207,7 @@ func cleanTests() []string {
 }
 
 func TestFilterTags(t *testing.T) {
+	t.Parallel()
 	for _, tt := range tagTests() {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Filter(tt.in); got != tt.want {
@@ -217,6 +218,7 @@ func TestFilterTags(t *testing.T) {
 }
 
 func TestFilterSecrets(t *testing.T) {
+	t.Parallel()
 	for _, tt := range secretTests() {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Filter(tt.in); got != tt.want {
@@ -227,6 +229,7 @@ func TestFilterSecrets(t *testing.T) {
 }
 
 func TestFilterClean(t *testing.T) {
+	t.Parallel()
 	for _, in := range cleanTests() {
 		if got := Filter(in); got != in {
 			t.Errorf("Filter(%q)\n got %q\nwant it unchanged", in, got)
@@ -237,6 +240,7 @@ func TestFilterClean(t *testing.T) {
 // TestCleanFile checks that a realistic coding session comes back byte for
 // byte.
 func TestCleanFile(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/clean.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -313,6 +317,7 @@ func readCorpus(t testing.TB) []corpusLine {
 // masked with the kind named above it, line by line and in the whole file
 // at once.
 func TestSecretsCorpus(t *testing.T) {
+	t.Parallel()
 	lines := readCorpus(t)
 	var all []string
 	for _, cl := range lines {
@@ -341,6 +346,7 @@ func TestSecretsCorpus(t *testing.T) {
 }
 
 func TestFilterReport(t *testing.T) {
+	t.Parallel()
 	in := "a <private>b</private> " + FenceOpen + "c" + FenceClose +
 		"\n<system-reminder>d</system-reminder>\npassword=EXAMPLE-01 token=EXAMPLE-02 AKIAIOSFODNN7EXAMPLE"
 	_, r := FilterReport(in)
@@ -360,6 +366,7 @@ func TestFilterReport(t *testing.T) {
 }
 
 func TestFilterInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	tests := []filterTest{
 		{"bad byte", "a\xffb", "a\uFFFDb"},
 		{"cut rune", "토\xed\x86", "토\uFFFD"},
@@ -379,6 +386,7 @@ func TestFilterInvalidUTF8(t *testing.T) {
 }
 
 func TestFilterIdempotent(t *testing.T) {
+	t.Parallel()
 	var ins []string
 	for _, tt := range append(tagTests(), secretTests()...) {
 		ins = append(ins, tt.in, tt.want)
@@ -395,6 +403,7 @@ func TestFilterIdempotent(t *testing.T) {
 // TestFilterLarge checks that big inputs, also adversarial ones, take
 // linear time: the test would time out if they did not.
 func TestFilterLarge(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("large inputs")
 	}
@@ -578,6 +587,7 @@ func BenchmarkLeakCompileAll(b *testing.B) {
 }
 
 func TestFilterReportOpen(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		open bool

@@ -9,6 +9,7 @@ import (
 )
 
 func TestIdentifyPlainDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "a", "b")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -66,6 +67,7 @@ func TestIdentifyGitAndWorktree(t *testing.T) {
 // device, a FIFO or a symlink loop makes its directory the project at once;
 // reading /dev/zero whole used to exhaust memory.
 func TestIdentifyHostileGit(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)

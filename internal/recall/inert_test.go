@@ -9,6 +9,7 @@ import (
 // into the injected context by writing it with invisible characters,
 // fullwidth forms, look-alike letters or another separator.
 func TestInertLookalikes(t *testing.T) {
+	t.Parallel()
 	live := []string{"[/CONFLICT WARNINGS]", "[CONFLICT WARNINGS]", "[/CITATION TRACE]", "[mem:", "</claude-memory-layer-context>",
 		"<system-reminder>", "</system-reminder>"}
 	tests := []string{

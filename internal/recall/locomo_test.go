@@ -28,6 +28,7 @@ import (
 // beside the repository, where the evaluation data lives; the test suite
 // itself never reads it). Once asked for, missing data fails the test.
 func TestLoCoMo(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("CML_LOCOMO") == "" {
 		t.Skip("set CML_LOCOMO=1 to run the LoCoMo dev evaluation")
 	}

@@ -67,6 +67,7 @@ func TestStemMatchesSQLite(t *testing.T) {
 }
 
 func TestStem(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"jobs": "job", "detection": "detect", "detected": "detect", "running": "run", "ponies": "poni",
 		"generalization": "gener", "관리자": "관리자", "x86": "x86", "go": "go",

@@ -603,7 +603,7 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 	if limit <= 0 {
 		limit = 10
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT e.id, -bm25(entries_fts, 2.0, 1.0, 1.5) FROM entries_fts
+	rows, err := db.Read().query(ctx, `SELECT e.id, -bm25(entries_fts, 2.0, 1.0, 1.5) FROM entries_fts
 		JOIN entries e ON e.id = entries_fts.rowid
 		WHERE `+strings.Join(where, " AND ")+`
 		ORDER BY bm25(entries_fts, 2.0, 1.0, 1.5) LIMIT `+fmt.Sprint(limit), args...)
@@ -843,7 +843,7 @@ func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
 		}
 	}
 	q += ` ORDER BY id`
-	out, err := scanConflicts(db.sql.QueryContext(ctx, q, args...))
+	out, err := scanConflicts(db.Read().query(ctx, q, args...))
 	if err != nil {
 		return nil, fmt.Errorf("list conflicts: %w", err)
 	}
@@ -854,7 +854,7 @@ func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
 // ("" lists every project's). It starts from the conflicts table, which is
 // small, rather than from entries.
 func (db *DB) OpenConflicts(ctx context.Context, project string, limit int) ([]Conflict, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT c.id, c.older, c.newer, c.kind, c.reason, c.detected_at, c.resolution
+	rows, err := db.Read().query(ctx, `SELECT c.id, c.older, c.newer, c.kind, c.reason, c.detected_at, c.resolution
 		FROM conflicts c JOIN entries e ON e.id = c.older
 		WHERE c.kind = 'contradicts' AND c.resolution = '' AND (? = '' OR e.project = ?) AND e.status = ?
 		ORDER BY c.id DESC LIMIT ?`, project, project, StatusContested, limit)

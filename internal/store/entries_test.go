@@ -15,6 +15,7 @@ func entry(session, key, title, quote string, stage string) Entry {
 // claim joins the entry already there (promoting a candidate the new
 // evidence verifies), and each entry comes back with this batch's evidence.
 func TestPutEntries(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := MustOpen(t)
 	first, _, err := db.PutEntry(ctx, entry("s1", "keys", "Keys live in ./keys", "keys live in ./keys", StageCandidate))
@@ -52,6 +53,7 @@ func TestPutEntries(t *testing.T) {
 }
 
 func TestAddConflicts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := MustOpen(t)
 	got, _, err := putEntries(ctx, db, []EntryWrite{

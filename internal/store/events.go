@@ -309,7 +309,7 @@ func scanEvent(sc interface{ Scan(...any) error }) (Event, error) {
 
 // Event returns the event with the given id, or ErrNotFound.
 func (db *DB) Event(ctx context.Context, id int64) (Event, error) {
-	row := db.sql.QueryRowContext(ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id)
+	row := db.Read().queryRow(ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id)
 	e, err := scanEvent(row)
 	if err == sql.ErrNoRows {
 		return Event{}, fmt.Errorf("event %d: %w", id, ErrNotFound)
@@ -398,7 +398,7 @@ func (db *DB) CountEvents(ctx context.Context, project string) (int, error) {
 		args = append(args, project)
 	}
 	var n int
-	if err := db.sql.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+	if err := db.Read().queryRow(ctx, q, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count events: %w", err)
 	}
 	return n, nil

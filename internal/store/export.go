@@ -18,7 +18,7 @@ func (db *DB) ScanEvents(ctx context.Context, project string, fn func(e Event, c
 		args = append(args, project)
 	}
 	q += ` ORDER BY id`
-	rows, err := db.sql.QueryContext(ctx, q, args...)
+	rows, err := db.Read().query(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("scan events: %w", err)
 	}
@@ -66,7 +66,7 @@ func (db *DB) EventIDs(ctx context.Context, keys []string) (map[string]int64, er
 		for i, k := range keys[:n] {
 			args[i] = k
 		}
-		rows, err := db.sql.QueryContext(ctx, `SELECT dedupe_key, id FROM events WHERE dedupe_key IN (`+placeholders(n)+`)`, args...)
+		rows, err := db.Read().query(ctx, `SELECT dedupe_key, id FROM events WHERE dedupe_key IN (`+placeholders(n)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("event ids: %w", err)
 		}
@@ -111,9 +111,12 @@ type Usage struct {
 // RestoreUsage raises an entry's use and injection counts and times to at
 // least the given values, as a restore from an export does; it never lowers them.
 func (db *DB) RestoreUsage(ctx context.Context, id int64, u Usage) error {
-	_, err := db.sql.ExecContext(ctx, `UPDATE entries SET use_count = max(use_count, ?), last_used_at = max(last_used_at, ?),
-		inject_count = max(inject_count, ?), last_injected_at = max(last_injected_at, ?) WHERE id = ?`,
-		u.UseCount, FormatTime(u.LastUsed), u.InjectCount, FormatTime(u.LastInjected), id)
+	err := db.Update(ctx, func(t *Tx) error {
+		_, err := t.exec(ctx, `UPDATE entries SET use_count = max(use_count, ?), last_used_at = max(last_used_at, ?),
+			inject_count = max(inject_count, ?), last_injected_at = max(last_injected_at, ?) WHERE id = ?`,
+			u.UseCount, FormatTime(u.LastUsed), u.InjectCount, FormatTime(u.LastInjected), id)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("restore usage of entry %d: %w", id, err)
 	}

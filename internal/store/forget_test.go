@@ -234,6 +234,7 @@ func mustCount(t *testing.T, db *DB, q string, args ...any) int {
 }
 
 func TestPlanForgetChangesNothing(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	before := textColumns(t, f.db)
@@ -255,6 +256,7 @@ func TestPlanForgetChangesNothing(t *testing.T) {
 }
 
 func TestForgetSelectorErrors(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	if _, err := f.db.Forget(ctx, ForgetSelector{}); !errors.Is(err, ErrEmptySelector) {
@@ -282,6 +284,7 @@ func TestForgetSelectorErrors(t *testing.T) {
 }
 
 func TestForgetMemory(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	db := f.db
@@ -414,6 +417,7 @@ func TestForgetSessionProjectBeforeMatch(t *testing.T) {
 // TestCompactPending holds a read transaction open on a second connection,
 // as a running hook might: the WAL cannot be reset, and Compact says so.
 func TestCompactPending(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newForgetFixture(t, Options{BusyTimeout: 20 * time.Millisecond})
 	other, err := sql.Open("sqlite", "file:"+f.db.Path()+"?_pragma=busy_timeout(20)")
@@ -448,6 +452,7 @@ func TestCompactPending(t *testing.T) {
 }
 
 func TestContainsPhrase(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text, phrase string
 		want         bool
@@ -472,6 +477,7 @@ func TestContainsPhrase(t *testing.T) {
 }
 
 func TestRemoveBackups(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	bak := f.db.Path() + ".v1.bak"
 	if err := os.WriteFile(bak, []byte("old"), 0o600); err != nil {
@@ -487,6 +493,7 @@ func TestRemoveBackups(t *testing.T) {
 }
 
 func TestEntryEvents(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	e, err := f.db.EntryByCID(context.Background(), f.cid["queue"])
 	if err != nil {
@@ -506,6 +513,7 @@ func TestEntryEvents(t *testing.T) {
 }
 
 func TestStats(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	st, err := f.db.Stats(ctx, "/p")
@@ -545,6 +553,7 @@ func TestStats(t *testing.T) {
 // TestForgetMemoryKeepsShared checks that forgetting one memory leaves
 // another that quotes the same sentence, unless asked, and names it.
 func TestForgetMemoryKeepsShared(t *testing.T) {
+	t.Parallel()
 	f := newForgetFixture(t, Options{})
 	ctx := context.Background()
 	preview, err := f.db.PlanForget(ctx, ForgetSelector{CID: f.cid["queue"]})

@@ -13,6 +13,7 @@ import (
 // events stored, and evidence that still cited a forgotten message then
 // pointed at whatever came next.
 func TestForgetNeverFreesAnIDForReuse(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
 	if err != nil {

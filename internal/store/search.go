@@ -89,7 +89,7 @@ func (db *DB) CountEventMatches(ctx context.Context, m Match, limit int) (int, e
 		return 0, nil
 	}
 	var n int
-	err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts WHERE events_fts MATCH ? LIMIT ?)`, expr, limit).Scan(&n)
+	err := db.Read().queryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts WHERE events_fts MATCH ? LIMIT ?)`, expr, limit).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count matches: %w", err)
 	}
@@ -149,7 +149,7 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 		FROM events_fts JOIN events e ON e.id = events_fts.rowid
 		WHERE ` + strings.Join(where, " AND ") + `
 		ORDER BY ` + order + ` LIMIT ` + fmt.Sprint(limit)
-	rows, err := db.sql.QueryContext(ctx, sqlq, args...)
+	rows, err := db.Read().query(ctx, sqlq, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search events: %w", err)
 	}
@@ -177,15 +177,15 @@ func (db *DB) TermDocs(ctx context.Context, terms []string) (docs []int, total i
 	docs = make([]int, len(terms))
 	// max(id) is read from the table's b-tree in one step; events without
 	// text count too, which only flattens every weight a little.
-	if err := db.sql.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&total); err != nil {
+	if err := db.Read().queryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("term docs: %w", err)
 	}
 	for i, t := range terms {
 		var n sql.NullInt64
 		if p, ok := strings.CutSuffix(t, "*"); ok {
-			err = db.sql.QueryRowContext(ctx, `SELECT sum(doc) FROM events_vocab WHERE term >= ? AND term < ?`, p, p+"\U0010FFFF").Scan(&n)
+			err = db.Read().queryRow(ctx, `SELECT sum(doc) FROM events_vocab WHERE term >= ? AND term < ?`, p, p+"\U0010FFFF").Scan(&n)
 		} else {
-			err = db.sql.QueryRowContext(ctx, `SELECT doc FROM events_vocab WHERE term = ?`, t).Scan(&n)
+			err = db.Read().queryRow(ctx, `SELECT doc FROM events_vocab WHERE term = ?`, t).Scan(&n)
 		}
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, 0, fmt.Errorf("term docs: %w", err)
@@ -210,7 +210,7 @@ func (db *DB) Adjacent(ctx context.Context, ev Event, types []string) (before, a
 		{`SELECT ` + eventColumns + ` FROM events WHERE session_id = ? AND id < ? AND type IN (` + in + `) ORDER BY id DESC LIMIT 1`, &before},
 		{`SELECT ` + eventColumns + ` FROM events WHERE session_id = ? AND id > ? AND type IN (` + in + `) ORDER BY id LIMIT 1`, &after},
 	} {
-		e, err := scanEvent(db.sql.QueryRowContext(ctx, side.q, args...))
+		e, err := scanEvent(db.Read().queryRow(ctx, side.q, args...))
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return Event{}, Event{}, fmt.Errorf("adjacent events: %w", err)
 		}
@@ -231,7 +231,7 @@ func (db *DB) SupersededQuotes(ctx context.Context, eventIDs []int64) (map[int64
 	for i, id := range eventIDs {
 		args[i] = id
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT DISTINCT v.event_id FROM evidence v JOIN entries e ON e.id = v.entry_id
+	rows, err := db.Read().query(ctx, `SELECT DISTINCT v.event_id FROM evidence v JOIN entries e ON e.id = v.entry_id
 		WHERE e.status = 'superseded' AND v.event_id IN (`+placeholders(len(eventIDs))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("superseded quotes: %w", err)

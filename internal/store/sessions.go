@@ -80,7 +80,7 @@ func (db *DB) Sessions(ctx context.Context, project string, limit int) ([]Sessio
 	if limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", limit)
 	}
-	rows, err := db.sql.QueryContext(ctx, q, args...)
+	rows, err := db.Read().query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}

@@ -83,7 +83,7 @@ func (db *DB) Stats(ctx context.Context, project string) (Stats, error) {
 		q += ` AND project = ?`
 	}
 	var last string
-	if err := db.sql.QueryRowContext(ctx, q, args...).Scan(&last); err != nil {
+	if err := db.Read().queryRow(ctx, q, args...).Scan(&last); err != nil {
 		return st, fmt.Errorf("stats: last ingest: %w", err)
 	}
 	st.LastIngest = ParseTime(last)
@@ -95,13 +95,13 @@ func (db *DB) Stats(ctx context.Context, project string) (Stats, error) {
 		q += ` AND project = ?`
 		iargs = append(iargs, project)
 	}
-	if err := db.sql.QueryRowContext(ctx, q, iargs...).Scan(&st.Injections, &st.InjectedChars, &st.InjectedMemories); err != nil {
+	if err := db.Read().queryRow(ctx, q, iargs...).Scan(&st.Injections, &st.InjectedChars, &st.InjectedMemories); err != nil {
 		return st, fmt.Errorf("stats: injections: %w", err)
 	}
 	q = `SELECT count(*), coalesce(sum(json_array_length(payload, '$.used')), 0),
 		coalesce(sum(json_array_length(payload, '$.unshown') + json_array_length(payload, '$.unknown')), 0) FROM events WHERE type = ?`
 	iargs[0] = TypeMemoryCited
-	if err := db.sql.QueryRowContext(ctx, q, iargs...).Scan(&st.Citations, &st.Uses, &st.Flagged); err != nil {
+	if err := db.Read().queryRow(ctx, q, iargs...).Scan(&st.Citations, &st.Uses, &st.Flagged); err != nil {
 		return st, fmt.Errorf("stats: citations: %w", err)
 	}
 	st.Forgets = st.ByType[TypeForgotten]
@@ -154,7 +154,7 @@ func (db *DB) projectStats(ctx context.Context) ([]ProjectStats, error) {
 }
 
 func countInto(ctx context.Context, db *DB, q string, args []any, m map[string]int) error {
-	rows, err := db.sql.QueryContext(ctx, q, args...)
+	rows, err := db.Read().query(ctx, q, args...)
 	if err != nil {
 		return err
 	}

@@ -107,6 +107,7 @@ func TestAppendDedupes(t *testing.T) {
 }
 
 func TestAppendSameContent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := MustOpen(t)
 	stop := Event{Type: TypeAgentResponse, SessionID: "s", DedupeKey: "stop:s:1", Text: "Done.\nAll tests pass.", SameContentAs: []KeyKind{KeyAny}}

@@ -116,6 +116,7 @@ func TestUpgradeFromV1(t *testing.T) {
 // TestFailedMigrationKeepsOldDatabase: when a migration fails, the database is
 // left as it was, still usable by the old schema, and the backup exists.
 func TestFailedMigrationKeepsOldDatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
 	copyFile(t, "testdata/v1.db", path)
@@ -147,6 +148,7 @@ func TestFailedMigrationKeepsOldDatabase(t *testing.T) {
 // Before migration 0004 use_count counted injections: the upgrade moves those
 // counts to inject_count and starts the use counts again from zero.
 func TestUpgradeMovesInjectionCounts(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "memory.db")
 	raw, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {

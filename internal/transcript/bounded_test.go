@@ -17,6 +17,7 @@ import (
 // TestReadNInSteps: reading a transcript in steps of n bytes, each from the
 // last Offset, yields the messages of one final Read, in order, for every n.
 func TestReadNInSteps(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"basic", "edge-cases"} {
 		data := mustReadFile(t, filepath.Join("testdata", name+".jsonl"))
 		want := mustRead(t, data, 0, true).Messages
@@ -106,6 +107,7 @@ func TestReadOverlongLineBoundedMemory(t *testing.T) {
 // (whose open would block until a writer came), a socket or a directory is
 // refused at once; a symlink to a regular file is followed.
 func TestOpenRefusesWhatIsNotAFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

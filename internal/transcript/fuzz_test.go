@@ -68,6 +68,7 @@ func FuzzReadRows(f *testing.F) {
 
 // TestReadRows runs FuzzReadRows's check on seeded random row sequences.
 func TestReadRows(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	n := 3000
 	if testing.Short() {
@@ -203,6 +204,7 @@ func synthetic(tb testing.TB, size int) []byte {
 }
 
 func TestSynthetic(t *testing.T) {
+	t.Parallel()
 	data := synthetic(t, 100<<10)
 	b := mustRead(t, data, 0, false)
 	copies := bytes.Count(data, []byte(`"type":"file-history-snapshot"`)) / 2

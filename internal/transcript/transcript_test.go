@@ -149,6 +149,7 @@ func kinds(msgs []Message) map[Kind]int {
 }
 
 func TestBasic(t *testing.T) {
+	t.Parallel()
 	b := mustRead(t, mustReadFile(t, "testdata/basic.jsonl"), 0, true)
 	if got, want := b.Offset, int64(26580); got != want {
 		t.Errorf("Offset=%d, want %d", got, want)
@@ -244,6 +245,7 @@ func TestBasic(t *testing.T) {
 }
 
 func TestEdgeCases(t *testing.T) {
+	t.Parallel()
 	data := mustReadFile(t, "testdata/edge-cases.jsonl")
 	b := mustRead(t, data, 0, true)
 	want := []string{
@@ -326,6 +328,7 @@ func TestEdgeCases(t *testing.T) {
 const completion = `큰 저장소를 확인하겠습니다."}],"stop_reason":"end_turn","stop_sequence":null},"requestId":"req_x","apiBlockIndex":0,"uuid":"0c6f3a52-9d41-4b7e-8e2a-5f1d3c7b9a60","timestamp":"2026-11-21T01:22:05.002Z","cwd":"/Users/minji/work/payment_api","sessionId":"9b3d6f12-4a8c-4e57-b1d9-6c2f8a0e4d73"}` + "\n"
 
 func TestTruncatedLineCompleted(t *testing.T) {
+	t.Parallel()
 	data := mustReadFile(t, "testdata/edge-cases.jsonl")
 	for _, final := range []bool{false, true} {
 		t.Run(fmt.Sprint("final=", final), func(t *testing.T) {
@@ -386,6 +389,7 @@ func TestTruncatedLineCompleted(t *testing.T) {
 }
 
 func TestReadFileMissing(t *testing.T) {
+	t.Parallel()
 	_, err := ReadFile(filepath.Join(t.TempDir(), "nope.jsonl"), 0, true)
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("ReadFile(missing) error = %v, want os.ErrNotExist", err)
@@ -393,12 +397,14 @@ func TestReadFileMissing(t *testing.T) {
 }
 
 func TestReadNegativeOffset(t *testing.T) {
+	t.Parallel()
 	if _, err := Read(bytes.NewReader(nil), -1, true); err == nil {
 		t.Error("Read(off=-1) = nil error")
 	}
 }
 
 func TestReadPastEnd(t *testing.T) {
+	t.Parallel()
 	b := mustRead(t, []byte(rowLine(prompt("u1", "hi"))), 1000, true)
 	if b.Offset != 1000 || len(b.Messages) != 0 {
 		t.Errorf("Read(past end) = %+v, want nothing at 1000", b)
@@ -410,6 +416,7 @@ type failReader struct{ err error }
 func (r failReader) ReadAt([]byte, int64) (int, error) { return 0, r.err }
 
 func TestReadError(t *testing.T) {
+	t.Parallel()
 	errDisk := errors.New("disk gone")
 	_, err := Read(failReader{errDisk}, 0, true)
 	if !errors.Is(err, errDisk) {
@@ -421,6 +428,7 @@ func TestReadError(t *testing.T) {
 // whole file from the returned Offset, yields what one full read does.
 
 func TestIncrementalLineBoundaries(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"basic", "edge-cases"} {
 		t.Run(name, func(t *testing.T) {
 			data := mustReadFile(t, filepath.Join("testdata", name+".jsonl"))
@@ -461,6 +469,7 @@ func TestIncrementalLineBoundaries(t *testing.T) {
 // TestIncrementalBytePositions cuts inside lines: the partial last line
 // must be left for the next Read whatever its length.
 func TestIncrementalBytePositions(t *testing.T) {
+	t.Parallel()
 	data := mustReadFile(t, "testdata/basic.jsonl")
 	want := mustRead(t, data, 0, true).Messages
 	cuts := []int{0, 1, len(data) - 1}
@@ -489,6 +498,7 @@ func TestIncrementalBytePositions(t *testing.T) {
 // Read from the last Offset each time more is written, and a final Read at
 // the end.
 func TestIncrementalTail(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"basic", "edge-cases"} {
 		data := mustReadFile(t, filepath.Join("testdata", name+".jsonl"))
 		want := mustRead(t, data, 0, true).Messages
@@ -762,6 +772,7 @@ func readTests() []readTest {
 }
 
 func TestRead(t *testing.T) {
+	t.Parallel()
 	for _, tt := range readTests() {
 		t.Run(tt.name, func(t *testing.T) {
 			data := []byte(strings.Join(tt.lines, ""))
@@ -796,6 +807,7 @@ func checkValid(tb testing.TB, m Message) {
 }
 
 func TestResultBlocks(t *testing.T) {
+	t.Parallel()
 	data := []byte(rowLine(assistant("a1", "m1", "tool_use", use("t1", "Read"))) +
 		rowLine(result("r1", res("t1", []obj{text("a"), {"type": "image", "source": obj{}}, text("b"), {"type": "other"}}, true))))
 	b := mustRead(t, data, 0, false)
@@ -821,6 +833,7 @@ func TestResultBlocks(t *testing.T) {
 }
 
 func TestTimestamps(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		ts   any
 		want time.Time
@@ -844,6 +857,7 @@ func TestTimestamps(t *testing.T) {
 }
 
 func TestCounts(t *testing.T) {
+	t.Parallel()
 	data := []byte(rowLine(prompt("u1", "x")) + "garbage\n" + "\n" +
 		rowLine(obj{"type": "summary"}) +
 		rowLine(assistant("a1", "m1", end, obj{"type": "thinking", "thinking": "t"})) +
