@@ -60,6 +60,8 @@ type DB struct {
 	turn *turn
 	bulk bool
 	busy time.Duration // how long a write waits for the write lock
+	// keepWAL: closing leaves the WAL unless it has grown (see closeWAL).
+	keepWAL bool
 }
 
 // Options tune Open.
@@ -133,12 +135,11 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_txlock", "immediate")
 		if opt.KeepWAL {
-			// A process that finds a WAL left by another rebuilds its index
-			// by reading it whole, and the commit that takes it past the
-			// checkpoint size copies it into the database: 256 pages (1 MB)
-			// keeps both small (at 1,000, SQLite's default, a hook now and
-			// then spent 50 ms checkpointing, and every hook read up to 4 MB).
-			q.Add("_pragma", "wal_autocheckpoint(256)")
+			// Close checkpoints instead (see closeWAL): a commit's automatic
+			// checkpoint leaves the WAL as long as it was, and the next
+			// process, finding no -shm it can trust, takes every frame for
+			// one not yet copied and copies them all again.
+			q.Add("_pragma", "wal_autocheckpoint(0)")
 		}
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
@@ -151,7 +152,7 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 		connector = keepWAL{connector}
 	}
 	sqldb := sql.OpenDB(connector)
-	db := &DB{sql: sqldb, path: path, Now: time.Now, bulk: opt.Bulk, busy: opt.BusyTimeout}
+	db := &DB{sql: sqldb, path: path, Now: time.Now, bulk: opt.Bulk, busy: opt.BusyTimeout, keepWAL: opt.KeepWAL && !opt.ReadOnly}
 	if !opt.ReadOnly {
 		db.turn = openTurn(path)
 	}
@@ -222,6 +223,9 @@ func isBusy(err error) bool {
 
 // Close closes the database.
 func (db *DB) Close() error {
+	if db.keepWAL {
+		db.closeWAL()
+	}
 	err := db.sql.Close()
 	db.turn.close()
 	return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"os"
 	"reflect"
 
 	"modernc.org/libc"
@@ -17,11 +18,13 @@ import (
 // hook creates again) cost every hook about as much as its work. Opened with
 // KeepWAL, a connection leaves the WAL and its index in place: committed
 // transactions stay in the WAL, as durable as they were, and the next process
-// reads them from there (rebuilding the WAL's index first: SQLite's unix VFS
-// trusts no -shm a process finds without another connection open).
-// Checkpoints happen when the WAL reaches wal_autocheckpoint pages (256 for
-// hooks, at a commit, in whichever process commits), and at the close of
-// every store opened without KeepWAL: SessionEnd, the worker and the CLI.
+// reads them from there. It rebuilds the WAL's index first, by reading the
+// WAL whole: SQLite's unix VFS trusts no -shm a process finds without another
+// connection open, and so also takes every frame for one not yet copied into
+// the database. The WAL is therefore kept short: a KeepWAL close that finds it
+// past walLimit copies it into the database and truncates it (closeWAL), and
+// every close without KeepWAL (SessionEnd, the worker, the CLI) checkpoints
+// and removes it.
 
 // keepWAL opens connections that neither checkpoint nor delete the WAL at close.
 type keepWAL struct{ driver.Connector }
@@ -68,4 +71,30 @@ func noCheckpointOnClose(c driver.Conn) error {
 		return fmt.Errorf("no checkpoint on close: sqlite3_db_config: %d", rc)
 	}
 	return nil
+}
+
+// walLimit is the WAL size past which a KeepWAL close checkpoints: 256
+// frames of 4 KB pages, a few hooks' writes. A longer WAL costs every process
+// that opens the store the time to read it; checkpointing more often costs the
+// hooks that do it a copy and two fsyncs.
+const walLimit = 256 * (4096 + 24)
+
+// closeWAL copies the WAL into the database and truncates it when it has
+// grown past walLimit. It never waits: with another connection reading or
+// writing, SQLite reports busy and the WAL stays for a later close.
+func (db *DB) closeWAL() {
+	if fi, err := os.Stat(db.path + "-wal"); err != nil || fi.Size() <= walLimit {
+		return
+	}
+	ctx := context.Background()
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return
+	}
+	var busy, frames, copied int
+	conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &copied)
 }

@@ -3,8 +3,10 @@ package store
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -67,5 +69,55 @@ func TestKeepWAL(t *testing.T) {
 	defer db.Close()
 	if n, err := db.CountEvents(ctx, ""); err != nil || n != 2 {
 		t.Fatalf("after the checkpoint: %d events (%v), want 2", n, err)
+	}
+}
+
+// Processes that keep the WAL keep it short: a close that finds it past
+// walLimit copies it into the database and truncates it, so no process
+// starts by reading (and copying again) a WAL that only grows.
+func TestKeepWALBounded(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	text := strings.Repeat("a long tool output line that fills pages ", 1000)
+	n := 0
+	truncated := false
+	for i := range 40 {
+		db, err := Open(ctx, path, Options{KeepWAL: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Update(ctx, func(tx *Tx) error {
+			for j := range 5 {
+				if _, err := tx.Append(ctx, Event{Type: TypeToolObservation, DedupeKey: fmt.Sprintf("k%d-%d", i, j), Text: fmt.Sprint(i, j, text)}); err != nil {
+					return err
+				}
+				n++
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() > walLimit {
+			t.Fatalf("after close %d the WAL is %d bytes, past %d", i, fi.Size(), walLimit)
+		}
+		truncated = truncated || fi.Size() == 0
+	}
+	if !truncated {
+		t.Fatal("the WAL never reached its limit: the test writes too little")
+	}
+	db, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got, err := db.CountEvents(ctx, ""); err != nil || got != n {
+		t.Fatalf("%d events (%v), want %d", got, err, n)
 	}
 }
