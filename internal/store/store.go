@@ -140,6 +140,10 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 			// process, finding no -shm it can trust, takes every frame for
 			// one not yet copied and copies them all again.
 			q.Add("_pragma", "wal_autocheckpoint(0)")
+			// A hook reads each page about once, so SQLite's 2 MB page cache
+			// only adds to its resident size: 256 KB took the prompt hook
+			// from 18.5 to 14.8 MB at 100k messages, no slower.
+			q.Add("_pragma", "cache_size(-256)")
 		}
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()

@@ -41,6 +41,16 @@ func TestKeepWAL(t *testing.T) {
 			t.Fatalf("after close %d the database file holds the write (%v): the close checkpointed", i, err)
 		}
 	}
+	// A hook's page cache is small: it reads each page about once.
+	db, err := Open(ctx, path, Options{KeepWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages int
+	if err := db.SQL().QueryRowContext(ctx, "PRAGMA cache_size").Scan(&pages); err != nil || pages != -256 {
+		t.Errorf("cache_size = %d (%v), want -256", pages, err)
+	}
+	db.Close()
 	// A read-only reader sees both writes through the WAL left behind.
 	ro, err := Open(ctx, path, Options{ReadOnly: true})
 	if err != nil {
@@ -51,7 +61,7 @@ func TestKeepWAL(t *testing.T) {
 	}
 	ro.Close()
 
-	db, err := Open(ctx, path, Options{})
+	db, err = Open(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
