@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench.sh [flags]: builds the binaries and prints the benchmark table (see scripts/bench/main.go;
-# flags: -runs N, -events 0,10000,100000; -mcp measures only the MCP server).
+# flags: -runs N, -events 0,10000,100000; -mcp measures only the MCP server; -hooks only the hook table;
+# -compare OLDBIN compares an older build's hooks with these, call by call; -shape uniform for the older stores).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

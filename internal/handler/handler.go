@@ -39,7 +39,9 @@ func session(ctx context.Context, env *hook.Env, ev *hook.Event) (*store.DB, sto
 	if ev.SessionID == "" {
 		return nil, store.Session{}, errNoSession
 	}
-	db, err := openStore(ctx, env)
+	// SessionEnd's close is the one that checkpoints: it ends a session's
+	// writes, and its budget has room for it (see store.Options.KeepWAL).
+	db, err := openStore(ctx, env, ev.Name != "SessionEnd")
 	if err != nil {
 		return nil, store.Session{}, err
 	}
@@ -83,11 +85,12 @@ func register(ctx context.Context, db *store.DB, s store.Session) (store.Session
 	return got, err
 }
 
-// openStore opens the store with a lock wait that ends before the hook's deadline.
-func openStore(ctx context.Context, env *hook.Env) (*store.DB, error) {
+// openStore opens the store with a lock wait that ends before the hook's
+// deadline; with keepWAL, closing it leaves the WAL to the next process.
+func openStore(ctx context.Context, env *hook.Env, keepWAL bool) (*store.DB, error) {
 	busy := time.Until(env.Deadline) - 150*time.Millisecond
 	busy = min(max(busy, 50*time.Millisecond), 5*time.Second)
-	db, err := store.Open(ctx, env.Config.DBPath(), store.Options{BusyTimeout: busy})
+	db, err := store.Open(ctx, env.Config.DBPath(), store.Options{BusyTimeout: busy, KeepWAL: keepWAL})
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +164,7 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 			env.Log.Error("save command arguments", "err", err)
 		}
 	}
-	db, err := openStore(ctx, env)
+	db, err := openStore(ctx, env, true)
 	if err != nil {
 		return hook.Reply{}, err
 	}

@@ -320,8 +320,8 @@ func openConflicts(ctx context.Context, db *store.DB, project string) ([]string,
 	}
 	var lines []string
 	for _, c := range cs {
-		a, errA := db.Read().EntryByID(ctx, c.Older)
-		b, errB := db.Read().EntryByID(ctx, c.Newer)
+		a, errA := db.Read().EntryQuoted(ctx, c.Older)
+		b, errB := db.Read().EntryQuoted(ctx, c.Newer)
 		if errA != nil || errB != nil {
 			continue
 		}

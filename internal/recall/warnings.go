@@ -82,11 +82,12 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		if n == perKind || paired[pair(c.Older, c.Newer)] {
 			continue
 		}
-		older, err := db.Read().EntryByID(ctx, c.Older)
+		// Each side with the one quote a warning shows, not all its evidence.
+		older, err := db.Read().EntryQuoted(ctx, c.Older)
 		if err != nil {
 			continue
 		}
-		newer, err := db.Read().EntryByID(ctx, c.Newer)
+		newer, err := db.Read().EntryQuoted(ctx, c.Newer)
 		if err != nil {
 			continue
 		}

@@ -6,7 +6,9 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -286,22 +288,53 @@ func loadEvidence(ctx context.Context, t *Tx, entries []Entry, sessions ...strin
 			args = append(args, s)
 		}
 	}
-	rows, err := t.query(ctx, `SELECT id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
-		span_start, span_end, method, confidence, failure, ambiguous FROM evidence WHERE `+where+` ORDER BY id`, args...)
+	rows, err := t.query(ctx, `SELECT `+evidenceColumns+` FROM evidence WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var v Evidence
-		if err := rows.Scan(&v.ID, &v.EntryID, &v.EventID, &v.SessionID, &v.SourceUUID, &v.MessageIndex, &v.Quote,
-			&v.SpanStart, &v.SpanEnd, &v.Method, &v.Confidence, &v.Failure, &v.Ambiguous); err != nil {
+		v, err := scanEvidence(rows)
+		if err != nil {
 			return err
 		}
 		i := index[v.EntryID]
 		entries[i].Evidence = append(entries[i].Evidence, v)
 	}
 	return rows.Err()
+}
+
+const evidenceColumns = `id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
+		span_start, span_end, method, confidence, failure, ambiguous`
+
+func scanEvidence(sc interface{ Scan(...any) error }) (Evidence, error) {
+	var v Evidence
+	err := sc.Scan(&v.ID, &v.EntryID, &v.EventID, &v.SessionID, &v.SourceUUID, &v.MessageIndex, &v.Quote,
+		&v.SpanStart, &v.SpanEnd, &v.Method, &v.Confidence, &v.Failure, &v.Ambiguous)
+	return v, err
+}
+
+// EntryQuoted returns the entry with row id id and, as its only evidence, its
+// best aligned quote: the most confident, the first stored of equals (what
+// recall shows of an entry). A claim said in every session carries hundreds
+// of evidence rows; a conflict warning and the brief need one.
+func (t *Tx) EntryQuoted(ctx context.Context, id int64) (Entry, error) {
+	es, err := scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id = ?`, id)
+	if err != nil {
+		return Entry{}, fmt.Errorf("entry: %w", err)
+	}
+	if len(es) == 0 {
+		return Entry{}, fmt.Errorf("entry: %w", ErrNotFound)
+	}
+	v, err := scanEvidence(t.queryRow(ctx, `SELECT `+evidenceColumns+` FROM evidence
+		WHERE entry_id = ? AND method NOT IN ('', 'none') ORDER BY confidence DESC, id LIMIT 1`, id))
+	switch {
+	case err == nil:
+		es[0].Evidence = []Evidence{v}
+	case !errors.Is(err, sql.ErrNoRows):
+		return Entry{}, fmt.Errorf("entry evidence: %w", err)
+	}
+	return es[0], nil
 }
 
 func entryTx(ctx context.Context, t *Tx, where string, args ...any) (Entry, error) {
@@ -354,17 +387,37 @@ type EntryFilter struct {
 
 // Entries lists entries matching f, newest first.
 func (t *Tx) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
-	var where []string
-	var args []any
+	var es []Entry
+	var err error
+	if len(f.Rivals)+len(f.Values) > 0 {
+		es, err = t.rivals(ctx, f)
+	} else {
+		where, args := entryWhere(f, "")
+		es, err = scanEntries(ctx, t, entriesQuery(entryColumns, "entries", where, f), args...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list entries: %w", err)
+	}
+	if f.Evidence {
+		if err := loadEvidence(ctx, t, es); err != nil {
+			return nil, fmt.Errorf("list entries: %w", err)
+		}
+	}
+	return es, nil
+}
+
+// entryWhere is f's conditions but the roles, on the columns of the entries
+// table as named by prefix ("e." in a join).
+func entryWhere(f EntryFilter, prefix string) (where []string, args []any) {
 	eq := func(col, v string) {
 		if v != "" {
-			where = append(where, col+" = ?")
+			where = append(where, prefix+col+" = ?")
 			args = append(args, v)
 		}
 	}
 	in := func(col string, vs []string) {
 		if len(vs) > 0 {
-			where = append(where, col+" IN ("+placeholders(len(vs))+")")
+			where = append(where, prefix+col+" IN ("+placeholders(len(vs))+")")
 			for _, v := range vs {
 				args = append(args, v)
 			}
@@ -377,42 +430,32 @@ func (t *Tx) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
 	in("status", f.Statuses)
 	in("type", f.Types)
 	if len(f.IDs) > 0 {
-		where = append(where, "id IN ("+placeholders(len(f.IDs))+")")
+		where = append(where, prefix+"id IN ("+placeholders(len(f.IDs))+")")
 		for _, id := range f.IDs {
 			args = append(args, id)
 		}
 	}
-	if len(f.Rivals)+len(f.Values) > 0 {
-		var or []string
-		var rargs []any
-		for _, r := range f.Rivals {
-			or = append(or, "SELECT entry_id FROM entry_roles WHERE project = ? AND role = ? AND value <> ?")
-			rargs = append(rargs, f.Project, r.Role, r.Value)
-		}
-		if len(f.Values) > 0 {
-			or = append(or, "SELECT entry_id FROM entry_roles WHERE project = ? AND value IN ("+placeholders(len(f.Values))+")")
-			rargs = append(rargs, f.Project)
-			for _, v := range f.Values {
-				rargs = append(rargs, v)
-			}
-		}
-		where = append(where, "id IN ("+strings.Join(or, " UNION ")+")")
-		args = append(args, rargs...)
-	}
 	if f.RolesUnparsed {
-		where = append(where, "roles_parsed = 0")
+		where = append(where, prefix+"roles_parsed = 0")
 	}
-	order := "created_at"
 	if f.Subject != "" {
 		// A subject's entries are few: look them up through the partial
 		// index on (project, subject), which the planner uses only given
 		// subject <> '', and sort them. Walking the project's entries in
 		// date order instead (its choice otherwise) made conflict detection
 		// read every entry of the project for each subject.
-		where = append(where, "subject <> ''")
-		order = "+created_at"
+		where = append(where, prefix+"subject <> ''")
 	}
-	q := `SELECT ` + entryColumns + ` FROM entries`
+	return where, args
+}
+
+// entriesQuery selects cols from the entries in from matching where, newest first.
+func entriesQuery(cols, from string, where []string, f EntryFilter) string {
+	order := "created_at"
+	if f.Subject != "" {
+		order = "+created_at" // see entryWhere
+	}
+	q := `SELECT ` + cols + ` FROM ` + from
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -420,15 +463,88 @@ func (t *Tx) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	es, err := scanEntries(ctx, t, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list entries: %w", err)
+	return q
+}
+
+// rivals lists the entries matching f that give one of f.Rivals' roles
+// another value or hold one of f.Values, newest first. Each role's and each
+// value's newest are found apart, through entry_roles' indexes by role or
+// value and date: a common role (a path) has thousands of entries, and
+// finding the newest few among them by walking the project's entries by date
+// read most of them (a rare value, all of them). The newest of what the
+// lookups found are the newest of all.
+func (t *Tx) rivals(ctx context.Context, f EntryFilter) ([]Entry, error) {
+	type found struct {
+		id      int64
+		created string
 	}
-	if f.Evidence {
-		if err := loadEvidence(ctx, t, es); err != nil {
-			return nil, fmt.Errorf("list entries: %w", err)
+	var all []found
+	seen := map[int64]bool{}
+	add := func(q string, args []any) error {
+		rows, err := t.query(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var x found
+			if err := rows.Scan(&x.id, &x.created); err != nil {
+				return err
+			}
+			if !seen[x.id] {
+				seen[x.id] = true
+				all = append(all, x)
+			}
+		}
+		return rows.Err()
+	}
+	limit := ""
+	if f.Limit > 0 {
+		limit = fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	base, baseArgs := entryWhere(f, "e.")
+	lookup := func(cond string, condArgs ...any) error {
+		// DISTINCT: an entry giving a role two other values has two rows.
+		where := append([]string{"r.project = ?", cond}, base...)
+		args := append(append([]any{f.Project}, condArgs...), baseArgs...)
+		return add(`SELECT DISTINCT r.entry_id, r.created_at FROM entry_roles r JOIN entries e ON e.id = r.entry_id
+			WHERE `+strings.Join(where, " AND ")+` ORDER BY r.created_at DESC, r.entry_id DESC`+limit, args)
+	}
+	for _, r := range f.Rivals {
+		if err := lookup("r.role = ? AND r.value <> ?", r.Role, r.Value); err != nil {
+			return nil, err
 		}
 	}
+	for _, v := range f.Values {
+		if err := lookup("r.value = ?", v); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].created != all[j].created {
+			return all[i].created > all[j].created
+		}
+		return all[i].id > all[j].id
+	})
+	if f.Limit > 0 && len(all) > f.Limit {
+		all = all[:f.Limit]
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	ids := make([]any, len(all))
+	for i, x := range all {
+		ids[i] = x.id
+	}
+	es, err := scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[int64]int, len(all))
+	for i, x := range all {
+		at[x.id] = i
+	}
+	sort.Slice(es, func(i, j int) bool { return at[es[i].ID] < at[es[j].ID] })
 	return es, nil
 }
 
@@ -660,8 +776,10 @@ func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []
 		return fmt.Errorf("set entry roles %d: %w", id, err)
 	}
 	for _, r := range rvs {
-		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			id, project, r.Role, r.Value); err != nil {
+		// With the entry's date, for the index rivals walks newest first.
+		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value, created_at)
+			SELECT ?, ?, ?, ?, coalesce((SELECT created_at FROM entries WHERE id = ?), '') ON CONFLICT DO NOTHING`,
+			id, project, r.Role, r.Value, id); err != nil {
 			return fmt.Errorf("set entry roles %d: %w", id, err)
 		}
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"testing"
 )
 
@@ -94,4 +95,44 @@ func mustEvents(t *testing.T, db *DB, typ string) []Event {
 		t.Fatal(err)
 	}
 	return evs
+}
+
+// EntryQuoted reads an entry with the one quote recall shows: the most
+// confident aligned one, the first stored of equals; an entry with no
+// aligned quote comes without evidence.
+func TestEntryQuoted(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t)
+	e := entry("s1", "k", "Use RS256", "", StageVerified)
+	e.Evidence = []Evidence{
+		{SessionID: "s1", Quote: "not found in the transcript", Method: "none", Confidence: 1},
+		{SessionID: "s2", Quote: "roughly RS256", Method: "fuzzy", Confidence: 0.8},
+		{SessionID: "s3", Quote: "we use RS256", Method: "exact", Confidence: 0.9},
+		{SessionID: "s4", Quote: "RS256 it is", Method: "exact", Confidence: 0.9},
+	}
+	stored, _, err := db.PutEntry(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Read().EntryQuoted(ctx, stored.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Title != "Use RS256" || len(got.Evidence) != 1 || got.Evidence[0].Quote != "we use RS256" || got.Evidence[0].SessionID != "s3" {
+		t.Errorf("EntryQuoted = %q with %+v, want the s3 quote alone", got.Title, got.Evidence)
+	}
+	bare, _, err := db.PutEntry(ctx, entry("s1", "k2", "Keys in ./keys", "", StageCandidate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().ExecContext(ctx, `UPDATE evidence SET method = 'none' WHERE entry_id = ?`, bare.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err = db.Read().EntryQuoted(ctx, bare.ID)
+	if err != nil || len(got.Evidence) != 0 || got.Title != "Keys in ./keys" {
+		t.Errorf("EntryQuoted of an entry without an aligned quote = %+v, %v", got, err)
+	}
+	if _, err := db.Read().EntryQuoted(ctx, 9999); !errors.Is(err, ErrNotFound) {
+		t.Errorf("EntryQuoted of no entry: %v, want ErrNotFound", err)
+	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -68,11 +69,17 @@ func TestEntryRoles(t *testing.T) {
 
 	// Both lookups go through their indexes, not a scan of entries.
 	for q, index := range map[string]string{
-		`SELECT entry_id FROM entry_roles WHERE project = ? AND role = ? AND value <> ?`: "entry_roles_role",
-		`SELECT entry_id FROM entry_roles WHERE project = ? AND value IN (?)`:            "entry_roles_value",
-		`SELECT id FROM entries WHERE project = ? AND roles_parsed = 0`:                  "entries_roles_unparsed",
+		`SELECT DISTINCT r.entry_id, r.created_at FROM entry_roles r JOIN entries e ON e.id = r.entry_id
+			WHERE r.project = ? AND r.role = ? AND r.value <> ? AND e.project = ? ORDER BY r.created_at DESC, r.entry_id DESC LIMIT 30`: "entry_roles_recent",
+		`SELECT DISTINCT r.entry_id, r.created_at FROM entry_roles r JOIN entries e ON e.id = r.entry_id
+			WHERE r.project = ? AND r.value = ? AND e.project = ? ORDER BY r.created_at DESC, r.entry_id DESC LIMIT 30`: "entry_roles_value_recent",
+		`SELECT id FROM entries WHERE project = ? AND roles_parsed = 0`: "entries_roles_unparsed",
 	} {
-		rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, "/p", "a", "b")
+		args := []any{"/p", "a", "b", "/p"}[:strings.Count(q, "?")]
+		if strings.Contains(q, "r.value = ?") {
+			args = []any{"/p", "a", "/p"}
+		}
+		rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,8 +93,10 @@ func TestEntryRoles(t *testing.T) {
 			plan = append(plan, detail)
 		}
 		rows.Close()
-		if p := strings.Join(plan, "; "); !strings.Contains(p, index) {
-			t.Errorf("plan of %q: %s, want it to use %s", q, p, index)
+		// A rival lookup walks its role's rows newest first and stops at
+		// its limit, rather than sorting every row of the role.
+		if p := strings.Join(plan, "; "); !strings.Contains(p, index) || strings.Contains(p, "TEMP B-TREE") {
+			t.Errorf("plan of %q: %s, want it to use %s and no sort", q, p, index)
 		}
 	}
 
@@ -99,5 +108,97 @@ func TestEntryRoles(t *testing.T) {
 	db.sql.QueryRowContext(ctx, `SELECT count(*) FROM entry_roles WHERE entry_id = ?`, stored[0].ID).Scan(&n)
 	if n != 0 {
 		t.Fatalf("%d roles left of a deleted entry", n)
+	}
+}
+
+// The newest rivals of several roles and values, limited, are the newest of
+// all the entries they select, as one query over entries sorts them; an
+// entry whose date moves back (an older session imported later) moves back
+// among them.
+func TestRivalsNewest(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	var ws []EntryWrite
+	for i := range 60 {
+		ws = append(ws, EntryWrite{Entry: Entry{Project: "/p", SessionID: fmt.Sprintf("s%d", i%7), Type: "decision",
+			Title: fmt.Sprintf("entry %d", i), ClaimKey: fmt.Sprintf("k%d", i), Status: []string{StatusActive, StatusContested, StatusSuperseded}[i%3],
+			Created: t0.Add(time.Duration((i*37)%60) * time.Hour)}})
+	}
+	stored, _, err := putEntries(ctx, db, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range stored {
+		// Roles in a pattern: some entries give one role two values, some
+		// give two roles, some none.
+		var rvs []RoleValue
+		if i%2 == 0 {
+			rvs = append(rvs, RoleValue{"port", fmt.Sprint(8000 + i%5)})
+		}
+		if i%4 == 0 {
+			rvs = append(rvs, RoleValue{"port", "9999"})
+		}
+		if i%3 == 0 {
+			rvs = append(rvs, RoleValue{"test runner", []string{"jest", "vitest"}[i%2]})
+		}
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.SetEntryRoles(ctx, e.ID, "/p", rvs) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Entry 6 is said again by an older session: its date moves back.
+	if _, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "old", Type: "decision", Title: "entry 6", ClaimKey: "k6",
+		Created: t0.Add(-time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	// reference is the selection as one query over entries makes it.
+	reference := func(f EntryFilter) []int64 {
+		var or []string
+		var args []any
+		for _, r := range f.Rivals {
+			or = append(or, "SELECT entry_id FROM entry_roles WHERE project = ? AND role = ? AND value <> ?")
+			args = append(args, f.Project, r.Role, r.Value)
+		}
+		if len(f.Values) > 0 {
+			or = append(or, "SELECT entry_id FROM entry_roles WHERE project = ? AND value IN ("+placeholders(len(f.Values))+")")
+			args = append(args, f.Project)
+			for _, v := range f.Values {
+				args = append(args, v)
+			}
+		}
+		q := `SELECT id FROM entries WHERE project = ? AND status IN ('active', 'contested') AND id IN (` + strings.Join(or, " UNION ") +
+			`) ORDER BY created_at DESC, id DESC LIMIT ` + fmt.Sprint(f.Limit)
+		rows, err := db.sql.QueryContext(ctx, q, append([]any{f.Project}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	for _, f := range []EntryFilter{
+		{Rivals: []RoleValue{{"port", "8001"}}, Limit: 5},
+		{Rivals: []RoleValue{{"port", "8001"}}, Limit: 50},
+		{Rivals: []RoleValue{{"port", "9999"}, {"test runner", "jest"}}, Limit: 7},
+		{Rivals: []RoleValue{{"test runner", "vitest"}}, Values: []string{"8003", "9999"}, Limit: 6},
+		{Values: []string{"jest"}, Limit: 3},
+	} {
+		f.Project, f.Statuses = "/p", []string{StatusActive, StatusContested}
+		got, err := db.Read().Entries(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, e := range got {
+			ids = append(ids, e.ID)
+		}
+		if want := reference(f); !reflect.DeepEqual(ids, want) || len(want) == 0 {
+			t.Errorf("Entries(rivals %v, values %v, limit %d) = %v, want %v", f.Rivals, f.Values, f.Limit, ids, want)
+		}
 	}
 }

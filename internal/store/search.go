@@ -38,10 +38,14 @@ func (m Match) expr() string {
 		op = " AND "
 	}
 	var b strings.Builder
+	seen := make(map[string]bool, len(m.Words))
 	for _, t := range m.Words {
-		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" {
+		// A word twice selects the same rows once, but FTS5 reads its
+		// document list twice: for a prefix of a common word, megabytes.
+		if strings.TrimSpace(strings.ReplaceAll(t, "\x00", "")) == "" || seen[t] {
 			continue
 		}
+		seen[t] = true
 		if b.Len() > 0 {
 			b.WriteString(op)
 		}

@@ -240,3 +240,13 @@ func addConflicts(ctx context.Context, db *DB, cs []ConflictWrite) (n int, err e
 	})
 	return n, err
 }
+
+// A term given twice is written once: FTS5 would read its document list twice.
+func TestMatchTermsOnce(t *testing.T) {
+	if got, want := MatchAny([]string{"port", "listens", "port", ""}, true).expr(), `"port"* OR "listens"*`; got != want {
+		t.Errorf("MatchAny = %s, want %s", got, want)
+	}
+	if got, want := MatchAll([]string{"a", "a"}, false).expr(), `"a"`; got != want {
+		t.Errorf("MatchAll = %s, want %s", got, want)
+	}
+}

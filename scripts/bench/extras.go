@@ -22,6 +22,9 @@ import (
 // SessionEnd on a 1,000-message transcript, and alignment throughput.
 func extras(binDir, tmp string, runs int) error {
 	r := rand.New(rand.NewPCG(7, 7))
+	if err := importRealistic(binDir, tmp); err != nil {
+		return err
+	}
 	// Import: two 50 MB histories. Long sessions of short messages (1,000
 	// each, a decision every tenth turn), and many short sessions shaped
 	// like the shared fixture transcript (14 messages and 7 entries each),

@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -28,7 +27,11 @@ func main() {
 	runs := flag.Int("runs", 50, "timed runs per measurement")
 	sizes := flag.String("events", "0,10000,100000", "store sizes in events")
 	seedOnly := flag.String("seed", "", "only write a seeded store of the first -events size into this data directory")
+	compareWith := flag.String("compare", "", "only compare the hooks of the build in this directory (old) with -bin's (new), alternately, on copies of one realistic store of the last -events size")
+	historyOnly := flag.String("history", "", "only write realistic transcripts of the first -events size (messages) into this directory")
 	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
+	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
+	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
 	flag.Parse()
 	if *mcpOnly {
 		tmp, err := os.MkdirTemp("", "cml-bench-")
@@ -43,8 +46,28 @@ func main() {
 		}
 		return
 	}
+	if *compareWith != "" {
+		tmp, err := os.MkdirTemp("", "cml-bench-")
+		if err == nil {
+			sz := parseSizes(*sizes)
+			err = compare(*compareWith, *bin, tmp, sz[len(sz)-1], *runs)
+			os.RemoveAll(tmp)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *historyOnly != "" {
+		if _, err := realisticSessions(rand.New(rand.NewPCG(9, 9)), *historyOnly, parseSizes(*sizes)[0], 0); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *seedOnly != "" {
-		if err := seedStore(filepath.Join(*seedOnly, "memory.db"), parseSizes(*sizes)[0]); err != nil {
+		if err := seed(*bin, *seedOnly, parseSizes(*sizes)[0]); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -66,16 +89,29 @@ func parseSizes(s string) []int {
 	return out
 }
 
-type sample struct {
-	median, p95 time.Duration
-	maxRSSKB    int64
+// shape is the -shape flag (how seeded stores are made), hooksOnly the -hooks flag.
+var (
+	shape     string
+	hooksOnly bool
+)
+
+// seed writes a store of n messages of the chosen shape into data directory dir.
+func seed(binDir, dir string, n int) error {
+	if shape == "uniform" {
+		return seedStore(filepath.Join(dir, "memory.db"), n)
+	}
+	if n == 0 {
+		return os.MkdirAll(dir, 0o700)
+	}
+	return seedRealistic(binDir, dir, n)
 }
 
+type sample struct{ median, p95 time.Duration }
+
 // measure runs bin with stdin runs times (after two warm-ups) and reports the
-// median and 95th percentile wall time and the peak resident set size.
+// median and 95th percentile wall time.
 func measure(bin string, env []string, stdin []byte, runs int) (sample, error) {
 	var times []time.Duration
-	var rss int64
 	for i := range runs + 2 {
 		cmd := exec.Command(bin)
 		cmd.Env = env
@@ -87,15 +123,12 @@ func measure(bin string, env []string, stdin []byte, runs int) (sample, error) {
 			return sample{}, fmt.Errorf("%s: %v", bin, err)
 		}
 		el := time.Since(start)
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = max(rss, ru.Maxrss)
-		}
 		if i >= 2 {
 			times = append(times, el)
 		}
 	}
 	slices.Sort(times)
-	return sample{median: times[len(times)/2], p95: times[len(times)*95/100], maxRSSKB: rss}, nil
+	return sample{median: times[len(times)/2], p95: times[len(times)*95/100]}, nil
 }
 
 func run(binDir string, runs int, sizes []int) error {
@@ -108,15 +141,27 @@ func run(binDir string, runs int, sizes []int) error {
 	if err != nil {
 		return err
 	}
-	var storeSizes []string
-	fmt.Printf("Hook wall time, process start to exit; %d runs each after 2 warm-ups; %s; floor = a trivial static Go binary that reads stdin.\n\n", runs, time.Now().UTC().Format("2006-01-02"))
-	fmt.Println("| hook | store (events / entries) | median | p95 | floor median | ratio | peak RSS |")
+	wrap, err := buildRSSWrapper(tmp)
+	if err != nil {
+		return err
+	}
+	var storeSizes, loads []string
+	fmt.Printf("Hook wall time, process start to exit; %d runs each after 2 warm-ups; %s; %s stores; floor = a trivial static Go binary that reads stdin, interleaved.\n", runs, time.Now().UTC().Format("2006-01-02"), shape)
+	fmt.Printf("Peak RSS is each hook process's own (ru_maxrss of a small wrapper's one child, max of 3 runs).\n\n")
+	fmt.Println("| hook | store (messages; events / entries / evidence) | median | p95 | floor median | ratio | peak RSS |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	for _, n := range sizes {
 		data := filepath.Join(tmp, fmt.Sprintf("store-%d", n))
-		if err := seedStore(filepath.Join(data, "memory.db"), n); err != nil {
+		if err := seed(binDir, data, n); err != nil {
 			return err
 		}
+		var c storeCounts
+		if n > 0 {
+			if c, err = countStore(filepath.Join(data, "memory.db")); err != nil {
+				return err
+			}
+		}
+		before := loadAvg()
 		env := []string{"CLAUDE_MEMORY_DIR=" + data, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
 		for _, h := range hookInputs(n) {
 			fl, err := measure(floor, env, h.input, runs)
@@ -127,21 +172,32 @@ func run(binDir string, runs int, sizes []int) error {
 			if err != nil {
 				return err
 			}
-			fmt.Printf("| %s | %d / %d | %s | %s | %s | %.1f× | %.1f MB |\n", h.name, n, n/10, ms(s.median), ms(s.p95), ms(fl.median),
-				float64(s.median)/float64(fl.median), float64(s.maxRSSKB)/1024)
+			rss, err := hookRSS(wrap, filepath.Join(binDir, h.bin), env, h.input)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("| %s | %d; %d / %d / %d | %s | %s | %s | %.1f× | %.1f MB |\n", h.name, n, c.events, c.entries, c.evidence, ms(s.median), ms(s.p95), ms(fl.median),
+				float64(s.median)/float64(fl.median), float64(rss)/1024)
 		}
+		loads = append(loads, fmt.Sprintf("%d messages: %s before, %s after", n, before, loadAvg()))
 		if n > 0 {
 			fi, err := os.Stat(filepath.Join(data, "memory.db"))
 			if err != nil {
 				return err
 			}
-			storeSizes = append(storeSizes, fmt.Sprintf("%.0f KB per 1,000 messages (store of %d events and %d entries: %.1f MB)",
-				float64(fi.Size())/1024/float64(n)*1000, n, n/10, float64(fi.Size())/(1<<20)))
+			storeSizes = append(storeSizes, fmt.Sprintf("%.0f KB per 1,000 messages (store of %d messages: %d events, %d entries, %d evidence rows, %d conflicts: %.1f MB)",
+				float64(fi.Size())/1024/float64(n)*1000, n, c.events, c.entries, c.evidence, c.conflicts, float64(fi.Size())/(1<<20)))
 		}
 	}
 	fmt.Println()
+	for _, line := range loads {
+		fmt.Println("- load average (1, 5, 15 min) during the runs at", line)
+	}
 	for _, line := range storeSizes {
 		fmt.Println("- store size:", line)
+	}
+	if hooksOnly {
+		return nil
 	}
 	if err := mcpBench(binDir, tmp, sizes[len(sizes)-1], runs); err != nil {
 		return err
@@ -152,16 +208,76 @@ func run(binDir string, runs int, sizes []int) error {
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
 func buildFloor(dir string) (string, error) {
-	src := filepath.Join(dir, "floor")
-	os.MkdirAll(src, 0o755)
-	os.WriteFile(filepath.Join(src, "go.mod"), []byte("module floor\n\ngo 1.22\n"), 0o644)
-	os.WriteFile(filepath.Join(src, "main.go"), []byte("package main\n\nimport (\n\t\"io\"\n\t\"os\"\n)\n\nfunc main() { io.Copy(io.Discard, os.Stdin) }\n"), 0o644)
-	out := filepath.Join(dir, "floor-bin")
+	return buildProgram(dir, "floor", "package main\n\nimport (\n\t\"io\"\n\t\"os\"\n)\n\nfunc main() { io.Copy(io.Discard, os.Stdin) }\n")
+}
+
+// buildRSSWrapper builds a small static program that runs its argument with
+// its own stdin and prints the child's ru_maxrss (KB) on stderr. The bench
+// process itself cannot: a child forked from it starts with the bench's
+// (large) address space, and Linux keeps that mm's high-water mark as the
+// child's maxrss across exec.
+func buildRSSWrapper(dir string) (string, error) {
+	return buildProgram(dir, "rsswrap", `package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+func main() {
+	c := exec.Command(os.Args[1])
+	c.Stdin, c.Stdout = os.Stdin, os.Stdout
+	if err := c.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Fprint(os.Stderr, c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+}
+`)
+}
+
+// hookRSS is the largest ru_maxrss, in KB, of three runs of bin.
+func hookRSS(wrap, bin string, env []string, stdin []byte) (int64, error) {
+	var peak int64
+	for range 3 {
+		cmd := exec.Command(wrap, bin)
+		cmd.Env = env
+		cmd.Stdin = bytes.NewReader(stdin)
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		if err := cmd.Run(); err != nil {
+			return 0, fmt.Errorf("%s: %v: %s", bin, err, errOut.Bytes())
+		}
+		var kb int64
+		fmt.Sscan(errOut.String(), &kb)
+		peak = max(peak, kb)
+	}
+	return peak, nil
+}
+
+// loadAvg is the machine's load average, from /proc/loadavg.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(b))
+	if err != nil || len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func buildProgram(dir, name, src string) (string, error) {
+	srcDir := filepath.Join(dir, name)
+	os.MkdirAll(srcDir, 0o755)
+	os.WriteFile(filepath.Join(srcDir, "go.mod"), []byte("module "+name+"\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(srcDir, "main.go"), []byte(src), 0o644)
+	out := filepath.Join(dir, name+"-bin")
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
-	cmd.Dir = src
+	cmd.Dir = srcDir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build floor: %v\n%s", err, b)
+		return "", fmt.Errorf("build %s: %v\n%s", name, err, b)
 	}
 	return out, nil
 }

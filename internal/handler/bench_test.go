@@ -1,0 +1,62 @@
+package handler
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+)
+
+// BenchmarkHooks runs the prompt path and SessionStart in-process, as the
+// hook binaries do (config, open, recall, write, close), against the data
+// directory in CML_BENCH_DIR: a store seeded with
+// `go run ./scripts/bench -seed DIR -events N`. With -cpuprofile it shows
+// where a hook's time goes at that size. Each prompt is new (its own
+// prompt_id), as in a session; CML_BENCH_PROMPT replaces bench.sh's prompt.
+//
+//	CML_BENCH_DIR=/tmp/s100k go test -run '^$' -bench Hooks -cpuprofile cpu.out ./internal/handler
+func BenchmarkHooks(b *testing.B) {
+	dir := os.Getenv("CML_BENCH_DIR")
+	if dir == "" {
+		b.Skip("CML_BENCH_DIR names no seeded data directory")
+	}
+	getenv := func(k string) string {
+		if k == "CLAUDE_MEMORY_DIR" {
+			return dir
+		}
+		return ""
+	}
+	base := `"session_id":"bench-inproc","cwd":"/home/dev/shop-api","transcript_path":"/nonexistent/bench.jsonl"`
+	run := func(b *testing.B, name string, h hook.Handler, input func(i int) string) {
+		var out bytes.Buffer
+		for i := 0; b.Loop(); i++ {
+			out.Reset()
+			hook.Run(bytes.NewReader([]byte(input(i))), &out, io.Discard, hook.Options{Name: name, Budget: PromptBudget, Getenv: getenv}, h)
+		}
+		if name == "user-prompt-submit" && !bytes.Contains(out.Bytes(), []byte("mem:")) {
+			b.Errorf("the prompt recalled nothing: %s", out.Bytes())
+		}
+	}
+	prompt := os.Getenv("CML_BENCH_PROMPT") // another prompt than bench.sh's
+	if prompt == "" {
+		prompt = "Which port does the staging pgbouncer listen on behind haproxy?"
+	}
+	b.Run("UserPromptSubmit", func(b *testing.B) {
+		run(b, "user-prompt-submit", UserPromptSubmit, func(i int) string {
+			return fmt.Sprintf(`{%s,"hook_event_name":"UserPromptSubmit","prompt_id":"bench-%d","prompt":%q}`, base, i, prompt)
+		})
+	})
+	b.Run("Stop", func(b *testing.B) {
+		run(b, "stop", Stop, func(i int) string {
+			return fmt.Sprintf(`{%s,"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Done, take %d."}`, base, i)
+		})
+	})
+	b.Run("SessionStart", func(b *testing.B) {
+		run(b, "session-start", SessionStart, func(int) string {
+			return `{` + base + `,"hook_event_name":"SessionStart","source":"startup"}`
+		})
+	})
+}

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A store opened with KeepWAL leaves its committed writes in the WAL at
+// close, and the next process reads them from there; a store opened without
+// it checkpoints them into the database file and removes the WAL.
+func TestKeepWAL(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	for i, key := range []string{"k1", "k2"} {
+		db, err := Open(ctx, path, Options{KeepWAL: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Update(ctx, func(tx *Tx) error {
+			_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: key, Text: "hello " + key})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path + "-wal")
+		if err != nil || fi.Size() == 0 {
+			t.Fatalf("after close %d the WAL is gone or empty (%v): the close checkpointed", i, err)
+		}
+		if _, err := os.Stat(path + "-shm"); err != nil {
+			t.Fatalf("after close %d: %v", i, err)
+		}
+		if b, err := os.ReadFile(path); err != nil || bytes.Contains(b, []byte("hello "+key)) {
+			t.Fatalf("after close %d the database file holds the write (%v): the close checkpointed", i, err)
+		}
+	}
+	// A hook's page cache is small: it reads each page about once.
+	db, err := Open(ctx, path, Options{KeepWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages int
+	if err := db.SQL().QueryRowContext(ctx, "PRAGMA cache_size").Scan(&pages); err != nil || pages != -256 {
+		t.Errorf("cache_size = %d (%v), want -256", pages, err)
+	}
+	db.Close()
+	// A read-only reader sees both writes through the WAL left behind.
+	ro, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ro.CountEvents(ctx, ""); err != nil || n != 2 {
+		t.Fatalf("read-only: %d events (%v), want 2", n, err)
+	}
+	ro.Close()
+
+	db, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.CountEvents(ctx, ""); err != nil || n != 2 {
+		t.Fatalf("%d events (%v), want 2", n, err)
+	}
+	db.Close()
+	if _, err := os.Stat(path + "-wal"); !os.IsNotExist(err) {
+		t.Fatalf("a close without KeepWAL left the WAL (%v)", err)
+	}
+	db, err = Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, err := db.CountEvents(ctx, ""); err != nil || n != 2 {
+		t.Fatalf("after the checkpoint: %d events (%v), want 2", n, err)
+	}
+}
+
+// Processes that keep the WAL keep it short: a close that finds it past
+// walLimit copies it into the database and truncates it, so no process
+// starts by reading (and copying again) a WAL that only grows.
+func TestKeepWALBounded(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	text := strings.Repeat("a long tool output line that fills pages ", 1000)
+	n := 0
+	truncated := false
+	for i := range 40 {
+		db, err := Open(ctx, path, Options{KeepWAL: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Update(ctx, func(tx *Tx) error {
+			for j := range 5 {
+				if _, err := tx.Append(ctx, Event{Type: TypeToolObservation, DedupeKey: fmt.Sprintf("k%d-%d", i, j), Text: fmt.Sprint(i, j, text)}); err != nil {
+					return err
+				}
+				n++
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() > walLimit {
+			t.Fatalf("after close %d the WAL is %d bytes, past %d", i, fi.Size(), walLimit)
+		}
+		truncated = truncated || fi.Size() == 0
+	}
+	if !truncated {
+		t.Fatal("the WAL never reached its limit: the test writes too little")
+	}
+	db, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got, err := db.CountEvents(ctx, ""); err != nil || got != n {
+		t.Fatalf("%d events (%v), want %d", got, err, n)
+	}
+}

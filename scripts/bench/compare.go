@@ -1,0 +1,78 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// compare runs the hooks of two builds alternately, call by call, each on
+// its own copy of one realistic store of n messages (seeded by the old
+// build, which then cannot read a newer schema; the new build migrates its
+// copy during the warm-up). On a machine other work shares, wall times drift
+// from minute to minute; alternating exposes both builds to the same drift.
+// The calls follow a session: a prompt, three tool calls, the answer.
+func compare(oldBin, newBin, tmp string, n, rounds int) error {
+	seeded := filepath.Join(tmp, "compare-seed")
+	if err := seedRealistic(oldBin, seeded, n); err != nil {
+		return err
+	}
+	dirs := map[string]string{}
+	for _, b := range []string{oldBin, newBin} {
+		d, err := os.MkdirTemp(tmp, "compare-")
+		if err != nil {
+			return err
+		}
+		if out, err := exec.Command("cp", "-a", seeded+"/.", d).CombinedOutput(); err != nil {
+			return fmt.Errorf("copy store: %v: %s", err, out)
+		}
+		dirs[b] = d
+	}
+	calls := []struct{ name, bin, in string }{
+		{"UserPromptSubmit", "user-prompt-submit", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"UserPromptSubmit","prompt_id":"p%d","prompt":"Which port does the staging pgbouncer listen on behind haproxy?"}`},
+		{"PostToolUse", "post-tool-use", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test %d a"},"tool_response":{"stdout":"PASS","stderr":""},"tool_use_id":"ta"}`},
+		{"PostToolUse", "post-tool-use", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test %d b"},"tool_response":{"stdout":"PASS","stderr":""},"tool_use_id":"tb"}`},
+		{"PostToolUse", "post-tool-use", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test %d c"},"tool_response":{"stdout":"PASS","stderr":""},"tool_use_id":"tc"}`},
+		{"Stop", "stop", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","transcript_path":"/nonexistent/x.jsonl","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Done, take %d."}`},
+	}
+	type key struct{ bin, hook string }
+	times := map[key][]time.Duration{}
+	start := `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"SessionStart","source":"startup"}`
+	before := loadAvg()
+	for r := -2; r < rounds; r++ {
+		sess := max(r, 0) / 5 // a session of five turns
+		for _, c := range append([]struct{ name, bin, in string }{{"SessionStart", "session-start", start}}, calls...) {
+			if c.name == "SessionStart" && r%5 != 0 {
+				continue
+			}
+			for _, b := range []string{oldBin, newBin} {
+				cmd := exec.Command(filepath.Join(b, c.bin))
+				cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + dirs[b], "HOME=" + dirs[b], "PATH=" + os.Getenv("PATH")}
+				cmd.Stdin = bytes.NewReader(fmt.Appendf(nil, c.in, sess, r+2))
+				st := time.Now()
+				if err := cmd.Run(); err != nil {
+					return fmt.Errorf("%s: %v", cmd.Path, err)
+				}
+				if r >= 0 {
+					times[key{b, c.name}] = append(times[key{b, c.name}], time.Since(st))
+				}
+			}
+		}
+	}
+	fmt.Printf("Old build %s and new build %s, call by call on copies of one realistic store of %d messages, %d turns; load %s before, %s after.\n\n", oldBin, newBin, n, rounds, before, loadAvg())
+	fmt.Println("| hook | old median | new median | old p90 | new p90 |")
+	fmt.Println("|---|---:|---:|---:|---:|")
+	for _, h := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"} {
+		o, nw := times[key{oldBin, h}], times[key{newBin, h}]
+		slices.Sort(o)
+		slices.Sort(nw)
+		fmt.Printf("| %s | %s | %s | %s | %s |\n", h, ms(o[len(o)/2]), ms(nw[len(nw)/2]), ms(o[len(o)*9/10]), ms(nw[len(nw)*9/10]))
+	}
+	return nil
+}
