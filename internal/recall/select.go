@@ -92,7 +92,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		now = time.Now()
 	}
 	match := store.MatchAny(searchForms(cs), true)
-	asked := claim.Asks(prompt)
+	asked := asks(cs, claim.Asks(prompt))
 	msgs, err := messageItems(ctx, db, req, cs, match, asked)
 	if err != nil {
 		return nil, err
@@ -216,7 +216,7 @@ func toolWeight(text string) float64 {
 // messageItems scores the captured messages the full-text index finds, as
 // Search does (BM25 raised by coverage, then inContext), times their
 // relevance, and keeps those reaching itemRelevance.
-func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match store.Match, asked []string) ([]Item, error) {
+func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match store.Match, asked []ask) ([]Item, error) {
 	hits, err := db.SearchEvents(ctx, store.EventQuery{
 		Match: match, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
 	})
@@ -225,6 +225,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	}
 	type scored struct {
 		store.EventHit
+		m    *message
 		ex   string
 		cov  float64
 		spec float64
@@ -243,7 +244,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		m := readText(h.Text)
 		cov, spec := coverage(cs, keysOf(m.passage(cs, itemChars)))
 		ex := m.excerpt(cs, itemChars)
-		ss = append(ss, scored{EventHit: h, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)})
+		ss = append(ss, scored{EventHit: h, m: m, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)})
 	}
 	evs := make([]store.Event, len(ss))
 	bases := make([]float64, len(ss))
@@ -261,13 +262,11 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	}
 	for i, s := range ss {
 		rel := s.cov * s.spec
-		for _, role := range asked {
-			// A shape (a path, a port) is in many messages: it answers the
-			// prompt only in one that also shares its words.
+		for _, a := range asked {
 			if rel >= roleRelevance || s.base <= roleFloor {
 				continue
 			}
-			if ex := excerpt(s.Text, withRole(cs, role), itemChars); answers(ex, cs, role) {
+			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), ex, cs, a) {
 				rel = roleRelevance // it gives the value the prompt asks for
 				s.ex = ex
 			}
@@ -290,7 +289,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 }
 
 // entryItems scores verified entries on the scale of the best message.
-func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, match store.Match, asked []string, bestMessage float64) ([]Item, error) {
+func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, match store.Match, asked []ask, bestMessage float64) ([]Item, error) {
 	hits, err := db.SearchEntries(ctx, store.EntryQuery{
 		Match: match, Project: req.Project,
 		Stages:   []string{store.StageVerified, store.StageCertified},
@@ -310,10 +309,11 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, ma
 			continue
 		}
 		text := entryText(h.Entry)
-		cov, spec := coverage(cs, keysOf(text))
+		tk := keysOf(text)
+		cov, spec := coverage(cs, tk)
 		rel := cov * spec
-		for _, role := range asked {
-			if rel < roleRelevance && answers(text, cs, role) {
+		for _, a := range asked {
+			if rel < roleRelevance && answers(tk, text, cs, a) {
 				rel = roleRelevance
 			}
 		}
@@ -345,11 +345,11 @@ const roleRelevance = 0.5
 // roleItems finds the messages that state a value for the roles a prompt
 // asks about (claim.Asks), newest first: the bridge between a question and
 // an answer that share no word ("which lint tool?" and "we use biome").
-func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, roles []string, bestMessage float64) ([]Item, error) {
+func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage float64) ([]Item, error) {
 	var out []Item
 	seen := map[int64]bool{}
-	for _, role := range roles {
-		words := claim.Words(role)
+	for _, a := range asked {
+		words := claim.Words(a.role)
 		if len(words) == 0 {
 			continue // a shape with no word of its own: found by messageItems
 		}
@@ -365,12 +365,13 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, rol
 			if seen[h.ID] || neverRecalled(h.Event) {
 				continue
 			}
-			ex := excerpt(h.Text, withRole(cs, role), itemChars)
-			if !answers(ex, cs, role) {
+			ex := excerpt(h.Text, a.cs, itemChars)
+			tk := keysOf(ex)
+			if !answers(tk, ex, cs, a) {
 				continue
 			}
 			seen[h.ID] = true
-			cov, spec := coverage(cs, keysOf(ex))
+			cov, spec := coverage(cs, tk)
 			out = append(out, Item{
 				CID: store.EventCID(h.ID), Kind: h.Type, SessionID: h.SessionID, Time: h.Time, Text: h.Text,
 				Score: bestMessage * 0.9, Coverage: cov, Relevance: math.Max(roleRelevance, cov*spec),
@@ -397,19 +398,36 @@ const shapeCoverage = 0.25
 // tie an address to the host the prompt is about.
 const shapeOwnCoverage = 0.15
 
-// answers reports whether text gives a value for role, the thing prompt
-// concepts cs ask about. The words asking for the role ("address", "how
-// often") count as matched by a text giving its value.
-func answers(text string, cs []concept, role string) bool {
-	if !statesIn(text, role) {
-		return false
+// ask is a role a prompt asks the value of, prepared once per prompt.
+type ask struct {
+	role  string
+	shape bool      // its values are shapes (claim.Shape)
+	cs    []concept // the prompt's concepts and the role's own words (withRole)
+	words textKeys  // the words asking for it ("address", "how often")
+}
+
+func asks(cs []concept, roles []string) []ask {
+	out := make([]ask, len(roles))
+	for i, r := range roles {
+		out[i] = ask{role: r, shape: claim.Shape(r), cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
 	}
-	if !claim.Shape(role) {
-		return true
+	return out
+}
+
+// answers reports whether text, whose keys are tk, gives a value for the
+// role a asks about, the thing prompt concepts cs name. The words asking for
+// the role count as matched by a text giving its value. Coverage is checked
+// first: parsing the text's claims is the costly part.
+func answers(tk textKeys, text string, cs []concept, a ask) bool {
+	if a.shape {
+		if own, _ := coverage(cs, tk); own < shapeOwnCoverage {
+			return false
+		}
+		if cov, _ := coverage(cs, tk, a.words); cov < shapeCoverage {
+			return false
+		}
 	}
-	own, _ := coverage(cs, keysOf(text))
-	cov, _ := coverage(cs, keysOf(text+" "+strings.Join(claim.Words(role), " ")))
-	return own >= shapeOwnCoverage && cov >= shapeCoverage
+	return statesIn(text, a.role)
 }
 
 // roleCandidates is how many of the best-ranked messages are read for the

@@ -217,12 +217,13 @@ func (tk textKeys) has(key string) bool {
 // every prompt. specific is how much of the project's own vocabulary it
 // matches, in units of one word seen once: generic words count nothing, so a
 // generic question matching a generic message is not taken for a follow-up.
-func coverage(cs []concept, tk textKeys) (cov, specific float64) {
+// A concept counts as matched when any of tks holds it.
+func coverage(cs []concept, tks ...textKeys) (cov, specific float64) {
 	var sum, got float64
 	for _, c := range cs {
 		sum += c.weight
 		for _, k := range c.keys {
-			if tk.has(k) {
+			if hasKey(tks, k) {
 				got += c.weight
 				specific += c.specific
 				break
@@ -233,4 +234,13 @@ func coverage(cs []concept, tk textKeys) (cov, specific float64) {
 		return 0, 0
 	}
 	return got / sum, specific
+}
+
+func hasKey(tks []textKeys, k string) bool {
+	for _, tk := range tks {
+		if tk.has(k) {
+			return true
+		}
+	}
+	return false
 }
