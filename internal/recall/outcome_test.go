@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -81,4 +82,25 @@ func TestRecallsHowTheLastSessionEnded(t *testing.T) {
 	if !strings.Contains(got, "Request timed out. (latest)") || strings.Contains(got, "(old)") {
 		t.Errorf("want the latest session's end:\n%s", got)
 	}
+}
+
+// FuzzContext: whatever the prompt (idioms, synonyms, Russian endings, outcome
+// questions included), composing the context never fails or panics, and what
+// it injects is valid UTF-8.
+func FuzzContext(f *testing.F) {
+	for _, s := range []string{"Did that go through last time?", "Где лежит проект шлюза?", "out of the box tap targets",
+		"how often does it poll every 12-hour", "шлюза\xff", "на чём оборвалась сессия", "", "(((", "mem:t1 did we finish?"} {
+		f.Add(s)
+	}
+	db := mustStore(f)
+	say(f, db, "s", day, "Git submodules for the api repo, every 12 hours the sync polls.", "Postgres is at 172.20.0.5, not 172.17.0.1.")
+	f.Fuzz(func(t *testing.T, prompt string) {
+		out, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+		if err != nil {
+			t.Fatalf("%q: %v", prompt, err)
+		}
+		if !utf8.ValidString(out.Text) {
+			t.Fatalf("%q: invalid UTF-8 injected", prompt)
+		}
+	})
 }

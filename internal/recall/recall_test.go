@@ -23,7 +23,7 @@ const proj = "/home/dev/shop-api"
 
 var day = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func mustStore(t *testing.T) *store.DB {
+func mustStore(t testing.TB) *store.DB {
 	t.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "memory.db"), store.Options{})
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 
 // say stores a conversation of one session: alternating user prompts and
 // assistant answers, one minute apart from start, and returns their events.
-func say(t *testing.T, db *store.DB, session string, start time.Time, turns ...string) []store.Event {
+func say(t testing.TB, db *store.DB, session string, start time.Time, turns ...string) []store.Event {
 	t.Helper()
 	var evs []store.Event
 	for i, text := range turns {
