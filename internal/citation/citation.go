@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
@@ -17,13 +17,13 @@ import (
 // idRe finds memory citation ids, not inside a longer word: an entry's
 // ("mem:" and at least four hex digits) or a recalled message's ("mem:t" and
 // its event id in base 36, see store.EventCID).
-var idRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(mem:(?:t[0-9a-z]{1,12}|[0-9a-f]{4,64}))(?:[^A-Za-z0-9_]|$)`)
+var idRe = lazyregexp.New(`(?:^|[^A-Za-z0-9_])(mem:(?:t[0-9a-z]{1,12}|[0-9a-f]{4,64}))(?:[^A-Za-z0-9_]|$)`)
 
 // usedRe is the line the citation trace asks an answer to end with.
-var usedRe = regexp.MustCompile(`(?im)^[ \t*_>-]*memories used[*_]*[ \t]*:(.*)$`)
+var usedRe = lazyregexp.New(`(?im)^[ \t*_>-]*memories used[*_]*[ \t]*:(.*)$`)
 
 // markRe is a citation mark in running text, as the injected memories show them.
-var markRe = regexp.MustCompile(`\[(mem:(?:t[0-9a-z]{1,12}|[0-9a-f]{4,64}))\]`)
+var markRe = lazyregexp.New(`\[(mem:(?:t[0-9a-z]{1,12}|[0-9a-f]{4,64}))\]`)
 
 // IDs returns the distinct memory ids that occur in text, in order.
 func IDs(text string) []string {

@@ -1,11 +1,12 @@
 package claim
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
 // askWords name a role the way a question does ("which lint tool", "what
@@ -66,10 +67,10 @@ var askWords = map[string][]string{
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "… now", "… at the moment", "어떤",
 // "뭘로". "How do I …" asks how to do something, not what the project chose.
-var questionRE = regexp.MustCompile(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
 
 // whereRE finds a question for a place.
-var whereRE = regexp.MustCompile(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
+var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
 
 var askIndex = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
@@ -235,7 +236,7 @@ func Words(role string) []string {
 }
 
 // ipRE matches an IPv4 address, with its port if it has one.
-var ipRE = regexp.MustCompile(`\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{1,5})?\b`)
+var ipRE = lazyregexp.New(`\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{1,5})?\b`)
 
 // Addresses returns the IPv4 addresses a text gives: the values of the
 // "address" role, which Parse leaves to the numbers' other readings.

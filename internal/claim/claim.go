@@ -2,9 +2,11 @@
 package claim
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
 // Claim is one decision a text makes: which role ("test runner", "port",
@@ -266,7 +268,7 @@ func (p *parser) phrase(v *vocabulary, i int) (int, *tool) {
 // sameRun reports whether tokens i..i+n-1 are adjacent Latin words of one
 // statement, only the last carrying a particle.
 func (p *parser) sameRun(i, n int) bool {
-	if !firstWords[p.toks[i].s] {
+	if !firstWords()[p.toks[i].s] {
 		return false
 	}
 	for k := i; k < i+n; k++ {
@@ -291,8 +293,9 @@ func onlySpace(s string) bool {
 }
 
 // firstWords holds the first word of each multi-word phrase, so most tokens
-// skip building n-grams.
-var firstWords = func() map[string]bool {
+// skip building n-grams. Built on first use, as the vocabulary is: every hook
+// links this package, most never parse a claim.
+var firstWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, r := range roleTable {
 		for _, item := range strings.Split(r.tools, "|") {
@@ -305,7 +308,7 @@ var firstWords = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // pickRole chooses, for a tool in several roles, the one its statement's
 // words point to; otherwise the tool's first role.
@@ -351,7 +354,7 @@ var products = map[string]string{
 var versionGap = map[string]bool{"directive": true, "version": true, "versions": true, "runtime": true, "toolchain": true,
 	"to": true, "at": true, "is": true, "of": true, "v": true, "sdk": true, "from": true, "on": true, "lts": true, "release": true}
 
-var joinedVersion = regexp.MustCompile(`^(node|nodejs|python|py|go|java|jdk|ruby|php|dotnet|net|openjdk|ubuntu|debian|alpine)-?(\d+(?:\.\d+)*)(?:\.x)?$`)
+var joinedVersion = lazyregexp.New(`^(node|nodejs|python|py|go|java|jdk|ruby|php|dotnet|net|openjdk|ubuntu|debian|alpine)-?(\d+(?:\.\d+)*)(?:\.x)?$`)
 
 // version recognises a product with its version at token i: its canonical
 // product, version and last token.
@@ -456,7 +459,7 @@ func isPortNumber(s string) bool {
 	return err == nil && n > 0 && n <= 65535
 }
 
-var regionRE = regexp.MustCompile(`^(?:(?:us|eu|ap|sa|ca|me|af|il|cn|mx)(?:-gov)?-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)\d)$`)
+var regionRE = lazyregexp.New(`^(?:(?:us|eu|ap|sa|ca|me|af|il|cn|mx)(?:-gov)?-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)\d)$`)
 
 func isRegion(s string) bool { return len(s) >= 9 && len(s) <= 24 && regionRE.MatchString(s) }
 

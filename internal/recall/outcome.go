@@ -3,11 +3,11 @@ package recall
 import (
 	"context"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -16,7 +16,7 @@ import (
 // оборвалась сессия?", "어떻게 됐어?". Its answer is rarely in words the
 // prompt shares: it is what happened next in that session, an error or the
 // session's last message.
-var outcomeRE = regexp.MustCompile(`(?i)\bdid (that|it|this|they|we|the \w+) (go through|work|succeed|pass|land|get (merged|done|deployed|fixed|finished))\b|` +
+var outcomeRE = lazyregexp.New(`(?i)\bdid (that|it|this|they|we|the \w+) (go through|work|succeed|pass|land|get (merged|done|deployed|fixed|finished))\b|` +
 	`\b(leave|left|stop|stopped) off\b|\bwhere did (we|it|that|the session) (stop|end|break|leave)|\bhow did (it|that|this|the \w+) (end|go|turn out)\b|` +
 	`\bwhat happened (with|to|after|next)\b|\bdid we (ever )?finish\b|\b(never|didn't|did not) (finish|get (done|finished))\b|\bended up\b|` +
 	`оборвал|останов|закончил|доделал|получилось|чем кончил|` +
@@ -25,7 +25,7 @@ var outcomeRE = regexp.MustCompile(`(?i)\bdid (that|it|this|they|we|the \w+) (go
 // earlierRE finds a prompt that places what it asks in an earlier session:
 // an outcome question about the project's own past, not a general one
 // ("what happened to Python 2?").
-var earlierRE = regexp.MustCompile(`(?i)\b(last time|last session|previous session|earlier|yesterday|we|we've|we'd|our)\b|в прошлый раз|прошл|вчера|мы |지난번|저번|어제|우리`)
+var earlierRE = lazyregexp.New(`(?i)\b(last time|last session|previous session|earlier|yesterday|we|we've|we'd|our)\b|в прошлый раз|прошл|вчера|мы |지난번|저번|어제|우리`)
 
 // outcomeShown is how many messages of what followed are shown: the
 // failures after the recalled turn, then the session's last message.
@@ -107,7 +107,7 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 
 // failedRE finds an answer that reports the turn failed outright (the model
 // API gave up, a request timed out).
-var failedRE = regexp.MustCompile(`(?i)^(api error|provider api request failed|request timed out|error:)`)
+var failedRE = lazyregexp.New(`(?i)^(api error|provider api request failed|request timed out|error:)`)
 
 // failed reports a message recording a failure: a tool run the capture marked
 // "(error)" (a non-zero exit, a hook blocking the command), or an answer that

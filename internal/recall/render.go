@@ -2,11 +2,11 @@ package recall
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 )
 
@@ -51,7 +51,7 @@ type Rendered struct {
 // blocks, a system reminder, or forge a citation. It runs over the
 // skeleton of the text, so look-alike spellings match too; words may be
 // joined by blanks, '-' or '_'.
-var markerRE = regexp.MustCompile(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation[\s_-]*traces?)\s*\])|(<\s*/?\s*(claude[\s_-]*memory[\s_-]*layer[\s_-]*context|system[\s_-]*reminder)[^>]*>)|(\[\s*mem\s*:)`)
+var markerRE = lazyregexp.New(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation[\s_-]*traces?)\s*\])|(<\s*/?\s*(claude[\s_-]*memory[\s_-]*layer[\s_-]*context|system[\s_-]*reminder)[^>]*>)|(\[\s*mem\s*:)`)
 
 // inert makes stored text safe to place inside the injected context: it folds
 // it onto one line (so it cannot start a line of its own) and defuses our block

@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -556,14 +556,14 @@ func claimText(m Memory) string {
 }
 
 // slashRE matches a prompt that is a slash command ("/memory-search jwt").
-var slashRE = regexp.MustCompile(`^/[A-Za-z][\w:.-]*(\s|$)`)
+var slashRE = lazyregexp.New(`^/[A-Za-z][\w:.-]*(\s|$)`)
 
 // ownCommandRE matches a prompt that runs one of the plugin's slash commands
 // ("/memory-search jwt", "/memory-layer:memory-show mem:ab12cd").
-var ownCommandRE = regexp.MustCompile(`^\s*/(memory-layer:)?memory-[a-z]+(\s|$)`)
+var ownCommandRE = lazyregexp.New(`^\s*/(memory-layer:)?memory-[a-z]+(\s|$)`)
 
 // citedRE finds citation ids in stored text.
-var citedRE = regexp.MustCompile(`\bmem:[0-9a-z]{3,12}\b`)
+var citedRE = lazyregexp.New(`\bmem:[0-9a-z]{3,12}\b`)
 
 // neverRecalled reports messages that are not the project's own words: slash
 // command invocations, and the plugin's own output as Claude relayed it (a
@@ -597,7 +597,7 @@ func firstLine(s string) string {
 }
 
 // usedLineRE is the "Memories used: …" line the citation trace asks for.
-var usedLineRE = regexp.MustCompile(`(?im)^\s*\**memories used:.*$`)
+var usedLineRE = lazyregexp.New(`(?im)^\s*\**memories used:.*$`)
 
 func withoutUsedLine(s string) string { return strings.TrimSpace(usedLineRE.ReplaceAllString(s, "")) }
 
@@ -636,7 +636,7 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 
 // ackRE matches a reply that only acknowledges ("Got it, I will follow that
 // from now on."): no context worth its space.
-var ackRE = regexp.MustCompile(`(?i)^[\s\p{P}]*(?:(?:got it|ok|okay|sure|thanks|thank you|will do|understood|noted|done|great|sounds good)\b|알겠|네[,.!\s]|좋아)`)
+var ackRE = lazyregexp.New(`(?i)^[\s\p{P}]*(?:(?:got it|ok|okay|sure|thanks|thank you|will do|understood|noted|done|great|sounds good)\b|알겠|네[,.!\s]|좋아)`)
 
 func acknowledgement(s string) bool {
 	return len(s) < 100 && ackRE.MatchString(s)
@@ -644,7 +644,7 @@ func acknowledgement(s string) bool {
 
 // currentRE finds a prompt that asks how things stand now ("these days",
 // "currently", "지금"): among items that match, the newer say how.
-var currentRE = regexp.MustCompile(`(?i)\b(now|these days|nowadays|currently|at the moment|any ?more|still|latest|current)\b|지금|현재|요즘`)
+var currentRE = lazyregexp.New(`(?i)\b(now|these days|nowadays|currently|at the moment|any ?more|still|latest|current)\b|지금|현재|요즘`)
 
 // preferNewest raises items by how recent they are among the candidates: the
 // newest by currentBoost, the oldest not at all.

@@ -1,9 +1,10 @@
 package recall
 
 import (
-	"regexp"
 	"slices"
 	"sync"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
 // synonymGroups are words a developer uses for the same thing in a question
@@ -39,11 +40,11 @@ var synonymGroups = [][]string{
 
 // idioms are phrases a question uses where the session would use one word.
 var idioms = []struct {
-	re   *regexp.Regexp
+	re   *lazyregexp.Regexp
 	word string
 }{
-	{regexp.MustCompile(`(?i)\bout[ -]of[ -]the[ -]box\b|\bby default\b`), "default"},
-	{regexp.MustCompile(`(?i)\bat random\b`), "randomly"},
+	{lazyregexp.New(`(?i)\bout[ -]of[ -]the[ -]box\b|\bby default\b`), "default"},
+	{lazyregexp.New(`(?i)\bat random\b`), "randomly"},
 }
 
 // withoutIdioms rewrites a prompt's idioms to the word they stand for.

@@ -1,10 +1,11 @@
 package recall
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
 // stopwords are dropped from queries: they match everything and rank nothing.
@@ -98,7 +99,7 @@ func terms(prompt string) (out []string, glued map[string]bool) {
 }
 
 // citationRE matches a memory citation id, an entry's or a message's.
-var citationRE = regexp.MustCompile(`\bmem:[0-9a-z]{1,64}\b`)
+var citationRE = lazyregexp.New(`\bmem:[0-9a-z]{1,64}\b`)
 
 // head is the part of a prompt recall reads: the question is near the start;
 // a pasted 10 MB log after it must not cost a scan.

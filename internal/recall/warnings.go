@@ -3,12 +3,12 @@ package recall
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -20,7 +20,7 @@ const perKind = 5
 // doubtRE matches wording inside a memory that doubts what it says: the
 // self-flag signal. Change wording ("switched to", "instead of") is not doubt:
 // a memory that reports its own change states the current choice.
-var doubtRE = regexp.MustCompile(`(?i)\b(wrong|incorrect|mistaken|outdated|obsolete|deprecated|not sure|unclear|unverified|broken)\b|잘못|틀렸|폐기|불확실`)
+var doubtRE = lazyregexp.New(`(?i)\b(wrong|incorrect|mistaken|outdated|obsolete|deprecated|not sure|unclear|unverified|broken)\b|잘못|틀렸|폐기|불확실`)
 
 // SelfFlag grades the doubt in a text by its distinct signals: LOW for one,
 // MEDIUM for two, HIGH for three or more; 0 for none. A word repeated is one

@@ -3,13 +3,13 @@ package recall
 import (
 	"context"
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -111,7 +111,7 @@ func isASCII(s string) bool {
 // oursRE finds a prompt that asks about the project's own ways and history
 // ("how do we…", "our…", "last time", "this repo", "우리"): its generic
 // words then say something about the project too.
-var oursRE = regexp.MustCompile(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|this (project|repo|codebase))\b|우리|저번|지난번`)
+var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|this (project|repo|codebase))\b|우리|저번|지난번`)
 
 // unseenWeight is the share of a rare word's weight that a word the store
 // has never seen keeps. Such a word cannot tell stored items apart; counted

@@ -1,10 +1,11 @@
 package recall
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
 // window is a span of time a prompt names; zero means none.
@@ -24,11 +25,11 @@ var (
 	}
 	// "in May", "May 2023", "during March", "last June": a month name is read
 	// as a month only next to such a word or a year ("may" is also a verb).
-	monthRE   = regexp.MustCompile(`(?i)\b(?:(in|during|since|from|last|this|early|mid|late|of)\s+)?(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?(?:\s+(?:of\s+)?((?:19|20)\d\d))?`)
-	yearRE    = regexp.MustCompile(`(?i)(?:^|[^\w.])((?:19|20)\d\d)(?:[^\w.]|$)`)
-	agoRE     = regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six)\s+(day|week|month|year)s?\s+ago\b`)
-	koMonthRE = regexp.MustCompile(`(\d{1,2})월`)
-	koAgoRE   = regexp.MustCompile(`(\d+)\s*(일|주|달|개월|년)\s*전`)
+	monthRE   = lazyregexp.New(`(?i)\b(?:(in|during|since|from|last|this|early|mid|late|of)\s+)?(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?(?:\s+(?:of\s+)?((?:19|20)\d\d))?`)
+	yearRE    = lazyregexp.New(`(?i)(?:^|[^\w.])((?:19|20)\d\d)(?:[^\w.]|$)`)
+	agoRE     = lazyregexp.New(`(?i)\b(\d+|a|an|one|two|three|four|five|six)\s+(day|week|month|year)s?\s+ago\b`)
+	koMonthRE = lazyregexp.New(`(\d{1,2})월`)
+	koAgoRE   = lazyregexp.New(`(\d+)\s*(일|주|달|개월|년)\s*전`)
 )
 
 var smallNumbers = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
