@@ -42,8 +42,8 @@ const (
 // outcomeItems finds what became of the work a prompt asks about: in the
 // session of the best recalled item (or, when nothing was recalled, the
 // project's latest other session), the failures that followed it and the
-// session's last message. Each reaches minRelevance:
-// the prompt asked for exactly this.
+// session's last message. Each reaches minRelevance: the prompt asked for
+// exactly this.
 func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string, items []Item) ([]Item, error) {
 	if !outcomeRE.MatchString(prompt) || !earlierRE.MatchString(prompt) {
 		return nil, nil
