@@ -403,9 +403,10 @@ type ask struct {
 	role  string
 	shape bool      // its values are shapes (claim.Shape)
 	cs    []concept // the prompt's concepts and the role's own words (withRole)
-	words textKeys  // the words asking for it ("address", "how often")
+	words textKeys  // the words naming it ("address", "how often", "every")
 }
 
+// asks prepares the roles a prompt with concepts cs asks (claim.Asks).
 func asks(cs []concept, roles []string) []ask {
 	out := make([]ask, len(roles))
 	for i, r := range roles {
