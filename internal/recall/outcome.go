@@ -82,9 +82,11 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 	if f.Newest {
 		slices.Reverse(next)
 	}
-	last, err := db.Read().Events(ctx, store.EventFilter{SessionID: session, Types: messageTypes, Newest: true, Limit: 1})
-	if err != nil {
-		return nil, err
+	last := next[max(len(next)-1, 0):] // the session's last message, when the scan reached its end
+	if !f.Newest && len(next) == f.Limit {
+		if last, err = db.Read().Events(ctx, store.EventFilter{SessionID: session, Types: messageTypes, Newest: true, Limit: 1}); err != nil {
+			return nil, err
+		}
 	}
 	var picked []store.Event
 	for _, e := range next {
@@ -97,10 +99,9 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 	}
 	out := make([]Item, 0, len(picked))
 	for _, e := range picked {
-		out = append(out, Item{
-			CID: store.EventCID(e.ID), Kind: e.Type, SessionID: e.SessionID, Time: e.Time, Text: e.Text,
-			Relevance: minRelevance, event: e, events: []int64{e.ID}, Excerpt: excerpt(e.Text, nil, itemChars),
-		})
+		it := messageItem(e, excerpt(e.Text, nil, itemChars))
+		it.Relevance = minRelevance
+		out = append(out, it)
 	}
 	return out, nil
 }

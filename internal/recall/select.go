@@ -67,6 +67,12 @@ type Item struct {
 	ReplacedBy string
 }
 
+// messageItem is the item showing captured message e, ex of its text.
+func messageItem(e store.Event, ex string) Item {
+	return Item{CID: store.EventCID(e.ID), Kind: e.Type, SessionID: e.SessionID, Time: e.Time, Text: e.Text,
+		Excerpt: ex, event: e, events: []int64{e.ID}}
+}
+
 // EntryID is the entry's row id, or 0 for a message.
 func (it Item) EntryID() int64 { return it.entry.ID }
 
@@ -279,10 +285,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		if s.Type == store.TypeToolObservation {
 			score *= toolWeight(s.Text)
 		}
-		out = append(out, Item{
-			CID: store.EventCID(s.ID), Kind: s.Type, SessionID: s.SessionID, Time: s.Time, Text: s.Text,
-			Score: score, Coverage: s.cov, Relevance: rel, event: s.Event, events: []int64{s.ID}, Excerpt: s.ex,
-		})
+		it := messageItem(s.Event, s.ex)
+		it.Score, it.Coverage, it.Relevance = score, s.cov, rel
+		out = append(out, it)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out, nil
@@ -372,11 +377,9 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			}
 			seen[h.ID] = true
 			cov, spec := coverage(cs, tk)
-			out = append(out, Item{
-				CID: store.EventCID(h.ID), Kind: h.Type, SessionID: h.SessionID, Time: h.Time, Text: h.Text,
-				Score: bestMessage * 0.9, Coverage: cov, Relevance: math.Max(roleRelevance, cov*spec),
-				event: h.Event, events: []int64{h.ID}, Excerpt: ex,
-			})
+			it := messageItem(h.Event, ex)
+			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
+			out = append(out, it)
 		}
 	}
 	// The newest statement of a decision first: it is the current one.

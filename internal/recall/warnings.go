@@ -234,8 +234,7 @@ func replaced(ctx context.Context, db *store.DB, n said, c claim.Claim) (said, b
 		}
 		cs := claim.Parse(h.Text)
 		if rel, _, ov, _ := claim.Compare(cs, n.claims); rel == claim.Supersedes && ov == c.Replaces {
-			it := Item{CID: store.EventCID(h.ID), Kind: h.Type, SessionID: h.SessionID, Time: h.Time, Text: h.Text, Excerpt: h.Text, event: h.Event}
-			return said{it, cs}, true, nil
+			return said{messageItem(h.Event, h.Text), cs}, true, nil
 		}
 	}
 	return said{}, false, nil
