@@ -129,9 +129,11 @@ func (x *extractor) across(ss []*sent, k, j int) (claim.Claim, bool) {
 	worth := false
 	for _, c := range own {
 		for _, n := range neighbour {
-			// An image name alone in its sentence ("Stop pushing
-			// acme/old.") reads as a path.
-			if n.Role != c.Role && !(c.Role == "image" && n.Role == "path") || n.Value == c.Value {
+			// A name alone in its sentence reads as whatever its shape
+			// says ("Stop pushing acme/old." is a path): the joint parse
+			// below tells which identifier it is.
+			sameKind := n.Role == c.Role || claim.Identifier(n.Role) && claim.Identifier(c.Role)
+			if !sameKind || n.Value == c.Value {
 				continue
 			}
 			if claim.Identifier(c.Role) {
