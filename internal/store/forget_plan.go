@@ -175,27 +175,8 @@ func eventRef(ctx context.Context, t *Tx, id int64) (eventText, error) {
 
 // filters seeds the plan with the events and entries matching every filter.
 func (p *planner) filters(ctx context.Context) error {
-	s := p.sel
-	where := []string{"e.type <> ?"}
-	args := []any{TypeForgotten}
-	from := "events e"
-	if phrase := strings.TrimSpace(s.Phrase); phrase != "" {
-		from = "events_fts JOIN events e ON e.id = events_fts.rowid"
-		where = append(where, "events_fts MATCH ?")
-		args = append(args, quoteTerm(phrase))
-	}
-	if s.SessionID != "" {
-		where = append(where, "e.session_id = ?")
-		args = append(args, s.SessionID)
-	}
-	if s.Project != "" {
-		where = append(where, "e.project = ?")
-		args = append(args, s.Project)
-	}
-	if !s.Before.IsZero() {
-		where = append(where, p.before("e.ts"))
-		args = append(args, FormatTime(s.Before), p.now)
-	}
+	from, where, args := p.matching("events", "ts")
+	where, args = append(where, "e.type <> ?"), append(args, TypeForgotten)
 	rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.type FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return fmt.Errorf("forget: select events: %w", err)
@@ -214,10 +195,26 @@ func (p *planner) filters(ctx context.Context) error {
 		return fmt.Errorf("forget: select events: %w", err)
 	}
 
-	where, args, from = []string{"1 = 1"}, nil, "entries e"
+	from, where, args = p.matching("entries", "created_at")
+	ids, err := queryIDs(ctx, p.t, `SELECT e.id FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return fmt.Errorf("forget: select entries: %w", err)
+	}
+	for _, id := range ids {
+		p.entries[id] = true
+	}
+	return nil
+}
+
+// matching is the FROM and the conditions selecting the rows of table
+// (events or entries, aliased e, its full-text index table_fts) that match
+// every filter of the selector; timeCol is the table's time column.
+func (p *planner) matching(table, timeCol string) (from string, where []string, args []any) {
+	s := p.sel
+	from, where = table+" e", []string{"1 = 1"}
 	if phrase := strings.TrimSpace(s.Phrase); phrase != "" {
-		from = "entries_fts JOIN entries e ON e.id = entries_fts.rowid"
-		where = append(where, "entries_fts MATCH ?")
+		from = table + "_fts JOIN " + table + " e ON e.id = " + table + "_fts.rowid"
+		where = append(where, table+"_fts MATCH ?")
 		args = append(args, quoteTerm(phrase))
 	}
 	if s.SessionID != "" {
@@ -229,17 +226,10 @@ func (p *planner) filters(ctx context.Context) error {
 		args = append(args, s.Project)
 	}
 	if !s.Before.IsZero() {
-		where = append(where, p.before("e.created_at"))
+		where = append(where, p.before("e."+timeCol))
 		args = append(args, FormatTime(s.Before), p.now)
 	}
-	ids, err := queryIDs(ctx, p.t, `SELECT e.id FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
-	if err != nil {
-		return fmt.Errorf("forget: select entries: %w", err)
-	}
-	for _, id := range ids {
-		p.entries[id] = true
-	}
-	return nil
+	return from, where, args
 }
 
 // before is the condition of --before on a time column, taking the date
