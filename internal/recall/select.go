@@ -89,7 +89,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(cs) == 0 {
 		return nil, nil
 	}
-	cs, err := weigh(ctx, db, cs, oursRE.MatchString(prompt))
+	cs, total, err := weigh(ctx, db, cs, oursRE.MatchString(prompt))
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
@@ -97,9 +97,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if now.IsZero() {
 		now = time.Now()
 	}
-	match := store.MatchAny(searchForms(cs), true)
+	find := plan(cs, total)
 	asked := asks(cs, claim.Asks(prompt))
-	msgs, err := messageItems(ctx, db, req, cs, match, asked)
+	msgs, err := messageItems(ctx, db, req, cs, find, asked)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(msgs) > 0 {
 		best = msgs[0].Score
 	}
-	ents, err := entryItems(ctx, db, req, cs, match, asked, best)
+	ents, err := entryItems(ctx, db, req, cs, find, asked, best)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +117,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	msgs, err = withoutSuperseded(ctx, db, mergeRoles(msgs, roles))
 	if err != nil {
+		return nil, err
+	}
+	if err := linkQuoted(ctx, db, ents, msgs); err != nil {
 		return nil, err
 	}
 	items := merge(ents, msgs)
@@ -175,12 +178,36 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 // 7 ms instead of 2 at 10k messages; a twentieth lost a follow-up.
 const hookRankBudget = rankBudget / 10
 
-// searchForms are the forms of the concepts the full-text query looks for:
-// the rarest the store holds while their messages add up to no more than
-// hookRankBudget (and always the two rarest). Ranking an OR query by BM25
-// evaluates every match, most of the prompt path's time in a large store; a
-// common word left out still counts in coverage.
-func searchForms(cs []concept) []string {
+// hookScoreBudget is how many messages the prompt path ranks by BM25 at
+// most. The two rarest words of a prompt about something discussed all the
+// time ("how did we configure retries for the payment webhook?") can be in
+// a tenth of a large store's messages: at 100k messages, ranking all 26,000
+// of them took 50 ms. Beyond the budget only the newest of them are ranked
+// (see search); messages holding a word within the budget, however old,
+// are still found.
+const hookScoreBudget = 600
+
+// search is what the prompt path's full-text queries look for.
+type search struct {
+	// match is the concepts' forms, as prefixes: the rarest the store holds
+	// while their messages add up to no more than hookRankBudget (and always
+	// the two rarest). Ranking an OR query by BM25 evaluates every match,
+	// most of the prompt path's time in a large store; a common word left
+	// out still counts in coverage.
+	match store.Match
+	// after, when match selects more than hookScoreBudget messages, ranks
+	// only those past this id: about the newest hookScoreBudget of them,
+	// message ids growing about evenly with time.
+	after int64
+	// rare is then the rarest concept's forms when it alone is within
+	// hookScoreBudget: ranked over every message, so that an old message
+	// holding it is not lost to the window.
+	rare store.Match
+}
+
+// plan is the search for concepts weighed in a store whose largest event id
+// is total.
+func plan(cs []concept, total int) search {
 	var seen []concept
 	for _, c := range cs {
 		if c.df > 0 { // a word in no message finds nothing
@@ -189,15 +216,22 @@ func searchForms(cs []concept) []string {
 	}
 	sort.SliceStable(seen, func(i, j int) bool { return seen[i].df < seen[j].df })
 	var forms []string
-	total := 0
+	sum := 0
 	for i, c := range seen {
-		if i >= 2 && total+c.df > hookRankBudget {
+		if i >= 2 && sum+c.df > hookRankBudget {
 			break
 		}
-		total += c.df
+		sum += c.df
 		forms = append(forms, c.forms...)
 	}
-	return forms
+	s := search{match: store.MatchAny(forms, true)}
+	if sum > hookScoreBudget && total > 0 {
+		s.after = int64(total - total*hookScoreBudget/sum)
+		if seen[0].df <= hookScoreBudget {
+			s.rare = store.MatchAny(seen[0].forms, true)
+		}
+	}
+	return s
 }
 
 // relevanceMix is how much of an item's rank does not depend on its
@@ -222,10 +256,17 @@ func toolWeight(text string) float64 {
 // messageItems scores the captured messages the full-text index finds, as
 // Search does (BM25 raised by coverage, then inContext), times their
 // relevance, and keeps those reaching itemRelevance.
-func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, match store.Match, asked []ask) ([]Item, error) {
-	hits, err := db.SearchEvents(ctx, store.EventQuery{
-		Match: match, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
-	})
+func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask) ([]Item, error) {
+	q := store.EventQuery{
+		Match: find.match, After: find.after, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
+	}
+	hits, err := db.SearchEvents(ctx, q)
+	if err == nil && find.after > 0 && !find.rare.Empty() {
+		q.Match, q.After = find.rare, 0
+		var old []store.EventHit
+		old, err = db.SearchEvents(ctx, q)
+		hits = unionHits(hits, old)
+	}
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
@@ -293,14 +334,44 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	return out, nil
 }
 
+// unionHits is a followed by the hits of b it does not hold. A message in
+// both keeps its score in a, ranked for every word searched.
+func unionHits(a, b []store.EventHit) []store.EventHit {
+	seen := make(map[int64]bool, len(a))
+	for _, h := range a {
+		seen[h.ID] = true
+	}
+	for _, h := range b {
+		if !seen[h.ID] {
+			a = append(a, h)
+		}
+	}
+	return a
+}
+
 // entryItems scores verified entries on the scale of the best message.
-func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, match store.Match, asked []ask, bestMessage float64) ([]Item, error) {
-	hits, err := db.SearchEntries(ctx, store.EntryQuery{
-		Match: match, Project: req.Project,
-		Stages:   []string{store.StageVerified, store.StageCertified},
-		Statuses: []string{store.StatusActive, store.StatusContested},
-		Limit:    candidates,
-	})
+func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, bestMessage float64) ([]Item, error) {
+	q := store.EntryQuery{
+		Match: find.match, Project: req.Project,
+		Stages:     []string{store.StageVerified, store.StageCertified},
+		Statuses:   []string{store.StatusActive, store.StatusContested},
+		Limit:      candidates,
+		Quotes:     entryQuotes,
+		RankNewest: hookScoreBudget / 2,
+	}
+	hits, err := db.SearchEntries(ctx, q)
+	if err == nil && !find.rare.Empty() {
+		// An old entry holding the rarest word, past the newest ranked.
+		q.Match, q.RankNewest = find.rare, 0
+		var old []store.EntryHit
+		if old, err = db.SearchEntries(ctx, q); err == nil {
+			for _, h := range old {
+				if !slices.ContainsFunc(hits, func(g store.EntryHit) bool { return g.ID == h.ID }) {
+					hits = append(hits, h)
+				}
+			}
+		}
+	}
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
@@ -514,6 +585,36 @@ func withoutSuperseded(ctx context.Context, db *store.DB, msgs []Item) ([]Item, 
 		}
 	}
 	return out, nil
+}
+
+// entryQuotes is how many of an entry's quotes the prompt path reads, the
+// most confident first: what its coverage of a prompt is judged on besides
+// its claim. An entry said in every session has thousands.
+const entryQuotes = 8
+
+// linkQuoted adds to each entry's events the messages among msgs it quotes,
+// which merge folds into it: entryItems reads only entryQuotes of its quotes.
+func linkQuoted(ctx context.Context, db *store.DB, ents, msgs []Item) error {
+	ids := make([]int64, len(ents))
+	for i, e := range ents {
+		ids[i] = e.EntryID()
+	}
+	var events []int64
+	for _, m := range msgs {
+		events = append(events, m.events[0])
+	}
+	links, err := db.EvidenceLinks(ctx, ids, events)
+	if err != nil {
+		return err
+	}
+	for i := range ents {
+		for _, id := range links[ents[i].EntryID()] {
+			if !slices.Contains(ents[i].events, id) {
+				ents[i].events = append(ents[i].events, id)
+			}
+		}
+	}
+	return nil
 }
 
 // merge shows an entry and the messages it quotes once: the entry, ranked at

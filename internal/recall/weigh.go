@@ -129,15 +129,16 @@ const genericWeight = 0.3
 // keeps unseenWeight of a word seen once: a prompt about something never
 // discussed should match less, but a paraphrase's new words should not sink
 // it. Generic words keep genericWeight. An identifier form no text contains
-// ("apishrooms" for api-shrooms) is dropped, its parts carry it.
-func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) ([]concept, error) {
+// ("apishrooms" for api-shrooms) is dropped, its parts carry it. total is
+// TermDocs's estimate of how many events the store holds.
+func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []concept, total int, err error) {
 	var keys []string
 	for _, c := range cs {
 		keys = append(keys, c.keys...)
 	}
 	docs, total, err := db.TermDocs(ctx, keys)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	n := float64(max(total, 1))
 	rarest := math.Log(1 + (n-0.5)/1.5)
@@ -173,7 +174,7 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) ([]concep
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	return out, total, nil
 }
 
 // textKeys is the set of index keys a stored text contains, computed the way

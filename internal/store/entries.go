@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -304,6 +305,64 @@ func loadEvidence(ctx context.Context, t *Tx, entries []Entry, sessions ...strin
 	return rows.Err()
 }
 
+// bestEvidence fills in at most n aligned evidence rows of each entry, the
+// most confident first, in one statement whose every part reads n rows of
+// the evidence_best index.
+func bestEvidence(ctx context.Context, t *Tx, entries []Entry, n int) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	index := make(map[int64]int, len(entries))
+	parts := make([]string, len(entries))
+	args := make([]any, len(entries))
+	for i, e := range entries {
+		index[e.ID] = i
+		parts[i] = `SELECT * FROM (SELECT ` + evidenceColumns + ` FROM evidence
+			WHERE entry_id = ? AND method NOT IN ('', 'none') ORDER BY confidence DESC, id LIMIT ` + strconv.Itoa(n) + `)`
+		args[i] = e.ID
+	}
+	rows, err := t.query(ctx, strings.Join(parts, " UNION ALL "), args...)
+	if err != nil {
+		return fmt.Errorf("best evidence: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := scanEvidence(rows)
+		if err != nil {
+			return fmt.Errorf("best evidence: %w", err)
+		}
+		i := index[v.EntryID]
+		entries[i].Evidence = append(entries[i].Evidence, v)
+	}
+	return rows.Err()
+}
+
+// EvidenceLinks returns, for each of the entries, which of the events it
+// quotes: what ties a recalled message to the entry distilled from it,
+// through the evidence_event index, however many quotes the entry has.
+func (db *DB) EvidenceLinks(ctx context.Context, entries, events []int64) (map[int64][]int64, error) {
+	if len(entries) == 0 || len(events) == 0 {
+		return nil, nil
+	}
+	args := append(int64Args(events), int64Args(entries)...)
+	rows, err := db.Read().query(ctx, `SELECT DISTINCT entry_id, event_id FROM evidence
+		WHERE event_id IN (`+placeholders(len(events))+`) AND entry_id IN (`+placeholders(len(entries))+`)
+		ORDER BY entry_id, event_id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("evidence links: %w", err)
+	}
+	defer rows.Close()
+	links := map[int64][]int64{}
+	for rows.Next() {
+		var entry, event int64
+		if err := rows.Scan(&entry, &event); err != nil {
+			return nil, fmt.Errorf("evidence links: %w", err)
+		}
+		links[entry] = append(links[entry], event)
+	}
+	return links, rows.Err()
+}
+
 const evidenceColumns = `id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
 		span_start, span_end, method, confidence, failure, ambiguous`
 
@@ -557,6 +616,17 @@ type EntryQuery struct {
 	Stages    []string
 	Statuses  []string
 	Limit     int
+	// Quotes, when not 0, loads at most this many aligned evidence rows per
+	// entry, the most confident first, instead of all of them: a claim said
+	// in every session carries thousands, and reading them was the costliest
+	// query of the prompt path (EvidenceLinks finds which messages an entry
+	// quotes).
+	Quotes int
+	// RankNewest, when not 0, ranks by BM25 only the newest this many of the
+	// entries Match selects: FTS5 finds them walking its index backwards and
+	// stops, where ranking evaluates every match (1,171 of 9,244 entries for
+	// two common words, 2.7 ms).
+	RankNewest int
 }
 
 // EntryHit is an entry found by SearchEntries with its BM25 score (higher is better).
@@ -603,6 +673,18 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 	if limit <= 0 {
 		limit = 10
 	}
+	if q.RankNewest > 0 {
+		var n, oldest int64
+		err := db.Read().queryRow(ctx, `SELECT count(*), coalesce(min(rowid), 0) FROM (SELECT rowid FROM entries_fts
+			WHERE entries_fts MATCH ? ORDER BY rowid DESC LIMIT ?)`, expr, q.RankNewest).Scan(&n, &oldest)
+		if err != nil {
+			return nil, fmt.Errorf("search entries: %w", err)
+		}
+		if n == int64(q.RankNewest) {
+			where = append(where, "entries_fts.rowid >= ?")
+			args = append(args, oldest)
+		}
+	}
 	rows, err := db.Read().query(ctx, `SELECT e.id, -bm25(entries_fts, 2.0, 1.0, 1.5) FROM entries_fts
 		JOIN entries e ON e.id = entries_fts.rowid
 		WHERE `+strings.Join(where, " AND ")+`
@@ -626,7 +708,10 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 	if len(ids) == 0 {
 		return nil, rows.Err()
 	}
-	es, err := db.Read().Entries(ctx, EntryFilter{IDs: ids, Evidence: true})
+	es, err := db.Read().Entries(ctx, EntryFilter{IDs: ids, Evidence: q.Quotes == 0})
+	if err == nil && q.Quotes > 0 {
+		err = bestEvidence(ctx, db.Read(), es, q.Quotes)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,11 @@ type EventQuery struct {
 	Types          []string
 	Since          time.Time
 	Until          time.Time // only events before this; zero for no bound
-	Limit          int
+	// After ranks only the events whose id is greater: FTS5 skips the rest
+	// of each document list, so a query of common words costs what the
+	// newest of their rows cost instead of all of them.
+	After int64
+	Limit int
 	// Newest returns the newest matches, unranked: FTS5 walks its index in
 	// row order and stops at Limit, where ranking by BM25 evaluates every
 	// match first.
@@ -135,6 +139,10 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 	if !q.Until.IsZero() {
 		where = append(where, "e.ts < ?")
 		args = append(args, FormatTime(q.Until))
+	}
+	if q.After > 0 {
+		where = append(where, "events_fts.rowid > ?")
+		args = append(args, q.After)
 	}
 	limit := q.Limit
 	if limit <= 0 {

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -51,5 +53,64 @@ func TestMatchHostileWords(t *testing.T) {
 		if _, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny(words, true)}); err != nil {
 			t.Errorf("MatchAny(%q): %v", words, err)
 		}
+	}
+}
+
+// TestSearchNewest checks the bounds the prompt path ranks within: After
+// leaves out older events, RankNewest ranks only the newest entries a match
+// selects, Quotes reads an entry's most confident quotes only, and
+// EvidenceLinks still ties the entry to every message it quotes.
+func TestSearchNewest(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	var evs []Event
+	for i := range 10 {
+		evs = append(evs, Event{Type: TypeUserPrompt, SessionID: fmt.Sprintf("s%d", i), Project: "/p", DedupeKey: fmt.Sprintf("k%d", i),
+			Text: fmt.Sprintf("the webhook retries, take %d", i)})
+	}
+	if _, err := appendEvents(ctx, db, evs...); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"webhook"}, true), After: 7, Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 3 || slices.ContainsFunc(hits, func(h EventHit) bool { return h.ID <= 7 }) {
+		t.Errorf("After 7: %d hits %+v, want events 8 to 10", len(hits), hits)
+	}
+
+	var ids []int64
+	for i := range 5 {
+		var ev []Evidence
+		for j := range 10 {
+			ev = append(ev, Evidence{SessionID: fmt.Sprintf("s%d", j), EventID: int64(j + 1), Quote: fmt.Sprintf("the webhook retries, take %d", j),
+				Method: "exact", Confidence: 1 - float64(j)/100, SpanEnd: 10})
+		}
+		e, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s0", Type: "fact", Title: fmt.Sprintf("webhook retries %d", i),
+			ClaimKey: fmt.Sprint("c", i), Stage: StageVerified, Evidence: ev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, e.ID)
+	}
+	got, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{"webhook"}, true), Limit: 10, RankNewest: 2, Quotes: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID < ids[3] || got[1].ID < ids[3] {
+		t.Fatalf("RankNewest 2: %d hits, want the two newest entries", len(got))
+	}
+	for _, h := range got {
+		if len(h.Evidence) != 3 || h.Evidence[0].EventID != 1 || h.Evidence[2].EventID != 3 {
+			t.Errorf("Quotes 3: entry %d read with %+v, want its three most confident quotes", h.ID, h.Evidence)
+		}
+	}
+	links, err := db.EvidenceLinks(ctx, []int64{ids[0], ids[4]}, []int64{9, 10, 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{9, 10}; !slices.Equal(links[ids[0]], want) || !slices.Equal(links[ids[4]], want) || len(links) != 2 {
+		t.Errorf("EvidenceLinks = %v, want events 9 and 10 for both entries", links)
 	}
 }
