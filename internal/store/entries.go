@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -306,35 +305,29 @@ func loadEvidence(ctx context.Context, t *Tx, entries []Entry, sessions ...strin
 }
 
 // bestEvidence fills in at most n aligned evidence rows of each entry, the
-// most confident first, in one statement whose every part reads n rows of
-// the evidence_best index.
+// most confident first: a statement each, reading n rows of the
+// evidence_best index.
 func bestEvidence(ctx context.Context, t *Tx, entries []Entry, n int) error {
-	if len(entries) == 0 {
-		return nil
-	}
-	index := make(map[int64]int, len(entries))
-	parts := make([]string, len(entries))
-	args := make([]any, len(entries))
-	for i, e := range entries {
-		index[e.ID] = i
-		parts[i] = `SELECT * FROM (SELECT ` + evidenceColumns + ` FROM evidence
-			WHERE entry_id = ? AND method NOT IN ('', 'none') ORDER BY confidence DESC, id LIMIT ` + strconv.Itoa(n) + `)`
-		args[i] = e.ID
-	}
-	rows, err := t.query(ctx, strings.Join(parts, " UNION ALL "), args...)
-	if err != nil {
-		return fmt.Errorf("best evidence: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		v, err := scanEvidence(rows)
+	for i := range entries {
+		rows, err := t.query(ctx, `SELECT `+evidenceColumns+` FROM evidence
+			WHERE entry_id = ? AND method NOT IN ('', 'none') ORDER BY confidence DESC, id LIMIT ?`, entries[i].ID, n)
 		if err != nil {
 			return fmt.Errorf("best evidence: %w", err)
 		}
-		i := index[v.EntryID]
-		entries[i].Evidence = append(entries[i].Evidence, v)
+		for rows.Next() {
+			v, err := scanEvidence(rows)
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("best evidence: %w", err)
+			}
+			entries[i].Evidence = append(entries[i].Evidence, v)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("best evidence: %w", err)
+		}
 	}
-	return rows.Err()
+	return nil
 }
 
 // EvidenceLinks returns, for each of the entries, which of the events it

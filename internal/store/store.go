@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"syscall"
 	"time"
 
@@ -62,6 +63,9 @@ type DB struct {
 	busy time.Duration // how long a write waits for the write lock
 	// keepWAL: closing leaves the WAL unless it has grown (see closeWAL).
 	keepWAL bool
+	// stmts are the reader's prepared statements (see readStmt).
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 }
 
 // Options tune Open.
@@ -227,6 +231,12 @@ func isBusy(err error) bool {
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.stmtMu.Lock()
+	for _, st := range db.stmts {
+		st.Close()
+	}
+	db.stmts = nil
+	db.stmtMu.Unlock()
 	if db.keepWAL {
 		db.closeWAL()
 	}

@@ -212,6 +212,38 @@ func (db *DB) Update(ctx context.Context, fn func(t *Tx) error) error {
 	return t.Commit()
 }
 
+// readStmts bounds the reader's cache of prepared statements: a long-lived
+// process (the MCP server, the dashboard) runs queries whose text varies
+// with the number of their arguments.
+const readStmts = 128
+
+// readStmt returns q prepared for readers, preparing it on first use: a
+// prompt runs the same few queries again and again (an entry, its best
+// quote, a message's neighbours), and SQL parsing was a tenth of the prompt
+// path's time.
+func (db *DB) readStmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	db.stmtMu.Lock()
+	defer db.stmtMu.Unlock()
+	if st, ok := db.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := db.sql.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if db.stmts == nil {
+		db.stmts = map[string]*sql.Stmt{}
+	}
+	if len(db.stmts) >= readStmts {
+		for k, old := range db.stmts {
+			old.Close()
+			delete(db.stmts, k)
+		}
+	}
+	db.stmts[q] = st
+	return st, nil
+}
+
 // stmt returns q prepared in this transaction, preparing it on first use.
 func (t *Tx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 	if st, ok := t.stmts[q]; ok {
@@ -238,7 +270,11 @@ func (t *Tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error
 
 func (t *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if t.tx == nil {
-		return t.db.sql.QueryContext(ctx, q, args...)
+		st, err := t.db.readStmt(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		return st.QueryContext(ctx, args...)
 	}
 	st, err := t.stmt(ctx, q)
 	if err != nil {
@@ -249,7 +285,11 @@ func (t *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error
 
 func (t *Tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	if t.tx == nil {
-		return t.db.sql.QueryRowContext(ctx, q, args...)
+		st, err := t.db.readStmt(ctx, q)
+		if err != nil {
+			return t.db.sql.QueryRowContext(ctx, q, args...) // Scan returns the error
+		}
+		return st.QueryRowContext(ctx, args...)
 	}
 	st, err := t.stmt(ctx, q)
 	if err != nil {
