@@ -429,9 +429,16 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		if len(words) == 0 {
 			continue // a shape with no word of its own: found by messageItems
 		}
+		// A Korean particle sticks to the name ("Heroku에서"): a prompt in
+		// another script looks for the names as prefixes too. An English one
+		// looks for them as the index stores them, which costs a tenth
+		// ("port*" is also portal, porter and ports).
+		match := store.MatchStems(words)
+		if !isASCII(req.Prompt) {
+			match = store.MatchAny(words, true)
+		}
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
-			// Prefixes: a Korean particle sticks to the name ("Heroku에서").
-			Match: store.MatchAny(words, true), Project: req.Project, ExcludeSession: req.SessionID,
+			Match: match, Project: req.Project, ExcludeSession: req.SessionID,
 			Types: messageTypes, Limit: 30, Newest: true,
 		})
 		if err != nil {

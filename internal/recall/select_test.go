@@ -402,3 +402,15 @@ func TestRecallsTheValueAsked(t *testing.T) {
 		t.Errorf("an interval about something else answered an unrelated question:\n%s", got)
 	}
 }
+
+// A Korean sentence attaches its particle to an English name ("Heroku에서"):
+// asked in Korean, the name is looked for as a prefix; asked in English,
+// as the index stores it (see roleItems).
+func TestRecallsTheValueBeforeAParticle(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	say(t, db, "deploy", day, "결국 Heroku에서 돌리기로 했어요.")
+	if got := recallFor(t, db, defaults(), "우리 앱은 어디에 배포했지?"); !strings.Contains(got, "Heroku에서") {
+		t.Errorf("the host before a particle is not shown:\n%s", got)
+	}
+}

@@ -17,7 +17,17 @@ type Match struct {
 	Words  []string
 	All    bool // rows holding every word; otherwise any of them
 	Prefix bool // each word also matches as a prefix
+	// Stems matches an ASCII word by its stem alone, as the index stores it
+	// ("ports" holds "port"), and only words in other scripts also as a
+	// prefix (the index keeps a Korean word with its particle). A prefix
+	// query merges the document lists of every word it starts: "port*" is
+	// port, portal, porter, ports..., 23,000 messages of 190,000.
+	Stems bool
 }
+
+// MatchStems is a Match of rows holding any of the words, ASCII words by
+// their stem and others also as a prefix (see Match.Stems).
+func MatchStems(words []string) Match { return Match{Words: words, Stems: true} }
 
 // MatchAny is a Match of rows holding any of the words; with prefix, each
 // word also matches as a prefix.
@@ -50,11 +60,20 @@ func (m Match) expr() string {
 			b.WriteString(op)
 		}
 		b.WriteString(quoteTerm(t))
-		if m.Prefix {
+		if m.Prefix || m.Stems && !ascii(t) {
 			b.WriteString("*")
 		}
 	}
 	return b.String()
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // quoteTerm quotes one term for an FTS5 MATCH expression.
