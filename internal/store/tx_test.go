@@ -178,3 +178,49 @@ func TestReadRefusesWrites(t *testing.T) {
 		t.Fatalf("session after a refused write: %v, want ErrNotFound", err)
 	}
 }
+
+// TestReadStmts checks the reader's statement cache: a query is prepared
+// once, the cache never holds more than readStmts, and a statement dropped
+// from it while its rows are open still reads them to the end.
+func TestReadStmts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if _, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "k1", Text: "one"},
+		Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "k2", Text: "two"}); err != nil {
+		t.Fatal(err)
+	}
+	q := `SELECT text FROM events ORDER BY id`
+	a, err := db.readStmt(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := db.readStmt(ctx, q); a != b {
+		t.Error("the same query was prepared twice")
+	}
+	rows, err := db.Read().query(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for i := range readStmts + 5 {
+		var n int
+		if err := db.Read().queryRow(ctx, fmt.Sprintf(`SELECT %d + count(*) FROM events`, i)).Scan(&n); err != nil || n != i+2 {
+			t.Fatalf("query %d: %d, %v", i, n, err)
+		}
+	}
+	if len(db.stmts) > readStmts {
+		t.Errorf("the cache holds %d statements, want at most %d", len(db.stmts), readStmts)
+	}
+	var got []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	if err := rows.Err(); err != nil || len(got) != 2 {
+		t.Errorf("rows of an evicted statement: %q, %v", got, err)
+	}
+}
