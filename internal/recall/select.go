@@ -692,6 +692,9 @@ func neverRecalled(e store.Event) bool {
 		first := firstLine(t)
 		return strings.Contains(first, "claude-memory-layer") || strings.Contains(first, "memory-layer")
 	case store.TypeAgentResponse:
+		if strings.Count(t, "mem:") < 2 {
+			return false // what follows needs two citations; most answers have none
+		}
 		ids := map[string]bool{}
 		for _, m := range citedRE.FindAllString(withoutUsedLine(t), -1) {
 			ids[m] = true

@@ -132,11 +132,19 @@ const genericWeight = 0.3
 // ("apishrooms" for api-shrooms) is dropped, its parts carry it. total is
 // TermDocs's estimate of how many events the store holds.
 func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []concept, total int, err error) {
-	var keys []string
+	// The index counts a word the way it matches it: a Latin word by the
+	// index's own stem, other scripts' by their prefix key.
+	var words []string
 	for _, c := range cs {
-		keys = append(keys, c.keys...)
+		for i, k := range c.keys {
+			if strings.HasSuffix(k, "*") {
+				words = append(words, k)
+			} else {
+				words = append(words, c.forms[i])
+			}
+		}
 	}
-	docs, total, err := db.TermDocs(ctx, keys)
+	docs, total, err := db.TermDocs(ctx, words)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -114,3 +114,40 @@ func TestSearchNewest(t *testing.T) {
 		t.Errorf("EvidenceLinks = %v, want events 9 and 10 for both entries", links)
 	}
 }
+
+// TestTermDocs checks word counts: exact for a rare word, by the index's
+// stem ("caching" counts "cache"), a prefix for a word ending in "*", and
+// estimated from the newest events for a word in many of them.
+func TestTermDocs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	n := termWindow * 2
+	evs := make([]Event, 0, n)
+	for i := range n {
+		text := fmt.Sprintf("message %d", i)
+		switch {
+		case i%2 == 0:
+			text += " caching layer"
+		case i == 7 || i == n-3:
+			text += " 토큰을 zebra"
+		}
+		evs = append(evs, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: fmt.Sprint("k", i), Text: text})
+	}
+	if _, err := appendEvents(ctx, db, evs...); err != nil {
+		t.Fatal(err)
+	}
+	docs, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != n {
+		t.Errorf("total = %d, want %d", total, n)
+	}
+	if docs[0] != 2 || docs[2] != 2 || docs[3] != 0 || docs[4] != 0 {
+		t.Errorf("zebra, 토큰*, nowhere, empty = %d, %d, %d, %d; want 2, 2, 0, 0", docs[0], docs[2], docs[3], docs[4])
+	}
+	if docs[1] < n/2-n/20 || docs[1] > n/2+n/20 {
+		t.Errorf("cache = %d, want about %d", docs[1], n/2)
+	}
+}
