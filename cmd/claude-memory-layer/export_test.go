@@ -105,7 +105,7 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Errorf("export has %d events, %d sessions, %d entries; the store %d, %d, %d",
 			len(lines["event"]), len(lines["session"]), len(lines["entry"]), nEvents, len(sessions), len(entries))
 	}
-	if conflicts, _ := srcDB.Conflicts(ctx, nil); len(conflicts) == 0 || !strings.Contains(string(exported), `"conflicts":[{"older":"mem:`) {
+	if conflicts, _ := srcDB.Conflicts(ctx, nil, 0); len(conflicts) == 0 || !strings.Contains(string(exported), `"conflicts":[{"older":"mem:`) {
 		t.Errorf("the source store's %d conflicts are not in the export", len(conflicts))
 	}
 

@@ -473,7 +473,7 @@ func TestImportFreshAndCapturedAgree(t *testing.T) {
 func conflictPairs(tb testing.TB, db *store.DB) []string {
 	tb.Helper()
 	ctx := context.Background()
-	cs, err := db.Conflicts(ctx, nil)
+	cs, err := db.Conflicts(ctx, nil, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func Write(ctx context.Context, db *store.DB, proj string, now time.Time, w io.W
 	for _, en := range entries {
 		cids[en.ID] = en.CID
 	}
-	conflicts, err := db.Conflicts(ctx, nil)
+	conflicts, err := db.Conflicts(ctx, nil, 0)
 	if err != nil {
 		return err
 	}

@@ -245,7 +245,7 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n i
 }
 
 func conflicts(ctx context.Context, db *store.DB, x store.Entry) ([]Conflict, error) {
-	cs, err := db.Conflicts(ctx, []int64{x.ID})
+	cs, err := db.Conflicts(ctx, []int64{x.ID}, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func TestConflictsByRole(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cs, err := db.Conflicts(ctx, nil)
+			cs, err := db.Conflicts(ctx, nil, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestConflictsFindEntriesStoredWithoutRoles(t *testing.T) {
 	}
 	ingest(t, db, "s1", writeTranscript(t, "s1", "We decided to switch from yarn to pnpm for installs.", "Okay."))
 	process(t, db, "s1")
-	cs, _ := db.Conflicts(ctx, nil)
+	cs, _ := db.Conflicts(ctx, nil, 0)
 	if len(cs) != 1 || cs[0].Kind != "supersedes" {
 		es, _ := db.Read().Entries(ctx, store.EntryFilter{Project: "/p"})
 		t.Fatalf("conflicts %+v, want one supersedes\nentries %s", cs, titles(es))

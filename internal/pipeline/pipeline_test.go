@@ -204,7 +204,7 @@ func TestDuplicateAcrossSessionsAndSupersession(t *testing.T) {
 	if hs.Status != store.StatusSuperseded || hs.SupersededBy != rs.ID {
 		t.Errorf("HS256 status %s superseded_by %d, want superseded by %d", hs.Status, hs.SupersededBy, rs.ID)
 	}
-	cs, _ := db.Conflicts(ctx, nil)
+	cs, _ := db.Conflicts(ctx, nil, 0)
 	if len(cs) != 1 || cs[0].Kind != "supersedes" {
 		t.Errorf("conflicts %+v", cs)
 	}

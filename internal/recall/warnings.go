@@ -73,7 +73,9 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		}
 		return [2]int64{a, b}
 	}
-	cs, err := db.Conflicts(ctx, ids)
+	// A pair can be recorded both ways round: twice perKind rows hold
+	// perKind pairs.
+	cs, err := db.Conflicts(ctx, ids, 2*perKind)
 	if err != nil {
 		return nil, err
 	}

@@ -907,8 +907,10 @@ func (t *Tx) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error) 
 	return added, nil
 }
 
-// Conflicts lists the conflicts involving any of the entries (all when ids is empty).
-func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
+// Conflicts lists the conflicts involving any of the entries (all when ids
+// is empty), oldest first, at most limit of them (0: all). A claim restated
+// in every session can be in hundreds.
+func (db *DB) Conflicts(ctx context.Context, ids []int64, limit int) ([]Conflict, error) {
 	q := `SELECT id, older, newer, kind, reason, detected_at, resolution FROM conflicts`
 	var args []any
 	if len(ids) > 0 {
@@ -921,6 +923,10 @@ func (db *DB) Conflicts(ctx context.Context, ids []int64) ([]Conflict, error) {
 		}
 	}
 	q += ` ORDER BY id`
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, limit)
+	}
 	out, err := scanConflicts(db.Read().query(ctx, q, args...))
 	if err != nil {
 		return nil, fmt.Errorf("list conflicts: %w", err)

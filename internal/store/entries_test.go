@@ -86,6 +86,12 @@ func TestAddConflicts(t *testing.T) {
 	if n := len(mustEvents(t, db, TypeConflict)); n != 2 {
 		t.Errorf("%d conflict events, want 2", n)
 	}
+	for limit, want := range map[int]int{0: 2, 1: 1, 5: 2} {
+		cs, err := db.Conflicts(ctx, []int64{b}, limit)
+		if err != nil || len(cs) != want || cs[0].Older != a {
+			t.Errorf("Conflicts of b, limit %d: %+v, %v; want %d, the oldest first", limit, cs, err, want)
+		}
+	}
 }
 
 func mustEvents(t *testing.T, db *DB, typ string) []Event {
