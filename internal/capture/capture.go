@@ -180,18 +180,28 @@ func (r *Recorder) StopAnswer(ctx context.Context, s Session, promptID, answer s
 // with the prompt id of its turn (the citation check at Stop finds the
 // memories a turn's tools showed by it).
 func (r *Recorder) Tool(ctx context.Context, s Session, promptID, toolUseID string, o observation.Observation, at time.Time) (int, error) {
+	ev, ok := ToolEvent(s, promptID, toolUseID, o, at)
+	if !ok {
+		return 0, nil
+	}
+	return r.append(ctx, ev)
+}
+
+// ToolEvent is the event Tool stores, filtered for privacy; ok is false when
+// nothing of the call is left to store.
+func ToolEvent(s Session, promptID, toolUseID string, o observation.Observation, at time.Time) (ev store.Event, ok bool) {
 	text, _ := clean(o.Text())
 	if text == "" {
-		return 0, nil
+		return store.Event{}, false
 	}
 	key := store.Key(store.KeyTool, s.ID, toolUseID)
 	if toolUseID == "" {
 		key = store.Key(store.KeyTool, s.ID, "h"+hash(text, at.String()))
 	}
-	return r.append(ctx, store.Event{
+	return store.Event{
 		Time: at, Type: store.TypeToolObservation, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key,
 		Payload: payload(toolPayload(o, firstLine(text), promptID, toolUseID)),
-	})
+	}, true
 }
 
 func toolPayload(o observation.Observation, key, promptID, toolUseID string) map[string]any {

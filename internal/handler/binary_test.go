@@ -285,3 +285,55 @@ func TestConcurrentSessions(t *testing.T) {
 		t.Errorf("errors under concurrency:\n%s", log)
 	}
 }
+
+// TestToolCallSpooled checks that PostToolUse spools the tool call instead
+// of opening the database, that the turn's Stop stores it, once, and that a
+// spool it cannot write to sends it to the database directly.
+func TestToolCallSpooled(t *testing.T) {
+	if !store.SpoolSupported {
+		t.Skip("no spool on this platform")
+	}
+	data := t.TempDir()
+	in := func(event, extra string) []byte {
+		return []byte(`{"session_id":"sp","cwd":"/p","transcript_path":"/nonexistent/sp.jsonl","hook_event_name":"` + event + `"` + extra + `}`)
+	}
+	tool := func(id string) []byte {
+		return in("PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"make test"},"tool_response":{"stdout":"ok `+id+`"},"tool_use_id":"`+id+`"`)
+	}
+	stored := func() map[string]int {
+		t.Helper()
+		db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		evs, _ := db.Read().Events(context.Background(), store.EventFilter{})
+		return countTypes(evs)
+	}
+	validReply(t, runBinary(t, "session-start", data, in("SessionStart", `,"source":"startup"`)), "SessionStart")
+	validReply(t, runBinary(t, "post-tool-use", data, tool("t1")), "PostToolUse")
+	validReply(t, runBinary(t, "post-tool-use", data, tool("t1")), "PostToolUse") // a retry
+	if fi, err := os.Stat(filepath.Join(data, "memory.db-spool")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("spool: %v, %v; want a 0600 file", fi, err)
+	}
+	if n := stored()[store.TypeToolObservation]; n != 0 {
+		t.Fatalf("%d tool observations in the database before Stop, want 0", n)
+	}
+	validReply(t, runBinary(t, "stop", data, in("Stop", `,"stop_hook_active":false,"last_assistant_message":"Done."`)), "Stop")
+	if n := stored()[store.TypeToolObservation]; n != 1 {
+		t.Errorf("%d tool observations after Stop, want 1", n)
+	}
+
+	// A directory where the spool goes: the call is stored directly.
+	if err := os.Mkdir(filepath.Join(data, "memory.db-spool"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	validReply(t, runBinary(t, "post-tool-use", data, tool("t2")), "PostToolUse")
+	if n := stored()[store.TypeToolObservation]; n != 2 {
+		t.Errorf("%d tool observations with no spool to write, want 2", n)
+	}
+	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+	if !bytes.Contains(log, []byte("spool the tool call")) {
+		t.Errorf("the fallback was not logged:\n%s", log)
+	}
+}

@@ -59,7 +59,17 @@ func session(ctx context.Context, env *hook.Env, ev *hook.Event) (*store.DB, sto
 // registered with these fields: then ok is true and the write lock is left to
 // others. Otherwise it returns the session to register.
 func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s store.Session, ok bool) {
-	s = store.Session{
+	s = hookSession(env, ev)
+	if have, err := db.Read().Session(ctx, s.ID); err == nil && have.Project != "" && have.Cwd != "" &&
+		(s.TranscriptPath == "" || have.TranscriptPath == s.TranscriptPath) {
+		return have, true
+	}
+	return s, false
+}
+
+// hookSession is the session an event comes from, as its input describes it.
+func hookSession(env *hook.Env, ev *hook.Event) store.Session {
+	return store.Session{
 		ID:             ev.SessionID,
 		Project:        project.Identify(ev.Cwd),
 		Cwd:            ev.Cwd,
@@ -67,11 +77,6 @@ func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s
 		Source:         ev.Get("source").String(),
 		StartedAt:      env.Now(),
 	}
-	if have, err := db.Read().Session(ctx, s.ID); err == nil && have.Project != "" && have.Cwd != "" &&
-		(s.TranscriptPath == "" || have.TranscriptPath == s.TranscriptPath) {
-		return have, true
-	}
-	return s, false
 }
 
 // register records the session (or its new fields) and returns it as stored.
@@ -196,12 +201,12 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 
 // PostToolUse stores a compact observation of a tool call; it also handles
 // PostToolUseFailure, whose input carries error instead of tool_response.
+// It spools the observation (store.Spool) rather than open the database:
+// the next write transaction, the turn's Stop at the latest, stores it.
 func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
-	db, s, err := session(ctx, env, ev)
-	if err != nil {
-		return hook.Reply{}, err
+	if ev.SessionID == "" {
+		return hook.Reply{}, errNoSession
 	}
-	defer db.Close()
 	failed := ev.Name == "PostToolUseFailure"
 	out := observation.ResponseText(ev.Get("tool_response"))
 	if failed {
@@ -209,6 +214,23 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 	}
 	o := observation.Build(ev.Get("tool_name").String(), ev.Get("tool_input"), out, failed)
 	o.Memories = citation.IDs(out)
+	s := hookSession(env, ev)
+	tool, ok := capture.ToolEvent(ids(s), ev.PromptID, ev.Get("tool_use_id").String(), o, env.Now())
+	if !ok {
+		return hook.Reply{}, nil
+	}
+	if store.SpoolSupported {
+		err := store.Spool(env.Config.DBPath(), s, tool)
+		if err == nil {
+			return hook.Reply{}, nil
+		}
+		env.Log.Warn("spool the tool call; storing it directly", "err", err)
+	}
+	db, s, err := session(ctx, env, ev)
+	if err != nil {
+		return hook.Reply{}, err
+	}
+	defer db.Close()
 	_, err = recorder(db, env).Tool(ctx, ids(s), ev.PromptID, ev.Get("tool_use_id").String(), o, env.Now())
 	return hook.Reply{}, err
 }

@@ -24,8 +24,12 @@ var ErrTooLarge = errors.New("file too large")
 // Open opens path for reading. The open is non-blocking, so a FIFO cannot
 // hold it; anything but a regular file is then refused with an error
 // wrapping ErrNotRegular.
-func Open(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+func Open(path string) (*os.File, error) { return OpenFile(path, os.O_RDONLY, 0) }
+
+// OpenFile is Open with os.OpenFile's flag and permissions: for a file this
+// process writes too, in a directory another may have shaped.
+func OpenFile(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, perm)
 	if errors.Is(err, syscall.ENXIO) {
 		// What a socket answers to open.
 		return nil, fmt.Errorf("%w (%w)", err, ErrNotRegular)

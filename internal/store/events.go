@@ -40,6 +40,9 @@ const (
 	TypeEdited   = "entry_edited"
 	TypePinned   = "entry_pinned"
 	TypeUnpinned = "entry_unpinned"
+	// TypeSpoolFolded records that a spool's fold file was stored (see
+	// spool.go): a fold file left behind is not stored again.
+	TypeSpoolFolded = "spool_folded"
 )
 
 // Event is one row of the append-only log.

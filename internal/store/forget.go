@@ -125,6 +125,10 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	}
 	t := db.wrap(ctx, sqltx)
 	defer t.Rollback()
+	// What hooks spooled is stored first, and so forgotten with the rest.
+	if err := t.fold(ctx); err != nil {
+		return ForgetPlan{}, fmt.Errorf("forget: %w", err)
+	}
 	// Plan under the write lock: hooks writing meanwhile wait, so what is
 	// deleted is exactly what was planned.
 	p, err := plan(ctx, t, sel, db.Now())

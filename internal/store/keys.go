@@ -22,6 +22,7 @@ const (
 	KeyEntry      KeyKind = "entry"       // an entry extracted in a session
 	KeyAligned    KeyKind = "aligned"     // the alignment of an entry's quotes in a session
 	KeyForgotten  KeyKind = "forgotten"   // a forget's tombstone
+	KeyFolded     KeyKind = "folded"      // a spool fold file stored, by its name
 
 	// KeyAny in SameContentAs matches every kind.
 	KeyAny KeyKind = "*"

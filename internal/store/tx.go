@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 )
 
@@ -26,6 +27,8 @@ type Tx struct {
 	// c is the connection Begin pinned, returned to the pool at the end,
 	// when the transaction's turn ends too (a bulk store's ended at Begin).
 	c *sql.Conn
+	// folded are the spool's fold files Begin stored, removed at Commit.
+	folded []string
 }
 
 // Begin starts a write transaction. It takes the write lock at once (the
@@ -55,6 +58,12 @@ func (db *DB) Begin(ctx context.Context) (*Tx, error) {
 	}
 	t := db.wrap(ctx, tx)
 	t.c = c
+	// What hooks spooled comes first: this transaction's writes, a forget
+	// above all, follow it.
+	if err := t.fold(ctx); err != nil {
+		t.Rollback()
+		return nil, fmt.Errorf("begin: %w", err)
+	}
 	return t, nil
 }
 
@@ -109,6 +118,9 @@ func (t *Tx) Commit() error {
 	defer t.end()
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	for _, name := range t.folded {
+		os.Remove(name) // stored now; one left behind is folded again, adding nothing
 	}
 	return nil
 }

@@ -1,0 +1,295 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
+)
+
+// The spool is where a hook that only records (PostToolUse) leaves its event
+// without opening the database: an append to a file next to it, which costs
+// a fraction of opening SQLite, reading its schema and committing. The next
+// write transaction folds the spool in (Begin), before anything else it
+// writes, so every writer and every forget sees what was spooled first.
+//
+// The file is memory.db-spool. An appender takes a shared lock on it and
+// writes one record in one write; a folder, inside its write transaction,
+// takes the exclusive lock, renames the file to memory.db-spool-fold-*, and
+// lets go at once (later appends create a new spool). It stores the
+// records through Append with a spool_folded event naming the file, and
+// removes the file once its transaction committed: a rollback or a crash
+// leaves it for the next writer, which stores it unless that event says it
+// was (so a fold file left behind by a crash after the commit cannot write
+// back what a forget deleted since). A record is a line of JSON; a writer
+// killed mid-write leaves a torn line, which the next record's leading
+// newline ends and the folder skips.
+
+// SpoolSupported reports whether this platform spools: Windows refuses to
+// rename a file another process has open.
+const SpoolSupported = runtime.GOOS != "windows"
+
+// maxSpoolRecord bounds one record; a longer line is skipped.
+const maxSpoolRecord = 8 << 20
+
+// spoolRecord is one spooled event and the session it belongs to, as the
+// hook saw it; the folder registers the session when it is new and gives
+// the event the project the session was registered with.
+type spoolRecord struct {
+	Session struct {
+		ID             string    `json:"id"`
+		Project        string    `json:"project"`
+		Cwd            string    `json:"cwd"`
+		TranscriptPath string    `json:"transcript_path"`
+		Source         string    `json:"source"`
+		StartedAt      time.Time `json:"started_at"`
+	} `json:"session"`
+	Event struct {
+		Time       time.Time       `json:"ts"`
+		Type       string          `json:"type"`
+		SourceUUID string          `json:"source_uuid,omitempty"`
+		Text       string          `json:"text"`
+		Payload    json.RawMessage `json:"payload,omitempty"`
+		DedupeKey  string          `json:"dedupe_key"`
+	} `json:"event"`
+}
+
+func spoolPath(dbPath string) string { return dbPath + "-spool" }
+
+// Spool appends ev, an event of session s, to the spool of the database at
+// dbPath, for the next write transaction to store. The caller has filtered
+// ev for privacy already, as for Append. ev must carry a dedupe key.
+func Spool(dbPath string, s Session, ev Event) error {
+	if !SpoolSupported {
+		return errors.New("spool: not supported on " + runtime.GOOS)
+	}
+	if ev.DedupeKey == "" || s.ID == "" || ev.SessionID != s.ID {
+		return errors.New("spool: an event needs a dedupe key and its session")
+	}
+	var r spoolRecord
+	r.Session.ID, r.Session.Project, r.Session.Cwd = s.ID, s.Project, s.Cwd
+	r.Session.TranscriptPath, r.Session.Source, r.Session.StartedAt = s.TranscriptPath, s.Source, s.StartedAt
+	r.Event.Time, r.Event.Type, r.Event.SourceUUID, r.Event.Text = ev.Time, ev.Type, ev.SourceUUID, ev.Text
+	r.Event.DedupeKey = ev.DedupeKey
+	if len(ev.Payload) > 0 {
+		if !json.Valid(ev.Payload) {
+			return errors.New("spool: the payload is not JSON")
+		}
+		r.Event.Payload = ev.Payload
+	}
+	line, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	if len(line) > maxSpoolRecord {
+		return errors.New("spool: the record is too large")
+	}
+	rec := make([]byte, 0, len(line)+2)
+	rec = append(append(append(rec, '\n'), line...), '\n')
+	path := spoolPath(dbPath)
+	// A folder renames the file between our open and our lock: then the
+	// lock is on a file nobody will fold again, so open the new one.
+	for range 100 {
+		f, err := openRegular(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+		if err != nil {
+			return fmt.Errorf("spool: %w", err)
+		}
+		if err := lockWait(f, false); err != nil {
+			f.Close()
+			return fmt.Errorf("spool: %w", err)
+		}
+		if !samePath(f, path) {
+			f.Close()
+			continue
+		}
+		_, err = f.Write(rec)
+		filelock.Unlock(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("spool: %w", err)
+		}
+		return nil
+	}
+	return errors.New("spool: the file kept moving")
+}
+
+// openRegular opens path only if it is a regular file, never blocking on a
+// FIFO.
+func openRegular(path string, flag int) (*os.File, error) { return regular.OpenFile(path, flag, 0o600) }
+
+// samePath reports whether f is still the file at path.
+func samePath(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Lstat(path)
+	return err == nil && os.SameFile(a, b)
+}
+
+// lockWait takes a lock on f, waiting for a holder of a conflicting one: an
+// appender or a folder holds it for one write or one rename.
+func lockWait(f *os.File, exclusive bool) error {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		err := filelock.TryLock(f, exclusive)
+		if !errors.Is(err, filelock.ErrLocked) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// fold moves the spool aside and stores its records, and those of fold files
+// a crashed or rolled back transaction left; Commit removes the files. A
+// spool it cannot open, lock or move (not a regular file, a lock held past
+// lockWait) is left for a later writer rather than failing this one.
+func (t *Tx) fold(ctx context.Context) error {
+	path := spoolPath(t.db.path)
+	files, _ := filepath.Glob(path + "-fold-*")
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		if moved, err := moveSpool(path); err == nil && moved != "" {
+			files = append(files, moved)
+		}
+	}
+	sort.Strings(files)
+	for _, name := range files {
+		n, err := t.foldFile(ctx, name)
+		if err != nil {
+			return fmt.Errorf("fold %s: %w", filepath.Base(name), err)
+		}
+		if n >= 0 {
+			mark := Event{Time: t.db.Now(), Type: TypeSpoolFolded, DedupeKey: Key(KeyFolded, filepath.Base(name)),
+				Payload: fmt.Appendf(nil, `{"file":%q,"records":%d}`, filepath.Base(name), n)}
+			if _, err := t.append(ctx, mark.Time, []Event{mark}); err != nil {
+				return err
+			}
+		}
+		t.folded = append(t.folded, name)
+	}
+	return nil
+}
+
+// moveSpool renames the spool to a new fold file once no append is under
+// way, and returns the fold file's name ("" when the spool went meanwhile).
+func moveSpool(path string) (string, error) {
+	f, err := openRegular(path, os.O_RDONLY)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("spool: %w", err)
+	}
+	defer f.Close()
+	if err := lockWait(f, true); err != nil {
+		return "", fmt.Errorf("spool: %w", err)
+	}
+	defer filelock.Unlock(f)
+	if !samePath(f, path) {
+		return "", nil // another folder moved it first
+	}
+	to := fmt.Sprintf("%s-fold-%d-%d", path, time.Now().UnixNano(), os.Getpid())
+	if err := os.Rename(path, to); err != nil {
+		return "", fmt.Errorf("spool: %w", err)
+	}
+	return to, nil
+}
+
+// foldFile appends the records of one fold file and returns how many it
+// read, or -1 when the file was stored before (or is gone). A line that is
+// not a record (torn by a killed writer) is skipped.
+func (t *Tx) foldFile(ctx context.Context, name string) (int, error) {
+	var done int
+	if err := t.queryRow(ctx, `SELECT count(*) FROM events WHERE dedupe_key = ?`, Key(KeyFolded, filepath.Base(name))).Scan(&done); err != nil {
+		return 0, err
+	}
+	if done > 0 {
+		return -1, nil
+	}
+	f, err := openRegular(name, os.O_RDONLY)
+	if err != nil {
+		// Gone: folded and removed by another writer. Not a regular file:
+		// nothing a spool wrote.
+		return -1, nil
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), maxSpoolRecord+1)
+	sc.Split(scanLinesLong)
+	projects := map[string]string{}
+	n := 0
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 || len(line) > maxSpoolRecord {
+			continue
+		}
+		var r spoolRecord
+		if err := json.Unmarshal(line, &r); err != nil || r.Session.ID == "" || r.Event.DedupeKey == "" || r.Event.Type == "" {
+			continue
+		}
+		project, ok := projects[r.Session.ID]
+		if !ok {
+			if project, err = t.spooledSession(ctx, r); err != nil {
+				return 0, err
+			}
+			projects[r.Session.ID] = project
+		}
+		ev := Event{Time: r.Event.Time, Type: r.Event.Type, SessionID: r.Session.ID, Project: project, SourceUUID: r.Event.SourceUUID,
+			Text: r.Event.Text, Payload: r.Event.Payload, DedupeKey: r.Event.DedupeKey}
+		if _, err := t.Append(ctx, ev); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return n, sc.Err()
+}
+
+// spooledSession returns the project of a spooled record's session: the
+// registered one's, or the hook's after registering the session, as a hook
+// that opens the database does (handler.lookup).
+func (t *Tx) spooledSession(ctx context.Context, r spoolRecord) (string, error) {
+	s := Session{ID: r.Session.ID, Project: r.Session.Project, Cwd: r.Session.Cwd,
+		TranscriptPath: r.Session.TranscriptPath, Source: r.Session.Source, StartedAt: r.Session.StartedAt}
+	have, err := t.Session(ctx, s.ID)
+	if err == nil && have.Project != "" && have.Cwd != "" && (s.TranscriptPath == "" || have.TranscriptPath == s.TranscriptPath) {
+		return have.Project, nil
+	}
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return "", err
+	}
+	if err := t.TouchSession(ctx, s); err != nil {
+		return "", err
+	}
+	if have, err = t.Session(ctx, s.ID); err != nil {
+		return "", err
+	}
+	return have.Project, nil
+}
+
+// scanLinesLong is bufio.ScanLines that drops a line too long for the buffer
+// instead of failing the scan: one oversized or garbled record must not keep
+// the others from being stored.
+func scanLinesLong(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if len(data) > maxSpoolRecord {
+		return len(data), nil, nil // part of a line past the bound: skip it
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}

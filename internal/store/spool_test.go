@@ -1,0 +1,210 @@
+//go:build unix
+
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func spoolSession(id string) Session {
+	return Session{ID: id, Project: "/hook/project", Cwd: "/hook/project/sub", TranscriptPath: "/t/" + id + ".jsonl", StartedAt: time.Unix(1e9, 0).UTC()}
+}
+
+func toolEvent(session string, i int) Event {
+	return Event{Time: time.Unix(1e9+int64(i), 0).UTC(), Type: TypeToolObservation, SessionID: session,
+		Text: fmt.Sprintf("Bash: npm test %d", i), Payload: []byte(`{"tool":"Bash"}`), DedupeKey: Key(KeyTool, session, fmt.Sprint("tu", i))}
+}
+
+// countEvents counts the events of a type, in a write transaction so that
+// the spool is folded first.
+func countEvents(t *testing.T, db *DB, typ string) int {
+	t.Helper()
+	if err := db.Update(context.Background(), func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return len(mustEvents(t, db, typ))
+}
+
+// TestSpool checks the spool's round trip: a spooled event is stored by the
+// next write transaction, with its session registered from the record (or
+// the project the session was registered with), once; the spool is gone
+// after, and a fold file left behind is not stored again.
+func TestSpool(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if err := db.Update(ctx, func(tx *Tx) error {
+		return tx.TouchSession(ctx, Session{ID: "known", Project: "/registered", Cwd: "/registered", TranscriptPath: "/t/known.jsonl"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range []string{"new", "known", "new"} {
+		if err := Spool(db.Path(), spoolSession(s), toolEvent(s, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(mustEvents(t, db, TypeToolObservation)); n != 0 {
+		t.Fatalf("%d tool events before a write, want 0: the spool is stored by writers", n)
+	}
+	if n := countEvents(t, db, TypeToolObservation); n != 3 {
+		t.Fatalf("%d tool events after a write, want 3", n)
+	}
+	for id, want := range map[string]string{"new": "/hook/project", "known": "/registered"} {
+		evs, err := db.Read().Events(ctx, EventFilter{SessionID: id, Types: []string{TypeToolObservation}})
+		if err != nil || len(evs) == 0 || evs[0].Project != want {
+			t.Errorf("session %s: events %+v, %v; want project %s", id, evs, err, want)
+		}
+	}
+	if s, err := db.Read().Session(ctx, "new"); err != nil || s.Cwd != "/hook/project/sub" || s.TranscriptPath != "/t/new.jsonl" {
+		t.Errorf("the spooled session was registered as %+v, %v", s, err)
+	}
+	left, _ := filepath.Glob(db.Path() + "-spool*")
+	if len(left) != 0 {
+		t.Errorf("spool files left after the commit: %v", left)
+	}
+	if n := len(mustEvents(t, db, TypeSpoolFolded)); n != 1 {
+		t.Fatalf("%d spool_folded events, want 1", n)
+	}
+
+	// A crash between a fold's commit and its removal of the fold file
+	// leaves the file: no later writer may store it again, even after a
+	// forget deleted what it held.
+	if err := Spool(db.Path(), spoolSession("new"), toolEvent("new", 7)); err != nil {
+		t.Fatal(err)
+	}
+	held, err := os.ReadFile(db.Path() + "-spool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countEvents(t, db, TypeToolObservation); n != 4 {
+		t.Fatalf("%d tool events, want 4", n)
+	}
+	marks := mustEvents(t, db, TypeSpoolFolded)
+	if _, err := db.Forget(ctx, ForgetSelector{SessionID: "new"}); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(filepath.Dir(db.Path()), marks[len(marks)-1].DedupeKey[len("folded:"):])
+	if err := os.WriteFile(name, held, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n := countEvents(t, db, TypeToolObservation); n != 1 {
+		t.Errorf("%d tool events after forgetting session new and a fold file left behind, want 1 (known's)", n)
+	}
+	if _, err := os.Stat(name); !os.IsNotExist(err) {
+		t.Errorf("the stored fold file is still there: %v", err)
+	}
+}
+
+// TestSpoolRollback checks that a transaction that rolls back leaves what it
+// folded for the next one.
+func TestSpoolRollback(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.Rollback()
+	if n := countEvents(t, db, TypeToolObservation); n != 1 {
+		t.Errorf("%d tool events after a rollback and a commit, want 1", n)
+	}
+}
+
+// TestSpoolTornRecord checks that a record torn by a writer killed mid-write
+// costs that record only, and that bad input at the spool's path never
+// fails a writer or blocks an appender.
+func TestSpoolTornRecord(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	path := db.Path() + "-spool"
+	if err := os.WriteFile(path, []byte("\n{\"session\":{\"id\":\"s\"},\"event\":{\"type\":\"tool_obs"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if n := countEvents(t, db, TypeToolObservation); n != 1 {
+		t.Errorf("%d tool events, want the one whole record", n)
+	}
+
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- Spool(db.Path(), spoolSession("s"), toolEvent("s", 3)) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("spooling into a FIFO succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("spooling into a FIFO blocked")
+	}
+	if n := countEvents(t, db, TypeToolObservation); n != 1 {
+		t.Errorf("a FIFO at the spool's path: %d tool events, want 1", n)
+	}
+}
+
+// TestSpoolConcurrent spools from many writers while others fold: every
+// event is stored once.
+func TestSpoolConcurrent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	const writers, each = 8, 40
+	var wg sync.WaitGroup
+	errs := make(chan error, writers+2)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := fmt.Sprint("s", w)
+			for i := range each {
+				if err := Spool(db.Path(), spoolSession(s), toolEvent(s, i)); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	stop := make(chan struct{})
+	var folders sync.WaitGroup
+	for range 2 {
+		folders.Add(1)
+		go func() {
+			defer folders.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if err := db.Update(ctx, func(*Tx) error { return nil }); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	folders.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if n := countEvents(t, db, TypeToolObservation); n != writers*each {
+		t.Errorf("%d tool events, want %d", n, writers*each)
+	}
+}
