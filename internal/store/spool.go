@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
@@ -158,7 +159,7 @@ func lockWait(f *os.File, exclusive bool) error {
 // lockWait) is left for a later writer rather than failing this one.
 func (t *Tx) fold(ctx context.Context) error {
 	path := spoolPath(t.db.path)
-	files, _ := filepath.Glob(path + "-fold-*")
+	files := foldFiles(path)
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 		if moved, err := moveSpool(path); err == nil && moved != "" {
 			files = append(files, moved)
@@ -180,6 +181,20 @@ func (t *Tx) fold(ctx context.Context) error {
 		t.folded = append(t.folded, name)
 	}
 	return nil
+}
+
+// foldFiles are the fold files next to the spool at path. Not filepath.Glob:
+// the data directory's name may hold a pattern's metacharacters.
+func foldFiles(path string) []string {
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	prefix := filepath.Base(path) + "-fold-"
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			out = append(out, filepath.Join(filepath.Dir(path), e.Name()))
+		}
+	}
+	return out
 }
 
 // moveSpool renames the spool to a new fold file once no append is under

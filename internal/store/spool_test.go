@@ -13,6 +13,8 @@ import (
 	"time"
 )
 
+func fileExists(path string) bool { _, err := os.Lstat(path); return err == nil }
+
 func spoolSession(id string) Session {
 	return Session{ID: id, Project: "/hook/project", Cwd: "/hook/project/sub", TranscriptPath: "/t/" + id + ".jsonl", StartedAt: time.Unix(1e9, 0).UTC()}
 }
@@ -65,8 +67,7 @@ func TestSpool(t *testing.T) {
 	if s, err := db.Read().Session(ctx, "new"); err != nil || s.Cwd != "/hook/project/sub" || s.TranscriptPath != "/t/new.jsonl" {
 		t.Errorf("the spooled session was registered as %+v, %v", s, err)
 	}
-	left, _ := filepath.Glob(db.Path() + "-spool*")
-	if len(left) != 0 {
+	if left := append(foldFiles(db.Path()+"-spool"), db.Path()+"-spool"); len(left) != 1 || fileExists(left[0]) {
 		t.Errorf("spool files left after the commit: %v", left)
 	}
 	if n := len(mustEvents(t, db, TypeSpoolFolded)); n != 1 {
@@ -206,5 +207,30 @@ func TestSpoolConcurrent(t *testing.T) {
 	}
 	if n := countEvents(t, db, TypeToolObservation); n != writers*each {
 		t.Errorf("%d tool events, want %d", n, writers*each)
+	}
+}
+
+// TestSpoolOddDirectory checks a fold file left in a data directory whose
+// name holds glob metacharacters is still found.
+func TestSpoolOddDirectory(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "data [1]*?")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(ctx, filepath.Join(dir, "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(db.Path()+"-spool", db.Path()+"-spool-fold-1-1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := countEvents(t, db, TypeToolObservation); n != 1 {
+		t.Errorf("%d tool events from a fold file left behind, want 1", n)
 	}
 }
