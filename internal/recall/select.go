@@ -353,14 +353,17 @@ func unionHits(a, b []store.EventHit) []store.EventHit {
 func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, bestMessage float64) ([]Item, error) {
 	q := store.EntryQuery{
 		Match: find.match, Project: req.Project,
-		Stages:     []string{store.StageVerified, store.StageCertified},
-		Statuses:   []string{store.StatusActive, store.StatusContested},
-		Limit:      candidates,
-		Quotes:     entryQuotes,
-		RankNewest: hookScoreBudget / 2,
+		Stages:   []string{store.StageVerified, store.StageCertified},
+		Statuses: []string{store.StatusActive, store.StatusContested},
+		Limit:    candidates,
+		Quotes:   entryQuotes,
+	}
+	if find.after > 0 {
+		// Words in many messages are in many entries too: rank the newest.
+		q.RankNewest = hookScoreBudget / 2
 	}
 	hits, err := db.SearchEntries(ctx, q)
-	if err == nil && !find.rare.Empty() {
+	if err == nil && q.RankNewest > 0 && !find.rare.Empty() {
 		// An old entry holding the rarest word, past the newest ranked.
 		q.Match, q.RankNewest = find.rare, 0
 		var old []store.EntryHit
