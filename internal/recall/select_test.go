@@ -414,3 +414,36 @@ func TestRecallsTheValueBeforeAParticle(t *testing.T) {
 		t.Errorf("the host before a particle is not shown:\n%s", got)
 	}
 }
+
+// A prompt that recalls messages only gets no ledger warnings: before, the
+// ledger was read for no entry, which is every conflict in the store, and
+// a question about JWT keys was warned that biome and eslint disagree.
+func TestNoLedgerWarningsWithoutEntries(t *testing.T) {
+	ctx := context.Background()
+	db := mustStore(t)
+	filler(t, db)
+	a := put(t, db, "decision", "linter", "We'll use biome as the linter.", "We'll use biome as the linter.", -30)
+	b := put(t, db, "decision", "linter", "We'll use eslint, biome missed the import rules.", "We'll use eslint, biome missed the import rules.", -20)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.AddConflicts(ctx, []store.ConflictWrite{{Conflict: store.Conflict{Older: a.ID, Newer: b.ID, Kind: "contradicts"},
+			Event: store.Event{Type: store.TypeConflict, Project: proj, DedupeKey: "c:ab"}}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	say(t, db, "jwt", day, "How should the middleware verify tokens?", "The JWT middleware verifies RS256 signatures with the keys in ./keys.")
+	got := recallFor(t, db, defaults(), "Which keys does the JWT middleware verify signatures with?")
+	if !strings.Contains(got, "RS256") || strings.Contains(got, ConflictOpen) {
+		t.Errorf("want the JWT answer and no warning about the linters:\n%s", got)
+	}
+
+	// A message shown that an entry of the ledger quotes brings its warning.
+	quoted, err := db.Read().Events(ctx, store.EventFilter{SessionID: "s-20", Types: []string{store.TypeUserPrompt}})
+	if err != nil || len(quoted) != 1 {
+		t.Fatalf("the newer entry's message: %v, %v", quoted, err)
+	}
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(quoted[0], quoted[0].Text)})
+	if err != nil || len(ws) != 1 || ws[0].A.CID != a.CID || ws[0].B.CID != b.CID {
+		t.Errorf("warnings for the message the newer entry quotes: %+v, %v", ws, err)
+	}
+}

@@ -59,9 +59,23 @@ func itemMemory(it Item) Memory {
 // other side fetched even if it was not selected), and self-flags at or above
 // the configured severity.
 func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) ([]Warning, error) {
-	var ids []int64
+	var ids, msgs []int64
 	for _, it := range sel {
 		if id := it.EntryID(); id != 0 {
+			ids = append(ids, id)
+		} else {
+			msgs = append(msgs, it.events...)
+		}
+	}
+	// A message shown is the source of the entries quoting it: what the
+	// ledger says of them holds for it ("CI builds with 1.23 from today"
+	// replaced "go 1.21", whichever of the two the prompt recalled).
+	quoting, err := db.QuotingEntries(ctx, msgs)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range quoting {
+		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
@@ -74,10 +88,13 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		return [2]int64{a, b}
 	}
 	// A pair can be recorded both ways round: twice perKind rows hold
-	// perKind pairs.
-	cs, err := db.Conflicts(ctx, ids, 2*perKind)
-	if err != nil {
-		return nil, err
+	// perKind pairs. No entry selected, no ledger to read: Conflicts of no
+	// ids is every conflict in the store.
+	var cs []store.Conflict
+	if len(ids) > 0 {
+		if cs, err = db.Conflicts(ctx, ids, 2*perKind); err != nil {
+			return nil, err
+		}
 	}
 	n := 0
 	for _, c := range cs {

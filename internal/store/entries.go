@@ -330,6 +330,19 @@ func bestEvidence(ctx context.Context, t *Tx, entries []Entry, n int) error {
 	return nil
 }
 
+// QuotingEntries returns the ids of the entries that quote any of the
+// events, through the evidence_event index.
+func (db *DB) QuotingEntries(ctx context.Context, events []int64) ([]int64, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	ids, err := queryIDs(ctx, db.Read(), `SELECT DISTINCT entry_id FROM evidence WHERE event_id IN (`+placeholders(len(events))+`) ORDER BY entry_id`, int64Args(events)...)
+	if err != nil {
+		return nil, fmt.Errorf("quoting entries: %w", err)
+	}
+	return ids, nil
+}
+
 // EvidenceLinks returns, for each of the entries, which of the events it
 // quotes: what ties a recalled message to the entry distilled from it,
 // through the evidence_event index, however many quotes the entry has.
