@@ -151,9 +151,19 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, nil
 	}
 	var out []Item
+	said := map[string]bool{}
 	for _, it := range items {
 		if len(out) == cfg.K || it.Score < relFloor*items[0].Score {
 			break
+		}
+		// The same words said again (a question asked in several sessions)
+		// are shown once, at their best rank.
+		if it.Kind != KindEntry {
+			key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
+			if said[key] {
+				continue
+			}
+			said[key] = true
 		}
 		out = append(out, it)
 	}

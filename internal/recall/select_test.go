@@ -447,3 +447,17 @@ func TestNoLedgerWarningsWithoutEntries(t *testing.T) {
 		t.Errorf("warnings for the message the newer entry quotes: %+v, %v", ws, err)
 	}
 }
+
+// A question asked in several sessions is shown once.
+func TestSameWordsShownOnce(t *testing.T) {
+	db := mustStore(t)
+	filler(t, db)
+	for i := range 4 {
+		say(t, db, fmt.Sprint("again", i), day.AddDate(0, 0, i), "Which port does the staging pgbouncer listen on?")
+	}
+	say(t, db, "answer", day.AddDate(0, 0, 5), "The staging pgbouncer listens on 6432 behind haproxy.")
+	got := recallFor(t, db, defaults(), "Which port does the staging pgbouncer listen on?")
+	if n := strings.Count(got, "Which port does the staging pgbouncer listen on?"); n > 1 || !strings.Contains(got, "6432") {
+		t.Errorf("the question shown %d times; want once, and the answer:\n%s", n, got)
+	}
+}
