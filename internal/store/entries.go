@@ -517,8 +517,11 @@ func entryWhere(f EntryFilter, prefix string) (where []string, args []any) {
 // entriesQuery selects cols from the entries in from matching where, newest first.
 func entriesQuery(cols, from string, where []string, f EntryFilter) string {
 	order := "created_at"
-	if f.Subject != "" {
-		order = "+created_at" // see entryWhere
+	if f.Subject != "" || f.RolesUnparsed {
+		// See entryWhere: few entries have a subject, fewer still no roles
+		// yet; walking the project's entries by date for them read them all,
+		// at every session an import stored (a tenth of its time).
+		order = "+created_at"
 	}
 	q := `SELECT ` + cols + ` FROM ` + from
 	if len(where) > 0 {
@@ -863,6 +866,20 @@ type RoleValue struct{ Role, Value string }
 // replacing those recorded before, and marks the entry parsed (an empty
 // list included).
 func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
+	// A claim said again in a later session mostly parses as before: then
+	// only the mark is set (a no-op once set). Rewriting its rows was a
+	// tenth of an import's time; their date follows the entry's through the
+	// entries_roles_date trigger.
+	same, err := t.sameRoles(ctx, id, project, rvs)
+	if err != nil {
+		return fmt.Errorf("set entry roles %d: %w", id, err)
+	}
+	if same {
+		if _, err := t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id = ? AND roles_parsed = 0`, id); err != nil {
+			return fmt.Errorf("set entry roles %d: %w", id, err)
+		}
+		return nil
+	}
 	if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ?`, id); err != nil {
 		return fmt.Errorf("set entry roles %d: %w", id, err)
 	}
@@ -878,6 +895,32 @@ func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []
 		return fmt.Errorf("set entry roles %d: %w", id, err)
 	}
 	return nil
+}
+
+// sameRoles reports whether the entry's recorded roles are rvs, in project.
+func (t *Tx) sameRoles(ctx context.Context, id int64, project string, rvs []RoleValue) (bool, error) {
+	rows, err := t.query(ctx, `SELECT role, value, project FROM entry_roles WHERE entry_id = ?`, id)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	want := make(map[RoleValue]bool, len(rvs))
+	for _, r := range rvs {
+		want[r] = true
+	}
+	n := 0
+	for rows.Next() {
+		var r RoleValue
+		var p string
+		if err := rows.Scan(&r.Role, &r.Value, &p); err != nil {
+			return false, err
+		}
+		if !want[r] || p != project {
+			return false, nil
+		}
+		n++
+	}
+	return n == len(want), rows.Err()
 }
 
 // AddConflicts is AddConflict for several conflicts, in order. It returns
