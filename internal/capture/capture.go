@@ -121,13 +121,24 @@ type Session struct {
 // Prompt stores a prompt from UserPromptSubmit, keyed by prompt id so that the
 // transcript's copy of it is recognised later.
 func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt string, at time.Time) (int, error) {
+	ev, ok, err := r.PromptEvent(ctx, s, promptID, prompt, at)
+	if err != nil || !ok {
+		return 0, err
+	}
+	return r.append(ctx, ev)
+}
+
+// PromptEvent is the event Prompt stores, filtered for privacy (a private
+// section the session's last prompt left open included); ok is false when
+// nothing of the prompt is left to store.
+func (r *Recorder) PromptEvent(ctx context.Context, s Session, promptID, prompt string, at time.Time) (ev store.Event, ok bool, err error) {
 	continues, _, err := r.privateOpen(ctx, s.ID)
 	if err != nil {
-		return 0, err
+		return store.Event{}, false, err
 	}
 	text, truncated, open := cleanPrompt(prompt, continues)
 	if text == "" {
-		return 0, nil
+		return store.Event{}, false, nil
 	}
 	// Older Claude Code versions leave prompt_id out of the hook input or
 	// promptId out of the transcript row; the keys then differ and only the
@@ -142,10 +153,10 @@ func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt strin
 	if open {
 		data["private_open"] = true
 	}
-	return r.append(ctx, store.Event{
+	return store.Event{
 		Time: at, Type: store.TypeUserPrompt, SessionID: s.ID, Project: s.Project, Text: text, DedupeKey: key, SameContentAs: same,
 		Payload: payload(data),
-	})
+	}, true, nil
 }
 
 // privateOpen reports whether the session's last stored prompt left a

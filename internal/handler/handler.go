@@ -183,18 +183,34 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 		}
 	}
 	reply := hook.Reply{AdditionalContext: inj.Text}
-	if !registered {
-		if s, err = register(ctx, db, s); err != nil {
-			env.Log.Error("register session", "err", err)
-			return reply, nil
-		}
-	}
-	if _, err := recorder(db, env).Prompt(ctx, ids(s), ev.PromptID, prompt, env.Now()); err != nil {
+	p, stored, err := recorder(db, env).PromptEvent(ctx, ids(s), ev.PromptID, prompt, env.Now())
+	if err != nil {
 		env.Log.Error("store prompt", "err", err)
 		return reply, nil
 	}
-	if err := recall.Record(ctx, db, inj); err != nil {
-		env.Log.Error("record injection", "err", err)
+	// One transaction: the session when new, the prompt, and what was
+	// injected (a write transaction and its commit cost a prompt about a
+	// millisecond each). The injection's record may fail without the prompt.
+	err = db.Update(ctx, func(tx *store.Tx) error {
+		if !registered {
+			got, err := ingest.Register(ctx, tx, s)
+			if err != nil {
+				return fmt.Errorf("register session: %w", err)
+			}
+			p.Project = got.Project
+		}
+		if stored {
+			if _, err := tx.Append(ctx, p); err != nil {
+				return err
+			}
+		}
+		if err := tx.Savepoint(ctx, func() error { return inj.Write(ctx, tx) }); err != nil {
+			env.Log.Error("record injection", "err", err)
+		}
+		return nil
+	})
+	if err != nil {
+		env.Log.Error("store prompt", "err", err)
 	}
 	return reply, nil
 }

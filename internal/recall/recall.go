@@ -186,7 +186,15 @@ func Record(ctx context.Context, db *store.DB, inj Injection) error {
 	if inj.Text == "" {
 		return nil
 	}
-	return db.MarkInjected(ctx, inj.ids, inj.ev.Time, inj.ev)
+	return db.Update(ctx, func(t *store.Tx) error { return inj.Write(ctx, t) })
+}
+
+// Write is Record in t, the transaction that stores the prompt.
+func (inj Injection) Write(ctx context.Context, t *store.Tx) error {
+	if inj.Text == "" {
+		return nil
+	}
+	return t.MarkInjected(ctx, inj.ids, inj.ev.Time, inj.ev)
 }
 
 // Context composes and records the memories for a prompt.

@@ -796,7 +796,12 @@ func (db *DB) updateEntry(ctx context.Context, q string, args []any, ev Event) e
 // injected into a prompt and records the injection event, in one transaction.
 // Being shown is not being used: MarkUsed counts uses.
 func (db *DB) MarkInjected(ctx context.Context, ids []int64, at time.Time, ev Event) error {
-	return db.bump(ctx, "inject_count", "last_injected_at", ids, at, ev)
+	return db.Update(ctx, func(t *Tx) error { return t.MarkInjected(ctx, ids, at, ev) })
+}
+
+// MarkInjected is DB.MarkInjected in t.
+func (t *Tx) MarkInjected(ctx context.Context, ids []int64, at time.Time, ev Event) error {
+	return t.bump(ctx, "inject_count", "last_injected_at", ids, at, ev)
 }
 
 // MarkUsed bumps the use count and last-used time of entries an answer cited
@@ -804,24 +809,21 @@ func (db *DB) MarkInjected(ctx context.Context, ids []int64, at time.Time, ev Ev
 // transaction. An event already recorded (the same turn checked again)
 // changes nothing.
 func (db *DB) MarkUsed(ctx context.Context, ids []int64, at time.Time, ev Event) error {
-	return db.bump(ctx, "use_count", "last_used_at", ids, at, ev)
+	return db.Update(ctx, func(t *Tx) error { return t.bump(ctx, "use_count", "last_used_at", ids, at, ev) })
 }
 
-func (db *DB) bump(ctx context.Context, count, last string, ids []int64, at time.Time, ev Event) error {
-	err := db.Update(ctx, func(t *Tx) error {
-		res, err := t.append(ctx, at, []Event{ev})
-		if err != nil || res.Added == 0 {
-			return err // on no error: this turn was recorded already
-		}
-		for _, id := range ids {
-			if _, err := t.exec(ctx, `UPDATE entries SET `+count+` = `+count+` + 1, `+last+` = ? WHERE id = ?`, FormatTime(at), id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+func (t *Tx) bump(ctx context.Context, count, last string, ids []int64, at time.Time, ev Event) error {
+	res, err := t.append(ctx, at, []Event{ev})
 	if err != nil {
 		return fmt.Errorf("bump %s: %w", count, err)
+	}
+	if res.Added == 0 {
+		return nil // this turn was recorded already
+	}
+	for _, id := range ids {
+		if _, err := t.exec(ctx, `UPDATE entries SET `+count+` = `+count+` + 1, `+last+` = ? WHERE id = ?`, FormatTime(at), id); err != nil {
+			return fmt.Errorf("bump %s: %w", count, err)
+		}
 	}
 	return nil
 }
