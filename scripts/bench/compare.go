@@ -17,7 +17,10 @@ import (
 // build, which then cannot read a newer schema; the new build migrates its
 // copy during the warm-up). On a machine other work shares, wall times drift
 // from minute to minute; alternating exposes both builds to the same drift.
-// The calls follow a session: a prompt, three tool calls, the answer.
+// The calls follow a session: a prompt, three tool calls, the answer. The
+// prompts take turns: one asks about a fact said a few times, the others
+// about what the project discusses all the time, whose words are in
+// thousands of messages (the prompt path's costliest case).
 func compare(oldBin, newBin, tmp string, n, rounds int) error {
 	seeded := filepath.Join(tmp, "compare-seed")
 	if err := seedRealistic(oldBin, seeded, n); err != nil {
@@ -35,11 +38,18 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 		dirs[b] = d
 	}
 	calls := []struct{ name, bin, in string }{
-		{"UserPromptSubmit", "user-prompt-submit", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"UserPromptSubmit","prompt_id":"p%d","prompt":"Which port does the staging pgbouncer listen on behind haproxy?"}`},
+		{"UserPromptSubmit", "user-prompt-submit", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"UserPromptSubmit","prompt_id":"p%d","prompt":%q}`},
 		{"PostToolUse", "post-tool-use", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test %d a"},"tool_response":{"stdout":"PASS","stderr":""},"tool_use_id":"ta"}`},
 		{"PostToolUse", "post-tool-use", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test %d b"},"tool_response":{"stdout":"PASS","stderr":""},"tool_use_id":"tb"}`},
 		{"PostToolUse", "post-tool-use", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test %d c"},"tool_response":{"stdout":"PASS","stderr":""},"tool_use_id":"tc"}`},
 		{"Stop", "stop", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","transcript_path":"/nonexistent/x.jsonl","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Done, take %d."}`},
+	}
+	prompts := []string{
+		"Which port does the staging pgbouncer listen on behind haproxy?",
+		"How did we configure retries for the payment webhook consumer?",
+		"Why did the CI pipeline fail on the orders API?",
+		"What did we decide about the JWT middleware keys?",
+		"run the tests again",
 	}
 	type key struct{ bin, hook string }
 	times := map[key][]time.Duration{}
@@ -54,13 +64,23 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 			for _, b := range []string{oldBin, newBin} {
 				cmd := exec.Command(filepath.Join(b, c.bin))
 				cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + dirs[b], "HOME=" + dirs[b], "PATH=" + os.Getenv("PATH")}
-				cmd.Stdin = bytes.NewReader(fmt.Appendf(nil, c.in, sess, r+2))
+				in := fmt.Appendf(nil, c.in, sess, r+2)
+				name := c.name
+				if c.name == "UserPromptSubmit" {
+					p := prompts[(r+len(prompts))%len(prompts)]
+					in = fmt.Appendf(nil, c.in, sess, r+2, p)
+					name = fmt.Sprintf("%s %q", c.name, p)
+				}
+				cmd.Stdin = bytes.NewReader(in)
 				st := time.Now()
 				if err := cmd.Run(); err != nil {
 					return fmt.Errorf("%s: %v", cmd.Path, err)
 				}
 				if r >= 0 {
 					times[key{b, c.name}] = append(times[key{b, c.name}], time.Since(st))
+					if name != c.name {
+						times[key{b, name}] = append(times[key{b, name}], time.Since(st))
+					}
 				}
 			}
 		}
@@ -68,7 +88,11 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 	fmt.Printf("Old build %s and new build %s, call by call on copies of one realistic store of %d messages, %d turns; load %s before, %s after.\n\n", oldBin, newBin, n, rounds, before, loadAvg())
 	fmt.Println("| hook | old median | new median | old p90 | new p90 |")
 	fmt.Println("|---|---:|---:|---:|---:|")
-	for _, h := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"} {
+	hooks := []string{"SessionStart", "UserPromptSubmit"}
+	for _, p := range prompts {
+		hooks = append(hooks, fmt.Sprintf("UserPromptSubmit %q", p))
+	}
+	for _, h := range append(hooks, "PostToolUse", "Stop") {
 		o, nw := times[key{oldBin, h}], times[key{newBin, h}]
 		slices.Sort(o)
 		slices.Sort(nw)
