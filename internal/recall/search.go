@@ -262,15 +262,7 @@ func eventHits(ctx context.Context, db *store.DB, q store.EventQuery, terms []st
 	if err != nil {
 		return nil, err
 	}
-	seen := make(map[int64]bool, len(all))
-	for _, h := range all {
-		seen[h.ID] = true
-	}
-	for _, h := range hits {
-		if !seen[h.ID] {
-			all = append(all, h)
-		}
-	}
+	all = union(all, hits, eventID)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Score > all[j].Score })
 	return all[:min(len(all), q.Limit)], nil
 }

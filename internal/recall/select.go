@@ -275,7 +275,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		q.Match, q.After = find.rare, 0
 		var old []store.EventHit
 		old, err = db.SearchEvents(ctx, q)
-		hits = unionHits(hits, old)
+		hits = union(hits, old, eventID) // a message in both keeps its rank for every word searched
 	}
 	if err != nil || len(hits) == 0 {
 		return nil, err
@@ -344,20 +344,24 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	return out, nil
 }
 
-// unionHits is a followed by the hits of b it does not hold. A message in
-// both keeps its score in a, ranked for every word searched.
-func unionHits(a, b []store.EventHit) []store.EventHit {
+// union is a followed by the hits of b it does not hold, by id: a hit in
+// both keeps its score in a.
+func union[H any](a, b []H, id func(H) int64) []H {
 	seen := make(map[int64]bool, len(a))
 	for _, h := range a {
-		seen[h.ID] = true
+		seen[id(h)] = true
 	}
 	for _, h := range b {
-		if !seen[h.ID] {
+		if !seen[id(h)] {
 			a = append(a, h)
 		}
 	}
 	return a
 }
+
+func eventID(h store.EventHit) int64 { return h.ID }
+
+func entryID(h store.EntryHit) int64 { return h.ID }
 
 // entryItems scores verified entries on the scale of the best message.
 func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, bestMessage float64) ([]Item, error) {
@@ -377,13 +381,8 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		// An old entry holding the rarest word, past the newest ranked.
 		q.Match, q.RankNewest = find.rare, 0
 		var old []store.EntryHit
-		if old, err = db.SearchEntries(ctx, q); err == nil {
-			for _, h := range old {
-				if !slices.ContainsFunc(hits, func(g store.EntryHit) bool { return g.ID == h.ID }) {
-					hits = append(hits, h)
-				}
-			}
-		}
+		old, err = db.SearchEntries(ctx, q)
+		hits = union(hits, old, entryID)
 	}
 	if err != nil || len(hits) == 0 {
 		return nil, err
