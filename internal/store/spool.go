@@ -43,6 +43,12 @@ const SpoolSupported = runtime.GOOS != "windows"
 // maxSpoolRecord bounds one record; a longer line is skipped.
 const maxSpoolRecord = 8 << 20
 
+// maxSpool bounds the spool: past it, a store nobody can write to (full,
+// immutable, locked for days) sends the hooks back to it, which log why.
+// 16 MB is some 18,000 tool calls, which one write transaction stores in
+// about half a second.
+const maxSpool = 16 << 20
+
 // spoolRecord is one spooled event and the session it belongs to, as the
 // hook saw it; the folder registers the session when it is new and gives
 // the event the project the session was registered with.
@@ -112,6 +118,11 @@ func Spool(dbPath string, s Session, ev Event) error {
 		if !samePath(f, path) {
 			f.Close()
 			continue
+		}
+		if fi, err := f.Stat(); err != nil || fi.Size()+int64(len(rec)) > maxSpool {
+			filelock.Unlock(f)
+			f.Close()
+			return errors.New("spool: full")
 		}
 		_, err = f.Write(rec)
 		filelock.Unlock(f)

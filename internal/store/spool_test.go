@@ -234,3 +234,16 @@ func TestSpoolOddDirectory(t *testing.T) {
 		t.Errorf("%d tool events from a fold file left behind, want 1", n)
 	}
 }
+
+// TestSpoolFull checks that a spool past its bound refuses more, so that
+// the hook stores the call directly (and logs why when it cannot).
+func TestSpoolFull(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	if err := os.WriteFile(db.Path()+"-spool", make([]byte, maxSpool), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 1)); err == nil {
+		t.Error("a full spool took another record")
+	}
+}
