@@ -189,8 +189,8 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 		return reply, nil
 	}
 	// One transaction: the session when new, the prompt, and what was
-	// injected (a write transaction and its commit cost a prompt about a
-	// millisecond each). The injection's record may fail without the prompt.
+	// injected, rather than a turn at the write lock and a commit for each.
+	// The injection's record may fail without costing the prompt.
 	err = db.Update(ctx, func(tx *store.Tx) error {
 		if !registered {
 			got, err := ingest.Register(ctx, tx, s)
