@@ -247,3 +247,46 @@ func TestSpoolFull(t *testing.T) {
 		t.Error("a full spool took another record")
 	}
 }
+
+// FuzzSpoolFold folds whatever bytes a spool may hold (a crash, a full
+// disk, a stray writer) ahead of a whole record: the write transaction
+// commits, the record is stored, and nothing panics.
+func FuzzSpoolFold(f *testing.F) {
+	db := MustOpen(f) // one store for every input: opening one per input would leave the fuzzer a few a minute
+	scratch := filepath.Join(f.TempDir(), "memory.db")
+	n := 0
+	record := func() (string, Event) {
+		n++
+		ev := toolEvent("s", n)
+		os.Remove(scratch + "-spool")
+		if err := Spool(scratch, spoolSession("s"), ev); err != nil {
+			panic(err)
+		}
+		b, err := os.ReadFile(scratch + "-spool")
+		if err != nil {
+			panic(err)
+		}
+		return string(b), ev
+	}
+	whole, _ := record()
+	f.Add([]byte(whole))
+	f.Add([]byte(whole[:len(whole)/2]))
+	f.Add([]byte("\n{\"session\":{\"id\":\"s\"},\"event\":{\"type\":\"x\",\"dedupe_key\":\"k\",\"payload\":[1,2]}}\n"))
+	f.Add([]byte("\x00\xff{}\n\n[]\nnull\n"))
+	f.Fuzz(func(t *testing.T, junk []byte) {
+		line, ev := record()
+		if err := os.WriteFile(db.Path()+"-spool", append(junk, line...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Update(context.Background(), func(*Tx) error { return nil }); err != nil {
+			t.Fatalf("fold: %v", err)
+		}
+		var stored int
+		if err := db.Read().queryRow(context.Background(), `SELECT count(*) FROM events WHERE dedupe_key = ?`, ev.DedupeKey).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if stored != 1 {
+			t.Errorf("the whole record after %q was stored %d times, want once", junk, stored)
+		}
+	})
+}
