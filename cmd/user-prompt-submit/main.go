@@ -2,12 +2,10 @@
 package main
 
 import (
-	"os"
-
 	"github.com/claude-memory-layer/claude-memory-layer/internal/handler"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 )
 
 func main() {
-	os.Exit(hook.Run(os.Stdin, os.Stdout, os.Stderr, hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit))
+	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit)
 }
