@@ -32,9 +32,11 @@ func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project s
 		return 0, err
 	}
 	for _, e := range append(old, fresh...) {
-		if err := st.SetEntryRoles(ctx, e.ID, project, decisions(parse(e))); err != nil {
+		rvs := decisions(parse(e))
+		if err := st.SetEntryRoles(ctx, e.ID, project, rvs); err != nil {
 			return 0, err
 		}
+		p.roles.add(project, rvs)
 	}
 
 	looked := map[string][]store.Entry{} // rivals, by what was looked up
@@ -46,6 +48,10 @@ func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project s
 			continue
 		}
 		rivals, values := lookup(parse(e))
+		rivals, err := p.roles.contested(ctx, st, project, rivals)
+		if err != nil {
+			return 0, err
+		}
 		if len(rivals)+len(values) == 0 {
 			continue
 		}
@@ -200,6 +206,76 @@ const maxQuotes = 4
 // claimCache keeps the claims of entry texts across sessions: an import
 // compares each session's entries with the same earlier ones again and
 // again. It forgets everything when full.
+// roleCache holds, per project and role, the values the store's entries
+// give the role, as this process read them once and wrote them since. A
+// rival lookup asks for the newest entries giving a role another value; when
+// every entry gives it the same one ("auth method": 866 entries, one value,
+// in the realistic history), the lookup walked all of them to find none.
+// Another process's writes meanwhile can be missed, costing a conflict this
+// import would have recorded; conflicts are found again at the next session
+// that states either side.
+type roleCache struct {
+	mu sync.Mutex
+	m  map[[2]string]map[string]bool
+}
+
+// contested returns the rivals whose role has a value besides theirs.
+func (c *roleCache) contested(ctx context.Context, st *store.Tx, project string, rivals []store.RoleValue) ([]store.RoleValue, error) {
+	var out []store.RoleValue
+	for _, r := range rivals {
+		if err := c.load(ctx, st, project, r.Role); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		vs := c.m[[2]string{project, r.Role}]
+		other := len(vs) > 1 || len(vs) == 1 && !vs[r.Value]
+		c.mu.Unlock()
+		if other {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// load reads the values of a role the first time it is asked for.
+func (c *roleCache) load(ctx context.Context, st *store.Tx, project, role string) error {
+	k := [2]string{project, role}
+	c.mu.Lock()
+	_, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return nil
+	}
+	list, err := st.RoleValues(ctx, project, role)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[[2]string]map[string]bool{}
+	}
+	if _, ok := c.m[k]; !ok {
+		vs := map[string]bool{}
+		for _, v := range list {
+			vs[v] = true
+		}
+		c.m[k] = vs
+	}
+	return nil
+}
+
+// add records values written for a role, if the role was read before.
+func (c *roleCache) add(project string, rvs []store.RoleValue) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range rvs {
+		if vs, ok := c.m[[2]string{project, r.Role}]; ok {
+			vs[r.Value] = true
+		}
+	}
+}
+
 type claimCache struct {
 	mu sync.Mutex
 	m  map[string][]claim.Claim

@@ -114,3 +114,42 @@ func titles(es []store.Entry) string {
 	}
 	return b.String()
 }
+
+// TestRoleCache checks the cache that spares a rival lookup of a role every
+// entry gives the same value: none while the role has one value, the rival
+// once another entry gives it another, read or written.
+func TestRoleCache(t *testing.T) {
+	ctx := context.Background()
+	db := mustStore(t)
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	put := func(title string, rvs ...store.RoleValue) {
+		t.Helper()
+		stored, _, err := tx.PutEntries(ctx, []store.EntryWrite{{Entry: store.Entry{Project: "/p", SessionID: "s", Type: "decision", Title: title,
+			ClaimKey: title, Stage: store.StageVerified}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.SetEntryRoles(ctx, stored[0].ID, "/p", rvs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("one", store.RoleValue{Role: "auth method", Value: "oauth"})
+	put("two", store.RoleValue{Role: "auth method", Value: "oauth"})
+	var c roleCache
+	ask := []store.RoleValue{{Role: "auth method", Value: "oauth"}}
+	if got, err := c.contested(ctx, tx, "/p", ask); err != nil || len(got) != 0 {
+		t.Errorf("one value in the store: %v, %v; want no rival to look up", got, err)
+	}
+	c.add("/p", []store.RoleValue{{Role: "auth method", Value: "saml"}})
+	if got, err := c.contested(ctx, tx, "/p", ask); err != nil || len(got) != 1 {
+		t.Errorf("after another value was written: %v, %v; want the rival", got, err)
+	}
+	put("three", store.RoleValue{Role: "linter", Value: "biome"}, store.RoleValue{Role: "linter", Value: "eslint"})
+	if got, err := c.contested(ctx, tx, "/p", []store.RoleValue{{Role: "linter", Value: "biome"}}); err != nil || len(got) != 1 {
+		t.Errorf("two values read from the store: %v, %v; want the rival", got, err)
+	}
+}

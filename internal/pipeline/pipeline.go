@@ -57,6 +57,7 @@ type Processor struct {
 	Now      func() time.Time
 
 	claims claimCache // entry texts parsed for conflict detection
+	roles  roleCache  // the values each role has in the store, for conflict detection
 }
 
 // Plan is what the pipeline makes of a session before it writes anything:
