@@ -199,11 +199,14 @@ const hookScoreBudget = 600
 
 // search is what the prompt path's full-text queries look for.
 type search struct {
-	// match is the concepts' forms, as prefixes: the rarest the store holds
-	// while their messages add up to no more than hookRankBudget (and always
-	// the two rarest). Ranking an OR query by BM25 evaluates every match,
-	// most of the prompt path's time in a large store; a common word left
-	// out still counts in coverage.
+	// match is the concepts' forms, English words by stem and others as
+	// prefixes (store.MatchStems): the rarest the store holds while their
+	// messages add up to no more than hookRankBudget (and always the two
+	// rarest). Ranking an OR query by BM25 evaluates every match, most of
+	// the prompt path's time in a large store; a common word left out still
+	// counts in coverage. A prefix of an English word ("config*" for
+	// "configuration") only found messages coverage, which compares stems,
+	// then ranked low, and merged the document lists of every word it starts.
 	match store.Match
 	// after, when match selects more than hookScoreBudget messages, ranks
 	// only those past this id: about the newest hookScoreBudget of them,
@@ -234,11 +237,11 @@ func plan(cs []concept, total int) search {
 		sum += c.df
 		forms = append(forms, c.forms...)
 	}
-	s := search{match: store.MatchAny(forms, true)}
+	s := search{match: store.MatchStems(forms)}
 	if sum > hookScoreBudget && total > 0 {
 		s.after = int64(total - total*hookScoreBudget/sum)
 		if seen[0].df <= hookScoreBudget {
-			s.rare = store.MatchAny(seen[0].forms, true)
+			s.rare = store.MatchStems(seen[0].forms)
 		}
 	}
 	return s
