@@ -8,18 +8,23 @@ import (
 
 // queryIDs runs a query that selects one column of ids.
 func queryIDs(ctx context.Context, t *Tx, query string, args ...any) ([]int64, error) {
+	return queryColumn[int64](ctx, t, query, args...)
+}
+
+// queryColumn runs a query of one column and returns its values.
+func queryColumn[T any](ctx context.Context, t *Tx, query string, args ...any) ([]T, error) {
 	rows, err := t.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []int64
+	var out []T
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var v T
+		if err := rows.Scan(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, id)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }

@@ -902,20 +902,11 @@ func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []
 // RoleValues lists the values the project's entries give a role, through
 // entry_roles_recent without reading the entries.
 func (t *Tx) RoleValues(ctx context.Context, project, role string) ([]string, error) {
-	rows, err := t.query(ctx, `SELECT DISTINCT value FROM entry_roles WHERE project = ? AND role = ?`, project, role)
+	vs, err := queryColumn[string](ctx, t, `SELECT DISTINCT value FROM entry_roles WHERE project = ? AND role = ?`, project, role)
 	if err != nil {
 		return nil, fmt.Errorf("role values: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("role values: %w", err)
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return vs, nil
 }
 
 // sameRoles reports whether the entry's recorded roles are rvs, in project.
