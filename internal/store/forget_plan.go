@@ -176,7 +176,9 @@ func eventRef(ctx context.Context, t *Tx, id int64) (eventText, error) {
 // filters seeds the plan with the events and entries matching every filter.
 func (p *planner) filters(ctx context.Context) error {
 	from, where, args := p.matching("events", "ts")
-	where, args = append(where, "e.type <> ?"), append(args, TypeForgotten)
+	// Tombstones stay, and so do the marks of stored spool files, which
+	// keep a file left behind from being stored again (spool.go).
+	where, args = append(where, "e.type NOT IN (?, ?)"), append(args, TypeForgotten, TypeSpoolFolded)
 	rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.type FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return fmt.Errorf("forget: select events: %w", err)

@@ -45,9 +45,9 @@ const maxSpoolRecord = 8 << 20
 
 // maxSpool bounds the spool: past it, a store nobody can write to (full,
 // immutable, locked for days) sends the hooks back to it, which log why.
-// 16 MB is some 18,000 tool calls, which one write transaction stores in
-// about half a second.
-const maxSpool = 16 << 20
+// 4 MB is some 4,500 tool calls, which one write transaction stores in a
+// tenth of a second; it also bounds what one transaction folds.
+const maxSpool = 4 << 20
 
 // spoolRecord is one spooled event and the session it belongs to, as the
 // hook saw it; the folder registers the session when it is new and gives
@@ -165,33 +165,74 @@ func lockWait(f *os.File, exclusive bool) error {
 }
 
 // fold moves the spool aside and stores its records, and those of fold files
-// a crashed or rolled back transaction left; Commit removes the files. A
-// spool it cannot open, lock or move (not a regular file, a lock held past
-// lockWait) is left for a later writer rather than failing this one.
+// a crashed or rolled back transaction left; Commit removes the files. What
+// it stores is indexed at once, so that the rest of the transaction (a
+// forget's plan above all) finds it. A spool it cannot open, lock or move
+// (not a regular file, a lock held past lockWait) is left for a later
+// writer rather than failing this one, and so is a fold file it cannot read.
+// One transaction stores about maxSpool bytes at most: a backlog left by
+// writers that ran out of time is worked off a piece at a time, and the live
+// spool waits until the files before it are stored.
 func (t *Tx) fold(ctx context.Context) error {
 	path := spoolPath(t.db.path)
 	files := foldFiles(path)
-	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-		if moved, err := moveSpool(path); err == nil && moved != "" {
-			files = append(files, moved)
-		}
-	}
 	sort.Strings(files)
+	budget := int64(maxSpool)
+	folded := false
 	for _, name := range files {
-		n, err := t.foldFile(ctx, name)
+		if budget <= 0 {
+			return t.indexFolded(ctx, folded)
+		}
+		n, size, err := t.foldFile(ctx, name)
 		if err != nil {
 			return fmt.Errorf("fold %s: %w", filepath.Base(name), err)
 		}
+		budget -= size
+		if n == skipFile {
+			continue
+		}
 		if n >= 0 {
-			mark := Event{Time: t.db.Now(), Type: TypeSpoolFolded, DedupeKey: Key(KeyFolded, filepath.Base(name)),
-				Payload: fmt.Appendf(nil, `{"file":%q,"records":%d}`, filepath.Base(name), n)}
-			if _, err := t.append(ctx, mark.Time, []Event{mark}); err != nil {
+			if err := t.markFolded(ctx, name, n); err != nil {
 				return err
 			}
+			folded = true
 		}
 		t.folded = append(t.folded, name)
 	}
-	return nil
+	if fi, err := os.Lstat(path); budget > 0 && err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		if moved, err := moveSpool(path); err == nil && moved != "" {
+			n, _, err := t.foldFile(ctx, moved)
+			if err != nil {
+				return fmt.Errorf("fold %s: %w", filepath.Base(moved), err)
+			}
+			if n >= 0 {
+				if err := t.markFolded(ctx, moved, n); err != nil {
+					return err
+				}
+				folded = true
+			}
+			if n != skipFile {
+				t.folded = append(t.folded, moved)
+			}
+		}
+	}
+	return t.indexFolded(ctx, folded)
+}
+
+// markFolded records that the fold file name was stored, n records of it.
+func (t *Tx) markFolded(ctx context.Context, name string, n int) error {
+	mark := Event{Time: t.db.Now(), Type: TypeSpoolFolded, DedupeKey: Key(KeyFolded, filepath.Base(name)),
+		Payload: fmt.Appendf(nil, `{"file":%q,"records":%d}`, filepath.Base(name), n)}
+	_, err := t.append(ctx, mark.Time, []Event{mark})
+	return err
+}
+
+// indexFolded indexes what fold stored, when it stored anything.
+func (t *Tx) indexFolded(ctx context.Context, folded bool) error {
+	if !folded {
+		return nil
+	}
+	return t.index(ctx)
 }
 
 // foldFiles are the fold files next to the spool at path. Not filepath.Glob:
@@ -233,29 +274,40 @@ func moveSpool(path string) (string, error) {
 	return to, nil
 }
 
+// Results of foldFile besides a count of records.
+const (
+	storedBefore = -1 // stored by an earlier transaction (its mark exists), or gone
+	skipFile     = -2 // cannot be read now: left for a later writer
+)
+
 // foldFile appends the records of one fold file and returns how many it
-// read, or -1 when the file was stored before (or is gone). A line that is
-// not a record (torn by a killed writer) is skipped.
-func (t *Tx) foldFile(ctx context.Context, name string) (int, error) {
+// read and the file's size, or storedBefore or skipFile. A line that is not
+// a record (torn by a killed writer) is skipped.
+func (t *Tx) foldFile(ctx context.Context, name string) (n int, size int64, err error) {
 	var done int
 	if err := t.queryRow(ctx, `SELECT count(*) FROM events WHERE dedupe_key = ?`, Key(KeyFolded, filepath.Base(name))).Scan(&done); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if done > 0 {
-		return -1, nil
+		return storedBefore, 0, nil
 	}
 	f, err := openRegular(name, os.O_RDONLY)
-	if err != nil {
-		// Gone: folded and removed by another writer. Not a regular file:
-		// nothing a spool wrote.
-		return -1, nil
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return storedBefore, 0, nil // folded and removed by another writer
+	case errors.Is(err, regular.ErrNotRegular):
+		return storedBefore, 0, nil // nothing a spool wrote: removed at commit
+	case err != nil:
+		return skipFile, 0, nil
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), maxSpoolRecord+1)
 	sc.Split(scanLinesLong)
 	projects := map[string]string{}
-	n := 0
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 || len(line) > maxSpoolRecord {
@@ -268,18 +320,21 @@ func (t *Tx) foldFile(ctx context.Context, name string) (int, error) {
 		project, ok := projects[r.Session.ID]
 		if !ok {
 			if project, err = t.spooledSession(ctx, r); err != nil {
-				return 0, err
+				return 0, 0, err
 			}
 			projects[r.Session.ID] = project
 		}
 		ev := Event{Time: r.Event.Time, Type: r.Event.Type, SessionID: r.Session.ID, Project: project, SourceUUID: r.Event.SourceUUID,
 			Text: r.Event.Text, Payload: r.Event.Payload, DedupeKey: r.Event.DedupeKey}
 		if _, err := t.Append(ctx, ev); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		n++
 	}
-	return n, sc.Err()
+	if err := sc.Err(); err != nil {
+		return skipFile, 0, nil // a read error: leave the file for a later writer
+	}
+	return n, size, nil
 }
 
 // spooledSession returns the project of a spooled record's session: the

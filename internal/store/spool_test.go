@@ -290,3 +290,62 @@ func FuzzSpoolFold(f *testing.F) {
 		}
 	})
 }
+
+// TestSpoolForget checks that a forget finds what it folds itself: a phrase
+// said only in a spooled tool call is forgotten, and the marks of stored
+// fold files survive a forget by date.
+func TestSpoolForget(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	ev := toolEvent("s", 1)
+	ev.Text = "Bash: export TOKEN=zanzibarquokka"
+	if err := Spool(db.Path(), spoolSession("s"), ev); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "zanzibarquokka"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countEvents(t, db, TypeToolObservation); n != 0 {
+		t.Errorf("%d tool events after forgetting the phrase only the spooled one said, want 0", n)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{Before: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(mustEvents(t, db, TypeSpoolFolded)); n != 1 {
+		t.Errorf("%d spool_folded marks after a forget by date, want 1", n)
+	}
+}
+
+// TestSpoolBacklog checks that one transaction folds about maxSpool bytes:
+// a backlog of fold files is worked off over several, oldest first, the
+// live spool after them.
+func TestSpoolBacklog(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	path := db.Path() + "-spool"
+	if err := os.WriteFile(path+"-fold-1-1", append(make([]byte, maxSpool), '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path, path+"-fold-2-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 2)); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{0, 2, 2} {
+		if err := db.Update(ctx, func(*Tx) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(mustEvents(t, db, TypeToolObservation)); n != want {
+			t.Errorf("after write %d: %d tool events, want %d", i+1, n, want)
+		}
+	}
+	if left := foldFiles(path); len(left) != 0 || fileExists(path) {
+		t.Errorf("left after the backlog: %v", left)
+	}
+}
