@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -120,7 +121,7 @@ func (t *Tx) Commit() error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	for _, name := range t.folded {
-		os.Remove(name) // stored now; one left behind is folded again, adding nothing
+		os.Remove(name) // stored now; one left behind is skipped, its spool_folded mark stored
 	}
 	return nil
 }
@@ -224,20 +225,28 @@ func (db *DB) Update(ctx context.Context, fn func(t *Tx) error) error {
 	return t.Commit()
 }
 
-// readStmts bounds the reader's cache of prepared statements: a long-lived
-// process (the MCP server, the dashboard) runs queries whose text varies
-// with the number of their arguments.
+// readStmts bounds the reader's cache of prepared statements, for a
+// long-lived process (the MCP server, the dashboard).
 const readStmts = 128
 
 // readStmt returns q prepared for readers, preparing it on first use: a
 // prompt runs the same few queries again and again (an entry, its best
-// quote, a message's neighbours), and SQL parsing was a tenth of the prompt
-// path's time.
+// quote, a message's neighbours, a word's count), and SQL parsing was a
+// tenth of the prompt path's time. It returns nil for a query not worth
+// keeping: one whose text varies with its arguments (an IN list), or any
+// once the cache is full. A cached statement is never closed before the
+// store: another goroutine may be about to run it.
 func (db *DB) readStmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if strings.Contains(q, "?,?") {
+		return nil, nil
+	}
 	db.stmtMu.Lock()
 	defer db.stmtMu.Unlock()
 	if st, ok := db.stmts[q]; ok {
 		return st, nil
+	}
+	if len(db.stmts) >= readStmts {
+		return nil, nil
 	}
 	st, err := db.sql.PrepareContext(ctx, q)
 	if err != nil {
@@ -245,12 +254,6 @@ func (db *DB) readStmt(ctx context.Context, q string) (*sql.Stmt, error) {
 	}
 	if db.stmts == nil {
 		db.stmts = map[string]*sql.Stmt{}
-	}
-	if len(db.stmts) >= readStmts {
-		for k, old := range db.stmts {
-			old.Close()
-			delete(db.stmts, k)
-		}
 	}
 	db.stmts[q] = st
 	return st, nil
@@ -283,8 +286,8 @@ func (t *Tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error
 func (t *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if t.tx == nil {
 		st, err := t.db.readStmt(ctx, q)
-		if err != nil {
-			return nil, err
+		if err != nil || st == nil {
+			return t.db.sql.QueryContext(ctx, q, args...) // an error comes back from here too
 		}
 		return st.QueryContext(ctx, args...)
 	}
@@ -298,8 +301,8 @@ func (t *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error
 func (t *Tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	if t.tx == nil {
 		st, err := t.db.readStmt(ctx, q)
-		if err != nil {
-			return t.db.sql.QueryRowContext(ctx, q, args...) // Scan returns the error
+		if err != nil || st == nil {
+			return t.db.sql.QueryRowContext(ctx, q, args...) // Scan returns an error
 		}
 		return st.QueryRowContext(ctx, args...)
 	}
