@@ -134,3 +134,42 @@ func TestSelectEntryManyQuotes(t *testing.T) {
 		t.Errorf("the entry was read with %d quotes, want %d", got, entryQuotes)
 	}
 }
+
+// The newest messages holding a prompt's common words can all be another
+// project's: the window counts every project's. A prompt in the quiet
+// project still finds its own.
+func TestSelectCommonWordsQuietProject(t *testing.T) {
+	ctx := context.Background()
+	db := mustStore(t)
+	var evs []store.Event
+	add := func(project, text string) {
+		i := len(evs)
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeAgentResponse,
+			SessionID: fmt.Sprintf("%s-%d", project, i/50), Project: project, Text: text, DedupeKey: fmt.Sprintf("k%d", i)})
+	}
+	add(proj, "The payment webhook consumer runs in the worker pool, with exponential backoff.")
+	for i := range 8000 {
+		add("/home/dev/other", fmt.Sprintf("Refactored the reporting module, step %d.", i))
+	}
+	for i := range 2 * hookScoreBudget {
+		add("/home/dev/other", fmt.Sprintf("The payment webhook consumer of service %d was restarted.", i))
+	}
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	prompt := "What did we do about the payment webhook consumer?"
+	cs, total, err := weigh(ctx, db, concepts(prompt), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if find := plan(cs, total); find.after == 0 || !find.rare.Empty() {
+		t.Fatalf("plan = %+v, want the newest messages ranked and no rare word", find)
+	}
+	items, err := Select(ctx, db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 0, 10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) == 0 || !strings.Contains(items[0].Text, "worker pool") {
+		t.Fatalf("the quiet project's own message is not first: %+v", items)
+	}
+}

@@ -280,6 +280,14 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		old, err = db.SearchEvents(ctx, q)
 		hits = union(hits, old, eventID) // a message in both keeps its rank for every word searched
 	}
+	if err == nil && find.after > 0 && len(hits) < hookCandidates/2 {
+		// The newest messages are another project's (the window counts
+		// every project's): rank this project's matches, all of them.
+		q.Match, q.After = find.match, 0
+		var all []store.EventHit
+		all, err = db.SearchEvents(ctx, q)
+		hits = union(hits, all, eventID)
+	}
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
@@ -382,10 +390,18 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 	hits, err := db.SearchEntries(ctx, q)
 	if err == nil && q.RankNewest > 0 && !find.rare.Empty() {
 		// An old entry holding the rarest word, past the newest ranked.
-		q.Match, q.RankNewest = find.rare, 0
+		rare := q
+		rare.Match, rare.RankNewest = find.rare, 0
 		var old []store.EntryHit
-		old, err = db.SearchEntries(ctx, q)
+		old, err = db.SearchEntries(ctx, rare)
 		hits = union(hits, old, entryID)
+	}
+	if err == nil && q.RankNewest > 0 && len(hits) < candidates/2 {
+		// The newest matches are another project's, or not verified.
+		q.RankNewest = 0
+		var all []store.EntryHit
+		all, err = db.SearchEntries(ctx, q)
+		hits = union(hits, all, entryID)
 	}
 	if err != nil || len(hits) == 0 {
 		return nil, err
