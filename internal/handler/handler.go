@@ -242,13 +242,18 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 		}
 		env.Log.Warn("spool the tool call; storing it directly", "err", err)
 	}
+	// The event built above, not a new one: without a tool_use_id its key
+	// hashes its time, and a spool write that failed late may have landed.
 	db, s, err := session(ctx, env, ev)
 	if err != nil {
 		return hook.Reply{}, err
 	}
 	defer db.Close()
-	_, err = recorder(db, env).Tool(ctx, ids(s), ev.PromptID, ev.Get("tool_use_id").String(), o, env.Now())
-	return hook.Reply{}, err
+	tool.Project = s.Project
+	return hook.Reply{}, db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(ctx, tool)
+		return err
+	})
 }
 
 // Stop stores the turn's final answer from last_assistant_message (the
