@@ -203,9 +203,6 @@ func entryText(e store.Entry) string {
 // maxQuotes bounds the quotes of an entry that are parsed for its claims.
 const maxQuotes = 4
 
-// claimCache keeps the claims of entry texts across sessions: an import
-// compares each session's entries with the same earlier ones again and
-// again. It forgets everything when full.
 // roleCache holds, per project and role, the values the store's entries
 // give the role, as this process read them once and wrote them since. A
 // rival lookup asks for the newest entries giving a role another value; when
@@ -276,6 +273,9 @@ func (c *roleCache) add(project string, rvs []store.RoleValue) {
 	}
 }
 
+// claimCache keeps the claims of entry texts across sessions: an import
+// compares each session's entries with the same earlier ones again and
+// again. It forgets everything when full.
 type claimCache struct {
 	mu sync.Mutex
 	m  map[string][]claim.Claim

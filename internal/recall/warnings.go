@@ -87,12 +87,12 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		}
 		return [2]int64{a, b}
 	}
-	// A pair can be recorded both ways round: twice perKind rows hold
-	// perKind pairs. No entry selected, no ledger to read: Conflicts of no
-	// ids is every conflict in the store.
+	// A pair can be recorded both ways round, and a side can fail to load:
+	// four times perKind rows leave room for both. No entry selected, no
+	// ledger to read: Conflicts of no ids is every conflict in the store.
 	var cs []store.Conflict
 	if len(ids) > 0 {
-		if cs, err = db.Conflicts(ctx, ids, 2*perKind); err != nil {
+		if cs, err = db.Conflicts(ctx, ids, 4*perKind); err != nil {
 			return nil, err
 		}
 	}
