@@ -24,6 +24,9 @@ type ForgetPreview struct {
 // dashboard's both show this. Errors are PlanForget's.
 func (db *DB) PreviewForget(ctx context.Context, sel ForgetSelector, n int) (ForgetPreview, error) {
 	var out ForgetPreview
+	// What hooks spooled is stored first, so the preview lists what Forget
+	// will delete. A store opened read-only cannot: its preview may list less.
+	_ = db.foldPending(ctx)
 	p, err := db.PlanForget(ctx, sel)
 	if err != nil {
 		return out, err

@@ -164,6 +164,18 @@ func lockWait(f *os.File, exclusive bool) error {
 	}
 }
 
+// foldPending stores what the spool holds, in a write transaction of its
+// own, when it holds anything: for a reader that must see every event, such
+// as a forget's preview, which a user confirms before Forget (which folds
+// first anyway) deletes.
+func (db *DB) foldPending(ctx context.Context) error {
+	path := spoolPath(db.path)
+	if fi, err := os.Lstat(path); (err != nil || fi.Size() == 0) && len(foldFiles(path)) == 0 {
+		return nil
+	}
+	return db.Update(ctx, func(*Tx) error { return nil }) // Begin folds
+}
+
 // fold moves the spool aside and stores its records, and those of fold files
 // a crashed or rolled back transaction left; Commit removes the files. What
 // it stores is indexed at once, so that the rest of the transaction (a

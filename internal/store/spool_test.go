@@ -349,3 +349,23 @@ func TestSpoolBacklog(t *testing.T) {
 		t.Errorf("left after the backlog: %v", left)
 	}
 }
+
+// TestSpoolPreview checks that a forget's preview lists a phrase said only in
+// a spooled tool call: the user confirms what Forget will delete.
+func TestSpoolPreview(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	ev := toolEvent("s", 1)
+	ev.Text = "Bash: export TOKEN=zanzibarquokka"
+	if err := Spool(db.Path(), spoolSession("s"), ev); err != nil {
+		t.Fatal(err)
+	}
+	pv, err := db.PreviewForget(ctx, ForgetSelector{Phrase: "zanzibarquokka"}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pv.Plan.Delete)+len(pv.Plan.Redact) == 0 {
+		t.Errorf("the preview lists nothing for a phrase only a spooled tool call said: %+v", pv.Plan)
+	}
+}
