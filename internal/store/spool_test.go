@@ -291,18 +291,26 @@ func FuzzSpoolFold(f *testing.F) {
 	})
 }
 
+// spooledPhrase is a store whose spool holds one tool call saying phrase,
+// said nowhere else.
+func spooledPhrase(t *testing.T, phrase string) *DB {
+	t.Helper()
+	db := MustOpen(t)
+	ev := toolEvent("s", 1)
+	ev.Text = "Bash: export TOKEN=" + phrase
+	if err := Spool(db.Path(), spoolSession("s"), ev); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // TestSpoolForget checks that a forget finds what it folds itself: a phrase
 // said only in a spooled tool call is forgotten, and the marks of stored
 // fold files survive a forget by date.
 func TestSpoolForget(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := MustOpen(t)
-	ev := toolEvent("s", 1)
-	ev.Text = "Bash: export TOKEN=zanzibarquokka"
-	if err := Spool(db.Path(), spoolSession("s"), ev); err != nil {
-		t.Fatal(err)
-	}
+	db := spooledPhrase(t, "zanzibarquokka")
 	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "zanzibarquokka"}); err != nil {
 		t.Fatal(err)
 	}
@@ -355,12 +363,7 @@ func TestSpoolBacklog(t *testing.T) {
 func TestSpoolPreview(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := MustOpen(t)
-	ev := toolEvent("s", 1)
-	ev.Text = "Bash: export TOKEN=zanzibarquokka"
-	if err := Spool(db.Path(), spoolSession("s"), ev); err != nil {
-		t.Fatal(err)
-	}
+	db := spooledPhrase(t, "zanzibarquokka")
 	pv, err := db.PreviewForget(ctx, ForgetSelector{Phrase: "zanzibarquokka"}, 5)
 	if err != nil {
 		t.Fatal(err)
