@@ -193,58 +193,49 @@ func (t *Tx) fold(ctx context.Context) error {
 	folded := false
 	for _, name := range files {
 		if budget <= 0 {
-			return t.indexFolded(ctx, folded)
+			break
 		}
-		n, size, err := t.foldFile(ctx, name)
+		stored, size, err := t.foldOne(ctx, name)
 		if err != nil {
-			return fmt.Errorf("fold %s: %w", filepath.Base(name), err)
+			return err
 		}
-		budget -= size
-		if n == skipFile {
-			continue
-		}
-		if n >= 0 {
-			if err := t.markFolded(ctx, name, n); err != nil {
-				return err
-			}
-			folded = true
-		}
-		t.folded = append(t.folded, name)
+		budget, folded = budget-size, folded || stored
 	}
 	if fi, err := os.Lstat(path); budget > 0 && err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 		if moved, err := moveSpool(path); err == nil && moved != "" {
-			n, _, err := t.foldFile(ctx, moved)
+			stored, _, err := t.foldOne(ctx, moved)
 			if err != nil {
-				return fmt.Errorf("fold %s: %w", filepath.Base(moved), err)
+				return err
 			}
-			if n >= 0 {
-				if err := t.markFolded(ctx, moved, n); err != nil {
-					return err
-				}
-				folded = true
-			}
-			if n != skipFile {
-				t.folded = append(t.folded, moved)
-			}
+			folded = folded || stored
 		}
 	}
-	return t.indexFolded(ctx, folded)
-}
-
-// markFolded records that the fold file name was stored, n records of it.
-func (t *Tx) markFolded(ctx context.Context, name string, n int) error {
-	mark := Event{Time: t.db.Now(), Type: TypeSpoolFolded, DedupeKey: Key(KeyFolded, filepath.Base(name)),
-		Payload: fmt.Appendf(nil, `{"file":%q,"records":%d}`, filepath.Base(name), n)}
-	_, err := t.append(ctx, mark.Time, []Event{mark})
-	return err
-}
-
-// indexFolded indexes what fold stored, when it stored anything.
-func (t *Tx) indexFolded(ctx context.Context, folded bool) error {
 	if !folded {
 		return nil
 	}
 	return t.index(ctx)
+}
+
+// foldOne stores the records of the fold file name with its spool_folded
+// mark, and has Commit remove the file unless it is to be kept for a later
+// writer; stored says whether it stored anything, size is the file's.
+func (t *Tx) foldOne(ctx context.Context, name string) (stored bool, size int64, err error) {
+	n, size, err := t.foldFile(ctx, name)
+	if err != nil {
+		return false, 0, fmt.Errorf("fold %s: %w", filepath.Base(name), err)
+	}
+	if n == skipFile {
+		return false, size, nil
+	}
+	if n >= 0 {
+		mark := Event{Time: t.db.Now(), Type: TypeSpoolFolded, DedupeKey: Key(KeyFolded, filepath.Base(name)),
+			Payload: fmt.Appendf(nil, `{"file":%q,"records":%d}`, filepath.Base(name), n)}
+		if _, err := t.append(ctx, mark.Time, []Event{mark}); err != nil {
+			return false, 0, err
+		}
+	}
+	t.folded = append(t.folded, name)
+	return n >= 0, size, nil
 }
 
 // foldFiles are the fold files next to the spool at path. Not filepath.Glob:
