@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"sort"
 	"strings"
 )
@@ -13,6 +14,11 @@ func queryIDs(ctx context.Context, t *Tx, query string, args ...any) ([]int64, e
 
 // queryColumn runs a query of one column and returns its values.
 func queryColumn[T any](ctx context.Context, t *Tx, query string, args ...any) ([]T, error) {
+	return queryAll(ctx, t, query, func(r *sql.Rows) (v T, err error) { return v, r.Scan(&v) }, args...)
+}
+
+// queryAll runs a query and returns its rows as scan reads each.
+func queryAll[T any](ctx context.Context, t *Tx, query string, scan func(*sql.Rows) (T, error), args ...any) ([]T, error) {
 	rows, err := t.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -20,8 +26,8 @@ func queryColumn[T any](ctx context.Context, t *Tx, query string, args ...any) (
 	defer rows.Close()
 	var out []T
 	for rows.Next() {
-		var v T
-		if err := rows.Scan(&v); err != nil {
+		v, err := scan(rows)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, v)

@@ -247,26 +247,13 @@ const entryColumns = `id, cid, project, session_id, type, title, body, subject, 
 	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count, last_injected_at, inject_count`
 
 func scanEntries(ctx context.Context, t *Tx, query string, args ...any) ([]Entry, error) {
-	rows, err := t.query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		var e Entry
+	return queryAll(ctx, t, query, func(rows *sql.Rows) (e Entry, err error) {
 		var created, used, injected string
-		if err := rows.Scan(&e.ID, &e.CID, &e.Project, &e.SessionID, &e.Type, &e.Title, &e.Body, &e.Subject, &e.ClaimKey,
-			&e.Stage, &e.Status, &e.SupersededBy, &e.PromotionBlocked, &created, &used, &e.UseCount, &injected, &e.InjectCount); err != nil {
-			return nil, err
-		}
+		err = rows.Scan(&e.ID, &e.CID, &e.Project, &e.SessionID, &e.Type, &e.Title, &e.Body, &e.Subject, &e.ClaimKey,
+			&e.Stage, &e.Status, &e.SupersededBy, &e.PromotionBlocked, &created, &used, &e.UseCount, &injected, &e.InjectCount)
 		e.Created, e.LastUsed, e.LastInjected = ParseTime(created), ParseTime(used), ParseTime(injected)
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
+		return e, err
+	}, args...)
 }
 
 // loadEvidence fills in the evidence of entries with one query; given
@@ -309,23 +296,13 @@ func loadEvidence(ctx context.Context, t *Tx, entries []Entry, sessions ...strin
 // evidence_best index.
 func bestEvidence(ctx context.Context, t *Tx, entries []Entry, n int) error {
 	for i := range entries {
-		rows, err := t.query(ctx, `SELECT `+evidenceColumns+` FROM evidence
-			WHERE entry_id = ? AND method NOT IN ('', 'none') ORDER BY confidence DESC, id LIMIT ?`, entries[i].ID, n)
+		vs, err := queryAll(ctx, t, `SELECT `+evidenceColumns+` FROM evidence
+			WHERE entry_id = ? AND method NOT IN ('', 'none') ORDER BY confidence DESC, id LIMIT ?`,
+			func(rows *sql.Rows) (Evidence, error) { return scanEvidence(rows) }, entries[i].ID, n)
 		if err != nil {
 			return fmt.Errorf("best evidence: %w", err)
 		}
-		for rows.Next() {
-			v, err := scanEvidence(rows)
-			if err != nil {
-				rows.Close()
-				return fmt.Errorf("best evidence: %w", err)
-			}
-			entries[i].Evidence = append(entries[i].Evidence, v)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("best evidence: %w", err)
-		}
+		entries[i].Evidence = append(entries[i].Evidence, vs...)
 	}
 	return nil
 }
@@ -351,22 +328,17 @@ func (db *DB) EvidenceLinks(ctx context.Context, entries, events []int64) (map[i
 		return nil, nil
 	}
 	args := append(int64Args(events), int64Args(entries)...)
-	rows, err := db.Read().query(ctx, `SELECT DISTINCT entry_id, event_id FROM evidence
+	pairs, err := queryAll(ctx, db.Read(), `SELECT DISTINCT entry_id, event_id FROM evidence
 		WHERE event_id IN (`+placeholders(len(events))+`) AND entry_id IN (`+placeholders(len(entries))+`)
-		ORDER BY entry_id, event_id`, args...)
+		ORDER BY entry_id, event_id`, func(rows *sql.Rows) (p [2]int64, err error) { return p, rows.Scan(&p[0], &p[1]) }, args...)
 	if err != nil {
 		return nil, fmt.Errorf("evidence links: %w", err)
 	}
-	defer rows.Close()
 	links := map[int64][]int64{}
-	for rows.Next() {
-		var entry, event int64
-		if err := rows.Scan(&entry, &event); err != nil {
-			return nil, fmt.Errorf("evidence links: %w", err)
-		}
-		links[entry] = append(links[entry], event)
+	for _, p := range pairs {
+		links[p[0]] = append(links[p[0]], p[1])
 	}
-	return links, rows.Err()
+	return links, nil
 }
 
 const evidenceColumns = `id, entry_id, coalesce(event_id, 0), session_id, source_uuid, message_index, quote,
@@ -911,28 +883,25 @@ func (t *Tx) RoleValues(ctx context.Context, project, role string) ([]string, er
 
 // sameRoles reports whether the entry's recorded roles are rvs, in project.
 func (t *Tx) sameRoles(ctx context.Context, id int64, project string, rvs []RoleValue) (bool, error) {
-	rows, err := t.query(ctx, `SELECT role, value, project FROM entry_roles WHERE entry_id = ?`, id)
+	type row struct {
+		RoleValue
+		project string
+	}
+	have, err := queryAll(ctx, t, `SELECT role, value, project FROM entry_roles WHERE entry_id = ?`,
+		func(rows *sql.Rows) (r row, err error) { return r, rows.Scan(&r.Role, &r.Value, &r.project) }, id)
 	if err != nil {
 		return false, err
 	}
-	defer rows.Close()
 	want := make(map[RoleValue]bool, len(rvs))
 	for _, r := range rvs {
 		want[r] = true
 	}
-	n := 0
-	for rows.Next() {
-		var r RoleValue
-		var p string
-		if err := rows.Scan(&r.Role, &r.Value, &p); err != nil {
-			return false, err
-		}
-		if !want[r] || p != project {
+	for _, r := range have {
+		if !want[r.RoleValue] || r.project != project {
 			return false, nil
 		}
-		n++
 	}
-	return n == len(want), rows.Err()
+	return len(have) == len(want), nil
 }
 
 // AddConflicts is AddConflict for several conflicts, in order. It returns

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -252,20 +253,9 @@ type evidenceRef struct {
 }
 
 func scanEvidenceRefs(ctx context.Context, t *Tx, query string, args ...any) ([]evidenceRef, error) {
-	rows, err := t.query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []evidenceRef
-	for rows.Next() {
-		var r evidenceRef
-		if err := rows.Scan(&r.ID, &r.EntryID, &r.EventID, &r.SessionID, &r.Quote, &r.Start, &r.End); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, t, query, func(rows *sql.Rows) (r evidenceRef, err error) {
+		return r, rows.Scan(&r.ID, &r.EntryID, &r.EventID, &r.SessionID, &r.Quote, &r.Start, &r.End)
+	}, args...)
 }
 
 const evidenceRefColumns = `v.id, v.entry_id, coalesce(v.event_id, 0), v.session_id, v.quote, v.span_start, v.span_end`
