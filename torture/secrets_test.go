@@ -372,6 +372,11 @@ func TestSecretsCutAtMaxText(t *testing.T) {
 		if p := hookProblem(run(proc{bin: "user-prompt-submit", dataDir: data, stdin: in}), "UserPromptSubmit"); p != "" {
 			t.Errorf("line %d: %s", l.num, p)
 		}
+		// The prompt hook spools the prompt; the turn's Stop stores it.
+		stop := hookInput("Stop", "cut", "", "/proj/cut", map[string]any{"last_assistant_message": fmt.Sprintf("noted %d", k)})
+		if p := hookProblem(run(proc{bin: "stop", dataDir: data, stdin: stop}), "Stop"); p != "" {
+			t.Errorf("line %d: %s", l.num, p)
+		}
 		db := openRO(t, dbPath(data))
 		var text string
 		if err := db.QueryRow(`SELECT text FROM events WHERE dedupe_key = ?`, "prompt:cut:"+fmt.Sprintf("cut-%03d", k)).Scan(&text); err != nil {

@@ -193,6 +193,20 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Errorf("remember an invented quote: error %v:\n%s", isErr, out)
 	}
 
+	// The turn under way waits in the spool (the prompt hook spools its
+	// prompt); its words are the session's to quote.
+	if store.SpoolSupported {
+		spooled := store.Event{Time: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt, SessionID: "s1",
+			Text: "Pin the orders service to Go 1.25 until the release.", DedupeKey: store.Key(store.KeyPrompt, "s1", "spooled")}
+		if err := store.Spool(filepath.Join(data, "memory.db"), store.Session{ID: "s1", Project: mcpProject, Cwd: mcpProject}, spooled); err != nil {
+			t.Fatal(err)
+		}
+		out, isErr = call(t, cs, "remember", map[string]any{"title": "Orders service pinned to Go 1.25", "quote": "Pin the orders service to Go 1.25 until the release."})
+		if isErr || !strings.HasPrefix(out, "Saved [") {
+			t.Errorf("remember a quote of the spooled prompt: error %v:\n%s", isErr, out)
+		}
+	}
+
 	// Claude Code names the session it started the server for; after /clear
 	// the conversation goes on as another session, whose quotes still count.
 	cleared := mcpSession(t, bin, data, "CLAUDE_CODE_SESSION_ID=before-clear")

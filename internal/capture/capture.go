@@ -165,8 +165,18 @@ func (r *Recorder) PromptEvent(ctx context.Context, s Session, promptID, prompt 
 // between private too.
 func (r *Recorder) privateOpen(ctx context.Context, sessionID string) (open bool, promptID string, err error) {
 	evs, err := r.DB.Read().Events(ctx, store.EventFilter{SessionID: sessionID, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
-	if err != nil || len(evs) == 0 {
+	if err != nil {
 		return false, "", err
+	}
+	// The last prompt may still wait in the spool (UserPromptSubmit): a
+	// turn the user interrupted has no Stop to fold it in.
+	if spooled := r.DB.Spooled(sessionID, store.TypeUserPrompt); len(spooled) > 0 {
+		if last := spooled[len(spooled)-1]; len(evs) == 0 || !last.Time.Before(evs[0].Time) {
+			evs = []store.Event{last}
+		}
+	}
+	if len(evs) == 0 {
+		return false, "", nil
 	}
 	p := gjson.ParseBytes(evs[0].Payload)
 	return p.Get("private_open").Bool(), p.Get("prompt_id").String(), nil

@@ -166,6 +166,28 @@ func TestPrivateAcrossPrompts(t *testing.T) {
 		}
 		check(t, r, "s")
 	})
+	// UserPromptSubmit spools its prompt, and an interrupted turn has no
+	// Stop to store it: the next prompt reads the spool.
+	t.Run("spooled", func(t *testing.T) {
+		if !store.SpoolSupported {
+			t.Skip("no spool on this platform")
+		}
+		r := recorder(t)
+		ctx := context.Background()
+		for i, p := range prompts {
+			ev, ok, err := r.PromptEvent(ctx, Session{ID: "s", Project: "/p"}, fmt.Sprint("p", i), p, at.Add(time.Duration(i)*time.Second))
+			if err != nil || !ok {
+				t.Fatalf("prompt %d: %v, %v", i, ok, err)
+			}
+			if err := store.Spool(r.DB.Path(), store.Session{ID: "s", Project: "/p", Cwd: "/p"}, ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := r.DB.Update(ctx, func(*store.Tx) error { return nil }); err != nil { // folds the spool
+			t.Fatal(err)
+		}
+		check(t, r, "s")
+	})
 	t.Run("transcript", func(t *testing.T) {
 		r := recorder(t)
 		var rows strings.Builder

@@ -89,7 +89,7 @@ func TestRecord(t *testing.T) {
 		b, _ := json.Marshal(payload)
 		return store.Event{Time: now, Type: typ, SessionID: "s", Project: "/p", DedupeKey: key, Payload: b}
 	}
-	if err := db.MarkInjected(ctx, []int64{injected.ID}, now, ev(store.TypeMemoryInjected, "inject:s:p1",
+	if err := db.MarkInjected(ctx, ev(store.TypeMemoryInjected, "inject:s:p1",
 		map[string]any{"memories": []string{injected.CID}, "prompt_id": "p1"})); err != nil {
 		t.Fatal(err)
 	}

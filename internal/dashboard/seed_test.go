@@ -186,7 +186,7 @@ func seed(tb testing.TB, dir string, n int) seeded {
 		at := seedStart.Add(time.Duration(d) * 26 * time.Hour)
 		ids := []int64{out.secret.ID, es[d%len(es)].ID}
 		cids := fmt.Sprintf(`[%q,%q]`, out.secret.CID, es[d%len(es)].CID)
-		if err := db.MarkInjected(ctx, ids, at, store.Event{Time: at, Type: store.TypeMemoryInjected, SessionID: out.session, Project: seedProject,
+		if err := db.MarkInjected(ctx, store.Event{Time: at, Type: store.TypeMemoryInjected, SessionID: out.session, Project: seedProject,
 			DedupeKey: fmt.Sprintf("inject:%d", d), Payload: json.RawMessage(`{"memories":` + cids + `,"chars":300}`)}); err != nil {
 			tb.Fatal(err)
 		}

@@ -162,12 +162,7 @@ func TestBadInput(t *testing.T) {
 		data := t.TempDir()
 		r := runBinary(t, "user-prompt-submit", data, []byte(big))
 		validReply(t, r, "UserPromptSubmit")
-		db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+		evs := storedEvents(t, data, store.EventFilter{Types: []string{store.TypeUserPrompt}})
 		if len(evs) != 1 || len(evs[0].Text) > 300<<10 || !strings.Contains(string(evs[0].Payload), `"truncated":true`) {
 			t.Fatalf("stored %d prompts; %+v", len(evs), evs)
 		}
@@ -176,13 +171,31 @@ func TestBadInput(t *testing.T) {
 	t.Run("invalid utf8 is stored as valid text", func(t *testing.T) {
 		data := t.TempDir()
 		runBinary(t, "user-prompt-submit", data, []byte(cases[4].input))
-		db, _ := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
-		defer db.Close()
-		evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+		evs := storedEvents(t, data, store.EventFilter{Types: []string{store.TypeUserPrompt}})
 		if len(evs) != 1 || !strings.Contains(evs[0].Text, "ok") {
 			t.Fatalf("stored %+v", evs)
 		}
 	})
+}
+
+// storedEvents returns the events of the store in data that f selects,
+// after storing what the hooks spooled, as the next writer would.
+func storedEvents(t *testing.T, data string, f store.EventFilter) []store.Event {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(data, "memory.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(ctx, func(*store.Tx) error { return nil }); err != nil { // Begin folds the spool
+		t.Fatal(err)
+	}
+	evs, err := db.Read().Events(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
 }
 
 // TestLockedAndReadOnlyStore: a store another process holds locked, or one on
@@ -214,9 +227,16 @@ func TestLockedAndReadOnlyStore(t *testing.T) {
 	}
 	conn.ExecContext(context.Background(), "ROLLBACK")
 	conn.Close()
+	// The prompt hook only reads the database and spools what it stores, so
+	// a lock costs it nothing; without a spool it waits, gives up and logs.
 	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
-	if !bytes.Contains(log, []byte("level=ERROR")) {
-		t.Errorf("locked store not logged")
+	if locked := bytes.Contains(log, []byte("level=ERROR")); locked == store.SpoolSupported {
+		t.Errorf("spool %v, errors logged %v:\n%s", store.SpoolSupported, locked, log)
+	}
+	if store.SpoolSupported {
+		if evs := storedEvents(t, data, store.EventFilter{Types: []string{store.TypeUserPrompt}}); len(evs) != 2 {
+			t.Errorf("%d prompts stored after the lock, want 2: %+v", len(evs), evs)
+		}
 	}
 
 	// Read-only data directory and file.
@@ -230,12 +250,7 @@ func TestLockedAndReadOnlyStore(t *testing.T) {
 	os.Chmod(data, 0o700)
 	os.Chmod(filepath.Join(data, "memory.db"), 0o600)
 
-	db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	evs, _ := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}})
+	evs := storedEvents(t, data, store.EventFilter{Types: []string{store.TypeUserPrompt}})
 	if len(evs) == 0 || evs[0].Text != "remember the ledger port 7443" {
 		t.Fatalf("the first prompt was lost: %+v", evs)
 	}
@@ -269,13 +284,8 @@ func TestConcurrentSessions(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	for s := range sessions {
-		evs, _ := db.Read().Events(context.Background(), store.EventFilter{SessionID: fmt.Sprintf("sess-%d", s), Types: []string{store.TypeUserPrompt}})
+		evs := storedEvents(t, data, store.EventFilter{SessionID: fmt.Sprintf("sess-%d", s), Types: []string{store.TypeUserPrompt}})
 		if len(evs) != turns {
 			t.Errorf("session %d: %d prompts stored, want %d", s, len(evs), turns)
 		}

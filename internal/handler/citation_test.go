@@ -83,3 +83,65 @@ func TestStopChecksCitations(t *testing.T) {
 		t.Errorf("the flagged citation is not logged:\n%s", logs)
 	}
 }
+
+// TestPromptSpooled checks that the prompt hook writes nothing to the
+// database: the prompt and the record of the memories it injected wait in
+// the spool, and the turn's Stop stores them once, a retried prompt hook
+// included, with the memory's injection counted once.
+func TestPromptSpooled(t *testing.T) {
+	if !store.SpoolSupported {
+		t.Skip("no spool on this platform")
+	}
+	h := newHarness(t)
+	tp := copyTranscript(t, "basic.jsonl")
+	h.run(SessionStart, fixture(t, "session-start.json", tp))
+	h.run(UserPromptSubmit, fixture(t, "user-prompt-submit.json", tp))
+	h.run(SessionEnd, fixture(t, "session-end.json", tp))
+
+	prompt, _ := sjson.SetBytes(fixture(t, "user-prompt-submit.json", ""), "session_id", "second")
+	prompt, _ = sjson.SetBytes(prompt, "prompt_id", "p2")
+	prompt, _ = sjson.SetBytes(prompt, "prompt", "How do we sign the JWT tokens, which keys?")
+	reply := h.run(UserPromptSubmit, prompt)
+	first := h.now
+	injected := regexp.MustCompile(`\[(mem:[0-9a-f]+)\]`).FindStringSubmatch(reply)
+	if injected == nil {
+		t.Fatalf("nothing injected: %q", reply)
+	}
+	if again := h.run(UserPromptSubmit, prompt); again != reply { // a retry
+		t.Errorf("the retried prompt got %q, want %q", again, reply)
+	}
+	ctx := context.Background()
+	stored := func(typ string) int {
+		t.Helper()
+		db, err := store.Open(ctx, filepath.Join(h.dir, "memory.db"), store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: "second", Types: []string{typ}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(evs)
+	}
+	if p, i := stored(store.TypeUserPrompt), stored(store.TypeMemoryInjected); p+i != 0 {
+		t.Fatalf("before Stop the database holds %d prompts and %d injections of the session, want none", p, i)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "memory.db-spool")); err != nil {
+		t.Fatalf("no spool: %v", err)
+	}
+
+	stop, _ := sjson.SetBytes(fixture(t, "stop.json", ""), "session_id", "second")
+	stop, _ = sjson.SetBytes(stop, "last_assistant_message", "RS256.")
+	h.run(Stop, stop)
+	if p, i := stored(store.TypeUserPrompt), stored(store.TypeMemoryInjected); p != 1 || i != 1 {
+		t.Errorf("after Stop: %d prompts and %d injections, want 1 and 1", p, i)
+	}
+	e, err := h.db().EntryByCID(ctx, injected[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.InjectCount != 1 || !e.LastInjected.Equal(first) {
+		t.Errorf("%s: injected %d times, last at %v; want once, at the first prompt hook's time %v", e.CID, e.InjectCount, e.LastInjected, first)
+	}
+}

@@ -152,11 +152,14 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 // UserPromptSubmit replies with what earlier sessions of this project
 // recorded that is relevant to the prompt, and stores the prompt.
 //
-// Recall comes first and only reads: WAL readers never wait for a writer, so
-// while another session holds the write lock the prompt still gets its
-// memories. The writes follow; each can wait out the lock until just before
-// the deadline, so after the first failure the rest are skipped (the prompt
-// itself comes back with the transcript at Stop or SessionEnd).
+// The prompt path only reads the database: WAL readers never wait for a
+// writer, so while another session holds the write lock the prompt still
+// gets its memories. The prompt and the record of what was injected go to
+// the spool (store.Spool), which the next write transaction folds in; the
+// turn's Stop at the latest. Where the spool cannot take them, one write
+// transaction stores them, waiting out the lock until just before the
+// deadline (the prompt itself comes back with the transcript at Stop or
+// SessionEnd should that fail).
 func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
 	if ev.SessionID == "" {
 		return hook.Reply{}, errNoSession
@@ -188,9 +191,25 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 		env.Log.Error("store prompt", "err", err)
 		return reply, nil
 	}
+	var evs []store.Event
+	if stored {
+		evs = append(evs, p)
+	}
+	if e, ok := inj.Event(); ok {
+		evs = append(evs, e)
+	}
+	if len(evs) > 0 && store.SpoolSupported {
+		err := store.Spool(env.Config.DBPath(), s, evs...)
+		if err == nil {
+			return reply, nil // the fold registers the session if it is new
+		}
+		env.Log.Warn("spool the prompt; storing it directly", "err", err)
+	}
+	if len(evs) == 0 && registered {
+		return reply, nil
+	}
 	// One transaction: the session when new, the prompt, and what was
-	// injected, rather than a turn at the write lock and a commit for each.
-	// The injection's record may fail without costing the prompt.
+	// injected. The injection's record may fail without costing the prompt.
 	err = db.Update(ctx, func(tx *store.Tx) error {
 		if !registered {
 			got, err := ingest.Register(ctx, tx, s)

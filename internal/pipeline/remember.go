@@ -32,6 +32,10 @@ type Remembered struct {
 // for a quote.
 func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.Entry, skip func(store.Event) bool) (Remembered, error) {
 	var r Remembered
+	// The turn under way is in the spool: its prompt, its tool calls.
+	if err := p.DB.Fold(ctx); err != nil {
+		return r, err
+	}
 	rd := p.DB.Read()
 	sess, err := rd.Session(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {

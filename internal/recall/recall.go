@@ -100,7 +100,6 @@ func memory(e store.Entry) Memory {
 // Injection is the context chosen for one prompt and the record of it.
 type Injection struct {
 	Text string // "" when nothing stored is relevant enough
-	ids  []int64
 	ev   store.Event
 }
 
@@ -123,15 +122,6 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 		return Injection{}, nil
 	}
 	inj := Injection{Text: r.Text}
-	shown := map[string]bool{}
-	for _, cid := range r.Shown {
-		shown[cid] = true
-	}
-	for _, it := range sel {
-		if id := it.EntryID(); id != 0 && shown[it.CID] {
-			inj.ids = append(inj.ids, id)
-		}
-	}
 	key := req.PromptID
 	if key == "" {
 		key = fmt.Sprintf("%x", store.FormatTime(req.Now))
@@ -194,8 +184,13 @@ func (inj Injection) Write(ctx context.Context, t *store.Tx) error {
 	if inj.Text == "" {
 		return nil
 	}
-	return t.MarkInjected(ctx, inj.ids, inj.ev.Time, inj.ev)
+	return t.MarkInjected(ctx, inj.ev)
 }
+
+// Event is the injection's record, a memory_injected event, for a hook that
+// spools it (store.Spool) rather than write it; ok is false when nothing was
+// injected.
+func (inj Injection) Event() (ev store.Event, ok bool) { return inj.ev, inj.Text != "" }
 
 // Context composes and records the memories for a prompt.
 func Context(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (string, error) {

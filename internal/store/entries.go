@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -764,16 +765,41 @@ func (db *DB) updateEntry(ctx context.Context, q string, args []any, ev Event) e
 	return nil
 }
 
-// MarkInjected bumps the injection count and last-injected time of entries
-// injected into a prompt and records the injection event, in one transaction.
-// Being shown is not being used: MarkUsed counts uses.
-func (db *DB) MarkInjected(ctx context.Context, ids []int64, at time.Time, ev Event) error {
-	return db.Update(ctx, func(t *Tx) error { return t.MarkInjected(ctx, ids, at, ev) })
+// MarkInjected records ev, the memory_injected event of one prompt, and
+// bumps the injection count and last-injected time of the entries its
+// payload's "memories" name, in one transaction. The event alone says what
+// to count, so a spooled injection (Spool) is counted when it is folded in,
+// and an entry forgotten meanwhile is not. Being shown is not being used:
+// MarkUsed counts uses.
+func (db *DB) MarkInjected(ctx context.Context, ev Event) error {
+	return db.Update(ctx, func(t *Tx) error { return t.MarkInjected(ctx, ev) })
 }
 
+// errNoInjection is an event MarkInjected cannot count.
+var errNoInjection = errors.New("mark injected: not a memory_injected event whose payload is a JSON object")
+
 // MarkInjected is DB.MarkInjected in t.
-func (t *Tx) MarkInjected(ctx context.Context, ids []int64, at time.Time, ev Event) error {
-	return t.bump(ctx, "inject_count", "last_injected_at", ids, at, ev)
+func (t *Tx) MarkInjected(ctx context.Context, ev Event) error {
+	var p struct {
+		Memories []string `json:"memories"`
+	}
+	if err := json.Unmarshal(ev.Payload, &p); err != nil || ev.Type != TypeMemoryInjected {
+		return fmt.Errorf("%w: %s", errNoInjection, ev.DedupeKey)
+	}
+	// Messages are cited too ("mem:t…", never an entry's id) and have no counts.
+	cids := slices.DeleteFunc(p.Memories, func(cid string) bool { _, msg := ParseEventCID(cid); return msg })
+	var ids []int64
+	if len(cids) > 0 {
+		var err error
+		ids, err = queryColumn[int64](ctx, t, `SELECT id FROM entries WHERE cid IN (`+placeholders(len(cids))+`)`, stringArgs(cids)...)
+		if err != nil {
+			return fmt.Errorf("mark injected: %w", err)
+		}
+	}
+	if ev.Time.IsZero() {
+		ev.Time = t.db.Now() // what append stores for it
+	}
+	return t.bump(ctx, "inject_count", "last_injected_at", ids, ev.Time, ev)
 }
 
 // MarkUsed bumps the use count and last-used time of entries an answer cited

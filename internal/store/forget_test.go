@@ -113,7 +113,7 @@ func newForgetFixture(t *testing.T, opt Options) *forgetFixture {
 			Payload: json.RawMessage(fmt.Sprintf(`{"older":%q,"newer":%q,"kind":"contradicts","subject":"zanzibarqueue"}`, q.CID, r.CID))}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.MarkInjected(ctx, []int64{q.ID, r.ID}, t0.Add(30*time.Hour), Event{Type: TypeMemoryInjected, SessionID: "s4", Project: "/p",
+	if err := db.MarkInjected(ctx, Event{Time: t0.Add(30 * time.Hour), Type: TypeMemoryInjected, SessionID: "s4", Project: "/p",
 		DedupeKey: "inject:1", Payload: json.RawMessage(fmt.Sprintf(`{"memories":[%q,%q],"chars":420}`, q.CID, r.CID))}); err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func (db *DB) PreviewForget(ctx context.Context, sel ForgetSelector, n int) (For
 	var out ForgetPreview
 	// What hooks spooled is stored first, so the preview lists what Forget
 	// will delete. A store opened read-only cannot: its preview may list less.
-	_ = db.foldPending(ctx)
+	_ = db.Fold(ctx)
 	p, err := db.PlanForget(ctx, sel)
 	if err != nil {
 		return out, err

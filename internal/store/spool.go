@@ -68,41 +68,31 @@ type spoolRecord struct {
 		Text       string          `json:"text"`
 		Payload    json.RawMessage `json:"payload,omitempty"`
 		DedupeKey  string          `json:"dedupe_key"`
+		SameAs     []KeyKind       `json:"same_content_as,omitempty"`
 	} `json:"event"`
 }
 
 func spoolPath(dbPath string) string { return dbPath + "-spool" }
 
-// Spool appends ev, an event of session s, to the spool of the database at
-// dbPath, for the next write transaction to store. The caller has filtered
-// ev for privacy already, as for Append. ev must carry a dedupe key.
-func Spool(dbPath string, s Session, ev Event) error {
+// Spool appends evs, events of session s, to the spool of the database at
+// dbPath, for the next write transaction to store in their order; one write
+// holds them all. The caller has filtered them for privacy already, as for
+// Append. Each must carry a dedupe key.
+func Spool(dbPath string, s Session, evs ...Event) error {
 	if !SpoolSupported {
 		return errors.New("spool: not supported on " + runtime.GOOS)
 	}
-	if ev.DedupeKey == "" || s.ID == "" || ev.SessionID != s.ID {
-		return errors.New("spool: an event needs a dedupe key and its session")
-	}
-	var r spoolRecord
-	r.Session.ID, r.Session.Project, r.Session.Cwd = s.ID, s.Project, s.Cwd
-	r.Session.TranscriptPath, r.Session.Source, r.Session.StartedAt = s.TranscriptPath, s.Source, s.StartedAt
-	r.Event.Time, r.Event.Type, r.Event.SourceUUID, r.Event.Text = ev.Time, ev.Type, ev.SourceUUID, ev.Text
-	r.Event.DedupeKey = ev.DedupeKey
-	if len(ev.Payload) > 0 {
-		if !json.Valid(ev.Payload) {
-			return errors.New("spool: the payload is not JSON")
+	var rec []byte
+	for _, ev := range evs {
+		line, err := spoolLine(s, ev)
+		if err != nil {
+			return err
 		}
-		r.Event.Payload = ev.Payload
+		rec = append(append(append(rec, '\n'), line...), '\n')
 	}
-	line, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("spool: %w", err)
+	if len(rec) == 0 {
+		return nil
 	}
-	if len(line) > maxSpoolRecord {
-		return errors.New("spool: the record is too large")
-	}
-	rec := make([]byte, 0, len(line)+2)
-	rec = append(append(append(rec, '\n'), line...), '\n')
 	path := spoolPath(dbPath)
 	// A folder renames the file between our open and our lock: then the
 	// lock is on a file nobody will fold again, so open the new one.
@@ -137,6 +127,32 @@ func Spool(dbPath string, s Session, ev Event) error {
 	return errors.New("spool: the file kept moving")
 }
 
+// spoolLine is the record of ev, an event of session s.
+func spoolLine(s Session, ev Event) ([]byte, error) {
+	if ev.DedupeKey == "" || s.ID == "" || ev.SessionID != s.ID {
+		return nil, errors.New("spool: an event needs a dedupe key and its session")
+	}
+	var r spoolRecord
+	r.Session.ID, r.Session.Project, r.Session.Cwd = s.ID, s.Project, s.Cwd
+	r.Session.TranscriptPath, r.Session.Source, r.Session.StartedAt = s.TranscriptPath, s.Source, s.StartedAt
+	r.Event.Time, r.Event.Type, r.Event.SourceUUID, r.Event.Text = ev.Time, ev.Type, ev.SourceUUID, ev.Text
+	r.Event.DedupeKey, r.Event.SameAs = ev.DedupeKey, ev.SameContentAs
+	if len(ev.Payload) > 0 {
+		if !json.Valid(ev.Payload) {
+			return nil, errors.New("spool: the payload is not JSON")
+		}
+		r.Event.Payload = ev.Payload
+	}
+	line, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	if len(line) > maxSpoolRecord {
+		return nil, errors.New("spool: the record is too large")
+	}
+	return line, nil
+}
+
 // openRegular opens path only if it is a regular file, never blocking on a
 // FIFO.
 func openRegular(path string, flag int) (*os.File, error) { return regular.OpenFile(path, flag, 0o600) }
@@ -164,11 +180,11 @@ func lockWait(f *os.File, exclusive bool) error {
 	}
 }
 
-// foldPending stores what the spool holds, in a write transaction of its
-// own, when it holds anything: for a reader that must see every event, such
-// as a forget's preview, which a user confirms before Forget (which folds
-// first anyway) deletes.
-func (db *DB) foldPending(ctx context.Context) error {
+// Fold stores what the spool holds, in a write transaction of its own, when
+// it holds anything: for a reader that must see every event, such as a
+// forget's preview, which a user confirms before Forget (which folds first
+// anyway) deletes, or the memory tool that quotes the turn under way.
+func (db *DB) Fold(ctx context.Context) error {
 	path := spoolPath(db.path)
 	if fi, err := os.Lstat(path); (err != nil || fi.Size() == 0) && len(foldFiles(path)) == 0 {
 		return nil
@@ -284,8 +300,7 @@ const (
 )
 
 // foldFile appends the records of one fold file and returns how many it
-// read and the file's size, or storedBefore or skipFile. A line that is not
-// a record (torn by a killed writer) is skipped.
+// read and the file's size, or storedBefore or skipFile.
 func (t *Tx) foldFile(ctx context.Context, name string) (n int, size int64, err error) {
 	var done int
 	if err := t.queryRow(ctx, `SELECT count(*) FROM events WHERE dedupe_key = ?`, Key(KeyFolded, filepath.Base(name))).Scan(&done); err != nil {
@@ -307,10 +322,58 @@ func (t *Tx) foldFile(ctx context.Context, name string) (n int, size int64, err 
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
+	projects := map[string]string{}
+	err = eachRecord(f, func(r spoolRecord) error {
+		project, ok := projects[r.Session.ID]
+		if !ok {
+			var err error
+			if project, err = t.spooledSession(ctx, r); err != nil {
+				return err
+			}
+			projects[r.Session.ID] = project
+		}
+		ev := r.event()
+		ev.Project = project
+		// An injection is stored as the prompt hook would have stored it:
+		// with the counts of the memories it names.
+		var err error
+		if ev.Type == TypeMemoryInjected {
+			if err = t.MarkInjected(ctx, ev); errors.Is(err, errNoInjection) {
+				return nil // no hook spools such a record: skipped, as a torn line
+			}
+		} else {
+			_, err = t.Append(ctx, ev)
+		}
+		n++
+		return err
+	})
+	var rerr readError
+	if errors.As(err, &rerr) {
+		return skipFile, 0, nil // a read error: leave the file for a later writer
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	return n, size, nil
+}
+
+// event is the record's event as the hook built it; the folder gives it the
+// project its session was registered with.
+func (r spoolRecord) event() Event {
+	return Event{Time: r.Event.Time, Type: r.Event.Type, SessionID: r.Session.ID, Project: r.Session.Project, SourceUUID: r.Event.SourceUUID,
+		Text: r.Event.Text, Payload: r.Event.Payload, DedupeKey: r.Event.DedupeKey, SameContentAs: r.Event.SameAs}
+}
+
+// readError is a spool file that could not be read to its end.
+type readError struct{ error }
+
+// eachRecord calls fn with each record of a spool or fold file, in order,
+// and returns the first error fn returns, or a readError. A line that is not
+// a record (torn by a killed writer) is skipped.
+func eachRecord(f *os.File, fn func(spoolRecord) error) error {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), maxSpoolRecord+1)
 	sc.Split(scanLinesLong)
-	projects := map[string]string{}
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 || len(line) > maxSpoolRecord {
@@ -320,24 +383,39 @@ func (t *Tx) foldFile(ctx context.Context, name string) (n int, size int64, err 
 		if err := json.Unmarshal(line, &r); err != nil || r.Session.ID == "" || r.Event.DedupeKey == "" || r.Event.Type == "" {
 			continue
 		}
-		project, ok := projects[r.Session.ID]
-		if !ok {
-			if project, err = t.spooledSession(ctx, r); err != nil {
-				return 0, 0, err
-			}
-			projects[r.Session.ID] = project
+		if err := fn(r); err != nil {
+			return err
 		}
-		ev := Event{Time: r.Event.Time, Type: r.Event.Type, SessionID: r.Session.ID, Project: project, SourceUUID: r.Event.SourceUUID,
-			Text: r.Event.Text, Payload: r.Event.Payload, DedupeKey: r.Event.DedupeKey}
-		if _, err := t.Append(ctx, ev); err != nil {
-			return 0, 0, err
-		}
-		n++
 	}
 	if err := sc.Err(); err != nil {
-		return skipFile, 0, nil // a read error: leave the file for a later writer
+		return readError{err}
 	}
-	return n, size, nil
+	return nil
+}
+
+// Spooled returns the events of a session of one type that the spool and
+// any fold files hold, in the order they were spooled: what a reader that
+// must see a session's latest events reads besides the database. Some may
+// have been stored already (a fold under way, a fold file a crash left).
+func (db *DB) Spooled(sessionID, typ string) []Event {
+	path := spoolPath(db.path)
+	files := foldFiles(path)
+	sort.Strings(files)
+	var out []Event
+	for _, name := range append(files, path) {
+		f, err := openRegular(name, os.O_RDONLY)
+		if err != nil {
+			continue // none, or gone meanwhile: stored
+		}
+		_ = eachRecord(f, func(r spoolRecord) error { // what it read before an error is all there is
+			if r.Session.ID == sessionID && r.Event.Type == typ {
+				out = append(out, r.event())
+			}
+			return nil
+		})
+		f.Close()
+	}
+	return out
 }
 
 // spooledSession returns the project of a spooled record's session: the

@@ -273,6 +273,9 @@ func FuzzSpoolFold(f *testing.F) {
 	f.Add([]byte(whole[:len(whole)/2]))
 	f.Add([]byte("\n{\"session\":{\"id\":\"s\"},\"event\":{\"type\":\"x\",\"dedupe_key\":\"k\",\"payload\":[1,2]}}\n"))
 	f.Add([]byte("\x00\xff{}\n\n[]\nnull\n"))
+	f.Add([]byte("\n{\"session\":{\"id\":\"s\"},\"event\":{\"type\":\"memory_injected\",\"dedupe_key\":\"i1\",\"payload\":[1,2]}}\n"))
+	f.Add([]byte("\n{\"session\":{\"id\":\"s\"},\"event\":{\"type\":\"memory_injected\",\"dedupe_key\":\"i2\",\"payload\":{\"memories\":[\"mem:t1\",\"mem:ab12cd\",\"\"]}}}\n"))
+	f.Add([]byte("\n{\"session\":{\"id\":\"s\"},\"event\":{\"type\":\"user_prompt\",\"dedupe_key\":\"p1\",\"text\":\"x\",\"same_content_as\":[\"any\",\"\",\"bogus\"]}}\n"))
 	f.Fuzz(func(t *testing.T, junk []byte) {
 		line, ev := record()
 		if err := os.WriteFile(db.Path()+"-spool", append(junk, line...), 0o600); err != nil {
@@ -370,5 +373,55 @@ func TestSpoolPreview(t *testing.T) {
 	}
 	if len(pv.Plan.Delete)+len(pv.Plan.Redact) == 0 {
 		t.Errorf("the preview lists nothing for a phrase only a spooled tool call said: %+v", pv.Plan)
+	}
+}
+
+// TestSpoolInjection checks that a spooled injection record (the prompt
+// hook's) counts the memories it names when it is folded in, once however
+// often it was spooled, and that a record no hook writes is skipped rather
+// than failing every writer after it.
+func TestSpoolInjection(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	got, _, err := putEntries(ctx, db, []EntryWrite{{Entry: entry("s0", "keys", "Keys live in ./keys", "keys live in ./keys", StageVerified)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := got[0]
+	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	inj := Event{Time: at, Type: TypeMemoryInjected, SessionID: "s", DedupeKey: Key(KeyInject, "s", "p1"),
+		Payload: []byte(fmt.Sprintf(`{"memories":[%q,"mem:t1"],"prompt_id":"p1"}`, e.CID))}
+	prompt := Event{Time: at, Type: TypeUserPrompt, SessionID: "s", Text: "where do the keys live?", DedupeKey: Key(KeyPrompt, "s", "p1")}
+	for range 2 { // a retried hook spools the same records again
+		if err := Spool(db.Path(), spoolSession("s"), prompt, inj); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := inj
+	bad.DedupeKey, bad.Payload = "inject:s:bad", []byte(`[1,2]`)
+	line, err := spoolLine(spoolSession("s"), bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(db.Path()+"-spool", os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(append(append([]byte("\n"), line...), '\n'))
+	f.Close()
+
+	if n := countEvents(t, db, TypeMemoryInjected); n != 1 {
+		t.Errorf("%d memory_injected events, want 1", n)
+	}
+	if n := len(mustEvents(t, db, TypeUserPrompt)); n != 1 {
+		t.Errorf("%d prompts, want 1", n)
+	}
+	after, err := db.EntryByCID(ctx, e.CID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.InjectCount != 1 || !after.LastInjected.Equal(at) {
+		t.Errorf("injected %d times, last at %v; want once, at %v", after.InjectCount, after.LastInjected, at)
 	}
 }
