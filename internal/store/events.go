@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,10 +159,9 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 		payload, hash, ts string
 	}
 	rows := make([]row, 0, len(evs))
-	// Content checks: the content hashes already stored per (session, type,
-	// key kinds), loaded once per batch rather than queried per event.
-	known := map[contentKey]map[string]bool{}
-	kindsOf := map[contentKey][]KeyKind{}
+	// Content checks look an event's hash up in the session's stored events
+	// (an index lookup) and in this batch's, which are stored below.
+	batch := map[contentKey][]KeyKind{}
 	for _, e := range evs {
 		if e.DedupeKey == "" || e.Type == "" {
 			return res, fmt.Errorf("append %q: event needs a type and a dedupe key", e.Type)
@@ -172,28 +172,22 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 			}
 		}
 		payload, hash := e.canonical, e.textHash
-		var err error
+		k := contentKey{e.SessionID, e.Type, hash}
 		if len(e.SameContentAs) > 0 && hash != "" {
-			k := contentKey{e.SessionID, e.Type, kindList(e.SameContentAs)}
-			set, ok := known[k]
-			if !ok {
-				if set, err = contentHashes(ctx, t, e.SessionID, e.Type, e.SameContentAs); err != nil {
+			dup := slices.ContainsFunc(batch[k], func(kind KeyKind) bool { return matchesKind(e.SameContentAs, kind) })
+			if !dup {
+				var err error
+				if dup, err = sameContent(ctx, t, k, e.SameContentAs); err != nil {
 					return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
 				}
-				known[k] = set
-				kindsOf[k] = e.SameContentAs
 			}
-			if set[hash] {
+			if dup {
 				res.Duplicates++
 				continue
 			}
 		}
-		// Later events of this batch see this one, as they would see it stored.
-		kind := keyKind(e.DedupeKey, e.SessionID)
-		for k, set := range known {
-			if k.session == e.SessionID && k.typ == e.Type && matchesKind(kindsOf[k], kind) {
-				set[hash] = true
-			}
+		if hash != "" {
+			batch[k] = append(batch[k], keyKind(e.DedupeKey, e.SessionID))
 		}
 		ts := e.Time
 		if ts.IsZero() || ts.After(now) {
@@ -259,44 +253,25 @@ func insertReturning(ctx context.Context, t *Tx, q string, args []any) ([]int64,
 	return ids, rs.Err()
 }
 
-// contentKey names a set of content hashes append loaded: a session's
-// events of one type whose keys are of the kinds listed (kindList).
-type contentKey struct{ session, typ, kinds string }
+// contentKey is what a content check compares: a session's events of one
+// type whose text has one hash.
+type contentKey struct{ session, typ, hash string }
 
-// kindList is kinds as a comparable string.
-func kindList(kinds []KeyKind) string {
-	ss := make([]string, len(kinds))
-	for i, k := range kinds {
-		ss[i] = string(k)
-	}
-	return strings.Join(ss, ",")
-}
-
-// contentHashes loads the content hashes of a session's events of one type
-// whose keys are of one of kinds.
-func contentHashes(ctx context.Context, t *Tx, session, typ string, kinds []KeyKind) (map[string]bool, error) {
-	q := `SELECT content_hash FROM events WHERE session_id = ? AND type = ? AND content_hash <> ''`
-	args := []any{session, typ}
+// sameContent reports whether the session holds an event of k's type and
+// text whose key is of one of kinds.
+func sameContent(ctx context.Context, t *Tx, k contentKey, kinds []KeyKind) (bool, error) {
+	// content_hash <> '' lets SQLite use the partial index events_content.
+	q := `SELECT EXISTS (SELECT 1 FROM events WHERE session_id = ? AND content_hash = ? AND content_hash <> '' AND type = ?`
+	args := []any{k.session, k.hash, k.typ}
 	if !matchesKind(kinds, KeyAny) {
 		q += ` AND key_kind IN (` + placeholders(len(kinds)) + `)`
-		for _, k := range kinds {
-			args = append(args, string(k))
+		for _, kind := range kinds {
+			args = append(args, string(kind))
 		}
 	}
-	rs, err := t.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	set := map[string]bool{}
-	for rs.Next() {
-		var h string
-		if err := rs.Scan(&h); err != nil {
-			return nil, err
-		}
-		set[h] = true
-	}
-	return set, rs.Err()
+	var found bool
+	err := t.queryRow(ctx, q+`)`, args...).Scan(&found)
+	return found, err
 }
 
 const eventColumns = `id, ts, type, session_id, project, source_uuid, text, payload, dedupe_key, checksum`

@@ -129,6 +129,14 @@ func TestAppendSameContent(t *testing.T) {
 	if r, _ := appendEvents(ctx, db2, stop); r.Added != 0 {
 		t.Fatalf("Stop copy after the transcript row was added")
 	}
+	// Within one batch, a copy sees the events before it, as if stored.
+	db3 := MustOpen(t)
+	if r, _ := appendEvents(ctx, db3, stop, row, other); r.Added != 1 || r.Duplicates != 2 {
+		t.Fatalf("the Stop copy and two transcript rows in one batch: added %d, %d duplicates; want 1 and 2", r.Added, r.Duplicates)
+	}
+	if r, _ := appendEvents(ctx, MustOpen(t), row, stop, other); r.Added != 2 {
+		t.Fatalf("a transcript row, its Stop copy and another row in one batch: added %d, want 2", r.Added)
+	}
 }
 
 func TestSessions(t *testing.T) {
