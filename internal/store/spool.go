@@ -323,7 +323,7 @@ func (t *Tx) foldFile(ctx context.Context, name string) (n int, size int64, err 
 		size = fi.Size()
 	}
 	projects := map[string]string{}
-	err = eachRecord(f, func(r spoolRecord) error {
+	err = eachRecord(f, nil, func(r spoolRecord) error {
 		project, ok := projects[r.Session.ID]
 		if !ok {
 			var err error
@@ -369,14 +369,16 @@ type readError struct{ error }
 
 // eachRecord calls fn with each record of a spool or fold file, in order,
 // and returns the first error fn returns, or a readError. A line that is not
-// a record (torn by a killed writer) is skipped.
-func eachRecord(f *os.File, fn func(spoolRecord) error) error {
+// a record (torn by a killed writer) is skipped, and so is one that does not
+// contain every one of the byte strings in has (a cheap test before the
+// JSON is decoded).
+func eachRecord(f *os.File, has [][]byte, fn func(spoolRecord) error) error {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), maxSpoolRecord+1)
 	sc.Split(scanLinesLong)
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 || len(line) > maxSpoolRecord {
+		if len(line) == 0 || len(line) > maxSpoolRecord || !containsAll(line, has) {
 			continue
 		}
 		var r spoolRecord
@@ -393,6 +395,15 @@ func eachRecord(f *os.File, fn func(spoolRecord) error) error {
 	return nil
 }
 
+func containsAll(b []byte, subs [][]byte) bool {
+	for _, sub := range subs {
+		if !bytes.Contains(b, sub) {
+			return false
+		}
+	}
+	return true
+}
+
 // Spooled returns the events of a session of one type that the spool and
 // any fold files hold, in the order they were spooled: what a reader that
 // must see a session's latest events reads besides the database. Some may
@@ -402,12 +413,16 @@ func (db *DB) Spooled(sessionID, typ string) []Event {
 	files := foldFiles(path)
 	sort.Strings(files)
 	var out []Event
+	// A spool left unfolded can hold megabytes of other sessions' records.
+	has := make([][]byte, 2)
+	has[0], _ = json.Marshal(sessionID)
+	has[1], _ = json.Marshal(typ)
 	for _, name := range append(files, path) {
 		f, err := openRegular(name, os.O_RDONLY)
 		if err != nil {
 			continue // none, or gone meanwhile: stored
 		}
-		_ = eachRecord(f, func(r spoolRecord) error { // what it read before an error is all there is
+		_ = eachRecord(f, has, func(r spoolRecord) error { // what it read before an error is all there is
 			if r.Session.ID == sessionID && r.Event.Type == typ {
 				out = append(out, r.event())
 			}

@@ -425,3 +425,33 @@ func TestSpoolInjection(t *testing.T) {
 		t.Errorf("injected %d times, last at %v; want once, at %v", after.InjectCount, after.LastInjected, at)
 	}
 }
+
+// TestSpooled checks that a reader finds a session's spooled events of one
+// type, in order, in the spool and in a fold file left behind, and nothing
+// of other sessions or types.
+func TestSpooled(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	prompt := func(session string, i int) Event {
+		return Event{Time: time.Unix(1e9+int64(i), 0).UTC(), Type: TypeUserPrompt, SessionID: session, Text: fmt.Sprint("prompt ", i),
+			DedupeKey: Key(KeyPrompt, session, fmt.Sprint("p", i))}
+	}
+	if err := Spool(db.Path(), spoolSession("a"), prompt("a", 1), toolEvent("a", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(db.Path()+"-spool", db.Path()+"-spool-fold-1-1"); err != nil { // as a crashed fold leaves it
+		t.Fatal(err)
+	}
+	for i, s := range []string{"b", "a", `a"`} {
+		if err := Spool(db.Path(), spoolSession(s), prompt(s, 3+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, e := range db.Spooled("a", TypeUserPrompt) {
+		got = append(got, e.Text)
+	}
+	if fmt.Sprint(got) != "[prompt 1 prompt 4]" {
+		t.Errorf("session a's spooled prompts: %q", got)
+	}
+}
