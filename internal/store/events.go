@@ -159,9 +159,7 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 		payload, hash, ts string
 	}
 	rows := make([]row, 0, len(evs))
-	// Content checks look an event's hash up in the session's stored events
-	// (an index lookup) and in this batch's, which are stored below.
-	batch := map[contentKey][]KeyKind{}
+	prepared := make([]Event, 0, len(evs))
 	for _, e := range evs {
 		if e.DedupeKey == "" || e.Type == "" {
 			return res, fmt.Errorf("append %q: event needs a type and a dedupe key", e.Type)
@@ -171,17 +169,21 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 				return res, fmt.Errorf("append: %w", err)
 			}
 		}
+		prepared = append(prepared, e)
+	}
+	// Content checks: the copies the session holds already, and those
+	// before the event in this batch, which are stored below.
+	known, err := knownContent(ctx, t, prepared)
+	if err != nil {
+		return res, fmt.Errorf("append: %w", err)
+	}
+	batch := map[contentKey][]KeyKind{}
+	for _, e := range prepared {
 		payload, hash := e.canonical, e.textHash
 		k := contentKey{e.SessionID, e.Type, hash}
 		if len(e.SameContentAs) > 0 && hash != "" {
-			dup := slices.ContainsFunc(batch[k], func(kind KeyKind) bool { return matchesKind(e.SameContentAs, kind) })
-			if !dup {
-				var err error
-				if dup, err = sameContent(ctx, t, k, e.SameContentAs); err != nil {
-					return res, fmt.Errorf("append %s: %w", e.DedupeKey, err)
-				}
-			}
-			if dup {
+			if known[contentCheck{k, kindList(e.SameContentAs)}] ||
+				slices.ContainsFunc(batch[k], func(kind KeyKind) bool { return matchesKind(e.SameContentAs, kind) }) {
 				res.Duplicates++
 				continue
 			}
@@ -257,21 +259,78 @@ func insertReturning(ctx context.Context, t *Tx, q string, args []any) ([]int64,
 // type whose text has one hash.
 type contentKey struct{ session, typ, hash string }
 
-// sameContent reports whether the session holds an event of k's type and
-// text whose key is of one of kinds.
-func sameContent(ctx context.Context, t *Tx, k contentKey, kinds []KeyKind) (bool, error) {
-	// content_hash <> '' lets SQLite use the partial index events_content.
-	q := `SELECT EXISTS (SELECT 1 FROM events WHERE session_id = ? AND content_hash = ? AND content_hash <> '' AND type = ?`
-	args := []any{k.session, k.hash, k.typ}
-	if !matchesKind(kinds, KeyAny) {
-		q += ` AND key_kind IN (` + placeholders(len(kinds)) + `)`
-		for _, kind := range kinds {
-			args = append(args, string(kind))
+// contentCheck is a content check: is there an event of contentKey whose
+// key is of one of the kinds (kindList)?
+type contentCheck struct {
+	contentKey
+	kinds string
+}
+
+// kindList is kinds as a comparable string.
+func kindList(kinds []KeyKind) string {
+	ss := make([]string, len(kinds))
+	for i, k := range kinds {
+		ss[i] = string(k)
+	}
+	return strings.Join(ss, ",")
+}
+
+// hashesPerQuery bounds a content check's IN list.
+const hashesPerQuery = 500
+
+// knownContent answers the content checks of evs (those with SameContentAs)
+// that the stored events pass: one query per session, type and kinds, for
+// the batch's hashes only, through the partial index events_content.
+func knownContent(ctx context.Context, t *Tx, evs []Event) (map[contentCheck]bool, error) {
+	type group struct {
+		kinds  []KeyKind
+		hashes []string
+	}
+	groups := map[contentCheck]*group{} // hash left empty: the group's key
+	seen := map[contentCheck]bool{}
+	for _, e := range evs {
+		if len(e.SameContentAs) == 0 || e.textHash == "" {
+			continue
+		}
+		c := contentCheck{contentKey{e.SessionID, e.Type, e.textHash}, kindList(e.SameContentAs)}
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		gk := c
+		gk.hash = ""
+		g := groups[gk]
+		if g == nil {
+			g = &group{kinds: e.SameContentAs}
+			groups[gk] = g
+		}
+		g.hashes = append(g.hashes, e.textHash)
+	}
+	known := map[contentCheck]bool{}
+	for gk, g := range groups {
+		for hashes := range slices.Chunk(g.hashes, hashesPerQuery) {
+			// content_hash <> '' lets SQLite use the partial index.
+			q := `SELECT content_hash FROM events WHERE session_id = ? AND content_hash IN (` + placeholders(len(hashes)) + `)
+				AND content_hash <> '' AND type = ?`
+			args := append(append([]any{gk.session}, stringArgs(hashes)...), gk.typ)
+			if !matchesKind(g.kinds, KeyAny) {
+				q += ` AND key_kind IN (` + placeholders(len(g.kinds)) + `)`
+				for _, kind := range g.kinds {
+					args = append(args, string(kind))
+				}
+			}
+			found, err := queryColumn[string](ctx, t, q, args...)
+			if err != nil {
+				return nil, err
+			}
+			for _, h := range found {
+				c := gk
+				c.hash = h
+				known[c] = true
+			}
 		}
 	}
-	var found bool
-	err := t.queryRow(ctx, q+`)`, args...).Scan(&found)
-	return found, err
+	return known, nil
 }
 
 const eventColumns = `id, ts, type, session_id, project, source_uuid, text, payload, dedupe_key, checksum`
