@@ -198,7 +198,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if store.SpoolSupported {
 		spooled := store.Event{Time: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt, SessionID: "s1",
 			Text: "Pin the orders service to Go 1.25 until the release.", DedupeKey: store.Key(store.KeyPrompt, "s1", "spooled")}
-		if err := store.Spool(filepath.Join(data, "memory.db"), store.Session{ID: "s1", Project: mcpProject, Cwd: mcpProject}, spooled); err != nil {
+		if err := store.Spool(ctx, filepath.Join(data, "memory.db"), store.Session{ID: "s1", Project: mcpProject, Cwd: mcpProject}, spooled); err != nil {
 			t.Fatal(err)
 		}
 		out, isErr = call(t, cs, "remember", map[string]any{"title": "Orders service pinned to Go 1.25", "quote": "Pin the orders service to Go 1.25 until the release."})
@@ -261,5 +261,41 @@ func TestMCPNoStore(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(data, config.DBFile)); !os.IsNotExist(err) {
 		t.Errorf("a read created the store: %v", err)
+	}
+}
+
+// TestMCPRememberSpooledAfterClear: after /clear Claude Code still names
+// the old session, and the new session's first prompt is only in the
+// spool; remember must quote it all the same.
+func TestMCPRememberSpooledAfterClear(t *testing.T) {
+	t.Parallel()
+	if !store.SpoolSupported {
+		t.Skip("no spool on this platform")
+	}
+	bin := buildCLI(t)
+	data := t.TempDir()
+	seedMCP(t, data)
+	ctx := context.Background()
+	// The new session's SessionStart registered it.
+	db, err := store.Open(ctx, filepath.Join(data, config.DBFile), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: "after-clear", Project: mcpProject, Cwd: mcpProject, StartedAt: time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := store.Event{Time: time.Date(2026, 11, 20, 11, 0, 1, 0, time.UTC), Type: store.TypeUserPrompt, SessionID: "after-clear",
+		Text: "Rotate the signing keys every ninety days from now on.", DedupeKey: store.Key(store.KeyPrompt, "after-clear", "p1")}
+	if err := store.Spool(ctx, filepath.Join(data, config.DBFile), store.Session{ID: "after-clear", Project: mcpProject, Cwd: mcpProject}, ev); err != nil {
+		t.Fatal(err)
+	}
+	cs := mcpSession(t, bin, data, "CLAUDE_CODE_SESSION_ID=s1")
+	out, isErr := call(t, cs, "remember", map[string]any{"title": "Keys rotate every 90 days", "quote": "Rotate the signing keys every ninety days from now on."})
+	if isErr || !strings.HasPrefix(out, "Saved [") {
+		t.Errorf("remember a quote of the cleared session's spooled prompt: error %v:\n%s", isErr, out)
 	}
 }

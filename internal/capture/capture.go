@@ -164,13 +164,15 @@ func (r *Recorder) PromptEvent(ctx context.Context, s Session, promptID, prompt 
 // in one prompt and closes it two prompts later keeps the prompt in
 // between private too.
 func (r *Recorder) privateOpen(ctx context.Context, sessionID string) (open bool, promptID string, err error) {
+	// The last prompt may still wait in the spool (UserPromptSubmit): a
+	// turn the user interrupted has no Stop to fold it in. The spool is
+	// read first: a fold meanwhile moves its records to the database.
+	spooled := r.DB.Spooled(sessionID, store.TypeUserPrompt)
 	evs, err := r.DB.Read().Events(ctx, store.EventFilter{SessionID: sessionID, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
 	if err != nil {
 		return false, "", err
 	}
-	// The last prompt may still wait in the spool (UserPromptSubmit): a
-	// turn the user interrupted has no Stop to fold it in.
-	if spooled := r.DB.Spooled(sessionID, store.TypeUserPrompt); len(spooled) > 0 {
+	if len(spooled) > 0 {
 		if last := spooled[len(spooled)-1]; len(evs) == 0 || !last.Time.Before(evs[0].Time) {
 			evs = []store.Event{last}
 		}

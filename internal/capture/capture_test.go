@@ -179,7 +179,7 @@ func TestPrivateAcrossPrompts(t *testing.T) {
 			if err != nil || !ok {
 				t.Fatalf("prompt %d: %v, %v", i, ok, err)
 			}
-			if err := store.Spool(r.DB.Path(), store.Session{ID: "s", Project: "/p", Cwd: "/p"}, ev); err != nil {
+			if err := store.Spool(ctx, r.DB.Path(), store.Session{ID: "s", Project: "/p", Cwd: "/p"}, ev); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -187,6 +187,51 @@ func TestPrivateAcrossPrompts(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(t, r, "s")
+	})
+	// A fold moves the spooled prompt to a fold file and then into the
+	// database while the next prompt's hook looks: it must find it in one
+	// of the three.
+	t.Run("while folding", func(t *testing.T) {
+		if !store.SpoolSupported {
+			t.Skip("no spool on this platform")
+		}
+		ctx := context.Background()
+		s := Session{ID: "s", Project: "/p"}
+		for round := range 40 {
+			r := recorder(t)
+			if _, err := r.Prompt(ctx, s, "p0", "hello", at); err != nil {
+				t.Fatal(err)
+			}
+			// Other sessions' tool calls, so that the fold takes a while.
+			for i := range 50 {
+				ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: "o", Text: fmt.Sprint("filler ", i), DedupeKey: fmt.Sprint("tool:o:", i)}
+				if err := store.Spool(ctx, r.DB.Path(), store.Session{ID: "o", Project: "/p", Cwd: "/p"}, ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ev, _, err := r.PromptEvent(ctx, s, "p1", prompts[0], at.Add(time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := store.Spool(ctx, r.DB.Path(), store.Session{ID: "s", Project: "/p", Cwd: "/p"}, ev); err != nil {
+				t.Fatal(err)
+			}
+			folded := make(chan error)
+			go func() { folded <- r.DB.Fold(ctx) }()
+			for done := false; !done; {
+				select {
+				case err := <-folded:
+					if err != nil {
+						t.Fatal(err)
+					}
+					done = true
+				default:
+				}
+				if open, _, err := r.privateOpen(ctx, "s"); err != nil || !open {
+					t.Fatalf("round %d: the open private section was not found while folding (%v)", round, err)
+				}
+			}
+		}
 	})
 	t.Run("transcript", func(t *testing.T) {
 		r := recorder(t)

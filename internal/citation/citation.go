@@ -123,6 +123,12 @@ func Record(ctx context.Context, db *store.DB, t Turn) (Check, error) {
 	if len(c.Cited) == 0 {
 		return c, nil
 	}
+	// What the turn was shown may still be in the spool (the prompt hook
+	// spools its injection); Stop's writes fold it first, unless it had
+	// nothing to write.
+	if err := db.Fold(ctx); err != nil {
+		return c, err
+	}
 	shown, before, err := shownIn(ctx, db, t.SessionID, t.PromptID)
 	if err != nil {
 		return c, err

@@ -34,6 +34,10 @@ const (
 
 var errNoSession = errors.New("hook input has no session_id")
 
+// spoolWait bounds the prompt hook's wait for the spool's lock, so that its
+// write transaction, should it need one, still has the rest of the budget.
+const spoolWait = 100 * time.Millisecond
+
 // session opens the store and makes sure the event's session is registered.
 func session(ctx context.Context, env *hook.Env, ev *hook.Event) (*store.DB, store.Session, error) {
 	if ev.SessionID == "" {
@@ -199,7 +203,11 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 		evs = append(evs, e)
 	}
 	if len(evs) > 0 && store.SpoolSupported {
-		err := store.Spool(env.Config.DBPath(), s, evs...)
+		// A folder holds the spool's lock for a rename. One that stopped
+		// there (a suspended import) must leave the write below its time.
+		sctx, cancel := context.WithTimeout(ctx, spoolWait)
+		err := store.Spool(sctx, env.Config.DBPath(), s, evs...)
+		cancel()
 		if err == nil {
 			return reply, nil // the fold registers the session if it is new
 		}
@@ -255,7 +263,7 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 		return hook.Reply{}, nil
 	}
 	if store.SpoolSupported {
-		err := store.Spool(env.Config.DBPath(), s, tool)
+		err := store.Spool(ctx, env.Config.DBPath(), s, tool)
 		if err == nil {
 			return hook.Reply{}, nil
 		}

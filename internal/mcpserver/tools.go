@@ -426,6 +426,11 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 		return nil, nil, err
 	}
 	defer db.Close()
+	// The turn under way, whose prompt the quote usually comes from, is in
+	// the spool: stored first, it names the session and can be quoted.
+	if err := db.Fold(ctx); err != nil {
+		return nil, nil, err
+	}
 	sessions, err := s.sessions(ctx, db)
 	if err != nil {
 		return nil, nil, err
@@ -477,8 +482,8 @@ func memoryTool(ev store.Event) bool {
 
 // sessions are the sessions remember may quote, in the order tried: the
 // one Claude Code started this server for, then the one whose prompt in this
-// project is the newest (the prompt that led to this call was stored before
-// the model saw it). They differ after /clear, which starts a new session
+// project is the newest (the prompt that led to this call, once the spool
+// is folded). They differ after /clear, which starts a new session
 // under the same server, or when another session of the project is running.
 func (s *Server) sessions(ctx context.Context, db *store.DB) ([]string, error) {
 	var out []string

@@ -29,13 +29,10 @@ type Remembered struct {
 // project's earlier entries are recorded as after extraction. Messages for
 // which skip returns true are not quoted from (nil skips none): the memory
 // tools' own results, which hold text of other sessions, must not vouch
-// for a quote.
+// for a quote. Only stored messages are quoted: a caller quoting the turn
+// under way folds the spool first (store.DB.Fold).
 func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.Entry, skip func(store.Event) bool) (Remembered, error) {
 	var r Remembered
-	// The turn under way is in the spool: its prompt, its tool calls.
-	if err := p.DB.Fold(ctx); err != nil {
-		return r, err
-	}
 	rd := p.DB.Read()
 	sess, err := rd.Session(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {

@@ -778,23 +778,56 @@ func (db *DB) MarkInjected(ctx context.Context, ev Event) error {
 // errNoInjection is an event MarkInjected cannot count.
 var errNoInjection = errors.New("mark injected: not a memory_injected event whose payload is a JSON object")
 
-// MarkInjected is DB.MarkInjected in t.
+// MarkInjected is DB.MarkInjected in t. Memories its payload names that
+// are gone (forgotten after the prompt hook read them, before this stores
+// its record) are left out of the event, as forget leaves them out of the
+// injections it keeps.
 func (t *Tx) MarkInjected(ctx context.Context, ev Event) error {
-	var p struct {
-		Memories []string `json:"memories"`
-	}
-	if err := json.Unmarshal(ev.Payload, &p); err != nil || ev.Type != TypeMemoryInjected {
+	var p map[string]json.RawMessage
+	var cids []string
+	if ev.Type != TypeMemoryInjected || json.Unmarshal(ev.Payload, &p) != nil || json.Unmarshal(p["memories"], &cids) != nil {
 		return fmt.Errorf("%w: %s", errNoInjection, ev.DedupeKey)
 	}
-	// Messages are cited too ("mem:t…", never an entry's id) and have no counts.
-	cids := slices.DeleteFunc(p.Memories, func(cid string) bool { _, msg := ParseEventCID(cid); return msg })
-	var ids []int64
-	if len(cids) > 0 {
-		var err error
-		ids, err = queryColumn[int64](ctx, t, `SELECT id FROM entries WHERE cid IN (`+placeholders(len(cids))+`)`, stringArgs(cids)...)
+	var entries []string
+	var events []int64
+	for _, cid := range cids {
+		if id, ok := ParseEventCID(cid); ok {
+			events = append(events, id) // a message: cited, with no counts
+		} else {
+			entries = append(entries, cid)
+		}
+	}
+	type entry struct {
+		id  int64
+		cid string
+	}
+	var found []entry
+	for _, c := range chunkStrings(entries) {
+		es, err := queryAll(ctx, t, `SELECT id, cid FROM entries WHERE cid IN (`+placeholders(len(c))+`)`,
+			func(r *sql.Rows) (e entry, err error) { return e, r.Scan(&e.id, &e.cid) }, stringArgs(c)...)
 		if err != nil {
 			return fmt.Errorf("mark injected: %w", err)
 		}
+		found = append(found, es...)
+	}
+	stored := map[string]bool{}
+	ids := make([]int64, len(found))
+	for i, e := range found {
+		stored[e.cid], ids[i] = true, e.id
+	}
+	for _, c := range chunks(events) {
+		have, err := queryColumn[int64](ctx, t, `SELECT id FROM events WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		if err != nil {
+			return fmt.Errorf("mark injected: %w", err)
+		}
+		for _, id := range have {
+			stored[EventCID(id)] = true
+		}
+	}
+	if kept := slices.DeleteFunc(slices.Clone(cids), func(cid string) bool { return !stored[cid] }); len(kept) < len(cids) {
+		p["memories"], _ = json.Marshal(kept)
+		ev.Payload, _ = json.Marshal(p)
+		ev.prepared = false
 	}
 	if ev.Time.IsZero() {
 		ev.Time = t.db.Now() // what append stores for it

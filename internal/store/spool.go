@@ -77,8 +77,9 @@ func spoolPath(dbPath string) string { return dbPath + "-spool" }
 // Spool appends evs, events of session s, to the spool of the database at
 // dbPath, for the next write transaction to store in their order; one write
 // holds them all. The caller has filtered them for privacy already, as for
-// Append. Each must carry a dedupe key.
-func Spool(dbPath string, s Session, evs ...Event) error {
+// Append. Each must carry a dedupe key. A folder holds the spool's lock for
+// a rename; Spool waits for it until ctx's deadline at most.
+func Spool(ctx context.Context, dbPath string, s Session, evs ...Event) error {
 	if !SpoolSupported {
 		return errors.New("spool: not supported on " + runtime.GOOS)
 	}
@@ -101,7 +102,7 @@ func Spool(dbPath string, s Session, evs ...Event) error {
 		if err != nil {
 			return fmt.Errorf("spool: %w", err)
 		}
-		if err := lockWait(f, false); err != nil {
+		if err := lockWait(ctx, f, false); err != nil {
 			f.Close()
 			return fmt.Errorf("spool: %w", err)
 		}
@@ -168,9 +169,13 @@ func samePath(f *os.File, path string) bool {
 }
 
 // lockWait takes a lock on f, waiting for a holder of a conflicting one: an
-// appender or a folder holds it for one write or one rename.
-func lockWait(f *os.File, exclusive bool) error {
+// appender or a folder holds it for one write or one rename. It gives up
+// after 2 s, or at ctx's deadline if that comes first.
+func lockWait(ctx context.Context, f *os.File, exclusive bool) error {
 	deadline := time.Now().Add(2 * time.Second)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
 	for {
 		err := filelock.TryLock(f, exclusive)
 		if !errors.Is(err, filelock.ErrLocked) || time.Now().After(deadline) {
@@ -218,7 +223,7 @@ func (t *Tx) fold(ctx context.Context) error {
 		budget, folded = budget-size, folded || stored
 	}
 	if fi, err := os.Lstat(path); budget > 0 && err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-		if moved, err := moveSpool(path); err == nil && moved != "" {
+		if moved, err := moveSpool(ctx, path); err == nil && moved != "" {
 			stored, _, err := t.foldOne(ctx, moved)
 			if err != nil {
 				return err
@@ -270,7 +275,7 @@ func foldFiles(path string) []string {
 
 // moveSpool renames the spool to a new fold file once no append is under
 // way, and returns the fold file's name ("" when the spool went meanwhile).
-func moveSpool(path string) (string, error) {
+func moveSpool(ctx context.Context, path string) (string, error) {
 	f, err := openRegular(path, os.O_RDONLY)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
@@ -279,7 +284,7 @@ func moveSpool(path string) (string, error) {
 		return "", fmt.Errorf("spool: %w", err)
 	}
 	defer f.Close()
-	if err := lockWait(f, true); err != nil {
+	if err := lockWait(ctx, f, true); err != nil {
 		return "", fmt.Errorf("spool: %w", err)
 	}
 	defer filelock.Unlock(f)
@@ -408,29 +413,39 @@ func containsAll(b []byte, subs [][]byte) bool {
 // any fold files hold, in the order they were spooled: what a reader that
 // must see a session's latest events reads besides the database. Some may
 // have been stored already (a fold under way, a fold file a crash left).
+//
+// A record moves from the spool to a fold file to the database, so a reader
+// looks in that order, the database last: a record that moves while it
+// looks is found in the next place.
 func (db *DB) Spooled(sessionID, typ string) []Event {
-	path := spoolPath(db.path)
-	files := foldFiles(path)
-	sort.Strings(files)
-	var out []Event
 	// A spool left unfolded can hold megabytes of other sessions' records.
 	has := make([][]byte, 2)
 	has[0], _ = json.Marshal(sessionID)
 	has[1], _ = json.Marshal(typ)
-	for _, name := range append(files, path) {
+	read := func(name string) []Event {
 		f, err := openRegular(name, os.O_RDONLY)
 		if err != nil {
-			continue // none, or gone meanwhile: stored
+			return nil // none, or gone meanwhile: stored
 		}
+		defer f.Close()
+		var out []Event
 		_ = eachRecord(f, has, func(r spoolRecord) error { // what it read before an error is all there is
 			if r.Session.ID == sessionID && r.Event.Type == typ {
 				out = append(out, r.event())
 			}
 			return nil
 		})
-		f.Close()
+		return out
 	}
-	return out
+	path := spoolPath(db.path)
+	live := read(path)
+	files := foldFiles(path)
+	sort.Strings(files)
+	var out []Event
+	for _, name := range files {
+		out = append(out, read(name)...)
+	}
+	return append(out, live...)
 }
 
 // spooledSession returns the project of a spooled record's session: the

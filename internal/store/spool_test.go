@@ -4,6 +4,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ func TestSpool(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, s := range []string{"new", "known", "new"} {
-		if err := Spool(db.Path(), spoolSession(s), toolEvent(s, i)); err != nil {
+		if err := Spool(context.Background(), db.Path(), spoolSession(s), toolEvent(s, i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +78,7 @@ func TestSpool(t *testing.T) {
 	// A crash between a fold's commit and its removal of the fold file
 	// leaves the file: no later writer may store it again, even after a
 	// forget deleted what it held.
-	if err := Spool(db.Path(), spoolSession("new"), toolEvent("new", 7)); err != nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("new"), toolEvent("new", 7)); err != nil {
 		t.Fatal(err)
 	}
 	held, err := os.ReadFile(db.Path() + "-spool")
@@ -109,7 +110,7 @@ func TestSpoolRollback(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := MustOpen(t)
-	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
 		t.Fatal(err)
 	}
 	tx, err := db.Begin(ctx)
@@ -132,7 +133,7 @@ func TestSpoolTornRecord(t *testing.T) {
 	if err := os.WriteFile(path, []byte("\n{\"session\":{\"id\":\"s\"},\"event\":{\"type\":\"tool_obs"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 2)); err != nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 2)); err != nil {
 		t.Fatal(err)
 	}
 	if n := countEvents(t, db, TypeToolObservation); n != 1 {
@@ -143,7 +144,7 @@ func TestSpoolTornRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- Spool(db.Path(), spoolSession("s"), toolEvent("s", 3)) }()
+	go func() { done <- Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 3)) }()
 	select {
 	case err := <-done:
 		if err == nil {
@@ -172,7 +173,7 @@ func TestSpoolConcurrent(t *testing.T) {
 			defer wg.Done()
 			s := fmt.Sprint("s", w)
 			for i := range each {
-				if err := Spool(db.Path(), spoolSession(s), toolEvent(s, i)); err != nil {
+				if err := Spool(context.Background(), db.Path(), spoolSession(s), toolEvent(s, i)); err != nil {
 					errs <- err
 					return
 				}
@@ -224,7 +225,7 @@ func TestSpoolOddDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(db.Path()+"-spool", db.Path()+"-spool-fold-1-1"); err != nil {
@@ -243,7 +244,7 @@ func TestSpoolFull(t *testing.T) {
 	if err := os.WriteFile(db.Path()+"-spool", make([]byte, maxSpool), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 1)); err == nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 1)); err == nil {
 		t.Error("a full spool took another record")
 	}
 }
@@ -259,7 +260,7 @@ func FuzzSpoolFold(f *testing.F) {
 		n++
 		ev := toolEvent("s", n)
 		os.Remove(scratch + "-spool")
-		if err := Spool(scratch, spoolSession("s"), ev); err != nil {
+		if err := Spool(context.Background(), scratch, spoolSession("s"), ev); err != nil {
 			panic(err)
 		}
 		b, err := os.ReadFile(scratch + "-spool")
@@ -301,7 +302,7 @@ func spooledPhrase(t *testing.T, phrase string) *DB {
 	db := MustOpen(t)
 	ev := toolEvent("s", 1)
 	ev.Text = "Bash: export TOKEN=" + phrase
-	if err := Spool(db.Path(), spoolSession("s"), ev); err != nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), ev); err != nil {
 		t.Fatal(err)
 	}
 	return db
@@ -339,13 +340,13 @@ func TestSpoolBacklog(t *testing.T) {
 	if err := os.WriteFile(path+"-fold-1-1", append(make([]byte, maxSpool), '\n'), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(path, path+"-fold-2-1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := Spool(db.Path(), spoolSession("s"), toolEvent("s", 2)); err != nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 2)); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []int{0, 2, 2} {
@@ -394,7 +395,7 @@ func TestSpoolInjection(t *testing.T) {
 		Payload: []byte(fmt.Sprintf(`{"memories":[%q,"mem:t1"],"prompt_id":"p1"}`, e.CID))}
 	prompt := Event{Time: at, Type: TypeUserPrompt, SessionID: "s", Text: "where do the keys live?", DedupeKey: Key(KeyPrompt, "s", "p1")}
 	for range 2 { // a retried hook spools the same records again
-		if err := Spool(db.Path(), spoolSession("s"), prompt, inj); err != nil {
+		if err := Spool(context.Background(), db.Path(), spoolSession("s"), prompt, inj); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -424,6 +425,44 @@ func TestSpoolInjection(t *testing.T) {
 	if after.InjectCount != 1 || !after.LastInjected.Equal(at) {
 		t.Errorf("injected %d times, last at %v; want once, at %v", after.InjectCount, after.LastInjected, at)
 	}
+
+	// A record stored after a forget of what it names (the hook read the
+	// memory before the forget, spooled after it) keeps no forgotten id,
+	// and one naming more memories than SQLite binds in a statement is
+	// stored, not a failure for every later writer.
+	gone, _, err := putEntries(ctx, db, []EntryWrite{{Entry: entry("s0", "port", "The API listens on 8443", "the API listens on 8443", StageVerified)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{CID: gone[0].CID}); err != nil {
+		t.Fatal(err)
+	}
+	msg := mustEvents(t, db, TypeUserPrompt)[0]
+	names := []string{e.CID, gone[0].CID, EventCID(msg.ID), EventCID(msg.ID + 1000)}
+	for i := range 40000 {
+		names = append(names, fmt.Sprintf("mem:%08x", i))
+	}
+	late := inj
+	late.DedupeKey = Key(KeyInject, "s", "p2")
+	late.Payload, _ = json.Marshal(map[string]any{"memories": names, "prompt_id": "p2"})
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), late); err != nil {
+		t.Fatal(err)
+	}
+	if n := countEvents(t, db, TypeMemoryInjected); n != 2 {
+		t.Fatalf("%d memory_injected events, want 2", n)
+	}
+	var stored struct{ Memories []string }
+	for _, ev := range mustEvents(t, db, TypeMemoryInjected) {
+		if ev.DedupeKey == late.DedupeKey {
+			json.Unmarshal(ev.Payload, &stored)
+		}
+	}
+	if want := []string{e.CID, EventCID(msg.ID)}; fmt.Sprint(stored.Memories) != fmt.Sprint(want) {
+		t.Errorf("the late injection names %.200v, want %v", stored.Memories, want)
+	}
+	if after, _ := db.EntryByCID(ctx, e.CID); after.InjectCount != 2 {
+		t.Errorf("injected %d times, want 2", after.InjectCount)
+	}
 }
 
 // TestSpooled checks that a reader finds a session's spooled events of one
@@ -436,14 +475,14 @@ func TestSpooled(t *testing.T) {
 		return Event{Time: time.Unix(1e9+int64(i), 0).UTC(), Type: TypeUserPrompt, SessionID: session, Text: fmt.Sprint("prompt ", i),
 			DedupeKey: Key(KeyPrompt, session, fmt.Sprint("p", i))}
 	}
-	if err := Spool(db.Path(), spoolSession("a"), prompt("a", 1), toolEvent("a", 2)); err != nil {
+	if err := Spool(context.Background(), db.Path(), spoolSession("a"), prompt("a", 1), toolEvent("a", 2)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(db.Path()+"-spool", db.Path()+"-spool-fold-1-1"); err != nil { // as a crashed fold leaves it
 		t.Fatal(err)
 	}
 	for i, s := range []string{"b", "a", `a"`} {
-		if err := Spool(db.Path(), spoolSession(s), prompt(s, 3+i)); err != nil {
+		if err := Spool(context.Background(), db.Path(), spoolSession(s), prompt(s, 3+i)); err != nil {
 			t.Fatal(err)
 		}
 	}
