@@ -275,9 +275,6 @@ func kindList(kinds []KeyKind) string {
 	return strings.Join(ss, ",")
 }
 
-// hashesPerQuery bounds a content check's IN list.
-const hashesPerQuery = 500
-
 // knownContent answers the content checks of evs (those with SameContentAs)
 // that the stored events pass: one query per session, type and kinds, for
 // the batch's hashes only, through the partial index events_content.
@@ -308,7 +305,7 @@ func knownContent(ctx context.Context, t *Tx, evs []Event) (map[contentCheck]boo
 	}
 	known := map[contentCheck]bool{}
 	for gk, g := range groups {
-		for hashes := range slices.Chunk(g.hashes, hashesPerQuery) {
+		for _, hashes := range chunkStrings(g.hashes) {
 			// content_hash <> '' lets SQLite use the partial index.
 			q := `SELECT content_hash FROM events WHERE session_id = ? AND content_hash IN (` + placeholders(len(hashes)) + `)
 				AND content_hash <> '' AND type = ?`
