@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -63,6 +64,8 @@ type DB struct {
 	busy time.Duration // how long a write waits for the write lock
 	// keepWAL: closing leaves the WAL unless it has grown (see closeWAL).
 	keepWAL bool
+	// wrote: a transaction of this process committed.
+	wrote atomic.Bool
 	// stmts are the reader's prepared statements (see readStmt).
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
@@ -237,7 +240,7 @@ func (db *DB) Close() error {
 	}
 	db.stmts = nil
 	db.stmtMu.Unlock()
-	if db.keepWAL {
+	if db.keepWAL && db.wrote.Load() {
 		db.closeWAL()
 	}
 	err := db.sql.Close()

@@ -120,6 +120,7 @@ func (t *Tx) Commit() error {
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	t.db.wrote.Store(true)
 	for _, name := range t.folded {
 		os.Remove(name) // stored now; one left behind is skipped, its spool_folded mark stored
 	}

@@ -131,3 +131,65 @@ func TestKeepWALBounded(t *testing.T) {
 		t.Fatalf("%d events (%v), want %d", got, err, n)
 	}
 }
+
+// TestKeepWALReaderLeavesIt: a process that only read (the prompt hook)
+// closes without copying a long WAL into the database, whoever grew it; the
+// next writer's close does.
+func TestKeepWALReaderLeavesIt(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	text := strings.Repeat("a long tool output line that fills pages ", 1000)
+	// A writer that keeps its connection, as an import does, grows the WAL.
+	importer, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer importer.Close()
+	if err := importer.Update(ctx, func(tx *Tx) error {
+		for i := range 100 {
+			if _, err := tx.Append(ctx, Event{Type: TypeToolObservation, DedupeKey: fmt.Sprint("k", i), Text: fmt.Sprint(i, text)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	walSize := func() int64 {
+		t.Helper()
+		fi, err := os.Stat(path + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := walSize()
+	if before <= walLimit {
+		t.Fatalf("the WAL is %d bytes, not past %d: the test writes too little", before, walLimit)
+	}
+	reader, err := Open(ctx, path, Options{KeepWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := reader.CountEvents(ctx, ""); err != nil || n != 100 {
+		t.Fatalf("%d events (%v), want 100", n, err)
+	}
+	reader.Close()
+	if after := walSize(); after != before {
+		t.Errorf("a reader's close changed the WAL from %d to %d bytes", before, after)
+	}
+	writer, err := Open(ctx, path, Options{KeepWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writer.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: "p", Text: "hello"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	writer.Close()
+	if after := walSize(); after > walLimit {
+		t.Errorf("a writer's close left a WAL of %d bytes, past %d", after, walLimit)
+	}
+}
