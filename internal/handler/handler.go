@@ -34,10 +34,6 @@ const (
 
 var errNoSession = errors.New("hook input has no session_id")
 
-// spoolWait bounds the prompt hook's wait for the spool's lock, so that its
-// write transaction, should it need one, still has the rest of the budget.
-const spoolWait = 100 * time.Millisecond
-
 // session opens the store and makes sure the event's session is registered.
 func session(ctx context.Context, env *hook.Env, ev *hook.Event) (*store.DB, store.Session, error) {
 	if ev.SessionID == "" {
@@ -126,13 +122,18 @@ func recorder(db *store.DB, env *hook.Env) *capture.Recorder {
 func ids(s store.Session) capture.Session { return capture.Session{ID: s.ID, Project: s.Project} }
 
 // SessionStart registers the session and replies with a brief of recent work
-// in this project (nothing for a new project).
+// in this project (nothing for a new project). Like the prompt hook it only
+// reads the database: the session and its start mark go to the spool.
 func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
-	db, s, err := session(ctx, env, ev)
+	if ev.SessionID == "" {
+		return hook.Reply{}, errNoSession
+	}
+	db, err := openStore(ctx, env, true)
 	if err != nil {
 		return hook.Reply{}, err
 	}
 	defer db.Close()
+	s, registered := lookup(ctx, env, db, ev)
 	var brief string
 	if env.Config.Recall.Brief {
 		if brief, err = recall.Brief(ctx, db, env.Config.Recall, s.Project, s.ID); err != nil {
@@ -146,11 +147,62 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 	if shown := citation.IDs(brief); len(shown) > 0 {
 		data["memories"] = shown
 	}
-	if _, err := recorder(db, env).Mark(ctx, ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), data); err != nil {
+	if err := record(ctx, env, db, s, registered, capture.MarkEvent(ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), data)); err != nil {
 		return hook.Reply{}, err
 	}
 	recoverUnstored(ctx, env, db, s)
 	return hook.Reply{AdditionalContext: brief}, nil
+}
+
+// spoolWait bounds a hook's wait for the spool's lock, so that its write
+// transaction, should it need one, still has the rest of the budget.
+const spoolWait = 100 * time.Millisecond
+
+// record stores evs, events of session s, without the write lock where it
+// can: they go to the spool (store.Spool) in one append, and the next write
+// transaction folds them in, the turn's Stop at the latest; the fold
+// registers the session if it is new. Where the spool cannot take them
+// (Windows, full, a directory in its way) one write transaction stores them
+// and registers the session unless registered. A memory_injected record is
+// stored as MarkInjected does, and may fail without costing the others.
+func record(ctx context.Context, env *hook.Env, db *store.DB, s store.Session, registered bool, evs ...store.Event) error {
+	if len(evs) > 0 && store.SpoolSupported {
+		// A folder holds the spool's lock for a rename. One that stopped
+		// there (a suspended import) must leave the write below its time.
+		sctx, cancel := context.WithTimeout(ctx, spoolWait)
+		err := store.Spool(sctx, env.Config.DBPath(), s, evs...)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		env.Log.Warn("spool; storing directly", "err", err)
+	}
+	if len(evs) == 0 && registered {
+		return nil
+	}
+	return db.Update(ctx, func(tx *store.Tx) error {
+		if !registered {
+			got, err := ingest.Register(ctx, tx, s)
+			if err != nil {
+				return fmt.Errorf("register session: %w", err)
+			}
+			for i := range evs {
+				evs[i].Project = got.Project
+			}
+		}
+		for _, ev := range evs {
+			if ev.Type != store.TypeMemoryInjected {
+				if _, err := tx.Append(ctx, ev); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := tx.Savepoint(ctx, func() error { return tx.MarkInjected(ctx, ev) }); err != nil {
+				env.Log.Error("record injection", "err", err)
+			}
+		}
+		return nil
+	})
 }
 
 // UserPromptSubmit replies with what earlier sessions of this project
@@ -159,11 +211,8 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 // The prompt path only reads the database: WAL readers never wait for a
 // writer, so while another session holds the write lock the prompt still
 // gets its memories. The prompt and the record of what was injected go to
-// the spool (store.Spool), which the next write transaction folds in; the
-// turn's Stop at the latest. Where the spool cannot take them, one write
-// transaction stores them, waiting out the lock until just before the
-// deadline (the prompt itself comes back with the transcript at Stop or
-// SessionEnd should that fail).
+// the spool (record). Should the write that replaces it fail, the prompt
+// comes back with the transcript at Stop or SessionEnd.
 func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
 	if ev.SessionID == "" {
 		return hook.Reply{}, errNoSession
@@ -202,41 +251,7 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	if e, ok := inj.Event(); ok {
 		evs = append(evs, e)
 	}
-	if len(evs) > 0 && store.SpoolSupported {
-		// A folder holds the spool's lock for a rename. One that stopped
-		// there (a suspended import) must leave the write below its time.
-		sctx, cancel := context.WithTimeout(ctx, spoolWait)
-		err := store.Spool(sctx, env.Config.DBPath(), s, evs...)
-		cancel()
-		if err == nil {
-			return reply, nil // the fold registers the session if it is new
-		}
-		env.Log.Warn("spool the prompt; storing it directly", "err", err)
-	}
-	if len(evs) == 0 && registered {
-		return reply, nil
-	}
-	// One transaction: the session when new, the prompt, and what was
-	// injected. The injection's record may fail without costing the prompt.
-	err = db.Update(ctx, func(tx *store.Tx) error {
-		if !registered {
-			got, err := ingest.Register(ctx, tx, s)
-			if err != nil {
-				return fmt.Errorf("register session: %w", err)
-			}
-			p.Project = got.Project
-		}
-		if stored {
-			if _, err := tx.Append(ctx, p); err != nil {
-				return err
-			}
-		}
-		if err := tx.Savepoint(ctx, func() error { return inj.Write(ctx, tx) }); err != nil {
-			env.Log.Error("record injection", "err", err)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := record(ctx, env, db, s, registered, evs...); err != nil {
 		env.Log.Error("store prompt", "err", err)
 	}
 	return reply, nil

@@ -176,15 +176,7 @@ func Record(ctx context.Context, db *store.DB, inj Injection) error {
 	if inj.Text == "" {
 		return nil
 	}
-	return db.Update(ctx, func(t *store.Tx) error { return inj.Write(ctx, t) })
-}
-
-// Write is Record in t, the transaction that stores the prompt.
-func (inj Injection) Write(ctx context.Context, t *store.Tx) error {
-	if inj.Text == "" {
-		return nil
-	}
-	return t.MarkInjected(ctx, inj.ev)
+	return db.MarkInjected(ctx, inj.ev)
 }
 
 // Event is the injection's record, a memory_injected event, for a hook that
