@@ -2,12 +2,15 @@ package handler
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // BenchmarkHooks runs the prompt path and SessionStart in-process, as the
@@ -35,6 +38,11 @@ func BenchmarkHooks(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			out.Reset()
 			hook.Run(bytes.NewReader([]byte(input(i))), &out, io.Discard, hook.Options{Name: name, Budget: PromptBudget, Getenv: getenv}, h)
+			// A session's Stop stores what a turn spooled; untimed here, so
+			// that the spool stays as short as a session keeps it.
+			b.StopTimer()
+			foldSpool(b, dir)
+			b.StartTimer()
 		}
 		if name == "user-prompt-submit" && !bytes.Contains(out.Bytes(), []byte("mem:")) {
 			b.Errorf("the prompt recalled nothing: %s", out.Bytes())
@@ -59,4 +67,17 @@ func BenchmarkHooks(b *testing.B) {
 			return `{` + base + `,"hook_event_name":"SessionStart","source":"startup"}`
 		})
 	})
+}
+
+// foldSpool stores what the hooks spooled into the store in dir.
+func foldSpool(b *testing.B, dir string) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(dir, "memory.db"), store.Options{KeepWAL: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Fold(ctx); err != nil {
+		b.Fatal(err)
+	}
 }
