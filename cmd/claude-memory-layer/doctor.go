@@ -133,6 +133,7 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 		out = append(out, check{"forget", "fail", "a forget was interrupted before compaction: forgotten text may remain in " +
 			filepath.Base(path) + " or its WAL", "claude-memory-layer forget --compact (with no Claude Code session open)"})
 	}
+	out = append(out, checkSpool(db.SpoolState(), time.Now()))
 	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 {
 		out = append(out, check{"store", "warn", fmt.Sprintf("%s has mode %o", path, fi.Mode().Perm()), "chmod 600 " + path})
 	} else if err == nil {
@@ -140,6 +141,22 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 		out = append(out, check{"store", "ok", fmt.Sprintf("%s: %s, %s", path, plural(n, "event"), byteSize(fi.Size())), ""})
 	}
 	return out
+}
+
+// spoolStale is how long records may wait in the spool before doctor
+// warns: a session's Stop stores them every turn.
+const spoolStale = time.Hour
+
+// checkSpool reports what the hooks spooled and no write has stored yet.
+func checkSpool(st store.SpoolState, now time.Time) check {
+	switch {
+	case st.Bytes == 0 && st.FoldFiles == 0:
+		return check{"spool", "ok", "empty: every hook's record is stored", ""}
+	case st.Full || now.Sub(st.Since) > spoolStale:
+		return check{"spool", "warn", fmt.Sprintf("%s waiting since %s in %s", byteSize(st.Bytes), st.Since.Format(time.RFC3339), plural(st.FoldFiles+1, "file")),
+			"the next hook that writes (a turn's Stop) stores it; if it stays, the log says why"}
+	}
+	return check{"spool", "ok", fmt.Sprintf("%s waiting for the next write", byteSize(st.Bytes)), ""}
 }
 
 // checkBinaries looks for the hook binaries beside the CLI (name.exe on

@@ -185,6 +185,35 @@ func lockWait(ctx context.Context, f *os.File, exclusive bool) error {
 	}
 }
 
+// SpoolState is what waits in the spool, for doctor.
+type SpoolState struct {
+	Bytes     int64     // the spool's and its fold files' sizes
+	FoldFiles int       // files a fold moved aside and has not removed
+	Since     time.Time // the oldest file's last write; zero when nothing waits
+	Full      bool      // past half of what the spool takes before hooks write directly
+}
+
+// SpoolState reports what waits in the spool. A fold file that stays is one
+// no writer could read; a spool that stays is one no writer has run since.
+func (db *DB) SpoolState() SpoolState {
+	var st SpoolState
+	path := spoolPath(db.path)
+	files := foldFiles(path)
+	st.FoldFiles = len(files)
+	for _, name := range append(files, path) {
+		fi, err := os.Lstat(name)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+			continue
+		}
+		st.Bytes += fi.Size()
+		if st.Since.IsZero() || fi.ModTime().Before(st.Since) {
+			st.Since = fi.ModTime()
+		}
+	}
+	st.Full = st.Bytes > maxSpool/2
+	return st
+}
+
 // Fold stores what the spool holds, in a write transaction of its own, when
 // it holds anything: for a reader that must see every event, such as a
 // forget's preview, which a user confirms before Forget (which folds first

@@ -494,3 +494,24 @@ func TestSpooled(t *testing.T) {
 		t.Errorf("session a's spooled prompts: %q", got)
 	}
 }
+
+// TestSpoolState: doctor's view of the spool follows what waits in it.
+func TestSpoolState(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	if st := db.SpoolState(); st.Bytes != 0 || st.FoldFiles != 0 || !st.Since.IsZero() {
+		t.Fatalf("an empty spool: %+v", st)
+	}
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if st := db.SpoolState(); st.Bytes == 0 || st.FoldFiles != 0 || st.Since.IsZero() || st.Full {
+		t.Fatalf("one spooled record: %+v", st)
+	}
+	if err := db.Fold(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := db.SpoolState(); st.Bytes != 0 || st.FoldFiles != 0 {
+		t.Fatalf("after a fold: %+v", st)
+	}
+}
