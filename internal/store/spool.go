@@ -18,23 +18,32 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
-// The spool is where a hook that only records (PostToolUse) leaves its event
-// without opening the database: an append to a file next to it, which costs
-// a fraction of opening SQLite, reading its schema and committing. The next
-// write transaction folds the spool in (Begin), before anything else it
-// writes, so every writer and every forget sees what was spooled first.
+// The spool is where a hook leaves its events without a write transaction:
+// an append to a file next to the database, which costs a fraction of
+// taking the write lock and committing, and never waits for another
+// process's writer. PostToolUse spools its tool call without opening the
+// database at all; SessionStart and UserPromptSubmit open it only to read,
+// and spool the session's start mark, the prompt and the record of what was
+// injected. The next write transaction folds the spool in (Begin), before
+// anything else it writes, so every writer and every forget sees what was
+// spooled first; the turn's Stop is the usual one.
 //
 // The file is memory.db-spool. An appender takes a shared lock on it and
-// writes one record in one write; a folder, inside its write transaction,
+// writes its records in one write; a folder, inside its write transaction,
 // takes the exclusive lock, renames the file to memory.db-spool-fold-*, and
 // lets go at once (later appends create a new spool). It stores the
-// records through Append with a spool_folded event naming the file, and
+// records through Append (MarkInjected for an injection, which also counts
+// the memories it names) with a spool_folded event naming the file, and
 // removes the file once its transaction committed: a rollback or a crash
 // leaves it for the next writer, which stores it unless that event says it
 // was (so a fold file left behind by a crash after the commit cannot write
 // back what a forget deleted since). A record is a line of JSON; a writer
 // killed mid-write leaves a torn line, which the next record's leading
 // newline ends and the folder skips.
+//
+// A record thus moves from the spool to a fold file to the database. A
+// reader that must see the latest of a session (Spooled) looks in that
+// order, the database last, so that a fold under way cannot hide one.
 
 // SpoolSupported reports whether this platform spools: Windows refuses to
 // rename a file another process has open.
