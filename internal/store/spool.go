@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 
@@ -228,8 +227,7 @@ func (db *DB) SpoolState() SpoolState {
 // forget's preview, which a user confirms before Forget (which folds first
 // anyway) deletes, or the memory tool that quotes the turn under way.
 func (db *DB) Fold(ctx context.Context) error {
-	path := spoolPath(db.path)
-	if fi, err := os.Lstat(path); (err != nil || fi.Size() == 0) && len(foldFiles(path)) == 0 {
+	if st := db.SpoolState(); st.Bytes == 0 && st.FoldFiles == 0 {
 		return nil
 	}
 	return db.Update(ctx, func(*Tx) error { return nil }) // Begin folds
@@ -247,7 +245,6 @@ func (db *DB) Fold(ctx context.Context) error {
 func (t *Tx) fold(ctx context.Context) error {
 	path := spoolPath(t.db.path)
 	files := foldFiles(path)
-	sort.Strings(files)
 	budget := int64(maxSpool)
 	folded := false
 	for _, name := range files {
@@ -297,8 +294,10 @@ func (t *Tx) foldOne(ctx context.Context, name string) (stored bool, size int64,
 	return n >= 0, size, nil
 }
 
-// foldFiles are the fold files next to the spool at path. Not filepath.Glob:
-// the data directory's name may hold a pattern's metacharacters.
+// foldFiles are the fold files next to the spool at path, oldest first:
+// os.ReadDir sorts them by name, which holds the time of the move. Not
+// filepath.Glob: the data directory's name may hold a pattern's
+// metacharacters.
 func foldFiles(path string) []string {
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	prefix := filepath.Base(path) + "-fold-"
@@ -478,7 +477,6 @@ func (db *DB) Spooled(sessionID, typ string) []Event {
 	path := spoolPath(db.path)
 	live := read(path)
 	files := foldFiles(path)
-	sort.Strings(files)
 	var out []Event
 	for _, name := range files {
 		out = append(out, read(name)...)
