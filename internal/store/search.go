@@ -284,22 +284,13 @@ func (db *DB) SupersededQuotes(ctx context.Context, eventIDs []int64) (map[int64
 	if len(eventIDs) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(eventIDs))
-	for i, id := range eventIDs {
-		args[i] = id
-	}
-	rows, err := db.Read().query(ctx, `SELECT DISTINCT v.event_id FROM evidence v JOIN entries e ON e.id = v.entry_id
-		WHERE e.status = 'superseded' AND v.event_id IN (`+placeholders(len(eventIDs))+`)`, args...)
+	ids, err := queryIDs(ctx, db.Read(), `SELECT DISTINCT v.event_id FROM evidence v JOIN entries e ON e.id = v.entry_id
+		WHERE e.status = 'superseded' AND v.event_id IN (`+placeholders(len(eventIDs))+`)`, int64Args(eventIDs)...)
 	if err != nil {
 		return nil, fmt.Errorf("superseded quotes: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("superseded quotes: %w", err)
-		}
+	for _, id := range ids {
 		out[id] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }
