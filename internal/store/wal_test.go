@@ -145,14 +145,11 @@ func TestKeepWALReaderLeavesIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer importer.Close()
-	if err := importer.Update(ctx, func(tx *Tx) error {
-		for i := range 100 {
-			if _, err := tx.Append(ctx, Event{Type: TypeToolObservation, DedupeKey: fmt.Sprint("k", i), Text: fmt.Sprint(i, text)}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
+	var evs []Event
+	for i := range 100 {
+		evs = append(evs, Event{Type: TypeToolObservation, DedupeKey: fmt.Sprint("k", i), Text: fmt.Sprint(i, text)})
+	}
+	if _, err := appendEvents(ctx, importer, evs...); err != nil {
 		t.Fatal(err)
 	}
 	walSize := func() int64 {
@@ -182,10 +179,7 @@ func TestKeepWALReaderLeavesIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writer.Update(ctx, func(tx *Tx) error {
-		_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, DedupeKey: "p", Text: "hello"})
-		return err
-	}); err != nil {
+	if _, err := appendEvents(ctx, writer, Event{Type: TypeUserPrompt, DedupeKey: "p", Text: "hello"}); err != nil {
 		t.Fatal(err)
 	}
 	writer.Close()
