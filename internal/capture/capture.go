@@ -118,19 +118,10 @@ type Session struct {
 	Project string
 }
 
-// Prompt stores a prompt from UserPromptSubmit, keyed by prompt id so that the
-// transcript's copy of it is recognised later.
-func (r *Recorder) Prompt(ctx context.Context, s Session, promptID, prompt string, at time.Time) (int, error) {
-	ev, ok, err := r.PromptEvent(ctx, s, promptID, prompt, at)
-	if err != nil || !ok {
-		return 0, err
-	}
-	return r.append(ctx, ev)
-}
-
-// PromptEvent is the event Prompt stores, filtered for privacy (a private
-// section the session's last prompt left open included); ok is false when
-// nothing of the prompt is left to store.
+// PromptEvent is the event of a prompt from UserPromptSubmit, filtered for
+// privacy (a private section the session's last prompt left open included)
+// and keyed by prompt id so that the transcript's copy of it is recognised
+// later; ok is false when nothing of the prompt is left to store.
 func (r *Recorder) PromptEvent(ctx context.Context, s Session, promptID, prompt string, at time.Time) (ev store.Event, ok bool, err error) {
 	continues, _, err := r.privateOpen(ctx, s.ID)
 	if err != nil {
@@ -199,19 +190,10 @@ func (r *Recorder) StopAnswer(ctx context.Context, s Session, promptID, answer s
 	})
 }
 
-// Tool stores a compact observation of a tool call from PostToolUse(Failure),
-// with the prompt id of its turn (the citation check at Stop finds the
-// memories a turn's tools showed by it).
-func (r *Recorder) Tool(ctx context.Context, s Session, promptID, toolUseID string, o observation.Observation, at time.Time) (int, error) {
-	ev, ok := ToolEvent(s, promptID, toolUseID, o, at)
-	if !ok {
-		return 0, nil
-	}
-	return r.append(ctx, ev)
-}
-
-// ToolEvent is the event Tool stores, filtered for privacy; ok is false when
-// nothing of the call is left to store.
+// ToolEvent is the event of a compact observation of a tool call from
+// PostToolUse(Failure), filtered for privacy, with the prompt id of its turn
+// (the citation check at Stop finds the memories a turn's tools showed by
+// it); ok is false when nothing of the call is left to store.
 func ToolEvent(s Session, promptID, toolUseID string, o observation.Observation, at time.Time) (ev store.Event, ok bool) {
 	text, _ := clean(o.Text())
 	if text == "" {

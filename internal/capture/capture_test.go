@@ -18,6 +18,30 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// hookPrompt stores a prompt the way the prompt hook's spool record is
+// stored when folded in.
+func hookPrompt(t *testing.T, r *Recorder, s Session, promptID, prompt string, at time.Time) {
+	t.Helper()
+	ev, ok, err := r.PromptEvent(context.Background(), s, promptID, prompt, at)
+	if err == nil && ok {
+		_, err = r.append(context.Background(), ev)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hookTool stores a tool call the way PostToolUse's spool record is stored
+// when folded in.
+func hookTool(t *testing.T, r *Recorder, s Session, promptID, toolUseID string, o observation.Observation, at time.Time) {
+	t.Helper()
+	if ev, ok := ToolEvent(s, promptID, toolUseID, o, at); ok {
+		if _, err := r.append(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func recorder(t *testing.T) *Recorder {
 	t.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "m.db"), store.Options{})
@@ -50,8 +74,8 @@ func TestHookAndTranscriptCopiesMeet(t *testing.T) {
 		s := Session{ID: "s", Project: "/p"}
 		now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 		hooks := func() {
-			r.Prompt(ctx, s, "p1", "Use RS256 <private>pw=hunter2</private>", now)
-			r.Tool(ctx, s, "p1", "t1", observation.Build("Bash", gjson.Parse(`{"command":"npm test"}`), "PASS", false), now)
+			hookPrompt(t, r, s, "p1", "Use RS256 <private>pw=hunter2</private>", now)
+			hookTool(t, r, s, "p1", "t1", observation.Build("Bash", gjson.Parse(`{"command":"npm test"}`), "PASS", false), now)
 			r.StopAnswer(ctx, s, "p1", "Done:  RS256 it is.\n", now)
 		}
 		if hooksFirst {
@@ -160,9 +184,7 @@ func TestPrivateAcrossPrompts(t *testing.T) {
 	t.Run("hook", func(t *testing.T) {
 		r := recorder(t)
 		for i, p := range prompts {
-			if _, err := r.Prompt(context.Background(), Session{ID: "s", Project: "/p"}, fmt.Sprint("p", i), p, at); err != nil {
-				t.Fatal(err)
-			}
+			hookPrompt(t, r, Session{ID: "s", Project: "/p"}, fmt.Sprint("p", i), p, at)
 		}
 		check(t, r, "s")
 	})
@@ -199,9 +221,7 @@ func TestPrivateAcrossPrompts(t *testing.T) {
 		s := Session{ID: "s", Project: "/p"}
 		for round := range 40 {
 			r := recorder(t)
-			if _, err := r.Prompt(ctx, s, "p0", "hello", at); err != nil {
-				t.Fatal(err)
-			}
+			hookPrompt(t, r, s, "p0", "hello", at)
 			// Other sessions' tool calls, so that the fold takes a while.
 			for i := range 50 {
 				ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: "o", Text: fmt.Sprint("filler ", i), DedupeKey: fmt.Sprint("tool:o:", i)}

@@ -67,22 +67,22 @@ var ingestPaths = []struct {
 	store func(t *testing.T, r *Recorder, sid, text string)
 }{
 	{"prompt", func(t *testing.T, r *Recorder, sid, text string) {
-		r.Prompt(context.Background(), Session{ID: sid, Project: "/p"}, "p1", "Remember this for the deploy:\n"+text, at)
+		hookPrompt(t, r, Session{ID: sid, Project: "/p"}, "p1", "Remember this for the deploy:\n"+text, at)
 	}},
 	{"answer", func(t *testing.T, r *Recorder, sid, text string) {
 		r.StopAnswer(context.Background(), Session{ID: sid, Project: "/p"}, "p1", "Noted. I'll keep it out of git:\n"+text, at)
 	}},
 	{"tool input", func(t *testing.T, r *Recorder, sid, text string) {
 		in, _ := json.Marshal(map[string]string{"command": text})
-		r.Tool(context.Background(), Session{ID: sid, Project: "/p"}, "", "t1", observation.Build("Bash", gjson.ParseBytes(in), "ok", false), at)
+		hookTool(t, r, Session{ID: sid, Project: "/p"}, "", "t1", observation.Build("Bash", gjson.ParseBytes(in), "ok", false), at)
 		in, _ = json.Marshal(map[string]string{"file_path": "/p/.env", "content": text})
-		r.Tool(context.Background(), Session{ID: sid, Project: "/p"}, "", "t2", observation.Build("Write", gjson.ParseBytes(in), "", false), at)
+		hookTool(t, r, Session{ID: sid, Project: "/p"}, "", "t2", observation.Build("Write", gjson.ParseBytes(in), "", false), at)
 	}},
 	{"tool output", func(t *testing.T, r *Recorder, sid, text string) {
 		// Long enough to be cut: the line lands in the kept tail, whose
 		// context the filter must have seen before the cut.
 		out := strings.Repeat("compiling module ... ok\n", 60) + text + "\n" + strings.Repeat(".", 120)
-		r.Tool(context.Background(), Session{ID: sid, Project: "/p"}, "", "t1", observation.Build("Read", gjson.Parse(`{"file_path":"/p/.env"}`), out, false), at)
+		hookTool(t, r, Session{ID: sid, Project: "/p"}, "", "t1", observation.Build("Read", gjson.Parse(`{"file_path":"/p/.env"}`), out, false), at)
 	}},
 	{"transcript", func(t *testing.T, r *Recorder, sid, text string) { ingestTranscript(t, r, sid, text, false) }},
 	{"session end", func(t *testing.T, r *Recorder, sid, text string) { ingestTranscript(t, r, sid, text, true) }},

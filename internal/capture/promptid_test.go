@@ -43,9 +43,7 @@ func TestPromptOnceWithoutPromptID(t *testing.T) {
 				})
 				now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 				hook := func() {
-					if _, err := r.Prompt(ctx, Session{ID: "s", Project: "/p"}, tt.hookID, "deploy the ledger on port 7443", now); err != nil {
-						t.Fatal(err)
-					}
+					hookPrompt(t, r, Session{ID: "s", Project: "/p"}, tt.hookID, "deploy the ledger on port 7443", now)
 				}
 				if hooksFirst {
 					hook()
