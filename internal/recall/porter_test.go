@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -96,4 +97,35 @@ func TestRussianWords(t *testing.T) {
 			t.Errorf("%q (key %q) does not match its other case", c.forms[0], c.keys[0])
 		}
 	}
+}
+
+// keysOf finds the words FieldsFunc does with unicode.IsLetter and IsDigit,
+// the tokenization the index uses, on any input, valid UTF-8 or not.
+func FuzzKeysOf(f *testing.F) {
+	for _, s := range []string{"", "Fix the JWT-middleware: it fails on RS256 keys.", "Шлюз лежит отдельным проектом",
+		"토큰을 갱신해요 k8s v1.29", "Crème brûlée ÉCOLE", "a\xffb\xc3", "ǅemal ﬁle Ⅻ ²³ ٣"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var exact, words []string
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}) {
+			if w = foldLatin(w); isASCII(w) {
+				exact = append(exact, stem(w))
+			} else {
+				words = append(words, w)
+			}
+		}
+		tk := keysOf(text)
+		slices.Sort(exact)
+		if exact = slices.Compact(exact); !slices.Equal(tk.exact, exact) || !slices.Equal(tk.words, words) {
+			t.Fatalf("keysOf(%q) = %q %q, want %q %q", text, tk.exact, tk.words, exact, words)
+		}
+		for _, k := range exact {
+			if !tk.has(k) {
+				t.Fatalf("keysOf(%q) lacks %q", text, k)
+			}
+		}
+	})
 }

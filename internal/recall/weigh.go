@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -187,30 +188,62 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 
 // textKeys is the set of index keys a stored text contains, computed the way
 // the index tokenizes: runs of letters and digits, lower-cased, ASCII words
-// stemmed.
+// stemmed. A prompt builds one for every passage of every candidate, so it
+// is a sorted slice rather than a map: building a map of a passage's words
+// was a tenth of the prompt path's time and most of its garbage.
 type textKeys struct {
-	exact map[string]bool
+	exact []string // stems of the ASCII words, sorted, each once
 	words []string // non-ASCII words, for prefix keys
 }
 
 func keysOf(text string) textKeys {
-	tk := textKeys{exact: map[string]bool{}}
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if w = foldLatin(w); isASCII(w) {
-			tk.exact[stem(w)] = true
+	var tk textKeys
+	lower := strings.ToLower(text)
+	for i := 0; i < len(lower); {
+		// The same runs FieldsFunc finds with unicode.IsLetter and IsDigit,
+		// ASCII bytes tested without decoding.
+		start, end := -1, i
+		for end < len(lower) {
+			r, size := rune(lower[end]), 1
+			if r >= utf8.RuneSelf {
+				r, size = utf8.DecodeRuneInString(lower[end:])
+			}
+			if isWordRune(r) {
+				if start < 0 {
+					start = end
+				}
+			} else if start >= 0 {
+				break
+			}
+			end += size
+		}
+		i = end
+		if start < 0 {
+			break
+		}
+		if w := foldLatin(lower[start:end]); isASCII(w) {
+			tk.exact = append(tk.exact, stem(w))
 		} else {
 			tk.words = append(tk.words, w)
 		}
 	}
+	slices.Sort(tk.exact)
+	tk.exact = slices.Compact(tk.exact)
 	return tk
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func (tk textKeys) has(key string) bool {
 	p, prefix := strings.CutSuffix(key, "*")
 	if !prefix {
-		return tk.exact[key]
+		_, ok := slices.BinarySearch(tk.exact, key)
+		return ok
 	}
 	for _, w := range tk.words {
 		if strings.HasPrefix(w, p) {
