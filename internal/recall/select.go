@@ -745,7 +745,27 @@ func firstLine(s string) string {
 // usedLineRE is the "Memories used: …" line the citation trace asks for.
 var usedLineRE = lazyregexp.New(`(?im)^\s*\**memories used:.*$`)
 
-func withoutUsedLine(s string) string { return strings.TrimSpace(usedLineRE.ReplaceAllString(s, "")) }
+func withoutUsedLine(s string) string {
+	if !hasUsedColon(s) {
+		return strings.TrimSpace(s) // the regexp's scan was most of reading a candidate
+	}
+	return strings.TrimSpace(usedLineRE.ReplaceAllString(s, ""))
+}
+
+// hasUsedColon reports whether s holds "ed:" in any case, which every
+// match of usedLineRE does ('e' and 'd' fold to nothing but their capitals).
+func hasUsedColon(s string) bool {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], ':')
+		if j < 0 {
+			return false
+		}
+		if i += j; i >= 2 && s[i-1]|0x20 == 'd' && s[i-2]|0x20 == 'e' {
+			return true
+		}
+		i++
+	}
+}
 
 // attachContext gives each message item the turn that explains it: a short
 // question brings the answer that followed it, an answer the short question it

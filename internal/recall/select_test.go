@@ -461,3 +461,16 @@ func TestSameWordsShownOnce(t *testing.T) {
 		t.Errorf("the question shown %d times; want once, and the answer:\n%s", n, got)
 	}
 }
+
+// withoutUsedLine skips its regexp only where the regexp has nothing to
+// remove.
+func FuzzWithoutUsedLine(f *testing.F) {
+	for _, s := range []string{"", "Done.\nMemories used: [mem:ab12cd]", "**MEMORIES USED: none**\nok", "memories uſed: x", "key: value\nused:", "ed:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := withoutUsedLine(s), strings.TrimSpace(usedLineRE.ReplaceAllString(s, "")); got != want {
+			t.Fatalf("withoutUsedLine(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
