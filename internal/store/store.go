@@ -330,5 +330,8 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: commit: %w", err)
 	}
+	// A migration can leave tens of MB in the WAL, which every later process
+	// would read whole at open (see wal.go): the hook that migrated copies it.
+	db.wrote.Store(true)
 	return nil
 }

@@ -187,3 +187,42 @@ func TestKeepWALReaderLeavesIt(t *testing.T) {
 		t.Errorf("a writer's close left a WAL of %d bytes, past %d", after, walLimit)
 	}
 }
+
+// TestKeepWALMigrationCopied: a hook that upgrades the schema of a large
+// store leaves the WAL the migration wrote no longer than walLimit, though
+// it stored no event: every later process would otherwise read it whole.
+func TestKeepWALMigrationCopied(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Enough events that building the newest migration's index fills
+	// several times walLimit.
+	if _, err := db.SQL().ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+		INSERT INTO events (ts, type, project, text, dedupe_key, checksum)
+		SELECT printf('2026-01-01T00:00:%06dZ', i), 'user_prompt', '/home/dev/project-' || (i % 7), '', 'k' || i, 'c' FROM n`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().ExecContext(ctx, `DROP INDEX events_type`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()-1)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	hook, err := Open(ctx, path, Options{KeepWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := hook.Version(ctx); err != nil || v != SchemaVersion() {
+		t.Fatalf("version %d (%v) after the upgrade, want %d", v, err, SchemaVersion())
+	}
+	hook.Close()
+	if fi, err := os.Stat(path + "-wal"); err != nil {
+		t.Fatal(err)
+	} else if fi.Size() > walLimit {
+		t.Errorf("the hook that migrated left a WAL of %d bytes, past %d", fi.Size(), walLimit)
+	}
+}
