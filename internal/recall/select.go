@@ -299,7 +299,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		spec float64
 		base float64
 	}
-	var ss []scored
+	ss := make([]scored, 0, len(hits))
 	for _, h := range hits {
 		if ctx.Err() != nil {
 			break // past the hook's deadline: rank what was read
@@ -320,7 +320,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		evs[i], bases[i] = s.Event, s.base
 	}
 	scores := inContext(evs, bases)
-	var out []Item
+	out := make([]Item, 0, len(ss)) // an Item is large: growing the slice was a tenth of a prompt's garbage
 	// Only the best-ranked candidates are read for the value a prompt asks:
 	// parsing claims is the costly part, and the rest would not be shown.
 	sort.Sort(sort.Reverse(sort.Float64Slice(bases)))
@@ -680,7 +680,8 @@ func merge(ents, msgs []Item) []Item {
 			}
 		}
 	}
-	out := ents
+	out := make([]Item, len(ents), len(ents)+len(msgs)-len(dropped))
+	copy(out, ents)
 	for j, m := range msgs {
 		if !dropped[j] {
 			out = append(out, m)
