@@ -99,8 +99,8 @@ func TestRussianWords(t *testing.T) {
 	}
 }
 
-// keysOf finds the words FieldsFunc does with unicode.IsLetter and IsDigit,
-// the tokenization the index uses, on any input, valid UTF-8 or not.
+// keysOf holds the stems of the words FieldsFunc finds with
+// unicode.IsLetter and IsDigit, each once, on any input, valid UTF-8 or not.
 func FuzzKeysOf(f *testing.F) {
 	for _, s := range []string{"", "Fix the JWT-middleware: it fails on RS256 keys.", "Шлюз лежит отдельным проектом",
 		"토큰을 갱신해요 k8s v1.29", "Crème brûlée ÉCOLE", "a\xffb\xc3", "ǅemal ﬁle Ⅻ ²³ ٣"} {

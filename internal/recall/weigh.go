@@ -198,30 +198,10 @@ type textKeys struct {
 
 func keysOf(text string) textKeys {
 	var tk textKeys
-	lower := strings.ToLower(text)
-	for i := 0; i < len(lower); {
-		// The same runs FieldsFunc finds with unicode.IsLetter and IsDigit,
-		// ASCII bytes tested without decoding.
-		start, end := -1, i
-		for end < len(lower) {
-			r, size := rune(lower[end]), 1
-			if r >= utf8.RuneSelf {
-				r, size = utf8.DecodeRuneInString(lower[end:])
-			}
-			if isWordRune(r) {
-				if start < 0 {
-					start = end
-				}
-			} else if start >= 0 {
-				break
-			}
-			end += size
-		}
-		i = end
-		if start < 0 {
-			break
-		}
-		if w := foldLatin(lower[start:end]); isASCII(w) {
+	for w := range strings.FieldsFuncSeq(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if w = foldLatin(w); isASCII(w) {
 			tk.exact = append(tk.exact, stem(w))
 		} else {
 			tk.words = append(tk.words, w)
@@ -230,13 +210,6 @@ func keysOf(text string) textKeys {
 	slices.Sort(tk.exact)
 	tk.exact = slices.Compact(tk.exact)
 	return tk
-}
-
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func (tk textKeys) has(key string) bool {

@@ -198,8 +198,8 @@ func TestKeepWALMigrationCopied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Enough events that building the newest migration's index fills
-	// several times walLimit.
+	// Enough events that building the newest migration's index writes
+	// more than walLimit to the WAL (checked below).
 	if _, err := db.SQL().ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
 		INSERT INTO events (ts, type, project, text, dedupe_key, checksum)
 		SELECT printf('2026-01-01T00:00:%06dZ', i), 'user_prompt', '/home/dev/project-' || (i % 7), '', 'k' || i, 'c' FROM n`); err != nil {
@@ -218,6 +218,10 @@ func TestKeepWALMigrationCopied(t *testing.T) {
 	}
 	if v, err := hook.Version(ctx); err != nil || v != SchemaVersion() {
 		t.Fatalf("version %d (%v) after the upgrade, want %d", v, err, SchemaVersion())
+	}
+	// A later migration that writes little would leave nothing to copy.
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() <= walLimit {
+		t.Fatalf("the migration left no WAL past %d bytes to copy (%v): the test needs a migration that writes more", walLimit, err)
 	}
 	hook.Close()
 	if fi, err := os.Stat(path + "-wal"); err != nil {
