@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // Backups lists the copies Open made before schema upgrades
@@ -38,7 +39,10 @@ func (db *DB) RemoveBackups() ([]string, error) {
 }
 
 // backup writes a consistent copy of the database next to it, named
-// memory.db.v<N>.bak, unless one exists already.
+// memory.db.v<N>.bak, unless one exists already, and then removes the
+// copies earlier upgrades left: each is a whole store, and the newest holds
+// everything they do, so keeping them all made every upgrade add the
+// store's size to the data directory for good.
 func (db *DB) backup(ctx context.Context, v int) error {
 	dst := fmt.Sprintf("%s.v%d.bak", db.path, v)
 	if _, err := os.Stat(dst); err == nil {
@@ -54,5 +58,24 @@ func (db *DB) backup(ctx context.Context, v int) error {
 		os.Remove(tmp)
 		return err
 	}
-	return os.Rename(tmp, dst)
+	if err := os.Rename(tmp, dst); err != nil {
+		return err
+	}
+	db.removeBackupsBefore(v)
+	return nil
+}
+
+// removeBackupsBefore removes the upgrade backups of schema versions below
+// v. Failing to is no reason to stop an upgrade: the copies stay, as before.
+func (db *DB) removeBackupsBefore(v int) {
+	paths, err := db.Backups()
+	if err != nil {
+		return
+	}
+	for _, p := range paths {
+		var n int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(p, db.path), ".v%d.bak", &n); err == nil && n < v {
+			os.Remove(p)
+		}
+	}
 }

@@ -184,3 +184,51 @@ func TestUpgradeMovesInjectionCounts(t *testing.T) {
 		t.Errorf("after upgrade: inject %d (last %v), use %d (last %v); want 3 (2026-02-01), 0 (never)", e.InjectCount, e.LastInjected, e.UseCount, e.LastUsed)
 	}
 }
+
+// TestUpgradeKeepsNewestBackup: an upgrade's backup replaces those of earlier
+// upgrades, which the newest copy holds all of; a store upgraded ten times
+// does not keep ten copies of itself.
+func TestUpgradeKeepsNewestBackup(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	copyFile(t, "testdata/v1.db", path)
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The next upgrade: the newest migration is pending again.
+	if _, err := db.SQL().ExecContext(ctx, `DROP INDEX events_type`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()-1)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	unrelated := path + ".v1.bak.note" // not a backup: left alone
+	if err := os.WriteFile(unrelated, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = Open(ctx, path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := db.Backups()
+	if want := fmt.Sprintf("%s.v%d.bak", path, SchemaVersion()-1); err != nil || len(got) != 1 || got[0] != want {
+		t.Fatalf("backups after the second upgrade: %q (%v), want only %s", got, err, want)
+	}
+	if _, err := os.Stat(unrelated); err != nil {
+		t.Errorf("a file that is not a backup was removed: %v", err)
+	}
+	// The copy is the store as it was before this upgrade.
+	bak, err := sql.Open("sqlite", "file:"+got[0]+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bak.Close()
+	var v, n int
+	bak.QueryRow("PRAGMA user_version").Scan(&v)
+	if err := bak.QueryRow("SELECT count(*) FROM events").Scan(&n); err != nil || v != SchemaVersion()-1 || n != v1Events {
+		t.Fatalf("the backup is at version %d and holds %d events (%v), want %d and %d", v, n, err, SchemaVersion()-1, v1Events)
+	}
+}
