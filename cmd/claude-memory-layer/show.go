@@ -18,6 +18,7 @@ import (
 type showOptions struct {
 	id      string // a memory's or an event's citation id, as inspect.Parse reads it
 	context int
+	quotes  int
 	json    bool
 }
 
@@ -27,8 +28,9 @@ func parseShow(e *env, args []string) (showOptions, error) {
 	if err != nil {
 		return o, err
 	}
-	fs := newFlags(e, "show", "mem:ID|EVENT_ID [--context N] [--json]")
+	fs := newFlags(e, "show", "mem:ID|EVENT_ID [--context N] [--quotes N] [--json]")
 	fs.IntVar(&o.context, "context", 1, "messages shown before and after each quoted message")
+	fs.IntVar(&o.quotes, "quotes", 20, "quotes of a memory shown, the first and the latest; 0 shows all")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return o, err
@@ -38,6 +40,9 @@ func parseShow(e *env, args []string) (showOptions, error) {
 	}
 	if o.context < 0 {
 		return o, usagef("--context must not be negative")
+	}
+	if o.quotes < 0 {
+		return o, usagef("--quotes must not be negative")
 	}
 	o.id = fs.Arg(0)
 	if _, _, err := inspect.Parse(o.id); err != nil {
@@ -74,7 +79,7 @@ func runShow(ctx context.Context, e *env, args []string) error {
 	}
 	sc := inspect.NewSessions(db)
 	if ref.Entry != nil {
-		m, err := inspect.LoadMemory(ctx, db, sc, ref.Entry.CID, o.context)
+		m, err := inspect.LoadMemory(ctx, db, sc, ref.Entry.CID, o.context, o.quotes)
 		if err != nil {
 			return err
 		}
@@ -109,7 +114,8 @@ type memoryJSON struct {
 	LastInjected     string             `json:"last_injected"`
 	InjectCount      int                `json:"inject_count"`
 	PromotionBlocked string             `json:"promotion_blocked"`
-	Evidence         []evidenceShowJSON `json:"evidence"`
+	Evidence         []evidenceShowJSON `json:"evidence"`       // at most --quotes of them
+	Quotes           int                `json:"evidence_total"` // how many the memory has
 	Conflicts        []conflictJSON     `json:"conflicts"`
 	Injections       []injectionJSON    `json:"injections"`
 	Citations        []injectionJSON    `json:"citations"`
@@ -119,6 +125,7 @@ type memoryJSON struct {
 
 type evidenceShowJSON struct {
 	evidenceJSON
+	N      int         `json:"n"` // its place among the memory's quotes, from 1
 	Event  *eventJSON  `json:"event"`
 	Before []eventJSON `json:"before"`
 	After  []eventJSON `json:"after"`
@@ -144,13 +151,13 @@ func toMemoryJSON(m inspect.Memory) memoryJSON {
 	out := memoryJSON{entryJSON: toEntryJSON(x), LastUsed: jsonTime(x.LastUsed), UseCount: x.UseCount,
 		LastInjected: jsonTime(x.LastInjected), InjectCount: x.InjectCount, PromotionBlocked: x.PromotionBlocked,
 		Evidence: []evidenceShowJSON{}, Conflicts: []conflictJSON{}, Injections: []injectionJSON{}, Citations: []injectionJSON{},
-		Pinned: m.Pinned, Corrections: eventsJSON(m.Corrections)}
+		Quotes: m.Quotes, Pinned: m.Pinned, Corrections: eventsJSON(m.Corrections)}
 	if out.Corrections == nil {
 		out.Corrections = []eventJSON{}
 	}
 	out.entryJSON.Evidence = nil
 	for _, v := range m.Evidence {
-		j := evidenceShowJSON{evidenceJSON: toEvidenceJSON(v.Evidence), Before: eventsJSON(v.Before), After: eventsJSON(v.After)}
+		j := evidenceShowJSON{evidenceJSON: toEvidenceJSON(v.Evidence), N: v.N, Before: eventsJSON(v.Before), After: eventsJSON(v.After)}
 		if v.Event != nil {
 			ej := toEventJSON(*v.Event)
 			j.Event = &ej
@@ -205,8 +212,8 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 	fmt.Fprintf(w, "  used:     %s\n", used)
 
 	fmt.Fprintf(w, "\nEvidence (%s)\n", evidenceSummary(x.Evidence))
-	for i, v := range m.Evidence {
-		fmt.Fprintf(w, "  %d. %q\n", i+1, clipRunes(v.Quote, 300))
+	for _, v := range m.Evidence {
+		fmt.Fprintf(w, "  %d. %q\n", v.N, clipRunes(v.Quote, 300))
 		how := v.Method
 		if v.Aligned() {
 			how += fmt.Sprintf(", confidence %.2f", v.Confidence)
@@ -238,6 +245,9 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 		for _, a := range v.After {
 			printContextLine(w, a, " ", clipLine(a.Text, 100), tty)
 		}
+	}
+	if left := m.Quotes - len(m.Evidence); left > 0 {
+		fmt.Fprintf(w, "  (%d more quotes of the same claim not shown: the first and the latest are; --quotes 0 shows all)\n", left)
 	}
 	if len(m.Conflicts) > 0 {
 		fmt.Fprintln(w, "\nConflicts")

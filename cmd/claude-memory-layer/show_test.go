@@ -17,12 +17,12 @@ func TestParseShow(t *testing.T) {
 		args []string
 		want showOptions
 	}{
-		{[]string{"mem:ab12cd"}, showOptions{id: "mem:ab12cd", context: 1}},
-		{[]string{"42", "--context", "3", "--json"}, showOptions{id: "42", context: 3, json: true}},
-		{[]string{"#7", "--context", "0"}, showOptions{id: "#7"}},
+		{[]string{"mem:ab12cd"}, showOptions{id: "mem:ab12cd", context: 1, quotes: 20}},
+		{[]string{"42", "--context", "3", "--json"}, showOptions{id: "42", context: 3, quotes: 20, json: true}},
+		{[]string{"#7", "--context", "0", "--quotes", "0"}, showOptions{id: "#7"}},
 		// a recalled message's citation id, as the hook shows it
-		{[]string{"mem:t1a"}, showOptions{id: "mem:t1a", context: 1}},
-		{[]string{"[mem:tb]"}, showOptions{id: "[mem:tb]", context: 1}},
+		{[]string{"mem:t1a"}, showOptions{id: "mem:t1a", context: 1, quotes: 20}},
+		{[]string{"[mem:tb]", "--quotes", "3"}, showOptions{id: "[mem:tb]", context: 1, quotes: 3}},
 	}
 	for _, tt := range tests {
 		got, err := parseShow(e, tt.args)
@@ -42,6 +42,7 @@ func TestParseShow(t *testing.T) {
 		{"show two", []string{"show", "1", "2"}, exitUsage},
 		{"show word", []string{"show", "yesterday"}, exitUsage},
 		{"show negative context", []string{"show", "1", "--context", "-1"}, exitUsage},
+		{"show negative quotes", []string{"show", "mem:ab12cd", "--quotes", "-1"}, exitUsage},
 		{"show no store", []string{"show", "1"}, exitError},
 		{"timeline nothing", []string{"timeline"}, exitUsage},
 		{"timeline event id", []string{"timeline", "12"}, exitUsage},

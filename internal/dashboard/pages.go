@@ -48,7 +48,6 @@ func parseTemplates() (map[string]*template.Template, error) {
 		"q":       url.QueryEscape,
 		"plural":  plural,
 		"hasText": func(s string) bool { return strings.TrimSpace(s) != "" },
-		"inc":     func(i int) int { return i + 1 },
 		"first": func(vs []store.Evidence) []store.Evidence {
 			return vs[:min(len(vs), 1)]
 		},
@@ -326,6 +325,9 @@ type memoryData struct {
 	Stated   bool
 }
 
+// Unshown is how many of the memory's quotes the page leaves out.
+func (d *memoryData) Unshown() int { return d.Quotes - len(d.Evidence) }
+
 type evidenceView struct {
 	inspect.Evidence
 	Marked        marked // the quoted message with the quote marked
@@ -386,13 +388,18 @@ func (s *Server) loadEntry(r *http.Request) (store.Entry, error) {
 	return x, err
 }
 
+// pageQuotes is how many of a memory's quotes its page shows, each with
+// its messages: one quoted in every session of a large store made a 4 MB
+// page that took a second.
+const pageQuotes = 50
+
 func (s *Server) memory(w http.ResponseWriter, r *http.Request) error {
 	x, err := s.loadEntry(r)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	m, err := inspect.LoadMemory(ctx, s.db, inspect.NewSessions(s.db), x.CID, 2)
+	m, err := inspect.LoadMemory(ctx, s.db, inspect.NewSessions(s.db), x.CID, 2, pageQuotes)
 	if err != nil {
 		return err
 	}

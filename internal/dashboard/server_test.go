@@ -3,6 +3,7 @@ package dashboard
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -592,5 +593,51 @@ func TestEmptyStore(t *testing.T) {
 		if code != http.StatusOK || !strings.Contains(body, want) {
 			t.Errorf("GET %s = %d, want 200 with %q", target, code, want)
 		}
+	}
+}
+
+// A memory quoted in every session shows its first and latest quotes and
+// how many more it has, not one article per copy of the same words.
+func TestMemoryManyQuotes(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	const n = pageQuotes + 30
+	var evidence []store.Evidence
+	for i := range n {
+		s := fmt.Sprintf("quoted-%03d", i)
+		quote := fmt.Sprintf("the settlement job runs at 02:00 UTC, night %d", i)
+		var id int64
+		if err := f.db.Update(ctx, func(tx *store.Tx) error {
+			res, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 10, 1, 0, i, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+				SessionID: s, Project: seedProject, Text: quote, DedupeKey: "k:" + s})
+			if err == nil {
+				id = res.IDs[0]
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		evidence = append(evidence, store.Evidence{EventID: id, SessionID: s, Quote: quote, SpanEnd: len(quote), Method: "exact", Confidence: 1})
+	}
+	x, _, err := f.db.PutEntry(ctx, store.Entry{Project: seedProject, SessionID: "quoted-000", Type: "fact", Title: "The settlement job runs at 02:00 UTC",
+		ClaimKey: "time|settlement 0200", Stage: store.StageVerified, Created: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Evidence: evidence})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, body := f.get("/memory/" + x.CID)
+	if code != http.StatusOK {
+		t.Fatalf("memory page: %d", code)
+	}
+	if got := strings.Count(body, `<article class="quote">`); got != pageQuotes {
+		t.Errorf("%d quotes on the page, want %d", got, pageQuotes)
+	}
+	for _, want := range []string{">Quote 1: ", fmt.Sprintf(">Quote %d: ", n), "30 more quotes of the same claim are not shown"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, ">Quote 2: ") {
+		t.Error("the page shows the second quote, neither the first nor among the latest")
 	}
 }

@@ -159,8 +159,11 @@ func indexOfEvent(evs []store.Event, id int64) int {
 
 // Memory is everything known about one entry.
 type Memory struct {
-	Entry     store.Entry
+	Entry store.Entry
+	// Evidence is the quotes LoadMemory was asked for, Quotes how many the
+	// memory has: a claim said in every session has one in each.
 	Evidence  []Evidence
+	Quotes    int
 	Conflicts []Conflict
 	// Injections and Citations are the memory_injected and memory_cited
 	// events that name it: the prompts it was shown in, the answers that used it.
@@ -176,6 +179,7 @@ type Memory struct {
 // that message's neighbours.
 type Evidence struct {
 	store.Evidence
+	N             int          // its place among the memory's quotes, from 1
 	Event         *store.Event // nil when the message is no longer stored
 	Before, After []store.Event
 }
@@ -191,10 +195,12 @@ type Conflict struct {
 	Resolution string
 }
 
-// LoadMemory gathers a memory with each quote's message and n messages on
-// either side, its conflicts and its history. Returns an error wrapping
-// ErrNotFound when no entry has the id.
-func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n int) (Memory, error) {
+// LoadMemory gathers a memory with its quotes, each with the message it was
+// found in and n messages on either side, its conflicts and its history.
+// With max > 0 it reads at most max quotes: the first, where the memory
+// came from, and the latest. Returns an error wrapping ErrNotFound when no
+// entry has the id.
+func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n, max int) (Memory, error) {
 	var m Memory
 	x, err := db.EntryByCID(ctx, cid)
 	if errors.Is(err, store.ErrNotFound) {
@@ -204,8 +210,10 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n i
 		return m, err
 	}
 	m.Entry = x
-	for _, v := range x.Evidence {
-		ev := Evidence{Evidence: v}
+	m.Quotes = len(x.Evidence)
+	for _, i := range quoteSample(len(x.Evidence), max) {
+		v := x.Evidence[i]
+		ev := Evidence{Evidence: v, N: i + 1}
 		if v.EventID != 0 {
 			src, err := db.Event(ctx, v.EventID)
 			switch {
@@ -242,6 +250,18 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n i
 		}
 	}
 	return m, nil
+}
+
+// quoteSample picks which of n quotes to read, at most max of them (all
+// when max is 0): the first and the max-1 latest.
+func quoteSample(n, max int) []int {
+	out := make([]int, 0, n)
+	for i := range n {
+		if max <= 0 || n <= max || i == 0 || i >= n-(max-1) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func conflicts(ctx context.Context, db *store.DB, x store.Entry) ([]Conflict, error) {

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -77,5 +78,55 @@ func TestReadConnection(t *testing.T) {
 	seed(t, cfg, "the billing service uses port 9000")
 	if out := search(t, cs, "billing port"); !strings.Contains(out, "9000") || strings.Contains(out, "7443") {
 		t.Errorf("after the store was made again: %q", out)
+	}
+}
+
+// get shows a memory quoted in many sessions by its first and latest
+// quotes and says how many it left out, not every copy of the same words.
+func TestGetManyQuotes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := config.Default(t.TempDir())
+	db, err := store.Open(ctx, cfg.DBPath(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sessions = 40
+	var evidence []store.Evidence
+	for i := range sessions {
+		s := fmt.Sprintf("s%02d", i)
+		quote := fmt.Sprintf("the ledger listens on port 7443 (session %d)", i)
+		var id int64
+		if err := db.Update(ctx, func(tx *store.Tx) error {
+			res, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 1, i, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+				SessionID: s, Project: "/p", Text: quote, DedupeKey: "k:" + s})
+			if err == nil {
+				id = res.IDs[0]
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		evidence = append(evidence, store.Evidence{EventID: id, SessionID: s, Quote: quote, SpanEnd: len(quote), Method: "exact", Confidence: 1})
+	}
+	x, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "s00", Type: "fact", Title: "The ledger listens on port 7443",
+		ClaimKey: "port|ledger 7443", Stage: store.StageVerified, Created: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Evidence: evidence})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, &Server{Config: cfg, Project: "/p"})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get", Arguments: map[string]any{"ids": []string{x.CID}}})
+	if err != nil || res.IsError {
+		t.Fatalf("get: %v %+v", err, res)
+	}
+	out := res.Content[0].(*mcp.TextContent).Text
+	for _, want := range []string{"Evidence 1: ", "Evidence 37: ", "Evidence 40: ", fmt.Sprintf("(%d more quotes", sessions-getQuotes)} {
+		if !strings.Contains(out, want) {
+			t.Errorf("get lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\nEvidence "); n != getQuotes {
+		t.Errorf("get shows %d quotes, want %d:\n%s", n, getQuotes, out)
 	}
 }

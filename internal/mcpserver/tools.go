@@ -292,7 +292,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 			}
 			continue
 		}
-		m, err := inspect.LoadMemory(ctx, db, sc, ref.Entry.CID, 1)
+		m, err := inspect.LoadMemory(ctx, db, sc, ref.Entry.CID, 1, getQuotes)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -321,6 +321,11 @@ func writeMessage(ctx context.Context, b *strings.Builder, sc *inspect.Sessions,
 	return nil
 }
 
+// getQuotes is how many of a memory's quotes get shows: a claim said in
+// every session has one per session, and a thousand of them would fill the
+// model's context with the same words.
+const getQuotes = 5
+
 func writeMemory(b *strings.Builder, m inspect.Memory) {
 	x := m.Entry
 	fmt.Fprintf(b, "[%s] %s, %s, %s, %s, session %s, project %s\n", x.CID, x.Type, x.Stage, x.Status, day(x.Created), x.SessionID, x.Project)
@@ -340,7 +345,7 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 		hist += fmt.Sprintf(", last %s in session %s", day(m.Citations[n-1].Time), m.Citations[n-1].SessionID)
 	}
 	b.WriteString(hist + ".\n")
-	for i, v := range m.Evidence {
+	for _, v := range m.Evidence {
 		where := "not found"
 		if v.Aligned() {
 			where = fmt.Sprintf("%s match", v.Method)
@@ -348,7 +353,7 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 				where += fmt.Sprintf(" in [%s] (%s, %s)", store.EventCID(v.Event.ID), v.Event.Type, v.Event.Time.UTC().Format("2006-01-02 15:04"))
 			}
 		}
-		fmt.Fprintf(b, "Evidence %d: %q, %s\n", i+1, v.Quote, where)
+		fmt.Fprintf(b, "Evidence %d: %q, %s\n", v.N, v.Quote, where)
 		if v.Event == nil {
 			continue
 		}
@@ -359,6 +364,9 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 		for _, n := range v.After {
 			fmt.Fprintf(b, "  [%s] %s: %s\n", store.EventCID(n.ID), n.Type, oneLine(n.Text, lineRunes))
 		}
+	}
+	if left := m.Quotes - len(m.Evidence); left > 0 {
+		fmt.Fprintf(b, "(%d more quotes of the same claim not shown: the first and the latest are)\n", left)
 	}
 	for _, c := range m.Conflicts {
 		other := "[" + c.Other + "]"
