@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 const testAddr = "127.0.0.1:7777"
@@ -601,30 +602,10 @@ func TestEmptyStore(t *testing.T) {
 func TestMemoryManyQuotes(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
 	const n = pageQuotes + 30
-	var evidence []store.Evidence
-	for i := range n {
-		s := fmt.Sprintf("quoted-%03d", i)
-		quote := fmt.Sprintf("the settlement job runs at 02:00 UTC, night %d", i)
-		var id int64
-		if err := f.db.Update(ctx, func(tx *store.Tx) error {
-			res, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 10, 1, 0, i, 0, 0, time.UTC), Type: store.TypeUserPrompt,
-				SessionID: s, Project: seedProject, Text: quote, DedupeKey: "k:" + s})
-			if err == nil {
-				id = res.IDs[0]
-			}
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		evidence = append(evidence, store.Evidence{EventID: id, SessionID: s, Quote: quote, SpanEnd: len(quote), Method: "exact", Confidence: 1})
-	}
-	x, _, err := f.db.PutEntry(ctx, store.Entry{Project: seedProject, SessionID: "quoted-000", Type: "fact", Title: "The settlement job runs at 02:00 UTC",
-		ClaimKey: "time|settlement 0200", Stage: store.StageVerified, Created: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Evidence: evidence})
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := storetest.QuotedEntry(t, f.db, seedProject, "The settlement job runs at 02:00 UTC", n, func(i int) string {
+		return fmt.Sprintf("the settlement job runs at 02:00 UTC, night %d", i)
+	})
 	code, body := f.get("/memory/" + x.CID)
 	if code != http.StatusOK {
 		t.Fatalf("memory page: %d", code)

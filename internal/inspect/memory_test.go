@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 // A memory quoted in every session is read with its first quote and its
@@ -21,31 +21,9 @@ func TestLoadMemoryQuotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	const sessions = 12
-	var evidence []store.Evidence
-	for i := range sessions {
-		s := fmt.Sprintf("s%02d", i)
-		quote := fmt.Sprintf("we run the tests with vitest, said in session %d", i)
-		var id int64
-		if err := db.Update(ctx, func(tx *store.Tx) error {
-			res, err := tx.Append(ctx, store.Event{Time: t0.Add(time.Duration(i) * time.Hour), Type: store.TypeUserPrompt, SessionID: s,
-				Project: "/p", DedupeKey: "prompt:" + s, Text: "Reminder: " + quote + "."})
-			if err == nil {
-				id = res.IDs[0]
-			}
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		evidence = append(evidence, store.Evidence{EventID: id, SessionID: s, Quote: quote, SpanStart: len("Reminder: "),
-			SpanEnd: len("Reminder: ") + len(quote), Method: "exact", Confidence: 1})
-	}
-	x, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "s00", Type: "decision", Title: "Tests run with vitest",
-		ClaimKey: "test runner|vitest", Stage: store.StageVerified, Created: t0, Evidence: evidence})
-	if err != nil {
-		t.Fatal(err)
-	}
+	quote := func(i int) string { return fmt.Sprintf("we run the tests with vitest, said in session %d", i) }
+	x := storetest.QuotedEntry(t, db, "/p", "Tests run with vitest", sessions, quote)
 	for _, tt := range []struct {
 		max  int
 		want []int
@@ -63,8 +41,8 @@ func TestLoadMemoryQuotes(t *testing.T) {
 		var got []int
 		for _, v := range m.Evidence {
 			got = append(got, v.N)
-			if v.Event == nil || v.Quote != evidence[v.N-1].Quote {
-				t.Errorf("max %d: quote %d is %q with message %v, want %q with its message", tt.max, v.N, v.Quote, v.Event, evidence[v.N-1].Quote)
+			if v.Event == nil || v.Quote != quote(v.N-1) {
+				t.Errorf("max %d: quote %d is %q with message %v, want %q with its message", tt.max, v.N, v.Quote, v.Event, quote(v.N-1))
 			}
 		}
 		if !slices.Equal(got, tt.want) || m.Quotes != sessions {

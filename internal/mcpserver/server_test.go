@@ -11,6 +11,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -92,29 +93,10 @@ func TestGetManyQuotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	const sessions = 40
-	var evidence []store.Evidence
-	for i := range sessions {
-		s := fmt.Sprintf("s%02d", i)
-		quote := fmt.Sprintf("the ledger listens on port 7443 (session %d)", i)
-		var id int64
-		if err := db.Update(ctx, func(tx *store.Tx) error {
-			res, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 1, i, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
-				SessionID: s, Project: "/p", Text: quote, DedupeKey: "k:" + s})
-			if err == nil {
-				id = res.IDs[0]
-			}
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		evidence = append(evidence, store.Evidence{EventID: id, SessionID: s, Quote: quote, SpanEnd: len(quote), Method: "exact", Confidence: 1})
-	}
-	x, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "s00", Type: "fact", Title: "The ledger listens on port 7443",
-		ClaimKey: "port|ledger 7443", Stage: store.StageVerified, Created: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Evidence: evidence})
+	x := storetest.QuotedEntry(t, db, "/p", "The ledger listens on port 7443", sessions, func(i int) string {
+		return fmt.Sprintf("the ledger listens on port 7443 (session %d)", i)
+	})
 	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	cs := connect(t, &Server{Config: cfg, Project: "/p"})
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get", Arguments: map[string]any{"ids": []string{x.CID}}})
 	if err != nil || res.IsError {

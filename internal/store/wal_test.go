@@ -205,12 +205,7 @@ func TestKeepWALMigrationCopied(t *testing.T) {
 		SELECT printf('2026-01-01T00:00:%06dZ', i), 'user_prompt', '/home/dev/project-' || (i % 7), '', 'k' || i, 'c' FROM n`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.SQL().ExecContext(ctx, `DROP INDEX events_type`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.SQL().ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()-1)); err != nil {
-		t.Fatal(err)
-	}
+	undoNewestMigration(t, db)
 	db.Close()
 	hook, err := Open(ctx, path, Options{KeepWAL: true})
 	if err != nil {

@@ -1,0 +1,44 @@
+// Package storetest builds store contents for other packages' tests.
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// QuotedEntry stores a verified memory of project quoted once in each of n
+// sessions, as a claim said in every session is: session i's prompt is
+// quote(i), and the memory's i-th quote is all of it. It returns the memory,
+// its evidence in order.
+func QuotedEntry(tb testing.TB, db *store.DB, project, title string, n int, quote func(i int) string) store.Entry {
+	tb.Helper()
+	ctx := context.Background()
+	t0 := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
+	var evidence []store.Evidence
+	for i := range n {
+		s := fmt.Sprintf("quoted-%03d", i)
+		text := quote(i)
+		var id int64
+		if err := db.Update(ctx, func(tx *store.Tx) error {
+			res, err := tx.Append(ctx, store.Event{Time: t0.Add(time.Duration(i) * time.Hour), Type: store.TypeUserPrompt,
+				SessionID: s, Project: project, Text: text, DedupeKey: "quoted:" + s})
+			if err == nil && len(res.IDs) == 1 {
+				id = res.IDs[0]
+			}
+			return err
+		}); err != nil {
+			tb.Fatal(err)
+		}
+		evidence = append(evidence, store.Evidence{EventID: id, SessionID: s, Quote: text, SpanEnd: len(text), Method: "exact", Confidence: 1})
+	}
+	x, _, err := db.PutEntry(ctx, store.Entry{Project: project, SessionID: "quoted-000", Type: "fact", Title: title,
+		ClaimKey: "quoted|" + title, Stage: store.StageVerified, Created: t0, Evidence: evidence})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return x
+}
