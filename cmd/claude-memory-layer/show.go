@@ -417,6 +417,7 @@ func orDash(s string) string {
 type timelineOptions struct {
 	cid    string
 	window int
+	quotes int
 	json   bool
 }
 
@@ -426,8 +427,9 @@ func parseTimeline(e *env, args []string) (timelineOptions, error) {
 	if err != nil {
 		return o, err
 	}
-	fs := newFlags(e, "timeline", "mem:ID [--window N] [--json]")
+	fs := newFlags(e, "timeline", "mem:ID [--window N] [--quotes N] [--json]")
 	fs.IntVar(&o.window, "window", 5, "messages shown before and after each quoted message")
+	fs.IntVar(&o.quotes, "quotes", 20, "quotes shown with the messages around them, the first and the latest; 0 shows all")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return o, err
@@ -437,6 +439,9 @@ func parseTimeline(e *env, args []string) (timelineOptions, error) {
 	}
 	if o.window < 0 {
 		return o, usagef("--window must not be negative")
+	}
+	if o.quotes < 0 {
+		return o, usagef("--quotes must not be negative")
 	}
 	cid, err := parseCID(fs.Arg(0))
 	if err != nil {
@@ -466,7 +471,7 @@ func runTimeline(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	items, err := inspect.Timeline(ctx, db, x, o.window)
+	items, left, err := inspect.Timeline(ctx, db, x, o.window, o.quotes)
 	if err != nil {
 		return err
 	}
@@ -476,9 +481,11 @@ func runTimeline(ctx context.Context, e *env, args []string) error {
 			Role string `json:"role"`
 		}
 		out := struct {
-			Memory string     `json:"memory"`
-			Events []itemJSON `json:"events"`
-		}{Memory: x.CID, Events: []itemJSON{}}
+			Memory      string     `json:"memory"`
+			Events      []itemJSON `json:"events"`
+			QuotesLeft  int        `json:"quotes_not_shown"`  // quotes whose messages --quotes left out
+			RecordsLeft int        `json:"records_not_shown"` // the memory's own records --quotes left out
+		}{Memory: x.CID, Events: []itemJSON{}, QuotesLeft: left.Quotes, RecordsLeft: left.Records}
 		for _, it := range items {
 			out.Events = append(out.Events, itemJSON{toEventJSON(it.Event), it.Role})
 		}
@@ -503,6 +510,9 @@ func runTimeline(ctx context.Context, e *env, args []string) error {
 		printEventLine(e.stdout, it.Event, mark, tty, false)
 	}
 	fmt.Fprintln(e.stdout, "\n* quoted as evidence   + the memory's own record")
+	if left != (inspect.Omitted{}) {
+		fmt.Fprintf(e.stdout, "(not shown: the messages around %d more quotes and %d more records of the memory; the first and the latest of each kind are; --quotes 0 shows all)\n", left.Quotes, left.Records)
+	}
 	return nil
 }
 

@@ -34,7 +34,7 @@ func TestParseShow(t *testing.T) {
 		}
 	}
 	to, err := parseTimeline(e, []string{"mem:ab12cd", "--window", "2"})
-	if err != nil || to != (timelineOptions{cid: "mem:ab12cd", window: 2}) {
+	if err != nil || to != (timelineOptions{cid: "mem:ab12cd", window: 2, quotes: 20}) {
 		t.Errorf("parseTimeline = %+v, %v", to, err)
 	}
 	checkUsage(t, []usageCase{
@@ -47,6 +47,7 @@ func TestParseShow(t *testing.T) {
 		{"timeline nothing", []string{"timeline"}, exitUsage},
 		{"timeline event id", []string{"timeline", "12"}, exitUsage},
 		{"timeline negative window", []string{"timeline", "mem:ab12cd", "--window", "-2"}, exitUsage},
+		{"timeline negative quotes", []string{"timeline", "mem:ab12cd", "--quotes", "-2"}, exitUsage},
 	})
 }
 

@@ -252,8 +252,16 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n, 
 	return m, nil
 }
 
-// quoteSample picks which of n quotes to read, at most max of them (all
-// when max is 0): the first and the max-1 latest.
+// Unread is how many of n quotes a reader of at most max leaves out.
+func Unread(n, max int) int {
+	if max <= 0 || n <= max {
+		return 0
+	}
+	return n - max
+}
+
+// quoteSample picks which of n quotes (or records) to read, at most max of
+// them (all when max is 0): the first and the max-1 latest.
 func quoteSample(n, max int) []int {
 	out := make([]int, 0, n)
 	for i := range n {
@@ -306,13 +314,25 @@ type Item struct {
 	Role string // evidence (a quoted message), context (near one), lifecycle (the memory's own record)
 }
 
+// Omitted counts what a timeline left out.
+type Omitted struct {
+	Quotes  int // quotes whose messages are not shown
+	Records int // events of the memory's own record not shown
+}
+
 // Timeline gathers, in time order, the messages within window positions of
 // each quoted message of x and the events that record the memory's life.
-func Timeline(ctx context.Context, db *store.DB, x store.Entry, window int) ([]Item, error) {
+// With max > 0 it takes at most max quotes, as LoadMemory does, and at most
+// max records of each kind: the first and the latest. A claim said in 900
+// sessions otherwise brings 900 extractions and 900 alignments.
+func Timeline(ctx context.Context, db *store.DB, x store.Entry, window, max int) ([]Item, Omitted, error) {
+	var left Omitted
 	sc := NewSessions(db)
 	roles := map[int64]string{}
 	byID := map[int64]store.Event{}
-	for _, v := range x.Evidence {
+	left.Quotes = Unread(len(x.Evidence), max)
+	for _, i := range quoteSample(len(x.Evidence), max) {
+		v := x.Evidence[i]
 		if v.EventID == 0 {
 			continue
 		}
@@ -321,11 +341,11 @@ func Timeline(ctx context.Context, db *store.DB, x store.Entry, window int) ([]I
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, left, err
 		}
 		before, after, err := sc.Around(ctx, src, window)
 		if err != nil {
-			return nil, err
+			return nil, left, err
 		}
 		for _, ev := range append(before, after...) {
 			if roles[ev.ID] == "" {
@@ -336,10 +356,17 @@ func Timeline(ctx context.Context, db *store.DB, x store.Entry, window int) ([]I
 	}
 	life, err := db.EntryEvents(ctx, x)
 	if err != nil {
-		return nil, err
+		return nil, left, err
 	}
+	byType := map[string][]store.Event{}
 	for _, ev := range life {
-		roles[ev.ID], byID[ev.ID] = "lifecycle", ev
+		byType[ev.Type] = append(byType[ev.Type], ev)
+	}
+	for _, evs := range byType {
+		left.Records += Unread(len(evs), max)
+		for _, i := range quoteSample(len(evs), max) {
+			roles[evs[i].ID], byID[evs[i].ID] = "lifecycle", evs[i]
+		}
 	}
 	evs := make([]store.Event, 0, len(byID))
 	for _, ev := range byID {
@@ -350,5 +377,5 @@ func Timeline(ctx context.Context, db *store.DB, x store.Entry, window int) ([]I
 	for i, ev := range evs {
 		out[i] = Item{ev, roles[ev.ID]}
 	}
-	return out, nil
+	return out, left, nil
 }

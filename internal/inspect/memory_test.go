@@ -48,5 +48,31 @@ func TestLoadMemoryQuotes(t *testing.T) {
 		if !slices.Equal(got, tt.want) || m.Quotes != sessions {
 			t.Errorf("max %d: quotes %v of %d, want %v of %d", tt.max, got, m.Quotes, tt.want, sessions)
 		}
+		if u := Unread(sessions, tt.max); u != sessions-len(tt.want) {
+			t.Errorf("Unread(%d, %d) = %d, want %d", sessions, tt.max, u, sessions-len(tt.want))
+		}
+		// The timeline takes the same quotes: each session has only its
+		// quoted prompt, so it holds those messages and nothing else of
+		// the conversation.
+		items, left, err := Timeline(ctx, db, x, 2, tt.max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left.Quotes != sessions-len(tt.want) {
+			t.Errorf("max %d: the timeline says %d quotes left out, want %d", tt.max, left.Quotes, sessions-len(tt.want))
+		}
+		var quoted []string
+		for _, it := range items {
+			if it.Role != "lifecycle" {
+				quoted = append(quoted, it.Text)
+			}
+		}
+		var want []string
+		for _, n := range tt.want {
+			want = append(want, quote(n-1))
+		}
+		if !slices.Equal(quoted, want) {
+			t.Errorf("max %d: the timeline holds %q, want %q", tt.max, quoted, want)
+		}
 	}
 }

@@ -111,4 +111,12 @@ func TestGetManyQuotes(t *testing.T) {
 	if n := strings.Count(out, "\nEvidence "); n != getQuotes {
 		t.Errorf("get shows %d quotes, want %d:\n%s", n, getQuotes, out)
 	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "timeline", Arguments: map[string]any{"id": x.CID}})
+	if err != nil || res.IsError {
+		t.Fatalf("timeline: %v %+v", err, res)
+	}
+	out = res.Content[0].(*mcp.TextContent).Text
+	if n := strings.Count(out, "\n>["); n != timelineQuotes || !strings.Contains(out, fmt.Sprintf("around %d more quotes", sessions-timelineQuotes)) {
+		t.Errorf("timeline shows %d quotes, want %d and the rest counted:\n%s", n, timelineQuotes, out)
+	}
 }

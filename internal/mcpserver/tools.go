@@ -196,7 +196,7 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 		return text(b.String()), nil, nil
 	}
 	x := *ref.Entry
-	items, err := inspect.Timeline(ctx, db, x, window)
+	items, left, err := inspect.Timeline(ctx, db, x, window, timelineQuotes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -209,8 +209,16 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 	writeEvents(&b, evs, func(ev store.Event) string {
 		return map[string]string{"evidence": ">", "lifecycle": "+"}[roles[ev.ID]]
 	})
+	if left != (inspect.Omitted{}) {
+		fmt.Fprintf(&b, "(not shown: the messages around %d more quotes and %d more records of the memory; the first and the latest of each kind are)\n", left.Quotes, left.Records)
+	}
 	return text(b.String()), nil, nil
 }
+
+// timelineQuotes is how many of a memory's quotes timeline shows the
+// messages around (each brings up to twice the window of lines), and of
+// its records of each kind.
+const timelineQuotes = 3
 
 var conversation = []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}
 
