@@ -246,7 +246,7 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 			printContextLine(w, a, " ", clipLine(a.Text, 100), tty)
 		}
 	}
-	if left := m.Quotes - len(m.Evidence); left > 0 {
+	if left := m.Unread(); left > 0 {
 		fmt.Fprintf(w, "  (%d more quotes of the same claim not shown: the first and the latest are; --quotes 0 shows all)\n", left)
 	}
 	if len(m.Conflicts) > 0 {

@@ -325,9 +325,6 @@ type memoryData struct {
 	Stated   bool
 }
 
-// Unshown is how many of the memory's quotes the page leaves out.
-func (d *memoryData) Unshown() int { return d.Quotes - len(d.Evidence) }
-
 type evidenceView struct {
 	inspect.Evidence
 	Marked        marked // the quoted message with the quote marked

@@ -252,8 +252,11 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n, 
 	return m, nil
 }
 
-// Unread is how many of n quotes a reader of at most max leaves out.
-func Unread(n, max int) int {
+// Unread is how many of the memory's quotes LoadMemory left out.
+func (m Memory) Unread() int { return m.Quotes - len(m.Evidence) }
+
+// unread is how many of n quotes (or records) a reader of at most max leaves out.
+func unread(n, max int) int {
 	if max <= 0 || n <= max {
 		return 0
 	}
@@ -330,7 +333,7 @@ func Timeline(ctx context.Context, db *store.DB, x store.Entry, window, max int)
 	sc := NewSessions(db)
 	roles := map[int64]string{}
 	byID := map[int64]store.Event{}
-	left.Quotes = Unread(len(x.Evidence), max)
+	left.Quotes = unread(len(x.Evidence), max)
 	for _, i := range quoteSample(len(x.Evidence), max) {
 		v := x.Evidence[i]
 		if v.EventID == 0 {
@@ -363,7 +366,7 @@ func Timeline(ctx context.Context, db *store.DB, x store.Entry, window, max int)
 		byType[ev.Type] = append(byType[ev.Type], ev)
 	}
 	for _, evs := range byType {
-		left.Records += Unread(len(evs), max)
+		left.Records += unread(len(evs), max)
 		for _, i := range quoteSample(len(evs), max) {
 			roles[evs[i].ID], byID[evs[i].ID] = "lifecycle", evs[i]
 		}

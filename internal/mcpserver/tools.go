@@ -373,7 +373,7 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 			fmt.Fprintf(b, "  [%s] %s: %s\n", store.EventCID(n.ID), n.Type, oneLine(n.Text, lineRunes))
 		}
 	}
-	if left := m.Quotes - len(m.Evidence); left > 0 {
+	if left := m.Unread(); left > 0 {
 		fmt.Fprintf(b, "(%d more quotes of the same claim not shown: the first and the latest are)\n", left)
 	}
 	for _, c := range m.Conflicts {
