@@ -323,6 +323,9 @@ type memoryData struct {
 	Evidence []evidenceView
 	Types    []string
 	Stated   bool
+	// EarlierInjections and EarlierCitations count the prompts and answers
+	// older than the pageQuotes latest the history lists.
+	EarlierInjections, EarlierCitations int
 }
 
 type evidenceView struct {
@@ -402,6 +405,9 @@ func (s *Server) memory(w http.ResponseWriter, r *http.Request) error {
 	}
 	d := s.base(r, x.CID, "memories")
 	md := &memoryData{Memory: m, Types: correct.Types}
+	// A memory shown on every prompt for months has thousands of each.
+	md.Injections, md.EarlierInjections = latest(m.Injections, pageQuotes)
+	md.Citations, md.EarlierCitations = latest(m.Citations, pageQuotes)
 	for _, v := range m.Evidence {
 		ev := evidenceView{Evidence: v, Before: v.Before, After: v.After}
 		if v.Event != nil {
@@ -411,6 +417,14 @@ func (s *Server) memory(w http.ResponseWriter, r *http.Request) error {
 	}
 	d.Memory = md
 	return s.render(w, "memory", d)
+}
+
+// latest returns the last n of evs, oldest first, and how many it left out.
+func latest(evs []store.Event, n int) ([]store.Event, int) {
+	if len(evs) <= n {
+		return evs, 0
+	}
+	return evs[len(evs)-n:], len(evs) - n
 }
 
 // ---- forget

@@ -606,9 +606,21 @@ func TestMemoryManyQuotes(t *testing.T) {
 	x := storetest.QuotedEntry(t, f.db, seedProject, "The settlement job runs at 02:00 UTC", n, func(i int) string {
 		return fmt.Sprintf("the settlement job runs at 02:00 UTC, night %d", i)
 	})
+	// Shown on a prompt of each of its sessions, and more.
+	for i := range n {
+		ev := store.Event{Time: time.Date(2026, 10, 2, 0, i, 0, 0, time.UTC), Type: store.TypeMemoryInjected, SessionID: fmt.Sprintf("later-%03d", i),
+			Project: seedProject, DedupeKey: fmt.Sprintf("inject:later-%03d:p", i), Payload: []byte(fmt.Sprintf(`{"memories":[%q],"prompt_id":"p"}`, x.CID))}
+		if err := f.db.MarkInjected(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
 	code, body := f.get("/memory/" + x.CID)
 	if code != http.StatusOK {
 		t.Fatalf("memory page: %d", code)
+	}
+	if got := strings.Count(body, "injected into a prompt of session"); got != pageQuotes || !strings.Contains(body, "injected into 30 earlier prompts") ||
+		!strings.Contains(body, fmt.Sprintf("later-%03d", n-1)) || strings.Contains(body, "later-000") {
+		t.Errorf("the history lists %d injections, want the latest %d and the 30 earlier counted", got, pageQuotes)
 	}
 	if got := strings.Count(body, `<article class="quote">`); got != pageQuotes {
 		t.Errorf("%d quotes on the page, want %d", got, pageQuotes)
