@@ -30,7 +30,7 @@ func parseShow(e *env, args []string) (showOptions, error) {
 	}
 	fs := newFlags(e, "show", "mem:ID|EVENT_ID [--context N] [--quotes N] [--json]")
 	fs.IntVar(&o.context, "context", 1, "messages shown before and after each quoted message")
-	fs.IntVar(&o.quotes, "quotes", 20, "quotes of a memory shown, the first and the latest; 0 shows all")
+	fs.IntVar(&o.quotes, "quotes", 20, "at most this many quotes shown, the first said and the latest; 0 shows all")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return o, err
@@ -246,8 +246,8 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 			printContextLine(w, a, " ", clipLine(a.Text, 100), tty)
 		}
 	}
-	if left := m.Unread(); left > 0 {
-		fmt.Fprintf(w, "  (%d more quotes of the same claim not shown: the first and the latest are; --quotes 0 shows all)\n", left)
+	if note := m.Note(); note != "" {
+		fmt.Fprintf(w, "  (%s; --quotes 0 shows all)\n", note)
 	}
 	if len(m.Conflicts) > 0 {
 		fmt.Fprintln(w, "\nConflicts")
@@ -429,7 +429,7 @@ func parseTimeline(e *env, args []string) (timelineOptions, error) {
 	}
 	fs := newFlags(e, "timeline", "mem:ID [--window N] [--quotes N] [--json]")
 	fs.IntVar(&o.window, "window", 5, "messages shown before and after each quoted message")
-	fs.IntVar(&o.quotes, "quotes", 20, "quotes shown with the messages around them, the first and the latest; 0 shows all")
+	fs.IntVar(&o.quotes, "quotes", 20, "at most this many quotes shown with the messages around them, and records of each kind: the first and the latest; 0 shows all")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return o, err
@@ -510,8 +510,8 @@ func runTimeline(ctx context.Context, e *env, args []string) error {
 		printEventLine(e.stdout, it.Event, mark, tty, false)
 	}
 	fmt.Fprintln(e.stdout, "\n* quoted as evidence   + the memory's own record")
-	if left != (inspect.Omitted{}) {
-		fmt.Fprintf(e.stdout, "(not shown: the messages around %d more quotes and %d more records of the memory; the first and the latest of each kind are; --quotes 0 shows all)\n", left.Quotes, left.Records)
+	if note := left.Note(); note != "" {
+		fmt.Fprintf(e.stdout, "(%s; --quotes 0 shows all)\n", note)
 	}
 	return nil
 }

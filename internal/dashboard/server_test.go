@@ -625,7 +625,7 @@ func TestMemoryManyQuotes(t *testing.T) {
 	if got := strings.Count(body, `<article class="quote">`); got != pageQuotes {
 		t.Errorf("%d quotes on the page, want %d", got, pageQuotes)
 	}
-	for _, want := range []string{">Quote 1: ", fmt.Sprintf(">Quote %d: ", n), "30 more quotes of the same claim are not shown"} {
+	for _, want := range []string{">Quote 1: ", fmt.Sprintf(">Quote %d: ", n), "30 more quotes not shown; shown: the first said and the 49 latest"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q", want)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -160,10 +161,12 @@ func indexOfEvent(evs []store.Event, id int64) int {
 // Memory is everything known about one entry.
 type Memory struct {
 	Entry store.Entry
-	// Evidence is the quotes LoadMemory was asked for, Quotes how many the
-	// memory has: a claim said in every session has one in each.
+	// Evidence is the quotes LoadMemory was asked for, in the order they
+	// were said; Quotes is how many the memory has: a claim said in every
+	// session has one in each.
 	Evidence  []Evidence
 	Quotes    int
+	limit     int // LoadMemory's max
 	Conflicts []Conflict
 	// Injections and Citations are the memory_injected and memory_cited
 	// events that name it: the prompts it was shown in, the answers that used it.
@@ -179,7 +182,7 @@ type Memory struct {
 // that message's neighbours.
 type Evidence struct {
 	store.Evidence
-	N             int          // its place among the memory's quotes, from 1
+	N             int          // its place among the memory's quotes in the order they were said, from 1
 	Event         *store.Event // nil when the message is no longer stored
 	Before, After []store.Event
 }
@@ -195,11 +198,11 @@ type Conflict struct {
 	Resolution string
 }
 
-// LoadMemory gathers a memory with its quotes, each with the message it was
-// found in and n messages on either side, its conflicts and its history.
-// With max > 0 it reads at most max quotes: the first, where the memory
-// came from, and the latest. Returns an error wrapping ErrNotFound when no
-// entry has the id.
+// LoadMemory gathers a memory with its quotes in the order they were said,
+// each with the message it was found in and n messages on either side, its
+// conflicts and its history. With max > 0 it reads at most max quotes: the
+// first said, where the memory came from, and the latest. Returns an error
+// wrapping ErrNotFound when no entry has the id.
 func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n, max int) (Memory, error) {
 	var m Memory
 	x, err := db.EntryByCID(ctx, cid)
@@ -210,9 +213,13 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n, 
 		return m, err
 	}
 	m.Entry = x
-	m.Quotes = len(x.Evidence)
-	for _, i := range quoteSample(len(x.Evidence), max) {
-		v := x.Evidence[i]
+	quotes, err := bySaid(ctx, db, x)
+	if err != nil {
+		return m, err
+	}
+	m.Quotes, m.limit = len(quotes), max
+	for _, i := range sample(len(quotes), max) {
+		v := quotes[i]
 		ev := Evidence{Evidence: v, N: i + 1}
 		if v.EventID != 0 {
 			src, err := db.Event(ctx, v.EventID)
@@ -252,10 +259,37 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n, 
 	return m, nil
 }
 
-// Unread is how many of the memory's quotes LoadMemory left out.
-func (m Memory) Unread() int { return m.Quotes - len(m.Evidence) }
+// Note says which of the memory's quotes LoadMemory left out, or is ""
+// when it read them all.
+func (m Memory) Note() string {
+	left := m.Quotes - len(m.Evidence)
+	if left <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s not shown; shown: %s", count(left, "more quote"), firstAndLatest(m.limit, " said"))
+}
 
-// unread is how many of n quotes (or records) a reader of at most max leaves out.
+// bySaid returns x's quotes in the order they were said
+// (store.QuotesBySaid). One stored since x was read is left out.
+func bySaid(ctx context.Context, db *store.DB, x store.Entry) ([]store.Evidence, error) {
+	ids, err := db.QuotesBySaid(ctx, x.ID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]store.Evidence, len(x.Evidence))
+	for _, v := range x.Evidence {
+		byID[v.ID] = v
+	}
+	out := make([]store.Evidence, 0, len(x.Evidence))
+	for _, id := range ids {
+		if v, ok := byID[id]; ok {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// unread is how many of n quotes (or records) sample leaves out.
 func unread(n, max int) int {
 	if max <= 0 || n <= max {
 		return 0
@@ -263,9 +297,9 @@ func unread(n, max int) int {
 	return n - max
 }
 
-// quoteSample picks which of n quotes (or records) to read, at most max of
-// them (all when max is 0): the first and the max-1 latest.
-func quoteSample(n, max int) []int {
+// sample picks which of n quotes (or records), oldest first, to read: at
+// most max of them (all when max is 0), the first and the max-1 latest.
+func sample(n, max int) []int {
 	out := make([]int, 0, n)
 	for i := range n {
 		if max <= 0 || n <= max || i == 0 || i >= n-(max-1) {
@@ -273,6 +307,26 @@ func quoteSample(n, max int) []int {
 		}
 	}
 	return out
+}
+
+// firstAndLatest names what sample keeps of more than max: "the first said
+// and the 4 latest".
+func firstAndLatest(max int, verb string) string {
+	switch max {
+	case 1:
+		return "the first" + verb
+	case 2:
+		return "the first" + verb + " and the latest"
+	}
+	return fmt.Sprintf("the first%s and the %d latest", verb, max-1)
+}
+
+// count is "1 more quote", "2 more quotes".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func conflicts(ctx context.Context, db *store.DB, x store.Entry) ([]Conflict, error) {
@@ -321,24 +375,43 @@ type Item struct {
 type Omitted struct {
 	Quotes  int // quotes whose messages are not shown
 	Records int // events of the memory's own record not shown
+	limit   int // Timeline's max
+}
+
+// Note says what the timeline left out, or is "" when nothing.
+func (o Omitted) Note() string {
+	var parts []string
+	if o.Quotes > 0 {
+		parts = append(parts, "the messages around "+count(o.Quotes, "more quote"))
+	}
+	if o.Records > 0 {
+		parts = append(parts, count(o.Records, "more record")+" of the memory's life")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("not shown: %s; shown of each kind: %s", strings.Join(parts, " and "), firstAndLatest(o.limit, ""))
 }
 
 // Timeline gathers, in time order, the messages within window positions of
 // each quoted message of x and the events that record the memory's life.
-// With max > 0 it takes at most max quotes, as LoadMemory does, and at most
-// max records of each kind: the first and the latest. A claim said in 900
-// sessions otherwise brings 900 extractions and 900 alignments.
+// With max > 0 it takes at most max quotes found in a message, as
+// LoadMemory does, and at most max records of each kind: the first and the
+// latest. A claim said in 900 sessions otherwise brings 900 extractions and
+// 900 alignments.
 func Timeline(ctx context.Context, db *store.DB, x store.Entry, window, max int) ([]Item, Omitted, error) {
-	var left Omitted
+	left := Omitted{limit: max}
 	sc := NewSessions(db)
 	roles := map[int64]string{}
 	byID := map[int64]store.Event{}
-	left.Quotes = unread(len(x.Evidence), max)
-	for _, i := range quoteSample(len(x.Evidence), max) {
-		v := x.Evidence[i]
-		if v.EventID == 0 {
-			continue
-		}
+	quotes, err := bySaid(ctx, db, x)
+	if err != nil {
+		return nil, left, err
+	}
+	quotes = slices.DeleteFunc(quotes, func(v store.Evidence) bool { return v.EventID == 0 }) // no messages around them
+	left.Quotes = unread(len(quotes), max)
+	for _, i := range sample(len(quotes), max) {
+		v := quotes[i]
 		src, err := db.Event(ctx, v.EventID)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -367,7 +440,7 @@ func Timeline(ctx context.Context, db *store.DB, x store.Entry, window, max int)
 	}
 	for _, evs := range byType {
 		left.Records += unread(len(evs), max)
-		for _, i := range quoteSample(len(evs), max) {
+		for _, i := range sample(len(evs), max) {
 			roles[evs[i].ID], byID[evs[i].ID] = "lifecycle", evs[i]
 		}
 	}

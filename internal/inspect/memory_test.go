@@ -76,3 +76,66 @@ func TestLoadMemoryQuotes(t *testing.T) {
 		}
 	}
 }
+
+// A session imported after the memory's other sessions, but older than
+// them, holds its first quote: quotes go by when they were said, not by
+// when they were stored.
+func TestLoadMemoryQuotesBySaid(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "memory.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	quote := func(i int) string { return fmt.Sprintf("we deploy with Fly.io, said in session %d", i) }
+	x := storetest.QuotedEntry(t, db, "/p", "We deploy with Fly.io", 6, quote)
+	const old = "we deploy with Fly.io, said a year before"
+	var id int64
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		res, err := tx.Append(ctx, store.Event{Time: x.Created.AddDate(-1, 0, 0), Type: store.TypeUserPrompt, SessionID: "imported",
+			Project: "/p", Text: old, DedupeKey: "imported:1"})
+		if err == nil {
+			id = res.IDs[0]
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "imported", Type: x.Type, Title: x.Title, ClaimKey: x.ClaimKey,
+		Stage: store.StageVerified, Created: x.Created.AddDate(-1, 0, 0),
+		Evidence: []store.Evidence{{EventID: id, SessionID: "imported", Quote: old, SpanEnd: len(old), Method: "exact", Confidence: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadMemory(ctx, db, NewSessions(db), x.CID, 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range m.Evidence {
+		got = append(got, fmt.Sprint(v.N, " ", v.Quote))
+	}
+	want := []string{"1 " + old, "6 " + quote(4), "7 " + quote(5)}
+	if m.Quotes != 7 || !slices.Equal(got, want) {
+		t.Errorf("quotes %q of %d, want %q of 7", got, m.Quotes, want)
+	}
+	if note := m.Note(); note != "4 more quotes not shown; shown: the first said and the 2 latest" {
+		t.Errorf("note %q", note)
+	}
+	if x, err = db.EntryByCID(ctx, x.CID); err != nil {
+		t.Fatal(err)
+	}
+	items, left, err := Timeline(ctx, db, x, 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range items {
+		if it.Role == "evidence" {
+			texts = append(texts, it.Text)
+		}
+	}
+	if !slices.Equal(texts, []string{old, quote(4), quote(5)}) || left.Quotes != 4 {
+		t.Errorf("the timeline quotes %q, %d left out; want the year-old one and the 2 latest, 4 left out", texts, left.Quotes)
+	}
+}

@@ -125,7 +125,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 }
 
 const timelineDoc = `What happened around a memory, a message or a date: the neighbouring prompts, answers and tool calls in order, one line each. ` +
-	`Give id ([mem:…] or #N) or date. For a memory: the messages around each of its quotes (>) and its own record (+).`
+	`Give id ([mem:…] or #N) or date. For a memory: the messages around its quotes (>) and its own record (+), the first and the latest of each kind; the rest are counted.`
 
 type timelineIn struct {
 	ID          string `json:"id,omitempty" jsonschema:"a memory [mem:…] or a message #N to centre on"`
@@ -209,8 +209,8 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 	writeEvents(&b, evs, func(ev store.Event) string {
 		return map[string]string{"evidence": ">", "lifecycle": "+"}[roles[ev.ID]]
 	})
-	if left != (inspect.Omitted{}) {
-		fmt.Fprintf(&b, "(not shown: the messages around %d more quotes and %d more records of the memory; the first and the latest of each kind are)\n", left.Quotes, left.Records)
+	if note := left.Note(); note != "" {
+		fmt.Fprintf(&b, "(%s)\n", note)
 	}
 	return text(b.String()), nil, nil
 }
@@ -260,7 +260,7 @@ func strs(r gjson.Result) []string {
 }
 
 const getDoc = `The full record of memories ([mem:…]) and captured messages (#N), at most 10 ids: ` +
-	`a memory with each quote in the message it came from and that message's neighbours, its conflicts and how often it was injected and used; ` +
+	`a memory with its quotes in the messages they came from and those messages' neighbours (the first said and the latest; the rest are counted), its conflicts and how often it was injected and used; ` +
 	`a message in full with the turns around it.`
 
 type getIn struct {
@@ -373,8 +373,8 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 			fmt.Fprintf(b, "  [%s] %s: %s\n", store.EventCID(n.ID), n.Type, oneLine(n.Text, lineRunes))
 		}
 	}
-	if left := m.Unread(); left > 0 {
-		fmt.Fprintf(b, "(%d more quotes of the same claim not shown: the first and the latest are)\n", left)
+	if note := m.Note(); note != "" {
+		fmt.Fprintf(b, "(%s)\n", note)
 	}
 	for _, c := range m.Conflicts {
 		other := "[" + c.Other + "]"

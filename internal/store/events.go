@@ -513,6 +513,23 @@ func (t *Tx) Unchanged(ctx context.Context, evs []Event) error {
 	return nil
 }
 
+// QuotesBySaid returns the ids of an entry's evidence rows in the order
+// their words were said: by the time of the message each was found in, or
+// for a quote found nowhere, of its session's start. Evidence ids follow
+// the order sessions were stored, and an import stores old sessions after
+// new ones.
+func (db *DB) QuotesBySaid(ctx context.Context, entryID int64) ([]int64, error) {
+	ids, err := queryIDs(ctx, db.Read(), `SELECT v.id FROM evidence v
+		LEFT JOIN events e ON e.id = v.event_id
+		LEFT JOIN sessions s ON s.id = v.session_id
+		WHERE v.entry_id = ?
+		ORDER BY coalesce(e.ts, s.started_at, ''), v.id`, entryID)
+	if err != nil {
+		return nil, fmt.Errorf("quotes of entry %d: %w", entryID, err)
+	}
+	return ids, nil
+}
+
 // EntryEvents returns the events that record an entry's life, oldest first:
 // its extraction and alignment in each session (matched by claim key), the
 // conflicts naming it, the prompts it was injected into, the answers that
