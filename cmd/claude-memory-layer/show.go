@@ -125,7 +125,7 @@ type memoryJSON struct {
 
 type evidenceShowJSON struct {
 	evidenceJSON
-	N      int         `json:"n"` // its place among the memory's quotes, from 1
+	N      int         `json:"n"` // its place among the memory's quotes in the order they were said, from 1
 	Event  *eventJSON  `json:"event"`
 	Before []eventJSON `json:"before"`
 	After  []eventJSON `json:"after"`

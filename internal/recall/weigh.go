@@ -189,8 +189,8 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 // textKeys is the set of index keys a stored text contains, computed the way
 // the index tokenizes: runs of letters and digits, lower-cased, ASCII words
 // stemmed. A prompt builds one for every passage of every candidate, so it
-// is a sorted slice rather than a map: building a map of a passage's words
-// was a tenth of the prompt path's time and most of its garbage.
+// is a sorted slice rather than a map: the maps were a fifth of the prompt
+// path's garbage.
 type textKeys struct {
 	exact []string // stems of the ASCII words, sorted, each once
 	words []string // non-ASCII words, for prefix keys

@@ -12,8 +12,8 @@ import (
 
 // QuotedEntry stores a verified memory of project quoted once in each of n
 // sessions, as a claim said in every session is: session i's prompt is
-// quote(i), and the memory's i-th quote is all of it. It returns the memory,
-// its evidence in order.
+// quote(i), said an hour after session i-1's, and the memory's i-th quote
+// is all of it. It returns the memory.
 func QuotedEntry(tb testing.TB, db *store.DB, project, title string, n int, quote func(i int) string) store.Entry {
 	tb.Helper()
 	ctx := context.Background()
