@@ -166,7 +166,6 @@ type Memory struct {
 	// session has one in each.
 	Evidence  []Evidence
 	Quotes    int
-	limit     int // LoadMemory's max
 	Conflicts []Conflict
 	// Injections and Citations are the memory_injected and memory_cited
 	// events that name it: the prompts it was shown in, the answers that used it.
@@ -217,7 +216,7 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n, 
 	if err != nil {
 		return m, err
 	}
-	m.Quotes, m.limit = len(quotes), max
+	m.Quotes = len(quotes)
 	for _, i := range sample(len(quotes), max) {
 		v := quotes[i]
 		ev := Evidence{Evidence: v, N: i + 1}
@@ -260,13 +259,14 @@ func LoadMemory(ctx context.Context, db *store.DB, sc *Sessions, cid string, n, 
 }
 
 // Note says which of the memory's quotes LoadMemory left out, or is ""
-// when it read them all.
+// when it read them all. When it left some out it read as many as it was
+// allowed, so that number names what was shown.
 func (m Memory) Note() string {
 	left := m.Quotes - len(m.Evidence)
 	if left <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s not shown; shown: %s", count(left, "more quote"), firstAndLatest(m.limit, " said"))
+	return fmt.Sprintf("%s not shown; shown: %s", count(left, "more quote"), firstAndLatest(len(m.Evidence), " said"))
 }
 
 // bySaid returns x's quotes in the order they were said
@@ -287,14 +287,6 @@ func bySaid(ctx context.Context, db *store.DB, x store.Entry) ([]store.Evidence,
 		}
 	}
 	return out, nil
-}
-
-// unread is how many of n quotes (or records) sample leaves out.
-func unread(n, max int) int {
-	if max <= 0 || n <= max {
-		return 0
-	}
-	return n - max
 }
 
 // sample picks which of n quotes (or records), oldest first, to read: at
@@ -409,8 +401,9 @@ func Timeline(ctx context.Context, db *store.DB, x store.Entry, window, max int)
 		return nil, left, err
 	}
 	quotes = slices.DeleteFunc(quotes, func(v store.Evidence) bool { return v.EventID == 0 }) // no messages around them
-	left.Quotes = unread(len(quotes), max)
-	for _, i := range sample(len(quotes), max) {
+	picked := sample(len(quotes), max)
+	left.Quotes = len(quotes) - len(picked)
+	for _, i := range picked {
 		v := quotes[i]
 		src, err := db.Event(ctx, v.EventID)
 		if errors.Is(err, store.ErrNotFound) {
@@ -439,8 +432,9 @@ func Timeline(ctx context.Context, db *store.DB, x store.Entry, window, max int)
 		byType[ev.Type] = append(byType[ev.Type], ev)
 	}
 	for _, evs := range byType {
-		left.Records += unread(len(evs), max)
-		for _, i := range sample(len(evs), max) {
+		picked := sample(len(evs), max)
+		left.Records += len(evs) - len(picked)
+		for _, i := range picked {
 			roles[evs[i].ID], byID[evs[i].ID] = "lifecycle", evs[i]
 		}
 	}

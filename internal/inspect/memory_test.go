@@ -48,8 +48,8 @@ func TestLoadMemoryQuotes(t *testing.T) {
 		if !slices.Equal(got, tt.want) || m.Quotes != sessions {
 			t.Errorf("max %d: quotes %v of %d, want %v of %d", tt.max, got, m.Quotes, tt.want, sessions)
 		}
-		if u := unread(sessions, tt.max); u != sessions-len(tt.want) {
-			t.Errorf("unread(%d, %d) = %d, want %d", sessions, tt.max, u, sessions-len(tt.want))
+		if note := m.Note(); (note == "") != (len(tt.want) == sessions) {
+			t.Errorf("max %d: note %q with %d of %d quotes shown", tt.max, note, len(tt.want), sessions)
 		}
 		// The timeline takes the same quotes: each session has only its
 		// quoted prompt, so it holds those messages and nothing else of
