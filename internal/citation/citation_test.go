@@ -3,13 +3,13 @@ package citation
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 func TestParse(t *testing.T) {
@@ -62,19 +62,9 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-func mustStore(t *testing.T) *store.DB {
-	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "memory.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 func TestRecord(t *testing.T) {
 	ctx := context.Background()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 	put := func(title string) store.Entry {
 		e, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "old", Type: "decision", Title: title,
@@ -159,7 +149,7 @@ func TestRecord(t *testing.T) {
 
 func TestRecordNothingCited(t *testing.T) {
 	t.Parallel()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	c, err := Record(context.Background(), db, Turn{SessionID: "s", PromptID: "p", Answer: "Memories used: none", Now: time.Now()})
 	if err != nil || len(c.Cited) != 0 || c.Flagged() {
 		t.Fatalf("Record(none) = %+v, %v", c, err)

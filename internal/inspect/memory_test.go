@@ -3,7 +3,6 @@ package inspect
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -16,11 +15,7 @@ import (
 func TestLoadMemoryQuotes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "memory.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t)
 	const sessions = 12
 	quote := func(i int) string { return fmt.Sprintf("we run the tests with vitest, said in session %d", i) }
 	x := storetest.QuotedEntry(t, db, "/p", "Tests run with vitest", sessions, quote)
@@ -83,11 +78,7 @@ func TestLoadMemoryQuotes(t *testing.T) {
 func TestLoadMemoryQuotesBySaid(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "memory.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t)
 	quote := func(i int) string { return fmt.Sprintf("we deploy with Fly.io, said in session %d", i) }
 	x := storetest.QuotedEntry(t, db, "/p", "We deploy with Fly.io", 6, quote)
 	const old = "we deploy with Fly.io, said a year before"

@@ -9,6 +9,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 // TestConflictsByRole: a later session's statement is linked to an earlier
@@ -32,7 +33,7 @@ func TestConflictsByRole(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db := mustStore(t)
+			db := storetest.Open(t)
 			ctx := context.Background()
 			ingest(t, db, "s1", writeTranscript(t, "s1", tt.first, "Okay."))
 			ingest(t, db, "s2", writeTranscript(t, "s2", tt.second, "Okay."))
@@ -86,7 +87,7 @@ func TestConflictsByRole(t *testing.T) {
 // session end, so a later change still finds it.
 func TestConflictsFindEntriesStoredWithoutRoles(t *testing.T) {
 	t.Parallel()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	ctx := context.Background()
 	_, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "s0", Type: "decision",
 		Title: "Use yarn for installs", ClaimKey: "yarn|installs", Stage: store.StageVerified,
@@ -120,7 +121,7 @@ func titles(es []store.Entry) string {
 // once another entry gives it another, read or written.
 func TestRoleCache(t *testing.T) {
 	ctx := context.Background()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	tx, err := db.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -14,19 +14,10 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-func mustStore(tb testing.TB) *store.DB {
-	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "memory.db"), store.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
 
 // ingest stores a transcript as a session, the way hooks and import do.
 func ingest(tb testing.TB, db *store.DB, sid, path string) {
@@ -59,7 +50,7 @@ func TestVerifiedDecisionFromFixture(t *testing.T) {
 	if _, err := os.Stat(basic); err != nil {
 		t.Fatalf("fixture missing: %v", err)
 	}
-	db := mustStore(t)
+	db := storetest.Open(t)
 	ingest(t, db, "s1", basic)
 	res := process(t, db, "s1")
 	if res.Verified == 0 {
@@ -135,7 +126,7 @@ func writeTranscript(t testing.TB, sid string, lines ...string) string {
 
 func TestGate(t *testing.T) {
 	t.Parallel()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	ingest(t, db, "s", writeTranscript(t, "s", "DuckDB의 JSONB를 JSON으로 변경", "ok, DuckDB에서 JSONB 타입을 제거했습니다"))
 	p := &Processor{DB: db, Log: quiet, Extractor: fakeExtractor{
 		{Type: "decision", Title: "JSONB to JSON", Subject: "duckdb", Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "JSONB를 JSON으로"}}},
@@ -177,7 +168,7 @@ func TestGate(t *testing.T) {
 
 func TestDuplicateAcrossSessionsAndSupersession(t *testing.T) {
 	t.Parallel()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	ctx := context.Background()
 	ingest(t, db, "s1", writeTranscript(t, "s1", "For JWT we'll use HS256 with a shared secret.", "Okay."))
 	ingest(t, db, "s2", writeTranscript(t, "s2", "Again: for JWT we'll use HS256 with a shared secret.", "Noted."))
@@ -217,7 +208,7 @@ func TestDuplicateAcrossSessionsAndSupersession(t *testing.T) {
 // the old claim looking like the newest word; a date in the future is cut
 // to now.
 func TestEntriesDateFromTheirSession(t *testing.T) {
-	db := mustStore(t)
+	db := storetest.Open(t)
 	ctx := context.Background()
 	dated := func(sid, day, prompt string) string {
 		p := filepath.Join(t.TempDir(), sid+".jsonl")
@@ -287,7 +278,7 @@ func BenchmarkProcess(b *testing.B) {
 	var res Result
 	for b.Loop() {
 		b.StopTimer()
-		db := mustStore(b)
+		db := storetest.Open(b)
 		ingest(b, db, "bench", path)
 		proc := &Processor{DB: db, Extractor: Offline{}, Log: quiet, Now: func() time.Time { return time.Unix(0, 0) }}
 		b.StartTimer()
@@ -309,7 +300,7 @@ func BenchmarkIngest(b *testing.B) {
 	path := writeTranscript(b, "bench", lines...)
 	for b.Loop() {
 		b.StopTimer()
-		db := mustStore(b)
+		db := storetest.Open(b)
 		b.StartTimer()
 		ingest(b, db, "bench", path)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 // Beyond rankBudget rows, a query is answered from the rows holding every
@@ -15,7 +16,7 @@ import (
 // few rows among thousands that hold a common one.
 func TestSearchLargeStore(t *testing.T) {
 	ctx := context.Background()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	const n = rankBudget + 1000
 	evs := make([]store.Event, 0, n)
 	for i := range n {
@@ -56,7 +57,7 @@ func TestSearchLargeStore(t *testing.T) {
 // into an entry the message it quotes past the quotes it reads.
 func TestSelectCommonWords(t *testing.T) {
 	ctx := context.Background()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	const n = 3 * hookScoreBudget
 	evs := make([]store.Event, 0, n)
 	for i := range n {
@@ -92,7 +93,7 @@ func TestSelectCommonWords(t *testing.T) {
 // search, is still shown as the entry, not beside it.
 func TestSelectEntryManyQuotes(t *testing.T) {
 	ctx := context.Background()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	quote := "We sign the orders API tokens with RS256 keys from the vault."
 	var evidence []store.Evidence
 	for i := range 3 * entryQuotes {
@@ -140,7 +141,7 @@ func TestSelectEntryManyQuotes(t *testing.T) {
 // project still finds its own.
 func TestSelectCommonWordsQuietProject(t *testing.T) {
 	ctx := context.Background()
-	db := mustStore(t)
+	db := storetest.Open(t)
 	var evs []store.Event
 	add := func(project, text string) {
 		i := len(evs)

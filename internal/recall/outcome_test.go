@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 func TestOutcomeRE(t *testing.T) {
@@ -34,7 +35,7 @@ func TestOutcomeRE(t *testing.T) {
 // "Did that go through?" is answered by what followed the recalled turn in
 // its session: here a hook blocking the command that would have done it.
 func TestRecallsWhatFollowed(t *testing.T) {
-	db := mustStore(t)
+	db := storetest.Open(t)
 	filler(t, db)
 	ctx := context.Background()
 	say(t, db, "ws", day,
@@ -65,7 +66,7 @@ func TestRecallsWhatFollowed(t *testing.T) {
 // With nothing recalled, "where did we leave off?" is answered by the end of
 // the project's latest session.
 func TestRecallsHowTheLastSessionEnded(t *testing.T) {
-	db := mustStore(t)
+	db := storetest.Open(t)
 	filler(t, db)
 	ctx := context.Background()
 	for i, id := range []string{"old", "latest"} {
@@ -92,7 +93,7 @@ func FuzzContext(f *testing.F) {
 		"how often does it poll every 12-hour", "шлюза\xff", "на чём оборвалась сессия", "", "(((", "mem:t1 did we finish?"} {
 		f.Add(s)
 	}
-	db := mustStore(f)
+	db := storetest.Open(f)
 	say(f, db, "s", day, "Git submodules for the api repo, every 12 hours the sync polls.", "Postgres is at 172.20.0.5, not 172.17.0.1.")
 	f.Fuzz(func(t *testing.T, prompt string) {
 		out, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 func TestSynonymsAndIdioms(t *testing.T) {
@@ -36,7 +38,7 @@ func TestSynonymsAndIdioms(t *testing.T) {
 
 // A follow-up asked in other words than the session used finds it.
 func TestRecallsAParaphrase(t *testing.T) {
-	db := mustStore(t)
+	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "ux", day, "Review the mobile layout of the reader.",
 		"Touch target compliance (44x44px minimum) must be maintained on every button of the reader.")

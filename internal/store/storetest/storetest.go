@@ -4,6 +4,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -41,4 +42,16 @@ func QuotedEntry(tb testing.TB, db *store.DB, project, title string, n int, quot
 		tb.Fatal(err)
 	}
 	return x
+}
+
+// Open opens a new store in a temporary directory, closed when the test
+// ends.
+func Open(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "memory.db"), store.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
 }
