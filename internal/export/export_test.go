@@ -3,30 +3,20 @@ package export
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
-
-func mustOpen(tb testing.TB) *store.DB {
-	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "memory.db"), store.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
 
 // TestWriteRestore checks that an export restored into an empty store
 // exports the same events, sessions and entries again.
 func TestWriteRestore(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	src := mustOpen(t)
+	src := storetest.Open(t)
 	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	err := src.Update(ctx, func(tx *store.Tx) error {
 		if err := tx.TouchSession(ctx, store.Session{ID: "s1", Project: "/p", Cwd: "/p", StartedAt: at}); err != nil {
@@ -47,7 +37,7 @@ func TestWriteRestore(t *testing.T) {
 	if err := Write(ctx, src, "", at, &first); err != nil {
 		t.Fatal(err)
 	}
-	dst := mustOpen(t)
+	dst := storetest.Open(t)
 	var warn bytes.Buffer
 	sum, err := Restore(ctx, dst, bytes.NewReader(first.Bytes()), &warn)
 	if err != nil {
@@ -79,7 +69,7 @@ func FuzzRestore(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		db := mustOpen(t)
+		db := storetest.Open(t)
 		in := `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":1}` + "\n" + line + "\n"
 		var warn bytes.Buffer
 		if _, err := Restore(context.Background(), db, strings.NewReader(in), &warn); err != nil {
