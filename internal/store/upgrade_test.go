@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -243,5 +244,58 @@ func undoNewestMigration(t *testing.T, db *DB) {
 	}
 	if _, err := db.SQL().ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()-1)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOpenLeavesLargeUpgrade: an Open whose UpgradeUpTo the file is larger
+// than neither copies nor migrates it, and says so with ErrOldSchema; one
+// that allows the file's size upgrades it. A new file gets its schema
+// whatever the limit: it holds nothing to copy.
+func TestOpenLeavesLargeUpgrade(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "memory.db")
+	copyFile(t, "testdata/v1.db", path)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db, err := Open(ctx, path, Options{UpgradeUpTo: fi.Size() - 1}); !errors.Is(err, ErrOldSchema) {
+		if err == nil {
+			db.Close()
+		}
+		t.Fatalf("Open of a file over its upgrade limit: %v, want ErrOldSchema", err)
+	}
+	if m, _ := filepath.Glob(path + ".v*"); len(m) > 0 {
+		t.Errorf("an Open that did not upgrade left %q", m)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v int
+	err = raw.QueryRow("PRAGMA user_version").Scan(&v)
+	raw.Close()
+	if err != nil || v != 1 {
+		t.Fatalf("version %d (%v) after an Open that did not upgrade, want 1", v, err)
+	}
+
+	db, err := Open(ctx, path, Options{UpgradeUpTo: fi.Size()})
+	if err != nil {
+		t.Fatalf("Open within its upgrade limit: %v", err)
+	}
+	defer db.Close()
+	if v, _ := db.Version(ctx); v != SchemaVersion() {
+		t.Fatalf("version %d after an Open within its limit, want %d", v, SchemaVersion())
+	}
+
+	fresh, err := Open(ctx, filepath.Join(dir, "new.db"), Options{UpgradeUpTo: 1})
+	if err != nil {
+		t.Fatalf("Open of a new file with a limit of one byte: %v", err)
+	}
+	defer fresh.Close()
+	if v, _ := fresh.Version(ctx); v != SchemaVersion() {
+		t.Fatalf("new file at version %d, want %d", v, SchemaVersion())
 	}
 }
