@@ -71,6 +71,7 @@ func commands() map[string]command {
 		"pin":       {"pin a memory: the session brief always shows it", runPin},
 		"unpin":     {"unpin a memory", runUnpin},
 		"process":   {"extract memories from a session (the SessionEnd hook's worker)", runProcess},
+		"upgrade":   {"bring the store to this build's schema (the hooks start it for a large store)", runUpgrade},
 		"doctor":    {"check the installation and the store, and say what to fix", runDoctor},
 		"install":   {"register the plugin with Claude Code", runInstall},
 		"uninstall": {"unregister the plugin (memories kept unless --purge)", runUninstall},

@@ -38,6 +38,11 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	// A hook that found the store too large to upgrade spooled the session
+	// instead of registering it (handler.openStore): store that first.
+	if err := db.Fold(ctx); err != nil {
+		return err
+	}
 	logf, err := os.OpenFile(cfg.LogPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err

@@ -90,17 +90,38 @@ func register(ctx context.Context, db *store.DB, s store.Session) (store.Session
 	return got, err
 }
 
+// upgradeUpTo is the largest store a hook upgrades to a new schema itself:
+// an upgrade copies the store and can rebuild an index, 0.8 s at 200 MB
+// here, so a hook with a store ten times that would run out of its budget
+// at every call and never finish the upgrade. 64 MB takes about 0.25 s.
+const upgradeUpTo = 64 << 20
+
 // openStore opens the store with a lock wait that ends before the hook's
 // deadline; with keepWAL, closing it leaves the WAL to the next process.
+// A store too large to upgrade in a hook (upgradeUpTo) is left to
+// `claude-memory-layer upgrade`, started here; until it is done the
+// error wraps store.ErrOldSchema and the hooks do without the store.
 func openStore(ctx context.Context, env *hook.Env, keepWAL bool) (*store.DB, error) {
 	busy := time.Until(env.Deadline) - 150*time.Millisecond
 	busy = min(max(busy, 50*time.Millisecond), 5*time.Second)
-	db, err := store.Open(ctx, env.Config.DBPath(), store.Options{BusyTimeout: busy, KeepWAL: keepWAL})
+	db, err := store.Open(ctx, env.Config.DBPath(), store.Options{BusyTimeout: busy, KeepWAL: keepWAL, UpgradeUpTo: upgradeUpTo})
+	if errors.Is(err, store.ErrOldSchema) {
+		if serr := pipeline.SpawnUpgrade(workerEnv(env)); serr != nil {
+			env.Log.Error("start the upgrade", "err", serr)
+		}
+		return nil, fmt.Errorf("store upgrading in the background: %w", err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	db.Now = env.Now
 	return db, nil
+}
+
+// workerEnv is the environment of a worker a hook starts: the hook's, with
+// the data directory it resolved.
+func workerEnv(env *hook.Env) []string {
+	return append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir)
 }
 
 // absPath resolves a relative transcript path against the working directory:
@@ -129,6 +150,15 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 		return hook.Reply{}, errNoSession
 	}
 	db, err := openStore(ctx, env, true)
+	if errors.Is(err, store.ErrOldSchema) {
+		// No brief while a large store upgrades; the start mark waits in the
+		// spool, and the upgrade registers the session as it stores it.
+		s := hookSession(env, ev)
+		if serr := store.Spool(ctx, env.Config.DBPath(), s, capture.MarkEvent(ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), startData(ev, ""))); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return hook.Reply{}, err
+	}
 	if err != nil {
 		return hook.Reply{}, err
 	}
@@ -140,18 +170,22 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 			return hook.Reply{}, fmt.Errorf("brief: %w", err)
 		}
 	}
-	// The memories the brief shows are recorded with the start, so that the
-	// citation check can tell an answer citing one of them from one citing
-	// an id it never saw.
-	data := map[string]any{"source": ev.Get("source").String(), "model": ev.Get("model").String(), "cwd": ev.Cwd}
-	if shown := citation.IDs(brief); len(shown) > 0 {
-		data["memories"] = shown
-	}
-	if err := record(ctx, env, db, s, registered, capture.MarkEvent(ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), data)); err != nil {
+	if err := record(ctx, env, db, s, registered, capture.MarkEvent(ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), startData(ev, brief))); err != nil {
 		return hook.Reply{}, err
 	}
 	recoverUnstored(ctx, env, db, s)
 	return hook.Reply{AdditionalContext: brief}, nil
+}
+
+// startData is what a session's start mark records. The memories the brief
+// shows are recorded with the start, so that the citation check can tell an
+// answer citing one of them from one citing an id it never saw.
+func startData(ev *hook.Event, brief string) map[string]any {
+	data := map[string]any{"source": ev.Get("source").String(), "model": ev.Get("model").String(), "cwd": ev.Cwd}
+	if shown := citation.IDs(brief); len(shown) > 0 {
+		data["memories"] = shown
+	}
+	return data
 }
 
 // spoolWait bounds a hook's wait for the spool's lock, so that its write
@@ -340,6 +374,14 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 // stdout would become compaction instructions.
 func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
 	db, s, err := session(ctx, env, ev)
+	if errors.Is(err, store.ErrOldSchema) {
+		// The worker stores the transcript and extracts once the upgrade
+		// openStore started is done: it waits for the worker lock.
+		if serr := pipeline.Spawn(ev.SessionID, workerEnv(env)); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return hook.Reply{}, err
+	}
 	if err != nil {
 		return hook.Reply{}, err
 	}
@@ -362,7 +404,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	if rest {
 		// The worker ingests the rest of the transcript before it extracts.
 		env.Log.Warn("transcript not fully stored in the hook's budget; handing the rest to the worker", "offset", s.Offset)
-		return hook.Reply{}, pipeline.Spawn(s.ID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir))
+		return hook.Reply{}, pipeline.Spawn(s.ID, workerEnv(env))
 	}
 	return hook.Reply{}, distil(ctx, env, db, s.ID)
 }
@@ -390,7 +432,7 @@ func recoverUnstored(ctx context.Context, env *hook.Env, db *store.DB, current s
 			continue
 		}
 		env.Log.Warn("transcript of an ended session not fully stored; starting the worker", "session", s.ID, "offset", s.Offset)
-		if err := pipeline.Spawn(s.ID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir)); err != nil {
+		if err := pipeline.Spawn(s.ID, workerEnv(env)); err != nil {
 			env.Log.Error("start worker", "session", s.ID, "err", err)
 		}
 		return // one at a time: the worker lock would queue the rest anyway
@@ -466,5 +508,5 @@ func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) 
 			env.Log.Warn("session too slow to process in the hook; handing over to the worker", "messages", n)
 		}
 	}
-	return pipeline.Spawn(sessionID, append(os.Environ(), "CLAUDE_MEMORY_DIR="+env.Config.DataDir))
+	return pipeline.Spawn(sessionID, workerEnv(env))
 }

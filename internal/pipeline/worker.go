@@ -22,6 +22,17 @@ const InProcessLimit = 3000
 // running binary) detached in its own session, so it outlives the hook and
 // Claude Code's SessionEnd budget. It does not wait for it.
 func Spawn(sessionID string, env []string) error {
+	return spawn(env, "process", "--session", sessionID)
+}
+
+// SpawnUpgrade starts `claude-memory-layer upgrade` detached, as Spawn
+// does: it brings a store too large to upgrade inside a hook's deadline to
+// this build's schema (see store.Options.UpgradeUpTo).
+func SpawnUpgrade(env []string) error {
+	return spawn(env, "upgrade", "--wait=0")
+}
+
+func spawn(env []string, args ...string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("spawn worker: %w", err)
@@ -35,7 +46,7 @@ func Spawn(sessionID string, env []string) error {
 		return fmt.Errorf("spawn worker: %w", err)
 	}
 	defer devnull.Close()
-	cmd := exec.Command(cli, "process", "--session", sessionID)
+	cmd := exec.Command(cli, args...)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
 	cmd.SysProcAttr = detached()

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+)
+
+// runUpgrade brings the store to this build's schema and stores what the
+// hooks spooled meanwhile. The hooks start it, detached, for a store too
+// large to upgrade inside their deadlines; until it is done they leave the
+// store alone (see handler.openStore). Any command that writes would
+// upgrade too; this one does only that.
+func runUpgrade(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "upgrade", "[--wait D]")
+	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for another running worker (the hooks start the upgrade with 0)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return err
+	}
+	// A running worker upgraded the store when it opened it, or is doing so;
+	// a second upgrade at once would copy a large store twice. A hook starts
+	// one at each call until the upgrade is done, and those do not wait.
+	unlock, err := pipeline.Lock(ctx, cfg.DataDir, *wait)
+	if errors.Is(err, pipeline.ErrLocked) {
+		fmt.Fprintln(e.stdout, "another worker is running; it upgrades the store as it opens it")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	db, _, err := openStore(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Fold(ctx); err != nil {
+		return err
+	}
+	v, err := db.Version(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "store at schema version %d (%s)\n", v, cfg.DBPath())
+	return nil
+}
