@@ -117,7 +117,7 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 		return nil, err
 	}
 	defer db.Close()
-	log, closeLog := importLog(cfg.LogPath())
+	log, closeLog := fileLog(cfg.LogPath())
 	defer closeLog()
 	log = log.With("command", "import")
 	ext, fallback := extractorFor(cfg, log)
@@ -146,9 +146,10 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 // elapsed is d in seconds, to the millisecond.
 func elapsed(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
 
-// importLog returns a logger writing to the data directory's log file, or
-// discarding when the file cannot be opened (the summary still says what failed).
-func importLog(path string) (*slog.Logger, func()) {
+// fileLog returns a logger writing to the data directory's log file, or
+// discarding when the file cannot be opened (the command's output still says
+// what failed).
+func fileLog(path string) (*slog.Logger, func()) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return slog.New(slog.DiscardHandler), func() {}

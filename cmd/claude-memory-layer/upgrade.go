@@ -36,18 +36,32 @@ func runUpgrade(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer unlock()
+	// Started by a hook, nobody reads this command's output: the log says
+	// how it went.
+	log, closeLog := fileLog(cfg.LogPath())
+	defer closeLog()
+	log = log.With("worker", "upgrade")
+	start := time.Now()
+	v, err := upgrade(ctx, e)
+	if err != nil {
+		log.Error("upgrade the store", "err", err, "elapsed", time.Since(start))
+		return err
+	}
+	log.Info("store at this build's schema", "version", v, "elapsed", time.Since(start))
+	fmt.Fprintf(e.stdout, "store at schema version %d (%s)\n", v, cfg.DBPath())
+	return nil
+}
+
+// upgrade opens the store, which upgrades it, and stores what the spool
+// holds; it returns the store's schema version.
+func upgrade(ctx context.Context, e *env) (int, error) {
 	db, _, err := openStore(ctx, e)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer db.Close()
 	if err := db.Fold(ctx); err != nil {
-		return err
+		return 0, err
 	}
-	v, err := db.Version(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "store at schema version %d (%s)\n", v, cfg.DBPath())
-	return nil
+	return db.Version(ctx)
 }

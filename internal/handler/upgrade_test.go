@@ -72,6 +72,9 @@ func TestLargeStoreUpgradesOutsideHooks(t *testing.T) {
 	if _, err := os.Stat(path + ".v1.bak"); err != nil {
 		t.Errorf("no backup from the upgrade: %v", err)
 	}
+	if log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log")); !strings.Contains(string(log), "worker=upgrade") {
+		t.Errorf("the log does not say how the upgrade went:\n%s", log)
+	}
 	db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
