@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
 )
 
 // Backups lists the copies Open made before schema upgrades
@@ -36,6 +39,35 @@ func (db *DB) RemoveBackups() ([]string, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// upgradeSuffix names the lock file upgrades take turns at (lockUpgrade).
+const upgradeSuffix = "-upgrade"
+
+// lockUpgrade waits until this process alone upgrades the store at path,
+// or ctx ends; the lock dies with its holder. Unlocking leaves the empty
+// file for the next upgrade.
+func lockUpgrade(ctx context.Context, path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path+upgradeSuffix, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("upgrade lock: %w", err)
+	}
+	for {
+		err := filelock.TryLock(f, true)
+		if err == nil {
+			return func() { filelock.Unlock(f); f.Close() }, nil
+		}
+		if !errors.Is(err, filelock.ErrLocked) {
+			f.Close()
+			return nil, fmt.Errorf("upgrade lock: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("upgrade lock: another process is upgrading: %w", ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // backup writes a consistent copy of the database next to it, named

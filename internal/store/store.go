@@ -315,6 +315,17 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 		}
 	}
 	if v > 0 {
+		// Another process may be upgrading this store now (the MCP server
+		// starts with the session, as the hooks' upgrade does): one copy
+		// of a large store at a time, and the second finds the work done.
+		unlock, err := lockUpgrade(ctx, db.path)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		defer unlock()
+		if v, err = db.Version(ctx); err != nil || v == len(names) {
+			return err
+		}
 		// An upgrade of a store that holds data: keep a copy first, so a failed
 		// migration never costs the user their memories.
 		if err := db.backup(ctx, v); err != nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var updateV1 = flag.Bool("update-v1", false, "regenerate testdata/v1.db from migration 0001")
@@ -297,5 +298,36 @@ func TestOpenLeavesLargeUpgrade(t *testing.T) {
 	defer fresh.Close()
 	if v, _ := fresh.Version(ctx); v != SchemaVersion() {
 		t.Fatalf("new file at version %d, want %d", v, SchemaVersion())
+	}
+}
+
+// TestUpgradesTakeTurns: while another process upgrades the store (here the
+// test holds its upgrade lock), an Open waits rather than copy the store a
+// second time, gives up with its context, and upgrades once the lock is free.
+func TestUpgradesTakeTurns(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	copyFile(t, "testdata/v1.db", path)
+	unlock, err := lockUpgrade(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if db, err := Open(ctx, path, Options{}); err == nil {
+		db.Close()
+		t.Fatal("Open upgraded the store while another process held the upgrade lock")
+	}
+	if m, _ := filepath.Glob(path + ".v*"); len(m) > 0 {
+		t.Fatalf("Open copied the store while another process held the upgrade lock: %q", m)
+	}
+	unlock()
+	db, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatalf("Open after the lock was let go: %v", err)
+	}
+	defer db.Close()
+	if v, _ := db.Version(context.Background()); v != SchemaVersion() {
+		t.Fatalf("version %d, want %d", v, SchemaVersion())
 	}
 }
