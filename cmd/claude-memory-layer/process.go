@@ -4,20 +4,26 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"os"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // runProcess is the detached worker the SessionEnd hook starts for sessions it
 // cannot process within its budget; it can also be run by hand.
 func runProcess(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "process", "--session ID")
+	fs := newFlags(e, "process", "--session ID [--transcript FILE --cwd DIR] [--ended REASON]")
 	session := fs.String("session", "", "the session to extract memories from")
 	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for another running worker")
+	// What SessionEnd records itself, passed on when it could not open the
+	// store (a large store upgrading, see handler.openStore).
+	transcript := fs.String("transcript", "", "register the session with this transcript first")
+	cwd := fs.String("cwd", "", "the session's working directory, with --transcript")
+	ended := fs.String("ended", "", "record first that the session ended, for this reason")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -38,21 +44,31 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	// A hook that found the store too large to upgrade spooled the session
-	// instead of registering it (handler.openStore): store that first.
+	log, closeLog := fileLog(cfg.LogPath())
+	defer closeLog()
+	log = log.With("worker", "process", "session", *session)
+	// A hook that could not open the store spooled what it could (a start
+	// mark registers the session): store it before reading the session.
 	if err := db.Fold(ctx); err != nil {
-		return err
+		log.Error("store the spool", "err", err)
 	}
-	logf, err := os.OpenFile(cfg.LogPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
+	rec := &capture.Recorder{DB: db, Log: log}
+	if *transcript != "" {
+		s := store.Session{ID: *session, Project: project.Identify(*cwd), Cwd: *cwd, TranscriptPath: *transcript, StartedAt: e.now()}
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := ingest.Register(ctx, tx, s); return err }); err != nil {
+			return err
+		}
 	}
-	defer logf.Close()
-	log := slog.New(slog.NewTextHandler(logf, nil)).With("worker", "process", "session", *session)
+	sess, err := db.Read().Session(ctx, *session)
+	if err == nil && fs.Changed("ended") && sess.EndedAt.IsZero() {
+		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, *ended, []byte("process --ended "+*ended), e.now()); err != nil {
+			return err
+		}
+		sess.EndedAt = e.now()
+	}
 	// A SessionEnd hook that ran out of budget left the rest of the
 	// transcript for the worker: store it before extracting.
-	if sess, err := db.Read().Session(ctx, *session); err == nil && sess.TranscriptPath != "" {
-		rec := &capture.Recorder{DB: db, Log: log}
+	if err == nil && sess.TranscriptPath != "" {
 		// IngestSteps stops at the size the transcript has now: one that
 		// keeps growing (a session resumed meanwhile, a hostile file) is not
 		// chased.

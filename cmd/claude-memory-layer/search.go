@@ -100,7 +100,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 
 // openReadStore opens the store for a read-only command; nil (no error) means
 // there is no store yet, which reads as empty. A store at an older schema is
-// upgraded first, as any hook would.
+// upgraded first, whatever its size: a command has no hook's deadline.
 func openReadStore(ctx context.Context, e *env) (*store.DB, error) {
 	cfg, err := loadConfig(e)
 	if err != nil {

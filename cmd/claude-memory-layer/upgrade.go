@@ -24,12 +24,12 @@ func runUpgrade(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// A running worker upgraded the store when it opened it, or is doing so;
-	// a second upgrade at once would copy a large store twice. A hook starts
-	// one at each call until the upgrade is done, and those do not wait.
+	// A worker of this build upgrades the store as it opens it, so one
+	// holding the lock has done it or is doing it. A hook starts an upgrade
+	// at each call until the store is upgraded, and those do not wait.
 	unlock, err := pipeline.Lock(ctx, cfg.DataDir, *wait)
 	if errors.Is(err, pipeline.ErrLocked) {
-		fmt.Fprintln(e.stdout, "another worker is running; it upgrades the store as it opens it")
+		fmt.Fprintln(e.stdout, "another worker is running; the hooks start the upgrade again while the store needs it")
 		return nil
 	}
 	if err != nil {
@@ -43,6 +43,7 @@ func runUpgrade(ctx context.Context, e *env, args []string) error {
 	log = log.With("worker", "upgrade")
 	start := time.Now()
 	v, err := upgrade(ctx, e)
+	pipeline.RecordUpgrade(cfg.DataDir, err)
 	if err != nil {
 		log.Error("upgrade the store", "err", err, "elapsed", time.Since(start))
 		return err

@@ -233,6 +233,15 @@ func (r *Recorder) Mark(ctx context.Context, s Session, typ string, raw []byte, 
 	return r.append(ctx, MarkEvent(s, typ, raw, at, data))
 }
 
+// End records that session s ended for reason: its session_ended mark
+// (keyed by raw, as Mark) and the session's end time.
+func (r *Recorder) End(ctx context.Context, s Session, reason string, raw []byte, at time.Time) error {
+	if _, err := r.Mark(ctx, s, store.TypeSessionEnded, raw, at, map[string]any{"reason": reason}); err != nil {
+		return err
+	}
+	return r.DB.Update(ctx, func(tx *store.Tx) error { return tx.EndSession(ctx, s.ID, reason, at) })
+}
+
 // MarkEvent is the event Mark stores.
 func MarkEvent(s Session, typ string, raw []byte, at time.Time, data map[string]any) store.Event {
 	return store.Event{

@@ -106,7 +106,7 @@ func openStore(ctx context.Context, env *hook.Env, keepWAL bool) (*store.DB, err
 	busy = min(max(busy, 50*time.Millisecond), 5*time.Second)
 	db, err := store.Open(ctx, env.Config.DBPath(), store.Options{BusyTimeout: busy, KeepWAL: keepWAL, UpgradeUpTo: upgradeUpTo})
 	if errors.Is(err, store.ErrOldSchema) {
-		if serr := pipeline.SpawnUpgrade(workerEnv(env)); serr != nil {
+		if serr := pipeline.SpawnUpgrade(env.Config.DataDir, workerEnv(env)); serr != nil {
 			env.Log.Error("start the upgrade", "err", serr)
 		}
 		return nil, fmt.Errorf("store upgrading in the background: %w", err)
@@ -373,11 +373,18 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 // PreCompact does the same without ending the session. Neither replies: PreCompact
 // stdout would become compaction instructions.
 func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
+	ending := ev.Name != "PreCompact"
 	db, s, err := session(ctx, env, ev)
 	if errors.Is(err, store.ErrOldSchema) {
-		// The worker stores the transcript and extracts once the upgrade
-		// openStore started is done: it waits for the worker lock.
-		if serr := pipeline.Spawn(ev.SessionID, workerEnv(env)); serr != nil {
+		// The worker does what this hook would, once the upgrade openStore
+		// started is done (it waits for the worker lock): it is told the
+		// session as this hook sees it, for no hook may have registered it.
+		s := hookSession(env, ev)
+		args := []string{"--transcript", s.TranscriptPath, "--cwd", s.Cwd}
+		if ending {
+			args = append(args, "--ended", ev.Get("reason").String())
+		}
+		if serr := pipeline.Spawn(ev.SessionID, workerEnv(env), args...); serr != nil {
 			err = errors.Join(err, serr)
 		}
 		return hook.Reply{}, err
@@ -387,17 +394,12 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	}
 	defer db.Close()
 	rec := recorder(db, env)
-	ending := ev.Name != "PreCompact"
 	rest, err := ingestSteps(ctx, env, rec, &s, ending, endReserve)
 	if err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	if ending {
-		reason := ev.Get("reason").String()
-		if _, err := rec.Mark(ctx, ids(s), store.TypeSessionEnded, ev.Raw, env.Now(), map[string]any{"reason": reason}); err != nil {
-			return hook.Reply{}, err
-		}
-		if err := db.Update(ctx, func(tx *store.Tx) error { return tx.EndSession(ctx, s.ID, reason, env.Now()) }); err != nil {
+		if err := rec.End(ctx, ids(s), ev.Get("reason").String(), ev.Raw, env.Now()); err != nil {
 			return hook.Reply{}, err
 		}
 	}

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -18,26 +19,14 @@ import (
 // TestLargeStoreUpgradesOutsideHooks: a store at an older schema and larger
 // than a hook may upgrade (upgradeUpTo) is not copied or migrated by the
 // hooks, which answer at once without it and start `claude-memory-layer
-// upgrade`. That upgrade (here run once the test lets go of the worker
-// lock, which stands for a worker still busy) brings the store to this
-// build's schema and registers the session from the start mark SessionStart
-// spooled, so SessionEnd's worker finds the transcript and loses nothing.
+// upgrade`. While the test holds the worker lock (a worker still busy),
+// those upgrades give way; once it lets go, the next hook's upgrade brings
+// the store to this build's schema and registers the session from the start
+// mark SessionStart spooled.
 func TestLargeStoreUpgradesOutsideHooks(t *testing.T) {
-	ctx := context.Background()
-	data := t.TempDir()
-	path := filepath.Join(data, "memory.db")
-	oldLargeStore(t, path, upgradeUpTo+1<<20)
-	unlock, err := pipeline.Lock(ctx, data, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { unlock() }()
-
-	tp := filepath.Join(t.TempDir(), "big.jsonl")
-	os.WriteFile(tp, []byte(`{"type":"user","uuid":"u1","promptId":"p1","sessionId":"big","timestamp":"2026-11-20T10:00:00.000000Z","message":{"role":"user","content":"For the cache, we decided to use Redis 7 with TLS for the cache layer."}}`+"\n"), 0o600)
-	in := func(event, extra string) []byte {
-		return []byte(fmt.Sprintf(`{"session_id":"big","cwd":"/p","transcript_path":%q,"hook_event_name":%q%s}`, tp, event, extra))
-	}
+	data, path, unlock := upgradingStore(t)
+	tp := transcript(t)
+	in := hookInput(tp)
 	for _, h := range []struct{ bin, event, extra string }{
 		{"session-start", "SessionStart", `,"source":"startup"`},
 		{"user-prompt-submit", "UserPromptSubmit", `,"prompt_id":"p1","prompt":"For the cache, we decided to use Redis 7 with TLS for the cache layer."`},
@@ -55,46 +44,121 @@ func TestLargeStoreUpgradesOutsideHooks(t *testing.T) {
 	if m, _ := filepath.Glob(path + ".v*"); len(m) > 0 {
 		t.Fatalf("the hooks copied the store: %q", m)
 	}
-	if log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log")); !strings.Contains(string(log), "store upgrading in the background") {
+	if log := readLog(t, data); !strings.Contains(log, "store upgrading in the background") {
 		t.Errorf("the log does not say why the hooks did without the store:\n%s", log)
 	}
 
 	unlock()
-	unlock = func() {}
-	cmd := exec.Command(binary(t, "claude-memory-layer"), "upgrade")
-	cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + data, "HOME=" + data, "PATH=" + os.Getenv("PATH")}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("upgrade: %v\n%s", err, out)
-	}
-	if v := fileVersion(t, path); v != store.SchemaVersion() {
-		t.Fatalf("store at version %d after the upgrade, want %d", v, store.SchemaVersion())
-	}
+	validReply(t, runBinary(t, "user-prompt-submit", data, in("UserPromptSubmit", `,"prompt_id":"p2","prompt":"What did we pick for the cache?"`)), "UserPromptSubmit")
+	waitFor(t, data, "the upgrade the prompt hook started", func() bool { return fileVersion(t, path) == store.SchemaVersion() })
 	if _, err := os.Stat(path + ".v1.bak"); err != nil {
 		t.Errorf("no backup from the upgrade: %v", err)
 	}
-	if log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log")); !strings.Contains(string(log), "worker=upgrade") {
-		t.Errorf("the log does not say how the upgrade went:\n%s", log)
+	log := readLog(t, data)
+	if !strings.Contains(log, "worker=upgrade") || strings.Contains(log, "start the upgrade") {
+		t.Errorf("the log does not say the hooks' upgrade ran, or says it could not start:\n%s", log)
 	}
-	db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := db.Read().Session(ctx, "big")
-	db.Close()
-	if err != nil || s.TranscriptPath != tp {
-		t.Fatalf("session after the upgrade: %+v, %v; want it registered with its transcript", s, err)
-	}
+	waitFor(t, data, "the session registered from the spooled start mark", func() bool {
+		s, ok := readSession(t, path)
+		return ok && s.TranscriptPath == tp
+	})
+}
 
-	// Now the hooks use the store again, and the session ends as usual.
-	validReply(t, runBinary(t, "session-end", data, in("SessionEnd", `,"reason":"other"`)), "SessionEnd")
-	db, err = store.Open(ctx, path, store.Options{ReadOnly: true})
+// TestSessionEndWhileUpgrading: a session whose every hook ran while a large
+// store waited for its upgrade, down to SessionEnd, is stored whole and
+// ended by the worker SessionEnd starts, once the upgrade is done; no
+// earlier hook needs to have registered it (the spool may be unavailable).
+func TestSessionEndWhileUpgrading(t *testing.T) {
+	data, path, unlock := upgradingStore(t)
+	tp := transcript(t)
+	validReply(t, runBinary(t, "session-end", data, hookInput(tp)("SessionEnd", `,"reason":"logout"`)), "SessionEnd")
+	if v := fileVersion(t, path); v != 1 {
+		t.Fatalf("SessionEnd took the store from version 1 to %d", v)
+	}
+	unlock()
+	waitFor(t, data, "the worker SessionEnd started", func() bool {
+		s, ok := readSession(t, path)
+		return ok && !s.EndedAt.IsZero()
+	})
+	s, _ := readSession(t, path)
+	if s.TranscriptPath != tp || s.EndReason != "logout" {
+		t.Errorf("session after the worker: %+v, want its transcript and end reason", s)
+	}
+	db, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if n, err := db.Read().CountSessionMessages(ctx, "big"); err != nil || n == 0 {
-		t.Fatalf("the session's transcript was not stored after the upgrade: %d messages, %v", n, err)
+	if n, err := db.Read().CountSessionMessages(context.Background(), "big"); err != nil || n == 0 {
+		t.Fatalf("the session's transcript was not stored: %d messages, %v", n, err)
 	}
+}
+
+// upgradingStore makes a data directory whose store is older than this
+// build and too large for a hook to upgrade, and holds its worker lock, as
+// a worker still busy would: the upgrades the hooks start give way until
+// the returned unlock (also run at cleanup).
+func upgradingStore(t *testing.T) (data, path string, unlock func()) {
+	t.Helper()
+	data = t.TempDir()
+	path = filepath.Join(data, "memory.db")
+	oldLargeStore(t, path, upgradeUpTo+1<<20)
+	release, err := pipeline.Lock(context.Background(), data, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	unlock = func() { once.Do(release) }
+	t.Cleanup(unlock)
+	return data, path, unlock
+}
+
+// transcript writes session "big"'s transcript: one prompt.
+func transcript(t *testing.T) string {
+	t.Helper()
+	tp := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(tp, []byte(`{"type":"user","uuid":"u1","promptId":"p1","sessionId":"big","timestamp":"2026-11-20T10:00:00.000000Z","message":{"role":"user","content":"For the cache, we decided to use Redis 7 with TLS for the cache layer."}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return tp
+}
+
+// hookInput returns the input of session "big"'s hook event, with extra
+// fields (each led by a comma).
+func hookInput(tp string) func(event, extra string) []byte {
+	return func(event, extra string) []byte {
+		return []byte(fmt.Sprintf(`{"session_id":"big","cwd":"/p","transcript_path":%q,"hook_event_name":%q%s}`, tp, event, extra))
+	}
+}
+
+// waitFor polls done until it holds, for as long as a detached worker may
+// reasonably take here; past that it fails with data's log.
+func waitFor(t *testing.T, data, what string, done func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !done(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not finish in 30 s; log:\n%s", what, readLog(t, data))
+		}
+	}
+}
+
+// readSession reads session "big" from the store at path, if the store is
+// at this build's schema and holds it.
+func readSession(t *testing.T, path string) (store.Session, bool) {
+	t.Helper()
+	db, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
+	if err != nil {
+		return store.Session{}, false
+	}
+	defer db.Close()
+	s, err := db.Read().Session(context.Background(), "big")
+	return s, err == nil
+}
+
+func readLog(t *testing.T, data string) string {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+	return string(b)
 }
 
 // oldLargeStore writes a store as the first release did (the store

@@ -109,7 +109,9 @@ func (s *Server) read(ctx context.Context) (*store.DB, error) {
 	}
 	db, err := store.Open(ctx, path, store.Options{ReadOnly: true, BusyTimeout: 2 * time.Second})
 	if errors.Is(err, store.ErrOldSchema) {
-		// An older build's store: a write open upgrades it, as any hook would.
+		// An older build's store: a write open upgrades it, whatever its size
+		// (a tool call has no hook's deadline), or waits for the process that
+		// is upgrading it.
 		if db, err = s.write(ctx); err == nil {
 			db.Close()
 			db, err = store.Open(ctx, path, store.Options{ReadOnly: true, BusyTimeout: 2 * time.Second})

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
@@ -18,18 +19,42 @@ import (
 // extraction, go to the detached worker.
 const InProcessLimit = 3000
 
-// Spawn starts `claude-memory-layer process --session ID` (the CLI next to the
-// running binary) detached in its own session, so it outlives the hook and
-// Claude Code's SessionEnd budget. It does not wait for it.
-func Spawn(sessionID string, env []string) error {
-	return spawn(env, "process", "--session", sessionID)
+// Spawn starts `claude-memory-layer process --session ID [args]` (the CLI
+// next to the running binary) detached in its own session, so it outlives
+// the hook and Claude Code's SessionEnd budget. It does not wait for it.
+func Spawn(sessionID string, env []string, args ...string) error {
+	return spawn(env, append([]string{"process", "--session", sessionID}, args...)...)
 }
 
 // SpawnUpgrade starts `claude-memory-layer upgrade` detached, as Spawn
 // does: it brings a store too large to upgrade inside a hook's deadline to
-// this build's schema (see store.Options.UpgradeUpTo).
-func SpawnUpgrade(env []string) error {
+// this build's schema (see store.Options.UpgradeUpTo). After an upgrade
+// that failed (RecordUpgrade) it starts none for upgradeRetry: each
+// attempt copies the whole store, and a full disk fails them all alike.
+func SpawnUpgrade(dataDir string, env []string) error {
+	if fi, err := os.Stat(filepath.Join(dataDir, upgradeFailed)); err == nil && time.Since(fi.ModTime()) < upgradeRetry {
+		why, _ := os.ReadFile(filepath.Join(dataDir, upgradeFailed))
+		return fmt.Errorf("the last upgrade failed %s ago, next attempt after %s: %s", time.Since(fi.ModTime()).Round(time.Second), upgradeRetry, strings.TrimSpace(string(why)))
+	}
 	return spawn(env, "upgrade", "--wait=0")
+}
+
+// upgradeFailed is the file in the data directory that says why the last
+// upgrade failed; upgradeRetry is how long SpawnUpgrade heeds it.
+const (
+	upgradeFailed = "upgrade.failed"
+	upgradeRetry  = 10 * time.Minute
+)
+
+// RecordUpgrade notes how an upgrade went for SpawnUpgrade: why it failed,
+// or nothing once one succeeded.
+func RecordUpgrade(dataDir string, err error) {
+	p := filepath.Join(dataDir, upgradeFailed)
+	if err == nil {
+		os.Remove(p)
+		return
+	}
+	os.WriteFile(p, []byte(err.Error()+"\n"), 0o600)
 }
 
 func spawn(env []string, args ...string) error {
