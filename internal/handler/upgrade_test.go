@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 // TestLargeStoreUpgradesOutsideHooks: a store at an older schema and larger
@@ -102,7 +102,7 @@ func upgradingStore(t *testing.T) (data, path string, unlock func()) {
 	t.Helper()
 	data = t.TempDir()
 	path = filepath.Join(data, "memory.db")
-	oldLargeStore(t, path, upgradeUpTo+1<<20)
+	storetest.OldStore(t, path, upgradeUpTo+1<<20)
 	release, err := pipeline.Lock(context.Background(), data, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -159,33 +159,6 @@ func readLog(t *testing.T, data string) string {
 	t.Helper()
 	b, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
 	return string(b)
-}
-
-// oldLargeStore writes a store as the first release did (the store
-// package's testdata/v1.db) padded to at least size bytes.
-func oldLargeStore(t *testing.T, path string, size int64) {
-	t.Helper()
-	src, err := os.Open("../store/testdata/v1.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	dst.Close()
-	raw, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	if _, err := raw.Exec(`CREATE TABLE pad (b BLOB); INSERT INTO pad VALUES (zeroblob(?))`, size); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // fileVersion reads the schema version of the store at path without

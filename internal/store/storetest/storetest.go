@@ -3,8 +3,11 @@ package storetest
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -54,4 +57,30 @@ func Open(tb testing.TB) *store.DB {
 	}
 	tb.Cleanup(func() { db.Close() })
 	return db
+}
+
+// OldStore writes at path a store as the first release wrote it (the store
+// package's testdata/v1.db, 300 prompts), padded to at least size bytes:
+// one a hook must leave to a background upgrade when size is over its limit.
+func OldStore(tb testing.TB, path string, size int64) {
+	tb.Helper()
+	_, self, _, ok := runtime.Caller(0)
+	if !ok {
+		tb.Fatal("no caller information to find testdata/v1.db by")
+	}
+	v1, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "testdata", "v1.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, v1, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`CREATE TABLE pad (b BLOB); INSERT INTO pad VALUES (zeroblob(?))`, size); err != nil {
+		tb.Fatal(err)
+	}
 }
