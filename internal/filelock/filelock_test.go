@@ -1,10 +1,12 @@
 package filelock
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func open(t *testing.T, path string) *os.File {
@@ -48,5 +50,32 @@ func TestConflicts(t *testing.T) {
 	b.Close()
 	if err := TryLock(a, true); err != nil {
 		t.Fatalf("exclusive on a after b closed: %v", err)
+	}
+}
+
+// TestAcquire: a second Acquire waits for the first holder until its context
+// ends, even one that has ended already (it tries once), and gets the lock
+// once the first lets go.
+func TestAcquire(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "lock")
+	unlock, err := Acquire(context.Background(), p, time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	ctx, stop := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer stop()
+	for _, c := range []context.Context{ended, ctx} {
+		if u, err := Acquire(c, p, time.Millisecond); err == nil {
+			u()
+			t.Fatal("Acquire took a lock another holder has")
+		} else if !errors.Is(err, c.Err()) {
+			t.Fatalf("Acquire while held: %v, want %v", err, c.Err())
+		}
+	}
+	unlock()
+	if _, err := Acquire(ended, p, time.Millisecond); err != nil {
+		t.Fatalf("Acquire of a free lock with an ended context: %v", err)
 	}
 }

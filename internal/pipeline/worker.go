@@ -89,29 +89,16 @@ var ErrLocked = errors.New("another worker is running")
 // finish. The lock is released by the returned func or when the process exits
 // (an flock dies with its holder, so a killed worker leaves no stale lock).
 func Lock(ctx context.Context, dataDir string, wait time.Duration) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(dataDir, "worker.lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("worker lock: %w", err)
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	unlock, err := filelock.Acquire(wctx, filepath.Join(dataDir, "worker.lock"), 100*time.Millisecond)
+	switch {
+	case err == nil:
+		return unlock, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, ErrLocked
 	}
-	deadline := time.Now().Add(wait)
-	for {
-		err := filelock.TryLock(f, true)
-		if err == nil {
-			return func() { filelock.Unlock(f); f.Close() }, nil
-		}
-		if !errors.Is(err, filelock.ErrLocked) {
-			f.Close()
-			return nil, fmt.Errorf("worker lock: %w", err)
-		}
-		if time.Now().After(deadline) {
-			f.Close()
-			return nil, ErrLocked
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return nil, fmt.Errorf("worker %w", err)
 }

@@ -45,29 +45,13 @@ func (db *DB) RemoveBackups() ([]string, error) {
 const upgradeSuffix = "-upgrade"
 
 // lockUpgrade waits until this process alone upgrades the store at path,
-// or ctx ends; the lock dies with its holder. Unlocking leaves the empty
-// file for the next upgrade.
+// or ctx ends; the lock dies with its holder.
 func lockUpgrade(ctx context.Context, path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path+upgradeSuffix, os.O_RDWR|os.O_CREATE, 0o600)
+	unlock, err = filelock.Acquire(ctx, path+upgradeSuffix, 20*time.Millisecond)
 	if err != nil {
-		return nil, fmt.Errorf("upgrade lock: %w", err)
+		return nil, fmt.Errorf("upgrade lock (another process may be upgrading): %w", err)
 	}
-	for {
-		err := filelock.TryLock(f, true)
-		if err == nil {
-			return func() { filelock.Unlock(f); f.Close() }, nil
-		}
-		if !errors.Is(err, filelock.ErrLocked) {
-			f.Close()
-			return nil, fmt.Errorf("upgrade lock: %w", err)
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("upgrade lock: another process is upgrading: %w", ctx.Err())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	return unlock, nil
 }
 
 // backup writes a consistent copy of the database next to it, named
