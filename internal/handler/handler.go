@@ -153,6 +153,11 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 	if errors.Is(err, store.ErrOldSchema) {
 		// No brief while a large store upgrades; the start mark waits in the
 		// spool, and the upgrade registers the session as it stores it.
+		// Without a spool (Windows) the session's first Stop after the
+		// upgrade registers it, or SessionEnd's worker.
+		if !store.SpoolSupported {
+			return hook.Reply{}, err
+		}
 		s := hookSession(env, ev)
 		if serr := store.Spool(ctx, env.Config.DBPath(), s, capture.MarkEvent(ids(s), store.TypeSessionStarted, ev.Raw, env.Now(), startData(ev, ""))); serr != nil {
 			err = errors.Join(err, serr)
