@@ -9,7 +9,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
@@ -197,16 +196,6 @@ func openStoreWith(ctx context.Context, e *env, opt store.Options) (*store.DB, c
 	}
 	db.Now = e.now
 	return db, cfg, nil
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	if strings.HasSuffix(word, "y") {
-		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // writeJSON prints v as indented JSON: the --json output of every listing.

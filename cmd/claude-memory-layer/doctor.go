@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -53,7 +54,7 @@ func runDoctor(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("%s failed", plural(failed, "check"))
+		return fmt.Errorf("%s failed", plural.Of(failed, "check"))
 	}
 	return nil
 }
@@ -138,7 +139,7 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 		out = append(out, check{"store", "warn", fmt.Sprintf("%s has mode %o", path, fi.Mode().Perm()), "chmod 600 " + path})
 	} else if err == nil {
 		n, _ := db.CountEvents(ctx, "")
-		out = append(out, check{"store", "ok", fmt.Sprintf("%s: %s, %s", path, plural(n, "event"), byteSize(fi.Size())), ""})
+		out = append(out, check{"store", "ok", fmt.Sprintf("%s: %s, %s", path, plural.Of(n, "event"), byteSize(fi.Size())), ""})
 	}
 	return out
 }
@@ -153,7 +154,7 @@ func checkSpool(st store.SpoolState, now time.Time) check {
 	case st.Bytes == 0 && st.FoldFiles == 0:
 		return check{"spool", "ok", "empty: every hook's record is stored", ""}
 	case st.Full || now.Sub(st.Since) > spoolStale:
-		return check{"spool", "warn", fmt.Sprintf("%s waiting since %s in %s", byteSize(st.Bytes), st.Since.Format(time.RFC3339), plural(st.FoldFiles+1, "file")),
+		return check{"spool", "warn", fmt.Sprintf("%s waiting since %s in %s", byteSize(st.Bytes), st.Since.Format(time.RFC3339), plural.Of(st.FoldFiles+1, "file")),
 			"the next hook that writes (a turn's Stop) stores it; if it stays, the log says why"}
 	}
 	return check{"spool", "ok", fmt.Sprintf("%s waiting for the next write", byteSize(st.Bytes)), ""}
@@ -278,7 +279,7 @@ func checkLog(path string, now time.Time) check {
 	if len(last) > 300 {
 		last = last[:300] + "…"
 	}
-	return check{"log", "warn", fmt.Sprintf("%s in the last 24 hours in %s; last: %s", plural(n, "error"), path, last), "read the log; most errors cost one memory, not a prompt"}
+	return check{"log", "warn", fmt.Sprintf("%s in the last 24 hours in %s; last: %s", plural.Of(n, "error"), path, last), "read the log; most errors cost one memory, not a prompt"}
 }
 
 func byteSize(n int64) string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/correct"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -125,7 +126,7 @@ func runEntries(ctx context.Context, e *env, args []string) error {
 		}
 		printEntry(e.stdout, x, tty)
 	}
-	fmt.Fprintf(e.stdout, "\n%s", plural(len(es), "entry"))
+	fmt.Fprintf(e.stdout, "\n%s", plural.Of(len(es), "entry"))
 	if len(es) == o.limit {
 		fmt.Fprint(e.stdout, " (--limit N for more)")
 	}
@@ -235,7 +236,7 @@ func evidenceSummary(vs []store.Evidence) string {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[m], name))
 		}
 	}
-	return plural(len(vs), "quote") + ": " + strings.Join(parts, ", ")
+	return plural.Of(len(vs), "quote") + ": " + strings.Join(parts, ", ")
 }
 
 // parseCID checks a memory citation id argument ("mem:ab12cd").

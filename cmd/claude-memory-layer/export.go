@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 )
 
 // exportOptions are the flags of export.
@@ -123,12 +124,12 @@ func runRestore(ctx context.Context, e *env, o importOptions) error {
 		}
 	} else {
 		fmt.Fprintf(e.stdout, "restored from %s: %s read, %s added, %s skipped\n", o.FromExport,
-			plural(s.Events, "event"), thousands(s.Added), plural(s.Duplicates, "duplicate"))
-		fmt.Fprintf(e.stdout, "%s, %s (%s new), %s recorded\n", plural(s.Sessions, "session"), plural(s.Entries, "entry"),
-			thousands(s.NewEntries), plural(s.Conflicts, "conflict"))
+			plural.Of(s.Events, "event"), thousands(s.Added), plural.Of(s.Duplicates, "duplicate"))
+		fmt.Fprintf(e.stdout, "%s, %s (%s new), %s recorded\n", plural.Of(s.Sessions, "session"), plural.Of(s.Entries, "entry"),
+			thousands(s.NewEntries), plural.Of(s.Conflicts, "conflict"))
 	}
 	if s.FailedLines > 0 {
-		return fmt.Errorf("%s of %s could not be restored", plural(s.FailedLines, "line"), o.FromExport)
+		return fmt.Errorf("%s of %s could not be restored", plural.Of(s.FailedLines, "line"), o.FromExport)
 	}
 	return nil
 }

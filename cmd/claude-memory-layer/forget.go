@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -376,26 +377,26 @@ func describeSelector(s map[string]string) string {
 func forgetCounts(w io.Writer, r forgetJSON) {
 	conflicts := "no conflicts"
 	if r.Conflicts > 0 {
-		conflicts = plural(r.Conflicts, "conflict")
+		conflicts = plural.Of(r.Conflicts, "conflict")
 	}
-	fmt.Fprintf(w, "  %s, %s, %s\n", plural(r.Entries, "entry"), plural(r.Evidence, "evidence quote"), conflicts)
-	line := plural(r.EventsDeleted, "event") + " deleted"
+	fmt.Fprintf(w, "  %s, %s, %s\n", plural.Of(r.Entries, "entry"), plural.Of(r.Evidence, "evidence quote"), conflicts)
+	line := plural.Of(r.EventsDeleted, "event") + " deleted"
 	if r.EventsRedacted > 0 {
-		line += fmt.Sprintf(", %s redacted (text replaced by %q)", plural(r.EventsRedacted, "message"), store.Redacted)
+		line += fmt.Sprintf(", %s redacted (text replaced by %q)", plural.Of(r.EventsRedacted, "message"), store.Redacted)
 	}
 	fmt.Fprintf(w, "  %s\n", line)
 	if r.Sessions > 0 {
-		line = plural(r.Sessions, "session") + " concerned (summary cleared)"
+		line = plural.Of(r.Sessions, "session") + " concerned (summary cleared)"
 		if r.SessionsEmptied > 0 {
 			line += fmt.Sprintf(", %d left empty", r.SessionsEmptied)
 		}
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 	if r.InjectionsRewritten > 0 {
-		fmt.Fprintf(w, "  forgotten memory ids dropped from %s\n", plural(r.InjectionsRewritten, "injection record"))
+		fmt.Fprintf(w, "  forgotten memory ids dropped from %s\n", plural.Of(r.InjectionsRewritten, "injection record"))
 	}
 	if r.Released > 0 {
-		fmt.Fprintf(w, "  %s no longer contested\n", plural(r.Released, "other memory"))
+		fmt.Fprintf(w, "  %s no longer contested\n", plural.Of(r.Released, "other memory"))
 	}
 }
 

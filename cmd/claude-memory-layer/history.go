@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
@@ -196,7 +197,7 @@ func describeEvent(ev store.Event) string {
 		}
 		s := fmt.Sprintf("injected %s (%d chars)", strings.Join(cids, ", "), p.Get("chars").Int())
 		if n := p.Get("warnings").Int(); n > 0 {
-			s += fmt.Sprintf(", %s", plural(int(n), "conflict warning"))
+			s += fmt.Sprintf(", %s", plural.Of(int(n), "conflict warning"))
 		}
 		return s
 	case store.TypeEvidenceAligned:
@@ -225,8 +226,8 @@ func describeEvent(ev store.Event) string {
 			kinds = append(kinds, k.String())
 		}
 		return fmt.Sprintf("forgot by %s: %s, %s deleted, %s redacted", strings.Join(kinds, "+"),
-			plural(int(p.Get("entries").Int()), "entry"), plural(int(p.Get("events_deleted").Int()), "event"),
-			plural(int(p.Get("events_redacted").Int()), "event"))
+			plural.Of(int(p.Get("entries").Int()), "entry"), plural.Of(int(p.Get("events_deleted").Int()), "event"),
+			plural.Of(int(p.Get("events_redacted").Int()), "event"))
 	case store.TypeSessionStarted:
 		if s := p.Get("source").String(); s != "" {
 			return "session started (" + s + ")"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -99,7 +100,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if sum.Failed > 0 {
-		return fmt.Errorf("%s could not be imported", plural(sum.Failed, "transcript"))
+		return fmt.Errorf("%s could not be imported", plural.Of(sum.Failed, "transcript"))
 	}
 	return nil
 }
@@ -173,9 +174,9 @@ func printImportSummary(e *env, o importOptions, s *ingest.Summary) error {
 		skipped = append(skipped, fmt.Sprintf("%d forgotten", s.Forgotten))
 	}
 	skipped = append(skipped, fmt.Sprintf("%d failed", s.Failed))
-	fmt.Fprintf(e.stdout, "imported %s of %d (%s) in %.1fs\n", plural(s.Imported, "session"), s.Sessions, strings.Join(skipped, ", "), s.Seconds)
-	fmt.Fprintf(e.stdout, "messages: %s read, %s added, %s\n", thousands(s.Messages), thousands(s.Added), plural(s.Duplicates, "duplicate")+" skipped")
-	fmt.Fprintf(e.stdout, "entries:  %s verified, %s candidate (%s new), %s\n", thousands(s.Verified), thousands(s.Candidates), thousands(s.NewEntries), plural(s.Conflicts, "conflict"))
+	fmt.Fprintf(e.stdout, "imported %s of %d (%s) in %.1fs\n", plural.Of(s.Imported, "session"), s.Sessions, strings.Join(skipped, ", "), s.Seconds)
+	fmt.Fprintf(e.stdout, "messages: %s read, %s added, %s\n", thousands(s.Messages), thousands(s.Added), plural.Of(s.Duplicates, "duplicate")+" skipped")
+	fmt.Fprintf(e.stdout, "entries:  %s verified, %s candidate (%s new), %s\n", thousands(s.Verified), thousands(s.Candidates), thousands(s.NewEntries), plural.Of(s.Conflicts, "conflict"))
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
 )
 
@@ -141,7 +142,7 @@ func runUninstall(ctx context.Context, e *env, args []string) error {
 	if removed, err := settings.RemoveHooks(path, false); err != nil {
 		return err
 	} else if removed > 0 {
-		fmt.Fprintf(e.stdout, "removed %s from %s\n", plural(removed, "memory hook"), path)
+		fmt.Fprintf(e.stdout, "removed %s from %s\n", plural.Of(removed, "memory hook"), path)
 	}
 	// Without the claude CLI (or if it failed) the plugin is still enabled:
 	// turn it off in settings.json and say so, rather than leave it running.
@@ -182,7 +183,7 @@ func dropSettingsHooks(e *env, dryRun bool, why string) error {
 	}
 	if removed > 0 {
 		fmt.Fprintf(e.stdout, "removed %s an earlier install added to %s: %s, and both would run each hook twice\n",
-			plural(removed, "memory hook"), path, why)
+			plural.Of(removed, "memory hook"), path, why)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
@@ -202,12 +203,12 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 	fmt.Fprintf(w, "  created:  %s\n", humanTime(x.Created))
 	injected := "never"
 	if x.InjectCount > 0 {
-		injected = fmt.Sprintf("%s, last %s", plural(x.InjectCount, "prompt"), humanTime(x.LastInjected))
+		injected = fmt.Sprintf("%s, last %s", plural.Of(x.InjectCount, "prompt"), humanTime(x.LastInjected))
 	}
 	fmt.Fprintf(w, "  injected: %s\n", injected)
 	used := "never cited by an answer"
 	if x.UseCount > 0 {
-		used = fmt.Sprintf("cited by %s, last %s", plural(x.UseCount, "answer"), humanTime(x.LastUsed))
+		used = fmt.Sprintf("cited by %s, last %s", plural.Of(x.UseCount, "answer"), humanTime(x.LastUsed))
 	}
 	fmt.Fprintf(w, "  used:     %s\n", used)
 
@@ -287,13 +288,13 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 	if len(m.Injections) == 0 {
 		fmt.Fprintln(w, "Never injected into a prompt.")
 	} else {
-		fmt.Fprintf(w, "Injected into %s\n", plural(len(m.Injections), "prompt"))
+		fmt.Fprintf(w, "Injected into %s\n", plural.Of(len(m.Injections), "prompt"))
 		for _, ev := range m.Injections {
 			fmt.Fprintf(w, "  %s  session %s  event #%d\n", humanTime(ev.Time), ev.SessionID, ev.ID)
 		}
 	}
 	if len(m.Citations) > 0 {
-		fmt.Fprintf(w, "Cited by %s\n", plural(len(m.Citations), "answer"))
+		fmt.Fprintf(w, "Cited by %s\n", plural.Of(len(m.Citations), "answer"))
 		for _, ev := range m.Citations {
 			fmt.Fprintf(w, "  %s  session %s  event #%d\n", humanTime(ev.Time), ev.SessionID, ev.ID)
 		}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 )
 
 type statsOptions struct {
@@ -162,11 +164,11 @@ func printStats(w io.Writer, s statsJSON, path string, tty bool) {
 		row("Recall", "nothing injected yet")
 	} else {
 		row("Recall", fmt.Sprintf("%s, %.0f chars on average, %.1f memories each",
-			plural(s.Recall.Injections, "injection"), s.Recall.AvgChars, s.Recall.MemoriesPerInjection))
+			plural.Of(s.Recall.Injections, "injection"), s.Recall.AvgChars, s.Recall.MemoriesPerInjection))
 	}
-	used := fmt.Sprintf("%s injected, %s cited by answers", plural(s.Recall.InjectedMemories, "memory"), plural(s.Recall.Uses, "time"))
+	used := fmt.Sprintf("%s injected, %s cited by answers", plural.Of(s.Recall.InjectedMemories, "memory"), plural.Of(s.Recall.Uses, "time"))
 	if s.Recall.Flagged > 0 {
-		used += fmt.Sprintf("; %s of memories not shown or not stored", plural(s.Recall.Flagged, "citation"))
+		used += fmt.Sprintf("; %s of memories not shown or not stored", plural.Of(s.Recall.Flagged, "citation"))
 	}
 	row("Used", used)
 	if len(s.Projects) > 0 {
@@ -176,7 +178,7 @@ func printStats(w io.Writer, s statsJSON, path string, tty bool) {
 			if name == "" {
 				name = "(none)"
 			}
-			fmt.Fprintf(w, "  %-40s %s, %s, %s\n", name, plural(p.Events, "event"), plural(p.Entries, "entry"), plural(p.Sessions, "session"))
+			fmt.Fprintf(w, "  %-40s %s, %s, %s\n", name, plural.Of(p.Events, "event"), plural.Of(p.Entries, "entry"), plural.Of(p.Sessions, "session"))
 		}
 	}
 }

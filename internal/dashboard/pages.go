@@ -16,6 +16,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/correct"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -46,7 +47,7 @@ func parseTemplates() (map[string]*template.Template, error) {
 		"clip":    clip,
 		"msgID":   func(id int64) string { return store.EventCID(id) },
 		"q":       url.QueryEscape,
-		"plural":  plural,
+		"plural":  plural.Of,
 		"hasText": func(s string) bool { return strings.TrimSpace(s) != "" },
 		"first": func(vs []store.Evidence) []store.Evidence {
 			return vs[:min(len(vs), 1)]
@@ -112,16 +113,6 @@ func clip(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + "…"
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "y") {
-		return strconv.Itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies"
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // flashes are the messages a redirect after a change may show, by key, so

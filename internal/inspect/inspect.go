@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -266,7 +267,7 @@ func (m Memory) Note() string {
 	if left <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s not shown; shown: %s", count(left, "more quote"), firstAndLatest(len(m.Evidence), " said"))
+	return fmt.Sprintf("%s not shown; shown: %s", plural.Of(left, "more quote"), firstAndLatest(len(m.Evidence), " said"))
 }
 
 // bySaid returns x's quotes in the order they were said
@@ -311,14 +312,6 @@ func firstAndLatest(max int, verb string) string {
 		return "the first" + verb + " and the latest"
 	}
 	return fmt.Sprintf("the first%s and the %d latest", verb, max-1)
-}
-
-// count is "1 more quote", "2 more quotes".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func conflicts(ctx context.Context, db *store.DB, x store.Entry) ([]Conflict, error) {
@@ -374,10 +367,10 @@ type Omitted struct {
 func (o Omitted) Note() string {
 	var parts []string
 	if o.Quotes > 0 {
-		parts = append(parts, "the messages around "+count(o.Quotes, "more quote"))
+		parts = append(parts, "the messages around "+plural.Of(o.Quotes, "more quote"))
 	}
 	if o.Records > 0 {
-		parts = append(parts, count(o.Records, "more record")+" of the memory's life")
+		parts = append(parts, plural.Of(o.Records, "more record")+" of the memory's life")
 	}
 	if len(parts) == 0 {
 		return ""

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -54,7 +55,7 @@ func summary(sess store.Session, evs []store.Event, entries []store.Entry) strin
 		if n == 0 {
 			return ""
 		}
-		s := plural(n, "prompt") + "; no file changed"
+		s := plural.Of(n, "prompt") + "; no file changed"
 		if kept := memoryCounts(entries); kept != "" {
 			return s + "; kept " + kept + "."
 		}
@@ -216,15 +217,8 @@ func memoryCounts(entries []store.Entry) string {
 	var parts []string
 	for _, t := range []string{"decision", "constraint", "preference", "fact", "lesson", "task", "reference"} {
 		if n[t] > 0 {
-			parts = append(parts, plural(n[t], t))
+			parts = append(parts, plural.Of(n[t], t))
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
