@@ -66,6 +66,15 @@ func copyFile(t *testing.T, src, dst string) {
 	}
 }
 
+// v1Copy copies testdata/v1.db to a temporary directory as memory.db and
+// returns its path.
+func v1Copy(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	copyFile(t, "testdata/v1.db", path)
+	return path
+}
+
 // TestUpgradeFromV1 opens a database written by schema version 1: it migrates
 // with every row intact, leaves a backup, and still finds its text.
 func TestUpgradeFromV1(t *testing.T) {
@@ -73,8 +82,7 @@ func TestUpgradeFromV1(t *testing.T) {
 		writeV1(t, "testdata/v1.db")
 	}
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "memory.db")
-	copyFile(t, "testdata/v1.db", path)
+	path := v1Copy(t)
 	db, err := Open(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -121,8 +129,7 @@ func TestUpgradeFromV1(t *testing.T) {
 func TestFailedMigrationKeepsOldDatabase(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "memory.db")
-	copyFile(t, "testdata/v1.db", path)
+	path := v1Copy(t)
 	// Sabotage: a table that migration 0002 wants to create already exists.
 	raw, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
@@ -194,8 +201,7 @@ func TestUpgradeMovesInjectionCounts(t *testing.T) {
 func TestUpgradeKeepsNewestBackup(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "memory.db")
-	copyFile(t, "testdata/v1.db", path)
+	path := v1Copy(t)
 	db, err := Open(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -255,9 +261,8 @@ func undoNewestMigration(t *testing.T, db *DB) {
 func TestOpenLeavesLargeUpgrade(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "memory.db")
-	copyFile(t, "testdata/v1.db", path)
+	path := v1Copy(t)
+	dir := filepath.Dir(path)
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -306,8 +311,7 @@ func TestOpenLeavesLargeUpgrade(t *testing.T) {
 // second time, gives up with its context, and upgrades once the lock is free.
 func TestUpgradesTakeTurns(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "memory.db")
-	copyFile(t, "testdata/v1.db", path)
+	path := v1Copy(t)
 	unlock, err := lockUpgrade(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
