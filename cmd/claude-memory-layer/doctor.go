@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
@@ -104,12 +105,28 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return []check{{"store", "warn", path + " does not exist yet (created by the first hook run)", ""}}
 	}
+	// A failed background upgrade leaves the hooks without memories (see
+	// pipeline.SpawnUpgrade); the open below upgrades in the foreground.
+	why, at, failed := pipeline.UpgradeFailure(cfg.DataDir)
+	if failed {
+		why = fmt.Sprintf("the background upgrade failed at %s: %s", at.Format(time.RFC3339), why)
+	}
 	db, err := store.Open(ctx, path, store.Options{BusyTimeout: 5 * time.Second})
 	if err != nil {
-		return []check{{"store", "fail", err.Error(), "see the log; a backup of an upgraded store is kept as memory.db.v<N>.bak"}}
+		detail := err.Error()
+		if failed {
+			detail += "; " + why
+		}
+		return []check{{"store", "fail", detail, "see the log; a backup of an upgraded store is kept as memory.db.v<N>.bak"}}
 	}
 	defer db.Close()
 	var out []check
+	if failed {
+		// The store is at this build's schema now: the failure no longer
+		// holds back the hooks, nor should it hold back the next upgrade.
+		pipeline.RecordUpgrade(cfg.DataDir, nil)
+		out = append(out, check{"upgrade", "warn", why + "; the store is upgraded now", ""})
+	}
 	v, err := db.Version(ctx)
 	switch {
 	case err != nil:

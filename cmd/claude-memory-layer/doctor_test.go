@@ -1,10 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 // TestCheckSpool: doctor says nothing waits, that records wait for the next
@@ -24,5 +31,45 @@ func TestCheckSpool(t *testing.T) {
 		if c := checkSpool(tt.st, now); c.Status != tt.status {
 			t.Errorf("%+v: %s %q, want %s", tt.st, c.Status, c.Detail, tt.status)
 		}
+	}
+}
+
+// TestDoctorFailedUpgrade: doctor says why the background upgrade failed,
+// upgrades the store itself, and then lets the failure go.
+func TestDoctorFailedUpgrade(t *testing.T) {
+	te := newTestEnv(t)
+	dir := te.vars["CLAUDE_MEMORY_DIR"]
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	storetest.OldStore(t, filepath.Join(dir, "memory.db"), 0)
+	pipeline.RecordUpgrade(dir, errors.New("vacuum into: disk is full"))
+
+	doctorChecks := func() map[string]check {
+		te.run(t, "doctor", "--json")
+		var rep struct {
+			Checks []check `json:"checks"`
+		}
+		if err := json.Unmarshal(te.stdout.Bytes(), &rep); err != nil {
+			t.Fatalf("doctor --json: %v\n%s", err, te.stdout)
+		}
+		out := map[string]check{}
+		for _, c := range rep.Checks {
+			out[c.Name] = c
+		}
+		return out
+	}
+	checks := doctorChecks()
+	if c := checks["upgrade"]; c.Status != "warn" || !strings.Contains(c.Detail, "disk is full") {
+		t.Errorf("upgrade check %+v, want a warning that says why", c)
+	}
+	if c := checks["schema"]; c.Status != "ok" {
+		t.Errorf("schema check %+v after doctor's own upgrade", c)
+	}
+	if _, _, failed := pipeline.UpgradeFailure(dir); failed {
+		t.Error("the failure is still recorded once the store is upgraded")
+	}
+	if c, ok := doctorChecks()["upgrade"]; ok {
+		t.Errorf("the second doctor still reports %+v", c)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
+
 	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
 )
 
@@ -32,11 +34,23 @@ func Spawn(sessionID string, env []string, args ...string) error {
 // that failed (RecordUpgrade) it starts none for upgradeRetry: each
 // attempt copies the whole store, and a full disk fails them all alike.
 func SpawnUpgrade(dataDir string, env []string) error {
-	if fi, err := os.Stat(filepath.Join(dataDir, upgradeFailed)); err == nil && time.Since(fi.ModTime()) < upgradeRetry {
-		why, _ := os.ReadFile(filepath.Join(dataDir, upgradeFailed))
-		return fmt.Errorf("the last upgrade failed %s ago, next attempt after %s: %s", time.Since(fi.ModTime()).Round(time.Second), upgradeRetry, strings.TrimSpace(string(why)))
+	if why, at, ok := UpgradeFailure(dataDir); ok && time.Since(at) < upgradeRetry {
+		return fmt.Errorf("the last upgrade failed %s ago, next attempt after %s: %s", time.Since(at).Round(time.Second), upgradeRetry, why)
 	}
 	return spawn(env, "upgrade", "--wait=0")
+}
+
+// UpgradeFailure says why the last upgrade failed and when, as
+// RecordUpgrade noted it; ok is false when none has failed since the last
+// that succeeded.
+func UpgradeFailure(dataDir string) (why string, at time.Time, ok bool) {
+	p := filepath.Join(dataDir, upgradeFailed)
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", time.Time{}, false
+	}
+	b, _ := regular.ReadFile(p, 4<<10)
+	return strings.TrimSpace(string(b)), fi.ModTime(), true
 }
 
 // upgradeFailed is the file in the data directory that says why the last
