@@ -111,6 +111,7 @@ func subjectOf(s *sent, h hit, typ Type, korean bool) string {
 		return phraseSubject(stripMarkers(s.norm[s.body:], false), false)
 	}
 	from, to := s.clauseAround(h.at)
+	to = max(to, h.end) // a trigger may hold a clause's end ("issue: ")
 	if h.at <= from || typ == Preference || typ == Task || typ == Decision || h.k == contrast {
 		end := h.end
 		if typ == Decision || h.k == contrast {
@@ -392,6 +393,7 @@ func lessonSubject(s *sent, h hit) string {
 		return phraseSubject(s.norm[s.body:], false)
 	}
 	from, to := s.clauseAround(h.at)
+	to = max(to, h.end) // a trigger may hold a clause's end ("issue: ")
 	if t := phraseSubject(cutStops(s.norm[h.end:to]), false); t != "" && h.end > h.at {
 		return t
 	}
