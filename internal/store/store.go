@@ -326,6 +326,10 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 		if v, err = db.Version(ctx); err != nil || v == len(names) {
 			return err
 		}
+		if v > len(names) {
+			// A newer build upgraded it while this one waited.
+			return fmt.Errorf("migrate: file at version %d, build knows %d: %w", v, len(names), ErrNewerSchema)
+		}
 		// An upgrade of a store that holds data: keep a copy first, so a failed
 		// migration never costs the user their memories.
 		if err := db.backup(ctx, v); err != nil {
@@ -341,7 +345,12 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return fmt.Errorf("migrate: read version: %w", err)
 	}
-	for _, name := range names[min(v, len(names)):] {
+	if v > len(names) {
+		// Setting this build's version would hide the newer build's
+		// migrations from it: it would run them again.
+		return fmt.Errorf("migrate: file at version %d, build knows %d: %w", v, len(names), ErrNewerSchema)
+	}
+	for _, name := range names[v:] {
 		b, err := migrations.ReadFile(name)
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)

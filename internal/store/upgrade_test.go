@@ -335,3 +335,64 @@ func TestUpgradesTakeTurns(t *testing.T) {
 		t.Fatalf("version %d, want %d", v, SchemaVersion())
 	}
 }
+
+// TestUpgradeOvertakenByANewerBuild: an upgrade waiting for the lock while a
+// newer build upgrades the store further leaves the store as the newer
+// build left it: its version, its backup. An old build's MCP server still
+// running after a plugin update is such a waiter.
+func TestUpgradeOvertakenByANewerBuild(t *testing.T) {
+	t.Parallel()
+	path := v1Copy(t)
+	unlock, err := lockUpgrade(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := make(chan error, 1)
+	go func() {
+		db, err := Open(context.Background(), path, Options{})
+		if err == nil {
+			db.Close()
+		}
+		opened <- err
+	}()
+	// Let the Open read version 1 and wait at the lock. (Should it be late,
+	// it reads the newer version at once and the test proves nothing.)
+	time.Sleep(300 * time.Millisecond)
+
+	// The newer build: this build's migrations and one more, and its backup.
+	newer := SchemaVersion() + 1
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := migrationNames()
+	for _, name := range names[1:] {
+		b, _ := migrations.ReadFile(name)
+		if _, err := raw.Exec(string(b)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if _, err := raw.Exec(fmt.Sprintf("PRAGMA user_version = %d", newer)); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	backup := path + ".v1.bak"
+	copyFile(t, "testdata/v1.db", backup)
+	unlock()
+
+	if err := <-opened; !errors.Is(err, ErrNewerSchema) {
+		t.Errorf("Open after a newer build's upgrade: %v, want ErrNewerSchema", err)
+	}
+	raw, err = sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var v int
+	if err := raw.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != newer {
+		t.Errorf("version %d (%v), want the newer build's %d", v, err, newer)
+	}
+	if _, err := os.Stat(backup); err != nil {
+		t.Errorf("the newer build's backup: %v", err)
+	}
+}
