@@ -24,26 +24,27 @@ func runUpgrade(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// A worker of this build upgrades the store as it opens it, so one
-	// holding the lock has done it or is doing it. A hook starts an upgrade
-	// at each call until the store is upgraded, and those do not wait.
-	unlock, err := pipeline.Lock(ctx, cfg.DataDir, *wait)
-	if errors.Is(err, pipeline.ErrLocked) {
-		fmt.Fprintln(e.stdout, "another worker is running; the hooks start the upgrade again while the store needs it")
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	// Started by a hook, nobody reads this command's output: the log says
 	// how it went.
 	log, closeLog := fileLog(cfg.LogPath())
 	defer closeLog()
 	log = log.With("worker", "upgrade")
+	// A worker of this build upgrades the store as it opens it, so one
+	// holding the lock has done it or is doing it. A hook starts an upgrade
+	// at each call until the store is upgraded, and those do not wait.
+	unlock, err := pipeline.Lock(ctx, cfg.DataDir, *wait)
+	if errors.Is(err, pipeline.ErrLocked) {
+		log.Info("another worker is running; hooks try the upgrade again while the store needs it")
+		fmt.Fprintln(e.stdout, "another worker is running; hooks try the upgrade again while the store needs it")
+		return nil
+	}
+	if err != nil {
+		log.Error("upgrade the store", "err", err)
+		return err
+	}
+	defer unlock()
 	start := time.Now()
-	v, err := upgrade(ctx, e)
-	pipeline.RecordUpgrade(cfg.DataDir, err)
+	v, err := upgrade(ctx, e, cfg.DataDir)
 	if err != nil {
 		log.Error("upgrade the store", "err", err, "elapsed", time.Since(start))
 		return err
@@ -54,15 +55,22 @@ func runUpgrade(ctx context.Context, e *env, args []string) error {
 }
 
 // upgrade opens the store, which upgrades it, and stores what the spool
-// holds; it returns the store's schema version.
-func upgrade(ctx context.Context, e *env) (int, error) {
+// holds; it returns the store's schema version. It notes for the hooks
+// whether the upgrade failed (pipeline.RecordUpgrade): an interrupted one
+// (the machine shutting down) did not, and neither did one whose store
+// opened, whatever then went wrong with the spool.
+func upgrade(ctx context.Context, e *env, dataDir string) (int, error) {
 	db, _, err := openStore(ctx, e)
 	if err != nil {
+		if ctx.Err() == nil {
+			pipeline.RecordUpgrade(dataDir, err)
+		}
 		return 0, err
 	}
 	defer db.Close()
+	pipeline.RecordUpgrade(dataDir, nil)
 	if err := db.Fold(ctx); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("store the spool: %w", err)
 	}
 	return db.Version(ctx)
 }

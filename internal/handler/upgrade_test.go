@@ -47,6 +47,11 @@ func TestLargeStoreUpgradesOutsideHooks(t *testing.T) {
 	if log := readLog(t, data); !strings.Contains(log, "store upgrading in the background") {
 		t.Errorf("the log does not say why the hooks did without the store:\n%s", log)
 	}
+	// The upgrades those three hooks started give way to the busy worker,
+	// so the one the next prompt starts is the one that upgrades.
+	waitFor(t, data, "the hooks' upgrades giving way to the busy worker", func() bool {
+		return strings.Count(readLog(t, data), "another worker is running") == 3
+	})
 
 	unlock()
 	validReply(t, runBinary(t, "user-prompt-submit", data, in("UserPromptSubmit", `,"prompt_id":"p2","prompt":"What did we pick for the cache?"`)), "UserPromptSubmit")
