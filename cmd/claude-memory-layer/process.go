@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
@@ -34,35 +36,56 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := pipeline.Lock(ctx, cfg.DataDir, *wait)
+	// Started by a hook, nobody reads this command's output or its
+	// errors: the log says how it went, from the first thing that fails.
+	log, closeLog := fileLog(cfg.LogPath())
+	defer closeLog()
+	log = log.With("worker", "process", "session", *session)
+	o := processOptions{session: *session, wait: *wait, transcript: *transcript, cwd: *cwd, ended: *ended, end: fs.Changed("ended")}
+	res, err := process(ctx, e, cfg, log, o)
 	if err != nil {
+		log.Error("process", "err", err)
 		return err
+	}
+	fmt.Fprintf(e.stdout, "session %s: %d messages, %d entries (%d verified, %d candidates, %d new), %d conflicts, extractor %s\n",
+		*session, res.Messages, res.Extracted, res.Verified, res.Candidates, res.New, res.Conflicts, res.Extractor)
+	return nil
+}
+
+type processOptions struct {
+	session, transcript, cwd, ended string
+	end                             bool // record the end, for reason ended
+	wait                            time.Duration
+}
+
+// process stores what SessionEnd could not and distils the session.
+func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o processOptions) (pipeline.Result, error) {
+	unlock, err := pipeline.Lock(ctx, cfg.DataDir, o.wait)
+	if err != nil {
+		return pipeline.Result{}, err
 	}
 	defer unlock()
 	db, _, err := openStore(ctx, e)
 	if err != nil {
-		return err
+		return pipeline.Result{}, err
 	}
 	defer db.Close()
-	log, closeLog := fileLog(cfg.LogPath())
-	defer closeLog()
-	log = log.With("worker", "process", "session", *session)
 	// A hook that could not open the store spooled what it could (a start
 	// mark registers the session): store it before reading the session.
 	if err := db.Fold(ctx); err != nil {
 		log.Error("store the spool", "err", err)
 	}
 	rec := &capture.Recorder{DB: db, Log: log}
-	if *transcript != "" {
-		s := store.Session{ID: *session, Project: project.Identify(*cwd), Cwd: *cwd, TranscriptPath: *transcript, StartedAt: e.now()}
+	if o.transcript != "" {
+		s := store.Session{ID: o.session, Project: project.Identify(o.cwd), Cwd: o.cwd, TranscriptPath: o.transcript, StartedAt: e.now()}
 		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := ingest.Register(ctx, tx, s); return err }); err != nil {
-			return err
+			return pipeline.Result{}, fmt.Errorf("register the session: %w", err)
 		}
 	}
-	sess, err := db.Read().Session(ctx, *session)
-	if err == nil && fs.Changed("ended") && sess.EndedAt.IsZero() {
-		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, *ended, []byte("process --ended "+*ended), e.now()); err != nil {
-			return err
+	sess, err := db.Read().Session(ctx, o.session)
+	if err == nil && o.end && sess.EndedAt.IsZero() {
+		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, o.ended, []byte("process --ended "+o.ended), e.now()); err != nil {
+			return pipeline.Result{}, fmt.Errorf("end the session: %w", err)
 		}
 		sess.EndedAt = e.now()
 	}
@@ -79,14 +102,7 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	}
 	ext, fallback := extractorFor(cfg, log)
 	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now}
-	res, err := p.Process(ctx, *session)
-	if err != nil {
-		log.Error("process", "err", err)
-		return err
-	}
-	fmt.Fprintf(e.stdout, "session %s: %d messages, %d entries (%d verified, %d candidates, %d new), %d conflicts, extractor %s\n",
-		*session, res.Messages, res.Extracted, res.Verified, res.Candidates, res.New, res.Conflicts, res.Extractor)
-	return nil
+	return p.Process(ctx, o.session)
 }
 
 // workerStep is how many transcript bytes the worker stores per

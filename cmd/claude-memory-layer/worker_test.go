@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
@@ -40,5 +41,26 @@ func TestUpgradeRecordsOnlyFailures(t *testing.T) {
 	}
 	if v, err := te.openDB(t).Version(context.Background()); err != nil || v != store.SchemaVersion() {
 		t.Errorf("version %d (%v) after the upgrade, want %d", v, err, store.SchemaVersion())
+	}
+}
+
+// TestProcessLogsItsFailures: the worker SessionEnd starts has no one to
+// read its errors but the log, failing to open the store included.
+func TestProcessLogsItsFailures(t *testing.T) {
+	te := newTestEnv(t)
+	dir := te.vars["CLAUDE_MEMORY_DIR"]
+	// A directory where the store should be: no open can succeed.
+	if err := os.MkdirAll(filepath.Join(dir, "memory.db"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if code := te.run(t, "process", "--session", "s1", "--transcript", "/nonexistent.jsonl", "--cwd", "/p", "--ended", "logout"); code == 0 {
+		t.Fatal("process exited 0 without a store")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log := string(b); !strings.Contains(log, "worker=process") || !strings.Contains(log, "is a directory") {
+		t.Errorf("the log does not say why the worker failed:\n%s", log)
 	}
 }
