@@ -14,15 +14,27 @@ import (
 )
 
 // Backups lists the copies Open made before schema upgrades
-// (memory.db.v<N>.bak); they hold everything the store held at the time.
+// (memory.db.v<N>.bak), and those an upgrade killed while copying left
+// unfinished (memory.db.v<N>.bak.<pid>.tmp); they hold everything the
+// store held at the time.
 func (db *DB) Backups() ([]string, error) {
-	m, err := filepath.Glob(db.path + ".v*.bak")
-	if err != nil {
-		return nil, fmt.Errorf("list backups: %w", err)
+	var m []string
+	for _, pattern := range []string{backupPattern, unfinishedPattern} {
+		p, err := filepath.Glob(db.path + pattern)
+		if err != nil {
+			return nil, fmt.Errorf("list backups: %w", err)
+		}
+		m = append(m, p...)
 	}
 	sort.Strings(m)
 	return m, nil
 }
+
+// The names of upgrade backups after the store's: finished, and unfinished.
+const (
+	backupPattern     = ".v*.bak"
+	unfinishedPattern = ".v*.bak.*.tmp"
+)
 
 // RemoveBackups deletes the upgrade backups, which would otherwise keep
 // forgotten content, and returns the paths it removed.
@@ -64,13 +76,23 @@ func (db *DB) backup(ctx context.Context, v int) error {
 	if _, err := os.Stat(dst); err == nil {
 		return nil
 	}
+	// A copy an upgrade killed midway left is a whole store nothing would
+	// remove but forget. The caller holds the upgrade lock, so no other
+	// upgrade is writing one now.
+	if cut, err := filepath.Glob(db.path + unfinishedPattern); err == nil {
+		for _, p := range cut {
+			os.Remove(p)
+		}
+	}
+	// Created empty and 0600 first: VACUUM INTO writes into an empty file
+	// as it finds it, and would create one readable by others.
 	tmp := fmt.Sprintf("%s.%d.tmp", dst, os.Getpid())
-	os.Remove(tmp)
-	if _, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
-		os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp, 0o600); err != nil {
+	f.Close()
+	if _, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
 		os.Remove(tmp)
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -394,5 +395,31 @@ func TestUpgradeOvertakenByANewerBuild(t *testing.T) {
 	}
 	if _, err := os.Stat(backup); err != nil {
 		t.Errorf("the newer build's backup: %v", err)
+	}
+}
+
+// TestUpgradeRemovesUnfinishedBackups: the copy of an upgrade killed while
+// copying is a whole store; forget lists it with the backups, and the next
+// upgrade removes it.
+func TestUpgradeRemovesUnfinishedBackups(t *testing.T) {
+	t.Parallel()
+	path := v1Copy(t)
+	cut := path + ".v1.bak.4242.tmp"
+	if err := os.WriteFile(cut, []byte("half a store"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := os.Stat(cut); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the unfinished copy is still there after an upgrade: %v", err)
+	}
+	if err := os.WriteFile(cut, []byte("half a store"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Backups(); !slices.Contains(got, cut) {
+		t.Errorf("Backups() = %q, leaves out %s, which forget must remove", got, cut)
 	}
 }
