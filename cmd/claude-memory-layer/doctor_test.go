@@ -3,15 +3,12 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 // TestCheckSpool: doctor says nothing waits, that records wait for the next
@@ -38,11 +35,7 @@ func TestCheckSpool(t *testing.T) {
 // upgrades the store itself, and then lets the failure go.
 func TestDoctorFailedUpgrade(t *testing.T) {
 	te := newTestEnv(t)
-	dir := te.vars["CLAUDE_MEMORY_DIR"]
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	storetest.OldStore(t, filepath.Join(dir, "memory.db"), 0)
+	dir := te.oldStore(t)
 	pipeline.RecordUpgrade(dir, errors.New("vacuum into: disk is full"))
 
 	doctorChecks := func() map[string]check {

@@ -19,11 +19,7 @@ import (
 // failure.
 func TestUpgradeRecordsOnlyFailures(t *testing.T) {
 	te := newTestEnv(t)
-	dir := te.vars["CLAUDE_MEMORY_DIR"]
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	storetest.OldStore(t, filepath.Join(dir, "memory.db"), 0)
+	dir := te.oldStore(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -63,4 +59,16 @@ func TestProcessLogsItsFailures(t *testing.T) {
 	if log := string(b); !strings.Contains(log, "worker=process") || !strings.Contains(log, "is a directory") {
 		t.Errorf("the log does not say why the worker failed:\n%s", log)
 	}
+}
+
+// oldStore gives te's data directory a small store at schema version 1, as
+// the first release wrote it, and returns the directory.
+func (te *testEnv) oldStore(tb testing.TB) string {
+	tb.Helper()
+	dir := te.vars["CLAUDE_MEMORY_DIR"]
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	storetest.OldStore(tb, filepath.Join(dir, "memory.db"), 0)
+	return dir
 }
