@@ -12,6 +12,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -151,7 +152,9 @@ func elapsed(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds
 // discarding when the file cannot be opened (the command's output still says
 // what failed).
 func fileLog(path string) (*slog.Logger, func()) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Non-blocking, regular files only: a FIFO there would hang a detached
+	// worker before it takes its lock, one per hook that starts it.
+	f, err := regular.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return slog.New(slog.DiscardHandler), func() {}
 	}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -71,4 +73,34 @@ func (te *testEnv) oldStore(tb testing.TB) string {
 	}
 	storetest.OldStore(tb, filepath.Join(dir, "memory.db"), 0)
 	return dir
+}
+
+// TestWorkerLogIsNoFIFO: a FIFO where the log or the upgrade record should
+// be hangs neither the workers the hooks start (they open the log before
+// their lock, so each would hang) nor the record of a failed upgrade.
+func TestWorkerLogIsNoFIFO(t *testing.T) {
+	te := newTestEnv(t)
+	dir := te.oldStore(t)
+	fifo := func(name string) {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	returns := func(what string, f func()) {
+		done := make(chan struct{})
+		go func() { f(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s hangs on a FIFO", what)
+		}
+	}
+	fifo("claude-memory-layer.log")
+	returns("upgrade", func() {
+		if code := te.run(t, "upgrade", "--wait=0"); code != 0 {
+			t.Errorf("upgrade beside a FIFO log exited %d: %s", code, te.stderr)
+		}
+	})
+	fifo("upgrade.failed")
+	returns("RecordUpgrade", func() { pipeline.RecordUpgrade(dir, errors.New("disk is full")) })
 }

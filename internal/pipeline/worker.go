@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
-
 	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
 // InProcessLimit is the most messages a SessionEnd hook processes itself with
@@ -68,7 +67,12 @@ func RecordUpgrade(dataDir string, err error) {
 		os.Remove(p)
 		return
 	}
-	os.WriteFile(p, []byte(err.Error()+"\n"), 0o600)
+	f, err2 := regular.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err2 != nil {
+		return
+	}
+	defer f.Close()
+	f.WriteString(err.Error() + "\n")
 }
 
 func spawn(env []string, args ...string) error {
