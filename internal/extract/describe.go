@@ -111,7 +111,11 @@ func subjectOf(s *sent, h hit, typ Type, korean bool) string {
 		return phraseSubject(stripMarkers(s.norm[s.body:], false), false)
 	}
 	from, to := s.clauseAround(h.at)
-	to = max(to, h.end) // a trigger may hold a clause's end ("issue: ")
+	if to < h.end {
+		// The trigger holds the clause's end ("the real issue: X"): what
+		// it is about is the clause after it.
+		_, to = s.clauseAround(h.end)
+	}
 	if h.at <= from || typ == Preference || typ == Task || typ == Decision || h.k == contrast {
 		end := h.end
 		if typ == Decision || h.k == contrast {
@@ -393,7 +397,11 @@ func lessonSubject(s *sent, h hit) string {
 		return phraseSubject(s.norm[s.body:], false)
 	}
 	from, to := s.clauseAround(h.at)
-	to = max(to, h.end) // a trigger may hold a clause's end ("issue: ")
+	if to < h.end {
+		// The trigger holds the clause's end ("the real issue: X"): what
+		// it is about is the clause after it.
+		_, to = s.clauseAround(h.end)
+	}
 	if t := phraseSubject(cutStops(s.norm[h.end:to]), false); t != "" && h.end > h.at {
 		return t
 	}

@@ -355,3 +355,25 @@ func TestOfflineEmptyAndOdd(t *testing.T) {
 		t.Errorf("got %s, want nothing", dump(got))
 	}
 }
+
+// TestLessonTriggerEndsAClause: a lesson's trigger that ends in a colon
+// ("the real issue:") closes its own clause; the subject is the clause after
+// it, not the trigger word. Cutting it from the trigger's clause panicked.
+func TestLessonTriggerEndsAClause(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ text, subject string }{
+		{"The real issue: pgbouncer was dropping prepared statements after a reload.", "pgbouncer dropping prepared"},
+		{"The workaround: pin pgbouncer to 1.21 until the fix lands.", "pin pgbouncer 1.21"},
+	} {
+		s := newSent(0, 0, tt.text, false)
+		hits, _ := analyze(s)
+		if len(hits) == 0 || hits[0].typ != Lesson {
+			t.Fatalf("%q: hits %+v, want a lesson first", tt.text, hits)
+		}
+		var c cand
+		describeLesson(s, hits[0], &c)
+		if c.subject != tt.subject {
+			t.Errorf("%q: subject %q, want %q", tt.text, c.subject, tt.subject)
+		}
+	}
+}
