@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // runUpgrade brings the store to this build's schema and stores what the
@@ -56,13 +57,14 @@ func runUpgrade(ctx context.Context, e *env, args []string) error {
 
 // upgrade opens the store, which upgrades it, and stores what the spool
 // holds; it returns the store's schema version. It notes for the hooks
-// whether the upgrade failed (pipeline.RecordUpgrade): an interrupted one
-// (the machine shutting down) did not, and neither did one whose store
-// opened, whatever then went wrong with the spool.
+// whether the upgrade failed (pipeline.RecordUpgrade). Some did not: an
+// interrupted one (the machine shutting down), one overtaken by a newer
+// build's, and one whose store opened, whatever then went wrong with the
+// spool.
 func upgrade(ctx context.Context, e *env, dataDir string) (int, error) {
 	db, _, err := openStore(ctx, e)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !errors.Is(err, store.ErrNewerSchema) {
 			pipeline.RecordUpgrade(dataDir, err)
 		}
 		return 0, err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,37 @@ func TestUpgradeRecordsOnlyFailures(t *testing.T) {
 	}
 	if v, err := te.openDB(t).Version(context.Background()); err != nil || v != store.SchemaVersion() {
 		t.Errorf("version %d (%v) after the upgrade, want %d", v, err, store.SchemaVersion())
+	}
+}
+
+// TestUpgradeRecordsAFailure: an upgrade that cannot open the store is
+// noted as failed, so that the hooks do not start another at every call;
+// finding a newer build's store is no failure of the upgrade.
+func TestUpgradeRecordsAFailure(t *testing.T) {
+	te := newTestEnv(t)
+	dir := te.vars["CLAUDE_MEMORY_DIR"]
+	if err := os.MkdirAll(filepath.Join(dir, "memory.db"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if code := te.run(t, "upgrade"); code == 0 {
+		t.Fatal("upgrade exited 0 without a store it can open")
+	}
+	if why, _, failed := pipeline.UpgradeFailure(dir); !failed || !strings.Contains(why, "is a directory") {
+		t.Errorf("failure noted: %v %q, want why the open failed", failed, why)
+	}
+
+	te = newTestEnv(t)
+	dir = te.vars["CLAUDE_MEMORY_DIR"]
+	db := te.openDB(t)
+	if _, err := db.SQL().Exec(fmt.Sprintf("PRAGMA user_version = %d", store.SchemaVersion()+1)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if code := te.run(t, "upgrade"); code == 0 {
+		t.Fatal("upgrade of a newer build's store exited 0")
+	}
+	if why, _, failed := pipeline.UpgradeFailure(dir); failed {
+		t.Errorf("a newer build's store noted as a failed upgrade: %s", why)
 	}
 }
 
