@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -15,19 +14,10 @@ import (
 
 // Backups lists the copies Open made before schema upgrades
 // (memory.db.v<N>.bak), and those an upgrade killed while copying left
-// unfinished (memory.db.v<N>.bak.<pid>.tmp); they hold everything the
-// store held at the time.
+// unfinished (memory.db.v<N>.bak.<pid>.tmp): each holds what the store
+// held at the time, or part of it.
 func (db *DB) Backups() ([]string, error) {
-	var m []string
-	for _, pattern := range []string{backupPattern, unfinishedPattern} {
-		p, err := filepath.Glob(db.path + pattern)
-		if err != nil {
-			return nil, fmt.Errorf("list backups: %w", err)
-		}
-		m = append(m, p...)
-	}
-	sort.Strings(m)
-	return m, nil
+	return db.besides(backupPattern, unfinishedPattern)
 }
 
 // The names of upgrade backups after the store's: finished, and unfinished.
@@ -35,6 +25,32 @@ const (
 	backupPattern     = ".v*.bak"
 	unfinishedPattern = ".v*.bak.*.tmp"
 )
+
+// besides lists the files next to the store whose names are the store's
+// followed by a name matching one of patterns. Only that end is a
+// pattern: a glob of the whole path would read a '[' or '*' in the data
+// directory's path as one, and so find nothing for forget to remove.
+func (db *DB) besides(patterns ...string) ([]string, error) {
+	dir, base := filepath.Dir(db.path), filepath.Base(db.path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("list backups: %w", err)
+	}
+	var out []string
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), base)
+		if !ok {
+			continue
+		}
+		for _, p := range patterns {
+			if m, _ := filepath.Match(p, rest); m {
+				out = append(out, filepath.Join(dir, e.Name()))
+				break
+			}
+		}
+	}
+	return out, nil
+}
 
 // RemoveBackups deletes the upgrade backups, which would otherwise keep
 // forgotten content, and returns the paths it removed.
@@ -72,17 +88,17 @@ func lockUpgrade(ctx context.Context, path string) (unlock func(), err error) {
 // everything they do, so keeping them all made every upgrade add the
 // store's size to the data directory for good.
 func (db *DB) backup(ctx context.Context, v int) error {
-	dst := fmt.Sprintf("%s.v%d.bak", db.path, v)
-	if _, err := os.Stat(dst); err == nil {
-		return nil
-	}
 	// A copy an upgrade killed midway left is a whole store nothing would
 	// remove but forget. The caller holds the upgrade lock, so no other
 	// upgrade is writing one now.
-	if cut, err := filepath.Glob(db.path + unfinishedPattern); err == nil {
+	if cut, err := db.besides(unfinishedPattern); err == nil {
 		for _, p := range cut {
 			os.Remove(p)
 		}
+	}
+	dst := fmt.Sprintf("%s.v%d.bak", db.path, v)
+	if _, err := os.Stat(dst); err == nil {
+		return nil
 	}
 	// Created empty and 0600 first: VACUUM INTO writes into an empty file
 	// as it finds it, and would create one readable by others.

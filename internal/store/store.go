@@ -210,7 +210,7 @@ func (db *DB) checkReadable(ctx context.Context) error {
 	case v < SchemaVersion():
 		return fmt.Errorf("file at version %d, build knows %d: %w", v, SchemaVersion(), ErrOldSchema)
 	case v > SchemaVersion():
-		return fmt.Errorf("file at version %d, build knows %d: %w", v, SchemaVersion(), ErrNewerSchema)
+		return newerSchema(v)
 	}
 	return nil
 }
@@ -291,6 +291,11 @@ func (db *DB) Version(ctx context.Context) (int, error) {
 // ErrNewerSchema is returned when the file was written by a newer build.
 var ErrNewerSchema = errors.New("database schema is newer than this build")
 
+// newerSchema is ErrNewerSchema for a file at version v.
+func newerSchema(v int) error {
+	return fmt.Errorf("file at version %d, build knows %d: %w", v, SchemaVersion(), ErrNewerSchema)
+}
+
 // migrate brings the file to this build's schema, unless it holds data, is
 // at an older version and is larger than upTo (when upTo > 0).
 func (db *DB) migrate(ctx context.Context, upTo int64) error {
@@ -307,7 +312,7 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 		return nil
 	}
 	if v > len(names) {
-		return fmt.Errorf("migrate: file at version %d, build knows %d: %w", v, len(names), ErrNewerSchema)
+		return fmt.Errorf("migrate: %w", newerSchema(v))
 	}
 	if v > 0 && upTo > 0 {
 		if fi, err := os.Stat(db.path); err == nil && fi.Size() > upTo {
@@ -328,7 +333,7 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 		}
 		if v > len(names) {
 			// A newer build upgraded it while this one waited.
-			return fmt.Errorf("migrate: file at version %d, build knows %d: %w", v, len(names), ErrNewerSchema)
+			return fmt.Errorf("migrate: %w", newerSchema(v))
 		}
 		// An upgrade of a store that holds data: keep a copy first, so a failed
 		// migration never costs the user their memories.
@@ -348,7 +353,7 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 	if v > len(names) {
 		// Setting this build's version would hide the newer build's
 		// migrations from it: it would run them again.
-		return fmt.Errorf("migrate: file at version %d, build knows %d: %w", v, len(names), ErrNewerSchema)
+		return fmt.Errorf("migrate: %w", newerSchema(v))
 	}
 	for _, name := range names[v:] {
 		b, err := migrations.ReadFile(name)

@@ -423,3 +423,47 @@ func TestUpgradeRemovesUnfinishedBackups(t *testing.T) {
 		t.Errorf("Backups() = %q, leaves out %s, which forget must remove", got, cut)
 	}
 }
+
+// TestBackupsInAnyDirectory: the backups are found, and so removed by
+// forget, whatever the data directory's path holds; a '[' in it made a
+// glob of the whole path find nothing.
+func TestBackupsInAnyDirectory(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "data [ab]*")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "memory.db")
+	copyFile(t, "testdata/v1.db", path)
+	db, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got, err := db.RemoveBackups(); err != nil || len(got) != 1 || got[0] != path+".v1.bak" {
+		t.Fatalf("RemoveBackups() = %q, %v; want the upgrade's backup", got, err)
+	}
+	if _, err := os.Stat(path + ".v1.bak"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the backup is still there: %v", err)
+	}
+}
+
+// TestUpgradeRemovesUnfinishedBesideAFinished: an unfinished copy goes even
+// when the upgrade finds its backup already made.
+func TestUpgradeRemovesUnfinishedBesideAFinished(t *testing.T) {
+	t.Parallel()
+	path := v1Copy(t)
+	copyFile(t, "testdata/v1.db", path+".v1.bak")
+	cut := path + ".v1.bak.4242.tmp"
+	if err := os.WriteFile(cut, []byte("half a store"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := os.Stat(cut); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the unfinished copy is still there: %v", err)
+	}
+}
