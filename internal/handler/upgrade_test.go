@@ -50,7 +50,7 @@ func TestLargeStoreUpgradesOutsideHooks(t *testing.T) {
 	// The upgrades those three hooks started give way to the busy worker,
 	// so the one the next prompt starts is the one that upgrades.
 	waitFor(t, data, "the hooks' upgrades giving way to the busy worker", func() bool {
-		return strings.Count(readLog(t, data), "another worker is running") == 3
+		return strings.Count(readLog(t, data), "another worker is running") >= 3
 	})
 
 	unlock()

@@ -357,7 +357,7 @@ func TestUpgradeOvertakenByANewerBuild(t *testing.T) {
 		opened <- err
 	}()
 	// Let the Open read version 1 and wait at the lock. (Should it be late,
-	// it reads the newer version at once and the test proves nothing.)
+	// it reads the newer version and returns before the unlock: checked.)
 	time.Sleep(300 * time.Millisecond)
 
 	// The newer build: this build's migrations and one more, and its backup.
@@ -379,6 +379,11 @@ func TestUpgradeOvertakenByANewerBuild(t *testing.T) {
 	raw.Close()
 	backup := path + ".v1.bak"
 	copyFile(t, "testdata/v1.db", backup)
+	select {
+	case err := <-opened:
+		t.Fatalf("Open returned before the lock was let go (%v): it did not wait there, and the test proves nothing", err)
+	default:
+	}
 	unlock()
 
 	if err := <-opened; !errors.Is(err, ErrNewerSchema) {
