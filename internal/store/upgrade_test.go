@@ -405,27 +405,33 @@ func TestUpgradeOvertakenByANewerBuild(t *testing.T) {
 
 // TestUpgradeRemovesUnfinishedBackups: the copy of an upgrade killed while
 // copying is a whole store; forget lists it with the backups, and the next
-// upgrade removes it.
+// upgrade removes it, also when it finds its own backup already made.
 func TestUpgradeRemovesUnfinishedBackups(t *testing.T) {
 	t.Parallel()
-	path := v1Copy(t)
-	cut := path + ".v1.bak.4242.tmp"
-	if err := os.WriteFile(cut, []byte("half a store"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := os.Stat(cut); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the unfinished copy is still there after an upgrade: %v", err)
-	}
-	if err := os.WriteFile(cut, []byte("half a store"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := db.Backups(); !slices.Contains(got, cut) {
-		t.Errorf("Backups() = %q, leaves out %s, which forget must remove", got, cut)
+	for _, made := range []bool{false, true} {
+		path := v1Copy(t)
+		if made {
+			copyFile(t, "testdata/v1.db", path+".v1.bak")
+		}
+		cut := path + ".v1.bak.4242.tmp"
+		writeCut := func() {
+			if err := os.WriteFile(cut, []byte("half a store"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeCut()
+		db, err := Open(context.Background(), path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := os.Stat(cut); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("backup made before: %v; the unfinished copy is still there after an upgrade: %v", made, err)
+		}
+		writeCut()
+		if got, _ := db.Backups(); !slices.Contains(got, cut) {
+			t.Errorf("Backups() = %q, leaves out %s, which forget must remove", got, cut)
+		}
 	}
 }
 
@@ -450,25 +456,5 @@ func TestBackupsInAnyDirectory(t *testing.T) {
 	}
 	if _, err := os.Stat(path + ".v1.bak"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the backup is still there: %v", err)
-	}
-}
-
-// TestUpgradeRemovesUnfinishedBesideAFinished: an unfinished copy goes even
-// when the upgrade finds its backup already made.
-func TestUpgradeRemovesUnfinishedBesideAFinished(t *testing.T) {
-	t.Parallel()
-	path := v1Copy(t)
-	copyFile(t, "testdata/v1.db", path+".v1.bak")
-	cut := path + ".v1.bak.4242.tmp"
-	if err := os.WriteFile(cut, []byte("half a store"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if _, err := os.Stat(cut); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the unfinished copy is still there: %v", err)
 	}
 }
