@@ -318,6 +318,17 @@ func (s *sent) clauseAround(at int) (int, int) {
 	return from, to
 }
 
+// clauseOf returns the clause of low that trigger h starts: the clause
+// around h.at, which ends past the trigger. A trigger that holds the end of
+// its clause ("the real issue: X") is about the clause after it.
+func (s *sent) clauseOf(h hit) (int, int) {
+	from, to := s.clauseAround(h.at)
+	if to < h.end {
+		_, to = s.clauseAround(h.end)
+	}
+	return from, to
+}
+
 func (s *sent) differentClause(a, b int) bool {
 	if a > b {
 		a, b = b, a

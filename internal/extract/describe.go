@@ -110,12 +110,7 @@ func subjectOf(s *sent, h hit, typ Type, korean bool) string {
 		}
 		return phraseSubject(stripMarkers(s.norm[s.body:], false), false)
 	}
-	from, to := s.clauseAround(h.at)
-	if to < h.end {
-		// The trigger holds the clause's end ("the real issue: X"): what
-		// it is about is the clause after it.
-		_, to = s.clauseAround(h.end)
-	}
+	from, to := s.clauseOf(h)
 	if h.at <= from || typ == Preference || typ == Task || typ == Decision || h.k == contrast {
 		end := h.end
 		if typ == Decision || h.k == contrast {
@@ -396,12 +391,7 @@ func lessonSubject(s *sent, h hit) string {
 		}
 		return phraseSubject(s.norm[s.body:], false)
 	}
-	from, to := s.clauseAround(h.at)
-	if to < h.end {
-		// The trigger holds the clause's end ("the real issue: X"): what
-		// it is about is the clause after it.
-		_, to = s.clauseAround(h.end)
-	}
+	from, to := s.clauseOf(h)
 	if t := phraseSubject(cutStops(s.norm[h.end:to]), false); t != "" && h.end > h.at {
 		return t
 	}
