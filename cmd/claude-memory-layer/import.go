@@ -4,15 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -119,7 +117,7 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 		return nil, err
 	}
 	defer db.Close()
-	log, closeLog := fileLog(cfg.LogPath())
+	log, closeLog := hook.OpenLog(cfg, io.Discard)
 	defer closeLog()
 	log = log.With("command", "import")
 	ext, fallback := extractorFor(cfg, log)
@@ -147,19 +145,6 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 
 // elapsed is d in seconds, to the millisecond.
 func elapsed(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
-
-// fileLog returns a logger writing to the data directory's log file, or
-// discarding when the file cannot be opened (the command's output still says
-// what failed).
-func fileLog(path string) (*slog.Logger, func()) {
-	// Non-blocking, regular files only: a FIFO there would hang a detached
-	// worker before it takes its lock, one per hook that starts it.
-	f, err := regular.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return slog.New(slog.DiscardHandler), func() {}
-	}
-	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }
-}
 
 func printImportSummary(e *env, o importOptions, s *ingest.Summary) error {
 	if o.JSON {

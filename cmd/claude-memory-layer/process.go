@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
@@ -38,7 +40,7 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	}
 	// Started by a hook, nobody reads this command's output or its
 	// errors: the log says how it went, from the first thing that fails.
-	log, closeLog := fileLog(cfg.LogPath())
+	log, closeLog := hook.OpenLog(cfg, io.Discard)
 	defer closeLog()
 	log = log.With("worker", "process", "session", *session)
 	o := processOptions{session: *session, wait: *wait, transcript: *transcript, cwd: *cwd, ended: *ended, end: fs.Changed("ended")}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -27,7 +29,7 @@ func runUpgrade(ctx context.Context, e *env, args []string) error {
 	}
 	// Started by a hook, nobody reads this command's output: the log says
 	// how it went.
-	log, closeLog := fileLog(cfg.LogPath())
+	log, closeLog := hook.OpenLog(cfg, io.Discard)
 	defer closeLog()
 	log = log.With("worker", "upgrade")
 	// A worker of this build upgrades the store as it opens it, so one

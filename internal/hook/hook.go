@@ -146,7 +146,7 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, opt Options, h Handler) (cod
 	cfg, cfgErr := config.Load(opt.Getenv)
 	var closeLog func()
 	if cfgErr == nil {
-		log, closeLog = openLog(cfg, stderr)
+		log, closeLog = OpenLog(cfg, stderr)
 		defer closeLog()
 	}
 	log = log.With("hook", opt.Name)

@@ -5,18 +5,19 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"syscall"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
 // maxLog is the size at which the log file is rotated to a single .1 backup.
 const maxLog = 8 << 20
 
-// openLog opens the log file in the data directory (mode 0600, created with the
-// directory if missing). When it cannot be opened, diagnostics go to fallback;
-// stderr of an exit-0 hook only reaches Claude Code's debug log, never the user.
-func openLog(cfg config.Config, fallback io.Writer) (*slog.Logger, func()) {
+// OpenLog opens the log file in the data directory (mode 0600, created with the
+// directory if missing), for a hook or a command that has no one to read its
+// stderr. When it cannot be opened, diagnostics go to fallback; stderr of an
+// exit-0 hook only reaches Claude Code's debug log, never the user.
+func OpenLog(cfg config.Config, fallback io.Writer) (*slog.Logger, func()) {
 	path := cfg.LogPath()
 	if err := config.EnsureDir(cfg.DataDir); err != nil {
 		l := slog.New(slog.NewTextHandler(fallback, nil))
@@ -27,14 +28,9 @@ func openLog(cfg config.Config, fallback io.Writer) (*slog.Logger, func()) {
 		os.Rename(path, path+".1")
 	}
 	// Non-blocking: opening a FIFO for writing would wait for a reader, and
-	// this runs before the hook's deadline does.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
-	if err == nil {
-		if fi, serr := f.Stat(); serr != nil || !fi.Mode().IsRegular() {
-			f.Close()
-			err = fmt.Errorf("%s is not a regular file", path)
-		}
-	}
+	// this runs before the hook's deadline does (or, in a detached worker,
+	// before its lock).
+	f, err := regular.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		l := slog.New(slog.NewTextHandler(fallback, nil))
 		l.Error("log file unavailable", "path", path, "err", err)
