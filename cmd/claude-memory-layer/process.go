@@ -86,10 +86,11 @@ func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o
 	}
 	sess, err := db.Read().Session(ctx, o.session)
 	if err == nil && o.end && sess.EndedAt.IsZero() {
-		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, o.ended, []byte("process --ended "+o.ended), e.now()); err != nil {
+		now := e.now()
+		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, o.ended, []byte("process --ended "+o.ended), now); err != nil {
 			return pipeline.Result{}, fmt.Errorf("end the session: %w", err)
 		}
-		sess.EndedAt = e.now()
+		sess.EndedAt = now
 	}
 	// A SessionEnd hook that ran out of budget left the rest of the
 	// transcript for the worker: store it before extracting.

@@ -37,8 +37,9 @@ func runUpgrade(ctx context.Context, e *env, args []string) error {
 	// at each call until the store is upgraded, and those do not wait.
 	unlock, err := pipeline.Lock(ctx, cfg.DataDir, *wait)
 	if errors.Is(err, pipeline.ErrLocked) {
-		log.Info("another worker is running; hooks try the upgrade again while the store needs it")
-		fmt.Fprintln(e.stdout, "another worker is running; hooks try the upgrade again while the store needs it")
+		const busy = "another worker is running; hooks try the upgrade again while the store needs it"
+		log.Info(busy)
+		fmt.Fprintln(e.stdout, busy)
 		return nil
 	}
 	if err != nil {
