@@ -135,7 +135,9 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 // current leaves out of the memory list the items a warning shows as
 // replaced: a superseded statement is shown beside its replacement. An item
 // that says more than the replaced statement stays, marked, since the rest
-// of what it says may still hold.
+// of what it says may still hold. A message a superseded entry quotes (stale)
+// is left to the ledger's warning; without one (warnings off) it is not shown,
+// as it is not the current state.
 func current(sel []Item, warns []Warning) []Item {
 	replaced := map[string]string{}
 	for _, w := range warns {
@@ -147,6 +149,7 @@ func current(sel []Item, warns []Warning) []Item {
 	for _, it := range sel {
 		by, ok := replaced[it.CID]
 		switch {
+		case it.stale:
 		case !ok:
 			out = append(out, it)
 		case len(it.Excerpt) > 2*len(statementOf(warns, it.CID)):
@@ -154,7 +157,9 @@ func current(sel []Item, warns []Warning) []Item {
 			out = append(out, it)
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && len(replaced) > 0 {
+		// Only replaced statements matched: they are shown, and the
+		// warnings after them say what replaced them.
 		return sel
 	}
 	return out

@@ -375,3 +375,24 @@ func TestBriefCorrections(t *testing.T) {
 		t.Errorf("brief lacks the pinned %s:\n%s", pinned.CID, got)
 	}
 }
+
+// TestSupersededOnlyMatch: a prompt that matches only the replaced side of a
+// reversal still gets the warning naming the newer side. Dropping the old
+// side's message before deciding whether to answer left nothing to answer
+// with, so the prompt got nothing at all.
+func TestSupersededOnlyMatch(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	old := put(t, db, "decision", "queue broker", "Background jobs go through RabbitMQ on the shared broker", "background jobs go through rabbitmq on the shared broker host", 0)
+	nw := put(t, db, "decision", "queue broker", "Moved the job queue to Redis streams", "we moved the job queue to redis streams", 3)
+	if _, err := db.AddConflict(context.Background(), store.Conflict{Older: old.ID, Newer: nw.ID, Kind: "supersedes", Reason: "moved"},
+		store.Event{Type: store.TypeConflict, DedupeKey: "c1"}); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "Is rabbitmq on the shared broker host still what we use?")
+	for _, want := range []string{ConflictOpen, old.CID, nw.CID, "redis streams"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}

@@ -65,6 +65,10 @@ type Item struct {
 	Excerpt, ContextExcerpt string
 	// ReplacedBy names the item that replaced a statement this one makes.
 	ReplacedBy string
+	// stale marks a message a superseded entry quotes: it counts for
+	// whether the prompt is answered and brings the ledger's warning, which
+	// then shows it beside its replacement (current).
+	stale bool
 }
 
 // messageItem is the item showing captured message e, ex of its text.
@@ -115,7 +119,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err != nil {
 		return nil, err
 	}
-	msgs, err = withoutSuperseded(ctx, db, mergeRoles(msgs, roles))
+	msgs, err = markSuperseded(ctx, db, mergeRoles(msgs, roles))
 	if err != nil {
 		return nil, err
 	}
@@ -605,24 +609,23 @@ func mergeRoles(msgs, roles []Item) []Item {
 	return msgs
 }
 
-// withoutSuperseded drops the messages a superseded entry quotes: the ledger
-// shows them inside the warning about their replacement.
-func withoutSuperseded(ctx context.Context, db *store.DB, msgs []Item) ([]Item, error) {
+// markSuperseded marks the messages a superseded entry quotes. They are
+// not dropped here: a prompt whose best match is the old side of a reversal
+// is still about it, and must get the warning that names the newer side
+// (current then shows the old side only inside that warning).
+func markSuperseded(ctx context.Context, db *store.DB, msgs []Item) ([]Item, error) {
 	ids := make([]int64, len(msgs))
 	for i, m := range msgs {
 		ids[i] = m.events[0]
 	}
 	gone, err := db.SupersededQuotes(ctx, ids)
-	if err != nil || len(gone) == 0 {
-		return msgs, err
+	if err != nil {
+		return nil, err
 	}
-	out := msgs[:0]
-	for _, m := range msgs {
-		if !gone[m.events[0]] {
-			out = append(out, m)
-		}
+	for i := range msgs {
+		msgs[i].stale = gone[msgs[i].events[0]]
 	}
-	return out, nil
+	return msgs, nil
 }
 
 // entryQuotes is how many of an entry's quotes the prompt path reads, the
