@@ -143,9 +143,18 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, err
 	}
 	items = withOutcome(items, then)
+	// Tool output opens the gate alone only for a prompt about the
+	// project's own past ("which JDK did it start on when we ran it?"): a
+	// build log, a file read or a diff holds every word of a stack, so
+	// matching one says a how-to question is about the same technology, not
+	// about anything the project did. Otherwise it comes along once a
+	// prompt, an answer or a memory opens the gate.
+	ours := oursRE.MatchString(prompt)
 	relevant := 0.0
 	for _, it := range items {
-		relevant = math.Max(relevant, it.Relevance)
+		if ours || it.Kind != store.TypeToolObservation {
+			relevant = math.Max(relevant, it.Relevance)
+		}
 	}
 	floor := minRelevance
 	if cfg.Threshold > 0 {

@@ -475,3 +475,23 @@ func FuzzWithoutUsedLine(f *testing.F) {
 		}
 	})
 }
+
+// TestToolOutputAloneOpensNoGate: a how-to question that matches only a tool
+// run (a file the project read) gets nothing; a question about what the
+// project itself ran gets that tool output.
+func TestToolOutputAloneOpensNoGate(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "boot", Project: proj, DedupeKey: "boot:1",
+		Text: "Bash: mvn spring-boot:run\nStarting ShopApplication using Java 21.0.2 with PID 4242\nTomcat initialized with port 8080 (http)"}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "How do I change the Tomcat port of a Spring Boot application?"); got != "" {
+		t.Errorf("a how-to question got tool output alone:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Which Java did ShopApplication start with when we ran it on Tomcat?"); !strings.Contains(got, "21.0.2") {
+		t.Errorf("a question about our own run did not get its output:\n%s", got)
+	}
+}
