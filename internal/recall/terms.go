@@ -5,24 +5,31 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
-// stopwords are dropped from queries: they match everything and rank nothing.
-var stopwords = wordSet(`a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing done down during each few for from further had has have having he her
-here hers him his how i if in into is it its itself just let me more most my no nor not now of off on once only or other
-our ours out over own same she should so some such than that the their them then there these they this those through to
-too under until up very was we were what when where which while who whom why will with would you your yours also please
-make sure thanks thank hi hello ok okay yes want need like get got use used using add fix change look tell know think
-ever still going go way thing things something anything lot much many one two new old` +
-	// Russian function words, as common as English ones in a Russian prompt.
-	` и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне было вот от меня еще
-нет о из ему теперь когда даже ну ли если уже или ни быть был него до вас нибудь опять уж вам ведь там потом себя ничего ей
-может они тут где есть надо ней для мы тебя их чем была сам чтоб без будто чего раз тоже себе под будет ж тогда кто этот
-того потому этого какой какая какие каким совсем ним здесь этом почти мой тем чтобы нее сейчас были куда зачем почему всех
-никогда можно при об хоть после над больше тот через эти нас про всего них много разве эту моя этой перед том такой им
-более всегда всю между это как-то какое`)
+// requestWords are dropped from queries besides the function words of the
+// prompt's languages (funcwords): the words every request to an assistant
+// uses ("please", "tell", "fix", "thanks") and the English function words
+// the package's short English list lacks ("not", "when", "why"). They match
+// everything and rank nothing.
+var requestWords = wordSet(`above again against below does doing done down during few further having hers its itself
+just let no nor not off once ours own she so until when whom why will yours please sure make thanks thank hi hello ok
+okay yes want need like get got use used using add fix change look tell know think ever still going go way thing things
+something anything lot much many one two new old`)
+
+// stopSet is what a query drops: the function words of the prompt's
+// languages, and requestWords.
+type stopSet struct{ fw funcwords.Set }
+
+func stopsFor(text string) stopSet {
+	return stopSet{funcwords.For(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}))}
+}
+
+func (s stopSet) has(w string) bool { return requestWords[w] || s.fw.Has(w) }
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
@@ -62,9 +69,10 @@ func terms(prompt string) (out []string, glued map[string]bool) {
 	// prompt would match every message that cited the same memory.
 	prompt = citationRE.ReplaceAllString(head(prompt), " ")
 	seen := map[string]bool{}
+	stops := stopsFor(prompt)
 	add := func(t string) string {
 		t = strings.ToLower(strings.Trim(t, "._-/"))
-		if utf8.RuneCountInString(t) < 2 || stopwords[t] || seen[t] || len(out) >= maxTerms {
+		if utf8.RuneCountInString(t) < 2 || stops.has(t) || seen[t] || len(out) >= maxTerms {
 			return ""
 		}
 		seen[t] = true

@@ -146,8 +146,9 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 
 func tokens(s string) map[string]bool {
 	m := map[string]bool{}
+	stops := stopsFor(s)
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(w) > 1 && !stopwords[w] {
+		if len(w) > 1 && !stops.has(w) {
 			m[w] = true
 		}
 	}

@@ -1,0 +1,52 @@
+package funcwords
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func words(s string) []string { return strings.Fields(strings.ToLower(s)) }
+
+func TestFor(t *testing.T) {
+	for _, tc := range []struct {
+		text     string
+		lang     string   // a language the text must be found in
+		function []string // function words of the text
+		content  []string // words that are not
+	}{
+		{"how do we deploy the api to staging", "eng", []string{"how", "do", "we", "the", "to"}, []string{"deploy", "api", "staging"}},
+		{"¿cómo desplegamos la api en el servidor de pruebas con docker?", "spa", []string{"la", "en", "el", "de", "con"}, []string{"api", "servidor", "docker"}},
+		{"come si configura il server per la porta di sviluppo", "ita", []string{"il", "per", "la", "di"}, []string{"server", "porta", "sviluppo"}},
+		{"почему не работает сборка на сервере", "rus", []string{"не", "на"}, []string{"сборка", "сервере"}},
+		// An English prompt is not taken for German for one "die".
+		{"why did the worker die after the deploy", "eng", []string{"the", "after"}, []string{"die", "worker", "deploy"}},
+	} {
+		s := For(words(tc.text))
+		if !slices.Contains(s.Languages(), tc.lang) {
+			t.Errorf("%q: languages %v lack %s", tc.text, s.Languages(), tc.lang)
+		}
+		for _, w := range tc.function {
+			if !s.Has(w) {
+				t.Errorf("%q: %q is a function word", tc.text, w)
+			}
+		}
+		for _, w := range tc.content {
+			if s.Has(w) {
+				t.Errorf("%q: %q is no function word (languages %v)", tc.text, w, s.Languages())
+			}
+		}
+	}
+}
+
+func TestListsCoverManyLanguages(t *testing.T) {
+	load.Do(parse)
+	if len(codes) < 50 {
+		t.Fatalf("%d languages in lists.txt", len(codes))
+	}
+	for _, c := range []string{"eng", "spa", "kor", "rus", "ita", "hrv", "por", "deu", "fra", "jpn", "zho"} {
+		if !slices.Contains(codes, c) {
+			t.Errorf("no %s list", c)
+		}
+	}
+}
