@@ -12,7 +12,8 @@ import (
 )
 
 // outcomeRE finds a prompt asking how something earlier turned out: "did
-// that go through?", "where did we leave off?", "how did it end?", "на чём
+// that go through?" (English's plain way of asking whether something
+// succeeded, so general), "where did we leave off?", "how did it end?", "на чём
 // оборвалась сессия?", "어떻게 됐어?". Its answer is rarely in words the
 // prompt shares: it is what happened next in that session, an error or the
 // session's last message.
@@ -24,7 +25,8 @@ var outcomeRE = lazyregexp.New(`(?i)\bdid (that|it|this|they|we|the \w+) (go thr
 
 // earlierRE finds a prompt that places what it asks in an earlier session:
 // an outcome question about the project's own past, not a general one
-// ("what happened to Python 2?").
+// ("what happened to Python 2?"). The Russian is the plain words for "last
+// time", "yesterday" and "we", as the English beside them.
 var earlierRE = lazyregexp.New(`(?i)\b(last time|last session|previous session|earlier|yesterday|we|we've|we'd|our)\b|в прошлый раз|прошл|вчера|мы |지난번|저번|어제|우리`)
 
 // outcomeShown is how many messages of what followed are shown: the
@@ -106,9 +108,10 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 	return out, nil
 }
 
-// failedRE finds an answer that reports the turn failed outright (the model
-// API gave up, a request timed out).
-var failedRE = lazyregexp.New(`(?i)^(api error|provider api request failed|request timed out|error:)`)
+// failedRE finds an answer that reports the turn failed outright: a short
+// answer (the model API gave up, the client gave up waiting) whose one line
+// names an error, a failure or a time-out.
+var failedRE = lazyregexp.New(`(?i)^[^\n]{0,160}\b(error|failed|failure|timed out|timeout)\b[^\n]{0,160}$`)
 
 // failed reports a message recording a failure: a tool run the capture marked
 // "(error)" (a non-zero exit, a hook blocking the command), or an answer that

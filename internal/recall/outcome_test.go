@@ -77,10 +77,10 @@ func TestRecallsHowTheLastSessionEnded(t *testing.T) {
 			t.Fatal(err)
 		}
 		say(t, db, id, start, fmt.Sprintf("write the gateway's config module (%s)", id),
-			fmt.Sprintf("Provider API request failed. Provider exception: Request timed out. (%s)", id))
+			fmt.Sprintf("Upstream model call failed: connection reset by peer (%s)", id))
 	}
-	got := recallFor(t, db, defaults(), "Почему в прошлый раз так и не доделали? На чём оборвалась сессия?")
-	if !strings.Contains(got, "Request timed out. (latest)") || strings.Contains(got, "(old)") {
+	got := recallFor(t, db, defaults(), "Вчера мы так и не закончили модуль. Где остановились?")
+	if !strings.Contains(got, "connection reset by peer (latest)") || strings.Contains(got, "(old)") {
 		t.Errorf("want the latest session's end:\n%s", got)
 	}
 }

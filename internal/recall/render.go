@@ -188,6 +188,8 @@ func warningLine(w Warning) string {
 	}
 }
 
+// The block's fixed wording, what Claude is told about what follows ("in
+// this project" is our heading, not a match rule).
 const (
 	memoryHeading = "Memories from earlier sessions in this project, relevant to this prompt (messages verbatim, entries distilled from a verbatim quote; dates are when it was said; cite by id):"
 	conflictNote  = "These sources disagree. An answer that relies on them states the disagreement instead of silently picking a side; it prefers the newer statement only where it explicitly replaces the older, and says so."

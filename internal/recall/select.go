@@ -822,7 +822,8 @@ func acknowledgement(s string) bool {
 }
 
 // currentRE finds a prompt that asks how things stand now ("these days",
-// "currently", "지금"): among items that match, the newer say how.
+// "currently", "at the moment", "지금"): among items that match, the newer
+// say how. Each is English's (or Korean's) ordinary way of saying "now".
 var currentRE = lazyregexp.New(`(?i)\b(now|these days|nowadays|currently|at the moment|any ?more|still|latest|current)\b|지금|현재|요즘`)
 
 // preferNewest raises items by how recent they are among the candidates: the

@@ -3,8 +3,6 @@ package recall
 import (
 	"slices"
 	"sync"
-
-	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
 // synonymGroups are words a developer uses for the same thing in a question
@@ -18,7 +16,7 @@ var synonymGroups = [][]string{
 	{"paging", "pagination", "paginate", "paginated", "pager"},
 	{"skip", "jump"},
 	{"tap", "touch"},
-	{"flaky", "flakey", "flakiness", "intermittent", "intermittently", "sporadic", "sporadically", "random", "randomly", "nondeterministic"},
+	{"flaky", "flakey", "flakiness", "intermittent", "intermittently", "sporadic", "sporadically", "nondeterministic"},
 	{"default", "defaults"},
 	{"slow", "sluggish", "latency"},
 	{"crash", "panic", "segfault"},
@@ -36,23 +34,6 @@ var synonymGroups = [][]string{
 	{"throttle", "throttling", "hammer", "hammering", "backoff"},
 	{"startup", "boot"},
 	{"mobile", "phone"},
-}
-
-// idioms are phrases a question uses where the session would use one word.
-var idioms = []struct {
-	re   *lazyregexp.Regexp
-	word string
-}{
-	{lazyregexp.New(`(?i)\bout[ -]of[ -]the[ -]box\b|\bby default\b`), "default"},
-	{lazyregexp.New(`(?i)\bat random\b`), "randomly"},
-}
-
-// withoutIdioms rewrites a prompt's idioms to the word they stand for.
-func withoutIdioms(prompt string) string {
-	for _, id := range idioms {
-		prompt = id.re.ReplaceAllString(prompt, id.word)
-	}
-	return prompt
 }
 
 // synonymIndex maps each group word's index key to its group.

@@ -31,7 +31,7 @@ type concept struct {
 // concepts groups a prompt's terms into concepts: a Korean word and its
 // particle-less stem are one concept (Terms gives the word, then its stem).
 func concepts(prompt string) []concept {
-	ts, glued := terms(withoutIdioms(prompt))
+	ts, glued := terms(prompt)
 	var out []concept
 	stemOf := map[string]int{} // particle-less stem -> the concept of its word
 	for _, t := range ts {
