@@ -111,6 +111,11 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	if err != nil || len(sel) == 0 {
 		return Injection{}, err
 	}
+	// What an earlier prompt of this session injected is in Claude's context
+	// already: showing it again spends the window on nothing new.
+	if sel = unseen(sel, shownInSession(ctx, db, req)); len(sel) == 0 {
+		return Injection{}, nil
+	}
 	var warns []Warning
 	if cfg.ConflictWarnings {
 		if warns, err = Warnings(ctx, db, cfg, sel); err != nil {
@@ -130,6 +135,50 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	inj.ev = store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
 		Project: req.Project, DedupeKey: store.Key(store.KeyInject, req.SessionID, key), Payload: payload}
 	return inj, nil
+}
+
+// shownInSession is the citation ids that earlier prompts of req's session
+// injected: their records in the store, and those still in the spool (the
+// prompt hook spools its record; the turn's Stop stores it, in the
+// background). A record of req's own prompt (the hook run again for it) does
+// not count.
+func shownInSession(ctx context.Context, db *store.DB, req Request) map[string]bool {
+	if req.SessionID == "" {
+		return nil
+	}
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: req.SessionID, Types: []string{store.TypeMemoryInjected}})
+	if err != nil {
+		return nil // at worst the same memory is shown twice
+	}
+	evs = append(evs, db.Spooled(req.SessionID, store.TypeMemoryInjected)...)
+	shown := map[string]bool{}
+	for _, ev := range evs {
+		var p struct {
+			Memories []string `json:"memories"`
+			PromptID string   `json:"prompt_id"`
+		}
+		if json.Unmarshal(ev.Payload, &p) != nil || (p.PromptID != "" && p.PromptID == req.PromptID) {
+			continue
+		}
+		for _, cid := range p.Memories {
+			shown[cid] = true
+		}
+	}
+	return shown
+}
+
+// unseen is sel less the items already shown.
+func unseen(sel []Item, shown map[string]bool) []Item {
+	if len(shown) == 0 {
+		return sel
+	}
+	out := sel[:0:0]
+	for _, it := range sel {
+		if !shown[it.CID] {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // current leaves out of the memory list the items a warning shows as

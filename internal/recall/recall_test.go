@@ -72,9 +72,16 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
+// recallFor recalls for prompt, the first prompt of a session of its own
+// (a session is not shown again what it was shown).
 func recallFor(t *testing.T, db *store.DB, cfg config.Recall, prompt string) string {
 	t.Helper()
-	out, err := Context(context.Background(), db, cfg, Request{Project: proj, SessionID: "now", PromptID: prompt, Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+	return recallIn(t, db, cfg, "now:"+prompt, prompt)
+}
+
+func recallIn(t *testing.T, db *store.DB, cfg config.Recall, session, prompt string) string {
+	t.Helper()
+	out, err := Context(context.Background(), db, cfg, Request{Project: proj, SessionID: session, PromptID: prompt, Prompt: prompt, Now: day.AddDate(0, 1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,5 +401,41 @@ func TestSupersededOnlyMatch(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in:\n%s", want, got)
 		}
+	}
+}
+
+// TestNotShownTwiceInASession: a memory an earlier prompt of the session
+// injected, in the store or still in the spool, is not injected again; the
+// same prompt run again (its hook retried) still gets it; another session
+// gets it.
+func TestNotShownTwiceInASession(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	put(t, db, "decision", "jwt signing", "Sign JWTs with RS256 keys in ./keys", "we sign JWTs with RS256 keys kept in ./keys", 0)
+	first := recallIn(t, db, defaults(), "s1", "How are JWTs signed?")
+	if !strings.Contains(first, "RS256") {
+		t.Fatalf("first prompt got no memory:\n%s", first)
+	}
+	if got := recallIn(t, db, defaults(), "s1", "Remind me how JWT signing works here?"); got != "" {
+		t.Errorf("the session was shown the same memory again:\n%s", got)
+	}
+	if got := recallIn(t, db, defaults(), "s1", "How are JWTs signed?"); !strings.Contains(got, "RS256") {
+		t.Errorf("the same prompt run again lost its memory:\n%s", got)
+	}
+	if got := recallIn(t, db, defaults(), "s2", "Remind me how JWT signing works here?"); !strings.Contains(got, "RS256") {
+		t.Errorf("another session did not get the memory:\n%s", got)
+	}
+	// The prompt hook spools its record instead of storing it.
+	inj, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "s3", PromptID: "p1", Prompt: "How are JWTs signed?", Now: day.AddDate(0, 1, 0)})
+	if err != nil || inj.Text == "" {
+		t.Fatalf("s3: %v %q", err, inj.Text)
+	}
+	ev, _ := inj.Event()
+	if err := store.Spool(context.Background(), db.Path(), store.Session{ID: "s3", Project: proj}, ev); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallIn(t, db, defaults(), "s3", "Remind me how JWT signing works here?"); got != "" {
+		t.Errorf("a spooled injection was shown again:\n%s", got)
 	}
 }
