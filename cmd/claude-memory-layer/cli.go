@@ -68,6 +68,7 @@ func commands() map[string]command {
 		"supersede": {"record that one memory replaces another", runSupersede},
 		"edit":      {"correct a memory's title, body or type", runEdit},
 		"pin":       {"pin a memory: the session brief always shows it", runPin},
+		"injection": {"turn per-prompt memory injection off or on for this session, or say whether it is on", runInjection},
 		"unpin":     {"unpin a memory", runUnpin},
 		"process":   {"extract memories from a session (the SessionEnd hook's worker)", runProcess},
 		"upgrade":   {"bring the store to this build's schema (the hooks start it for a large store)", runUpgrade},

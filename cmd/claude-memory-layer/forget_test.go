@@ -335,6 +335,9 @@ var slashCommands = map[string]string{
 	"memory-edit":      "edit --args-from-prompt",
 	"memory-pin":       "pin --args-from-prompt",
 	"memory-unpin":     "unpin --args-from-prompt",
+	// per-prompt injection for the session
+	"memory-off": "injection off",
+	"memory-on":  "injection on",
 }
 
 const cliPath = `"${CLAUDE_PLUGIN_ROOT}/bin/claude-memory-layer"`
@@ -405,7 +408,11 @@ func TestSlashCommands(t *testing.T) {
 				t.Fatalf("unexpected command file %s", path)
 			}
 			c := readSlashCommand(t, path)
-			for _, k := range []string{"description", "argument-hint", "allowed-tools"} {
+			keys := []string{"description", "allowed-tools"}
+			if strings.Contains(want, "--args-from-prompt") {
+				keys = append(keys, "argument-hint")
+			}
+			for _, k := range keys {
 				if c.front[k] == "" {
 					t.Errorf("frontmatter has no %s", k)
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pause"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
@@ -264,6 +265,13 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 			env.Log.Error("save command arguments", "err", err)
 		}
 	}
+	// /memory-layer:memory-off and memory-on switch this session's
+	// injection: the command's own prompt reaches this hook first.
+	if off, ok := pause.Command(prompt); ok {
+		if err := pause.Set(env.Config.DataDir, ev.SessionID, off); err != nil {
+			env.Log.Error("switch injection", "off", off, "err", err)
+		}
+	}
 	db, err := openStore(ctx, env, true)
 	if err != nil {
 		return hook.Reply{}, err
@@ -271,7 +279,7 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	defer db.Close()
 	s, registered := lookup(ctx, env, db, ev)
 	var inj recall.Injection
-	if env.Config.Recall.Memories {
+	if env.Config.Recall.Memories && !pause.Paused(env.Config.DataDir, ev.SessionID) {
 		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID, Prompt: prompt, Now: env.Now()})
 		if err != nil {
 			env.Log.Error("recall", "err", err)
@@ -404,6 +412,9 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	if ending {
+		if err := pause.Set(env.Config.DataDir, ev.SessionID, false); err != nil {
+			env.Log.Error("resume injection", "err", err)
+		}
 		if err := rec.End(ctx, ids(s), ev.Get("reason").String(), ev.Raw, env.Now()); err != nil {
 			return hook.Reply{}, err
 		}
