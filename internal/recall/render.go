@@ -191,7 +191,9 @@ func warningLine(w Warning) string {
 // The block's fixed wording, what Claude is told about what follows ("in
 // this project" is our heading, not a match rule).
 const (
-	memoryHeading = "Memories from earlier sessions in this project, relevant to this prompt (messages verbatim, entries distilled from a verbatim quote; dates are when it was said; cite by id):"
+	// memoryHeading's %d is the block's size in tokens, so Claude (and a
+	// user reading the transcript) sees what it costs the context window.
+	memoryHeading = "Memories from earlier sessions in this project (about %d tokens), relevant to this prompt (messages verbatim, entries distilled from a verbatim quote; dates are when it was said; cite by id):"
 	conflictNote  = "These sources disagree. An answer that relies on them states the disagreement instead of silently picking a side; it prefers the newer statement only where it explicitly replaces the older, and says so."
 	replacedNote  = "The newer statement replaced the older one: rely on the newer, and say so where the older might still be assumed."
 	traceText     = "An answer that uses these memories ends with one line \"Memories used: [mem:…]\" naming only those it relied on, or \"Memories used: none\"; being shown is not being used."
@@ -210,7 +212,7 @@ func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendere
 	if withTrace {
 		traceBlock = TraceOpen + "\n" + traceText + "\n" + TraceClose + "\n"
 	}
-	head := privacy.FenceOpen + "\n" + memoryHeading + "\n"
+	head := privacy.FenceOpen + "\n" + fmt.Sprintf(memoryHeading, 1000) + "\n" // room for a size of four digits
 	tail := privacy.FenceClose
 	budget := maxChars - len(head) - len(tail) - len(traceBlock)
 	var out Rendered
@@ -242,9 +244,8 @@ func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendere
 			out.Warnings++
 		}
 	}
-	var b strings.Builder
-	b.WriteString(head)
-	b.WriteString(body.String())
+	var rest strings.Builder
+	rest.WriteString(body.String())
 	if out.Warnings > 0 {
 		note := replacedNote
 		for _, w := range warns[:out.Warnings] {
@@ -252,10 +253,11 @@ func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendere
 				note = conflictNote
 			}
 		}
-		b.WriteString(ConflictOpen + "\n" + warn.String() + note + "\n" + ConflictClose + "\n")
+		rest.WriteString(ConflictOpen + "\n" + warn.String() + note + "\n" + ConflictClose + "\n")
 	}
-	b.WriteString(traceBlock)
-	b.WriteString(tail)
-	out.Text = b.String()
+	rest.WriteString(traceBlock)
+	rest.WriteString(tail)
+	size := len(head) + rest.Len()
+	out.Text = privacy.FenceOpen + "\n" + fmt.Sprintf(memoryHeading, (size+charsPerToken-1)/charsPerToken) + "\n" + rest.String()
 	return out
 }
