@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -242,10 +243,27 @@ func (db *DB) Fold(ctx context.Context) error {
 // One transaction stores about maxSpool bytes at most: a backlog left by
 // writers that ran out of time is worked off a piece at a time, and the live
 // spool waits until the files before it are stored.
-func (t *Tx) fold(ctx context.Context) error {
+func (t *Tx) fold(ctx context.Context) error { return t.foldUpTo(ctx, maxSpool) }
+
+// foldAll is fold without the bound: a forget must plan with everything
+// the spool holds, whatever it costs.
+func (t *Tx) foldAll(ctx context.Context) error { return t.foldUpTo(ctx, math.MaxInt64) }
+
+// foldedBytes is the size of the fold files this transaction stored, which
+// its commit removes.
+func (t *Tx) foldedBytes() int64 {
+	var n int64
+	for _, name := range t.folded {
+		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+func (t *Tx) foldUpTo(ctx context.Context, budget int64) error {
 	path := spoolPath(t.db.path)
 	files := foldFiles(path)
-	budget := int64(maxSpool)
 	folded := false
 	for _, name := range files {
 		if budget <= 0 {

@@ -30,6 +30,9 @@ type Tx struct {
 	c *sql.Conn
 	// folded are the spool's fold files Begin stored, removed at Commit.
 	folded []string
+	// rules are the forgets' standing rules (forget_rule.go), read once.
+	rules     []forgetRule
+	rulesRead bool
 }
 
 // Begin starts a write transaction. It takes the write lock at once (the

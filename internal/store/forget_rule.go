@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// A forget leaves a rule standing in its memory_forgotten event, and every
+// later write honours it (Tx.append refuses an event the rule covers): what
+// was forgotten can still wait outside the database, in the spool, in a fold
+// file a fold could not take, in a transcript row a later Stop re-reads, and
+// none of it may be written back. The rule holds no forgotten text: ids and
+// phrases as hashes, as the rest of the event.
+//
+// The filters of a selector (session, project, date) cover what had been
+// said when the forget ran, events dated up to it: the session or project
+// goes on afterwards. Phrases (the --match words, the quotes of a forgotten
+// memory) cover every later event too: the forgotten words stay forgotten.
+// Phrases are matched word for word, case and accents aside; the forget
+// itself also matched other forms of the words (FTS5's stemmer), which a
+// text that comes back verbatim does not need.
+type forgetRule struct {
+	Until   time.Time    `json:"until"`
+	Session string       `json:"session,omitempty"` // HashTarget of the session id
+	Project string       `json:"project,omitempty"` // HashTarget of the project
+	Before  time.Time    `json:"before,omitzero"`
+	Phrases []phraseHash `json:"phrases,omitempty"` // any of them
+}
+
+// phraseHash is a phrase as a rule keeps it: its number of words, the hash
+// of its first word (a cheap test before a window of words is hashed) and
+// the hash of all its words.
+type phraseHash struct {
+	Words int    `json:"n"`
+	First string `json:"first"`
+	Hash  string `json:"hash"`
+}
+
+// newPhraseHash returns the rule's form of phrase, false when it has no word.
+func newPhraseHash(phrase string) (phraseHash, bool) {
+	w := words(phrase)
+	if len(w) == 0 {
+		return phraseHash{}, false
+	}
+	return phraseHash{Words: len(w), First: wordHash(w[0]), Hash: HashTarget(strings.Join(w, " "))}, true
+}
+
+func wordHash(w string) string { return shortHash(w)[:8] }
+
+// words splits s into lower-case words without accents, as FTS5's unicode61
+// tokenizer does.
+func words(s string) []string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return strings.Fields(b.String())
+}
+
+// forgetRuleOf is the rule a forget of sel leaves, with needles the
+// forgotten memory's quotes.
+func forgetRuleOf(sel ForgetSelector, needles []string, now time.Time) forgetRule {
+	r := forgetRule{Until: now, Before: sel.Before}
+	if sel.SessionID != "" {
+		r.Session = HashTarget(sel.SessionID)
+	}
+	if sel.Project != "" {
+		r.Project = HashTarget(sel.Project)
+	}
+	for _, n := range append([]string{strings.TrimSpace(sel.Phrase)}, needles...) {
+		if ph, ok := newPhraseHash(n); ok {
+			r.Phrases = append(r.Phrases, ph)
+		}
+	}
+	return r
+}
+
+// covers reports whether the rule refuses e, given the words of its text
+// and payload (wordsOf).
+func (r forgetRule) covers(e Event, w *eventWords) bool {
+	if r.Session != "" || r.Project != "" || !r.Before.IsZero() {
+		if e.Time.After(r.Until) || e.Time.IsZero() {
+			return false
+		}
+		if r.Session != "" && HashTarget(e.SessionID) != r.Session ||
+			r.Project != "" && HashTarget(e.Project) != r.Project ||
+			!r.Before.IsZero() && !e.Time.Before(r.Before) {
+			return false
+		}
+	}
+	if len(r.Phrases) == 0 {
+		return true
+	}
+	for _, ph := range r.Phrases {
+		if w.has(e, ph) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventWords are the words of an event's text and payload, split once for
+// all the rules.
+type eventWords struct {
+	done  bool
+	lists [][]string
+	first [][]string // wordHash of each word
+}
+
+func (w *eventWords) has(e Event, ph phraseHash) bool {
+	if !w.done {
+		w.done = true
+		for _, s := range []string{e.Text, string(e.Payload)} {
+			ws := words(s)
+			fs := make([]string, len(ws))
+			for i, x := range ws {
+				fs[i] = wordHash(x)
+			}
+			w.lists, w.first = append(w.lists, ws), append(w.first, fs)
+		}
+	}
+	for k, ws := range w.lists {
+		for i := 0; i+ph.Words <= len(ws); i++ {
+			if w.first[k][i] == ph.First && HashTarget(strings.Join(ws[i:i+ph.Words], " ")) == ph.Hash {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// forgetRules are the rules of every forget in the store, read once per
+// transaction (and again after a forget in it).
+func (t *Tx) forgetRules(ctx context.Context) ([]forgetRule, error) {
+	if t.rulesRead {
+		return t.rules, nil
+	}
+	rows, err := t.query(ctx, `SELECT payload FROM events WHERE type = ?`, TypeForgotten)
+	if err != nil {
+		return nil, fmt.Errorf("forget rules: %w", err)
+	}
+	defer rows.Close()
+	var rules []forgetRule
+	for rows.Next() {
+		var payload string
+		if err := rows.Scan(&payload); err != nil {
+			return nil, fmt.Errorf("forget rules: %w", err)
+		}
+		var p struct {
+			Rule *forgetRule `json:"rule"`
+		}
+		if json.Unmarshal([]byte(payload), &p) == nil && p.Rule != nil {
+			rules = append(rules, *p.Rule)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("forget rules: %w", err)
+	}
+	t.rules, t.rulesRead = rules, true
+	return rules, nil
+}
+
+// unforgotten returns evs without the events a forget's rule refuses, and
+// how many it left out.
+func (t *Tx) unforgotten(ctx context.Context, evs []Event) ([]Event, int, error) {
+	rules, err := t.forgetRules(ctx)
+	if err != nil || len(rules) == 0 {
+		return evs, 0, err
+	}
+	out := make([]Event, 0, len(evs))
+	for _, e := range evs {
+		// A forget's own marks are never refused: they hold no content.
+		if e.Type != TypeForgotten && e.Type != TypeSpoolFolded && refused(rules, e) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, len(evs) - len(out), nil
+}
+
+func refused(rules []forgetRule, e Event) bool {
+	var w eventWords
+	for _, r := range rules {
+		if r.covers(e, &w) {
+			return true
+		}
+	}
+	return false
+}
