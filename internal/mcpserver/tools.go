@@ -396,8 +396,9 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 }
 
 const rememberDoc = `Save a memory for later sessions: a decision, fact, preference, constraint, lesson, task or reference from this session. ` +
-	`quote must be copied verbatim from this session (the user's words, an earlier answer, or a tool's output; not this turn's own answer): ` +
-	`it is aligned against the stored messages like any extracted quote, and the memory is saved verified only if it is found; otherwise nothing is saved and the reason is returned.`
+	`quote must be copied verbatim from this session (the user's words, or a tool's output such as a file read or a command's result; not this turn's own answer): ` +
+	`it is aligned against the stored messages like any extracted quote. Found in what the user said or a tool read, the memory is saved verified; ` +
+	`found only in the model's own words (its answers, a command's input, a file it wrote), it is saved unverified; otherwise nothing is saved and the reason is returned.`
 
 type rememberIn struct {
 	Title   string `json:"title" jsonschema:"the memory as one plain statement, at most 80 characters"`
@@ -474,9 +475,13 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 		}
 	}
 	var b strings.Builder
-	if r.Created {
+	switch {
+	case r.Created && e.Stage == store.StageCandidate:
+		fmt.Fprintf(&b, "Saved [%s] %s, %s, not verified: the quote is found (%s match) in [%s], but only in words the model wrote "+
+			"(an answer, a tool call's input, a file it wrote), which vouch for nothing; the user can verify it.", e.CID, e.Type, e.Stage, v.Method, store.EventCID(v.EventID))
+	case r.Created:
 		fmt.Fprintf(&b, "Saved [%s] %s, %s: quote found (%s match) in [%s].", e.CID, e.Type, e.Stage, v.Method, store.EventCID(v.EventID))
-	} else {
+	default:
 		fmt.Fprintf(&b, "Already known as [%s] %s, %s; the quote (%s match in [%s]) was added to its evidence.", e.CID, e.Type, e.Stage, v.Method, store.EventCID(v.EventID))
 	}
 	if r.Conflicts > 0 {
@@ -486,13 +491,19 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	return text(b.String()), nil, nil
 }
 
-// memoryTool reports whether ev records a call of one of these tools: their
-// results quote other sessions and memories, so they vouch for nothing.
+// memoryTool reports whether ev records a call of one of these tools, or
+// of the plugin's CLI (on Claude's PATH while the plugin is enabled): their
+// results quote other sessions, other projects and memories, so they vouch
+// for nothing.
 func memoryTool(ev store.Event) bool {
 	if ev.Type != store.TypeToolObservation {
 		return false
 	}
 	tool := gjson.GetBytes(ev.Payload, "tool").String()
+	if tool == "Bash" {
+		input, _, _ := strings.Cut(ev.Text, "\n")
+		return strings.Contains(input, "claude-memory-layer")
+	}
 	return strings.HasPrefix(tool, "mcp__") && strings.Contains(tool, "memory-layer_"+Name+"__")
 }
 
