@@ -131,7 +131,7 @@ type timelineIn struct {
 	ID          string `json:"id,omitempty" jsonschema:"a memory [mem:…] or a message #N to centre on"`
 	Date        string `json:"date,omitempty" jsonschema:"instead of id: a date YYYY-MM-DD or a time RFC 3339 to centre on"`
 	Window      int    `json:"window,omitempty" jsonschema:"messages before and after, 1 to 25; default 5"`
-	AllProjects bool   `json:"all_projects,omitempty" jsonschema:"with date: every project's messages, not only this one's"`
+	AllProjects bool   `json:"all_projects,omitempty" jsonschema:"every project's messages and memories, not only this one's"`
 }
 
 func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timelineIn) (*mcp.CallToolResult, any, error) {
@@ -176,7 +176,7 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 		writeEvents(&b, evs, func(store.Event) string { return "" })
 		return text(b.String()), nil, nil
 	}
-	ref, err := inspect.Lookup(ctx, db, in.ID)
+	ref, err := s.lookup(ctx, db, in.ID, in.AllProjects)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -264,7 +264,8 @@ const getDoc = `The full record of memories ([mem:…]) and captured messages (#
 	`a message in full with the turns around it.`
 
 type getIn struct {
-	IDs []string `json:"ids" jsonschema:"memory ids like mem:ab12cd and message ids like #123"`
+	IDs         []string `json:"ids" jsonschema:"memory ids like mem:ab12cd and message ids like #123"`
+	AllProjects bool     `json:"all_projects,omitempty" jsonschema:"look the ids up in every project, not only this one"`
 }
 
 func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
@@ -286,9 +287,13 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		ref, err := inspect.Lookup(ctx, db, id)
+		ref, err := s.lookup(ctx, db, id, in.AllProjects)
 		if errors.Is(err, inspect.ErrNotFound) {
-			fmt.Fprintf(&b, "%s: not found\n", strings.Trim(id, "[] "))
+			what := "not found"
+			if errors.Is(err, errOtherProject) {
+				what = "not found in this project (all_projects looks in every project)"
+			}
+			fmt.Fprintf(&b, "%s: %s\n", strings.Trim(id, "[] "), what)
 			continue
 		}
 		if err != nil {
@@ -307,6 +312,30 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 		writeMemory(&b, m)
 	}
 	return text(b.String()), nil, nil
+}
+
+// errOtherProject is an id of another project's memory or message.
+var errOtherProject = fmt.Errorf("not found in this project (all_projects looks in every project): %w", inspect.ErrNotFound)
+
+// lookup finds the memory or message id names in the session's project,
+// or in any with all: ids are sequential, and another project's are
+// reported as not found.
+func (s *Server) lookup(ctx context.Context, db *store.DB, id string, all bool) (inspect.Ref, error) {
+	ref, err := inspect.Lookup(ctx, db, id)
+	if err != nil {
+		return ref, err
+	}
+	project := ""
+	switch {
+	case ref.Entry != nil:
+		project = ref.Entry.Project
+	case ref.Event != nil:
+		project = ref.Event.Project
+	}
+	if scope := s.scope(all); scope != "" && project != scope {
+		return inspect.Ref{}, errOtherProject
+	}
+	return ref, nil
 }
 
 func writeMessage(ctx context.Context, b *strings.Builder, sc *inspect.Sessions, ev store.Event) error {
