@@ -106,7 +106,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 	for _, r := range res {
 		id, typ := r.ID, r.Kind
 		if r.Kind == recall.KindEntry {
-			id, typ = "["+r.ID+"]", r.Type
+			id, typ = "["+r.ID+"]", oneLine(r.Type, lineRunes)
 			if r.Stage != store.StageVerified && r.Stage != store.StageCertified || r.Status != store.StatusActive {
 				typ += "," + r.Stage + "," + r.Status
 			}
@@ -200,7 +200,7 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(&b, "Timeline of [%s] %s: %s\n", x.CID, x.Type, oneLine(x.Title, lineRunes))
+	fmt.Fprintf(&b, "Timeline of [%s] %s: %s\n", x.CID, oneLine(x.Type, lineRunes), oneLine(x.Title, lineRunes))
 	evs := make([]store.Event, len(items))
 	roles := map[int64]string{}
 	for i, it := range items {
@@ -227,10 +227,10 @@ func writeEvents(b *strings.Builder, evs []store.Event, mark func(store.Event) s
 	session := ""
 	for _, ev := range evs {
 		if ev.SessionID != session {
-			fmt.Fprintf(b, "session %s\n", ev.SessionID)
+			fmt.Fprintf(b, "session %s\n", oneLine(ev.SessionID, lineRunes))
 			session = ev.SessionID
 		}
-		fmt.Fprintf(b, "%1s[%s] %s %s: %s\n", mark(ev), store.EventCID(ev.ID), ev.Time.UTC().Format("2006-01-02 15:04"), ev.Type, oneLine(describe(ev), lineRunes))
+		fmt.Fprintf(b, "%1s[%s] %s %s: %s\n", mark(ev), store.EventCID(ev.ID), ev.Time.UTC().Format("2006-01-02 15:04"), ev.Type, clipLine(describe(ev), lineRunes))
 	}
 }
 
@@ -243,10 +243,10 @@ func describe(ev store.Event) string {
 	case store.TypeMemoryCited:
 		return "an answer cited " + strings.Join(strs(p.Get("cited")), " ")
 	case store.TypeConflict:
-		return p.Get("kind").String() + ": " + p.Get("older").String() + " / " + p.Get("newer").String()
+		return recall.Inert(p.Get("kind").String() + ": " + p.Get("older").String() + " / " + p.Get("newer").String())
 	}
 	if ev.Text != "" {
-		return ev.Text
+		return recall.Inert(ev.Text)
 	}
 	return ev.Type
 }
@@ -254,7 +254,7 @@ func describe(ev store.Event) string {
 func strs(r gjson.Result) []string {
 	var out []string
 	for _, v := range r.Array() {
-		out = append(out, "["+v.String()+"]")
+		out = append(out, "["+recall.Inert(v.String())+"]")
 	}
 	return out
 }
@@ -339,8 +339,9 @@ func (s *Server) lookup(ctx context.Context, db *store.DB, id string, all bool) 
 }
 
 func writeMessage(ctx context.Context, b *strings.Builder, sc *inspect.Sessions, ev store.Event) error {
-	fmt.Fprintf(b, "[%s] %s %s, session %s, project %s\n", store.EventCID(ev.ID), ev.Type, ev.Time.UTC().Format("2006-01-02 15:04:05"), ev.SessionID, ev.Project)
-	body := ev.Text
+	fmt.Fprintf(b, "[%s] %s %s, session %s, project %s\n", store.EventCID(ev.ID), ev.Type, ev.Time.UTC().Format("2006-01-02 15:04:05"),
+		oneLine(ev.SessionID, lineRunes), oneLine(ev.Project, lineRunes))
+	body := recall.Inert(ev.Text)
 	if utf8.RuneCountInString(body) > messageRunes {
 		body = string([]rune(body)[:messageRunes]) + "… (cut)"
 	}
@@ -365,15 +366,16 @@ const getQuotes = 5
 
 func writeMemory(b *strings.Builder, m inspect.Memory) {
 	x := m.Entry
-	fmt.Fprintf(b, "[%s] %s, %s, %s, %s, session %s, project %s\n", x.CID, x.Type, x.Stage, x.Status, day(x.Created), x.SessionID, x.Project)
-	b.WriteString(x.Title + "\n")
+	fmt.Fprintf(b, "[%s] %s, %s, %s, %s, session %s, project %s\n", x.CID, oneLine(x.Type, lineRunes), x.Stage, x.Status, day(x.Created),
+		oneLine(x.SessionID, lineRunes), oneLine(x.Project, lineRunes))
+	b.WriteString(recall.Inert(x.Title) + "\n")
 	if x.Body != "" && x.Body != x.Title {
-		b.WriteString(x.Body + "\n")
+		b.WriteString(recall.Inert(x.Body) + "\n")
 	}
 	if x.PromotionBlocked != "" {
-		fmt.Fprintf(b, "Not verified: %s\n", x.PromotionBlocked)
+		fmt.Fprintf(b, "Not verified: %s\n", recall.Inert(x.PromotionBlocked))
 	}
-	hist := fmt.Sprintf("History: saved %s in session %s; injected into %d prompts", day(x.Created), x.SessionID, x.InjectCount)
+	hist := fmt.Sprintf("History: saved %s in session %s; injected into %d prompts", day(x.Created), oneLine(x.SessionID, lineRunes), x.InjectCount)
 	if n := len(m.Injections); n > 0 {
 		hist += ", last " + day(m.Injections[n-1].Time)
 	}
@@ -390,7 +392,7 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 				where += fmt.Sprintf(" in [%s] (%s, %s)", store.EventCID(v.Event.ID), v.Event.Type, v.Event.Time.UTC().Format("2006-01-02 15:04"))
 			}
 		}
-		fmt.Fprintf(b, "Evidence %d: %q, %s\n", v.N, v.Quote, where)
+		fmt.Fprintf(b, "Evidence %d: %q, %s\n", v.N, recall.Inert(v.Quote), where)
 		if v.Event == nil {
 			continue
 		}
@@ -415,7 +417,7 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 			line += ": " + oneLine(c.OtherTitle, lineRunes)
 		}
 		if c.Reason != "" {
-			line += " (" + c.Reason + ")"
+			line += " (" + oneLine(c.Reason, 4*lineRunes) + ")"
 		}
 		if c.Resolution != "" {
 			line += "; resolved: " + c.Resolution
@@ -591,11 +593,11 @@ func (s *Server) conflicts(ctx context.Context, _ *mcp.CallToolRequest, in confl
 		}
 		fmt.Fprintf(&b, "%d. %s, recorded %s", i+1, c.Kind, day(c.Detected))
 		if c.Reason != "" {
-			b.WriteString(": " + c.Reason)
+			b.WriteString(": " + oneLine(c.Reason, 4*lineRunes))
 		}
 		b.WriteString("\n")
 		for _, x := range []store.Entry{older, newer} {
-			fmt.Fprintf(&b, "  [%s] %s %s: %s", x.CID, x.Type, day(x.Created), oneLine(x.Title, lineRunes))
+			fmt.Fprintf(&b, "  [%s] %s %s: %s", x.CID, oneLine(x.Type, lineRunes), day(x.Created), oneLine(x.Title, lineRunes))
 			if q := bestQuote(x); q != "" {
 				fmt.Fprintf(&b, " — %q", oneLine(q, lineRunes))
 			}
@@ -669,7 +671,11 @@ func day(t time.Time) string {
 }
 
 // oneLine folds whitespace and clips s to n runes.
-func oneLine(s string, n int) string {
+func oneLine(s string, n int) string { return clipLine(recall.Inert(s), n) }
+
+// clipLine is s on one line, cut to n runes: for text of the tools' own
+// making; stored text goes through oneLine.
+func clipLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
