@@ -627,8 +627,11 @@ func (s *Server) reader(ctx context.Context) (db *store.DB, empty *mcp.CallToolR
 	return db, nil, err
 }
 
+// text is a tool's answer. Stored text went through oneLine or
+// recall.Inert already; Visible again over the whole is the last gate for
+// characters nobody sees.
 func text(s string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(s, "\n")}}}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: recall.Visible(strings.TrimRight(s, "\n"))}}}
 }
 
 // bounded checks an optional count: 0 means def.

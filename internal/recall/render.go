@@ -55,12 +55,13 @@ var markerRE = lazyregexp.New(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation
 
 // Inert makes stored text safe to place inside the injected context: it folds
 // it onto one line (so it cannot start a line of its own) and defuses our block
-// markers, system-reminder tags and citation ids while keeping them readable.
+// markers, system-reminder tags and citation ids while keeping them readable,
+// and drops the characters nobody sees (Visible).
 // A marker spelled with invisible characters, fullwidth forms or look-alike
 // letters is found on the text's skeleton and written back defused, in plain
 // letters.
 func Inert(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(Visible(s)), " ")
 	sk, at := skeleton(s)
 	locs := markerRE.FindAllStringIndex(sk, -1)
 	if len(locs) == 0 {
@@ -76,6 +77,22 @@ func Inert(s string) string {
 	}
 	b.WriteString(s[pos:])
 	return b.String()
+}
+
+// Visible is s without the characters drawn as nothing (invisible): Unicode
+// tag characters, bidi controls, zero-width characters. A model reads them
+// and a person does not see them, so stored text could carry instructions
+// nobody reviewing it would see, or show text in an order it is not read in.
+func Visible(s string) string {
+	if strings.IndexFunc(s, invisible) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if invisible(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // clipRunes cuts s to at most n bytes on a rune boundary, marking the cut.
