@@ -144,7 +144,7 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	if err != nil {
 		return p, err
 	}
-	p.SpoolLeft = db.SpoolState().Bytes - t.foldedBytes()
+	p.SpoolLeft = t.spoolLeft
 	// Nothing stored matches: nothing is written, unless the forgotten words
 	// may still come, from a spool this fold could not take or a transcript
 	// row no hook has read yet, which the rule is to refuse.
