@@ -97,6 +97,9 @@ func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.En
 		if err != nil {
 			return err
 		}
+		if len(stored) == 0 {
+			return fmt.Errorf("not saved: %w", store.ErrForgotten)
+		}
 		if r.Conflicts, err = p.detectConflicts(ctx, tx, sess.Project, stored); err != nil {
 			return err
 		}

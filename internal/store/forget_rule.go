@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -198,4 +199,45 @@ func refused(rules []forgetRule, e Event) bool {
 		}
 	}
 	return false
+}
+
+// ErrForgotten is returned by PutEntry for an entry a forget's rule covers.
+var ErrForgotten = errors.New("it holds what a forget removed")
+
+func quotes(e Entry) []string {
+	var out []string
+	for _, v := range e.Evidence {
+		out = append(out, v.Quote)
+	}
+	return out
+}
+
+// unforgottenEntries returns ws without the entries a forget's rule covers:
+// their words (title, body, subject, quotes) as an event's text, dated when
+// the entry was said.
+func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWrite, error) {
+	rules, err := t.forgetRules(ctx)
+	if err != nil || len(rules) == 0 {
+		return ws, err
+	}
+	out := make([]EntryWrite, 0, len(ws))
+	for _, w := range ws {
+		e := w.Entry
+		at := e.Created
+		if at.IsZero() {
+			at = t.db.Now()
+		}
+		covered := false
+		// Each text on its own: a phrase does not run from a title into a body.
+		for _, text := range append([]string{e.Title, e.Body, e.Subject}, quotes(e)...) {
+			if refused(rules, Event{Time: at, SessionID: e.SessionID, Project: e.Project, Text: text}) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, w)
+		}
+	}
+	return out, nil
 }

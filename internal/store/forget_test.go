@@ -628,3 +628,25 @@ func TestForgetRule(t *testing.T) {
 		}
 	}
 }
+
+// TestForgetRuleRefusesEntries checks that a memory holding forgotten words
+// is not written back either (a worker's model or a restored backup can
+// write one without any stored event saying them).
+func TestForgetRuleRefusesEntries(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "quillfeather42"}); err != nil {
+		t.Fatal(err)
+	}
+	put := func(title string) error {
+		_, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s", Type: "fact", Title: title, Body: title, ClaimKey: title, Stage: StageCandidate})
+		return err
+	}
+	if err := put("The deploy key is quillfeather42"); !errors.Is(err, ErrForgotten) {
+		t.Errorf("an entry naming the forgotten words: %v, want ErrForgotten", err)
+	}
+	if err := put("The deploy key rotates monthly"); err != nil {
+		t.Errorf("an entry of other words: %v", err)
+	}
+}
