@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -39,7 +40,7 @@ type forgetRule struct {
 // the hash of all its words.
 type phraseHash struct {
 	Words int    `json:"n"`
-	First string `json:"first"`
+	First uint32 `json:"first"`
 	Hash  string `json:"hash"`
 }
 
@@ -52,14 +53,37 @@ func newPhraseHash(phrase string) (phraseHash, bool) {
 	return phraseHash{Words: len(w), First: wordHash(w[0]), Hash: HashTarget(strings.Join(w, " "))}, true
 }
 
-func wordHash(w string) string { return shortHash(w)[:8] }
+// wordHash is a cheap hash of one word, a test before a window of words
+// is hashed whole (sha256): FNV-1a, 32 bits.
+func wordHash(w string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(w); i++ {
+		h ^= uint32(w[i])
+		h *= 16777619
+	}
+	return h
+}
 
 // words splits s into lower-case words without accents, as FTS5's unicode61
 // tokenizer does.
 func words(s string) []string {
 	var b strings.Builder
-	for _, r := range norm.NFD.String(s) {
+	b.Grow(len(s))
+	if !isASCII(s) {
+		s = norm.NFD.String(s)
+	}
+	for _, r := range s {
 		switch {
+		case r < utf8.RuneSelf: // most text: no table lookups
+			c := byte(r)
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b.WriteByte(c)
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+			default:
+				b.WriteByte(' ')
+			}
 		case unicode.Is(unicode.Mn, r):
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			b.WriteRune(unicode.ToLower(r))
@@ -68,6 +92,15 @@ func words(s string) []string {
 		}
 	}
 	return strings.Fields(b.String())
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // forgetRuleOf is the rule a forget of sel leaves, with needles the
@@ -88,54 +121,61 @@ func forgetRuleOf(sel ForgetSelector, needles []string, now time.Time) forgetRul
 	return r
 }
 
-// covers reports whether the rule refuses e, given the words of its text
-// and payload (wordsOf).
-func (r forgetRule) covers(e Event, w *eventWords) bool {
-	if r.Session != "" || r.Project != "" || !r.Before.IsZero() {
-		if e.Time.After(r.Until) || e.Time.IsZero() {
-			return false
-		}
-		if r.Session != "" && HashTarget(e.SessionID) != r.Session ||
-			r.Project != "" && HashTarget(e.Project) != r.Project ||
-			!r.Before.IsZero() && !e.Time.Before(r.Before) {
-			return false
-		}
-	}
-	if len(r.Phrases) == 0 {
+// filters reports whether e is within the rule's session, project and
+// date, said by the time of the forget; a rule without them takes any event.
+func (r forgetRule) filters(e Event) bool {
+	if r.Session == "" && r.Project == "" && r.Before.IsZero() {
 		return true
 	}
-	for _, ph := range r.Phrases {
-		if w.has(e, ph) {
+	return !e.Time.IsZero() && !e.Time.After(r.Until) &&
+		(r.Session == "" || HashTarget(e.SessionID) == r.Session) &&
+		(r.Project == "" || HashTarget(e.Project) == r.Project) &&
+		(r.Before.IsZero() || e.Time.Before(r.Before))
+}
+
+// ruleSet is every forget's rule, their phrases indexed by the hash of
+// their first word: an event's words are hashed once, and only a window
+// that starts with a phrase's first word is hashed whole.
+type ruleSet struct {
+	rules   []forgetRule
+	byFirst map[uint32][]phraseRef
+}
+
+type phraseRef struct {
+	rule int
+	ph   phraseHash
+}
+
+func newRuleSet(rules []forgetRule) *ruleSet {
+	s := &ruleSet{rules: rules, byFirst: map[uint32][]phraseRef{}}
+	for i, r := range rules {
+		for _, ph := range r.Phrases {
+			s.byFirst[ph.First] = append(s.byFirst[ph.First], phraseRef{i, ph})
+		}
+	}
+	return s
+}
+
+func (s *ruleSet) empty() bool { return s == nil || len(s.rules) == 0 }
+
+// refuses reports whether a rule covers e: its filters take e and, for a
+// rule with phrases, its text or payload says one of them.
+func (s *ruleSet) refuses(e Event) bool {
+	for _, r := range s.rules {
+		if len(r.Phrases) == 0 && r.filters(e) {
 			return true
 		}
 	}
-	return false
-}
-
-// eventWords are the words of an event's text and payload, split once for
-// all the rules.
-type eventWords struct {
-	done  bool
-	lists [][]string
-	first [][]string // wordHash of each word
-}
-
-func (w *eventWords) has(e Event, ph phraseHash) bool {
-	if !w.done {
-		w.done = true
-		for _, s := range []string{e.Text, string(e.Payload)} {
-			ws := words(s)
-			fs := make([]string, len(ws))
-			for i, x := range ws {
-				fs[i] = wordHash(x)
-			}
-			w.lists, w.first = append(w.lists, ws), append(w.first, fs)
-		}
+	if len(s.byFirst) == 0 {
+		return false
 	}
-	for k, ws := range w.lists {
-		for i := 0; i+ph.Words <= len(ws); i++ {
-			if w.first[k][i] == ph.First && HashTarget(strings.Join(ws[i:i+ph.Words], " ")) == ph.Hash {
-				return true
+	for _, text := range []string{e.Text, string(e.Payload)} {
+		ws := words(text)
+		for i, w := range ws {
+			for _, ref := range s.byFirst[wordHash(w)] {
+				if i+ref.ph.Words <= len(ws) && HashTarget(strings.Join(ws[i:i+ref.ph.Words], " ")) == ref.ph.Hash && s.rules[ref.rule].filters(e) {
+					return true
+				}
 			}
 		}
 	}
@@ -144,7 +184,7 @@ func (w *eventWords) has(e Event, ph phraseHash) bool {
 
 // forgetRules are the rules of every forget in the store, read once per
 // transaction (and again after a forget in it).
-func (t *Tx) forgetRules(ctx context.Context) ([]forgetRule, error) {
+func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 	if t.rulesRead {
 		return t.rules, nil
 	}
@@ -169,36 +209,26 @@ func (t *Tx) forgetRules(ctx context.Context) ([]forgetRule, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("forget rules: %w", err)
 	}
-	t.rules, t.rulesRead = rules, true
-	return rules, nil
+	t.rules, t.rulesRead = newRuleSet(rules), true
+	return t.rules, nil
 }
 
 // unforgotten returns evs without the events a forget's rule refuses, and
 // how many it left out.
 func (t *Tx) unforgotten(ctx context.Context, evs []Event) ([]Event, int, error) {
 	rules, err := t.forgetRules(ctx)
-	if err != nil || len(rules) == 0 {
+	if err != nil || rules.empty() {
 		return evs, 0, err
 	}
 	out := make([]Event, 0, len(evs))
 	for _, e := range evs {
 		// A forget's own marks are never refused: they hold no content.
-		if e.Type != TypeForgotten && e.Type != TypeSpoolFolded && refused(rules, e) {
+		if e.Type != TypeForgotten && e.Type != TypeSpoolFolded && rules.refuses(e) {
 			continue
 		}
 		out = append(out, e)
 	}
 	return out, len(evs) - len(out), nil
-}
-
-func refused(rules []forgetRule, e Event) bool {
-	var w eventWords
-	for _, r := range rules {
-		if r.covers(e, &w) {
-			return true
-		}
-	}
-	return false
 }
 
 // ErrForgotten is returned by PutEntry for an entry a forget's rule covers.
@@ -217,7 +247,7 @@ func quotes(e Entry) []string {
 // the entry was said.
 func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWrite, error) {
 	rules, err := t.forgetRules(ctx)
-	if err != nil || len(rules) == 0 {
+	if err != nil || rules.empty() {
 		return ws, err
 	}
 	out := make([]EntryWrite, 0, len(ws))
@@ -230,7 +260,7 @@ func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWr
 		covered := false
 		// Each text on its own: a phrase does not run from a title into a body.
 		for _, text := range append([]string{e.Title, e.Body, e.Subject}, quotes(e)...) {
-			if refused(rules, Event{Time: at, SessionID: e.SessionID, Project: e.Project, Text: text}) {
+			if rules.refuses(Event{Time: at, SessionID: e.SessionID, Project: e.Project, Text: text}) {
 				covered = true
 				break
 			}

@@ -34,7 +34,7 @@ type Tx struct {
 	// bound, files it could not read, a spool it could not move.
 	spoolLeft int64
 	// rules are the forgets' standing rules (forget_rule.go), read once.
-	rules     []forgetRule
+	rules     *ruleSet
 	rulesRead bool
 }
 
