@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -25,11 +24,7 @@ import (
 func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	cfg := config.Default(t.TempDir())
-	db, err := store.Open(ctx, cfg.DBPath(), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, db := newStore(t)
 	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	var evs []store.Event
 	add := func(session, typ, text string, payload map[string]any) {
@@ -70,11 +65,7 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 
 	remember := func(cs *mcp.ClientSession, title, quote string) (string, bool) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{"title": title, "quote": quote, "type": "decision", "subject": "storage"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+		return callText(t, cs, "remember", map[string]any{"title": title, "quote": quote, "type": "decision", "subject": "storage"})
 	}
 	old := connect(t, &Server{Config: cfg, Project: "/p", SessionID: "old"})
 	out, isErr := remember(old, "The orders service uses Postgres", "the orders service uses Postgres for storage")
@@ -116,7 +107,7 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	if isErr || strings.Contains(out, ", verified") {
 		t.Errorf("remember the model's own claim of a change: %s", out)
 	}
-	db, err = store.Open(ctx, cfg.DBPath(), store.Options{ReadOnly: true})
+	db, err := store.Open(ctx, cfg.DBPath(), store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestLookupByIDKeepsToTheProject is issue 29's third reproduction: ids are
@@ -19,11 +17,7 @@ import (
 func TestLookupByIDKeepsToTheProject(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	cfg := config.Default(t.TempDir())
-	db, err := store.Open(ctx, cfg.DBPath(), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, db := newStore(t)
 	const word = "zanzibarledger"
 	var msg int64
 	if err := db.Update(ctx, func(tx *store.Tx) error {
@@ -41,11 +35,8 @@ func TestLookupByIDKeepsToTheProject(t *testing.T) {
 	cs := connect(t, &Server{Config: cfg, Project: "/p"})
 	call := func(name string, args map[string]any) string {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Content[0].(*mcp.TextContent).Text
+		out, _ := callText(t, cs, name, args)
+		return out
 	}
 	for _, id := range []string{store.EventCID(msg), x.CID} {
 		for _, c := range []struct {
