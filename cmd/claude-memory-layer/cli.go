@@ -113,6 +113,16 @@ func run(ctx context.Context, args []string, e *env) int {
 		printUsage(e.stderr, cmds)
 		return exitUsage
 	}
+	if !readOut[args[0]] {
+		vw := &visibleWriter{w: e.stdout}
+		ve := *e
+		ve.stdout = vw
+		err := c.run(ctx, &ve, args[1:])
+		if ferr := vw.flush(); err == nil {
+			err = ferr
+		}
+		return exitCode(e.stderr, args[0], err)
+	}
 	err := c.run(ctx, e, args[1:])
 	return exitCode(e.stderr, args[0], err)
 }

@@ -133,6 +133,7 @@ func runForget(ctx context.Context, e *env, args []string) error {
 	compactErr := db.Compact(ctx)
 	done := compactErr == nil
 	out.Compacted = &done
+	out.SpoolLeft = p.SpoolLeft
 	if !p.Empty() {
 		if out.BackupsRemoved, err = db.RemoveBackups(); err != nil {
 			return err
@@ -145,7 +146,16 @@ func runForget(ctx context.Context, e *env, args []string) error {
 	} else {
 		printForgetDone(e.stdout, out, filepath.Base(db.Path()))
 	}
-	return compactHint(compactErr, db.Path())
+	if err := compactHint(compactErr, db.Path()); err != nil {
+		return err
+	}
+	if p.SpoolLeft > 0 {
+		// Not done: the words wait on disk, even though no write will store them.
+		return fmt.Errorf("not finished: the spool next to %s still holds %d bytes of hook events that could not be read now "+
+			"(a hook holds its lock, or a file is unreadable); whatever of them this forget covers will be refused when they are stored, "+
+			"but until then their bytes stay on disk: run the same forget again when no hook is running", filepath.Base(db.Path()), p.SpoolLeft)
+	}
+	return nil
 }
 
 // compactHint explains a compaction that did not finish after a forget
@@ -230,6 +240,8 @@ type forgetJSON struct {
 	BackupsRemoved []string `json:"backups_removed,omitempty"`
 	Confirm        string   `json:"confirm,omitempty"`
 	Compacted      *bool    `json:"compacted,omitempty"`
+	// SpoolLeft is what the spool still holds that the forget could not read.
+	SpoolLeft int64 `json:"spool_left_bytes,omitempty"`
 }
 
 type forgetSamples struct {
@@ -471,7 +483,7 @@ func printForgetDone(w io.Writer, r forgetJSON, file string) {
 	for _, b := range r.BackupsRemoved {
 		fmt.Fprintf(w, "Deleted the upgrade backup %s.\n", b)
 	}
-	if r.Compacted != nil && *r.Compacted {
+	if r.Compacted != nil && *r.Compacted && r.SpoolLeft == 0 {
 		fmt.Fprintf(w, "Store compacted: nothing forgotten remains in %s or its WAL.\n", file)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/mcpserver"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/version"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type mcpOptions struct {
@@ -50,14 +49,9 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	s := &mcpserver.Server{Config: cfg, Project: proj, SessionID: o.session, Now: e.now,
 		Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
-	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
-	err = s.Run(ctx, version.String(), t)
+	err = s.Run(ctx, version.String(), mcpserver.Stdio(e.stdin, e.stdout))
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
 )
 
 const mcpProject = "/home/dev/shop-api"
@@ -298,4 +301,71 @@ func TestMCPRememberSpooledAfterClear(t *testing.T) {
 	if isErr || !strings.HasPrefix(out, "Saved [") {
 		t.Errorf("remember a quote of the cleared session's spooled prompt: error %v:\n%s", isErr, out)
 	}
+}
+
+// TestMCPSurvivesMalformedInput is issue 29's ninth reproduction: the
+// server exited on any malformed message. Each gets a JSON-RPC error (id
+// null when it has none) and the server goes on: a valid request after
+// all of them is answered.
+func TestMCPSurvivesMalformedInput(t *testing.T) {
+	t.Parallel()
+	bin := buildCLI(t)
+	data := t.TempDir()
+	bad := []string{
+		"this is not json",
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"`,
+		`[{"jsonrpc":"2.0","id":4,"method":"ping"}]`,
+		strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000),
+		`{"jsonrpc":"2.0","id":5,"params":` + strings.Repeat(`{"a":`, 20_000) + "1" + strings.Repeat("}", 20_000) + `,"method":"ping"}`,
+		`"just a string"`,
+		`{"no":"method"}`,
+	}
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	in := strings.Join(bad, "\n") + "\n" + init + "\n"
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + data, "HOME=" + data, "PATH=" + os.Getenv("PATH")}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { io.WriteString(stdin, in) }()
+	// Stdin stays open until initialize is answered: a server that stopped
+	// reading closes stdout instead, and the loop ends.
+	var errs int
+	answered := false
+	var out strings.Builder
+	sc := bufio.NewScanner(stdout)
+	for !answered && sc.Scan() {
+		line := sc.Text()
+		out.WriteString(line + "\n")
+		switch {
+		case gjson.Get(line, "error.code").Int() != 0 && gjson.Get(line, "jsonrpc").String() == "2.0":
+			errs++
+		case gjson.Get(line, "id").Int() == 1 && gjson.Get(line, "result.serverInfo.name").String() != "":
+			answered = true
+		}
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("mcp: %v\nstderr: %s", err, stderr.String())
+	}
+	if errs != len(bad) || !answered {
+		t.Errorf("%d JSON-RPC errors for %d malformed messages, initialize answered: %v\nstdout:\n%s\nstderr:\n%s", errs, len(bad), answered, clip(out.String(), 2000), stderr.String())
+	}
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }

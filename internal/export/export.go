@@ -471,6 +471,10 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 		r.sum.Unverified++
 	}
 	got, created, err := r.db.PutEntry(ctx, en)
+	if errors.Is(err, store.ErrForgotten) {
+		fmt.Fprintf(r.warn, "claude-memory-layer import: entry %s: not restored, it holds what a forget removed\n", x.CID)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

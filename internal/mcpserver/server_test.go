@@ -31,6 +31,28 @@ func seed(t *testing.T, cfg config.Config, text string) {
 	}
 }
 
+// newStore opens a store in a new data directory; close it before the
+// server reads it.
+func newStore(t *testing.T) (config.Config, *store.DB) {
+	t.Helper()
+	cfg := config.Default(t.TempDir())
+	db, err := store.Open(context.Background(), cfg.DBPath(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, db
+}
+
+// callText calls a tool and returns its text and whether it is an error.
+func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): %v", name, args, err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
 func connect(t *testing.T, s *Server) *mcp.ClientSession {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
@@ -86,23 +108,17 @@ func TestReadConnection(t *testing.T) {
 // quotes and says how many it left out, not every copy of the same words.
 func TestGetManyQuotes(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	cfg := config.Default(t.TempDir())
-	db, err := store.Open(ctx, cfg.DBPath(), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, db := newStore(t)
 	const sessions = 40
 	x := storetest.QuotedEntry(t, db, "/p", "The ledger listens on port 7443", sessions, func(i int) string {
 		return fmt.Sprintf("the ledger listens on port 7443 (session %d)", i)
 	})
 	db.Close()
 	cs := connect(t, &Server{Config: cfg, Project: "/p"})
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get", Arguments: map[string]any{"ids": []string{x.CID}}})
-	if err != nil || res.IsError {
-		t.Fatalf("get: %v %+v", err, res)
+	out, isErr := callText(t, cs, "get", map[string]any{"ids": []string{x.CID}})
+	if isErr {
+		t.Fatalf("get: %s", out)
 	}
-	out := res.Content[0].(*mcp.TextContent).Text
 	for _, want := range []string{"Evidence 1: ", "Evidence 37: ", "Evidence 40: ", fmt.Sprintf("(%d more quotes", sessions-getQuotes)} {
 		if !strings.Contains(out, want) {
 			t.Errorf("get lacks %q:\n%s", want, out)
@@ -111,11 +127,9 @@ func TestGetManyQuotes(t *testing.T) {
 	if n := strings.Count(out, "\nEvidence "); n != getQuotes {
 		t.Errorf("get shows %d quotes, want %d:\n%s", n, getQuotes, out)
 	}
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "timeline", Arguments: map[string]any{"id": x.CID}})
-	if err != nil || res.IsError {
-		t.Fatalf("timeline: %v %+v", err, res)
+	if out, isErr = callText(t, cs, "timeline", map[string]any{"id": x.CID}); isErr {
+		t.Fatalf("timeline: %s", out)
 	}
-	out = res.Content[0].(*mcp.TextContent).Text
 	if n := strings.Count(out, "\n>["); n != timelineQuotes || !strings.Contains(out, fmt.Sprintf("around %d more quotes", sessions-timelineQuotes)) {
 		t.Errorf("timeline shows %d quotes, want %d and the rest counted:\n%s", n, timelineQuotes, out)
 	}

@@ -106,7 +106,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 	for _, r := range res {
 		id, typ := r.ID, r.Kind
 		if r.Kind == recall.KindEntry {
-			id, typ = "["+r.ID+"]", r.Type
+			id, typ = "["+r.ID+"]", oneLine(r.Type, lineRunes)
 			if r.Stage != store.StageVerified && r.Stage != store.StageCertified || r.Status != store.StatusActive {
 				typ += "," + r.Stage + "," + r.Status
 			}
@@ -131,7 +131,7 @@ type timelineIn struct {
 	ID          string `json:"id,omitempty" jsonschema:"a memory [mem:…] or a message #N to centre on"`
 	Date        string `json:"date,omitempty" jsonschema:"instead of id: a date YYYY-MM-DD or a time RFC 3339 to centre on"`
 	Window      int    `json:"window,omitempty" jsonschema:"messages before and after, 1 to 25; default 5"`
-	AllProjects bool   `json:"all_projects,omitempty" jsonschema:"with date: every project's messages, not only this one's"`
+	AllProjects bool   `json:"all_projects,omitempty" jsonschema:"every project's messages and memories, not only this one's"`
 }
 
 func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timelineIn) (*mcp.CallToolResult, any, error) {
@@ -176,7 +176,7 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 		writeEvents(&b, evs, func(store.Event) string { return "" })
 		return text(b.String()), nil, nil
 	}
-	ref, err := inspect.Lookup(ctx, db, in.ID)
+	ref, err := s.lookup(ctx, db, in.ID, in.AllProjects)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -200,7 +200,7 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(&b, "Timeline of [%s] %s: %s\n", x.CID, x.Type, oneLine(x.Title, lineRunes))
+	fmt.Fprintf(&b, "Timeline of [%s] %s: %s\n", x.CID, oneLine(x.Type, lineRunes), oneLine(x.Title, lineRunes))
 	evs := make([]store.Event, len(items))
 	roles := map[int64]string{}
 	for i, it := range items {
@@ -227,10 +227,10 @@ func writeEvents(b *strings.Builder, evs []store.Event, mark func(store.Event) s
 	session := ""
 	for _, ev := range evs {
 		if ev.SessionID != session {
-			fmt.Fprintf(b, "session %s\n", ev.SessionID)
+			fmt.Fprintf(b, "session %s\n", oneLine(ev.SessionID, lineRunes))
 			session = ev.SessionID
 		}
-		fmt.Fprintf(b, "%1s[%s] %s %s: %s\n", mark(ev), store.EventCID(ev.ID), ev.Time.UTC().Format("2006-01-02 15:04"), ev.Type, oneLine(describe(ev), lineRunes))
+		fmt.Fprintf(b, "%1s[%s] %s %s: %s\n", mark(ev), store.EventCID(ev.ID), ev.Time.UTC().Format("2006-01-02 15:04"), ev.Type, clipLine(describe(ev), lineRunes))
 	}
 }
 
@@ -243,10 +243,10 @@ func describe(ev store.Event) string {
 	case store.TypeMemoryCited:
 		return "an answer cited " + strings.Join(strs(p.Get("cited")), " ")
 	case store.TypeConflict:
-		return p.Get("kind").String() + ": " + p.Get("older").String() + " / " + p.Get("newer").String()
+		return recall.Inert(p.Get("kind").String() + ": " + p.Get("older").String() + " / " + p.Get("newer").String())
 	}
 	if ev.Text != "" {
-		return ev.Text
+		return recall.Inert(ev.Text)
 	}
 	return ev.Type
 }
@@ -254,7 +254,7 @@ func describe(ev store.Event) string {
 func strs(r gjson.Result) []string {
 	var out []string
 	for _, v := range r.Array() {
-		out = append(out, "["+v.String()+"]")
+		out = append(out, "["+recall.Inert(v.String())+"]")
 	}
 	return out
 }
@@ -264,7 +264,8 @@ const getDoc = `The full record of memories ([mem:…]) and captured messages (#
 	`a message in full with the turns around it.`
 
 type getIn struct {
-	IDs []string `json:"ids" jsonschema:"memory ids like mem:ab12cd and message ids like #123"`
+	IDs         []string `json:"ids" jsonschema:"memory ids like mem:ab12cd and message ids like #123"`
+	AllProjects bool     `json:"all_projects,omitempty" jsonschema:"look the ids up in every project, not only this one"`
 }
 
 func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
@@ -286,9 +287,13 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		ref, err := inspect.Lookup(ctx, db, id)
+		ref, err := s.lookup(ctx, db, id, in.AllProjects)
 		if errors.Is(err, inspect.ErrNotFound) {
-			fmt.Fprintf(&b, "%s: not found\n", strings.Trim(id, "[] "))
+			what := "not found"
+			if errors.Is(err, errOtherProject) {
+				what = "not found in this project (all_projects looks in every project)"
+			}
+			fmt.Fprintf(&b, "%s: %s\n", strings.Trim(id, "[] "), what)
 			continue
 		}
 		if err != nil {
@@ -309,9 +314,34 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 	return text(b.String()), nil, nil
 }
 
+// errOtherProject is an id of another project's memory or message.
+var errOtherProject = fmt.Errorf("not found in this project (all_projects looks in every project): %w", inspect.ErrNotFound)
+
+// lookup finds the memory or message id names in the session's project,
+// or in any with all: ids are sequential, and another project's are
+// reported as not found.
+func (s *Server) lookup(ctx context.Context, db *store.DB, id string, all bool) (inspect.Ref, error) {
+	ref, err := inspect.Lookup(ctx, db, id)
+	if err != nil {
+		return ref, err
+	}
+	project := ""
+	switch {
+	case ref.Entry != nil:
+		project = ref.Entry.Project
+	case ref.Event != nil:
+		project = ref.Event.Project
+	}
+	if scope := s.scope(all); scope != "" && project != scope {
+		return inspect.Ref{}, errOtherProject
+	}
+	return ref, nil
+}
+
 func writeMessage(ctx context.Context, b *strings.Builder, sc *inspect.Sessions, ev store.Event) error {
-	fmt.Fprintf(b, "[%s] %s %s, session %s, project %s\n", store.EventCID(ev.ID), ev.Type, ev.Time.UTC().Format("2006-01-02 15:04:05"), ev.SessionID, ev.Project)
-	body := ev.Text
+	fmt.Fprintf(b, "[%s] %s %s, session %s, project %s\n", store.EventCID(ev.ID), ev.Type, ev.Time.UTC().Format("2006-01-02 15:04:05"),
+		oneLine(ev.SessionID, lineRunes), oneLine(ev.Project, lineRunes))
+	body := recall.Inert(ev.Text)
 	if utf8.RuneCountInString(body) > messageRunes {
 		body = string([]rune(body)[:messageRunes]) + "… (cut)"
 	}
@@ -336,15 +366,16 @@ const getQuotes = 5
 
 func writeMemory(b *strings.Builder, m inspect.Memory) {
 	x := m.Entry
-	fmt.Fprintf(b, "[%s] %s, %s, %s, %s, session %s, project %s\n", x.CID, x.Type, x.Stage, x.Status, day(x.Created), x.SessionID, x.Project)
-	b.WriteString(x.Title + "\n")
+	fmt.Fprintf(b, "[%s] %s, %s, %s, %s, session %s, project %s\n", x.CID, oneLine(x.Type, lineRunes), x.Stage, x.Status, day(x.Created),
+		oneLine(x.SessionID, lineRunes), oneLine(x.Project, lineRunes))
+	b.WriteString(recall.Inert(x.Title) + "\n")
 	if x.Body != "" && x.Body != x.Title {
-		b.WriteString(x.Body + "\n")
+		b.WriteString(recall.Inert(x.Body) + "\n")
 	}
 	if x.PromotionBlocked != "" {
-		fmt.Fprintf(b, "Not verified: %s\n", x.PromotionBlocked)
+		fmt.Fprintf(b, "Not verified: %s\n", recall.Inert(x.PromotionBlocked))
 	}
-	hist := fmt.Sprintf("History: saved %s in session %s; injected into %d prompts", day(x.Created), x.SessionID, x.InjectCount)
+	hist := fmt.Sprintf("History: saved %s in session %s; injected into %d prompts", day(x.Created), oneLine(x.SessionID, lineRunes), x.InjectCount)
 	if n := len(m.Injections); n > 0 {
 		hist += ", last " + day(m.Injections[n-1].Time)
 	}
@@ -361,7 +392,7 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 				where += fmt.Sprintf(" in [%s] (%s, %s)", store.EventCID(v.Event.ID), v.Event.Type, v.Event.Time.UTC().Format("2006-01-02 15:04"))
 			}
 		}
-		fmt.Fprintf(b, "Evidence %d: %q, %s\n", v.N, v.Quote, where)
+		fmt.Fprintf(b, "Evidence %d: %q, %s\n", v.N, recall.Inert(v.Quote), where)
 		if v.Event == nil {
 			continue
 		}
@@ -386,7 +417,7 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 			line += ": " + oneLine(c.OtherTitle, lineRunes)
 		}
 		if c.Reason != "" {
-			line += " (" + c.Reason + ")"
+			line += " (" + oneLine(c.Reason, 4*lineRunes) + ")"
 		}
 		if c.Resolution != "" {
 			line += "; resolved: " + c.Resolution
@@ -396,8 +427,9 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 }
 
 const rememberDoc = `Save a memory for later sessions: a decision, fact, preference, constraint, lesson, task or reference from this session. ` +
-	`quote must be copied verbatim from this session (the user's words, an earlier answer, or a tool's output; not this turn's own answer): ` +
-	`it is aligned against the stored messages like any extracted quote, and the memory is saved verified only if it is found; otherwise nothing is saved and the reason is returned.`
+	`quote must be copied verbatim from this session (the user's words, or a tool's output such as a file read or a command's result; not this turn's own answer): ` +
+	`it is aligned against the stored messages like any extracted quote. Found in what the user said or a tool read, the memory is saved verified; ` +
+	`found only in the model's own words (its answers, a command's input, a file it wrote), it is saved unverified; otherwise nothing is saved and the reason is returned.`
 
 type rememberIn struct {
 	Title   string `json:"title" jsonschema:"the memory as one plain statement, at most 80 characters"`
@@ -474,9 +506,13 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 		}
 	}
 	var b strings.Builder
-	if r.Created {
+	switch {
+	case r.Created && e.Stage == store.StageCandidate:
+		fmt.Fprintf(&b, "Saved [%s] %s, %s, not verified: the quote is found (%s match) in [%s], but only in words the model wrote "+
+			"(an answer, a tool call's input, a file it wrote), which vouch for nothing; the user can verify it.", e.CID, e.Type, e.Stage, v.Method, store.EventCID(v.EventID))
+	case r.Created:
 		fmt.Fprintf(&b, "Saved [%s] %s, %s: quote found (%s match) in [%s].", e.CID, e.Type, e.Stage, v.Method, store.EventCID(v.EventID))
-	} else {
+	default:
 		fmt.Fprintf(&b, "Already known as [%s] %s, %s; the quote (%s match in [%s]) was added to its evidence.", e.CID, e.Type, e.Stage, v.Method, store.EventCID(v.EventID))
 	}
 	if r.Conflicts > 0 {
@@ -486,13 +522,19 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	return text(b.String()), nil, nil
 }
 
-// memoryTool reports whether ev records a call of one of these tools: their
-// results quote other sessions and memories, so they vouch for nothing.
+// memoryTool reports whether ev records a call of one of these tools, or
+// of the plugin's CLI (on Claude's PATH while the plugin is enabled): their
+// results quote other sessions, other projects and memories, so they vouch
+// for nothing.
 func memoryTool(ev store.Event) bool {
 	if ev.Type != store.TypeToolObservation {
 		return false
 	}
 	tool := gjson.GetBytes(ev.Payload, "tool").String()
+	if tool == "Bash" {
+		input, _, _ := strings.Cut(ev.Text, "\n")
+		return strings.Contains(input, "claude-memory-layer")
+	}
 	return strings.HasPrefix(tool, "mcp__") && strings.Contains(tool, "memory-layer_"+Name+"__")
 }
 
@@ -551,11 +593,11 @@ func (s *Server) conflicts(ctx context.Context, _ *mcp.CallToolRequest, in confl
 		}
 		fmt.Fprintf(&b, "%d. %s, recorded %s", i+1, c.Kind, day(c.Detected))
 		if c.Reason != "" {
-			b.WriteString(": " + c.Reason)
+			b.WriteString(": " + oneLine(c.Reason, 4*lineRunes))
 		}
 		b.WriteString("\n")
 		for _, x := range []store.Entry{older, newer} {
-			fmt.Fprintf(&b, "  [%s] %s %s: %s", x.CID, x.Type, day(x.Created), oneLine(x.Title, lineRunes))
+			fmt.Fprintf(&b, "  [%s] %s %s: %s", x.CID, oneLine(x.Type, lineRunes), day(x.Created), oneLine(x.Title, lineRunes))
 			if q := bestQuote(x); q != "" {
 				fmt.Fprintf(&b, " — %q", oneLine(q, lineRunes))
 			}
@@ -585,8 +627,11 @@ func (s *Server) reader(ctx context.Context) (db *store.DB, empty *mcp.CallToolR
 	return db, nil, err
 }
 
+// text is a tool's answer. Stored text went through oneLine or
+// recall.Inert already; Visible again over the whole is the last gate for
+// characters nobody sees.
 func text(s string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(s, "\n")}}}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: recall.Visible(strings.TrimRight(s, "\n"))}}}
 }
 
 // bounded checks an optional count: 0 means def.
@@ -629,7 +674,11 @@ func day(t time.Time) string {
 }
 
 // oneLine folds whitespace and clips s to n runes.
-func oneLine(s string, n int) string {
+func oneLine(s string, n int) string { return clipLine(recall.Inert(s), n) }
+
+// clipLine is s on one line, cut to n runes: for text of the tools' own
+// making; stored text goes through oneLine.
+func clipLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s

@@ -85,6 +85,12 @@ func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project s
 			if recorded[[2]int64{older.ID, newer.ID}] || superseded[older.ID] {
 				continue
 			}
+			if newer.Stage == store.StageCandidate && (older.Stage == store.StageVerified || older.Stage == store.StageCertified) {
+				// An unverified claim (the model's own words, a quote that
+				// did not align) changes no verified memory: it neither
+				// replaces nor contests one.
+				continue
+			}
 			rel, role, ov, nv := claim.Compare(parse(older), parse(newer))
 			if !conflictTypes[older.Type] || !conflictTypes[newer.Type] && rel != claim.Supersedes {
 				// A lesson or task takes part only as the newer side of an

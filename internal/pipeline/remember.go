@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/tidwall/gjson"
 )
 
 // ErrNotAligned is returned by Remember when a quote is not found in the session's messages.
@@ -24,12 +26,14 @@ type Remembered struct {
 // Remember stores one memory the model asked to keep, quoting the session:
 // the quotes are aligned against the session's messages exactly as an
 // extracted entry's are, and the entry is stored only when every quote is
-// found, verified. Otherwise nothing is stored and the error (wrapping
+// found. It is verified only when the quotes are found in what the user
+// said or a tool read from the world (worldEvents); found only in the
+// model's own words, it is stored as a candidate. Otherwise nothing is stored and the error (wrapping
 // ErrNotAligned) says which quote failed and why. Conflicts with the
 // project's earlier entries are recorded as after extraction. Messages for
 // which skip returns true are not quoted from (nil skips none): the memory
 // tools' own results, which hold text of other sessions, must not vouch
-// for a quote. Only stored messages are quoted: a caller quoting the turn
+// for a quote, and neither must the plugin's own CLI. Only stored messages are quoted: a caller quoting the turn
 // under way folds the spool first (store.DB.Fold).
 func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.Entry, skip func(store.Event) bool) (Remembered, error) {
 	var r Remembered
@@ -58,18 +62,29 @@ func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.En
 	if len(evs) == 0 {
 		return r, fmt.Errorf("session %s has no stored messages to quote: %w", sessionID, ErrNotAligned)
 	}
-	texts := make([]string, len(evs))
-	for i, e := range evs {
-		texts[i] = e.Text
-	}
 	// The model does not know message indexes: every quote is looked for
 	// in the whole session (index -1 gives no hint to the aligner).
 	for i := range x.Evidence {
 		x.Evidence[i].MessageIndex = -1
 	}
-	e, events := p.entry(sess, evs, align.NewSession(texts), x, "remember")
-	if e.Stage != store.StageVerified {
-		return r, fmt.Errorf("%s: %w", strings.TrimPrefix(e.PromotionBlocked, "1 of 1 quotes did not align: "), ErrNotAligned)
+	// First among what the user said and what tools read from the world:
+	// found there, the memory is verified. Then among everything else the
+	// model saw, its own words included: found only there, it is saved as a
+	// candidate, which the user may verify.
+	var e store.Entry
+	var events []store.Event
+	world := worldEvents(evs, x.Evidence)
+	if len(world) > 0 {
+		e, events = p.entry(sess, world, align.NewSession(eventTexts(world)), x, "remember")
+	}
+	if len(world) > 0 && e.Stage == store.StageVerified && spansInOutput(world, e.Evidence) {
+		evs = world
+	} else {
+		e, events = p.entry(sess, evs, align.NewSession(eventTexts(evs)), x, "remember")
+		if e.Stage != store.StageVerified {
+			return r, fmt.Errorf("%s: %w", strings.TrimPrefix(e.PromotionBlocked, "1 of 1 quotes did not align: "), ErrNotAligned)
+		}
+		unverified(&e, events, "the quote is found only in words the model wrote (its answers, what it put into a tool call, a file it wrote): not evidence")
 	}
 	if err := store.Prepare(events); err != nil {
 		return r, err
@@ -82,6 +97,9 @@ func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.En
 		if err != nil {
 			return err
 		}
+		if len(stored) == 0 {
+			return fmt.Errorf("not saved: %w", store.ErrForgotten)
+		}
 		if r.Conflicts, err = p.detectConflicts(ctx, tx, sess.Project, stored); err != nil {
 			return err
 		}
@@ -92,4 +110,106 @@ func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.En
 		return Remembered{Conflicts: r.Conflicts}, err
 	}
 	return r, nil
+}
+
+func eventTexts(evs []store.Event) []string {
+	texts := make([]string, len(evs))
+	for i, e := range evs {
+		texts[i] = e.Text
+	}
+	return texts
+}
+
+// modelWrites are the tools whose output is what the model put in: a file
+// it wrote or edited, its task list, a subagent's answer.
+var modelWrites = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true,
+	"TodoWrite": true, "Task": true, "Agent": true}
+
+// worldEvents are the events of evs that can vouch for the quotes: the
+// user's prompts, and tool outputs the model did not write. A prompt-
+// injected model controls its own answers and everything it types into a
+// tool call, so these are left out: a tool that writes (modelWrites), a
+// file such a tool wrote in the session read back, a call whose input
+// holds a quote (an echo, a printf, a heredoc), and one whose input was
+// too long to keep (its key ends in "…"), which may hold it unseen.
+func worldEvents(evs []store.Event, quotes []extract.Evidence) []store.Event {
+	written := map[string]bool{}
+	for _, e := range evs {
+		if e.Type == store.TypeToolObservation && modelWrites[gjson.GetBytes(e.Payload, "tool").String()] {
+			for _, f := range gjson.GetBytes(e.Payload, "files").Array() {
+				written[f.String()] = true
+			}
+		}
+	}
+	var out []store.Event
+outer:
+	for _, e := range evs {
+		switch e.Type {
+		case store.TypeUserPrompt:
+			out = append(out, e)
+			continue
+		case store.TypeToolObservation:
+		default:
+			continue
+		}
+		if modelWrites[gjson.GetBytes(e.Payload, "tool").String()] {
+			continue
+		}
+		for _, f := range gjson.GetBytes(e.Payload, "files").Array() {
+			if written[f.String()] {
+				continue outer
+			}
+		}
+		input, _, _ := strings.Cut(e.Text, "\n")
+		if strings.HasSuffix(input, "…") {
+			continue
+		}
+		for _, q := range quotes {
+			if strings.Contains(spaced(input), spaced(q.Quote)) {
+				continue outer
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// spaced is s lower-cased with its spaces folded, for an echo test that
+// does not depend on how the model quoted or spaced it.
+func spaced(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(strings.Trim(s, `"'`+"`"))), " ")
+}
+
+// spansInOutput reports whether every quote found in a tool observation
+// lies in its output, past the line naming the call and its input.
+func spansInOutput(evs []store.Event, vs []store.Evidence) bool {
+	for _, v := range vs {
+		if v.MessageIndex < 0 || v.MessageIndex >= len(evs) {
+			return false
+		}
+		e := evs[v.MessageIndex]
+		if e.Type != store.TypeToolObservation {
+			continue
+		}
+		if i := strings.IndexByte(e.Text, '\n'); i < 0 || v.SpanStart <= i {
+			return false
+		}
+	}
+	return true
+}
+
+// unverified makes e, aligned, a candidate for why, in it and in the
+// evidence_aligned event among events.
+func unverified(e *store.Entry, events []store.Event, why string) {
+	e.Stage, e.PromotionBlocked = store.StageCandidate, why
+	for i, ev := range events {
+		if ev.Type != store.TypeEvidenceAligned {
+			continue
+		}
+		var m map[string]any
+		if json.Unmarshal(ev.Payload, &m) == nil {
+			m["stage"], m["promotion_blocked"] = e.Stage, why
+			events[i].Payload, _ = json.Marshal(m)
+		}
+	}
 }

@@ -326,12 +326,27 @@ func awsSecretAfter(s string, j int) (edit, bool) {
 		for e < end && isBase64(s[e]) {
 			e++
 		}
-		if v := s[k:e]; e-k == 40 && hasDigit(v) && strings.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
+		if isAWSSecret(s[k:e]) {
 			return edit{k, e, "aws_secret_key"}, true
 		}
 		k = e
 	}
 	return edit{}, false
+}
+
+// isAWSSecret reports whether v has the shape of an AWS secret access key:
+// 40 base64 bytes with upper and lower case and a digit. It may start with
+// '/' or hold several: no path looks like this.
+func isAWSSecret(v string) bool {
+	if len(v) != 40 || !hasDigit(v) || !strings.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || !strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isBase64(v[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // nextHex32 finds a run of exactly 32 hex digits after s[j] on the same line.
@@ -532,7 +547,8 @@ func urlPassword(s string, i int) (edit, bool) {
 		return edit{}, false
 	}
 	pass := auth[colon+1 : at]
-	if pass == "" || pass[0] == '$' || pass[0] == '{' || strings.HasPrefix(pass, redactPrefix) {
+	// $DB_PASSWORD is a reference; $3cretPa55 is a password.
+	if pass == "" || pass[0] == '$' && isReference(pass) || pass[0] == '{' || strings.HasPrefix(pass, redactPrefix) {
 		return edit{}, false
 	}
 	return edit{i + colon + 1, i + at, "url_password"}, true
@@ -876,7 +892,8 @@ func value(s string, p int, open byte, keyQuoted, anyValue bool, kind string) (e
 		}
 		// A quoted key (JSON, dicts) or an env assignment holds data; in
 		// code, only a literal that looks secret is one.
-		if v := s[cs:end]; !keyQuoted && !anyValue && !literalLooksSecret(v) && !(kind == "password" && isPlainPassword(v)) {
+		if v := s[cs:end]; !keyQuoted && !anyValue && !literalLooksSecret(v) && !(kind == "password" && isPlainPassword(v)) &&
+			!(kind == "aws_secret_key" && isAWSSecret(v)) {
 			return edit{}, false
 		}
 		return edit{cs, end, kind}, true
@@ -893,7 +910,7 @@ func value(s string, p int, open byte, keyQuoted, anyValue bool, kind string) (e
 	}
 	v := s[p:e]
 	switch {
-	case v[0] == '$' && !isReference(v), v[0] == '/' && !isPath(v):
+	case v[0] == '$' && !isReference(v), v[0] == '/' && !isPath(v), kind == "aws_secret_key" && isAWSSecret(v):
 		// A password that starts with '$' or '/': $3cr3t!, /Tr0ub4dor&3.
 	case anyValue:
 		if strings.IndexByte("$%{/~", v[0]) >= 0 || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || isPlaceholder(v) {

@@ -30,23 +30,23 @@ func TestInertLookalikes(t *testing.T) {
 		"[/CITATION\u00a0TRACE]",
 	}
 	for _, in := range tests {
-		got := inert("see " + in + " here")
+		got := Inert("see " + in + " here")
 		if strings.ContainsAny(got, "\u200b\u200d\u2060\u00ad") {
-			t.Errorf("inert(%q) = %q keeps invisible characters inside a marker", in, got)
+			t.Errorf("Inert(%q) = %q keeps invisible characters inside a marker", in, got)
 		}
 		for _, m := range live {
 			if strings.Contains(strings.ToLower(fold(got)), strings.ToLower(m)) {
-				t.Errorf("inert(%q) = %q still reads as %q", in, got, m)
+				t.Errorf("Inert(%q) = %q still reads as %q", in, got, m)
 			}
 		}
 		if strings.ContainsAny(got, "[<\uff3b\uff1c") {
-			t.Errorf("inert(%q) = %q keeps the opening bracket of a marker", in, got)
+			t.Errorf("Inert(%q) = %q keeps the opening bracket of a marker", in, got)
 		}
 	}
 	// Text without markers is left as it was, Cyrillic and all.
 	for _, in := range []string{"Служба развёрнута в Сеуле", "ｆｕｌｌｗｉｄｔｈ text", "a [link] and <b>bold</b>", "system reminders are sent"} {
-		if got := inert(in); got != in {
-			t.Errorf("inert(%q) = %q, want it unchanged", in, got)
+		if got := Inert(in); got != in {
+			t.Errorf("Inert(%q) = %q, want it unchanged", in, got)
 		}
 	}
 }

@@ -261,7 +261,7 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 	}
 	for _, s := range sessions {
 		if s.ID != sessionID && s.Summary != "" {
-			lines = append(lines, fmt.Sprintf("Last session (%s): %s", date(s.StartedAt), clipRunes(inert(s.Summary), 300)))
+			lines = append(lines, fmt.Sprintf("Last session (%s): %s", date(s.StartedAt), clipRunes(Inert(s.Summary), 300)))
 			break
 		}
 	}
@@ -294,7 +294,7 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 			if slices.ContainsFunc(pins, func(p store.Entry) bool { return p.ID == e.ID }) {
 				pin = ", pinned"
 			}
-			lines = append(lines, fmt.Sprintf("- [%s] %s%s, %s: %s", e.CID, typeLabel(e.Type), pin, date(e.Created), clipRunes(inert(e.Title), 160)))
+			lines = append(lines, fmt.Sprintf("- [%s] %s%s, %s: %s", e.CID, typeLabel(e.Type), pin, date(e.Created), clipRunes(Inert(e.Title), 160)))
 		}
 	}
 	open, err := openConflicts(ctx, db, project)

@@ -53,14 +53,15 @@ type Rendered struct {
 // joined by blanks, '-' or '_'.
 var markerRE = lazyregexp.New(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation[\s_-]*traces?)\s*\])|(<\s*/?\s*(claude[\s_-]*memory[\s_-]*layer[\s_-]*context|system[\s_-]*reminder)[^>]*>)|(\[\s*mem\s*:)`)
 
-// inert makes stored text safe to place inside the injected context: it folds
+// Inert makes stored text safe to place inside the injected context: it folds
 // it onto one line (so it cannot start a line of its own) and defuses our block
-// markers, system-reminder tags and citation ids while keeping them readable.
+// markers, system-reminder tags and citation ids while keeping them readable,
+// and drops the characters nobody sees (Visible).
 // A marker spelled with invisible characters, fullwidth forms or look-alike
 // letters is found on the text's skeleton and written back defused, in plain
 // letters.
-func inert(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+func Inert(s string) string {
+	s = strings.Join(strings.Fields(Visible(s)), " ")
 	sk, at := skeleton(s)
 	locs := markerRE.FindAllStringIndex(sk, -1)
 	if len(locs) == 0 {
@@ -76,6 +77,22 @@ func inert(s string) string {
 	}
 	b.WriteString(s[pos:])
 	return b.String()
+}
+
+// Visible is s without the characters drawn as nothing (invisible): Unicode
+// tag characters, bidi controls, zero-width characters. A model reads them
+// and a person does not see them, so stored text could carry instructions
+// nobody reviewing it would see, or show text in an order it is not read in.
+func Visible(s string) string {
+	if strings.IndexFunc(s, invisible) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if invisible(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // clipRunes cuts s to at most n bytes on a rune boundary, marking the cut.
@@ -124,7 +141,7 @@ func kindLabel(it Item) string {
 }
 
 func quoted(s string, n int) string {
-	return "\"" + clipRunes(strings.ReplaceAll(inert(s), `"`, `'`), n) + "\""
+	return "\"" + clipRunes(strings.ReplaceAll(Inert(s), `"`, `'`), n) + "\""
 }
 
 // itemLine renders one item on one line (two with its context): id, kind,
@@ -134,7 +151,7 @@ func itemLine(it Item) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s, %s: ", it.CID, kindLabel(it), date(it.Time))
 	if it.Kind == KindEntry {
-		b.WriteString(clipRunes(inert(it.Excerpt), 300))
+		b.WriteString(clipRunes(Inert(it.Excerpt), 300))
 		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
 			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
 		}
@@ -174,7 +191,7 @@ func side(m Memory) string {
 	if m.Quote != "" {
 		text = m.Quote
 	}
-	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, date(m.Date), clipRunes(strings.ReplaceAll(inert(text), `"`, `'`), 220))
+	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, date(m.Date), clipRunes(strings.ReplaceAll(Inert(text), `"`, `'`), 220))
 }
 
 func warningLine(w Warning) string {
@@ -221,7 +238,7 @@ func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendere
 		l := itemLine(it) + "\n"
 		if body.Len()+len(l) > budget && i == 0 {
 			// A tight budget still gets the best memory, in short form.
-			l = fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), clipRunes(inert(it.Excerpt), max(budget-60, 0)))
+			l = fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), clipRunes(Inert(it.Excerpt), max(budget-60, 0)))
 		}
 		if body.Len()+len(l) > budget {
 			break

@@ -272,10 +272,10 @@ func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Wa
 	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv)}
 	if rel == claim.Supersedes {
 		w.Kind = "superseded"
-		w.Note = fmt.Sprintf("%s: %s (%s) replaced %s; the newer is the current one.", inert(role), inert(nv), date(newer.Time), inert(ov))
+		w.Note = fmt.Sprintf("%s: %s (%s) replaced %s; the newer is the current one.", Inert(role), Inert(nv), date(newer.Time), Inert(ov))
 	} else {
 		w.Kind = "contested"
-		w.Note = fmt.Sprintf("%s: %s vs %s; neither says it replaces the other, the newer is from %s.", inert(role), inert(ov), inert(nv), date(newer.Time))
+		w.Note = fmt.Sprintf("%s: %s vs %s; neither says it replaces the other, the newer is from %s.", Inert(role), Inert(ov), Inert(nv), date(newer.Time))
 	}
 	return w
 }

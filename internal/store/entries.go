@@ -92,6 +92,9 @@ func (db *DB) PutEntry(ctx context.Context, e Entry, events ...Event) (Entry, bo
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("put entry: %w", err)
 	}
+	if len(got) == 0 {
+		return Entry{}, false, fmt.Errorf("put entry %q: %w", e.Title, ErrForgotten)
+	}
 	return got[0], created[0], nil
 }
 
@@ -104,10 +107,15 @@ type EntryWrite struct {
 // PutEntries is PutEntry for a whole session's entries in one transaction:
 // a session's entries cost one commit, not one each. It reports the stored
 // entries, with the evidence of the sessions quoted in ws (EntryByID has all
-// of it), and which were created, in the order given.
+// of it), and which were created, in the order given; an entry a forget's
+// rule covers is left out of both.
 func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, created []bool, err error) {
 	if len(ws) == 0 {
 		return nil, nil, nil
+	}
+	// What a forget left a rule for is not written back (forget_rule.go).
+	if ws, err = t.unforgottenEntries(ctx, ws); err != nil || len(ws) == 0 {
+		return nil, nil, err
 	}
 	var events []Event
 	var sessions []string

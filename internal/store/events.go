@@ -136,6 +136,7 @@ func checksum(e Event, payload string) string {
 // AppendResult counts what Append did.
 type AppendResult struct {
 	Added, Duplicates int
+	Forgotten         int     // refused by a forget's rule
 	IDs               []int64 // ids of the added events, in order
 }
 
@@ -158,9 +159,18 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 		e                 Event
 		payload, hash, ts string
 	}
+	// What a forget left a rule for is not written back (forget_rule.go).
+	evs, refused, err := t.unforgotten(ctx, evs)
+	if err != nil {
+		return res, fmt.Errorf("append: %w", err)
+	}
+	res.Forgotten = refused
 	rows := make([]row, 0, len(evs))
 	prepared := make([]Event, 0, len(evs))
 	for _, e := range evs {
+		if e.Type == TypeForgotten {
+			t.rulesRead = false // a forget in this transaction: its rule counts from now
+		}
 		if e.DedupeKey == "" || e.Type == "" {
 			return res, fmt.Errorf("append %q: event needs a type and a dedupe key", e.Type)
 		}

@@ -65,6 +65,13 @@ type ForgetPlan struct {
 	// Kept lists, for a memory forgotten without Shared, the citation ids of
 	// other memories that quote the same words and are left alone.
 	Kept []string
+	// SpoolLeft is what the spool still held after Forget tried to store it
+	// (its lock held by an appender past the wait, a file it could not
+	// read): the forget's rule refuses what of it is forgotten when a later
+	// write stores it, but until then its bytes are on disk.
+	SpoolLeft int64
+	// quotes are the forgotten memory's quotes, for the forget's rule.
+	quotes []string
 }
 
 // Empty reports whether the plan removes nothing.
@@ -125,18 +132,27 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	}
 	t := db.wrap(ctx, sqltx)
 	defer t.Rollback()
-	// What hooks spooled is stored first, and so forgotten with the rest.
-	if err := t.fold(ctx); err != nil {
+	// What hooks spooled is stored first, all of it, and so forgotten with
+	// the rest; the plan is to cover everything.
+	if err := t.foldAll(ctx); err != nil {
 		return ForgetPlan{}, fmt.Errorf("forget: %w", err)
 	}
 	// Plan under the write lock: hooks writing meanwhile wait, so what is
 	// deleted is exactly what was planned.
-	p, err := plan(ctx, t, sel, db.Now())
-	if err != nil || p.Empty() {
+	now := db.Now()
+	p, err := plan(ctx, t, sel, now)
+	if err != nil {
 		return p, err
 	}
+	p.SpoolLeft = t.spoolLeft
+	// Nothing stored matches: nothing is written, unless the forgotten words
+	// may still come, from a spool this fold could not take or a transcript
+	// row no hook has read yet, which the rule is to refuse.
+	if p.Empty() && p.SpoolLeft <= 0 && strings.TrimSpace(sel.Phrase) == "" {
+		return p, nil
+	}
 	// The tombstone names the project from rows that apply deletes.
-	tomb, err := tombstone(ctx, t, sel, p, db.Now())
+	tomb, err := tombstone(ctx, t, sel, p, now)
 	if err != nil {
 		return p, err
 	}
@@ -285,6 +301,7 @@ func tombstone(ctx context.Context, t *Tx, sel ForgetSelector, p ForgetPlan, now
 		"entries": len(p.Entries), "events_deleted": len(p.Delete), "events_redacted": len(p.Redact),
 		"evidence": len(p.Evidence), "conflicts": p.Conflicts, "sessions": len(p.Sessions),
 		"injections_rewritten": len(p.Injections),
+		"rule":                 forgetRuleOf(sel, p.quotes, now),
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {

@@ -563,6 +563,7 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 		return out, fmt.Errorf("forget: sessions: %w", err)
 	}
 	out.Emptied = emptied
+	out.quotes = p.needles
 	out.Entries = keys(p.entries)
 	out.Evidence = keys(p.evidence)
 	for s := range p.sessions {

@@ -278,8 +278,10 @@ func TestForgetSelectorErrors(t *testing.T) {
 			t.Errorf("Phrase %q removed %+v", q, p)
 		}
 	}
-	if n := mustCount(t, f.db, `SELECT count(*) FROM events WHERE type = ?`, TypeForgotten); n != 0 {
-		t.Errorf("%d tombstones after forgetting nothing, want 0", n)
+	// A phrase that matches nothing stored still leaves its rule: the words
+	// may be in a transcript row no hook has read yet (forget_rule.go).
+	if n := mustCount(t, f.db, `SELECT count(*) FROM events WHERE type = ?`, TypeForgotten); n != 6 {
+		t.Errorf("%d tombstones after forgetting six phrases stored nowhere, want 6", n)
 	}
 }
 
@@ -576,5 +578,75 @@ func TestForgetMemoryKeepsShared(t *testing.T) {
 	b, err := f.db.EntryByCID(ctx, f.cid["billing"])
 	if err != nil || len(b.Evidence) == 0 {
 		t.Errorf("billing gone or without evidence: %v", err)
+	}
+}
+
+// TestForgetRule checks the rule a forget leaves: a phrase is refused in
+// any later event, case and accents aside, as whole words only; a session
+// forgotten refuses what it had said by then, not what it says afterwards.
+func TestForgetRule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "Crème Brûlée recipe"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(ctx, func(tx *Tx) error {
+		_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, SessionID: "gone", Project: "/p", Text: "first", DedupeKey: "prompt:gone:1"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{SessionID: "gone"}); err != nil {
+		t.Fatal(err)
+	}
+	forgotAt := db.Now()
+	ev := func(session, text string, at time.Time) Event {
+		return Event{Time: at, Type: TypeUserPrompt, SessionID: session, Project: "/p", Text: text, DedupeKey: Key(KeyPrompt, session, text)}
+	}
+	for _, tt := range []struct {
+		ev   Event
+		kept bool
+	}{
+		{ev("s", "the CREME brulee recipe is secret", forgotAt.Add(time.Hour)), false},
+		{ev("s", `{"command":"cat creme-brulee-recipe.txt"}`, forgotAt.Add(-time.Hour)), false},
+		{ev("s", "a crème brûlée recipes book", forgotAt), true},
+		{ev("gone", "said before the forget", forgotAt.Add(-time.Minute)), false},
+		{ev("gone", "said after the forget", forgotAt.Add(time.Minute)), true},
+	} {
+		var res AppendResult
+		err := db.Update(ctx, func(tx *Tx) error {
+			var err error
+			res, err = tx.Append(ctx, tt.ev)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept := res.Added == 1; kept != tt.kept {
+			t.Errorf("%s %q: stored %v, want %v (%+v)", tt.ev.SessionID, tt.ev.Text, kept, tt.kept, res)
+		}
+	}
+}
+
+// TestForgetRuleRefusesEntries checks that a memory holding forgotten words
+// is not written back either (a worker's model or a restored backup can
+// write one without any stored event saying them).
+func TestForgetRuleRefusesEntries(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "quillfeather42"}); err != nil {
+		t.Fatal(err)
+	}
+	put := func(title string) error {
+		_, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s", Type: "fact", Title: title, Body: title, ClaimKey: title, Stage: StageCandidate})
+		return err
+	}
+	if err := put("The deploy key is quillfeather42"); !errors.Is(err, ErrForgotten) {
+		t.Errorf("an entry naming the forgotten words: %v, want ErrForgotten", err)
+	}
+	if err := put("The deploy key rotates monthly"); err != nil {
+		t.Errorf("an entry of other words: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -242,14 +243,21 @@ func (db *DB) Fold(ctx context.Context) error {
 // One transaction stores about maxSpool bytes at most: a backlog left by
 // writers that ran out of time is worked off a piece at a time, and the live
 // spool waits until the files before it are stored.
-func (t *Tx) fold(ctx context.Context) error {
+func (t *Tx) fold(ctx context.Context) error { return t.foldUpTo(ctx, maxSpool) }
+
+// foldAll is fold without the bound: a forget must plan with everything
+// the spool holds, whatever it costs.
+func (t *Tx) foldAll(ctx context.Context) error { return t.foldUpTo(ctx, math.MaxInt64) }
+
+func (t *Tx) foldUpTo(ctx context.Context, budget int64) error {
 	path := spoolPath(t.db.path)
 	files := foldFiles(path)
-	budget := int64(maxSpool)
 	folded := false
+	t.spoolLeft = 0
 	for _, name := range files {
 		if budget <= 0 {
-			break
+			t.spoolLeft += fileSize(name)
+			continue
 		}
 		stored, size, err := t.foldOne(ctx, name)
 		if err != nil {
@@ -257,8 +265,15 @@ func (t *Tx) fold(ctx context.Context) error {
 		}
 		budget, folded = budget-size, folded || stored
 	}
-	if fi, err := os.Lstat(path); budget > 0 && err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-		if moved, err := moveSpool(ctx, path); err == nil && moved != "" {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		moved, err := "", error(nil)
+		if budget > 0 {
+			moved, err = moveSpool(ctx, path)
+		}
+		switch {
+		case budget <= 0 || err != nil:
+			t.spoolLeft += fi.Size()
+		case moved != "":
 			stored, _, err := t.foldOne(ctx, moved)
 			if err != nil {
 				return err
@@ -272,6 +287,14 @@ func (t *Tx) fold(ctx context.Context) error {
 	return t.index(ctx)
 }
 
+// fileSize is the size of the regular file name, 0 for none.
+func fileSize(name string) int64 {
+	if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() {
+		return fi.Size()
+	}
+	return 0
+}
+
 // foldOne stores the records of the fold file name with its spool_folded
 // mark, and has Commit remove the file unless it is to be kept for a later
 // writer; stored says whether it stored anything, size is the file's.
@@ -281,6 +304,7 @@ func (t *Tx) foldOne(ctx context.Context, name string) (stored bool, size int64,
 		return false, 0, fmt.Errorf("fold %s: %w", filepath.Base(name), err)
 	}
 	if n == skipFile {
+		t.spoolLeft += fileSize(name)
 		return false, size, nil
 	}
 	if n >= 0 {

@@ -30,6 +30,12 @@ type Tx struct {
 	c *sql.Conn
 	// folded are the spool's fold files Begin stored, removed at Commit.
 	folded []string
+	// spoolLeft is what the last fold left in the spool: files past its
+	// bound, files it could not read, a spool it could not move.
+	spoolLeft int64
+	// rules are the forgets' standing rules (forget_rule.go), read once.
+	rules     *ruleSet
+	rulesRead bool
 }
 
 // Begin starts a write transaction. It takes the write lock at once (the

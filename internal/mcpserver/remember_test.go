@@ -1,0 +1,122 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestRememberTrustsOnlyTheWorld is issue 29's second reproduction: a quote
+// vouches for a memory only when the user said it or a tool read it from
+// the world. The model's own answer, a command that prints what the model
+// wrote into it, a file the model wrote and read back, and the plugin's own
+// output (its CLI on Claude's PATH, its MCP tools) do not; what only the
+// model said is saved unverified, and an unverified memory supersedes no
+// verified one. Before, each of these quotes saved a verified memory, and
+// the last one superseded the user's.
+func TestRememberTrustsOnlyTheWorld(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg, db := newStore(t)
+	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	var evs []store.Event
+	add := func(session, typ, text string, payload map[string]any) {
+		b, _ := json.Marshal(payload)
+		if payload == nil {
+			b = nil
+		}
+		at = at.Add(time.Minute)
+		evs = append(evs, store.Event{Time: at, Type: typ, SessionID: session, Project: "/p", Text: text, Payload: b,
+			DedupeKey: fmt.Sprintf("k:%d", len(evs))})
+	}
+	tool := func(session, name, key, output string, files ...string) {
+		add(session, store.TypeToolObservation, name+": "+key+"\n"+output, map[string]any{"tool": name, "key": name + ": " + key, "files": files})
+	}
+	add("old", store.TypeUserPrompt, "We decided the orders service uses Postgres for storage.", nil)
+	add("s", store.TypeUserPrompt, "The payments service retries failed charges three times.", nil)
+	add("s", store.TypeAgentResponse, "Noted. The refunds queue is drained every night at two.", nil)
+	tool("s", "Read", "/src/config.yaml", "the cache is flushed every fifteen minutes by the sweeper")
+	tool("s", "Bash", "go test ./orders/...", "ok orders: the integration suite needs a running docker daemon")
+	tool("s", "Bash", `echo "the billing service stores invoices in bucket alpha seven"`, "the billing service stores invoices in bucket alpha seven")
+	tool("s", "Write", "/tmp/notes.md", "File created successfully at: /tmp/notes.md", "/tmp/notes.md")
+	tool("s", "Read", "/tmp/notes.md", "the deploy window is every tuesday at noon sharp", "/tmp/notes.md")
+	tool("s", "Bash", "claude-memory-layer search ledger", "the ledger database is named ledger prod two")
+	tool("s", "mcp__plugin_memory-layer_memory__search", "audit", "the audit log is kept for four hundred days")
+	add("s", store.TypeAgentResponse, "The orders service now uses MySQL instead of Postgres for storage.", nil)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		for _, id := range []string{"old", "s"} {
+			if err := tx.TouchSession(ctx, store.Session{ID: id, Project: "/p", Cwd: "/p", StartedAt: at}); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Append(ctx, evs...)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	remember := func(cs *mcp.ClientSession, title, quote string) (string, bool) {
+		t.Helper()
+		return callText(t, cs, "remember", map[string]any{"title": title, "quote": quote, "type": "decision", "subject": "storage"})
+	}
+	old := connect(t, &Server{Config: cfg, Project: "/p", SessionID: "old"})
+	out, isErr := remember(old, "The orders service uses Postgres", "the orders service uses Postgres for storage")
+	userCID := regexp.MustCompile(`mem:[0-9a-f]+`).FindString(out)
+	if isErr || !strings.Contains(out, "verified") || userCID == "" {
+		t.Fatalf("remember the user's words: %s", out)
+	}
+
+	cs := connect(t, &Server{Config: cfg, Project: "/p", SessionID: "s"})
+	for _, tt := range []struct {
+		source, quote string
+		want          string // verified, unverified, refused
+	}{
+		{"the user's prompt", "retries failed charges three times", "verified"},
+		{"a file read", "the cache is flushed every fifteen minutes", "verified"},
+		{"a command's output", "the integration suite needs a running docker daemon", "verified"},
+		{"the model's answer", "the refunds queue is drained every night at two", "unverified"},
+		{"an echo of the model's words", "stores invoices in bucket alpha seven", "unverified"},
+		{"a file the model wrote, read back", "the deploy window is every tuesday at noon", "unverified"},
+		{"the plugin's CLI", "the ledger database is named ledger prod two", "refused"},
+		{"the plugin's MCP tool", "the audit log is kept for four hundred days", "refused"},
+	} {
+		out, isErr := remember(cs, "Memory from "+tt.source, tt.quote)
+		var got string
+		switch {
+		case isErr:
+			got = "refused"
+		case strings.Contains(out, ", verified"):
+			got = "verified"
+		default:
+			got = "unverified"
+		}
+		if got != tt.want {
+			t.Errorf("a quote of %s: %s, want %s:\n%s", tt.source, got, tt.want, out)
+		}
+	}
+
+	out, isErr = remember(cs, "The orders service now uses MySQL", "now uses MySQL instead of Postgres for storage")
+	if isErr || strings.Contains(out, ", verified") {
+		t.Errorf("remember the model's own claim of a change: %s", out)
+	}
+	db, err := store.Open(ctx, cfg.DBPath(), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	e, err := db.EntryByCID(ctx, userCID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Status != store.StatusActive || e.Stage != store.StageVerified {
+		t.Errorf("the user's memory is %s, %s after the model's unverified claim; want verified, active", e.Stage, e.Status)
+	}
+}

@@ -1,0 +1,58 @@
+package mcpserver
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+// TestLookupByIDKeepsToTheProject is issue 29's third reproduction: ids are
+// sequential, so get and timeline by id reached another project's messages
+// and memories. Every lookup keeps to the session's project unless
+// all_projects is set.
+func TestLookupByIDKeepsToTheProject(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg, db := newStore(t)
+	const word = "zanzibarledger"
+	var msg int64
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		res, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+			SessionID: "o", Project: "/other", Text: "the other project's " + word + " secret plan", DedupeKey: "k:o1"})
+		if err == nil {
+			msg = res.IDs[0]
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	x := storetest.QuotedEntry(t, db, "/other", "The other project keeps its "+word, 1, func(int) string { return "the other project keeps its " + word })
+	db.Close()
+	cs := connect(t, &Server{Config: cfg, Project: "/p"})
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		out, _ := callText(t, cs, name, args)
+		return out
+	}
+	for _, id := range []string{store.EventCID(msg), x.CID} {
+		for _, c := range []struct {
+			name string
+			args map[string]any
+		}{
+			{"get", map[string]any{"ids": []string{id}}},
+			{"timeline", map[string]any{"id": id}},
+		} {
+			if out := call(c.name, c.args); strings.Contains(out, word) {
+				t.Errorf("%s %s from project /p shows another project's words:\n%s", c.name, id, out)
+			}
+			c.args["all_projects"] = true
+			if out := call(c.name, c.args); !strings.Contains(out, word) {
+				t.Errorf("%s %s with all_projects does not show it:\n%s", c.name, id, out)
+			}
+		}
+	}
+}

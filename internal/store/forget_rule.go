@@ -1,0 +1,273 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// A forget leaves a rule standing in its memory_forgotten event, and every
+// later write honours it (Tx.append refuses an event the rule covers): what
+// was forgotten can still wait outside the database, in the spool, in a fold
+// file a fold could not take, in a transcript row a later Stop re-reads, and
+// none of it may be written back. The rule holds no forgotten text: ids and
+// phrases as hashes, as the rest of the event.
+//
+// The filters of a selector (session, project, date) cover what had been
+// said when the forget ran, events dated up to it: the session or project
+// goes on afterwards. Phrases (the --match words, the quotes of a forgotten
+// memory) cover every later event too: the forgotten words stay forgotten.
+// Phrases are matched word for word, case and accents aside; the forget
+// itself also matched other forms of the words (FTS5's stemmer), which a
+// text that comes back verbatim does not need.
+type forgetRule struct {
+	Until   time.Time    `json:"until"`
+	Session string       `json:"session,omitempty"` // HashTarget of the session id
+	Project string       `json:"project,omitempty"` // HashTarget of the project
+	Before  time.Time    `json:"before,omitzero"`
+	Phrases []phraseHash `json:"phrases,omitempty"` // any of them
+}
+
+// phraseHash is a phrase as a rule keeps it: its number of words, the hash
+// of its first word (a cheap test before a window of words is hashed) and
+// the hash of all its words.
+type phraseHash struct {
+	Words int    `json:"n"`
+	First uint32 `json:"first"`
+	Hash  string `json:"hash"`
+}
+
+// newPhraseHash returns the rule's form of phrase, false when it has no word.
+func newPhraseHash(phrase string) (phraseHash, bool) {
+	w := words(phrase)
+	if len(w) == 0 {
+		return phraseHash{}, false
+	}
+	return phraseHash{Words: len(w), First: wordHash(w[0]), Hash: HashTarget(strings.Join(w, " "))}, true
+}
+
+// wordHash is a cheap hash of one word, a test before a window of words
+// is hashed whole (sha256): FNV-1a, 32 bits.
+func wordHash(w string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(w); i++ {
+		h ^= uint32(w[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// words splits s into lower-case words without accents, as FTS5's unicode61
+// tokenizer does.
+func words(s string) []string {
+	var b strings.Builder
+	b.Grow(len(s))
+	if !isASCII(s) {
+		s = norm.NFD.String(s)
+	}
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf: // most text: no table lookups
+			c := byte(r)
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b.WriteByte(c)
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+			default:
+				b.WriteByte(' ')
+			}
+		case unicode.Is(unicode.Mn, r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return strings.Fields(b.String())
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// forgetRuleOf is the rule a forget of sel leaves, with needles the
+// forgotten memory's quotes.
+func forgetRuleOf(sel ForgetSelector, needles []string, now time.Time) forgetRule {
+	r := forgetRule{Until: now, Before: sel.Before}
+	if sel.SessionID != "" {
+		r.Session = HashTarget(sel.SessionID)
+	}
+	if sel.Project != "" {
+		r.Project = HashTarget(sel.Project)
+	}
+	for _, n := range append([]string{strings.TrimSpace(sel.Phrase)}, needles...) {
+		if ph, ok := newPhraseHash(n); ok {
+			r.Phrases = append(r.Phrases, ph)
+		}
+	}
+	return r
+}
+
+// filters reports whether e is within the rule's session, project and
+// date, said by the time of the forget; a rule without them takes any event.
+func (r forgetRule) filters(e Event) bool {
+	if r.Session == "" && r.Project == "" && r.Before.IsZero() {
+		return true
+	}
+	return !e.Time.IsZero() && !e.Time.After(r.Until) &&
+		(r.Session == "" || HashTarget(e.SessionID) == r.Session) &&
+		(r.Project == "" || HashTarget(e.Project) == r.Project) &&
+		(r.Before.IsZero() || e.Time.Before(r.Before))
+}
+
+// ruleSet is every forget's rule, their phrases indexed by the hash of
+// their first word: an event's words are hashed once, and only a window
+// that starts with a phrase's first word is hashed whole.
+type ruleSet struct {
+	rules   []forgetRule
+	byFirst map[uint32][]phraseRef
+}
+
+type phraseRef struct {
+	rule int
+	ph   phraseHash
+}
+
+func newRuleSet(rules []forgetRule) *ruleSet {
+	s := &ruleSet{rules: rules, byFirst: map[uint32][]phraseRef{}}
+	for i, r := range rules {
+		for _, ph := range r.Phrases {
+			s.byFirst[ph.First] = append(s.byFirst[ph.First], phraseRef{i, ph})
+		}
+	}
+	return s
+}
+
+func (s *ruleSet) empty() bool { return s == nil || len(s.rules) == 0 }
+
+// refuses reports whether a rule covers e: its filters take e and, for a
+// rule with phrases, its text or payload says one of them.
+func (s *ruleSet) refuses(e Event) bool {
+	for _, r := range s.rules {
+		if len(r.Phrases) == 0 && r.filters(e) {
+			return true
+		}
+	}
+	if len(s.byFirst) == 0 {
+		return false
+	}
+	for _, text := range []string{e.Text, string(e.Payload)} {
+		ws := words(text)
+		for i, w := range ws {
+			for _, ref := range s.byFirst[wordHash(w)] {
+				if i+ref.ph.Words <= len(ws) && HashTarget(strings.Join(ws[i:i+ref.ph.Words], " ")) == ref.ph.Hash && s.rules[ref.rule].filters(e) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// forgetRules are the rules of every forget in the store, read once per
+// transaction (and again after a forget in it).
+func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
+	if t.rulesRead {
+		return t.rules, nil
+	}
+	rows, err := t.query(ctx, `SELECT payload FROM events WHERE type = ?`, TypeForgotten)
+	if err != nil {
+		return nil, fmt.Errorf("forget rules: %w", err)
+	}
+	defer rows.Close()
+	var rules []forgetRule
+	for rows.Next() {
+		var payload string
+		if err := rows.Scan(&payload); err != nil {
+			return nil, fmt.Errorf("forget rules: %w", err)
+		}
+		var p struct {
+			Rule *forgetRule `json:"rule"`
+		}
+		if json.Unmarshal([]byte(payload), &p) == nil && p.Rule != nil {
+			rules = append(rules, *p.Rule)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("forget rules: %w", err)
+	}
+	t.rules, t.rulesRead = newRuleSet(rules), true
+	return t.rules, nil
+}
+
+// unforgotten returns evs without the events a forget's rule refuses, and
+// how many it left out.
+func (t *Tx) unforgotten(ctx context.Context, evs []Event) ([]Event, int, error) {
+	rules, err := t.forgetRules(ctx)
+	if err != nil || rules.empty() {
+		return evs, 0, err
+	}
+	out := make([]Event, 0, len(evs))
+	for _, e := range evs {
+		// A forget's own marks are never refused: they hold no content.
+		if e.Type != TypeForgotten && e.Type != TypeSpoolFolded && rules.refuses(e) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, len(evs) - len(out), nil
+}
+
+// ErrForgotten is returned by PutEntry for an entry a forget's rule covers.
+var ErrForgotten = errors.New("it holds what a forget removed")
+
+func quotes(e Entry) []string {
+	var out []string
+	for _, v := range e.Evidence {
+		out = append(out, v.Quote)
+	}
+	return out
+}
+
+// unforgottenEntries returns ws without the entries a forget's rule covers:
+// their words (title, body, subject, quotes) as an event's text, dated when
+// the entry was said.
+func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWrite, error) {
+	rules, err := t.forgetRules(ctx)
+	if err != nil || rules.empty() {
+		return ws, err
+	}
+	out := make([]EntryWrite, 0, len(ws))
+	for _, w := range ws {
+		e := w.Entry
+		at := e.Created
+		if at.IsZero() {
+			at = t.db.Now()
+		}
+		covered := false
+		// Each text on its own: a phrase does not run from a title into a body.
+		for _, text := range append([]string{e.Title, e.Body, e.Subject}, quotes(e)...) {
+			if rules.refuses(Event{Time: at, SessionID: e.SessionID, Project: e.Project, Text: text}) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
