@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -364,7 +365,8 @@ func TestSessionEndStoresBigTranscriptInSteps(t *testing.T) {
 	}
 	f.Close()
 	in := fmt.Sprintf(`{"session_id":"big","cwd":%s,"transcript_path":%s,"hook_event_name":"SessionEnd","reason":"other"}`, quote(dir), quote(tp))
-	validReply(t, runBinary(t, "session-end", data, []byte(in)), "SessionEnd")
+	// The hook's real budget: what it cannot store in it is the point.
+	validReply(t, runBinary(t, "session-end", data, []byte(in), hook.BudgetEnv+"="), "SessionEnd")
 
 	ctx := context.Background()
 	count := func() (messages int, ended bool) {

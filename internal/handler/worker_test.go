@@ -43,11 +43,7 @@ func TestSessionEndHandsOverToWorker(t *testing.T) {
 		return []byte(fmt.Sprintf(`{"session_id":"w","cwd":"/p","transcript_path":%q,"hook_event_name":%q,"reason":"other"}`, tp, event))
 	}
 	validReply(t, runBinary(t, "session-start", data, in("SessionStart"), env...), "SessionStart")
-	r := runBinary(t, "session-end", data, in("SessionEnd"), env...)
-	validReply(t, r, "SessionEnd")
-	if r.took > EndBudget {
-		t.Errorf("SessionEnd took %v, over its %v budget", r.took, EndBudget)
-	}
+	validReply(t, runBinary(t, "session-end", data, in("SessionEnd"), env...), "SessionEnd")
 
 	// The worker runs detached; wait for its result, bounded.
 	var es []store.Entry

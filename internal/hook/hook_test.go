@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,4 +286,46 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("reply not valid JSON: %q", out.String())
 		}
 	})
+}
+
+// TestRunBudgetFromEnvironment: CLAUDE_MEMORY_HOOK_BUDGET replaces the
+// hook's budget (tests run the real binaries with a generous one on a busy
+// machine); a value that is not a positive duration keeps the default and
+// says so in the log.
+func TestRunBudgetFromEnvironment(t *testing.T) {
+	for _, tt := range []struct {
+		value   string
+		want    time.Duration
+		warning bool
+	}{
+		{"", time.Second, false},
+		{"1h", time.Hour, false},
+		{"soon", time.Second, true},
+		{"-5s", time.Second, true},
+	} {
+		opt, dir := testOptions(t, time.Second)
+		get := opt.Getenv
+		opt.Getenv = func(k string) string {
+			if k == BudgetEnv {
+				return tt.value
+			}
+			return get(k)
+		}
+		var deadline time.Time
+		start := time.Now()
+		Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit"}`), io.Discard, io.Discard, opt,
+			func(ctx context.Context, env *Env, ev *Event) (Reply, error) {
+				deadline = env.Deadline
+				return Reply{}, nil
+			})
+		// The deadline is start + budget, taken between start and the
+		// handler's call: bounded on both sides by the budget alone.
+		if got := deadline.Sub(start); got < tt.want || got > tt.want+time.Since(start) {
+			t.Errorf("%s=%q: deadline %v after start, want %v", BudgetEnv, tt.value, got, tt.want)
+		}
+		log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
+		if warned := strings.Contains(string(log), BudgetEnv); warned != tt.warning {
+			t.Errorf("%s=%q: warning logged %v, want %v: %s", BudgetEnv, tt.value, warned, tt.warning, log)
+		}
+	}
 }
