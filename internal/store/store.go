@@ -207,10 +207,10 @@ func (db *DB) checkReadable(ctx context.Context) error {
 		return err
 	case v == 0:
 		return ErrNoSchema
-	case v < SchemaVersion():
-		return fmt.Errorf("file at version %d, build knows %d: %w", v, SchemaVersion(), ErrOldSchema)
 	case v > SchemaVersion():
 		return newerSchema(v)
+	case v < SchemaVersion() || !db.current(ctx):
+		return fmt.Errorf("file at version %d, build knows %d: %w", v, SchemaVersion(), ErrOldSchema)
 	}
 	return nil
 }
@@ -273,7 +273,9 @@ func migrationNames() ([]string, error) {
 	return names, nil
 }
 
-// SchemaVersion is the number of migrations this build knows.
+// SchemaVersion is the number of migrations this build knows. The file's
+// user_version is set to it, for older builds to compare with theirs; which
+// migrations a store has is recorded by name (see applied).
 func SchemaVersion() int {
 	names, _ := migrationNames()
 	return len(names)
@@ -308,11 +310,11 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 	if err != nil {
 		return err
 	}
-	if v == len(names) {
-		return nil
-	}
 	if v > len(names) {
 		return fmt.Errorf("migrate: %w", newerSchema(v))
+	}
+	if v == len(names) && db.current(ctx) {
+		return nil
 	}
 	if v > 0 && upTo > 0 {
 		if fi, err := os.Stat(db.path); err == nil && fi.Size() > upTo {
@@ -328,7 +330,7 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 			return fmt.Errorf("migrate: %w", err)
 		}
 		defer unlock()
-		if v, err = db.Version(ctx); err != nil || v == len(names) {
+		if v, err = db.Version(ctx); err != nil || (v == len(names) && db.current(ctx)) {
 			return err
 		}
 		if v > len(names) {
@@ -355,13 +357,27 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 		// migrations from it: it would run them again.
 		return fmt.Errorf("migrate: %w", newerSchema(v))
 	}
-	for _, name := range names[v:] {
-		b, err := migrations.ReadFile(name)
-		if err != nil {
-			return fmt.Errorf("migrate %s: %w", name, err)
+	done, err := applied(ctx, tx, names)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	now := time.Now().UTC().Format(timeFormat)
+	for _, name := range names {
+		id := migrationID(name)
+		if !done[id] {
+			b, err := migrations.ReadFile(name)
+			if err != nil {
+				return fmt.Errorf("migrate %s: %w", name, err)
+			}
+			if _, err := tx.ExecContext(ctx, string(b)); err != nil {
+				return fmt.Errorf("migrate %s: %w", name, err)
+			}
 		}
-		if _, err := tx.ExecContext(ctx, string(b)); err != nil {
-			return fmt.Errorf("migrate %s: %w", name, err)
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO schema_migrations (name, applied_at) VALUES (?, ?)`, id, now); err != nil {
+			return fmt.Errorf("migrate: record %s: %w", name, err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(names))); err != nil {
