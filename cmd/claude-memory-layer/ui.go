@@ -16,7 +16,7 @@ type uiOptions struct {
 func parseUI(e *env, args []string) (uiOptions, error) {
 	var o uiOptions
 	fs := newFlags(e, "ui", "[--port N] [--no-open]")
-	fs.IntVar(&o.port, "port", 0, "port on 127.0.0.1 (default: a free one)")
+	fs.IntVar(&o.port, "port", 0, "port on the loopback address (default: a free one)")
 	fs.BoolVar(&o.noOpen, "no-open", false, "print the address without opening a browser")
 	if err := parse(fs, args); err != nil {
 		return o, err

@@ -48,7 +48,7 @@ func BenchmarkPages(b *testing.B) {
 			for b.Loop() {
 				r := httptest.NewRequest(http.MethodGet, p.path, nil)
 				r.Host = testAddr
-				r.AddCookie(&http.Cookie{Name: cookieName, Value: s.Token()})
+				r.AddCookie(&http.Cookie{Name: s.cookie, Value: s.Token()})
 				w := httptest.NewRecorder()
 				h.ServeHTTP(w, r)
 				if w.Code != http.StatusOK {

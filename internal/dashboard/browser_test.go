@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -45,7 +46,7 @@ type browser struct {
 	bin     string
 	profile string
 	shots   string
-	base    string // http://127.0.0.1:PORT
+	base    string // http://127.x.y.z:PORT
 	token   string
 	n       int
 }
@@ -131,7 +132,7 @@ func startUI(t *testing.T, bin, data string) *url.URL {
 		t.Fatalf("ui printed %q", line)
 	}
 	u, err := url.Parse(f[1])
-	if err != nil || u.Hostname() != "127.0.0.1" || u.Query().Get("token") == "" {
+	if ip := net.ParseIP(u.Hostname()); err != nil || ip == nil || !ip.IsLoopback() || u.Query().Get("token") == "" {
 		t.Fatalf("ui printed %q", line)
 	}
 	return u
@@ -217,7 +218,8 @@ func TestBrowser(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, b.base+"/memory/"+sd.secret.CID+"/forget", strings.NewReader(url.Values{"csrf": {m[1]}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", b.base)
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: b.token})
+	base, _ := url.Parse(b.base)
+	req.AddCookie(&http.Cookie{Name: cookiePrefix + base.Port(), Value: b.token})
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := client.Do(req)
 	if err != nil {

@@ -3,11 +3,14 @@
 // Its pages show memories with their evidence, sessions and conflicts, and
 // make the user's corrections and forget.
 //
-// Security model (docs/dashboard.md): the server listens on 127.0.0.1
-// only. Every request must carry the random token the command prints,
-// first in the URL, then in an HttpOnly SameSite=Strict cookie the server
-// sets; a request without it is refused (401), for reading too, since other
-// users of the machine can reach the loopback port while the store is 0600.
+// Security model (docs/dashboard.md): the server listens on a loopback
+// address only (see Listen). Every request must carry the random token the
+// command prints, first in the URL, then in an HttpOnly SameSite=Strict
+// cookie the server sets; a request without it is refused (401), for
+// reading too, since other users of the machine can reach the loopback port
+// while the store is 0600. The browser is opened on a 0600 file that
+// redirects to the address, never with the token on a command line, which
+// other users can read in /proc.
 // The Host header must name the loopback address and port (DNS rebinding),
 // a request with a foreign Origin or Sec-Fetch-Site is refused, every POST
 // carries a CSRF token, and no CORS header is ever sent.
@@ -27,6 +30,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -36,8 +40,10 @@ import (
 //go:embed templates/*.html static/*
 var assets embed.FS
 
-// cookieName holds the access token once the first URL has been opened.
-const cookieName = "cml_token"
+// cookiePrefix and the port name the cookie that holds the access token
+// once the first URL has been opened: cookies ignore ports, and two
+// dashboards on one address would otherwise overwrite each other's.
+const cookiePrefix = "cml_token_"
 
 // Options tune a Server. Zero fields take defaults.
 type Options struct {
@@ -60,6 +66,7 @@ type Server struct {
 	css   []byte
 	// hosts are the Host header values accepted, origins the Origin values.
 	hosts, origins map[string]bool
+	cookie         string // the cookie's name
 }
 
 // New returns a dashboard over db that accepts requests addressed to addr
@@ -82,12 +89,13 @@ func New(db *store.DB, addr string, opt Options) (*Server, error) {
 	if s.csrf, err = randomHex(16); err != nil {
 		return nil, err
 	}
-	_, port, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard address %q: %w", addr, err)
 	}
+	s.cookie = cookiePrefix + port
 	s.hosts, s.origins = map[string]bool{}, map[string]bool{}
-	for _, h := range []string{"127.0.0.1", "localhost"} {
+	for _, h := range []string{host, "127.0.0.1", "localhost"} {
 		s.hosts[h+":"+port] = true
 		s.origins["http://"+h+":"+port] = true
 	}
@@ -116,14 +124,38 @@ func (s *Server) URL(addr string) string {
 	return "http://" + addr + "/?token=" + url.QueryEscape(s.token)
 }
 
-// Listen binds the loopback address at port (0 picks a free one); never
-// another interface.
+// Listen binds a loopback address at port (0 picks a free one); never
+// another interface. Cookies are scoped by host, not by port: on 127.0.0.1
+// the dashboard's cookie would go to every other local service the browser
+// visits there, any user's. Where all of 127.0.0.0/8 is the loopback
+// interface (Linux) it binds a random address in it, which nothing else the
+// browser visits shares; elsewhere (macOS has only 127.0.0.1) 127.0.0.1.
 func Listen(port int) (net.Listener, error) {
+	if runtime.GOOS == "linux" {
+		if ip, err := randomLoopback(); err == nil {
+			if ln, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(port))); err == nil {
+				return ln, nil
+			}
+		}
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
 	}
 	return ln, nil
+}
+
+// randomLoopback is a random address in 127.0.0.0/8 none of whose bytes
+// is 0 or 255.
+func randomLoopback() (string, error) {
+	b := make([]byte, 3)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	for i := range b {
+		b[i] = 1 + b[i]%254 // 127.0.0.1 is never one: the second byte is not 0
+	}
+	return fmt.Sprintf("127.%d.%d.%d", b[0], b[1], b[2]), nil
 }
 
 // Serve answers requests on ln until ctx is done, then shuts down.
@@ -218,7 +250,7 @@ func (s *Server) authed(h func(w http.ResponseWriter, r *http.Request) error) ht
 				s.fail(w, r, http.StatusUnauthorized, errUnauthorized)
 				return
 			}
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			http.SetCookie(w, &http.Cookie{Name: s.cookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			q := r.URL.Query()
 			q.Del("token")
 			u := *r.URL
@@ -226,7 +258,7 @@ func (s *Server) authed(h func(w http.ResponseWriter, r *http.Request) error) ht
 			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
 			return
 		}
-		c, err := r.Cookie(cookieName)
+		c, err := r.Cookie(s.cookie)
 		if err != nil || !s.validToken(c.Value) {
 			s.fail(w, r, http.StatusUnauthorized, errUnauthorized)
 			return

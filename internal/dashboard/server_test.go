@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"io"
+	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,7 +66,7 @@ func (f *fixture) req(method, target string, form url.Values, mutate ...func(*ht
 	if method == http.MethodPost {
 		r.Header.Set("Origin", "http://"+testAddr)
 	}
-	r.AddCookie(&http.Cookie{Name: cookieName, Value: f.s.Token()})
+	r.AddCookie(&http.Cookie{Name: f.s.cookie, Value: f.s.Token()})
 	for _, m := range mutate {
 		m(r)
 	}
@@ -187,7 +191,7 @@ func TestToken(t *testing.T) {
 			t.Errorf("GET %s without the token shows stored content", target)
 		}
 	}
-	wrong := func(r *http.Request) { r.Header.Set("Cookie", cookieName+"=0123") }
+	wrong := func(r *http.Request) { r.Header.Set("Cookie", f.s.cookie+"=0123") }
 	if code, _ := f.get("/", wrong); code != http.StatusUnauthorized {
 		t.Errorf("wrong cookie = %d, want 401", code)
 	}
@@ -203,7 +207,7 @@ func TestToken(t *testing.T) {
 	}
 	var c *http.Cookie
 	for _, x := range res.Cookies() {
-		if x.Name == cookieName {
+		if x.Name == f.s.cookie {
 			c = x
 		}
 	}
@@ -522,7 +526,7 @@ func TestRun(t *testing.T) {
 	go func() { done <- Run(ctx, db, RunOptions{NoOpen: true, Out: out}) }()
 	line := <-out.lines
 	u, err := url.Parse(strings.TrimPrefix(strings.Fields(line)[1], ""))
-	if err != nil || u.Hostname() != "127.0.0.1" || u.Query().Get("token") == "" {
+	if ip := net.ParseIP(u.Hostname()); err != nil || ip == nil || !ip.IsLoopback() || u.Query().Get("token") == "" {
 		t.Fatalf("printed %q", line)
 	}
 	res, err := http.Get(u.String()) // follows the redirect, keeping no cookie: 401 after it
@@ -632,5 +636,90 @@ func TestMemoryManyQuotes(t *testing.T) {
 	}
 	if strings.Contains(body, ">Quote 2: ") {
 		t.Error("the page shows the second quote, neither the first nor among the latest")
+	}
+}
+
+// TestRunOpensBrowserWithoutToken: the browser opener's arguments (world
+// readable in /proc) hold no token: it is given a file only this user can
+// read, which redirects to the address with its token.
+func TestRunOpensBrowserWithoutToken(t *testing.T) {
+	sd := seed(t, t.TempDir(), 5)
+	db, err := store.Open(context.Background(), sd.path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &lineWriter{lines: make(chan string, 4)}
+	opened := make(chan string, 1)
+	var page []byte
+	var mode os.FileMode
+	open := func(_ context.Context, target string) error {
+		u, err := url.Parse(target)
+		if err == nil && u.Scheme == "file" {
+			page, _ = os.ReadFile(u.Path)
+			if fi, err := os.Stat(u.Path); err == nil {
+				mode = fi.Mode().Perm()
+			}
+		}
+		opened <- target
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, db, RunOptions{Out: out, Open: open}) }()
+	printed := strings.Fields(<-out.lines)[1]
+	target := <-opened
+	u, _ := url.Parse(printed)
+	token := u.Query().Get("token")
+	if token == "" || strings.Contains(target, token) {
+		t.Errorf("the opener was given %q (token %q)", target, token)
+	}
+	if mode != 0o600 || !strings.Contains(string(page), html.EscapeString(printed)) {
+		t.Errorf("the page opened (mode %v) does not redirect to %s:\n%s", mode, printed, page)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run after cancel: %v", err)
+	}
+	if t2, _ := url.Parse(target); t2 != nil {
+		if _, err := os.Stat(t2.Path); !os.IsNotExist(err) {
+			t.Errorf("the page with the token is still there after the dashboard stopped: %v", err)
+		}
+	}
+}
+
+// TestCookieStaysOffOtherPorts: cookies ignore ports, so a dashboard on
+// 127.0.0.1 handed its credential to every other local service the browser
+// visited there (another user's too). A cookie jar that keeps RFC 6265's
+// rules, given the dashboard's cookie, sends it to no service on 127.0.0.1.
+func TestCookieStaysOffOtherPorts(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux routes all of 127.0.0.0/8 to the loopback interface")
+	}
+	sd := seed(t, t.TempDir(), 5)
+	db, err := store.Open(context.Background(), sd.path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &lineWriter{lines: make(chan string, 4)}
+	go Run(ctx, db, RunOptions{NoOpen: true, Out: out})
+	printed := strings.Fields(<-out.lines)[1]
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	res, err := client.Get(printed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	u, _ := url.Parse(printed)
+	if res.StatusCode != http.StatusOK || len(jar.Cookies(u)) != 1 {
+		t.Fatalf("the dashboard did not open with its token: %d, cookies %v", res.StatusCode, jar.Cookies(u))
+	}
+	other, _ := url.Parse("http://127.0.0.1:8080/")
+	if c := jar.Cookies(other); len(c) != 0 {
+		t.Errorf("the dashboard at %s left a cookie another local service gets: %v", u.Host, c)
 	}
 }
