@@ -105,3 +105,43 @@ func TestForgetPreviewKept(t *testing.T) {
 		t.Error("--shared without a memory id: no error")
 	}
 }
+
+// TestSupersedeContested: supersede on a pair the conflict ledger found
+// contradictory settles their conflict, as the dashboard's resolve does;
+// before, it printed "already supersedes", exited 0 and changed nothing.
+// conflicts lists the open pair before and nothing after.
+func TestSupersedeContested(t *testing.T) {
+	t.Parallel()
+	c, db := seeded(t)
+	ctx := context.Background()
+	keys := cidOf(t, db, "Keep /health open")
+	rs := cidOf(t, db, "Sign JWTs with RS256 keys")
+	older, _ := db.EntryByCID(ctx, rs)
+	newer, _ := db.EntryByCID(ctx, keys)
+	if _, err := db.AddConflict(ctx, store.Conflict{Older: older.ID, Newer: newer.ID, Kind: "contradicts", Reason: "the same setting, two values"},
+		store.Event{Type: store.TypeConflict, Project: older.Project, DedupeKey: "test-conflict", SessionID: older.SessionID}); err != nil {
+		t.Fatal(err)
+	}
+	project := []string{"--project", older.Project}
+	if out := c.ok(append([]string{"conflicts"}, project...)...); !strings.Contains(out, rs) || !strings.Contains(out, keys) ||
+		!strings.Contains(out, "supersede "+rs+" "+keys) || !strings.Contains(out, "1 open conflict") {
+		t.Errorf("conflicts before:\n%s", out)
+	}
+	if out := c.ok("supersede", rs, keys); !strings.Contains(out, rs+" superseded by "+keys) {
+		t.Errorf("supersede of a contested pair: %q", out)
+	}
+	x, _ := db.EntryByCID(ctx, rs)
+	y, _ := db.EntryByCID(ctx, keys)
+	if x.Status != store.StatusSuperseded || x.SupersededBy != y.ID || y.Status != store.StatusActive {
+		t.Errorf("after supersede: %s %s (by %d), %s %s; want superseded by %d, active", rs, x.Status, x.SupersededBy, keys, y.Status, y.ID)
+	}
+	if out := c.ok(append([]string{"conflicts"}, project...)...); !strings.Contains(out, "no open conflicts") {
+		t.Errorf("conflicts after:\n%s", out)
+	}
+	var j struct {
+		Conflicts []any `json:"conflicts"`
+	}
+	if err := json.Unmarshal([]byte(c.ok(append([]string{"conflicts", "--json"}, project...)...)), &j); err != nil || j.Conflicts == nil || len(j.Conflicts) != 0 {
+		t.Errorf("conflicts --json after: %+v %v", j, err)
+	}
+}

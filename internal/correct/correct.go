@@ -158,8 +158,8 @@ var Types = []string{string(extract.Decision), string(extract.Fact), string(extr
 
 // Supersede records that newer replaces old, as the conflict ledger does
 // for an explicit change: old is kept, shown only with a conflict warning,
-// and never in the brief. It reports false when that was recorded already,
-// and an error wrapping ErrInvalid for a memory superseding itself or one
+// and never in the brief; an open contradiction between them is resolved
+// so. It reports false when that was recorded already, and an error wrapping ErrInvalid for a memory superseding itself or one
 // of another project.
 func Supersede(ctx context.Context, db *store.DB, old, newer store.Entry, now time.Time) (bool, error) {
 	if old.ID == newer.ID {
@@ -167,6 +167,26 @@ func Supersede(ctx context.Context, db *store.DB, old, newer store.Entry, now ti
 	}
 	if old.Project != newer.Project {
 		return false, invalid("%s and %s belong to different projects", old.CID, newer.CID)
+	}
+	// A pair the ledger found contradictory holds its one conflicts row
+	// (one per pair), which the insert below would leave alone: settle that
+	// contradiction as the dashboard's resolve does.
+	cs, err := db.Conflicts(ctx, []int64{old.ID}, 0)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range cs {
+		if c.Kind != "contradicts" || c.Resolution != "" || !(c.Older == old.ID && c.Newer == newer.ID || c.Older == newer.ID && c.Newer == old.ID) {
+			continue
+		}
+		a, b, choice := old, newer, "supersede-older"
+		if c.Older == newer.ID {
+			a, b, choice = newer, old, "supersede-newer"
+		}
+		if err := Resolve(ctx, db, c, a, b, choice, now); err != nil {
+			return false, err
+		}
+		return true, nil
 	}
 	reason := "superseded by hand"
 	payload, _ := json.Marshal(map[string]any{"older": old.CID, "newer": newer.CID, "kind": "supersedes", "reason": reason, "by": "user"})
