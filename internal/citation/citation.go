@@ -92,8 +92,8 @@ type Check struct {
 	Cited   []string // every id the answer cited
 	Used    []string // cited and shown in the turn: counted as uses
 	Unshown []string // cited, stored, but not shown in the turn
-	// Earlier are those of Unshown that the session showed in an earlier
-	// turn or its start brief: still in the model's context, unless compacted.
+	// Earlier are those of Unshown that an earlier turn's tool result
+	// showed: still in the model's context, unless compacted.
 	Earlier []string
 	Unknown []string // cited but naming nothing stored
 	Shown   []string // what the turn showed: injected or returned by a memory tool
@@ -181,17 +181,17 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Shown lists the memory ids a turn showed the model: those injected for its
-// prompt and those in the results of its tool calls (the memory tools'
-// search, get and timeline among them). Without a prompt id nothing can be
-// tied to the turn, and nothing counts as shown.
+// Shown lists the memory ids a turn showed the model: those in the
+// session's start brief and injected for its prompts so far, and those in
+// the results of its tool calls (the memory tools' search, get and timeline
+// among them). Without a prompt id no tool result can be tied to the turn.
 func Shown(ctx context.Context, db *store.DB, sessionID, promptID string) ([]string, error) {
 	shown, _, err := shownIn(ctx, db, sessionID, promptID)
 	return shown, err
 }
 
-// shownIn is Shown, plus the ids the session showed before: in other turns'
-// injections and tool results, and in its start brief.
+// shownIn is Shown, plus the ids the session showed before in other turns'
+// tool results.
 func shownIn(ctx context.Context, db *store.DB, sessionID, promptID string) (turn []string, before map[string]bool, err error) {
 	before = map[string]bool{}
 	// A turn's events are among the session's latest; a long session must
@@ -208,7 +208,13 @@ func shownIn(ctx context.Context, db *store.DB, sessionID, promptID string) (tur
 		if len(mems) == 0 {
 			continue
 		}
-		this := promptID != "" && ev.Type != store.TypeSessionStarted && p.Get("prompt_id").String() == promptID
+		// The start brief and what earlier prompts injected stay in the
+		// model's context for the session (recall withholds a memory an
+		// earlier prompt injected on that ground): they are shown to every
+		// turn. An earlier turn's tool result is not counted so: the model
+		// asked for it then, not now.
+		this := ev.Type == store.TypeSessionStarted || ev.Type == store.TypeMemoryInjected ||
+			promptID != "" && p.Get("prompt_id").String() == promptID
 		for _, m := range mems {
 			if this {
 				ids = append(ids, m.String())

@@ -159,3 +159,43 @@ func TestRecordNothingCited(t *testing.T) {
 		t.Errorf("%d memory_cited events for an answer citing nothing", len(evs))
 	}
 }
+
+// TestRecordBriefCountsAsShown: a memory the SessionStart brief showed, or
+// an earlier prompt's injection (which recall then withholds from later
+// prompts), is in the model's context for the whole session: citing it is
+// a use, not a citation of something never shown, as stats, the dashboard
+// and the log used to count it.
+func TestRecordBriefCountsAsShown(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	put := func(title string) store.Entry {
+		e, _, err := db.PutEntry(ctx, store.Entry{Project: "/p", SessionID: "old", Type: "decision", Title: title,
+			ClaimKey: title, Stage: store.StageVerified, Created: now.Add(-time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	brief, earlier := put("in the start brief"), put("injected for the first prompt")
+	start, _ := json.Marshal(map[string]any{"source": "startup", "memories": []string{brief.CID}})
+	inj, _ := json.Marshal(map[string]any{"memories": []string{earlier.CID}, "prompt_id": "p1"})
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(ctx, store.Event{Time: now, Type: store.TypeSessionStarted, SessionID: "s", Project: "/p", DedupeKey: "start:s", Payload: start},
+			store.Event{Time: now, Type: store.TypeMemoryInjected, SessionID: "s", Project: "/p", DedupeKey: "inject:s:p1", Payload: inj})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Record(ctx, db, Turn{SessionID: "s", Project: "/p", PromptID: "p2", Now: now,
+		Answer: "Per the brief.\nMemories used: [" + brief.CID + "] [" + earlier.CID + "]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{brief.CID, earlier.CID}; !reflect.DeepEqual(c.Used, want) || len(c.Unshown) != 0 || c.Flagged() {
+		t.Errorf("Used = %v, Unshown = %v; want %v used, nothing unshown", c.Used, c.Unshown, want)
+	}
+	if got, _ := db.EntryByCID(ctx, brief.CID); got.UseCount != 1 {
+		t.Errorf("the brief's memory has %d uses after its citation, want 1", got.UseCount)
+	}
+}

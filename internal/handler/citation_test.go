@@ -69,11 +69,11 @@ func TestStopChecksCitations(t *testing.T) {
 	}
 	var p struct{ Used, Unshown, Earlier, Unknown []string }
 	json.Unmarshal(evs[0].Payload, &p)
-	if strings.Join(p.Used, " ") != injected[1] || strings.Join(p.Unknown, " ") != "mem:dead0000" {
-		t.Errorf("memory_cited = %s", evs[0].Payload)
-	}
-	if strings.Join(p.Unshown, " ") != briefOnly || strings.Join(p.Earlier, " ") != briefOnly {
-		t.Errorf("a memory of the brief: memory_cited = %s, want %s not shown in the turn but earlier", evs[0].Payload, briefOnly)
+	// The brief stays in the model's context for the session: citing a
+	// memory it showed is a use, like one the prompt's injection showed.
+	if strings.Join(p.Used, " ") != injected[1]+" "+briefOnly || strings.Join(p.Unknown, " ") != "mem:dead0000" ||
+		len(p.Unshown) != 0 || len(p.Earlier) != 0 {
+		t.Errorf("memory_cited = %s, want %s and %s used, mem:dead0000 unknown", evs[0].Payload, injected[1], briefOnly)
 	}
 	logs := h.logs.String()
 	if b, err := os.ReadFile(filepath.Join(h.dir, "claude-memory-layer.log")); err == nil {
