@@ -106,13 +106,21 @@ func install(ctx context.Context, e *env, o installOptions) error {
 			}
 			break
 		}
+		// settings.Write keeps a copy of a file that was there: say so only then.
+		_, statErr := os.Stat(path)
+		existed := statErr == nil
 		changed, err := settings.MergeHooks(path, dir, e.os(), o.dryRun)
 		if err != nil {
 			return err
 		}
-		if changed {
+		switch {
+		case changed && o.dryRun:
+			fmt.Fprintf(e.stdout, "would add the memory hooks to %s (--dry-run: nothing written)\n", path)
+		case changed && existed:
 			fmt.Fprintf(e.stdout, "added the memory hooks to %s (your other settings and hooks are kept; a backup is at %s.bak)\n", path, path)
-		} else {
+		case changed:
+			fmt.Fprintf(e.stdout, "created %s with the memory hooks\n", path)
+		default:
 			fmt.Fprintf(e.stdout, "the memory hooks are already in %s\n", path)
 		}
 	default:

@@ -252,3 +252,30 @@ echo ok
 		t.Errorf("uninstall without claude left the plugin enabled or said nothing: %s", out)
 	}
 }
+
+// TestInstallSettingsNamesOnlyABackupItWrote: with no settings.json yet, or
+// with --dry-run, install wrote no settings.json.bak, and used to say it had.
+func TestInstallSettingsNamesOnlyABackupItWrote(t *testing.T) {
+	t.Parallel()
+	plugin, _ := filepath.Abs("../..")
+	for _, tt := range []struct {
+		name, want string
+		args       []string
+	}{
+		{"no settings.json yet", "created ", nil},
+		{"dry run", "would add the memory hooks", []string{"--dry-run"}},
+	} {
+		e, out, home := installEnv(t, "")
+		path := filepath.Join(home, ".claude", "settings.json")
+		args := append([]string{"install", "--mode", "settings", "--plugin-dir", plugin}, tt.args...)
+		if code := run(context.Background(), args, e); code != 0 {
+			t.Fatalf("%s: install exit %d: %s", tt.name, code, out)
+		}
+		if _, err := os.Stat(path + ".bak"); err == nil {
+			t.Errorf("%s: a backup was written", tt.name)
+		}
+		if strings.Contains(out.String(), ".bak") || !strings.Contains(out.String(), tt.want) {
+			t.Errorf("%s: install said %q; want %q and no backup named", tt.name, out, tt.want)
+		}
+	}
+}
