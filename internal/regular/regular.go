@@ -29,6 +29,12 @@ func Open(path string) (*os.File, error) { return OpenFile(path, os.O_RDONLY, 0)
 // OpenFile is Open with os.OpenFile's flag and permissions: for a file this
 // process writes too, in a directory another may have shaped.
 func OpenFile(path string, flag int, perm os.FileMode) (*os.File, error) {
+	if flag&os.O_CREATE != 0 {
+		// A file this creates or writes is never reached through a
+		// symlink: a dangling one would make the open create its target,
+		// wherever it points.
+		flag |= noFollow
+	}
 	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, perm)
 	if errors.Is(err, syscall.ENXIO) {
 		// What a socket answers to open.

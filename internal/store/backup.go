@@ -17,13 +17,16 @@ import (
 // unfinished (memory.db.v<N>.bak.<pid>.tmp): each holds what the store
 // held at the time, or part of it.
 func (db *DB) Backups() ([]string, error) {
-	return db.besides(backupPattern, unfinishedPattern)
+	return db.besides(backupPattern, unfinishedPattern, unfinishedJournal)
 }
 
 // The names of upgrade backups after the store's: finished, and unfinished.
 const (
 	backupPattern     = ".v*.bak"
 	unfinishedPattern = ".v*.bak.*.tmp"
+	// SQLite's rollback journal of an unfinished copy: VACUUM INTO leaves
+	// it when the disk fills up.
+	unfinishedJournal = ".v*.bak.*.tmp-journal"
 )
 
 // besides lists the files next to the store whose names are the store's
@@ -91,7 +94,7 @@ func (db *DB) backup(ctx context.Context, v int) error {
 	// A copy an upgrade killed midway left is a whole store nothing would
 	// remove but forget. The caller holds the upgrade lock, so no other
 	// upgrade is writing one now.
-	if cut, err := db.besides(unfinishedPattern); err == nil {
+	if cut, err := db.besides(unfinishedPattern, unfinishedJournal); err == nil {
 		for _, p := range cut {
 			os.Remove(p)
 		}
@@ -110,6 +113,7 @@ func (db *DB) backup(ctx context.Context, v int) error {
 	f.Close()
 	if _, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
 		os.Remove(tmp)
+		os.Remove(tmp + "-journal")
 		return err
 	}
 	if err := os.Rename(tmp, dst); err != nil {

@@ -515,3 +515,22 @@ func TestSpoolState(t *testing.T) {
 		t.Fatalf("after a fold: %+v", st)
 	}
 }
+
+// TestSpoolRefusesSymlink: a spool file that is a symlink, dangling here, is
+// not followed: the open used to create its target wherever it pointed. The
+// record is stored instead the way a spool that cannot be written is: not
+// at all by Spool, which says so.
+func TestSpoolRefusesSymlink(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Symlink(target, spoolPath(db.Path())); err != nil {
+		t.Fatal(err)
+	}
+	if err := Spool(context.Background(), db.Path(), spoolSession("s"), toolEvent("s", 1)); err == nil {
+		t.Error("Spool through a symlink succeeded")
+	}
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Errorf("the symlink's target was created: %v", err)
+	}
+}

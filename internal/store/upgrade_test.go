@@ -455,3 +455,31 @@ func TestBackupsInAnyDirectory(t *testing.T) {
 		t.Errorf("the backup is still there: %v", err)
 	}
 }
+
+// TestUpgradeRemovesUnfinishedJournal: a backup copy that ran out of disk
+// left its rollback journal (memory.db.v<N>.bak.<pid>.tmp-journal), which
+// nothing removed; the next upgrade removes it, and Backups lists it for
+// forget until then.
+func TestUpgradeRemovesUnfinishedJournal(t *testing.T) {
+	t.Parallel()
+	path := v1Copy(t)
+	journal := path + ".v1.bak.4242.tmp-journal"
+	if err := os.WriteFile(journal, []byte("part of a store"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("the unfinished journal is still there after the upgrade: %v", err)
+	}
+	// One left later is among the copies forget removes.
+	if err := os.WriteFile(journal, []byte("part of a store"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Backups(); !slices.Contains(got, journal) {
+		t.Errorf("Backups = %q, want the unfinished journal among them", got)
+	}
+}
