@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"time"
@@ -239,7 +240,11 @@ func projectFlag(dir string) (string, error) {
 		}
 		dir = wd
 	}
-	return project.Identify(dir), nil
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return project.Identify(abs), nil
 }
 
 // parseDate accepts 2006-01-02 or RFC 3339.

@@ -14,15 +14,24 @@ import (
 // the cleaned directory itself outside git. It reads .git files directly instead
 // of running git, because it runs on every prompt and git may not be installed.
 // An empty cwd yields "".
+//
+// A cwd that names no directory here (recorded on another machine: a
+// Windows path on Linux, which is relative here, or a directory that does
+// not exist) is its own project, the path as recorded: resolved against
+// this process's directory, or walked up to a repository that happens to
+// contain it, it filed another machine's sessions under an unrelated
+// project, whose prompts then recalled them. Callers resolve a path the
+// user typed (--project ..) first.
 func Identify(cwd string) string {
 	if cwd == "" {
 		return ""
 	}
 	dir := filepath.Clean(cwd)
 	if !filepath.IsAbs(dir) {
-		if abs, err := filepath.Abs(dir); err == nil {
-			dir = abs
-		}
+		return dir
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return dir
 	}
 	for d := dir; ; {
 		if root, ok := gitRoot(d); ok {

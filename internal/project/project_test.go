@@ -94,3 +94,30 @@ func TestIdentifyHostileGit(t *testing.T) {
 		t.Errorf("commondir -> /dev/zero: Identify=%q, want %q", got, dir)
 	}
 }
+
+// TestIdentifyForeignCwd: a cwd recorded on another machine names no
+// directory here. A Windows path (relative on Linux) was resolved against
+// the directory the import ran from, and a missing directory inside a
+// repository here was walked up to it: another machine's sessions became
+// memories of an unrelated project. Each is now its own project.
+func TestIdentifyForeignCwd(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	t.Chdir(repo)
+	for _, cwd := range []string{`C:\Users\dev\shop-api`, filepath.Join(repo, "gone", "sub")} {
+		if got := Identify(cwd); got != filepath.Clean(cwd) {
+			t.Errorf("Identify(%q) = %q, want the path as recorded", cwd, got)
+		}
+	}
+	// A directory that is there still belongs to its repository.
+	sub := filepath.Join(repo, "here")
+	os.Mkdir(sub, 0o755)
+	if got := Identify(sub); got != repo {
+		t.Errorf("Identify(%q) = %q, want %q", sub, got, repo)
+	}
+}
