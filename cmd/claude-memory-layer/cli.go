@@ -109,6 +109,9 @@ func run(ctx context.Context, args []string, e *env) int {
 		}
 		return exitOK
 	}
+	if args[0] == "--version" || args[0] == "-V" {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	c, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(e.stderr, "claude-memory-layer: unknown command %q\n", args[0])

@@ -61,10 +61,8 @@ func parseEntries(e *env, args []string) (entriesOptions, error) {
 	if err := oneOf("--status", o.statuses, entryStatuses); err != nil {
 		return o, err
 	}
-	for _, t := range o.types {
-		if strings.TrimSpace(t) == "" {
-			return o, usagef("--type needs a value")
-		}
+	if err := oneOf("--type", o.types, correct.Types); err != nil {
+		return o, err
 	}
 	return o, nil
 }

@@ -124,3 +124,26 @@ func TestVerifyReject(t *testing.T) {
 		t.Errorf("reject unknown: exit %d %q", code, errs)
 	}
 }
+
+// TestUnknownTypeRefused: an unknown --type (a typo, a memory type given to
+// history) used to select nothing and exit 0, as if there were no such
+// events or memories; it is a usage error naming the types there are.
+func TestUnknownTypeRefused(t *testing.T) {
+	t.Parallel()
+	c, _ := seeded(t)
+	for _, args := range [][]string{{"history", "--type", "user_promt"}, {"entries", "--type", "decisions"}, {"history", "--type", "decision"}} {
+		if _, errs, code := c.run(args...); code != exitUsage || !strings.Contains(errs, "want ") {
+			t.Errorf("%v: exit %d, %q; want a usage error listing the types", args, code, errs)
+		}
+	}
+	if out := c.ok("history", "--type", "user_prompt", "--all-projects"); !strings.Contains(out, "user_prompt") {
+		t.Errorf("history --type user_prompt:\n%s", out)
+	}
+	if out := c.ok("entries", "--type", "decision", "--all-projects"); !strings.Contains(out, "decision") {
+		t.Errorf("entries --type decision:\n%s", out)
+	}
+	// --version is the version command, as users try first.
+	if out := c.ok("--version"); !strings.Contains(out, "claude-memory-layer ") || !strings.Contains(out, "schema") {
+		t.Errorf("--version: %q", out)
+	}
+}

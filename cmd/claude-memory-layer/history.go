@@ -48,10 +48,10 @@ func parseHistory(e *env, args []string) (historyOptions, error) {
 	if o.project != "" && o.allProjects {
 		return o, usagef("--project and --all-projects exclude each other")
 	}
-	for _, t := range o.types {
-		if strings.TrimSpace(t) == "" {
-			return o, usagef("--type needs a value")
-		}
+	// An unknown type used to select nothing and exit 0, as if there were
+	// no such events.
+	if err := oneOf("--type", o.types, store.EventTypes); err != nil {
+		return o, err
 	}
 	return o, nil
 }

@@ -46,6 +46,11 @@ const (
 	TypeSpoolFolded = "spool_folded"
 )
 
+// EventTypes lists every event type, for the commands that filter by one.
+var EventTypes = []string{TypeUserPrompt, TypeAgentResponse, TypeToolObservation, TypeSessionStarted, TypeSessionEnded,
+	TypeSessionProcessed, TypeEntryExtracted, TypeEvidenceAligned, TypeMemoryInjected, TypeMemoryCited, TypeConflict,
+	TypeConflictResolved, TypeForgotten, TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, TypeSpoolFolded}
+
 // Event is one row of the append-only log.
 type Event struct {
 	ID         int64
