@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
@@ -115,6 +116,9 @@ func run(ctx context.Context, args []string, e *env) int {
 	c, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(e.stderr, "claude-memory-layer: unknown command %q\n", args[0])
+		if s := suggest(args[0], cmds); s != "" {
+			fmt.Fprintf(e.stderr, "did you mean %q?\n\n", s)
+		}
 		printUsage(e.stderr, cmds)
 		return exitUsage
 	}
@@ -145,6 +149,43 @@ func exitCode(stderr io.Writer, name string, err error) int {
 		fmt.Fprintf(stderr, "claude-memory-layer %s: %v\n", name, err)
 		return exitError
 	}
+}
+
+// suggest is the command name closest to a mistyped one: within two
+// edits, or one it starts (an abbreviation), or "" when none is.
+func suggest(typed string, cmds map[string]command) string {
+	best, bestD := "", 3
+	for n := range cmds {
+		d := editDistance(typed, n)
+		if len(typed) >= 3 && strings.HasPrefix(n, typed) {
+			d = min(d, 1)
+		}
+		if d < bestD || d == bestD && n < best {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func printUsage(w io.Writer, cmds map[string]command) {

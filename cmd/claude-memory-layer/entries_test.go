@@ -147,3 +147,17 @@ func TestUnknownTypeRefused(t *testing.T) {
 		t.Errorf("--version: %q", out)
 	}
 }
+
+// TestUnknownCommandSuggests: a mistyped command names the one meant.
+func TestUnknownCommandSuggests(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	for typed, want := range map[string]string{"serach": "search", "histroy": "history", "conflict": "conflicts", "doc": "doctor"} {
+		if _, errs, code := c.run(typed); code != exitUsage || !strings.Contains(errs, `did you mean "`+want+`"?`) {
+			t.Errorf("%s: exit %d, %q; want a suggestion of %s", typed, code, errs, want)
+		}
+	}
+	if _, errs, _ := c.run("zzzzzzzz"); strings.Contains(errs, "did you mean") {
+		t.Errorf("a suggestion for nothing like a command: %q", errs)
+	}
+}
