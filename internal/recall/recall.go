@@ -137,36 +137,6 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	return inj, nil
 }
 
-// shownInSession is the citation ids that earlier prompts of req's session
-// injected: their records in the store, and those still in the spool (the
-// prompt hook spools its record; the turn's Stop stores it, in the
-// background). A record of req's own prompt (the hook run again for it) does
-// not count.
-func shownInSession(ctx context.Context, db *store.DB, req Request) map[string]bool {
-	if req.SessionID == "" {
-		return nil
-	}
-	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: req.SessionID, Types: []string{store.TypeMemoryInjected}})
-	if err != nil {
-		return nil // at worst the same memory is shown twice
-	}
-	evs = append(evs, db.Spooled(req.SessionID, store.TypeMemoryInjected)...)
-	shown := map[string]bool{}
-	for _, ev := range evs {
-		var p struct {
-			Memories []string `json:"memories"`
-			PromptID string   `json:"prompt_id"`
-		}
-		if json.Unmarshal(ev.Payload, &p) != nil || (p.PromptID != "" && p.PromptID == req.PromptID) {
-			continue
-		}
-		for _, cid := range p.Memories {
-			shown[cid] = true
-		}
-	}
-	return shown
-}
-
 // unseen is sel less the items already shown.
 func unseen(sel []Item, shown map[string]bool) []Item {
 	if len(shown) == 0 {

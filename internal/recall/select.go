@@ -130,6 +130,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if currentRE.MatchString(prompt) {
 		preferNewest(items)
 	}
+	raiseWorking(items, workingFiles(ctx, db, req))
 	if w := timeWindow(prompt, now); !w.zero() {
 		for i := range items {
 			if w.contains(items[i].Time) {

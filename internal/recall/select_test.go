@@ -495,3 +495,29 @@ func TestToolOutputAloneOpensNoGate(t *testing.T) {
 		t.Errorf("a question about our own run did not get its output:\n%s", got)
 	}
 }
+
+// TestWorkingFilesComeFirst: of two items equally relevant to a prompt, the
+// one naming the file the session's tools read or edited comes first,
+// whichever it is.
+func TestWorkingFilesComeFirst(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "a", day, "How does the retry loop back off in billing_client.go?", "The retry loop in billing_client.go backs off 5 seconds per attempt.")
+	say(t, db, "b", day, "How does the retry loop back off in ledger_sync.go?", "The retry loop in ledger_sync.go backs off 30 seconds per attempt.")
+	for i, file := range []string{"billing_client.go", "ledger_sync.go"} {
+		session := fmt.Sprint("working-", i)
+		ev := store.Event{Time: day.AddDate(0, 1, 0), Type: store.TypeToolObservation, SessionID: session, Project: proj,
+			DedupeKey: session, Text: "Read: /repo/" + file + "\npackage retry", Payload: []byte(`{"tool":"Read","files":["/repo/` + file + `"]}`)}
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+		sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: session, Prompt: "how long does the retry loop back off per attempt?", Now: day.AddDate(0, 1, 0)})
+		if err != nil || len(sel) == 0 {
+			t.Fatalf("%s: %v, %d items", file, err, len(sel))
+		}
+		if !strings.Contains(sel[0].Text, file) {
+			t.Errorf("working on %s, the first item is %q", file, sel[0].Text)
+		}
+	}
+}
