@@ -111,11 +111,6 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	if err != nil || len(sel) == 0 {
 		return Injection{}, err
 	}
-	// What an earlier prompt of this session injected is in Claude's context
-	// already: showing it again spends the window on nothing new.
-	if sel = unseen(sel, shownInSession(ctx, db, req)); len(sel) == 0 {
-		return Injection{}, nil
-	}
 	var warns []Warning
 	if cfg.ConflictWarnings {
 		if warns, err = Warnings(ctx, db, cfg, sel); err != nil {
@@ -135,20 +130,6 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	inj.ev = store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
 		Project: req.Project, DedupeKey: store.Key(store.KeyInject, req.SessionID, key), Payload: payload}
 	return inj, nil
-}
-
-// unseen is sel less the items already shown.
-func unseen(sel []Item, shown map[string]bool) []Item {
-	if len(shown) == 0 {
-		return sel
-	}
-	out := sel[:0:0]
-	for _, it := range sel {
-		if !shown[it.CID] {
-			out = append(out, it)
-		}
-	}
-	return out
 }
 
 // current leaves out of the memory list the items a warning shows as

@@ -130,7 +130,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if currentRE.MatchString(prompt) {
 		preferNewest(items)
 	}
-	raiseWorking(items, workingFiles(ctx, db, req))
+	so := readSession(ctx, db, req)
+	raiseWorking(items, so.files)
 	if w := timeWindow(prompt, now); !w.zero() {
 		for i := range items {
 			if w.contains(items[i].Time) {
@@ -169,6 +170,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	for _, it := range items {
 		if len(out) == cfg.K || it.Score < relFloor*items[0].Score {
 			break
+		}
+		// What the session was shown already is in Claude's context: the
+		// next best that it was not shown takes its place.
+		if so.shown[it.CID] {
+			continue
 		}
 		// The same words said again (a question asked in several sessions)
 		// are shown once, at their best rank.

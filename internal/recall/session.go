@@ -9,62 +9,72 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
-// sessionEvents are the events of req's own session of type typ: those in
-// the store, and those still in the spool (the hooks spool what they record;
-// the turn's Stop stores it, in the background). Errors leave them out: at
-// worst a memory is shown twice, or not raised.
-func sessionEvents(ctx context.Context, db *store.DB, req Request, typ string) []store.Event {
-	if req.SessionID == "" {
-		return nil
-	}
-	evs, _ := db.Read().Events(ctx, store.EventFilter{SessionID: req.SessionID, Types: []string{typ}})
-	return append(evs, db.Spooled(req.SessionID, typ)...)
+// sessionSoFar is what Claude's context holds of req's own session since it
+// last started afresh (the session's start, /clear, or a compaction, which
+// summarises what was injected away): the memories shown in it, by the
+// SessionStart brief or an earlier prompt, and the files its tools read or
+// changed.
+type sessionSoFar struct {
+	shown map[string]bool
+	files []string // base names ("handler.go"): what the user is working on
 }
 
-// shownInSession is the citation ids that earlier prompts of req's session
-// injected. A record of req's own prompt (the hook run again for it) does
-// not count.
-func shownInSession(ctx context.Context, db *store.DB, req Request) map[string]bool {
-	shown := map[string]bool{}
-	for _, ev := range sessionEvents(ctx, db, req, store.TypeMemoryInjected) {
+// readSession reads req's session so far: its events in the spool, then in
+// the store (a record moves from the spool to the store, so read in that
+// order it is seen at least once). Errors leave events out: at worst a memory
+// is shown twice, or not raised.
+func readSession(ctx context.Context, db *store.DB, req Request) sessionSoFar {
+	s := sessionSoFar{shown: map[string]bool{}}
+	if req.SessionID == "" {
+		return s
+	}
+	types := []string{store.TypeSessionStarted, store.TypeMemoryInjected, store.TypeToolObservation}
+	evs := db.Spooled(req.SessionID, types...)
+	stored, _ := db.Read().Events(ctx, store.EventFilter{SessionID: req.SessionID, Types: types})
+	evs = append(evs, stored...)
+	// The latest fresh start: what came before it is no longer in context.
+	var since store.Event
+	for _, ev := range evs {
+		if ev.Type == store.TypeSessionStarted && !ev.Time.Before(since.Time) {
+			since = ev
+		}
+	}
+	seen := map[string]bool{}
+	for _, ev := range evs {
+		if ev.Time.Before(since.Time) {
+			continue
+		}
 		var p struct {
 			Memories []string `json:"memories"`
 			PromptID string   `json:"prompt_id"`
-		}
-		if json.Unmarshal(ev.Payload, &p) != nil || (p.PromptID != "" && p.PromptID == req.PromptID) {
-			continue
-		}
-		for _, cid := range p.Memories {
-			shown[cid] = true
-		}
-	}
-	return shown
-}
-
-// workingFiles are the base names of the files the session's tool calls
-// read or changed ("handler.go"): what the user is working on now.
-func workingFiles(ctx context.Context, db *store.DB, req Request) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, ev := range sessionEvents(ctx, db, req, store.TypeToolObservation) {
-		var p struct {
-			Files []string `json:"files"`
+			Files    []string `json:"files"`
 		}
 		if json.Unmarshal(ev.Payload, &p) != nil {
 			continue
 		}
-		for _, f := range p.Files {
-			// Either separator: a transcript may come from Windows.
-			base := filepath.Base(strings.ReplaceAll(f, `\`, "/"))
-			// A short name ("a.go", "x") is in too many texts to say which
-			// are about the file.
-			if len(base) >= 6 && !seen[base] {
-				seen[base] = true
-				out = append(out, base)
+		switch ev.Type {
+		case store.TypeSessionStarted, store.TypeMemoryInjected:
+			// A record of req's own prompt (its hook run again) does not count.
+			if ev.Type == store.TypeMemoryInjected && p.PromptID != "" && p.PromptID == req.PromptID {
+				continue
+			}
+			for _, cid := range p.Memories {
+				s.shown[cid] = true
+			}
+		case store.TypeToolObservation:
+			for _, f := range p.Files {
+				// Either separator: a transcript may come from Windows.
+				base := filepath.Base(strings.ReplaceAll(f, `\`, "/"))
+				// A short name ("a.go") is in too many texts to say which
+				// are about the file.
+				if len(base) >= 6 && !seen[base] {
+					seen[base] = true
+					s.files = append(s.files, base)
+				}
 			}
 		}
 	}
-	return out
+	return s
 }
 
 // workingBoost is what an item naming a file the session is working on gains
