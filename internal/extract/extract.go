@@ -2,6 +2,7 @@
 package extract
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -113,6 +114,7 @@ type extractor struct {
 	cands []*cand
 	turn  int   // position of the last user message
 	open  *cand // the current turn's lesson still waiting for its fix
+	own   bool  // the current turn runs one of the plugin's own commands
 
 	claims map[*sent][]claim.Claim // parsed sentences (claims.go)
 }
@@ -122,12 +124,18 @@ func (x *extractor) message(i int) {
 	role := strings.ToLower(strings.TrimSpace(m.Role))
 	switch role {
 	case "user", "human":
-		x.turn, x.open = i, nil
+		x.turn, x.open, x.own = i, nil, ownCommand(m.Text)
+		if typedByClient(m.Text) {
+			return
+		}
 		if bareAcceptance(m.Text) {
 			x.acceptPlan(i)
 			return
 		}
 	case "assistant":
+		if x.own {
+			return // the plugin's own output, read back to the user
+		}
 	default:
 		return // tool output is read only as a lesson's failure
 	}
@@ -694,27 +702,69 @@ func (x *extractor) passesLater(i int) bool {
 	if !ok {
 		return false
 	}
-	key := commandWords(strings.TrimSuffix(cmd, " (error)"))
+	key := CommandKey(strings.TrimSuffix(cmd, " (error)"))
 	for _, m := range x.msgs[i+1:] {
 		if strings.ToLower(m.Role) != "tool" {
 			continue
 		}
 		h := first(m.Text)
-		if c, ok := strings.CutPrefix(h, "Bash: "); ok && !strings.HasSuffix(c, " (error)") && commandWords(c) == key {
+		if c, ok := strings.CutPrefix(h, "Bash: "); ok && !strings.HasSuffix(c, " (error)") && CommandKey(c) == key {
 			return true
 		}
 	}
 	return false
 }
 
-// commandWords is a command's first two words (three after "run" or
-// "exec"): "cargo build --features x" and "cargo build" are runs of one
-// command.
-func commandWords(cmd string) string {
+// CommandKey names the command a shell line runs, so that runs of one
+// command compare equal however they were prefixed or redirected: the
+// first command of a chain, without environment assignments and wrappers
+// in front ("CI=1 ./x.sh", "cd api && ./x.sh", "timeout 60 ./x.sh") or
+// what follows a pipe or redirect, as its program and first word before
+// any flag (two after "run", "exec" or "x": "uv run pytest" and "uv run
+// ruff" are two commands). "cargo build --features x" and "cargo build"
+// are runs of one command.
+func CommandKey(cmd string) string {
 	f := strings.Fields(cmd)
+	for i, w := range f {
+		if w == "|" || w == "||" || w == ";" || strings.HasPrefix(w, ">") || strings.HasPrefix(w, "2>") || strings.HasPrefix(w, "&>") {
+			f = f[:i]
+			break
+		}
+	}
+	for len(f) > 0 {
+		switch w := f[0]; {
+		case w == "cd" || w == "pushd":
+			k := slices.Index(f, "&&")
+			if k < 0 {
+				return "cd"
+			}
+			f = f[k+1:]
+		case w == "timeout" && len(f) > 1:
+			f = f[2:]
+		case w == "sudo" || w == "env" || w == "time" || w == "nohup" || w == "exec" || w == "command":
+			f = f[1:]
+		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-"):
+			f = f[1:] // CI=1
+		default:
+			if k := slices.Index(f, "&&"); k >= 0 {
+				f = f[:k]
+			}
+			return commandOf(f)
+		}
+	}
+	return ""
+}
+
+// commandOf is the program and the words after it up to the first flag:
+// two words, three after "run", "exec" or "x".
+func commandOf(f []string) string {
 	n := 2
 	if len(f) > 2 && in([]string{"run", "exec", "x"}, f[1]) {
-		n = 3 // "uv run pytest" and "uv run ruff" are two commands
+		n = 3
 	}
-	return strings.Join(f[:min(n, len(f))], " ")
+	k := 0
+	for k < min(n, len(f)) && (k == 0 || !strings.HasPrefix(f[k], "-")) {
+		k++
+	}
+	return strings.Join(f[:k], " ")
 }

@@ -57,7 +57,7 @@ func (x *extractor) blockCommand(ss []*sent, k int) {
 	}
 	c := x.addFact(s, line, line, 1.5)
 	c.labelled = false
-	c.subject = commandWords(cmd)
+	c.subject = CommandKey(cmd)
 	c.title, c.body = clip(line, maxTitle), line
 	if label != "" {
 		c.title = clip(label+": "+line, maxTitle)
@@ -411,7 +411,7 @@ func (x *extractor) commands() {
 			if k := strings.IndexByte(c, '\n'); k >= 0 {
 				c = c[:k]
 			}
-			runs[commandWords(strings.TrimSuffix(c, " (error)"))]++
+			runs[CommandKey(strings.TrimSuffix(c, " (error)"))]++
 		}
 	}
 	seen := map[string]bool{}
@@ -434,7 +434,7 @@ func (x *extractor) commands() {
 			}
 		}
 		cmd = commandHead(strings.TrimSpace(cmd))
-		key := commandWords(cmd)
+		key := CommandKey(cmd)
 		if cmd == "" || seen[key] || runs[key] < 2 || !startsWithPhrase(lowerASCII(cmd), runners) || len(cmd) > maxQuote {
 			continue
 		}
