@@ -151,6 +151,8 @@ func (x *extractor) message(i int) {
 		ss[k].shape, ss[k].planned = sp.shape, planned
 	}
 	fixNext := false
+	n0 := len(x.cands)
+	defer func() { x.antecedents(ss, x.cands[n0:]) }()
 	for k, s := range ss {
 		if s.used {
 			continue // already quoted in a lesson
@@ -174,6 +176,34 @@ func (x *extractor) message(i int) {
 		}
 		x.sentence(ss, k, fixNext)
 		fixNext = false
+	}
+}
+
+// antecedents gives each candidate of one message that opens with a
+// pronoun ("This is now a slash command that …") the sentence before it in
+// the message, which names what the pronoun stands for: quoted first and put
+// in front of the body. A lesson's failure names its subject already.
+func (x *extractor) antecedents(ss []*sent, cs []*cand) {
+	for _, c := range cs {
+		if c.typ == Lesson || len(c.ev) == 0 || !danglingOpener(c.body) {
+			continue
+		}
+		v := c.ev[len(c.ev)-1]
+		k := 0
+		for k+1 < len(ss) && ss[k+1].off <= v.off {
+			k++
+		}
+		if k == 0 || ss[k].msg != v.msg {
+			continue
+		}
+		p := ss[k-1]
+		if p.shape&(shapeCode|shapeBlock|shapeTable|shapeHeading) != 0 || isQuestion(p) || danglingOpener(p.norm) || noise(p) != notNoise {
+			continue
+		}
+		off, q := p.quote(p.body)
+		c.ev = append([]evi{{p.msg, off, q}}, c.ev...)
+		c.body = joinBody(strings.TrimRight(clean(p.norm), ":"), c.body)
+		c.title = ""
 	}
 }
 
@@ -288,7 +318,42 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 	if c.value != "" && c.typ != Reference {
 		c.score += 0.3
 	}
+	if s.user && c.typ != Lesson && c.typ != Task && danglingOpener(c.body) {
+		x.referent(s, c)
+	}
 	x.cands = append(x.cands, c)
+}
+
+// referent gives a user's rule that opens with a pronoun ("they should
+// always be committed") the thing it stands for: the first sentence of the
+// assistant's message before it that names a path or a code span, quoted
+// first and put in front of the body. Without one the rule stays dangling
+// and standsAlone drops it.
+func (x *extractor) referent(s *sent, c *cand) {
+	prev := s.msg - 1
+	for prev >= 0 && strings.ToLower(x.msgs[prev].Role) == "tool" {
+		prev--
+	}
+	if prev < 0 || strings.ToLower(x.msgs[prev].Role) != "assistant" {
+		return
+	}
+	text := x.msgs[prev].Text
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	for _, sp := range sentences(text) {
+		p := newSent(prev, sp.start, text[sp.start:limit(text, sp.start, sp.end)], false)
+		if sp.shape&(shapeCode|shapeBlock|shapeTable|shapeHeading) != 0 || isQuestion(p) || danglingOpener(p.norm) {
+			continue
+		}
+		if len(paths(p.norm)) == 0 && !strings.Contains(p.norm, "`") {
+			continue
+		}
+		off, q := p.quote(p.body)
+		c.ev = append([]evi{{prev, off, q}}, c.ev...)
+		c.body = joinBody(strings.TrimRight(clean(p.norm), ":"), clean(s.norm))
+		return
+	}
 }
 
 // anaphoric reports a decision whose object points back ("let's go with
@@ -485,6 +550,7 @@ func (x *extractor) entries() []Entry {
 		}
 		kept = append(kept, c)
 	}
+	kept = survivors(kept)
 	if len(kept) > maxEntries {
 		sort.SliceStable(kept, func(i, j int) bool {
 			if kept[i].score != kept[j].score {
@@ -531,6 +597,49 @@ func (x *extractor) entries() []Entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// survivors drops what a later message of the session overturned: a
+// statement whose role a later one says it changes ("the API listens on
+// 8443", then "update: it now listens on 9443"), or decides differently
+// about the same subject ("Upload limit: 5 MB", then "Upload limit: 8 MB").
+// Without a shared subject two values of one role are often two things:
+// "uv run x.py" and "npm run dev" both name a package manager. Within a session the later one is the
+// state the session ended in; across sessions the conflict ledger decides.
+func survivors(cs []*cand) []*cand {
+	claims := make([][]claim.Claim, len(cs))
+	for i, c := range cs {
+		if conflicting(c.typ) {
+			claims[i] = claim.Parse(c.body)
+		}
+	}
+	out := cs[:0:0]
+	for i, c := range cs {
+		overturned := false
+		for j := range cs {
+			if j == i || cs[j].from <= c.from || len(claims[i]) == 0 || len(claims[j]) == 0 {
+				continue
+			}
+			rel, role, _, _ := claim.Compare(claims[i], claims[j])
+			if claim.Identifier(role) {
+				continue // "test keys in fixtures/ rather than ./keys": a project has many paths
+			}
+			if rel == claim.Supersedes || rel == claim.Contradicts && c.subject != "" && c.subject == cs[j].subject {
+				overturned = true
+				break
+			}
+		}
+		if !overturned {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// conflicting reports the types whose statements can contradict each
+// other; lessons and tasks do not decide a value.
+func conflicting(t Type) bool {
+	return t == Decision || t == Fact || t == Preference || t == Constraint
 }
 
 // quoted reports whether every quote of c says something: a quote of

@@ -1,0 +1,131 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStandsAlone checks each way an entry's text can fail to be read on
+// its own, and statements that must pass.
+func TestStandsAlone(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		typ  Type
+		body string
+		want bool
+	}{
+		{Fact, "Here is how the importer should be started:", false},
+		{Fact, "It's in the scheduler module.", false},
+		{Fact, "They live under ops/alerts.", false},
+		{Fact, "That is why the cache misses.", false},
+		{Fact, "This needs a restart of the broker.", false},
+		{Fact, "and POST /v2/orders returned 502", false},
+		{Fact, `"build_id": "a81f3",`, false},
+		{Fact, "2024-03-09 14:22:10 [info] worker started", false},
+		{Decision, "How do I point the mailer at the sandbox", false},
+		{Lesson, "The import stalls because the CSV parser is caused by:", false},
+		{Lesson, "Cause: the first fetch of the tile cache takes minutes:", true},
+		{Lesson, "It failed because the broker certificate had expired.", true},
+		{Fact, "This repo pins Node 22 in .nvmrc.", true},
+		{Fact, "The mailer uses the sandbox SMTP host in staging.", true},
+		{Decision, "When a job fails twice, page the on-call.", true},
+		{Constraint, "Never push straight to the release branch.", true},
+	} {
+		if got := standsAlone(tt.typ, tt.body); got != tt.want {
+			t.Errorf("standsAlone(%s, %q) = %v; want %v", tt.typ, tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestReportsTrouble checks that a user's report of something broken is
+// told from a choice that talks about errors.
+func TestReportsTrouble(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{"Checkout.vue:88 Uncaught TypeError: cannot read properties of undefined", true},
+		{"the invoices page still does not load after the deploy", true},
+		{"i cannot see anything on the preview link", true},
+		{"Errors from the scheduler are reported to Honeybadger.", false},
+		{"All errors must be logged as JSON lines.", false},
+		{"The old poller doesn't work across regions, so it has to move to the queue.", false},
+		{"We deploy the worker on Fridays.", false},
+	} {
+		if got := reportsTrouble(tt.body); got != tt.want {
+			t.Errorf("reportsTrouble(%q) = %v; want %v", tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestNotKeptFromSession checks, end to end, that a user's bug report, a
+// question without its mark and an assistant's narration of its next step
+// yield no entry, while the user's rule in the same session does.
+func TestNotKeptFromSession(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{0, "user", "Reports.tsx:40 Uncaught ReferenceError: chartData is not defined, and the page still does not render"},
+		{1, "assistant", "I'll check the reports page first."},
+		{2, "user", "How do I rename the staging database"},
+		{3, "assistant", "Use the rename command of the database CLI."},
+		{4, "user", "We always use the Postgres 15 image for local development."},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "session", msgs, got)
+	var kept bool
+	for _, e := range got {
+		switch {
+		case strings.Contains(e.Body, "Postgres 15"):
+			kept = true
+		case strings.Contains(e.Body, "ReferenceError"), strings.Contains(e.Body, "rename the staging"), strings.Contains(e.Body, "I'll check"):
+			t.Errorf("kept %s %q", e.Type, e.Body)
+		}
+	}
+	if !kept {
+		t.Errorf("the user's rule was not kept: %s", dump(got))
+	}
+}
+
+// TestReferent checks that an entry opening with a pronoun carries the
+// sentence that names what the pronoun stands for.
+func TestReferent(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{0, "assistant", "I left `deploy/secrets.env` out of the commit. Secrets should not be in git."},
+		{1, "user", "they should always be encrypted with sops before anything else."},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "referent", msgs, got)
+	for _, e := range got {
+		if strings.Contains(e.Body, "encrypted with sops") {
+			if !strings.Contains(e.Body, "deploy/secrets.env") || len(e.Evidence) < 2 {
+				t.Errorf("entry %q names no referent (quotes %d)", e.Body, len(e.Evidence))
+			}
+			return
+		}
+	}
+	t.Errorf("no entry for the user's rule: %s", dump(got))
+}
+
+// TestSurvivesSession checks that a value a later message of the session
+// says it updates is not kept beside the new one.
+func TestSurvivesSession(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{0, "user", "The metrics gateway listens on port 7040."},
+		{1, "assistant", "Noted."},
+		{2, "user", "Update: the metrics gateway now listens on port 7311."},
+		{3, "assistant", "Noted."},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "update", msgs, got)
+	var old, cur bool
+	for _, e := range got {
+		old = old || strings.Contains(e.Body, "7040")
+		cur = cur || strings.Contains(e.Body, "7311")
+	}
+	if old || !cur {
+		t.Errorf("old value kept %v, new value kept %v; want only the new: %s", old, cur, dump(got))
+	}
+}
