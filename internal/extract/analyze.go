@@ -1023,6 +1023,9 @@ func ourIs(low string) (int, int) {
 // more than the marker.
 func foundMarker(s *sent) (found, content bool) {
 	b := s.low[s.body:]
+	for _, we := range []string{"i ", "i've ", "we ", "we've "} {
+		b = strings.TrimPrefix(b, we) // "I found the problem!"
+	}
 	for _, m := range foundMarkers {
 		if strings.HasPrefix(b, m) {
 			rest := strings.Trim(b[len(m):], " .!:")

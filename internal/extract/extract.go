@@ -529,7 +529,35 @@ func (x *extractor) failure(i int, about string) (evi, bool) {
 			return evi{j, off, q}, true
 		}
 	}
+	if x.turn >= 0 && x.turn < i {
+		// the error the user pasted in the turn's prompt
+		if off, q, ok := pastedLine(x.msgs[x.turn].Text); ok && sharesWord(lowerASCII(q), about) {
+			return evi{x.turn, off, q}, true
+		}
+	}
 	return evi{}, false
+}
+
+// pastedLine finds the first line of a user's message that is an error
+// message pasted from a console or a log (pastedError), trimmed.
+func pastedLine(text string) (int, string, bool) {
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := strings.TrimSpace(text[pos:end])
+		if line != "" && len(line) <= maxQuote && pastedError(line) {
+			return pos + strings.Index(text[pos:end], line), line, true
+		}
+		pos = end + 1
+	}
+	return 0, "", false
 }
 
 // entries merges, scores, caps and orders the candidates.
@@ -658,6 +686,9 @@ func quoted(c *cand) bool {
 // naming the same URL or ticket.
 func mergeTarget(kept []*cand, c *cand) *cand {
 	for _, k := range kept {
+		if sameFinding(k, c) {
+			return k
+		}
 		if k.typ != c.typ || k.subject == "" || k.subject != c.subject {
 			continue
 		}
@@ -671,6 +702,25 @@ func mergeTarget(kept []*cand, c *cand) *cand {
 		}
 	}
 	return nil
+}
+
+// sameFinding reports two lessons or facts of one session that say the
+// same thing in other words ("Root cause: invalid model x-1 in a.py",
+// "The error is caused by the invalid model x-1"): they name the same
+// identifier, a word with a digit, dot, slash or underscore in it, and
+// most of the shorter one's words are in the longer.
+func sameFinding(k, c *cand) bool {
+	if k.typ != Lesson && k.typ != Fact || c.typ != Lesson && c.typ != Fact {
+		return false
+	}
+	shared, ident := 0, false
+	for _, w := range c.words {
+		if in(k.words, w) {
+			shared++
+			ident = ident || strings.ContainsAny(w, "0123456789./_")
+		}
+	}
+	return ident && shared*2 >= min(len(k.words), len(c.words)) && shared >= 3
 }
 
 func mergeInto(k, c *cand) {

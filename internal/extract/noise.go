@@ -331,9 +331,9 @@ func (x *extractor) keeps(c *cand) bool {
 		return false
 	}
 	if c.user {
-		return c.typ == Lesson || c.typ == Task || !reportsTrouble(body)
+		return c.typ == Lesson || c.typ == Task || !reportsTrouble(body) && !forTheMoment(body)
 	}
-	if c.typ != Lesson && selfNarration(body) {
+	if c.typ != Lesson && selfNarration(body) || c.labelled && momentFact(body) {
 		return false
 	}
 	switch c.typ {

@@ -165,3 +165,65 @@ func negatedWorking(low string) bool {
 // directives make a sentence a choice or a rule, whatever it is about.
 var directives = []string{"always", "never", "should", "must", "let's", "we use", "we'll use", "use ", "prefer", "make sure",
 	"has to", "have to", "need to", "needs to", "goes to", "go to"}
+
+// momentFact reports a "label: value" fact that records the moment rather
+// than the project: a status with its check mark ("API: ✓ running"), a
+// change made or planned ("App.tsx - Added the routes", "Layout.tsx - Add a
+// link"), or a duration that estimates work rather than sets a timing
+// ("integration phase: ~45 minutes").
+func momentFact(body string) bool {
+	label, value := splitLabel(body)
+	if value == "" {
+		return false
+	}
+	for _, m := range []string{"✅", "❌", "✓", "✗", "✔", "☑", "🔄", "⏳"} {
+		if strings.Contains(value, m) {
+			return true
+		}
+	}
+	lv := lowerASCII(strings.TrimLeft(value, " *_~"))
+	if startsWithPhrase(lv, narrationVerbs) || isPlanStep(lv) && !startsWithPhrase(lv, runners) {
+		return true
+	}
+	return setting(lv) && in(timeUnits, firstWord(strings.TrimLeft(strings.TrimLeft(lv, " ~<>=≤≥0123456789.,-"), " "))) &&
+		!containsPhrase(lowerASCII(label), timings)
+}
+
+// splitLabel cuts "label: value", "label - value" or "label — value".
+func splitLabel(body string) (label, value string) {
+	best := -1
+	sep := ""
+	for _, s := range []string{": ", " - ", " — ", " – "} {
+		if k := strings.Index(body, s); k > 0 && (best < 0 || k < best) {
+			best, sep = k, s
+		}
+	}
+	if best < 0 || best > 60 {
+		return body, ""
+	}
+	return strings.TrimSpace(body[:best]), strings.TrimSpace(body[best+len(sep):])
+}
+
+var timeUnits = []string{"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "h", "hour",
+	"hours", "day", "days", "초", "분", "시간", "일"}
+
+// timings are what a duration sets rather than estimates.
+var timings = []string{"timeout", "ttl", "interval", "delay", "retention", "expiry", "expiration", "expires", "lifetime",
+	"period", "window", "backoff", "cooldown", "frequency", "schedule", "cache", "session", "token", "limit", "max", "cron",
+	"retry", "retries", "간격", "주기", "만료", "타임아웃", "지연", "보관", "제한"}
+
+// forTheMoment reports a user's request about the work in hand rather than
+// a lasting choice: an instruction to look, check, tell or review ("have a
+// look at the modal", "check which port answers").
+func forTheMoment(body string) bool {
+	lead := leadText(lowerASCII(straightQuotes(stripMarkers(body, true))))
+	for _, p := range []string{"ok", "okay", "so", "now", "please", "pls", "and", "then", "also"} {
+		lead = strings.TrimLeft(strings.TrimPrefix(lead, p+" "), " ,")
+		lead = strings.TrimLeft(strings.TrimPrefix(lead, p+","), " ")
+	}
+	return startsWithPhrase(lead, inspections)
+}
+
+// inspections ask the assistant to look or report, never to choose.
+var inspections = []string{"have a look", "take a look", "look at", "check", "tell me", "show me", "explain", "think about",
+	"analyze", "analyse", "review", "investigate", "find out", "see if", "see why", "go ahead", "let me know", "can you", "could you"}

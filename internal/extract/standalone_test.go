@@ -129,3 +129,92 @@ func TestSurvivesSession(t *testing.T) {
 		t.Errorf("old value kept %v, new value kept %v; want only the new: %s", old, cur, dump(got))
 	}
 }
+
+// TestMomentFact checks that a listed status, change or work estimate is
+// told from a listed setting.
+func TestMomentFact(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{"Worker: ✅ running on 4 cores", true},
+		{"src/router.ts - Added the billing routes", true},
+		{"src/nav/Menu.tsx - Add a link to the billing page", true},
+		{"Migration phase: ~40 minutes", true},
+		{"Session timeout: 30 minutes", false},
+		{"Worker: http://localhost:7311", false},
+		{"To seed the database: make seed ENV=dev", false},
+		{"src/router.ts - the HTTP routes of the API", false},
+	} {
+		if got := momentFact(tt.body); got != tt.want {
+			t.Errorf("momentFact(%q) = %v; want %v", tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestForTheMoment checks that a request to look or report is told from a
+// lasting choice the user states the same way.
+func TestForTheMoment(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{"have a look at the settings modal and keep it consistent with the rest", true},
+		{"ok, check which of the two servers answers on the health route", true},
+		{"Keep the settings modal consistent with the other dialogs.", false},
+		{"do not set up the replicas, we do not need them yet", false},
+	} {
+		if got := forTheMoment(tt.body); got != tt.want {
+			t.Errorf("forTheMoment(%q) = %v; want %v", tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestSameFindingMerged checks that one cause stated three times in a
+// session makes one entry carrying the quotes.
+func TestSameFindingMerged(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{0, "user", "the nightly export job fails"},
+		{1, "tool", "Bash: ./export.sh (error)\nError: unknown codec zstd-9 in export.yaml"},
+		{2, "assistant", "Root cause: export.yaml asks for the unknown codec zstd-9."},
+		{3, "assistant", "The export failure is caused by the unknown codec zstd-9 in export.yaml."},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "merged", msgs, got)
+	n := 0
+	for _, e := range got {
+		if strings.Contains(e.Body, "zstd-9") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d entries name the codec, want 1: %s", n, dump(got))
+	}
+}
+
+// TestPastedErrorLesson checks that an error the user pasted is not their
+// decision but the failure of the lesson the assistant then found.
+func TestPastedErrorLesson(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{0, "user", "Chart.vue:31 Uncaught TypeError: formatAxis is not a function\nthe dashboard stays empty"},
+		{1, "assistant", "Looking into the chart helpers."},
+		{2, "tool", "Read: /web/src/helpers/axis.ts\nexport const formatTick = () => {}"},
+		{3, "assistant", "I found the cause. The `axis.ts` helper exports formatTick, while `Chart.vue` imports formatAxis."},
+		{4, "tool", "Edit: /web/src/components/Chart.vue"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "pasted", msgs, got)
+	for _, e := range got {
+		if e.Type != Lesson && strings.Contains(e.Body, "TypeError") {
+			t.Errorf("the pasted error is a %s", e.Type)
+		}
+		if e.Type == Lesson && e.Evidence[0].MessageIndex == 0 && strings.Contains(e.Evidence[0].Quote, "TypeError") {
+			return
+		}
+	}
+	t.Errorf("no lesson quoting the pasted error: %s", dump(got))
+}
