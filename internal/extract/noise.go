@@ -331,9 +331,13 @@ func (x *extractor) keeps(c *cand) bool {
 		return false
 	}
 	if c.user {
-		return c.typ == Lesson || c.typ == Task || !reportsTrouble(body) && !forTheMoment(body)
+		if c.typ == Lesson {
+			return !c.fixOnly // "Fix: ok i think i fixed it" learns nothing
+		}
+		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body)
 	}
-	if c.typ != Lesson && selfNarration(body) || c.labelled && momentFact(body) {
+	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body)) ||
+		c.typ == Fact && momentFact(body) {
 		return false
 	}
 	switch c.typ {

@@ -61,8 +61,25 @@ func danglingOpener(t string) bool {
 // endsOnFunctionWord reports "… is caused by:": the clause the colon
 // leaves open. A lesson's "Cause: downloads take minutes:" is whole.
 func endsOnFunctionWord(t string) bool {
-	f := strings.Fields(lowerASCII(strings.TrimSuffix(t, ":")))
-	return len(f) < 3 || in([]string{"by", "is", "are", "was", "were", "to", "of", "with", "the", "a", "following", "this", "these", "do", "here", "as", "in", "from", "for", "and", "because"}, f[len(f)-1])
+	f := strings.Fields(lowerASCII(straightQuotes(strings.TrimSuffix(t, ":"))))
+	return len(f) < 3 || in([]string{"by", "is", "are", "was", "were", "to", "of", "with", "the", "a", "following", "this", "these",
+		"do", "here", "as", "in", "from", "for", "and", "because", "it", "that", "below", "steps"}, f[len(f)-1]) ||
+		in([]string{"here", "here's", "there", "there's"}, f[0]) // "There are two problems with the config:"
+}
+
+// advice reports an assistant's sentence that offers, conditions or gives
+// an alternative rather than states: "You can also turn the overlay off in
+// …", "If the build fails, run …", "Or, to skip it, set …". What was decided is said elsewhere, or nowhere.
+func advice(t string) bool {
+	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
+	return startsWithPhrase(low, []string{"if", "or", "you can", "you could", "you may", "you might", "optionally", "alternatively"})
+}
+
+// madeChange reports an assistant's report of a change it made that names
+// no value ("Replaced the placeholder with the real list"): what the code
+// now does is in the code. "Pinned the linter to v1.59.1" names one.
+func madeChange(t string) bool {
+	return startsWithPhrase(leadText(lowerASCII(t)), narrationVerbs) && !strings.ContainsAny(t, "`0123456789") && len(paths(t)) == 0
 }
 
 // selfNarration reports an assistant's sentence about what it is doing or

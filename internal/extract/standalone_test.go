@@ -218,3 +218,36 @@ func TestPastedErrorLesson(t *testing.T) {
 	}
 	t.Errorf("no lesson quoting the pasted error: %s", dump(got))
 }
+
+// TestAssistantAsides checks that an assistant's offer, condition or
+// alternative, its report of a change that names no value, its "Todo
+// updated" and a colon line announcing what follows yield no entry, while
+// its statement of a setting does.
+func TestAssistantAsides(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{0, "user", "set up the preview deploys"},
+		{1, "assistant", "You can also turn off the comment bot by setting bot.enabled to false in preview.yaml.\n\n" +
+			"If the deploy fails, run the cleanup script first.\n\n" +
+			"Or, to skip the bot entirely, remove the webhook in preview.yaml.\n\n" +
+			"Replaced the placeholder banner with the real status list.\n\n" +
+			"Todo updated for the preview work.\n\n" +
+			"Here's what was set up and how it works:\n\n" +
+			"We use Postgres 16 for the preview database."},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "asides", msgs, got)
+	kept := false
+	for _, e := range got {
+		switch b := e.Body; {
+		case strings.Contains(b, "Postgres 16"):
+			kept = true
+		case strings.Contains(b, "bot.enabled"), strings.Contains(b, "cleanup script"), strings.Contains(b, "webhook"),
+			strings.Contains(b, "placeholder banner"), strings.Contains(b, "Todo updated"), strings.Contains(b, "how it works"):
+			t.Errorf("kept %s %q", e.Type, b)
+		}
+	}
+	if !kept {
+		t.Errorf("the setting was not kept: %s", dump(got))
+	}
+}
