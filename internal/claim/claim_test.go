@@ -241,6 +241,9 @@ func TestCompareUpdate(t *testing.T) {
 		{"The billing service listens on port 7040.", "Update: the billing service listens on port 7311.", Supersedes},
 		{"The billing service listens on port 7040.", "The billing service now listens on port 7311.", Supersedes},
 		{"The billing service listens on port 7040.", "Right now the billing service listens on port 7311.", Contradicts},
+		{"The billing service listens on port 7040.", "Update: the billing service now listens on 7311.", Supersedes},
+		{"The API listens on port 7040.", "Update: the API now listens on 7311.", Supersedes},
+		{"The billing service is bound to 7040.", "The billing service is now bound to 7311.", Supersedes},
 	} {
 		rel, _, _, _ := Compare(Parse(tt.older), Parse(tt.newer))
 		if rel != tt.want {
