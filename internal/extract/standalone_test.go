@@ -251,3 +251,32 @@ func TestAssistantAsides(t *testing.T) {
 		t.Errorf("the setting was not kept: %s", dump(got))
 	}
 }
+
+// TestCodeNameLabel checks that a list item labelled by an identifier as
+// code spells it is kept as a fact about that code thing, and that a plain
+// word label with a prose value is not.
+func TestCodeNameLabel(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{{0, "user", "summarise the service layer"}, {1, "assistant",
+		"The service layer:\n\n- **LedgerReconciler**: Nightly matching of bank lines against open invoices\n- **Overview**: Nicely structured and easy to follow"}}
+	got := Offline(msgs)
+	checkEntries(t, "code name", msgs, got)
+	var rec bool
+	for _, e := range got {
+		rec = rec || strings.Contains(e.Body, "LedgerReconciler")
+		if strings.Contains(e.Body, "Nicely structured") {
+			t.Errorf("kept %q", e.Body)
+		}
+	}
+	if !rec {
+		t.Errorf("no fact about LedgerReconciler: %s", dump(got))
+	}
+	for _, tt := range []struct {
+		label string
+		want  bool
+	}{{"LedgerReconciler", true}, {"retry_budget", true}, {"Overview", false}, {"API", false}, {"Next steps", false}, {"HTTP_PORT", false}} {
+		if got := codeName(tt.label); got != tt.want {
+			t.Errorf("codeName(%q) = %v; want %v", tt.label, got, tt.want)
+		}
+	}
+}
