@@ -122,9 +122,16 @@ func wh(t string) bool {
 	return in(copulas, f[1]) || in([]string{"do", "i", "we", "you", "to", "can", "it", "the", "should", "about", "if"}, f[1])
 }
 
+// straightQuotes turns curly apostrophes straight, so that "it\u2019s"
+// compares as "it's".
 func straightQuotes(s string) string {
-	return strings.NewReplacer("\u2018", "'", "\u2019", "'").Replace(s)
+	if !strings.ContainsAny(s, "\u2018\u2019") {
+		return s
+	}
+	return apostrophes.Replace(s)
 }
+
+var apostrophes = strings.NewReplacer("\u2018", "'", "\u2019", "'")
 
 // reportsTrouble reports what a user said about something going wrong: an
 // error message pasted ("Foo.tsx:14 Uncaught TypeError: …"), or a thing that
