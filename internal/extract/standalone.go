@@ -79,7 +79,16 @@ func advice(t string) bool {
 // no value ("Replaced the placeholder with the real list"): what the code
 // now does is in the code. "Pinned the linter to v1.59.1" names one.
 func madeChange(t string) bool {
-	return startsWithPhrase(leadText(lowerASCII(t)), narrationVerbs) && !strings.ContainsAny(t, "`0123456789") && len(paths(t)) == 0
+	lead := leadText(lowerASCII(t))
+	if !startsWithPhrase(lead, narrationVerbs) || describesAddition(lead) || strings.ContainsAny(t, "`0123456789") {
+		return false // "Created face_grouping.rs with the grouping logic" says where the code is
+	}
+	for _, w := range strings.Fields(t) {
+		if strings.ContainsAny(strings.Trim(w, ".,;:()"), "._/") {
+			return false // a file, a module or a setting by name
+		}
+	}
+	return true
 }
 
 // selfNarration reports an assistant's sentence about what it is doing or

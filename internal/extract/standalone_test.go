@@ -231,6 +231,7 @@ func TestAssistantAsides(t *testing.T) {
 			"If the deploy fails, run the cleanup script first.\n\n" +
 			"Or, to skip the bot entirely, remove the webhook in preview.yaml.\n\n" +
 			"Replaced the placeholder banner with the real status list.\n\n" +
+			"Created banner_status.rs module with the status polling logic.\n\n" +
 			"Todo updated for the preview work.\n\n" +
 			"Here's what was set up and how it works:\n\n" +
 			"We use Postgres 16 for the preview database."},
@@ -249,6 +250,9 @@ func TestAssistantAsides(t *testing.T) {
 	}
 	if !kept {
 		t.Errorf("the setting was not kept: %s", dump(got))
+	}
+	if !madeChange("Replaced the placeholder banner with the real status list.") || madeChange("Created banner_status.rs module with the status polling logic.") {
+		t.Errorf("madeChange: want an unvalued change report only")
 	}
 }
 
