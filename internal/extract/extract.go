@@ -720,7 +720,49 @@ func sameFinding(k, c *cand) bool {
 			ident = ident || strings.ContainsAny(w, "0123456789./_")
 		}
 	}
+	address := false
+	for _, a := range addresses(c.body) {
+		address = address || in(addresses(k.body), a)
+	}
+	if k.typ == Fact && c.typ == Fact {
+		// Two facts about one address are one memory of what runs there;
+		// two list items about one route or file ("GET /x/{id} - …", "PUT
+		// /x/{id} - …") say different things unless most words are shared.
+		return address || ident && jaccard(k.words, c.words) >= 0.5
+	}
 	return ident && shared*2 >= min(len(k.words), len(c.words)) && shared >= 3
+}
+
+// addresses lists the host:port addresses text names, without scheme or
+// path: "localhost:7311" of "http://localhost:7311/ (Go server)".
+func addresses(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, "()[]<>,;`'\"")
+		w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")
+		if i := strings.IndexByte(w, '/'); i >= 0 {
+			w = w[:i]
+		}
+		if hostPort(w) {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return out
+}
+
+// hostPort reports an address with a port: "localhost:3051",
+// "http://10.0.0.5:8080/api", "db.internal:5432".
+func hostPort(w string) bool {
+	w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")
+	h, rest, ok := strings.Cut(w, ":")
+	if !ok || h == "" || !strings.ContainsAny(h, ".abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return false // "12:30" is a time
+	}
+	n := 0
+	for n < len(rest) && isDigit(rest[n]) {
+		n++
+	}
+	return n >= 2 && n <= 5 && (n == len(rest) || rest[n] == '/')
 }
 
 func mergeInto(k, c *cand) {

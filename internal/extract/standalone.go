@@ -21,7 +21,7 @@ func standsAlone(typ Type, body string) bool {
 		return false
 	}
 	switch {
-	case strings.HasSuffix(raw, ":") && (typ != Lesson || endsOnFunctionWord(t)):
+	case strings.HasSuffix(raw, ":") && (typ != Lesson && len(strings.Fields(t)) < 12 || endsOnFunctionWord(t) || announces(t)):
 		return false // "Here's what you should do:": what it says is in the lines after it
 	case typ != Lesson && danglingOpener(t):
 		return false // "It's in the parser.": what "it" is was said before (a lesson's failure names it)
@@ -58,6 +58,11 @@ func danglingOpener(t string) bool {
 	return false
 }
 
+// announces reports a sentence that says a list or a plan follows.
+func announces(t string) bool {
+	return containsPhrase(lowerASCII(straightQuotes(t)), []string{"here's", "here is", "here are", "as follows", "the following"})
+}
+
 // endsOnFunctionWord reports "… is caused by:": the clause the colon
 // leaves open. A lesson's "Cause: downloads take minutes:" is whole.
 func endsOnFunctionWord(t string) bool {
@@ -72,6 +77,9 @@ func endsOnFunctionWord(t string) bool {
 // …", "If the build fails, run …", "Or, to skip it, set …". What was decided is said elsewhere, or nowhere.
 func advice(t string) bool {
 	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
+	if startsWithPhrase(low, []string{"you can now"}) {
+		return false // what the work made possible: "You can now run it with …"
+	}
 	return startsWithPhrase(low, []string{"if", "or", "you can", "you could", "you may", "you might", "optionally", "alternatively"})
 }
 
@@ -83,12 +91,19 @@ func madeChange(t string) bool {
 	if !startsWithPhrase(lead, narrationVerbs) || describesAddition(lead) || strings.ContainsAny(t, "`0123456789") {
 		return false // "Created face_grouping.rs with the grouping logic" says where the code is
 	}
+	return !namesValue(t)
+}
+
+// namesValue reports text naming a file, a module, a route or a type by
+// name: a word with a dot, underscore or slash inside, or in CamelCase.
+func namesValue(t string) bool {
 	for _, w := range strings.Fields(t) {
-		if strings.ContainsAny(strings.Trim(w, ".,;:()"), "._/") {
-			return false // a file, a module or a setting by name
+		w = strings.Trim(w, ".,;:()\"'")
+		if strings.ContainsAny(w, "._/") || codeName(w) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // selfNarration reports an assistant's sentence about what it is doing or
@@ -215,11 +230,34 @@ func momentFact(body string) bool {
 		}
 	}
 	lv := lowerASCII(strings.TrimLeft(value, " *_~"))
-	if startsWithPhrase(lv, narrationVerbs) || isPlanStep(lv) && !startsWithPhrase(lv, runners) {
-		return true
+	if startsWithPhrase(lv, narrationVerbs) && !namesValue(value) {
+		return true // "App.tsx - Added the routes"; "Reprocessing: Added /api/reprocess" names the route
+	}
+	if isPlanStep(lv) && !startsWithPhrase(lv, runners) && !route(label) {
+		return true // "Layout.tsx - Add a link"; "GET /api/x - Start a scan" says what a route does
 	}
 	return setting(lv) && in(timeUnits, firstWord(strings.TrimLeft(strings.TrimLeft(lv, " ~<>=≤≥0123456789.,-"), " "))) &&
-		!containsPhrase(lowerASCII(label), timings)
+		!timing(label)
+}
+
+// route reports a label naming an HTTP route: "GET /api/items", "/health".
+func route(label string) bool {
+	f := strings.Fields(label)
+	return len(f) > 0 && (strings.HasPrefix(f[0], "/") || len(f) > 1 && strings.HasPrefix(f[1], "/") && strings.ToUpper(f[0]) == f[0])
+}
+
+// timing reports a label naming what a duration sets, or a limit on how
+// long something takes ("Search: <3 seconds").
+func timing(label string) bool {
+	for _, w := range strings.Fields(lowerASCII(label)) {
+		w = strings.Trim(w, ".,:;()")
+		for _, t := range timings {
+			if strings.HasPrefix(w, t) && len(w) <= len(t)+2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // splitLabel cuts "label: value", "label - value" or "label — value".

@@ -27,6 +27,8 @@ func TestStandsAlone(t *testing.T) {
 		{Lesson, "Cause: the first fetch of the tile cache takes minutes:", true},
 		{Lesson, "It failed because the broker certificate had expired.", true},
 		{Fact, "This repo pins Node 22 in .nvmrc.", true},
+		{Fact, "The sensor box runs a small web server on port 8081 with a JSON API and a websocket feed:", true},
+		{Fact, "Based on the review of the queue code, here's a plan to move the retries into the worker:", false},
 		{Fact, "The mailer uses the sandbox SMTP host in staging.", true},
 		{Decision, "When a job fails twice, page the on-call.", true},
 		{Constraint, "Never push straight to the release branch.", true},
@@ -146,6 +148,9 @@ func TestMomentFact(t *testing.T) {
 		{"Worker: http://localhost:7311", false},
 		{"To seed the database: make seed ENV=dev", false},
 		{"src/router.ts - the HTTP routes of the API", false},
+		{"GET /v1/jobs - Start a job run", false},
+		{"Bulk export: Added /api/export/bulk for many files", false},
+		{"Polling delays: 2 seconds between pages", false},
 	} {
 		if got := momentFact(tt.body); got != tt.want {
 			t.Errorf("momentFact(%q) = %v; want %v", tt.body, got, tt.want)
@@ -251,7 +256,8 @@ func TestAssistantAsides(t *testing.T) {
 	if !kept {
 		t.Errorf("the setting was not kept: %s", dump(got))
 	}
-	if !madeChange("Replaced the placeholder banner with the real status list.") || madeChange("Created banner_status.rs module with the status polling logic.") {
+	if !madeChange("Replaced the placeholder banner with the real status list.") || madeChange("Created banner_status.rs module with the status polling logic.") ||
+		madeChange("Created an InvoiceMatcher that pairs payments with invoices") {
 		t.Errorf("madeChange: want an unvalued change report only")
 	}
 }
@@ -282,5 +288,34 @@ func TestCodeNameLabel(t *testing.T) {
 		if got := codeName(tt.label); got != tt.want {
 			t.Errorf("codeName(%q) = %v; want %v", tt.label, got, tt.want)
 		}
+	}
+}
+
+// TestAddressFactsMerged checks that facts about one address merge, their
+// quotes accumulated.
+func TestAddressFactsMerged(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{0, "user", "where do things run?"},
+		{1, "assistant", "Services:\n\n- Metrics gateway: http://localhost:7311/ (Go server)"},
+		{2, "user", "and the gateway?"},
+		{3, "assistant", "Setup:\n\n- Gateway: http://localhost:7311 (started by make gateway)"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "address", msgs, got)
+	gw := 0
+	for _, e := range got {
+		if strings.Contains(e.Body, "7311") {
+			gw++
+			if len(e.Evidence) != 2 {
+				t.Errorf("the merged entry has %d quotes, want both", len(e.Evidence))
+			}
+		}
+	}
+	if gw != 1 {
+		t.Errorf("%d entries name the gateway's address, want 1: %s", gw, dump(got))
+	}
+	if a := addresses("see http://10.0.0.5:8080/api and (db.internal:5432), not Note: or 12:30"); len(a) != 2 {
+		t.Errorf("addresses = %q, want the two host:port", a)
 	}
 }
