@@ -74,7 +74,8 @@ func endsOnFunctionWord(t string) bool {
 
 // advice reports an assistant's sentence that offers, conditions or gives
 // an alternative rather than states: "You can also turn the overlay off in
-// …", "If the build fails, run …", "Or, to skip it, set …". What was decided is said elsewhere, or nowhere.
+// …", "If the build fails, run …", "Or, to skip it, set …". What was
+// decided is said elsewhere, or nowhere.
 func advice(t string) bool {
 	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
 	if startsWithPhrase(low, []string{"you can now"}) {
