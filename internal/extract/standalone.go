@@ -169,7 +169,19 @@ func reportsTrouble(body string) bool {
 	if containsPhrase(low, directives) || startsWithPhrase(leadText(low), []string{"don't", "do not", "never", "always"}) {
 		return false
 	}
-	return pastedError(body) || negatedWorking(low)
+	return pastedError(body) || negatedWorking(low) || failing(low)
+}
+
+// failing finds a verb of failing: "npm test fails now", "the deploy
+// crashed". The nouns ("errors are reported to Sentry") may name a topic.
+func failing(low string) bool {
+	for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "fails", "failing", "failed", "crashes", "crashing", "crashed", "broke", "broken":
+			return true
+		}
+	}
+	return false
 }
 
 // pastedError finds the shape of an error message: a CamelCase error or
