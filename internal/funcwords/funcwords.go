@@ -74,8 +74,9 @@ type Set struct{ langs uint64 }
 // ones whose lists hold the most of its distinct words (at least two, so
 // one Catalan "port" makes no English prompt Catalan). Several languages
 // tie where their lists overlap (Spanish, Galician and Catalan): they are
-// all taken. English's own count is left out of the contest, so a Spanish
-// prompt with a few English words is still Spanish.
+// all taken. English competes too: where it holds the most, no other list
+// applies, since another language's short words ("i", "for", "tag") would
+// drop an English prompt's content words.
 func For(words []string) Set {
 	var count [64]int
 	seen := make(map[string]bool, len(words))
@@ -84,7 +85,7 @@ func For(words []string) Set {
 			continue
 		}
 		seen[w] = true
-		for m := mask(w) &^ english; m != 0; m &= m - 1 {
+		for m := mask(w); m != 0; m &= m - 1 {
 			count[bits.TrailingZeros64(m)]++
 		}
 	}
