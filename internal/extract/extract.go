@@ -53,7 +53,7 @@ type Result struct {
 
 // Limits of one session's extraction.
 const (
-	maxEntries  = 25       // entries kept per session, by score
+	maxEntries  = 40       // entries kept per session, by score
 	maxEvidence = 4        // quotes kept per entry
 	maxQuote    = 300      // a longer sentence is quoted by the clause holding its trigger
 	maxScan     = 64 << 10 // bytes of one message that are read
@@ -72,7 +72,7 @@ const (
 // preferences, project facts, lessons (cause and fix), open tasks and
 // references. Questions, hypotheticals and code blocks yield nothing; tool
 // output is read only for the failure a lesson explains. Entries about the
-// same subject and claim are merged; at most 25 are returned, ordered by
+// same subject and claim are merged; at most 40 are returned, ordered by
 // their first quote. Each Evidence.MessageIndex is the cited message's Index.
 func Offline(msgs []Message) []Entry {
 	x := extractor{msgs: msgs, turn: -1}
