@@ -176,11 +176,12 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		if so.shown[it.CID] {
 			continue
 		}
-		// The same words said again (a question asked in several sessions)
-		// are shown once, at their best rank.
+		// The same words said again (a question asked in several sessions,
+		// a command run again giving the same output) are shown once, at
+		// their best rank.
 		if it.Kind != KindEntry {
 			key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
-			if said[key] {
+			if said[key] || nearDuplicate(it, out) {
 				continue
 			}
 			said[key] = true
@@ -200,6 +201,30 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	return out, nil
+}
+
+// nearDuplicate reports whether tool run it repeats one already in out: the
+// same output from the command run again, perhaps changed a little
+// ("sleep 2 && curl …"). Repeats of a symptom must not push its answer out.
+// Messages are not compared so: two that differ in one word may differ in
+// the value that matters ("deploys go to Heroku" and "… to Fly.io").
+func nearDuplicate(it Item, out []Item) bool {
+	if it.Kind != store.TypeToolObservation {
+		return false
+	}
+	_, output, ok := strings.Cut(it.Text, "\n")
+	if output = strings.Join(strings.Fields(output), " "); !ok || output == "" {
+		return false
+	}
+	for _, o := range out {
+		if o.Kind != store.TypeToolObservation {
+			continue
+		}
+		if _, other, _ := strings.Cut(o.Text, "\n"); strings.Join(strings.Fields(other), " ") == output {
+			return true
+		}
+	}
+	return false
 }
 
 // hookRankBudget is rankBudget for the prompt path, which must answer in a

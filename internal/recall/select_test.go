@@ -521,3 +521,32 @@ func TestWorkingFilesComeFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestNearDuplicatesShownOnce: a command run again with a small change,
+// giving the same output, is one item, not two.
+func TestNearDuplicatesShownOnce(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var evs []store.Event
+	for i, cmd := range []string{"curl -s http://localhost:3051/api/invoices | head -c 500", "sleep 2 && curl -s http://localhost:3051/api/invoices | head -c 500"} {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "inv", Project: proj,
+			DedupeKey: fmt.Sprint("inv:", i), Text: "Bash: " + cmd + "\n{'error':'Failed to fetch invoices from the ledger'}"})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "Why did we fail to fetch invoices from the ledger on /api/invoices?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, it := range sel {
+		if strings.Contains(it.Text, "Failed to fetch invoices") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the repeated run is shown %d times, want once", n)
+	}
+}
