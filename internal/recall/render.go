@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // Block markers of the injected context.
@@ -134,6 +135,11 @@ func itemLine(it Item) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s, %s: ", it.CID, kindLabel(it), date(it.Time))
 	if it.Kind == KindEntry {
+		if a := it.entry.Author; a != "" {
+			// A teammate's memory, pulled from the team server: whose it is.
+			// The store keeps only a role name's characters (store.AuthorName).
+			b.WriteString("shared by " + inert(store.AuthorName(a)) + ": ")
+		}
 		b.WriteString(clipRunes(inert(it.Excerpt), 300))
 		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
 			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
