@@ -263,9 +263,29 @@ func TestTeamSyncKilledAndServerStopped(t *testing.T) {
 		_, _, err := tx.PutEntries(ctx, ws)
 		return err
 	})
-	db.Close()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The outbox as the first sync finds it, to replay below.
+	if _, err := db.ShareVerified(ctx, w.aliceRepo); err != nil {
+		t.Fatal(err)
+	}
+	var queued [][4]string
+	rows, err := db.SQL().Query(`SELECT kind, shared_id, key, created_at FROM team_outbox`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var r [4]string
+		if err := rows.Scan(&r[0], &r[1], &r[2], &r[3]); err != nil {
+			t.Fatal(err)
+		}
+		queued = append(queued, r)
+	}
+	rows.Close()
+	db.Close()
+	if len(queued) != n {
+		t.Fatalf("%d changes queued, want %d", len(queued), n)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	killed := func(te *testEnv, rounds int) {
@@ -275,7 +295,8 @@ func TestTeamSyncKilledAndServerStopped(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
+			// Anywhere in a sync: a whole one takes about two seconds here.
+			time.Sleep(time.Duration(rng.IntN(2500)) * time.Millisecond)
 			if r%3 == 2 {
 				// The server goes away under the sync, and comes back.
 				w.srv.Stop(t)
@@ -287,8 +308,18 @@ func TestTeamSyncKilledAndServerStopped(t *testing.T) {
 			cmd.Wait()
 		}
 	}
-	killed(w.alice, 6)
+	killed(w.alice, 8)
 	killed(w.bob, 6)
+	w.alice.mustRun(t, "team", "sync")
+	// A sync killed after the server committed a batch and before the
+	// outbox let go of it sends the batch again: replay the whole outbox.
+	db = w.alice.openDB(t)
+	for _, r := range queued {
+		if _, err := db.SQL().Exec(`INSERT INTO team_outbox (kind, shared_id, key, created_at) VALUES (?, ?, ?, ?)`, r[0], r[1], r[2], r[3]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
 	w.alice.mustRun(t, "team", "sync")
 	w.bob.mustRun(t, "team", "sync")
 	got := w.srv.SQL(t, w.srv.Superuser, `SELECT (SELECT count(*) FROM cml.memories) || '|' ||
