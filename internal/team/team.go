@@ -134,8 +134,8 @@ func Identity(root, name string) string {
 func NormaliseRemote(remote string) string {
 	r := strings.TrimSpace(remote)
 	var host, path string
-	if u, err := url.Parse(r); err == nil && u.Scheme != "" && u.Host != "" {
-		host, path = u.Hostname(), u.Path
+	if u, err := url.Parse(r); err == nil && strings.Contains(r, "://") {
+		host, path = u.Hostname(), u.Path // ssh://, https://, file:// (no host)
 	} else if at := strings.Index(r, ":"); at > 0 && !strings.Contains(r[:at], "/") {
 		// scp-like syntax: [user@]host:path
 		host, path = r[:at], r[at+1:]
@@ -143,10 +143,7 @@ func NormaliseRemote(remote string) string {
 			host = host[i+1:]
 		}
 	} else {
-		if u, err := url.Parse(r); err == nil && u.Scheme == "file" {
-			r = u.Path
-		}
-		path = r
+		path = r // a local path
 	}
 	path = strings.TrimSuffix(strings.Trim(path, "/"), ".git")
 	path = strings.TrimSuffix(path, "/")
