@@ -48,7 +48,7 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	// The session's memories are distilled (or the worker failed): share
 	// and pull now when this machine is in a team. Only this worker and
 	// team sync touch the network, never a hook.
-	backgroundSync(ctx, e, cfg, log.With("worker", "team"))
+	backgroundSync(ctx, e, cfg, log)
 	if err != nil {
 		log.Error("process", "err", err)
 		return err

@@ -380,3 +380,35 @@ func TestTeamHostileServerRows(t *testing.T) {
 		t.Errorf("a pulled memory holds %d characters (%v), want at most 5000", longest, err)
 	}
 }
+
+// TestTeamWorkerSyncsWithBackoff: the SessionEnd worker (process) shares
+// and pulls when the machine is in a team; while the server is down it
+// records the error and waits out the backoff instead of trying after
+// every session; team sync tries at once.
+func TestTeamWorkerSyncsWithBackoff(t *testing.T) {
+	w := newTeamWorld(t)
+	remember(t, w.alice, w.aliceRepo, "Releases are tagged from the main branch every Thursday", "we tag releases from main on Thursdays")
+	w.alice.run(t, "process", "--session", "s1", "--wait", "1s") // the session's own work may fail here; the sync runs
+	if got := w.srv.SQL(t, w.srv.Superuser, `SELECT count(*) FROM cml.memories WHERE author = 'alice'`); got != "1" {
+		t.Fatalf("after the worker the server holds %s of alice's memories, want 1\n%s", got, w.alice.stderr)
+	}
+	remember(t, w.alice, w.aliceRepo, "The staging database is refreshed from production on Mondays", "staging gets a copy of production every Monday")
+	w.srv.Stop(t)
+	w.alice.run(t, "process", "--session", "s1", "--wait", "1s")
+	st := w.alice.mustRun(t, "team", "status", "--json")
+	if !strings.Contains(st, `"last_error": "connect to`) || !strings.Contains(st, `"next_try": "2026-11-21T12:01:00`) {
+		t.Fatalf("after a failed background sync the status is %s, want the error and a try a minute later", st)
+	}
+	w.srv.Start(t)
+	w.alice.run(t, "process", "--session", "s1", "--wait", "1s") // within the backoff: no try
+	if got := w.srv.SQL(t, w.srv.Superuser, `SELECT count(*) FROM cml.memories`); got != "1" {
+		t.Errorf("the worker synced within the backoff: %s memories on the server", got)
+	}
+	w.alice.mustRun(t, "team", "sync")
+	if got := w.srv.SQL(t, w.srv.Superuser, `SELECT count(*) FROM cml.memories`); got != "2" {
+		t.Errorf("team sync after the server came back: %s memories on the server, want 2", got)
+	}
+	if st := w.alice.mustRun(t, "team", "status", "--json"); strings.Contains(st, "last_error") {
+		t.Errorf("the error outlived a good sync: %s", st)
+	}
+}
