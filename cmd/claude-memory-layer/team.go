@@ -212,9 +212,12 @@ func savePassword(e *env, rawURL string) (string, error) {
 	}
 	path := e.getenv("PGPASSFILE")
 	if path == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("save the password: %w", err)
+		home := e.getenv("HOME")
+		if home == "" {
+			var err error
+			if home, err = os.UserHomeDir(); err != nil {
+				return "", fmt.Errorf("save the password: %w", err)
+			}
 		}
 		path = filepath.Join(home, ".pgpass")
 	}
