@@ -412,3 +412,39 @@ func TestTeamWorkerSyncsWithBackoff(t *testing.T) {
 		t.Errorf("the error outlived a good sync: %s", st)
 	}
 }
+
+// TestTeamDoctor: doctor checks the team's server as the member sees it
+// (connection, schema version, row-level security) and the pending count,
+// and fails when row-level security is off.
+func TestTeamDoctor(t *testing.T) {
+	w := newTeamWorld(t)
+	remember(t, w.alice, w.aliceRepo, "Logs are kept for thirty days in the EU bucket", "we keep logs for thirty days in the EU bucket")
+	w.alice.mustRun(t, "team", "sync")
+	checks := func() map[string]check {
+		w.alice.run(t, "doctor", "--json")
+		var v struct{ Checks []check }
+		if err := json.Unmarshal(w.alice.stdout.Bytes(), &v); err != nil {
+			t.Fatalf("doctor --json: %v\n%s", err, w.alice.stdout)
+		}
+		out := map[string]check{}
+		for _, c := range v.Checks {
+			out[c.Name] = c
+		}
+		return out
+	}
+	c := checks()
+	if s := c["team server"]; s.Status != "ok" || !strings.Contains(s.Detail, "as alice") || !strings.Contains(s.Detail, "schema version 1, row-level security on, 1 shared memory") {
+		t.Errorf("team server check: %+v", s)
+	}
+	if s := c["team sync"]; s.Status != "ok" || !strings.Contains(s.Detail, "0 changes pending") {
+		t.Errorf("team sync check: %+v", s)
+	}
+	w.srv.SQL(t, w.srv.Superuser, `ALTER TABLE cml.changes DISABLE ROW LEVEL SECURITY`)
+	if s := checks()["team server"]; s.Status != "fail" || !strings.Contains(s.Detail, "row-level security is off") {
+		t.Errorf("with row-level security off the check is %+v, want a failure", s)
+	}
+	w.alice.mustRun(t, "team", "leave")
+	if _, ok := checks()["team server"]; ok {
+		t.Error("doctor checks a team server after team leave")
+	}
+}
