@@ -448,3 +448,54 @@ func TestTeamDoctor(t *testing.T) {
 		t.Error("doctor checks a team server after team leave")
 	}
 }
+
+// TestTeamConflictNamesBothAuthors: a teammate's memory that contradicts
+// one's own is warned about with both authors named; a teammate's memory
+// one rejects stays rejected here when its author edits it; the author's
+// edit reaches the teammate.
+func TestTeamConflictNamesBothAuthors(t *testing.T) {
+	w := newTeamWorld(t)
+	hook := buildHook(t, "user-prompt-submit")
+	remember(t, w.bob, w.bobRepo, "The frontend test runner is jest", "we run the frontend tests with jest")
+	shared := remember(t, w.alice, w.aliceRepo, "The frontend test runner is vitest", "we run the frontend tests with vitest")
+	other := remember(t, w.alice, w.aliceRepo, "The staging deploy runs from the release branch", "staging deploys from the release branch")
+	w.alice.mustRun(t, "team", "sync")
+	w.bobHistory(t, hook)
+	w.bob.mustRun(t, "team", "sync")
+	ctxText := injected(t, prompt(t, hook, w.bob, w.bobRepo, "Which frontend test runner do we use?"))
+	warn := ctxText[strings.Index(ctxText, "[CONFLICT WARNINGS]")+1:]
+	if !strings.Contains(ctxText, "[CONFLICT WARNINGS]") || !strings.Contains(warn, ", alice)") || !strings.Contains(warn, ", you)") {
+		t.Fatalf("no conflict warning naming alice and bob's own side:\n%s", ctxText)
+	}
+
+	// alice edits both; bob rejected one of them for himself.
+	db := w.bob.openDB(t)
+	var rejected string
+	if err := db.SQL().QueryRow(`SELECT cid FROM entries WHERE author = 'alice' AND title LIKE '%staging%'`).Scan(&rejected); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	w.bob.mustRun(t, "reject", rejected)
+	w.alice.mustRun(t, "edit", shared.CID, "--title", "The frontend test runner is vitest 3")
+	w.alice.mustRun(t, "edit", other.CID, "--title", "The staging deploy runs from the main branch")
+	if st := w.bob.mustRun(t, "team", "status", "--json"); !strings.Contains(st, `"pending": 0`) {
+		t.Errorf("bob's reject of alice's memory was queued for the team: %s", st)
+	}
+	w.alice.mustRun(t, "team", "sync")
+	w.bob.mustRun(t, "team", "sync")
+	db = w.bob.openDB(t)
+	got := map[string]string{}
+	rows, err := db.SQL().Query(`SELECT title, stage FROM entries WHERE author = 'alice'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var title, stage string
+		rows.Scan(&title, &stage)
+		got[title] = stage
+	}
+	rows.Close()
+	if got["The frontend test runner is vitest 3"] != "verified" || got["The staging deploy runs from the main branch"] != "rejected" || len(got) != 2 {
+		t.Errorf("bob's copies of alice's memories after her edits: %v; want the edit, and his reject kept", got)
+	}
+}

@@ -31,6 +31,9 @@ type Memory struct {
 	Title string
 	Body  string
 	Quote string // the aligned evidence quote
+	// Author is the teammate who shared it ("" for one's own; see
+	// store.Entry.Author).
+	Author string
 }
 
 // Warning is one item of the [CONFLICT WARNINGS] block.
@@ -180,10 +183,26 @@ func side(m Memory) string {
 	if m.Quote != "" {
 		text = m.Quote
 	}
-	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, date(m.Date), clipRunes(strings.ReplaceAll(inert(text), `"`, `'`), 220))
+	when := date(m.Date)
+	if m.Author != "" {
+		when += ", " + inert(store.AuthorName(m.Author))
+	}
+	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, when, clipRunes(strings.ReplaceAll(inert(text), `"`, `'`), 220))
 }
 
+// yours names one's own side of a warning whose other side a teammate
+// shared, so that the warning names both authors.
+const yours = "you"
+
 func warningLine(w Warning) string {
+	if w.A.Author != "" || w.B.Author != "" {
+		if w.A.Author == "" && w.A.CID != "" {
+			w.A.Author = yours
+		}
+		if w.B.Author == "" && w.B.CID != "" {
+			w.B.Author = yours
+		}
+	}
 	switch w.Kind {
 	case "superseded":
 		return fmt.Sprintf("- %s superseded: %s was replaced by %s. %s", w.Severity, side(w.A), side(w.B), w.Note)

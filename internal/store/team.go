@@ -280,10 +280,12 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 		if err := t.inserting(ctx, "entries"); err != nil {
 			return err
 		}
+		// Its session is its own: recall takes two statements of one
+		// session for one discussion, not a conflict.
 		r, err := t.exec(ctx, `INSERT INTO entries
 			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, created_at, author, shared_id, roles_parsed)
-			VALUES (?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-			cid, p.Project, p.Type, p.Title, p.Body, p.Subject, claimKey, p.Stage, p.Status, created, p.Author, p.SharedID)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+			cid, p.Project, claimKey, p.Type, p.Title, p.Body, p.Subject, claimKey, p.Stage, p.Status, created, p.Author, p.SharedID)
 		if err != nil {
 			return fmt.Errorf("put pulled: %w", err)
 		}
