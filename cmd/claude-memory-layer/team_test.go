@@ -249,7 +249,7 @@ func TestTeamShareRecallForget(t *testing.T) {
 func TestTeamSyncKilledAndServerStopped(t *testing.T) {
 	w := newTeamWorld(t)
 	cli := buildCLI(t)
-	const n = 1100 // three push batches
+	const n = 1500 // two push batches
 	db := w.alice.openDB(t)
 	ctx := context.Background()
 	err := db.Update(ctx, func(tx *store.Tx) error {
@@ -308,8 +308,8 @@ func TestTeamSyncKilledAndServerStopped(t *testing.T) {
 			cmd.Wait()
 		}
 	}
-	killed(w.alice, 8)
-	killed(w.bob, 6)
+	killed(w.alice, 6)
+	killed(w.bob, 4)
 	w.alice.mustRun(t, "team", "sync")
 	// A sync killed after the server committed a batch and before the
 	// outbox let go of it sends the batch again: replay the whole outbox.

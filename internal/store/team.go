@@ -147,7 +147,7 @@ func (db *DB) Outbox(ctx context.Context, n int) ([]OutboxChange, error) {
 		if cs[i].Kind != OutboxPut {
 			continue
 		}
-		e, err := entryTx(ctx, t, `shared_id = ?`, cs[i].SharedID)
+		e, err := entryTx(ctx, t, `shared_id = ? AND shared_id <> ''`, cs[i].SharedID)
 		if errors.Is(err, ErrNotFound) {
 			continue // forgotten since: its forget follows, and push skips a put without an entry
 		}
@@ -269,7 +269,7 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 	}
 	var id int64
 	var author, stage string
-	err := t.queryRow(ctx, `SELECT id, author, stage FROM entries WHERE shared_id = ?`, p.SharedID).Scan(&id, &author, &stage)
+	err := t.queryRow(ctx, `SELECT id, author, stage FROM entries WHERE shared_id = ? AND shared_id <> ''`, p.SharedID).Scan(&id, &author, &stage)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		claimKey := "team:" + p.SharedID
@@ -329,7 +329,7 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 // or an error wrapping ErrNotFound.
 func (db *DB) SharedCID(ctx context.Context, sharedID string) (string, error) {
 	var cid string
-	err := db.Read().queryRow(ctx, `SELECT cid FROM entries WHERE shared_id = ?`, sharedID).Scan(&cid)
+	err := db.Read().queryRow(ctx, `SELECT cid FROM entries WHERE shared_id = ? AND shared_id <> ''`, sharedID).Scan(&cid)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("shared memory %s: %w", sharedID, ErrNotFound)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // Batch is how many changes one push transaction or one pull page carries.
-const Batch = 500
+const Batch = 1000
 
 // Sync state keys in the store (store.TeamState).
 const (
