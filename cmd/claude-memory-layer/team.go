@@ -184,6 +184,16 @@ func runTeamJoin(ctx context.Context, e *env, args []string) error {
 		tc.Projects = map[string]string{}
 	}
 	tc.Projects[root] = ident
+	db, _, err := openStore(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	// The cursor may be past this project's changes, or be another
+	// server's: the next sync pulls from the start.
+	if err := team.Restart(ctx, db); err != nil {
+		return err
+	}
 	if err := team.SaveConfig(cfg.DataDir, tc); err != nil {
 		return err
 	}

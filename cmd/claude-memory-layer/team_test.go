@@ -499,3 +499,23 @@ func TestTeamConflictNamesBothAuthors(t *testing.T) {
 		t.Errorf("bob's copies of alice's memories after her edits: %v; want the edit, and his reject kept", got)
 	}
 }
+
+// TestTeamJoinSecondProject: a project joined after syncs gets its
+// teammates' earlier memories, which the cursor had passed.
+func TestTeamJoinSecondProject(t *testing.T) {
+	w := newTeamWorld(t)
+	aliceOps := checkout(t, filepath.Join(w.alice.root(), "work", "ops"), "git@github.com:acme/ops.git")
+	bobOps := checkout(t, filepath.Join(w.bob.root(), "src", "ops"), "https://github.com/acme/ops.git")
+	w.alice.mustRun(t, "team", "join", "--url", w.srv.URL("alice"), "--team", "devs", "--project", aliceOps)
+	remember(t, w.alice, aliceOps, "Terraform state lives in the ops bucket", "terraform state is in the ops bucket")
+	remember(t, w.alice, w.aliceRepo, "The shop uses Stripe for payments", "payments go through Stripe")
+	w.alice.mustRun(t, "team", "sync")
+	w.bob.mustRun(t, "team", "sync") // the shop only: the cursor passes the ops memory
+	w.bob.mustRun(t, "team", "join", "--url", w.srv.URL("bob"), "--team", "devs", "--project", bobOps)
+	w.bob.mustRun(t, "team", "sync")
+	db := w.bob.openDB(t)
+	var n int
+	if err := db.SQL().QueryRow(`SELECT count(*) FROM entries WHERE author = 'alice' AND project = ?`, bobOps).Scan(&n); err != nil || n != 1 {
+		t.Errorf("bob holds %d of alice's ops memories after joining ops (%v), want 1", n, err)
+	}
+}

@@ -60,6 +60,13 @@ func LocalStatus(ctx context.Context, db *store.DB, c Config) (Status, error) {
 		LastSync: st[stateLastSync], LastErr: st[stateLastErr], NextTry: st[stateNextTry]}, nil
 }
 
+// Restart makes the next sync pull everything again and try at once: a
+// join that adds a project (whose changes the cursor may be past) or
+// changes the team or server. Pulling a change twice changes nothing.
+func Restart(ctx context.Context, db *store.DB) error {
+	return db.SetTeamState(ctx, map[string]string{stateCursor: "", stateFailures: "", stateNextTry: "", stateLastErr: ""})
+}
+
 // Due reports whether a background sync may run now: not before the backoff
 // after failures has passed.
 func Due(ctx context.Context, db *store.DB, now time.Time) bool {
