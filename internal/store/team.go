@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -368,4 +369,34 @@ func AuthorName(s string) string {
 		return "teammate"
 	}
 	return b.String()
+}
+
+// Author is one teammate whose memories are in the store.
+type Author struct {
+	Name     string
+	Memories int
+	Latest   time.Time // when the newest of them was said
+}
+
+// TeamAuthors lists the teammates whose memories were pulled, most first,
+// and counts one's own memories shared with the team.
+func (db *DB) TeamAuthors(ctx context.Context) (authors []Author, sharedOwn int, err error) {
+	authors, err = queryAll(ctx, db.Read(), `SELECT author, count(*), max(created_at) FROM entries WHERE author <> ''
+		GROUP BY author ORDER BY count(*) DESC, author`,
+		func(rows *sql.Rows) (a Author, err error) {
+			var latest string
+			err = rows.Scan(&a.Name, &a.Memories, &latest)
+			a.Latest = ParseTime(latest)
+			return a, err
+		})
+	if err != nil {
+		return nil, 0, fmt.Errorf("team authors: %w", err)
+	}
+	err = db.Read().queryRow(ctx, `SELECT count(*) FROM entries WHERE author = '' AND shared_id <> ''`).Scan(&sharedOwn)
+	return authors, sharedOwn, err
+}
+
+// TeamEntries lists the newest of teammates' memories.
+func (db *DB) TeamEntries(ctx context.Context, limit int) ([]Entry, error) {
+	return scanEntries(ctx, db.Read(), `SELECT `+entryColumns+` FROM entries WHERE author <> '' ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
 }
