@@ -519,3 +519,42 @@ func TestTeamJoinSecondProject(t *testing.T) {
 		t.Errorf("bob holds %d of alice's ops memories after joining ops (%v), want 1", n, err)
 	}
 }
+
+// TestTeamForgetByMatchAndSession: forgets by --match and --session reach
+// the server like a forget by id.
+func TestTeamForgetByMatchAndSession(t *testing.T) {
+	w := newTeamWorld(t)
+	remember(t, w.alice, w.aliceRepo, "The admin panel is served under /backoffice", "the admin panel lives under /backoffice")
+	db := w.alice.openDB(t)
+	_, _, err := db.PutEntry(context.Background(), store.Entry{Project: w.aliceRepo, SessionID: "s2", Type: "fact",
+		Title: "Invoices are archived after seven years", ClaimKey: "invoices archived", Stage: store.StageVerified, Created: fixedNow,
+		Evidence: []store.Evidence{{SessionID: "s2", Quote: "we archive invoices after seven years", Method: "exact", Confidence: 1}}})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.alice.mustRun(t, "team", "sync")
+	w.bob.mustRun(t, "team", "sync")
+	count := func() string {
+		return w.srv.SQL(t, w.srv.Superuser, `SELECT count(*) FROM cml.memories`)
+	}
+	if got := count(); got != "2" {
+		t.Fatalf("%s memories on the server, want 2", got)
+	}
+	w.alice.mustRun(t, "forget", "--match", "backoffice", "--yes")
+	w.alice.mustRun(t, "team", "sync")
+	if got := count(); got != "1" {
+		t.Errorf("after forget --match: %s memories on the server, want 1", got)
+	}
+	w.alice.mustRun(t, "forget", "--session", "s2", "--yes")
+	w.alice.mustRun(t, "team", "sync")
+	if got := count(); got != "0" {
+		t.Errorf("after forget --session: %s memories on the server, want 0", got)
+	}
+	w.bob.mustRun(t, "team", "sync")
+	for _, words := range []string{"backoffice", "seven years"} {
+		if bytes.Contains(storeBytes(t, w.bob), []byte(words)) {
+			t.Errorf("bob's store still holds %q", words)
+		}
+	}
+}
