@@ -433,7 +433,7 @@ func TestTeamDoctor(t *testing.T) {
 		return out
 	}
 	c := checks()
-	if s := c["team server"]; s.Status != "ok" || !strings.Contains(s.Detail, "as alice") || !strings.Contains(s.Detail, "schema version 1, row-level security on, 1 shared memory") {
+	if s := c["team server"]; s.Status != "ok" || !strings.Contains(s.Detail, "as alice") || !strings.Contains(s.Detail, "schema version 2, row-level security on, 1 shared memory") {
 		t.Errorf("team server check: %+v", s)
 	}
 	if s := c["team sync"]; s.Status != "ok" || !strings.Contains(s.Detail, "0 changes pending") {
@@ -556,5 +556,44 @@ func TestTeamForgetByMatchAndSession(t *testing.T) {
 		if bytes.Contains(storeBytes(t, w.bob), []byte(words)) {
 			t.Errorf("bob's store still holds %q", words)
 		}
+	}
+}
+
+// TestTeamPinAndSchemaUpgrade: alice's pin and unpin of her shared memory
+// reach bob's store (the brief's pins); a server at the schema before pins
+// is refused by sync until team init upgrades it in place.
+func TestTeamPinAndSchemaUpgrade(t *testing.T) {
+	w := newTeamWorld(t)
+	// The server as the first release left it: schema version 1.
+	w.srv.SQL(t, w.srv.Superuser, `ALTER TABLE cml.memories DROP COLUMN pinned; UPDATE cml.schema_version SET version = 1`)
+	mem := remember(t, w.alice, w.aliceRepo, "Feature flags are kept in LaunchDarkly", "our feature flags live in LaunchDarkly")
+	if code := w.alice.run(t, "team", "sync"); code == 0 || !strings.Contains(w.alice.stderr.String(), "team init") {
+		t.Fatalf("sync against an older server schema: exit %d, %s; want a failure that says to run team init", code, w.alice.stderr)
+	}
+	w.alice.mustRun(t, "team", "init", "--url", w.srv.URL(w.srv.Superuser), "--team", "devs")
+	w.alice.mustRun(t, "pin", mem.CID)
+	w.alice.mustRun(t, "team", "sync")
+	w.bob.mustRun(t, "team", "sync")
+	pinned := func() bool {
+		db := w.bob.openDB(t)
+		defer db.Close()
+		var cid string
+		if err := db.SQL().QueryRow(`SELECT cid FROM entries WHERE author = 'alice'`).Scan(&cid); err != nil {
+			t.Fatal(err)
+		}
+		p, err := db.Pinned(context.Background(), w.bobRepo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p[cid]
+	}
+	if !pinned() {
+		t.Error("alice's pin did not reach bob")
+	}
+	w.alice.mustRun(t, "unpin", mem.CID)
+	w.alice.mustRun(t, "team", "sync")
+	w.bob.mustRun(t, "team", "sync")
+	if pinned() {
+		t.Error("alice's unpin did not reach bob")
 	}
 }

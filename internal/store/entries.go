@@ -767,7 +767,7 @@ func (db *DB) updateEntry(ctx context.Context, q string, args []any, ev Event) e
 			return err
 		}
 		// The entry's id is the statement's last argument.
-		return t.enqueueCorrection(ctx, args[len(args)-1].(int64))
+		return t.ShareCorrection(ctx, args[len(args)-1].(int64))
 	})
 	if err != nil {
 		return fmt.Errorf("update entry: %w", err)

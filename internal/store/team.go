@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -64,10 +65,10 @@ func (t *Tx) enqueue(ctx context.Context, kind, sharedID string) error {
 	return nil
 }
 
-// enqueueCorrection queues a put for entry id when it is one's own shared
-// memory: a correction (edit, reject, supersede, certify) reaches the team.
-// A teammate's memory corrected here stays corrected here only.
-func (t *Tx) enqueueCorrection(ctx context.Context, id int64) error {
+// ShareCorrection queues a put for entry id when it is one's own shared
+// memory: a correction (edit, reject, supersede, certify, pin) reaches the
+// team. A teammate's memory corrected here stays corrected here only.
+func (t *Tx) ShareCorrection(ctx context.Context, id int64) error {
 	var shared string
 	err := t.queryRow(ctx, `SELECT shared_id FROM entries WHERE id = ? AND author = '' AND shared_id <> ''`, id).Scan(&shared)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -242,6 +243,7 @@ type Pulled struct {
 	Status   string
 	Created  string // as FormatTime writes it, or RFC 3339
 	Quotes   []string
+	Pinned   bool // its author pinned it
 }
 
 // PutPulled stores or updates a teammate's memory in t. A memory of one's own
@@ -291,6 +293,11 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 			return fmt.Errorf("put pulled: %w", err)
 		}
 		id, _ = r.LastInsertId()
+		if p.Pinned {
+			if err := t.pinPulled(ctx, id, true); err != nil {
+				return err
+			}
+		}
 	case err != nil:
 		return fmt.Errorf("put pulled: %w", err)
 	case author == "":
@@ -305,6 +312,9 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 		}
 		if _, err := t.exec(ctx, `DELETE FROM evidence WHERE entry_id = ?`, id); err != nil {
 			return fmt.Errorf("put pulled: %w", err)
+		}
+		if err := t.pinPulled(ctx, id, p.Pinned); err != nil {
+			return err
 		}
 	}
 	for i, q := range p.Quotes {
@@ -399,4 +409,31 @@ func (db *DB) TeamAuthors(ctx context.Context) (authors []Author, sharedOwn int,
 // TeamEntries lists the newest of teammates' memories.
 func (db *DB) TeamEntries(ctx context.Context, limit int) ([]Entry, error) {
 	return scanEntries(ctx, db.Read(), `SELECT `+entryColumns+` FROM entries WHERE author <> '' ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+}
+
+// pinPulled records the author's pin or unpin of a pulled memory as the
+// pin events a local pin writes, when it changes its state here.
+func (t *Tx) pinPulled(ctx context.Context, id int64, pin bool) error {
+	var cid, project string
+	if err := t.queryRow(ctx, `SELECT cid, project FROM entries WHERE id = ?`, id).Scan(&cid, &project); err != nil {
+		return fmt.Errorf("put pulled: pin: %w", err)
+	}
+	var last string
+	err := t.queryRow(ctx, `SELECT type FROM events WHERE type IN (?, ?) AND project = ? AND json_extract(payload, '$.cid') = ?
+		ORDER BY id DESC LIMIT 1`, TypePinned, TypeUnpinned, project, cid).Scan(&last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("put pulled: pin: %w", err)
+	}
+	if (last == TypePinned) == pin {
+		return nil
+	}
+	typ := TypeUnpinned
+	if pin {
+		typ = TypePinned
+	}
+	now := t.db.Now()
+	payload, _ := json.Marshal(map[string]string{"cid": cid, "by": "team"})
+	_, err = t.Append(ctx, Event{Time: now, Type: typ, Project: project, Payload: payload,
+		DedupeKey: Key(KeyKind(typ), cid, FormatTime(now))})
+	return err
 }

@@ -97,6 +97,8 @@ var migrations = []string{
 		USING (pg_has_role(current_user, team, 'member') AND author = current_user);
 	CREATE POLICY add ON cml.applied FOR INSERT
 		WITH CHECK (pg_has_role(current_user, team, 'member') AND author = current_user);`,
+	// 2: the author's pin travels with the memory.
+	`ALTER TABLE cml.memories ADD COLUMN pinned boolean NOT NULL DEFAULT false;`,
 }
 
 // SchemaVersion is the server schema version this build writes and reads.

@@ -173,11 +173,11 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 
 const putSQL = `WITH k AS (
 		INSERT INTO cml.applied (team, key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
-	INSERT INTO cml.memories (team, project, id, type, title, body, subject, stage, status, quotes, created_at)
-	SELECT $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 WHERE EXISTS (SELECT FROM k)
+	INSERT INTO cml.memories (team, project, id, type, title, body, subject, stage, status, quotes, created_at, pinned)
+	SELECT $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE EXISTS (SELECT FROM k)
 	ON CONFLICT (team, id) DO UPDATE SET project = excluded.project, type = excluded.type, title = excluded.title,
 		body = excluded.body, subject = excluded.subject, stage = excluded.stage, status = excluded.status,
-		quotes = excluded.quotes`
+		quotes = excluded.quotes, pinned = excluded.pinned`
 
 const forgetSQL = `WITH k AS (
 		INSERT INTO cml.applied (team, key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
@@ -195,6 +195,18 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 	}
 	var b pgx.Batch
 	ids := make([]int64, 0, len(cs))
+	pins := map[string]map[string]bool{} // project -> its pinned memories
+	pinned := func(e store.Entry) (bool, error) {
+		m, ok := pins[e.Project]
+		if !ok {
+			var err error
+			if m, err = db.Pinned(ctx, e.Project); err != nil {
+				return false, err
+			}
+			pins[e.Project] = m
+		}
+		return m[e.CID], nil
+	}
 	for _, ch := range cs {
 		ids = append(ids, ch.ID)
 		switch ch.Kind {
@@ -216,8 +228,12 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 			if quotes == nil {
 				quotes = []string{}
 			}
+			pin, err := pinned(e)
+			if err != nil {
+				return 0, err
+			}
 			b.Queue(putSQL, c.Team, ch.Key, ident, ch.SharedID, e.Type, privacy.Filter(e.Title), privacy.Filter(e.Body),
-				privacy.Filter(e.Subject), e.Stage, e.Status, quotes, e.Created.UTC())
+				privacy.Filter(e.Subject), e.Stage, e.Status, quotes, e.Created.UTC(), pin)
 		}
 	}
 	if b.Len() > 0 {
@@ -239,7 +255,8 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 const pullSQL = `SELECT c.seq, c.op, c.memory_id, c.project,
 		coalesce(m.author::text, ''), coalesce(left(m.type, 32), ''), coalesce(left(m.title, 1000), ''),
 		coalesce(left(m.body, 8000), ''), coalesce(left(m.subject, 1000), ''), coalesce(m.stage, ''),
-		coalesce(m.status, ''), coalesce(m.quotes[1:20], '{}'), coalesce(m.created_at, c.at), m.id IS NOT NULL
+		coalesce(m.status, ''), coalesce(m.quotes[1:20], '{}'), coalesce(m.created_at, c.at), m.id IS NOT NULL,
+		coalesce(m.pinned, false)
 	FROM cml.changes c LEFT JOIN cml.memories m ON m.team = c.team AND m.id = c.memory_id
 	WHERE c.team = $1 AND c.seq > $2 AND c.project = ANY($3)
 	ORDER BY c.seq LIMIT $4`
@@ -277,7 +294,7 @@ func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, f
 		var ch change
 		var quotes []string
 		if err := rows.Scan(&ch.seq, &ch.op, &ch.sharedID, &ch.project, &ch.p.Author, &ch.p.Type, &ch.p.Title,
-			&ch.p.Body, &ch.p.Subject, &ch.p.Stage, &ch.p.Status, &quotes, &ch.created, &ch.present); err != nil {
+			&ch.p.Body, &ch.p.Subject, &ch.p.Stage, &ch.p.Status, &quotes, &ch.created, &ch.present, &ch.p.Pinned); err != nil {
 			rows.Close()
 			return 0, false, false, fmt.Errorf("pull: %w", err)
 		}
