@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 )
 
@@ -48,7 +50,7 @@ func runTeam(ctx context.Context, e *env, args []string) error {
 
 type teamOptions struct {
 	url, team, project, name string
-	json                     bool
+	json, background         bool
 	args                     []string
 }
 
@@ -67,6 +69,8 @@ func parseTeam(e *env, name, usage string, args []string, nargs int, want ...str
 			fs.StringVar(&o.project, "project", "", "the project to share (default: the current directory's)")
 		case "name":
 			fs.StringVar(&o.name, "name", "", "the project's name across machines when it has no git remote")
+		case "background":
+			fs.BoolVar(&o.background, "background", false, "as the worker after a session: heed the backoff, write to the log only")
 		}
 	}
 	fs.BoolVar(&o.json, "json", false, "print JSON")
@@ -267,9 +271,20 @@ func loadTeam(e *env) (config.Config, team.Config, error) {
 }
 
 func runTeamSync(ctx context.Context, e *env, args []string) error {
-	o, err := parseTeam(e, "sync", "[--json]", args, 0)
+	o, err := parseTeam(e, "sync", "[--json] [--background]", args, 0, "background")
 	if err != nil {
 		return err
+	}
+	if o.background {
+		// Started by the SessionEnd hook: nobody reads the output.
+		cfg, err := loadConfig(e)
+		if err != nil {
+			return err
+		}
+		log, closeLog := hook.OpenLog(cfg, io.Discard)
+		defer closeLog()
+		backgroundSync(ctx, e, cfg, log.With("worker", "team"))
+		return nil
 	}
 	cfg, tc, err := loadTeam(e)
 	if err != nil {
@@ -289,7 +304,7 @@ func runTeamSync(ctx context.Context, e *env, args []string) error {
 	if o.json {
 		return writeJSON(e.stdout, res)
 	}
-	fmt.Fprintf(e.stdout, "shared %d new memories, pushed %d changes, pulled %d from teammates\n", res.Shared, res.Pushed, res.Pulled)
+	fmt.Fprintf(e.stdout, "shared %d new memories, pushed %d changes, pulled %d changes\n", res.Shared, res.Pushed, res.Pulled)
 	return nil
 }
 

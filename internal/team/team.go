@@ -19,11 +19,12 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
 // ConfigFile is the name of the team configuration in the data directory.
-const ConfigFile = "team.json"
+const ConfigFile = config.TeamFile
 
 // Config is what team join records: the server, the team, and the projects
 // this machine shares. It never holds a password.
