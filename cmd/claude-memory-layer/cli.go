@@ -78,6 +78,7 @@ func commands() map[string]command {
 		"version":   {"print the version", runVersion},
 		"mcp":       {"serve the memory tools to Claude over MCP on stdin/stdout", runMCP},
 		"ui":        {"open the local web dashboard: memories, evidence, sessions, conflicts, forget", runUI},
+		"team":      {"share verified memories with a team on PostgreSQL: init, add-member, join, sync, status, leave", runTeam},
 	}
 }
 

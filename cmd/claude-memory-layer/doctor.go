@@ -18,6 +18,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 )
 
 type check struct {
@@ -78,6 +79,7 @@ func doctor(ctx context.Context, e *env) []check {
 	out = append(out, checkBinaries(e.exe, e.os())...)
 	out = append(out, checkRegistration(e))
 	out = append(out, checkLog(cfg.LogPath(), e.now()))
+	out = append(out, checkTeam(ctx, cfg)...)
 	return out
 }
 
@@ -309,4 +311,58 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// checkTeam checks team memory when this machine is in a team (nothing
+// otherwise): the server answers as a member, its schema is this build's,
+// row-level security is on, and what waits to be pushed.
+func checkTeam(ctx context.Context, cfg config.Config) []check {
+	tc, err := team.LoadConfig(cfg.DataDir)
+	if errors.Is(err, team.ErrNotJoined) {
+		return nil
+	}
+	if err != nil {
+		return []check{{"team", "fail", err.Error(), "run team leave, then team join again"}}
+	}
+	var out []check
+	if db, err := store.Open(ctx, cfg.DBPath(), store.Options{ReadOnly: true}); err == nil {
+		st, err := team.LocalStatus(ctx, db, tc)
+		db.Close()
+		switch {
+		case err != nil:
+			out = append(out, check{"team sync", "fail", err.Error(), ""})
+		case st.LastErr != "":
+			out = append(out, check{"team sync", "warn", fmt.Sprintf("%s pending; the last sync failed: %s", plural.Of(st.Pending, "change"), st.LastErr),
+				"claude-memory-layer team sync (the worker tries again after " + st.NextTry + ")"})
+		default:
+			last := st.LastSync
+			if last == "" {
+				last = "never"
+			}
+			out = append(out, check{"team sync", "ok", fmt.Sprintf("%s pending; last sync %s", plural.Of(st.Pending, "change"), last), ""})
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	conn, err := team.Connect(ctx, tc.URL)
+	if err != nil {
+		return append(out, check{"team server", "fail", err.Error(), "check the server, and the password in ~/.pgpass or PGPASSWORD"})
+	}
+	defer conn.Close(ctx)
+	ss, err := team.Check(ctx, conn, tc.Team)
+	switch {
+	case err != nil:
+		return append(out, check{"team server", "fail", err.Error(), ""})
+	case !ss.Member:
+		return append(out, check{"team server", "fail", fmt.Sprintf("%s is not a member of team %s", ss.User, tc.Team),
+			"an admin runs team add-member --team " + tc.Team + " " + ss.User})
+	case ss.SchemaVersion != team.SchemaVersion:
+		return append(out, check{"team server", "fail", fmt.Sprintf("schema version %d, this build expects %d", ss.SchemaVersion, team.SchemaVersion),
+			"an admin runs team init with this build, or update the plugin"})
+	case !ss.RowSecurity:
+		return append(out, check{"team server", "fail", "row-level security is off on the team tables: every role reads every team's memories",
+			"an admin runs ALTER TABLE cml.memories ENABLE ROW LEVEL SECURITY (and cml.changes, cml.applied)"})
+	}
+	return append(out, check{"team server", "ok", fmt.Sprintf("team %s as %s on %s: schema version %d, row-level security on, %s",
+		tc.Team, ss.User, tc.URL, ss.SchemaVersion, plural.Of(int(ss.Memories), "shared memory")), ""})
 }

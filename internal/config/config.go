@@ -16,8 +16,12 @@ import (
 
 // File names inside the data directory.
 const (
-	DBFile     = "memory.db"
-	LogFile    = "claude-memory-layer.log"
+	DBFile  = "memory.db"
+	LogFile = "claude-memory-layer.log"
+	// TeamFile, in the data directory, says this machine shares memories
+	// with a team (internal/team writes it; the SessionEnd hook only looks
+	// whether it is there, to start the worker that syncs).
+	TeamFile   = "team.json"
 	ConfigFile = "config.json"
 )
 

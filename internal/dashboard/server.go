@@ -47,6 +47,9 @@ type Options struct {
 	Now func() time.Time
 	// Log receives request errors; nil discards them.
 	Log *slog.Logger
+	// DataDir is the data directory, where team.json says whether this
+	// machine is in a team (the team page); "" shows none.
+	DataDir string
 }
 
 // Server is the dashboard over one store.
@@ -60,13 +63,14 @@ type Server struct {
 	css   []byte
 	// hosts are the Host header values accepted, origins the Origin values.
 	hosts, origins map[string]bool
+	dataDir        string
 }
 
 // New returns a dashboard over db that accepts requests addressed to addr
 // (the listener's "127.0.0.1:PORT"). Returns an error only when the
 // embedded templates do not parse or no random token can be made.
 func New(db *store.DB, addr string, opt Options) (*Server, error) {
-	s := &Server{db: db, token: opt.Token, now: opt.Now, log: opt.Log}
+	s := &Server{db: db, token: opt.Token, now: opt.Now, log: opt.Log, dataDir: opt.DataDir}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -166,6 +170,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /sessions", s.sessions)
 	page("GET /session/{id}", s.session)
 	page("GET /conflicts", s.conflicts)
+	page("GET /team", s.team)
 	page("POST /memory/{cid}/stage", s.setStage)
 	page("POST /memory/{cid}/pin", s.setPin)
 	page("POST /memory/{cid}/edit", s.edit)

@@ -12,6 +12,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/citation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
@@ -518,6 +519,12 @@ func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) 
 			res, err := p.Process(pctx, sessionID)
 			if err == nil {
 				env.Log.Debug("processed", "messages", res.Messages, "verified", res.Verified, "candidates", res.Candidates)
+				// The worker would have synced; without one, start the sync.
+				if _, err := os.Stat(filepath.Join(env.Config.DataDir, config.TeamFile)); err == nil {
+					if err := pipeline.SpawnTeamSync(workerEnv(env)); err != nil {
+						env.Log.Error("start the team sync", "err", err)
+					}
+				}
 				return nil
 			}
 			if pctx.Err() == nil {

@@ -87,7 +87,7 @@ func isWordByte(b byte) bool {
 
 // memory converts an entry for rendering, with its best aligned quote.
 func memory(e store.Entry) Memory {
-	m := Memory{CID: e.CID, Type: e.Type, Date: e.Created, Title: e.Title, Body: e.Body}
+	m := Memory{CID: e.CID, Type: e.Type, Date: e.Created, Title: e.Title, Body: e.Body, Author: e.Author}
 	best := -1.0
 	for _, v := range e.Evidence {
 		if v.Aligned() && v.Confidence > best {

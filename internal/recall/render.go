@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // Block markers of the injected context.
@@ -30,6 +31,9 @@ type Memory struct {
 	Title string
 	Body  string
 	Quote string // the aligned evidence quote
+	// Author is the teammate who shared it ("" for one's own; see
+	// store.Entry.Author).
+	Author string
 }
 
 // Warning is one item of the [CONFLICT WARNINGS] block.
@@ -151,6 +155,11 @@ func itemLine(it Item) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s, %s: ", it.CID, kindLabel(it), date(it.Time))
 	if it.Kind == KindEntry {
+		if a := it.entry.Author; a != "" {
+			// A teammate's memory, pulled from the team server: whose it is.
+			// The store keeps only a role name's characters (store.AuthorName).
+			b.WriteString("shared by " + Inert(store.AuthorName(a)) + ": ")
+		}
 		b.WriteString(clipRunes(Inert(it.Excerpt), 300))
 		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
 			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
@@ -191,10 +200,26 @@ func side(m Memory) string {
 	if m.Quote != "" {
 		text = m.Quote
 	}
-	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, date(m.Date), clipRunes(strings.ReplaceAll(Inert(text), `"`, `'`), 220))
+	when := date(m.Date)
+	if m.Author != "" {
+		when += ", " + Inert(store.AuthorName(m.Author))
+	}
+	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, when, clipRunes(strings.ReplaceAll(Inert(text), `"`, `'`), 220))
 }
 
+// yours names one's own side of a warning whose other side a teammate
+// shared, so that the warning names both authors.
+const yours = "you"
+
 func warningLine(w Warning) string {
+	if w.A.Author != "" || w.B.Author != "" {
+		if w.A.Author == "" && w.A.CID != "" {
+			w.A.Author = yours
+		}
+		if w.B.Author == "" && w.B.CID != "" {
+			w.B.Author = yours
+		}
+	}
 	switch w.Kind {
 	case "superseded":
 		return fmt.Sprintf("- %s superseded: %s was replaced by %s. %s", w.Severity, side(w.A), side(w.B), w.Note)

@@ -35,6 +35,10 @@ type ForgetSelector struct {
 	// Shared, with CID, also forgets the other memories that quote the
 	// forgotten words; without it they are kept and listed in the plan's Kept.
 	Shared bool
+	// Remote says the forget came from the team server (a teammate forgot
+	// a memory they shared): it is not queued to be sent back. A local
+	// forget of one's own shared memories queues their forget for the team.
+	Remote bool
 }
 
 // Empty reports whether the selector selects nothing.
@@ -164,6 +168,11 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	// event under it.
 	if _, err := t.append(ctx, db.Now(), []Event{tomb}); err != nil {
 		return p, fmt.Errorf("forget: %w", err)
+	}
+	if !sel.Remote {
+		if err := t.enqueueForgets(ctx, p.Entries); err != nil {
+			return p, fmt.Errorf("forget: %w", err)
+		}
 	}
 	if err := apply(ctx, t, p); err != nil {
 		return p, err

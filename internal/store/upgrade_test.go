@@ -218,7 +218,7 @@ func TestUpgradeKeepsNewestBackup(t *testing.T) {
 	}
 	defer db.Close()
 	got, err := db.Backups()
-	if want := fmt.Sprintf("%s.v%d.bak", path, SchemaVersion()-1); err != nil || len(got) != 1 || got[0] != want {
+	if want := fmt.Sprintf("%s.v%d.bak", path, SchemaVersion()-2); err != nil || len(got) != 1 || got[0] != want {
 		t.Fatalf("backups after the second upgrade: %q (%v), want only %s", got, err, want)
 	}
 	if _, err := os.Stat(unrelated); err != nil {
@@ -232,25 +232,29 @@ func TestUpgradeKeepsNewestBackup(t *testing.T) {
 	defer bak.Close()
 	var v, n int
 	bak.QueryRow("PRAGMA user_version").Scan(&v)
-	if err := bak.QueryRow("SELECT count(*) FROM events").Scan(&n); err != nil || v != SchemaVersion()-1 || n != v1Events {
-		t.Fatalf("the backup is at version %d and holds %d events (%v), want %d and %d", v, n, err, SchemaVersion()-1, v1Events)
+	if err := bak.QueryRow("SELECT count(*) FROM events").Scan(&n); err != nil || v != SchemaVersion()-2 || n != v1Events {
+		t.Fatalf("the backup is at version %d and holds %d events (%v), want %d and %d", v, n, err, SchemaVersion()-2, v1Events)
 	}
 }
 
-// undoNewestMigration makes the newest migration pending again, as a store
-// written by the release before it is: it undoes what 0010_events_type.sql
-// does, which is what tests of an upgrade in a hook need (it writes in
-// proportion to the store). A newer migration needs its own undo here.
+// undoNewestMigration makes the newest migrations pending again, as a store
+// written by the release before them is: it undoes what 0010_events_type.sql
+// and 0011_team.sql do, which is what tests of an upgrade in a hook need
+// (0010 writes in proportion to the store). A newer migration needs its own
+// undo here.
 func undoNewestMigration(t *testing.T, db *DB) {
 	t.Helper()
 	ctx := context.Background()
-	if names, _ := migrationNames(); !strings.HasSuffix(strings.Join(names, " "), "migrations/0010_events_type.sql") {
+	if names, _ := migrationNames(); !strings.HasSuffix(strings.Join(names, " "), "migrations/0011_team.sql") {
 		t.Fatalf("the newest of %q is not the migration undoNewestMigration undoes", names)
 	}
-	if _, err := db.SQL().ExecContext(ctx, `DROP INDEX events_type`); err != nil {
-		t.Fatal(err)
+	for _, q := range []string{`DROP TABLE team_state`, `DROP TABLE team_outbox`, `DROP INDEX entries_shared`,
+		`ALTER TABLE entries DROP COLUMN shared_id`, `ALTER TABLE entries DROP COLUMN author`, `DROP INDEX events_type`} {
+		if _, err := db.SQL().ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if _, err := db.SQL().ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()-1)); err != nil {
+	if _, err := db.SQL().ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion()-2)); err != nil {
 		t.Fatal(err)
 	}
 }
