@@ -301,7 +301,9 @@ func tombstone(ctx context.Context, t *Tx, sel ForgetSelector, p ForgetPlan, now
 		"entries": len(p.Entries), "events_deleted": len(p.Delete), "events_redacted": len(p.Redact),
 		"evidence": len(p.Evidence), "conflicts": p.Conflicts, "sessions": len(p.Sessions),
 		"injections_rewritten": len(p.Injections),
-		"rule":                 forgetRuleOf(sel, p.quotes, now),
+	}
+	if rule, ok := forgetRuleOf(sel, p.quotes, now); ok {
+		payload["rule"] = rule
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {

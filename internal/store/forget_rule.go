@@ -104,8 +104,10 @@ func isASCII(s string) bool {
 }
 
 // forgetRuleOf is the rule a forget of sel leaves, with needles the
-// forgotten memory's quotes.
-func forgetRuleOf(sel ForgetSelector, needles []string, now time.Time) forgetRule {
+// forgotten memory's quotes; false when it would hold nothing to match (a
+// memory whose quotes are all too short to search for), since such a rule
+// would cover every event.
+func forgetRuleOf(sel ForgetSelector, needles []string, now time.Time) (forgetRule, bool) {
 	r := forgetRule{Until: now, Before: sel.Before}
 	if sel.SessionID != "" {
 		r.Session = HashTarget(sel.SessionID)
@@ -118,7 +120,14 @@ func forgetRuleOf(sel ForgetSelector, needles []string, now time.Time) forgetRul
 			r.Phrases = append(r.Phrases, ph)
 		}
 	}
-	return r
+	return r, !r.empty()
+}
+
+// empty reports whether the rule has nothing to match an event by. Stores
+// written before forgetRuleOf refused such a rule may hold one: it covers
+// nothing.
+func (r forgetRule) empty() bool {
+	return len(r.Phrases) == 0 && r.Session == "" && r.Project == "" && r.Before.IsZero()
 }
 
 // filters reports whether e is within the rule's session, project and
@@ -162,7 +171,7 @@ func (s *ruleSet) empty() bool { return s == nil || len(s.rules) == 0 }
 // rule with phrases, its text or payload says one of them.
 func (s *ruleSet) refuses(e Event) bool {
 	for _, r := range s.rules {
-		if len(r.Phrases) == 0 && r.filters(e) {
+		if len(r.Phrases) == 0 && !r.empty() && r.filters(e) {
 			return true
 		}
 	}
@@ -202,7 +211,7 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 		var p struct {
 			Rule *forgetRule `json:"rule"`
 		}
-		if json.Unmarshal([]byte(payload), &p) == nil && p.Rule != nil {
+		if json.Unmarshal([]byte(payload), &p) == nil && p.Rule != nil && !p.Rule.empty() {
 			rules = append(rules, *p.Rule)
 		}
 	}

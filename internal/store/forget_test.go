@@ -650,3 +650,47 @@ func TestForgetRuleRefusesEntries(t *testing.T) {
 		t.Errorf("an entry of other words: %v", err)
 	}
 }
+
+// TestForgetShortQuotesLeavesNoCatchAllRule checks that forgetting a memory
+// whose quotes are all too short to search for ("use pnpm") does not leave
+// a rule that refuses everything: a later prompt, in another project, about
+// other things, is still stored, and so is a new memory.
+func TestForgetShortQuotesLeavesNoCatchAllRule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	r, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s1", Project: "/p", Text: "use pnpm", DedupeKey: "prompt:s1:1"})
+	if err != nil || len(r.IDs) != 1 {
+		t.Fatalf("append: %v %+v", err, r)
+	}
+	m, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Use pnpm", Body: "use pnpm",
+		ClaimKey: "pm", Stage: StageVerified, Evidence: []Evidence{{EventID: r.IDs[0], SessionID: "s1", Quote: "use pnpm",
+			SpanStart: 0, SpanEnd: 8, Method: "exact", Confidence: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{CID: m.CID}); err != nil {
+		t.Fatal(err)
+	}
+	tomb, _ := db.Read().Events(ctx, EventFilter{Types: []string{TypeForgotten}})
+	if len(tomb) != 1 || strings.Contains(string(tomb[0].Payload), `"rule"`) {
+		t.Errorf("tombstones %+v, want one without a rule", tomb)
+	}
+	later := Event{Type: TypeUserPrompt, SessionID: "s9", Project: "/elsewhere", Text: "Rename the billing table", DedupeKey: "prompt:s9:1"}
+	if r, err := appendEvents(ctx, db, later); err != nil || r.Added != 1 || r.Forgotten != 0 {
+		t.Errorf("a later unrelated prompt: %+v %v, want it stored", r, err)
+	}
+	if _, _, err := db.PutEntry(ctx, Entry{Project: "/elsewhere", SessionID: "s9", Type: "fact", Title: "Billing table renamed",
+		Body: "Billing table renamed", ClaimKey: "billing", Stage: StageCandidate}); err != nil {
+		t.Errorf("a later unrelated memory: %v, want it stored", err)
+	}
+}
+
+// TestEmptyRuleRefusesNothing checks that a rule without phrases, session,
+// project or date, as a forget of short quotes once wrote, refuses nothing.
+func TestEmptyRuleRefusesNothing(t *testing.T) {
+	s := newRuleSet([]forgetRule{{Until: t0}})
+	if s.refuses(Event{Time: t0.Add(-time.Hour), Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: "anything"}) {
+		t.Error("an empty rule refuses an event")
+	}
+}
