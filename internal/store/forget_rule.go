@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tidwall/gjson"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -178,7 +179,7 @@ func (s *ruleSet) refuses(e Event) bool {
 	if len(s.byFirst) == 0 {
 		return false
 	}
-	for _, text := range []string{e.Text, string(e.Payload)} {
+	for _, text := range append([]string{e.Text}, payloadValues(e.Payload)...) {
 		ws := words(text)
 		for i, w := range ws {
 			for _, ref := range s.byFirst[wordHash(w)] {
@@ -190,6 +191,48 @@ func (s *ruleSet) refuses(e Event) bool {
 	}
 	return false
 }
+
+// payloadValues returns the string values of a JSON payload, unescaped, each
+// on its own: its keys ("command", "tool_use_id") are the plugin's words, not
+// what was said, and its escapes ("\nhunter2", "\u003c") would glue or split
+// the words of the values. A value that is itself JSON (a tool's response
+// kept as a string) is read the same way. A payload that is not JSON is
+// read whole.
+func payloadValues(payload []byte) []string {
+	if len(payload) == 0 {
+		return nil
+	}
+	if !gjson.ValidBytes(payload) {
+		return []string{string(payload)}
+	}
+	var out []string
+	var walk func(v gjson.Result, depth int)
+	walk = func(v gjson.Result, depth int) {
+		switch {
+		case v.Type == gjson.String:
+			str := v.String()
+			if t := strings.TrimSpace(str); depth < maxPayloadDepth && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && gjson.Valid(t) {
+				walk(gjson.Parse(t), depth+1)
+				return
+			}
+			out = append(out, str)
+		case v.IsObject() || v.IsArray():
+			if depth >= maxPayloadDepth {
+				out = append(out, v.Raw) // deeper than any payload the plugin writes: read whole
+				return
+			}
+			v.ForEach(func(_, item gjson.Result) bool {
+				walk(item, depth+1)
+				return true
+			})
+		}
+	}
+	walk(gjson.ParseBytes(payload), 0)
+	return out
+}
+
+// maxPayloadDepth bounds the walk of payloadValues.
+const maxPayloadDepth = 32
 
 // forgetRules are the rules of every forget in the store, read once per
 // transaction (and again after a forget in it).

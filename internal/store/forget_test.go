@@ -694,3 +694,37 @@ func TestEmptyRuleRefusesNothing(t *testing.T) {
 		t.Error("an empty rule refuses an event")
 	}
 }
+
+// TestForgetRuleReadsPayloadValues checks that a rule matches the words of
+// a payload's values, unescaped, and never its keys: forgetting the word
+// "command" does not refuse every later tool call, and a forgotten word
+// after a newline, or beside a character JSON escapes, is still refused.
+func TestForgetRuleReadsPayloadValues(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	for _, phrase := range []string{"command", "tool use", "hunter2", "alpha beta"} {
+		if _, err := db.Forget(ctx, ForgetSelector{Phrase: phrase}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, tt := range []struct {
+		payload string
+		kept    bool
+	}{
+		{`{"tool":"Bash","command":"ls -la","tool_use_id":"toolu_1","source":"hook"}`, true},
+		{`{"tool":"Bash","stdout":"password:\nhunter2"}`, false},
+		{`{"tool":"Bash","stdout":"alpha\u003cbeta"}`, false},
+		{`{"tool":"Bash","input":{"args":["x","hunter2"]}}`, false},
+	} {
+		e := Event{Type: TypeToolObservation, SessionID: "s", Project: "/p", Text: "Bash",
+			DedupeKey: fmt.Sprintf("tool:s:%d", i), Payload: json.RawMessage(tt.payload)}
+		r, err := appendEvents(ctx, db, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept := r.Added == 1; kept != tt.kept {
+			t.Errorf("%s: stored %v, want %v (%+v)", tt.payload, kept, tt.kept, r)
+		}
+	}
+}
