@@ -352,7 +352,11 @@ func TestForgetMemory(t *testing.T) {
 	if len(tomb) != 1 {
 		t.Fatalf("%d tombstones", len(tomb))
 	}
-	if tomb[0].Text != "" || !strings.Contains(string(tomb[0].Payload), HashTarget(f.cid["queue"])) ||
+	var key []byte
+	if err := db.Update(ctx, func(tx *Tx) (err error) { key, err = tx.forgetKey(ctx, false); return err }); err != nil || key == nil {
+		t.Fatalf("the store's forget key: %v %v", key, err)
+	}
+	if tomb[0].Text != "" || !strings.Contains(string(tomb[0].Payload), newRuleHasher(key).of(f.cid["queue"])) ||
 		strings.Contains(string(tomb[0].Payload), f.cid["queue"]+`"`) || tomb[0].Project != "/p" {
 		t.Errorf("tombstone = %+v %s", tomb[0], tomb[0].Payload)
 	}
@@ -689,7 +693,7 @@ func TestForgetShortQuotesLeavesNoCatchAllRule(t *testing.T) {
 // TestEmptyRuleRefusesNothing checks that a rule without phrases, session,
 // project or date, as a forget of short quotes once wrote, refuses nothing.
 func TestEmptyRuleRefusesNothing(t *testing.T) {
-	s := newRuleSet([]forgetRule{{Until: t0}})
+	s := newRuleSet([]forgetRule{{Until: t0}}, nil)
 	if s.refuses(Event{Time: t0.Add(-time.Hour), Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: "anything"}) {
 		t.Error("an empty rule refuses an event")
 	}
@@ -725,6 +729,64 @@ func TestForgetRuleReadsPayloadValues(t *testing.T) {
 		}
 		if kept := r.Added == 1; kept != tt.kept {
 			t.Errorf("%s: stored %v, want %v (%+v)", tt.payload, kept, tt.kept, r)
+		}
+	}
+}
+
+// TestForgetRuleHashesAreKeyed checks that the tombstone of a forget cannot
+// be read back by hashing guesses: its hashes of the phrase and of its first
+// word are keyed with the store's own secret, so they are not those anyone
+// can compute (sha256, FNV) and differ from store to store; the rule still
+// refuses the words.
+func TestForgetRuleHashesAreKeyed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var payloads []string
+	for range 2 {
+		db := MustOpen(t)
+		if _, err := db.Forget(ctx, ForgetSelector{Phrase: "Hunter2 rotates"}); err != nil {
+			t.Fatal(err)
+		}
+		tomb, err := db.Read().Events(ctx, EventFilter{Types: []string{TypeForgotten}})
+		if err != nil || len(tomb) != 1 {
+			t.Fatalf("tombstones %+v %v", tomb, err)
+		}
+		p := string(tomb[0].Payload)
+		for _, guess := range []string{HashTarget("hunter2 rotates"), HashTarget("Hunter2 rotates"), fmt.Sprint(wordHash("hunter2"))} {
+			if strings.Contains(p, guess) {
+				t.Errorf("the tombstone holds %s, a hash anyone can compute: %s", guess, p)
+			}
+		}
+		payloads = append(payloads, p)
+		r, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: "the hunter2 ROTATES weekly", DedupeKey: "prompt:s:1"})
+		if err != nil || r.Added != 0 {
+			t.Errorf("the forgotten words came back: %+v %v", r, err)
+		}
+	}
+	if payloads[0] == payloads[1] {
+		t.Errorf("two stores wrote the same tombstone for the same words: %s", payloads[0])
+	}
+}
+
+// TestForgetRuleUnkeyedStillHolds checks that a rule written before the
+// hashes were keyed still refuses its words.
+func TestForgetRuleUnkeyedStillHolds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	rule := fmt.Sprintf(`{"rule":{"until":%q,"phrases":[{"n":1,"first":%d,"hash":%q}]}}`,
+		FormatTime(db.Now()), wordHash("quillfeather42"), HashTarget("quillfeather42"))
+	if _, err := appendEvents(ctx, db, Event{Type: TypeForgotten, Payload: json.RawMessage(rule), DedupeKey: "forgotten:old"}); err != nil {
+		t.Fatal(err)
+	}
+	// A keyed rule beside it, so that both indexes are read.
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "hunter2"}); err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range []string{"the key is quillfeather42", "the password is hunter2"} {
+		r, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: text, DedupeKey: fmt.Sprintf("prompt:s:%d", i)})
+		if err != nil || r.Added != 0 {
+			t.Errorf("%q: %+v %v, want it refused", text, r, err)
 		}
 	}
 }
