@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -525,7 +526,8 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 // memoryTool reports whether ev records a call of one of these tools, or
 // of the plugin's CLI (on Claude's PATH while the plugin is enabled): their
 // results quote other sessions, other projects and memories, so they vouch
-// for nothing.
+// for nothing. The CLI counts when a command of the line runs it, not when
+// a path merely holds its name (a checkout of the plugin).
 func memoryTool(ev store.Event) bool {
 	if ev.Type != store.TypeToolObservation {
 		return false
@@ -533,7 +535,7 @@ func memoryTool(ev store.Event) bool {
 	tool := gjson.GetBytes(ev.Payload, "tool").String()
 	if tool == "Bash" {
 		input, _, _ := strings.Cut(ev.Text, "\n")
-		return strings.Contains(input, "claude-memory-layer")
+		return slices.Contains(pipeline.Programs(strings.TrimPrefix(input, "Bash: ")), "claude-memory-layer")
 	}
 	return strings.HasPrefix(tool, "mcp__") && strings.Contains(tool, "memory-layer_"+Name+"__")
 }

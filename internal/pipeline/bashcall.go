@@ -86,6 +86,38 @@ func parseBash(line string) bashCall {
 	return c
 }
 
+// Programs returns the base name of the program each simple command of a
+// command line runs, looking past wrappers (sudo, env, nohup, timeout 5...):
+// "cd /src/claude-memory-layer && make" runs cd and make.
+func Programs(line string) []string {
+	toks, _ := lexShell(line)
+	var out []string
+	start := true
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.op && strings.ContainsAny(t.text, "<>"):
+			if t.text != "dup" && i+1 < len(toks) && !toks[i+1].op {
+				i++ // the redirection's file
+			}
+		case t.op:
+			start = true
+		case !start:
+		case strings.HasPrefix(t.text, "-") || strings.Contains(t.text, "=") || isDigits(strings.TrimRight(t.text, "smhd")):
+			// an option, an assignment or a duration of a wrapper
+		default:
+			prog := path.Base(t.text)
+			out = append(out, prog)
+			start = wrappers[prog]
+		}
+	}
+	return out
+}
+
+// wrappers run the command that follows them.
+var wrappers = map[string]bool{"sudo": true, "env": true, "nohup": true, "time": true, "command": true, "exec": true,
+	"xargs": true, "nice": true, "timeout": true, "stdbuf": true}
+
 // command adds one simple command's words to c.
 func (c *bashCall) command(words []string) {
 	for len(words) > 0 && strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "-") {
