@@ -292,7 +292,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 		if errors.Is(err, inspect.ErrNotFound) {
 			what := "not found"
 			if errors.Is(err, errOtherProject) {
-				what = "not found in this project (all_projects looks in every project)"
+				what = err.Error()
 			}
 			fmt.Fprintf(&b, "%s: %s\n", strings.Trim(id, "[] "), what)
 			continue
@@ -315,8 +315,17 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 	return text(b.String()), nil, nil
 }
 
-// errOtherProject is an id of another project's memory or message.
-var errOtherProject = fmt.Errorf("not found in this project (all_projects looks in every project): %w", inspect.ErrNotFound)
+// errOtherProject is an id of another project's memory or message: not
+// found, as far as the session can tell.
+var errOtherProject error = otherProject{}
+
+type otherProject struct{}
+
+func (otherProject) Error() string {
+	return "not in the session's project (all_projects looks in every project)"
+}
+
+func (otherProject) Is(target error) bool { return target == inspect.ErrNotFound }
 
 // lookup finds the memory or message id names in the session's project,
 // or in any with all: ids are sequential, and another project's are
