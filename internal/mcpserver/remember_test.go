@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -80,7 +79,7 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	old := connect(t, &Server{Config: cfg, Project: "/p", SessionID: "old"})
 	out, isErr := remember(old, "The orders service uses Postgres", "the orders service uses Postgres for storage")
 	userCID := regexp.MustCompile(`mem:[0-9a-f]+`).FindString(out)
-	if isErr || !strings.Contains(out, "verified") || userCID == "" {
+	if isErr || savedStage(out) != "verified" || userCID == "" {
 		t.Fatalf("remember the user's words: %s", out)
 	}
 
@@ -111,7 +110,7 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 		switch {
 		case isErr:
 			got = "refused"
-		case strings.Contains(out, ", verified"):
+		case savedStage(out) == "verified":
 			got = "verified"
 		default:
 			got = "unverified"
@@ -122,7 +121,7 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	}
 
 	out, isErr = remember(cs, "The orders service now uses MySQL", "now uses MySQL instead of Postgres for storage")
-	if isErr || strings.Contains(out, ", verified") {
+	if isErr || savedStage(out) == "verified" {
 		t.Errorf("remember the model's own claim of a change: %s", out)
 	}
 	db, err := store.Open(ctx, cfg.DBPath(), store.Options{ReadOnly: true})
@@ -137,4 +136,15 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	if e.Status != store.StatusActive || e.Stage != store.StageVerified {
 		t.Errorf("the user's memory is %s, %s after the model's unverified claim; want verified, active", e.Stage, e.Status)
 	}
+}
+
+// savedStage is the stage remember's answer gives the memory it saved:
+// "Saved [mem:ab12cd] decision, verified: ..." or "..., candidate, not
+// verified: ...".
+func savedStage(out string) string {
+	m := regexp.MustCompile(`^Saved \[mem:[0-9a-f]+\] [a-z_]+, ([a-z_]+)[,:]`).FindStringSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return m[1]
 }
