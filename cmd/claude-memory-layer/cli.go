@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,9 +11,11 @@ import (
 	"runtime"
 	"sort"
 	"time"
+	"unicode/utf16"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/spf13/pflag"
 )
@@ -211,11 +214,37 @@ func openStoreWith(ctx context.Context, e *env, opt store.Options) (*store.DB, c
 }
 
 // writeJSON prints v as indented JSON: the --json output of every listing.
+// The characters output drops (recall.Hidden) are written as \u escapes
+// instead: a program reading it gets the text exactly as stored, and nothing
+// hidden is left in the bytes for a terminal or a model to take in.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := b.Bytes()
+	if bytes.IndexFunc(out, recall.Hidden) >= 0 {
+		// They can only stand inside JSON strings, where an escape means the same.
+		var esc bytes.Buffer
+		for _, r := range string(out) {
+			if !recall.Hidden(r) {
+				esc.WriteRune(r)
+				continue
+			}
+			if r > 0xFFFF {
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(&esc, `\u%04x\u%04x`, r1, r2)
+			} else {
+				fmt.Fprintf(&esc, `\u%04x`, r)
+			}
+		}
+		out = esc.Bytes()
+	}
+	_, err := w.Write(out)
+	return err
 }
 
 // isTerminal reports whether w is a character device (a terminal), so that

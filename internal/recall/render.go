@@ -83,20 +83,34 @@ func Inert(s string) string {
 	return b.String()
 }
 
-// Visible is s without the characters drawn as nothing (invisible): Unicode
-// tag characters, bidi controls, zero-width characters. A model reads them
+// Visible is s without the characters Hidden reports: a model reads them
 // and a person does not see them, so stored text could carry instructions
 // nobody reviewing it would see, or show text in an order it is not read in.
 func Visible(s string) string {
-	if strings.IndexFunc(s, invisible) < 0 {
+	if strings.IndexFunc(s, Hidden) < 0 {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if invisible(r) {
+		if Hidden(r) {
 			return -1
 		}
 		return r
 	}, s)
+}
+
+// Hidden reports whether r is a character that carries or reorders text
+// unseen: Unicode tag characters, bidi controls, and the zero-width space,
+// word joiner and byte order mark. Zero-width joiners and non-joiners and
+// variation selectors are kept: Persian and Indic spelling and emoji need
+// them, and they carry no text of their own.
+func Hidden(r rune) bool {
+	switch {
+	case r >= 0xE0000 && r <= 0xE007F, // tags
+		r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C, // bidi
+		r == 0x200B, r == 0x2060, r == 0xFEFF:
+		return true
+	}
+	return false
 }
 
 // clipRunes cuts s to at most n bytes on a rune boundary, marking the cut.

@@ -288,12 +288,17 @@ func eventByID(ctx context.Context, t *Tx, id int64) (Event, error) {
 // tombstone is the memory_forgotten event: counts, the kinds of selector and
 // hashes of their values, and nothing that was forgotten.
 func tombstone(ctx context.Context, t *Tx, sel ForgetSelector, p ForgetPlan, now time.Time) (Event, error) {
+	key, err := t.forgetKey(ctx, true)
+	if err != nil {
+		return Event{}, fmt.Errorf("forget: %w", err)
+	}
+	h := newRuleHasher(key)
 	targets := map[string]string{}
 	var kinds []string
 	add := func(kind, value string) {
 		if value != "" {
 			kinds = append(kinds, kind)
-			targets[kind] = HashTarget(value)
+			targets[kind] = h.of(value)
 		}
 	}
 	if sel.CID != "" {
@@ -310,7 +315,9 @@ func tombstone(ctx context.Context, t *Tx, sel ForgetSelector, p ForgetPlan, now
 		"entries": len(p.Entries), "events_deleted": len(p.Delete), "events_redacted": len(p.Redact),
 		"evidence": len(p.Evidence), "conflicts": p.Conflicts, "sessions": len(p.Sessions),
 		"injections_rewritten": len(p.Injections),
-		"rule":                 forgetRuleOf(sel, p.quotes, now),
+	}
+	if rule, ok := forgetRuleOf(sel, p.quotes, now, h); ok {
+		payload["rule"] = rule
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {
@@ -344,7 +351,7 @@ func firstString(ctx context.Context, t *Tx, query string, args ...any) string {
 	return s
 }
 
-// HashTarget is how a forget target appears in the memory_forgotten event's
-// payload: the citation id, session id, project, date (as stored) or phrase
-// never appears in the clear.
+// HashTarget is how a forget target appeared in the memory_forgotten
+// event's payload before the hashes were keyed (ruleHasher): rules written
+// then are still matched with it.
 func HashTarget(value string) string { return "sha256:" + shortHash(value) }
