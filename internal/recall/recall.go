@@ -245,7 +245,7 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 			if slices.ContainsFunc(pins, func(p store.Entry) bool { return p.ID == e.ID }) {
 				pin = ", pinned"
 			}
-			lines = append(lines, fmt.Sprintf("- [%s] %s%s, %s: %s", e.CID, typeLabel(e.Type), pin, date(e.Created), clipRunes(Inert(e.Title), 160)))
+			lines = append(lines, fmt.Sprintf("- [%s] %s%s, %s: %s%s", e.CID, typeLabel(e.Type), pin, date(e.Created), sharedBy(e.Author), clipRunes(Inert(e.Title), 160)))
 		}
 	}
 	open, err := openConflicts(ctx, db, project)

@@ -289,6 +289,17 @@ func TestBrief(t *testing.T) {
 	if !strings.Contains(got, "Open conflicts:") || !strings.Contains(got, a.CID) || !strings.Contains(got, b.CID) {
 		t.Errorf("brief lacks the open conflict:\n%s", got)
 	}
+	// A teammate's memory says whose it is, as the prompt's context does.
+	if err := db.Update(context.Background(), func(tx *store.Tx) error {
+		return tx.PutPulled(context.Background(), store.Pulled{SharedID: "t1", Project: proj, Author: "alice", Type: "decision",
+			Title: "Carts live in Valkey for 90 minutes", Stage: store.StageVerified, Status: store.StatusActive,
+			Created: store.FormatTime(day), Quotes: []string{"carts live in Valkey for 90 minutes"}, Pinned: true})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ = Brief(context.Background(), db, defaults(), proj, "now"); !strings.Contains(got, "shared by alice: Carts live in Valkey") {
+		t.Errorf("the brief does not say whose the teammate's memory is:\n%s", got)
+	}
 }
 
 func TestTerms(t *testing.T) {

@@ -169,11 +169,7 @@ func itemLine(it Item) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s, %s: ", it.CID, kindLabel(it), date(it.Time))
 	if it.Kind == KindEntry {
-		if a := it.entry.Author; a != "" {
-			// A teammate's memory, pulled from the team server: whose it is.
-			// The store keeps only a role name's characters (store.AuthorName).
-			b.WriteString("shared by " + Inert(store.AuthorName(a)) + ": ")
-		}
+		b.WriteString(sharedBy(it.entry.Author))
 		b.WriteString(clipRunes(Inert(it.Excerpt), 300))
 		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
 			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
@@ -207,6 +203,16 @@ func addsWords(quote, claim string) bool {
 		}
 	}
 	return false
+}
+
+// sharedBy names whose a teammate's memory, pulled from the team server, is
+// ("shared by alice: "); "" for one's own. The store keeps only a role
+// name's characters (store.AuthorName).
+func sharedBy(author string) string {
+	if author == "" {
+		return ""
+	}
+	return "shared by " + Inert(store.AuthorName(author)) + ": "
 }
 
 func side(m Memory) string {
