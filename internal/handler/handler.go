@@ -11,6 +11,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/citation"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claudemd"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
@@ -281,7 +282,9 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	s, registered := lookup(ctx, env, db, ev)
 	var inj recall.Injection
 	if env.Config.Recall.Memories && !pause.Paused(env.Config.DataDir, ev.SessionID) {
-		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID, Prompt: prompt, Now: env.Now()})
+		home, _ := os.UserHomeDir()
+		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID,
+			Prompt: prompt, Now: env.Now(), InContext: claudemd.Read(ev.Cwd, home)})
 		if err != nil {
 			env.Log.Error("recall", "err", err)
 		}

@@ -24,6 +24,10 @@ type Request struct {
 	PromptID  string
 	Prompt    string
 	Now       time.Time
+	// InContext is text the client already put in Claude's context (the
+	// project's CLAUDE.md files, claudemd.Read): an item it holds is not
+	// injected again.
+	InContext string
 }
 
 // charsPerToken approximates tokens for budgeting; prose runs near four

@@ -131,6 +131,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		preferNewest(items)
 	}
 	so := readSession(ctx, db, req)
+	known := contextText(foldWords(req.InContext))
 	raiseWorking(items, so.files)
 	if w := timeWindow(prompt, now); !w.zero() {
 		for i := range items {
@@ -171,9 +172,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		if len(out) == cfg.K || it.Score < relFloor*items[0].Score {
 			break
 		}
-		// What the session was shown already is in Claude's context: the
-		// next best that it was not shown takes its place.
-		if so.shown[it.CID] {
+		// What the session was shown already, or a CLAUDE.md file says, is
+		// in Claude's context: the next best item takes its place.
+		if so.shown[it.CID] || known.holds(it) {
 			continue
 		}
 		// The same words said again (a question asked in several sessions,
@@ -201,6 +202,35 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	return out, nil
+}
+
+// contextText is text already in Claude's context, folded for comparison.
+type contextText string
+
+// minKnown is the shortest text that counts as already in context: a few
+// words ("use pnpm") are in any long file by chance.
+const minKnown = 24
+
+// foldWords lower-cases s and joins its words with single spaces, dropping
+// Markdown's emphasis and list marks, so a line of a CLAUDE.md and the same
+// words in a message compare equal.
+func foldWords(s string) string {
+	s = strings.ToLower(strings.NewReplacer("*", " ", "`", " ", "_", " ", "#", " ", "- ", " ").Replace(s))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// holds reports whether the context already says what item it says: its
+// text, or an entry's quote.
+func (k contextText) holds(it Item) bool {
+	if k == "" {
+		return false
+	}
+	for _, s := range []string{it.Text, it.Quote} {
+		if f := foldWords(s); len(f) >= minKnown && strings.Contains(string(k), f) {
+			return true
+		}
+	}
+	return false
 }
 
 // nearDuplicate reports whether tool run it repeats one already in out: the

@@ -550,3 +550,28 @@ func TestNearDuplicatesShownOnce(t *testing.T) {
 		t.Errorf("the repeated run is shown %d times, want once", n)
 	}
 }
+
+// TestNotWhatClaudeMDSays: an item saying what a CLAUDE.md file already put
+// in Claude's context is not injected; the rest still is.
+func TestNotWhatClaudeMDSays(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "pm", day, "Which package manager does the shop use?", "The shop uses pnpm workspaces; never run npm install in the shop packages.")
+	say(t, db, "ports", day, "Which port does the shop's pnpm dev server use?", "The shop's pnpm dev server runs on port 4173 behind the proxy.")
+	claudeMD := "# Shop\n\n- **The shop uses pnpm workspaces; never run `npm install` in the shop packages.**\n"
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "how do we use pnpm in the shop?", Now: day.AddDate(0, 1, 0), InContext: claudeMD})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range sel {
+		texts = append(texts, it.Text)
+		if strings.Contains(it.Text, "never run npm install") {
+			t.Errorf("the CLAUDE.md rule was injected again: %q", it.Text)
+		}
+	}
+	if !strings.Contains(strings.Join(texts, "\n"), "4173") {
+		t.Errorf("the rest was not injected: %q", texts)
+	}
+}
