@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 )
 
 const reextractUsage = `--project DIR | --all [--dry-run] [--json]
@@ -74,8 +75,9 @@ func runReextract(ctx context.Context, e *env, args []string) error {
 	if res.DryRun {
 		verb = "would re-derive (dry run)"
 	}
-	fmt.Fprintf(e.stdout, "%s %d sessions of %d projects with extractor %s: %d memories kept, %d new, %d retired, %d corrected by you kept as corrected",
-		verb, res.Sessions, res.Projects, res.Extractor, res.Kept, res.New, res.Retired, res.Corrected)
+	fmt.Fprintf(e.stdout, "%s %s of %s with extractor %s: %s kept, %d new, %d retired, %d corrected by you kept as corrected",
+		verb, plural.Of(res.Sessions, "session"), plural.Of(res.Projects, "project"), res.Extractor,
+		plural.Of(res.Kept, "memory"), res.New, res.Retired, res.Corrected)
 	if res.Reopened > 0 {
 		fmt.Fprintf(e.stdout, ", %d active again (their rival was retired)", res.Reopened)
 	}
