@@ -100,7 +100,8 @@ func TestReextract(t *testing.T) {
 		"Tests run under the lynx harness.",
 		"The release codename is "+secret+".",
 		"Metrics land in the ibex dashboard.",
-		"Deploys target the yak cluster."))
+		"Deploys target the yak cluster.",
+		"Backups run nightly to the gannet store."))
 	older := claimsExtractor{
 		{title: "Deploy with kestrel", quote: "deploy with the kestrel pipeline"},
 		{title: "Walrus cache remark", quote: "walrus cache"},
@@ -109,6 +110,7 @@ func TestReextract(t *testing.T) {
 		{title: "Tests under lynx", quote: "lynx harness"},
 		{title: "Release codename", quote: "codename is " + secret},
 		{title: "Metrics in ibex", quote: "ibex dashboard"},
+		{title: "Backups to gannet", quote: "gannet store"},
 	}
 	if _, err := (&Processor{DB: db, Extractor: older, Log: quiet}).Process(ctx, "s"); err != nil {
 		t.Fatal(err)
@@ -132,6 +134,9 @@ func TestReextract(t *testing.T) {
 	if _, err := correct.Stage(ctx, db, before["Build uses heron"], store.StageRejected, now); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := correct.Stage(ctx, db, before["Backups to gannet"], store.StageCertified, now); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := correct.Pin(ctx, db, before["Logs go to otter"], true, now); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +156,7 @@ func TestReextract(t *testing.T) {
 	}
 
 	newer := claimsExtractor{
-		{title: "Deploy with kestrel", quote: "deploy with the kestrel pipeline"},
+		{title: "Deploy with kestrel", quote: "kestrel pipeline on Fridays"}, // quoted otherwise
 		{title: "Toolchain is heron", quote: "heron toolchain"}, // the rejected claim in other words
 		{title: "Logs go to otter", quote: "otter bucket"},
 		{title: "Tests under lynx", quote: "lynx harness"},
@@ -172,7 +177,7 @@ func TestReextract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ReextractResult{Projects: 1, Sessions: 1, Kept: 1, New: 2, Retired: 2, Corrected: 3, Extractor: "claims"}
+	want := ReextractResult{Projects: 1, Sessions: 1, Kept: 1, New: 2, Retired: 2, Corrected: 4, Extractor: "claims"}
 	if res != want {
 		t.Errorf("reextract: %+v, want %+v", res, want)
 	}
@@ -183,6 +188,13 @@ func TestReextract(t *testing.T) {
 	after := byTitle()
 	if a, b := after["Deploy with kestrel"], before["Deploy with kestrel"]; a.ID != b.ID || a.Stage != store.StageVerified || a.Status != store.StatusActive {
 		t.Errorf("a memory derived again: %+v, was %+v", a, b)
+	}
+	quoted, err := db.Read().EntryByID(ctx, before["Deploy with kestrel"].ID)
+	if err != nil || len(quoted.Evidence) != 1 || quoted.Evidence[0].Quote != "kestrel pipeline on Fridays" {
+		t.Errorf("a memory derived again keeps the quotes the extractor no longer gives: %+v, %v", quoted.Evidence, err)
+	}
+	if e := after["Backups to gannet"]; e.ID != before["Backups to gannet"].ID || e.Stage != store.StageCertified {
+		t.Errorf("a certified memory the extractor no longer makes: %+v", e)
 	}
 	for _, gone := range []string{"Walrus cache remark", "Metrics in ibex", "Release codename"} {
 		if e, ok := after[gone]; ok {
@@ -218,7 +230,7 @@ func TestReextract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (ReextractResult{Projects: 1, Sessions: 1, Kept: 3, Corrected: 3, Extractor: "claims"}); again != want {
+	if want := (ReextractResult{Projects: 1, Sessions: 1, Kept: 3, Corrected: 4, Extractor: "claims"}); again != want {
 		t.Errorf("second run: %+v, want %+v", again, want)
 	}
 	if got := snapshot(t, path); got != pre {
