@@ -157,7 +157,7 @@ func TestReextract(t *testing.T) {
 
 	newer := claimsExtractor{
 		{title: "Deploy with kestrel", quote: "kestrel pipeline on Fridays"}, // quoted otherwise
-		{title: "Toolchain is heron", quote: "heron toolchain"}, // the rejected claim in other words
+		{title: "Toolchain is heron", quote: "heron toolchain"},              // the rejected claim in other words
 		{title: "Logs go to otter", quote: "otter bucket"},
 		{title: "Tests under lynx", quote: "lynx harness"},
 		{title: "Release codename", quote: "The release codename is " + secret, unaligned: true},
