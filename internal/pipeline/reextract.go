@@ -191,9 +191,13 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 				keep = append(keep, e.ID)
 			case produced[e.ID]:
 				res.Kept++
-				for s := range derived {
-					if err := tx.PruneEvidence(ctx, e.ID, s, quotes[e.ClaimKey][s]); err != nil {
-						return err
+				pruned := map[string]bool{}
+				for _, v := range e.Evidence {
+					if s := v.SessionID; derived[s] && !pruned[s] {
+						pruned[s] = true
+						if err := tx.PruneEvidence(ctx, e.ID, s, quotes[e.ClaimKey][s]); err != nil {
+							return err
+						}
 					}
 				}
 			case derivedFrom(e, derived):
