@@ -156,7 +156,8 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 				if i, ok := byKey[w.Entry.ClaimKey]; ok {
 					produced[old[i].ID] = true
 				} else {
-					for _, i := range overlap(plan, *w) {
+					same := overlap(plan, *w)
+					for _, i := range same {
 						if corrected[old[i].ID] {
 							// The user's correction holds for the claim in
 							// its new terms: it lands on the corrected entry.
@@ -164,7 +165,11 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 							produced[old[i].ID] = true
 							break
 						}
-						successor[old[i].ID] = w.Entry.ClaimKey
+					}
+					for _, i := range same {
+						if !corrected[old[i].ID] {
+							successor[old[i].ID] = w.Entry.ClaimKey
+						}
 					}
 				}
 				k := w.Entry.ClaimKey
