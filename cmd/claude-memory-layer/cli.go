@@ -74,6 +74,7 @@ func commands() map[string]command {
 		"injection": {"turn per-prompt memory injection off or on for this session, or say whether it is on", runInjection},
 		"unpin":     {"unpin a memory", runUnpin},
 		"process":   {"extract memories from a session (the SessionEnd hook's worker)", runProcess},
+		"reextract": {"derive stored sessions' memories again with this build's extractor", runReextract},
 		"upgrade":   {"bring the store to this build's schema (the hooks start it for a large store)", runUpgrade},
 		"doctor":    {"check the installation and the store, and say what to fix", runDoctor},
 		"install":   {"register the plugin with Claude Code", runInstall},
