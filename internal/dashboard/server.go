@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -47,6 +48,8 @@ type Options struct {
 	Now func() time.Time
 	// Log receives request errors; nil discards them.
 	Log *slog.Logger
+	// Budget is the LLM spend caps the overview shows spend against.
+	Budget config.Budget
 }
 
 // Server is the dashboard over one store.
@@ -56,6 +59,7 @@ type Server struct {
 	csrf  string
 	now   func() time.Time
 	log   *slog.Logger
+	caps  config.Budget
 	tmpl  map[string]*template.Template
 	css   []byte
 	// hosts are the Host header values accepted, origins the Origin values.
@@ -66,7 +70,7 @@ type Server struct {
 // (the listener's "127.0.0.1:PORT"). Returns an error only when the
 // embedded templates do not parse or no random token can be made.
 func New(db *store.DB, addr string, opt Options) (*Server, error) {
-	s := &Server{db: db, token: opt.Token, now: opt.Now, log: opt.Log}
+	s := &Server{db: db, token: opt.Token, now: opt.Now, log: opt.Log, caps: opt.Budget}
 	if s.now == nil {
 		s.now = time.Now
 	}
