@@ -309,8 +309,8 @@ func (m *Meter) log() *slog.Logger {
 }
 
 // Notice is the line the SessionStart brief of session sessionID shows when a
-// cap was reached in the current window since the previous session started,
-// so that it is said once; "" otherwise.
+// cap was reached in the current window and no other session has started
+// since, so that it is said once; "" otherwise.
 func Notice(ctx context.Context, db *store.DB, sessionID string, now time.Time) (string, error) {
 	_, month := Windows(now)
 	reached, err := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeBudgetReached}, Since: month, Newest: true, Limit: 1})
@@ -337,8 +337,10 @@ func Notice(ctx context.Context, db *store.DB, sessionID string, now time.Time) 
 	if err != nil {
 		return "", err
 	}
-	for _, s := range starts {
-		if s.SessionID != sessionID {
+	// Session starts wait in the spool until the next write: look there
+	// too, or two sessions started in a row would both be told.
+	for _, s := range append(starts, db.SpooledOfType(store.TypeSessionStarted)...) {
+		if s.SessionID != sessionID && !s.Time.Before(r.Time) {
 			return "", nil // a session started since: it was told
 		}
 	}
