@@ -321,6 +321,10 @@ func (im *Importer) run(ctx context.Context, jobs []Job, sum *Summary, progress 
 	)
 	commit := func() error {
 		if tx != nil {
+			// Spend of a plan whose write failed goes with the batch.
+			if err := im.Budget.Flush(wc, tx); err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
 			if err := tx.Commit(); err != nil {
 				return fmt.Errorf("import: %w", err) // the deferred Rollback ends it
 			}
