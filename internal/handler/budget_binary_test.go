@@ -1,17 +1,14 @@
 package handler
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend/spendtest"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -24,17 +21,9 @@ import (
 // hooks that follow only the first brief carries the notice.
 func TestBudgetAcrossProcesses(t *testing.T) {
 	t.Parallel()
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-			"content": []map[string]any{{"type": "text", "text": `{"entries":[]}`}}, "stop_reason": "end_turn",
-			"usage": map[string]any{"input_tokens": 500, "output_tokens": 300}})
-	}))
-	defer srv.Close()
+	api := spendtest.Serve(t, 500, 300)
 	data := t.TempDir()
-	cfg := fmt.Sprintf(`{"extractor":"anthropic","llm":{"base_url":%q,"budget":{"daily_tokens":1000}}}`, srv.URL)
+	cfg := fmt.Sprintf(`{"extractor":"anthropic","llm":{"base_url":%q,"budget":{"daily_tokens":1000}}}`, api.URL)
 	if err := os.WriteFile(filepath.Join(data, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +43,7 @@ func TestBudgetAcrossProcesses(t *testing.T) {
 			t.Fatalf("process %s: %v: %s", sid, err, out)
 		}
 	}
-	if n := calls.Load(); n != 2 {
+	if n := api.Calls(); n != 2 {
 		t.Errorf("%d API calls, want 2", n)
 	}
 	log, err := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))

@@ -3,16 +3,12 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +16,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/llm"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend/spendtest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
@@ -29,16 +26,8 @@ import (
 // once.
 func TestImportSpend(t *testing.T) {
 	t.Parallel()
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-			"content": []map[string]any{{"type": "text", "text": `{"entries":[]}`}}, "stop_reason": "end_turn",
-			"usage": map[string]any{"input_tokens": 500, "output_tokens": 300}})
-	}))
-	defer srv.Close()
-	a, err := llm.NewAnthropic(config.LLM{BaseURL: srv.URL, TimeoutSeconds: 5}, "test-key", nil)
+	api := spendtest.Serve(t, 500, 300)
+	a, err := llm.NewAnthropic(config.LLM{BaseURL: api.URL, TimeoutSeconds: 5}, "test-key", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +62,11 @@ func TestImportSpend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (spend.Total{Calls: 1, InputTokens: 500, OutputTokens: 300}); calls.Load() != 1 || st.Day != want {
-		t.Fatalf("after one session: %d calls, day %+v; want 1 and %+v", calls.Load(), st.Day, want)
+	if want := (spend.Total{Calls: 1, InputTokens: 500, OutputTokens: 300}); api.Calls() != 1 || st.Day != want {
+		t.Fatalf("after one session: %d calls, day %+v; want 1 and %+v", api.Calls(), st.Day, want)
 	}
 	run("imp-2", "imp-3")
-	if n := calls.Load(); n != 1 {
+	if n := api.Calls(); n != 1 {
 		t.Errorf("%d API calls after the cap was reached, want none more", n-1)
 	}
 	if n := strings.Count(logBuf.String(), "LLM budget reached"); n != 1 {

@@ -3,13 +3,9 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +13,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/llm"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend/spendtest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
@@ -29,16 +26,8 @@ import (
 // brief says so once.
 func TestBudgetFallsBackAtTheDailyCap(t *testing.T) {
 	t.Parallel()
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-			"content": []map[string]any{{"type": "text", "text": `{"entries":[]}`}}, "stop_reason": "end_turn",
-			"usage": map[string]any{"input_tokens": 300, "cache_read_input_tokens": 100, "output_tokens": 100}})
-	}))
-	defer srv.Close()
-	a, err := llm.NewAnthropic(config.LLM{BaseURL: srv.URL, TimeoutSeconds: 5}, "test-key", nil)
+	api := spendtest.Serve(t, 400, 100)
+	a, err := llm.NewAnthropic(config.LLM{BaseURL: api.URL, TimeoutSeconds: 5}, "test-key", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +52,7 @@ func TestBudgetFallsBackAtTheDailyCap(t *testing.T) {
 	if want := "anthropic anthropic anthropic offline offline"; strings.Join(used, " ") != want {
 		t.Errorf("extractors %v, want %s", used, want)
 	}
-	if n := calls.Load(); n != 3 {
+	if n := api.Calls(); n != 3 {
 		t.Errorf("%d API calls, want 3", n)
 	}
 	st, err := spend.Read(ctx, db, caps, now)

@@ -147,20 +147,26 @@ func Read(ctx context.Context, db *store.DB, caps config.Budget, now time.Time) 
 	st.DayStart, st.MonthStart = Windows(now)
 	evs, err := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeLLMCall}, Since: st.MonthStart})
 	if err != nil {
-		return st, fmt.Errorf("budget: %w", err)
+		return st, fmt.Errorf("llm spend: %w", err)
 	}
 	for _, ev := range evs {
-		var p callPayload
-		if json.Unmarshal(ev.Payload, &p) != nil {
-			continue
-		}
-		u := Usage{InputTokens: p.InputTokens, OutputTokens: p.OutputTokens, CostUSD: p.CostUSD}
-		st.Month.add(u)
-		if !ev.Time.Before(st.DayStart) {
-			st.Day.add(u)
-		}
+		st.count(ev)
 	}
 	return st, nil
+}
+
+// count adds an llm_call event to the month, and to the day if it is of
+// today.
+func (st *Status) count(ev store.Event) {
+	var p callPayload
+	if ev.Type != store.TypeLLMCall || json.Unmarshal(ev.Payload, &p) != nil {
+		return
+	}
+	u := Usage{InputTokens: p.InputTokens, OutputTokens: p.OutputTokens, CostUSD: p.CostUSD}
+	st.Month.add(u)
+	if !ev.Time.Before(st.DayStart) {
+		st.Day.add(u)
+	}
 }
 
 // Meter checks the caps before a call and records each call's spend. It is
@@ -196,18 +202,8 @@ func (m *Meter) Allow(ctx context.Context, sess store.Session) bool {
 		return false
 	}
 	m.mu.Lock()
-	for _, ev := range m.pending {
-		if ev.Type != store.TypeLLMCall {
-			continue
-		}
-		var p callPayload
-		if json.Unmarshal(ev.Payload, &p) == nil {
-			u := Usage{InputTokens: p.InputTokens, OutputTokens: p.OutputTokens, CostUSD: p.CostUSD}
-			st.Month.add(u)
-			if !ev.Time.Before(st.DayStart) {
-				st.Day.add(u)
-			}
-		}
+	for _, ev := range m.pending { // not in the store yet
+		st.count(ev)
 	}
 	m.mu.Unlock()
 	c, reached := st.Reached()
