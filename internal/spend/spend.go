@@ -126,11 +126,13 @@ func (s Status) Reached() (Cap, bool) {
 	return Cap{}, false
 }
 
-// Windows returns the starts of the local day and month holding now.
-func Windows(now time.Time) (day, month time.Time) {
-	now = now.Local()
-	y, m, d := now.Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.Local), time.Date(y, m, 1, 0, 0, 0, 0, time.Local)
+// Windows returns the starts of the local day and month holding now: a
+// user's "daily" cap resets at their midnight, not at UTC's.
+func Windows(now time.Time) (day, month time.Time) { return windowsIn(now, time.Local) }
+
+func windowsIn(now time.Time, loc *time.Location) (day, month time.Time) {
+	y, m, d := now.In(loc).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, loc), time.Date(y, m, 1, 0, 0, 0, 0, loc)
 }
 
 // callPayload is an llm_call event's payload.
