@@ -82,3 +82,32 @@ func TestNoticeOfYesterday(t *testing.T) {
 		t.Error("a new day, yet not allowed")
 	}
 }
+
+// Forgetting the session a call was made for keeps its spend: the record
+// holds numbers only, and the budget was spent all the same.
+func TestForgetKeepsSpend(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ctx := context.Background()
+	now := time.Now()
+	sess := store.Session{ID: "gone", Project: "/p"}
+	if err := db.Update(ctx, func(tx *store.Tx) error { return tx.TouchSession(ctx, sess) }); err != nil {
+		t.Fatal(err)
+	}
+	m := &Meter{DB: db, Caps: config.Budget{DailyTokens: 10}, Now: func() time.Time { return now }}
+	m.Record(ctx, sess, "anthropic", Usage{InputTokens: 40, OutputTokens: 2})
+	m.Allow(ctx, sess)
+	if _, err := db.Forget(ctx, store.ForgetSelector{SessionID: "gone"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Read(ctx, db, m.Caps, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Day.Tokens() != 42 {
+		t.Errorf("after forget the day spent %d tokens, want 42", st.Day.Tokens())
+	}
+	if m.Allow(ctx, sess) {
+		t.Error("after forget the cap no longer holds")
+	}
+}
