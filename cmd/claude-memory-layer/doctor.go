@@ -17,6 +17,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 )
@@ -76,6 +77,9 @@ func doctor(ctx context.Context, e *env) []check {
 	}
 	out = append(out, checkDataDir(cfg.DataDir))
 	out = append(out, checkStore(ctx, cfg)...)
+	if c, ok := checkSpend(ctx, e, cfg); ok {
+		out = append(out, c)
+	}
 	out = append(out, checkBinaries(e.exe, e.os())...)
 	out = append(out, checkRegistration(e))
 	out = append(out, checkLog(cfg.LogPath(), e.now()))
@@ -365,4 +369,40 @@ func checkTeam(ctx context.Context, cfg config.Config) []check {
 	}
 	return append(out, check{"team server", "ok", fmt.Sprintf("team %s as %s on %s: schema version %d, row-level security on, %s",
 		tc.Team, ss.User, tc.URL, ss.SchemaVersion, plural.Of(int(ss.Memories), "shared memory")), ""})
+}
+
+// spendWarn is the share of a cap from which doctor warns.
+const spendWarn = 0.8
+
+// checkSpend compares what LLM extraction spent today and this month with
+// the caps: a warning from 80 % of one, another when one is reached (the
+// sessions are then extracted offline). It says nothing for the offline
+// extractor with no caps and no spend.
+func checkSpend(ctx context.Context, e *env, cfg config.Config) (check, bool) {
+	db, err := openReadStore(ctx, e)
+	if err != nil || db == nil {
+		return check{}, false
+	}
+	defer db.Close()
+	st, err := spend.Read(ctx, db, cfg.LLM.Budget, e.now())
+	if err != nil {
+		return check{"llm budget", "warn", err.Error(), ""}, true
+	}
+	if cfg.Extractor == "offline" && !cfg.LLM.Budget.Capped() && st.Month.Calls == 0 {
+		return check{}, false
+	}
+	line := spendLine(*spendOf(st))
+	fix := "raise the cap in " + filepath.Join(cfg.DataDir, config.ConfigFile) + " (llm.budget) or wait for the window to end"
+	if _, ok := st.Reached(); ok {
+		return check{"llm budget", "warn", line, fix}, true
+	}
+	for _, c := range st.Set() {
+		if c.Fraction() >= spendWarn {
+			return check{"llm budget", "warn", fmt.Sprintf("%s; %.0f %% of %s", line, 100*c.Fraction(), c.Key), fix}, true
+		}
+	}
+	if !cfg.LLM.Budget.Capped() {
+		line += "; no cap set (llm.budget)"
+	}
+	return check{"llm budget", "ok", line, ""}, true
 }

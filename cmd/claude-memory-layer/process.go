@@ -108,7 +108,7 @@ func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o
 		}
 	}
 	ext, fallback := extractorFor(cfg, log)
-	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now}
+	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Budget: meterFor(cfg, db, fallback, log, e.now, false), Log: log, Now: e.now}
 	return p.Process(ctx, o.session)
 }
 

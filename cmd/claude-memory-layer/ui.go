@@ -42,7 +42,7 @@ func runUI(ctx context.Context, e *env, args []string) error {
 	}
 	defer db.Close()
 	err = dashboard.Run(ctx, db, dashboard.RunOptions{Port: o.port, NoOpen: o.noOpen, Out: e.stdout,
-		Options: dashboard.Options{Now: e.now, DataDir: cfg.DataDir, Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}})
+		Options: dashboard.Options{Now: e.now, DataDir: cfg.DataDir, Budget: cfg.LLM.Budget, Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

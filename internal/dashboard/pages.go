@@ -19,6 +19,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 )
@@ -149,6 +150,10 @@ type overviewData struct {
 	Pinned         int
 	DBBytes        string
 	RecentMemories []store.Entry
+	// Spend is LLM extraction's spend of the day and month, nil when
+	// nothing was spent this month and no cap is set.
+	Spend   *spend.Status
+	Reached string // the cap reached, if one is
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) error {
@@ -175,6 +180,16 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) error {
 	}
 	if o.RecentMemories, err = s.db.Read().Entries(ctx, store.EntryFilter{Project: d.Project, Limit: 8}); err != nil {
 		return err
+	}
+	sp, err := spend.Read(ctx, s.db, s.caps, s.now())
+	if err != nil {
+		return err
+	}
+	if sp.Month.Calls > 0 || s.caps.Capped() {
+		o.Spend = &sp
+		if c, ok := sp.Reached(); ok {
+			o.Reached = c.String()
+		}
 	}
 	d.Overview = o
 	return s.render(w, "overview", d)

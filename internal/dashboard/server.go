@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -50,6 +51,8 @@ type Options struct {
 	// DataDir is the data directory, where team.json says whether this
 	// machine is in a team (the team page); "" shows none.
 	DataDir string
+	// Budget is the LLM spend caps the overview shows spend against.
+	Budget config.Budget
 }
 
 // Server is the dashboard over one store.
@@ -59,6 +62,7 @@ type Server struct {
 	csrf  string
 	now   func() time.Time
 	log   *slog.Logger
+	caps  config.Budget
 	tmpl  map[string]*template.Template
 	css   []byte
 	// hosts are the Host header values accepted, origins the Origin values.
@@ -70,7 +74,7 @@ type Server struct {
 // (the listener's "127.0.0.1:PORT"). Returns an error only when the
 // embedded templates do not parse or no random token can be made.
 func New(db *store.DB, addr string, opt Options) (*Server, error) {
-	s := &Server{db: db, token: opt.Token, now: opt.Now, log: opt.Log, dataDir: opt.DataDir}
+	s := &Server{db: db, token: opt.Token, now: opt.Now, log: opt.Log, dataDir: opt.DataDir, caps: opt.Budget}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -174,7 +175,13 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 	s, registered := lookup(ctx, env, db, ev)
 	var brief string
 	if env.Config.Recall.Brief {
-		if brief, err = recall.Brief(ctx, db, env.Config.Recall, s.Project, s.ID); err != nil {
+		var notices []string
+		if n, err := spend.Notice(ctx, db, s.ID, env.Now()); err != nil {
+			env.Log.Warn("LLM budget notice", "err", err)
+		} else if n != "" {
+			notices = append(notices, n)
+		}
+		if brief, err = recall.BriefWith(ctx, db, env.Config.Recall, s.Project, s.ID, notices); err != nil {
 			return hook.Reply{}, fmt.Errorf("brief: %w", err)
 		}
 	}

@@ -209,7 +209,14 @@ func Context(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 // summary, the most used verified memories and open conflicts, within the
 // brief budget. A project with no history gets "".
 func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessionID string) (string, error) {
-	var lines []string
+	return BriefWith(ctx, db, cfg, project, sessionID, nil)
+}
+
+// BriefWith is Brief with notices the user must hear of (an LLM budget
+// reached) first, so that the budget never cuts them; a project with no
+// history gets the notices alone.
+func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, sessionID string, notices []string) (string, error) {
+	lines := slices.Clone(notices)
 	sessions, err := db.Sessions(ctx, project, 5)
 	if err != nil {
 		return "", err

@@ -95,7 +95,9 @@ func (db *DB) PlanForget(ctx context.Context, sel ForgetSelector) (ForgetPlan, e
 // sha256 hashes of their values. What goes:
 //
 //   - selected events are deleted (their FTS rows go with them through the
-//     delete trigger); memory_forgotten events are never deleted;
+//     delete trigger); memory_forgotten events are never deleted, nor are
+//     the llm_call and llm_budget_reached records of LLM spend (numbers
+//     only), so that a forget does not give back a spent budget;
 //   - for a memory (CID): the entry, and every message its quotes were found in
 //     is redacted (text Redacted, payload {}), as is any other conversation
 //     event that contains one of its quotes verbatim;

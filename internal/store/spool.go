@@ -480,9 +480,21 @@ func containsAll(b []byte, subs [][]byte) bool {
 // looks in that order, the database last: a record that moves while it
 // looks is found in the next place.
 func (db *DB) Spooled(sessionID string, types ...string) []Event {
+	return db.spooled(true, sessionID, types)
+}
+
+// SpooledOfType is Spooled for the records of every session.
+func (db *DB) SpooledOfType(types ...string) []Event {
+	return db.spooled(false, "", types)
+}
+
+func (db *DB) spooled(bySession bool, sessionID string, types []string) []Event {
 	// A spool left unfolded can hold megabytes of other sessions' records.
-	has := make([][]byte, 1, 2)
-	has[0], _ = json.Marshal(sessionID)
+	has := make([][]byte, 0, 2)
+	if bySession {
+		id, _ := json.Marshal(sessionID)
+		has = append(has, id)
+	}
 	if len(types) == 1 {
 		t, _ := json.Marshal(types[0])
 		has = append(has, t)
@@ -495,7 +507,7 @@ func (db *DB) Spooled(sessionID string, types ...string) []Event {
 		defer f.Close()
 		var out []Event
 		_ = eachRecord(f, has, func(r spoolRecord) error { // what it read before an error is all there is
-			if r.Session.ID == sessionID && slices.Contains(types, r.Event.Type) {
+			if (!bySession || r.Session.ID == sessionID) && slices.Contains(types, r.Event.Type) {
 				out = append(out, r.event())
 			}
 			return nil
