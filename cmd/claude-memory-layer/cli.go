@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,9 +13,11 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/spf13/pflag"
 )
@@ -74,6 +77,7 @@ func commands() map[string]command {
 		"injection": {"turn per-prompt memory injection off or on for this session, or say whether it is on", runInjection},
 		"unpin":     {"unpin a memory", runUnpin},
 		"process":   {"extract memories from a session (the SessionEnd hook's worker)", runProcess},
+		"reextract": {"derive stored sessions' memories again with this build's extractor", runReextract},
 		"upgrade":   {"bring the store to this build's schema (the hooks start it for a large store)", runUpgrade},
 		"doctor":    {"check the installation and the store, and say what to fix", runDoctor},
 		"install":   {"register the plugin with Claude Code", runInstall},
@@ -81,6 +85,7 @@ func commands() map[string]command {
 		"version":   {"print the version", runVersion},
 		"mcp":       {"serve the memory tools to Claude over MCP on stdin/stdout", runMCP},
 		"ui":        {"open the local web dashboard: memories, evidence, sessions, conflicts, forget", runUI},
+		"team":      {"share verified memories with a team on PostgreSQL: init, add-member, join, sync, status, leave", runTeam},
 	}
 }
 
@@ -256,11 +261,37 @@ func openStoreWith(ctx context.Context, e *env, opt store.Options) (*store.DB, c
 }
 
 // writeJSON prints v as indented JSON: the --json output of every listing.
+// The characters output drops (recall.Hidden) are written as \u escapes
+// instead: a program reading it gets the text exactly as stored, and nothing
+// hidden is left in the bytes for a terminal or a model to take in.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := b.Bytes()
+	if bytes.IndexFunc(out, recall.Hidden) >= 0 {
+		// They can only stand inside JSON strings, where an escape means the same.
+		var esc bytes.Buffer
+		for _, r := range string(out) {
+			if !recall.Hidden(r) {
+				esc.WriteRune(r)
+				continue
+			}
+			if r > 0xFFFF {
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(&esc, `\u%04x\u%04x`, r1, r2)
+			} else {
+				fmt.Fprintf(&esc, `\u%04x`, r)
+			}
+		}
+		out = esc.Bytes()
+	}
+	_, err := w.Write(out)
+	return err
 }
 
 // isTerminal reports whether w is a character device (a terminal), so that

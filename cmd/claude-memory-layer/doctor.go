@@ -17,7 +17,9 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 )
 
 type check struct {
@@ -75,9 +77,13 @@ func doctor(ctx context.Context, e *env) []check {
 	}
 	out = append(out, checkDataDir(cfg.DataDir))
 	out = append(out, checkStore(ctx, cfg)...)
+	if c, ok := checkSpend(ctx, e, cfg); ok {
+		out = append(out, c)
+	}
 	out = append(out, checkBinaries(e.exe, e.os())...)
 	out = append(out, checkRegistration(e))
 	out = append(out, checkLog(cfg.LogPath(), e.now()))
+	out = append(out, checkTeam(ctx, cfg)...)
 	return out
 }
 
@@ -309,4 +315,94 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// checkTeam checks team memory when this machine is in a team (nothing
+// otherwise): the server answers as a member, its schema is this build's,
+// row-level security is on, and what waits to be pushed.
+func checkTeam(ctx context.Context, cfg config.Config) []check {
+	tc, err := team.LoadConfig(cfg.DataDir)
+	if errors.Is(err, team.ErrNotJoined) {
+		return nil
+	}
+	if err != nil {
+		return []check{{"team", "fail", err.Error(), "run team leave, then team join again"}}
+	}
+	var out []check
+	if db, err := store.Open(ctx, cfg.DBPath(), store.Options{ReadOnly: true}); err == nil {
+		st, err := team.LocalStatus(ctx, db, tc)
+		db.Close()
+		switch {
+		case err != nil:
+			out = append(out, check{"team sync", "fail", err.Error(), ""})
+		case st.LastErr != "":
+			out = append(out, check{"team sync", "warn", fmt.Sprintf("%s pending; the last sync failed: %s", plural.Of(st.Pending, "change"), st.LastErr),
+				"claude-memory-layer team sync (the worker tries again after " + st.NextTry + ")"})
+		default:
+			last := st.LastSync
+			if last == "" {
+				last = "never"
+			}
+			out = append(out, check{"team sync", "ok", fmt.Sprintf("%s pending; last sync %s", plural.Of(st.Pending, "change"), last), ""})
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	conn, err := team.Connect(ctx, tc.URL)
+	if err != nil {
+		return append(out, check{"team server", "fail", err.Error(), "check the server, and the password in ~/.pgpass or PGPASSWORD"})
+	}
+	defer conn.Close(ctx)
+	ss, err := team.Check(ctx, conn, tc.Team)
+	switch {
+	case err != nil:
+		return append(out, check{"team server", "fail", err.Error(), ""})
+	case !ss.Member:
+		return append(out, check{"team server", "fail", fmt.Sprintf("%s is not a member of team %s", ss.User, tc.Team),
+			"an admin runs team add-member --team " + tc.Team + " " + ss.User})
+	case ss.SchemaVersion != team.SchemaVersion:
+		return append(out, check{"team server", "fail", fmt.Sprintf("schema version %d, this build expects %d", ss.SchemaVersion, team.SchemaVersion),
+			"an admin runs team init with this build, or update the plugin"})
+	case !ss.RowSecurity:
+		return append(out, check{"team server", "fail", "row-level security is off on the team tables: every role reads every team's memories",
+			"an admin runs ALTER TABLE cml.memories ENABLE ROW LEVEL SECURITY (and cml.changes, cml.applied)"})
+	}
+	return append(out, check{"team server", "ok", fmt.Sprintf("team %s as %s on %s: schema version %d, row-level security on, %s",
+		tc.Team, ss.User, tc.URL, ss.SchemaVersion, plural.Of(int(ss.Memories), "shared memory")), ""})
+}
+
+// spendWarn is the share of a cap from which doctor warns.
+const spendWarn = 0.8
+
+// checkSpend compares what LLM extraction spent today and this month with
+// the caps: a warning from 80 % of one, another when one is reached (the
+// sessions are then extracted offline). It says nothing for the offline
+// extractor with no caps and no spend.
+func checkSpend(ctx context.Context, e *env, cfg config.Config) (check, bool) {
+	db, err := openReadStore(ctx, e)
+	if err != nil || db == nil {
+		return check{}, false
+	}
+	defer db.Close()
+	st, err := spend.Read(ctx, db, cfg.LLM.Budget, e.now())
+	if err != nil {
+		return check{"llm budget", "warn", err.Error(), ""}, true
+	}
+	if cfg.Extractor == "offline" && !cfg.LLM.Budget.Capped() && st.Month.Calls == 0 {
+		return check{}, false
+	}
+	line := spendLine(*spendOf(st))
+	fix := "raise the cap in " + filepath.Join(cfg.DataDir, config.ConfigFile) + " (llm.budget) or wait for the window to end"
+	if _, ok := st.Reached(); ok {
+		return check{"llm budget", "warn", line, fix}, true
+	}
+	for _, c := range st.Set() {
+		if c.Fraction() >= spendWarn {
+			return check{"llm budget", "warn", fmt.Sprintf("%s; %.0f %% of %s", line, 100*c.Fraction(), c.Key), fix}, true
+		}
+	}
+	if !cfg.LLM.Budget.Capped() {
+		line += "; no cap set (llm.budget)"
+	}
+	return check{"llm budget", "ok", line, ""}, true
 }

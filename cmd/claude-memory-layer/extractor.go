@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/llm"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // extractorFor returns the configured extractor and its fallback, reading API
@@ -56,4 +59,14 @@ func buildExtractor(cfg config.Config, log *slog.Logger, getenv func(string) str
 		return pipeline.Offline{}, nil
 	}
 	return ext, pipeline.Offline{}
+}
+
+// meterFor is the LLM budget of cfg on db when ext is an LLM backend with the
+// offline fallback and a cap is set; nil otherwise. deferWrites is for
+// import (spend.Meter.Defer).
+func meterFor(cfg config.Config, db *store.DB, fallback pipeline.Extractor, log *slog.Logger, now func() time.Time, deferWrites bool) *spend.Meter {
+	if fallback == nil || !cfg.LLM.Budget.Capped() {
+		return nil
+	}
+	return &spend.Meter{DB: db, Caps: cfg.LLM.Budget, Log: log, Now: now, Defer: deferWrites}
 }

@@ -121,7 +121,7 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 	defer closeLog()
 	log = log.With("command", "import")
 	ext, fallback := extractorFor(cfg, log)
-	im := &ingest.Importer{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now,
+	im := &ingest.Importer{DB: db, Extractor: ext, Fallback: fallback, Budget: meterFor(cfg, db, fallback, log, e.now, true), Log: log, Now: e.now,
 		Since: o.Since, Project: o.Project, Batch: o.batch}
 	bar := &progressBar{w: e.stderr, on: isTerminal(e.stderr), total: len(jobs)}
 	start := e.now()

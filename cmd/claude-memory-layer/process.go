@@ -45,6 +45,10 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	log = log.With("worker", "process", "session", *session)
 	o := processOptions{session: *session, wait: *wait, transcript: *transcript, cwd: *cwd, ended: *ended, end: fs.Changed("ended")}
 	res, err := process(ctx, e, cfg, log, o)
+	// The session's memories are distilled (or the worker failed): share
+	// and pull now when this machine is in a team. Only this worker and
+	// team sync touch the network, never a hook.
+	backgroundSync(ctx, e, cfg, log)
 	if err != nil {
 		log.Error("process", "err", err)
 		return err
@@ -104,7 +108,7 @@ func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o
 		}
 	}
 	ext, fallback := extractorFor(cfg, log)
-	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now}
+	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Budget: meterFor(cfg, db, fallback, log, e.now, false), Log: log, Now: e.now}
 	return p.Process(ctx, o.session)
 }
 

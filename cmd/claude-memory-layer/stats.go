@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 )
 
 type statsOptions struct {
@@ -53,6 +54,7 @@ type statsJSON struct {
 	LastIngest        string             `json:"last_ingest"`
 	Extractor         string             `json:"extractor"`
 	Recall            recallStatsJSON    `json:"recall"`
+	LLMSpend          *spendJSON         `json:"llm_spend,omitempty"`
 	Projects          []projectStatsJSON `json:"projects,omitempty"`
 }
 
@@ -66,6 +68,30 @@ type recallStatsJSON struct {
 	CitingAnswers int `json:"citing_answers"`
 	Uses          int `json:"uses"`
 	Flagged       int `json:"flagged_citations"`
+}
+
+// spendJSON is what LLM extraction spent in the local day and month, of all
+// projects (the caps are global), and the caps (0: none).
+type spendJSON struct {
+	Day   spend.Total `json:"day"`
+	Month spend.Total `json:"month"`
+	Caps  struct {
+		DailyTokens   int64   `json:"daily_tokens"`
+		MonthlyTokens int64   `json:"monthly_tokens"`
+		DailyUSD      float64 `json:"daily_usd"`
+		MonthlyUSD    float64 `json:"monthly_usd"`
+	} `json:"caps"`
+	Reached string `json:"reached,omitempty"` // the cap reached, by its config key
+}
+
+func spendOf(st spend.Status) *spendJSON {
+	out := &spendJSON{Day: st.Day, Month: st.Month}
+	out.Caps.DailyTokens, out.Caps.MonthlyTokens = st.Caps.DailyTokens, st.Caps.MonthlyTokens
+	out.Caps.DailyUSD, out.Caps.MonthlyUSD = st.Caps.DailyUSD, st.Caps.MonthlyUSD
+	if c, ok := st.Reached(); ok {
+		out.Reached = c.Key
+	}
+	return out
 }
 
 type projectStatsJSON struct {
@@ -126,6 +152,11 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		for _, p := range st.Projects {
 			out.Projects = append(out.Projects, projectStatsJSON(p))
 		}
+		sp, err := spend.Read(ctx, db, cfg.LLM.Budget, e.now())
+		if err != nil {
+			return err
+		}
+		out.LLMSpend = spendOf(sp)
 	}
 	if o.json {
 		return writeJSON(e.stdout, out)
@@ -160,6 +191,9 @@ func printStats(w io.Writer, s statsJSON, path string, tty bool) {
 	}
 	row("Last ingest", last)
 	row("Extractor", s.Extractor)
+	if s.LLMSpend != nil && (s.LLMSpend.Month.Calls > 0 || s.Extractor != "offline") {
+		row("LLM spend", spendLine(*s.LLMSpend))
+	}
 	if s.Recall.Injections == 0 {
 		row("Recall", "nothing injected yet")
 	} else {
@@ -234,4 +268,27 @@ func joinCounts(m map[string]int, order []string) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// spendLine renders what LLM extraction spent against its caps.
+func spendLine(s spendJSON) string {
+	part := func(when string, t spend.Total, capTok int64, capUSD float64) string {
+		p := fmt.Sprintf("%s %s tokens", when, thousands(int(t.Tokens())))
+		if capTok > 0 {
+			p += " of " + thousands(int(capTok))
+		}
+		if t.CostUSD > 0 || capUSD > 0 {
+			p += fmt.Sprintf(", $%.2f", t.CostUSD)
+			if capUSD > 0 {
+				p += fmt.Sprintf(" of $%.2f", capUSD)
+			}
+		}
+		return p
+	}
+	line := part("today", s.Day, s.Caps.DailyTokens, s.Caps.DailyUSD) + "; " +
+		part("this month", s.Month, s.Caps.MonthlyTokens, s.Caps.MonthlyUSD) + " (" + plural.Of(s.Month.Calls, "call") + ")"
+	if s.Reached != "" {
+		line += "; " + s.Reached + " reached: extracting offline"
+	}
+	return line
 }

@@ -36,13 +36,13 @@ func runUI(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, _, err := openStore(ctx, e)
+	db, cfg, err := openStore(ctx, e)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	err = dashboard.Run(ctx, db, dashboard.RunOptions{Port: o.port, NoOpen: o.noOpen, Out: e.stdout,
-		Options: dashboard.Options{Now: e.now, Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}})
+		Options: dashboard.Options{Now: e.now, DataDir: cfg.DataDir, Budget: cfg.LLM.Budget, Log: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}})
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -534,8 +534,21 @@ func (p *parser) afterPortWord(i int) bool {
 		if w == "port" || w == "ports" || w == "포트" {
 			return true
 		}
+		if k < i-1 && listens(w) {
+			return true // "listens on 9443", "bound to 8080": a number a server takes is its port
+		}
 		if !(w == "on" || w == "to" || w == "at" || w == "is" || w == "number" || w == "of") {
 			return false
+		}
+	}
+	return false
+}
+
+// listens reports a verb a server takes its port with.
+func listens(w string) bool {
+	for _, v := range []string{"listen", "bind", "bound", "expose"} {
+		if strings.HasPrefix(w, v) && len(w) <= len(v)+3 {
+			return true
 		}
 	}
 	return false

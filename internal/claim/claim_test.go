@@ -228,3 +228,26 @@ func TestRolesOf(t *testing.T) {
 		t.Errorf("RolesOf(no-such-tool) = %q, want nil", got)
 	}
 }
+
+// TestCompareUpdate checks that a statement saying it updates the value
+// ("Update: …", "… now …") replaces the older one instead of contradicting it,
+// and that "right now" tells the time of a state, not a change.
+func TestCompareUpdate(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		older, newer string
+		want         Relation
+	}{
+		{"The billing service listens on port 7040.", "Update: the billing service listens on port 7311.", Supersedes},
+		{"The billing service listens on port 7040.", "The billing service now listens on port 7311.", Supersedes},
+		{"The billing service listens on port 7040.", "Right now the billing service listens on port 7311.", Contradicts},
+		{"The billing service listens on port 7040.", "Update: the billing service now listens on 7311.", Supersedes},
+		{"The API listens on port 7040.", "Update: the API now listens on 7311.", Supersedes},
+		{"The billing service is bound to 7040.", "The billing service is now bound to 7311.", Supersedes},
+	} {
+		rel, _, _, _ := Compare(Parse(tt.older), Parse(tt.newer))
+		if rel != tt.want {
+			t.Errorf("Compare(%q, %q) = %v; want %v", tt.older, tt.newer, rel, tt.want)
+		}
+	}
+}

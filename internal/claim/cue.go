@@ -32,6 +32,12 @@ var (
 	// koreanCues are change stems in Korean words.
 	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
 		"변경", "그만", "폐기", "앞으로", "이제부터", "되돌", "롤백"}
+	// updateWords open a statement that replaces what was said before.
+	updateWords = wordSet(`update updated correction corrected`)
+	// notChange come before a "now" that tells the time of a state, not a
+	// change: "right now it fails", "for now", "until now", "from now on"
+	// (counted as its own cue).
+	notChange   = wordSet(`right for until till by just from as`)
 	exceptWords = wordSet(`except exception exceptions unless override overrides overriding overridden`)
 )
 
@@ -67,8 +73,14 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 		return first
 	}
 	ts := toks[s.first : s.first+s.n]
+	if len(ts) > 1 && updateWords[ts[0].s] && found(ts[0].s) {
+		return dst // "Update: the API listens on 9443"
+	}
 	for i, t := range ts {
 		w := t.s
+		if w == "now" && i > 0 && i+1 < len(ts) && !notChange[ts[i-1].s] && found("now") {
+			return dst // "the API now listens on 9443", "the limit is now 20 MB"
+		}
 		if t.hangul {
 			for _, c := range koreanCues {
 				if strings.Contains(w, c) && found(c) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,8 +17,12 @@ import (
 
 // File names inside the data directory.
 const (
-	DBFile     = "memory.db"
-	LogFile    = "claude-memory-layer.log"
+	DBFile  = "memory.db"
+	LogFile = "claude-memory-layer.log"
+	// TeamFile, in the data directory, says this machine shares memories
+	// with a team (internal/team writes it; the SessionEnd hook only looks
+	// whether it is there, to start the worker that syncs).
+	TeamFile   = "team.json"
 	ConfigFile = "config.json"
 )
 
@@ -93,6 +98,22 @@ type LLM struct {
 	MaxInputBytes  int // transcript text sent at most
 	MaxOutputTok   int // tokens requested at most
 	ClaudeBin      string
+	Budget         Budget
+}
+
+// Budget caps what LLM extraction spends, over the user's local day and
+// calendar month; a zero cap is no cap. Dollar caps count only the cost an
+// API reports (the claude CLI does; the HTTP APIs report tokens only).
+type Budget struct {
+	DailyTokens   int64
+	MonthlyTokens int64
+	DailyUSD      float64
+	MonthlyUSD    float64
+}
+
+// Capped reports whether any cap is set.
+func (b Budget) Capped() bool {
+	return b.DailyTokens > 0 || b.MonthlyTokens > 0 || b.DailyUSD > 0 || b.MonthlyUSD > 0
 }
 
 // DBPath is the path of the SQLite store.
@@ -201,6 +222,12 @@ type fileConfig struct {
 		MaxInputBytes  *int    `json:"max_input_bytes"`
 		MaxOutputTok   *int    `json:"max_output_tokens"`
 		ClaudeBin      *string `json:"claude_bin"`
+		Budget         struct {
+			DailyTokens   *int64   `json:"daily_tokens"`
+			MonthlyTokens *int64   `json:"monthly_tokens"`
+			DailyUSD      *float64 `json:"daily_usd"`
+			MonthlyUSD    *float64 `json:"monthly_usd"`
+		} `json:"budget"`
 	} `json:"llm"`
 	Recall struct {
 		K                *int     `json:"k"`
@@ -259,6 +286,11 @@ func (c *Config) applyFile(path string) {
 	c.setPositive("llm.timeout_seconds", &c.LLM.TimeoutSeconds, f.LLM.TimeoutSeconds)
 	c.setPositive("llm.max_input_bytes", &c.LLM.MaxInputBytes, f.LLM.MaxInputBytes)
 	c.setPositive("llm.max_output_tokens", &c.LLM.MaxOutputTok, f.LLM.MaxOutputTok)
+	bud := &c.LLM.Budget
+	setCap(c, "llm.budget.daily_tokens", &bud.DailyTokens, f.LLM.Budget.DailyTokens)
+	setCap(c, "llm.budget.monthly_tokens", &bud.MonthlyTokens, f.LLM.Budget.MonthlyTokens)
+	setCap(c, "llm.budget.daily_usd", &bud.DailyUSD, f.LLM.Budget.DailyUSD)
+	setCap(c, "llm.budget.monthly_usd", &bud.MonthlyUSD, f.LLM.Budget.MonthlyUSD)
 	r := &c.Recall
 	c.setPositive("recall.k", &r.K, f.Recall.K)
 	c.setPositive("recall.token_budget", &r.TokenBudget, f.Recall.TokenBudget)
@@ -337,6 +369,19 @@ func (c *Config) setPositive(name string, dst *int, v *int) {
 	}
 	if *v <= 0 {
 		c.warnf("%s=%d: must be positive", name, *v)
+		return
+	}
+	*dst = *v
+}
+
+// setCap sets a budget cap: zero (no cap) or more. NaN and infinities are
+// refused too, since no spend compares with them.
+func setCap[T int64 | float64](c *Config, name string, dst *T, v *T) {
+	if v == nil {
+		return
+	}
+	if f := float64(*v); f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		c.warnf("%s=%v: must be 0 (no cap) or more", name, *v)
 		return
 	}
 	*dst = *v

@@ -103,3 +103,28 @@ func TestLoadBadFileKeepsDefaults(t *testing.T) {
 		t.Fatalf("config %+v", c)
 	}
 }
+
+// TestBudget reads the LLM budget caps from config.json: zero or more is
+// taken, a negative cap is refused with a warning and leaves no cap.
+func TestBudget(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	body := `{"llm":{"budget":{"daily_tokens":50000,"monthly_tokens":-1,"daily_usd":0.5,"monthly_usd":0}}}`
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(env(map[string]string{"CLAUDE_MEMORY_DIR": dir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Budget{DailyTokens: 50000, DailyUSD: 0.5}
+	if c.LLM.Budget != want || !c.LLM.Budget.Capped() {
+		t.Errorf("budget %+v, want %+v", c.LLM.Budget, want)
+	}
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "llm.budget.monthly_tokens=-1") {
+		t.Errorf("warnings %q, want one on llm.budget.monthly_tokens", c.Warnings)
+	}
+	if (Budget{}).Capped() {
+		t.Error("the default budget is capped")
+	}
+}

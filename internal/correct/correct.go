@@ -72,8 +72,10 @@ func Pin(ctx context.Context, db *store.DB, x store.Entry, pin bool, now time.Ti
 		typ = store.TypePinned
 	}
 	if err := db.Update(ctx, func(tx *store.Tx) error {
-		_, err := tx.Append(ctx, event(typ, x, now, map[string]any{}))
-		return err
+		if _, err := tx.Append(ctx, event(typ, x, now, map[string]any{})); err != nil {
+			return err
+		}
+		return tx.ShareCorrection(ctx, x.ID) // one's own shared memory: the team sees the pin
 	}); err != nil {
 		return false, err
 	}

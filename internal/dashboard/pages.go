@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +19,9 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 )
 
 // pageData is what every template gets; each page fills its own part.
@@ -39,6 +42,7 @@ type pageData struct {
 	Sessions  []sessionRow
 	Session   *sessionData
 	Conflicts []conflictRow
+	Team      *teamData
 }
 
 func parseTemplates() (map[string]*template.Template, error) {
@@ -146,6 +150,10 @@ type overviewData struct {
 	Pinned         int
 	DBBytes        string
 	RecentMemories []store.Entry
+	// Spend is LLM extraction's spend of the day and month, nil when
+	// nothing was spent this month and no cap is set.
+	Spend   *spend.Status
+	Reached string // the cap reached, if one is
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) error {
@@ -172,6 +180,16 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) error {
 	}
 	if o.RecentMemories, err = s.db.Read().Entries(ctx, store.EntryFilter{Project: d.Project, Limit: 8}); err != nil {
 		return err
+	}
+	sp, err := spend.Read(ctx, s.db, s.caps, s.now())
+	if err != nil {
+		return err
+	}
+	if sp.Month.Calls > 0 || s.caps.Capped() {
+		o.Spend = &sp
+		if c, ok := sp.Reached(); ok {
+			o.Reached = c.String()
+		}
 	}
 	d.Overview = o
 	return s.render(w, "overview", d)
@@ -771,4 +789,51 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, "/conflicts?done=resolved", http.StatusSeeOther)
 	return nil
+}
+
+// ---- team
+
+// teamData is the team page: this machine's team and sync state, read from
+// the data directory and the store (the dashboard never touches the
+// network), who shared what, and the newest of it.
+type teamData struct {
+	Joined    bool
+	Status    team.Status
+	Projects  []teamProject
+	Authors   []store.Author
+	SharedOwn int
+	Recent    []store.Entry
+}
+
+type teamProject struct{ Dir, Identity string }
+
+func (s *Server) team(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	d := s.base(r, "Team", "team")
+	td := &teamData{}
+	d.Team = td
+	if s.dataDir != "" {
+		tc, err := team.LoadConfig(s.dataDir)
+		switch {
+		case err == nil:
+			td.Joined = true
+			if td.Status, err = team.LocalStatus(ctx, s.db, tc); err != nil {
+				return err
+			}
+			for dir, id := range tc.Projects {
+				td.Projects = append(td.Projects, teamProject{dir, id})
+			}
+			sort.Slice(td.Projects, func(i, j int) bool { return td.Projects[i].Dir < td.Projects[j].Dir })
+		case !errors.Is(err, team.ErrNotJoined):
+			return err
+		}
+	}
+	var err error
+	if td.Authors, td.SharedOwn, err = s.db.TeamAuthors(ctx); err != nil {
+		return err
+	}
+	if td.Recent, err = s.db.TeamEntries(ctx, 50); err != nil {
+		return err
+	}
+	return s.render(w, "team", d)
 }

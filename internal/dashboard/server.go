@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -53,6 +54,11 @@ type Options struct {
 	Now func() time.Time
 	// Log receives request errors; nil discards them.
 	Log *slog.Logger
+	// DataDir is the data directory, where team.json says whether this
+	// machine is in a team (the team page); "" shows none.
+	DataDir string
+	// Budget is the LLM spend caps the overview shows spend against.
+	Budget config.Budget
 }
 
 // Server is the dashboard over one store.
@@ -62,18 +68,20 @@ type Server struct {
 	csrf  string
 	now   func() time.Time
 	log   *slog.Logger
+	caps  config.Budget
 	tmpl  map[string]*template.Template
 	css   []byte
 	// hosts are the Host header values accepted, origins the Origin values.
 	hosts, origins map[string]bool
 	cookie         string // the cookie's name
+	dataDir        string
 }
 
 // New returns a dashboard over db that accepts requests addressed to addr
 // (the listener's "127.0.0.1:PORT"). Returns an error only when the
 // embedded templates do not parse or no random token can be made.
 func New(db *store.DB, addr string, opt Options) (*Server, error) {
-	s := &Server{db: db, token: opt.Token, now: opt.Now, log: opt.Log}
+	s := &Server{db: db, token: opt.Token, now: opt.Now, log: opt.Log, dataDir: opt.DataDir, caps: opt.Budget}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -198,6 +206,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /sessions", s.sessions)
 	page("GET /session/{id}", s.session)
 	page("GET /conflicts", s.conflicts)
+	page("GET /team", s.team)
 	page("POST /memory/{cid}/stage", s.setStage)
 	page("POST /memory/{cid}/pin", s.setPin)
 	page("POST /memory/{cid}/edit", s.edit)

@@ -596,7 +596,9 @@ func (f *found) rules(s *sent, pp phrase, pat int) (vetoed bool) {
 // candidate is made.
 func (f *found) task(s *sent) {
 	if p, at := s.matchIf(taskPhrases, func(p phrase, at int) bool {
-		return p.s != "todo" || !strings.HasPrefix(s.low[at:], "todo list")
+		// An assistant marks work left with "TODO"; its "Todo updated" or
+		// "the Todo app" names a list or a product.
+		return p.s != "todo" || !strings.HasPrefix(s.low[at:], "todo list") && (s.user || s.norm[at:at+4] == "TODO")
 	}); at >= 0 {
 		f.set(Task, at, len(p.s), p.w, plain)
 	}
@@ -1023,6 +1025,9 @@ func ourIs(low string) (int, int) {
 // more than the marker.
 func foundMarker(s *sent) (found, content bool) {
 	b := s.low[s.body:]
+	for _, we := range []string{"i ", "i've ", "we ", "we've "} {
+		b = strings.TrimPrefix(b, we) // "I found the problem!"
+	}
 	for _, m := range foundMarkers {
 		if strings.HasPrefix(b, m) {
 			rest := strings.Trim(b[len(m):], " .!:")

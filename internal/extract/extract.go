@@ -2,6 +2,7 @@
 package extract
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -113,6 +114,7 @@ type extractor struct {
 	cands []*cand
 	turn  int   // position of the last user message
 	open  *cand // the current turn's lesson still waiting for its fix
+	own   bool  // the current turn runs one of the plugin's own commands
 
 	claims map[*sent][]claim.Claim // parsed sentences (claims.go)
 }
@@ -122,12 +124,18 @@ func (x *extractor) message(i int) {
 	role := strings.ToLower(strings.TrimSpace(m.Role))
 	switch role {
 	case "user", "human":
-		x.turn, x.open = i, nil
+		x.turn, x.open, x.own = i, nil, ownCommand(m.Text)
+		if typedByClient(m.Text) {
+			return
+		}
 		if bareAcceptance(m.Text) {
 			x.acceptPlan(i)
 			return
 		}
 	case "assistant":
+		if x.own {
+			return // the plugin's own output, read back to the user
+		}
 	default:
 		return // tool output is read only as a lesson's failure
 	}
@@ -143,6 +151,8 @@ func (x *extractor) message(i int) {
 		ss[k].shape, ss[k].planned = sp.shape, planned
 	}
 	fixNext := false
+	n0 := len(x.cands)
+	defer func() { x.antecedents(ss, x.cands[n0:]) }()
 	for k, s := range ss {
 		if s.used {
 			continue // already quoted in a lesson
@@ -166,6 +176,34 @@ func (x *extractor) message(i int) {
 		}
 		x.sentence(ss, k, fixNext)
 		fixNext = false
+	}
+}
+
+// antecedents gives each candidate of one message that opens with a
+// pronoun ("This is now a slash command that …") the sentence before it in
+// the message, which names what the pronoun stands for: quoted first and put
+// in front of the body. A lesson's failure names its subject already.
+func (x *extractor) antecedents(ss []*sent, cs []*cand) {
+	for _, c := range cs {
+		if c.typ == Lesson || len(c.ev) == 0 || !danglingOpener(c.body) {
+			continue
+		}
+		v := c.ev[len(c.ev)-1]
+		k := 0
+		for k+1 < len(ss) && ss[k+1].off <= v.off {
+			k++
+		}
+		if k == 0 || ss[k].msg != v.msg {
+			continue
+		}
+		p := ss[k-1]
+		if p.shape&(shapeCode|shapeBlock|shapeTable|shapeHeading) != 0 || isQuestion(p) || danglingOpener(p.norm) || noise(p) != notNoise {
+			continue
+		}
+		off, q := p.quote(p.body)
+		c.ev = append([]evi{{p.msg, off, q}}, c.ev...)
+		c.body = joinBody(strings.TrimRight(clean(p.norm), ":"), c.body)
+		c.title = ""
 	}
 }
 
@@ -280,7 +318,42 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 	if c.value != "" && c.typ != Reference {
 		c.score += 0.3
 	}
+	if s.user && c.typ != Lesson && c.typ != Task && danglingOpener(c.body) {
+		x.referent(s, c)
+	}
 	x.cands = append(x.cands, c)
+}
+
+// referent gives a user's rule that opens with a pronoun ("they should
+// always be committed") the thing it stands for: the first sentence of the
+// assistant's message before it that names a path or a code span, quoted
+// first and put in front of the body. Without one the rule stays dangling
+// and standsAlone drops it.
+func (x *extractor) referent(s *sent, c *cand) {
+	prev := s.msg - 1
+	for prev >= 0 && strings.ToLower(x.msgs[prev].Role) == "tool" {
+		prev--
+	}
+	if prev < 0 || strings.ToLower(x.msgs[prev].Role) != "assistant" {
+		return
+	}
+	text := x.msgs[prev].Text
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	for _, sp := range sentences(text) {
+		p := newSent(prev, sp.start, text[sp.start:limit(text, sp.start, sp.end)], false)
+		if sp.shape&(shapeCode|shapeBlock|shapeTable|shapeHeading) != 0 || isQuestion(p) || danglingOpener(p.norm) {
+			continue
+		}
+		if len(paths(p.norm)) == 0 && !strings.Contains(p.norm, "`") {
+			continue
+		}
+		off, q := p.quote(p.body)
+		c.ev = append([]evi{{prev, off, q}}, c.ev...)
+		c.body = joinBody(strings.TrimRight(clean(p.norm), ":"), clean(s.norm))
+		return
+	}
 }
 
 // anaphoric reports a decision whose object points back ("let's go with
@@ -456,7 +529,35 @@ func (x *extractor) failure(i int, about string) (evi, bool) {
 			return evi{j, off, q}, true
 		}
 	}
+	if x.turn >= 0 && x.turn < i {
+		// the error the user pasted in the turn's prompt
+		if off, q, ok := pastedLine(x.msgs[x.turn].Text); ok && sharesWord(lowerASCII(q), about) {
+			return evi{x.turn, off, q}, true
+		}
+	}
 	return evi{}, false
+}
+
+// pastedLine finds the first line of a user's message that is an error
+// message pasted from a console or a log (pastedError), trimmed.
+func pastedLine(text string) (int, string, bool) {
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := strings.TrimSpace(text[pos:end])
+		if line != "" && len(line) <= maxQuote && pastedError(line) {
+			return pos + strings.Index(text[pos:end], line), line, true
+		}
+		pos = end + 1
+	}
+	return 0, "", false
 }
 
 // entries merges, scores, caps and orders the candidates.
@@ -477,6 +578,7 @@ func (x *extractor) entries() []Entry {
 		}
 		kept = append(kept, c)
 	}
+	kept = survivors(kept)
 	if len(kept) > maxEntries {
 		sort.SliceStable(kept, func(i, j int) bool {
 			if kept[i].score != kept[j].score {
@@ -525,6 +627,49 @@ func (x *extractor) entries() []Entry {
 	return out
 }
 
+// survivors drops what a later message of the session overturned: a
+// statement whose role a later one says it changes ("the API listens on
+// 8443", then "update: it now listens on 9443"), or decides differently
+// about the same subject ("Upload limit: 5 MB", then "Upload limit: 8 MB").
+// Without a shared subject two values of one role are often two things:
+// "uv run x.py" and "npm run dev" both name a package manager. Within a session the later one is the
+// state the session ended in; across sessions the conflict ledger decides.
+func survivors(cs []*cand) []*cand {
+	claims := make([][]claim.Claim, len(cs))
+	for i, c := range cs {
+		if conflicting(c.typ) {
+			claims[i] = claim.Parse(c.body)
+		}
+	}
+	out := cs[:0:0]
+	for i, c := range cs {
+		overturned := false
+		for j := range cs {
+			if j == i || cs[j].from <= c.from || len(claims[i]) == 0 || len(claims[j]) == 0 {
+				continue
+			}
+			rel, role, _, _ := claim.Compare(claims[i], claims[j])
+			if claim.Identifier(role) {
+				continue // "test keys in fixtures/ rather than ./keys": a project has many paths
+			}
+			if rel == claim.Supersedes || rel == claim.Contradicts && c.subject != "" && c.subject == cs[j].subject {
+				overturned = true
+				break
+			}
+		}
+		if !overturned {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// conflicting reports the types whose statements can contradict each
+// other; lessons and tasks do not decide a value.
+func conflicting(t Type) bool {
+	return t == Decision || t == Fact || t == Preference || t == Constraint
+}
+
 // quoted reports whether every quote of c says something: a quote of
 // nothing would make an entry no aligner can check.
 func quoted(c *cand) bool {
@@ -541,6 +686,9 @@ func quoted(c *cand) bool {
 // naming the same URL or ticket.
 func mergeTarget(kept []*cand, c *cand) *cand {
 	for _, k := range kept {
+		if sameFinding(k, c) {
+			return k
+		}
 		if k.typ != c.typ || k.subject == "" || k.subject != c.subject {
 			continue
 		}
@@ -554,6 +702,67 @@ func mergeTarget(kept []*cand, c *cand) *cand {
 		}
 	}
 	return nil
+}
+
+// sameFinding reports two lessons or facts of one session that say the
+// same thing in other words ("Root cause: invalid model x-1 in a.py",
+// "The error is caused by the invalid model x-1"): they name the same
+// identifier, a word with a digit, dot, slash or underscore in it, and
+// most of the shorter one's words are in the longer.
+func sameFinding(k, c *cand) bool {
+	if k.typ != Lesson && k.typ != Fact || c.typ != Lesson && c.typ != Fact {
+		return false
+	}
+	shared, ident := 0, false
+	for _, w := range c.words {
+		if in(k.words, w) {
+			shared++
+			ident = ident || strings.ContainsAny(w, "0123456789./_")
+		}
+	}
+	address := false
+	for _, a := range addresses(c.body) {
+		address = address || in(addresses(k.body), a)
+	}
+	if k.typ == Fact && c.typ == Fact {
+		// Two facts about one address are one memory of what runs there;
+		// two list items about one route or file ("GET /x/{id} - …", "PUT
+		// /x/{id} - …") say different things unless most words are shared.
+		return address || ident && jaccard(k.words, c.words) >= 0.5
+	}
+	return ident && shared*2 >= min(len(k.words), len(c.words)) && shared >= 3
+}
+
+// addresses lists the host:port addresses text names, without scheme or
+// path: "localhost:7311" of "http://localhost:7311/ (Go server)".
+func addresses(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, "()[]<>,;`'\"")
+		w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")
+		if i := strings.IndexByte(w, '/'); i >= 0 {
+			w = w[:i]
+		}
+		if hostPort(w) {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return out
+}
+
+// hostPort reports an address with a port: "localhost:3051",
+// "http://10.0.0.5:8080/api", "db.internal:5432".
+func hostPort(w string) bool {
+	w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")
+	h, rest, ok := strings.Cut(w, ":")
+	if !ok || h == "" || !strings.ContainsAny(h, ".abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return false // "12:30" is a time
+	}
+	n := 0
+	for n < len(rest) && isDigit(rest[n]) {
+		n++
+	}
+	return n >= 2 && n <= 5 && (n == len(rest) || rest[n] == '/')
 }
 
 func mergeInto(k, c *cand) {
@@ -694,27 +903,69 @@ func (x *extractor) passesLater(i int) bool {
 	if !ok {
 		return false
 	}
-	key := commandWords(strings.TrimSuffix(cmd, " (error)"))
+	key := CommandKey(strings.TrimSuffix(cmd, " (error)"))
 	for _, m := range x.msgs[i+1:] {
 		if strings.ToLower(m.Role) != "tool" {
 			continue
 		}
 		h := first(m.Text)
-		if c, ok := strings.CutPrefix(h, "Bash: "); ok && !strings.HasSuffix(c, " (error)") && commandWords(c) == key {
+		if c, ok := strings.CutPrefix(h, "Bash: "); ok && !strings.HasSuffix(c, " (error)") && CommandKey(c) == key {
 			return true
 		}
 	}
 	return false
 }
 
-// commandWords is a command's first two words (three after "run" or
-// "exec"): "cargo build --features x" and "cargo build" are runs of one
-// command.
-func commandWords(cmd string) string {
+// CommandKey names the command a shell line runs, so that runs of one
+// command compare equal however they were prefixed or redirected: the
+// first command of a chain, without environment assignments and wrappers
+// in front ("CI=1 ./x.sh", "cd api && ./x.sh", "timeout 60 ./x.sh") or
+// what follows a pipe or redirect, as its program and first word before
+// any flag (two after "run", "exec" or "x": "uv run pytest" and "uv run
+// ruff" are two commands). "cargo build --features x" and "cargo build"
+// are runs of one command.
+func CommandKey(cmd string) string {
 	f := strings.Fields(cmd)
+	for i, w := range f {
+		if w == "|" || w == "||" || w == ";" || strings.HasPrefix(w, ">") || strings.HasPrefix(w, "2>") || strings.HasPrefix(w, "&>") {
+			f = f[:i]
+			break
+		}
+	}
+	for len(f) > 0 {
+		switch w := f[0]; {
+		case w == "cd" || w == "pushd":
+			k := slices.Index(f, "&&")
+			if k < 0 {
+				return "cd"
+			}
+			f = f[k+1:]
+		case w == "timeout" && len(f) > 1:
+			f = f[2:]
+		case w == "sudo" || w == "env" || w == "time" || w == "nohup" || w == "exec" || w == "command":
+			f = f[1:]
+		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-"):
+			f = f[1:] // CI=1
+		default:
+			if k := slices.Index(f, "&&"); k >= 0 {
+				f = f[:k]
+			}
+			return commandOf(f)
+		}
+	}
+	return ""
+}
+
+// commandOf is the program and the words after it up to the first flag:
+// two words, three after "run", "exec" or "x".
+func commandOf(f []string) string {
 	n := 2
 	if len(f) > 2 && in([]string{"run", "exec", "x"}, f[1]) {
-		n = 3 // "uv run pytest" and "uv run ruff" are two commands
+		n = 3
 	}
-	return strings.Join(f[:min(n, len(f))], " ")
+	k := 0
+	for k < min(n, len(f)) && (k == 0 || !strings.HasPrefix(f[k], "-")) {
+		k++
+	}
+	return strings.Join(f[:k], " ")
 }

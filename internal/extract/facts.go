@@ -57,7 +57,7 @@ func (x *extractor) blockCommand(ss []*sent, k int) {
 	}
 	c := x.addFact(s, line, line, 1.5)
 	c.labelled = false
-	c.subject = commandWords(cmd)
+	c.subject = CommandKey(cmd)
 	c.title, c.body = clip(line, maxTitle), line
 	if label != "" {
 		c.title = clip(label+": "+line, maxTitle)
@@ -124,7 +124,7 @@ func (x *extractor) labelFact(s *sent) {
 	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
 	if len(strings.Fields(label)) > 4 || value == "" || sequenceLabel(label) ||
 		startsWithPhrase(lowerASCII(label), narrationVerbs) || startsWithPhrase(lowerASCII(value), narrationVerbs) ||
-		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
+		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) && !codeName(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
 	x.addFact(s, label, value, 1.5)
@@ -411,7 +411,7 @@ func (x *extractor) commands() {
 			if k := strings.IndexByte(c, '\n'); k >= 0 {
 				c = c[:k]
 			}
-			runs[commandWords(strings.TrimSuffix(c, " (error)"))]++
+			runs[CommandKey(strings.TrimSuffix(c, " (error)"))]++
 		}
 	}
 	seen := map[string]bool{}
@@ -434,7 +434,7 @@ func (x *extractor) commands() {
 			}
 		}
 		cmd = commandHead(strings.TrimSpace(cmd))
-		key := commandWords(cmd)
+		key := CommandKey(cmd)
 		if cmd == "" || seen[key] || runs[key] < 2 || !startsWithPhrase(lowerASCII(cmd), runners) || len(cmd) > maxQuote {
 			continue
 		}
@@ -477,6 +477,30 @@ func commandHead(cmd string) string {
 // Scanner (`src/scanner/`)".
 func namesPath(label string) bool {
 	return strings.Contains(label, "/") && len(paths(label)) > 0
+}
+
+// codeName reports a label that is one identifier as code spells it:
+// "InMemoryOrderStore", "retry_budget" — a class, a module or a setting the
+// value then describes — and not a word or a heading.
+func codeName(label string) bool {
+	if strings.ContainsAny(label, " \t") || len(label) < 4 {
+		return false
+	}
+	upper, inner := 0, false
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper++
+			inner = inner || i > 0 && label[i-1] >= 'a' && label[i-1] <= 'z'
+		case c == '_' && i > 0 && i < len(label)-1:
+			inner = true
+		case isWordByte(c):
+		default:
+			return false
+		}
+	}
+	return inner && upper < len(label)/2
 }
 
 // createdWith keeps "Created `path` with:" and the first item of the list

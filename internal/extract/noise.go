@@ -323,8 +323,22 @@ func (x *extractor) keeps(c *cand) bool {
 	if c.typ == Lesson && !c.user && (!c.fixed && !c.diagnosed && !c.resolved || c.fixOnly) {
 		return false // a guess mid-debugging, or "I fixed the typos" with nothing learnt
 	}
+	body := c.body
+	if body == "" && len(c.ev) > 0 {
+		body = clean(c.ev[0].quote)
+	}
+	if !standsAlone(c.typ, body) {
+		return false
+	}
 	if c.user {
-		return true
+		if c.typ == Lesson {
+			return !c.fixOnly // "Fix: ok i think i fixed it" learns nothing
+		}
+		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body)
+	}
+	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body)) ||
+		c.typ == Fact && momentFact(body) {
+		return false
 	}
 	switch c.typ {
 	case Decision, Constraint, Preference, Task:

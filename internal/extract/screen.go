@@ -58,7 +58,7 @@ func (x *extractor) screens(e Entry, byIndex map[int]int) bool {
 			return false
 		}
 	}
-	c := &cand{typ: e.Type, from: pos, user: s.user, fixed: true}
+	c := &cand{typ: e.Type, from: pos, user: s.user, fixed: true, body: e.Body, ev: []evi{{pos, 0, first.Quote}}}
 	return x.keeps(c)
 }
 

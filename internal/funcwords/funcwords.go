@@ -5,70 +5,98 @@ package funcwords
 
 import (
 	_ "embed"
+	"math/bits"
+	"strconv"
 	"strings"
-	"sync"
 )
 
+// lists is a first line "# code code ..." naming the languages, then one line
+// per word, sorted by byte, "word mask": mask is the hex bit set of the
+// languages listing the word (bit i for the i-th code). It is searched in
+// place: a hook process looks up a prompt's few words once, and parsing the
+// table into a map cost more than ten milliseconds.
+//
 //go:embed lists.txt
 var lists string
 
+// header and words are the two parts of lists.
+var header, words = func() (string, string) {
+	h, w, _ := strings.Cut(lists, "\n")
+	return h, w
+}()
+
 // english is always among a text's languages: code talk mixes it into every
 // other language ("el deploy de staging").
-const english = "eng"
+var english = uint64(1) << index("eng")
 
-var (
-	load   sync.Once
-	byWord map[string][]int // word -> the languages (indexes into codes) listing it
-	codes  []string
-)
-
-func parse() {
-	byWord = map[string][]int{}
-	for line := range strings.Lines(lists) {
-		fs := strings.Fields(line)
-		if len(fs) < 2 {
-			continue
-		}
-		lang := len(codes)
-		codes = append(codes, fs[0])
-		for _, w := range fs[1:] {
-			byWord[w] = append(byWord[w], lang)
+// index is the bit of language code, or 63 past the last for a code not
+// listed (no word has it).
+func index(code string) int {
+	for i, c := range strings.Fields(strings.TrimPrefix(header, "#")) {
+		if c == code {
+			return i
 		}
 	}
+	return 63
+}
+
+// mask is the languages listing w as a function word.
+func mask(w string) uint64 {
+	lo, hi := 0, len(words)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		start := strings.LastIndexByte(words[:mid], '\n') + 1
+		end := strings.IndexByte(words[start:], '\n')
+		if end < 0 {
+			end = len(words)
+		} else {
+			end += start
+		}
+		word, hex, _ := strings.Cut(words[start:end], " ")
+		switch {
+		case word == w:
+			m, _ := strconv.ParseUint(hex, 16, 64)
+			return m
+		case word < w:
+			lo = end + 1
+		default:
+			hi = start
+		}
+	}
+	return 0
 }
 
 // Set is the function words of the languages a text was found to be in.
-type Set struct {
-	langs map[int]bool
-}
+type Set struct{ langs uint64 }
 
-// For is the set of function words for text whose lower-case words are
+// For is the set of function words for a text whose lower-case words are
 // words: English's, and those of the languages most evident in it, the
 // ones whose lists hold the most of its distinct words (at least two, so
 // one Catalan "port" makes no English prompt Catalan). Several languages
 // tie where their lists overlap (Spanish, Galician and Catalan): they are
-// all taken.
+// all taken. English competes too: where it holds the most, no other list
+// applies, since another language's short words ("i", "for", "tag") would
+// drop an English prompt's content words.
 func For(words []string) Set {
-	load.Do(parse)
-	count := map[int]int{}
-	seen := map[string]bool{}
+	var count [64]int
+	seen := make(map[string]bool, len(words))
 	for _, w := range words {
 		if seen[w] {
 			continue
 		}
 		seen[w] = true
-		for _, l := range byWord[w] {
-			count[l]++
+		for m := mask(w); m != 0; m &= m - 1 {
+			count[bits.TrailingZeros64(m)]++
 		}
 	}
 	best := 2
 	for _, n := range count {
 		best = max(best, n)
 	}
-	s := Set{langs: map[int]bool{}}
-	for l, code := range codes {
-		if code == english || count[l] == best {
-			s.langs[l] = true
+	s := Set{langs: english}
+	for i, n := range count {
+		if n == best {
+			s.langs |= 1 << i
 		}
 	}
 	return s
@@ -76,26 +104,15 @@ func For(words []string) Set {
 
 // Has reports whether w, lower-case, is a function word of the set's
 // languages.
-func (s Set) Has(w string) bool {
-	for _, l := range byWord[w] {
-		if s.langs[l] {
-			return true
-		}
-	}
-	return false
-}
+func (s Set) Has(w string) bool { return mask(w)&s.langs != 0 }
 
 // Languages are the codes of the set's languages (ISO 639-3, as the lists
-// name them), English first.
+// name them), in the lists' order.
 func (s Set) Languages() []string {
 	var out []string
-	for l, code := range codes {
-		if s.langs[l] {
-			if code == english {
-				out = append([]string{code}, out...)
-			} else {
-				out = append(out, code)
-			}
+	for i, c := range strings.Fields(strings.TrimPrefix(header, "#")) {
+		if s.langs&(1<<i) != 0 {
+			out = append(out, c)
 		}
 	}
 	return out

@@ -11,7 +11,9 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/capture"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/citation"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claudemd"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
@@ -20,6 +22,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -172,7 +175,13 @@ func SessionStart(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Repl
 	s, registered := lookup(ctx, env, db, ev)
 	var brief string
 	if env.Config.Recall.Brief {
-		if brief, err = recall.Brief(ctx, db, env.Config.Recall, s.Project, s.ID); err != nil {
+		var notices []string
+		if n, err := spend.Notice(ctx, db, s.ID, env.Now()); err != nil {
+			env.Log.Warn("LLM budget notice", "err", err)
+		} else if n != "" {
+			notices = append(notices, n)
+		}
+		if brief, err = recall.BriefWith(ctx, db, env.Config.Recall, s.Project, s.ID, notices); err != nil {
 			return hook.Reply{}, fmt.Errorf("brief: %w", err)
 		}
 	}
@@ -280,7 +289,9 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	s, registered := lookup(ctx, env, db, ev)
 	var inj recall.Injection
 	if env.Config.Recall.Memories && !pause.Paused(env.Config.DataDir, ev.SessionID) {
-		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID, Prompt: prompt, Now: env.Now()})
+		home, _ := os.UserHomeDir()
+		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID,
+			Prompt: prompt, Now: env.Now(), InContext: claudemd.Read(ev.Cwd, home)})
 		if err != nil {
 			env.Log.Error("recall", "err", err)
 		}
@@ -518,6 +529,12 @@ func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) 
 			res, err := p.Process(pctx, sessionID)
 			if err == nil {
 				env.Log.Debug("processed", "messages", res.Messages, "verified", res.Verified, "candidates", res.Candidates)
+				// The worker would have synced; without one, start the sync.
+				if _, err := os.Stat(filepath.Join(env.Config.DataDir, config.TeamFile)); err == nil {
+					if err := pipeline.SpawnTeamSync(workerEnv(env)); err != nil {
+						env.Log.Error("start the team sync", "err", err)
+					}
+				}
 				return nil
 			}
 			if pctx.Err() == nil {

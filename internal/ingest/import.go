@@ -20,6 +20,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
@@ -146,8 +147,11 @@ type Importer struct {
 	DB        *store.DB // opened with store.Options.Bulk
 	Extractor pipeline.Extractor
 	Fallback  pipeline.Extractor // used when Extractor fails; nil means none
-	Log       *slog.Logger
-	Now       func() time.Time
+	// Budget holds Extractor to the LLM spend caps; nil means none. It must
+	// defer its writes (spend.Meter.Defer): the writer stores them.
+	Budget *spend.Meter
+	Log    *slog.Logger
+	Now    func() time.Time
 	// Since skips transcripts started and last written before it.
 	Since time.Time
 	// Project is the directory whose project takes sessions whose rows
@@ -193,7 +197,7 @@ const (
 // the summary even with an error.
 func (im *Importer) Run(ctx context.Context, jobs []Job, progress func(done int, sum *Summary, failed []Failure)) (*Summary, error) {
 	im.rec = &capture.Recorder{DB: im.DB, Log: im.Log}
-	im.proc = &pipeline.Processor{DB: im.DB, Extractor: im.Extractor, Fallback: im.Fallback, Log: im.Log, Now: im.Now}
+	im.proc = &pipeline.Processor{DB: im.DB, Extractor: im.Extractor, Fallback: im.Fallback, Budget: im.Budget, Log: im.Log, Now: im.Now}
 	if im.Project != "" {
 		abs, err := filepath.Abs(im.Project)
 		if err != nil {
@@ -317,6 +321,10 @@ func (im *Importer) run(ctx context.Context, jobs []Job, sum *Summary, progress 
 	)
 	commit := func() error {
 		if tx != nil {
+			// Spend of a plan whose write failed goes with the batch.
+			if err := im.Budget.Flush(wc, tx); err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
 			if err := tx.Commit(); err != nil {
 				return fmt.Errorf("import: %w", err) // the deferred Rollback ends it
 			}
@@ -358,8 +366,10 @@ func (im *Importer) run(ctx context.Context, jobs []Job, sum *Summary, progress 
 		var one Summary // what this transcript adds, if it does
 		if err == nil && out == outcomeImported {
 			err = tx.Savepoint(wc, func() error {
-				out, err = im.write(wc, tx, s, &one)
-				return err
+				if out, err = im.write(wc, tx, s, &one); err != nil {
+					return err
+				}
+				return im.Budget.Flush(wc, tx)
 			})
 		}
 		held++

@@ -9,6 +9,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 )
 
 // Anthropic API defaults.
@@ -78,7 +79,23 @@ type anthropicResponse struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	} `json:"content"`
-	StopReason string `json:"stop_reason"`
+	StopReason string         `json:"stop_reason"`
+	Usage      anthropicUsage `json:"usage"`
+}
+
+// anthropicUsage is the Messages API's usage object, which the claude CLI's
+// result envelope repeats.
+type anthropicUsage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+}
+
+// usage counts every input token, cached or not: each is sent and billed.
+func (u anthropicUsage) usage(costUSD float64) spend.Usage {
+	return spend.Usage{InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
+		OutputTokens: u.OutputTokens, CostUSD: costUSD}
 }
 
 // complete sends one request and returns the text of the reply.
@@ -100,6 +117,7 @@ func (a *Anthropic) complete(ctx context.Context, text string, l Limits) (string
 	if err := postJSON(ctx, c, a.BaseURL+"/v1/messages", hdr, a.APIKey, req, &resp); err != nil {
 		return "", err
 	}
+	spend.Report(ctx, resp.Usage.usage(0))
 	var b strings.Builder
 	for _, c := range resp.Content {
 		if c.Type == "text" {

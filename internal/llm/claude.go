@@ -17,6 +17,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
 
@@ -92,13 +93,15 @@ func (e *ClaudeError) Error() string {
 
 // envelope is the single object `claude -p --output-format json` prints.
 type envelope struct {
-	Type           string   `json:"type"`
-	Subtype        string   `json:"subtype"`
-	IsError        bool     `json:"is_error"`
-	Result         *string  `json:"result"` // absent on some errors (error_max_turns)
-	Errors         []string `json:"errors"`
-	SessionID      string   `json:"session_id"`
-	APIErrorStatus *int     `json:"api_error_status"`
+	Type           string          `json:"type"`
+	Subtype        string          `json:"subtype"`
+	IsError        bool            `json:"is_error"`
+	Result         *string         `json:"result"` // absent on some errors (error_max_turns)
+	Errors         []string        `json:"errors"`
+	SessionID      string          `json:"session_id"`
+	APIErrorStatus *int            `json:"api_error_status"`
+	Usage          *anthropicUsage `json:"usage"`
+	TotalCostUSD   float64         `json:"total_cost_usd"`
 }
 
 // run executes the CLI with text on stdin and returns the result text.
@@ -131,6 +134,13 @@ func (c *Claude) run(ctx context.Context, text string, l Limits) (string, error)
 	var env0 envelope
 	envErr := decodeEnvelope(stdout.buf.Bytes(), &env0)
 	c.cleanup(env, dir, sid, env0.SessionID)
+	if envErr == nil && (env0.Usage != nil || env0.TotalCostUSD > 0) {
+		var u anthropicUsage
+		if env0.Usage != nil {
+			u = *env0.Usage
+		}
+		spend.Report(ctx, u.usage(env0.TotalCostUSD))
+	}
 
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("run %s: %w", filepath.Base(c.Bin), err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 )
 
 // OpenAIBaseURL is the default base URL of the OpenAI backend.
@@ -72,6 +73,10 @@ type openaiResponse struct {
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+	} `json:"usage"`
 }
 
 // complete sends one request and returns the text of the first choice.
@@ -99,6 +104,7 @@ func (o *OpenAI) complete(ctx context.Context, text string, l Limits) (string, e
 	if err := postJSON(ctx, c, o.BaseURL+"/chat/completions", hdr, o.APIKey, req, &resp); err != nil {
 		return "", err
 	}
+	spend.Report(ctx, spend.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens})
 	if len(resp.Choices) == 0 || resp.Choices[0].Message.Content == nil {
 		return "", errors.New("reply has no message content")
 	}

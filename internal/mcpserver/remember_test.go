@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -44,6 +43,16 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	add("s", store.TypeAgentResponse, "Noted. The refunds queue is drained every night at two.", nil)
 	tool("s", "Read", "/src/config.yaml", "the cache is flushed every fifteen minutes by the sweeper")
 	tool("s", "Bash", "go test ./orders/...", "ok orders: the integration suite needs a running docker daemon")
+	tool("s", "Bash", "cat docs/testing.md | head -20", "the load tests run against a copy of production")
+	tool("s", "Bash", "echo dGhlIHN0YWdpbmcgY2x1c3Rlcg== | base64 -d", "the staging cluster lives in region north nine")
+	tool("s", "Bash", `printf '\x74\x68\x65 cron'`, "the cron job rotates keys every ninety days")
+	tool("s", "Bash", `python3 -c "print('ruof noisrev'[::-1])"`, "the mobile app pins certificate version four")
+	tool("s", "Bash", "rev /tmp/r.txt", "the search index rebuilds on every sunday morning")
+	tool("s", "Bash", "cat > /tmp/plan.md <<EOF the primary EOF", "")
+	tool("s", "Bash", "cat /tmp/plan.md", "the primary database fails over to replica b")
+	tool("s", "Bash", "git log --oneline | tee /tmp/t.txt > /dev/null", "")
+	tool("s", "Bash", "head -5 /tmp/t.txt", "the metrics exporter listens on port ninety ninety")
+	tool("s", "Bash", "grep -rn exporter .", "notes.md: the alerting rules page the on call phone")
 	tool("s", "Bash", `echo "the billing service stores invoices in bucket alpha seven"`, "the billing service stores invoices in bucket alpha seven")
 	tool("s", "Write", "/tmp/notes.md", "File created successfully at: /tmp/notes.md", "/tmp/notes.md")
 	tool("s", "Read", "/tmp/notes.md", "the deploy window is every tuesday at noon sharp", "/tmp/notes.md")
@@ -70,7 +79,7 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	old := connect(t, &Server{Config: cfg, Project: "/p", SessionID: "old"})
 	out, isErr := remember(old, "The orders service uses Postgres", "the orders service uses Postgres for storage")
 	userCID := regexp.MustCompile(`mem:[0-9a-f]+`).FindString(out)
-	if isErr || !strings.Contains(out, "verified") || userCID == "" {
+	if isErr || savedStage(out) != "verified" || userCID == "" {
 		t.Fatalf("remember the user's words: %s", out)
 	}
 
@@ -81,7 +90,15 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	}{
 		{"the user's prompt", "retries failed charges three times", "verified"},
 		{"a file read", "the cache is flushed every fifteen minutes", "verified"},
-		{"a command's output", "the integration suite needs a running docker daemon", "verified"},
+		{"a command that reads a file", "the load tests run against a copy of production", "verified"},
+		{"a build's output", "the integration suite needs a running docker daemon", "unverified"},
+		{"a base64 the model decoded", "the staging cluster lives in region north nine", "unverified"},
+		{"a printf", "the cron job rotates keys every ninety days", "unverified"},
+		{"a python -c", "the mobile app pins certificate version four", "unverified"},
+		{"a rev", "the search index rebuilds on every sunday morning", "unverified"},
+		{"a heredoc file read back", "the primary database fails over to replica b", "unverified"},
+		{"a tee file read back", "the metrics exporter listens on port ninety ninety", "unverified"},
+		{"a search of a tree the model wrote to", "the alerting rules page the on call phone", "unverified"},
 		{"the model's answer", "the refunds queue is drained every night at two", "unverified"},
 		{"an echo of the model's words", "stores invoices in bucket alpha seven", "unverified"},
 		{"a file the model wrote, read back", "the deploy window is every tuesday at noon", "unverified"},
@@ -93,7 +110,7 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 		switch {
 		case isErr:
 			got = "refused"
-		case strings.Contains(out, ", verified"):
+		case savedStage(out) == "verified":
 			got = "verified"
 		default:
 			got = "unverified"
@@ -104,7 +121,7 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	}
 
 	out, isErr = remember(cs, "The orders service now uses MySQL", "now uses MySQL instead of Postgres for storage")
-	if isErr || strings.Contains(out, ", verified") {
+	if isErr || savedStage(out) == "verified" {
 		t.Errorf("remember the model's own claim of a change: %s", out)
 	}
 	db, err := store.Open(ctx, cfg.DBPath(), store.Options{ReadOnly: true})
@@ -119,4 +136,15 @@ func TestRememberTrustsOnlyTheWorld(t *testing.T) {
 	if e.Status != store.StatusActive || e.Stage != store.StageVerified {
 		t.Errorf("the user's memory is %s, %s after the model's unverified claim; want verified, active", e.Stage, e.Status)
 	}
+}
+
+// savedStage is the stage remember's answer gives the memory it saved:
+// "Saved [mem:ab12cd] decision, verified: ..." or "..., candidate, not
+// verified: ...".
+func savedStage(out string) string {
+	m := regexp.MustCompile(`^Saved \[mem:[0-9a-f]+\] [a-z_]+, ([a-z_]+)[,:]`).FindStringSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return m[1]
 }

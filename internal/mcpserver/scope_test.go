@@ -46,8 +46,14 @@ func TestLookupByIDKeepsToTheProject(t *testing.T) {
 			{"get", map[string]any{"ids": []string{id}}},
 			{"timeline", map[string]any{"id": id}},
 		} {
-			if out := call(c.name, c.args); strings.Contains(out, word) {
+			out := call(c.name, c.args)
+			if strings.Contains(out, word) {
 				t.Errorf("%s %s from project /p shows another project's words:\n%s", c.name, id, out)
+			}
+			// Said once, in words that do not suggest the id is of the
+			// project the user is in.
+			if strings.Count(out, "not in the session's project") != 1 || strings.Contains(out, "this project") {
+				t.Errorf("%s %s from project /p:\n%s", c.name, id, out)
 			}
 			c.args["all_projects"] = true
 			if out := call(c.name, c.args); !strings.Contains(out, word) {

@@ -62,26 +62,30 @@ func (g *guard) Read(p []byte) (int, error) {
 }
 
 // line reads the next line without its newline, trimmed; one longer than
-// maxMessage comes back as a marker check refuses.
+// maxMessage is read to its end and dropped, and comes back as a marker
+// check refuses.
 func (g *guard) line() ([]byte, error) {
 	var buf []byte
+	over := false
 	for {
 		chunk, err := g.r.ReadSlice('\n')
-		if len(buf)+len(chunk) <= maxMessage {
+		if !over && len(buf)+len(chunk) > maxMessage {
+			over, buf = true, nil
+		}
+		if !over {
 			buf = append(buf, chunk...)
-		} else {
-			buf = tooLong
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if bytes.Equal(buf, tooLong) {
+		if over {
 			return tooLong, err
 		}
 		return bytes.TrimSpace(buf), err
 	}
 }
 
+// tooLong stands for a line past maxMessage; never written to.
 var tooLong = []byte("\x00too long")
 
 // JSON-RPC error codes.

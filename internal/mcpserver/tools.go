@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -291,7 +292,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 		if errors.Is(err, inspect.ErrNotFound) {
 			what := "not found"
 			if errors.Is(err, errOtherProject) {
-				what = "not found in this project (all_projects looks in every project)"
+				what = err.Error()
 			}
 			fmt.Fprintf(&b, "%s: %s\n", strings.Trim(id, "[] "), what)
 			continue
@@ -314,8 +315,17 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 	return text(b.String()), nil, nil
 }
 
-// errOtherProject is an id of another project's memory or message.
-var errOtherProject = fmt.Errorf("not found in this project (all_projects looks in every project): %w", inspect.ErrNotFound)
+// errOtherProject is an id of another project's memory or message: not
+// found, as far as the session can tell.
+var errOtherProject error = otherProject{}
+
+type otherProject struct{}
+
+func (otherProject) Error() string {
+	return "not in the session's project (all_projects looks in every project)"
+}
+
+func (otherProject) Is(target error) bool { return target == inspect.ErrNotFound }
 
 // lookup finds the memory or message id names in the session's project,
 // or in any with all: ids are sequential, and another project's are
@@ -525,7 +535,8 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 // memoryTool reports whether ev records a call of one of these tools, or
 // of the plugin's CLI (on Claude's PATH while the plugin is enabled): their
 // results quote other sessions, other projects and memories, so they vouch
-// for nothing.
+// for nothing. The CLI counts when a command of the line runs it, not when
+// a path merely holds its name (a checkout of the plugin).
 func memoryTool(ev store.Event) bool {
 	if ev.Type != store.TypeToolObservation {
 		return false
@@ -533,7 +544,7 @@ func memoryTool(ev store.Event) bool {
 	tool := gjson.GetBytes(ev.Payload, "tool").String()
 	if tool == "Bash" {
 		input, _, _ := strings.Cut(ev.Text, "\n")
-		return strings.Contains(input, "claude-memory-layer")
+		return slices.Contains(pipeline.Programs(strings.TrimPrefix(input, "Bash: ")), "claude-memory-layer")
 	}
 	return strings.HasPrefix(tool, "mcp__") && strings.Contains(tool, "memory-layer_"+Name+"__")
 }

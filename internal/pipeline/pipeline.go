@@ -16,6 +16,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -53,8 +54,11 @@ type Processor struct {
 	Extractor Extractor
 	// Fallback is used when Extractor fails (an LLM backend timing out); nil means no fallback.
 	Fallback Extractor
-	Log      *slog.Logger
-	Now      func() time.Time
+	// Budget, when set, records what Extractor spends and makes Fallback
+	// extract instead once a cap is reached; nil means no budget.
+	Budget *spend.Meter
+	Log    *slog.Logger
+	Now    func() time.Time
 
 	claims claimCache // entry texts parsed for conflict detection
 	roles  roleCache  // the values each role has in the store, for conflict detection
@@ -168,6 +172,13 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 	ext := p.Extractor
 	if ext == nil {
 		ext = Offline{}
+	}
+	if p.Fallback != nil && !p.Budget.Allow(ctx, sess) {
+		ext = p.Fallback // the Meter has said so, once a window
+	}
+	if p.Budget != nil {
+		name := ext.Name()
+		ctx = spend.WithReporter(ctx, func(u spend.Usage) { p.Budget.Record(ctx, sess, name, u) })
 	}
 	entries, err := ext.Extract(ctx, msgs)
 	if err != nil && p.Fallback != nil {

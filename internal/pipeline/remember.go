@@ -126,24 +126,48 @@ var modelWrites = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true
 	"TodoWrite": true, "Task": true, "Agent": true}
 
 // worldEvents are the events of evs that can vouch for the quotes: the
-// user's prompts, and tool outputs the model did not write. A prompt-
-// injected model controls its own answers and everything it types into a
-// tool call, so these are left out: a tool that writes (modelWrites), a
-// file such a tool wrote in the session read back, a call whose input
-// holds a quote (an echo, a printf, a heredoc), and one whose input was
-// too long to keep (its key ends in "…"), which may hold it unseen.
+// user's prompts, and tool calls whose output is what they read from the
+// world. A prompt-injected model controls its own answers and everything it
+// types into a tool call, so these are left out: a tool that writes
+// (modelWrites); a Bash command that is not one that only reads (parseBash:
+// an echo, a decoder, an interpreter, a heredoc can print any words); a
+// file written in the session (by such a tool or a Bash redirection, tee,
+// cp...) read back; a listing or search of the tree (Grep, Glob, ls, grep
+// -r, git diff) once the session has written any file, as it may print one;
+// a call whose input holds a quote; and one whose input was too long to keep
+// (its key ends in "…"), which may hold it unseen.
 func worldEvents(evs []store.Event, quotes []extract.Evidence) []store.Event {
-	written := map[string]bool{}
-	for _, e := range evs {
-		if e.Type == store.TypeToolObservation && modelWrites[gjson.GetBytes(e.Payload, "tool").String()] {
+	var written []string
+	bash := map[int]bashCall{}
+	for i, e := range evs {
+		if e.Type != store.TypeToolObservation {
+			continue
+		}
+		switch tool := gjson.GetBytes(e.Payload, "tool").String(); {
+		case modelWrites[tool]:
 			for _, f := range gjson.GetBytes(e.Payload, "files").Array() {
-				written[f.String()] = true
+				written = append(written, f.String())
+			}
+		case tool == "Bash" || tool == "BashOutput":
+			input, _, _ := strings.Cut(e.Text, "\n")
+			c := parseBash(strings.TrimPrefix(input, tool+": "))
+			bash[i] = c
+			written = append(written, c.writes...)
+		}
+	}
+	isWritten := func(files []string) bool {
+		for _, f := range files {
+			for _, w := range written {
+				if sameFile(f, w) {
+					return true
+				}
 			}
 		}
+		return false
 	}
 	var out []store.Event
 outer:
-	for _, e := range evs {
+	for i, e := range evs {
 		switch e.Type {
 		case store.TypeUserPrompt:
 			out = append(out, e)
@@ -152,13 +176,20 @@ outer:
 		default:
 			continue
 		}
-		if modelWrites[gjson.GetBytes(e.Payload, "tool").String()] {
-			continue
-		}
+		tool := gjson.GetBytes(e.Payload, "tool").String()
+		var files []string
 		for _, f := range gjson.GetBytes(e.Payload, "files").Array() {
-			if written[f.String()] {
-				continue outer
+			files = append(files, f.String())
+		}
+		tree := tool == "Grep" || tool == "Glob"
+		if c, ok := bash[i]; ok {
+			if !c.reads {
+				continue
 			}
+			files, tree = append(files, c.files...), c.tree
+		}
+		if modelWrites[tool] || isWritten(files) || tree && len(written) > 0 {
+			continue
 		}
 		input, _, _ := strings.Cut(e.Text, "\n")
 		if strings.HasSuffix(input, "…") {

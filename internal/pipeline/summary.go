@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -122,8 +123,8 @@ func relative(dir, f string) string {
 }
 
 // commandOutcomes finds the shell commands that failed and later passed,
-// and those whose last run failed. Runs of one command are matched by its
-// first two words ("npm test -- a.js" and "npm test" are one command).
+// and those whose last run failed. Runs of one command are matched by
+// extract.CommandKey ("CI=1 ./x.sh -v" and "./x.sh" are one command).
 func commandOutcomes(evs []store.Event) (fixed, failing []string) {
 	type run struct {
 		cmd    string
@@ -141,7 +142,7 @@ func commandOutcomes(evs []store.Event) (fixed, failing []string) {
 		if cmd == "" {
 			continue
 		}
-		k := commandKey(cmd)
+		k := extract.CommandKey(cmd)
 		r := runs[k]
 		if r == nil {
 			r = &run{}
@@ -161,14 +162,6 @@ func commandOutcomes(evs []store.Event) (fixed, failing []string) {
 		}
 	}
 	return fixed, failing
-}
-
-func commandKey(cmd string) string {
-	f := strings.Fields(cmd)
-	if len(f) > 2 {
-		f = f[:2]
-	}
-	return strings.Join(f, " ")
 }
 
 func clipCmd(cmd string) string {

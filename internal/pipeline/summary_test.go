@@ -79,3 +79,20 @@ func TestSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestSummaryPrefixedRun checks that a command that failed and then passed
+// when run with an environment prefix, a directory change or a redirect is
+// reported as fixed, not as still failing.
+func TestSummaryPrefixedRun(t *testing.T) {
+	evs := []store.Event{
+		prompt("run the integration tests"),
+		tool("Bash", "Bash: ./scripts/check-all.sh (error)", nil, true),
+		tool("Bash", "Bash: SKIP_SLOW=1 ./scripts/check-all.sh --verbose 2>&1 | tail -5", nil, false),
+		tool("Bash", "Bash: make lint (error)", nil, true),
+		tool("Bash", "Bash: cd web && make lint", nil, false),
+	}
+	got := summary(store.Session{ID: "s", Cwd: "/home/dev/app"}, evs, nil)
+	if strings.Contains(got, "Still failing") || !strings.Contains(got, "Failed, then passed") {
+		t.Errorf("summary = %q; want both commands fixed and none still failing", got)
+	}
+}

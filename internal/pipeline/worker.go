@@ -27,6 +27,14 @@ func Spawn(sessionID string, env []string, args ...string) error {
 	return spawn(env, append([]string{"process", "--session", sessionID}, args...)...)
 }
 
+// SpawnTeamSync starts `claude-memory-layer team sync --background`
+// detached, as Spawn does: after a session the hook processed itself, the
+// machine's team gets its new memories and this one its teammates' (the
+// hooks never touch the network). The sync heeds its own backoff.
+func SpawnTeamSync(env []string) error {
+	return spawn(env, "team", "sync", "--background")
+}
+
 // SpawnUpgrade starts `claude-memory-layer upgrade` detached, as Spawn
 // does: it brings a store too large to upgrade inside a hook's deadline to
 // this build's schema (see store.Options.UpgradeUpTo). After an upgrade

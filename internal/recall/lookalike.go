@@ -41,7 +41,9 @@ func skeleton(s string) (string, []int) {
 	return string(b), at
 }
 
-// invisible reports whether r is drawn as nothing.
+// invisible reports whether r is drawn as nothing, joiners and variation
+// selectors included: what a marker may be spelled with (skeleton). Output
+// drops fewer (Hidden).
 func invisible(r rune) bool {
 	return unicode.Is(unicode.Cf, r) || r == 0x034F || r >= 0xFE00 && r <= 0xFE0F || r == 0x115F || r == 0x1160 || r == 0x3164 || r == 0xFFA0
 }

@@ -25,9 +25,9 @@ var outcomeRE = lazyregexp.New(`(?i)\bdid (that|it|this|they|we|the \w+) (go thr
 
 // earlierRE finds a prompt that places what it asks in an earlier session:
 // an outcome question about the project's own past, not a general one
-// ("what happened to Python 2?"). The Russian is the plain words for "last
-// time", "yesterday" and "we", as the English beside them.
-var earlierRE = lazyregexp.New(`(?i)\b(last time|last session|previous session|earlier|yesterday|we|we've|we'd|our)\b|в прошлый раз|прошл|вчера|мы |지난번|저번|어제|우리`)
+// ("what happened to Python 2?"). The Russian says "last (time)",
+// "yesterday" and "we", as the English beside it.
+var earlierRE = lazyregexp.New(`(?i)\b(last time|last session|previous session|earlier|yesterday|we|we've|we'd|our)\b|прошл|вчера|мы |지난번|저번|어제|우리`)
 
 // outcomeShown is how many messages of what followed are shown: the
 // failures after the recalled turn, then the session's last message.
@@ -108,10 +108,12 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 	return out, nil
 }
 
-// failedRE finds an answer that reports the turn failed outright: a short
-// answer (the model API gave up, the client gave up waiting) whose one line
-// names an error, a failure or a time-out.
-var failedRE = lazyregexp.New(`(?i)^[^\n]{0,160}\b(error|failed|failure|timed out|timeout)\b[^\n]{0,160}$`)
+// failedRE finds an answer that reports the turn failed outright (the model
+// API gave up, the client stopped waiting): one short line that opens with
+// an error, or whose first words (four at most) end in "failed" or "timed
+// out". "Fixed the parse error in config.go." is no failure: its error is
+// not its start.
+var failedRE = lazyregexp.New(`(?i)^(api error\b|error\b|(\w+ ){0,3}(failed|timed out)\b)[^\n]{0,160}$`)
 
 // failed reports a message recording a failure: a tool run the capture marked
 // "(error)" (a non-zero exit, a hook blocking the command), or an answer that

@@ -105,3 +105,20 @@ func FuzzContext(f *testing.F) {
 		}
 	})
 }
+
+func TestFailed(t *testing.T) {
+	for text, want := range map[string]bool{
+		"API Error: 529 overloaded":                                   true,
+		"Error: the session could not reach the model":                true,
+		"Upstream model call failed: connection reset by peer (x)":    true,
+		"The deploy request timed out after 30 s":                     true,
+		"Fixed the parse error in config.go.":                         false,
+		"The timeout is now 30 s.":                                    false,
+		"I changed the error handling so failed jobs are retried.":    false,
+		"Error: x\nThen I ran the tests again and everything passed.": false,
+	} {
+		if got := failed(store.Event{Type: store.TypeAgentResponse, Text: text}); got != want {
+			t.Errorf("failed(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -24,6 +24,10 @@ type Request struct {
 	PromptID  string
 	Prompt    string
 	Now       time.Time
+	// InContext is text the client already put in Claude's context (the
+	// project's CLAUDE.md files, claudemd.Read): an item it holds is not
+	// injected again.
+	InContext string
 }
 
 // charsPerToken approximates tokens for budgeting; prose runs near four
@@ -87,7 +91,7 @@ func isWordByte(b byte) bool {
 
 // memory converts an entry for rendering, with its best aligned quote.
 func memory(e store.Entry) Memory {
-	m := Memory{CID: e.CID, Type: e.Type, Date: e.Created, Title: e.Title, Body: e.Body}
+	m := Memory{CID: e.CID, Type: e.Type, Date: e.Created, Title: e.Title, Body: e.Body, Author: e.Author}
 	best := -1.0
 	for _, v := range e.Evidence {
 		if v.Aligned() && v.Confidence > best {
@@ -111,11 +115,6 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	if err != nil || len(sel) == 0 {
 		return Injection{}, err
 	}
-	// What an earlier prompt of this session injected is in Claude's context
-	// already: showing it again spends the window on nothing new.
-	if sel = unseen(sel, shownInSession(ctx, db, req)); len(sel) == 0 {
-		return Injection{}, nil
-	}
 	var warns []Warning
 	if cfg.ConflictWarnings {
 		if warns, err = Warnings(ctx, db, cfg, sel); err != nil {
@@ -135,50 +134,6 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	inj.ev = store.Event{Time: req.Now, Type: store.TypeMemoryInjected, SessionID: req.SessionID,
 		Project: req.Project, DedupeKey: store.Key(store.KeyInject, req.SessionID, key), Payload: payload}
 	return inj, nil
-}
-
-// shownInSession is the citation ids that earlier prompts of req's session
-// injected: their records in the store, and those still in the spool (the
-// prompt hook spools its record; the turn's Stop stores it, in the
-// background). A record of req's own prompt (the hook run again for it) does
-// not count.
-func shownInSession(ctx context.Context, db *store.DB, req Request) map[string]bool {
-	if req.SessionID == "" {
-		return nil
-	}
-	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: req.SessionID, Types: []string{store.TypeMemoryInjected}})
-	if err != nil {
-		return nil // at worst the same memory is shown twice
-	}
-	evs = append(evs, db.Spooled(req.SessionID, store.TypeMemoryInjected)...)
-	shown := map[string]bool{}
-	for _, ev := range evs {
-		var p struct {
-			Memories []string `json:"memories"`
-			PromptID string   `json:"prompt_id"`
-		}
-		if json.Unmarshal(ev.Payload, &p) != nil || (p.PromptID != "" && p.PromptID == req.PromptID) {
-			continue
-		}
-		for _, cid := range p.Memories {
-			shown[cid] = true
-		}
-	}
-	return shown
-}
-
-// unseen is sel less the items already shown.
-func unseen(sel []Item, shown map[string]bool) []Item {
-	if len(shown) == 0 {
-		return sel
-	}
-	out := sel[:0:0]
-	for _, it := range sel {
-		if !shown[it.CID] {
-			out = append(out, it)
-		}
-	}
-	return out
 }
 
 // current leaves out of the memory list the items a warning shows as
@@ -254,7 +209,14 @@ func Context(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 // summary, the most used verified memories and open conflicts, within the
 // brief budget. A project with no history gets "".
 func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessionID string) (string, error) {
-	var lines []string
+	return BriefWith(ctx, db, cfg, project, sessionID, nil)
+}
+
+// BriefWith is Brief with notices the user must hear of (an LLM budget
+// reached) first, so that the budget never cuts them; a project with no
+// history gets the notices alone.
+func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, sessionID string, notices []string) (string, error) {
+	lines := slices.Clone(notices)
 	sessions, err := db.Sessions(ctx, project, 5)
 	if err != nil {
 		return "", err
@@ -294,7 +256,7 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 			if slices.ContainsFunc(pins, func(p store.Entry) bool { return p.ID == e.ID }) {
 				pin = ", pinned"
 			}
-			lines = append(lines, fmt.Sprintf("- [%s] %s%s, %s: %s", e.CID, typeLabel(e.Type), pin, date(e.Created), clipRunes(Inert(e.Title), 160)))
+			lines = append(lines, fmt.Sprintf("- [%s] %s%s, %s: %s%s", e.CID, typeLabel(e.Type), pin, date(e.Created), sharedBy(e.Author), clipRunes(Inert(e.Title), 160)))
 		}
 	}
 	open, err := openConflicts(ctx, db, project)

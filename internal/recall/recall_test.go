@@ -289,6 +289,17 @@ func TestBrief(t *testing.T) {
 	if !strings.Contains(got, "Open conflicts:") || !strings.Contains(got, a.CID) || !strings.Contains(got, b.CID) {
 		t.Errorf("brief lacks the open conflict:\n%s", got)
 	}
+	// A teammate's memory says whose it is, as the prompt's context does.
+	if err := db.Update(context.Background(), func(tx *store.Tx) error {
+		return tx.PutPulled(context.Background(), store.Pulled{SharedID: "t1", Project: proj, Author: "alice", Type: "decision",
+			Title: "Carts live in Valkey for 90 minutes", Stage: store.StageVerified, Status: store.StatusActive,
+			Created: store.FormatTime(day), Quotes: []string{"carts live in Valkey for 90 minutes"}, Pinned: true})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ = Brief(context.Background(), db, defaults(), proj, "now"); !strings.Contains(got, "shared by alice: Carts live in Valkey") {
+		t.Errorf("the brief does not say whose the teammate's memory is:\n%s", got)
+	}
 }
 
 func TestTerms(t *testing.T) {
@@ -437,5 +448,44 @@ func TestNotShownTwiceInASession(t *testing.T) {
 	}
 	if got := recallIn(t, db, defaults(), "s3", "Remind me how JWT signing works here?"); got != "" {
 		t.Errorf("a spooled injection was shown again:\n%s", got)
+	}
+	// A compaction summarised the earlier injection away: it is shown again.
+	start := func(session string, at time.Time, payload string) {
+		t.Helper()
+		ev := store.Event{Time: at, Type: store.TypeSessionStarted, SessionID: session, Project: proj,
+			DedupeKey: session + "-start-" + at.String(), Payload: []byte(payload)}
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Now = func() time.Time { return day.AddDate(0, 2, 0) } // the store clamps times after its now
+	start("s1", day.AddDate(0, 1, 0).Add(time.Hour), `{"source":"compact"}`)
+	if got := recallIn(t, db, defaults(), "s1", "Remind me how JWT signing works here?"); !strings.Contains(got, "RS256") {
+		t.Errorf("after a compaction the memory was not shown again:\n%s", got)
+	}
+	// The SessionStart brief showed it: no prompt of the session repeats it.
+	start("s4", day.AddDate(0, 0, 25), `{"source":"startup","memories":["`+first[strings.Index(first, "[mem:")+1:strings.Index(first, "[mem:")+11]+`"]}`)
+	if got := recallIn(t, db, defaults(), "s4", "How are JWTs signed?"); got != "" {
+		t.Errorf("the brief's memory was injected again:\n%s", got)
+	}
+}
+
+// TestNextBestReplacesTheShown: what the session was shown gives its place
+// to the next best item it was not shown.
+func TestNextBestReplacesTheShown(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	a := put(t, db, "decision", "jwt signing", "Sign JWTs with RS256 keys in ./keys", "we sign JWTs with RS256 keys kept in ./keys", 0)
+	b := put(t, db, "fact", "jwt expiry", "JWTs expire after 15 minutes", "signed JWTs expire after 15 minutes", 1)
+	cfg := defaults()
+	cfg.K = 1
+	first := recallIn(t, db, cfg, "now-x", "How are JWTs signed and when do signed JWTs expire?")
+	second := recallIn(t, db, cfg, "now-x", "Tell me again about signed JWTs and their expiry")
+	for _, e := range []store.Entry{a, b} {
+		if strings.Contains(first, e.CID) == strings.Contains(second, e.CID) {
+			t.Errorf("%s: in the first injection %v, in the second %v; want exactly one\nfirst:\n%s\nsecond:\n%s",
+				e.CID, strings.Contains(first, e.CID), strings.Contains(second, e.CID), first, second)
+		}
 	}
 }

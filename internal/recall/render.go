@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // Block markers of the injected context.
@@ -30,6 +31,9 @@ type Memory struct {
 	Title string
 	Body  string
 	Quote string // the aligned evidence quote
+	// Author is the teammate who shared it ("" for one's own; see
+	// store.Entry.Author).
+	Author string
 }
 
 // Warning is one item of the [CONFLICT WARNINGS] block.
@@ -79,20 +83,34 @@ func Inert(s string) string {
 	return b.String()
 }
 
-// Visible is s without the characters drawn as nothing (invisible): Unicode
-// tag characters, bidi controls, zero-width characters. A model reads them
+// Visible is s without the characters Hidden reports: a model reads them
 // and a person does not see them, so stored text could carry instructions
 // nobody reviewing it would see, or show text in an order it is not read in.
 func Visible(s string) string {
-	if strings.IndexFunc(s, invisible) < 0 {
+	if strings.IndexFunc(s, Hidden) < 0 {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if invisible(r) {
+		if Hidden(r) {
 			return -1
 		}
 		return r
 	}, s)
+}
+
+// Hidden reports whether r is a character that carries or reorders text
+// unseen: Unicode tag characters, bidi controls, and the zero-width space,
+// word joiner and byte order mark. Zero-width joiners and non-joiners and
+// variation selectors are kept: Persian and Indic spelling and emoji need
+// them, and they carry no text of their own.
+func Hidden(r rune) bool {
+	switch {
+	case r >= 0xE0000 && r <= 0xE007F, // tags
+		r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C, // bidi
+		r == 0x200B, r == 0x2060, r == 0xFEFF:
+		return true
+	}
+	return false
 }
 
 // clipRunes cuts s to at most n bytes on a rune boundary, marking the cut.
@@ -151,6 +169,7 @@ func itemLine(it Item) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s, %s: ", it.CID, kindLabel(it), date(it.Time))
 	if it.Kind == KindEntry {
+		b.WriteString(sharedBy(it.entry.Author))
 		b.WriteString(clipRunes(Inert(it.Excerpt), 300))
 		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
 			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
@@ -186,15 +205,41 @@ func addsWords(quote, claim string) bool {
 	return false
 }
 
+// sharedBy names whose a teammate's memory, pulled from the team server, is
+// ("shared by alice: "); "" for one's own. The store keeps only a role
+// name's characters (store.AuthorName).
+func sharedBy(author string) string {
+	if author == "" {
+		return ""
+	}
+	return "shared by " + Inert(store.AuthorName(author)) + ": "
+}
+
 func side(m Memory) string {
 	text := m.Title
 	if m.Quote != "" {
 		text = m.Quote
 	}
-	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, date(m.Date), clipRunes(strings.ReplaceAll(Inert(text), `"`, `'`), 220))
+	when := date(m.Date)
+	if m.Author != "" {
+		when += ", " + Inert(store.AuthorName(m.Author))
+	}
+	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, when, clipRunes(strings.ReplaceAll(Inert(text), `"`, `'`), 220))
 }
 
+// yours names one's own side of a warning whose other side a teammate
+// shared, so that the warning names both authors.
+const yours = "you"
+
 func warningLine(w Warning) string {
+	if w.A.Author != "" || w.B.Author != "" {
+		if w.A.Author == "" && w.A.CID != "" {
+			w.A.Author = yours
+		}
+		if w.B.Author == "" && w.B.CID != "" {
+			w.B.Author = yours
+		}
+	}
 	switch w.Kind {
 	case "superseded":
 		return fmt.Sprintf("- %s superseded: %s was replaced by %s. %s", w.Severity, side(w.A), side(w.B), w.Note)

@@ -130,6 +130,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if currentRE.MatchString(prompt) {
 		preferNewest(items)
 	}
+	so := readSession(ctx, db, req)
+	known := contextText(foldWords(req.InContext))
+	raiseWorking(items, so.files)
 	if w := timeWindow(prompt, now); !w.zero() {
 		for i := range items {
 			if w.contains(items[i].Time) {
@@ -169,11 +172,17 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		if len(out) == cfg.K || it.Score < relFloor*items[0].Score {
 			break
 		}
-		// The same words said again (a question asked in several sessions)
-		// are shown once, at their best rank.
+		// What the session was shown already, or a CLAUDE.md file says, is
+		// in Claude's context: the next best item takes its place.
+		if so.shown[it.CID] || known.holds(it) {
+			continue
+		}
+		// The same words said again (a question asked in several sessions,
+		// a command run again giving the same output) are shown once, at
+		// their best rank.
 		if it.Kind != KindEntry {
 			key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
-			if said[key] {
+			if said[key] || nearDuplicate(it, out) {
 				continue
 			}
 			said[key] = true
@@ -193,6 +202,59 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	return out, nil
+}
+
+// contextText is text already in Claude's context, folded for comparison.
+type contextText string
+
+// minKnown is the shortest text that counts as already in context: a few
+// words ("use pnpm") are in any long file by chance.
+const minKnown = 24
+
+// foldWords lower-cases s and joins its words with single spaces, dropping
+// Markdown's emphasis and list marks, so a line of a CLAUDE.md and the same
+// words in a message compare equal.
+func foldWords(s string) string {
+	s = strings.ToLower(strings.NewReplacer("*", " ", "`", " ", "_", " ", "#", " ", "- ", " ").Replace(s))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// holds reports whether the context already says what item it says: its
+// text, or an entry's quote.
+func (k contextText) holds(it Item) bool {
+	if k == "" {
+		return false
+	}
+	for _, s := range []string{it.Text, it.Quote} {
+		if f := foldWords(s); len(f) >= minKnown && strings.Contains(string(k), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// nearDuplicate reports whether tool run it repeats one already in out: the
+// same output from the command run again, perhaps changed a little
+// ("sleep 2 && curl …"). Repeats of a symptom must not push its answer out.
+// Messages are not compared so: two that differ in one word may differ in
+// the value that matters ("deploys go to Heroku" and "… to Fly.io").
+func nearDuplicate(it Item, out []Item) bool {
+	if it.Kind != store.TypeToolObservation {
+		return false
+	}
+	_, output, ok := strings.Cut(it.Text, "\n")
+	if output = strings.Join(strings.Fields(output), " "); !ok || output == "" {
+		return false
+	}
+	for _, o := range out {
+		if o.Kind != store.TypeToolObservation {
+			continue
+		}
+		if _, other, _ := strings.Cut(o.Text, "\n"); strings.Join(strings.Fields(other), " ") == output {
+			return true
+		}
+	}
+	return false
 }
 
 // hookRankBudget is rankBudget for the prompt path, which must answer in a

@@ -495,3 +495,83 @@ func TestToolOutputAloneOpensNoGate(t *testing.T) {
 		t.Errorf("a question about our own run did not get its output:\n%s", got)
 	}
 }
+
+// TestWorkingFilesComeFirst: of two items equally relevant to a prompt, the
+// one naming the file the session's tools read or edited comes first,
+// whichever it is.
+func TestWorkingFilesComeFirst(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "a", day, "How does the retry loop back off in billing_client.go?", "The retry loop in billing_client.go backs off 5 seconds per attempt.")
+	say(t, db, "b", day, "How does the retry loop back off in ledger_sync.go?", "The retry loop in ledger_sync.go backs off 30 seconds per attempt.")
+	for i, file := range []string{"billing_client.go", "ledger_sync.go"} {
+		session := fmt.Sprint("working-", i)
+		ev := store.Event{Time: day.AddDate(0, 1, 0), Type: store.TypeToolObservation, SessionID: session, Project: proj,
+			DedupeKey: session, Text: "Read: /repo/" + file + "\npackage retry", Payload: []byte(`{"tool":"Read","files":["/repo/` + file + `"]}`)}
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+		sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: session, Prompt: "how long does the retry loop back off per attempt?", Now: day.AddDate(0, 1, 0)})
+		if err != nil || len(sel) == 0 {
+			t.Fatalf("%s: %v, %d items", file, err, len(sel))
+		}
+		if !strings.Contains(sel[0].Text, file) {
+			t.Errorf("working on %s, the first item is %q", file, sel[0].Text)
+		}
+	}
+}
+
+// TestNearDuplicatesShownOnce: a command run again with a small change,
+// giving the same output, is one item, not two.
+func TestNearDuplicatesShownOnce(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var evs []store.Event
+	for i, cmd := range []string{"curl -s http://localhost:3051/api/invoices | head -c 500", "sleep 2 && curl -s http://localhost:3051/api/invoices | head -c 500"} {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "inv", Project: proj,
+			DedupeKey: fmt.Sprint("inv:", i), Text: "Bash: " + cmd + "\n{'error':'Failed to fetch invoices from the ledger'}"})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "Why did we fail to fetch invoices from the ledger on /api/invoices?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, it := range sel {
+		if strings.Contains(it.Text, "Failed to fetch invoices") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the repeated run is shown %d times, want once", n)
+	}
+}
+
+// TestNotWhatClaudeMDSays: an item saying what a CLAUDE.md file already put
+// in Claude's context is not injected; the rest still is.
+func TestNotWhatClaudeMDSays(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "pm", day, "Which package manager does the shop use?", "The shop uses pnpm workspaces; never run npm install in the shop packages.")
+	say(t, db, "ports", day, "Which port does the shop's pnpm dev server use?", "The shop's pnpm dev server runs on port 4173 behind the proxy.")
+	claudeMD := "# Shop\n\n- **The shop uses pnpm workspaces; never run `npm install` in the shop packages.**\n"
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "how do we use pnpm in the shop?", Now: day.AddDate(0, 1, 0), InContext: claudeMD})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range sel {
+		texts = append(texts, it.Text)
+		if strings.Contains(it.Text, "never run npm install") {
+			t.Errorf("the CLAUDE.md rule was injected again: %q", it.Text)
+		}
+	}
+	if !strings.Contains(strings.Join(texts, "\n"), "4173") {
+		t.Errorf("the rest was not injected: %q", texts)
+	}
+}

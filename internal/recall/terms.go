@@ -12,12 +12,15 @@ import (
 // requestWords are dropped from queries besides the function words of the
 // prompt's languages (funcwords): the words every request to an assistant
 // uses ("please", "tell", "fix", "thanks") and the English function words
-// the package's short English list lacks ("not", "when", "why"). They match
+// the package's short English list lacks ("not", "when", "why"), and a few
+// Russian question words its Russian list lacks. They match
 // everything and rank nothing.
 var requestWords = wordSet(`above again against below does doing done down during few further having hers its itself
 just let no nor not off once ours own she so until when whom why will yours please sure make thanks thank hi hello ok
 okay yes want need like get got use used using add fix change look tell know think ever still going go way thing things
-something anything lot much many one two new old`)
+something anything lot much many one two new old` +
+	// Russian question words the package's Russian list lacks.
+	` почему зачем сейчас здесь опять какие каким какое`)
 
 // stopSet is what a query drops: the function words of the prompt's
 // languages, and requestWords.

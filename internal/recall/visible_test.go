@@ -26,10 +26,14 @@ var hidden = func() string {
 func TestInvisibleNeverInjected(t *testing.T) {
 	db := storetest.Open(t)
 	ctx := context.Background()
-	db.Update(ctx, func(tx *store.Tx) error {
-		return tx.TouchSession(ctx, store.Session{ID: "s", Project: proj, StartedAt: day})
-	})
-	db.Update(ctx, func(tx *store.Tx) error { return tx.SetSummary(ctx, "s", "Signing keys"+hidden+" moved") })
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: "s", Project: proj, StartedAt: day}); err != nil {
+			return err
+		}
+		return tx.SetSummary(ctx, "s", "Signing keys"+hidden+" moved")
+	}); err != nil {
+		t.Fatal(err)
+	}
 	put(t, db, "decision", "jwt signing", "Use RS256"+hidden+" keys for JWT signing", "we will use RS256"+hidden+" keys for JWT signing", 0)
 	brief, err := Brief(ctx, db, defaults(), proj, "now")
 	if err != nil {
@@ -43,8 +47,23 @@ func TestInvisibleNeverInjected(t *testing.T) {
 		if !strings.Contains(out, "RS256") {
 			t.Fatalf("%s shows nothing of the memory: %q", name, out)
 		}
-		if i := strings.IndexFunc(out, invisible); i >= 0 {
+		if i := strings.IndexFunc(out, Hidden); i >= 0 {
 			t.Errorf("%s holds the invisible %U: %q", name, []rune(out[i:])[0], out)
 		}
+	}
+}
+
+// TestVisibleKeepsJoiners checks that Visible drops what hides or reorders
+// text and keeps what spelling needs: a zero-width non-joiner in Persian, a
+// zero-width joiner and a variation selector in emoji. Before, every format
+// character (unicode.Cf) and the variation selectors were dropped.
+func TestVisibleKeepsJoiners(t *testing.T) {
+	for _, s := range []string{"می‌خواهم", "👩‍💻", "❤️", "क्‍ष"} {
+		if got := Visible(s); got != s {
+			t.Errorf("Visible(%+q) = %+q, want it unchanged", s, got)
+		}
+	}
+	if got := Visible("a" + hidden + "b\u200e\u061c\u2060\ufeffc"); got != "abc" {
+		t.Errorf("Visible left %+q, want \"abc\"", got)
 	}
 }

@@ -47,7 +47,12 @@ type Entry struct {
 	UseCount         int       // answers that cited it after being shown it
 	LastInjected     time.Time
 	InjectCount      int // prompts it was injected into
-	Evidence         []Evidence
+	// Author is "" for one's own memory, the teammate's PostgreSQL role for
+	// one pulled from the team server (see internal/team).
+	Author string
+	// SharedID is the memory's id on the team server, "" when never shared.
+	SharedID string
+	Evidence []Evidence
 }
 
 // Evidence is one quote backing an entry and where it was found.
@@ -253,13 +258,15 @@ func newCID(ctx context.Context, t *Tx, project, claimKey string) (string, error
 }
 
 const entryColumns = `id, cid, project, session_id, type, title, body, subject, claim_key, stage, status,
-	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count, last_injected_at, inject_count`
+	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count, last_injected_at, inject_count,
+	author, shared_id`
 
 func scanEntries(ctx context.Context, t *Tx, query string, args ...any) ([]Entry, error) {
 	return queryAll(ctx, t, query, func(rows *sql.Rows) (e Entry, err error) {
 		var created, used, injected string
 		err = rows.Scan(&e.ID, &e.CID, &e.Project, &e.SessionID, &e.Type, &e.Title, &e.Body, &e.Subject, &e.ClaimKey,
-			&e.Stage, &e.Status, &e.SupersededBy, &e.PromotionBlocked, &created, &used, &e.UseCount, &injected, &e.InjectCount)
+			&e.Stage, &e.Status, &e.SupersededBy, &e.PromotionBlocked, &created, &used, &e.UseCount, &injected, &e.InjectCount,
+			&e.Author, &e.SharedID)
 		e.Created, e.LastUsed, e.LastInjected = ParseTime(created), ParseTime(used), ParseTime(injected)
 		return e, err
 	}, args...)
@@ -764,8 +771,11 @@ func (db *DB) updateEntry(ctx context.Context, q string, args []any, ev Event) e
 				return err
 			}
 		}
-		_, err := t.exec(ctx, q, args...)
-		return err
+		if _, err := t.exec(ctx, q, args...); err != nil {
+			return err
+		}
+		// The entry's id is the statement's last argument.
+		return t.ShareCorrection(ctx, args[len(args)-1].(int64))
 	})
 	if err != nil {
 		return fmt.Errorf("update entry: %w", err)

@@ -44,6 +44,10 @@ const (
 	// TypeSpoolFolded records that a spool's fold file was stored (see
 	// spool.go): a fold file left behind is not stored again.
 	TypeSpoolFolded = "spool_folded"
+	// An LLM extraction call and what it spent (internal/spend), and a
+	// budget cap reached, once per window.
+	TypeLLMCall       = "llm_call"
+	TypeBudgetReached = "llm_budget_reached"
 )
 
 // EventTypes lists every event type, for the commands that filter by one.

@@ -35,6 +35,10 @@ type ForgetSelector struct {
 	// Shared, with CID, also forgets the other memories that quote the
 	// forgotten words; without it they are kept and listed in the plan's Kept.
 	Shared bool
+	// Remote says the forget came from the team server (a teammate forgot
+	// a memory they shared): it is not queued to be sent back. A local
+	// forget of one's own shared memories queues their forget for the team.
+	Remote bool
 }
 
 // Empty reports whether the selector selects nothing.
@@ -91,7 +95,9 @@ func (db *DB) PlanForget(ctx context.Context, sel ForgetSelector) (ForgetPlan, e
 // sha256 hashes of their values. What goes:
 //
 //   - selected events are deleted (their FTS rows go with them through the
-//     delete trigger); memory_forgotten events are never deleted;
+//     delete trigger); memory_forgotten events are never deleted, nor are
+//     the llm_call and llm_budget_reached records of LLM spend (numbers
+//     only), so that a forget does not give back a spent budget;
 //   - for a memory (CID): the entry, and every message its quotes were found in
 //     is redacted (text Redacted, payload {}), as is any other conversation
 //     event that contains one of its quotes verbatim;
@@ -164,6 +170,11 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	// event under it.
 	if _, err := t.append(ctx, db.Now(), []Event{tomb}); err != nil {
 		return p, fmt.Errorf("forget: %w", err)
+	}
+	if !sel.Remote {
+		if err := t.enqueueForgets(ctx, p.Entries); err != nil {
+			return p, fmt.Errorf("forget: %w", err)
+		}
 	}
 	if err := apply(ctx, t, p); err != nil {
 		return p, err
@@ -279,12 +290,17 @@ func eventByID(ctx context.Context, t *Tx, id int64) (Event, error) {
 // tombstone is the memory_forgotten event: counts, the kinds of selector and
 // hashes of their values, and nothing that was forgotten.
 func tombstone(ctx context.Context, t *Tx, sel ForgetSelector, p ForgetPlan, now time.Time) (Event, error) {
+	key, err := t.forgetKey(ctx, true)
+	if err != nil {
+		return Event{}, fmt.Errorf("forget: %w", err)
+	}
+	h := newRuleHasher(key)
 	targets := map[string]string{}
 	var kinds []string
 	add := func(kind, value string) {
 		if value != "" {
 			kinds = append(kinds, kind)
-			targets[kind] = HashTarget(value)
+			targets[kind] = h.of(value)
 		}
 	}
 	if sel.CID != "" {
@@ -301,7 +317,9 @@ func tombstone(ctx context.Context, t *Tx, sel ForgetSelector, p ForgetPlan, now
 		"entries": len(p.Entries), "events_deleted": len(p.Delete), "events_redacted": len(p.Redact),
 		"evidence": len(p.Evidence), "conflicts": p.Conflicts, "sessions": len(p.Sessions),
 		"injections_rewritten": len(p.Injections),
-		"rule":                 forgetRuleOf(sel, p.quotes, now),
+	}
+	if rule, ok := forgetRuleOf(sel, p.quotes, now, h); ok {
+		payload["rule"] = rule
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {
@@ -335,7 +353,7 @@ func firstString(ctx context.Context, t *Tx, query string, args ...any) string {
 	return s
 }
 
-// HashTarget is how a forget target appears in the memory_forgotten event's
-// payload: the citation id, session id, project, date (as stored) or phrase
-// never appears in the clear.
+// HashTarget is how a forget target appeared in the memory_forgotten
+// event's payload before the hashes were keyed (ruleHasher): rules written
+// then are still matched with it.
 func HashTarget(value string) string { return "sha256:" + shortHash(value) }

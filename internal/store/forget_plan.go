@@ -183,8 +183,10 @@ func eventRef(ctx context.Context, t *Tx, id int64) (eventText, error) {
 func (p *planner) filters(ctx context.Context) error {
 	from, where, args := p.matching("events", "ts")
 	// Tombstones stay, and so do the marks of stored spool files, which
-	// keep a file left behind from being stored again (spool.go).
-	where, args = append(where, "e.type NOT IN (?, ?)"), append(args, TypeForgotten, TypeSpoolFolded)
+	// keep a file left behind from being stored again (spool.go), and the
+	// records of LLM spend, which hold numbers only: forgetting a session
+	// must not give back the budget it spent.
+	where, args = append(where, "e.type NOT IN (?, ?, ?, ?)"), append(args, TypeForgotten, TypeSpoolFolded, TypeLLMCall, TypeBudgetReached)
 	rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.type FROM `+from+` WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return fmt.Errorf("forget: select events: %w", err)

@@ -2,14 +2,23 @@ package store
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tidwall/gjson"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -27,10 +36,16 @@ import (
 // Phrases are matched word for word, case and accents aside; the forget
 // itself also matched other forms of the words (FTS5's stemmer), which a
 // text that comes back verbatim does not need.
+//
+// Its hashes are keyed with the store's secret (ruleHasher): a tombstone
+// travels (export, history --json, the dashboard), and an unkeyed hash of a
+// word or a phrase is read back by hashing guesses. Rules written before
+// the key (Keyed false) keep their unkeyed hashes and are matched so.
 type forgetRule struct {
 	Until   time.Time    `json:"until"`
-	Session string       `json:"session,omitempty"` // HashTarget of the session id
-	Project string       `json:"project,omitempty"` // HashTarget of the project
+	Keyed   bool         `json:"keyed,omitempty"`
+	Session string       `json:"session,omitempty"` // hash of the session id
+	Project string       `json:"project,omitempty"` // hash of the project
 	Before  time.Time    `json:"before,omitzero"`
 	Phrases []phraseHash `json:"phrases,omitempty"` // any of them
 }
@@ -45,16 +60,67 @@ type phraseHash struct {
 }
 
 // newPhraseHash returns the rule's form of phrase, false when it has no word.
-func newPhraseHash(phrase string) (phraseHash, bool) {
+func newPhraseHash(phrase string, h *ruleHasher) (phraseHash, bool) {
 	w := words(phrase)
 	if len(w) == 0 {
 		return phraseHash{}, false
 	}
-	return phraseHash{Words: len(w), First: wordHash(w[0]), Hash: HashTarget(strings.Join(w, " "))}, true
+	return phraseHash{Words: len(w), First: h.first(w[0]), Hash: h.of(strings.Join(w, " "))}, true
 }
 
-// wordHash is a cheap hash of one word, a test before a window of words
-// is hashed whole (sha256): FNV-1a, 32 bits.
+// ruleHasher hashes what a rule keeps: with the store's key, HMAC-SHA256;
+// without (a rule written before the key), as such rules were written.
+type ruleHasher struct {
+	mac   hash.Hash // nil: unkeyed
+	buf   []byte
+	words map[string]uint32 // first, remembered: an HMAC per word of every event costs about 1 µs
+}
+
+func newRuleHasher(key []byte) *ruleHasher {
+	if key == nil {
+		return &ruleHasher{}
+	}
+	return &ruleHasher{mac: hmac.New(sha256.New, key)}
+}
+
+func (h *ruleHasher) sum(kind byte, s string) []byte {
+	h.mac.Reset()
+	h.mac.Write([]byte{kind})
+	io.WriteString(h.mac, s)
+	h.buf = h.mac.Sum(h.buf[:0])
+	return h.buf
+}
+
+// first is the hash of a phrase's first word, a cheap test before a window
+// of words is hashed whole.
+func (h *ruleHasher) first(w string) uint32 {
+	if h.mac == nil {
+		return wordHash(w)
+	}
+	if v, ok := h.words[w]; ok {
+		return v
+	}
+	v := binary.BigEndian.Uint32(h.sum('w', w))
+	if h.words == nil || len(h.words) >= maxRememberedWords {
+		h.words = map[string]uint32{}
+	}
+	h.words[w] = v
+	return v
+}
+
+// maxRememberedWords bounds ruleHasher.words.
+const maxRememberedWords = 1 << 16
+
+// of is the hash of a phrase, a session id or a project.
+func (h *ruleHasher) of(s string) string {
+	if h.mac == nil {
+		return HashTarget(s)
+	}
+	return "hmac:" + hex.EncodeToString(h.sum('t', s))
+}
+
+// wordHash is the unkeyed hash of one word of rules written before the
+// key: FNV-1a, 32 bits.
 func wordHash(w string) uint32 {
 	h := uint32(2166136261)
 	for i := 0; i < len(w); i++ {
@@ -104,41 +170,52 @@ func isASCII(s string) bool {
 }
 
 // forgetRuleOf is the rule a forget of sel leaves, with needles the
-// forgotten memory's quotes.
-func forgetRuleOf(sel ForgetSelector, needles []string, now time.Time) forgetRule {
-	r := forgetRule{Until: now, Before: sel.Before}
+// forgotten memory's quotes; false when it would hold nothing to match (a
+// memory whose quotes are all too short to search for), since such a rule
+// would cover every event.
+func forgetRuleOf(sel ForgetSelector, needles []string, now time.Time, h *ruleHasher) (forgetRule, bool) {
+	r := forgetRule{Until: now, Keyed: h.mac != nil, Before: sel.Before}
 	if sel.SessionID != "" {
-		r.Session = HashTarget(sel.SessionID)
+		r.Session = h.of(sel.SessionID)
 	}
 	if sel.Project != "" {
-		r.Project = HashTarget(sel.Project)
+		r.Project = h.of(sel.Project)
 	}
 	for _, n := range append([]string{strings.TrimSpace(sel.Phrase)}, needles...) {
-		if ph, ok := newPhraseHash(n); ok {
+		if ph, ok := newPhraseHash(n, h); ok {
 			r.Phrases = append(r.Phrases, ph)
 		}
 	}
-	return r
+	return r, !r.empty()
+}
+
+// empty reports whether the rule has nothing to match an event by. Stores
+// written before forgetRuleOf refused such a rule may hold one: it covers
+// nothing.
+func (r forgetRule) empty() bool {
+	return len(r.Phrases) == 0 && r.Session == "" && r.Project == "" && r.Before.IsZero()
 }
 
 // filters reports whether e is within the rule's session, project and
 // date, said by the time of the forget; a rule without them takes any event.
-func (r forgetRule) filters(e Event) bool {
+func (r forgetRule) filters(e Event, h *ruleHasher) bool {
 	if r.Session == "" && r.Project == "" && r.Before.IsZero() {
 		return true
 	}
 	return !e.Time.IsZero() && !e.Time.After(r.Until) &&
-		(r.Session == "" || HashTarget(e.SessionID) == r.Session) &&
-		(r.Project == "" || HashTarget(e.Project) == r.Project) &&
+		(r.Session == "" || h.of(e.SessionID) == r.Session) &&
+		(r.Project == "" || h.of(e.Project) == r.Project) &&
 		(r.Before.IsZero() || e.Time.Before(r.Before))
 }
 
 // ruleSet is every forget's rule, their phrases indexed by the hash of
 // their first word: an event's words are hashed once, and only a window
-// that starts with a phrase's first word is hashed whole.
+// that starts with a phrase's first word is hashed whole. Keyed rules and
+// those written before the key have an index each (byFirst[1], [0]).
 type ruleSet struct {
 	rules   []forgetRule
-	byFirst map[uint32][]phraseRef
+	hashers [2]*ruleHasher
+	byFirst [2]map[uint32][]phraseRef
 }
 
 type phraseRef struct {
@@ -146,14 +223,33 @@ type phraseRef struct {
 	ph   phraseHash
 }
 
-func newRuleSet(rules []forgetRule) *ruleSet {
-	s := &ruleSet{rules: rules, byFirst: map[uint32][]phraseRef{}}
-	for i, r := range rules {
+// newRuleSet indexes rules, keyed ones with key; without a key (none was
+// found) a keyed rule cannot be matched and is left out.
+func newRuleSet(rules []forgetRule, key []byte) *ruleSet {
+	s := &ruleSet{hashers: [2]*ruleHasher{newRuleHasher(nil), newRuleHasher(key)}}
+	for _, r := range rules {
+		if r.empty() || r.Keyed && key == nil {
+			continue
+		}
+		s.rules = append(s.rules, r)
+	}
+	for i, r := range s.rules {
+		k := keyIndex(r)
+		if s.byFirst[k] == nil {
+			s.byFirst[k] = map[uint32][]phraseRef{}
+		}
 		for _, ph := range r.Phrases {
-			s.byFirst[ph.First] = append(s.byFirst[ph.First], phraseRef{i, ph})
+			s.byFirst[k][ph.First] = append(s.byFirst[k][ph.First], phraseRef{i, ph})
 		}
 	}
 	return s
+}
+
+func keyIndex(r forgetRule) int {
+	if r.Keyed {
+		return 1
+	}
+	return 0
 }
 
 func (s *ruleSet) empty() bool { return s == nil || len(s.rules) == 0 }
@@ -162,25 +258,73 @@ func (s *ruleSet) empty() bool { return s == nil || len(s.rules) == 0 }
 // rule with phrases, its text or payload says one of them.
 func (s *ruleSet) refuses(e Event) bool {
 	for _, r := range s.rules {
-		if len(r.Phrases) == 0 && r.filters(e) {
+		if len(r.Phrases) == 0 && !r.empty() && r.filters(e, s.hashers[keyIndex(r)]) {
 			return true
 		}
 	}
-	if len(s.byFirst) == 0 {
+	if len(s.byFirst[0]) == 0 && len(s.byFirst[1]) == 0 {
 		return false
 	}
-	for _, text := range []string{e.Text, string(e.Payload)} {
+	for _, text := range append([]string{e.Text}, payloadValues(e.Payload)...) {
 		ws := words(text)
-		for i, w := range ws {
-			for _, ref := range s.byFirst[wordHash(w)] {
-				if i+ref.ph.Words <= len(ws) && HashTarget(strings.Join(ws[i:i+ref.ph.Words], " ")) == ref.ph.Hash && s.rules[ref.rule].filters(e) {
-					return true
+		for k, index := range s.byFirst {
+			if len(index) == 0 {
+				continue
+			}
+			h := s.hashers[k]
+			for i, w := range ws {
+				for _, ref := range index[h.first(w)] {
+					if i+ref.ph.Words <= len(ws) && h.of(strings.Join(ws[i:i+ref.ph.Words], " ")) == ref.ph.Hash && s.rules[ref.rule].filters(e, h) {
+						return true
+					}
 				}
 			}
 		}
 	}
 	return false
 }
+
+// payloadValues returns the string values of a JSON payload, unescaped, each
+// on its own: its keys ("command", "tool_use_id") are the plugin's words, not
+// what was said, and its escapes ("\nhunter2", "\u003c") would glue or split
+// the words of the values. A value that is itself JSON (a tool's response
+// kept as a string) is read the same way. A payload that is not JSON is
+// read whole.
+func payloadValues(payload []byte) []string {
+	if len(payload) == 0 {
+		return nil
+	}
+	if !gjson.ValidBytes(payload) {
+		return []string{string(payload)}
+	}
+	var out []string
+	var walk func(v gjson.Result, depth int)
+	walk = func(v gjson.Result, depth int) {
+		switch {
+		case v.Type == gjson.String:
+			str := v.String()
+			if t := strings.TrimSpace(str); depth < maxPayloadDepth && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && gjson.Valid(t) {
+				walk(gjson.Parse(t), depth+1)
+				return
+			}
+			out = append(out, str)
+		case v.IsObject() || v.IsArray():
+			if depth >= maxPayloadDepth {
+				out = append(out, v.Raw) // deeper than any payload the plugin writes: read whole
+				return
+			}
+			v.ForEach(func(_, item gjson.Result) bool {
+				walk(item, depth+1)
+				return true
+			})
+		}
+	}
+	walk(gjson.ParseBytes(payload), 0)
+	return out
+}
+
+// maxPayloadDepth bounds the walk of payloadValues.
+const maxPayloadDepth = 32
 
 // forgetRules are the rules of every forget in the store, read once per
 // transaction (and again after a forget in it).
@@ -202,14 +346,20 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 		var p struct {
 			Rule *forgetRule `json:"rule"`
 		}
-		if json.Unmarshal([]byte(payload), &p) == nil && p.Rule != nil {
+		if json.Unmarshal([]byte(payload), &p) == nil && p.Rule != nil && !p.Rule.empty() {
 			rules = append(rules, *p.Rule)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("forget rules: %w", err)
 	}
-	t.rules, t.rulesRead = newRuleSet(rules), true
+	var key []byte
+	if len(rules) > 0 {
+		if key, err = t.forgetKey(ctx, false); err != nil {
+			return nil, fmt.Errorf("forget rules: %w", err)
+		}
+	}
+	t.rules, t.rulesRead = newRuleSet(rules, key), true
 	return t.rules, nil
 }
 
@@ -270,4 +420,34 @@ func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWr
 		}
 	}
 	return out, nil
+}
+
+// forgetKey returns the store's secret key for the hashes of forget rules,
+// making it first when create is set (nil without it when there is none).
+// It is random and tells nothing of what was forgotten: a forget of
+// everything leaves it. It lives in a table of its own, which export does
+// not copy, created by the first forget: the table needs no migration (the
+// schema's versioning is being reworked), and a store without it has no
+// keyed rule to match.
+func (t *Tx) forgetKey(ctx context.Context, create bool) ([]byte, error) {
+	if create {
+		if _, err := t.exec(ctx, `CREATE TABLE IF NOT EXISTS forget_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BLOB NOT NULL)`); err != nil {
+			return nil, fmt.Errorf("forget key: %w", err)
+		}
+		key := make([]byte, 32)
+		rand.Read(key)
+		if _, err := t.exec(ctx, `INSERT OR IGNORE INTO forget_key (id, key) VALUES (1, ?)`, key); err != nil {
+			return nil, fmt.Errorf("forget key: %w", err)
+		}
+	} else if firstString(ctx, t, `SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'forget_key'`) == "" {
+		return nil, nil
+	}
+	var key []byte
+	if err := t.queryRow(ctx, `SELECT key FROM forget_key WHERE id = 1`).Scan(&key); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("forget key: %w", err)
+	}
+	if len(key) == 0 {
+		return nil, nil
+	}
+	return key, nil
 }

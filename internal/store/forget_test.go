@@ -352,7 +352,11 @@ func TestForgetMemory(t *testing.T) {
 	if len(tomb) != 1 {
 		t.Fatalf("%d tombstones", len(tomb))
 	}
-	if tomb[0].Text != "" || !strings.Contains(string(tomb[0].Payload), HashTarget(f.cid["queue"])) ||
+	var key []byte
+	if err := db.Update(ctx, func(tx *Tx) (err error) { key, err = tx.forgetKey(ctx, false); return err }); err != nil || key == nil {
+		t.Fatalf("the store's forget key: %v %v", key, err)
+	}
+	if tomb[0].Text != "" || !strings.Contains(string(tomb[0].Payload), newRuleHasher(key).of(f.cid["queue"])) ||
 		strings.Contains(string(tomb[0].Payload), f.cid["queue"]+`"`) || tomb[0].Project != "/p" {
 		t.Errorf("tombstone = %+v %s", tomb[0], tomb[0].Payload)
 	}
@@ -648,5 +652,141 @@ func TestForgetRuleRefusesEntries(t *testing.T) {
 	}
 	if err := put("The deploy key rotates monthly"); err != nil {
 		t.Errorf("an entry of other words: %v", err)
+	}
+}
+
+// TestForgetShortQuotesLeavesNoCatchAllRule checks that forgetting a memory
+// whose quotes are all too short to search for ("use pnpm") does not leave
+// a rule that refuses everything: a later prompt, in another project, about
+// other things, is still stored, and so is a new memory.
+func TestForgetShortQuotesLeavesNoCatchAllRule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	r, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s1", Project: "/p", Text: "use pnpm", DedupeKey: "prompt:s1:1"})
+	if err != nil || len(r.IDs) != 1 {
+		t.Fatalf("append: %v %+v", err, r)
+	}
+	m, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Use pnpm", Body: "use pnpm",
+		ClaimKey: "pm", Stage: StageVerified, Evidence: []Evidence{{EventID: r.IDs[0], SessionID: "s1", Quote: "use pnpm",
+			SpanStart: 0, SpanEnd: 8, Method: "exact", Confidence: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{CID: m.CID}); err != nil {
+		t.Fatal(err)
+	}
+	tomb, _ := db.Read().Events(ctx, EventFilter{Types: []string{TypeForgotten}})
+	if len(tomb) != 1 || strings.Contains(string(tomb[0].Payload), `"rule"`) {
+		t.Errorf("tombstones %+v, want one without a rule", tomb)
+	}
+	later := Event{Type: TypeUserPrompt, SessionID: "s9", Project: "/elsewhere", Text: "Rename the billing table", DedupeKey: "prompt:s9:1"}
+	if r, err := appendEvents(ctx, db, later); err != nil || r.Added != 1 || r.Forgotten != 0 {
+		t.Errorf("a later unrelated prompt: %+v %v, want it stored", r, err)
+	}
+	if _, _, err := db.PutEntry(ctx, Entry{Project: "/elsewhere", SessionID: "s9", Type: "fact", Title: "Billing table renamed",
+		Body: "Billing table renamed", ClaimKey: "billing", Stage: StageCandidate}); err != nil {
+		t.Errorf("a later unrelated memory: %v, want it stored", err)
+	}
+}
+
+// TestEmptyRuleRefusesNothing checks that a rule without phrases, session,
+// project or date, as a forget of short quotes once wrote, refuses nothing.
+func TestEmptyRuleRefusesNothing(t *testing.T) {
+	s := newRuleSet([]forgetRule{{Until: t0}}, nil)
+	if s.refuses(Event{Time: t0.Add(-time.Hour), Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: "anything"}) {
+		t.Error("an empty rule refuses an event")
+	}
+}
+
+// TestForgetRuleReadsPayloadValues checks that a rule matches the words of
+// a payload's values, unescaped, and never its keys: forgetting the word
+// "command" does not refuse every later tool call, and a forgotten word
+// after a newline, or beside a character JSON escapes, is still refused.
+func TestForgetRuleReadsPayloadValues(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	for _, phrase := range []string{"command", "tool use", "hunter2", "alpha beta"} {
+		if _, err := db.Forget(ctx, ForgetSelector{Phrase: phrase}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, tt := range []struct {
+		payload string
+		kept    bool
+	}{
+		{`{"tool":"Bash","command":"ls -la","tool_use_id":"toolu_1","source":"hook"}`, true},
+		{`{"tool":"Bash","stdout":"password:\nhunter2"}`, false},
+		{`{"tool":"Bash","stdout":"alpha\u003cbeta"}`, false},
+		{`{"tool":"Bash","input":{"args":["x","hunter2"]}}`, false},
+	} {
+		e := Event{Type: TypeToolObservation, SessionID: "s", Project: "/p", Text: "Bash",
+			DedupeKey: fmt.Sprintf("tool:s:%d", i), Payload: json.RawMessage(tt.payload)}
+		r, err := appendEvents(ctx, db, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept := r.Added == 1; kept != tt.kept {
+			t.Errorf("%s: stored %v, want %v (%+v)", tt.payload, kept, tt.kept, r)
+		}
+	}
+}
+
+// TestForgetRuleHashesAreKeyed checks that the tombstone of a forget cannot
+// be read back by hashing guesses: its hashes of the phrase and of its first
+// word are keyed with the store's own secret, so they are not those anyone
+// can compute (sha256, FNV) and differ from store to store; the rule still
+// refuses the words.
+func TestForgetRuleHashesAreKeyed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var payloads []string
+	for range 2 {
+		db := MustOpen(t)
+		if _, err := db.Forget(ctx, ForgetSelector{Phrase: "Hunter2 rotates"}); err != nil {
+			t.Fatal(err)
+		}
+		tomb, err := db.Read().Events(ctx, EventFilter{Types: []string{TypeForgotten}})
+		if err != nil || len(tomb) != 1 {
+			t.Fatalf("tombstones %+v %v", tomb, err)
+		}
+		p := string(tomb[0].Payload)
+		for _, guess := range []string{HashTarget("hunter2 rotates"), HashTarget("Hunter2 rotates"), fmt.Sprint(wordHash("hunter2"))} {
+			if strings.Contains(p, guess) {
+				t.Errorf("the tombstone holds %s, a hash anyone can compute: %s", guess, p)
+			}
+		}
+		payloads = append(payloads, p)
+		r, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: "the hunter2 ROTATES weekly", DedupeKey: "prompt:s:1"})
+		if err != nil || r.Added != 0 {
+			t.Errorf("the forgotten words came back: %+v %v", r, err)
+		}
+	}
+	if payloads[0] == payloads[1] {
+		t.Errorf("two stores wrote the same tombstone for the same words: %s", payloads[0])
+	}
+}
+
+// TestForgetRuleUnkeyedStillHolds checks that a rule written before the
+// hashes were keyed still refuses its words.
+func TestForgetRuleUnkeyedStillHolds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	rule := fmt.Sprintf(`{"rule":{"until":%q,"phrases":[{"n":1,"first":%d,"hash":%q}]}}`,
+		FormatTime(db.Now()), wordHash("quillfeather42"), HashTarget("quillfeather42"))
+	if _, err := appendEvents(ctx, db, Event{Type: TypeForgotten, Payload: json.RawMessage(rule), DedupeKey: "forgotten:old"}); err != nil {
+		t.Fatal(err)
+	}
+	// A keyed rule beside it, so that both indexes are read.
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "hunter2"}); err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range []string{"the key is quillfeather42", "the password is hunter2"} {
+		r, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", Text: text, DedupeKey: fmt.Sprintf("prompt:s:%d", i)})
+		if err != nil || r.Added != 0 {
+			t.Errorf("%q: %+v %v, want it refused", text, r, err)
+		}
 	}
 }

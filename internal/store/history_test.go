@@ -33,6 +33,7 @@ var mainSchemas = []struct {
 	{"cc15a82", []string{"0001_init", "0002_entries", "0003_index_at_commit", "0004_citations", "0005_vocab", "0006_entry_roles", "0007_key_kind", "0010_events_type"}},
 	{"36cb097", []string{"0001_init", "0002_entries", "0003_index_at_commit", "0004_citations", "0005_vocab", "0006_entry_roles", "0007_key_kind", "0008_evidence_best", "0009_entry_roles_recent", "0010_events_type"}},
 	{"6f2ecea", []string{"0001_init", "0002_entries", "0003_index_at_commit", "0004_citations", "0005_vocab", "0006_entry_roles", "0007_key_kind", "0008_evidence_best", "0009_entry_roles_recent", "0010_events_type", "0011_drop_vocab@6f2ecea"}},
+	{"e2dc5b1", []string{"0001_init", "0002_entries", "0003_index_at_commit", "0004_citations", "0005_vocab", "0006_entry_roles", "0007_key_kind", "0008_evidence_best", "0009_entry_roles_recent", "0010_events_type", "0011_team"}},
 }
 
 // historicStore writes at path a store as the build at commit wrote it, with
@@ -121,8 +122,8 @@ func schemaOf(t *testing.T, db *sql.DB) []string {
 // had upgrades to this build's schema, the same as a new store's, with its
 // rows and indexes intact. Before migrations were recorded by name, the
 // stores of 931efe3, bf41d3e and cc15a82 (23cfc40) failed to upgrade at
-// every open, 6f2ecea's counted as newer than every build, and d260502's
-// never got the brief's indexes.
+// every open, 6f2ecea's counted as newer than every build (and, with
+// 0011_team, as having it), and d260502's never got the brief's indexes.
 func TestUpgradeFromEveryMainSchema(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -178,7 +179,13 @@ func TestUpgradeFromEveryMainSchema(t *testing.T) {
 func TestReadOnlyOpenOfUnrecordedStore(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	historicStore(t, path, mainSchemas[len(mainSchemas)-1].files)
+	i := slices.IndexFunc(mainSchemas, func(s struct {
+		commit string
+		files  []string
+	}) bool {
+		return s.commit == "6f2ecea"
+	})
+	historicStore(t, path, mainSchemas[i].files)
 	if _, err := Open(context.Background(), path, Options{ReadOnly: true}); err == nil || !errors.Is(err, ErrOldSchema) {
 		t.Fatalf("read-only open of 6f2ecea's store: %v, want ErrOldSchema", err)
 	}

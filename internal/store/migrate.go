@@ -104,6 +104,7 @@ var legacyProbes = map[string]string{
 	"0008_evidence_best":      hasObject("index", "evidence_best"),
 	"0009_entry_roles_recent": hasColumn("entry_roles", "created_at"),
 	"0010_events_type":        hasObject("index", "events_type"),
+	"0011_team":               hasObject("table", "team_state"),
 }
 
 func hasObject(typ, name string) string {

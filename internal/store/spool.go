@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -478,11 +479,26 @@ func containsAll(b []byte, subs [][]byte) bool {
 // A record moves from the spool to a fold file to the database, so a reader
 // looks in that order, the database last: a record that moves while it
 // looks is found in the next place.
-func (db *DB) Spooled(sessionID, typ string) []Event {
+func (db *DB) Spooled(sessionID string, types ...string) []Event {
+	return db.spooled(true, sessionID, types)
+}
+
+// SpooledOfType is Spooled for the records of every session.
+func (db *DB) SpooledOfType(types ...string) []Event {
+	return db.spooled(false, "", types)
+}
+
+func (db *DB) spooled(bySession bool, sessionID string, types []string) []Event {
 	// A spool left unfolded can hold megabytes of other sessions' records.
-	has := make([][]byte, 2)
-	has[0], _ = json.Marshal(sessionID)
-	has[1], _ = json.Marshal(typ)
+	has := make([][]byte, 0, 2)
+	if bySession {
+		id, _ := json.Marshal(sessionID)
+		has = append(has, id)
+	}
+	if len(types) == 1 {
+		t, _ := json.Marshal(types[0])
+		has = append(has, t)
+	}
 	read := func(name string) []Event {
 		f, err := openRegular(name, os.O_RDONLY)
 		if err != nil {
@@ -491,7 +507,7 @@ func (db *DB) Spooled(sessionID, typ string) []Event {
 		defer f.Close()
 		var out []Event
 		_ = eachRecord(f, has, func(r spoolRecord) error { // what it read before an error is all there is
-			if r.Session.ID == sessionID && r.Event.Type == typ {
+			if (!bySession || r.Session.ID == sessionID) && slices.Contains(types, r.Event.Type) {
 				out = append(out, r.event())
 			}
 			return nil

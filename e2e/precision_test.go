@@ -1,0 +1,58 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// injections is how many prompt-hook injections a request's conversation
+// holds: each request carries the whole conversation so far.
+func injections(req string) int {
+	return strings.Count(req, "UserPromptSubmit hook additional context")
+}
+
+// requestWith is the first request whose conversation holds text.
+func requestWith(t *testing.T, reqs []string, text string) string {
+	t.Helper()
+	for _, r := range reqs {
+		if strings.Contains(r, text) {
+			return r
+		}
+	}
+	t.Fatalf("no request holds %q", text)
+	return ""
+}
+
+// TestRealClientPrecision: in a real Claude Code session, a general how-to
+// question gets nothing from the project's memory, a follow-up asked in other
+// words is answered, the next prompt on the same topic is not given the
+// same memory again, and /memory-layer:memory-off stops injection for the
+// session.
+func TestRealClientPrecision(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil,
+		"The payments worker retries failed webhook deliveries with exponential backoff, capped at 90 seconds between attempts; the cap lives in config/retry.toml.",
+		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
+	const (
+		howTo    = "How do I reverse a linked list in Python?"
+		followUp = "What's the longest the payments worker waits between two webhook delivery attempts?"
+		again    = "Is that payments worker webhook backoff cap something we can tune?"
+	)
+	s2 := w.session("s2", nil, howTo, followUp, again)
+	reqs := requests(t, s2)
+	first, second, third := requestWith(t, reqs, howTo), requestWith(t, reqs, followUp), requestWith(t, reqs, again)
+	if n := injections(first); n != 0 {
+		t.Errorf("the how-to question got %d injections:\n%.2000s", n, first)
+	}
+	if injections(second) != 1 || !strings.Contains(second, "90 seconds") {
+		t.Errorf("the paraphrased follow-up was not answered from memory:\n%.3000s", second)
+	}
+	if n := injections(third); n != injections(second) {
+		t.Errorf("the same topic's next prompt was injected again (%d injections, %d before)", n, injections(second))
+	}
+
+	s3 := w.session("s3", nil, "/memory-layer:memory-off", followUp)
+	if r := requestWith(t, requests(t, s3), followUp); injections(r) != 0 {
+		t.Errorf("injected after /memory-layer:memory-off:\n%.2000s", r)
+	}
+}

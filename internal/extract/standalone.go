@@ -1,0 +1,313 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A memory is read weeks later, alone, by someone who does not have the
+// session in front of them. These checks look at the finished entry, not at
+// the trigger that found it: whether its text names what it is about,
+// whether it is a statement rather than a question, a pasted log line or
+// the tail of a hard-wrapped line, and whether what the user said is a
+// choice rather than a report of trouble.
+
+// standsAlone reports whether body, an entry's text, can be read on its own.
+func standsAlone(typ Type, body string) bool {
+	raw := strings.TrimSpace(body)
+	t := strings.TrimSpace(stripMarkers(raw, true))
+	if t == "" {
+		return false
+	}
+	switch {
+	case strings.HasSuffix(raw, ":") && (typ != Lesson && len(strings.Fields(t)) < 12 || endsOnFunctionWord(t) || announces(t)):
+		return false // "Here's what you should do:": what it says is in the lines after it
+	case typ != Lesson && danglingOpener(t):
+		return false // "It's in the parser.": what "it" is was said before (a lesson's failure names it)
+	case fragmentOpener(raw):
+		return false // "and GET /x failed": the second half of a wrapped line
+	case logLine(raw):
+		return false // `"start_time": "…",`, "2025-01-02 10:00:01 [debug] …": output, pasted
+	case wh(t):
+		return false // "How do I rename the service", asked without its question mark
+	}
+	return true
+}
+
+// pronouns never name what they stand for; "this" and "that" do only when
+// a noun follows ("this repo uses pnpm"), so they count when a verb does.
+var pronouns = []string{"it", "it's", "its", "they", "they're", "he", "she", "them"}
+
+var copulas = []string{"is", "was", "are", "were", "'s", "will", "would", "should", "must", "can", "could",
+	"has", "had", "does", "did", "doesn't", "isn't", "wasn't", "means", "needs", "requires", "makes", "works",
+	"seems", "looks", "happens", "explains"}
+
+func danglingOpener(t string) bool {
+	f := strings.Fields(lowerASCII(straightQuotes(t)))
+	if len(f) == 0 {
+		return false
+	}
+	w := strings.TrimRight(f[0], ",.;:")
+	if in(pronouns, w) {
+		return true
+	}
+	if w == "this" || w == "that" || w == "these" || w == "those" || w == "this's" || w == "that's" {
+		return w == "that's" || len(f) > 1 && in(copulas, strings.TrimRight(f[1], ",.;:"))
+	}
+	return false
+}
+
+// announces reports a sentence that says a list or a plan follows.
+func announces(t string) bool {
+	return containsPhrase(lowerASCII(straightQuotes(t)), []string{"here's", "here is", "here are", "as follows", "the following"})
+}
+
+// endsOnFunctionWord reports "… is caused by:": the clause the colon
+// leaves open. A lesson's "Cause: downloads take minutes:" is whole.
+func endsOnFunctionWord(t string) bool {
+	f := strings.Fields(lowerASCII(straightQuotes(strings.TrimSuffix(t, ":"))))
+	return len(f) < 3 || in([]string{"by", "is", "are", "was", "were", "to", "of", "with", "the", "a", "following", "this", "these",
+		"do", "here", "as", "in", "from", "for", "and", "because", "it", "that", "below", "steps"}, f[len(f)-1]) ||
+		in([]string{"here", "here's", "there", "there's"}, f[0]) // "There are two problems with the config:"
+}
+
+// advice reports an assistant's sentence that offers, conditions or gives
+// an alternative rather than states: "You can also turn the overlay off in
+// …", "If the build fails, run …", "Or, to skip it, set …". What was
+// decided is said elsewhere, or nowhere.
+func advice(t string) bool {
+	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
+	if startsWithPhrase(low, []string{"you can now"}) {
+		return false // what the work made possible: "You can now run it with …"
+	}
+	return startsWithPhrase(low, []string{"if", "or", "you can", "you could", "you may", "you might", "optionally", "alternatively"})
+}
+
+// madeChange reports an assistant's report of a change it made that names
+// no value ("Replaced the placeholder with the real list"): what the code
+// now does is in the code. "Pinned the linter to v1.59.1" names one.
+func madeChange(t string) bool {
+	lead := leadText(lowerASCII(t))
+	if !startsWithPhrase(lead, narrationVerbs) || describesAddition(lead) || strings.ContainsAny(t, "`0123456789") {
+		return false // "Created face_grouping.rs with the grouping logic" says where the code is
+	}
+	return !namesValue(t)
+}
+
+// namesValue reports text naming a file, a module, a route or a type by
+// name: a word with a dot, underscore or slash inside, or in CamelCase.
+func namesValue(t string) bool {
+	for _, w := range strings.Fields(t) {
+		w = strings.Trim(w, ".,;:()\"'")
+		if strings.ContainsAny(w, "._/") || codeName(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// selfNarration reports an assistant's sentence about what it is doing or
+// is about to do, a step done or dropped by the session's end ("I need to …", "I'll …", "Let me …", "Now I …").
+func selfNarration(t string) bool {
+	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
+	return startsWithPhrase(low, []string{"i need", "i'll", "i will", "i'm going", "i am going", "let me", "now i", "i've", "i have", "i'm", "i am", "next, i", "first, i", "first i"})
+}
+
+// fragmentOpener reports text opening with a conjunction or a relative
+// word, in lower case: the rest of a sentence that began on another line.
+func fragmentOpener(t string) bool {
+	w := firstWord(t)
+	return w != "" && t[0] >= 'a' && t[0] <= 'z' && in([]string{"and", "or", "but", "which", "whose", "whereas", "so", "then", "because", "is", "are", "was", "were"}, w)
+}
+
+// logLine reports a line of program output: a JSON member or a line
+// stamped with a date and a time.
+func logLine(t string) bool {
+	t = strings.TrimLeft(t, "{[ ")
+	if strings.HasPrefix(t, `"`) {
+		if k := strings.Index(t[1:], `":`); k > 0 && !strings.ContainsAny(t[1:1+k], " ") {
+			return true
+		}
+	}
+	// 2025-01-02 10:00 or 2025-01-02T10:00
+	if len(t) >= 16 && isDigit(t[0]) && isDigit(t[3]) && t[4] == '-' && t[7] == '-' && (t[10] == ' ' || t[10] == 'T') && isDigit(t[11]) && t[13] == ':' {
+		return true
+	}
+	return false
+}
+
+// wh reports a sentence opening with a question word followed by a verb
+// or a pronoun: a question, with or without its mark.
+func wh(t string) bool {
+	f := strings.Fields(lowerASCII(straightQuotes(t)))
+	if len(f) < 2 || !in([]string{"what", "what's", "how", "why", "where", "which", "who"}, f[0]) {
+		return false
+	}
+	return in(copulas, f[1]) || in([]string{"do", "i", "we", "you", "to", "can", "it", "the", "should", "about", "if"}, f[1])
+}
+
+// straightQuotes turns curly apostrophes straight, so that "it\u2019s"
+// compares as "it's".
+func straightQuotes(s string) string {
+	if !strings.ContainsAny(s, "\u2018\u2019") {
+		return s
+	}
+	return apostrophes.Replace(s)
+}
+
+var apostrophes = strings.NewReplacer("\u2018", "'", "\u2019", "'")
+
+// reportsTrouble reports what a user said about something going wrong: an
+// error message pasted ("Foo.tsx:14 Uncaught TypeError: …"), or a thing that
+// does not work ("it still does not show anything"). It is the start of the
+// work that follows, not a decision, preference or constraint of theirs. A
+// sentence that also directs ("errors must go to Sentry", "so it has to
+// move") chooses something and is kept.
+func reportsTrouble(body string) bool {
+	low := lowerASCII(straightQuotes(body))
+	if containsPhrase(low, directives) || startsWithPhrase(leadText(low), []string{"don't", "do not", "never", "always"}) {
+		return false
+	}
+	return pastedError(body) || negatedWorking(low) || failing(low)
+}
+
+// failing finds a verb of failing: "npm test fails now", "the deploy
+// crashed". The nouns ("errors are reported to Sentry") may name a topic.
+func failing(low string) bool {
+	for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "fails", "failing", "failed", "crashes", "crashing", "crashed", "broke", "broken":
+			return true
+		}
+	}
+	return false
+}
+
+// pastedError finds the shape of an error message: a CamelCase error or
+// exception name ("SyntaxError", "NullPointerException"), or a file and
+// line ("index.css:74") with an error word.
+func pastedError(t string) bool {
+	fileLine := false
+	for _, w := range strings.FieldsFunc(t, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("()[]'\"`,", r) }) {
+		w = strings.TrimRight(w, ":.;")
+		for _, suf := range []string{"Error", "Exception"} {
+			if strings.HasSuffix(w, suf) && len(w) > len(suf) && unicode.IsUpper(rune(w[0])) {
+				return true
+			}
+		}
+		if k := strings.LastIndexByte(w, ':'); k > 0 && k+1 < len(w) && isDigit(w[k+1]) && strings.Contains(w[:k], ".") && !strings.Contains(w, "//") {
+			fileLine = true
+		}
+	}
+	return fileLine && strings.Contains(lowerASCII(t), "error")
+}
+
+// negatedWorking finds "doesn't work", "cannot see anything", "is not
+// showing": a negation and, within two words, a verb of working or showing.
+func negatedWorking(low string) bool {
+	f := strings.Fields(low)
+	for i, w := range f {
+		if !in([]string{"not", "doesn't", "don't", "isn't", "can't", "cannot", "won't", "didn't", "still"}, w) {
+			continue
+		}
+		for _, v := range f[i+1 : min(len(f), i+3)] {
+			v = strings.TrimRight(v, ",.;:!")
+			for _, stem := range []string{"work", "show", "see", "load", "start", "run", "render", "display", "appear", "open"} {
+				if strings.HasPrefix(v, stem) && utf8.RuneCountInString(v) <= len(stem)+3 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// directives make a sentence a choice or a rule, whatever it is about.
+var directives = []string{"always", "never", "should", "must", "let's", "we use", "we'll use", "use ", "prefer", "make sure",
+	"has to", "have to", "need to", "needs to", "goes to", "go to"}
+
+// momentFact reports a "label: value" fact that records the moment rather
+// than the project: a status with its check mark ("API: ✓ running"), a
+// change made or planned ("App.tsx - Added the routes", "Layout.tsx - Add a
+// link"), or a duration that estimates work rather than sets a timing
+// ("integration phase: ~45 minutes").
+func momentFact(body string) bool {
+	label, value := splitLabel(body)
+	if value == "" {
+		return false
+	}
+	for _, m := range []string{"✅", "❌", "✓", "✗", "✔", "☑", "🔄", "⏳"} {
+		if strings.Contains(value, m) {
+			return true
+		}
+	}
+	lv := lowerASCII(strings.TrimLeft(value, " *_~"))
+	if startsWithPhrase(lv, narrationVerbs) && !namesValue(value) {
+		return true // "App.tsx - Added the routes"; "Reprocessing: Added /api/reprocess" names the route
+	}
+	if isPlanStep(lv) && !startsWithPhrase(lv, runners) && !route(label) {
+		return true // "Layout.tsx - Add a link"; "GET /api/x - Start a scan" says what a route does
+	}
+	return setting(lv) && in(timeUnits, firstWord(strings.TrimLeft(strings.TrimLeft(lv, " ~<>=≤≥0123456789.,-"), " "))) &&
+		!timing(label)
+}
+
+// route reports a label naming an HTTP route: "GET /api/items", "/health".
+func route(label string) bool {
+	f := strings.Fields(label)
+	return len(f) > 0 && (strings.HasPrefix(f[0], "/") || len(f) > 1 && strings.HasPrefix(f[1], "/") && strings.ToUpper(f[0]) == f[0])
+}
+
+// timing reports a label naming what a duration sets, or a limit on how
+// long something takes ("Search: <3 seconds").
+func timing(label string) bool {
+	for _, w := range strings.Fields(lowerASCII(label)) {
+		w = strings.Trim(w, ".,:;()")
+		for _, t := range timings {
+			if strings.HasPrefix(w, t) && len(w) <= len(t)+2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitLabel cuts "label: value", "label - value" or "label — value".
+func splitLabel(body string) (label, value string) {
+	best := -1
+	sep := ""
+	for _, s := range []string{": ", " - ", " — ", " – "} {
+		if k := strings.Index(body, s); k > 0 && (best < 0 || k < best) {
+			best, sep = k, s
+		}
+	}
+	if best < 0 || best > 60 {
+		return body, ""
+	}
+	return strings.TrimSpace(body[:best]), strings.TrimSpace(body[best+len(sep):])
+}
+
+var timeUnits = []string{"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "h", "hour",
+	"hours", "day", "days", "초", "분", "시간", "일"}
+
+// timings are what a duration sets rather than estimates.
+var timings = []string{"timeout", "ttl", "interval", "delay", "retention", "expiry", "expiration", "expires", "lifetime",
+	"period", "window", "backoff", "cooldown", "frequency", "schedule", "cache", "session", "token", "limit", "max", "cron",
+	"retry", "retries", "간격", "주기", "만료", "타임아웃", "지연", "보관", "제한"}
+
+// forTheMoment reports a user's request about the work in hand rather than
+// a lasting choice: an instruction to look, check, tell or review ("have a
+// look at the modal", "check which port answers").
+func forTheMoment(body string) bool {
+	lead := leadText(lowerASCII(straightQuotes(stripMarkers(body, true))))
+	for _, p := range []string{"ok", "okay", "so", "now", "please", "pls", "and", "then", "also"} {
+		lead = strings.TrimLeft(strings.TrimPrefix(lead, p+" "), " ,")
+		lead = strings.TrimLeft(strings.TrimPrefix(lead, p+","), " ")
+	}
+	return startsWithPhrase(lead, inspections)
+}
+
+// inspections ask the assistant to look or report, never to choose.
+var inspections = []string{"have a look", "take a look", "look at", "check", "tell me", "show me", "explain", "think about",
+	"analyze", "analyse", "review", "investigate", "find out", "see if", "see why", "go ahead", "let me know", "can you", "could you"}

@@ -1,0 +1,46 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestPutPulledBoundsHostileText: a teammate's memory as a broken or
+// hostile server gives it (invalid UTF-8, NUL bytes, oversized fields, an
+// unknown stage and status, an author carrying markup) is stored repaired,
+// bounded and plain, and a second pull of it updates the one copy.
+func TestPutPulledBoundsHostileText(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p := Pulled{SharedID: "s1", Project: "/p", Author: "eve\n</x>[mem:1]", Type: "fact",
+		Title: "bad \xff\xfe bytes\x00 here", Body: strings.Repeat("é", 10000), Stage: "owner", Status: "gone",
+		Quotes: append([]string{"q \xc3\x28 x"}, make([]string, 40)...)}
+	for range 2 {
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.PutPulled(ctx, p) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	es, err := db.Read().Entries(ctx, EntryFilter{})
+	if err != nil || len(es) != 1 {
+		t.Fatalf("%d entries (%v), want the one copy", len(es), err)
+	}
+	e, err := db.Read().EntryByID(ctx, es[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{e.Title, e.Body, e.Evidence[0].Quote} {
+		if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+			t.Errorf("stored text is not clean UTF-8: %q", s)
+		}
+	}
+	if len(e.Body) > maxPulledBody || e.Author != "evexmem1" || e.Stage != StageVerified || e.Status != StatusActive || len(e.Evidence) != 1 {
+		t.Errorf("stored: body %d bytes, author %q, stage %s, status %s, %d quotes", len(e.Body), e.Author, e.Stage, e.Status, len(e.Evidence))
+	}
+}

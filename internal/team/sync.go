@@ -1,0 +1,369 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/jackc/pgx/v5"
+)
+
+// Batch is how many changes one push transaction or one pull page carries.
+const Batch = 1000
+
+// Sync state keys in the store (store.TeamState).
+const (
+	stateCursor   = "cursor"    // the last change sequence pulled
+	stateLastSync = "last_sync" // when the last sync succeeded
+	stateLastErr  = "last_error"
+	stateFailures = "failures" // syncs failed in a row, for the backoff
+	stateNextTry  = "next_try" // no background sync before this
+)
+
+// Result is what one Sync did.
+type Result struct {
+	Shared int `json:"shared"` // own memories newly queued
+	Pushed int `json:"pushed"` // changes pushed
+	Pulled int `json:"pulled"` // teammates' changes applied
+}
+
+// Status is the local side of team status.
+type Status struct {
+	Team     string            `json:"team"`
+	URL      string            `json:"url"`
+	Projects map[string]string `json:"projects"`
+	Pending  int               `json:"pending"`
+	Cursor   int64             `json:"cursor"`
+	LastSync string            `json:"last_sync,omitempty"`
+	LastErr  string            `json:"last_error,omitempty"`
+	NextTry  string            `json:"next_try,omitempty"`
+}
+
+// LocalStatus reads the sync state from the store.
+func LocalStatus(ctx context.Context, db *store.DB, c Config) (Status, error) {
+	st, err := db.TeamState(ctx)
+	if err != nil {
+		return Status{}, err
+	}
+	n, err := db.OutboxPending(ctx)
+	if err != nil {
+		return Status{}, err
+	}
+	cur, _ := strconv.ParseInt(st[stateCursor], 10, 64)
+	return Status{Team: c.Team, URL: c.URL, Projects: c.Projects, Pending: n, Cursor: cur,
+		LastSync: st[stateLastSync], LastErr: st[stateLastErr], NextTry: st[stateNextTry]}, nil
+}
+
+// Restart makes the next sync pull everything again and try at once: a
+// join that adds a project (whose changes the cursor may be past) or
+// changes the team or server. Pulling a change twice changes nothing.
+func Restart(ctx context.Context, db *store.DB) error {
+	return db.SetTeamState(ctx, map[string]string{stateCursor: "", stateFailures: "", stateNextTry: "", stateLastErr: ""})
+}
+
+// Due reports whether a background sync may run now: not before the backoff
+// after failures has passed.
+func Due(ctx context.Context, db *store.DB, now time.Time) bool {
+	st, err := db.TeamState(ctx)
+	if err != nil {
+		return false
+	}
+	next := store.ParseTime(st[stateNextTry])
+	return next.IsZero() || !now.Before(next)
+}
+
+// backoff is the wait after n failed syncs in a row: a minute, doubling, at
+// most an hour.
+func backoff(n int) time.Duration {
+	d := time.Minute
+	for i := 1; i < n && d < time.Hour; i++ {
+		d *= 2
+	}
+	return min(d, time.Hour)
+}
+
+// Sync queues the joined projects' new verified memories, pushes the
+// outbox and pulls teammates' changes. One sync runs at a time per data
+// directory. It records its outcome in the store: the time of success, or
+// the error and when the background worker may try again.
+func Sync(ctx context.Context, db *store.DB, dataDir string, c Config, now time.Time) (Result, error) {
+	unlock, err := filelock.Acquire(ctx, filepath.Join(dataDir, "team.lock"), 50*time.Millisecond)
+	if err != nil {
+		return Result{}, fmt.Errorf("wait for another sync: %w", err)
+	}
+	defer unlock()
+	res, err := syncLocked(ctx, db, c)
+	st := map[string]string{}
+	if err != nil {
+		old, _ := db.TeamState(ctx)
+		n, _ := strconv.Atoi(old[stateFailures])
+		n++
+		st[stateFailures] = strconv.Itoa(n)
+		st[stateLastErr] = err.Error()
+		st[stateNextTry] = store.FormatTime(now.Add(backoff(n)))
+	} else {
+		st[stateFailures], st[stateLastErr], st[stateNextTry] = "", "", ""
+		st[stateLastSync] = store.FormatTime(now)
+	}
+	if serr := db.SetTeamState(context.WithoutCancel(ctx), st); serr != nil && err == nil {
+		err = serr
+	}
+	return res, err
+}
+
+func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
+	var res Result
+	for local := range c.Projects {
+		n, err := db.ShareVerified(ctx, local)
+		if err != nil {
+			return res, err
+		}
+		res.Shared += n
+	}
+	conn, err := Connect(ctx, c.URL)
+	if err != nil {
+		return res, err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var v int
+	if err := conn.QueryRow(ctx, `SELECT version FROM cml.schema_version`).Scan(&v); err != nil {
+		return res, fmt.Errorf("the server has no team schema (run team init): %w", err)
+	}
+	if v != SchemaVersion {
+		return res, fmt.Errorf("the server's team schema is at version %d, this build's at %d: upgrade claude-memory-layer or run team init", v, SchemaVersion)
+	}
+	for {
+		n, err := push(ctx, db, conn, c)
+		res.Pushed += n
+		if err != nil {
+			return res, err
+		}
+		if n == 0 {
+			break
+		}
+	}
+	forgot := false
+	for {
+		n, f, more, err := pull(ctx, db, conn, c)
+		res.Pulled += n
+		forgot = forgot || f
+		if err != nil {
+			return res, err
+		}
+		if !more {
+			break
+		}
+	}
+	if forgot {
+		// A forget leaves the bytes in free pages and index segments until
+		// compaction; one that cannot run now leaves its mark for the next
+		// forget and doctor.
+		if err := db.Compact(ctx); err != nil && !errors.Is(err, store.ErrCompactPending) {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+const putSQL = `WITH k AS (
+		INSERT INTO cml.applied (team, key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
+	INSERT INTO cml.memories (team, project, id, type, title, body, subject, stage, status, quotes, created_at, pinned)
+	SELECT $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE EXISTS (SELECT FROM k)
+	ON CONFLICT (team, id) DO UPDATE SET project = excluded.project, type = excluded.type, title = excluded.title,
+		body = excluded.body, subject = excluded.subject, stage = excluded.stage, status = excluded.status,
+		quotes = excluded.quotes, pinned = excluded.pinned`
+
+const forgetSQL = `WITH k AS (
+		INSERT INTO cml.applied (team, key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
+	DELETE FROM cml.memories WHERE team = $1 AND id = $3 AND EXISTS (SELECT FROM k)`
+
+// push sends one batch of the outbox in one server transaction and, only
+// once it committed, removes the batch from the outbox. A push cut off
+// before the commit applied nothing; one cut off after it is sent again and
+// applies nothing twice: each change's key is recorded in the same
+// transaction.
+func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, error) {
+	cs, err := db.Outbox(ctx, Batch)
+	if err != nil || len(cs) == 0 {
+		return 0, err
+	}
+	var b pgx.Batch
+	ids := make([]int64, 0, len(cs))
+	pins := map[string]map[string]bool{} // project -> its pinned memories
+	pinned := func(e store.Entry) (bool, error) {
+		m, ok := pins[e.Project]
+		if !ok {
+			var err error
+			if m, err = db.Pinned(ctx, e.Project); err != nil {
+				return false, err
+			}
+			pins[e.Project] = m
+		}
+		return m[e.CID], nil
+	}
+	for _, ch := range cs {
+		ids = append(ids, ch.ID)
+		switch ch.Kind {
+		case store.OutboxForget:
+			b.Queue(forgetSQL, c.Team, ch.Key, ch.SharedID)
+		case store.OutboxPut:
+			e := ch.Entry
+			ident, ok := c.Projects[e.Project]
+			if e.ID == 0 || !ok {
+				continue // forgotten since, or of a project no longer shared: nothing to send
+			}
+			// The privacy filter runs again on everything that leaves.
+			var quotes []string
+			for _, v := range e.Evidence {
+				if q := privacy.Filter(v.Quote); v.Aligned() && q != "" {
+					quotes = append(quotes, q)
+				}
+			}
+			if quotes == nil {
+				quotes = []string{}
+			}
+			pin, err := pinned(e)
+			if err != nil {
+				return 0, err
+			}
+			b.Queue(putSQL, c.Team, ch.Key, ident, ch.SharedID, e.Type, privacy.Filter(e.Title), privacy.Filter(e.Body),
+				privacy.Filter(e.Subject), e.Stage, e.Status, quotes, e.Created.UTC(), pin)
+		}
+	}
+	if b.Len() > 0 {
+		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return tx.SendBatch(ctx, &b).Close() })
+		if err != nil {
+			return 0, fmt.Errorf("push: %w", err)
+		}
+	}
+	// Committed: only now is the batch done. A crash here sends it again,
+	// and the keys make that a no-op.
+	if err := db.OutboxDone(context.WithoutCancel(ctx), ids); err != nil {
+		return 0, err
+	}
+	return len(cs), nil
+}
+
+// Limits on what a pull reads of a row: a hostile or broken server cannot
+// make a sync read more than this per memory (the store bounds it again).
+const pullSQL = `SELECT c.seq, c.op, c.memory_id, c.project,
+		coalesce(m.author::text, ''), coalesce(left(m.type, 32), ''), coalesce(left(m.title, 1000), ''),
+		coalesce(left(m.body, 8000), ''), coalesce(left(m.subject, 1000), ''), coalesce(m.stage, ''),
+		coalesce(m.status, ''), coalesce(m.quotes[1:20], '{}'), coalesce(m.created_at, c.at), m.id IS NOT NULL,
+		coalesce(m.pinned, false)
+	FROM cml.changes c LEFT JOIN cml.memories m ON m.team = c.team AND m.id = c.memory_id
+	WHERE c.team = $1 AND c.seq > $2 AND c.project = ANY($3)
+	ORDER BY c.seq LIMIT $4`
+
+type change struct {
+	seq      int64
+	op       string
+	sharedID string
+	project  string
+	present  bool
+	p        store.Pulled
+	created  time.Time
+}
+
+// pull applies one page of teammates' changes after the cursor, and moves
+// the cursor in the same local transaction as the changes it covers.
+func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, forgot, more bool, err error) {
+	st, err := db.TeamState(ctx)
+	if err != nil {
+		return 0, false, false, err
+	}
+	cursor, _ := strconv.ParseInt(st[stateCursor], 10, 64)
+	local := map[string]string{}
+	idents := []string{}
+	for dir, ident := range c.Projects {
+		local[ident] = dir
+		idents = append(idents, ident)
+	}
+	rows, err := conn.Query(ctx, pullSQL, c.Team, cursor, idents, Batch)
+	if err != nil {
+		return 0, false, false, fmt.Errorf("pull: %w", err)
+	}
+	var page []change
+	for rows.Next() {
+		var ch change
+		var quotes []string
+		if err := rows.Scan(&ch.seq, &ch.op, &ch.sharedID, &ch.project, &ch.p.Author, &ch.p.Type, &ch.p.Title,
+			&ch.p.Body, &ch.p.Subject, &ch.p.Stage, &ch.p.Status, &quotes, &ch.created, &ch.present, &ch.p.Pinned); err != nil {
+			rows.Close()
+			return 0, false, false, fmt.Errorf("pull: %w", err)
+		}
+		ch.p.SharedID, ch.p.Project, ch.p.Quotes = ch.sharedID, local[ch.project], quotes
+		ch.p.Created = store.FormatTime(ch.created)
+		page = append(page, ch)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, false, false, fmt.Errorf("pull: %w", err)
+	}
+	// Puts go in local transactions with the cursor; a forget runs through
+	// the store's forget (its own transaction, no byte left), then the
+	// cursor moves past it. Applying a change twice changes nothing, so a
+	// sync killed between the two is safe.
+	var puts []change
+	flush := func() error {
+		if len(puts) == 0 {
+			return nil
+		}
+		err := db.Update(ctx, func(t *store.Tx) error {
+			for _, ch := range puts {
+				if !ch.present || ch.p.Project == "" {
+					continue // forgotten since (its forget follows), or of no project shared here
+				}
+				if err := t.PutPulled(ctx, ch.p); err != nil {
+					return err
+				}
+			}
+			return t.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(puts[len(puts)-1].seq, 10)})
+		})
+		puts = puts[:0]
+		return err
+	}
+	for _, ch := range page {
+		if ch.op != "forget" {
+			puts = append(puts, ch)
+			continue
+		}
+		if err := flush(); err != nil {
+			return 0, forgot, false, err
+		}
+		if err := forgetLocal(ctx, db, ch.sharedID); err != nil {
+			return 0, forgot, false, err
+		}
+		forgot = true
+		if err := db.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(ch.seq, 10)}); err != nil {
+			return 0, forgot, false, err
+		}
+	}
+	if err := flush(); err != nil {
+		return 0, forgot, false, err
+	}
+	return len(page), forgot, len(page) == Batch, nil
+}
+
+// forgetLocal forgets the local copy of a shared memory a teammate forgot,
+// through the store's forget: the memory, its evidence, and its id in the
+// injection records.
+func forgetLocal(ctx context.Context, db *store.DB, sharedID string) error {
+	cid, err := db.SharedCID(ctx, sharedID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: cid, Remote: true}); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("forget %s: %w", cid, err)
+	}
+	return nil
+}
