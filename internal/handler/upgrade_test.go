@@ -178,7 +178,9 @@ func readLog(t *testing.T, data string) string {
 // opening it as a store (which could upgrade it).
 func fileVersion(t *testing.T, path string) int {
 	t.Helper()
-	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	// The busy timeout: while the upgrade commits, a reader of the file
+	// waits for it (SQLITE_BUSY failed the test under load).
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(30000)")
 	if err != nil {
 		t.Fatal(err)
 	}
