@@ -24,6 +24,11 @@ func TestStopChecksCitations(t *testing.T) {
 	h.run(Stop, fixture(t, "stop.json", tp))
 	h.run(SessionEnd, fixture(t, "session-end.json", tp))
 
+	// A short brief, which shows the first memory only: the prompt, which is
+	// not given again what the brief showed, then injects others.
+	if err := os.WriteFile(filepath.Join(h.dir, "config.json"), []byte(`{"recall": {"brief_tokens": 170}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	start, _ := sjson.SetBytes(fixture(t, "session-start.json", ""), "session_id", "second")
 	brief := h.run(SessionStart, start)
 	prompt, _ := sjson.SetBytes(fixture(t, "user-prompt-submit.json", ""), "session_id", "second")
@@ -32,7 +37,7 @@ func TestStopChecksCitations(t *testing.T) {
 	reply := h.run(UserPromptSubmit, prompt)
 	injected := regexp.MustCompile(`\[(mem:[0-9a-f]+)\]`).FindStringSubmatch(reply)
 	if injected == nil {
-		t.Fatal("nothing injected")
+		t.Fatalf("nothing injected; brief:\n%s", brief)
 	}
 	// A memory the brief showed but this turn did not.
 	var briefOnly string

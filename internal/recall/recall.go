@@ -273,11 +273,17 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 	maxChars := min(cfg.BriefTokens*charsPerToken, hardCap)
 	var b strings.Builder
 	b.WriteString(privacy.FenceOpen + "\nProject memory (claude-memory-layer):\n")
+	heading := "" // a section's heading ("Key memories:"), written with its first line
 	for _, l := range lines {
-		if b.Len()+len(l)+1+len(privacy.FenceClose) > maxChars {
+		if strings.HasSuffix(l, ":") && !strings.HasPrefix(l, "- ") {
+			heading = l + "\n"
+			continue
+		}
+		if b.Len()+len(heading)+len(l)+1+len(privacy.FenceClose) > maxChars {
 			break
 		}
-		b.WriteString(l + "\n")
+		b.WriteString(heading + l + "\n")
+		heading = ""
 	}
 	b.WriteString(privacy.FenceClose)
 	return b.String(), nil

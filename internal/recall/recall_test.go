@@ -289,6 +289,12 @@ func TestBrief(t *testing.T) {
 	if !strings.Contains(got, "Open conflicts:") || !strings.Contains(got, a.CID) || !strings.Contains(got, b.CID) {
 		t.Errorf("brief lacks the open conflict:\n%s", got)
 	}
+	// A brief too short for a section's first line leaves out its heading too.
+	short := defaults()
+	short.BriefTokens = 40
+	if got, _ = Brief(context.Background(), db, short, proj, "now"); strings.Contains(got, ":\n"+privacy.FenceClose) {
+		t.Errorf("a heading without its lines:\n%s", got)
+	}
 	// A teammate's memory says whose it is, as the prompt's context does.
 	if err := db.Update(context.Background(), func(tx *store.Tx) error {
 		return tx.PutPulled(context.Background(), store.Pulled{SharedID: "t1", Project: proj, Author: "alice", Type: "decision",
