@@ -274,6 +274,7 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 	var b strings.Builder
 	b.WriteString(privacy.FenceOpen + "\nProject memory (claude-memory-layer):\n")
 	heading := "" // a section's heading ("Key memories:"), written with its first line
+	wrote := false
 	for _, l := range lines {
 		if strings.HasSuffix(l, ":") && !strings.HasPrefix(l, "- ") {
 			heading = l + "\n"
@@ -284,6 +285,10 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 		}
 		b.WriteString(heading + l + "\n")
 		heading = ""
+		wrote = true
+	}
+	if !wrote {
+		return "", nil // nothing fits: no brief rather than a heading alone
 	}
 	b.WriteString(privacy.FenceClose)
 	return b.String(), nil
