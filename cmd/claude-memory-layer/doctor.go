@@ -258,7 +258,11 @@ func checkRegistration(e *env) check {
 	case plugin:
 		return check{"hooks", "ok", "plugin " + settings.PluginName + " installed and enabled", ""}
 	case hooks:
-		return check{"hooks", "ok", "hooks registered in " + path, ""}
+		// The settings install registers hooks only: say what it lacks.
+		return check{"hooks", "warn", "hooks registered in " + path + ": memories are captured and injected, but the memory MCP tools " +
+			"(search, get, remember, …) and the /memory-layer: slash commands come only with the plugin",
+			"install the plugin (scripts/install.sh with the claude CLI on PATH), or add the tools yourself: claude mcp add memory-layer -- " +
+				filepath.Join(filepath.Dir(e.exe), "claude-memory-layer") + " mcp"}
 	}
 	return check{"hooks", "warn", "the plugin is not registered with Claude Code under " + root, "run claude-memory-layer install (or scripts/install.sh)"}
 }

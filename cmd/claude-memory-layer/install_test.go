@@ -73,6 +73,10 @@ func TestInstallSettingsMergeKeepsUserHooks(t *testing.T) {
 	if code := run(context.Background(), []string{"doctor"}, e); !strings.Contains(out.String(), "hooks registered in") {
 		t.Errorf("doctor (exit %d) did not see the registration: %s", code, out)
 	}
+	// It says plainly what a settings install lacks, and how to add the tools.
+	if !strings.Contains(out.String(), "MCP tools") || !strings.Contains(out.String(), "claude mcp add memory-layer -- ") {
+		t.Errorf("doctor does not say the settings install lacks the MCP tools and slash commands: %s", out)
+	}
 
 	// Uninstall removes ours and only ours; memories are kept.
 	os.MkdirAll(filepath.Join(home, "mem"), 0o700)
