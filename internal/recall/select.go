@@ -130,9 +130,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if currentRE.MatchString(prompt) {
 		preferNewest(items)
 	}
-	so := readSession(ctx, db, req)
-	known := contextText(foldWords(req.InContext))
-	raiseWorking(items, so.files)
 	if w := timeWindow(prompt, now); !w.zero() {
 		for i := range items {
 			if w.contains(items[i].Time) {
@@ -166,6 +163,13 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if relevant < floor {
 		return nil, nil
 	}
+	// Only a prompt that will be answered reads what its session has: most
+	// prompts stop above.
+	so := readSession(ctx, db, req)
+	if raiseWorking(items, so.files) {
+		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
+	}
+	known := contextText(foldWords(req.InContext))
 	var out []Item
 	said := map[string]bool{}
 	for _, it := range items {

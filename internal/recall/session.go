@@ -82,17 +82,18 @@ func readSession(ctx context.Context, db *store.DB, req Request) sessionSoFar {
 // come first. It never opens the gate.
 const workingBoost = 1.3
 
-// raiseWorking raises the items that name one of files.
-func raiseWorking(items []Item, files []string) {
-	if len(files) == 0 {
-		return
-	}
+// raiseWorking raises the items that name one of files, and reports
+// whether it raised any.
+func raiseWorking(items []Item, files []string) bool {
+	raised := false
 	for i := range items {
 		for _, f := range files {
 			if strings.Contains(items[i].Text, f) || strings.Contains(items[i].Quote, f) {
 				items[i].Score *= workingBoost
+				raised = true
 				break
 			}
 		}
 	}
+	return raised
 }
