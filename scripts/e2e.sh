@@ -31,7 +31,7 @@ e2e_parts() {
   elif [ -z "$claude" ]; then
     skip "end-to-end with the real Claude Code" "no Claude Code CLI"
   else
-    part "end-to-end with the real Claude Code" env CML_CLAUDE="$claude" CML_E2E=1 go test -count=1 -timeout 15m ./e2e/ "$@"
+    part "end-to-end with the real Claude Code" env CML_CLAUDE="$claude" CML_E2E=1 go test -count=1 -timeout 30m ./e2e/ "$@"
   fi
   if [ -z "$claude" ]; then
     skip "claude extractor with the real CLI" "no Claude Code CLI"

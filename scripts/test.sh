@@ -9,7 +9,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 . "$root/scripts/parts.sh"
 . "$root/scripts/e2e.sh"
-part "unit and binary tests (go test ./...)" go test -count=1 ./...
+part "unit and binary tests (go test ./...)" go test -count=1 -timeout 40m ./...
 if [ "${SKIP_E2E:-0}" = 1 ]; then
   skip "end-to-end tests (e2e.sh)" "SKIP_E2E=1"
 else
