@@ -63,7 +63,10 @@ func runReextract(ctx context.Context, e *env, args []string) error {
 	defer closeLog()
 	log = log.With("worker", "reextract")
 	ext, fallback := extractorFor(cfg, log)
-	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now}
+	// The LLM budget holds here as in the SessionEnd worker: a re-run over
+	// every session would otherwise spend without a cap.
+	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now,
+		Budget: meterFor(cfg, db, fallback, log, e.now, false)}
 	res, err := p.Reextract(ctx, proj, *dryRun)
 	if err != nil {
 		return err

@@ -251,17 +251,28 @@ func derivedFrom(e store.Entry, derived map[string]bool) bool {
 // or a conflict resolved by hand).
 func correctedEntries(ctx context.Context, tx *store.Tx, project string, entries []store.Entry) (map[int64]bool, error) {
 	evs, err := tx.Events(ctx, store.EventFilter{Project: project, Types: []string{store.TypeCertified, store.TypeRejected,
-		store.TypeEdited, store.TypePinned, store.TypeUnpinned, store.TypeConflict, store.TypeConflictResolved}})
+		store.TypeEdited, store.TypePinned, store.TypeUnpinned, store.TypeConflict, store.TypeConflictResolved, store.TypeEntryExtracted}})
 	if err != nil {
 		return nil, err
 	}
 	cids := map[string]bool{}
+	remembered := map[string]bool{} // claim keys of memories saved through remember
 	for _, ev := range evs {
-		var p struct{ CID, Older, Newer, By string }
+		var p struct {
+			CID, Older, Newer, By string
+			ClaimKey              string `json:"claim_key"`
+			Extractor             string `json:"extractor"`
+		}
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			continue // not a correction this build wrote
 		}
 		switch {
+		case ev.Type == store.TypeEntryExtracted:
+			// A memory the user had saved (the remember tool) is theirs,
+			// whatever the extractor derives now.
+			if p.Extractor == rememberExtractor {
+				remembered[p.ClaimKey] = true
+			}
 		case ev.Type == store.TypeConflict && p.By != "user":
 			// detected by the pipeline, not a correction
 		case ev.Type == store.TypeConflict || ev.Type == store.TypeConflictResolved:
@@ -272,7 +283,11 @@ func correctedEntries(ctx context.Context, tx *store.Tx, project string, entries
 	}
 	out := map[int64]bool{}
 	for _, e := range entries {
-		if cids[e.CID] || e.Stage == store.StageCertified || e.Stage == store.StageRejected {
+		// A shared memory (on the team server, or a teammate's) is kept as
+		// it is: retiring or pruning it here would leave the server's copy
+		// behind, out of forget's reach.
+		if cids[e.CID] || e.Stage == store.StageCertified || e.Stage == store.StageRejected || remembered[e.ClaimKey] ||
+			e.SharedID != "" || e.Author != "" {
 			out[e.ID] = true
 		}
 	}

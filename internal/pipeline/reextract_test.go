@@ -237,3 +237,60 @@ func TestReextract(t *testing.T) {
 		t.Errorf("a second run changed the store:\n%s\nthen\n%s", pre, got)
 	}
 }
+
+// namedExtractor is a claimsExtractor under another name.
+type namedExtractor struct {
+	claimsExtractor
+	name string
+}
+
+func (n namedExtractor) Name() string { return n.name }
+
+// TestReextractKeepsSharedAndRemembered: a memory already on the team
+// server, and one the user saved through the remember tool, are never
+// retired, even when the current extractor no longer derives them: the
+// first would stay on the server out of forget's reach, the second is the
+// user's.
+func TestReextractKeepsSharedAndRemembered(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "memory.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ingest(t, db, "s1", writeTranscript(t, "s1", "Carts live in the puffin cache for an hour."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Invoices are numbered by the quokka sequence."))
+	if _, err := (&Processor{DB: db, Extractor: claimsExtractor{{title: "Carts in puffin", quote: "puffin cache"}}, Log: quiet}).Process(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	shared, err := db.ShareVerified(ctx, "/p")
+	if err != nil || shared != 1 {
+		t.Fatalf("shared %d: %v", shared, err)
+	}
+	cs, err := db.Outbox(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, c := range cs {
+		ids = append(ids, c.ID)
+	}
+	if err := db.OutboxDone(ctx, ids); err != nil { // as a push that committed
+		t.Fatal(err)
+	}
+	remembered := namedExtractor{claimsExtractor{{title: "Invoices by quokka", quote: "quokka sequence"}}, rememberExtractor}
+	if _, err := (&Processor{DB: db, Extractor: remembered, Log: quiet}).Process(ctx, "s2"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Processor{DB: db, Extractor: claimsExtractor{}, Log: quiet}).Reextract(ctx, "/p", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Retired != 0 {
+		t.Errorf("retired %d memories, want none: %+v", res.Retired, res)
+	}
+	es, err := db.Read().Entries(ctx, store.EntryFilter{Project: "/p"})
+	if err != nil || len(es) != 2 {
+		t.Errorf("%d memories left (%v), want the shared and the remembered one", len(es), err)
+	}
+}

@@ -13,6 +13,10 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// rememberExtractor names the remember tool as the extractor of the
+// memories it saves (entry_extracted's "extractor"): reextract keeps them.
+const rememberExtractor = "remember"
+
 // ErrNotAligned is returned by Remember when a quote is not found in the session's messages.
 var ErrNotAligned = errors.New("quote not found in the session")
 
@@ -75,12 +79,12 @@ func (p *Processor) Remember(ctx context.Context, sessionID string, x extract.En
 	var events []store.Event
 	world := worldEvents(evs, x.Evidence)
 	if len(world) > 0 {
-		e, events = p.entry(sess, world, align.NewSession(eventTexts(world)), x, "remember")
+		e, events = p.entry(sess, world, align.NewSession(eventTexts(world)), x, rememberExtractor)
 	}
 	if len(world) > 0 && e.Stage == store.StageVerified && spansInOutput(world, e.Evidence) {
 		evs = world
 	} else {
-		e, events = p.entry(sess, evs, align.NewSession(eventTexts(evs)), x, "remember")
+		e, events = p.entry(sess, evs, align.NewSession(eventTexts(evs)), x, rememberExtractor)
 		if e.Stage != store.StageVerified {
 			return r, fmt.Errorf("%s: %w", strings.TrimPrefix(e.PromotionBlocked, "1 of 1 quotes did not align: "), ErrNotAligned)
 		}
