@@ -175,6 +175,12 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 		if err := t.enqueueForgets(ctx, p.Entries); err != nil {
 			return p, fmt.Errorf("forget: %w", err)
 		}
+		// A shared memory that survives but loses quotes (a session's, or
+		// the words --match forgot) goes to the server again as it is left,
+		// so the server and teammates lose those quotes too.
+		if err := t.shareTrimmed(ctx, p); err != nil {
+			return p, fmt.Errorf("forget: %w", err)
+		}
 	}
 	if err := apply(ctx, t, p); err != nil {
 		return p, err

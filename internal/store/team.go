@@ -80,6 +80,31 @@ func (t *Tx) ShareCorrection(ctx context.Context, id int64) error {
 	return t.enqueue(ctx, OutboxPut, shared)
 }
 
+// shareTrimmed queues a put for each of one's own shared memories that
+// forget plan p leaves in place but takes evidence from.
+func (t *Tx) shareTrimmed(ctx context.Context, p ForgetPlan) error {
+	done := make(map[int64]bool, len(p.Entries)) // deleted (forgotten on the server) or queued
+	for _, id := range p.Entries {
+		done[id] = true
+	}
+	for _, c := range chunks(p.Evidence) {
+		ids, err := queryAll(ctx, t, `SELECT DISTINCT entry_id FROM evidence WHERE id IN (`+placeholders(len(c))+`)`,
+			func(rows *sql.Rows) (id int64, err error) { err = rows.Scan(&id); return id, err }, int64Args(c)...)
+		if err != nil {
+			return fmt.Errorf("outbox: %w", err)
+		}
+		for _, id := range ids {
+			if !done[id] {
+				done[id] = true
+				if err := t.ShareCorrection(ctx, id); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // enqueueForgets queues a forget for each of one's own shared memories
 // among entries (about to be deleted), and drops the puts waiting for them.
 // A teammate's memory forgotten here is forgotten here only: only its

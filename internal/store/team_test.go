@@ -44,3 +44,59 @@ func TestPutPulledBoundsHostileText(t *testing.T) {
 		t.Errorf("stored: body %d bytes, author %q, stage %s, status %s, %d quotes", len(e.Body), e.Author, e.Stage, e.Status, len(e.Evidence))
 	}
 }
+
+// TestForgetTrimsASharedMemory: forgetting a session whose words one of
+// one's shared memories quotes, while its other quote keeps it alive,
+// queues that memory to the server again, so the server and teammates lose
+// the forgotten quote too.
+func TestForgetTrimsASharedMemory(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ev []Evidence
+	for _, s := range []string{"s1", "s2"} {
+		quote := "carts live in valkey, said in " + s
+		if err := db.Update(ctx, func(tx *Tx) error {
+			_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, SessionID: s, Project: "/p", Text: quote, DedupeKey: s + ":1"})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		evs, err := db.Read().Events(ctx, EventFilter{SessionID: s})
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("%s: %v %d", s, err, len(evs))
+		}
+		ev = append(ev, Evidence{SessionID: s, EventID: evs[0].ID, Quote: quote, Method: "exact", Confidence: 1, SpanEnd: len(quote)})
+	}
+	if _, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "Carts live in Valkey",
+		ClaimKey: "carts", Stage: StageVerified, Evidence: ev}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != 1 {
+		t.Fatalf("shared %d: %v", n, err)
+	}
+	cs, err := db.Outbox(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, c := range cs {
+		ids = append(ids, c.ID)
+	}
+	if err := db.OutboxDone(ctx, ids); err != nil { // pushed
+		t.Fatal(err)
+	}
+	p, err := db.Forget(ctx, ForgetSelector{SessionID: "s2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Entries) != 0 || len(p.Evidence) == 0 {
+		t.Fatalf("plan %+v: want the memory kept and a quote gone", p)
+	}
+	if n, err := db.OutboxPending(ctx); err != nil || n != 1 {
+		t.Errorf("%d changes queued (%v), want the trimmed memory's put", n, err)
+	}
+}
