@@ -133,7 +133,11 @@ func MarkdownTable() string {
 		} else {
 			d = code(d)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", code(k.Name), code(k.Env), k.Meaning, d, k.Range)
+		name := code(k.Name)
+		if name == "" {
+			name = "(environment only)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", name, code(k.Env), k.Meaning, d, k.Range)
 	}
 	return b.String()
 }
