@@ -79,6 +79,7 @@ func commands() map[string]command {
 		"process":   {"extract memories from a session (the SessionEnd hook's worker)", runProcess},
 		"reextract": {"derive stored sessions' memories again with this build's extractor", runReextract},
 		"upgrade":   {"bring the store to this build's schema (the hooks start it for a large store)", runUpgrade},
+		"config":    {"print the effective settings: value, default, where each came from, meaning, range", runConfig},
 		"doctor":    {"check the installation and the store, and say what to fix", runDoctor},
 		"install":   {"register the plugin with Claude Code", runInstall},
 		"uninstall": {"unregister the plugin (memories kept unless --purge)", runUninstall},

@@ -88,6 +88,8 @@ type Config struct {
 	// Warnings lists settings that were ignored (bad config.json, bad values); the
 	// configuration is still usable with defaults in their place.
 	Warnings []string
+	// sources maps a Key's ID to where its value came from when not the default.
+	sources map[string]string
 }
 
 // LLM configures the optional LLM extraction backends.
@@ -279,10 +281,15 @@ func (c *Config) applyFile(path string) {
 		c.warnf("parse %s: %v (using defaults)", path, err)
 		return
 	}
-	setStr(&c.Extractor, f.Extractor)
-	setStr(&c.LLM.BaseURL, f.LLM.BaseURL)
-	setStr(&c.LLM.Model, f.LLM.Model)
-	setStr(&c.LLM.ClaudeBin, f.LLM.ClaudeBin)
+	if f.Extractor != nil {
+		c.Extractor = *f.Extractor
+		if c.checkExtractor() {
+			c.mark("extractor")
+		}
+	}
+	c.setStr("llm.base_url", &c.LLM.BaseURL, f.LLM.BaseURL)
+	c.setStr("llm.model", &c.LLM.Model, f.LLM.Model)
+	c.setStr("llm.claude_bin", &c.LLM.ClaudeBin, f.LLM.ClaudeBin)
 	c.setPositive("llm.timeout_seconds", &c.LLM.TimeoutSeconds, f.LLM.TimeoutSeconds)
 	c.setPositive("llm.max_input_bytes", &c.LLM.MaxInputBytes, f.LLM.MaxInputBytes)
 	c.setPositive("llm.max_output_tokens", &c.LLM.MaxOutputTok, f.LLM.MaxOutputTok)
@@ -297,33 +304,40 @@ func (c *Config) applyFile(path string) {
 	c.setPositive("recall.brief_tokens", &r.BriefTokens, f.Recall.BriefTokens)
 	if f.Recall.Threshold != nil {
 		r.Threshold = *f.Recall.Threshold
+		c.mark("recall.threshold")
 	}
 	if f.Recall.ConflictSeverity != nil {
 		c.setSeverity("recall.conflict_severity", *f.Recall.ConflictSeverity)
 	}
-	setBool(&r.Memories, f.Recall.Memories)
-	setBool(&r.ConflictWarnings, f.Recall.ConflictWarnings)
-	setBool(&r.CitationTrace, f.Recall.CitationTrace)
-	setBool(&r.Brief, f.Recall.Brief)
-	c.checkExtractor()
+	c.setBool("recall.memories", &r.Memories, f.Recall.Memories)
+	c.setBool("recall.conflict_warnings", &r.ConflictWarnings, f.Recall.ConflictWarnings)
+	c.setBool("recall.citation_trace", &r.CitationTrace, f.Recall.CitationTrace)
+	c.setBool("recall.brief", &r.Brief, f.Recall.Brief)
 }
 
 func (c *Config) applyEnv(getenv func(string) string) {
 	if v := getenv("CLAUDE_MEMORY_DISABLE"); v != "" && v != "0" && !strings.EqualFold(v, "false") {
 		c.Disabled = true
+		c.mark("CLAUDE_MEMORY_DISABLE")
 	}
 	if v := getenv("CLAUDE_MEMORY_EXTRACTOR"); v != "" {
 		c.Extractor = v
-		c.checkExtractor()
+		if c.checkExtractor() {
+			c.mark("CLAUDE_MEMORY_EXTRACTOR")
+		}
 	}
-	if v := getenv("CLAUDE_MEMORY_LLM_BASE_URL"); v != "" {
-		c.LLM.BaseURL = v
-	}
-	if v := getenv("CLAUDE_MEMORY_LLM_MODEL"); v != "" {
-		c.LLM.Model = v
-	}
-	if v := getenv("CLAUDE_MEMORY_CLAUDE_BIN"); v != "" {
-		c.LLM.ClaudeBin = v
+	for _, s := range []struct {
+		name string
+		dst  *string
+	}{
+		{"CLAUDE_MEMORY_LLM_BASE_URL", &c.LLM.BaseURL},
+		{"CLAUDE_MEMORY_LLM_MODEL", &c.LLM.Model},
+		{"CLAUDE_MEMORY_CLAUDE_BIN", &c.LLM.ClaudeBin},
+	} {
+		if v := getenv(s.name); v != "" {
+			*s.dst = v
+			c.mark(s.name)
+		}
 	}
 	r := &c.Recall
 	c.envInt(getenv, "CLAUDE_MEMORY_RECALL_K", &r.K)
@@ -332,6 +346,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	if v := getenv("CLAUDE_MEMORY_THRESHOLD"); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
 			r.Threshold = f
+			c.mark("CLAUDE_MEMORY_THRESHOLD")
 		} else {
 			c.warnf("CLAUDE_MEMORY_THRESHOLD=%q: not a number", v)
 		}
@@ -345,13 +360,16 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	c.envBool(getenv, "CLAUDE_MEMORY_BRIEF", &r.Brief)
 }
 
-func (c *Config) checkExtractor() {
+// checkExtractor reports whether the extractor is known, and puts offline in
+// the place of one that is not.
+func (c *Config) checkExtractor() bool {
 	switch c.Extractor {
 	case "offline", "claude", "anthropic", "openai":
-	default:
-		c.warnf("extractor %q unknown: using offline", c.Extractor)
-		c.Extractor = "offline"
+		return true
 	}
+	c.warnf("extractor %q unknown: using offline", c.Extractor)
+	c.Extractor = "offline"
+	return false
 }
 
 func (c *Config) setSeverity(name, v string) {
@@ -361,6 +379,7 @@ func (c *Config) setSeverity(name, v string) {
 		return
 	}
 	c.Recall.ConflictSeverity = s
+	c.mark(name)
 }
 
 func (c *Config) setPositive(name string, dst *int, v *int) {
@@ -372,6 +391,7 @@ func (c *Config) setPositive(name string, dst *int, v *int) {
 		return
 	}
 	*dst = *v
+	c.mark(name)
 }
 
 // setCap sets a budget cap: zero (no cap) or more. NaN and infinities are
@@ -385,6 +405,7 @@ func setCap[T int64 | float64](c *Config, name string, dst *T, v *T) {
 		return
 	}
 	*dst = *v
+	c.mark(name)
 }
 
 func (c *Config) envInt(getenv func(string) string, name string, dst *int) {
@@ -398,6 +419,7 @@ func (c *Config) envInt(getenv func(string) string, name string, dst *int) {
 		return
 	}
 	*dst = n
+	c.mark(name)
 }
 
 func (c *Config) envBool(getenv func(string) string, name string, dst *bool) {
@@ -411,17 +433,20 @@ func (c *Config) envBool(getenv func(string) string, name string, dst *bool) {
 		return
 	}
 	*dst = b
+	c.mark(name)
 }
 
-func setStr(dst *string, v *string) {
+func (c *Config) setStr(name string, dst *string, v *string) {
 	if v != nil {
 		*dst = *v
+		c.mark(name)
 	}
 }
 
-func setBool(dst *bool, v *bool) {
+func (c *Config) setBool(name string, dst *bool, v *bool) {
 	if v != nil {
 		*dst = *v
+		c.mark(name)
 	}
 }
 
