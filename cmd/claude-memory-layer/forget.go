@@ -123,6 +123,9 @@ func runForget(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	if sel.SessionID, err = resolveSession(ctx, db, sel.SessionID); err != nil {
+		return err
+	}
 	p, err := db.Forget(ctx, sel)
 	if errors.Is(err, store.ErrNotFound) && o.cid != "" {
 		return fmt.Errorf("no memory %s (see claude-memory-layer entries)", o.cid)
@@ -294,6 +297,11 @@ func forgetPreview(ctx context.Context, e *env, o forgetOptions, sel store.Forge
 	}
 	if db != nil {
 		defer db.Close()
+		if sel.SessionID, err = resolveSession(ctx, db, sel.SessionID); err != nil {
+			return err
+		}
+		o.session = sel.SessionID
+		out = forgetReport(sel, p)
 		pv, err := db.PreviewForget(ctx, sel, forgetSampleSize)
 		if errors.Is(err, store.ErrNotFound) && o.cid != "" {
 			return fmt.Errorf("no memory %s (see claude-memory-layer entries)", o.cid)

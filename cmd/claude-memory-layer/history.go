@@ -75,6 +75,9 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	var evs []store.Event
 	if db != nil {
 		defer db.Close()
+		if f.SessionID, err = resolveSession(ctx, db, f.SessionID); err != nil {
+			return err
+		}
 		f.Project = widenScope(ctx, e, db, f.Project, o.project, o.json, "events")
 		if evs, err = db.Read().Events(ctx, f); err != nil {
 			return err
@@ -154,6 +157,30 @@ func printEventLine(w io.Writer, ev store.Event, mark string, tty, withSession b
 		sess = fmt.Sprintf("%-8s  ", shortID(ev.SessionID))
 	}
 	fmt.Fprintf(w, "%1s %-6s %s  %s %s%s\n", mark, "#"+strconv.FormatInt(ev.ID, 10), humanTime(ev.Time), typ, sess, clipLine(describeEvent(ev), 110))
+}
+
+// resolveSession turns a session id as listings print it (shortID) into the
+// full id: a unique prefix names its session; an ambiguous one is a usage
+// error listing the candidates. An id nothing starts with is returned as it
+// is, for the command to find nothing under it.
+func resolveSession(ctx context.Context, db *store.DB, id string) (string, error) {
+	if id == "" || db == nil {
+		return id, nil
+	}
+	const most = 10
+	ids, err := db.SessionIDs(ctx, id, most+1)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case len(ids) == 0:
+		return id, nil
+	case len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > most:
+		ids = append(ids[:most], "…")
+	}
+	return "", usagef("session %q is ambiguous: it starts %s (give more of the id)", id, strings.Join(ids, ", "))
 }
 
 func shortID(id string) string {

@@ -296,3 +296,33 @@ func TestHistoryEmptyStore(t *testing.T) {
 		t.Errorf("empty history = %q", got)
 	}
 }
+
+// A session id as listings print it (its first 8 characters) names the
+// session in history and forget; a prefix two sessions share is a usage
+// error naming both.
+func TestShortSessionID(t *testing.T) {
+	t.Parallel()
+	c, db := seeded(t)
+	ctx := context.Background()
+	other := "5f0c1111-0000-4000-8000-000000000000"
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: other, Project: "/elsewhere"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	short := shortID(basicSession)
+	full := c.ok("history", "--session", basicSession, "--json")
+	if got := c.ok("history", "--session", short, "--json"); got != full || !strings.Contains(got, `"session_id": "`+basicSession) {
+		t.Errorf("history --session %s differs from the full id's:\n%s\nwant\n%s", short, got, full)
+	}
+	out, errs, code := c.run("forget", "--session", short)
+	if code != exitOK || !strings.Contains(out, basicSession) {
+		t.Errorf("forget --session %s (preview): exit %d, %s %s; want the full id in the preview", short, code, out, errs)
+	}
+	for _, args := range [][]string{{"history", "--session", "5f0c"}, {"forget", "--session", "5f0c"}} {
+		out, errs, code := c.run(args...)
+		if code != exitUsage || !strings.Contains(errs, basicSession) || !strings.Contains(errs, other) {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want a usage error naming both sessions", args, code, errs, out)
+		}
+	}
+}
