@@ -158,3 +158,30 @@ func TestSearchRelativeSince(t *testing.T) {
 		t.Errorf("search until 3 days ago: error %v: %s", isErr, out)
 	}
 }
+
+// get answers each id on its own: a malformed or unknown id gets a line
+// saying so and the rest are still shown; ids without "mem:" are accepted.
+func TestGetPerIDErrors(t *testing.T) {
+	t.Parallel()
+	cfg, db := newStore(t)
+	x := storetest.QuotedEntry(t, db, "/p", "The ledger listens on port 7443", 1, func(int) string {
+		return "the ledger listens on port 7443"
+	})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}, Limit: 1})
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("events: %v %v", evs, err)
+	}
+	msg := strings.TrimPrefix(store.EventCID(evs[0].ID), "mem:")
+	db.Close()
+	cs := connect(t, &Server{Config: cfg, Project: "/p"})
+	bare := strings.TrimPrefix(x.CID, "mem:")
+	out, isErr := callText(t, cs, "get", map[string]any{"ids": []string{"mem:zz", bare, "mem:ffff9999", msg}})
+	if isErr {
+		t.Fatalf("get with one bad id failed whole: %s", out)
+	}
+	for _, want := range []string{"The ledger listens on port 7443", "mem:zz: not a memory id", "mem:ffff9999: not found", evs[0].Text} {
+		if !strings.Contains(out, want) {
+			t.Errorf("get lacks %q:\n%s", want, out)
+		}
+	}
+}

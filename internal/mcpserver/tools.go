@@ -266,7 +266,7 @@ const getDoc = `The full record of memories ([mem:…]) and captured messages (#
 	`a message in full with the turns around it.`
 
 type getIn struct {
-	IDs         []string `json:"ids" jsonschema:"memory ids like mem:ab12cd and message ids like #123"`
+	IDs         []string `json:"ids" jsonschema:"memory ids like mem:ab12cd (or ab12cd) and message ids like #123 or mem:t2bx"`
 	AllProjects bool     `json:"all_projects,omitempty" jsonschema:"look the ids up in every project, not only this one"`
 }
 
@@ -274,10 +274,16 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 	if len(in.IDs) == 0 || len(in.IDs) > maxGet {
 		return nil, nil, fmt.Errorf("ids: give 1 to %d ids, got %d", maxGet, len(in.IDs))
 	}
+	// One bad id costs only its own answer; only when none is an id at all
+	// is the call an error.
+	var bad []string
 	for _, id := range in.IDs {
 		if _, _, err := inspect.Parse(id); err != nil {
-			return nil, nil, err
+			bad = append(bad, err.Error())
 		}
+	}
+	if len(bad) == len(in.IDs) {
+		return nil, nil, errors.New(strings.Join(bad, "; "))
 	}
 	db, empty, err := s.reader(ctx)
 	if db == nil {
@@ -288,6 +294,10 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 	for i, id := range in.IDs {
 		if i > 0 {
 			b.WriteString("\n")
+		}
+		if _, _, err := inspect.Parse(id); err != nil {
+			fmt.Fprintf(&b, "%s: not a memory id (mem:ab12cd, ab12cd) or a message id (#123, t2bx)\n", strings.Trim(id, "[] "))
+			continue
 		}
 		ref, err := s.lookup(ctx, db, id, in.AllProjects)
 		if errors.Is(err, inspect.ErrNotFound) {
