@@ -19,6 +19,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/when"
 	"github.com/spf13/pflag"
 )
 
@@ -323,14 +324,16 @@ func projectFlag(dir string) (string, error) {
 	return project.Identify(abs), nil
 }
 
-// parseDate accepts 2006-01-02 or RFC 3339.
-func parseDate(s string) (time.Time, error) {
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t, nil
+// parseDate parses a --since or --before value: a date, an RFC 3339 time or
+// a relative one ("yesterday", "3d", "2 weeks ago"); see package when.
+func parseDate(e *env, s string) (time.Time, error) {
+	now := time.Now
+	if e.now != nil {
+		now = e.now
 	}
-	t, err := time.Parse(time.RFC3339, s)
+	t, err := when.Parse(s, now())
 	if err != nil {
-		return time.Time{}, usagef("date %q: want YYYY-MM-DD or RFC 3339", s)
+		return time.Time{}, usagef("date %v", err)
 	}
 	return t, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/when"
 )
 
 type forgetOptions struct {
@@ -45,7 +46,7 @@ func parseForget(e *env, args []string) (forgetOptions, error) {
 	var before string
 	fs := newFlags(e, "forget", forgetUsage)
 	fs.StringVar(&o.session, "session", "", "forget this session's messages and the memories drawn from it")
-	fs.StringVar(&before, "before", "", "forget everything before this date (YYYY-MM-DD or RFC 3339)")
+	fs.StringVar(&before, "before", "", "forget everything before this date: "+when.Help)
 	fs.StringVar(&o.project, "project", "", "forget this project's history (with other flags: only within it)")
 	fs.StringVar(&o.match, "match", "", "forget messages and memories containing this phrase")
 	fs.BoolVar(&o.yes, "yes", false, "really forget; without it, only show what would go")
@@ -71,7 +72,7 @@ func parseForget(e *env, args []string) (forgetOptions, error) {
 		o.cid = cid
 	}
 	if before != "" {
-		t, err := parseDate(before)
+		t, err := parseDate(e, before)
 		if err != nil {
 			return o, err
 		}
@@ -122,6 +123,9 @@ func runForget(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	if sel.SessionID, err = resolveSession(ctx, db, sel.SessionID); err != nil {
+		return err
+	}
 	p, err := db.Forget(ctx, sel)
 	if errors.Is(err, store.ErrNotFound) && o.cid != "" {
 		return fmt.Errorf("no memory %s (see claude-memory-layer entries)", o.cid)
@@ -293,6 +297,11 @@ func forgetPreview(ctx context.Context, e *env, o forgetOptions, sel store.Forge
 	}
 	if db != nil {
 		defer db.Close()
+		if sel.SessionID, err = resolveSession(ctx, db, sel.SessionID); err != nil {
+			return err
+		}
+		o.session = sel.SessionID
+		out = forgetReport(sel, p)
 		pv, err := db.PreviewForget(ctx, sel, forgetSampleSize)
 		if errors.Is(err, store.ErrNotFound) && o.cid != "" {
 			return fmt.Errorf("no memory %s (see claude-memory-layer entries)", o.cid)

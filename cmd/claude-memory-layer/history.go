@@ -75,6 +75,9 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 	var evs []store.Event
 	if db != nil {
 		defer db.Close()
+		if f.SessionID, err = resolveSession(ctx, db, f.SessionID); err != nil {
+			return err
+		}
 		f.Project = widenScope(ctx, e, db, f.Project, o.project, o.json, "events")
 		if evs, err = db.Read().Events(ctx, f); err != nil {
 			return err
@@ -113,9 +116,15 @@ type eventJSON struct {
 	Text      string `json:"text"`
 }
 
+// toEventJSON is ev for --json; a bookkeeping event, which has no text of its
+// own, gets the summary human listings print, so no event's text is empty.
 func toEventJSON(ev store.Event) eventJSON {
+	text := ev.Text
+	if text == "" {
+		text = describeEvent(ev)
+	}
 	return eventJSON{ID: strconv.FormatInt(ev.ID, 10), Type: ev.Type, SessionID: ev.SessionID, Project: ev.Project,
-		Timestamp: jsonTime(ev.Time), Text: ev.Text}
+		Timestamp: jsonTime(ev.Time), Text: text}
 }
 
 func eventsJSON(evs []store.Event) []eventJSON {
@@ -154,6 +163,30 @@ func printEventLine(w io.Writer, ev store.Event, mark string, tty, withSession b
 		sess = fmt.Sprintf("%-8s  ", shortID(ev.SessionID))
 	}
 	fmt.Fprintf(w, "%1s %-6s %s  %s %s%s\n", mark, "#"+strconv.FormatInt(ev.ID, 10), humanTime(ev.Time), typ, sess, clipLine(describeEvent(ev), 110))
+}
+
+// resolveSession turns a session id as listings print it (shortID) into the
+// full id: a unique prefix names its session; an ambiguous one is a usage
+// error listing the candidates. An id nothing starts with is returned as it
+// is, for the command to find nothing under it.
+func resolveSession(ctx context.Context, db *store.DB, id string) (string, error) {
+	if id == "" || db == nil {
+		return id, nil
+	}
+	const most = 10
+	ids, err := db.SessionIDs(ctx, id, most+1)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case len(ids) == 0:
+		return id, nil
+	case len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > most:
+		ids = append(ids[:most], "…")
+	}
+	return "", usagef("session %q is ambiguous: it starts %s (give more of the id)", id, strings.Join(ids, ", "))
 }
 
 func shortID(id string) string {
@@ -238,14 +271,29 @@ func describeEvent(ev store.Event) string {
 			return "session ended (" + s + ")"
 		}
 		return "session ended"
+	case store.TypeSessionProcessed:
+		return fmt.Sprintf("imported %s (%s) with %s", plural.Of(int(p.Get("messages").Int()), "message"),
+			byteSize(p.Get("bytes").Int()), p.Get("extractor").String())
+	case store.TypeConflictResolved:
+		return fmt.Sprintf("resolved the conflict of %s and %s: %s", p.Get("older").String(), p.Get("newer").String(), p.Get("resolution").String())
+	case store.TypeSpoolFolded:
+		return fmt.Sprintf("stored %s spooled while the store was busy", plural.Of(int(p.Get("records").Int()), "record"))
+	case store.TypeLLMCall:
+		s := fmt.Sprintf("%s call: %d input, %d output tokens", p.Get("extractor").String(), p.Get("input_tokens").Int(), p.Get("output_tokens").Int())
+		if usd := p.Get("cost_usd").Float(); usd > 0 {
+			s += fmt.Sprintf(", $%.4f", usd)
+		}
+		return s
+	case store.TypeBudgetReached:
+		return fmt.Sprintf("LLM budget reached: %s %s cap %v, spent %v", p.Get("window").String(), p.Get("cap").String(), p.Get("limit").Value(), p.Get("spent").Value())
 	}
 	if ev.Text != "" {
 		return ev.Text
 	}
 	if s := strings.TrimSpace(string(ev.Payload)); s != "" && s != "{}" {
-		return s
+		return ev.Type + " " + s
 	}
-	return ""
+	return ev.Type
 }
 
 // clipLine folds text onto one line and cuts it to about n runes.

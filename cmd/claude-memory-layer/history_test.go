@@ -296,3 +296,98 @@ func TestHistoryEmptyStore(t *testing.T) {
 		t.Errorf("empty history = %q", got)
 	}
 }
+
+// A session id as listings print it (its first 8 characters) names the
+// session in history and forget; a prefix two sessions share is a usage
+// error naming both.
+func TestShortSessionID(t *testing.T) {
+	t.Parallel()
+	c, db := seeded(t)
+	ctx := context.Background()
+	other := "5f0c1111-0000-4000-8000-000000000000"
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: other, Project: "/elsewhere"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	short := shortID(basicSession)
+	full := c.ok("history", "--session", basicSession, "--json")
+	if got := c.ok("history", "--session", short, "--json"); got != full || !strings.Contains(got, `"session_id": "`+basicSession) {
+		t.Errorf("history --session %s differs from the full id's:\n%s\nwant\n%s", short, got, full)
+	}
+	out, errs, code := c.run("forget", "--session", short)
+	if code != exitOK || !strings.Contains(out, basicSession) {
+		t.Errorf("forget --session %s (preview): exit %d, %s %s; want the full id in the preview", short, code, out, errs)
+	}
+	for _, args := range [][]string{{"history", "--session", "5f0c"}, {"forget", "--session", "5f0c"}} {
+		out, errs, code := c.run(args...)
+		if code != exitUsage || !strings.Contains(errs, basicSession) || !strings.Contains(errs, other) {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want a usage error naming both sessions", args, code, errs, out)
+		}
+	}
+}
+
+// history --json gives every event a text: the bookkeeping events, which
+// store none of their own, get the summary the human listing prints.
+func TestHistoryJSONTextEveryType(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	db := c.db()
+	ctx := context.Background()
+	payloads := map[string]string{
+		store.TypeSessionStarted:   `{"source":"startup"}`,
+		store.TypeSessionEnded:     `{"reason":"clear"}`,
+		store.TypeSessionProcessed: `{"path":"/t.jsonl","bytes":4096,"offset":4096,"messages":12,"extractor":"offline"}`,
+		store.TypeEvidenceAligned:  `{"aligned":2,"failed":1,"stage":"verified"}`,
+		store.TypeMemoryInjected:   `{"memories":["mem:ab12cd"],"chars":300}`,
+		store.TypeMemoryCited:      `{"cited":["mem:ab12cd"],"used":["mem:ab12cd"]}`,
+		store.TypeConflict:         `{"kind":"contradiction","older":"mem:ab12cd","newer":"mem:cd34ef","reason":"ports differ"}`,
+		store.TypeConflictResolved: `{"conflict":1,"older":"mem:ab12cd","newer":"mem:cd34ef","resolution":"mem:cd34ef supersedes mem:ab12cd","by":"user"}`,
+		store.TypeForgotten:        `{"selector":["session"],"entries":1,"events_deleted":3,"events_redacted":0}`,
+		store.TypeCertified:        `{"cid":"mem:ab12cd"}`,
+		store.TypeRejected:         `{"cid":"mem:ab12cd"}`,
+		store.TypeEdited:           `{"cid":"mem:ab12cd","from":{"title":"a"},"to":{"title":"b"}}`,
+		store.TypePinned:           `{"cid":"mem:ab12cd"}`,
+		store.TypeUnpinned:         `{"cid":"mem:ab12cd"}`,
+		store.TypeSpoolFolded:      `{"file":"f","records":4}`,
+		store.TypeLLMCall:          `{"extractor":"claude","input_tokens":1200,"output_tokens":300}`,
+		store.TypeBudgetReached:    `{"cap":"daily_tokens","window":"day","limit":100000,"spent":100200}`,
+	}
+	types := append(append([]string{}, store.EventTypes...), store.TypeLLMCall, store.TypeBudgetReached)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: "s1", Project: "/p"}); err != nil {
+			return err
+		}
+		for i, typ := range types {
+			ev := store.Event{Time: testNow.Add(time.Duration(i) * time.Second), Type: typ, SessionID: "s1", Project: "/p",
+				Payload: json.RawMessage(payloads[typ]), DedupeKey: "k:" + typ}
+			if _, ok := payloads[typ]; !ok {
+				ev.Text = "words of " + typ // what was said, or the memory's title
+			}
+			if _, err := tx.Append(ctx, ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Events []eventJSON `json:"events"`
+	}
+	if err := json.Unmarshal([]byte(c.ok("history", "--all-projects", "--json", "--limit", "1000")), &got); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, ev := range got.Events {
+		seen[ev.Type] = true
+		if ev.Text == "" || ev.Text == ev.Type || strings.HasPrefix(ev.Text, "{") || strings.Contains(ev.Text, ev.Type+" {") {
+			t.Errorf("%s: text %q, want a short summary", ev.Type, ev.Text)
+		}
+	}
+	for _, typ := range types {
+		if !seen[typ] {
+			t.Errorf("history --json lists no %s event", typ)
+		}
+	}
+}

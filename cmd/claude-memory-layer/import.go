@@ -12,6 +12,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/when"
 )
 
 // importOptions are the flags of import.
@@ -52,7 +53,7 @@ func parseImportFlags(e *env, args []string) (importOptions, error) {
 	fs.StringVar(&o.Dir, "dir", "", "import every *.jsonl directly in `DIR`")
 	fs.StringVar(&o.Project, "project", "", "the project `DIR`: alone, import its Claude Code sessions; with --transcript/--dir, file them under it")
 	fs.BoolVar(&o.All, "all", false, "import every session of every project Claude Code has on disk")
-	fs.StringVar(&since, "since", "", "skip transcripts started and last written before `DATE` (YYYY-MM-DD or RFC 3339)")
+	fs.StringVar(&since, "since", "", "skip transcripts started and last written before `DATE`: "+when.Help)
 	fs.StringVar(&o.FromExport, "from-export", "", "restore events and entries from an export `FILE` (see export)")
 	fs.BoolVar(&o.JSON, "json", false, "print the summary as JSON")
 	if err := parse(fs, args); err != nil {
@@ -62,7 +63,7 @@ func parseImportFlags(e *env, args []string) (importOptions, error) {
 		return o, usagef("unexpected argument %q (transcripts are given with --transcript)", fs.Arg(0))
 	}
 	if since != "" {
-		t, err := parseDate(since)
+		t, err := parseDate(e, since)
 		if err != nil {
 			return o, err
 		}

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,11 +133,23 @@ func install(ctx context.Context, e *env, o installOptions) error {
 }
 
 func runUninstall(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "uninstall", "[--purge]")
+	fs := newFlags(e, "uninstall", "[--purge [--yes]]")
 	purge := fs.Bool("purge", false, "also delete the data directory with every stored memory")
+	yes := fs.Bool("yes", false, "with --purge: delete without asking")
 	claudeBin := fs.String("claude", "claude", "the Claude Code CLI")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	cfg, err := loadConfig(e)
+	if err != nil {
+		return err
+	}
+	// Deleting every memory cannot be undone: without --yes, show what would
+	// go and change nothing (not even the registration), so a second run with
+	// --yes is the whole uninstall.
+	if *purge && !*yes {
+		previewPurge(e, cfg.DataDir)
+		return usagef("--purge deletes the files above for good; run 'uninstall --purge --yes' to do it")
 	}
 	if _, err := exec.LookPath(*claudeBin); err == nil {
 		for _, s := range [][]string{{"plugin", "uninstall", settings.PluginName + "@" + settings.Marketplace}, {"plugin", "marketplace", "remove", settings.Marketplace}} {
@@ -166,19 +180,40 @@ func runUninstall(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "disabled the %s plugin in %s (enabledPlugins); the claude CLI was not there to uninstall it: "+
 			"'claude plugin uninstall %s' removes it for good\n", settings.PluginName, path, settings.PluginKey)
 	}
-	cfg, err := loadConfig(e)
-	if err != nil {
-		return err
-	}
 	if *purge {
 		if err := os.RemoveAll(cfg.DataDir); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "deleted %s\n", cfg.DataDir)
 	} else {
-		fmt.Fprintf(e.stdout, "your memories are kept in %s (uninstall --purge deletes them)\n", cfg.DataDir)
+		fmt.Fprintf(e.stdout, "your memories are kept in %s (uninstall --purge --yes deletes them)\n", cfg.DataDir)
 	}
 	return nil
+}
+
+// previewPurge lists the files under dir with their sizes, and the total.
+func previewPurge(e *env, dir string) {
+	var n int
+	var total int64
+	fmt.Fprintf(e.stdout, "uninstall --purge would delete %s:\n", dir)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		n++
+		total += info.Size()
+		rel, _ := filepath.Rel(dir, path)
+		fmt.Fprintf(e.stdout, "  %10s  %s\n", byteSize(info.Size()), rel)
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(e.stdout, "  (could not list everything: %v)\n", err)
+	}
+	fmt.Fprintf(e.stdout, "%s, %s in all\n", plural.Of(n, "file"), byteSize(total))
 }
 
 // dropSettingsHooks removes this plugin's hooks from the user settings and

@@ -90,7 +90,21 @@ func TestInstallSettingsMergeKeepsUserHooks(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, "mem")); err != nil {
 		t.Fatalf("uninstall without --purge removed the data: %v", err)
 	}
-	run(context.Background(), []string{"uninstall", "--purge", "--claude", "no-such-claude"}, e)
+	// --purge without --yes previews the files and deletes nothing.
+	os.WriteFile(filepath.Join(home, "mem", "memory.db"), make([]byte, 2048), 0o600)
+	out.Reset()
+	if code := run(context.Background(), []string{"uninstall", "--purge", "--claude", "no-such-claude"}, e); code != exitUsage {
+		t.Fatalf("uninstall --purge without --yes: exit %d, want %d: %s", code, exitUsage, out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "mem", "memory.db")); err != nil {
+		t.Fatalf("uninstall --purge without --yes deleted the data: %v", err)
+	}
+	if !strings.Contains(out.String(), "memory.db") || !strings.Contains(out.String(), "2.0 KiB") || !strings.Contains(out.String(), "--yes") {
+		t.Errorf("no preview naming the files, their sizes and --yes: %s", out)
+	}
+	if code := run(context.Background(), []string{"uninstall", "--purge", "--yes", "--claude", "no-such-claude"}, e); code != 0 {
+		t.Fatalf("uninstall --purge --yes: exit %d: %s", code, out)
+	}
 	if _, err := os.Stat(filepath.Join(home, "mem")); !os.IsNotExist(err) {
 		t.Fatalf("uninstall --purge kept the data")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/when"
 )
 
 type searchOptions struct {
@@ -33,7 +34,7 @@ func parseSearch(e *env, args []string) (searchOptions, error) {
 	fs.BoolVar(&o.allProjects, "all-projects", false, "search every project")
 	fs.StringSliceVar(&o.kinds, "kind", nil, "entry, user_prompt, agent_response, tool_observation (repeatable)")
 	fs.StringSliceVar(&o.stages, "stage", nil, "entry stage: candidate, verified, certified (repeatable)")
-	fs.StringVar(&o.since, "since", "", "only results from this date on (YYYY-MM-DD)")
+	fs.StringVar(&o.since, "since", "", "only results from this date on: "+when.Help)
 	fs.IntVar(&o.limit, "limit", 10, "results at most")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
@@ -78,7 +79,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if o.since != "" {
-		if opt.Since, err = parseDate(o.since); err != nil {
+		if opt.Since, err = parseDate(e, o.since); err != nil {
 			return err
 		}
 	}

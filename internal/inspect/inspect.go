@@ -58,6 +58,14 @@ func Parse(id string) (cid string, event int64, err error) {
 	if n, err := strconv.ParseInt(strings.TrimPrefix(id, "#"), 10, 64); err == nil && n > 0 {
 		return "", n, nil
 	}
+	// Models and people drop the prefix: "ab12cd" is mem:ab12cd, "t2bx" the
+	// message mem:t2bx. Bare digits stay a message number (#N), never a
+	// memory id.
+	if strings.Trim(id, "0123456789") != "" && !strings.Contains(id, ":") {
+		if cid, n, err := Parse("mem:" + id); err == nil {
+			return cid, n, nil
+		}
+	}
 	return "", 0, fmt.Errorf("%q: %w", id, ErrBadID)
 }
 

@@ -134,3 +134,54 @@ func TestGetManyQuotes(t *testing.T) {
 		t.Errorf("timeline shows %d quotes, want %d and the rest counted:\n%s", n, timelineQuotes, out)
 	}
 }
+
+// search's since and until take what models write ("yesterday", "3d"),
+// counted from the server's clock, as well as dates.
+func TestSearchRelativeSince(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default(t.TempDir())
+	seed(t, cfg, "the ledger uses port 7443") // 2026-11-20 09:00 UTC
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	cs := connect(t, &Server{Config: cfg, Project: "/p", Now: func() time.Time { return now }})
+	for _, c := range []struct {
+		since string
+		found bool
+	}{
+		{"yesterday", true}, {"2d", true}, {"1 week ago", true}, {"12h", false}, {"today", false}, {"2026-11-20", true}, {"2026-11-21", false},
+	} {
+		out, isErr := callText(t, cs, "search", map[string]any{"query": "ledger port", "since": c.since})
+		if isErr || strings.Contains(out, "7443") != c.found {
+			t.Errorf("search since %q: error %v, found %v, want %v: %s", c.since, isErr, !isErr && strings.Contains(out, "7443"), c.found, out)
+		}
+	}
+	if out, isErr := callText(t, cs, "search", map[string]any{"query": "ledger port", "until": "3 days ago"}); isErr || strings.Contains(out, "7443") {
+		t.Errorf("search until 3 days ago: error %v: %s", isErr, out)
+	}
+}
+
+// get answers each id on its own: a malformed or unknown id gets a line
+// saying so and the rest are still shown; ids without "mem:" are accepted.
+func TestGetPerIDErrors(t *testing.T) {
+	t.Parallel()
+	cfg, db := newStore(t)
+	x := storetest.QuotedEntry(t, db, "/p", "The ledger listens on port 7443", 1, func(int) string {
+		return "the ledger listens on port 7443"
+	})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeUserPrompt}, Limit: 1})
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("events: %v %v", evs, err)
+	}
+	msg := strings.TrimPrefix(store.EventCID(evs[0].ID), "mem:")
+	db.Close()
+	cs := connect(t, &Server{Config: cfg, Project: "/p"})
+	bare := strings.TrimPrefix(x.CID, "mem:")
+	out, isErr := callText(t, cs, "get", map[string]any{"ids": []string{"mem:zz", bare, "mem:ffff9999", msg}})
+	if isErr {
+		t.Fatalf("get with one bad id failed whole: %s", out)
+	}
+	for _, want := range []string{"The ledger listens on port 7443", "mem:zz: not a memory id", "mem:ffff9999: not found", evs[0].Text} {
+		if !strings.Contains(out, want) {
+			t.Errorf("get lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/when"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 )
@@ -39,8 +40,8 @@ type searchIn struct {
 	Query       string   `json:"query" jsonschema:"words to look for"`
 	Kind        []string `json:"kind,omitempty" jsonschema:"only these kinds: entry (a distilled memory), user_prompt, agent_response, tool_observation"`
 	Type        []string `json:"type,omitempty" jsonschema:"only memories of these types: decision, fact, preference, constraint, lesson, task, reference"`
-	Since       string   `json:"since,omitempty" jsonschema:"only from this date on, YYYY-MM-DD"`
-	Until       string   `json:"until,omitempty" jsonschema:"only before this date, YYYY-MM-DD"`
+	Since       string   `json:"since,omitempty" jsonschema:"only from this date on: YYYY-MM-DD, or relative: today, yesterday, 12h, 3d, 2w, 3 days ago"`
+	Until       string   `json:"until,omitempty" jsonschema:"only before this date: YYYY-MM-DD, or relative: today, yesterday, 3d, 2w"`
 	Session     string   `json:"session,omitempty" jsonschema:"only this session id"`
 	AllProjects bool     `json:"all_projects,omitempty" jsonschema:"search every project, not only this one"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"results per page, 1 to 50; default 10"`
@@ -72,10 +73,10 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 			return nil, nil, fmt.Errorf("type %q: want decision, fact, preference, constraint, lesson, task or reference", t)
 		}
 	}
-	if opt.Since, err = date("since", in.Since); err != nil {
+	if opt.Since, err = s.date("since", in.Since); err != nil {
 		return nil, nil, err
 	}
-	if opt.Until, err = date("until", in.Until); err != nil {
+	if opt.Until, err = s.date("until", in.Until); err != nil {
 		return nil, nil, err
 	}
 	// One more than the page tells whether another page follows.
@@ -130,7 +131,7 @@ const timelineDoc = `What happened around a memory, a message or a date: the nei
 
 type timelineIn struct {
 	ID          string `json:"id,omitempty" jsonschema:"a memory [mem:…] or a message #N to centre on"`
-	Date        string `json:"date,omitempty" jsonschema:"instead of id: a date YYYY-MM-DD or a time RFC 3339 to centre on"`
+	Date        string `json:"date,omitempty" jsonschema:"instead of id: a date YYYY-MM-DD, a time RFC 3339 or a relative time (yesterday, 3d) to centre on"`
 	Window      int    `json:"window,omitempty" jsonschema:"messages before and after, 1 to 25; default 5"`
 	AllProjects bool   `json:"all_projects,omitempty" jsonschema:"every project's messages and memories, not only this one's"`
 }
@@ -145,7 +146,7 @@ func (s *Server) timeline(ctx context.Context, _ *mcp.CallToolRequest, in timeli
 	}
 	var at time.Time
 	if in.Date != "" {
-		if at, err = instant(in.Date); err != nil {
+		if at, err = s.date("date", in.Date); err != nil {
 			return nil, nil, err
 		}
 	} else if _, _, err := inspect.Parse(in.ID); err != nil {
@@ -265,7 +266,7 @@ const getDoc = `The full record of memories ([mem:…]) and captured messages (#
 	`a message in full with the turns around it.`
 
 type getIn struct {
-	IDs         []string `json:"ids" jsonschema:"memory ids like mem:ab12cd and message ids like #123"`
+	IDs         []string `json:"ids" jsonschema:"memory ids like mem:ab12cd (or ab12cd) and message ids like #123 or mem:t2bx"`
 	AllProjects bool     `json:"all_projects,omitempty" jsonschema:"look the ids up in every project, not only this one"`
 }
 
@@ -273,10 +274,16 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 	if len(in.IDs) == 0 || len(in.IDs) > maxGet {
 		return nil, nil, fmt.Errorf("ids: give 1 to %d ids, got %d", maxGet, len(in.IDs))
 	}
+	// One bad id costs only its own answer; only when none is an id at all
+	// is the call an error.
+	var bad []string
 	for _, id := range in.IDs {
 		if _, _, err := inspect.Parse(id); err != nil {
-			return nil, nil, err
+			bad = append(bad, err.Error())
 		}
+	}
+	if len(bad) == len(in.IDs) {
+		return nil, nil, errors.New(strings.Join(bad, "; "))
 	}
 	db, empty, err := s.reader(ctx)
 	if db == nil {
@@ -287,6 +294,10 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mc
 	for i, id := range in.IDs {
 		if i > 0 {
 			b.WriteString("\n")
+		}
+		if _, _, err := inspect.Parse(id); err != nil {
+			fmt.Fprintf(&b, "%s: not a memory id (mem:ab12cd, ab12cd) or a message id (#123, t2bx)\n", strings.Trim(id, "[] "))
+			continue
 		}
 		ref, err := s.lookup(ctx, db, id, in.AllProjects)
 		if errors.Is(err, inspect.ErrNotFound) {
@@ -656,25 +667,16 @@ func bounded(name string, v, def, hi int) (int, error) {
 	return v, nil
 }
 
-// date parses an optional YYYY-MM-DD (UTC midnight).
-func date(name, s string) (time.Time, error) {
-	if s == "" {
+// date parses an optional date, time or relative time ("3d", "yesterday").
+func (s *Server) date(name, v string) (time.Time, error) {
+	if strings.TrimSpace(v) == "" {
 		return time.Time{}, nil
 	}
-	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	t, err := when.Parse(v, s.Now())
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%s %q: want a date YYYY-MM-DD", name, s)
+		return time.Time{}, fmt.Errorf("%s %v", name, err)
 	}
 	return t, nil
-}
-
-// instant parses a date or an RFC 3339 time.
-func instant(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	return date("date", s)
 }
 
 func day(t time.Time) string {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Session is what the store knows of one Claude Code session.
@@ -122,4 +123,28 @@ func (t *Tx) SetSummary(ctx context.Context, id, summary string) error {
 		return fmt.Errorf("set summary of %s: %w", id, err)
 	}
 	return nil
+}
+
+// SessionIDs returns the ids of sessions that start with prefix, in id
+// order, at most limit of them; a session whose id is prefix itself is the
+// only answer. Listings print session ids shortened, and people paste them.
+func (db *DB) SessionIDs(ctx context.Context, prefix string, limit int) ([]string, error) {
+	rows, err := db.Read().query(ctx, `SELECT id FROM sessions WHERE substr(id, 1, ?) = ?
+		ORDER BY id <> ?, id LIMIT ?`, utf8.RuneCountInString(prefix), prefix, prefix, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sessions starting %q: %w", prefix, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("sessions starting %q: %w", prefix, err)
+		}
+		if id == prefix {
+			return []string{id}, nil
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
