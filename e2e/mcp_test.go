@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,7 +98,8 @@ func TestRealClientMemoryTools(t *testing.T) {
 
 	// A third session cites, in its second turn, the stored memory and an id
 	// that names nothing, neither of them shown in that turn: both flagged.
-	s3 := w.session("s3", noToolSearch, "hello", "What is the weather like? [mem:"+strings.TrimPrefix(saved.CID, "mem:")+"] [mem:dead0000] CITEMEM", "bye")
+	// No SessionStart brief in it: a memory the brief lists counts as shown.
+	s3 := w.session("s3", append(slices.Clone(noToolSearch), "CLAUDE_MEMORY_BRIEF=false"), "hello", "What is the weather like? [mem:"+strings.TrimPrefix(saved.CID, "mem:")+"] [mem:dead0000] CITEMEM", "bye")
 	sid3 := strings.TrimSpace(readFile(t, filepath.Join(s3, "session_id")))
 	cs = citations(t, db, sid3)
 	// (Recall may show this turn an earlier message that also said

@@ -11,9 +11,10 @@ import (
 
 // sessionSoFar is what Claude's context holds of req's own session since it
 // last started afresh (the session's start, /clear, or a compaction, which
-// summarises what was injected away): the memories shown in it, by the
-// SessionStart brief or an earlier prompt, and the files its tools read or
-// changed.
+// summarises what was injected away): the memories earlier prompts were
+// shown, and the files its tools read or changed. The SessionStart brief's
+// memories do not count: it shows a clipped title, and a prompt asking
+// about one gets it whole, with its quote.
 type sessionSoFar struct {
 	shown map[string]bool
 	files []string // base names ("handler.go"): what the user is working on
@@ -53,9 +54,9 @@ func readSession(ctx context.Context, db *store.DB, req Request) sessionSoFar {
 			continue
 		}
 		switch ev.Type {
-		case store.TypeSessionStarted, store.TypeMemoryInjected:
+		case store.TypeMemoryInjected:
 			// A record of req's own prompt (its hook run again) does not count.
-			if ev.Type == store.TypeMemoryInjected && p.PromptID != "" && p.PromptID == req.PromptID {
+			if p.PromptID != "" && p.PromptID == req.PromptID {
 				continue
 			}
 			for _, cid := range p.Memories {
