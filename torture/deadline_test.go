@@ -265,7 +265,9 @@ func TestRecallWhileWriteLocked(t *testing.T) {
 	}
 	db.Close()
 	ask := func(id string) (result, string) {
-		in := hookInput("UserPromptSubmit", "locked-next", "", proj, map[string]any{"prompt_id": id, "prompt": "What did we settle about this: " + title + "?"})
+		// A session of its own for each ask: a session is not injected again
+		// what an earlier prompt of it was shown.
+		in := hookInput("UserPromptSubmit", "locked-next-"+id, "", proj, map[string]any{"prompt_id": id, "prompt": "What did we settle about this: " + title + "?"})
 		r := run(proc{bin: "user-prompt-submit", dataDir: data, stdin: in})
 		if p := hookProblem(r, "UserPromptSubmit"); p != "" {
 			t.Fatalf("%s: %s", id, p)
