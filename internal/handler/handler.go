@@ -289,9 +289,11 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	s, registered := lookup(ctx, env, db, ev)
 	var inj recall.Injection
 	if env.Config.Recall.Memories && !pause.Paused(env.Config.DataDir, ev.SessionID) {
-		home, _ := os.UserHomeDir()
 		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID,
-			Prompt: prompt, Now: env.Now(), InContext: claudemd.Read(ev.Cwd, home)})
+			Prompt: prompt, Now: env.Now(), InContext: func() string {
+				home, _ := os.UserHomeDir()
+				return claudemd.Read(ev.Cwd, home)
+			}})
 		if err != nil {
 			env.Log.Error("recall", "err", err)
 		}

@@ -24,10 +24,11 @@ type Request struct {
 	PromptID  string
 	Prompt    string
 	Now       time.Time
-	// InContext is text the client already put in Claude's context (the
-	// project's CLAUDE.md files, claudemd.Read): an item it holds is not
-	// injected again.
-	InContext string
+	// InContext returns text the client already put in Claude's context
+	// (the project's CLAUDE.md files, claudemd.Read): an item it holds is
+	// not injected again. It is called only for a prompt that passes the
+	// relevance gate, so most prompts read no file; nil means none.
+	InContext func() string
 }
 
 // charsPerToken approximates tokens for budgeting; prose runs near four

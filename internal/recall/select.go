@@ -169,7 +169,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if raiseWorking(items, so.files) {
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
 	}
-	known := contextText(foldWords(req.InContext))
+	var known contextText
+	if req.InContext != nil {
+		known = contextText(foldWords(req.InContext()))
+	}
 	var out []Item
 	said := map[string]bool{}
 	for _, it := range items {

@@ -560,7 +560,7 @@ func TestNotWhatClaudeMDSays(t *testing.T) {
 	say(t, db, "pm", day, "Which package manager does the shop use?", "The shop uses pnpm workspaces; never run npm install in the shop packages.")
 	say(t, db, "ports", day, "Which port does the shop's pnpm dev server use?", "The shop's pnpm dev server runs on port 4173 behind the proxy.")
 	claudeMD := "# Shop\n\n- **The shop uses pnpm workspaces; never run `npm install` in the shop packages.**\n"
-	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "how do we use pnpm in the shop?", Now: day.AddDate(0, 1, 0), InContext: claudeMD})
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "how do we use pnpm in the shop?", Now: day.AddDate(0, 1, 0), InContext: func() string { return claudeMD }})
 	if err != nil {
 		t.Fatal(err)
 	}
