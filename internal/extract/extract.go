@@ -101,7 +101,9 @@ type cand struct {
 	diagnosed bool     // a lesson stated as a finding ("the cause was"), not a guess ("the issue is that")
 	fixOnly   bool     // a lesson that says what was fixed but not what failed
 	labelled  bool     // a "Label: value" fact
-	resolved  bool     // a lesson whose failing command passes later in the session
+	label     string   // a labelled fact's label and value as written
+	val       string
+	resolved  bool // a lesson whose failing command passes later in the session
 }
 
 type evi struct {

@@ -1,6 +1,9 @@
 package extract
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Facts stated by layout rather than by a verb: a table row ("| Database |
 // Postgres 16 |"), a bold label ("**Database:** Postgres 16 on port 6543")
@@ -49,19 +52,20 @@ func (x *extractor) blockCommand(ss []*sent, k int) {
 	if !startsWithPhrase(lowerASCII(cmd), runners) {
 		return
 	}
-	label := ""
-	if k > 0 && ss[k-1].msg == s.msg && ss[k-1].shape&shapeBlock != 0 {
-		if c := strings.TrimSpace(ss[k-1].norm); strings.HasPrefix(c, "#") {
+	label := "" // the nearest comment above it in the block
+	for j := k - 1; j >= 0 && ss[j].msg == s.msg && ss[j].shape&shapeBlock != 0; j-- {
+		if c := strings.TrimSpace(ss[j].norm); strings.HasPrefix(c, "#") {
 			label = strings.TrimRight(strings.TrimSpace(strings.TrimLeft(c, "#")), ": ")
+			break
 		}
+	}
+	if label == "" {
+		return // "npm test" alone: a command without what it is for (a sentence before the block says it: commandFact)
 	}
 	c := x.addFact(s, line, line, 1.5)
 	c.labelled = false
 	c.subject = CommandKey(cmd)
-	c.title, c.body = clip(line, maxTitle), line
-	if label != "" {
-		c.title = clip(label+": "+line, maxTitle)
-	}
+	c.title, c.body = clip(label+": "+line, maxTitle), label+": "+line
 }
 
 // tableFact keeps a body row whose first cell names a thing and whose
@@ -127,8 +131,18 @@ func (x *extractor) labelFact(s *sent) {
 		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) && !codeName(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
+	if in(valueKinds, strings.Trim(lowerASCII(label), "*_` ")) {
+		return // "URL: http://localhost:2004", "Host: 0.0.0.0": the label names the kind of value, not what it belongs to
+	}
 	x.addFact(s, label, value, 1.5)
 }
+
+// valueKinds name a kind of value rather than the thing a value belongs
+// to; a label that is only one of them leaves a fact without its subject.
+var valueKinds = []string{"url", "urls", "uri", "link", "links", "address", "host", "hostname", "ip", "port", "ports",
+	"path", "paths", "file", "files", "filename", "directory", "dir", "folder", "location", "version", "command",
+	"commands", "cmd", "script", "status", "state", "result", "results", "output", "config", "configuration",
+	"settings", "value", "values", "type", "format", "example", "source", "target", "environment", "env"}
 
 // valueLike reports a value a developer would look up: a path, a host or
 // URL, a code span, an environment variable, a port, a version, a known
@@ -216,6 +230,7 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 	c.ev = []evi{{s.msg, off, q}}
 	c.subject = strings.ToLower(label)
 	c.labelled = true
+	c.label, c.val = label, value
 	c.title = clip(label+": "+value, maxTitle)
 	c.body = label + ": " + value
 	if hits := s.topics(); len(hits) > 0 {
@@ -227,20 +242,70 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 
 // listings finds label facts whose label repeats in the session: "File:
 // a.mp4", "File: b.mp4" list items, and the label names no one thing.
+//
+// It also finds catalogues: a message listing three or more things of the
+// code with a gloss each ("`Roster.tsx` - Main component", "GET /api/x -
+// List x", "roster_entries - player-team links") describes the code as it
+// stands, which the code itself says better; such a gloss rarely holds
+// what a developer would look up weeks later. An item of a catalogue stays
+// only when its value holds something the code does not show at a glance:
+// an address, a port or a command.
 func (x *extractor) listings() map[*cand]bool {
 	n := map[string]int{}
+	things := map[int]int{} // per message: labelled facts naming a thing of the code
 	for _, c := range x.cands {
 		if c.labelled {
 			n[c.subject]++
+			if codeThing(c.label) {
+				things[c.from]++
+			}
 		}
 	}
 	out := map[*cand]bool{}
 	for _, c := range x.cands {
-		if c.labelled && n[c.subject] >= 2 {
+		if c.labelled && (n[c.subject] >= 2 || things[c.from] >= 3 && !lookedUp(c.val)) {
 			out[c] = true
 		}
 	}
 	return out
+}
+
+// codeThing reports a label that names a part of the code: a source file or
+// directory, a route or endpoint ("GET /api/x", "/teams/roster"), or an
+// identifier as code spells it ("TeamRoster", "roster_entries"). A document
+// ("docs/DEPLOY.md") and an environment variable are not: pointers to them
+// are looked up.
+func codeThing(label string) bool {
+	l := strings.Trim(label, "`*_ ")
+	f := strings.Fields(l)
+	if len(f) == 0 || envVar(l) == l {
+		return false
+	}
+	if len(f) == 2 && in(httpMethods, strings.ToUpper(f[0])) {
+		return true
+	}
+	if len(f) > 1 {
+		return false
+	}
+	switch ext := strings.ToLower(path.Ext(l)); {
+	case ext == ".md" || ext == ".txt" || ext == ".rst" || ext == ".pdf":
+		return false
+	case strings.HasPrefix(l, "/") || strings.HasSuffix(l, "/") || len(paths(l)) > 0:
+		return true
+	}
+	return codeName(l)
+}
+
+var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
+
+// lookedUp reports a value a developer comes back for: an address, a port
+// or a command to run.
+func lookedUp(v string) bool {
+	low := lowerASCII(v)
+	if r, _ := firstRef(v); strings.HasPrefix(r, "http") {
+		return true
+	}
+	return portAt(low) >= 0 || startsWithPhrase(strings.Trim(low, "`"), runners)
 }
 
 // boldSetting keeps a bullet whose bold label is followed by its setting in

@@ -107,7 +107,7 @@ func TestKeptShapes(t *testing.T) {
 		}, Decision, "Use `pnpm` workspaces", "Use pnpm workspaces for the monorepo"},
 		{"commands in a block", []Message{
 			{0, "assistant", "## Running\n\n```bash\n# Build and run\ncargo build --release\nDATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run\n```"},
-		}, Fact, "DATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run", "DATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run"},
+		}, Fact, "DATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run", "Build and run: DATABASE_URL=sqlite://my.db SERVER_PORT=8080 cargo run"},
 		{"path in the label", []Message{
 			{0, "assistant", "1. **Media Scanner** (`src/scanner/`): Async directory scanning with metadata extraction"},
 		}, Fact, "**Media Scanner** (`src/scanner/`)", ""},
