@@ -152,12 +152,20 @@ func (x *extractor) message(i int) {
 		ss[k] = newSent(i, sp.start, m.Text[sp.start:limit(m.Text, sp.start, sp.end)], role != "assistant")
 		ss[k].shape, ss[k].planned = sp.shape, planned
 	}
+	// What follows an error pasted into a prompt is the rest of the paste
+	// (the overlay's hints, the stack): the tool's words, not the user's.
+	paste := len(m.Text)
+	if role != "assistant" {
+		if off, _, ok := pastedLine(m.Text); ok {
+			paste = off
+		}
+	}
 	fixNext := false
 	n0 := len(x.cands)
 	defer func() { x.antecedents(ss, x.cands[n0:]) }()
 	for k, s := range ss {
-		if s.used {
-			continue // already quoted in a lesson
+		if s.used || spans[k].start > paste {
+			continue // already quoted in a lesson, or pasted
 		}
 		if !s.user && isFixedMarker(s.low) {
 			fixNext = true

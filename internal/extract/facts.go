@@ -131,14 +131,12 @@ func (x *extractor) labelFact(s *sent) {
 		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) && !codeName(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
-	if in(valueKinds, strings.Trim(lowerASCII(label), "*_` ")) {
-		return // "URL: http://localhost:2004", "Host: 0.0.0.0": the label names the kind of value, not what it belongs to
-	}
 	x.addFact(s, label, value, 1.5)
 }
 
 // valueKinds name a kind of value rather than the thing a value belongs
-// to; a label that is only one of them leaves a fact without its subject.
+// to; a fact labelled with only one of them ("URL: http://localhost:2004",
+// "Host: 0.0.0.0") does not say what it is about.
 var valueKinds = []string{"url", "urls", "uri", "link", "links", "address", "host", "hostname", "ip", "port", "ports",
 	"path", "paths", "file", "files", "filename", "directory", "dir", "folder", "location", "version", "command",
 	"commands", "cmd", "script", "status", "state", "result", "results", "output", "config", "configuration",

@@ -336,8 +336,8 @@ func (x *extractor) keeps(c *cand) bool {
 		}
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body)
 	}
-	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body)) ||
-		c.typ == Fact && momentFact(body) {
+	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body)) ||
+		c.typ == Fact && (momentFact(body) || kindLabel(body)) {
 		return false
 	}
 	switch c.typ {
@@ -350,6 +350,13 @@ func (x *extractor) keeps(c *cand) bool {
 		}
 	}
 	return true
+}
+
+// kindLabel reports a "Label: value" body whose label only names the kind
+// of its value (valueKinds).
+func kindLabel(body string) bool {
+	label, value := splitLabel(body)
+	return value != "" && in(valueKinds, strings.Trim(lowerASCII(label), "*_` "))
 }
 
 // genericWords are in nearly every failure line and explain none.

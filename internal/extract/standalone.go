@@ -172,6 +172,26 @@ func reportsTrouble(body string) bool {
 	return pastedError(body) || negatedWorking(low) || failing(low)
 }
 
+// absent reports a statement that something is not there yet ("the
+// TOKEN variable is not set", "pre_tool_use.py is missing", "the .github
+// directory doesn't exist"): the state the work in hand starts from, which
+// the next step changes. A lesson may say it; a fact or decision does not.
+func absent(body string) bool {
+	low := lowerASCII(straightQuotes(body))
+	if strings.HasPrefix(leadText(low), "missing ") {
+		return true // "Missing hook files - …"
+	}
+	for _, p := range absences {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var absences = []string{"is missing", "are missing", "doesn't exist", "don't exist", "does not exist",
+	"do not exist", "is not set", "isn't set", "not installed", "not found", "not configured", "not yet"}
+
 // failing finds a verb of failing: "npm test fails now", "the deploy
 // crashed". The nouns ("errors are reported to Sentry") may name a topic.
 func failing(low string) bool {

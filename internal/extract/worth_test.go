@@ -1,0 +1,55 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNotWorthKeeping: lines a developer would not want handed back weeks
+// later, each by the shape that gives it away rather than by its words.
+func TestNotWorthKeeping(t *testing.T) {
+	tests := []struct {
+		name string
+		msgs []Message
+		not  string // no entry quotes this
+		keep string // an entry quotes this ("" for none)
+	}{
+		{"a catalogue of the code", []Message{
+			{0, "user", "what did you build?"},
+			{1, "assistant", "Files:\n\n- `web/src/Orders.tsx` - Main component\n- `web/src/OrderRow.tsx` - One row\n- `GET /api/orders` - List orders\n- `GET /api/orders/:id` - Order details\n- `web/src/api.ts` - Calls http://localhost:7311/api\n"},
+		}, "Main component", "localhost:7311"},
+		{"a label naming the kind of value", []Message{
+			{0, "user", "where is it?"},
+			{1, "assistant", "- **URL:** http://localhost:4417\n- **Billing service:** http://localhost:4418"},
+		}, "localhost:4417", "localhost:4418"},
+		{"a command without what it is for", []Message{
+			{0, "user", "add the billing worker"},
+			{1, "assistant", "Done. Then:\n\n```bash\nnpm run build\nnpm test\n```\n\n```bash\n# Start the billing worker\nnpm run billing-worker\n```"},
+		}, "npm test", "billing-worker"},
+		{"the rest of an error pasted into a prompt", []Message{
+			{0, "user", "The orders page is blank, we always use pnpm here.\n[plugin:vite:css] src/index.css:74:3 error: unknown class\nIf x-thing is a custom class, make sure it is defined within a @layer directive.\nYou can also disable this overlay by setting server.hmr.overlay to false in vite.config.ts."},
+		}, "overlay", "always use pnpm"},
+		{"something not there yet", []Message{
+			{0, "user", "why does the worker not start?"},
+			{1, "assistant", "The ORDERS_QUEUE_TOKEN environment variable is not set.\n\nMissing hook files - pre.py, post.py don't exist."},
+		}, "not set", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Offline(tt.msgs)
+			checkEntries(t, tt.name, tt.msgs, got)
+			kept := false
+			for _, e := range got {
+				for _, ev := range e.Evidence {
+					if strings.Contains(ev.Quote, tt.not) {
+						t.Errorf("kept %q in %s", tt.not, dump(got))
+					}
+					kept = kept || tt.keep != "" && strings.Contains(ev.Quote, tt.keep)
+				}
+			}
+			if tt.keep != "" && !kept {
+				t.Errorf("no entry quotes %q in %s", tt.keep, dump(got))
+			}
+		})
+	}
+}
