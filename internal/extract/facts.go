@@ -140,7 +140,8 @@ func (x *extractor) labelFact(s *sent) {
 var valueKinds = []string{"url", "urls", "uri", "link", "links", "address", "host", "hostname", "ip", "port", "ports",
 	"path", "paths", "file", "files", "filename", "directory", "dir", "folder", "location", "version", "command",
 	"commands", "cmd", "script", "status", "state", "result", "results", "output", "config", "configuration",
-	"settings", "value", "values", "type", "format", "example", "source", "target", "environment", "env"}
+	"settings", "value", "values", "type", "format", "example", "source", "target", "environment", "env",
+	"environment variables", "env vars", "variables"}
 
 // valueLike reports a value a developer would look up: a path, a host or
 // URL, a code span, an environment variable, a port, a version, a known

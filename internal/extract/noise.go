@@ -336,7 +336,7 @@ func (x *extractor) keeps(c *cand) bool {
 		}
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body)
 	}
-	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body)) ||
+	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body)) ||
 		c.typ == Fact && (momentFact(body) || kindLabel(body)) {
 		return false
 	}

@@ -134,7 +134,14 @@ func logLine(t string) bool {
 	if len(t) >= 16 && isDigit(t[0]) && isDigit(t[3]) && t[4] == '-' && t[7] == '-' && (t[10] == ' ' || t[10] == 'T') && isDigit(t[11]) && t[13] == ':' {
 		return true
 	}
-	return false
+	// 17:03:51 or 7:03:51.011: a clock time in front is a log's timestamp
+	if i := strings.IndexByte(t, ':'); i == 1 || i == 2 {
+		if len(t) >= i+6 && isDigit(t[0]) && isDigit(t[i-1]) && isDigit(t[i+1]) && isDigit(t[i+2]) && t[i+3] == ':' && isDigit(t[i+4]) {
+			return true
+		}
+	}
+	// a line of code: "@@index([a, b])", "const x = 1;", "server {"
+	return strings.HasPrefix(t, "@@") || strings.HasSuffix(t, ";") || strings.HasSuffix(t, "{")
 }
 
 // wh reports a sentence opening with a question word followed by a verb
@@ -170,6 +177,19 @@ func reportsTrouble(body string) bool {
 		return false
 	}
 	return pastedError(body) || negatedWorking(low) || failing(low)
+}
+
+// ofTheMoment reports a statement dated by the moment it was said in:
+// "already merged to main", "was just modified today". What a project is
+// stays true without "today".
+func ofTheMoment(body string) bool {
+	for _, w := range strings.FieldsFunc(lowerASCII(body), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "today", "yesterday", "tonight", "already":
+			return true
+		}
+	}
+	return false
 }
 
 // absent reports a statement that something is not there yet ("the

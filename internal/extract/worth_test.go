@@ -29,6 +29,16 @@ func TestNotWorthKeeping(t *testing.T) {
 		{"the rest of an error pasted into a prompt", []Message{
 			{0, "user", "The orders page is blank, we always use pnpm here.\n[plugin:vite:css] src/index.css:74:3 error: unknown class\nIf x-thing is a custom class, make sure it is defined within a @layer directive.\nYou can also disable this overlay by setting server.hmr.overlay to false in vite.config.ts."},
 		}, "overlay", "always use pnpm"},
+		{"a log pasted into a prompt", []Message{
+			{0, "user", "deploy log:\n17:03:51.011 Build Completed in /vercel/output [29s]\n17:03:52.100 Deploying outputs\nWe decided to use Vercel for the frontend."},
+		}, "Build Completed", "use Vercel"},
+		{"lines of code", []Message{
+			{0, "user", "here is the schema:\n  @@index([userId, createdAt]) must stay\n  @@unique([slug]) must stay\n\nWe always key orders by slug."},
+		}, "@@", "always key orders"},
+		{"dated by the moment", []Message{
+			{0, "user", "status?"},
+			{1, "assistant", "REMEDIATION-001: Already merged to main\n\nThe billing project was just modified today and has Railway configs."},
+		}, "merged", ""},
 		{"something not there yet", []Message{
 			{0, "user", "why does the worker not start?"},
 			{1, "assistant", "The ORDERS_QUEUE_TOKEN environment variable is not set.\n\nMissing hook files - pre.py, post.py don't exist."},
