@@ -334,9 +334,9 @@ func (x *extractor) keeps(c *cand) bool {
 		if c.typ == Lesson {
 			return !c.fixOnly // "Fix: ok i think i fixed it" learns nothing
 		}
-		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body)
+		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true)
 	}
-	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body)) ||
+	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false)) ||
 		c.typ == Fact && (momentFact(body) || kindLabel(body)) {
 		return false
 	}

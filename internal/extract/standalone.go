@@ -180,17 +180,33 @@ func reportsTrouble(body string) bool {
 }
 
 // ofTheMoment reports a statement dated by the moment it was said in:
-// "already merged to main", "was just modified today". What a project is
-// stays true without "today".
-func ofTheMoment(body string) bool {
-	for _, w := range strings.FieldsFunc(lowerASCII(body), func(r rune) bool { return !unicode.IsLetter(r) }) {
+// "already merged to main", "was just modified today", "do not set up
+// policies yet", "let's analyze first". What a project is stays true
+// without them; a rule that says it holds on ("always", "from now on")
+// is not of the moment whatever else it says. From a user "already" often
+// states how things are ("we already use pnpm"), so only the assistant's
+// counts; "first" orders a user's steps for the turn.
+func ofTheMoment(body string, user bool) bool {
+	low := lowerASCII(straightQuotes(body))
+	if containsPhrase(low, standing) {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		switch w {
-		case "today", "yesterday", "tonight", "already":
+		case "today", "yesterday", "tonight", "yet":
 			return true
+		case "first": // "analyze first": the order of the turn's steps ("the first row" is the assistant's)
+			return user
+		case "already":
+			return !user
 		}
 	}
 	return false
 }
+
+// standing say that a rule holds beyond the turn it was said in.
+var standing = []string{"always", "never", "every time", "whenever", "from now on", "going forward", "in general",
+	"by default"}
 
 // absent reports a statement that something is not there yet ("the
 // TOKEN variable is not set", "pre_tool_use.py is missing", "the .github

@@ -39,6 +39,9 @@ func TestNotWorthKeeping(t *testing.T) {
 			{0, "user", "status?"},
 			{1, "assistant", "REMEDIATION-001: Already merged to main\n\nThe billing project was just modified today and has Railway configs."},
 		}, "merged", ""},
+		{"a request for the turn", []Message{
+			{0, "user", "Do not set up row level policies yet, just create a plan. We never deploy on Fridays."},
+		}, "policies", "never deploy"},
 		{"something not there yet", []Message{
 			{0, "user", "why does the worker not start?"},
 			{1, "assistant", "The ORDERS_QUEUE_TOKEN environment variable is not set.\n\nMissing hook files - pre.py, post.py don't exist."},
