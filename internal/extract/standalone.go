@@ -205,8 +205,9 @@ func ofTheMoment(body string, user bool) bool {
 }
 
 // standing say that a rule holds beyond the turn it was said in.
+// A change dated "from today" holds from then on.
 var standing = []string{"always", "never", "every time", "whenever", "from now on", "going forward", "in general",
-	"by default"}
+	"by default", "from today", "as of today", "starting today", "as of now"}
 
 // absent reports a statement that something is not there yet ("the
 // TOKEN variable is not set", "pre_tool_use.py is missing", "the .github

@@ -42,6 +42,9 @@ func TestNotWorthKeeping(t *testing.T) {
 		{"a request for the turn", []Message{
 			{0, "user", "Do not set up row level policies yet, just create a plan. We never deploy on Fridays."},
 		}, "policies", "never deploy"},
+		{"a change dated from today holds on", []Message{
+			{0, "user", "Moved the queue to Redis Streams; the workers read from it from today."},
+		}, "\x00", "from today"},
 		{"something not there yet", []Message{
 			{0, "user", "why does the worker not start?"},
 			{1, "assistant", "The ORDERS_QUEUE_TOKEN environment variable is not set.\n\nMissing hook files - pre.py, post.py don't exist."},
