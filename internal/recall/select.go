@@ -160,6 +160,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
+	if howTo(prompt) {
+		floor *= howToBar
+	}
 	if relevant < floor {
 		return nil, nil
 	}

@@ -1,0 +1,50 @@
+package recall
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+func TestHowTo(t *testing.T) {
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"How do I debounce a value in a custom React hook?", true},
+		{"In Go, how can I sort a slice of structs by two keys?", true},
+		{"What's the difference between a mutex and a channel?", true},
+		{"What does git rebase --onto do?", true},
+		{"Write a regex that matches ISO dates.", true},
+		{"how to center a div", true},
+		{"How do we start the billing worker locally?", false},         // ours
+		{"How did the deploy fail last week?", false},                  // past
+		{"How do I open the style guide page we built?", false},        // ours
+		{"Which port does the SDK backend listen on?", false},          // not a how-to form
+		{"Where's the style guide page, and how do I open it?", false}, // asks where a thing of the project is
+		{"What was the fix for the flaky upload test?", false},
+	} {
+		if got := howTo(tt.prompt); got != tt.want {
+			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}
+
+// TestHowToQuestionNeedsAStrongMatch: a store that talks about the same
+// technology matches a general how-to question's words; that is no reason
+// to inject. The same words asked about the project's past are answered.
+func TestHowToQuestionNeedsAStrongMatch(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	// Relevance 0.77 for the how-to question: above the gate's floor, below
+	// twice it.
+	say(t, db, "a", day, "the search box fires a request per keystroke", "A custom React hook in src/hooks/useDebounce.ts delays the search request by 300 ms.")
+	if got := recallFor(t, db, defaults(), "How do I write a custom React hook that debounces a value?"); got != "" {
+		t.Errorf("a general how-to question got an injection:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Which hook did we add to delay the search request?"); !strings.Contains(got, "useDebounce") {
+		t.Errorf("a question about our own work was not answered:\n%s", got)
+	}
+}
