@@ -12,6 +12,7 @@
 package glossary
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -60,9 +61,13 @@ type Glossary struct {
 	// Truncated is set when the file was longer than MaxFile.
 	Truncated bool
 
-	names []name
-	index map[string][]int // a word -> the names starting with it (or its singular)
-	scan  []int            // names written in scripts without spaces, found as substrings
+	names []termName
+}
+
+// termName is one name of a term, as written.
+type termName struct {
+	term int
+	text string
 }
 
 // name is one name of a term, ready to match.
@@ -105,27 +110,64 @@ func Path(dataDir, project string) string {
 // os.ErrNotExist; anything but a regular file, one wrapping
 // regular.ErrNotRegular.
 func Load(path string) (*Glossary, error) {
-	f, err := regular.Open(path)
+	text, truncated, err := read(path)
 	if err != nil {
 		return nil, err
+	}
+	g := Parse(privacy.Filter(text))
+	g.Truncated = truncated
+	return g, nil
+}
+
+// Match returns the terms of the glossary at path that prompt uses, as Load
+// and Used would, for the prompt hook: the privacy filter, which costs more
+// than the rest, runs only when the prompt uses a term. Errors are Load's.
+func Match(path, prompt string) ([]Term, error) {
+	text, _, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	terms := Parse(text).Used(prompt)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	if strings.Contains(strings.ToLower(text), "private") {
+		// A term may hold, or sit inside, a private section (or a private
+		// key): what the prompt uses is found again in the filtered text.
+		return Parse(privacy.Filter(text)).Used(prompt), nil
+	}
+	// No private section anywhere: the terms' own text is all there is to
+	// filter, a few lines rather than the whole file.
+	for i, t := range terms {
+		terms[i].Name, terms[i].Definition = privacy.Filter(t.Name), privacy.Filter(t.Definition)
+		terms[i].Aliases = make([]string, len(t.Aliases))
+		for j, a := range t.Aliases {
+			terms[i].Aliases[j] = privacy.Filter(a)
+		}
+	}
+	return terms, nil
+}
+
+// read reads the glossary at path up to MaxFile, cut at the last whole line
+// when longer (truncated): a term cut in half would be defined by half its
+// text.
+func read(path string) (text string, truncated bool, err error) {
+	f, err := regular.Open(path)
+	if err != nil {
+		return "", false, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
 	if err != nil {
-		return nil, fmt.Errorf("read glossary %s: %w", path, err)
+		return "", false, fmt.Errorf("read glossary %s: %w", path, err)
 	}
-	truncated := len(b) > MaxFile
-	if truncated {
-		// Cut at the last whole line: a term cut in half would be defined
-		// by half its text.
-		b = b[:MaxFile]
-		if i := strings.LastIndexByte(string(b), '\n'); i >= 0 {
+	if len(b) > MaxFile {
+		b, truncated = b[:MaxFile], true
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 			b = b[:i+1]
 		}
 	}
-	g := Parse(privacy.Filter(string(b)))
-	g.Truncated = truncated
-	return g, nil
+	return string(b), truncated, nil
 }
 
 // Example is what Init writes: how to write terms, with an example in a
@@ -179,7 +221,7 @@ func Parse(text string) *Glossary {
 	// Sized for a term on every other line: growing the maps was most of
 	// the cost of a large glossary.
 	n := min(strings.Count(text, "\n")/2+1, 2*maxTerms)
-	p := parser{g: &Glossary{index: make(map[string][]int, n)}, seen: make(map[string]int, n)}
+	p := parser{g: &Glossary{}, seen: make(map[string]int, n)}
 	for i, line := range strings.Split(text, "\n") {
 		p.line(i+1, strings.TrimRight(line, "\r"))
 	}
@@ -238,6 +280,9 @@ func (p *parser) line(n int, line string) {
 // dropComments removes HTML comments from line, and the rest of it when one
 // opens without closing (the lines after it up to the close go too).
 func (p *parser) dropComments(line string) string {
+	if !p.inComment && !strings.Contains(line, "<!--") {
+		return line
+	}
 	var b strings.Builder
 	for {
 		if p.inComment {
@@ -331,7 +376,7 @@ func (p *parser) finish() {
 			continue
 		}
 		p.seen[key] = t.Line
-		p.g.addName(idx, nm)
+		p.g.names = append(p.g.names, termName{idx, nm})
 		added++
 	}
 	if added > 0 {
@@ -473,17 +518,18 @@ func words(s string) []span {
 	return out
 }
 
-func (g *Glossary) addName(term int, nm string) {
-	norm := normalize(nm)
+// compile readies a name to match: its words, lower case, and what stands
+// between and around them. A name in a script written without spaces has
+// no words: it is matched as a substring (norm).
+func compile(term int, text string) name {
+	norm := normalize(text)
 	n := name{term: term, norm: norm}
 	if strings.ContainsFunc(norm, unspaced) {
-		g.scan = append(g.scan, len(g.names))
-		g.names = append(g.names, n)
-		return
+		return n
 	}
 	ws := words(norm)
 	if len(ws) == 0 {
-		return
+		return n
 	}
 	n.prefix, n.suffix = norm[:ws[0].start], norm[ws[len(ws)-1].end:]
 	for i, w := range ws {
@@ -492,67 +538,128 @@ func (g *Glossary) addName(term int, nm string) {
 			n.seps = append(n.seps, norm[ws[i-1].end:w.start])
 		}
 	}
-	for _, k := range keys(n.words[0], n.words[1:]) {
-		g.index[k] = append(g.index[k], len(g.names))
-	}
-	g.names = append(g.names, n)
+	return n
 }
 
-// keys are the index keys of a name whose first word is first and whose
-// next words are rest, and the keys a prompt looks up at a word (first) and
-// the word after it (rest): the first two words, the last of them in the
-// singular or plural, so that a prompt's word finds only the names that
-// start with it and the word after it.
-func keys(first string, rest []string) []string {
-	switch len(rest) {
-	case 0:
-		return append([]string{first}, plural.Singulars(first)...)
-	case 1:
-		out := []string{first + "\x00" + rest[0]}
-		for _, s := range plural.Singulars(rest[0]) {
-			out = append(out, first+"\x00"+s)
+// leadKey appends to buf the key of an ASCII name in the prompt's map of
+// words (Used): its first word in lower case, and when it has more, a zero
+// byte and its second. ok is false for a name with other characters, which
+// is compiled whole; words is how many the key holds.
+func leadKey(text string, buf []byte) (key []byte, words int, ok bool) {
+	in := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return nil, 0, false
 		}
-		return out
+		w := isWord(rune(c))
+		switch {
+		case w && !in && words == 2:
+			return buf, words, asciiRest(text[i:])
+		case w && !in:
+			if words == 1 {
+				buf = append(buf, 0)
+			}
+			words++
+		case !w:
+			in = false
+			continue
+		}
+		in = true
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
 	}
-	return []string{first + "\x00" + rest[0]}
+	return buf, words, true
 }
+
+func asciiRest(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// pairKey is the key of two words in the prompt's map of words (Used).
+func pairKey(a, b string) string { return a + "\x00" + b }
 
 // Used returns the terms prompt uses, in the order it first uses them: a
 // name matches whole words, in any case, its last word in the singular or
 // a regular plural ("proxies" uses "proxy"), with any blanks between its
-// words.
+// words; a name in a script written without spaces (Chinese, Japanese,
+// Korean, Thai) matches wherever its letters are.
+//
+// It costs a map of the prompt's words and, per name, a look-up of its
+// first word in it: only the names whose first word the prompt has are
+// compared in full.
 func (g *Glossary) Used(prompt string) []Term {
 	if g == nil || len(g.names) == 0 {
 		return nil
 	}
 	p := normalize(prompt)
-	at := map[int]int{} // term -> where the prompt first uses it
-	found := func(term, pos int) {
-		if old, ok := at[term]; !ok || pos < old {
-			at[term] = pos
-		}
-	}
 	ws := words(p)
-	var ks []string
+	// Each word of the prompt, and each pair of words, to where it stands;
+	// with each singular the (last) word may be the plural of.
+	where := make(map[string][]int, 2*len(ws))
 	for i, w := range ws {
-		ks = keys(p[w.start:w.end], nil)
-		if i+1 < len(ws) {
-			ks = append(ks, keys(p[w.start:w.end], []string{p[ws[i+1].start:ws[i+1].end]})...)
+		word := p[w.start:w.end]
+		where[word] = append(where[word], i)
+		for _, s := range plural.Singulars(word) {
+			where[s] = append(where[s], i)
 		}
-		for _, k := range ks {
-			for _, ni := range g.index[k] {
-				if _, done := at[g.names[ni].term]; done {
-					continue // words come in order: the first place is found
-				}
-				if start, ok := g.names[ni].matchAt(p, ws, i); ok {
-					found(g.names[ni].term, start)
-				}
+		if i > 0 {
+			prev := p[ws[i-1].start:ws[i-1].end]
+			where[pairKey(prev, word)] = append(where[pairKey(prev, word)], i-1)
+			for _, s := range plural.Singulars(word) {
+				where[pairKey(prev, s)] = append(where[pairKey(prev, s)], i-1)
 			}
 		}
 	}
-	for _, ni := range g.scan {
-		if pos := strings.Index(p, g.names[ni].norm); pos >= 0 {
-			found(g.names[ni].term, pos)
+	at := map[int]int{} // term -> where the prompt first uses it
+	var buf [128]byte
+	for _, nm := range g.names {
+		if _, done := at[nm.term]; done {
+			continue
+		}
+		var cands []int
+		key, _, ascii := leadKey(nm.text, buf[:0])
+		if ascii {
+			cands = where[string(key)]
+			if key[len(key)-1] == 's' { // a plural name, a prompt in the singular
+				for _, s := range plural.Singulars(string(key)) {
+					cands = append(cands[:len(cands):len(cands)], where[s]...)
+				}
+			}
+			if len(cands) == 0 {
+				continue
+			}
+		}
+		n := compile(nm.term, nm.text)
+		if n.words == nil {
+			if pos := strings.Index(p, n.norm); n.norm != "" && pos >= 0 {
+				at[nm.term] = pos
+			}
+			continue
+		}
+		if !ascii {
+			k := n.words[0]
+			if len(n.words) > 1 {
+				k = pairKey(k, n.words[1])
+			}
+			cands = where[k]
+			for _, s := range plural.Singulars(k) {
+				cands = append(cands[:len(cands):len(cands)], where[s]...)
+			}
+		}
+		for _, i := range cands {
+			if start, ok := n.matchAt(p, ws, i); ok {
+				if old, seen := at[nm.term]; !seen || start < old {
+					at[nm.term] = start
+				}
+			}
 		}
 	}
 	order := make([]int, 0, len(at))

@@ -163,6 +163,37 @@ func TestLoadFilters(t *testing.T) {
 	}
 }
 
+// TestMatch checks the hook's path: the terms a prompt uses, filtered as
+// Load filters them; a term whose name is private is not found.
+func TestMatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.md")
+	text := "## Ledger\nOn <private>box-17</private> port 7443.\n\n<private>\n## Codename\nsecret plan\n</private>\n"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Match(path, "the ledger and the codename")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Name != "Ledger" || strings.Contains(got[0].Definition, "box-17") {
+		t.Fatalf("Match = %+v, want Ledger alone, without its private part", got)
+	}
+	// Without a private section the terms' own text is filtered.
+	if err := os.WriteFile(path, []byte("## Ledger\nadmin password=Tr0ub4dor-and-3 here\n## Other\ntoken=abcdefabcdef0123456789\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err = Match(path, "the ledger")
+	if err != nil || len(got) != 1 || strings.Contains(got[0].Definition, "Tr0ub4dor") || !strings.Contains(got[0].Definition, "[REDACTED:") {
+		t.Fatalf("Match = %+v, %v; want Ledger with its password masked", got, err)
+	}
+	if got, err := Match(path, "nothing"); err != nil || got != nil {
+		t.Fatalf("Match of no term = %+v, %v", got, err)
+	}
+	if _, err := Match(filepath.Join(t.TempDir(), "none.md"), "ledger"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Match of no file: err = %v, want ErrNotExist", err)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := Load(filepath.Join(dir, "none.md")); !errors.Is(err, os.ErrNotExist) {
@@ -302,11 +333,22 @@ func BenchmarkUsed(b *testing.B) {
 	if err := os.WriteFile(path, []byte(gl.String()), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("load+match", func(b *testing.B) {
+	// What the prompt hook pays: Match on a prompt that uses a term (the
+	// privacy filter runs) and on one that uses none.
+	b.Run("hook-hit", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			g, _ := Load(path)
-			g.Used(prompt)
+			if ts, err := Match(path, prompt); err != nil || len(ts) == 0 {
+				b.Fatal(ts, err)
+			}
+		}
+	})
+	b.Run("hook-miss", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if ts, err := Match(path, "center a div with flexbox"); err != nil || len(ts) != 0 {
+				b.Fatal(ts, err)
+			}
 		}
 	})
 }

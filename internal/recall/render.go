@@ -270,7 +270,7 @@ const (
 	// verifyText and clarifyText are the opt-in instruction blocks
 	// (recall.verification_checklist, recall.intent_clarification); README
 	// gives their cost in tokens (TestBlockTokens measures it).
-	verifyText = "Before answering from these memories: 1. check each claim against the memory it rests on, and drop or mark as unverified what none supports; 2. say which memories you relied on; 3. flag any conflict, between memories or between a memory and what you see now, instead of picking a side silently."
+	verifyText  = "Before answering from these memories: 1. check each claim against the memory it rests on, and drop or mark as unverified what none supports; 2. say which memories you relied on; 3. flag any conflict, between memories or between a memory and what you see now, instead of picking a side silently."
 	clarifyText = "If the prompt can mean different things given these memories, ask the user one short question before acting; otherwise go ahead without asking."
 )
 
@@ -308,7 +308,11 @@ func terminology(terms []glossary.Term, maxChars int) string {
 	var b strings.Builder
 	room := min(maxChars, termsChars) - len(TermsOpen) - len(termsText) - len(TermsClose) - 3
 	for _, t := range terms {
-		l := "- " + clipRunes(Inert(t.Name), 100) + ": " + clipRunes(Inert(t.Definition), termDefChars) + "\n"
+		name := t.Name
+		if len(t.Aliases) > 0 {
+			name += " (also " + strings.Join(t.Aliases, ", ") + ")"
+		}
+		l := "- " + clipRunes(Inert(name), 160) + ": " + clipRunes(Inert(t.Definition), termDefChars) + "\n"
 		if b.Len()+len(l) > room {
 			break
 		}
