@@ -72,7 +72,6 @@ type termName struct {
 
 // name is one name of a term, ready to match.
 type name struct {
-	term   int
 	norm   string   // lower case, blanks folded to one space
 	words  []string // its words, lower case
 	seps   []string // what stands between words i and i+1
@@ -521,9 +520,9 @@ func words(s string) []span {
 // compile readies a name to match: its words, lower case, and what stands
 // between and around them. A name in a script written without spaces has
 // no words: it is matched as a substring (norm).
-func compile(term int, text string) name {
+func compile(text string) name {
 	norm := normalize(text)
-	n := name{term: term, norm: norm}
+	n := name{norm: norm}
 	if strings.ContainsFunc(norm, unspaced) {
 		return n
 	}
@@ -544,18 +543,18 @@ func compile(term int, text string) name {
 // leadKey appends to buf the key of an ASCII name in the prompt's map of
 // words (Used): its first word in lower case, and when it has more, a zero
 // byte and its second. ok is false for a name with other characters, which
-// is compiled whole; words is how many the key holds.
-func leadKey(text string, buf []byte) (key []byte, words int, ok bool) {
-	in := false
+// is compiled whole.
+func leadKey(text string, buf []byte) (key []byte, ok bool) {
+	words, in := 0, false
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c >= utf8.RuneSelf {
-			return nil, 0, false
+			return nil, false
 		}
 		w := isWord(rune(c))
 		switch {
 		case w && !in && words == 2:
-			return buf, words, asciiRest(text[i:])
+			return buf, asciiRest(text[i:])
 		case w && !in:
 			if words == 1 {
 				buf = append(buf, 0)
@@ -571,9 +570,10 @@ func leadKey(text string, buf []byte) (key []byte, words int, ok bool) {
 		}
 		buf = append(buf, c)
 	}
-	return buf, words, true
+	return buf, len(buf) > 0
 }
 
+// asciiRest reports whether s is all ASCII.
 func asciiRest(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -625,7 +625,7 @@ func (g *Glossary) Used(prompt string) []Term {
 			continue
 		}
 		var cands []int
-		key, _, ascii := leadKey(nm.text, buf[:0])
+		key, ascii := leadKey(nm.text, buf[:0])
 		if ascii {
 			cands = where[string(key)]
 			if key[len(key)-1] == 's' { // a plural name, a prompt in the singular
@@ -637,7 +637,7 @@ func (g *Glossary) Used(prompt string) []Term {
 				continue
 			}
 		}
-		n := compile(nm.term, nm.text)
+		n := compile(nm.text)
 		if n.words == nil {
 			if pos := strings.Index(p, n.norm); n.norm != "" && pos >= 0 {
 				at[nm.term] = pos
