@@ -306,49 +306,53 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// BenchmarkUsed is the prompt hook's cost of the glossary: a full-size
-// glossary parsed and a prompt matched against it.
+// BenchmarkUsed is the prompt hook's cost of the glossary, for a glossary
+// of a typical size (4 KB, about 60 terms) and of the largest read: parsing
+// it, matching a long prompt against it, and Match as the hook calls it on
+// a prompt that uses a term (the privacy filter runs) and on one that does
+// not.
 func BenchmarkUsed(b *testing.B) {
-	var gl strings.Builder
-	for i := 0; gl.Len() < MaxFile-100; i++ {
-		fmt.Fprintf(&gl, "- **service %d / svc%d**: the service number %d of the fleet.\n", i, i, i)
-	}
 	prompt := strings.Repeat("why does the ledger service time out when the proxy restarts svc12? ", 30)
-	b.Run("parse", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(gl.Len()))
-		for b.Loop() {
-			Parse(gl.String())
+	for _, size := range []int{4 << 10, MaxFile} {
+		var gl strings.Builder
+		for i := 0; gl.Len() < size-100; i++ {
+			fmt.Fprintf(&gl, "- **service %d / svc%d**: the service number %d of the fleet.\n", i, i, i)
 		}
-	})
-	g := Parse(gl.String())
-	b.Run("match", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(prompt)))
-		for b.Loop() {
-			g.Used(prompt)
+		kb := fmt.Sprintf("%dKB/", size>>10)
+		b.Run(kb+"parse", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(gl.Len()))
+			for b.Loop() {
+				Parse(gl.String())
+			}
+		})
+		g := Parse(gl.String())
+		b.Run(kb+"match", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(prompt)))
+			for b.Loop() {
+				g.Used(prompt)
+			}
+		})
+		path := filepath.Join(b.TempDir(), "g.md")
+		if err := os.WriteFile(path, []byte(gl.String()), 0o600); err != nil {
+			b.Fatal(err)
 		}
-	})
-	path := filepath.Join(b.TempDir(), "g.md")
-	if err := os.WriteFile(path, []byte(gl.String()), 0o600); err != nil {
-		b.Fatal(err)
+		b.Run(kb+"hook-hit", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if ts, err := Match(path, prompt); err != nil || len(ts) == 0 {
+					b.Fatal(ts, err)
+				}
+			}
+		})
+		b.Run(kb+"hook-miss", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if ts, err := Match(path, "center a div with flexbox"); err != nil || len(ts) != 0 {
+					b.Fatal(ts, err)
+				}
+			}
+		})
 	}
-	// What the prompt hook pays: Match on a prompt that uses a term (the
-	// privacy filter runs) and on one that uses none.
-	b.Run("hook-hit", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if ts, err := Match(path, prompt); err != nil || len(ts) == 0 {
-				b.Fatal(ts, err)
-			}
-		}
-	})
-	b.Run("hook-miss", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if ts, err := Match(path, "center a div with flexbox"); err != nil || len(ts) != 0 {
-				b.Fatal(ts, err)
-			}
-		}
-	})
 }
