@@ -55,9 +55,9 @@ func TestRealClientGlossary(t *testing.T) {
 // present when their settings are on.
 func TestRealClientInstructionBlocks(t *testing.T) {
 	const ask = "What's the longest the payments worker waits between two webhook delivery attempts?"
-	// Each in a world of its own, so that both ask the same store: in one
-	// store a third session asking s2's question verbatim was injected
-	// nothing (seen while writing this test; left to recall).
+	// Each in a world of its own, so that both recall from the same store:
+	// in one store the first run's question and answer would be candidates
+	// for the second.
 	answered := func(extra []string) string {
 		w := newWorld(t)
 		w.session("s1", nil, "The payments worker retries failed webhook deliveries with exponential backoff, capped at 90 seconds between attempts; the cap lives in config/retry.toml.")
