@@ -88,6 +88,7 @@ func commands() map[string]command {
 		"mcp":       {"serve the memory tools to Claude over MCP on stdin/stdout", runMCP},
 		"ui":        {"open the local web dashboard: memories, evidence, sessions, conflicts, forget", runUI},
 		"team":      {"share verified memories with a team on PostgreSQL: init, add-member, join, sync, status, leave", runTeam},
+		"glossary":  {"where the project's glossary is and the terms it defines; init creates it", runGlossary},
 	}
 }
 

@@ -338,6 +338,8 @@ var slashCommands = map[string]string{
 	// per-prompt injection for the session
 	"memory-off": "injection off",
 	"memory-on":  "injection on",
+	// the project's glossary, created when missing
+	"memory-glossary": "glossary init",
 }
 
 const cliPath = `"${CLAUDE_PLUGIN_ROOT}/bin/claude-memory-layer"`

@@ -76,6 +76,13 @@ type Recall struct {
 	CitationTrace    bool     // add the [CITATION TRACE] block
 	Brief            bool     // inject a project brief at session start
 	BriefTokens      int      // approximate tokens of the brief at most
+	// Verification adds the [VERIFICATION CHECKLIST] block to injected
+	// memories: check each claim against them, name those relied on, flag
+	// conflicts. Off by default: it costs tokens on every injection.
+	Verification bool
+	// Clarification adds the [INTENT CLARIFICATION] block to injected
+	// memories: ask one question when they leave the prompt ambiguous.
+	Clarification bool
 }
 
 // Config is the resolved configuration. Environment variables win over config.json.
@@ -241,6 +248,8 @@ type fileConfig struct {
 		CitationTrace    *bool    `json:"citation_trace"`
 		Brief            *bool    `json:"brief"`
 		BriefTokens      *int     `json:"brief_tokens"`
+		Verification     *bool    `json:"verification_checklist"`
+		Clarification    *bool    `json:"intent_clarification"`
 	} `json:"recall"`
 }
 
@@ -313,6 +322,8 @@ func (c *Config) applyFile(path string) {
 	c.setBool("recall.conflict_warnings", &r.ConflictWarnings, f.Recall.ConflictWarnings)
 	c.setBool("recall.citation_trace", &r.CitationTrace, f.Recall.CitationTrace)
 	c.setBool("recall.brief", &r.Brief, f.Recall.Brief)
+	c.setBool("recall.verification_checklist", &r.Verification, f.Recall.Verification)
+	c.setBool("recall.intent_clarification", &r.Clarification, f.Recall.Clarification)
 }
 
 func (c *Config) applyEnv(getenv func(string) string) {
@@ -358,6 +369,8 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	c.envBool(getenv, "CLAUDE_MEMORY_CONFLICT_WARNINGS", &r.ConflictWarnings)
 	c.envBool(getenv, "CLAUDE_MEMORY_CITATION_TRACE", &r.CitationTrace)
 	c.envBool(getenv, "CLAUDE_MEMORY_BRIEF", &r.Brief)
+	c.envBool(getenv, "CLAUDE_MEMORY_VERIFICATION_CHECKLIST", &r.Verification)
+	c.envBool(getenv, "CLAUDE_MEMORY_INTENT_CLARIFICATION", &r.Clarification)
 }
 
 // checkExtractor reports whether the extractor is known, and puts offline in

@@ -90,6 +90,10 @@ var Keys = []Key{
 		func(c Config) string { return strconv.FormatBool(c.Recall.Brief) }},
 	{"recall.brief_tokens", "CLAUDE_MEMORY_BRIEF_TOKENS", "approximate tokens of the session brief at most", "1 or more",
 		func(c Config) string { return strconv.Itoa(c.Recall.BriefTokens) }},
+	{"recall.verification_checklist", "CLAUDE_MEMORY_VERIFICATION_CHECKLIST", "add the [VERIFICATION CHECKLIST] block to injected memories: check each claim against them, name those relied on, flag conflicts (about 116 tokens)", "true or false",
+		func(c Config) string { return strconv.FormatBool(c.Recall.Verification) }},
+	{"recall.intent_clarification", "CLAUDE_MEMORY_INTENT_CLARIFICATION", "add the [INTENT CLARIFICATION] block to injected memories: ask one question when they leave the prompt ambiguous (about 64 tokens)", "true or false",
+		func(c Config) string { return strconv.FormatBool(c.Recall.Clarification) }},
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

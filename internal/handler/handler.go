@@ -14,6 +14,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claudemd"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glossary"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
@@ -293,7 +294,7 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 			Prompt: prompt, Now: env.Now(), InContext: func() string {
 				home, _ := os.UserHomeDir()
 				return claudemd.Read(ev.Cwd, home)
-			}})
+			}, Terms: glossaryTerms(env, s.Project, prompt)})
 		if err != nil {
 			env.Log.Error("recall", "err", err)
 		}
@@ -315,6 +316,21 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 		env.Log.Error("store prompt", "err", err)
 	}
 	return reply, nil
+}
+
+// glossaryTerms returns the terms of the project's glossary that prompt
+// uses. The file is read again for each prompt (a hook lives for one), so
+// an edit counts from the next prompt; a project without one costs a stat.
+func glossaryTerms(env *hook.Env, project, prompt string) []glossary.Term {
+	path := glossary.Path(env.Config.DataDir, project)
+	if path == "" {
+		return nil
+	}
+	terms, err := glossary.Match(path, prompt)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		env.Log.Warn("glossary", "err", err)
+	}
+	return terms
 }
 
 // PostToolUse stores a compact observation of a tool call; it also handles

@@ -20,3 +20,29 @@ func TestOf(t *testing.T) {
 		}
 	}
 }
+
+func TestSame(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"proxy", "proxies", true},
+		{"proxies", "proxy", true},
+		{"bus", "buses", true},
+		{"class", "classes", true},
+		{"flag", "flags", true},
+		{"box", "boxes", true},
+		{"status", "statuses", true},
+		{"ledger", "ledger", true},
+		{"flag", "flagship", false},
+		{"class", "clas", false}, // "ss" is no plural
+		{"it", "its", false},     // too short to tell
+		{"as", "a", false},
+		{"ledger", "ledgers", true},
+		{"ledger", "ledge", false},
+	} {
+		if got := Same(c.a, c.b); got != c.want {
+			t.Errorf("Same(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

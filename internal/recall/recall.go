@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glossary"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -29,6 +30,11 @@ type Request struct {
 	// not injected again. It is called only for a prompt that passes the
 	// relevance gate, so most prompts read no file; nil means none.
 	InContext func() string
+	// Terms are the project glossary's terms the prompt uses
+	// (glossary.Glossary.Used, from a glossary.Load that removed private
+	// sections and secrets): they are injected whether or not a memory
+	// passes the gate.
+	Terms []glossary.Term
 }
 
 // charsPerToken approximates tokens for budgeting; prose runs near four
@@ -111,22 +117,25 @@ type Injection struct {
 // Compose selects and renders the memories for a prompt. It only reads, so it
 // answers in time even while another process holds the write lock (WAL
 // readers never wait); Record writes the injection down afterwards.
+//
+// The glossary terms of req are injected even when no memory is, or when
+// recall fails: then the error comes with them.
 func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (Injection, error) {
+	blocks := Blocks{Trace: cfg.CitationTrace, Verification: cfg.Verification, Clarification: cfg.Clarification, Terms: req.Terms}
+	maxChars := cfg.TokenBudget * charsPerToken
 	sel, err := Select(ctx, db, cfg, req)
-	if err != nil || len(sel) == 0 {
-		return Injection{}, err
-	}
 	var warns []Warning
-	if cfg.ConflictWarnings {
-		if warns, err = Warnings(ctx, db, cfg, sel); err != nil {
-			return Injection{}, err
-		}
+	if err == nil && len(sel) > 0 && cfg.ConflictWarnings {
+		warns, err = Warnings(ctx, db, cfg, sel)
 	}
-	r := Render(current(sel, warns), warns, cfg.CitationTrace, cfg.TokenBudget*charsPerToken)
-	if r.Text == "" {
-		return Injection{}, nil
+	if err != nil {
+		return Injection{Text: Render(nil, nil, blocks, maxChars).Text}, err
 	}
+	r := Render(current(sel, warns), warns, blocks, maxChars)
 	inj := Injection{Text: r.Text}
+	if len(r.Shown) == 0 {
+		return inj, nil // terms alone are no injection of memories to record
+	}
 	key := req.PromptID
 	if key == "" {
 		key = fmt.Sprintf("%x", store.FormatTime(req.Now))
@@ -181,18 +190,18 @@ func statementOf(warns []Warning, cid string) string {
 }
 
 // Record stores which memories were injected in which turn and bumps their
-// injection count. An empty injection records nothing.
+// injection count. An injection of no memories records nothing.
 func Record(ctx context.Context, db *store.DB, inj Injection) error {
-	if inj.Text == "" {
+	if inj.ev.Type == "" {
 		return nil
 	}
 	return db.MarkInjected(ctx, inj.ev)
 }
 
 // Event is the injection's record, a memory_injected event, for a hook that
-// spools it (store.Spool) rather than write it; ok is false when nothing was
-// injected.
-func (inj Injection) Event() (ev store.Event, ok bool) { return inj.ev, inj.Text != "" }
+// spools it (store.Spool) rather than write it; ok is false when no memory
+// was injected.
+func (inj Injection) Event() (ev store.Event, ok bool) { return inj.ev, inj.ev.Type != "" }
 
 // Context composes and records the memories for a prompt.
 func Context(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (string, error) {

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glossary"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -17,6 +18,12 @@ const (
 	ConflictClose = "[/CONFLICT WARNINGS]"
 	TraceOpen     = "[CITATION TRACE]"
 	TraceClose    = "[/CITATION TRACE]"
+	TermsOpen     = "[TERMINOLOGY]"
+	TermsClose    = "[/TERMINOLOGY]"
+	VerifyOpen    = "[VERIFICATION CHECKLIST]"
+	VerifyClose   = "[/VERIFICATION CHECKLIST]"
+	ClarifyOpen   = "[INTENT CLARIFICATION]"
+	ClarifyClose  = "[/INTENT CLARIFICATION]"
 )
 
 // hardCap keeps every reply under Claude Code's 10,000-character cap with room
@@ -55,7 +62,7 @@ type Rendered struct {
 // blocks, a system reminder, or forge a citation. It runs over the
 // skeleton of the text, so look-alike spellings match too; words may be
 // joined by blanks, '-' or '_'.
-var markerRE = lazyregexp.New(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation[\s_-]*traces?)\s*\])|(<\s*/?\s*(claude[\s_-]*memory[\s_-]*layer[\s_-]*context|system[\s_-]*reminder)[^>]*>)|(\[\s*mem\s*:)`)
+var markerRE = lazyregexp.New(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation[\s_-]*traces?|terminology|verification[\s_-]*checklists?|intent[\s_-]*clarifications?)\s*\])|(<\s*/?\s*(claude[\s_-]*memory[\s_-]*layer[\s_-]*context|system[\s_-]*reminder)[^>]*>)|(\[\s*mem\s*:)`)
 
 // Inert makes stored text safe to place inside the injected context: it folds
 // it onto one line (so it cannot start a line of its own) and defuses our block
@@ -259,24 +266,89 @@ const (
 	conflictNote  = "These sources disagree. An answer that relies on them states the disagreement instead of silently picking a side; it prefers the newer statement only where it explicitly replaces the older, and says so."
 	replacedNote  = "The newer statement replaced the older one: rely on the newer, and say so where the older might still be assumed."
 	traceText     = "An answer that uses these memories ends with one line \"Memories used: [mem:…]\" naming only those it relied on, or \"Memories used: none\"; being shown is not being used."
+	termsText     = "This prompt uses terms the user defined in the project's glossary; read them in this sense:"
+	// verifyText and clarifyText are the opt-in instruction blocks
+	// (recall.verification_checklist, recall.intent_clarification); README
+	// gives their cost in tokens (TestBlockTokens measures it).
+	verifyText  = "Before answering from these memories: 1. check each claim against the memory it rests on, and drop or mark as unverified what none supports; 2. say which memories you relied on; 3. flag any conflict, between memories or between a memory and what you see now, instead of picking a side silently."
+	clarifyText = "If the prompt can mean different things given these memories, ask the user one short question before acting; otherwise go ahead without asking."
 )
 
-// Render builds the injected context within maxChars: the memory list, then
-// the warnings, then the citation trace. Whole lines are dropped from the end
-// of a section when space runs out, so every block that is opened is closed and
-// the text is valid UTF-8. No memories gives "".
-func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendered {
-	if len(items) == 0 {
-		return Rendered{}
+// Tokens estimates the tokens of s as the injected context's heading counts
+// them: three characters a token, rounded up.
+func Tokens(s string) int { return tokensOf(len(s)) }
+
+// tokensOf estimates the tokens of n characters (Tokens).
+func tokensOf(n int) int { return (n + charsPerToken - 1) / charsPerToken }
+
+// Blocks are what Render adds to the memories, besides the warnings.
+type Blocks struct {
+	Trace         bool // [CITATION TRACE]
+	Verification  bool // [VERIFICATION CHECKLIST], only with memories
+	Clarification bool // [INTENT CLARIFICATION], only with memories
+	// Terms are the glossary terms the prompt uses, for the [TERMINOLOGY]
+	// block; it is rendered with or without memories, in at most half of
+	// the room, the first terms first.
+	Terms []glossary.Term
+}
+
+// Per-term and whole-block caps of the [TERMINOLOGY] block: a glossary
+// definition is the user's to make long, the prompt's context is not.
+const (
+	termDefChars = 400
+	termsChars   = 1800
+)
+
+// block is an instruction block: its markers around its text.
+func block(open, text, close string) string { return open + "\n" + text + "\n" + close + "\n" }
+
+// terminology renders the [TERMINOLOGY] block within maxChars, whole lines
+// only; "" when no term fits.
+func terminology(terms []glossary.Term, maxChars int) string {
+	var b strings.Builder
+	room := min(maxChars, termsChars) - len(TermsOpen) - len(termsText) - len(TermsClose) - 3
+	for _, t := range terms {
+		name := t.Name
+		if len(t.Aliases) > 0 {
+			name += " (also " + strings.Join(t.Aliases, ", ") + ")"
+		}
+		l := "- " + clipRunes(Inert(name), 160) + ": " + clipRunes(Inert(t.Definition), termDefChars) + "\n"
+		if b.Len()+len(l) > room {
+			break
+		}
+		b.WriteString(l)
 	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return TermsOpen + "\n" + termsText + "\n" + b.String() + TermsClose + "\n"
+}
+
+// Render builds the injected context within maxChars: the memory list, then
+// the warnings, the glossary terms and the instruction blocks. Whole lines
+// are dropped from the end of a section when space runs out, so every block
+// that is opened is closed and the text is valid UTF-8. No memories gives the
+// terms alone, and no terms either gives "".
+func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered {
 	maxChars = min(maxChars, hardCap)
-	var traceBlock string
-	if withTrace {
-		traceBlock = TraceOpen + "\n" + traceText + "\n" + TraceClose + "\n"
+	tail := privacy.FenceClose
+	termBlock := terminology(blocks.Terms, maxChars/2)
+	if len(items) == 0 {
+		return termsOnly(termBlock)
+	}
+	var after strings.Builder // the blocks after the warnings
+	after.WriteString(termBlock)
+	if blocks.Trace {
+		after.WriteString(block(TraceOpen, traceText, TraceClose))
+	}
+	if blocks.Verification {
+		after.WriteString(block(VerifyOpen, verifyText, VerifyClose))
+	}
+	if blocks.Clarification {
+		after.WriteString(block(ClarifyOpen, clarifyText, ClarifyClose))
 	}
 	head := privacy.FenceOpen + "\n" + fmt.Sprintf(memoryHeading, 1000) + "\n" // room for a size of four digits
-	tail := privacy.FenceClose
-	budget := maxChars - len(head) - len(tail) - len(traceBlock)
+	budget := maxChars - len(head) - len(tail) - after.Len()
 	var out Rendered
 	var body strings.Builder
 	for i, it := range items {
@@ -292,7 +364,7 @@ func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendere
 		out.Shown = append(out.Shown, it.CID)
 	}
 	if len(out.Shown) == 0 {
-		return Rendered{}
+		return termsOnly(termBlock)
 	}
 	var warn strings.Builder
 	if len(warns) > 0 {
@@ -317,9 +389,18 @@ func Render(items []Item, warns []Warning, withTrace bool, maxChars int) Rendere
 		}
 		rest.WriteString(ConflictOpen + "\n" + warn.String() + note + "\n" + ConflictClose + "\n")
 	}
-	rest.WriteString(traceBlock)
+	rest.WriteString(after.String())
 	rest.WriteString(tail)
 	size := len(head) + rest.Len()
-	out.Text = privacy.FenceOpen + "\n" + fmt.Sprintf(memoryHeading, (size+charsPerToken-1)/charsPerToken) + "\n" + rest.String()
+	out.Text = privacy.FenceOpen + "\n" + fmt.Sprintf(memoryHeading, tokensOf(size)) + "\n" + rest.String()
 	return out
+}
+
+// termsOnly is the injected context of a prompt that uses glossary terms and
+// recalls no memory: a term the user defined is relevant by construction.
+func termsOnly(termBlock string) Rendered {
+	if termBlock == "" {
+		return Rendered{}
+	}
+	return Rendered{Text: privacy.FenceOpen + "\n" + termBlock + privacy.FenceClose}
 }
