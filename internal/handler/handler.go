@@ -436,8 +436,13 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	}
 	defer db.Close()
 	rec := recorder(db, env)
-	rest, err := ingestSteps(ctx, env, rec, &s, ending, endReserve)
-	if err != nil {
+	var rest bool
+	if ending && unstoredBytes(s) > handOver {
+		// Far more than a hook can store: the end mark and the worker come
+		// first, so that a machine too busy to store a single step in the
+		// budget still loses nothing. The worker stores it all.
+		rest = true
+	} else if rest, err = ingestSteps(ctx, env, rec, &s, ending, endReserve); err != nil {
 		env.Log.Error("ingest transcript", "err", err)
 	}
 	if ending {
@@ -505,6 +510,21 @@ func unstored(s store.Session, now time.Time) bool {
 	last := make([]byte, 1)
 	_, err = f.ReadAt(last, fi.Size()-1)
 	return err == nil && last[0] == '\n'
+}
+
+// handOver is how many unstored transcript bytes SessionEnd leaves to the
+// worker without trying: about a second of storing on an idle machine, more
+// than its budget on a busy one.
+const handOver = 4 * ingestStep
+
+// unstoredBytes is how much of the session's transcript is past its stored
+// offset (0 when it cannot be read: ingesting then reports why).
+func unstoredBytes(s store.Session) int64 {
+	fi, err := os.Stat(s.TranscriptPath)
+	if err != nil || s.TranscriptPath == "" {
+		return 0
+	}
+	return fi.Size() - s.Offset
 }
 
 // ingestStep is how many transcript bytes one ingest step reads and stores:
