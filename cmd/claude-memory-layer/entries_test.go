@@ -31,7 +31,8 @@ func TestParseEntries(t *testing.T) {
 		{"both scopes", []string{"entries", "--project", "/x", "--all-projects"}, exitUsage},
 		{"stray argument", []string{"entries", "decision"}, exitUsage},
 		{"verify without id", []string{"verify"}, exitUsage},
-		{"verify bad id", []string{"verify", "ab12cd"}, exitUsage},
+		{"verify bad id", []string{"verify", "ab12"}, exitError},
+		{"verify not hex", []string{"verify", "xyz123"}, exitUsage},
 		{"reject two ids", []string{"reject", "mem:ab12cd", "mem:cd34ef"}, exitUsage},
 		{"verify unknown", []string{"verify", "mem:ab12cd"}, exitError},
 	})
