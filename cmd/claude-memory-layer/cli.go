@@ -40,6 +40,9 @@ type env struct {
 	exe string
 	// goos is the operating system to install for; "" is runtime.GOOS.
 	goos string
+	// onFlags, when set, is given every flag set newFlags makes: completion
+	// learns each command's flags from the command itself.
+	onFlags func(*pflag.FlagSet)
 }
 
 // os is the operating system the CLI acts for.
@@ -88,6 +91,9 @@ func commands() map[string]command {
 		"mcp":       {"serve the memory tools to Claude over MCP on stdin/stdout", runMCP},
 		"ui":        {"open the local web dashboard: memories, evidence, sessions, conflicts, forget", runUI},
 		"team":      {"share verified memories with a team on PostgreSQL: init, add-member, join, sync, status, leave", runTeam},
+
+		// Completes the commands above, from this table and their flag sets.
+		"completion": {"print a bash, zsh or fish script that completes commands and flags", runCompletion},
 	}
 }
 
@@ -216,6 +222,9 @@ func newFlags(e *env, name, usage string) *pflag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: claude-memory-layer %s %s\n", name, usage)
 		fs.PrintDefaults()
+	}
+	if e.onFlags != nil {
+		e.onFlags(fs)
 	}
 	return fs
 }

@@ -33,6 +33,7 @@ func parseHistory(e *env, args []string) (historyOptions, error) {
 	fs := newFlags(e, "history", "[--session ID] [--type T]... [--project DIR|--all-projects] [--limit N] [--json]")
 	fs.StringVar(&o.session, "session", "", "only this session's events (any project unless --project is given)")
 	fs.StringSliceVar(&o.types, "type", nil, "only events of this type: user_prompt, agent_response, tool_observation, memory_injected, ... (repeatable)")
+	choices(fs, "type", store.EventTypes)
 	fs.StringVar(&o.project, "project", "", "this project's events (default: the current directory's)")
 	fs.BoolVar(&o.allProjects, "all-projects", false, "every project's events")
 	fs.IntVar(&o.limit, "limit", 50, "events at most")
