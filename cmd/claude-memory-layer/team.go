@@ -48,6 +48,9 @@ func runTeam(ctx context.Context, e *env, args []string) error {
 	}
 	run, ok := subs[args[0]]
 	if !ok {
+		if s := suggest(args[0], sortedKeys(subs)); s != "" {
+			return usagef("unknown team subcommand %q: did you mean %q?", args[0], s)
+		}
 		return usagef("unknown team subcommand %q (want init, add-member, join, sync, status or leave)", args[0])
 	}
 	return run(ctx, e, args[1:])
