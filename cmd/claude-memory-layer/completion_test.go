@@ -19,12 +19,14 @@ func completionScript(t *testing.T, shell string) string {
 	return path
 }
 
-// completionCases are command lines as the shell splits them, the last
-// word the one being completed, and a word the completion must offer.
-var completionCases = []struct {
+// completionCase is a command line as the shell splits it, the last word
+// the one being completed, and a word the completion must offer.
+type completionCase struct {
 	words []string
 	want  string
-}{
+}
+
+var completionCases = []completionCase{
 	{[]string{"sea"}, "search"},
 	{[]string{"entries", "--ty"}, "--type"},
 	{[]string{"entries", "--type", "de"}, "decision"},
@@ -34,6 +36,27 @@ var completionCases = []struct {
 	{[]string{"team", "join", "--u"}, "--url"},
 	{[]string{"completion", "f"}, "fish"},
 	{[]string{"unin"}, "uninstall"},
+}
+
+// offers checks that complete, the words a shell offers for a command
+// line, holds each case's word.
+func offers(t *testing.T, shell string, cases []completionCase, complete func(words []string) []string) {
+	t.Helper()
+	for _, tt := range cases {
+		if got := complete(tt.words); !slices.Contains(got, tt.want) {
+			t.Errorf("%s offers %q for %q, want %q among them", shell, got, tt.words, tt.want)
+		}
+	}
+}
+
+// shellOutput runs a shell and returns its output; an error fails the test.
+func shellOutput(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%q: %v\n%s", cmd.Args, err, out)
+	}
+	return string(out)
 }
 
 // TestCompletionBash: the bash script, loaded in a real bash, completes a
@@ -48,38 +71,25 @@ func TestCompletionBash(t *testing.T) {
 		t.Skip("no bash on PATH")
 	}
 	script := completionScript(t, "bash")
-	complete := func(words ...string) []string {
-		t.Helper()
+	complete := func(words []string) []string {
 		// As bash calls a completion function: COMP_WORDS split as it
 		// splits them ("=" is a word of its own), COMP_CWORD the last.
 		cmd := exec.Command(bash, "--norc", "--noprofile", "-c",
 			`source "$1" && shift && COMP_WORDS=("$@") && COMP_CWORD=$(($# - 1)) && _claude_memory_layer && printf '%s\n' "${COMPREPLY[@]}"`,
 			"bash", script, "claude-memory-layer")
 		cmd.Args = append(cmd.Args, words...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("bash completing %q: %v\n%s", words, err, out)
-		}
-		return strings.Fields(string(out))
+		return strings.Fields(shellOutput(t, cmd))
 	}
-	cases := append(slices.Clone(completionCases), []struct {
-		words []string
-		want  string
-	}{
-		{[]string{"entries", "--type", "=", "pre"}, "preference"},
-		{[]string{"entries", "--status", "="}, "contested"},
-		{[]string{"install", "--mode", ""}, "settings"},
-		{[]string{""}, "--version"},
-	}...)
-	for _, tt := range cases {
-		if got := complete(tt.words...); !slices.Contains(got, tt.want) {
-			t.Errorf("bash completes %q to %q, want %q among them", tt.words, got, tt.want)
-		}
-	}
-	if got := complete("entries", "--type", "de"); len(got) != 1 {
+	offers(t, "bash", append(slices.Clone(completionCases),
+		completionCase{[]string{"entries", "--type", "=", "pre"}, "preference"},
+		completionCase{[]string{"entries", "--status", "="}, "contested"},
+		completionCase{[]string{"install", "--mode", ""}, "settings"},
+		completionCase{[]string{""}, "--version"},
+	), complete)
+	if got := complete([]string{"entries", "--type", "de"}); len(got) != 1 {
 		t.Errorf("entries --type de: %q, want decision alone", got)
 	}
-	if got := complete("search", "--limit", ""); len(got) != 0 {
+	if got := complete([]string{"search", "--limit", ""}); len(got) != 0 {
 		t.Errorf("an open value offers %q, want nothing (bash's default: file names)", got)
 	}
 }
@@ -93,29 +103,21 @@ func TestCompletionFish(t *testing.T) {
 		t.Skip("fish is not installed: the fish script is not checked here")
 	}
 	script := completionScript(t, "fish")
-	if out, err := exec.Command(fish, "--no-execute", script).CombinedOutput(); err != nil {
-		t.Fatalf("the fish script does not parse: %v\n%s", err, out)
-	}
-	for _, tt := range completionCases {
-		line := "claude-memory-layer " + strings.Join(tt.words, " ")
-		out, err := exec.Command(fish, "--no-config", "-c", `source $argv[1]; complete -C $argv[2]`, script, line).CombinedOutput()
-		if err != nil {
-			t.Fatalf("fish completing %q: %v\n%s", line, err, out)
-		}
-		var got []string
-		for _, l := range strings.Split(string(out), "\n") {
+	shellOutput(t, exec.Command(fish, "--no-execute", script))
+	offers(t, "fish", completionCases, func(words []string) []string {
+		line := "claude-memory-layer " + strings.Join(words, " ")
+		var got []string // a completion, a tab, its description
+		for _, l := range strings.Split(shellOutput(t, exec.Command(fish, "--no-config", "-c", `source $argv[1]; complete -C $argv[2]`, script, line)), "\n") {
 			got = append(got, strings.SplitN(l, "\t", 2)[0])
 		}
-		if !slices.Contains(got, tt.want) {
-			t.Errorf("fish completes %q to %q, want %q among them", line, got, tt.want)
-		}
-	}
+		return got
+	})
 }
 
 // TestCompletionZsh: the zsh script parses, and in a real zsh, with
 // _describe and _arguments (the completion system's, which need a
 // terminal) replaced by ones that print what they are given, it hands the
-// right commands, flags and values to them.
+// right commands, flags and values to them; sourced, it registers itself.
 func TestCompletionZsh(t *testing.T) {
 	t.Parallel()
 	zsh, err := exec.LookPath("zsh")
@@ -123,33 +125,25 @@ func TestCompletionZsh(t *testing.T) {
 		t.Skip("zsh is not installed: the zsh script is not checked here")
 	}
 	script := completionScript(t, "zsh")
-	if out, err := exec.Command(zsh, "-n", script).CombinedOutput(); err != nil {
-		t.Fatalf("the zsh script does not parse: %v\n%s", err, out)
-	}
-	for _, tt := range completionCases {
-		words := append([]string{"claude-memory-layer"}, tt.words...)
-		cmd := exec.Command(zsh, "-f", "-c", `compdef() { print -r -- compdef "$@" }
+	shellOutput(t, exec.Command(zsh, "-n", script))
+	const stubs = `compdef() { print -r -- compdef "$@" }
 _describe() { print -rl -- ${(P)${@[-1]}} }
 _arguments() { print -rl -- "$@" }
-source $1 && shift && words=("$@") && CURRENT=$# && _claude-memory-layer`, "zsh", script)
+`
+	if out := shellOutput(t, exec.Command(zsh, "-f", "-c", stubs+`source $1`, "zsh", script)); !strings.Contains(out, "compdef _claude-memory-layer claude-memory-layer") {
+		t.Errorf("sourcing the zsh script does not register it: %s", out)
+	}
+	offers(t, "zsh", completionCases, func(words []string) []string {
+		cmd := exec.Command(zsh, "-f", "-c", stubs+`source $1 && shift && words=("$@") && CURRENT=$# && _claude-memory-layer`, "zsh", script, "claude-memory-layer")
 		cmd.Args = append(cmd.Args, words...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("zsh completing %q: %v\n%s", words, err, out)
-		}
 		// A command is "name:summary"; a flag "--name=[usage]:name:(values)".
 		var got []string
-		for _, l := range strings.Split(string(out), "\n") {
+		for _, l := range strings.Split(shellOutput(t, cmd), "\n") {
 			l = strings.TrimLeft(l, "*")
 			got = append(got, strings.FieldsFunc(l, func(r rune) bool { return strings.ContainsRune(":=[( )", r) })...)
 		}
-		if !slices.Contains(got, tt.want) {
-			t.Errorf("zsh offers %q for %q, want %q among them", got, words, tt.want)
-		}
-		if !strings.Contains(string(out), "compdef _claude-memory-layer claude-memory-layer") {
-			t.Errorf("sourcing the zsh script does not register it: %s", out)
-		}
-	}
+		return got
+	})
 }
 
 // TestCompletionFlagsFromCommands: completion learns each command's flags

@@ -642,9 +642,16 @@ func TestMemoryManyQuotes(t *testing.T) {
 
 // TestRunOpensBrowserWithoutToken: the browser opener's arguments (world
 // readable in /proc) hold no token: it is given a file only this user can
-// read, which redirects to the address with its token.
+// read, which redirects to the address with its token. On each desktop
+// (macOS's open, Windows' rundll32, xdg-open) the opener's command line
+// holds that file's URL and neither the token nor the dashboard's root,
+// with the data directory where macOS keeps it ("Application Support").
 func TestRunOpensBrowserWithoutToken(t *testing.T) {
-	sd := seed(t, t.TempDir(), 5)
+	dir := filepath.Join(t.TempDir(), "Library", "Application Support", "claude-memory-layer")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sd := seed(t, dir, 5)
 	db, err := store.Open(context.Background(), sd.path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -678,6 +685,18 @@ func TestRunOpensBrowserWithoutToken(t *testing.T) {
 	if mode != 0o600 || !strings.Contains(string(page), html.EscapeString(printed)) {
 		t.Errorf("the page opened (mode %v) does not redirect to %s:\n%s", mode, printed, page)
 	}
+	root := strings.Trim(u.Path, "/")
+	for _, goos := range []string{"darwin", "windows", "linux"} {
+		argv := openCommand(goos, target)
+		if argv[len(argv)-1] != target || !strings.HasPrefix(target, "file://") {
+			t.Errorf("%s: opener %q, want it to open %s", goos, argv, target)
+		}
+		for _, a := range argv {
+			if root == "" || strings.Contains(a, token) || strings.Contains(a, root) {
+				t.Errorf("%s: the opener's command line %q holds the token or the root %q", goos, argv, root)
+			}
+		}
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run after cancel: %v", err)
@@ -685,56 +704,6 @@ func TestRunOpensBrowserWithoutToken(t *testing.T) {
 	if t2, _ := url.Parse(target); t2 != nil {
 		if _, err := os.Stat(t2.Path); !os.IsNotExist(err) {
 			t.Errorf("the page with the token is still there after the dashboard stopped: %v", err)
-		}
-	}
-}
-
-// TestOpenerCommandHasNoToken: on each desktop (macOS's open, Windows'
-// rundll32, xdg-open) the opener's command line, which every local user
-// can read, holds the redirect page's file: URL and neither the token nor
-// the dashboard's root; with the data directory where macOS keeps it (a
-// space in "Application Support") the URL still names the page.
-func TestOpenerCommandHasNoToken(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "Library", "Application Support", "claude-memory-layer")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	sd := seed(t, dir, 5)
-	db, err := store.Open(context.Background(), sd.path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	out := &lineWriter{lines: make(chan string, 4)}
-	opened := make(chan string, 1)
-	var page []byte
-	open := func(_ context.Context, target string) error {
-		if u, err := url.Parse(target); err == nil {
-			page, _ = os.ReadFile(u.Path)
-		}
-		opened <- target
-		return nil
-	}
-	done := make(chan error, 1)
-	go func() { done <- Run(ctx, db, RunOptions{Out: out, Open: open}) }()
-	printed, _ := url.Parse(strings.Fields(<-out.lines)[1])
-	target := <-opened
-	cancel()
-	<-done
-	token, root := printed.Query().Get("token"), strings.Trim(printed.Path, "/")
-	if token == "" || root == "" || !strings.Contains(string(page), token) {
-		t.Fatalf("printed %s; the page opened holds %q", printed, page)
-	}
-	for _, goos := range []string{"darwin", "windows", "linux"} {
-		argv := openCommand(goos, target)
-		if argv[len(argv)-1] != target || !strings.HasPrefix(target, "file://") {
-			t.Errorf("%s: opener %q, want it to open %s", goos, argv, target)
-		}
-		for _, a := range argv {
-			if strings.Contains(a, token) || strings.Contains(a, root) {
-				t.Errorf("%s: the opener's command line %q holds the token or the root", goos, argv)
-			}
 		}
 	}
 }
