@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,18 +29,17 @@ func freshCheckout(t *testing.T) string {
 	return root
 }
 
-func runLauncher(t *testing.T, root, data, path string) (string, time.Duration) {
+func runLauncher(t *testing.T, root, data, path string) string {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(root, "hooks", "run"), "user-prompt-submit")
 	cmd.Env = []string{"CLAUDE_PLUGIN_ROOT=" + root, "CLAUDE_MEMORY_DIR=" + data, "HOME=" + data, "PATH=" + path}
 	cmd.Stdin = strings.NewReader(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi"}`)
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("launcher failed: %v", err)
 	}
-	return out.String(), time.Since(start)
+	return out.String()
 }
 
 // TestLauncherWithoutBinaries: a hook of a plugin with no bin/ must not disturb
@@ -47,9 +47,8 @@ func runLauncher(t *testing.T, root, data, path string) (string, time.Duration) 
 func TestLauncherWithoutBinaries(t *testing.T) {
 	root, data := freshCheckout(t), t.TempDir()
 	// PATH with the shell tools but no Go.
-	out, took := runLauncher(t, root, data, "/usr/bin:/bin")
-	if out != "" || took > 2*time.Second {
-		t.Fatalf("stdout %q, took %v", out, took)
+	if out := runLauncher(t, root, data, "/usr/bin:/bin"); out != "" {
+		t.Fatalf("stdout %q", out)
 	}
 	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
 	if !bytes.Contains(log, []byte("Go is not installed")) {
@@ -59,10 +58,17 @@ func TestLauncherWithoutBinaries(t *testing.T) {
 
 // TestLauncherStartsOneBuild: with Go available, the first hook starts one
 // background build and returns at once; a second hook meanwhile starts none.
+// "At once" is shown without a stopwatch: the go on PATH waits until the
+// test releases it, so a launcher that waited for its build would never
+// return, and when both have returned no binary exists yet.
 func TestLauncherStartsOneBuild(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go not on PATH")
+	}
+	cache, err := exec.Command(goBin, "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
 	}
 	root, data := freshCheckout(t), t.TempDir()
 	// The build script runs from the plugin root; give it a module with one
@@ -70,23 +76,41 @@ func TestLauncherStartsOneBuild(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/p\n\ngo 1.22\n"), 0o644)
 	os.MkdirAll(filepath.Join(root, "cmd", "user-prompt-submit"), 0o755)
 	os.WriteFile(filepath.Join(root, "cmd", "user-prompt-submit", "main.go"), []byte("package main\n\nvar Version string\n\nfunc main() {}\n"), 0o644)
-	path := filepath.Dir(goBin) + ":/usr/bin:/bin"
-	out, took := runLauncher(t, root, data, path)
-	if out != "" || took > 2*time.Second {
-		t.Fatalf("stdout %q, took %v", out, took)
+	// go, held until release exists; then the real one, with this
+	// machine's build cache (the hook's HOME is a fresh directory).
+	gate, release := t.TempDir(), filepath.Join(t.TempDir(), "release")
+	wrapper := fmt.Sprintf("#!/bin/sh\nwhile [ ! -e %q ]; do sleep 0.05; done\nGOCACHE=%q exec %q \"$@\"\n",
+		release, strings.TrimSpace(string(cache)), goBin)
+	if err := os.WriteFile(filepath.Join(gate, "go"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := gate + ":/usr/bin:/bin"
+	released := false
+	open := func() {
+		if !released {
+			released = true
+			os.WriteFile(release, nil, 0o644)
+		}
+	}
+	defer open() // a failed test still lets its build finish
+	if out := runLauncher(t, root, data, path); out != "" {
+		t.Fatalf("stdout %q", out)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".build.lock")); err != nil {
 		t.Fatalf("no build started (no lock): %v", err)
 	}
 	runLauncher(t, root, data, path) // a second hook while the build runs
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(filepath.Join(root, "bin", "user-prompt-submit")); err == nil {
-			if _, err := os.Stat(filepath.Join(root, ".build.lock")); os.IsNotExist(err) {
-				break
-			}
+	if _, err := os.Stat(filepath.Join(root, "bin", "user-prompt-submit")); err == nil {
+		t.Fatal("a binary exists before go was released: the launcher did not return at once")
+	}
+	open()
+	// The detached build ends by removing its lock; go test's -timeout is
+	// the guard should it never end.
+	for {
+		if _, err := os.Stat(filepath.Join(root, ".build.lock")); os.IsNotExist(err) {
+			break
 		}
-		time.Sleep(100 * time.Millisecond) // waiting on a detached build; nothing to block on
+		time.Sleep(50 * time.Millisecond) // waiting on a detached build; nothing to block on
 	}
 	if _, err := os.Stat(filepath.Join(root, "bin", "user-prompt-submit")); err != nil {
 		b, _ := os.ReadFile(filepath.Join(data, "build.log"))
@@ -97,7 +121,7 @@ func TestLauncherStartsOneBuild(t *testing.T) {
 		t.Errorf("%d builds started, want 1:\n%s", n, log)
 	}
 	// Now the launcher runs the binary.
-	if out, _ := runLauncher(t, root, data, path); out != "" {
+	if out := runLauncher(t, root, data, path); out != "" {
 		t.Errorf("built hook printed %q", out)
 	}
 }

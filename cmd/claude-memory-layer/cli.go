@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
@@ -40,6 +41,9 @@ type env struct {
 	exe string
 	// goos is the operating system to install for; "" is runtime.GOOS.
 	goos string
+	// onFlags, when set, is given every flag set newFlags makes: completion
+	// learns each command's flags from the command itself.
+	onFlags func(*pflag.FlagSet)
 }
 
 // os is the operating system the CLI acts for.
@@ -89,6 +93,9 @@ func commands() map[string]command {
 		"ui":        {"open the local web dashboard: memories, evidence, sessions, conflicts, forget", runUI},
 		"team":      {"share verified memories with a team on PostgreSQL: init, add-member, join, sync, status, leave", runTeam},
 		"glossary":  {"where the project's glossary is and the terms it defines; init creates it", runGlossary},
+
+		// Completes the commands above, from this table and their flag sets.
+		"completion": {"print a bash, zsh or fish script that completes commands and flags", runCompletion},
 	}
 }
 
@@ -124,7 +131,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	c, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(e.stderr, "claude-memory-layer: unknown command %q\n", args[0])
-		if s := suggest(args[0], cmds); s != "" {
+		if s := suggest(args[0], sortedKeys(cmds)); s != "" {
 			fmt.Fprintf(e.stderr, "did you mean %q?\n\n", s)
 		}
 		printUsage(e.stderr, cmds)
@@ -159,12 +166,13 @@ func exitCode(stderr io.Writer, name string, err error) int {
 	}
 }
 
-// suggest is the command name closest to a mistyped one: within two
-// edits, or one it starts (an abbreviation), or "" when none is.
-func suggest(typed string, cmds map[string]command) string {
+// suggest is the name (of a command, subcommand or flag) closest to a
+// mistyped one: within two edits, or one it starts (an abbreviation), or ""
+// when none is.
+func suggest(typed string, names []string) string {
 	best, bestD := "", 3
-	for n := range cmds {
-		d := editDistance(typed, n)
+	for _, n := range names {
+		d := levenshtein.ComputeDistance(typed, n)
 		if len(typed) >= 3 && strings.HasPrefix(n, typed) {
 			d = min(d, 1)
 		}
@@ -173,27 +181,6 @@ func suggest(typed string, cmds map[string]command) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func printUsage(w io.Writer, cmds map[string]command) {
@@ -218,14 +205,30 @@ func newFlags(e *env, name, usage string) *pflag.FlagSet {
 		fmt.Fprintf(e.stderr, "usage: claude-memory-layer %s %s\n", name, usage)
 		fs.PrintDefaults()
 	}
+	if e.onFlags != nil {
+		e.onFlags(fs)
+	}
 	return fs
 }
 
-// parse parses args, turning flag errors into usage errors.
+// parse parses args, turning flag errors into usage errors; a mistyped
+// flag names the one meant.
 func parse(fs *pflag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
+		}
+		var unknown *pflag.NotExistError
+		if errors.As(err, &unknown) && unknown.GetSpecifiedShortnames() == "" {
+			var names []string
+			fs.VisitAll(func(f *pflag.Flag) {
+				if !f.Hidden {
+					names = append(names, f.Name)
+				}
+			})
+			if s := suggest(unknown.GetSpecifiedName(), names); s != "" {
+				return usagef("%v (did you mean --%s?)", err, s)
+			}
 		}
 		return usageError{err}
 	}

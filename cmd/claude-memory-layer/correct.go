@@ -98,6 +98,7 @@ func runEdit(ctx context.Context, e *env, args []string) error {
 	title := fs.String("title", "", "new title")
 	body := fs.String("body", "", "new body")
 	typ := fs.String("type", "", "new type: decision, fact, preference, constraint, lesson, task or reference")
+	choices(fs, "type", correct.Types)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -145,3 +145,37 @@ func TestSupersedeContested(t *testing.T) {
 		t.Errorf("conflicts --json after: %+v %v", j, err)
 	}
 }
+
+// TestBareMemoryIDs: every command that takes a memory id takes it without
+// its "mem:" too, as MCP get does; before, verify, reject, pin, unpin, edit,
+// supersede, timeline and forget refused "ab12cd" as not a memory id. A
+// message's id is still no memory's.
+func TestBareMemoryIDs(t *testing.T) {
+	t.Parallel()
+	c, db := seeded(t)
+	keys := cidOf(t, db, "Keep /health open")
+	rs := cidOf(t, db, "Sign JWTs with RS256 keys")
+	bk, br := strings.TrimPrefix(keys, "mem:"), strings.TrimPrefix(rs, "mem:")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"verify", bk}, keys + " certified"},
+		{[]string{"reject", "[" + bk + "]"}, keys + " rejected"},
+		{[]string{"pin", bk}, keys + " pinned"},
+		{[]string{"unpin", bk}, keys + " unpinned"},
+		{[]string{"edit", bk, "--title", "Keep /health open, always"}, keys + " edited"},
+		{[]string{"timeline", br}, rs},
+		{[]string{"supersede", br, bk}, rs + " superseded by " + keys},
+		{[]string{"forget", bk}, keys},
+	} {
+		if out := c.ok(tt.args...); !strings.Contains(out, tt.want) {
+			t.Errorf("%v: %q lacks %q", tt.args, out, tt.want)
+		}
+	}
+	for _, bad := range []string{"#3", "mem:t2bx", "zz", "ab"} {
+		if _, errs, code := c.run("verify", bad); code != exitUsage || !strings.Contains(errs, "memory id") {
+			t.Errorf("verify %s: exit %d %q", bad, code, errs)
+		}
+	}
+}

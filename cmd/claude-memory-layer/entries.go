@@ -10,6 +10,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/correct"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/inspect"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -39,6 +40,9 @@ func parseEntries(e *env, args []string) (entriesOptions, error) {
 	fs.StringSliceVar(&o.stages, "stage", nil, "candidate, verified, certified or rejected (repeatable)")
 	fs.StringSliceVar(&o.statuses, "status", nil, "active, contested or superseded (repeatable)")
 	fs.StringSliceVar(&o.types, "type", nil, "decision, fact, preference, constraint, lesson, task, reference (repeatable)")
+	choices(fs, "stage", entryStages)
+	choices(fs, "status", entryStatuses)
+	choices(fs, "type", correct.Types)
 	fs.StringVar(&o.project, "project", "", "this project's entries (default: the current directory's)")
 	fs.BoolVar(&o.allProjects, "all-projects", false, "every project's entries")
 	fs.IntVar(&o.limit, "limit", 50, "entries at most")
@@ -237,13 +241,23 @@ func evidenceSummary(vs []store.Evidence) string {
 	return plural.Of(len(vs), "quote") + ": " + strings.Join(parts, ", ")
 }
 
-// parseCID checks a memory citation id argument ("mem:ab12cd").
+// parseCID checks a memory id argument: "mem:ab12cd" as listings print it,
+// or "ab12cd" without its prefix, read by inspect.Parse as MCP get reads
+// it. These commands take only memories, so bare digits are a memory's hex
+// here, not a message number; a message's id (#N, mem:t2bx) is refused.
 func parseCID(s string) (string, error) {
-	rest, ok := strings.CutPrefix(s, "mem:")
-	if !ok || len(rest) < 4 || strings.Trim(rest, "0123456789abcdef") != "" {
-		return "", usagef("%q is not a memory id; want mem: followed by hex digits, as shown by search and entries", s)
+	id := strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "[]"))
+	if id != "" && !strings.HasPrefix(id, "#") && !strings.Contains(id, ":") {
+		id = "mem:" + id
 	}
-	return s, nil
+	cid, _, err := inspect.Parse(id)
+	if err == nil && cid == "" {
+		return "", usagef("%q is a message id, not a memory id (mem:ab12cd as search and entries print it)", s)
+	}
+	if err != nil {
+		return "", usagef("%q is not a memory id; want mem: followed by hex digits (or the digits alone), as shown by search and entries", s)
+	}
+	return cid, nil
 }
 
 func runVerify(ctx context.Context, e *env, args []string) error {

@@ -31,7 +31,8 @@ func TestParseEntries(t *testing.T) {
 		{"both scopes", []string{"entries", "--project", "/x", "--all-projects"}, exitUsage},
 		{"stray argument", []string{"entries", "decision"}, exitUsage},
 		{"verify without id", []string{"verify"}, exitUsage},
-		{"verify bad id", []string{"verify", "ab12cd"}, exitUsage},
+		{"verify bad id", []string{"verify", "ab12"}, exitError},
+		{"verify not hex", []string{"verify", "xyz123"}, exitUsage},
 		{"reject two ids", []string{"reject", "mem:ab12cd", "mem:cd34ef"}, exitUsage},
 		{"verify unknown", []string{"verify", "mem:ab12cd"}, exitError},
 	})
@@ -159,5 +160,29 @@ func TestUnknownCommandSuggests(t *testing.T) {
 	}
 	if _, errs, _ := c.run("zzzzzzzz"); strings.Contains(errs, "did you mean") {
 		t.Errorf("a suggestion for nothing like a command: %q", errs)
+	}
+}
+
+// TestUnknownFlagSuggests: a mistyped flag, or team subcommand, names the
+// one meant, as a mistyped command does; before, pflag's "unknown flag:
+// --limt" and team's "unknown team subcommand" said nothing more.
+func TestUnknownFlagSuggests(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"entries", "--limt", "5"}, `did you mean --limit?`},
+		{[]string{"search", "x", "--all-project"}, `did you mean --all-projects?`},
+		{[]string{"history", "--type=user_prompt", "--sesion", "ab"}, `did you mean --session?`},
+		{[]string{"team", "jion"}, `did you mean "join"?`},
+	} {
+		if _, errs, code := c.run(tt.args...); code != exitUsage || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d, %q; want %s", tt.args, code, errs, tt.want)
+		}
+	}
+	if _, errs, code := c.run("entries", "--zzzzzzzz"); code != exitUsage || strings.Contains(errs, "did you mean") {
+		t.Errorf("a suggestion for nothing like a flag: exit %d %q", code, errs)
 	}
 }

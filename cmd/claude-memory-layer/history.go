@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -32,6 +33,7 @@ func parseHistory(e *env, args []string) (historyOptions, error) {
 	fs := newFlags(e, "history", "[--session ID] [--type T]... [--project DIR|--all-projects] [--limit N] [--json]")
 	fs.StringVar(&o.session, "session", "", "only this session's events (any project unless --project is given)")
 	fs.StringSliceVar(&o.types, "type", nil, "only events of this type: user_prompt, agent_response, tool_observation, memory_injected, ... (repeatable)")
+	choices(fs, "type", store.EventTypes)
 	fs.StringVar(&o.project, "project", "", "this project's events (default: the current directory's)")
 	fs.BoolVar(&o.allProjects, "all-projects", false, "every project's events")
 	fs.IntVar(&o.limit, "limit", 50, "events at most")
@@ -166,27 +168,17 @@ func printEventLine(w io.Writer, ev store.Event, mark string, tty, withSession b
 }
 
 // resolveSession turns a session id as listings print it (shortID) into the
-// full id: a unique prefix names its session; an ambiguous one is a usage
-// error listing the candidates. An id nothing starts with is returned as it
-// is, for the command to find nothing under it.
+// full id (store.DB.ResolveSession, in every project); an ambiguous one is
+// a usage error listing the candidates.
 func resolveSession(ctx context.Context, db *store.DB, id string) (string, error) {
-	if id == "" || db == nil {
+	if db == nil {
 		return id, nil
 	}
-	const most = 10
-	ids, err := db.SessionIDs(ctx, id, most+1)
-	if err != nil {
-		return "", err
+	full, err := db.ResolveSession(ctx, id, "")
+	if errors.Is(err, store.ErrAmbiguousSession) {
+		return "", usageError{err}
 	}
-	switch {
-	case len(ids) == 0:
-		return id, nil
-	case len(ids) == 1:
-		return ids[0], nil
-	case len(ids) > most:
-		ids = append(ids[:most], "…")
-	}
-	return "", usagef("session %q is ambiguous: it starts %s (give more of the id)", id, strings.Join(ids, ", "))
+	return full, err
 }
 
 func shortID(id string) string {

@@ -30,6 +30,8 @@ func runInstall(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&o.pluginDir, "plugin-dir", defaultPluginDir(e), "the plugin checkout to register")
 	fs.StringVar(&o.mode, "mode", "auto", "plugin: via 'claude plugin'; settings: merge hooks into settings.json; auto: plugin when the claude CLI is on PATH")
 	fs.StringVar(&o.scope, "scope", "user", "plugin install scope")
+	choices(fs, "mode", []string{"auto", "plugin", "settings"})
+	choices(fs, "scope", []string{"user", "project", "local"})
 	fs.StringVar(&o.claudeBin, "claude", "claude", "the Claude Code CLI")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print what would change and change nothing")
 	if err := parse(fs, args); err != nil {

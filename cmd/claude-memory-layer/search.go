@@ -34,6 +34,8 @@ func parseSearch(e *env, args []string) (searchOptions, error) {
 	fs.BoolVar(&o.allProjects, "all-projects", false, "search every project")
 	fs.StringSliceVar(&o.kinds, "kind", nil, "entry, user_prompt, agent_response, tool_observation (repeatable)")
 	fs.StringSliceVar(&o.stages, "stage", nil, "entry stage: candidate, verified, certified (repeatable)")
+	choices(fs, "kind", searchKinds)
+	choices(fs, "stage", entryStages)
 	fs.StringVar(&o.since, "since", "", "only results from this date on: "+when.Help)
 	fs.IntVar(&o.limit, "limit", 10, "results at most")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
@@ -50,22 +52,17 @@ func parseSearch(e *env, args []string) (searchOptions, error) {
 	if o.project != "" && o.allProjects {
 		return o, usagef("--project and --all-projects exclude each other")
 	}
-	for _, k := range o.kinds {
-		switch k {
-		case recall.KindEntry, store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation:
-		default:
-			return o, usagef("--kind %q: want entry, user_prompt, agent_response or tool_observation", k)
-		}
+	if err := oneOf("--kind", o.kinds, searchKinds); err != nil {
+		return o, err
 	}
-	for _, s := range o.stages {
-		switch s {
-		case store.StageCandidate, store.StageVerified, store.StageCertified, store.StageRejected:
-		default:
-			return o, usagef("--stage %q: want candidate, verified, certified or rejected", s)
-		}
+	if err := oneOf("--stage", o.stages, entryStages); err != nil {
+		return o, err
 	}
 	return o, nil
 }
+
+// searchKinds are what search --kind selects: memories or captured messages.
+var searchKinds = []string{recall.KindEntry, store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}
 
 func runSearch(ctx context.Context, e *env, args []string) error {
 	o, err := parseSearch(e, args)

@@ -28,12 +28,17 @@ The URL is kept without its password: give the password in the standard
 pgpass file (~/.pgpass, or PGPASSFILE) or PGPASSWORD. A password given in
 the URL to join is written to the pgpass file. TLS as the URL's sslmode says.`
 
-// runTeam dispatches the team subcommands.
-func runTeam(ctx context.Context, e *env, args []string) error {
-	subs := map[string]func(context.Context, *env, []string) error{
+// teamCommands are the team subcommands.
+func teamCommands() map[string]func(context.Context, *env, []string) error {
+	return map[string]func(context.Context, *env, []string) error{
 		"init": runTeamInit, "add-member": runTeamAddMember, "join": runTeamJoin,
 		"sync": runTeamSync, "status": runTeamStatus, "leave": runTeamLeave,
 	}
+}
+
+// runTeam dispatches the team subcommands.
+func runTeam(ctx context.Context, e *env, args []string) error {
+	subs := teamCommands()
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintf(e.stderr, "usage: claude-memory-layer team %s\n", teamUsage)
 		if len(args) == 0 {
@@ -43,6 +48,9 @@ func runTeam(ctx context.Context, e *env, args []string) error {
 	}
 	run, ok := subs[args[0]]
 	if !ok {
+		if s := suggest(args[0], sortedKeys(subs)); s != "" {
+			return usagef("unknown team subcommand %q: did you mean %q?", args[0], s)
+		}
 		return usagef("unknown team subcommand %q (want init, add-member, join, sync, status or leave)", args[0])
 	}
 	return run(ctx, e, args[1:])

@@ -46,7 +46,7 @@ func BenchmarkPages(b *testing.B) {
 		b.Run(p.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				r := httptest.NewRequest(http.MethodGet, p.path, nil)
+				r := httptest.NewRequest(http.MethodGet, s.root+p.path, nil)
 				r.Host = testAddr
 				r.AddCookie(&http.Cookie{Name: s.cookie, Value: s.Token()})
 				w := httptest.NewRecorder()

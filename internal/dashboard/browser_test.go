@@ -46,7 +46,7 @@ type browser struct {
 	bin     string
 	profile string
 	shots   string
-	base    string // http://127.x.y.z:PORT
+	base    string // http://127.x.y.z:PORT/ROOT
 	token   string
 	n       int
 }
@@ -158,7 +158,7 @@ func TestBrowser(t *testing.T) {
 	data := t.TempDir()
 	sd := seed(t, data, 600)
 	u := startUI(t, uiBinary(t, t.TempDir()), data)
-	b := &browser{t: t, bin: bin, profile: t.TempDir(), shots: shots, base: "http://" + u.Host, token: u.Query().Get("token")}
+	b := &browser{t: t, bin: bin, profile: t.TempDir(), shots: shots, base: "http://" + u.Host + strings.TrimSuffix(u.Path, "/"), token: u.Query().Get("token")}
 
 	pages := []struct {
 		name, path, want string
@@ -217,8 +217,8 @@ func TestBrowser(t *testing.T) {
 	// cookie the token became, the page's Origin and its CSRF token.
 	req, _ := http.NewRequest(http.MethodPost, b.base+"/memory/"+sd.secret.CID+"/forget", strings.NewReader(url.Values{"csrf": {m[1]}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", b.base)
 	base, _ := url.Parse(b.base)
+	req.Header.Set("Origin", "http://"+base.Host)
 	req.AddCookie(&http.Cookie{Name: cookiePrefix + base.Port(), Value: b.token})
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := client.Do(req)
@@ -226,7 +226,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/memories?done=forgotten" {
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != base.Path+"/memories?done=forgotten" {
 		t.Fatalf("confirming forget = %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	if dom := b.load("after-forget", "/memories?done=forgotten", laptop); !strings.Contains(dom, "Forgotten for good") {

@@ -45,8 +45,10 @@ type pageData struct {
 	Team      *teamData
 }
 
-func parseTemplates() (map[string]*template.Template, error) {
+func parseTemplates(base string) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
+		// base starts every link: the pages are under the server's base.
+		"base":    func() string { return base },
 		"when":    when,
 		"clip":    clip,
 		"msgID":   func(id int64) string { return store.EventCID(id) },
@@ -487,15 +489,15 @@ func (s *Server) forget(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	http.Redirect(w, r, "/memories?done="+done, http.StatusSeeOther)
+	http.Redirect(w, r, s.root+"/memories?done="+done, http.StatusSeeOther)
 	return nil
 }
 
 // ---- corrections
 
 // back redirects to the memory's page with a flash.
-func back(w http.ResponseWriter, r *http.Request, cid, done string) error {
-	http.Redirect(w, r, "/memory/"+cid+"?done="+done, http.StatusSeeOther)
+func (s *Server) back(w http.ResponseWriter, r *http.Request, cid, done string) error {
+	http.Redirect(w, r, s.root+"/memory/"+cid+"?done="+done, http.StatusSeeOther)
 	return nil
 }
 
@@ -513,9 +515,9 @@ func (s *Server) setStage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !changed {
-		return back(w, r, x.CID, "unchanged")
+		return s.back(w, r, x.CID, "unchanged")
 	}
-	return back(w, r, x.CID, stage)
+	return s.back(w, r, x.CID, stage)
 }
 
 func (s *Server) setPin(w http.ResponseWriter, r *http.Request) error {
@@ -530,11 +532,11 @@ func (s *Server) setPin(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch {
 	case !changed:
-		return back(w, r, x.CID, "unchanged")
+		return s.back(w, r, x.CID, "unchanged")
 	case pin:
-		return back(w, r, x.CID, "pinned")
+		return s.back(w, r, x.CID, "pinned")
 	}
-	return back(w, r, x.CID, "unpinned")
+	return s.back(w, r, x.CID, "unpinned")
 }
 
 func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
@@ -557,9 +559,9 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !changed {
-		return back(w, r, x.CID, "unchanged")
+		return s.back(w, r, x.CID, "unchanged")
 	}
-	return back(w, r, x.CID, "edited")
+	return s.back(w, r, x.CID, "edited")
 }
 
 func (s *Server) supersede(w http.ResponseWriter, r *http.Request) error {
@@ -586,9 +588,9 @@ func (s *Server) supersede(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !added {
-		return back(w, r, x.CID, "unchanged")
+		return s.back(w, r, x.CID, "unchanged")
 	}
-	return back(w, r, x.CID, "superseded")
+	return s.back(w, r, x.CID, "superseded")
 }
 
 // ---- messages
@@ -611,7 +613,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if ref.Entry != nil {
-		http.Redirect(w, r, "/memory/"+ref.Entry.CID, http.StatusSeeOther)
+		http.Redirect(w, r, s.root+"/memory/"+ref.Entry.CID, http.StatusSeeOther)
 		return nil
 	}
 	ev := *ref.Event
@@ -787,7 +789,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) error {
 	case err != nil:
 		return err
 	}
-	http.Redirect(w, r, "/conflicts?done=resolved", http.StatusSeeOther)
+	http.Redirect(w, r, s.root+"/conflicts?done=resolved", http.StatusSeeOther)
 	return nil
 }
 

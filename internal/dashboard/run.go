@@ -85,6 +85,20 @@ func redirectPage(dir, u string) (string, error) {
 	return f.Name(), nil
 }
 
+// openCommand is the command line that opens target on the desktop of goos.
+// Every local user can read it (/proc, ps): Run gives it the redirect
+// page's file: URL, never the address with its token.
+func openCommand(goos, target string) []string {
+	switch goos {
+	case "darwin":
+		return []string{"open", target}
+	case "windows":
+		return []string{"rundll32", "url.dll,FileProtocolHandler", target}
+	default:
+		return []string{"xdg-open", target}
+	}
+}
+
 // fileURL is the file: URL of an absolute path.
 func fileURL(path string) string {
 	p := filepath.ToSlash(path)
@@ -96,15 +110,8 @@ func fileURL(path string) string {
 
 // browse asks the desktop to open u, without waiting for the browser.
 func browse(ctx context.Context, u string) error {
-	var c *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		c = exec.CommandContext(ctx, "open", u)
-	case "windows":
-		c = exec.CommandContext(ctx, "rundll32", "url.dll,FileProtocolHandler", u)
-	default:
-		c = exec.CommandContext(ctx, "xdg-open", u)
-	}
+	argv := openCommand(runtime.GOOS, u)
+	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	if err := c.Start(); err != nil {
 		return err
 	}

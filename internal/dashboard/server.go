@@ -4,11 +4,11 @@
 // make the user's corrections and forget.
 //
 // Security model (docs/dashboard.md): the server listens on a loopback
-// address only (see Listen). Every request must carry the random token the
-// command prints, first in the URL, then in an HttpOnly SameSite=Strict
-// cookie the server sets; a request without it is refused (401), for
-// reading too, since other users of the machine can reach the loopback port
-// while the store is 0600. The browser is opened on a 0600 file that
+// address only (see Listen), under a random path (its root). Every request
+// must carry the random token the command prints, first in the URL, then in
+// an HttpOnly SameSite=Strict cookie the server sets for that path only; a
+// request without it is refused (401), for reading too, since other users
+// of the machine can reach the loopback port while the store is 0600. The browser is opened on a 0600 file that
 // redirects to the address, never with the token on a command line, which
 // other users can read in /proc.
 // The Host header must name the loopback address and port (DNS rebinding),
@@ -74,7 +74,12 @@ type Server struct {
 	// hosts are the Host header values accepted, origins the Origin values.
 	hosts, origins map[string]bool
 	cookie         string // the cookie's name
-	dataDir        string
+	// root is the random path every page is under, and the cookie's path:
+	// cookies ignore ports, so where the dashboard shares 127.0.0.1 with
+	// other services (macOS) a cookie for "/" would go to each of them;
+	// one for a path no one else knows goes to none.
+	root    string
+	dataDir string
 }
 
 // New returns a dashboard over db that accepts requests addressed to addr
@@ -97,6 +102,10 @@ func New(db *store.DB, addr string, opt Options) (*Server, error) {
 	if s.csrf, err = randomHex(16); err != nil {
 		return nil, err
 	}
+	if s.root, err = randomHex(8); err != nil {
+		return nil, err
+	}
+	s.root = "/" + s.root
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard address %q: %w", addr, err)
@@ -107,7 +116,7 @@ func New(db *store.DB, addr string, opt Options) (*Server, error) {
 		s.hosts[h+":"+port] = true
 		s.origins["http://"+h+":"+port] = true
 	}
-	if s.tmpl, err = parseTemplates(); err != nil {
+	if s.tmpl, err = parseTemplates(s.root); err != nil {
 		return nil, err
 	}
 	if s.css, err = fs.ReadFile(assets, "static/style.css"); err != nil {
@@ -129,15 +138,16 @@ func (s *Server) Token() string { return s.token }
 
 // URL is the address to open: the dashboard at addr with the token.
 func (s *Server) URL(addr string) string {
-	return "http://" + addr + "/?token=" + url.QueryEscape(s.token)
+	return "http://" + addr + s.root + "/?token=" + url.QueryEscape(s.token)
 }
 
 // Listen binds a loopback address at port (0 picks a free one); never
 // another interface. Cookies are scoped by host, not by port: on 127.0.0.1
 // the dashboard's cookie would go to every other local service the browser
-// visits there, any user's. Where all of 127.0.0.0/8 is the loopback
-// interface (Linux) it binds a random address in it, which nothing else the
-// browser visits shares; elsewhere (macOS has only 127.0.0.1) 127.0.0.1.
+// visits there, any user's, were its path not the secret root. Where all of
+// 127.0.0.0/8 is the loopback interface (Linux) it binds a random address
+// in it, which nothing else the browser visits shares; elsewhere (macOS has
+// only 127.0.0.1) 127.0.0.1, where the root path alone keeps the cookie home.
 func Listen(port int) (net.Listener, error) {
 	if runtime.GOOS == "linux" {
 		if ip, err := randomLoopback(); err == nil {
@@ -213,7 +223,9 @@ func (s *Server) Handler() http.Handler {
 	page("POST /memory/{cid}/supersede", s.supersede)
 	page("POST /memory/{cid}/forget", s.forget)
 	page("POST /conflict/{id}/resolve", s.resolve)
-	return s.guard(mux)
+	// Nothing is served outside the root: a path there is a plain 404,
+	// which does not tell the root.
+	return s.guard(http.StripPrefix(s.root, mux))
 }
 
 // guard refuses, before any routing, requests addressed to another host
@@ -259,12 +271,12 @@ func (s *Server) authed(h func(w http.ResponseWriter, r *http.Request) error) ht
 				s.fail(w, r, http.StatusUnauthorized, errUnauthorized)
 				return
 			}
-			http.SetCookie(w, &http.Cookie{Name: s.cookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			http.SetCookie(w, &http.Cookie{Name: s.cookie, Value: s.token, Path: s.root + "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			q := r.URL.Query()
 			q.Del("token")
 			u := *r.URL
 			u.RawQuery = q.Encode()
-			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			http.Redirect(w, r, s.root+u.RequestURI(), http.StatusSeeOther)
 			return
 		}
 		c, err := r.Cookie(s.cookie)

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -58,7 +59,7 @@ func (f *fixture) req(method, target string, form url.Values, mutate ...func(*ht
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
-	r := httptest.NewRequest(method, target, body)
+	r := httptest.NewRequest(method, f.s.root+target, body)
 	r.Host = testAddr
 	if form != nil {
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -202,7 +203,7 @@ func TestToken(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("token in the URL = %d, want 303", res.StatusCode)
 	}
-	if loc := res.Header.Get("Location"); loc != "/memories?type=fact" {
+	if loc := res.Header.Get("Location"); loc != f.s.root+"/memories?type=fact" {
 		t.Errorf("redirect to %q, want the URL without its token", loc)
 	}
 	var c *http.Cookie
@@ -322,8 +323,8 @@ func TestActions(t *testing.T) {
 	m := "/memory/" + f.postgres.CID
 	seeOther := func(res *http.Response, wantLoc string) {
 		t.Helper()
-		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != wantLoc {
-			t.Fatalf("= %d to %q, want 303 to %q", res.StatusCode, res.Header.Get("Location"), wantLoc)
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != f.s.root+wantLoc {
+			t.Fatalf("= %d to %q, want 303 to %q", res.StatusCode, res.Header.Get("Location"), f.s.root+wantLoc)
 		}
 	}
 	seeOther(f.post(m+"/stage", url.Values{"stage": {"certified"}}), m+"?done=certified")
@@ -377,7 +378,7 @@ func TestResolveConflict(t *testing.T) {
 		t.Errorf("missing conflict = %d, want 404", res.StatusCode)
 	}
 	res := f.post(target, url.Values{"choice": {"supersede-older"}})
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/conflicts?done=resolved" {
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != f.s.root+"/conflicts?done=resolved" {
 		t.Fatalf("resolve = %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	if x := f.entry(f.postgres.ID); x.Status != store.StatusSuperseded || x.SupersededBy != f.mysql.ID {
@@ -416,7 +417,7 @@ func TestForget(t *testing.T) {
 		t.Fatal("the seeded store does not hold the words to forget: the test would prove nothing")
 	}
 	res := f.post(m+"/forget", nil)
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/memories?done=forgotten" {
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != f.s.root+"/memories?done=forgotten" {
 		t.Fatalf("forget = %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	if code, _ := f.get(m); code != http.StatusNotFound {
@@ -641,9 +642,16 @@ func TestMemoryManyQuotes(t *testing.T) {
 
 // TestRunOpensBrowserWithoutToken: the browser opener's arguments (world
 // readable in /proc) hold no token: it is given a file only this user can
-// read, which redirects to the address with its token.
+// read, which redirects to the address with its token. On each desktop
+// (macOS's open, Windows' rundll32, xdg-open) the opener's command line
+// holds that file's URL and neither the token nor the dashboard's root,
+// with the data directory where macOS keeps it ("Application Support").
 func TestRunOpensBrowserWithoutToken(t *testing.T) {
-	sd := seed(t, t.TempDir(), 5)
+	dir := filepath.Join(t.TempDir(), "Library", "Application Support", "claude-memory-layer")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sd := seed(t, dir, 5)
 	db, err := store.Open(context.Background(), sd.path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -677,6 +685,18 @@ func TestRunOpensBrowserWithoutToken(t *testing.T) {
 	if mode != 0o600 || !strings.Contains(string(page), html.EscapeString(printed)) {
 		t.Errorf("the page opened (mode %v) does not redirect to %s:\n%s", mode, printed, page)
 	}
+	root := strings.Trim(u.Path, "/")
+	for _, goos := range []string{"darwin", "windows", "linux"} {
+		argv := openCommand(goos, target)
+		if argv[len(argv)-1] != target || !strings.HasPrefix(target, "file://") {
+			t.Errorf("%s: opener %q, want it to open %s", goos, argv, target)
+		}
+		for _, a := range argv {
+			if root == "" || strings.Contains(a, token) || strings.Contains(a, root) {
+				t.Errorf("%s: the opener's command line %q holds the token or the root %q", goos, argv, root)
+			}
+		}
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run after cancel: %v", err)
@@ -691,11 +711,12 @@ func TestRunOpensBrowserWithoutToken(t *testing.T) {
 // TestCookieStaysOffOtherPorts: cookies ignore ports, so a dashboard on
 // 127.0.0.1 handed its credential to every other local service the browser
 // visited there (another user's too). A cookie jar that keeps RFC 6265's
-// rules, given the dashboard's cookie, sends it to no service on 127.0.0.1.
+// rules, given the dashboard's cookie, sends it to no other service: not on
+// Linux, where the dashboard has a loopback address of its own (Run), and
+// not where it shares 127.0.0.1 with them (macOS, which has no other), where
+// the cookie's path, the dashboard's random root, is the only fence. Before,
+// the cookie's path was "/" and the second case sent it to 127.0.0.1:8080.
 func TestCookieStaysOffOtherPorts(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("only Linux routes all of 127.0.0.0/8 to the loopback interface")
-	}
 	sd := seed(t, t.TempDir(), 5)
 	db, err := store.Open(context.Background(), sd.path, store.Options{})
 	if err != nil {
@@ -704,22 +725,70 @@ func TestCookieStaysOffOtherPorts(t *testing.T) {
 	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out := &lineWriter{lines: make(chan string, 4)}
-	go Run(ctx, db, RunOptions{NoOpen: true, Out: out})
-	printed := strings.Fields(<-out.lines)[1]
-	jar, _ := cookiejar.New(nil)
-	client := &http.Client{Jar: jar}
-	res, err := client.Get(printed)
+	var printed []string
+	if runtime.GOOS == "linux" {
+		out := &lineWriter{lines: make(chan string, 4)}
+		go Run(ctx, db, RunOptions{NoOpen: true, Out: out})
+		printed = append(printed, strings.Fields(<-out.lines)[1])
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
-	u, _ := url.Parse(printed)
-	if res.StatusCode != http.StatusOK || len(jar.Cookies(u)) != 1 {
-		t.Fatalf("the dashboard did not open with its token: %d, cookies %v", res.StatusCode, jar.Cookies(u))
+	s, err := New(db, ln.Addr().String(), Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	other, _ := url.Parse("http://127.0.0.1:8080/")
-	if c := jar.Cookies(other); len(c) != 0 {
-		t.Errorf("the dashboard at %s left a cookie another local service gets: %v", u.Host, c)
+	go s.Serve(ctx, ln)
+	printed = append(printed, s.URL(ln.Addr().String()))
+	for _, p := range printed {
+		jar, _ := cookiejar.New(nil)
+		client := &http.Client{Jar: jar}
+		res, err := client.Get(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		u, _ := url.Parse(p)
+		if res.StatusCode != http.StatusOK || len(jar.Cookies(u)) != 1 {
+			t.Fatalf("the dashboard did not open with its token: %d, cookies %v", res.StatusCode, jar.Cookies(u))
+		}
+		for _, other := range []string{"http://127.0.0.1:8080/", "http://127.0.0.1:8080/memories", "http://" + u.Host + "/"} {
+			o, _ := url.Parse(other)
+			if c := jar.Cookies(o); len(c) != 0 {
+				t.Errorf("the dashboard at %s left a cookie %s gets: %v", p, other, c)
+			}
+		}
+	}
+}
+
+// TestLinksUnderRoot: every link, form and stylesheet of every page points
+// under the dashboard's root, where its cookie goes; a page with a link
+// to "/memories" would lead out of it, to a 401.
+func TestLinksUnderRoot(t *testing.T) {
+	f := newFixture(t)
+	link := regexp.MustCompile(`(?:href|action|src)="(/[^"]*)"`)
+	seen := 0
+	for target := range f.pages() {
+		_, body := f.get(target)
+		for _, m := range link.FindAllStringSubmatch(body, -1) {
+			seen++
+			if !strings.HasPrefix(m[1], f.s.root+"/") {
+				t.Errorf("%s links to %s, outside the root %s", target, m[1], f.s.root)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no links found")
+	}
+	// Outside the root, even with the cookie, there is nothing, and nothing
+	// that tells the root.
+	r := httptest.NewRequest(http.MethodGet, "/memories", nil)
+	r.Host = testAddr
+	r.AddCookie(&http.Cookie{Name: f.s.cookie, Value: f.s.Token()})
+	w := httptest.NewRecorder()
+	f.s.Handler().ServeHTTP(w, r)
+	if w.Code != http.StatusNotFound || strings.Contains(w.Body.String()+w.Header().Get("Location"), f.s.root) {
+		t.Errorf("GET /memories outside the root = %d %q", w.Code, w.Body.String())
 	}
 }

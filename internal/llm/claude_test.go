@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 )
@@ -244,7 +243,10 @@ func TestClaudeFailures(t *testing.T) {
 				t.Fatalf("err=%v, want ErrTooLarge", err)
 			}
 		}},
-		{"slow", "exec sleep 60\n", func(t *testing.T, err error) {
+		// A child that outlives the timeout by an hour: an Extract that did
+		// not kill it would hang, which go test's -timeout reports; no
+		// stopwatch needed.
+		{"slow", "exec sleep 3600\n", func(t *testing.T, err error) {
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("err=%v, want context.DeadlineExceeded", err)
 			}
@@ -256,11 +258,7 @@ func TestClaudeFailures(t *testing.T) {
 			if tt.name == "slow" {
 				f.c.Limits.Timeout = fastTimeout
 			}
-			start := time.Now()
 			_, err := f.c.Extract(context.Background(), session())
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("Extract took %v", d)
-			}
 			tt.check(t, err)
 			if left, _ := os.ReadDir(f.work); len(left) != 0 {
 				t.Errorf("working directory left behind: %v", left)

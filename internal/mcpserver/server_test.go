@@ -185,3 +185,47 @@ func TestGetPerIDErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchShortSession: search takes a session id as every listing
+// prints it (its first 8 characters), as the CLI's --session does; before,
+// the prefix matched no session and search found nothing. A prefix two of
+// the project's sessions share is an error naming them; another project's
+// sessions are neither found nor named.
+func TestSearchShortSession(t *testing.T) {
+	t.Parallel()
+	cfg, db := newStore(t)
+	ctx := context.Background()
+	sessions := map[string]string{
+		"3a7f0c11-0000-4000-8000-000000000001": "/p",
+		"3a7f0c22-0000-4000-8000-000000000002": "/p",
+		"3a7f0c33-0000-4000-8000-000000000003": "/q",
+	}
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		for id, p := range sessions {
+			if err := tx.TouchSession(ctx, store.Session{ID: id, Project: p, StartedAt: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}); err != nil {
+				return err
+			}
+			if _, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+				SessionID: id, Project: p, Text: "the ledger port in session " + id[:8], DedupeKey: "k:" + id}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	cs := connect(t, &Server{Config: cfg, Project: "/p"})
+	out, isErr := callText(t, cs, "search", map[string]any{"query": "ledger port", "session": "3a7f0c11"})
+	if isErr || !strings.Contains(out, "session 3a7f0c11") || strings.Contains(out, "session 3a7f0c22") {
+		t.Errorf("search in session 3a7f0c11: error %v:\n%s", isErr, out)
+	}
+	out, isErr = callText(t, cs, "search", map[string]any{"query": "ledger port", "session": "3a7f0c"})
+	if !isErr || !strings.Contains(out, "3a7f0c11-0000") || !strings.Contains(out, "3a7f0c22-0000") || strings.Contains(out, "3a7f0c33") {
+		t.Errorf("search in the ambiguous session 3a7f0c: error %v: %s", isErr, out)
+	}
+	out, _ = callText(t, cs, "search", map[string]any{"query": "ledger port", "session": "3a7f0c33"})
+	if strings.Contains(out, "session 3a7f0c33") {
+		t.Errorf("search found another project's session:\n%s", out)
+	}
+}

@@ -42,7 +42,7 @@ type searchIn struct {
 	Type        []string `json:"type,omitempty" jsonschema:"only memories of these types: decision, fact, preference, constraint, lesson, task, reference"`
 	Since       string   `json:"since,omitempty" jsonschema:"only from this date on: YYYY-MM-DD, or relative: today, yesterday, 12h, 3d, 2w, 3 days ago"`
 	Until       string   `json:"until,omitempty" jsonschema:"only before this date: YYYY-MM-DD, or relative: today, yesterday, 3d, 2w"`
-	Session     string   `json:"session,omitempty" jsonschema:"only this session id"`
+	Session     string   `json:"session,omitempty" jsonschema:"only this session: its id, or the first characters of it as listings print them"`
 	AllProjects bool     `json:"all_projects,omitempty" jsonschema:"search every project, not only this one"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"results per page, 1 to 50; default 10"`
 	Offset      int      `json:"offset,omitempty" jsonschema:"results to skip, for the next page"`
@@ -84,6 +84,11 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 	db, empty, err := s.reader(ctx)
 	if db == nil {
 		return empty, nil, err
+	}
+	// A session id as listings print it (its first characters), in the
+	// search's scope: another project's sessions are never named.
+	if opt.Session, err = db.ResolveSession(ctx, strings.TrimSpace(in.Session), opt.Project); err != nil {
+		return nil, nil, err
 	}
 	res, err := recall.Search(ctx, db, opt)
 	if err != nil {

@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -125,26 +127,49 @@ func (t *Tx) SetSummary(ctx context.Context, id, summary string) error {
 	return nil
 }
 
-// SessionIDs returns the ids of sessions that start with prefix, in id
-// order, at most limit of them; a session whose id is prefix itself is the
-// only answer. Listings print session ids shortened, and people paste them.
-func (db *DB) SessionIDs(ctx context.Context, prefix string, limit int) ([]string, error) {
-	rows, err := db.Read().query(ctx, `SELECT id FROM sessions WHERE substr(id, 1, ?) = ?
-		ORDER BY id <> ?, id LIMIT ?`, utf8.RuneCountInString(prefix), prefix, prefix, limit)
+// ErrAmbiguousSession is ResolveSession's error for a prefix several
+// sessions start with.
+var ErrAmbiguousSession = errors.New("ambiguous")
+
+// ResolveSession turns a session id as listings print it (shortened; people
+// paste it) into the full id: a unique prefix names its session, a session
+// whose id is the prefix itself wins, and a prefix several share is
+// ErrAmbiguousSession naming them. An id no session starts with is
+// returned as it is, for the caller to find nothing under it. project ""
+// looks in every project; otherwise only that project's sessions count, and
+// no other is named.
+func (db *DB) ResolveSession(ctx context.Context, prefix, project string) (string, error) {
+	if prefix == "" {
+		return prefix, nil
+	}
+	const most = 10
+	rows, err := db.Read().query(ctx, `SELECT id FROM sessions WHERE substr(id, 1, ?) = ? AND (? = '' OR project = ?)
+		ORDER BY id <> ?, id LIMIT ?`, utf8.RuneCountInString(prefix), prefix, project, project, prefix, most+1)
 	if err != nil {
-		return nil, fmt.Errorf("sessions starting %q: %w", prefix, err)
+		return "", fmt.Errorf("sessions starting %q: %w", prefix, err)
 	}
 	defer rows.Close()
-	var out []string
+	var ids []string
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("sessions starting %q: %w", prefix, err)
+			return "", fmt.Errorf("sessions starting %q: %w", prefix, err)
 		}
 		if id == prefix {
-			return []string{id}, nil
+			return id, nil
 		}
-		out = append(out, id)
+		ids = append(ids, id)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return "", fmt.Errorf("sessions starting %q: %w", prefix, err)
+	}
+	switch {
+	case len(ids) == 0:
+		return prefix, nil
+	case len(ids) == 1:
+		return ids[0], nil
+	case len(ids) > most:
+		ids = append(ids[:most], "…")
+	}
+	return "", fmt.Errorf("session %q is %w: it starts %s (give more of the id)", prefix, ErrAmbiguousSession, strings.Join(ids, ", "))
 }
