@@ -209,8 +209,11 @@ func hasVersion(v string) bool {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // marked reports a line led by a check mark or cross: a progress report.
-func marked(s *sent) bool {
-	t := strings.TrimLeft(s.norm, " *_-")
+func marked(s *sent) bool { return markedText(s.norm) }
+
+// markedText is marked for an entry's text.
+func markedText(t string) bool {
+	t = strings.TrimLeft(t, " *_-#")
 	for _, m := range []string{"✅", "❌", "✓", "✗", "✔", "☑", "🔄", "⏳", "⚠"} {
 		if strings.HasPrefix(t, m) {
 			return true

@@ -336,7 +336,7 @@ func (x *extractor) keeps(c *cand) bool {
 		}
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true)
 	}
-	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false)) ||
+	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || markedText(body) || actionOfTheMoment(body)) ||
 		c.typ == Fact && (momentFact(body) || kindLabel(body)) {
 		return false
 	}
@@ -350,6 +350,18 @@ func (x *extractor) keeps(c *cand) bool {
 		}
 	}
 	return true
+}
+
+// actionOfTheMoment reports a body whose command records or shows one
+// change rather than how the project is built or run: "Commit: git add
+// src/app/page.tsx && git commit -m …", "echo … | uv run …".
+func actionOfTheMoment(body string) bool {
+	_, value := splitLabel(body)
+	if value == "" {
+		value = body
+	}
+	v := strings.Trim(lowerASCII(value), "`* ")
+	return startsWithPhrase(v, []string{"git add", "git commit", "git push", "git checkout", "git stash", "git reset", "echo"})
 }
 
 // kindLabel reports a "Label: value" body whose label only names the kind

@@ -45,6 +45,14 @@ func TestNotWorthKeeping(t *testing.T) {
 		{"a change dated from today holds on", []Message{
 			{0, "user", "Moved the queue to Redis Streams; the workers read from it from today."},
 		}, "\x00", "from today"},
+		{"a progress report and a one-off command", []Message{
+			{0, "user", "done?"},
+			{1, "assistant", "✅ Successfully configured the billing API for fraud detection.\n\n- **Commit:** `git add src/app/page.tsx && git commit -m \"hero\"`\n- **Billing worker:** `npm run billing-worker`"},
+		}, "git add", "billing-worker"},
+		{"a progress report", []Message{
+			{0, "user", "done?"},
+			{1, "assistant", "✅ We decided to use Stripe webhooks for the billing API and configured them."},
+		}, "Stripe", ""},
 		{"something not there yet", []Message{
 			{0, "user", "why does the worker not start?"},
 			{1, "assistant", "The ORDERS_QUEUE_TOKEN environment variable is not set.\n\nMissing hook files - pre.py, post.py don't exist."},
