@@ -334,7 +334,7 @@ func (x *extractor) keeps(c *cand) bool {
 		if c.typ == Lesson {
 			return !c.fixOnly // "Fix: ok i think i fixed it" learns nothing
 		}
-		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true)
+		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true) && !markedText(body)
 	}
 	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || markedText(body) || actionOfTheMoment(body)) ||
 		c.typ == Fact && (momentFact(body) || kindLabel(body)) {
