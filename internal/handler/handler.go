@@ -22,6 +22,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/selfcheck"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -311,9 +312,23 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	if e, ok := inj.Event(); ok {
 		evs = append(evs, e)
 	}
+	// The last answer's self-check, shown once: only when the record that
+	// it was shown is stored with the prompt.
+	var checked string
+	if env.Config.LLM.SelfCheck {
+		line, shown, ok, err := selfcheck.Pending(ctx, db, s.ID, env.Now())
+		if err != nil {
+			env.Log.Warn("read the self-check", "err", err)
+		} else if ok {
+			checked = line
+			evs = append(evs, shown)
+		}
+	}
 	if err := record(ctx, env, db, s, registered, evs...); err != nil {
 		env.Log.Error("store prompt", "err", err)
+		return reply, nil
 	}
+	reply.SystemMessage = checked
 	return reply, nil
 }
 
@@ -384,6 +399,9 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	if _, err := rec.StopAnswer(ctx, ids(s), ev.PromptID, msg, env.Now()); err != nil {
 		return hook.Reply{}, err
 	}
+	if env.Config.LLM.SelfCheck {
+		startSelfCheck(env, s.ID, ev.PromptID)
+	}
 	check, err := citation.Record(ctx, db, citation.Turn{SessionID: s.ID, Project: s.Project, PromptID: ev.PromptID, Answer: msg, Now: env.Now()})
 	if err != nil {
 		return hook.Reply{}, fmt.Errorf("check citations: %w", err)
@@ -393,6 +411,19 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 			"not_shown", check.Unshown, "shown_earlier_in_session", check.Earlier, "unknown", check.Unknown, "shown", check.Shown)
 	}
 	return hook.Reply{}, nil
+}
+
+// startSelfCheck hands the answer's self-check to a detached worker, which
+// asks the LLM (a hook never touches the network) and stores the verdict
+// for the next prompt. Without an LLM extractor it says so, once.
+func startSelfCheck(env *hook.Env, sessionID, promptID string) {
+	if env.Config.Extractor == "offline" {
+		selfcheck.Unavailable(env.Config.DataDir, env.Log, "the extractor is offline: set extractor to claude, anthropic or openai")
+		return
+	}
+	if err := pipeline.SpawnSelfCheck(sessionID, promptID, workerEnv(env)); err != nil {
+		env.Log.Error("start the self-check", "err", err)
+	}
 }
 
 // SessionEnd ingests the rest of the transcript and records the session's end;
