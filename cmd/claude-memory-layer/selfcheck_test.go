@@ -74,6 +74,9 @@ func TestSelfCheckCommand(t *testing.T) {
 	if err != nil || len(evs) != 1 {
 		t.Fatalf("self_check events %v, %v; want one", evs, err)
 	}
+	if h := te.mustRun(t, "history", "--all-projects", "--type", "self_check"); !strings.Contains(h, "contradicts "+cid) {
+		t.Errorf("history --type self_check lacks the verdict:\n%s", h)
+	}
 	if c := doctorCheck(t, te, "self-check"); c.Status != "ok" {
 		t.Errorf("doctor's self-check %+v, want ok", c)
 	}
