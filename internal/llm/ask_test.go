@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,20 @@ func TestAsk(t *testing.T) {
 		}
 		if b := rec.requests()[0].body; b["system"] != system {
 			t.Errorf("system = %v, want %q", b["system"], system)
+		}
+	})
+	t.Run("claude", func(t *testing.T) {
+		f := newFakeClaude(t, "cat <<'EOF'\n"+envelopeJSON(t, answer, false)+"\nEOF\n")
+		got, err := f.c.Ask(context.Background(), system, prompt)
+		if err != nil || got != answer {
+			t.Fatalf("Ask = %q, %v; want %q", got, err, answer)
+		}
+		args := strings.Split(strings.TrimSuffix(f.read(t, "args"), "\n"), "\n")
+		if i := slices.Index(args, "--system-prompt"); i < 0 || args[i+1] != system {
+			t.Errorf("args %q lack --system-prompt %q", args, system)
+		}
+		if stdin := f.read(t, "stdin"); stdin != prompt {
+			t.Errorf("stdin %q, want the prompt", stdin)
 		}
 	})
 	t.Run("over the input limit", func(t *testing.T) {
