@@ -256,7 +256,9 @@ func record(ctx context.Context, env *hook.Env, db *store.DB, s store.Session, r
 }
 
 // UserPromptSubmit replies with what earlier sessions of this project
-// recorded that is relevant to the prompt, and stores the prompt.
+// recorded that is relevant to the prompt, and stores the prompt. With
+// llm.self_check on, the reply's systemMessage shows the user the last
+// answer's verdict once it is ready, once.
 //
 // The prompt path only reads the database: WAL readers never wait for a
 // writer, so while another session holds the write lock the prompt still
@@ -377,7 +379,9 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 // transcript may not hold it yet), ingests the transcript's new rows and
 // checks the answer's citations: memories it cites that the turn showed it
 // are counted as used, others are flagged in a memory_cited event and the
-// log. It never replies: on Stop any output would keep Claude working.
+// log. With llm.self_check on it starts the answer's self-check in the
+// background (startSelfCheck). It never replies: on Stop any output would
+// keep Claude working.
 func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
 	db, s, err := session(ctx, env, ev)
 	if err != nil {
