@@ -60,6 +60,10 @@ type sessionRun struct {
 	// (space-separated), TIMEOUT (seconds, default 180), MARKER, NO_CAPTURE=1,
 	// PERMISSIONS (bypass, the default, or default).
 	env []string
+	// beforePrompt, when set, runs before each prompt after the first (i
+	// counts from 0) in stream mode: a test waits there for background
+	// work of the turn before. Its error ends the session.
+	beforePrompt func(i int) error
 }
 
 // knob reads CLAUDE_REAL_<name> from the run's env, then the test's.
@@ -248,8 +252,12 @@ func (r *sessionRun) stream(ctx context.Context, env []string, project string, s
 		return err
 	}
 	next := 0
+	var gateErr error
 	sendNext := func() {
-		if next < len(prompts) {
+		if next > 0 && next < len(prompts) && r.beforePrompt != nil && gateErr == nil {
+			gateErr = r.beforePrompt(next)
+		}
+		if next < len(prompts) && gateErr == nil {
 			send(prompts[next])
 			next++
 		} else {
@@ -271,6 +279,9 @@ func (r *sessionRun) stream(ctx context.Context, env []string, project string, s
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		return err
+	}
+	if gateErr != nil {
+		return gateErr
 	}
 	if next < len(prompts) {
 		return fmt.Errorf("claude ended after %d of %d prompts", next, len(prompts))

@@ -82,6 +82,7 @@ func commands() map[string]command {
 		"injection": {"turn per-prompt memory injection off or on for this session, or say whether it is on", runInjection},
 		"unpin":     {"unpin a memory", runUnpin},
 		"process":   {"extract memories from a session (the SessionEnd hook's worker)", runProcess},
+		"selfcheck": {"judge a session's last answer with the LLM (the Stop hook's worker when llm.self_check is on)", runSelfCheck},
 		"reextract": {"derive stored sessions' memories again with this build's extractor", runReextract},
 		"upgrade":   {"bring the store to this build's schema (the hooks start it for a large store)", runUpgrade},
 		"config":    {"print the effective settings: value, default, where each came from, meaning, range", runConfig},

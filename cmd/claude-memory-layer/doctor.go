@@ -80,11 +80,27 @@ func doctor(ctx context.Context, e *env) []check {
 	if c, ok := checkSpend(ctx, e, cfg); ok {
 		out = append(out, c)
 	}
+	if c, ok := checkSelfCheck(cfg, e); ok {
+		out = append(out, c)
+	}
 	out = append(out, checkBinaries(e.exe, e.os())...)
 	out = append(out, checkRegistration(e))
 	out = append(out, checkLog(cfg.LogPath(), e.now()))
 	out = append(out, checkTeam(ctx, cfg)...)
 	return out
+}
+
+// checkSelfCheck says, when llm.self_check is on, whether it has an LLM to
+// ask: without one it does nothing.
+func checkSelfCheck(cfg config.Config, e *env) (check, bool) {
+	if !cfg.LLM.SelfCheck {
+		return check{}, false
+	}
+	if _, err := buildBackend(cfg, nil, e.getenv, os.Environ()); err != nil {
+		return check{"self-check", "warn", "llm.self_check is on but no LLM is available (" + err.Error() + "): answers are not checked",
+			"set extractor to claude, anthropic or openai (with its key or model), or llm.self_check to false"}, true
+	}
+	return check{"self-check", "ok", "on: the " + cfg.Extractor + " extractor's model judges each answer, within llm.budget", ""}, true
 }
 
 func checkDataDir(dir string) check {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -28,37 +29,47 @@ func buildExtractor(cfg config.Config, log *slog.Logger, getenv func(string) str
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	var (
-		ext pipeline.Extractor
-		err error
-	)
-	blog := log.With("extractor", cfg.Extractor)
-	switch cfg.Extractor {
-	case "offline", "":
+	if cfg.Extractor == "offline" || cfg.Extractor == "" {
 		return pipeline.Offline{}, nil
-	case "anthropic":
-		var a *llm.Anthropic
-		if a, err = llm.NewAnthropic(cfg.LLM, getenv("ANTHROPIC_API_KEY"), blog); err == nil {
-			ext = a
-		}
-	case "openai":
-		var o *llm.OpenAI
-		if o, err = llm.NewOpenAI(cfg.LLM, getenv("OPENAI_API_KEY"), blog); err == nil {
-			ext = o
-		}
-	case "claude":
-		var c *llm.Claude
-		if c, err = llm.NewClaude(cfg.LLM, environ, blog); err == nil {
-			ext = c
-		}
-	default:
-		err = fmt.Errorf("%w: unknown extractor %q", errNoBackend, cfg.Extractor)
 	}
+	b, err := buildBackend(cfg, log.With("extractor", cfg.Extractor), getenv, environ)
 	if err != nil {
 		log.Warn("extractor not available; using offline", "extractor", cfg.Extractor, "err", err)
 		return pipeline.Offline{}, nil
 	}
-	return ext, pipeline.Offline{}
+	return b, pipeline.Offline{}
+}
+
+// backend is an LLM backend: it extracts memories and answers one prompt.
+type backend interface {
+	pipeline.Extractor
+	Ask(ctx context.Context, system, prompt string) (string, error)
+}
+
+// buildBackend returns the configured extractor's LLM backend. It returns
+// an error wrapping errNoBackend for the offline extractor or an unknown
+// one, and the backend's own when it cannot be built.
+func buildBackend(cfg config.Config, log *slog.Logger, getenv func(string) string, environ []string) (backend, error) {
+	switch cfg.Extractor {
+	case "anthropic":
+		return built(llm.NewAnthropic(cfg.LLM, getenv("ANTHROPIC_API_KEY"), log))
+	case "openai":
+		return built(llm.NewOpenAI(cfg.LLM, getenv("OPENAI_API_KEY"), log))
+	case "claude":
+		return built(llm.NewClaude(cfg.LLM, environ, log))
+	case "offline", "":
+		return nil, fmt.Errorf("%w: the extractor is offline", errNoBackend)
+	}
+	return nil, fmt.Errorf("%w: unknown extractor %q", errNoBackend, cfg.Extractor)
+}
+
+// built returns a constructor's backend, or a nil interface (never a nil
+// pointer in one) with its error.
+func built[B backend](b B, err error) (backend, error) {
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // meterFor is the LLM budget of cfg on db when ext is an LLM backend with the

@@ -233,6 +233,10 @@ func describeEvent(ev store.Event) string {
 		return "certified " + p.Get("cid").String()
 	case store.TypeRejected:
 		return "rejected " + p.Get("cid").String()
+	case store.TypeSelfCheck:
+		return p.Get("line").String()
+	case store.TypeSelfCheckShown:
+		return "self-check #" + p.Get("check").String() + " shown"
 	case store.TypePinned:
 		return "pinned " + p.Get("cid").String()
 	case store.TypeUnpinned:

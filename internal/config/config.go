@@ -108,6 +108,10 @@ type LLM struct {
 	MaxOutputTok   int // tokens requested at most
 	ClaudeBin      string
 	Budget         Budget
+	// SelfCheck asks the extractor's model, after each answer, whether it
+	// answered the prompt, is grounded in the memories shown and
+	// contradicts none; the verdict is shown on the next prompt.
+	SelfCheck bool
 }
 
 // Budget caps what LLM extraction spends, over the user's local day and
@@ -231,6 +235,7 @@ type fileConfig struct {
 		MaxInputBytes  *int    `json:"max_input_bytes"`
 		MaxOutputTok   *int    `json:"max_output_tokens"`
 		ClaudeBin      *string `json:"claude_bin"`
+		SelfCheck      *bool   `json:"self_check"`
 		Budget         struct {
 			DailyTokens   *int64   `json:"daily_tokens"`
 			MonthlyTokens *int64   `json:"monthly_tokens"`
@@ -302,6 +307,7 @@ func (c *Config) applyFile(path string) {
 	c.setPositive("llm.timeout_seconds", &c.LLM.TimeoutSeconds, f.LLM.TimeoutSeconds)
 	c.setPositive("llm.max_input_bytes", &c.LLM.MaxInputBytes, f.LLM.MaxInputBytes)
 	c.setPositive("llm.max_output_tokens", &c.LLM.MaxOutputTok, f.LLM.MaxOutputTok)
+	c.setBool("llm.self_check", &c.LLM.SelfCheck, f.LLM.SelfCheck)
 	bud := &c.LLM.Budget
 	setCap(c, "llm.budget.daily_tokens", &bud.DailyTokens, f.LLM.Budget.DailyTokens)
 	setCap(c, "llm.budget.monthly_tokens", &bud.MonthlyTokens, f.LLM.Budget.MonthlyTokens)
@@ -350,6 +356,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 			c.mark(s.name)
 		}
 	}
+	c.envBool(getenv, "CLAUDE_MEMORY_SELF_CHECK", &c.LLM.SelfCheck)
 	r := &c.Recall
 	c.envInt(getenv, "CLAUDE_MEMORY_RECALL_K", &r.K)
 	c.envInt(getenv, "CLAUDE_MEMORY_TOKEN_BUDGET", &r.TokenBudget)

@@ -128,3 +128,28 @@ func TestBudget(t *testing.T) {
 		t.Error("the default budget is capped")
 	}
 }
+
+// TestSelfCheck: the self-check is off by default, on from config.json, and
+// the environment wins over the file.
+func TestSelfCheck(t *testing.T) {
+	t.Parallel()
+	if Default("").LLM.SelfCheck {
+		t.Error("the self-check is on by default")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(`{"llm":{"self_check":true}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		env  string
+		want bool
+	}{{"", true}, {"false", false}, {"1", true}} {
+		c, err := Load(env(map[string]string{"CLAUDE_MEMORY_DIR": dir, "CLAUDE_MEMORY_SELF_CHECK": tt.env}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.LLM.SelfCheck != tt.want || len(c.Warnings) != 0 {
+			t.Errorf("CLAUDE_MEMORY_SELF_CHECK=%q: self-check %v (warnings %q), want %v", tt.env, c.LLM.SelfCheck, c.Warnings, tt.want)
+		}
+	}
+}

@@ -64,6 +64,8 @@ var Keys = []Key{
 		func(c Config) string { return strconv.Itoa(c.LLM.MaxOutputTok) }},
 	{"llm.claude_bin", "CLAUDE_MEMORY_CLAUDE_BIN", "the claude CLI the claude extractor runs", "a command name or path",
 		func(c Config) string { return c.LLM.ClaudeBin }},
+	{"llm.self_check", "CLAUDE_MEMORY_SELF_CHECK", "after each answer, in the background, one call to the extractor's LLM (within llm.budget) judges whether it answered, is grounded in the memories shown and contradicts none; the verdict is one line on the next prompt. Needs an LLM extractor", "true or false",
+		func(c Config) string { return strconv.FormatBool(c.LLM.SelfCheck) }},
 	{"llm.budget.daily_tokens", "", "LLM extraction tokens (input plus output, cached input included) of all projects per local calendar day", "0 (no cap) or more",
 		func(c Config) string { return strconv.FormatInt(c.LLM.Budget.DailyTokens, 10) }},
 	{"llm.budget.monthly_tokens", "", "the same per local calendar month", "0 (no cap) or more",

@@ -23,6 +23,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/selfcheck"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -256,7 +257,9 @@ func record(ctx context.Context, env *hook.Env, db *store.DB, s store.Session, r
 }
 
 // UserPromptSubmit replies with what earlier sessions of this project
-// recorded that is relevant to the prompt, and stores the prompt.
+// recorded that is relevant to the prompt, and stores the prompt. With
+// llm.self_check on, the reply's systemMessage shows the user the last
+// answer's verdict once it is ready, once.
 //
 // The prompt path only reads the database: WAL readers never wait for a
 // writer, so while another session holds the write lock the prompt still
@@ -312,9 +315,23 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 	if e, ok := inj.Event(); ok {
 		evs = append(evs, e)
 	}
+	// The last answer's self-check, shown once: only when the record that
+	// it was shown is stored with the prompt.
+	var checked string
+	if env.Config.LLM.SelfCheck {
+		line, shown, ok, err := selfcheck.Pending(ctx, db, s.ID, env.Now())
+		if err != nil {
+			env.Log.Warn("read the self-check", "err", err)
+		} else if ok {
+			checked = line
+			evs = append(evs, shown)
+		}
+	}
 	if err := record(ctx, env, db, s, registered, evs...); err != nil {
 		env.Log.Error("store prompt", "err", err)
+		return reply, nil
 	}
+	reply.SystemMessage = checked
 	return reply, nil
 }
 
@@ -378,7 +395,9 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 // transcript may not hold it yet), ingests the transcript's new rows and
 // checks the answer's citations: memories it cites that the turn showed it
 // are counted as used, others are flagged in a memory_cited event and the
-// log. It never replies: on Stop any output would keep Claude working.
+// log. With llm.self_check on it starts the answer's self-check in the
+// background (startSelfCheck). It never replies: on Stop any output would
+// keep Claude working.
 func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
 	db, s, err := session(ctx, env, ev)
 	if err != nil {
@@ -400,6 +419,9 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 	if _, err := rec.StopAnswer(ctx, ids(s), ev.PromptID, msg, env.Now()); err != nil {
 		return hook.Reply{}, err
 	}
+	if env.Config.LLM.SelfCheck {
+		startSelfCheck(env, s.ID, ev.PromptID)
+	}
 	check, err := citation.Record(ctx, db, citation.Turn{SessionID: s.ID, Project: s.Project, PromptID: ev.PromptID, Answer: msg, Now: env.Now()})
 	if err != nil {
 		return hook.Reply{}, fmt.Errorf("check citations: %w", err)
@@ -409,6 +431,19 @@ func Stop(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error
 			"not_shown", check.Unshown, "shown_earlier_in_session", check.Earlier, "unknown", check.Unknown, "shown", check.Shown)
 	}
 	return hook.Reply{}, nil
+}
+
+// startSelfCheck hands the answer's self-check to a detached worker, which
+// asks the LLM (a hook never touches the network) and stores the verdict
+// for the next prompt. Without an LLM extractor it says so, once.
+func startSelfCheck(env *hook.Env, sessionID, promptID string) {
+	if env.Config.Extractor == "offline" {
+		selfcheck.Unavailable(env.Config.DataDir, env.Log, "the extractor is offline: set extractor to claude, anthropic or openai")
+		return
+	}
+	if err := pipeline.SpawnSelfCheck(sessionID, promptID, workerEnv(env)); err != nil {
+		env.Log.Error("start the self-check", "err", err)
+	}
 }
 
 // SessionEnd ingests the rest of the transcript and records the session's end;

@@ -41,6 +41,7 @@ type harness struct {
 	dir  string
 	now  time.Time
 	logs *bytes.Buffer
+	env  map[string]string // more of the hooks' environment
 }
 
 func newHarness(t *testing.T) *harness {
@@ -51,7 +52,7 @@ func (h *harness) getenv(k string) string {
 	if k == "CLAUDE_MEMORY_DIR" {
 		return h.dir
 	}
-	return ""
+	return h.env[k]
 }
 
 // run feeds one input to a handler through hook.Run and returns stdout.

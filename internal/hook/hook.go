@@ -76,6 +76,9 @@ func Decode(in []byte) (*Event, error) {
 // continue the turn, and PreCompact and SessionEnd reject hookSpecificOutput.
 type Reply struct {
 	AdditionalContext string
+	// SystemMessage is shown to the user, not to Claude: one line of the
+	// plugin's own news, such as the last answer's self-check.
+	SystemMessage string
 }
 
 // Env is what a handler gets besides the event.
@@ -262,20 +265,25 @@ func readInput(ctx context.Context, stdin io.Reader) ([]byte, error) {
 }
 
 func writeReply(w io.Writer, event string, r Reply) error {
-	if r.AdditionalContext == "" || !replyable[event] {
+	if !replyable[event] || r.AdditionalContext == "" && r.SystemMessage == "" {
 		return nil
 	}
-	if n := utf8.RuneCountInString(r.AdditionalContext); n > MaxContext {
-		return fmt.Errorf("reply of %d characters is over Claude Code's %d cap: dropped", n, MaxContext)
+	for _, t := range []string{r.AdditionalContext, r.SystemMessage} {
+		if n := utf8.RuneCountInString(t); n > MaxContext {
+			return fmt.Errorf("reply of %d characters is over Claude Code's %d cap: dropped", n, MaxContext)
+		}
+	}
+	type specific struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
 	}
 	out := struct {
-		HookSpecificOutput struct {
-			HookEventName     string `json:"hookEventName"`
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
-	}{}
-	out.HookSpecificOutput.HookEventName = event
-	out.HookSpecificOutput.AdditionalContext = r.AdditionalContext
+		SystemMessage      string    `json:"systemMessage,omitempty"`
+		HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
+	}{SystemMessage: r.SystemMessage}
+	if r.AdditionalContext != "" {
+		out.HookSpecificOutput = &specific{event, r.AdditionalContext}
+	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return err

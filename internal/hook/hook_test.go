@@ -75,6 +75,30 @@ func TestRunReplyShapes(t *testing.T) {
 	}
 }
 
+// TestRunSystemMessage: a reply's system message is the top-level
+// systemMessage field, alone or beside the context, on UserPromptSubmit; on
+// Stop nothing is written.
+func TestRunSystemMessage(t *testing.T) {
+	for _, tt := range []struct {
+		event string
+		reply Reply
+		want  string
+	}{
+		{"UserPromptSubmit", Reply{SystemMessage: "checked"}, `{"systemMessage":"checked"}`},
+		{"UserPromptSubmit", Reply{AdditionalContext: "remembered", SystemMessage: "checked"},
+			`{"systemMessage":"checked","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"remembered"}}`},
+		{"Stop", Reply{SystemMessage: "checked"}, ""},
+	} {
+		opt, _ := testOptions(t, time.Second)
+		var out, errb bytes.Buffer
+		in := `{"session_id":"s","hook_event_name":"` + tt.event + `"}`
+		Run(strings.NewReader(in), &out, &errb, opt, func(context.Context, *Env, *Event) (Reply, error) { return tt.reply, nil })
+		if got := strings.TrimSpace(out.String()); got != tt.want {
+			t.Errorf("%s %+v: stdout %s, want %s", tt.event, tt.reply, got, tt.want)
+		}
+	}
+}
+
 func TestRunBadInputExitsZeroAndLogs(t *testing.T) {
 	for name, in := range map[string]string{
 		"empty":      "",

@@ -62,6 +62,12 @@ func (a *Anthropic) Extract(ctx context.Context, msgs []extract.Message) ([]extr
 	return extractWith(ctx, "anthropic", a.Log, a.Limits, msgs, a.complete)
 }
 
+// Ask sends one prompt with its own system prompt and returns the model's
+// text. Its errors are those of Extract, less the entries' own.
+func (a *Anthropic) Ask(ctx context.Context, system, prompt string) (string, error) {
+	return askWith(ctx, "anthropic", a.Limits, system, prompt, a.complete)
+}
+
 type anthropicRequest struct {
 	Model     string             `json:"model"`
 	MaxTokens int                `json:"max_tokens"`
@@ -99,7 +105,7 @@ func (u anthropicUsage) usage(costUSD float64) spend.Usage {
 }
 
 // complete sends one request and returns the text of the reply.
-func (a *Anthropic) complete(ctx context.Context, text string, l Limits) (string, error) {
+func (a *Anthropic) complete(ctx context.Context, system, text string, l Limits) (string, error) {
 	c := a.Client
 	if c == nil {
 		c = newClient(l.Timeout)
@@ -110,7 +116,7 @@ func (a *Anthropic) complete(ctx context.Context, text string, l Limits) (string
 	req := anthropicRequest{
 		Model:     a.Model,
 		MaxTokens: l.MaxOutputTok,
-		System:    systemPrompt,
+		System:    system,
 		Messages:  []anthropicMessage{{Role: "user", Content: text}},
 	}
 	var resp anthropicResponse

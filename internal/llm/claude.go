@@ -68,6 +68,12 @@ func (c *Claude) Extract(ctx context.Context, msgs []extract.Message) ([]extract
 	return extractWith(ctx, "claude", c.Log, c.Limits, msgs, c.run)
 }
 
+// Ask runs one headless turn with its own system prompt and returns its
+// result text. Its errors are those of Extract, less the entries' own.
+func (c *Claude) Ask(ctx context.Context, system, prompt string) (string, error) {
+	return askWith(ctx, "claude", c.Limits, system, prompt, c.run)
+}
+
 // ClaudeError is returned when the claude CLI exits non-zero or its result
 // envelope says is_error.
 type ClaudeError struct {
@@ -105,7 +111,7 @@ type envelope struct {
 }
 
 // run executes the CLI with text on stdin and returns the result text.
-func (c *Claude) run(ctx context.Context, text string, l Limits) (string, error) {
+func (c *Claude) run(ctx context.Context, system, text string, l Limits) (string, error) {
 	dir, err := os.MkdirTemp(c.TempDir, "cml-extract-")
 	if err != nil {
 		return "", fmt.Errorf("temp dir: %w", err)
@@ -119,7 +125,7 @@ func (c *Claude) run(ctx context.Context, text string, l Limits) (string, error)
 	}
 	sid := newSessionID()
 	env := childEnv(c.Env, l.MaxOutputTok)
-	cmd := exec.CommandContext(ctx, c.Bin, c.args(sid)...)
+	cmd := exec.CommandContext(ctx, c.Bin, c.args(sid, system)...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = strings.NewReader(text)
@@ -220,7 +226,7 @@ func (c *Claude) run(ctx context.Context, text string, l Limits) (string, error)
 //     ran. CLAUDE_MEMORY_DISABLE=1 (childEnv) makes our own hooks no-ops as
 //     a second guard, so extraction can never recurse.
 //   - --system-prompt: replaces the coding-agent system prompt with the
-//     extractor's (the CLI still prepends its short SDK preamble).
+//     extractor's (or an Ask caller's) (the CLI still prepends its short SDK preamble).
 //   - --model: only when configured; otherwise the user's default model.
 //
 // Not isolated: the CLI still reads the user's settings and credentials (it
@@ -229,7 +235,7 @@ func (c *Claude) run(ctx context.Context, text string, l Limits) (string, error)
 // backup under ~/.claude/backups) without adding a project entry, and leaves
 // $TMPDIR/claude-<uid>/fswatch-probe-*/ and $TMPDIR/cc-socks/ behind, as any
 // run does. With these flags it writes nothing under ~/.claude/projects.
-func (c *Claude) args(sessionID string) []string {
+func (c *Claude) args(sessionID, system string) []string {
 	a := []string{
 		"-p",
 		"--output-format", "json",
@@ -241,7 +247,7 @@ func (c *Claude) args(sessionID string) []string {
 		"--disable-slash-commands",
 		"--safe-mode",
 		"--settings", `{"disableAllHooks":true}`,
-		"--system-prompt", systemPrompt,
+		"--system-prompt", system,
 	}
 	if c.Model != "" {
 		a = append(a, "--model", c.Model)

@@ -102,12 +102,37 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
+// completer sends one system prompt and prompt to a backend's model and
+// returns its text.
+type completer func(ctx context.Context, system, prompt string, l Limits) (string, error)
+
+// askWith is the one-prompt call every backend shares: nothing is sent when
+// the prompt is over the input limit (ErrCostCap), the answer is asked for
+// under the timeout, and it is returned as the model gave it, within
+// maxOutputBytes. Errors carry the backend's name.
+func askWith(ctx context.Context, name string, lim Limits, system, prompt string, complete completer) (string, error) {
+	l := lim.withDefaults()
+	if n := len(system) + len(prompt); n > l.MaxInputBytes {
+		return "", fmt.Errorf("%s: %w: %d bytes, max input %d", name, ErrCostCap, n, l.MaxInputBytes)
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
+	defer cancel()
+	text, err := complete(ctx, system, prompt, l)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	if len(text) > maxOutputBytes {
+		return "", fmt.Errorf("%s: %w: %d bytes", name, ErrTooLarge, len(text))
+	}
+	return text, nil
+}
+
 // extractWith is the extraction every backend shares: build the prompt within the
 // limits (nothing is sent when it would be too large), ask the model through
 // complete under the timeout, and parse its text. Errors carry the backend's
 // name.
 func extractWith(ctx context.Context, name string, log *slog.Logger, lim Limits, msgs []extract.Message,
-	complete func(ctx context.Context, prompt string, l Limits) (string, error)) ([]extract.Entry, error) {
+	complete completer) ([]extract.Entry, error) {
 	l := lim.withDefaults()
 	p, err := prepare(msgs, l)
 	if err != nil {
@@ -118,7 +143,7 @@ func extractWith(ctx context.Context, name string, log *slog.Logger, lim Limits,
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.Timeout)
 	defer cancel()
-	text, err := complete(ctx, p.text, l)
+	text, err := complete(ctx, systemPrompt, p.text, l)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

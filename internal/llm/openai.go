@@ -52,6 +52,12 @@ func (o *OpenAI) Extract(ctx context.Context, msgs []extract.Message) ([]extract
 	return extractWith(ctx, "openai", o.Log, o.Limits, msgs, o.complete)
 }
 
+// Ask sends one prompt with its own system prompt and returns the model's
+// text. Its errors are those of Anthropic.Ask.
+func (o *OpenAI) Ask(ctx context.Context, system, prompt string) (string, error) {
+	return askWith(ctx, "openai", o.Limits, system, prompt, o.complete)
+}
+
 type openaiRequest struct {
 	Model          string          `json:"model"`
 	MaxTokens      int             `json:"max_tokens"`
@@ -80,7 +86,7 @@ type openaiResponse struct {
 }
 
 // complete sends one request and returns the text of the first choice.
-func (o *OpenAI) complete(ctx context.Context, text string, l Limits) (string, error) {
+func (o *OpenAI) complete(ctx context.Context, system, text string, l Limits) (string, error) {
 	c := o.Client
 	if c == nil {
 		c = newClient(l.Timeout)
@@ -93,12 +99,13 @@ func (o *OpenAI) complete(ctx context.Context, text string, l Limits) (string, e
 		Model:     o.Model,
 		MaxTokens: l.MaxOutputTok,
 		Messages: []openaiMessage{
-			{Role: "system", Content: systemPrompt},
+			{Role: "system", Content: system},
 			{Role: "user", Content: text},
 		},
 	}
 	// JSON mode: the server constrains the answer to one JSON object. It
-	// requires the word "JSON" in the messages, which the prompt has.
+	// requires the word "JSON" in the messages, which every prompt sent
+	// (extraction's, Ask's callers') has.
 	req.ResponseFormat.Type = "json_object"
 	var resp openaiResponse
 	if err := postJSON(ctx, c, o.BaseURL+"/chat/completions", hdr, o.APIKey, req, &resp); err != nil {

@@ -27,6 +27,17 @@ func Spawn(sessionID string, env []string, args ...string) error {
 	return spawn(env, append([]string{"process", "--session", sessionID}, args...)...)
 }
 
+// SpawnSelfCheck starts `claude-memory-layer selfcheck --session ID
+// [--prompt-id P]` detached, as Spawn does: the LLM's judgement of the
+// turn's answer (internal/selfcheck), which the Stop hook must not wait for.
+func SpawnSelfCheck(sessionID, promptID string, env []string) error {
+	args := []string{"selfcheck", "--session", sessionID}
+	if promptID != "" {
+		args = append(args, "--prompt-id", promptID)
+	}
+	return spawn(env, args...)
+}
+
 // SpawnTeamSync starts `claude-memory-layer team sync --background`
 // detached, as Spawn does: after a session the hook processed itself, the
 // machine's team gets its new memories and this one its teammates' (the

@@ -235,7 +235,7 @@ func (m *Meter) Allow(ctx context.Context, sess store.Session) bool {
 			}
 		}
 	}
-	m.log().Warn("LLM budget reached; extracting offline until the window ends", "cap", c.String())
+	m.log().Warn("LLM budget reached; extracting offline, and no self-check, until the window ends", "cap", c.String())
 	payload, _ := json.Marshal(map[string]any{"cap": c.Key, "window": c.Window, "limit": c.Limit, "spent": c.Spent,
 		"window_start": store.FormatTime(start), "usd": c.USD})
 	m.write(ctx, sess, store.Event{Time: now, Type: store.TypeBudgetReached, SessionID: sess.ID, Project: sess.Project,

@@ -48,12 +48,16 @@ const (
 	// budget cap reached, once per window.
 	TypeLLMCall       = "llm_call"
 	TypeBudgetReached = "llm_budget_reached"
+	// TypeSelfCheck is an LLM's verdict on one answer (internal/selfcheck);
+	// TypeSelfCheckShown records that the user was shown it.
+	TypeSelfCheck      = "self_check"
+	TypeSelfCheckShown = "self_check_shown"
 )
 
 // EventTypes lists every event type, for the commands that filter by one.
 var EventTypes = []string{TypeUserPrompt, TypeAgentResponse, TypeToolObservation, TypeSessionStarted, TypeSessionEnded,
 	TypeSessionProcessed, TypeEntryExtracted, TypeEvidenceAligned, TypeMemoryInjected, TypeMemoryCited, TypeConflict,
-	TypeConflictResolved, TypeForgotten, TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, TypeSpoolFolded}
+	TypeConflictResolved, TypeForgotten, TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, TypeSpoolFolded, TypeSelfCheck}
 
 // Event is one row of the append-only log.
 type Event struct {
