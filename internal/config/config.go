@@ -78,6 +78,11 @@ type Recall struct {
 	BriefTokens      int      // approximate tokens of the brief at most
 }
 
+// Digest holds the knobs of episode digests (see pipeline.Processor.Digests).
+type Digest struct {
+	AfterDays int // a session whose latest message is this many days old gets a digest
+}
+
 // Config is the resolved configuration. Environment variables win over config.json.
 type Config struct {
 	DataDir   string
@@ -85,6 +90,7 @@ type Config struct {
 	Extractor string // offline (default), claude, anthropic, openai
 	LLM       LLM
 	Recall    Recall
+	Digest    Digest
 	// Warnings lists settings that were ignored (bad config.json, bad values); the
 	// configuration is still usable with defaults in their place.
 	Warnings []string
@@ -146,6 +152,7 @@ func Default(dataDir string) Config {
 			Brief:            true,
 			BriefTokens:      600,
 		},
+		Digest: Digest{AfterDays: 30},
 	}
 }
 
@@ -242,6 +249,9 @@ type fileConfig struct {
 		Brief            *bool    `json:"brief"`
 		BriefTokens      *int     `json:"brief_tokens"`
 	} `json:"recall"`
+	Digest struct {
+		AfterDays *int `json:"after_days"`
+	} `json:"digest"`
 }
 
 // Load resolves the configuration: defaults, then DataDir/config.json, then the
@@ -313,6 +323,7 @@ func (c *Config) applyFile(path string) {
 	c.setBool("recall.conflict_warnings", &r.ConflictWarnings, f.Recall.ConflictWarnings)
 	c.setBool("recall.citation_trace", &r.CitationTrace, f.Recall.CitationTrace)
 	c.setBool("recall.brief", &r.Brief, f.Recall.Brief)
+	c.setPositive("digest.after_days", &c.Digest.AfterDays, f.Digest.AfterDays)
 }
 
 func (c *Config) applyEnv(getenv func(string) string) {
@@ -358,6 +369,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	c.envBool(getenv, "CLAUDE_MEMORY_CONFLICT_WARNINGS", &r.ConflictWarnings)
 	c.envBool(getenv, "CLAUDE_MEMORY_CITATION_TRACE", &r.CitationTrace)
 	c.envBool(getenv, "CLAUDE_MEMORY_BRIEF", &r.Brief)
+	c.envInt(getenv, "CLAUDE_MEMORY_DIGEST_AFTER_DAYS", &c.Digest.AfterDays)
 }
 
 // checkExtractor reports whether the extractor is known, and puts offline in

@@ -90,6 +90,8 @@ var Keys = []Key{
 		func(c Config) string { return strconv.FormatBool(c.Recall.Brief) }},
 	{"recall.brief_tokens", "CLAUDE_MEMORY_BRIEF_TOKENS", "approximate tokens of the session brief at most", "1 or more",
 		func(c Config) string { return strconv.Itoa(c.Recall.BriefTokens) }},
+	{"digest.after_days", "CLAUDE_MEMORY_DIGEST_AFTER_DAYS", "a session whose latest message is this many days old gets a digest (what it did, decided and left open, each line quoted), which recall shows in place of its turns", "1 or more",
+		func(c Config) string { return strconv.Itoa(c.Digest.AfterDays) }},
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

@@ -531,6 +531,16 @@ func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) 
 			res, err := p.Process(pctx, sessionID)
 			if err == nil {
 				env.Log.Debug("processed", "messages", res.Messages, "verified", res.Verified, "candidates", res.Candidates)
+				// The worker would have digested old sessions; without one,
+				// start one when a session is due (one indexed query).
+				before := pipeline.DigestsBefore(env.Now(), env.Config.Digest.AfterDays)
+				if due, err := db.Read().DigestsDue(ctx, "", before, 1); err != nil {
+					env.Log.Error("sessions due a digest", "err", err)
+				} else if len(due) > 0 {
+					if err := pipeline.SpawnDigests(workerEnv(env)); err != nil {
+						env.Log.Error("start the digest worker", "err", err)
+					}
+				}
 				// The worker would have synced; without one, start the sync.
 				if _, err := os.Stat(filepath.Join(env.Config.DataDir, config.TeamFile)); err == nil {
 					if err := pipeline.SpawnTeamSync(workerEnv(env)); err != nil {

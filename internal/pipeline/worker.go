@@ -35,6 +35,13 @@ func SpawnTeamSync(env []string) error {
 	return spawn(env, "team", "sync", "--background")
 }
 
+// SpawnDigests starts `claude-memory-layer digest` detached, as Spawn
+// does: after a session the hook processed itself, the sessions old enough
+// get their digests (Processor.Digests) without a worker having run.
+func SpawnDigests(env []string) error {
+	return spawn(env, "digest", "--wait=1m")
+}
+
 // SpawnUpgrade starts `claude-memory-layer upgrade` detached, as Spawn
 // does: it brings a store too large to upgrade inside a hook's deadline to
 // this build's schema (see store.Options.UpgradeUpTo). After an upgrade
