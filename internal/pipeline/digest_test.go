@@ -281,3 +281,33 @@ func TestForgetTakesTheDigest(t *testing.T) {
 		t.Errorf("a digest holding a --match phrase is still stored:\n%s", d3.Body)
 	}
 }
+
+// TestReextractRebuildsDigests: reextract builds an old session's digest
+// again from the memories it derives, and does not count it as retired.
+func TestReextractRebuildsDigests(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ctx := context.Background()
+	datedSession(t, db, "old", 40, oldWork...)
+	digests(t, db, DigestLimit)
+	before, ok := digestOf(t, db, "old")
+	if !ok {
+		t.Fatal("no digest")
+	}
+	p := digestProcessor(db)
+	p.DigestAge = 30 * 24 * time.Hour
+	res, err := p.Reextract(ctx, "/p", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, ok := digestOf(t, db, "old")
+	if !ok {
+		t.Fatalf("reextract left no digest: %+v", res)
+	}
+	if res.Digests != 1 || res.Retired != 0 {
+		t.Errorf("reextract = %+v, want 1 digest rebuilt and none retired", res)
+	}
+	if after.Body != before.Body || after.CID != before.CID || len(after.Evidence) != len(before.Evidence) {
+		t.Errorf("rebuilt digest %s differs from %s:\n%s\n---\n%s", after.CID, before.CID, after.Body, before.Body)
+	}
+}
