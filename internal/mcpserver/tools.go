@@ -69,8 +69,8 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 		}
 	}
 	for _, t := range in.Type {
-		if !validType(extract.Type(t)) {
-			return nil, nil, fmt.Errorf("type %q: want decision, fact, preference, constraint, lesson, task or reference", t)
+		if !validType(extract.Type(t)) && t != store.DigestType {
+			return nil, nil, fmt.Errorf("type %q: want decision, fact, preference, constraint, lesson, task, reference or digest", t)
 		}
 	}
 	if opt.Since, err = s.date("since", in.Since); err != nil {
