@@ -68,6 +68,9 @@ func runDigest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	log.Info("digests", "built", res.Built, "skipped", res.Skipped)
+	if proj == "" {
+		pipeline.RecordDigests(cfg.DataDir, res, *limit, e.now())
+	}
 	if *asJSON {
 		return writeJSON(e.stdout, res)
 	}

@@ -118,8 +118,11 @@ func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o
 	// logged and the session's result stands.
 	if d, err := p.Digests(ctx, "", pipeline.DigestsBefore(e.now(), cfg.Digest.AfterDays), pipeline.DigestLimit); err != nil {
 		log.Error("digest", "err", err)
-	} else if d.Built+d.Skipped > 0 {
-		log.Info("digests", "built", d.Built, "skipped", d.Skipped)
+	} else {
+		pipeline.RecordDigests(cfg.DataDir, d, pipeline.DigestLimit, e.now())
+		if d.Built+d.Skipped > 0 {
+			log.Info("digests", "built", d.Built, "skipped", d.Skipped)
+		}
 	}
 	return res, nil
 }

@@ -311,3 +311,25 @@ func TestReextractRebuildsDigests(t *testing.T) {
 		t.Errorf("rebuilt digest %s differs from %s:\n%s\n---\n%s", after.CID, before.CID, after.Body, before.Body)
 	}
 }
+
+// TestDigestsWanted: SessionEnd starts the digest worker until a run
+// leaves no session due, then not for a while; a run that did its limit
+// may have left more, so the next SessionEnd starts another.
+func TestDigestsWanted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if !DigestsWanted(dir, digestNow) {
+		t.Errorf("no run yet: not wanted")
+	}
+	RecordDigests(dir, DigestResult{Built: 3}, DigestLimit, digestNow)
+	if DigestsWanted(dir, digestNow.Add(time.Hour)) {
+		t.Errorf("an hour after a run that left none due: wanted")
+	}
+	if !DigestsWanted(dir, digestNow.Add(digestRecheck+time.Minute)) {
+		t.Errorf("past the recheck: not wanted")
+	}
+	RecordDigests(dir, DigestResult{Built: DigestLimit}, DigestLimit, digestNow)
+	if !DigestsWanted(dir, digestNow.Add(time.Hour)) {
+		t.Errorf("after a run that did its limit: not wanted")
+	}
+}

@@ -26,17 +26,20 @@ func DigestSkippedKey(session string) string { return Key(KeyKind(TypeDigestSkip
 // neither a digest nor a TypeDigestSkipped mark.
 func (t *Tx) DigestsDue(ctx context.Context, project string, before time.Time, limit int) ([]Session, error) {
 	cut := FormatTime(before)
-	// started_at < cut first: a session that started later cannot be old,
-	// and the index on (project, started_at) skips it.
+	// The cheap tests first, each an index lookup: a session that started
+	// later cannot be old; most old sessions have their digest. The latest
+	// message is the last stored (by id, through events_session), not the
+	// maximum of every message's time: reading a session's every event
+	// made this 0.3 s at 3,000 sessions.
 	q := `SELECT ` + sessionColumns + ` FROM sessions s
 		WHERE s.started_at < ? AND (? = '' OR s.project = ?)
 		AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.session_id = s.id AND e.type = ?)
 		AND NOT EXISTS (SELECT 1 FROM events d WHERE d.dedupe_key = 'digest_skipped:' || s.id)
+		AND (SELECT m.ts FROM events m WHERE m.session_id = s.id AND m.type IN (?, ?, ?) ORDER BY m.id DESC LIMIT 1) < ?
 		AND EXISTS (SELECT 1 FROM events p WHERE p.session_id = s.id AND p.type = ?)
-		AND (SELECT max(m.ts) FROM events m WHERE m.session_id = s.id AND m.type IN (?, ?, ?)) < ?
 		ORDER BY s.started_at, s.id`
-	args := []any{cut, project, project, DigestType, TypeUserPrompt,
-		TypeUserPrompt, TypeAgentResponse, TypeToolObservation, cut}
+	args := []any{cut, project, project, DigestType,
+		TypeUserPrompt, TypeAgentResponse, TypeToolObservation, cut, TypeUserPrompt}
 	if limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", limit)
 	}
