@@ -333,3 +333,34 @@ func TestDigestsWanted(t *testing.T) {
 		t.Errorf("after a run that did its limit: not wanted")
 	}
 }
+
+// TestForgetBySessionOrDateTakesTheDigest: forgetting the digested
+// session, or everything before a date inside it, deletes its digest, and
+// no run builds one from what is gone.
+func TestForgetBySessionOrDateTakesTheDigest(t *testing.T) {
+	t.Parallel()
+	for name, sel := range map[string]store.ForgetSelector{
+		"session": {SessionID: "old"},
+		"before":  {Before: digestNow.Add(-40*24*time.Hour + 3*time.Minute)}, // the first three messages
+	} {
+		t.Run(name, func(t *testing.T) {
+			db := storetest.Open(t)
+			ctx := context.Background()
+			datedSession(t, db, "old", 40, oldWork...)
+			digests(t, db, DigestLimit)
+			if _, ok := digestOf(t, db, "old"); !ok {
+				t.Fatal("no digest")
+			}
+			if _, err := db.Forget(ctx, sel); err != nil {
+				t.Fatal(err)
+			}
+			if d, ok := digestOf(t, db, "old"); ok {
+				t.Fatalf("digest kept after forget %s:\n%s", name, d.Body)
+			}
+			digests(t, db, DigestLimit)
+			if d, ok := digestOf(t, db, "old"); ok && (strings.Contains(d.Body, "Postgres") || name == "session") {
+				t.Errorf("rebuilt from forgotten messages:\n%s", d.Body)
+			}
+		})
+	}
+}
