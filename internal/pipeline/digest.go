@@ -301,7 +301,7 @@ func digestLines(vouch []store.Event, entries []store.Entry) []digestLine {
 			asked = append(asked, digestLine{text: "Asked: " + s, quote: s, at: i})
 		}
 	}
-	fixed, failing := commandRuns(vouch)
+	fixed, failing := commandLines(vouch)
 	for _, l := range fixed {
 		done = appendMax(done, l)
 	}
@@ -322,41 +322,15 @@ func appendMax(ls []digestLine, l digestLine) []digestLine {
 	return append(ls, l)
 }
 
-// commandRuns finds the shell commands of the session that failed and then
-// passed, and those whose last run failed, as summary's commandOutcomes
-// does, each with the last line of its last run's output as its quote.
-func commandRuns(vouch []store.Event) (fixed, failing []digestLine) {
-	type run struct {
-		cmd    string
-		failed bool
-		last   bool
-		line   digestLine
-	}
-	var order []string
-	runs := map[string]*run{}
-	for i, e := range vouch {
-		o, ok := observationOf(e)
-		if !ok || o.Tool != "Bash" {
+// commandLines are the lines of the shell commands of the session that
+// failed and then passed, and of those whose last run failed, as summary
+// counts them, each quoting the last line of its last run's output.
+func commandLines(vouch []store.Event) (fixed, failing []digestLine) {
+	for _, r := range commandRuns(vouch) {
+		l := digestLine{quote: lastLine(vouch[r.at].Text), at: r.at}
+		if l.quote == "" {
 			continue
 		}
-		cmd := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(o.Key, "Bash: "), " (error)"))
-		out := lastLine(e.Text)
-		if cmd == "" || out == "" {
-			continue
-		}
-		k := extract.CommandKey(cmd)
-		r := runs[k]
-		if r == nil {
-			r = &run{}
-			runs[k] = r
-			order = append(order, k)
-		}
-		r.cmd, r.failed, r.last = cmd, r.failed || o.IsError, o.IsError
-		r.line = digestLine{quote: out, at: i}
-	}
-	for _, k := range order {
-		r := runs[k]
-		l := r.line
 		switch {
 		case r.failed && !r.last:
 			l.text = fmt.Sprintf("Done: `%s` failed, then passed: %s", clipCmd(r.cmd), l.quote)
