@@ -801,10 +801,13 @@ func standIn(items []Item) []Item {
 			d.Relevance = math.Max(d.Relevance, m.Relevance)
 		}
 	}
+	by := make(map[string]Item, len(digests)) // read before out overwrites items
+	for s, i := range digests {
+		by[s] = items[i]
+	}
 	out := items[:0]
 	for _, m := range items {
-		if i, ok := digests[m.SessionID]; ok && m.Kind != KindEntry {
-			d := items[i]
+		if d, ok := by[m.SessionID]; ok && m.Kind != KindEntry {
 			if m.Coverage <= d.Coverage {
 				continue
 			}
