@@ -168,6 +168,25 @@ func (p *Processor) digestIn(ctx context.Context, st *store.Tx, sess store.Sessi
 	return true, st.SetEntryRoles(ctx, stored[0].ID, sess.Project, nil)
 }
 
+// dropStaleDigest deletes the digest of a session resumed since it was
+// built: it no longer tells what the session did. The worker builds it
+// again once the session's latest message is old enough.
+func dropStaleDigest(ctx context.Context, st *store.Tx, plan *Plan) error {
+	ds, err := st.Entries(ctx, store.EntryFilter{SessionID: plan.Session.ID, Types: []string{store.DigestType}})
+	if err != nil || len(ds) == 0 {
+		return err
+	}
+	last := latest(plan.Events)
+	var stale []int64
+	for _, d := range ds {
+		if last.After(d.Created) {
+			stale = append(stale, d.ID)
+		}
+	}
+	_, err = st.RetireEntries(ctx, stale, nil)
+	return err
+}
+
 // latest is the time of the newest of evs.
 func latest(evs []store.Event) time.Time {
 	var t time.Time

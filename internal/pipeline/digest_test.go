@@ -364,3 +364,33 @@ func TestForgetBySessionOrDateTakesTheDigest(t *testing.T) {
 		})
 	}
 }
+
+// TestResumedSessionLosesItsDigest: a digested session resumed today no
+// longer has the digest, which told only its old part; it is not due
+// again until its latest message is old.
+func TestResumedSessionLosesItsDigest(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ctx := context.Background()
+	datedSession(t, db, "old", 40, oldWork...)
+	digests(t, db, DigestLimit)
+	if _, ok := digestOf(t, db, "old"); !ok {
+		t.Fatal("no digest")
+	}
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(ctx, store.Event{Time: digestNow, Type: store.TypeUserPrompt, SessionID: "old", Project: "/p",
+			Text: "Back to the ledger: switch the backups to hourly.", DedupeKey: "resumed:1"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := digestProcessor(db).Process(ctx, "old"); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := digestOf(t, db, "old"); ok {
+		t.Errorf("the resumed session keeps its old digest:\n%s", d.Body)
+	}
+	if got := digests(t, db, DigestLimit); got != (DigestResult{}) {
+		t.Errorf("the resumed session is due again at once: %+v", got)
+	}
+}

@@ -251,7 +251,7 @@ func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 	if err := st.SetSummary(ctx, plan.Session.ID, summary(plan.Session, plan.Events, stored)); err != nil {
 		return res, err
 	}
-	return res, nil
+	return res, dropStaleDigest(ctx, st, plan)
 }
 
 func role(typ string) string {
