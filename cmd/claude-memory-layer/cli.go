@@ -83,6 +83,7 @@ func commands() map[string]command {
 		"unpin":     {"unpin a memory", runUnpin},
 		"process":   {"extract memories from a session (the SessionEnd hook's worker)", runProcess},
 		"selfcheck": {"judge a session's last answer with the LLM (the Stop hook's worker when llm.self_check is on)", runSelfCheck},
+		"digest":    {"digest sessions older than digest.after_days: one quoted memory each (the worker does it too)", runDigest},
 		"reextract": {"derive stored sessions' memories again with this build's extractor", runReextract},
 		"upgrade":   {"bring the store to this build's schema (the hooks start it for a large store)", runUpgrade},
 		"config":    {"print the effective settings: value, default, where each came from, meaning, range", runConfig},

@@ -65,7 +65,7 @@ func parseEntries(e *env, args []string) (entriesOptions, error) {
 	if err := oneOf("--status", o.statuses, entryStatuses); err != nil {
 		return o, err
 	}
-	if err := oneOf("--type", o.types, correct.Types); err != nil {
+	if err := oneOf("--type", o.types, correct.ListedTypes); err != nil {
 		return o, err
 	}
 	return o, nil

@@ -272,6 +272,8 @@ func describeEvent(ev store.Event) string {
 			byteSize(p.Get("bytes").Int()), p.Get("extractor").String())
 	case store.TypeConflictResolved:
 		return fmt.Sprintf("resolved the conflict of %s and %s: %s", p.Get("older").String(), p.Get("newer").String(), p.Get("resolution").String())
+	case store.TypeDigestSkipped:
+		return "no digest: the session has nothing the user said or a tool read to quote"
 	case store.TypeSpoolFolded:
 		return fmt.Sprintf("stored %s spooled while the store was busy", plural.Of(int(p.Get("records").Int()), "record"))
 	case store.TypeLLMCall:

@@ -109,7 +109,22 @@ func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o
 	}
 	ext, fallback := extractorFor(cfg, log)
 	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Budget: meterFor(cfg, db, fallback, log, e.now, false), Log: log, Now: e.now}
-	return p.Process(ctx, o.session)
+	res, err := p.Process(ctx, o.session)
+	if err != nil {
+		return res, err
+	}
+	// Old sessions get their digests while the worker holds the lock, a
+	// bounded number a run: a digest is a supplement, so a failure is
+	// logged and the session's result stands.
+	if d, err := p.Digests(ctx, "", pipeline.DigestsBefore(e.now(), cfg.Digest.AfterDays), pipeline.DigestLimit); err != nil {
+		log.Error("digest", "err", err)
+	} else {
+		pipeline.RecordDigests(cfg.DataDir, d, pipeline.DigestLimit, e.now())
+		if d.Built+d.Skipped > 0 {
+			log.Info("digests", "built", d.Built, "skipped", d.Skipped)
+		}
+	}
+	return res, nil
 }
 
 // workerStep is how many transcript bytes the worker stores per

@@ -66,7 +66,8 @@ func runReextract(ctx context.Context, e *env, args []string) error {
 	// The LLM budget holds here as in the SessionEnd worker: a re-run over
 	// every session would otherwise spend without a cap.
 	p := &pipeline.Processor{DB: db, Extractor: ext, Fallback: fallback, Log: log, Now: e.now,
-		Budget: meterFor(cfg, db, fallback, log, e.now, false)}
+		Budget:    meterFor(cfg, db, fallback, log, e.now, false),
+		DigestAge: time.Duration(cfg.Digest.AfterDays) * 24 * time.Hour}
 	res, err := p.Reextract(ctx, proj, *dryRun)
 	if err != nil {
 		return err
@@ -81,6 +82,9 @@ func runReextract(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "%s %s of %s with extractor %s: %s kept, %d new, %d retired, %d corrected by you kept as corrected",
 		verb, plural.Of(res.Sessions, "session"), plural.Of(res.Projects, "project"), res.Extractor,
 		plural.Of(res.Kept, "memory"), res.New, res.Retired, res.Corrected)
+	if res.Digests > 0 {
+		fmt.Fprintf(e.stdout, ", %s of old sessions rebuilt", plural.Of(res.Digests, "digest"))
+	}
 	if res.Reopened > 0 {
 		fmt.Fprintf(e.stdout, ", %d active again (their rival was retired)", res.Reopened)
 	}

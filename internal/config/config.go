@@ -85,6 +85,11 @@ type Recall struct {
 	Clarification bool
 }
 
+// Digest holds the knobs of episode digests (see pipeline.Processor.Digests).
+type Digest struct {
+	AfterDays int // a session whose latest message is this many days old gets a digest
+}
+
 // Config is the resolved configuration. Environment variables win over config.json.
 type Config struct {
 	DataDir   string
@@ -92,6 +97,7 @@ type Config struct {
 	Extractor string // offline (default), claude, anthropic, openai
 	LLM       LLM
 	Recall    Recall
+	Digest    Digest
 	// Warnings lists settings that were ignored (bad config.json, bad values); the
 	// configuration is still usable with defaults in their place.
 	Warnings []string
@@ -157,6 +163,7 @@ func Default(dataDir string) Config {
 			Brief:            true,
 			BriefTokens:      600,
 		},
+		Digest: Digest{AfterDays: 30},
 	}
 }
 
@@ -256,6 +263,9 @@ type fileConfig struct {
 		Verification     *bool    `json:"verification_checklist"`
 		Clarification    *bool    `json:"intent_clarification"`
 	} `json:"recall"`
+	Digest struct {
+		AfterDays *int `json:"after_days"`
+	} `json:"digest"`
 }
 
 // Load resolves the configuration: defaults, then DataDir/config.json, then the
@@ -330,6 +340,7 @@ func (c *Config) applyFile(path string) {
 	c.setBool("recall.brief", &r.Brief, f.Recall.Brief)
 	c.setBool("recall.verification_checklist", &r.Verification, f.Recall.Verification)
 	c.setBool("recall.intent_clarification", &r.Clarification, f.Recall.Clarification)
+	c.setPositive("digest.after_days", &c.Digest.AfterDays, f.Digest.AfterDays)
 }
 
 func (c *Config) applyEnv(getenv func(string) string) {
@@ -378,6 +389,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	c.envBool(getenv, "CLAUDE_MEMORY_BRIEF", &r.Brief)
 	c.envBool(getenv, "CLAUDE_MEMORY_VERIFICATION_CHECKLIST", &r.Verification)
 	c.envBool(getenv, "CLAUDE_MEMORY_INTENT_CLARIFICATION", &r.Clarification)
+	c.envInt(getenv, "CLAUDE_MEMORY_DIGEST_AFTER_DAYS", &c.Digest.AfterDays)
 }
 
 // checkExtractor reports whether the extractor is known, and puts offline in

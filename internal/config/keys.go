@@ -96,6 +96,8 @@ var Keys = []Key{
 		func(c Config) string { return strconv.FormatBool(c.Recall.Verification) }},
 	{"recall.intent_clarification", "CLAUDE_MEMORY_INTENT_CLARIFICATION", "add the [INTENT CLARIFICATION] block to injected memories: ask one question when they leave the prompt ambiguous (about 64 tokens)", "true or false",
 		func(c Config) string { return strconv.FormatBool(c.Recall.Clarification) }},
+	{"digest.after_days", "CLAUDE_MEMORY_DIGEST_AFTER_DAYS", "a session whose latest message is this many days old gets a digest (what it did, decided and left open, each line quoted), which recall shows in place of its turns", "1 or more",
+		func(c Config) string { return strconv.Itoa(c.Digest.AfterDays) }},
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

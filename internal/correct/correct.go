@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -157,6 +158,10 @@ func ValidType(t string) bool {
 // Types are the memory types, in the order a form offers them.
 var Types = []string{string(extract.Decision), string(extract.Fact), string(extract.Preference), string(extract.Constraint),
 	string(extract.Lesson), string(extract.Task), string(extract.Reference)}
+
+// ListedTypes are the types a listing filters memories by: Types, and the
+// digests of old sessions, which the worker writes and no edit makes.
+var ListedTypes = append(slices.Clone(Types), store.DigestType)
 
 // Supersede records that newer replaces old, as the conflict ledger does
 // for an explicit change: old is kept, shown only with a conflict warning,

@@ -224,10 +224,10 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) error {
 	d := s.base(r, "Memories", "memories")
 	q := r.URL.Query()
 	m := &memoriesData{Query: strings.TrimSpace(q.Get("q")), Type: q.Get("type"), Stage: q.Get("stage"), Status: q.Get("status"),
-		PinnedOnly: q.Get("pinned") == "1", Types: correct.Types, Limit: listLimit,
+		PinnedOnly: q.Get("pinned") == "1", Types: correct.ListedTypes, Limit: listLimit,
 		Stages:   []string{store.StageCandidate, store.StageVerified, store.StageCertified, store.StageRejected},
 		Statuses: []string{store.StatusActive, store.StatusContested, store.StatusSuperseded}}
-	if m.Type != "" && !correct.ValidType(m.Type) {
+	if m.Type != "" && !contains(m.Types, m.Type) {
 		return badRequest("unknown type %q", m.Type)
 	}
 	if m.Stage != "" && !contains(m.Stages, m.Stage) {
@@ -416,6 +416,9 @@ func (s *Server) memory(w http.ResponseWriter, r *http.Request) error {
 	}
 	d := s.base(r, x.CID, "memories")
 	md := &memoryData{Memory: m, Types: correct.Types}
+	if !contains(md.Types, m.Entry.Type) {
+		md.Types = []string{m.Entry.Type} // a digest stays a digest
+	}
 	// A memory shown on every prompt for months has thousands of each.
 	md.Injections, md.EarlierInjections = latest(m.Injections, pageQuotes)
 	md.Citations, md.EarlierCitations = latest(m.Citations, pageQuotes)
@@ -550,6 +553,9 @@ func (s *Server) edit(w http.ResponseWriter, r *http.Request) error {
 			v := vs[0]
 			*p = &v
 		}
+	}
+	if to.Type != nil && *to.Type == x.Type {
+		to.Type = nil // a digest's form offers its own type, which no edit sets
 	}
 	_, changed, err := correct.Edit(r.Context(), s.db, x, to, s.now())
 	if errors.Is(err, correct.ErrInvalid) {

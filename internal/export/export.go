@@ -504,6 +504,7 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 var entryTypes = map[string]bool{
 	string(extract.Decision): true, string(extract.Fact): true, string(extract.Preference): true, string(extract.Constraint): true,
 	string(extract.Lesson): true, string(extract.Task): true, string(extract.Reference): true,
+	store.DigestType: true,
 }
 
 // verify reports whether an evidence quote of a restored entry is found in

@@ -586,6 +586,28 @@ func ingestSteps(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *s
 	})
 }
 
+// digestsDue starts the digest worker when a session is due a digest: the
+// worker would have built it after its session, but the hook processed
+// this one itself. The store is asked at most once a while (see
+// pipeline.DigestsWanted): a session is due only days after it ended.
+func digestsDue(ctx context.Context, env *hook.Env, db *store.DB) {
+	now := env.Now()
+	if !pipeline.DigestsWanted(env.Config.DataDir, now) {
+		return
+	}
+	due, err := db.Read().DigestsDue(ctx, "", pipeline.DigestsBefore(now, env.Config.Digest.AfterDays), 1)
+	switch {
+	case err != nil:
+		env.Log.Error("sessions due a digest", "err", err)
+	case len(due) == 0:
+		pipeline.RecordDigests(env.Config.DataDir, pipeline.DigestResult{}, 1, now)
+	default:
+		if err := pipeline.SpawnDigests(workerEnv(env)); err != nil {
+			env.Log.Error("start the digest worker", "err", err)
+		}
+	}
+}
+
 // distil runs extraction and alignment for the session: in the hook when the
 // offline extractor can finish inside the budget, else in a detached worker.
 func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) error {
@@ -602,6 +624,7 @@ func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) 
 			res, err := p.Process(pctx, sessionID)
 			if err == nil {
 				env.Log.Debug("processed", "messages", res.Messages, "verified", res.Verified, "candidates", res.Candidates)
+				digestsDue(ctx, env, db)
 				// The worker would have synced; without one, start the sync.
 				if _, err := os.Stat(filepath.Join(env.Config.DataDir, config.TeamFile)); err == nil {
 					if err := pipeline.SpawnTeamSync(workerEnv(env)); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,8 +68,8 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 		}
 	}
 	for _, t := range in.Type {
-		if !validType(extract.Type(t)) {
-			return nil, nil, fmt.Errorf("type %q: want decision, fact, preference, constraint, lesson, task or reference", t)
+		if !validType(extract.Type(t)) && t != store.DigestType {
+			return nil, nil, fmt.Errorf("type %q: want decision, fact, preference, constraint, lesson, task, reference or digest", t)
 		}
 	}
 	if opt.Since, err = s.date("since", in.Since); err != nil {
@@ -513,7 +512,7 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	var r pipeline.Remembered
 	var sid string
 	for _, sid = range sessions {
-		r, err = p.Remember(ctx, sid, x, memoryTool)
+		r, err = p.Remember(ctx, sid, x, pipeline.PluginCall) // these tools and the CLI vouch for nothing
 		if !errors.Is(err, pipeline.ErrNotAligned) {
 			break
 		}
@@ -546,23 +545,6 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	}
 	s.Log.Info("remembered", "cid", e.CID, "session", sid, "created", r.Created)
 	return text(b.String()), nil, nil
-}
-
-// memoryTool reports whether ev records a call of one of these tools, or
-// of the plugin's CLI (on Claude's PATH while the plugin is enabled): their
-// results quote other sessions, other projects and memories, so they vouch
-// for nothing. The CLI counts when a command of the line runs it, not when
-// a path merely holds its name (a checkout of the plugin).
-func memoryTool(ev store.Event) bool {
-	if ev.Type != store.TypeToolObservation {
-		return false
-	}
-	tool := gjson.GetBytes(ev.Payload, "tool").String()
-	if tool == "Bash" {
-		input, _, _ := strings.Cut(ev.Text, "\n")
-		return slices.Contains(pipeline.Programs(strings.TrimPrefix(input, "Bash: ")), "claude-memory-layer")
-	}
-	return strings.HasPrefix(tool, "mcp__") && strings.Contains(tool, "memory-layer_"+Name+"__")
 }
 
 // sessions are the sessions remember may quote, in the order tried: the

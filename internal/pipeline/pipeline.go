@@ -59,6 +59,10 @@ type Processor struct {
 	Budget *spend.Meter
 	Log    *slog.Logger
 	Now    func() time.Time
+	// DigestAge is how old a session's latest message must be for
+	// Reextract to build its digest again; 0 builds none (Digests takes
+	// its cutoff as an argument).
+	DigestAge time.Duration
 
 	claims claimCache // entry texts parsed for conflict detection
 	roles  roleCache  // the values each role has in the store, for conflict detection
@@ -247,7 +251,7 @@ func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 	if err := st.SetSummary(ctx, plan.Session.ID, summary(plan.Session, plan.Events, stored)); err != nil {
 		return res, err
 	}
-	return res, nil
+	return res, dropStaleDigest(ctx, st, plan)
 }
 
 func role(typ string) string {

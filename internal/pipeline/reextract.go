@@ -19,6 +19,7 @@ type ReextractResult struct {
 	Retired   int    `json:"retired"`   // memories no longer derived, deleted
 	Corrected int    `json:"corrected"` // memories the user corrected, kept as corrected
 	Reopened  int    `json:"reopened"`  // contested or superseded only by a retired memory, active again
+	Digests   int    `json:"digests"`   // digests of old sessions built again
 	Extractor string `json:"extractor"`
 	DryRun    bool   `json:"dry_run,omitempty"`
 }
@@ -31,6 +32,7 @@ func (r *ReextractResult) add(o ReextractResult) {
 	r.Retired += o.Retired
 	r.Corrected += o.Corrected
 	r.Reopened += o.Reopened
+	r.Digests += o.Digests
 	if o.Extractor != "" {
 		r.Extractor = o.Extractor
 	}
@@ -116,6 +118,18 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		if err != nil {
 			return err
 		}
+		// Digests are not derived by the extractor: the derived sessions'
+		// go, and are built again below from the memories derived now.
+		var digests []int64
+		old = slices.DeleteFunc(old, func(e store.Entry) bool {
+			if e.Type != store.DigestType {
+				return false
+			}
+			if derived[e.SessionID] {
+				digests = append(digests, e.ID)
+			}
+			return true
+		})
 		corrected, err := correctedEntries(ctx, tx, project, old)
 		if err != nil {
 			return err
@@ -220,6 +234,9 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		if res.Reopened, err = tx.RetireEntries(ctx, retire, keep); err != nil {
 			return err
 		}
+		if res.Digests, err = p.redigest(ctx, tx, plans, digests); err != nil {
+			return err
+		}
 		if dryRun {
 			return errDryRun
 		}
@@ -229,6 +246,33 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		err = nil
 	}
 	return res, err
+}
+
+// redigest deletes the digests given and builds again those of the
+// plans' sessions old enough for one (DigestAge), from their memories as
+// derived now; it returns how many it built.
+func (p *Processor) redigest(ctx context.Context, tx *store.Tx, plans []*Plan, digests []int64) (int, error) {
+	if _, err := tx.RetireEntries(ctx, digests, nil); err != nil {
+		return 0, err
+	}
+	if p.DigestAge <= 0 {
+		return 0, nil
+	}
+	before := p.now().Add(-p.DigestAge)
+	n := 0
+	for _, plan := range plans {
+		if !latest(plan.Events).Before(before) {
+			continue
+		}
+		built, err := p.digestIn(ctx, tx, plan.Session)
+		if err != nil {
+			return n, err
+		}
+		if built {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // derivedFrom reports whether every quote of e is from a session derived

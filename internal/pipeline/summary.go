@@ -126,14 +126,30 @@ func relative(dir, f string) string {
 // and those whose last run failed. Runs of one command are matched by
 // extract.CommandKey ("CI=1 ./x.sh -v" and "./x.sh" are one command).
 func commandOutcomes(evs []store.Event) (fixed, failing []string) {
-	type run struct {
-		cmd    string
-		failed bool // some run failed
-		last   bool // the last run failed
+	for _, r := range commandRuns(evs) {
+		switch {
+		case r.failed && !r.last:
+			fixed = append(fixed, clipCmd(r.cmd))
+		case r.last:
+			failing = append(failing, clipCmd(r.cmd))
+		}
 	}
-	var order []string
-	runs := map[string]*run{}
-	for _, e := range evs {
+	return fixed, failing
+}
+
+// commandRun is what the runs of one shell command came to.
+type commandRun struct {
+	cmd    string // as last run
+	failed bool   // some run failed
+	last   bool   // the last run failed
+	at     int    // index in evs of the last run
+}
+
+// commandRuns are the shell commands of evs in the order first run.
+func commandRuns(evs []store.Event) []commandRun {
+	var out []commandRun
+	byKey := map[string]int{}
+	for i, e := range evs {
 		o, ok := observationOf(e)
 		if !ok || o.Tool != "Bash" {
 			continue
@@ -143,25 +159,16 @@ func commandOutcomes(evs []store.Event) (fixed, failing []string) {
 			continue
 		}
 		k := extract.CommandKey(cmd)
-		r := runs[k]
-		if r == nil {
-			r = &run{}
-			runs[k] = r
-			order = append(order, k)
+		j, ok := byKey[k]
+		if !ok {
+			j = len(out)
+			byKey[k] = j
+			out = append(out, commandRun{})
 		}
-		r.cmd = cmd
-		r.failed = r.failed || o.IsError
-		r.last = o.IsError
+		r := &out[j]
+		r.cmd, r.failed, r.last, r.at = cmd, r.failed || o.IsError, o.IsError, i
 	}
-	for _, k := range order {
-		switch r := runs[k]; {
-		case r.failed && !r.last:
-			fixed = append(fixed, clipCmd(r.cmd))
-		case r.last:
-			failing = append(failing, clipCmd(r.cmd))
-		}
-	}
-	return fixed, failing
+	return out
 }
 
 func clipCmd(cmd string) string {

@@ -46,6 +46,49 @@ func SpawnTeamSync(env []string) error {
 	return spawn(env, "team", "sync", "--background")
 }
 
+// SpawnDigests starts `claude-memory-layer digest` detached, as Spawn
+// does: after a session the hook processed itself, the sessions old enough
+// get their digests (Processor.Digests) without a worker having run.
+func SpawnDigests(env []string) error {
+	return spawn(env, "digest", "--wait=1m")
+}
+
+// DigestsWanted reports whether SessionEnd should start the digest worker
+// (SpawnDigests): unless a digest run found no more sessions due within
+// digestRecheck (RecordDigests noted it). A file's time is read instead of
+// the store: a session becomes due only days after it ended, and the
+// store's query cost a hook 10 to 30 ms at 3,000 sessions.
+func DigestsWanted(dataDir string, now time.Time) bool {
+	fi, err := os.Stat(filepath.Join(dataDir, digestsChecked))
+	return err != nil || now.Sub(fi.ModTime()) > digestRecheck || fi.ModTime().After(now)
+}
+
+// RecordDigests notes a digest run that did res with limit for
+// DigestsWanted: one that did fewer sessions than its limit left none due,
+// so none is started for digestRecheck; one that did its limit may have
+// left more, so the next SessionEnd starts another.
+func RecordDigests(dataDir string, res DigestResult, limit int, now time.Time) {
+	p := filepath.Join(dataDir, digestsChecked)
+	if res.Built+res.Skipped >= limit {
+		os.Remove(p)
+		return
+	}
+	f, err := regular.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return
+	}
+	f.Close()
+	os.Chtimes(p, now, now)
+}
+
+// digestsChecked is the file in the data directory whose time is when a
+// digest run last left no session due; digestRecheck is how long
+// DigestsWanted heeds it.
+const (
+	digestsChecked = "digests.checked"
+	digestRecheck  = 6 * time.Hour
+)
+
 // SpawnUpgrade starts `claude-memory-layer upgrade` detached, as Spawn
 // does: it brings a store too large to upgrade inside a hook's deadline to
 // this build's schema (see store.Options.UpgradeUpTo). After an upgrade

@@ -242,6 +242,8 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 	if err != nil {
 		return "", err
 	}
+	// A digest tells an old session, in full only for a prompt about it.
+	top = slices.DeleteFunc(top, func(e store.Entry) bool { return e.Type == store.DigestType })
 	sort.SliceStable(top, func(i, j int) bool {
 		if top[i].UseCount != top[j].UseCount {
 			return top[i].UseCount > top[j].UseCount

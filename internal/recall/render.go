@@ -144,7 +144,7 @@ func date(t time.Time) string {
 // "memory", so stored text can never write outside inert's reach.
 func typeLabel(t string) string {
 	switch t {
-	case "decision", "fact", "preference", "constraint", "lesson", "task", "reference":
+	case "decision", "fact", "preference", "constraint", "lesson", "task", "reference", store.DigestType:
 		return t
 	}
 	return "memory"
@@ -177,7 +177,11 @@ func itemLine(it Item) string {
 	fmt.Fprintf(&b, "[%s] %s, %s: ", it.CID, kindLabel(it), date(it.Time))
 	if it.Kind == KindEntry {
 		b.WriteString(sharedBy(it.entry.Author))
-		b.WriteString(clipRunes(Inert(it.Excerpt), 300))
+		n := 300
+		if it.Type == store.DigestType {
+			n = digestChars + 100 // its title and the lines that match
+		}
+		b.WriteString(clipRunes(Inert(it.Excerpt), n))
 		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
 			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
 		}

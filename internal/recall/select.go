@@ -126,7 +126,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err := linkQuoted(ctx, db, ents, msgs); err != nil {
 		return nil, err
 	}
-	items := merge(ents, msgs)
+	items := standIn(merge(ents, msgs))
 	if currentRE.MatchString(prompt) {
 		preferNewest(items)
 	}
@@ -206,6 +206,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		it := &out[i]
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
+		}
+		if it.Kind == KindEntry && it.Type == store.DigestType {
+			// A digest's lines that match the prompt, each still a line.
+			ex := excerpt(it.entry.Body, cs, digestChars)
+			it.Excerpt = it.entry.Title + ": " + strings.Join(strings.Fields(strings.ReplaceAll(ex, "\n", " ; ")), " ")
 		}
 		if it.Context != nil {
 			it.ContextExcerpt = excerpt(it.Context.Text, cs, contextChars)
@@ -773,6 +778,51 @@ func merge(ents, msgs []Item) []Item {
 	}
 	return out
 }
+
+// standIn shows a session's digest in place of its turns: when the digest
+// of an old session and some of its messages both match a prompt, the
+// digest ranks above them (at the best of its score and theirs, as merge
+// ranks an entry above the messages it quotes), and its messages that
+// match no more of the prompt than the digest does are left out: the
+// digest says it in the session's context, with the rest of what the
+// session did. A message matching more of the prompt than the digest
+// stays, below it. Search still finds every message.
+func standIn(items []Item) []Item {
+	digests := map[string]int{} // session → its digest's index
+	for i, it := range items {
+		if it.Kind == KindEntry && it.Type == store.DigestType {
+			digests[it.SessionID] = i
+		}
+	}
+	if len(digests) == 0 {
+		return items
+	}
+	for _, m := range items {
+		if i, ok := digests[m.SessionID]; ok && m.Kind != KindEntry {
+			d := &items[i]
+			d.Score = math.Max(d.Score, m.Score*1.05)
+			d.Relevance = math.Max(d.Relevance, m.Relevance)
+		}
+	}
+	by := make(map[string]Item, len(digests)) // read before out overwrites items
+	for s, i := range digests {
+		by[s] = items[i]
+	}
+	out := items[:0]
+	for _, m := range items {
+		if d, ok := by[m.SessionID]; ok && m.Kind != KindEntry {
+			if m.Coverage <= d.Coverage {
+				continue
+			}
+			m.Score = math.Min(m.Score, d.Score/1.05)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// digestChars is how much of a digest's lines one item shows.
+const digestChars = 500
 
 // claimText is how an entry reads in one line: its title, and its body when
 // the body says more.

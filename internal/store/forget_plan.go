@@ -270,6 +270,19 @@ const evidenceRefColumns = `v.id, v.entry_id, coalesce(v.event_id, 0), v.session
 // evidenceClosure decides which evidence rows go, and with them which further entries.
 func (p *planner) evidenceClosure(ctx context.Context) error {
 	removed := map[int64]evidenceRef{}
+	digests := map[int64]bool{} // entries found to be digests, or not
+	isDigest := func(id int64) (bool, error) {
+		d, ok := digests[id]
+		if !ok {
+			var typ string
+			if err := p.t.queryRow(ctx, `SELECT type FROM entries WHERE id = ?`, id).Scan(&typ); err != nil && err != sql.ErrNoRows {
+				return false, err
+			}
+			d = typ == DigestType
+			digests[id] = d
+		}
+		return d, nil
+	}
 	// Quotes found in deleted or redacted messages.
 	touched := make([]int64, 0, len(p.del)+len(p.redact))
 	for id := range p.del {
@@ -289,8 +302,18 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 				continue
 			}
 			if p.sel.CID != "" && !p.sel.Shared && !p.entries[r.EntryID] {
-				p.kept[r.EntryID] = true // another memory saying the same words: the user did not ask
-				continue
+				// A digest goes with the words it quotes: it is the
+				// session's account, not a memory of its own the user
+				// might want to keep, and the worker builds it again
+				// from what is left.
+				d, err := isDigest(r.EntryID)
+				if err != nil {
+					return err
+				}
+				if !d {
+					p.kept[r.EntryID] = true // another memory saying the same words: the user did not ask
+					continue
+				}
 			}
 			removed[r.ID] = r
 		}

@@ -130,13 +130,14 @@ func (t *Tx) enqueueForgets(ctx context.Context, entries []int64) error {
 
 // ShareVerified gives each of the project's own verified (or certified)
 // active memories that has no shared id one, and queues it to be pushed. It
-// returns how many it queued.
+// returns how many it queued. Digests stay on this machine: they stand for
+// sessions a teammate does not have, and the worker builds them again.
 func (db *DB) ShareVerified(ctx context.Context, project string) (int, error) {
 	n := 0
 	err := db.Update(ctx, func(t *Tx) error {
 		ids, err := queryAll(ctx, t, `SELECT id FROM entries WHERE project = ? AND author = '' AND shared_id = ''
-			AND stage IN ('verified', 'certified') AND status IN ('active', 'contested') ORDER BY id`,
-			func(rows *sql.Rows) (id int64, err error) { err = rows.Scan(&id); return id, err }, project)
+			AND stage IN ('verified', 'certified') AND status IN ('active', 'contested') AND type <> ? ORDER BY id`,
+			func(rows *sql.Rows) (id int64, err error) { err = rows.Scan(&id); return id, err }, project, DigestType)
 		if err != nil {
 			return err
 		}

@@ -100,3 +100,23 @@ func TestForgetTrimsASharedMemory(t *testing.T) {
 		t.Errorf("%d changes queued (%v), want the trimmed memory's put", n, err)
 	}
 }
+
+// TestDigestsAreNotShared: a team gets one's verified memories, not the
+// digests of one's sessions.
+func TestDigestsAreNotShared(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, typ := range []string{"fact", DigestType} {
+		if _, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: typ, Title: "A " + typ,
+			ClaimKey: typ, Stage: StageVerified}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != 1 {
+		t.Errorf("shared %d (%v), want the fact alone", n, err)
+	}
+}

@@ -1,4 +1,4 @@
-package mcpserver
+package pipeline
 
 import (
 	"testing"
@@ -6,11 +6,11 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
-// TestMemoryToolByProgram checks that a Bash call counts as the plugin's CLI
+// TestPluginCallByProgram checks that a Bash call counts as the plugin's CLI
 // when it runs it, not when a path on its line merely holds its name (a
 // checkout of the plugin, a file in it). Before, any line naming
 // claude-memory-layer counted, and its output could vouch for nothing.
-func TestMemoryToolByProgram(t *testing.T) {
+func TestPluginCallByProgram(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		input string
@@ -25,7 +25,7 @@ func TestMemoryToolByProgram(t *testing.T) {
 		{"grep -rn claude-memory-layer .", false},
 	} {
 		ev := store.Event{Type: store.TypeToolObservation, Text: "Bash: " + tt.input + "\noutput", Payload: []byte(`{"tool":"Bash"}`)}
-		if got := memoryTool(ev); got != tt.want {
+		if got := PluginCall(ev); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.input, got, tt.want)
 		}
 	}
