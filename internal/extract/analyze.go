@@ -601,6 +601,11 @@ func (f *found) task(s *sent) {
 		return p.s != "todo" || !strings.HasPrefix(s.low[at:], "todo list") && (s.user || s.norm[at:at+4] == "TODO")
 	}); at >= 0 {
 		f.set(Task, at, len(p.s), p.w, plain)
+	} else if s.user && containsPhrase(s.low, deferrals) && (s.imperative() || s.has(choosers)) {
+		// The user puts work off in the voice of a request or a commitment
+		// ("let's leave X for tomorrow", "later we should …"): the mood and
+		// the time it is put off to make the task, whatever the verb.
+		f.set(Task, s.body, 0, 2, plain)
 	}
 }
 

@@ -235,6 +235,7 @@ var taskPhrases = []phrase{
 	{s: "needs to", by: userOnly, w: 1.5}, {s: "next step", w: 2}, {s: "next steps", w: 2}, {s: "follow-up", w: 2},
 	{s: "follow up on", w: 2}, {s: "followup", w: 2}, {s: "remaining work", w: 2}, {s: "left to do", w: 2},
 	{s: "don't forget to", w: 2}, {s: "we should also", by: userOnly, w: 1.5}, {s: "action item", w: 2},
+	{s: "blocked on", w: 2}, {s: "blocked by", by: userOnly, w: 2},
 	{s: "남은 작업", w: 2.5}, {s: "다음 단계", w: 2}, {s: "할 일", w: 2}, {s: "아직 남아", w: 1.5},
 	{s: "야 합니다", w: 2}, {s: "야 해요", w: 2}, {s: "야 됩니다", w: 2}, {s: "야 해", w: 1.5}, {s: "야 돼", w: 1.5},
 	{s: "야 함", w: 1.5},
