@@ -1,0 +1,129 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
+)
+
+// storeSession stores a session's messages: "user: …", "assistant: …" or
+// "tool: …" each, a minute apart from start.
+func storeSession(t *testing.T, db *store.DB, sid string, start time.Time, msgs ...string) {
+	t.Helper()
+	ctx := context.Background()
+	types := map[string]string{"user": store.TypeUserPrompt, "assistant": store.TypeAgentResponse, "tool": store.TypeToolObservation}
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: sid, Project: "/p"}); err != nil {
+			return err
+		}
+		for i, m := range msgs {
+			var role, text string
+			fmt.Sscanf(m, "%s", &role)
+			text = m[len(role)+1:]
+			role = role[:len(role)-1]
+			if _, err := tx.Append(ctx, store.Event{Time: start.Add(time.Duration(i) * time.Minute), Type: types[role],
+				SessionID: sid, Project: "/p", Text: text, DedupeKey: fmt.Sprintf("t:%s:%d", sid, i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func taskTitles(ts []task.Task) []string {
+	var out []string
+	for _, x := range ts {
+		out = append(out, x.Title)
+	}
+	return out
+}
+
+// TestTasksOpenThenFinished: a session leaves a plan step and a put-off
+// piece of work open; the next session finishes both (the plan marks the
+// step completed, the user reports the other done), and neither is open
+// after it, each closure keeping the words that closed it.
+func TestTasksOpenThenFinished(t *testing.T) {
+	db := storetest.Open(t)
+	ctx := context.Background()
+	day := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	storeSession(t, db, "s1", day,
+		"user: Add pagination to the orders endpoint.",
+		"tool: TodoWrite: [in_progress] Add a page parameter to the orders handler; [pending] Document pagination in the API guide",
+		"assistant: The handler takes a page parameter now.",
+		"tool: TodoWrite: [completed] Add a page parameter to the orders handler; [pending] Document pagination in the API guide",
+		"user: Good. Let's leave the rate limiter metrics for tomorrow.",
+		"assistant: OK.")
+	process(t, db, "s1")
+	open, err := task.List(ctx, db, "/p", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != 2 {
+		t.Fatalf("open tasks after session 1: %q, want the pending todo and the put-off work", taskTitles(open))
+	}
+
+	storeSession(t, db, "s2", day.Add(24*time.Hour),
+		"user: Carry on with what was left.",
+		"tool: TodoWrite: [in_progress] Document pagination in the API guide",
+		"tool: TodoWrite: [completed] Document pagination in the API guide",
+		"user: Thanks. The rate limiter metrics are done too, I wired them up myself.")
+	res := process(t, db, "s2")
+	if res.TasksClosed != 2 {
+		t.Errorf("session 2 closed %d tasks, want 2", res.TasksClosed)
+	}
+	if open, _ = task.List(ctx, db, "/p", false); len(open) != 0 {
+		t.Errorf("still open after session 2: %q", taskTitles(open))
+	}
+	all, err := task.List(ctx, db, "/p", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quotes := map[string]bool{}
+	for _, x := range all {
+		if x.Closed == nil || x.Closed.How != task.Done || x.Closed.SessionID != "s2" {
+			t.Errorf("task %q: closure %+v, want done by s2", x.Title, x.Closed)
+			continue
+		}
+		quotes[x.Closed.Quote] = true
+	}
+	for _, q := range []string{"Document pagination in the API guide", "The rate limiter metrics are done too"} {
+		if !quotes[q] {
+			t.Errorf("no closure quotes %q (quotes: %v)", q, quotes)
+		}
+	}
+
+	// Processing the session again closes nothing twice.
+	if res := process(t, db, "s2"); res.TasksClosed != 0 {
+		t.Errorf("processing s2 again closed %d tasks", res.TasksClosed)
+	}
+}
+
+// TestTasksNotClosedByOtherWork: a report that something else is done, a
+// negated one, a question and the model's own claim leave the task open.
+func TestTasksNotClosedByOtherWork(t *testing.T) {
+	db := storetest.Open(t)
+	ctx := context.Background()
+	day := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	storeSession(t, db, "s1", day, "user: Let's leave the rate limiter metrics for tomorrow.", "assistant: OK.")
+	process(t, db, "s1")
+	storeSession(t, db, "s2", day.Add(24*time.Hour),
+		"user: The login page redesign is done.",
+		"user: The rate limiter metrics are not done yet.",
+		"user: Are the rate limiter metrics done?",
+		"assistant: The rate limiter metrics are done.")
+	process(t, db, "s2")
+	open, err := task.List(ctx, db, "/p", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != 1 {
+		t.Fatalf("open tasks %q, want the rate limiter task still open", taskTitles(open))
+	}
+}
