@@ -15,6 +15,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
 )
 
 // Request is one prompt to recall for.
@@ -228,11 +229,22 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 			break
 		}
 	}
+	tasks, err := openTasks(ctx, db, project)
+	if err != nil {
+		return "", err
+	}
+	if len(tasks) > 0 {
+		lines = append(lines, "Open tasks:")
+		lines = append(lines, tasks...)
+	}
 	top, err := db.Read().Entries(ctx, store.EntryFilter{Project: project, Stages: []string{store.StageVerified, store.StageCertified},
 		Statuses: []string{store.StatusActive}, Limit: 40})
 	if err != nil {
 		return "", err
 	}
+	// Tasks have their own section above: open ones are there, and a
+	// closed one is no key memory of the project's present.
+	top = slices.DeleteFunc(top, func(e store.Entry) bool { return e.Type == "task" })
 	sort.SliceStable(top, func(i, j int) bool {
 		if top[i].UseCount != top[j].UseCount {
 			return top[i].UseCount > top[j].UseCount
@@ -293,6 +305,27 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 	}
 	b.WriteString(privacy.FenceClose)
 	return b.String(), nil
+}
+
+// briefTasks is how many open tasks the brief lists at most: a few lines,
+// so that a long backlog cannot crowd out the rest; the CLI lists them all.
+const briefTasks = 5
+
+// openTasks renders the project's open tasks for the brief, newest first,
+// one short line each.
+func openTasks(ctx context.Context, db *store.DB, project string) ([]string, error) {
+	ts, err := task.List(ctx, db, project, false)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, t := range ts[:min(briefTasks, len(ts))] {
+		lines = append(lines, fmt.Sprintf("- [%s] %s: %s%s", t.CID, date(t.Created), sharedBy(t.Author), clipRunes(Inert(t.Title), 120)))
+	}
+	if n := len(ts) - briefTasks; n > 0 {
+		lines = append(lines, fmt.Sprintf("- and %d more", n))
+	}
+	return lines, nil
 }
 
 // pinnedEntries returns the project's pinned memories that may be shown:
