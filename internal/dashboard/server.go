@@ -206,6 +206,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /sessions", s.sessions)
 	page("GET /session/{id}", s.session)
 	page("GET /conflicts", s.conflicts)
+	page("GET /tasks", s.tasks)
 	page("GET /team", s.team)
 	page("POST /memory/{cid}/stage", s.setStage)
 	page("POST /memory/{cid}/pin", s.setPin)
@@ -213,6 +214,7 @@ func (s *Server) Handler() http.Handler {
 	page("POST /memory/{cid}/supersede", s.supersede)
 	page("POST /memory/{cid}/forget", s.forget)
 	page("POST /conflict/{id}/resolve", s.resolve)
+	page("POST /task/{cid}/close", s.closeTask)
 	return s.guard(mux)
 }
 
