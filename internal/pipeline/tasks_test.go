@@ -1,11 +1,15 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
@@ -125,5 +129,75 @@ func TestTasksNotClosedByOtherWork(t *testing.T) {
 	}
 	if len(open) != 1 {
 		t.Fatalf("open tasks %q, want the rate limiter task still open", taskTitles(open))
+	}
+}
+
+// closedQuotes maps each closed task's title to the quote that closed it.
+func closedQuotes(t *testing.T, db *store.DB) map[string]string {
+	t.Helper()
+	all, err := task.List(context.Background(), db, "/p", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, x := range all {
+		if x.Closed != nil {
+			out[x.Title] = x.Closed.Quote
+		}
+	}
+	return out
+}
+
+// TestTaskClosureExportAndForget: a closure survives an export and its
+// restore into another store with its quote; forgetting the closing
+// session opens the task again, and forgetting the task takes its
+// closure with it.
+func TestTaskClosureExportAndForget(t *testing.T) {
+	db := storetest.Open(t)
+	ctx := context.Background()
+	day := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	storeSession(t, db, "s1", day, "user: Let's leave the rate limiter metrics for tomorrow.", "assistant: OK.")
+	process(t, db, "s1")
+	storeSession(t, db, "s2", day.Add(24*time.Hour), "user: Morning.", "user: The rate limiter metrics are done.")
+	process(t, db, "s2")
+	want := map[string]string{"Let's leave the rate limiter metrics for tomorrow": "The rate limiter metrics are done."}
+	if got := closedQuotes(t, db); !reflect.DeepEqual(got, want) {
+		t.Fatalf("closed tasks %v, want %v", got, want)
+	}
+
+	var dump bytes.Buffer
+	if err := export.Write(ctx, db, "/p", day, &dump); err != nil {
+		t.Fatal(err)
+	}
+	other := storetest.Open(t)
+	// Another store's row ids differ: a message stored first shifts them.
+	storeSession(t, other, "s0", day.Add(-time.Hour), "user: Unrelated.", "user: Another unrelated prompt.")
+	if _, err := export.Restore(ctx, other, &dump, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got := closedQuotes(t, other); !reflect.DeepEqual(got, want) {
+		t.Errorf("after export and restore: %v, want %v", got, want)
+	}
+
+	if _, err := db.Forget(ctx, store.ForgetSelector{SessionID: "s2"}); err != nil {
+		t.Fatal(err)
+	}
+	open, _ := task.List(ctx, db, "/p", false)
+	if len(open) != 1 {
+		t.Fatalf("after forgetting the closing session: open %q, want the task open again", taskTitles(open))
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: open[0].CID}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := other.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeTaskClosed}})
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("the restored store's closures: %d, %v", len(evs), err)
+	}
+	cid := open[0].CID
+	if _, err := other.Forget(ctx, store.ForgetSelector{CID: cid}); err != nil {
+		t.Fatal(err)
+	}
+	if evs, _ := other.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeTaskClosed}}); len(evs) != 0 {
+		t.Errorf("forgetting the task left its closure: %+v", evs)
 	}
 }

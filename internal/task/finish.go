@@ -74,7 +74,7 @@ func evidence(t Task, evs []store.Event, steps []observation.Step) (closed, bool
 				end = k
 			}
 		}
-		return closed{CID: t.CID, How: Done, EventID: evs[s.Set].ID, Start: start, End: end}, true
+		return closed{CID: t.CID, How: Done, Event: evs[s.Set].DedupeKey, Start: start, End: end}, true
 	}
 	for _, ev := range evs {
 		if ev.Type != store.TypeUserPrompt || ev.ID <= after || strings.HasPrefix(strings.TrimSpace(ev.Text), "/") {
@@ -82,7 +82,7 @@ func evidence(t Task, evs []store.Event, steps []observation.Step) (closed, bool
 		}
 		for _, sp := range sentences(ev.Text) {
 			if reportsDone(ev.Text[sp[0]:sp[1]], want) {
-				return closed{CID: t.CID, How: Done, EventID: ev.ID, Start: sp[0], End: sp[1]}, true
+				return closed{CID: t.CID, How: Done, Event: ev.DedupeKey, Start: sp[0], End: sp[1]}, true
 			}
 		}
 	}

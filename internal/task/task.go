@@ -35,22 +35,25 @@ type Closure struct {
 	ByHand    bool      // closed by the user (CLI, dashboard, MCP is read-only), not by evidence
 	Time      time.Time // when it was closed
 	SessionID string    // the session whose messages closed it; "" by hand
-	EventID   int64     // the message that closed it; 0 by hand
+	EventID   int64     // the message that closed it; 0 by hand or once forgotten
 	Quote     string    // the words of that message that closed it; "" by hand or once forgotten
 
-	start, end int // Quote's span in the message's text
+	event      string // the message's dedupe key
+	start, end int    // Quote's span in the message's text
 }
 
 // closed is the payload of a task_closed event. The quote is not copied
 // into it: it points into the message, so that forgetting the message
-// leaves no copy of its words behind.
+// leaves no copy of its words behind. The message is named by its dedupe
+// key, which an export and its restore keep, not by its row id, which
+// they do not.
 type closed struct {
-	CID     string `json:"cid"`
-	How     string `json:"how"`
-	ByHand  bool   `json:"by_hand,omitempty"`
-	EventID int64  `json:"event_id,omitempty"`
-	Start   int    `json:"start,omitempty"`
-	End     int    `json:"end,omitempty"`
+	CID    string `json:"cid"`
+	How    string `json:"how"`
+	ByHand bool   `json:"by_hand,omitempty"`
+	Event  string `json:"event,omitempty"` // the closing message's dedupe key
+	Start  int    `json:"start,omitempty"`
+	End    int    `json:"end,omitempty"`
 }
 
 // ErrNotTask is returned when asked to close a memory that is not a task.
@@ -68,8 +71,22 @@ func List(ctx context.Context, db *store.DB, project string, all bool) ([]Task, 
 	if err != nil {
 		return nil, err
 	}
-	for i := range ts {
-		if c := ts[i].Closed; c != nil && c.EventID != 0 {
+	var keys []string
+	for _, t := range ts {
+		if c := t.Closed; c != nil && c.event != "" {
+			keys = append(keys, c.event)
+		}
+	}
+	if len(keys) == 0 {
+		return ts, nil
+	}
+	ids, err := db.EventIDs(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %w", err)
+	}
+	for _, t := range ts {
+		if c := t.Closed; c != nil && ids[c.event] != 0 {
+			c.EventID = ids[c.event]
 			c.Quote = quoteOf(ctx, db, c)
 		}
 	}
@@ -112,8 +129,8 @@ func closures(ctx context.Context, st *store.Tx, project string) (map[string]*Cl
 		if json.Unmarshal(e.Payload, &v) != nil || v.CID == "" || out[v.CID] != nil {
 			continue
 		}
-		out[v.CID] = &Closure{How: v.How, ByHand: v.ByHand, Time: e.Time, SessionID: e.SessionID, EventID: v.EventID,
-			start: v.Start, end: v.End}
+		out[v.CID] = &Closure{How: v.How, ByHand: v.ByHand, Time: e.Time, SessionID: e.SessionID,
+			event: v.Event, start: v.Start, end: v.End}
 	}
 	return out, nil
 }
