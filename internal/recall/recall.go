@@ -117,6 +117,9 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	if err != nil || len(sel) == 0 {
 		return Injection{}, err
 	}
+	if err := markClosed(ctx, db, req.Project, sel); err != nil {
+		return Injection{}, err
+	}
 	var warns []Warning
 	if cfg.ConflictWarnings {
 		if warns, err = Warnings(ctx, db, cfg, sel); err != nil {
@@ -305,6 +308,25 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 	}
 	b.WriteString(privacy.FenceClose)
 	return b.String(), nil
+}
+
+// markClosed marks the selected tasks that are closed, so that the model
+// does not take finished work for work still to do. The closures are read
+// only when a task was selected: most prompts pay nothing.
+func markClosed(ctx context.Context, db *store.DB, project string, sel []Item) error {
+	if !slices.ContainsFunc(sel, func(it Item) bool { return it.Kind == KindEntry && it.Type == "task" }) {
+		return nil
+	}
+	closed, err := task.Closures(ctx, db, project)
+	if err != nil {
+		return err
+	}
+	for i, it := range sel {
+		if c := closed[it.CID]; c != nil && it.Kind == KindEntry {
+			sel[i].Closed = c.How + " " + date(c.Time)
+		}
+	}
+	return nil
 }
 
 // briefTasks is how many open tasks the brief lists at most: a few lines,

@@ -49,3 +49,28 @@ func TestBriefOpenTasks(t *testing.T) {
 		t.Errorf("tasks repeated among key memories:\n%s", got)
 	}
 }
+
+// TestRecallMarksClosedTasks: a task recalled for a prompt says it is
+// closed once it is, so that finished work is not taken for work to do.
+func TestRecallMarksClosedTasks(t *testing.T) {
+	db := storetest.Open(t)
+	ctx := context.Background()
+	x := put(t, db, "task", "metrics", "Wire the rate limiter metrics into the dashboard", "let's wire the rate limiter metrics into the dashboard tomorrow", 0)
+	prompt := func(id string) string {
+		inj, err := Compose(ctx, db, defaults(), Request{Project: proj, SessionID: "s9", PromptID: id,
+			Prompt: "What about the rate limiter metrics for the dashboard?", Now: day.AddDate(0, 0, 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return inj.Text
+	}
+	if got := prompt("p1"); !strings.Contains(got, x.CID) || strings.Contains(got, "task closed") {
+		t.Fatalf("the open task recalled as:\n%s", got)
+	}
+	if _, err := task.Close(ctx, db, x, task.Done, day.AddDate(0, 0, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if got := prompt("p2"); !strings.Contains(got, x.CID+"] task") || !strings.Contains(got, "(task closed: done 2026-11-22)") {
+		t.Errorf("the closed task recalled as:\n%s", got)
+	}
+}

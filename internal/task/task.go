@@ -104,7 +104,9 @@ func list(ctx context.Context, st *store.Tx, project string, all bool) ([]Task, 
 	}
 	var out []Task
 	for _, e := range es {
-		if e.Stage == store.StageRejected {
+		if e.Stage == store.StageRejected || e.Author != "" {
+			// A teammate's task: closures are this machine's events and are
+			// not shared, so it would stay open here after they finished it.
 			continue
 		}
 		c := closures[e.CID]
@@ -114,6 +116,13 @@ func list(ctx context.Context, st *store.Tx, project string, all bool) ([]Task, 
 		out = append(out, Task{Entry: e, Closed: c})
 	}
 	return out, nil
+}
+
+// Closures returns how each closed task of project was closed, by
+// citation id, without the closing words: for a reader that only needs to
+// know a task is no longer open (recall marks a closed task it shows).
+func Closures(ctx context.Context, db *store.DB, project string) (map[string]*Closure, error) {
+	return closures(ctx, db.Read(), project)
 }
 
 // closures reads the project's task_closed events; the first one of a

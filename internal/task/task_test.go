@@ -75,3 +75,26 @@ func TestReportsDone(t *testing.T) {
 		}
 	}
 }
+
+// A teammate's task is not listed: its closure would be their machine's
+// event, never seen here, so it would stay open for good.
+func TestListLeavesOutTeammatesTasks(t *testing.T) {
+	db := storetest.Open(t)
+	ctx := context.Background()
+	day := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	own := putEntry(t, db, "task", "Document the flags", day)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.PutPulled(ctx, store.Pulled{SharedID: "t1", Project: "/p", Author: "alice", Type: "task",
+			Title: "Rotate the staging keys", Stage: store.StageVerified, Status: store.StatusActive,
+			Created: store.FormatTime(day), Quotes: []string{"later we should rotate the staging keys"}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := List(ctx, db, "/p", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || ts[0].CID != own.CID {
+		t.Errorf("tasks %+v, want only one's own", ts)
+	}
+}
