@@ -201,3 +201,38 @@ func TestTaskClosureExportAndForget(t *testing.T) {
 		t.Errorf("forgetting the task left its closure: %+v", evs)
 	}
 }
+
+// TestTaskReopened: a closed task said again in a later session (the same
+// step left pending in a new plan) is open again, and a later session that
+// finishes it closes it again.
+func TestTaskReopened(t *testing.T) {
+	db := storetest.Open(t)
+	ctx := context.Background()
+	day := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	pending := "tool: TodoWrite: [completed] Bump the version; [pending] Run the database migration"
+	done := "tool: TodoWrite: [completed] Run the database migration"
+	for i, msgs := range [][]string{
+		{"user: Release prep.", pending},
+		{"user: Go on.", done},
+		{"user: Next release.", pending},
+	} {
+		storeSession(t, db, fmt.Sprintf("s%d", i+1), day.AddDate(0, 0, i), msgs...)
+		process(t, db, fmt.Sprintf("s%d", i+1))
+		open, err := task.List(ctx, db, "/p", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := i != 1; (len(open) == 1) != want || len(open) > 1 {
+			t.Fatalf("after session %d: open %q, want the migration open: %v", i+1, taskTitles(open), want)
+		}
+	}
+	open, _ := task.List(ctx, db, "/p", false)
+	if ok, err := task.Close(ctx, db, open[0].Entry, task.Dropped, day.AddDate(0, 0, 3)); !ok || err != nil {
+		t.Fatalf("dropping the reopened task: %v %v", ok, err)
+	}
+	storeSession(t, db, "s4", day.AddDate(0, 0, 4), "user: Go on.", done)
+	process(t, db, "s4")
+	if open, _ := task.List(ctx, db, "/p", false); len(open) != 0 {
+		t.Errorf("open after the drop: %q", taskTitles(open))
+	}
+}

@@ -322,7 +322,7 @@ func markClosed(ctx context.Context, db *store.DB, project string, sel []Item) e
 		return err
 	}
 	for i, it := range sel {
-		if c := closed[it.CID]; c != nil && it.Kind == KindEntry {
+		if c := closed[it.CID]; it.Kind == KindEntry && c.Holds(it.entry) {
 			sel[i].Closed = c.How + " " + date(c.Time)
 		}
 	}

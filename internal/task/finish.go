@@ -41,7 +41,7 @@ func Finish(ctx context.Context, st *store.Tx, sess store.Session, evs []store.E
 		if !ok {
 			continue
 		}
-		ev, err := event(sess.Project, sess.ID, v, now)
+		ev, err := event(sess.Project, sess.ID, v, v.Event, now)
 		if err != nil {
 			return n, err
 		}

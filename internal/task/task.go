@@ -40,6 +40,23 @@ type Closure struct {
 
 	event      string // the message's dedupe key
 	start, end int    // Quote's span in the message's text
+	seq        int64  // the task_closed event's row: what was said after it reopens the task
+}
+
+// Holds reports whether c still closes task e: no quote of e was stored
+// after the closure. A task said again later ("Run the migration" left
+// pending in a new plan) is open again; its memory is the same, since the
+// same words make the same claim. A nil c holds nothing.
+func (c *Closure) Holds(e store.Entry) bool {
+	if c == nil {
+		return false
+	}
+	for _, v := range e.Evidence {
+		if v.EventID > c.seq {
+			return false
+		}
+	}
+	return true
 }
 
 // closed is the payload of a task_closed event. The quote is not copied
@@ -110,7 +127,9 @@ func list(ctx context.Context, st *store.Tx, project string, all bool) ([]Task, 
 			continue
 		}
 		c := closures[e.CID]
-		if c != nil && !all {
+		if !c.Holds(e) {
+			c = nil
+		} else if !all {
 			continue
 		}
 		out = append(out, Task{Entry: e, Closed: c})
@@ -118,15 +137,16 @@ func list(ctx context.Context, st *store.Tx, project string, all bool) ([]Task, 
 	return out, nil
 }
 
-// Closures returns how each closed task of project was closed, by
-// citation id, without the closing words: for a reader that only needs to
-// know a task is no longer open (recall marks a closed task it shows).
+// Closures returns the latest closure of each task of project that has
+// one, by citation id, without the closing words: for a reader that only
+// needs to know whether a task is still open (recall marks a closed task
+// it shows). Closure.Holds tells whether the task was reopened since.
 func Closures(ctx context.Context, db *store.DB, project string) (map[string]*Closure, error) {
 	return closures(ctx, db.Read(), project)
 }
 
-// closures reads the project's task_closed events; the first one of a
-// memory holds (their dedupe key is the memory's id, so there is one).
+// closures reads the project's task_closed events; the latest one of a
+// memory is the one that counts.
 func closures(ctx context.Context, st *store.Tx, project string) (map[string]*Closure, error) {
 	evs, err := st.Events(ctx, store.EventFilter{Project: project, Types: []string{store.TypeTaskClosed}})
 	if err != nil {
@@ -135,11 +155,11 @@ func closures(ctx context.Context, st *store.Tx, project string) (map[string]*Cl
 	out := map[string]*Closure{}
 	for _, e := range evs {
 		var v closed
-		if json.Unmarshal(e.Payload, &v) != nil || v.CID == "" || out[v.CID] != nil {
+		if json.Unmarshal(e.Payload, &v) != nil || v.CID == "" {
 			continue
 		}
 		out[v.CID] = &Closure{How: v.How, ByHand: v.ByHand, Time: e.Time, SessionID: e.SessionID,
-			event: v.Event, start: v.Start, end: v.End}
+			event: v.Event, start: v.Start, end: v.End, seq: e.ID}
 	}
 	return out, nil
 }
@@ -167,7 +187,17 @@ func Close(ctx context.Context, db *store.DB, x store.Entry, how string, now tim
 	}
 	var added bool
 	err := db.Update(ctx, func(tx *store.Tx) error {
-		ev, err := event(x.Project, "", closed{CID: x.CID, How: how, ByHand: true}, now)
+		cs, err := closures(ctx, tx, x.Project)
+		if err != nil {
+			return err
+		}
+		if x, err = tx.EntryByID(ctx, x.ID); err != nil { // its quotes as now stored, for Holds
+			return err
+		}
+		if cs[x.CID].Holds(x) {
+			return nil
+		}
+		ev, err := event(x.Project, "", closed{CID: x.CID, How: how, ByHand: true}, store.FormatTime(now), now)
 		if err != nil {
 			return err
 		}
@@ -181,13 +211,15 @@ func Close(ctx context.Context, db *store.DB, x store.Entry, how string, now tim
 	return added, nil
 }
 
-// event is the task_closed event of v. Its dedupe key is the memory's id
-// alone, so a task is closed once, by whichever came first.
-func event(project, session string, v closed, now time.Time) (store.Event, error) {
+// event is the task_closed event of v, keyed by the memory's id and by
+// what closed it (the closing message's key, or the time of a close by
+// hand), so that processing a session again closes nothing twice while a
+// task reopened later can be closed again.
+func event(project, session string, v closed, by string, now time.Time) (store.Event, error) {
 	payload, err := json.Marshal(v)
 	if err != nil {
 		return store.Event{}, err
 	}
 	return store.Event{Time: now, Type: store.TypeTaskClosed, Project: project, SessionID: session, Payload: payload,
-		DedupeKey: store.Key(store.KeyKind(store.TypeTaskClosed), v.CID)}, nil
+		DedupeKey: store.Key(store.KeyKind(store.TypeTaskClosed), v.CID, by)}, nil
 }
