@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -32,7 +33,7 @@ type Task struct {
 // Closure is how a task was closed.
 type Closure struct {
 	How       string    // Done or Dropped
-	ByHand    bool      // closed by the user (CLI, dashboard, MCP is read-only), not by evidence
+	ByHand    bool      // closed by the user (CLI or dashboard), not by a session
 	Time      time.Time // when it was closed
 	SessionID string    // the session whose messages closed it; "" by hand
 	EventID   int64     // the message that closed it; 0 by hand or once forgotten
@@ -169,7 +170,8 @@ func closures(ctx context.Context, st *store.Tx, project string) (map[string]*Cl
 func quoteOf(ctx context.Context, db *store.DB, c *Closure) string {
 	start, end := c.start, c.end
 	ev, err := db.Event(ctx, c.EventID)
-	if err != nil || ev.Text == store.Redacted || start < 0 || end > len(ev.Text) || start >= end {
+	if err != nil || ev.Text == store.Redacted || start < 0 || end > len(ev.Text) || start >= end ||
+		!utf8.ValidString(ev.Text[start:end]) {
 		return ""
 	}
 	return ev.Text[start:end]
