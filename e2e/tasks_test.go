@@ -94,9 +94,14 @@ func TestRealClientOpenTasks(t *testing.T) {
 		t.Errorf("session 2's brief lists the step session 1 completed:\n%s", brief)
 	}
 
-	s3 := w.session("s3", nil, "hello")
+	s3 := w.session("s3", nil, "hello", "/memory-layer:memory-tasks --all")
 	if brief := briefOf(t, s3); strings.Contains(brief, step) || strings.Contains(brief, deferred) {
 		t.Errorf("session 3's brief still lists a task session 2 finished:\n%s", brief)
+	}
+	// The slash command's listing reaches the model, the closed tasks in it.
+	reqs := requests(t, s3)
+	if last := reqs[len(reqs)-1]; !strings.Contains(last, step) || !strings.Contains(last, "0 open tasks, 2 closed") {
+		t.Errorf("/memory-layer:memory-tasks --all did not reach the model; request tail: %.800s", last[max(0, len(last)-800):])
 	}
 	var got struct {
 		Tasks []struct {

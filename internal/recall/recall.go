@@ -342,7 +342,7 @@ func openTasks(ctx context.Context, db *store.DB, project string) ([]string, err
 	}
 	var lines []string
 	for _, t := range ts[:min(briefTasks, len(ts))] {
-		lines = append(lines, fmt.Sprintf("- [%s] %s: %s%s", t.CID, date(t.Created), sharedBy(t.Author), clipRunes(Inert(t.Title), 120)))
+		lines = append(lines, fmt.Sprintf("- [%s] %s: %s", t.CID, date(t.Created), clipRunes(Inert(t.Title), 120)))
 	}
 	if n := len(ts) - briefTasks; n > 0 {
 		lines = append(lines, fmt.Sprintf("- and %d more", n))
