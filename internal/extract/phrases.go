@@ -310,6 +310,12 @@ var requestOpeners = []string{"review", "look at", "take a look", "check", "as p
 // work is tracked, not a number in a status report.
 var ticketPointers = []phrase{{s: "see"}, {s: "tracked"}, {s: "ticket"}, {s: "follow-up"}, {s: "참고"}}
 
+// commitments put a sentence in the mood of a proposal or a promise of
+// work to come: the modal or future auxiliaries of "we" and "I".
+var commitments = []phrase{{s: "let's"}, {s: "let us"}, {s: "we'll"}, {s: "we will"}, {s: "we should"}, {s: "we need to"},
+	{s: "we must"}, {s: "we can"}, {s: "we're going to"}, {s: "we are going to"}, {s: "i'll"}, {s: "i will"},
+	{s: "i'm going to"}, {s: "i am going to"}, {s: "i should"}, {s: "i need to"}}
+
 // choosers make "instead of" a choice: someone picks one thing over another.
 var choosers = []phrase{{s: "we"}, {s: "let's"}, {s: "i want"}, {s: "i'd like"}, {s: "prefer"}, {s: "we'll"},
 	{s: "we're"}, {s: "i'll"}}

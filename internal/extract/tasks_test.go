@@ -28,6 +28,7 @@ func TestOfflineTasksPutOff(t *testing.T) {
 		{"a question", "Should we leave the error messages for tomorrow?", false},
 		{"no time put off", "Let's rename the flag to --limit.", false},
 		{"not directive", "The job ran later than usual.", false},
+		{"a report, past", "We deployed the hotfix later that evening.", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := tasks([]Message{{Index: 0, Role: "user", Text: tt.text}, {Index: 1, Role: "assistant", Text: "Sure."}})
