@@ -45,7 +45,7 @@ func TestRealClientMemoryTools(t *testing.T) {
 		said+` CALLTOOL `+tool+`remember {"title":"Orders service deploys blue-green only","type":"decision","subject":"orders deploys","quote":"`+said+`"}`,
 		"done")
 	offered := strings.Join(requests(t, s1), "\n")
-	for _, name := range []string{"search", "timeline", "get", "remember", "conflicts"} {
+	for _, name := range []string{"search", "timeline", "get", "remember", "conflicts", "tasks"} {
 		if !strings.Contains(offered, `"name":"`+tool+name+`"`) {
 			t.Errorf("the model was not offered %s%s", tool, name)
 		}

@@ -77,6 +77,7 @@ func commands() map[string]command {
 		"reject":    {"reject a memory: it is never injected", runReject},
 		"supersede": {"record that one memory replaces another (settles a conflict between them)", runSupersede},
 		"conflicts": {"list open conflicts between memories and how to settle them", runConflicts},
+		"tasks":     {"list what sessions left to do (open tasks); tasks close|drop mem:ID closes one", runTasks},
 		"edit":      {"correct a memory's title, body or type", runEdit},
 		"pin":       {"pin a memory: the session brief always shows it", runPin},
 		"injection": {"turn per-prompt memory injection off or on for this session, or say whether it is on", runInjection},

@@ -328,6 +328,7 @@ var slashCommands = map[string]string{
 	"memory-import":  "import --args-from-prompt",
 	"memory-forget":  "forget --args-from-prompt",
 	"memory-entries": "entries --args-from-prompt",
+	"memory-tasks":   "tasks --args-from-prompt",
 	// the user's corrections
 	"memory-verify":    "verify --args-from-prompt",
 	"memory-reject":    "reject --args-from-prompt",

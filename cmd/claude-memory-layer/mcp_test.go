@@ -127,7 +127,7 @@ func TestMCPOverStdio(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	if got, want := strings.Join(names, " "), "conflicts get remember search timeline"; got != want {
+	if got, want := strings.Join(names, " "), "conflicts get remember search tasks timeline"; got != want {
 		t.Fatalf("tools = %s, want %s", got, want)
 	}
 

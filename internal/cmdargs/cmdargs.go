@@ -30,7 +30,7 @@ const MaxText = 64 << 10
 var ErrNone = errors.New("no slash-command arguments saved for this session")
 
 // commands are the plugin's commands, one per file in commands/.
-const commands = " search show entries history stats list import forget "
+const commands = " search show entries history stats list import forget tasks verify reject supersede edit pin unpin "
 
 // Arguments returns the argument text of a prompt that invokes one of the
 // plugin's commands, as "/memory-layer:memory-search ..." or, when Claude

@@ -75,3 +75,27 @@ func FuzzArguments(f *testing.F) {
 		}
 	})
 }
+
+// TestEveryCommandFileIsKnown: a slash command whose file passes its
+// arguments through the hook (--args-from-prompt) must be in the list, or
+// its arguments are lost: /memory-layer:memory-pin mem:… once reached the CLI
+// with none.
+func TestEveryCommandFileIsKnown(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "commands", "memory-*.md"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no command files: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "--args-from-prompt") {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".md")
+		if got, ok := Arguments("/memory-layer:" + name + " mem:ab12cd"); !ok || got != "mem:ab12cd" {
+			t.Errorf("%s: arguments %q, %v", name, got, ok)
+		}
+	}
+}

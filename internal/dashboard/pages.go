@@ -21,6 +21,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 )
 
@@ -42,6 +43,7 @@ type pageData struct {
 	Sessions  []sessionRow
 	Session   *sessionData
 	Conflicts []conflictRow
+	Tasks     *tasksData
 	Team      *teamData
 }
 
@@ -132,6 +134,8 @@ var flashes = map[string]string{
 	"edited":      "Edited. The quotes are unchanged.",
 	"superseded":  "Recorded: this memory is superseded.",
 	"resolved":    "Conflict resolved.",
+	"taskdone":    "Task closed as done.",
+	"taskdropped": "Task dropped.",
 	"forgotten":   "Forgotten for good.",
 	"compactlate": "Forgotten, but the store could not be compacted yet: run claude-memory-layer forget --compact when no session is open.",
 }
@@ -796,6 +800,61 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.Redirect(w, r, s.root+"/conflicts?done=resolved", http.StatusSeeOther)
+	return nil
+}
+
+// ---- tasks
+
+// tasksData is the tasks page: what sessions left to do, open ones
+// first, and the closed ones with what closed them.
+type tasksData struct {
+	Open, Closed []task.Task
+}
+
+func (s *Server) tasks(w http.ResponseWriter, r *http.Request) error {
+	d := s.base(r, "Tasks", "tasks")
+	ts, err := task.List(r.Context(), s.db, d.Project, true)
+	if err != nil {
+		return err
+	}
+	d.Tasks = &tasksData{}
+	for _, t := range ts {
+		if t.Closed == nil {
+			d.Tasks.Open = append(d.Tasks.Open, t)
+		} else {
+			d.Tasks.Closed = append(d.Tasks.Closed, t)
+		}
+	}
+	return s.render(w, "tasks", d)
+}
+
+// closeTask closes a task by hand, as done or dropped, like the CLI's
+// tasks close and tasks drop.
+func (s *Server) closeTask(w http.ResponseWriter, r *http.Request) error {
+	x, err := s.loadEntry(r)
+	if err != nil {
+		return err
+	}
+	how := r.PostForm.Get("how")
+	if how != task.Done && how != task.Dropped {
+		return badRequest("how %q: want %s or %s", how, task.Done, task.Dropped)
+	}
+	changed, err := task.Close(r.Context(), s.db, x, how, s.now())
+	if errors.Is(err, task.ErrNotTask) {
+		return badRequest("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	done := "unchanged"
+	if changed {
+		done = "task" + how
+	}
+	q := url.Values{"done": {done}}
+	if p := r.PostForm.Get("project"); p != "" {
+		q.Set("project", p)
+	}
+	http.Redirect(w, r, s.root+"/tasks?"+q.Encode(), http.StatusSeeOther)
 	return nil
 }
 

@@ -216,6 +216,7 @@ func (s *Server) Handler() http.Handler {
 	page("GET /sessions", s.sessions)
 	page("GET /session/{id}", s.session)
 	page("GET /conflicts", s.conflicts)
+	page("GET /tasks", s.tasks)
 	page("GET /team", s.team)
 	page("POST /memory/{cid}/stage", s.setStage)
 	page("POST /memory/{cid}/pin", s.setPin)
@@ -223,6 +224,7 @@ func (s *Server) Handler() http.Handler {
 	page("POST /memory/{cid}/supersede", s.supersede)
 	page("POST /memory/{cid}/forget", s.forget)
 	page("POST /conflict/{id}/resolve", s.resolve)
+	page("POST /task/{cid}/close", s.closeTask)
 	// Nothing is served outside the root: a path there is a plain 404,
 	// which does not tell the root.
 	return s.guard(http.StripPrefix(s.root, mux))

@@ -601,6 +601,12 @@ func (f *found) task(s *sent) {
 		return p.s != "todo" || !strings.HasPrefix(s.low[at:], "todo list") && (s.user || s.norm[at:at+4] == "TODO")
 	}); at >= 0 {
 		f.set(Task, at, len(p.s), p.w, plain)
+	} else if s.user && containsPhrase(s.low, deferrals) && (s.imperative() || s.has(commitments)) {
+		// The user puts work off in the voice of a request or a commitment
+		// ("let's leave X for tomorrow", "later we should …"): the mood and
+		// the time it is put off to make the task, whatever the verb. A
+		// report ("we deployed it later") has neither.
+		f.set(Task, s.body, 0, 2, plain)
 	}
 }
 
@@ -737,7 +743,7 @@ func (s *sent) decisionOK(p phrase, at int) bool {
 	case "instead of", "rather than":
 		// a choice needs someone choosing: "They downloaded HTML pages
 		// instead of videos" describes, "use X instead of Y" decides
-		return s.user && (s.imperative() || s.has(choosers))
+		return s.user && (s.imperative() || s.has(commitments))
 	case "moved to":
 		for _, h := range s.topics() {
 			if h.at >= at {

@@ -80,7 +80,7 @@ func Offline(msgs []Message) []Entry {
 		x.message(i)
 	}
 	x.commands()
-	return x.entries()
+	return WithPlan(x.entries(), msgs)
 }
 
 // cand is an entry being built.

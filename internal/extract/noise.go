@@ -313,7 +313,8 @@ var deferrals = []string{"todo", "to-do", "fixme", "later", "follow-up", "follow
 	"next sprint", "next week", "tomorrow", "left to do", "not yet", "separate pr", "separate issue",
 	"before the end", "by the end", "this quarter", "next quarter", "deadline", "next step is", "monday",
 	"tuesday", "wednesday", "thursday", "friday", "나중에", "다음에", "남은 작업", "할 일", "다음 주", "내일", "추후",
-	"i can't", "i cannot", "which i can't", "스프린트", "다음 단계", "아직 남아", "마감"}
+	"i can't", "i cannot", "which i can't", "스프린트", "다음 단계", "아직 남아", "마감",
+	"blocked on", "blocked by"} // blocked: put off until what blocks it moves
 
 // keeps applies the rules a candidate must pass as a whole: a lesson names
 // its fix, states its cause as found, explains a failure that later passes,

@@ -235,6 +235,7 @@ var taskPhrases = []phrase{
 	{s: "needs to", by: userOnly, w: 1.5}, {s: "next step", w: 2}, {s: "next steps", w: 2}, {s: "follow-up", w: 2},
 	{s: "follow up on", w: 2}, {s: "followup", w: 2}, {s: "remaining work", w: 2}, {s: "left to do", w: 2},
 	{s: "don't forget to", w: 2}, {s: "we should also", by: userOnly, w: 1.5}, {s: "action item", w: 2},
+	{s: "blocked on", w: 2}, {s: "blocked by", by: userOnly, w: 2},
 	{s: "남은 작업", w: 2.5}, {s: "다음 단계", w: 2}, {s: "할 일", w: 2}, {s: "아직 남아", w: 1.5},
 	{s: "야 합니다", w: 2}, {s: "야 해요", w: 2}, {s: "야 됩니다", w: 2}, {s: "야 해", w: 1.5}, {s: "야 돼", w: 1.5},
 	{s: "야 함", w: 1.5},
@@ -308,6 +309,12 @@ var requestOpeners = []string{"review", "look at", "take a look", "check", "as p
 // ticketPointers make a bare ticket number a reference: it is where the
 // work is tracked, not a number in a status report.
 var ticketPointers = []phrase{{s: "see"}, {s: "tracked"}, {s: "ticket"}, {s: "follow-up"}, {s: "참고"}}
+
+// commitments put a sentence in the mood of a proposal or a promise of
+// work to come: the modal or future auxiliaries of "we" and "I".
+var commitments = []phrase{{s: "let's"}, {s: "let us"}, {s: "we'll"}, {s: "we will"}, {s: "we should"}, {s: "we need to"},
+	{s: "we must"}, {s: "we can"}, {s: "we're going to"}, {s: "we are going to"}, {s: "i'll"}, {s: "i will"},
+	{s: "i'm going to"}, {s: "i am going to"}, {s: "i should"}, {s: "i need to"}}
 
 // choosers make "instead of" a choice: someone picks one thing over another.
 var choosers = []phrase{{s: "we"}, {s: "let's"}, {s: "i want"}, {s: "i'd like"}, {s: "prefer"}, {s: "we'll"},

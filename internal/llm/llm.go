@@ -175,7 +175,8 @@ func finish(log *slog.Logger, out string, p prompt, msgs []extract.Message) ([]e
 	if noise > 0 {
 		logger(log).Info("dropped entries the noise rules reject", "kept", len(kept), "dropped", noise)
 	}
-	return kept, nil
+	// The plan's open steps come from the tool calls' structure, as offline.
+	return extract.WithPlan(kept, msgs), nil
 }
 
 func logger(l *slog.Logger) *slog.Logger {

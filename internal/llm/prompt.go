@@ -29,7 +29,7 @@ Entry types:
 - preference: how the user wants things done (style, tools, workflow).
 - constraint: a rule or limit that must be respected (must, never, compatibility, policy).
 - lesson: a failure's established cause and its fix, so that it is not repeated.
-- task: work explicitly left for later (a TODO, "later", "next sprint"), not a step of the work in hand.
+- task: work explicitly left for later (a TODO, "later", "next sprint") or blocked on something named, not a step of the work in hand.
 - reference: where something lives (a URL, a document, a ticket) that someone would look up again.
 
 Each entry has:

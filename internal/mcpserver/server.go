@@ -23,7 +23,7 @@ const Name = "memory"
 // instructions tell the model, once per session, what the tools are for.
 const instructions = `Project memory of earlier Claude Code sessions: prompts, answers, tool calls and the memories distilled from them (decisions, facts, preferences, ...), each memory backed by a verbatim quote.
 Work from little to much: search returns one line per hit; timeline shows what happened around one; get gives full memories or messages with their evidence. Memories are cited as [mem:…], captured messages as #N.
-remember saves a memory only with a quote copied verbatim from this session; conflicts lists memories that disagree.
+remember saves a memory only with a quote copied verbatim from this session; conflicts lists memories that disagree; tasks lists what earlier sessions left to do.
 An answer that relies on memories ends with "Memories used: [mem:…] …".`
 
 // Server answers the memory tools for one project.
@@ -58,6 +58,7 @@ func (s *Server) New(version string) *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "remember", Description: rememberDoc, Annotations: &mcp.ToolAnnotations{Title: "Remember",
 		DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}}, s.remember)
 	mcp.AddTool(srv, &mcp.Tool{Name: "conflicts", Description: conflictsDoc, Annotations: readOnly("Memory conflicts")}, s.conflicts)
+	mcp.AddTool(srv, &mcp.Tool{Name: "tasks", Description: tasksDoc, Annotations: readOnly("Open tasks")}, s.tasks)
 	return srv
 }
 

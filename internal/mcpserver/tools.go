@@ -15,6 +15,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/when"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
@@ -612,6 +613,51 @@ func (s *Server) conflicts(ctx context.Context, _ *mcp.CallToolRequest, in confl
 			}
 			b.WriteString("\n")
 		}
+	}
+	return text(b.String()), nil, nil
+}
+
+const tasksDoc = `What earlier sessions of this project left to do: open tasks (work put off, plan steps not done, blockers), newest first, each with its date and the quote it rests on; with all, closed tasks too and the words that closed them. A task closes itself when a later session finishes it; the user closes or drops one by hand (claude-memory-layer tasks close|drop mem:ID).`
+
+type tasksIn struct {
+	All         bool `json:"all,omitempty" jsonschema:"closed tasks too, with what closed them"`
+	AllProjects bool `json:"all_projects,omitempty" jsonschema:"every project's tasks, not only this one's"`
+	Limit       int  `json:"limit,omitempty" jsonschema:"tasks at most, 1 to 50; default 10"`
+}
+
+func (s *Server) tasks(ctx context.Context, _ *mcp.CallToolRequest, in tasksIn) (*mcp.CallToolResult, any, error) {
+	limit, err := bounded("limit", in.Limit, defaultLimit, maxLimit)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, empty, err := s.reader(ctx)
+	if db == nil {
+		return empty, nil, err
+	}
+	ts, err := task.List(ctx, db, s.scope(in.AllProjects), in.All)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(ts) == 0 {
+		return text("No open tasks."), nil, nil
+	}
+	var b strings.Builder
+	for _, t := range ts[:min(limit, len(ts))] {
+		state := "open"
+		if c := t.Closed; c != nil {
+			state = c.How + " " + day(c.Time)
+		}
+		fmt.Fprintf(&b, "[%s] %s %s: %s", t.CID, state, day(t.Created), oneLine(t.Title, lineRunes))
+		if q := bestQuote(t.Entry); q != "" {
+			fmt.Fprintf(&b, " — %q", oneLine(q, lineRunes))
+		}
+		if t.Closed != nil && t.Closed.Quote != "" {
+			fmt.Fprintf(&b, "; closed by %q", oneLine(t.Closed.Quote, lineRunes))
+		}
+		b.WriteString("\n")
+	}
+	if n := len(ts) - limit; n > 0 {
+		fmt.Fprintf(&b, "and %d more (limit)\n", n)
 	}
 	return text(b.String()), nil, nil
 }

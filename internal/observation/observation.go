@@ -206,7 +206,9 @@ func todoSummary(input gjson.Result) string {
 	for _, t := range input.Get("todos").Array() {
 		items = append(items, fmt.Sprintf("[%s] %s", t.Get("status").String(), t.Get("content").String()))
 	}
-	return oneLine(strings.Join(items, "; "), maxInput)
+	// A plan is read back as steps (Steps), so it gets more room than
+	// other inputs: a todo cut off is lost to the task list.
+	return oneLine(strings.Join(items, "; "), maxHead+maxTail)
 }
 
 // genericKey summarises an unknown tool's input (MCP tools and the like) as

@@ -18,6 +18,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
 )
 
 // Extractor turns messages into candidate entries with quote-only evidence.
@@ -45,7 +46,9 @@ type Result struct {
 	Candidates int
 	New        int // entries created (the others added evidence to existing ones)
 	Conflicts  int
-	Extractor  string
+	// TasksClosed counts the project's open tasks the session finished.
+	TasksClosed int
+	Extractor   string
 }
 
 // Processor runs the pipeline for sessions of one store.
@@ -248,6 +251,11 @@ func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 		return res, err
 	}
 	res.Conflicts = n
+	// Tasks this session finished are closed in the same transaction, so
+	// that the next brief never lists work the session did.
+	if res.TasksClosed, err = task.Finish(ctx, st, plan.Session, plan.Events, now); err != nil {
+		return res, err
+	}
 	if err := st.SetSummary(ctx, plan.Session.ID, summary(plan.Session, plan.Events, stored)); err != nil {
 		return res, err
 	}

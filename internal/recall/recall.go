@@ -16,6 +16,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glossary"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
 )
 
 // Request is one prompt to recall for.
@@ -124,6 +125,9 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	blocks := Blocks{Trace: cfg.CitationTrace, Verification: cfg.Verification, Clarification: cfg.Clarification, Terms: req.Terms}
 	maxChars := cfg.TokenBudget * charsPerToken
 	sel, err := Select(ctx, db, cfg, req)
+	if err == nil && len(sel) > 0 {
+		err = markClosed(ctx, db, req.Project, sel)
+	}
 	var warns []Warning
 	if err == nil && len(sel) > 0 && cfg.ConflictWarnings {
 		warns, err = Warnings(ctx, db, cfg, sel)
@@ -237,13 +241,23 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 			break
 		}
 	}
+	tasks, err := openTasks(ctx, db, project)
+	if err != nil {
+		return "", err
+	}
+	if len(tasks) > 0 {
+		lines = append(lines, "Open tasks:")
+		lines = append(lines, tasks...)
+	}
 	top, err := db.Read().Entries(ctx, store.EntryFilter{Project: project, Stages: []string{store.StageVerified, store.StageCertified},
 		Statuses: []string{store.StatusActive}, Limit: 40})
 	if err != nil {
 		return "", err
 	}
 	// A digest tells an old session, in full only for a prompt about it.
-	top = slices.DeleteFunc(top, func(e store.Entry) bool { return e.Type == store.DigestType })
+	// Tasks have their own section above: open ones are there, and a
+	// closed one is no key memory of the project's present.
+	top = slices.DeleteFunc(top, func(e store.Entry) bool { return e.Type == store.DigestType || e.Type == "task" })
 	sort.SliceStable(top, func(i, j int) bool {
 		if top[i].UseCount != top[j].UseCount {
 			return top[i].UseCount > top[j].UseCount
@@ -304,6 +318,46 @@ func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, se
 	}
 	b.WriteString(privacy.FenceClose)
 	return b.String(), nil
+}
+
+// markClosed marks the selected tasks that are closed, so that the model
+// does not take finished work for work still to do. The closures are read
+// only when a task was selected: most prompts pay nothing.
+func markClosed(ctx context.Context, db *store.DB, project string, sel []Item) error {
+	if !slices.ContainsFunc(sel, func(it Item) bool { return it.Kind == KindEntry && it.Type == "task" }) {
+		return nil
+	}
+	closed, err := task.Closures(ctx, db, project)
+	if err != nil {
+		return err
+	}
+	for i, it := range sel {
+		if c := closed[it.CID]; it.Kind == KindEntry && c.Holds(it.entry) {
+			sel[i].Closed = c.How + " " + date(c.Time)
+		}
+	}
+	return nil
+}
+
+// briefTasks is how many open tasks the brief lists at most: a few lines,
+// so that a long backlog cannot crowd out the rest; the CLI lists them all.
+const briefTasks = 5
+
+// openTasks renders the project's open tasks for the brief, newest first,
+// one short line each.
+func openTasks(ctx context.Context, db *store.DB, project string) ([]string, error) {
+	ts, err := task.List(ctx, db, project, false)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, t := range ts[:min(briefTasks, len(ts))] {
+		lines = append(lines, fmt.Sprintf("- [%s] %s: %s", t.CID, date(t.Created), clipRunes(Inert(t.Title), 120)))
+	}
+	if n := len(ts) - briefTasks; n > 0 {
+		lines = append(lines, fmt.Sprintf("- and %d more", n))
+	}
+	return lines, nil
 }
 
 // pinnedEntries returns the project's pinned memories that may be shown:

@@ -188,6 +188,9 @@ func itemLine(it Item) string {
 		if it.Status == "contested" {
 			b.WriteString(" (contested)")
 		}
+		if it.Closed != "" {
+			b.WriteString(" (task closed: " + it.Closed + ")")
+		}
 	} else {
 		b.WriteString(quoted(it.Excerpt, itemChars+8))
 	}

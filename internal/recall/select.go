@@ -65,6 +65,9 @@ type Item struct {
 	Excerpt, ContextExcerpt string
 	// ReplacedBy names the item that replaced a statement this one makes.
 	ReplacedBy string
+	// Closed says how a task entry was closed ("done 2026-11-03"); "" for
+	// an open task and everything else.
+	Closed string
 	// stale marks a message a superseded entry quotes: it counts for
 	// whether the prompt is answered and brings the ledger's warning, which
 	// then shows it beside its replacement (current).

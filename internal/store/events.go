@@ -41,6 +41,10 @@ const (
 	TypeEdited   = "entry_edited"
 	TypePinned   = "entry_pinned"
 	TypeUnpinned = "entry_unpinned"
+	// TypeTaskClosed records that a task memory is done or dropped: by a
+	// later session's evidence (the message it points to) or by hand. An
+	// open task is one with no such event (internal/task).
+	TypeTaskClosed = "task_closed"
 	// TypeSpoolFolded records that a spool's fold file was stored (see
 	// spool.go): a fold file left behind is not stored again.
 	TypeSpoolFolded = "spool_folded"
@@ -57,7 +61,8 @@ const (
 // EventTypes lists every event type, for the commands that filter by one.
 var EventTypes = []string{TypeUserPrompt, TypeAgentResponse, TypeToolObservation, TypeSessionStarted, TypeSessionEnded,
 	TypeSessionProcessed, TypeEntryExtracted, TypeEvidenceAligned, TypeMemoryInjected, TypeMemoryCited, TypeConflict,
-	TypeConflictResolved, TypeForgotten, TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, TypeSpoolFolded, TypeSelfCheck}
+	TypeConflictResolved, TypeForgotten, TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, TypeSpoolFolded, TypeSelfCheck,
+	TypeTaskClosed}
 
 // Event is one row of the append-only log.
 type Event struct {

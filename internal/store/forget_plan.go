@@ -633,9 +633,9 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	}
 	injections := map[int64]bool{}
 	for project, tg := range byProject {
-		rows, err := p.t.query(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rows, err := p.t.query(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited,
-			TypeEdited, TypePinned, TypeUnpinned)
+			TypeEdited, TypePinned, TypeUnpinned, TypeTaskClosed)
 		if err != nil {
 			return nil, err
 		}
@@ -667,7 +667,7 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 				if tg.cids[v.Older] || tg.cids[v.Newer] {
 					p.del[id] = k
 				}
-			case TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned:
+			case TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, TypeTaskClosed:
 				if tg.cids[v.CID] { // an edit's payload holds the memory's old and new text
 					p.del[id] = k
 				}
