@@ -93,6 +93,8 @@ func Parse(text string) []Claim {
 	p := parser{text: text, toks: toks, sents: sents, owner: make([]int16, len(toks))}
 	p.mark()
 	p.find()
+	p.shaped()
+	p.partners()
 	if len(p.ms) == 0 {
 		return nil
 	}
@@ -537,7 +539,7 @@ func (p *parser) afterPortWord(i int) bool {
 		if k < i-1 && listens(w) {
 			return true // "listens on 9443", "bound to 8080": a number a server takes is its port
 		}
-		if !(w == "on" || w == "to" || w == "at" || w == "is" || w == "number" || w == "of") {
+		if !(w == "on" || w == "to" || w == "at" || w == "is" || w == "number" || w == "of" || w == "from") {
 			return false
 		}
 	}

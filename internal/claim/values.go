@@ -1,0 +1,553 @@
+package claim
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Values no table lists are recognised by their shape (a size, a version, a
+// host, an address, a code span, a channel, a capitalised name) and given the
+// role of the noun phrase they attach to ("the upload limit is 10 MB",
+// "Quorvel for linting", "Linter: quorvel", "we lint with Quorvel"), so that
+// two statements about a thing no table knows still meet on one role.
+
+// linkWords join a value to the noun phrase that names what it sets: "the
+// limit is now 10 MB", "the memory limit changed from 256Mi to 512Mi", "lint
+// with quorvel".
+var linkWords = wordSet(`is are was were be been becomes became now set sets changed change changes switched switch
+	moved move migrated migrate bumped bump raised raise lowered lower increased reduced cut to from into onto
+	with using via = currently still go goes went live lives run runs point points in on at by`)
+
+// determiners open a noun phrase without naming anything.
+var determiners = wordSet(`the a an our your their its this that these those my his her every each any some`)
+
+// genericHeads name a kind of thing, not what it does: "lint tool" is about
+// linting.
+var genericHeads = wordSet(`tool tools library lib libraries framework frameworks service services setting settings
+	value values option options thing things one choice default defaults provider system`)
+
+// shaped adds the values of unowned tokens that no table knows, found by
+// their shape, with the role of the phrase around them.
+func (p *parser) shaped() {
+	for i := 0; i < len(p.toks); i++ {
+		if p.toks[i].hangul || p.owner[i] != 0 {
+			continue
+		}
+		v, last, fallback, plain := p.shapeAt(i)
+		if v == "" {
+			continue
+		}
+		role, strong := p.roleOf(i, last)
+		if strings.HasPrefix(fallback, "version:") {
+			role = fallback // the name it follows says what it is a version of
+		}
+		if plain && !strong {
+			role = "" // a plain word is a value only where it is set or used for something
+		}
+		if role == "" {
+			role = fallback
+		}
+		if role != "" {
+			p.add(role, v, i, last)
+		}
+		i = last
+	}
+}
+
+// shapeAt reads a value at token i by its shape: the canonical value, its
+// last token, the role it has when no phrase names one ("size", "address",
+// "channel"), and whether it is a plain word, which needs a strong link.
+func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain bool) {
+	t := p.toks[i]
+	raw := p.text[t.start:t.end]
+	s := t.s
+	before := byte(0)
+	if t.start > 0 {
+		before = p.text[t.start-1]
+	}
+	switch {
+	case before == '`':
+		// A code span: everything up to the closing backtick.
+		end := strings.IndexByte(p.text[t.start:], '`')
+		if end < 0 || end > 80 {
+			return "", 0, "", false
+		}
+		end += t.start
+		last = i
+		for last+1 < len(p.toks) && p.toks[last+1].end <= end && p.toks[last+1].sent == t.sent {
+			last++
+		}
+		return strings.ToLower(strings.TrimSpace(p.text[t.start:end])), last, "", false
+	case before == '#' && (t.start < 2 || !isWord(rune(p.text[t.start-2]))) && !isDigits(s):
+		return "#" + s, i, "channel", false
+	case before == '@' && (t.start < 2 || !isWord(rune(p.text[t.start-2]))):
+		return "@" + s, i, "", false
+	}
+	if isIPv4(s) {
+		return s, i, "address", false
+	}
+	if sz, l := p.size(i); sz != "" {
+		return sz, l, "size", false
+	}
+	if d := p.duration(i); d != "" {
+		return d, p.unitEnd(i), "", false
+	}
+	if isHost(s) {
+		return s, i, "host", false
+	}
+	if prod := p.namedBefore(i); prod != "" {
+		return canonVersion(s), i, "version:" + prod, false
+	}
+	if isNumber(s) {
+		// A bare number is a value only where it is set ("the ingest
+		// port changed from 7070 to 7171", "the batch size is now 500").
+		return s, i, "", true
+	}
+	if identifierShaped(s) && !isPath(s) {
+		return s, i, "", false
+	}
+	if !isName(s) || determiners[s] || linkWords[s] || scopeStop[s] {
+		return "", 0, "", false
+	}
+	first := i == p.sents[t.sent].first || strings.ContainsAny(p.text[p.toks[i-1].end:t.start], ":\"(")
+	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !(i > 0 && determiners[p.toks[i-1].s]) {
+		// A capitalised name mid-sentence, not after "the": a product, a
+		// service, a person.
+		return s, i, "", false
+	}
+	return s, i, "", true
+}
+
+// namedBefore returns the name a version at token i belongs to ("Zentrox
+// 4.2", "bump zentrox to v4.2", "the zentrox version to 4.2.1"), or "". A
+// bare integer is a version only with "version" before it.
+func (p *parser) namedBefore(i int) string {
+	s := p.toks[i].s
+	if !isVersion(s) || isClock(s) {
+		return ""
+	}
+	said := strings.HasPrefix(s, "v") || strings.Contains(s, ".")
+	for k := i - 1; k >= 0 && k >= i-4 && p.toks[k].sent == p.toks[i].sent; k-- {
+		w := p.toks[k].s
+		if versionGap[w] {
+			said = said || w == "version" || w == "v"
+			continue
+		}
+		if said && isName(w) && !scopeStop[w] && !determiners[w] && !p.clauseBreak(k) {
+			return w
+		}
+		break
+	}
+	return ""
+}
+
+// isIPv4: "10.0.0.5", "10.0.0.5:8080".
+func isIPv4(s string) bool {
+	s, port, ok := strings.Cut(s, ":")
+	if ok && !isPortNumber(port) {
+		return false
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, x := range parts {
+		if !isDigits(x) || len(x) > 3 || len(x) > 1 && x[0] == '0' {
+			return false
+		}
+		if n, _ := strconv.Atoi(x); n > 255 {
+			return false
+		}
+	}
+	return true
+}
+
+// isName: a word of letters, maybe joined by "-", "." or "_", three letters
+// or more.
+func isName(s string) bool {
+	if len(s) < 3 || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || (i > 0 && (c == '-' || c == '.' || c == '_') && i < len(s)-1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isHost: a dotted name of three labels or more ("api.acme.io",
+// "db.internal.acme.dev"), not a file or a version.
+func isHost(s string) bool {
+	if strings.Count(s, ".") < 2 || isVersion(s) || isNumber(s) || strings.ContainsAny(s, "/:@") {
+		return false
+	}
+	labels := strings.Split(s, ".")
+	for _, l := range labels {
+		if l == "" || !isLabel(l) {
+			return false
+		}
+	}
+	tld := labels[len(labels)-1]
+	return !fileExts[tld] && !isDigits(tld) && len(tld) >= 2
+}
+
+func isLabel(l string) bool {
+	for i := 0; i < len(l); i++ {
+		if c := l[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// sizeUnits are the units of a size, decimal and binary (Kubernetes writes
+// "512Mi").
+var sizeUnits = wordSet(`b kb mb gb tb pb kib mib gib tib ki mi gi ti bytes kilobytes megabytes gigabytes terabytes`)
+
+// size reads a size at token i, joined ("512Mi", "10MB") or spaced ("10
+// MB"): its canonical form ("512mi", "10mb") and last token.
+func (p *parser) size(i int) (string, int) {
+	s := p.toks[i].s
+	k := 0
+	for k < len(s) && (s[k] >= '0' && s[k] <= '9' || s[k] == '.' && k > 0) {
+		k++
+	}
+	if k == 0 {
+		return "", 0
+	}
+	if k < len(s) {
+		if u := s[k:]; sizeUnits[u] {
+			return s, i
+		}
+		return "", 0
+	}
+	if i+1 < len(p.toks) && p.toks[i+1].sent == p.toks[i].sent && sizeUnits[p.toks[i+1].s] && p.toks[i+1].s != "b" &&
+		onlySpace(p.text[p.toks[i].end:p.toks[i+1].start]) {
+		return s + p.toks[i+1].s, i + 1
+	}
+	return "", 0
+}
+
+// useWords make the value right after them the thing used or set: "use
+// quorvel", "with quorvel", "now quorvel".
+var useWords = wordSet(`use uses using used adopt adopted chose choose pick picked prefer prefers with via now to into onto`)
+
+// roleOf names what the value at tokens first..last sets, from the phrase
+// it attaches to: "for linting" or "as our linter" after it, else the noun
+// phrase before it across link words ("the upload limit is now", "Linter:",
+// "lint with"). strong is set when the value is said to be set, changed or
+// used ("now", "use", "with", a colon, "to" in a statement saying a change),
+// not merely described ("the build is broken").
+func (p *parser) roleOf(first, last int) (role string, strong bool) {
+	sent := p.toks[first].sent
+	st := p.sents[sent]
+	end := st.first + st.n
+	if first > st.first {
+		gap := p.text[p.toks[first-1].end:p.toks[first].start]
+		w := p.toks[first-1].s
+		strong = strings.ContainsAny(gap, ":=") || useWords[w] && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
+	}
+	// After: "for NP", "as NP" (past "instead of X"), "is our NP", "runs NP".
+	for k := last + 1; k < end && k <= last+4 && !p.clauseBreak(k-1); k++ {
+		switch w := p.toks[k].s; {
+		case w == "for" || w == "as":
+			if np := p.phraseAfter(k + 1); np != "" {
+				return np, strong
+			}
+		case k == last+1 && (w == "is" || w == "are") && k+1 < end && (p.toks[k+1].s == "our" || p.toks[k+1].s == "the" || p.toks[k+1].s == "now"):
+			j := k + 1
+			if p.toks[j].s == "now" {
+				j++
+			}
+			if np := p.phraseAfter(j); np != "" {
+				return np, true
+			}
+		case k == last+1 && (w == "runs" || w == "handles" || w == "does" || w == "owns" || w == "serves"):
+			if np := p.phraseAfter(k + 1); np != "" {
+				return np, true
+			}
+		case w == "instead" || w == "of" || w == "rather" || w == "than" || w == "now" || p.owner[k] != 0 || k > last+1 && p.toks[k-1].s == "of":
+			continue
+		}
+		break
+	}
+	// Before: link words and other values ("from X"), then the noun phrase.
+	k, verbRole := first-1, ""
+	for ; k >= st.first && k >= first-8; k-- {
+		if p.toks[k].hangul || p.clauseBreak(k) && !strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ":=") {
+			return "", false
+		}
+		if k > st.first && p.toks[k-1].s == "from" {
+			k-- // "from zorvix to": the old value, not what it sets
+			continue
+		}
+		if w := p.toks[k].s; participle(w) {
+			// "sessions are cached in X", "docs are built with X": the
+			// verb names the role when a table knows it.
+			if r := roleIndex()[wordStem(w)]; r != "" && verbRole == "" {
+				verbRole = r
+			}
+			continue
+		}
+		if p.owner[k] == 0 && !linkWords[p.toks[k].s] {
+			break
+		}
+	}
+	if verbRole != "" {
+		return verbRole, strong
+	}
+	if k < st.first || k < first-8 || k == first-1 && !strings.ContainsAny(p.text[p.toks[k].end:p.toks[first].start], ":=") {
+		// A phrase right before the value without a link is not what it
+		// sets ("yesterday Dana").
+		return "", false
+	}
+	return p.phraseBefore(k), strong
+}
+
+// phraseAfter reads the noun phrase starting at token k: up to three content
+// words, after a determiner.
+func (p *parser) phraseAfter(k int) string {
+	sent := p.toks[min(k, len(p.toks)-1)].sent
+	if k < len(p.toks) && determiners[p.toks[k].s] && p.toks[k].sent == sent && !p.clauseBreak(k) {
+		k++
+	}
+	var ws []string
+	for ; k < len(p.toks) && p.toks[k].sent == sent && len(ws) < 3; k++ {
+		if !p.roleWord(k) {
+			break
+		}
+		ws = append(ws, p.toks[k].s)
+		if p.clauseBreak(k) {
+			break
+		}
+	}
+	return roleName(ws)
+}
+
+// phraseBefore reads the noun phrase ending at token k.
+func (p *parser) phraseBefore(k int) string {
+	sent := p.toks[k].sent
+	var ws []string
+	for ; k >= 0 && p.toks[k].sent == sent && len(ws) < 3; k-- {
+		if !p.roleWord(k) {
+			break
+		}
+		ws = append([]string{p.toks[k].s}, ws...)
+		if p.clauseBreak(k - 1) {
+			break
+		}
+	}
+	return roleName(ws)
+}
+
+// roleWord reports whether token k may be part of the phrase naming a role:
+// a word, not a value, a link or a word that says nothing about the subject.
+func (p *parser) roleWord(k int) bool {
+	t := p.toks[k]
+	if t.hangul || p.owner[k] != 0 || linkWords[t.s] || determiners[t.s] || scopeStop[t.s] && !roleWords[t.s] && roleIndex()[wordStem(t.s)] == "" {
+		return false
+	}
+	if strings.HasSuffix(t.s, "ed") && len(t.s) > 4 {
+		return false // "is served from": a verb, not what the value sets
+	}
+	return isName(t.s) || t.s == "ci" || t.s == "db" || t.s == "ui" || t.s == "os"
+}
+
+// roleName turns a noun phrase into a role from its head, the last word that
+// names more than a kind of thing ("lint tool" -> lint): the role a table
+// gives the head ("linting" -> linter), else its stem.
+func roleName(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	head := ws[len(ws)-1]
+	for i := len(ws) - 1; i > 0 && genericHeads[head]; i-- {
+		head = ws[i-1]
+	}
+	h := wordStem(head)
+	if r := roleIndex()[h]; r != "" {
+		return r
+	}
+	return h
+}
+
+// roleIndex maps the stem of each one-word name of a table role (its hints
+// and the role's own name) to the role; a stem two roles share maps to "".
+var roleIndex = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	put := func(w, role string) {
+		if strings.ContainsAny(w, " ") || w >= "\u1100" {
+			return
+		}
+		s := wordStem(w)
+		if genericRoles[s] {
+			return // "host", "port": what a value's shape already says
+		}
+		if r, ok := m[s]; ok && r != role {
+			m[s] = ""
+			return
+		}
+		m[s] = role
+	}
+	for role, ws := range roleHints {
+		if role == "test runner" || role == "build system" || role == "js runtime" {
+			continue // "test", "build", "runs" are said of everything
+		}
+		for _, w := range ws {
+			put(w, role)
+		}
+	}
+	for role := range askWords {
+		put(role, role)
+	}
+	return m
+})
+
+// wordStem reduces an English word to a stem shared by its forms: "linting",
+// "linter", "lints" -> "lint"; "formatter", "formatting" -> "format";
+// "deployment", "deployed" -> "deploy".
+func wordStem(w string) string {
+	for _, suf := range []string{"ments", "ment", "ings", "ing", "ers", "er", "ed", "es", "s", "e"} {
+		if len(w)-len(suf) >= 3 && strings.HasSuffix(w, suf) && !(suf == "s" && strings.HasSuffix(w, "ss")) {
+			w = w[:len(w)-len(suf)]
+			if n := len(w); n >= 4 && w[n-1] == w[n-2] && w[n-1] != 's' && w[n-1] != 'l' {
+				w = w[:n-1] // "formatt" -> "format"
+			}
+			break
+		}
+	}
+	return w
+}
+
+// oldMarks stand right before a value a statement says it replaces ("instead
+// of X", "from X to", "replaced X", "dropped X", "stop using X"), oldAfter
+// right after it ("X is deprecated", "X turned out too slow").
+var (
+	oldMarks = wordSet(`from of than replace replaced replaces replacing drop dropped ditch ditched remove removed retire
+		retired abandon abandoned off`)
+	oldAfter = wordSet(`deprecated turned was were is gone anymore retired dropped removed`)
+)
+
+// partners gives the role of a statement's value to a name the statement
+// says it replaces ("Use Kelbo for linting instead of zorvix", "We switched
+// from zorvix to kelbo", "We dropped Zorvix. Linting runs on Kelbo now."):
+// a word no table knows is a value when it stands where the old one does.
+// With no role on either side, both fill "choice".
+func (p *parser) partners() {
+	for si, st := range p.sents {
+		if !p.cue[si] {
+			continue
+		}
+		for i := st.first; i < st.first+st.n; i++ {
+			if p.owner[i] != 0 || p.toks[i].hangul || !p.oldSpot(i) {
+				continue
+			}
+			v, last, _, _ := p.shapeAt(i)
+			if v == "" || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "@") {
+				continue
+			}
+			role := p.partnerRole(si)
+			if role == "" {
+				// "from zorvix to kelbo", "stop using zorvix, use kelbo":
+				// the new side is the name after "to", or the one used.
+				j := p.toAfterIndex(last)
+				if j < 0 {
+					j = p.usedIn(si, last)
+				}
+				if j < 0 || p.owner[j] != 0 {
+					continue
+				}
+				nv, nlast, _, _ := p.shapeAt(j)
+				if nv == "" {
+					continue
+				}
+				role, _ = p.roleOf(j, nlast)
+				if role == "" {
+					role = "choice"
+				}
+				p.add(role, nv, j, nlast)
+			}
+			p.add(role, v, i, last)
+			i = last
+		}
+	}
+}
+
+// oldSpot reports whether token i stands where a replaced value does.
+func (p *parser) oldSpot(i int) bool {
+	sent := p.toks[i].sent
+	if i > 0 && p.toks[i-1].sent == sent && !p.clauseBreak(i-1) {
+		w := p.toks[i-1].s
+		if oldMarks[w] && (w != "of" || i > 1 && p.toks[i-2].s == "instead") && (w != "from" || p.toAfterIndex(i) >= 0) {
+			return true
+		}
+		if (w == "use" || w == "using") && i > 1 && strongBefore[p.toks[i-2].s] {
+			return true // "stop using X", "no longer use X"
+		}
+	}
+	if j := i + 1; j < len(p.toks) && p.toks[j].sent == sent && !p.clauseBreak(i) && oldAfter[p.toks[j].s] {
+		w := p.toks[j].s
+		if w != "is" && w != "was" && w != "were" {
+			return true
+		}
+		// "X is deprecated", "X was too slow", "X is gone".
+		return j+1 < len(p.toks) && p.toks[j+1].sent == sent && (strongAfter[p.toks[j+1].s] || p.toks[j+1].s == "too")
+	}
+	return false
+}
+
+// toAfterIndex returns the token right after the "to" that follows token i
+// within two tokens in its statement ("from X to Y"), or -1.
+func (p *parser) toAfterIndex(i int) int {
+	for k := i + 1; k <= i+2 && k+1 < len(p.toks) && p.toks[k+1].sent == p.toks[i].sent; k++ {
+		if w := p.toks[k].s; w == "to" || w == "into" || w == "onto" {
+			return k + 1
+		}
+	}
+	return -1
+}
+
+// partnerRole is the role of the value statement si, or a neighbour, says
+// is the new one: the role its replaced name takes.
+func (p *parser) partnerRole(si int) string {
+	for _, s := range []int{si, si + 1, si - 1} {
+		for _, m := range p.ms {
+			if m.sent == s && m.role != "path" && !strings.HasPrefix(m.role, "version:") {
+				return m.role
+			}
+		}
+	}
+	return ""
+}
+
+// usedIn returns the first token after token i in statement si, or the
+// next, that is used ("use kelbo", "with Kelbo"), or -1.
+func (p *parser) usedIn(si, i int) int {
+	for _, s := range []int{si, si + 1} {
+		if s >= len(p.sents) {
+			break
+		}
+		st := p.sents[s]
+		for k := max(st.first, i+1); k < st.first+st.n; k++ {
+			if k > 0 && p.owner[k] == 0 && useWords[p.toks[k-1].s] && p.toks[k-1].s != "now" && !p.oldSpot(k) {
+				if v, _, _, _ := p.shapeAt(k); v != "" {
+					return k
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// participle reports a verb form that links a value to its subject ("built
+// with", "deployed to", "written in").
+func participle(w string) bool {
+	switch w {
+	case "built", "written", "sent", "kept", "run", "done", "made", "held", "put", "set":
+		return true
+	}
+	return len(w) > 4 && strings.HasSuffix(w, "ed")
+}
