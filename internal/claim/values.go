@@ -39,6 +39,10 @@ func (p *parser) shaped() {
 			continue
 		}
 		role, strong := p.roleOf(i, last)
+		if role == "" && (p.toks[last].particle != "" || last+1 < len(p.toks) && p.toks[last+1].hangul && p.toks[last+1].sent == p.toks[i].sent) {
+			// Korean: "캐시는 Plimbo를 씁니다", "Plimbo 대신 Trevvix로".
+			role, strong = p.koreanRole(p.toks[i].sent), true
+		}
 		if strings.HasPrefix(fallback, "version:") {
 			role = fallback // the name it follows says what it is a version of
 		}
@@ -250,6 +254,9 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 		w := p.toks[first-1].s
 		strong = strings.ContainsAny(gap, ":=") || useWords[w] && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
 	}
+	if n := last + 1; n < end && !p.clauseBreak(last) && newAfter[p.toks[n].s] {
+		strong = true // "runs on bazomex now", "bazomex instead"
+	}
 	// After: "for NP", "as NP" (past "instead of X"), "is our NP", "runs NP".
 	for k := last + 1; k < end && k <= last+4 && !p.clauseBreak(k-1); k++ {
 		switch w := p.toks[k].s; {
@@ -304,7 +311,18 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 		// sets ("yesterday Dana").
 		return "", false
 	}
-	return p.phraseBefore(k), strong
+	np, start := p.phraseBefore(k)
+	// "deploy the API to X", "lint the code with X": a verb a table knows
+	// before the phrase names the role.
+	for v := start - 1; v >= st.first && v >= start-3 && !p.toks[v].hangul && !p.clauseBreak(v); v-- {
+		if r := roleIndex()[wordStem(p.toks[v].s)]; r != "" && p.owner[v] == 0 {
+			return r, strong
+		}
+		if !determiners[p.toks[v].s] && p.owner[v] == 0 {
+			break
+		}
+	}
+	return np, strong
 }
 
 // phraseAfter reads the noun phrase starting at token k: up to three content
@@ -327,8 +345,8 @@ func (p *parser) phraseAfter(k int) string {
 	return roleName(ws)
 }
 
-// phraseBefore reads the noun phrase ending at token k.
-func (p *parser) phraseBefore(k int) string {
+// phraseBefore reads the noun phrase ending at token k, and its first token.
+func (p *parser) phraseBefore(k int) (string, int) {
 	sent := p.toks[k].sent
 	var ws []string
 	for ; k >= 0 && p.toks[k].sent == sent && len(ws) < 3; k-- {
@@ -337,10 +355,11 @@ func (p *parser) phraseBefore(k int) string {
 		}
 		ws = append([]string{p.toks[k].s}, ws...)
 		if p.clauseBreak(k - 1) {
+			k--
 			break
 		}
 	}
-	return roleName(ws)
+	return roleName(ws), k + 1
 }
 
 // roleWord reports whether token k may be part of the phrase naming a role:
@@ -422,15 +441,6 @@ func wordStem(w string) string {
 	return w
 }
 
-// oldMarks stand right before a value a statement says it replaces ("instead
-// of X", "from X to", "replaced X", "dropped X", "stop using X"), oldAfter
-// right after it ("X is deprecated", "X turned out too slow").
-var (
-	oldMarks = wordSet(`from of than replace replaced replaces replacing drop dropped ditch ditched remove removed retire
-		retired abandon abandoned off`)
-	oldAfter = wordSet(`deprecated turned was were is gone anymore retired dropped removed`)
-)
-
 // partners gives the role of a statement's value to a name the statement
 // says it replaces ("Use Kelbo for linting instead of zorvix", "We switched
 // from zorvix to kelbo", "We dropped Zorvix. Linting runs on Kelbo now."):
@@ -438,15 +448,15 @@ var (
 // With no role on either side, both fill "choice".
 func (p *parser) partners() {
 	for si, st := range p.sents {
-		if !p.cue[si] {
-			continue
+		if !p.cue[si] && (st.n == 0 || !newAfter[p.toks[st.first+st.n-1].s]) {
+			continue // no change said, not even "… now" at its end
 		}
 		for i := st.first; i < st.first+st.n; i++ {
 			if p.owner[i] != 0 || p.toks[i].hangul || !p.oldSpot(i) {
 				continue
 			}
-			v, last, _, _ := p.shapeAt(i)
-			if v == "" || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "@") {
+			v, last, _, plain := p.shapeAt(i)
+			if v == "" || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "@") || plain && markerWord(v) {
 				continue
 			}
 			role := p.partnerRole(si)
@@ -481,22 +491,27 @@ func (p *parser) oldSpot(i int) bool {
 	sent := p.toks[i].sent
 	if i > 0 && p.toks[i-1].sent == sent && !p.clauseBreak(i-1) {
 		w := p.toks[i-1].s
-		if oldMarks[w] && (w != "of" || i > 1 && p.toks[i-2].s == "instead") && (w != "from" || p.toAfterIndex(i) >= 0) {
+		if w == "of" && i > 1 && p.toks[i-2].s == "instead" || (weakBefore[w] || strongBefore[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
 			return true
 		}
 		if (w == "use" || w == "using") && i > 1 && strongBefore[p.toks[i-2].s] {
 			return true // "stop using X", "no longer use X"
 		}
 	}
-	if j := i + 1; j < len(p.toks) && p.toks[j].sent == sent && !p.clauseBreak(i) && oldAfter[p.toks[j].s] {
-		w := p.toks[j].s
-		if w != "is" && w != "was" && w != "were" {
-			return true
-		}
-		// "X is deprecated", "X was too slow", "X is gone".
-		return j+1 < len(p.toks) && p.toks[j+1].sent == sent && (strongAfter[p.toks[j+1].s] || p.toks[j+1].s == "too")
+	j := i + 1
+	if j >= len(p.toks) || p.toks[j].sent != sent || p.clauseBreak(i) {
+		return false
 	}
-	return false
+	w := p.toks[j].s
+	if w == "is" || w == "was" || w == "were" || w == "has" {
+		// "X is deprecated", "X was too slow", "X has been dropped".
+		j++
+		if j < len(p.toks) && p.toks[j].s == "been" {
+			j++
+		}
+		return j < len(p.toks) && p.toks[j].sent == sent && (strongAfter[p.toks[j].s] || weakAfter[p.toks[j].s] && p.toks[j].s != "was")
+	}
+	return strongAfter[w] || weakAfter[w] || w == "대신" || w == "대신에"
 }
 
 // toAfterIndex returns the token right after the "to" that follows token i
@@ -550,4 +565,37 @@ func participle(w string) bool {
 		return true
 	}
 	return len(w) > 4 && strings.HasSuffix(w, "ed")
+}
+
+// markerWord reports a word that says a change or a verb form ("turned",
+// "pushing"): never the value changed.
+func markerWord(w string) bool {
+	return strongBefore[w] || weakBefore[w] || strongAfter[w] || weakAfter[w] || newBefore[w] || cueWords[w] ||
+		strings.HasSuffix(w, "ing") || participle(w) || isNumber(w)
+}
+
+// koreanRole names the role of a Korean statement from its Hangul words: the
+// table role one of them starts with ("캐시는" -> cache), else the stem of
+// the first.
+func (p *parser) koreanRole(si int) string {
+	st := p.sents[si]
+	first := ""
+	for k := st.first; k < st.first+st.n; k++ {
+		t := p.toks[k]
+		if !t.hangul {
+			continue
+		}
+		w := stripParticle(t.s)
+		for role, ws := range roleHints {
+			for _, h := range ws {
+				if h >= "\u1100" && strings.HasPrefix(w, h) {
+					return role
+				}
+			}
+		}
+		if first == "" && len([]rune(w)) >= 2 && w != "대신" && w != "대신에" {
+			first = stem(w, true)
+		}
+	}
+	return first
 }

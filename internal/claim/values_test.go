@@ -82,6 +82,9 @@ func TestChangeWordings(t *testing.T) {
 		{"kubernetes quantity", "Set the worker memory limit to 512Mi.", "Raise the worker memory limit from 512Mi to 1Gi.", "512mi", "1gi"},
 		{"channel", "Deploy notices go to #ops-deploys.", "Deploy notices moved to #release-train.", "#ops-deploys", "#release-train"},
 		{"version", "We are on Zentrox 3.1.", "We upgraded Zentrox to 3.4.", "3.1", "3.4"},
+		{"kept failing", "Sessions are cached in Plimbo.", "Plimbo kept losing sessions on restart, so sessions go to Trevvix now.", "plimbo", "trevvix"},
+		{"verb before the phrase", "We lint the TypeScript code with quorvel.", "We dropped quorvel. Linting runs on bazomex now.", "quorvel", "bazomex"},
+		{"korean instead", "캐시는 Plimbo를 씁니다.", "Plimbo 대신 Trevvix로 캐시합니다.", "plimbo", "trevvix"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rel, role, ov, nv := Compare(Parse(tt.older), Parse(tt.newer))
