@@ -8,7 +8,7 @@ import "slices"
 var genericRoles = map[string]bool{"port": true, "address": true, "region": true, "path": true, "time": true, "host": true,
 	"timeout": true, "ttl": true, "interval": true, "retention": true, "delay": true, "retries": true, "replicas": true, "workers": true,
 	"threads": true, "partitions": true, "shards": true, "connections": true, "instances": true, "processes": true,
-	"concurrency": true, "rate limit": true, "ci runner": true, "bucket": true, "branch": true, "topic": true,
+	"concurrency": true, "request rate": true, "ci runner": true, "bucket": true, "branch": true, "topic": true,
 	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
 	"table": true, "index": true, "repository": true}
 
