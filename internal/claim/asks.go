@@ -13,18 +13,18 @@ import (
 // database", "where do jobs get enqueued"), beyond the hints Parse uses to
 // tell a tool's roles apart.
 var askWords = map[string][]string{
-	"bundler":                 {"bundler", "bundle", "bundling", "build tool", "번들러"},
+	"bundler":                 {"bundler", "bundle", "bundling", "build tool", "build tooling", "번들러"},
 	"build system":            {"build system"},
-	"test runner":             {"test runner", "test framework"},
+	"test runner":             {"test runner", "test framework", "unit tests", "unit test"},
 	"e2e framework":           {"e2e", "end-to-end", "end to end", "browser tests", "framework"},
 	"web framework":           {"web framework", "framework", "endpoint", "endpoints", "routes", "프레임워크"},
 	"frontend framework":      {"frontend framework", "ui framework", "framework"},
-	"linter":                  {"linter"},
+	"linter":                  {"lint tool", "linter"},
 	"formatter":               {"formatter", "code format", "코드 포맷"},
-	"type checker":            {"type checker", "typecheck", "type-check"},
+	"type checker":            {"type checking", "type checker", "typecheck", "type-check"},
 	"queue":                   {"message queue", "broker", "enqueued", "enqueue"},
 	"orm":                     {"orm", "query builder"},
-	"json library":            {"serialize", "serializer", "json encoding"},
+	"json library":            {"json library", "serialize", "serializer", "json encoding"},
 	"database":                {"database", "db", "데이터베이스", "디비"},
 	"cache":                   {"cache", "caching", "캐시"},
 	"search engine":           {"search engine", "full-text search"},
@@ -41,32 +41,33 @@ var askWords = map[string][]string{
 	"email service":           {"email provider", "emails", "transactional email"},
 	"feature flags":           {"feature flags", "feature flag"},
 	"secrets manager":         {"secrets", "secret manager"},
-	"package manager":         {"dependencies", "install packages", "패키지 매니저"},
+	"package manager":         {"package manager", "dependencies", "install packages", "패키지 매니저"},
 	"js runtime":              {"runtime"},
 	"api style":               {"api style"},
-	"http client":             {"http client", "http calls", "api calls", "call the backend", "talk to the backend"},
+	"http client":             {"http client", "http calls", "api calls", "call our backend", "call the backend", "talk to the backend"},
 	"merge strategy":          {"merge", "merging"},
 	"signing algorithm":       {"sign", "signing", "signed", "서명"},
 	"password hashing":        {"password hashing", "hash passwords"},
 	"logging library":         {"logger", "logging library"},
 	"migration tool":          {"migration", "migrations"},
 	"reverse proxy":           {"reverse proxy", "proxy"},
-	"static site generator":   {"static site", "site generator"},
+	"static site generator":   {"docs site", "static site", "site generator"},
+	"mobile framework":        {"mobile app", "mobile apps"},
 	"port":                    {"port", "포트"},
 	"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
-	"image":                   {"image", "docker image", "image name", "이미지 이름"},
+	"image":                   {"container image", "docker image", "image name", "image called", "이미지 이름"},
 	"region":                  {"region", "regions", "리전"},
 	"interval":                {"how often", "how frequently", "frequency", "interval", "얼마나 자주", "주기"},
 	"delay":                   {"throttle", "throttling", "backoff", "hammer", "hammering", "overload", "delay between"},
-	"request rate":            {"rate-limit", "rate limiting", "rate limited", "requests per", "throttle", "throttling", "hammer", "hammering"},
+	"request rate":            {"rate limit", "rate-limit", "rate limiting", "rate limited", "throttle", "throttling", "hammer", "hammering"},
 	"timeout":                 {"timeout", "time out", "times out", "timing out", "타임아웃"},
-	"retries":                 {"retry", "retries", "retried", "재시도"},
+	"retries":                 {"retry", "retries", "retried", "how many times", "재시도"},
 }
 
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "… now", "… at the moment", "어떤",
 // "뭘로". "How do I …" asks how to do something, not what the project chose.
-var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
 
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
@@ -217,7 +218,7 @@ var shapeWords = map[string][]string{
 	// itself is in every log.
 	"interval":     {"every", "interval", "poll", "polling", "polls", "hourly", "daily", "cron"},
 	"delay":        {"delay", "delays", "backoff", "sleep", "throttle", "throttling"},
-	"request rate": {"per minute", "per second", "per hour", "requests"},
+	"request rate": {"per minute", "per second", "per hour", "rate limit", "requests"},
 	"timeout":      {"timeout", "timeouts"},
 	"retries":      {"retries", "retry", "attempts"},
 }
