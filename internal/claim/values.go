@@ -17,7 +17,8 @@ import (
 // with quorvel".
 var linkWords = wordSet(`is are was were be been becomes became now set sets changed change changes switched switch
 	moved move migrated migrate bumped bump raised raise lowered lower increased reduced cut to from into onto
-	with using via = currently still go goes went live lives run runs point points in on at by`)
+	with using via = currently still go goes went live lives run runs point points in on at by through use uses
+	should must will shall can`)
 
 // determiners open a noun phrase without naming anything.
 var determiners = wordSet(`the a an our your their its this that these those my his her every each any some`)
@@ -382,6 +383,11 @@ func roleName(ws []string) string {
 	if len(ws) == 0 {
 		return ""
 	}
+	for n := min(len(ws), 3); n >= 2; n-- {
+		if name := strings.Join(ws[len(ws)-n:], " "); tableRoles()[name] {
+			return name // "state management", "error tracking"
+		}
+	}
 	head := ws[len(ws)-1]
 	for i := len(ws) - 1; i > 0 && genericHeads[head]; i-- {
 		head = ws[i-1]
@@ -392,6 +398,15 @@ func roleName(ws []string) string {
 	}
 	return h
 }
+
+// tableRoles are the roles the tool table names.
+var tableRoles = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range roleTable {
+		m[r.role] = true
+	}
+	return m
+})
 
 // roleIndex maps the stem of each one-word name of a table role (its hints
 // and the role's own name) to the role; a stem two roles share maps to "".

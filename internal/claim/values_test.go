@@ -107,3 +107,18 @@ func TestMadeUpReversal(t *testing.T) {
 		t.Fatalf("Compare = %v %s %q->%q, want supersedes plimbo->trevvix\nolder %+v\nnewer %+v", rel, role, ov, nv, older, newer)
 	}
 }
+
+// TestRoleAcrossUseAndThrough checks that "the X uses/should use V" and "X
+// go through V" give V the role X names.
+func TestRoleAcrossUseAndThrough(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ text, role, value string }{
+		{"Payments go through Paysly.", "payments", "paysly"},
+		{"Actually, state management should use velmora instead.", "state management", "velmora"},
+		{"The gnarfing uses Plimbo.", "gnarf", "plimbo"},
+	} {
+		if c, ok := find(Parse(tt.text), tt.role); !ok || c.Value != tt.value {
+			t.Errorf("Parse(%q) = %+v, want %s = %q", tt.text, Parse(tt.text), tt.role, tt.value)
+		}
+	}
+}
