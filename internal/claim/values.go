@@ -116,7 +116,8 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 		return "", 0, "", false
 	}
 	first := i == p.sents[t.sent].first || strings.ContainsAny(p.text[p.toks[i-1].end:t.start], ":\"(")
-	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !(i > 0 && determiners[p.toks[i-1].s]) {
+	acronym := len(s) <= 4 && strings.ToUpper(raw) == raw // "API", "SDK": a noun more often than a name
+	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners[p.toks[i-1].s]) {
 		// A capitalised name mid-sentence, not after "the": a product, a
 		// service, a person.
 		return s, i, "", false
@@ -281,6 +282,13 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 			continue
 		}
 		break
+	}
+	// A statement opening with "For NP," names what its values are for
+	// ("For API docs we use Swaggo").
+	if p.toks[st.first].s == "for" && first > st.first+1 {
+		if np := p.phraseAfter(st.first + 1); np != "" {
+			return np, strong
+		}
 	}
 	// Before: link words and other values ("from X"), then the noun phrase.
 	k, verbRole := first-1, ""
@@ -467,7 +475,19 @@ func (p *parser) partners() {
 			continue // no change said, not even "… now" at its end
 		}
 		for i := st.first; i < st.first+st.n; i++ {
-			if p.owner[i] != 0 || p.toks[i].hangul || !p.oldSpot(i) {
+			if p.toks[i].hangul || !p.oldSpot(i) {
+				continue
+			}
+			if o := p.owner[i]; o != 0 {
+				// The replaced value has a role of its own ("no longer use
+				// Swaggo for API docs, Redocly generates them"): a name no
+				// table knows later in the statement is its successor.
+				if m := p.ms[o-1]; m.role != "path" && !strings.HasPrefix(m.role, "version:") {
+					if j := p.successor(m.last); j >= 0 {
+						nv, nlast, _, _ := p.shapeAt(j)
+						p.add(m.role, nv, j, nlast)
+					}
+				}
 				continue
 			}
 			v, last, _, plain := p.shapeAt(i)
@@ -499,6 +519,21 @@ func (p *parser) partners() {
 			i = last
 		}
 	}
+}
+
+// successor returns the first capitalised name after token i in its
+// statement that no mention holds, or -1.
+func (p *parser) successor(i int) int {
+	st := p.sents[p.toks[i].sent]
+	for k := i + 1; k < st.first+st.n; k++ {
+		if p.owner[k] != 0 || p.toks[k].hangul {
+			continue
+		}
+		if v, _, _, plain := p.shapeAt(k); v != "" && !plain && !p.oldSpot(k) {
+			return k
+		}
+	}
+	return -1
 }
 
 // oldSpot reports whether token i stands where a replaced value does.
@@ -601,6 +636,9 @@ func (p *parser) koreanRole(si int) string {
 			continue
 		}
 		w := stripParticle(t.s)
+		if r := namedNouns[w]; r != "" {
+			return r // "알림 채널을" -> channel
+		}
 		for role, ws := range roleHints {
 			for _, h := range ws {
 				if h >= "\u1100" && strings.HasPrefix(w, h) {

@@ -122,3 +122,17 @@ func TestRoleAcrossUseAndThrough(t *testing.T) {
 		}
 	}
 }
+
+// TestSuccessorAndFrontedPurpose checks that a name after a replaced value
+// with a role of its own takes that role, and that "For X, we use V" gives V
+// the role X names.
+func TestSuccessorAndFrontedPurpose(t *testing.T) {
+	t.Parallel()
+	rel, role, ov, nv := Compare(Parse("For API docs we use Swaggo."), Parse("We no longer use Swaggo for API docs, Redocly generates them."))
+	if rel != Supersedes || ov != "swaggo" {
+		t.Fatalf("Compare = %v %s %q->%q, want supersedes of swaggo", rel, role, ov, nv)
+	}
+	if c, ok := find(Parse("We no longer use Swaggo for API docs, Redocly generates them."), role); !ok || c.Value != "redocly" {
+		t.Fatalf("Redocly does not take the role %q of the value it replaces: %+v", role, Parse("We no longer use Swaggo for API docs, Redocly generates them."))
+	}
+}
