@@ -41,8 +41,11 @@ func (p *parser) shaped() {
 		}
 		role, strong := p.roleOf(i, last)
 		if role == "" && (p.toks[last].particle != "" || last+1 < len(p.toks) && p.toks[last+1].hangul && p.toks[last+1].sent == p.toks[i].sent) {
-			// Korean: "캐시는 Plimbo를 씁니다", "Plimbo 대신 Trevvix로".
-			role, strong = p.koreanRole(p.toks[i].sent), true
+			// Korean: "캐시는 Plimbo를 씁니다", "Plimbo 대신 Trevvix로". A
+			// topic ("ORM은") is what the statement is about, not a value.
+			pt := p.toks[last].particle
+			topic := strings.HasPrefix(pt, "은") || strings.HasPrefix(pt, "는") || strings.HasPrefix(pt, "이") || strings.HasPrefix(pt, "가")
+			role, strong = p.koreanRole(p.toks[i].sent), !topic
 		}
 		if strings.HasPrefix(fallback, "version:") {
 			role = fallback // the name it follows says what it is a version of
@@ -52,6 +55,11 @@ func (p *parser) shaped() {
 		}
 		if role == "" {
 			role = fallback
+		}
+		if role == "" && !plain && i > 0 && useWords[p.toks[i-1].s] && p.toks[i-1].sent == p.toks[i].sent {
+			// "Use Kelbo.", "go with Zorvix instead": chosen, for a purpose
+			// the statement does not name.
+			role = "choice"
 		}
 		if role != "" {
 			p.add(role, v, i, last)
@@ -588,7 +596,7 @@ func (p *parser) partnerRole(si int) string {
 	return ""
 }
 
-// usedIn returns the first token after token i in statement si, or the
+// usedIn returns the first token other than i in statement si, or the
 // next, that is used ("use kelbo", "with Kelbo"), or -1.
 func (p *parser) usedIn(si, i int) int {
 	for _, s := range []int{si, si + 1} {
@@ -596,8 +604,8 @@ func (p *parser) usedIn(si, i int) int {
 			break
 		}
 		st := p.sents[s]
-		for k := max(st.first, i+1); k < st.first+st.n; k++ {
-			if k > 0 && p.owner[k] == 0 && useWords[p.toks[k-1].s] && p.toks[k-1].s != "now" && !p.oldSpot(k) {
+		for k := st.first; k < st.first+st.n; k++ {
+			if k != i && k > 0 && p.owner[k] == 0 && useWords[p.toks[k-1].s] && p.toks[k-1].s != "now" && !p.oldSpot(k) {
 				if v, _, _, _ := p.shapeAt(k); v != "" {
 					return k
 				}
@@ -633,12 +641,14 @@ func (p *parser) koreanRole(si int) string {
 	for k := st.first; k < st.first+st.n; k++ {
 		t := p.toks[k]
 		if !t.hangul {
+			if pt := t.particle; (strings.HasPrefix(pt, "은") || strings.HasPrefix(pt, "는")) && p.owner[k] == 0 {
+				if r := roleName([]string{t.s}); r != "" && roleIndex()[wordStem(t.s)] != "" {
+					return r // "ORM은 …": a topic a table names
+				}
+			}
 			continue
 		}
 		w := stripParticle(t.s)
-		if r := namedNouns[w]; r != "" {
-			return r // "알림 채널을" -> channel
-		}
 		for role, ws := range roleHints {
 			for _, h := range ws {
 				if h >= "\u1100" && strings.HasPrefix(w, h) {
@@ -646,9 +656,28 @@ func (p *parser) koreanRole(si int) string {
 				}
 			}
 		}
-		if first == "" && len([]rune(w)) >= 2 && w != "대신" && w != "대신에" {
+		if r := namedNouns[w]; r != "" {
+			return r // "알림 채널을" -> channel
+		}
+		if k > st.first && p.toks[k-1].s == "더" || koreanCue(w) {
+			continue // "더 이상", "대신": change wording, not what changes
+		}
+		if first == "" && len([]rune(w)) >= 2 {
 			first = stem(w, true)
 		}
 	}
+	if first == "" {
+		return "choice"
+	}
 	return first
+}
+
+// koreanCue reports a Korean word that says a change ("대신", "바꿨어요").
+func koreanCue(w string) bool {
+	for _, c := range koreanCues {
+		if strings.Contains(w, c) {
+			return true
+		}
+	}
+	return false
 }

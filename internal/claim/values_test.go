@@ -85,6 +85,9 @@ func TestChangeWordings(t *testing.T) {
 		{"kept failing", "Sessions are cached in Plimbo.", "Plimbo kept losing sessions on restart, so sessions go to Trevvix now.", "plimbo", "trevvix"},
 		{"verb before the phrase", "We lint the TypeScript code with quorvel.", "We dropped quorvel. Linting runs on bazomex now.", "quorvel", "bazomex"},
 		{"korean instead", "캐시는 Plimbo를 씁니다.", "Plimbo 대신 Trevvix로 캐시합니다.", "plimbo", "trevvix"},
+		{"korean topic", "ORM은 plimbo를 씁니다.", "plimbo 대신 trevvix로 바꿨어요.", "plimbo", "trevvix"},
+		{"korean no longer", "메시지 큐는 Plimbo를 사용합니다.", "Plimbo는 더 이상 사용하지 않고 Trevvix로 보냅니다.", "plimbo", "trevvix"},
+		{"no purpose named", "Use Kelbo.", "Actually, go with Zorvix instead of Kelbo.", "kelbo", "zorvix"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rel, role, ov, nv := Compare(Parse(tt.older), Parse(tt.newer))
@@ -134,5 +137,14 @@ func TestSuccessorAndFrontedPurpose(t *testing.T) {
 	}
 	if c, ok := find(Parse("We no longer use Swaggo for API docs, Redocly generates them."), role); !ok || c.Value != "redocly" {
 		t.Fatalf("Redocly does not take the role %q of the value it replaces: %+v", role, Parse("We no longer use Swaggo for API docs, Redocly generates them."))
+	}
+}
+
+// TestChoiceNeedsChangeWording checks that two statements choosing names for
+// no purpose they name do not contradict each other.
+func TestChoiceNeedsChangeWording(t *testing.T) {
+	t.Parallel()
+	if rel, role, ov, nv := Compare(Parse("Use Kelbo."), Parse("Use Zorvix.")); rel != Unrelated {
+		t.Fatalf("Compare = %v %s %q->%q, want unrelated", rel, role, ov, nv)
 	}
 }
