@@ -127,8 +127,17 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 	acronym := len(s) <= 4 && strings.ToUpper(raw) == raw // "API", "SDK": a noun more often than a name
 	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners[p.toks[i-1].s]) {
 		// A capitalised name mid-sentence, not after "the": a product, a
-		// service, a person.
-		return s, i, "", false
+		// service, a person; with the capitalised words that follow it
+		// ("Kelbo Streams", "Cloud Zentrox").
+		last = i
+		for k := i + 1; k < len(p.toks) && k <= i+2 && p.capitalised(k) && p.owner[k] == 0 &&
+			p.toks[k].sent == t.sent && onlySpace(p.text[p.toks[k-1].end:p.toks[k].start]) && p.toks[k-1].particle == ""; k++ {
+			last = k
+		}
+		for k := i + 1; k <= last; k++ {
+			s += " " + p.toks[k].s
+		}
+		return s, last, "", false
 	}
 	return s, i, "", true
 }
@@ -175,6 +184,14 @@ func isIPv4(s string) bool {
 		}
 	}
 	return true
+}
+
+// capitalised reports a word written with a capital first letter that is a
+// name's word, not a link or a determiner.
+func (p *parser) capitalised(k int) bool {
+	t := p.toks[k]
+	c := p.text[t.start]
+	return c >= 'A' && c <= 'Z' && !t.hangul && (isName(t.s) || identifierShaped(t.s)) && !linkWords[t.s] && !determiners[t.s] && !scopeStop[t.s]
 }
 
 // isName: a word of letters, maybe joined by "-", "." or "_", three letters

@@ -34,6 +34,7 @@ func TestValueShapes(t *testing.T) {
 		{"name after a participle", "Sessions are cached in Kelbo.", "cache", "kelbo"},
 		{"name for an unknown role", "We use Plimbo for the gnarfing.", "gnarf", "plimbo"},
 		{"is our", "Zorvix is our tracker.", "track", "zorvix"},
+		{"name of two capitalised words", "Jobs are queued in Kelbo Streams.", "queue", "kelbo streams"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := Parse(tt.text)
@@ -88,6 +89,7 @@ func TestChangeWordings(t *testing.T) {
 		{"korean topic", "ORM은 plimbo를 씁니다.", "plimbo 대신 trevvix로 바꿨어요.", "plimbo", "trevvix"},
 		{"korean no longer", "메시지 큐는 Plimbo를 사용합니다.", "Plimbo는 더 이상 사용하지 않고 Trevvix로 보냅니다.", "plimbo", "trevvix"},
 		{"no purpose named", "Use Kelbo.", "Actually, go with Zorvix instead of Kelbo.", "kelbo", "zorvix"},
+		{"two-word name", "We use Bazu Kimot for CI.", "CI moved from Bazu Kimot to Velmo.", "bazu kimot", "velmo"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rel, role, ov, nv := Compare(Parse(tt.older), Parse(tt.newer))
