@@ -59,7 +59,7 @@ var askWords = map[string][]string{
 	"region":                  {"region", "regions", "리전"},
 	"interval":                {"how often", "how frequently", "frequency", "interval", "얼마나 자주", "주기"},
 	"delay":                   {"throttle", "throttling", "backoff", "hammer", "hammering", "overload", "delay between"},
-	"rate limit":              {"rate limit", "rate-limit", "rate limiting", "rate limited", "throttle", "throttling", "hammer", "hammering"},
+	"request rate":            {"rate limit", "rate-limit", "rate limiting", "rate limited", "throttle", "throttling", "hammer", "hammering"},
 	"timeout":                 {"timeout", "time out", "times out", "timing out", "타임아웃"},
 	"retries":                 {"retry", "retries", "retried", "how many times", "재시도"},
 }
@@ -216,11 +216,11 @@ var shapeWords = map[string][]string{
 	"address": {"192", "172", "168"},
 	// A duration is found by the words that say what it sets; the number
 	// itself is in every log.
-	"interval":   {"every", "interval", "poll", "polling", "polls", "hourly", "daily", "cron"},
-	"delay":      {"delay", "delays", "backoff", "sleep", "throttle", "throttling"},
-	"rate limit": {"per minute", "per second", "per hour", "rate limit", "requests"},
-	"timeout":    {"timeout", "timeouts"},
-	"retries":    {"retries", "retry", "attempts"},
+	"interval":     {"every", "interval", "poll", "polling", "polls", "hourly", "daily", "cron"},
+	"delay":        {"delay", "delays", "backoff", "sleep", "throttle", "throttling"},
+	"request rate": {"per minute", "per second", "per hour", "rate limit", "requests"},
+	"timeout":      {"timeout", "timeouts"},
+	"retries":      {"retries", "retry", "attempts"},
 }
 
 // Words lists what a statement filling a role says: its tools' names, or for

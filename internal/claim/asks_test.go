@@ -22,7 +22,7 @@ func TestAsks(t *testing.T) {
 		{"what's the docker image called for the billing worker?", "image"},
 		{"업로드된 파일은 어디에 저장되나요?", "path"},
 		{"How often does the integration poll the utility for new usage data?", "interval"},
-		{"What did we do so the scraper doesn't hammer their site?", "rate limit"},
+		{"What did we do so the scraper doesn't hammer their site?", "request rate"},
 		{"Which IP address should the container use for Postgres?", "address"},
 		{"Где физически лежит проект шлюза?", "path"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},

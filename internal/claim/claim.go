@@ -93,6 +93,8 @@ func Parse(text string) []Claim {
 	p := parser{text: text, toks: toks, sents: sents, owner: make([]int16, len(toks))}
 	p.mark()
 	p.find()
+	p.shaped()
+	p.partners()
 	if len(p.ms) == 0 {
 		return nil
 	}
@@ -255,6 +257,12 @@ func (p *parser) phrase(v *vocabulary, i int) (int, *tool) {
 		}
 		if tl := v.phrases[b.String()]; tl != nil {
 			return n, tl
+		}
+		// "merge commits", "api keys": a phrase's plural names it too.
+		if last := p.toks[i+n-1].s; len(last) > 3 && last[len(last)-1] == 's' {
+			if tl := v.phrases[strings.TrimSuffix(b.String(), "s")]; tl != nil {
+				return n, tl
+			}
 		}
 	}
 	if tl := v.phrases[p.toks[i].s]; tl != nil {
@@ -537,7 +545,7 @@ func (p *parser) afterPortWord(i int) bool {
 		if k < i-1 && listens(w) {
 			return true // "listens on 9443", "bound to 8080": a number a server takes is its port
 		}
-		if !(w == "on" || w == "to" || w == "at" || w == "is" || w == "number" || w == "of") {
+		if !(w == "on" || w == "to" || w == "at" || w == "is" || w == "number" || w == "of" || w == "from") {
 			return false
 		}
 	}
@@ -693,7 +701,7 @@ func (p *parser) count(i int) (string, string, int) {
 	w := p.toks[i+1].s
 	if w == "requests" || w == "req" || w == "calls" {
 		if i+3 < len(p.toks) && (p.toks[i+2].s == "per" || p.toks[i+2].s == "a") {
-			return "rate limit", n + "/" + strings.TrimSuffix(p.toks[i+3].s, "s"), i + 3
+			return "request rate", n + "/" + strings.TrimSuffix(p.toks[i+3].s, "s"), i + 3
 		}
 		return "", "", 0
 	}

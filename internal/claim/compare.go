@@ -8,7 +8,7 @@ import "slices"
 var genericRoles = map[string]bool{"port": true, "address": true, "region": true, "path": true, "time": true, "host": true,
 	"timeout": true, "ttl": true, "interval": true, "retention": true, "delay": true, "retries": true, "replicas": true, "workers": true,
 	"threads": true, "partitions": true, "shards": true, "connections": true, "instances": true, "processes": true,
-	"concurrency": true, "rate limit": true, "ci runner": true, "bucket": true, "branch": true, "topic": true,
+	"concurrency": true, "request rate": true, "ci runner": true, "bucket": true, "branch": true, "topic": true,
 	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
 	"table": true, "index": true, "repository": true}
 
@@ -24,9 +24,10 @@ var namedRoles = map[string]bool{"path": true, "host": true, "bucket": true, "br
 func Identifier(role string) bool { return namedRoles[role] }
 
 // cueRoles conflict only with change wording: a project is often written in
-// several languages and on several clouds at once.
+// several languages and on several clouds at once, and chooses many things
+// for purposes its statements do not name ("choice": "use Kelbo").
 var cueRoles = map[string]bool{"language": true, "cloud provider": true, "auth method": true, "team chat": true,
-	"vcs host": true, "container runtime": true}
+	"vcs host": true, "container runtime": true, "choice": true}
 
 // qualifiers name a component or environment: statements whose qualifiers
 // are disjoint ("the iOS app" vs "the Android app", "staging" vs

@@ -553,6 +553,19 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		if len(words) == 0 {
 			continue // a shape with no word of its own: found by messageItems
 		}
+		// The values the project's entries gave the role that no table
+		// lists ("we lint with quorvel"): their names find the messages.
+		known, err := db.Read().RoleValues(ctx, req.Project, a.role)
+		if err != nil {
+			return nil, err
+		}
+		var own []string
+		for _, v := range known {
+			if !slices.Contains(words, v) {
+				own = append(own, v)
+			}
+		}
+		words = append(slices.Clip(words), own...)
 		// A Korean particle sticks to the name ("Heroku에서"): a prompt in
 		// another script looks for the names as prefixes too. An English one
 		// looks for them as the index stores them, which costs a tenth
@@ -574,7 +587,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			}
 			ex := excerpt(h.Text, a.cs, itemChars)
 			tk := keysOf(ex)
-			if !answers(tk, ex, cs, a) {
+			if !answers(tk, ex, cs, a) && !(!a.shape && len(own) > 0 && states(claim.Parse(ex), a.role)) {
 				continue
 			}
 			seen[h.ID] = true

@@ -575,3 +575,36 @@ func TestNotWhatClaudeMDSays(t *testing.T) {
 		t.Errorf("the rest was not injected: %q", texts)
 	}
 }
+
+// TestRoleValuesNoTableLists checks that a question asking a role finds the
+// message giving it a value no table lists, through the values the project's
+// entries gave the role.
+func TestRoleValuesNoTableLists(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	e := put(t, db, "decision", "linter", "Lint the TypeScript code with quorvel", "We lint the TypeScript code with quorvel.", 0)
+	if err := db.Update(context.Background(), func(tx *store.Tx) error {
+		return tx.SetEntryRoles(context.Background(), e.ID, proj, []store.RoleValue{{Role: "linter", Value: "quorvel"}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "which linter do we run these days?"); !strings.Contains(got, "quorvel") {
+		t.Fatalf("the linter asked for is not recalled:\n%s", got)
+	}
+}
+
+// TestEqualTimesOrderedByPosition checks that of two statements made at the
+// same time, the later in the log is the newer: "Update: … now …" replaces
+// the earlier value instead of contesting it, whichever ranks first.
+func TestEqualTimesOrderedByPosition(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "a", day, "The billing service listens on port 7040.", "Noted.")
+	say(t, db, "b", day, "Update: the billing service now listens on port 7311.", "Noted.")
+	got := recallFor(t, db, defaults(), "after the update, which port does the billing service listen on now?")
+	if !strings.Contains(got, "replaced 7040") || strings.Contains(got, "neither says it replaces") {
+		t.Fatalf("the update does not replace the earlier port:\n%s", got)
+	}
+}

@@ -191,7 +191,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 	for i := range items {
 		for j := range items {
 			older, newer := items[i], items[j]
-			if i == j || newer.Time.Before(older.Time) || (newer.Time.Equal(older.Time) && j < i) {
+			if i == j || newer.Time.Before(older.Time) || newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) {
 				continue
 			}
 			if len(out) == perKind || done[newer.CID] || paired[pair(key(older.Item), key(newer.Item))] {
@@ -230,6 +230,19 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		}
 	}
 	return out, nil
+}
+
+// logOrder reports whether a, ranked i, comes before b, ranked j, among
+// items stated at the same time: by their first message's position in the
+// log ("Update: …" said after the value it updates, in one session or an
+// import dated alike), else by rank.
+func logOrder(a, b Item, i, j int) bool {
+	if len(a.events) > 0 && len(b.events) > 0 {
+		if pa, pb := slices.Min(a.events), slices.Min(b.events); pa != pb {
+			return pa < pb
+		}
+	}
+	return i < j
 }
 
 // replaced looks up the earlier message that stated the value c says it

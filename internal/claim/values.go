@@ -1,0 +1,700 @@
+package claim
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Values no table lists are recognised by their shape (a size, a version, a
+// host, an address, a code span, a channel, a capitalised name) and given the
+// role of the noun phrase they attach to ("the upload limit is 10 MB",
+// "Quorvel for linting", "Linter: quorvel", "we lint with Quorvel"), so that
+// two statements about a thing no table knows still meet on one role.
+
+// linkWords join a value to the noun phrase that names what it sets: "the
+// limit is now 10 MB", "the memory limit changed from 256Mi to 512Mi", "lint
+// with quorvel".
+var linkWords = wordSet(`is are was were be been becomes became now set sets changed change changes switched switch
+	moved move migrated migrate bumped bump raised raise lowered lower increased reduced cut to from into onto
+	with using via = currently still go goes went live lives run runs point points in on at by through use uses
+	should must will shall can`)
+
+// determiners open a noun phrase without naming anything.
+var determiners = wordSet(`the a an our your their its this that these those my his her every each any some`)
+
+// genericHeads name a kind of thing, not what it does: "lint tool" is about
+// linting.
+var genericHeads = wordSet(`tool tools library lib libraries framework frameworks service services setting settings
+	value values option options thing things one choice default defaults provider system`)
+
+// shaped adds the values of unowned tokens that no table knows, found by
+// their shape, with the role of the phrase around them.
+func (p *parser) shaped() {
+	for i := 0; i < len(p.toks); i++ {
+		if p.toks[i].hangul || p.owner[i] != 0 {
+			continue
+		}
+		v, last, fallback, plain := p.shapeAt(i)
+		if v == "" {
+			continue
+		}
+		role, strong := p.roleOf(i, last)
+		if role == "" && (p.toks[last].particle != "" || last+1 < len(p.toks) && p.toks[last+1].hangul && p.toks[last+1].sent == p.toks[i].sent) {
+			// Korean: "캐시는 Plimbo를 씁니다", "Plimbo 대신 Trevvix로". A
+			// topic ("ORM은") is what the statement is about, not a value.
+			pt := p.toks[last].particle
+			topic := strings.HasPrefix(pt, "은") || strings.HasPrefix(pt, "는") || strings.HasPrefix(pt, "이") || strings.HasPrefix(pt, "가")
+			role, strong = p.koreanRole(p.toks[i].sent), !topic
+		}
+		if strings.HasPrefix(fallback, "version:") {
+			role = fallback // the name it follows says what it is a version of
+		}
+		if plain && !strong {
+			role = "" // a plain word is a value only where it is set or used for something
+		}
+		if role == "" {
+			role = fallback
+		}
+		if role == "" && !plain && i > 0 && useWords[p.toks[i-1].s] && p.toks[i-1].sent == p.toks[i].sent {
+			// "Use Kelbo.", "go with Zorvix instead": chosen, for a purpose
+			// the statement does not name.
+			role = "choice"
+		}
+		if role != "" {
+			p.add(role, v, i, last)
+		}
+		i = last
+	}
+}
+
+// shapeAt reads a value at token i by its shape: the canonical value, its
+// last token, the role it has when no phrase names one ("size", "address",
+// "channel"), and whether it is a plain word, which needs a strong link.
+func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain bool) {
+	t := p.toks[i]
+	raw := p.text[t.start:t.end]
+	s := t.s
+	before := byte(0)
+	if t.start > 0 {
+		before = p.text[t.start-1]
+	}
+	switch {
+	case before == '`':
+		// A code span: everything up to the closing backtick.
+		end := strings.IndexByte(p.text[t.start:], '`')
+		if end < 0 || end > 80 {
+			return "", 0, "", false
+		}
+		end += t.start
+		last = i
+		for last+1 < len(p.toks) && p.toks[last+1].end <= end && p.toks[last+1].sent == t.sent {
+			last++
+		}
+		return strings.ToLower(strings.TrimSpace(p.text[t.start:end])), last, "", false
+	case before == '#' && (t.start < 2 || !isWord(rune(p.text[t.start-2]))) && !isDigits(s):
+		return "#" + s, i, "channel", false
+	case before == '@' && (t.start < 2 || !isWord(rune(p.text[t.start-2]))):
+		return "@" + s, i, "", false
+	}
+	if isIPv4(s) {
+		return s, i, "address", false
+	}
+	if sz, l := p.size(i); sz != "" {
+		return sz, l, "size", false
+	}
+	if d := p.duration(i); d != "" {
+		return d, p.unitEnd(i), "", false
+	}
+	if isHost(s) {
+		return s, i, "host", false
+	}
+	if prod := p.namedBefore(i); prod != "" {
+		return canonVersion(s), i, "version:" + prod, false
+	}
+	if isNumber(s) {
+		// A bare number is a value only where it is set ("the ingest
+		// port changed from 7070 to 7171", "the batch size is now 500").
+		return s, i, "", true
+	}
+	if identifierShaped(s) && !isPath(s) {
+		return s, i, "", false
+	}
+	if !isName(s) || determiners[s] || linkWords[s] || scopeStop[s] {
+		return "", 0, "", false
+	}
+	first := i == p.sents[t.sent].first || strings.ContainsAny(p.text[p.toks[i-1].end:t.start], ":\"(")
+	acronym := len(s) <= 4 && strings.ToUpper(raw) == raw // "API", "SDK": a noun more often than a name
+	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners[p.toks[i-1].s]) {
+		// A capitalised name mid-sentence, not after "the": a product, a
+		// service, a person; with the capitalised words that follow it
+		// ("Kelbo Streams", "Cloud Zentrox").
+		last = i
+		for k := i + 1; k < len(p.toks) && k <= i+2 && p.capitalised(k) && p.owner[k] == 0 &&
+			p.toks[k].sent == t.sent && onlySpace(p.text[p.toks[k-1].end:p.toks[k].start]) && p.toks[k-1].particle == ""; k++ {
+			last = k
+		}
+		for k := i + 1; k <= last; k++ {
+			s += " " + p.toks[k].s
+		}
+		return s, last, "", false
+	}
+	return s, i, "", true
+}
+
+// namedBefore returns the name a version at token i belongs to ("Zentrox
+// 4.2", "bump zentrox to v4.2", "the zentrox version to 4.2.1"), or "". A
+// bare integer is a version only with "version" before it.
+func (p *parser) namedBefore(i int) string {
+	s := p.toks[i].s
+	if !isVersion(s) || isClock(s) {
+		return ""
+	}
+	said := strings.HasPrefix(s, "v") || strings.Contains(s, ".")
+	for k := i - 1; k >= 0 && k >= i-4 && p.toks[k].sent == p.toks[i].sent; k-- {
+		w := p.toks[k].s
+		if versionGap[w] {
+			said = said || w == "version" || w == "v"
+			continue
+		}
+		if said && isName(w) && !scopeStop[w] && !determiners[w] && !p.clauseBreak(k) {
+			return w
+		}
+		break
+	}
+	return ""
+}
+
+// isIPv4: "10.0.0.5", "10.0.0.5:8080".
+func isIPv4(s string) bool {
+	s, port, ok := strings.Cut(s, ":")
+	if ok && !isPortNumber(port) {
+		return false
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, x := range parts {
+		if !isDigits(x) || len(x) > 3 || len(x) > 1 && x[0] == '0' {
+			return false
+		}
+		if n, _ := strconv.Atoi(x); n > 255 {
+			return false
+		}
+	}
+	return true
+}
+
+// capitalised reports a word written with a capital first letter that is a
+// name's word, not a link or a determiner.
+func (p *parser) capitalised(k int) bool {
+	t := p.toks[k]
+	c := p.text[t.start]
+	return c >= 'A' && c <= 'Z' && !t.hangul && (isName(t.s) || identifierShaped(t.s)) && !linkWords[t.s] && !determiners[t.s] && !scopeStop[t.s]
+}
+
+// isName: a word of letters, maybe joined by "-", "." or "_", three letters
+// or more.
+func isName(s string) bool {
+	if len(s) < 3 || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || (i > 0 && (c == '-' || c == '.' || c == '_') && i < len(s)-1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isHost: a dotted name of three labels or more ("api.acme.io",
+// "db.internal.acme.dev"), not a file or a version.
+func isHost(s string) bool {
+	if strings.Count(s, ".") < 2 || isVersion(s) || isNumber(s) || strings.ContainsAny(s, "/:@") {
+		return false
+	}
+	labels := strings.Split(s, ".")
+	for _, l := range labels {
+		if l == "" || !isLabel(l) {
+			return false
+		}
+	}
+	tld := labels[len(labels)-1]
+	return !fileExts[tld] && !isDigits(tld) && len(tld) >= 2
+}
+
+func isLabel(l string) bool {
+	for i := 0; i < len(l); i++ {
+		if c := l[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// sizeUnits are the units of a size, decimal and binary (Kubernetes writes
+// "512Mi").
+var sizeUnits = wordSet(`b kb mb gb tb pb kib mib gib tib ki mi gi ti bytes kilobytes megabytes gigabytes terabytes`)
+
+// size reads a size at token i, joined ("512Mi", "10MB") or spaced ("10
+// MB"): its canonical form ("512mi", "10mb") and last token.
+func (p *parser) size(i int) (string, int) {
+	s := p.toks[i].s
+	k := 0
+	for k < len(s) && (s[k] >= '0' && s[k] <= '9' || s[k] == '.' && k > 0) {
+		k++
+	}
+	if k == 0 {
+		return "", 0
+	}
+	if k < len(s) {
+		if u := s[k:]; sizeUnits[u] {
+			return s, i
+		}
+		return "", 0
+	}
+	if i+1 < len(p.toks) && p.toks[i+1].sent == p.toks[i].sent && sizeUnits[p.toks[i+1].s] && p.toks[i+1].s != "b" &&
+		onlySpace(p.text[p.toks[i].end:p.toks[i+1].start]) {
+		return s + p.toks[i+1].s, i + 1
+	}
+	return "", 0
+}
+
+// useWords make the value right after them the thing used or set: "use
+// quorvel", "with quorvel", "now quorvel".
+var useWords = wordSet(`use uses using used adopt adopted chose choose pick picked prefer prefers with via now to into onto`)
+
+// roleOf names what the value at tokens first..last sets, from the phrase
+// it attaches to: "for linting" or "as our linter" after it, else the noun
+// phrase before it across link words ("the upload limit is now", "Linter:",
+// "lint with"). strong is set when the value is said to be set, changed or
+// used ("now", "use", "with", a colon, "to" in a statement saying a change),
+// not merely described ("the build is broken").
+func (p *parser) roleOf(first, last int) (role string, strong bool) {
+	sent := p.toks[first].sent
+	st := p.sents[sent]
+	end := st.first + st.n
+	if first > st.first {
+		gap := p.text[p.toks[first-1].end:p.toks[first].start]
+		w := p.toks[first-1].s
+		strong = strings.ContainsAny(gap, ":=") || useWords[w] && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
+	}
+	if n := last + 1; n < end && !p.clauseBreak(last) && newAfter[p.toks[n].s] {
+		strong = true // "runs on bazomex now", "bazomex instead"
+	}
+	// After: "for NP", "as NP" (past "instead of X"), "is our NP", "runs NP".
+	for k := last + 1; k < end && k <= last+4 && !p.clauseBreak(k-1); k++ {
+		switch w := p.toks[k].s; {
+		case w == "for" || w == "as":
+			if np := p.phraseAfter(k + 1); np != "" {
+				return np, strong
+			}
+		case k == last+1 && (w == "is" || w == "are") && k+1 < end && (p.toks[k+1].s == "our" || p.toks[k+1].s == "the" || p.toks[k+1].s == "now"):
+			j := k + 1
+			if p.toks[j].s == "now" {
+				j++
+			}
+			if np := p.phraseAfter(j); np != "" {
+				return np, true
+			}
+		case k == last+1 && (w == "runs" || w == "handles" || w == "does" || w == "owns" || w == "serves"):
+			if np := p.phraseAfter(k + 1); np != "" {
+				return np, true
+			}
+		case w == "instead" || w == "of" || w == "rather" || w == "than" || w == "now" || p.owner[k] != 0 || k > last+1 && p.toks[k-1].s == "of":
+			continue
+		}
+		break
+	}
+	// A statement opening with "For NP," names what its values are for
+	// ("For API docs we use Swaggo").
+	if p.toks[st.first].s == "for" && first > st.first+1 {
+		if np := p.phraseAfter(st.first + 1); np != "" {
+			return np, strong
+		}
+	}
+	// Before: link words and other values ("from X"), then the noun phrase.
+	k, verbRole := first-1, ""
+	for ; k >= st.first && k >= first-8; k-- {
+		if p.toks[k].hangul || p.clauseBreak(k) && !strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ":=") {
+			return "", false
+		}
+		if k > st.first && p.toks[k-1].s == "from" {
+			k-- // "from zorvix to": the old value, not what it sets
+			continue
+		}
+		if w := p.toks[k].s; participle(w) {
+			// "sessions are cached in X", "docs are built with X": the
+			// verb names the role when a table knows it.
+			if r := roleIndex()[wordStem(w)]; r != "" && verbRole == "" {
+				verbRole = r
+			}
+			continue
+		}
+		if p.owner[k] == 0 && !linkWords[p.toks[k].s] {
+			break
+		}
+	}
+	if verbRole != "" {
+		return verbRole, strong
+	}
+	if k < st.first || k < first-8 || k == first-1 && !strings.ContainsAny(p.text[p.toks[k].end:p.toks[first].start], ":=") {
+		// A phrase right before the value without a link is not what it
+		// sets ("yesterday Dana").
+		return "", false
+	}
+	np, start := p.phraseBefore(k)
+	// "deploy the API to X", "lint the code with X": a verb a table knows
+	// before the phrase names the role.
+	for v := start - 1; v >= st.first && v >= start-3 && !p.toks[v].hangul && !p.clauseBreak(v); v-- {
+		if r := roleIndex()[wordStem(p.toks[v].s)]; r != "" && p.owner[v] == 0 {
+			return r, strong
+		}
+		if !determiners[p.toks[v].s] && p.owner[v] == 0 {
+			break
+		}
+	}
+	return np, strong
+}
+
+// phraseAfter reads the noun phrase starting at token k: up to three content
+// words, after a determiner.
+func (p *parser) phraseAfter(k int) string {
+	sent := p.toks[min(k, len(p.toks)-1)].sent
+	if k < len(p.toks) && determiners[p.toks[k].s] && p.toks[k].sent == sent && !p.clauseBreak(k) {
+		k++
+	}
+	var ws []string
+	for ; k < len(p.toks) && p.toks[k].sent == sent && len(ws) < 3; k++ {
+		if !p.roleWord(k) {
+			break
+		}
+		ws = append(ws, p.toks[k].s)
+		if p.clauseBreak(k) {
+			break
+		}
+	}
+	return roleName(ws)
+}
+
+// phraseBefore reads the noun phrase ending at token k, and its first token.
+func (p *parser) phraseBefore(k int) (string, int) {
+	sent := p.toks[k].sent
+	var ws []string
+	for ; k >= 0 && p.toks[k].sent == sent && len(ws) < 3; k-- {
+		if !p.roleWord(k) {
+			break
+		}
+		ws = append([]string{p.toks[k].s}, ws...)
+		if p.clauseBreak(k - 1) {
+			k--
+			break
+		}
+	}
+	return roleName(ws), k + 1
+}
+
+// roleWord reports whether token k may be part of the phrase naming a role:
+// a word, not a value, a link or a word that says nothing about the subject.
+func (p *parser) roleWord(k int) bool {
+	t := p.toks[k]
+	if t.hangul || p.owner[k] != 0 || linkWords[t.s] || determiners[t.s] || scopeStop[t.s] && !roleWords[t.s] && roleIndex()[wordStem(t.s)] == "" {
+		return false
+	}
+	if strings.HasSuffix(t.s, "ed") && len(t.s) > 4 {
+		return false // "is served from": a verb, not what the value sets
+	}
+	return isName(t.s) || t.s == "ci" || t.s == "db" || t.s == "ui" || t.s == "os"
+}
+
+// roleName turns a noun phrase into a role from its head, the last word that
+// names more than a kind of thing ("lint tool" -> lint): the role a table
+// gives the head ("linting" -> linter), else its stem.
+func roleName(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	for n := min(len(ws), 3); n >= 2; n-- {
+		if name := strings.Join(ws[len(ws)-n:], " "); tableRoles()[name] {
+			return name // "state management", "error tracking"
+		}
+	}
+	head := ws[len(ws)-1]
+	for i := len(ws) - 1; i > 0 && genericHeads[head]; i-- {
+		head = ws[i-1]
+	}
+	h := wordStem(head)
+	if r := roleIndex()[h]; r != "" {
+		return r
+	}
+	return h
+}
+
+// tableRoles are the roles the tool table names.
+var tableRoles = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range roleTable {
+		m[r.role] = true
+	}
+	return m
+})
+
+// roleIndex maps the stem of each one-word name of a table role (its hints
+// and the role's own name) to the role; a stem two roles share maps to "".
+var roleIndex = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	put := func(w, role string) {
+		if strings.ContainsAny(w, " ") || w >= "\u1100" {
+			return
+		}
+		s := wordStem(w)
+		if genericRoles[s] {
+			return // "host", "port": what a value's shape already says
+		}
+		if r, ok := m[s]; ok && r != role {
+			m[s] = ""
+			return
+		}
+		m[s] = role
+	}
+	for role, ws := range roleHints {
+		if role == "test runner" || role == "build system" || role == "js runtime" {
+			continue // "test", "build", "runs" are said of everything
+		}
+		for _, w := range ws {
+			put(w, role)
+		}
+	}
+	for role := range askWords {
+		put(role, role)
+	}
+	return m
+})
+
+// wordStem reduces an English word to a stem shared by its forms: "linting",
+// "linter", "lints" -> "lint"; "formatter", "formatting" -> "format";
+// "deployment", "deployed" -> "deploy".
+func wordStem(w string) string {
+	for _, suf := range []string{"ments", "ment", "ings", "ing", "ers", "er", "ed", "es", "s", "e"} {
+		if len(w)-len(suf) >= 3 && strings.HasSuffix(w, suf) && !(suf == "s" && strings.HasSuffix(w, "ss")) {
+			w = w[:len(w)-len(suf)]
+			if n := len(w); n >= 4 && w[n-1] == w[n-2] && w[n-1] != 's' && w[n-1] != 'l' {
+				w = w[:n-1] // "formatt" -> "format"
+			}
+			break
+		}
+	}
+	return w
+}
+
+// partners gives the role of a statement's value to a name the statement
+// says it replaces ("Use Kelbo for linting instead of zorvix", "We switched
+// from zorvix to kelbo", "We dropped Zorvix. Linting runs on Kelbo now."):
+// a word no table knows is a value when it stands where the old one does.
+// With no role on either side, both fill "choice".
+func (p *parser) partners() {
+	for si, st := range p.sents {
+		if !p.cue[si] && (st.n == 0 || !newAfter[p.toks[st.first+st.n-1].s]) {
+			continue // no change said, not even "… now" at its end
+		}
+		for i := st.first; i < st.first+st.n; i++ {
+			if p.toks[i].hangul || !p.oldSpot(i) {
+				continue
+			}
+			if o := p.owner[i]; o != 0 {
+				// The replaced value has a role of its own ("no longer use
+				// Swaggo for API docs, Redocly generates them"): a name no
+				// table knows later in the statement is its successor.
+				if m := p.ms[o-1]; m.role != "path" && !strings.HasPrefix(m.role, "version:") {
+					if j := p.successor(m.last); j >= 0 {
+						nv, nlast, _, _ := p.shapeAt(j)
+						p.add(m.role, nv, j, nlast)
+					}
+				}
+				continue
+			}
+			v, last, _, plain := p.shapeAt(i)
+			if v == "" || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "@") || plain && markerWord(v) {
+				continue
+			}
+			role := p.partnerRole(si)
+			if role == "" {
+				// "from zorvix to kelbo", "stop using zorvix, use kelbo":
+				// the new side is the name after "to", or the one used.
+				j := p.toAfterIndex(last)
+				if j < 0 {
+					j = p.usedIn(si, last)
+				}
+				if j < 0 || p.owner[j] != 0 {
+					continue
+				}
+				nv, nlast, _, _ := p.shapeAt(j)
+				if nv == "" {
+					continue
+				}
+				role, _ = p.roleOf(j, nlast)
+				if role == "" {
+					role = "choice"
+				}
+				p.add(role, nv, j, nlast)
+			}
+			p.add(role, v, i, last)
+			i = last
+		}
+	}
+}
+
+// successor returns the first capitalised name after token i in its
+// statement that no mention holds, or -1.
+func (p *parser) successor(i int) int {
+	st := p.sents[p.toks[i].sent]
+	for k := i + 1; k < st.first+st.n; k++ {
+		if p.owner[k] != 0 || p.toks[k].hangul {
+			continue
+		}
+		if v, _, _, plain := p.shapeAt(k); v != "" && !plain && !p.oldSpot(k) {
+			return k
+		}
+	}
+	return -1
+}
+
+// oldSpot reports whether token i stands where a replaced value does.
+func (p *parser) oldSpot(i int) bool {
+	sent := p.toks[i].sent
+	if i > 0 && p.toks[i-1].sent == sent && !p.clauseBreak(i-1) {
+		w := p.toks[i-1].s
+		if w == "of" && i > 1 && p.toks[i-2].s == "instead" || (weakBefore[w] || strongBefore[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
+			return true
+		}
+		if (w == "use" || w == "using") && i > 1 && strongBefore[p.toks[i-2].s] {
+			return true // "stop using X", "no longer use X"
+		}
+	}
+	j := i + 1
+	if j >= len(p.toks) || p.toks[j].sent != sent || p.clauseBreak(i) {
+		return false
+	}
+	w := p.toks[j].s
+	if w == "is" || w == "was" || w == "were" || w == "has" {
+		// "X is deprecated", "X was too slow", "X has been dropped".
+		j++
+		if j < len(p.toks) && p.toks[j].s == "been" {
+			j++
+		}
+		return j < len(p.toks) && p.toks[j].sent == sent && (strongAfter[p.toks[j].s] || weakAfter[p.toks[j].s] && p.toks[j].s != "was")
+	}
+	return strongAfter[w] || weakAfter[w] || w == "대신" || w == "대신에"
+}
+
+// toAfterIndex returns the token right after the "to" that follows token i
+// within two tokens in its statement ("from X to Y"), or -1.
+func (p *parser) toAfterIndex(i int) int {
+	for k := i + 1; k <= i+2 && k+1 < len(p.toks) && p.toks[k+1].sent == p.toks[i].sent; k++ {
+		if w := p.toks[k].s; w == "to" || w == "into" || w == "onto" {
+			return k + 1
+		}
+	}
+	return -1
+}
+
+// partnerRole is the role of the value statement si, or a neighbour, says
+// is the new one: the role its replaced name takes.
+func (p *parser) partnerRole(si int) string {
+	for _, s := range []int{si, si + 1, si - 1} {
+		for _, m := range p.ms {
+			if m.sent == s && m.role != "path" && !strings.HasPrefix(m.role, "version:") {
+				return m.role
+			}
+		}
+	}
+	return ""
+}
+
+// usedIn returns the first token other than i in statement si, or the
+// next, that is used ("use kelbo", "with Kelbo"), or -1.
+func (p *parser) usedIn(si, i int) int {
+	for _, s := range []int{si, si + 1} {
+		if s >= len(p.sents) {
+			break
+		}
+		st := p.sents[s]
+		for k := st.first; k < st.first+st.n; k++ {
+			if k != i && k > 0 && p.owner[k] == 0 && useWords[p.toks[k-1].s] && p.toks[k-1].s != "now" && !p.oldSpot(k) {
+				if v, _, _, _ := p.shapeAt(k); v != "" {
+					return k
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// participle reports a verb form that links a value to its subject ("built
+// with", "deployed to", "written in").
+func participle(w string) bool {
+	switch w {
+	case "built", "written", "sent", "kept", "run", "done", "made", "held", "put", "set":
+		return true
+	}
+	return len(w) > 4 && strings.HasSuffix(w, "ed")
+}
+
+// markerWord reports a word that says a change or a verb form ("turned",
+// "pushing"): never the value changed.
+func markerWord(w string) bool {
+	return strongBefore[w] || weakBefore[w] || strongAfter[w] || weakAfter[w] || newBefore[w] || cueWords[w] ||
+		strings.HasSuffix(w, "ing") || participle(w) || isNumber(w)
+}
+
+// koreanRole names the role of a Korean statement from its Hangul words: the
+// table role one of them starts with ("캐시는" -> cache), else the stem of
+// the first.
+func (p *parser) koreanRole(si int) string {
+	st := p.sents[si]
+	first := ""
+	for k := st.first; k < st.first+st.n; k++ {
+		t := p.toks[k]
+		if !t.hangul {
+			if pt := t.particle; (strings.HasPrefix(pt, "은") || strings.HasPrefix(pt, "는")) && p.owner[k] == 0 {
+				if r := roleName([]string{t.s}); r != "" && roleIndex()[wordStem(t.s)] != "" {
+					return r // "ORM은 …": a topic a table names
+				}
+			}
+			continue
+		}
+		w := stripParticle(t.s)
+		for role, ws := range roleHints {
+			for _, h := range ws {
+				if h >= "\u1100" && strings.HasPrefix(w, h) {
+					return role
+				}
+			}
+		}
+		if r := namedNouns[w]; r != "" {
+			return r // "알림 채널을" -> channel
+		}
+		if k > st.first && p.toks[k-1].s == "더" || koreanCue(w) {
+			continue // "더 이상", "대신": change wording, not what changes
+		}
+		if first == "" && len([]rune(w)) >= 2 {
+			first = stem(w, true)
+		}
+	}
+	if first == "" {
+		return "choice"
+	}
+	return first
+}
+
+// koreanCue reports a Korean word that says a change ("대신", "바꿨어요").
+func koreanCue(w string) bool {
+	for _, c := range koreanCues {
+		if strings.Contains(w, c) {
+			return true
+		}
+	}
+	return false
+}
