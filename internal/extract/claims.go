@@ -2,6 +2,8 @@ package extract
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
@@ -34,7 +36,7 @@ var problemWords = []phrase{{s: "crash"}, {s: "crashes"}, {s: "crashed"}, {s: "b
 // counts with the neighbour quoted too.
 func (x *extractor) claimed(ss []*sent, k int) {
 	s := ss[k]
-	if !decides(s) {
+	if !decides(s) || !prose(s.norm) {
 		return
 	}
 	c, ok := pick(s, x.parsed(s))
@@ -59,6 +61,32 @@ func (x *extractor) claimed(ss []*sent, k int) {
 	cd.subject, cd.value = c.Role, c.Value
 	retitle(s, cd)
 	x.changeContext(ss, k, cd)
+}
+
+// prose reports a sentence written in words: a decision read from a value
+// alone needs one. Its shape is not a line of output or config that happens
+// to hold a value: "OPENAI_MODEL=gpt-4o", "#f16826", "[GET]200 host/x …",
+// "⎿ Done (4 tool uses)", "1: 네", "Authorization: Bearer {token}". It opens
+// with a letter, its first word assigns nothing, and three of its words are
+// words of letters (a Korean sentence has few: "CI는 CircleCI에서 돌아가요").
+func prose(t string) bool {
+	t = strings.TrimSpace(stripMarkers(t, true))
+	r, _ := utf8.DecodeRuneInString(t)
+	if !unicode.IsLetter(r) {
+		return false
+	}
+	f := strings.Fields(t)
+	if strings.Contains(f[0], "=") {
+		return false
+	}
+	words := 0
+	for _, w := range f {
+		w = strings.Trim(w, ".,;:!?()\"'`*")
+		if utf8.RuneCountInString(w) >= 2 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) < 0 {
+			words++
+		}
+	}
+	return words >= 3
 }
 
 // decides reports whether s may state a decision at all.
