@@ -295,11 +295,57 @@ type Pulled struct {
 	Pinned   bool // its author pinned it
 }
 
-// PutPulled stores or updates a teammate's memory in t. A memory of one's own
-// coming back from the server is left as it is (the local copy is
+// pulledLocal is the local copy of a shared memory, as PutPulled finds it.
+type pulledLocal struct {
+	id            int64
+	author, stage string
+}
+
+// PutPulled stores or updates teammates' memories in t. A memory of one's
+// own coming back from the server is left as it is (the local copy is
 // authoritative); a teammate's memory one rejected stays rejected here.
-// Text that is not valid UTF-8 is repaired and every field is bounded.
-func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
+// Text that is not valid UTF-8 is repaired and every field is bounded. The
+// local copies of a page of pulled memories are looked up in a statement a
+// few hundred, not one each: a sync pulls one's own memories back too.
+func (t *Tx) PutPulled(ctx context.Context, ps ...Pulled) error {
+	ids := make([]string, 0, len(ps))
+	for _, p := range ps {
+		ids = append(ids, p.SharedID)
+	}
+	have := make(map[string]pulledLocal, len(ps))
+	for _, c := range chunkStrings(ids) {
+		rows, err := t.query(ctx, `SELECT shared_id, id, author, stage FROM entries WHERE shared_id <> ''
+			AND shared_id IN (`+placeholders(len(c))+`)`, stringArgs(c)...)
+		if err != nil {
+			return fmt.Errorf("put pulled: %w", err)
+		}
+		for rows.Next() {
+			var shared string
+			var l pulledLocal
+			if err := rows.Scan(&shared, &l.id, &l.author, &l.stage); err != nil {
+				rows.Close()
+				return fmt.Errorf("put pulled: %w", err)
+			}
+			have[shared] = l
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("put pulled: %w", err)
+		}
+	}
+	for _, p := range ps {
+		l, err := t.putPulled(ctx, p, have[p.SharedID])
+		if err != nil {
+			return err
+		}
+		have[p.SharedID] = l // the same memory again in this page updates this copy
+	}
+	return nil
+}
+
+// putPulled stores or updates one pulled memory whose local copy is l (l.id
+// 0 for none) and returns its local copy now.
+func (t *Tx) putPulled(ctx context.Context, p Pulled, l pulledLocal) (pulledLocal, error) {
 	p.Title = bound(p.Title, maxPulledTitle)
 	p.Body = bound(p.Body, maxPulledBody)
 	p.Subject = bound(p.Subject, maxPulledTitle)
@@ -319,18 +365,16 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 	if created == "" {
 		created = FormatTime(t.db.Now())
 	}
-	var id int64
-	var author, stage string
-	err := t.queryRow(ctx, `SELECT id, author, stage FROM entries WHERE shared_id = ? AND shared_id <> ''`, p.SharedID).Scan(&id, &author, &stage)
+	id := l.id
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	case id == 0:
 		claimKey := "team:" + p.SharedID
 		cid, err := newCID(ctx, t, p.Project, claimKey)
 		if err != nil {
-			return err
+			return l, err
 		}
 		if err := t.inserting(ctx, "entries"); err != nil {
-			return err
+			return l, err
 		}
 		// Its session is its own: recall takes two statements of one
 		// session for one discussion, not a conflict.
@@ -339,33 +383,40 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
 			cid, p.Project, claimKey, p.Type, p.Title, p.Body, p.Subject, claimKey, p.Stage, p.Status, created, p.Author, p.SharedID)
 		if err != nil {
-			return fmt.Errorf("put pulled: %w", err)
+			return l, fmt.Errorf("put pulled: %w", err)
 		}
 		id, _ = r.LastInsertId()
 		if p.Pinned {
 			if err := t.pinPulled(ctx, id, true); err != nil {
-				return err
+				return l, err
 			}
 		}
-	case err != nil:
-		return fmt.Errorf("put pulled: %w", err)
-	case author == "":
-		return nil
+	case l.author == "":
+		return l, nil
 	default:
-		if stage == StageRejected {
+		if l.stage == StageRejected {
 			p.Stage = StageRejected
+		}
+		// The full-text triggers that an update fires take the row out
+		// of the index: one this transaction inserted (the same memory
+		// changed twice between two syncs) must be in it first.
+		if last, ok := t.unindexed["entries"]; ok && id > last {
+			if err := t.index(ctx); err != nil {
+				return l, err
+			}
 		}
 		if _, err := t.exec(ctx, `UPDATE entries SET type = ?, title = ?, body = ?, subject = ?, stage = ?, status = ?, author = ?
 			WHERE id = ?`, p.Type, p.Title, p.Body, p.Subject, p.Stage, p.Status, p.Author, id); err != nil {
-			return fmt.Errorf("put pulled: %w", err)
+			return l, fmt.Errorf("put pulled: %w", err)
 		}
 		if _, err := t.exec(ctx, `DELETE FROM evidence WHERE entry_id = ?`, id); err != nil {
-			return fmt.Errorf("put pulled: %w", err)
+			return l, fmt.Errorf("put pulled: %w", err)
 		}
 		if err := t.pinPulled(ctx, id, p.Pinned); err != nil {
-			return err
+			return l, err
 		}
 	}
+	l = pulledLocal{id: id, author: p.Author, stage: p.Stage}
 	for i, q := range p.Quotes {
 		if i == maxPulledQuotes {
 			break
@@ -379,10 +430,10 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 		if _, err := t.exec(ctx, `INSERT INTO evidence (entry_id, message_index, quote, quote_hash, method, confidence)
 			VALUES (?, 0, ?, ?, 'exact', 1) ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`,
 			id, q, shortHash(q)[:32]); err != nil {
-			return fmt.Errorf("put pulled: evidence: %w", err)
+			return l, fmt.Errorf("put pulled: evidence: %w", err)
 		}
 	}
-	return nil
+	return l, nil
 }
 
 // SharedCID returns the citation id of the local copy of a shared memory,

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -98,5 +99,48 @@ func TestForgetTrimsASharedMemory(t *testing.T) {
 	}
 	if n, err := db.OutboxPending(ctx); err != nil || n != 1 {
 		t.Errorf("%d changes queued (%v), want the trimmed memory's put", n, err)
+	}
+}
+
+// TestPutPulledPage: a page of pulled memories that holds one memory twice
+// (changed in between) leaves one copy, as the later change has it; one's
+// own memory coming back in the page is left as it is.
+func TestPutPulledPage(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	own, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "Mine", ClaimKey: "mine", Stage: StageVerified})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().Exec(`UPDATE entries SET shared_id = 'own' WHERE id = ?`, own.ID); err != nil {
+		t.Fatal(err)
+	}
+	first := Pulled{SharedID: "s1", Project: "/p", Author: "alice", Type: "fact", Title: "Carts expire after a day", Quotes: []string{"a day"}}
+	second := first
+	second.Title, second.Quotes = "Carts expire after a week", []string{"a week"}
+	mine := Pulled{SharedID: "own", Project: "/p", Author: "bob", Type: "fact", Title: "Forged"}
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.PutPulled(ctx, first, mine, second) }); err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	rows, err := db.SQL().Query(`SELECT author || ': ' || title || ' / ' ||
+		coalesce((SELECT group_concat(quote) FROM evidence WHERE entry_id = entries.id), '') FROM entries ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		titles = append(titles, s)
+	}
+	rows.Close()
+	if want := []string{": Mine / ", "alice: Carts expire after a week / a week"}; !slices.Equal(titles, want) {
+		t.Errorf("entries: %q, want %q", titles, want)
 	}
 }

@@ -376,14 +376,15 @@ func apply(ctx context.Context, db *store.DB, page []change) (forgot bool, err e
 		if len(puts) == 0 {
 			return nil
 		}
+		ps := make([]store.Pulled, 0, len(puts))
+		for _, ch := range puts {
+			if ch.present && ch.p.Project != "" {
+				ps = append(ps, ch.p)
+			} // else forgotten since (its forget follows), or of no project shared here
+		}
 		err := db.Update(ctx, func(t *store.Tx) error {
-			for _, ch := range puts {
-				if !ch.present || ch.p.Project == "" {
-					continue // forgotten since (its forget follows), or of no project shared here
-				}
-				if err := t.PutPulled(ctx, ch.p); err != nil {
-					return err
-				}
+			if err := t.PutPulled(ctx, ps...); err != nil {
+				return err
 			}
 			return t.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(puts[len(puts)-1].seq, 10)})
 		})

@@ -233,3 +233,37 @@ func TestPullPageHostileRow(t *testing.T) {
 		t.Errorf("a pulled quote is %d characters long", got)
 	}
 }
+
+// TestPullMemoryChangedTwice: a memory its author shared and then corrected
+// before a teammate's sync comes to the teammate twice in one page; the
+// second change updates the copy the first inserted, in the same local
+// transaction, and the copy is found by its new words.
+func TestPullMemoryChangedTwice(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.remember(t, 2, func(i int) string { return fmt.Sprintf("Backups run at %d am", i+1) })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if _, err := w.alice.SQL().Exec(`UPDATE entries SET title = 'Backups run at noon' WHERE title = 'Backups run at 1 am'`); err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	if err := w.alice.SQL().QueryRow(`SELECT id FROM entries WHERE title = 'Backups run at noon'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.alice.Update(ctx, func(tx *store.Tx) error { return tx.ShareCorrection(ctx, id) }); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if res := w.sync(t, w.bob, w.bDir, w.bConf); res.Pulled != 3 {
+		t.Errorf("pulled %d changes, want 3", res.Pulled)
+	}
+	if got := localCount(t, w.bob, `SELECT count(*) FROM entries_fts WHERE entries_fts MATCH 'noon'`); got != 1 {
+		t.Errorf("the corrected memory is found %d times by its new words, want once", got)
+	}
+	if got := localCount(t, w.bob, `SELECT count(*) FROM entries WHERE author = 'alice'`); got != 2 {
+		t.Errorf("bob holds %d of alice's memories, want 2", got)
+	}
+	if _, err := w.bob.SQL().Exec(`INSERT INTO entries_fts(entries_fts) VALUES ('integrity-check')`); err != nil {
+		t.Errorf("bob's full-text index: %v", err)
+	}
+}
