@@ -369,23 +369,40 @@ func (t *Tx) putPulled(ctx context.Context, p Pulled, l pulledLocal) (pulledLoca
 	switch {
 	case id == 0:
 		claimKey := "team:" + p.SharedID
-		cid, err := newCID(ctx, t, p.Project, claimKey)
-		if err != nil {
-			return l, err
-		}
 		if err := t.inserting(ctx, "entries"); err != nil {
 			return l, err
 		}
 		// Its session is its own: recall takes two statements of one
-		// session for one discussion, not a conflict.
-		r, err := t.exec(ctx, `INSERT INTO entries
-			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, created_at, author, shared_id, roles_parsed)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-			cid, p.Project, claimKey, p.Type, p.Title, p.Body, p.Subject, claimKey, p.Stage, p.Status, created, p.Author, p.SharedID)
-		if err != nil {
-			return l, fmt.Errorf("put pulled: %w", err)
+		// session for one discussion, not a conflict. The citation id is
+		// newCID's first choice, tried by the insert itself (a statement
+		// less a memory, in a page of thousands); only when another entry
+		// has it does newCID look further.
+		insert := func(cid string) (int64, error) {
+			r, err := t.exec(ctx, `INSERT INTO entries
+				(cid, project, session_id, type, title, body, subject, claim_key, stage, status, created_at, author, shared_id, roles_parsed)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (cid) DO NOTHING`,
+				cid, p.Project, claimKey, p.Type, p.Title, p.Body, p.Subject, claimKey, p.Stage, p.Status, created, p.Author, p.SharedID)
+			if err != nil {
+				return 0, fmt.Errorf("put pulled: %w", err)
+			}
+			if n, _ := r.RowsAffected(); n == 0 {
+				return 0, nil
+			}
+			return r.LastInsertId()
 		}
-		id, _ = r.LastInsertId()
+		var err error
+		if id, err = insert(firstCID(p.Project, claimKey)); err == nil && id == 0 {
+			var cid string
+			if cid, err = newCID(ctx, t, p.Project, claimKey); err == nil {
+				id, err = insert(cid)
+			}
+		}
+		if err == nil && id == 0 {
+			err = fmt.Errorf("put pulled: no citation id for %s", p.SharedID)
+		}
+		if err != nil {
+			return l, err
+		}
 		if p.Pinned {
 			if err := t.pinPulled(ctx, id, true); err != nil {
 				return l, err

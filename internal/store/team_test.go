@@ -144,3 +144,33 @@ func TestPutPulledPage(t *testing.T) {
 		t.Errorf("entries: %q, want %q", titles, want)
 	}
 }
+
+// TestPutPulledCIDTaken: a pulled memory whose citation id another entry
+// already has gets a longer one, as newCID gives.
+func TestPutPulledCIDTaken(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	own, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "Mine", ClaimKey: "mine", Stage: StageVerified})
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken := firstCID("/p", "team:s9")
+	if _, err := db.SQL().Exec(`UPDATE entries SET cid = ? WHERE id = ?`, taken, own.ID); err != nil {
+		t.Fatal(err)
+	}
+	p := Pulled{SharedID: "s9", Project: "/p", Author: "alice", Type: "fact", Title: "Carts expire after a day"}
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.PutPulled(ctx, p) }); err != nil {
+		t.Fatal(err)
+	}
+	var cid string
+	if err := db.SQL().QueryRow(`SELECT cid FROM entries WHERE shared_id = 's9'`).Scan(&cid); err != nil {
+		t.Fatal(err)
+	}
+	if cid == taken || !strings.HasPrefix(cid, taken) {
+		t.Errorf("the pulled memory's citation id is %s, want %s lengthened", cid, taken)
+	}
+}
