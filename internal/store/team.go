@@ -44,16 +44,13 @@ func NewSharedID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// enqueue adds a change to the outbox. A put waiting for the same memory
-// already covers it: push reads the memory as it is then.
+// enqueue adds a change to the outbox. A put replaces a put waiting for
+// the same memory rather than counting on it: push reads the memory as it
+// is then, but that one may be in a push under way, which read the memory
+// before this change and removes the put once the server committed.
 func (t *Tx) enqueue(ctx context.Context, kind, sharedID string) error {
 	if kind == OutboxPut {
-		var one int
-		err := t.queryRow(ctx, `SELECT 1 FROM team_outbox WHERE shared_id = ? AND kind = 'put'`, sharedID).Scan(&one)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
+		if _, err := t.exec(ctx, `DELETE FROM team_outbox WHERE shared_id = ? AND kind = 'put'`, sharedID); err != nil {
 			return fmt.Errorf("outbox: %w", err)
 		}
 	}
@@ -211,11 +208,17 @@ func (db *DB) Outbox(ctx context.Context, n int) ([]OutboxChange, error) {
 }
 
 // OutboxDone removes pushed changes: call it only after the server's
-// transaction that applied them committed.
-func (db *DB) OutboxDone(ctx context.Context, ids []int64) error {
+// transaction that applied them committed. It finds them by their keys,
+// not their row ids: a change that replaced one of them meanwhile (a
+// correction, a forget) may have been given the same id.
+func (db *DB) OutboxDone(ctx context.Context, cs []OutboxChange) error {
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = c.Key
+	}
 	return db.Update(ctx, func(t *Tx) error {
-		for _, c := range chunks(ids) {
-			if _, err := t.exec(ctx, `DELETE FROM team_outbox WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...); err != nil {
+		for _, c := range chunkStrings(keys) {
+			if _, err := t.exec(ctx, `DELETE FROM team_outbox WHERE key IN (`+placeholders(len(c))+`)`, stringArgs(c)...); err != nil {
 				return fmt.Errorf("outbox done: %w", err)
 			}
 		}

@@ -83,11 +83,7 @@ func TestForgetTrimsASharedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []int64
-	for _, c := range cs {
-		ids = append(ids, c.ID)
-	}
-	if err := db.OutboxDone(ctx, ids); err != nil { // pushed
+	if err := db.OutboxDone(ctx, cs); err != nil { // pushed
 		t.Fatal(err)
 	}
 	p, err := db.Forget(ctx, ForgetSelector{SessionID: "s2"})
@@ -172,5 +168,54 @@ func TestPutPulledCIDTaken(t *testing.T) {
 	}
 	if cid == taken || !strings.HasPrefix(cid, taken) {
 		t.Errorf("the pulled memory's citation id is %s, want %s lengthened", cid, taken)
+	}
+}
+
+// TestCorrectionDuringPush: a correction or a forget made while a push of
+// the memory is under way (after the push read the outbox, before it let
+// go of the batch) is still queued afterwards, so it reaches the server at
+// the next push. Both replace the put in flight, and the change replacing
+// it got its row id.
+func TestCorrectionDuringPush(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	e, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "Carts expire after a day", ClaimKey: "carts",
+		Stage: StageVerified})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != 1 {
+		t.Fatalf("shared %d: %v", n, err)
+	}
+	batch, err := db.Outbox(ctx, 100)
+	if err != nil || len(batch) != 1 || batch[0].Entry.Title != "Carts expire after a day" {
+		t.Fatalf("outbox: %+v, %v", batch, err)
+	}
+	if _, err := db.SQL().Exec(`UPDATE entries SET title = 'Carts expire after a week' WHERE id = ?`, e.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.ShareCorrection(ctx, e.ID) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.OutboxDone(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	next, err := db.Outbox(ctx, 100)
+	if err != nil || len(next) != 1 || next[0].Entry.Title != "Carts expire after a week" {
+		t.Fatalf("after the push the outbox holds %+v (%v), want the correction", next, err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{CID: e.CID}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.OutboxDone(ctx, next); err != nil {
+		t.Fatal(err)
+	}
+	last, err := db.Outbox(ctx, 100)
+	if err != nil || len(last) != 1 || last[0].Kind != OutboxForget {
+		t.Fatalf("after the second push the outbox holds %+v (%v), want the forget", last, err)
 	}
 }

@@ -218,7 +218,6 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 		return 0, err
 	}
 	rows := make([][]any, 0, len(cs))
-	ids := make([]int64, 0, len(cs))
 	pins := map[string]map[string]bool{} // project -> its pinned memories
 	pinned := func(e store.Entry) (bool, error) {
 		m, ok := pins[e.Project]
@@ -232,7 +231,6 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 		return m[e.CID], nil
 	}
 	for i, ch := range cs {
-		ids = append(ids, ch.ID)
 		switch ch.Kind {
 		case store.OutboxForget:
 			rows = append(rows, []any{i, ch.Kind, ch.Key, ch.SharedID, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil})
@@ -281,7 +279,7 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 	}
 	// Committed: only now is the batch done. A crash here sends it again,
 	// and the keys make that a no-op.
-	if err := db.OutboxDone(context.WithoutCancel(ctx), ids); err != nil {
+	if err := db.OutboxDone(context.WithoutCancel(ctx), cs); err != nil {
 		return 0, err
 	}
 	return len(cs), nil
