@@ -61,11 +61,18 @@ func main() {
 		return
 	}
 	if *teamOnly {
-		tmp, err := os.MkdirTemp("", "cml-bench-")
+		// With -seed DIR it only writes the two stores, as DIR/team-own and
+		// DIR/team-team (for BenchmarkHooks' CML_BENCH_DIR).
+		tmp, err := *seedOnly, error(nil)
+		if tmp == "" {
+			tmp, err = os.MkdirTemp("", "cml-bench-")
+		}
 		if err == nil {
 			sz := parseSizes(*sizes)
-			err = teamBench(*bin, tmp, sz[len(sz)-1], *runs)
-			os.RemoveAll(tmp)
+			err = teamBench(*bin, tmp, sz[len(sz)-1], *runs, *seedOnly == "")
+			if *seedOnly == "" {
+				os.RemoveAll(tmp)
+			}
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
