@@ -15,6 +15,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/team/pgtest"
 )
 
@@ -249,7 +250,7 @@ func TestTeamShareRecallForget(t *testing.T) {
 func TestTeamSyncKilledAndServerStopped(t *testing.T) {
 	w := newTeamWorld(t)
 	cli := buildCLI(t)
-	const n = 1500 // two push batches
+	const n = 2500 // two push batches, two pull pages
 	db := w.alice.openDB(t)
 	ctx := context.Background()
 	err := db.Update(ctx, func(tx *store.Tx) error {
@@ -433,7 +434,7 @@ func TestTeamDoctor(t *testing.T) {
 		return out
 	}
 	c := checks()
-	if s := c["team server"]; s.Status != "ok" || !strings.Contains(s.Detail, "as alice") || !strings.Contains(s.Detail, "schema version 2, row-level security on, 1 shared memory") {
+	if s := c["team server"]; s.Status != "ok" || !strings.Contains(s.Detail, "as alice") || !strings.Contains(s.Detail, fmt.Sprintf("schema version %d, row-level security on, 1 shared memory", team.SchemaVersion)) {
 		t.Errorf("team server check: %+v", s)
 	}
 	if s := c["team sync"]; s.Status != "ok" || !strings.Contains(s.Detail, "0 changes pending") {

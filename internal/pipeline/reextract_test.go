@@ -271,11 +271,7 @@ func TestReextractKeepsSharedAndRemembered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []int64
-	for _, c := range cs {
-		ids = append(ids, c.ID)
-	}
-	if err := db.OutboxDone(ctx, ids); err != nil { // as a push that committed
+	if err := db.OutboxDone(ctx, cs); err != nil { // as a push that committed
 		t.Fatal(err)
 	}
 	remembered := namedExtractor{claimsExtractor{{title: "Invoices by quokka", quote: "quokka sequence"}}, rememberExtractor}

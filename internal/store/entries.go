@@ -239,11 +239,20 @@ func orNone(m string) string {
 	return m
 }
 
+// cidDigits is the length of a citation id's hash when no other entry has
+// it: firstCID.
+const cidDigits = 6
+
+// firstCID is the citation id newCID gives an entry unless another has it.
+func firstCID(project, claimKey string) string {
+	return "mem:" + shortHash(project + "\x00" + claimKey)[:cidDigits]
+}
+
 // newCID derives a stable citation id from the claim, lengthened on the rare
 // collision with another claim.
 func newCID(ctx context.Context, t *Tx, project, claimKey string) (string, error) {
 	h := shortHash(project + "\x00" + claimKey)
-	for n := 6; n <= len(h); n++ {
+	for n := cidDigits; n <= len(h); n++ {
 		cid := "mem:" + h[:n]
 		var one int
 		err := t.queryRow(ctx, `SELECT 1 FROM entries WHERE cid = ?`, cid).Scan(&one)

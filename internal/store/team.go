@@ -44,16 +44,13 @@ func NewSharedID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// enqueue adds a change to the outbox. A put waiting for the same memory
-// already covers it: push reads the memory as it is then.
+// enqueue adds a change to the outbox. A put replaces a put waiting for
+// the same memory rather than counting on it: push reads the memory as it
+// is then, but that one may be in a push under way, which read the memory
+// before this change and removes the put once the server committed.
 func (t *Tx) enqueue(ctx context.Context, kind, sharedID string) error {
 	if kind == OutboxPut {
-		var one int
-		err := t.queryRow(ctx, `SELECT 1 FROM team_outbox WHERE shared_id = ? AND kind = 'put'`, sharedID).Scan(&one)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
+		if _, err := t.exec(ctx, `DELETE FROM team_outbox WHERE shared_id = ? AND kind = 'put'`, sharedID); err != nil {
 			return fmt.Errorf("outbox: %w", err)
 		}
 	}
@@ -130,24 +127,27 @@ func (t *Tx) enqueueForgets(ctx context.Context, entries []int64) error {
 
 // ShareVerified gives each of the project's own verified (or certified)
 // active memories that has no shared id one, and queues it to be pushed. It
-// returns how many it queued. Digests stay on this machine: they stand for
-// sessions a teammate does not have, and the worker builds them again.
+// returns how many it queued. A fresh id has no put waiting, so each memory
+// costs two prepared statements of one transaction, not enqueue's three.
+// Digests stay on this machine: they stand for sessions a teammate does not
+// have, and the worker builds them again.
 func (db *DB) ShareVerified(ctx context.Context, project string) (int, error) {
 	n := 0
 	err := db.Update(ctx, func(t *Tx) error {
-		ids, err := queryAll(ctx, t, `SELECT id FROM entries WHERE project = ? AND author = '' AND shared_id = ''
-			AND stage IN ('verified', 'certified') AND status IN ('active', 'contested') AND type <> ? ORDER BY id`,
-			func(rows *sql.Rows) (id int64, err error) { err = rows.Scan(&id); return id, err }, project, DigestType)
+		ids, err := queryIDs(ctx, t, `SELECT id FROM entries WHERE project = ? AND author = '' AND shared_id = ''
+			AND stage IN ('verified', 'certified') AND status IN ('active', 'contested') AND type <> ? ORDER BY id`, project, DigestType)
 		if err != nil {
 			return err
 		}
+		now := FormatTime(t.db.Now())
 		for _, id := range ids {
 			shared := NewSharedID()
 			if _, err := t.exec(ctx, `UPDATE entries SET shared_id = ? WHERE id = ?`, shared, id); err != nil {
 				return err
 			}
-			if err := t.enqueue(ctx, OutboxPut, shared); err != nil {
-				return err
+			if _, err := t.exec(ctx, `INSERT INTO team_outbox (kind, shared_id, key, created_at) VALUES (?, ?, ?, ?)`,
+				OutboxPut, shared, NewSharedID(), now); err != nil {
+				return fmt.Errorf("outbox: %w", err)
 			}
 		}
 		n = len(ids)
@@ -160,39 +160,67 @@ func (db *DB) ShareVerified(ctx context.Context, project string) (int, error) {
 }
 
 // Outbox returns up to n pending changes, oldest first, each put with its
-// memory as it is now and its aligned evidence.
+// memory as it is now and its aligned evidence. It reads the whole batch in
+// three statements (the changes, their memories, their evidence), not two
+// a change: a memory forgotten in between is left out, as one forgotten
+// before (its forget follows, and push skips a put without an entry).
 func (db *DB) Outbox(ctx context.Context, n int) ([]OutboxChange, error) {
 	t := db.Read()
-	cs, err := queryAll(ctx, t, `SELECT id, kind, shared_id, key FROM team_outbox ORDER BY id LIMIT ?`,
-		func(rows *sql.Rows) (c OutboxChange, err error) {
-			err = rows.Scan(&c.ID, &c.Kind, &c.SharedID, &c.Key)
-			return c, err
+	type row struct {
+		c     OutboxChange
+		entry int64
+	}
+	rs, err := queryAll(ctx, t, `SELECT o.id, o.kind, o.shared_id, o.key, coalesce(e.id, 0) FROM team_outbox o
+		LEFT JOIN entries e ON o.kind = 'put' AND e.shared_id = o.shared_id AND e.shared_id <> ''
+		ORDER BY o.id LIMIT ?`,
+		func(rows *sql.Rows) (r row, err error) {
+			err = rows.Scan(&r.c.ID, &r.c.Kind, &r.c.SharedID, &r.c.Key, &r.entry)
+			return r, err
 		}, n)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
 	}
-	for i := range cs {
-		if cs[i].Kind != OutboxPut {
-			continue
+	var ids []int64
+	for _, r := range rs {
+		if r.entry != 0 {
+			ids = append(ids, r.entry)
 		}
-		e, err := entryTx(ctx, t, `shared_id = ? AND shared_id <> ''`, cs[i].SharedID)
-		if errors.Is(err, ErrNotFound) {
-			continue // forgotten since: its forget follows, and push skips a put without an entry
+	}
+	entries := make(map[int64]Entry, len(ids))
+	for _, c := range chunks(ids) {
+		es, err := scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		if err == nil {
+			err = loadEvidence(ctx, t, es)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("outbox: %w", err)
 		}
-		cs[i].Entry = e
+		for _, e := range es {
+			entries[e.ID] = e
+		}
+	}
+	cs := make([]OutboxChange, len(rs))
+	for i, r := range rs {
+		cs[i] = r.c
+		if e, ok := entries[r.entry]; ok && e.SharedID == r.c.SharedID {
+			cs[i].Entry = e
+		}
 	}
 	return cs, nil
 }
 
 // OutboxDone removes pushed changes: call it only after the server's
-// transaction that applied them committed.
-func (db *DB) OutboxDone(ctx context.Context, ids []int64) error {
+// transaction that applied them committed. It finds them by their keys,
+// not their row ids: a change that replaced one of them meanwhile (a
+// correction, a forget) may have been given the same id.
+func (db *DB) OutboxDone(ctx context.Context, cs []OutboxChange) error {
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = c.Key
+	}
 	return db.Update(ctx, func(t *Tx) error {
-		for _, c := range chunks(ids) {
-			if _, err := t.exec(ctx, `DELETE FROM team_outbox WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...); err != nil {
+		for _, c := range chunkStrings(keys) {
+			if _, err := t.exec(ctx, `DELETE FROM team_outbox WHERE key IN (`+placeholders(len(c))+`)`, stringArgs(c)...); err != nil {
 				return fmt.Errorf("outbox done: %w", err)
 			}
 		}
@@ -272,11 +300,57 @@ type Pulled struct {
 	Pinned   bool // its author pinned it
 }
 
-// PutPulled stores or updates a teammate's memory in t. A memory of one's own
-// coming back from the server is left as it is (the local copy is
+// pulledLocal is the local copy of a shared memory, as PutPulled finds it.
+type pulledLocal struct {
+	id            int64
+	author, stage string
+}
+
+// PutPulled stores or updates teammates' memories in t. A memory of one's
+// own coming back from the server is left as it is (the local copy is
 // authoritative); a teammate's memory one rejected stays rejected here.
-// Text that is not valid UTF-8 is repaired and every field is bounded.
-func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
+// Text that is not valid UTF-8 is repaired and every field is bounded. The
+// local copies of a page of pulled memories are looked up in a statement a
+// few hundred, not one each: a sync pulls one's own memories back too.
+func (t *Tx) PutPulled(ctx context.Context, ps ...Pulled) error {
+	ids := make([]string, 0, len(ps))
+	for _, p := range ps {
+		ids = append(ids, p.SharedID)
+	}
+	have := make(map[string]pulledLocal, len(ps))
+	for _, c := range chunkStrings(ids) {
+		rows, err := t.query(ctx, `SELECT shared_id, id, author, stage FROM entries WHERE shared_id <> ''
+			AND shared_id IN (`+placeholders(len(c))+`)`, stringArgs(c)...)
+		if err != nil {
+			return fmt.Errorf("put pulled: %w", err)
+		}
+		for rows.Next() {
+			var shared string
+			var l pulledLocal
+			if err := rows.Scan(&shared, &l.id, &l.author, &l.stage); err != nil {
+				rows.Close()
+				return fmt.Errorf("put pulled: %w", err)
+			}
+			have[shared] = l
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("put pulled: %w", err)
+		}
+	}
+	for _, p := range ps {
+		l, err := t.putPulled(ctx, p, have[p.SharedID])
+		if err != nil {
+			return err
+		}
+		have[p.SharedID] = l // the same memory again in this page updates this copy
+	}
+	return nil
+}
+
+// putPulled stores or updates one pulled memory whose local copy is l (l.id
+// 0 for none) and returns its local copy now.
+func (t *Tx) putPulled(ctx context.Context, p Pulled, l pulledLocal) (pulledLocal, error) {
 	p.Title = bound(p.Title, maxPulledTitle)
 	p.Body = bound(p.Body, maxPulledBody)
 	p.Subject = bound(p.Subject, maxPulledTitle)
@@ -296,53 +370,75 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 	if created == "" {
 		created = FormatTime(t.db.Now())
 	}
-	var id int64
-	var author, stage string
-	err := t.queryRow(ctx, `SELECT id, author, stage FROM entries WHERE shared_id = ? AND shared_id <> ''`, p.SharedID).Scan(&id, &author, &stage)
+	id := l.id
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	case id == 0:
 		claimKey := "team:" + p.SharedID
-		cid, err := newCID(ctx, t, p.Project, claimKey)
-		if err != nil {
-			return err
-		}
 		if err := t.inserting(ctx, "entries"); err != nil {
-			return err
+			return l, err
 		}
 		// Its session is its own: recall takes two statements of one
-		// session for one discussion, not a conflict.
-		r, err := t.exec(ctx, `INSERT INTO entries
-			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, created_at, author, shared_id, roles_parsed)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-			cid, p.Project, claimKey, p.Type, p.Title, p.Body, p.Subject, claimKey, p.Stage, p.Status, created, p.Author, p.SharedID)
-		if err != nil {
-			return fmt.Errorf("put pulled: %w", err)
+		// session for one discussion, not a conflict. The citation id is
+		// newCID's first choice, tried by the insert itself (a statement
+		// less a memory, in a page of thousands); only when another entry
+		// has it does newCID look further.
+		insert := func(cid string) (int64, error) {
+			r, err := t.exec(ctx, `INSERT INTO entries
+				(cid, project, session_id, type, title, body, subject, claim_key, stage, status, created_at, author, shared_id, roles_parsed)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (cid) DO NOTHING`,
+				cid, p.Project, claimKey, p.Type, p.Title, p.Body, p.Subject, claimKey, p.Stage, p.Status, created, p.Author, p.SharedID)
+			if err != nil {
+				return 0, fmt.Errorf("put pulled: %w", err)
+			}
+			if n, _ := r.RowsAffected(); n == 0 {
+				return 0, nil
+			}
+			return r.LastInsertId()
 		}
-		id, _ = r.LastInsertId()
-		if p.Pinned {
-			if err := t.pinPulled(ctx, id, true); err != nil {
-				return err
+		var err error
+		if id, err = insert(firstCID(p.Project, claimKey)); err == nil && id == 0 {
+			var cid string
+			if cid, err = newCID(ctx, t, p.Project, claimKey); err == nil {
+				id, err = insert(cid)
 			}
 		}
-	case err != nil:
-		return fmt.Errorf("put pulled: %w", err)
-	case author == "":
-		return nil
+		if err == nil && id == 0 {
+			err = fmt.Errorf("put pulled: no citation id for %s", p.SharedID)
+		}
+		if err != nil {
+			return l, err
+		}
+		if p.Pinned {
+			if err := t.pinPulled(ctx, id, true); err != nil {
+				return l, err
+			}
+		}
+	case l.author == "":
+		return l, nil
 	default:
-		if stage == StageRejected {
+		if l.stage == StageRejected {
 			p.Stage = StageRejected
+		}
+		// The full-text triggers that an update fires take the row out
+		// of the index: one this transaction inserted (the same memory
+		// changed twice between two syncs) must be in it first.
+		if last, ok := t.unindexed["entries"]; ok && id > last {
+			if err := t.index(ctx); err != nil {
+				return l, err
+			}
 		}
 		if _, err := t.exec(ctx, `UPDATE entries SET type = ?, title = ?, body = ?, subject = ?, stage = ?, status = ?, author = ?
 			WHERE id = ?`, p.Type, p.Title, p.Body, p.Subject, p.Stage, p.Status, p.Author, id); err != nil {
-			return fmt.Errorf("put pulled: %w", err)
+			return l, fmt.Errorf("put pulled: %w", err)
 		}
 		if _, err := t.exec(ctx, `DELETE FROM evidence WHERE entry_id = ?`, id); err != nil {
-			return fmt.Errorf("put pulled: %w", err)
+			return l, fmt.Errorf("put pulled: %w", err)
 		}
 		if err := t.pinPulled(ctx, id, p.Pinned); err != nil {
-			return err
+			return l, err
 		}
 	}
+	l = pulledLocal{id: id, author: p.Author, stage: p.Stage}
 	for i, q := range p.Quotes {
 		if i == maxPulledQuotes {
 			break
@@ -356,10 +452,10 @@ func (t *Tx) PutPulled(ctx context.Context, p Pulled) error {
 		if _, err := t.exec(ctx, `INSERT INTO evidence (entry_id, message_index, quote, quote_hash, method, confidence)
 			VALUES (?, 0, ?, ?, 'exact', 1) ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`,
 			id, q, shortHash(q)[:32]); err != nil {
-			return fmt.Errorf("put pulled: evidence: %w", err)
+			return l, fmt.Errorf("put pulled: evidence: %w", err)
 		}
 	}
-	return nil
+	return l, nil
 }
 
 // SharedCID returns the citation id of the local copy of a shared memory,

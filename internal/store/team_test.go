@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -82,11 +83,7 @@ func TestForgetTrimsASharedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []int64
-	for _, c := range cs {
-		ids = append(ids, c.ID)
-	}
-	if err := db.OutboxDone(ctx, ids); err != nil { // pushed
+	if err := db.OutboxDone(ctx, cs); err != nil { // pushed
 		t.Fatal(err)
 	}
 	p, err := db.Forget(ctx, ForgetSelector{SessionID: "s2"})
@@ -98,6 +95,128 @@ func TestForgetTrimsASharedMemory(t *testing.T) {
 	}
 	if n, err := db.OutboxPending(ctx); err != nil || n != 1 {
 		t.Errorf("%d changes queued (%v), want the trimmed memory's put", n, err)
+	}
+}
+
+// TestPutPulledPage: a page of pulled memories that holds one memory twice
+// (changed in between) leaves one copy, as the later change has it; one's
+// own memory coming back in the page is left as it is.
+func TestPutPulledPage(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	own, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "Mine", ClaimKey: "mine", Stage: StageVerified})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().Exec(`UPDATE entries SET shared_id = 'own' WHERE id = ?`, own.ID); err != nil {
+		t.Fatal(err)
+	}
+	first := Pulled{SharedID: "s1", Project: "/p", Author: "alice", Type: "fact", Title: "Carts expire after a day", Quotes: []string{"a day"}}
+	second := first
+	second.Title, second.Quotes = "Carts expire after a week", []string{"a week"}
+	mine := Pulled{SharedID: "own", Project: "/p", Author: "bob", Type: "fact", Title: "Forged"}
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.PutPulled(ctx, first, mine, second) }); err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	rows, err := db.SQL().Query(`SELECT author || ': ' || title || ' / ' ||
+		coalesce((SELECT group_concat(quote) FROM evidence WHERE entry_id = entries.id), '') FROM entries ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		titles = append(titles, s)
+	}
+	rows.Close()
+	if want := []string{": Mine / ", "alice: Carts expire after a week / a week"}; !slices.Equal(titles, want) {
+		t.Errorf("entries: %q, want %q", titles, want)
+	}
+}
+
+// TestPutPulledCIDTaken: a pulled memory whose citation id another entry
+// already has gets a longer one, as newCID gives.
+func TestPutPulledCIDTaken(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	own, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "Mine", ClaimKey: "mine", Stage: StageVerified})
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken := firstCID("/p", "team:s9")
+	if _, err := db.SQL().Exec(`UPDATE entries SET cid = ? WHERE id = ?`, taken, own.ID); err != nil {
+		t.Fatal(err)
+	}
+	p := Pulled{SharedID: "s9", Project: "/p", Author: "alice", Type: "fact", Title: "Carts expire after a day"}
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.PutPulled(ctx, p) }); err != nil {
+		t.Fatal(err)
+	}
+	var cid string
+	if err := db.SQL().QueryRow(`SELECT cid FROM entries WHERE shared_id = 's9'`).Scan(&cid); err != nil {
+		t.Fatal(err)
+	}
+	if cid == taken || !strings.HasPrefix(cid, taken) {
+		t.Errorf("the pulled memory's citation id is %s, want %s lengthened", cid, taken)
+	}
+}
+
+// TestCorrectionDuringPush: a correction or a forget made while a push of
+// the memory is under way (after the push read the outbox, before it let
+// go of the batch) is still queued afterwards, so it reaches the server at
+// the next push. Both replace the put in flight, and the change replacing
+// it got its row id.
+func TestCorrectionDuringPush(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	e, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "Carts expire after a day", ClaimKey: "carts",
+		Stage: StageVerified})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != 1 {
+		t.Fatalf("shared %d: %v", n, err)
+	}
+	batch, err := db.Outbox(ctx, 100)
+	if err != nil || len(batch) != 1 || batch[0].Entry.Title != "Carts expire after a day" {
+		t.Fatalf("outbox: %+v, %v", batch, err)
+	}
+	if _, err := db.SQL().Exec(`UPDATE entries SET title = 'Carts expire after a week' WHERE id = ?`, e.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.ShareCorrection(ctx, e.ID) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.OutboxDone(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	next, err := db.Outbox(ctx, 100)
+	if err != nil || len(next) != 1 || next[0].Entry.Title != "Carts expire after a week" {
+		t.Fatalf("after the push the outbox holds %+v (%v), want the correction", next, err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{CID: e.CID}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.OutboxDone(ctx, next); err != nil {
+		t.Fatal(err)
+	}
+	last, err := db.Outbox(ctx, 100)
+	if err != nil || len(last) != 1 || last[0].Kind != OutboxForget {
+		t.Fatalf("after the second push the outbox holds %+v (%v), want the forget", last, err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/filelock"
@@ -14,8 +15,14 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Batch is how many changes one push transaction or one pull page carries.
-const Batch = 1000
+// pushBatch is how many outbox changes one push transaction carries, and
+// pullPage how many pulled changes one local transaction applies: large
+// enough that a round trip or a commit is paid per thousands of memories,
+// small enough that a sync cut off loses little work.
+const (
+	pushBatch = 2000
+	pullPage  = 2000
+)
 
 // Sync state keys in the store (store.TeamState).
 const (
@@ -148,17 +155,10 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 			break
 		}
 	}
-	forgot := false
-	for {
-		n, f, more, err := pull(ctx, db, conn, c)
-		res.Pulled += n
-		forgot = forgot || f
-		if err != nil {
-			return res, err
-		}
-		if !more {
-			break
-		}
+	n, forgot, err := pull(ctx, db, conn, c)
+	res.Pulled = n
+	if err != nil {
+		return res, err
 	}
 	if forgot {
 		// A forget leaves the bytes in free pages and index segments until
@@ -171,17 +171,41 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 	return res, nil
 }
 
-const putSQL = `WITH k AS (
-		INSERT INTO cml.applied (team, key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
-	INSERT INTO cml.memories (team, project, id, type, title, body, subject, stage, status, quotes, created_at, pinned)
-	SELECT $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE EXISTS (SELECT FROM k)
+// The push of one batch, in one server transaction: the batch is copied
+// into a temporary table, its changes whose idempotency keys the server
+// already holds are dropped from it (a batch sent again after a commit
+// whose answer was lost), then its puts and its forgets are applied by one
+// statement each. The triggers set the author and log each change; the
+// policies apply as to a row written alone. A put of a memory another role
+// wrote (an id a hostile teammate took) updates nothing and the rest of the
+// batch goes in: its key is spent, so it is not sent again.
+const (
+	pushTableSQL = `CREATE TEMP TABLE cml_push (ord int, op text, key text, id text, project text, type text,
+		title text, body text, subject text, stage text, status text, quotes text[], created_at timestamptz,
+		pinned boolean) ON COMMIT DROP`
+	pushFreshSQL = `WITH k AS (
+		INSERT INTO cml.applied (team, key) SELECT $1, key FROM cml_push ON CONFLICT DO NOTHING RETURNING key)
+	DELETE FROM cml_push WHERE key NOT IN (SELECT key FROM k)`
+	pushPutSQL = `INSERT INTO cml.memories (team, project, id, type, title, body, subject, stage, status, quotes, created_at, pinned)
+	SELECT DISTINCT ON (id) $1, project, id, type, title, body, subject, stage, status, quotes, created_at, pinned
+		FROM cml_push WHERE op = 'put' ORDER BY id, ord DESC
 	ON CONFLICT (team, id) DO UPDATE SET project = excluded.project, type = excluded.type, title = excluded.title,
 		body = excluded.body, subject = excluded.subject, stage = excluded.stage, status = excluded.status,
-		quotes = excluded.quotes, pinned = excluded.pinned`
+		quotes = excluded.quotes, pinned = excluded.pinned
+		WHERE cml.memories.author = current_user`
+	pushForgetSQL = `DELETE FROM cml.memories m USING cml_push p WHERE p.op = 'forget' AND m.team = $1 AND m.id = p.id`
+)
 
-const forgetSQL = `WITH k AS (
-		INSERT INTO cml.applied (team, key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1)
-	DELETE FROM cml.memories WHERE team = $1 AND id = $3 AND EXISTS (SELECT FROM k)`
+var pushColumns = []string{"ord", "op", "key", "id", "project", "type", "title", "body", "subject", "stage", "status",
+	"quotes", "created_at", "pinned"}
+
+// outbound is text as it may leave: the privacy filter runs again on
+// everything that leaves, and the NUL bytes PostgreSQL's text cannot hold
+// are dropped (the filter already repaired invalid UTF-8), so that one
+// memory cannot make its whole batch fail at every sync.
+func outbound(s string) string {
+	return strings.ReplaceAll(privacy.Filter(s), "\x00", "")
+}
 
 // push sends one batch of the outbox in one server transaction and, only
 // once it committed, removes the batch from the outbox. A push cut off
@@ -189,12 +213,11 @@ const forgetSQL = `WITH k AS (
 // applies nothing twice: each change's key is recorded in the same
 // transaction.
 func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, error) {
-	cs, err := db.Outbox(ctx, Batch)
+	cs, err := db.Outbox(ctx, pushBatch)
 	if err != nil || len(cs) == 0 {
 		return 0, err
 	}
-	var b pgx.Batch
-	ids := make([]int64, 0, len(cs))
+	rows := make([][]any, 0, len(cs))
 	pins := map[string]map[string]bool{} // project -> its pinned memories
 	pinned := func(e store.Entry) (bool, error) {
 		m, ok := pins[e.Project]
@@ -207,59 +230,78 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 		}
 		return m[e.CID], nil
 	}
-	for _, ch := range cs {
-		ids = append(ids, ch.ID)
+	for i, ch := range cs {
 		switch ch.Kind {
 		case store.OutboxForget:
-			b.Queue(forgetSQL, c.Team, ch.Key, ch.SharedID)
+			rows = append(rows, []any{i, ch.Kind, ch.Key, ch.SharedID, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil})
 		case store.OutboxPut:
 			e := ch.Entry
 			ident, ok := c.Projects[e.Project]
 			if e.ID == 0 || !ok {
 				continue // forgotten since, or of a project no longer shared: nothing to send
 			}
-			// The privacy filter runs again on everything that leaves.
-			var quotes []string
+			quotes := []string{}
 			for _, v := range e.Evidence {
-				if q := privacy.Filter(v.Quote); v.Aligned() && q != "" {
+				if q := outbound(v.Quote); v.Aligned() && q != "" {
 					quotes = append(quotes, q)
 				}
-			}
-			if quotes == nil {
-				quotes = []string{}
 			}
 			pin, err := pinned(e)
 			if err != nil {
 				return 0, err
 			}
-			b.Queue(putSQL, c.Team, ch.Key, ident, ch.SharedID, e.Type, privacy.Filter(e.Title), privacy.Filter(e.Body),
-				privacy.Filter(e.Subject), e.Stage, e.Status, quotes, e.Created.UTC(), pin)
+			rows = append(rows, []any{i, ch.Kind, ch.Key, ch.SharedID, ident, e.Type, outbound(e.Title),
+				outbound(e.Body), outbound(e.Subject), e.Stage, e.Status, quotes, e.Created.UTC(), pin})
 		}
 	}
-	if b.Len() > 0 {
-		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return tx.SendBatch(ctx, &b).Close() })
+	if len(rows) > 0 {
+		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, pushTableSQL); err != nil {
+				return err
+			}
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"cml_push"}, pushColumns, pgx.CopyFromRows(rows)); err != nil {
+				return err
+			}
+			// Its statistics, for the plans of the statements below: a
+			// table never analysed is planned as a guess.
+			if _, err := tx.Exec(ctx, `ANALYZE cml_push`); err != nil {
+				return err
+			}
+			var b pgx.Batch
+			b.Queue(pushFreshSQL, c.Team)
+			b.Queue(pushPutSQL, c.Team)
+			b.Queue(pushForgetSQL, c.Team)
+			return tx.SendBatch(ctx, &b).Close()
+		})
 		if err != nil {
 			return 0, fmt.Errorf("push: %w", err)
 		}
 	}
 	// Committed: only now is the batch done. A crash here sends it again,
 	// and the keys make that a no-op.
-	if err := db.OutboxDone(context.WithoutCancel(ctx), ids); err != nil {
+	if err := db.OutboxDone(context.WithoutCancel(ctx), cs); err != nil {
 		return 0, err
 	}
 	return len(cs), nil
 }
 
 // Limits on what a pull reads of a row: a hostile or broken server cannot
-// make a sync read more than this per memory (the store bounds it again).
+// make a sync read more than this per memory (the store bounds it again),
+// nor stop it with a NULL among a memory's quotes.
+// The query has no LIMIT: a page by LIMIT made the server scan and sort
+// every change after the cursor for each page (with the statistics of a
+// table just filled, it plans no better), which made a pull of n changes
+// cost n²; one query streams them all in order, and the client applies
+// them a page at a time as they arrive.
 const pullSQL = `SELECT c.seq, c.op, c.memory_id, c.project,
 		coalesce(m.author::text, ''), coalesce(left(m.type, 32), ''), coalesce(left(m.title, 1000), ''),
 		coalesce(left(m.body, 8000), ''), coalesce(left(m.subject, 1000), ''), coalesce(m.stage, ''),
-		coalesce(m.status, ''), coalesce(m.quotes[1:20], '{}'), coalesce(m.created_at, c.at), m.id IS NOT NULL,
+		coalesce(m.status, ''), ARRAY(SELECT left(q, 4000) FROM unnest(m.quotes[1:20]) q WHERE q IS NOT NULL),
+		coalesce(m.created_at, c.at), m.id IS NOT NULL,
 		coalesce(m.pinned, false)
 	FROM cml.changes c LEFT JOIN cml.memories m ON m.team = c.team AND m.id = c.memory_id
 	WHERE c.team = $1 AND c.seq > $2 AND c.project = ANY($3)
-	ORDER BY c.seq LIMIT $4`
+	ORDER BY c.seq`
 
 type change struct {
 	seq      int64
@@ -271,12 +313,13 @@ type change struct {
 	created  time.Time
 }
 
-// pull applies one page of teammates' changes after the cursor, and moves
-// the cursor in the same local transaction as the changes it covers.
-func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, forgot, more bool, err error) {
+// pull applies teammates' changes after the cursor, a page at a time as
+// the server sends them, each page's puts in one local transaction that
+// also moves the cursor past them.
+func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, forgot bool, err error) {
 	st, err := db.TeamState(ctx)
 	if err != nil {
-		return 0, false, false, err
+		return 0, false, err
 	}
 	cursor, _ := strconv.ParseInt(st[stateCursor], 10, 64)
 	local := map[string]string{}
@@ -285,44 +328,61 @@ func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, f
 		local[ident] = dir
 		idents = append(idents, ident)
 	}
-	rows, err := conn.Query(ctx, pullSQL, c.Team, cursor, idents, Batch)
+	rows, err := conn.Query(ctx, pullSQL, c.Team, cursor, idents)
 	if err != nil {
-		return 0, false, false, fmt.Errorf("pull: %w", err)
+		return 0, false, fmt.Errorf("pull: %w", err)
 	}
-	var page []change
+	defer rows.Close()
+	page := make([]change, 0, pullPage)
 	for rows.Next() {
 		var ch change
 		var quotes []string
 		if err := rows.Scan(&ch.seq, &ch.op, &ch.sharedID, &ch.project, &ch.p.Author, &ch.p.Type, &ch.p.Title,
 			&ch.p.Body, &ch.p.Subject, &ch.p.Stage, &ch.p.Status, &quotes, &ch.created, &ch.present, &ch.p.Pinned); err != nil {
-			rows.Close()
-			return 0, false, false, fmt.Errorf("pull: %w", err)
+			return n, forgot, fmt.Errorf("pull: %w", err)
 		}
 		ch.p.SharedID, ch.p.Project, ch.p.Quotes = ch.sharedID, local[ch.project], quotes
 		ch.p.Created = store.FormatTime(ch.created)
 		page = append(page, ch)
+		if len(page) == pullPage {
+			f, err := apply(ctx, db, page)
+			forgot = forgot || f
+			if err != nil {
+				return n, forgot, err
+			}
+			n += len(page)
+			page = page[:0]
+		}
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, false, false, fmt.Errorf("pull: %w", err)
+		return n, forgot, fmt.Errorf("pull: %w", err)
 	}
-	// Puts go in local transactions with the cursor; a forget runs through
-	// the store's forget (its own transaction, no byte left), then the
-	// cursor moves past it. Applying a change twice changes nothing, so a
-	// sync killed between the two is safe.
+	f, err := apply(ctx, db, page)
+	if err == nil {
+		n += len(page)
+	}
+	return n, forgot || f, err
+}
+
+// apply applies one page of pulled changes. Puts go in local transactions
+// with the cursor; a forget runs through the store's forget (its own
+// transaction, no byte left), then the cursor moves past it. Applying a
+// change twice changes nothing, so a sync killed between the two is safe.
+func apply(ctx context.Context, db *store.DB, page []change) (forgot bool, err error) {
 	var puts []change
 	flush := func() error {
 		if len(puts) == 0 {
 			return nil
 		}
+		ps := make([]store.Pulled, 0, len(puts))
+		for _, ch := range puts {
+			if ch.present && ch.p.Project != "" {
+				ps = append(ps, ch.p)
+			} // else forgotten since (its forget follows), or of no project shared here
+		}
 		err := db.Update(ctx, func(t *store.Tx) error {
-			for _, ch := range puts {
-				if !ch.present || ch.p.Project == "" {
-					continue // forgotten since (its forget follows), or of no project shared here
-				}
-				if err := t.PutPulled(ctx, ch.p); err != nil {
-					return err
-				}
+			if err := t.PutPulled(ctx, ps...); err != nil {
+				return err
 			}
 			return t.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(puts[len(puts)-1].seq, 10)})
 		})
@@ -335,20 +395,17 @@ func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, f
 			continue
 		}
 		if err := flush(); err != nil {
-			return 0, forgot, false, err
+			return forgot, err
 		}
 		if err := forgetLocal(ctx, db, ch.sharedID); err != nil {
-			return 0, forgot, false, err
+			return forgot, err
 		}
 		forgot = true
 		if err := db.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(ch.seq, 10)}); err != nil {
-			return 0, forgot, false, err
+			return forgot, err
 		}
 	}
-	if err := flush(); err != nil {
-		return 0, forgot, false, err
-	}
-	return len(page), forgot, len(page) == Batch, nil
+	return forgot, flush()
 }
 
 // forgetLocal forgets the local copy of a shared memory a teammate forgot,

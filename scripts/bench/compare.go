@@ -21,6 +21,15 @@ import (
 // prompts take turns: one asks about a fact said a few times, the others
 // about what the project discusses all the time, whose words are in
 // thousands of messages (the prompt path's costliest case).
+// benchPrompts are the prompts compare and teamBench take turns with.
+var benchPrompts = []string{
+	"Which port does the staging pgbouncer listen on behind haproxy?",
+	"How did we configure retries for the payment webhook consumer?",
+	"Why did the CI pipeline fail on the orders API?",
+	"What did we decide about the JWT middleware keys?",
+	"run the tests again",
+}
+
 func compare(oldBin, newBin, tmp string, n, rounds int) error {
 	seeded := filepath.Join(tmp, "compare-seed")
 	if err := seedRealistic(oldBin, seeded, n); err != nil {
@@ -44,13 +53,7 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 		{"PostToolUse", "post-tool-use", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test %d c"},"tool_response":{"stdout":"PASS","stderr":""},"tool_use_id":"tc"}`},
 		{"Stop", "stop", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","transcript_path":"/nonexistent/x.jsonl","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Done, take %d."}`},
 	}
-	prompts := []string{
-		"Which port does the staging pgbouncer listen on behind haproxy?",
-		"How did we configure retries for the payment webhook consumer?",
-		"Why did the CI pipeline fail on the orders API?",
-		"What did we decide about the JWT middleware keys?",
-		"run the tests again",
-	}
+	prompts := benchPrompts
 	type key struct{ bin, hook string }
 	times := map[key][]time.Duration{}
 	start := `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"SessionStart","source":"startup"}`

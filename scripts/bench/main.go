@@ -30,6 +30,7 @@ func main() {
 	compareWith := flag.String("compare", "", "only compare the hooks of the build in this directory (old) with -bin's (new), alternately, on copies of one realistic store of the last -events size")
 	historyOnly := flag.String("history", "", "only write realistic transcripts of the first -events size (messages) into this directory")
 	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
+	teamOnly := flag.Bool("team", false, "only compare the prompt hook on a store of n/10 own and n teammates' memories with one of n + n/10 own, alternately, n the last -events size (100000: the issue's 10k + 100k against 110k)")
 	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
 	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
 	flag.Parse()
@@ -52,6 +53,26 @@ func main() {
 			sz := parseSizes(*sizes)
 			err = compare(*compareWith, *bin, tmp, sz[len(sz)-1], *runs)
 			os.RemoveAll(tmp)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *teamOnly {
+		// With -seed DIR it only writes the two stores, as DIR/team-own and
+		// DIR/team-team (for BenchmarkHooks' CML_BENCH_DIR).
+		tmp, err := *seedOnly, error(nil)
+		if tmp == "" {
+			tmp, err = os.MkdirTemp("", "cml-bench-")
+		}
+		if err == nil {
+			sz := parseSizes(*sizes)
+			err = teamBench(*bin, tmp, sz[len(sz)-1], *runs, *seedOnly == "")
+			if *seedOnly == "" {
+				os.RemoveAll(tmp)
+			}
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)

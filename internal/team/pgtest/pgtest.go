@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Server is a running test server.
@@ -205,4 +206,52 @@ func freePort(t testing.TB) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// CPU returns the processor time the server has used so far: its
+// processes' (postmaster, backends, background workers) and that of those
+// the postmaster has reaped (a backend exits when its connection closes).
+// It reads Linux's /proc and returns 0 elsewhere.
+func (s *Server) CPU() time.Duration {
+	pid, err := os.ReadFile(filepath.Join(s.dir, "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	first, _, _ := strings.Cut(string(pid), "\n")
+	postmaster := strings.TrimSpace(first)
+	total, _ := procCPU(postmaster)
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		if cpu, ppid := procCPU(filepath.Base(p)); ppid == postmaster {
+			total += cpu
+		}
+	}
+	return total
+}
+
+// ProcCPU returns the processor time of process pid ("self" for this one)
+// and of the children it has waited for, from Linux's /proc; 0 elsewhere.
+func ProcCPU(pid string) time.Duration {
+	cpu, _ := procCPU(pid)
+	return cpu
+}
+
+func procCPU(pid string) (cpu time.Duration, ppid string) {
+	stat, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
+	if err != nil {
+		return 0, ""
+	}
+	// After the command's closing parenthesis: the state, the parent's
+	// pid, ...; utime, stime, cutime and cstime are the 12th to 15th.
+	_, rest, ok := strings.Cut(string(stat), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 15 {
+		return 0, ""
+	}
+	var ticks int64
+	for _, v := range f[11:15] {
+		n, _ := strconv.ParseInt(v, 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / 100, f[1] // USER_HZ is 100 on Linux
 }

@@ -1,0 +1,269 @@
+package team
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/team/pgtest"
+)
+
+// world is a real server with team devs (alice, bob) and a store for each,
+// both sharing one project from checkouts at different paths.
+type world struct {
+	srv          *pgtest.Server
+	alice, bob   *store.DB
+	aDir, bDir   string
+	aConf, bConf Config
+}
+
+func newWorld(t testing.TB) *world {
+	t.Helper()
+	ctx := context.Background()
+	srv := pgtest.Start(t)
+	t.Setenv("PGPASSFILE", srv.PassFile)
+	srv.AddRole(t, "alice")
+	srv.AddRole(t, "bob")
+	admin, err := Connect(ctx, srv.URL(srv.Superuser))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	if err := Init(ctx, admin, "devs"); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"alice", "bob"} {
+		if err := AddMember(ctx, admin, "devs", m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(dir string) *store.DB {
+		db, err := store.Open(ctx, filepath.Join(dir, "memory.db"), store.Options{Bulk: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	w := &world{srv: srv, aDir: t.TempDir(), bDir: t.TempDir(),
+		aConf: Config{URL: srv.URL("alice"), Team: "devs", Projects: map[string]string{"/a/shop": "github.com/acme/shop"}},
+		bConf: Config{URL: srv.URL("bob"), Team: "devs", Projects: map[string]string{"/b/shop": "github.com/acme/shop"}}}
+	w.alice, w.bob = open(w.aDir), open(w.bDir)
+	return w
+}
+
+// remember stores n verified memories of alice's, titled by title(i).
+func (w *world) remember(t testing.TB, n int, title func(i int) string) {
+	t.Helper()
+	ctx := context.Background()
+	for start := 0; start < n; start += 5000 {
+		err := w.alice.Update(ctx, func(tx *store.Tx) error {
+			var ws []store.EntryWrite
+			for i := start; i < min(start+5000, n); i++ {
+				tl := title(i)
+				ws = append(ws, store.EntryWrite{Entry: store.Entry{Project: "/a/shop", SessionID: "s", Type: "fact", Title: tl,
+					ClaimKey: tl, Stage: store.StageVerified, Evidence: []store.Evidence{{SessionID: "s", Quote: tl, Method: "exact", Confidence: 1}}}})
+			}
+			_, _, err := tx.PutEntries(ctx, ws)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (w *world) sync(t testing.TB, db *store.DB, dir string, c Config) Result {
+	t.Helper()
+	res, err := Sync(context.Background(), db, dir, c, time.Now())
+	if err != nil {
+		t.Fatalf("sync: %+v, %v", res, err)
+	}
+	return res
+}
+
+// count runs a query of one number as the superuser.
+func (w *world) count(t testing.TB, query string) int {
+	t.Helper()
+	var n int
+	fmt.Sscan(w.srv.SQL(t, w.srv.Superuser, query), &n)
+	return n
+}
+
+func localCount(t testing.TB, db *store.DB, query string) int {
+	t.Helper()
+	var n int
+	if err := db.SQL().QueryRow(query).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestSyncPageBoundaries: one change past a whole push batch and a whole
+// pull page arrives once, as do the others, and a second sync moves
+// nothing.
+func TestSyncPageBoundaries(t *testing.T) {
+	w := newWorld(t)
+	n := max(pushBatch, pullPage) + 1
+	w.remember(t, n, func(i int) string { return fmt.Sprintf("Service %d listens on port %d", i, 10000+i) })
+	if res := w.sync(t, w.alice, w.aDir, w.aConf); res.Pushed != n {
+		t.Fatalf("pushed %d, want %d", res.Pushed, n)
+	}
+	if res := w.sync(t, w.bob, w.bDir, w.bConf); res.Pulled != n {
+		t.Fatalf("pulled %d, want %d", res.Pulled, n)
+	}
+	if got := localCount(t, w.bob, `SELECT count(DISTINCT shared_id) FROM entries WHERE author = 'alice'`); got != n {
+		t.Errorf("bob holds %d of alice's memories, want %d", got, n)
+	}
+	if res := w.sync(t, w.bob, w.bDir, w.bConf); res.Pulled != 0 || res.Pushed != 0 {
+		t.Errorf("a second sync moved %+v, want nothing", res)
+	}
+	if got := w.count(t, `SELECT count(*) FROM cml.changes`); got != n {
+		t.Errorf("%d changes logged, want %d", got, n)
+	}
+}
+
+// TestPushBatchConflicts: one push batch that holds a new memory, a
+// correction of one the server has, a change the server already applied
+// (its answer lost), a put and a forget of one memory, a memory whose text
+// PostgreSQL cannot hold, and a put of an id another member's memory has:
+// the foreign put changes nothing, and every other change is applied once.
+func TestPushBatchConflicts(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := w.alice.SQL().Exec(q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	shared := func(title string) (id int64, sharedID string) {
+		t.Helper()
+		if err := w.alice.SQL().QueryRow(`SELECT id, shared_id FROM entries WHERE title = ?`, title).Scan(&id, &sharedID); err != nil {
+			t.Fatalf("%s: %v", title, err)
+		}
+		return id, sharedID
+	}
+	w.remember(t, 3, func(i int) string { return fmt.Sprintf("Queue %d is drained nightly", i) })
+	if _, err := w.alice.ShareVerified(ctx, "/a/shop"); err != nil {
+		t.Fatal(err)
+	}
+	id0, shared0 := shared("Queue 0 is drained nightly")
+	_, shared1 := shared("Queue 1 is drained nightly")
+	_, shared2 := shared("Queue 2 is drained nightly")
+	var key1 string
+	if err := w.alice.SQL().QueryRow(`SELECT key FROM team_outbox WHERE shared_id = ?`, shared1).Scan(&key1); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(t, w.alice, w.aDir, w.aConf)
+
+	// A correction of the first: its put goes out again.
+	exec(`UPDATE entries SET title = 'Queue 0 is drained hourly' WHERE id = ?`, id0)
+	if err := w.alice.Update(ctx, func(tx *store.Tx) error { return tx.ShareCorrection(ctx, id0) }); err != nil {
+		t.Fatal(err)
+	}
+	// The second's push again, as a sync killed after the commit sends
+	// it; then a put and a forget of the third in one batch.
+	exec(`INSERT INTO team_outbox (kind, shared_id, key, created_at) VALUES ('put', ?, ?, ''), ('put', ?, 'k-put', ''),
+		('forget', ?, 'k-forget', '')`, shared1, key1, shared2, shared2)
+	// New memories: one whose text PostgreSQL's text cannot hold, one
+	// whose id bob's memory on the server has.
+	w.srv.SQL(t, "bob", `INSERT INTO cml.memories (team, project, id, type, title, stage, status, created_at)
+		VALUES ('devs', 'github.com/acme/shop', 'taken', 'fact', 'Bob''s own', 'verified', 'active', now())`)
+	w.remember(t, 3, func(i int) string {
+		return []string{"Topics are kept a week", "Cache keys carry bytes", "This id is taken"}[i]
+	})
+	exec(`UPDATE entries SET title = 'Cache keys carry a NUL '||char(0)||' byte' WHERE title = 'Cache keys carry bytes'`)
+	if _, err := w.alice.ShareVerified(ctx, "/a/shop"); err != nil {
+		t.Fatal(err)
+	}
+	_, taken := shared("This id is taken")
+	exec(`UPDATE entries SET shared_id = 'taken' WHERE shared_id = ?`, taken)
+	exec(`UPDATE team_outbox SET shared_id = 'taken' WHERE shared_id = ?`, taken)
+	if n, _ := w.alice.OutboxPending(ctx); n != 7 {
+		t.Fatalf("%d changes pending, want 7 (of one batch)", n)
+	}
+
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if n, _ := w.alice.OutboxPending(ctx); n != 0 {
+		t.Errorf("%d changes still pending", n)
+	}
+	if got := w.srv.SQL(t, w.srv.Superuser, `SELECT author || ': ' || title FROM cml.memories WHERE id = 'taken'`); got != "bob: Bob's own" {
+		t.Errorf("bob's memory became %q", got)
+	}
+	if got := w.srv.SQL(t, w.srv.Superuser, fmt.Sprintf(`SELECT title FROM cml.memories WHERE id = '%s'`, shared0)); got != "Queue 0 is drained hourly" {
+		t.Errorf("the correction reached the server as %q", got)
+	}
+	if got := w.count(t, fmt.Sprintf(`SELECT count(*) FROM cml.memories WHERE id = '%s'`, shared2)); got != 0 {
+		t.Error("the memory put and forgotten in one batch is still on the server")
+	}
+	if got := w.srv.SQL(t, w.srv.Superuser, `SELECT title FROM cml.memories WHERE title LIKE 'Cache keys%'`); got != "Cache keys carry a NUL  byte" {
+		t.Errorf("the memory with a NUL byte reached the server as %q", got)
+	}
+	// 3 of alice's, bob's, one forgotten, 2 new.
+	if got := w.count(t, `SELECT count(*) FROM cml.memories`); got != 5 {
+		t.Errorf("%d memories on the server, want 5", got)
+	}
+	if got := w.count(t, fmt.Sprintf(`SELECT count(*) FROM cml.changes WHERE memory_id = '%s'`, shared1)); got != 1 {
+		t.Errorf("the change sent again was logged %d times, want once", got)
+	}
+}
+
+// TestPullPageHostileRow: a row a hostile server writes among good ones
+// (NULL and oversized quotes) is pulled bounded, and its neighbours with it.
+func TestPullPageHostileRow(t *testing.T) {
+	w := newWorld(t)
+	w.remember(t, 2, func(i int) string { return fmt.Sprintf("Region %d fails over to its pair", i) })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	w.srv.SQL(t, w.srv.Superuser, `INSERT INTO cml.memories (team, project, id, type, title, stage, status, quotes, created_at)
+		VALUES ('devs', 'github.com/acme/shop', 'hostile', 'fact', 'Quotes with holes', 'verified', 'active',
+			ARRAY['fine', NULL, repeat('x', 3000000)], now())`)
+	w.remember(t, 4, func(i int) string { return fmt.Sprintf("Region %d fails over to its pair", i) })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if res := w.sync(t, w.bob, w.bDir, w.bConf); res.Pulled != 5 {
+		t.Errorf("pulled %d, want 5", res.Pulled)
+	}
+	if got := localCount(t, w.bob, `SELECT count(*) FROM entries WHERE author <> ''`); got != 5 {
+		t.Errorf("bob holds %d teammates' memories, want 5", got)
+	}
+	if got := localCount(t, w.bob, `SELECT max(length(quote)) FROM evidence`); got > 4000 {
+		t.Errorf("a pulled quote is %d characters long", got)
+	}
+}
+
+// TestPullMemoryChangedTwice: a memory its author shared and then corrected
+// before a teammate's sync comes to the teammate twice in one page; the
+// second change updates the copy the first inserted, in the same local
+// transaction, and the copy is found by its new words.
+func TestPullMemoryChangedTwice(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.remember(t, 2, func(i int) string { return fmt.Sprintf("Backups run at %d am", i+1) })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if _, err := w.alice.SQL().Exec(`UPDATE entries SET title = 'Backups run at noon' WHERE title = 'Backups run at 1 am'`); err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	if err := w.alice.SQL().QueryRow(`SELECT id FROM entries WHERE title = 'Backups run at noon'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.alice.Update(ctx, func(tx *store.Tx) error { return tx.ShareCorrection(ctx, id) }); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if res := w.sync(t, w.bob, w.bDir, w.bConf); res.Pulled != 3 {
+		t.Errorf("pulled %d changes, want 3", res.Pulled)
+	}
+	if got := localCount(t, w.bob, `SELECT count(*) FROM entries_fts WHERE entries_fts MATCH 'noon'`); got != 1 {
+		t.Errorf("the corrected memory is found %d times by its new words, want once", got)
+	}
+	if got := localCount(t, w.bob, `SELECT count(*) FROM entries WHERE author = 'alice'`); got != 2 {
+		t.Errorf("bob holds %d of alice's memories, want 2", got)
+	}
+	if _, err := w.bob.SQL().Exec(`INSERT INTO entries_fts(entries_fts) VALUES ('integrity-check')`); err != nil {
+		t.Errorf("bob's full-text index: %v", err)
+	}
+}
