@@ -9,7 +9,10 @@ import "github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 // our, this repo: oursRE) or asks about what happened (did, was). A store
 // that talks about the same technology matches its words anyway; only a
 // strong match says the project's past answers it.
-var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|best way|right way|proper way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|explain\b|is there a way\b)`)
+// The forms are those of any how-to question (a manual's index), not of
+// one question: fitcheck finds "is the difference" in one prompt because
+// that is how such questions are asked.
+var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|explain\b|is there a way\b)`)
 
 // pastRE finds a question about what happened.
 var pastRE = lazyregexp.New(`(?i)\b(did|didn't|was|wasn't|were|weren't|had|hadn't)\b`)
