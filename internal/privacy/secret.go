@@ -54,6 +54,11 @@ func maskSecrets(s string, w hits, r *Report) string {
 			s, _ = applyEdits(s, edits, r)
 			w, changed = findKeywords(s), true
 		}
+		// Last, so that every rule naming a kind has had its value.
+		if edits := nearKeyEdits(s, w, nil); len(edits) > 0 {
+			s, _ = applyEdits(s, edits, r)
+			w, changed = findKeywords(s), true
+		}
 		if !changed {
 			break
 		}

@@ -1,0 +1,35 @@
+package privacy
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSecretNamedInProse: a token's value named beside its variable in a
+// sentence, not assigned to it, is masked; long words of code, paths, a
+// commit id without a key word and short hex are not.
+func TestSecretNamedInProse(t *testing.T) {
+	hex64 := "b5348d0c9e61f2a7c4d8e03b91f6a2d5c7e40b8f13a96d2e5c0b7f48a1d39e62"
+	b64 := "Qm9vbGVhblRva2VuX3Y5Lz8xNzRhYkNEZWZHaGlKa0xtTm9QcVJz"
+	for _, in := range []string{
+		"Your `ADMIN_BEARER_TOKEN` (`" + hex64 + "`) is correct and working",
+		"`" + hex64 + "` doesn't match the `ADMIN_BEARER_TOKEN` environment variable.",
+		"the api key we use in staging is " + b64 + " for now",
+		"Bearer token " + strings.ToUpper(hex64),
+	} {
+		out := Filter(in)
+		if strings.Contains(out, hex64[:20]) || strings.Contains(out, strings.ToUpper(hex64)[:20]) || strings.Contains(out, b64[:20]) {
+			t.Errorf("Filter(%q) = %q: the value is still there", in, out)
+		}
+	}
+	for _, in := range []string{
+		"the token refresh lives in refreshAccessTokenBeforeExpiryMiddleware.ts",
+		"token files are under src/auth/tokens/providers/googleOauthProvider.ts",
+		"fixed in commit " + hex64[:40] + " yesterday",
+		"the key is 9f1c2e3d",
+	} {
+		if out := Filter(in); out != in {
+			t.Errorf("Filter(%q) = %q, want it unchanged", in, out)
+		}
+	}
+}
