@@ -42,7 +42,7 @@ func parseEntries(e *env, args []string) (entriesOptions, error) {
 	fs.StringSliceVar(&o.types, "type", nil, "decision, fact, preference, constraint, lesson, task, reference (repeatable)")
 	choices(fs, "stage", entryStages)
 	choices(fs, "status", entryStatuses)
-	choices(fs, "type", correct.Types)
+	choices(fs, "type", correct.ListedTypes)
 	fs.StringVar(&o.project, "project", "", "this project's entries (default: the current directory's)")
 	fs.BoolVar(&o.allProjects, "all-projects", false, "every project's entries")
 	fs.IntVar(&o.limit, "limit", 50, "entries at most")

@@ -58,7 +58,7 @@ func nearKeyEdits(s string, w hits, edits []edit) []edit {
 				for j < len(s) && isSecretByte(s[j]) {
 					j++
 				}
-			} else if (i == 0 || !isSecretByte(s[i-1])) && nearKeyValue(s[i:j]) && !overlapsMarker(s, i, j) {
+			} else if (i == 0 || !isSecretByte(s[i-1])) && nearKeyValue(s[i:j]) && !commitID(s, i, j) && !overlapsMarker(s, i, j) {
 				edits = append(edits, edit{i, j, "token"})
 			}
 			i = j
@@ -96,7 +96,28 @@ func nearKeyValue(v string) bool {
 		}
 	}
 	if digit && hexLetter && !other && !(lower && upper) && !strings.ContainsAny(v, "-_+/") {
-		return len(v) != 40 // hex, in one case; 40 digits are a git commit's id
+		return true // hex, in one case
 	}
 	return digit && lower && upper && shannonEntropy(v) >= 4.2
+}
+
+// commitID reports a 40-digit hex s[i:j] where git names a commit: first on
+// its line (a log line) or after "commit", "sha", "rev" or "revision".
+// Anywhere else 40 hex digits may be a token (GitHub's old ones, Datadog's
+// application keys).
+func commitID(s string, i, j int) bool {
+	if j-i != 40 {
+		return false
+	}
+	before := strings.TrimRight(s[lineStart(s, i):i], " \t:`(#")
+	if i == 0 || before == "" {
+		return true
+	}
+	low := strings.ToLower(before)
+	for _, w := range []string{"commit", "sha", "sha1", "rev", "revision"} {
+		if strings.HasSuffix(low, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -16,16 +16,19 @@ func TestSecretNamedInProse(t *testing.T) {
 		"`" + hex64 + "` doesn't match the `ADMIN_BEARER_TOKEN` environment variable.",
 		"the api key we use in staging is " + b64 + " for now",
 		"Bearer token " + strings.ToUpper(hex64),
+		"Your DD_APP_KEY (`" + hex64[:40] + "`) is correct",
+		"the token we use is " + hex64[:40] + " for staging",
 	} {
 		out := Filter(in)
-		if strings.Contains(out, hex64[:20]) || strings.Contains(out, strings.ToUpper(hex64)[:20]) || strings.Contains(out, b64[:20]) {
+		if strings.Contains(out, hex64[:20]) || strings.Contains(out, hex64[:40]) || strings.Contains(out, strings.ToUpper(hex64)[:20]) || strings.Contains(out, b64[:20]) {
 			t.Errorf("Filter(%q) = %q: the value is still there", in, out)
 		}
 	}
 	for _, in := range []string{
 		"the token refresh lives in refreshAccessTokenBeforeExpiryMiddleware.ts",
 		"token files are under src/auth/tokens/providers/googleOauthProvider.ts",
-		"fixed in commit " + hex64[:40] + " yesterday",
+		"fixed the token refresh in commit " + hex64[:40] + " yesterday",
+		hex64[:40] + " Merge pull request #412 from org/feature/token-bucket",
 		"the key is 9f1c2e3d",
 	} {
 		if out := Filter(in); out != in {

@@ -62,7 +62,7 @@ const (
 var EventTypes = []string{TypeUserPrompt, TypeAgentResponse, TypeToolObservation, TypeSessionStarted, TypeSessionEnded,
 	TypeSessionProcessed, TypeEntryExtracted, TypeEvidenceAligned, TypeMemoryInjected, TypeMemoryCited, TypeConflict,
 	TypeConflictResolved, TypeForgotten, TypeCertified, TypeRejected, TypeEdited, TypePinned, TypeUnpinned, TypeSpoolFolded, TypeSelfCheck,
-	TypeTaskClosed}
+	TypeSelfCheckShown, TypeTaskClosed, TypeDigestSkipped, TypeLLMCall, TypeBudgetReached}
 
 // Event is one row of the append-only log.
 type Event struct {
