@@ -294,3 +294,29 @@ func TestUnavailableOnce(t *testing.T) {
 		t.Errorf("said %d times after an LLM came and went, want twice", n)
 	}
 }
+
+// TestForgetTakesTheVerdict: a verdict naming a memory the user then
+// forgets is forgotten with it; the next prompt does not say "contradicts"
+// about a memory that is gone.
+func TestForgetTakesTheVerdict(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	x := turn(t, db, "The ledger uses port 9000.")
+	j := &judge{reply: func(string) string {
+		return `{"answered":true,"grounded":false,"contradicts":["` + x.CID + `"]}`
+	}}
+	c := &Checker{DB: db, Model: model(t, j.serve(t).URL), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return t0.Add(time.Minute) }}
+	if _, err := c.Check(ctx, store.Session{ID: session, Project: project}, "p1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: x.CID}); err != nil {
+		t.Fatal(err)
+	}
+	if evs, _ := db.Read().Events(ctx, store.EventFilter{SessionID: session, Types: []string{store.TypeSelfCheck}}); len(evs) != 0 {
+		t.Errorf("%d self_check events name the forgotten memory, want 0", len(evs))
+	}
+	if line, _, ok, err := Pending(ctx, db, session, t0.Add(2*time.Minute)); ok || err != nil {
+		t.Errorf("Pending after forget = %q, %v, %v; want nothing", line, ok, err)
+	}
+}

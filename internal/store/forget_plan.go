@@ -633,9 +633,9 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	}
 	injections := map[int64]bool{}
 	for project, tg := range byProject {
-		rows, err := p.t.query(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rows, err := p.t.query(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited,
-			TypeEdited, TypePinned, TypeUnpinned, TypeTaskClosed)
+			TypeEdited, TypePinned, TypeUnpinned, TypeTaskClosed, TypeSelfCheck)
 		if err != nil {
 			return nil, err
 		}
@@ -654,6 +654,8 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 				CID      string   `json:"cid"`
 				Memories []string `json:"memories"`
 				Cited    []string `json:"cited"`
+				Shown    []string `json:"shown"`       // a self-check's
+				Against  []string `json:"contradicts"` // a self-check's
 			}
 			if json.Unmarshal([]byte(payload), &v) != nil {
 				continue
@@ -674,6 +676,14 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 			case TypeMemoryCited:
 				// An answer's citations of a forgotten memory go with it.
 				for _, c := range v.Cited {
+					if tg.cids[c] {
+						p.del[id] = k
+					}
+				}
+			case TypeSelfCheck:
+				// A verdict naming a forgotten memory would tell the next
+				// prompt "contradicts mem:…" about it.
+				for _, c := range append(v.Shown, v.Against...) {
 					if tg.cids[c] {
 						p.del[id] = k
 					}
