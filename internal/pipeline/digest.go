@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -60,6 +61,7 @@ func DigestsBefore(now time.Time, days int) time.Time {
 // Running it again changes nothing: a digested session is not due.
 func (p *Processor) Digests(ctx context.Context, project string, before time.Time, limit int) (DigestResult, error) {
 	var res DigestResult
+	var errs []error
 	due, err := p.DB.Read().DigestsDue(ctx, project, before, limit)
 	if err != nil {
 		return res, err
@@ -72,7 +74,10 @@ func (p *Processor) Digests(ctx context.Context, project string, before time.Tim
 			return err
 		})
 		if err != nil {
-			return res, fmt.Errorf("digest %s: %w", s.ID, err)
+			// One session's failure does not hold back the others; it is
+			// due again next run.
+			errs = append(errs, fmt.Errorf("digest %s: %w", s.ID, err))
+			continue
 		}
 		if built {
 			res.Built++
@@ -80,7 +85,7 @@ func (p *Processor) Digests(ctx context.Context, project string, before time.Tim
 			res.Skipped++
 		}
 	}
-	return res, nil
+	return res, errors.Join(errs...)
 }
 
 // digestLine is one line of a digest and the quote it rests on.
@@ -136,10 +141,7 @@ func (p *Processor) digestIn(ctx context.Context, st *store.Tx, sess store.Sessi
 		x.Evidence = append(x.Evidence, extract.Evidence{MessageIndex: s.Message, Quote: l.quote})
 	}
 	if len(lines) == 0 {
-		mark := store.Event{Time: p.now(), Type: store.TypeDigestSkipped, SessionID: sess.ID, Project: sess.Project,
-			DedupeKey: store.DigestSkippedKey(sess.ID)}
-		_, err := st.Append(ctx, mark)
-		return false, err
+		return false, skipDigest(ctx, st, sess, p.now())
 	}
 	last := latest(evs)
 	x.Type = store.DigestType
@@ -160,12 +162,24 @@ func (p *Processor) digestIn(ctx context.Context, st *store.Tx, sess store.Sessi
 		return false, err
 	}
 	stored, _, err := st.PutEntries(ctx, []store.EntryWrite{{Entry: e, Events: events}})
-	if err != nil || len(stored) == 0 {
-		return false, err // none stored: a forget's rule covers it
+	if err != nil {
+		return false, err
+	}
+	if len(stored) == 0 {
+		// A forget's rule covers it: marked, or the session would stay due
+		// and, oldest first, hold back every newer one.
+		return false, skipDigest(ctx, st, sess, p.now())
 	}
 	// A digest decides nothing of its own: no role for conflict detection
 	// to parse out of it.
 	return true, st.SetEntryRoles(ctx, stored[0].ID, sess.Project, nil)
+}
+
+// skipDigest marks sess as having no digest, so that it is not read again.
+func skipDigest(ctx context.Context, st *store.Tx, sess store.Session, now time.Time) error {
+	_, err := st.Append(ctx, store.Event{Time: now, Type: store.TypeDigestSkipped, SessionID: sess.ID, Project: sess.Project,
+		DedupeKey: store.DigestSkippedKey(sess.ID)})
+	return err
 }
 
 // dropStaleDigest deletes the digest of a session resumed since it was

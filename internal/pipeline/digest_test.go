@@ -280,6 +280,12 @@ func TestForgetTakesTheDigest(t *testing.T) {
 	if d3, ok := digestOf(t, db, "old"); ok {
 		t.Errorf("a digest holding a --match phrase is still stored:\n%s", d3.Body)
 	}
+	// Built again or refused by the forget's rule, the session is then
+	// done with: it is not due on every later run.
+	digests(t, db, DigestLimit)
+	if got := digests(t, db, DigestLimit); got.Built != 0 || got.Skipped != 0 {
+		t.Errorf("the session is still due after its digest was rebuilt or refused: %+v", got)
+	}
 }
 
 // TestReextractRebuildsDigests: reextract builds an old session's digest
