@@ -331,6 +331,15 @@ func projectFlag(dir string) (string, error) {
 	return project.Identify(abs), nil
 }
 
+// optionalProject is projectFlag for a --project that may be left out to
+// mean every project: "" stays "".
+func optionalProject(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	return projectFlag(dir)
+}
+
 // parseDate parses a --since or --before value: a date, an RFC 3339 time or
 // a relative one ("yesterday", "3d", "2 weeks ago"); see package when.
 func parseDate(e *env, s string) (time.Time, error) {

@@ -36,12 +36,9 @@ func runDigest(ctx context.Context, e *env, args []string) error {
 	if *limit <= 0 {
 		return usagef("--limit must be positive")
 	}
-	proj := ""
-	if *dir != "" {
-		var err error
-		if proj, err = projectFlag(*dir); err != nil {
-			return err
-		}
+	proj, err := optionalProject(*dir)
+	if err != nil {
+		return err
 	}
 	cfg, err := loadConfig(e)
 	if err != nil {

@@ -48,11 +48,9 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	proj := ""
-	if o.Project != "" {
-		if proj, err = projectFlag(o.Project); err != nil {
-			return err
-		}
+	proj, err := optionalProject(o.Project)
+	if err != nil {
+		return err
 	}
 	cfg, err := loadConfig(e)
 	if err != nil {

@@ -37,12 +37,9 @@ func runReextract(ctx context.Context, e *env, args []string) error {
 	if (*dir == "") == !*all {
 		return usagef("give --project DIR or --all")
 	}
-	proj := ""
-	if *dir != "" {
-		var err error
-		if proj, err = projectFlag(*dir); err != nil {
-			return err
-		}
+	proj, err := optionalProject(*dir)
+	if err != nil {
+		return err
 	}
 	cfg, err := loadConfig(e)
 	if err != nil {
