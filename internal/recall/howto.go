@@ -17,11 +17,12 @@ var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|woul
 // pastRE finds a question about what happened.
 var pastRE = lazyregexp.New(`(?i)\b(did|didn't|was|wasn't|were|weren't|had|hadn't)\b`)
 
-// howTo reports a how-to question that says nothing of the project's own
-// past. It is English only: other languages' question forms would need a
-// table per language, and their function words already weigh nothing.
+// howTo reports a how-to question that asks nothing of what happened; the
+// caller has checked that it does not name the project's own ways (oursRE).
+// It is English only: other languages' question forms would need a table
+// per language, and their function words already weigh nothing.
 func howTo(prompt string) bool {
-	return howToRE.MatchString(prompt) && !pastRE.MatchString(prompt) && !oursRE.MatchString(prompt)
+	return howToRE.MatchString(prompt) && !pastRE.MatchString(prompt)
 }
 
 // howToBar multiplies the gate's floor for a how-to question. Chosen on

@@ -96,7 +96,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(cs) == 0 {
 		return nil, nil
 	}
-	cs, total, err := weigh(ctx, db, cs, oursRE.MatchString(prompt))
+	ours := oursRE.MatchString(prompt)
+	cs, total, err := weigh(ctx, db, cs, ours)
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
@@ -152,7 +153,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// matching one says a how-to question is about the same technology, not
 	// about anything the project did. Otherwise it comes along once a
 	// prompt, an answer or a memory opens the gate.
-	ours := oursRE.MatchString(prompt)
 	relevant := 0.0
 	for _, it := range items {
 		if ours || it.Kind != store.TypeToolObservation {
@@ -163,7 +163,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
-	if howTo(prompt) {
+	if !ours && howTo(prompt) {
 		floor *= howToBar
 	}
 	if relevant < floor {
