@@ -400,3 +400,74 @@ func TestResumedSessionLosesItsDigest(t *testing.T) {
 		t.Errorf("the resumed session is due again at once: %+v", got)
 	}
 }
+
+// TestForgetTheDigestAlone: forgetting a digest by its id drops the digest
+// and nothing else: the prompts and outputs it quotes, and the memories that
+// quote them, stay; the session is marked so the worker does not build the
+// digest again; the forget leaves no rule refusing those words.
+func TestForgetTheDigestAlone(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ctx := context.Background()
+	datedSession(t, db, "old", 40, oldWork...)
+	digests(t, db, DigestLimit)
+	d, ok := digestOf(t, db, "old")
+	if !ok {
+		t.Fatal("no digest")
+	}
+	before, err := db.Read().Entries(ctx, store.EntryFilter{SessionID: "old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := func(sid string) []store.Event {
+		es, err := db.Read().Events(ctx, store.EventFilter{SessionID: sid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return es
+	}
+	texts := map[int64]string{} // the conversation
+	for _, e := range events("old") {
+		if e.Type == store.TypeUserPrompt || e.Type == store.TypeAgentResponse || e.Type == store.TypeToolObservation {
+			texts[e.ID] = e.Text
+		}
+	}
+	p, err := db.Forget(ctx, store.ForgetSelector{CID: d.CID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Redact) != 0 || len(p.Entries) != 1 {
+		t.Errorf("forgetting the digest planned %d redactions and %d entries; want 0 and 1", len(p.Redact), len(p.Entries))
+	}
+	if _, ok := digestOf(t, db, "old"); ok {
+		t.Fatal("the digest is still stored")
+	}
+	left := map[int64]string{}
+	for _, e := range events("old") {
+		left[e.ID] = e.Text
+	}
+	for id, was := range texts {
+		if now, ok := left[id]; !ok || now != was {
+			t.Errorf("event %d: %q → %q (still stored: %v)", id, was, now, ok)
+		}
+	}
+	after, err := db.Read().Entries(ctx, store.EntryFilter{SessionID: "old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before)-1 {
+		t.Errorf("entries: %d before, %d after; only the digest should go", len(before), len(after))
+	}
+	if got := digests(t, db, DigestLimit); got.Built != 0 {
+		t.Errorf("the worker built the forgotten digest again: %+v", got)
+	}
+	// The words the digest quoted may be said and stored again.
+	datedSession(t, db, "later", 1, turn{role: "user", text: oldWork[0].text})
+	var stored bool
+	for _, e := range events("later") {
+		stored = stored || e.Text == oldWork[0].text
+	}
+	if !stored {
+		t.Errorf("a prompt the forgotten digest quoted was refused when said again")
+	}
+}

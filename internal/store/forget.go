@@ -76,6 +76,9 @@ type ForgetPlan struct {
 	SpoolLeft int64
 	// quotes are the forgotten memory's quotes, for the forget's rule.
 	quotes []string
+	// digest is the session whose digest was forgotten by its id: it is
+	// marked so that the worker does not build it again.
+	digest string
 }
 
 // Empty reports whether the plan removes nothing.
@@ -184,6 +187,12 @@ func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error
 	}
 	if err := apply(ctx, t, p); err != nil {
 		return p, err
+	}
+	if p.digest != "" {
+		mark := Event{Time: now, Type: TypeDigestSkipped, SessionID: p.digest, Project: tomb.Project, DedupeKey: DigestSkippedKey(p.digest)}
+		if _, err := t.append(ctx, now, []Event{mark}); err != nil {
+			return p, fmt.Errorf("forget: mark the digest's session: %w", err)
+		}
 	}
 	// The mark goes down before the commit and comes off only when Compact
 	// succeeds: a forget killed or interrupted in between leaves the

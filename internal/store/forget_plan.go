@@ -26,6 +26,7 @@ type planner struct {
 	evidence map[int64]bool
 	sessions map[string]bool
 	kept     map[int64]bool // other entries quoting the forgotten words, left alone (CID without Shared)
+	digest   string         // the session of a digest forgotten by its id
 }
 
 func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
@@ -65,6 +66,14 @@ func (p *planner) memory(ctx context.Context) error {
 		return fmt.Errorf("forget %s: %w", cid, err)
 	}
 	p.entries[e.ID] = true
+	if e.Type == DigestType {
+		// A digest is an account of its session made of the session's own
+		// quotes, not words of its own: forgetting it drops the account, and
+		// the messages it quotes (and the memories quoting them) stay. To
+		// forget a line of it, forget that memory or --match its words.
+		p.digest = e.SessionID
+		return nil
+	}
 	var raw []string
 	for _, v := range e.Evidence {
 		raw = append(raw, v.Quote)
@@ -589,6 +598,7 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	}
 	out.Emptied = emptied
 	out.quotes = p.needles
+	out.digest = p.digest
 	out.Entries = keys(p.entries)
 	out.Evidence = keys(p.evidence)
 	for s := range p.sessions {
