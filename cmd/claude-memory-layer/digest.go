@@ -47,17 +47,11 @@ func runDigest(ctx context.Context, e *env, args []string) error {
 	log, closeLog := hook.OpenLog(cfg, io.Discard)
 	defer closeLog()
 	log = log.With("worker", "digest")
-	// The worker writes the same sessions' memories: never both at once.
-	unlock, err := pipeline.Lock(ctx, cfg.DataDir, *wait)
+	db, release, err := workerStore(ctx, e, cfg, *wait)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	db, _, err := openStore(ctx, e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	defer release()
 	p := &pipeline.Processor{DB: db, Log: log, Now: e.now}
 	res, err := p.Digests(ctx, proj, pipeline.DigestsBefore(e.now(), cfg.Digest.AfterDays), *limit)
 	if err != nil {

@@ -58,6 +58,22 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
+// workerStore takes the worker lock and opens the store; release closes
+// the store and lets the lock go. The SessionEnd worker, digest and
+// reextract write the same sessions' memories: never two at once.
+func workerStore(ctx context.Context, e *env, cfg config.Config, wait time.Duration) (db *store.DB, release func(), err error) {
+	unlock, err := pipeline.Lock(ctx, cfg.DataDir, wait)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, _, err = openStore(ctx, e)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return db, func() { db.Close(); unlock() }, nil
+}
+
 type processOptions struct {
 	session, transcript, cwd, ended string
 	end                             bool // record the end, for reason ended
@@ -66,16 +82,11 @@ type processOptions struct {
 
 // process stores what SessionEnd could not and distils the session.
 func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o processOptions) (pipeline.Result, error) {
-	unlock, err := pipeline.Lock(ctx, cfg.DataDir, o.wait)
+	db, release, err := workerStore(ctx, e, cfg, o.wait)
 	if err != nil {
 		return pipeline.Result{}, err
 	}
-	defer unlock()
-	db, _, err := openStore(ctx, e)
-	if err != nil {
-		return pipeline.Result{}, err
-	}
-	defer db.Close()
+	defer release()
 	// A hook that could not open the store spooled what it could (a start
 	// mark registers the session): store it before reading the session.
 	if err := db.Fold(ctx); err != nil {

@@ -45,17 +45,11 @@ func runReextract(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The SessionEnd worker writes the same entries: never both at once.
-	unlock, err := pipeline.Lock(ctx, cfg.DataDir, *wait)
+	db, release, err := workerStore(ctx, e, cfg, *wait)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	db, _, err := openStore(ctx, e)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	defer release()
 	log, closeLog := hook.OpenLog(cfg, io.Discard)
 	defer closeLog()
 	log = log.With("worker", "reextract")
