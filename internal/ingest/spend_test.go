@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/llm"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend/spendtest"
@@ -27,10 +26,7 @@ import (
 func TestImportSpend(t *testing.T) {
 	t.Parallel()
 	api := spendtest.Serve(t, 500, 300)
-	a, err := llm.NewAnthropic(config.LLM{BaseURL: api.URL, TimeoutSeconds: 5}, "test-key", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := api.Anthropic(t)
 	db := storetest.Open(t)
 	var logBuf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logBuf, nil))

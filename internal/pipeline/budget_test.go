@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/llm"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend/spendtest"
@@ -27,10 +26,7 @@ import (
 func TestBudgetFallsBackAtTheDailyCap(t *testing.T) {
 	t.Parallel()
 	api := spendtest.Serve(t, 400, 100)
-	a, err := llm.NewAnthropic(config.LLM{BaseURL: api.URL, TimeoutSeconds: 5}, "test-key", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := api.Anthropic(t)
 	db := storetest.Open(t)
 	var logBuf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logBuf, nil))

@@ -8,6 +8,9 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/llm"
 )
 
 // API is a fake Messages API that counts its calls.
@@ -34,4 +37,15 @@ func Serve(tb testing.TB, in, out int) *API {
 	tb.Cleanup(srv.Close)
 	a.URL = srv.URL
 	return a
+}
+
+// Anthropic is the Anthropic backend pointed at the API, as a user's
+// config would build it.
+func (a *API) Anthropic(tb testing.TB) *llm.Anthropic {
+	tb.Helper()
+	c, err := llm.NewAnthropic(config.LLM{BaseURL: a.URL, TimeoutSeconds: 5}, "test-key", nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
 }
