@@ -328,8 +328,14 @@ func (x *extractor) keeps(c *cand) bool {
 	if body == "" && len(c.ev) > 0 {
 		body = clean(c.ev[0].quote)
 	}
-	if !standsAlone(c.typ, body) {
+	if !standsAlone(c.typ, body) || namesNothing(c.typ, body) {
 		return false
+	}
+	if !c.user && c.typ != Lesson && onlyIfNeeded(body) {
+		return false
+	}
+	if !c.user && c.typ == Lesson && len(c.ev) == 1 && prospective(c.ev[0].quote) {
+		return false // "Let me check the logs", alone: no failure, no finding, only the next look
 	}
 	if c.user {
 		if c.typ == Lesson {
@@ -338,7 +344,7 @@ func (x *extractor) keeps(c *cand) bool {
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true) && !markedText(body)
 	}
 	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || markedText(body) || actionOfTheMoment(body)) ||
-		c.typ == Fact && (momentFact(body) || kindLabel(body)) {
+		c.typ == Fact && (momentFact(body) || kindLabel(body) || glossRepeatsName(body)) {
 		return false
 	}
 	switch c.typ {
@@ -455,6 +461,68 @@ func checked(lead string) bool {
 	t := strings.TrimRight(lead, " .!*_`")
 	for _, e := range []string{" is set", " are set", " is configured", " are configured", " is installed", " are installed", " is enabled", " is running"} {
 		if strings.HasSuffix(t, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyIfNeeded reports a step or a part the assistant offers on a
+// condition of the moment ("Stop the process on :3000 if it's not needed",
+// "roster/ (optional) - sub-components"): whether it happened is for that
+// turn to say.
+func onlyIfNeeded(body string) bool {
+	return containsPhrase(lowerASCII(straightQuotes(body)), ifNeeded)
+}
+
+var ifNeeded = []string{"if needed", "if necessary", "if not needed", "if it's not needed", "if it is not needed",
+	"if not done", "if not already", "(optional)", "(if not)", "if you want", "if you'd like", "if you prefer"}
+
+// namesNothing reports a choice of "this one" or "that one" that names no
+// value: what was chosen was shown in the turn, not in the words.
+func namesNothing(typ Type, body string) bool {
+	if typ != Decision && typ != Preference && typ != Constraint {
+		return false
+	}
+	low := lowerASCII(straightQuotes(body))
+	return containsPhrase(low, []string{"this one", "that one", "these ones", "those ones", "the other one"}) &&
+		!hasValue(newSent(0, 0, body, false))
+}
+
+// bareValue reports text that is only a value: "10.0.0.7:4418",
+// pasted on its own, does not say what it is the value of.
+func bareValue(body string) bool {
+	words := 0
+	for _, w := range strings.Fields(body) {
+		if w = strings.TrimRight(w, ":,;.!?"); w == "" || strings.ContainsAny(w, "0123456789:/.@`") {
+			continue
+		}
+		words++
+	}
+	return words == 0 && strings.ContainsAny(body, "0123456789")
+}
+
+// glossRepeatsName reports a catalogue line "invoices - invoice records"
+// whose name is a plain lower-case identifier and whose short gloss only
+// says the name again: the code says as much.
+func glossRepeatsName(body string) bool {
+	label, value := splitLabel(body)
+	if value == "" || strings.ContainsAny(value, "0123456789`/") || len(strings.Fields(value)) > 5 {
+		return false
+	}
+	for _, r := range label {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false // a file, a path, an environment variable or a type says more than a table name
+		}
+	}
+	stems := map[string]bool{}
+	for _, w := range strings.FieldsFunc(label, func(r rune) bool { return r == '_' || r == '-' }) {
+		if len(w) >= 4 {
+			stems[w[:4]] = true
+		}
+	}
+	for _, w := range strings.FieldsFunc(lowerASCII(value), notWordRune) {
+		if len(w) >= 4 && stems[w[:4]] {
 			return true
 		}
 	}

@@ -77,3 +77,70 @@ func TestNotWorthKeeping(t *testing.T) {
 		})
 	}
 }
+
+// TestNotKeptAsWritten: candidates whose finished text is written for the
+// moment or names nothing, judged by keeps whatever trigger found them; each
+// comes with a neighbour of the same kind that stays.
+func TestNotKeptAsWritten(t *testing.T) {
+	msgs := []Message{{0, "user", "the billing worker keeps timing out"}, {1, "assistant", "looking"}}
+	tests := []struct {
+		name string
+		typ  Type
+		user bool
+		body string
+		keep bool
+	}{
+		{"the assistant's next move, as a lesson", Lesson, false, "Let me check the deploy history of the billing worker.", false},
+		{"the assistant's next move, with a cause", Lesson, false, "I'll look at why the queue timeout is 30s in worker.go.", false},
+		{"a lesson found", Lesson, false, "The cause was a 30s queue timeout in worker.go; raising it to 120s fixed the billing worker.", true},
+		{"a step offered only if needed", Fact, false, "Stop the worker on localhost:4418 if it's not needed", false},
+		{"a part marked optional", Fact, false, "web/src/orders/ (optional) - Sub-views if needed", false},
+		{"a port that holds", Fact, false, "Billing worker: http://localhost:4418", true},
+		{"a choice of a thing not named", Decision, true, "Ok, let's use this one instead and adapt the rest", false},
+		{"a choice that names it", Decision, true, "Ok, let's use Postgres instead and adapt the rest", true},
+		{"a bare address", Fact, true, "10.0.0.7:4418", false},
+		{"an address that says what it is", Fact, true, "the billing worker is on 10.0.0.7:4418", true},
+		{"a gloss that repeats its name", Fact, false, "invoices - invoice records", false},
+		{"a gloss that repeats its name, plural", Fact, false, "owner - account owner rights", false},
+		{"a gloss that says more", Fact, false, "invoices - rows are never deleted, only voided", true},
+		{"the rest of a spoken sentence", Decision, true, "cause we keep the config in the repo root", false},
+		{"a request to be told, for the turn", Constraint, true, "don't edit anything, just tell me what to run", false},
+		{"a rule about being told", Constraint, true, "always tell me before you push to main", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := &extractor{msgs: msgs}
+			from := 1
+			if tt.user {
+				from = 0
+			}
+			c := &cand{typ: tt.typ, from: from, user: tt.user, fixed: tt.typ == Lesson, body: tt.body,
+				ev: []evi{{from, 0, tt.body}}}
+			if got := x.keeps(c); got != tt.keep {
+				t.Errorf("keeps(%s %q) = %v, want %v", tt.typ, tt.body, got, tt.keep)
+			}
+		})
+	}
+}
+
+// TestLessonEndsOnAFinding: a lesson that is only the assistant's next
+// move is dropped; with the failure or the fix quoted beside it, it stays.
+func TestLessonEndsOnAFinding(t *testing.T) {
+	msgs := []Message{{0, "user", "the chart labels overlap"}, {1, "assistant", "a"}, {2, "assistant", "b"}}
+	look := "Let me read the chart files to confirm and fix them."
+	fix := "The fix is to use `rotate: 45` for the axis labels so they no longer overlap."
+	for _, tt := range []struct {
+		ev   []evi
+		keep bool
+	}{
+		{[]evi{{1, 0, look}}, false},
+		{[]evi{{1, 0, fix}, {2, 0, look}}, true},
+		{[]evi{{1, 0, look}, {2, 0, fix}}, true},
+	} {
+		x := &extractor{msgs: msgs}
+		c := &cand{typ: Lesson, from: 1, fixed: true, ev: tt.ev}
+		if got := x.keeps(c); got != tt.keep {
+			t.Errorf("keeps(lesson %v) = %v, want %v", tt.ev, got, tt.keep)
+		}
+	}
+}
