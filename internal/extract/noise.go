@@ -331,6 +331,9 @@ func (x *extractor) keeps(c *cand) bool {
 	if !standsAlone(c.typ, body) || namesNothing(c.typ, body) {
 		return false
 	}
+	if c.user && len(c.ev) > 0 && c.from >= 0 && c.from < len(x.msgs) && pastedCommand(x.msgs[c.from].Text, c.ev[0].quote) {
+		return false
+	}
 	if !c.user && c.typ != Lesson && onlyIfNeeded(body) {
 		return false
 	}
@@ -527,4 +530,14 @@ func glossRepeatsName(body string) bool {
 		}
 	}
 	return false
+}
+
+// pastedCommand reports a quote from a slash-command definition pasted
+// into a prompt (Claude Code's command files take their arguments as
+// $ARGUMENTS): its steps are the command's, not what the user chose. The
+// user's own words are on the first line, before it.
+func pastedCommand(text, quote string) bool {
+	k := strings.Index(text, quote)
+	nl := strings.IndexByte(text, '\n')
+	return k >= 0 && nl >= 0 && k > nl && strings.Contains(text, "$ARGUMENTS")
 }

@@ -372,7 +372,7 @@ func forTheMoment(body string) bool {
 		lead = strings.TrimLeft(strings.TrimPrefix(lead, p+" "), " ,")
 		lead = strings.TrimLeft(strings.TrimPrefix(lead, p+","), " ")
 	}
-	if startsWithPhrase(lead, inspections) {
+	if startsWithPhrase(lead, inspections) || startsWithPhrase(lead, stepsOn) {
 		return true
 	}
 	// "don't edit anything, just tell me what to run": asked for an answer
@@ -380,6 +380,9 @@ func forTheMoment(body string) bool {
 	low := lowerASCII(straightQuotes(body))
 	return containsPhrase(low, []string{"tell me", "show me", "let me know"}) && !containsPhrase(low, standing)
 }
+
+// stepsOn ask the assistant to carry the work in hand on, once.
+var stepsOn = []string{"push", "go back", "continue", "proceed", "let's continue", "let's proceed", "carry on", "keep going"}
 
 // inspections ask the assistant to look or report, never to choose.
 var inspections = []string{"have a look", "take a look", "look at", "check", "tell me", "show me", "explain", "think about",

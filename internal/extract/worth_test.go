@@ -106,6 +106,9 @@ func TestNotKeptAsWritten(t *testing.T) {
 		{"the rest of a spoken sentence", Decision, true, "cause we keep the config in the repo root", false},
 		{"a request to be told, for the turn", Constraint, true, "don't edit anything, just tell me what to run", false},
 		{"a rule about being told", Constraint, true, "always tell me before you push to main", true},
+		{"a step of the work in hand", Decision, true, "Push the invoices app to GitHub", false},
+		{"carrying on", Decision, true, "ok let's continue building the invoice list with the table agent", false},
+		{"a lasting choice", Decision, true, "ok let's use the table agent for every invoice list", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,6 +144,33 @@ func TestLessonEndsOnAFinding(t *testing.T) {
 		c := &cand{typ: Lesson, from: 1, fixed: true, ev: tt.ev}
 		if got := x.keeps(c); got != tt.keep {
 			t.Errorf("keeps(lesson %v) = %v, want %v", tt.ev, got, tt.keep)
+		}
+	}
+}
+
+// TestPastedCommand: the steps of a slash-command file pasted into a prompt
+// are not the user's choices; what they wrote on the first line, or in a
+// prompt without a command, is.
+func TestPastedCommand(t *testing.T) {
+	cmd := "can you improve my release command? here it is:\n# Release command\n\nTag the build and publish it.\n\nVERSION: $ARGUMENTS\n\n## Steps\n- RUN `make dist`\n- IF the tag exists, EXIT with error"
+	msgs := []Message{{0, "user", cmd}, {1, "assistant", "Here are my thoughts."}, {2, "user", "# Notes\nWe always sign release tags with the team key."}}
+	for _, tt := range []struct {
+		from  int
+		quote string
+		keep  bool
+	}{
+		{0, "Tag the build and publish it.", false},
+		{0, "IF the tag exists, EXIT with error", false},
+		{0, "can you improve my release command?", true},
+		{2, "We always sign release tags with the team key.", true},
+	} {
+		x := &extractor{msgs: msgs}
+		c := &cand{typ: Decision, from: tt.from, user: true, body: tt.quote, ev: []evi{{tt.from, 0, tt.quote}}}
+		if !tt.keep && x.keeps(c) {
+			t.Errorf("kept %q from a pasted command", tt.quote)
+		}
+		if tt.keep && pastedCommand(msgs[tt.from].Text, tt.quote) {
+			t.Errorf("%q read as pasted", tt.quote)
 		}
 	}
 }
