@@ -347,7 +347,7 @@ func (x *extractor) keeps(c *cand) bool {
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true) && !markedText(body)
 	}
 	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || markedText(body) || actionOfTheMoment(body)) ||
-		c.typ == Fact && (momentFact(body) || kindLabel(body) || glossRepeatsName(body)) {
+		c.typ == Fact && (momentFact(body) || kindLabel(body) || glossRepeatsName(body) || bareInstall(body)) || planPart(body) {
 		return false
 	}
 	switch c.typ {
@@ -371,7 +371,52 @@ func actionOfTheMoment(body string) bool {
 		value = body
 	}
 	v := strings.Trim(lowerASCII(value), "`* ")
-	return startsWithPhrase(v, []string{"git add", "git commit", "git push", "git checkout", "git stash", "git reset", "echo"})
+	return startsWithPhrase(v, []string{"git add", "git commit", "git push", "git checkout", "git stash", "git reset", "echo"}) ||
+		strings.Contains(lowerASCII(body), "git commit -m") || commitLine(body)
+}
+
+// commitLine reports a body that quotes a commit by its short hash and
+// message ("Summary: 3f9c2d1 refactor: move the worker"): the log records
+// it; what it changed is in the code.
+func commitLine(body string) bool {
+	for _, w := range strings.Fields(body) {
+		if len(w) >= 7 && len(w) <= 12 && hexWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hexWord reports a lower-case hex word with a digit and a letter, as git
+// prints a short hash.
+func hexWord(w string) bool {
+	digit, letter := false, false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'f':
+			letter = true
+		default:
+			return false
+		}
+	}
+	return digit && letter
+}
+
+// bareInstall reports a fact whose command only installs the dependencies
+// the manifest lists ("Install deps: npm install"): every project of that
+// kind has it, so it says nothing of this one.
+func bareInstall(body string) bool {
+	_, value := splitLabel(body)
+	if value == "" {
+		value = body
+	}
+	f := strings.Fields(strings.Trim(lowerASCII(value), "`* "))
+	if len(f) < 2 || !in([]string{"npm", "pnpm", "yarn", "bun"}, f[0]) || f[1] != "install" && f[1] != "i" {
+		return false
+	}
+	return len(f) == 2 || strings.ContainsAny(f[2][:1], "(#&|;-—")
 }
 
 // kindLabel reports a "Label: value" body whose label only names the kind
@@ -540,4 +585,16 @@ func pastedCommand(text, quote string) bool {
 	k := strings.Index(text, quote)
 	nl := strings.IndexByte(text, '\n')
 	return k >= 0 && nl >= 0 && k > nl && strings.Contains(text, "$ARGUMENTS")
+}
+
+// planPart reports a body labelled as a numbered part of a plan ("Phase 4:
+// responsive layout", "Step 2 - wire the form"): the plan of that session,
+// done or dropped by its end.
+func planPart(body string) bool {
+	label, value := splitLabel(body)
+	f := strings.Fields(lowerASCII(strings.Trim(label, "*_# ")))
+	if value == "" || len(f) != 2 || !in([]string{"phase", "step", "stage", "part", "milestone"}, f[0]) {
+		return false
+	}
+	return strings.Trim(f[1], "0123456789.") == ""
 }

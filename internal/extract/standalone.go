@@ -83,7 +83,7 @@ func advice(t string) bool {
 	if startsWithPhrase(low, []string{"you can now"}) {
 		return false // what the work made possible: "You can now run it with …"
 	}
-	return startsWithPhrase(low, []string{"if", "or", "you can", "you could", "you may", "you might", "optionally", "alternatively"})
+	return startsWithPhrase(low, []string{"if", "or", "you can", "you could", "you may", "you might", "optionally", "alternatively", "alternative"})
 }
 
 // madeChange reports an assistant's report of a change it made that names
@@ -128,7 +128,7 @@ func prospective(t string) bool {
 // word, in lower case: the rest of a sentence that began on another line.
 func fragmentOpener(t string) bool {
 	w := firstWord(t)
-	return w != "" && t[0] >= 'a' && t[0] <= 'z' && in([]string{"and", "or", "but", "which", "whose", "whereas", "so", "then", "because", "cause", "is", "are", "was", "were"}, w)
+	return w != "" && t[0] >= 'a' && t[0] <= 'z' && in([]string{"and", "or", "but", "which", "whose", "whereas", "so", "then", "because", "cause", "where", "is", "are", "was", "were"}, w)
 }
 
 // logLine reports a line of program output: a JSON member or a line
