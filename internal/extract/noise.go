@@ -334,7 +334,10 @@ func (x *extractor) keeps(c *cand) bool {
 	if c.user && len(c.ev) > 0 && c.from >= 0 && c.from < len(x.msgs) && pastedCommand(x.msgs[c.from].Text, c.ev[0].quote) {
 		return false
 	}
-	if !c.user && c.typ != Lesson && onlyIfNeeded(body) {
+	if !c.user && (c.typ == Preference || c.typ != Lesson && (onlyIfNeeded(body) || nextStep(body))) {
+		return false // a preference is someone's: the user's, or a proposal they accepted (c.user)
+	}
+	if c.typ != Lesson && guessedCause(body) {
 		return false
 	}
 	if !c.user && c.typ == Lesson && len(c.ev) == 1 && prospective(c.ev[0].quote) {
@@ -524,7 +527,38 @@ func onlyIfNeeded(body string) bool {
 }
 
 var ifNeeded = []string{"if needed", "if necessary", "if not needed", "if it's not needed", "if it is not needed",
-	"if not done", "if not already", "(optional)", "(if not)", "if you want", "if you'd like", "if you prefer"}
+	"if not done", "if not already", "(optional)", "(if not)", "if you want", "if you'd like", "if you prefer",
+	"when ready", "once ready"}
+
+// nextStep reports an assistant's instruction placed in the turn's order
+// of steps: "Then test: …", "Now restart the dev server on 3000: …".
+func nextStep(body string) bool {
+	lead := leadText(lowerASCII(straightQuotes(body)))
+	for _, p := range []string{"then ", "now "} {
+		if strings.HasPrefix(lead, p) {
+			w := firstWord(strings.TrimLeft(lead[len(p):], " ,"))
+			return in(imperativeVerbs, w) || in(planVerbs, w)
+		}
+	}
+	return false
+}
+
+// guessedCause reports "the issue must be on the backend", "the problem
+// must be in the workflow": a "must" that infers where a trouble lies, not
+// a rule. What the session found, if anything, is said later.
+func guessedCause(body string) bool {
+	low := lowerASCII(straightQuotes(body))
+	k := strings.Index(low, " must ")
+	if k < 0 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(low[:k], notWordRune) {
+		if in([]string{"issue", "problem", "bug", "error", "culprit", "cause", "fault"}, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // namesNothing reports a choice of "this one" or "that one" that names no
 // value: what was chosen was shown in the turn, not in the words.
