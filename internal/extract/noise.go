@@ -119,7 +119,7 @@ var statusPhrases = []string{"successfully", "should now", "now works", "now wor
 	"looks good", "looks great", "looks excellent", "all tests pass", "tests pass", "tests are passing",
 	"is working", "are working", "works now", "is now running", "now ready", "still failing",
 	"is complete", "are complete", "now complete", "complete", "completed", "is done", "are done", "passing", "we're on a", "i see",
-	"i notice", "i can see", "now we need",
+	"i notice", "i can see", "now we need", "running properly", "working properly", "working correctly", "running correctly",
 	"완료했습니다", "완료되었습니다", "성공적으로", "통과합니다", "통과했습니다", "해결되었습니다", "준비되었습니다",
 	"확인했습니다", "실행 중", "진행하겠습니다"}
 
@@ -280,7 +280,7 @@ func isPlanStep(lead string) bool {
 var planVerbs = []string{"create", "replace", "implement", "install", "migrate", "switch", "review", "merge",
 	"configure", "enable", "disable", "build", "consider", "try", "verify", "check", "ensure", "document",
 	"extract", "introduce", "convert", "integrate", "leverage", "setup", "start", "stop", "restart", "initialize",
-	"initialise", "init", "generate", "prepare", "add", "upgrade", "bump"}
+	"initialise", "init", "generate", "prepare", "add", "upgrade", "bump", "develop", "design"}
 
 // hasValue reports a sentence holding something a fact can keep: a number,
 // a path, a code span, a URL, an environment variable or a known tool.

@@ -54,6 +54,10 @@ func danglingOpener(t string) bool {
 	if in(pronouns, w) {
 		return true
 	}
+	if len(f) <= 4 && len(f) > 1 && in([]string{"with", "for", "in", "on", "from", "to", "by", "about", "like"}, w) &&
+		in([]string{"this", "that", "these", "those", "it", "them"}, strings.TrimRight(f[1], ",.;:")) {
+		return true // "With these TODO.": these what?
+	}
 	if w == "this" || w == "that" || w == "these" || w == "those" || w == "this's" || w == "that's" {
 		return w == "that's" || len(f) > 1 && in(copulas, strings.TrimRight(f[1], ",.;:"))
 	}

@@ -53,6 +53,10 @@ func TestNotWorthKeeping(t *testing.T) {
 			{0, "user", "done?"},
 			{1, "assistant", "✅ We decided to use Stripe webhooks for the billing API and configured them."},
 		}, "Stripe", ""},
+		{"running properly, at that moment", []Message{
+			{0, "user", "is it up?"},
+			{1, "assistant", "- **Port 4418**: the invoice worker (worker.go) is running properly\n- **Port 4419**: the invoice admin UI (admin.go)"},
+		}, "running properly", "4419"},
 		{"something not there yet", []Message{
 			{0, "user", "why does the worker not start?"},
 			{1, "assistant", "The ORDERS_QUEUE_TOKEN environment variable is not set.\n\nMissing hook files - pre.py, post.py don't exist."},
@@ -122,6 +126,10 @@ func TestNotKeptAsWritten(t *testing.T) {
 		{"the next step, now", Fact, false, "Now restart the invoice worker on port 4418: make worker", false},
 		{"a check for when it is ready", Fact, false, "Test when ready: curl https://invoices.example.com/healthz", false},
 		{"how the worker is run", Fact, false, "Run the worker: make worker (listens on port 4418)", true},
+		{"a ticket's title", Fact, false, "INV-12: Develop the invoice export screen", false},
+		{"a ticket's meaning", Fact, false, "INV-12: the export screen ticket, closed in v2", true},
+		{"a short pointer back", Task, true, "With these TODO.", false},
+		{"a short task", Task, true, "TODO: sign the invoices later", true},
 		{"the second half of a clause", Fact, true, "where all the invoices shown in the list come from.", false},
 		{"a step of the work in hand", Decision, true, "Push the invoices app to GitHub", false},
 		{"carrying on", Decision, true, "ok let's continue building the invoice list with the table agent", false},
