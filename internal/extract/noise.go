@@ -340,6 +340,12 @@ func (x *extractor) keeps(c *cand) bool {
 	if c.typ != Lesson && guessedCause(body) {
 		return false
 	}
+	if !c.user && len(c.ev) > 0 && pointsAhead(c.ev[len(c.ev)-1].quote) {
+		return false // "replace all of page.tsx with this:": what is chosen is the code after it
+	}
+	if !c.user && c.typ == Lesson && datedToday(body) {
+		return false // "the project was just modified today": dated by the turn, not a cause
+	}
 	if !c.user && c.typ == Lesson && len(c.ev) == 1 && prospective(c.ev[0].quote) {
 		return false // "Let me check the logs", alone: no failure, no finding, only the next look
 	}
@@ -631,4 +637,31 @@ func planPart(body string) bool {
 		return false
 	}
 	return strings.Trim(f[1], "0123456789.") == ""
+}
+
+// pointsAhead reports a quote ending in a colon whose last words point at
+// what follows it ("replace the page with this (responsive, English):"):
+// the thing is in the lines after, which the quote leaves out.
+func pointsAhead(quote string) bool {
+	t := strings.TrimRight(strings.TrimSpace(quote), "*_ ")
+	if !strings.HasSuffix(t, ":") {
+		return false
+	}
+	f := strings.Fields(lowerASCII(straightQuotes(t)))
+	for _, w := range f[max(0, len(f)-10):] {
+		if in([]string{"this", "it", "below"}, strings.Trim(w, ",.;:()*_")) {
+			return true
+		}
+	}
+	return false
+}
+
+// datedToday reports a statement dated by the day it was said in ("was
+// just modified today"), unless it says it holds on ("from today").
+func datedToday(body string) bool {
+	low := lowerASCII(straightQuotes(body))
+	if containsPhrase(low, standing) {
+		return false
+	}
+	return containsPhrase(low, []string{"today", "yesterday", "tonight"})
 }
