@@ -590,21 +590,28 @@ func bareValue(body string) bool {
 	return words == 0 && strings.ContainsAny(body, "0123456789")
 }
 
-// glossRepeatsName reports a catalogue line "invoices - invoice records"
-// whose name is a plain lower-case identifier and whose short gloss only
-// says the name again: the code says as much.
+// glossRepeatsName reports a catalogue line "invoices - invoice records",
+// "GET /api/invoices - List invoices with paging" whose name is a plain
+// lower-case identifier or a route and whose short gloss only says the name
+// again: the code says as much.
 func glossRepeatsName(body string) bool {
 	label, value := splitLabel(body)
-	if value == "" || strings.ContainsAny(value, "0123456789`/") || len(strings.Fields(value)) > 5 {
+	if value == "" || strings.ContainsAny(value, "0123456789`/") || envVar(value) != "" {
 		return false
 	}
-	for _, r := range label {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return false // a file, a path, an environment variable or a type says more than a table name
+	if !route(label) || len(strings.Fields(value)) > 8 {
+		// a route's gloss says what its handler does, which the handler says too
+		if len(strings.Fields(value)) > 5 {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+				return false // a file, an environment variable or a type says more than a table name
+			}
 		}
 	}
 	stems := map[string]bool{}
-	for _, w := range strings.FieldsFunc(label, func(r rune) bool { return r == '_' || r == '-' }) {
+	for _, w := range strings.FieldsFunc(lowerASCII(label), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if len(w) >= 4 {
 			stems[w[:4]] = true
 		}

@@ -106,6 +106,8 @@ func TestNotKeptAsWritten(t *testing.T) {
 		{"an address that says what it is", Fact, true, "the billing worker is on 10.0.0.7:4418", true},
 		{"a gloss that repeats its name", Fact, false, "invoices - invoice records", false},
 		{"a gloss that repeats its name, plural", Fact, false, "owner - account owner rights", false},
+		{"a route's gloss that repeats it", Fact, false, "GET /api/invoices/{id} - Get one invoice with its lines and totals", false},
+		{"a route's gloss that says when", Fact, false, "/docs: OpenAPI documentation (when LOG_LEVEL=DEBUG)", true},
 		{"a gloss that says more", Fact, false, "invoices - rows are never deleted, only voided", true},
 		{"the rest of a spoken sentence", Decision, true, "cause we keep the config in the repo root", false},
 		{"a request to be told, for the turn", Constraint, true, "don't edit anything, just tell me what to run", false},
