@@ -635,10 +635,13 @@ func pastedCommand(text, quote string) bool {
 }
 
 // planPart reports a body labelled as a numbered part of a plan ("Phase 4:
-// responsive layout", "Step 2 - wire the form"): the plan of that session,
-// done or dropped by its end.
+// responsive layout", "Step 2 - wire the form") or as the pros or cons of
+// an option: the plan of that session, done or dropped by its end.
 func planPart(body string) bool {
 	label, value := splitLabel(body)
+	if value != "" && in([]string{"pros", "cons", "pro", "con", "upside", "downside", "trade-off", "tradeoff"}, strings.Trim(lowerASCII(label), "*_#+-✅❌ ")) {
+		return true // one side of options weighed, before any was chosen
+	}
 	f := strings.Fields(lowerASCII(strings.Trim(label, "*_# ")))
 	if value == "" || len(f) != 2 || !in([]string{"phase", "step", "stage", "part", "milestone"}, f[0]) {
 		return false

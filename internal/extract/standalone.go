@@ -125,6 +125,9 @@ func selfNarration(t string) bool {
 // it is a step of the turn, and what the step found is said later.
 func prospective(t string) bool {
 	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
+	if startsWithPhrase(low, []string{"we'll", "we will"}) && containsPhrase(low, []string{"now", "right away", "next"}) {
+		return true // "We'll fix it now by …"; "we'll use Postgres" may be the proposal itself
+	}
 	return startsWithPhrase(low, []string{"i need", "i'll", "i will", "i'm going", "i am going", "let me", "now i", "next, i", "first, i", "first i"})
 }
 
