@@ -119,7 +119,7 @@ var statusPhrases = []string{"successfully", "should now", "now works", "now wor
 	"looks good", "looks great", "looks excellent", "all tests pass", "tests pass", "tests are passing",
 	"is working", "are working", "works now", "is now running", "now ready", "still failing",
 	"is complete", "are complete", "now complete", "complete", "completed", "is done", "are done", "passing", "we're on a", "i see",
-	"i notice", "i can see", "now we need",
+	"i notice", "i can see", "now we need", "running properly", "working properly", "working correctly", "running correctly",
 	"완료했습니다", "완료되었습니다", "성공적으로", "통과합니다", "통과했습니다", "해결되었습니다", "준비되었습니다",
 	"확인했습니다", "실행 중", "진행하겠습니다"}
 
@@ -280,7 +280,7 @@ func isPlanStep(lead string) bool {
 var planVerbs = []string{"create", "replace", "implement", "install", "migrate", "switch", "review", "merge",
 	"configure", "enable", "disable", "build", "consider", "try", "verify", "check", "ensure", "document",
 	"extract", "introduce", "convert", "integrate", "leverage", "setup", "start", "stop", "restart", "initialize",
-	"initialise", "init", "generate", "prepare", "add", "upgrade", "bump"}
+	"initialise", "init", "generate", "prepare", "add", "upgrade", "bump", "develop", "design"}
 
 // hasValue reports a sentence holding something a fact can keep: a number,
 // a path, a code span, a URL, an environment variable or a known tool.
@@ -328,8 +328,26 @@ func (x *extractor) keeps(c *cand) bool {
 	if body == "" && len(c.ev) > 0 {
 		body = clean(c.ev[0].quote)
 	}
-	if !standsAlone(c.typ, body) {
+	if !standsAlone(c.typ, body) || namesNothing(c.typ, body) {
 		return false
+	}
+	if c.user && len(c.ev) > 0 && c.from >= 0 && c.from < len(x.msgs) && pastedCommand(x.msgs[c.from].Text, c.ev[0].quote) {
+		return false
+	}
+	if !c.user && (c.typ == Preference || c.typ != Lesson && (onlyIfNeeded(body) || nextStep(body))) {
+		return false // a preference is someone's: the user's, or a proposal they accepted (c.user)
+	}
+	if c.typ != Lesson && guessedCause(body) {
+		return false
+	}
+	if !c.user && len(c.ev) > 0 && pointsAhead(c.ev[len(c.ev)-1].quote) {
+		return false // "replace all of page.tsx with this:": what is chosen is the code after it
+	}
+	if !c.user && c.typ == Lesson && datedToday(body) {
+		return false // "the project was just modified today": dated by the turn, not a cause
+	}
+	if !c.user && c.typ == Lesson && len(c.ev) == 1 && prospective(c.ev[0].quote) {
+		return false // "Let me check the logs", alone: no failure, no finding, only the next look
 	}
 	if c.user {
 		if c.typ == Lesson {
@@ -338,7 +356,7 @@ func (x *extractor) keeps(c *cand) bool {
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true) && !markedText(body)
 	}
 	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || markedText(body) || actionOfTheMoment(body)) ||
-		c.typ == Fact && (momentFact(body) || kindLabel(body)) {
+		c.typ == Fact && (momentFact(body) || kindLabel(body) || glossRepeatsName(body) || bareInstall(body)) || planPart(body) {
 		return false
 	}
 	switch c.typ {
@@ -362,7 +380,52 @@ func actionOfTheMoment(body string) bool {
 		value = body
 	}
 	v := strings.Trim(lowerASCII(value), "`* ")
-	return startsWithPhrase(v, []string{"git add", "git commit", "git push", "git checkout", "git stash", "git reset", "echo"})
+	return startsWithPhrase(v, []string{"git add", "git commit", "git push", "git checkout", "git stash", "git reset", "echo"}) ||
+		strings.Contains(lowerASCII(body), "git commit -m") || commitLine(body)
+}
+
+// commitLine reports a body that quotes a commit by its short hash and
+// message ("Summary: 3f9c2d1 refactor: move the worker"): the log records
+// it; what it changed is in the code.
+func commitLine(body string) bool {
+	for _, w := range strings.Fields(body) {
+		if len(w) >= 7 && len(w) <= 12 && hexWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hexWord reports a lower-case hex word with a digit and a letter, as git
+// prints a short hash.
+func hexWord(w string) bool {
+	digit, letter := false, false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'f':
+			letter = true
+		default:
+			return false
+		}
+	}
+	return digit && letter
+}
+
+// bareInstall reports a fact whose command only installs the dependencies
+// the manifest lists ("Install deps: npm install"): every project of that
+// kind has it, so it says nothing of this one.
+func bareInstall(body string) bool {
+	_, value := splitLabel(body)
+	if value == "" {
+		value = body
+	}
+	f := strings.Fields(strings.Trim(lowerASCII(value), "`* "))
+	if len(f) < 2 || !in([]string{"npm", "pnpm", "yarn", "bun"}, f[0]) || f[1] != "install" && f[1] != "i" {
+		return false
+	}
+	return len(f) == 2 || strings.ContainsAny(f[2][:1], "(#&|;-—")
 }
 
 // kindLabel reports a "Label: value" body whose label only names the kind
@@ -459,4 +522,156 @@ func checked(lead string) bool {
 		}
 	}
 	return false
+}
+
+// onlyIfNeeded reports a step or a part the assistant offers on a
+// condition of the moment ("Stop the process on :3000 if it's not needed",
+// "roster/ (optional) - sub-components"): whether it happened is for that
+// turn to say.
+func onlyIfNeeded(body string) bool {
+	return containsPhrase(lowerASCII(straightQuotes(body)), ifNeeded)
+}
+
+var ifNeeded = []string{"if needed", "if necessary", "if not needed", "if it's not needed", "if it is not needed",
+	"if not done", "if not already", "(optional)", "(if not)", "if you want", "if you'd like", "if you prefer",
+	"when ready", "once ready"}
+
+// nextStep reports an assistant's instruction placed in the turn's order
+// of steps: "Then test: …", "Now restart the dev server on 3000: …".
+func nextStep(body string) bool {
+	lead := leadText(lowerASCII(straightQuotes(body)))
+	for _, p := range []string{"then ", "now "} {
+		if strings.HasPrefix(lead, p) {
+			w := firstWord(strings.TrimLeft(lead[len(p):], " ,"))
+			return in(imperativeVerbs, w) || in(planVerbs, w)
+		}
+	}
+	return false
+}
+
+// guessedCause reports "the issue must be on the backend", "the problem
+// must be in the workflow": a "must" that infers where a trouble lies, not
+// a rule. What the session found, if anything, is said later.
+func guessedCause(body string) bool {
+	low := lowerASCII(straightQuotes(body))
+	k := strings.Index(low, " must ")
+	if k < 0 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(low[:k], notWordRune) {
+		if in([]string{"issue", "problem", "bug", "error", "culprit", "cause", "fault"}, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesNothing reports a choice of "this one" or "that one" that names no
+// value: what was chosen was shown in the turn, not in the words.
+func namesNothing(typ Type, body string) bool {
+	if typ != Decision && typ != Preference && typ != Constraint {
+		return false
+	}
+	low := lowerASCII(straightQuotes(body))
+	return containsPhrase(low, []string{"this one", "that one", "these ones", "those ones", "the other one"}) &&
+		!hasValue(newSent(0, 0, body, false))
+}
+
+// bareValue reports text that is only a value: "10.0.0.7:4418",
+// pasted on its own, does not say what it is the value of.
+func bareValue(body string) bool {
+	words := 0
+	for _, w := range strings.Fields(body) {
+		if w = strings.TrimRight(w, ":,;.!?"); w == "" || strings.ContainsAny(w, "0123456789:/.@`") {
+			continue
+		}
+		words++
+	}
+	return words == 0 && strings.ContainsAny(body, "0123456789")
+}
+
+// glossRepeatsName reports a catalogue line "invoices - invoice records",
+// "GET /api/invoices - List invoices with paging" whose name is a plain
+// lower-case identifier or a route and whose short gloss only says the name
+// again: the code says as much.
+func glossRepeatsName(body string) bool {
+	label, value := splitLabel(body)
+	if value == "" || strings.ContainsAny(value, "0123456789`/") || envVar(value) != "" {
+		return false
+	}
+	if !route(label) || len(strings.Fields(value)) > 8 {
+		// a route's gloss says what its handler does, which the handler says too
+		if len(strings.Fields(value)) > 5 {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+				return false // a file, an environment variable or a type says more than a table name
+			}
+		}
+	}
+	stems := map[string]bool{}
+	for _, w := range strings.FieldsFunc(lowerASCII(label), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) >= 4 {
+			stems[w[:4]] = true
+		}
+	}
+	for _, w := range strings.FieldsFunc(lowerASCII(value), notWordRune) {
+		if len(w) >= 4 && stems[w[:4]] {
+			return true
+		}
+	}
+	return false
+}
+
+// pastedCommand reports a quote from a slash-command definition pasted
+// into a prompt (Claude Code's command files take their arguments as
+// $ARGUMENTS): its steps are the command's, not what the user chose. The
+// user's own words are on the first line, before it.
+func pastedCommand(text, quote string) bool {
+	k := strings.Index(text, quote)
+	nl := strings.IndexByte(text, '\n')
+	return k >= 0 && nl >= 0 && k > nl && strings.Contains(text, "$ARGUMENTS")
+}
+
+// planPart reports a body labelled as a numbered part of a plan ("Phase 4:
+// responsive layout", "Step 2 - wire the form") or as the pros or cons of
+// an option: the plan of that session, done or dropped by its end.
+func planPart(body string) bool {
+	label, value := splitLabel(body)
+	if value != "" && in([]string{"pros", "cons", "pro", "con", "upside", "downside", "trade-off", "tradeoff"}, strings.Trim(lowerASCII(label), "*_#+-✅❌ ")) {
+		return true // one side of options weighed, before any was chosen
+	}
+	f := strings.Fields(lowerASCII(strings.Trim(label, "*_# ")))
+	if value == "" || len(f) != 2 || !in([]string{"phase", "step", "stage", "part", "milestone"}, f[0]) {
+		return false
+	}
+	return strings.Trim(f[1], "0123456789.") == ""
+}
+
+// pointsAhead reports a quote ending in a colon whose last words point at
+// what follows it ("replace the page with this (responsive, English):"):
+// the thing is in the lines after, which the quote leaves out.
+func pointsAhead(quote string) bool {
+	t := strings.TrimRight(strings.TrimSpace(quote), "*_ ")
+	if !strings.HasSuffix(t, ":") {
+		return false
+	}
+	f := strings.Fields(lowerASCII(straightQuotes(t)))
+	for _, w := range f[max(0, len(f)-10):] {
+		if in([]string{"this", "it", "below"}, strings.Trim(w, ",.;:()*_")) {
+			return true
+		}
+	}
+	return false
+}
+
+// datedToday reports a statement dated by the day it was said in ("was
+// just modified today"), unless it says it holds on ("from today").
+func datedToday(body string) bool {
+	low := lowerASCII(straightQuotes(body))
+	if containsPhrase(low, standing) {
+		return false
+	}
+	return containsPhrase(low, []string{"today", "yesterday", "tonight"})
 }

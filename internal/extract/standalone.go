@@ -23,6 +23,8 @@ func standsAlone(typ Type, body string) bool {
 	switch {
 	case strings.HasSuffix(raw, ":") && (typ != Lesson && len(strings.Fields(t)) < 12 || endsOnFunctionWord(t) || announces(t)):
 		return false // "Here's what you should do:": what it says is in the lines after it
+	case typ != Lesson && bareValue(raw):
+		return false // "10.0.0.7:4418": of what?
 	case typ != Lesson && danglingOpener(t):
 		return false // "It's in the parser.": what "it" is was said before (a lesson's failure names it)
 	case fragmentOpener(raw):
@@ -51,6 +53,10 @@ func danglingOpener(t string) bool {
 	w := strings.TrimRight(f[0], ",.;:")
 	if in(pronouns, w) {
 		return true
+	}
+	if len(f) <= 4 && len(f) > 1 && in([]string{"with", "for", "in", "on", "from", "to", "by", "about", "like"}, w) &&
+		in([]string{"this", "that", "these", "those", "it", "them"}, strings.TrimRight(f[1], ",.;:")) {
+		return true // "With these TODO.": these what?
 	}
 	if w == "this" || w == "that" || w == "these" || w == "those" || w == "this's" || w == "that's" {
 		return w == "that's" || len(f) > 1 && in(copulas, strings.TrimRight(f[1], ",.;:"))
@@ -81,7 +87,7 @@ func advice(t string) bool {
 	if startsWithPhrase(low, []string{"you can now"}) {
 		return false // what the work made possible: "You can now run it with …"
 	}
-	return startsWithPhrase(low, []string{"if", "or", "you can", "you could", "you may", "you might", "optionally", "alternatively"})
+	return startsWithPhrase(low, []string{"if", "or", "you can", "you could", "you may", "you might", "optionally", "alternatively", "alternative"})
 }
 
 // madeChange reports an assistant's report of a change it made that names
@@ -111,14 +117,25 @@ func namesValue(t string) bool {
 // is about to do, a step done or dropped by the session's end ("I need to …", "I'll …", "Let me …", "Now I …").
 func selfNarration(t string) bool {
 	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
-	return startsWithPhrase(low, []string{"i need", "i'll", "i will", "i'm going", "i am going", "let me", "now i", "i've", "i have", "i'm", "i am", "next, i", "first, i", "first i"})
+	return prospective(t) || startsWithPhrase(low, []string{"i've", "i have", "i'm", "i am"})
+}
+
+// prospective reports an assistant's sentence about its next move ("Let me
+// check …", "I'll look at …", "Now I …"): whatever type its words suggest,
+// it is a step of the turn, and what the step found is said later.
+func prospective(t string) bool {
+	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
+	if startsWithPhrase(low, []string{"we'll", "we will"}) && containsPhrase(low, []string{"now", "right away", "next"}) {
+		return true // "We'll fix it now by …"; "we'll use Postgres" may be the proposal itself
+	}
+	return startsWithPhrase(low, []string{"i need", "i'll", "i will", "i'm going", "i am going", "let me", "now i", "next, i", "first, i", "first i"})
 }
 
 // fragmentOpener reports text opening with a conjunction or a relative
 // word, in lower case: the rest of a sentence that began on another line.
 func fragmentOpener(t string) bool {
 	w := firstWord(t)
-	return w != "" && t[0] >= 'a' && t[0] <= 'z' && in([]string{"and", "or", "but", "which", "whose", "whereas", "so", "then", "because", "is", "are", "was", "were"}, w)
+	return w != "" && t[0] >= 'a' && t[0] <= 'z' && in([]string{"and", "or", "but", "which", "whose", "whereas", "so", "then", "because", "cause", "where", "is", "are", "was", "were"}, w)
 }
 
 // logLine reports a line of program output: a JSON member or a line
@@ -362,8 +379,17 @@ func forTheMoment(body string) bool {
 		lead = strings.TrimLeft(strings.TrimPrefix(lead, p+" "), " ,")
 		lead = strings.TrimLeft(strings.TrimPrefix(lead, p+","), " ")
 	}
-	return startsWithPhrase(lead, inspections)
+	if startsWithPhrase(lead, inspections) || startsWithPhrase(lead, stepsOn) {
+		return true
+	}
+	// "don't edit anything, just tell me what to run": asked for an answer
+	// now; "always tell me before you push" is a standing rule
+	low := lowerASCII(straightQuotes(body))
+	return containsPhrase(low, []string{"tell me", "show me", "let me know"}) && !containsPhrase(low, standing)
 }
+
+// stepsOn ask the assistant to carry the work in hand on, once.
+var stepsOn = []string{"push", "go back", "continue", "proceed", "let's continue", "let's proceed", "carry on", "keep going"}
 
 // inspections ask the assistant to look or report, never to choose.
 var inspections = []string{"have a look", "take a look", "look at", "check", "tell me", "show me", "explain", "think about",
