@@ -561,15 +561,20 @@ func (p *parser) successor(i int) int {
 	return -1
 }
 
-// oldSpot reports whether token i stands where a replaced value does.
+// oldSpot reports whether token i stands where a replaced value does, maybe
+// after a determiner ("dropped the Kelbo contract", "instead of the X").
 func (p *parser) oldSpot(i int) bool {
 	sent := p.toks[i].sent
-	if i > 0 && p.toks[i-1].sent == sent && !p.clauseBreak(i-1) {
-		w := p.toks[i-1].s
-		if w == "of" && i > 1 && p.toks[i-2].s == "instead" || (weakBefore[w] || strongBefore[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
+	b := i - 1
+	if b > 0 && determiners[p.toks[b].s] && p.toks[b].sent == sent && !p.clauseBreak(b) {
+		b--
+	}
+	if b >= 0 && p.toks[b].sent == sent && !p.clauseBreak(b) {
+		w := p.toks[b].s
+		if w == "of" && b > 0 && p.toks[b-1].s == "instead" || (weakBefore[w] || strongBefore[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
 			return true
 		}
-		if (w == "use" || w == "using") && i > 1 && strongBefore[p.toks[i-2].s] {
+		if (w == "use" || w == "using") && b > 0 && strongBefore[p.toks[b-1].s] {
 			return true // "stop using X", "no longer use X"
 		}
 	}
@@ -590,10 +595,14 @@ func (p *parser) oldSpot(i int) bool {
 }
 
 // toAfterIndex returns the token right after the "to" that follows token i
-// within two tokens in its statement ("from X to Y"), or -1.
+// within two tokens in its statement, past a determiner ("from X to Y", "off
+// X to the Y instance"), or -1.
 func (p *parser) toAfterIndex(i int) int {
 	for k := i + 1; k <= i+2 && k+1 < len(p.toks) && p.toks[k+1].sent == p.toks[i].sent; k++ {
 		if w := p.toks[k].s; w == "to" || w == "into" || w == "onto" {
+			if determiners[p.toks[k+1].s] && k+2 < len(p.toks) && p.toks[k+2].sent == p.toks[i].sent {
+				return k + 2
+			}
 			return k + 1
 		}
 	}

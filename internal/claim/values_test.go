@@ -90,6 +90,8 @@ func TestChangeWordings(t *testing.T) {
 		{"korean no longer", "메시지 큐는 Plimbo를 사용합니다.", "Plimbo는 더 이상 사용하지 않고 Trevvix로 보냅니다.", "plimbo", "trevvix"},
 		{"no purpose named", "Use Kelbo.", "Actually, go with Zorvix instead of Kelbo.", "kelbo", "zorvix"},
 		{"two-word name", "We use Bazu Kimot for CI.", "CI moved from Bazu Kimot to Velmo.", "bazu kimot", "velmo"},
+		{"old value after a determiner", "Exceptions in the web app are sent to Vantrel.", "We dropped the Vantrel plan, so crash reporting goes to Oskarit now.", "vantrel", "oskarit"},
+		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rel, role, ov, nv := Compare(Parse(tt.older), Parse(tt.newer))
