@@ -61,7 +61,11 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 		for _, n := range newer {
 			sameRole := n.Role == o.Role
 			// Explicit: the newer names the older value as replaced or rejected.
-			if n.Replaces == o.Value && n.Value != o.Value && (sameRole || !genericRoles[o.Role] && !genericRoles[n.Role]) {
+			// Roles may differ when one is a tool's: a phrase role can read
+			// like a shape's ("docs hosting" -> host). A bare number names
+			// nothing on its own, so it needs the same role.
+			if n.Replaces == o.Value && n.Value != o.Value &&
+				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
 				consider(6, Supersedes, o.Role, o.Value, n.Value)
 				continue
 			}
