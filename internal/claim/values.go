@@ -508,7 +508,11 @@ func (p *parser) partners() {
 				// Swaggo for API docs, Redocly generates them"): a name no
 				// table knows later in the statement is its successor.
 				if m := p.ms[o-1]; m.role != "path" && !strings.HasPrefix(m.role, "version:") {
-					if j := p.successor(m.last); j >= 0 {
+					j := p.successor(m.last)
+					if j < 0 {
+						j = p.replacer(si, m.first)
+					}
+					if j >= 0 {
 						nv, nlast, _, _ := p.shapeAt(j)
 						p.add(m.role, nv, j, nlast)
 					}
@@ -522,10 +526,14 @@ func (p *parser) partners() {
 			role := p.partnerRole(si)
 			if role == "" {
 				// "from zorvix to kelbo", "stop using zorvix, use kelbo":
-				// the new side is the name after "to", or the one used.
+				// the new side is the name after "to", the one used, or
+				// the one that replaces ("X is deprecated; Y replaces it").
 				j := p.toAfterIndex(last)
 				if j < 0 {
 					j = p.usedIn(si, last)
+				}
+				if j < 0 {
+					j = p.replacer(si, last)
 				}
 				if j < 0 || p.owner[j] != 0 {
 					continue
@@ -635,6 +643,28 @@ func (p *parser) usedIn(si, i int) int {
 				if v, _, _, _ := p.shapeAt(k); v != "" {
 					return k
 				}
+			}
+		}
+	}
+	return -1
+}
+
+// replacer returns the first token other than i in statement si, or the
+// next, that is the subject of "replace" ("Y replaces it", "Y supersedes
+// X"), or -1.
+func (p *parser) replacer(si, i int) int {
+	for _, s := range []int{si, si + 1} {
+		if s >= len(p.sents) {
+			break
+		}
+		st := p.sents[s]
+		for k := st.first; k+1 < st.first+st.n; k++ {
+			w := p.toks[k+1].s
+			if k == i || p.owner[k] != 0 || p.clauseBreak(k) || !strings.HasPrefix(w, "replace") && !strings.HasPrefix(w, "supersede") {
+				continue
+			}
+			if v, _, _, _ := p.shapeAt(k); v != "" && !markerWord(v) {
+				return k
 			}
 		}
 	}

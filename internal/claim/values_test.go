@@ -92,6 +92,8 @@ func TestChangeWordings(t *testing.T) {
 		{"two-word name", "We use Bazu Kimot for CI.", "CI moved from Bazu Kimot to Velmo.", "bazu kimot", "velmo"},
 		{"old value after a determiner", "Exceptions in the web app are sent to Vantrel.", "We dropped the Vantrel plan, so crash reporting goes to Oskarit now.", "vantrel", "oskarit"},
 		{"named as replaced, phrase role like a shape's", "We publish the handbook on Tarvo Sites.", "Handbook hosting moved from Tarvo Sites to Quellin.", "tarvo sites", "quellin"},
+		{"deprecated, Y replaces it", "Sessions are kept in Plimbo.", "Plimbo is deprecated; Trevvix replaces it for new services.", "plimbo", "trevvix"},
+		{"Y replaces X", "Sessions are kept in Plimbo.", "Trevvix replaces Plimbo for sessions.", "plimbo", "trevvix"},
 		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
