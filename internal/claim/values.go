@@ -264,7 +264,7 @@ func (p *parser) size(i int) (string, int) {
 
 // useWords make the value right after them the thing used or set: "use
 // quorvel", "with quorvel", "now quorvel".
-var useWords = wordSet(`use uses using used adopt adopted chose choose pick picked prefer prefers with via now to into onto`)
+var useWords = wordSet(`use uses using used adopt adopted chose choose pick picked prefer prefers with via through now to into onto`)
 
 // roleOf names what the value at tokens first..last sets, from the phrase
 // it attaches to: "for linting" or "as our linter" after it, else the noun
@@ -382,6 +382,12 @@ func (p *parser) phraseAfter(k int) string {
 // phraseBefore reads the noun phrase ending at token k, and its first token.
 func (p *parser) phraseBefore(k int) (string, int) {
 	sent := p.toks[k].sent
+	if w := p.toks[k].s; k > 0 && scopeStop[w] && isName(w) && !linkWords[w] && !determiners[w] && p.owner[k] == 0 &&
+		p.toks[k-1].sent == sent && !p.clauseBreak(k-1) && p.roleWord(k-1) {
+		// A head our stop list holds for its verb sense ("HTTP calls",
+		// "frontend work"): the words before it name the thing.
+		k--
+	}
 	var ws []string
 	for ; k >= 0 && p.toks[k].sent == sent && len(ws) < 3; k-- {
 		if !p.roleWord(k) {

@@ -94,6 +94,7 @@ func TestChangeWordings(t *testing.T) {
 		{"named as replaced, phrase role like a shape's", "We publish the handbook on Tarvo Sites.", "Handbook hosting moved from Tarvo Sites to Quellin.", "tarvo sites", "quellin"},
 		{"deprecated, Y replaces it", "Sessions are kept in Plimbo.", "Plimbo is deprecated; Trevvix replaces it for new services.", "plimbo", "trevvix"},
 		{"Y replaces X", "Sessions are kept in Plimbo.", "Trevvix replaces Plimbo for sessions.", "plimbo", "trevvix"},
+		{"lower-case name after through", "Backend HTTP calls go through quorvex.", "Backend HTTP calls use trevvix instead of quorvex.", "quorvex", "trevvix"},
 		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
