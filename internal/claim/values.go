@@ -346,6 +346,17 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 		return "", false
 	}
 	np, start := p.phraseBefore(k)
+	if np == "" && k > st.first && !p.clauseBreak(k-1) {
+		// "The SPA now builds with X": a verb stands between the value's
+		// link and the subject; the subject names what the value is for.
+		j := k - 1
+		for j > st.first && linkWords[p.toks[j].s] && p.owner[j] == 0 && !p.clauseBreak(j-1) {
+			j--
+		}
+		if p.roleWord(j) {
+			np, start = p.phraseBefore(j)
+		}
+	}
 	// "deploy the API to X", "lint the code with X": a verb a table knows
 	// before the phrase names the role.
 	for v := start - 1; v >= st.first && v >= start-3 && !p.toks[v].hangul && !p.clauseBreak(v); v-- {

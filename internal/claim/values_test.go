@@ -95,6 +95,7 @@ func TestChangeWordings(t *testing.T) {
 		{"deprecated, Y replaces it", "Sessions are kept in Plimbo.", "Plimbo is deprecated; Trevvix replaces it for new services.", "plimbo", "trevvix"},
 		{"Y replaces X", "Sessions are kept in Plimbo.", "Trevvix replaces Plimbo for sessions.", "plimbo", "trevvix"},
 		{"lower-case name after through", "Backend HTTP calls go through quorvex.", "Backend HTTP calls use trevvix instead of quorvex.", "quorvex", "trevvix"},
+		{"subject before a verb", "The admin console now reads from Plimbo.", "Revert to trevvix for the admin console.", "plimbo", "trevvix"},
 		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
