@@ -18,7 +18,7 @@ import (
 var linkWords = wordSet(`is are was were be been becomes became now set sets changed change changes switched switch
 	moved move migrated migrate bumped bump raised raise lowered lower increased reduced cut to from into onto
 	with using via = currently still go goes went live lives run runs point points in on at by through use uses
-	should must will shall can`)
+	should must will shall can has have had need needs`)
 
 // determiners open a noun phrase without naming anything.
 var determiners = wordSet(`the a an our your their its this that these those my his her every each any some`)
@@ -26,7 +26,7 @@ var determiners = wordSet(`the a an our your their its this that these those my 
 // genericHeads name a kind of thing, not what it does: "lint tool" is about
 // linting.
 var genericHeads = wordSet(`tool tools library lib libraries framework frameworks service services setting settings
-	value values option options thing things one choice default defaults provider system`)
+	value values option options thing things one choice default defaults provider system instance instances`)
 
 // shaped adds the values of unowned tokens that no table knows, found by
 // their shape, with the role of the phrase around them.
@@ -308,6 +308,9 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 		}
 		break
 	}
+	if np := p.headAfter(first, last); np != "" {
+		return np, strong
+	}
 	// A statement opening with "For NP," names what its values are for
 	// ("For API docs we use Swaggo").
 	if p.toks[st.first].s == "for" && first > st.first+1 {
@@ -333,7 +336,10 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 			}
 			continue
 		}
-		if p.owner[k] == 0 && !linkWords[p.toks[k].s] {
+		// A determiner is passed only in a statement saying a change ("has
+		// to move to the shared X"): "go to the audit.v2 stream" names a
+		// thing, not the value of its subject.
+		if p.owner[k] == 0 && !linkWords[p.toks[k].s] && !(determiners[p.toks[k].s] && p.cue[sent]) {
 			break
 		}
 	}
@@ -368,6 +374,37 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 		}
 	}
 	return np, strong
+}
+
+// headAfter reads the noun a name modifies ("the in-process Kelbo rate
+// limiter"): the phrase right after a capitalised name that ends its clause,
+// unless it only names a kind of thing ("the Kelbo instance").
+func (p *parser) headAfter(first, last int) string {
+	k := last + 1
+	if k >= len(p.toks) || p.toks[k].sent != p.toks[first].sent || p.clauseBreak(last) || !p.roleWord(k) {
+		return ""
+	}
+	if c := p.text[p.toks[first].start]; c < 'A' || c > 'Z' {
+		return "" // "on-call owner", "in-process cache": a lower-case modifier is an adjective
+	}
+	if first == p.sents[p.toks[first].sent].first || p.clauseBreak(first-1) {
+		return "" // "… — Order events go to": a capital opening a clause is no name
+	}
+	n := k
+	for n < len(p.toks) && n < k+3 && p.toks[n].sent == p.toks[k].sent && p.roleWord(n) {
+		if genericHeads[p.toks[n].s] && n == k {
+			return ""
+		}
+		if p.clauseBreak(n) {
+			n++
+			break
+		}
+		n++
+	}
+	if n < len(p.toks) && p.toks[n].sent == p.toks[k].sent && !p.clauseBreak(n-1) && !linkWords[p.toks[n].s] {
+		return "" // the phrase goes on: not a noun the name modifies
+	}
+	return p.phraseAfter(k)
 }
 
 // phraseAfter reads the noun phrase starting at token k: up to three content

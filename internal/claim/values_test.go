@@ -96,6 +96,7 @@ func TestChangeWordings(t *testing.T) {
 		{"Y replaces X", "Sessions are kept in Plimbo.", "Trevvix replaces Plimbo for sessions.", "plimbo", "trevvix"},
 		{"lower-case name after through", "Backend HTTP calls go through quorvex.", "Backend HTTP calls use trevvix instead of quorvex.", "quorvex", "trevvix"},
 		{"subject before a verb", "The admin console now reads from Plimbo.", "Revert to trevvix for the admin console.", "plimbo", "trevvix"},
+		{"name modifying a noun", "We settled on the local Quillex feature toggle.", "With three regions now, the feature toggle has to move to the hosted Brantor instance.", "quillex", "brantor"},
 		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,5 +156,18 @@ func TestChoiceNeedsChangeWording(t *testing.T) {
 	t.Parallel()
 	if rel, role, ov, nv := Compare(Parse("Use Kelbo."), Parse("Use Zorvix.")); rel != Unrelated {
 		t.Fatalf("Compare = %v %s %q->%q, want unrelated", rel, role, ov, nv)
+	}
+}
+
+// TestClauseOpeningCapitalIsNoName checks that a capitalised word opening a
+// clause after a dash (an entry's title and its quote) is not read as a name
+// modifying the noun after it, and that "go to the X stream" without change
+// wording does not make X the value of its subject.
+func TestClauseOpeningCapitalIsNoName(t *testing.T) {
+	t.Parallel()
+	older := Parse("Audit records are shipped to Venlox.")
+	newer := Parse("Audit records go to the audit.v2 stream on Venlox — Audit records go to the audit.v2 stream on Venlox, keyed by tenant.")
+	if rel, role, ov, nv := Compare(older, newer); rel >= Contradicts {
+		t.Fatalf("Compare = %v %s %q->%q, want no conflict\nolder %+v\nnewer %+v", rel, role, ov, nv, older, newer)
 	}
 }
