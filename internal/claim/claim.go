@@ -188,6 +188,10 @@ func (p *parser) find() {
 		case isPath(s) && p.imageName(i):
 			p.add("image", s, i, i)
 		case isPath(s) && !wordPair(p.text[t.start:t.end]):
+			if role := p.packageFor(i); role != "" {
+				p.add(role, s, i, i)
+				continue
+			}
 			p.add("path", strings.TrimSuffix(strings.TrimPrefix(s, "./"), "/"), i, i)
 		case isNumber(s) || durationOf(s, t.particle) != "":
 			if d := p.duration(i); d != "" {
@@ -758,6 +762,21 @@ func (p *parser) named(i int) (string, string) {
 		return r, s
 	}
 	return "", ""
+}
+
+// packageFor returns the purpose of a package path at token i ("stick with
+// encoding/json for serialization": a library chosen for serialization, not
+// a file), from "for NP" right after it, or "". A path with a root, a file
+// extension or a trailing slash is a place in the tree.
+func (p *parser) packageFor(i int) string {
+	s := p.toks[i].s
+	if strings.ContainsAny(s[:1], "/.~") || strings.HasSuffix(s, "/") || strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".") {
+		return ""
+	}
+	if i+2 >= len(p.toks) || p.toks[i+1].s != "for" || p.toks[i+2].sent != p.toks[i].sent || p.clauseBreak(i) {
+		return ""
+	}
+	return p.phraseAfter(i + 2)
 }
 
 // imageLinks are the words that may stand between "image" and its name

@@ -171,3 +171,18 @@ func TestClauseOpeningCapitalIsNoName(t *testing.T) {
 		t.Fatalf("Compare = %v %s %q->%q, want no conflict\nolder %+v\nnewer %+v", rel, role, ov, nv, older, newer)
 	}
 }
+
+// TestPackagePathForPurpose checks that a package path chosen "for" a
+// purpose fills that purpose's role, while a file or rooted path stays a
+// path.
+func TestPackagePathForPurpose(t *testing.T) {
+	t.Parallel()
+	if c, ok := find(Parse("Stick with net/smtp for outgoing mail."), "mail"); !ok || c.Value != "net/smtp" {
+		t.Errorf("Parse = %+v, want mail = net/smtp", Parse("Stick with net/smtp for outgoing mail."))
+	}
+	for _, text := range []string{"Use src/lib/fetcher.ts for API calls.", "Keep ./scripts/ for helpers."} {
+		if _, ok := find(Parse(text), "path"); !ok {
+			t.Errorf("Parse(%q) = %+v, want a path", text, Parse(text))
+		}
+	}
+}
