@@ -267,12 +267,53 @@ func (p *parser) size(i int) (string, int) {
 var useWords = wordSet(`use uses using used adopt adopted chose choose pick picked prefer prefers with via through now to into onto`)
 
 // roleOf names what the value at tokens first..last sets, from the phrase
-// it attaches to: "for linting" or "as our linter" after it, else the noun
-// phrase before it across link words ("the upload limit is now", "Linter:",
-// "lint with"). strong is set when the value is said to be set, changed or
-// used ("now", "use", "with", a colon, "to" in a statement saying a change),
-// not merely described ("the build is broken").
+// it attaches to (phraseRole). A name's phrase named the way a question names
+// a tool's role ("admin login moved off X to Y", "Y for every new endpoint")
+// takes that role: a product there is the tool doing it. A shape's phrase
+// names the thing itself ("the metrics endpoint is metrics.acme.dev").
 func (p *parser) roleOf(first, last int) (role string, strong bool) {
+	role, strong = p.phraseRole(first, last)
+	if r := askRoles()[role]; r != "" && !tableRoles()[role] {
+		if s := p.toks[first].s; !isNumber(s) && p.duration(first) == "" {
+			if _, _, fallback, _ := p.shapeAt(first); fallback == "" {
+				role = r
+			}
+		}
+	}
+	return role, strong
+}
+
+// askRoles maps the stem of each one-word name a question gives a tool's
+// role ("login", "endpoint", "exceptions") to the role; a stem two roles
+// share maps to "".
+var askRoles = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for role, ws := range askWords {
+		if genericRoles[role] {
+			continue // "throttle", "how often": a shape's role needs its shape
+		}
+		for _, w := range ws {
+			if strings.Contains(w, " ") || w >= "\u1100" {
+				continue
+			}
+			s := wordStem(w)
+			if r, ok := m[s]; ok && r != role {
+				m[s] = ""
+				continue
+			}
+			m[s] = role
+		}
+	}
+	return m
+})
+
+// phraseRole names what the value at tokens first..last sets, from the
+// phrase it attaches to: "for linting" or "as our linter" after it, else the
+// noun phrase before it across link words ("the upload limit is now",
+// "Linter:", "lint with"). strong is set when the value is said to be set,
+// changed or used ("now", "use", "with", a colon, "to" in a statement saying
+// a change), not merely described ("the build is broken").
+func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 	sent := p.toks[first].sent
 	st := p.sents[sent]
 	end := st.first + st.n
@@ -303,7 +344,9 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 			if np := p.phraseAfter(k + 1); np != "" {
 				return np, true
 			}
-		case w == "instead" || w == "of" || w == "rather" || w == "than" || w == "now" || p.owner[k] != 0 || k > last+1 && p.toks[k-1].s == "of":
+		case w == "instead" || w == "of" || w == "rather" || w == "than" || w == "now" || p.owner[k] != 0 || k > last+1 && p.toks[k-1].s == "of" ||
+			strings.HasPrefix(w, "replace") || w == "it" || w == "them":
+			// "Y replaces it for NP": the purpose follows what Y replaces.
 			continue
 		}
 		break
@@ -324,8 +367,8 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 		if p.toks[k].hangul || p.clauseBreak(k) && !strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ":=") {
 			return "", false
 		}
-		if k > st.first && p.toks[k-1].s == "from" {
-			k-- // "from zorvix to": the old value, not what it sets
+		if k > st.first && (p.toks[k-1].s == "from" || p.toks[k-1].s == "off") {
+			k-- // "from zorvix to", "off zorvix to": the old value, not what it sets
 			continue
 		}
 		if w := p.toks[k].s; participle(w) {
@@ -413,6 +456,9 @@ func (p *parser) phraseAfter(k int) string {
 	sent := p.toks[min(k, len(p.toks)-1)].sent
 	if k < len(p.toks) && determiners[p.toks[k].s] && p.toks[k].sent == sent && !p.clauseBreak(k) {
 		k++
+	}
+	if k < len(p.toks) && p.toks[k].s == "new" && p.toks[k].sent == sent && !p.clauseBreak(k) {
+		k++ // "for every new endpoint"
 	}
 	var ws []string
 	for ; k < len(p.toks) && p.toks[k].sent == sent && len(ws) < 3; k++ {

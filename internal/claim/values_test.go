@@ -186,3 +186,19 @@ func TestPackagePathForPurpose(t *testing.T) {
 		}
 	}
 }
+
+// TestNameTakesAskedRole checks that a name whose phrase is named the way a
+// question names a tool's role ("login", "endpoint") takes that role, so a
+// question for the role finds it.
+func TestNameTakesAskedRole(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ text, role, value, replaces string }{
+		{"Partner login moved off Kestrix to the Pomvale service.", "identity provider", "pomvale", "kestrix"},
+		{"Zorvix is deprecated; Bramble replaces it for each new endpoint.", "web framework", "bramble", "zorvix"},
+	} {
+		c, ok := find(Parse(tt.text), tt.role)
+		if !ok || c.Value != tt.value || c.Replaces != tt.replaces {
+			t.Errorf("Parse(%q) = %+v, want %s = %q replacing %q", tt.text, Parse(tt.text), tt.role, tt.value, tt.replaces)
+		}
+	}
+}
