@@ -97,6 +97,7 @@ func TestChangeWordings(t *testing.T) {
 		{"lower-case name after through", "Backend HTTP calls go through quorvex.", "Backend HTTP calls use trevvix instead of quorvex.", "quorvex", "trevvix"},
 		{"subject before a verb", "The admin console now reads from Plimbo.", "Revert to trevvix for the admin console.", "plimbo", "trevvix"},
 		{"name modifying a noun", "We settled on the local Quillex feature toggle.", "With three regions now, the feature toggle has to move to the hosted Brantor instance.", "quillex", "brantor"},
+		{"one subject named by two words", "We picked Glimmo for the invoice printing.", "Actually, print the invoices with Brovik; Glimmo drops the margins.", "glimmo", "brovik"},
 		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
