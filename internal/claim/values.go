@@ -730,17 +730,25 @@ func (p *parser) partnerRole(si int) string {
 	return ""
 }
 
-// usedIn returns the first token other than i in statement si, or the
-// next, that is used ("use kelbo", "with Kelbo"), or -1.
+// usedIn returns the first token other than i in statement si, the next or
+// the one before, that is used ("use kelbo", "with Kelbo", "written for
+// Kelbo now; zorvix is deprecated"), or -1.
 func (p *parser) usedIn(si, i int) int {
-	for _, s := range []int{si, si + 1} {
-		if s >= len(p.sents) {
-			break
+	for _, s := range []int{si, si + 1, si - 1} {
+		if s < 0 || s >= len(p.sents) {
+			continue
 		}
 		st := p.sents[s]
 		for k := st.first; k < st.first+st.n; k++ {
-			if k != i && k > 0 && p.owner[k] == 0 && useWords[p.toks[k-1].s] && p.toks[k-1].s != "now" && !p.oldSpot(k) {
-				if v, _, _, _ := p.shapeAt(k); v != "" {
+			if k == i || k == 0 || p.owner[k] != 0 || p.oldSpot(k) {
+				continue
+			}
+			used := useWords[p.toks[k-1].s] && p.toks[k-1].s != "now"
+			if !used && k+1 < st.first+st.n && newAfter[p.toks[k+1].s] && !p.clauseBreak(k) {
+				used = p.toks[k+1].s != "replaces" // the subject of "replaces" is replacer's
+			}
+			if used {
+				if v, _, _, plain := p.shapeAt(k); v != "" && !(plain && markerWord(v)) {
 					return k
 				}
 			}

@@ -98,6 +98,7 @@ func TestChangeWordings(t *testing.T) {
 		{"subject before a verb", "The admin console now reads from Plimbo.", "Revert to trevvix for the admin console.", "plimbo", "trevvix"},
 		{"name modifying a noun", "We settled on the local Quillex feature toggle.", "With three regions now, the feature toggle has to move to the hosted Brantor instance.", "quillex", "brantor"},
 		{"one subject named by two words", "We picked Glimmo for the invoice printing.", "Actually, print the invoices with Brovik; Glimmo drops the margins.", "glimmo", "brovik"},
+		{"new value in the statement before", "We run the smoke checks with Dapple.", "Smoke checks are written for Kremlo now; Dapple is deprecated.", "dapple", "kremlo"},
 		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
