@@ -740,14 +740,14 @@ func (p *parser) usedIn(si, i int) int {
 		}
 		st := p.sents[s]
 		for k := st.first; k < st.first+st.n; k++ {
-			if k == i || k == 0 || p.owner[k] != 0 || p.oldSpot(k) {
+			if k == i || k == 0 || p.owner[k] != 0 {
 				continue
 			}
 			used := useWords[p.toks[k-1].s] && p.toks[k-1].s != "now"
 			if !used && k+1 < st.first+st.n && newAfter[p.toks[k+1].s] && !p.clauseBreak(k) {
 				used = p.toks[k+1].s != "replaces" // the subject of "replaces" is replacer's
 			}
-			if used {
+			if used && !p.oldSpot(k) {
 				if v, _, _, plain := p.shapeAt(k); v != "" && !(plain && markerWord(v)) {
 					return k
 				}
