@@ -168,7 +168,7 @@ func (p *parser) find() {
 			continue
 		}
 		// Known tools, longest phrase first.
-		if n, tl := p.phrase(v, i); tl != nil {
+		if n, tl := p.phrase(v, i); tl != nil && !p.productCode(i+n-1) {
 			p.add(p.pickRole(tl, i), tl.value, i, i+n-1)
 			i += n - 1
 			continue
@@ -244,6 +244,37 @@ func (p *parser) find() {
 			}
 		}
 	}
+}
+
+// productCode reports a product code right after token i ("Cloudflare R5",
+// "Acme X2"): the vendor's product, which no table lists, not the vendor's
+// own tool; the name is read by its shape (shaped).
+func (p *parser) productCode(i int) bool {
+	j := i + 1
+	if j >= len(p.toks) || p.toks[i].particle != "" || p.toks[j].sent != p.toks[i].sent || !onlySpace(p.text[p.toks[i].end:p.toks[j].start]) {
+		return false
+	}
+	t := p.toks[j]
+	return codeName(p.text[t.start:t.end-len(t.particle)]) && vocab().phrases[t.s] == nil
+}
+
+// codeName: a capital letter then letters and digits, with a digit, up to
+// six long ("R5", "X2", "M4"), not a version.
+func codeName(raw string) bool {
+	if len(raw) < 2 || len(raw) > 6 || raw[0] < 'A' || raw[0] > 'Z' || isVersion(strings.ToLower(raw)) {
+		return false
+	}
+	digit := false
+	for i := 1; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		default:
+			return false
+		}
+	}
+	return digit
 }
 
 // phrase finds the longest known tool phrase starting at token i.

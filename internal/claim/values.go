@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -191,7 +192,8 @@ func isIPv4(s string) bool {
 func (p *parser) capitalised(k int) bool {
 	t := p.toks[k]
 	c := p.text[t.start]
-	return c >= 'A' && c <= 'Z' && !t.hangul && (isName(t.s) || identifierShaped(t.s)) && !linkWords[t.s] && !determiners[t.s] && !scopeStop[t.s]
+	return c >= 'A' && c <= 'Z' && !t.hangul && (isName(t.s) || identifierShaped(t.s) || codeName(p.text[t.start:t.end-len(t.particle)])) &&
+		!linkWords[t.s] && !determiners[t.s] && !scopeStop[t.s]
 }
 
 // isName: a word of letters, maybe joined by "-", "." or "_", three letters
@@ -801,6 +803,19 @@ func markerWord(w string) bool {
 // the first.
 func (p *parser) koreanRole(si int) string {
 	st := p.sents[si]
+	// The object ("이미지 저장소를 X로 옮겼어요") is what the statement sets:
+	// its last word, the head, names the role, also by the Korean words a
+	// question names a tool's role with ("저장소" -> object storage).
+	for k := st.first; k < st.first+st.n; k++ {
+		if t := p.toks[k]; t.hangul && (strings.HasSuffix(t.s, "을") || strings.HasSuffix(t.s, "를")) {
+			w := stripParticle(t.s)
+			for _, a := range koreanAsks() {
+				if strings.HasPrefix(w, a[0]) {
+					return a[1]
+				}
+			}
+		}
+	}
 	first := ""
 	for k := st.first; k < st.first+st.n; k++ {
 		t := p.toks[k]
@@ -835,6 +850,30 @@ func (p *parser) koreanRole(si int) string {
 	}
 	return first
 }
+
+// koreanAsks are the one-word Korean names of tool roles, from the hints and
+// the question words, as (word, role) pairs in a fixed order.
+var koreanAsks = sync.OnceValue(func() [][2]string {
+	var out [][2]string
+	add := func(role string, ws []string) {
+		if genericRoles[role] {
+			return
+		}
+		for _, w := range ws {
+			if w >= "\u1100" && !strings.Contains(w, " ") {
+				out = append(out, [2]string{w, role})
+			}
+		}
+	}
+	for role, ws := range roleHints {
+		add(role, ws)
+	}
+	for role, ws := range askWords {
+		add(role, ws)
+	}
+	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0]+a[1], b[0]+b[1]) })
+	return out
+})
 
 // koreanCue reports a Korean word that says a change ("대신", "바꿨어요").
 func koreanCue(w string) bool {

@@ -99,6 +99,7 @@ func TestChangeWordings(t *testing.T) {
 		{"name modifying a noun", "We settled on the local Quillex feature toggle.", "With three regions now, the feature toggle has to move to the hosted Brantor instance.", "quillex", "brantor"},
 		{"one subject named by two words", "We picked Glimmo for the invoice printing.", "Actually, print the invoices with Brovik; Glimmo drops the margins.", "glimmo", "brovik"},
 		{"new value in the statement before", "We run the smoke checks with Dapple.", "Smoke checks are written for Kremlo now; Dapple is deprecated.", "dapple", "kremlo"},
+		{"korean object head, vendor's product code", "첨부 파일은 S3 버킷 kelbo-files에 저장합니다.", "파일 저장소를 Zentra Q7로 옮겼어요.", "s3", "zentra q7"},
 		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
