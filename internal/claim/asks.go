@@ -65,9 +65,10 @@ var askWords = map[string][]string{
 }
 
 // questionRE finds a question about the current choice: "which …", "what …",
-// "where …", "how do we/admins/the … ", "… now", "… at the moment", "어떤",
+// "where …", "how do we/admins/the … ", "how do customers …" (a group),
+// "… now", "… at the moment", "어떤",
 // "뭘로". "How do I …" asks how to do something, not what the project chose.
-var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
 
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)

@@ -19,6 +19,7 @@ func TestAsks(t *testing.T) {
 		{"지금 어떤 데이터베이스를 쓰고 있죠?", "database"},
 		{"Where do new schema migrations go?", "path"},
 		{"How do admins authenticate?", "identity provider"},
+		{"How do customers sign in?", "identity provider"},
 		{"what's the docker image called for the billing worker?", "image"},
 		{"업로드된 파일은 어디에 저장되나요?", "path"},
 		{"How often does the integration poll the utility for new usage data?", "interval"},

@@ -168,7 +168,7 @@ func (p *parser) find() {
 			continue
 		}
 		// Known tools, longest phrase first.
-		if n, tl := p.phrase(v, i); tl != nil {
+		if n, tl := p.phrase(v, i); tl != nil && !p.productCode(i+n-1) {
 			p.add(p.pickRole(tl, i), tl.value, i, i+n-1)
 			i += n - 1
 			continue
@@ -188,6 +188,10 @@ func (p *parser) find() {
 		case isPath(s) && p.imageName(i):
 			p.add("image", s, i, i)
 		case isPath(s) && !wordPair(p.text[t.start:t.end]):
+			if role := p.packageFor(i); role != "" {
+				p.add(role, s, i, i)
+				continue
+			}
 			p.add("path", strings.TrimSuffix(strings.TrimPrefix(s, "./"), "/"), i, i)
 		case isNumber(s) || durationOf(s, t.particle) != "":
 			if d := p.duration(i); d != "" {
@@ -240,6 +244,37 @@ func (p *parser) find() {
 			}
 		}
 	}
+}
+
+// productCode reports a product code right after token i ("Cloudflare R5",
+// "Acme X2"): the vendor's product, which no table lists, not the vendor's
+// own tool; the name is read by its shape (shaped).
+func (p *parser) productCode(i int) bool {
+	j := i + 1
+	if j >= len(p.toks) || p.toks[i].particle != "" || p.toks[j].sent != p.toks[i].sent || !onlySpace(p.text[p.toks[i].end:p.toks[j].start]) {
+		return false
+	}
+	t := p.toks[j]
+	return codeName(p.text[t.start:t.end-len(t.particle)]) && vocab().phrases[t.s] == nil
+}
+
+// codeName: a capital letter then letters and digits, with a digit, up to
+// six long ("R5", "X2", "M4"), not a version.
+func codeName(raw string) bool {
+	if len(raw) < 2 || len(raw) > 6 || raw[0] < 'A' || raw[0] > 'Z' || isVersion(strings.ToLower(raw)) {
+		return false
+	}
+	digit := false
+	for i := 1; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		default:
+			return false
+		}
+	}
+	return digit
 }
 
 // phrase finds the longest known tool phrase starting at token i.
@@ -758,6 +793,21 @@ func (p *parser) named(i int) (string, string) {
 		return r, s
 	}
 	return "", ""
+}
+
+// packageFor returns the purpose of a package path at token i ("stick with
+// encoding/json for serialization": a library chosen for serialization, not
+// a file), from "for NP" right after it, or "". A path with a root, a file
+// extension or a trailing slash is a place in the tree.
+func (p *parser) packageFor(i int) string {
+	s := p.toks[i].s
+	if strings.ContainsAny(s[:1], "/.~") || strings.HasSuffix(s, "/") || strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".") {
+		return ""
+	}
+	if i+2 >= len(p.toks) || p.toks[i+1].s != "for" || p.toks[i+2].sent != p.toks[i].sent || p.clauseBreak(i) {
+		return ""
+	}
+	return p.phraseAfter(i + 2)
 }
 
 // imageLinks are the words that may stand between "image" and its name

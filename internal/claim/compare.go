@@ -1,6 +1,9 @@
 package claim
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // genericRoles are roles whose values are shapes rather than named tools:
 // two ports or two paths in one project are often about different things, so
@@ -61,11 +64,20 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 		for _, n := range newer {
 			sameRole := n.Role == o.Role
 			// Explicit: the newer names the older value as replaced or rejected.
-			if n.Replaces == o.Value && n.Value != o.Value && (sameRole || !genericRoles[o.Role] && !genericRoles[n.Role]) {
+			// Roles may differ when one is a tool's: a phrase role can read
+			// like a shape's ("docs hosting" -> host). A bare number names
+			// nothing on its own, so it needs the same role.
+			if n.Replaces == o.Value && n.Value != o.Value &&
+				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
 				consider(6, Supersedes, o.Role, o.Value, n.Value)
 				continue
 			}
 			if !sameRole {
+				if n.Changed && !n.Negated && n.Replaces == "" && n.Value != o.Value && namesEach(o, n) && !disjoint(o.Scope, n.Scope) {
+					// One subject read from two sides ("Pimento for the PDF
+					// rendering", "render the PDFs with Carvo instead").
+					consider(4, Supersedes, o.Role, o.Value, n.Value)
+				}
 				continue
 			}
 			if n.Negated && n.Value == o.Value {
@@ -169,6 +181,28 @@ func overlaps(a, b []string) bool {
 			i++
 		default:
 			j++
+		}
+	}
+	return false
+}
+
+// namesEach reports two roles read from phrases ("render", "pdf"), each
+// named among the other statement's words: the statements are about one
+// thing, named by different words of it.
+func namesEach(o, n Claim) bool {
+	for _, r := range []string{o.Role, n.Role} {
+		if genericRoles[r] || cueRoles[r] || tableRoles()[r] || strings.HasPrefix(r, "version:") {
+			return false
+		}
+	}
+	return inScope(o.Role, n.Scope) && inScope(n.Role, o.Scope)
+}
+
+// inScope reports whether role is one of scope's words, by stem.
+func inScope(role string, scope []string) bool {
+	for _, w := range scope {
+		if w == role || wordStem(w) == role {
+			return true
 		}
 	}
 	return false

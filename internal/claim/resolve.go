@@ -13,13 +13,13 @@ var (
 	strongBefore = wordSet(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
 		ditched retire retired deprecate deprecated deprecating cancel cancelled canceled abandon abandoned longer ban banned
 		don't doesn't shouldn't mustn't won't`)
-	weakBefore = wordSet(`from off instead than old former previous away replace replaced replacing migrate migrated
+	weakBefore = wordSet(`from off instead than old former previous away replace replaced replaces replacing supersedes migrate migrated
 		migrating 대신`)
 	strongAfter = wordSet(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
 		폐기 중단`)
 	weakAfter = wordSet(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
 		was were slow slower replaced takes took kept out unsupported 대신 너무 대신에`)
-	rejectBefore = wordSet(`instead than old former previous away replace replaced replacing 대신`)
+	rejectBefore = wordSet(`instead than old former previous away replace replaced replaces replacing supersedes 대신`)
 	newBefore    = wordSet(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
 		move moved migrate by favor favour target targets targeting 이제 with`)
 	newAfter = wordSet(`instead replaces now`)

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +19,7 @@ import (
 var linkWords = wordSet(`is are was were be been becomes became now set sets changed change changes switched switch
 	moved move migrated migrate bumped bump raised raise lowered lower increased reduced cut to from into onto
 	with using via = currently still go goes went live lives run runs point points in on at by through use uses
-	should must will shall can`)
+	should must will shall can has have had need needs`)
 
 // determiners open a noun phrase without naming anything.
 var determiners = wordSet(`the a an our your their its this that these those my his her every each any some`)
@@ -26,7 +27,7 @@ var determiners = wordSet(`the a an our your their its this that these those my 
 // genericHeads name a kind of thing, not what it does: "lint tool" is about
 // linting.
 var genericHeads = wordSet(`tool tools library lib libraries framework frameworks service services setting settings
-	value values option options thing things one choice default defaults provider system`)
+	value values option options thing things one choice default defaults provider system instance instances`)
 
 // shaped adds the values of unowned tokens that no table knows, found by
 // their shape, with the role of the phrase around them.
@@ -191,7 +192,8 @@ func isIPv4(s string) bool {
 func (p *parser) capitalised(k int) bool {
 	t := p.toks[k]
 	c := p.text[t.start]
-	return c >= 'A' && c <= 'Z' && !t.hangul && (isName(t.s) || identifierShaped(t.s)) && !linkWords[t.s] && !determiners[t.s] && !scopeStop[t.s]
+	return c >= 'A' && c <= 'Z' && !t.hangul && (isName(t.s) || identifierShaped(t.s) || codeName(p.text[t.start:t.end-len(t.particle)])) &&
+		!linkWords[t.s] && !determiners[t.s] && !scopeStop[t.s]
 }
 
 // isName: a word of letters, maybe joined by "-", "." or "_", three letters
@@ -264,15 +266,56 @@ func (p *parser) size(i int) (string, int) {
 
 // useWords make the value right after them the thing used or set: "use
 // quorvel", "with quorvel", "now quorvel".
-var useWords = wordSet(`use uses using used adopt adopted chose choose pick picked prefer prefers with via now to into onto`)
+var useWords = wordSet(`use uses using used adopt adopted chose choose pick picked prefer prefers with via through now to into onto`)
 
 // roleOf names what the value at tokens first..last sets, from the phrase
-// it attaches to: "for linting" or "as our linter" after it, else the noun
-// phrase before it across link words ("the upload limit is now", "Linter:",
-// "lint with"). strong is set when the value is said to be set, changed or
-// used ("now", "use", "with", a colon, "to" in a statement saying a change),
-// not merely described ("the build is broken").
+// it attaches to (phraseRole). A name's phrase named the way a question names
+// a tool's role ("admin login moved off X to Y", "Y for every new endpoint")
+// takes that role: a product there is the tool doing it. A shape's phrase
+// names the thing itself ("the metrics endpoint is metrics.acme.dev").
 func (p *parser) roleOf(first, last int) (role string, strong bool) {
+	role, strong = p.phraseRole(first, last)
+	if r := askRoles()[role]; r != "" && !tableRoles()[role] {
+		if s := p.toks[first].s; !isNumber(s) && p.duration(first) == "" {
+			if _, _, fallback, _ := p.shapeAt(first); fallback == "" {
+				role = r
+			}
+		}
+	}
+	return role, strong
+}
+
+// askRoles maps the stem of each one-word name a question gives a tool's
+// role ("login", "endpoint", "exceptions") to the role; a stem two roles
+// share maps to "".
+var askRoles = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for role, ws := range askWords {
+		if genericRoles[role] {
+			continue // "throttle", "how often": a shape's role needs its shape
+		}
+		for _, w := range ws {
+			if strings.Contains(w, " ") || w >= "\u1100" {
+				continue
+			}
+			s := wordStem(w)
+			if r, ok := m[s]; ok && r != role {
+				m[s] = ""
+				continue
+			}
+			m[s] = role
+		}
+	}
+	return m
+})
+
+// phraseRole names what the value at tokens first..last sets, from the
+// phrase it attaches to: "for linting" or "as our linter" after it, else the
+// noun phrase before it across link words ("the upload limit is now",
+// "Linter:", "lint with"). strong is set when the value is said to be set,
+// changed or used ("now", "use", "with", a colon, "to" in a statement saying
+// a change), not merely described ("the build is broken").
+func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 	sent := p.toks[first].sent
 	st := p.sents[sent]
 	end := st.first + st.n
@@ -303,10 +346,15 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 			if np := p.phraseAfter(k + 1); np != "" {
 				return np, true
 			}
-		case w == "instead" || w == "of" || w == "rather" || w == "than" || w == "now" || p.owner[k] != 0 || k > last+1 && p.toks[k-1].s == "of":
+		case w == "instead" || w == "of" || w == "rather" || w == "than" || w == "now" || p.owner[k] != 0 || k > last+1 && p.toks[k-1].s == "of" ||
+			strings.HasPrefix(w, "replace") || w == "it" || w == "them":
+			// "Y replaces it for NP": the purpose follows what Y replaces.
 			continue
 		}
 		break
+	}
+	if np := p.headAfter(first, last); np != "" {
+		return np, strong
 	}
 	// A statement opening with "For NP," names what its values are for
 	// ("For API docs we use Swaggo").
@@ -321,8 +369,8 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 		if p.toks[k].hangul || p.clauseBreak(k) && !strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ":=") {
 			return "", false
 		}
-		if k > st.first && p.toks[k-1].s == "from" {
-			k-- // "from zorvix to": the old value, not what it sets
+		if k > st.first && (p.toks[k-1].s == "from" || p.toks[k-1].s == "off") {
+			k-- // "from zorvix to", "off zorvix to": the old value, not what it sets
 			continue
 		}
 		if w := p.toks[k].s; participle(w) {
@@ -333,7 +381,10 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 			}
 			continue
 		}
-		if p.owner[k] == 0 && !linkWords[p.toks[k].s] {
+		// A determiner is passed only in a statement saying a change ("has
+		// to move to the shared X"): "go to the audit.v2 stream" names a
+		// thing, not the value of its subject.
+		if p.owner[k] == 0 && !linkWords[p.toks[k].s] && !(determiners[p.toks[k].s] && p.cue[sent]) {
 			break
 		}
 	}
@@ -346,6 +397,17 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 		return "", false
 	}
 	np, start := p.phraseBefore(k)
+	if np == "" && k > st.first && !p.clauseBreak(k-1) {
+		// "The SPA now builds with X": a verb stands between the value's
+		// link and the subject; the subject names what the value is for.
+		j := k - 1
+		for j > st.first && linkWords[p.toks[j].s] && p.owner[j] == 0 && !p.clauseBreak(j-1) {
+			j--
+		}
+		if p.roleWord(j) {
+			np, start = p.phraseBefore(j)
+		}
+	}
 	// "deploy the API to X", "lint the code with X": a verb a table knows
 	// before the phrase names the role.
 	for v := start - 1; v >= st.first && v >= start-3 && !p.toks[v].hangul && !p.clauseBreak(v); v-- {
@@ -359,12 +421,46 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 	return np, strong
 }
 
+// headAfter reads the noun a name modifies ("the in-process Kelbo rate
+// limiter"): the phrase right after a capitalised name that ends its clause,
+// unless it only names a kind of thing ("the Kelbo instance").
+func (p *parser) headAfter(first, last int) string {
+	k := last + 1
+	if k >= len(p.toks) || p.toks[k].sent != p.toks[first].sent || p.clauseBreak(last) || !p.roleWord(k) {
+		return ""
+	}
+	if c := p.text[p.toks[first].start]; c < 'A' || c > 'Z' {
+		return "" // "on-call owner", "in-process cache": a lower-case modifier is an adjective
+	}
+	if first == p.sents[p.toks[first].sent].first || p.clauseBreak(first-1) {
+		return "" // "… — Order events go to": a capital opening a clause is no name
+	}
+	n := k
+	for n < len(p.toks) && n < k+3 && p.toks[n].sent == p.toks[k].sent && p.roleWord(n) {
+		if genericHeads[p.toks[n].s] && n == k {
+			return ""
+		}
+		if p.clauseBreak(n) {
+			n++
+			break
+		}
+		n++
+	}
+	if n < len(p.toks) && p.toks[n].sent == p.toks[k].sent && !p.clauseBreak(n-1) && !linkWords[p.toks[n].s] {
+		return "" // the phrase goes on: not a noun the name modifies
+	}
+	return p.phraseAfter(k)
+}
+
 // phraseAfter reads the noun phrase starting at token k: up to three content
 // words, after a determiner.
 func (p *parser) phraseAfter(k int) string {
 	sent := p.toks[min(k, len(p.toks)-1)].sent
 	if k < len(p.toks) && determiners[p.toks[k].s] && p.toks[k].sent == sent && !p.clauseBreak(k) {
 		k++
+	}
+	if k < len(p.toks) && p.toks[k].s == "new" && p.toks[k].sent == sent && !p.clauseBreak(k) {
+		k++ // "for every new endpoint"
 	}
 	var ws []string
 	for ; k < len(p.toks) && p.toks[k].sent == sent && len(ws) < 3; k++ {
@@ -382,6 +478,12 @@ func (p *parser) phraseAfter(k int) string {
 // phraseBefore reads the noun phrase ending at token k, and its first token.
 func (p *parser) phraseBefore(k int) (string, int) {
 	sent := p.toks[k].sent
+	if w := p.toks[k].s; k > 0 && scopeStop[w] && isName(w) && !linkWords[w] && !determiners[w] && p.owner[k] == 0 &&
+		p.toks[k-1].sent == sent && !p.clauseBreak(k-1) && p.roleWord(k-1) {
+		// A head our stop list holds for its verb sense ("HTTP calls",
+		// "frontend work"): the words before it name the thing.
+		k--
+	}
 	var ws []string
 	for ; k >= 0 && p.toks[k].sent == sent && len(ws) < 3; k-- {
 		if !p.roleWord(k) {
@@ -508,7 +610,11 @@ func (p *parser) partners() {
 				// Swaggo for API docs, Redocly generates them"): a name no
 				// table knows later in the statement is its successor.
 				if m := p.ms[o-1]; m.role != "path" && !strings.HasPrefix(m.role, "version:") {
-					if j := p.successor(m.last); j >= 0 {
+					j := p.successor(m.last)
+					if j < 0 {
+						j = p.replacer(si, m.first)
+					}
+					if j >= 0 {
 						nv, nlast, _, _ := p.shapeAt(j)
 						p.add(m.role, nv, j, nlast)
 					}
@@ -522,10 +628,14 @@ func (p *parser) partners() {
 			role := p.partnerRole(si)
 			if role == "" {
 				// "from zorvix to kelbo", "stop using zorvix, use kelbo":
-				// the new side is the name after "to", or the one used.
+				// the new side is the name after "to", the one used, or
+				// the one that replaces ("X is deprecated; Y replaces it").
 				j := p.toAfterIndex(last)
 				if j < 0 {
 					j = p.usedIn(si, last)
+				}
+				if j < 0 {
+					j = p.replacer(si, last)
 				}
 				if j < 0 || p.owner[j] != 0 {
 					continue
@@ -561,15 +671,20 @@ func (p *parser) successor(i int) int {
 	return -1
 }
 
-// oldSpot reports whether token i stands where a replaced value does.
+// oldSpot reports whether token i stands where a replaced value does, maybe
+// after a determiner ("dropped the Kelbo contract", "instead of the X").
 func (p *parser) oldSpot(i int) bool {
 	sent := p.toks[i].sent
-	if i > 0 && p.toks[i-1].sent == sent && !p.clauseBreak(i-1) {
-		w := p.toks[i-1].s
-		if w == "of" && i > 1 && p.toks[i-2].s == "instead" || (weakBefore[w] || strongBefore[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
+	b := i - 1
+	if b > 0 && determiners[p.toks[b].s] && p.toks[b].sent == sent && !p.clauseBreak(b) {
+		b--
+	}
+	if b >= 0 && p.toks[b].sent == sent && !p.clauseBreak(b) {
+		w := p.toks[b].s
+		if w == "of" && b > 0 && p.toks[b-1].s == "instead" || (weakBefore[w] || strongBefore[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
 			return true
 		}
-		if (w == "use" || w == "using") && i > 1 && strongBefore[p.toks[i-2].s] {
+		if (w == "use" || w == "using") && b > 0 && strongBefore[p.toks[b-1].s] {
 			return true // "stop using X", "no longer use X"
 		}
 	}
@@ -590,10 +705,14 @@ func (p *parser) oldSpot(i int) bool {
 }
 
 // toAfterIndex returns the token right after the "to" that follows token i
-// within two tokens in its statement ("from X to Y"), or -1.
+// within two tokens in its statement, past a determiner ("from X to Y", "off
+// X to the Y instance"), or -1.
 func (p *parser) toAfterIndex(i int) int {
 	for k := i + 1; k <= i+2 && k+1 < len(p.toks) && p.toks[k+1].sent == p.toks[i].sent; k++ {
 		if w := p.toks[k].s; w == "to" || w == "into" || w == "onto" {
+			if determiners[p.toks[k+1].s] && k+2 < len(p.toks) && p.toks[k+2].sent == p.toks[i].sent {
+				return k + 2
+			}
 			return k + 1
 		}
 	}
@@ -613,19 +732,49 @@ func (p *parser) partnerRole(si int) string {
 	return ""
 }
 
-// usedIn returns the first token other than i in statement si, or the
-// next, that is used ("use kelbo", "with Kelbo"), or -1.
+// usedIn returns the first token other than i in statement si, the next or
+// the one before, that is used ("use kelbo", "with Kelbo", "written for
+// Kelbo now; zorvix is deprecated"), or -1.
 func (p *parser) usedIn(si, i int) int {
+	for _, s := range []int{si, si + 1, si - 1} {
+		if s < 0 || s >= len(p.sents) {
+			continue
+		}
+		st := p.sents[s]
+		for k := st.first; k < st.first+st.n; k++ {
+			if k == i || k == 0 || p.owner[k] != 0 {
+				continue
+			}
+			used := useWords[p.toks[k-1].s] && p.toks[k-1].s != "now"
+			if !used && k+1 < st.first+st.n && newAfter[p.toks[k+1].s] && !p.clauseBreak(k) {
+				used = p.toks[k+1].s != "replaces" // the subject of "replaces" is replacer's
+			}
+			if used && !p.oldSpot(k) {
+				if v, _, _, plain := p.shapeAt(k); v != "" && !(plain && markerWord(v)) {
+					return k
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// replacer returns the first token other than i in statement si, or the
+// next, that is the subject of "replace" ("Y replaces it", "Y supersedes
+// X"), or -1.
+func (p *parser) replacer(si, i int) int {
 	for _, s := range []int{si, si + 1} {
 		if s >= len(p.sents) {
 			break
 		}
 		st := p.sents[s]
-		for k := st.first; k < st.first+st.n; k++ {
-			if k != i && k > 0 && p.owner[k] == 0 && useWords[p.toks[k-1].s] && p.toks[k-1].s != "now" && !p.oldSpot(k) {
-				if v, _, _, _ := p.shapeAt(k); v != "" {
-					return k
-				}
+		for k := st.first; k+1 < st.first+st.n; k++ {
+			w := p.toks[k+1].s
+			if k == i || p.owner[k] != 0 || p.clauseBreak(k) || !strings.HasPrefix(w, "replace") && !strings.HasPrefix(w, "supersede") {
+				continue
+			}
+			if v, _, _, _ := p.shapeAt(k); v != "" && !markerWord(v) {
+				return k
 			}
 		}
 	}
@@ -654,6 +803,19 @@ func markerWord(w string) bool {
 // the first.
 func (p *parser) koreanRole(si int) string {
 	st := p.sents[si]
+	// The object ("이미지 저장소를 X로 옮겼어요") is what the statement sets:
+	// its last word, the head, names the role, also by the Korean words a
+	// question names a tool's role with ("저장소" -> object storage).
+	for k := st.first; k < st.first+st.n; k++ {
+		if t := p.toks[k]; t.hangul && (strings.HasSuffix(t.s, "을") || strings.HasSuffix(t.s, "를")) {
+			w := stripParticle(t.s)
+			for _, a := range koreanAsks() {
+				if strings.HasPrefix(w, a[0]) {
+					return a[1]
+				}
+			}
+		}
+	}
 	first := ""
 	for k := st.first; k < st.first+st.n; k++ {
 		t := p.toks[k]
@@ -688,6 +850,30 @@ func (p *parser) koreanRole(si int) string {
 	}
 	return first
 }
+
+// koreanAsks are the one-word Korean names of tool roles, from the hints and
+// the question words, as (word, role) pairs in a fixed order.
+var koreanAsks = sync.OnceValue(func() [][2]string {
+	var out [][2]string
+	add := func(role string, ws []string) {
+		if genericRoles[role] {
+			return
+		}
+		for _, w := range ws {
+			if w >= "\u1100" && !strings.Contains(w, " ") {
+				out = append(out, [2]string{w, role})
+			}
+		}
+	}
+	for role, ws := range roleHints {
+		add(role, ws)
+	}
+	for role, ws := range askWords {
+		add(role, ws)
+	}
+	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0]+a[1], b[0]+b[1]) })
+	return out
+})
 
 // koreanCue reports a Korean word that says a change ("대신", "바꿨어요").
 func koreanCue(w string) bool {

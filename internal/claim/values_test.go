@@ -90,6 +90,17 @@ func TestChangeWordings(t *testing.T) {
 		{"korean no longer", "메시지 큐는 Plimbo를 사용합니다.", "Plimbo는 더 이상 사용하지 않고 Trevvix로 보냅니다.", "plimbo", "trevvix"},
 		{"no purpose named", "Use Kelbo.", "Actually, go with Zorvix instead of Kelbo.", "kelbo", "zorvix"},
 		{"two-word name", "We use Bazu Kimot for CI.", "CI moved from Bazu Kimot to Velmo.", "bazu kimot", "velmo"},
+		{"old value after a determiner", "Exceptions in the web app are sent to Vantrel.", "We dropped the Vantrel plan, so crash reporting goes to Oskarit now.", "vantrel", "oskarit"},
+		{"named as replaced, phrase role like a shape's", "We publish the handbook on Tarvo Sites.", "Handbook hosting moved from Tarvo Sites to Quellin.", "tarvo sites", "quellin"},
+		{"deprecated, Y replaces it", "Sessions are kept in Plimbo.", "Plimbo is deprecated; Trevvix replaces it for new services.", "plimbo", "trevvix"},
+		{"Y replaces X", "Sessions are kept in Plimbo.", "Trevvix replaces Plimbo for sessions.", "plimbo", "trevvix"},
+		{"lower-case name after through", "Backend HTTP calls go through quorvex.", "Backend HTTP calls use trevvix instead of quorvex.", "quorvex", "trevvix"},
+		{"subject before a verb", "The admin console now reads from Plimbo.", "Revert to trevvix for the admin console.", "plimbo", "trevvix"},
+		{"name modifying a noun", "We settled on the local Quillex feature toggle.", "With three regions now, the feature toggle has to move to the hosted Brantor instance.", "quillex", "brantor"},
+		{"one subject named by two words", "We picked Glimmo for the invoice printing.", "Actually, print the invoices with Brovik; Glimmo drops the margins.", "glimmo", "brovik"},
+		{"new value in the statement before", "We run the smoke checks with Dapple.", "Smoke checks are written for Kremlo now; Dapple is deprecated.", "dapple", "kremlo"},
+		{"korean object head, vendor's product code", "첨부 파일은 S3 버킷 kelbo-files에 저장합니다.", "파일 저장소를 Zentra Q7로 옮겼어요.", "s3", "zentra q7"},
+		{"off X to the Y", "Staff sign in with Kestrix.", "Staff sign-in moved off Kestrix to the Pomvale server in our VPC.", "kestrix", "pomvale"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rel, role, ov, nv := Compare(Parse(tt.older), Parse(tt.newer))
@@ -148,5 +159,49 @@ func TestChoiceNeedsChangeWording(t *testing.T) {
 	t.Parallel()
 	if rel, role, ov, nv := Compare(Parse("Use Kelbo."), Parse("Use Zorvix.")); rel != Unrelated {
 		t.Fatalf("Compare = %v %s %q->%q, want unrelated", rel, role, ov, nv)
+	}
+}
+
+// TestClauseOpeningCapitalIsNoName checks that a capitalised word opening a
+// clause after a dash (an entry's title and its quote) is not read as a name
+// modifying the noun after it, and that "go to the X stream" without change
+// wording does not make X the value of its subject.
+func TestClauseOpeningCapitalIsNoName(t *testing.T) {
+	t.Parallel()
+	older := Parse("Audit records are shipped to Venlox.")
+	newer := Parse("Audit records go to the audit.v2 stream on Venlox — Audit records go to the audit.v2 stream on Venlox, keyed by tenant.")
+	if rel, role, ov, nv := Compare(older, newer); rel >= Contradicts {
+		t.Fatalf("Compare = %v %s %q->%q, want no conflict\nolder %+v\nnewer %+v", rel, role, ov, nv, older, newer)
+	}
+}
+
+// TestPackagePathForPurpose checks that a package path chosen "for" a
+// purpose fills that purpose's role, while a file or rooted path stays a
+// path.
+func TestPackagePathForPurpose(t *testing.T) {
+	t.Parallel()
+	if c, ok := find(Parse("Stick with net/smtp for outgoing mail."), "mail"); !ok || c.Value != "net/smtp" {
+		t.Errorf("Parse = %+v, want mail = net/smtp", Parse("Stick with net/smtp for outgoing mail."))
+	}
+	for _, text := range []string{"Use src/lib/fetcher.ts for API calls.", "Keep ./scripts/ for helpers."} {
+		if _, ok := find(Parse(text), "path"); !ok {
+			t.Errorf("Parse(%q) = %+v, want a path", text, Parse(text))
+		}
+	}
+}
+
+// TestNameTakesAskedRole checks that a name whose phrase is named the way a
+// question names a tool's role ("login", "endpoint") takes that role, so a
+// question for the role finds it.
+func TestNameTakesAskedRole(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ text, role, value, replaces string }{
+		{"Partner login moved off Kestrix to the Pomvale service.", "identity provider", "pomvale", "kestrix"},
+		{"Zorvix is deprecated; Bramble replaces it for each new endpoint.", "web framework", "bramble", "zorvix"},
+	} {
+		c, ok := find(Parse(tt.text), tt.role)
+		if !ok || c.Value != tt.value || c.Replaces != tt.replaces {
+			t.Errorf("Parse(%q) = %+v, want %s = %q replacing %q", tt.text, Parse(tt.text), tt.role, tt.value, tt.replaces)
+		}
 	}
 }

@@ -42,11 +42,16 @@ def digits(s):
     return re.sub(r"\d", lambda d: str((int(d.group()) + 3) % 10), s)
 
 
+# A word: a run of ASCII letters and digits, or a run of other letters. Split at the change of script so that a
+# name glued to a Korean particle ("Heroku에서", "10초") is renamed like the same name standing alone.
+WORD = r"\d{1,2}:\d{2}|[A-Za-z0-9]+|[^\W_A-Za-z0-9]+"
+
+
 def renamer(values):
     """The replacements for a scenario's values: each value's words and numbers, renamed."""
     subs = {}
     for v in values:
-        for tok in re.findall(r"\d{1,2}:\d{2}|[^\W_]+", v):
+        for tok in re.findall(WORD, v):
             if re.fullmatch(r"\d{1,2}:\d{2}", tok) or tok.isdigit():
                 subs[tok] = digits(tok)
             elif re.search(r"\d", tok):  # "v2", "10초", "30s": digits shifted, letters kept
@@ -65,7 +70,7 @@ def apply(text, subs):
         if r is None:
             return tok
         return r.capitalize() if tok[:1].isupper() else r.lower() if tok.islower() else r
-    return re.sub(r"\d{1,2}:\d{2}|[^\W_]+", one, text)
+    return re.sub(WORD, one, text)
 
 
 def deep(v, subs):
