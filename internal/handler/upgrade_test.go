@@ -113,7 +113,7 @@ func sessionMessages(t *testing.T, path string) int {
 // the returned unlock (also run at cleanup).
 func upgradingStore(t *testing.T) (data, path string, unlock func()) {
 	t.Helper()
-	data = t.TempDir()
+	data = workerDataDir(t)
 	path = filepath.Join(data, "memory.db")
 	storetest.OldStore(t, path, upgradeUpTo+1<<20)
 	release, err := pipeline.Lock(context.Background(), data, 0)
@@ -124,6 +124,36 @@ func upgradingStore(t *testing.T) (data, path string, unlock func()) {
 	unlock = func() { once.Do(release) }
 	t.Cleanup(unlock)
 	return data, path, unlock
+}
+
+// workerDataDir is a data directory for hooks that start detached workers.
+// A worker may still be writing in it when the test ends (an upgrade, then
+// the extraction it queued), and t.TempDir's cleanup then failed with
+// "directory not empty" on a busy machine. This one is removed under the
+// worker lock, so that no worker writes while it goes; one started after
+// finds no store and leaves.
+func workerDataDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "cml-worker-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		var err error
+		for try := 0; try < 5; try++ {
+			unlock, lerr := pipeline.Lock(context.Background(), dir, 30*time.Second)
+			err = os.RemoveAll(dir)
+			if lerr == nil {
+				unlock()
+			}
+			if err == nil {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Errorf("remove %s: %v", dir, err)
+	})
+	return dir
 }
 
 // transcript writes session "big"'s transcript: one prompt.
