@@ -199,8 +199,11 @@ func itemLine(it Item) string {
 	}
 	if it.ContextExcerpt != "" {
 		label := "answer"
-		if it.Context.Type == "user_prompt" {
+		switch {
+		case it.Context.Type == store.TypeUserPrompt:
 			label = "in reply to"
+		case it.Kind == store.TypeAgentResponse:
+			label = "then" // what the step it announced found
 		}
 		b.WriteString("\n  " + label + ": " + quoted(it.ContextExcerpt, contextChars+8))
 	}

@@ -919,7 +919,8 @@ func hasUsedColon(s string) bool {
 }
 
 // attachContext gives each message item the turn that explains it: a short
-// question brings the answer that followed it, an answer the short question it
+// question brings the answer that followed it, an answer that was a step of
+// its turn what Claude said next, another answer the short question it
 // answered, unless that turn is itself shown.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
@@ -938,9 +939,16 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 			return err
 		}
 		var c store.Event
-		if it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse {
+		switch {
+		case it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse:
 			c = after
-		} else if it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars {
+		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeAgentResponse:
+			// Claude spoke again before the user did: this answer was a
+			// step ("the credentials are missing or invalid, let me
+			// check"), and the next one says what the step found. A
+			// symptom's message then brings its resolution.
+			c = after
+		case it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars:
 			c = before
 		}
 		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) && !acknowledgement(c.Text) {

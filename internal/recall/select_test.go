@@ -608,3 +608,31 @@ func TestEqualTimesOrderedByPosition(t *testing.T) {
 		t.Fatalf("the update does not replace the earlier port:\n%s", got)
 	}
 }
+
+// TestStepBringsWhatItFound: an answer that was a step of its turn (the
+// symptom named, a check announced) comes with what Claude said next, once
+// the check ran: the question about the symptom gets its resolution, which
+// shares none of its words.
+func TestStepBringsWhatItFound(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	turn := []struct{ typ, text string }{
+		{store.TypeUserPrompt, "GET /api/invoices returns 403 Forbidden in the browser"},
+		{store.TypeAgentResponse, "The invoice export fails with a 403 Forbidden from the ledger. Let me check the credentials it sends."},
+		{store.TypeToolObservation, "Bash: env | grep LEDGER\nLEDGER_URL=http://ledger.internal"},
+		{store.TypeAgentResponse, "LEDGER_SIGNING_KEY is unset in the backend's environment; the exporter signs every request with it."},
+	}
+	var evs []store.Event
+	for i, m := range turn {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: m.typ, SessionID: "inv", Project: proj,
+			DedupeKey: fmt.Sprint("inv:", i), Text: m.text})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "Why did the invoice export fail with a 403 Forbidden?")
+	if !strings.Contains(got, "LEDGER_SIGNING_KEY is unset") {
+		t.Errorf("the symptom came without what the check found:\n%s", got)
+	}
+}
