@@ -548,6 +548,7 @@ const roleRelevance = 0.5
 func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage float64) ([]Item, error) {
 	var out []Item
 	seen := map[int64]bool{}
+	bare := 0 // items sharing too few of the prompt's own words (roleBare)
 	for _, a := range asked {
 		words := claim.Words(a.role)
 		if len(words) == 0 {
@@ -590,8 +591,14 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			if !answers(tk, ex, cs, a) && !(!a.shape && len(own) > 0 && states(claim.Parse(ex), a.role)) {
 				continue
 			}
-			seen[h.ID] = true
 			cov, spec := coverage(cs, tk)
+			if cov < shapeOwnCoverage {
+				if bare == roleBare {
+					continue
+				}
+				bare++
+			}
+			seen[h.ID] = true
 			it := messageItem(h.Event, ex)
 			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
 			out = append(out, it)
@@ -604,6 +611,15 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 	}
 	return out, nil
 }
+
+// roleBare is how many of a prompt's role items may share less than
+// shapeOwnCoverage of its weight, the newest first: the current statement of
+// the choice asked and the one it replaced ("which Go version?" and "bumped
+// the go directive to 1.23"). More such statements are the same role
+// elsewhere in the project (every file that imports a UI library states a
+// frontend framework), and thirty of them pushed out the messages that share
+// the prompt's words.
+const roleBare = 2
 
 // shapeCoverage is the share of a prompt's weight a text must match for a
 // shape it gives (a path, a port, a duration) to count as the value asked

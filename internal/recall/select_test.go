@@ -636,3 +636,21 @@ func TestStepBringsWhatItFound(t *testing.T) {
 		t.Errorf("the symptom came without what the check found:\n%s", got)
 	}
 }
+
+// TestRoleStatementsDoNotCrowdOut: many messages stating a value for the
+// role a prompt asks, elsewhere in the project and sharing none of its
+// words, do not push out the message that answers it.
+func TestRoleStatementsDoNotCrowdOut(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "ask", day, "Which database does the invoice archiver write its ledger rows to?", "I will look into the invoice archiver later today.")
+	say(t, db, "found", day.Add(time.Hour), "where did the archiver's ledger rows end up?", "The archiver writes ledger rows to SQLite in data/archive.db.")
+	for i := range 12 {
+		say(t, db, fmt.Sprint("svc-", i), day.AddDate(0, 0, 1+i), fmt.Sprintf("Set up module %d.", i), fmt.Sprintf("Module %d now uses Postgres as its database.", i))
+	}
+	got := recallFor(t, db, defaults(), "Which database does the invoice archiver write its ledger rows to?")
+	if !strings.Contains(got, "data/archive.db") {
+		t.Errorf("the answer was pushed out:\n%s", got)
+	}
+}
