@@ -654,3 +654,20 @@ func TestRoleStatementsDoNotCrowdOut(t *testing.T) {
 		t.Errorf("the answer was pushed out:\n%s", got)
 	}
 }
+
+// TestCognatesAcrossLanguages: a question in Portuguese about a conversation
+// held in English finds it through the words the two languages share the
+// start of ("compilador" and "compiler", "integração" and "integration").
+func TestCognatesAcrossLanguages(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "ci", day, "Pin the compiler for the integration suite.", "Integration tests now build with the Zig compiler version 0.13.1 on every runner.")
+	got := recallFor(t, db, defaults(), "Qual versão do compilador usamos nos testes de integração?")
+	if !strings.Contains(got, "0.13.1") {
+		t.Errorf("the Portuguese question did not find the English answer:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Which version of the compiler do the integration tests use?"); !strings.Contains(got, "0.13.1") {
+		t.Errorf("the English question did not find it:\n%s", got)
+	}
+}
