@@ -200,6 +200,8 @@ func itemLine(it Item) string {
 	if it.ContextExcerpt != "" {
 		label := "answer"
 		switch {
+		case it.Context.Type == store.TypeUserPrompt && it.Context.ID > it.event.ID:
+			label = "the user replied" // to the question the answer ended with
 		case it.Context.Type == store.TypeUserPrompt:
 			label = "in reply to"
 		case it.Kind == store.TypeAgentResponse:

@@ -936,8 +936,8 @@ func hasUsedColon(s string) bool {
 
 // attachContext gives each message item the turn that explains it: a short
 // question brings the answer that followed it, an answer that was a step of
-// its turn what Claude said next, another answer the short question it
-// answered, unless that turn is itself shown.
+// its turn what Claude said next, one that asked the user the reply, another
+// answer the short question it answered, unless that turn is itself shown.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
 	for _, it := range items {
@@ -964,6 +964,10 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 			// check"), and the next one says what the step found. A
 			// symptom's message then brings its resolution.
 			c = after
+		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeUserPrompt && asksBack(it.Text):
+			// Claude ended by asking ("should I add the mobile menu
+			// too?"): the user's reply is the decision.
+			c = after
 		case it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars:
 			c = before
 		}
@@ -973,6 +977,13 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		}
 	}
 	return nil
+}
+
+// asksBack reports whether an answer ends with a question to the user, in
+// any language that ends a question with a question mark.
+func asksBack(text string) bool {
+	t := strings.TrimRight(text, " \t\n*_`)\"'")
+	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
 }
 
 // ackRE matches a reply that only acknowledges ("Got it, I will follow that

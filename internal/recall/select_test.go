@@ -671,3 +671,19 @@ func TestCognatesAcrossLanguages(t *testing.T) {
 		t.Errorf("the English question did not find it:\n%s", got)
 	}
 }
+
+// TestQuestionBackBringsTheReply: an answer that ended by asking the user
+// comes with the user's reply, which is the decision.
+func TestQuestionBackBringsTheReply(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "export", day,
+		"Add a CSV export to the ledger report page.",
+		"Done: the ledger report page has a CSV export button. Should I also add an XLSX export with a frozen header row?",
+		"No, leave XLSX out; accountants only import CSV into their tools.")
+	got := recallFor(t, db, defaults(), "Did the ledger report page get an XLSX export with a frozen header row?")
+	if !strings.Contains(got, "leave XLSX out") {
+		t.Errorf("the question back came without the user's reply:\n%s", got)
+	}
+}
