@@ -201,7 +201,7 @@ func itemLine(it Item) string {
 		label := "answer"
 		switch {
 		case it.Context.Type == store.TypeUserPrompt && it.Context.ID > it.event.ID:
-			label = "the user replied" // to the question the answer ended with
+			label = "the user replied" // to the question the answer ended with, or the tool run
 		case it.Context.Type == store.TypeUserPrompt:
 			label = "in reply to"
 		case it.Kind == store.TypeAgentResponse:

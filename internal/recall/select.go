@@ -937,7 +937,8 @@ func hasUsedColon(s string) bool {
 // attachContext gives each message item the turn that explains it: a short
 // question brings the answer that followed it, an answer that was a step of
 // its turn what Claude said next, one that asked the user the reply, another
-// answer the short question it answered, unless that turn is itself shown.
+// answer the short question it answered, a tool run the user's next prompt
+// when the user spoke right after it, unless that turn is itself shown.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
 	for _, it := range items {
@@ -947,6 +948,20 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	}
 	for i := range items {
 		it := &items[i]
+		if it.Kind == store.TypeToolObservation {
+			// The user spoke right after the tool ran, before Claude said
+			// anything of it: the user stopped it or answered it ("do not set
+			// up those policies, we do not need them yet").
+			_, next, err := db.Adjacent(ctx, it.event, messageTypes)
+			if err != nil {
+				return err
+			}
+			if next.Type == store.TypeUserPrompt && !shown[next.ID] && !neverRecalled(next) {
+				it.Context = &next
+				shown[next.ID] = true
+			}
+			continue
+		}
 		if it.Kind != store.TypeUserPrompt && it.Kind != store.TypeAgentResponse {
 			continue
 		}

@@ -687,3 +687,29 @@ func TestQuestionBackBringsTheReply(t *testing.T) {
 		t.Errorf("the question back came without the user's reply:\n%s", got)
 	}
 }
+
+// TestUserStopsAToolRun: a tool run the user spoke right after (stopped or
+// answered) comes with what the user said.
+func TestUserStopsAToolRun(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	turn := []struct{ typ, text string }{
+		{store.TypeUserPrompt, "Prepare the warehouse schema for the archive tables."},
+		{store.TypeAgentResponse, "Creating the archive tables now."},
+		{store.TypeToolObservation, "Bash: psql -f partition_archive_tables.sql\nCREATE TABLE archive_2024 PARTITION OF archive"},
+		{store.TypeUserPrompt, "hold on, keep everything in one table until the volume grows"},
+	}
+	var evs []store.Event
+	for i, m := range turn {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: m.typ, SessionID: "wh", Project: proj,
+			DedupeKey: fmt.Sprint("wh:", i), Text: m.text})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "Did we partition the archive tables when we ran psql?")
+	if !strings.Contains(got, "keep everything in one table") {
+		t.Errorf("the tool run came without the user's reaction:\n%s", got)
+	}
+}
