@@ -950,8 +950,8 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		it := &items[i]
 		if it.Kind == store.TypeToolObservation {
 			// The user spoke right after the tool ran, before Claude said
-			// anything of it: the user stopped it or answered it ("do not set
-			// up those policies, we do not need them yet").
+			// anything of it: the user stopped it or answered it ("hold on,
+			// keep everything in one table").
 			_, next, err := db.Adjacent(ctx, it.event, messageTypes)
 			if err != nil {
 				return err
@@ -975,13 +975,13 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 			c = after
 		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeAgentResponse:
 			// Claude spoke again before the user did: this answer was a
-			// step ("the credentials are missing or invalid, let me
-			// check"), and the next one says what the step found. A
+			// step ("the export fails with a 403, let me check the
+			// credentials"), and the next one says what the step found. A
 			// symptom's message then brings its resolution.
 			c = after
 		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeUserPrompt && asksBack(it.Text):
-			// Claude ended by asking ("should I add the mobile menu
-			// too?"): the user's reply is the decision.
+			// Claude ended by asking ("should I also add an XLSX
+			// export?"): the user's reply is the decision.
 			c = after
 		case it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars:
 			c = before
