@@ -713,3 +713,27 @@ func TestUserStopsAToolRun(t *testing.T) {
 		t.Errorf("the tool run came without the user's reaction:\n%s", got)
 	}
 }
+
+// TestExcerptShowsTheSectionHeading: the line of a long answer that matches
+// comes with the heading of its section, which names the answer.
+func TestExcerptShowsTheSectionHeading(t *testing.T) {
+	t.Parallel()
+	var text strings.Builder
+	text.WriteString("## Findings\n")
+	for i := range 12 {
+		fmt.Fprintf(&text, "- worker %d drains its queue in under a second and reports healthy\n", i)
+	}
+	text.WriteString("## Proposed fix: pin the toolchain to zig 0.13\n")
+	text.WriteString("Nightly builds broke the release job twice this month because the runner image floats.\n")
+	for i := range 12 {
+		fmt.Fprintf(&text, "- step %d of the release job stays as it is\n", i)
+	}
+	cs := concepts("why did the nightly builds break the release job?")
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	got := excerpt(text.String(), cs, contextChars)
+	if !strings.Contains(got, "Nightly builds broke") || !strings.Contains(got, "pin the toolchain") {
+		t.Errorf("excerpt = %q", got)
+	}
+}
