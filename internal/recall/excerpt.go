@@ -98,6 +98,13 @@ func (m *message) excerpt(cs []concept, maxBytes int) string {
 		}
 		shown[best] = true
 		size += len(segs[best]) + 5
+		// A line comes with the heading of its section, which names what
+		// the lines under it are about ("## Proposed fix: pin the
+		// toolchain" above the line that matched).
+		if h := headingOf(segs, best); h >= 0 && !shown[h] && size+len(segs[h])+5 <= maxBytes {
+			shown[h] = true
+			size += len(segs[h]) + 5
+		}
 		for j, c := range cs {
 			if hasAny(keys[best], c.keys) {
 				covered[j] = true
@@ -209,6 +216,20 @@ func hasAny(tk textKeys, keys []string) bool {
 
 // segments splits text into lines, and lines longer than a few sentences
 // into sentences.
+// headingOf is the index of the Markdown heading of the section segs[i] is
+// in, or -1 (also for a heading).
+func headingOf(segs []string, i int) int {
+	if strings.HasPrefix(segs[i], "#") {
+		return -1
+	}
+	for j := i - 1; j >= 0; j-- {
+		if strings.HasPrefix(segs[j], "#") {
+			return j
+		}
+	}
+	return -1
+}
+
 func segments(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {

@@ -199,8 +199,13 @@ func itemLine(it Item) string {
 	}
 	if it.ContextExcerpt != "" {
 		label := "answer"
-		if it.Context.Type == "user_prompt" {
+		switch {
+		case it.Context.Type == store.TypeUserPrompt && it.Context.ID > it.event.ID:
+			label = "the user replied" // to the question the answer ended with, or the tool run
+		case it.Context.Type == store.TypeUserPrompt:
 			label = "in reply to"
+		case it.Kind == store.TypeAgentResponse:
+			label = "then" // what the step it announced found
 		}
 		b.WriteString("\n  " + label + ": " + quoted(it.ContextExcerpt, contextChars+8))
 	}

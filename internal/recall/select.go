@@ -548,6 +548,7 @@ const roleRelevance = 0.5
 func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage float64) ([]Item, error) {
 	var out []Item
 	seen := map[int64]bool{}
+	bare := 0 // items sharing too few of the prompt's own words (roleBare)
 	for _, a := range asked {
 		words := claim.Words(a.role)
 		if len(words) == 0 {
@@ -590,8 +591,14 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			if !answers(tk, ex, cs, a) && !(!a.shape && len(own) > 0 && states(claim.Parse(ex), a.role)) {
 				continue
 			}
-			seen[h.ID] = true
 			cov, spec := coverage(cs, tk)
+			if cov < shapeOwnCoverage {
+				if bare == roleBare {
+					continue
+				}
+				bare++
+			}
+			seen[h.ID] = true
 			it := messageItem(h.Event, ex)
 			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
 			out = append(out, it)
@@ -604,6 +611,15 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 	}
 	return out, nil
 }
+
+// roleBare is how many of a prompt's role items may share less than
+// shapeOwnCoverage of its weight, the newest first: the current statement of
+// the choice asked and the one it replaced ("which Go version?" and "bumped
+// the go directive to 1.23"). More such statements are the same role
+// elsewhere in the project (every file that imports a UI library states a
+// frontend framework), and thirty of them pushed out the messages that share
+// the prompt's words.
+const roleBare = 2
 
 // shapeCoverage is the share of a prompt's weight a text must match for a
 // shape it gives (a path, a port, a duration) to count as the value asked
@@ -919,8 +935,10 @@ func hasUsedColon(s string) bool {
 }
 
 // attachContext gives each message item the turn that explains it: a short
-// question brings the answer that followed it, an answer the short question it
-// answered, unless that turn is itself shown.
+// question brings the answer that followed it, an answer that was a step of
+// its turn what Claude said next, one that asked the user the reply, another
+// answer the short question it answered, a tool run the user's next prompt
+// when the user spoke right after it, unless that turn is itself shown.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
 	for _, it := range items {
@@ -930,6 +948,20 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	}
 	for i := range items {
 		it := &items[i]
+		if it.Kind == store.TypeToolObservation {
+			// The user spoke right after the tool ran, before Claude said
+			// anything of it: the user stopped it or answered it ("hold on,
+			// keep everything in one table").
+			_, next, err := db.Adjacent(ctx, it.event, messageTypes)
+			if err != nil {
+				return err
+			}
+			if next.Type == store.TypeUserPrompt && !shown[next.ID] && !neverRecalled(next) {
+				it.Context = &next
+				shown[next.ID] = true
+			}
+			continue
+		}
 		if it.Kind != store.TypeUserPrompt && it.Kind != store.TypeAgentResponse {
 			continue
 		}
@@ -938,9 +970,20 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 			return err
 		}
 		var c store.Event
-		if it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse {
+		switch {
+		case it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse:
 			c = after
-		} else if it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars {
+		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeAgentResponse:
+			// Claude spoke again before the user did: this answer was a
+			// step ("the export fails with a 403, let me check the
+			// credentials"), and the next one says what the step found. A
+			// symptom's message then brings its resolution.
+			c = after
+		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeUserPrompt && asksBack(it.Text):
+			// Claude ended by asking ("should I also add an XLSX
+			// export?"): the user's reply is the decision.
+			c = after
+		case it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars:
 			c = before
 		}
 		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) && !acknowledgement(c.Text) {
@@ -949,6 +992,13 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		}
 	}
 	return nil
+}
+
+// asksBack reports whether an answer ends with a question to the user, in
+// any language that ends a question with a question mark.
+func asksBack(text string) bool {
+	t := strings.TrimRight(text, " \t\n*_`)\"'")
+	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
 }
 
 // ackRE matches a reply that only acknowledges ("Got it, I will follow that

@@ -608,3 +608,132 @@ func TestEqualTimesOrderedByPosition(t *testing.T) {
 		t.Fatalf("the update does not replace the earlier port:\n%s", got)
 	}
 }
+
+// TestStepBringsWhatItFound: an answer that was a step of its turn (the
+// symptom named, a check announced) comes with what Claude said next, once
+// the check ran: the question about the symptom gets its resolution, which
+// shares none of its words.
+func TestStepBringsWhatItFound(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	turn := []struct{ typ, text string }{
+		{store.TypeUserPrompt, "GET /api/invoices returns 403 Forbidden in the browser"},
+		{store.TypeAgentResponse, "The invoice export fails with a 403 Forbidden from the ledger. Let me check the credentials it sends."},
+		{store.TypeToolObservation, "Bash: env | grep LEDGER\nLEDGER_URL=http://ledger.internal"},
+		{store.TypeAgentResponse, "LEDGER_SIGNING_KEY is unset in the backend's environment; the exporter signs every request with it."},
+	}
+	var evs []store.Event
+	for i, m := range turn {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: m.typ, SessionID: "inv", Project: proj,
+			DedupeKey: fmt.Sprint("inv:", i), Text: m.text})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "Why did the invoice export fail with a 403 Forbidden?")
+	if !strings.Contains(got, "LEDGER_SIGNING_KEY is unset") {
+		t.Errorf("the symptom came without what the check found:\n%s", got)
+	}
+}
+
+// TestRoleStatementsDoNotCrowdOut: many messages stating a value for the
+// role a prompt asks, elsewhere in the project and sharing none of its
+// words, do not push out the message that answers it.
+func TestRoleStatementsDoNotCrowdOut(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "ask", day, "Which database does the invoice archiver write its ledger rows to?", "I will look into the invoice archiver later today.")
+	say(t, db, "found", day.Add(time.Hour), "where did the archiver's ledger rows end up?", "The archiver writes ledger rows to SQLite in data/archive.db.")
+	for i := range 12 {
+		say(t, db, fmt.Sprint("svc-", i), day.AddDate(0, 0, 1+i), fmt.Sprintf("Set up module %d.", i), fmt.Sprintf("Module %d now uses Postgres as its database.", i))
+	}
+	got := recallFor(t, db, defaults(), "Which database does the invoice archiver write its ledger rows to?")
+	if !strings.Contains(got, "data/archive.db") {
+		t.Errorf("the answer was pushed out:\n%s", got)
+	}
+}
+
+// TestCognatesAcrossLanguages: a question in Portuguese about a conversation
+// held in English finds it through the words the two languages share the
+// start of ("compilador" and "compiler", "integração" and "integration").
+func TestCognatesAcrossLanguages(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "ci", day, "Pin the compiler for the integration suite.", "Integration tests now build with the Zig compiler version 0.13.1 on every runner.")
+	got := recallFor(t, db, defaults(), "Qual versão do compilador usamos nos testes de integração?")
+	if !strings.Contains(got, "0.13.1") {
+		t.Errorf("the Portuguese question did not find the English answer:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Which version of the compiler do the integration tests use?"); !strings.Contains(got, "0.13.1") {
+		t.Errorf("the English question did not find it:\n%s", got)
+	}
+}
+
+// TestQuestionBackBringsTheReply: an answer that ended by asking the user
+// comes with the user's reply, which is the decision.
+func TestQuestionBackBringsTheReply(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "export", day,
+		"Add a CSV export to the ledger report page.",
+		"Done: the ledger report page has a CSV export button. Should I also add an XLSX export with a frozen header row?",
+		"No, leave XLSX out; accountants only import CSV into their tools.")
+	got := recallFor(t, db, defaults(), "Did the ledger report page get an XLSX export with a frozen header row?")
+	if !strings.Contains(got, "leave XLSX out") {
+		t.Errorf("the question back came without the user's reply:\n%s", got)
+	}
+}
+
+// TestUserStopsAToolRun: a tool run the user spoke right after (stopped or
+// answered) comes with what the user said.
+func TestUserStopsAToolRun(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	turn := []struct{ typ, text string }{
+		{store.TypeUserPrompt, "Prepare the warehouse schema for the archive tables."},
+		{store.TypeAgentResponse, "Creating the archive tables now."},
+		{store.TypeToolObservation, "Bash: psql -f partition_archive_tables.sql\nCREATE TABLE archive_2024 PARTITION OF archive"},
+		{store.TypeUserPrompt, "hold on, keep everything in one table until the volume grows"},
+	}
+	var evs []store.Event
+	for i, m := range turn {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: m.typ, SessionID: "wh", Project: proj,
+			DedupeKey: fmt.Sprint("wh:", i), Text: m.text})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "Did we partition the archive tables when we ran psql?")
+	if !strings.Contains(got, "keep everything in one table") {
+		t.Errorf("the tool run came without the user's reaction:\n%s", got)
+	}
+}
+
+// TestExcerptShowsTheSectionHeading: the line of a long answer that matches
+// comes with the heading of its section, which names the answer.
+func TestExcerptShowsTheSectionHeading(t *testing.T) {
+	t.Parallel()
+	var text strings.Builder
+	text.WriteString("## Findings\n")
+	for i := range 12 {
+		fmt.Fprintf(&text, "- worker %d drains its queue in under a second and reports healthy\n", i)
+	}
+	text.WriteString("## Proposed fix: pin the toolchain to zig 0.13\n")
+	text.WriteString("Nightly builds broke the release job twice this month because the runner image floats.\n")
+	for i := range 12 {
+		fmt.Fprintf(&text, "- step %d of the release job stays as it is\n", i)
+	}
+	cs := concepts("why did the nightly builds break the release job?")
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	got := excerpt(text.String(), cs, contextChars)
+	if !strings.Contains(got, "Nightly builds broke") || !strings.Contains(got, "pin the toolchain") {
+		t.Errorf("excerpt = %q", got)
+	}
+}

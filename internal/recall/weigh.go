@@ -45,7 +45,33 @@ func concepts(prompt string) []concept {
 		}
 		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t]})
 	}
+	if len(stopsFor(prompt).fw.Languages()) > 1 {
+		for i := range out {
+			if p := cognatePrefix(out[i].forms[0]); p != "" {
+				out[i].forms = append(out[i].forms, p)
+				out[i].keys = append(out[i].keys, p)
+			}
+		}
+	}
 	return withSynonyms(out)
+}
+
+// cognatePrefix is the prefix a Latin-script word of a prompt in another
+// language than English is also searched by: its first letters, all but the
+// last two and at most six ("pronunciación" pronun*, "errores" error*,
+// "editar" edit*, "colores" color*). Porter stems English only, and a
+// conversation held in English about a question asked in Spanish, Italian or
+// Portuguese shares the question's cognates, not its words: their common
+// part is their start, and the endings that differ (-ción and -tion, -ar and
+// -ing, -es and -s) are at most a few letters past it. A prefix that matches
+// much gets the low weight any common word gets. "" for a shorter word or
+// another script.
+func cognatePrefix(w string) string {
+	w = foldLatin(w)
+	if !isASCII(w) || len(w) < 6 || strings.ContainsAny(w, "0123456789") {
+		return ""
+	}
+	return w[:min(len(w)-2, 6)] + "*"
 }
 
 // indexKey is how the full-text index stores a query word: the porter stem of
@@ -217,6 +243,12 @@ func (tk textKeys) has(key string) bool {
 	if !prefix {
 		_, ok := slices.BinarySearch(tk.exact, key)
 		return ok
+	}
+	if isASCII(p) {
+		// A cognate's prefix (cognatePrefix): the stems it starts.
+		if i, _ := slices.BinarySearch(tk.exact, p); i < len(tk.exact) && strings.HasPrefix(tk.exact[i], p) {
+			return true
+		}
 	}
 	for _, w := range tk.words {
 		if strings.HasPrefix(w, p) {

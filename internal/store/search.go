@@ -59,8 +59,11 @@ func (m Match) expr() string {
 		if b.Len() > 0 {
 			b.WriteString(op)
 		}
+		// Among stems, a word ending in "*" is a prefix: a word of another
+		// language searched by the part it shares with its cognates.
+		t, star := strings.CutSuffix(t, "*")
 		b.WriteString(quoteTerm(t))
-		if m.Prefix || m.Stems && !ascii(t) {
+		if m.Prefix || m.Stems && (star || !ascii(t)) {
 			b.WriteString("*")
 		}
 	}
