@@ -238,6 +238,10 @@ func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 			}
 		}
 	}
+	// A fact the project holds in other words gains this session's quote.
+	if err := newFacts(plan.Session.Project).place(ctx, st, plan.writes); err != nil {
+		return res, err
+	}
 	stored, created, err := st.PutEntries(ctx, plan.writes)
 	if err != nil {
 		return res, err

@@ -164,7 +164,13 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		produced := map[int64]bool{}
 		successor := map[int64]string{}            // a retired entry → the claim key quoting its words
 		quotes := map[string]map[string][]string{} // claim key → session → quotes
+		// Each write lands on the entry of the fact it states, as Apply
+		// will place it: an earlier session's, or one derived again.
+		same := newFacts(project)
 		for _, plan := range plans {
+			if err := same.place(ctx, tx, plan.writes); err != nil {
+				return err
+			}
 			for j := range plan.writes {
 				w := &plan.writes[j]
 				if i, ok := byKey[w.Entry.ClaimKey]; ok {

@@ -1,0 +1,131 @@
+package pipeline
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// One memory per fact. The store merges a claim said again under the same
+// claim key (the same subject and the same content words); facts tells
+// when a claim in other words is the same fact as one the project holds,
+// by the rule the offline extractor merges a session's own repeats by (same
+// kind and subject, most words shared), so that a later session adds its
+// quote to the memory instead of making a second one. A claim that gives
+// another value, or says it changes one, is never the same fact: that is a
+// conflict for the ledger.
+
+// sameFactWords is the share of their content words (Jaccard) two claims
+// about one subject share at least to be one fact.
+const sameFactWords = 0.5
+
+// fact is what facts compares of a stored or planned entry.
+type fact struct {
+	typ, claimKey string
+	words         []string // the content words of its title (ClaimKey's)
+	text          string   // title and body, for its values
+	forgotten     bool
+}
+
+func factOf(e store.Entry) fact {
+	_, words, _ := strings.Cut(e.ClaimKey, "|")
+	return fact{typ: e.Type, claimKey: e.ClaimKey, words: strings.Fields(words), text: e.Title + "\n" + e.Body,
+		forgotten: e.Status == store.StatusForgotten}
+}
+
+// facts is a project's entries by subject, read from the store as needed
+// and added to as writes land on them.
+type facts struct {
+	project   string
+	bySubject map[string][]fact
+}
+
+func newFacts(project string) *facts {
+	return &facts{project: project, bySubject: map[string][]fact{}}
+}
+
+// place gives each write the claim key of the project's entry it repeats,
+// when it has no entry of its own key yet, and records it for the writes
+// after it.
+func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWrite) error {
+	for i := range writes {
+		e := &writes[i].Entry
+		if e.Subject == "" {
+			continue // no subject: only its claim key says what it repeats
+		}
+		known, ok := f.bySubject[e.Subject]
+		if !ok {
+			es, err := st.Entries(ctx, store.EntryFilter{Project: f.project, Subject: e.Subject})
+			if err != nil {
+				return err
+			}
+			for _, x := range es {
+				known = append(known, factOf(x))
+			}
+		}
+		w := factOf(*e)
+		if !slices.ContainsFunc(known, func(k fact) bool { return k.claimKey == w.claimKey }) {
+			if k := sameFact(known, w); k != "" {
+				e.ClaimKey = k
+				w.claimKey = k
+			}
+			known = append(known, w)
+		}
+		f.bySubject[e.Subject] = known
+	}
+	return nil
+}
+
+// sameFact returns the claim key of the first of known (same subject as w)
+// that states w's fact, "" for none.
+func sameFact(known []fact, w fact) string {
+	if claim.ChangeCue(w.text) {
+		return "" // a change is a memory of its own, which supersedes
+	}
+	var mine []claim.Claim
+	parsed := false
+	for _, k := range known {
+		if k.forgotten || k.typ != w.typ || jaccard(k.words, w.words) < sameFactWords || valueWords(k.words, w.words) {
+			continue
+		}
+		if !parsed {
+			mine, parsed = claim.Parse(w.text), true
+		}
+		if rel, _, _, _ := claim.Compare(claim.Parse(k.text), mine); rel == claim.Contradicts || rel == claim.Supersedes {
+			continue
+		}
+		return k.claimKey
+	}
+	return ""
+}
+
+// valueWords reports whether the words only one of two claims has include
+// a value: a number, a version, a path, a name in code ("port 8080" and
+// "port 3000" share most words and disagree).
+func valueWords(a, b []string) bool {
+	for _, pair := range [2][2][]string{{a, b}, {b, a}} {
+		for _, w := range pair[0] {
+			if !slices.Contains(pair[1], w) && strings.ContainsAny(w, "0123456789./_:@") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jaccard is the Jaccard index of two word sets.
+func jaccard(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
