@@ -55,7 +55,7 @@ func known(role string) bool {
 // start's port).
 func roleQuestion(role, subject string) string {
 	if product, ok := strings.CutPrefix(role, "version:"); ok {
-		return "Which version of " + product + " do we use?"
+		return "What " + product + " version do we use?"
 	}
 	owner := topic(strings.TrimSpace(strings.ReplaceAll(" "+subject+" ", " "+role+" ", " ")))
 	switch {
