@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -25,6 +26,7 @@ const sameFactWords = 0.5
 // fact is what facts compares of a stored or planned entry.
 type fact struct {
 	typ, claimKey string
+	subject       []string // its subject's words
 	words         []string // the content words of its title (ClaimKey's)
 	text          string   // title and body, for its values
 	forgotten     bool
@@ -32,8 +34,9 @@ type fact struct {
 
 func factOf(e store.Entry) fact {
 	_, words, _ := strings.Cut(e.ClaimKey, "|")
-	return fact{typ: e.Type, claimKey: e.ClaimKey, words: strings.Fields(words), text: e.Title + "\n" + e.Body,
-		forgotten: e.Status == store.StatusForgotten}
+	subject := strings.FieldsFunc(e.Subject, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return fact{typ: e.Type, claimKey: e.ClaimKey, subject: subject,
+		words: strings.Fields(words), text: e.Title + "\n" + e.Body, forgotten: e.Status == store.StatusForgotten}
 }
 
 // facts is a project's entries by subject, read from the store as needed
@@ -68,7 +71,14 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 		}
 		w := factOf(*e)
 		if !slices.ContainsFunc(known, func(k fact) bool { return k.claimKey == w.claimKey }) {
-			if k := sameFact(known, w); k != "" {
+			k := sameFact(known, w)
+			if k == "" {
+				var err error
+				if k, err = f.sameValue(ctx, st, w); err != nil {
+					return err
+				}
+			}
+			if k != "" {
 				e.ClaimKey = k
 				w.claimKey = k
 			}
@@ -78,6 +88,36 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 	}
 	return nil
 }
+
+// sameValue finds a fact w states under a subject worded otherwise ("sdk
+// server" and "backend (sdk server)"): an entry giving one of w's values
+// (through the entry_roles index) whose subject shares a word with w's.
+func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) (string, error) {
+	var values []string
+	for _, c := range claim.Parse(w.text) {
+		if !c.Negated && !slices.Contains(values, c.Value) {
+			values = append(values, c.Value)
+		}
+	}
+	if len(values) == 0 {
+		return "", nil
+	}
+	es, err := st.Entries(ctx, store.EntryFilter{Project: f.project, Types: []string{w.typ}, Values: values, Limit: sameValueLimit})
+	if err != nil {
+		return "", err
+	}
+	var known []fact
+	for _, e := range es {
+		if k := factOf(e); slices.ContainsFunc(k.subject, func(s string) bool { return slices.Contains(w.subject, s) }) {
+			known = append(known, k)
+		}
+	}
+	return sameFact(known, w), nil
+}
+
+// sameValueLimit bounds the entries sameValue compares: a value said in
+// every session (localhost) is in many.
+const sameValueLimit = 50
 
 // sameFact returns the claim key of the first of known (same subject as w)
 // that states w's fact, "" for none.

@@ -14,10 +14,42 @@ import (
 // titled title, quoting the session's first message.
 func sayOnce(t *testing.T, db *store.DB, sid, title, quote string) {
 	t.Helper()
-	p := &Processor{DB: db, Log: quiet, Extractor: fakeExtractor{{Type: "decision", Title: title, Subject: "hosting",
-		Evidence: []extract.Evidence{{MessageIndex: 0, Quote: quote}}}}}
+	say(t, db, sid, extract.Entry{Type: "decision", Title: title, Subject: "hosting",
+		Evidence: []extract.Evidence{{MessageIndex: 0, Quote: quote}}})
+}
+
+// say processes session sid with an extractor that finds e.
+func say(t *testing.T, db *store.DB, sid string, e extract.Entry) {
+	t.Helper()
+	p := &Processor{DB: db, Log: quiet, Extractor: fakeExtractor{e}}
 	if _, err := p.Process(context.Background(), sid); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSameValueOtherSubject: a fact said again under a subject worded
+// otherwise, giving the same value, is the same memory; a fact about
+// another thing with another value is not.
+func TestSameValueOtherSubject(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	fact := func(sid, subject, text string) {
+		ingest(t, db, sid, writeTranscript(t, sid, text, "Okay."))
+		say(t, db, sid, extract.Entry{Type: "fact", Title: text, Subject: subject, Evidence: []extract.Evidence{{MessageIndex: 0, Quote: text}}})
+	}
+	fact("s1", "sdk server", "SDK server: http://localhost:3051")
+	fact("s2", "backend (sdk server)", "Backend (SDK server): http://localhost:3051")
+	fact("s3", "frontend server", "Frontend server: http://localhost:3050")
+	es, err := db.Read().Entries(context.Background(), store.EntryFilter{Project: "/p", Types: []string{"fact"}, Evidence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]int{} // quotes → memories
+	for _, e := range es {
+		got[len(e.Evidence)]++
+	}
+	if len(es) != 2 || got[2] != 1 || got[1] != 1 {
+		t.Errorf("memories %v, want the 3051 one with two quotes and the 3050 one apart", quotesOf(es))
 	}
 }
 
