@@ -393,12 +393,13 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 	for id := range lost {
 		var own string
 		var left int
-		rows, err := p.t.query(ctx, `SELECT session_id FROM entries WHERE id = ?`, id)
+		var shared bool
+		rows, err := p.t.query(ctx, `SELECT session_id, shared_id <> '' OR author <> '' FROM entries WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
 		if rows.Next() {
-			err = rows.Scan(&own)
+			err = rows.Scan(&own, &shared)
 		}
 		rows.Close()
 		if err != nil {
@@ -420,9 +421,11 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 		switch {
 		case left == 0:
 			p.entries[id] = true
-		case ownLost && others && p.sel.CID == "":
+		case ownLost && others && p.sel.CID == "" && !shared:
 			// Its words were the forgotten session's; another session
-			// said it too: it stands on that session's quotes.
+			// said it too: it stands on that session's quotes. (A memory
+			// on the team server goes, as before: the server's copy holds
+			// the forgotten words, and the forget is sent for it.)
 			p.rewrite[id] = true
 		case ownLost:
 			p.entries[id] = true
