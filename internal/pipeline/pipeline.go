@@ -83,6 +83,9 @@ type Plan struct {
 	Events []store.Event
 	writes []store.EntryWrite
 	res    Result
+	// placed says the writes' claim keys are those of the facts they
+	// state already (reextract placed them, see facts.place).
+	placed bool
 }
 
 // Process extracts, aligns and stores the entries of one session, then records
@@ -239,8 +242,10 @@ func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 		}
 	}
 	// A fact the project holds in other words gains this session's quote.
-	if err := newFacts(plan.Session.Project).place(ctx, st, plan.writes); err != nil {
-		return res, err
+	if !plan.placed {
+		if err := newFacts(plan.Session.Project).place(ctx, st, plan.writes); err != nil {
+			return res, err
+		}
 	}
 	stored, created, err := st.PutEntries(ctx, plan.writes)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -30,13 +31,15 @@ type fact struct {
 	words         []string // the content words of its title (ClaimKey's)
 	text          string   // title and body, for its values
 	forgotten     bool
+	created       time.Time
+	id            int64 // 0 for a write not stored yet
 }
 
 func factOf(e store.Entry) fact {
 	_, words, _ := strings.Cut(e.ClaimKey, "|")
 	subject := strings.FieldsFunc(e.Subject, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	return fact{typ: e.Type, claimKey: e.ClaimKey, subject: subject,
-		words: strings.Fields(words), text: e.Title + "\n" + e.Body, forgotten: e.Status == store.StatusForgotten}
+		words: strings.Fields(words), text: e.Title + "\n" + e.Body, forgotten: e.Status == store.StatusForgotten, created: e.Created, id: e.ID}
 }
 
 // facts is a project's entries by subject, read from the store as needed
@@ -44,6 +47,12 @@ func factOf(e store.Entry) fact {
 type facts struct {
 	project   string
 	bySubject map[string][]fact
+	// Reextract sets these: a claim whose own entry repeats an older one
+	// (two memories of one fact, stored before they were merged) moves to
+	// the older, unless its entry is in kept (the user corrected it);
+	// moved maps the claim keys moved to their new ones.
+	kept  map[string]bool
+	moved map[string]string
 }
 
 func newFacts(project string) *facts {
@@ -70,13 +79,26 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 			}
 		}
 		w := factOf(*e)
+		if f.moved != nil && !f.kept[w.claimKey] {
+			k, err := f.older(ctx, st, known, w)
+			if err != nil {
+				return err
+			}
+			if k != "" {
+				f.moved[w.claimKey] = k
+				e.ClaimKey, w.claimKey = k, k
+				f.bySubject[e.Subject] = append(known, w)
+				continue
+			}
+		}
 		if !slices.ContainsFunc(known, func(k fact) bool { return k.claimKey == w.claimKey }) {
 			k := sameFact(known, w)
 			if k == "" {
-				var err error
-				if k, err = f.sameValue(ctx, st, w); err != nil {
+				others, err := f.sameValue(ctx, st, w)
+				if err != nil {
 					return err
 				}
+				k = sameFact(others, w)
 			}
 			if k != "" {
 				e.ClaimKey = k
@@ -89,10 +111,50 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 	return nil
 }
 
-// sameValue finds a fact w states under a subject worded otherwise ("sdk
-// server" and "backend (sdk server)"): an entry giving one of w's values
-// (through the entry_roles index) whose subject shares a word with w's.
-func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) (string, error) {
+// older returns the claim key of a fact older than w's own entry that w
+// states (of known, or giving one of its values), "" when w has no entry
+// of its own or none is.
+func (f *facts) older(ctx context.Context, st *store.Tx, known []fact, w fact) (string, error) {
+	i := slices.IndexFunc(known, func(k fact) bool { return k.claimKey == w.claimKey })
+	if i < 0 {
+		return "", nil
+	}
+	others, err := f.sameValue(ctx, st, w)
+	if err != nil {
+		return "", err
+	}
+	var before []fact
+	for _, k := range append(slices.Clone(known), others...) {
+		if k.claimKey != w.claimKey && earlier(k, known[i]) {
+			before = append(before, k)
+		}
+	}
+	slices.SortStableFunc(before, func(a, b fact) int {
+		switch {
+		case earlier(a, b):
+			return -1
+		case earlier(b, a):
+			return 1
+		}
+		return 0
+	})
+	return sameFact(before, w), nil
+}
+
+// earlier reports whether a was said before b, the one stored first of
+// two said at once.
+func earlier(a, b fact) bool {
+	if !a.created.Equal(b.created) {
+		return a.created.Before(b.created)
+	}
+	return a.id != 0 && (b.id == 0 || a.id < b.id)
+}
+
+// sameValue lists the entries that may state w's fact under a subject
+// worded otherwise ("sdk server" and "backend (sdk server)"): those giving
+// one of w's values (through the entry_roles index) whose subject shares a
+// word with w's.
+func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) ([]fact, error) {
 	var values []string
 	for _, c := range claim.Parse(w.text) {
 		if !c.Negated && !slices.Contains(values, c.Value) {
@@ -100,11 +162,11 @@ func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) (string, er
 		}
 	}
 	if len(values) == 0 {
-		return "", nil
+		return nil, nil
 	}
 	es, err := st.Entries(ctx, store.EntryFilter{Project: f.project, Types: []string{w.typ}, Values: values, Limit: sameValueLimit})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	var known []fact
 	for _, e := range es {
@@ -112,7 +174,7 @@ func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) (string, er
 			known = append(known, k)
 		}
 	}
-	return sameFact(known, w), nil
+	return known, nil
 }
 
 // sameValueLimit bounds the entries sameValue compares: a value said in

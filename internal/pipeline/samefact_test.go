@@ -182,3 +182,60 @@ func equalQuotes(a, b map[string][]string) bool {
 	}
 	return true
 }
+
+// TestReextractMergesOldCopies: two memories of one fact, stored before
+// facts were merged (each session under its own claim key), become one on
+// reextract, holding both sessions' quotes; a second run changes nothing.
+// The subjects may be worded the same or otherwise.
+func TestReextractMergesOldCopies(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name               string
+		subject1, subject2 string
+		said1, said2       string
+		title1, title2     string
+	}{
+		{"same subject", "hosting", "hosting", "We deploy the web app to fly.io.", "Reminder: the web app deploys to fly.io.",
+			"We deploy the web app to fly.io", "the web app deploys to fly.io"},
+		{"other subject", "sdk server", "backend (sdk server)", "SDK server: http://localhost:3051", "Backend (SDK server): http://localhost:3051",
+			"SDK server: http://localhost:3051", "Backend (SDK server): http://localhost:3051"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			db := storetest.Open(t)
+			ingest(t, db, "s1", writeTranscript(t, "s1", tt.said1, "Okay."))
+			ingest(t, db, "s2", writeTranscript(t, "s2", tt.said2, "Noted."))
+			ex := extractorBySession{
+				"s1": {Type: "decision", Title: tt.title1, Subject: tt.subject1, Evidence: []extract.Evidence{{MessageIndex: 0, Quote: tt.title1}}},
+				"s2": {Type: "decision", Title: tt.title2, Subject: tt.subject2, Evidence: []extract.Evidence{{MessageIndex: 0, Quote: tt.title2}}},
+			}
+			// As an earlier build stored them: one memory per session.
+			for _, sid := range []string{"s1", "s2"} {
+				p := &Processor{DB: db, Log: quiet, Extractor: ex}
+				err := db.Update(ctx, func(tx *store.Tx) error {
+					plan, err := p.load(ctx, tx, sid)
+					if err != nil {
+						return err
+					}
+					plan.placed = true
+					_, err = p.Apply(ctx, tx, plan)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if es := decisionsOf(t, db); len(es) != 2 {
+				t.Fatalf("before: %v, want two copies", quotesOf(es))
+			}
+			for run := 1; run <= 2; run++ {
+				if _, err := (&Processor{DB: db, Log: quiet, Extractor: ex}).Reextract(ctx, "/p", false); err != nil {
+					t.Fatal(err)
+				}
+				if es := decisionsOf(t, db); len(es) != 1 || len(es[0].Evidence) != 2 {
+					t.Fatalf("reextract %d: %v, want one memory with both quotes", run, quotesOf(es))
+				}
+			}
+		})
+	}
+}
