@@ -38,7 +38,9 @@ func For(typ, subject, text string) []string {
 		out = append(out, roleQuestion(c.Role, subject))
 	}
 	if s := topic(subject); s != "" && len(out) == 0 {
-		out = append(out, kindQuestion(typ, s))
+		if q := kindQuestion(typ, s); q != "" {
+			out = append(out, q)
+		}
 	}
 	return out
 }
@@ -69,7 +71,8 @@ func roleQuestion(role, subject string) string {
 	return "Which " + role + " does " + owner + " use?"
 }
 
-// kindQuestion asks what a memory of kind typ says about subject s.
+// kindQuestion asks what a memory of kind typ says about subject s; ""
+// for another kind (a session's digest is found by its session's words).
 func kindQuestion(typ, s string) string {
 	switch typ {
 	case "decision":
@@ -84,8 +87,10 @@ func kindQuestion(typ, s string) string {
 		return "What is left to do on " + s + "?"
 	case "reference":
 		return "Where is " + s + "?"
+	case "fact":
+		return "What is " + s + "?"
 	}
-	return "What is " + s + "?"
+	return ""
 }
 
 // topic is subject as a question names it, "" when it holds no content

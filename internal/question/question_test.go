@@ -20,6 +20,8 @@ func TestFor(t *testing.T) {
 		{"task", "rate limiter", "Add a rate limiter later", []string{"What is left to do on rate limiter?"}},
 		// A subject of function words names nothing to ask about.
 		{"fact", "to", "To: see above", nil},
+		// Nor does a kind without a question of its own (a digest).
+		{"digest", "session 3afa26d2", "Asked: the deploy", nil},
 	} {
 		if got := For(tt.typ, tt.subject, tt.text); !slices.Equal(got, tt.want) {
 			t.Errorf("For(%q, %q, %q) = %q, want %q", tt.typ, tt.subject, tt.text, got, tt.want)
