@@ -149,6 +149,9 @@ type entryJSON struct {
 	Created   string         `json:"created"`
 	Form      string         `json:"form"` // stated (the body is a quote) or distilled (it restates them)
 	Evidence  []evidenceJSON `json:"evidence"`
+	// Questions are the questions the memory answers, which recall
+	// matches prompts against.
+	Questions []string `json:"questions"`
 }
 
 type evidenceJSON struct {
@@ -163,7 +166,8 @@ type evidenceJSON struct {
 
 func toEntryJSON(x store.Entry) entryJSON {
 	out := entryJSON{ID: x.CID, Type: x.Type, Title: x.Title, Body: x.Body, Stage: x.Stage, Status: x.Status,
-		Project: x.Project, SessionID: x.SessionID, Created: jsonTime(x.Created), Evidence: make([]evidenceJSON, 0, len(x.Evidence))}
+		Project: x.Project, SessionID: x.SessionID, Created: jsonTime(x.Created), Evidence: make([]evidenceJSON, 0, len(x.Evidence)),
+		Questions: append([]string{}, x.Questions...)}
 	for _, v := range x.Evidence {
 		out.Evidence = append(out.Evidence, toEvidenceJSON(v))
 	}

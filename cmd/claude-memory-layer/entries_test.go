@@ -61,7 +61,7 @@ func TestEntriesJSONShape(t *testing.T) {
 	if len(got.Entries) == 0 {
 		t.Fatal("no entries")
 	}
-	want := "body,created,evidence,form,id,project,session_id,stage,status,title,type" // DESIGN.md's fields plus form (fields may be added)
+	want := "body,created,evidence,form,id,project,questions,session_id,stage,status,title,type" // DESIGN.md's fields plus form and questions (fields may be added)
 	wantEv := "confidence,failure,method,quote,source_uuid,span_end,span_start"
 	for _, e := range got.Entries {
 		if k := keysOf(e); k != want {

@@ -105,6 +105,11 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Errorf("export has %d events, %d sessions, %d entries; the store %d, %d, %d",
 			len(lines["event"]), len(lines["session"]), len(lines["entry"]), nEvents, len(sessions), len(entries))
 	}
+	// The questions the memories answer go with them (and come back below:
+	// the restored store exports the same lines).
+	if !strings.Contains(string(exported), `"questions":["`) {
+		t.Errorf("no memory's questions are in the export")
+	}
 	if conflicts, _ := srcDB.Conflicts(ctx, nil, 0); len(conflicts) == 0 || !strings.Contains(string(exported), `"conflicts":[{"older":"mem:`) {
 		t.Errorf("the source store's %d conflicts are not in the export", len(conflicts))
 	}

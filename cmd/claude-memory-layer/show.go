@@ -189,6 +189,13 @@ func printMemory(w io.Writer, m inspect.Memory, tty bool) {
 	if x.Body != "" && x.Body != x.Title {
 		fmt.Fprintf(w, "  body:     %s\n", indentRest(x.Body, "            "))
 	}
+	for i, q := range x.Questions {
+		label := "answers: "
+		if i > 0 {
+			label = "         "
+		}
+		fmt.Fprintf(w, "  %s %s\n", label, q)
+	}
 	status := x.Stage + ", " + x.Status
 	fmt.Fprintf(w, "  stage:    %s\n", status)
 	fmt.Fprintf(w, "  form:     %s\n", formNote(entryForm(x)))

@@ -792,3 +792,23 @@ func TestLinksUnderRoot(t *testing.T) {
 		t.Errorf("GET /memories outside the root = %d %q", w.Code, w.Body.String())
 	}
 }
+
+// TestMemoryShowsQuestions: a memory's page lists the questions it
+// answers.
+func TestMemoryShowsQuestions(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	x := storetest.QuotedEntry(t, f.db, seedProject, "The settlement job runs at 02:00 UTC", 1, func(int) string {
+		return "the settlement job runs at 02:00 UTC"
+	})
+	again := x
+	again.Questions = []string{"When does the settlement job run?"}
+	again.Evidence = nil
+	if _, _, err := f.db.PutEntry(context.Background(), again); err != nil {
+		t.Fatal(err)
+	}
+	code, body := f.get("/memory/" + x.CID)
+	if code != http.StatusOK || !strings.Contains(body, "Answers: When does the settlement job run?") {
+		t.Errorf("memory page (%d) does not list the question it answers", code)
+	}
+}

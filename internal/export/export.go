@@ -73,6 +73,7 @@ type (
 		Title            string           `json:"title"`
 		Body             string           `json:"body"`
 		Subject          string           `json:"subject"`
+		Questions        []string         `json:"questions,omitempty"` // what it answers
 		ClaimKey         string           `json:"claim_key"`
 		Stage            string           `json:"stage"`
 		Status           string           `json:"status"`
@@ -175,7 +176,7 @@ func Write(ctx context.Context, db *store.DB, proj string, now time.Time, w io.W
 	}
 	for _, en := range entries {
 		x := exportEntry{Kind: "entry", ID: en.ID, CID: en.CID, Project: en.Project, SessionID: en.SessionID, Type: en.Type,
-			Title: en.Title, Body: en.Body, Subject: en.Subject, ClaimKey: en.ClaimKey, Stage: en.Stage, Status: en.Status,
+			Title: en.Title, Body: en.Body, Subject: en.Subject, Questions: en.Questions, ClaimKey: en.ClaimKey, Stage: en.Stage, Status: en.Status,
 			SupersededBy: cids[en.SupersededBy], PromotionBlocked: en.PromotionBlocked, Created: store.FormatTime(en.Created),
 			LastUsed: store.FormatTime(en.LastUsed), UseCount: en.UseCount,
 			LastInjected: store.FormatTime(en.LastInjected), InjectCount: en.InjectCount, Evidence: []exportEvidence{}, Conflicts: byEntry[en.ID]}
@@ -448,6 +449,9 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 	en := store.Entry{Project: x.Project, SessionID: x.SessionID, Type: x.Type, Title: privacy.Filter(x.Title), Body: privacy.Filter(x.Body),
 		Subject: privacy.Filter(x.Subject), ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: x.PromotionBlocked,
 		Created: store.ParseTime(x.Created)}
+	for _, q := range x.Questions {
+		en.Questions = append(en.Questions, privacy.Filter(q))
+	}
 	aligned := 0
 	for _, v := range x.Evidence {
 		ev := store.Evidence{EventID: ids[v.EventKey], SessionID: v.SessionID, SourceUUID: v.SourceUUID,

@@ -44,6 +44,10 @@ type Entry struct {
 	Body     string     `json:"body"`              // the claim, one or two sentences
 	Subject  string     `json:"subject,omitempty"` // canonical key: the normalized subject the claim is about, lower case
 	Evidence []Evidence `json:"evidence"`
+	// Questions are short questions the entry answers, as an LLM extractor
+	// words them; none from the offline extractor, whose entries the
+	// pipeline gives questions built from their role and subject.
+	Questions []string `json:"questions,omitempty"`
 }
 
 // Result is the quote-only extractor output shared by every backend.

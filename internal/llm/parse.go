@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 )
 
 // Limits of a valid reply, in runes unless said otherwise.
@@ -18,6 +19,9 @@ const (
 	maxSubject  = 100
 	maxEvidence = 5
 	maxQuote    = 500
+	// A memory answers a few questions; a longer one is no short question.
+	maxQuestions = 3
+	maxQuestion  = 200
 )
 
 // Reply is a model's output after validation.
@@ -30,7 +34,7 @@ type Reply struct {
 
 // Parse reads a model's output as the quote-only entries schema
 //
-//	{"entries":[{"type":"…","title":"…","body":"…","subject":"…","evidence":[{"messageIndex":N,"quote":"…"}]}]}
+//	{"entries":[{"type":"…","title":"…","body":"…","subject":"…","questions":["…"],"evidence":[{"messageIndex":N,"quote":"…"}]}]}
 //
 // The output must be one JSON object, optionally surrounded by white space or
 // wrapped in one ``` fence (with or without a "json" tag); anything else
@@ -42,7 +46,9 @@ type Reply struct {
 // none of them holding control characters other than line breaks and tabs
 // in the body; evidence has 1–5 items, each an integer messageIndex for which
 // shown reports true and a quote of 1–500 runes that is not only white space.
-// Title and subject have their white space collapsed, body is trimmed;
+// questions are optional: the first 3 strings of 1–200 runes without
+// control characters are kept, the others dropped (never the entry), with
+// secrets removed. Title and subject have their white space collapsed, body is trimmed;
 // quotes are kept verbatim for the aligner. At most 60 entries are
 // kept.
 //
@@ -113,6 +119,9 @@ type rawEntry struct {
 	Body     *string       `json:"body"`
 	Subject  *string       `json:"subject"`
 	Evidence []rawEvidence `json:"evidence"`
+	// Questions is read apart (questionsOf): a malformed list costs the
+	// entry its questions, not the entry.
+	Questions json.RawMessage `json:"questions"`
 }
 
 type rawEvidence struct {
@@ -163,7 +172,30 @@ func entryOf(raw json.RawMessage, shown func(int) bool) (extract.Entry, bool) {
 		}
 		e.Evidence = append(e.Evidence, extract.Evidence{MessageIndex: *ev.MessageIndex, Quote: q})
 	}
+	e.Questions = questionsOf(x.Questions)
 	return e, true
+}
+
+// questionsOf reads an entry's "questions": an array of strings, of which
+// the valid ones are kept; anything else gives none.
+func questionsOf(raw json.RawMessage) []string {
+	var items []json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &items) != nil {
+		return nil
+	}
+	var out []string
+	for _, it := range items {
+		var q string
+		if json.Unmarshal(it, &q) != nil {
+			continue
+		}
+		q = strings.Join(strings.Fields(privacy.Filter(q)), " ")
+		if n := utf8.RuneCountInString(q); n < 1 || n > maxQuestion || hasControl(q, false) || len(out) == maxQuestions {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
 }
 
 func entryType(s string) (extract.Type, bool) {

@@ -199,3 +199,41 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseQuestions: an entry's questions are kept when valid; bad ones
+// are dropped, never the entry, and a secret in one is masked.
+func TestParseQuestions(t *testing.T) {
+	ev := `"evidence":[{"messageIndex":0,"quote":"a quote"}]`
+	for _, tt := range []struct {
+		name, questions string
+		want            []string
+	}{
+		{"kept", `["Which database driver do we use?","  Why   modernc? "]`, []string{"Which database driver do we use?", "Why modernc?"}},
+		{"absent", ``, nil},
+		{"not a list", `"Which driver?"`, nil},
+		{"bad items dropped", `[1, "", "ok?", "` + strings.Repeat("x", 201) + `", "a\u001bb"]`, []string{"ok?"}},
+		{"at most three", `["a?","b?","c?","d?"]`, []string{"a?", "b?", "c?"}},
+		{"secret masked", `["Is the key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA still valid?"]`, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			q := ""
+			if tt.questions != "" {
+				q = `"questions":` + tt.questions + `,`
+			}
+			r, err := Parse(`{"entries":[{"type":"fact","title":"t",`+q+ev+`}]}`, inRange(1))
+			if err != nil || len(r.Entries) != 1 {
+				t.Fatalf("Parse: %d entries, %v; want the entry", len(r.Entries), err)
+			}
+			got := r.Entries[0].Questions
+			if tt.name == "secret masked" {
+				if len(got) != 1 || strings.Contains(got[0], "AAAAAAAAAAAA") {
+					t.Errorf("questions %q: the secret is not masked", got)
+				}
+				return
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("questions %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -52,8 +52,8 @@ func TestPrepareRendersNumberedBlocks(t *testing.T) {
 func TestPromptAsksForQuotesNotOffsets(t *testing.T) {
 	t.Parallel()
 	for _, want := range []string{
-		`{"entries":[{"type":"decision","title":"...","body":"...","subject":"...","evidence":[{"messageIndex":0,"quote":"..."}]}]}`,
-		"decision:", "fact:", "preference:", "constraint:", "lesson:", "task:", "reference:",
+		`{"entries":[{"type":"decision","title":"...","body":"...","subject":"...","questions":["..."],"evidence":[{"messageIndex":0,"quote":"..."}]}]}`,
+		`"questions": 1 to 3 short questions`, "decision:", "fact:", "preference:", "constraint:", "lesson:", "task:", "reference:",
 		"verbatim", "Never give character offsets", "JSON object and nothing else",
 	} {
 		if !strings.Contains(instructions, want) {

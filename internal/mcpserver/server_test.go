@@ -229,3 +229,20 @@ func TestSearchShortSession(t *testing.T) {
 		t.Errorf("search found another project's session:\n%s", out)
 	}
 }
+
+// TestGetShowsQuestions: get lists the questions a memory answers.
+func TestGetShowsQuestions(t *testing.T) {
+	t.Parallel()
+	cfg, db := newStore(t)
+	x := storetest.QuotedEntry(t, db, "/p", "The ledger listens on port 7443", 1, func(int) string { return "the ledger listens on port 7443" })
+	again := x
+	again.Questions, again.Evidence = []string{"What port does the ledger listen on?"}, nil
+	if _, _, err := db.PutEntry(context.Background(), again); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	cs := connect(t, &Server{Config: cfg, Project: "/p"})
+	if out, isErr := callText(t, cs, "get", map[string]any{"ids": []string{x.CID}}); isErr || !strings.Contains(out, "Answers: What port does the ledger listen on?") {
+		t.Errorf("get does not list the question the memory answers:\n%s", out)
+	}
+}

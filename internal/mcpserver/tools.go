@@ -401,6 +401,9 @@ func writeMemory(b *strings.Builder, m inspect.Memory) {
 	if x.PromotionBlocked != "" {
 		fmt.Fprintf(b, "Not verified: %s\n", recall.Inert(x.PromotionBlocked))
 	}
+	if len(x.Questions) > 0 {
+		fmt.Fprintf(b, "Answers: %s\n", recall.Inert(strings.Join(x.Questions, " · ")))
+	}
 	hist := fmt.Sprintf("History: saved %s in session %s; injected into %d prompts", day(x.Created), oneLine(x.SessionID, lineRunes), x.InjectCount)
 	if n := len(m.Injections); n > 0 {
 		hist += ", last " + day(m.Injections[n-1].Time)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/question"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
@@ -82,6 +83,9 @@ type Plan struct {
 	Events []store.Event
 	writes []store.EntryWrite
 	res    Result
+	// placed says the writes' claim keys are those of the facts they
+	// state already (reextract placed them, see facts.place).
+	placed bool
 }
 
 // Process extracts, aligns and stores the entries of one session, then records
@@ -237,6 +241,12 @@ func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 			}
 		}
 	}
+	// A fact the project holds in other words gains this session's quote.
+	if !plan.placed {
+		if err := newFacts(plan.Session.Project).place(ctx, st, plan.writes); err != nil {
+			return res, err
+		}
+	}
 	stored, created, err := st.PutEntries(ctx, plan.writes)
 	if err != nil {
 		return res, err
@@ -285,6 +295,10 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 		Stage:     store.StageVerified,
 	}
 	e.ClaimKey = ClaimKey(e.Subject, e.Title)
+	e.Questions = x.Questions
+	if len(e.Questions) == 0 {
+		e.Questions = question.For(e.Type, e.Subject, e.Title+"\n"+e.Body)
+	}
 	var failed []string
 	type spanInfo struct {
 		Quote      string  `json:"quote"`
@@ -324,7 +338,7 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 	h := hash(e.ClaimKey)
 	now := p.now()
 	extracted, _ := json.Marshal(map[string]any{"type": e.Type, "title": e.Title, "body": e.Body, "subject": e.Subject,
-		"claim_key": e.ClaimKey, "evidence": x.Evidence, "extractor": extractor})
+		"claim_key": e.ClaimKey, "questions": e.Questions, "evidence": x.Evidence, "extractor": extractor})
 	aligned, _ := json.Marshal(map[string]any{"claim_key": e.ClaimKey, "aligned": len(x.Evidence) - len(failed),
 		"failed": len(failed), "stage": e.Stage, "promotion_blocked": e.PromotionBlocked, "spans": spans})
 	events := []store.Event{

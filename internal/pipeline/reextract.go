@@ -164,7 +164,20 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		produced := map[int64]bool{}
 		successor := map[int64]string{}            // a retired entry → the claim key quoting its words
 		quotes := map[string]map[string][]string{} // claim key → session → quotes
+		// Each write lands on the entry of the fact it states, as Apply
+		// will place it: an earlier session's, or one derived again.
+		same := newFacts(project)
+		same.kept, same.moved = map[string]bool{}, map[string]string{}
+		for _, e := range old {
+			if corrected[e.ID] {
+				same.kept[e.ClaimKey] = true
+			}
+		}
 		for _, plan := range plans {
+			if err := same.place(ctx, tx, plan.writes); err != nil {
+				return err
+			}
+			plan.placed = true
 			for j := range plan.writes {
 				w := &plan.writes[j]
 				if i, ok := byKey[w.Entry.ClaimKey]; ok {
@@ -193,6 +206,13 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 				for _, v := range w.Entry.Evidence {
 					quotes[k][v.SessionID] = append(quotes[k][v.SessionID], v.Quote)
 				}
+			}
+		}
+		// A memory whose claim moved to an older one of the same fact is
+		// retired below; the older takes over its counts.
+		for _, e := range old {
+			if k, ok := same.moved[e.ClaimKey]; ok && !produced[e.ID] {
+				successor[e.ID] = k
 			}
 		}
 		for _, plan := range plans {

@@ -70,7 +70,7 @@ func recency(now, created time.Time) float64 {
 }
 
 func entryText(e store.Entry) string {
-	parts := []string{e.Title, e.Body, e.Subject}
+	parts := append([]string{e.Title, e.Body, e.Subject}, e.Questions...)
 	for _, v := range e.Evidence {
 		parts = append(parts, v.Quote)
 	}

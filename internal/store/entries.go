@@ -52,7 +52,10 @@ type Entry struct {
 	Author string
 	// SharedID is the memory's id on the team server, "" when never shared.
 	SharedID string
-	Evidence []Evidence
+	// Questions are the short questions the memory answers, indexed with
+	// it so that a prompt asking one in other words finds it.
+	Questions []string
+	Evidence  []Evidence
 }
 
 // Evidence is one quote backing an entry and where it was found.
@@ -171,8 +174,8 @@ func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, c
 
 // putEntry stores one entry and its evidence; see PutEntry.
 func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, created bool, err error) {
-	var stage, createdAt string
-	err = t.queryRow(ctx, `SELECT id, stage, created_at FROM entries WHERE project = ? AND claim_key = ?`, e.Project, e.ClaimKey).Scan(&id, &stage, &createdAt)
+	var stage, createdAt, questions string
+	err = t.queryRow(ctx, `SELECT id, stage, created_at, questions FROM entries WHERE project = ? AND claim_key = ?`, e.Project, e.ClaimKey).Scan(&id, &stage, &createdAt, &questions)
 	created = err == sql.ErrNoRows
 	switch {
 	case created:
@@ -193,10 +196,10 @@ func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, cr
 			return 0, false, err
 		}
 		r, err := t.exec(ctx, `INSERT INTO entries
-			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, promotion_blocked, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(cid, project, session_id, type, title, body, subject, claim_key, stage, status, promotion_blocked, created_at, questions)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			cid, e.Project, e.SessionID, e.Type, e.Title, e.Body, e.Subject, e.ClaimKey,
-			e.Stage, e.Status, e.PromotionBlocked, FormatTime(e.Created))
+			e.Stage, e.Status, e.PromotionBlocked, FormatTime(e.Created), joinQuestions(e.Questions))
 		if err != nil {
 			return 0, false, fmt.Errorf("put entry: %w", err)
 		}
@@ -216,6 +219,13 @@ func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, cr
 		if !e.Created.IsZero() && FormatTime(e.Created) < createdAt {
 			if _, err := t.exec(ctx, `UPDATE entries SET created_at = ? WHERE id = ?`, FormatTime(e.Created), id); err != nil {
 				return 0, false, fmt.Errorf("put entry: date: %w", err)
+			}
+		}
+		// The fact said again may be asked about in other terms: its
+		// questions are added to those it had.
+		if all := joinQuestions(MergeQuestions(splitQuestions(questions), e.Questions)); all != questions {
+			if _, err := t.exec(ctx, `UPDATE entries SET questions = ? WHERE id = ?`, all, id); err != nil {
+				return 0, false, fmt.Errorf("put entry: questions: %w", err)
 			}
 		}
 	}
@@ -268,17 +278,48 @@ func newCID(ctx context.Context, t *Tx, project, claimKey string) (string, error
 
 const entryColumns = `id, cid, project, session_id, type, title, body, subject, claim_key, stage, status,
 	coalesce(superseded_by, 0), promotion_blocked, created_at, last_used_at, use_count, last_injected_at, inject_count,
-	author, shared_id`
+	author, shared_id, questions`
 
 func scanEntries(ctx context.Context, t *Tx, query string, args ...any) ([]Entry, error) {
 	return queryAll(ctx, t, query, func(rows *sql.Rows) (e Entry, err error) {
-		var created, used, injected string
+		var created, used, injected, questions string
 		err = rows.Scan(&e.ID, &e.CID, &e.Project, &e.SessionID, &e.Type, &e.Title, &e.Body, &e.Subject, &e.ClaimKey,
 			&e.Stage, &e.Status, &e.SupersededBy, &e.PromotionBlocked, &created, &used, &e.UseCount, &injected, &e.InjectCount,
-			&e.Author, &e.SharedID)
+			&e.Author, &e.SharedID, &questions)
 		e.Created, e.LastUsed, e.LastInjected = ParseTime(created), ParseTime(used), ParseTime(injected)
+		e.Questions = splitQuestions(questions)
 		return e, err
 	}, args...)
+}
+
+// maxQuestions bounds the questions one memory keeps: a fact said in many
+// sessions is asked about in a few ways, not in one per session.
+const maxQuestions = 4
+
+// MergeQuestions returns have with the questions of add it lacks (compared
+// without case), at most maxQuestions, the earliest first.
+func MergeQuestions(have, add []string) []string {
+	out := slices.Clone(have)
+	for _, q := range add {
+		q = strings.Join(strings.Fields(q), " ")
+		if q == "" || len(out) >= maxQuestions {
+			continue
+		}
+		if !slices.ContainsFunc(out, func(h string) bool { return strings.EqualFold(h, q) }) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// joinQuestions is how an entry's questions are stored: one a line.
+func joinQuestions(qs []string) string { return strings.Join(MergeQuestions(nil, qs), "\n") }
+
+func splitQuestions(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
 }
 
 // loadEvidence fills in the evidence of entries with one query; given
@@ -641,7 +682,7 @@ type EntryHit struct {
 	Score float64
 }
 
-// SearchEntries ranks entries by BM25 over title, body and subject.
+// SearchEntries ranks entries by BM25 over title, body, subject and questions.
 func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, error) {
 	expr := q.Match.expr()
 	if expr == "" {
@@ -691,10 +732,10 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 			args = append(args, oldest)
 		}
 	}
-	rows, err := db.Read().query(ctx, `SELECT e.id, -bm25(entries_fts, 2.0, 1.0, 1.5) FROM entries_fts
+	rows, err := db.Read().query(ctx, `SELECT e.id, -bm25(entries_fts, 2.0, 1.0, 1.5, 1.0) FROM entries_fts
 		JOIN entries e ON e.id = entries_fts.rowid
 		WHERE `+strings.Join(where, " AND ")+`
-		ORDER BY bm25(entries_fts, 2.0, 1.0, 1.5) LIMIT `+fmt.Sprint(limit), args...)
+		ORDER BY bm25(entries_fts, 2.0, 1.0, 1.5, 1.0) LIMIT `+fmt.Sprint(limit), args...)
 	if err != nil {
 		return nil, fmt.Errorf("search entries: %w", err)
 	}

@@ -69,6 +69,12 @@ type ForgetPlan struct {
 	// Kept lists, for a memory forgotten without Shared, the citation ids of
 	// other memories that quote the same words and are left alone.
 	Kept []string
+	// Rewritten lists the entries that lose the quotes of the forgotten
+	// text and keep those another session said the same fact with: their
+	// title and body, written from the forgotten words, become their best
+	// remaining quote, and their questions go (the next extraction that
+	// repeats them brings them back).
+	Rewritten []int64
 	// SpoolLeft is what the spool still held after Forget tried to store it
 	// (its lock held by an appender past the wait, a file it could not
 	// read): the forget's rule refuses what of it is forgotten when a later
@@ -229,6 +235,11 @@ func apply(ctx context.Context, tx *Tx, p ForgetPlan) error {
 			}
 		}
 	}
+	for _, id := range p.Rewritten {
+		if err := restate(ctx, tx, id); err != nil {
+			return err
+		}
+	}
 	for _, id := range p.Redact {
 		e, err := eventByID(ctx, tx, id)
 		if err != nil {
@@ -282,6 +293,31 @@ func apply(ctx context.Context, tx *Tx, p ForgetPlan) error {
 	}
 	return nil
 }
+
+// restate makes entry id say what its best remaining quote says, from the
+// session that quote is in: what is left of a fact after one session that
+// said it was forgotten.
+func restate(ctx context.Context, t *Tx, id int64) error {
+	var quote, session string
+	err := t.queryRow(ctx, `SELECT quote, session_id FROM evidence WHERE entry_id = ?
+		ORDER BY method IN ('', 'none'), confidence DESC, id LIMIT 1`, id).Scan(&quote, &session)
+	if err != nil {
+		return fmt.Errorf("forget: restate entry %d: %w", id, err)
+	}
+	body := strings.Join(strings.Fields(quote), " ")
+	title := body
+	if r := []rune(title); len(r) > restatedTitle {
+		title = string(r[:restatedTitle-1]) + "…"
+	}
+	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ?, session_id = ?, questions = '' WHERE id = ?`, title, body, session, id); err != nil {
+		return fmt.Errorf("forget: restate entry %d: %w", id, err)
+	}
+	return nil
+}
+
+// restatedTitle is the length, in runes, of a title restate cuts from a
+// quote: the extractors' titles are as long.
+const restatedTitle = 80
 
 func eventByID(ctx context.Context, t *Tx, id int64) (Event, error) {
 	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id)

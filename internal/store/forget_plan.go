@@ -27,6 +27,11 @@ type planner struct {
 	sessions map[string]bool
 	kept     map[int64]bool // other entries quoting the forgotten words, left alone (CID without Shared)
 	digest   string         // the session of a digest forgotten by its id
+	// own are the entries first extracted from a forgotten session, and
+	// rewrite those of them, or of the entries losing their own session's
+	// quotes, that another session also said: they keep its quotes (see
+	// ForgetPlan.Rewritten).
+	own, rewrite map[int64]bool
 }
 
 func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
@@ -41,7 +46,8 @@ func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (Forget
 		return ForgetPlan{}, fmt.Errorf("forget: phrase %q has no letter or digit: %w", sel.Phrase, ErrEmptySelector)
 	}
 	p := &planner{t: t, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
-		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{}}
+		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{},
+		own: map[int64]bool{}, rewrite: map[int64]bool{}}
 	var err error
 	if sel.CID != "" {
 		err = p.memory(ctx)
@@ -219,8 +225,16 @@ func (p *planner) filters(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("forget: select entries: %w", err)
 	}
+	// Forgetting a session forgets what it said: a memory it was the first
+	// to say goes unless a session kept also said it (one memory per fact
+	// holds every session's quotes), which evidenceClosure decides.
+	sessionOnly := p.sel.SessionID != "" && strings.TrimSpace(p.sel.Phrase) == "" && p.sel.Before.IsZero()
 	for _, id := range ids {
-		p.entries[id] = true
+		if sessionOnly {
+			p.own[id] = true
+		} else {
+			p.entries[id] = true
+		}
 	}
 	return nil
 }
@@ -382,15 +396,19 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 			lost[r.EntryID] = true
 		}
 	}
+	for id := range p.own {
+		lost[id] = true
+	}
 	for id := range lost {
 		var own string
 		var left int
-		rows, err := p.t.query(ctx, `SELECT session_id FROM entries WHERE id = ?`, id)
+		var shared bool
+		rows, err := p.t.query(ctx, `SELECT session_id, shared_id <> '' OR author <> '' FROM entries WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
 		if rows.Next() {
-			err = rows.Scan(&own)
+			err = rows.Scan(&own, &shared)
 		}
 		rows.Close()
 		if err != nil {
@@ -400,14 +418,25 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		ownLost, others := p.own[id], false
 		for _, r := range ev {
 			if !p.evidence[r.ID] {
 				left++
+				others = others || r.SessionID != own
 			} else if r.SessionID == own {
-				p.entries[id] = true
+				ownLost = true
 			}
 		}
-		if left == 0 {
+		switch {
+		case left == 0:
+			p.entries[id] = true
+		case ownLost && others && p.sel.CID == "" && !shared:
+			// Its words were the forgotten session's; another session
+			// said it too: it stands on that session's quotes. (A memory
+			// on the team server goes, as before: the server's copy holds
+			// the forgotten words, and the forget is sent for it.)
+			p.rewrite[id] = true
+		case ownLost:
 			p.entries[id] = true
 		}
 	}
@@ -601,11 +630,16 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	out.digest = p.digest
 	out.Entries = keys(p.entries)
 	out.Evidence = keys(p.evidence)
+	for id := range p.rewrite {
+		if !p.entries[id] {
+			out.Rewritten = append(out.Rewritten, id)
+		}
+	}
 	for s := range p.sessions {
 		out.Sessions = append(out.Sessions, s)
 	}
 	sort.Strings(out.Sessions)
-	for _, l := range [][]int64{out.Delete, out.Redact, out.Injections, out.Released} {
+	for _, l := range [][]int64{out.Delete, out.Redact, out.Injections, out.Released, out.Rewritten} {
 		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
 	}
 	return out, nil

@@ -214,7 +214,8 @@ const (
 // finds "caching"; a word ending in "*" as a prefix, a Korean word with its
 // particle attached), and returns an estimate of how many events there are:
 // what recall needs to weigh a prompt's words by rarity. A common word's
-// count is estimated from the newest events (termWindow).
+// count is estimated from the newest events (termWindow); a word no event
+// holds is counted in the memories' questions.
 func (db *DB) TermDocs(ctx context.Context, words []string) (docs []int, total int, err error) {
 	docs = make([]int, len(words))
 	// max(id) is read from the table's b-tree in one step; events without
@@ -241,8 +242,26 @@ func (db *DB) TermDocs(ctx context.Context, words []string) (docs []int, total i
 		if docs[i], err = db.countMatches(ctx, m, 0); err != nil {
 			return nil, 0, err
 		}
+		if docs[i] == 0 {
+			// A word no message holds may be one a memory's questions ask
+			// it by ("which package manager"): a word of the project all
+			// the same.
+			if docs[i], err = db.countQuestions(ctx, m); err != nil {
+				return nil, 0, err
+			}
+		}
 	}
 	return docs, total, nil
+}
+
+// countQuestions counts the entries whose questions m selects.
+func (db *DB) countQuestions(ctx context.Context, m Match) (int, error) {
+	var n int
+	err := db.Read().queryRow(ctx, `SELECT count(*) FROM entries_fts WHERE entries_fts MATCH ?`, "{questions} : ("+m.expr()+")").Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("term docs: questions: %w", err)
+	}
+	return n, nil
 }
 
 // countMatches counts the events m selects whose id is greater than after.

@@ -166,7 +166,7 @@ func (t *Tx) closeStmts() {
 // ftsInserts are the statements that index a table's rows above an id.
 var ftsInserts = map[string]string{
 	"events":  `INSERT INTO events_fts(rowid, text) SELECT id, text FROM events WHERE id > ?`,
-	"entries": `INSERT INTO entries_fts(rowid, title, body, subject) SELECT id, title, body, subject FROM entries WHERE id > ?`,
+	"entries": `INSERT INTO entries_fts(rowid, title, body, subject, questions) SELECT id, title, body, subject, questions FROM entries WHERE id > ?`,
 }
 
 // ftsIndexed are the queries for the largest id a table's full-text index

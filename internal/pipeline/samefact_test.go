@@ -1,0 +1,241 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+// sayOnce processes session sid with an extractor that finds one decision,
+// titled title, quoting the session's first message.
+func sayOnce(t *testing.T, db *store.DB, sid, title, quote string) {
+	t.Helper()
+	say(t, db, sid, extract.Entry{Type: "decision", Title: title, Subject: "hosting",
+		Evidence: []extract.Evidence{{MessageIndex: 0, Quote: quote}}})
+}
+
+// say processes session sid with an extractor that finds e.
+func say(t *testing.T, db *store.DB, sid string, e extract.Entry) {
+	t.Helper()
+	p := &Processor{DB: db, Log: quiet, Extractor: fakeExtractor{e}}
+	if _, err := p.Process(context.Background(), sid); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSameValueOtherSubject: a fact said again under a subject worded
+// otherwise, giving the same value, is the same memory; a fact about
+// another thing with another value is not.
+func TestSameValueOtherSubject(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	fact := func(sid, subject, text string) {
+		ingest(t, db, sid, writeTranscript(t, sid, text, "Okay."))
+		say(t, db, sid, extract.Entry{Type: "fact", Title: text, Subject: subject, Evidence: []extract.Evidence{{MessageIndex: 0, Quote: text}}})
+	}
+	fact("s1", "sdk server", "SDK server: http://localhost:3051")
+	fact("s2", "backend (sdk server)", "Backend (SDK server): http://localhost:3051")
+	fact("s3", "frontend server", "Frontend server: http://localhost:3050")
+	es, err := db.Read().Entries(context.Background(), store.EntryFilter{Project: "/p", Types: []string{"fact"}, Evidence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]int{} // quotes → memories
+	for _, e := range es {
+		got[len(e.Evidence)]++
+	}
+	if len(es) != 2 || got[2] != 1 || got[1] != 1 {
+		t.Errorf("memories %v, want the 3051 one with two quotes and the 3050 one apart", quotesOf(es))
+	}
+}
+
+func decisionsOf(t *testing.T, db *store.DB) []store.Entry {
+	t.Helper()
+	es, err := db.Read().Entries(context.Background(), store.EntryFilter{Project: "/p", Types: []string{"decision"}, Evidence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+// TestSameFactAcrossSessions: a fact said again in a later session in
+// other words is one memory with both sessions' quotes. Forgetting one
+// session drops only its quote; forgetting the other drops the memory;
+// processing the sessions again brings nothing back.
+func TestSameFactAcrossSessions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	sayOnce(t, db, "s2", "The web app deploys to fly.io", "the web app deploys to fly.io")
+
+	es := decisionsOf(t, db)
+	if len(es) != 1 || len(es[0].Evidence) != 2 {
+		t.Fatalf("%d memories (quotes %v), want one with a quote from each session", len(es), quotesOf(es))
+	}
+	cid := es[0].CID
+
+	// The same sessions processed again change nothing.
+	sayOnce(t, db, "s2", "The web app deploys to fly.io", "the web app deploys to fly.io")
+	if es := decisionsOf(t, db); len(es) != 1 || len(es[0].Evidence) != 2 {
+		t.Fatalf("processed again: %d memories (quotes %v), want the one with two quotes", len(es), quotesOf(es))
+	}
+
+	if _, err := db.Forget(ctx, store.ForgetSelector{SessionID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	es = decisionsOf(t, db)
+	if len(es) != 1 || es[0].CID != cid || len(es[0].Evidence) != 1 || es[0].Evidence[0].SessionID != "s2" {
+		t.Fatalf("after forgetting s1: %d memories (quotes %v), want %s with s2's quote only", len(es), quotesOf(es), cid)
+	}
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	if es := decisionsOf(t, db); len(es) != 1 || len(es[0].Evidence) != 1 {
+		t.Fatalf("s1 processed after its forget: quotes %v, want s2's only", quotesOf(es))
+	}
+
+	if _, err := db.Forget(ctx, store.ForgetSelector{SessionID: "s2"}); err != nil {
+		t.Fatal(err)
+	}
+	if es := decisionsOf(t, db); len(es) != 0 {
+		t.Fatalf("after forgetting both sessions: quotes %v, want no memory", quotesOf(es))
+	}
+}
+
+// TestSameFactReextract: reextract places a fact said in two sessions on
+// one memory, and a second run changes nothing; a different value for
+// the same thing stays a memory of its own.
+func TestSameFactReextract(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io.", "Noted."))
+	ingest(t, db, "s3", writeTranscript(t, "s3", "The web app deploys to render.com.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	sayOnce(t, db, "s2", "The web app deploys to fly.io", "the web app deploys to fly.io")
+	sayOnce(t, db, "s3", "The web app deploys to render.com", "The web app deploys to render.com.")
+	ex := extractorBySession{
+		"s1": {Type: "decision", Title: "We deploy the web app to fly.io", Subject: "hosting", Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "We deploy the web app to fly.io from main."}}},
+		"s2": {Type: "decision", Title: "The web app deploys to fly.io", Subject: "hosting", Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "the web app deploys to fly.io"}}},
+		"s3": {Type: "decision", Title: "The web app deploys to render.com", Subject: "hosting", Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "The web app deploys to render.com."}}},
+	}
+	before := quotesOf(decisionsOf(t, db))
+	for run := 1; run <= 2; run++ {
+		p := &Processor{DB: db, Log: quiet, Extractor: ex}
+		if _, err := p.Reextract(ctx, "/p", false); err != nil {
+			t.Fatal(err)
+		}
+		es := decisionsOf(t, db)
+		if got := quotesOf(es); len(es) != 2 || !equalQuotes(got, before) {
+			t.Fatalf("reextract %d: memories %v, want %v", run, got, before)
+		}
+	}
+}
+
+// extractorBySession extracts, from a session, the entry of the session
+// whose first message its first quote is.
+type extractorBySession map[string]extract.Entry
+
+func (extractorBySession) Name() string { return "by-session" }
+
+func (x extractorBySession) Extract(_ context.Context, msgs []extract.Message) ([]extract.Entry, error) {
+	for _, e := range x {
+		if len(msgs) > 0 && strings.Contains(msgs[0].Text, e.Evidence[0].Quote) {
+			return []extract.Entry{e}, nil
+		}
+	}
+	return nil, nil
+}
+
+// quotesOf is each memory's citation id and quotes.
+func quotesOf(es []store.Entry) map[string][]string {
+	out := map[string][]string{}
+	for _, e := range es {
+		out[e.CID] = []string{}
+		for _, v := range e.Evidence {
+			out[e.CID] = append(out[e.CID], v.SessionID+": "+v.Quote)
+		}
+	}
+	return out
+}
+
+func equalQuotes(a, b map[string][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || len(v) != len(w) {
+			return false
+		}
+		for i := range v {
+			if v[i] != w[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestReextractMergesOldCopies: two memories of one fact, stored before
+// facts were merged (each session under its own claim key), become one on
+// reextract, holding both sessions' quotes; a second run changes nothing.
+// The subjects may be worded the same or otherwise.
+func TestReextractMergesOldCopies(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name               string
+		subject1, subject2 string
+		said1, said2       string
+		title1, title2     string
+	}{
+		{"same subject", "hosting", "hosting", "We deploy the web app to fly.io.", "Reminder: the web app deploys to fly.io.",
+			"We deploy the web app to fly.io", "the web app deploys to fly.io"},
+		{"other subject", "sdk server", "backend (sdk server)", "SDK server: http://localhost:3051", "Backend (SDK server): http://localhost:3051",
+			"SDK server: http://localhost:3051", "Backend (SDK server): http://localhost:3051"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			db := storetest.Open(t)
+			ingest(t, db, "s1", writeTranscript(t, "s1", tt.said1, "Okay."))
+			ingest(t, db, "s2", writeTranscript(t, "s2", tt.said2, "Noted."))
+			ex := extractorBySession{
+				"s1": {Type: "decision", Title: tt.title1, Subject: tt.subject1, Evidence: []extract.Evidence{{MessageIndex: 0, Quote: tt.title1}}},
+				"s2": {Type: "decision", Title: tt.title2, Subject: tt.subject2, Evidence: []extract.Evidence{{MessageIndex: 0, Quote: tt.title2}}},
+			}
+			// As an earlier build stored them: one memory per session.
+			for _, sid := range []string{"s1", "s2"} {
+				p := &Processor{DB: db, Log: quiet, Extractor: ex}
+				err := db.Update(ctx, func(tx *store.Tx) error {
+					plan, err := p.load(ctx, tx, sid)
+					if err != nil {
+						return err
+					}
+					plan.placed = true
+					_, err = p.Apply(ctx, tx, plan)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if es := decisionsOf(t, db); len(es) != 2 {
+				t.Fatalf("before: %v, want two copies", quotesOf(es))
+			}
+			for run := 1; run <= 2; run++ {
+				if _, err := (&Processor{DB: db, Log: quiet, Extractor: ex}).Reextract(ctx, "/p", false); err != nil {
+					t.Fatal(err)
+				}
+				if es := decisionsOf(t, db); len(es) != 1 || len(es[0].Evidence) != 2 {
+					t.Fatalf("reextract %d: %v, want one memory with both quotes", run, quotesOf(es))
+				}
+			}
+		})
+	}
+}

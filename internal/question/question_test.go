@@ -1,0 +1,30 @@
+package question
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestFor(t *testing.T) {
+	for _, tt := range []struct {
+		typ, subject, text string
+		want               []string
+	}{
+		// A tool role: which one the project chose, whatever the wording.
+		{"decision", "package manager", "We use pnpm for the workspace", []string{"Which package manager do we use?"}},
+		{"decision", "package manager", "pnpm it is, npm is too slow here", []string{"Which package manager do we use?"}},
+		// A shape role, for the subject that holds it.
+		{"fact", "ledger service", "The ledger service listens on port 7443", []string{"What port does ledger service use?"}},
+		// No role: the kind asks about the subject.
+		{"lesson", "flaky upload test", "The upload test failed because the bucket was not mocked", []string{"What went wrong with flaky upload test and how was it fixed?"}},
+		{"task", "rate limiter", "Add a rate limiter later", []string{"What is left to do on rate limiter?"}},
+		// A subject of function words names nothing to ask about.
+		{"fact", "to", "To: see above", nil},
+		// Nor does a kind without a question of its own (a digest).
+		{"digest", "session 3afa26d2", "Asked: the deploy", nil},
+	} {
+		if got := For(tt.typ, tt.subject, tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("For(%q, %q, %q) = %q, want %q", tt.typ, tt.subject, tt.text, got, tt.want)
+		}
+	}
+}
