@@ -50,6 +50,7 @@ type Status struct {
 	LastSync string            `json:"last_sync,omitempty"`
 	LastErr  string            `json:"last_error,omitempty"`
 	NextTry  string            `json:"next_try,omitempty"`
+	Password Secret            `json:"password"` // where the URL's password is
 }
 
 // LocalStatus reads the sync state from the store.
@@ -64,7 +65,7 @@ func LocalStatus(ctx context.Context, db *store.DB, c Config) (Status, error) {
 	}
 	cur, _ := strconv.ParseInt(st[stateCursor], 10, 64)
 	return Status{Team: c.Team, URL: c.URL, Projects: c.Projects, Pending: n, Cursor: cur,
-		LastSync: st[stateLastSync], LastErr: st[stateLastErr], NextTry: st[stateNextTry]}, nil
+		LastSync: st[stateLastSync], LastErr: st[stateLastErr], NextTry: st[stateNextTry], Password: c.Secret}, nil
 }
 
 // Restart makes the next sync pull everything again and try at once: a
@@ -133,7 +134,7 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 		}
 		res.Shared += n
 	}
-	conn, err := Connect(ctx, c.URL)
+	conn, err := ConnectConfig(ctx, c)
 	if err != nil {
 		return res, err
 	}
