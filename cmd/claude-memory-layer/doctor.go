@@ -368,9 +368,9 @@ func checkTeam(ctx context.Context, cfg config.Config) []check {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	conn, err := team.Connect(ctx, tc.URL)
+	conn, err := team.ConnectConfig(ctx, tc)
 	if err != nil {
-		return append(out, check{"team server", "fail", err.Error(), "check the server, and the password in ~/.pgpass or PGPASSWORD"})
+		return append(out, check{"team server", "fail", err.Error(), "check the server, and the password (" + tc.Secret.Describe() + ")"})
 	}
 	defer conn.Close(ctx)
 	ss, err := team.Check(ctx, conn, tc.Team)
@@ -387,8 +387,8 @@ func checkTeam(ctx context.Context, cfg config.Config) []check {
 		return append(out, check{"team server", "fail", "row-level security is off on the team tables: every role reads every team's memories",
 			"an admin runs ALTER TABLE cml.memories ENABLE ROW LEVEL SECURITY (and cml.changes, cml.applied)"})
 	}
-	return append(out, check{"team server", "ok", fmt.Sprintf("team %s as %s on %s: schema version %d, row-level security on, %s",
-		tc.Team, ss.User, tc.URL, ss.SchemaVersion, plural.Of(int(ss.Memories), "shared memory")), ""})
+	return append(out, check{"team server", "ok", fmt.Sprintf("team %s as %s on %s: schema version %d, row-level security on, %s; the password is %s",
+		tc.Team, ss.User, tc.URL, ss.SchemaVersion, plural.Of(int(ss.Memories), "shared memory"), tc.Secret.Describe()), ""})
 }
 
 // spendWarn is the share of a cap from which doctor warns.

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/team"
 )
 
@@ -24,9 +23,10 @@ const teamUsage = `init --url URL --team NAME | add-member --url URL --team NAME
 Team memory shares this machine's verified memories of a project (with their
 evidence quotes, corrections and forgets) with a team on a PostgreSQL server,
 and brings the teammates' into recall. Raw messages are never shared.
-The URL is kept without its password: give the password in the standard
-pgpass file (~/.pgpass, or PGPASSFILE) or PGPASSWORD. A password given in
-the URL to join is written to the pgpass file. TLS as the URL's sslmode says.`
+The URL is kept without its password. A password given in the URL to join
+goes to the OS keyring when one answers (else to the pgpass file, ~/.pgpass
+or PGPASSFILE), and leave removes it; or keep it yourself in the pgpass file
+or PGPASSWORD. TLS as the URL's sslmode says.`
 
 // teamCommands are the team subcommands.
 func teamCommands() map[string]func(context.Context, *env, []string) error {
@@ -163,7 +163,17 @@ func runTeamJoin(ctx context.Context, e *env, args []string) error {
 	if ident == "" {
 		return usagef("%s has no git remote: name the project across machines with --name NAME", root)
 	}
-	conn, err := team.Connect(ctx, o.url)
+	old, err := team.LoadConfig(cfg.DataDir)
+	if err != nil && !errors.Is(err, team.ErrNotJoined) {
+		return err
+	}
+	same := old.Team == o.team && team.StripPassword(old.URL) == team.StripPassword(o.url)
+	tc := team.Config{Team: o.team, URL: o.url} // another team: its projects start over
+	if same {
+		tc = old // a URL without its password uses the one join kept
+		tc.URL = o.url
+	}
+	conn, err := team.ConnectConfig(ctx, tc)
 	if err != nil {
 		return err
 	}
@@ -178,19 +188,27 @@ func runTeamJoin(ctx context.Context, e *env, args []string) error {
 	if st.SchemaVersion != team.SchemaVersion {
 		return fmt.Errorf("the server's team schema is at version %d, this build's at %d", st.SchemaVersion, team.SchemaVersion)
 	}
-	saved, err := savePassword(e, o.url)
+	pgpass, err := pgpassFile(e)
 	if err != nil {
 		return err
 	}
+	saved, err := team.SavePassword(o.url, pgpass)
+	if err != nil {
+		return err
+	}
+	if saved.Store != "" {
+		tc.Secret = saved
+		if old.Secret.Store != "" && (!same || old.Secret.Store != saved.Store) {
+			// The password join kept before, for another URL or in the
+			// other store, is not left behind (in the same store, the new
+			// one replaced it).
+			if _, err := team.ForgetPassword(old); err != nil {
+				fmt.Fprintf(e.stderr, "warning: %v\n", err)
+			}
+		}
+	}
 	if err := config.EnsureDir(cfg.DataDir); err != nil {
 		return err
-	}
-	tc, err := team.LoadConfig(cfg.DataDir)
-	if err != nil && !errors.Is(err, team.ErrNotJoined) {
-		return err
-	}
-	if tc.Team != o.team || team.StripPassword(tc.URL) != team.StripPassword(o.url) {
-		tc = team.Config{Team: o.team, URL: o.url} // another team: its projects start over
 	}
 	if tc.Projects == nil {
 		tc.Projects = map[string]string{}
@@ -210,63 +228,43 @@ func runTeamJoin(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if o.json {
-		return writeJSON(e.stdout, map[string]any{"team": o.team, "user": st.User, "project": root, "identity": ident, "password_saved": saved})
+		return writeJSON(e.stdout, map[string]any{"team": o.team, "user": st.User, "project": root, "identity": ident, "password": tc.Secret})
 	}
 	fmt.Fprintf(e.stdout, "joined team %s as %s: %s is shared as %s\n", o.team, st.User, root, ident)
-	if saved != "" {
-		fmt.Fprintf(e.stdout, "the password is in %s (the data directory keeps the URL without it)\n", saved)
+	if saved.Store != "" {
+		fmt.Fprintf(e.stdout, "the password is %s (the data directory keeps the URL without it)\n", saved.Describe())
+		if saved.KeyringErr != "" {
+			fmt.Fprintf(e.stdout, "no OS keyring: %s\n", saved.KeyringErr)
+		}
 	}
 	fmt.Fprintln(e.stdout, "verified memories are shared and teammates' pulled after each session, or now with team sync")
 	return nil
 }
 
-// savePassword writes the password of rawURL, if it has one, to the pgpass
-// file PostgreSQL's clients read (PGPASSFILE, else ~/.pgpass), so the data
-// directory need not keep it. It returns the file written, or "".
-func savePassword(e *env, rawURL string) (string, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.User == nil {
-		return "", nil
-	}
-	pw, ok := u.User.Password()
-	if !ok {
-		return "", nil
-	}
-	path := e.getenv("PGPASSFILE")
-	if path == "" {
-		home := e.getenv("HOME")
-		if home == "" {
-			var err error
-			if home, err = os.UserHomeDir(); err != nil {
-				return "", fmt.Errorf("save the password: %w", err)
-			}
-		}
-		path = filepath.Join(home, ".pgpass")
-	}
-	esc := strings.NewReplacer(`\`, `\\`, `:`, `\:`)
-	port := u.Port()
-	if port == "" {
-		port = "5432"
-	}
-	db := strings.TrimPrefix(u.Path, "/")
-	if db == "" {
-		db = "*"
-	}
-	line := strings.Join([]string{esc.Replace(u.Hostname()), port, esc.Replace(db), esc.Replace(u.User.Username()), esc.Replace(pw)}, ":") + "\n"
-	if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), line) {
+// pgpassFile is the pgpass file PostgreSQL's clients read: PGPASSFILE,
+// else ~/.pgpass.
+func pgpassFile(e *env) (string, error) {
+	if path := e.getenv("PGPASSFILE"); path != "" {
 		return path, nil
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		return "", fmt.Errorf("save the password: %w", err)
+	home := e.getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", fmt.Errorf("save the password: %w", err)
+		}
 	}
-	defer f.Close()
-	// An entry ahead of ours would win: the file is read top-down, so ours
-	// goes first only in a new file; say where it is either way.
-	if _, err := f.WriteString(line); err != nil {
-		return "", fmt.Errorf("save the password: %w", err)
-	}
-	return path, nil
+	return filepath.Join(home, ".pgpass"), nil
+}
+
+// openSyncStore opens the store for a sync as import opens it
+// (store.Options.Bulk): a sync may write a whole team's memories, so a
+// page cache that holds their indexes, and a hook waiting for the write
+// lock goes before the sync's next transaction. Without it a pull of 40k
+// memories cost a fifth to a quarter more processor time; TestTeamScale
+// measures the sync so opened.
+func openSyncStore(ctx context.Context, e *env) (*store.DB, config.Config, error) {
+	return openStoreWith(ctx, e, store.Options{Bulk: true})
 }
 
 func loadTeam(e *env) (config.Config, team.Config, error) {
@@ -298,7 +296,7 @@ func runTeamSync(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, _, err := openStore(ctx, e)
+	db, _, err := openSyncStore(ctx, e)
 	if err != nil {
 		return err
 	}
@@ -349,7 +347,7 @@ func runTeamStatus(ctx context.Context, e *env, args []string) error {
 	if last == "" {
 		last = "never"
 	}
-	fmt.Fprintf(e.stdout, "last sync:  %s\n", last)
+	fmt.Fprintf(e.stdout, "last sync:  %s\npassword:   %s\n", last, st.Password.Describe())
 	if st.LastErr != "" {
 		fmt.Fprintf(e.stdout, "last error: %s (next try after %s)\n", st.LastErr, st.NextTry)
 	}
@@ -373,13 +371,22 @@ func runTeamLeave(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The password first: a leave that fails here can be run again, one
+	// that removed the config first could not find it any more.
+	forgot, err := team.ForgetPassword(tc)
+	if err != nil {
+		return err
+	}
 	if err := team.RemoveConfig(cfg.DataDir); err != nil {
 		return err
 	}
 	if o.json {
-		return writeJSON(e.stdout, map[string]any{"left": tc.Team})
+		return writeJSON(e.stdout, map[string]any{"left": tc.Team, "password": forgot})
 	}
 	fmt.Fprintf(e.stdout, "left team %s: nothing is shared or pulled from now on; memories already shared stay on the server, teammates' stay here until forgotten\n", tc.Team)
+	if forgot != "" {
+		fmt.Fprintln(e.stdout, forgot)
+	}
 	return nil
 }
 
@@ -393,7 +400,7 @@ func backgroundSync(ctx context.Context, e *env, cfg config.Config, log *slog.Lo
 		}
 		return
 	}
-	db, _, err := openStore(ctx, e)
+	db, _, err := openSyncStore(ctx, e)
 	if err != nil {
 		log.Error("team sync", "err", err)
 		return

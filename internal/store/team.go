@@ -127,28 +127,36 @@ func (t *Tx) enqueueForgets(ctx context.Context, entries []int64) error {
 
 // ShareVerified gives each of the project's own verified (or certified)
 // active memories that has no shared id one, and queues it to be pushed. It
-// returns how many it queued. A fresh id has no put waiting, so each memory
-// costs two prepared statements of one transaction, not enqueue's three.
-// Digests stay on this machine: they stand for sessions a teammate does not
-// have, and the worker builds them again.
+// returns how many it queued. The ids and keys are made here and go to
+// SQLite as one JSON array, so the memories get their ids and the outbox
+// its rows in one statement each, not two a memory: sharing a large store
+// the first time was a third of its push. Digests stay on this machine:
+// they stand for sessions a teammate does not have, and the worker builds
+// them again.
 func (db *DB) ShareVerified(ctx context.Context, project string) (int, error) {
 	n := 0
 	err := db.Update(ctx, func(t *Tx) error {
 		ids, err := queryIDs(ctx, t, `SELECT id FROM entries WHERE project = ? AND author = '' AND shared_id = ''
 			AND stage IN ('verified', 'certified') AND status IN ('active', 'contested') AND type <> ? ORDER BY id`, project, DigestType)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		rows := make([][3]any, len(ids)) // entry id, shared id, idempotency key
+		for i, id := range ids {
+			rows[i] = [3]any{id, NewSharedID(), NewSharedID()}
+		}
+		js, err := json.Marshal(rows)
 		if err != nil {
 			return err
 		}
-		now := FormatTime(t.db.Now())
-		for _, id := range ids {
-			shared := NewSharedID()
-			if _, err := t.exec(ctx, `UPDATE entries SET shared_id = ? WHERE id = ?`, shared, id); err != nil {
-				return err
-			}
-			if _, err := t.exec(ctx, `INSERT INTO team_outbox (kind, shared_id, key, created_at) VALUES (?, ?, ?, ?)`,
-				OutboxPut, shared, NewSharedID(), now); err != nil {
-				return fmt.Errorf("outbox: %w", err)
-			}
+		if _, err := t.exec(ctx, `UPDATE entries SET shared_id = j.value ->> 1 FROM json_each(?) j
+			WHERE entries.id = j.value ->> 0`, string(js)); err != nil {
+			return err
+		}
+		if _, err := t.exec(ctx, `INSERT INTO team_outbox (kind, shared_id, key, created_at)
+			SELECT ?, j.value ->> 1, j.value ->> 2, ? FROM json_each(?) j ORDER BY j.key`,
+			OutboxPut, FormatTime(t.db.Now()), string(js)); err != nil {
+			return fmt.Errorf("outbox: %w", err)
 		}
 		n = len(ids)
 		return nil
@@ -165,6 +173,12 @@ func (db *DB) ShareVerified(ctx context.Context, project string) (int, error) {
 // a change: a memory forgotten in between is left out, as one forgotten
 // before (its forget follows, and push skips a put without an entry).
 func (db *DB) Outbox(ctx context.Context, n int) ([]OutboxChange, error) {
+	return db.OutboxAfter(ctx, 0, n)
+}
+
+// OutboxAfter is Outbox from the change after row id after on: a push
+// reads its next batch while the server still applies the one before.
+func (db *DB) OutboxAfter(ctx context.Context, after int64, n int) ([]OutboxChange, error) {
 	t := db.Read()
 	type row struct {
 		c     OutboxChange
@@ -172,11 +186,11 @@ func (db *DB) Outbox(ctx context.Context, n int) ([]OutboxChange, error) {
 	}
 	rs, err := queryAll(ctx, t, `SELECT o.id, o.kind, o.shared_id, o.key, coalesce(e.id, 0) FROM team_outbox o
 		LEFT JOIN entries e ON o.kind = 'put' AND e.shared_id = o.shared_id AND e.shared_id <> ''
-		ORDER BY o.id LIMIT ?`,
+		WHERE o.id > ? ORDER BY o.id LIMIT ?`,
 		func(rows *sql.Rows) (r row, err error) {
 			err = rows.Scan(&r.c.ID, &r.c.Kind, &r.c.SharedID, &r.c.Key, &r.entry)
 			return r, err
-		}, n)
+		}, after, n)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
 	}
@@ -214,18 +228,21 @@ func (db *DB) Outbox(ctx context.Context, n int) ([]OutboxChange, error) {
 // not their row ids: a change that replaced one of them meanwhile (a
 // correction, a forget) may have been given the same id.
 func (db *DB) OutboxDone(ctx context.Context, cs []OutboxChange) error {
+	return db.Update(ctx, func(t *Tx) error { return t.OutboxDone(ctx, cs) })
+}
+
+// OutboxDone is DB.OutboxDone in t.
+func (t *Tx) OutboxDone(ctx context.Context, cs []OutboxChange) error {
 	keys := make([]string, len(cs))
 	for i, c := range cs {
 		keys[i] = c.Key
 	}
-	return db.Update(ctx, func(t *Tx) error {
-		for _, c := range chunkStrings(keys) {
-			if _, err := t.exec(ctx, `DELETE FROM team_outbox WHERE key IN (`+placeholders(len(c))+`)`, stringArgs(c)...); err != nil {
-				return fmt.Errorf("outbox done: %w", err)
-			}
+	for _, c := range chunkStrings(keys) {
+		if _, err := t.exec(ctx, `DELETE FROM team_outbox WHERE key IN (`+placeholders(len(c))+`)`, stringArgs(c)...); err != nil {
+			return fmt.Errorf("outbox done: %w", err)
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // OutboxPending counts the changes waiting to be pushed.
@@ -272,6 +289,21 @@ func (t *Tx) SetTeamState(ctx context.Context, kv map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// SwapTeamState sets sync state k to v only if its value is still old (""
+// for unset), and reports whether it did: a sync that moves its cursor on
+// what it read earlier does not undo a join's Restart made meanwhile.
+func (t *Tx) SwapTeamState(ctx context.Context, k, old, v string) (bool, error) {
+	var cur string
+	err := t.queryRow(ctx, `SELECT v FROM team_state WHERE k = ?`, k).Scan(&cur)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("team state: %w", err)
+	}
+	if cur != old {
+		return false, nil
+	}
+	return true, t.SetTeamState(ctx, map[string]string{k: v})
 }
 
 // Teammate's memories as the server gives them are untrusted: these bound

@@ -50,6 +50,7 @@ type Status struct {
 	LastSync string            `json:"last_sync,omitempty"`
 	LastErr  string            `json:"last_error,omitempty"`
 	NextTry  string            `json:"next_try,omitempty"`
+	Password Secret            `json:"password"` // where the URL's password is
 }
 
 // LocalStatus reads the sync state from the store.
@@ -64,7 +65,7 @@ func LocalStatus(ctx context.Context, db *store.DB, c Config) (Status, error) {
 	}
 	cur, _ := strconv.ParseInt(st[stateCursor], 10, 64)
 	return Status{Team: c.Team, URL: c.URL, Projects: c.Projects, Pending: n, Cursor: cur,
-		LastSync: st[stateLastSync], LastErr: st[stateLastErr], NextTry: st[stateNextTry]}, nil
+		LastSync: st[stateLastSync], LastErr: st[stateLastErr], NextTry: st[stateNextTry], Password: c.Secret}, nil
 }
 
 // Restart makes the next sync pull everything again and try at once: a
@@ -133,7 +134,7 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 		}
 		res.Shared += n
 	}
-	conn, err := Connect(ctx, c.URL)
+	conn, err := ConnectConfig(ctx, c)
 	if err != nil {
 		return res, err
 	}
@@ -145,15 +146,10 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 	if v != SchemaVersion {
 		return res, fmt.Errorf("the server's team schema is at version %d, this build's at %d: upgrade claude-memory-layer or run team init", v, SchemaVersion)
 	}
-	for {
-		n, err := push(ctx, db, conn, c)
-		res.Pushed += n
-		if err != nil {
-			return res, err
-		}
-		if n == 0 {
-			break
-		}
+	n, err := push(ctx, db, conn, c)
+	res.Pushed = n
+	if err != nil {
+		return res, err
 	}
 	n, forgot, err := pull(ctx, db, conn, c)
 	res.Pulled = n
@@ -179,11 +175,22 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 // policies apply as to a row written alone. A put of a memory another role
 // wrote (an id a hostile teammate took) updates nothing and the rest of the
 // batch goes in: its key is spent, so it is not sent again.
+//
+// The team's change lock (the one the log trigger takes) is taken first,
+// in a statement of its own, so that the team's last change sequence read
+// by the next statement (whose snapshot is taken after the lock is held)
+// is final; read again after the batch, the two bound the changes this
+// batch logged, as no one else can log a change of the team until the
+// commit. The temporary table is not analysed: its statistics cost the
+// server as much as the idempotency keys, and without them the planner
+// still probes memories by index for the forgets and hashes the keys.
 const (
+	pushLockSQL  = `SELECT pg_advisory_xact_lock(hashtext('cml.changes'), hashtext($1::text))`
 	pushTableSQL = `CREATE TEMP TABLE cml_push (ord int, op text, key text, id text, project text, type text,
 		title text, body text, subject text, stage text, status text, quotes text[], created_at timestamptz,
 		pinned boolean) ON COMMIT DROP`
-	pushFreshSQL = `WITH k AS (
+	pushLastSeqSQL = `SELECT coalesce(max(seq), 0) FROM cml.changes WHERE team = $1`
+	pushFreshSQL   = `WITH k AS (
 		INSERT INTO cml.applied (team, key) SELECT $1, key FROM cml_push ON CONFLICT DO NOTHING RETURNING key)
 	DELETE FROM cml_push WHERE key NOT IN (SELECT key FROM k)`
 	pushPutSQL = `INSERT INTO cml.memories (team, project, id, type, title, body, subject, stage, status, quotes, created_at, pinned)
@@ -207,15 +214,72 @@ func outbound(s string) string {
 	return strings.ReplaceAll(privacy.Filter(s), "\x00", "")
 }
 
-// push sends one batch of the outbox in one server transaction and, only
-// once it committed, removes the batch from the outbox. A push cut off
-// before the commit applied nothing; one cut off after it is sent again and
-// applies nothing twice: each change's key is recorded in the same
-// transaction.
+// batch is one push batch: its outbox changes, the rows they send to the
+// server, and once the server committed them, the change sequence numbers
+// they took: after those up to before (none when they are equal).
+type batch struct {
+	cs            []store.OutboxChange
+	rows          [][]any
+	before, after int64
+}
+
+// push sends the outbox to the server a batch at a time, each in one
+// server transaction, and removes each batch from the outbox only once it
+// committed. A push cut off before a commit applied nothing of its batch;
+// one cut off after it sends the batch again, which applies nothing twice:
+// each change's key is recorded in the same transaction.
+//
+// The client's work and the server's overlap: while the server applies a
+// batch, the next one is read from the outbox and built, and the one
+// before is removed from it. Each side has about as much to do, so on two
+// processors a push takes about the longer of the two, not their sum.
 func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, error) {
-	cs, err := db.Outbox(ctx, pushBatch)
-	if err != nil || len(cs) == 0 {
+	next, err := readBatch(ctx, db, c, 0)
+	if err != nil {
 		return 0, err
+	}
+	n := 0
+	var committed *batch // sent, not yet removed from the outbox
+	for len(next.cs) > 0 {
+		cur := next
+		sent := make(chan error, 1)
+		go func() { sent <- send(ctx, conn, c, cur) }()
+		var err error
+		if committed != nil {
+			if err = done(ctx, db, committed); err == nil {
+				n += len(committed.cs)
+			}
+			committed = nil
+		}
+		if err == nil {
+			next, err = readBatch(ctx, db, c, cur.cs[len(cur.cs)-1].ID)
+		}
+		// The send is waited for whatever happened here: the connection
+		// is not used by two at once.
+		if serr := <-sent; serr != nil {
+			return n, fmt.Errorf("push: %w", serr)
+		}
+		if err != nil {
+			return n, err
+		}
+		committed = cur
+	}
+	if committed != nil {
+		if err := done(ctx, db, committed); err != nil {
+			return n, err
+		}
+		n += len(committed.cs)
+	}
+	return n, nil
+}
+
+// readBatch reads the outbox's next batch, from the change after row id
+// after on, and builds the rows it sends: the text as it may leave, the
+// quotes aligned to the author's transcript, the author's pin.
+func readBatch(ctx context.Context, db *store.DB, c Config, after int64) (*batch, error) {
+	cs, err := db.OutboxAfter(ctx, after, pushBatch)
+	if err != nil || len(cs) == 0 {
+		return &batch{}, err
 	}
 	rows := make([][]any, 0, len(cs))
 	pins := map[string]map[string]bool{} // project -> its pinned memories
@@ -248,41 +312,69 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 			}
 			pin, err := pinned(e)
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
 			rows = append(rows, []any{i, ch.Kind, ch.Key, ch.SharedID, ident, e.Type, outbound(e.Title),
 				outbound(e.Body), outbound(e.Subject), e.Stage, e.Status, quotes, e.Created.UTC(), pin})
 		}
 	}
-	if len(rows) > 0 {
-		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, pushTableSQL); err != nil {
-				return err
-			}
-			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"cml_push"}, pushColumns, pgx.CopyFromRows(rows)); err != nil {
-				return err
-			}
-			// Its statistics, for the plans of the statements below: a
-			// table never analysed is planned as a guess.
-			if _, err := tx.Exec(ctx, `ANALYZE cml_push`); err != nil {
-				return err
-			}
-			var b pgx.Batch
-			b.Queue(pushFreshSQL, c.Team)
-			b.Queue(pushPutSQL, c.Team)
-			b.Queue(pushForgetSQL, c.Team)
-			return tx.SendBatch(ctx, &b).Close()
-		})
-		if err != nil {
-			return 0, fmt.Errorf("push: %w", err)
+	return &batch{cs: cs, rows: rows}, nil
+}
+
+// send applies a batch on the server in one transaction and records in it
+// the change sequence numbers its changes took.
+func send(ctx context.Context, conn *pgx.Conn, c Config, b *batch) error {
+	if len(b.rows) == 0 {
+		return nil
+	}
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, pushLockSQL, c.Team); err != nil {
+			return err
 		}
+		var q pgx.Batch
+		q.Queue(pushTableSQL)
+		q.Queue(pushLastSeqSQL, c.Team).QueryRow(func(r pgx.Row) error { return r.Scan(&b.before) })
+		if err := tx.SendBatch(ctx, &q).Close(); err != nil {
+			return err
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"cml_push"}, pushColumns, pgx.CopyFromRows(b.rows)); err != nil {
+			return err
+		}
+		q = pgx.Batch{}
+		q.Queue(pushFreshSQL, c.Team)
+		q.Queue(pushPutSQL, c.Team)
+		q.Queue(pushForgetSQL, c.Team)
+		q.Queue(pushLastSeqSQL, c.Team).QueryRow(func(r pgx.Row) error { return r.Scan(&b.after) })
+		return tx.SendBatch(ctx, &q).Close()
+	})
+}
+
+// done removes a committed batch from the outbox. When the pull cursor is
+// where the team's changes stood before the batch, the changes after it up
+// to the batch's last are the batch's own, already in this store: the
+// cursor moves past them rather than pulling them back. It runs even when
+// the sync is cancelled: the commit happened.
+func done(ctx context.Context, db *store.DB, b *batch) error {
+	ctx = context.WithoutCancel(ctx)
+	return db.Update(ctx, func(t *store.Tx) error {
+		if err := t.OutboxDone(ctx, b.cs); err != nil {
+			return err
+		}
+		if b.after > b.before {
+			_, err := t.SwapTeamState(ctx, stateCursor, formatSeq(b.before), formatSeq(b.after))
+			return err
+		}
+		return nil
+	})
+}
+
+// formatSeq is a change sequence number as the cursor holds it: "" for
+// none pulled.
+func formatSeq(seq int64) string {
+	if seq == 0 {
+		return ""
 	}
-	// Committed: only now is the batch done. A crash here sends it again,
-	// and the keys make that a no-op.
-	if err := db.OutboxDone(context.WithoutCancel(ctx), cs); err != nil {
-		return 0, err
-	}
-	return len(cs), nil
+	return strconv.FormatInt(seq, 10)
 }
 
 // Limits on what a pull reads of a row: a hostile or broken server cannot

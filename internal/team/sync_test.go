@@ -267,3 +267,36 @@ func TestPullMemoryChangedTwice(t *testing.T) {
 		t.Errorf("bob's full-text index: %v", err)
 	}
 }
+
+// TestPushSkipsOnlyItsOwnChanges: a sync does not pull back the changes its
+// own push just logged, but a teammate's change logged before the push is
+// pulled, and the cursor ends past both.
+func TestPushSkipsOnlyItsOwnChanges(t *testing.T) {
+	w := newWorld(t)
+	w.remember(t, 3, func(i int) string { return fmt.Sprintf("Worker %d restarts on failure", i) })
+	if res := w.sync(t, w.alice, w.aDir, w.aConf); res.Pushed != 3 || res.Pulled != 0 {
+		t.Errorf("first sync %+v, want 3 pushed and none of them pulled back", res)
+	}
+	w.srv.SQL(t, "bob", `INSERT INTO cml.memories (team, project, id, type, title, stage, status, created_at)
+		VALUES ('devs', 'github.com/acme/shop', 'bobs', 'fact', 'Bob''s worker logs to syslog', 'verified', 'active', now())`)
+	w.remember(t, 2, func(i int) string { return fmt.Sprintf("Cron job %d runs hourly", i) })
+	if res := w.sync(t, w.alice, w.aDir, w.aConf); res.Pushed != 2 || res.Pulled != 3 {
+		// bob's change comes before alice's push: the push's own
+		// changes follow it, so they are pulled with it this time.
+		t.Errorf("second sync %+v, want 2 pushed, bob's and those 2 pulled", res)
+	}
+	if got := localCount(t, w.alice, `SELECT count(*) FROM entries WHERE author = 'bob'`); got != 1 {
+		t.Errorf("alice holds %d of bob's memories, want 1", got)
+	}
+	w.remember(t, 1, func(i int) string { return "Logs are kept a month" })
+	if res := w.sync(t, w.alice, w.aDir, w.aConf); res.Pushed != 1 || res.Pulled != 0 {
+		t.Errorf("third sync %+v, want 1 pushed and not pulled back", res)
+	}
+	st, err := w.alice.TeamState(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := w.srv.SQL(t, w.srv.Superuser, `SELECT max(seq) FROM cml.changes`); st[stateCursor] != last {
+		t.Errorf("cursor %q, want the last change %s", st[stateCursor], last)
+	}
+}

@@ -34,6 +34,8 @@ type Config struct {
 	// Projects maps a local project (as project.Identify gives it) to its
 	// identity across machines (see Identity).
 	Projects map[string]string `json:"projects"`
+	// Secret is where join put the URL's password (never here).
+	Secret Secret `json:"secret"`
 }
 
 // ErrNotJoined is returned by LoadConfig when this machine is in no team.

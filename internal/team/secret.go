@@ -1,0 +1,242 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/zalando/go-keyring"
+)
+
+// The password of a team's URL is never kept in the data directory. join
+// puts it in the OS keyring when one answers (the Secret Service over
+// D-Bus on Linux, the login Keychain on macOS, the Credential Manager on
+// Windows), else in the pgpass file PostgreSQL's clients read. The keyring
+// library is github.com/zalando/go-keyring: pure Go on each of them (D-Bus
+// through godbus, macOS's security tool, Windows' API by syscalls), so the
+// binaries stay static.
+
+// Where join put the password (Secret.Store).
+const (
+	SecretKeyring = "keyring"
+	SecretPgpass  = "pgpass"
+)
+
+// Secret says where join put the URL's password. The zero Secret is a URL
+// given without one: the pgpass file or PGPASSWORD, as the user keeps them.
+type Secret struct {
+	Store string `json:"store,omitempty"` // SecretKeyring, SecretPgpass or ""
+	File  string `json:"file,omitempty"`  // the pgpass file join added the password to
+	// KeyringErr is why the password is not in the OS keyring, when join
+	// found none that answered.
+	KeyringErr string `json:"keyring_error,omitempty"`
+}
+
+// Describe says where the password is, for status and doctor.
+func (s Secret) Describe() string {
+	switch s.Store {
+	case SecretKeyring:
+		return "in the OS keyring"
+	case SecretPgpass:
+		return "in the pgpass file " + s.File
+	}
+	return "not kept by join: the pgpass file or PGPASSWORD"
+}
+
+// keyringService names this program's entries in the OS keyring; each is
+// named by its URL without the password (keyringAccount).
+const keyringService = "claude-memory-layer"
+
+func keyringAccount(rawURL string) string { return StripPassword(rawURL) }
+
+// keyringTimeout bounds a keyring call: a Secret Service may wait for an
+// unlock prompt nobody answers (a session without a screen), and a sync
+// must end and say why.
+const keyringTimeout = 10 * time.Second
+
+// errNoKeyring: no session bus to reach a Secret Service on.
+var errNoKeyring = errors.New("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS) to reach a Secret Service on")
+
+// withKeyring runs a keyring call, bounded by keyringTimeout. On Linux and
+// the BSDs a Secret Service is reached over the session bus; without its
+// address godbus would start a bus itself (dbus-launch), which a command
+// must not leave behind, so there is then no keyring. macOS and Windows
+// always have theirs.
+func withKeyring(f func() error) error {
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" && !sessionBus() {
+		return errNoKeyring
+	}
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(keyringTimeout):
+		return fmt.Errorf("the OS keyring did not answer in %v", keyringTimeout)
+	}
+}
+
+// sessionBus reports whether a D-Bus session bus is there to connect to:
+// named by DBUS_SESSION_BUS_ADDRESS, or the socket of the user's runtime
+// directory that systemd's user session provides.
+func sessionBus() bool {
+	if a := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); a != "" && a != "autolaunch:" {
+		return true
+	}
+	dir := os.Getenv("XDG_RUNTIME_DIR")
+	if dir == "" {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(dir, "bus"))
+	return err == nil && fi.Mode()&os.ModeSocket != 0
+}
+
+// SavePassword keeps the password of rawURL, if it has one, out of the data
+// directory: in the OS keyring when one answers, else appended to the
+// pgpass file at pgpass (mode 0600). It returns where; the zero Secret for
+// a URL without a password.
+func SavePassword(rawURL, pgpass string) (Secret, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.User == nil {
+		return Secret{}, nil
+	}
+	pw, ok := u.User.Password()
+	if !ok {
+		return Secret{}, nil
+	}
+	kerr := withKeyring(func() error { return keyring.Set(keyringService, keyringAccount(rawURL), pw) })
+	if kerr == nil {
+		return Secret{Store: SecretKeyring}, nil
+	}
+	line := pgpassPrefix(u) + pgpassEscape.Replace(pw) + "\n"
+	s := Secret{Store: SecretPgpass, KeyringErr: kerr.Error()}
+	b, err := os.ReadFile(pgpass)
+	if err == nil && strings.Contains(string(b), line) {
+		return s, nil // the user's own line: leave removes none
+	}
+	// A line for the same server, database and user with another password
+	// would be read first and win: the password given now replaces it.
+	if err := removeLines(pgpass, pgpassPrefix(u)); err != nil {
+		return Secret{}, fmt.Errorf("save the password: %w", err)
+	}
+	f, err := os.OpenFile(pgpass, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return Secret{}, fmt.Errorf("save the password: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line); err != nil {
+		return Secret{}, fmt.Errorf("save the password: %w", err)
+	}
+	s.File = pgpass
+	return s, nil
+}
+
+var pgpassEscape = strings.NewReplacer(`\`, `\\`, `:`, `\:`)
+
+// pgpassPrefix is the start of the URL's pgpass line, up to its password:
+// host:port:database:user:.
+func pgpassPrefix(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	db := strings.TrimPrefix(u.Path, "/")
+	if db == "" {
+		db = "*"
+	}
+	return strings.Join([]string{pgpassEscape.Replace(u.Hostname()), port, pgpassEscape.Replace(db),
+		pgpassEscape.Replace(u.User.Username()), ""}, ":")
+}
+
+// ForgetPassword removes the password join kept for c: its keyring entry,
+// or the line join added to the pgpass file. It returns what it did, for
+// leave to say ("" when join kept nothing).
+func ForgetPassword(c Config) (string, error) {
+	switch c.Secret.Store {
+	case SecretKeyring:
+		err := withKeyring(func() error { return keyring.Delete(keyringService, keyringAccount(c.URL)) })
+		if err != nil && !errors.Is(err, keyring.ErrNotFound) {
+			return "", fmt.Errorf("remove the password from the OS keyring: %w", err)
+		}
+		return "removed the password from the OS keyring", nil
+	case SecretPgpass:
+		if c.Secret.File == "" {
+			return "", nil
+		}
+		u, err := url.Parse(c.URL)
+		if err != nil || u.User == nil {
+			return "", nil
+		}
+		if err := removeLines(c.Secret.File, pgpassPrefix(u)); err != nil {
+			return "", fmt.Errorf("remove the password from %s: %w", c.Secret.File, err)
+		}
+		return "removed the password from " + c.Secret.File, nil
+	}
+	return "", nil
+}
+
+// removeLines rewrites file without the lines that start with prefix.
+func removeLines(file, prefix string) error {
+	b, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	kept := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if !strings.HasPrefix(l, prefix) {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) == len(lines) {
+		return nil
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
+}
+
+// ConnectConfig opens a connection to a joined team's server: its URL with
+// the password from the OS keyring when join put it there, else as Connect
+// (the URL's own password, the pgpass file, PGPASSWORD).
+func ConnectConfig(ctx context.Context, c Config) (*pgx.Conn, error) {
+	raw := c.URL
+	if c.Secret.Store == SecretKeyring && !hasPassword(raw) {
+		var pw string
+		err := withKeyring(func() (err error) {
+			pw, err = keyring.Get(keyringService, keyringAccount(raw))
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("the password of %s from the OS keyring: %w (team join again with the password in the URL)", StripPassword(raw), err)
+		}
+		u, err := url.Parse(raw)
+		if err != nil || u.User == nil {
+			return nil, fmt.Errorf("server URL %s: no user to give the password to", StripPassword(raw))
+		}
+		u.User = url.UserPassword(u.User.Username(), pw)
+		raw = u.String()
+	}
+	return Connect(ctx, raw)
+}
+
+func hasPassword(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.User == nil {
+		return false
+	}
+	_, ok := u.User.Password()
+	return ok
+}
