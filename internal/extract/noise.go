@@ -337,8 +337,8 @@ func (x *extractor) keeps(c *cand) bool {
 	if !c.user && (c.typ == Preference || c.typ != Lesson && (onlyIfNeeded(body) || nextStep(body))) {
 		return false // a preference is someone's: the user's, or a proposal they accepted (c.user)
 	}
-	if c.typ != Lesson && guessedCause(body) {
-		return false
+	if !c.user && c.typ != Lesson && guessedCause(body) {
+		return false // the user's "must" is a rule they set, not a guess
 	}
 	if !c.user && len(c.ev) > 0 && pointsAhead(c.ev[len(c.ev)-1].quote) {
 		return false // "replace all of page.tsx with this:": what is chosen is the code after it
@@ -386,14 +386,16 @@ func actionOfTheMoment(body string) bool {
 
 // commitLine reports a body that quotes a commit by its short hash and
 // message ("Summary: 3f9c2d1 refactor: move the worker"): the log records
-// it; what it changed is in the code.
+// it; what it changed is in the code. The hash leads the value, as git log
+// prints it; one named inside a sentence ("pin the parser to commit
+// 4f2a9c1e until …") is part of a decision.
 func commitLine(body string) bool {
-	for _, w := range strings.Fields(body) {
-		if len(w) >= 7 && len(w) <= 12 && hexWord(w) {
-			return true
-		}
+	_, value := splitLabel(body)
+	if value == "" {
+		value = body
 	}
-	return false
+	f := strings.Fields(strings.Trim(value, "`*- "))
+	return len(f) >= 2 && len(f[0]) >= 7 && len(f[0]) <= 12 && hexWord(strings.Trim(f[0], "`*:"))
 }
 
 // hexWord reports a lower-case hex word with a digit and a letter, as git
@@ -425,7 +427,12 @@ func bareInstall(body string) bool {
 	if len(f) < 2 || !in([]string{"npm", "pnpm", "yarn", "bun"}, f[0]) || f[1] != "install" && f[1] != "i" {
 		return false
 	}
-	return len(f) == 2 || strings.ContainsAny(f[2][:1], "(#&|;-—")
+	if len(f) == 2 {
+		return true
+	}
+	// What follows ends the command ("— then run", "&& npm run dev", "#
+	// comment"); a flag ("-D vitest", "-g pnpm") installs something named.
+	return f[2] == "-" || f[2] == "—" || f[2] == "&&" || strings.ContainsAny(f[2][:1], "(#|;")
 }
 
 // kindLabel reports a "Label: value" body whose label only names the kind
@@ -550,20 +557,21 @@ func nextStep(body string) bool {
 }
 
 // guessedCause reports "the issue must be on the backend", "the problem
-// must be in the workflow": a "must" that infers where a trouble lies, not
-// a rule. What the session found, if anything, is said later.
+// must lie in the workflow": a "must" that infers where a trouble lies, not
+// a rule. What the session found, if anything, is said later. The trouble
+// noun is the subject right before "must", and a verb of being or place
+// follows: "error responses must use RFC 7807" is a rule.
 func guessedCause(body string) bool {
 	low := lowerASCII(straightQuotes(body))
 	k := strings.Index(low, " must ")
 	if k < 0 {
 		return false
 	}
-	for _, w := range strings.FieldsFunc(low[:k], notWordRune) {
-		if in([]string{"issue", "problem", "bug", "error", "culprit", "cause", "fault"}, w) {
-			return true
-		}
+	before := strings.FieldsFunc(low[:k], notWordRune)
+	if len(before) == 0 || !in([]string{"issue", "problem", "bug", "error", "culprit", "cause", "fault"}, before[len(before)-1]) {
+		return false
 	}
-	return false
+	return in([]string{"be", "lie", "come", "have", "stem"}, firstWord(low[k+len(" must "):]))
 }
 
 // namesNothing reports a choice of "this one" or "that one" that names no
