@@ -139,19 +139,15 @@ func workerDataDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		var err error
-		for try := 0; try < 5; try++ {
-			unlock, lerr := pipeline.Lock(context.Background(), dir, 30*time.Second)
-			err = os.RemoveAll(dir)
-			if lerr == nil {
-				unlock()
-			}
-			if err == nil {
-				return
-			}
-			time.Sleep(200 * time.Millisecond)
+		unlock, err := pipeline.Lock(context.Background(), dir, 30*time.Second)
+		if err != nil {
+			t.Errorf("a worker still holds %s: %v", dir, err)
+			return
 		}
-		t.Errorf("remove %s: %v", dir, err)
+		defer unlock()
+		if err := os.RemoveAll(dir); err != nil {
+			t.Errorf("remove %s: %v", dir, err)
+		}
 	})
 	return dir
 }

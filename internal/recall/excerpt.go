@@ -214,22 +214,36 @@ func hasAny(tk textKeys, keys []string) bool {
 	return false
 }
 
-// segments splits text into lines, and lines longer than a few sentences
-// into sentences.
 // headingOf is the index of the Markdown heading of the section segs[i] is
-// in, or -1 (also for a heading).
+// in, or -1 (also for a heading). A heading is one to six "#" and a space,
+// outside a fenced code block: "# install deps" in a shell block,
+// "#include" and "#!/bin/sh" are code, not the title of what follows.
 func headingOf(segs []string, i int) int {
-	if strings.HasPrefix(segs[i], "#") {
-		return -1
-	}
-	for j := i - 1; j >= 0; j-- {
-		if strings.HasPrefix(segs[j], "#") {
-			return j
+	h, fenced := -1, false
+	for j := 0; j < i; j++ {
+		switch {
+		case strings.HasPrefix(segs[j], "```") || strings.HasPrefix(segs[j], "~~~"):
+			fenced = !fenced
+		case !fenced && isHeading(segs[j]):
+			h = j
 		}
 	}
-	return -1
+	if !fenced && isHeading(segs[i]) {
+		return -1
+	}
+	return h
 }
 
+func isHeading(line string) bool {
+	n := 0
+	for n < len(line) && n < 7 && line[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && n+1 < len(line) && line[n] == ' '
+}
+
+// segments splits text into lines, and lines longer than a few sentences
+// into sentences.
 func segments(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {

@@ -736,4 +736,16 @@ func TestExcerptShowsTheSectionHeading(t *testing.T) {
 	if !strings.Contains(got, "Nightly builds broke") || !strings.Contains(got, "pin the toolchain") {
 		t.Errorf("excerpt = %q", got)
 	}
+
+	// A comment in a code block is no heading.
+	text.Reset()
+	text.WriteString("## Setup\n```bash\n")
+	for i := range 12 {
+		fmt.Fprintf(&text, "# step %d: fetch the vendored parsers\nmake vendor-%d\n", i, i)
+	}
+	text.WriteString("./scripts/release.sh --nightly # the nightly builds broke the release job until the runner image was pinned\n```\n")
+	got = excerpt(text.String(), cs, contextChars)
+	if !strings.Contains(got, "runner image was pinned") || strings.Contains(got, "# step 11") || !strings.Contains(got, "## Setup") {
+		t.Errorf("excerpt of a code block = %q, want the matched line under its section heading, not a shell comment", got)
+	}
 }
