@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -735,5 +736,35 @@ func TestExcerptShowsTheSectionHeading(t *testing.T) {
 	got := excerpt(text.String(), cs, contextChars)
 	if !strings.Contains(got, "Nightly builds broke") || !strings.Contains(got, "pin the toolchain") {
 		t.Errorf("excerpt = %q", got)
+	}
+}
+
+// A negated auxiliary the store never wrote ("couldn" of "couldn't") is no
+// word of the prompt: kept at an unseen word's weight it diluted every
+// item's coverage. One the store wrote stays ("the board couldn't connect").
+func TestNegatedAuxiliaryTheStoreNeverWrote(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "deploy", day,
+		"npm install @acme/pages-adapter fails with ERESOLVE",
+		"The adapter's peer range stops below our framework release, so npm refuses it.")
+	forms := func(prompt string) []string {
+		cs, _, err := weigh(context.Background(), db, concepts(prompt), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.forms[0])
+		}
+		return out
+	}
+	if got := forms("Why couldn't npm install the adapter at first?"); slices.Contains(got, "couldn") {
+		t.Errorf("an unwritten negation is a query word: %v", got)
+	}
+	say(t, db, "board", day, "The board couldn't connect to the 5 GHz network.", "Use the 2.4 GHz one.")
+	if got := forms("Why couldn't the board join the network?"); !slices.Contains(got, "couldn") {
+		t.Errorf("a negation the store wrote was dropped: %v", got)
 	}
 }
