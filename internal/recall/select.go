@@ -72,6 +72,10 @@ type Item struct {
 	// whether the prompt is answered and brings the ledger's warning, which
 	// then shows it beside its replacement (current).
 	stale bool
+	// reports marks a message that gives the version of the very thing a
+	// prompt asks the version of (versionReport): it opens the gate even
+	// as tool output.
+	reports bool
 }
 
 // messageItem is the item showing captured message e, ex of its text.
@@ -155,7 +159,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// prompt, an answer or a memory opens the gate.
 	relevant := 0.0
 	for _, it := range items {
-		if ours || it.Kind != store.TypeToolObservation {
+		if ours || it.Kind != store.TypeToolObservation || it.reports {
 			relevant = math.Max(relevant, it.Relevance)
 		}
 	}
@@ -601,6 +605,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			seen[h.ID] = true
 			it := messageItem(h.Event, ex)
 			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
+			it.reports = versionReport(a.role, cs)
 			out = append(out, it)
 		}
 	}
@@ -610,6 +615,24 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		out[i].Score *= 1 - 0.02*float64(i)
 	}
 	return out, nil
+}
+
+// versionReport reports whether a role asks the version of a name the
+// prompt itself says ("which wrangler version is installed?"): a tool's
+// output stating that name's version ("wrangler 4.24.3") is then the
+// answer, not a log that merely shares the stack's words; a version is
+// what a tool reports, and often nothing else in the store says it.
+func versionReport(role string, cs []concept) bool {
+	name, ok := strings.CutPrefix(role, "version:")
+	if !ok {
+		return false
+	}
+	for _, c := range cs {
+		if slices.Contains(c.forms, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // roleBare is how many of a prompt's role items may share less than
@@ -720,6 +743,7 @@ func mergeRoles(msgs, roles []Item) []Item {
 		if i, ok := at[r.events[0]]; ok {
 			msgs[i].Score = math.Max(msgs[i].Score, r.Score)
 			msgs[i].Relevance = math.Max(msgs[i].Relevance, r.Relevance)
+			msgs[i].reports = msgs[i].reports || r.reports
 			continue
 		}
 		msgs = append(msgs, r)

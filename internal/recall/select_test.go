@@ -768,3 +768,29 @@ func TestNegatedAuxiliaryTheStoreNeverWrote(t *testing.T) {
 		t.Errorf("a negation the store wrote was dropped: %v", got)
 	}
 }
+
+// TestToolReportsTheVersionAsked: a question for the version of a thing the
+// project uses gets the tool output that reported it ("zorblat 3.14.2"),
+// though tool output alone opens no gate for other questions, and the
+// thing's name is in many messages.
+func TestToolReportsTheVersionAsked(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var evs []store.Event
+	for i := range 12 {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "deploy", Project: proj,
+			DedupeKey: fmt.Sprintf("deploy:%d", i), Text: fmt.Sprintf("Bash: zorblat pages deploy out --branch=b%d\nUploading... (%d/40)\nDeployment complete", i, i)})
+	}
+	evs = append(evs, store.Event{Time: day.Add(time.Hour), Type: store.TypeToolObservation, SessionID: "deploy", Project: proj,
+		DedupeKey: "deploy:v", Text: "Bash: zorblat --version\n zorblat 3.14.2 (update available 3.20.0)"})
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "Which zorblat version is installed on my machine?"); !strings.Contains(got, "3.14.2") {
+		t.Errorf("the version a tool reported was not recalled:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I deploy a branch preview with zorblat pages?"); got != "" {
+		t.Errorf("a how-to question got tool output alone:\n%s", got)
+	}
+}
