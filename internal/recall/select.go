@@ -581,7 +581,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		}
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
 			Match: match, Project: req.Project, ExcludeSession: req.SessionID,
-			Types: messageTypes, Limit: 30, Newest: true,
+			Types: messageTypes, Limit: roleLimit(a.role, cs), Newest: true,
 		})
 		if err != nil {
 			return nil, err
@@ -633,6 +633,16 @@ func versionReport(role string, cs []concept) bool {
 		}
 	}
 	return false
+}
+
+// roleLimit is how many of the newest messages naming a role's values are
+// read for a statement of it: more for the version of a name the prompt
+// says, which every log of that tool names without giving its version.
+func roleLimit(role string, cs []concept) int {
+	if versionReport(role, cs) {
+		return 200
+	}
+	return 30
 }
 
 // roleBare is how many of a prompt's role items may share less than

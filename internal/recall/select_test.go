@@ -794,3 +794,24 @@ func TestToolReportsTheVersionAsked(t *testing.T) {
 		t.Errorf("a how-to question got tool output alone:\n%s", got)
 	}
 }
+
+// TestOldVersionReportUnderManyLogs: the output that reported a tool's
+// version is found though forty newer logs of the same tool name it without
+// a version.
+func TestOldVersionReportUnderManyLogs(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	evs := []store.Event{{Time: day, Type: store.TypeToolObservation, SessionID: "dev", Project: proj,
+		DedupeKey: "dev:v", Text: "Bash: yarn dev\n zorblat v7.2.5 ready in 399 ms\nLocal http://localhost:4321/"}}
+	for i := range 40 {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i+1) * time.Minute), Type: store.TypeToolObservation, SessionID: "dev", Project: proj,
+			DedupeKey: fmt.Sprintf("dev:%d", i), Text: fmt.Sprintf("Bash: yarn build\n[zorblat] page %d of 40 rendered\nDone", i)})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "Which zorblat version is the site built with?"); !strings.Contains(got, "v7.2.5") {
+		t.Errorf("the old version report was not recalled:\n%s", got)
+	}
+}
