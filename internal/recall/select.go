@@ -110,7 +110,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		now = time.Now()
 	}
 	find := plan(cs, total)
-	asked := asks(cs, claim.Asks(prompt))
+	asking := claim.Asks(prompt)
+	if commandAskRE.MatchString(prompt) {
+		asking = append(asking, commandRole)
+	}
+	asked := asks(cs, asking)
 	msgs, err := messageItems(ctx, db, req, cs, find, asked)
 	if err != nil {
 		return nil, err
@@ -677,7 +681,7 @@ type ask struct {
 func asks(cs []concept, roles []string) []ask {
 	out := make([]ask, len(roles))
 	for i, r := range roles {
-		out[i] = ask{role: r, shape: claim.Shape(r), cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
+		out[i] = ask{role: r, shape: claim.Shape(r) || r == commandRole, cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
 	}
 	return out
 }
@@ -688,6 +692,12 @@ func asks(cs []concept, roles []string) []ask {
 // first: parsing the text's claims is the costly part.
 func answers(tk textKeys, text string, cs []concept, a ask) bool {
 	if a.shape {
+		if a.role == commandRole {
+			// "command" itself ties no command to what the prompt is about.
+			cs = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
+				return slices.Contains(c.forms, "command") || slices.Contains(c.forms, "commands")
+			})
+		}
 		if own, _ := coverage(cs, tk); own < shapeOwnCoverage {
 			return false
 		}
@@ -724,10 +734,26 @@ func withRole(cs []concept, role string) []concept {
 	return append(slices.Clip(cs), rc)
 }
 
+// commandRole is asked by "which command …?": its values are what the
+// parser reads as a path or an identifier ("/start-deploy", "make docs")
+// in a clause about a command.
+const commandRole = "command"
+
+// commandAskRE matches a question for a command.
+var commandAskRE = lazyregexp.New(`(?i)\b(?:which|what)\s+(?:\w+\s+)?commands?\b`)
+
 // statesIn reports whether text fills role with a value.
 func statesIn(text, role string) bool {
 	if role == "address" {
 		return len(claim.Addresses(text)) > 0
+	}
+	if role == commandRole {
+		for _, c := range claim.Parse(text) {
+			if !c.Negated && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
+				return true
+			}
+		}
+		return false
 	}
 	return claim.Mentions(text, role) && states(claim.Parse(text), role)
 }

@@ -815,3 +815,28 @@ func TestOldVersionReportUnderManyLogs(t *testing.T) {
 		t.Errorf("the old version report was not recalled:\n%s", got)
 	}
 }
+
+// TestCommandAsked: "what command did we add …?" gets the statement that
+// names the command in a clause about a command, though it shares only words
+// the project says all the time and the prompt's other words are ones the
+// store never saw; a question for a command the project never named gets
+// nothing.
+func TestCommandAsked(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 8 {
+		say(t, db, fmt.Sprintf("docs-%d", i), day.AddDate(0, 0, -20+i),
+			fmt.Sprintf("Regenerate the docs for module %d.", i),
+			"Done: the generated docs are in site/ and the build is green.")
+	}
+	say(t, db, "kick", day,
+		"can the generated docs lead into a session?",
+		"I've implemented the `/kick-off` command: it reads the generated docs and opens a session with them.")
+	if got := recallFor(t, db, defaults(), "What command did we add so readers can hop from the generated docs directly into writing?"); !strings.Contains(got, "/kick-off") {
+		t.Errorf("the command asked was not recalled:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "What command lists the listening sockets on Linux?"); got != "" {
+		t.Errorf("a question for a command the project never named got:\n%s", got)
+	}
+}
