@@ -162,9 +162,9 @@ func Asks(text string) []string {
 					add([]string{"version:" + prod})
 				}
 			}
-			// A name no table knows, next to the word: "which wrangler
-			// version", "the version of astro". A statement gives it the
-			// same role ("wrangler 4.24.3", namedBefore).
+			// A name no table knows, next to the word: "which zorblat
+			// version", "the version of quillpress". A statement gives it the
+			// same role ("zorblat 3.14.2", namedBefore).
 			if n := versionOwner(words, i); n != "" {
 				add([]string{"version:" + n})
 			}
@@ -180,8 +180,8 @@ func Asks(text string) []string {
 }
 
 // versionOwner is the name a question's "version" at words[i] asks about
-// when no product table lists it: the word before it ("which wrangler
-// version") or after "of" ("the version of wrangler"), or "".
+// when no product table lists it: the word before it ("which zorblat
+// version") or after "of" ("the version of zorblat"), or "".
 func versionOwner(words []string, i int) string {
 	name := func(w string) string {
 		if _, known := products[w]; known || !isName(w) || scopeStop[w] || determiners[w] || genericHeads[w] || questionWords[w] {

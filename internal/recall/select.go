@@ -622,8 +622,8 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 }
 
 // versionReport reports whether a role asks the version of a name the
-// prompt itself says ("which wrangler version is installed?"): a tool's
-// output stating that name's version ("wrangler 4.24.3") is then the
+// prompt itself says ("which zorblat version is installed?"): a tool's
+// output stating that name's version ("zorblat 3.14.2") is then the
 // answer, not a log that merely shares the stack's words; a version is
 // what a tool reports, and often nothing else in the store says it.
 func versionReport(role string, cs []concept) bool {

@@ -741,14 +741,14 @@ func TestExcerptShowsTheSectionHeading(t *testing.T) {
 
 // A negated auxiliary the store never wrote ("couldn" of "couldn't") is no
 // word of the prompt: kept at an unseen word's weight it diluted every
-// item's coverage. One the store wrote stays ("the board couldn't connect").
+// item's coverage. One the store wrote stays ("the worker couldn't bind").
 func TestNegatedAuxiliaryTheStoreNeverWrote(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "deploy", day,
-		"npm install @acme/pages-adapter fails with ERESOLVE",
-		"The adapter's peer range stops below our framework release, so npm refuses it.")
+		"pip install of the qorvex plugin fails with a resolver error",
+		"The plugin's pinned range stops below our interpreter release, so pip refuses it.")
 	forms := func(prompt string) []string {
 		cs, _, err := weigh(context.Background(), db, concepts(prompt), false)
 		if err != nil {
@@ -760,11 +760,11 @@ func TestNegatedAuxiliaryTheStoreNeverWrote(t *testing.T) {
 		}
 		return out
 	}
-	if got := forms("Why couldn't npm install the adapter at first?"); slices.Contains(got, "couldn") {
+	if got := forms("Why couldn't pip install the qorvex plugin?"); slices.Contains(got, "couldn") {
 		t.Errorf("an unwritten negation is a query word: %v", got)
 	}
-	say(t, db, "board", day, "The board couldn't connect to the 5 GHz network.", "Use the 2.4 GHz one.")
-	if got := forms("Why couldn't the board join the network?"); !slices.Contains(got, "couldn") {
+	say(t, db, "board", day, "The worker couldn't bind the socket on startup.", "Another process held it.")
+	if got := forms("Why couldn't the worker start?"); !slices.Contains(got, "couldn") {
 		t.Errorf("a negation the store wrote was dropped: %v", got)
 	}
 }

@@ -152,9 +152,9 @@ const unseenWeight = 0.3
 // ("couldn't" is "couldn" and "t"), which no function word list holds. One
 // the store never wrote is dropped like a glued form no text contains: kept
 // at an unseen word's weight it diluted the coverage of every item, and "why
-// couldn't npm install the adapter?" matched too little of itself to be
-// answered. One the store wrote stays a word: "the device couldn't connect"
-// answers "why couldn't it join the network?".
+// couldn't the build load the plugin?" matched too little of itself to be
+// answered. One the store wrote stays a word: "the worker couldn't
+// bind the socket" answers "why couldn't the worker start?".
 var negatedAux = wordSet(`ain aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan shouldn wasn weren won wouldn`)
 
 // genericWeight is the share of its weight a generic word keeps.
