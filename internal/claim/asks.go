@@ -162,6 +162,12 @@ func Asks(text string) []string {
 					add([]string{"version:" + prod})
 				}
 			}
+			// A name no table knows, next to the word: "which zorblat
+			// version", "the version of quillpress". A statement gives it the
+			// same role ("zorblat 3.14.2", namedBefore).
+			if n := versionOwner(words, i); n != "" {
+				add([]string{"version:" + n})
+			}
 		}
 		if i+1 < len(words) {
 			add(idx[w+" "+words[i+1]])
@@ -172,6 +178,30 @@ func Asks(text string) []string {
 	}
 	return out
 }
+
+// versionOwner is the name a question's "version" at words[i] asks about
+// when no product table lists it: the word before it ("which zorblat
+// version") or after "of" ("the version of zorblat"), or "".
+func versionOwner(words []string, i int) string {
+	name := func(w string) string {
+		if _, known := products[w]; known || !isName(w) || scopeStop[w] || determiners[w] || genericHeads[w] || questionWords[w] {
+			return ""
+		}
+		return w
+	}
+	if i > 0 {
+		if n := name(words[i-1]); n != "" {
+			return n
+		}
+	}
+	if i+2 < len(words) && words[i+1] == "of" {
+		return name(words[i+2])
+	}
+	return ""
+}
+
+// questionWords open a question; none owns a version.
+var questionWords = wordSet(`which what whose who how when where why`)
 
 // Values lists the names a role's tools go by, for finding statements that
 // fill it; nil for a role whose values are shapes (ports, regions, paths).

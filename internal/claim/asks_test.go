@@ -15,6 +15,9 @@ func TestAsks(t *testing.T) {
 		{"Where do the uploaded avatars end up?", "object storage"},
 		{"Which AWS region are the queues in?", "region"},
 		{"What Node version do the lambdas run?", "version:node"},
+		// A name no product table lists, next to "version".
+		{"Which zorblat version is installed on my machine?", "version:zorblat"},
+		{"What's the version of quillpress the site runs?", "version:quillpress"},
 		{"How should the mobile client call the backend?", "http client"},
 		{"지금 어떤 데이터베이스를 쓰고 있죠?", "database"},
 		{"Where do new schema migrations go?", "path"},

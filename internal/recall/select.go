@@ -72,6 +72,10 @@ type Item struct {
 	// whether the prompt is answered and brings the ledger's warning, which
 	// then shows it beside its replacement (current).
 	stale bool
+	// reports marks a message that gives the version of the very thing a
+	// prompt asks the version of (versionReport): it opens the gate even
+	// as tool output.
+	reports bool
 }
 
 // messageItem is the item showing captured message e, ex of its text.
@@ -106,7 +110,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		now = time.Now()
 	}
 	find := plan(cs, total)
-	asked := asks(cs, claim.Asks(prompt))
+	asking := claim.Asks(prompt)
+	if commandAskRE.MatchString(prompt) {
+		asking = append(asking, commandRole)
+	}
+	asked := asks(cs, asking)
 	msgs, err := messageItems(ctx, db, req, cs, find, asked)
 	if err != nil {
 		return nil, err
@@ -155,7 +163,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// prompt, an answer or a memory opens the gate.
 	relevant := 0.0
 	for _, it := range items {
-		if ours || it.Kind != store.TypeToolObservation {
+		if ours || it.Kind != store.TypeToolObservation || it.reports {
 			relevant = math.Max(relevant, it.Relevance)
 		}
 	}
@@ -577,7 +585,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		}
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
 			Match: match, Project: req.Project, ExcludeSession: req.SessionID,
-			Types: messageTypes, Limit: 30, Newest: true,
+			Types: messageTypes, Limit: roleLimit(a.role, cs), Newest: true,
 		})
 		if err != nil {
 			return nil, err
@@ -601,6 +609,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			seen[h.ID] = true
 			it := messageItem(h.Event, ex)
 			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
+			it.reports = versionReport(a.role, cs)
 			out = append(out, it)
 		}
 	}
@@ -610,6 +619,34 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		out[i].Score *= 1 - 0.02*float64(i)
 	}
 	return out, nil
+}
+
+// versionReport reports whether a role asks the version of a name the
+// prompt itself says ("which zorblat version is installed?"): a tool's
+// output stating that name's version ("zorblat 3.14.2") is then the
+// answer, not a log that merely shares the stack's words; a version is
+// what a tool reports, and often nothing else in the store says it.
+func versionReport(role string, cs []concept) bool {
+	name, ok := strings.CutPrefix(role, "version:")
+	if !ok {
+		return false
+	}
+	for _, c := range cs {
+		if slices.Contains(c.forms, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// roleLimit is how many of the newest messages naming a role's values are
+// read for a statement of it: more for the version of a name the prompt
+// says, which every log of that tool names without giving its version.
+func roleLimit(role string, cs []concept) int {
+	if versionReport(role, cs) {
+		return 200
+	}
+	return 30
 }
 
 // roleBare is how many of a prompt's role items may share less than
@@ -644,7 +681,7 @@ type ask struct {
 func asks(cs []concept, roles []string) []ask {
 	out := make([]ask, len(roles))
 	for i, r := range roles {
-		out[i] = ask{role: r, shape: claim.Shape(r), cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
+		out[i] = ask{role: r, shape: claim.Shape(r) || r == commandRole, cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
 	}
 	return out
 }
@@ -655,6 +692,12 @@ func asks(cs []concept, roles []string) []ask {
 // first: parsing the text's claims is the costly part.
 func answers(tk textKeys, text string, cs []concept, a ask) bool {
 	if a.shape {
+		if a.role == commandRole {
+			// "command" itself ties no command to what the prompt is about.
+			cs = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
+				return slices.Contains(c.forms, "command") || slices.Contains(c.forms, "commands")
+			})
+		}
 		if own, _ := coverage(cs, tk); own < shapeOwnCoverage {
 			return false
 		}
@@ -691,10 +734,26 @@ func withRole(cs []concept, role string) []concept {
 	return append(slices.Clip(cs), rc)
 }
 
+// commandRole is asked by "which command …?": its values are what the
+// parser reads as a path or an identifier ("/start-deploy", "make docs")
+// in a clause about a command.
+const commandRole = "command"
+
+// commandAskRE matches a question for a command.
+var commandAskRE = lazyregexp.New(`(?i)\b(?:which|what)\s+(?:\w+\s+)?commands?\b`)
+
 // statesIn reports whether text fills role with a value.
 func statesIn(text, role string) bool {
 	if role == "address" {
 		return len(claim.Addresses(text)) > 0
+	}
+	if role == commandRole {
+		for _, c := range claim.Parse(text) {
+			if !c.Negated && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
+				return true
+			}
+		}
+		return false
 	}
 	return claim.Mentions(text, role) && states(claim.Parse(text), role)
 }
@@ -720,6 +779,7 @@ func mergeRoles(msgs, roles []Item) []Item {
 		if i, ok := at[r.events[0]]; ok {
 			msgs[i].Score = math.Max(msgs[i].Score, r.Score)
 			msgs[i].Relevance = math.Max(msgs[i].Relevance, r.Relevance)
+			msgs[i].reports = msgs[i].reports || r.reports
 			continue
 		}
 		msgs = append(msgs, r)

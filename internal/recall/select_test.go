@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -747,5 +748,107 @@ func TestExcerptShowsTheSectionHeading(t *testing.T) {
 	got = excerpt(text.String(), cs, contextChars)
 	if !strings.Contains(got, "runner image was pinned") || strings.Contains(got, "# step 11") || !strings.Contains(got, "## Setup") {
 		t.Errorf("excerpt of a code block = %q, want the matched line under its section heading, not a shell comment", got)
+	}
+}
+
+// A negated auxiliary the store never wrote ("couldn" of "couldn't") is no
+// word of the prompt: kept at an unseen word's weight it diluted every
+// item's coverage. One the store wrote stays ("the worker couldn't bind").
+func TestNegatedAuxiliaryTheStoreNeverWrote(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "deploy", day,
+		"pip install of the qorvex plugin fails with a resolver error",
+		"The plugin's pinned range stops below our interpreter release, so pip refuses it.")
+	forms := func(prompt string) []string {
+		cs, _, err := weigh(context.Background(), db, concepts(prompt), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.forms[0])
+		}
+		return out
+	}
+	if got := forms("Why couldn't pip install the qorvex plugin?"); slices.Contains(got, "couldn") {
+		t.Errorf("an unwritten negation is a query word: %v", got)
+	}
+	say(t, db, "board", day, "The worker couldn't bind the socket on startup.", "Another process held it.")
+	if got := forms("Why couldn't the worker start?"); !slices.Contains(got, "couldn") {
+		t.Errorf("a negation the store wrote was dropped: %v", got)
+	}
+}
+
+// TestToolReportsTheVersionAsked: a question for the version of a thing the
+// project uses gets the tool output that reported it ("zorblat 3.14.2"),
+// though tool output alone opens no gate for other questions, and the
+// thing's name is in many messages.
+func TestToolReportsTheVersionAsked(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var evs []store.Event
+	for i := range 12 {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "deploy", Project: proj,
+			DedupeKey: fmt.Sprintf("deploy:%d", i), Text: fmt.Sprintf("Bash: zorblat pages deploy out --branch=b%d\nUploading... (%d/40)\nDeployment complete", i, i)})
+	}
+	evs = append(evs, store.Event{Time: day.Add(time.Hour), Type: store.TypeToolObservation, SessionID: "deploy", Project: proj,
+		DedupeKey: "deploy:v", Text: "Bash: zorblat --version\n zorblat 3.14.2 (update available 3.20.0)"})
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "Which zorblat version is installed on my machine?"); !strings.Contains(got, "3.14.2") {
+		t.Errorf("the version a tool reported was not recalled:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I deploy a branch preview with zorblat pages?"); got != "" {
+		t.Errorf("a how-to question got tool output alone:\n%s", got)
+	}
+}
+
+// TestOldVersionReportUnderManyLogs: the output that reported a tool's
+// version is found though forty newer logs of the same tool name it without
+// a version.
+func TestOldVersionReportUnderManyLogs(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	evs := []store.Event{{Time: day, Type: store.TypeToolObservation, SessionID: "dev", Project: proj,
+		DedupeKey: "dev:v", Text: "Bash: yarn dev\n zorblat v7.2.5 ready in 399 ms\nLocal http://localhost:4321/"}}
+	for i := range 40 {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i+1) * time.Minute), Type: store.TypeToolObservation, SessionID: "dev", Project: proj,
+			DedupeKey: fmt.Sprintf("dev:%d", i), Text: fmt.Sprintf("Bash: yarn build\n[zorblat] page %d of 40 rendered\nDone", i)})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "Which zorblat version is the site built with?"); !strings.Contains(got, "v7.2.5") {
+		t.Errorf("the old version report was not recalled:\n%s", got)
+	}
+}
+
+// TestCommandAsked: "what command did we add …?" gets the statement that
+// names the command in a clause about a command, though it shares only words
+// the project says all the time and the prompt's other words are ones the
+// store never saw; a question for a command the project never named gets
+// nothing.
+func TestCommandAsked(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 8 {
+		say(t, db, fmt.Sprintf("docs-%d", i), day.AddDate(0, 0, -20+i),
+			fmt.Sprintf("Regenerate the docs for module %d.", i),
+			"Done: the generated docs are in site/ and the build is green.")
+	}
+	say(t, db, "kick", day,
+		"can the generated docs lead into a session?",
+		"I've implemented the `/kick-off` command: it reads the generated docs and opens a session with them.")
+	if got := recallFor(t, db, defaults(), "What command did we add so readers can hop from the generated docs directly into writing?"); !strings.Contains(got, "/kick-off") {
+		t.Errorf("the command asked was not recalled:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "What command lists the listening sockets on Linux?"); got != "" {
+		t.Errorf("a question for a command the project never named got:\n%s", got)
 	}
 }

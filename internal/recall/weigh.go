@@ -148,6 +148,15 @@ var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|th
 // unchanged at 1 of 16).
 const unseenWeight = 0.3
 
+// negatedAux are the negated auxiliaries as the tokenizer leaves them
+// ("couldn't" is "couldn" and "t"), which no function word list holds. One
+// the store never wrote is dropped like a glued form no text contains: kept
+// at an unseen word's weight it diluted the coverage of every item, and "why
+// couldn't the build load the plugin?" matched too little of itself to be
+// answered. One the store wrote stays a word: "the worker couldn't
+// bind the socket" answers "why couldn't the worker start?".
+var negatedAux = wordSet(`ain aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan shouldn wasn weren won wouldn`)
+
 // genericWeight is the share of its weight a generic word keeps.
 const genericWeight = 0.3
 
@@ -185,7 +194,7 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 			df = max(df, docs[k])
 			k++
 		}
-		if df == 0 && c.glued {
+		if df == 0 && (c.glued || negatedAux[c.forms[0]]) {
 			continue
 		}
 		// A prefix's count can exceed the store's (one message holding
