@@ -30,16 +30,20 @@ type fact struct {
 	subject       []string // its subject's words
 	words         []string // the content words of its title (ClaimKey's)
 	text          string   // title and body, for its values
-	forgotten     bool
-	created       time.Time
-	id            int64 // 0 for a write not stored yet
+	// closed is a memory no longer held (forgotten, superseded or
+	// rejected): a fact said again after it was replaced is a reversal,
+	// a memory of its own, not a quote for the closed one.
+	closed  bool
+	created time.Time
+	id      int64 // 0 for a write not stored yet
 }
 
 func factOf(e store.Entry) fact {
 	_, words, _ := strings.Cut(e.ClaimKey, "|")
 	subject := strings.FieldsFunc(e.Subject, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	return fact{typ: e.Type, claimKey: e.ClaimKey, subject: subject,
-		words: strings.Fields(words), text: e.Title + "\n" + e.Body, forgotten: e.Status == store.StatusForgotten, created: e.Created, id: e.ID}
+		words: strings.Fields(words), text: e.Title + "\n" + e.Body, created: e.Created, id: e.ID,
+		closed: e.Status == store.StatusForgotten || e.Status == store.StatusSuperseded || e.Stage == store.StageRejected}
 }
 
 // facts is a project's entries by subject, read from the store as needed
@@ -190,7 +194,7 @@ func sameFact(known []fact, w fact) string {
 	var mine []claim.Claim
 	parsed := false
 	for _, k := range known {
-		if k.forgotten || k.typ != w.typ || jaccard(k.words, w.words) < sameFactWords || valueWords(k.words, w.words) {
+		if k.closed || k.typ != w.typ || jaccard(k.words, w.words) < sameFactWords || valueWords(k.words, w.words) {
 			continue
 		}
 		if !parsed {

@@ -239,3 +239,24 @@ func TestReextractMergesOldCopies(t *testing.T) {
 		})
 	}
 }
+
+// TestSameFactNotMergedIntoSuperseded: a fact said again after it was
+// replaced is a reversal, a memory of its own; merged into the superseded
+// memory it would stay superseded and the reversal be lost.
+func TestSameFactNotMergedIntoSuperseded(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "We moved the web app from fly.io to render.com.", "Noted."))
+	ingest(t, db, "s3", writeTranscript(t, "s3", "Back to the old setup: the web app deploys to fly.io.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	sayOnce(t, db, "s2", "We moved the web app from fly.io to render.com", "We moved the web app from fly.io to render.com.")
+	sayOnce(t, db, "s3", "The web app deploys to fly.io", "the web app deploys to fly.io")
+	for _, e := range decisionsOf(t, db) {
+		for _, v := range e.Evidence {
+			if v.SessionID == "s3" && e.Status == store.StatusSuperseded {
+				t.Errorf("s3's restatement landed on superseded %s %q", e.CID, e.Title)
+			}
+		}
+	}
+}
