@@ -269,8 +269,8 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 }
 
 // redigest deletes the digests given and builds again those of the
-// plans' sessions old enough for one (DigestAge), from their memories as
-// derived now; it returns how many it built.
+// plans' sessions old enough for one (DigestAge) and not marked as having
+// none, from their memories as derived now; it returns how many it built.
 func (p *Processor) redigest(ctx context.Context, tx *store.Tx, plans []*Plan, digests []int64) (int, error) {
 	if _, err := tx.RetireEntries(ctx, digests, nil); err != nil {
 		return 0, err
@@ -282,6 +282,15 @@ func (p *Processor) redigest(ctx context.Context, tx *store.Tx, plans []*Plan, d
 	n := 0
 	for _, plan := range plans {
 		if !latest(plan.Events).Before(before) {
+			continue
+		}
+		// A session marked as having no digest (none to make, or the
+		// user forgot it) keeps none.
+		skipped, err := tx.HasEvent(ctx, store.DigestSkippedKey(plan.Session.ID))
+		if err != nil {
+			return n, err
+		}
+		if skipped {
 			continue
 		}
 		built, err := p.digestIn(ctx, tx, plan.Session)
