@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -90,7 +91,10 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 			}
 			if k != "" {
 				f.moved[w.claimKey] = k
-				e.ClaimKey, w.claimKey = k, k
+				if err := rekey(&writes[i], k); err != nil {
+					return err
+				}
+				w.claimKey = k
 				f.bySubject[e.Subject] = append(known, w)
 				continue
 			}
@@ -105,12 +109,39 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 				k = sameFact(others, w)
 			}
 			if k != "" {
-				e.ClaimKey = k
+				if err := rekey(&writes[i], k); err != nil {
+					return err
+				}
 				w.claimKey = k
 			}
 			known = append(known, w)
 		}
 		f.bySubject[e.Subject] = known
+	}
+	return nil
+}
+
+// rekey moves w onto the memory of claim key k, and its extraction
+// records with it: forget finds those records by the claim key of the
+// memory forgotten, and one left under w's own key would keep its title,
+// quotes and questions after the memory is gone.
+func rekey(w *store.EntryWrite, k string) error {
+	w.Entry.ClaimKey = k
+	for i := range w.Events {
+		ev := &w.Events[i]
+		var payload map[string]json.RawMessage
+		if json.Unmarshal(ev.Payload, &payload) != nil || payload["claim_key"] == nil {
+			continue
+		}
+		payload["claim_key"], _ = json.Marshal(k)
+		b, err := json.Marshal(payload)
+		if err != nil {
+			return err
+		}
+		ev.Payload = b
+		if err := store.Prepare(w.Events[i : i+1]); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -260,3 +260,30 @@ func TestSameFactNotMergedIntoSuperseded(t *testing.T) {
 		}
 	}
 }
+
+// TestForgetMergedMemoryDropsEveryExtraction: forgetting by its id a
+// memory two sessions said drops both sessions' extraction records (their
+// titles, quotes and questions), not only the first session's.
+func TestForgetMergedMemoryDropsEveryExtraction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	sayOnce(t, db, "s2", "The web app deploys to fly.io", "the web app deploys to fly.io")
+	es := decisionsOf(t, db)
+	if len(es) != 1 {
+		t.Fatalf("%d memories, want the one merged", len(es))
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: es[0].CID}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeEntryExtracted, store.TypeEvidenceAligned}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		t.Errorf("left after forgetting %s: %s %s %q %s", es[0].CID, e.SessionID, e.Type, e.Text, e.Payload)
+	}
+}
