@@ -287,3 +287,40 @@ func TestForgetMergedMemoryDropsEveryExtraction(t *testing.T) {
 		t.Errorf("left after forgetting %s: %s %s %q %s", es[0].CID, e.SessionID, e.Type, e.Text, e.Payload)
 	}
 }
+
+// TestForgetSessionDropsItsQuestions: forgetting a session that said again
+// a fact another session keeps takes the questions it added with it: a
+// word only its question had finds nothing.
+func TestForgetSessionDropsItsQuestions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io for project zanzibar.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	say(t, db, "s2", extract.Entry{Type: "decision", Title: "The web app deploys to fly.io", Subject: "hosting",
+		Questions: []string{"Where does project zanzibar deploy?"},
+		Evidence:  []extract.Evidence{{MessageIndex: 0, Quote: "the web app deploys to fly.io for project zanzibar"}}})
+	if es := decisionsOf(t, db); len(es) != 1 || !strings.Contains(strings.Join(es[0].Questions, " "), "zanzibar") {
+		t.Fatalf("setup: want one memory with s2's question, got %+v", es)
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{SessionID: "s2"}); err != nil {
+		t.Fatal(err)
+	}
+	es := decisionsOf(t, db)
+	if len(es) != 1 {
+		t.Fatalf("%d memories after the forget, want s1's", len(es))
+	}
+	for _, q := range es[0].Questions {
+		if strings.Contains(q, "zanzibar") {
+			t.Errorf("forgotten session's question kept: %q", q)
+		}
+	}
+	hits, err := db.SearchEntries(ctx, store.EntryQuery{Match: store.MatchAll([]string{"zanzibar"}, false), Project: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) > 0 {
+		t.Errorf("forgotten session's word still found: %v", hits)
+	}
+}

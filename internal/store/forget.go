@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/question"
 )
 
 // Redacted is the text an event keeps when forget redacts it: the source
@@ -85,6 +87,10 @@ type ForgetPlan struct {
 	// digest is the session whose digest was forgotten by its id: it is
 	// marked so that the worker does not build it again.
 	digest string
+	// requestion lists the other entries that lose quotes and survive:
+	// their questions, some perhaps from the forgotten text, are made
+	// again from what they say.
+	requestion []int64
 }
 
 // Empty reports whether the plan removes nothing.
@@ -240,6 +246,11 @@ func apply(ctx context.Context, tx *Tx, p ForgetPlan) error {
 			return err
 		}
 	}
+	for _, id := range p.requestion {
+		if err := requestion(ctx, tx, id); err != nil {
+			return err
+		}
+	}
 	for _, id := range p.Redact {
 		e, err := eventByID(ctx, tx, id)
 		if err != nil {
@@ -311,6 +322,22 @@ func restate(ctx context.Context, t *Tx, id int64) error {
 	}
 	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ?, session_id = ?, questions = '' WHERE id = ?`, title, body, session, id); err != nil {
 		return fmt.Errorf("forget: restate entry %d: %w", id, err)
+	}
+	return nil
+}
+
+// requestion makes entry id's questions again from its type, subject,
+// title and body: the questions a forgotten session added to it (an
+// extractor's, merged in when that session said the fact again) may hold
+// the forgotten words.
+func requestion(ctx context.Context, t *Tx, id int64) error {
+	var typ, subject, title, body string
+	if err := t.queryRow(ctx, `SELECT type, subject, title, body FROM entries WHERE id = ?`, id).Scan(&typ, &subject, &title, &body); err != nil {
+		return fmt.Errorf("forget: questions of entry %d: %w", id, err)
+	}
+	qs := joinQuestions(question.For(typ, subject, title+"\n"+body))
+	if _, err := t.exec(ctx, `UPDATE entries SET questions = ? WHERE id = ?`, qs, id); err != nil {
+		return fmt.Errorf("forget: questions of entry %d: %w", id, err)
 	}
 	return nil
 }
