@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -322,5 +324,74 @@ func TestForgetSessionDropsItsQuestions(t *testing.T) {
 	}
 	if len(hits) > 0 {
 		t.Errorf("forgotten session's word still found: %v", hits)
+	}
+}
+
+// TestForgetSessionRestatesFromWhatIsLeft: forgetting the session a merged
+// memory was first written from restates it from the other session's
+// quote; nothing derived from the forgotten words is left, in the entry
+// (claim key, subject, questions, date), its roles, the search index or
+// the events.
+func TestForgetSessionRestatesFromWhatIsLeft(t *testing.T) {
+	t.Parallel()
+	const word = "zanzibar"
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	db, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ingest(t, db, "s1", writeTranscript(t, "s1", "Zanzibar web app deploys to fly.io.", "Okay."))
+	ingest(t, db, "sess2", writeTranscript(t, "sess2", "Reminder: the web app deploys to fly.io.", "Noted."))
+	say(t, db, "s1", extract.Entry{Type: "decision", Title: "Zanzibar web app deploys to fly.io", Subject: "zanzibar hosting",
+		Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "Zanzibar web app deploys to fly.io."}}})
+	say(t, db, "sess2", extract.Entry{Type: "decision", Title: "The web app deploys to fly.io", Subject: "hosting",
+		Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "the web app deploys to fly.io"}}})
+	if es := decisionsOf(t, db); len(es) != 1 || len(es[0].Evidence) != 2 {
+		t.Fatalf("setup: want one memory with both quotes, got %+v", es)
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{SessionID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	es := decisionsOf(t, db)
+	if len(es) != 1 {
+		t.Fatalf("%d memories after the forget, want s2's", len(es))
+	}
+	said, err := db.Read().Events(ctx, store.EventFilter{SessionID: "sess2", Types: []string{store.TypeUserPrompt}})
+	if err != nil || len(said) == 0 {
+		t.Fatalf("s2's prompt: %v", err)
+	}
+	if !es[0].Created.Equal(said[0].Time) {
+		t.Errorf("created %v, want s2's quote's time %v", es[0].Created, said[0].Time)
+	}
+	if err := db.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, q := range []string{
+		`SELECT lower(cid || ' ' || title || ' ' || body || ' ' || subject || ' ' || claim_key || ' ' || questions || ' ' || created_at) FROM entries`,
+		`SELECT lower(role || ' ' || value) FROM entry_roles`,
+		`SELECT lower(type || ' ' || text || ' ' || payload) FROM events`,
+		`SELECT 'entries_fts: ' || rowid FROM entries_fts WHERE entries_fts MATCH '` + word + `'`,
+	} {
+		rows, err := raw.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(s, word) || strings.HasPrefix(s, "entries_fts") {
+				t.Errorf("forgotten word left: %s", s)
+			}
+		}
+		rows.Close()
 	}
 }
