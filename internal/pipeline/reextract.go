@@ -188,7 +188,10 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 						if corrected[old[i].ID] {
 							// The user's correction holds for the claim in
 							// its new terms: it lands on the corrected entry.
-							w.Entry.ClaimKey, w.Entry.Subject = old[i].ClaimKey, old[i].Subject
+							if err := rekey(w, old[i].ClaimKey); err != nil {
+								return err
+							}
+							w.Entry.Subject = old[i].Subject
 							produced[old[i].ID] = true
 							break
 						}
@@ -213,6 +216,14 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		for _, e := range old {
 			if k, ok := same.moved[e.ClaimKey]; ok && !produced[e.ID] {
 				successor[e.ID] = k
+			}
+		}
+		// The records stored under a moved claim key follow it: the
+		// writes' own are the same events (the same dedupe keys), so
+		// Apply does not store them again.
+		for from, to := range same.moved {
+			if err := tx.RekeyExtraction(ctx, project, from, to); err != nil {
+				return err
 			}
 		}
 		for _, plan := range plans {

@@ -238,6 +238,18 @@ func TestReextractMergesOldCopies(t *testing.T) {
 					t.Fatalf("reextract %d: %v, want one memory with both quotes", run, quotesOf(es))
 				}
 			}
+			// Forgetting the merged memory takes both sessions' extraction
+			// records with it.
+			if _, err := db.Forget(ctx, store.ForgetSelector{CID: decisionsOf(t, db)[0].CID}); err != nil {
+				t.Fatal(err)
+			}
+			evs, err := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeEntryExtracted, store.TypeEvidenceAligned}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range evs {
+				t.Errorf("left after the forget: %s %s %q %s", e.SessionID, e.Type, e.Text, e.Payload)
+			}
 		})
 	}
 }
