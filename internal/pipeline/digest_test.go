@@ -471,3 +471,29 @@ func TestForgetTheDigestAlone(t *testing.T) {
 		t.Errorf("a prompt the forgotten digest quoted was refused when said again")
 	}
 }
+
+// TestReextractKeepsForgottenDigestForgotten: a digest the user forgot by
+// its id is not built again when the sessions are derived again.
+func TestReextractKeepsForgottenDigestForgotten(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ctx := context.Background()
+	datedSession(t, db, "old", 40, oldWork...)
+	digests(t, db, DigestLimit)
+	d, ok := digestOf(t, db, "old")
+	if !ok {
+		t.Fatal("setup: no digest")
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: d.CID}); err != nil {
+		t.Fatal(err)
+	}
+	p := digestProcessor(db)
+	p.DigestAge = 30 * 24 * time.Hour
+	res, err := p.Reextract(ctx, "/p", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := digestOf(t, db, "old"); ok {
+		t.Errorf("reextract built again the digest the user forgot: %+v", res)
+	}
+}

@@ -9,12 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/question"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
@@ -294,7 +293,7 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 		Subject:   normalizeKey(x.Subject),
 		Stage:     store.StageVerified,
 	}
-	e.ClaimKey = ClaimKey(e.Subject, e.Title)
+	e.ClaimKey = claim.Key(e.Subject, e.Title)
 	e.Questions = x.Questions
 	if len(e.Questions) == 0 {
 		e.Questions = question.For(e.Type, e.Subject, e.Title+"\n"+e.Body)
@@ -390,31 +389,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
-}
-
-// claimStopwords do not distinguish one claim from another.
-var claimStopwords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "of": true, "in": true, "for": true,
-	"and": true, "or": true, "is": true, "are": true, "we": true, "use": true, "with": true, "on": true, "be": true, "our": true}
-
-// ClaimKey is the normalised identity of a claim: its subject and the set of
-// content words of its title, so that the same claim phrased a little
-// differently in another session is recognised as the same.
-func ClaimKey(subject, title string) string {
-	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '/' && r != '_' && r != '-'
-	}) {
-		w = strings.Trim(w, ".-/")
-		if w != "" && !claimStopwords[w] {
-			words[w] = true
-		}
-	}
-	list := make([]string, 0, len(words))
-	for w := range words {
-		list = append(list, w)
-	}
-	sort.Strings(list)
-	return normalizeKey(subject) + "|" + strings.Join(list, " ")
 }
 
 func normalizeKey(s string) string {

@@ -188,7 +188,10 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 						if corrected[old[i].ID] {
 							// The user's correction holds for the claim in
 							// its new terms: it lands on the corrected entry.
-							w.Entry.ClaimKey, w.Entry.Subject = old[i].ClaimKey, old[i].Subject
+							if err := rekey(w, old[i].ClaimKey); err != nil {
+								return err
+							}
+							w.Entry.Subject = old[i].Subject
 							produced[old[i].ID] = true
 							break
 						}
@@ -213,6 +216,14 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		for _, e := range old {
 			if k, ok := same.moved[e.ClaimKey]; ok && !produced[e.ID] {
 				successor[e.ID] = k
+			}
+		}
+		// The records stored under a moved claim key follow it: the
+		// writes' own are the same events (the same dedupe keys), so
+		// Apply does not store them again.
+		for from, to := range same.moved {
+			if err := tx.RekeyExtraction(ctx, project, from, to); err != nil {
+				return err
 			}
 		}
 		for _, plan := range plans {
@@ -269,8 +280,8 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 }
 
 // redigest deletes the digests given and builds again those of the
-// plans' sessions old enough for one (DigestAge), from their memories as
-// derived now; it returns how many it built.
+// plans' sessions old enough for one (DigestAge) and not marked as having
+// none, from their memories as derived now; it returns how many it built.
 func (p *Processor) redigest(ctx context.Context, tx *store.Tx, plans []*Plan, digests []int64) (int, error) {
 	if _, err := tx.RetireEntries(ctx, digests, nil); err != nil {
 		return 0, err
@@ -282,6 +293,15 @@ func (p *Processor) redigest(ctx context.Context, tx *store.Tx, plans []*Plan, d
 	n := 0
 	for _, plan := range plans {
 		if !latest(plan.Events).Before(before) {
+			continue
+		}
+		// A session marked as having no digest (none to make, or the
+		// user forgot it) keeps none.
+		skipped, err := tx.HasEvent(ctx, store.DigestSkippedKey(plan.Session.ID))
+		if err != nil {
+			return n, err
+		}
+		if skipped {
 			continue
 		}
 		built, err := p.digestIn(ctx, tx, plan.Session)

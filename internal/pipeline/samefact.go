@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -30,16 +31,20 @@ type fact struct {
 	subject       []string // its subject's words
 	words         []string // the content words of its title (ClaimKey's)
 	text          string   // title and body, for its values
-	forgotten     bool
-	created       time.Time
-	id            int64 // 0 for a write not stored yet
+	// closed is a memory no longer held (forgotten, superseded or
+	// rejected): a fact said again after it was replaced is a reversal,
+	// a memory of its own, not a quote for the closed one.
+	closed  bool
+	created time.Time
+	id      int64 // 0 for a write not stored yet
 }
 
 func factOf(e store.Entry) fact {
 	_, words, _ := strings.Cut(e.ClaimKey, "|")
 	subject := strings.FieldsFunc(e.Subject, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	return fact{typ: e.Type, claimKey: e.ClaimKey, subject: subject,
-		words: strings.Fields(words), text: e.Title + "\n" + e.Body, forgotten: e.Status == store.StatusForgotten, created: e.Created, id: e.ID}
+		words: strings.Fields(words), text: e.Title + "\n" + e.Body, created: e.Created, id: e.ID,
+		closed: e.Status == store.StatusForgotten || e.Status == store.StatusSuperseded || e.Stage == store.StageRejected}
 }
 
 // facts is a project's entries by subject, read from the store as needed
@@ -86,7 +91,10 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 			}
 			if k != "" {
 				f.moved[w.claimKey] = k
-				e.ClaimKey, w.claimKey = k, k
+				if err := rekey(&writes[i], k); err != nil {
+					return err
+				}
+				w.claimKey = k
 				f.bySubject[e.Subject] = append(known, w)
 				continue
 			}
@@ -101,12 +109,39 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 				k = sameFact(others, w)
 			}
 			if k != "" {
-				e.ClaimKey = k
+				if err := rekey(&writes[i], k); err != nil {
+					return err
+				}
 				w.claimKey = k
 			}
 			known = append(known, w)
 		}
 		f.bySubject[e.Subject] = known
+	}
+	return nil
+}
+
+// rekey moves w onto the memory of claim key k, and its extraction
+// records with it: forget finds those records by the claim key of the
+// memory forgotten, and one left under w's own key would keep its title,
+// quotes and questions after the memory is gone.
+func rekey(w *store.EntryWrite, k string) error {
+	w.Entry.ClaimKey = k
+	for i := range w.Events {
+		ev := &w.Events[i]
+		var payload map[string]json.RawMessage
+		if json.Unmarshal(ev.Payload, &payload) != nil || payload["claim_key"] == nil {
+			continue
+		}
+		payload["claim_key"], _ = json.Marshal(k)
+		b, err := json.Marshal(payload)
+		if err != nil {
+			return err
+		}
+		ev.Payload = b
+		if err := store.Prepare(w.Events[i : i+1]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -190,7 +225,7 @@ func sameFact(known []fact, w fact) string {
 	var mine []claim.Claim
 	parsed := false
 	for _, k := range known {
-		if k.forgotten || k.typ != w.typ || jaccard(k.words, w.words) < sameFactWords || valueWords(k.words, w.words) {
+		if k.closed || k.typ != w.typ || jaccard(k.words, w.words) < sameFactWords || valueWords(k.words, w.words) {
 			continue
 		}
 		if !parsed {

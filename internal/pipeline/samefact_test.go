@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -236,6 +238,172 @@ func TestReextractMergesOldCopies(t *testing.T) {
 					t.Fatalf("reextract %d: %v, want one memory with both quotes", run, quotesOf(es))
 				}
 			}
+			// Forgetting the merged memory takes both sessions' extraction
+			// records with it.
+			if _, err := db.Forget(ctx, store.ForgetSelector{CID: decisionsOf(t, db)[0].CID}); err != nil {
+				t.Fatal(err)
+			}
+			evs, err := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeEntryExtracted, store.TypeEvidenceAligned}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range evs {
+				t.Errorf("left after the forget: %s %s %q %s", e.SessionID, e.Type, e.Text, e.Payload)
+			}
 		})
+	}
+}
+
+// TestSameFactNotMergedIntoSuperseded: a fact said again after it was
+// replaced is a reversal, a memory of its own; merged into the superseded
+// memory it would stay superseded and the reversal be lost.
+func TestSameFactNotMergedIntoSuperseded(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "We moved the web app from fly.io to render.com.", "Noted."))
+	ingest(t, db, "s3", writeTranscript(t, "s3", "Back to the old setup: the web app deploys to fly.io.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	sayOnce(t, db, "s2", "We moved the web app from fly.io to render.com", "We moved the web app from fly.io to render.com.")
+	sayOnce(t, db, "s3", "The web app deploys to fly.io", "the web app deploys to fly.io")
+	for _, e := range decisionsOf(t, db) {
+		for _, v := range e.Evidence {
+			if v.SessionID == "s3" && e.Status == store.StatusSuperseded {
+				t.Errorf("s3's restatement landed on superseded %s %q", e.CID, e.Title)
+			}
+		}
+	}
+}
+
+// TestForgetMergedMemoryDropsEveryExtraction: forgetting by its id a
+// memory two sessions said drops both sessions' extraction records (their
+// titles, quotes and questions), not only the first session's.
+func TestForgetMergedMemoryDropsEveryExtraction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	sayOnce(t, db, "s2", "The web app deploys to fly.io", "the web app deploys to fly.io")
+	es := decisionsOf(t, db)
+	if len(es) != 1 {
+		t.Fatalf("%d memories, want the one merged", len(es))
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: es[0].CID}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.Read().Events(ctx, store.EventFilter{Types: []string{store.TypeEntryExtracted, store.TypeEvidenceAligned}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		t.Errorf("left after forgetting %s: %s %s %q %s", es[0].CID, e.SessionID, e.Type, e.Text, e.Payload)
+	}
+}
+
+// TestForgetSessionDropsItsQuestions: forgetting a session that said again
+// a fact another session keeps takes the questions it added with it: a
+// word only its question had finds nothing.
+func TestForgetSessionDropsItsQuestions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io for project zanzibar.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	say(t, db, "s2", extract.Entry{Type: "decision", Title: "The web app deploys to fly.io", Subject: "hosting",
+		Questions: []string{"Where does project zanzibar deploy?"},
+		Evidence:  []extract.Evidence{{MessageIndex: 0, Quote: "the web app deploys to fly.io for project zanzibar"}}})
+	if es := decisionsOf(t, db); len(es) != 1 || !strings.Contains(strings.Join(es[0].Questions, " "), "zanzibar") {
+		t.Fatalf("setup: want one memory with s2's question, got %+v", es)
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{SessionID: "s2"}); err != nil {
+		t.Fatal(err)
+	}
+	es := decisionsOf(t, db)
+	if len(es) != 1 {
+		t.Fatalf("%d memories after the forget, want s1's", len(es))
+	}
+	for _, q := range es[0].Questions {
+		if strings.Contains(q, "zanzibar") {
+			t.Errorf("forgotten session's question kept: %q", q)
+		}
+	}
+	hits, err := db.SearchEntries(ctx, store.EntryQuery{Match: store.MatchAll([]string{"zanzibar"}, false), Project: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) > 0 {
+		t.Errorf("forgotten session's word still found: %v", hits)
+	}
+}
+
+// TestForgetSessionRestatesFromWhatIsLeft: forgetting the session a merged
+// memory was first written from restates it from the other session's
+// quote; nothing derived from the forgotten words is left, in the entry
+// (claim key, subject, questions, date), its roles, the search index or
+// the events.
+func TestForgetSessionRestatesFromWhatIsLeft(t *testing.T) {
+	t.Parallel()
+	const word = "zanzibar"
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	db, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ingest(t, db, "s1", writeTranscript(t, "s1", "Zanzibar web app deploys to fly.io.", "Okay."))
+	ingest(t, db, "sess2", writeTranscript(t, "sess2", "Reminder: the web app deploys to fly.io.", "Noted."))
+	say(t, db, "s1", extract.Entry{Type: "decision", Title: "Zanzibar web app deploys to fly.io", Subject: "zanzibar hosting",
+		Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "Zanzibar web app deploys to fly.io."}}})
+	say(t, db, "sess2", extract.Entry{Type: "decision", Title: "The web app deploys to fly.io", Subject: "hosting",
+		Evidence: []extract.Evidence{{MessageIndex: 0, Quote: "the web app deploys to fly.io"}}})
+	if es := decisionsOf(t, db); len(es) != 1 || len(es[0].Evidence) != 2 {
+		t.Fatalf("setup: want one memory with both quotes, got %+v", es)
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{SessionID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	es := decisionsOf(t, db)
+	if len(es) != 1 {
+		t.Fatalf("%d memories after the forget, want s2's", len(es))
+	}
+	said, err := db.Read().Events(ctx, store.EventFilter{SessionID: "sess2", Types: []string{store.TypeUserPrompt}})
+	if err != nil || len(said) == 0 {
+		t.Fatalf("s2's prompt: %v", err)
+	}
+	if !es[0].Created.Equal(said[0].Time) {
+		t.Errorf("created %v, want s2's quote's time %v", es[0].Created, said[0].Time)
+	}
+	if err := db.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, q := range []string{
+		`SELECT lower(cid || ' ' || title || ' ' || body || ' ' || subject || ' ' || claim_key || ' ' || questions || ' ' || created_at) FROM entries`,
+		`SELECT lower(role || ' ' || value) FROM entry_roles`,
+		`SELECT lower(type || ' ' || text || ' ' || payload) FROM events`,
+		`SELECT 'entries_fts: ' || rowid FROM entries_fts WHERE entries_fts MATCH '` + word + `'`,
+	} {
+		rows, err := raw.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(s, word) || strings.HasPrefix(s, "entries_fts") {
+				t.Errorf("forgotten word left: %s", s)
+			}
+		}
+		rows.Close()
 	}
 }

@@ -2,12 +2,16 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/question"
 )
 
 // Redacted is the text an event keeps when forget redacts it: the source
@@ -72,8 +76,8 @@ type ForgetPlan struct {
 	// Rewritten lists the entries that lose the quotes of the forgotten
 	// text and keep those another session said the same fact with: their
 	// title and body, written from the forgotten words, become their best
-	// remaining quote, and their questions go (the next extraction that
-	// repeats them brings them back).
+	// remaining quote, and what was derived from those words (claim key,
+	// subject, roles, date, questions) is made again (see restate).
 	Rewritten []int64
 	// SpoolLeft is what the spool still held after Forget tried to store it
 	// (its lock held by an appender past the wait, a file it could not
@@ -85,6 +89,10 @@ type ForgetPlan struct {
 	// digest is the session whose digest was forgotten by its id: it is
 	// marked so that the worker does not build it again.
 	digest string
+	// requestion lists the other entries that lose quotes and survive:
+	// their questions, some perhaps from the forgotten text, are made
+	// again from what they say.
+	requestion []int64
 }
 
 // Empty reports whether the plan removes nothing.
@@ -240,6 +248,11 @@ func apply(ctx context.Context, tx *Tx, p ForgetPlan) error {
 			return err
 		}
 	}
+	for _, id := range p.requestion {
+		if err := requestion(ctx, tx, id); err != nil {
+			return err
+		}
+	}
 	for _, id := range p.Redact {
 		e, err := eventByID(ctx, tx, id)
 		if err != nil {
@@ -296,11 +309,15 @@ func apply(ctx context.Context, tx *Tx, p ForgetPlan) error {
 
 // restate makes entry id say what its best remaining quote says, from the
 // session that quote is in: what is left of a fact after one session that
-// said it was forgotten.
+// said it was forgotten. Everything derived from the forgotten words goes
+// with them: its subject becomes that session's own (from its extraction
+// record), its claim key is made from the new title, its roles are parsed
+// again (the pipeline backfills unparsed entries), its date is its
+// earliest remaining quote's, and its questions are made again.
 func restate(ctx context.Context, t *Tx, id int64) error {
-	var quote, session string
-	err := t.queryRow(ctx, `SELECT quote, session_id FROM evidence WHERE entry_id = ?
-		ORDER BY method IN ('', 'none'), confidence DESC, id LIMIT 1`, id).Scan(&quote, &session)
+	var quote, session, project, cid, oldKey string
+	err := t.queryRow(ctx, `SELECT v.quote, v.session_id, e.project, e.cid, e.claim_key FROM evidence v JOIN entries e ON e.id = v.entry_id
+		WHERE v.entry_id = ? ORDER BY v.method IN ('', 'none'), v.confidence DESC, v.id LIMIT 1`, id).Scan(&quote, &session, &project, &cid, &oldKey)
 	if err != nil {
 		return fmt.Errorf("forget: restate entry %d: %w", id, err)
 	}
@@ -309,8 +326,54 @@ func restate(ctx context.Context, t *Tx, id int64) error {
 	if r := []rune(title); len(r) > restatedTitle {
 		title = string(r[:restatedTitle-1]) + "…"
 	}
-	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ?, session_id = ?, questions = '' WHERE id = ?`, title, body, session, id); err != nil {
+	records, err := extractionRecords(ctx, t, project, oldKey)
+	if err != nil {
 		return fmt.Errorf("forget: restate entry %d: %w", id, err)
+	}
+	subject := ""
+	for _, r := range records {
+		if r.session == session && r.subject != "" {
+			subject = r.subject
+		}
+	}
+	key := claim.Key(subject, title)
+	var other int64
+	switch err := t.queryRow(ctx, `SELECT id FROM entries WHERE project = ? AND claim_key = ? AND id <> ?`, project, key, id).Scan(&other); {
+	case err == nil:
+		// Another memory holds the key: merging the two is beyond a
+		// forget; the memory's own id keeps its key unique.
+		key += " " + cid
+	case !errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("forget: restate entry %d: %w", id, err)
+	}
+	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ?, session_id = ?, subject = ?, claim_key = ?, roles_parsed = 0,
+		created_at = coalesce((SELECT min(ev.ts) FROM evidence v JOIN events ev ON ev.id = v.event_id WHERE v.entry_id = entries.id), created_at)
+		WHERE id = ?`, title, body, session, subject, key, id); err != nil {
+		return fmt.Errorf("forget: restate entry %d: %w", id, err)
+	}
+	if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ?`, id); err != nil {
+		return fmt.Errorf("forget: restate entry %d: %w", id, err)
+	}
+	// The remaining sessions' extraction records follow the memory to its
+	// new key, so that forgetting it later finds them.
+	if err := t.rekeyRecords(ctx, records, key); err != nil {
+		return fmt.Errorf("forget: restate entry %d: %w", id, err)
+	}
+	return requestion(ctx, t, id)
+}
+
+// requestion makes entry id's questions again from its type, subject,
+// title and body: the questions a forgotten session added to it (an
+// extractor's, merged in when that session said the fact again) may hold
+// the forgotten words.
+func requestion(ctx context.Context, t *Tx, id int64) error {
+	var typ, subject, title, body string
+	if err := t.queryRow(ctx, `SELECT type, subject, title, body FROM entries WHERE id = ?`, id).Scan(&typ, &subject, &title, &body); err != nil {
+		return fmt.Errorf("forget: questions of entry %d: %w", id, err)
+	}
+	qs := joinQuestions(question.For(typ, subject, title+"\n"+body))
+	if _, err := t.exec(ctx, `UPDATE entries SET questions = ? WHERE id = ?`, qs, id); err != nil {
+		return fmt.Errorf("forget: questions of entry %d: %w", id, err)
 	}
 	return nil
 }

@@ -32,6 +32,8 @@ type planner struct {
 	// quotes, that another session also said: they keep its quotes (see
 	// ForgetPlan.Rewritten).
 	own, rewrite map[int64]bool
+	// requestion are the other entries that lose quotes and survive.
+	requestion map[int64]bool
 }
 
 func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
@@ -47,7 +49,7 @@ func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (Forget
 	}
 	p := &planner{t: t, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
 		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{},
-		own: map[int64]bool{}, rewrite: map[int64]bool{}}
+		own: map[int64]bool{}, rewrite: map[int64]bool{}, requestion: map[int64]bool{}}
 	var err error
 	if sel.CID != "" {
 		err = p.memory(ctx)
@@ -438,6 +440,10 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 			p.rewrite[id] = true
 		case ownLost:
 			p.entries[id] = true
+		default:
+			// It keeps its words but loses a session's quotes, and with
+			// them the questions that session added.
+			p.requestion[id] = true
 		}
 	}
 	// The evidence of deleted entries goes with them.
@@ -633,6 +639,11 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	for id := range p.rewrite {
 		if !p.entries[id] {
 			out.Rewritten = append(out.Rewritten, id)
+		}
+	}
+	for id := range p.requestion {
+		if !p.entries[id] {
+			out.requestion = append(out.requestion, id)
 		}
 	}
 	for s := range p.sessions {
