@@ -224,9 +224,9 @@ func (db *DB) OutboxAfter(ctx context.Context, after int64, n int) ([]OutboxChan
 }
 
 // OutboxDone removes pushed changes: call it only after the server's
-// transaction that applied them committed. It finds them by their keys,
-// not their row ids: a change that replaced one of them meanwhile (a
-// correction, a forget) may have been given the same id.
+// transaction that applied them committed. It finds them by their keys:
+// a change that replaced one of them meanwhile (a correction, a forget)
+// has another key and stays.
 func (db *DB) OutboxDone(ctx context.Context, cs []OutboxChange) error {
 	return db.Update(ctx, func(t *Tx) error { return t.OutboxDone(ctx, cs) })
 }
