@@ -591,3 +591,26 @@ func (t *Tx) pinPulled(ctx context.Context, id int64, pin bool) error {
 		DedupeKey: Key(KeyKind(typ), cid, FormatTime(now))})
 	return err
 }
+
+// OutboxHeld returns the keys of those of cs still waiting to be pushed. A
+// change read before is gone when a correction or a forget replaced it
+// since: a push drops it from its batch, and the change that replaced it
+// follows.
+func (db *DB) OutboxHeld(ctx context.Context, cs []OutboxChange) (map[string]bool, error) {
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = c.Key
+	}
+	held := make(map[string]bool, len(keys))
+	for _, c := range chunkStrings(keys) {
+		ks, err := queryAll(ctx, db.Read(), `SELECT key FROM team_outbox WHERE key IN (`+placeholders(len(c))+`)`,
+			func(rows *sql.Rows) (s string, err error) { err = rows.Scan(&s); return s, err }, stringArgs(c)...)
+		if err != nil {
+			return nil, fmt.Errorf("outbox: %w", err)
+		}
+		for _, k := range ks {
+			held[k] = true
+		}
+	}
+	return held, nil
+}

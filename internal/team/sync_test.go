@@ -300,3 +300,36 @@ func TestPushSkipsOnlyItsOwnChanges(t *testing.T) {
 		t.Errorf("cursor %q, want the last change %s", st[stateCursor], last)
 	}
 }
+
+// TestForgetDuringPushNotSent: a memory forgotten while the batch before
+// its own is in flight (after push built its batch from the memory's text)
+// never reaches the server: no put of it is logged, only its forget.
+func TestForgetDuringPushNotSent(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.remember(t, pushBatch+10, func(i int) string { return fmt.Sprintf("Queue %d drains into topic t%d", i, i) })
+	var forgot store.OutboxChange
+	batchRead = func(db *store.DB, next *batch) {
+		if forgot.SharedID != "" || len(next.cs) == 0 {
+			return
+		}
+		forgot = next.cs[len(next.cs)/2]
+		if _, err := db.Forget(ctx, store.ForgetSelector{CID: forgot.Entry.CID}); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() { batchRead = nil })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if forgot.SharedID == "" {
+		t.Fatal("the push built no second batch")
+	}
+	if n := w.count(t, fmt.Sprintf(`SELECT count(*) FROM cml.changes WHERE memory_id = '%s' AND op <> 'forget'`, forgot.SharedID)); n != 0 {
+		t.Errorf("%q was forgotten during the push and still sent (%d changes)", forgot.Entry.Title, n)
+	}
+	if n := w.count(t, `SELECT count(*) FROM cml.memories`); n != pushBatch+9 {
+		t.Errorf("%d memories on the server, want %d", n, pushBatch+9)
+	}
+	if n := localCount(t, w.alice, `SELECT count(*) FROM team_outbox`); n != 0 {
+		t.Errorf("%d changes left in the outbox", n)
+	}
+}
