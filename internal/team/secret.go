@@ -213,7 +213,7 @@ func removeLines(file, prefix string) error {
 // (the URL's own password, the pgpass file, PGPASSWORD).
 func ConnectConfig(ctx context.Context, c Config) (*pgx.Conn, error) {
 	raw := c.URL
-	if c.Secret.Store == SecretKeyring && !hasPassword(raw) {
+	if c.Secret.Store == SecretKeyring && !HasPassword(raw) {
 		var pw string
 		err := withKeyring(func() (err error) {
 			pw, err = keyring.Get(keyringService, keyringAccount(raw))
@@ -232,7 +232,8 @@ func ConnectConfig(ctx context.Context, c Config) (*pgx.Conn, error) {
 	return Connect(ctx, raw)
 }
 
-func hasPassword(rawURL string) bool {
+// HasPassword reports whether rawURL carries a password.
+func HasPassword(rawURL string) bool {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.User == nil {
 		return false
