@@ -197,11 +197,11 @@ func runTeamJoin(ctx context.Context, e *env, args []string) error {
 		// kept in its place (another team on the same server and user:
 		// the same pgpass line or keyring entry), where forgetting the
 		// old one after saving removed the new one.
-		if _, err := team.ForgetPassword(old); err != nil {
+		if _, err := team.ForgetPassword(ctx, old); err != nil {
 			fmt.Fprintf(e.stderr, "warning: %v\n", err)
 		}
 	}
-	saved, err := team.SavePassword(o.url, pgpass)
+	saved, err := team.SavePassword(ctx, o.url, pgpass)
 	if err != nil {
 		return err
 	}
@@ -374,7 +374,7 @@ func runTeamLeave(ctx context.Context, e *env, args []string) error {
 	}
 	// The password first: a leave that fails here can be run again, one
 	// that removed the config first could not find it any more.
-	forgot, err := team.ForgetPassword(tc)
+	forgot, err := team.ForgetPassword(ctx, tc)
 	if err != nil {
 		return err
 	}
