@@ -262,7 +262,7 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 		if err == nil {
 			next, err = readBatch(ctx, db, c, cur.last)
 			if err == nil && batchRead != nil {
-				batchRead(db, next)
+				err = batchRead(db, next)
 			}
 		}
 		// The send is waited for whatever happened here: the connection
@@ -289,8 +289,8 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 }
 
 // batchRead, when set (by tests), runs after push built the next batch
-// while the one before is in flight.
-var batchRead func(db *store.DB, next *batch)
+// while the one before is in flight; an error it returns fails the build.
+var batchRead func(db *store.DB, next *batch) error
 
 // held drops from b the changes no longer in the outbox: replaced, since b
 // was read, by a correction or a forget that follows them.

@@ -2,6 +2,7 @@ package team
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -309,14 +310,13 @@ func TestForgetDuringPushNotSent(t *testing.T) {
 	ctx := context.Background()
 	w.remember(t, pushBatch+10, func(i int) string { return fmt.Sprintf("Queue %d drains into topic t%d", i, i) })
 	var forgot store.OutboxChange
-	batchRead = func(db *store.DB, next *batch) {
+	batchRead = func(db *store.DB, next *batch) error {
 		if forgot.SharedID != "" || len(next.cs) == 0 {
-			return
+			return nil
 		}
 		forgot = next.cs[len(next.cs)/2]
-		if _, err := db.Forget(ctx, store.ForgetSelector{CID: forgot.Entry.CID}); err != nil {
-			t.Error(err)
-		}
+		_, err := db.Forget(ctx, store.ForgetSelector{CID: forgot.Entry.CID})
+		return err
 	}
 	t.Cleanup(func() { batchRead = nil })
 	w.sync(t, w.alice, w.aDir, w.aConf)
@@ -331,5 +331,24 @@ func TestForgetDuringPushNotSent(t *testing.T) {
 	}
 	if n := localCount(t, w.alice, `SELECT count(*) FROM team_outbox`); n != 0 {
 		t.Errorf("%d changes left in the outbox", n)
+	}
+}
+
+// TestPushReadFailsAfterSend: when reading the next batch fails while the
+// one before was committed by the server, that one still leaves the
+// outbox: the next sync sends only what the server does not have.
+func TestPushReadFailsAfterSend(t *testing.T) {
+	w := newWorld(t)
+	w.remember(t, pushBatch+10, func(i int) string { return fmt.Sprintf("Job %d runs on worker w%d", i, i) })
+	batchRead = func(*store.DB, *batch) error { return errors.New("the disk is gone") }
+	t.Cleanup(func() { batchRead = nil })
+	if _, err := Sync(context.Background(), w.alice, w.aDir, w.aConf, time.Now()); err == nil {
+		t.Fatal("the sync succeeded with a failed read")
+	}
+	if n := w.count(t, `SELECT count(*) FROM cml.memories`); n != pushBatch {
+		t.Fatalf("%d memories on the server, want the first batch's %d", n, pushBatch)
+	}
+	if n := localCount(t, w.alice, `SELECT count(*) FROM team_outbox`); n != 10 {
+		t.Errorf("%d changes left in the outbox, want the 10 not sent", n)
 	}
 }
