@@ -35,6 +35,9 @@ const (
 type Secret struct {
 	Store string `json:"store,omitempty"` // SecretKeyring, SecretPgpass or ""
 	File  string `json:"file,omitempty"`  // the pgpass file join added the password to
+	// Marked: join's pgpass line follows joinMark. A join before the mark
+	// left it unmarked; leave then removes the lines of its prefix.
+	Marked bool `json:"marked,omitempty"`
 	// KeyringErr is why the password is not in the OS keyring, when join
 	// found none that answered.
 	KeyringErr string `json:"keyring_error,omitempty"`
@@ -138,10 +141,10 @@ func SavePassword(ctx context.Context, rawURL, pgpass string) (Secret, error) {
 	}
 	// join's line for the server, database and user from before goes: the
 	// password given now replaces it.
-	kept, removed := withoutJoinLines(lines, pgpassPrefix(u))
+	kept, removed := withoutJoinLines(lines, pgpassPrefix(u), true)
 	if !slices.Contains(kept, line) { // else the user's own line: leave removes none
 		kept = append([]string{joinMark, line}, kept...)
-		s.File = pgpass
+		s.File, s.Marked = pgpass, true
 	}
 	if removed || s.File != "" {
 		if err := rewrite(pgpass, kept); err != nil {
@@ -197,7 +200,7 @@ func ForgetPassword(ctx context.Context, c Config) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("remove the password from %s: %w", c.Secret.File, err)
 		}
-		kept, removed := withoutJoinLines(lines, pgpassPrefix(u))
+		kept, removed := withoutJoinLines(lines, pgpassPrefix(u), c.Secret.Marked)
 		if !removed {
 			return "", nil
 		}
@@ -231,11 +234,16 @@ func readLines(file string) ([]string, error) {
 
 // withoutJoinLines returns lines without the lines join added for prefix
 // (each after joinMark) and their marks, and whether there were any.
-func withoutJoinLines(lines []string, prefix string) (kept []string, removed bool) {
+// Unmarked, from a join before the mark, they are all the lines of prefix.
+func withoutJoinLines(lines []string, prefix string, marked bool) (kept []string, removed bool) {
 	kept = make([]string, 0, len(lines))
 	for i := 0; i < len(lines); i++ {
 		if lines[i] == joinMark && i+1 < len(lines) && strings.HasPrefix(lines[i+1], prefix) {
 			i++
+			removed = true
+			continue
+		}
+		if !marked && strings.HasPrefix(lines[i], prefix) {
 			removed = true
 			continue
 		}

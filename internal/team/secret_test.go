@@ -96,3 +96,20 @@ func TestKeyringCallStopsOnCancel(t *testing.T) {
 		t.Errorf("withKeyring after cancel: %v, want context.Canceled", err)
 	}
 }
+
+// TestPgpassUnmarkedLineFromOlderJoin: leave removes the password a join
+// before the mark added (a config without Marked), as that join's leave did.
+func TestPgpassUnmarkedLineFromOlderJoin(t *testing.T) {
+	pgpass := filepath.Join(t.TempDir(), "pgpass")
+	other := "other.example:5432:*:bob:kept\n"
+	if err := os.WriteFile(pgpass, []byte(other+"db.example:5432:postgres:alice:pw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := Config{URL: "postgres://alice@db.example:5432/postgres", Secret: Secret{Store: SecretPgpass, File: pgpass}}
+	if msg, err := ForgetPassword(context.Background(), c); err != nil || msg == "" {
+		t.Errorf("forget: %q, %v", msg, err)
+	}
+	if b, _ := os.ReadFile(pgpass); string(b) != other {
+		t.Errorf("after leave the pgpass file holds %q, want %q", b, other)
+	}
+}
