@@ -192,20 +192,21 @@ func runTeamJoin(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	saved, err := team.SavePassword(o.url, pgpass)
+	if old.Secret.Store != "" && team.HasPassword(o.url) {
+		// The password join kept before goes first: the new one may be
+		// kept in its place (another team on the same server and user:
+		// the same pgpass line or keyring entry), where forgetting the
+		// old one after saving removed the new one.
+		if _, err := team.ForgetPassword(ctx, old); err != nil {
+			fmt.Fprintf(e.stderr, "warning: %v\n", err)
+		}
+	}
+	saved, err := team.SavePassword(ctx, o.url, pgpass)
 	if err != nil {
 		return err
 	}
 	if saved.Store != "" {
 		tc.Secret = saved
-		if old.Secret.Store != "" && (!same || old.Secret.Store != saved.Store) {
-			// The password join kept before, for another URL or in the
-			// other store, is not left behind (in the same store, the new
-			// one replaced it).
-			if _, err := team.ForgetPassword(old); err != nil {
-				fmt.Fprintf(e.stderr, "warning: %v\n", err)
-			}
-		}
 	}
 	if err := config.EnsureDir(cfg.DataDir); err != nil {
 		return err
@@ -373,7 +374,7 @@ func runTeamLeave(ctx context.Context, e *env, args []string) error {
 	}
 	// The password first: a leave that fails here can be run again, one
 	// that removed the config first could not find it any more.
-	forgot, err := team.ForgetPassword(tc)
+	forgot, err := team.ForgetPassword(ctx, tc)
 	if err != nil {
 		return err
 	}

@@ -165,3 +165,29 @@ func TestTeamPasswordInPgpassWithoutBus(t *testing.T) {
 		t.Errorf("after leave the pgpass file holds %q, want only %q", b, other)
 	}
 }
+
+// TestTeamJoinOtherTeamSameServerKeepsPassword: joining another team on the
+// same server as the same user keeps the password join just saved (the old
+// team's is in the same pgpass line): a sync after it connects.
+func TestTeamJoinOtherTeamSameServerKeepsPassword(t *testing.T) {
+	w := newTeamWorld(t)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	const pw = "frank-Pass-7e2f10"
+	frank, repo, url, pgpass := w.newMember(t, "frank", pw)
+	t.Setenv("PGPASSFILE", w.srv.PassFile) // the admin's, for add-member
+	newTestEnv(t).mustRun(t, "team", "add-member", "--url", w.srv.URL(w.srv.Superuser), "--team", "ops", "frank")
+	t.Setenv("PGPASSFILE", pgpass)
+	line := fmt.Sprintf("127.0.0.1:%d:postgres:frank:%s\n", w.srv.Port, pw)
+
+	frank.mustRun(t, "team", "join", "--url", url, "--team", "devs", "--project", repo)
+	frank.mustRun(t, "team", "join", "--url", url, "--team", "ops", "--project", repo)
+	if b, _ := os.ReadFile(pgpass); !strings.Contains(string(b), line) {
+		t.Fatalf("after joining ops the pgpass file holds %q, want the password join saved", b)
+	}
+	remember(t, frank, repo, "Backups run every night at two", "backups run nightly at 2am")
+	frank.mustRun(t, "team", "sync")
+	if got := w.srv.SQL(t, w.srv.Superuser, `SELECT team FROM cml.memories WHERE author = 'frank'`); got != "ops" {
+		t.Errorf("frank's memory is in team %q, want ops", got)
+	}
+}

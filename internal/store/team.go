@@ -224,9 +224,9 @@ func (db *DB) OutboxAfter(ctx context.Context, after int64, n int) ([]OutboxChan
 }
 
 // OutboxDone removes pushed changes: call it only after the server's
-// transaction that applied them committed. It finds them by their keys,
-// not their row ids: a change that replaced one of them meanwhile (a
-// correction, a forget) may have been given the same id.
+// transaction that applied them committed. It finds them by their keys:
+// a change that replaced one of them meanwhile (a correction, a forget)
+// has another key and stays.
 func (db *DB) OutboxDone(ctx context.Context, cs []OutboxChange) error {
 	return db.Update(ctx, func(t *Tx) error { return t.OutboxDone(ctx, cs) })
 }
@@ -590,4 +590,27 @@ func (t *Tx) pinPulled(ctx context.Context, id int64, pin bool) error {
 	_, err = t.Append(ctx, Event{Time: now, Type: typ, Project: project, Payload: payload,
 		DedupeKey: Key(KeyKind(typ), cid, FormatTime(now))})
 	return err
+}
+
+// OutboxHeld returns the keys of those of cs still waiting to be pushed. A
+// change read before is gone when a correction or a forget replaced it
+// since: a push drops it from its batch, and the change that replaced it
+// follows.
+func (db *DB) OutboxHeld(ctx context.Context, cs []OutboxChange) (map[string]bool, error) {
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = c.Key
+	}
+	held := make(map[string]bool, len(keys))
+	for _, c := range chunkStrings(keys) {
+		ks, err := queryAll(ctx, db.Read(), `SELECT key FROM team_outbox WHERE key IN (`+placeholders(len(c))+`)`,
+			func(rows *sql.Rows) (s string, err error) { err = rows.Scan(&s); return s, err }, stringArgs(c)...)
+		if err != nil {
+			return nil, fmt.Errorf("outbox: %w", err)
+		}
+		for _, k := range ks {
+			held[k] = true
+		}
+	}
+	return held, nil
 }

@@ -239,3 +239,40 @@ func TestDigestsAreNotShared(t *testing.T) {
 		t.Errorf("shared %d (%v), want the fact alone", n, err)
 	}
 }
+
+// TestOutboxCorrectionOfLastInFlight: a correction of the last change of a
+// batch in flight (which replaces that change's row) comes after the batch,
+// so the push reading from the row after it sends the correction in the
+// same sync: an outbox row id is never given again.
+func TestOutboxCorrectionOfLastInFlight(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var last Entry
+	for _, title := range []string{"Carts expire after a day", "Orders ship within two days"} {
+		if last, _, err = db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: title, ClaimKey: title,
+			Stage: StageVerified}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != 2 {
+		t.Fatalf("shared %d: %v", n, err)
+	}
+	inFlight, err := db.Outbox(ctx, 100)
+	if err != nil || len(inFlight) != 2 {
+		t.Fatalf("outbox: %+v, %v", inFlight, err)
+	}
+	if _, err := db.SQL().Exec(`UPDATE entries SET title = 'Orders ship within a week' WHERE id = ?`, last.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.ShareCorrection(ctx, last.ID) }); err != nil {
+		t.Fatal(err)
+	}
+	next, err := db.OutboxAfter(ctx, inFlight[len(inFlight)-1].ID, 100)
+	if err != nil || len(next) != 1 || next[0].Entry.Title != "Orders ship within a week" {
+		t.Fatalf("after the batch in flight the outbox holds %+v (%v), want the correction", next, err)
+	}
+}

@@ -215,11 +215,13 @@ func outbound(s string) string {
 }
 
 // batch is one push batch: its outbox changes, the rows they send to the
-// server, and once the server committed them, the change sequence numbers
-// they took: after those up to before (none when they are equal).
+// server, the outbox row id the next batch starts after, and once the
+// server committed them, the change sequence numbers they took: after
+// those up to before (none when they are equal).
 type batch struct {
 	cs            []store.OutboxChange
 	rows          [][]any
+	last          int64
 	before, after int64
 }
 
@@ -232,7 +234,10 @@ type batch struct {
 // The client's work and the server's overlap: while the server applies a
 // batch, the next one is read from the outbox and built, and the one
 // before is removed from it. Each side has about as much to do, so on two
-// processors a push takes about the longer of the two, not their sum.
+// processors a push takes about the longer of the two, not their sum. A
+// batch built during the overlap may hold a memory forgotten or corrected
+// meanwhile: just before it is sent, the changes replaced since are
+// dropped from it (held), so a forgotten memory's text never leaves.
 func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, error) {
 	next, err := readBatch(ctx, db, c, 0)
 	if err != nil {
@@ -242,6 +247,9 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 	var committed *batch // sent, not yet removed from the outbox
 	for len(next.cs) > 0 {
 		cur := next
+		if err := held(ctx, db, cur); err != nil {
+			return n, err
+		}
 		sent := make(chan error, 1)
 		go func() { sent <- send(ctx, conn, c, cur) }()
 		var err error
@@ -252,7 +260,10 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 			committed = nil
 		}
 		if err == nil {
-			next, err = readBatch(ctx, db, c, cur.cs[len(cur.cs)-1].ID)
+			next, err = readBatch(ctx, db, c, cur.last)
+			if err == nil && batchRead != nil {
+				err = batchRead(db, next)
+			}
 		}
 		// The send is waited for whatever happened here: the connection
 		// is not used by two at once.
@@ -260,6 +271,10 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 			return n, fmt.Errorf("push: %w", serr)
 		}
 		if err != nil {
+			// The batch committed: it leaves the outbox all the same.
+			if derr := done(ctx, db, cur); derr == nil {
+				n += len(cur.cs)
+			}
 			return n, err
 		}
 		committed = cur
@@ -271,6 +286,37 @@ func push(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (int, err
 		n += len(committed.cs)
 	}
 	return n, nil
+}
+
+// batchRead, when set (by tests), runs after push built the next batch
+// while the one before is in flight; an error it returns fails the build.
+var batchRead func(db *store.DB, next *batch) error
+
+// held drops from b the changes no longer in the outbox: replaced, since b
+// was read, by a correction or a forget that follows them.
+func held(ctx context.Context, db *store.DB, b *batch) error {
+	keep, err := db.OutboxHeld(ctx, b.cs)
+	if err != nil {
+		return err
+	}
+	if len(keep) == len(b.cs) {
+		return nil
+	}
+	rows := b.rows[:0]
+	for _, r := range b.rows {
+		if keep[b.cs[r[0].(int)].Key] {
+			rows = append(rows, r)
+		}
+	}
+	b.rows = rows
+	cs := b.cs[:0]
+	for _, ch := range b.cs {
+		if keep[ch.Key] {
+			cs = append(cs, ch)
+		}
+	}
+	b.cs = cs
+	return nil
 }
 
 // readBatch reads the outbox's next batch, from the change after row id
@@ -318,7 +364,7 @@ func readBatch(ctx context.Context, db *store.DB, c Config, after int64) (*batch
 				outbound(e.Body), outbound(e.Subject), e.Stage, e.Status, quotes, e.Created.UTC(), pin})
 		}
 	}
-	return &batch{cs: cs, rows: rows}, nil
+	return &batch{cs: cs, rows: rows, last: cs[len(cs)-1].ID}, nil
 }
 
 // send applies a batch on the server in one transaction and records in it

@@ -2,6 +2,7 @@ package team
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -298,5 +299,56 @@ func TestPushSkipsOnlyItsOwnChanges(t *testing.T) {
 	}
 	if last := w.srv.SQL(t, w.srv.Superuser, `SELECT max(seq) FROM cml.changes`); st[stateCursor] != last {
 		t.Errorf("cursor %q, want the last change %s", st[stateCursor], last)
+	}
+}
+
+// TestForgetDuringPushNotSent: a memory forgotten while the batch before
+// its own is in flight (after push built its batch from the memory's text)
+// never reaches the server: no put of it is logged, only its forget.
+func TestForgetDuringPushNotSent(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.remember(t, pushBatch+10, func(i int) string { return fmt.Sprintf("Queue %d drains into topic t%d", i, i) })
+	var forgot store.OutboxChange
+	batchRead = func(db *store.DB, next *batch) error {
+		if forgot.SharedID != "" || len(next.cs) == 0 {
+			return nil
+		}
+		forgot = next.cs[len(next.cs)/2]
+		_, err := db.Forget(ctx, store.ForgetSelector{CID: forgot.Entry.CID})
+		return err
+	}
+	t.Cleanup(func() { batchRead = nil })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if forgot.SharedID == "" {
+		t.Fatal("the push built no second batch")
+	}
+	if n := w.count(t, fmt.Sprintf(`SELECT count(*) FROM cml.changes WHERE memory_id = '%s' AND op <> 'forget'`, forgot.SharedID)); n != 0 {
+		t.Errorf("%q was forgotten during the push and still sent (%d changes)", forgot.Entry.Title, n)
+	}
+	if n := w.count(t, `SELECT count(*) FROM cml.memories`); n != pushBatch+9 {
+		t.Errorf("%d memories on the server, want %d", n, pushBatch+9)
+	}
+	if n := localCount(t, w.alice, `SELECT count(*) FROM team_outbox`); n != 0 {
+		t.Errorf("%d changes left in the outbox", n)
+	}
+}
+
+// TestPushReadFailsAfterSend: when reading the next batch fails while the
+// one before was committed by the server, that one still leaves the
+// outbox: the next sync sends only what the server does not have.
+func TestPushReadFailsAfterSend(t *testing.T) {
+	w := newWorld(t)
+	w.remember(t, pushBatch+10, func(i int) string { return fmt.Sprintf("Job %d runs on worker w%d", i, i) })
+	batchRead = func(*store.DB, *batch) error { return errors.New("the disk is gone") }
+	t.Cleanup(func() { batchRead = nil })
+	if _, err := Sync(context.Background(), w.alice, w.aDir, w.aConf, time.Now()); err == nil {
+		t.Fatal("the sync succeeded with a failed read")
+	}
+	if n := w.count(t, `SELECT count(*) FROM cml.memories`); n != pushBatch {
+		t.Fatalf("%d memories on the server, want the first batch's %d", n, pushBatch)
+	}
+	if n := localCount(t, w.alice, `SELECT count(*) FROM team_outbox`); n != 10 {
+		t.Errorf("%d changes left in the outbox, want the 10 not sent", n)
 	}
 }
