@@ -157,6 +157,13 @@ func logLine(t string) bool {
 			return true
 		}
 	}
+	// a call with a JSON object for its arguments, the object most of the
+	// line: `TaskCreate {"subject": "…"}`
+	if k := strings.Index(t, `{"`); k >= 0 && strings.HasSuffix(strings.TrimRight(t, " "), "}") && len(t)-k > len(t)/2 {
+		if j := strings.Index(t[k+2:], `":`); j > 0 && !strings.ContainsAny(t[k+2:k+2+j], " ") {
+			return true
+		}
+	}
 	// a line of code: "@@index([a, b])", "const x = 1;", "server {"
 	return strings.HasPrefix(t, "@@") || strings.HasSuffix(t, ";") || strings.HasSuffix(t, "{")
 }

@@ -32,6 +32,10 @@ func TestNotWorthKeeping(t *testing.T) {
 		{"a log pasted into a prompt", []Message{
 			{0, "user", "deploy log:\n17:03:51.011 Build Completed in /vercel/output [29s]\n17:03:52.100 Deploying outputs\nWe decided to use Vercel for the frontend."},
 		}, "Build Completed", "use Vercel"},
+		{"a call with JSON arguments", []Message{
+			{0, "user", "Plan the invoice work.\nJobCreate {\"subject\":\"Send the monthly invoices\",\"description\":\"billing run\"}\nWe always keep invoices for seven years."},
+			{1, "assistant", "Queued."},
+		}, "monthly invoices", "keep invoices"},
 		{"lines of code", []Message{
 			{0, "user", "here is the schema:\n  @@index([userId, createdAt]) must stay\n  @@unique([slug]) must stay\n\nWe always key orders by slug."},
 		}, "@@", "always key orders"},
