@@ -610,6 +610,22 @@ func TestEqualTimesOrderedByPosition(t *testing.T) {
 	}
 }
 
+// turnMessage is one captured message of a test turn.
+type turnMessage struct{ typ, text string }
+
+// appendTurn stores turn as session sess's messages, a minute apart from day.
+func appendTurn(t *testing.T, db *store.DB, sess string, turn []turnMessage) {
+	t.Helper()
+	var evs []store.Event
+	for i, m := range turn {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: m.typ, SessionID: sess, Project: proj,
+			DedupeKey: fmt.Sprint(sess, ":", i), Text: m.text})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestStepBringsWhatItFound: an answer that was a step of its turn (the
 // symptom named, a check announced) comes with what Claude said next, once
 // the check ran: the question about the symptom gets its resolution, which
@@ -618,20 +634,13 @@ func TestStepBringsWhatItFound(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	turn := []struct{ typ, text string }{
+	turn := []turnMessage{
 		{store.TypeUserPrompt, "GET /api/invoices returns 403 Forbidden in the browser"},
 		{store.TypeAgentResponse, "The invoice export fails with a 403 Forbidden from the ledger. Let me check the credentials it sends."},
 		{store.TypeToolObservation, "Bash: env | grep LEDGER\nLEDGER_URL=http://ledger.internal"},
 		{store.TypeAgentResponse, "LEDGER_SIGNING_KEY is unset in the backend's environment; the exporter signs every request with it."},
 	}
-	var evs []store.Event
-	for i, m := range turn {
-		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: m.typ, SessionID: "inv", Project: proj,
-			DedupeKey: fmt.Sprint("inv:", i), Text: m.text})
-	}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
-		t.Fatal(err)
-	}
+	appendTurn(t, db, "inv", turn)
 	got := recallFor(t, db, defaults(), "Why did the invoice export fail with a 403 Forbidden?")
 	if !strings.Contains(got, "LEDGER_SIGNING_KEY is unset") {
 		t.Errorf("the symptom came without what the check found:\n%s", got)
@@ -695,20 +704,13 @@ func TestUserStopsAToolRun(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	turn := []struct{ typ, text string }{
+	turn := []turnMessage{
 		{store.TypeUserPrompt, "Prepare the warehouse schema for the archive tables."},
 		{store.TypeAgentResponse, "Creating the archive tables now."},
 		{store.TypeToolObservation, "Bash: psql -f partition_archive_tables.sql\nCREATE TABLE archive_2024 PARTITION OF archive"},
 		{store.TypeUserPrompt, "hold on, keep everything in one table until the volume grows"},
 	}
-	var evs []store.Event
-	for i, m := range turn {
-		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: m.typ, SessionID: "wh", Project: proj,
-			DedupeKey: fmt.Sprint("wh:", i), Text: m.text})
-	}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
-		t.Fatal(err)
-	}
+	appendTurn(t, db, "wh", turn)
 	got := recallFor(t, db, defaults(), "Did we partition the archive tables when we ran psql?")
 	if !strings.Contains(got, "keep everything in one table") {
 		t.Errorf("the tool run came without the user's reaction:\n%s", got)
