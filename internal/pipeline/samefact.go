@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -128,17 +127,11 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 func rekey(w *store.EntryWrite, k string) error {
 	w.Entry.ClaimKey = k
 	for i := range w.Events {
-		ev := &w.Events[i]
-		var payload map[string]json.RawMessage
-		if json.Unmarshal(ev.Payload, &payload) != nil || payload["claim_key"] == nil {
+		b, ok := store.WithClaimKey(w.Events[i].Payload, k)
+		if !ok {
 			continue
 		}
-		payload["claim_key"], _ = json.Marshal(k)
-		b, err := json.Marshal(payload)
-		if err != nil {
-			return err
-		}
-		ev.Payload = b
+		w.Events[i].Payload = b
 		if err := store.Prepare(w.Events[i : i+1]); err != nil {
 			return err
 		}

@@ -60,15 +60,23 @@ func rekeyRecord(ctx context.Context, t *Tx, id int64, key string) error {
 	if err != nil {
 		return err
 	}
-	var payload map[string]json.RawMessage
-	if err := json.Unmarshal(e.Payload, &payload); err != nil {
-		return err
-	}
-	payload["claim_key"], _ = json.Marshal(key)
-	b, err := json.Marshal(payload)
-	if err != nil {
-		return err
+	b, ok := WithClaimKey(e.Payload, key)
+	if !ok {
+		return fmt.Errorf("event %d: its payload holds no claim key", id)
 	}
 	_, err = t.exec(ctx, `UPDATE events SET payload = ?, checksum = ? WHERE id = ?`, string(b), checksum(e, string(b)), id)
 	return err
+}
+
+// WithClaimKey returns payload, an extraction record's JSON object, with
+// its claim_key set to key; ok is false when payload is no JSON object
+// holding a claim_key.
+func WithClaimKey(payload []byte, key string) (out []byte, ok bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(payload, &m) != nil || m["claim_key"] == nil {
+		return nil, false
+	}
+	m["claim_key"], _ = json.Marshal(key)
+	out, err := json.Marshal(m)
+	return out, err == nil
 }
