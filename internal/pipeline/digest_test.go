@@ -115,6 +115,19 @@ func digestOf(t *testing.T, db *store.DB, sid string) (store.Entry, bool) {
 	return es[0], true
 }
 
+// digestedOld stores oldWork as session "old", 40 days back, has the
+// worker digest it, and returns its digest.
+func digestedOld(t *testing.T, db *store.DB) store.Entry {
+	t.Helper()
+	datedSession(t, db, "old", 40, oldWork...)
+	digests(t, db, DigestLimit)
+	d, ok := digestOf(t, db, "old")
+	if !ok {
+		t.Fatal("no digest")
+	}
+	return d
+}
+
 // oldWork is a session of decisions, a model's own claim, a command that
 // failed then passed, and work left open.
 var oldWork = []turn{
@@ -232,12 +245,7 @@ func TestForgetTakesTheDigest(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	ctx := context.Background()
-	datedSession(t, db, "old", 40, oldWork...)
-	digests(t, db, DigestLimit)
-	d, ok := digestOf(t, db, "old")
-	if !ok {
-		t.Fatal("no digest")
-	}
+	d := digestedOld(t, db)
 	es, err := db.Read().Entries(ctx, store.EntryFilter{SessionID: "old", Evidence: true})
 	if err != nil {
 		t.Fatal(err)
@@ -294,12 +302,7 @@ func TestReextractRebuildsDigests(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	ctx := context.Background()
-	datedSession(t, db, "old", 40, oldWork...)
-	digests(t, db, DigestLimit)
-	before, ok := digestOf(t, db, "old")
-	if !ok {
-		t.Fatal("no digest")
-	}
+	before := digestedOld(t, db)
 	p := digestProcessor(db)
 	p.DigestAge = 30 * 24 * time.Hour
 	res, err := p.Reextract(ctx, "/p", false)
@@ -352,11 +355,7 @@ func TestForgetBySessionOrDateTakesTheDigest(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			db := storetest.Open(t)
 			ctx := context.Background()
-			datedSession(t, db, "old", 40, oldWork...)
-			digests(t, db, DigestLimit)
-			if _, ok := digestOf(t, db, "old"); !ok {
-				t.Fatal("no digest")
-			}
+			digestedOld(t, db)
 			if _, err := db.Forget(ctx, sel); err != nil {
 				t.Fatal(err)
 			}
@@ -378,11 +377,7 @@ func TestResumedSessionLosesItsDigest(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	ctx := context.Background()
-	datedSession(t, db, "old", 40, oldWork...)
-	digests(t, db, DigestLimit)
-	if _, ok := digestOf(t, db, "old"); !ok {
-		t.Fatal("no digest")
-	}
+	digestedOld(t, db)
 	if err := db.Update(ctx, func(tx *store.Tx) error {
 		_, err := tx.Append(ctx, store.Event{Time: digestNow, Type: store.TypeUserPrompt, SessionID: "old", Project: "/p",
 			Text: "Back to the ledger: switch the backups to hourly.", DedupeKey: "resumed:1"})
@@ -409,12 +404,7 @@ func TestForgetTheDigestAlone(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	ctx := context.Background()
-	datedSession(t, db, "old", 40, oldWork...)
-	digests(t, db, DigestLimit)
-	d, ok := digestOf(t, db, "old")
-	if !ok {
-		t.Fatal("no digest")
-	}
+	d := digestedOld(t, db)
 	before, err := db.Read().Entries(ctx, store.EntryFilter{SessionID: "old"})
 	if err != nil {
 		t.Fatal(err)
@@ -478,12 +468,7 @@ func TestReextractKeepsForgottenDigestForgotten(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	ctx := context.Background()
-	datedSession(t, db, "old", 40, oldWork...)
-	digests(t, db, DigestLimit)
-	d, ok := digestOf(t, db, "old")
-	if !ok {
-		t.Fatal("setup: no digest")
-	}
+	d := digestedOld(t, db)
 	if _, err := db.Forget(ctx, store.ForgetSelector{CID: d.CID}); err != nil {
 		t.Fatal(err)
 	}
