@@ -206,6 +206,8 @@ func itemLine(it Item) string {
 			label = "in reply to"
 		case it.Kind == store.TypeAgentResponse:
 			label = "then" // what the step it announced found
+		case it.Context.Type == store.TypeToolObservation:
+			label = "then edited" // the fix the run led to
 		}
 		b.WriteString("\n  " + label + ": " + quoted(it.ContextExcerpt, contextChars+8))
 	}
