@@ -365,12 +365,13 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	budget := maxChars - len(head) - len(tail) - after.Len()
 	var out Rendered
 	var body, warn strings.Builder
-	// The warning naming a shown memory as its older side comes with it:
-	// an older statement is never shown without the newer one that replaced
-	// or contradicts it ("in part replaced by …, see the warning"). The
-	// memory and those warnings fit together or the memory is not listed.
-	// The other warnings fill the room left: the newer side listed is the
-	// current state without them.
+	// The warning that a shown memory was replaced comes with it: a
+	// replaced statement is never shown without the newer one ("in part
+	// replaced by …, see the warning"). The memory and those warnings fit
+	// together or the memory is not listed. The other warnings fill the
+	// room left: the newer side listed is the current state without them,
+	// and two statements merely contested (in a conversation, often two
+	// remarks about different things) must not push out what answers.
 	used := make([]bool, len(warns))
 	blockCost := len(ConflictOpen) + len(ConflictClose) + len(conflictNote) + 3
 	for i, it := range items {
@@ -382,7 +383,7 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		var ws strings.Builder
 		var mine []int
 		for j, w := range warns {
-			if !used[j] && w.A.CID == it.CID {
+			if !used[j] && w.Kind == "superseded" && w.A.CID == it.CID {
 				ws.WriteString(warningLine(w) + "\n")
 				mine = append(mine, j)
 			}
