@@ -998,7 +998,8 @@ func hasUsedColon(s string) bool {
 // question brings the answer that followed it, an answer that was a step of
 // its turn what Claude said next, one that asked the user the reply, another
 // answer the short question it answered, a tool run the user's next prompt
-// when the user spoke right after it, unless that turn is itself shown.
+// when the user spoke right after it, else a command run the file edit it
+// led to (editAfter), unless that turn is itself shown.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
 	for _, it := range items {
