@@ -74,9 +74,13 @@ type Set struct{ langs uint64 }
 // ones whose lists hold the most of its distinct words (at least two, so
 // one Catalan "port" makes no English prompt Catalan). Several languages
 // tie where their lists overlap (Spanish, Galician and Catalan): they are
-// all taken. English competes too: where it holds the most, no other list
-// applies, since another language's short words ("i", "for", "tag") would
-// drop an English prompt's content words.
+// all taken, and so are those one word short of the most when the text is
+// not English: the lists of close languages are each incomplete ("cada" is
+// in the Catalan and Portuguese lists, not in the Spanish one), and a
+// function word left in a prompt counts as its rarest word in a store of
+// another language. English competes too: where it holds the most, no
+// other list applies, since another language's short words ("i", "for",
+// "tag") would drop an English prompt's content words.
 func For(words []string) Set {
 	var count [64]int
 	seen := make(map[string]bool, len(words))
@@ -94,8 +98,12 @@ func For(words []string) Set {
 		best = max(best, n)
 	}
 	s := Set{langs: english}
+	near := best
+	if count[index("eng")] < best {
+		near = max(2, best-1) // not English: close languages' lists too
+	}
 	for i, n := range count {
-		if n == best {
+		if n >= near {
 			s.langs |= 1 << i
 		}
 	}

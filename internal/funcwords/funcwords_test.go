@@ -19,6 +19,9 @@ func TestFor(t *testing.T) {
 		{"¿cómo desplegamos la api en el servidor de pruebas con docker?", "spa", []string{"la", "en", "el", "de", "con"}, []string{"api", "servidor", "docker"}},
 		{"come si configura il server per la porta di sviluppo", "ita", []string{"il", "per", "la", "di"}, []string{"server", "porta", "sviluppo"}},
 		{"почему не работает сборка на сервере", "rus", []string{"не", "на"}, []string{"сборка", "сервере"}},
+		// Close languages' lists complete each other: "cada" and "tanto"
+		// are in the Catalan and Portuguese lists, not the Spanish one.
+		{"¿por qué el worker tarda tanto en cada despliegue?", "spa", []string{"por", "el", "cada", "tanto"}, []string{"worker", "tarda", "despliegue"}},
 		// An English prompt is not taken for German for one "die".
 		{"why did the worker die after the deploy", "eng", []string{"the", "after"}, []string{"die", "worker", "deploy"}},
 	} {

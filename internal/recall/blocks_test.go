@@ -151,3 +151,35 @@ func TestBlockTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningComesWithItsMemory: when the memory list alone fills the
+// budget, a warning about a listed memory is still shown, and a lower
+// memory gives way to it: an older statement is never listed without the
+// newer one that replaced it ("see the warning" pointing at nothing).
+func TestWarningComesWithItsMemory(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("the nightly export job writes its CSV files to the reports bucket ", 6)
+	items := []Item{
+		{CID: "mem:t1", Kind: store.TypeAgentResponse, Time: day, Excerpt: "The exports are stored under /srv/exports on the old box. " + long, ReplacedBy: "mem:t9"},
+	}
+	for i := range 12 {
+		items = append(items, Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeAgentResponse, Time: day, Excerpt: long})
+	}
+	warns := []Warning{{Severity: "HIGH", Kind: "superseded",
+		A:    Memory{CID: "mem:t1", Date: day, Title: "The exports are stored under /srv/exports"},
+		B:    Memory{CID: "mem:t9", Date: day.AddDate(0, 0, 5), Title: "We moved the exports from /srv/exports to the object store"},
+		Note: "path: object store (2026-11-25) replaced /srv/exports; the newer is the current one."}}
+	r := Render(items, warns, Blocks{}, 1500*charsPerToken)
+	if !strings.Contains(r.Text, "[mem:t1]") {
+		t.Fatalf("the best memory is not listed:\n%s", r.Text)
+	}
+	if r.Warnings != 1 || !strings.Contains(r.Text, "moved the exports from /srv/exports to the object store") {
+		t.Errorf("the warning about a listed memory was dropped (%d warnings):\n%s", r.Warnings, r.Text)
+	}
+	if len(r.Text) > 1500*charsPerToken {
+		t.Errorf("%d bytes, over the budget", len(r.Text))
+	}
+	if len(r.Shown) == len(items) {
+		t.Errorf("every memory listed: the budget did not bind, the test proves nothing")
+	}
+}

@@ -206,6 +206,8 @@ func itemLine(it Item) string {
 			label = "in reply to"
 		case it.Kind == store.TypeAgentResponse:
 			label = "then" // what the step it announced found
+		case it.Context.Type == store.TypeToolObservation:
+			label = "then edited" // the fix the run led to
 		}
 		b.WriteString("\n  " + label + ": " + quoted(it.ContextExcerpt, contextChars+8))
 	}
@@ -362,41 +364,79 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	head := privacy.FenceOpen + "\n" + fmt.Sprintf(memoryHeading, 1000) + "\n" // room for a size of four digits
 	budget := maxChars - len(head) - len(tail) - after.Len()
 	var out Rendered
-	var body strings.Builder
+	var body, warn strings.Builder
+	// The warning that a shown memory was replaced comes with it: a
+	// replaced statement is never shown without the newer one ("in part
+	// replaced by …, see the warning"). The memory and those warnings fit
+	// together or the memory is not listed. The other warnings fill the
+	// room left: the newer side listed is the current state without them,
+	// and two statements merely contested (in a conversation, often two
+	// remarks about different things) must not push out what answers.
+	used := make([]bool, len(warns))
+	blockCost := len(ConflictOpen) + len(ConflictClose) + len(conflictNote) + 3
 	for i, it := range items {
 		l := itemLine(it) + "\n"
 		if body.Len()+len(l) > budget && i == 0 {
 			// A tight budget still gets the best memory, in short form.
 			l = fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), clipRunes(Inert(it.Excerpt), max(budget-60, 0)))
 		}
-		if body.Len()+len(l) > budget {
+		var ws strings.Builder
+		var mine []int
+		for j, w := range warns {
+			if !used[j] && w.Kind == "superseded" && w.A.CID == it.CID {
+				ws.WriteString(warningLine(w) + "\n")
+				mine = append(mine, j)
+			}
+		}
+		// alone is the room the memory takes without its warnings (the
+		// block of those already listed counted), need with them.
+		alone, need := body.Len()+len(l), body.Len()+len(l)+warn.Len()+ws.Len()+blockCost
+		if warn.Len() > 0 {
+			alone += warn.Len() + blockCost
+		}
+		if ws.Len() == 0 {
+			need = alone
+		}
+		if alone > budget {
 			break
+		}
+		if need > budget && i > 0 {
+			continue // a memory whose warning does not fit is not listed
 		}
 		body.WriteString(l)
 		out.Shown = append(out.Shown, it.CID)
+		if need <= budget {
+			warn.WriteString(ws.String())
+			for _, j := range mine {
+				used[j] = true
+			}
+		}
 	}
 	if len(out.Shown) == 0 {
 		return termsOnly(termBlock)
 	}
-	var warn strings.Builder
-	if len(warns) > 0 {
-		room := budget - body.Len() - len(ConflictOpen) - len(ConflictClose) - len(conflictNote) - 3
-		for _, w := range warns {
-			l := warningLine(w) + "\n"
-			if warn.Len()+len(l) > room {
-				break
-			}
-			warn.WriteString(l)
-			out.Warnings++
+	room := budget - body.Len() - blockCost
+	for j, w := range warns {
+		if used[j] {
+			continue
 		}
+		l := warningLine(w) + "\n"
+		if warn.Len()+len(l) > room {
+			break
+		}
+		warn.WriteString(l)
+		used[j] = true
 	}
 	var rest strings.Builder
 	rest.WriteString(body.String())
-	if out.Warnings > 0 {
+	if warn.Len() > 0 {
 		note := replacedNote
-		for _, w := range warns[:out.Warnings] {
-			if w.Kind != "superseded" {
-				note = conflictNote
+		for j, w := range warns {
+			if used[j] {
+				out.Warnings++
+				if w.Kind != "superseded" {
+					note = conflictNote
+				}
 			}
 		}
 		rest.WriteString(ConflictOpen + "\n" + warn.String() + note + "\n" + ConflictClose + "\n")

@@ -998,7 +998,8 @@ func hasUsedColon(s string) bool {
 // question brings the answer that followed it, an answer that was a step of
 // its turn what Claude said next, one that asked the user the reply, another
 // answer the short question it answered, a tool run the user's next prompt
-// when the user spoke right after it, unless that turn is itself shown.
+// when the user spoke right after it, else a command run the file edit it
+// led to (editAfter), unless that turn is itself shown.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
 	for _, it := range items {
@@ -1019,6 +1020,13 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 			if next.Type == store.TypeUserPrompt && !shown[next.ID] && !neverRecalled(next) {
 				it.Context = &next
 				shown[next.ID] = true
+				continue
+			}
+			if c, err := editAfter(ctx, db, it.event, next); err != nil {
+				return err
+			} else if c.ID != 0 && !shown[c.ID] {
+				it.Context = &c
+				shown[c.ID] = true
 			}
 			continue
 		}
@@ -1052,6 +1060,41 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		}
 	}
 	return nil
+}
+
+// editSteps is how many events past a command run editAfter reads for the
+// edit it led to: the files read and the words said between them.
+const editSteps = 4
+
+// editAfter is the file edit that command run ev led Claude to make, its
+// next event being next: the first edit after it, past reads, searches and
+// Claude's words, before the user spoke or another command ran. A failing
+// build or test prints the symptom; the edit that followed is the fix (the
+// import removed, the method added), often named nowhere else. A zero Event
+// when there is none, or ev is no command run.
+func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.Event, error) {
+	if toolWeight(ev.Text) != 1 {
+		return store.Event{}, nil // itself an edit, a read or a search
+	}
+	for range editSteps {
+		if next.ID == 0 || next.Type == store.TypeUserPrompt {
+			break
+		}
+		if next.Type == store.TypeToolObservation {
+			switch name, _, _ := strings.Cut(next.Text, ":"); name {
+			case "Edit", "MultiEdit", "Write", "NotebookEdit":
+				return next, nil
+			}
+			if toolWeight(next.Text) == 1 {
+				break // another command ran first
+			}
+		}
+		var err error
+		if _, next, err = db.Adjacent(ctx, next, messageTypes); err != nil {
+			return store.Event{}, err
+		}
+	}
+	return store.Event{}, nil
 }
 
 // asksBack reports whether an answer ends with a question to the user, in

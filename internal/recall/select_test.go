@@ -717,6 +717,27 @@ func TestUserStopsAToolRun(t *testing.T) {
 	}
 }
 
+// TestCommandRunBringsTheEditItLedTo: a command run whose output shows a
+// failure comes with the file edit Claude made next, past the file it read:
+// the fix, which shares no word with the question about the failure.
+func TestCommandRunBringsTheEditItLedTo(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	turn := []turnMessage{
+		{store.TypeUserPrompt, "Run the ledger sync smoke test again."},
+		{store.TypeToolObservation, "Bash: make sync-smoke\nsync_smoke.rs:14: unresolved crate in the smoke test\nerror: could not compile ledger-sync"},
+		{store.TypeToolObservation, "Read: tests/sync_smoke.rs\n1 use ledger_sync::Client;"},
+		{store.TypeToolObservation, "Edit: Cargo.toml\n+ tokio-quorra = { version = \"0.4\" }"},
+		{store.TypeAgentResponse, "The smoke test passes now."},
+	}
+	appendTurn(t, db, "sync", turn)
+	got := recallFor(t, db, defaults(), "The ledger sync smoke test did not compile because of an unresolved crate. Which one?")
+	if !strings.Contains(got, "tokio-quorra") {
+		t.Errorf("the failing run came without the edit that fixed it:\n%s", got)
+	}
+}
+
 // TestExcerptShowsTheSectionHeading: the line of a long answer that matches
 // comes with the heading of its section, which names the answer.
 func TestExcerptShowsTheSectionHeading(t *testing.T) {
