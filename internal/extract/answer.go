@@ -116,8 +116,14 @@ func answerSentence(s *sent) bool {
 		return false
 	}
 	f := strings.Fields(strings.Trim(lead, ".!"))
-	if len(f) == 0 || in([]string{"you", "you'll", "you're", "you've"}, f[0]) {
+	if len(f) < 2 || in([]string{"you", "you'll", "you're", "you've"}, f[0]) {
 		return false
+	}
+	if strings.HasSuffix(f[0], "ing") && f[0] != "according" && strings.Contains(lead, ",") || startsWithPhrase(lead, []string{"based on"}) {
+		return false // "Looking at your config, …": what the speaker did to find it, a reading of the moment
+	}
+	if (f[0] == "line" || f[0] == "lines") && startsWithDigit(f[1]) {
+		return false // "Lines 34-37 check …": a reading of the code as it was that day
 	}
 	for _, w := range f {
 		w = strings.Trim(w, ",;:()\"'")

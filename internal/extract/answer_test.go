@@ -60,6 +60,7 @@ func TestAnswerSentence(t *testing.T) {
 		{"Users live in `InMemoryUserRepository`, not a database.", true},
 		{"The brand accent is #f16826 on buttons.", true},
 		{"The web app builds with Vite 7.1.5 today.", true},
+		{"According to the docs, the worker reads `QUEUE_URL` once.", true},
 		{"The database is the main store of the app.", false},          // names no thing
 		{"I moved the handler into `routes.ts`.", false},               // the speaker's work
 		{"You want the worker in `jobs/`.", false},                     // the listener's wish
@@ -70,6 +71,8 @@ func TestAnswerSentence(t *testing.T) {
 		{"The worker reads these from `config.ts`:", false},            // what it opens is elsewhere
 		{"**Problem:** the worker reads `QUEUE_URL` too late.", false}, // a label's line
 		{"Does the worker read `QUEUE_URL`?", false},                   // a question
+		{"Looking at your worker.go, the queue is read twice.", false}, // the speaker's reading
+		{"Lines 34-37 read `QUEUE_URL` twice.", false},                 // the code as it was that day
 	}
 	for _, tt := range tests {
 		s := newSent(0, 0, tt.text, false)
