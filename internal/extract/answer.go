@@ -122,6 +122,9 @@ func answerSentence(s *sent) bool {
 	if strings.HasSuffix(f[0], "ing") && f[0] != "according" && strings.Contains(lead, ",") || startsWithPhrase(lead, []string{"based on"}) {
 		return false // "Looking at your config, …": what the speaker did to find it, a reading of the moment
 	}
+	if in([]string{"this", "that", "these", "those"}, f[0]) {
+		return false // "This information is …": what it points at was said before
+	}
 	if (f[0] == "line" || f[0] == "lines") && startsWithDigit(f[1]) {
 		return false // "Lines 34-37 check …": a reading of the code as it was that day
 	}

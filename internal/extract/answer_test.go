@@ -73,6 +73,7 @@ func TestAnswerSentence(t *testing.T) {
 		{"Does the worker read `QUEUE_URL`?", false},                   // a question
 		{"Looking at your worker.go, the queue is read twice.", false}, // the speaker's reading
 		{"Lines 34-37 read `QUEUE_URL` twice.", false},                 // the code as it was that day
+		{"This setting is read by `worker.go` once.", false},           // points back
 	}
 	for _, tt := range tests {
 		s := newSent(0, 0, tt.text, false)
