@@ -107,7 +107,8 @@ type cand struct {
 	labelled  bool     // a "Label: value" fact
 	label     string   // a labelled fact's label and value as written
 	val       string
-	resolved  bool // a lesson whose failing command passes later in the session
+	resolved  bool     // a lesson whose failing command passes later in the session
+	questions []string // the user's questions the entry answers, as asked
 }
 
 type evi struct {
@@ -166,6 +167,11 @@ func (x *extractor) message(i int) {
 	}
 	fixNext := false
 	n0 := len(x.cands)
+	var question string
+	asked, answered := false, 0
+	if role == "assistant" {
+		question, asked = x.answers(i)
+	}
 	defer func() { x.antecedents(ss, x.cands[n0:]) }()
 	for k, s := range ss {
 		if s.used || spans[k].start > paste {
@@ -188,8 +194,13 @@ func (x *extractor) message(i int) {
 		if x.structured(ss, k) {
 			continue
 		}
+		n := len(x.cands)
 		x.sentence(ss, k, fixNext)
 		fixNext = false
+		if asked && len(x.cands) == n && answered < maxAnswerFacts {
+			x.answer(s, question)
+			answered += len(x.cands) - n
+		}
 	}
 }
 
@@ -625,7 +636,7 @@ func (x *extractor) entries() []Entry {
 		if !quoted(c) {
 			continue
 		}
-		e := Entry{Type: c.typ, Title: c.title, Body: c.body, Subject: c.subject}
+		e := Entry{Type: c.typ, Title: c.title, Body: c.body, Subject: c.subject, Questions: c.questions}
 		for _, v := range c.ev {
 			e.Evidence = append(e.Evidence, Evidence{MessageIndex: x.msgs[v.msg].Index, Quote: v.quote})
 		}
@@ -790,6 +801,11 @@ func mergeInto(k, c *cand) {
 		}
 		if !dup && len(k.ev) < maxEvidence {
 			k.ev = append(k.ev, v)
+		}
+	}
+	for _, q := range c.questions {
+		if !in(k.questions, q) {
+			k.questions = append(k.questions, q)
 		}
 	}
 	if c.score > k.score && !c.mergeOnly {

@@ -541,7 +541,7 @@ func onlyIfNeeded(body string) bool {
 
 var ifNeeded = []string{"if needed", "if necessary", "if not needed", "if it's not needed", "if it is not needed",
 	"if not done", "if not already", "(optional)", "(if not)", "if you want", "if you'd like", "if you prefer",
-	"when ready", "once ready"}
+	"when ready", "once ready", "when needed"}
 
 // nextStep reports an assistant's instruction placed in the turn's order
 // of steps: "Then test: …", "Now restart the dev server on 3000: …".

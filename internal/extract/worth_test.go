@@ -102,6 +102,7 @@ func TestNotKeptAsWritten(t *testing.T) {
 		{"the assistant's next move, with a cause", Lesson, false, "I'll look at why the queue timeout is 30s in worker.go.", false},
 		{"a lesson found", Lesson, false, "The cause was a 30s queue timeout in worker.go; raising it to 120s fixed the billing worker.", true},
 		{"a step offered only if needed", Fact, false, "Stop the worker on localhost:4418 if it's not needed", false},
+		{"a step for when it is needed", Fact, false, "The billing worker on localhost:4418 can be restarted when needed.", false},
 		{"a part marked optional", Fact, false, "web/src/orders/ (optional) - Sub-views if needed", false},
 		{"a port that holds", Fact, false, "Billing worker: http://localhost:4418", true},
 		{"a choice of a thing not named", Decision, true, "Ok, let's use this one instead and adapt the rest", false},

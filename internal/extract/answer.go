@@ -1,0 +1,191 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// When the user asks something ("which model does the scanner load?"), the
+// assistant's last message of that turn is its answer, and a sentence of
+// it that names a thing of the project ("The scanner loads
+// `deberta-v3-base-prompt-injection-v2`.") is a finding the session reached
+// on purpose: what was looked up, not what was being tried. Such a sentence
+// is kept as a fact even when no trigger phrase marks it, and it carries the
+// user's question as what it answers.
+
+// maxAnswerFacts is how many sentences of one answer are kept as facts: the
+// answer comes first, the detail after it is the code's to show.
+const maxAnswerFacts = 2
+
+// maxQuestion is the length in runes of a stored question.
+const maxQuestion = 160
+
+// answers returns the question the user's prompt of the current turn asks
+// when message i is the turn's final answer: the last assistant message
+// before the user speaks again.
+func (x *extractor) answers(i int) (string, bool) {
+	if x.turn < 0 {
+		return "", false
+	}
+	for _, m := range x.msgs[i+1:] {
+		switch strings.ToLower(m.Role) {
+		case "assistant":
+			return "", false
+		case "user", "human":
+			if typedByClient(m.Text) {
+				continue // a notice the client typed, not the user speaking again
+			}
+			return x.turnQuestion()
+		}
+	}
+	return x.turnQuestion()
+}
+
+// turnQuestion is the question the turn's prompt asks, if any: the final
+// answer of a turn is kept whether or not it was asked for, and says what
+// it answers when it was.
+func (x *extractor) turnQuestion() (string, bool) {
+	q, _ := userQuestion(x.msgs[x.turn])
+	return q, true
+}
+
+// userQuestion is the first question of a user's prompt, as asked.
+func userQuestion(m Message) (string, bool) {
+	if typedByClient(m.Text) {
+		return "", false
+	}
+	text := m.Text
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	for _, sp := range sentences(text) {
+		s := newSent(m.Index, sp.start, text[sp.start:limit(text, sp.start, sp.end)], true)
+		if sp.shape&(shapeCode|shapeBlock|shapeTable) != 0 || !isQuestion(s) {
+			continue
+		}
+		q := strings.TrimSpace(clean(s.norm))
+		if utf8.RuneCountInString(q) < 8 {
+			continue // "why?": the question is in what came before it
+		}
+		return clip(q, maxQuestion), true
+	}
+	return "", false
+}
+
+// answer keeps sentence s of the turn's final answer as a fact answering
+// question q when it states something about a named thing of the project.
+// The usual checks of a fact (keeps) still apply to it.
+func (x *extractor) answer(s *sent, q string) {
+	if !answerSentence(s) {
+		return
+	}
+	c := &cand{typ: Fact, score: 1.2, seq: len(x.cands), from: s.msg}
+	if q != "" {
+		c.questions = []string{q}
+	}
+	off, quote := s.quote(s.body)
+	c.ev = []evi{{s.msg, off, quote}}
+	c.body = clean(s.norm)
+	c.subject = phraseSubject(s.norm[s.body:], false)
+	x.cands = append(x.cands, c)
+}
+
+// answerSentence reports a sentence of prose that states, in the third
+// person and without a hedge, something about a named thing of the project
+// (identifier). A sentence about the speaker ("I …", "Let me …"), to the
+// listener ("You want …"), led by a label (a fact of its own kind), or
+// saying what should or will happen is the conversation, not the finding.
+func answerSentence(s *sent) bool {
+	if s.user || s.shape&(shapeHeading|shapeTable|shapeCode|shapeBlock|shapeBullet) != 0 {
+		return false // a list item is one line of a catalogue: read alone it rarely says what it lists
+	}
+	t := strings.TrimSpace(s.norm)
+	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "!") || isQuestion(s) || s.has(hedges) || s.has(modalHedges) || !prose(t) {
+		return false // what a colon opens is elsewhere; an exclamation reports, it does not state
+	}
+	if lead := strings.TrimLeft(t, "-+> "); strings.HasPrefix(lead, "**") || strings.HasPrefix(strings.TrimLeft(lead, "0123456789. "), "**") ||
+		strings.Count(t, "**")%2 == 1 {
+		return false // a line led by bold text (or cut from one) is a title or a label: "**Problem:** …"
+	}
+	if strings.Contains(s.low, " has been ") || strings.Contains(s.low, " have been ") {
+		return false // "the command has been created": the work done, which the code now shows
+	}
+	lead := leadText(lowerASCII(clean(s.norm)))
+	if label, value := splitLabel(lead); value != "" && len(strings.Fields(label)) <= 3 {
+		return false
+	}
+	f := strings.Fields(strings.Trim(lead, ".!"))
+	if len(f) < 2 || in([]string{"you", "you'll", "you're", "you've"}, f[0]) {
+		return false
+	}
+	if strings.HasSuffix(f[0], "ing") && f[0] != "according" && strings.Contains(lead, ",") || startsWithPhrase(lead, []string{"based on"}) {
+		return false // "Looking at your config, …": what the speaker did to find it, a reading of the moment
+	}
+	if in([]string{"this", "that", "these", "those"}, f[0]) {
+		return false // "This information is …": what it points at was said before
+	}
+	if (f[0] == "line" || f[0] == "lines") && startsWithDigit(f[1]) {
+		return false // "Lines 34-37 check …": a reading of the code as it was that day
+	}
+	for _, w := range f {
+		w = strings.Trim(w, ",;:()\"'")
+		if in([]string{"i", "i'm", "i've", "i'll", "i'd", "me", "let's", "need", "should", "will", "won't"}, w) {
+			return false
+		}
+	}
+	return identifier(s.norm)
+}
+
+// identifier reports text naming a thing as code or a file spells it: a
+// code span, a path, a file name with its extension, a snake_case or
+// CamelCase name, an environment variable, a version or a hex colour.
+// "create/edit/delete" and "Python/FastAPI" name no one thing.
+func identifier(t string) bool {
+	if strings.Count(t, "`") >= 2 || hasVersion(t) {
+		return true
+	}
+	for _, w := range strings.Fields(t) {
+		w = strings.Trim(w, ".,;:()[]\"'*!?")
+		switch {
+		case len(w) < 3:
+		case strings.HasPrefix(w, "/") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "~/"):
+			return strings.IndexFunc(w, unicode.IsLetter) >= 0
+		case codeName(w), fileName(w), hexColour(w):
+			return true
+		}
+	}
+	return false
+}
+
+// fileName reports "server.js", "oai.py", ".env": a name and an extension
+// of letters, not a number ("1.5") or an abbreviation ("e.g").
+func fileName(w string) bool {
+	k := strings.LastIndexByte(w, '.')
+	if k < 0 || k == len(w)-1 || len(w)-k > 6 || strings.Count(w, ".") > 2 && !strings.Contains(w, "/") {
+		return false
+	}
+	ext := w[k+1:]
+	for i := 0; i < len(ext); i++ {
+		if ext[i] < 'a' || ext[i] > 'z' {
+			return false
+		}
+	}
+	name := w[:k]
+	return name == "" && len(ext) >= 3 || len(name) >= 2 && strings.IndexFunc(name, unicode.IsLetter) >= 0
+}
+
+// hexColour reports "#f16826" or "#D96E4B".
+func hexColour(w string) bool {
+	if len(w) != 7 && len(w) != 4 || w[0] != '#' {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if !isHex(w[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

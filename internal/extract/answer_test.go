@@ -1,0 +1,84 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTurnAnswerKept: the sentence of a turn's final answer that states
+// something about a named thing of the project is kept as a fact, with the
+// user's question as what it answers; the same sentence in a message the
+// assistant went on from, and the conversation around it, are not.
+func TestTurnAnswerKept(t *testing.T) {
+	msgs := []Message{
+		{0, "user", "Before we deploy: which detector model does the scanner load at start-up? Explain briefly."},
+		{1, "assistant", "The scanner loads `acme-detector-v1` from the cache."},
+		{2, "tool", "Read: scanner/config.py\nMODEL = \"acme-detector-v3\""},
+		{3, "assistant", "Let me see the config.\n\n" +
+			"The scanner loads `acme-detector-v3` from /models/detector at start-up. " +
+			"I updated the notes in `README.md`. " +
+			"You can switch it in scanner/config.py!\n\n" +
+			"- `scanner/config.py` holds the model name\n\n" +
+			"**Download size:** the `acme-detector-v3` weights are 508 MB."},
+		{4, "user", "ok thanks"},
+		{5, "assistant", "The queue worker restarts every night."},
+	}
+	entries := Offline(msgs)
+	var answer *Entry
+	for i, e := range entries {
+		for _, ev := range e.Evidence {
+			switch {
+			case strings.Contains(ev.Quote, "acme-detector-v3 from") || strings.Contains(ev.Quote, "`acme-detector-v3` from"):
+				answer = &entries[i]
+			case ev.MessageIndex == 1, strings.Contains(ev.Quote, "README"), strings.Contains(ev.Quote, "switch it"),
+				strings.Contains(ev.Quote, "holds the model"), strings.Contains(ev.Quote, "508 MB"), strings.Contains(ev.Quote, "restarts"):
+				t.Errorf("kept %q, which no final answer states about a named thing:%s", ev.Quote, dump(entries))
+			}
+		}
+	}
+	if answer == nil {
+		t.Fatalf("the final answer's finding was not kept:%s", dump(entries))
+	}
+	if answer.Type != Fact || len(answer.Evidence) != 1 || answer.Evidence[0].MessageIndex != 3 {
+		t.Errorf("answer kept as %s quoting %v, want one fact quoting message 3", answer.Type, answer.Evidence)
+	}
+	if want := "Before we deploy: which detector model does the scanner load at start-up?"; !slices.Contains(answer.Questions, want) {
+		t.Errorf("answer's questions %q, want the user's %q", answer.Questions, want)
+	}
+}
+
+// TestAnswerSentence: which sentences of a final answer state a finding, by
+// their shape: third person, no hedge, naming an identifier.
+func TestAnswerSentence(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"The server loads .env from ../../.env (monorepo root).", true},
+		{"The old SQLite database (gameplan.db) is no longer being used.", true},
+		{"Users live in `InMemoryUserRepository`, not a database.", true},
+		{"The brand accent is #f16826 on buttons.", true},
+		{"The web app builds with Vite 7.1.5 today.", true},
+		{"According to the docs, the worker reads `QUEUE_URL` once.", true},
+		{"The database is the main store of the app.", false},          // names no thing
+		{"I moved the handler into `routes.ts`.", false},               // the speaker's work
+		{"You want the worker in `jobs/`.", false},                     // the listener's wish
+		{"The worker probably reads `QUEUE_URL`.", false},              // a hedge
+		{"The fix should now work with `QUEUE_URL`.", false},           // an expectation
+		{"The command has been added to `cli.go`.", false},             // work done
+		{"All changes are pushed to `main`!", false},                   // a report
+		{"The worker reads these from `config.ts`:", false},            // what it opens is elsewhere
+		{"**Problem:** the worker reads `QUEUE_URL` too late.", false}, // a label's line
+		{"Does the worker read `QUEUE_URL`?", false},                   // a question
+		{"Looking at your worker.go, the queue is read twice.", false}, // the speaker's reading
+		{"Lines 34-37 read `QUEUE_URL` twice.", false},                 // the code as it was that day
+		{"This setting is read by `worker.go` once.", false},           // points back
+	}
+	for _, tt := range tests {
+		s := newSent(0, 0, tt.text, false)
+		if got := answerSentence(s); got != tt.want {
+			t.Errorf("answerSentence(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
