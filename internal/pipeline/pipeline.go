@@ -261,6 +261,9 @@ func (p *Processor) apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 	if err != nil {
 		return res, err
 	}
+	if err := reword(ctx, st, plan.writes, stored); err != nil {
+		return res, err
+	}
 	p.facts.stored(plan.Session.Project, stored)
 	for _, c := range created {
 		if c {

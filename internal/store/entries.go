@@ -808,6 +808,17 @@ func (db *DB) SetText(ctx context.Context, id int64, typ, title, body string, ev
 	return db.updateEntry(ctx, `UPDATE entries SET type = ?, title = ?, body = ? WHERE id = ?`, []any{typ, title, body, id}, ev)
 }
 
+// Reword gives an entry the title and body of a later statement of its
+// fact that reads better on its own (pipeline's merge); its id, claim key,
+// quotes and questions stay. The full-text index follows through its
+// trigger.
+func (t *Tx) Reword(ctx context.Context, id int64, title, body string) error {
+	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ? WHERE id = ?`, title, body, id); err != nil {
+		return fmt.Errorf("reword entry %d: %w", id, err)
+	}
+	return nil
+}
+
 // Pinned returns the ids of the project's entries that are pinned: the last
 // of their entry_pinned and entry_unpinned events is a pin.
 func (db *DB) Pinned(ctx context.Context, project string) (map[string]bool, error) {
