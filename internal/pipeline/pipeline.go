@@ -252,7 +252,7 @@ func (p *Processor) apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 	// A fact the project holds in other words gains this session's quote.
 	if !plan.placed {
 		same := newFacts(plan.Session.Project)
-		same.cache = &p.facts
+		same.cache, same.parse = &p.facts, p.claims.parse
 		if err := same.place(ctx, st, plan.writes); err != nil {
 			return res, err
 		}

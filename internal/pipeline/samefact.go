@@ -57,6 +57,8 @@ type facts struct {
 	// cache, when set, keeps what was read for the sessions after this
 	// one (Processor.facts); nil reads the store again each time.
 	cache *factCache
+	// parse is claim.Parse, or the Processor's cache of it.
+	parse func(string) []claim.Claim
 	// Reextract sets these: a claim whose own entry repeats an older one
 	// (two memories of one fact, stored before they were merged) moves to
 	// the older, unless its entry is in kept (the user corrected it);
@@ -66,7 +68,7 @@ type facts struct {
 }
 
 func newFacts(project string) *facts {
-	return &facts{project: project, bySubject: map[string][]fact{}}
+	return &facts{project: project, bySubject: map[string][]fact{}, parse: claim.Parse}
 }
 
 // place gives each write the claim key of the project's entry it repeats,
@@ -154,7 +156,7 @@ func (f *facts) subject(ctx context.Context, st *store.Tx, subject string) ([]fa
 func (f *facts) match(ctx context.Context, st *store.Tx, known []fact, w fact) (string, error) {
 	checked := map[int64]bool{}
 	for {
-		i := sameFactAt(known, w)
+		i := sameFactAt(known, w, f.parse)
 		if i < 0 {
 			return "", nil
 		}
@@ -226,7 +228,7 @@ func (f *facts) older(ctx context.Context, st *store.Tx, known []fact, w fact) (
 		}
 		return 0
 	})
-	return sameFact(before, w), nil
+	return sameFact(before, w, f.parse), nil
 }
 
 // earlier reports whether a was said before b, the one stored first of
@@ -244,7 +246,7 @@ func earlier(a, b fact) bool {
 // word with w's.
 func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) ([]fact, error) {
 	var values []string
-	for _, c := range claim.Parse(w.text) {
+	for _, c := range f.parse(w.text) {
 		if !c.Negated && !slices.Contains(values, c.Value) {
 			values = append(values, c.Value)
 		}
@@ -307,16 +309,16 @@ func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) ([]fact, er
 const sameValueLimit = 50
 
 // sameFact returns the claim key of the first of known (same subject as w)
-// that states w's fact, "" for none.
-func sameFact(known []fact, w fact) string {
-	if i := sameFactAt(known, w); i >= 0 {
+// that states w's fact, "" for none; parse is claim.Parse or a cache of it.
+func sameFact(known []fact, w fact, parse func(string) []claim.Claim) string {
+	if i := sameFactAt(known, w, parse); i >= 0 {
 		return known[i].claimKey
 	}
 	return ""
 }
 
 // sameFactAt is sameFact's index in known, -1 for none.
-func sameFactAt(known []fact, w fact) int {
+func sameFactAt(known []fact, w fact, parse func(string) []claim.Claim) int {
 	if claim.ChangeCue(w.text) {
 		return -1 // a change is a memory of its own, which supersedes
 	}
@@ -327,9 +329,9 @@ func sameFactAt(known []fact, w fact) int {
 			continue
 		}
 		if !parsed {
-			mine, parsed = claim.Parse(w.text), true
+			mine, parsed = parse(w.text), true
 		}
-		if rel, _, _, _ := claim.Compare(claim.Parse(k.text), mine); rel == claim.Contradicts || rel == claim.Supersedes {
+		if rel, _, _, _ := claim.Compare(parse(k.text), mine); rel == claim.Contradicts || rel == claim.Supersedes {
 			continue
 		}
 		return i
