@@ -69,6 +69,7 @@ type Processor struct {
 
 	claims claimCache // entry texts parsed for conflict detection
 	roles  roleCache  // the values each role has in the store, for conflict detection
+	facts  factCache  // the project's entries by subject and by id, for one memory per fact
 }
 
 // Plan is what the pipeline makes of a session before it writes anything:
@@ -221,6 +222,14 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 // Apply stores a plan's entries in st, then records conflicts with the
 // project's earlier entries and the session's summary.
 func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result, error) {
+	res, err := p.apply(ctx, st, plan)
+	if err != nil {
+		p.facts.reset() // the caller rolls back what was cached since
+	}
+	return res, err
+}
+
+func (p *Processor) apply(ctx context.Context, st *store.Tx, plan *Plan) (Result, error) {
 	res := plan.res
 	if len(plan.Events) == 0 {
 		return res, nil
@@ -242,7 +251,9 @@ func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 	}
 	// A fact the project holds in other words gains this session's quote.
 	if !plan.placed {
-		if err := newFacts(plan.Session.Project).place(ctx, st, plan.writes); err != nil {
+		same := newFacts(plan.Session.Project)
+		same.cache, same.parse = &p.facts, p.claims.parse
+		if err := same.place(ctx, st, plan.writes); err != nil {
 			return res, err
 		}
 	}
@@ -250,6 +261,10 @@ func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 	if err != nil {
 		return res, err
 	}
+	if err := reword(ctx, st, plan.writes, stored); err != nil {
+		return res, err
+	}
+	p.facts.stored(plan.Session.Project, stored)
 	for _, c := range created {
 		if c {
 			res.New++

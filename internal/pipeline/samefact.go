@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -27,6 +29,7 @@ const sameFactWords = 0.5
 // fact is what facts compares of a stored or planned entry.
 type fact struct {
 	typ, claimKey string
+	about         string   // its subject
 	subject       []string // its subject's words
 	words         []string // the content words of its title (ClaimKey's)
 	text          string   // title and body, for its values
@@ -41,7 +44,7 @@ type fact struct {
 func factOf(e store.Entry) fact {
 	_, words, _ := strings.Cut(e.ClaimKey, "|")
 	subject := strings.FieldsFunc(e.Subject, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	return fact{typ: e.Type, claimKey: e.ClaimKey, subject: subject,
+	return fact{typ: e.Type, claimKey: e.ClaimKey, about: e.Subject, subject: subject,
 		words: strings.Fields(words), text: e.Title + "\n" + e.Body, created: e.Created, id: e.ID,
 		closed: e.Status == store.StatusForgotten || e.Status == store.StatusSuperseded || e.Stage == store.StageRejected}
 }
@@ -51,6 +54,11 @@ func factOf(e store.Entry) fact {
 type facts struct {
 	project   string
 	bySubject map[string][]fact
+	// cache, when set, keeps what was read for the sessions after this
+	// one (Processor.facts); nil reads the store again each time.
+	cache *factCache
+	// parse is claim.Parse, or the Processor's cache of it.
+	parse func(string) []claim.Claim
 	// Reextract sets these: a claim whose own entry repeats an older one
 	// (two memories of one fact, stored before they were merged) moves to
 	// the older, unless its entry is in kept (the user corrected it);
@@ -60,7 +68,7 @@ type facts struct {
 }
 
 func newFacts(project string) *facts {
-	return &facts{project: project, bySubject: map[string][]fact{}}
+	return &facts{project: project, bySubject: map[string][]fact{}, parse: claim.Parse}
 }
 
 // place gives each write the claim key of the project's entry it repeats,
@@ -74,12 +82,9 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 		}
 		known, ok := f.bySubject[e.Subject]
 		if !ok {
-			es, err := st.Entries(ctx, store.EntryFilter{Project: f.project, Subject: e.Subject})
-			if err != nil {
+			var err error
+			if known, err = f.subject(ctx, st, e.Subject); err != nil {
 				return err
-			}
-			for _, x := range es {
-				known = append(known, factOf(x))
 			}
 		}
 		w := factOf(*e)
@@ -99,13 +104,18 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 			}
 		}
 		if !slices.ContainsFunc(known, func(k fact) bool { return k.claimKey == w.claimKey }) {
-			k := sameFact(known, w)
+			k, err := f.match(ctx, st, known, w)
+			if err != nil {
+				return err
+			}
 			if k == "" {
 				others, err := f.sameValue(ctx, st, w)
 				if err != nil {
 					return err
 				}
-				k = sameFact(others, w)
+				if k, err = f.match(ctx, st, others, w); err != nil {
+					return err
+				}
 			}
 			if k != "" {
 				if err := rekey(&writes[i], k); err != nil {
@@ -118,6 +128,58 @@ func (f *facts) place(ctx context.Context, st *store.Tx, writes []store.EntryWri
 		f.bySubject[e.Subject] = known
 	}
 	return nil
+}
+
+// subject returns the facts of the project's entries about subject, newest
+// first (as Entries lists them).
+func (f *facts) subject(ctx context.Context, st *store.Tx, subject string) ([]fact, error) {
+	if known, ok := f.cache.get(f.project, subject); ok {
+		return known, nil
+	}
+	es, err := st.Entries(ctx, store.EntryFilter{Project: f.project, Subject: subject})
+	if err != nil {
+		return nil, err
+	}
+	known := make([]fact, len(es))
+	for i, x := range es {
+		known[i] = factOf(x)
+	}
+	f.cache.put(f.project, subject, known)
+	return known, nil
+}
+
+// match is sameFact on facts that may come from the cache: the entry a
+// claim would merge into is read again first, and when it changed since
+// it was cached (forgotten, superseded or rejected meanwhile, or gone
+// with a rolled-back write) the choice is made again on what it is now.
+// Merging only ever writes into an entry as the store holds it.
+func (f *facts) match(ctx context.Context, st *store.Tx, known []fact, w fact) (string, error) {
+	checked := map[int64]bool{}
+	for {
+		i := sameFactAt(known, w, f.parse)
+		if i < 0 {
+			return "", nil
+		}
+		k := known[i]
+		if f.cache == nil || k.id == 0 || checked[k.id] {
+			return k.claimKey, nil
+		}
+		checked[k.id] = true
+		es, err := st.Entries(ctx, store.EntryFilter{Project: f.project, IDs: []int64{k.id}})
+		if err != nil {
+			return "", err
+		}
+		now := k
+		now.closed = true // gone, or no longer the entry cached
+		if len(es) == 1 && es[0].ClaimKey == k.claimKey && es[0].Subject == k.about {
+			now = factOf(es[0])
+		}
+		if now.same(k) {
+			return k.claimKey, nil
+		}
+		known[i] = now
+		f.cache.update(f.project, now)
+	}
 }
 
 // rekey moves w onto the memory of claim key k, and its extraction
@@ -166,7 +228,7 @@ func (f *facts) older(ctx context.Context, st *store.Tx, known []fact, w fact) (
 		}
 		return 0
 	})
-	return sameFact(before, w), nil
+	return sameFact(before, w, f.parse), nil
 }
 
 // earlier reports whether a was said before b, the one stored first of
@@ -184,7 +246,7 @@ func earlier(a, b fact) bool {
 // word with w's.
 func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) ([]fact, error) {
 	var values []string
-	for _, c := range claim.Parse(w.text) {
+	for _, c := range f.parse(w.text) {
 		if !c.Negated && !slices.Contains(values, c.Value) {
 			values = append(values, c.Value)
 		}
@@ -192,13 +254,50 @@ func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) ([]fact, er
 	if len(values) == 0 {
 		return nil, nil
 	}
-	es, err := st.Entries(ctx, store.EntryFilter{Project: f.project, Types: []string{w.typ}, Values: values, Limit: sameValueLimit})
-	if err != nil {
-		return nil, err
+	filter := store.EntryFilter{Project: f.project, Types: []string{w.typ}, Values: values, Limit: sameValueLimit}
+	var all []fact
+	if f.cache == nil {
+		es, err := st.Entries(ctx, filter)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			all = append(all, factOf(e))
+		}
+	} else {
+		// The entries found are mostly the same from one session to the
+		// next (a value said in every session): only those not read yet
+		// are.
+		ids, err := st.EntryIDs(ctx, filter)
+		if err != nil {
+			return nil, err
+		}
+		got := f.cache.byIDs(ids)
+		var missing []int64
+		for _, id := range ids {
+			if _, ok := got[id]; !ok {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			es, err := st.Entries(ctx, store.EntryFilter{Project: f.project, IDs: missing})
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range es {
+				got[e.ID] = factOf(e)
+			}
+			f.cache.stored(f.project, es)
+		}
+		for _, id := range ids {
+			if k, ok := got[id]; ok {
+				all = append(all, k)
+			}
+		}
 	}
 	var known []fact
-	for _, e := range es {
-		if k := factOf(e); slices.ContainsFunc(k.subject, func(s string) bool { return slices.Contains(w.subject, s) }) {
+	for _, k := range all {
+		if slices.ContainsFunc(k.subject, func(s string) bool { return slices.Contains(w.subject, s) }) {
 			known = append(known, k)
 		}
 	}
@@ -210,26 +309,34 @@ func (f *facts) sameValue(ctx context.Context, st *store.Tx, w fact) ([]fact, er
 const sameValueLimit = 50
 
 // sameFact returns the claim key of the first of known (same subject as w)
-// that states w's fact, "" for none.
-func sameFact(known []fact, w fact) string {
+// that states w's fact, "" for none; parse is claim.Parse or a cache of it.
+func sameFact(known []fact, w fact, parse func(string) []claim.Claim) string {
+	if i := sameFactAt(known, w, parse); i >= 0 {
+		return known[i].claimKey
+	}
+	return ""
+}
+
+// sameFactAt is sameFact's index in known, -1 for none.
+func sameFactAt(known []fact, w fact, parse func(string) []claim.Claim) int {
 	if claim.ChangeCue(w.text) {
-		return "" // a change is a memory of its own, which supersedes
+		return -1 // a change is a memory of its own, which supersedes
 	}
 	var mine []claim.Claim
 	parsed := false
-	for _, k := range known {
+	for i, k := range known {
 		if k.closed || k.typ != w.typ || jaccard(k.words, w.words) < sameFactWords || valueWords(k.words, w.words) {
 			continue
 		}
 		if !parsed {
-			mine, parsed = claim.Parse(w.text), true
+			mine, parsed = parse(w.text), true
 		}
-		if rel, _, _, _ := claim.Compare(claim.Parse(k.text), mine); rel == claim.Contradicts || rel == claim.Supersedes {
+		if rel, _, _, _ := claim.Compare(parse(k.text), mine); rel == claim.Contradicts || rel == claim.Supersedes {
 			continue
 		}
-		return k.claimKey
+		return i
 	}
-	return ""
+	return -1
 }
 
 // valueWords reports whether the words only one of two claims has include
@@ -258,4 +365,131 @@ func jaccard(a, b []string) float64 {
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// factCache keeps the facts of the entries a Processor read and stored,
+// by project and subject and by id, so that an import reads an entry
+// once, not at every session that names its subject or value: a subject
+// said in every session has hundreds of entries (641 in the realistic
+// history), and reading them again per session cost the import a third
+// more time. Like roleCache, it can miss an entry another process adds
+// meanwhile, costing a merge (the fact gets a second memory, as before
+// the merge existed); an entry it holds is read again before a claim
+// merges into it (facts.match).
+type factCache struct {
+	mu        sync.Mutex
+	bySubject map[[2]string][]fact // newest first, as Entries lists them
+	byID      map[int64]fact
+}
+
+// get returns a copy of the facts cached for a project's subject.
+func (c *factCache) get(project, subject string) ([]fact, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	known, ok := c.bySubject[[2]string{project, subject}]
+	return slices.Clone(known), ok
+}
+
+// put caches the facts read for a project's subject.
+func (c *factCache) put(project, subject string, known []fact) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.room(len(known))
+	c.bySubject[[2]string{project, subject}] = slices.Clone(known)
+	for _, k := range known {
+		c.byID[k.id] = k
+	}
+}
+
+// room makes room for n facts more, forgetting everything when full.
+func (c *factCache) room(n int) {
+	if c.byID == nil || len(c.byID)+n > maxCached {
+		c.bySubject, c.byID = map[[2]string][]fact{}, map[int64]fact{}
+	}
+}
+
+// byIDs returns the facts cached of the entries ids.
+func (c *factCache) byIDs(ids []int64) map[int64]fact {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	got := make(map[int64]fact, len(ids))
+	for _, id := range ids {
+		if k, ok := c.byID[id]; ok {
+			got[id] = k
+		}
+	}
+	return got
+}
+
+// stored records entries as the store holds them (PutEntries stored them,
+// created or merged into: an older session moves the date back; or they
+// were read), in the facts of their subjects already cached, in the order
+// Entries lists them.
+func (c *factCache) stored(project string, es []store.Entry) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.room(len(es))
+	for _, e := range es {
+		if e.ID != 0 {
+			c.set(project, factOf(e))
+		}
+	}
+}
+
+// update records what k's entry is now.
+func (c *factCache) update(project string, k fact) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.room(1)
+	c.set(project, k)
+}
+
+func (c *factCache) set(project string, k fact) {
+	if _, ok := c.byID[k.id]; ok || len(c.byID) < maxCached {
+		c.byID[k.id] = k
+	}
+	key := [2]string{project, k.about}
+	known, ok := c.bySubject[key]
+	if !ok || k.about == "" {
+		return
+	}
+	if i := slices.IndexFunc(known, func(x fact) bool { return x.id == k.id }); i >= 0 {
+		known[i] = k
+	} else {
+		known = append(known, k)
+	}
+	// Newest first, the later stored first of two said at once.
+	slices.SortStableFunc(known, func(a, b fact) int {
+		if c := b.created.Compare(a.created); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.id, a.id)
+	})
+	c.bySubject[key] = known
+}
+
+// reset forgets everything: what a failed write left cached may never
+// have been stored.
+func (c *factCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.bySubject, c.byID = nil, nil
+}
+
+// same reports whether two facts of one entry say the same thing.
+func (a fact) same(b fact) bool {
+	return a.id == b.id && a.typ == b.typ && a.claimKey == b.claimKey && a.about == b.about &&
+		a.text == b.text && a.closed == b.closed && a.created.Equal(b.created)
 }

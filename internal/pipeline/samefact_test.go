@@ -3,10 +3,12 @@ package pipeline
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
@@ -405,5 +407,139 @@ func TestForgetSessionRestatesFromWhatIsLeft(t *testing.T) {
 			}
 		}
 		rows.Close()
+	}
+}
+
+// TestSameFactOneProcessor: one Processor (an import) keeps the facts it
+// read and stored for the sessions after; a fact said again in a later
+// session in other words still lands on the first memory, and one
+// forgotten, superseded or rejected meanwhile by another writer gains no
+// quote: the restatement is a memory of its own. Each case runs with a fact
+// giving a value (found by its subject and by its value) and one giving
+// none (by its subject only).
+func TestSameFactOneProcessor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		between func(db *store.DB, e store.Entry) error // what another writer does to s1's memory
+		merged  bool
+	}{
+		{"untouched", func(*store.DB, store.Entry) error { return nil }, true},
+		{"forgotten", func(db *store.DB, e store.Entry) error {
+			_, err := db.Forget(ctx, store.ForgetSelector{CID: e.CID})
+			return err
+		}, false},
+		{"superseded", func(db *store.DB, e store.Entry) error {
+			return db.SetStatus(ctx, e.ID, store.StatusSuperseded, 0, store.Event{})
+		}, false},
+		{"rejected", func(db *store.DB, e store.Entry) error {
+			return db.SetStage(ctx, e.ID, store.StageRejected, store.Event{})
+		}, false},
+	}
+	facts := []struct{ name, first, again string }{
+		{"value", "We deploy the web app to fly.io", "The web app deploys to fly.io"},
+		{"no value", "Keep the request handlers small and pure", "The request handlers stay small and pure"},
+	}
+	for _, f := range facts {
+		for _, tc := range cases {
+			t.Run(f.name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				db := storetest.Open(t)
+				ingest(t, db, "s1", writeTranscript(t, "s1", f.first+".", "Okay."))
+				ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: "+f.again+".", "Noted."))
+				p := &Processor{DB: db, Log: quiet}
+				process := func(sid, title string) {
+					t.Helper()
+					p.Extractor = fakeExtractor{{Type: "decision", Title: title, Subject: "hosting",
+						Evidence: []extract.Evidence{{MessageIndex: 0, Quote: title}}}}
+					if _, err := p.Process(ctx, sid); err != nil {
+						t.Fatal(err)
+					}
+				}
+				process("s1", f.first)
+				first := decisionsOf(t, db)
+				if len(first) != 1 {
+					t.Fatalf("after s1: %d memories, want 1", len(first))
+				}
+				if err := tc.between(db, first[0]); err != nil {
+					t.Fatal(err)
+				}
+				process("s2", f.again)
+				var holder *store.Entry
+				es := decisionsOf(t, db)
+				for i, e := range es {
+					for _, v := range e.Evidence {
+						if v.SessionID == "s2" {
+							holder = &es[i]
+						}
+					}
+				}
+				switch {
+				case holder == nil:
+					t.Fatalf("s2's quote is in no memory (memories %v)", quotesOf(es))
+				case tc.merged && holder.CID != first[0].CID:
+					t.Errorf("s2's quote is in %s, want it merged into s1's %s", holder.CID, first[0].CID)
+				case !tc.merged && (holder.CID == first[0].CID || holder.Status != store.StatusActive || holder.Stage != store.StageVerified):
+					t.Errorf("s2's quote is in %s (%s, %s), want a memory of its own, active and verified", holder.CID, holder.Status, holder.Stage)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPlace is facts.place on a session's claims about a subject the
+// project has said in 600 other words before (as the realistic history's
+// "race" lessons), each claim giving a value 600 entries hold too: read
+// from the store at each session (fresh, as reextract does) and kept by
+// the Processor across sessions (cached, as import does).
+func BenchmarkPlace(b *testing.B) {
+	ctx := context.Background()
+	db := storetest.Open(b)
+	write := func(sid string, i int) store.EntryWrite {
+		title := fmt.Sprintf("Race %d in worker%d fixed on localhost by lock%d", i, i, i)
+		e := store.Entry{Project: "/p", SessionID: sid, Type: "lesson", Title: title, Subject: "race", Stage: store.StageVerified}
+		e.ClaimKey = claim.Key(e.Subject, e.Title)
+		return store.EntryWrite{Entry: e}
+	}
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		var ws []store.EntryWrite
+		for i := range 600 {
+			ws = append(ws, write(fmt.Sprint("old", i), i))
+		}
+		stored, _, err := tx.PutEntries(ctx, ws)
+		if err != nil {
+			return err
+		}
+		for _, e := range stored {
+			if err := tx.SetEntryRoles(ctx, e.ID, "/p", []store.RoleValue{{Role: "host", Value: "localhost"}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	for _, cached := range []bool{false, true} {
+		b.Run(map[bool]string{false: "fresh", true: "cached"}[cached], func(b *testing.B) {
+			var cache factCache
+			n := 1000
+			for b.Loop() {
+				if err := db.Update(ctx, func(tx *store.Tx) error {
+					var ws []store.EntryWrite
+					for range 20 {
+						ws = append(ws, write("new", n))
+						n++
+					}
+					same := newFacts("/p")
+					if cached {
+						same.cache = &cache
+					}
+					return same.place(ctx, tx, ws)
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -509,6 +509,24 @@ func (t *Tx) Entries(ctx context.Context, f EntryFilter) ([]Entry, error) {
 	return es, nil
 }
 
+// EntryIDs is Entries' ids, in its order, without reading the entries: for
+// a caller that keeps the entries it has read (pipeline's facts). It ignores
+// f.Evidence.
+func (t *Tx) EntryIDs(ctx context.Context, f EntryFilter) ([]int64, error) {
+	var ids []int64
+	var err error
+	if len(f.Rivals)+len(f.Values) > 0 {
+		ids, err = t.rivalIDs(ctx, f)
+	} else {
+		where, args := entryWhere(f, "")
+		ids, err = queryIDs(ctx, t, entriesQuery("id", "entries", where, f), args...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list entries: %w", err)
+	}
+	return ids, nil
+}
+
 // entryWhere is f's conditions but the roles, on the columns of the entries
 // table as named by prefix ("e." in a join).
 func entryWhere(f EntryFilter, prefix string) (where []string, args []any) {
@@ -580,6 +598,24 @@ func entriesQuery(cols, from string, where []string, f EntryFilter) string {
 // read most of them (a rare value, all of them). The newest of what the
 // lookups found are the newest of all.
 func (t *Tx) rivals(ctx context.Context, f EntryFilter) ([]Entry, error) {
+	ids, err := t.rivalIDs(ctx, f)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	es, err := scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	sort.Slice(es, func(i, j int) bool { return at[es[i].ID] < at[es[j].ID] })
+	return es, nil
+}
+
+// rivalIDs is rivals' ids, in its order, without reading the entries.
+func (t *Tx) rivalIDs(ctx context.Context, f EntryFilter) ([]int64, error) {
 	type found struct {
 		id      int64
 		created string
@@ -635,23 +671,11 @@ func (t *Tx) rivals(ctx context.Context, f EntryFilter) ([]Entry, error) {
 	if f.Limit > 0 && len(all) > f.Limit {
 		all = all[:f.Limit]
 	}
-	if len(all) == 0 {
-		return nil, nil
-	}
-	ids := make([]any, len(all))
+	ids := make([]int64, len(all))
 	for i, x := range all {
 		ids[i] = x.id
 	}
-	es, err := scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
-	if err != nil {
-		return nil, err
-	}
-	at := make(map[int64]int, len(all))
-	for i, x := range all {
-		at[x.id] = i
-	}
-	sort.Slice(es, func(i, j int) bool { return at[es[i].ID] < at[es[j].ID] })
-	return es, nil
+	return ids, nil
 }
 
 // EntryQuery selects entries by full-text match.
@@ -782,6 +806,17 @@ func (db *DB) SetStage(ctx context.Context, id int64, stage string, ev Event) er
 // and records the event; the full-text index follows through its trigger.
 func (db *DB) SetText(ctx context.Context, id int64, typ, title, body string, ev Event) error {
 	return db.updateEntry(ctx, `UPDATE entries SET type = ?, title = ?, body = ? WHERE id = ?`, []any{typ, title, body, id}, ev)
+}
+
+// Reword gives an entry the title and body of a later statement of its
+// fact that reads better on its own (pipeline's merge); its id, claim key,
+// quotes and questions stay. The full-text index follows through its
+// trigger.
+func (t *Tx) Reword(ctx context.Context, id int64, title, body string) error {
+	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ? WHERE id = ?`, title, body, id); err != nil {
+		return fmt.Errorf("reword entry %d: %w", id, err)
+	}
+	return nil
 }
 
 // Pinned returns the ids of the project's entries that are pinned: the last

@@ -200,5 +200,22 @@ func TestRivalsNewest(t *testing.T) {
 		if want := reference(f); !reflect.DeepEqual(ids, want) || len(want) == 0 {
 			t.Errorf("Entries(rivals %v, values %v, limit %d) = %v, want %v", f.Rivals, f.Values, f.Limit, ids, want)
 		}
+		// EntryIDs selects the same, without reading the entries.
+		if only, err := db.Read().EntryIDs(ctx, f); err != nil || !reflect.DeepEqual(only, ids) {
+			t.Errorf("EntryIDs(rivals %v, values %v, limit %d) = %v, %v; want %v", f.Rivals, f.Values, f.Limit, only, err, ids)
+		}
+	}
+	// And without roles, as Entries lists them.
+	f := EntryFilter{Project: "/p", Types: []string{"decision"}, Limit: 7}
+	all, err := db.Read().Entries(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, e := range all {
+		ids = append(ids, e.ID)
+	}
+	if only, err := db.Read().EntryIDs(ctx, f); err != nil || !reflect.DeepEqual(only, ids) || len(ids) != 7 {
+		t.Errorf("EntryIDs(decisions, limit 7) = %v, %v; want %v", only, err, ids)
 	}
 }
