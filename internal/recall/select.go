@@ -119,15 +119,15 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err != nil {
 		return nil, err
 	}
-	best := 1.0
+	best, bestCov := 1.0, 1.0
 	if len(msgs) > 0 {
-		best = msgs[0].Score
+		best, bestCov = msgs[0].Score, msgs[0].Coverage
 	}
 	ents, err := entryItems(ctx, db, req, cs, find, asked, best)
 	if err != nil {
 		return nil, err
 	}
-	roles, err := roleItems(ctx, db, req, cs, asked, best)
+	roles, err := roleItems(ctx, db, req, cs, asked, best, bestCov)
 	if err != nil {
 		return nil, err
 	}
@@ -553,7 +553,9 @@ const roleRelevance = 0.5
 // roleItems finds the messages that state a value for the roles a prompt
 // asks about (claim.Asks), newest first: the bridge between a question and
 // an answer that share no word ("which lint tool?" and "we use biome").
-func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage float64) ([]Item, error) {
+//
+// bestMessage and bestCov are the best message's score and coverage.
+func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage, bestCov float64) ([]Item, error) {
 	var out []Item
 	seen := map[int64]bool{}
 	bare := 0 // items sharing too few of the prompt's own words (roleBare)
@@ -609,6 +611,17 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			seen[h.ID] = true
 			it := messageItem(h.Event, ex)
 			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
+			// A statement ranks beside the best message only as far as it
+			// matches as much of the prompt (the words asking for the role
+			// counted as matched): a role read in passing (a question about
+			// "the invoice data" asks no database) otherwise ranked every
+			// message naming the project's database above the answer.
+			// Unless it names the value it replaced: the newer side of a
+			// reversal comes with the older.
+			if bestCov > 0 && !replacesIn(ex, a.role) {
+				share, _ := coverage(cs, tk, a.words)
+				it.Score *= math.Min(1, share/bestCov)
+			}
 			it.reports = versionReport(a.role, cs)
 			out = append(out, it)
 		}
@@ -619,6 +632,17 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		out[i].Score *= 1 - 0.02*float64(i)
 	}
 	return out, nil
+}
+
+// replacesIn reports whether text names the value of role it replaced ("we
+// moved deploys from Heroku to Fly.io").
+func replacesIn(text, role string) bool {
+	for _, c := range claim.Parse(text) {
+		if c.Role == role && !c.Negated && c.Replaces != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // versionReport reports whether a role asks the version of a name the

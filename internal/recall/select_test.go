@@ -875,3 +875,26 @@ func TestCommandAsked(t *testing.T) {
 		t.Errorf("a question for a command the project never named got:\n%s", got)
 	}
 }
+
+// TestRoleReadInPassingDoesNotCrowdOut: a prompt that names a role in
+// passing ("the report data" read as asking a database) does not rank the
+// messages stating that role's value, which share little else of it, above
+// the one that answers it.
+func TestRoleReadInPassingDoesNotCrowdOut(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	prompt := "The nightly report showed zero orders for Tuesday. What was wrong in the report data?"
+	say(t, db, "symptom", day, "look at the dashboard",
+		"The nightly report shows no orders for Tuesday; I could not find out why yet.")
+	say(t, db, "fix", day.Add(time.Hour), "check the orders count for tuesday",
+		"Found it: the nightly report counted orders by their UTC date, so Tuesday's orders were filed under Monday. The report now uses the shop's timezone.")
+	for i := range 12 {
+		say(t, db, fmt.Sprint("widget-", i), day.AddDate(0, 0, 1+i), fmt.Sprintf("Set up dashboard widget %d.", i),
+			fmt.Sprintf("Widget %d reads its nightly report data from Postgres.", i))
+	}
+	got := recallFor(t, db, defaults(), prompt)
+	if !strings.Contains(got, "UTC date") {
+		t.Errorf("the answer was pushed out:\n%s", got)
+	}
+}
