@@ -1019,7 +1019,8 @@ func hasUsedColon(s string) bool {
 }
 
 // attachContext gives each message item the turn that explains it: a short
-// question brings the answer that followed it, an answer that was a step of
+// question brings the answer that followed it (what its step found, when
+// that answer only announced one), an answer that was a step of
 // its turn what Claude said next, one that asked the user the reply, another
 // answer the short question it answered, a tool run the user's next prompt
 // when the user spoke right after it, else a command run the file edit it
@@ -1065,6 +1066,16 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		switch {
 		case it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse:
 			c = after
+			if len(after.Text) <= contextChars {
+				// A short answer Claude went on from before the user spoke
+				// announced a step ("let me check the project setup"): the
+				// question's answer is what the step found.
+				if found, err := stepFound(ctx, db, after); err != nil {
+					return err
+				} else if found.ID != 0 {
+					c = found
+				}
+			}
 		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeAgentResponse:
 			// Claude spoke again before the user did: this answer was a
 			// step ("the export fails with a 403, let me check the
@@ -1085,6 +1096,31 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	}
 	return nil
 }
+
+// stepFound is what the step answer ev announced found: the first tool run
+// after it that failed (a hook blocking the read, a command not found), else
+// the next answer, before the user spoke. A zero Event when the user spoke
+// first: ev was the turn's answer, no step.
+func stepFound(ctx context.Context, db *store.DB, ev store.Event) (store.Event, error) {
+	next := ev
+	for range foundSteps {
+		var err error
+		if _, next, err = db.Adjacent(ctx, next, messageTypes); err != nil {
+			return store.Event{}, err
+		}
+		switch {
+		case next.ID == 0 || next.Type == store.TypeUserPrompt:
+			return store.Event{}, nil
+		case next.Type == store.TypeAgentResponse || failed(next):
+			return next, nil
+		}
+	}
+	return store.Event{}, nil
+}
+
+// foundSteps is how many events past a step stepFound reads: the tool runs
+// of one check.
+const foundSteps = 8
 
 // editSteps is how many events past a command run editAfter reads for the
 // edit it led to: the files read and the words said between them.

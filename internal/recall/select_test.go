@@ -898,3 +898,34 @@ func TestRoleReadInPassingDoesNotCrowdOut(t *testing.T) {
 		t.Errorf("the answer was pushed out:\n%s", got)
 	}
 }
+
+// TestQuestionBringsWhatTheStepFound: a question whose answer only announced
+// a step ("let me look at the scripts") brings what the step found: the next
+// answer, or a tool run that failed on the way.
+func TestQuestionBringsWhatTheStepFound(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	appendTurn(t, db, "docs", []turnMessage{
+		{store.TypeUserPrompt, "how do I open the docs preview for the handbook?"},
+		{store.TypeAgentResponse, "Let me look at the scripts first."},
+		{store.TypeToolObservation, "Read: /src/handbook/Makefile\nall:\n\tsphinx-build . _out"},
+		{store.TypeAgentResponse, "Run `make livehtml`: it serves the preview on port 8010 and reloads on save."},
+		{store.TypeUserPrompt, "thanks, now fix the typo in chapter two"},
+	})
+	appendTurn(t, db, "keys", []turnMessage{
+		{store.TypeUserPrompt, "I pasted the courier token into vault.toml, please read it to verify"},
+		{store.TypeAgentResponse, "Sure, let me read it."},
+		{store.TypeToolObservation, "Read: /src/handbook/vault.toml (error)\nsandbox policy: reading vault files is refused"},
+		{store.TypeAgentResponse, "The policy guards that file, as intended."},
+		{store.TypeUserPrompt, "ok, move on"},
+	})
+	for prompt, want := range map[string]string{
+		"How do I open the handbook's docs preview?":                         "make livehtml",
+		"After I pasted the courier token in vault.toml, could you read it?": "reading vault files is refused",
+	} {
+		if got := recallFor(t, db, defaults(), prompt); !strings.Contains(got, want) {
+			t.Errorf("%q: the question came without what its step found (%q):\n%s", prompt, want, got)
+		}
+	}
+}
