@@ -204,6 +204,8 @@ func itemLine(it Item) string {
 			label = "the user replied" // to the question the answer ended with, or the tool run
 		case it.Context.Type == store.TypeUserPrompt:
 			label = "in reply to"
+		case it.Kind == store.TypeAgentResponse && it.Context.Type == store.TypeToolObservation:
+			label = "after" // the failed run it answers
 		case it.Kind == store.TypeAgentResponse, it.Kind == store.TypeUserPrompt && it.Context.Type == store.TypeToolObservation:
 			label = "then" // what the step it announced found
 		case it.Context.Type == store.TypeToolObservation:

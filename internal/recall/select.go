@@ -1020,7 +1020,8 @@ func hasUsedColon(s string) bool {
 
 // attachContext gives each message item the turn that explains it: a short
 // question brings the answer that followed it (what its step found, when
-// that answer only announced one), an answer that was a step of
+// that answer only announced one), an answer given right after a tool run
+// failed that failure, an answer that was a step of
 // its turn what Claude said next, one that asked the user the reply, another
 // answer the short question it answered, a tool run the user's next prompt
 // when the user spoke right after it, else a command run the file edit it
@@ -1062,8 +1063,19 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		if err != nil {
 			return err
 		}
+		var prev store.Event
+		if it.Kind == store.TypeAgentResponse {
+			if prev, _, err = db.Adjacent(ctx, it.event, messageTypes); err != nil {
+				return err
+			}
+		}
 		var c store.Event
 		switch {
+		case failed(prev) && prev.Type == store.TypeToolObservation:
+			// The answer came right after a tool run failed: it is about
+			// that failure ("I need to fix the Tailwind configuration"),
+			// which says what went wrong.
+			c = prev
 		case it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse:
 			c = after
 			if len(after.Text) <= contextChars {

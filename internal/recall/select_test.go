@@ -929,3 +929,22 @@ func TestQuestionBringsWhatTheStepFound(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerAfterAFailedRunBringsIt: an answer Claude gave right after a
+// tool run failed is about that failure, which says what went wrong.
+func TestAnswerAfterAFailedRunBringsIt(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	appendTurn(t, db, "site", []turnMessage{
+		{store.TypeUserPrompt, "publish the brochure site"},
+		{store.TypeToolObservation, "Bash: make publish (error)\nfatal: unknown utility `grid-gutter` at line 12"},
+		{store.TypeAgentResponse, "I need to fix the stylesheet theme first. Let me update theme.scss."},
+		{store.TypeToolObservation, "Edit: /src/brochure/theme.scss\n- @import 'legacy/spacing';\n+ @import 'spacing';"},
+		{store.TypeAgentResponse, "Published. The brochure is live."},
+	})
+	got := recallFor(t, db, defaults(), "The brochure build died on a stylesheet theme problem in theme.scss. Which class was it?")
+	if !strings.Contains(got, "grid-gutter") {
+		t.Errorf("the answer came without the failure it answered:\n%s", got)
+	}
+}
