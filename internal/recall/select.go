@@ -1021,11 +1021,12 @@ func hasUsedColon(s string) bool {
 // attachContext gives each message item the turn that explains it: a short
 // question brings the answer that followed it (what its step found, when
 // that answer only announced one), an answer given right after a tool run
-// failed that failure, an answer that was a step of
-// its turn what Claude said next, one that asked the user the reply, another
-// answer the short question it answered, a tool run the user's next prompt
-// when the user spoke right after it, else a command run the file edit it
-// led to (editAfter), unless that turn is itself shown.
+// failed that failure, an answer that was a step of its turn what Claude
+// said next, one that asked the user the reply, another answer the short
+// question it answered, a tool run the user's next prompt when the user
+// spoke right after it, else a command run the file edit it led to or, when
+// it failed, the command run next (editAfter), unless that turn is itself
+// shown.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
 	for _, it := range items {
@@ -1142,8 +1143,10 @@ const editSteps = 4
 // next event being next: the first edit after it, past reads, searches and
 // Claude's words, before the user spoke or another command ran. A failing
 // build or test prints the symptom; the edit that followed is the fix (the
-// import removed, the method added), often named nowhere else. A zero Event
-// when there is none, or ev is no command run.
+// import removed, the method added), often named nowhere else. When ev
+// failed (the capture's "(error)"), the next command run is what Claude tried
+// instead, and is returned too. A zero Event when there is none, or ev is no
+// command run.
 func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.Event, error) {
 	if toolWeight(ev.Text) != 1 {
 		return store.Event{}, nil // itself an edit, a read or a search
@@ -1158,6 +1161,12 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 				return next, nil
 			}
 			if toolWeight(next.Text) == 1 {
+				if failed(ev) {
+					// The run failed and Claude ran another command
+					// instead: what it tried next ("corepack enable"
+					// refused, "npm install -g pnpm").
+					return next, nil
+				}
 				break // another command ran first
 			}
 		}

@@ -948,3 +948,21 @@ func TestAnswerAfterAFailedRunBringsIt(t *testing.T) {
 		t.Errorf("the answer came without the failure it answered:\n%s", got)
 	}
 }
+
+// TestFailedRunBringsTheNextRun: a command run that failed, followed by
+// another run before anything else, brings that run: what was tried instead.
+func TestFailedRunBringsTheNextRun(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	appendTurn(t, db, "tools", []turnMessage{
+		{store.TypeUserPrompt, "set up the build tools"},
+		{store.TypeToolObservation, "Bash: brew install zorp (error)\nError: No available formula with the name \"zorp\""},
+		{store.TypeToolObservation, "Bash: cargo install --path vendor/zp\n   Finished release [optimized] target(s) in 41s"},
+		{store.TypeAgentResponse, "Tools are ready."},
+	})
+	got := recallFor(t, db, defaults(), "brew couldn't install zorp. How did we get it in the end?")
+	if !strings.Contains(got, "cargo install --path vendor/zp") {
+		t.Errorf("the failed run came without what was run instead:\n%s", got)
+	}
+}
