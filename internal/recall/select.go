@@ -618,9 +618,8 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			// message naming the project's database above the answer.
 			// Unless it names the value it replaced: the newer side of a
 			// reversal comes with the older.
-			if bestCov > 0 && !replacesIn(ex, a.role) {
-				share, _ := coverage(cs, tk, a.words)
-				it.Score *= math.Min(1, share/bestCov)
+			if share, _ := coverage(cs, tk, a.words); bestCov > 0 && share < bestCov && !replacesIn(ex, a.role) {
+				it.Score *= share / bestCov
 			}
 			it.reports = versionReport(a.role, cs)
 			out = append(out, it)
