@@ -1073,14 +1073,14 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		switch {
 		case failed(prev) && prev.Type == store.TypeToolObservation:
 			// The answer came right after a tool run failed: it is about
-			// that failure ("I need to fix the Tailwind configuration"),
-			// which says what went wrong.
+			// that failure ("I need to fix the stylesheet first"), which
+			// says what went wrong.
 			c = prev
 		case it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse:
 			c = after
 			if len(after.Text) <= contextChars {
 				// A short answer Claude went on from before the user spoke
-				// announced a step ("let me check the project setup"): the
+				// announced a step ("let me look at the scripts first"): the
 				// question's answer is what the step found.
 				if found, err := stepFound(ctx, db, after); err != nil {
 					return err
@@ -1162,8 +1162,8 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 			if toolWeight(next.Text) == 1 {
 				if failed(ev) {
 					// The run failed and Claude ran another command
-					// instead: what it tried next ("corepack enable"
-					// refused, "npm install -g pnpm").
+					// instead: what it tried next ("brew install zorp"
+					// found no formula, "cargo install zorp").
 					return next, nil
 				}
 				break // another command ran first
