@@ -204,8 +204,12 @@ func itemLine(it Item) string {
 			label = "the user replied" // to the question the answer ended with, or the tool run
 		case it.Context.Type == store.TypeUserPrompt:
 			label = "in reply to"
-		case it.Kind == store.TypeAgentResponse:
+		case it.Kind == store.TypeAgentResponse && it.Context.Type == store.TypeToolObservation:
+			label = "after" // the failed run it answers
+		case it.Kind == store.TypeAgentResponse, it.Kind == store.TypeUserPrompt && it.Context.Type == store.TypeToolObservation:
 			label = "then" // what the step it announced found
+		case it.Context.Type == store.TypeToolObservation && toolWeight(it.Context.Text) == 1:
+			label = "then ran" // what was tried after the run failed
 		case it.Context.Type == store.TypeToolObservation:
 			label = "then edited" // the fix the run led to
 		}

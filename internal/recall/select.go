@@ -119,15 +119,15 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err != nil {
 		return nil, err
 	}
-	best := 1.0
+	best, bestCov := 1.0, 1.0
 	if len(msgs) > 0 {
-		best = msgs[0].Score
+		best, bestCov = msgs[0].Score, msgs[0].Coverage
 	}
 	ents, err := entryItems(ctx, db, req, cs, find, asked, best)
 	if err != nil {
 		return nil, err
 	}
-	roles, err := roleItems(ctx, db, req, cs, asked, best)
+	roles, err := roleItems(ctx, db, req, cs, asked, best, bestCov)
 	if err != nil {
 		return nil, err
 	}
@@ -553,7 +553,9 @@ const roleRelevance = 0.5
 // roleItems finds the messages that state a value for the roles a prompt
 // asks about (claim.Asks), newest first: the bridge between a question and
 // an answer that share no word ("which lint tool?" and "we use biome").
-func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage float64) ([]Item, error) {
+//
+// bestMessage and bestCov are the best message's score and coverage.
+func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage, bestCov float64) ([]Item, error) {
 	var out []Item
 	seen := map[int64]bool{}
 	bare := 0 // items sharing too few of the prompt's own words (roleBare)
@@ -609,6 +611,16 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			seen[h.ID] = true
 			it := messageItem(h.Event, ex)
 			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
+			// A statement ranks beside the best message only as far as it
+			// matches as much of the prompt (the words asking for the role
+			// counted as matched): a role read in passing (a question about
+			// "the invoice data" asks no database) otherwise ranked every
+			// message naming the project's database above the answer.
+			// Unless it names the value it replaced: the newer side of a
+			// reversal comes with the older.
+			if share, _ := coverage(cs, tk, a.words); bestCov > 0 && share < bestCov && !replacesIn(ex, a.role) {
+				it.Score *= share / bestCov
+			}
 			it.reports = versionReport(a.role, cs)
 			out = append(out, it)
 		}
@@ -619,6 +631,17 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		out[i].Score *= 1 - 0.02*float64(i)
 	}
 	return out, nil
+}
+
+// replacesIn reports whether text names the value of role it replaced ("we
+// moved deploys from Heroku to Fly.io").
+func replacesIn(text, role string) bool {
+	for _, c := range claim.Parse(text) {
+		if c.Role == role && !c.Negated && c.Replaces != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // versionReport reports whether a role asks the version of a name the
@@ -995,11 +1018,14 @@ func hasUsedColon(s string) bool {
 }
 
 // attachContext gives each message item the turn that explains it: a short
-// question brings the answer that followed it, an answer that was a step of
-// its turn what Claude said next, one that asked the user the reply, another
-// answer the short question it answered, a tool run the user's next prompt
-// when the user spoke right after it, else a command run the file edit it
-// led to (editAfter), unless that turn is itself shown.
+// question brings the answer that followed it (what its step found, when
+// that answer only announced one), an answer given right after a tool run
+// failed that failure, an answer that was a step of its turn what Claude
+// said next, one that asked the user the reply, another answer the short
+// question it answered, a tool run the user's next prompt when the user
+// spoke right after it, else a command run the file edit it led to or, when
+// it failed, the command run next (editAfter), unless that turn is itself
+// shown.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
 	for _, it := range items {
@@ -1037,10 +1063,31 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		if err != nil {
 			return err
 		}
+		var prev store.Event
+		if it.Kind == store.TypeAgentResponse {
+			if prev, _, err = db.Adjacent(ctx, it.event, messageTypes); err != nil {
+				return err
+			}
+		}
 		var c store.Event
 		switch {
+		case failed(prev) && prev.Type == store.TypeToolObservation:
+			// The answer came right after a tool run failed: it is about
+			// that failure ("I need to fix the stylesheet first"), which
+			// says what went wrong.
+			c = prev
 		case it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse:
 			c = after
+			if len(after.Text) <= contextChars {
+				// A short answer Claude went on from before the user spoke
+				// announced a step ("let me look at the scripts first"): the
+				// question's answer is what the step found.
+				if found, err := stepFound(ctx, db, after); err != nil {
+					return err
+				} else if found.ID != 0 {
+					c = found
+				}
+			}
 		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeAgentResponse:
 			// Claude spoke again before the user did: this answer was a
 			// step ("the export fails with a 403, let me check the
@@ -1062,6 +1109,31 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	return nil
 }
 
+// stepFound is what the step answer ev announced found: the first tool run
+// after it that failed (a hook blocking the read, a command not found), else
+// the next answer, before the user spoke. A zero Event when the user spoke
+// first: ev was the turn's answer, no step.
+func stepFound(ctx context.Context, db *store.DB, ev store.Event) (store.Event, error) {
+	next := ev
+	for range foundSteps {
+		var err error
+		if _, next, err = db.Adjacent(ctx, next, messageTypes); err != nil {
+			return store.Event{}, err
+		}
+		switch {
+		case next.ID == 0 || next.Type == store.TypeUserPrompt:
+			return store.Event{}, nil
+		case next.Type == store.TypeAgentResponse || failed(next):
+			return next, nil
+		}
+	}
+	return store.Event{}, nil
+}
+
+// foundSteps is how many events past a step stepFound reads: the tool runs
+// of one check.
+const foundSteps = 8
+
 // editSteps is how many events past a command run editAfter reads for the
 // edit it led to: the files read and the words said between them.
 const editSteps = 4
@@ -1070,8 +1142,10 @@ const editSteps = 4
 // next event being next: the first edit after it, past reads, searches and
 // Claude's words, before the user spoke or another command ran. A failing
 // build or test prints the symptom; the edit that followed is the fix (the
-// import removed, the method added), often named nowhere else. A zero Event
-// when there is none, or ev is no command run.
+// import removed, the method added), often named nowhere else. When ev
+// failed (the capture's "(error)"), the next command run is what Claude tried
+// instead, and is returned too. A zero Event when there is none, or ev is no
+// command run.
 func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.Event, error) {
 	if toolWeight(ev.Text) != 1 {
 		return store.Event{}, nil // itself an edit, a read or a search
@@ -1086,6 +1160,12 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 				return next, nil
 			}
 			if toolWeight(next.Text) == 1 {
+				if failed(ev) {
+					// The run failed and Claude ran another command
+					// instead: what it tried next ("brew install zorp"
+					// found no formula, "cargo install zorp").
+					return next, nil
+				}
 				break // another command ran first
 			}
 		}

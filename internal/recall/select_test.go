@@ -875,3 +875,94 @@ func TestCommandAsked(t *testing.T) {
 		t.Errorf("a question for a command the project never named got:\n%s", got)
 	}
 }
+
+// TestRoleReadInPassingDoesNotCrowdOut: a prompt that names a role in
+// passing ("the report data" read as asking a database) does not rank the
+// messages stating that role's value, which share little else of it, above
+// the one that answers it.
+func TestRoleReadInPassingDoesNotCrowdOut(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	prompt := "The nightly report showed zero orders for Tuesday. What was wrong in the report data?"
+	say(t, db, "symptom", day, "look at the dashboard",
+		"The nightly report shows no orders for Tuesday; I could not find out why yet.")
+	say(t, db, "fix", day.Add(time.Hour), "check the orders count for tuesday",
+		"Found it: the nightly report counted orders by their UTC date, so Tuesday's orders were filed under Monday. The report now uses the shop's timezone.")
+	for i := range 12 {
+		say(t, db, fmt.Sprint("widget-", i), day.AddDate(0, 0, 1+i), fmt.Sprintf("Set up dashboard widget %d.", i),
+			fmt.Sprintf("Widget %d reads its nightly report data from Postgres.", i))
+	}
+	got := recallFor(t, db, defaults(), prompt)
+	if !strings.Contains(got, "UTC date") {
+		t.Errorf("the answer was pushed out:\n%s", got)
+	}
+}
+
+// TestQuestionBringsWhatTheStepFound: a question whose answer only announced
+// a step ("let me look at the scripts") brings what the step found: the next
+// answer, or a tool run that failed on the way.
+func TestQuestionBringsWhatTheStepFound(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	appendTurn(t, db, "docs", []turnMessage{
+		{store.TypeUserPrompt, "how do I open the docs preview for the handbook?"},
+		{store.TypeAgentResponse, "Let me look at the scripts first."},
+		{store.TypeToolObservation, "Read: /src/handbook/Makefile\nall:\n\tsphinx-build . _out"},
+		{store.TypeAgentResponse, "Run `make livehtml`: it serves the preview on port 8010 and reloads on save."},
+		{store.TypeUserPrompt, "thanks, now fix the typo in chapter two"},
+	})
+	appendTurn(t, db, "keys", []turnMessage{
+		{store.TypeUserPrompt, "I pasted the courier token into vault.toml, please read it to verify"},
+		{store.TypeAgentResponse, "Sure, let me read it."},
+		{store.TypeToolObservation, "Read: /src/handbook/vault.toml (error)\nsandbox policy: reading vault files is refused"},
+		{store.TypeAgentResponse, "The policy guards that file, as intended."},
+		{store.TypeUserPrompt, "ok, move on"},
+	})
+	for prompt, want := range map[string]string{
+		"How do I open the handbook's docs preview?":                         "make livehtml",
+		"After I pasted the courier token in vault.toml, could you read it?": "reading vault files is refused",
+	} {
+		if got := recallFor(t, db, defaults(), prompt); !strings.Contains(got, want) {
+			t.Errorf("%q: the question came without what its step found (%q):\n%s", prompt, want, got)
+		}
+	}
+}
+
+// TestAnswerAfterAFailedRunBringsIt: an answer Claude gave right after a
+// tool run failed is about that failure, which says what went wrong.
+func TestAnswerAfterAFailedRunBringsIt(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	appendTurn(t, db, "site", []turnMessage{
+		{store.TypeUserPrompt, "publish the brochure site"},
+		{store.TypeToolObservation, "Bash: make publish (error)\nfatal: unknown utility `grid-gutter` at line 12"},
+		{store.TypeAgentResponse, "I need to fix the stylesheet theme first. Let me update theme.scss."},
+		{store.TypeToolObservation, "Edit: /src/brochure/theme.scss\n- @import 'legacy/spacing';\n+ @import 'spacing';"},
+		{store.TypeAgentResponse, "Published. The brochure is live."},
+	})
+	got := recallFor(t, db, defaults(), "The brochure build died on a stylesheet theme problem in theme.scss. Which class was it?")
+	if !strings.Contains(got, "grid-gutter") {
+		t.Errorf("the answer came without the failure it answered:\n%s", got)
+	}
+}
+
+// TestFailedRunBringsTheNextRun: a command run that failed, followed by
+// another run before anything else, brings that run: what was tried instead.
+func TestFailedRunBringsTheNextRun(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	appendTurn(t, db, "tools", []turnMessage{
+		{store.TypeUserPrompt, "set up the build tools"},
+		{store.TypeToolObservation, "Bash: brew install zorp (error)\nError: No available formula with the name \"zorp\""},
+		{store.TypeToolObservation, "Bash: cargo install --path vendor/zp\n   Finished release [optimized] target(s) in 41s"},
+		{store.TypeAgentResponse, "Tools are ready."},
+	})
+	got := recallFor(t, db, defaults(), "brew couldn't install zorp. How did we get it in the end?")
+	if !strings.Contains(got, "cargo install --path vendor/zp") {
+		t.Errorf("the failed run came without what was run instead:\n%s", got)
+	}
+}
