@@ -849,6 +849,15 @@ func joinBody(a, b string) string {
 	return a + " " + b
 }
 
+// Failed reports whether a tool observation's text (its "Tool: key" line,
+// then its output) shows a failure: an error, an exception, a failed test.
+// A run can print one and still exit 0 (piped, or ended by an echo). The
+// text of a file read, written or edited never counts.
+func Failed(text string) bool {
+	_, _, ok := failureLine(text)
+	return ok
+}
+
 // failureLine picks the most telling line of a tool observation that reports
 // a failure. File contents (Read, Write, Edit, Grep, Glob) are never read:
 // an "Error:" there is code, not a failure.

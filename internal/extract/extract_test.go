@@ -377,3 +377,21 @@ func TestLessonTriggerEndsAClause(t *testing.T) {
 		}
 	}
 }
+
+// TestFailed: a run's output shows a failure even when the run exited 0
+// (its output piped, or ended by an echo); an edit's text never does.
+func TestFailed(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"Bash: ./gradlew test | tail -5\nerror: cannot find symbol Transactional\nBUILD FAILED", true},
+		{"Bash: go test ./...\nok  \texample.com/ledger\t0.2s", false},
+		{"Edit: main.go\n- log.Fatal(err)\n+ return fmt.Errorf(\"error: %w\", err)", false},
+	} {
+		if got := Failed(tt.text); got != tt.want {
+			t.Errorf("Failed(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

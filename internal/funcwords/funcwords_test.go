@@ -2,6 +2,7 @@ package funcwords
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,10 @@ func TestFor(t *testing.T) {
 		{"¿por qué el worker tarda tanto en cada despliegue?", "spa", []string{"por", "el", "cada", "tanto"}, []string{"worker", "tarda", "despliegue"}},
 		// An English prompt is not taken for German for one "die".
 		{"why did the worker die after the deploy", "eng", []string{"the", "after"}, []string{"die", "worker", "deploy"}},
+		// A far language one word short is no close one: Irish "go" in a
+		// Dutch prompt, Esperanto "post" in an Italian one stay content.
+		{"waarom faalt de go build op staging met de cache", "nld", []string{"de", "op", "met"}, []string{"go", "build", "staging", "cache"}},
+		{"il worker dei pagamenti manda la post senza retry", "ita", []string{"il", "dei", "la"}, []string{"post", "worker", "pagamenti", "retry"}},
 	} {
 		s := For(wordsOf(tc.text))
 		if !slices.Contains(s.Languages(), tc.lang) {
@@ -60,6 +65,43 @@ func TestListsCoverManyLanguages(t *testing.T) {
 			t.Fatalf("line %q after %q", line, prev)
 		}
 		prev = w
+	}
+}
+
+// TestCloseLists: closeLists is what the lists say: the pairs of languages
+// a quarter or more of whose shorter list is in the longer.
+func TestCloseLists(t *testing.T) {
+	codes := strings.Fields(strings.TrimPrefix(header, "#"))
+	var size [64]int
+	var shared [64][64]int
+	for line := range strings.Lines(words) {
+		_, hex, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		m, err := strconv.ParseUint(hex, 16, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range codes {
+			if m&(1<<i) == 0 {
+				continue
+			}
+			size[i]++
+			for j := i + 1; j < len(codes); j++ {
+				if m&(1<<j) != 0 {
+					shared[i][j]++
+				}
+			}
+		}
+	}
+	var pairs []string
+	for i := range codes {
+		for j := i + 1; j < len(codes); j++ {
+			if 4*shared[i][j] >= min(size[i], size[j]) {
+				pairs = append(pairs, codes[i]+"-"+codes[j])
+			}
+		}
+	}
+	if got, want := strings.Fields(closeLists), pairs; !slices.Equal(got, want) {
+		t.Errorf("closeLists = %q, want %q", got, strings.Join(want, " "))
 	}
 }
 

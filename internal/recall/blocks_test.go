@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,5 +182,81 @@ func TestWarningComesWithItsMemory(t *testing.T) {
 	}
 	if len(r.Shown) == len(items) {
 		t.Errorf("every memory listed: the budget did not bind, the test proves nothing")
+	}
+}
+
+// renderRoom is the maxChars that leaves budget bytes for a memory list and
+// its warnings, with no other block.
+func renderRoom(budget int) int {
+	return budget + len(privacy.FenceOpen+"\n"+fmt.Sprintf(memoryHeading, 1000)+"\n") + len(privacy.FenceClose)
+}
+
+// replacedBlock is the cost of a warnings block that holds only warnings of
+// replaced memories.
+var replacedBlock = len(ConflictOpen) + len(ConflictClose) + len(replacedNote) + 3
+
+func exportsReplaced() (Item, Warning) {
+	it := Item{CID: "mem:t1", Kind: store.TypeAgentResponse, Time: day, ReplacedBy: "mem:t9",
+		Excerpt: "The exports are stored under /srv/exports on the old box; the nightly job writes its CSV files there and rotates them weekly."}
+	w := Warning{Severity: "HIGH", Kind: "superseded",
+		A:    Memory{CID: "mem:t1", Date: day, Title: "The exports are stored under /srv/exports"},
+		B:    Memory{CID: "mem:t9", Date: day.AddDate(0, 0, 5), Title: "We moved the exports from /srv/exports to the object store"},
+		Note: "path: object store (2026-11-25) replaced /srv/exports; the newer is the current one."}
+	return it, w
+}
+
+// TestReplacedWarningCostsItsOwnNote: a block of replaced-memory warnings
+// prints the short note, so a memory whose warning fits with that note is
+// listed with it, not dropped for the room of the longer conflict note.
+func TestReplacedWarningCostsItsOwnNote(t *testing.T) {
+	t.Parallel()
+	first := Item{CID: "mem:t0", Kind: store.TypeAgentResponse, Time: day, Excerpt: "The nightly export job runs at 02:00 UTC."}
+	it, w := exportsReplaced()
+	budget := len(itemLine(first)+"\n") + len(itemLine(it)+"\n") + len(warningLine(w)+"\n") + replacedBlock
+	r := Render([]Item{first, it}, []Warning{w}, Blocks{}, renderRoom(budget))
+	if !slices.Contains(r.Shown, "mem:t1") || r.Warnings != 1 {
+		t.Errorf("shown %v with %d warnings, want mem:t1 with its warning:\n%s", r.Shown, r.Warnings, r.Text)
+	}
+}
+
+// TestBestMemoryKeepsItsWarning: the best memory is always listed; when its
+// line and its warning do not both fit, the line is shortened to leave room
+// for the warning, and when even that does not fit, the line no longer
+// points at a warning that is not there.
+func TestBestMemoryKeepsItsWarning(t *testing.T) {
+	t.Parallel()
+	it, w := exportsReplaced()
+	line, wl := len(itemLine(it)+"\n"), len(warningLine(w)+"\n")
+
+	r := Render([]Item{it}, []Warning{w}, Blocks{}, renderRoom(wl+replacedBlock+line-20))
+	if r.Warnings != 1 || !strings.Contains(r.Text, "moved the exports") || !strings.Contains(r.Text, "/srv/exports on the old box") {
+		t.Errorf("want the memory, shortened, with its warning (%d warnings):\n%s", r.Warnings, r.Text)
+	}
+
+	r = Render([]Item{it}, []Warning{w}, Blocks{}, renderRoom(line+10))
+	if !strings.Contains(r.Text, "/srv/exports on the old box") {
+		t.Fatalf("the best memory is not listed:\n%s", r.Text)
+	}
+	if r.Warnings == 0 && strings.Contains(r.Text, "see the warning") {
+		t.Errorf("the line points at a warning that is not there:\n%s", r.Text)
+	}
+}
+
+// TestNoWarningForAMemoryLeftOut: a memory left out because its warning did
+// not fit beside its long line does not get its warning printed in the room
+// a shorter memory after it left.
+func TestNoWarningForAMemoryLeftOut(t *testing.T) {
+	t.Parallel()
+	a := Item{CID: "mem:ta", Kind: store.TypeAgentResponse, Time: day, Excerpt: "The nightly export job runs at 02:00 UTC."}
+	long, w := exportsReplaced()
+	long.Excerpt += strings.Repeat(" The job also compresses the files and mails a summary to the finance team.", 6)
+	c := Item{CID: "mem:tc", Kind: store.TypeAgentResponse, Time: day, Excerpt: "Finance reads the export summary every Monday."}
+	budget := len(itemLine(a)+"\n") + len(itemLine(c)+"\n") + len(warningLine(w)+"\n") + replacedBlock + 10
+	r := Render([]Item{a, long, c}, []Warning{w}, Blocks{}, renderRoom(budget))
+	if slices.Contains(r.Shown, "mem:t1") {
+		t.Fatalf("mem:t1 listed (%v): the budget did not bind, the test proves nothing", r.Shown)
+	}
+	if r.Warnings != 0 || strings.Contains(r.Text, "moved the exports") {
+		t.Errorf("shown %v, with the warning of mem:t1, which is not:\n%s", r.Shown, r.Text)
 	}
 }

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -377,13 +378,19 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	// and two statements merely contested (in a conversation, often two
 	// remarks about different things) must not push out what answers.
 	used := make([]bool, len(warns))
-	blockCost := len(ConflictOpen) + len(ConflictClose) + len(conflictNote) + 3
-	for i, it := range items {
-		l := itemLine(it) + "\n"
-		if body.Len()+len(l) > budget && i == 0 {
-			// A tight budget still gets the best memory, in short form.
-			l = fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), clipRunes(Inert(it.Excerpt), max(budget-60, 0)))
+	// The block costs its markers and the note printed under the warnings:
+	// the short one while every warning is of a replaced memory.
+	blockCost := func(conflict bool) int {
+		note := replacedNote
+		if conflict {
+			note = conflictNote
 		}
+		return len(ConflictOpen) + len(ConflictClose) + len(note) + 3
+	}
+	short := func(it Item, room int) string {
+		return fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), clipRunes(Inert(it.Excerpt), max(room-60, 0)))
+	}
+	for i, it := range items {
 		var ws strings.Builder
 		var mine []int
 		for j, w := range warns {
@@ -392,11 +399,27 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 				mine = append(mine, j)
 			}
 		}
+		l := itemLine(it) + "\n"
+		if i == 0 && ws.Len() > 0 && body.Len()+len(l)+ws.Len()+blockCost(false) > budget {
+			// The best memory keeps its warning, in short form; when even
+			// that leaves no room, it is listed without it, and without
+			// pointing at it.
+			if room := budget - body.Len() - ws.Len() - blockCost(false); room > 60 {
+				l = short(it, room)
+			} else {
+				it.ReplacedBy = ""
+				l = itemLine(it) + "\n"
+			}
+		}
+		if body.Len()+len(l) > budget && i == 0 {
+			// A tight budget still gets the best memory, in short form.
+			l = short(it, budget)
+		}
 		// alone is the room the memory takes without its warnings (the
 		// block of those already listed counted), need with them.
-		alone, need := body.Len()+len(l), body.Len()+len(l)+warn.Len()+ws.Len()+blockCost
+		alone, need := body.Len()+len(l), body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false)
 		if warn.Len() > 0 {
-			alone += warn.Len() + blockCost
+			alone += warn.Len() + blockCost(false)
 		}
 		if ws.Len() == 0 {
 			need = alone
@@ -419,17 +442,25 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	if len(out.Shown) == 0 {
 		return termsOnly(termBlock)
 	}
-	room := budget - body.Len() - blockCost
+	// A warning about a memory left out (replaced, or doubting itself) is
+	// not printed: it would explain a line that is not there.
+	left := map[string]bool{}
+	for _, it := range items {
+		left[it.CID] = !slices.Contains(out.Shown, it.CID)
+	}
+	conflict := false
 	for j, w := range warns {
-		if used[j] {
+		if used[j] || (w.Kind == "superseded" || w.Kind == "self-flag") && left[w.A.CID] {
 			continue
 		}
 		l := warningLine(w) + "\n"
-		if warn.Len()+len(l) > room {
+		c := conflict || w.Kind != "superseded"
+		if body.Len()+warn.Len()+len(l)+blockCost(c) > budget {
 			break
 		}
 		warn.WriteString(l)
 		used[j] = true
+		conflict = c
 	}
 	var rest strings.Builder
 	rest.WriteString(body.String())

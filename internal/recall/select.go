@@ -10,6 +10,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -224,7 +225,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			it.Excerpt = it.entry.Title + ": " + strings.Join(strings.Fields(strings.ReplaceAll(ex, "\n", " ; ")), " ")
 		}
 		if it.Context != nil {
-			it.ContextExcerpt = excerpt(it.Context.Text, cs, contextChars)
+			text := it.Context.Text
+			if it.Context.Type == store.TypeToolObservation {
+				text = addedLines(text) // the fix, not the code it replaced
+			}
+			it.ContextExcerpt = excerpt(text, cs, contextChars)
 		}
 	}
 	return out, nil
@@ -1140,23 +1145,25 @@ const editSteps = 4
 
 // editAfter is the file edit that command run ev led Claude to make, its
 // next event being next: the first edit after it, past reads, searches and
-// Claude's words, before the user spoke or another command ran. A failing
+// Claude's words, before the user spoke or another tool ran. A failing
 // build or test prints the symptom; the edit that followed is the fix (the
-// import removed, the method added), often named nowhere else. When ev
-// failed (the capture's "(error)"), the next command run is what Claude tried
-// instead, and is returned too. A zero Event when there is none, or ev is no
-// command run.
+// import removed, the method added), often named nowhere else: the run
+// failed (a non-zero exit) or its output shows a failure. A passing run
+// leads to no fix: what Claude edits next is the next step. When ev failed
+// (the capture's "(error)"), the next command run is what Claude tried
+// instead, and is returned too. A zero Event when there is none, or ev is
+// no failed shell command.
 func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.Event, error) {
-	if toolWeight(ev.Text) != 1 {
-		return store.Event{}, nil // itself an edit, a read or a search
+	if name, _, _ := strings.Cut(ev.Text, ":"); name != "Bash" || !failed(ev) && !extract.Failed(ev.Text) {
+		return store.Event{}, nil // a fetch, a search, a subagent, or a run that passed
 	}
-	for range editSteps {
-		if next.ID == 0 || next.Type == store.TypeUserPrompt {
-			break
-		}
+	for step := 1; next.ID != 0 && next.Type != store.TypeUserPrompt; step++ {
 		if next.Type == store.TypeToolObservation {
 			switch name, _, _ := strings.Cut(next.Text, ":"); name {
 			case "Edit", "MultiEdit", "Write", "NotebookEdit":
+				if neverRecalled(next) {
+					return store.Event{}, nil
+				}
 				return next, nil
 			}
 			if toolWeight(next.Text) == 1 {
@@ -1169,12 +1176,42 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 				break // another command ran first
 			}
 		}
+		if step == editSteps {
+			break
+		}
 		var err error
 		if _, next, err = db.Adjacent(ctx, next, messageTypes); err != nil {
 			return store.Event{}, err
 		}
 	}
 	return store.Event{}, nil
+}
+
+// addedLines is what a file edit's text, as the capture renders it (its
+// header, then "- old" lines before "+ new" lines), shows of the change:
+// the header and the added lines that were not there before. The old lines
+// share no word with the fix, and an excerpt of the whole would fall back to
+// its start, the removed code. The text itself when nothing was added (a
+// deletion).
+func addedLines(text string) string {
+	head, body, _ := strings.Cut(text, "\n")
+	lines := strings.Split(body, "\n")
+	old := map[string]bool{}
+	for _, l := range lines {
+		if r, ok := strings.CutPrefix(l, "- "); ok {
+			old[strings.TrimSpace(r)] = true
+		}
+	}
+	var add []string
+	for _, l := range lines {
+		if r, ok := strings.CutPrefix(l, "+ "); ok && strings.TrimSpace(r) != "" && !old[strings.TrimSpace(r)] {
+			add = append(add, l)
+		}
+	}
+	if len(add) == 0 {
+		return text
+	}
+	return head + "\n" + strings.Join(add, "\n")
 }
 
 // asksBack reports whether an answer ends with a question to the user, in

@@ -717,24 +717,65 @@ func TestUserStopsAToolRun(t *testing.T) {
 	}
 }
 
-// TestCommandRunBringsTheEditItLedTo: a command run whose output shows a
-// failure comes with the file edit Claude made next, past the file it read:
-// the fix, which shares no word with the question about the failure.
+// TestCommandRunBringsTheEditItLedTo: a failed command run comes with the
+// file edit Claude made next, past the file it read: the fix, which shares
+// no word with the question about the failure. An edit replaces lines
+// ("- old" before "+ new", as the capture renders it): what is shown is the
+// line added, not the code it replaced.
 func TestCommandRunBringsTheEditItLedTo(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
+	deps := []string{
+		`[dependencies]`,
+		`serde = { version = "1.0", features = ["derive"] }`,
+		`serde_json = "1.0"`,
+		`reqwest = { version = "0.12", features = ["json", "rustls-tls"] }`,
+		`thiserror = "1.0"`,
+		`tracing = "0.1"`,
+		`tracing-subscriber = { version = "0.3", features = ["env-filter"] }`,
+		`chrono = { version = "0.4", features = ["serde"] }`,
+	}
+	edit := "Edit: Cargo.toml\n- " + strings.Join(deps, "\n- ") +
+		"\n+ " + strings.Join(deps, "\n+ ") + "\n+ " + `tokio-quorra = { version = "0.4" }`
 	turn := []turnMessage{
 		{store.TypeUserPrompt, "Run the ledger sync smoke test again."},
-		{store.TypeToolObservation, "Bash: make sync-smoke\nsync_smoke.rs:14: unresolved crate in the smoke test\nerror: could not compile ledger-sync"},
+		{store.TypeToolObservation, "Bash: make sync-smoke (error)\nsync_smoke.rs:14: unresolved crate in the smoke test\nerror: could not compile ledger-sync"},
 		{store.TypeToolObservation, "Read: tests/sync_smoke.rs\n1 use ledger_sync::Client;"},
-		{store.TypeToolObservation, "Edit: Cargo.toml\n+ tokio-quorra = { version = \"0.4\" }"},
+		{store.TypeToolObservation, edit},
 		{store.TypeAgentResponse, "The smoke test passes now."},
 	}
 	appendTurn(t, db, "sync", turn)
 	got := recallFor(t, db, defaults(), "The ledger sync smoke test did not compile because of an unresolved crate. Which one?")
-	if !strings.Contains(got, "tokio-quorra") {
-		t.Errorf("the failing run came without the edit that fixed it:\n%s", got)
+	if !strings.Contains(got, "then edited") || !strings.Contains(got, "tokio-quorra") {
+		t.Errorf("the failing run came without the line its edit added:\n%s", got)
+	}
+}
+
+// TestNoFixAfterARunThatPassedOrFetched: only a failed shell command leads
+// to a fix. A run that passed, or a page fetched, followed by an edit comes
+// without it: the edit is the next step, not what the run called for. Nor
+// does an edit recall never shows (the plugin's own files).
+func TestNoFixAfterARunThatPassedOrFetched(t *testing.T) {
+	t.Parallel()
+	const edit = "Edit: Cargo.toml\n- [dependencies]\n+ [dependencies]\n+ tokio-quorra = { version = \"0.4\" }"
+	for _, tt := range []struct{ run, edit string }{
+		{"Bash: make sync-smoke\nok ledger-sync smoke test, unresolved crate check skipped", edit},
+		{"WebFetch: https://docs.example.org/ledger-sync (error)\nledger sync smoke test unresolved crate: see the changelog", edit},
+		{"Bash: make sync-smoke (error)\nerror: ledger sync smoke test, unresolved crate", "Edit: /home/u/.claude-memory-layer/config.toml\n+ tokio-quorra = 1"},
+	} {
+		db := storetest.Open(t)
+		filler(t, db)
+		appendTurn(t, db, "sync", []turnMessage{
+			{store.TypeUserPrompt, "Run the ledger sync smoke test again."},
+			{store.TypeToolObservation, tt.run},
+			{store.TypeToolObservation, tt.edit},
+			{store.TypeAgentResponse, "Done."},
+		})
+		got := recallFor(t, db, defaults(), "The ledger sync smoke test did not compile because of an unresolved crate. Which one?")
+		if !strings.Contains(got, "ledger") || strings.Contains(got, "then edited") {
+			t.Errorf("%q then %q: want the run without the edit:\n%s", firstLine(tt.run), firstLine(tt.edit), got)
+		}
 	}
 }
 
