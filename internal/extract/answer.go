@@ -23,19 +23,23 @@ const maxQuestion = 160
 
 // answers returns the question the user's prompt of the current turn asks
 // when message i is the turn's final answer: the last assistant message
-// before the user speaks again.
+// before the user speaks again or the client types a notice. A notice
+// (a background task finished) does not start a turn, but what the
+// assistant says after it is about the notice, not the prompt.
 func (x *extractor) answers(i int) (string, bool) {
 	if x.turn < 0 {
 		return "", false
+	}
+	for _, m := range x.msgs[x.turn+1 : i] {
+		if r := strings.ToLower(m.Role); (r == "user" || r == "human") && clientNotice(m.Text) {
+			return "", false
+		}
 	}
 	for _, m := range x.msgs[i+1:] {
 		switch strings.ToLower(m.Role) {
 		case "assistant":
 			return "", false
 		case "user", "human":
-			if typedByClient(m.Text) {
-				continue // a notice the client typed, not the user speaking again
-			}
 			return x.turnQuestion()
 		}
 	}
@@ -80,7 +84,7 @@ func (x *extractor) answer(s *sent, q string) {
 	if !answerSentence(s) {
 		return
 	}
-	c := &cand{typ: Fact, score: 1.2, seq: len(x.cands), from: s.msg}
+	c := &cand{typ: Fact, score: 1.2, seq: len(x.cands), from: s.msg, answer: true}
 	if q != "" {
 		c.questions = []string{q}
 	}

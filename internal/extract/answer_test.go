@@ -82,3 +82,59 @@ func TestAnswerSentence(t *testing.T) {
 		}
 	}
 }
+
+// entryQuoting returns the entry quoting message i with text holding part,
+// or nil.
+func entryQuoting(entries []Entry, i int, part string) *Entry {
+	for k, e := range entries {
+		for _, ev := range e.Evidence {
+			if ev.MessageIndex == i && strings.Contains(ev.Quote, part) {
+				return &entries[k]
+			}
+		}
+	}
+	return nil
+}
+
+// TestAnswerRejected: an answer the user says is wrong in the next message
+// is not kept, as a proposal they turn down is not.
+func TestAnswerRejected(t *testing.T) {
+	msgs := []Message{
+		{0, "user", "Where does the ledger service read its settings from?"},
+		{1, "assistant", "The ledger service reads its settings from `config/ledger.yaml`."},
+		{2, "user", "No, that's wrong, that file is stale."},
+	}
+	if e := entryQuoting(Offline(msgs), 1, "ledger.yaml"); e != nil {
+		t.Errorf("kept the rejected answer %q", e.Body)
+	}
+	msgs[2].Text = "Thanks, that helps."
+	if e := entryQuoting(Offline(msgs), 1, "ledger.yaml"); e == nil {
+		t.Errorf("the accepted answer was not kept")
+	}
+}
+
+// TestAnswerAfterNotice: a notice the client typed after the answer is not
+// the user's next prompt, and the answer before it is the turn's final one,
+// with the question; what the assistant says of the notice answers no
+// prompt.
+func TestAnswerAfterNotice(t *testing.T) {
+	const q = "Where does the ledger service read its settings from?"
+	msgs := []Message{
+		{0, "user", q},
+		{1, "assistant", "The ledger service reads its settings from `config/ledger.yaml`."},
+		{2, "user", "<task-notification>\n<status>completed</status>\n</task-notification>"},
+		{3, "assistant", "The background build of `ledger.go` finished cleanly."},
+		{4, "user", "ok"},
+	}
+	entries := Offline(msgs)
+	e := entryQuoting(entries, 1, "ledger.yaml")
+	if e == nil {
+		t.Fatalf("the answer before the notice was not kept:%s", dump(entries))
+	}
+	if !slices.Contains(e.Questions, q) {
+		t.Errorf("answer's questions %q, want %q", e.Questions, q)
+	}
+	if e := entryQuoting(entries, 3, "ledger.go"); e != nil {
+		t.Errorf("kept %q, said of the notice, as the answer to the prompt", e.Body)
+	}
+}

@@ -109,6 +109,7 @@ type cand struct {
 	val       string
 	resolved  bool     // a lesson whose failing command passes later in the session
 	questions []string // the user's questions the entry answers, as asked
+	answer    bool     // a sentence of a turn's final answer (answer.go)
 }
 
 type evi struct {
@@ -131,6 +132,9 @@ func (x *extractor) message(i int) {
 	role := strings.ToLower(strings.TrimSpace(m.Role))
 	switch role {
 	case "user", "human":
+		if clientNotice(m.Text) {
+			return // the turn of the last prompt goes on: its answer may follow the notice
+		}
 		x.turn, x.open, x.own = i, nil, ownCommand(m.Text)
 		if typedByClient(m.Text) {
 			return

@@ -361,14 +361,27 @@ func (x *extractor) keeps(c *cand) bool {
 	}
 	switch c.typ {
 	case Decision, Constraint, Preference, Task:
-		for j := c.from + 1; j < len(x.msgs); j++ {
-			switch strings.ToLower(x.msgs[j].Role) {
-			case "user", "human":
-				return !rejected(x.msgs[j].Text)
+		return !x.rejectedNext(c.from)
+	}
+	// An answer the user calls wrong is not what the project does, however
+	// plainly it was stated.
+	return !c.answer || !x.rejectedNext(c.from)
+}
+
+// rejectedNext reports whether the user's next message after message i
+// turns it down. A notice the client typed in between is not the user
+// speaking.
+func (x *extractor) rejectedNext(i int) bool {
+	for j := i + 1; j < len(x.msgs); j++ {
+		switch strings.ToLower(x.msgs[j].Role) {
+		case "user", "human":
+			if clientNotice(x.msgs[j].Text) {
+				continue
 			}
+			return rejected(x.msgs[j].Text)
 		}
 	}
-	return true
+	return false
 }
 
 // actionOfTheMoment reports a body whose command records or shows one
