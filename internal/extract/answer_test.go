@@ -138,3 +138,18 @@ func TestAnswerAfterNotice(t *testing.T) {
 		t.Errorf("kept %q, said of the notice, as the answer to the prompt", e.Body)
 	}
 }
+
+// TestAnswerCapAfterKeeps: the sentences of an answer that fail the checks
+// of a fact do not use up its budget of facts.
+func TestAnswerCapAfterKeeps(t *testing.T) {
+	msgs := []Message{
+		{0, "user", "Where does the ledger service read its settings from?"},
+		{1, "assistant", "Today the `api.go` lint is clean. Today the `db.go` vet run is clean. " +
+			"The ledger service reads its settings from `config/ledger.yaml`."},
+		{2, "user", "ok"},
+	}
+	entries := Offline(msgs)
+	if entryQuoting(entries, 1, "ledger.yaml") == nil {
+		t.Errorf("the answer after two dropped sentences was not kept:%s", dump(entries))
+	}
+}

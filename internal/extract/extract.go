@@ -172,7 +172,7 @@ func (x *extractor) message(i int) {
 	fixNext := false
 	n0 := len(x.cands)
 	var question string
-	asked, answered := false, 0
+	asked := false
 	if role == "assistant" {
 		question, asked = x.answers(i)
 	}
@@ -201,9 +201,8 @@ func (x *extractor) message(i int) {
 		n := len(x.cands)
 		x.sentence(ss, k, fixNext)
 		fixNext = false
-		if asked && len(x.cands) == n && answered < maxAnswerFacts {
+		if asked && len(x.cands) == n {
 			x.answer(s, question)
-			answered += len(x.cands) - n
 		}
 	}
 }
@@ -593,6 +592,7 @@ func pastedLine(text string) (int, string, bool) {
 func (x *extractor) entries() []Entry {
 	listed := x.listings()
 	var kept []*cand
+	answered := map[int]int{} // answer facts kept per message
 	for _, c := range x.cands {
 		if !x.keeps(c) || listed[c] {
 			continue
@@ -602,8 +602,11 @@ func (x *extractor) entries() []Entry {
 			mergeInto(into, c)
 			continue
 		}
-		if c.mergeOnly || c.score < minScore {
+		if c.mergeOnly || c.score < minScore || c.answer && answered[c.from] >= maxAnswerFacts {
 			continue
+		}
+		if c.answer {
+			answered[c.from]++
 		}
 		kept = append(kept, c)
 	}
