@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 )
 
 // When the user asks something ("which model does the scanner load?"), the
@@ -14,12 +16,28 @@ import (
 // is kept as a fact even when no trigger phrase marks it, and it carries the
 // user's question as what it answers.
 
-// maxAnswerFacts is how many sentences of one answer are kept as facts: the
-// answer comes first, the detail after it is the code's to show.
+// maxAnswerFacts is how many sentences of one answer are kept as facts.
+// No trigger phrase vouches for them, so the first that pass stand for the
+// answer: it states its finding first, and the sentences after it are
+// detail (how the code does it) that the code itself keeps better.
 const maxAnswerFacts = 2
 
-// maxQuestion is the length in runes of a stored question.
-const maxQuestion = 160
+// MaxQuestion is the length in runes of a question an entry stores, from
+// either extractor: a question is looked up and shown as one line, and a
+// longer "question" is a pasted request, not one thing asked.
+const MaxQuestion = 200
+
+// Question returns q as an entry stores it, privacy-filtered (again: the
+// filter is idempotent) with its spaces collapsed, and whether it may be
+// stored: 1 to MaxQuestion runes, with no control character that could
+// reach a terminal or the injected context.
+func Question(q string) (string, bool) {
+	q = strings.Join(strings.Fields(privacy.Filter(q)), " ")
+	n := utf8.RuneCountInString(q)
+	return q, n >= 1 && n <= MaxQuestion && !strings.ContainsFunc(q, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+	})
+}
 
 // answers returns the question the user's prompt of the current turn asks
 // when message i is the turn's final answer: the last assistant message
@@ -54,27 +72,41 @@ func (x *extractor) turnQuestion() (string, bool) {
 	return q, true
 }
 
-// userQuestion is the first question of a user's prompt, as asked.
+// userQuestion is the first question of a user's prompt, as asked. Of a
+// prompt longer than the extractor reads, it is the last question of the
+// prompt's end when its start asks none: a long prompt is mostly a paste,
+// and the question about it comes after it.
 func userQuestion(m Message) (string, bool) {
 	if typedByClient(m.Text) {
 		return "", false
 	}
 	text := m.Text
-	if len(text) > maxScan {
-		text = text[:maxScan]
+	if len(text) <= maxScan {
+		return askedIn(text, false)
 	}
+	if q, ok := askedIn(text[:runeBefore(text, maxScan, 0)], false); ok {
+		return q, true
+	}
+	return askedIn(text[runeStart(text, len(text)-maxScan):], true)
+}
+
+// askedIn is the first (or the last) question of text that can be stored.
+func askedIn(text string, last bool) (string, bool) {
+	found := ""
 	for _, sp := range sentences(text) {
-		s := newSent(m.Index, sp.start, text[sp.start:limit(text, sp.start, sp.end)], true)
+		s := newSent(0, sp.start, text[sp.start:limit(text, sp.start, sp.end)], true)
 		if sp.shape&(shapeCode|shapeBlock|shapeTable) != 0 || !isQuestion(s) {
 			continue
 		}
-		q := strings.TrimSpace(clean(s.norm))
-		if utf8.RuneCountInString(q) < 8 {
+		q, ok := Question(clean(s.norm))
+		if !ok || utf8.RuneCountInString(q) < 8 {
 			continue // "why?": the question is in what came before it
 		}
-		return clip(q, maxQuestion), true
+		if found = q; !last {
+			break
+		}
 	}
-	return "", false
+	return found, found != ""
 }
 
 // answer keeps sentence s of the turn's final answer as a fact answering

@@ -153,3 +153,26 @@ func TestAnswerCapAfterKeeps(t *testing.T) {
 		t.Errorf("the answer after two dropped sentences was not kept:%s", dump(entries))
 	}
 }
+
+// TestUserQuestion: the question stored with an answer is the prompt's
+// question as the LLM path would store it: whole up to MaxQuestion runes,
+// none past it or with a control character; cut from a long prompt at a
+// rune, and found at the prompt's end after a long paste.
+func TestUserQuestion(t *testing.T) {
+	long := "Which of the " + strings.Repeat("ledger ", 18) + "services reads config/ledger.yaml at start-up?" // 186 runes
+	paste := strings.Repeat("é", maxScan) // two bytes a rune: maxScan falls inside none
+	for _, tt := range []struct {
+		name, text, want string
+	}{
+		{"whole", long, long},
+		{"too long", strings.Replace(long, "ledger ", "ledger ledger ", 18), ""},
+		{"control", "Which file does the ledger \x1b[31mservice read?", ""},
+		{"after a long paste", paste + "\n\nWhich file does the ledger service read?", "Which file does the ledger service read?"},
+		{"before a long paste", "Which file does the ledger service read?\n\n" + paste, "Which file does the ledger service read?"},
+	} {
+		got, _ := userQuestion(Message{Role: "user", Text: tt.text})
+		if got != tt.want {
+			t.Errorf("%s: userQuestion = %q, want %q", tt.name, clip(got, 80), clip(tt.want, 80))
+		}
+	}
+}
