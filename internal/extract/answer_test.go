@@ -176,3 +176,25 @@ func TestUserQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestHasVersion: a bare number with one dot is a version only where
+// something says so; a "v" or a third part says so itself.
+func TestHasVersion(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"The web app builds with Vite 7.1.5 today.", true},
+		{"Pinned the parser at v0.9.0.", true},
+		{"The workers run Python 3.12.", true},
+		{"The schema is version 2.1 now.", true},
+		{"The export is 1.5 GB on the bucket.", false},
+		{"The limits are in section 3.2 of the spec.", false},
+		{"The ratio is 0.75 here.", false},
+		{"The plan costs $1.25 a month.", false},
+	} {
+		if got := hasVersion(tt.text); got != tt.want {
+			t.Errorf("hasVersion(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
