@@ -131,7 +131,9 @@ func (x *extractor) answer(s *sent, q string) {
 // person and without a hedge, something about a named thing of the project
 // (identifier). A sentence about the speaker ("I …", "Let me …"), to the
 // listener ("You want …"), led by a label (a fact of its own kind), or
-// saying what should or will happen is the conversation, not the finding.
+// noise (a status, a plan step) is the conversation, not the finding. One
+// that opens with a pronoun is judged with the sentence before it
+// (antecedents).
 func answerSentence(s *sent) bool {
 	if s.user || s.shape&(shapeHeading|shapeTable|shapeCode|shapeBlock|shapeBullet) != 0 {
 		return false // a list item is one line of a catalogue: read alone it rarely says what it lists
@@ -147,6 +149,9 @@ func answerSentence(s *sent) bool {
 	if strings.Contains(s.low, " has been ") || strings.Contains(s.low, " have been ") {
 		return false // "the command has been created": the work done, which the code now shows
 	}
+	if noise(s) != notNoise || selfNarration(t) || firstPersonChange(s) {
+		return false
+	}
 	lead := leadText(lowerASCII(clean(s.norm)))
 	if label, value := splitLabel(lead); value != "" && len(strings.Fields(label)) <= 3 {
 		return false
@@ -155,73 +160,60 @@ func answerSentence(s *sent) bool {
 	if len(f) < 2 || in([]string{"you", "you'll", "you're", "you've"}, f[0]) {
 		return false
 	}
-	if strings.HasSuffix(f[0], "ing") && f[0] != "according" && strings.Contains(lead, ",") || startsWithPhrase(lead, []string{"based on"}) {
-		return false // "Looking at your config, …": what the speaker did to find it, a reading of the moment
-	}
-	if in([]string{"this", "that", "these", "those"}, f[0]) {
-		return false // "This information is …": what it points at was said before
+	if opener, _, ok := strings.Cut(lead, ","); ok && strings.HasSuffix(f[0], "ing") && f[0] != "according" && cutAtVerb(opener) == opener || startsWithPhrase(lead, []string{"based on"}) {
+		// "Looking at your config, …": what the speaker did to find it, a
+		// reading of the moment; "Logging goes to `app.log`, …" has its
+		// verb before the comma
+		return false
 	}
 	if (f[0] == "line" || f[0] == "lines") && startsWithDigit(f[1]) {
 		return false // "Lines 34-37 check …": a reading of the code as it was that day
-	}
-	for _, w := range f {
-		w = strings.Trim(w, ",;:()\"'")
-		if in([]string{"i", "i'm", "i've", "i'll", "i'd", "me", "let's", "need", "should", "will", "won't"}, w) {
-			return false
-		}
 	}
 	return identifier(s.norm)
 }
 
 // identifier reports text naming a thing as code or a file spells it: a
-// code span, a path, a file name with its extension, a snake_case or
-// CamelCase name, an environment variable, a version or a hex colour.
-// "create/edit/delete" and "Python/FastAPI" name no one thing.
+// code span, a path or a file name, an environment variable, a snake_case
+// or CamelCase name, a version or a hex colour. "create/edit/delete" and
+// "Python/FastAPI" name no one thing.
 func identifier(t string) bool {
-	if strings.Count(t, "`") >= 2 || hasVersion(t) {
+	if strings.Count(t, "`") >= 2 || len(paths(t)) > 0 || envVar(t) != "" || hasVersion(t) {
 		return true
 	}
 	for _, w := range strings.Fields(t) {
 		w = strings.Trim(w, ".,;:()[]\"'*!?")
-		switch {
-		case len(w) < 3:
-		case strings.HasPrefix(w, "/") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "~/"):
-			return strings.IndexFunc(w, unicode.IsLetter) >= 0
-		case codeName(w), fileName(w), hexColour(w):
+		if codeName(w) || fileName(w) || hexColour(w) {
 			return true
 		}
 	}
 	return false
 }
 
-// fileName reports "server.js", "oai.py", ".env": a name and an extension
-// of letters, not a number ("1.5") or an abbreviation ("e.g").
+// fileName reports "server.js", "oai.py", "clip.mp4": a bare name with an
+// extension (isLowerExt), which paths only takes in a code span; not a
+// number ("1.5") or an abbreviation ("e.g").
 func fileName(w string) bool {
 	k := strings.LastIndexByte(w, '.')
-	if k < 0 || k == len(w)-1 || len(w)-k > 6 || strings.Count(w, ".") > 2 && !strings.Contains(w, "/") {
+	if k < 2 || len(w)-k-1 > 6 || !isLowerExt(w[k+1:]) || strings.Count(w, ".") > 2 {
 		return false
 	}
-	ext := w[k+1:]
-	for i := 0; i < len(ext); i++ {
-		if ext[i] < 'a' || ext[i] > 'z' {
-			return false
-		}
-	}
-	name := w[:k]
-	return name == "" && len(ext) >= 3 || len(name) >= 2 && strings.IndexFunc(name, unicode.IsLetter) >= 0
+	return strings.IndexFunc(w[:k], unicode.IsLetter) >= 0
 }
 
-// hexColour reports "#f16826" or "#D96E4B".
+// hexColour reports "#f16826", "#D96E4B" or "#fa0"; three digits alone
+// ("#482") are an issue or a pull request.
 func hexColour(w string) bool {
 	if len(w) != 7 && len(w) != 4 || w[0] != '#' {
 		return false
 	}
+	letter := false
 	for i := 1; i < len(w); i++ {
 		if !isHex(w[i]) {
 			return false
 		}
+		letter = letter || !isDigit(w[i])
 	}
-	return true
+	return letter || len(w) == 7
 }
 
 func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

@@ -73,7 +73,19 @@ func TestAnswerSentence(t *testing.T) {
 		{"Does the worker read `QUEUE_URL`?", false},                   // a question
 		{"Looking at your worker.go, the queue is read twice.", false}, // the speaker's reading
 		{"Lines 34-37 read `QUEUE_URL` twice.", false},                 // the code as it was that day
-		{"This setting is read by `worker.go` once.", false},           // points back
+		// "this" and a noun name what they point at (danglingOpener); "This
+		// is …" is given the sentence before it (TestAnswerAntecedent)
+		{"This setting is read by `worker.go` once.", true},
+		{"Logging goes to `app.log`, not stdout.", true},               // a gerund subject, its verb before the comma
+		{"The server will return 404 when `id` is missing.", true},     // how it behaves, not a plan
+		{"Workers need `REDIS_URL` set.", true},                        // a requirement of the code
+		{"The worker reads QUEUE_URL once.", true},                     // an environment variable unticked
+		{"The value /100 in settings.json is the scale.", true},        // a route-like word first
+		{"The intro plays intro.mp4 on load.", true},                   // an extension with a digit
+		{"The crash was reported in #482 upstream.", false},            // an issue, not a colour
+		{"The export is 1.5 GB on the bucket.", false},                 // a size, not a version
+		{"Let's keep `QUEUE_URL` in the worker.", false},               // a plan step
+		{"I moved the handler into `routes.ts` yesterday.", false},     // the speaker's work
 	}
 	for _, tt := range tests {
 		s := newSent(0, 0, tt.text, false)
@@ -154,6 +166,24 @@ func TestAnswerCapAfterKeeps(t *testing.T) {
 	}
 }
 
+// TestAnswerAntecedent: an answer's sentence that opens with a pronoun is
+// kept with the sentence before it, which names what it stands for.
+func TestAnswerAntecedent(t *testing.T) {
+	msgs := []Message{
+		{0, "user", "Where does the worker get its queue settings?"},
+		{1, "assistant", "Queue settings come from the environment of the worker. This is read by `worker.go` once at start-up."},
+		{2, "user", "ok"},
+	}
+	entries := Offline(msgs)
+	e := entryQuoting(entries, 1, "worker.go")
+	if e == nil {
+		t.Fatalf("the answer was not kept:%s", dump(entries))
+	}
+	if !strings.Contains(e.Body, "Queue settings come from the environment") {
+		t.Errorf("body %q, want the sentence the pronoun stands for in front", e.Body)
+	}
+}
+
 // TestUserQuestion: the question stored with an answer is the prompt's
 // question as the LLM path would store it: whole up to MaxQuestion runes,
 // none past it or with a control character; cut from a long prompt at a
@@ -195,6 +225,15 @@ func TestHasVersion(t *testing.T) {
 	} {
 		if got := hasVersion(tt.text); got != tt.want {
 			t.Errorf("hasVersion(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestHexColour: six hex digits or three with a letter; "#482" is an issue.
+func TestHexColour(t *testing.T) {
+	for w, want := range map[string]bool{"#f16826": true, "#D96E4B": true, "#fa0": true, "#482": false, "#12g": false} {
+		if got := hexColour(w); got != want {
+			t.Errorf("hexColour(%q) = %v, want %v", w, got, want)
 		}
 	}
 }
