@@ -237,3 +237,22 @@ func TestHexColour(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyIfNeeded: "when needed" closing a step offered makes it one of
+// the moment; closing how a thing behaves, it does not.
+func TestOnlyIfNeeded(t *testing.T) {
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{"Restart the worker when needed.", true},
+		{"The cache can be cleared with `make flush` when needed.", true},
+		{"Run the migration if needed.", true},
+		{"`cron/vacuum.sh` vacuums the `tokens` table when needed.", false},
+		{"The pool grows to 20 connections when needed, then shrinks.", false},
+	} {
+		if got := onlyIfNeeded(tt.body); got != tt.want {
+			t.Errorf("onlyIfNeeded(%q) = %v, want %v", tt.body, got, tt.want)
+		}
+	}
+}

@@ -549,12 +549,41 @@ func checked(lead string) bool {
 // "roster/ (optional) - sub-components"): whether it happened is for that
 // turn to say.
 func onlyIfNeeded(body string) bool {
-	return containsPhrase(lowerASCII(straightQuotes(body)), ifNeeded)
+	low := lowerASCII(straightQuotes(body))
+	return containsPhrase(low, ifNeeded) || whenNeeded(low)
 }
 
 var ifNeeded = []string{"if needed", "if necessary", "if not needed", "if it's not needed", "if it is not needed",
 	"if not done", "if not already", "(optional)", "(if not)", "if you want", "if you'd like", "if you prefer",
-	"when ready", "once ready", "when needed"}
+	"when ready", "once ready"}
+
+// whenNeeded reports "when needed" closing a step offered ("Restart the
+// worker when needed", "the cache can be cleared when needed"); closing a
+// statement ("`cron/vacuum.sh` vacuums the table when needed") it says how
+// the thing behaves.
+func whenNeeded(low string) bool {
+	for from := 0; ; {
+		k := strings.Index(low[from:], "when needed")
+		if k < 0 {
+			return false
+		}
+		k += from
+		from = k + 1
+		end := strings.TrimLeft(low[k+len("when needed"):], " )")
+		if !bounded(low, k, k+len("when needed"), "when needed") || end != "" && strings.IndexByte(".,;:!", end[0]) < 0 {
+			continue
+		}
+		clause := low[:k]
+		for _, sep := range []string{". ", "; ", ": ", ", "} {
+			if j := strings.LastIndex(clause, sep); j >= 0 {
+				clause = clause[j+len(sep):]
+			}
+		}
+		if lead := leadText(clause); isPlanStep(lead) || startsWithPhrase(afterLabel(lead), planOpeners) || strings.Contains(clause, " can be ") {
+			return true
+		}
+	}
+}
 
 // nextStep reports an assistant's instruction placed in the turn's order
 // of steps: "Then test: …", "Now restart the dev server on 3000: …".
