@@ -392,6 +392,13 @@ var products = map[string]string{
 	"openssl": "openssl", "tls": "tls", "http": "http", "oauth": "oauth", "api": "api", "sdk": "sdk", "schema": "schema",
 }
 
+// Product reports whether name is a product that takes a version number
+// ("node", "go", "python"), as a "version:" role names it.
+func Product(name string) bool {
+	_, ok := products[name]
+	return ok || vocab().phrases[name] != nil
+}
+
 // versionGap are words allowed between a product and its version ("the go
 // directive to 1.23", "Node.js runtime 20").
 var versionGap = map[string]bool{"directive": true, "version": true, "versions": true, "runtime": true, "toolchain": true,

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 )
 
 // When the user asks something ("which model does the scanner load?"), the
@@ -14,28 +16,48 @@ import (
 // is kept as a fact even when no trigger phrase marks it, and it carries the
 // user's question as what it answers.
 
-// maxAnswerFacts is how many sentences of one answer are kept as facts: the
-// answer comes first, the detail after it is the code's to show.
+// maxAnswerFacts is how many sentences of one answer are kept as facts.
+// No trigger phrase vouches for them, so the first that pass stand for the
+// answer: it states its finding first, and the sentences after it are
+// detail (how the code does it) that the code itself keeps better.
 const maxAnswerFacts = 2
 
-// maxQuestion is the length in runes of a stored question.
-const maxQuestion = 160
+// MaxQuestion is the length in runes of a question an entry stores, from
+// either extractor: a question is looked up and shown as one line, and a
+// longer "question" is a pasted request, not one thing asked.
+const MaxQuestion = 200
+
+// Question returns q as an entry stores it, privacy-filtered (again: the
+// filter is idempotent) with its spaces collapsed, and whether it may be
+// stored: 1 to MaxQuestion runes, with no control character that could
+// reach a terminal or the injected context.
+func Question(q string) (string, bool) {
+	q = strings.Join(strings.Fields(privacy.Filter(q)), " ")
+	n := utf8.RuneCountInString(q)
+	return q, n >= 1 && n <= MaxQuestion && !strings.ContainsFunc(q, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+	})
+}
 
 // answers returns the question the user's prompt of the current turn asks
 // when message i is the turn's final answer: the last assistant message
-// before the user speaks again.
+// before the user speaks again or the client types a notice. A notice
+// (a background task finished) does not start a turn, but what the
+// assistant says after it is about the notice, not the prompt.
 func (x *extractor) answers(i int) (string, bool) {
 	if x.turn < 0 {
 		return "", false
+	}
+	for _, m := range x.msgs[x.turn+1 : i] {
+		if r := strings.ToLower(m.Role); (r == "user" || r == "human") && clientNotice(m.Text) {
+			return "", false
+		}
 	}
 	for _, m := range x.msgs[i+1:] {
 		switch strings.ToLower(m.Role) {
 		case "assistant":
 			return "", false
 		case "user", "human":
-			if typedByClient(m.Text) {
-				continue // a notice the client typed, not the user speaking again
-			}
 			return x.turnQuestion()
 		}
 	}
@@ -50,27 +72,41 @@ func (x *extractor) turnQuestion() (string, bool) {
 	return q, true
 }
 
-// userQuestion is the first question of a user's prompt, as asked.
+// userQuestion is the first question of a user's prompt, as asked. Of a
+// prompt longer than the extractor reads, it is the last question of the
+// prompt's end when its start asks none: a long prompt is mostly a paste,
+// and the question about it comes after it.
 func userQuestion(m Message) (string, bool) {
 	if typedByClient(m.Text) {
 		return "", false
 	}
 	text := m.Text
-	if len(text) > maxScan {
-		text = text[:maxScan]
+	if len(text) <= maxScan {
+		return askedIn(text, false)
 	}
+	if q, ok := askedIn(text[:runeBefore(text, maxScan, 0)], false); ok {
+		return q, true
+	}
+	return askedIn(text[runeStart(text, len(text)-maxScan):], true)
+}
+
+// askedIn is the first (or the last) question of text that can be stored.
+func askedIn(text string, last bool) (string, bool) {
+	found := ""
 	for _, sp := range sentences(text) {
-		s := newSent(m.Index, sp.start, text[sp.start:limit(text, sp.start, sp.end)], true)
+		s := newSent(0, sp.start, text[sp.start:limit(text, sp.start, sp.end)], true)
 		if sp.shape&(shapeCode|shapeBlock|shapeTable) != 0 || !isQuestion(s) {
 			continue
 		}
-		q := strings.TrimSpace(clean(s.norm))
-		if utf8.RuneCountInString(q) < 8 {
+		q, ok := Question(clean(s.norm))
+		if !ok || utf8.RuneCountInString(q) < 8 {
 			continue // "why?": the question is in what came before it
 		}
-		return clip(q, maxQuestion), true
+		if found = q; !last {
+			break
+		}
 	}
-	return "", false
+	return found, found != ""
 }
 
 // answer keeps sentence s of the turn's final answer as a fact answering
@@ -80,7 +116,7 @@ func (x *extractor) answer(s *sent, q string) {
 	if !answerSentence(s) {
 		return
 	}
-	c := &cand{typ: Fact, score: 1.2, seq: len(x.cands), from: s.msg}
+	c := &cand{typ: Fact, score: 1.2, seq: len(x.cands), from: s.msg, answer: true}
 	if q != "" {
 		c.questions = []string{q}
 	}
@@ -95,7 +131,9 @@ func (x *extractor) answer(s *sent, q string) {
 // person and without a hedge, something about a named thing of the project
 // (identifier). A sentence about the speaker ("I …", "Let me …"), to the
 // listener ("You want …"), led by a label (a fact of its own kind), or
-// saying what should or will happen is the conversation, not the finding.
+// noise (a status, a plan step) is the conversation, not the finding. One
+// that opens with a pronoun is judged with the sentence before it
+// (antecedents).
 func answerSentence(s *sent) bool {
 	if s.user || s.shape&(shapeHeading|shapeTable|shapeCode|shapeBlock|shapeBullet) != 0 {
 		return false // a list item is one line of a catalogue: read alone it rarely says what it lists
@@ -111,6 +149,9 @@ func answerSentence(s *sent) bool {
 	if strings.Contains(s.low, " has been ") || strings.Contains(s.low, " have been ") {
 		return false // "the command has been created": the work done, which the code now shows
 	}
+	if noise(s) != notNoise || selfNarration(t) || firstPersonChange(s) {
+		return false
+	}
 	lead := leadText(lowerASCII(clean(s.norm)))
 	if label, value := splitLabel(lead); value != "" && len(strings.Fields(label)) <= 3 {
 		return false
@@ -119,73 +160,60 @@ func answerSentence(s *sent) bool {
 	if len(f) < 2 || in([]string{"you", "you'll", "you're", "you've"}, f[0]) {
 		return false
 	}
-	if strings.HasSuffix(f[0], "ing") && f[0] != "according" && strings.Contains(lead, ",") || startsWithPhrase(lead, []string{"based on"}) {
-		return false // "Looking at your config, …": what the speaker did to find it, a reading of the moment
-	}
-	if in([]string{"this", "that", "these", "those"}, f[0]) {
-		return false // "This information is …": what it points at was said before
+	if opener, _, ok := strings.Cut(lead, ","); ok && strings.HasSuffix(f[0], "ing") && f[0] != "according" && cutAtVerb(opener) == opener || startsWithPhrase(lead, []string{"based on"}) {
+		// "Looking at your config, …": what the speaker did to find it, a
+		// reading of the moment; "Logging goes to `app.log`, …" has its
+		// verb before the comma
+		return false
 	}
 	if (f[0] == "line" || f[0] == "lines") && startsWithDigit(f[1]) {
 		return false // "Lines 34-37 check …": a reading of the code as it was that day
-	}
-	for _, w := range f {
-		w = strings.Trim(w, ",;:()\"'")
-		if in([]string{"i", "i'm", "i've", "i'll", "i'd", "me", "let's", "need", "should", "will", "won't"}, w) {
-			return false
-		}
 	}
 	return identifier(s.norm)
 }
 
 // identifier reports text naming a thing as code or a file spells it: a
-// code span, a path, a file name with its extension, a snake_case or
-// CamelCase name, an environment variable, a version or a hex colour.
-// "create/edit/delete" and "Python/FastAPI" name no one thing.
+// code span, a path or a file name, an environment variable, a snake_case
+// or CamelCase name, a version or a hex colour. "create/edit/delete" and
+// "Python/FastAPI" name no one thing.
 func identifier(t string) bool {
-	if strings.Count(t, "`") >= 2 || hasVersion(t) {
+	if strings.Count(t, "`") >= 2 || len(paths(t)) > 0 || envVar(t) != "" || hasVersion(t) {
 		return true
 	}
 	for _, w := range strings.Fields(t) {
 		w = strings.Trim(w, ".,;:()[]\"'*!?")
-		switch {
-		case len(w) < 3:
-		case strings.HasPrefix(w, "/") || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "~/"):
-			return strings.IndexFunc(w, unicode.IsLetter) >= 0
-		case codeName(w), fileName(w), hexColour(w):
+		if codeName(w) || fileName(w) || hexColour(w) {
 			return true
 		}
 	}
 	return false
 }
 
-// fileName reports "server.js", "oai.py", ".env": a name and an extension
-// of letters, not a number ("1.5") or an abbreviation ("e.g").
+// fileName reports "server.js", "oai.py", "clip.mp4": a bare name with an
+// extension (isLowerExt), which paths only takes in a code span; not a
+// number ("1.5") or an abbreviation ("e.g").
 func fileName(w string) bool {
 	k := strings.LastIndexByte(w, '.')
-	if k < 0 || k == len(w)-1 || len(w)-k > 6 || strings.Count(w, ".") > 2 && !strings.Contains(w, "/") {
+	if k < 2 || len(w)-k-1 > 6 || !isLowerExt(w[k+1:]) || strings.Count(w, ".") > 2 {
 		return false
 	}
-	ext := w[k+1:]
-	for i := 0; i < len(ext); i++ {
-		if ext[i] < 'a' || ext[i] > 'z' {
-			return false
-		}
-	}
-	name := w[:k]
-	return name == "" && len(ext) >= 3 || len(name) >= 2 && strings.IndexFunc(name, unicode.IsLetter) >= 0
+	return strings.IndexFunc(w[:k], unicode.IsLetter) >= 0
 }
 
-// hexColour reports "#f16826" or "#D96E4B".
+// hexColour reports "#f16826", "#D96E4B" or "#fa0"; three digits alone
+// ("#482") are an issue or a pull request.
 func hexColour(w string) bool {
 	if len(w) != 7 && len(w) != 4 || w[0] != '#' {
 		return false
 	}
+	letter := false
 	for i := 1; i < len(w); i++ {
 		if !isHex(w[i]) {
 			return false
 		}
+		letter = letter || !isDigit(w[i])
 	}
-	return true
+	return letter || len(w) == 7
 }
 
 func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

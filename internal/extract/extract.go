@@ -109,6 +109,7 @@ type cand struct {
 	val       string
 	resolved  bool     // a lesson whose failing command passes later in the session
 	questions []string // the user's questions the entry answers, as asked
+	answer    bool     // a sentence of a turn's final answer (answer.go)
 }
 
 type evi struct {
@@ -131,6 +132,9 @@ func (x *extractor) message(i int) {
 	role := strings.ToLower(strings.TrimSpace(m.Role))
 	switch role {
 	case "user", "human":
+		if clientNotice(m.Text) {
+			return // the turn of the last prompt goes on: its answer may follow the notice
+		}
 		x.turn, x.open, x.own = i, nil, ownCommand(m.Text)
 		if typedByClient(m.Text) {
 			return
@@ -168,7 +172,7 @@ func (x *extractor) message(i int) {
 	fixNext := false
 	n0 := len(x.cands)
 	var question string
-	asked, answered := false, 0
+	asked := false
 	if role == "assistant" {
 		question, asked = x.answers(i)
 	}
@@ -197,9 +201,8 @@ func (x *extractor) message(i int) {
 		n := len(x.cands)
 		x.sentence(ss, k, fixNext)
 		fixNext = false
-		if asked && len(x.cands) == n && answered < maxAnswerFacts {
+		if asked && len(x.cands) == n {
 			x.answer(s, question)
-			answered += len(x.cands) - n
 		}
 	}
 }
@@ -589,6 +592,7 @@ func pastedLine(text string) (int, string, bool) {
 func (x *extractor) entries() []Entry {
 	listed := x.listings()
 	var kept []*cand
+	answered := map[int]int{} // answer facts kept per message
 	for _, c := range x.cands {
 		if !x.keeps(c) || listed[c] {
 			continue
@@ -598,8 +602,11 @@ func (x *extractor) entries() []Entry {
 			mergeInto(into, c)
 			continue
 		}
-		if c.mergeOnly || c.score < minScore {
+		if c.mergeOnly || c.score < minScore || c.answer && answered[c.from] >= maxAnswerFacts {
 			continue
+		}
+		if c.answer {
+			answered[c.from]++
 		}
 		kept = append(kept, c)
 	}

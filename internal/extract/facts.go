@@ -3,6 +3,8 @@ package extract
 import (
 	"path"
 	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
 
 // Facts stated by layout rather than by a verb: a table row ("| Database |
@@ -184,8 +186,10 @@ func setting(v string) bool {
 	return in(settingUnits, firstWord(rest))
 }
 
-// hasVersion reports a dotted version number: "16.2", "v0.9.0", "2.0";
-// not a price ("$1.25"), a percentage ("99.6%") or a reading ("26.7°C").
+// hasVersion reports a version number: "v0.9.0", "7.1.5", or a bare
+// "16.2" where something says it is a version ("Node 16.2", "version 2.0");
+// not a price ("$1.25"), a percentage ("99.6%"), a reading ("26.7°C"), a
+// size ("1.5 GB") or a section ("section 3.2").
 func hasVersion(v string) bool {
 	for i := 1; i+1 < len(v); i++ {
 		if v[i] != '.' || !isDigit(v[i-1]) || !isDigit(v[i+1]) {
@@ -198,10 +202,27 @@ func hasVersion(v string) bool {
 		for b < len(v) && (isDigit(v[b]) || v[b] == '.') {
 			b++
 		}
+		i = b
 		if a > 0 && v[a-1] == '$' || b < len(v) && (v[b] == '%' || strings.HasPrefix(v[b:], "°") || v[b] == 'x') {
 			continue
 		}
-		return true
+		if a > 0 && (v[a-1] == 'v' || v[a-1] == 'V') && (a == 1 || !isWordByte(v[a-2])) ||
+			strings.Count(strings.TrimRight(v[a:b], "."), ".") >= 2 || versionNamed(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// versionNamed reports text whose claims give a version to a tool or a
+// language the vocabulary knows ("Vite 5.2", "Python 3.12"), or to
+// something it calls a version ("version 2.1"): a bare number with a dot is
+// as often a size, a ratio or a section.
+func versionNamed(v string) bool {
+	for _, c := range claim.Parse(v) {
+		if p, ok := strings.CutPrefix(c.Role, "version:"); ok && (claim.Product(p) || strings.Contains(lowerASCII(v), "version "+c.Value)) {
+			return true
+		}
 	}
 	return false
 }

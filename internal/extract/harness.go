@@ -15,8 +15,16 @@ import (
 // typedByClient reports a user message that is a slash command or that
 // the client wrote: it opens with a markup tag or a local command's caveat.
 func typedByClient(text string) bool {
+	return slashCommand(strings.TrimSpace(text)) || clientNotice(text)
+}
+
+// clientNotice reports a user message the client wrote on its own (a
+// background task's notice, a local command's caveat): the user did not
+// speak, so no turn starts there. A slash command is the user's prompt,
+// typed in the client's syntax.
+func clientNotice(text string) bool {
 	t := strings.TrimSpace(text)
-	return slashCommand(t) || markupTag(t) || strings.HasPrefix(t, "Caveat:")
+	return markupTag(t) || strings.HasPrefix(t, "Caveat:")
 }
 
 // slashCommand reports "/name args" or "/plugin:name args": a slash, then a

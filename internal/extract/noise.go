@@ -361,14 +361,27 @@ func (x *extractor) keeps(c *cand) bool {
 	}
 	switch c.typ {
 	case Decision, Constraint, Preference, Task:
-		for j := c.from + 1; j < len(x.msgs); j++ {
-			switch strings.ToLower(x.msgs[j].Role) {
-			case "user", "human":
-				return !rejected(x.msgs[j].Text)
+		return !x.rejectedNext(c.from)
+	}
+	// An answer the user calls wrong is not what the project does, however
+	// plainly it was stated.
+	return !c.answer || !x.rejectedNext(c.from)
+}
+
+// rejectedNext reports whether the user's next message after message i
+// turns it down. A notice the client typed in between is not the user
+// speaking.
+func (x *extractor) rejectedNext(i int) bool {
+	for j := i + 1; j < len(x.msgs); j++ {
+		switch strings.ToLower(x.msgs[j].Role) {
+		case "user", "human":
+			if clientNotice(x.msgs[j].Text) {
+				continue
 			}
+			return rejected(x.msgs[j].Text)
 		}
 	}
-	return true
+	return false
 }
 
 // actionOfTheMoment reports a body whose command records or shows one
@@ -536,12 +549,41 @@ func checked(lead string) bool {
 // "roster/ (optional) - sub-components"): whether it happened is for that
 // turn to say.
 func onlyIfNeeded(body string) bool {
-	return containsPhrase(lowerASCII(straightQuotes(body)), ifNeeded)
+	low := lowerASCII(straightQuotes(body))
+	return containsPhrase(low, ifNeeded) || whenNeeded(low)
 }
 
 var ifNeeded = []string{"if needed", "if necessary", "if not needed", "if it's not needed", "if it is not needed",
 	"if not done", "if not already", "(optional)", "(if not)", "if you want", "if you'd like", "if you prefer",
-	"when ready", "once ready", "when needed"}
+	"when ready", "once ready"}
+
+// whenNeeded reports "when needed" closing a step offered ("Restart the
+// worker when needed", "the cache can be cleared when needed"); closing a
+// statement ("`cron/vacuum.sh` vacuums the table when needed") it says how
+// the thing behaves.
+func whenNeeded(low string) bool {
+	for from := 0; ; {
+		k := strings.Index(low[from:], "when needed")
+		if k < 0 {
+			return false
+		}
+		k += from
+		from = k + 1
+		end := strings.TrimLeft(low[k+len("when needed"):], " )")
+		if !bounded(low, k, k+len("when needed"), "when needed") || end != "" && strings.IndexByte(".,;:!", end[0]) < 0 {
+			continue
+		}
+		clause := low[:k]
+		for _, sep := range []string{". ", "; ", ": ", ", "} {
+			if j := strings.LastIndex(clause, sep); j >= 0 {
+				clause = clause[j+len(sep):]
+			}
+		}
+		if lead := leadText(clause); isPlanStep(lead) || startsWithPhrase(afterLabel(lead), planOpeners) || strings.Contains(clause, " can be ") {
+			return true
+		}
+	}
+}
 
 // nextStep reports an assistant's instruction placed in the turn's order
 // of steps: "Then test: …", "Now restart the dev server on 3000: …".

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 )
 
 // Limits of a valid reply, in runes unless said otherwise.
@@ -19,9 +18,8 @@ const (
 	maxSubject  = 100
 	maxEvidence = 5
 	maxQuote    = 500
-	// A memory answers a few questions; a longer one is no short question.
+	// A memory answers a few questions (each at most extract.MaxQuestion).
 	maxQuestions = 3
-	maxQuestion  = 200
 )
 
 // Reply is a model's output after validation.
@@ -189,8 +187,8 @@ func questionsOf(raw json.RawMessage) []string {
 		if json.Unmarshal(it, &q) != nil {
 			continue
 		}
-		q = strings.Join(strings.Fields(privacy.Filter(q)), " ")
-		if n := utf8.RuneCountInString(q); n < 1 || n > maxQuestion || hasControl(q, false) || len(out) == maxQuestions {
+		q, ok := extract.Question(q)
+		if !ok || len(out) == maxQuestions {
 			continue
 		}
 		out = append(out, q)

@@ -12,13 +12,13 @@ import (
 
 // TestAnswerStoresItsQuestion: a turn's final answer that states a finding
 // is stored as a verified fact whose questions hold the user's question as
-// asked, and a search for a word only the question holds ("model") finds
-// it.
+// asked, and a search for a word only the question holds ("boot": the
+// body says "start-up") finds it.
 func TestAnswerStoresItsQuestion(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Open(t)
-	const q = "Which detector model does the scanner load at start-up?"
+	const q = "Which detector model does the scanner load at boot?"
 	ingest(t, db, "s1", writeTranscript(t, "s1", q,
 		"The scanner loads `acme-detector-v3` from /models/detector at start-up.", "ok thanks", "Glad it helps."))
 	process(t, db, "s1")
@@ -38,7 +38,7 @@ func TestAnswerStoresItsQuestion(t *testing.T) {
 	if !slices.Contains(found.Questions, q) {
 		t.Errorf("questions %q, want the user's %q", found.Questions, q)
 	}
-	hits, err := db.SearchEntries(ctx, store.EntryQuery{Project: "/p", Match: store.MatchAll([]string{"model"}, false)})
+	hits, err := db.SearchEntries(ctx, store.EntryQuery{Project: "/p", Match: store.MatchAll([]string{"boot"}, false)})
 	if err != nil {
 		t.Fatal(err)
 	}
