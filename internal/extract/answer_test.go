@@ -76,16 +76,18 @@ func TestAnswerSentence(t *testing.T) {
 		// "this" and a noun name what they point at (danglingOpener); "This
 		// is …" is given the sentence before it (TestAnswerAntecedent)
 		{"This setting is read by `worker.go` once.", true},
-		{"Logging goes to `app.log`, not stdout.", true},           // a gerund subject, its verb before the comma
-		{"The server will return 404 when `id` is missing.", true}, // how it behaves, not a plan
-		{"Workers need `REDIS_URL` set.", true},                    // a requirement of the code
-		{"The worker reads QUEUE_URL once.", true},                 // an environment variable unticked
-		{"The value /100 in settings.json is the scale.", true},    // a route-like word first
-		{"The intro plays intro.mp4 on load.", true},               // an extension with a digit
-		{"The crash was reported in #482 upstream.", false},        // an issue, not a colour
-		{"The export is 1.5 GB on the bucket.", false},             // a size, not a version
-		{"Let's keep `QUEUE_URL` in the worker.", false},           // a plan step
-		{"I moved the handler into `routes.ts` yesterday.", false}, // the speaker's work
+		{"Logging goes to `app.log`, not stdout.", true},                // a gerund subject, its verb before the comma
+		{"The server will return 404 when `id` is missing.", false},     // a prediction's form: the rare fact lost to conversationWords
+		{"Workers need `REDIS_URL` set.", true},                         // a requirement of the code
+		{"Yes, I did read the `docs/commands.md` guide.", false},        // the speaker
+		{"The fix in `oai.py` will allow the messages to play.", false}, // a prediction
+		{"The worker reads QUEUE_URL once.", true},                      // an environment variable unticked
+		{"The value /100 in settings.json is the scale.", true},         // a route-like word first
+		{"The intro plays intro.mp4 on load.", true},                    // an extension with a digit
+		{"The crash was reported in #482 upstream.", false},             // an issue, not a colour
+		{"The export is 1.5 GB on the bucket.", false},                  // a size, not a version
+		{"Let's keep `QUEUE_URL` in the worker.", false},                // a plan step
+		{"I moved the handler into `routes.ts` yesterday.", false},      // the speaker's work
 	}
 	for _, tt := range tests {
 		s := newSent(0, 0, tt.text, false)
