@@ -70,6 +70,7 @@ type Processor struct {
 	claims claimCache // entry texts parsed for conflict detection
 	roles  roleCache  // the values each role has in the store, for conflict detection
 	facts  factCache  // the project's entries by subject and by id, for one memory per fact
+	rivals rivalCache // the entries conflict detection read, by id
 }
 
 // Plan is what the pipeline makes of a session before it writes anything:
@@ -224,7 +225,9 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result, error) {
 	res, err := p.apply(ctx, st, plan)
 	if err != nil {
-		p.facts.reset() // the caller rolls back what was cached since
+		// The caller rolls back what was cached since.
+		p.facts.reset()
+		p.rivals.reset()
 	}
 	return res, err
 }
