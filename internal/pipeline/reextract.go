@@ -273,6 +273,11 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		}
 		return nil
 	})
+	if err != nil {
+		// Rolled back (a dry run's always): the rival entries read since
+		// may hold what was never stored, under ids the next insert reuses.
+		p.rivals.reset()
+	}
 	if errors.Is(err, errDryRun) {
 		err = nil
 	}
