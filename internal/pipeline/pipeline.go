@@ -225,11 +225,18 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result, error) {
 	res, err := p.apply(ctx, st, plan)
 	if err != nil {
-		// The caller rolls back what was cached since.
-		p.facts.reset()
-		p.rivals.reset()
+		p.Forget() // the caller rolls back what was kept since
 	}
 	return res, err
+}
+
+// Forget drops the entries the Processor keeps between sessions, for merging
+// facts and for conflict detection. A caller whose transaction rolls back
+// after Apply succeeded calls it: what was kept may never have been stored,
+// and SQLite hands its ids out again.
+func (p *Processor) Forget() {
+	p.facts.reset()
+	p.rivals.reset()
 }
 
 func (p *Processor) apply(ctx context.Context, st *store.Tx, plan *Plan) (Result, error) {

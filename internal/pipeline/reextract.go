@@ -274,9 +274,7 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		return nil
 	})
 	if err != nil {
-		// Rolled back (a dry run's always): the rival entries read since
-		// may hold what was never stored, under ids the next insert reuses.
-		p.rivals.reset()
+		p.Forget() // rolled back, as a dry run always is
 	}
 	if errors.Is(err, errDryRun) {
 		err = nil
