@@ -371,6 +371,10 @@ func (im *Importer) run(ctx context.Context, jobs []Job, sum *Summary, progress 
 				}
 				return im.Budget.Flush(wc, tx)
 			})
+			if err != nil {
+				// Rolled back, perhaps after Apply had kept what it wrote.
+				im.proc.Forget()
+			}
 		}
 		held++
 		switch {

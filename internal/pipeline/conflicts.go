@@ -26,6 +26,8 @@ const backfillBatch = 2000
 // It returns how many conflicts were new.
 func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project string, fresh []store.Entry) (int, error) {
 	parse := func(e store.Entry) []claim.Claim { return p.claims.parse(entryText(e)) }
+	// This call wrote the fresh entries: what was kept of them is stale.
+	p.rivals.forget(fresh)
 	// Earlier entries without roles get them now, so the index finds them.
 	old, err := st.Entries(ctx, store.EntryFilter{Project: project, RolesUnparsed: true, Limit: backfillBatch, Evidence: true})
 	if err != nil {
@@ -62,9 +64,15 @@ func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project s
 			// Without evidence: an earlier entry's title and body say what it
 			// decided, and a claim repeated in every session has as many
 			// quotes as sessions.
-			others, err = st.Entries(ctx, store.EntryFilter{Project: project, Rivals: rivals, Values: values,
+			// Their ids first, which says which are active or contested
+			// now; the entries are mostly the ones read at the sessions
+			// before (a role decided in every session).
+			ids, err := st.EntryIDs(ctx, store.EntryFilter{Project: project, Rivals: rivals, Values: values,
 				Statuses: []string{store.StatusActive, store.StatusContested}, Limit: maxRivals})
 			if err != nil {
+				return 0, err
+			}
+			if others, err = p.rivals.entries(ctx, st, project, ids); err != nil {
 				return 0, err
 			}
 			looked[key] = others
@@ -277,6 +285,90 @@ func (c *roleCache) add(project string, rvs []store.RoleValue) {
 			vs[r.Value] = true
 		}
 	}
+}
+
+// rivalCache keeps the entries conflict detection read as rivals, by id,
+// without evidence: an import compares each session's entries with the
+// newest entries of the same roles, mostly those it read at the sessions
+// before, and reading them in full again was most of conflict detection's
+// time on a large history. Which entries are rivals is read from the store
+// each time (their ids, by status); only their contents are kept. An entry
+// this Processor stores is forgotten (detectConflicts is given every entry
+// a session stored), and everything is forgotten when a write fails. Like
+// roleCache, it can miss another process's change to an entry meanwhile (a
+// memory reworded or rejected by hand during an import): the conflict is
+// then judged on what the entry said when read.
+type rivalCache struct {
+	mu sync.Mutex
+	m  map[int64]store.Entry
+}
+
+// entries returns the entries ids of project, in that order, reading those
+// not kept.
+func (c *rivalCache) entries(ctx context.Context, st *store.Tx, project string, ids []int64) ([]store.Entry, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	out := make([]store.Entry, len(ids))
+	var missing []int64
+	c.mu.Lock()
+	for i, id := range ids {
+		e, ok := c.m[id]
+		if !ok {
+			missing = append(missing, id)
+		}
+		out[i] = e
+	}
+	c.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	read, err := st.Entries(ctx, store.EntryFilter{Project: project, IDs: missing})
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m)+len(read) > maxCached {
+		c.m = map[int64]store.Entry{}
+	}
+	byID := make(map[int64]store.Entry, len(read))
+	for _, e := range read {
+		byID[e.ID] = e
+		c.m[e.ID] = e
+	}
+	// An id the lookup found is in the same transaction's entries table;
+	// one missing here would be a broken invariant, so it is left out
+	// rather than compared as an empty entry.
+	kept := out[:0]
+	for i, id := range ids {
+		if out[i].ID == 0 {
+			e, ok := byID[id]
+			if !ok {
+				continue
+			}
+			out[i] = e
+		}
+		kept = append(kept, out[i])
+	}
+	return kept, nil
+}
+
+// forget drops what is kept of entries es.
+func (c *rivalCache) forget(es []store.Entry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range es {
+		delete(c.m, e.ID)
+	}
+}
+
+// reset forgets everything: what a failed write left kept may never have
+// been stored.
+func (c *rivalCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
 }
 
 // claimCache keeps the claims of entry texts across sessions: an import

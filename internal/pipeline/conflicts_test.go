@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/recall"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -152,5 +154,72 @@ func TestRoleCache(t *testing.T) {
 	put("three", store.RoleValue{Role: "linter", Value: "biome"}, store.RoleValue{Role: "linter", Value: "eslint"})
 	if got, err := c.contested(ctx, tx, "/p", []store.RoleValue{{Role: "linter", Value: "biome"}}); err != nil || len(got) != 1 {
 		t.Errorf("two values read from the store: %v, %v; want the rival", got, err)
+	}
+}
+
+// BenchmarkDetectConflicts: a session's 20 lessons naming a contested role
+// against 600 earlier decisions giving it one of two values, each lookup
+// reading the newest 30 of the other value. "fresh" is a Processor per
+// session, as a hook builds; "import" one Processor for every session, as
+// an import keeps, whose rival entries are read once.
+func BenchmarkDetectConflicts(b *testing.B) {
+	ctx := context.Background()
+	db := storetest.Open(b)
+	decision := func(i int) store.EntryWrite {
+		v := []string{"memcached", "Redis"}[i%2]
+		e := store.Entry{Project: "/p", SessionID: fmt.Sprint("old", i), Type: "decision", Stage: store.StageVerified,
+			Title: "We decided to use " + v + " for the session cache.", ClaimKey: fmt.Sprint("session cache|", i),
+			Created: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC)}
+		return store.EntryWrite{Entry: e}
+	}
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		var ws []store.EntryWrite
+		for i := range 600 {
+			ws = append(ws, decision(i))
+		}
+		stored, _, err := tx.PutEntries(ctx, ws)
+		if err != nil {
+			return err
+		}
+		for _, e := range stored {
+			if err := tx.SetEntryRoles(ctx, e.ID, "/p", decisions(claim.Parse(entryText(e)))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	for _, kept := range []bool{false, true} {
+		b.Run(map[bool]string{false: "fresh", true: "import"}[kept], func(b *testing.B) {
+			b.ReportAllocs()
+			p := &Processor{}
+			n := 0
+			for b.Loop() {
+				if !kept {
+					p = &Processor{}
+				}
+				if err := db.Update(ctx, func(tx *store.Tx) error {
+					var ws []store.EntryWrite
+					sid := fmt.Sprint("new", n)
+					for range 20 {
+						// A lesson is never contested, so the store stays
+						// the same but for the lessons.
+						ws = append(ws, store.EntryWrite{Entry: store.Entry{Project: "/p", SessionID: sid, Type: "lesson",
+							Stage: store.StageVerified, Title: "We use memcached for the session cache.",
+							ClaimKey: fmt.Sprint("lesson|", n), Created: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)}})
+						n++
+					}
+					stored, _, err := tx.PutEntries(ctx, ws)
+					if err != nil {
+						return err
+					}
+					_, err = p.detectConflicts(ctx, tx, "/p", stored)
+					return err
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

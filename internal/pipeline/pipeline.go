@@ -70,6 +70,7 @@ type Processor struct {
 	claims claimCache // entry texts parsed for conflict detection
 	roles  roleCache  // the values each role has in the store, for conflict detection
 	facts  factCache  // the project's entries by subject and by id, for one memory per fact
+	rivals rivalCache // the entries conflict detection read, by id
 }
 
 // Plan is what the pipeline makes of a session before it writes anything:
@@ -224,9 +225,18 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 func (p *Processor) Apply(ctx context.Context, st *store.Tx, plan *Plan) (Result, error) {
 	res, err := p.apply(ctx, st, plan)
 	if err != nil {
-		p.facts.reset() // the caller rolls back what was cached since
+		p.Forget() // the caller rolls back what was kept since
 	}
 	return res, err
+}
+
+// Forget drops the entries the Processor keeps between sessions, for merging
+// facts and for conflict detection. A caller whose transaction rolls back
+// after Apply succeeded calls it: what was kept may never have been stored,
+// and SQLite hands its ids out again.
+func (p *Processor) Forget() {
+	p.facts.reset()
+	p.rivals.reset()
 }
 
 func (p *Processor) apply(ctx context.Context, st *store.Tx, plan *Plan) (Result, error) {

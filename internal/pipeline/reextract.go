@@ -273,6 +273,9 @@ func (p *Processor) reextractProject(ctx context.Context, project string, sessio
 		}
 		return nil
 	})
+	if err != nil {
+		p.Forget() // rolled back, as a dry run always is
+	}
 	if errors.Is(err, errDryRun) {
 		err = nil
 	}
