@@ -8,10 +8,10 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 )
 
-// When the user asks something ("which model does the scanner load?"), the
+// When the user asks something ("which queue does the mailer use?"), the
 // assistant's last message of that turn is its answer, and a sentence of
-// it that names a thing of the project ("The scanner loads
-// `deberta-v3-base-prompt-injection-v2`.") is a finding the session reached
+// it that names a thing of the project ("The mailer publishes to
+// `outbox-events-v3`.") is a finding the session reached
 // on purpose: what was looked up, not what was being tried. Such a sentence
 // is kept as a fact even when no trigger phrase marks it, and it carries the
 // user's question as what it answers.
@@ -178,9 +178,10 @@ func answerSentence(s *sent) bool {
 }
 
 // conversationWords mark a sentence of the exchange rather than a statement
-// of the project's state: the speaker ("Yes, I did read …", "But let me
-// first check …") and the modal and future auxiliaries of a prediction or
-// advice ("… should be active now", "The fix will allow …"). A lasting fact
+// of the project's state: the speaker ("Yes, I read the guide", "but let me
+// check the logs first") and the modal and future auxiliaries of a
+// prediction or advice ("the cache should be warm now", "the patch will let
+// the job finish"). A lasting fact
 // is said in the third person and the indicative, so an answer sentence
 // with any of them is left out, at the cost of a rare fact put as a
 // prediction ("The server will return 404 when …"). Measured: without this,
@@ -216,7 +217,7 @@ func fileName(w string) bool {
 	return strings.IndexFunc(w[:k], unicode.IsLetter) >= 0
 }
 
-// hexColour reports "#f16826", "#D96E4B" or "#fa0"; three digits alone
+// hexColour reports "#3a7bd5", "#C2410C" or "#fa0"; three digits alone
 // ("#482") are an issue or a pull request.
 func hexColour(w string) bool {
 	if len(w) != 7 && len(w) != 4 || w[0] != '#' {

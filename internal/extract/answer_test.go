@@ -57,8 +57,8 @@ func TestAnswerSentence(t *testing.T) {
 	}{
 		{"The server loads .env from ../../.env (monorepo root).", true},
 		{"The old SQLite database (gameplan.db) is no longer being used.", true},
-		{"Users live in `InMemoryUserRepository`, not a database.", true},
-		{"The brand accent is #f16826 on buttons.", true},
+		{"Users live in `InMemoryOrderStore`, not a database.", true},
+		{"The brand accent is #3a7bd5 on buttons.", true},
 		{"The web app builds with Vite 7.1.5 today.", true},
 		{"According to the docs, the worker reads `QUEUE_URL` once.", true},
 		{"The database is the main store of the app.", false},          // names no thing
@@ -233,7 +233,7 @@ func TestHasVersion(t *testing.T) {
 
 // TestHexColour: six hex digits or three with a letter; "#482" is an issue.
 func TestHexColour(t *testing.T) {
-	for w, want := range map[string]bool{"#f16826": true, "#D96E4B": true, "#fa0": true, "#482": false, "#12g": false} {
+	for w, want := range map[string]bool{"#3a7bd5": true, "#C2410C": true, "#fa0": true, "#482": false, "#12g": false} {
 		if got := hexColour(w); got != want {
 			t.Errorf("hexColour(%q) = %v, want %v", w, got, want)
 		}

@@ -65,7 +65,7 @@ func (x *extractor) claimed(ss []*sent, k int) {
 
 // prose reports a sentence written in words: a decision read from a value
 // alone needs one. Its shape is not a line of output or config that happens
-// to hold a value: "OPENAI_MODEL=gpt-4o", "#f16826", "[GET]200 host/x …",
+// to hold a value: "OPENAI_MODEL=gpt-4o", "#3a7bd5", "[GET]200 host/x …",
 // "⎿ Done (4 tool uses)", "1: 네", "Authorization: Bearer {token}". It opens
 // with a letter, its first word assigns nothing, and three of its words are
 // words of letters (a Korean sentence has few: "CI는 CircleCI에서 돌아가요").

@@ -25,7 +25,7 @@ func TestClaimedDecisions(t *testing.T) {
 		{"neighbour change", []Message{{0, "user", "We stopped using Travis. The builds run on Buildkite now."}}, "Buildkite"},
 		{"request", []Message{{0, "user", "Run pytest on the parser package."}}, ""},
 		{"config line", []Message{{0, "user", "here is my env:\nLLM_PROVIDER=openrouter\nTTS_MODEL=gpt-4o-mini-tts"}}, ""},
-		{"colour alone", []Message{{0, "user", "#f16826"}}, ""},
+		{"colour alone", []Message{{0, "user", "#3a7bd5"}}, ""},
 		{"log line", []Message{{0, "user", "[GET]200 billing.onrender.com/readyz clientIP=\"10.1.2.3\" responseTimeMS=2"}}, ""},
 		{"korean request", []Message{{0, "user", "주문 API에 OAuth 인증을 추가해 주세요."}}, ""},
 		{"korean setting", []Message{{0, "user", "세션 만료는 30분으로 설정해 주세요."}}, "30분"},

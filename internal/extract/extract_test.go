@@ -386,7 +386,7 @@ func TestFailed(t *testing.T) {
 		text string
 		want bool
 	}{
-		{"Bash: ./gradlew test | tail -5\nerror: cannot find symbol Transactional\nBUILD FAILED", true},
+		{"Bash: ./gradlew test | tail -5\nerror: cannot find symbol JsonCreator\nBUILD FAILED", true},
 		{"Bash: go test ./...\nok  \texample.com/ledger\t0.2s", false},
 		{"Edit: main.go\n- log.Fatal(err)\n+ return fmt.Errorf(\"error: %w\", err)", false},
 	} {

@@ -12,7 +12,7 @@ import (
 )
 
 // TestMergeKeepsWordingThatStandsAlone: a fact said first without naming
-// its subject ("The server …") and later naming it ("The SDK server …")
+// its subject ("The server …") and later naming it ("The ledger API server …")
 // is one memory worded the second way, with both quotes and the first
 // citation id; said a third time the first way, it keeps the better
 // wording. A memory the user edited keeps their words.
@@ -20,8 +20,8 @@ func TestMergeKeepsWordingThatStandsAlone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	const (
-		weak   = "The server is running on http://localhost:3000/."
-		strong = "The SDK server is running on http://localhost:3000/."
+		weak   = "The server is running on http://localhost:4310/."
+		strong = "The ledger API server is running on http://localhost:4310/."
 	)
 	for _, edited := range []bool{false, true} {
 		db := storetest.Open(t)
@@ -46,7 +46,7 @@ func TestMergeKeepsWordingThatStandsAlone(t *testing.T) {
 		first := state("s1", weak)
 		want := strong
 		if edited {
-			want = "The server runs on http://localhost:3000/ in development."
+			want = "The server runs on http://localhost:4310/ in development."
 			if _, _, err := correct.Edit(ctx, db, first, correct.Text{Title: &want, Body: &want}, time.Now()); err != nil {
 				t.Fatal(err)
 			}
