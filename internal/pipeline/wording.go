@@ -15,7 +15,7 @@ import (
 // memory (PutEntries); the memory keeps its id, so every citation of it
 // still resolves. Its words are those of whichever statement reads better
 // on its own weeks later: "The server is running on localhost:4310" said
-// first and "The ledger API server runs on localhost:4310" said next leave the
+// first and "The SDK server runs on localhost:4310" said next leave the
 // second, which names what runs there.
 
 // wording is how well a memory's title and body say their fact alone,

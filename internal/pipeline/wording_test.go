@@ -12,7 +12,7 @@ import (
 )
 
 // TestMergeKeepsWordingThatStandsAlone: a fact said first without naming
-// its subject ("The server …") and later naming it ("The ledger API server …")
+// its subject ("The server …") and later naming it ("The SDK server …")
 // is one memory worded the second way, with both quotes and the first
 // citation id; said a third time the first way, it keeps the better
 // wording. A memory the user edited keeps their words.
@@ -21,7 +21,7 @@ func TestMergeKeepsWordingThatStandsAlone(t *testing.T) {
 	ctx := context.Background()
 	const (
 		weak   = "The server is running on http://localhost:4310/."
-		strong = "The ledger API server is running on http://localhost:4310/."
+		strong = "The SDK server is running on http://localhost:4310/."
 	)
 	for _, edited := range []bool{false, true} {
 		db := storetest.Open(t)
