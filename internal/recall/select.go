@@ -1167,13 +1167,14 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 				return next, nil
 			}
 			if toolWeight(next.Text) == 1 {
-				if failed(ev) {
+				if name, _, _ := strings.Cut(next.Text, ":"); name == "Bash" && failed(ev) && !neverRecalled(next) {
 					// The run failed and Claude ran another command
 					// instead: what it tried next ("brew install zorp"
-					// found no formula, "cargo install zorp").
+					// found no formula, "cargo install zorp"). A page
+					// fetched or a tool called is reading, not a try.
 					return next, nil
 				}
-				break // another command ran first
+				break // another tool ran first
 			}
 		}
 		if step == editSteps {

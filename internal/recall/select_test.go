@@ -1007,3 +1007,21 @@ func TestFailedRunBringsTheNextRun(t *testing.T) {
 		t.Errorf("the failed run came without what was run instead:\n%s", got)
 	}
 }
+
+// TestFailedRunBringsNoFetch: what Claude tried instead of a failed command
+// is another command; a page it fetched next is reading, not a try.
+func TestFailedRunBringsNoFetch(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	appendTurn(t, db, "tools", []turnMessage{
+		{store.TypeUserPrompt, "set up the build tools"},
+		{store.TypeToolObservation, "Bash: brew install zorp (error)\nError: No available formula with the name \"zorp\""},
+		{store.TypeToolObservation, "WebFetch: https://mirrors.example/list\nThe mirror page lists regional hosts."},
+		{store.TypeAgentResponse, "Tools are ready."},
+	})
+	got := recallFor(t, db, defaults(), "brew couldn't install zorp. How did we get it in the end?")
+	if strings.Contains(got, "mirrors.example") {
+		t.Errorf("the failed run came with a fetched page as what was run instead:\n%s", got)
+	}
+}
