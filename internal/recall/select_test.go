@@ -991,37 +991,33 @@ func TestAnswerAfterAFailedRunBringsIt(t *testing.T) {
 }
 
 // TestFailedRunBringsTheNextRun: a command run that failed, followed by
-// another run before anything else, brings that run: what was tried instead.
+// another run before anything else, brings that run: what was tried
+// instead. A page fetched next is reading, not a try, and comes with nothing.
 func TestFailedRunBringsTheNextRun(t *testing.T) {
 	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	appendTurn(t, db, "tools", []turnMessage{
-		{store.TypeUserPrompt, "set up the build tools"},
-		{store.TypeToolObservation, "Bash: brew install zorp (error)\nError: No available formula with the name \"zorp\""},
-		{store.TypeToolObservation, "Bash: cargo install --path vendor/zp\n   Finished release [optimized] target(s) in 41s"},
-		{store.TypeAgentResponse, "Tools are ready."},
-	})
-	got := recallFor(t, db, defaults(), "brew couldn't install zorp. How did we get it in the end?")
-	if !strings.Contains(got, "cargo install --path vendor/zp") {
-		t.Errorf("the failed run came without what was run instead:\n%s", got)
-	}
-}
-
-// TestFailedRunBringsNoFetch: what Claude tried instead of a failed command
-// is another command; a page it fetched next is reading, not a try.
-func TestFailedRunBringsNoFetch(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	appendTurn(t, db, "tools", []turnMessage{
-		{store.TypeUserPrompt, "set up the build tools"},
-		{store.TypeToolObservation, "Bash: brew install zorp (error)\nError: No available formula with the name \"zorp\""},
-		{store.TypeToolObservation, "WebFetch: https://mirrors.example/list\nThe mirror page lists regional hosts."},
-		{store.TypeAgentResponse, "Tools are ready."},
-	})
-	got := recallFor(t, db, defaults(), "brew couldn't install zorp. How did we get it in the end?")
-	if strings.Contains(got, "mirrors.example") {
-		t.Errorf("the failed run came with a fetched page as what was run instead:\n%s", got)
+	for _, tt := range []struct {
+		name, next, want, never string
+	}{
+		{"a command", "Bash: cargo install --path vendor/zp\n   Finished release [optimized] target(s) in 41s", "cargo install --path vendor/zp", ""},
+		{"a fetch", "WebFetch: https://mirrors.example/list\nThe mirror page lists regional hosts.", "", "mirrors.example"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			db := storetest.Open(t)
+			filler(t, db)
+			appendTurn(t, db, "tools", []turnMessage{
+				{store.TypeUserPrompt, "set up the build tools"},
+				{store.TypeToolObservation, "Bash: brew install zorp (error)\nError: No available formula with the name \"zorp\""},
+				{store.TypeToolObservation, tt.next},
+				{store.TypeAgentResponse, "Tools are ready."},
+			})
+			got := recallFor(t, db, defaults(), "brew couldn't install zorp. How did we get it in the end?")
+			if tt.want != "" && !strings.Contains(got, tt.want) {
+				t.Errorf("the failed run came without what was run instead:\n%s", got)
+			}
+			if tt.never != "" && strings.Contains(got, tt.never) {
+				t.Errorf("the failed run came with %q as what was run instead:\n%s", tt.never, got)
+			}
+		})
 	}
 }
