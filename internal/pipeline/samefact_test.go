@@ -66,6 +66,16 @@ func decisionsOf(t *testing.T, db *store.DB) []store.Entry {
 	return es
 }
 
+// saidInTwoSessions stores one fact said in other words in sessions s1 and
+// s2, each processed once: the cross-session merge makes it one memory.
+func saidInTwoSessions(t *testing.T, db *store.DB) {
+	t.Helper()
+	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
+	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io.", "Noted."))
+	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
+	sayOnce(t, db, "s2", "The web app deploys to fly.io", "the web app deploys to fly.io")
+}
+
 // TestSameFactAcrossSessions: a fact said again in a later session in
 // other words is one memory with both sessions' quotes. Forgetting one
 // session drops only its quote; forgetting the other drops the memory;
@@ -74,10 +84,7 @@ func TestSameFactAcrossSessions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Open(t)
-	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
-	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io.", "Noted."))
-	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
-	sayOnce(t, db, "s2", "The web app deploys to fly.io", "the web app deploys to fly.io")
+	saidInTwoSessions(t, db)
 
 	es := decisionsOf(t, db)
 	if len(es) != 1 || len(es[0].Evidence) != 2 {
@@ -284,10 +291,7 @@ func TestForgetMergedMemoryDropsEveryExtraction(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Open(t)
-	ingest(t, db, "s1", writeTranscript(t, "s1", "We deploy the web app to fly.io from main.", "Okay."))
-	ingest(t, db, "s2", writeTranscript(t, "s2", "Reminder: the web app deploys to fly.io.", "Noted."))
-	sayOnce(t, db, "s1", "We deploy the web app to fly.io", "We deploy the web app to fly.io from main.")
-	sayOnce(t, db, "s2", "The web app deploys to fly.io", "the web app deploys to fly.io")
+	saidInTwoSessions(t, db)
 	es := decisionsOf(t, db)
 	if len(es) != 1 {
 		t.Fatalf("%d memories, want the one merged", len(es))
