@@ -9,83 +9,99 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
-// askWords name a role the way a question does ("which lint tool", "what
-// database", "where do jobs get enqueued"), beyond the hints Parse uses to
-// tell a tool's roles apart.
+// askWords name a role the way a question does ("which lint tool", "where do
+// jobs get enqueued"), beyond the role's own name ("which database"), which
+// asks for it too, and the hints Parse uses to tell a tool's roles apart. A
+// question may use any inflection of them (askFold). Each is a common name of
+// the role or a verb for what it does, the way tool documentation words it,
+// not a question's wording: a phrase that only one question would use
+// ("call our backend") does not belong here.
 var askWords = map[string][]string{
-	"bundler":                 {"bundler", "bundle", "bundling", "build tool", "build tooling", "번들러"},
-	"build system":            {"build system"},
-	"test runner":             {"test runner", "test framework", "unit tests", "unit test"},
+	"bundler":                 {"bundle", "build tool", "번들러"},
+	"build system":            {},
+	"test runner":             {"test framework", "unit test"},
 	"e2e framework":           {"e2e", "end-to-end", "end to end", "browser tests", "framework"},
-	"web framework":           {"web framework", "framework", "endpoint", "endpoints", "routes", "프레임워크"},
-	"frontend framework":      {"frontend framework", "ui framework", "framework"},
-	"linter":                  {"lint tool", "linter"},
-	"formatter":               {"formatter", "code format", "코드 포맷"},
-	"type checker":            {"type checking", "type checker", "typecheck", "type-check"},
+	"web framework":           {"framework", "endpoint", "route", "프레임워크"},
+	"frontend framework":      {"ui framework", "framework"},
+	"linter":                  {"lint tool"},
+	"formatter":               {"code format", "코드 포맷"},
+	"type checker":            {"type checking", "typecheck", "type-check"},
 	"queue":                   {"message queue", "broker", "enqueued", "enqueue"},
 	"orm":                     {"orm", "query builder"},
-	"json library":            {"json library", "serialize", "serializer", "json encoding"},
-	"database":                {"database", "db", "데이터베이스", "디비"},
-	"cache":                   {"cache", "caching", "캐시"},
-	"search engine":           {"search engine", "full-text search"},
-	"object storage":          {"object storage", "bucket", "uploads", "uploaded", "저장"},
-	"hosting":                 {"hosting", "hosted", "deployed", "deploy", "published", "배포"},
+	"json library":            {"serialize", "serializer", "json encoding"},
+	"database":                {"db", "데이터베이스", "디비"},
+	"cache":                   {"caching", "캐시"},
+	"search engine":           {"full-text search"},
+	"object storage":          {"bucket", "upload", "uploaded", "저장"},
+	"hosting":                 {"hosted", "deployed", "deploy", "published", "배포"},
 	"container orchestration": {"orchestration", "orchestrator", "cluster"},
 	"ci":                      {"ci", "pipeline", "workflows"},
-	"ci runner":               {"runner", "runners"},
-	"error tracking":          {"error tracking", "exceptions", "exception", "crash reports", "에러"},
-	"monitoring":              {"monitoring", "metrics", "dashboards"},
-	"logging":                 {"logs", "logging", "log shipping"},
-	"identity provider":       {"authenticate", "authentication", "login", "sign in", "sso", "identity provider", "인증"},
-	"payments":                {"payments", "payment provider"},
-	"email service":           {"email provider", "emails", "transactional email"},
-	"feature flags":           {"feature flags", "feature flag"},
-	"secrets manager":         {"secrets", "secret manager"},
-	"package manager":         {"package manager", "dependencies", "install packages", "패키지 매니저"},
+	"ci runner":               {"runner"},
+	"error tracking":          {"exception", "crash report", "에러"},
+	"monitoring":              {"metric", "dashboard"},
+	"logging":                 {"log", "log shipping"},
+	"identity provider":       {"authenticate", "authentication", "login", "sign in", "sso", "인증"},
+	"payments":                {"payment provider"},
+	"email service":           {"email provider", "email", "transactional email"},
+	"feature flags":           {},
+	"secrets manager":         {"secret", "secret manager"},
+	"package manager":         {"dependencies", "install package", "패키지 매니저"},
 	"js runtime":              {"runtime"},
-	"api style":               {"api style"},
-	"http client":             {"http client", "http calls", "api calls", "call our backend", "call the backend", "talk to the backend"},
+	"api style":               {},
+	"http client":             {"http client", "http call", "api call"},
 	"merge strategy":          {"merge", "merging"},
 	"signing algorithm":       {"sign", "signing", "signed", "서명"},
 	"password hashing":        {"password hashing", "hash passwords"},
-	"logging library":         {"logger", "logging library"},
-	"migration tool":          {"migration", "migrations"},
-	"reverse proxy":           {"reverse proxy", "proxy"},
+	"logging library":         {"logger"},
+	"migration tool":          {"migration"},
+	"reverse proxy":           {"proxy"},
 	"static site generator":   {"docs site", "static site", "site generator"},
-	"mobile framework":        {"mobile app", "mobile apps"},
-	"port":                    {"port", "포트"},
-	"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
-	"image":                   {"container image", "docker image", "image name", "image called", "이미지 이름"},
-	"region":                  {"region", "regions", "리전"},
-	"interval":                {"how often", "how frequently", "frequency", "interval", "얼마나 자주", "주기"},
-	"delay":                   {"throttle", "throttling", "backoff", "hammer", "hammering", "overload", "delay between"},
-	"request rate":            {"rate limit", "rate-limit", "rate limiting", "rate limited", "throttle", "throttling", "hammer", "hammering"},
-	"timeout":                 {"timeout", "time out", "times out", "timing out", "타임아웃"},
-	"retries":                 {"retry", "retries", "retried", "how many times", "재시도"},
+	"mobile framework":        {"mobile app"},
+	"port":                    {"포트"},
+	"address":                 {"ip", "ip address", "addresses", "hostname", "주소"},
+	"image":                   {"container image", "docker image", "image name", "이미지 이름"},
+	"region":                  {"리전"},
+	"interval":                {"how often", "how frequently", "frequency", "얼마나 자주", "주기"},
+	"delay":                   {"throttle", "backoff", "hammer", "overload", "delay between"},
+	"request rate":            {"rate limit", "rate-limit", "rate limited", "throttle", "hammer"},
+	"timeout":                 {"time out", "times out", "timing out", "타임아웃"},
+	"retries":                 {"retry", "retried", "재시도"},
 }
 
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "how do customers …" (a group),
-// "… now", "… at the moment", "어떤",
+// "… now", "… currently", "어떤",
 // "뭘로". "How do I …" asks how to do something, not what the project chose.
-var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|at the moment|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
 
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
 
+// askIndex maps each ask word, its English words folded by askFold, to the
+// roles it asks for.
 var askIndex = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
-	for role, ws := range askWords {
-		for _, w := range ws {
-			m[w] = append(m[w], role)
+	put := func(phrase, role string) {
+		k := askKey(strings.Fields(phrase))
+		if !slices.Contains(m[k], role) {
+			m[k] = append(m[k], role)
 		}
+	}
+	for role, ws := range askWords {
+		put(role, role) // a role's name asks for it: "which package manager"
+		for _, w := range ws {
+			put(w, role)
+		}
+	}
+	for _, r := range roleTable {
+		put(r.role, r.role)
 	}
 	for role, ws := range roleHints {
 		if role == "test runner" || role == "build system" || role == "js runtime" {
 			continue // "test", "build", "runs" are in every question about code
 		}
 		for _, w := range ws {
-			m[w] = append(m[w], role)
+			put(w, role)
 		}
 	}
 	for _, roles := range m {
@@ -93,6 +109,39 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 	}
 	return m
 })
+
+// askKey joins a phrase's words folded by askFold, so that a question asks
+// with any inflection of a table's phrase ("build tooling", "unit tests").
+func askKey(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = askFold(w)
+	}
+	return strings.Join(out, " ")
+}
+
+// askFold drops an English word's plural or gerund ending ("tooling",
+// "runners", "retries"), only where a stem of three letters is left, and
+// leaves other scripts alone. It is lighter than wordStem on purpose: a
+// question's "runs" must not ask for "runner".
+func askFold(w string) string {
+	if w == "" || w[0] >= utf8.RuneSelf {
+		return w
+	}
+	for _, suf := range []string{"ies", "ings", "ing", "s"} {
+		if len(w)-len(suf) >= 3 && strings.HasSuffix(w, suf) && !strings.HasSuffix(w, "ss") {
+			w = w[:len(w)-len(suf)]
+			if suf == "ies" {
+				w += "y"
+			}
+			if n := len(w); suf[0] == 'i' && suf != "ies" && n >= 4 && w[n-1] == w[n-2] && w[n-1] != 'l' {
+				w = w[:n-1] // "logging" -> "log"
+			}
+			break
+		}
+	}
+	return w
+}
 
 // hangulKeys are the Korean ask words, sorted so that Asks answers the same
 // every time.
@@ -146,8 +195,12 @@ func Asks(text string) []string {
 		// a path names.
 		add([]string{"path"})
 	}
+	folded := make([]string, len(words))
 	for i, w := range words {
-		add(idx[stripParticle(w)])
+		folded[i] = askFold(w)
+	}
+	for i, w := range words {
+		add(idx[askFold(stripParticle(w))])
 		if w >= "\uac00" {
 			// Korean verbs and nouns take endings ("배포되고", "저장되나요").
 			for _, k := range hangulKeys() {
@@ -170,10 +223,10 @@ func Asks(text string) []string {
 			}
 		}
 		if i+1 < len(words) {
-			add(idx[w+" "+words[i+1]])
+			add(idx[strings.Join(folded[i:i+2], " ")])
 		}
 		if i+2 < len(words) {
-			add(idx[w+" "+words[i+1]+" "+words[i+2]])
+			add(idx[strings.Join(folded[i:i+3], " ")])
 		}
 	}
 	return out
@@ -263,7 +316,7 @@ func Words(role string) []string {
 	if p, ok := strings.CutPrefix(role, "version:"); ok {
 		return []string{p}
 	}
-	return slices.Concat(shapeWords[role], askWords[role])
+	return slices.Concat(shapeWords[role], []string{role}, askWords[role])
 }
 
 // ipRE matches an IPv4 address, with its port if it has one.

@@ -18,7 +18,10 @@ func TestAsks(t *testing.T) {
 		// A name no product table lists, next to "version".
 		{"Which zorblat version is installed on my machine?", "version:zorblat"},
 		{"What's the version of quillpress the site runs?", "version:quillpress"},
-		{"How should the mobile client call the backend?", "http client"},
+		{"Which HTTP client do the mobile screens use?", "http client"},
+		// Any inflection of a table's phrase, and any role's own name.
+		{"Which build tools does the admin panel use?", "bundler"},
+		{"What do we use for state management in the editor?", "state management"},
 		{"지금 어떤 데이터베이스를 쓰고 있죠?", "database"},
 		{"Where do new schema migrations go?", "path"},
 		{"How do admins authenticate?", "identity provider"},
