@@ -811,12 +811,13 @@ func (db *DB) SetText(ctx context.Context, id int64, typ, title, body string, ev
 // Reword gives an entry the title and body of a later statement of its
 // fact that reads better on its own (pipeline's merge); its id, claim key,
 // quotes and questions stay. The full-text index follows through its
-// trigger.
+// trigger. One's own shared memory goes to the team again, so teammates
+// read the new wording too.
 func (t *Tx) Reword(ctx context.Context, id int64, title, body string) error {
 	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ? WHERE id = ?`, title, body, id); err != nil {
 		return fmt.Errorf("reword entry %d: %w", id, err)
 	}
-	return nil
+	return t.ShareCorrection(ctx, id)
 }
 
 // Pinned returns the ids of the project's entries that are pinned: the last

@@ -98,6 +98,54 @@ func TestForgetTrimsASharedMemory(t *testing.T) {
 	}
 }
 
+// TestRewordSharesTheNewWording: a shared memory that a later session's
+// statement of its fact rewords is queued for the team again, so
+// teammates do not keep reading the old wording; a memory never shared
+// queues nothing.
+func TestRewordSharesTheNewWording(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ids []int64
+	for _, key := range []string{"carts", "sessions"} {
+		e, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "It's in valkey",
+			ClaimKey: key, Stage: StageVerified})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, e.ID)
+		if key == "carts" {
+			if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != 1 {
+				t.Fatalf("shared %d: %v", n, err)
+			}
+		}
+	}
+	cs, err := db.Outbox(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.OutboxDone(ctx, cs); err != nil { // pushed
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if err := db.Update(ctx, func(tx *Tx) error {
+			return tx.Reword(ctx, id, "Carts live in Valkey", "The cart service keeps carts in Valkey.")
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, err = db.Outbox(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Kind != OutboxPut || cs[0].Entry.ID != ids[0] || cs[0].Entry.Title != "Carts live in Valkey" {
+		t.Errorf("outbox after the rewording: %+v, want one put of the shared memory with its new title", cs)
+	}
+}
+
 // TestPutPulledPage: a page of pulled memories that holds one memory twice
 // (changed in between) leaves one copy, as the later change has it; one's
 // own memory coming back in the page is left as it is.
