@@ -15,10 +15,11 @@ import "github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|explain\b|is there a way\b)`)
 
 // hangulHowToRE finds the same questions asked in Korean, whose form is as
-// fixed as English's: "…하는 방법" (the way to …, "how do I …"), "…의
-// 차이" (the difference between …), "알려줘" (tell me …). No follow-up
-// about the project needs them: it asks what was done or chosen.
-var hangulHowToRE = lazyregexp.New(`방법|차이|알려`)
+// fixed as English's: "…하는 방법" (the way to …, "how do I …") and "…의
+// 차이" (the difference between …). "알려줘" (tell me …) is left out: like
+// English "tell me", it asks for the project's own things as often ("배포
+// 주소 알려줘", tell me the deploy address).
+var hangulHowToRE = lazyregexp.New(`방법|차이`)
 
 // pastRE finds a question about what happened.
 var pastRE = lazyregexp.New(`(?i)\b(did|didn't|was|wasn't|were|weren't|had|hadn't)\b`)
