@@ -1021,3 +1021,17 @@ func TestFailedRunBringsTheNextRun(t *testing.T) {
 		})
 	}
 }
+
+// A Korean word and the endings it takes are one token: "승인하면" (when it
+// is approved) in a prompt and "승인은" (the approval) in the session share
+// only their first two syllables, and the prompt finds the session through
+// them.
+func TestKoreanWordFoundByItsStart(t *testing.T) {
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "deploy", day, "스테이징 배포 승인은 release-bot이 처리합니다.")
+	got := recallFor(t, db, defaults(), "승인하면 누가 처리하기로 했었지?")
+	if !strings.Contains(got, "release-bot") {
+		t.Errorf("the session that says how approval works is not recalled:\n%s", got)
+	}
+}

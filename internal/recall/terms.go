@@ -97,6 +97,12 @@ func terms(prompt string) (out []string, glued map[string]bool) {
 				return r
 			}, w)); g != "" {
 				glued[g] = true
+				// A Korean particle after it ("RedisCache에서") is
+				// glued to the whole as to a word: the index holds the
+				// identifier without it.
+				if stem := add(stripParticle(g)); stem != "" {
+					glued[stem] = true
+				}
 			}
 		}
 		for _, p := range parts {

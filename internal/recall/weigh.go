@@ -45,6 +45,13 @@ func concepts(prompt string) []concept {
 		}
 		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t]})
 	}
+	for i := range out {
+		// The last form is the word without its particle, when it has one.
+		if p := hangulPrefix(out[i].forms[len(out[i].forms)-1]); p != "" {
+			out[i].forms = append(out[i].forms, p)
+			out[i].keys = append(out[i].keys, p)
+		}
+	}
 	if len(stopsFor(prompt).fw.Languages()) > 1 {
 		for i := range out {
 			if p := cognatePrefix(out[i].forms[0]); p != "" {
@@ -72,6 +79,26 @@ func cognatePrefix(w string) string {
 		return ""
 	}
 	return w[:min(len(w)-2, 6)] + "*"
+}
+
+// hangulPrefix is the prefix a Korean word of three syllables or more is
+// also searched by: its first two ("완료하면" 완료*, "설정하는" 설정*). Korean
+// writes a word and its endings as one token, and the index keeps the
+// token whole: a verbal noun takes the endings of 하다 ("완료하면",
+// "완료했고", "완료시"), a verb its tense and mood, so the forms a prompt and a
+// session use of one word share only their start. Most Korean content words
+// are two syllables (the Sino-Korean nouns), and their first two syllables
+// are the part every form keeps; matching on it is what IR does for such
+// scripts (Lucene's CJK analyzer indexes overlapping two-character
+// sequences). Like a cognate's prefix it is weighed by its own document
+// frequency, so a prefix that matches much counts little. "" for a shorter
+// word or another script.
+func hangulPrefix(w string) string {
+	rs := []rune(w)
+	if len(rs) < 3 || !unicode.Is(unicode.Hangul, rs[0]) || !unicode.Is(unicode.Hangul, rs[1]) {
+		return ""
+	}
+	return string(rs[:2]) + "*"
 }
 
 // indexKey is how the full-text index stores a query word: the porter stem of
