@@ -26,9 +26,9 @@ func TestHowTo(t *testing.T) {
 		{"What was the fix for the flaky upload test?", false},
 		{"Express에서 세션 쿠키 설정하는 방법 알려줘.", true}, // "how do I set … in Express, tell me"
 		{"뮤텍스와 채널의 차이는?", true},                // "the difference between"
-		{"세션 쿠키는 어떤 방법으로 설정했었지?", false},
-		{"스테이징 배포 주소 알려줘.", false},        // tell me a thing of the project       // past: what the project did
-		{"지금 세션 쿠키는 어디에 저장되고 있죠?", false}, // not a how-to form
+		{"세션 쿠키는 어떤 방법으로 설정했었지?", false},       // past: what the project did
+		{"스테이징 배포 주소 알려줘.", false},             // tell me a thing of the project
+		{"지금 세션 쿠키는 어디에 저장되고 있죠?", false},      // not a how-to form
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
