@@ -76,16 +76,7 @@ func TestForgetTrimsASharedMemory(t *testing.T) {
 		ClaimKey: "carts", Stage: StageVerified, Evidence: ev}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != 1 {
-		t.Fatalf("shared %d: %v", n, err)
-	}
-	cs, err := db.Outbox(ctx, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.OutboxDone(ctx, cs); err != nil { // pushed
-		t.Fatal(err)
-	}
+	shareAndPush(t, db, 1)
 	p, err := db.Forget(ctx, ForgetSelector{SessionID: "s2"})
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +86,23 @@ func TestForgetTrimsASharedMemory(t *testing.T) {
 	}
 	if n, err := db.OutboxPending(ctx); err != nil || n != 1 {
 		t.Errorf("%d changes queued (%v), want the trimmed memory's put", n, err)
+	}
+}
+
+// shareAndPush shares project /p's verified memories, want of them, and
+// empties the outbox as a push that committed would.
+func shareAndPush(t *testing.T, db *DB, want int) {
+	t.Helper()
+	ctx := context.Background()
+	if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != want {
+		t.Fatalf("shared %d, want %d: %v", n, want, err)
+	}
+	cs, err := db.Outbox(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.OutboxDone(ctx, cs); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -118,17 +126,8 @@ func TestRewordSharesTheNewWording(t *testing.T) {
 		}
 		ids = append(ids, e.ID)
 		if key == "carts" {
-			if n, err := db.ShareVerified(ctx, "/p"); err != nil || n != 1 {
-				t.Fatalf("shared %d: %v", n, err)
-			}
+			shareAndPush(t, db, 1)
 		}
-	}
-	cs, err := db.Outbox(ctx, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.OutboxDone(ctx, cs); err != nil { // pushed
-		t.Fatal(err)
 	}
 	for _, id := range ids {
 		if err := db.Update(ctx, func(tx *Tx) error {
@@ -137,7 +136,7 @@ func TestRewordSharesTheNewWording(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cs, err = db.Outbox(ctx, 10)
+	cs, err := db.Outbox(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
