@@ -58,7 +58,7 @@ var askWords = map[string][]string{
 	"static site generator":   {"docs site", "static site", "site generator"},
 	"mobile framework":        {"mobile app"},
 	"port":                    {"포트"},
-	"address":                 {"ip", "ip address", "addresses", "hostname", "주소"},
+	"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
 	"image":                   {"container image", "docker image", "image name", "이미지 이름"},
 	"region":                  {"리전"},
 	"interval":                {"how often", "how frequently", "frequency", "얼마나 자주", "주기"},
@@ -316,7 +316,7 @@ func Words(role string) []string {
 	if p, ok := strings.CutPrefix(role, "version:"); ok {
 		return []string{p}
 	}
-	return slices.Concat(shapeWords[role], []string{role}, askWords[role])
+	return slices.Concat(shapeWords[role], askWords[role])
 }
 
 // ipRE matches an IPv4 address, with its port if it has one.
