@@ -263,8 +263,11 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 	return c
 }
 
-// listings finds label facts whose label repeats in the session: "File:
-// a.mp4", "File: b.mp4" list items, and the label names no one thing.
+// listings finds label facts whose label repeats in the session with
+// another value: "File: a.mp4", "File: b.mp4" list items, and the label
+// names no one thing. The same label with the same value is one fact said
+// twice (a summary repeated, a resumed session's copy) and is merged, not
+// listed.
 //
 // It also finds catalogues: a message listing three or more things of the
 // code with a gloss each ("`Roster.tsx` - Main component", "GET /api/x -
@@ -274,11 +277,14 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 // only when its value holds something the code does not show at a glance:
 // an address, a port or a command.
 func (x *extractor) listings() map[*cand]bool {
-	n := map[string]int{}
-	things := map[int]int{} // per message: labelled facts naming a thing of the code
+	values := map[string]map[string]bool{} // per label: the values it is given
+	things := map[int]int{}                // per message: labelled facts naming a thing of the code
 	for _, c := range x.cands {
 		if c.labelled {
-			n[c.subject]++
+			if values[c.subject] == nil {
+				values[c.subject] = map[string]bool{}
+			}
+			values[c.subject][strings.ToLower(c.val)] = true
 			if codeThing(c.label) {
 				things[c.from]++
 			}
@@ -286,7 +292,7 @@ func (x *extractor) listings() map[*cand]bool {
 	}
 	out := map[*cand]bool{}
 	for _, c := range x.cands {
-		if c.labelled && (n[c.subject] >= 2 || things[c.from] >= 3 && !lookedUp(c.val)) {
+		if c.labelled && (len(values[c.subject]) >= 2 || things[c.from] >= 3 && !lookedUp(c.val)) {
 			out[c] = true
 		}
 	}

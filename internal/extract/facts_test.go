@@ -2,6 +2,7 @@ package extract
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -87,6 +88,39 @@ func TestCreatedWith(t *testing.T) {
 		}
 		if hit.Title != c.wantTitle || !reflect.DeepEqual(quotes, c.wantQuotes) {
 			t.Errorf("%q: title %q quotes %q, want %q %q", c.text, hit.Title, quotes, c.wantTitle, c.wantQuotes)
+		}
+	}
+}
+
+// TestLabelRepeatedWithOneValue: a summary said twice (a resumed session
+// replays it) gives its "Label: value" lines the same value twice, which is
+// one fact, kept; a label given two values ("File: a.mp4", "File: b.mp4")
+// names no one thing and is still left out.
+func TestLabelRepeatedWithOneValue(t *testing.T) {
+	t.Parallel()
+	summary := "Repository ready.\n\n- **Package Manager:** Pnpm 9.4.1\n- **Runtime:** Deno 1.44.2\n"
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "Set up the repository for the kiosk app."},
+		{Index: 1, Role: "assistant", Text: summary},
+		{Index: 2, Role: "user", Text: "Set up the repository for the kiosk app."},
+		{Index: 3, Role: "assistant", Text: summary},
+		{Index: 4, Role: "user", Text: "Which clips did you render?"},
+		{Index: 5, Role: "assistant", Text: "Rendered:\n\n- File: intro-v3.mp4\n- File: outro-v3.mp4\n"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "repeated summary", msgs, got)
+	bodies := map[string]int{}
+	for _, e := range got {
+		bodies[e.Body]++
+	}
+	for _, want := range []string{"Package Manager: Pnpm 9.4.1", "Runtime: Deno 1.44.2"} {
+		if bodies[want] != 1 {
+			t.Errorf("entries with body %q: %d, want 1\n%s", want, bodies[want], dump(got))
+		}
+	}
+	for b := range bodies {
+		if strings.HasPrefix(b, "File:") {
+			t.Errorf("got %q, want no entry for a label given two values", b)
 		}
 	}
 }
