@@ -146,8 +146,8 @@ var valueKinds = []string{"url", "urls", "uri", "link", "links", "address", "hos
 	"environment variables", "env vars", "variables"}
 
 // valueLike reports a value a developer would look up: a path, a host or
-// URL, a code span, an environment variable, a port, a version, a known
-// tool or a setting ("12 hours", "50 pages"), in a phrase rather than a
+// URL, a code span, an environment variable, a port, a version, a hex
+// colour, a known tool or a setting ("12 hours", "50 pages"), in a phrase rather than a
 // sentence of prose. A bare count or price ("25 unique photos", "$15/1M")
 // is a measurement of the moment or an estimate, not a fact about the
 // project.
@@ -160,6 +160,11 @@ func valueLike(v string) bool {
 	}
 	if r, _ := firstRef(v); strings.HasPrefix(r, "http") {
 		return true
+	}
+	for _, w := range strings.Fields(v) {
+		if hexColour(strings.Trim(w, ".,;:()[]\"'*")) {
+			return true
+		}
 	}
 	return len(topicHits(lowerASCII(v))) > 0 || setting(lowerASCII(v))
 }

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,6 +122,30 @@ func TestLabelRepeatedWithOneValue(t *testing.T) {
 	for b := range bodies {
 		if strings.HasPrefix(b, "File:") {
 			t.Errorf("got %q, want no entry for a label given two values", b)
+		}
+	}
+}
+
+// TestColourIsAValue: a hex colour is a value a label can hold, as a port
+// or a version is: "Primary: Teal (#0f766e)" says what the theme uses.
+func TestColourIsAValue(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "Restyle the landing page."},
+		{Index: 1, Role: "assistant", Text: "The theme is in place.\n\n- **Primary**: Plum (#7b2d8e) for buttons and links\n- **Surface**: warm paper tone\n"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "colour", msgs, got)
+	var bodies []string
+	for _, e := range got {
+		bodies = append(bodies, e.Body)
+	}
+	if !slices.Contains(bodies, "Primary: Plum (#7b2d8e) for buttons and links") {
+		t.Errorf("bodies %q, want the colour fact", bodies)
+	}
+	for _, b := range bodies {
+		if strings.HasPrefix(b, "Surface") {
+			t.Errorf("got %q, want no fact for a label without a value", b)
 		}
 	}
 }
