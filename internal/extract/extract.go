@@ -189,7 +189,7 @@ func (x *extractor) message(i int) {
 			x.found(ss, k, content)
 			continue
 		}
-		if x.finding(ss, k) || x.createdWith(ss, k) {
+		if x.finding(ss, k) || x.createdWith(ss, k) || x.fixSection(ss, k) {
 			continue
 		}
 		if noise(s) != notNoise {
