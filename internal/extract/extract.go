@@ -84,6 +84,7 @@ func Offline(msgs []Message) []Entry {
 		x.message(i)
 	}
 	x.commands()
+	x.versions()
 	return WithPlan(x.entries(), msgs)
 }
 
