@@ -370,18 +370,25 @@ func (x *extractor) boldSetting(s *sent) bool {
 
 // namedFact keeps a list item that names a code thing and says what it is:
 // "`Johannes0501/api-shrooms` — the API backend". The name is the value;
-// the rest must say something (two words or more).
+// the rest must say something (two words or more). An arrow from one path
+// to another ("`thumbnails/` → `public/thumbnails/` (Vite convention)")
+// says where the thing is now.
 func (x *extractor) namedFact(s *sent) {
 	if s.shape&shapeBullet == 0 || !strings.HasPrefix(strings.TrimLeft(s.norm, "*_ "), "`") {
 		return
 	}
 	t := clean(s.norm)
-	for _, sep := range []string{" — ", " – ", " - "} {
+	for _, sep := range []string{" — ", " – ", " - ", " → ", " -> "} {
 		k := strings.Index(t, sep)
 		if k <= 0 || k > 60 {
 			continue
 		}
 		name, what := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+len(sep):])
+		if strings.Contains(sep, ">") || strings.Contains(sep, "→") {
+			if !movedPath(name, what) {
+				return
+			}
+		}
 		if len(strings.Fields(name)) > 3 || len(strings.Fields(what)) < 2 || marked(s) || sequenceLabel(what) ||
 			strings.HasPrefix(lowerASCII(what), "has ") {
 			return // "`x-fjj` - Step 11: Celery" is a plan's numbering; "`ci.yml` - Has …" a finding
@@ -391,6 +398,19 @@ func (x *extractor) namedFact(s *sent) {
 		c.body = name + sep + what
 		return
 	}
+}
+
+// movedPath reports an arrow item whose both sides are paths: "thumbnails/"
+// to "public/thumbnails/ (Vite convention)", not "window.RUNS → export const".
+func movedPath(from, to string) bool {
+	f := strings.Fields(to)
+	return len(f) > 0 && pathLike(from) && pathLike(f[0])
+}
+
+// pathLike reports a file or directory as a list names it: a path, or a
+// bare directory ("thumbnails/") or file name ("app.jsx").
+func pathLike(w string) bool {
+	return len(paths(w)) > 0 || fileName(w) || strings.HasSuffix(w, "/") && codeWord(strings.TrimSuffix(w, "/"))
 }
 
 // acceptances are whole replies that take up what was just proposed.

@@ -149,3 +149,28 @@ func TestColourIsAValue(t *testing.T) {
 		}
 	}
 }
+
+// TestMovedPath: a list item with an arrow from one path to another says
+// where a file or folder is now; an arrow between two pieces of code is a
+// rewrite of the moment and is not kept that way.
+func TestMovedPath(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "Move the site onto the bundler."},
+		{Index: 1, Role: "assistant", Text: "Done.\n\n**Changes:**\n- `icons/` → `static/icons/` (served from the site root)\n- `window.CONFIG` → `export const config`\n"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "moved path", msgs, got)
+	var bodies []string
+	for _, e := range got {
+		bodies = append(bodies, e.Body)
+	}
+	if !slices.Contains(bodies, "icons/ → static/icons/ (served from the site root)") {
+		t.Errorf("bodies %q, want the move", bodies)
+	}
+	for _, b := range bodies {
+		if strings.Contains(b, "window.CONFIG") {
+			t.Errorf("got %q, want no fact for a code rewrite", b)
+		}
+	}
+}
