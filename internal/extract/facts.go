@@ -133,6 +133,9 @@ func (x *extractor) labelFact(s *sent) {
 		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) && !codeName(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
+	if r, _ := firstRef(value); oneDeploy(r) {
+		return // "Production: https://5931e7d2.app.pages.dev" is where one build went
+	}
 	x.addFact(s, label, value, 1.5)
 }
 
