@@ -85,6 +85,7 @@ func Offline(msgs []Message) []Entry {
 	}
 	x.commands()
 	x.versions()
+	x.repairs()
 	return WithPlan(x.entries(), msgs)
 }
 
