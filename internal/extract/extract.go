@@ -338,6 +338,9 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 	off, quote := s.quote(h.at)
 	c.ev = []evi{{s.msg, off, quote}}
 	describe(s, h, c, clause)
+	if !s.user && c.typ == Decision {
+		c.body = switchMade(c.body)
+	}
 	if c.typ == Decision && s.user && anaphoric(s, h) {
 		before := len(c.ev)
 		x.accepts(s, c)

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -345,5 +346,30 @@ func TestLiveURLSaidTwice(t *testing.T) {
 	}
 	if len(refs) != 1 || len(refs[0].Evidence) != 2 {
 		t.Errorf("references %s, want one with two quotes", dump(refs))
+	}
+}
+
+// TestSwitchReported: the assistant reporting a switch it made, however
+// pleased ("I've successfully replaced X with Y, making …"), records what
+// the project uses now; a report of a step that names no replacement is
+// still status.
+func TestSwitchReported(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ text, want string }{
+		{"Perfect! I've successfully replaced Memcached with **Valkey 8**, making the cache fully open source!", "Replaced Memcached with Valkey 8"},
+		{"Done! I've successfully updated the README.", ""},
+	} {
+		msgs := []Message{{0, "user", "can we drop the old cache?"}, {1, "assistant", tt.text}}
+		got := Offline(msgs)
+		checkEntries(t, tt.text, msgs, got)
+		var bodies []string
+		for _, e := range got {
+			if e.Type == Decision {
+				bodies = append(bodies, e.Body)
+			}
+		}
+		if tt.want != "" && !slices.Equal(bodies, []string{tt.want}) || tt.want == "" && len(bodies) > 0 {
+			t.Errorf("%q: decisions %q, want %q", tt.text, bodies, tt.want)
+		}
 	}
 }
