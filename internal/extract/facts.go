@@ -133,11 +133,17 @@ func (x *extractor) labelFact(s *sent) {
 		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) && !codeName(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
+	if in(pastLabels, strings.ToLower(label)) {
+		return // "Before: Supabase Free Tier" is the state a change replaced
+	}
 	if r, _ := firstRef(value); oneDeploy(r) {
 		return // "Production: https://5931e7d2.app.pages.dev" is where one build went
 	}
 	x.addFact(s, label, value, 1.5)
 }
+
+// pastLabels say that what follows them is no longer so.
+var pastLabels = []string{"before", "previously", "old", "was", "formerly"}
 
 // valueKinds name a kind of value rather than the thing a value belongs
 // to; a fact labelled with only one of them ("URL: http://localhost:2004",

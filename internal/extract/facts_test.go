@@ -174,3 +174,26 @@ func TestMovedPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPastLabel: a label that says its value is past ("Before: …") states
+// what a change replaced, not what the project uses; its pair ("After: …")
+// is kept.
+func TestPastLabel(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "Move the queue off the old broker."},
+		{Index: 1, Role: "assistant", Text: "Moved.\n\n**Before**: RabbitMQ 3.12 on one VM\n**After**: NATS 2.10 with JetStream\n"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "past label", msgs, got)
+	var bodies []string
+	for _, e := range got {
+		bodies = append(bodies, e.Body)
+	}
+	if slices.ContainsFunc(bodies, func(b string) bool { return strings.HasPrefix(b, "Before") }) {
+		t.Errorf("bodies %q, want no fact labelled Before", bodies)
+	}
+	if !slices.Contains(bodies, "After: NATS 2.10 with JetStream") {
+		t.Errorf("bodies %q, want the After fact", bodies)
+	}
+}
