@@ -43,7 +43,8 @@ var labelOpeners = []string{"how", "why", "what", "when", "where", "after", "bef
 
 // fixSection makes a lesson of sentence k when it labels a fix section and
 // the sentence after it is a list item naming what was changed: a code
-// span, a path, a value. It quotes both and reports whether it did.
+// span, a path, a value; not a sub-label ending in a colon, whose content
+// follows it. It quotes both and reports whether it did.
 func (x *extractor) fixSection(ss []*sent, k int) bool {
 	s := ss[k]
 	if !fixLabel(s) || k+1 >= len(ss) {
@@ -51,7 +52,7 @@ func (x *extractor) fixSection(ss []*sent, k int) bool {
 	}
 	item := ss[k+1]
 	if item.used || item.shape&shapeBullet == 0 || item.shape&shapeHeading != 0 || isQuestion(item) ||
-		!identifier(item.norm) && !hasValue(item) {
+		strings.HasSuffix(strings.TrimRight(item.norm, "*_ "), ":") || !identifier(item.norm) && !hasValue(item) {
 		return false
 	}
 	label := strings.TrimRight(strings.TrimSpace(clean(s.norm)), ": ")

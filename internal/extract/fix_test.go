@@ -20,6 +20,7 @@ func TestFixSection(t *testing.T) {
 		{"problems to fix", "Two issues to fix:\n- `parseDate` drops the zone\n- `retry` never stops\n", ""},
 		{"an account", "How It Was Fixed:\n- Retrieved the config via the `admin` API\n", ""},
 		{"no value in the item", "**Cart fix**:\n- Made it better\n", ""},
+		{"a sub-label under it", "🛠️ **Quick Fix:**\n**1. Change the model in `oai.py`:**\n```\nmodel = \"x\"\n```\n", ""},
 	}
 	for _, c := range cases {
 		msgs := []Message{{Index: 0, Role: "user", Text: "The cart total is wrong, please fix it."}, {Index: 1, Role: "assistant", Text: c.text}}
