@@ -18,6 +18,11 @@ import (
 var lookCommands = []string{"ls", "cat", "grep", "rg", "find", "echo", "head", "tail", "pwd", "which", "wc", "sed",
 	"git status", "git log", "git diff", "git show", "curl", "sleep", "ps", "lsof", "type", "file", "stat", "env", "printenv"}
 
+// repairWindow is how many messages after a failure its rerun is looked
+// for: a fix is tried at once, and the bound keeps a long turn of many
+// failures linear.
+const repairWindow = 16
+
 // repairs adds a lesson for each failing run of the session that the next
 // run of the same command shows fixed, by one change in between.
 func (x *extractor) repairs() {
@@ -138,14 +143,14 @@ func stripANSI(t string) string {
 	return b.String()
 }
 
-// fixedBy looks, after failing run i and before the next user message, for
-// the next run of the same command line. It reports the one change made in
+// fixedBy looks, after failing run i, within repairWindow messages and
+// before the next user message, for the next run of the same command line. It reports the one change made in
 // between (a passing command's line, or an edit's "Edit: path" line) and
 // whether that run passed with exactly one change before it.
 func (x *extractor) fixedBy(i int, run string) (evi, bool) {
 	var fix evi
 	changes := 0
-	for j := i + 1; j < len(x.msgs); j++ {
+	for j := i + 1; j < len(x.msgs) && j <= i+repairWindow; j++ {
 		m := x.msgs[j]
 		switch strings.ToLower(m.Role) {
 		case "user", "human":
