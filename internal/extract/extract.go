@@ -170,6 +170,9 @@ func (x *extractor) message(i int) {
 		if off, _, ok := pastedLine(m.Text); ok {
 			paste = off
 		}
+		if off, ok := pastedOutput(m.Text); ok && off < paste {
+			paste = off
+		}
 	}
 	fixNext := false
 	n0 := len(x.cands)
