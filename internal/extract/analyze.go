@@ -649,22 +649,43 @@ func (f *found) reference(s *sent) {
 	}
 	w := 1.5
 	if !s.has(referenceWords) || s.imperative() || s.startsWithAny(requestOpeners) ||
-		!strings.HasPrefix(s.norm[at:], "http") && !s.has(ticketPointers) || !s.pointsAt(at) {
+		!strings.HasPrefix(s.norm[at:], "http") && !s.has(ticketPointers) || !s.pointsAt(at) || oneDeploy(s.norm[at:at+n]) {
 		w = 0
 	}
 	f.set(Reference, at, n, w, plain)
 }
 
+// oneDeploy reports a URL whose host starts with a hash, as hosts give
+// each deployment its own address ("https://3fe25c72.app.pages.dev"): it
+// is where one build was, not where the project lives.
+func oneDeploy(url string) bool {
+	_, host, ok := strings.Cut(url, "://")
+	if !ok {
+		return false
+	}
+	label, _, _ := strings.Cut(host, ".")
+	digit := false
+	for i := 0; i < len(label); i++ {
+		switch c := label[i]; {
+		case isDigit(c):
+			digit = true
+		case c < 'a' || c > 'f':
+			return false
+		}
+	}
+	return len(label) >= 7 && digit
+}
+
 // locators say where something is; unlike "docs" or "see" they point at
 // a link only when it follows them closely: "your fork is at https://…",
 // but not "the decision is in your hands — open http://10.0.0.5 first".
-var locators = []string{" is in ", " is at ", " are in ", " are at ", " lives ", " hosted "}
+var locators = []string{" is in ", " is at ", " are in ", " are at ", " lives ", " hosted ", " live at ", " deployed at ", " deployed to "}
 
 // pointsAt reports whether the sentence's reference words point at the
 // link at offset at.
 func (s *sent) pointsAt(at int) bool {
 	for _, p := range referenceWords {
-		if p.s == "is in" || p.s == "is at" || p.s == "are in" || p.s == "are at" || p.s == "lives" || p.s == "hosted" {
+		if in(locators, " "+p.s+" ") || p.s == "lives" || p.s == "hosted" {
 			continue
 		}
 		if s.find(phrase{s: p.s}) >= 0 {
@@ -672,7 +693,9 @@ func (s *sent) pointsAt(at int) bool {
 		}
 	}
 	for _, l := range locators {
-		if k := strings.Index(s.low, l); k >= 0 && k < at && at-(k+len(l)) <= 12 {
+		l = strings.TrimSuffix(l, " ") // "is now live at: https://…" puts a colon after it
+		if k := strings.Index(s.low, l); k >= 0 && k < at && at-(k+len(l)) <= 12 &&
+			(k+len(l) == len(s.low) || !isWordByte(s.low[k+len(l)])) {
 			return true
 		}
 	}

@@ -24,7 +24,7 @@ func describe(s *sent, h hit, c *cand, clause bool) {
 	switch {
 	case c.typ == Reference:
 		r, _ := firstRef(s.norm)
-		c.subject = strings.ToLower(strings.TrimRight(r, "/"))
+		c.subject = strings.ToLower(strings.TrimRight(r, "/*_`")) // "**https://x.io/**" is https://x.io
 		c.value = c.subject
 	case th != nil:
 		v := s.low[th.at:th.end]

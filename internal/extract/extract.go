@@ -84,6 +84,8 @@ func Offline(msgs []Message) []Entry {
 		x.message(i)
 	}
 	x.commands()
+	x.versions()
+	x.repairs()
 	return WithPlan(x.entries(), msgs)
 }
 
@@ -168,6 +170,9 @@ func (x *extractor) message(i int) {
 		if off, _, ok := pastedLine(m.Text); ok {
 			paste = off
 		}
+		if off, ok := pastedOutput(m.Text); ok && off < paste {
+			paste = off
+		}
 	}
 	fixNext := false
 	n0 := len(x.cands)
@@ -189,7 +194,7 @@ func (x *extractor) message(i int) {
 			x.found(ss, k, content)
 			continue
 		}
-		if x.finding(ss, k) || x.createdWith(ss, k) {
+		if x.finding(ss, k) || x.createdWith(ss, k) || x.fixSection(ss, k) {
 			continue
 		}
 		if noise(s) != notNoise {
@@ -336,6 +341,9 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 	off, quote := s.quote(h.at)
 	c.ev = []evi{{s.msg, off, quote}}
 	describe(s, h, c, clause)
+	if !s.user && c.typ == Decision {
+		c.body = switchMade(c.body)
+	}
 	if c.typ == Decision && s.user && anaphoric(s, h) {
 		before := len(c.ev)
 		x.accepts(s, c)

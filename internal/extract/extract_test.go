@@ -173,6 +173,7 @@ func TestSentences(t *testing.T) {
 		{"chat", "k. I prefer tabs.", []string{"k.", "I prefer tabs."}},
 		{"closing quote", "He said \"no.\" Then left.", []string{"He said \"no.\"", "Then left."}},
 		{"fullwidth", "좋아요。다음", []string{"좋아요。", "다음"}},
+		{"bold numbered item", "**1. Cart total fix** (`cart.go:42`):\n- Guarded it", []string{"Cart total fix** (`cart.go:42`):", "Guarded it"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -133,8 +133,17 @@ func (x *extractor) labelFact(s *sent) {
 		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) && !codeName(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
+	if in(pastLabels, strings.ToLower(label)) {
+		return // "Before: Supabase Free Tier" is the state a change replaced
+	}
+	if r, _ := firstRef(value); oneDeploy(r) {
+		return // "Production: https://5931e7d2.app.pages.dev" is where one build went
+	}
 	x.addFact(s, label, value, 1.5)
 }
+
+// pastLabels say that what follows them is no longer so.
+var pastLabels = []string{"before", "previously", "old", "was", "formerly"}
 
 // valueKinds name a kind of value rather than the thing a value belongs
 // to; a fact labelled with only one of them ("URL: http://localhost:2004",
@@ -146,8 +155,8 @@ var valueKinds = []string{"url", "urls", "uri", "link", "links", "address", "hos
 	"environment variables", "env vars", "variables"}
 
 // valueLike reports a value a developer would look up: a path, a host or
-// URL, a code span, an environment variable, a port, a version, a known
-// tool or a setting ("12 hours", "50 pages"), in a phrase rather than a
+// URL, a code span, an environment variable, a port, a version, a hex
+// colour, a known tool or a setting ("12 hours", "50 pages"), in a phrase rather than a
 // sentence of prose. A bare count or price ("25 unique photos", "$15/1M")
 // is a measurement of the moment or an estimate, not a fact about the
 // project.
@@ -160,6 +169,11 @@ func valueLike(v string) bool {
 	}
 	if r, _ := firstRef(v); strings.HasPrefix(r, "http") {
 		return true
+	}
+	for _, w := range strings.Fields(v) {
+		if hexColour(strings.Trim(w, ".,;:()[]\"'*")) {
+			return true
+		}
 	}
 	return len(topicHits(lowerASCII(v))) > 0 || setting(lowerASCII(v))
 }
@@ -263,8 +277,11 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 	return c
 }
 
-// listings finds label facts whose label repeats in the session: "File:
-// a.mp4", "File: b.mp4" list items, and the label names no one thing.
+// listings finds label facts whose label repeats in the session with
+// another value: "File: a.mp4", "File: b.mp4" list items, and the label
+// names no one thing. The same label with the same value is one fact said
+// twice (a summary repeated, a resumed session's copy) and is merged, not
+// listed.
 //
 // It also finds catalogues: a message listing three or more things of the
 // code with a gloss each ("`Roster.tsx` - Main component", "GET /api/x -
@@ -274,11 +291,14 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 // only when its value holds something the code does not show at a glance:
 // an address, a port or a command.
 func (x *extractor) listings() map[*cand]bool {
-	n := map[string]int{}
-	things := map[int]int{} // per message: labelled facts naming a thing of the code
+	values := map[string]map[string]bool{} // per label: the values it is given
+	things := map[int]int{}                // per message: labelled facts naming a thing of the code
 	for _, c := range x.cands {
 		if c.labelled {
-			n[c.subject]++
+			if values[c.subject] == nil {
+				values[c.subject] = map[string]bool{}
+			}
+			values[c.subject][strings.ToLower(c.val)] = true
 			if codeThing(c.label) {
 				things[c.from]++
 			}
@@ -286,7 +306,7 @@ func (x *extractor) listings() map[*cand]bool {
 	}
 	out := map[*cand]bool{}
 	for _, c := range x.cands {
-		if c.labelled && (n[c.subject] >= 2 || things[c.from] >= 3 && !lookedUp(c.val)) {
+		if c.labelled && (len(values[c.subject]) >= 2 || things[c.from] >= 3 && !lookedUp(c.val)) {
 			out[c] = true
 		}
 	}
@@ -359,18 +379,25 @@ func (x *extractor) boldSetting(s *sent) bool {
 
 // namedFact keeps a list item that names a code thing and says what it is:
 // "`Johannes0501/api-shrooms` — the API backend". The name is the value;
-// the rest must say something (two words or more).
+// the rest must say something (two words or more). An arrow from one path
+// to another ("`thumbnails/` → `public/thumbnails/` (Vite convention)")
+// says where the thing is now.
 func (x *extractor) namedFact(s *sent) {
 	if s.shape&shapeBullet == 0 || !strings.HasPrefix(strings.TrimLeft(s.norm, "*_ "), "`") {
 		return
 	}
 	t := clean(s.norm)
-	for _, sep := range []string{" — ", " – ", " - "} {
+	for _, sep := range []string{" — ", " – ", " - ", " → ", " -> "} {
 		k := strings.Index(t, sep)
 		if k <= 0 || k > 60 {
 			continue
 		}
 		name, what := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+len(sep):])
+		if strings.Contains(sep, ">") || strings.Contains(sep, "→") {
+			if !movedPath(name, what) {
+				return
+			}
+		}
 		if len(strings.Fields(name)) > 3 || len(strings.Fields(what)) < 2 || marked(s) || sequenceLabel(what) ||
 			strings.HasPrefix(lowerASCII(what), "has ") {
 			return // "`x-fjj` - Step 11: Celery" is a plan's numbering; "`ci.yml` - Has …" a finding
@@ -380,6 +407,19 @@ func (x *extractor) namedFact(s *sent) {
 		c.body = name + sep + what
 		return
 	}
+}
+
+// movedPath reports an arrow item whose both sides are paths: "thumbnails/"
+// to "public/thumbnails/ (Vite convention)", not "window.RUNS → export const".
+func movedPath(from, to string) bool {
+	f := strings.Fields(to)
+	return len(f) > 0 && pathLike(from) && pathLike(f[0])
+}
+
+// pathLike reports a file or directory as a list names it: a path, or a
+// bare directory ("thumbnails/") or file name ("app.jsx").
+func pathLike(w string) bool {
+	return len(paths(w)) > 0 || fileName(w) || strings.HasSuffix(w, "/") && codeWord(strings.TrimSuffix(w, "/"))
 }
 
 // acceptances are whole replies that take up what was just proposed.

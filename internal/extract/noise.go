@@ -42,6 +42,8 @@ func noise(s *sent) noiseClass {
 		return ack
 	case s.user:
 		return notNoise
+	case reportsSwitch(lead):
+		return notNoise
 	case marked(s) || containsPhrase(lead, statusPhrases) || checked(lead):
 		return status
 	case isNarration(lead):
@@ -233,6 +235,45 @@ func describesAddition(b string) bool {
 		}
 	}
 	return false
+}
+
+// reportsSwitch reports a sentence saying the assistant put one thing in
+// place of another, however pleased it sounds: "I've successfully replaced
+// Supabase with Cloudflare D1". What the project uses from now on is a
+// decision; "successfully" only says the step worked.
+func reportsSwitch(lead string) bool {
+	b := strings.TrimPrefix(withoutOwnOpener(lead), "successfully ")
+	return startsWithPhrase(b, []string{"replaced", "switched", "migrated"}) &&
+		containsPhrase(b, []string{"with", "to", "from"})
+}
+
+// switchMade words an assistant's report of a switch as the decision it
+// records: "I've successfully replaced Supabase with Cloudflare D1, making
+// …" is "Replaced Supabase with Cloudflare D1". Any other body is returned
+// as it is.
+func switchMade(body string) string {
+	low := lowerASCII(body)
+	if !reportsSwitch(low) || straightQuotes(low) != low {
+		return body
+	}
+	rest := withoutOwnOpener(low)
+	rest = strings.TrimPrefix(rest, "successfully ")
+	t := body[len(body)-len(rest):]
+	if k := strings.Index(t, ", "); k > 0 && containsPhrase(lowerASCII(t[:k]), []string{"with", "to", "from"}) {
+		t = t[:k] // ", making your platform …": what it brings, not what was chosen
+	}
+	return capitalize(t)
+}
+
+// withoutOwnOpener is lead without the assistant's "I've" or "we've" in
+// front.
+func withoutOwnOpener(lead string) string {
+	for _, o := range []string{"i've ", "i have ", "we've ", "we have "} {
+		if t, ok := strings.CutPrefix(straightQuotes(lead), o); ok {
+			return t
+		}
+	}
+	return lead
 }
 
 // changeVerbs report a setting changed to a new value, which stays true

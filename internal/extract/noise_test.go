@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -309,11 +310,66 @@ func TestLocatorReferences(t *testing.T) {
 		{"Your fork is at https://github.com/acme/fw with all the changes.", true},
 		{"The decision is in your hands now — open http://10.0.0.5 in a browser to configure it.", false},
 		{"The runbook is in https://wiki.example.com/runbooks/db.", true},
+		{"Your blog is now live at: **https://acme.github.io/blog/**", true},
+		{"The shop is deployed to https://shop.acme.dev behind the CDN.", true},
+		{"Your site is now live at: https://3fe25c72.shop.pages.dev", false}, // one build's address
 	} {
 		got := Offline([]Message{{0, "assistant", tt.text}})
 		ref := len(got) > 0 && got[0].Type == Reference
 		if ref != tt.ref {
 			t.Errorf("%q: reference %v, want %v (%s)", tt.text, ref, tt.ref, dump(got))
+		}
+	}
+}
+
+// TestLiveURLSaidTwice: the same address said live twice, once in bold, is
+// one reference with both quotes; a label whose value is one build's
+// address ("Production: https://5931e7d2.shop.pages.dev") is no fact.
+func TestLiveURLSaidTwice(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "Deploy the blog."},
+		{Index: 1, Role: "assistant", Text: "Deployed.\n\nYour blog is now live at: **https://acme.github.io/blog/**\n\n- Production: https://5931e7d2.shop.pages.dev\n"},
+		{Index: 2, Role: "user", Text: "Fix the search box."},
+		{Index: 3, Role: "assistant", Text: "Your blog is now live at https://acme.github.io/blog/ with search working."},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "live twice", msgs, got)
+	var refs []Entry
+	for _, e := range got {
+		if e.Type == Reference {
+			refs = append(refs, e)
+		}
+		if strings.Contains(e.Body, "5931e7d2") {
+			t.Errorf("got %q, want no memory of one build's address", e.Body)
+		}
+	}
+	if len(refs) != 1 || len(refs[0].Evidence) != 2 {
+		t.Errorf("references %s, want one with two quotes", dump(refs))
+	}
+}
+
+// TestSwitchReported: the assistant reporting a switch it made, however
+// pleased ("I've successfully replaced X with Y, making …"), records what
+// the project uses now; a report of a step that names no replacement is
+// still status.
+func TestSwitchReported(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ text, want string }{
+		{"Perfect! I've successfully replaced Memcached with **Valkey 8**, making the cache fully open source!", "Replaced Memcached with Valkey 8"},
+		{"Done! I've successfully updated the README.", ""},
+	} {
+		msgs := []Message{{0, "user", "can we drop the old cache?"}, {1, "assistant", tt.text}}
+		got := Offline(msgs)
+		checkEntries(t, tt.text, msgs, got)
+		var bodies []string
+		for _, e := range got {
+			if e.Type == Decision {
+				bodies = append(bodies, e.Body)
+			}
+		}
+		if tt.want != "" && !slices.Equal(bodies, []string{tt.want}) || tt.want == "" && len(bodies) > 0 {
+			t.Errorf("%q: decisions %q, want %q", tt.text, bodies, tt.want)
 		}
 	}
 }

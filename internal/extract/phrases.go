@@ -298,6 +298,7 @@ var referenceWords = []phrase{
 	{s: "see"}, {s: "docs"}, {s: "documentation"}, {s: "spec"}, {s: "guide"}, {s: "ticket"},
 	{s: "tracked"}, {s: "reference"}, {s: "runbook"}, {s: "dashboard"}, {s: "wiki"}, {s: "upstream"},
 	{s: "readme"}, {s: "is in"}, {s: "is at"}, {s: "are in"}, {s: "are at"}, {s: "lives"}, {s: "hosted"},
+	{s: "live at"}, {s: "deployed at"}, {s: "deployed to"},
 	{s: "참고"}, {s: "문서"},
 }
 

@@ -181,6 +181,11 @@ func bulletLen(line string) int {
 				n += d + 2
 				continue
 			}
+			if strings.HasPrefix(rest, "**") && bulletLen(rest[2:]) > 0 && rest[2] >= '0' && rest[2] <= '9' {
+				// "**1. Page ordering fix**": the number is the list's, not a sentence
+				n += 2
+				continue
+			}
 			return n
 		}
 		for n < len(line) && (line[n] == ' ' || line[n] == '\t') {

@@ -1,0 +1,193 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+)
+
+// A repair is a failing command that passes on its next run, with exactly
+// one change made in between: a command that succeeded, or an edit of one
+// file. That change is what fixed the failure, whatever the assistant said
+// about it ("`pnpm install` failed: command not found: pnpm; fixed by `npm
+// install -g pnpm`"). The cause and fix of a failure is what a developer
+// wants handed back when it fails again; read from the runs themselves, it
+// needs no sentence that names it.
+
+// lookCommands are programs that look without changing anything: running
+// one between a failure and the passing rerun fixes nothing.
+var lookCommands = []string{"ls", "cat", "grep", "rg", "find", "echo", "head", "tail", "pwd", "which", "wc", "sed",
+	"git status", "git log", "git diff", "git show", "curl", "sleep", "ps", "lsof", "type", "file", "stat", "env", "printenv"}
+
+// repairWindow is how many messages after a failure its rerun is looked
+// for: a fix is tried at once, and the bound keeps a long turn of many
+// failures linear.
+const repairWindow = 16
+
+// repairs adds a lesson for each failing run of the session that the next
+// run of the same command shows fixed, by one change in between.
+func (x *extractor) repairs() {
+	for i, m := range x.msgs {
+		if strings.ToLower(m.Role) != "tool" {
+			continue
+		}
+		cmd, failed := bashRun(m.Text)
+		if cmd == "" || !failed {
+			continue
+		}
+		fail, ok := failedLine(m.Text)
+		if !ok {
+			continue
+		}
+		fail.msg = i
+		fix, passed := x.fixedBy(i, commandLine(cmd))
+		if !passed {
+			continue
+		}
+		if x.addFix(i, fail, fix) {
+			continue
+		}
+		run := commandLine(cmd)
+		if k := strings.LastIndex(run, " && "); k >= 0 && strings.HasPrefix(run, "cd ") && !strings.Contains(run[:k], " && ") {
+			run = run[k+len(" && "):] // "cd app && pnpm install": the directory is where, not what
+		}
+		what := "`" + fix.quote + "`"
+		if name, path, ok := strings.Cut(fix.quote, ": "); ok && in(editTools, name) {
+			what = "editing " + path
+		}
+		failure := clip(stripANSI(fail.quote), 160)
+		c := &cand{typ: Lesson, score: 2, seq: len(x.cands), from: fix.msg, fixed: true, resolved: true, diagnosed: true,
+			ev: []evi{{i, len("Bash: ") + strings.Index(cmd, run), run}, fail, fix}, subject: CommandKey(cmd)}
+		c.body = "`" + run + "` failed: " + failure + "; fixed by " + what + ", after which it passed."
+		c.title = clip(run+": "+failure, maxTitle)
+		x.cands = append(x.cands, c)
+	}
+}
+
+// addFix adds the change that fixed failure fail of run i to a lesson that
+// already quotes that failure, and reports whether there was one: a cause
+// the assistant named and the change that fixed it are one memory.
+func (x *extractor) addFix(i int, fail, fix evi) bool {
+	for _, c := range x.cands {
+		if c.typ != Lesson || !slices.ContainsFunc(c.ev, func(v evi) bool { return v.msg == i && v.off == fail.off }) {
+			continue
+		}
+		if len(c.ev) < maxEvidence && !slices.Contains(c.ev, fix) {
+			c.ev = append(c.ev, fix)
+		}
+		c.fixed, c.resolved = true, true
+		return true
+	}
+	return false
+}
+
+// bashRun returns the command of a shell run's observation and whether
+// the run failed.
+func bashRun(text string) (cmd string, failed bool) {
+	head, _, _ := strings.Cut(text, "\n")
+	c, ok := strings.CutPrefix(head, "Bash: ")
+	if !ok {
+		return "", false
+	}
+	c, failed = strings.CutSuffix(c, " (error)")
+	return strings.TrimSpace(c), failed
+}
+
+// failedLine is the line of a failed run's output that says what failed:
+// its error line, or else, in an output of a few lines, the first that is
+// not only the exit code ("(eval):1: command not found: pnpm"). In a longer
+// output without an error line, what went wrong is not one line.
+func failedLine(text string) (evi, bool) {
+	if off, q, ok := failureLine(text); ok {
+		return evi{off: off, quote: q}, true
+	}
+	nl := strings.IndexByte(text, '\n')
+	if nl < 0 {
+		return evi{}, false
+	}
+	var first evi
+	lines := 0
+	for pos := nl + 1; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := text[pos:end]
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(strings.ToLower(t), "exit code") {
+			if lines++; lines == 1 {
+				first = evi{off: pos + strings.Index(line, t), quote: t}
+			}
+		}
+		pos = end + 1
+	}
+	return first, lines > 0 && lines <= 3 && len(first.quote) <= maxQuote
+}
+
+// stripANSI removes terminal colour codes ("\x1b[31m") from text.
+func stripANSI(t string) string {
+	var b strings.Builder
+	for i := 0; i < len(t); i++ {
+		if t[i] == 0x1b && i+1 < len(t) && t[i+1] == '[' {
+			j := i + 2
+			for j < len(t) && (isDigit(t[j]) || t[j] == ';') {
+				j++
+			}
+			if j < len(t) {
+				i = j // the final letter of the code
+				continue
+			}
+		}
+		b.WriteByte(t[i])
+	}
+	return b.String()
+}
+
+// fixedBy looks, after failing run i, within repairWindow messages and
+// before the next user message, for the next run of the same command line. It reports the one change made in
+// between (a passing command's line, or an edit's "Edit: path" line) and
+// whether that run passed with exactly one change before it.
+func (x *extractor) fixedBy(i int, run string) (evi, bool) {
+	var fix evi
+	changes := 0
+	for j := i + 1; j < len(x.msgs) && j <= i+repairWindow; j++ {
+		m := x.msgs[j]
+		switch strings.ToLower(m.Role) {
+		case "user", "human":
+			return evi{}, false
+		case "tool":
+		default:
+			continue
+		}
+		head, _, _ := strings.Cut(m.Text, "\n")
+		if cmd, failed := bashRun(m.Text); cmd != "" {
+			if commandLine(cmd) == run {
+				return fix, !failed && changes == 1
+			}
+			if failed || startsWithPhrase(lowerASCII(CommandKey(cmd)), lookCommands) {
+				continue
+			}
+			changes++
+			off := len("Bash: ")
+			fix = evi{j, off, strings.TrimSpace(commandLine(cmd))}
+			continue
+		}
+		name, path, ok := strings.Cut(head, ": ")
+		if ok && in(editTools, name) && !strings.HasSuffix(path, " (error)") {
+			changes++
+			fix = evi{j, 0, head}
+		}
+	}
+	return evi{}, false
+}
+
+// commandLine is cmd without what only redirects its output: "npm install
+// -g pnpm" of "npm install -g pnpm 2>&1".
+func commandLine(cmd string) string {
+	for _, cut := range []string{" 2>&1", " 2>", " >"} {
+		if k := strings.Index(cmd, cut); k >= 0 {
+			cmd = cmd[:k]
+		}
+	}
+	return cmd
+}
