@@ -45,10 +45,15 @@ func truncate(s string, head, tail, budget, unread int) string {
 	var b strings.Builder
 	b.WriteString(s[:h])
 	from := h // start of what is not yet written
+	clipped := false
 	for _, sp := range errorSpans(s, h, max(h, t-unread), budget, s[t:]) {
-		writeCut(&b, s[from:sp.start])
+		if gap := s[from:sp.start]; len(gap) < spanCost && !clipped {
+			b.WriteString(gap) // shorter than the marker that would replace it
+		} else {
+			writeCut(&b, gap)
+		}
 		b.WriteString(s[sp.start:sp.end])
-		if sp.clipped {
+		if clipped = sp.clipped; clipped {
 			b.WriteString("…")
 		}
 		from = sp.end
