@@ -122,16 +122,31 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 	case "Write":
 		o.Output = "+ " + strings.ReplaceAll(get("content"), "\n", "\n+ ")
 	}
-	tail := maxTail
+	tail, unread, errs := maxTail, 0, 0
 	if o.Output == "" || isError {
 		out, cut := filter(output)
 		if cut {
-			tail = 0
+			tail, unread = 0, unreadMargin
 		}
 		o.Output = joinNonEmpty("\n", o.Output, out)
+		if reportsRun(tool) {
+			errs = maxErrors
+		}
 	}
-	o.Output = Truncate(strings.TrimSpace(o.Output), maxHead, tail)
+	o.Output = truncate(strings.TrimSpace(o.Output), maxHead, tail, errs, unread)
 	return o
+}
+
+// reportsRun reports whether tool's output is a report of something it
+// ran (a command, a sub-agent, an MCP call) rather than content it read or
+// wrote (a file, a search's matches, a page), whose lines saying "error"
+// are the content's, not the call's.
+func reportsRun(tool string) bool {
+	switch tool {
+	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob", "WebFetch", "WebSearch", "TodoWrite":
+		return false
+	}
+	return true
 }
 
 // ResponseText extracts the readable output from a PostToolUse tool_response,
@@ -170,18 +185,7 @@ func ResponseText(resp gjson.Result) string {
 
 // Truncate keeps the first head and last tail bytes of s (on rune boundaries)
 // with a marker between them saying how much was cut.
-func Truncate(s string, head, tail int) string {
-	if len(s) <= head+tail+40 {
-		return s
-	}
-	h := s[:runeStart(s, head)]
-	t := ""
-	if tail > 0 {
-		t = s[runeStart(s, len(s)-tail):]
-	}
-	cut := len(s) - len(h) - len(t)
-	return fmt.Sprintf("%s\n[… %d bytes cut …]\n%s", h, cut, t)
-}
+func Truncate(s string, head, tail int) string { return truncate(s, head, tail, 0, 0) }
 
 // runeStart moves i back to the start of the rune it falls in.
 func runeStart(s string, i int) int {

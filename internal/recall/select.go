@@ -162,9 +162,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// matching one says a how-to question is about the same technology, not
 	// about anything the project did. Otherwise it comes along once a
 	// prompt, an answer or a memory opens the gate.
+	opens := func(it Item) bool { return ours || it.Kind != store.TypeToolObservation || it.reports }
 	relevant := 0.0
 	for _, it := range items {
-		if ours || it.Kind != store.TypeToolObservation || it.reports {
+		if opens(it) {
 			relevant = math.Max(relevant, it.Relevance)
 		}
 	}
@@ -191,8 +192,16 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	var out []Item
 	said := map[string]bool{}
 	for _, it := range items {
-		if len(out) == cfg.K || it.Score < relFloor*items[0].Score {
+		if len(out) == cfg.K {
 			break
+		}
+		// The share of the best item's score drops weak matches beside a
+		// strong one. An item relevant enough to open the gate by itself is
+		// no weak match: it falls under the share when short messages that
+		// echo the prompt's words (a request and its acknowledgement) score
+		// high on length alone.
+		if it.Score < relFloor*items[0].Score && (it.Relevance < floor || !opens(it)) {
+			continue
 		}
 		// What the session was shown already, or a CLAUDE.md file says, is
 		// in Claude's context: the next best item takes its place.

@@ -1035,3 +1035,39 @@ func TestKoreanWordFoundByItsStart(t *testing.T) {
 		t.Errorf("the session that says how approval works is not recalled:\n%s", got)
 	}
 }
+
+// TestRelevantItemBelowShareOfBest checks that an item relevant enough to
+// open the gate by itself is shown even when short messages echoing the
+// prompt's words (a request and its acknowledgement) score four times
+// higher on their length alone: the share of the best item's score is for
+// weak matches.
+func TestRelevantItemBelowShareOfBest(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var long strings.Builder
+	long.WriteString("## Ticket 318 review\n\nAfter reading the codebase, ticket 318 is already done: the InvoiceArchive view, its route and its tests exist.\n\n")
+	for _, l := range []string{"- the list view pages through archived invoices", "- the export button writes a CSV of the selection",
+		"- the route is registered in the router with the admin guard", "- the component tests cover paging, export and the empty state",
+		"- the API endpoint returns archived invoices sorted by date", "- the migration adding the archived_at column ran last week"} {
+		long.WriteString(l + "\n")
+	}
+	say(t, db, "review", day,
+		"please check ticket 318 and finish it",
+		"I'll check ticket 318 and finish it. Let me read the details first.",
+		"go on",
+		long.String())
+	prompt := "When we checked ticket 318, was any new code needed?"
+	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Text[:min(len(it.Text), 40)])
+		if strings.Contains(it.Text, "InvoiceArchive") {
+			return
+		}
+	}
+	t.Errorf("the answer is not shown; shown: %q", got)
+}
