@@ -33,7 +33,23 @@ func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project s
 	if err != nil {
 		return 0, err
 	}
-	for _, e := range append(old, fresh...) {
+	// A new entry this call wrote is among the unparsed ones too: its
+	// roles are written once, from the fresh entry (set last, as before).
+	isFresh := make(map[int64]bool, len(fresh))
+	for _, e := range fresh {
+		isFresh[e.ID] = true
+	}
+	for _, e := range old {
+		rvs := decisions(parse(e))
+		p.roles.add(project, rvs)
+		if isFresh[e.ID] {
+			continue
+		}
+		if err := st.SetEntryRoles(ctx, e.ID, project, rvs); err != nil {
+			return 0, err
+		}
+	}
+	for _, e := range fresh {
 		rvs := decisions(parse(e))
 		if err := st.SetEntryRoles(ctx, e.ID, project, rvs); err != nil {
 			return 0, err
