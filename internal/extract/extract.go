@@ -112,6 +112,20 @@ type cand struct {
 	resolved  bool     // a lesson whose failing command passes later in the session
 	questions []string // the user's questions the entry answers, as asked
 	answer    bool     // a sentence of a turn's final answer (answer.go)
+
+	// addrs are addresses(addrsOf), kept for sameFinding: mergeTarget
+	// compares each candidate with every one kept before it.
+	addrs   []string
+	addrsOf *string
+}
+
+// addresses returns addresses(c.body), read again only when the body changed.
+func (c *cand) addresses() []string {
+	if c.addrsOf == nil || *c.addrsOf != c.body {
+		body := c.body
+		c.addrs, c.addrsOf = addresses(body), &body
+	}
+	return c.addrs
 }
 
 type evi struct {
@@ -761,8 +775,8 @@ func sameFinding(k, c *cand) bool {
 		}
 	}
 	address := false
-	for _, a := range addresses(c.body) {
-		address = address || in(addresses(k.body), a)
+	for _, a := range c.addresses() {
+		address = address || in(k.addresses(), a)
 	}
 	if k.typ == Fact && c.typ == Fact {
 		// Two facts about one address are one memory of what runs there;

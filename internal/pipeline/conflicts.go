@@ -33,7 +33,23 @@ func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project s
 	if err != nil {
 		return 0, err
 	}
-	for _, e := range append(old, fresh...) {
+	// A new entry this call wrote is among the unparsed ones too: its
+	// roles are written once, from the fresh entry (set last, as before).
+	isFresh := make(map[int64]bool, len(fresh))
+	for _, e := range fresh {
+		isFresh[e.ID] = true
+	}
+	for _, e := range old {
+		rvs := decisions(parse(e))
+		p.roles.add(project, rvs)
+		if isFresh[e.ID] {
+			continue
+		}
+		if err := st.SetEntryRoles(ctx, e.ID, project, rvs); err != nil {
+			return 0, err
+		}
+	}
+	for _, e := range fresh {
 		rvs := decisions(parse(e))
 		if err := st.SetEntryRoles(ctx, e.ID, project, rvs); err != nil {
 			return 0, err
@@ -373,28 +389,44 @@ func (c *rivalCache) reset() {
 
 // claimCache keeps the claims of entry texts across sessions: an import
 // compares each session's entries with the same earlier ones again and
-// again. It forgets everything when full.
+// again. Most texts it sees are parsed once (a fresh entry's text holds
+// that session's quotes), so it keeps two generations: when the current
+// one is full it becomes the previous one, and a text found there moves
+// back. The texts used at every session so stay, where forgetting
+// everything when full made a large import parse them all again each
+// time the cache filled.
 type claimCache struct {
-	mu sync.Mutex
-	m  map[string][]claim.Claim
+	mu        sync.Mutex
+	m, before map[string][]claim.Claim
 }
 
-// maxCached bounds the texts a claimCache holds.
+// maxCached bounds the texts a claimCache holds in one generation.
 const maxCached = 20000
 
 func (c *claimCache) parse(text string) []claim.Claim {
 	c.mu.Lock()
 	cs, ok := c.m[text]
+	if !ok {
+		if cs, ok = c.before[text]; ok {
+			c.keep(text, cs)
+		}
+	}
 	c.mu.Unlock()
 	if ok {
 		return cs
 	}
 	cs = claim.Parse(text)
 	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCached {
-		c.m = map[string][]claim.Claim{}
-	}
-	c.m[text] = cs
+	c.keep(text, cs)
 	c.mu.Unlock()
 	return cs
+}
+
+// keep adds a text's claims to the current generation, starting a new one
+// when it is full. The caller holds mu.
+func (c *claimCache) keep(text string, cs []claim.Claim) {
+	if c.m == nil || len(c.m) >= maxCached {
+		c.before, c.m = c.m, map[string][]claim.Claim{}
+	}
+	c.m[text] = cs
 }

@@ -1003,35 +1003,56 @@ type RoleValue struct{ Role, Value string }
 // replacing those recorded before, and marks the entry parsed (an empty
 // list included).
 func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
-	// A claim said again in a later session mostly parses as before: then
-	// only the mark is set (a no-op once set). Rewriting its rows was a
-	// tenth of an import's time; their date follows the entry's through the
-	// entries_roles_date trigger.
-	same, err := t.sameRoles(ctx, id, project, rvs)
+	if err := t.setEntryRoles(ctx, id, project, rvs); err != nil {
+		return fmt.Errorf("set entry roles %d: %w", id, err)
+	}
+	return nil
+}
+
+func (t *Tx) setEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
+	// Only the rows that differ are written. A claim said again in a later
+	// session mostly parses as before, or gains or loses a value with that
+	// session's quotes: rewriting all its rows each time was a tenth of an
+	// import's time. The rows kept have the entry's date already, through
+	// the entries_roles_date trigger.
+	have, err := queryAll(ctx, t, `SELECT role, value, project FROM entry_roles WHERE entry_id = ?`,
+		func(rows *sql.Rows) (r projectRole, err error) { return r, rows.Scan(&r.Role, &r.Value, &r.project) }, id)
 	if err != nil {
-		return fmt.Errorf("set entry roles %d: %w", id, err)
+		return err
 	}
-	if same {
-		if _, err := t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id = ? AND roles_parsed = 0`, id); err != nil {
-			return fmt.Errorf("set entry roles %d: %w", id, err)
+	want := make(map[RoleValue]bool, len(rvs))
+	for _, r := range rvs {
+		want[r] = true
+	}
+	kept := make(map[RoleValue]bool, len(have))
+	for _, r := range have {
+		if want[r.RoleValue] && r.project == project {
+			kept[r.RoleValue] = true
+			continue
 		}
-		return nil
-	}
-	if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ?`, id); err != nil {
-		return fmt.Errorf("set entry roles %d: %w", id, err)
+		if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ? AND role = ? AND value = ?`, id, r.Role, r.Value); err != nil {
+			return err
+		}
 	}
 	for _, r := range rvs {
+		if kept[r] {
+			continue
+		}
 		// With the entry's date, for the index rivals walks newest first.
 		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value, created_at)
 			SELECT ?, ?, ?, ?, coalesce((SELECT created_at FROM entries WHERE id = ?), '') ON CONFLICT DO NOTHING`,
 			id, project, r.Role, r.Value, id); err != nil {
-			return fmt.Errorf("set entry roles %d: %w", id, err)
+			return err
 		}
 	}
-	if _, err := t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id = ? AND roles_parsed = 0`, id); err != nil {
-		return fmt.Errorf("set entry roles %d: %w", id, err)
-	}
-	return nil
+	_, err = t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id = ? AND roles_parsed = 0`, id)
+	return err
+}
+
+// projectRole is a row of entry_roles: a decision and its project.
+type projectRole struct {
+	RoleValue
+	project string
 }
 
 // RoleValues lists the values the project's entries give a role, through
@@ -1042,29 +1063,6 @@ func (t *Tx) RoleValues(ctx context.Context, project, role string) ([]string, er
 		return nil, fmt.Errorf("role values: %w", err)
 	}
 	return vs, nil
-}
-
-// sameRoles reports whether the entry's recorded roles are rvs, in project.
-func (t *Tx) sameRoles(ctx context.Context, id int64, project string, rvs []RoleValue) (bool, error) {
-	type row struct {
-		RoleValue
-		project string
-	}
-	have, err := queryAll(ctx, t, `SELECT role, value, project FROM entry_roles WHERE entry_id = ?`,
-		func(rows *sql.Rows) (r row, err error) { return r, rows.Scan(&r.Role, &r.Value, &r.project) }, id)
-	if err != nil {
-		return false, err
-	}
-	want := make(map[RoleValue]bool, len(rvs))
-	for _, r := range rvs {
-		want[r] = true
-	}
-	for _, r := range have {
-		if !want[r.RoleValue] || r.project != project {
-			return false, nil
-		}
-	}
-	return len(have) == len(want), nil
 }
 
 // AddConflicts is AddConflict for several conflicts, in order. It returns

@@ -219,3 +219,46 @@ func TestRivalsNewest(t *testing.T) {
 		t.Errorf("EntryIDs(decisions, limit 7) = %v, %v; want %v", only, err, ids)
 	}
 }
+
+// TestSetEntryRolesReplaces: setting an entry's roles again leaves exactly
+// the new ones, each with the entry's project and date, whether a row is
+// kept, dropped, added or moves to another project.
+func TestSetEntryRolesReplaces(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	stored, _, err := putEntries(ctx, db, []EntryWrite{
+		{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Use jest on node", ClaimKey: "k1", Created: t0}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := stored[0].ID
+	rows := func() []string {
+		t.Helper()
+		got, err := queryColumn[string](ctx, db.Read(), `SELECT project || ' ' || role || '=' || value || ' ' || created_at
+			FROM entry_roles WHERE entry_id = ? ORDER BY role, value`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	at := FormatTime(t0)
+	for _, step := range []struct {
+		project string
+		rvs     []RoleValue
+		want    []string
+	}{
+		{"/p", []RoleValue{{"test runner", "jest"}, {"js runtime", "node"}}, []string{"/p js runtime=node " + at, "/p test runner=jest " + at}},
+		{"/p", []RoleValue{{"test runner", "jest"}, {"test runner", "vitest"}}, []string{"/p test runner=jest " + at, "/p test runner=vitest " + at}},
+		{"/q", []RoleValue{{"test runner", "jest"}}, []string{"/q test runner=jest " + at}},
+		{"/q", nil, nil},
+	} {
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.SetEntryRoles(ctx, id, step.project, step.rvs) }); err != nil {
+			t.Fatal(err)
+		}
+		if got := rows(); !reflect.DeepEqual(got, step.want) {
+			t.Errorf("after setting %s %v: rows %q, want %q", step.project, step.rvs, got, step.want)
+		}
+	}
+}

@@ -24,10 +24,6 @@ import (
 // closed is lost from the brief, while one wrongly left open is only
 // listed once too often. Only messages after the task's own quotes count.
 func Finish(ctx context.Context, st *store.Tx, sess store.Session, evs []store.Event, now time.Time) (int, error) {
-	open, err := list(ctx, st, sess.Project, false)
-	if err != nil || len(open) == 0 {
-		return 0, err
-	}
 	texts := make([]string, len(evs))
 	for i, e := range evs {
 		if e.Type == store.TypeToolObservation {
@@ -35,6 +31,16 @@ func Finish(ctx context.Context, st *store.Tx, sess store.Session, evs []store.E
 		}
 	}
 	steps := observation.Steps(texts)
+	if !mayClose(evs, steps) {
+		// Most sessions report nothing done: listing the project's tasks
+		// walks all its memories (there is no index by type), and did so
+		// at every session an import stored.
+		return 0, nil
+	}
+	open, err := list(ctx, st, sess.Project, false)
+	if err != nil || len(open) == 0 {
+		return 0, err
+	}
 	n := 0
 	for _, t := range open {
 		v, ok := evidence(t, evs, steps)
@@ -89,20 +95,35 @@ func evidence(t Task, evs []store.Event, steps []observation.Step) (closed, bool
 	return closed{}, false
 }
 
+// mayClose reports whether evs hold anything evidence accepts as closing
+// some task, whatever the task: a plan step marked completed, or a user's
+// sentence that reports something done.
+func mayClose(evs []store.Event, steps []observation.Step) bool {
+	for _, s := range steps {
+		if s.Status == "completed" {
+			return true
+		}
+	}
+	for _, ev := range evs {
+		if ev.Type != store.TypeUserPrompt || strings.HasPrefix(strings.TrimSpace(ev.Text), "/") {
+			continue
+		}
+		for _, sp := range sentences(ev.Text) {
+			if _, ok := settled(ev.Text[sp[0]:sp[1]]); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // reportsDone reports whether sentence states, as settled, that the work
 // named by want is done: a completion word, no negation or question, and
 // the sentence's other content words are the task's.
 func reportsDone(sentence string, want map[string]bool) bool {
-	s := strings.ToLower(sentence)
-	if strings.HasSuffix(strings.TrimSpace(s), "?") || strings.Contains(s, "n't") {
+	s, ok := settled(sentence)
+	if !ok {
 		return false
-	}
-	complete := false
-	for _, f := range fields(s) {
-		if negation[f] {
-			return false // read before function words go: "not", "yet" are some
-		}
-		complete = complete || completion[stem(f)]
 	}
 	got := words(s)
 	for w := range got {
@@ -110,7 +131,24 @@ func reportsDone(sentence string, want map[string]bool) bool {
 			delete(got, w)
 		}
 	}
-	return complete && matches(got, want)
+	return matches(got, want)
+}
+
+// settled returns sentence in lower case and whether it reports, as
+// settled, something done: a completion word, no negation or question.
+func settled(sentence string) (string, bool) {
+	s := strings.ToLower(sentence)
+	if strings.HasSuffix(strings.TrimSpace(s), "?") || strings.Contains(s, "n't") {
+		return s, false
+	}
+	complete := false
+	for _, f := range fields(s) {
+		if negation[f] {
+			return s, false // read before function words go: "not", "yet" are some
+		}
+		complete = complete || completion[stem(f)]
+	}
+	return s, complete
 }
 
 // completion words (stemmed) report work finished; negation words that

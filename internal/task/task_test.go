@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
@@ -72,6 +73,36 @@ func TestReportsDone(t *testing.T) {
 	} {
 		if got := reportsDone(tt.s, want); got != tt.want {
 			t.Errorf("reportsDone(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
+// mayClose lets Finish skip listing the tasks only for a session in
+// which nothing could close one: every kind of closing message says yes.
+func TestMayClose(t *testing.T) {
+	prompt := func(text string) store.Event { return store.Event{Type: store.TypeUserPrompt, Text: text} }
+	tool := func(text string) store.Event { return store.Event{Type: store.TypeToolObservation, Text: text} }
+	for _, tt := range []struct {
+		name string
+		evs  []store.Event
+		want bool
+	}{
+		{"a plan step completed", []store.Event{tool("TodoWrite: [completed] Add a page parameter")}, true},
+		{"a user reports work done", []store.Event{prompt("Thanks. The export is done, I checked it.")}, true},
+		{"nothing reported", []store.Event{prompt("Add pagination."), tool("TodoWrite: [pending] Add a page parameter")}, false},
+		{"a question", []store.Event{prompt("Is the export done?")}, false},
+		{"a negation", []store.Event{prompt("The export is not finished yet.")}, false},
+		{"a slash command", []store.Event{prompt("/review done")}, false},
+		{"the model's claim", []store.Event{{Type: store.TypeAgentResponse, Text: "The export is done."}}, false},
+	} {
+		texts := make([]string, len(tt.evs))
+		for i, e := range tt.evs {
+			if e.Type == store.TypeToolObservation {
+				texts[i] = e.Text
+			}
+		}
+		if got := mayClose(tt.evs, observation.Steps(texts)); got != tt.want {
+			t.Errorf("%s: mayClose = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -54,33 +54,9 @@ func extras(binDir, tmp string, runs int) error {
 		fmt.Printf("- import of fixture-shaped sessions: skipped (%v)\n", err)
 	}
 
-	// SessionEnd: a live session of 1,000 messages whose transcript the hook ingests whole, then extracts and aligns.
-	b, _ := transcript(r, "end-1000", 500)
-	tpath := filepath.Join(tmp, "end-1000.jsonl")
-	os.WriteFile(tpath, b, 0o600)
-	var times []time.Duration
-	for i := range min(runs, 10) {
-		d := filepath.Join(tmp, fmt.Sprintf("end-%d", i))
-		env := []string{"CLAUDE_MEMORY_DIR=" + d, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
-		in := fmt.Sprintf(`{"session_id":"end-1000","cwd":"/home/dev/shop-api","transcript_path":%q,"hook_event_name":"%%s","source":"startup","reason":"other"}`, tpath)
-		if _, err := measure(filepath.Join(binDir, "session-start"), env, []byte(fmt.Sprintf(in, "SessionStart")), 1); err != nil {
-			return err
-		}
-		c := exec.Command(filepath.Join(binDir, "session-end"))
-		c.Env = env
-		c.Stdin = bytes.NewReader([]byte(fmt.Sprintf(in, "SessionEnd")))
-		st := time.Now()
-		if err := c.Run(); err != nil {
-			return err
-		}
-		times = append(times, time.Since(st))
-		if log, _ := os.ReadFile(filepath.Join(d, "claude-memory-layer.log")); bytes.Contains(log, []byte("level=ERROR")) || bytes.Contains(log, []byte("handing over")) {
-			fmt.Printf("  (session-end log: %s)\n", strings.TrimSpace(string(log)))
-		}
+	if err := sessionEnd(r, binDir, tmp, runs); err != nil {
+		return err
 	}
-	slices.Sort(times)
-	fmt.Printf("- session-end on a 1,000-message transcript (ingest + extract + align + store, in the hook): median %s, max %s over %d runs\n",
-		ms(times[len(times)/2]), ms(times[len(times)-1]), len(times))
 
 	// Alignment: 100 quotes against a 2,000-message session.
 	msgs := make([]string, 2000)
@@ -242,4 +218,40 @@ func transcript(r *rand.Rand, sid string, turns int) ([]byte, int) {
 			sid, i, sid, ts, sid, i, answer)
 	}
 	return b.Bytes(), turns * 2
+}
+
+// sessionEnd prints SessionEnd's time on a live session of 1,000 messages
+// whose transcript the hook ingests whole, then extracts and aligns, each
+// run on a fresh store.
+func sessionEnd(r *rand.Rand, binDir, tmp string, runs int) error {
+	b, _ := transcript(r, "end-1000", 500)
+	tpath := filepath.Join(tmp, "end-1000.jsonl")
+	if err := os.WriteFile(tpath, b, 0o600); err != nil {
+		return err
+	}
+	var times []time.Duration
+	for i := range min(runs, 10) {
+		d := filepath.Join(tmp, fmt.Sprintf("end-%d", i))
+		os.RemoveAll(d)
+		env := []string{"CLAUDE_MEMORY_DIR=" + d, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
+		in := fmt.Sprintf(`{"session_id":"end-1000","cwd":"/home/dev/shop-api","transcript_path":%q,"hook_event_name":"%%s","source":"startup","reason":"other"}`, tpath)
+		if _, err := measure(filepath.Join(binDir, "session-start"), env, []byte(fmt.Sprintf(in, "SessionStart")), 1); err != nil {
+			return err
+		}
+		c := exec.Command(filepath.Join(binDir, "session-end"))
+		c.Env = env
+		c.Stdin = bytes.NewReader([]byte(fmt.Sprintf(in, "SessionEnd")))
+		st := time.Now()
+		if err := c.Run(); err != nil {
+			return err
+		}
+		times = append(times, time.Since(st))
+		if log, _ := os.ReadFile(filepath.Join(d, "claude-memory-layer.log")); bytes.Contains(log, []byte("level=ERROR")) || bytes.Contains(log, []byte("handing over")) {
+			fmt.Printf("  (session-end log: %s)\n", strings.TrimSpace(string(log)))
+		}
+	}
+	slices.Sort(times)
+	fmt.Printf("- session-end on a 1,000-message transcript (ingest + extract + align + store, in the hook): median %s, max %s over %d runs (%s)\n",
+		ms(times[len(times)/2]), ms(times[len(times)-1]), len(times), binDir)
+	return nil
 }

@@ -31,6 +31,7 @@ func main() {
 	historyOnly := flag.String("history", "", "only write realistic transcripts of the first -events size (messages) into this directory")
 	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
 	teamOnly := flag.Bool("team", false, "only compare the prompt hook on a store of n/10 own and n teammates' memories with one of n + n/10 own, alternately, n the last -events size (100000: the issue's 10k + 100k against 110k)")
+	endOnly := flag.Bool("sessionend", false, "only measure SessionEnd on a 1,000-message transcript, with -bin's build, and with -compare's too, alternately, when given")
 	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
 	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
 	flag.Parse()
@@ -41,6 +42,22 @@ func main() {
 			err = mcpBench(*bin, tmp, sz[len(sz)-1], *runs)
 			os.RemoveAll(tmp)
 		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *endOnly {
+		tmp, err := os.MkdirTemp("", "cml-bench-")
+		for i := 0; err == nil && i < 3; i++ {
+			for _, b := range []string{*compareWith, *bin} {
+				if b != "" && err == nil {
+					err = sessionEnd(rand.New(rand.NewPCG(7, 7)), b, tmp, *runs)
+				}
+			}
+		}
+		os.RemoveAll(tmp)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
