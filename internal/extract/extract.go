@@ -87,6 +87,7 @@ func Offline(msgs []Message) []Entry {
 	x.commands()
 	x.versions()
 	x.repairs()
+	x.branches()
 	return WithPlan(x.entries(), msgs)
 }
 
