@@ -39,9 +39,7 @@ func (x *extractor) branches() {
 		if strings.ToLower(m.Role) != "tool" {
 			continue
 		}
-		cmd, _ := bashRun(m.Text)
-		if strings.Contains(cmd, "git merge "+found) || strings.Contains(cmd, "git branch -d "+found) ||
-			strings.Contains(cmd, "git branch -D "+found) || strings.Contains(cmd, "--delete "+found) {
+		if cmd, _ := bashRun(m.Text); endsBranch(cmd, found) {
 			return
 		}
 	}
@@ -50,4 +48,31 @@ func (x *extractor) branches() {
 	c.title = "Git branch: " + found
 	c.body = "The work of this session is on the git branch `" + found + "`, which it created."
 	x.cands = append(x.cands, c)
+}
+
+// endsBranch reports a command line that merges or deletes branch name.
+func endsBranch(cmd, name string) bool {
+	f := strings.Fields(cmd)
+	for i := 0; i+2 < len(f); i++ {
+		if f[i] != "git" {
+			continue
+		}
+		sub, rest := f[i+1], f[i+2:]
+		for j, a := range rest {
+			if strings.Trim(a, "'\";&|") != name {
+				continue
+			}
+			switch {
+			case sub == "merge":
+				return true
+			case sub == "branch" || sub == "push":
+				for _, o := range rest[:j] {
+					if o == "-d" || o == "-D" || o == "--delete" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -12,6 +12,7 @@ func TestBranches(t *testing.T) {
 	create := Message{Role: "tool", Text: "Bash: git add . && git checkout -b feature/quiet-mode\nSwitched to a new branch 'feature/quiet-mode'"}
 	other := Message{Role: "tool", Text: "Bash: git switch -c spike-cache\nSwitched to a new branch 'spike-cache'"}
 	merge := Message{Role: "tool", Text: "Bash: git checkout main && git merge feature/quiet-mode\nFast-forward"}
+	del := Message{Role: "tool", Text: "Bash: git checkout main && git branch -D feature/quiet-mode\nDeleted branch feature/quiet-mode"}
 	said := Message{Role: "assistant", Text: "I'll create the branch feature/quiet-mode next."}
 	cases := []struct {
 		name string
@@ -20,6 +21,7 @@ func TestBranches(t *testing.T) {
 	}{
 		{"created", []Message{said, create}, []string{"The work of this session is on the git branch `feature/quiet-mode`, which it created."}},
 		{"merged later", []Message{create, merge}, nil},
+		{"deleted later", []Message{create, del}, nil},
 		{"several", []Message{create, other}, nil},
 		{"only said", []Message{said}, nil},
 	}
