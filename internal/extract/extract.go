@@ -2,6 +2,7 @@
 package extract
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -86,6 +87,7 @@ func Offline(msgs []Message) []Entry {
 	x.commands()
 	x.versions()
 	x.repairs()
+	x.branches()
 	return WithPlan(x.entries(), msgs)
 }
 
@@ -98,8 +100,9 @@ type cand struct {
 	value     string // the topic value or version the claim settles on, for merging
 	title     string
 	body      string
-	mergeOnly bool // kept only as more evidence for an existing entry
-	fixed     bool // a lesson whose fix is quoted
+	mergeOnly bool   // kept only as more evidence for an existing entry
+	failure   string // the error line a repair lesson quotes: repairs of two errors are two lessons
+	fixed     bool   // a lesson whose fix is quoted
 	seq       int
 	words     []string // content words of body, for merging; set by entries
 	from      int      // the message the candidate was found in
@@ -740,6 +743,9 @@ func quoted(c *cand) bool {
 // naming the same URL or ticket.
 func mergeTarget(kept []*cand, c *cand) *cand {
 	for _, k := range kept {
+		if k.failure != "" && c.failure != "" && k.failure != c.failure {
+			continue
+		}
 		if sameFinding(k, c) {
 			return k
 		}
@@ -914,6 +920,12 @@ func failureLine(text string) (int, string, bool) {
 		start := pos
 		pos = end + 1
 		t := strings.TrimSpace(line)
+		if best < 6 {
+			if off, q, ok := diagnosticQuote(text, start, end); ok {
+				best, bestOff, bestQ = 6, off, q // the first compile error: the later ones often follow from it
+				continue
+			}
+		}
 		if t == "" || len(t) > maxQuote || strings.HasPrefix(t, "+ ") || strings.HasPrefix(t, "- ") || strings.Contains(line, "\t") && startsWithDigit(t) {
 			continue
 		}
@@ -922,6 +934,76 @@ func failureLine(text string) (int, string, bool) {
 		}
 	}
 	return bestOff, bestQ, best > 1
+}
+
+// sourcePosition is a source file's name and a position in it, as
+// compilers print them: "UserMapper.java:[42,18]", "Login.tsx(93,21)",
+// "main.go:12:5".
+var sourcePosition = regexp.MustCompile(`[\w.-]+\.[A-Za-z]{1,6}(:\[\d+,\d+\]|\(\d+,\d+\)|:\d+:\d+)`)
+
+// diagnosticQuote reports whether text[start:end] is a compiler's error
+// at a position in a source file ("[ERROR] /w/src/UserMapper.java:[42,18]
+// Ambiguous mapping methods…", "src/Login.tsx(93,21): error TS2345: …") and
+// returns its quote: from the file's name, without the directory, clipped
+// to maxQuote at a word, with the next line when that continues it
+// ("[ERROR]   symbol:   method build()").
+func diagnosticQuote(text string, start, end int) (int, string, bool) {
+	line := text[start:end]
+	if !strings.Contains(strings.ToLower(line), "error") {
+		return 0, "", false
+	}
+	loc := sourcePosition.FindStringIndex(line)
+	if loc == nil || !strings.Contains(strings.ToLower(line[:loc[0]]+line[loc[1]:]), "error") {
+		return 0, "", false
+	}
+	from := start + loc[0]
+	stop := end
+	if next := end + 1; next < len(text) {
+		nend := strings.IndexByte(text[next:], '\n')
+		if nend < 0 {
+			nend = len(text)
+		} else {
+			nend += next
+		}
+		cont := strings.TrimPrefix(text[next:nend], "[ERROR]")
+		if strings.HasPrefix(cont, "  ") && strings.TrimSpace(cont) != "" && !sourcePosition.MatchString(cont) && nend-from <= maxQuote {
+			stop = nend
+		}
+	}
+	if stop-from > maxQuote {
+		stop = from + maxQuote
+		for stop > from && text[stop] != ' ' {
+			stop--
+		}
+	}
+	q := strings.TrimRight(text[from:stop], " \r")
+	if !utf8.ValidString(q) || len(q) < 20 {
+		return 0, "", false
+	}
+	return from, q, true
+}
+
+// compileFailed reports whether a run's output shows a compiler error,
+// whatever its exit code: a script that builds and starts an app can
+// report its failure on exit code 0.
+func compileFailed(text string) bool {
+	nl := strings.IndexByte(text, '\n')
+	if nl < 0 {
+		return false
+	}
+	for pos := nl + 1; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		if _, _, ok := diagnosticQuote(text, pos, end); ok {
+			return true
+		}
+		pos = end + 1
+	}
+	return false
 }
 
 func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -130,7 +131,7 @@ func (x *extractor) labelFact(s *sent) {
 	label, value := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+2:])
 	if len(strings.Fields(label)) > 4 || value == "" || sequenceLabel(label) ||
 		startsWithPhrase(lowerASCII(label), narrationVerbs) || startsWithPhrase(lowerASCII(value), narrationVerbs) ||
-		marked(s) || !valueLike(value) && !hasTicket(label) && !namesPath(label) && !codeName(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
+		marked(s) || !valueLike(value) && !definition(s.norm, value) && !hasTicket(label) && !namesPath(label) && !codeName(label) || isPlanStep(lowerASCII(label)) && !containsPhrase(lowerASCII(label), commandPurposes) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
 	if in(pastLabels, strings.ToLower(label)) {
@@ -140,6 +141,18 @@ func (x *extractor) labelFact(s *sent) {
 		return // "Production: https://5931e7d2.app.pages.dev" is where one build went
 	}
 	x.addFact(s, label, value, 1.5)
+}
+
+// recordShape is a table or record written with its fields:
+// "todos (id, title, status, created_at)".
+var recordShape = regexp.MustCompile(`^[A-Za-z_][\w.]*\s*\(\s*[A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*){2,}\s*\)$`)
+
+// definition reports a label's value that is a code span holding a table
+// or record and its fields ("**DB**: `todos (id, title, status)`"): the
+// shape the project's data settled on, which the label's code span keeps
+// apart from a call in prose.
+func definition(raw, value string) bool {
+	return recordShape.MatchString(value) && strings.Contains(raw, "`"+value+"`")
 }
 
 // pastLabels say that what follows them is no longer so.

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -31,7 +32,7 @@ func (x *extractor) repairs() {
 			continue
 		}
 		cmd, failed := bashRun(m.Text)
-		if cmd == "" || !failed {
+		if cmd == "" || !failed && !compileFailed(m.Text) {
 			continue
 		}
 		fail, ok := failedLine(m.Text)
@@ -39,10 +40,11 @@ func (x *extractor) repairs() {
 			continue
 		}
 		fail.msg = i
-		fix, passed := x.fixedBy(i, commandLine(cmd))
-		if !passed {
+		fixes, passed, gone := x.fixedBy(i, commandLine(cmd), fail.quote)
+		if !passed && !gone {
 			continue
 		}
+		fix := fixes[0]
 		if x.addFix(i, fail, fix) {
 			continue
 		}
@@ -53,11 +55,22 @@ func (x *extractor) repairs() {
 		what := "`" + fix.quote + "`"
 		if name, path, ok := strings.Cut(fix.quote, ": "); ok && in(editTools, name) {
 			what = "editing " + path
+			if len(fixes) > 1 {
+				_, other, _ := strings.Cut(fixes[1].quote, ": ")
+				what = "editing " + filepath.Base(path) + " and " + filepath.Base(other)
+			}
 		}
-		failure := clip(stripANSI(fail.quote), 160)
-		c := &cand{typ: Lesson, score: 2, seq: len(x.cands), from: fix.msg, fixed: true, resolved: true, diagnosed: true,
-			ev: []evi{{i, len("Bash: ") + strings.Index(cmd, run), run}, fail, fix}, subject: CommandKey(cmd)}
-		c.body = "`" + run + "` failed: " + failure + "; fixed by " + what + ", after which it passed."
+		failure := clip(strings.Join(strings.Fields(strings.ReplaceAll(stripANSI(fail.quote), "\n[ERROR]", "\n")), " "), 160)
+		c := &cand{typ: Lesson, score: 2, seq: len(x.cands), from: fixes[len(fixes)-1].msg, fixed: true, resolved: true, diagnosed: true,
+			ev: append([]evi{{i, len("Bash: ") + strings.Index(cmd, run), run}, fail}, fixes...), subject: CommandKey(cmd)}
+		after := ", after which it passed."
+		if gone {
+			after = ", after which that error was gone."
+		}
+		if compileFailed(m.Text) {
+			c.failure = fail.quote // two compile errors fixed one after the other are two lessons
+		}
+		c.body = "`" + run + "` failed: " + failure + "; fixed by " + what + after
 		c.title = clip(run+": "+failure, maxTitle)
 		x.cands = append(x.cands, c)
 	}
@@ -144,17 +157,20 @@ func stripANSI(t string) string {
 }
 
 // fixedBy looks, after failing run i, within repairWindow messages and
-// before the next user message, for the next run of the same command line. It reports the one change made in
-// between (a passing command's line, or an edit's "Edit: path" line) and
-// whether that run passed with exactly one change before it.
-func (x *extractor) fixedBy(i int, run string) (evi, bool) {
-	var fix evi
-	changes := 0
+// before the next user message, for the next run of the same command line.
+// It reports the change made in between (a passing command's line, or the
+// "Edit: path" lines of edits to at most two files: a compile error is often
+// fixed in the file that uses a name and the one that declares it) and
+// whether that run passed with only that change before it, or else whether
+// it failed to compile again but no longer on line failure: the change
+// fixed that error.
+func (x *extractor) fixedBy(i int, run, failure string) (fixes []evi, passed, gone bool) {
+	commands := 0
 	for j := i + 1; j < len(x.msgs) && j <= i+repairWindow; j++ {
 		m := x.msgs[j]
 		switch strings.ToLower(m.Role) {
 		case "user", "human":
-			return evi{}, false
+			return nil, false, false
 		case "tool":
 		default:
 			continue
@@ -162,29 +178,40 @@ func (x *extractor) fixedBy(i int, run string) (evi, bool) {
 		head, _, _ := strings.Cut(m.Text, "\n")
 		if cmd, failed := bashRun(m.Text); cmd != "" {
 			if commandLine(cmd) == run {
-				return fix, !failed && changes == 1
+				if len(fixes) == 0 || commands > 0 && len(fixes) > 1 {
+					return nil, false, false
+				}
+				if !failed && !compileFailed(m.Text) {
+					return fixes, true, false
+				}
+				return fixes, false, compileFailed(x.msgs[i].Text) && compileFailed(m.Text) && !strings.Contains(m.Text, failure)
 			}
 			if failed || startsWithPhrase(lowerASCII(CommandKey(cmd)), lookCommands) {
 				continue
 			}
-			changes++
-			off := len("Bash: ")
-			fix = evi{j, off, strings.TrimSpace(commandLine(cmd))}
+			commands++
+			fixes = append(fixes, evi{j, len("Bash: "), strings.TrimSpace(commandLine(cmd))})
 			continue
 		}
 		name, path, ok := strings.Cut(head, ": ")
-		if ok && in(editTools, name) && !strings.HasSuffix(path, " (error)") {
-			changes++
-			fix = evi{j, 0, head}
+		if !ok || !in(editTools, name) || strings.HasSuffix(path, " (error)") {
+			continue
+		}
+		if slices.ContainsFunc(fixes, func(v evi) bool { return v.quote == head }) {
+			continue // the same file edited again: one change
+		}
+		fixes = append(fixes, evi{j, 0, head})
+		if len(fixes) > 2 {
+			return nil, false, false
 		}
 	}
-	return evi{}, false
+	return nil, false, false
 }
 
 // commandLine is cmd without what only redirects its output: "npm install
 // -g pnpm" of "npm install -g pnpm 2>&1".
 func commandLine(cmd string) string {
-	for _, cut := range []string{" 2>&1", " 2>", " >"} {
+	for _, cut := range []string{" 2>&1", " 2>", " &>", " >"} {
 		if k := strings.Index(cmd, cut); k >= 0 {
 			cmd = cmd[:k]
 		}

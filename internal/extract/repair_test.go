@@ -2,6 +2,7 @@ package extract
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,6 +47,60 @@ func TestRepairs(t *testing.T) {
 		}
 		if !slices.Equal(lessons, c.want) {
 			t.Errorf("%s: lessons %q, want %q", c.name, lessons, c.want)
+		}
+	}
+}
+
+// TestRepairsCompileErrors: a build that fails to compile and passes after
+// edits of two files is a lesson quoting the compiler's error from the file
+// name on; a rerun that fails on another error still shows the first one
+// fixed; a startup script that prints compile errors on exit code 0 failed.
+func TestRepairsCompileErrors(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 70)
+	build := Message{Role: "tool", Text: "Bash: cd /w/shop && ./gradlew build (error)\n[INFO] compiling\n" +
+		"[ERROR] /w/shop/src/main/java/shop/OrderMapper.java:[12,7] Conflicting converter methods for property total: " + long + "\n[ERROR] -> [Help 1]"}
+	editA := Message{Role: "tool", Text: "Edit: /w/shop/src/main/java/shop/OrderMapper.java\n- a\n+ b"}
+	editA2 := Message{Role: "tool", Text: "Edit: /w/shop/src/main/java/shop/OrderMapper.java\n- c\n+ d"}
+	editB := Message{Role: "tool", Text: "Edit: /w/shop/src/main/java/shop/Order.java\n- e\n+ f"}
+	buildPass := Message{Role: "tool", Text: "Bash: cd /w/shop && ./gradlew build\nBUILD SUCCESSFUL in 4s"}
+	start := "Bash: cd /w/shop && ./gradlew bootRun &> run.log &\n"
+	startFail1 := Message{Role: "tool", Text: start + "App failed to start\n[ERROR] /w/shop/src/test/java/shop/CartTest.java:[8,40] package org.example.tx does not exist\n[ERROR] -> [Help 1]"}
+	editTest := Message{Role: "tool", Text: "Edit: /w/shop/src/test/java/shop/CartTest.java\n- g\n+ h"}
+	startFail2 := Message{Role: "tool", Text: start + "App failed to start\n[ERROR] /w/shop/src/test/java/shop/CartTest.java:[51,22] cannot find symbol\n[ERROR]   symbol:   method withTotal()\n[ERROR] -> [Help 1]"}
+	editDto := Message{Role: "tool", Text: "Edit: /w/shop/src/main/java/shop/CartView.java\n- i\n+ j"}
+	startPass := Message{Role: "tool", Text: start + "App started on port 8080"}
+	cases := []struct {
+		name string
+		runs []Message
+		want []string
+	}{
+		{"two files edited", []Message{build, editA, editB, editA2, buildPass},
+			[]string{"`./gradlew build` failed: OrderMapper.java:[12,7] Conflicting converter methods for property total: word word word word word word word word word word word word word word word word word…; fixed by editing OrderMapper.java and Order.java, after which it passed."}},
+		{"errors printed on exit code 0, fixed one at a time", []Message{startFail1, editTest, startFail2, editDto, startPass},
+			[]string{
+				"`./gradlew bootRun` failed: CartTest.java:[8,40] package org.example.tx does not exist; fixed by editing /w/shop/src/test/java/shop/CartTest.java, after which that error was gone.",
+				"`./gradlew bootRun` failed: CartTest.java:[51,22] cannot find symbol symbol: method withTotal(); fixed by editing /w/shop/src/main/java/shop/CartView.java, after which it passed.",
+			}},
+		{"three files edited", []Message{build, editA, editB, editTest, buildPass}, nil},
+		{"the same error again", []Message{startFail1, editDto, startFail1}, nil},
+	}
+	for _, c := range cases {
+		msgs := []Message{{Role: "user", Text: "Make the shop compile."}}
+		msgs = append(msgs, c.runs...)
+		for i := range msgs {
+			msgs[i].Index = i
+		}
+		got := Offline(msgs)
+		checkEntries(t, c.name, msgs, got)
+		var lessons []string
+		for _, e := range got {
+			if e.Type == Lesson {
+				lessons = append(lessons, e.Body)
+			}
+		}
+		if !slices.Equal(lessons, c.want) {
+			t.Errorf("%s: lessons\n%q\nwant\n%q", c.name, lessons, c.want)
 		}
 	}
 }
