@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // A repair is a failing command that passes on its next run, with exactly
@@ -59,6 +60,9 @@ func (x *extractor) repairs() {
 				_, other, _ := strings.Cut(fixes[1].quote, ": ")
 				what = "editing " + filepath.Base(path) + " and " + filepath.Base(other)
 			}
+			if said, ev := x.editsSaid(fixes); said != "" {
+				what, fixes = said, ev
+			}
 		}
 		failure := clip(strings.Join(strings.Fields(strings.ReplaceAll(stripANSI(fail.quote), "\n[ERROR]", "\n")), " "), 160)
 		c := &cand{typ: Lesson, score: 2, seq: len(x.cands), from: fixes[len(fixes)-1].msg, fixed: true, resolved: true, diagnosed: true,
@@ -74,6 +78,78 @@ func (x *extractor) repairs() {
 		c.title = clip(run+": "+failure, maxTitle)
 		x.cands = append(x.cands, c)
 	}
+}
+
+// editsSaid says what the edits among fixes changed, a file at a time:
+// "adding `@Builder(toBuilder = true)` to UserView.java", from the line an
+// edit added and did not remove, or else "removing `…` from …", from one it
+// removed. A lesson that names only the file edited leaves the reader to
+// guess the fix. It returns the fixes' quotes with each such line quoted in
+// place of its edit's header, and "" when no edit shows such a line.
+func (x *extractor) editsSaid(fixes []evi) (string, []evi) {
+	var parts []string
+	var ev []evi
+	said := false
+	for _, f := range fixes {
+		name, path, _ := strings.Cut(f.quote, ": ")
+		file := filepath.Base(path)
+		c, added, ok := editChange(x.msgs[f.msg].Text)
+		switch {
+		case !ok || name != "Edit" && name != "MultiEdit":
+			parts = append(parts, "editing "+file)
+			ev = append(ev, f)
+			continue
+		case added:
+			parts = append(parts, "adding `"+c.quote+"` to "+file)
+		default:
+			parts = append(parts, "removing `"+c.quote+"` from "+file)
+		}
+		c.msg = f.msg
+		ev = append(ev, c)
+		said = true
+	}
+	if !said {
+		return "", nil
+	}
+	return strings.Join(parts, " and "), ev
+}
+
+// editChange finds, in an edit's observation ("Edit: path", then its
+// removed lines as "- …" and added lines as "+ …"), the first line it added
+// that it did not also remove, or else the first it removed that it did not
+// add back, and reports which. A line must say something: four characters
+// or more, a letter among them ("}" or "*/" says nothing), and short enough
+// to quote.
+func editChange(text string) (ev evi, added, ok bool) {
+	lines := strings.Split(text, "\n")
+	sides := map[string]map[string]bool{"- ": {}, "+ ": {}}
+	for _, l := range lines[1:] {
+		for p, set := range sides {
+			if t, ok := strings.CutPrefix(l, p); ok {
+				set[strings.TrimSpace(t)] = true
+			}
+		}
+	}
+	pick := func(prefix, other string) (evi, bool) {
+		off := len(lines[0]) + 1
+		for _, l := range lines[1:] {
+			if t, ok := strings.CutPrefix(l, prefix); ok {
+				tt := strings.TrimSpace(t)
+				if len(tt) >= 4 && len(tt) <= 160 && strings.ContainsFunc(tt, unicode.IsLetter) && !sides[other][tt] {
+					return evi{off: off + len(prefix) + strings.Index(t, tt), quote: tt}, true
+				}
+			}
+			off += len(l) + 1
+		}
+		return evi{}, false
+	}
+	if e, ok := pick("+ ", "- "); ok {
+		return e, true, true
+	}
+	if e, ok := pick("- ", "+ "); ok {
+		return e, false, true
+	}
+	return evi{}, false, false
 }
 
 // addFix adds the change that fixed failure fail of run i to a lesson that

@@ -17,6 +17,8 @@ func TestRepairs(t *testing.T) {
 	pass := Message{Role: "tool", Text: "Bash: cd /w/app && yarnpkg install 2>&1\nDone in 3.1s"}
 	buildFail := Message{Role: "tool", Text: "Bash: npm run build (error)\n> build\nError: Cannot apply unknown utility class `ring-ring`\n    at lib.js:18"}
 	edit := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ outline-color: hsl(var(--ring));"}
+	removal := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ "}
+	write := Message{Role: "tool", Text: "Write: /w/app/styles/site.css\n+ :root { --ring: 220 90% 56%; }"}
 	buildPass := Message{Role: "tool", Text: "Bash: npm run build\n✓ Compiled successfully"}
 	cases := []struct {
 		name string
@@ -26,6 +28,11 @@ func TestRepairs(t *testing.T) {
 		{"a command fixed it", []Message{fail, look, install, pass},
 			[]string{"`yarnpkg install` failed: (eval):1: command not found: yarnpkg; fixed by `npm install -g yarnpkg`, after which it passed."}},
 		{"an edit fixed it", []Message{buildFail, edit, buildPass},
+			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by adding `outline-color: hsl(var(--ring));` to site.css, after which it passed."}},
+		// The lesson says what the edit changed, not only which file.
+		{"an edit that only removed a line", []Message{buildFail, removal, buildPass},
+			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by removing `@apply ring-ring;` from site.css, after which it passed."}},
+		{"a file written whole", []Message{buildFail, write, buildPass},
 			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by editing /w/app/styles/site.css, after which it passed."}},
 		{"two changes", []Message{buildFail, edit, install, buildPass}, nil},
 		{"fails again", []Message{buildFail, edit, buildFail}, nil},
