@@ -320,6 +320,9 @@ func TestTerms(t *testing.T) {
 		// An identifier with a Korean particle is searched without it too.
 		{"RedisCache에서 만료", "rediscache에서 rediscache redis cache에서 cache 만료"},
 		{`foo-bar" OR col:x`, "foobar foo bar col"},
+		// A camelCase segment of a path is also searched whole, as the
+		// index holds it.
+		{"ZorbCli/Quxdoc page", "zorbcliquxdoc zorbcli zorb cli quxdoc page"},
 	} {
 		if got := strings.Join(Terms(tt.in), " "); got != tt.want {
 			t.Errorf("Terms(%q)=%q, want %q", tt.in, got, tt.want)

@@ -179,6 +179,22 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if relevant < floor {
 		return nil, nil
 	}
+	// The best opening item's line that matched the prompt's rarest word
+	// leads to the items that share its words (feedback.go).
+	var feedbackMore []Item
+	anchor := -1
+	for i, it := range items {
+		if opens(it) && (anchor < 0 || it.Relevance > items[anchor].Relevance) {
+			anchor = i
+		}
+	}
+	if anchor >= 0 {
+		more, err := feedback(ctx, db, req, cs, items[anchor], items)
+		if err != nil {
+			return nil, err
+		}
+		feedbackMore = more
+	}
 	// Only a prompt that will be answered reads what its session has: most
 	// prompts stop above.
 	so := readSession(ctx, db, req)
@@ -218,6 +234,19 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			}
 			said[key] = true
 		}
+		out = append(out, it)
+	}
+	// What the best item's line leads to fills the places left: it never
+	// takes one from an item matching the prompt itself.
+	for _, it := range feedbackMore {
+		if len(out) >= cfg.K {
+			break
+		}
+		key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
+		if so.shown[it.CID] || known.holds(it) || said[key] || nearDuplicate(it, out) {
+			continue
+		}
+		said[key] = true
 		out = append(out, it)
 	}
 	if err := attachContext(ctx, db, out); err != nil {

@@ -105,6 +105,17 @@ func terms(prompt string) (out []string, glued map[string]bool) {
 				}
 			}
 		}
+		if len(parts) > 1 {
+			// A camelCase segment of a path or a dotted name
+			// ("ZorbCli/Quxdoc"): the index holds the segment whole.
+			for _, seg := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' }) {
+				if seg != w && len(splitIdent(seg)) > 1 {
+					if g := add(seg); g != "" {
+						glued[g] = true
+					}
+				}
+			}
+		}
 		for _, p := range parts {
 			add(p)
 			if stem := stripParticle(p); stem != p {
