@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -82,10 +83,11 @@ func (x *extractor) repairs() {
 
 // editsSaid says what the edits among fixes changed, a file at a time:
 // "adding `@Builder(toBuilder = true)` to UserView.java", from the line an
-// edit added and did not remove, or else "removing `…` from …", from one it
-// removed. A lesson that names only the file edited leaves the reader to
-// guess the fix. It returns the fixes' quotes with each such line quoted in
-// place of its edit's header, and "" when no edit shows such a line.
+// edit added and did not remove, "commenting out `…` in …" or else
+// "removing `…` from …". A lesson that names only the file edited leaves
+// the reader to guess the fix. It returns the fixes' quotes with each such
+// line quoted in place of its edit's header, and "" when no edit shows such
+// a line.
 func (x *extractor) editsSaid(fixes []evi) (string, []evi) {
 	var parts []string
 	var ev []evi
@@ -93,17 +95,13 @@ func (x *extractor) editsSaid(fixes []evi) (string, []evi) {
 	for _, f := range fixes {
 		name, path, _ := strings.Cut(f.quote, ": ")
 		file := filepath.Base(path)
-		c, added, ok := editChange(x.msgs[f.msg].Text)
-		switch {
-		case !ok || name != "Edit" && name != "MultiEdit":
+		c, how, ok := editChange(x.msgs[f.msg].Text)
+		if !ok || name != "Edit" && name != "MultiEdit" {
 			parts = append(parts, "editing "+file)
 			ev = append(ev, f)
 			continue
-		case added:
-			parts = append(parts, "adding `"+c.quote+"` to "+file)
-		default:
-			parts = append(parts, "removing `"+c.quote+"` from "+file)
 		}
+		parts = append(parts, fmt.Sprintf(how, "`"+c.quote+"`", file))
 		c.msg = f.msg
 		ev = append(ev, c)
 		said = true
@@ -114,13 +112,18 @@ func (x *extractor) editsSaid(fixes []evi) (string, []evi) {
 	return strings.Join(parts, " and "), ev
 }
 
+// commentMarks open a line comment in the languages a session edits.
+var commentMarks = []string{"//", "#", "--", "/*", "*", "<!--"}
+
 // editChange finds, in an edit's observation ("Edit: path", then its
-// removed lines as "- …" and added lines as "+ …"), the first line it added
-// that it did not also remove, or else the first it removed that it did not
-// add back, and reports which. A line must say something: four characters
-// or more, a letter among them ("}" or "*/" says nothing), and short enough
-// to quote.
-func editChange(text string) (ev evi, added, ok bool) {
+// removed lines as "- …" and added lines as "+ …"), the line that says
+// what it changed, and how, as a format of the line and the file: a line
+// it commented out, else the first code line it added and did not remove
+// (a comment explains, it does not fix), else the first code line it
+// removed and did not add back. A line must say something: four characters or
+// more, a letter among them ("}" says nothing), and short enough to quote;
+// a code line's trailing comment is left out of the quote.
+func editChange(text string) (ev evi, how string, ok bool) {
 	lines := strings.Split(text, "\n")
 	sides := map[string]map[string]bool{"- ": {}, "+ ": {}}
 	for _, l := range lines[1:] {
@@ -130,26 +133,60 @@ func editChange(text string) (ev evi, added, ok bool) {
 			}
 		}
 	}
-	pick := func(prefix, other string) (evi, bool) {
+	says := func(t string) bool {
+		return len(t) >= 4 && len(t) <= 160 && strings.ContainsFunc(t, unicode.IsLetter)
+	}
+	// pick is the first line on side prefix that want accepts, with its
+	// offset in text.
+	pick := func(prefix string, want func(t string) (string, bool)) (evi, bool) {
 		off := len(lines[0]) + 1
 		for _, l := range lines[1:] {
 			if t, ok := strings.CutPrefix(l, prefix); ok {
-				tt := strings.TrimSpace(t)
-				if len(tt) >= 4 && len(tt) <= 160 && strings.ContainsFunc(tt, unicode.IsLetter) && !sides[other][tt] {
-					return evi{off: off + len(prefix) + strings.Index(t, tt), quote: tt}, true
+				if q, ok := want(strings.TrimSpace(t)); ok && says(q) {
+					return evi{off: off + len(prefix) + strings.Index(t, q), quote: q}, true
 				}
 			}
 			off += len(l) + 1
 		}
 		return evi{}, false
 	}
-	if e, ok := pick("+ ", "- "); ok {
-		return e, true, true
+	// uncommented is a comment line's text without its mark and without
+	// a comment of its own after the code ("// import x; // not needed").
+	uncommented := func(t string) (string, bool) {
+		for _, m := range commentMarks {
+			if r, ok := strings.CutPrefix(t, m); ok {
+				if k := strings.Index(r, " //"); k > 0 {
+					r = r[:k]
+				}
+				return strings.TrimSpace(r), true
+			}
+		}
+		return t, false
 	}
-	if e, ok := pick("- ", "+ "); ok {
-		return e, false, true
+	if e, ok := pick("+ ", func(t string) (string, bool) {
+		r, comment := uncommented(t)
+		return t, comment && sides["- "][r] && !sides["+ "][r]
+	}); ok {
+		return e, "commenting out %s in %s", true
 	}
-	return evi{}, false, false
+	if e, ok := pick("+ ", func(t string) (string, bool) {
+		if _, comment := uncommented(t); comment || sides["- "][t] {
+			return "", false
+		}
+		if k := strings.Index(t, "  //"); k > 0 {
+			t = strings.TrimSpace(t[:k]) // "@Builder(toBuilder = true)  // why"
+		}
+		return t, true
+	}); ok {
+		return e, "adding %s to %s", true
+	}
+	if e, ok := pick("- ", func(t string) (string, bool) {
+		_, comment := uncommented(t)
+		return t, !comment && !sides["+ "][t]
+	}); ok {
+		return e, "removing %s from %s", true
+	}
+	return evi{}, "", false
 }
 
 // addFix adds the change that fixed failure fail of run i to a lesson that

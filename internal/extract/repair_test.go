@@ -18,6 +18,8 @@ func TestRepairs(t *testing.T) {
 	buildFail := Message{Role: "tool", Text: "Bash: npm run build (error)\n> build\nError: Cannot apply unknown utility class `ring-ring`\n    at lib.js:18"}
 	edit := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ outline-color: hsl(var(--ring));"}
 	removal := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ "}
+	commentOut := Message{Role: "tool", Text: "Edit: /w/app/src/main.ts\n- import './ring.css';\n+ // import './ring.css'; // no ring utility in v4"}
+	commented := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ /* Tailwind 4 has no ring utility */\n+ outline-color: hsl(var(--ring));  // the ring colour"}
 	write := Message{Role: "tool", Text: "Write: /w/app/styles/site.css\n+ :root { --ring: 220 90% 56%; }"}
 	buildPass := Message{Role: "tool", Text: "Bash: npm run build\n✓ Compiled successfully"}
 	cases := []struct {
@@ -32,6 +34,10 @@ func TestRepairs(t *testing.T) {
 		// The lesson says what the edit changed, not only which file.
 		{"an edit that only removed a line", []Message{buildFail, removal, buildPass},
 			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by removing `@apply ring-ring;` from site.css, after which it passed."}},
+		{"an edit that commented a line out", []Message{buildFail, commentOut, buildPass},
+			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by commenting out `// import './ring.css'; // no ring utility in v4` in main.ts, after which it passed."}},
+		{"an edit whose first added line is a comment", []Message{buildFail, commented, buildPass},
+			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by adding `outline-color: hsl(var(--ring));` to site.css, after which it passed."}},
 		{"a file written whole", []Message{buildFail, write, buildPass},
 			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by editing /w/app/styles/site.css, after which it passed."}},
 		{"two changes", []Message{buildFail, edit, install, buildPass}, nil},
