@@ -174,6 +174,9 @@ func TestSentences(t *testing.T) {
 		{"closing quote", "He said \"no.\" Then left.", []string{"He said \"no.\"", "Then left."}},
 		{"fullwidth", "좋아요。다음", []string{"좋아요。", "다음"}},
 		{"bold numbered item", "**1. Cart total fix** (`cart.go:42`):\n- Guarded it", []string{"Cart total fix** (`cart.go:42`):", "Guarded it"}},
+		// Markers read one by one: reading the rest at each "**" took time
+		// doubling with every marker (this line would not finish).
+		{"bold numbers repeated", strings.Repeat("**1. ", 60) + "Done.", []string{"Done."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -173,16 +173,15 @@ func bulletLen(line string) int {
 			}
 			n += h + 1
 		default:
-			d := 0
-			for d < len(rest) && d < 3 && rest[d] >= '0' && rest[d] <= '9' {
-				d++
-			}
-			if d > 0 && d+1 < len(rest) && (rest[d] == '.' || rest[d] == ')') && rest[d+1] == ' ' {
-				n += d + 2
+			if numbered(rest) {
+				n += strings.IndexAny(rest, ".)") + 2
 				continue
 			}
-			if strings.HasPrefix(rest, "**") && bulletLen(rest[2:]) > 0 && rest[2] >= '0' && rest[2] <= '9' {
-				// "**1. Page ordering fix**": the number is the list's, not a sentence
+			if numbered(strings.TrimPrefix(rest, "**")) && strings.HasPrefix(rest, "**") {
+				// "**1. Page ordering fix**": the number is the list's, not a
+				// sentence. Only the marker is read here: a call of bulletLen
+				// on the rest, which loops back over it, took time doubling
+				// with each "**1. " of a line.
 				n += 2
 				continue
 			}
@@ -192,6 +191,16 @@ func bulletLen(line string) int {
 			n++
 		}
 	}
+}
+
+// numbered reports a list number at the start of s: one to three digits,
+// then "." or ")" and a space.
+func numbered(s string) bool {
+	d := 0
+	for d < len(s) && d < 3 && s[d] >= '0' && s[d] <= '9' {
+		d++
+	}
+	return d > 0 && d+1 < len(s) && (s[d] == '.' || s[d] == ')') && s[d+1] == ' '
 }
 
 // splitLine appends the sentences of text[start:end], one line, to out.
