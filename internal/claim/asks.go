@@ -121,8 +121,9 @@ func askKey(words []string) string {
 }
 
 // askFold drops an English word's plural or gerund ending ("tooling",
-// "runners", "retries"), only where a stem of three letters is left, and
-// leaves other scripts alone. It is lighter than wordStem on purpose: a
+// "runners", "retries"), only where a stem of three letters is left, and a
+// final "e" that a gerund drops ("bundle", "bundling"); it leaves other
+// scripts alone. It is lighter than wordStem on purpose: a
 // question's "runs" must not ask for "runner".
 func askFold(w string) string {
 	if w == "" || w[0] >= utf8.RuneSelf {
@@ -139,6 +140,9 @@ func askFold(w string) string {
 			}
 			break
 		}
+	}
+	if n := len(w); n >= 5 && w[n-1] == 'e' {
+		w = w[:n-1] // "bundle" and "bundling" -> "bundl"
 	}
 	return w
 }

@@ -21,6 +21,8 @@ func TestAsks(t *testing.T) {
 		{"Which HTTP client do the mobile screens use?", "http client"},
 		// Any inflection of a table's phrase, and any role's own name.
 		{"Which build tools does the admin panel use?", "bundler"},
+		{"What are we using for bundling?", "bundler"},
+		{"How are we throttling requests?", "request rate"},
 		{"What do we use for state management in the editor?", "state management"},
 		{"지금 어떤 데이터베이스를 쓰고 있죠?", "database"},
 		{"Where do new schema migrations go?", "path"},
