@@ -255,7 +255,11 @@ func retitle(s *sent, cd *cand) {
 			old, now = c.Value, ""
 		}
 		if old != "" && strings.Contains(lt, old) && (now == "" || !strings.Contains(lt, now)) {
-			cd.title = finishTitle(stripMarkers(s.norm[s.body:], false))
+			t := stripMarkers(s.norm[s.body:], false)
+			if !s.user {
+				t = switchMade(t) // "I've successfully migrated …" titled as the switch it reports
+			}
+			cd.title = finishTitle(t)
 			return
 		}
 	}

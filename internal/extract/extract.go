@@ -359,7 +359,9 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 	c.ev = []evi{{s.msg, off, quote}}
 	describe(s, h, c, clause)
 	if !s.user && c.typ == Decision {
-		c.body = switchMade(c.body)
+		if b := switchMade(c.body); b != c.body {
+			c.body, c.title = b, finishTitle(b) // the title, which briefs list, must not keep the narration
+		}
 	}
 	if c.typ == Decision && s.user && anaphoric(s, h) {
 		before := len(c.ev)

@@ -357,6 +357,7 @@ func TestSwitchReported(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ text, want string }{
 		{"Perfect! I've successfully replaced Memcached with **Valkey 8**, making the cache fully open source!", "Replaced Memcached with Valkey 8"},
+		{"I've successfully migrated the app from Heroku to Fly.io, making deploys faster.", "Migrated the app from Heroku to Fly.io"},
 		{"Done! I've successfully updated the README.", ""},
 	} {
 		msgs := []Message{{0, "user", "can we drop the old cache?"}, {1, "assistant", tt.text}}
@@ -366,6 +367,9 @@ func TestSwitchReported(t *testing.T) {
 		for _, e := range got {
 			if e.Type == Decision {
 				bodies = append(bodies, e.Body)
+				if tt.want != "" && e.Title != tt.want {
+					t.Errorf("%q: title %q, want the switch as the body says it", tt.text, e.Title)
+				}
 			}
 		}
 		if tt.want != "" && !slices.Equal(bodies, []string{tt.want}) || tt.want == "" && len(bodies) > 0 {
