@@ -23,7 +23,8 @@ type banner struct {
 }
 
 // versions adds a fact for each tool whose run printed its name and
-// version, quoting the first line that says so and one more run's.
+// version, quoting the first line that says so and one more run's; a later
+// run printing another version replaces it.
 func (x *extractor) versions() {
 	seen := map[string]*cand{}
 	for i, m := range x.msgs {
@@ -46,7 +47,14 @@ func (x *extractor) versions() {
 		for _, b := range bs {
 			key := strings.ToLower(b.name) + " version"
 			if c := seen[key]; c != nil {
-				if len(c.ev) < 2 && c.val == b.version {
+				switch {
+				case c.val != b.version:
+					// Upgraded during the session: the newer banner is
+					// what the project runs now.
+					c.body = b.name + " version: " + b.version
+					c.title, c.val, c.from = c.body, b.version, i
+					c.ev = []evi{{i, b.off, b.line}}
+				case len(c.ev) < 2:
 					c.ev = append(c.ev, evi{i, b.off, b.line})
 				}
 				continue

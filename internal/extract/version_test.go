@@ -36,3 +36,26 @@ func TestToolVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestToolVersionUpgraded: a tool upgraded during the session is known by
+// the version its last run printed, not its first.
+func TestToolVersionUpgraded(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "Check the sources, and upgrade lintkit if it is old."},
+		{Index: 1, Role: "tool", Text: "Bash: lintkit check src\n ⛅️ lintkit 2.0.1 (update available 2.3.0)\nAll clean.\n"},
+		{Index: 2, Role: "tool", Text: "Bash: npm install -g lintkit@latest\nchanged 1 package in 2s\n"},
+		{Index: 3, Role: "tool", Text: "Bash: lintkit check src\n ⛅️ lintkit 2.3.0\nAll clean.\n"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "upgraded", msgs, got)
+	var bodies []string
+	for _, e := range got {
+		if e.Type == Fact {
+			bodies = append(bodies, e.Body)
+		}
+	}
+	if !slices.Equal(bodies, []string{"lintkit version: 2.3.0"}) {
+		t.Errorf("facts %q, want the version after the upgrade", bodies)
+	}
+}
