@@ -17,8 +17,9 @@ import (
 const minPastedLines = 4
 
 // pastedOutput reports where the pasted output of a user message starts:
-// after its first line, when most of the lines after it are output rather
-// than prose (tool lines, log lines, code).
+// after its first line, when most of the lines after it show signs of a
+// tool's output (outputLine). Short lines alone are no sign: a user's own
+// "Decisions:" followed by "Use Postgres", "Port 5432" is theirs.
 func pastedOutput(text string) (int, bool) {
 	if len(text) > maxScan {
 		text = text[:maxScan]
@@ -29,27 +30,29 @@ func pastedOutput(text string) (int, bool) {
 	}
 	lines, output := 0, 0
 	for _, l := range strings.Split(text[nl+1:], "\n") {
-		t := strings.TrimSpace(l)
-		if t == "" {
+		if strings.TrimSpace(l) == "" {
 			continue
 		}
 		lines++
-		if !proseLine(t) {
+		if outputLine(l) {
 			output++
 		}
 	}
 	return nl + 1, lines >= minPastedLines && output*5 >= lines*3
 }
 
-// proseLine reports a line a person wrote: a markdown list item or
-// heading, or a line of three words or more (or a run of unspaced script)
-// that is mostly letters, not opening like a tool's line or a timestamp.
-func proseLine(t string) bool {
-	if isToolLine(leadText(lowerASCII(t))) || startsWithDigit(t) && bulletLen(t) == 0 {
-		return false
-	}
+// outputLine reports a line with a sign that a program printed it: it
+// opens like a compiler's or a test runner's line, with a timestamp or a
+// number (not a list's), is indented (a stack frame, a report's detail), or
+// is mostly symbols and digits rather than letters. A markdown list item
+// is the user's own.
+func outputLine(l string) bool {
+	t := strings.TrimSpace(l)
 	if bulletLen(t) > 0 {
-		return true // a list the user wrote: "- Keep: Express, cors"
+		return false // "- Keep: Express, cors", "1. Use port 4100"
+	}
+	if isToolLine(leadText(lowerASCII(t))) || startsWithDigit(t) || strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "\t") {
+		return true
 	}
 	letters, other := 0, 0
 	for _, r := range t {
@@ -60,5 +63,5 @@ func proseLine(t string) bool {
 			other++
 		}
 	}
-	return letters >= 12 && letters*10 >= (letters+other)*8
+	return letters*10 < (letters+other)*6
 }
