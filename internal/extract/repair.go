@@ -16,10 +16,13 @@ import (
 // wants handed back when it fails again; read from the runs themselves, it
 // needs no sentence that names it.
 
-// lookCommands are programs that look without changing anything: running
-// one between a failure and the passing rerun fixes nothing.
+// lookCommands are programs that look without changing anything, or only
+// record what changed: running one between a failure and the passing rerun
+// fixes nothing.
 var lookCommands = []string{"ls", "cat", "grep", "rg", "find", "echo", "head", "tail", "pwd", "which", "wc", "sed",
-	"git status", "git log", "git diff", "git show", "curl", "sleep", "ps", "lsof", "type", "file", "stat", "env", "printenv"}
+	"git status", "git log", "git diff", "git show", "curl", "sleep", "ps", "lsof", "type", "file", "stat", "env", "printenv",
+	// Bookkeeping changes no file the run reads.
+	"git add", "git commit", "git push", "git fetch", "cd"}
 
 // repairWindow is how many messages after a failure its rerun is looked
 // for: a fix is tried at once, and the bound keeps a long turn of many
@@ -259,8 +262,8 @@ func stripANSI(t string) string {
 			for j < len(t) && (isDigit(t[j]) || t[j] == ';') {
 				j++
 			}
-			if j < len(t) {
-				i = j // the final letter of the code
+			if j < len(t) && t[j] >= 0x40 && t[j] <= 0x7e {
+				i = j // the final letter of the code, never a byte of a rune
 				continue
 			}
 		}

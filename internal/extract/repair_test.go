@@ -22,6 +22,7 @@ func TestRepairs(t *testing.T) {
 	commented := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ /* Tailwind 4 has no ring utility */\n+ outline-color: hsl(var(--ring));  // the ring colour"}
 	write := Message{Role: "tool", Text: "Write: /w/app/styles/site.css\n+ :root { --ring: 220 90% 56%; }"}
 	buildPass := Message{Role: "tool", Text: "Bash: npm run build\n✓ Compiled successfully"}
+	commit := Message{Role: "tool", Text: "Bash: git commit -am 'wip'\n[main 1a2b3c4] wip\n 1 file changed"}
 	cases := []struct {
 		name string
 		runs []Message
@@ -41,6 +42,7 @@ func TestRepairs(t *testing.T) {
 		{"a file written whole", []Message{buildFail, write, buildPass},
 			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by editing /w/app/styles/site.css, after which it passed."}},
 		{"two changes", []Message{buildFail, edit, install, buildPass}, nil},
+		{"a commit is no fix", []Message{buildFail, commit, buildPass}, nil},
 		{"fails again", []Message{buildFail, edit, buildFail}, nil},
 		{"another command passed", []Message{fail, install, buildPass}, nil},
 	}
@@ -114,6 +116,20 @@ func TestRepairsCompileErrors(t *testing.T) {
 		}
 		if !slices.Equal(lessons, c.want) {
 			t.Errorf("%s: lessons\n%q\nwant\n%q", c.name, lessons, c.want)
+		}
+	}
+}
+
+// TestStripANSI: a colour code is removed whole, and a malformed one never
+// takes a byte of the character after it.
+func TestStripANSI(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"\x1b[31merror\x1b[0m: x": "error: x",
+		"\x1b[é":                  "\x1b[é",
+	} {
+		if got := stripANSI(in); got != want {
+			t.Errorf("stripANSI(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
