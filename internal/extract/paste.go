@@ -17,9 +17,10 @@ import (
 const minPastedLines = 4
 
 // pastedOutput reports where the pasted output of a user message starts:
-// after its first line, when most of the lines after it show signs of a
-// tool's output (outputLine). Short lines alone are no sign: a user's own
-// "Decisions:" followed by "Use Postgres", "Port 5432" is theirs.
+// after its first line, when most of the lines after it are not prose
+// (proseLine) and at least two show a sign that a program printed them
+// (outputLine). Short lines alone are no sign: a user's own "Decisions:"
+// followed by "Use Postgres", "Port 5432" is theirs.
 func pastedOutput(text string) (int, bool) {
 	if len(text) > maxScan {
 		text = text[:maxScan]
@@ -28,17 +29,46 @@ func pastedOutput(text string) (int, bool) {
 	if nl < 0 {
 		return 0, false
 	}
-	lines, output := 0, 0
+	lines, signs, output := 0, 0, 0
 	for _, l := range strings.Split(text[nl+1:], "\n") {
-		if strings.TrimSpace(l) == "" {
+		t := strings.TrimSpace(l)
+		if t == "" {
 			continue
 		}
 		lines++
-		if outputLine(l) {
+		switch {
+		case outputLine(l):
+			signs++
+			output++
+		case !proseLine(t):
 			output++
 		}
 	}
-	return nl + 1, lines >= minPastedLines && output*5 >= lines*3
+	return nl + 1, lines >= minPastedLines && signs >= 2 && output*5 >= lines*3
+}
+
+// proseLine reports a line a person wrote: a markdown list item, or a line
+// with twelve letters or more that is mostly letters.
+func proseLine(t string) bool {
+	if bulletLen(t) > 0 {
+		return true // a list the user wrote: "- Keep: Express, cors"
+	}
+	letters, other := letterShare(t)
+	return letters >= 12 && letters*10 >= (letters+other)*8
+}
+
+// letterShare counts a line's letters and its other characters that are
+// neither spaces nor ordinary punctuation.
+func letterShare(t string) (letters, other int) {
+	for _, r := range t {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case !unicode.IsSpace(r) && !strings.ContainsRune(".,;:!?'\"-()", r):
+			other++
+		}
+	}
+	return letters, other
 }
 
 // outputLine reports a line with a sign that a program printed it: it
@@ -54,14 +84,6 @@ func outputLine(l string) bool {
 	if isToolLine(leadText(lowerASCII(t))) || startsWithDigit(t) || strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "\t") {
 		return true
 	}
-	letters, other := 0, 0
-	for _, r := range t {
-		switch {
-		case unicode.IsLetter(r):
-			letters++
-		case !unicode.IsSpace(r) && !strings.ContainsRune(".,;:!?'\"-()", r):
-			other++
-		}
-	}
+	letters, other := letterShare(t)
 	return letters*10 < (letters+other)*6
 }
