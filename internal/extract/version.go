@@ -100,6 +100,9 @@ func bannerLine(cmd, line string) (banner, bool) {
 	t := strings.TrimLeftFunc(line, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	})
+	if strings.ContainsAny(line[:len(line)-len(t)], "+-├└│*") {
+		return banner{}, false // "+ express v5.2.1", "├── zod 4.3.6": an install's or a tree's list
+	}
 	t = strings.TrimPrefix(t, "Welcome to ")
 	f := strings.Fields(t)
 	if len(f) < 2 || len(t) > 120 {

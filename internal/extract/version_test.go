@@ -19,6 +19,7 @@ func TestToolVersions(t *testing.T) {
 		{"the command's own name", "Bash: lintkit check src\n ⛅️ lintkit 2.0.1 (update available 2.3.0)\nAll clean.\n", []string{"lintkit version: 2.0.1"}},
 		{"a dependency of the run", "Bash: dart pub get\nChanged 2 dependencies:\n  url_opener 2.4.1 (2.4.2 available)\n", nil},
 		{"an install's list", "Bash: pnpm install\ndependencies:\n+ cors v2.8.6\n+ express v5.2.1\n+ zod v4.3.6\n", nil},
+		{"one dependency installed", "Bash: pnpm add zod\ndependencies:\n+ zod v4.3.6\n", nil},
 		{"an address", "Bash: curl -v https://example.test\n*   Trying 64.29.17.1:443...\n", nil},
 	}
 	for _, c := range cases {

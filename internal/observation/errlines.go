@@ -106,10 +106,13 @@ func errorSpans(s string, from, to, budget int, tail string) []span {
 		} else {
 			follow = 0
 			key := strings.TrimSpace(line)
-			if !reportsError(line) || seen[key] || strings.Contains(tail, key) {
+			if !reportsError(line) || seen[key] {
 				continue
 			}
-			seen[key] = true
+			seen[key] = true // before the tail is searched: a line repeated many times searches it once
+			if strings.Contains(tail, key) {
+				continue
+			}
 			follow = maxFollow
 		}
 		part := s[start : ls+len(line)] // what the head has not shown
