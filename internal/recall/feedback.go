@@ -40,8 +40,8 @@ func feedback(ctx context.Context, db *store.DB, req Request, cs []concept, anch
 		return nil, nil
 	}
 	lcs := concepts(line)
-	if len(lcs) == 0 {
-		return nil, nil
+	if !slices.ContainsFunc(lcs, func(c concept) bool { return mayAdd(cs, c) }) {
+		return nil, nil // nothing to weigh: counting the line's words is most of the cost
 	}
 	lcs, total, err := weigh(ctx, db, lcs, false)
 	if err != nil || len(lcs) == 0 {
@@ -49,7 +49,7 @@ func feedback(ctx context.Context, db *store.DB, req Request, cs []concept, anch
 	}
 	var added []concept
 	for _, c := range lcs {
-		if c.specific == 0 || c.df == 0 || c.df > feedbackMaxDF || c.glued || inPrompt(cs, c) || isNumber(c.forms[0]) {
+		if c.specific == 0 || c.df == 0 || c.df > feedbackMaxDF || !mayAdd(cs, c) {
 			continue
 		}
 		added = append(added, c)
@@ -123,6 +123,15 @@ func anchorLine(it Item, cs []concept) string {
 		}
 	}
 	return line
+}
+
+// mayAdd reports whether the second query may add line concept c, as far
+// as is known before the store is asked how many messages hold it: a word
+// of the project's own (weigh gives a generic one no specificity), not
+// glued from parts, not the prompt's, not a number.
+func mayAdd(cs []concept, c concept) bool {
+	generic := genericWords[c.forms[0]] || genericWords[stem(c.forms[0])]
+	return !generic && !c.glued && !inPrompt(cs, c) && !isNumber(c.forms[0])
 }
 
 func inPrompt(cs []concept, c concept) bool {

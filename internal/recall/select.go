@@ -180,20 +180,18 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, nil
 	}
 	// The best opening item's line that matched the prompt's rarest word
-	// leads to the items that share its words (feedback.go).
-	var feedbackMore []Item
+	// leads to the items that share its words (feedback.go). It is chosen
+	// here, as ranked before the session raises its working files, and
+	// followed below, only when a place is left for what it finds.
 	anchor := -1
 	for i, it := range items {
 		if opens(it) && (anchor < 0 || it.Relevance > items[anchor].Relevance) {
 			anchor = i
 		}
 	}
+	var anchorItem Item
 	if anchor >= 0 {
-		more, err := feedback(ctx, db, req, cs, items[anchor], items)
-		if err != nil {
-			return nil, err
-		}
-		feedbackMore = more
+		anchorItem = items[anchor]
 	}
 	// Only a prompt that will be answered reads what its session has: most
 	// prompts stop above.
@@ -237,7 +235,17 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		out = append(out, it)
 	}
 	// What the best item's line leads to fills the places left: it never
-	// takes one from an item matching the prompt itself.
+	// takes one from an item matching the prompt itself. With no place
+	// left, its second query is not run: most answered prompts fill every
+	// place.
+	var feedbackMore []Item
+	if anchor >= 0 && len(out) < cfg.K {
+		more, err := feedback(ctx, db, req, cs, anchorItem, items)
+		if err != nil {
+			return nil, err
+		}
+		feedbackMore = more
+	}
 	for _, it := range feedbackMore {
 		if len(out) >= cfg.K {
 			break
