@@ -656,7 +656,7 @@ func (f *found) reference(s *sent) {
 }
 
 // oneDeploy reports a URL whose host starts with a hash, as hosts give
-// each deployment its own address ("https://3fe25c72.app.pages.dev"): it
+// each deployment its own address ("https://9c1d4e7a.app.example.dev"): it
 // is where one build was, not where the project lives.
 func oneDeploy(url string) bool {
 	_, host, ok := strings.Cut(url, "://")

@@ -3,7 +3,7 @@ package extract
 import "strings"
 
 // The git branch a session created for its work is a fact of the project
-// a developer asks for later ("which branch is the redesign on?"). It is
+// a developer asks for later ("which branch is the checkout rework on?"). It is
 // read from git's own confirmation in a run's output ("Switched to a new
 // branch 'x'"), not from what the assistant said it would do, and kept only
 // when it survived the session: a branch merged or deleted later in the

@@ -939,13 +939,13 @@ func failureLine(text string) (int, string, bool) {
 }
 
 // sourcePosition is a source file's name and a position in it, as
-// compilers print them: "UserMapper.java:[42,18]", "Login.tsx(93,21)",
+// compilers print them: "OrderMapper.java:[12,7]", "Cart.tsx(40,9)",
 // "main.go:12:5".
 var sourcePosition = regexp.MustCompile(`[\w.-]+\.[A-Za-z]{1,6}(:\[\d+,\d+\]|\(\d+,\d+\)|:\d+:\d+)`)
 
 // diagnosticQuote reports whether text[start:end] is a compiler's error
-// at a position in a source file ("[ERROR] /w/src/UserMapper.java:[42,18]
-// Ambiguous mapping methods…", "src/Login.tsx(93,21): error TS2345: …") and
+// at a position in a source file ("[ERROR] /w/src/OrderMapper.java:[12,7]
+// Conflicting converter methods…", "src/Cart.tsx(40,9): error TS2322: …") and
 // returns its quote: from the file's name, without the directory, clipped
 // to maxQuote at a word, with the next line when that continues it
 // ("[ERROR]   symbol:   method build()").

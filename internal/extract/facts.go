@@ -135,20 +135,20 @@ func (x *extractor) labelFact(s *sent) {
 		return // "Step 2: …", "Week 1: …", "Initialize Prisma: …" order a plan; "✅ Tests: 690 passing" reports a run
 	}
 	if in(pastLabels, strings.ToLower(label)) {
-		return // "Before: Supabase Free Tier" is the state a change replaced
+		return // "Before: Heroku hobby dyno" is the state a change replaced
 	}
 	if r, _ := firstRef(value); oneDeploy(r) {
-		return // "Production: https://5931e7d2.app.pages.dev" is where one build went
+		return // "Production: https://a41f09bc.app.example.dev" is where one build went
 	}
 	x.addFact(s, label, value, 1.5)
 }
 
 // recordShape is a table or record written with its fields:
-// "todos (id, title, status, created_at)".
+// "invoices (id, customer_id, total, issued_at)".
 var recordShape = regexp.MustCompile(`^[A-Za-z_][\w.]*\s*\(\s*[A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*){2,}\s*\)$`)
 
 // definition reports a label's value that is a code span holding a table
-// or record and its fields ("**DB**: `todos (id, title, status)`"): the
+// or record and its fields ("**DB**: `invoices (id, total, issued_at)`"): the
 // shape the project's data settled on, which the label's code span keeps
 // apart from a call in prose.
 func definition(raw, value string) bool {
@@ -393,7 +393,7 @@ func (x *extractor) boldSetting(s *sent) bool {
 // namedFact keeps a list item that names a code thing and says what it is:
 // "`Johannes0501/api-shrooms` — the API backend". The name is the value;
 // the rest must say something (two words or more). An arrow from one path
-// to another ("`thumbnails/` → `public/thumbnails/` (Vite convention)")
+// to another ("`icons/` → `static/icons/` (served from the site root)")
 // says where the thing is now.
 func (x *extractor) namedFact(s *sent) {
 	if s.shape&shapeBullet == 0 || !strings.HasPrefix(strings.TrimLeft(s.norm, "*_ "), "`") {
@@ -422,15 +422,15 @@ func (x *extractor) namedFact(s *sent) {
 	}
 }
 
-// movedPath reports an arrow item whose both sides are paths: "thumbnails/"
-// to "public/thumbnails/ (Vite convention)", not "window.RUNS → export const".
+// movedPath reports an arrow item whose both sides are paths: "icons/"
+// to "static/icons/ (served from the site root)", not "window.CONFIG → export const".
 func movedPath(from, to string) bool {
 	f := strings.Fields(to)
 	return len(f) > 0 && pathLike(from) && pathLike(f[0])
 }
 
 // pathLike reports a file or directory as a list names it: a path, or a
-// bare directory ("thumbnails/") or file name ("app.jsx").
+// bare directory ("icons/") or file name ("app.jsx").
 func pathLike(w string) bool {
 	return len(paths(w)) > 0 || fileName(w) || strings.HasSuffix(w, "/") && codeWord(strings.TrimSuffix(w, "/"))
 }

@@ -127,7 +127,7 @@ func TestLabelRepeatedWithOneValue(t *testing.T) {
 }
 
 // TestColourIsAValue: a hex colour is a value a label can hold, as a port
-// or a version is: "Primary: Teal (#0f766e)" says what the theme uses.
+// or a version is: "Accent: Coral (#e8735a)" says what the theme uses.
 func TestColourIsAValue(t *testing.T) {
 	t.Parallel()
 	msgs := []Message{

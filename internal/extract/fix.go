@@ -3,9 +3,9 @@ package extract
 import "strings"
 
 // A fix section of an assistant's report names the problem in its label
-// and says, in the list item under it, what was changed: "**Page ordering
-// fix** (`reader.dart:105`):" then "- Removed `reverse: true` and added
-// `scrollDirection: Axis.vertical`". The item alone is narration of the
+// and says, in the list item under it, what was changed: "**Cart total
+// fix** (`cart.go:42`):" then "- Rounded each line before summing, not
+// the total". The item alone is narration of the
 // moment ("Removed …"), which noise drops; under a label that names a fix
 // it is how a named problem was fixed, the lesson a developer looks up when
 // the problem comes back.
@@ -15,7 +15,7 @@ var fixWords = []string{"fix", "fixes", "bugfix"}
 
 // fixLabel reports an assistant line that titles a fix section: a heading,
 // or a short line ending in a colon, that is a noun phrase ending in a word
-// naming a fix ("Page ordering fix (`reader.dart:105`):", "**Fixes**:").
+// naming a fix ("Cart total fix (`cart.go:42`):", "**Fixes**:").
 // "How It Was Fixed", "Why This Fixes It" and "After Fix" head an account
 // or what comes next, "Two issues to fix:" the problems.
 func fixLabel(s *sent) bool {
@@ -28,7 +28,7 @@ func fixLabel(s *sent) bool {
 	}
 	t = strings.TrimRight(strings.TrimSuffix(t, ":"), "*_ ")
 	if k := strings.LastIndexByte(t, '('); k > 0 && strings.HasSuffix(t, ")") {
-		t = t[:k] // "(`reader.dart:105`)", "(✅ Completed)": where or how far, not what
+		t = t[:k] // "(`cart.go:42`)", "(✅ Completed)": where or how far, not what
 	}
 	ws := words(clean(t))
 	if len(ws) == 0 || len(ws) > 6 || !in(fixWords, ws[len(ws)-1]) {

@@ -239,7 +239,7 @@ func describesAddition(b string) bool {
 
 // reportsSwitch reports a sentence saying the assistant put one thing in
 // place of another, however pleased it sounds: "I've successfully replaced
-// Supabase with Cloudflare D1". What the project uses from now on is a
+// Memcached with Valkey". What the project uses from now on is a
 // decision; "successfully" only says the step worked.
 func reportsSwitch(lead string) bool {
 	b := strings.TrimPrefix(withoutOwnOpener(lead), "successfully ")
@@ -248,8 +248,8 @@ func reportsSwitch(lead string) bool {
 }
 
 // switchMade words an assistant's report of a switch as the decision it
-// records: "I've successfully replaced Supabase with Cloudflare D1, making
-// …" is "Replaced Supabase with Cloudflare D1". Any other body is returned
+// records: "I've successfully replaced Memcached with Valkey, making
+// …" is "Replaced Memcached with Valkey". Any other body is returned
 // as it is.
 func switchMade(body string) string {
 	low := lowerASCII(body)

@@ -312,7 +312,7 @@ func TestLocatorReferences(t *testing.T) {
 		{"The runbook is in https://wiki.example.com/runbooks/db.", true},
 		{"Your blog is now live at: **https://acme.github.io/blog/**", true},
 		{"The shop is deployed to https://shop.acme.dev behind the CDN.", true},
-		{"Your site is now live at: https://3fe25c72.shop.pages.dev", false}, // one build's address
+		{"Your site is now live at: https://7be20c41.shop.pages.dev", false}, // one build's address
 	} {
 		got := Offline([]Message{{0, "assistant", tt.text}})
 		ref := len(got) > 0 && got[0].Type == Reference
@@ -324,12 +324,12 @@ func TestLocatorReferences(t *testing.T) {
 
 // TestLiveURLSaidTwice: the same address said live twice, once in bold, is
 // one reference with both quotes; a label whose value is one build's
-// address ("Production: https://5931e7d2.shop.pages.dev") is no fact.
+// address ("Production: https://a41f09bc.shop.pages.dev") is no fact.
 func TestLiveURLSaidTwice(t *testing.T) {
 	t.Parallel()
 	msgs := []Message{
 		{Index: 0, Role: "user", Text: "Deploy the blog."},
-		{Index: 1, Role: "assistant", Text: "Deployed.\n\nYour blog is now live at: **https://acme.github.io/blog/**\n\n- Production: https://5931e7d2.shop.pages.dev\n"},
+		{Index: 1, Role: "assistant", Text: "Deployed.\n\nYour blog is now live at: **https://acme.github.io/blog/**\n\n- Production: https://a41f09bc.shop.pages.dev\n"},
 		{Index: 2, Role: "user", Text: "Fix the search box."},
 		{Index: 3, Role: "assistant", Text: "Your blog is now live at https://acme.github.io/blog/ with search working."},
 	}
@@ -340,7 +340,7 @@ func TestLiveURLSaidTwice(t *testing.T) {
 		if e.Type == Reference {
 			refs = append(refs, e)
 		}
-		if strings.Contains(e.Body, "5931e7d2") {
+		if strings.Contains(e.Body, "a41f09bc") {
 			t.Errorf("got %q, want no memory of one build's address", e.Body)
 		}
 	}

@@ -7,9 +7,9 @@ import (
 
 // A prompt is often a line of the user's own followed by what a terminal,
 // a build log or a file printed: "Its error, can't deploy:" and forty
-// timestamped log lines, "npx expo-doctor" and its report. Sentences of
-// the pasted part that read like choices ("Use 'npx expo install --check'
-// to review", "(in target 'hermes-engine' from project 'Pods')") are the
+// timestamped log lines, "make doctor" and its report. Sentences of
+// the pasted part that read like choices ("Use 'make fix-deps'
+// to review", "(in module 'billing' of workspace 'app')") are the
 // tool's words, not the user's. A paste is told by its shape: most of its
 // lines are not prose.
 

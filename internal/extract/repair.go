@@ -11,8 +11,8 @@ import (
 // A repair is a failing command that passes on its next run, with exactly
 // one change made in between: a command that succeeded, or an edit of one
 // file. That change is what fixed the failure, whatever the assistant said
-// about it ("`pnpm install` failed: command not found: pnpm; fixed by `npm
-// install -g pnpm`"). The cause and fix of a failure is what a developer
+// about it ("`yarnpkg install` failed: command not found: yarnpkg; fixed by
+// `npm install -g yarnpkg`"). The cause and fix of a failure is what a developer
 // wants handed back when it fails again; read from the runs themselves, it
 // needs no sentence that names it.
 
@@ -55,7 +55,7 @@ func (x *extractor) repairs() {
 		}
 		run := commandLine(cmd)
 		if k := strings.LastIndex(run, " && "); k >= 0 && strings.HasPrefix(run, "cd ") && !strings.Contains(run[:k], " && ") {
-			run = run[k+len(" && "):] // "cd app && pnpm install": the directory is where, not what
+			run = run[k+len(" && "):] // "cd app && yarnpkg install": the directory is where, not what
 		}
 		what := "`" + fix.quote + "`"
 		if name, path, ok := strings.Cut(fix.quote, ": "); ok && in(editTools, name) {
@@ -85,7 +85,7 @@ func (x *extractor) repairs() {
 }
 
 // editsSaid says what the edits among fixes changed, a file at a time:
-// "adding `@Builder(toBuilder = true)` to UserView.java", from the line an
+// "adding `@Cacheable(\"rates\")` to RateView.java", from the line an
 // edit added and did not remove, "commenting out `…` in …" or else
 // "removing `…` from …". A lesson that names only the file edited leaves
 // the reader to guess the fix. It returns the fixes' quotes with each such
@@ -177,7 +177,7 @@ func editChange(text string) (ev evi, how string, ok bool) {
 			return "", false
 		}
 		if k := strings.Index(t, "  //"); k > 0 {
-			t = strings.TrimSpace(t[:k]) // "@Builder(toBuilder = true)  // why"
+			t = strings.TrimSpace(t[:k]) // "@Cacheable(\"rates\")  // why"
 		}
 		return t, true
 	}); ok {
@@ -223,7 +223,7 @@ func bashRun(text string) (cmd string, failed bool) {
 
 // failedLine is the line of a failed run's output that says what failed:
 // its error line, or else, in an output of a few lines, the first that is
-// not only the exit code ("(eval):1: command not found: pnpm"). In a longer
+// not only the exit code ("(eval):1: command not found: yarnpkg"). In a longer
 // output without an error line, what went wrong is not one line.
 func failedLine(text string) (evi, bool) {
 	if off, q, ok := failureLine(text); ok {
@@ -325,7 +325,7 @@ func (x *extractor) fixedBy(i int, run, failure string) (fixes []evi, passed, go
 }
 
 // commandLine is cmd without what only redirects its output: "npm install
-// -g pnpm" of "npm install -g pnpm 2>&1".
+// -g yarnpkg" of "npm install -g yarnpkg 2>&1".
 func commandLine(cmd string) string {
 	for _, cut := range []string{" 2>&1", " 2>", " &>", " >"} {
 		if k := strings.Index(cmd, cut); k >= 0 {

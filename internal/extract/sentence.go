@@ -178,7 +178,7 @@ func bulletLen(line string) int {
 				continue
 			}
 			if numbered(strings.TrimPrefix(rest, "**")) && strings.HasPrefix(rest, "**") {
-				// "**1. Page ordering fix**": the number is the list's, not a
+				// "**1. Cart total fix**": the number is the list's, not a
 				// sentence. Only the marker is read here: a call of bulletLen
 				// on the rest, which loops back over it, took time doubling
 				// with each "**1. " of a line.

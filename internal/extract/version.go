@@ -2,12 +2,12 @@ package extract
 
 import "strings"
 
-// A tool that starts prints its own name and version: "astro  v5.11.1
-// ready in 399 ms", "⛰  Welcome to Skybridge v0.33.1", "⛅️ wrangler
-// 4.24.3 (update available 4.42.2)". Which version of a framework or CLI the
+// A tool that starts prints its own name and version: "Quasar  v3.2.1
+// ready in 120 ms", "⛰  Welcome to Skyway v0.41.2", "⛅️ lintkit 2.0.1
+// (update available 2.3.0)". Which version of a framework or CLI the
 // project runs on is a fact a developer looks up weeks later, and the
 // banner is the only place a session says it for sure. Dependency lists
-// ("+ cors 2.8.6", "url_launcher_web 2.4.1 (2.4.2 available)") have the
+// ("+ cors 2.8.6", "url_opener 2.4.1 (2.4.2 available)") have the
 // same shape on many lines; an output with more than maxBanners such lines
 // is a list, not a banner.
 
@@ -70,7 +70,7 @@ func (x *extractor) versions() {
 
 // banners returns the lines of out that give a tool's name and version:
 // the name, then a version of three numbers, either marked with a "v" or
-// named by the command that ran ("wrangler …" printing "wrangler 4.24.3").
+// named by the command that ran ("lintkit …" printing "lintkit 2.0.1").
 // base is the offset of out in its message.
 func banners(cmd, out string, base int) []banner {
 	var bs []banner
@@ -120,7 +120,7 @@ func bannerLine(cmd, line string) (banner, bool) {
 	return banner{name: name, version: v}, true
 }
 
-// semver reports "5.11.1" or "0.33.1-beta.2": three dot-separated numbers,
+// semver reports "3.2.1" or "0.41.2-beta.2": three dot-separated numbers,
 // not a fourth ("64.29.17.1" is an address).
 func semver(v string) bool {
 	core, _, _ := strings.Cut(v, "-")

@@ -71,7 +71,7 @@ func buildLog(errs ...string) string {
 // "error" are code.
 func TestBuildKeepsErrorLines(t *testing.T) {
 	t.Parallel()
-	first := "[ERROR] /src/main/java/app/UserMapper.java:[42,18] Ambiguous candidates for property \"email\": hash(String), normalize(String)"
+	first := "[ERROR] /src/main/java/app/OrderMapper.java:[12,7] Conflicting converters for property \"total\": round(Money), sum(Money)"
 	second := "./internal/app/app.go:12:3: undefined: frobnicate"
 	log := buildLog(first, second)
 	o := Build("Bash", gjson.Parse(`{"command":"mvn compile"}`), log, true)
@@ -102,10 +102,10 @@ func TestBuildKeepsErrorLines(t *testing.T) {
 func TestBuildKeepsRestOfCutErrorLine(t *testing.T) {
 	t.Parallel()
 	pad := strings.Repeat("x", maxHead-40)
-	out := pad + "\n[ERROR] /src/test/java/app/UserControllerTest.java:[213,48] cannot find symbol\n  symbol:   method toBuilder()\n" +
+	out := pad + "\n[ERROR] /src/test/java/app/CartViewTest.java:[51,22] cannot find symbol\n  symbol:   method withTotal()\n" +
 		strings.Repeat("[INFO] ------------------------------------------------\n", 30)
 	got := Build("Bash", gjson.Parse(`{"command":"mvn test"}`), out, false).Text()
-	for _, want := range []string{"UserControllerTest.java:[213,48] cannot find symbol", "symbol:   method toBuilder()"} {
+	for _, want := range []string{"CartViewTest.java:[51,22] cannot find symbol", "symbol:   method withTotal()"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q:\n%s", want, got)
 		}
