@@ -681,12 +681,21 @@ func oneDeploy(url string) bool {
 // but not "the decision is in your hands — open http://10.0.0.5 first".
 var locators = []string{" is in ", " is at ", " are in ", " are at ", " lives ", " hosted ", " live at ", " deployed at ", " deployed to "}
 
+// locatorPhrases are the locators as reference words.
+func locatorPhrases() []phrase {
+	out := make([]phrase, len(locators))
+	for i, l := range locators {
+		out[i] = phrase{s: strings.TrimSpace(l)}
+	}
+	return out
+}
+
 // pointsAt reports whether the sentence's reference words point at the
 // link at offset at.
 func (s *sent) pointsAt(at int) bool {
 	for _, p := range referenceWords {
-		if in(locators, " "+p.s+" ") || p.s == "lives" || p.s == "hosted" {
-			continue
+		if in(locators, " "+p.s+" ") {
+			continue // a locator points only at a link close after it (below)
 		}
 		if s.find(phrase{s: p.s}) >= 0 {
 			return true

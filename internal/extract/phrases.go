@@ -293,14 +293,13 @@ var createVerbs = []phrase{
 	{s: "생성하고"}, {s: "작성하고"}, {s: "만들어"}, {s: "추가해"},
 }
 
-// referenceWords make a URL or ticket in an assistant message a reference.
-var referenceWords = []phrase{
+// referenceWords make a URL or ticket in an assistant message a reference;
+// the locators (analyze.go) are among them.
+var referenceWords = append([]phrase{
 	{s: "see"}, {s: "docs"}, {s: "documentation"}, {s: "spec"}, {s: "guide"}, {s: "ticket"},
 	{s: "tracked"}, {s: "reference"}, {s: "runbook"}, {s: "dashboard"}, {s: "wiki"}, {s: "upstream"},
-	{s: "readme"}, {s: "is in"}, {s: "is at"}, {s: "are in"}, {s: "are at"}, {s: "lives"}, {s: "hosted"},
-	{s: "live at"}, {s: "deployed at"}, {s: "deployed to"},
-	{s: "참고"}, {s: "문서"},
-}
+	{s: "readme"}, {s: "참고"}, {s: "문서"},
+}, locatorPhrases()...)
 
 // requestOpeners ask for work on a link now; the link is the job, not a
 // pointer to keep.

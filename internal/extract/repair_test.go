@@ -52,14 +52,7 @@ func TestRepairs(t *testing.T) {
 		for i := range msgs {
 			msgs[i].Index = i
 		}
-		got := Offline(msgs)
-		checkEntries(t, c.name, msgs, got)
-		var lessons []string
-		for _, e := range got {
-			if e.Type == Lesson {
-				lessons = append(lessons, e.Body)
-			}
-		}
+		lessons := lessonsOf(t, c.name, msgs)
 		if !slices.Equal(lessons, c.want) {
 			t.Errorf("%s: lessons %q, want %q", c.name, lessons, c.want)
 		}
@@ -106,14 +99,7 @@ func TestRepairsCompileErrors(t *testing.T) {
 		for i := range msgs {
 			msgs[i].Index = i
 		}
-		got := Offline(msgs)
-		checkEntries(t, c.name, msgs, got)
-		var lessons []string
-		for _, e := range got {
-			if e.Type == Lesson {
-				lessons = append(lessons, e.Body)
-			}
-		}
+		lessons := lessonsOf(t, c.name, msgs)
 		if !slices.Equal(lessons, c.want) {
 			t.Errorf("%s: lessons\n%q\nwant\n%q", c.name, lessons, c.want)
 		}
@@ -132,4 +118,19 @@ func TestStripANSI(t *testing.T) {
 			t.Errorf("stripANSI(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// lessonsOf extracts msgs, checks the entries' quotes, and returns the
+// lessons' bodies.
+func lessonsOf(t *testing.T, name string, msgs []Message) []string {
+	t.Helper()
+	got := Offline(msgs)
+	checkEntries(t, name, msgs, got)
+	var lessons []string
+	for _, e := range got {
+		if e.Type == Lesson {
+			lessons = append(lessons, e.Body)
+		}
+	}
+	return lessons
 }

@@ -46,24 +46,23 @@ func (x *extractor) versions() {
 		}
 		for _, b := range bs {
 			key := strings.ToLower(b.name) + " version"
-			if c := seen[key]; c != nil {
-				switch {
-				case c.val != b.version:
-					// Upgraded during the session: the newer banner is
-					// what the project runs now.
-					c.body = b.name + " version: " + b.version
-					c.title, c.val, c.from = c.body, b.version, i
-					c.ev = []evi{{i, b.off, b.line}}
-				case len(c.ev) < 2:
+			c := seen[key]
+			switch {
+			case c == nil:
+				c = &cand{typ: Fact, score: 1.2, seq: len(x.cands), subject: key}
+				seen[key] = c
+				x.cands = append(x.cands, c)
+			case c.val == b.version:
+				if len(c.ev) < 2 {
 					c.ev = append(c.ev, evi{i, b.off, b.line})
 				}
 				continue
 			}
-			body := b.name + " version: " + b.version
-			c := &cand{typ: Fact, score: 1.2, seq: len(x.cands), from: i, subject: key, title: body, body: body, val: b.version,
-				ev: []evi{{i, b.off, b.line}}}
-			seen[key] = c
-			x.cands = append(x.cands, c)
+			// New, or upgraded during the session: the newer banner is what
+			// the project runs now.
+			c.body = b.name + " version: " + b.version
+			c.title, c.val, c.from = c.body, b.version, i
+			c.ev = []evi{{i, b.off, b.line}}
 		}
 	}
 }
