@@ -32,7 +32,9 @@ const unreadMargin = 64 << 10
 // (reportsError), in order, each run of them between markers saying how
 // much was cut around it. Lines in the last unread bytes before the
 // tail are not read. The work is one pass over s; the output is at most
-// head+tail+budget bytes and one marker.
+// head+tail+budget bytes and one marker: each kept line's marker is
+// charged to budget at spanCost, which fits counts of cut bytes below
+// 100 MB (a longer count makes its marker a few bytes longer).
 func truncate(s string, head, tail, budget, unread int) string {
 	if len(s) <= head+tail+40 {
 		return s
@@ -147,9 +149,15 @@ func reportsError(line string) bool {
 			j++
 		}
 		w := line[i:j]
+		if partOfName(line, i, j) {
+			i = j // error_count, err2: a name, not a report
+			continue
+		}
 		switch strings.ToLower(w) {
 		case "error", "errors", "exception", "failed", "failure", "failures", "fail", "fatal", "panic", "panicked", "traceback", "aborted":
-			if !zeroCount(line, i, j) {
+			// After "warning:" the line reports that lesser severity;
+			// the word is what the warning is about.
+			if !lesser && !zeroCount(line, i, j) {
 				return true
 			}
 		case "exit", "exited":
@@ -178,14 +186,28 @@ func camelSuffix(w, suf string) bool {
 	return len(w) > len(suf) && strings.HasSuffix(w, suf) && w[len(w)-len(suf)-1] >= 'a' && w[len(w)-len(suf)-1] <= 'z'
 }
 
+// partOfName reports whether the word line[i:j] is part of a longer
+// identifier joined by an underscore or a digit (error_count, err2).
+func partOfName(line string, i, j int) bool {
+	glued := func(c byte) bool { return c == '_' || isDigit(c) }
+	return i > 0 && glued(line[i-1]) || j < len(line) && glued(line[j])
+}
+
 // zeroCount reports whether the word line[i:j] is counted as zero:
-// "0 errors", "Errors: 0", "failed=0".
+// "0 errors", "Errors: 0", "failed=0", "no errors", "without errors".
 func zeroCount(line string, i, j int) bool {
 	k := i
 	for k > 0 && line[k-1] == ' ' {
 		k--
 	}
 	if k > 0 && line[k-1] == '0' && (k == 1 || !isDigit(line[k-2])) {
+		return true
+	}
+	w := k
+	for w > 0 && isLetter(line[w-1]) {
+		w--
+	}
+	if prev := strings.ToLower(line[w:k]); k < i && (prev == "no" || prev == "without" || prev == "zero") {
 		return true
 	}
 	k = j

@@ -39,6 +39,11 @@ func TestReportsError(t *testing.T) {
 		{"ok  \tgithub.com/x/y\t0.012s", false},
 		{"errorless terrorism", false},
 		{"see https://example.com:8080/path", false},
+		{"No errors found.", false},
+		{"Compiled without errors in 2.1s", false},
+		{"lib.rs:7:9: warning: unused variable `error_count`", false},
+		{"warning: build failed to find a cached artifact, rebuilding", false},
+		{"let err2 = parse(x)", false},
 	} {
 		if got := reportsError(tt.line); got != tt.want {
 			t.Errorf("reportsError(%q)=%v, want %v", tt.line, got, tt.want)

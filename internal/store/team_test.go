@@ -111,12 +111,9 @@ func shareAndPush(t *testing.T, db *DB, want int) {
 // teammates do not keep reading the old wording; a memory never shared
 // queues nothing.
 func TestRewordSharesTheNewWording(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := MustOpen(t)
 	var ids []int64
 	for _, key := range []string{"carts", "sessions"} {
 		e, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "It's in valkey",

@@ -80,6 +80,7 @@ func TestReportsDone(t *testing.T) {
 // mayClose lets Finish skip listing the tasks only for a session in
 // which nothing could close one: every kind of closing message says yes.
 func TestMayClose(t *testing.T) {
+	t.Parallel()
 	prompt := func(text string) store.Event { return store.Event{Type: store.TypeUserPrompt, Text: text} }
 	tool := func(text string) store.Event { return store.Event{Type: store.TypeToolObservation, Text: text} }
 	for _, tt := range []struct {
@@ -95,15 +96,18 @@ func TestMayClose(t *testing.T) {
 		{"a slash command", []store.Event{prompt("/review done")}, false},
 		{"the model's claim", []store.Event{{Type: store.TypeAgentResponse, Text: "The export is done."}}, false},
 	} {
-		texts := make([]string, len(tt.evs))
-		for i, e := range tt.evs {
-			if e.Type == store.TypeToolObservation {
-				texts[i] = e.Text
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			texts := make([]string, len(tt.evs))
+			for i, e := range tt.evs {
+				if e.Type == store.TypeToolObservation {
+					texts[i] = e.Text
+				}
 			}
-		}
-		if got := mayClose(tt.evs, observation.Steps(texts)); got != tt.want {
-			t.Errorf("%s: mayClose = %v, want %v", tt.name, got, tt.want)
-		}
+			if got := mayClose(tt.evs, observation.Steps(texts)); got != tt.want {
+				t.Errorf("mayClose = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
 

@@ -232,7 +232,9 @@ func sessionEnd(r *rand.Rand, binDir, tmp string, runs int) error {
 	var times []time.Duration
 	for i := range min(runs, 10) {
 		d := filepath.Join(tmp, fmt.Sprintf("end-%d", i))
-		os.RemoveAll(d)
+		if err := os.RemoveAll(d); err != nil {
+			return err
+		}
 		env := []string{"CLAUDE_MEMORY_DIR=" + d, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
 		in := fmt.Sprintf(`{"session_id":"end-1000","cwd":"/home/dev/shop-api","transcript_path":%q,"hook_event_name":"%%s","source":"startup","reason":"other"}`, tpath)
 		if _, err := measure(filepath.Join(binDir, "session-start"), env, []byte(fmt.Sprintf(in, "SessionStart")), 1); err != nil {

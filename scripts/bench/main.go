@@ -35,6 +35,11 @@ func main() {
 	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
 	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
 	flag.Parse()
+	if *runs < 1 {
+		// Every measurement reports a median of its runs.
+		fmt.Fprintln(os.Stderr, "bench: -runs must be at least 1")
+		os.Exit(2)
+	}
 	if *mcpOnly {
 		tmp, err := os.MkdirTemp("", "cml-bench-")
 		if err == nil {
