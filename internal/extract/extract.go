@@ -2,13 +2,13 @@
 package extract
 
 import (
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 )
 
 // Message is one message of a session as the extractor sees it.
@@ -938,11 +938,6 @@ func failureLine(text string) (int, string, bool) {
 	return bestOff, bestQ, best > 1
 }
 
-// sourcePosition is a source file's name and a position in it, as
-// compilers print them: "OrderMapper.java:[12,7]", "Cart.tsx(40,9)",
-// "main.go:12:5".
-var sourcePosition = regexp.MustCompile(`[\w.-]+\.[A-Za-z]{1,6}(:\[\d+,\d+\]|\(\d+,\d+\)|:\d+:\d+)`)
-
 // diagnosticQuote reports whether text[start:end] is a compiler's error
 // at a position in a source file ("[ERROR] /w/src/OrderMapper.java:[12,7]
 // Conflicting converter methods…", "src/Cart.tsx(40,9): error TS2322: …") and
@@ -954,11 +949,11 @@ func diagnosticQuote(text string, start, end int) (int, string, bool) {
 	if !strings.Contains(strings.ToLower(line), "error") {
 		return 0, "", false
 	}
-	loc := sourcePosition.FindStringIndex(line)
-	if loc == nil || !strings.Contains(strings.ToLower(line[:loc[0]]+line[loc[1]:]), "error") {
+	at, past := observation.SourcePosition(line)
+	if at < 0 || !strings.Contains(strings.ToLower(line[:at]+line[past:]), "error") {
 		return 0, "", false
 	}
-	from := start + loc[0]
+	from := start + at
 	stop := end
 	if next := end + 1; next < len(text) {
 		nend := strings.IndexByte(text[next:], '\n')
@@ -968,7 +963,8 @@ func diagnosticQuote(text string, start, end int) (int, string, bool) {
 			nend += next
 		}
 		cont := strings.TrimPrefix(text[next:nend], "[ERROR]")
-		if strings.HasPrefix(cont, "  ") && strings.TrimSpace(cont) != "" && !sourcePosition.MatchString(cont) && nend-from <= maxQuote {
+		pos, _ := observation.SourcePosition(cont) // a next error's line is not this one's continuation
+		if strings.HasPrefix(cont, "  ") && strings.TrimSpace(cont) != "" && pos < 0 && nend-from <= maxQuote {
 			stop = nend
 		}
 	}

@@ -173,7 +173,11 @@ func reportsError(line string) bool {
 		}
 		i = j
 	}
-	return !lesser && diagnostic(line)
+	if lesser {
+		return false
+	}
+	start, _ := SourcePosition(line)
+	return start >= 0
 }
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
@@ -231,11 +235,14 @@ func nonZeroAfter(rest string) bool {
 	return false
 }
 
-// diagnostic reports whether line holds a source position the way
-// compilers and linters print one: a file name with an extension followed
-// by line and column, as path:12:5:, File.java:[12,5] or file.ts(12,5).
-// One number alone (grep -n's path:12:) is not enough.
-func diagnostic(line string) bool {
+// SourcePosition finds a source position the way compilers and linters
+// print one: a file name with an extension followed by line and column, as
+// path:12:5:, File.java:[12,5] or file.ts(12,5). One number alone (grep
+// -n's path:12:) is not enough. It returns where the file's name (without
+// its directory) starts and where the position ends, or -1, -1. Capture
+// keeps such lines of a cut output and extraction quotes them, so both
+// read positions by this one rule.
+func SourcePosition(line string) (start, end int) {
 	for i := 1; i < len(line); i++ {
 		c := line[i]
 		if c != ':' && c != '(' {
@@ -244,15 +251,36 @@ func diagnostic(line string) bool {
 		if !fileName(line[:i]) {
 			continue
 		}
-		rest := line[i+1:]
-		if c == ':' && strings.HasPrefix(rest, "[") {
-			rest = rest[1:]
+		at := i + 1
+		if c == ':' && strings.HasPrefix(line[at:], "[") {
+			at++
 		}
-		if a := digits(rest); a > 0 && a < len(rest) && (rest[a] == ':' || rest[a] == ',') && digits(rest[a+1:]) > 0 {
-			return true
+		rest := line[at:]
+		a := digits(rest)
+		if a == 0 || a == len(rest) || rest[a] != ':' && rest[a] != ',' {
+			continue
 		}
+		b := digits(rest[a+1:])
+		if b == 0 {
+			continue
+		}
+		end = at + a + 1 + b
+		if end < len(line) && (line[end] == ']' || line[end] == ')') {
+			end++
+		}
+		start = i
+		for start > 0 && nameByte(line[start-1]) {
+			start--
+		}
+		return start, end
 	}
-	return false
+	return -1, -1
+}
+
+// nameByte reports whether c can be part of a file's name: a letter, a
+// digit, '_', '-', '.' or a byte of a non-ASCII letter.
+func nameByte(c byte) bool {
+	return isLetter(c) || isDigit(c) || c == '_' || c == '-' || c == '.' || c >= 0x80
 }
 
 // fileName reports whether s ends in a file name with an extension: a dot

@@ -180,3 +180,27 @@ func FuzzTruncateErrors(f *testing.F) {
 		}
 	})
 }
+
+// SourcePosition gives the file's name without its directory and the
+// position, in each compiler's form; one number alone is no position.
+func TestSourcePosition(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		line, want string
+	}{
+		{"[ERROR] /w/src/OrderMapper.java:[12,7] Conflicting converter methods", "OrderMapper.java:[12,7]"},
+		{"src/Cart.tsx(40,9): error TS2322: Type 'x'", "Cart.tsx(40,9)"},
+		{"./cmd/app/main.go:12:5: undefined: frob", "main.go:12:5"},
+		{"lib/video.mp4:3:1: unexpected byte", "video.mp4:3:1"},
+		{"notes.txt:12: a grep hit", ""},
+		{"see https://example.com:8080/path", ""},
+	} {
+		got := ""
+		if start, end := SourcePosition(tt.line); start >= 0 {
+			got = tt.line[start:end]
+		}
+		if got != tt.want {
+			t.Errorf("SourcePosition(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
