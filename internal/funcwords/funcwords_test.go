@@ -31,8 +31,8 @@ func TestFor(t *testing.T) {
 		{"il worker dei pagamenti manda la post senza retry", "ita", []string{"il", "dei", "la"}, []string{"post", "worker", "pagamenti", "retry"}},
 		// A language's inflected function words come from the second
 		// table (iso.txt): stopword's Spanish list has no verb.
-		{"¿en qué rama estamos haciendo el despliegue y cuántos tienen que ir?", "spa",
-			[]string{"estamos", "haciendo", "cuántos", "tienen", "ir", "en", "el"}, []string{"rama", "despliegue"}},
+		{"¿cuántas réplicas tenemos y podemos poner el despliegue en otra región?", "spa",
+			[]string{"cuántas", "tenemos", "podemos", "poner", "el", "en"}, []string{"réplicas", "despliegue", "región"}},
 		// English takes nothing from it: "test" and "related" are words
 		// of a coding conversation.
 		{"which test is related to the failing build", "eng", []string{"which", "is", "to", "the"}, []string{"test", "related", "failing", "build"}},
