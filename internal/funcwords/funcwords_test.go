@@ -29,6 +29,13 @@ func TestFor(t *testing.T) {
 		// Dutch prompt, Esperanto "post" in an Italian one stay content.
 		{"waarom faalt de go build op staging met de cache", "nld", []string{"de", "op", "met"}, []string{"go", "build", "staging", "cache"}},
 		{"il worker dei pagamenti manda la post senza retry", "ita", []string{"il", "dei", "la"}, []string{"post", "worker", "pagamenti", "retry"}},
+		// A language's inflected function words come from the second
+		// table (iso.txt): stopword's Spanish list has no verb.
+		{"¿cuántas réplicas tenemos y podemos poner el despliegue en otra región?", "spa",
+			[]string{"cuántas", "tenemos", "podemos", "poner", "el", "en"}, []string{"réplicas", "despliegue", "región"}},
+		// English takes nothing from it: "test" and "related" are words
+		// of a coding conversation.
+		{"which test is related to the failing build", "eng", []string{"which", "is", "to", "the"}, []string{"test", "related", "failing", "build"}},
 	} {
 		s := For(wordsOf(tc.text))
 		if !slices.Contains(s.Languages(), tc.lang) {
@@ -57,14 +64,21 @@ func TestListsCoverManyLanguages(t *testing.T) {
 			t.Errorf("no %s list", c)
 		}
 	}
+	// Both tables name the same languages in the same order: a word's
+	// masks are ORed.
+	if h, _, _ := strings.Cut(iso, "\n"); h != header {
+		t.Fatalf("iso.txt's header %q is not lists.txt's", h)
+	}
 	// Sorted by byte, one "word mask" a line: the binary search relies on it.
-	prev := ""
-	for line := range strings.Lines(words) {
-		w, m, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
-		if !ok || w <= prev || m == "" {
-			t.Fatalf("line %q after %q", line, prev)
+	for _, table := range []string{words, isoWords} {
+		prev := ""
+		for line := range strings.Lines(table) {
+			w, m, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+			if !ok || w <= prev || m == "" {
+				t.Fatalf("line %q after %q", line, prev)
+			}
+			prev = w
 		}
-		prev = w
 	}
 }
 

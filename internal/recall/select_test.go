@@ -1071,3 +1071,21 @@ func TestRelevantItemBelowShareOfBest(t *testing.T) {
 	}
 	t.Errorf("the answer is not shown; shown: %q", got)
 }
+
+// TestInflectedFunctionWordsOfAPrompt: a Spanish question's verbs and
+// question words ("tenemos", "usamos", "cuántas") are function words, though the
+// short Spanish list of the package stopword lacks them (funcwords' second
+// table has them). Left in, a user's Spanish aside in another session made
+// them the prompt's rarest words, which the English answer cannot match.
+func TestInflectedFunctionWordsOfAPrompt(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "aside", day.AddDate(0, 0, -5), "ok, ¿cuántas usamos en el canal nuevo? tenemos acuerdo", "Noted.")
+	say(t, db, "shards", day, "How do we split the queue for the ledger sync?",
+		"The ledger sync queue now runs on 6 shards, one worker per shard, set in shards.toml.")
+	got := recallFor(t, db, defaults(), "¿Cuántas shards usamos y tenemos en la cola?")
+	if !strings.Contains(got, "6 shards") {
+		t.Errorf("the Spanish question did not find the answer:\n%s", got)
+	}
+}
