@@ -8,6 +8,7 @@ import (
 )
 
 func TestHowTo(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		prompt string
 		want   bool
@@ -29,6 +30,7 @@ func TestHowTo(t *testing.T) {
 		{"세션 쿠키는 어떤 방법으로 설정했었지?", false},       // past: what the project did
 		{"스테이징 배포 주소 알려줘.", false},             // tell me a thing of the project
 		{"지금 세션 쿠키는 어디에 저장되고 있죠?", false},      // not a how-to form
+		{"이 프로젝트 테스트 실행 방법?", false},           // "how to run this project's tests": ours
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)

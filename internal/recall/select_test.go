@@ -1027,6 +1027,7 @@ func TestFailedRunBringsTheNextRun(t *testing.T) {
 // only their first two syllables, and the prompt finds the session through
 // them.
 func TestKoreanWordFoundByItsStart(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "deploy", day, "스테이징 배포 승인은 release-bot이 처리합니다.")
