@@ -149,14 +149,16 @@ func pronounOnly(ts []token) bool {
 // other words shares most of them. Half, not none: two causes of one
 // component's failure both name the component.
 func Revises(o, n Diagnosis) bool {
-	if !n.Revised {
-		return false
-	}
+	return n.Revised && 2*Shared(o, n) <= min(len(o.Words), len(n.Words))
+}
+
+// Shared counts the words two causes have in common.
+func Shared(o, n Diagnosis) int {
 	shared := 0
 	for _, w := range n.Words {
 		if slices.Contains(o.Words, w) {
 			shared++
 		}
 	}
-	return 2*shared <= min(len(o.Words), len(n.Words))
+	return shared
 }

@@ -45,3 +45,25 @@ func TestDiagnosesOfTwoSessionsAreNotWarned(t *testing.T) {
 		t.Errorf("want both causes, and no warning:\n%s", got)
 	}
 }
+
+// The cause a later "real" one corrects is the earlier claim to be the real
+// cause, not a plain remark between them that already points the new way.
+func TestRevisedDiagnosisCorrectsTheClaimedCause(t *testing.T) {
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "debug", day,
+		"The nightly sync of the warehouse stock drops rows, why?",
+		"The real issue is the sync job's batch size overflowing the staging table.",
+		"Smaller batches still drop rows of the warehouse stock sync.",
+		"The problem is the retry handler of the sync swallowing duplicate-key errors.",
+		"Confirmed: the actual issue is the retry handler swallowing duplicate-key errors, so rows of the stock sync vanish.")
+	got := recallFor(t, db, defaults(), "Why did the warehouse stock sync drop rows?")
+	i := strings.Index(got, ConflictOpen)
+	if i < 0 {
+		t.Fatalf("no warning:\n%s", got)
+	}
+	warn := got[i:]
+	if !strings.Contains(warn, "batch size") || strings.Contains(warn, "The problem is the retry handler") {
+		t.Errorf("want the batch-size cause shown as replaced, not the remark that agrees with the newer:\n%s", warn)
+	}
+}

@@ -250,35 +250,49 @@ func diagnosisWarnings(sel []Item, paired map[[2]int64]bool, pair func(a, b int6
 	// A newer side warned about for another value still gets its cause's
 	// warning: that one is about something else. Pairs already warned
 	// about are not warned about twice.
-	done := map[string]bool{}
 	var out []Warning
-	// An earlier claim to the real cause is the one a later claim corrects
-	// most directly: the plain "the problem is …" between them is often a
-	// step towards the later one. So those are paired first.
-	for _, claimed := range []bool{true, false} {
-		for j, newer := range items {
-			for i, older := range items {
-				if len(out) == perKind || done[newer.CID] {
-					break
+	for j, newer := range items {
+		if len(out) == perKind {
+			break
+		}
+		// The cause a later one corrects: first one that was itself
+		// claimed as the real cause (a plain "the problem is …" between
+		// them is often a step towards the later one), then the one about
+		// the same thing, with the most words in common.
+		var best struct {
+			older Item
+			o, n  claim.Diagnosis
+			rank  [2]int
+			found bool
+		}
+		for i, older := range items {
+			if i == j || older.SessionID != newer.SessionID || newer.Time.Before(older.Time) ||
+				newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) ||
+				paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
+				continue
+			}
+			for _, n := range newer.ds {
+				for _, o := range older.ds {
+					if !claim.Revises(o, n) {
+						continue
+					}
+					rank := [2]int{0, claim.Shared(o, n)}
+					if o.Revised {
+						rank[0] = 1
+					}
+					if !best.found || rank[0] > best.rank[0] || rank[0] == best.rank[0] && rank[1] > best.rank[1] {
+						best.older, best.o, best.n, best.rank, best.found = older.Item, o, n, rank, true
+					}
 				}
-				if i == j || older.SessionID != newer.SessionID || newer.Time.Before(older.Time) ||
-					newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) {
-					continue
-				}
-				if p := pair(itemKey(older.Item), itemKey(newer.Item)); paired[p] {
-					continue
-				}
-				o, n, ok := revision(older.ds, newer.ds, claimed)
-				if !ok {
-					continue
-				}
-				out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: diagnosisSide(older.Item, o), B: diagnosisSide(newer.Item, n),
-					Note: fmt.Sprintf("cause: %s (%s) was named later as the real one, after %s; the newer is the current one.",
-						Inert(n.Cause), date(newer.Time), Inert(o.Cause))})
-				paired[pair(itemKey(older.Item), itemKey(newer.Item))] = true
-				done[newer.CID] = true
 			}
 		}
+		if !best.found {
+			continue
+		}
+		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: diagnosisSide(best.older, best.o), B: diagnosisSide(newer.Item, best.n),
+			Note: fmt.Sprintf("cause: %s (%s) was named later as the real one, after %s; the newer is the current one.",
+				Inert(best.n.Cause), date(newer.Time), Inert(best.o.Cause))})
+		paired[pair(itemKey(best.older), itemKey(newer.Item))] = true
 	}
 	return out
 }
@@ -291,19 +305,6 @@ func diagnosisSide(it Item, d claim.Diagnosis) Memory {
 		m.Title, m.Quote = src[d.Start:d.End], ""
 	}
 	return m
-}
-
-// revision finds a diagnosis in newer that corrects one in older; with
-// claimed, only one that older said was the real cause.
-func revision(older, newer []claim.Diagnosis, claimed bool) (o, n claim.Diagnosis, ok bool) {
-	for _, n := range newer {
-		for _, o := range older {
-			if (o.Revised || !claimed) && claim.Revises(o, n) {
-				return o, n, true
-			}
-		}
-	}
-	return o, n, false
 }
 
 // itemKey identifies an item in the pairs already warned about: an entry by
