@@ -128,6 +128,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		return nil, err
 	}
 	out = append(out, claims...)
+	out = append(out, diagnosisWarnings(sel, paired, pair)...)
 
 	n = 0
 	for _, it := range sel {
@@ -182,12 +183,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 	for _, w := range ledger {
 		done[w.B.CID] = true
 	}
-	key := func(it Item) int64 {
-		if id := it.EntryID(); id != 0 {
-			return id
-		}
-		return -it.event.ID
-	}
+	key := itemKey
 	for i := range items {
 		for j := range items {
 			older, newer := items[i], items[j]
@@ -230,6 +226,94 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		}
 	}
 	return out, nil
+}
+
+// diagnosisWarnings finds, among recalled items of one session, a later
+// diagnosis that says it names the real cause of a problem the session named
+// another cause for ("the problem is the token refresh", later "the real
+// problem is the latency"). Only within a session: one session debugs one
+// problem, while two sessions' causes are mostly of different problems.
+func diagnosisWarnings(sel []Item, paired map[[2]int64]bool, pair func(a, b int64) [2]int64) []Warning {
+	type diagnosed struct {
+		Item
+		ds []claim.Diagnosis
+	}
+	var items []diagnosed
+	for _, it := range sel {
+		if it.Kind == store.TypeToolObservation {
+			continue
+		}
+		if ds := claim.Diagnoses(claimSource(it)); len(ds) > 0 {
+			items = append(items, diagnosed{it, ds})
+		}
+	}
+	// A newer side warned about for another value still gets its cause's
+	// warning: that one is about something else. Pairs already warned
+	// about are not warned about twice.
+	var out []Warning
+	for j, newer := range items {
+		if len(out) == perKind {
+			break
+		}
+		// The cause a later one corrects: first one that was itself
+		// claimed as the real cause (a plain "the problem is …" between
+		// them is often a step towards the later one), then the one about
+		// the same thing, with the most words in common.
+		var best struct {
+			older Item
+			o, n  claim.Diagnosis
+			rank  [2]int
+			found bool
+		}
+		for i, older := range items {
+			if i == j || older.SessionID != newer.SessionID || newer.Time.Before(older.Time) ||
+				newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) ||
+				paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
+				continue
+			}
+			for _, n := range newer.ds {
+				for _, o := range older.ds {
+					if !claim.Revises(o, n) {
+						continue
+					}
+					rank := [2]int{0, claim.Shared(o, n)}
+					if o.Revised {
+						rank[0] = 1
+					}
+					if !best.found || rank[0] > best.rank[0] || rank[0] == best.rank[0] && rank[1] > best.rank[1] {
+						best.older, best.o, best.n, best.rank, best.found = older.Item, o, n, rank, true
+					}
+				}
+			}
+		}
+		if !best.found {
+			continue
+		}
+		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: diagnosisSide(best.older, best.o), B: diagnosisSide(newer.Item, best.n),
+			Note: fmt.Sprintf("cause: %s (%s) was named later as the real one, after %s; the newer is the current one.",
+				Inert(best.n.Cause), date(newer.Time), Inert(best.o.Cause))})
+		paired[pair(itemKey(best.older), itemKey(newer.Item))] = true
+	}
+	return out
+}
+
+// diagnosisSide is one side of a diagnosis warning: the statement naming
+// the cause.
+func diagnosisSide(it Item, d claim.Diagnosis) Memory {
+	m := itemMemory(it)
+	if src := claimSource(it); d.Start >= 0 && d.End <= len(src) && d.Start < d.End {
+		m.Title, m.Quote = src[d.Start:d.End], ""
+	}
+	return m
+}
+
+// itemKey identifies an item in the pairs already warned about: an entry by
+// its id, a message by its event id, negated.
+func itemKey(it Item) int64 {
+	if id := it.EntryID(); id != 0 {
+		return id
+	}
+	return -it.event.ID
 }
 
 // logOrder reports whether a, ranked i, comes before b, ranked j, among

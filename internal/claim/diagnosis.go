@@ -1,0 +1,164 @@
+package claim
+
+import (
+	"slices"
+	"strings"
+)
+
+// Diagnosis is what a statement names as the cause of a problem: "the
+// problem is X", "root cause: X", "X is the real bottleneck". Its value is
+// free text, not a named tool, so it is kept apart from Claim: two causes
+// are compared by their words, not by an equal value.
+type Diagnosis struct {
+	Cause string   // the cause's words as written, lower-case
+	Words []string // the cause's content-word stems, sorted
+	// Revised is set when the statement says this is the real cause ("the
+	// real problem", "the actual cause", "root cause"): a correction of
+	// whatever was named before.
+	Revised    bool
+	Start, End int // byte span of the statement in the text
+}
+
+var (
+	// diagnosisNouns name the cause of a problem. Plurals are left out: "the
+	// problems are" opens a list, not one cause.
+	diagnosisNouns = wordSet(`problem issue cause bottleneck culprit`)
+	// revisedWords qualify a cause as the one that holds, after others.
+	revisedWords = wordSet(`real actual true root underlying core`)
+	// causeLinks may stand between a cause noun and the colon that opens the
+	// cause ("the core issue has been identified: …").
+	causeLinks = wordSet(`has have been was is identified found here now`)
+	// causeStops end the cause's words: a clause that explains or qualifies
+	// it follows.
+	causeStops = wordSet(`because since which so when where while as but and that`)
+)
+
+// maxCauseWords bounds a cause's words: the head of the clause names it.
+const maxCauseWords = 8
+
+// Diagnoses returns the causes text names, in order.
+func Diagnoses(text string) []Diagnosis {
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	toks, sents := tokenize(text)
+	var out []Diagnosis
+	for i, t := range toks {
+		if t.hangul || !diagnosisNouns[t.s] {
+			continue
+		}
+		s := sents[t.sent]
+		revised := i > s.first && revisedWords[toks[i-1].s]
+		det := i > s.first && toks[i-1].s == "the" || revised && i-1 > s.first && toks[i-2].s == "the"
+		if !revised && !det {
+			continue // "a problem", "no issue": no cause named
+		}
+		var first, last int
+		if k, ok := causeStart(text, toks, s, i); ok {
+			first, last = k, causeEnd(text, toks, s, k)
+		} else if revised && det {
+			// "X is the real bottleneck": the cause is the subject.
+			v := i - 3
+			if v < s.first || toks[v].s != "is" && toks[v].s != "was" {
+				continue
+			}
+			first, last = max(s.first, v-maxCauseWords), v-1
+			for k := v - 1; k >= first; k-- {
+				if causeStops[toks[k].s] || clauseGap(text[toks[k].end:toks[k+1].start]) {
+					first = k + 1
+					break
+				}
+			}
+		} else {
+			continue
+		}
+		for last > first && scopeStop[toks[last].s] {
+			last-- // "the node has": the cause ends at its last content word
+		}
+		if first > last {
+			continue
+		}
+		d := Diagnosis{Cause: strings.ToLower(text[toks[first].start:toks[last].end]), Revised: revised, Start: s.start, End: s.end}
+		for k := first; k <= last; k++ {
+			w := toks[k].s
+			if len(w) < 3 || scopeStop[w] || diagnosisNouns[w] || revisedWords[w] {
+				continue
+			}
+			d.Words = append(d.Words, stem(w, toks[k].hangul))
+		}
+		if len(d.Words) == 0 || pronounOnly(toks[first:last+1]) {
+			continue // "this is the real bottleneck": the cause is elsewhere
+		}
+		slices.Sort(d.Words)
+		d.Words = slices.Compact(d.Words)
+		out = append(out, d)
+	}
+	return out
+}
+
+// causeStart finds where the cause named after noun i begins: after "is",
+// "was", "turned out to be", or a colon (possibly after a few linking words).
+func causeStart(text string, toks []token, s statement, i int) (int, bool) {
+	end := s.first + s.n
+	for k := i; k < end-1 && k <= i+4; k++ {
+		if strings.Contains(text[toks[k].end:toks[k+1].start], ":") {
+			return k + 1, true
+		}
+		if k > i && !causeLinks[toks[k].s] {
+			break
+		}
+	}
+	j := i + 1
+	if j+3 < end && toks[j].s == "turned" && toks[j+1].s == "out" && toks[j+2].s == "to" && toks[j+3].s == "be" {
+		return j + 4, true
+	}
+	if j+1 < end && (toks[j].s == "is" || toks[j].s == "was") {
+		k := j + 1
+		if toks[k].s == "that" && k+1 < end {
+			k++
+		}
+		return k, true
+	}
+	return 0, false
+}
+
+// causeEnd is the last token of a cause starting at k.
+func causeEnd(text string, toks []token, s statement, k int) int {
+	end := min(s.first+s.n, k+maxCauseWords)
+	last := k
+	for j := k + 1; j < end; j++ {
+		if causeStops[toks[j].s] || clauseGap(text[toks[j-1].end:toks[j].start]) {
+			break
+		}
+		last = j
+	}
+	return last
+}
+
+// clauseGap reports punctuation between two words that ends a clause.
+func clauseGap(gap string) bool { return strings.ContainsAny(gap, ",:()—–") }
+
+func pronounOnly(ts []token) bool {
+	return len(ts) == 1 && (ts[0].s == "this" || ts[0].s == "that" || ts[0].s == "it")
+}
+
+// Revises reports whether a later diagnosis n corrects an earlier one o: it
+// says it names the real cause, and the cause it names is another one, with
+// at most half of its words in common ("duplicate token refresh calls" then
+// "the real problem is geographic latency"); the same cause restated in
+// other words shares most of them. Half, not none: two causes of one
+// component's failure both name the component.
+func Revises(o, n Diagnosis) bool {
+	return n.Revised && 2*Shared(o, n) <= min(len(o.Words), len(n.Words))
+}
+
+// Shared counts the words two causes have in common.
+func Shared(o, n Diagnosis) int {
+	shared := 0
+	for _, w := range n.Words {
+		if slices.Contains(o.Words, w) {
+			shared++
+		}
+	}
+	return shared
+}

@@ -1,0 +1,69 @@
+package recall
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+// A session that named one cause of a problem and later another as the real
+// one: both are shown, with a warning that names the later as the one that
+// holds.
+func TestRevisedDiagnosisIsWarned(t *testing.T) {
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "debug", day,
+		"The invoice export to the ledger takes twenty seconds, can you find out why?",
+		"The problem is the PDF renderer re-downloading its fonts for every invoice of the export.",
+		"I cached the fonts and the invoice export still takes twenty seconds.",
+		"The real problem is the ledger API throttling us to two requests per second during the export.")
+	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+	for _, want := range []string{"re-downloading its fonts", "throttling us", ConflictOpen} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("want %q in the context:\n%s", want, got)
+		}
+	}
+	warn := got[strings.Index(got, ConflictOpen):]
+	older, newer := strings.Index(warn, "re-downloading"), strings.Index(warn, "throttling")
+	if !strings.Contains(warn, "superseded") || older < 0 || newer < 0 || newer < older {
+		t.Errorf("want the font cause replaced by the throttling one:\n%s", warn)
+	}
+}
+
+// Two sessions about different problems each name their cause; a later "the
+// real problem" in one is no correction of the other's.
+func TestDiagnosesOfTwoSessionsAreNotWarned(t *testing.T) {
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "one", day, "The invoice export is slow.",
+		"The problem is the PDF renderer re-downloading its fonts for every invoice of the export.")
+	say(t, db, "two", day.AddDate(0, 0, 2), "The nightly invoice export job failed.",
+		"The real problem is an expired certificate on the invoice export host.")
+	got := recallFor(t, db, defaults(), "What went wrong with the invoice export?")
+	if !strings.Contains(got, "fonts") || !strings.Contains(got, "certificate") || strings.Contains(got, ConflictOpen) {
+		t.Errorf("want both causes, and no warning:\n%s", got)
+	}
+}
+
+// The cause a later "real" one corrects is the earlier claim to be the real
+// cause, not a plain remark between them that already points the new way.
+func TestRevisedDiagnosisCorrectsTheClaimedCause(t *testing.T) {
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "debug", day,
+		"The nightly sync of the warehouse stock drops rows, why?",
+		"The real issue is the sync job's batch size overflowing the staging table.",
+		"Smaller batches still drop rows of the warehouse stock sync.",
+		"The problem is the retry handler of the sync swallowing duplicate-key errors.",
+		"Confirmed: the actual issue is the retry handler swallowing duplicate-key errors, so rows of the stock sync vanish.")
+	got := recallFor(t, db, defaults(), "Why did the warehouse stock sync drop rows?")
+	i := strings.Index(got, ConflictOpen)
+	if i < 0 {
+		t.Fatalf("no warning:\n%s", got)
+	}
+	warn := got[i:]
+	if !strings.Contains(warn, "batch size") || strings.Contains(warn, "The problem is the retry handler") {
+		t.Errorf("want the batch-size cause shown as replaced, not the remark that agrees with the newer:\n%s", warn)
+	}
+}
