@@ -842,6 +842,7 @@ func addresses(text string) []string {
 	var out []string
 	for _, w := range strings.Fields(text) {
 		w = strings.Trim(w, "()[]<>,;`'\"")
+		w = strings.TrimRight(w, ".:!?") // the end of the sentence: "runs on localhost:8123."
 		w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")
 		if i := strings.IndexByte(w, '/'); i >= 0 {
 			w = w[:i]

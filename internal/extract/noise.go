@@ -396,7 +396,7 @@ func (x *extractor) keeps(c *cand) bool {
 		}
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true) && !markedText(body)
 	}
-	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || markedText(body) || actionOfTheMoment(body)) ||
+	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || stateOfTheMoment(body) || markedText(body) || actionOfTheMoment(body)) ||
 		c.typ == Fact && (momentFact(body) || kindLabel(body) || glossRepeatsName(body) || bareInstall(body)) || planPart(body) {
 		return false
 	}
