@@ -58,7 +58,7 @@ type Result struct {
 
 // Limits of one session's extraction.
 const (
-	maxEntries  = 40       // entries kept per session, by score
+	maxEntries  = 30       // entries kept per session, by score: a longer list is a long session's chat
 	maxEvidence = 4        // quotes kept per entry
 	maxQuote    = 300      // a longer sentence is quoted by the clause holding its trigger
 	maxScan     = 64 << 10 // bytes of one message that are read
