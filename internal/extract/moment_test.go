@@ -48,3 +48,23 @@ func TestStateOfTheMoment(t *testing.T) {
 		}
 	}
 }
+
+// TestNextStepAfterAClause: an instruction placed after the step in hand
+// ("After the change, run: …", "Once done, we'll …", "after a rebuild—then
+// stage 2") is the turn's order of work; a fact that opens with "after" is
+// not.
+func TestNextStepAfterAClause(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]bool{
+		"After changes, run with: make sync-dry":                            true,
+		"Once done, we'll check the ledger page on localhost:8123.":         true,
+		"after a rebuild—then stage 2 (importer, then the exporter).":       true,
+		"Then test: make sync-dry":                                          true,
+		"After 30 days, archived invoices move to cold storage.":            false,
+		"Once a day the sync job exports the ledger to s3://ledger-export.": false,
+	} {
+		if got := nextStep(body); got != want {
+			t.Errorf("nextStep(%q) = %v, want %v", body, got, want)
+		}
+	}
+}
