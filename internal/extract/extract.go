@@ -58,7 +58,7 @@ type Result struct {
 
 // Limits of one session's extraction.
 const (
-	maxEntries  = 40       // entries kept per session, by score
+	maxEntries  = 30       // entries kept per session, by score: a longer list is a long session's chat
 	maxEvidence = 4        // quotes kept per entry
 	maxQuote    = 300      // a longer sentence is quoted by the clause holding its trigger
 	maxScan     = 64 << 10 // bytes of one message that are read
@@ -748,7 +748,7 @@ func mergeTarget(kept []*cand, c *cand) *cand {
 		if k.failure != "" && c.failure != "" && k.failure != c.failure {
 			continue
 		}
-		if sameFinding(k, c) {
+		if sameFinding(k, c) || restated(k, c) {
 			return k
 		}
 		if k.typ != c.typ || k.subject == "" || k.subject != c.subject {
@@ -795,12 +795,54 @@ func sameFinding(k, c *cand) bool {
 	return ident && shared*2 >= min(len(k.words), len(c.words)) && shared >= 3
 }
 
+// restated reports a statement of the session said again in other words:
+// the same kind of entry, at least three content words shared, and most
+// (three in five) of the shorter one's words in the longer ("Root cause:
+// invalid model name in the alert job", later "The alert error is caused
+// by an invalid model name in your code"). A session that explains one
+// thing twice, or summarises at its end what it said in the middle, holds
+// one fact; kept twice, the second copy is noise beside the first. Two
+// list items whose labels name two things of the code ("user_id: integer
+// FK", "team_id: integer FK") stay two, and so do two statements that
+// each hold a number the other lacks ("listens on port 7040", later "now
+// listens on port 7311"): the later may replace the earlier, which
+// survivors decides.
+func restated(k, c *cand) bool {
+	if k.typ != c.typ || k.typ == Task {
+		return false // open tasks are listed one by one, as the plan lists them
+	}
+	if k.labelled && c.labelled && !strings.EqualFold(k.label, c.label) && codeThing(k.label) && codeThing(c.label) {
+		return false
+	}
+	if ownNumber(k.words, c.words) && ownNumber(c.words, k.words) {
+		return false
+	}
+	shared := 0
+	for _, w := range c.words {
+		if in(k.words, w) {
+			shared++
+		}
+	}
+	return shared >= 4 && shared*5 >= 3*min(len(k.words), len(c.words))
+}
+
+// ownNumber reports whether a holds a word with a digit that b lacks.
+func ownNumber(a, b []string) bool {
+	for _, w := range a {
+		if strings.ContainsAny(w, "0123456789") && !in(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // addresses lists the host:port addresses text names, without scheme or
 // path: "localhost:7311" of "http://localhost:7311/ (Go server)".
 func addresses(text string) []string {
 	var out []string
 	for _, w := range strings.Fields(text) {
 		w = strings.Trim(w, "()[]<>,;`'\"")
+		w = strings.TrimRight(w, ".:!?") // the end of the sentence: "runs on localhost:8123."
 		w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")
 		if i := strings.IndexByte(w, '/'); i >= 0 {
 			w = w[:i]

@@ -277,6 +277,21 @@ func TestOfflineMergesRepeats(t *testing.T) {
 	}
 }
 
+// TestOfflineKeepsThirtyPerSession: a session with 35 rules keeps its 30
+// best. Past 30 entries, what one long session adds is mostly its chat
+// (real-sessions-2 fold A: the one session above 30 added 10 memories there,
+// none judged useful).
+func TestOfflineKeepsThirtyPerSession(t *testing.T) {
+	t.Parallel()
+	var msgs []Message
+	for i := range 35 {
+		msgs = append(msgs, Message{Index: i, Role: "user", Text: fmt.Sprintf("Never edit `gen/part_%d.go` by hand.", i)})
+	}
+	if got := Offline(msgs); len(got) != 30 {
+		t.Errorf("got %d entries, want 30", len(got))
+	}
+}
+
 // TestOfflineCapsEntries: a session with many claims keeps at most
 // maxEntries, ordered by their first quote.
 func TestOfflineCapsEntries(t *testing.T) {

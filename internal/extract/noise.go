@@ -396,7 +396,7 @@ func (x *extractor) keeps(c *cand) bool {
 		}
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true) && !markedText(body)
 	}
-	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || markedText(body) || actionOfTheMoment(body)) ||
+	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || stateOfTheMoment(body) || markedText(body) || actionOfTheMoment(body)) ||
 		c.typ == Fact && (momentFact(body) || kindLabel(body) || glossRepeatsName(body) || bareInstall(body)) || planPart(body) {
 		return false
 	}
@@ -627,7 +627,9 @@ func whenNeeded(low string) bool {
 }
 
 // nextStep reports an assistant's instruction placed in the turn's order
-// of steps: "Then test: …", "Now restart the dev server on 3000: …".
+// of steps: "Then test: …", "Now restart the dev server on 3000: …", or
+// after a short clause saying which step it follows ("After the change,
+// run: …", "Once done, we'll test the page", "after refresh—then phase 3").
 func nextStep(body string) bool {
 	lead := leadText(lowerASCII(straightQuotes(body)))
 	for _, p := range []string{"then ", "now "} {
@@ -635,6 +637,21 @@ func nextStep(body string) bool {
 			w := firstWord(strings.TrimLeft(lead[len(p):], " ,"))
 			return in(imperativeVerbs, w) || in(planVerbs, w)
 		}
+	}
+	if !strings.HasPrefix(lead, "once ") && !strings.HasPrefix(lead, "after ") {
+		return false
+	}
+	for _, sep := range []string{",", "—"} {
+		k := strings.Index(lead, sep)
+		if k < 0 || k > 40 {
+			continue
+		}
+		rest := strings.TrimLeft(lead[k+len(sep):], " ")
+		if strings.HasPrefix(rest, "then ") {
+			return true
+		}
+		w := firstWord(rest)
+		return in(imperativeVerbs, w) || in(planVerbs, w) || in([]string{"we'll", "i'll", "you'll"}, w)
 	}
 	return false
 }

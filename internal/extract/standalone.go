@@ -323,6 +323,9 @@ func momentFact(body string) bool {
 			return true
 		}
 	}
+	if in(checkVerbs, firstWord(lowerASCII(strings.Trim(label, " *_#")))) {
+		return true // "Test the fix: uv run x.py --chat": a check of the turn's change, run once
+	}
 	lv := lowerASCII(strings.TrimLeft(value, " *_~"))
 	if startsWithPhrase(lv, narrationVerbs) && !namesValue(value) {
 		return true // "App.tsx - Added the routes"; "Reprocessing: Added /api/reprocess" names the route
@@ -333,6 +336,41 @@ func momentFact(body string) bool {
 	return setting(lv) && in(timeUnits, firstWord(strings.TrimLeft(strings.TrimLeft(lv, " ~<>=≤≥0123456789.,-"), " "))) &&
 		!timing(label)
 }
+
+// checkVerbs open a label that tells the user how to check the change
+// just made ("Test: …", "Verify it: …", "Visit …: …"), an instruction for
+// that turn rather than how the project is run.
+var checkVerbs = []string{"test", "verify", "check", "try", "visit", "refresh", "confirm"}
+
+// stateOfTheMoment reports a statement of how something stands at the
+// moment it was said, "the branch is active", "the token is loading", "the
+// name is confirmed": true then, and nothing a developer looks up weeks
+// later. A state with an address ("the API is running on
+// localhost:8000") says where something runs, and is kept.
+func stateOfTheMoment(body string) bool {
+	if len(addresses(body)) > 0 || strings.Contains(body, "://") {
+		return false
+	}
+	f := strings.FieldsFunc(lowerASCII(straightQuotes(body)), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i, w := range f {
+		if !in([]string{"is", "are", "was", "were"}, w) {
+			continue
+		}
+		j := i + 1
+		for j < len(f) && in([]string{"now", "still", "currently"}, f[j]) {
+			j++
+		}
+		if j < len(f) && in(momentStates, f[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// momentStates are states a thing is in for a while: running, loading,
+// up or down, confirmed.
+var momentStates = []string{"running", "loading", "active", "up", "working", "started", "starting", "ready", "online",
+	"down", "broken", "failing", "confirmed", "correct"}
 
 // route reports a label naming an HTTP route: "GET /api/items", "/health".
 func route(label string) bool {

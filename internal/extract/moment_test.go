@@ -1,0 +1,70 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOfflineDropsChecksAndStatesOfTheMoment: how to check the change just
+// made ("Test the fix: …") and how something stands right now ("the
+// release name is confirmed") are not kept; where a service runs is.
+func TestOfflineDropsChecksAndStatesOfTheMoment(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "the sync job crashes on start, fix it"},
+		{Index: 1, Role: "assistant", Text: "I fixed the import path in tools/sync.py.\n\n" +
+			"- Test the fix: uv run tools/sync.py --dry-run\n" +
+			"- Sync API: http://localhost:8123 (FastAPI)"},
+		{Index: 2, Role: "user", Text: "which release name did we settle on?"},
+		{Index: 3, Role: "assistant", Text: "The release name v2.4-sync is confirmed."},
+		{Index: 4, Role: "user", Text: "thanks"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "moment", msgs, got)
+	all := dump(got)
+	for _, gone := range []string{"Test the fix", "v2.4-sync is confirmed"} {
+		if strings.Contains(all, gone) {
+			t.Errorf("%q kept: %s", gone, all)
+		}
+	}
+	if !strings.Contains(all, "localhost:8123") {
+		t.Errorf("the API's address is not kept: %s", all)
+	}
+}
+
+func TestStateOfTheMoment(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]bool{
+		"The release branch feature/sync-v2 is active.":  true,
+		"The worker is now running again.":               true,
+		"The ledger name is confirmed.":                  true,
+		"The API is running on localhost:8123.":          false, // where it runs
+		"Docs are served at https://docs.example.test.":  false,
+		"The worker retries three times with backoff.":   false,
+		"Billing runs in the eu-west region by default.": false,
+	} {
+		if got := stateOfTheMoment(body); got != want {
+			t.Errorf("stateOfTheMoment(%q) = %v, want %v", body, got, want)
+		}
+	}
+}
+
+// TestNextStepAfterAClause: an instruction placed after the step in hand
+// ("After the change, run: …", "Once done, we'll …", "after a rebuild—then
+// stage 2") is the turn's order of work; a fact that opens with "after" is
+// not.
+func TestNextStepAfterAClause(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]bool{
+		"After changes, run with: make sync-dry":                            true,
+		"Once done, we'll check the ledger page on localhost:8123.":         true,
+		"after a rebuild—then stage 2 (importer, then the exporter).":       true,
+		"Then test: make sync-dry":                                          true,
+		"After 30 days, archived invoices move to cold storage.":            false,
+		"Once a day the sync job exports the ledger to s3://ledger-export.": false,
+	} {
+		if got := nextStep(body); got != want {
+			t.Errorf("nextStep(%q) = %v, want %v", body, got, want)
+		}
+	}
+}

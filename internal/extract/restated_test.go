@@ -1,0 +1,64 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOfflineMergesRestatement: a session that states one finding twice in
+// other words, with no identifier in common, keeps one memory holding both
+// quotes; two list items whose labels name two columns stay two.
+func TestOfflineMergesRestatement(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "The nightly invoice export keeps failing, can you look?"},
+		{Index: 1, Role: "tool", Text: "Bash: ./export.sh\nError: signing certificate expired"},
+		{Index: 2, Role: "assistant", Text: "Root cause: the invoice exporter loads an expired signing certificate from the vault mount."},
+		{Index: 3, Role: "user", Text: "why did it break only tonight?"},
+		{Index: 4, Role: "assistant", Text: "The export failure is caused by an expired signing certificate that the invoice exporter loads from the vault mount. It expired yesterday."},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "restated", msgs, got)
+	var cert []Entry
+	for _, e := range got {
+		if strings.Contains(strings.ToLower(e.Body), "certificate") {
+			cert = append(cert, e)
+		}
+	}
+	if len(cert) != 1 {
+		t.Fatalf("%d entries about the certificate, want 1: %s", len(cert), dump(got))
+	}
+	cited := map[int]bool{}
+	for _, ev := range cert[0].Evidence {
+		cited[ev.MessageIndex] = true
+	}
+	if !cited[2] || !cited[4] {
+		t.Errorf("the memory does not quote both statements (messages 2 and 4): %s", dump(got))
+	}
+}
+
+// TestRestatedKeepsListItems: two labelled items of the code that share
+// their gloss are two facts, not one said twice; two statements with
+// different numbers are a change, left to survivors.
+func TestRestatedKeepsListItems(t *testing.T) {
+	t.Parallel()
+	item := func(label, val string) *cand {
+		body := label + ": " + val
+		return &cand{typ: Fact, labelled: true, label: label, body: body, words: contentWords(body)}
+	}
+	a, b := item("owner_id", "integer foreign key into ledger accounts"), item("payer_id", "integer foreign key into ledger accounts")
+	if restated(a, b) {
+		t.Errorf("restated(%q, %q) = true, want false", a.body, b.body)
+	}
+	c := &cand{typ: Fact, body: "The ledger accounts table keys payers by an integer foreign key"}
+	c.words = contentWords(c.body)
+	if !restated(a, c) {
+		t.Errorf("restated(%q, %q) = false, want true", a.body, c.body)
+	}
+	old := &cand{typ: Fact, body: "The billing queue worker keeps 40 jobs in flight"}
+	now := &cand{typ: Fact, body: "The billing queue worker now keeps 65 jobs in flight"}
+	old.words, now.words = contentWords(old.body), contentWords(now.body)
+	if restated(old, now) {
+		t.Errorf("restated(%q, %q) = true, want false", old.body, now.body)
+	}
+}
