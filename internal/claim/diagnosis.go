@@ -144,8 +144,8 @@ func pronounOnly(ts []token) bool {
 
 // Revises reports whether a later diagnosis n corrects an earlier one o: it
 // says it names the real cause, and the cause it names is another one, with
-// at most half of its words in common ("duplicate token refresh calls" then
-// "the real problem is geographic latency"); the same cause restated in
+// at most half of its words in common ("fonts downloaded for every page" then
+// "the real problem is the API throttling us"); the same cause restated in
 // other words shares most of them. Half, not none: two causes of one
 // component's failure both name the component.
 func Revises(o, n Diagnosis) bool {

@@ -627,9 +627,9 @@ func whenNeeded(low string) bool {
 }
 
 // nextStep reports an assistant's instruction placed in the turn's order
-// of steps: "Then test: …", "Now restart the dev server on 3000: …", or
+// of steps: "Then test: …", "Now restart the worker on 7040: …", or
 // after a short clause saying which step it follows ("After the change,
-// run: …", "Once done, we'll test the page", "after refresh—then phase 3").
+// run: …", "Once done, we'll check the page", "after a rebuild—then stage 2").
 func nextStep(body string) bool {
 	lead := leadText(lowerASCII(straightQuotes(body)))
 	for _, p := range []string{"then ", "now "} {

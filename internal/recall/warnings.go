@@ -230,8 +230,8 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 
 // diagnosisWarnings finds, among recalled items of one session, a later
 // diagnosis that says it names the real cause of a problem the session named
-// another cause for ("the problem is the token refresh", later "the real
-// problem is the latency"). Only within a session: one session debugs one
+// another cause for ("the problem is the font download", later "the real
+// problem is the API throttling us"). Only within a session: one session debugs one
 // problem, while two sessions' causes are mostly of different problems.
 func diagnosisWarnings(sel []Item, paired map[[2]int64]bool, pair func(a, b int64) [2]int64) []Warning {
 	type diagnosed struct {
