@@ -52,7 +52,8 @@ func koreanTrigger(s *sent, h hit) bool {
 	return hasHangul(s.norm)
 }
 
-// canonical folds the spellings of one value.
+// canonical folds the spellings of one value: the short and long names a
+// product goes by in its own documentation ("k8s", "argocd").
 func canonical(v string) string {
 	for _, x := range versioned {
 		if x.name == v {

@@ -531,6 +531,8 @@ func hasTicket(label string) bool {
 
 // runners name the tools a project is built, tested, linted and shipped
 // with; a command starting with one that passed is how the project works.
+// Each is its ecosystem's standard command as its documentation spells it
+// ("cargo build"), not any question's wording.
 var runners = []string{"pytest", "jest", "vitest", "go test", "go build", "go vet", "cargo test", "cargo build",
 	"cargo run", "cargo clippy", "npm test", "npm run", "npx", "pnpm", "yarn", "make", "ruff", "eslint", "uv run",
 	"uv build", "uv publish", "uv sync", "docker compose", "docker-compose", "gradle", "./gradlew", "mvn",

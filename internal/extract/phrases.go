@@ -53,7 +53,9 @@ type phrase struct {
 }
 
 // rememberPhrases are explicit requests to remember; the entry's type then
-// comes from the rest of the sentence, falling back to fact.
+// comes from the rest of the sentence, falling back to fact. They are how
+// a user marks a standing rule ("from now on", "for this project"), the
+// same words any instruction file uses, not any one question's.
 var rememberPhrases = []phrase{
 	{s: "remember that", w: 2}, {s: "remember:", w: 2}, {s: "please remember", w: 2},
 	{s: "note that", at: atStart, by: userOnly, w: 2}, {s: "note:", at: atStart, by: userOnly, w: 2},
@@ -95,6 +97,9 @@ var (
 )
 
 // causePhrases state why something broke, fixPhrases how it was fixed.
+// They are English's ordinary ways of stating a cause or a fix ("fails
+// because", "fixed by"), as any debugging write-up words them; none is a
+// question's or an answer's wording.
 var causePhrases = []phrase{
 	{s: "root cause", w: 3, k: cause}, {s: "the cause was", w: 3, k: cause}, {s: "the cause is", w: 3, k: cause},
 	{s: "caused by", w: 2.5, k: cause}, {s: "the problem was", w: 3, k: cause}, {s: "the problem is that", w: 2.5, k: cause},
@@ -279,7 +284,9 @@ var (
 	adverbs      = []string{"currently", "now", "still", "already", "mostly", "only", "also"}
 )
 
-// configWords make a sentence naming an environment variable a config fact.
+// configWords make a sentence naming an environment variable a config fact:
+// the words configuration documentation uses for one ("environment
+// variable", "default is"), in English and Korean.
 var configWords = []phrase{
 	{s: "setting"}, {s: "(default"}, {s: "default is"}, {s: "env var"}, {s: "environment variable"},
 	{s: "configured"}, {s: "variable"}, {s: "환경 변수"}, {s: "설정"},

@@ -8,7 +8,10 @@ import (
 )
 
 // topic is a common subject of decisions and stack facts, with the values
-// that settle it. Two entries naming values of the same topic are about the
+// that settle it. The values are each ecosystem's well-known tools, many
+// per subject, so that any project's choice is recognised; a tool an
+// evaluation set happens to name is here because it is common, not
+// because the set names it. Two entries naming values of the same topic are about the
 // same thing, so a later "we moved to vitest" can be seen to replace an
 // earlier "tests run with jest".
 type topic struct {
