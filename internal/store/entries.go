@@ -147,10 +147,17 @@ func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, c
 	}
 	ids := make([]int64, len(ws))
 	created = make([]bool, len(ws))
+	var quotes []entryEvidence
 	for i, x := range ws {
 		if ids[i], created[i], err = t.putEntry(ctx, x.Entry, now); err != nil {
 			return nil, nil, err
 		}
+		for _, ev := range x.Entry.Evidence {
+			quotes = append(quotes, entryEvidence{ids[i], ev})
+		}
+	}
+	if err := t.insertEvidence(ctx, quotes); err != nil {
+		return nil, nil, err
 	}
 	stored, err = scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
 	if err == nil {
@@ -229,17 +236,42 @@ func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, cr
 			}
 		}
 	}
-	for _, ev := range e.Evidence {
+	return id, created, nil
+}
+
+// entryEvidence is a quote to store for the entry of an id.
+type entryEvidence struct {
+	entry int64
+	Evidence
+}
+
+// evidenceRows are the sizes of the evidence inserts, largest first: a
+// session's quotes go in a few multi-row inserts, since one statement per
+// quote (66 a session in the realistic history) cost an import more than
+// the rows themselves. A few fixed sizes keep to a few statements to
+// prepare.
+var evidenceRows = []int{64, 16, 4, 1}
+
+// insertEvidence stores quotes, in order, leaving a quote an entry has
+// from that session already as it is.
+func (t *Tx) insertEvidence(ctx context.Context, quotes []entryEvidence) error {
+	for len(quotes) > 0 {
+		i := slices.IndexFunc(evidenceRows, func(n int) bool { return n <= len(quotes) })
+		n := evidenceRows[i]
+		args := make([]any, 0, 13*n)
+		for _, q := range quotes[:n] {
+			args = append(args, q.entry, q.EventID, q.SessionID, q.SourceUUID, q.MessageIndex, q.Quote,
+				shortHash(q.Quote)[:32], q.SpanStart, q.SpanEnd, orNone(q.Method), q.Confidence, q.Failure, q.Ambiguous)
+		}
 		if _, err := t.exec(ctx, `INSERT INTO evidence
 			(entry_id, event_id, session_id, source_uuid, message_index, quote, quote_hash, span_start, span_end, method, confidence, failure, ambiguous)
-			VALUES (?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`,
-			id, ev.EventID, ev.SessionID, ev.SourceUUID, ev.MessageIndex, ev.Quote,
-			shortHash(ev.Quote)[:32], ev.SpanStart, ev.SpanEnd, orNone(ev.Method), ev.Confidence, ev.Failure, ev.Ambiguous); err != nil {
-			return 0, false, fmt.Errorf("put entry: evidence: %w", err)
+			VALUES `+strings.TrimSuffix(strings.Repeat("(?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),", n), ",")+`
+			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`, args...); err != nil {
+			return fmt.Errorf("put entry: evidence: %w", err)
 		}
+		quotes = quotes[n:]
 	}
-	return id, created, nil
+	return nil
 }
 
 func orNone(m string) string {
