@@ -245,19 +245,22 @@ type entryEvidence struct {
 	Evidence
 }
 
-// evidenceRows are the sizes of the evidence inserts, largest first: a
-// session's quotes go in a few multi-row inserts, since one statement per
-// quote (66 a session in the realistic history) cost an import more than
-// the rows themselves. A few fixed sizes keep to a few statements to
-// prepare.
-var evidenceRows = []int{64, 16, 4, 1}
+// insertSizes are the sizes of multi-row inserts, largest first: one
+// statement per row (66 quotes a session in the realistic history) cost
+// an import more than the rows themselves, and a few fixed sizes keep to a
+// few statements to prepare.
+var insertSizes = []int{64, 16, 4, 1}
+
+// rowsPerInsert is how many of n rows to insert next.
+func rowsPerInsert(n int) int {
+	return insertSizes[slices.IndexFunc(insertSizes, func(k int) bool { return k <= n })]
+}
 
 // insertEvidence stores quotes, in order, leaving a quote an entry has
 // from that session already as it is.
 func (t *Tx) insertEvidence(ctx context.Context, quotes []entryEvidence) error {
 	for len(quotes) > 0 {
-		i := slices.IndexFunc(evidenceRows, func(n int) bool { return n <= len(quotes) })
-		n := evidenceRows[i]
+		n := rowsPerInsert(len(quotes))
 		args := make([]any, 0, 13*n)
 		for _, q := range quotes[:n] {
 			args = append(args, q.entry, q.EventID, q.SessionID, q.SourceUUID, q.MessageIndex, q.Quote,
@@ -1035,49 +1038,99 @@ type RoleValue struct{ Role, Value string }
 // replacing those recorded before, and marks the entry parsed (an empty
 // list included).
 func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
-	if err := t.setEntryRoles(ctx, id, project, rvs); err != nil {
-		return fmt.Errorf("set entry roles %d: %w", id, err)
+	return t.SetRoles(ctx, project, []EntryRoles{{ID: id, Roles: rvs}})
+}
+
+// EntryRoles are the roles an entry's claims fill, for SetRoles.
+type EntryRoles struct {
+	ID    int64
+	Roles []RoleValue
+}
+
+// SetRoles is SetEntryRoles for several entries of a project, in a few
+// statements for all of them: per entry, a read of its rows, their inserts
+// and the mark were 4 % of an import. An entry listed twice gets the
+// roles listed last.
+func (t *Tx) SetRoles(ctx context.Context, project string, es []EntryRoles) error {
+	if err := t.setRoles(ctx, project, es); err != nil {
+		return fmt.Errorf("set entry roles: %w", err)
 	}
 	return nil
 }
 
-func (t *Tx) setEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
+func (t *Tx) setRoles(ctx context.Context, project string, es []EntryRoles) error {
+	if len(es) == 0 {
+		return nil
+	}
+	last := make(map[int64]int, len(es))
+	ids := make([]int64, 0, len(es))
+	for i, e := range es {
+		if _, ok := last[e.ID]; !ok {
+			ids = append(ids, e.ID)
+		}
+		last[e.ID] = i
+	}
+	idList, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
 	// Only the rows that differ are written. A claim said again in a later
 	// session mostly parses as before, or gains or loses a value with that
 	// session's quotes: rewriting all its rows each time was a tenth of an
 	// import's time. The rows kept have the entry's date already, through
 	// the entries_roles_date trigger.
-	have, err := queryAll(ctx, t, `SELECT role, value, project FROM entry_roles WHERE entry_id = ?`,
-		func(rows *sql.Rows) (r projectRole, err error) { return r, rows.Scan(&r.Role, &r.Value, &r.project) }, id)
+	type row struct {
+		id int64
+		projectRole
+	}
+	have, err := queryAll(ctx, t, `SELECT entry_id, role, value, project FROM entry_roles WHERE entry_id IN (SELECT value FROM json_each(?))`,
+		func(rows *sql.Rows) (r row, err error) { return r, rows.Scan(&r.id, &r.Role, &r.Value, &r.project) }, string(idList))
 	if err != nil {
 		return err
 	}
-	want := make(map[RoleValue]bool, len(rvs))
-	for _, r := range rvs {
-		want[r] = true
+	want := make(map[int64]map[RoleValue]bool, len(ids))
+	for _, id := range ids {
+		rvs := es[last[id]].Roles
+		want[id] = make(map[RoleValue]bool, len(rvs))
+		for _, r := range rvs {
+			want[id][r] = true
+		}
 	}
-	kept := make(map[RoleValue]bool, len(have))
+	kept := map[row]bool{}
 	for _, r := range have {
-		if want[r.RoleValue] && r.project == project {
-			kept[r.RoleValue] = true
+		if want[r.id][r.RoleValue] && r.project == project {
+			kept[row{r.id, projectRole{RoleValue: r.RoleValue}}] = true
 			continue
 		}
-		if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ? AND role = ? AND value = ?`, id, r.Role, r.Value); err != nil {
+		if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ? AND role = ? AND value = ?`, r.id, r.Role, r.Value); err != nil {
 			return err
 		}
 	}
-	for _, r := range rvs {
-		if kept[r] {
-			continue
+	var add []row
+	for _, id := range ids {
+		for _, r := range es[last[id]].Roles {
+			k := row{id, projectRole{RoleValue: r}}
+			if !kept[k] {
+				kept[k] = true // a role listed twice is inserted once
+				add = append(add, k)
+			}
+		}
+	}
+	for len(add) > 0 {
+		n := rowsPerInsert(len(add))
+		args := make([]any, 0, 5*n)
+		for _, r := range add[:n] {
+			args = append(args, r.id, project, r.Role, r.Value, r.id)
 		}
 		// With the entry's date, for the index rivals walks newest first.
-		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value, created_at)
-			SELECT ?, ?, ?, ?, coalesce((SELECT created_at FROM entries WHERE id = ?), '') ON CONFLICT DO NOTHING`,
-			id, project, r.Role, r.Value, id); err != nil {
+		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value, created_at) VALUES `+
+			strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, coalesce((SELECT created_at FROM entries WHERE id = ?), '')),`, n), ",")+
+			` ON CONFLICT DO NOTHING`, args...); err != nil {
 			return err
 		}
+		add = add[n:]
 	}
-	_, err = t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id = ? AND roles_parsed = 0`, id)
+	_, err = t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id IN (SELECT value FROM json_each(?)) AND roles_parsed = 0`, string(idList))
 	return err
 }
 
