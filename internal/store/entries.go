@@ -649,31 +649,43 @@ func (t *Tx) rivals(ctx context.Context, f EntryFilter) ([]Entry, error) {
 	return es, nil
 }
 
+// roleRow is an entry a role lookup found, and its date.
+type roleRow struct {
+	id      int64
+	created string
+}
+
 // rivalIDs is rivals' ids, in its order, without reading the entries.
 func (t *Tx) rivalIDs(ctx context.Context, f EntryFilter) ([]int64, error) {
-	type found struct {
-		id      int64
-		created string
-	}
-	var all []found
+	var all []roleRow
 	seen := map[int64]bool{}
 	add := func(q string, args []any) error {
-		rows, err := t.query(ctx, q, args...)
-		if err != nil {
-			return err
+		key := ""
+		if t.tx != nil {
+			key = fmt.Sprintf("%s\x00%#v", q, args)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var x found
-			if err := rows.Scan(&x.id, &x.created); err != nil {
+		found, ok := t.looked[key]
+		if !ok {
+			var err error
+			if found, err = queryAll(ctx, t, q, func(rows *sql.Rows) (x roleRow, err error) {
+				return x, rows.Scan(&x.id, &x.created)
+			}, args...); err != nil {
 				return err
 			}
+			if key != "" {
+				if t.looked == nil {
+					t.looked = map[string][]roleRow{}
+				}
+				t.looked[key] = found
+			}
+		}
+		for _, x := range found {
 			if !seen[x.id] {
 				seen[x.id] = true
 				all = append(all, x)
 			}
 		}
-		return rows.Err()
+		return nil
 	}
 	limit := ""
 	if f.Limit > 0 {
