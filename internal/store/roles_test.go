@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -322,5 +323,47 @@ func TestSetRoles(t *testing.T) {
 	parsed, err := queryColumn[int64](ctx, db.Read(), `SELECT id FROM entries WHERE roles_parsed = 1 ORDER BY id`)
 	if err != nil || !reflect.DeepEqual(parsed, []int64{a, b, c}) {
 		t.Errorf("parsed entries %v, %v; want %v", parsed, err, []int64{a, b, c})
+	}
+}
+
+// TestRoleLookupAfterWrite: a write transaction keeps its role lookups only
+// until it writes; the same lookup after a write, or after a savepoint's
+// rollback, sees the store as it is then.
+func TestRoleLookupAfterWrite(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	stored, _, err := putEntries(ctx, db, []EntryWrite{
+		{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Port 8443", ClaimKey: "k1"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := stored[0].ID
+	f := EntryFilter{Project: "/p", Values: []string{"8443"}}
+	err = db.Update(ctx, func(tx *Tx) error {
+		look := func(step string, want []int64) {
+			t.Helper()
+			got, err := tx.EntryIDs(ctx, f)
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: EntryIDs = %v, %v; want %v", step, got, err, want)
+			}
+		}
+		look("before", nil)
+		if err := tx.SetEntryRoles(ctx, id, "/p", []RoleValue{{"port", "8443"}}); err != nil {
+			return err
+		}
+		look("after the roles were set", []int64{id})
+		tx.Savepoint(ctx, func() error {
+			if err := tx.SetEntryRoles(ctx, id, "/p", nil); err != nil {
+				return err
+			}
+			look("inside the savepoint", nil)
+			return errors.New("undo")
+		})
+		look("after the rollback", []int64{id})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
