@@ -98,7 +98,7 @@ func newSent(msg, off int, text string, user bool) *sent {
 // straighten replaces curly quotes with straight ones, so that "we’ll"
 // matches "we'll", and returns the offset map back to text.
 func straighten(text string) (string, []int) {
-	if !strings.ContainsAny(text, "‘’“”") {
+	if !hasCurlyQuote(text) || !strings.ContainsAny(text, "‘’“”") {
 		return text, nil
 	}
 	var b strings.Builder

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -79,5 +80,41 @@ func foldSpool(b *testing.B, dir string) {
 	defer db.Close()
 	if err := db.Fold(ctx); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkSessionEnd runs SessionStart and then SessionEnd in-process on a
+// fresh data directory, the end timed, for the transcript in
+// CML_BENCH_TRANSCRIPT: the 1,000-message session `go run ./scripts/bench
+// -sessionend` measures, written by `go run ./scripts/bench -endtranscript
+// FILE`. With -cpuprofile it shows where SessionEnd's time goes. The budget
+// is a minute, so that a slow machine still does the work in the hook
+// rather than handing it to a worker process.
+//
+//	CML_BENCH_TRANSCRIPT=/tmp/end-1000.jsonl go test -run '^$' -bench SessionEnd -cpuprofile cpu.out ./internal/handler
+func BenchmarkSessionEnd(b *testing.B) {
+	path := os.Getenv("CML_BENCH_TRANSCRIPT")
+	if path == "" {
+		b.Skip("CML_BENCH_TRANSCRIPT names no transcript")
+	}
+	in := fmt.Sprintf(`{"session_id":"end-1000","cwd":"/home/dev/shop-api","transcript_path":%q,"hook_event_name":"%%s","source":"startup","reason":"other"}`, path)
+	for b.Loop() {
+		b.StopTimer()
+		dir := b.TempDir()
+		getenv := func(k string) string {
+			if k == "CLAUDE_MEMORY_DIR" {
+				return dir
+			}
+			return ""
+		}
+		var out bytes.Buffer
+		hook.Run(bytes.NewReader(fmt.Appendf(nil, in, "SessionStart")), &out, io.Discard, hook.Options{Name: "session-start", Budget: time.Minute, Getenv: getenv}, SessionStart)
+		b.StartTimer()
+		hook.Run(bytes.NewReader(fmt.Appendf(nil, in, "SessionEnd")), &out, io.Discard, hook.Options{Name: "session-end", Budget: time.Minute, Getenv: getenv}, SessionEnd)
+		b.StopTimer()
+		if log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log")); bytes.Contains(log, []byte("level=ERROR")) || bytes.Contains(log, []byte("handing over")) {
+			b.Fatalf("session-end did not store the session itself: %s", log)
+		}
+		b.StartTimer()
 	}
 }

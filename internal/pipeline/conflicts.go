@@ -39,22 +39,21 @@ func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project s
 	for _, e := range fresh {
 		isFresh[e.ID] = true
 	}
+	var roles []store.EntryRoles
 	for _, e := range old {
 		rvs := decisions(parse(e))
 		p.roles.add(project, rvs)
-		if isFresh[e.ID] {
-			continue
-		}
-		if err := st.SetEntryRoles(ctx, e.ID, project, rvs); err != nil {
-			return 0, err
+		if !isFresh[e.ID] {
+			roles = append(roles, store.EntryRoles{ID: e.ID, Roles: rvs})
 		}
 	}
 	for _, e := range fresh {
 		rvs := decisions(parse(e))
-		if err := st.SetEntryRoles(ctx, e.ID, project, rvs); err != nil {
-			return 0, err
-		}
+		roles = append(roles, store.EntryRoles{ID: e.ID, Roles: rvs})
 		p.roles.add(project, rvs)
+	}
+	if err := st.SetRoles(ctx, project, roles); err != nil {
+		return 0, err
 	}
 
 	looked := map[string][]store.Entry{} // rivals, by what was looked up

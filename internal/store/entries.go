@@ -147,10 +147,17 @@ func (t *Tx) PutEntries(ctx context.Context, ws []EntryWrite) (stored []Entry, c
 	}
 	ids := make([]int64, len(ws))
 	created = make([]bool, len(ws))
+	var quotes []entryEvidence
 	for i, x := range ws {
 		if ids[i], created[i], err = t.putEntry(ctx, x.Entry, now); err != nil {
 			return nil, nil, err
 		}
+		for _, ev := range x.Entry.Evidence {
+			quotes = append(quotes, entryEvidence{ids[i], ev})
+		}
+	}
+	if err := t.insertEvidence(ctx, quotes); err != nil {
+		return nil, nil, err
 	}
 	stored, err = scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
 	if err == nil {
@@ -229,17 +236,45 @@ func (t *Tx) putEntry(ctx context.Context, e Entry, now time.Time) (id int64, cr
 			}
 		}
 	}
-	for _, ev := range e.Evidence {
+	return id, created, nil
+}
+
+// entryEvidence is a quote to store for the entry of an id.
+type entryEvidence struct {
+	entry int64
+	Evidence
+}
+
+// insertSizes are the sizes of multi-row inserts, largest first: one
+// statement per row (66 quotes a session in the realistic history) cost
+// an import more than the rows themselves, and a few fixed sizes keep to a
+// few statements to prepare.
+var insertSizes = []int{64, 16, 4, 1}
+
+// rowsPerInsert is how many of n rows to insert next.
+func rowsPerInsert(n int) int {
+	return insertSizes[slices.IndexFunc(insertSizes, func(k int) bool { return k <= n })]
+}
+
+// insertEvidence stores quotes, in order, leaving a quote an entry has
+// from that session already as it is.
+func (t *Tx) insertEvidence(ctx context.Context, quotes []entryEvidence) error {
+	for len(quotes) > 0 {
+		n := rowsPerInsert(len(quotes))
+		args := make([]any, 0, 13*n)
+		for _, q := range quotes[:n] {
+			args = append(args, q.entry, q.EventID, q.SessionID, q.SourceUUID, q.MessageIndex, q.Quote,
+				shortHash(q.Quote)[:32], q.SpanStart, q.SpanEnd, orNone(q.Method), q.Confidence, q.Failure, q.Ambiguous)
+		}
 		if _, err := t.exec(ctx, `INSERT INTO evidence
 			(entry_id, event_id, session_id, source_uuid, message_index, quote, quote_hash, span_start, span_end, method, confidence, failure, ambiguous)
-			VALUES (?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`,
-			id, ev.EventID, ev.SessionID, ev.SourceUUID, ev.MessageIndex, ev.Quote,
-			shortHash(ev.Quote)[:32], ev.SpanStart, ev.SpanEnd, orNone(ev.Method), ev.Confidence, ev.Failure, ev.Ambiguous); err != nil {
-			return 0, false, fmt.Errorf("put entry: evidence: %w", err)
+			VALUES `+strings.TrimSuffix(strings.Repeat("(?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),", n), ",")+`
+			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`, args...); err != nil {
+			return fmt.Errorf("put entry: evidence: %w", err)
 		}
+		quotes = quotes[n:]
 	}
-	return id, created, nil
+	return nil
 }
 
 func orNone(m string) string {
@@ -614,31 +649,43 @@ func (t *Tx) rivals(ctx context.Context, f EntryFilter) ([]Entry, error) {
 	return es, nil
 }
 
+// roleRow is an entry a role lookup found, and its date.
+type roleRow struct {
+	id      int64
+	created string
+}
+
 // rivalIDs is rivals' ids, in its order, without reading the entries.
 func (t *Tx) rivalIDs(ctx context.Context, f EntryFilter) ([]int64, error) {
-	type found struct {
-		id      int64
-		created string
-	}
-	var all []found
+	var all []roleRow
 	seen := map[int64]bool{}
 	add := func(q string, args []any) error {
-		rows, err := t.query(ctx, q, args...)
-		if err != nil {
-			return err
+		key := ""
+		if t.tx != nil {
+			key = fmt.Sprintf("%s\x00%#v", q, args)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var x found
-			if err := rows.Scan(&x.id, &x.created); err != nil {
+		found, ok := t.looked[key]
+		if !ok {
+			var err error
+			if found, err = queryAll(ctx, t, q, func(rows *sql.Rows) (x roleRow, err error) {
+				return x, rows.Scan(&x.id, &x.created)
+			}, args...); err != nil {
 				return err
 			}
+			if key != "" {
+				if t.looked == nil {
+					t.looked = map[string][]roleRow{}
+				}
+				t.looked[key] = found
+			}
+		}
+		for _, x := range found {
 			if !seen[x.id] {
 				seen[x.id] = true
 				all = append(all, x)
 			}
 		}
-		return rows.Err()
+		return nil
 	}
 	limit := ""
 	if f.Limit > 0 {
@@ -1003,49 +1050,99 @@ type RoleValue struct{ Role, Value string }
 // replacing those recorded before, and marks the entry parsed (an empty
 // list included).
 func (t *Tx) SetEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
-	if err := t.setEntryRoles(ctx, id, project, rvs); err != nil {
-		return fmt.Errorf("set entry roles %d: %w", id, err)
+	return t.SetRoles(ctx, project, []EntryRoles{{ID: id, Roles: rvs}})
+}
+
+// EntryRoles are the roles an entry's claims fill, for SetRoles.
+type EntryRoles struct {
+	ID    int64
+	Roles []RoleValue
+}
+
+// SetRoles is SetEntryRoles for several entries of a project, in a few
+// statements for all of them: per entry, a read of its rows, their inserts
+// and the mark were 4 % of an import. An entry listed twice gets the
+// roles listed last.
+func (t *Tx) SetRoles(ctx context.Context, project string, es []EntryRoles) error {
+	if err := t.setRoles(ctx, project, es); err != nil {
+		return fmt.Errorf("set entry roles: %w", err)
 	}
 	return nil
 }
 
-func (t *Tx) setEntryRoles(ctx context.Context, id int64, project string, rvs []RoleValue) error {
+func (t *Tx) setRoles(ctx context.Context, project string, es []EntryRoles) error {
+	if len(es) == 0 {
+		return nil
+	}
+	last := make(map[int64]int, len(es))
+	ids := make([]int64, 0, len(es))
+	for i, e := range es {
+		if _, ok := last[e.ID]; !ok {
+			ids = append(ids, e.ID)
+		}
+		last[e.ID] = i
+	}
+	idList, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
 	// Only the rows that differ are written. A claim said again in a later
 	// session mostly parses as before, or gains or loses a value with that
 	// session's quotes: rewriting all its rows each time was a tenth of an
 	// import's time. The rows kept have the entry's date already, through
 	// the entries_roles_date trigger.
-	have, err := queryAll(ctx, t, `SELECT role, value, project FROM entry_roles WHERE entry_id = ?`,
-		func(rows *sql.Rows) (r projectRole, err error) { return r, rows.Scan(&r.Role, &r.Value, &r.project) }, id)
+	type row struct {
+		id int64
+		projectRole
+	}
+	have, err := queryAll(ctx, t, `SELECT entry_id, role, value, project FROM entry_roles WHERE entry_id IN (SELECT value FROM json_each(?))`,
+		func(rows *sql.Rows) (r row, err error) { return r, rows.Scan(&r.id, &r.Role, &r.Value, &r.project) }, string(idList))
 	if err != nil {
 		return err
 	}
-	want := make(map[RoleValue]bool, len(rvs))
-	for _, r := range rvs {
-		want[r] = true
+	want := make(map[int64]map[RoleValue]bool, len(ids))
+	for _, id := range ids {
+		rvs := es[last[id]].Roles
+		want[id] = make(map[RoleValue]bool, len(rvs))
+		for _, r := range rvs {
+			want[id][r] = true
+		}
 	}
-	kept := make(map[RoleValue]bool, len(have))
+	kept := map[row]bool{}
 	for _, r := range have {
-		if want[r.RoleValue] && r.project == project {
-			kept[r.RoleValue] = true
+		if want[r.id][r.RoleValue] && r.project == project {
+			kept[row{r.id, projectRole{RoleValue: r.RoleValue}}] = true
 			continue
 		}
-		if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ? AND role = ? AND value = ?`, id, r.Role, r.Value); err != nil {
+		if _, err := t.exec(ctx, `DELETE FROM entry_roles WHERE entry_id = ? AND role = ? AND value = ?`, r.id, r.Role, r.Value); err != nil {
 			return err
 		}
 	}
-	for _, r := range rvs {
-		if kept[r] {
-			continue
+	var add []row
+	for _, id := range ids {
+		for _, r := range es[last[id]].Roles {
+			k := row{id, projectRole{RoleValue: r}}
+			if !kept[k] {
+				kept[k] = true // a role listed twice is inserted once
+				add = append(add, k)
+			}
+		}
+	}
+	for len(add) > 0 {
+		n := rowsPerInsert(len(add))
+		args := make([]any, 0, 5*n)
+		for _, r := range add[:n] {
+			args = append(args, r.id, project, r.Role, r.Value, r.id)
 		}
 		// With the entry's date, for the index rivals walks newest first.
-		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value, created_at)
-			SELECT ?, ?, ?, ?, coalesce((SELECT created_at FROM entries WHERE id = ?), '') ON CONFLICT DO NOTHING`,
-			id, project, r.Role, r.Value, id); err != nil {
+		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value, created_at) VALUES `+
+			strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, coalesce((SELECT created_at FROM entries WHERE id = ?), '')),`, n), ",")+
+			` ON CONFLICT DO NOTHING`, args...); err != nil {
 			return err
 		}
+		add = add[n:]
 	}
-	_, err = t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id = ? AND roles_parsed = 0`, id)
+	_, err = t.exec(ctx, `UPDATE entries SET roles_parsed = 1 WHERE id IN (SELECT value FROM json_each(?)) AND roles_parsed = 0`, string(idList))
 	return err
 }
 

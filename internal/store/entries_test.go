@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -49,6 +51,54 @@ func TestPutEntries(t *testing.T) {
 	}
 	if _, _, err := putEntries(ctx, db, []EntryWrite{{Entry: Entry{Project: "/p", Title: "no key"}}}); err == nil {
 		t.Error("an entry without a claim key was stored")
+	}
+}
+
+// A session's quotes are stored in multi-row inserts of a few sizes: every
+// quote lands once, in order, under its own entry, and a quote its entry
+// has from that session already is left out, within one insert too.
+func TestPutEntriesManyQuotes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	var ws []EntryWrite
+	want := map[string]int{}
+	for i := range 90 { // inserts of 64, 16, 4, 4, 1 and 1 rows
+		key := fmt.Sprintf("k%d", i%3)
+		quote := fmt.Sprintf("quote %d", i)
+		if i%30 == 29 {
+			quote = "quote 2" // k2 quoted so at i = 2 already
+		}
+		ws = append(ws, EntryWrite{Entry: entry("s1", key, "Title "+key, quote, StageVerified)})
+		want[key+"|"+quote]++
+	}
+	if _, _, err := putEntries(ctx, db, ws); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT e.claim_key, v.quote FROM evidence v JOIN entries e ON e.id = v.entry_id ORDER BY v.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var k, q string
+		if err := rows.Scan(&k, &q); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, k+"|"+q)
+	}
+	var order []string
+	seen := map[string]bool{}
+	for _, w := range ws {
+		k := w.Entry.ClaimKey + "|" + w.Entry.Evidence[0].Quote
+		if !seen[k] {
+			seen[k] = true
+			order = append(order, k)
+		}
+	}
+	if len(order) != len(want) || !slices.Equal(got, order) {
+		t.Errorf("stored %d quotes, want %d in order:\n%q\nwant\n%q", len(got), len(order), got, order)
 	}
 }
 

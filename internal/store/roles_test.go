@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -260,5 +262,108 @@ func TestSetEntryRolesReplaces(t *testing.T) {
 		if got := rows(); !reflect.DeepEqual(got, step.want) {
 			t.Errorf("after setting %s %v: rows %q, want %q", step.project, step.rvs, got, step.want)
 		}
+	}
+}
+
+// TestSetRoles: one call sets the roles of many entries, each as
+// SetEntryRoles would: rows kept, dropped and added, more than one insert's
+// worth, an entry listed twice getting its last list, and every entry
+// marked parsed, one with no roles too.
+func TestSetRoles(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	var ws []EntryWrite
+	for i := range 3 {
+		ws = append(ws, EntryWrite{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: fmt.Sprintf("Entry %d", i),
+			ClaimKey: fmt.Sprintf("k%d", i), Created: t0.Add(time.Duration(i) * time.Hour)}})
+	}
+	stored, _, err := putEntries(ctx, db, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := stored[0].ID, stored[1].ID, stored[2].ID
+	if err := db.Update(ctx, func(tx *Tx) error {
+		return tx.SetEntryRoles(ctx, a, "/p", []RoleValue{{"test runner", "jest"}, {"js runtime", "node"}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var many []RoleValue // 70 rows: inserts of 64, 4, 1 and 1
+	for i := range 70 {
+		many = append(many, RoleValue{"port", strconv.Itoa(8000 + i)})
+	}
+	if err := db.Update(ctx, func(tx *Tx) error {
+		return tx.SetRoles(ctx, "/p", []EntryRoles{
+			{ID: a, Roles: []RoleValue{{"test runner", "jest"}, {"test runner", "vitest"}}},
+			{ID: b, Roles: []RoleValue{{"db", "mysql"}}},
+			{ID: c},
+			{ID: b, Roles: many},
+		})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := queryColumn[string](ctx, db.Read(), `SELECT entry_id || ' ' || project || ' ' || role || '=' || value || ' ' || created_at
+		FROM entry_roles ORDER BY entry_id, role, value`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(id int64, rv RoleValue, created time.Time) string {
+		return fmt.Sprintf("%d /p %s=%s %s", id, rv.Role, rv.Value, FormatTime(created))
+	}
+	want := []string{row(a, RoleValue{"test runner", "jest"}, t0), row(a, RoleValue{"test runner", "vitest"}, t0)}
+	var ports []string
+	for _, rv := range many {
+		ports = append(ports, row(b, rv, t0.Add(time.Hour)))
+	}
+	sort.Strings(ports)
+	want = append(want, ports...)
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("rows:\n%q\nwant\n%q", rows, want)
+	}
+	parsed, err := queryColumn[int64](ctx, db.Read(), `SELECT id FROM entries WHERE roles_parsed = 1 ORDER BY id`)
+	if err != nil || !reflect.DeepEqual(parsed, []int64{a, b, c}) {
+		t.Errorf("parsed entries %v, %v; want %v", parsed, err, []int64{a, b, c})
+	}
+}
+
+// TestRoleLookupAfterWrite: a write transaction keeps its role lookups only
+// until it writes; the same lookup after a write, or after a savepoint's
+// rollback, sees the store as it is then.
+func TestRoleLookupAfterWrite(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	stored, _, err := putEntries(ctx, db, []EntryWrite{
+		{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Port 8443", ClaimKey: "k1"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := stored[0].ID
+	f := EntryFilter{Project: "/p", Values: []string{"8443"}}
+	err = db.Update(ctx, func(tx *Tx) error {
+		look := func(step string, want []int64) {
+			t.Helper()
+			got, err := tx.EntryIDs(ctx, f)
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: EntryIDs = %v, %v; want %v", step, got, err, want)
+			}
+		}
+		look("before", nil)
+		if err := tx.SetEntryRoles(ctx, id, "/p", []RoleValue{{"port", "8443"}}); err != nil {
+			return err
+		}
+		look("after the roles were set", []int64{id})
+		tx.Savepoint(ctx, func() error {
+			if err := tx.SetEntryRoles(ctx, id, "/p", nil); err != nil {
+				return err
+			}
+			look("inside the savepoint", nil)
+			return errors.New("undo")
+		})
+		look("after the rollback", []int64{id})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -36,6 +36,13 @@ type Tx struct {
 	// rules are the forgets' standing rules (forget_rule.go), read once.
 	rules     *ruleSet
 	rulesRead bool
+	// looked keeps the rows of the role lookups rivalIDs made (by query
+	// and arguments) since this transaction last wrote: placing a
+	// session's claims and finding their conflicts ask the same lookups
+	// again and again, and nothing changes in between. Any statement but
+	// a SELECT clears it, a savepoint's rollback included. A reader's
+	// statements each see the latest commit, so it keeps none.
+	looked map[string][]roleRow
 }
 
 // Begin starts a write transaction. It takes the write lock at once (the
@@ -268,6 +275,9 @@ func (db *DB) readStmt(ctx context.Context, q string) (*sql.Stmt, error) {
 
 // stmt returns q prepared in this transaction, preparing it on first use.
 func (t *Tx) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if !strings.HasPrefix(q, "SELECT ") {
+		t.looked = nil // it may write (see Tx.looked)
+	}
 	if st, ok := t.stmts[q]; ok {
 		return st, nil
 	}

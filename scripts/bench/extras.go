@@ -220,11 +220,18 @@ func transcript(r *rand.Rand, sid string, turns int) ([]byte, int) {
 	return b.Bytes(), turns * 2
 }
 
+// The session SessionEnd is measured on: its id, and its turns (two
+// messages each).
+const (
+	endSession = "end-1000"
+	endTurns   = 500
+)
+
 // sessionEnd prints SessionEnd's time on a live session of 1,000 messages
 // whose transcript the hook ingests whole, then extracts and aligns, each
 // run on a fresh store.
 func sessionEnd(r *rand.Rand, binDir, tmp string, runs int) error {
-	b, _ := transcript(r, "end-1000", 500)
+	b, _ := transcript(r, endSession, endTurns)
 	tpath := filepath.Join(tmp, "end-1000.jsonl")
 	if err := os.WriteFile(tpath, b, 0o600); err != nil {
 		return err

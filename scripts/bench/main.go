@@ -32,6 +32,7 @@ func main() {
 	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
 	teamOnly := flag.Bool("team", false, "only compare the prompt hook on a store of n/10 own and n teammates' memories with one of n + n/10 own, alternately, n the last -events size (100000: the issue's 10k + 100k against 110k)")
 	endOnly := flag.Bool("sessionend", false, "only measure SessionEnd on a 1,000-message transcript, with -bin's build, and with -compare's too, alternately, when given")
+	endTranscript := flag.String("endtranscript", "", "only write the 1,000-message transcript -sessionend measures into this file (for handler's BenchmarkSessionEnd)")
 	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
 	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
 	flag.Parse()
@@ -48,6 +49,14 @@ func main() {
 			os.RemoveAll(tmp)
 		}
 		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *endTranscript != "" {
+		b, _ := transcript(rand.New(rand.NewPCG(7, 7)), endSession, endTurns)
+		if err := os.WriteFile(*endTranscript, b, 0o600); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
