@@ -34,7 +34,7 @@ const unreadMargin = 64 << 10
 // tail are not read. The work is one pass over s; the output is at most
 // head+tail+budget bytes and one marker: each kept line's marker is
 // charged to budget at spanCost, which fits counts of cut bytes below
-// 100 MB (a longer count makes its marker a few bytes longer).
+// 10 MB (a longer count makes its marker a few bytes longer).
 func truncate(s string, head, tail, budget, unread int) string {
 	if len(s) <= head+tail+40 {
 		return s
@@ -138,7 +138,8 @@ func reportsError(line string) bool {
 	if len(line) > scanLine {
 		line = line[:scanLine]
 	}
-	lesser := false // a severity below error: a warning's position is no failure
+	lesser := false   // a severity below error: a warning's position is no failure
+	labelled := false // the line is labelled with that severity ("warning:", "[INFO]")
 	for i := 0; i < len(line); {
 		if !isLetter(line[i]) {
 			i++
@@ -149,15 +150,20 @@ func reportsError(line string) bool {
 			j++
 		}
 		w := line[i:j]
-		if partOfName(line, i, j) {
-			i = j // error_count, err2: a name, not a report
+		if partOfName(line, i, j) && strings.ToLower(w) == w {
+			// error_count, err2: a variable's name, not a report. An
+			// upper-case one is an error code (ERROR_FILE_NOT_FOUND,
+			// HTTP_ERROR) and reads as a report.
+			i = j
 			continue
 		}
 		switch strings.ToLower(w) {
 		case "error", "errors", "exception", "failed", "failure", "failures", "fail", "fatal", "panic", "panicked", "traceback", "aborted":
-			// After "warning:" the line reports that lesser severity;
-			// the word is what the warning is about.
-			if !lesser && !zeroCount(line, i, j) {
+			// After a "warning:" label the line reports that lesser
+			// severity, and the word is what the warning is about; a
+			// warning merely counted before it ("1 warning and 2 errors")
+			// takes nothing from it.
+			if !labelled && !zeroCount(line, i, j) {
 				return true
 			}
 		case "exit", "exited":
@@ -166,6 +172,7 @@ func reportsError(line string) bool {
 			}
 		case "warning", "warn", "note", "info", "hint", "debug":
 			lesser = true
+			labelled = labelled || j < len(line) && (line[j] == ':' || line[j] == ']')
 		default:
 			if w == "ERR" || camelSuffix(w, "Error") || camelSuffix(w, "Exception") {
 				return true

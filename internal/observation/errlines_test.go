@@ -44,6 +44,10 @@ func TestReportsError(t *testing.T) {
 		{"lib.rs:7:9: warning: unused variable `error_count`", false},
 		{"warning: build failed to find a cached artifact, rebuilding", false},
 		{"let err2 = parse(x)", false},
+		{"error_count=3 retries_left=2", false},
+		{"1 warning and 2 errors generated.", true},
+		{"Deprecation warning printed; build failed", true},
+		{"status: ERROR_FILE_NOT_FOUND", true},
 	} {
 		if got := reportsError(tt.line); got != tt.want {
 			t.Errorf("reportsError(%q)=%v, want %v", tt.line, got, tt.want)

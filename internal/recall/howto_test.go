@@ -31,6 +31,7 @@ func TestHowTo(t *testing.T) {
 		{"스테이징 배포 주소 알려줘.", false},             // tell me a thing of the project
 		{"지금 세션 쿠키는 어디에 저장되고 있죠?", false},      // not a how-to form
 		{"이 프로젝트 테스트 실행 방법?", false},           // "how to run this project's tests": ours
+		{"빌드 결과물이 저장소에 커밋되지 않게 하는 방법은?", true}, // 이 is a particle here: "the build output … the repo"
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
