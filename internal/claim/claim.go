@@ -29,6 +29,11 @@ type Claim struct {
 	// values: what the decision is about ("price", "cache"), compared to
 	// tell one component's decision from another's.
 	Scope []string
+	// Weak is set when the value is a plain word that modifies the words
+	// after it or a state said with "now" ("now ready", "with proper
+	// codes"): enough to tell what a statement is about, never a value to
+	// set against another (Compare skips it).
+	Weak bool
 }
 
 // Relation is how a later text's claims relate to an earlier text's claims.
@@ -77,6 +82,7 @@ type mention struct {
 	first, last   int // token indexes of the mention
 	sent          int
 	old, new, neg bool // marked as the old value, the new one, rejected outright
+	weak          bool // a plain word that does not stand for itself (Claim.Weak)
 }
 
 // Parse returns the claims a text makes (any length: a sentence, a message,

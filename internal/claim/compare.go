@@ -58,10 +58,13 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 	}
 	agreed := false
 	for _, o := range older {
-		if o.Negated {
+		if o.Negated || o.Weak {
 			continue
 		}
 		for _, n := range newer {
+			if n.Weak {
+				continue
+			}
 			sameRole := n.Role == o.Role
 			// Explicit: the newer names the older value as replaced or rejected.
 			// Roles may differ when one is a tool's: a phrase role can read
@@ -113,6 +116,13 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			if !shared {
 				continue
 			}
+			if n.Changed && o.Replaces == n.Value {
+				// The older put its value in place of the newer's ("moved
+				// from X to Y"); a later statement naming X with change
+				// wording about something else does not turn that back.
+				// Only naming Y as replaced does.
+				continue
+			}
 			if n.Changed {
 				consider(4, Supersedes, o.Role, o.Value, n.Value)
 			} else if !cueRoles[o.Role] {
@@ -134,7 +144,7 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 // replacement is the value newer puts in place of the one n rejects.
 func replacement(newer []Claim, n Claim) string {
 	for _, c := range newer {
-		if c.Role == n.Role && !c.Negated && c.Value != n.Value {
+		if c.Role == n.Role && !c.Negated && !c.Weak && c.Value != n.Value {
 			return c.Value
 		}
 	}

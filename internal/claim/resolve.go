@@ -156,6 +156,7 @@ func (p *parser) claims() []Claim {
 		type value struct {
 			v                 string
 			old, new, neg     bool
+			weak              bool
 			sents             []int
 			start, end, first int
 		}
@@ -181,18 +182,19 @@ func (p *parser) claims() []Claim {
 				}
 			}
 			if cur == nil {
-				cur = &value{v: m.value, first: m.first}
+				cur = &value{v: m.value, first: m.first, weak: true}
 				vals = append(vals, cur)
 			}
 			cur.old = cur.old || m.old
 			cur.new = cur.new || m.new
 			cur.neg = cur.neg || m.neg
+			cur.weak = cur.weak && m.weak
 			if !slices.Contains(cur.sents, m.sent) {
 				cur.sents = append(cur.sents, m.sent)
 			}
 		}
 		mk := func(v *value) Claim {
-			c := Claim{Role: role, Value: v.v, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
+			c := Claim{Role: role, Value: v.v, Weak: v.weak, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
 			for _, s := range v.sents {
 				c.Start = min(c.Start, p.sents[s].start)
 				c.End = max(c.End, p.sents[s].end)
@@ -209,9 +211,11 @@ func (p *parser) claims() []Claim {
 			out = append(out, c)
 			continue
 		}
-		var olds, news, plain []*value
+		var olds, news, plain, weak []*value
 		for _, v := range vals {
 			switch {
+			case v.weak:
+				weak = append(weak, v) // sets nothing, replaces nothing, is replaced by nothing
 			case v.new:
 				news = append(news, v)
 			case v.old:
@@ -249,7 +253,7 @@ func (p *parser) claims() []Claim {
 			c.Negated, c.Changed = true, true
 			out = append(out, c)
 		}
-		for _, v := range plain {
+		for _, v := range append(plain, weak...) {
 			out = append(out, mk(v))
 		}
 	}

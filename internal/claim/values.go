@@ -54,6 +54,10 @@ func (p *parser) shaped() {
 		if plain && !strong {
 			role = "" // a plain word is a value only where it is set or used for something
 		}
+		// A plain word that does not stand for itself ("now ready", "with
+		// proper codes", "now part of": an adjective, an adverb, a verb)
+		// still tells what a statement is about, but sets nothing.
+		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last))
 		if role == "" {
 			role = fallback
 		}
@@ -64,6 +68,9 @@ func (p *parser) shaped() {
 		}
 		if role != "" {
 			p.add(role, v, i, last)
+			if weak && int(p.owner[i]) == len(p.ms) {
+				p.ms[len(p.ms)-1].weak = true
+			}
 		}
 		i = last
 	}
@@ -88,11 +95,19 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 			return "", 0, "", false
 		}
 		end += t.start
+		if strings.Contains(p.text[t.start-1:end], "{") || raw[0] == '$' {
+			// "${agentRole}", "{{ $env.TOKEN }}": a placeholder for a
+			// value, not one.
+			return "", 0, "", false
+		}
 		last = i
 		for last+1 < len(p.toks) && p.toks[last+1].end <= end && p.toks[last+1].sent == t.sent {
 			last++
 		}
 		return strings.ToLower(strings.TrimSpace(p.text[t.start:end])), last, "", false
+	case before == '{' || before == '$':
+		// "${agentRole}", "{{ .Name }}": a placeholder for a value, not one.
+		return "", 0, "", false
 	case before == '#' && (t.start < 2 || !isWord(rune(p.text[t.start-2]))) && !isDigits(s):
 		return "#" + s, i, "channel", false
 	case before == '@' && (t.start < 2 || !isWord(rune(p.text[t.start-2]))):
@@ -124,7 +139,9 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 	if !isName(s) || determiners[s] || linkWords[s] || scopeStop[s] {
 		return "", 0, "", false
 	}
-	first := i == p.sents[t.sent].first || strings.ContainsAny(p.text[p.toks[i-1].end:t.start], ":\"(")
+	// A word opening a statement, a clause or a list item ("- Delete an
+	// option") is capitalised for that, not because it is a name.
+	first := i == p.sents[t.sent].first || strings.ContainsAny(p.text[p.toks[i-1].end:t.start], ":\"(-*#")
 	acronym := len(s) <= 4 && strings.ToUpper(raw) == raw // "API", "SDK": a noun more often than a name
 	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners[p.toks[i-1].s]) {
 		// A capitalised name mid-sentence, not after "the": a product, a
@@ -141,6 +158,36 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 		return s, last, "", false
 	}
 	return s, i, "", true
+}
+
+// afterNow reports a value right after "now" with no link or verb between:
+// "is now ready", "can now access" read a state or an action, where a
+// name said to be current follows a verb ("now uses X", "is now X:").
+func (p *parser) afterNow(i int) bool {
+	return i > 0 && p.toks[i-1].s == "now" && p.toks[i-1].sent == p.toks[i].sent && onlySpace(p.text[p.toks[i-1].end:p.toks[i].start])
+}
+
+// lower reports a token written in lower case.
+func (p *parser) lower(k int) bool {
+	c := p.text[p.toks[k].start]
+	return c >= 'a' && c <= 'z'
+}
+
+// modifies reports a word at last that goes on into the phrase after it
+// ("proper HTTP codes", "part of the app", "access Module 3"): an
+// adjective, an adverb or a verb, not a name standing for itself. A link,
+// a change marker or a purpose ("quorvel for linting", "zentrox instead")
+// lets a name end there.
+func (p *parser) modifies(last int) bool {
+	k := last + 1
+	if k >= len(p.toks) || p.toks[k].sent != p.toks[last].sent || p.toks[k].hangul || p.clauseBreak(last) {
+		return false
+	}
+	w := p.toks[k].s
+	if _, ok := namedNouns[w]; ok || roleWords[w] {
+		return false // "the content repository", "the docs folder": the noun names what the word is
+	}
+	return !linkWords[w] && !newAfter[w] && !markerWord(w) && w != "for" && w != "as" && w != "and" && w != "or"
 }
 
 // namedBefore returns the name a version at token i belongs to ("Zentrox
@@ -622,7 +669,9 @@ func (p *parser) partners() {
 				continue
 			}
 			v, last, _, plain := p.shapeAt(i)
-			if v == "" || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "@") || plain && markerWord(v) {
+			if v == "" || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "@") || plain && (markerWord(v) || p.lower(i) && p.modifies(last)) {
+				// "replace the entire code": a word of the phrase replaced,
+				// not its name ("dropped the Vantrel plan" names it).
 				continue
 			}
 			role := p.partnerRole(si)

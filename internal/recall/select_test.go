@@ -1090,3 +1090,20 @@ func TestInflectedFunctionWordsOfAPrompt(t *testing.T) {
 		t.Errorf("the Spanish question did not find the answer:\n%s", got)
 	}
 }
+
+// A statement that rejects a value without naming what takes its place
+// gives no claim warning of an empty value ("js runtime:  replaced node",
+// issue 26): a warning names both values or is not given.
+func TestWarningNamesBothValues(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "first", day.AddDate(0, -1, 0), "The signup step posts a Bearer Token (create_account node) to the Kelvo API.", "ok")
+	say(t, db, "second", day, "The Kelvo MCP is no longer available. Go to your \"Code in JavaScript\" node and replace the entire code with this:\n\n"+
+		"```javascript\n// Get input from previous node\nconst input = $input.first();\n```\n\nThen in your \"create_account\" HTTP node, keep the Bearer Token.", "ok")
+	got := recallFor(t, db, defaults(), "what does the create_account node send to the Kelvo API?")
+	_, block, _ := strings.Cut(got, ConflictOpen)
+	if strings.Contains(block, ":  (") || strings.Contains(block, ":  replaced") {
+		t.Errorf("a warning names an empty value:\n%s", block)
+	}
+}

@@ -194,6 +194,12 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				continue
 			}
 			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
+			if ov == "" || nv == "" {
+				// A warning names both values: a statement that drops one
+				// without naming what replaces it says too little to tell
+				// Claude which side holds.
+				continue
+			}
 			if rel != claim.Supersedes && (rel != claim.Contradicts || claim.Shape(role) || older.SessionID == newer.SessionID) {
 				// Two paths or two ports in one project are mostly about
 				// different things, and one session's statements are one
@@ -219,6 +225,9 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			}
 			if ok {
 				rel, role, ov, nv := claim.Compare(o.claims, n.claims)
+				if nv == "" {
+					continue
+				}
 				out = append(out, claimWarning(rel, role, ov, nv, o, n))
 				done[n.CID] = true
 				break
