@@ -44,21 +44,31 @@ func TestRestatedKeepsListItems(t *testing.T) {
 	t.Parallel()
 	item := func(label, val string) *cand {
 		body := label + ": " + val
-		return &cand{typ: Fact, labelled: true, label: label, body: body, words: contentWords(body)}
+		return fact(&cand{labelled: true, label: label, body: body})
 	}
 	a, b := item("owner_id", "integer foreign key into ledger accounts"), item("payer_id", "integer foreign key into ledger accounts")
-	if restated(a, b) {
+	if isRestated(a, b) {
 		t.Errorf("restated(%q, %q) = true, want false", a.body, b.body)
 	}
-	c := &cand{typ: Fact, body: "The ledger accounts table keys payers by an integer foreign key"}
-	c.words = contentWords(c.body)
-	if !restated(a, c) {
+	c := fact(&cand{body: "The ledger accounts table keys payers by an integer foreign key"})
+	if !isRestated(a, c) {
 		t.Errorf("restated(%q, %q) = false, want true", a.body, c.body)
 	}
-	old := &cand{typ: Fact, body: "The billing queue worker keeps 40 jobs in flight"}
-	now := &cand{typ: Fact, body: "The billing queue worker now keeps 65 jobs in flight"}
-	old.words, now.words = contentWords(old.body), contentWords(now.body)
-	if restated(old, now) {
+	old := fact(&cand{body: "The billing queue worker keeps 40 jobs in flight"})
+	now := fact(&cand{body: "The billing queue worker now keeps 65 jobs in flight"})
+	if isRestated(old, now) {
 		t.Errorf("restated(%q, %q) = true, want false", old.body, now.body)
 	}
+}
+
+// fact makes c a fact candidate with its words set, as entries does.
+func fact(c *cand) *cand {
+	c.typ = Fact
+	c.setWords(contentWords(c.body))
+	return c
+}
+
+func isRestated(k, c *cand) bool {
+	n, _ := sharedWords(k, c)
+	return restated(k, c, n)
 }
