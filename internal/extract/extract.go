@@ -881,16 +881,17 @@ func sameFinding(k, c *cand, shared int, ident bool) bool {
 // restated reports a statement of the session said again in other words:
 // the same kind of entry, at least four content words shared, and most
 // (three in five) of the shorter one's words in the longer ("Root cause:
-// invalid model name in the alert job", later "The alert error is caused
-// by an invalid model name in your code"). A session that explains one
-// thing twice, or summarises at its end what it said in the middle, holds
-// one fact; kept twice, the second copy is noise beside the first. Two
-// list items whose labels name two things of the code ("user_id: integer
-// FK", "team_id: integer FK") stay two, and so do two statements that
-// each hold a number the other lacks ("listens on port 7040", later "now
-// listens on port 7311"): the later may replace the earlier, which
-// survivors decides. shared is sharedWords(k, c); the cheap tests come
-// first, as mergeTarget asks this of every kept candidate.
+// the exporter loads an expired signing certificate", later "The export
+// fails because the exporter loads an expired signing certificate"). A
+// session that explains one thing twice, or summarises at its end what it
+// said in the middle, holds one fact; kept twice, the second copy is noise
+// beside the first. Two list items whose labels name two things of the
+// code ("user_id: integer FK", "team_id: integer FK") stay two, and so do
+// two statements that each hold a number the other lacks ("listens on port
+// 7040", later "now listens on port 7311") or of which the later says it
+// changes the earlier: the later may replace the earlier, which survivors
+// decides. shared is sharedWords(k, c); the cheap tests come first, as
+// mergeTarget asks this of every kept candidate.
 func restated(k, c *cand, shared int) bool {
 	if k.typ != c.typ || k.typ == Task {
 		return false // open tasks are listed one by one, as the plan lists them
@@ -901,7 +902,22 @@ func restated(k, c *cand, shared int) bool {
 	if k.labelled && c.labelled && !strings.EqualFold(k.label, c.label) && codeThing(k.label) && codeThing(c.label) {
 		return false
 	}
-	return !ownNumber(k, c) || !ownNumber(c, k)
+	if ownNumber(k, c) && ownNumber(c, k) {
+		return false
+	}
+	return !changes(k, c)
+}
+
+// changes reports a later statement that says it changes the earlier
+// one's value ("now … Kafka instead of RabbitMQ") or gives the same role
+// another value: merged, the entry would cite the replaced value as
+// evidence; survivors decides which of the two stands.
+func changes(k, c *cand) bool {
+	if claim.ChangeCue(c.body) {
+		return true
+	}
+	rel, _, _, _ := claim.Compare(claim.Parse(k.body), claim.Parse(c.body))
+	return rel == claim.Supersedes || rel == claim.Contradicts
 }
 
 // ownNumber reports whether a holds a word with a digit that b lacks.

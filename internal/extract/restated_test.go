@@ -59,6 +59,13 @@ func TestRestatedKeepsListItems(t *testing.T) {
 	if isRestated(old, now) {
 		t.Errorf("restated(%q, %q) = true, want false", old.body, now.body)
 	}
+	// A change of a value with no digit in it: the later replaces the
+	// earlier, which survivors decides, so the two are not merged.
+	was := fact(&cand{body: "The billing worker consumes invoice events from RabbitMQ with a durable queue."})
+	is := fact(&cand{body: "The billing worker now consumes invoice events from Kafka with a durable queue instead of RabbitMQ."})
+	if isRestated(was, is) {
+		t.Errorf("restated(%q, %q) = true, want false", was.body, is.body)
+	}
 }
 
 // fact makes c a fact candidate with its words set, as entries does.
@@ -71,4 +78,29 @@ func fact(c *cand) *cand {
 func isRestated(k, c *cand) bool {
 	n, _ := sharedWords(k, c)
 	return restated(k, c, n)
+}
+
+// TestOfflineKeepsAChangeApart: a value replaced later in the session,
+// with no digit to tell the two apart, is not merged into one memory
+// citing both: its evidence would verify the replaced value.
+func TestOfflineKeepsAChangeApart(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "which queue does the billing worker read?"},
+		{Index: 1, Role: "assistant", Text: "The billing worker consumes invoice events from RabbitMQ with a durable queue."},
+		{Index: 2, Role: "user", Text: "we moved that last week"},
+		{Index: 3, Role: "assistant", Text: "Right: the billing worker now consumes invoice events from Kafka with a durable queue instead of RabbitMQ."},
+		{Index: 4, Role: "user", Text: "thanks"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "change", msgs, got)
+	for _, e := range got {
+		cited := map[int]bool{}
+		for _, ev := range e.Evidence {
+			cited[ev.MessageIndex] = true
+		}
+		if cited[1] && cited[3] {
+			t.Errorf("one memory cites both the replaced and the new value: %s", dump(got))
+		}
+	}
 }
