@@ -68,3 +68,33 @@ func TestNextStepAfterAClause(t *testing.T) {
 		}
 	}
 }
+
+// TestMomentFactCheckLabel: a label that tells the user to check the
+// change ("Test the fix: …") marks a check of the moment; a compound noun
+// that opens with the same word ("Refresh token TTL", "Test database")
+// labels a lasting fact.
+func TestMomentFactCheckLabel(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{"Test: make sync-dry", true},
+		{"Verify: curl localhost:8123/health", true},
+		{"Test the fix: uv run tools/sync.py --dry-run", true},
+		{"Verify it: open the ledger page", true},
+		{"Try it locally: npm run dev", true},
+		{"Visit localhost:8123: the ledger page lists the synced rows", true},
+		{"Refresh token TTL: 30 days", false},
+		{"Test database: postgres://localhost:5433/app_test", false},
+		{"Check interval: every 5 minutes", false},
+		{"Test command: make test", false},
+		{"Confirm email template: templates/confirm.html", false},
+	} {
+		t.Run(tt.body, func(t *testing.T) {
+			if got := momentFact(tt.body); got != tt.want {
+				t.Errorf("momentFact(%q) = %v, want %v", tt.body, got, tt.want)
+			}
+		})
+	}
+}

@@ -330,8 +330,8 @@ func momentFact(body string) bool {
 			return true
 		}
 	}
-	if in(checkVerbs, firstWord(lowerASCII(strings.Trim(label, " *_#")))) {
-		return true // "Test the fix: uv run x.py --chat": a check of the turn's change, run once
+	if checkLabel(label) {
+		return true // "Test the fix: make sync-dry": a check of the turn's change, run once
 	}
 	lv := lowerASCII(strings.TrimLeft(value, " *_~"))
 	if startsWithPhrase(lv, narrationVerbs) && !namesValue(value) {
@@ -344,10 +344,27 @@ func momentFact(body string) bool {
 		!timing(label)
 }
 
-// checkVerbs open a label that tells the user how to check the change
-// just made ("Test: …", "Verify it: …", "Visit …: …"), an instruction for
-// that turn rather than how the project is run.
+// checkLabel reports a label that tells the user how to check the change
+// just made ("Test: …", "Verify it: …", "Visit the page: …"), an
+// instruction for that turn rather than how the project is run. It is an
+// imperative clause: a check verb alone or followed by its object's
+// determiner or pronoun, an adverb or an address. The same verb opening a compound
+// noun ("Refresh token TTL", "Test database") labels a lasting fact.
+func checkLabel(label string) bool {
+	f := strings.Fields(lowerASCII(strings.Trim(label, " *_#")))
+	if len(f) == 0 || !in(checkVerbs, f[0]) {
+		return false
+	}
+	// "Visit localhost:3000", "Check /health": the object is an address.
+	return len(f) == 1 || in(checkObjects, f[1]) || len(addresses(f[1])) > 0 || strings.HasPrefix(f[1], "/")
+}
+
 var checkVerbs = []string{"test", "verify", "check", "try", "visit", "refresh", "confirm"}
+
+// checkObjects may follow a check verb in an imperative label: "Test the
+// fix", "Try it locally", "Check with curl".
+var checkObjects = []string{"the", "a", "an", "it", "this", "that", "these", "them", "your", "everything",
+	"with", "in", "locally", "again"}
 
 // stateOfTheMoment reports a statement of how something stands at the
 // moment it was said, "the branch is active", "the token is loading", "the
