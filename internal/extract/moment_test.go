@@ -32,20 +32,35 @@ func TestOfflineDropsChecksAndStatesOfTheMoment(t *testing.T) {
 	}
 }
 
+// TestStateOfTheMoment: a state that ends its clause ("is active", "is
+// now running again") is how a thing stood when it was said; where and how
+// a thing runs ("is running as a systemd unit", "up to 100 requests") is
+// kept.
 func TestStateOfTheMoment(t *testing.T) {
 	t.Parallel()
-	for body, want := range map[string]bool{
-		"The release branch feature/sync-v2 is active.":  true,
-		"The worker is now running again.":               true,
-		"The ledger name is confirmed.":                  true,
-		"The API is running on localhost:8123.":          false, // where it runs
-		"Docs are served at https://docs.example.test.":  false,
-		"The worker retries three times with backoff.":   false,
-		"Billing runs in the eu-west region by default.": false,
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{"The release branch feature/sync-v2 is active.", true},
+		{"The worker is now running again.", true},
+		{"The ledger name is confirmed.", true},
+		{"The sync job is working fine now", true},
+		{"Your SYNC_TOKEN is correct and working", true},
+		{"The API is running on localhost:8123.", false}, // where it runs
+		{"Docs are served at https://docs.example.test.", false},
+		{"The worker retries three times with backoff.", false},
+		{"Billing runs in the eu-west region by default.", false},
+		{"The sync worker is running as a systemd unit on the build host (deploy/sync.service).", false},
+		{"Redis is running in Docker via compose.yaml.", false},
+		{"The export limit is up to 500 rows per request.", false},
+		{"Thumbnails are down-scaled to 480p before storage.", false},
 	} {
-		if got := stateOfTheMoment(body); got != want {
-			t.Errorf("stateOfTheMoment(%q) = %v, want %v", body, got, want)
-		}
+		t.Run(tt.body, func(t *testing.T) {
+			if got := stateOfTheMoment(tt.body); got != tt.want {
+				t.Errorf("stateOfTheMoment(%q) = %v, want %v", tt.body, got, tt.want)
+			}
+		})
 	}
 }
 
