@@ -66,21 +66,32 @@ func TestStateOfTheMoment(t *testing.T) {
 
 // TestNextStepAfterAClause: an instruction placed after the step in hand
 // ("After the change, run: …", "Once done, we'll …", "after a rebuild—then
-// stage 2") is the turn's order of work; a fact that opens with "after" is
-// not.
+// stage 2") is the turn's order of work; a fact that opens with "after",
+// and a standing rule with a condition ("After editing any .proto file,
+// run …", "Once a migration is merged, run …"), are not.
 func TestNextStepAfterAClause(t *testing.T) {
 	t.Parallel()
-	for body, want := range map[string]bool{
-		"After changes, run with: make sync-dry":                            true,
-		"Once done, we'll check the ledger page on localhost:8123.":         true,
-		"after a rebuild—then stage 2 (importer, then the exporter).":       true,
-		"Then test: make sync-dry":                                          true,
-		"After 30 days, archived invoices move to cold storage.":            false,
-		"Once a day the sync job exports the ledger to s3://ledger-export.": false,
+	for _, tt := range []struct {
+		body string
+		want bool
+	}{
+		{"After changes, run with: make sync-dry", true},
+		{"Once done, we'll check the ledger page on localhost:8123.", true},
+		{"after a rebuild—then stage 2 (importer, then the exporter).", true},
+		{"After the fix, restart the worker with make restart.", true},
+		{"Then test: make sync-dry", true},
+		{"After 30 days, archived invoices move to cold storage.", false},
+		{"Once a day the sync job exports the ledger to s3://ledger-export.", false},
+		{"After editing any .thrift file, run `make idl` to regenerate the stubs.", false},
+		{"After changing the ledger schema, run make gen.", false},
+		{"Once a migration is merged, run `make db-check` in CI.", false},
+		{"After this change, always run make lint before pushing.", false},
 	} {
-		if got := nextStep(body); got != want {
-			t.Errorf("nextStep(%q) = %v, want %v", body, got, want)
-		}
+		t.Run(tt.body, func(t *testing.T) {
+			if got := nextStep(tt.body); got != tt.want {
+				t.Errorf("nextStep(%q) = %v, want %v", tt.body, got, tt.want)
+			}
+		})
 	}
 }
 
