@@ -104,7 +104,9 @@ type cand struct {
 	failure   string // the error line a repair lesson quotes: repairs of two errors are two lessons
 	fixed     bool   // a lesson whose fix is quoted
 	seq       int
-	words     []string // content words of body, for merging; set by entries
+	words     []string // content words of body, for merging; set by setWords
+	wordSet   map[string]bool
+	numbers   []string // the words of words with a digit
 	from      int      // the message the candidate was found in
 	user      bool     // found in a user message
 	diagnosed bool     // a lesson stated as a finding ("the cause was"), not a guess ("the issue is that")
@@ -618,15 +620,16 @@ func pastedLine(text string) (int, string, bool) {
 // entries merges, scores, caps and orders the candidates.
 func (x *extractor) entries() []Entry {
 	listed := x.listings()
-	var kept []*cand
+	var ks keptSet
 	answered := map[int]int{} // answer facts kept per message
 	for _, c := range x.cands {
 		if !x.keeps(c) || listed[c] {
 			continue
 		}
-		c.words = contentWords(c.body)
-		if into := mergeTarget(kept, c); into != nil {
-			mergeInto(into, c)
+		c.setWords(contentWords(c.body))
+		if into := ks.mergeTarget(c); into >= 0 {
+			mergeInto(ks.kept[into], c)
+			ks.index(into) // its body, and so its words, may be c's now
 			continue
 		}
 		if c.mergeOnly || c.score < minScore || c.answer && answered[c.from] >= maxAnswerFacts {
@@ -635,9 +638,9 @@ func (x *extractor) entries() []Entry {
 		if c.answer {
 			answered[c.from]++
 		}
-		kept = append(kept, c)
+		ks.add(c)
 	}
-	kept = survivors(kept)
+	kept := survivors(ks.kept)
 	if len(kept) > maxEntries {
 		sort.SliceStable(kept, func(i, j int) bool {
 			if kept[i].score != kept[j].score {
@@ -740,47 +743,127 @@ func quoted(c *cand) bool {
 	return len(c.ev) > 0
 }
 
-// mergeTarget finds the kept entry c repeats: same type and subject, and
-// the same settled value or a similar claim; a reference repeats another
-// naming the same URL or ticket.
-func mergeTarget(kept []*cand, c *cand) *cand {
-	for _, k := range kept {
+// keptSet holds the candidates kept so far, indexed by content word: a
+// new candidate's count of words shared with each kept one then costs the
+// postings of its own words, not a scan of every kept candidate's words,
+// which made a long session's extraction quadratic in its words.
+type keptSet struct {
+	kept    []*cand
+	posting map[string][]int  // word -> positions in kept that held it
+	indexed []map[string]bool // per position, the words posted for it
+	shared  []int             // per position, words shared with the candidate compared
+	ident   []bool            // per position, whether one of them is an identifier
+	touched []int             // the positions whose shared is set
+}
+
+func (ks *keptSet) add(c *cand) {
+	ks.kept = append(ks.kept, c)
+	ks.indexed = append(ks.indexed, map[string]bool{})
+	ks.shared = append(ks.shared, 0)
+	ks.ident = append(ks.ident, false)
+	ks.index(len(ks.kept) - 1)
+}
+
+// index posts the words kept[i] holds, and takes it off the postings of
+// words it no longer holds (a merge gave it the candidate's body).
+func (ks *keptSet) index(i int) {
+	if ks.posting == nil {
+		ks.posting = map[string][]int{}
+	}
+	k, posted := ks.kept[i], ks.indexed[i]
+	for w := range posted {
+		if !k.wordSet[w] {
+			delete(posted, w)
+			ks.posting[w] = slices.DeleteFunc(ks.posting[w], func(j int) bool { return j == i })
+		}
+	}
+	for _, w := range k.words {
+		if !posted[w] {
+			posted[w] = true
+			ks.posting[w] = append(ks.posting[w], i)
+		}
+	}
+}
+
+// countShared sets shared and ident for c against every kept candidate,
+// noting in touched the positions to reset.
+func (ks *keptSet) countShared(c *cand) {
+	touched := ks.touched[:0]
+	for _, w := range c.words {
+		id := identWord(w)
+		for _, i := range ks.posting[w] {
+			if ks.shared[i] == 0 {
+				touched = append(touched, i)
+			}
+			ks.shared[i]++
+			ks.ident[i] = ks.ident[i] || id
+		}
+	}
+	ks.touched = touched
+}
+
+// mergeTarget finds the position of the kept entry c repeats, or -1: same
+// type and subject, and the same settled value or a similar claim; a
+// reference repeats another naming the same URL or ticket. The first kept
+// in order wins.
+func (ks *keptSet) mergeTarget(c *cand) int {
+	ks.countShared(c)
+	defer func() {
+		for _, i := range ks.touched {
+			ks.shared[i], ks.ident[i] = 0, false
+		}
+	}()
+	for i, k := range ks.kept {
 		if k.failure != "" && c.failure != "" && k.failure != c.failure {
 			continue
 		}
-		if sameFinding(k, c) || restated(k, c) {
-			return k
+		shared := ks.shared[i]
+		if sameFinding(k, c, shared, ks.ident[i]) || restated(k, c, shared) {
+			return i
 		}
 		if k.typ != c.typ || k.subject == "" || k.subject != c.subject {
 			continue
 		}
 		switch {
 		case c.typ == Reference:
-			return k
+			return i
 		case k.value != "" && k.value == c.value:
-			return k
-		case jaccard(k.words, c.words) >= 0.5:
-			return k
+			return i
+		case jaccardOf(shared, len(k.words), len(c.words)) >= 0.5:
+			return i
 		}
 	}
-	return nil
+	return -1
+}
+
+// identWord reports a word with a digit, dot, slash or underscore in it:
+// a name of the code, a version or a path.
+func identWord(w string) bool {
+	return strings.ContainsAny(w, "0123456789./_")
+}
+
+// sharedWords counts the words of c that k holds, and whether one of them
+// is an identifier; keptSet counts the same through its index.
+func sharedWords(k, c *cand) (int, bool) {
+	n, ident := 0, false
+	for _, w := range c.words {
+		if k.wordSet[w] {
+			n++
+			ident = ident || identWord(w)
+		}
+	}
+	return n, ident
 }
 
 // sameFinding reports two lessons or facts of one session that say the
 // same thing in other words ("Root cause: invalid model x-1 in a.py",
 // "The error is caused by the invalid model x-1"): they name the same
 // identifier, a word with a digit, dot, slash or underscore in it, and
-// most of the shorter one's words are in the longer.
-func sameFinding(k, c *cand) bool {
+// most of the shorter one's words are in the longer. shared and ident are
+// sharedWords(k, c).
+func sameFinding(k, c *cand, shared int, ident bool) bool {
 	if k.typ != Lesson && k.typ != Fact || c.typ != Lesson && c.typ != Fact {
 		return false
-	}
-	shared, ident := 0, false
-	for _, w := range c.words {
-		if in(k.words, w) {
-			shared++
-			ident = ident || strings.ContainsAny(w, "0123456789./_")
-		}
 	}
 	address := false
 	for _, a := range c.addresses() {
@@ -790,46 +873,57 @@ func sameFinding(k, c *cand) bool {
 		// Two facts about one address are one memory of what runs there;
 		// two list items about one route or file ("GET /x/{id} - …", "PUT
 		// /x/{id} - …") say different things unless most words are shared.
-		return address || ident && jaccard(k.words, c.words) >= 0.5
+		return address || ident && jaccardOf(shared, len(k.words), len(c.words)) >= 0.5
 	}
 	return ident && shared*2 >= min(len(k.words), len(c.words)) && shared >= 3
 }
 
 // restated reports a statement of the session said again in other words:
-// the same kind of entry, at least three content words shared, and most
+// the same kind of entry, at least four content words shared, and most
 // (three in five) of the shorter one's words in the longer ("Root cause:
-// invalid model name in the alert job", later "The alert error is caused
-// by an invalid model name in your code"). A session that explains one
-// thing twice, or summarises at its end what it said in the middle, holds
-// one fact; kept twice, the second copy is noise beside the first. Two
-// list items whose labels name two things of the code ("user_id: integer
-// FK", "team_id: integer FK") stay two, and so do two statements that
-// each hold a number the other lacks ("listens on port 7040", later "now
-// listens on port 7311"): the later may replace the earlier, which
-// survivors decides.
-func restated(k, c *cand) bool {
+// the exporter loads an expired signing certificate", later "The export
+// fails because the exporter loads an expired signing certificate"). A
+// session that explains one thing twice, or summarises at its end what it
+// said in the middle, holds one fact; kept twice, the second copy is noise
+// beside the first. Two list items whose labels name two things of the
+// code ("user_id: integer FK", "team_id: integer FK") stay two, and so do
+// two statements that each hold a number the other lacks ("listens on port
+// 7040", later "now listens on port 7311") or of which the later says it
+// changes the earlier: the later may replace the earlier, which survivors
+// decides. shared is sharedWords(k, c); the cheap tests come first, as
+// mergeTarget asks this of every kept candidate.
+func restated(k, c *cand, shared int) bool {
 	if k.typ != c.typ || k.typ == Task {
 		return false // open tasks are listed one by one, as the plan lists them
+	}
+	if shared < 4 || shared*5 < 3*min(len(k.words), len(c.words)) {
+		return false
 	}
 	if k.labelled && c.labelled && !strings.EqualFold(k.label, c.label) && codeThing(k.label) && codeThing(c.label) {
 		return false
 	}
-	if ownNumber(k.words, c.words) && ownNumber(c.words, k.words) {
+	if ownNumber(k, c) && ownNumber(c, k) {
 		return false
 	}
-	shared := 0
-	for _, w := range c.words {
-		if in(k.words, w) {
-			shared++
-		}
+	return !changes(k, c)
+}
+
+// changes reports a later statement that says it changes the earlier
+// one's value ("now … Kafka instead of RabbitMQ") or gives the same role
+// another value: merged, the entry would cite the replaced value as
+// evidence; survivors decides which of the two stands.
+func changes(k, c *cand) bool {
+	if claim.ChangeCue(c.body) {
+		return true
 	}
-	return shared >= 4 && shared*5 >= 3*min(len(k.words), len(c.words))
+	rel, _, _, _ := claim.Compare(claim.Parse(k.body), claim.Parse(c.body))
+	return rel == claim.Supersedes || rel == claim.Contradicts
 }
 
 // ownNumber reports whether a holds a word with a digit that b lacks.
-func ownNumber(a, b []string) bool {
-	for _, w := range a {
-		if strings.ContainsAny(w, "0123456789") && !in(b, w) {
+func ownNumber(a, b *cand) bool {
+	for _, w := range a.numbers {
+		if !b.wordSet[w] {
 			return true
 		}
 	}
@@ -888,23 +982,30 @@ func mergeInto(k, c *cand) {
 		}
 	}
 	if c.score > k.score && !c.mergeOnly {
-		k.title, k.body, k.words = c.title, c.body, c.words
+		k.title, k.body = c.title, c.body
+		k.words, k.wordSet, k.numbers = c.words, c.wordSet, c.numbers
 	}
 	k.score = max(k.score, c.score) + 0.5
 }
 
-// jaccard is the Jaccard index of two word sets.
-func jaccard(wa, wb []string) float64 {
-	if len(wa) == 0 || len(wb) == 0 {
+// jaccardOf is the Jaccard index of two word sets of sizes a and b that
+// share shared words.
+func jaccardOf(shared, a, b int) float64 {
+	if a == 0 || b == 0 {
 		return 0
 	}
-	inter := 0
-	for _, w := range wa {
-		if in(wb, w) {
-			inter++
+	return float64(shared) / float64(a+b-shared)
+}
+
+// setWords sets c's content words and the sets merging reads of them.
+func (c *cand) setWords(words []string) {
+	c.words, c.wordSet, c.numbers = words, make(map[string]bool, len(words)), nil
+	for _, w := range words {
+		c.wordSet[w] = true
+		if strings.ContainsAny(w, "0123456789") {
+			c.numbers = append(c.numbers, w)
 		}
 	}
-	return float64(inter) / float64(len(wa)+len(wb)-inter)
 }
 
 func contentWords(s string) []string {

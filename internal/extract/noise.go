@@ -628,8 +628,12 @@ func whenNeeded(low string) bool {
 
 // nextStep reports an assistant's instruction placed in the turn's order
 // of steps: "Then test: …", "Now restart the worker on 7040: …", or
-// after a short clause saying which step it follows ("After the change,
-// run: …", "Once done, we'll check the page", "after a rebuild—then stage 2").
+// after a short clause pointing at the step in hand ("After the change,
+// run: …", "Once done, we'll check the page", "after a rebuild—then stage
+// 2", or any clause followed by "then"). A clause that states a condition
+// ("After editing any .proto file, run …", "Once a migration is merged,
+// run …"), or a main clause that says "always" or "every time", makes a
+// standing rule, which is kept.
 func nextStep(body string) bool {
 	lead := leadText(lowerASCII(straightQuotes(body)))
 	for _, p := range []string{"then ", "now "} {
@@ -638,22 +642,49 @@ func nextStep(body string) bool {
 			return in(imperativeVerbs, w) || in(planVerbs, w)
 		}
 	}
-	if !strings.HasPrefix(lead, "once ") && !strings.HasPrefix(lead, "after ") {
+	var clause string
+	for _, p := range []string{"once ", "after "} {
+		if strings.HasPrefix(lead, p) {
+			clause = lead[len(p):]
+		}
+	}
+	if clause == "" {
 		return false
 	}
-	for _, sep := range []string{",", "—"} {
-		k := strings.Index(lead, sep)
-		if k < 0 || k > 40 {
-			continue
-		}
-		rest := strings.TrimLeft(lead[k+len(sep):], " ")
-		if strings.HasPrefix(rest, "then ") {
-			return true
-		}
-		w := firstWord(rest)
-		return in(imperativeVerbs, w) || in(planVerbs, w) || in([]string{"we'll", "i'll", "you'll"}, w)
+	k := strings.IndexAny(clause, ",—") // the clause ends at the first of either
+	if k < 0 || k > 40 {
+		return false
 	}
-	return false
+	_, sepLen := utf8.DecodeRuneInString(clause[k:])
+	rest := strings.TrimLeft(clause[k+sepLen:], " ")
+	if containsPhrase(clause[:k], []string{"any", "every", "each"}) || containsPhrase(rest, []string{"always", "every time"}) {
+		return false
+	}
+	if strings.HasPrefix(rest, "then ") {
+		return true // "after the import—then stage 2": a sequence of the plan
+	}
+	if !turnStep(clause[:k]) {
+		return false
+	}
+	w := firstWord(rest)
+	return in(imperativeVerbs, w) || in(planVerbs, w) || in([]string{"we'll", "i'll", "you'll"}, w)
+}
+
+// turnStep reports the clause of "after …," or "once …," that points at
+// the step in hand: "that", "this is merged", "done", "the fix", "a
+// rebuild", "changes".
+func turnStep(clause string) bool {
+	f := strings.Fields(clause)
+	if len(f) == 0 {
+		return false
+	}
+	if in([]string{"that", "this", "these", "those", "it", "it's", "that's", "done", "finished", "complete", "completed"}, f[0]) {
+		return true
+	}
+	if len(f) > 1 && in([]string{"the", "a"}, f[0]) {
+		f = f[1:]
+	}
+	return in([]string{"change", "changes", "fix", "rebuild", "restart"}, f[0])
 }
 
 // guessedCause reports "the issue must be on the backend", "the problem

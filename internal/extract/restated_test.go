@@ -44,21 +44,63 @@ func TestRestatedKeepsListItems(t *testing.T) {
 	t.Parallel()
 	item := func(label, val string) *cand {
 		body := label + ": " + val
-		return &cand{typ: Fact, labelled: true, label: label, body: body, words: contentWords(body)}
+		return fact(&cand{labelled: true, label: label, body: body})
 	}
 	a, b := item("owner_id", "integer foreign key into ledger accounts"), item("payer_id", "integer foreign key into ledger accounts")
-	if restated(a, b) {
+	if isRestated(a, b) {
 		t.Errorf("restated(%q, %q) = true, want false", a.body, b.body)
 	}
-	c := &cand{typ: Fact, body: "The ledger accounts table keys payers by an integer foreign key"}
-	c.words = contentWords(c.body)
-	if !restated(a, c) {
+	c := fact(&cand{body: "The ledger accounts table keys payers by an integer foreign key"})
+	if !isRestated(a, c) {
 		t.Errorf("restated(%q, %q) = false, want true", a.body, c.body)
 	}
-	old := &cand{typ: Fact, body: "The billing queue worker keeps 40 jobs in flight"}
-	now := &cand{typ: Fact, body: "The billing queue worker now keeps 65 jobs in flight"}
-	old.words, now.words = contentWords(old.body), contentWords(now.body)
-	if restated(old, now) {
+	old := fact(&cand{body: "The billing queue worker keeps 40 jobs in flight"})
+	now := fact(&cand{body: "The billing queue worker now keeps 65 jobs in flight"})
+	if isRestated(old, now) {
 		t.Errorf("restated(%q, %q) = true, want false", old.body, now.body)
+	}
+	// A change of a value with no digit in it: the later replaces the
+	// earlier, which survivors decides, so the two are not merged.
+	was := fact(&cand{body: "The billing worker consumes invoice events from RabbitMQ with a durable queue."})
+	is := fact(&cand{body: "The billing worker now consumes invoice events from Kafka with a durable queue instead of RabbitMQ."})
+	if isRestated(was, is) {
+		t.Errorf("restated(%q, %q) = true, want false", was.body, is.body)
+	}
+}
+
+// fact makes c a fact candidate with its words set, as entries does.
+func fact(c *cand) *cand {
+	c.typ = Fact
+	c.setWords(contentWords(c.body))
+	return c
+}
+
+func isRestated(k, c *cand) bool {
+	n, _ := sharedWords(k, c)
+	return restated(k, c, n)
+}
+
+// TestOfflineKeepsAChangeApart: a value replaced later in the session,
+// with no digit to tell the two apart, is not merged into one memory
+// citing both: its evidence would verify the replaced value.
+func TestOfflineKeepsAChangeApart(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "which queue does the billing worker read?"},
+		{Index: 1, Role: "assistant", Text: "The billing worker consumes invoice events from RabbitMQ with a durable queue."},
+		{Index: 2, Role: "user", Text: "we moved that last week"},
+		{Index: 3, Role: "assistant", Text: "Right: the billing worker now consumes invoice events from Kafka with a durable queue instead of RabbitMQ."},
+		{Index: 4, Role: "user", Text: "thanks"},
+	}
+	got := Offline(msgs)
+	checkEntries(t, "change", msgs, got)
+	for _, e := range got {
+		cited := map[int]bool{}
+		for _, ev := range e.Evidence {
+			cited[ev.MessageIndex] = true
+		}
+		if cited[1] && cited[3] {
+			t.Errorf("one memory cites both the replaced and the new value: %s", dump(got))
+		}
 	}
 }

@@ -330,8 +330,8 @@ func momentFact(body string) bool {
 			return true
 		}
 	}
-	if in(checkVerbs, firstWord(lowerASCII(strings.Trim(label, " *_#")))) {
-		return true // "Test the fix: uv run x.py --chat": a check of the turn's change, run once
+	if checkLabel(label) {
+		return true // "Test the fix: make sync-dry": a check of the turn's change, run once
 	}
 	lv := lowerASCII(strings.TrimLeft(value, " *_~"))
 	if startsWithPhrase(lv, narrationVerbs) && !namesValue(value) {
@@ -344,21 +344,40 @@ func momentFact(body string) bool {
 		!timing(label)
 }
 
-// checkVerbs open a label that tells the user how to check the change
-// just made ("Test: …", "Verify it: …", "Visit …: …"), an instruction for
-// that turn rather than how the project is run.
+// checkLabel reports a label that tells the user how to check the change
+// just made ("Test: …", "Verify it: …", "Visit the page: …"), an
+// instruction for that turn rather than how the project is run. It is an
+// imperative clause: a check verb alone or followed by its object's
+// determiner or pronoun, an adverb or an address. The same verb opening a compound
+// noun ("Refresh token TTL", "Test database") labels a lasting fact.
+func checkLabel(label string) bool {
+	f := strings.Fields(lowerASCII(strings.Trim(label, " *_#")))
+	if len(f) == 0 || !in(checkVerbs, f[0]) {
+		return false
+	}
+	// "Visit localhost:3000", "Check /health": the object is an address.
+	return len(f) == 1 || in(checkObjects, f[1]) || len(addresses(f[1])) > 0 || strings.HasPrefix(f[1], "/")
+}
+
 var checkVerbs = []string{"test", "verify", "check", "try", "visit", "refresh", "confirm"}
+
+// checkObjects may follow a check verb in an imperative label: "Test the
+// fix", "Try it locally", "Check with curl".
+var checkObjects = []string{"the", "a", "an", "it", "this", "that", "these", "them", "your", "everything",
+	"with", "in", "locally", "again"}
 
 // stateOfTheMoment reports a statement of how something stands at the
 // moment it was said, "the branch is active", "the token is loading", "the
 // name is confirmed": true then, and nothing a developer looks up weeks
-// later. A state with an address ("the API is running on
-// localhost:8000") says where something runs, and is kept.
+// later. The state, or two joined by "and", ends its clause, or only
+// "now", "again" or "fine" follow it: "is running as a systemd unit", "is running in Docker", "is
+// up to 100 requests" say where or how a thing runs, and are kept. So is a
+// state with an address ("the API is running on localhost:8000").
 func stateOfTheMoment(body string) bool {
 	if len(addresses(body)) > 0 || strings.Contains(body, "://") {
 		return false
 	}
-	f := strings.FieldsFunc(lowerASCII(straightQuotes(body)), func(r rune) bool { return !unicode.IsLetter(r) })
+	f := stateTokens(lowerASCII(straightQuotes(body)))
 	for i, w := range f {
 		if !in([]string{"is", "are", "was", "were"}, w) {
 			continue
@@ -367,11 +386,51 @@ func stateOfTheMoment(body string) bool {
 		for j < len(f) && in([]string{"now", "still", "currently"}, f[j]) {
 			j++
 		}
-		if j < len(f) && in(momentStates, f[j]) {
+		if j >= len(f) || !in(momentStates, f[j]) {
+			continue
+		}
+		j++
+		if j+1 < len(f) && f[j] == "and" && in(momentStates, f[j+1]) {
+			j += 2 // "is correct and working"
+		}
+		if j == len(f) || f[j] == clauseEnd || in([]string{"now", "again", "fine"}, f[j]) {
 			return true
 		}
 	}
 	return false
+}
+
+// clauseEnd is the token stateTokens puts where a clause ends.
+const clauseEnd = "|"
+
+// stateTokens splits s into words, letters and digits with the hyphens,
+// dots and slashes inside them ("down-scaled", "compose.yaml"), and a
+// clauseEnd token for each stop, comma, colon, semicolon, bracket or dash
+// between them.
+func stateTokens(s string) []string {
+	var out []string
+	var w strings.Builder
+	flush := func() {
+		if w.Len() > 0 {
+			out = append(out, w.String())
+			w.Reset()
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		inner := i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || unicode.IsDigit(rs[i+1]))
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || w.Len() > 0 && inner && strings.ContainsRune("-_./", r):
+			w.WriteRune(r)
+		case strings.ContainsRune(".,;:!?()[]—–", r):
+			flush()
+			out = append(out, clauseEnd)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
 }
 
 // momentStates are states a thing is in for a while: running, loading,
