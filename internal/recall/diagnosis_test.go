@@ -11,6 +11,7 @@ import (
 // one: both are shown, with a warning that names the later as the one that
 // holds.
 func TestRevisedDiagnosisIsWarned(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "debug", day,
@@ -34,6 +35,7 @@ func TestRevisedDiagnosisIsWarned(t *testing.T) {
 // Two sessions about different problems each name their cause; a later "the
 // real problem" in one is no correction of the other's.
 func TestDiagnosesOfTwoSessionsAreNotWarned(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "one", day, "The invoice export is slow.",
@@ -49,6 +51,7 @@ func TestDiagnosesOfTwoSessionsAreNotWarned(t *testing.T) {
 // The cause a later "real" one corrects is the earlier claim to be the real
 // cause, not a plain remark between them that already points the new way.
 func TestRevisedDiagnosisCorrectsTheClaimedCause(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "debug", day,
@@ -65,5 +68,54 @@ func TestRevisedDiagnosisCorrectsTheClaimedCause(t *testing.T) {
 	warn := got[i:]
 	if !strings.Contains(warn, "batch size") || strings.Contains(warn, "The problem is the retry handler") {
 		t.Errorf("want the batch-size cause shown as replaced, not the remark that agrees with the newer:\n%s", warn)
+	}
+}
+
+// A recap that names the cause abandoned earlier ("at first I thought the
+// real problem was …") is no correction of the real cause named before it:
+// no warning shows the abandoned cause as the current one.
+func TestRecapOfAnAbandonedCauseIsNotWarned(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "debug", day,
+		"The invoice export to the ledger takes twenty seconds, can you find out why?",
+		"The real problem is the ledger API throttling us to two requests per second during the export.",
+		"Thanks, so what was it in the end?",
+		"Summary: at first I thought the real problem was the PDF renderer re-downloading its fonts for every invoice, but the export waits on the ledger.")
+	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+	if !strings.Contains(got, "throttling us") || strings.Contains(got, ConflictOpen) {
+		t.Errorf("want the throttling cause, and no warning:\n%s", got)
+	}
+}
+
+// A later "the root cause is still unclear" names no cause: it replaces none.
+func TestStatusOfACauseIsNotWarned(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "debug", day,
+		"The invoice export to the ledger takes twenty seconds, can you find out why?",
+		"The problem is the PDF renderer re-downloading its fonts for every invoice of the export.",
+		"I cached the fonts and the invoice export still takes twenty seconds.",
+		"Caching the fonts did not speed up the invoice export: the root cause is still unclear.")
+	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+	if !strings.Contains(got, "re-downloading its fonts") || strings.Contains(got, ConflictOpen) {
+		t.Errorf("want the font cause, and no warning:\n%s", got)
+	}
+}
+
+// A stored message that ends right after "turned out to be" names no cause;
+// recalling it must not fail.
+func TestDiagnosisCutAfterItsLinkIsRecalled(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "debug", day,
+		"The invoice export to the ledger takes twenty seconds, can you find out why?",
+		"I profiled the invoice export to the ledger. The root cause turned out to be")
+	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+	if !strings.Contains(got, "profiled the invoice export") {
+		t.Errorf("want the message recalled:\n%s", got)
 	}
 }
