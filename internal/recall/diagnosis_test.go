@@ -119,3 +119,27 @@ func TestDiagnosisCutAfterItsLinkIsRecalled(t *testing.T) {
 		t.Errorf("want the message recalled:\n%s", got)
 	}
 }
+
+// A cause that names a long path is clipped in the warning's note; the
+// statement beside it shows it whole.
+func TestLongCauseIsClippedInTheNote(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	long := "/srv/ledger/exports/" + strings.Repeat("throttle-settings-", 8) + "invoice.yaml"
+	say(t, db, "debug", day,
+		"The invoice export to the ledger takes twenty seconds, can you find out why?",
+		"The problem is the PDF renderer re-downloading its fonts for every invoice of the export.",
+		"I cached the fonts and the invoice export still takes twenty seconds.",
+		"The real problem is "+long+" capping the ledger API to two requests per second.")
+	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+	i := strings.Index(got, "cause: ")
+	if i < 0 {
+		t.Fatalf("no diagnosis warning:\n%s", got)
+	}
+	note := got[i:]
+	note = note[:strings.Index(note, " was named later")]
+	if strings.Contains(note, long) || !strings.Contains(note, "…") || len(note) > len("cause: ")+100+len("…")+len(" (2006-01-02)") {
+		t.Errorf("want the cause clipped to about 100 bytes in the note: %q", note)
+	}
+}
