@@ -20,11 +20,11 @@ type Diagnosis struct {
 }
 
 var (
-	// CauseNouns name the cause of a problem. Plurals are left out: "the
+	// causeNouns name the cause of a problem. Plurals are left out: "the
 	// problems are" opens a list, not one cause.
-	CauseNouns = wordSet(`problem issue cause bottleneck culprit`)
-	// RealCause qualify a cause as the one that holds, after others.
-	RealCause = wordSet(`real actual true root underlying core`)
+	causeNouns = wordSet(`problem issue cause bug culprit reason bottleneck`)
+	// realQualifiers qualify a cause as the one that holds, after others.
+	realQualifiers = wordSet(`real actual true root underlying core`)
 	// causeLinks may stand between a cause noun and the colon that opens the
 	// cause ("the real issue is now clear: …").
 	causeLinks = wordSet(`has have been was is identified found here now`)
@@ -42,6 +42,14 @@ var (
 	statusWords = wordSet(`fixed resolved solved unclear unknown same still gone known different clear`)
 )
 
+// CauseNoun reports whether lower-case word w names the cause of a problem
+// ("issue", "culprit"): the one table of them, shared with extraction.
+func CauseNoun(w string) bool { return causeNouns[w] }
+
+// RealQualifier reports whether lower-case word w says a cause is the one
+// that holds ("the real problem", "the root cause").
+func RealQualifier(w string) bool { return realQualifiers[w] }
+
 // maxCauseWords bounds a cause's words: the head of the clause names it.
 const maxCauseWords = 8
 
@@ -53,11 +61,11 @@ func Diagnoses(text string) []Diagnosis {
 	toks, sents := tokenize(text)
 	var out []Diagnosis
 	for i, t := range toks {
-		if t.hangul || !CauseNouns[t.s] {
+		if t.hangul || !causeNouns[t.s] {
 			continue
 		}
 		s := sents[t.sent]
-		revised := i > s.first && RealCause[toks[i-1].s]
+		revised := i > s.first && realQualifiers[toks[i-1].s]
 		det := i > s.first && toks[i-1].s == "the" || revised && i-1 > s.first && toks[i-2].s == "the"
 		if !revised && !det {
 			continue // "a problem", "no issue": no cause named
@@ -96,7 +104,7 @@ func Diagnoses(text string) []Diagnosis {
 		d := Diagnosis{Cause: strings.ToLower(text[toks[first].start:toks[last].end]), Revised: revised, Start: s.start, End: s.end}
 		for k := first; k <= last; k++ {
 			w := toks[k].s
-			if len(w) < 3 || scopeStop[w] || CauseNouns[w] || RealCause[w] {
+			if len(w) < 3 || scopeStop[w] || causeNouns[w] || realQualifiers[w] {
 				continue
 			}
 			d.Words = append(d.Words, stem(w, toks[k].hangul))
