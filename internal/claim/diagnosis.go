@@ -26,8 +26,9 @@ var (
 	// realQualifiers qualify a cause as the one that holds, after others.
 	realQualifiers = wordSet(`real actual true root underlying core`)
 	// causeLinks may stand between a cause noun and the colon that opens the
-	// cause ("the real issue is now clear: …").
-	causeLinks = wordSet(`has have been was is identified found here now`)
+	// cause ("the real issue here is: …"): forms of "be" and "have", and
+	// adverbs of place and time.
+	causeLinks = wordSet(`has have been was is here now`)
 	// causeStops end the cause's words: a clause that explains or qualifies
 	// it follows.
 	causeStops = wordSet(`because since which so when where while as but and that`)

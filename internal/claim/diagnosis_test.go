@@ -13,7 +13,7 @@ func TestDiagnoses(t *testing.T) {
 		{"The problem is the thumbnail cache being rebuilt on every request, so pages stall.", "the thumbnail cache being rebuilt on every request", false},
 		{"Now I see it. The real problem is DNS resolution in the sidecar.", "dns resolution in the sidecar", true},
 		{"**Root cause**: the cron job runs twice per hour.", "the cron job runs twice per hour", true},
-		{"The actual issue has been identified: a stale lockfile in the worker image.", "a stale lockfile in the worker image", true},
+		{"The actual issue here is: a stale lockfile in the worker image.", "a stale lockfile in the worker image", true},
 		{"The underlying cause turned out to be clock skew between the two hosts.", "clock skew between the two hosts", true},
 		{"Unbounded retries in the uploader are the real culprit? No: the uploader's unbounded retry loop is the real bottleneck.", "the uploader's unbounded retry loop", true},
 	} {
