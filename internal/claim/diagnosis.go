@@ -25,9 +25,10 @@ var (
 	causeNouns = wordSet(`problem issue cause bug culprit reason bottleneck`)
 	// realQualifiers qualify a cause as the one that holds, after others.
 	realQualifiers = wordSet(`real actual true root underlying core`)
-	// causeLinks may stand between a cause noun and the colon that opens the
-	// cause ("the real issue here is: …"): forms of "be" and "have", and
-	// adverbs of place and time.
+	// causeLinks may stand between a cause noun and the word before the
+	// colon that opens the cause ("the real issue here is: …"): forms of
+	// "be" and "have", and adverbs of place and time. The word right before
+	// the colon may be any.
 	causeLinks = wordSet(`has have been was is here now`)
 	// causeStops end the cause's words: a clause that explains or qualifies
 	// it follows.
