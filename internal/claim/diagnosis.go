@@ -38,7 +38,7 @@ var (
 	hedges = wordSet(`if whether unless maybe perhaps possibly might could`)
 	// beliefs anywhere in the statement make its cause one held before, or
 	// guessed: "at first I thought the real problem was …".
-	beliefs = wordSet(`thought assumed suspected believed guessed initially`)
+	beliefs = wordSet(`thought assumed suspected believed guessed`)
 	// statusWords say how the problem stands, not what caused it: "the root
 	// cause is still unclear", "the real issue is now fixed".
 	statusWords = wordSet(`fixed resolved solved unclear unknown same still gone known different clear`)

@@ -76,9 +76,10 @@ func TestDiagnosesOnlyOfFoundCauses(t *testing.T) {
 		}
 	}
 	for text, cause := range map[string]string{
-		"The real issue is no retry limit on the uploader.":               "no retry limit on the uploader",
-		"The real problem is now the DNS cache of the sidecar.":           "now the dns cache of the sidecar",
-		"If it fails again, the real problem is the sidecar's DNS cache.": "the sidecar's dns cache",
+		"The real issue is no retry limit on the uploader.":                "no retry limit on the uploader",
+		"The real problem is now the DNS cache of the sidecar.":            "now the dns cache of the sidecar",
+		"If it fails again, the real problem is the sidecar's DNS cache.":  "the sidecar's dns cache",
+		"The real problem is the pool, initially sized to one connection.": "the pool",
 	} {
 		if ds := Diagnoses(text); len(ds) != 1 || ds[0].Cause != cause {
 			t.Errorf("Diagnoses(%q) = %+v; want cause %q", text, ds, cause)
