@@ -20,18 +20,37 @@ type Diagnosis struct {
 }
 
 var (
-	// diagnosisNouns name the cause of a problem. Plurals are left out: "the
+	// causeNouns name the cause of a problem. Plurals are left out: "the
 	// problems are" opens a list, not one cause.
-	diagnosisNouns = wordSet(`problem issue cause bottleneck culprit`)
-	// revisedWords qualify a cause as the one that holds, after others.
-	revisedWords = wordSet(`real actual true root underlying core`)
-	// causeLinks may stand between a cause noun and the colon that opens the
-	// cause ("the core issue has been identified: …").
-	causeLinks = wordSet(`has have been was is identified found here now`)
+	causeNouns = wordSet(`problem issue cause bug culprit reason bottleneck`)
+	// realQualifiers qualify a cause as the one that holds, after others.
+	realQualifiers = wordSet(`real actual true root underlying core`)
+	// causeLinks may stand between a cause noun and the word before the
+	// colon that opens the cause ("the real issue here is: …"): forms of
+	// "be" and "have", and adverbs of place and time. The word right before
+	// the colon may be any.
+	causeLinks = wordSet(`has have been was is here now`)
 	// causeStops end the cause's words: a clause that explains or qualifies
 	// it follows.
 	causeStops = wordSet(`because since which so when where while as but and that`)
+	// hedges before a cause noun make it a possibility, not a finding: "if
+	// the real problem is …", "maybe the root cause was …".
+	hedges = wordSet(`if whether unless maybe perhaps possibly might could`)
+	// beliefs anywhere in the statement make its cause one held before, or
+	// guessed: "at first I thought the real problem was …".
+	beliefs = wordSet(`thought assumed suspected believed guessed`)
+	// statusWords say how the problem stands, not what caused it: "the root
+	// cause is still unclear", "the real issue is now fixed".
+	statusWords = wordSet(`fixed resolved solved unclear unknown same still gone known different clear`)
 )
+
+// CauseNoun reports whether lower-case word w names the cause of a problem
+// ("issue", "culprit"): the one table of them, shared with extraction.
+func CauseNoun(w string) bool { return causeNouns[w] }
+
+// RealQualifier reports whether lower-case word w says a cause is the one
+// that holds ("the real problem", "the root cause").
+func RealQualifier(w string) bool { return realQualifiers[w] }
 
 // maxCauseWords bounds a cause's words: the head of the clause names it.
 const maxCauseWords = 8
@@ -44,14 +63,17 @@ func Diagnoses(text string) []Diagnosis {
 	toks, sents := tokenize(text)
 	var out []Diagnosis
 	for i, t := range toks {
-		if t.hangul || !diagnosisNouns[t.s] {
+		if t.hangul || !causeNouns[t.s] {
 			continue
 		}
 		s := sents[t.sent]
-		revised := i > s.first && revisedWords[toks[i-1].s]
+		revised := i > s.first && realQualifiers[toks[i-1].s]
 		det := i > s.first && toks[i-1].s == "the" || revised && i-1 > s.first && toks[i-2].s == "the"
 		if !revised && !det {
 			continue // "a problem", "no issue": no cause named
+		}
+		if !asserted(text, toks, s, i) {
+			continue
 		}
 		var first, last int
 		if k, ok := causeStart(text, toks, s, i); ok {
@@ -72,16 +94,19 @@ func Diagnoses(text string) []Diagnosis {
 		} else {
 			continue
 		}
+		if first < s.first || last >= s.first+s.n {
+			continue // the cause lies outside the statement
+		}
 		for last > first && scopeStop[toks[last].s] {
 			last-- // "the node has": the cause ends at its last content word
 		}
-		if first > last {
+		if first > last || !namesCause(toks[first:last+1]) {
 			continue
 		}
 		d := Diagnosis{Cause: strings.ToLower(text[toks[first].start:toks[last].end]), Revised: revised, Start: s.start, End: s.end}
 		for k := first; k <= last; k++ {
 			w := toks[k].s
-			if len(w) < 3 || scopeStop[w] || diagnosisNouns[w] || revisedWords[w] {
+			if len(w) < 3 || scopeStop[w] || causeNouns[w] || realQualifiers[w] {
 				continue
 			}
 			d.Words = append(d.Words, stem(w, toks[k].hangul))
@@ -109,7 +134,7 @@ func causeStart(text string, toks []token, s statement, i int) (int, bool) {
 		}
 	}
 	j := i + 1
-	if j+3 < end && toks[j].s == "turned" && toks[j+1].s == "out" && toks[j+2].s == "to" && toks[j+3].s == "be" {
+	if j+4 < end && toks[j].s == "turned" && toks[j+1].s == "out" && toks[j+2].s == "to" && toks[j+3].s == "be" {
 		return j + 4, true
 	}
 	if j+1 < end && (toks[j].s == "is" || toks[j].s == "was") {
@@ -120,6 +145,41 @@ func causeStart(text string, toks []token, s statement, i int) (int, bool) {
 		return k, true
 	}
 	return 0, false
+}
+
+// asserted reports whether the statement holding cause noun i states its
+// cause as found: not asked ("?"), not a hedge just before the noun, and not
+// a belief held before.
+func asserted(text string, toks []token, s statement, i int) bool {
+	if strings.HasSuffix(strings.TrimRight(text[s.start:s.end], ` "')*_`), "?") {
+		return false
+	}
+	for k := i - 1; k >= s.first && k >= i-5; k-- {
+		if clauseGap(text[toks[k].end:toks[k+1].start]) {
+			break // "if it fails again, the real problem is …"
+		}
+		if hedges[toks[k].s] {
+			return false
+		}
+	}
+	for k := s.first; k < s.first+s.n; k++ {
+		if beliefs[toks[k].s] || toks[k].s == "first" && k > s.first && toks[k-1].s == "at" {
+			return false
+		}
+	}
+	return true
+}
+
+// namesCause reports whether a cause's tokens name something: not a
+// negation ("not the cache", "no longer the DNS") and not a status ("still
+// unclear", "now fixed", "resolved by a restart").
+func namesCause(ts []token) bool {
+	k := 0
+	for k < len(ts)-1 && (ts[k].s == "the" || ts[k].s == "a" || ts[k].s == "an" || ts[k].s == "now") {
+		k++
+	}
+	negated := ts[0].s == "not" || ts[0].s == "no" && len(ts) > 1 && ts[1].s == "longer"
+	return !negated && !statusWords[ts[k].s]
 }
 
 // causeEnd is the last token of a cause starting at k.

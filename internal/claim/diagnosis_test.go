@@ -13,7 +13,7 @@ func TestDiagnoses(t *testing.T) {
 		{"The problem is the thumbnail cache being rebuilt on every request, so pages stall.", "the thumbnail cache being rebuilt on every request", false},
 		{"Now I see it. The real problem is DNS resolution in the sidecar.", "dns resolution in the sidecar", true},
 		{"**Root cause**: the cron job runs twice per hour.", "the cron job runs twice per hour", true},
-		{"The actual issue has been identified: a stale lockfile in the worker image.", "a stale lockfile in the worker image", true},
+		{"The actual issue here is: a stale lockfile in the worker image.", "a stale lockfile in the worker image", true},
 		{"The underlying cause turned out to be clock skew between the two hosts.", "clock skew between the two hosts", true},
 		{"Unbounded retries in the uploader are the real culprit? No: the uploader's unbounded retry loop is the real bottleneck.", "the uploader's unbounded retry loop", true},
 	} {
@@ -30,6 +30,59 @@ func TestDiagnoses(t *testing.T) {
 	} {
 		if ds := Diagnoses(text); len(ds) != 0 {
 			t.Errorf("Diagnoses(%q) = %+v; want none", text, ds)
+		}
+	}
+}
+
+// A statement that ends right after its link names no cause: the cause must
+// start inside the statement, also when nothing follows it in the text.
+func TestDiagnosesWithNothingAfterTheLink(t *testing.T) {
+	for _, text := range []string{
+		"The root cause turned out to be",
+		"The real problem turned out to be",
+		"The real problem turned out to be. The logs are clean.",
+		"The real problem is",
+		"The actual issue was that",
+		"Root cause:",
+		"The root cause has been identified:",
+		"**Root cause**:",
+	} {
+		for _, d := range Diagnoses(text) {
+			t.Errorf("Diagnoses(%q) = %+v; want none", text, d)
+		}
+	}
+}
+
+// A cause asked about, supposed, believed before, denied or only a status
+// is no finding of the real cause.
+func TestDiagnosesOnlyOfFoundCauses(t *testing.T) {
+	for _, text := range []string{
+		"The real problem is the DNS cache in the sidecar, right?",
+		"So the root cause is the cron schedule?",
+		"If the real problem is the DNS cache, restarting the sidecar helps.",
+		"Maybe the real issue is the lockfile in the worker image.",
+		"At first I thought the real problem was the thumbnail cache being rebuilt.",
+		"I assumed the root cause was clock skew between the hosts, but it was not.",
+		"The real problem is not the cache, it is DNS.",
+		"The actual issue is no longer the stale lockfile.",
+		"The real issue is now fixed.",
+		"The actual issue was resolved by restarting the worker.",
+		"The root cause is unknown.",
+		"The root cause is still unclear.",
+		"The real problem is the same as before.",
+	} {
+		for _, d := range Diagnoses(text) {
+			t.Errorf("Diagnoses(%q) = %+v; want none", text, d)
+		}
+	}
+	for text, cause := range map[string]string{
+		"The real issue is no retry limit on the uploader.":                "no retry limit on the uploader",
+		"The real problem is now the DNS cache of the sidecar.":            "now the dns cache of the sidecar",
+		"If it fails again, the real problem is the sidecar's DNS cache.":  "the sidecar's dns cache",
+		"The real problem is the pool, initially sized to one connection.": "the pool",
+	} {
+		if ds := Diagnoses(text); len(ds) != 1 || ds[0].Cause != cause {
+			t.Errorf("Diagnoses(%q) = %+v; want cause %q", text, ds, cause)
 		}
 	}
 }

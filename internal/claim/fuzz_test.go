@@ -7,7 +7,10 @@ import (
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"We switched from jest to vitest.", "Heroku 대신 이제 Fly.io로 배포합니다.", "port 5432; localhost:3000",
-		"http://x.io/a", "10초로", "v1.2.3 node18 ./a/ .env", "a/b/c.go;;..!!", "\xff\xfe", "Postgres 15 to 16", "30s 2 minutes 06:15"} {
+		"http://x.io/a", "10초로", "v1.2.3 node18 ./a/ .env", "a/b/c.go;;..!!", "\xff\xfe", "Postgres 15 to 16", "30s 2 minutes 06:15",
+		"The root cause turned out to be", "The real problem turned out to be", "The real problem is", "The actual issue was that",
+		"Root cause:", "**Root cause**: the cron job runs twice per hour.", "The underlying cause turned out to be clock skew.",
+		"Unbounded retries are the real culprit? No: the retry loop is the real bottleneck."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -25,5 +28,16 @@ func FuzzParse(f *testing.F) {
 		}
 		Compare(cs, cs)
 		ChangeCue(s)
+		for _, d := range Diagnoses(s) {
+			if d.Start < 0 || d.Start > d.End || d.End > len(s) {
+				t.Fatalf("diagnosis span %d:%d out of %d", d.Start, d.End, len(s))
+			}
+			if len(d.Words) == 0 {
+				t.Fatalf("diagnosis without words: %+v", d)
+			}
+			if utf8.ValidString(s) && !utf8.ValidString(d.Cause) {
+				t.Fatalf("cause %q is not valid UTF-8", d.Cause)
+			}
+		}
 	})
 }

@@ -3,6 +3,8 @@ package extract
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
 
 // sent is one sentence of a message, with the forms it is matched in.
@@ -1025,7 +1027,7 @@ func adjectiveCause(low string) (int, int) {
 		}
 		rest = rest[len(adj)+1:]
 		noun := firstWord(rest)
-		if !in(causeNouns, noun) {
+		if !claim.CauseNoun(noun) {
 			continue
 		}
 		for _, v := range causeVerbs {

@@ -89,12 +89,10 @@ var (
 	proposalEndings = []string{"하는 건 어떨까요", "하는 게 어떨까요", "는 건 어떨까요", "는 게 어떨까요", "어떨까요", "할까요", "을까요", "를까요", "까요"}
 )
 
-// causeNouns and causeVerbs make "the real issue is that", "the underlying
-// problem was" a lesson's cause, with any one adjective in between.
-var (
-	causeNouns = []string{"issue", "problem", "cause", "bug", "culprit", "reason"}
-	causeVerbs = []string{" is", " was", ":"}
-)
+// causeVerbs after a cause noun (claim.CauseNoun) make "the real issue is
+// that", "the underlying problem was" a lesson's cause, with any one
+// adjective in between.
+var causeVerbs = []string{" is", " was", ":"}
 
 // causePhrases state why something broke, fixPhrases how it was fixed.
 // They are English's ordinary ways of stating a cause or a fix ("fails

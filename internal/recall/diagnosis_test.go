@@ -11,6 +11,7 @@ import (
 // one: both are shown, with a warning that names the later as the one that
 // holds.
 func TestRevisedDiagnosisIsWarned(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "debug", day,
@@ -34,6 +35,7 @@ func TestRevisedDiagnosisIsWarned(t *testing.T) {
 // Two sessions about different problems each name their cause; a later "the
 // real problem" in one is no correction of the other's.
 func TestDiagnosesOfTwoSessionsAreNotWarned(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "one", day, "The invoice export is slow.",
@@ -49,6 +51,7 @@ func TestDiagnosesOfTwoSessionsAreNotWarned(t *testing.T) {
 // The cause a later "real" one corrects is the earlier claim to be the real
 // cause, not a plain remark between them that already points the new way.
 func TestRevisedDiagnosisCorrectsTheClaimedCause(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "debug", day,
@@ -65,5 +68,75 @@ func TestRevisedDiagnosisCorrectsTheClaimedCause(t *testing.T) {
 	warn := got[i:]
 	if !strings.Contains(warn, "batch size") || strings.Contains(warn, "The problem is the retry handler") {
 		t.Errorf("want the batch-size cause shown as replaced, not the remark that agrees with the newer:\n%s", warn)
+	}
+}
+
+// A later statement that names no cause found is no correction of the one
+// named before it, and no warning shows it as the current one: a recap
+// naming the cause abandoned earlier ("at first I thought the real problem
+// was …"), or a status ("the root cause is still unclear").
+func TestNonCausesAreNotWarned(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, cause, later string
+	}{
+		{"recap", "The real problem is the ledger API throttling us to two requests per second during the export.",
+			"Summary: at first I thought the real problem was the PDF renderer re-downloading its fonts for every invoice, but the export waits on the ledger."},
+		{"status", "The problem is the PDF renderer re-downloading its fonts for every invoice of the export.",
+			"Caching the fonts did not speed up the invoice export: the root cause is still unclear."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			db := storetest.Open(t)
+			filler(t, db)
+			say(t, db, "debug", day,
+				"The invoice export to the ledger takes twenty seconds, can you find out why?",
+				tt.cause,
+				"I looked again and the invoice export still takes twenty seconds.",
+				tt.later)
+			got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+			if !strings.Contains(got, tt.cause) || strings.Contains(got, ConflictOpen) {
+				t.Errorf("want %q, and no warning:\n%s", tt.cause, got)
+			}
+		})
+	}
+}
+
+// A stored message that ends right after "turned out to be" names no cause;
+// recalling it must not fail.
+func TestDiagnosisCutAfterItsLinkIsRecalled(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "debug", day,
+		"The invoice export to the ledger takes twenty seconds, can you find out why?",
+		"I profiled the invoice export to the ledger. The root cause turned out to be")
+	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+	if !strings.Contains(got, "profiled the invoice export") {
+		t.Errorf("want the message recalled:\n%s", got)
+	}
+}
+
+// A cause that names a long path is clipped in the warning's note; the
+// statement beside it shows it whole.
+func TestLongCauseIsClippedInTheNote(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	long := "/srv/ledger/exports/" + strings.Repeat("throttle-settings-", 8) + "invoice.yaml"
+	say(t, db, "debug", day,
+		"The invoice export to the ledger takes twenty seconds, can you find out why?",
+		"The problem is the PDF renderer re-downloading its fonts for every invoice of the export.",
+		"I cached the fonts and the invoice export still takes twenty seconds.",
+		"The real problem is "+long+" capping the ledger API to two requests per second.")
+	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+	i := strings.Index(got, "cause: ")
+	if i < 0 {
+		t.Fatalf("no diagnosis warning:\n%s", got)
+	}
+	note := got[i:]
+	note = note[:strings.Index(note, " was named later")]
+	if strings.Contains(note, long) || !strings.Contains(note, "…") || len(note) > len("cause: ")+100+len("…")+len(" (2006-01-02)") {
+		t.Errorf("want the cause clipped to about 100 bytes in the note: %q", note)
 	}
 }

@@ -133,6 +133,18 @@ func clipRunes(s string, n int) string {
 	return strings.TrimSpace(s[:cut]) + "…"
 }
 
+// clipAtWord cuts s to at most n bytes at a space, marking the cut; with no
+// space in the second half it cuts on a rune boundary.
+func clipAtWord(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if k := strings.LastIndexByte(s[:n+1], ' '); k > n/2 {
+		return strings.TrimSpace(s[:k]) + "…"
+	}
+	return clipRunes(s, n)
+}
+
 func date(t time.Time) string {
 	if t.IsZero() {
 		return "undated"

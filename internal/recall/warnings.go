@@ -300,11 +300,15 @@ func diagnosisWarnings(sel []Item, paired map[[2]int64]bool, pair func(a, b int6
 		}
 		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: diagnosisSide(best.older, best.o), B: diagnosisSide(newer.Item, best.n),
 			Note: fmt.Sprintf("cause: %s (%s) was named later as the real one, after %s; the newer is the current one.",
-				Inert(best.n.Cause), date(newer.Time), Inert(best.o.Cause))})
+				Inert(clipAtWord(best.n.Cause, maxCauseNote)), date(newer.Time), Inert(clipAtWord(best.o.Cause, maxCauseNote)))})
 		paired[pair(itemKey(best.older), itemKey(newer.Item))] = true
 	}
 	return out
 }
+
+// maxCauseNote bounds a cause in a warning's note: its words may join long
+// paths and URLs, and the statement itself is shown in full beside it.
+const maxCauseNote = 100
 
 // diagnosisSide is one side of a diagnosis warning: the statement naming
 // the cause.
