@@ -33,7 +33,7 @@ process.stdout.write("# " + codes.join(" ") + "\n" + words.map(w => w + " " + ma
 # iso.txt: the same header, then the words stopwords-iso lists for a
 # language that stopword's list of it lacks, in the same form: stopword's
 # lists are short for some languages (Spanish has 57 words and no verb:
-# "estamos", "tienen", "haciendo" were a Spanish prompt's rarest words).
+# "tenemos", "podemos", "usamos" would be a Spanish prompt's rarest words).
 # English is left out: its stopwords-iso list holds words that are content
 # in a coding conversation ("test", "related", "value"), and recall has its
 # own lists of generic and request words for English.

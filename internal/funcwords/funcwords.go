@@ -23,8 +23,8 @@ var lists string
 // iso is a second table of the same form and languages (scripts/gen-funcwords.sh):
 // the words the npm package stopwords-iso lists for a language that lists
 // lacks for it. Some of lists' languages are short of their inflected
-// function words (Spanish has 57 words and no verb: "estamos", "tienen",
-// "haciendo" were a Spanish prompt's rarest words, matching nothing in a
+// function words (Spanish has 57 words and no verb: "tenemos", "podemos",
+// "usamos" would be a Spanish prompt's rarest words, matching nothing in a
 // store held in English). English takes none: its stopwords-iso list holds
 // words that are content in a coding conversation ("test", "related").
 //
