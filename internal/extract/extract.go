@@ -842,25 +842,13 @@ func identWord(w string) bool {
 	return strings.ContainsAny(w, "0123456789./_")
 }
 
-// sharedWords counts the words of c that k holds, and whether one of them
-// is an identifier; keptSet counts the same through its index.
-func sharedWords(k, c *cand) (int, bool) {
-	n, ident := 0, false
-	for _, w := range c.words {
-		if k.wordSet[w] {
-			n++
-			ident = ident || identWord(w)
-		}
-	}
-	return n, ident
-}
-
 // sameFinding reports two lessons or facts of one session that say the
 // same thing in other words ("Root cause: invalid model x-1 in a.py",
 // "The error is caused by the invalid model x-1"): they name the same
 // identifier, a word with a digit, dot, slash or underscore in it, and
-// most of the shorter one's words are in the longer. shared and ident are
-// sharedWords(k, c).
+// most of the shorter one's words are in the longer. shared is the count
+// of c's words that k holds and ident whether one of them is an
+// identifier (keptSet.countShared).
 func sameFinding(k, c *cand, shared int, ident bool) bool {
 	if k.typ != Lesson && k.typ != Fact || c.typ != Lesson && c.typ != Fact {
 		return false
@@ -890,7 +878,7 @@ func sameFinding(k, c *cand, shared int, ident bool) bool {
 // two statements that each hold a number the other lacks ("listens on port
 // 7040", later "now listens on port 7311") or of which the later says it
 // changes the earlier: the later may replace the earlier, which survivors
-// decides. shared is sharedWords(k, c); the cheap tests come first, as
+// decides. shared is as for sameFinding; the cheap tests come first, as
 // mergeTarget asks this of every kept candidate.
 func restated(k, c *cand, shared int) bool {
 	if k.typ != c.typ || k.typ == Task {

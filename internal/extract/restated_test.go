@@ -104,3 +104,17 @@ func TestOfflineKeepsAChangeApart(t *testing.T) {
 		}
 	}
 }
+
+// sharedWords counts the words of c that k holds, and whether one of them
+// is an identifier; as keptSet counts them through its
+// index: the plain count the tests check it against.
+func sharedWords(k, c *cand) (int, bool) {
+	n, ident := 0, false
+	for _, w := range c.words {
+		if k.wordSet[w] {
+			n++
+			ident = ident || identWord(w)
+		}
+	}
+	return n, ident
+}
