@@ -19,18 +19,27 @@ func (x *extractor) branches() {
 		if strings.ToLower(m.Role) != "tool" || !strings.HasPrefix(m.Text, "Bash: ") {
 			continue
 		}
-		k := strings.Index(m.Text, newBranch)
-		if k < 0 {
-			continue
+		// Git's confirmation is in the output, after the command's line: a
+		// command that echoes the phrase confirms nothing. A loop that
+		// creates a branch per agent prints it once per branch.
+		k := strings.IndexByte(m.Text, '\n')
+		for k >= 0 {
+			j := strings.Index(m.Text[k:], newBranch)
+			if j < 0 {
+				break
+			}
+			k += j
+			name, _, ok := strings.Cut(m.Text[k+len(newBranch):], "'")
+			if ok && name != "" && !strings.ContainsAny(name, " \n\t") {
+				if found != "" && found != name {
+					return // several branches: none is where the work lives
+				}
+				if found != name || at != i {
+					found, at, off = name, i, k // the first line of the newest run
+				}
+			}
+			k += len(newBranch)
 		}
-		name, _, ok := strings.Cut(m.Text[k+len(newBranch):], "'")
-		if !ok || name == "" || strings.ContainsAny(name, " \n\t") {
-			continue
-		}
-		if found != "" && found != name {
-			return // several branches: none is where the work lives
-		}
-		found, at, off = name, i, k
 	}
 	if found == "" {
 		return
@@ -57,9 +66,22 @@ func endsBranch(cmd, name string) bool {
 		if f[i] != "git" {
 			continue
 		}
-		sub, rest := f[i+1], f[i+2:]
+		// "git -C dir merge x" runs the same subcommand elsewhere.
+		k := i + 1
+		for k+1 < len(f) && f[k] == "-C" {
+			k += 2
+		}
+		if k+1 >= len(f) {
+			continue
+		}
+		sub, rest := f[k], f[k+1:]
 		for j, a := range rest {
-			if strings.Trim(a, "'\";&|") != name {
+			a = strings.Trim(a, "'\";&|")
+			// "git push origin :x" deletes the remote branch x.
+			if sub == "push" && a == ":"+name {
+				return true
+			}
+			if a != name {
 				continue
 			}
 			switch {

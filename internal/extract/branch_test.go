@@ -14,6 +14,10 @@ func TestBranches(t *testing.T) {
 	merge := Message{Role: "tool", Text: "Bash: git checkout main && git merge feature/quiet-mode\nFast-forward"}
 	del := Message{Role: "tool", Text: "Bash: git checkout main && git branch -D feature/quiet-mode\nDeleted branch feature/quiet-mode"}
 	said := Message{Role: "assistant", Text: "I'll create the branch feature/quiet-mode next."}
+	loop := Message{Role: "tool", Text: "Bash: for a in ui api; do git checkout -b agent-$a main; done\nSwitched to a new branch 'agent-ui'\nSwitched to a new branch 'agent-api'"}
+	searched := Message{Role: "tool", Text: "Bash: grep -c \"Switched to a new branch 'old-spike'\" build.log\n0"}
+	mergeC := Message{Role: "tool", Text: "Bash: git -C ../main merge feature/quiet-mode\nMerge made by the 'ort' strategy."}
+	pushDel := Message{Role: "tool", Text: "Bash: git push origin :feature/quiet-mode\nTo github.com:acme/app.git\n - [deleted]         feature/quiet-mode"}
 	cases := []struct {
 		name string
 		runs []Message
@@ -23,6 +27,10 @@ func TestBranches(t *testing.T) {
 		{"merged later", []Message{create, merge}, nil},
 		{"deleted later", []Message{create, del}, nil},
 		{"several", []Message{create, other}, nil},
+		{"several in one run", []Message{loop}, nil},
+		{"only in the command", []Message{searched}, nil},
+		{"merged from another directory", []Message{create, mergeC}, nil},
+		{"remote deleted by push", []Message{create, pushDel}, nil},
 		{"only said", []Message{said}, nil},
 	}
 	for _, c := range cases {

@@ -66,6 +66,9 @@ func (x *extractor) fixSection(ss []*sent, k int) bool {
 	}
 	c.body = label + ": " + clean(item.norm)
 	describeLesson(item, hit{typ: Lesson, at: item.body, end: item.body, k: fix}, c)
+	// The item alone ("Replaced items[0] with a length check") reads as
+	// narration; the label says which problem it fixed.
+	c.title = finishTitle(c.body)
 	item.used = true
 	x.cands = append(x.cands, c)
 	return true
