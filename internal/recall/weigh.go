@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -55,15 +56,46 @@ func concepts(prompt string) []concept {
 			out[i].keys = append(out[i].keys, p)
 		}
 	}
-	if len(stopsFor(prompt).fw.Languages()) > 1 {
+	stops := stopsFor(prompt)
+	if langs := stops.fw.Languages(); len(langs) > 1 {
 		for i := range out {
 			if p := cognatePrefix(out[i].forms[0]); p != "" {
 				out[i].forms = append(out[i].forms, p)
 				out[i].keys = append(out[i].keys, p)
 			}
+			out[i] = withGlosses(out[i], langs, stops)
 		}
 	}
 	return withSynonyms(out)
+}
+
+// maxGlosses caps the English words a word of another language is also
+// searched by: a verb of many senses ("llamar": call, invoke, summon, …)
+// would otherwise bring a dozen.
+const maxGlosses = 8
+
+// withGlosses adds to concept c, a word of a prompt in languages langs
+// besides English, the English words a dictionary of one of them translates
+// it by (internal/glosses): a question asked in Spanish about a session held
+// in English shares its concepts, not its words, and the cognates' prefix
+// bridges only the words that look alike ("rama" is "branch"). Each is one
+// more key of the concept, whose weight is its commonest key's, so a word
+// translated by a common English word counts little. An English function
+// word a gloss may be is no key.
+func withGlosses(c concept, langs []string, stops stopSet) concept {
+	n := 0
+	for _, lang := range langs {
+		for _, g := range glosses.English(lang, c.forms[0]) {
+			k := indexKey(g)
+			if n == maxGlosses || stops.has(g) || slices.Contains(c.keys, k) {
+				continue
+			}
+			n++
+			c.forms = append(c.forms, g)
+			c.keys = append(c.keys, k)
+		}
+	}
+	return c
 }
 
 // cognatePrefix is the prefix a Latin-script word of a prompt in another
