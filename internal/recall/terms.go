@@ -59,15 +59,16 @@ const maxQueryBytes = 8 << 10
 // are also searched without their trailing particle; stopwords and duplicates
 // are dropped; at most maxTerms.
 func Terms(prompt string) []string {
-	out, _ := terms(prompt)
+	out, _, _ := terms(prompt)
 	return out
 }
 
 // terms is Terms, also telling which terms are identifiers glued from their
 // parts ("userid" for userId): the index holds them only where the text wrote
-// them that way.
-func terms(prompt string) (out []string, glued map[string]bool) {
-	glued = map[string]bool{}
+// them that way. compounds gives, for the glued form of a hyphenated compound
+// of plain words ("retryrelated" for "retry-related"), its parts.
+func terms(prompt string) (out []string, glued map[string]bool, compounds map[string][]string) {
+	glued, compounds = map[string]bool{}, map[string][]string{}
 	// A citation id is no word of the conversation: "[mem:ab12cd]" in a
 	// prompt would match every message that cited the same memory.
 	prompt = citationRE.ReplaceAllString(head(prompt), " ")
@@ -97,6 +98,9 @@ func terms(prompt string) (out []string, glued map[string]bool) {
 				return r
 			}, w)); g != "" {
 				glued[g] = true
+				if plainCompound(w) {
+					compounds[g] = strings.Split(strings.ToLower(w), "-")
+				}
 				// A Korean particle after it ("RedisCache에서") is
 				// glued to the whole as to a word: the index holds the
 				// identifier without it.
@@ -123,7 +127,23 @@ func terms(prompt string) (out []string, glued map[string]bool) {
 			}
 		}
 	}
-	return out, glued
+	return out, glued, compounds
+}
+
+// plainCompound reports whether w is a hyphenated compound of plain words
+// ("retry-related", "client-side"), not an identifier: only letters
+// between the hyphens, none written in camelCase.
+func plainCompound(w string) bool {
+	segs := strings.Split(w, "-")
+	if len(segs) < 2 || len(splitIdent(w)) != len(segs) {
+		return false
+	}
+	for _, seg := range segs {
+		if seg == "" || strings.IndexFunc(seg, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // citationRE matches a memory citation id, an entry's or a message's.

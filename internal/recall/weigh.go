@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -22,7 +23,10 @@ type concept struct {
 	keys   []string // as the index stores them: porter stems, or "prefix*" for other scripts
 	weight float64  // inverse document frequency in the store
 	glued  bool     // an identifier glued from its parts, which are concepts too
-	df     int      // documents holding it
+	// parts are the words of a hyphenated compound of plain words whose
+	// glued form this concept is ("retry-related"): see joinCompounds.
+	parts []string
+	df    int // documents holding it
 	// specific is the weight the concept adds to an item's specificity: its
 	// weight in units of the rarest possible word's, 0 for a generic word.
 	specific float64
@@ -31,7 +35,7 @@ type concept struct {
 // concepts groups a prompt's terms into concepts: a Korean word and its
 // particle-less stem are one concept (Terms gives the word, then its stem).
 func concepts(prompt string) []concept {
-	ts, glued := terms(prompt)
+	ts, glued, compounds := terms(prompt)
 	var out []concept
 	stemOf := map[string]int{} // particle-less stem -> the concept of its word
 	for _, t := range ts {
@@ -43,7 +47,7 @@ func concepts(prompt string) []concept {
 		if s := stripParticle(t); s != t {
 			stemOf[s] = len(out)
 		}
-		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t]})
+		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t], parts: compounds[t]})
 	}
 	for i := range out {
 		// The last form is the word without its particle, when it has one.
@@ -52,15 +56,46 @@ func concepts(prompt string) []concept {
 			out[i].keys = append(out[i].keys, p)
 		}
 	}
-	if len(stopsFor(prompt).fw.Languages()) > 1 {
+	stops := stopsFor(prompt)
+	if langs := stops.fw.Languages(); len(langs) > 1 {
 		for i := range out {
 			if p := cognatePrefix(out[i].forms[0]); p != "" {
 				out[i].forms = append(out[i].forms, p)
 				out[i].keys = append(out[i].keys, p)
 			}
+			out[i] = withGlosses(out[i], langs, stops)
 		}
 	}
 	return withSynonyms(out)
+}
+
+// maxGlosses caps the English words a word of another language is also
+// searched by: a verb of many senses ("llamar": call, invoke, summon, …)
+// would otherwise bring a dozen.
+const maxGlosses = 8
+
+// withGlosses adds to concept c, a word of a prompt in languages langs
+// besides English, the English words a dictionary of one of them translates
+// it by (internal/glosses): a question asked in Spanish about a session held
+// in English shares its concepts, not its words, and the cognates' prefix
+// bridges only the words that look alike ("rama" is "branch"). Each is one
+// more key of the concept, whose weight is its commonest key's, so a word
+// translated by a common English word counts little. An English function
+// word a gloss may be is no key.
+func withGlosses(c concept, langs []string, stops stopSet) concept {
+	n := 0
+	for _, lang := range langs {
+		for _, g := range glosses.English(lang, c.forms[0]) {
+			k := indexKey(g)
+			if n == maxGlosses || stops.has(g) || slices.Contains(c.keys, k) {
+				continue
+			}
+			n++
+			c.forms = append(c.forms, g)
+			c.keys = append(c.keys, k)
+		}
+	}
+	return c
 }
 
 // cognatePrefix is the prefix a Latin-script word of a prompt in another
@@ -194,8 +229,9 @@ const genericWeight = 0.3
 // keeps unseenWeight of a word seen once: a prompt about something never
 // discussed should match less, but a paraphrase's new words should not sink
 // it. Generic words keep genericWeight. An identifier form no text contains
-// ("apishrooms" for api-shrooms) is dropped, its parts carry it. total is
-// TermDocs's estimate of how many events the store holds.
+// ("apishrooms" for api-shrooms) is dropped, its parts carry it, as one
+// concept when it is a compound the project never wrote (joinCompounds).
+// total is TermDocs's estimate of how many events the store holds.
 func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []concept, total int, err error) {
 	// The index counts a word the way it matches it: a Latin word by the
 	// index's own stem, other scripts' by their prefix key.
@@ -209,13 +245,21 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 			}
 		}
 	}
+	// A compound's words as a phrase: whether the project ever wrote them
+	// together (joinCompounds).
+	phrases := len(words)
+	for _, c := range cs {
+		if c.parts != nil {
+			words = append(words, strings.Join(c.parts, " "))
+		}
+	}
 	docs, total, err := db.TermDocs(ctx, words)
 	if err != nil {
 		return nil, 0, err
 	}
 	n := float64(max(total, 1))
 	rarest := math.Log(1 + (n-0.5)/1.5)
-	var out []concept
+	var kept []concept
 	k := 0
 	for _, c := range cs {
 		df := 0
@@ -223,19 +267,31 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 			df = max(df, docs[k])
 			k++
 		}
+		written := false
+		if c.parts != nil {
+			written = docs[phrases] > 0
+			phrases++
+		}
 		if df == 0 && (c.glued || negatedAux[c.forms[0]]) {
+			if c.parts != nil && !written {
+				kept = append(kept, concept{parts: c.parts}) // joinCompounds joins its parts
+			}
 			continue
 		}
 		// A prefix's count can exceed the store's (one message holding
 		// "토큰" and "토큰을" counts twice): clamp, so weights stay positive.
-		df = min(df, max(total, 1))
-		c.df = df
+		c.df = min(df, max(total, 1))
+		kept = append(kept, c)
+	}
+	var out []concept
+	for _, c := range joinCompounds(kept) {
+		df := c.df
 		c.weight = math.Log(1 + (n-float64(max(df, 1))+0.5)/(float64(max(df, 1))+0.5))
 		if df == 0 {
 			c.weight *= unseenWeight
 		}
 		switch {
-		case !genericWords[c.forms[0]] && !genericWords[stem(c.forms[0])]:
+		case !isGeneric(c.forms[0]):
 			c.specific = c.weight / rarest
 		case ours:
 			// "how do we run the tests": generic words, but about this
@@ -249,6 +305,60 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 	}
 	return out, total, nil
 }
+
+// joinCompounds makes the words of each hyphenated compound the project
+// never wrote together one concept, written any of its ways: cs holds, for
+// each such compound, a concept of its parts alone, before the parts' own
+// concepts. A compound a prompt coins ("a retry-related variable", "the
+// invoice-side check") describes one thing by its words, and the second
+// word is often the vaguest of the prompt ("related", "side"): as a concept
+// of its own it weighed as much as the rarest, in a store that hardly wrote
+// it, and no answer holds it. A compound the project wrote ("deploy-preview",
+// "row-level" where its text says "row-level security") is a name: its words
+// stay concepts each, every one to be matched. The joined concept is as
+// common as its commonest word (a concept's documents are its commonest
+// form's, as for a synonym).
+func joinCompounds(cs []concept) []concept {
+	var out []concept
+	into := map[string]int{} // a part's word -> the concept joining it in out
+	for _, c := range cs {
+		if c.forms == nil {
+			j := len(out)
+			out = append(out, concept{})
+			for _, p := range c.parts {
+				into[p] = j
+			}
+			continue
+		}
+		j, ok := into[c.forms[0]]
+		if !ok {
+			out = append(out, c)
+			continue
+		}
+		delete(into, c.forms[0])
+		o := &out[j]
+		if o.forms == nil {
+			*o = c
+			continue
+		}
+		// The concept is generic only when all its words are: its first
+		// word decides (weigh).
+		if isGeneric(o.forms[0]) && !isGeneric(c.forms[0]) {
+			o.forms, c.forms = c.forms, o.forms
+			o.keys, c.keys = c.keys, o.keys
+		}
+		o.forms = append(o.forms, c.forms...)
+		o.keys = append(o.keys, c.keys...)
+		o.df = max(o.df, c.df)
+	}
+	// A compound whose words were all function words, or said before it,
+	// joined none.
+	return slices.DeleteFunc(out, func(c concept) bool { return c.forms == nil })
+}
+
+// isGeneric reports whether w is a generic coding word (generic.go), in any
+// of its inflections the stemmer joins.
+func isGeneric(w string) bool { return genericWords[w] || genericWords[stem(w)] }
 
 // textKeys is the set of index keys a stored text contains, computed the way
 // the index tokenizes: runs of letters and digits, lower-cased, ASCII words
