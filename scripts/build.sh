@@ -11,6 +11,13 @@ mkdir -p "$out"
 tmp=$(mktemp -d "$out/.build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X $module/internal/version.Version=$version" -o "$tmp/" ./cmd/...
+# The dictionaries recall translates a prompt of another language with are GPL data
+# (glosses/NOTICE), shipped beside the MIT binaries and read at run time, not compiled in.
+mkdir -p "$tmp/glosses"
+cp glosses/*.txt glosses/NOTICE "$tmp/glosses/"
 # Move into place only once every binary built, so a hook never runs a half-written file.
+rm -rf "$out/glosses.old"
+if [ -d "$out/glosses" ]; then mv "$out/glosses" "$out/glosses.old"; fi
 for f in "$tmp"/*; do mv -f "$f" "$out/"; done
+rm -rf "$out/glosses.old"
 echo "built binaries into $out (version $version)" >&2

@@ -1,9 +1,15 @@
 package glosses
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
+
+// The tests read the repository's tables, as a built binary reads the copy
+// beside it.
+func init() { SetDir(filepath.Join("..", "..", "glosses")) }
 
 func TestEnglish(t *testing.T) {
 	t.Parallel()
@@ -11,13 +17,13 @@ func TestEnglish(t *testing.T) {
 		lang, word string
 		want       string // one gloss it must give; "" for none
 	}{
-		{"spa", "rama", "branch"},
-		{"spa", "mostramos", "show"},    // a form of "mostrar"
-		{"spa", "resultados", "result"}, // a form of "resultado"
-		{"spa", "demo", ""},             // no form of "democracia"
+		{"spa", "llave", "key"},
+		{"spa", "guardamos", "save"}, // a form of "guardar"
+		{"spa", "hojas", "sheet"},    // a form of "hoja"
+		{"spa", "demo", ""},          // no form of "democracia"
 		{"spa", "zzzz", ""},
-		{"eng", "rama", ""}, // no dictionary
-		{"por", "ramo", "branch"},
+		{"eng", "llave", ""}, // no dictionary
+		{"por", "chave", "key"},
 	} {
 		got := English(c.lang, c.word)
 		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
@@ -30,7 +36,11 @@ func TestEnglish(t *testing.T) {
 // must be sorted by byte, one headword each.
 func TestTablesSorted(t *testing.T) {
 	t.Parallel()
-	for lang, rows := range tables {
+	for lang := range files {
+		rows := table(lang)
+		if rows == "" {
+			t.Fatalf("%s: no table", lang)
+		}
 		prev := ""
 		for _, line := range splitLines(rows) {
 			head := line
@@ -62,4 +72,28 @@ func splitLines(s string) []string {
 		s = s[i:]
 	}
 	return out
+}
+
+// TestWithoutTables: a binary with no tables beside it, or a table that is
+// not a regular file (a FIFO would block), translates nothing.
+func TestWithoutTables(t *testing.T) {
+	defer SetDir(filepath.Join("..", "..", "glosses"))
+	SetDir(t.TempDir())
+	if got := English("spa", "llave"); got != nil {
+		t.Errorf("no tables: English = %q, want nil", got)
+	}
+	d := t.TempDir()
+	if err := os.Mkdir(filepath.Join(d, "spa.txt"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, "ita.txt"), []byte("# header\nchiave key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	SetDir(d)
+	if got := English("spa", "llave"); got != nil {
+		t.Errorf("a table that is no file: English = %q, want nil", got)
+	}
+	if got := English("ita", "chiave"); !slices.Contains(got, "key") {
+		t.Errorf("a table of its own: English = %q, want key", got)
+	}
 }

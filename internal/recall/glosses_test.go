@@ -1,48 +1,54 @@
 package recall
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
+// The tests read the repository's dictionaries, as a built binary reads the
+// copy beside it.
+func init() { glosses.SetDir(filepath.Join("..", "..", "glosses")) }
+
 // TestSpanishPromptFindsEnglishAnswer: a question asked in Spanish about a
-// session held in English shares its concepts, not its words: "rama" is
-// "branch", "nube" is "cloud", and neither looks like its translation.
+// session held in English shares its concepts, not its words: "llave" is
+// "key", "nube" is "cloud", and neither looks like its translation.
 func TestSpanishPromptFindsEnglishAnswer(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "release", day.AddDate(0, 0, -4),
-		"Where should the cloud build of the hotfix go?",
-		"The cloud build now runs from the branch quasar-hotfix-7; merge it once it is green.")
-	got := recallFor(t, db, defaults(), "¿En qué rama quedó la compilación de la nube?")
-	if !strings.Contains(got, "quasar-hotfix-7") {
+		"Where do we keep the key of the cloud account?",
+		"The cloud key is kept in the vault under ops/quasar-7; rotate it every month.")
+	got := recallFor(t, db, defaults(), "¿Dónde guardamos la llave de la nube?")
+	if !strings.Contains(got, "ops/quasar-7") {
 		t.Errorf("the answer is missing:\n%s", got)
 	}
 }
 
 // TestGlossesOnlyForAnotherLanguage: an English prompt's words are never
-// translated, even one that is also a Spanish word ("rama" the Hindu god).
+// translated, even one that is also a Spanish word ("Llave" the plugin).
 func TestGlossesOnlyForAnotherLanguage(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		prompt string
 		want   bool
 	}{
-		{"¿En qué rama está el arreglo?", true},
-		{"Is the rama statue in the gallery?", false},
+		{"¿Dónde está la llave del servidor?", true},
+		{"Is the Llave plugin in the gallery?", false},
 	} {
 		got := false
 		for _, cn := range concepts(c.prompt) {
-			if slices.Contains(cn.forms, "rama") && slices.Contains(cn.forms, "branch") {
+			if slices.Contains(cn.forms, "llave") && slices.Contains(cn.forms, "key") {
 				got = true
 			}
 		}
 		if got != c.want {
-			t.Errorf("%q: rama searched as branch %v, want %v", c.prompt, got, c.want)
+			t.Errorf("%q: llave searched as key %v, want %v", c.prompt, got, c.want)
 		}
 	}
 }

@@ -78,7 +78,7 @@ const maxGlosses = 8
 // besides English, the English words a dictionary of one of them translates
 // it by (internal/glosses): a question asked in Spanish about a session held
 // in English shares its concepts, not its words, and the cognates' prefix
-// bridges only the words that look alike ("rama" is "branch"). Each is one
+// bridges only the words that look alike ("llave" is "key"). Each is one
 // more key of the concept, whose weight is its commonest key's, so a word
 // translated by a common English word counts little. An English function
 // word a gloss may be is no key.
