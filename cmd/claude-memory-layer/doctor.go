@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
@@ -84,6 +85,7 @@ func doctor(ctx context.Context, e *env) []check {
 		out = append(out, c)
 	}
 	out = append(out, checkBinaries(e.exe, e.os())...)
+	out = append(out, checkGlosses(filepath.Dir(e.exe)))
 	out = append(out, checkRegistration(e))
 	out = append(out, checkLog(cfg.LogPath(), e.now()))
 	out = append(out, checkTeam(ctx, cfg)...)
@@ -230,6 +232,18 @@ func checkBinaries(exe, goos string) []check {
 		return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s", len(settings.HookBinaries), dir), ""}}
 	}
 	return []check{{"binaries", "ok", fmt.Sprintf("%d hook binaries in %s, statically linked", len(settings.HookBinaries), dir), ""}}
+}
+
+// checkGlosses warns when the dictionaries recall translates a prompt in
+// another language with are not beside the binaries (scripts/build.sh copies
+// them): such a prompt is then searched by its own words only.
+func checkGlosses(dir string) check {
+	if m := glosses.Missing(dir); len(m) > 0 {
+		return check{"glosses", "warn", "missing in " + filepath.Join(dir, "glosses") + ": " + strings.Join(m, ", ") +
+			"; a prompt in Spanish, Portuguese, Italian or French is searched by its own words only",
+			"run scripts/build.sh in the plugin directory (" + filepath.Dir(dir) + ")"}
+	}
+	return check{"glosses", "ok", "dictionaries in " + filepath.Join(dir, "glosses"), ""}
 }
 
 // isStatic reports whether an ELF file has no program interpreter (no dynamic loader).

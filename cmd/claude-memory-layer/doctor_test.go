@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -64,5 +66,26 @@ func TestDoctorFailedUpgrade(t *testing.T) {
 	}
 	if c, ok := doctorChecks()["upgrade"]; ok {
 		t.Errorf("the second doctor still reports %+v", c)
+	}
+}
+
+// TestCheckGlosses: doctor warns when the dictionaries are not beside the
+// binaries, and is content when they are.
+func TestCheckGlosses(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if c := checkGlosses(dir); c.Status != "warn" || !strings.Contains(c.Detail, "spa.txt") {
+		t.Errorf("no dictionaries: %+v, want a warning naming them", c)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "glosses"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"fra.txt", "ita.txt", "por.txt", "spa.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, "glosses", name), []byte("# table\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := checkGlosses(dir); c.Status != "ok" {
+		t.Errorf("dictionaries present: %+v, want ok", c)
 	}
 }

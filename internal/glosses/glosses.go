@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -39,6 +40,20 @@ func SetDir(d string) {
 // files are the table of each language by the ISO 639-3 code funcwords
 // names it by; Brazilian Portuguese reads the Portuguese one.
 var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt"}
+
+// Missing is the tables absent from the glosses directory beside the
+// binaries in dir, for doctor to report.
+func Missing(dir string) []string {
+	var out []string
+	for _, name := range files {
+		fi, err := os.Stat(filepath.Join(dir, "glosses", name))
+		if (err != nil || !fi.Mode().IsRegular()) && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // table is the rows of lang's dictionary, without its header line; "" when
 // there is none or it cannot be read.
