@@ -193,6 +193,8 @@ func (p *parser) find() {
 			p.add("host", host, i, i)
 		case isPath(s) && p.imageName(i):
 			p.add("image", s, i, i)
+		case isPath(s) && t.start > 0 && p.text[t.start-1] == '<':
+			// "</div>": a closing tag of pasted markup, no path.
 		case isPath(s) && !wordPair(p.text[t.start:t.end]):
 			if role := p.packageFor(i); role != "" {
 				p.add(role, s, i, i)
@@ -220,6 +222,9 @@ func (p *parser) find() {
 			}
 			if role, val, last := p.count(i); role != "" {
 				p.add(role, val, i, last)
+				continue
+			}
+			if p.countChange(i) {
 				continue
 			}
 			if isNumber(s) && strings.Contains(s, ".") && isVersion(s) {
@@ -432,7 +437,7 @@ func (p *parser) version(i int) (string, string, int) {
 	if p.toks[i].particle != "" {
 		return "", "", 0
 	}
-	for k := i + 1; k < len(p.toks) && k <= i+4 && p.toks[k].sent == p.toks[i].sent; k++ {
+	for k := i + 1; k < len(p.toks) && k <= i+4 && p.toks[k].sent == p.toks[i].sent && !p.elided(k-1); k++ {
 		w := p.toks[k].s
 		if isVersion(w) && !isClock(w) && durationOf(w, p.toks[k].particle) == "" && !p.countNoun(k+1) {
 			return prod, canonVersion(w), k

@@ -70,7 +70,7 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			// Roles may differ when one is a tool's: a phrase role can read
 			// like a shape's ("docs hosting" -> host). A bare number names
 			// nothing on its own, so it needs the same role.
-			if n.Replaces == o.Value && n.Value != o.Value &&
+			if n.Replaces == o.Value && !sameName(n.Value, o.Value) &&
 				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
 				consider(6, Supersedes, o.Role, o.Value, n.Value)
 				continue
@@ -83,11 +83,11 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				}
 				continue
 			}
-			if n.Negated && n.Value == o.Value {
+			if n.Negated && sameName(n.Value, o.Value) {
 				consider(5, Supersedes, o.Role, o.Value, replacement(newer, n))
 				continue
 			}
-			if n.Value == o.Value {
+			if sameName(n.Value, o.Value) {
 				agreed = true
 				consider(1, Agrees, o.Role, o.Value, n.Value)
 				continue
@@ -101,9 +101,10 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] {
-				// Paths and names conflict only when the newer names the
-				// older one as replaced: a project has many of each.
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || CountRole(o.Role) {
+				// Paths, names and counts of things conflict only when the
+				// newer names the older one as replaced: a project has
+				// many of each.
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)
@@ -139,6 +140,27 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 		}
 	}
 	return rel, role, oldValue, newValue
+}
+
+// sameName reports two values that name one thing: equal, or one the
+// other's site ("render" and "render.com", "fly" and "fly.io").
+func sameName(a, b string) bool {
+	return a == b || siteOf(a) == b || a == siteOf(b)
+}
+
+// siteOf returns the name a domain was made from ("render.com" -> "render"),
+// or "" for a value that is not a name with one top-level domain. A file
+// name ("oai.py") is not a domain.
+func siteOf(v string) string {
+	k := strings.LastIndexByte(v, '.')
+	if k <= 0 || strings.ContainsAny(v[:k], "./:@ ") || fileExts[v[k+1:]] {
+		return ""
+	}
+	tld := v[k+1:]
+	if len(tld) < 2 || len(tld) > 6 || !letterWord(tld) || strings.Contains(tld, "-") {
+		return ""
+	}
+	return v[:k]
 }
 
 // replacement is the value newer puts in place of the one n rejects.

@@ -111,7 +111,7 @@ func (p *parser) markers() {
 	}
 }
 
-// clauseBreak reports a comma, colon, semicolon, dash or parenthesis between
+// clauseBreak reports a comma, colon, semicolon, dash, parenthesis or ellipsis between
 // token k and the next: a marker does not reach across it ("Lerna got
 // dropped, Changesets handles it now" does not drop Changesets; "noisy on the
 // old modules — ruff output" does not make ruff the old linter).
@@ -119,7 +119,14 @@ func (p *parser) clauseBreak(k int) bool {
 	if k < 0 || k+1 >= len(p.toks) {
 		return false
 	}
-	return strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ",:;()—–")
+	return strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ",:;()—–…")
+}
+
+// elided reports an ellipsis between token k and the next: an excerpt cut
+// text out there ("### Project Statistics … - **Package Manager:** Bun"), so
+// the words on either side were never one phrase, whatever joins them.
+func (p *parser) elided(k int) bool {
+	return k >= 0 && k+1 < len(p.toks) && strings.Contains(p.text[p.toks[k].end:p.toks[k+1].start], "…")
 }
 
 // toAfter reports whether "to", "into" or "onto" follows mention m in its

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 )
 
 // Values no table lists are recognised by their shape (a size, a version, a
@@ -37,7 +39,7 @@ func (p *parser) shaped() {
 			continue
 		}
 		v, last, fallback, plain := p.shapeAt(i)
-		if v == "" {
+		if v == "" || p.inTag(i) {
 			continue
 		}
 		role, strong := p.roleOf(i, last)
@@ -57,7 +59,10 @@ func (p *parser) shaped() {
 		// A plain word that does not stand for itself ("now ready", "with
 		// proper codes", "now part of": an adjective, an adverb, a verb)
 		// still tells what a statement is about, but sets nothing.
-		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last))
+		// A verb form ("now be auto-deploying", "is enabled", "Coupled
+		// deploys") states a condition, not a name: even capitalised, as
+		// a cell or a heading opens with one. It sets nothing.
+		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last)) || verbForm(v)
 		if role == "" {
 			role = fallback
 		}
@@ -160,6 +165,35 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 	return s, i, "", true
 }
 
+// verbForm reports a value of plain words that ends as a verb form
+// ("deploying", "auto-deploying", "enabled"): a condition, not a name.
+func verbForm(v string) bool {
+	if !letterWord(v) {
+		return false
+	}
+	w := v[strings.LastIndexByte(v, '-')+1:]
+	return len(w) > 4 && strings.HasSuffix(w, "ing") || participle(w)
+}
+
+// maxTag bounds how far back inTag looks for the opening of a tag.
+const maxTag = 400
+
+// inTag reports a token inside a markup tag ("<div className='grid
+// gap-12'>"): pasted code, whose attribute values no one decided in
+// words.
+func (p *parser) inTag(i int) bool {
+	start := p.toks[i].start
+	for k := start - 1; k >= 0 && k >= start-maxTag; k-- {
+		switch p.text[k] {
+		case '>', '\n':
+			return false
+		case '<':
+			return k+1 < len(p.text) && (p.text[k+1] >= 'a' && p.text[k+1] <= 'z' || p.text[k+1] >= 'A' && p.text[k+1] <= 'Z')
+		}
+	}
+	return false
+}
+
 // afterNow reports a value right after "now" with no link or verb between:
 // "is now ready", "can now access" read a state or an action, where a
 // name said to be current follows a verb ("now uses X", "is now X:").
@@ -185,7 +219,10 @@ func (p *parser) modifies(last int) bool {
 	}
 	w := p.toks[k].s
 	if _, ok := namedNouns[w]; ok || roleWords[w] {
-		return false // "the content repository", "the docs folder": the noun names what the word is
+		// "the content repository", "the docs folder": the noun names what
+		// the word is; before a plural ("multiple services", "separate
+		// buckets") the word says how many or which kind.
+		return plural.Singulars(w) != nil && (roleWords[w[:len(w)-1]] || namedNouns[w[:len(w)-1]] != "")
 	}
 	return !linkWords[w] && !newAfter[w] && !markerWord(w) && w != "for" && w != "as" && w != "and" && w != "or"
 }
@@ -413,7 +450,7 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 	// Before: link words and other values ("from X"), then the noun phrase.
 	k, verbRole := first-1, ""
 	for ; k >= st.first && k >= first-8; k-- {
-		if p.toks[k].hangul || p.clauseBreak(k) && !strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ":=") {
+		if p.toks[k].hangul || p.clauseBreak(k) && (p.elided(k) || !strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ":=")) {
 			return "", false
 		}
 		if k > st.first && (p.toks[k-1].s == "from" || p.toks[k-1].s == "off") {
@@ -706,10 +743,14 @@ func (p *parser) partners() {
 }
 
 // successor returns the first capitalised name after token i in its
-// statement that no mention holds, or -1.
+// statement that no mention holds, or -1: none when the statement names the
+// new value after "to", and none past an ellipsis (an excerpt's cut).
 func (p *parser) successor(i int) int {
 	st := p.sents[p.toks[i].sent]
-	for k := i + 1; k < st.first+st.n; k++ {
+	if j := p.toAfterIndex(i); j >= 0 && p.owner[j] != 0 && p.owner[i] != 0 && p.ms[p.owner[j]-1].role == p.ms[p.owner[i]-1].role {
+		return -1 // "from npm to Bun": the successor is named
+	}
+	for k := i + 1; k < st.first+st.n && !p.elided(k-1); k++ {
 		if p.owner[k] != 0 || p.toks[k].hangul {
 			continue
 		}

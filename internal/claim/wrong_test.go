@@ -56,3 +56,47 @@ func TestChangeNotReadBackwards(t *testing.T) {
 		t.Errorf("Compare = %v %s: %q -> %q, want no reversal", rel, role, ov, nv)
 	}
 }
+
+// Words that became values of warnings on the dev folds after issue 26's
+// first pass: a heading joined to a field by an excerpt's ellipsis, a
+// quantifier before a plural noun, a verb form, attribute values of pasted
+// markup, and two names of one site set against each other. Made-up names.
+func TestNoValueAcrossShapes(t *testing.T) {
+	for _, tc := range []struct{ name, text, word string }{
+		{"heading across an ellipsis", "### 🧾 Release Figures … - **Linter:** Quorvel 2.1", "figures"},
+		{"quantifier before a plural", "Yes, Kelvora hosts the monorepo with several services from one repo.", "several"},
+		{"verb form", "Your Kelvora site should now be auto-publishing.", "auto-publishing"},
+		{"markup attribute", "Hero … <section className='flex md:grid-cols-3 px-8'> … </section>", "md:grid-cols-3"},
+		{"closing tag", "Hero … <section className='flex md:grid-cols-3 px-8'> … </section>", "/section"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, c := range Parse(tc.text) {
+				if c.Value == tc.word && !c.Weak {
+					t.Errorf("Parse(%q) sets %q: %+v", tc.text, tc.word, c)
+				}
+			}
+		})
+	}
+}
+
+func TestSiteAndItsNameAgree(t *testing.T) {
+	older := Parse("Our Render.com deployment serves the storefront.")
+	newer := Parse("The storefront deployment now goes to Render.")
+	if rel, role, ov, nv := Compare(older, newer); rel == Supersedes || rel == Contradicts {
+		t.Errorf("Compare = %v %s: %q -> %q, want one site", rel, role, ov, nv)
+	}
+	if !sameName("zentrox.dev", "zentrox") || sameName("kelvo.py", "kelvo") || sameName("a.b.dev", "a.b") {
+		t.Error("sameName")
+	}
+}
+
+// A change that names its new value has no other successor: a heading after
+// an excerpt's ellipsis is none.
+func TestNamedSuccessorOnly(t *testing.T) {
+	text := "### Recent Commits … 2. Switch test runner from jest to vitest … ### 📈 Project Figures … - **Test Runner:** vitest"
+	for _, c := range Parse(text) {
+		if c.Value == "figures" {
+			t.Errorf("Parse(%q) sets %q: %+v", text, c.Value, c)
+		}
+	}
+}
