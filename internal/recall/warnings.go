@@ -96,17 +96,30 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 			return nil, err
 		}
 	}
+	// Each side with the one quote a warning shows, not all its evidence;
+	// read once: a memory replaced or contested by several is on a side of
+	// each of their rows.
+	quoted := map[int64]store.Entry{}
+	entryQuoted := func(id int64) (store.Entry, error) {
+		if e, ok := quoted[id]; ok {
+			return e, nil
+		}
+		e, err := db.Read().EntryQuoted(ctx, id)
+		if err == nil {
+			quoted[id] = e
+		}
+		return e, err
+	}
 	n := 0
 	for _, c := range cs {
 		if n == perKind || paired[pair(c.Older, c.Newer)] {
 			continue
 		}
-		// Each side with the one quote a warning shows, not all its evidence.
-		older, err := db.Read().EntryQuoted(ctx, c.Older)
+		older, err := entryQuoted(c.Older)
 		if err != nil {
 			continue
 		}
-		newer, err := db.Read().EntryQuoted(ctx, c.Newer)
+		newer, err := entryQuoted(c.Newer)
 		if err != nil {
 			continue
 		}
