@@ -477,22 +477,36 @@ func scanEvidence(sc interface{ Scan(...any) error }) (Evidence, error) {
 // recall shows of an entry). A claim said in every session carries hundreds
 // of evidence rows; a conflict warning and the brief need one.
 func (t *Tx) EntryQuoted(ctx context.Context, id int64) (Entry, error) {
-	es, err := scanEntries(ctx, t, `SELECT `+entryColumns+` FROM entries WHERE id = ?`, id)
+	es, err := t.EntriesQuoted(ctx, []int64{id})
 	if err != nil {
-		return Entry{}, fmt.Errorf("entry: %w", err)
+		return Entry{}, err
 	}
-	if len(es) == 0 {
+	e, ok := es[id]
+	if !ok {
 		return Entry{}, fmt.Errorf("entry: %w", ErrNotFound)
 	}
-	v, err := scanEvidence(t.queryRow(ctx, `SELECT `+evidenceColumns+` FROM evidence
-		WHERE entry_id = ? AND method NOT IN ('', 'none') ORDER BY confidence DESC, id LIMIT 1`, id))
-	switch {
-	case err == nil:
-		es[0].Evidence = []Evidence{v}
-	case !errors.Is(err, sql.ErrNoRows):
-		return Entry{}, fmt.Errorf("entry evidence: %w", err)
+	return e, nil
+}
+
+// EntriesQuoted is EntryQuoted of each of ids, by id, in two statements for
+// them all: a prompt's conflict warnings read both sides of up to a dozen
+// rows. An id of no entry is left out.
+func (t *Tx) EntriesQuoted(ctx context.Context, ids []int64) (map[int64]Entry, error) {
+	out := make(map[int64]Entry, len(ids))
+	if len(ids) == 0 {
+		return out, nil
 	}
-	return es[0], nil
+	es, err := t.Entries(ctx, EntryFilter{IDs: ids})
+	if err != nil {
+		return nil, fmt.Errorf("entry: %w", err)
+	}
+	if err := bestEvidence(ctx, t, es, 1); err != nil {
+		return nil, fmt.Errorf("entry evidence: %w", err)
+	}
+	for _, e := range es {
+		out[e.ID] = e
+	}
+	return out, nil
 }
 
 func entryTx(ctx context.Context, t *Tx, where string, args ...any) (Entry, error) {

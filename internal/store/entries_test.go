@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -190,6 +191,18 @@ func TestEntryQuoted(t *testing.T) {
 	}
 	if _, err := db.Read().EntryQuoted(ctx, 9999); !errors.Is(err, ErrNotFound) {
 		t.Errorf("EntryQuoted of no entry: %v, want ErrNotFound", err)
+	}
+	// EntriesQuoted reads the same for several at once, an id twice once,
+	// and leaves out an id of no entry.
+	all, err := db.Read().EntriesQuoted(ctx, []int64{bare.ID, 9999, stored.ID, bare.ID})
+	if err != nil || len(all) != 2 {
+		t.Fatalf("EntriesQuoted = %d entries (%v), want 2", len(all), err)
+	}
+	for _, id := range []int64{stored.ID, bare.ID} {
+		one, err := db.Read().EntryQuoted(ctx, id)
+		if err != nil || !reflect.DeepEqual(all[id], one) {
+			t.Errorf("EntriesQuoted[%d] = %+v, EntryQuoted = %+v (%v)", id, all[id], one, err)
+		}
 	}
 }
 
