@@ -803,23 +803,16 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 		where = append(where, "e.session_id = ?")
 		args = append(args, q.SessionID)
 	}
+	// Literals, so that a prompt's searches of one shape share a prepared
+	// statement (sqlStrings).
 	if len(q.Types) > 0 {
-		where = append(where, "e.type IN ("+placeholders(len(q.Types))+")")
-		for _, t := range q.Types {
-			args = append(args, t)
-		}
+		where = append(where, "e.type IN ("+sqlStrings(q.Types)+")")
 	}
 	if len(q.Stages) > 0 {
-		where = append(where, "e.stage IN ("+placeholders(len(q.Stages))+")")
-		for _, s := range q.Stages {
-			args = append(args, s)
-		}
+		where = append(where, "e.stage IN ("+sqlStrings(q.Stages)+")")
 	}
 	if len(q.Statuses) > 0 {
-		where = append(where, "e.status IN ("+placeholders(len(q.Statuses))+")")
-		for _, s := range q.Statuses {
-			args = append(args, s)
-		}
+		where = append(where, "e.status IN ("+sqlStrings(q.Statuses)+")")
 	}
 	limit := q.Limit
 	if limit <= 0 {

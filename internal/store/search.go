@@ -149,10 +149,9 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 		args = append(args, q.SessionID)
 	}
 	if len(q.Types) > 0 {
-		where = append(where, "e.type IN ("+placeholders(len(q.Types))+")")
-		for _, t := range q.Types {
-			args = append(args, t)
-		}
+		// Literals, so that a prompt's searches of one shape share a
+		// prepared statement (sqlStrings).
+		where = append(where, "e.type IN ("+sqlStrings(q.Types)+")")
 	}
 	if !q.Since.IsZero() {
 		where = append(where, "e.ts >= ?")

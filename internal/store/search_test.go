@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -197,5 +198,49 @@ func TestNeighbours(t *testing.T) {
 	}
 	if n := len(db.stmts) - cached; n != 4 {
 		t.Errorf("eight reads of neighbours left %d statements prepared, want 4 (two directions, two lists of types)", n)
+	}
+}
+
+// TestSearchStatementsKept checks that a search with lists of types, stages
+// and statuses is prepared once and kept: a prompt runs several of one
+// shape, and their IN lists of placeholders kept them out of the readers'
+// cache, so each was prepared again.
+func TestSearchStatementsKept(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if _, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "k1", Text: "the webhook retries"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s", Type: "fact", Title: "webhook retries", ClaimKey: "c",
+		Stage: StageVerified, Evidence: []Evidence{{SessionID: "s", Quote: "the webhook retries", Method: "exact", Confidence: 1, SpanEnd: 5}}}); err != nil {
+		t.Fatal(err)
+	}
+	kept := func(part string) int {
+		n := 0
+		for q := range db.stmts {
+			if strings.Contains(q, part) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, w := range []string{"webhook", "retries"} {
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{w}, false), Project: "/p",
+			Types: []string{TypeUserPrompt, TypeAgentResponse}})
+		if err != nil || len(hits) != 1 {
+			t.Fatalf("SearchEvents %q: %d hits, %v", w, len(hits), err)
+		}
+		entries, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{w}, false), Project: "/p",
+			Stages: []string{StageVerified, StageCertified}, Statuses: []string{StatusActive, StatusContested}, Quotes: 2})
+		if err != nil || len(entries) != 1 {
+			t.Fatalf("SearchEntries %q: %d hits, %v", w, len(entries), err)
+		}
+	}
+	if n := kept("bm25(events_fts)"); n != 1 {
+		t.Errorf("two event searches of one shape left %d statements prepared, want 1", n)
+	}
+	if n := kept("bm25(entries_fts"); n != 1 {
+		t.Errorf("two entry searches of one shape left %d statements prepared, want 1", n)
 	}
 }
