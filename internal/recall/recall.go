@@ -406,11 +406,16 @@ func openConflicts(ctx context.Context, db *store.DB, project string) ([]string,
 	if err != nil {
 		return nil, err
 	}
+	var sides []int64
+	for _, c := range cs {
+		sides = append(sides, c.Older, c.Newer)
+	}
+	quoted, _ := db.Read().EntriesQuoted(ctx, sides) // a side not read leaves its row out
 	var lines []string
 	for _, c := range cs {
-		a, errA := db.Read().EntryQuoted(ctx, c.Older)
-		b, errB := db.Read().EntryQuoted(ctx, c.Newer)
-		if errA != nil || errB != nil {
+		a, okA := quoted[c.Older]
+		b, okB := quoted[c.Newer]
+		if !okA || !okB {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("- %s vs %s", side(memory(a)), side(memory(b))))

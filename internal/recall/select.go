@@ -1090,7 +1090,7 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 			// The user spoke right after the tool ran, before Claude said
 			// anything of it: the user stopped it or answered it ("hold on,
 			// keep everything in one table").
-			_, next, err := db.Adjacent(ctx, it.event, messageTypes)
+			next, err := db.Next(ctx, it.event, messageTypes)
 			if err != nil {
 				return err
 			}
@@ -1110,13 +1110,18 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		if it.Kind != store.TypeUserPrompt && it.Kind != store.TypeAgentResponse {
 			continue
 		}
-		before, after, err := db.Adjacent(ctx, it.event, []string{store.TypeUserPrompt, store.TypeAgentResponse})
+		turns := []string{store.TypeUserPrompt, store.TypeAgentResponse}
+		before, err := db.Previous(ctx, it.event, turns)
+		if err != nil {
+			return err
+		}
+		after, err := db.Next(ctx, it.event, turns)
 		if err != nil {
 			return err
 		}
 		var prev store.Event
 		if it.Kind == store.TypeAgentResponse {
-			if prev, _, err = db.Adjacent(ctx, it.event, messageTypes); err != nil {
+			if prev, err = db.Previous(ctx, it.event, messageTypes); err != nil {
 				return err
 			}
 		}
@@ -1168,7 +1173,7 @@ func stepFound(ctx context.Context, db *store.DB, ev store.Event) (store.Event, 
 	next := ev
 	for range foundSteps {
 		var err error
-		if _, next, err = db.Adjacent(ctx, next, messageTypes); err != nil {
+		if next, err = db.Next(ctx, next, messageTypes); err != nil {
 			return store.Event{}, err
 		}
 		switch {
@@ -1227,7 +1232,7 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 			break
 		}
 		var err error
-		if _, next, err = db.Adjacent(ctx, next, messageTypes); err != nil {
+		if next, err = db.Next(ctx, next, messageTypes); err != nil {
 			return store.Event{}, err
 		}
 	}

@@ -97,18 +97,27 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 			return nil, err
 		}
 	}
+	// Each side with the one quote a warning shows, not all its evidence,
+	// all read at once: a memory replaced or contested by several is on a
+	// side of each of their rows.
+	var sides []int64
+	for _, c := range cs {
+		sides = append(sides, c.Older, c.Newer)
+	}
+	// A side that cannot be read leaves its row out, as a side not found
+	// does; the other warnings are still given.
+	quoted, _ := db.Read().EntriesQuoted(ctx, sides)
 	n := 0
 	for _, c := range cs {
 		if n == perKind || paired[pair(c.Older, c.Newer)] {
 			continue
 		}
-		// Each side with the one quote a warning shows, not all its evidence.
-		older, err := db.Read().EntryQuoted(ctx, c.Older)
-		if err != nil {
+		older, ok := quoted[c.Older]
+		if !ok {
 			continue
 		}
-		newer, err := db.Read().EntryQuoted(ctx, c.Newer)
-		if err != nil {
+		newer, ok := quoted[c.Newer]
+		if !ok {
 			continue
 		}
 		w := Warning{Severity: "HIGH", A: memory(older), B: memory(newer)}

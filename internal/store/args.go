@@ -85,6 +85,22 @@ func keys(m map[int64]bool) []int64 {
 	return out
 }
 
+// sqlStrings is vs as a list of SQL string literals, for an IN list of the
+// store's own names (event types, stages, statuses): the query's text is
+// then the same on every call and the readers' cache keeps it prepared,
+// where a list of placeholders marks a query as one whose text varies
+// (readStmt). A prompt reads a recalled message's neighbours dozens of times.
+func sqlStrings(vs []string) string {
+	var b strings.Builder
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("'" + strings.ReplaceAll(v, "'", "''") + "'")
+	}
+	return b.String()
+}
+
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -190,5 +191,64 @@ func TestEntryQuoted(t *testing.T) {
 	}
 	if _, err := db.Read().EntryQuoted(ctx, 9999); !errors.Is(err, ErrNotFound) {
 		t.Errorf("EntryQuoted of no entry: %v, want ErrNotFound", err)
+	}
+	// EntriesQuoted reads the same for several at once, an id twice once,
+	// and leaves out an id of no entry.
+	all, err := db.Read().EntriesQuoted(ctx, []int64{bare.ID, 9999, stored.ID, bare.ID})
+	if err != nil || len(all) != 2 {
+		t.Fatalf("EntriesQuoted = %d entries (%v), want 2", len(all), err)
+	}
+	for _, id := range []int64{stored.ID, bare.ID} {
+		one, err := db.Read().EntryQuoted(ctx, id)
+		if err != nil || !reflect.DeepEqual(all[id], one) {
+			t.Errorf("EntriesQuoted[%d] = %+v, EntryQuoted = %+v (%v)", id, all[id], one, err)
+		}
+	}
+}
+
+// TestBestEvidence checks the quotes bestEvidence reads for a list of
+// entries in one statement: each entry's n most confident aligned quotes,
+// the first stored of equals first, none for an entry without one, and an
+// entry listed twice filled in at both places.
+func TestBestEvidence(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	put := func(key string, vs ...Evidence) Entry {
+		t.Helper()
+		e := entry("s1", key, "Title "+key, "", StageVerified)
+		e.Evidence = vs
+		stored, _, err := db.PutEntry(ctx, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored.Evidence = nil
+		return stored
+	}
+	ev := func(quote, method string, conf float64) Evidence {
+		return Evidence{SessionID: "s1", Quote: quote, Method: method, Confidence: conf}
+	}
+	a := put("a", ev("a unaligned", "none", 1), ev("a low", "fuzzy", 0.5), ev("a first of equals", "exact", 0.9),
+		ev("a second of equals", "exact", 0.9), ev("a third of equals", "exact", 0.9))
+	b := put("b", ev("b unaligned", "none", 1))
+	c := put("c", ev("c low", "fuzzy", 0.7), ev("c high", "exact", 1))
+	entries := []Entry{c, a, b, a}
+	if err := bestEvidence(ctx, db.Read(), entries, 2); err != nil {
+		t.Fatal(err)
+	}
+	quotes := func(e Entry) []string {
+		var qs []string
+		for _, v := range e.Evidence {
+			if v.EntryID != e.ID {
+				t.Errorf("entry %d got a quote of entry %d", e.ID, v.EntryID)
+			}
+			qs = append(qs, v.Quote)
+		}
+		return qs
+	}
+	for i, want := range [][]string{{"c high", "c low"}, {"a first of equals", "a second of equals"}, nil, {"a first of equals", "a second of equals"}} {
+		if got := quotes(entries[i]); !slices.Equal(got, want) {
+			t.Errorf("entry %d (%s): quotes %q, want %q", i, entries[i].Title, got, want)
+		}
 	}
 }

@@ -149,10 +149,9 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 		args = append(args, q.SessionID)
 	}
 	if len(q.Types) > 0 {
-		where = append(where, "e.type IN ("+placeholders(len(q.Types))+")")
-		for _, t := range q.Types {
-			args = append(args, t)
-		}
+		// Literals, so that a prompt's searches of one shape share a
+		// prepared statement (sqlStrings).
+		where = append(where, "e.type IN ("+sqlStrings(q.Types)+")")
 	}
 	if !q.Since.IsZero() {
 		where = append(where, "e.ts >= ?")
@@ -274,28 +273,24 @@ func (db *DB) countMatches(ctx context.Context, m Match, after int64) (int, erro
 	return n, nil
 }
 
-// Adjacent returns the conversation events just before and after ev in its
-// session, of the given types; a missing side is a zero Event.
-func (db *DB) Adjacent(ctx context.Context, ev Event, types []string) (before, after Event, err error) {
-	in := placeholders(len(types))
-	args := []any{ev.SessionID, ev.ID}
-	for _, t := range types {
-		args = append(args, t)
+// Previous returns the conversation event of the given types just before ev
+// in its session; a zero Event when there is none.
+func (db *DB) Previous(ctx context.Context, ev Event, types []string) (Event, error) {
+	return db.neighbour(ctx, ev, `id < ? AND type IN (`+sqlStrings(types)+`) ORDER BY id DESC`)
+}
+
+// Next returns the conversation event of the given types just after ev in
+// its session; a zero Event when there is none.
+func (db *DB) Next(ctx context.Context, ev Event, types []string) (Event, error) {
+	return db.neighbour(ctx, ev, `id > ? AND type IN (`+sqlStrings(types)+`) ORDER BY id`)
+}
+
+func (db *DB) neighbour(ctx context.Context, ev Event, cond string) (Event, error) {
+	e, err := scanEvent(db.Read().queryRow(ctx, `SELECT `+eventColumns+` FROM events WHERE session_id = ? AND `+cond+` LIMIT 1`, ev.SessionID, ev.ID))
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return Event{}, fmt.Errorf("adjacent events: %w", err)
 	}
-	for _, side := range []struct {
-		q   string
-		out *Event
-	}{
-		{`SELECT ` + eventColumns + ` FROM events WHERE session_id = ? AND id < ? AND type IN (` + in + `) ORDER BY id DESC LIMIT 1`, &before},
-		{`SELECT ` + eventColumns + ` FROM events WHERE session_id = ? AND id > ? AND type IN (` + in + `) ORDER BY id LIMIT 1`, &after},
-	} {
-		e, err := scanEvent(db.Read().queryRow(ctx, side.q, args...))
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return Event{}, Event{}, fmt.Errorf("adjacent events: %w", err)
-		}
-		*side.out = e
-	}
-	return before, after, nil
+	return e, nil
 }
 
 // SupersededQuotes returns which of the given events are quoted by a

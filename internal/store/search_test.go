@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -149,5 +150,97 @@ func TestTermDocs(t *testing.T) {
 	}
 	if docs[1] < n/2-n/20 || docs[1] > n/2+n/20 {
 		t.Errorf("cache = %d, want about %d", docs[1], n/2)
+	}
+}
+
+// TestNeighbours checks Previous and Next: the nearest event of the given
+// types on each side, in the event's own session, a zero Event past either
+// end, and each direction and list of types prepared once however many
+// messages a prompt reads the neighbours of (it was prepared on every call,
+// its IN list of placeholders keeping it out of the readers' cache).
+func TestNeighbours(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	ev := func(key, typ, sess string) Event {
+		return Event{Type: typ, SessionID: sess, Project: "/p", DedupeKey: key, Text: key}
+	}
+	if _, err := appendEvents(ctx, db, ev("q1", TypeUserPrompt, "s"), ev("other", TypeUserPrompt, "t"),
+		ev("run", TypeToolObservation, "s"), ev("a1", TypeAgentResponse, "s"), ev("q2", TypeUserPrompt, "s")); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.Read().Events(ctx, EventFilter{SessionID: "s"})
+	if err != nil || len(evs) != 4 {
+		t.Fatalf("events: %d, %v", len(evs), err)
+	}
+	q1, run, a1, q2 := evs[0], evs[1], evs[2], evs[3]
+	turns := []string{TypeUserPrompt, TypeAgentResponse}
+	all := []string{TypeUserPrompt, TypeAgentResponse, TypeToolObservation}
+	cached := len(db.stmts)
+	for _, c := range []struct {
+		name string
+		got  func() (Event, error)
+		want string
+	}{
+		{"next turn after q1", func() (Event, error) { return db.Next(ctx, q1, turns) }, "a1"},
+		{"next message after q1", func() (Event, error) { return db.Next(ctx, q1, all) }, "run"},
+		{"next turn after a1", func() (Event, error) { return db.Next(ctx, a1, turns) }, "q2"},
+		{"next after q2", func() (Event, error) { return db.Next(ctx, q2, all) }, ""},
+		{"previous turn before a1", func() (Event, error) { return db.Previous(ctx, a1, turns) }, "q1"},
+		{"previous message before a1", func() (Event, error) { return db.Previous(ctx, a1, all) }, "run"},
+		{"previous message before run", func() (Event, error) { return db.Previous(ctx, run, all) }, "q1"},
+		{"previous before q1", func() (Event, error) { return db.Previous(ctx, q1, turns) }, ""},
+	} {
+		got, err := c.got()
+		if err != nil || got.Text != c.want {
+			t.Errorf("%s = %q (%v), want %q", c.name, got.Text, err, c.want)
+		}
+	}
+	if n := len(db.stmts) - cached; n != 4 {
+		t.Errorf("eight reads of neighbours left %d statements prepared, want 4 (two directions, two lists of types)", n)
+	}
+}
+
+// TestSearchStatementsKept checks that a search with lists of types, stages
+// and statuses is prepared once and kept: a prompt runs several of one
+// shape, and their IN lists of placeholders kept them out of the readers'
+// cache, so each was prepared again.
+func TestSearchStatementsKept(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if _, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "k1", Text: "the webhook retries"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: "s", Type: "fact", Title: "webhook retries", ClaimKey: "c",
+		Stage: StageVerified, Evidence: []Evidence{{SessionID: "s", Quote: "the webhook retries", Method: "exact", Confidence: 1, SpanEnd: 5}}}); err != nil {
+		t.Fatal(err)
+	}
+	kept := func(part string) int {
+		n := 0
+		for q := range db.stmts {
+			if strings.Contains(q, part) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, w := range []string{"webhook", "retries"} {
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{w}, false), Project: "/p",
+			Types: []string{TypeUserPrompt, TypeAgentResponse}})
+		if err != nil || len(hits) != 1 {
+			t.Fatalf("SearchEvents %q: %d hits, %v", w, len(hits), err)
+		}
+		entries, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{w}, false), Project: "/p",
+			Stages: []string{StageVerified, StageCertified}, Statuses: []string{StatusActive, StatusContested}, Quotes: 2})
+		if err != nil || len(entries) != 1 {
+			t.Fatalf("SearchEntries %q: %d hits, %v", w, len(entries), err)
+		}
+	}
+	if n := kept("bm25(events_fts)"); n != 1 {
+		t.Errorf("two event searches of one shape left %d statements prepared, want 1", n)
+	}
+	if n := kept("bm25(entries_fts"); n != 1 {
+		t.Errorf("two entry searches of one shape left %d statements prepared, want 1", n)
 	}
 }
