@@ -224,9 +224,6 @@ func (p *parser) find() {
 				p.add(role, val, i, last)
 				continue
 			}
-			if p.countChange(i) {
-				continue
-			}
 			if isNumber(s) && strings.Contains(s, ".") && isVersion(s) {
 				// "must target 3.12": the product is the one named last in
 				// the statement, or the one last given a version.

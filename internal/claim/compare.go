@@ -101,10 +101,9 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || CountRole(o.Role) {
-				// Paths, names and counts of things conflict only when the
-				// newer names the older one as replaced: a project has
-				// many of each.
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] {
+				// Paths and names conflict only when the newer names the
+				// older one as replaced: a project has many of each.
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)

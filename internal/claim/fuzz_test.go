@@ -10,8 +10,7 @@ func FuzzParse(f *testing.F) {
 		"http://x.io/a", "10초로", "v1.2.3 node18 ./a/ .env", "a/b/c.go;;..!!", "\xff\xfe", "Postgres 15 to 16", "30s 2 minutes 06:15",
 		"The root cause turned out to be", "The real problem turned out to be", "The real problem is", "The actual issue was that",
 		"Root cause:", "**Root cause**: the cron job runs twice per hour.", "The underlying cause turned out to be clock skew.",
-		"Unbounded retries are the real culprit? No: the retry loop is the real bottleneck.",
-		"from 12 agents down to 5", "### 5 Agents (down from 12):", "12 → 5 agents", "merged 8 lambdas into 2 small lambdas", "a 12-agent plan"} {
+		"Unbounded retries are the real culprit? No: the retry loop is the real bottleneck."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -28,9 +27,6 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		Compare(cs, cs)
-		if start, end, ok := Counts(s, "number of agents", "12"); ok && (start < 0 || end > len(s) || start > end) {
-			t.Fatalf("count span %d:%d out of %d", start, end, len(s))
-		}
 		ChangeCue(s)
 		for _, d := range Diagnoses(s) {
 			if d.Start < 0 || d.Start > d.End || d.End > len(s) {

@@ -974,3 +974,13 @@ func koreanCue(w string) bool {
 	}
 	return false
 }
+
+// letterWord reports a lower-case word of letters, hyphens inside.
+func letterWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c == '-' && i > 0 && i < len(s)-1) {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -249,38 +249,3 @@ func joinNonEmpty(sep string, parts ...string) string {
 	}
 	return strings.Join(keep, sep)
 }
-
-// CommitMessage returns the message of a "git commit -m …" a Bash call's
-// stored text runs (its first line, "Bash: <command>"), or "": what the
-// author says the commit changes, unlike the command's output. A quoted
-// message ends at its closing quote; a heredoc's opening is dropped.
-func CommitMessage(text string) string {
-	line, _, _ := strings.Cut(text, "\n")
-	cmd, ok := strings.CutPrefix(line, "Bash: ")
-	if !ok {
-		return ""
-	}
-	_, rest, ok := strings.Cut(cmd, "git commit ")
-	if !ok {
-		return ""
-	}
-	k := strings.Index(rest, "-m ")
-	if k < 0 {
-		return ""
-	}
-	msg := strings.TrimSpace(rest[k+3:])
-	msg = strings.TrimPrefix(msg, `"$(cat <<'EOF'`)
-	msg = strings.TrimPrefix(msg, `"$(cat <<EOF`)
-	msg = strings.TrimSpace(msg)
-	if msg == "" {
-		return ""
-	}
-	if q := msg[0]; q == '"' || q == '\'' {
-		msg = msg[1:]
-		if end := strings.IndexByte(msg, q); end >= 0 {
-			msg = msg[:end]
-		}
-	}
-	msg, _, _ = strings.Cut(msg, " EOF )")
-	return strings.TrimSpace(msg)
-}

@@ -90,18 +90,3 @@ func TestBuildFiltersBeforeCutting(t *testing.T) {
 		})
 	}
 }
-
-func TestCommitMessage(t *testing.T) {
-	for _, tc := range []struct{ text, want string }{
-		{"Bash: git add a.go && git commit -m \"fix: Merged 8 lambdas into 2 - tidy\" && git push\n[main 1a2b3c] fix", "fix: Merged 8 lambdas into 2 - tidy"},
-		{"Bash: git commit -m 'chore: bump' \n[main 1a2b3c] chore: bump", "chore: bump"},
-		{"Bash: git commit -m \"$(cat <<'EOF' feat: one thing - another EOF )\"", "feat: one thing - another"},
-		{"Bash: git log --oneline\nabc fix: git commit -m \"x\"", ""},
-		{"Read: notes.md\n+ git commit -m \"x\"", ""},
-		{"Bash: git commit --amend --no-edit", ""},
-	} {
-		if got := CommitMessage(tc.text); got != tc.want {
-			t.Errorf("CommitMessage(%q) = %q, want %q", tc.text, got, tc.want)
-		}
-	}
-}

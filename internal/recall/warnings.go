@@ -9,7 +9,6 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -181,20 +180,10 @@ type said struct {
 func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warning, paired map[[2]int64]bool, pair func(a, b int64) [2]int64) ([]Warning, error) {
 	items := make([]said, 0, len(sel))
 	for _, it := range sel {
-		var cs []claim.Claim
 		if it.Kind == store.TypeToolObservation {
-			// Code and command output hold values no one decided; a
-			// commit's message is its author's, and counts only where it
-			// names the value it replaces ("merged 8 lambdas into 2"): a
-			// subject line restates much. The warning quotes the message.
-			if it.Excerpt = observation.CommitMessage(it.Text); it.Excerpt == "" {
-				continue
-			}
-			cs = slices.DeleteFunc(claim.Parse(it.Excerpt), func(c claim.Claim) bool { return c.Replaces == "" || c.Negated || c.Weak })
-		} else {
-			cs = claim.Parse(claimSource(it))
+			continue // code and command output: values, but no one deciding them
 		}
-		if len(cs) > 0 {
+		if cs := claim.Parse(claimSource(it)); len(cs) > 0 {
 			items = append(items, said{it, cs})
 		}
 	}
@@ -239,7 +228,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			if c.Replaces == "" {
 				continue
 			}
-			o, ok, err := replaced(ctx, db, sel, n, c)
+			o, ok, err := replaced(ctx, db, n, c)
 			if err != nil {
 				return nil, err
 			}
@@ -363,22 +352,8 @@ func logOrder(a, b Item, i, j int) bool {
 }
 
 // replaced looks up the earlier message that stated the value c says it
-// replaces, about the same thing. A count of a thing ("12 agents") is no
-// claim on its own (claim.Counts): its older side is a statement that
-// counted it so, first the best ranked of the items recalled (the one most
-// likely listed, and a listed memory's warning comes with it), then the
-// store's.
-func replaced(ctx context.Context, db *store.DB, sel []Item, n said, c claim.Claim) (said, bool, error) {
-	if claim.CountRole(c.Role) {
-		for _, it := range sel {
-			if it.Kind == store.TypeToolObservation || !it.Time.Before(n.Time) {
-				continue
-			}
-			if start, end, ok := claim.Counts(claimSource(it), c.Role, c.Replaces); ok {
-				return said{it, []claim.Claim{{Role: c.Role, Value: c.Replaces, Start: start, End: end}}}, true, nil
-			}
-		}
-	}
+// replaces, about the same thing.
+func replaced(ctx context.Context, db *store.DB, n said, c claim.Claim) (said, bool, error) {
 	project := n.event.Project
 	if n.Kind == KindEntry {
 		project = n.entry.Project
@@ -394,12 +369,6 @@ func replaced(ctx context.Context, db *store.DB, sel []Item, n said, c claim.Cla
 	}
 	for _, h := range hits {
 		if !h.Time.Before(n.Time) || neverRecalled(h.Event) || slices.Contains(n.events, h.ID) {
-			continue
-		}
-		if claim.CountRole(c.Role) {
-			if start, end, ok := claim.Counts(h.Text, c.Role, c.Replaces); ok && h.Type != store.TypeToolObservation {
-				return said{messageItem(h.Event, h.Text), []claim.Claim{{Role: c.Role, Value: c.Replaces, Start: start, End: end}}}, true, nil
-			}
 			continue
 		}
 		cs := claim.Parse(h.Text)
