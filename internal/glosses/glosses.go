@@ -118,7 +118,8 @@ const minStem = 4
 // read as an inflected form of the headword it shares the most letters with
 // from the start, when those are all of the headword but its last two (an
 // infinitive's ending, a gender's or a number's: "guard-ar", "-amos") and at
-// least minStem; several such headwords give all their glosses.
+// least minStem, the only headword it is so read as, and what follows is an
+// ending of the language's shape.
 func English(lang, word string) []string {
 	rows := table(lang)
 	if rows == "" || len(word) < 2 {
@@ -134,7 +135,7 @@ func English(lang, word string) []string {
 	// the sorted table.
 	prefix := word[:minStem]
 	i := lowerBound(rows, prefix)
-	best := 0
+	best, heads := 0, 0
 	var out []string
 	for i < len(rows) {
 		end := strings.IndexByte(rows[i:], '\n')
@@ -152,16 +153,31 @@ func English(lang, word string) []string {
 			continue
 		}
 		if n > best {
-			best, out = n, nil
+			best, out, heads = n, nil, 0
 		}
+		heads++
 		for _, g := range strings.Fields(glosses) {
-			if !contains(out, g) {
+			if !slices.Contains(out, g) {
 				out = append(out, g)
 			}
 		}
 	}
+	if heads > 1 {
+		// Begins like several headwords alike ("postgres": "postal",
+		// "poste", "postre"): a word of no language's, not a form of one.
+		return nil
+	}
+	if tail := word[min(best, len(word)):]; tail != "" && tail != "s" && !strings.ContainsAny(tail, romanceVowels) {
+		// The dictionaries' languages inflect by a vowel ending or a plural
+		// "s" ("guard-amos", "hoja-s", "parl-ent"); "frontend" is "fronte"
+		// and "nd", no form of "frontera".
+		return nil
+	}
 	return out
 }
+
+// romanceVowels are the vowels of the dictionaries' languages' endings.
+const romanceVowels = "aeiouáéíóúàèìòùâêîôûãõ"
 
 // lookup is the glosses of headword w in rows.
 func lookup(rows, w string) ([]string, bool) {
@@ -213,13 +229,4 @@ func common(a, b string) int {
 		n-- // not in the middle of a multi-byte letter
 	}
 	return n
-}
-
-func contains(s []string, w string) bool {
-	for _, x := range s {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }

@@ -22,7 +22,9 @@ func TestEnglish(t *testing.T) {
 		{"spa", "hojas", "sheet"},    // a form of "hoja"
 		{"spa", "demo", ""},          // no form of "democracia"
 		{"spa", "zzzz", ""},
-		{"eng", "llave", ""}, // no dictionary
+		{"spa", "postgres", ""}, // begins like "postal", "poste" and "postre" alike
+		{"spa", "frontend", ""}, // "fronte" and "nd": no ending of "frontera"
+		{"eng", "llave", ""},    // no dictionary
 		{"por", "chave", "key"},
 	} {
 		got := English(c.lang, c.word)

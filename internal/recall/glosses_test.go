@@ -52,3 +52,19 @@ func TestGlossesOnlyForAnotherLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishWordsOfASpanishPromptStayEnglish: an English word of a Spanish
+// prompt that begins like several Spanish headwords ("postgres": "postal",
+// "poste", "postre") is no form of any of them, and brings no message about
+// what they mean.
+func TestEnglishWordsOfASpanishPromptStayEnglish(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "blog", day.AddDate(0, 0, -4),
+		"How many posts does the blog show per page?",
+		"The blog shows 20 posts per page; the limit is in the pager.")
+	if got := recallFor(t, db, defaults(), "¿En qué versión de postgres está el frontend?"); strings.Contains(got, "posts per page") {
+		t.Errorf("a message about posts was recalled for postgres:\n%s", got)
+	}
+}
