@@ -67,10 +67,10 @@ type Processor struct {
 	// its cutoff as an argument).
 	DigestAge time.Duration
 
-	claims claimCache // entry texts parsed for conflict detection
-	roles  roleCache  // the values each role has in the store, for conflict detection
-	facts  factCache  // the project's entries by subject and by id, for one memory per fact
-	rivals rivalCache // the entries conflict detection read, by id
+	claims claim.Cache // entry texts parsed for conflict detection
+	roles  roleCache   // the values each role has in the store, for conflict detection
+	facts  factCache   // the project's entries by subject and by id, for one memory per fact
+	rivals rivalCache  // the entries conflict detection read, by id
 }
 
 // Plan is what the pipeline makes of a session before it writes anything:
@@ -262,7 +262,7 @@ func (p *Processor) apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 	// A fact the project holds in other words gains this session's quote.
 	if !plan.placed {
 		same := newFacts(plan.Session.Project)
-		same.cache, same.parse = &p.facts, p.claims.parse
+		same.cache, same.parse = &p.facts, p.claims.Parse
 		if err := same.place(ctx, st, plan.writes); err != nil {
 			return res, err
 		}
