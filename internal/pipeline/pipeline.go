@@ -336,7 +336,7 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 	e.ClaimKey = claim.Key(e.Subject, e.Title)
 	e.Questions = x.Questions
 	if len(e.Questions) == 0 {
-		e.Questions = question.For(e.Type, e.Subject, e.Title+"\n"+e.Body)
+		e.Questions = question.ForWith(e.Type, e.Subject, e.Title+"\n"+e.Body, &p.claims)
 	}
 	var failed []string
 	type spanInfo struct {
