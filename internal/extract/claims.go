@@ -59,7 +59,7 @@ func (x *extractor) claimed(ss []*sent, k int) {
 	}
 	cd := x.cands[n]
 	cd.subject, cd.value = c.Role, c.Value
-	retitle(s, cd)
+	x.retitle(s, cd)
 	x.changeContext(ss, k, cd)
 }
 
@@ -244,12 +244,12 @@ func placed(s *sent, c claim.Claim) bool {
 // replaces ("Heroku 대신 이제 Render.com으로 배포합니다" is not "Use Heroku for
 // deployment"): such a title also merges the change into the entry it
 // replaces. The sentence itself becomes the title.
-func retitle(s *sent, cd *cand) {
+func (x *extractor) retitle(s *sent, cd *cand) {
 	if cd.typ != Decision {
 		return
 	}
 	lt := strings.ToLower(cd.title)
-	for _, c := range claim.Parse(s.text) {
+	for _, c := range x.cache.Parse(s.text) {
 		old, now := c.Replaces, c.Value
 		if c.Negated {
 			old, now = c.Value, ""
@@ -273,7 +273,7 @@ func (x *extractor) parsed(s *sent) []claim.Claim {
 	if x.claims == nil {
 		x.claims = map[*sent][]claim.Claim{}
 	}
-	cs := claim.Parse(s.text)
+	cs := x.cache.Parse(s.text)
 	x.claims[s] = cs
 	return cs
 }

@@ -79,8 +79,13 @@ const (
 // output is read only for the failure a lesson explains. Entries about the
 // same subject and claim are merged; at most 40 are returned, ordered by
 // their first quote. Each Evidence.MessageIndex is the cited message's Index.
-func Offline(msgs []Message) []Entry {
-	x := extractor{msgs: msgs, turn: -1}
+func Offline(msgs []Message) []Entry { return OfflineWith(msgs, nil) }
+
+// OfflineWith is Offline parsing claims through claims, a cache shared by
+// the calls of a process: an import meets the same sentences session after
+// session. A nil cache parses every time. The entries are the same.
+func OfflineWith(msgs []Message, claims *claim.Cache) []Entry {
+	x := extractor{msgs: msgs, turn: -1, cache: claims}
 	for i := range msgs {
 		x.message(i)
 	}
@@ -146,6 +151,7 @@ type extractor struct {
 	own   bool  // the current turn runs one of the plugin's own commands
 
 	claims map[*sent][]claim.Claim // parsed sentences (claims.go)
+	cache  *claim.Cache            // parses texts; nil parses each time
 }
 
 func (x *extractor) message(i int) {
@@ -334,7 +340,7 @@ func (x *extractor) sentence(ss []*sent, k int, fixNext bool) {
 	n := len(x.cands)
 	x.add(s, primary, remembered, len(hits) > 1)
 	if primary.typ != Task && primary.typ != Reference && len(x.cands) > n {
-		retitle(s, x.cands[n])
+		x.retitle(s, x.cands[n])
 		x.changeContext(ss, k, x.cands[n])
 	}
 	if len(hits) > 1 {
@@ -620,7 +626,7 @@ func pastedLine(text string) (int, string, bool) {
 // entries merges, scores, caps and orders the candidates.
 func (x *extractor) entries() []Entry {
 	listed := x.listings()
-	var ks keptSet
+	ks := keptSet{claims: x.cache}
 	answered := map[int]int{} // answer facts kept per message
 	for _, c := range x.cands {
 		if !x.keeps(c) || listed[c] {
@@ -640,7 +646,7 @@ func (x *extractor) entries() []Entry {
 		}
 		ks.add(c)
 	}
-	kept := survivors(ks.kept)
+	kept := survivors(ks.kept, x.cache)
 	if len(kept) > maxEntries {
 		sort.SliceStable(kept, func(i, j int) bool {
 			if kept[i].score != kept[j].score {
@@ -696,11 +702,11 @@ func (x *extractor) entries() []Entry {
 // Without a shared subject two values of one role are often two things:
 // "uv run x.py" and "npm run dev" both name a package manager. Within a session the later one is the
 // state the session ended in; across sessions the conflict ledger decides.
-func survivors(cs []*cand) []*cand {
+func survivors(cs []*cand, cache *claim.Cache) []*cand {
 	claims := make([][]claim.Claim, len(cs))
 	for i, c := range cs {
 		if conflicting(c.typ) {
-			claims[i] = claim.Parse(c.body)
+			claims[i] = cache.Parse(c.body)
 		}
 	}
 	out := cs[:0:0]
@@ -748,6 +754,7 @@ func quoted(c *cand) bool {
 // postings of its own words, not a scan of every kept candidate's words,
 // which made a long session's extraction quadratic in its words.
 type keptSet struct {
+	claims  *claim.Cache // parses candidates' bodies (changes)
 	kept    []*cand
 	posting map[string][]int  // word -> positions in kept that held it
 	indexed []map[string]bool // per position, the words posted for it
@@ -818,7 +825,7 @@ func (ks *keptSet) mergeTarget(c *cand) int {
 			continue
 		}
 		shared := ks.shared[i]
-		if sameFinding(k, c, shared, ks.ident[i]) || restated(k, c, shared) {
+		if sameFinding(k, c, shared, ks.ident[i]) || restated(k, c, shared, ks.claims) {
 			return i
 		}
 		if k.typ != c.typ || k.subject == "" || k.subject != c.subject {
@@ -880,7 +887,7 @@ func sameFinding(k, c *cand, shared int, ident bool) bool {
 // changes the earlier: the later may replace the earlier, which survivors
 // decides. shared is as for sameFinding; the cheap tests come first, as
 // mergeTarget asks this of every kept candidate.
-func restated(k, c *cand, shared int) bool {
+func restated(k, c *cand, shared int, cache *claim.Cache) bool {
 	if k.typ != c.typ || k.typ == Task {
 		return false // open tasks are listed one by one, as the plan lists them
 	}
@@ -893,18 +900,18 @@ func restated(k, c *cand, shared int) bool {
 	if ownNumber(k, c) && ownNumber(c, k) {
 		return false
 	}
-	return !changes(k, c)
+	return !changes(k, c, cache)
 }
 
 // changes reports a later statement that says it changes the earlier
 // one's value ("now … Kafka instead of RabbitMQ") or gives the same role
 // another value: merged, the entry would cite the replaced value as
 // evidence; survivors decides which of the two stands.
-func changes(k, c *cand) bool {
+func changes(k, c *cand, cache *claim.Cache) bool {
 	if claim.ChangeCue(c.body) {
 		return true
 	}
-	rel, _, _, _ := claim.Compare(claim.Parse(k.body), claim.Parse(c.body))
+	rel, _, _, _ := claim.Compare(cache.Parse(k.body), cache.Parse(c.body))
 	return rel == claim.Supersedes || rel == claim.Contradicts
 }
 

@@ -2,12 +2,16 @@ package extract
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
 
 // checkEntries asserts the invariants every Offline result keeps: valid
@@ -130,6 +134,24 @@ func dump(entries []Entry) string {
 		}
 	}
 	return b.String()
+}
+
+// TestOfflineWithCacheSame: extracting through a claim cache shared by
+// every session, each twice (the second time from the cache), gives what
+// extracting without one gives.
+func TestOfflineWithCacheSame(t *testing.T) {
+	t.Parallel()
+	sessions := testSessions(t)
+	names := slices.Sorted(maps.Keys(sessions))
+	var cache claim.Cache
+	for range 2 {
+		for _, n := range names {
+			msgs := sessions[n].messages()
+			if got, want := OfflineWith(msgs, &cache), Offline(msgs); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: with a cache\n%+v\nwithout\n%+v", n, got, want)
+			}
+		}
+	}
 }
 
 // TestOfflineIsDeterministic runs the extractor twice over every session.

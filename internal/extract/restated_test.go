@@ -77,7 +77,7 @@ func fact(c *cand) *cand {
 
 func isRestated(k, c *cand) bool {
 	n, _ := sharedWords(k, c)
-	return restated(k, c, n)
+	return restated(k, c, n, nil)
 }
 
 // TestOfflineKeepsAChangeApart: a value replaced later in the session,

@@ -25,7 +25,7 @@ const backfillBatch = 2000
 // role are found through the entry_roles index, not by reading the project.
 // It returns how many conflicts were new.
 func (p *Processor) detectConflicts(ctx context.Context, st *store.Tx, project string, fresh []store.Entry) (int, error) {
-	parse := func(e store.Entry) []claim.Claim { return p.claims.parse(entryText(e)) }
+	parse := func(e store.Entry) []claim.Claim { return p.claims.Parse(entryText(e)) }
 	// This call wrote the fresh entries: what was kept of them is stale.
 	p.rivals.forget(fresh)
 	// Earlier entries without roles get them now, so the index finds them.
@@ -344,7 +344,7 @@ func (c *rivalCache) entries(ctx context.Context, st *store.Tx, project string, 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m)+len(read) > maxCached {
+	if c.m == nil || len(c.m)+len(read) > claim.MaxCached {
 		c.m = map[int64]store.Entry{}
 	}
 	byID := make(map[int64]store.Entry, len(read))
@@ -384,48 +384,4 @@ func (c *rivalCache) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m = nil
-}
-
-// claimCache keeps the claims of entry texts across sessions: an import
-// compares each session's entries with the same earlier ones again and
-// again. Most texts it sees are parsed once (a fresh entry's text holds
-// that session's quotes), so it keeps two generations: when the current
-// one is full it becomes the previous one, and a text found there moves
-// back. The texts used at every session so stay, where forgetting
-// everything when full made a large import parse them all again each
-// time the cache filled.
-type claimCache struct {
-	mu        sync.Mutex
-	m, before map[string][]claim.Claim
-}
-
-// maxCached bounds the texts a claimCache holds in one generation.
-const maxCached = 20000
-
-func (c *claimCache) parse(text string) []claim.Claim {
-	c.mu.Lock()
-	cs, ok := c.m[text]
-	if !ok {
-		if cs, ok = c.before[text]; ok {
-			c.keep(text, cs)
-		}
-	}
-	c.mu.Unlock()
-	if ok {
-		return cs
-	}
-	cs = claim.Parse(text)
-	c.mu.Lock()
-	c.keep(text, cs)
-	c.mu.Unlock()
-	return cs
-}
-
-// keep adds a text's claims to the current generation, starting a new one
-// when it is full. The caller holds mu.
-func (c *claimCache) keep(text string, cs []claim.Claim) {
-	if c.m == nil || len(c.m) >= maxCached {
-		c.before, c.m = c.m, map[string][]claim.Claim{}
-	}
-	c.m[text] = cs
 }

@@ -28,14 +28,18 @@ type Extractor interface {
 }
 
 // Offline is the deterministic built-in extractor.
-type Offline struct{}
+type Offline struct {
+	// Claims caches the claims of the texts it parses, across calls; nil
+	// parses each time. A Processor gives its own (see withClaims).
+	Claims *claim.Cache
+}
 
 // Name implements Extractor.
 func (Offline) Name() string { return "offline" }
 
 // Extract implements Extractor.
-func (Offline) Extract(_ context.Context, msgs []extract.Message) ([]extract.Entry, error) {
-	return extract.Offline(msgs), nil
+func (o Offline) Extract(_ context.Context, msgs []extract.Message) ([]extract.Entry, error) {
+	return extract.OfflineWith(msgs, o.Claims), nil
 }
 
 // Result counts what Process did.
@@ -67,10 +71,10 @@ type Processor struct {
 	// its cutoff as an argument).
 	DigestAge time.Duration
 
-	claims claimCache // entry texts parsed for conflict detection
-	roles  roleCache  // the values each role has in the store, for conflict detection
-	facts  factCache  // the project's entries by subject and by id, for one memory per fact
-	rivals rivalCache // the entries conflict detection read, by id
+	claims claim.Cache // texts parsed: sentences by the offline extractor, entries for conflicts
+	roles  roleCache   // the values each role has in the store, for conflict detection
+	facts  factCache   // the project's entries by subject and by id, for one memory per fact
+	rivals rivalCache  // the entries conflict detection read, by id
 }
 
 // Plan is what the pipeline makes of a session before it writes anything:
@@ -192,11 +196,11 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 		name := ext.Name()
 		ctx = spend.WithReporter(ctx, func(u spend.Usage) { p.Budget.Record(ctx, sess, name, u) })
 	}
-	entries, err := ext.Extract(ctx, msgs)
+	entries, err := p.withClaims(ext).Extract(ctx, msgs)
 	if err != nil && p.Fallback != nil {
 		p.Log.Warn("extractor failed; using fallback", "extractor", ext.Name(), "fallback", p.Fallback.Name(), "err", err)
 		ext = p.Fallback
-		entries, err = ext.Extract(ctx, msgs)
+		entries, err = p.withClaims(ext).Extract(ctx, msgs)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", ext.Name(), err)
@@ -218,6 +222,17 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 		}
 	}
 	return plan, nil
+}
+
+// withClaims is ext, made to parse through the Processor's cache when it
+// is the offline extractor without one: an import's sessions say the same
+// sentences again and again, and parsing them was a third of extracting.
+func (p *Processor) withClaims(ext Extractor) Extractor {
+	if o, ok := ext.(Offline); ok && o.Claims == nil {
+		o.Claims = &p.claims
+		return o
+	}
+	return ext
 }
 
 // Apply stores a plan's entries in st, then records conflicts with the
@@ -262,7 +277,7 @@ func (p *Processor) apply(ctx context.Context, st *store.Tx, plan *Plan) (Result
 	// A fact the project holds in other words gains this session's quote.
 	if !plan.placed {
 		same := newFacts(plan.Session.Project)
-		same.cache, same.parse = &p.facts, p.claims.parse
+		same.cache, same.parse = &p.facts, p.claims.Parse
 		if err := same.place(ctx, st, plan.writes); err != nil {
 			return res, err
 		}
@@ -321,7 +336,7 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 	e.ClaimKey = claim.Key(e.Subject, e.Title)
 	e.Questions = x.Questions
 	if len(e.Questions) == 0 {
-		e.Questions = question.For(e.Type, e.Subject, e.Title+"\n"+e.Body)
+		e.Questions = question.ForWith(e.Type, e.Subject, e.Title+"\n"+e.Body, &p.claims)
 	}
 	var failed []string
 	type spanInfo struct {

@@ -423,7 +423,7 @@ func (c *factCache) put(project, subject string, known []fact) {
 
 // room makes room for n facts more, forgetting everything when full.
 func (c *factCache) room(n int) {
-	if c.byID == nil || len(c.byID)+n > maxCached {
+	if c.byID == nil || len(c.byID)+n > claim.MaxCached {
 		c.bySubject, c.byID = map[[2]string][]fact{}, map[int64]fact{}
 	}
 }
@@ -471,7 +471,7 @@ func (c *factCache) update(project string, k fact) {
 }
 
 func (c *factCache) set(project string, k fact) {
-	if _, ok := c.byID[k.id]; ok || len(c.byID) < maxCached {
+	if _, ok := c.byID[k.id]; ok || len(c.byID) < claim.MaxCached {
 		c.byID[k.id] = k
 	}
 	key := [2]string{project, k.about}

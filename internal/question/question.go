@@ -21,16 +21,21 @@ const maxRoles = 2
 // is about, text its title and body. The questions are templates over the
 // role and subject only, so they are the same for any wording of the fact;
 // nil when the memory names neither.
-func For(typ, subject, text string) []string {
+func For(typ, subject, text string) []string { return ForWith(typ, subject, text, nil) }
+
+// ForWith is For parsing text through claims (nil parses it): the
+// pipeline parses a memory's title and body again to tell its facts.
+func ForWith(typ, subject, text string, claims *claim.Cache) []string {
 	var out []string
 	seen := map[string]bool{}
 	// A lesson, a task, a preference or a rule is asked about by its
-	// subject, not by the tools it happens to name.
+	// subject, not by the tools it happens to name: its text is not parsed.
 	byRole := typ == "decision" || typ == "fact" || typ == "reference"
-	for _, c := range claim.Parse(text) {
-		if !byRole {
-			break
-		}
+	var cs []claim.Claim
+	if byRole {
+		cs = claims.Parse(text)
+	}
+	for _, c := range cs {
 		if c.Negated || seen[c.Role] || len(seen) == maxRoles || !known(c.Role) {
 			continue
 		}

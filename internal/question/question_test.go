@@ -3,9 +3,12 @@ package question
 import (
 	"slices"
 	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
 
 func TestFor(t *testing.T) {
+	var cache claim.Cache
 	for _, tt := range []struct {
 		typ, subject, text string
 		want               []string
@@ -25,6 +28,12 @@ func TestFor(t *testing.T) {
 	} {
 		if got := For(tt.typ, tt.subject, tt.text); !slices.Equal(got, tt.want) {
 			t.Errorf("For(%q, %q, %q) = %q, want %q", tt.typ, tt.subject, tt.text, got, tt.want)
+		}
+		// Through a cache, cold and warm, the same.
+		for range 2 {
+			if got := ForWith(tt.typ, tt.subject, tt.text, &cache); !slices.Equal(got, tt.want) {
+				t.Errorf("ForWith(%q, %q, %q) = %q, want %q", tt.typ, tt.subject, tt.text, got, tt.want)
+			}
 		}
 	}
 }
