@@ -14,7 +14,7 @@ CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X $module/internal/version.Ver
 # The dictionaries recall translates a prompt of another language with are GPL data
 # (glosses/NOTICE), shipped beside the MIT binaries and read at run time, not compiled in.
 mkdir -p "$tmp/glosses"
-cp glosses/*.txt glosses/NOTICE "$tmp/glosses/"
+cp glosses/*.txt glosses/NOTICE glosses/COPYING "$tmp/glosses/"
 # Move into place only once every binary built, so a hook never runs a half-written file.
 rm -rf "$out/glosses.old"
 if [ -d "$out/glosses" ]; then mv "$out/glosses" "$out/glosses.old"; fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates glosses/*.txt and NOTICE from Debian's FreeDict
-# dictionaries (dict-freedict-spa-eng, -por-eng, -ita-eng, -fra-eng; GPL-2.0
-# or later, FreeDict contributors): for each headword of another language,
+# Regenerates glosses/*.txt, NOTICE and COPYING (the GPL-2 text) from Debian's
+# FreeDict dictionaries (dict-freedict-spa-eng, -por-eng, -ita-eng, -fra-eng;
+# GPL-2.0 or later, FreeDict contributors): for each headword of another language,
 # its English translations of one word. Needs root for apt-get (or the
 # packages installed) and python3.
 set -euo pipefail
@@ -54,7 +54,8 @@ done
 	echo "FreeDict: Copyright (C) FreeDict contributors. Available under the terms of the GNU General Public"
 	echo "License version 2.0 or any later version. Their copyright file, as Debian ships it, follows."
 	echo "These tables are data apart from the plugin's MIT-licensed code: scripts/build.sh copies them beside"
-	echo "the binaries, which read them at run time; nothing of them is compiled in."
+	echo "the binaries, which read them at run time; nothing of them is compiled in. The GPL-2 text is in COPYING."
 	echo
 	cat /usr/share/doc/dict-freedict-spa-eng/copyright
 } >"$dir/NOTICE"
+cp /usr/share/common-licenses/GPL-2 "$dir/COPYING"
