@@ -9,6 +9,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
 )
 
 // lists is a first line "# code code ..." naming the languages, then one line
@@ -59,26 +61,10 @@ func mask(w string) uint64 { return find(words, w) | find(isoWords, w) }
 
 // find is w's mask in table, a sorted "word mask" line each; 0 if absent.
 func find(words, w string) uint64 {
-	lo, hi := 0, len(words)
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		start := strings.LastIndexByte(words[:mid], '\n') + 1
-		end := strings.IndexByte(words[start:], '\n')
-		if end < 0 {
-			end = len(words)
-		} else {
-			end += start
-		}
-		word, hex, _ := strings.Cut(words[start:end], " ")
-		switch {
-		case word == w:
-			m, _ := strconv.ParseUint(hex, 16, 64)
-			return m
-		case word < w:
-			lo = end + 1
-		default:
-			hi = start
-		}
+	line, _ := sortedlines.Line(words, sortedlines.Search(words, w))
+	if word, hex, _ := strings.Cut(line, " "); word == w {
+		m, _ := strconv.ParseUint(hex, 16, 64)
+		return m
 	}
 	return 0
 }

@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
 )
 
 // maxTable bounds what is read of one table; the largest is a few hundred
@@ -134,16 +136,12 @@ func English(lang, word string) []string {
 	// The headwords sharing the word's first minStem bytes are one run of
 	// the sorted table.
 	prefix := word[:minStem]
-	i := lowerBound(rows, prefix)
+	i := sortedlines.Search(rows, prefix)
 	best, heads := 0, 0
 	var out []string
 	for i < len(rows) {
-		end := strings.IndexByte(rows[i:], '\n')
-		if end < 0 {
-			end = len(rows) - i
-		}
-		line := rows[i : i+end]
-		i += end + 1
+		var line string
+		line, i = sortedlines.Line(rows, i)
 		head, glosses, _ := strings.Cut(line, " ")
 		if !strings.HasPrefix(head, prefix) {
 			break
@@ -181,42 +179,12 @@ const romanceVowels = "aeiouáéíóúàèìòùâêîôûãõ"
 
 // lookup is the glosses of headword w in rows.
 func lookup(rows, w string) ([]string, bool) {
-	i := lowerBound(rows, w)
-	if i >= len(rows) {
-		return nil, false
-	}
-	end := strings.IndexByte(rows[i:], '\n')
-	if end < 0 {
-		end = len(rows) - i
-	}
-	head, glosses, _ := strings.Cut(rows[i:i+end], " ")
+	line, _ := sortedlines.Line(rows, sortedlines.Search(rows, w))
+	head, glosses, _ := strings.Cut(line, " ")
 	if head != w {
 		return nil, false
 	}
 	return strings.Fields(glosses), true
-}
-
-// lowerBound is the offset in rows of the first line whose headword is not
-// below w.
-func lowerBound(rows, w string) int {
-	lo, hi := 0, len(rows)
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		start := strings.LastIndexByte(rows[:mid], '\n') + 1
-		end := strings.IndexByte(rows[start:], '\n')
-		if end < 0 {
-			end = len(rows)
-		} else {
-			end += start
-		}
-		head, _, _ := strings.Cut(rows[start:end], " ")
-		if head < w {
-			lo = end + 1
-		} else {
-			hi = start
-		}
-	}
-	return lo
 }
 
 // common is how many bytes a and b share from the start, whole runes only.
