@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -98,4 +99,21 @@ func TestWithoutTables(t *testing.T) {
 	if got := English("ita", "chiave"); !slices.Contains(got, "key") {
 		t.Errorf("a table of its own: English = %q, want key", got)
 	}
+}
+
+// FuzzEnglish: any word, of any bytes, in any language, gives English
+// words of letters or nothing, and never panics.
+func FuzzEnglish(f *testing.F) {
+	for _, w := range []string{"llave", "guardamos", "postgres", "contraseña", "\xff\xfe", "hoj", ""} {
+		f.Add("spa", w)
+	}
+	f.Add("fra", "chiave")
+	f.Fuzz(func(t *testing.T, lang, word string) {
+		got := English(lang, word)
+		for _, g := range got {
+			if g == "" || strings.Trim(g, "abcdefghijklmnopqrstuvwxyz") != "" {
+				t.Fatalf("English(%q, %q) gave %q", lang, word, g)
+			}
+		}
+	})
 }
