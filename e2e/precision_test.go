@@ -56,3 +56,18 @@ func TestRealClientPrecision(t *testing.T) {
 		t.Errorf("injected after /memory-layer:memory-off:\n%.2000s", r)
 	}
 }
+
+// TestRealClientSpanishPrompt: a question asked in Spanish about a session
+// held in English is answered from memory, through the dictionaries the
+// installed plugin keeps beside its binaries (bin/glosses).
+func TestRealClientSpanishPrompt(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil,
+		"The deploy key of the cloud account is kept in the vault under ops/quasar-7; rotate it every month.",
+		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
+	const ask = "¿Dónde guardamos la llave de la nube?"
+	r := requestWith(t, requests(t, w.session("s2", nil, ask)), ask)
+	if injections(r) != 1 || !strings.Contains(r, "ops/quasar-7") {
+		t.Errorf("the Spanish question was not answered from memory:\n%.3000s", r)
+	}
+}
