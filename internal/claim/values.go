@@ -59,10 +59,7 @@ func (p *parser) shaped() {
 		// A plain word that does not stand for itself ("now ready", "with
 		// proper codes", "now part of": an adjective, an adverb, a verb)
 		// still tells what a statement is about, but sets nothing.
-		// A verb form ("now be auto-deploying", "is enabled", "Coupled
-		// deploys") states a condition, not a name: even capitalised, as
-		// a cell or a heading opens with one. It sets nothing.
-		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last)) || verbForm(v)
+		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last)) || p.verbFormAt(i, v, plain)
 		if role == "" {
 			role = fallback
 		}
@@ -173,6 +170,32 @@ func verbForm(v string) bool {
 	}
 	w := v[strings.LastIndexByte(v, '-')+1:]
 	return len(w) > 4 && strings.HasSuffix(w, "ing") || participle(w)
+}
+
+// verbFormAt reports a value v at token i that is a verb form written as
+// a word ("should now be self-healing", "is enabled", or "Pinned builds"
+// opening a cell or a heading, which capitalises any word): a condition,
+// not a name, so it sets nothing. A name that only ends like one is
+// written as a name: capitalised mid-sentence ("Brassling"), in a code
+// span, or set by a change ("from brassling to quilvane").
+func (p *parser) verbFormAt(i int, v string, plain bool) bool {
+	if !verbForm(v) || p.changeEnd(i) {
+		return false
+	}
+	if t := p.toks[i]; t.start > 0 && p.text[t.start-1] == '`' {
+		return false
+	}
+	return plain || p.lower(i)
+}
+
+// changeEnd reports a value right after "from", "to" or "into": one end
+// of a change, which names what was replaced or chosen.
+func (p *parser) changeEnd(i int) bool {
+	if i == 0 || p.toks[i-1].sent != p.toks[i].sent {
+		return false
+	}
+	w := p.toks[i-1].s
+	return w == "from" || w == "to" || w == "into"
 }
 
 // maxTag bounds how far back inTag looks for the opening of a tag.

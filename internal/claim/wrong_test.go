@@ -100,3 +100,24 @@ func TestNamedSuccessorOnly(t *testing.T) {
 		}
 	}
 }
+
+// A name that happens to end as a verb form ("Brassling", "Ovisted") is
+// still a name where it is written as one: capitalised mid-sentence, in a
+// code span, or set by a change. Only a verb form written as a word (or
+// opening a cell or heading) states a condition. Made-up names.
+func TestNamedVerbFormStillSupersedes(t *testing.T) {
+	for _, tc := range []struct{ name, older, newer, ov, nv string }{
+		{"-ing name in a change", "The desktop shell uses Brassling.", "We moved the desktop shell from Brassling to Quilvane.", "brassling", "quilvane"},
+		{"-ing name as the old value", "Our CI runner is Kelvoring.", "We moved the CI runner from Kelvoring to Quorvel.", "kelvoring", "quorvel"},
+		{"-ed name as the new value", "The queue broker is Tarnfield.", "We switched the queue broker from Tarnfield to Ovisted.", "tarnfield", "ovisted"},
+		{"-ing name in a code span", "The font renderer is `glimmering`.", "We switched the font renderer from `glimmering` to `pexel`.", "glimmering", "pexel"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer))
+			if rel != Supersedes || ov != tc.ov || nv != tc.nv {
+				t.Errorf("Compare = %v %s: %q -> %q, want supersedes %q -> %q\nolder %+v\nnewer %+v",
+					rel, role, ov, nv, tc.ov, tc.nv, Parse(tc.older), Parse(tc.newer))
+			}
+		})
+	}
+}
