@@ -163,7 +163,7 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 }
 
 // verbForm reports a value of plain words that ends as a verb form
-// ("deploying", "auto-deploying", "enabled"): a condition, not a name.
+// ("rotating", "self-rotating", "throttled"): a condition, not a name.
 func verbForm(v string) bool {
 	if !letterWord(v) {
 		return false
@@ -201,8 +201,8 @@ func (p *parser) changeEnd(i int) bool {
 // maxTag bounds how far back inTag looks for the opening of a tag.
 const maxTag = 400
 
-// inTag reports a token inside a markup tag ("<div className='grid
-// gap-12'>"): pasted code, whose attribute values no one decided in
+// inTag reports a token inside a markup tag ("<span data-tone='muted
+// px-3'>"): pasted code, whose attribute values no one decided in
 // words.
 func (p *parser) inTag(i int) bool {
 	start := p.toks[i].start
@@ -243,7 +243,7 @@ func (p *parser) modifies(last int) bool {
 	w := p.toks[k].s
 	if _, ok := namedNouns[w]; ok || roleWords[w] {
 		// "the content repository", "the docs folder": the noun names what
-		// the word is; before a plural ("multiple services", "separate
+		// the word is; before a plural ("various buckets", "separate
 		// buckets") the word says how many or which kind.
 		return plural.Singulars(w) != nil && (roleWords[w[:len(w)-1]] || namedNouns[w[:len(w)-1]] != "")
 	}
@@ -771,7 +771,7 @@ func (p *parser) partners() {
 func (p *parser) successor(i int) int {
 	st := p.sents[p.toks[i].sent]
 	if j := p.toAfterIndex(i); j >= 0 && p.owner[j] != 0 && p.owner[i] != 0 && p.ms[p.owner[j]-1].role == p.ms[p.owner[i]-1].role {
-		return -1 // "from npm to Bun": the successor is named
+		return -1 // "from quillet to Plenk": the successor is named
 	}
 	for k := i + 1; k < st.first+st.n && !p.elided(k-1); k++ {
 		if p.owner[k] != 0 || p.toks[k].hangul {
