@@ -244,8 +244,9 @@ func (p *parser) modifies(last int) bool {
 	if _, ok := namedNouns[w]; ok || roleWords[w] {
 		// "the content repository", "the docs folder": the noun names what
 		// the word is; before a plural ("various buckets", "separate
-		// buckets") the word says how many or which kind.
-		return plural.Singulars(w) != nil && (roleWords[w[:len(w)-1]] || namedNouns[w[:len(w)-1]] != "")
+		// buckets", "several retries") the word says how many or which
+		// kind.
+		return slices.ContainsFunc(plural.Singulars(w), func(s string) bool { return roleWords[s] || namedNouns[s] != "" })
 	}
 	return !linkWords[w] && !newAfter[w] && !markerWord(w) && w != "for" && w != "as" && w != "and" && w != "or"
 }
