@@ -173,8 +173,8 @@ func verbForm(v string) bool {
 }
 
 // verbFormAt reports a value v at token i that is a verb form written as
-// a word ("should now be self-healing", "is enabled", or "Pinned builds"
-// opening a cell or a heading, which capitalises any word): a condition,
+// a word ("the keys are self-rotating", "is enabled", or "Pinned builds"
+// opening a table cell or a heading, which capitalises any word): a condition,
 // not a name, so it sets nothing. A name that only ends like one is
 // written as a name: capitalised mid-sentence ("Brassling"), in a code
 // span, or set by a change ("from brassling to quilvane").
@@ -185,7 +185,7 @@ func (p *parser) verbFormAt(i int, v string, plain bool) bool {
 	if t := p.toks[i]; t.start > 0 && p.text[t.start-1] == '`' {
 		return false
 	}
-	return plain || p.lower(i)
+	return plain || p.lower(i) || i > 0 && strings.Contains(p.text[p.toks[i-1].end:p.toks[i].start], "|")
 }
 
 // changeEnd reports a value right after "from", "to" or "into": one end

@@ -66,6 +66,7 @@ func TestNoValueAcrossShapes(t *testing.T) {
 		{"quantifier before a plural", "Sure, Kelvora keeps the archive with various buckets in one account.", "various"},
 		{"quantifier before an -ies plural", "Sure, Kelvora sends the digest with several retries per batch.", "several"},
 		{"verb form", "Once merged, the Kelvora keys are self-rotating.", "self-rotating"},
+		{"verb form opening a cell", "| Shared host | 2 zones | Throttled uploads at peak |", "throttled"},
 		{"markup attribute", "Banner … <span data-tone='muted md:px-3 gap-2'> … </span>", "md:px-3"},
 		{"closing tag", "Banner … <span data-tone='muted md:px-3 gap-2'> … </span>", "/span"},
 	} {
