@@ -142,14 +142,14 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 }
 
 // sameName reports two values that name one thing: equal, or one the
-// other's site ("render" and "render.com", "fly" and "fly.io").
+// other's site ("zentrox" and "zentrox.dev", "kelvo" and "kelvo.app").
 func sameName(a, b string) bool {
 	return a == b || siteOf(a) == b || a == siteOf(b)
 }
 
-// siteOf returns the name a domain was made from ("render.com" -> "render"),
+// siteOf returns the name a domain was made from ("zentrox.dev" -> "zentrox"),
 // or "" for a value that is not a name with one top-level domain. A file
-// name ("oai.py") is not a domain.
+// name ("notes.py") is not a domain.
 func siteOf(v string) string {
 	k := strings.LastIndexByte(v, '.')
 	if k <= 0 || strings.ContainsAny(v[:k], "./:@ ") || fileExts[v[k+1:]] {

@@ -123,7 +123,7 @@ func (p *parser) clauseBreak(k int) bool {
 }
 
 // elided reports an ellipsis between token k and the next: an excerpt cut
-// text out there ("### Project Statistics … - **Package Manager:** Bun"), so
+// text out there ("## Crate Ledger … Formatter: Plenk"), so
 // the words on either side were never one phrase, whatever joins them.
 func (p *parser) elided(k int) bool {
 	return k >= 0 && k+1 < len(p.toks) && strings.Contains(p.text[p.toks[k].end:p.toks[k+1].start], "…")

@@ -59,10 +59,7 @@ func (p *parser) shaped() {
 		// A plain word that does not stand for itself ("now ready", "with
 		// proper codes", "now part of": an adjective, an adverb, a verb)
 		// still tells what a statement is about, but sets nothing.
-		// A verb form ("now be auto-deploying", "is enabled", "Coupled
-		// deploys") states a condition, not a name: even capitalised, as
-		// a cell or a heading opens with one. It sets nothing.
-		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last)) || verbForm(v)
+		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last)) || p.verbFormAt(i, v, plain)
 		if role == "" {
 			role = fallback
 		}
@@ -166,7 +163,7 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 }
 
 // verbForm reports a value of plain words that ends as a verb form
-// ("deploying", "auto-deploying", "enabled"): a condition, not a name.
+// ("rotating", "self-rotating", "throttled"): a condition, not a name.
 func verbForm(v string) bool {
 	if !letterWord(v) {
 		return false
@@ -175,11 +172,37 @@ func verbForm(v string) bool {
 	return len(w) > 4 && strings.HasSuffix(w, "ing") || participle(w)
 }
 
+// verbFormAt reports a value v at token i that is a verb form written as
+// a word ("the keys are self-rotating", "is enabled", or "Pinned builds"
+// opening a table cell or a heading, which capitalises any word): a condition,
+// not a name, so it sets nothing. A name that only ends like one is
+// written as a name: capitalised mid-sentence ("Brassling"), in a code
+// span, or set by a change ("from brassling to quilvane").
+func (p *parser) verbFormAt(i int, v string, plain bool) bool {
+	if !verbForm(v) || p.changeEnd(i) {
+		return false
+	}
+	if t := p.toks[i]; t.start > 0 && p.text[t.start-1] == '`' {
+		return false
+	}
+	return plain || p.lower(i) || i > 0 && strings.Contains(p.text[p.toks[i-1].end:p.toks[i].start], "|")
+}
+
+// changeEnd reports a value right after "from", "to" or "into": one end
+// of a change, which names what was replaced or chosen.
+func (p *parser) changeEnd(i int) bool {
+	if i == 0 || p.toks[i-1].sent != p.toks[i].sent {
+		return false
+	}
+	w := p.toks[i-1].s
+	return w == "from" || w == "to" || w == "into"
+}
+
 // maxTag bounds how far back inTag looks for the opening of a tag.
 const maxTag = 400
 
-// inTag reports a token inside a markup tag ("<div className='grid
-// gap-12'>"): pasted code, whose attribute values no one decided in
+// inTag reports a token inside a markup tag ("<span data-tone='muted
+// px-3'>"): pasted code, whose attribute values no one decided in
 // words.
 func (p *parser) inTag(i int) bool {
 	start := p.toks[i].start
@@ -220,9 +243,10 @@ func (p *parser) modifies(last int) bool {
 	w := p.toks[k].s
 	if _, ok := namedNouns[w]; ok || roleWords[w] {
 		// "the content repository", "the docs folder": the noun names what
-		// the word is; before a plural ("multiple services", "separate
-		// buckets") the word says how many or which kind.
-		return plural.Singulars(w) != nil && (roleWords[w[:len(w)-1]] || namedNouns[w[:len(w)-1]] != "")
+		// the word is; before a plural ("various buckets", "separate
+		// buckets", "several retries") the word says how many or which
+		// kind.
+		return slices.ContainsFunc(plural.Singulars(w), func(s string) bool { return roleWords[s] || namedNouns[s] != "" })
 	}
 	return !linkWords[w] && !newAfter[w] && !markerWord(w) && w != "for" && w != "as" && w != "and" && w != "or"
 }
@@ -748,7 +772,7 @@ func (p *parser) partners() {
 func (p *parser) successor(i int) int {
 	st := p.sents[p.toks[i].sent]
 	if j := p.toAfterIndex(i); j >= 0 && p.owner[j] != 0 && p.owner[i] != 0 && p.ms[p.owner[j]-1].role == p.ms[p.owner[i]-1].role {
-		return -1 // "from npm to Bun": the successor is named
+		return -1 // "from quillet to Plenk": the successor is named
 	}
 	for k := i + 1; k < st.first+st.n && !p.elided(k-1); k++ {
 		if p.owner[k] != 0 || p.toks[k].hangul {

@@ -9,8 +9,8 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
-// TestCoinedCompoundIsOneConcept: "a retry-related variable" describes one
-// thing by two words. The project wrote "related" once, about another thing,
+// TestCoinedCompoundIsOneConcept: "a spool-facing knob" describes one
+// thing by two words. The project wrote "facing" once, about another thing,
 // so as a word of its own it weighed more than any other word of the prompt:
 // that message, sharing nothing else with the prompt, was shown beside the
 // answer.
@@ -21,33 +21,33 @@ func TestCoinedCompoundIsOneConcept(t *testing.T) {
 	for i := range 24 {
 		say(t, db, fmt.Sprintf("mail-%d", i), day.AddDate(0, 0, -30+i),
 			fmt.Sprintf("Did the mailer send digest %d?", i),
-			fmt.Sprintf("Yes, upload %d went through after one retry.", i))
+			fmt.Sprintf("Yes, upload %d left the spool on the first pass.", i))
 	}
 	say(t, db, "notes", day.AddDate(0, 0, -9),
-		"Are the two lint warnings related?",
-		"Both come from the generated stubs.")
+		"Are both kiosk screens facing the lobby?",
+		"Both point at the east doors.")
 	say(t, db, "budget", day.AddDate(0, 0, -5),
 		"The mailer drops the weekend batch.",
-		"Fixed: the mailer now reads QUILL_RETRY_LIMIT=9 for its retry budget, so the weekend batch is sent.")
-	got := recallFor(t, db, defaults(), "Which retry-related variable does the mailer read?")
-	if !strings.Contains(got, "QUILL_RETRY_LIMIT") {
+		"Fixed: the mailer now reads QUILL_SPOOL_CAP=9 as the cap of its spool, so the weekend batch is sent.")
+	got := recallFor(t, db, defaults(), "Which spool-facing knob does the mailer read?")
+	if !strings.Contains(got, "QUILL_SPOOL_CAP") {
 		t.Errorf("the answer is missing:\n%s", got)
 	}
-	if strings.Contains(got, "lint warnings") {
+	if strings.Contains(got, "kiosk screens") {
 		t.Errorf("a message sharing only the compound's vaguest word is shown:\n%s", got)
 	}
 }
 
 // TestWrittenCompoundStaysWords: a compound the project writes is a name
-// ("row-level security"): each of its words is still a concept of its own.
+// ("bucket-level locking"): each of its words is still a concept of its own.
 func TestWrittenCompoundStaysWords(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	say(t, db, "rls", day.AddDate(0, 0, -5),
-		"Turn on row-level security for the invoices table.",
-		"Row-level security is on for invoices; each row checks the tenant.")
-	cs, _, err := weigh(context.Background(), db, concepts("Is row-level security on for the ledger-adjacent tables?"), false)
+	say(t, db, "locks", day.AddDate(0, 0, -5),
+		"Enable bucket-level locking for the archive store.",
+		"Bucket-level locking is enabled for the archive; each write takes the bucket's lease.")
+	cs, _, err := weigh(context.Background(), db, concepts("Does bucket-level locking cover the silo-adjacent stores too?"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,9 +55,9 @@ func TestWrittenCompoundStaysWords(t *testing.T) {
 	for _, c := range cs {
 		got = append(got, strings.Join(c.forms, "|"))
 	}
-	// "ledger-adjacent" the project never wrote: one concept of its two
-	// words. "row-level" it wrote: two.
-	want := "row level security ledger|adjacent tables"
+	// "silo-adjacent" the project never wrote: one concept of its two
+	// words. "bucket-level" it wrote: two.
+	want := "bucket level locking cover silo|adjacent stores"
 	if strings.Join(got, " ") != want {
 		t.Errorf("concepts %q, want %q", strings.Join(got, " "), want)
 	}

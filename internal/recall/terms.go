@@ -66,7 +66,7 @@ func Terms(prompt string) []string {
 // terms is Terms, also telling which terms are identifiers glued from their
 // parts ("userid" for userId): the index holds them only where the text wrote
 // them that way. compounds gives, for the glued form of a hyphenated compound
-// of plain words ("retryrelated" for "retry-related"), its parts.
+// of plain words ("spoolfacing" for "spool-facing"), its parts.
 func terms(prompt string) (out []string, glued map[string]bool, compounds map[string][]string) {
 	glued, compounds = map[string]bool{}, map[string][]string{}
 	// A citation id is no word of the conversation: "[mem:ab12cd]" in a
@@ -131,7 +131,7 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 }
 
 // plainCompound reports whether w is a hyphenated compound of plain words
-// ("retry-related", "client-side"), not an identifier: only letters
+// ("spool-facing", "invoice-side"), not an identifier: only letters
 // between the hyphens, none written in camelCase.
 func plainCompound(w string) bool {
 	segs := strings.Split(w, "-")

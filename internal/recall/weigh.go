@@ -24,7 +24,7 @@ type concept struct {
 	weight float64  // inverse document frequency in the store
 	glued  bool     // an identifier glued from its parts, which are concepts too
 	// parts are the words of a hyphenated compound of plain words whose
-	// glued form this concept is ("retry-related"): see joinCompounds.
+	// glued form this concept is ("spool-facing"): see joinCompounds.
 	parts []string
 	df    int // documents holding it
 	// specific is the weight the concept adds to an item's specificity: its
@@ -309,12 +309,12 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 // joinCompounds makes the words of each hyphenated compound the project
 // never wrote together one concept, written any of its ways: cs holds, for
 // each such compound, a concept of its parts alone, before the parts' own
-// concepts. A compound a prompt coins ("a retry-related variable", "the
+// concepts. A compound a prompt coins ("a spool-facing knob", "the
 // invoice-side check") describes one thing by its words, and the second
-// word is often the vaguest of the prompt ("related", "side"): as a concept
+// word is often the vaguest of the prompt ("facing", "side"): as a concept
 // of its own it weighed as much as the rarest, in a store that hardly wrote
-// it, and no answer holds it. A compound the project wrote ("deploy-preview",
-// "row-level" where its text says "row-level security") is a name: its words
+// it, and no answer holds it. A compound the project wrote ("bucket-level"
+// where its text says "bucket-level locking") is a name: its words
 // stay concepts each, every one to be matched. The joined concept is as
 // common as its commonest word (a concept's documents are its commonest
 // form's, as for a synonym).
