@@ -182,7 +182,9 @@ func (p *parser) verbFormAt(i int, v string, plain bool) bool {
 	if !verbForm(v) || p.changeEnd(i) {
 		return false
 	}
-	if t := p.toks[i]; t.start > 0 && p.text[t.start-1] == '`' {
+	// '\x60' is a backtick: a literal one here would pair with the next
+	// raw string's for tools that read string literals by their quotes.
+	if t := p.toks[i]; t.start > 0 && p.text[t.start-1] == '\x60' {
 		return false
 	}
 	return plain || p.lower(i) || i > 0 && strings.Contains(p.text[p.toks[i-1].end:p.toks[i].start], "|")
