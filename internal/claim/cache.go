@@ -17,7 +17,8 @@ type Cache struct {
 	m, before map[string][]Claim
 }
 
-// MaxCached bounds the texts a Cache holds in one generation.
+// MaxCached bounds the texts a Cache holds in one generation; with the
+// previous generation it holds up to twice as many.
 const MaxCached = 20000
 
 // Parse is Parse(text), from the cache when text was parsed before.
