@@ -70,7 +70,7 @@ func concepts(prompt string) []concept {
 }
 
 // maxGlosses caps the English words a word of another language is also
-// searched by: a verb of many senses ("llamar": call, invoke, summon, …)
+// searched by: a verb of many senses ("tirar": fire, shoot, drag, pull, …)
 // would otherwise bring a dozen.
 const maxGlosses = 8
 
