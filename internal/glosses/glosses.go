@@ -11,13 +11,13 @@
 package glosses
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
 )
 
@@ -87,22 +87,13 @@ func table(lang string) string {
 }
 
 // read is table file name of directory d without its header line, or ""
-// when d is unset or the file is missing or not a regular file (a FIFO
-// would block the hook).
+// when d is unset or the file is missing, too large or not a regular file
+// (a FIFO would block the hook).
 func read(d, name string) string {
 	if d == "" {
 		return ""
 	}
-	p := filepath.Join(d, name)
-	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-		return ""
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxTable))
+	b, err := regular.ReadFile(filepath.Join(d, name), maxTable)
 	if err != nil {
 		return ""
 	}
