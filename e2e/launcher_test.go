@@ -16,7 +16,17 @@ import (
 func freshCheckout(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	for _, f := range []string{"hooks/run", "scripts/build.sh"} {
+	// The dictionaries build.sh copies beside the binaries come with a
+	// checkout too.
+	tables, err := filepath.Glob(filepath.Join("..", "glosses", "*"))
+	if err != nil || len(tables) == 0 {
+		t.Fatalf("no glosses/ in the checkout: %v", err)
+	}
+	files := []string{"hooks/run", "scripts/build.sh"}
+	for _, p := range tables {
+		files = append(files, filepath.Join("glosses", filepath.Base(p)))
+	}
+	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join("..", f))
 		if err != nil {
 			t.Fatal(err)
