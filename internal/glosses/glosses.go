@@ -28,7 +28,7 @@ const maxTable = 8 << 20
 var (
 	mu     sync.Mutex
 	dir    *string           // nil until first use: beside the executable
-	tables map[string]string // by language, read once; "" for none
+	tables map[string]string // by file name, read once; "" for none
 )
 
 // SetDir makes the tables be read from d (tests, which run beside no
@@ -75,14 +75,14 @@ func table(lang string) string {
 		}
 		dir = &d
 	}
-	if t, ok := tables[lang]; ok {
+	if t, ok := tables[name]; ok {
 		return t
 	}
 	if tables == nil {
 		tables = map[string]string{}
 	}
 	t := read(*dir, name)
-	tables[lang] = t
+	tables[name] = t
 	return t
 }
 
