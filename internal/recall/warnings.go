@@ -81,12 +81,6 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	}
 	var out []Warning
 	paired := map[[2]int64]bool{}
-	pair := func(a, b int64) [2]int64 {
-		if a > b {
-			a, b = b, a
-		}
-		return [2]int64{a, b}
-	}
 	// A pair can be recorded both ways round, and a side can fail to load:
 	// four times perKind rows leave room for both. No entry selected, no
 	// ledger to read: Conflicts of no ids is every conflict in the store.
@@ -132,12 +126,12 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		n++
 	}
 
-	claims, err := claimWarnings(ctx, db, sel, out, paired, pair)
+	claims, err := claimWarnings(ctx, db, sel, out, paired)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, claims...)
-	out = append(out, diagnosisWarnings(sel, paired, pair)...)
+	out = append(out, diagnosisWarnings(sel, paired)...)
 
 	n = 0
 	for _, it := range sel {
@@ -177,7 +171,7 @@ type said struct {
 // reports its own change ("we switched from jest to vitest") is the current
 // state; its older side is looked up in the store, so the warning can show
 // when and where the replaced choice was made.
-func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warning, paired map[[2]int64]bool, pair func(a, b int64) [2]int64) ([]Warning, error) {
+func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warning, paired map[[2]int64]bool) ([]Warning, error) {
 	items := make([]said, 0, len(sel))
 	for _, it := range sel {
 		if it.Kind == store.TypeToolObservation {
@@ -192,14 +186,13 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 	for _, w := range ledger {
 		done[w.B.CID] = true
 	}
-	key := itemKey
 	for i := range items {
 		for j := range items {
 			older, newer := items[i], items[j]
 			if i == j || newer.Time.Before(older.Time) || newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) {
 				continue
 			}
-			if len(out) == perKind || done[newer.CID] || paired[pair(key(older.Item), key(newer.Item))] {
+			if len(out) == perKind || done[newer.CID] || paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
 				continue
 			}
 			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
@@ -216,7 +209,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				continue
 			}
 			out = append(out, claimWarning(rel, role, ov, nv, older, newer))
-			paired[pair(key(older.Item), key(newer.Item))] = true
+			paired[pair(itemKey(older.Item), itemKey(newer.Item))] = true
 			done[newer.CID] = true
 		}
 	}
@@ -251,7 +244,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 // another cause for ("the problem is the font download", later "the real
 // problem is the API throttling us"). Only within a session: one session debugs one
 // problem, while two sessions' causes are mostly of different problems.
-func diagnosisWarnings(sel []Item, paired map[[2]int64]bool, pair func(a, b int64) [2]int64) []Warning {
+func diagnosisWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	type diagnosed struct {
 		Item
 		ds []claim.Diagnosis
@@ -327,6 +320,15 @@ func diagnosisSide(it Item, d claim.Diagnosis) Memory {
 		m.Title, m.Quote = src[d.Start:d.End], ""
 	}
 	return m
+}
+
+// pair is the key of two sides in the pairs already warned about, either
+// way round.
+func pair(a, b int64) [2]int64 {
+	if a > b {
+		a, b = b, a
+	}
+	return [2]int64{a, b}
 }
 
 // itemKey identifies an item in the pairs already warned about: an entry by
