@@ -101,6 +101,10 @@ func sqlStrings(vs []string) string {
 	return b.String()
 }
 
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+func placeholders(n int) string { return repeated("?", n) }
+
+// repeated is n copies of s separated by commas: a list of placeholders,
+// or the rows of a multi-row INSERT's VALUES.
+func repeated(s string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(s+",", n), ",")
 }

@@ -268,7 +268,7 @@ func (t *Tx) insertEvidence(ctx context.Context, quotes []entryEvidence) error {
 		}
 		if _, err := t.exec(ctx, `INSERT INTO evidence
 			(entry_id, event_id, session_id, source_uuid, message_index, quote, quote_hash, span_start, span_end, method, confidence, failure, ambiguous)
-			VALUES `+strings.TrimSuffix(strings.Repeat("(?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),", n), ",")+`
+			VALUES `+repeated("(?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n)+`
 			ON CONFLICT(entry_id, session_id, quote_hash) DO NOTHING`, args...); err != nil {
 			return fmt.Errorf("put entry: evidence: %w", err)
 		}
@@ -1163,7 +1163,7 @@ func (t *Tx) setRoles(ctx context.Context, project string, es []EntryRoles) erro
 		}
 		// With the entry's date, for the index rivals walks newest first.
 		if _, err := t.exec(ctx, `INSERT INTO entry_roles (entry_id, project, role, value, created_at) VALUES `+
-			strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, coalesce((SELECT created_at FROM entries WHERE id = ?), '')),`, n), ",")+
+			repeated(`(?, ?, ?, ?, coalesce((SELECT created_at FROM entries WHERE id = ?), ''))`, n)+
 			` ON CONFLICT DO NOTHING`, args...); err != nil {
 			return err
 		}

@@ -257,7 +257,7 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 // those stored (a duplicate dedupe key is skipped).
 func insertEvents(n int) string {
 	return `INSERT INTO events (ts, type, session_id, project, source_uuid, text, payload, dedupe_key, content_hash, checksum) VALUES ` +
-		strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?),", n), ",") +
+		repeated("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n) +
 		` ON CONFLICT(dedupe_key) DO NOTHING RETURNING id`
 }
 
