@@ -53,3 +53,14 @@ func TestConflictBySameShape(t *testing.T) {
 		})
 	}
 }
+
+// The subject of "replaces" is the successor, not another name the statement
+// gives a role in passing.
+func TestReplacesSubjectIsSuccessor(t *testing.T) {
+	for _, newer := range []string{"Kelbo** replaces Zorvix (better Quillet integration)", "Kelbo** replaces Zorvix (better Chroma integration)"} {
+		rel, role, ov, nv := Compare(Parse("Here's an overview of Zorvix's evals module:"), Parse(newer))
+		if rel != Supersedes || ov != "zorvix" || nv != "kelbo" {
+			t.Errorf("Compare(…, %q) = %v %s: %q -> %q, want supersedes zorvix -> kelbo", newer, rel, role, ov, nv)
+		}
+	}
+}
