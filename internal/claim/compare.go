@@ -69,8 +69,10 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			// Explicit: the newer names the older value as replaced or rejected.
 			// Roles may differ when one is a tool's: a phrase role can read
 			// like a shape's ("docs hosting" -> host). A bare number names
-			// nothing on its own, so it needs the same role.
-			if n.Replaces == o.Value && !sameName(n.Value, o.Value) &&
+			// nothing on its own, so it needs the same role. A setting's
+			// name is replaced only by another's ("DB_URL instead of
+			// DATABASE_URL"), not by a word said near it.
+			if n.Replaces == o.Value && !sameName(n.Value, o.Value) && settingName(n.Value) == settingName(o.Value) &&
 				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
 				consider(6, Supersedes, o.Role, o.Value, n.Value)
 				continue
@@ -101,19 +103,32 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] {
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o.Role, o.Value, n.Value) {
 				// Paths and names conflict only when the newer names the
-				// older one as replaced: a project has many of each.
+				// older one as replaced: a project has many of each. So
+				// do a setting's name and two values of different
+				// shapes: "USE_CACHE" and "USE_CACHE_TTL" are two
+				// settings, and "3" is no alternative to "comments".
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)
-			if !shared && !genericRoles[o.Role] && n.Changed {
+			if !shared && !genericRoles[o.Role] && o.Role != "choice" && n.Changed {
 				// A tool role with change wording ("scratch that, plain
 				// gofmt is enough"): the role is specific enough unless
-				// the scopes name different components.
+				// the scopes name different components. Not "choice",
+				// which names no role at all: two changes sharing no word
+				// ("the banner now slides in", "render with Kelbo
+				// instead") are changes of two different things.
 				shared = true
 			}
 			if !shared {
+				continue
+			}
+			if slices.ContainsFunc(older, func(c Claim) bool { return c.Role == o.Role && !c.Negated && !c.Weak && sameName(c.Value, n.Value) }) {
+				// The older named both ("compare the Kelbo and the
+				// Quillet readers"): the two are in use side by side,
+				// and the newer naming one of them changes neither. Only
+				// naming the other as replaced does.
 				continue
 			}
 			if n.Changed && o.Replaces == n.Value {
@@ -160,6 +175,20 @@ func siteOf(v string) string {
 		return ""
 	}
 	return v[:k]
+}
+
+// sameShape reports whether two values can stand for one thing: neither is
+// a setting's name (an identifier joined by underscores, "use_cache_ttl"),
+// which names what is set rather than a value of it, and both or neither
+// are numbers, except a version's ("18" and "lts").
+func sameShape(role, a, b string) bool {
+	return !settingName(a) && !settingName(b) && (isNumber(a) == isNumber(b) || strings.HasPrefix(role, "version:"))
+}
+
+// settingName reports an identifier joined by underscores ("openai_api_key",
+// "use_cache"): the name of an environment variable or a config key.
+func settingName(v string) bool {
+	return strings.Contains(v, "_") && identifierShaped(v) && !strings.ContainsAny(v, "./-")
 }
 
 // replacement is the value newer puts in place of the one n rejects.

@@ -218,6 +218,19 @@ func (p *parser) claims() []Claim {
 			out = append(out, c)
 			continue
 		}
+		for _, v := range vals {
+			if got := p.installs(role, v.v); got != "" && len(vals) > 1 {
+				// "fixed by `npm install -g pnpm`": npm fetched pnpm,
+				// which it neither replaces nor is chosen over; pnpm
+				// is what the statement keeps, whatever failed before.
+				v.weak = true
+				for _, w := range vals {
+					if w.v == got {
+						w.old = false
+					}
+				}
+			}
+		}
 		var olds, news, plain, weak []*value
 		for _, v := range vals {
 			switch {
@@ -265,6 +278,29 @@ func (p *parser) claims() []Claim {
 		}
 	}
 	return out
+}
+
+// installVerbs are the word after a package manager in a command that
+// fetches a package with it ("npm install -g pnpm", "brew add uv").
+var installVerbs = wordSet(`install add i`)
+
+// installs returns the value of role, a known product, that a mention of
+// value v is a command fetching ("npm install -g pnpm": pnpm), or "": v is
+// the tool run to set up the other, not one chosen instead of it.
+func (p *parser) installs(role, v string) string {
+	for _, m := range p.ms {
+		if m.role != role || m.value != v || m.last+1 >= len(p.toks) || !installVerbs[p.toks[m.last+1].s] {
+			continue
+		}
+		// The package follows the verb, after at most two flags ("-g",
+		// "--save-dev").
+		for k := m.last + 2; k < len(p.toks) && k <= m.last+4 && p.toks[k].sent == m.sent; k++ {
+			if o := p.owner[k]; o != 0 && p.ms[o-1].role == role && p.ms[o-1].value != v && Product(p.ms[o-1].value) {
+				return p.ms[o-1].value
+			}
+		}
+	}
+	return ""
 }
 
 // scopeStop are words that say nothing about what a decision is about.

@@ -738,6 +738,12 @@ func (p *parser) partners() {
 				continue
 			}
 			role := p.partnerRole(si)
+			if j := p.replacer(si, last); role != "" && j >= 0 && j < i && p.owner[j] == 0 {
+				// "Kelbo replaces Zorvix (better Quillet support)": the
+				// subject of "replaces" is the successor, not another name
+				// the statement gives a role.
+				role = ""
+			}
 			if role == "" {
 				// "from zorvix to kelbo", "stop using zorvix, use kelbo":
 				// the new side is the name after "to", the one used, or
