@@ -78,7 +78,8 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				continue
 			}
 			if !sameRole {
-				if n.Changed && !n.Negated && n.Replaces == "" && n.Value != o.Value && namesEach(o, n) && !disjoint(o.Scope, n.Scope) {
+				if n.Changed && !n.Negated && n.Replaces == "" && n.Value != o.Value && namesEach(o, n) && !disjoint(o.Scope, n.Scope) &&
+					sameShape(o.Role, o.Value, n.Value) {
 					// One subject read from two sides ("Pimento for the PDF
 					// rendering", "render the PDFs with Carvo instead").
 					consider(4, Supersedes, o.Role, o.Value, n.Value)

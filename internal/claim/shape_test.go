@@ -2,7 +2,7 @@ package claim
 
 import "testing"
 
-// Pairs of statements that once gave a wrong warning (issue 26) and are no
+// Pairs of statements that gave a wrong warning (issue 26) and are no
 // conflict by their structure: two changes of different things, a setting's
 // name against another setting or a value, a count against a name, a tool
 // run to install another, and an older statement naming both values. The
@@ -10,26 +10,26 @@ import "testing"
 func TestNoConflictByShape(t *testing.T) {
 	for _, tc := range []struct{ name, older, newer string }{
 		{"changes of two things",
-			"The banner was redesigned as a compact side drawer instead of a full-page overlay.",
-			"Replaced all `kelvo.load(url)` calls with `kelvo.open(Source.uri(url))`."},
+			"The settings panel was redesigned as a compact modal instead of a full-page route.",
+			"Replaced all `gribble.fetch(key)` calls with `gribble.read(Key.of(key))`."},
 		{"a setting and another setting sharing its prefix",
-			"Environment variable USE_ZENTROX=true selects Zentrox when available\nEnvironment variable USE_ZENTROX=true (default) selects Zentrox when available",
-			"Configurable via USE_ZENTROX_GRID environment variable\nConfigurable via `USE_ZENTROX_GRID` environment variable"},
+			"Environment variable ENABLE_TRACE=true (default) turns on tracing",
+			"Set through the ENABLE_TRACE_SAMPLER environment variable"},
 		{"a setting set to true and another setting",
-			"Environment variable USE_ZENTROX=true selects Zentrox when available\nEnvironment variable USE_ZENTROX=true (default) selects Zentrox when available",
-			"When you run with USE_ZENTROX_GRID=true: the service uses the Zentrox grid detector"},
-		{"a setting replaced by a name said near it",
-			"Summary Generation** - Uses Kelvo API to generate the *text* that gets spoken … - Quillet generates the voice … - When you commented out `KELVO_API_KEY`, the summary generation failed … - `QUILLET_API_KEY` - for voice synthesis - `KELVO_API_KEY` - for generating the summary text **Uncomment the Kelvo API key in your .env file.**",
-			"Delete or rename `quillet_tts.py` script … **Recommendation:** Just uncomment `KELVO_API_KEY` - both systems will use Kelvo TTS consistently and you'll get single voice notifications."},
+			"The flag ENABLE_TRACE=true turns tracing on when the agent is reachable\nThe flag ENABLE_TRACE=true (default) turns tracing on when the agent is reachable",
+			"With ENABLE_TRACE_SAMPLER=true: the agent keeps one span in ten"},
+		{"a setting against a product",
+			"Read the token from `POSTWICK_API_KEY`.",
+			"Use Postwick Mail instead of `POSTWICK_API_KEY`."},
 		{"a count against a name",
-			"These are still posting as separate Quillet Action comments.",
-			"Merged: the Quillet comments now go into 1 consolidated comment."},
+			"Alerts are still sent as separate Brindle Bot messages.",
+			"Fixed: the Brindle alerts now go into 1 combined message."},
 		{"a package manager installing another",
-			"Run `pnpm dev` to start the site locally.",
-			"`pnpm install` failed: command not found: pnpm; fixed by `npm install --global pnpm`, and then it worked."},
+			"Start the docs preview with `pnpm preview`.",
+			"The runner had no pnpm (`pnpm: not found`); the workflow now runs `npm install --global pnpm` first and the job passes."},
 		{"the older named both",
-			"Let me compare the Flutter and React Native readers to see how they differ.",
-			"This matches the React Native reader, which scrolls vertically, and removes the reversed layout."},
+			"Let's benchmark the Svelte and Vue prototypes of the checkout side by side.",
+			"We keep the Vue prototype of the checkout, which renders faster, and drop the sticky footer."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel == Supersedes || rel == Contradicts {
@@ -57,8 +57,8 @@ func TestConflictBySameShape(t *testing.T) {
 // The subject of "replaces" is the successor, not another name the statement
 // gives a role in passing.
 func TestReplacesSubjectIsSuccessor(t *testing.T) {
-	for _, newer := range []string{"Kelbo** replaces Zorvix (better Quillet integration)", "Kelbo** replaces Zorvix (better Chroma integration)"} {
-		rel, role, ov, nv := Compare(Parse("Here's an overview of Zorvix's evals module:"), Parse(newer))
+	for _, newer := range []string{"Kelbo** replaces Zorvix (tighter Postgres support)", "Kelbo** replaces Zorvix (tighter Redis support)"} {
+		rel, role, ov, nv := Compare(Parse("A short tour of Zorvix's plugin hooks:"), Parse(newer))
 		if rel != Supersedes || ov != "zorvix" || nv != "kelbo" {
 			t.Errorf("Compare(…, %q) = %v %s: %q -> %q, want supersedes zorvix -> kelbo", newer, rel, role, ov, nv)
 		}
