@@ -238,12 +238,13 @@ func checkBinaries(exe, goos string) []check {
 // another language with are not beside the binaries (scripts/build.sh copies
 // them): such a prompt is then searched by its own words only.
 func checkGlosses(dir string) check {
-	if m := glosses.Missing(dir); len(m) > 0 {
-		return check{"glosses", "warn", "missing in " + filepath.Join(dir, "glosses") + ": " + strings.Join(m, ", ") +
+	g := glosses.Installed(dir)
+	if m := glosses.Open(g).Missing(); len(m) > 0 {
+		return check{"glosses", "warn", "missing in " + g + ": " + strings.Join(m, ", ") +
 			"; a prompt in Spanish, Portuguese, Italian or French is searched by its own words only",
 			"run scripts/build.sh in the plugin directory (" + filepath.Dir(dir) + ")"}
 	}
-	return check{"glosses", "ok", "dictionaries in " + filepath.Join(dir, "glosses"), ""}
+	return check{"glosses", "ok", "dictionaries in " + g, ""}
 }
 
 // isStatic reports whether an ELF file has no program interpreter (no dynamic loader).

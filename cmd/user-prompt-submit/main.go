@@ -2,10 +2,11 @@
 package main
 
 import (
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/handler"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 )
 
 func main() {
-	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit)
+	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit(glosses.Beside()))
 }

@@ -5,12 +5,13 @@
 // fra-eng, generated into the repository's glosses/ directory by
 // scripts/gen-glosses.sh) are GPL-2.0-or-later data, so they are not
 // compiled into the MIT-licensed binaries: scripts/build.sh copies them
-// beside the binaries (bin/glosses/) and a process reads the one table a
-// prompt's language needs, once. Without the directory nothing is
-// translated and recall works as before.
+// beside the binaries (bin/glosses/) and a process reads, through a Dict,
+// the one table a prompt's language needs, once. Without the directory
+// nothing is translated and recall works as before.
 package glosses
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,31 +26,67 @@ import (
 // kilobytes.
 const maxTable = 8 << 20
 
-var (
-	mu     sync.Mutex
-	dir    *string           // nil until first use: beside the executable
-	tables map[string]string // by file name, read once; "" for none
-)
-
-// SetDir makes the tables be read from d (tests, which run beside no
-// built binary, point it at the repository's glosses/).
-func SetDir(d string) {
-	mu.Lock()
-	defer mu.Unlock()
-	dir, tables = &d, nil
-}
-
 // files are the table of each language by the ISO 639-3 code funcwords
 // names it by; Brazilian Portuguese reads the Portuguese one.
 var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt"}
 
-// Missing is the tables absent from the glosses directory beside the
-// binaries in dir, for doctor to report.
-func Missing(dir string) []string {
+// Dict is the dictionaries of one directory. A table is read at the first
+// word asked of its language, and once: a process that is asked nothing, as
+// the prompt hook is for an English prompt, reads nothing. A nil *Dict
+// translates nothing. Safe for concurrent use.
+type Dict struct {
+	dir func() (string, error) // where the tables are, asked at the first read
+
+	mu     sync.Mutex
+	tables map[string]string // by file name; "" for one that could not be read
+	err    error             // the first table that could not be read
+}
+
+// Open is the dictionaries in directory dir; it reads nothing yet.
+func Open(dir string) *Dict {
+	return &Dict{dir: func() (string, error) { return dir, nil }}
+}
+
+// Installed is the directory of the dictionaries of a plugin whose binaries
+// are in binDir: scripts/build.sh copies them there.
+func Installed(binDir string) string { return filepath.Join(binDir, "glosses") }
+
+// Beside is the dictionaries installed beside the running executable
+// (Installed), found at the first table read, so that a process which
+// translates nothing does not look for them either.
+func Beside() *Dict {
+	return &Dict{dir: func() (string, error) {
+		exe, err := os.Executable()
+		if err == nil {
+			exe, err = filepath.EvalSymlinks(exe)
+		}
+		if err != nil {
+			return "", fmt.Errorf("glosses: no directory beside the executable: %w", err)
+		}
+		return Installed(filepath.Dir(exe)), nil
+	}}
+}
+
+// Err is the first error reading a table a word was asked of, nil when
+// every such table was read: a binary without its dictionaries translates
+// nothing, and says so through the caller's log.
+func (d *Dict) Err() error {
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.err
+}
+
+// Missing is the tables absent from the dictionaries' directory, for
+// doctor to report. It reads no table.
+func (d *Dict) Missing() []string {
+	dir, err := d.dir()
 	var out []string
 	for _, name := range files {
-		fi, err := os.Stat(filepath.Join(dir, "glosses", name))
-		if (err != nil || !fi.Mode().IsRegular()) && !slices.Contains(out, name) {
+		fi, serr := os.Stat(filepath.Join(dir, name))
+		if (err != nil || serr != nil || !fi.Mode().IsRegular()) && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
@@ -59,46 +96,40 @@ func Missing(dir string) []string {
 
 // table is the rows of lang's dictionary, without its header line; "" when
 // there is none or it cannot be read.
-func table(lang string) string {
+func (d *Dict) table(lang string) string {
 	name := files[lang]
-	if name == "" {
+	if d == nil || name == "" {
 		return ""
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if dir == nil {
-		d := ""
-		if exe, err := os.Executable(); err == nil {
-			if exe, err = filepath.EvalSymlinks(exe); err == nil {
-				d = filepath.Join(filepath.Dir(exe), "glosses")
-			}
-		}
-		dir = &d
-	}
-	if t, ok := tables[name]; ok {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if t, ok := d.tables[name]; ok {
 		return t
 	}
-	if tables == nil {
-		tables = map[string]string{}
+	if d.tables == nil {
+		d.tables = map[string]string{}
 	}
-	t := read(*dir, name)
-	tables[name] = t
+	t, err := read(d.dir, name)
+	if err != nil && d.err == nil {
+		d.err = err
+	}
+	d.tables[name] = t
 	return t
 }
 
-// read is table file name of directory d without its header line, or ""
-// when d is unset or the file is missing, too large or not a regular file
-// (a FIFO would block the hook).
-func read(d, name string) string {
-	if d == "" {
-		return ""
+// read is table file name of directory dir without its header line. The
+// file must be regular (a FIFO would block the hook) and at most maxTable.
+func read(dir func() (string, error), name string) (string, error) {
+	d, err := dir()
+	if err != nil {
+		return "", err
 	}
 	b, err := regular.ReadFile(filepath.Join(d, name), maxTable)
 	if err != nil {
-		return ""
+		return "", fmt.Errorf("glosses: %w", err)
 	}
 	_, rows, _ := strings.Cut(string(b), "\n")
-	return rows
+	return rows, nil
 }
 
 // minStem is the fewest letters a word and a headword share for the word to
@@ -113,8 +144,8 @@ const minStem = 4
 // infinitive's ending, a gender's or a number's: "guard-ar", "-amos") and at
 // least minStem, the only headword it is so read as, and what follows is an
 // ending of the language's shape.
-func English(lang, word string) []string {
-	rows := table(lang)
+func (d *Dict) English(lang, word string) []string {
+	rows := d.table(lang)
 	if rows == "" || len(word) < 2 {
 		return nil
 	}

@@ -8,12 +8,13 @@ import (
 	"testing"
 )
 
-// The tests read the repository's tables, as a built binary reads the copy
-// beside it.
-func init() { SetDir(filepath.Join("..", "..", "glosses")) }
+// repo is the repository's tables, which scripts/build.sh copies beside
+// the binaries.
+func repo() *Dict { return Open(filepath.Join("..", "..", "glosses")) }
 
 func TestEnglish(t *testing.T) {
 	t.Parallel()
+	d := repo()
 	for _, c := range []struct {
 		lang, word string
 		want       string // one gloss it must give; "" for none
@@ -28,7 +29,7 @@ func TestEnglish(t *testing.T) {
 		{"eng", "llave", ""},    // no dictionary
 		{"por", "chave", "key"},
 	} {
-		got := English(c.lang, c.word)
+		got := d.English(c.lang, c.word)
 		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
 			t.Errorf("English(%q, %q) = %q, want it to hold %q", c.lang, c.word, got, c.want)
 		}
@@ -39,8 +40,9 @@ func TestEnglish(t *testing.T) {
 // must be sorted by byte, one headword each.
 func TestTablesSorted(t *testing.T) {
 	t.Parallel()
+	d := repo()
 	for lang := range files {
-		rows := table(lang)
+		rows := d.table(lang)
 		if rows == "" {
 			t.Fatalf("%s: no table", lang)
 		}
@@ -78,12 +80,20 @@ func splitLines(s string) []string {
 }
 
 // TestWithoutTables: a binary with no tables beside it, or a table that is
-// not a regular file (a FIFO would block), translates nothing.
+// not a regular file (a FIFO would block), translates nothing and says why
+// through Err; each Dict reads its own directory.
 func TestWithoutTables(t *testing.T) {
-	defer SetDir(filepath.Join("..", "..", "glosses"))
-	SetDir(t.TempDir())
-	if got := English("spa", "llave"); got != nil {
+	t.Parallel()
+	none := Open(t.TempDir())
+	if got := none.English("spa", "llave"); got != nil {
 		t.Errorf("no tables: English = %q, want nil", got)
+	}
+	if none.Err() == nil {
+		t.Error("no tables: Err = nil, want the table that could not be read")
+	}
+	var nilDict *Dict
+	if got := nilDict.English("spa", "llave"); got != nil || nilDict.Err() != nil {
+		t.Errorf("nil Dict: English = %q, Err = %v, want nothing", got, nilDict.Err())
 	}
 	d := t.TempDir()
 	if err := os.Mkdir(filepath.Join(d, "spa.txt"), 0o700); err != nil {
@@ -92,12 +102,50 @@ func TestWithoutTables(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(d, "ita.txt"), []byte("# header\nchiave key\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	SetDir(d)
-	if got := English("spa", "llave"); got != nil {
+	own := Open(d)
+	if got := own.English("ita", "chiave"); !slices.Contains(got, "key") {
+		t.Errorf("a table of its own: English = %q, want key", got)
+	}
+	if own.Err() != nil {
+		t.Errorf("a table read: Err = %v, want nil", own.Err())
+	}
+	if got := own.English("spa", "llave"); got != nil {
 		t.Errorf("a table that is no file: English = %q, want nil", got)
 	}
-	if got := English("ita", "chiave"); !slices.Contains(got, "key") {
-		t.Errorf("a table of its own: English = %q, want key", got)
+	if own.Err() == nil {
+		t.Error("a table that is no file: Err = nil")
+	}
+}
+
+// TestReadsOnlyWhenAsked: a Dict reads no table, and looks for no
+// directory, until a word of a language is asked; then only that
+// language's table.
+func TestReadsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	asked := 0
+	d := &Dict{dir: func() (string, error) { asked++; return filepath.Join("..", "..", "glosses"), nil }}
+	if asked != 0 || len(d.tables) != 0 {
+		t.Fatalf("a new Dict looked for its directory %d times, read %d tables", asked, len(d.tables))
+	}
+	d.English("eng", "key")
+	if asked != 0 {
+		t.Errorf("a language without a table looked for the directory")
+	}
+	d.English("spa", "llave")
+	d.English("spa", "nube")
+	if asked != 1 || len(d.tables) != 1 || d.tables["spa.txt"] == "" {
+		t.Errorf("two Spanish words: directory asked %d times, tables %d, want 1 and spa.txt", asked, len(d.tables))
+	}
+}
+
+// TestMissing: the tables doctor reports absent.
+func TestMissing(t *testing.T) {
+	t.Parallel()
+	if m := repo().Missing(); len(m) != 0 {
+		t.Errorf("the repository's tables: missing %q", m)
+	}
+	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "por.txt", "spa.txt"}) {
+		t.Errorf("an empty directory: missing %q", m)
 	}
 }
 
@@ -108,8 +156,9 @@ func FuzzEnglish(f *testing.F) {
 		f.Add("spa", w)
 	}
 	f.Add("fra", "chiave")
+	d := repo()
 	f.Fuzz(func(t *testing.T, lang, word string) {
-		got := English(lang, word)
+		got := d.English(lang, word)
 		for _, g := range got {
 			if g == "" || strings.Trim(g, "abcdefghijklmnopqrstuvwxyz") != "" {
 				t.Fatalf("English(%q, %q) gave %q", lang, word, g)

@@ -15,6 +15,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/cmdargs"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glossary"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/ingest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
@@ -266,7 +267,17 @@ func record(ctx context.Context, env *hook.Env, db *store.DB, s store.Session, r
 // gets its memories. The prompt and the record of what was injected go to
 // the spool (record). Should the write that replaces it fail, the prompt
 // comes back with the transcript at Stop or SessionEnd.
-func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
+//
+// A prompt in another language than English is also searched by the
+// English glosses of its words from dict (the hook's main gives the
+// dictionaries beside its binary, glosses.Beside); nil translates nothing.
+func UserPromptSubmit(dict *glosses.Dict) hook.Handler {
+	return func(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
+		return userPromptSubmit(ctx, env, ev, dict)
+	}
+}
+
+func userPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event, dict *glosses.Dict) (hook.Reply, error) {
 	if ev.SessionID == "" {
 		return hook.Reply{}, errNoSession
 	}
@@ -297,9 +308,12 @@ func UserPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.
 			Prompt: prompt, Now: env.Now(), InContext: func() string {
 				home, _ := os.UserHomeDir()
 				return claudemd.Read(ev.Cwd, home)
-			}, Terms: glossaryTerms(env, s.Project, prompt)})
+			}, Terms: glossaryTerms(env, s.Project, prompt), Glosses: dict})
 		if err != nil {
 			env.Log.Error("recall", "err", err)
+		}
+		if err := dict.Err(); err != nil {
+			env.Log.Warn("prompt in another language searched by its own words only", "err", err)
 		}
 	}
 	reply := hook.Reply{AdditionalContext: inj.Text}

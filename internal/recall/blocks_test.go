@@ -19,7 +19,7 @@ import (
 func composeFor(t *testing.T, db *store.DB, cfg config.Recall, g *glossary.Glossary, prompt string) string {
 	t.Helper()
 	inj, err := Compose(context.Background(), db, cfg, Request{Project: proj, SessionID: "now:" + prompt, PromptID: prompt,
-		Prompt: prompt, Now: day.AddDate(0, 1, 0), Terms: g.Used(prompt)})
+		Prompt: prompt, Now: day.AddDate(0, 1, 0), Terms: g.Used(prompt), Glosses: repoGlosses()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func feedback(ctx context.Context, db *store.DB, req Request, cs []concept, anch
 	if line == "" {
 		return nil, nil
 	}
-	lcs := concepts(line)
+	lcs := concepts(line, req.Glosses)
 	if !slices.ContainsFunc(lcs, func(c concept) bool { return mayAdd(cs, c) }) {
 		return nil, nil // nothing to weigh: counting the line's words is most of the cost
 	}

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,9 +11,9 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
-// The tests read the repository's dictionaries, as a built binary reads the
-// copy beside it.
-func init() { glosses.SetDir(filepath.Join("..", "..", "glosses")) }
+// repoGlosses is the repository's dictionaries, which scripts/build.sh
+// copies beside the binaries.
+func repoGlosses() *glosses.Dict { return glosses.Open(filepath.Join("..", "..", "glosses")) }
 
 // TestSpanishPromptFindsEnglishAnswer: a question asked in Spanish about a
 // session held in English shares its concepts, not its words: "llave" is
@@ -42,7 +43,7 @@ func TestGlossesOnlyForAnotherLanguage(t *testing.T) {
 		{"Is the Llave plugin in the gallery?", false},
 	} {
 		got := false
-		for _, cn := range concepts(c.prompt) {
+		for _, cn := range concepts(c.prompt, repoGlosses()) {
 			if slices.Contains(cn.forms, "llave") && slices.Contains(cn.forms, "key") {
 				got = true
 			}
@@ -66,5 +67,29 @@ func TestEnglishWordsOfASpanishPromptStayEnglish(t *testing.T) {
 		"The blog shows 20 posts per page; the limit is in the pager.")
 	if got := recallFor(t, db, defaults(), "¿En qué versión de postgres está el frontend?"); strings.Contains(got, "posts per page") {
 		t.Errorf("a message about posts was recalled for postgres:\n%s", got)
+	}
+}
+
+// TestGlossesFromRequest: the dictionaries are the request's, so a caller
+// without them (nil) searches a Spanish prompt by its own words only.
+func TestGlossesFromRequest(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "release", day.AddDate(0, 0, -4),
+		"Where do we keep the key of the cloud account?",
+		"The cloud key is kept in the vault under ops/quasar-7; rotate it every month.")
+	prompt := "¿Dónde guardamos la llave de la nube?"
+	for _, c := range []struct {
+		dict *glosses.Dict
+		want bool
+	}{{nil, false}, {glosses.Open(t.TempDir()), false}, {repoGlosses(), true}} {
+		got, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0), Glosses: c.dict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(got.Text, "ops/quasar-7") != c.want {
+			t.Errorf("dictionary %v: answer recalled %v, want %v:\n%s", c.dict != nil, !c.want, c.want, got.Text)
+		}
 	}
 }

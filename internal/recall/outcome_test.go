@@ -96,7 +96,7 @@ func FuzzContext(f *testing.F) {
 	db := storetest.Open(f)
 	say(f, db, "s", day, "Git submodules for the api repo, every 12 hours the sync polls.", "Postgres is at 172.20.0.5, not 172.17.0.1.")
 	f.Fuzz(func(t *testing.T, prompt string) {
-		out, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+		out, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0), Glosses: repoGlosses()})
 		if err != nil {
 			t.Fatalf("%q: %v", prompt, err)
 		}

@@ -89,7 +89,7 @@ func TestRussianWords(t *testing.T) {
 		}
 	}
 	tk := keysOf("Шлюз лежит отдельным проектом")
-	for _, c := range concepts("Где лежит проект шлюза: внутри папки или отдельно?") {
+	for _, c := range concepts("Где лежит проект шлюза: внутри папки или отдельно?", repoGlosses()) {
 		if slices.Contains([]string{"где", "или"}, c.forms[0]) {
 			t.Errorf("function word %q is a term", c.forms[0])
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glossary"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
@@ -36,6 +37,9 @@ type Request struct {
 	// sections and secrets): they are injected whether or not a memory
 	// passes the gate.
 	Terms []glossary.Term
+	// Glosses translates the words of a prompt in another language than
+	// English (withGlosses); nil translates nothing.
+	Glosses *glosses.Dict
 }
 
 // charsPerToken approximates tokens for budgeting; prose runs near four

@@ -81,7 +81,7 @@ func recallFor(t *testing.T, db *store.DB, cfg config.Recall, prompt string) str
 
 func recallIn(t *testing.T, db *store.DB, cfg config.Recall, session, prompt string) string {
 	t.Helper()
-	out, err := Context(context.Background(), db, cfg, Request{Project: proj, SessionID: session, PromptID: prompt, Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+	out, err := Context(context.Background(), db, cfg, Request{Project: proj, SessionID: session, PromptID: prompt, Prompt: prompt, Now: day.AddDate(0, 1, 0), Glosses: repoGlosses()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if ownCommandRE.MatchString(prompt) {
 		return nil, nil // the plugin's own slash commands show memory themselves
 	}
-	cs := concepts(prompt)
+	cs := concepts(prompt, req.Glosses)
 	if len(cs) == 0 {
 		return nil, nil
 	}

@@ -163,7 +163,7 @@ func TestExcerptShowsTheMatchingLines(t *testing.T) {
 	for i := range 200 {
 		fmt.Fprintf(&log, "INFO request %d served in 2ms\n", i)
 	}
-	cs := concepts("why did pgbouncer refuse the connection?")
+	cs := concepts("why did pgbouncer refuse the connection?", repoGlosses())
 	for i := range cs {
 		cs[i].weight = 1
 	}
@@ -256,7 +256,7 @@ func TestExcerptShowsEachPartAsked(t *testing.T) {
 		fmt.Fprintf(&b, "- step %d: more refactoring of the widget module\n", i+30)
 	}
 	b.WriteString("- Scraper pages are fetched with a 1-second delay between requests.\n")
-	cs := concepts("how often do we poll eversource, and how fast does the scraper fetch pages?")
+	cs := concepts("how often do we poll eversource, and how fast does the scraper fetch pages?", repoGlosses())
 	for i := range cs {
 		cs[i].weight = 1
 	}
@@ -343,7 +343,7 @@ func TestOwnSlashCommandsGetNothing(t *testing.T) {
 func TestLetterThatGrowsWhenLowered(t *testing.T) {
 	t.Parallel()
 	text := strings.Repeat("Ⱥ", 400) + " the pgbouncer pool listens on port 6543 " + strings.Repeat("Ⱥ", 400)
-	cs := concepts("which port does pgbouncer use?")
+	cs := concepts("which port does pgbouncer use?", repoGlosses())
 	for i := range cs {
 		cs[i].weight = 1
 	}
@@ -793,7 +793,7 @@ func TestExcerptShowsTheSectionHeading(t *testing.T) {
 	for i := range 12 {
 		fmt.Fprintf(&text, "- step %d of the release job stays as it is\n", i)
 	}
-	cs := concepts("why did the nightly builds break the release job?")
+	cs := concepts("why did the nightly builds break the release job?", repoGlosses())
 	for i := range cs {
 		cs[i].weight = 1
 	}
@@ -826,7 +826,7 @@ func TestNegatedAuxiliaryTheStoreNeverWrote(t *testing.T) {
 		"pip install of the qorvex plugin fails with a resolver error",
 		"The plugin's pinned range stops below our interpreter release, so pip refuses it.")
 	forms := func(prompt string) []string {
-		cs, _, err := weigh(context.Background(), db, concepts(prompt), false)
+		cs, _, err := weigh(context.Background(), db, concepts(prompt, repoGlosses()), false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ func TestSynonyms(t *testing.T) {
 		{"The check fails intermittently on CI", "intermittently", "flaky"},
 	} {
 		var got []string
-		for _, c := range concepts(tt.prompt) {
+		for _, c := range concepts(tt.prompt, repoGlosses()) {
 			if slices.Contains(c.forms, tt.word) {
 				got = c.keys
 			}
@@ -28,7 +28,7 @@ func TestSynonyms(t *testing.T) {
 		}
 	}
 	// A word in no group stays one word.
-	for _, c := range concepts("Which port does pgbouncer listen on?") {
+	for _, c := range concepts("Which port does pgbouncer listen on?", repoGlosses()) {
 		if len(c.keys) != 1 {
 			t.Errorf("%v got synonyms %v", c.forms, c.keys)
 		}

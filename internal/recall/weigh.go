@@ -34,7 +34,9 @@ type concept struct {
 
 // concepts groups a prompt's terms into concepts: a Korean word and its
 // particle-less stem are one concept (Terms gives the word, then its stem).
-func concepts(prompt string) []concept {
+// The words of a prompt in another language than English are also searched
+// by their English glosses from dict (nil: none).
+func concepts(prompt string, dict *glosses.Dict) []concept {
 	ts, glued, compounds := terms(prompt)
 	var out []concept
 	stemOf := map[string]int{} // particle-less stem -> the concept of its word
@@ -63,7 +65,7 @@ func concepts(prompt string) []concept {
 				out[i].forms = append(out[i].forms, p)
 				out[i].keys = append(out[i].keys, p)
 			}
-			out[i] = withGlosses(out[i], langs, stops)
+			out[i] = withGlosses(out[i], langs, stops, dict)
 		}
 	}
 	return withSynonyms(out)
@@ -76,16 +78,16 @@ const maxGlosses = 8
 
 // withGlosses adds to concept c, a word of a prompt in languages langs
 // besides English, the English words a dictionary of one of them translates
-// it by (internal/glosses): a question asked in Spanish about a session held
+// it by (dict): a question asked in Spanish about a session held
 // in English shares its concepts, not its words, and the cognates' prefix
 // bridges only the words that look alike ("llave" is "key"). Each is one
 // more key of the concept, whose weight is its commonest key's, so a word
 // translated by a common English word counts little. An English function
 // word a gloss may be is no key.
-func withGlosses(c concept, langs []string, stops stopSet) concept {
+func withGlosses(c concept, langs []string, stops stopSet, dict *glosses.Dict) concept {
 	n := 0
 	for _, lang := range langs {
-		for _, g := range glosses.English(lang, c.forms[0]) {
+		for _, g := range dict.English(lang, c.forms[0]) {
 			k := indexKey(g)
 			if n == maxGlosses || stops.has(g) || slices.Contains(c.keys, k) {
 				continue

@@ -173,11 +173,16 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 	if q.Newest {
 		score, order = "0", "events_fts.rowid DESC"
 	}
-	sqlq := `SELECT e.id, e.ts, e.type, e.session_id, e.project, e.source_uuid, e.text, e.payload, e.dedupe_key, e.checksum,
-			` + score + ` AS score
-		FROM events_fts JOIN events e ON e.id = events_fts.rowid
-		WHERE ` + strings.Join(where, " AND ") + `
-		ORDER BY ` + order + ` LIMIT ` + fmt.Sprint(limit)
+	// The matches are ranked by id and score alone, and only the rows
+	// that make the limit are read whole: carrying every match's text and
+	// payload through the sort cost more than ranking it. The ranked ids
+	// are the outer loop, so the rows come in their order, ties included.
+	sqlq := `SELECT e.id, e.ts, e.type, e.session_id, e.project, e.source_uuid, e.text, e.payload, e.dedupe_key, e.checksum, r.score
+		FROM (SELECT events_fts.rowid AS id, ` + score + ` AS score
+			FROM events_fts JOIN events e ON e.id = events_fts.rowid
+			WHERE ` + strings.Join(where, " AND ") + `
+			ORDER BY ` + order + ` LIMIT ` + fmt.Sprint(limit) + `) AS r
+		JOIN events e ON e.id = r.id`
 	rows, err := db.Read().query(ctx, sqlq, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search events: %w", err)
