@@ -25,6 +25,9 @@ type Claim struct {
 	// Except is set when the statement states an exception to a default
 	// ("enterprise keys get 1000 instead of the default"): a refinement.
 	Except bool
+	// Setting is set when the value is written as a setting's name
+	// ("USE_CACHE"): it names what is set, not a value of it.
+	Setting bool
 	// Scope holds the stems of the statement's content words other than the
 	// values: what the decision is about ("price", "cache"), compared to
 	// tell one component's decision from another's.

@@ -69,17 +69,15 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			// Explicit: the newer names the older value as replaced or rejected.
 			// Roles may differ when one is a tool's: a phrase role can read
 			// like a shape's ("docs hosting" -> host). A bare number names
-			// nothing on its own, so it needs the same role. A setting's
-			// name is replaced only by another's ("DB_URL instead of
-			// DATABASE_URL"), not by a word said near it.
-			if n.Replaces == o.Value && !sameName(n.Value, o.Value) && settingName(n.Value) == settingName(o.Value) &&
+			// nothing on its own, so it needs the same role.
+			if n.Replaces == o.Value && !sameName(n.Value, o.Value) &&
 				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
 				consider(6, Supersedes, o.Role, o.Value, n.Value)
 				continue
 			}
 			if !sameRole {
 				if n.Changed && !n.Negated && n.Replaces == "" && n.Value != o.Value && namesEach(o, n) && !disjoint(o.Scope, n.Scope) &&
-					sameShape(o.Role, o.Value, n.Value) {
+					sameShape(o, n) {
 					// One subject read from two sides ("Pimento for the PDF
 					// rendering", "render the PDFs with Carvo instead").
 					consider(4, Supersedes, o.Role, o.Value, n.Value)
@@ -104,7 +102,7 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o.Role, o.Value, n.Value) {
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) {
 				// Paths and names conflict only when the newer names the
 				// older one as replaced: a project has many of each. So
 				// do a setting's name and two values of different
@@ -113,23 +111,27 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)
-			if !shared && !genericRoles[o.Role] && o.Role != "choice" && n.Changed {
+			if !shared && !genericRoles[o.Role] && (o.Role != "choice" || !o.Changed) && n.Changed {
 				// A tool role with change wording ("scratch that, plain
 				// gofmt is enough"): the role is specific enough unless
-				// the scopes name different components. Not "choice",
-				// which names no role at all: two changes sharing no word
-				// ("the banner now slides in", "render with Kelbo
-				// instead") are changes of two different things.
+				// the scopes name different components. Not between two
+				// changes of "choice", which names no role at all: two
+				// changes sharing no word ("the banner now slides in
+				// instead of fading", "render with Kelbo instead") are
+				// changes of two different things.
 				shared = true
 			}
 			if !shared {
 				continue
 			}
-			if slices.ContainsFunc(older, func(c Claim) bool { return c.Role == o.Role && !c.Negated && !c.Weak && sameName(c.Value, n.Value) }) {
-				// The older named both ("compare the Kelbo and the
-				// Quillet readers"): the two are in use side by side,
-				// and the newer naming one of them changes neither. Only
-				// naming the other as replaced does.
+			if slices.ContainsFunc(older, func(c Claim) bool {
+				return c.Role == o.Role && c.Start == o.Start && c.End == o.End && !c.Negated && !c.Weak && sameName(c.Value, n.Value)
+			}) {
+				// The older statement named both ("we run the Kelbo and
+				// the Quillet readers side by side"): the newer naming
+				// one of them changes neither. Only naming the other as
+				// replaced does. Said in two statements ("we use Kelbo;
+				// we tried Quillet once"), the older did choose.
 				continue
 			}
 			if n.Changed && o.Replaces == n.Value {
@@ -178,18 +180,13 @@ func siteOf(v string) string {
 	return v[:k]
 }
 
-// sameShape reports whether two values can stand for one thing: neither is
-// a setting's name (an identifier joined by underscores, "use_cache_ttl"),
-// which names what is set rather than a value of it, and both or neither
+// sameShape reports whether two claims' values can stand for one thing
+// without the newer naming the older as replaced: neither is a setting's
+// name (Claim.Setting), which names what is set rather than a value of it
+// ("USE_CACHE" and "USE_CACHE_TTL" are two settings), and both or neither
 // are numbers, except a version's ("18" and "lts").
-func sameShape(role, a, b string) bool {
-	return !settingName(a) && !settingName(b) && (isNumber(a) == isNumber(b) || strings.HasPrefix(role, "version:"))
-}
-
-// settingName reports an identifier joined by underscores ("openai_api_key",
-// "use_cache"): the name of an environment variable or a config key.
-func settingName(v string) bool {
-	return strings.Contains(v, "_") && identifierShaped(v) && !strings.ContainsAny(v, "./-")
+func sameShape(o, n Claim) bool {
+	return !o.Setting && !n.Setting && (isNumber(o.Value) == isNumber(n.Value) || strings.HasPrefix(o.Role, "version:"))
 }
 
 // replacement is the value newer puts in place of the one n rejects.

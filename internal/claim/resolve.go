@@ -164,6 +164,7 @@ func (p *parser) claims() []Claim {
 			v                 string
 			old, new, neg     bool
 			weak              bool
+			setting           bool
 			sents             []int
 			start, end, first int
 		}
@@ -196,12 +197,13 @@ func (p *parser) claims() []Claim {
 			cur.new = cur.new || m.new
 			cur.neg = cur.neg || m.neg
 			cur.weak = cur.weak && m.weak
+			cur.setting = cur.setting || p.settingAt(m)
 			if !slices.Contains(cur.sents, m.sent) {
 				cur.sents = append(cur.sents, m.sent)
 			}
 		}
 		mk := func(v *value) Claim {
-			c := Claim{Role: role, Value: v.v, Weak: v.weak, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
+			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
 			for _, s := range v.sents {
 				c.Start = min(c.Start, p.sents[s].start)
 				c.End = max(c.End, p.sents[s].end)
@@ -217,19 +219,6 @@ func (p *parser) claims() []Claim {
 			c.Changed = c.Changed || c.Negated
 			out = append(out, c)
 			continue
-		}
-		for _, v := range vals {
-			if got := p.installs(role, v.v); got != "" && len(vals) > 1 {
-				// "fixed by `npm install -g pnpm`": npm fetched pnpm,
-				// which it neither replaces nor is chosen over; pnpm
-				// is what the statement keeps, whatever failed before.
-				v.weak = true
-				for _, w := range vals {
-					if w.v == got {
-						w.old = false
-					}
-				}
-			}
 		}
 		var olds, news, plain, weak []*value
 		for _, v := range vals {
@@ -278,29 +267,6 @@ func (p *parser) claims() []Claim {
 		}
 	}
 	return out
-}
-
-// installVerbs are the word after a package manager in a command that
-// fetches a package with it ("npm install -g pnpm", "brew add uv").
-var installVerbs = wordSet(`install add i`)
-
-// installs returns the value of role, a known product, that a mention of
-// value v is a command fetching ("npm install -g pnpm": pnpm), or "": v is
-// the tool run to set up the other, not one chosen instead of it.
-func (p *parser) installs(role, v string) string {
-	for _, m := range p.ms {
-		if m.role != role || m.value != v || m.last+1 >= len(p.toks) || !installVerbs[p.toks[m.last+1].s] {
-			continue
-		}
-		// The package follows the verb, after at most two flags ("-g",
-		// "--save-dev").
-		for k := m.last + 2; k < len(p.toks) && k <= m.last+4 && p.toks[k].sent == m.sent; k++ {
-			if o := p.owner[k]; o != 0 && p.ms[o-1].role == role && p.ms[o-1].value != v && Product(p.ms[o-1].value) {
-				return p.ms[o-1].value
-			}
-		}
-	}
-	return ""
 }
 
 // scopeStop are words that say nothing about what a decision is about.
@@ -361,4 +327,27 @@ func (p *parser) scope(s int, dst []string) []string {
 	}
 	slices.Sort(dst)
 	return dst
+}
+
+// settingAt reports a mention written as a setting's name: an identifier of
+// capitals joined by underscores ("USE_CACHE", "KELVO_API_KEY"), the shape of
+// an environment variable or config key. Values are lower-cased by then, so
+// it reads the text as written: "pg_dump" and "round_robin" are values.
+func (p *parser) settingAt(m mention) bool {
+	w := p.text[p.toks[m.first].start:p.toks[m.last].end]
+	under, upper := false, false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c == '_':
+			under = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z', c >= 0x80:
+			return false
+		case c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return under && upper
 }

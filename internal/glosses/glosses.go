@@ -12,6 +12,7 @@ package glosses
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,8 +81,11 @@ func (d *Dict) Err() error {
 }
 
 // Missing is the tables absent from the dictionaries' directory, for
-// doctor to report. It reads no table.
+// doctor to report; for a nil Dict, every table. It reads no table.
 func (d *Dict) Missing() []string {
+	if d == nil {
+		return slices.Compact(slices.Sorted(maps.Values(files)))
+	}
 	dir, err := d.dir()
 	var out []string
 	for _, name := range files {

@@ -166,3 +166,10 @@ func FuzzEnglish(f *testing.F) {
 		}
 	})
 }
+
+// A nil Dict, which translates nothing, has every table missing.
+func TestNilDictMissesEverything(t *testing.T) {
+	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "por.txt", "spa.txt"}; !slices.Equal(got, want) {
+		t.Errorf("Missing() = %v, want %v", got, want)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
@@ -15,16 +16,24 @@ import (
 // copies beside the binaries.
 func repoGlosses() *glosses.Dict { return glosses.Open(filepath.Join("..", "..", "glosses")) }
 
-// TestSpanishPromptFindsEnglishAnswer: a question asked in Spanish about a
-// session held in English shares its concepts, not its words: "llave" is
-// "key", "nube" is "cloud", and neither looks like its translation.
-func TestSpanishPromptFindsEnglishAnswer(t *testing.T) {
-	t.Parallel()
+// vaultKeyStore is a store whose one session, in English, says where the
+// cloud account's key is kept.
+func vaultKeyStore(t *testing.T) *store.DB {
+	t.Helper()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "release", day.AddDate(0, 0, -4),
 		"Where do we keep the key of the cloud account?",
 		"The cloud key is kept in the vault under ops/quasar-7; rotate it every month.")
+	return db
+}
+
+// TestSpanishPromptFindsEnglishAnswer: a question asked in Spanish about a
+// session held in English shares its concepts, not its words: "llave" is
+// "key", "nube" is "cloud", and neither looks like its translation.
+func TestSpanishPromptFindsEnglishAnswer(t *testing.T) {
+	t.Parallel()
+	db := vaultKeyStore(t)
 	got := recallFor(t, db, defaults(), "¿Dónde guardamos la llave de la nube?")
 	if !strings.Contains(got, "ops/quasar-7") {
 		t.Errorf("the answer is missing:\n%s", got)
@@ -74,11 +83,7 @@ func TestEnglishWordsOfASpanishPromptStayEnglish(t *testing.T) {
 // without them (nil) searches a Spanish prompt by its own words only.
 func TestGlossesFromRequest(t *testing.T) {
 	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	say(t, db, "release", day.AddDate(0, 0, -4),
-		"Where do we keep the key of the cloud account?",
-		"The cloud key is kept in the vault under ops/quasar-7; rotate it every month.")
+	db := vaultKeyStore(t)
 	prompt := "¿Dónde guardamos la llave de la nube?"
 	for _, c := range []struct {
 		dict *glosses.Dict

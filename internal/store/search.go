@@ -169,20 +169,23 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 	if limit <= 0 {
 		limit = 10
 	}
-	score, order := "-bm25(events_fts)", "bm25(events_fts)"
+	score, order, outer := "-bm25(events_fts)", "bm25(events_fts)", "r.score DESC, r.id"
 	if q.Newest {
-		score, order = "0", "events_fts.rowid DESC"
+		score, order, outer = "0", "events_fts.rowid DESC", "r.id DESC"
 	}
 	// The matches are ranked by id and score alone, and only the rows
 	// that make the limit are read whole: carrying every match's text and
-	// payload through the sort cost more than ranking it. The ranked ids
-	// are the outer loop, so the rows come in their order, ties included.
+	// payload through the sort cost more than ranking it. The outer query
+	// sorts the few rows kept again, so that their order does not hang on
+	// the plan; equal scores come oldest first, as the full-text index
+	// yields them.
 	sqlq := `SELECT e.id, e.ts, e.type, e.session_id, e.project, e.source_uuid, e.text, e.payload, e.dedupe_key, e.checksum, r.score
 		FROM (SELECT events_fts.rowid AS id, ` + score + ` AS score
 			FROM events_fts JOIN events e ON e.id = events_fts.rowid
 			WHERE ` + strings.Join(where, " AND ") + `
 			ORDER BY ` + order + ` LIMIT ` + fmt.Sprint(limit) + `) AS r
-		JOIN events e ON e.id = r.id`
+		JOIN events e ON e.id = r.id
+		ORDER BY ` + outer
 	rows, err := db.Read().query(ctx, sqlq, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search events: %w", err)

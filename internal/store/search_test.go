@@ -244,3 +244,38 @@ func TestSearchStatementsKept(t *testing.T) {
 		t.Errorf("two entry searches of one shape left %d statements prepared, want 1", n)
 	}
 }
+
+// Matches that score the same come oldest first, and the newest-first
+// search newest first, whatever plan SQLite picks for the join of the ranked
+// ids with their rows.
+func TestSearchEventsTiesInOrder(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	var want []int64
+	for i := range 6 {
+		r, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: fmt.Sprint("k", i), Text: "the quarn cache"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r.IDs...)
+	}
+	for _, newest := range []bool{false, true} {
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"quarn"}, false), Project: "/p", Limit: 4, Newest: newest})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, h := range hits {
+			got = append(got, h.ID)
+		}
+		exp := slices.Clone(want[:4])
+		if newest {
+			exp = slices.Clone(want[2:])
+			slices.Reverse(exp)
+		}
+		if !slices.Equal(got, exp) {
+			t.Errorf("newest=%v: ids %v, want %v", newest, got, exp)
+		}
+	}
+}
