@@ -129,16 +129,23 @@ func straighten(text string) (string, []int) {
 	return b.String(), back
 }
 
+// lowerASCII lowers the ASCII letters of s, leaving every other byte, so
+// that offsets in the result are offsets in s. It allocates once, and only
+// when s has an upper-case letter.
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] >= 'A' && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
+			var b strings.Builder
+			b.Grow(len(s))
+			b.WriteString(s[:i])
+			for j := i; j < len(s); j++ {
+				c := s[j]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
 				}
+				b.WriteByte(c)
 			}
-			return string(b)
+			return b.String()
 		}
 	}
 	return s
