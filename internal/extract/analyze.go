@@ -137,14 +137,15 @@ func lowerASCII(s string) string {
 		if c := s[i]; c >= 'A' && c <= 'Z' {
 			var b strings.Builder
 			b.Grow(len(s))
-			b.WriteString(s[:i])
+			from := 0 // the runs between upper-case letters are copied whole
 			for j := i; j < len(s); j++ {
-				c := s[j]
-				if c >= 'A' && c <= 'Z' {
-					c += 'a' - 'A'
+				if c := s[j]; c >= 'A' && c <= 'Z' {
+					b.WriteString(s[from:j])
+					b.WriteByte(c + 'a' - 'A')
+					from = j + 1
 				}
-				b.WriteByte(c)
 			}
+			b.WriteString(s[from:])
 			return b.String()
 		}
 	}
