@@ -185,7 +185,8 @@ func skipOpeners(low string) int {
 		}
 		moved := false
 		for _, o := range openers {
-			if strings.HasPrefix(low[i:], o) {
+			// The first byte, compared first, rules out nearly every opener.
+			if i < len(low) && low[i] == o[0] && strings.HasPrefix(low[i:], o) {
 				e := i + len(o)
 				if e == len(low) || strings.IndexByte(" ,.!:", low[e]) >= 0 {
 					i = e

@@ -44,6 +44,34 @@ func containsPhrasePlain(b string, list []string) bool {
 	return false
 }
 
+func skipOpenersPlain(low string) int {
+	i := 0
+	for {
+		for i < len(low) && strings.IndexByte(" \t-*>\"'(,.:!", low[i]) >= 0 {
+			i++
+		}
+		for _, d := range []string{"—", "–"} {
+			if strings.HasPrefix(low[i:], d) {
+				i += len(d)
+			}
+		}
+		moved := false
+		for _, o := range openers {
+			if strings.HasPrefix(low[i:], o) {
+				e := i + len(o)
+				if e == len(low) || strings.IndexByte(" ,.!:", low[e]) >= 0 {
+					i = e
+					moved = true
+					break
+				}
+			}
+		}
+		if !moved {
+			return min(i, len(low))
+		}
+	}
+}
+
 // phraseLists are the lists the extractor scans texts for, each phrase also
 // alone, so that a list's later phrases are not hidden by its first.
 func phraseLists() [][]string {
@@ -62,6 +90,9 @@ func checkScans(t *testing.T, text string) {
 	for _, b := range []string{text, lowerASCIIPlain(text)} {
 		if got, want := lowerASCII(b), lowerASCIIPlain(b); got != want {
 			t.Fatalf("lowerASCII(%q) = %q, want %q", b, got, want)
+		}
+		if got, want := skipOpeners(b), skipOpenersPlain(b); got != want {
+			t.Fatalf("skipOpeners(%q) = %d, want %d", b, got, want)
 		}
 		for _, l := range phraseLists() {
 			if got, want := containsPhrase(b, l), containsPhrasePlain(b, l); got != want {
@@ -100,7 +131,7 @@ func TestScansSame(t *testing.T) {
 
 // FuzzScansSame is TestScansSame on arbitrary text.
 func FuzzScansSame(f *testing.F) {
-	for _, seed := range []string{"", "I see it", "Looks like it's done", "thanks!", "ok", "a/ok", "okay.", "알겠습니다", "\xff", "SORRY, my bad"} {
+	for _, seed := range []string{"", "I see it", "ok, so — and then", "- yes. okay:", "Looks like it's done", "thanks!", "ok", "a/ok", "okay.", "알겠습니다", "\xff", "SORRY, my bad"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) { checkScans(t, text) })
