@@ -129,16 +129,24 @@ func straighten(text string) (string, []int) {
 	return b.String(), back
 }
 
+// lowerASCII lowers the ASCII letters of s, leaving every other byte, so
+// that offsets in the result are offsets in s. It allocates once, and only
+// when s has an upper-case letter.
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] >= 'A' && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
+			var b strings.Builder
+			b.Grow(len(s))
+			from := 0 // the runs between upper-case letters are copied whole
+			for j := i; j < len(s); j++ {
+				if c := s[j]; c >= 'A' && c <= 'Z' {
+					b.WriteString(s[from:j])
+					b.WriteByte(c + 'a' - 'A')
+					from = j + 1
 				}
 			}
-			return string(b)
+			b.WriteString(s[from:])
+			return b.String()
 		}
 	}
 	return s
@@ -177,7 +185,8 @@ func skipOpeners(low string) int {
 		}
 		moved := false
 		for _, o := range openers {
-			if strings.HasPrefix(low[i:], o) {
+			// The first byte, compared first, rules out nearly every opener.
+			if i < len(low) && low[i] == o[0] && strings.HasPrefix(low[i:], o) {
 				e := i + len(o)
 				if e == len(low) || strings.IndexByte(" ,.!:", low[e]) >= 0 {
 					i = e

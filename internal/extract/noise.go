@@ -81,8 +81,14 @@ func afterLabel(lead string) string {
 	return lead
 }
 
+// startsWithPhrase reports whether b opens with a phrase of list as whole
+// words. Comparing first bytes before the prefixes skips most of a long list
+// without a call.
 func startsWithPhrase(b string, list []string) bool {
 	for _, w := range list {
+		if w != "" && (b == "" || w[0] != b[0]) {
+			continue
+		}
 		if strings.HasPrefix(b, w) && (len(b) == len(w) || !isWordByte(b[len(w)]) || !isWordByte(w[len(w)-1])) {
 			return true
 		}
@@ -90,8 +96,18 @@ func startsWithPhrase(b string, list []string) bool {
 	return false
 }
 
+// containsPhrase reports whether a phrase of list occurs in b as whole words
+// (bounded). b's word starts are read once, so that a phrase whose first two
+// bytes start no word of b is skipped without a scan, as sent.find does.
 func containsPhrase(b string, list []string) bool {
+	if b == "" {
+		return false
+	}
+	bits, ascii := wordStarts(b)
 	for _, w := range list {
+		if len(w) > 1 && !mayStart(&bits, ascii, w) {
+			continue
+		}
 		for from := 0; from < len(b); {
 			k := strings.Index(b[from:], w)
 			if k < 0 {
