@@ -195,6 +195,12 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			if len(out) == perKind || done[newer.CID] || paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
 				continue
 			}
+			if slices.ContainsFunc(older.events, func(id int64) bool { return slices.Contains(newer.events, id) }) {
+				// An entry and the message it quotes say one thing once: a
+				// change the message reports is no change from itself; its
+				// older side is looked up below.
+				continue
+			}
 			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
 			if ov == "" || nv == "" {
 				// A warning names both values: a statement that drops one
