@@ -376,7 +376,9 @@ func replaced(ctx context.Context, db *store.DB, n said, c claim.Claim) (said, b
 		return said{}, false, err
 	}
 	for _, h := range hits {
-		if !h.Time.Before(n.Time) || neverRecalled(h.Event) || slices.Contains(n.events, h.ID) {
+		if !h.Time.Before(n.Time) || neverRecalled(h.Event) || slices.Contains(n.events, h.ID) || h.Type == store.TypeToolObservation {
+			// A tool run names values without deciding them (a search
+			// for the replaced name is no statement of it).
 			continue
 		}
 		cs := claim.Parse(h.Text)

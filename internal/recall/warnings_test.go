@@ -39,3 +39,25 @@ func TestChangeNotWarnedAgainstItsOwnMessage(t *testing.T) {
 		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), e.CID, ws)
 	}
 }
+
+// A tool run naming the replaced value decides nothing: the older side of a
+// change is the last message that stated it. The texts are made up.
+func TestChangeOlderSideIsNoToolRun(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	old := say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
+	run := store.Event{Time: day.AddDate(0, 0, -2), Type: store.TypeToolObservation, SessionID: "look", Project: proj,
+		Text: "Bash: cat worker.toml\nbroker: Kelbo\nretries = 3", DedupeKey: "look:0"}
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, run); return err }); err != nil {
+		t.Fatal(err)
+	}
+	nw := say(t, db, "move", day, "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(nw[1].ID) {
+		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
+	}
+}
