@@ -101,6 +101,7 @@ func Parse(text string) []Claim {
 	}
 	p := parser{text: text, toks: toks, sents: sents, owner: make([]int16, len(toks))}
 	p.mark()
+	p.listedChange()
 	p.find()
 	p.shaped()
 	p.partners()

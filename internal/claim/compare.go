@@ -72,6 +72,12 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			// nothing on its own, so it needs the same role.
 			if n.Replaces == o.Value && !sameName(n.Value, o.Value) &&
 				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
+				if slices.ContainsFunc(older, func(c Claim) bool { return !c.Negated && c.Replaces == n.Replaces && sameName(c.Value, n.Value) }) {
+					// The older reported the same change ("moved from X
+					// to Y", later "Y only now, X is gone"): the newer
+					// restates it and replaces nothing the older holds.
+					continue
+				}
 				consider(6, Supersedes, o.Role, o.Value, n.Value)
 				continue
 			}

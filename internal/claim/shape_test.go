@@ -61,3 +61,37 @@ func TestReplacesSubjectIsSuccessor(t *testing.T) {
 		}
 	}
 }
+
+// An adverb says how something is done, not what the value sets: the role is
+// read from the words around it. The texts are made up.
+func TestAdverbNamesNoRole(t *testing.T) {
+	for _, text := range []string{
+		"The worker is starting directly with `bake serve`, so the boot script never runs.",
+		"The queue drains manually via `flushq --all` until the cron job lands.",
+	} {
+		for _, c := range Parse(text) {
+			if c.Role == "directly" || c.Role == "manually" {
+				t.Errorf("Parse(%q) has role %q", text, c.Role)
+			}
+		}
+	}
+}
+
+// A newer statement of a change the older already reported restates it, even
+// when the older also names the replaced value in another claim (a list line
+// read as the value, "no local MySQL file … → Postgres"): no supersession.
+func TestSameChangeRestated(t *testing.T) {
+	older := []Claim{
+		{Role: "database", Value: "postgres", Replaces: "mysql", Changed: true, Scope: []string{"ledger", "migration"}},
+		{Role: "database", Value: "mysql", Replaces: "postgres", Changed: true, Scope: []string{"local"}},
+	}
+	newer := []Claim{{Role: "database", Value: "postgres", Replaces: "mysql", Changed: true, Scope: []string{"ledger", "confirmed"}}}
+	if rel, role, ov, nv := Compare(older, newer); rel == Supersedes || rel == Contradicts {
+		t.Errorf("Compare = %v %s: %q -> %q, want no conflict", rel, role, ov, nv)
+	}
+	// A change away from what the older reported still supersedes it.
+	newer[0].Value, newer[0].Replaces = "sqlite", "postgres"
+	if rel, _, ov, nv := Compare(older, newer); rel != Supersedes || ov != "postgres" || nv != "sqlite" {
+		t.Errorf("Compare = %v %q -> %q, want supersedes postgres -> sqlite", rel, ov, nv)
+	}
+}

@@ -195,6 +195,12 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			if len(out) == perKind || done[newer.CID] || paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
 				continue
 			}
+			if slices.ContainsFunc(older.events, func(id int64) bool { return slices.Contains(newer.events, id) }) {
+				// An entry and the message it quotes say one thing once: a
+				// change the message reports is no change from itself; its
+				// older side is looked up below.
+				continue
+			}
 			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
 			if ov == "" || nv == "" {
 				// A warning names both values: a statement that drops one
@@ -370,7 +376,9 @@ func replaced(ctx context.Context, db *store.DB, n said, c claim.Claim) (said, b
 		return said{}, false, err
 	}
 	for _, h := range hits {
-		if !h.Time.Before(n.Time) || neverRecalled(h.Event) || slices.Contains(n.events, h.ID) {
+		if !h.Time.Before(n.Time) || neverRecalled(h.Event) || slices.Contains(n.events, h.ID) || h.Type == store.TypeToolObservation {
+			// A tool run names values without deciding them (a search
+			// for the replaced name is no statement of it).
 			continue
 		}
 		cs := claim.Parse(h.Text)

@@ -1,0 +1,63 @@
+package recall
+
+import (
+	"context"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+// An entry and the message it quotes say one thing once: the change the
+// message reports is set against the older message that stated the replaced
+// value, never against the message's own excerpt, which may show the
+// replaced value alone. The texts are made up.
+func TestChangeNotWarnedAgainstItsOwnMessage(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	old := say(t, db, "keep", day.AddDate(0, 0, -3), "How should the worker start on the host?",
+		"Keep the worker's **Launch Command:** `bake serve` (unchanged).")
+	text := "The worker never boots.\nChange the launch command from:\n- Current: `bake serve`\n- To: `cd worker && ./boot.sh`"
+	nw := say(t, db, "fix", day, "Why does the worker never boot on the host?", text)
+	e, _, err := db.PutEntry(ctx, store.Entry{
+		Project: proj, SessionID: "fix", Type: "decision", Title: "Launch command: cd worker && ./boot.sh", Subject: "launch command",
+		ClaimKey: "launch command|boot", Stage: store.StageVerified, Created: nw[1].Time,
+		Evidence: []store.Evidence{{SessionID: "fix", EventID: nw[1].ID, Quote: text, Method: "exact", Confidence: 1, SpanEnd: len(text)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := messageItem(nw[1], "Change the launch command from: - Current: `bake serve` …")
+	ent := Item{CID: e.CID, Kind: KindEntry, Type: e.Type, Stage: e.Stage, SessionID: e.SessionID, Time: e.Created,
+		Text: e.Title, Quote: text, entry: e, events: []int64{nw[1].ID}}
+	ws, err := Warnings(ctx, db, defaults(), []Item{msg, ent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != e.CID {
+		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), e.CID, ws)
+	}
+}
+
+// A tool run naming the replaced value decides nothing: the older side of a
+// change is the last message that stated it. The texts are made up.
+func TestChangeOlderSideIsNoToolRun(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	old := say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
+	run := store.Event{Time: day.AddDate(0, 0, -2), Type: store.TypeToolObservation, SessionID: "look", Project: proj,
+		Text: "Bash: cat worker.toml\nbroker: Kelbo\nretries = 3", DedupeKey: "look:0"}
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, run); return err }); err != nil {
+		t.Fatal(err)
+	}
+	nw := say(t, db, "move", day, "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(nw[1].ID) {
+		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
+	}
+}
