@@ -6,14 +6,15 @@ import "testing"
 // list items supersedes the older statement of the replaced value. The texts
 // are made up.
 func TestListedChange(t *testing.T) {
-	older := "Keep the worker's **Launch Command:** `bake serve` (unchanged)."
+	older := "The CI image is `ci-base:3`."
 	for _, newer := range []string{
-		"### Fix\nSwitch the worker's launch command from:\n- Current: `bake serve`\n- To: `cd worker && ./boot.sh`\n",
-		"Change the launch command from:\n\n* Old: `bake serve`\n* New: `cd worker && ./boot.sh`",
+		"### Plan\nMove the CI image from:\n- Current: `ci-base:3`\n- To: `ci-slim:5`\n",
+		"Change the CI image from:\n\n* Old: `ci-base:3`\n* New: `ci-slim:5`",
+		"Change the CI image from:\n- Before: `ci-base:3`\n- After: `ci-slim:5`",
 	} {
 		rel, role, ov, nv := Compare(Parse(older), Parse(newer))
-		if rel != Supersedes || ov != "bake serve" || nv != "cd worker && ./boot.sh" {
-			t.Errorf("Compare(…, %q) = %v %s: %q -> %q, want supersedes bake serve -> cd worker && ./boot.sh", newer, rel, role, ov, nv)
+		if rel != Supersedes || ov != "ci-base:3" || nv != "ci-slim:5" {
+			t.Errorf("Compare(…, %q) = %v %s: %q -> %q, want supersedes ci-base:3 -> ci-slim:5", newer, rel, role, ov, nv)
 		}
 	}
 }
@@ -22,10 +23,10 @@ func TestListedChange(t *testing.T) {
 // is no change, replace nothing.
 func TestListedChangeNeedsItsShape(t *testing.T) {
 	for _, text := range []string{
-		"Copy the files from:\n- Current: `./assets`\n- To: `./public`",            // no change wording
-		"Change the launch command from:\n- Note: `bake serve`\n- To: `./boot.sh`", // the first item is no side
-		"Change the launch command from:\n- Current: `bake serve`",                 // one side only
-		"Change the launch command from:\n- Current: `bake serve`\n- To: `bake serve`",
+		"Copy the files from:\n- Current: `./assets`\n- To: `./public`",     // no change wording
+		"Change the CI image from:\n- Note: `ci-base:3`\n- To: `ci-slim:5`", // the first item is no side
+		"Change the CI image from:\n- Current: `ci-base:3`",                 // one side only
+		"Change the CI image from:\n- Current: `ci-base:3`\n- To: `ci-base:3`",
 	} {
 		for _, c := range Parse(text) {
 			if c.Replaces != "" {

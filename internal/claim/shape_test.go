@@ -66,7 +66,7 @@ func TestReplacesSubjectIsSuccessor(t *testing.T) {
 // read from the words around it. The texts are made up.
 func TestAdverbNamesNoRole(t *testing.T) {
 	for _, text := range []string{
-		"The worker is starting directly with `bake serve`, so the boot script never runs.",
+		"The nightly export is launched directly with `cronx run`, so the lock file is never taken.",
 		"The queue drains manually via `flushq --all` until the cron job lands.",
 	} {
 		for _, c := range Parse(text) {

@@ -16,19 +16,19 @@ func TestChangeNotWarnedAgainstItsOwnMessage(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	old := say(t, db, "keep", day.AddDate(0, 0, -3), "How should the worker start on the host?",
-		"Keep the worker's **Launch Command:** `bake serve` (unchanged).")
-	text := "The worker never boots.\nChange the launch command from:\n- Current: `bake serve`\n- To: `cd worker && ./boot.sh`"
-	nw := say(t, db, "fix", day, "Why does the worker never boot on the host?", text)
+	old := say(t, db, "keep", day.AddDate(0, 0, -3), "Which image does the CI job build on?",
+		"The CI image is `ci-base:3`.")
+	text := "The CI job runs out of disk.\nChange the CI image from:\n- Current: `ci-base:3`\n- To: `ci-slim:5`"
+	nw := say(t, db, "fix", day, "Why does the CI job run out of disk?", text)
 	e, _, err := db.PutEntry(ctx, store.Entry{
-		Project: proj, SessionID: "fix", Type: "decision", Title: "Launch command: cd worker && ./boot.sh", Subject: "launch command",
-		ClaimKey: "launch command|boot", Stage: store.StageVerified, Created: nw[1].Time,
+		Project: proj, SessionID: "fix", Type: "decision", Title: "CI image: ci-slim:5", Subject: "ci image",
+		ClaimKey: "ci image|ci-slim:5", Stage: store.StageVerified, Created: nw[1].Time,
 		Evidence: []store.Evidence{{SessionID: "fix", EventID: nw[1].ID, Quote: text, Method: "exact", Confidence: 1, SpanEnd: len(text)}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := messageItem(nw[1], "Change the launch command from: - Current: `bake serve` …")
+	msg := messageItem(nw[1], "Change the CI image from: - Current: `ci-base:3` …")
 	ent := Item{CID: e.CID, Kind: KindEntry, Type: e.Type, Stage: e.Stage, SessionID: e.SessionID, Time: e.Created,
 		Text: e.Title, Quote: text, entry: e, events: []int64{nw[1].ID}}
 	ws, err := Warnings(ctx, db, defaults(), []Item{msg, ent})
