@@ -101,7 +101,6 @@ func Parse(text string) []Claim {
 	}
 	p := parser{text: text, toks: toks, sents: sents, owner: make([]int16, len(toks))}
 	p.mark()
-	p.listedChange()
 	p.find()
 	p.shaped()
 	p.partners()
@@ -246,7 +245,7 @@ func (p *parser) find() {
 				p.add("port", strings.TrimLeft(s, "0"), i, i)
 			}
 		default:
-			if k := strings.LastIndexByte(s, ':'); k > 0 && isPortNumber(s[k+1:]) && !isNumber(s[:k]) {
+			if k := strings.LastIndexByte(s, ':'); k > 0 && isPortNumber(s[k+1:]) && !isNumber(s[:k]) && !fileLine(s[:k]) {
 				portSeen = true
 				p.add("port", s[k+1:], i, i)
 				continue
@@ -897,4 +896,11 @@ func identifierShaped(s string) bool {
 		}
 	}
 	return sep && letter
+}
+
+// fileLine reports a file name before a colon ("roster.tsx:14", "main.go:120"):
+// the number after it is a line, not a port.
+func fileLine(name string) bool {
+	k := strings.LastIndexByte(name, '.')
+	return k > 0 && fileExts[name[k+1:]]
 }

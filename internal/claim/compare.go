@@ -72,10 +72,14 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			// nothing on its own, so it needs the same role.
 			if n.Replaces == o.Value && !sameName(n.Value, o.Value) &&
 				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
-				if slices.ContainsFunc(older, func(c Claim) bool { return !c.Negated && c.Replaces == n.Replaces && sameName(c.Value, n.Value) }) {
-					// The older reported the same change ("moved from X
-					// to Y", later "Y only now, X is gone"): the newer
-					// restates it and replaces nothing the older holds.
+				if slices.ContainsFunc(older, func(c Claim) bool {
+					return c.Role == n.Role && !c.Negated && c.Replaces == n.Replaces && sameName(c.Value, n.Value) && o.Start <= c.Start
+				}) {
+					// The older reported the same change after stating X
+					// ("moved from X to Y", later "Y only now, X is
+					// gone"): the newer restates it and replaces nothing
+					// the older holds. X stated after that change ("the
+					// cache still uses X") is what the newer replaces.
 					continue
 				}
 				consider(6, Supersedes, o.Role, o.Value, n.Value)
@@ -117,27 +121,28 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)
-			if !shared && !genericRoles[o.Role] && (o.Role != "choice" || !o.Changed) && n.Changed {
+			if !shared && !genericRoles[o.Role] && o.Role != "choice" && n.Changed {
 				// A tool role with change wording ("scratch that, plain
 				// gofmt is enough"): the role is specific enough unless
-				// the scopes name different components. Not between two
-				// changes of "choice", which names no role at all: two
-				// changes sharing no word ("the banner now slides in
-				// instead of fading", "render with Kelbo instead") are
-				// changes of two different things.
+				// the scopes name different components. Not "choice",
+				// which names no role at all: two choices sharing no word
+				// of what they are for ("use Kelbo to draw the charts",
+				// "now use Quillet to send the mail") are of two things.
 				shared = true
 			}
 			if !shared {
 				continue
 			}
 			if slices.ContainsFunc(older, func(c Claim) bool {
-				return c.Role == o.Role && c.Start == o.Start && c.End == o.End && !c.Negated && !c.Weak && sameName(c.Value, n.Value)
+				return c.Role == o.Role && c.Start < o.End && o.Start < c.End && !c.Negated && !c.Weak && sameName(c.Value, n.Value)
 			}) {
-				// The older statement named both ("we run the Kelbo and
-				// the Quillet readers side by side"): the newer naming
-				// one of them changes neither. Only naming the other as
-				// replaced does. Said in two statements ("we use Kelbo;
-				// we tried Quillet once"), the older did choose.
+				// The older named both in one statement ("we run the
+				// Kelbo and the Quillet readers side by side"; a value
+				// said again later widens its span, so the spans need
+				// only meet): the newer naming one of them changes
+				// neither. Only naming the other as replaced does. Said
+				// in two statements ("we use Kelbo; we tried Quillet
+				// once"), the older did choose.
 				continue
 			}
 			if n.Changed && o.Replaces == n.Value {

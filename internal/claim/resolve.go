@@ -335,6 +335,9 @@ func (p *parser) scope(s int, dst []string) []string {
 // it reads the text as written: "pg_dump" and "round_robin" are values.
 func (p *parser) settingAt(m mention) bool {
 	w := p.text[p.toks[m.first].start:p.toks[m.last].end]
+	if k := strings.IndexByte(w, '='); k > 0 {
+		w = w[:k] // "ENABLE_TRACE=true": the name set
+	}
 	under, upper := false, false
 	for i := 0; i < len(w); i++ {
 		switch c := w[i]; {

@@ -20,8 +20,14 @@ func TestNoConflictByShape(t *testing.T) {
 		{"a count against a name",
 			"Alerts are still sent as separate Brindle Bot messages.",
 			"Fixed: the Brindle alerts now go into 1 combined message."},
+		{"choices for two purposes",
+			"Use Kelbo to draw the charts.",
+			"Now use Quillet to send the mail."},
+		{"a setting set in a code span and another setting",
+			"Start it with `ENABLE_TRACE=true` to trace the agent.",
+			"Start it with `ENABLE_TRACE_SAMPLER=true` now."},
 		{"the older statement named both",
-			"We run the Svelte and the Vue checkout side by side for the spring trial.",
+			"We run the Svelte and the Vue checkout side by side for the spring trial. The Vue checkout is faster so far.",
 			"The Vue checkout now caches the basket between visits."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -41,7 +47,10 @@ func TestConflictBySameShape(t *testing.T) {
 		{"a setting replaced by a product", "Read the token from `POSTWICK_API_KEY`.", "Use Postwick Mail instead of `POSTWICK_API_KEY`.", "postwick_api_key", "postwick mail"},
 		{"a lower-case identifier is a value", "We back up the ledger with pg_dump.", "Back up the ledger with restic instead of pg_dump.", "pg_dump", "restic"},
 		{"the other one tried before", "We use Jest. We tried Vitest once but it was flaky.", "We now use Vitest.", "jest", "vitest"},
-		{"a retraction with its reason", "We went with Kelbo after the spike.", "Scratch that, we use Quillet instead, it is faster.", "kelbo", "quillet"},
+		{"a retraction with its reason", "We went with Kelbo for the queue after the spike.", "Scratch that, the queue uses Quillet instead, it is faster.", "kelbo", "quillet"},
+		{"a word in -ly before a noun", "The nightly build runs on Kelbo.", "The nightly build now runs on Quillet.", "kelbo", "quillet"},
+		{"a lower-case identifier changed", "We back up the ledger with pg_dump.", "We now back up the ledger with pg_basebackup.", "pg_dump", "pg_basebackup"},
+		{"a state stated after the same change", "We switched the queue from Kelbo to Quillet. The cache still uses Kelbo.", "The cache now uses Quillet instead of Kelbo.", "kelbo", "quillet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel != Supersedes || ov != tc.ov || nv != tc.nv {
@@ -77,13 +86,14 @@ func TestAdverbNamesNoRole(t *testing.T) {
 	}
 }
 
-// A newer statement of a change the older already reported restates it, even
-// when the older also names the replaced value in another claim (a list line
-// read as the value, "no local MySQL file … → Postgres"): no supersession.
+// A newer statement of a change the older already reported, after stating
+// the replaced value, restates it: no supersession. The claims are built
+// directly, as a text read that way: "the ledger ran on MySQL" then "we
+// moved the ledger from MySQL to Postgres".
 func TestSameChangeRestated(t *testing.T) {
 	older := []Claim{
-		{Role: "database", Value: "postgres", Replaces: "mysql", Changed: true, Scope: []string{"ledger", "migration"}},
-		{Role: "database", Value: "mysql", Replaces: "postgres", Changed: true, Scope: []string{"local"}},
+		{Role: "database", Value: "mysql", Scope: []string{"ledger"}, Start: 0, End: 24},
+		{Role: "database", Value: "postgres", Replaces: "mysql", Changed: true, Scope: []string{"ledger", "migration"}, Start: 25, End: 70},
 	}
 	newer := []Claim{{Role: "database", Value: "postgres", Replaces: "mysql", Changed: true, Scope: []string{"ledger", "confirmed"}}}
 	if rel, role, ov, nv := Compare(older, newer); rel == Supersedes || rel == Contradicts {
@@ -93,5 +103,24 @@ func TestSameChangeRestated(t *testing.T) {
 	newer[0].Value, newer[0].Replaces = "sqlite", "postgres"
 	if rel, _, ov, nv := Compare(older, newer); rel != Supersedes || ov != "postgres" || nv != "sqlite" {
 		t.Errorf("Compare = %v %q -> %q, want supersedes postgres -> sqlite", rel, ov, nv)
+	}
+}
+
+// A number after a file name and a colon is a line, not a port; after a
+// host it is the port.
+func TestFileLineIsNoPort(t *testing.T) {
+	for text, want := range map[string]string{
+		"roster.tsx:14 Uncaught SyntaxError: no export named Panel": "",
+		"The API listens on api.internal:8443 behind the proxy.":    "8443",
+	} {
+		got := ""
+		for _, c := range Parse(text) {
+			if c.Role == "port" {
+				got = c.Value
+			}
+		}
+		if got != want {
+			t.Errorf("Parse(%q) port %q, want %q", text, got, want)
+		}
 	}
 }

@@ -618,15 +618,16 @@ func (p *parser) roleWord(k int) bool {
 	if strings.HasSuffix(t.s, "ed") && len(t.s) > 4 {
 		return false // "is served from": a verb, not what the value sets
 	}
-	if adverb(t.s) {
-		return false // "starts directly with": how, not what the value sets
+	if adverb(t.s) && k+1 < len(p.toks) && linkWords[p.toks[k+1].s] {
+		return false // "is launched directly with": how, not what the value sets
 	}
 	return isName(t.s) || t.s == "ci" || t.s == "db" || t.s == "ui" || t.s == "os"
 }
 
 // adverb reports a word of six letters or more ending in "ly" the way an
 // adverb does ("directly", "manually", "quickly"), not as the nouns
-// "supply", "assembly", "family" or "anomaly" do.
+// "supply", "assembly", "family" or "anomaly" do. Before a link word only
+// ("drains manually via"): "the nightly build" names what is built.
 func adverb(w string) bool {
 	return len(w) >= 6 && strings.HasSuffix(w, "ly") && !strings.ContainsRune("pbfiao", rune(w[len(w)-3]))
 }

@@ -18,7 +18,7 @@ func TestChangeNotWarnedAgainstItsOwnMessage(t *testing.T) {
 	filler(t, db)
 	old := say(t, db, "keep", day.AddDate(0, 0, -3), "Which image does the CI job build on?",
 		"The CI image is `ci-base:3`.")
-	text := "The CI job runs out of disk.\nChange the CI image from:\n- Current: `ci-base:3`\n- To: `ci-slim:5`"
+	text := "The CI job ran out of disk, so we moved the CI image from `ci-base:3` to `ci-slim:5`."
 	nw := say(t, db, "fix", day, "Why does the CI job run out of disk?", text)
 	e, _, err := db.PutEntry(ctx, store.Entry{
 		Project: proj, SessionID: "fix", Type: "decision", Title: "CI image: ci-slim:5", Subject: "ci image",
@@ -28,7 +28,7 @@ func TestChangeNotWarnedAgainstItsOwnMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := messageItem(nw[1], "Change the CI image from: - Current: `ci-base:3` …")
+	msg := messageItem(nw[1], "The CI job ran out of disk, so we moved the CI image from `ci-base:3` …")
 	ent := Item{CID: e.CID, Kind: KindEntry, Type: e.Type, Stage: e.Stage, SessionID: e.SessionID, Time: e.Created,
 		Text: e.Title, Quote: text, entry: e, events: []int64{nw[1].ID}}
 	ws, err := Warnings(ctx, db, defaults(), []Item{msg, ent})
