@@ -410,11 +410,7 @@ func openConflicts(ctx context.Context, db *store.DB, project string) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	var sides []int64
-	for _, c := range cs {
-		sides = append(sides, c.Older, c.Newer)
-	}
-	quoted, _ := db.Read().EntriesQuoted(ctx, sides) // a side not read leaves its row out
+	quoted := conflictSides(ctx, db, cs)
 	var lines []string
 	for _, c := range cs {
 		a, okA := quoted[c.Older]

@@ -90,16 +90,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 			return nil, err
 		}
 	}
-	// Each side with the one quote a warning shows, not all its evidence,
-	// all read at once: a memory replaced or contested by several is on a
-	// side of each of their rows.
-	var sides []int64
-	for _, c := range cs {
-		sides = append(sides, c.Older, c.Newer)
-	}
-	// A side that cannot be read leaves its row out, as a side not found
-	// does; the other warnings are still given.
-	quoted, _ := db.Read().EntriesQuoted(ctx, sides)
+	quoted := conflictSides(ctx, db, cs)
 	n := 0
 	for _, c := range cs {
 		if n == perKind || paired[pair(c.Older, c.Newer)] {
@@ -326,6 +317,20 @@ func diagnosisSide(it Item, d claim.Diagnosis) Memory {
 		m.Title, m.Quote = src[d.Start:d.End], ""
 	}
 	return m
+}
+
+// conflictSides reads both sides of each of cs at once, each with the one
+// quote a warning shows, not all its evidence: a memory replaced or
+// contested by several is on a side of each of their rows. A side that
+// cannot be read is missing from the map, which leaves its row out, as a
+// side not found does; the other rows are still shown.
+func conflictSides(ctx context.Context, db *store.DB, cs []store.Conflict) map[int64]store.Entry {
+	var ids []int64
+	for _, c := range cs {
+		ids = append(ids, c.Older, c.Newer)
+	}
+	quoted, _ := db.Read().EntriesQuoted(ctx, ids)
+	return quoted
 }
 
 // pair is the key of two sides in the pairs already warned about, either
