@@ -1179,10 +1179,18 @@ type projectRole struct {
 	project string
 }
 
-// RoleValues lists the values the project's entries give a role, through
-// entry_roles_recent without reading the entries.
+// roleValuesQuery names its index: left to choose, SQLite walked
+// entry_roles_value_recent, already in value order for DISTINCT, through
+// every role of the project (5,200 rows for a role of 800 in the 10k bench
+// store, a hundred pages a prompt) instead of this role's rows alone. The
+// table is WITHOUT ROWID, so the index holds value too; ORDER BY keeps the
+// values in the order the other index gave them.
+const roleValuesQuery = `SELECT DISTINCT value FROM entry_roles INDEXED BY entry_roles_recent WHERE project = ? AND role = ? ORDER BY value`
+
+// RoleValues lists the values the project's entries give a role, in byte
+// order, through entry_roles_recent without reading the entries.
 func (t *Tx) RoleValues(ctx context.Context, project, role string) ([]string, error) {
-	vs, err := queryColumn[string](ctx, t, `SELECT DISTINCT value FROM entry_roles WHERE project = ? AND role = ?`, project, role)
+	vs, err := queryColumn[string](ctx, t, roleValuesQuery, project, role)
 	if err != nil {
 		return nil, fmt.Errorf("role values: %w", err)
 	}

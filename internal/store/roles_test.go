@@ -367,3 +367,56 @@ func TestRoleLookupAfterWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRoleValuesByRole: a role's values come sorted and once each, read
+// from the role's own rows of entry_roles_recent, not from a walk over every
+// role of the project. The old query's plan walked entry_roles_value_recent
+// by project alone.
+func TestRoleValuesByRole(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	var ws []EntryWrite
+	for i, v := range []string{"9000", "7000", "9000", "8000"} {
+		ws = append(ws, EntryWrite{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Port " + v,
+			ClaimKey: "k" + strconv.Itoa(i), Created: t0.Add(time.Duration(i) * time.Hour)}})
+	}
+	ws = append(ws, EntryWrite{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Use tabs", ClaimKey: "kt", Created: t0}})
+	stored, _, err := putEntries(ctx, db, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range stored {
+		rv := RoleValue{"port", strings.TrimPrefix(e.Title, "Port ")}
+		if e.Title == "Use tabs" {
+			rv = RoleValue{"indent", "tabs"}
+		}
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.SetEntryRoles(ctx, e.ID, e.Project, []RoleValue{rv}) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := db.Read().RoleValues(ctx, "/p", "port")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"7000", "8000", "9000"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("RoleValues(/p, port) = %q, want %q", got, want)
+	}
+	rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+roleValuesQuery, "/p", "port")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "entry_roles_recent (project=? AND role=?)") {
+		t.Errorf("plan of RoleValues: %s, want a search of entry_roles_recent by project and role", p)
+	}
+}
