@@ -15,58 +15,60 @@ import (
 // question may use any inflection of them (askFold). Each is a common name of
 // the role or a verb for what it does, the way tool documentation words it,
 // not a question's wording: a phrase that only one question would use
-// ("call our backend") does not belong here.
-var askWords = map[string][]string{
-	"bundler":                 {"bundle", "build tool", "번들러"},
-	"build system":            {},
-	"test runner":             {"test framework", "unit test"},
-	"e2e framework":           {"e2e", "end-to-end", "end to end", "browser tests", "framework"},
-	"web framework":           {"framework", "endpoint", "route", "프레임워크"},
-	"frontend framework":      {"ui framework", "framework"},
-	"linter":                  {"lint tool"},
-	"formatter":               {"code format", "코드 포맷"},
-	"type checker":            {"type checking", "typecheck", "type-check"},
-	"queue":                   {"message queue", "broker", "enqueued", "enqueue"},
-	"orm":                     {"orm", "query builder"},
-	"json library":            {"serialize", "serializer", "json encoding"},
-	"database":                {"db", "데이터베이스", "디비"},
-	"cache":                   {"caching", "캐시"},
-	"search engine":           {"full-text search"},
-	"object storage":          {"bucket", "upload", "uploaded", "저장"},
-	"hosting":                 {"hosted", "deployed", "deploy", "published", "배포"},
-	"container orchestration": {"orchestration", "orchestrator", "cluster"},
-	"ci":                      {"ci", "pipeline", "workflows"},
-	"ci runner":               {"runner"},
-	"error tracking":          {"exception", "crash report", "에러"},
-	"monitoring":              {"metric", "dashboard"},
-	"logging":                 {"log", "log shipping"},
-	"identity provider":       {"authenticate", "authentication", "login", "sign in", "sso", "인증"},
-	"payments":                {"payment provider"},
-	"email service":           {"email provider", "email", "transactional email"},
-	"feature flags":           {},
-	"secrets manager":         {"secret", "secret manager"},
-	"package manager":         {"dependencies", "install package", "패키지 매니저"},
-	"js runtime":              {"runtime"},
-	"api style":               {},
-	"http client":             {"http client", "http call", "api call"},
-	"merge strategy":          {"merge", "merging"},
-	"signing algorithm":       {"sign", "signing", "signed", "서명"},
-	"password hashing":        {"password hashing", "hash passwords"},
-	"logging library":         {"logger"},
-	"migration tool":          {"migration"},
-	"reverse proxy":           {"proxy"},
-	"static site generator":   {"docs site", "static site", "site generator"},
-	"mobile framework":        {"mobile app"},
-	"port":                    {"포트"},
-	"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
-	"image":                   {"container image", "docker image", "image name", "이미지 이름"},
-	"region":                  {"리전"},
-	"interval":                {"how often", "how frequently", "frequency", "얼마나 자주", "주기"},
-	"delay":                   {"throttle", "backoff", "hammer", "overload", "delay between"},
-	"request rate":            {"rate limit", "rate-limit", "rate limited", "throttle", "hammer"},
-	"timeout":                 {"time out", "times out", "timing out", "타임아웃"},
-	"retries":                 {"retry", "retried", "재시도"},
-}
+// ("call our backend") does not belong here. Built at first use (see wordSet).
+var askWords = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"bundler":                 {"bundle", "build tool", "번들러"},
+		"build system":            {},
+		"test runner":             {"test framework", "unit test"},
+		"e2e framework":           {"e2e", "end-to-end", "end to end", "browser tests", "framework"},
+		"web framework":           {"framework", "endpoint", "route", "프레임워크"},
+		"frontend framework":      {"ui framework", "framework"},
+		"linter":                  {"lint tool"},
+		"formatter":               {"code format", "코드 포맷"},
+		"type checker":            {"type checking", "typecheck", "type-check"},
+		"queue":                   {"message queue", "broker", "enqueued", "enqueue"},
+		"orm":                     {"orm", "query builder"},
+		"json library":            {"serialize", "serializer", "json encoding"},
+		"database":                {"db", "데이터베이스", "디비"},
+		"cache":                   {"caching", "캐시"},
+		"search engine":           {"full-text search"},
+		"object storage":          {"bucket", "upload", "uploaded", "저장"},
+		"hosting":                 {"hosted", "deployed", "deploy", "published", "배포"},
+		"container orchestration": {"orchestration", "orchestrator", "cluster"},
+		"ci":                      {"ci", "pipeline", "workflows"},
+		"ci runner":               {"runner"},
+		"error tracking":          {"exception", "crash report", "에러"},
+		"monitoring":              {"metric", "dashboard"},
+		"logging":                 {"log", "log shipping"},
+		"identity provider":       {"authenticate", "authentication", "login", "sign in", "sso", "인증"},
+		"payments":                {"payment provider"},
+		"email service":           {"email provider", "email", "transactional email"},
+		"feature flags":           {},
+		"secrets manager":         {"secret", "secret manager"},
+		"package manager":         {"dependencies", "install package", "패키지 매니저"},
+		"js runtime":              {"runtime"},
+		"api style":               {},
+		"http client":             {"http client", "http call", "api call"},
+		"merge strategy":          {"merge", "merging"},
+		"signing algorithm":       {"sign", "signing", "signed", "서명"},
+		"password hashing":        {"password hashing", "hash passwords"},
+		"logging library":         {"logger"},
+		"migration tool":          {"migration"},
+		"reverse proxy":           {"proxy"},
+		"static site generator":   {"docs site", "static site", "site generator"},
+		"mobile framework":        {"mobile app"},
+		"port":                    {"포트"},
+		"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
+		"image":                   {"container image", "docker image", "image name", "이미지 이름"},
+		"region":                  {"리전"},
+		"interval":                {"how often", "how frequently", "frequency", "얼마나 자주", "주기"},
+		"delay":                   {"throttle", "backoff", "hammer", "overload", "delay between"},
+		"request rate":            {"rate limit", "rate-limit", "rate limited", "throttle", "hammer"},
+		"timeout":                 {"time out", "times out", "timing out", "타임아웃"},
+		"retries":                 {"retry", "retried", "재시도"},
+	}
+})
 
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "how do customers …" (a group),
@@ -87,7 +89,7 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 			m[k] = append(m[k], role)
 		}
 	}
-	for role, ws := range askWords {
+	for role, ws := range askWords() {
 		put(role, role) // a role's name asks for it: "which package manager"
 		for _, w := range ws {
 			put(w, role)
@@ -96,7 +98,7 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 	for _, r := range roleTable {
 		put(r.role, r.role)
 	}
-	for role, ws := range roleHints {
+	for role, ws := range roleHints() {
 		if role == "test runner" || role == "build system" || role == "js runtime" {
 			continue // "test", "build", "runs" are in every question about code
 		}
@@ -241,7 +243,7 @@ func Asks(text string) []string {
 // version") or after "of" ("the version of zorblat"), or "".
 func versionOwner(words []string, i int) string {
 	name := func(w string) string {
-		if _, known := products[w]; known || !isName(w) || scopeStop[w] || determiners[w] || genericHeads[w] || questionWords[w] {
+		if _, known := products[w]; known || !isName(w) || scopeStop()[w] || determiners()[w] || genericHeads()[w] || questionWords()[w] {
 			return ""
 		}
 		return w
@@ -320,7 +322,7 @@ func Words(role string) []string {
 	if p, ok := strings.CutPrefix(role, "version:"); ok {
 		return []string{p}
 	}
-	return slices.Concat(shapeWords[role], askWords[role])
+	return slices.Concat(shapeWords[role], askWords()[role])
 }
 
 // ipRE matches an IPv4 address, with its port if it has one.

@@ -372,7 +372,7 @@ func (p *parser) pickRole(tl *tool, i int) string {
 	}
 	s := p.sents[p.toks[i].sent]
 	for _, role := range tl.roles {
-		for _, h := range roleHints[role] {
+		for _, h := range roleHints()[role] {
 			for k := s.first; k < s.first+s.n; k++ {
 				w := p.toks[k].s
 				if p.toks[k].hangul {
@@ -788,7 +788,7 @@ var branchWords = wordSet(`main master develop development trunk gh-pages`)
 // named reads an identifier next to the noun that says what it names.
 func (p *parser) named(i int) (string, string) {
 	s := p.toks[i].s
-	if branchWords[s] && p.aboutBranches(p.toks[i].sent) {
+	if branchWords()[s] && p.aboutBranches(p.toks[i].sent) {
 		return "branch", s
 	}
 	if !identifierShaped(s) {
@@ -858,7 +858,7 @@ func (p *parser) imageName(i int) bool {
 		if w == "image" || w == "images" || w == "이미지" {
 			return true
 		}
-		if !imageLinks[w] {
+		if !imageLinks()[w] {
 			return false
 		}
 	}

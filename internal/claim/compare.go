@@ -37,7 +37,7 @@ var cueRoles = map[string]bool{"language": true, "cloud provider": true, "auth m
 // "production") decide for different things.
 // Environments and components are told apart separately: "the frontend in
 // development" and "the admin service in development" are two components.
-var qualifiers = []map[string]bool{
+var qualifiers = []func() map[string]bool{
 	wordSet(`staging production prod development dev local sandbox preview qa 스테이징 프로덕션 운영 개발`),
 	wordSet(`frontend front-end backend back-end client server web mobile ios android desktop docs doc documentation
 		admin worker internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 모바일`),
@@ -214,7 +214,7 @@ func replacement(newer []Claim, n Claim) string {
 // components, and none in common.
 func disjoint(a, b []string) bool {
 	for _, q := range qualifiers {
-		if disjointIn(q, a, b) {
+		if disjointIn(q(), a, b) {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package claim
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Change wording, read from a statement's tokens (a regexp over every
 // recalled text cost more than the rest of Parse together).
@@ -17,14 +20,14 @@ var (
 		no_new`)
 	// cuePairFirst holds the first words of cuePairs, so most tokens skip
 	// building a pair.
-	cuePairFirst = func() map[string]bool {
+	cuePairFirst = sync.OnceValue(func() map[string]bool {
 		m := map[string]bool{}
-		for p := range cuePairs {
+		for p := range cuePairs() {
 			f, _, _ := strings.Cut(p, "_")
 			m[f] = true
 		}
 		return m
-	}()
+	})
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
 	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
@@ -73,12 +76,12 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 		return first
 	}
 	ts := toks[s.first : s.first+s.n]
-	if len(ts) > 1 && updateWords[ts[0].s] && found(ts[0].s) {
+	if len(ts) > 1 && updateWords()[ts[0].s] && found(ts[0].s) {
 		return dst // "Update: the API listens on 9443"
 	}
 	for i, t := range ts {
 		w := t.s
-		if w == "now" && i > 0 && i+1 < len(ts) && !notChange[ts[i-1].s] && found("now") {
+		if w == "now" && i > 0 && i+1 < len(ts) && !notChange()[ts[i-1].s] && found("now") {
 			return dst // "the API now listens on 9443", "the limit is now 20 MB"
 		}
 		if t.hangul {
@@ -92,7 +95,7 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 			}
 			continue
 		}
-		if cueWords[w] {
+		if cueWords()[w] {
 			if w == "instead" && exceptAfter(ts, i) {
 				continue // "instead of the default" is an exception
 			}
@@ -100,7 +103,7 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 				return dst
 			}
 		}
-		if cuePairFirst[w] && i+1 < len(ts) && !ts[i+1].hangul && cuePairs[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
+		if cuePairFirst()[w] && i+1 < len(ts) && !ts[i+1].hangul && cuePairs()[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
 			return dst
 		}
 		if w == "from" && i+2 < len(ts) && (ts[i+1].s == "today" || ts[i+1].s == "this") {
@@ -145,7 +148,7 @@ func exceptCue(toks []token, s statement) bool {
 			}
 			continue
 		}
-		if exceptWords[w] || w == "instead" && exceptAfter(ts, i) {
+		if exceptWords()[w] || w == "instead" && exceptAfter(ts, i) {
 			return true
 		}
 		if (w == "than" || w == "over" || w == "from") && i+2 < len(ts) && ts[i+1].s == "the" && ts[i+2].s == "default" {

@@ -46,11 +46,11 @@ var (
 
 // CauseNoun reports whether lower-case word w names the cause of a problem
 // ("issue", "culprit"): the one table of them, shared with extraction.
-func CauseNoun(w string) bool { return causeNouns[w] }
+func CauseNoun(w string) bool { return causeNouns()[w] }
 
 // RealQualifier reports whether lower-case word w says a cause is the one
 // that holds ("the real problem", "the root cause").
-func RealQualifier(w string) bool { return realQualifiers[w] }
+func RealQualifier(w string) bool { return realQualifiers()[w] }
 
 // maxCauseWords bounds a cause's words: the head of the clause names it.
 const maxCauseWords = 8
@@ -63,11 +63,11 @@ func Diagnoses(text string) []Diagnosis {
 	toks, sents := tokenize(text)
 	var out []Diagnosis
 	for i, t := range toks {
-		if t.hangul || !causeNouns[t.s] {
+		if t.hangul || !causeNouns()[t.s] {
 			continue
 		}
 		s := sents[t.sent]
-		revised := i > s.first && realQualifiers[toks[i-1].s]
+		revised := i > s.first && realQualifiers()[toks[i-1].s]
 		det := i > s.first && toks[i-1].s == "the" || revised && i-1 > s.first && toks[i-2].s == "the"
 		if !revised && !det {
 			continue // "a problem", "no issue": no cause named
@@ -86,7 +86,7 @@ func Diagnoses(text string) []Diagnosis {
 			}
 			first, last = max(s.first, v-maxCauseWords), v-1
 			for k := v - 1; k >= first; k-- {
-				if causeStops[toks[k].s] || clauseGap(text[toks[k].end:toks[k+1].start]) {
+				if causeStops()[toks[k].s] || clauseGap(text[toks[k].end:toks[k+1].start]) {
 					first = k + 1
 					break
 				}
@@ -97,7 +97,7 @@ func Diagnoses(text string) []Diagnosis {
 		if first < s.first || last >= s.first+s.n {
 			continue // the cause lies outside the statement
 		}
-		for last > first && scopeStop[toks[last].s] {
+		for last > first && scopeStop()[toks[last].s] {
 			last-- // "the node has": the cause ends at its last content word
 		}
 		if first > last || !namesCause(toks[first:last+1]) {
@@ -106,7 +106,7 @@ func Diagnoses(text string) []Diagnosis {
 		d := Diagnosis{Cause: strings.ToLower(text[toks[first].start:toks[last].end]), Revised: revised, Start: s.start, End: s.end}
 		for k := first; k <= last; k++ {
 			w := toks[k].s
-			if len(w) < 3 || scopeStop[w] || causeNouns[w] || realQualifiers[w] {
+			if len(w) < 3 || scopeStop()[w] || causeNouns()[w] || realQualifiers()[w] {
 				continue
 			}
 			d.Words = append(d.Words, stem(w, toks[k].hangul))
@@ -129,7 +129,7 @@ func causeStart(text string, toks []token, s statement, i int) (int, bool) {
 		if strings.Contains(text[toks[k].end:toks[k+1].start], ":") {
 			return k + 1, true
 		}
-		if k > i && !causeLinks[toks[k].s] {
+		if k > i && !causeLinks()[toks[k].s] {
 			break
 		}
 	}
@@ -158,12 +158,12 @@ func asserted(text string, toks []token, s statement, i int) bool {
 		if clauseGap(text[toks[k].end:toks[k+1].start]) {
 			break // "if it fails again, the real problem is …"
 		}
-		if hedges[toks[k].s] {
+		if hedges()[toks[k].s] {
 			return false
 		}
 	}
 	for k := s.first; k < s.first+s.n; k++ {
-		if beliefs[toks[k].s] || toks[k].s == "first" && k > s.first && toks[k-1].s == "at" {
+		if beliefs()[toks[k].s] || toks[k].s == "first" && k > s.first && toks[k-1].s == "at" {
 			return false
 		}
 	}
@@ -179,7 +179,7 @@ func namesCause(ts []token) bool {
 		k++
 	}
 	negated := ts[0].s == "not" || ts[0].s == "no" && len(ts) > 1 && ts[1].s == "longer"
-	return !negated && !statusWords[ts[k].s]
+	return !negated && !statusWords()[ts[k].s]
 }
 
 // causeEnd is the last token of a cause starting at k.
@@ -187,7 +187,7 @@ func causeEnd(text string, toks []token, s statement, k int) int {
 	end := min(s.first+s.n, k+maxCauseWords)
 	last := k
 	for j := k + 1; j < end; j++ {
-		if causeStops[toks[j].s] || clauseGap(text[toks[j-1].end:toks[j].start]) {
+		if causeStops()[toks[j].s] || clauseGap(text[toks[j-1].end:toks[j].start]) {
 			break
 		}
 		last = j

@@ -3,6 +3,7 @@ package claim
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Marker words near a value say which side of a change it is on. Strong
@@ -25,12 +26,18 @@ var (
 	newAfter = wordSet(`instead replaces now`)
 )
 
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+// wordSet returns the set of the words of s, split at white space.
+// The set is built at its first lookup, not at start: every hook links this
+// package, and most processes (a tool call's, a session start's) never look a
+// word up, where building the sets was most of the package's start-up.
+func wordSet(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[w] = true
+		}
+		return m
+	})
 }
 
 // window is how many tokens a marker may stand from its value.
@@ -51,19 +58,19 @@ func (p *parser) markers() {
 				w = stripParticle(w)
 			}
 			switch {
-			case strongBefore[w]:
+			case strongBefore()[w]:
 				m.old, m.neg = true, true
-			case weakBefore[w] && (rejectBefore[w] || !namedRoles[m.role] || p.toAfter(m)):
+			case weakBefore()[w] && (rejectBefore()[w] || !namedRoles[m.role] || p.toAfter(m)):
 				// "replace X with Y" rejects X even when Y fills another
 				// role; "built from X" does not reject X, and a path or
 				// name is old after "from" only in "from X to Y" ("cut
 				// from develop" is no change of branch).
 				m.old = true
-				m.neg = m.neg || rejectBefore[w]
-			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore[p.toks[k-1].s]:
+				m.neg = m.neg || rejectBefore()[w]
+			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore()[p.toks[k-1].s]:
 				// "stop using X", "don't use X", "no longer use X"
 				m.old, m.neg = true, true
-			case newBefore[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0):
+			case newBefore()[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0):
 				// "now" marks only the value right after it ("is now 5s"):
 				// "now that 3.9 is out" does not make 3.9 new.
 				// "with" marks the new value only after "replace(d) X".
@@ -93,15 +100,15 @@ func (p *parser) markers() {
 				w = stripParticle(w)
 			}
 			switch {
-			case strongAfter[w]:
+			case strongAfter()[w]:
 				if !m.new {
 					m.old, m.neg = true, true
 				}
-			case weakAfter[w]:
+			case weakAfter()[w]:
 				if !m.new {
 					m.old = true
 				}
-			case newAfter[w]:
+			case newAfter()[w]:
 				m.new = true
 			default:
 				continue
@@ -308,11 +315,11 @@ func (p *parser) scope(s int, dst []string) []string {
 				if len([]rune(w)) < 2 {
 					continue
 				}
-			} else if len(w) < 3 || scopeStop[w] || roleWords[w] || isNumber(w) {
+			} else if len(w) < 3 || scopeStop()[w] || roleWords()[w] || isNumber(w) {
 				continue
 			}
 			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '/' || r == '.' }) {
-				if len(part) >= 3 && !scopeStop[part] && !roleWords[part] {
+				if len(part) >= 3 && !scopeStop()[part] && !roleWords()[part] {
 					ws = append(ws, stem(part, t.hangul))
 				}
 			}

@@ -63,7 +63,7 @@ func (p *parser) shaped() {
 		if role == "" {
 			role = fallback
 		}
-		if role == "" && !plain && i > 0 && useWords[p.toks[i-1].s] && p.toks[i-1].sent == p.toks[i].sent {
+		if role == "" && !plain && i > 0 && useWords()[p.toks[i-1].s] && p.toks[i-1].sent == p.toks[i].sent {
 			// "Use Kelbo.", "go with Zorvix instead": chosen, for a purpose
 			// the statement does not name.
 			role = "choice"
@@ -138,14 +138,14 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 	if identifierShaped(s) && !isPath(s) {
 		return s, i, "", false
 	}
-	if !isName(s) || determiners[s] || linkWords[s] || scopeStop[s] {
+	if !isName(s) || determiners()[s] || linkWords()[s] || scopeStop()[s] {
 		return "", 0, "", false
 	}
 	// A word opening a statement, a clause or a list item ("- Delete an
 	// option") is capitalised for that, not because it is a name.
 	first := i == p.sents[t.sent].first || strings.ContainsAny(p.text[p.toks[i-1].end:t.start], ":\"(-*#")
 	acronym := len(s) <= 4 && strings.ToUpper(raw) == raw // "API", "SDK": a noun more often than a name
-	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners[p.toks[i-1].s]) {
+	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners()[p.toks[i-1].s]) {
 		// A capitalised name mid-sentence, not after "the": a product, a
 		// service, a person; with the capitalised words that follow it
 		// ("Kelbo Streams", "Cloud Zentrox").
@@ -243,14 +243,14 @@ func (p *parser) modifies(last int) bool {
 		return false
 	}
 	w := p.toks[k].s
-	if _, ok := namedNouns[w]; ok || roleWords[w] {
+	if _, ok := namedNouns[w]; ok || roleWords()[w] {
 		// "the content repository", "the docs folder": the noun names what
 		// the word is; before a plural ("various buckets", "separate
 		// buckets", "several retries") the word says how many or which
 		// kind.
-		return slices.ContainsFunc(plural.Singulars(w), func(s string) bool { return roleWords[s] || namedNouns[s] != "" })
+		return slices.ContainsFunc(plural.Singulars(w), func(s string) bool { return roleWords()[s] || namedNouns[s] != "" })
 	}
-	return !linkWords[w] && !newAfter[w] && !markerWord(w) && w != "for" && w != "as" && w != "and" && w != "or"
+	return !linkWords()[w] && !newAfter()[w] && !markerWord(w) && w != "for" && w != "as" && w != "and" && w != "or"
 }
 
 // namedBefore returns the name a version at token i belongs to ("Zentrox
@@ -268,7 +268,7 @@ func (p *parser) namedBefore(i int) string {
 			said = said || w == "version" || w == "v"
 			continue
 		}
-		if said && isName(w) && !scopeStop[w] && !determiners[w] && !p.clauseBreak(k) {
+		if said && isName(w) && !scopeStop()[w] && !determiners()[w] && !p.clauseBreak(k) {
 			return w
 		}
 		break
@@ -303,7 +303,7 @@ func (p *parser) capitalised(k int) bool {
 	t := p.toks[k]
 	c := p.text[t.start]
 	return c >= 'A' && c <= 'Z' && !t.hangul && (isName(t.s) || identifierShaped(t.s) || codeName(p.text[t.start:t.end-len(t.particle)])) &&
-		!linkWords[t.s] && !determiners[t.s] && !scopeStop[t.s]
+		!linkWords()[t.s] && !determiners()[t.s] && !scopeStop()[t.s]
 }
 
 // isName: a word of letters, maybe joined by "-", "." or "_", three letters
@@ -362,12 +362,12 @@ func (p *parser) size(i int) (string, int) {
 		return "", 0
 	}
 	if k < len(s) {
-		if u := s[k:]; sizeUnits[u] {
+		if u := s[k:]; sizeUnits()[u] {
 			return s, i
 		}
 		return "", 0
 	}
-	if i+1 < len(p.toks) && p.toks[i+1].sent == p.toks[i].sent && sizeUnits[p.toks[i+1].s] && p.toks[i+1].s != "b" &&
+	if i+1 < len(p.toks) && p.toks[i+1].sent == p.toks[i].sent && sizeUnits()[p.toks[i+1].s] && p.toks[i+1].s != "b" &&
 		onlySpace(p.text[p.toks[i].end:p.toks[i+1].start]) {
 		return s + p.toks[i+1].s, i + 1
 	}
@@ -400,7 +400,7 @@ func (p *parser) roleOf(first, last int) (role string, strong bool) {
 // share maps to "".
 var askRoles = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
-	for role, ws := range askWords {
+	for role, ws := range askWords() {
 		if genericRoles[role] {
 			continue // "throttle", "how often": a shape's role needs its shape
 		}
@@ -432,9 +432,9 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 	if first > st.first {
 		gap := p.text[p.toks[first-1].end:p.toks[first].start]
 		w := p.toks[first-1].s
-		strong = strings.ContainsAny(gap, ":=") || useWords[w] && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
+		strong = strings.ContainsAny(gap, ":=") || useWords()[w] && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
 	}
-	if n := last + 1; n < end && !p.clauseBreak(last) && newAfter[p.toks[n].s] {
+	if n := last + 1; n < end && !p.clauseBreak(last) && newAfter()[p.toks[n].s] {
 		strong = true // "runs on bazomex now", "bazomex instead"
 	}
 	// After: "for NP", "as NP" (past "instead of X"), "is our NP", "runs NP".
@@ -494,7 +494,7 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 		// A determiner is passed only in a statement saying a change ("has
 		// to move to the shared X"): "go to the audit.v2 stream" names a
 		// thing, not the value of its subject.
-		if p.owner[k] == 0 && !linkWords[p.toks[k].s] && !(determiners[p.toks[k].s] && p.cue[sent]) {
+		if p.owner[k] == 0 && !linkWords()[p.toks[k].s] && !(determiners()[p.toks[k].s] && p.cue[sent]) {
 			break
 		}
 	}
@@ -511,7 +511,7 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 		// "The SPA now builds with X": a verb stands between the value's
 		// link and the subject; the subject names what the value is for.
 		j := k - 1
-		for j > st.first && linkWords[p.toks[j].s] && p.owner[j] == 0 && !p.clauseBreak(j-1) {
+		for j > st.first && linkWords()[p.toks[j].s] && p.owner[j] == 0 && !p.clauseBreak(j-1) {
 			j--
 		}
 		if p.roleWord(j) {
@@ -524,7 +524,7 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 		if r := roleIndex()[wordStem(p.toks[v].s)]; r != "" && p.owner[v] == 0 {
 			return r, strong
 		}
-		if !determiners[p.toks[v].s] && p.owner[v] == 0 {
+		if !determiners()[p.toks[v].s] && p.owner[v] == 0 {
 			break
 		}
 	}
@@ -547,7 +547,7 @@ func (p *parser) headAfter(first, last int) string {
 	}
 	n := k
 	for n < len(p.toks) && n < k+3 && p.toks[n].sent == p.toks[k].sent && p.roleWord(n) {
-		if genericHeads[p.toks[n].s] && n == k {
+		if genericHeads()[p.toks[n].s] && n == k {
 			return ""
 		}
 		if p.clauseBreak(n) {
@@ -556,7 +556,7 @@ func (p *parser) headAfter(first, last int) string {
 		}
 		n++
 	}
-	if n < len(p.toks) && p.toks[n].sent == p.toks[k].sent && !p.clauseBreak(n-1) && !linkWords[p.toks[n].s] {
+	if n < len(p.toks) && p.toks[n].sent == p.toks[k].sent && !p.clauseBreak(n-1) && !linkWords()[p.toks[n].s] {
 		return "" // the phrase goes on: not a noun the name modifies
 	}
 	return p.phraseAfter(k)
@@ -566,7 +566,7 @@ func (p *parser) headAfter(first, last int) string {
 // words, after a determiner.
 func (p *parser) phraseAfter(k int) string {
 	sent := p.toks[min(k, len(p.toks)-1)].sent
-	if k < len(p.toks) && determiners[p.toks[k].s] && p.toks[k].sent == sent && !p.clauseBreak(k) {
+	if k < len(p.toks) && determiners()[p.toks[k].s] && p.toks[k].sent == sent && !p.clauseBreak(k) {
 		k++
 	}
 	if k < len(p.toks) && p.toks[k].s == "new" && p.toks[k].sent == sent && !p.clauseBreak(k) {
@@ -588,7 +588,7 @@ func (p *parser) phraseAfter(k int) string {
 // phraseBefore reads the noun phrase ending at token k, and its first token.
 func (p *parser) phraseBefore(k int) (string, int) {
 	sent := p.toks[k].sent
-	if w := p.toks[k].s; k > 0 && scopeStop[w] && isName(w) && !linkWords[w] && !determiners[w] && p.owner[k] == 0 &&
+	if w := p.toks[k].s; k > 0 && scopeStop()[w] && isName(w) && !linkWords()[w] && !determiners()[w] && p.owner[k] == 0 &&
 		p.toks[k-1].sent == sent && !p.clauseBreak(k-1) && p.roleWord(k-1) {
 		// A head our stop list holds for its verb sense ("HTTP calls",
 		// "frontend work"): the words before it name the thing.
@@ -612,13 +612,13 @@ func (p *parser) phraseBefore(k int) (string, int) {
 // a word, not a value, a link or a word that says nothing about the subject.
 func (p *parser) roleWord(k int) bool {
 	t := p.toks[k]
-	if t.hangul || p.owner[k] != 0 || linkWords[t.s] || determiners[t.s] || scopeStop[t.s] && !roleWords[t.s] && roleIndex()[wordStem(t.s)] == "" {
+	if t.hangul || p.owner[k] != 0 || linkWords()[t.s] || determiners()[t.s] || scopeStop()[t.s] && !roleWords()[t.s] && roleIndex()[wordStem(t.s)] == "" {
 		return false
 	}
 	if strings.HasSuffix(t.s, "ed") && len(t.s) > 4 {
 		return false // "is served from": a verb, not what the value sets
 	}
-	if adverb(t.s) && k+1 < len(p.toks) && linkWords[p.toks[k+1].s] {
+	if adverb(t.s) && k+1 < len(p.toks) && linkWords()[p.toks[k+1].s] {
 		return false // "is launched directly with": how, not what the value sets
 	}
 	return isName(t.s) || t.s == "ci" || t.s == "db" || t.s == "ui" || t.s == "os"
@@ -645,7 +645,7 @@ func roleName(ws []string) string {
 		}
 	}
 	head := ws[len(ws)-1]
-	for i := len(ws) - 1; i > 0 && genericHeads[head]; i-- {
+	for i := len(ws) - 1; i > 0 && genericHeads()[head]; i-- {
 		head = ws[i-1]
 	}
 	h := wordStem(head)
@@ -682,7 +682,7 @@ var roleIndex = sync.OnceValue(func() map[string]string {
 		}
 		m[s] = role
 	}
-	for role, ws := range roleHints {
+	for role, ws := range roleHints() {
 		if role == "test runner" || role == "build system" || role == "js runtime" {
 			continue // "test", "build", "runs" are said of everything
 		}
@@ -690,7 +690,7 @@ var roleIndex = sync.OnceValue(func() map[string]string {
 			put(w, role)
 		}
 	}
-	for role := range askWords {
+	for role := range askWords() {
 		put(role, role)
 	}
 	return m
@@ -719,7 +719,7 @@ func wordStem(w string) string {
 // With no role on either side, both fill "choice".
 func (p *parser) partners() {
 	for si, st := range p.sents {
-		if !p.cue[si] && (st.n == 0 || !newAfter[p.toks[st.first+st.n-1].s]) {
+		if !p.cue[si] && (st.n == 0 || !newAfter()[p.toks[st.first+st.n-1].s]) {
 			continue // no change said, not even "… now" at its end
 		}
 		for i := st.first; i < st.first+st.n; i++ {
@@ -809,15 +809,15 @@ func (p *parser) successor(i int) int {
 func (p *parser) oldSpot(i int) bool {
 	sent := p.toks[i].sent
 	b := i - 1
-	if b > 0 && determiners[p.toks[b].s] && p.toks[b].sent == sent && !p.clauseBreak(b) {
+	if b > 0 && determiners()[p.toks[b].s] && p.toks[b].sent == sent && !p.clauseBreak(b) {
 		b--
 	}
 	if b >= 0 && p.toks[b].sent == sent && !p.clauseBreak(b) {
 		w := p.toks[b].s
-		if w == "of" && b > 0 && p.toks[b-1].s == "instead" || (weakBefore[w] || strongBefore[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
+		if w == "of" && b > 0 && p.toks[b-1].s == "instead" || (weakBefore()[w] || strongBefore()[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
 			return true
 		}
-		if (w == "use" || w == "using") && b > 0 && strongBefore[p.toks[b-1].s] {
+		if (w == "use" || w == "using") && b > 0 && strongBefore()[p.toks[b-1].s] {
 			return true // "stop using X", "no longer use X"
 		}
 	}
@@ -832,9 +832,9 @@ func (p *parser) oldSpot(i int) bool {
 		if j < len(p.toks) && p.toks[j].s == "been" {
 			j++
 		}
-		return j < len(p.toks) && p.toks[j].sent == sent && (strongAfter[p.toks[j].s] || weakAfter[p.toks[j].s] && p.toks[j].s != "was")
+		return j < len(p.toks) && p.toks[j].sent == sent && (strongAfter()[p.toks[j].s] || weakAfter()[p.toks[j].s] && p.toks[j].s != "was")
 	}
-	return strongAfter[w] || weakAfter[w] || w == "대신" || w == "대신에"
+	return strongAfter()[w] || weakAfter()[w] || w == "대신" || w == "대신에"
 }
 
 // toAfterIndex returns the token right after the "to" that follows token i
@@ -843,7 +843,7 @@ func (p *parser) oldSpot(i int) bool {
 func (p *parser) toAfterIndex(i int) int {
 	for k := i + 1; k <= i+2 && k+1 < len(p.toks) && p.toks[k+1].sent == p.toks[i].sent; k++ {
 		if w := p.toks[k].s; w == "to" || w == "into" || w == "onto" {
-			if determiners[p.toks[k+1].s] && k+2 < len(p.toks) && p.toks[k+2].sent == p.toks[i].sent {
+			if determiners()[p.toks[k+1].s] && k+2 < len(p.toks) && p.toks[k+2].sent == p.toks[i].sent {
 				return k + 2
 			}
 			return k + 1
@@ -878,8 +878,8 @@ func (p *parser) usedIn(si, i int) int {
 			if k == i || k == 0 || p.owner[k] != 0 {
 				continue
 			}
-			used := useWords[p.toks[k-1].s] && p.toks[k-1].s != "now"
-			if !used && k+1 < st.first+st.n && newAfter[p.toks[k+1].s] && !p.clauseBreak(k) {
+			used := useWords()[p.toks[k-1].s] && p.toks[k-1].s != "now"
+			if !used && k+1 < st.first+st.n && newAfter()[p.toks[k+1].s] && !p.clauseBreak(k) {
 				used = p.toks[k+1].s != "replaces" // the subject of "replaces" is replacer's
 			}
 			if used && !p.oldSpot(k) {
@@ -927,7 +927,7 @@ func participle(w string) bool {
 // markerWord reports a word that says a change or a verb form ("turned",
 // "pushing"): never the value changed.
 func markerWord(w string) bool {
-	return strongBefore[w] || weakBefore[w] || strongAfter[w] || weakAfter[w] || newBefore[w] || cueWords[w] ||
+	return strongBefore()[w] || weakBefore()[w] || strongAfter()[w] || weakAfter()[w] || newBefore()[w] || cueWords()[w] ||
 		strings.HasSuffix(w, "ing") || participle(w) || isNumber(w)
 }
 
@@ -961,7 +961,7 @@ func (p *parser) koreanRole(si int) string {
 			continue
 		}
 		w := stripParticle(t.s)
-		for role, ws := range roleHints {
+		for role, ws := range roleHints() {
 			for _, h := range ws {
 				if h >= "\u1100" && strings.HasPrefix(w, h) {
 					return role
@@ -998,10 +998,10 @@ var koreanAsks = sync.OnceValue(func() [][2]string {
 			}
 		}
 	}
-	for role, ws := range roleHints {
+	for role, ws := range roleHints() {
 		add(role, ws)
 	}
-	for role, ws := range askWords {
+	for role, ws := range askWords() {
 		add(role, ws)
 	}
 	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0]+a[1], b[0]+b[1]) })

@@ -109,24 +109,27 @@ var roleTable = []struct {
 }
 
 // roleHints are words that, in a statement, pick one role for a tool that
-// fills several ("cached in redis" vs "jobs pushed to redis").
-var roleHints = map[string][]string{
-	"cache":                 {"cache", "cached", "caching", "캐시", "lru", "evict", "evicted"},
-	"queue":                 {"queue", "queues", "job", "jobs", "stream", "streams", "broker", "enqueue", "enqueued", "consume", "consumer", "publish", "published", "큐"},
-	"database":              {"database", "db", "store", "stores", "data", "schema", "table", "tables", "integration", "데이터베이스", "디비"},
-	"linter":                {"lint", "linter", "linting", "lints", "린트", "린터"},
-	"formatter":             {"format", "formatter", "formatting", "formats", "포매터", "포매팅", "포맷"},
-	"package manager":       {"package", "packages", "dependencies", "dependency", "install", "installs", "lockfile", "의존성", "패키지"},
-	"build system":          {"build", "builds", "compile", "빌드"},
-	"js runtime":            {"runtime", "runtimes", "server", "runs", "런타임"},
-	"test runner":           {"test", "tests", "testing", "테스트"},
-	"task queue":            {"task", "tasks", "worker", "workers"},
-	"monorepo tool":         {"monorepo", "workspace", "workspaces"},
-	"frontend framework":    {"frontend", "ui", "component", "components", "spa"},
-	"static site generator": {"docs", "documentation", "site", "blog"},
-	"release tool":          {"version", "versions", "versioning", "release", "releases", "publish", "publishing", "changelog"},
-	"hosting":               {"host", "hosted", "hosting", "deploy", "deployed", "deploys", "배포"},
-}
+// fills several ("cached in redis" vs "jobs pushed to redis"). Built at
+// first use (see wordSet).
+var roleHints = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"cache":                 {"cache", "cached", "caching", "캐시", "lru", "evict", "evicted"},
+		"queue":                 {"queue", "queues", "job", "jobs", "stream", "streams", "broker", "enqueue", "enqueued", "consume", "consumer", "publish", "published", "큐"},
+		"database":              {"database", "db", "store", "stores", "data", "schema", "table", "tables", "integration", "데이터베이스", "디비"},
+		"linter":                {"lint", "linter", "linting", "lints", "린트", "린터"},
+		"formatter":             {"format", "formatter", "formatting", "formats", "포매터", "포매팅", "포맷"},
+		"package manager":       {"package", "packages", "dependencies", "dependency", "install", "installs", "lockfile", "의존성", "패키지"},
+		"build system":          {"build", "builds", "compile", "빌드"},
+		"js runtime":            {"runtime", "runtimes", "server", "runs", "런타임"},
+		"test runner":           {"test", "tests", "testing", "테스트"},
+		"task queue":            {"task", "tasks", "worker", "workers"},
+		"monorepo tool":         {"monorepo", "workspace", "workspaces"},
+		"frontend framework":    {"frontend", "ui", "component", "components", "spa"},
+		"static site generator": {"docs", "documentation", "site", "blog"},
+		"release tool":          {"version", "versions", "versioning", "release", "releases", "publish", "publishing", "changelog"},
+		"hosting":               {"host", "hosted", "hosting", "deploy", "deployed", "deploys", "배포"},
+	}
+})
 
 // tool is what a phrase names: its canonical value and every role it can fill.
 type tool struct {

@@ -2,10 +2,10 @@ package extract
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
 // Facts stated by layout rather than by a verb: a table row ("| Database |
@@ -145,7 +145,7 @@ func (x *extractor) labelFact(s *sent) {
 
 // recordShape is a table or record written with its fields:
 // "invoices (id, customer_id, total, issued_at)".
-var recordShape = regexp.MustCompile(`^[A-Za-z_][\w.]*\s*\(\s*[A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*){2,}\s*\)$`)
+var recordShape = lazyregexp.New(`^[A-Za-z_][\w.]*\s*\(\s*[A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*){2,}\s*\)$`)
 
 // definition reports a label's value that is a code span holding a table
 // or record and its fields ("**DB**: `invoices (id, total, issued_at)`"): the

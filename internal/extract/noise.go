@@ -524,7 +524,7 @@ var genericWords = setOf("error", "errors", "failed", "failure", "could", "compi
 func sharesWord(line, about string) bool {
 	ws := map[string]bool{}
 	for _, w := range strings.FieldsFunc(about, notWordRune) {
-		if (len(w) >= 4 || len(w) == 3 && w[0] >= '0' && w[0] <= '9') && !genericWords[w] && !isStopword(w) {
+		if (len(w) >= 4 || len(w) == 3 && w[0] >= '0' && w[0] <= '9') && !genericWords()[w] && !isStopword(w) {
 			ws[w] = true
 		}
 	}

@@ -1,5 +1,7 @@
 package extract
 
+import "sync"
+
 // The trigger phrases of each entry type, lower case, in priority order
 // within each list. A phrase that starts or ends with an ASCII letter or digit
 // only matches at a word boundary on that side; Korean phrases match
@@ -373,7 +375,7 @@ var subjectVerbs = []string{"run", "use", "commit", "push", "deploy", "change", 
 	"do", "be", "stay", "have", "get", "go", "let", "allow", "need", "want", "ever"}
 
 // isStopword reports a word that carries no subject.
-func isStopword(w string) bool { return stopwords[w] }
+func isStopword(w string) bool { return stopwords()[w] }
 
 // stopwords carry no subject: a read-only lookup table.
 var stopwords = setOf("the", "a", "an", "our", "this", "that", "these", "those", "my", "your", "its", "their",
@@ -393,12 +395,15 @@ var koreanStop = []string{"이", "그", "저", "우리", "지금", "지금은", 
 	"반드시", "꼭", "이번", "주에", "프로젝트", "기억해", "줘", "메모해", "둬", "네", "다음", "좀", "때", "것", "수",
 	"남은", "아직", "이제", "나중에", "다만", "또", "혹시", "먼저", "오늘은", "오늘"}
 
-// setOf makes a lookup table of words; it is only called to initialise the
-// package's read-only tables.
-func setOf(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
+// setOf makes a lookup table of words, built at its first lookup: every
+// hook links extract, and a process that extracts nothing (most of them)
+// then never builds it.
+func setOf(words ...string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := make(map[string]bool, len(words))
+		for _, w := range words {
+			m[w] = true
+		}
+		return m
+	})
 }

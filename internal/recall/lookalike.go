@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,7 +28,7 @@ func skeleton(s string) (string, []int) {
 		case r == 0x00A0 || r == 0x3000 || r >= 0x2000 && r <= 0x200A || r == 0x202F || r == 0x205F:
 			r = ' '
 		default:
-			if l, ok := latinLookalike[r]; ok {
+			if l, ok := latinLookalike()[r]; ok {
 				r = l
 			}
 		}
@@ -49,12 +50,15 @@ func invisible(r rune) bool {
 }
 
 // latinLookalike maps Cyrillic and Greek letters to the Latin letters they
-// are drawn like.
-var latinLookalike = map[rune]rune{
-	'А': 'A', 'В': 'B', 'С': 'C', 'Е': 'E', 'Н': 'H', 'І': 'I', 'Ј': 'J', 'К': 'K', 'М': 'M', 'О': 'O', 'Р': 'P',
-	'Ѕ': 'S', 'Т': 'T', 'Х': 'X', 'У': 'Y', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W',
-	'а': 'a', 'с': 'c', 'е': 'e', 'і': 'i', 'ј': 'j', 'о': 'o', 'р': 'p', 'ѕ': 's', 'х': 'x', 'у': 'y',
-	'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l', 'ɡ': 'g',
-	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
-	'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v', 'κ': 'k', 'ι': 'i',
-}
+// are drawn like. The table is built at its first use, not at start (see
+// wordSet).
+var latinLookalike = sync.OnceValue(func() map[rune]rune {
+	return map[rune]rune{
+		'А': 'A', 'В': 'B', 'С': 'C', 'Е': 'E', 'Н': 'H', 'І': 'I', 'Ј': 'J', 'К': 'K', 'М': 'M', 'О': 'O', 'Р': 'P',
+		'Ѕ': 'S', 'Т': 'T', 'Х': 'X', 'У': 'Y', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W',
+		'а': 'a', 'с': 'c', 'е': 'e', 'і': 'i', 'ј': 'j', 'о': 'o', 'р': 'p', 'ѕ': 's', 'х': 'x', 'у': 'y',
+		'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l', 'ɡ': 'g',
+		'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
+		'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v', 'κ': 'k', 'ι': 'i',
+	}
+})

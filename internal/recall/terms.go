@@ -2,6 +2,7 @@ package recall
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -32,14 +33,18 @@ func stopsFor(text string) stopSet {
 	}))}
 }
 
-func (s stopSet) has(w string) bool { return requestWords[w] || s.fw.Has(w) }
+func (s stopSet) has(w string) bool { return requestWords()[w] || s.fw.Has(w) }
 
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+// wordSet returns the set of the words of s, split at white space, built at
+// its first lookup: every hook links recall, and only the prompt hook asks.
+func wordSet(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[w] = true
+		}
+		return m
+	})
 }
 
 // koreanParticles are attached to the end of Korean words ("토큰을", "키는");

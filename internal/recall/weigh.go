@@ -274,7 +274,7 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 			written = docs[phrases] > 0
 			phrases++
 		}
-		if df == 0 && (c.glued || negatedAux[c.forms[0]]) {
+		if df == 0 && (c.glued || negatedAux()[c.forms[0]]) {
 			if c.parts != nil && !written {
 				kept = append(kept, concept{parts: c.parts}) // joinCompounds joins its parts
 			}
@@ -360,7 +360,7 @@ func joinCompounds(cs []concept) []concept {
 
 // isGeneric reports whether w is a generic coding word (generic.go), in any
 // of its inflections the stemmer joins.
-func isGeneric(w string) bool { return genericWords[w] || genericWords[stem(w)] }
+func isGeneric(w string) bool { return genericWords()[w] || genericWords()[stem(w)] }
 
 // textKeys is the set of index keys a stored text contains, computed the way
 // the index tokenizes: runs of letters and digits, lower-cased, ASCII words

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 )
 
 // Which migrations a store has is recorded by name in schema_migrations.
@@ -77,7 +78,7 @@ func applied(ctx context.Context, q querier, names []string) (map[string]bool, e
 	}
 	for _, name := range names {
 		id := migrationID(name)
-		probe, ok := legacyProbes[id]
+		probe, ok := legacyProbes()[id]
 		if !ok {
 			// Every migration newer than the table is recorded by name.
 			continue
@@ -92,20 +93,24 @@ func applied(ctx context.Context, q querier, names []string) (map[string]bool, e
 }
 
 // legacyProbes says, for each migration older than schema_migrations, how to
-// tell from the schema whether a store has it: an SQL condition.
-var legacyProbes = map[string]string{
-	"0001_init":               hasObject("table", "events"),
-	"0002_entries":            hasObject("table", "entries"),
-	"0003_index_at_commit":    hasObject("table", "events") + ` AND NOT ` + hasObject("trigger", "events_ai"),
-	"0004_citations":          hasColumn("entries", "inject_count"),
-	"0005_vocab":              hasObject("table", "events_vocab"),
-	"0006_entry_roles":        hasObject("table", "entry_roles"),
-	"0007_key_kind":           hasColumn("events", "key_kind"),
-	"0008_evidence_best":      hasObject("index", "evidence_best"),
-	"0009_entry_roles_recent": hasColumn("entry_roles", "created_at"),
-	"0010_events_type":        hasObject("index", "events_type"),
-	"0011_team":               hasObject("table", "team_state"),
-}
+// tell from the schema whether a store has it: an SQL condition. Built at
+// first use: only a store without schema_migrations asks, and building it
+// (a dozen Sprintf) was most of this package's start-up in every hook.
+var legacyProbes = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"0001_init":               hasObject("table", "events"),
+		"0002_entries":            hasObject("table", "entries"),
+		"0003_index_at_commit":    hasObject("table", "events") + ` AND NOT ` + hasObject("trigger", "events_ai"),
+		"0004_citations":          hasColumn("entries", "inject_count"),
+		"0005_vocab":              hasObject("table", "events_vocab"),
+		"0006_entry_roles":        hasObject("table", "entry_roles"),
+		"0007_key_kind":           hasColumn("events", "key_kind"),
+		"0008_evidence_best":      hasObject("index", "evidence_best"),
+		"0009_entry_roles_recent": hasColumn("entry_roles", "created_at"),
+		"0010_events_type":        hasObject("index", "events_type"),
+		"0011_team":               hasObject("table", "team_state"),
+	}
+})
 
 func hasObject(typ, name string) string {
 	return fmt.Sprintf(`EXISTS (SELECT 1 FROM sqlite_master WHERE type = '%s' AND name = '%s')`, typ, name)
