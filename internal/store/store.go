@@ -66,6 +66,9 @@ type DB struct {
 	keepWAL bool
 	// wrote: a transaction of this process committed.
 	wrote atomic.Bool
+	// migrated: this process upgraded the schema (closeWAL copies the WAL
+	// whatever its size).
+	migrated bool
 	// stmts are the reader's prepared statements (see readStmt).
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
@@ -388,6 +391,10 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 	}
 	// A migration can leave tens of MB in the WAL, which every later process
 	// would read whole at open (see wal.go): the hook that migrated copies it.
+	// However little it wrote: a WAL under walLimit stays until writes grow
+	// it past the limit, and the 85 frames a 10k store's upgrade left were
+	// read again by every hook process until then.
 	db.wrote.Store(true)
+	db.migrated = true
 	return nil
 }

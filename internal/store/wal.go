@@ -83,11 +83,11 @@ func noCheckpointOnClose(c driver.Conn) error {
 const walLimit = 256 * (4096 + 24)
 
 // closeWAL copies the WAL into the database and truncates it when it has
-// grown past walLimit. It never waits for a lock: with another connection
-// writing, SQLite copies what it can (a passive checkpoint) and the WAL
-// stays for a later close.
+// grown past walLimit, or when this process migrated the schema. It never
+// waits for a lock: with another connection writing, SQLite copies what it
+// can (a passive checkpoint) and the WAL stays for a later close.
 func (db *DB) closeWAL() {
-	if fi, err := os.Stat(db.path + "-wal"); err != nil || fi.Size() <= walLimit {
+	if fi, err := os.Stat(db.path + "-wal"); err != nil || fi.Size() == 0 || fi.Size() <= walLimit && !db.migrated {
 		return
 	}
 	ctx := context.Background()

@@ -16,6 +16,13 @@ import (
 func TestKeepWAL(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
+	// Created first: the process that creates or upgrades the schema copies
+	// the WAL at close (TestKeepWALSmallMigrationCopied).
+	created, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created.Close()
 	for i, key := range []string{"k1", "k2"} {
 		db, err := Open(ctx, path, Options{KeepWAL: true})
 		if err != nil {
@@ -223,5 +230,39 @@ func TestKeepWALMigrationCopied(t *testing.T) {
 		t.Fatal(err)
 	} else if fi.Size() > walLimit {
 		t.Errorf("the hook that migrated left a WAL of %d bytes, past %d", fi.Size(), walLimit)
+	}
+}
+
+// TestKeepWALSmallMigrationCopied: a hook whose upgrade wrote less than
+// walLimit leaves no WAL either; before, the migration's frames stayed until
+// later writes grew the WAL past the limit, and every process read them at open.
+func TestKeepWALSmallMigrationCopied(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().ExecContext(ctx, `INSERT INTO events (ts, type, project, text, dedupe_key, checksum)
+		VALUES ('2026-01-01T00:00:00.000000Z', 'user_prompt', '/home/dev/tiny', 'a note about the spare fan', 'k1', 'c')`); err != nil {
+		t.Fatal(err)
+	}
+	undoNewestMigration(t, db)
+	db.Close()
+	hook, err := Open(ctx, path, Options{KeepWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := hook.Version(ctx); err != nil || v != SchemaVersion() {
+		t.Fatalf("version %d (%v) after the upgrade, want %d", v, err, SchemaVersion())
+	}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 || fi.Size() > walLimit {
+		t.Fatalf("the migration left a WAL of %v bytes (%v), want some under %d", fi.Size(), err, walLimit)
+	}
+	hook.Close()
+	if fi, err := os.Stat(path + "-wal"); err != nil {
+		t.Fatal(err)
+	} else if fi.Size() != 0 {
+		t.Errorf("the hook that migrated left a WAL of %d bytes, want it copied and truncated", fi.Size())
 	}
 }
