@@ -420,3 +420,50 @@ func TestRoleValuesByRole(t *testing.T) {
 		t.Errorf("plan of RoleValues: %s, want a search of entry_roles_recent by project and role", p)
 	}
 }
+
+// TestEntriesOfTypeByIndex: a project's entries of one type (the brief's open
+// tasks) are looked up through entries_type, in date order, not found by
+// walking every entry of the project; they come newest first either way.
+func TestEntriesOfTypeByIndex(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	var ws []EntryWrite
+	for i, typ := range []string{"task", "decision", "task", "fact", "task"} {
+		ws = append(ws, EntryWrite{Entry: Entry{Project: "/p", SessionID: "s1", Type: typ, Title: fmt.Sprintf("%s %d", typ, i),
+			ClaimKey: "k" + strconv.Itoa(i), Created: t0.Add(time.Duration(i) * time.Hour)}})
+	}
+	if _, _, err := putEntries(ctx, db, ws); err != nil {
+		t.Fatal(err)
+	}
+	f := EntryFilter{Project: "/p", Types: []string{"task"}, Statuses: []string{StatusActive, StatusContested}}
+	got, err := db.Read().Entries(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, e := range got {
+		titles = append(titles, e.Title)
+	}
+	if want := []string{"task 4", "task 2", "task 0"}; !reflect.DeepEqual(titles, want) {
+		t.Errorf("tasks = %q, want %q", titles, want)
+	}
+	where, args := entryWhere(f, "")
+	rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+entriesQuery("id", "entries", where, f), args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "entries_type (project=? AND type=?)") || strings.Contains(p, "TEMP B-TREE") {
+		t.Errorf("plan of the tasks' lookup: %s, want a search of entries_type by project and type, and no sort", p)
+	}
+}
