@@ -36,20 +36,33 @@ func (db *DB) current(ctx context.Context) bool {
 	if err != nil {
 		return false
 	}
-	var n int
 	// Only this build's names count: one a newer build recorded raises the
-	// user_version, which the callers check first.
-	err = db.sql.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name IN (SELECT value FROM json_each(?))`, idsJSON(names)).Scan(&n)
-	return err == nil && n == len(names)
-}
-
-// idsJSON is the migrations' recorded names as a JSON array.
-func idsJSON(names []string) string {
-	ids := make([]string, len(names))
-	for i, n := range names {
-		ids[i] = fmt.Sprintf("%q", migrationID(n))
+	// user_version, which the callers check first. Every hook asks at open,
+	// so the table is read whole (a row a migration) and compared here: a
+	// query that matched the names in SQL (json_each of their list) was
+	// parsed and planned at every open.
+	rows, err := db.sql.QueryContext(ctx, `SELECT name FROM schema_migrations`)
+	if err != nil {
+		return false
 	}
-	return "[" + strings.Join(ids, ",") + "]"
+	defer rows.Close()
+	recorded := make(map[string]bool, len(names))
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return false
+		}
+		recorded[name] = true
+	}
+	if rows.Err() != nil {
+		return false
+	}
+	for _, name := range names {
+		if !recorded[migrationID(name)] {
+			return false
+		}
+	}
+	return true
 }
 
 // applied returns the recorded names of the migrations the store has: those

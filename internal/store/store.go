@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -268,13 +269,20 @@ func (db *DB) SQL() *sql.DB { return db.sql }
 
 // migrationNames lists the embedded migrations in order.
 func migrationNames() ([]string, error) {
+	names, err := embeddedMigrations()
+	return slices.Clone(names), err
+}
+
+// embeddedMigrations lists the embedded files once a process: every open
+// asks (migrate, current), and they never change.
+var embeddedMigrations = sync.OnceValues(func() ([]string, error) {
 	names, err := fs.Glob(migrations, "migrations/*.sql")
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(names)
 	return names, nil
-}
+})
 
 // SchemaVersion is the number of migrations this build knows. The file's
 // user_version is set to it, for older builds to compare with theirs; which
