@@ -1111,19 +1111,26 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 			continue
 		}
 		turns := []string{store.TypeUserPrompt, store.TypeAgentResponse}
-		before, err := db.Previous(ctx, it.event, turns)
-		if err != nil {
-			return err
-		}
-		after, err := db.Next(ctx, it.event, turns)
-		if err != nil {
-			return err
-		}
-		var prev store.Event
+		// Only an answer's message and turn before it count (the cases
+		// below). The message just before, when a turn or none at all, is
+		// the turn just before too (messageTypes holds the turns' types):
+		// the turn is looked up apart only after a tool run.
+		var prev, before store.Event
+		var err error
 		if it.Kind == store.TypeAgentResponse {
 			if prev, err = db.Previous(ctx, it.event, messageTypes); err != nil {
 				return err
 			}
+			before = prev
+			if prev.ID != 0 && !slices.Contains(turns, prev.Type) {
+				if before, err = db.Previous(ctx, it.event, turns); err != nil {
+					return err
+				}
+			}
+		}
+		after, err := db.Next(ctx, it.event, turns)
+		if err != nil {
+			return err
 		}
 		var c store.Event
 		switch {
