@@ -20,3 +20,21 @@ func TestNoChangeMade(t *testing.T) {
 		})
 	}
 }
+
+// Words that only say a change or qualify the replaced name are no values:
+// the change word opening a statement, the head of the phrase a replaced
+// name qualifies.
+func TestNoValueRead(t *testing.T) {
+	for _, tc := range []struct{ name, text, notValue, notReplaced string }{
+		{"a change word opening a statement", "Fix: ```ini depth=7 ``` Remove extra KELVO_TOKEN from `.env` so one is left.", "remove", ""},
+		{"the head of the replaced name's phrase", "- Drop Kelbo licence price-trap … - Move Kelbo client to Prisma client", "price-trap", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, c := range Parse(tc.text) {
+				if tc.notValue != "" && c.Value == tc.notValue || tc.notReplaced != "" && c.Replaces == tc.notReplaced {
+					t.Errorf("claim %+v", c)
+				}
+			}
+		})
+	}
+}
