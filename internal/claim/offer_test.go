@@ -22,8 +22,8 @@ func TestNoChangeMade(t *testing.T) {
 			"The service signs in with JWT.",
 			"We sign in with JWT now, no SAML needed. When you would use SAML: portals for outside teams."},
 		{"a name after where it comes from",
-			"The client signs in with Basic auth.",
-			"Builds now: the token from the vault → Basic auth. No OAuth step."},
+			"The client signs in with PASETO.",
+			"Builds now: the token from the vault → PASETO. No OAuth step."},
 		{"a setting's name beside a product",
 			"`BRASK_MAIL_KEY` - for sending the weekly digest",
 			"Rename the `old_mailer.rb` job … **Next:** Simply set `BRASK_MAIL_KEY` again - both digests will use Postwick Relay then and you will get one mail."},
@@ -49,7 +49,7 @@ func TestNoChangeMade(t *testing.T) {
 func TestChangeNextToNoChange(t *testing.T) {
 	for _, tc := range []struct{ name, older, newer, ov, nv string }{
 		{"a file moved out of a folder", "The jobs live in jobs/old.py.", "The jobs no longer live in jobs/old.py; they moved to jobs/new.py.", "jobs/old.py", "jobs/new.py"},
-		{"a decision after an offer", "The client uses Basic auth.", "The client now uses OAuth instead of Basic auth.", "basic auth", "oauth"},
+		{"a decision after an offer", "The client uses PASETO.", "The client now uses OAuth instead of PASETO.", "paseto", "oauth"},
 		{"a product chosen instead of another", "The replies are spoken by Kelbo Voice.", "Replies are spoken by Quillet Voice instead of Kelbo Voice now.", "kelbo voice", "quillet voice"},
 		{"a tool moved from", "We manage packages with pipenv.", "Packages are handled by poetry now — we moved from our old pipenv.", "pipenv", "poetry"},
 		{"a tool that failed and was replaced", "We install packages with yarn.", "Yarn kept failing on the runners, so we switched to pnpm.", "yarn", "pnpm"},
@@ -69,7 +69,7 @@ func TestChangeNextToNoChange(t *testing.T) {
 func TestNoValueRead(t *testing.T) {
 	for _, tc := range []struct{ name, text, notValue, notReplaced string }{
 		{"a change word opening a statement", "Fix: ```ini depth=7 ``` Remove stale GRID_SEED from `deploy.cfg` before the run.", "remove", ""},
-		{"the head of the replaced name's phrase", "- Drop Kelbo licence price-trap … - Move Kelbo client to Prisma client", "price-trap", ""},
+		{"the head of the replaced name's phrase", "- Drop Kelbo licence price-trap … - Move Kelbo client to Drizzle client", "price-trap", ""},
 		{"a tool named again after it failed", "`yarn install` failed: command not found: yarn; fixed by `npm install --global yarn`, after which yarn ran fine.", "", "yarn"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
