@@ -20,7 +20,7 @@ func TestNoChangeMade(t *testing.T) {
 			"We now run the exports with Quillet."},
 		{"a use imagined",
 			"The service signs in with JWT.",
-			"We sign in with JWT now, no SAML needed. When you would use SAML: portals for outside teams."},
+			"We sign in with JWT now, no SAML needed. When you would adopt SAML: portals for outside teams."},
 		{"a name after where it comes from",
 			"The client signs in with PASETO.",
 			"Builds now: the token from the vault → PASETO. No OAuth step."},

@@ -81,7 +81,7 @@ func (p *parser) markers() {
 				m.old, m.neg = true, true
 			case newBefore[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0) &&
 				!(imagined[w] && k > 0 && p.toks[k-1].sent == sent && modals[p.toks[k-1].s]):
-				// "you would pick X for …", "we could use X": a case
+				// "you would pick X for …", "we could adopt X": a case
 				// imagined, not the value chosen.
 				// "now" marks only the value right after it ("is now 5s"):
 				// "now that 3.9 is out" does not make 3.9 new.
@@ -190,7 +190,7 @@ func (p *parser) installs(m *mention) bool {
 var offerWords = wordSet(`alternatively optionally`)
 
 // wishWords follow "if you" in a condition on the reader's wish ("if you
-// want", "if you prefer", "if you'd rather").
+// want", "if you prefer", "if you would rather").
 var wishWords = wordSet(`want wish prefer like rather`)
 
 // offer reports a statement that offers a choice instead of making it: it
