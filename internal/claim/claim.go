@@ -122,6 +122,7 @@ type parser struct {
 	ms     []mention
 	owner  []int16 // 1 + index of the mention a token belongs to, 0 if none
 	cue    []bool  // per statement: change wording
+	offers []bool  // per statement: an alternative offered, no decision
 	except []bool  // per statement: exception wording
 	scopes [][]string
 }
@@ -130,9 +131,11 @@ type parser struct {
 func (p *parser) mark() {
 	p.cue = make([]bool, len(p.sents))
 	p.except = make([]bool, len(p.sents))
+	p.offers = make([]bool, len(p.sents))
 	for i, s := range p.sents {
 		p.cue[i] = changeCue(p.toks, s)
 		p.except[i] = exceptCue(p.toks, s)
+		p.offers[i] = offer(p.toks, s)
 	}
 }
 

@@ -73,13 +73,15 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			if n.Replaces == o.Value && !sameName(n.Value, o.Value) &&
 				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
 				if slices.ContainsFunc(older, func(c Claim) bool {
-					return c.Role == n.Role && !c.Negated && c.Replaces == n.Replaces && sameName(c.Value, n.Value) && o.Start <= c.Start
+					return c.Role == n.Role && !c.Negated && c.Replaces == n.Replaces && sameName(c.Value, n.Value) && (o.Start <= c.Start || o.Replaces != "")
 				}) {
 					// The older reported the same change after stating X
 					// ("moved from X to Y", later "Y only now, X is
 					// gone"): the newer restates it and replaces nothing
 					// the older holds. X stated after that change ("the
-					// cache still uses X") is what the newer replaces.
+					// cache still uses X") is what the newer replaces;
+					// X said after it as itself a change is not stated as
+					// current.
 					continue
 				}
 				consider(6, Supersedes, o.Role, o.Value, n.Value)
@@ -112,12 +114,14 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) {
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) || nested(o.Value, n.Value) {
 				// Paths and names conflict only when the newer names the
 				// older one as replaced: a project has many of each. So
 				// do a setting's name and two values of different
 				// shapes: "USE_CACHE" and "USE_CACHE_TTL" are two
 				// settings, and "3" is no alternative to "comments".
+				// Nor is a maker's name an alternative to its product
+				// ("Kelbo" and "Kelbo Speech"): one names the other.
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)
@@ -198,6 +202,15 @@ func siteOf(v string) string {
 // are numbers, except a version's ("18" and "lts").
 func sameShape(o, n Claim) bool {
 	return !o.Setting && !n.Setting && (isNumber(o.Value) == isNumber(n.Value) || strings.HasPrefix(o.Role, "version:"))
+}
+
+// nested reports two values of which one is the other's first words
+// ("kelbo" and "kelbo speech").
+func nested(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a != b && strings.HasPrefix(b, a+" ")
 }
 
 // replacement is the value newer puts in place of the one n rejects.

@@ -48,6 +48,7 @@ func (p *parser) markers() {
 	for mi := range p.ms {
 		m := &p.ms[mi]
 		sent := p.toks[m.first].sent
+		placed := false
 		for k, n := m.first-1, 0; k >= 0 && n < window; k, n = k-1, n+1 {
 			t := p.toks[k]
 			if t.sent != sent || (p.owner[k] != 0 && p.ms[p.owner[k]-1].role == m.role) || p.clauseBreak(k) {
@@ -56,6 +57,21 @@ func (p *parser) markers() {
 			w := t.s
 			if t.hangul {
 				w = stripParticle(w)
+			}
+			if n == 0 && namedRoles[m.role] && placeWords()[w] {
+				placed = true
+			}
+			if placed && plainNegation()[w] {
+				// "the task is not defined in F", "it won't load in F": a
+				// path after "in" is where the statement looks, and a
+				// plain "not" is about what is there. A change of place
+				// ("no longer lives in F") still rejects it.
+				break
+			}
+			if (w == "from" || w == "off") && !p.objectOf(k, m) {
+				// "the token from the vault → Kelbo": the word after
+				// "from" is where it comes from, not the value.
+				break
 			}
 			switch {
 			case strongBefore()[w]:
@@ -70,7 +86,10 @@ func (p *parser) markers() {
 			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore()[p.toks[k-1].s]:
 				// "stop using X", "don't use X", "no longer use X"
 				m.old, m.neg = true, true
-			case newBefore()[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0):
+			case newBefore()[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0) &&
+				!(imagined()[w] && k > 0 && p.toks[k-1].sent == sent && modals()[p.toks[k-1].s]):
+				// "you would pick X for …", "we could adopt X": a case
+				// imagined, not the value chosen.
 				// "now" marks only the value right after it ("is now 5s"):
 				// "now that 3.9 is out" does not make 3.9 new.
 				// "with" marks the new value only after "replace(d) X".
@@ -81,6 +100,12 @@ func (p *parser) markers() {
 				continue
 			}
 			break
+		}
+		if p.installs(m) || p.offers[sent] {
+			// "npm install --global yarn": the tool that installs another
+			// is the means, neither chosen over it nor replacing it. An
+			// offer ("alternatively, X could do it") decides nothing.
+			m.weak = true
 		}
 		last := p.toks[m.last]
 		if strings.HasPrefix(last.particle, "로") || strings.HasSuffix(last.particle, "으로") || strings.HasSuffix(last.particle, "로") {
@@ -116,6 +141,89 @@ func (p *parser) markers() {
 			break
 		}
 	}
+}
+
+// objectOf reports whether mention m is what the preposition at token k
+// governs: only determiners and words for the former one ("from our old
+// X") stand between them.
+func (p *parser) objectOf(k int, m *mention) bool {
+	for j := k + 1; j < m.first; j++ {
+		if w := p.toks[j].s; !determiners()[w] && !rejectBefore()[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// modals make the choice after them a case imagined ("you would pick X
+// for …"); imagined are the verbs of choosing they do it to.
+var (
+	modals   = wordSet(`would could might can may you'd we'd i'd they'd`)
+	imagined = wordSet(`use using adopt choose pick prefer switch move migrate`)
+)
+
+// placeWords put a path where something is ("in F").
+var placeWords = wordSet(`in inside within`)
+
+// plainNegation denies without saying a change ("is not defined"), unlike
+// "no longer" or "dropped".
+var plainNegation = wordSet(`not never don't doesn't didn't isn't aren't can't won't`)
+
+// installWords run an installation ("npm install", "yarn add", "npm i").
+var installWords = wordSet(`install i add`)
+
+// installs reports a mention that runs the installation of another value of
+// its role ("npm install --global yarn", "gem install bundler"): the first command
+// word after it installs, and the next value after it, past flags, has its
+// role.
+func (p *parser) installs(m *mention) bool {
+	k := m.last + 1
+	if k >= len(p.toks) || p.toks[k].sent != p.toks[m.last].sent || !installWords()[p.toks[k].s] || !onlySpace(p.text[p.toks[m.last].end:p.toks[k].start]) {
+		return false
+	}
+	for k++; k < len(p.toks) && k <= m.last+4 && p.toks[k].sent == p.toks[m.last].sent; k++ {
+		if o := p.owner[k]; o != 0 {
+			return p.ms[o-1].role == m.role
+		}
+		if !strings.HasPrefix(p.text[p.toks[k].start-1:p.toks[k].end], "-") {
+			return false // only flags ("-g", "--global") stand between
+		}
+	}
+	return false
+}
+
+// offerWords open a statement that offers an alternative rather than
+// deciding ("Alternatively, …", "Optionally, …").
+var offerWords = wordSet(`alternatively optionally`)
+
+// wishWords follow "if you" in a condition on the reader's wish ("if you
+// want", "if you prefer", "if you would rather").
+var wishWords = wordSet(`want wish prefer like rather`)
+
+// offer reports a statement that offers a choice instead of making it: it
+// opens with "alternatively" or "option" and its number or letter, or
+// makes it depend on the reader's wish ("if you prefer, X could …"). Its
+// values are weak.
+func offer(toks []token, s statement) bool {
+	if s.n == 0 {
+		return false
+	}
+	ts := toks[s.first : s.first+s.n]
+	if offerWords()[ts[0].s] || ts[0].s == "option" && len(ts) > 1 && len(ts[1].s) <= 2 {
+		return true
+	}
+	for k := 0; k+2 < len(ts); k++ {
+		if ts[k].s != "if" {
+			continue
+		}
+		if ts[k+1].s == "you" && wishWords()[ts[k+2].s] || (ts[k+1].s == "you'd" || ts[k+1].s == "you’d") && wishWords()[ts[k+2].s] {
+			return true
+		}
+		if ts[k+1].s == "you" && ts[k+2].s == "would" && k+3 < len(ts) && wishWords()[ts[k+3].s] {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseBreak reports a comma, colon, semicolon, dash, parenthesis or ellipsis between
@@ -172,6 +280,8 @@ func (p *parser) claims() []Claim {
 			old, new, neg     bool
 			weak              bool
 			setting           bool
+			failed, again     bool // old by weak wording only; named plainly in a later statement
+			failedSent        int
 			sents             []int
 			start, end, first int
 		}
@@ -199,6 +309,10 @@ func (p *parser) claims() []Claim {
 			if cur == nil {
 				cur = &value{v: m.value, first: m.first, weak: true}
 				vals = append(vals, cur)
+			}
+			cur.again = cur.again || cur.failed && !m.old && !m.new && !m.weak && m.sent > cur.failedSent && !p.cue[m.sent]
+			if !cur.failed && m.old && !m.neg {
+				cur.failed, cur.failedSent = true, m.sent
 			}
 			cur.old = cur.old || m.old
 			cur.new = cur.new || m.new
@@ -229,6 +343,13 @@ func (p *parser) claims() []Claim {
 		}
 		var olds, news, plain, weak []*value
 		for _, v := range vals {
+			if v.again && !v.neg && !v.new {
+				// "`kelbo sync` failed; fixed by running it with --force,
+				// after which kelbo sync passed": a value said to fail and
+				// then named again as used, in a later statement that
+				// says no change, is fixed, not replaced.
+				v.old = false
+			}
 			switch {
 			case v.weak:
 				weak = append(weak, v) // sets nothing, replaces nothing, is replaced by nothing
@@ -246,8 +367,20 @@ func (p *parser) claims() []Claim {
 		case len(olds) == 0 && len(news) > 0 && !namedRoles[role] && slices.Contains(p.cue[firstSent:lastSent+1], true):
 			// "Let's go with esbuild. webpack takes a minute per rebuild":
 			// with change wording, the other value is the old one. Not for
-			// paths and names: a text names many of them.
-			olds, plain = plain, nil
+			// paths and names: a text names many of them. Nor a setting's
+			// name beside a value that is none ("set KELVO_KEY again, the
+			// digests will use Quillet"): the name of what is set is no
+			// rival value.
+			settings := slices.ContainsFunc(news, func(v *value) bool { return v.setting })
+			var kept []*value
+			for _, v := range plain {
+				if v.setting && !settings {
+					kept = append(kept, v)
+				} else {
+					olds = append(olds, v)
+				}
+			}
+			plain = kept
 		}
 		for _, v := range news {
 			c := mk(v)

@@ -42,6 +42,11 @@ func (p *parser) shaped() {
 		if v == "" || p.inTag(i) {
 			continue
 		}
+		if last == i && v == p.toks[i].s && (strongBefore()[v] || cueWords()[v]) {
+			// "Drop the spare KELVO_KEY line": the word saying the change
+			// opens the statement capitalised; it is no value.
+			continue
+		}
 		role, strong := p.roleOf(i, last)
 		if role == "" && (p.toks[last].particle != "" || last+1 < len(p.toks) && p.toks[last+1].hangul && p.toks[last+1].sent == p.toks[i].sent) {
 			// Korean: "캐시는 Plimbo를 씁니다", "Plimbo 대신 Trevvix로". A
@@ -793,8 +798,13 @@ func (p *parser) successor(i int) int {
 	if j := p.toAfterIndex(i); j >= 0 && p.owner[j] != 0 && p.owner[i] != 0 && p.ms[p.owner[j]-1].role == p.ms[p.owner[i]-1].role {
 		return -1 // "from quillet to Plenk": the successor is named
 	}
+	phrase := true // still in the noun phrase the replaced name opens
 	for k := i + 1; k < st.first+st.n && !p.elided(k-1); k++ {
-		if p.owner[k] != 0 || p.toks[k].hangul {
+		inPhrase := phrase && onlySpace(p.text[p.toks[k-1].end:p.toks[k].start]) && p.lower(k) && !scopeStop()[p.toks[k].s] && !markerWord(p.toks[k].s)
+		phrase = inPhrase
+		if p.owner[k] != 0 || p.toks[k].hangul || inPhrase {
+			// "drop the Kelbo licence price-trap": the words right after
+			// the replaced name are what it qualifies, not its successor.
 			continue
 		}
 		if v, _, _, plain := p.shapeAt(k); v != "" && !plain && !p.oldSpot(k) {
