@@ -99,6 +99,10 @@ type Options struct {
 	Budget time.Duration // internal deadline, well under the timeout in hooks.json
 	Getenv func(string) string
 	Now    func() time.Time
+	// GC, when not 0, is the garbage collector's GOGC for the process
+	// (Main sets it unless GOGC is set): a hook that allocates much and
+	// keeps little collects less often at a larger one.
+	GC int
 }
 
 // replyable lists the events whose reply may carry additionalContext.
@@ -113,7 +117,15 @@ var replyable = map[string]bool{"SessionStart": true, "UserPromptSubmit": true}
 // starts would inherit.
 func Main(opt Options, h Handler) {
 	runtime.GOMAXPROCS(1)
+	tune(opt, os.Getenv)
 	os.Exit(Run(os.Stdin, os.Stdout, os.Stderr, opt, h))
+}
+
+// tune sets opt.GC for the process unless the environment sets GOGC.
+func tune(opt Options, getenv func(string) string) {
+	if opt.GC != 0 && getenv("GOGC") == "" {
+		debug.SetGCPercent(opt.GC)
+	}
 }
 
 // Run is a hook binary's work (Main runs it). It reads one event from stdin,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -354,6 +355,29 @@ func TestRunBudgetFromEnvironment(t *testing.T) {
 		log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
 		if warned := strings.Contains(string(log), BudgetEnv); warned != tt.warning {
 			t.Errorf("%s=%q: warning logged %v, want %v: %s", BudgetEnv, tt.value, warned, tt.warning, log)
+		}
+	}
+}
+
+// A hook's GC setting is the process's GOGC unless the environment sets one.
+func TestTune(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	none := func(string) string { return "" }
+	set := func(k string) string { return map[string]string{"GOGC": "150"}[k] }
+	for _, tt := range []struct {
+		gc     int
+		getenv func(string) string
+		want   int
+	}{
+		{0, none, 100},
+		{400, set, 100},
+		{400, none, 400},
+	} {
+		debug.SetGCPercent(100)
+		tune(Options{GC: tt.gc}, tt.getenv)
+		if got := debug.SetGCPercent(100); got != tt.want {
+			t.Errorf("GC %d: GOGC %d, want %d", tt.gc, got, tt.want)
 		}
 	}
 }
