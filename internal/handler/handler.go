@@ -41,8 +41,8 @@ const (
 
 // EndGC is SessionEnd's GOGC (hook.Options.GC). Ingesting and extracting a
 // 1,000-message session allocates about 24 MB and keeps a few: at the
-// default 100 the collector ran 10 times and took a sixth of the hook's
-// time (GODEBUG=gctrace=1). At 400 the hook took 6-7 % less CPU
+// default 100 the collector ran 9 or 10 times (GODEBUG=gctrace=1), at 400
+// once, and the hook took 5-7 % less CPU for 6 MB more peak memory
 // (docs/bench.md); 800 and off gained nothing more.
 const EndGC = 400
 
