@@ -86,6 +86,7 @@ type mention struct {
 	sent          int
 	old, new, neg bool // marked as the old value, the new one, rejected outright
 	weak          bool // a plain word that does not stand for itself (Claim.Weak)
+	done          bool // marked by a change made: "replaced X", "from X to", "moved X"
 }
 
 // Parse returns the claims a text makes (any length: a sentence, a message,
@@ -108,6 +109,7 @@ func Parse(text string) []Claim {
 		return nil
 	}
 	p.markers()
+	p.weakenOffered()
 	return p.claims()
 }
 
@@ -116,26 +118,26 @@ func Parse(text string) []Claim {
 const maxText = 64 << 10
 
 type parser struct {
-	text   string
-	toks   []token
-	sents  []statement
-	ms     []mention
-	owner  []int16 // 1 + index of the mention a token belongs to, 0 if none
-	cue    []bool  // per statement: change wording
-	offers []bool  // per statement: an alternative offered, no decision
-	except []bool  // per statement: exception wording
-	scopes [][]string
+	text    string
+	toks    []token
+	sents   []statement
+	ms      []mention
+	owner   []int16 // 1 + index of the mention a token belongs to, 0 if none
+	cue     []bool  // per statement: change wording
+	offered []bool  // per token: in the clause of an alternative offered, no decision
+	except  []bool  // per statement: exception wording
+	scopes  [][]string
 }
 
 // mark finds which statements carry change and exception wording.
 func (p *parser) mark() {
 	p.cue = make([]bool, len(p.sents))
 	p.except = make([]bool, len(p.sents))
-	p.offers = make([]bool, len(p.sents))
+	p.offered = make([]bool, len(p.toks))
 	for i, s := range p.sents {
 		p.cue[i] = changeCue(p.toks, s)
 		p.except[i] = exceptCue(p.toks, s)
-		p.offers[i] = offer(p.toks, s)
+		p.offers(s)
 	}
 }
 

@@ -73,6 +73,7 @@ func (p *parser) markers() {
 				// "from" is where it comes from, not the value.
 				break
 			}
+			m.done = doneWords()[w] || (w == "from" || w == "off") && p.toAfter(m)
 			switch {
 			case strongBefore()[w]:
 				m.old, m.neg = true, true
@@ -97,14 +98,14 @@ func (p *parser) markers() {
 					m.new = true
 				}
 			default:
+				m.done = false
 				continue
 			}
 			break
 		}
-		if p.installs(m) || p.offers[sent] {
+		if p.installs(m) {
 			// "npm install --global yarn": the tool that installs another
-			// is the means, neither chosen over it nor replacing it. An
-			// offer ("alternatively, X could do it") decides nothing.
+			// is the means, neither chosen over it nor replacing it.
 			m.weak = true
 		}
 		last := p.toks[m.last]
@@ -142,6 +143,27 @@ func (p *parser) markers() {
 		}
 	}
 }
+
+// weakenOffered makes weak the mentions in an offer's clause
+// ("alternatively, X could do it"): an offer decides nothing. Not a
+// mention of a role that a change made in the same statement marks
+// ("Option B is what we did: moved from X to Y").
+func (p *parser) weakenOffered() {
+	for mi := range p.ms {
+		m := &p.ms[mi]
+		if !p.offered[m.first] || m.weak {
+			continue
+		}
+		if slices.ContainsFunc(p.ms, func(o mention) bool { return o.done && o.sent == m.sent && o.role == m.role }) {
+			continue
+		}
+		m.weak = true
+	}
+}
+
+// doneWords mark the value after them as changed by a change made, not
+// offered ("we replaced X", "the exports moved to Y").
+var doneWords = wordSet(`replaced moved switched migrated adopted chose dropped removed retired ditched abandoned`)
 
 // objectOf reports whether mention m is what the preposition at token k
 // governs: only determiners and words for the former one ("from our old
@@ -200,30 +222,72 @@ var offerWords = wordSet(`alternatively optionally`)
 // want", "if you prefer", "if you would rather").
 var wishWords = wordSet(`want wish prefer like rather`)
 
-// offer reports a statement that offers a choice instead of making it: it
-// opens with "alternatively" or "option" and its number or letter, or
-// makes it depend on the reader's wish ("if you prefer, X could …"). Its
-// values are weak.
-func offer(toks []token, s statement) bool {
+// offers marks the tokens of statement s that offer a choice instead of
+// making it: the clause that opens with "alternatively" or "optionally"
+// (or the one after it, when a comma follows the word), the clause an
+// "option N:" label introduces, and the clause of a condition on the
+// reader's wish ("if you prefer") with the clause after it when that one
+// says what could be done ("…, X could do it"). Only those clauses: "if
+// you want faster builds, good news: we moved to Y" makes the move.
+func (p *parser) offers(s statement) {
 	if s.n == 0 {
-		return false
+		return
 	}
-	ts := toks[s.first : s.first+s.n]
-	if offerWords()[ts[0].s] || ts[0].s == "option" && len(ts) > 1 && len(ts[1].s) <= 2 {
-		return true
+	first, end := s.first, s.first+s.n
+	if w := p.toks[first].s; offerWords()[w] {
+		last := p.clauseEnd(first, end)
+		if last == first && last+1 < end {
+			last = p.clauseEnd(last+1, end)
+		}
+		p.markOffered(first, last)
+	} else if w == "option" && s.n > 2 && len(p.toks[first+1].s) <= 2 && strings.Contains(p.text[p.toks[first+1].end:p.toks[first+2].start], ":") {
+		p.markOffered(first+2, p.clauseEnd(first+2, end))
 	}
-	for k := 0; k+2 < len(ts); k++ {
-		if ts[k].s != "if" {
+	for k := first; k+2 < end; k++ {
+		if p.toks[k].s != "if" || !p.wish(k+1, end) {
 			continue
 		}
-		if ts[k+1].s == "you" && wishWords()[ts[k+2].s] || (ts[k+1].s == "you'd" || ts[k+1].s == "you’d") && wishWords()[ts[k+2].s] {
-			return true
+		start := k
+		for start > first && !p.clauseBreak(start-1) {
+			start--
 		}
-		if ts[k+1].s == "you" && ts[k+2].s == "would" && k+3 < len(ts) && wishWords()[ts[k+3].s] {
-			return true
+		last := p.clauseEnd(k, end)
+		p.markOffered(start, last)
+		if last+1 < end {
+			next := p.clauseEnd(last+1, end)
+			if slices.ContainsFunc(p.toks[last+1:next+1], func(t token) bool { return modals()[t.s] }) {
+				p.markOffered(last+1, next)
+			}
 		}
 	}
-	return false
+}
+
+// wish reports a condition on the reader's wish from token k on: "you
+// want", "you'd rather", "you would prefer".
+func (p *parser) wish(k, end int) bool {
+	switch w := p.toks[k].s; {
+	case (w == "you'd" || w == "you’d") && k+1 < end:
+		return wishWords()[p.toks[k+1].s]
+	case w != "you" || k+1 >= end:
+		return false
+	case p.toks[k+1].s == "would" && k+2 < end:
+		return wishWords()[p.toks[k+2].s]
+	}
+	return wishWords()[p.toks[k+1].s]
+}
+
+// clauseEnd returns the last token of the clause token k is in, before end.
+func (p *parser) clauseEnd(k, end int) int {
+	for k+1 < end && !p.clauseBreak(k) {
+		k++
+	}
+	return k
+}
+
+func (p *parser) markOffered(first, last int) {
+	for k := first; k <= last; k++ {
+		p.offered[k] = true
+	}
 }
 
 // clauseBreak reports a comma, colon, semicolon, dash, parenthesis or ellipsis between
