@@ -61,11 +61,12 @@ func (p *parser) markers() {
 			if n == 0 && namedRoles[m.role] && placeWords()[w] {
 				placed = true
 			}
-			if placed && plainNegation()[w] {
+			if placed && plainNegation()[w] && !p.placeChanged(m) {
 				// "the task is not defined in F", "it won't load in F": a
 				// path after "in" is where the statement looks, and a
 				// plain "not" is about what is there. A change of place
-				// ("no longer lives in F") still rejects it.
+				// ("no longer lives in F", "not in F any more; it moved
+				// to G") still rejects it.
 				break
 			}
 			if (w == "from" || w == "off") && !p.objectOf(k, m) {
@@ -175,6 +176,37 @@ func (p *parser) objectOf(k int, m *mention) bool {
 		}
 	}
 	return true
+}
+
+// placeChanged reports whether the statement of mention m says that a
+// place changed, so that a plain negation before "in F" rejects F: it says
+// "any more" or "again", carries change wording, or it or the next one
+// marks another value of m's role as new ("…; they moved to G", "G now").
+func (p *parser) placeChanged(m *mention) bool {
+	s := p.sents[m.sent]
+	if p.cue[m.sent] {
+		return true
+	}
+	for k := s.first; k < s.first+s.n; k++ {
+		if w := p.toks[k].s; w == "anymore" || w == "again" || w == "more" && k > s.first && p.toks[k-1].s == "any" {
+			return true
+		}
+	}
+	for _, o := range p.ms {
+		if (o.sent == m.sent || o.sent == m.sent+1) && o.role == m.role && o.value != m.value && p.markedNew(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// markedNew reports a new-value word right before or right after mention o.
+func (p *parser) markedNew(o mention) bool {
+	if k := o.first - 1; k >= 0 && p.toks[k].sent == o.sent && !p.clauseBreak(k) && newBefore()[p.toks[k].s] {
+		return true
+	}
+	k := o.last + 1
+	return k < len(p.toks) && p.toks[k].sent == o.sent && !p.clauseBreak(o.last) && newAfter()[p.toks[k].s]
 }
 
 // modals make the choice after them a case imagined ("you would pick X
