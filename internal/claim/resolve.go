@@ -168,10 +168,16 @@ var doneWords = wordSet(`replaced moved switched migrated adopted chose dropped 
 
 // objectOf reports whether mention m is what the preposition at token k
 // governs: only determiners and words for the former one ("from our old
-// X") stand between them.
+// X") stand between them, or, when "to Y" follows, any words that open a
+// noun phrase ("from hosted X to Y").
 func (p *parser) objectOf(k int, m *mention) bool {
+	to := p.toAfter(m)
 	for j := k + 1; j < m.first; j++ {
-		if w := p.toks[j].s; !determiners()[w] && !rejectBefore()[w] {
+		w := p.toks[j].s
+		if determiners()[w] || rejectBefore()[w] {
+			continue
+		}
+		if !to || p.owner[j] != 0 || placeWords()[w] || w == "to" || w == "from" || strings.ToLower(p.text[p.toks[j].start:p.toks[j].end]) != p.text[p.toks[j].start:p.toks[j].end] {
 			return false
 		}
 	}
