@@ -114,14 +114,16 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) || nested(o.Value, n.Value) {
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) || nested(o.Value, n.Value) && !n.Moved {
 				// Paths and names conflict only when the newer names the
 				// older one as replaced: a project has many of each. So
 				// do a setting's name and two values of different
 				// shapes: "USE_CACHE" and "USE_CACHE_TTL" are two
 				// settings, and "3" is no alternative to "comments".
 				// Nor is a maker's name an alternative to its product
-				// ("Kelbo" and "Kelbo Speech"): one names the other.
+				// ("Kelbo" and "Kelbo Speech"): one names the other,
+				// unless change wording marks the newer as the one set
+				// ("runs on Kelbo Speech now").
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)

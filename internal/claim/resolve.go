@@ -97,6 +97,7 @@ func (p *parser) markers() {
 				// "with" marks the new value only after "replace(d) X".
 				if !m.old {
 					m.new = true
+					m.moved = changeNew()[w] || (w == "to" || w == "into" || w == "onto") && p.movedBefore(k)
 				}
 			default:
 				m.done = false
@@ -136,7 +137,7 @@ func (p *parser) markers() {
 					m.old = true
 				}
 			case newAfter()[w]:
-				m.new = true
+				m.new, m.moved = true, true
 			default:
 				continue
 			}
@@ -160,6 +161,21 @@ func (p *parser) weakenOffered() {
 		}
 		m.weak = true
 	}
+}
+
+// changeNew mark the value after them as the one a change sets ("now X",
+// "switched to X"), unlike "use X", which may state what already is.
+var changeNew = wordSet(`now switch switched move moved migrate migrated adopt adopted`)
+
+// movedBefore reports a changeNew word shortly before the "to" at token k
+// ("moved the queue to X").
+func (p *parser) movedBefore(k int) bool {
+	for j := k - 1; j >= 0 && j >= k-window && p.toks[j].sent == p.toks[k].sent; j-- {
+		if changeNew()[p.toks[j].s] {
+			return true
+		}
+	}
+	return false
 }
 
 // doneWords mark the value after them as changed by a change made, not
@@ -380,6 +396,7 @@ func (p *parser) claims() []Claim {
 		type value struct {
 			v                 string
 			old, new, neg     bool
+			moved             bool
 			weak              bool
 			setting           bool
 			failed, again     bool // old by weak wording only; named plainly in a later statement
@@ -418,6 +435,7 @@ func (p *parser) claims() []Claim {
 			}
 			cur.old = cur.old || m.old
 			cur.new = cur.new || m.new
+			cur.moved = cur.moved || m.moved
 			cur.neg = cur.neg || m.neg
 			cur.weak = cur.weak && m.weak
 			cur.setting = cur.setting || p.settingAt(m)
@@ -426,7 +444,7 @@ func (p *parser) claims() []Claim {
 			}
 		}
 		mk := func(v *value) Claim {
-			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
+			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, Moved: v.moved, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
 			for _, s := range v.sents {
 				c.Start = min(c.Start, p.sents[s].start)
 				c.End = max(c.End, p.sents[s].end)
