@@ -106,7 +106,7 @@ func (p *parser) markers() {
 			break
 		}
 		if p.installs(m) {
-			// "npm install --global yarn": the tool that installs another
+			// "pip install --user poetry": the tool that installs another
 			// is the means, neither chosen over it nor replacing it.
 			m.weak = true
 		}
@@ -249,7 +249,7 @@ var plainNegation = wordSet(`not never don't doesn't didn't isn't aren't can't w
 var installWords = wordSet(`install i add`)
 
 // installs reports a mention that runs the installation of another value of
-// its role ("npm install --global yarn", "gem install bundler"): the first command
+// its role ("pip install --user poetry", "gem install bundler"): the first command
 // word after it installs, and the next value after it, past flags, has its
 // role.
 func (p *parser) installs(m *mention) bool {
@@ -488,9 +488,9 @@ func (p *parser) claims() []Claim {
 			// "Let's go with esbuild. webpack takes a minute per rebuild":
 			// with change wording, the other value is the old one. Not for
 			// paths and names: a text names many of them. Nor a setting's
-			// name beside a value that is none ("set KELVO_KEY again, the
-			// digests will use Quillet"): the name of what is set is no
-			// rival value.
+			// name beside a value that is none ("Uploads: Pendrel from now
+			// on. Uploads: `ZEPH_TOKEN` stays set"): the name of what is
+			// set is no rival value.
 			settings := slices.ContainsFunc(news, func(v *value) bool { return v.setting })
 			var kept []*value
 			for _, v := range plain {
