@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // Claim is one decision a text makes: which role ("test runner", "port",
@@ -793,7 +794,7 @@ var namedNouns = map[string]string{"runner": "ci runner", "runners": "ci runner"
 
 // branchWords are branch names that are plain words; they name a branch only
 // in a statement about branches.
-var branchWords = wordSet(`main master develop development trunk gh-pages`)
+var branchWords = lazywords.Set(`main master develop development trunk gh-pages`)
 
 // named reads an identifier next to the noun that says what it names.
 func (p *parser) named(i int) (string, string) {
@@ -841,7 +842,7 @@ func (p *parser) packageFor(i int) string {
 // imageLinks are the words that may stand between "image" and its name
 // ("the image was renamed to acme/api", "pushes the image to the registry
 // as acme/api").
-var imageLinks = wordSet(`the a an our its was is are be been now renamed rename called named to as becomes became
+var imageLinks = lazywords.Set(`the a an our its was is are be been now renamed rename called named to as becomes became
 	pushed push pushes published tagged registry under`)
 
 // imageName reports whether the slash-separated name at token i names a

@@ -3,6 +3,8 @@ package claim
 import (
 	"slices"
 	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // genericRoles are roles whose values are shapes rather than named tools:
@@ -38,8 +40,8 @@ var cueRoles = map[string]bool{"language": true, "cloud provider": true, "auth m
 // Environments and components are told apart separately: "the frontend in
 // development" and "the admin service in development" are two components.
 var qualifiers = []func() map[string]bool{
-	wordSet(`staging production prod development dev local sandbox preview qa 스테이징 프로덕션 운영 개발`),
-	wordSet(`frontend front-end backend back-end client server web mobile ios android desktop docs doc documentation
+	lazywords.Set(`staging production prod development dev local sandbox preview qa 스테이징 프로덕션 운영 개발`),
+	lazywords.Set(`frontend front-end backend back-end client server web mobile ios android desktop docs doc documentation
 		admin worker internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 모바일`),
 }
 

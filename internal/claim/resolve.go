@@ -3,7 +3,8 @@ package claim
 import (
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // Marker words near a value say which side of a change it is on. Strong
@@ -11,34 +12,20 @@ import (
 // weak ones ("from", "instead of") only tell old from new when a statement
 // names both.
 var (
-	strongBefore = wordSet(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
+	strongBefore = lazywords.Set(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
 		ditched retire retired deprecate deprecated deprecating cancel cancelled canceled abandon abandoned longer ban banned
 		don't doesn't shouldn't mustn't won't`)
-	weakBefore = wordSet(`from off instead than old former previous away replace replaced replaces replacing supersedes migrate migrated
+	weakBefore = lazywords.Set(`from off instead than old former previous away replace replaced replaces replacing supersedes migrate migrated
 		migrating 대신`)
-	strongAfter = wordSet(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
+	strongAfter = lazywords.Set(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
 		폐기 중단`)
-	weakAfter = wordSet(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
+	weakAfter = lazywords.Set(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
 		was were slow slower replaced takes took kept out unsupported 대신 너무 대신에`)
-	rejectBefore = wordSet(`instead than old former previous away replace replaced replaces replacing supersedes 대신`)
-	newBefore    = wordSet(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
+	rejectBefore = lazywords.Set(`instead than old former previous away replace replaced replaces replacing supersedes 대신`)
+	newBefore    = lazywords.Set(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
 		move moved migrate by favor favour target targets targeting 이제 with`)
-	newAfter = wordSet(`instead replaces now`)
+	newAfter = lazywords.Set(`instead replaces now`)
 )
-
-// wordSet returns the set of the words of s, split at white space.
-// The set is built at its first lookup, not at start: every hook links this
-// package, and most processes (a tool call's, a session start's) never look a
-// word up, where building the sets was most of the package's start-up.
-func wordSet(s string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool {
-		m := map[string]bool{}
-		for _, w := range strings.Fields(s) {
-			m[w] = true
-		}
-		return m
-	})
-}
 
 // window is how many tokens a marker may stand from its value.
 const window = 3
@@ -165,7 +152,7 @@ func (p *parser) weakenOffered() {
 
 // changeNew mark the value after them as the one a change sets ("now X",
 // "switched to X"), unlike "use X", which may state what already is.
-var changeNew = wordSet(`now switch switched move moved migrate migrated adopt adopted`)
+var changeNew = lazywords.Set(`now switch switched move moved migrate migrated adopt adopted`)
 
 // movedBefore reports a changeNew word shortly before the "to" at token k
 // ("moved the queue to X").
@@ -180,7 +167,7 @@ func (p *parser) movedBefore(k int) bool {
 
 // doneWords mark the value after them as changed by a change made, not
 // offered ("we replaced X", "the exports moved to Y").
-var doneWords = wordSet(`replaced moved switched migrated adopted chose dropped removed retired ditched abandoned`)
+var doneWords = lazywords.Set(`replaced moved switched migrated adopted chose dropped removed retired ditched abandoned`)
 
 // objectOf reports whether mention m is what the preposition at token k
 // governs: only determiners and words for the former one ("from our old
@@ -234,19 +221,19 @@ func (p *parser) markedNew(o mention) bool {
 // modals make the choice after them a case imagined ("you would pick X
 // for …"); imagined are the verbs of choosing they do it to.
 var (
-	modals   = wordSet(`would could might can may you'd we'd i'd they'd`)
-	imagined = wordSet(`use using adopt choose pick prefer switch move migrate`)
+	modals   = lazywords.Set(`would could might can may you'd we'd i'd they'd`)
+	imagined = lazywords.Set(`use using adopt choose pick prefer switch move migrate`)
 )
 
 // placeWords put a path where something is ("in F").
-var placeWords = wordSet(`in inside within`)
+var placeWords = lazywords.Set(`in inside within`)
 
 // plainNegation denies without saying a change ("is not defined"), unlike
 // "no longer" or "dropped".
-var plainNegation = wordSet(`not never don't doesn't didn't isn't aren't can't won't`)
+var plainNegation = lazywords.Set(`not never don't doesn't didn't isn't aren't can't won't`)
 
 // installWords run an installation ("npm install", "yarn add", "npm i").
-var installWords = wordSet(`install i add`)
+var installWords = lazywords.Set(`install i add`)
 
 // installs reports a mention that runs the installation of another value of
 // its role ("pip install --user poetry", "gem install bundler"): the first command
@@ -270,11 +257,11 @@ func (p *parser) installs(m *mention) bool {
 
 // offerWords open a statement that offers an alternative rather than
 // deciding ("Alternatively, …", "Optionally, …").
-var offerWords = wordSet(`alternatively optionally`)
+var offerWords = lazywords.Set(`alternatively optionally`)
 
 // wishWords follow "if you" in a condition on the reader's wish ("if you
 // want", "if you prefer", "if you would rather").
-var wishWords = wordSet(`want wish prefer like rather`)
+var wishWords = lazywords.Set(`want wish prefer like rather`)
 
 // offers marks the tokens of statement s that offer a choice instead of
 // making it: the clause that opens with "alternatively" or "optionally"
@@ -530,7 +517,7 @@ func (p *parser) claims() []Claim {
 }
 
 // scopeStop are words that say nothing about what a decision is about.
-var scopeStop = wordSet(`a an the and or but of to in on at for from with by as is are was were be been being it its this
+var scopeStop = lazywords.Set(`a an the and or but of to in on at for from with by as is are was were be been being it its this
 	that these those we our us you your they their i me my he she them there here so if then than too very just also
 	use uses used using go goes going went run runs running ran set sets make makes made keep keeps kept get gets got
 	do does did done have has had will would should can could may might must now new old all any some every each no not
@@ -545,7 +532,7 @@ var scopeStop = wordSet(`a an the and or but of to in on at for from with by as 
 
 // roleWords are the words that name a role itself; two statements about the
 // same role always share them, so they do not show a shared scope.
-var roleWords = wordSet(`port ports timeout timeouts timing timed region regions version versions runtime runner runners
+var roleWords = lazywords.Set(`port ports timeout timeouts timing timed region regions version versions runtime runner runners
 	retries retry attempts replicas workers path paths folder directory dir file files bucket branch topic queue image
 	tool framework library lib client server service services database db cache`)
 
