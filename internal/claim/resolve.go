@@ -77,11 +77,16 @@ func (p *parser) markers() {
 				m.old, m.neg = true, true
 			case newBefore()[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0) &&
 				!(imagined()[w] && k > 0 && p.toks[k-1].sent == sent && modals()[p.toks[k-1].s]):
-				// "you would pick X for …", "we could adopt X": a case
-				// imagined, not the value chosen.
+				// Each condition says when a new-value word marks nothing:
+				//
+				// "with" marks the new value only after "replace(d) X".
+				//
 				// "now" marks only the value right after it ("is now 5s"):
 				// "now that 3.9 is out" does not make 3.9 new.
-				// "with" marks the new value only after "replace(d) X".
+				//
+				// "you would pick X for …", "we could adopt X": a verb of
+				// choosing after a modal is a case imagined, not the value
+				// chosen.
 				if !m.old {
 					m.new = true
 					m.moved = changeNew()[w] || (w == "to" || w == "into" || w == "onto") && p.movedBefore(k)
