@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // askWords name a role the way a question does ("which lint tool", "where do
@@ -260,7 +261,7 @@ func versionOwner(words []string, i int) string {
 }
 
 // questionWords open a question; none owns a version.
-var questionWords = wordSet(`which what whose who how when where why`)
+var questionWords = lazywords.Set(`which what whose who how when where why`)
 
 // Values lists the names a role's tools go by, for finding statements that
 // fill it; nil for a role whose values are shapes (ports, regions, paths).

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // Claim is one decision a text makes: which role ("test runner", "port",
@@ -37,6 +38,10 @@ type Claim struct {
 	// codes"): enough to tell what a statement is about, never a value to
 	// set against another (Compare skips it).
 	Weak bool
+	// Moved is set when change wording next to the value marks it as the
+	// one a change sets ("X now", "X instead", "switched to X"), not only
+	// as used ("use X").
+	Moved bool
 }
 
 // Relation is how a later text's claims relate to an earlier text's claims.
@@ -86,6 +91,8 @@ type mention struct {
 	sent          int
 	old, new, neg bool // marked as the old value, the new one, rejected outright
 	weak          bool // a plain word that does not stand for itself (Claim.Weak)
+	done          bool // marked by a change made: "replaced X", "from X to", "moved X"
+	moved         bool // marked new by change wording (Claim.Moved)
 }
 
 // Parse returns the claims a text makes (any length: a sentence, a message,
@@ -108,6 +115,7 @@ func Parse(text string) []Claim {
 		return nil
 	}
 	p.markers()
+	p.weakenOffered()
 	return p.claims()
 }
 
@@ -116,26 +124,26 @@ func Parse(text string) []Claim {
 const maxText = 64 << 10
 
 type parser struct {
-	text   string
-	toks   []token
-	sents  []statement
-	ms     []mention
-	owner  []int16 // 1 + index of the mention a token belongs to, 0 if none
-	cue    []bool  // per statement: change wording
-	offers []bool  // per statement: an alternative offered, no decision
-	except []bool  // per statement: exception wording
-	scopes [][]string
+	text    string
+	toks    []token
+	sents   []statement
+	ms      []mention
+	owner   []int16 // 1 + index of the mention a token belongs to, 0 if none
+	cue     []bool  // per statement: change wording
+	offered []bool  // per token: in the clause of an alternative offered, no decision
+	except  []bool  // per statement: exception wording
+	scopes  [][]string
 }
 
 // mark finds which statements carry change and exception wording.
 func (p *parser) mark() {
 	p.cue = make([]bool, len(p.sents))
 	p.except = make([]bool, len(p.sents))
-	p.offers = make([]bool, len(p.sents))
+	p.offered = make([]bool, len(p.toks))
 	for i, s := range p.sents {
 		p.cue[i] = changeCue(p.toks, s)
 		p.except[i] = exceptCue(p.toks, s)
-		p.offers[i] = offer(p.toks, s)
+		p.offers(s)
 	}
 }
 
@@ -786,7 +794,7 @@ var namedNouns = map[string]string{"runner": "ci runner", "runners": "ci runner"
 
 // branchWords are branch names that are plain words; they name a branch only
 // in a statement about branches.
-var branchWords = wordSet(`main master develop development trunk gh-pages`)
+var branchWords = lazywords.Set(`main master develop development trunk gh-pages`)
 
 // named reads an identifier next to the noun that says what it names.
 func (p *parser) named(i int) (string, string) {
@@ -834,7 +842,7 @@ func (p *parser) packageFor(i int) string {
 // imageLinks are the words that may stand between "image" and its name
 // ("the image was renamed to acme/api", "pushes the image to the registry
 // as acme/api").
-var imageLinks = wordSet(`the a an our its was is are be been now renamed rename called named to as becomes became
+var imageLinks = lazywords.Set(`the a an our its was is are be been now renamed rename called named to as becomes became
 	pushed push pushes published tagged registry under`)
 
 // imageName reports whether the slash-separated name at token i names a

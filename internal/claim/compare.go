@@ -3,6 +3,8 @@ package claim
 import (
 	"slices"
 	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // genericRoles are roles whose values are shapes rather than named tools:
@@ -38,8 +40,8 @@ var cueRoles = map[string]bool{"language": true, "cloud provider": true, "auth m
 // Environments and components are told apart separately: "the frontend in
 // development" and "the admin service in development" are two components.
 var qualifiers = []func() map[string]bool{
-	wordSet(`staging production prod development dev local sandbox preview qa 스테이징 프로덕션 운영 개발`),
-	wordSet(`frontend front-end backend back-end client server web mobile ios android desktop docs doc documentation
+	lazywords.Set(`staging production prod development dev local sandbox preview qa 스테이징 프로덕션 운영 개발`),
+	lazywords.Set(`frontend front-end backend back-end client server web mobile ios android desktop docs doc documentation
 		admin worker internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 모바일`),
 }
 
@@ -114,14 +116,16 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) || nested(o.Value, n.Value) {
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) || nested(o.Value, n.Value) && !n.Moved {
 				// Paths and names conflict only when the newer names the
 				// older one as replaced: a project has many of each. So
 				// do a setting's name and two values of different
 				// shapes: "USE_CACHE" and "USE_CACHE_TTL" are two
 				// settings, and "3" is no alternative to "comments".
 				// Nor is a maker's name an alternative to its product
-				// ("Kelbo" and "Kelbo Speech"): one names the other.
+				// ("Kelbo" and "Kelbo Speech"): one names the other,
+				// unless change wording marks the newer as the one set
+				// ("runs on Kelbo Speech now").
 				continue
 			}
 			shared := overlaps(o.Scope, n.Scope) || !genericRoles[o.Role] && (len(o.Scope) == 0 || len(n.Scope) == 0)

@@ -3,18 +3,20 @@ package claim
 import (
 	"strings"
 	"sync"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // Change wording, read from a statement's tokens (a regexp over every
 // recalled text cost more than the rest of Parse together).
 var (
 	// cueWords say a change on their own.
-	cueWords = wordSet(`instead replace replaced replaces replacing deprecate deprecated deprecates deprecating
+	cueWords = lazywords.Set(`instead replace replaced replaces replacing deprecate deprecated deprecates deprecating
 		drop dropped dropping drops revert reverted reverting reverts anymore actually rename renamed renames renaming
 		cancel cancelled canceled ditch ditched retire retired retiring sunset sunsetted abandon abandoned drained draining
 		decommission decommissioned decommissioning phased reschedule rescheduled`)
 	// cuePairs are two-word change phrases.
-	cuePairs = wordSet(`no_longer no_more rather_than scratch_that from_now going_forward turned_out too_slow new_policy
+	cuePairs = lazywords.Set(`no_longer no_more rather_than scratch_that from_now going_forward turned_out too_slow new_policy
 		moved_off in_favor in_favour roll_back rolled_back stop_using stop_pushing stop_running stop_sending
 		stop_writing stop_calling stopped_using now_use now_uses now_using any_more phase_out phasing_out wind_down
 		no_new`)
@@ -36,12 +38,12 @@ var (
 	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
 		"변경", "그만", "폐기", "앞으로", "이제부터", "되돌", "롤백"}
 	// updateWords open a statement that replaces what was said before.
-	updateWords = wordSet(`update updated correction corrected`)
+	updateWords = lazywords.Set(`update updated correction corrected`)
 	// notChange come before a "now" that tells the time of a state, not a
 	// change: "right now it fails", "for now", "until now", "from now on"
 	// (counted as its own cue).
-	notChange   = wordSet(`right for until till by just from as`)
-	exceptWords = wordSet(`except exception exceptions unless override overrides overriding overridden`)
+	notChange   = lazywords.Set(`right for until till by just from as`)
+	exceptWords = lazywords.Set(`except exception exceptions unless override overrides overriding overridden`)
 )
 
 // changeCue reports whether statement s says it changes something.

@@ -3,6 +3,8 @@ package claim
 import (
 	"slices"
 	"strings"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // Diagnosis is what a statement names as the cause of a problem: "the
@@ -22,26 +24,26 @@ type Diagnosis struct {
 var (
 	// causeNouns name the cause of a problem. Plurals are left out: "the
 	// problems are" opens a list, not one cause.
-	causeNouns = wordSet(`problem issue cause bug culprit reason bottleneck`)
+	causeNouns = lazywords.Set(`problem issue cause bug culprit reason bottleneck`)
 	// realQualifiers qualify a cause as the one that holds, after others.
-	realQualifiers = wordSet(`real actual true root underlying core`)
+	realQualifiers = lazywords.Set(`real actual true root underlying core`)
 	// causeLinks may stand between a cause noun and the word before the
 	// colon that opens the cause ("the real issue here is: …"): forms of
 	// "be" and "have", and adverbs of place and time. The word right before
 	// the colon may be any.
-	causeLinks = wordSet(`has have been was is here now`)
+	causeLinks = lazywords.Set(`has have been was is here now`)
 	// causeStops end the cause's words: a clause that explains or qualifies
 	// it follows.
-	causeStops = wordSet(`because since which so when where while as but and that`)
+	causeStops = lazywords.Set(`because since which so when where while as but and that`)
 	// hedges before a cause noun make it a possibility, not a finding: "if
 	// the real problem is …", "maybe the root cause was …".
-	hedges = wordSet(`if whether unless maybe perhaps possibly might could`)
+	hedges = lazywords.Set(`if whether unless maybe perhaps possibly might could`)
 	// beliefs anywhere in the statement make its cause one held before, or
 	// guessed: "at first I thought the real problem was …".
-	beliefs = wordSet(`thought assumed suspected believed guessed`)
+	beliefs = lazywords.Set(`thought assumed suspected believed guessed`)
 	// statusWords say how the problem stands, not what caused it: "the root
 	// cause is still unclear", "the real issue is now fixed".
-	statusWords = wordSet(`fixed resolved solved unclear unknown same still gone known different clear`)
+	statusWords = lazywords.Set(`fixed resolved solved unclear unknown same still gone known different clear`)
 )
 
 // CauseNoun reports whether lower-case word w names the cause of a problem

@@ -25,17 +25,17 @@ func TestNoChangeMade(t *testing.T) {
 			"The client signs in with PASETO.",
 			"Builds now: the token from the vault → PASETO. No OAuth step."},
 		{"a setting's name beside a product",
-			"`BRASK_MAIL_KEY` - for sending the weekly digest",
-			"Rename the `old_mailer.rb` job … **Next:** Simply set `BRASK_MAIL_KEY` again - both digests will use Postwick Relay then and you will get one mail."},
+			"The nightly uploads are signed with `ZEPH_TOKEN`.",
+			"Uploads: Pendrel from now on. Uploads: `ZEPH_TOKEN` must stay in the profile."},
 		{"a maker and its product",
-			"The system uses Quillet to write the replies.",
-			"Delete the old voice script; both systems will use Quillet Voice from now on."},
+			"Replies are drafted with Ombrel.",
+			"Remove the spare speech job; the spoken replies go through Ombrel Speech too."},
 		{"a change restated",
-			"From today the ledger lives in CockroachDB.\n\n- Every balance is read from CockroachDB\n- No local MariaDB database exists anymore\n- The API connects directly to CockroachDB\n\nDashboards refresh hourly.\nAlerts are unchanged.\n\nAll reports are kept in and pulled from your CockroachDB cluster. The move is done and MariaDB has been fully wiped from the hosts.",
-			"Checked: the ledger reads only CockroachDB. There is no other database - MariaDB is deleted. Every balance goes through CockroachDB now."},
+			"The ledger moved to ScyllaDB today.\n\n* reads come from ScyllaDB\n* no Firebird database remains anymore\n* writes go straight to ScyllaDB\n\nRefunds post hourly.\nInvoices print at noon.\n\nStatements are served from your ScyllaDB cluster. The switch is done and Firebird has been erased on every host.",
+			"Verified twice: the ledger reads ScyllaDB only. There is no second database - Firebird is erased. Each write lands in ScyllaDB now."},
 		{"a tool that installs another",
-			"Run `yarn install` to fetch the parser.",
-			"`yarn install` failed: command not found: yarn; fixed by `npm install --global yarn`, after which yarn ran fine."},
+			"The runner installs packages with poetry.",
+			"The runner image lacked poetry. We added `pip install --user poetry` to its setup, and poetry has worked since."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel == Supersedes || rel == Contradicts {
@@ -70,13 +70,51 @@ func TestNoValueRead(t *testing.T) {
 	for _, tc := range []struct{ name, text, notValue, notReplaced string }{
 		{"a change word opening a statement", "Fix: ```ini depth=7 ``` Remove stale GRID_SEED from `deploy.cfg` before the run.", "remove", ""},
 		{"the head of the replaced name's phrase", "- Drop Kelbo licence price-trap … - Move Kelbo client to Drizzle client", "price-trap", ""},
-		{"a tool named again after it failed", "`yarn install` failed: command not found: yarn; fixed by `npm install --global yarn`, after which yarn ran fine.", "", "yarn"},
+		{"a tool named again after it failed", "The `poetry lock` step broke on the runner. After `pip install --upgrade poetry`, poetry went through.", "", "poetry"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, c := range Parse(tc.text) {
 				if tc.notValue != "" && c.Value == tc.notValue || tc.notReplaced != "" && c.Replaces == tc.notReplaced {
 					t.Errorf("claim %+v", c)
 				}
+			}
+		})
+	}
+}
+
+// Changes stated next to an offer, a plain negation before "in F", a
+// word between "from" and the value, or a maker's name and its product
+// are still read (review of issue 26's rules).
+func TestChangesNextToOffers(t *testing.T) {
+	for _, tc := range []struct{ name, older, newer, ov, nv string }{
+		// An offer's clause beside a change made in the same statement.
+		{"an option chosen", "The nightly exports run on Kelbo.",
+			"Option 2 (chosen): move the nightly exports to Quillet.", "kelbo", "quillet"},
+		{"an option said done", "The nightly exports run on Kelbo.",
+			"Option B is what we did: the nightly exports moved from Kelbo to Quillet.", "kelbo", "quillet"},
+		{"a wish clause before a done change", "The build uses Kelbo.",
+			"If you want faster builds, good news: we switched the build from Kelbo to Quillet.", "kelbo", "quillet"},
+		{"a wish clause after a done change", "Mail is sent with Kelbo.",
+			"We replaced Kelbo with Quillet for mail, if you want to know.", "kelbo", "quillet"},
+		{"alternatives weighed, one done", "The queue runs on Kelbo.",
+			"Alternatively we looked at Zorvix, but we moved the queue from Kelbo to Quillet.", "kelbo", "quillet"},
+		// A plain negation before "in F" in a statement that says the place changed.
+		{"a path not in F any more", "The jobs live in jobs/old.py.",
+			"The jobs are not in jobs/old.py any more; see jobs/new.py.", "jobs/old.py", "jobs/new.py"},
+		{"a path that won't live in F", "The jobs live in jobs/old.py.",
+			"The jobs won't live in jobs/old.py after today; they moved to jobs/new.py.", "jobs/old.py", "jobs/new.py"},
+		{"a path never read in F again", "The secrets live in config/old.env.",
+			"The secrets are never read in config/old.env again: they live in vault/app.env now.", "config/old.env", "vault/app.env"},
+		// "from", a word opening the noun phrase, the value, then "to Y".
+		{"from an adjective and the value", "We deploy the API with Kelbo.",
+			"We migrated the API deploys from hosted Kelbo to Quillet.", "kelbo", "quillet"},
+		// A maker's name, then its product marked new by change wording.
+		{"a maker's name to its hosted product", "The database runs on Kelbo.",
+			"The database runs on Kelbo Cloud now instead.", "kelbo", "kelbo cloud"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel != Supersedes || ov != tc.ov || nv != tc.nv {
+				t.Errorf("Compare = %v %s: %q -> %q, want supersedes %q -> %q", rel, role, ov, nv, tc.ov, tc.nv)
 			}
 		})
 	}

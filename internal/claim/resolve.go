@@ -3,7 +3,8 @@ package claim
 import (
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // Marker words near a value say which side of a change it is on. Strong
@@ -11,34 +12,20 @@ import (
 // weak ones ("from", "instead of") only tell old from new when a statement
 // names both.
 var (
-	strongBefore = wordSet(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
+	strongBefore = lazywords.Set(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
 		ditched retire retired deprecate deprecated deprecating cancel cancelled canceled abandon abandoned longer ban banned
 		don't doesn't shouldn't mustn't won't`)
-	weakBefore = wordSet(`from off instead than old former previous away replace replaced replaces replacing supersedes migrate migrated
+	weakBefore = lazywords.Set(`from off instead than old former previous away replace replaced replaces replacing supersedes migrate migrated
 		migrating 대신`)
-	strongAfter = wordSet(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
+	strongAfter = lazywords.Set(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
 		폐기 중단`)
-	weakAfter = wordSet(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
+	weakAfter = lazywords.Set(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
 		was were slow slower replaced takes took kept out unsupported 대신 너무 대신에`)
-	rejectBefore = wordSet(`instead than old former previous away replace replaced replaces replacing supersedes 대신`)
-	newBefore    = wordSet(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
+	rejectBefore = lazywords.Set(`instead than old former previous away replace replaced replaces replacing supersedes 대신`)
+	newBefore    = lazywords.Set(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
 		move moved migrate by favor favour target targets targeting 이제 with`)
-	newAfter = wordSet(`instead replaces now`)
+	newAfter = lazywords.Set(`instead replaces now`)
 )
-
-// wordSet returns the set of the words of s, split at white space.
-// The set is built at its first lookup, not at start: every hook links this
-// package, and most processes (a tool call's, a session start's) never look a
-// word up, where building the sets was most of the package's start-up.
-func wordSet(s string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool {
-		m := map[string]bool{}
-		for _, w := range strings.Fields(s) {
-			m[w] = true
-		}
-		return m
-	})
-}
 
 // window is how many tokens a marker may stand from its value.
 const window = 3
@@ -61,11 +48,12 @@ func (p *parser) markers() {
 			if n == 0 && namedRoles[m.role] && placeWords()[w] {
 				placed = true
 			}
-			if placed && plainNegation()[w] {
+			if placed && plainNegation()[w] && !p.placeChanged(m) {
 				// "the task is not defined in F", "it won't load in F": a
 				// path after "in" is where the statement looks, and a
 				// plain "not" is about what is there. A change of place
-				// ("no longer lives in F") still rejects it.
+				// ("no longer lives in F", "not in F any more; it moved
+				// to G") still rejects it.
 				break
 			}
 			if (w == "from" || w == "off") && !p.objectOf(k, m) {
@@ -73,6 +61,7 @@ func (p *parser) markers() {
 				// "from" is where it comes from, not the value.
 				break
 			}
+			m.done = doneWords()[w] || (w == "from" || w == "off") && p.toAfter(m)
 			switch {
 			case strongBefore()[w]:
 				m.old, m.neg = true, true
@@ -88,23 +77,29 @@ func (p *parser) markers() {
 				m.old, m.neg = true, true
 			case newBefore()[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0) &&
 				!(imagined()[w] && k > 0 && p.toks[k-1].sent == sent && modals()[p.toks[k-1].s]):
-				// "you would pick X for …", "we could adopt X": a case
-				// imagined, not the value chosen.
+				// Each condition says when a new-value word marks nothing:
+				//
+				// "with" marks the new value only after "replace(d) X".
+				//
 				// "now" marks only the value right after it ("is now 5s"):
 				// "now that 3.9 is out" does not make 3.9 new.
-				// "with" marks the new value only after "replace(d) X".
+				//
+				// "you would pick X for …", "we could adopt X": a verb of
+				// choosing after a modal is a case imagined, not the value
+				// chosen.
 				if !m.old {
 					m.new = true
+					m.moved = changeNew()[w] || (w == "to" || w == "into" || w == "onto") && p.movedBefore(k)
 				}
 			default:
+				m.done = false
 				continue
 			}
 			break
 		}
-		if p.installs(m) || p.offers[sent] {
-			// "npm install --global yarn": the tool that installs another
-			// is the means, neither chosen over it nor replacing it. An
-			// offer ("alternatively, X could do it") decides nothing.
+		if p.installs(m) {
+			// "pip install --user poetry": the tool that installs another
+			// is the means, neither chosen over it nor replacing it.
 			m.weak = true
 		}
 		last := p.toks[m.last]
@@ -134,7 +129,7 @@ func (p *parser) markers() {
 					m.old = true
 				}
 			case newAfter()[w]:
-				m.new = true
+				m.new, m.moved = true, true
 			default:
 				continue
 			}
@@ -143,37 +138,110 @@ func (p *parser) markers() {
 	}
 }
 
+// weakenOffered makes weak the mentions in an offer's clause
+// ("alternatively, X could do it"): an offer decides nothing. Not a
+// mention of a role that a change made in the same statement marks
+// ("Option B is what we did: moved from X to Y").
+func (p *parser) weakenOffered() {
+	for mi := range p.ms {
+		m := &p.ms[mi]
+		if !p.offered[m.first] || m.weak {
+			continue
+		}
+		if slices.ContainsFunc(p.ms, func(o mention) bool { return o.done && o.sent == m.sent && o.role == m.role }) {
+			continue
+		}
+		m.weak = true
+	}
+}
+
+// changeNew mark the value after them as the one a change sets ("now X",
+// "switched to X"), unlike "use X", which may state what already is.
+var changeNew = lazywords.Set(`now switch switched move moved migrate migrated adopt adopted`)
+
+// movedBefore reports a changeNew word shortly before the "to" at token k
+// ("moved the queue to X").
+func (p *parser) movedBefore(k int) bool {
+	for j := k - 1; j >= 0 && j >= k-window && p.toks[j].sent == p.toks[k].sent; j-- {
+		if changeNew()[p.toks[j].s] {
+			return true
+		}
+	}
+	return false
+}
+
+// doneWords mark the value after them as changed by a change made, not
+// offered ("we replaced X", "the exports moved to Y").
+var doneWords = lazywords.Set(`replaced moved switched migrated adopted chose dropped removed retired ditched abandoned`)
+
 // objectOf reports whether mention m is what the preposition at token k
 // governs: only determiners and words for the former one ("from our old
-// X") stand between them.
+// X") stand between them, or, when "to Y" follows, any words that open a
+// noun phrase ("from hosted X to Y").
 func (p *parser) objectOf(k int, m *mention) bool {
+	to := p.toAfter(m)
 	for j := k + 1; j < m.first; j++ {
-		if w := p.toks[j].s; !determiners()[w] && !rejectBefore()[w] {
+		w := p.toks[j].s
+		if determiners()[w] || rejectBefore()[w] {
+			continue
+		}
+		if !to || p.owner[j] != 0 || placeWords()[w] || w == "to" || w == "from" || strings.ToLower(p.text[p.toks[j].start:p.toks[j].end]) != p.text[p.toks[j].start:p.toks[j].end] {
 			return false
 		}
 	}
 	return true
 }
 
+// placeChanged reports whether the statement of mention m says that a
+// place changed, so that a plain negation before "in F" rejects F: it says
+// "any more" or "again", carries change wording, or it or the next one
+// marks another value of m's role as new ("…; they moved to G", "G now").
+func (p *parser) placeChanged(m *mention) bool {
+	s := p.sents[m.sent]
+	if p.cue[m.sent] {
+		return true
+	}
+	for k := s.first; k < s.first+s.n; k++ {
+		if w := p.toks[k].s; w == "anymore" || w == "again" || w == "more" && k > s.first && p.toks[k-1].s == "any" {
+			return true
+		}
+	}
+	for _, o := range p.ms {
+		if (o.sent == m.sent || o.sent == m.sent+1) && o.role == m.role && o.value != m.value && p.markedNew(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// markedNew reports a new-value word right before or right after mention o.
+func (p *parser) markedNew(o mention) bool {
+	if k := o.first - 1; k >= 0 && p.toks[k].sent == o.sent && !p.clauseBreak(k) && newBefore()[p.toks[k].s] {
+		return true
+	}
+	k := o.last + 1
+	return k < len(p.toks) && p.toks[k].sent == o.sent && !p.clauseBreak(o.last) && newAfter()[p.toks[k].s]
+}
+
 // modals make the choice after them a case imagined ("you would pick X
 // for …"); imagined are the verbs of choosing they do it to.
 var (
-	modals   = wordSet(`would could might can may you'd we'd i'd they'd`)
-	imagined = wordSet(`use using adopt choose pick prefer switch move migrate`)
+	modals   = lazywords.Set(`would could might can may you'd we'd i'd they'd`)
+	imagined = lazywords.Set(`use using adopt choose pick prefer switch move migrate`)
 )
 
 // placeWords put a path where something is ("in F").
-var placeWords = wordSet(`in inside within`)
+var placeWords = lazywords.Set(`in inside within`)
 
 // plainNegation denies without saying a change ("is not defined"), unlike
 // "no longer" or "dropped".
-var plainNegation = wordSet(`not never don't doesn't didn't isn't aren't can't won't`)
+var plainNegation = lazywords.Set(`not never don't doesn't didn't isn't aren't can't won't`)
 
 // installWords run an installation ("npm install", "yarn add", "npm i").
-var installWords = wordSet(`install i add`)
+var installWords = lazywords.Set(`install i add`)
 
 // installs reports a mention that runs the installation of another value of
-// its role ("npm install --global yarn", "gem install bundler"): the first command
+// its role ("pip install --user poetry", "gem install bundler"): the first command
 // word after it installs, and the next value after it, past flags, has its
 // role.
 func (p *parser) installs(m *mention) bool {
@@ -194,36 +262,78 @@ func (p *parser) installs(m *mention) bool {
 
 // offerWords open a statement that offers an alternative rather than
 // deciding ("Alternatively, …", "Optionally, …").
-var offerWords = wordSet(`alternatively optionally`)
+var offerWords = lazywords.Set(`alternatively optionally`)
 
 // wishWords follow "if you" in a condition on the reader's wish ("if you
 // want", "if you prefer", "if you would rather").
-var wishWords = wordSet(`want wish prefer like rather`)
+var wishWords = lazywords.Set(`want wish prefer like rather`)
 
-// offer reports a statement that offers a choice instead of making it: it
-// opens with "alternatively" or "option" and its number or letter, or
-// makes it depend on the reader's wish ("if you prefer, X could …"). Its
-// values are weak.
-func offer(toks []token, s statement) bool {
+// offers marks the tokens of statement s that offer a choice instead of
+// making it: the clause that opens with "alternatively" or "optionally"
+// (or the one after it, when a comma follows the word), the clause an
+// "option N:" label introduces, and the clause of a condition on the
+// reader's wish ("if you prefer") with the clause after it when that one
+// says what could be done ("…, X could do it"). Only those clauses: "if
+// you want faster builds, good news: we moved to Y" makes the move.
+func (p *parser) offers(s statement) {
 	if s.n == 0 {
-		return false
+		return
 	}
-	ts := toks[s.first : s.first+s.n]
-	if offerWords()[ts[0].s] || ts[0].s == "option" && len(ts) > 1 && len(ts[1].s) <= 2 {
-		return true
+	first, end := s.first, s.first+s.n
+	if w := p.toks[first].s; offerWords()[w] {
+		last := p.clauseEnd(first, end)
+		if last == first && last+1 < end {
+			last = p.clauseEnd(last+1, end)
+		}
+		p.markOffered(first, last)
+	} else if w == "option" && s.n > 2 && len(p.toks[first+1].s) <= 2 && strings.Contains(p.text[p.toks[first+1].end:p.toks[first+2].start], ":") {
+		p.markOffered(first+2, p.clauseEnd(first+2, end))
 	}
-	for k := 0; k+2 < len(ts); k++ {
-		if ts[k].s != "if" {
+	for k := first; k+2 < end; k++ {
+		if p.toks[k].s != "if" || !p.wish(k+1, end) {
 			continue
 		}
-		if ts[k+1].s == "you" && wishWords()[ts[k+2].s] || (ts[k+1].s == "you'd" || ts[k+1].s == "you’d") && wishWords()[ts[k+2].s] {
-			return true
+		start := k
+		for start > first && !p.clauseBreak(start-1) {
+			start--
 		}
-		if ts[k+1].s == "you" && ts[k+2].s == "would" && k+3 < len(ts) && wishWords()[ts[k+3].s] {
-			return true
+		last := p.clauseEnd(k, end)
+		p.markOffered(start, last)
+		if last+1 < end {
+			next := p.clauseEnd(last+1, end)
+			if slices.ContainsFunc(p.toks[last+1:next+1], func(t token) bool { return modals()[t.s] }) {
+				p.markOffered(last+1, next)
+			}
 		}
 	}
-	return false
+}
+
+// wish reports a condition on the reader's wish from token k on: "you
+// want", "you'd rather", "you would prefer".
+func (p *parser) wish(k, end int) bool {
+	switch w := p.toks[k].s; {
+	case (w == "you'd" || w == "you’d") && k+1 < end:
+		return wishWords()[p.toks[k+1].s]
+	case w != "you" || k+1 >= end:
+		return false
+	case p.toks[k+1].s == "would" && k+2 < end:
+		return wishWords()[p.toks[k+2].s]
+	}
+	return wishWords()[p.toks[k+1].s]
+}
+
+// clauseEnd returns the last token of the clause token k is in, before end.
+func (p *parser) clauseEnd(k, end int) int {
+	for k+1 < end && !p.clauseBreak(k) {
+		k++
+	}
+	return k
+}
+
+func (p *parser) markOffered(first, last int) {
+	for k := first; k <= last; k++ {
+		p.offered[k] = true
+	}
 }
 
 // clauseBreak reports a comma, colon, semicolon, dash, parenthesis or ellipsis between
@@ -278,6 +388,7 @@ func (p *parser) claims() []Claim {
 		type value struct {
 			v                 string
 			old, new, neg     bool
+			moved             bool
 			weak              bool
 			setting           bool
 			failed, again     bool // old by weak wording only; named plainly in a later statement
@@ -316,6 +427,7 @@ func (p *parser) claims() []Claim {
 			}
 			cur.old = cur.old || m.old
 			cur.new = cur.new || m.new
+			cur.moved = cur.moved || m.moved
 			cur.neg = cur.neg || m.neg
 			cur.weak = cur.weak && m.weak
 			cur.setting = cur.setting || p.settingAt(m)
@@ -324,7 +436,7 @@ func (p *parser) claims() []Claim {
 			}
 		}
 		mk := func(v *value) Claim {
-			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
+			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, Moved: v.moved, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
 			for _, s := range v.sents {
 				c.Start = min(c.Start, p.sents[s].start)
 				c.End = max(c.End, p.sents[s].end)
@@ -368,9 +480,9 @@ func (p *parser) claims() []Claim {
 			// "Let's go with esbuild. webpack takes a minute per rebuild":
 			// with change wording, the other value is the old one. Not for
 			// paths and names: a text names many of them. Nor a setting's
-			// name beside a value that is none ("set KELVO_KEY again, the
-			// digests will use Quillet"): the name of what is set is no
-			// rival value.
+			// name beside a value that is none ("Uploads: Pendrel from now
+			// on. Uploads: `ZEPH_TOKEN` stays set"): the name of what is
+			// set is no rival value.
 			settings := slices.ContainsFunc(news, func(v *value) bool { return v.setting })
 			var kept []*value
 			for _, v := range plain {
@@ -410,7 +522,7 @@ func (p *parser) claims() []Claim {
 }
 
 // scopeStop are words that say nothing about what a decision is about.
-var scopeStop = wordSet(`a an the and or but of to in on at for from with by as is are was were be been being it its this
+var scopeStop = lazywords.Set(`a an the and or but of to in on at for from with by as is are was were be been being it its this
 	that these those we our us you your they their i me my he she them there here so if then than too very just also
 	use uses used using go goes going went run runs running ran set sets make makes made keep keeps kept get gets got
 	do does did done have has had will would should can could may might must now new old all any some every each no not
@@ -425,7 +537,7 @@ var scopeStop = wordSet(`a an the and or but of to in on at for from with by as 
 
 // roleWords are the words that name a role itself; two statements about the
 // same role always share them, so they do not show a shared scope.
-var roleWords = wordSet(`port ports timeout timeouts timing timed region regions version versions runtime runner runners
+var roleWords = lazywords.Set(`port ports timeout timeouts timing timed region regions version versions runtime runner runners
 	retries retry attempts replicas workers path paths folder directory dir file files bucket branch topic queue image
 	tool framework library lib client server service services database db cache`)
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 )
 
@@ -18,17 +19,17 @@ import (
 // linkWords join a value to the noun phrase that names what it sets: "the
 // limit is now 10 MB", "the memory limit changed from 256Mi to 512Mi", "lint
 // with quorvel".
-var linkWords = wordSet(`is are was were be been becomes became now set sets changed change changes switched switch
+var linkWords = lazywords.Set(`is are was were be been becomes became now set sets changed change changes switched switch
 	moved move migrated migrate bumped bump raised raise lowered lower increased reduced cut to from into onto
 	with using via = currently still go goes went live lives run runs point points in on at by through use uses
 	should must will shall can has have had need needs`)
 
 // determiners open a noun phrase without naming anything.
-var determiners = wordSet(`the a an our your their its this that these those my his her every each any some`)
+var determiners = lazywords.Set(`the a an our your their its this that these those my his her every each any some`)
 
 // genericHeads name a kind of thing, not what it does: "lint tool" is about
 // linting.
-var genericHeads = wordSet(`tool tools library lib libraries framework frameworks service services setting settings
+var genericHeads = lazywords.Set(`tool tools library lib libraries framework frameworks service services setting settings
 	value values option options thing things one choice default defaults provider system instance instances`)
 
 // shaped adds the values of unowned tokens that no table knows, found by
@@ -353,7 +354,7 @@ func isLabel(l string) bool {
 
 // sizeUnits are the units of a size, decimal and binary (Kubernetes writes
 // "512Mi").
-var sizeUnits = wordSet(`b kb mb gb tb pb kib mib gib tib ki mi gi ti bytes kilobytes megabytes gigabytes terabytes`)
+var sizeUnits = lazywords.Set(`b kb mb gb tb pb kib mib gib tib ki mi gi ti bytes kilobytes megabytes gigabytes terabytes`)
 
 // size reads a size at token i, joined ("512Mi", "10MB") or spaced ("10
 // MB"): its canonical form ("512mi", "10mb") and last token.
@@ -381,7 +382,7 @@ func (p *parser) size(i int) (string, int) {
 
 // useWords make the value right after them the thing used or set: "use
 // quorvel", "with quorvel", "now quorvel".
-var useWords = wordSet(`use uses using used adopt adopted chose choose pick picked prefer prefers with via through now to into onto`)
+var useWords = lazywords.Set(`use uses using used adopt adopted chose choose pick picked prefer prefers with via through now to into onto`)
 
 // roleOf names what the value at tokens first..last sets, from the phrase
 // it attaches to (phraseRole). A name's phrase named the way a question names

@@ -1,5 +1,7 @@
 package recall
 
+import "github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
+
 // genericWords are words any coding conversation uses: matching them says
 // little about whether a stored message is about what a prompt asks, only
 // that both are about code. Their weight is discounted so that an unrelated
@@ -8,7 +10,7 @@ package recall
 // project's own things (a crate, a host, a feature) still does. The store's
 // own word counts cannot tell this apart: in a small project every word is
 // rare.
-var genericWords = wordSet(`how what way work works working worked best good better right wrong again time times day days
+var genericWords = lazywords.Set(`how what way work works working worked best good better right wrong again time times day days
 week weeks month last first next back show shows showing see find finds found give take put set sets keep call calls
 try tried start started stop end help explain difference example examples write writing written read reading create
 created remove removed delete deleted update updated check checked run runs running ran build builds building built

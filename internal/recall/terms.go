@@ -2,12 +2,12 @@ package recall
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // requestWords are dropped from queries besides the function words of the
@@ -16,7 +16,7 @@ import (
 // the package's short English list lacks ("not", "when", "why"), and a few
 // Russian question words its Russian list lacks. They match
 // everything and rank nothing.
-var requestWords = wordSet(`above again against below does doing done down during few further having hers its itself
+var requestWords = lazywords.Set(`above again against below does doing done down during few further having hers its itself
 just let no nor not off once ours own she so until when whom why will yours please sure make thanks thank hi hello ok
 okay yes want need like get got use used using add fix change look tell know think ever still going go way thing things
 something anything lot much many one two new old` +
@@ -34,18 +34,6 @@ func stopsFor(text string) stopSet {
 }
 
 func (s stopSet) has(w string) bool { return requestWords()[w] || s.fw.Has(w) }
-
-// wordSet returns the set of the words of s, split at white space, built at
-// its first lookup: every hook links recall, and only the prompt hook asks.
-func wordSet(s string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool {
-		m := map[string]bool{}
-		for _, w := range strings.Fields(s) {
-			m[w] = true
-		}
-		return m
-	})
-}
 
 // koreanParticles are attached to the end of Korean words ("토큰을", "키는");
 // the bare stem is searched too so "토큰을" finds "토큰은".

@@ -12,6 +12,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -221,7 +222,7 @@ const unseenWeight = 0.3
 // couldn't the build load the plugin?" matched too little of itself to be
 // answered. One the store wrote stays a word: "the worker couldn't
 // bind the socket" answers "why couldn't the worker start?".
-var negatedAux = wordSet(`ain aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan shouldn wasn weren won wouldn`)
+var negatedAux = lazywords.Set(`ain aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan shouldn wasn weren won wouldn`)
 
 // genericWeight is the share of its weight a generic word keeps.
 const genericWeight = 0.3

@@ -81,23 +81,9 @@ func TestEntryRoles(t *testing.T) {
 		if strings.Contains(q, "r.value = ?") {
 			args = []any{"/p", "a", "/p"}
 		}
-		rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
 		// A rival lookup walks its role's rows newest first and stops at
 		// its limit, rather than sorting every row of the role.
-		if p := strings.Join(plan, "; "); !strings.Contains(p, index) || strings.Contains(p, "TEMP B-TREE") {
+		if p := queryPlan(t, db, q, args...); !strings.Contains(p, index) || strings.Contains(p, "TEMP B-TREE") {
 			t.Errorf("plan of %q: %s, want it to use %s and no sort", q, p, index)
 		}
 	}
@@ -402,21 +388,7 @@ func TestRoleValuesByRole(t *testing.T) {
 	if want := []string{"7000", "8000", "9000"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("RoleValues(/p, port) = %q, want %q", got, want)
 	}
-	rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+roleValuesQuery, "/p", "port")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	if p := strings.Join(plan, "; "); !strings.Contains(p, "entry_roles_recent (project=? AND role=?)") {
+	if p := queryPlan(t, db, roleValuesQuery, "/p", "port"); !strings.Contains(p, "entry_roles_recent (project=? AND role=?)") {
 		t.Errorf("plan of RoleValues: %s, want a search of entry_roles_recent by project and role", p)
 	}
 }
@@ -449,7 +421,15 @@ func TestEntriesOfTypeByIndex(t *testing.T) {
 		t.Errorf("tasks = %q, want %q", titles, want)
 	}
 	where, args := entryWhere(f, "")
-	rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+entriesQuery("id", "entries", where, f), args...)
+	if p := queryPlan(t, db, entriesQuery("id", "entries", where, f), args...); !strings.Contains(p, "entries_type (project=? AND type=?)") || strings.Contains(p, "TEMP B-TREE") {
+		t.Errorf("plan of the tasks' lookup: %s, want a search of entries_type by project and type, and no sort", p)
+	}
+}
+
+// queryPlan returns the details of SQLite's plan for query q, joined by "; ".
+func queryPlan(t *testing.T, db *DB, q string, args ...any) string {
+	t.Helper()
+	rows, err := db.sql.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +443,8 @@ func TestEntriesOfTypeByIndex(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	if p := strings.Join(plan, "; "); !strings.Contains(p, "entries_type (project=? AND type=?)") || strings.Contains(p, "TEMP B-TREE") {
-		t.Errorf("plan of the tasks' lookup: %s, want a search of entries_type by project and type, and no sort", p)
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
+	return strings.Join(plan, "; ")
 }

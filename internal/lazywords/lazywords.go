@@ -1,0 +1,23 @@
+// Package lazywords provides sets of words built at their first lookup
+// rather than at program start. Every hook binary links the claim and
+// recall packages, and most processes (a tool call's, a session start's)
+// never look a word up, where building their sets was most of those
+// packages' start-up (see lazyregexp for the expressions).
+package lazywords
+
+import (
+	"strings"
+	"sync"
+)
+
+// Set returns the set of the words of s, split at white space; the set is
+// built the first time the returned function is called.
+func Set(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[w] = true
+		}
+		return m
+	})
+}
