@@ -40,6 +40,9 @@ const (
 type Recorder struct {
 	DB  *store.DB
 	Log *slog.Logger
+	// Spool is the hook's reader of its session's spooled events, shared
+	// with its other readers (store.SessionSpool); nil reads the files.
+	Spool *store.SessionSpool
 }
 
 // clean prepares text for storage: valid UTF-8, private sections, secrets and
@@ -158,7 +161,7 @@ func (r *Recorder) privateOpen(ctx context.Context, sessionID string) (open bool
 	// The last prompt may still wait in the spool (UserPromptSubmit): a
 	// turn the user interrupted has no Stop to fold it in. The spool is
 	// read first: a fold meanwhile moves its records to the database.
-	spooled := r.DB.Spooled(sessionID, store.TypeUserPrompt)
+	spooled := r.Spool.Spooled(r.DB, sessionID, store.TypeUserPrompt)
 	evs, err := r.DB.Read().Events(ctx, store.EventFilter{SessionID: sessionID, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
 	if err != nil {
 		return false, "", err

@@ -309,13 +309,16 @@ func userPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event, dict *
 	}
 	defer db.Close()
 	s, registered := lookup(ctx, env, db, ev)
+	// Recall (when the gate opens) and the recorder look in the spool for
+	// this session's events: the files are read once for both.
+	spool := db.SessionSpool(s.ID, store.TypeSessionStarted, store.TypeMemoryInjected, store.TypeToolObservation, store.TypeUserPrompt)
 	var inj recall.Injection
 	if env.Config.Recall.Memories && !pause.Paused(env.Config.DataDir, ev.SessionID) {
 		inj, err = recall.Compose(ctx, db, env.Config.Recall, recall.Request{Project: s.Project, SessionID: s.ID, PromptID: ev.PromptID,
 			Prompt: prompt, Now: env.Now(), InContext: func() string {
 				home, _ := os.UserHomeDir()
 				return claudemd.Read(ev.Cwd, home)
-			}, Terms: glossaryTerms(env, s.Project, prompt), Glosses: dict})
+			}, Terms: glossaryTerms(env, s.Project, prompt), Glosses: dict, Spool: spool})
 		if err != nil {
 			env.Log.Error("recall", "err", err)
 		}
@@ -324,7 +327,9 @@ func userPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event, dict *
 		}
 	}
 	reply := hook.Reply{AdditionalContext: inj.Text}
-	p, stored, err := recorder(db, env).PromptEvent(ctx, ids(s), ev.PromptID, prompt, env.Now())
+	rec := recorder(db, env)
+	rec.Spool = spool
+	p, stored, err := rec.PromptEvent(ctx, ids(s), ev.PromptID, prompt, env.Now())
 	if err != nil {
 		env.Log.Error("store prompt", "err", err)
 		return reply, nil

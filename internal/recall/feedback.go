@@ -32,9 +32,10 @@ const (
 
 // feedback finds the items the anchor's line leads to: those holding one of
 // the line's rarest words the prompt lacks, relevant to the line as a query.
+// The words the prompt's recall counted (counts) are not counted again.
 // They never open the gate (it is judged before) and only fill the places
 // the prompt's own matches leave (Select); tool output is left out.
-func feedback(ctx context.Context, db *store.DB, req Request, cs []concept, anchor Item, items []Item) ([]Item, error) {
+func feedback(ctx context.Context, db *store.DB, counts *termCounts, req Request, cs []concept, anchor Item, items []Item) ([]Item, error) {
 	line := anchorLine(anchor, cs)
 	if line == "" {
 		return nil, nil
@@ -43,7 +44,7 @@ func feedback(ctx context.Context, db *store.DB, req Request, cs []concept, anch
 	if !slices.ContainsFunc(lcs, func(c concept) bool { return mayAdd(cs, c) }) {
 		return nil, nil // nothing to weigh: counting the line's words is most of the cost
 	}
-	lcs, total, err := weigh(ctx, db, lcs, false)
+	lcs, total, err := counts.weigh(ctx, lcs, false)
 	if err != nil || len(lcs) == 0 {
 		return nil, err
 	}

@@ -40,6 +40,10 @@ type Request struct {
 	// Glosses translates the words of a prompt in another language than
 	// English (withGlosses); nil translates nothing.
 	Glosses *glosses.Dict
+	// Spool is the hook's reader of the session's spooled events, shared
+	// with its other readers so that the files are read once; nil reads
+	// them.
+	Spool *store.SessionSpool
 }
 
 // charsPerToken approximates tokens for budgeting; prose runs near four

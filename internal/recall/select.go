@@ -102,7 +102,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, nil
 	}
 	ours := oursRE.MatchString(prompt)
-	cs, total, err := weigh(ctx, db, cs, ours)
+	counts := newTermCounts(db)
+	cs, total, err := counts.weigh(ctx, cs, ours)
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
@@ -240,7 +241,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// place.
 	var feedbackMore []Item
 	if anchor >= 0 && len(out) < cfg.K {
-		more, err := feedback(ctx, db, req, cs, anchorItem, items)
+		more, err := feedback(ctx, db, counts, req, cs, anchorItem, items)
 		if err != nil {
 			return nil, err
 		}

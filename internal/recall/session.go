@@ -30,7 +30,7 @@ func readSession(ctx context.Context, db *store.DB, req Request) sessionSoFar {
 		return s
 	}
 	types := []string{store.TypeSessionStarted, store.TypeMemoryInjected, store.TypeToolObservation}
-	evs := db.Spooled(req.SessionID, types...)
+	evs := req.Spool.Spooled(db, req.SessionID, types...)
 	stored, _ := db.Read().Events(ctx, store.EventFilter{SessionID: req.SessionID, Types: types})
 	evs = append(evs, stored...)
 	// The latest fresh start: what came before it is no longer in context.

@@ -210,6 +210,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			done[newer.CID] = true
 		}
 	}
+	looked := map[string][]stated{} // replaced's messages, by project and value
 	for _, n := range items {
 		if len(out) == perKind || done[n.CID] {
 			continue
@@ -218,7 +219,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			if c.Replaces == "" {
 				continue
 			}
-			o, ok, err := replaced(ctx, db, n, c)
+			o, ok, err := replaced(ctx, db, looked, n, c)
 			if err != nil {
 				return nil, err
 			}
@@ -366,32 +367,54 @@ func logOrder(a, b Item, i, j int) bool {
 
 // replaced looks up the earlier message that stated the value c says it
 // replaces, about the same thing.
-func replaced(ctx context.Context, db *store.DB, n said, c claim.Claim) (said, bool, error) {
+//
+// The messages found for a project and value, with their claims, are kept
+// in cache: two items that report the same change (an entry and the
+// message it quotes, a change said twice) search and parse them once.
+func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n said, c claim.Claim) (said, bool, error) {
 	project := n.event.Project
 	if n.Kind == KindEntry {
 		project = n.entry.Project
 	}
-	hits, err := db.SearchEvents(ctx, store.EventQuery{
-		// Newest first, unranked: the latest statement of the replaced
-		// value before this one is the side to show, and ranking every
-		// message that names a common value would cost the prompt its time.
-		Match: store.MatchAny([]string{c.Replaces}, true), Project: project, Types: messageTypes, Limit: 20, Newest: true,
-	})
-	if err != nil {
-		return said{}, false, err
+	key := project + "\x00" + c.Replaces
+	found, ok := cache[key]
+	if !ok {
+		hits, err := db.SearchEvents(ctx, store.EventQuery{
+			// Newest first, unranked: the latest statement of the replaced
+			// value before this one is the side to show, and ranking every
+			// message that names a common value would cost the prompt its time.
+			Match: store.MatchAny([]string{c.Replaces}, true), Project: project, Types: messageTypes, Limit: 20, Newest: true,
+		})
+		if err != nil {
+			return said{}, false, err
+		}
+		found = make([]stated, len(hits)) // claims parsed when first compared
+		for i, h := range hits {
+			found[i].Item = messageItem(h.Event, h.Text)
+		}
+		cache[key] = found
 	}
-	for _, h := range hits {
-		if !h.Time.Before(n.Time) || neverRecalled(h.Event) || slices.Contains(n.events, h.ID) || h.Type == store.TypeToolObservation {
+	for i := range found {
+		h := &found[i]
+		if !h.Time.Before(n.Time) || neverRecalled(h.event) || slices.Contains(n.events, h.event.ID) || h.Kind == store.TypeToolObservation {
 			// A tool run names values without deciding them (a search
 			// for the replaced name is no statement of it).
 			continue
 		}
-		cs := claim.Parse(h.Text)
-		if rel, _, ov, _ := claim.Compare(cs, n.claims); rel == claim.Supersedes && ov == c.Replaces {
-			return said{messageItem(h.Event, h.Text), cs}, true, nil
+		if !h.parsed {
+			h.claims, h.parsed = claim.Parse(h.event.Text), true
+		}
+		if rel, _, ov, _ := claim.Compare(h.claims, n.claims); rel == claim.Supersedes && ov == c.Replaces {
+			return h.said, true, nil
 		}
 	}
 	return said{}, false, nil
+}
+
+// stated is a message replaced found, its claims parsed once asked.
+type stated struct {
+	said
+	parsed bool
 }
 
 // claimSource is the text an item's decisions are read from.

@@ -2,8 +2,10 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
@@ -59,5 +61,33 @@ func TestChangeOlderSideIsNoToolRun(t *testing.T) {
 	}
 	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(nw[1].ID) {
 		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
+	}
+}
+
+// Two items reporting the same change look its older side up once: the
+// second finds what the first searched and parsed, in the messages kept by
+// project and value. The texts are made up.
+func TestReplacedLooksUpOnce(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	old := say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
+	nw := say(t, db, "move", day, "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
+	n := said{messageItem(nw[1], nw[1].Text), claim.Parse(nw[1].Text)}
+	i := slices.IndexFunc(n.claims, func(c claim.Claim) bool { return c.Replaces != "" })
+	if i < 0 {
+		t.Fatalf("no change in %+v", n.claims)
+	}
+	looked := map[string][]stated{}
+	if o, ok, err := replaced(ctx, db, looked, n, n.claims[i]); err != nil || !ok || o.CID != store.EventCID(old[1].ID) {
+		t.Fatalf("older side %+v, %v, %v; want %s", o.Item, ok, err, store.EventCID(old[1].ID))
+	}
+	// Found by a new search, this statement would be the older side now.
+	later := say(t, db, "again", day.AddDate(0, 0, -1), "Is the job queue still on Kelbo?", "The job queue runs on Kelbo still.")
+	if o, ok, err := replaced(ctx, db, looked, n, n.claims[i]); err != nil || !ok || o.CID != store.EventCID(old[1].ID) {
+		t.Errorf("looked up again: %+v, %v, %v; want %s, as first found", o.Item, ok, err, store.EventCID(old[1].ID))
+	}
+	if o, ok, err := replaced(ctx, db, map[string][]stated{}, n, n.claims[i]); err != nil || !ok || o.CID != store.EventCID(later[1].ID) {
+		t.Errorf("a new prompt's lookup: %+v, %v, %v; want %s", o.Item, ok, err, store.EventCID(later[1].ID))
 	}
 }

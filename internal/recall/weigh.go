@@ -236,6 +236,52 @@ const genericWeight = 0.3
 // concept when it is a compound the project never wrote (joinCompounds).
 // total is TermDocs's estimate of how many events the store holds.
 func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []concept, total int, err error) {
+	return newTermCounts(db).weigh(ctx, cs, ours)
+}
+
+// termCounts are the counts of words TermDocs gave one prompt's recall:
+// the feedback's line shares words with the prompt and with the items it
+// matched, and each is counted once.
+type termCounts struct {
+	db    *store.DB
+	total int  // TermDocs's estimate at the first count
+	asked bool // total is set
+	docs  map[string]int
+}
+
+func newTermCounts(db *store.DB) *termCounts {
+	return &termCounts{db: db, docs: map[string]int{}}
+}
+
+// count returns TermDocs's counts of words and its estimate of how many
+// events there are, asking the store only for the words not counted yet.
+func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, total int, err error) {
+	var ask []string
+	for _, w := range words {
+		if _, ok := tc.docs[w]; !ok && !slices.Contains(ask, w) {
+			ask = append(ask, w)
+		}
+	}
+	if len(ask) > 0 || !tc.asked {
+		got, n, err := tc.db.TermDocs(ctx, ask)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !tc.asked {
+			tc.total, tc.asked = n, true
+		}
+		for i, w := range ask {
+			tc.docs[w] = got[i]
+		}
+	}
+	docs = make([]int, len(words))
+	for i, w := range words {
+		docs[i] = tc.docs[w]
+	}
+	return docs, tc.total, nil
+}
+
+func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []concept, total int, err error) {
 	// The index counts a word the way it matches it: a Latin word by the
 	// index's own stem, other scripts' by their prefix key.
 	var words []string
@@ -256,7 +302,7 @@ func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []conc
 			words = append(words, strings.Join(c.parts, " "))
 		}
 	}
-	docs, total, err := db.TermDocs(ctx, words)
+	docs, total, err := tc.count(ctx, words)
 	if err != nil {
 		return nil, 0, err
 	}

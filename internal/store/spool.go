@@ -483,6 +483,54 @@ func (db *DB) Spooled(sessionID string, types ...string) []Event {
 	return db.spooled(true, sessionID, types)
 }
 
+// SessionSpool is what the spool and its fold files held of one session's
+// events of some types when first asked: a hook with several readers of
+// the spool (recall's session so far, the recorder's last prompt) reads
+// the files once. Read before the database, as Spooled is, it keeps
+// Spooled's order for every reader: a record that moves to the database
+// after the spool was read is found there.
+type SessionSpool struct {
+	db        *DB
+	sessionID string
+	types     []string
+	read      bool
+	evs       []Event
+}
+
+// SessionSpool returns a reader of session sessionID's spooled events of
+// the given types; it reads nothing until asked.
+func (db *DB) SessionSpool(sessionID string, types ...string) *SessionSpool {
+	return &SessionSpool{db: db, sessionID: sessionID, types: types}
+}
+
+// Spooled is db.Spooled(sessionID, types...), from the spool as first read
+// when sp holds those types of that session: a nil sp, another session or a
+// type sp was not made for reads the files again.
+func (sp *SessionSpool) Spooled(db *DB, sessionID string, types ...string) []Event {
+	if sp == nil || sp.db != db || sp.sessionID != sessionID || !containsEvery(sp.types, types) {
+		return db.Spooled(sessionID, types...)
+	}
+	if !sp.read {
+		sp.evs, sp.read = db.Spooled(sessionID, sp.types...), true
+	}
+	var out []Event
+	for _, ev := range sp.evs {
+		if slices.Contains(types, ev.Type) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func containsEvery(set, of []string) bool {
+	for _, s := range of {
+		if !slices.Contains(set, s) {
+			return false
+		}
+	}
+	return true
+}
+
 // SpooledOfType is Spooled for the records of every session.
 func (db *DB) SpooledOfType(types ...string) []Event {
 	return db.spooled(false, "", types)

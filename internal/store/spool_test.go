@@ -495,6 +495,50 @@ func TestSpooled(t *testing.T) {
 	}
 }
 
+// TestSessionSpool checks that a SessionSpool reads the files once for all
+// its readers, and that a reader it was not made for reads them itself.
+func TestSessionSpool(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	prompt := Event{Time: time.Unix(1e9, 0).UTC(), Type: TypeUserPrompt, SessionID: "a", Text: "the first prompt",
+		DedupeKey: Key(KeyPrompt, "a", "p1")}
+	if err := Spool(context.Background(), db.Path(), spoolSession("a"), prompt, toolEvent("a", 2)); err != nil {
+		t.Fatal(err)
+	}
+	sp := db.SessionSpool("a", TypeUserPrompt, TypeToolObservation)
+	if evs := sp.Spooled(db, "a", TypeToolObservation); len(evs) != 1 || evs[0].Type != TypeToolObservation {
+		t.Fatalf("the tool call: %+v", evs)
+	}
+	// Read once: what the files hold later is not read again.
+	if err := os.Remove(db.Path() + "-spool"); err != nil {
+		t.Fatal(err)
+	}
+	if evs := sp.Spooled(db, "a", TypeUserPrompt); len(evs) != 1 || evs[0].Text != "the first prompt" {
+		t.Errorf("the prompt, from the first read: %+v", evs)
+	}
+	if evs := db.Spooled("a", TypeUserPrompt); len(evs) != 0 {
+		t.Errorf("the files read again: %+v", evs)
+	}
+	if err := Spool(context.Background(), db.Path(), spoolSession("b"), toolEvent("b", 3)); err != nil {
+		t.Fatal(err)
+	}
+	for name, evs := range map[string][]Event{
+		"another session": sp.Spooled(db, "b", TypeToolObservation),
+		"a nil reader":    (*SessionSpool)(nil).Spooled(db, "b", TypeToolObservation),
+	} {
+		if len(evs) != 1 || evs[0].SessionID != "b" {
+			t.Errorf("%s reads the files: %+v", name, evs)
+		}
+	}
+	if err := Spool(context.Background(), db.Path(), spoolSession("a"), Event{Time: time.Unix(1e9+5, 0).UTC(),
+		Type: TypeSessionStarted, SessionID: "a", DedupeKey: Key(KeyPrompt, "a", "start")}); err != nil {
+		t.Fatal(err)
+	}
+	if evs := sp.Spooled(db, "a", TypeSessionStarted); len(evs) != 1 {
+		t.Errorf("a type the reader was not made for reads the files: %+v", evs)
+	}
+}
+
 // TestSpoolState: doctor's view of the spool follows what waits in it.
 func TestSpoolState(t *testing.T) {
 	t.Parallel()

@@ -56,6 +56,7 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 	prompts := benchPrompts
 	type key struct{ bin, hook string }
 	times := map[key][]time.Duration{}
+	cpu := map[key][]time.Duration{} // user+system, from the process's rusage
 	start := `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"SessionStart","source":"startup"}`
 	before := loadAvg()
 	for r := -2; r < rounds; r++ {
@@ -64,7 +65,11 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 			if c.name == "SessionStart" && r%5 != 0 {
 				continue
 			}
-			for _, b := range []string{oldBin, newBin} {
+			order := []string{oldBin, newBin}
+			if r%2 != 0 {
+				order = []string{newBin, oldBin} // neither build always runs second, on a warmer cache
+			}
+			for _, b := range order {
 				cmd := exec.Command(filepath.Join(b, c.bin))
 				cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + dirs[b], "HOME=" + dirs[b], "PATH=" + os.Getenv("PATH")}
 				in := fmt.Appendf(nil, c.in, sess, r+2)
@@ -80,9 +85,13 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 					return fmt.Errorf("%s: %v", cmd.Path, err)
 				}
 				if r >= 0 {
-					times[key{b, c.name}] = append(times[key{b, c.name}], time.Since(st))
-					if name != c.name {
-						times[key{b, name}] = append(times[key{b, name}], time.Since(st))
+					took, used := time.Since(st), cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime()
+					for _, k := range []key{{b, c.name}, {b, name}} {
+						times[k] = append(times[k], took)
+						cpu[k] = append(cpu[k], used)
+						if name == c.name {
+							break
+						}
 					}
 				}
 			}
@@ -100,6 +109,21 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 		slices.Sort(o)
 		slices.Sort(nw)
 		fmt.Printf("| %s | %s | %s | %s | %s |\n", h, ms(o[len(o)/2]), ms(nw[len(nw)/2]), ms(o[len(o)*9/10]), ms(nw[len(nw)*9/10]))
+	}
+	// CPU per process varies less than wall time with the machine's other
+	// work; the ratio of each pair (the same call, one after the other)
+	// cancels what drift is left.
+	fmt.Println("\nCPU (user+system) per process:\n\n| hook | calls | old median | new median | old/new, median of pairs |")
+	fmt.Println("|---|---:|---:|---:|---:|")
+	for _, h := range append(hooks, "PostToolUse", "Stop") {
+		o, nw := cpu[key{oldBin, h}], cpu[key{newBin, h}]
+		ratios := make([]float64, len(o))
+		for i := range o {
+			ratios[i] = float64(o[i]) / float64(max(nw[i], 1))
+		}
+		slices.Sort(ratios)
+		o, nw = slices.Sorted(slices.Values(o)), slices.Sorted(slices.Values(nw))
+		fmt.Printf("| %s | %d | %.2f ms | %.2f ms | %.3f |\n", h, len(o), float64(o[len(o)/2].Microseconds())/1000, float64(nw[len(nw)/2].Microseconds())/1000, ratios[len(ratios)/2])
 	}
 	return nil
 }
