@@ -38,10 +38,10 @@ type Claim struct {
 	// codes"): enough to tell what a statement is about, never a value to
 	// set against another (Compare skips it).
 	Weak bool
-	// Moved is set when change wording next to the value marks it as the
-	// one a change sets ("X now", "X instead", "switched to X"), not only
-	// as used ("use X").
-	Moved bool
+	// moved is set when change wording marks the value as the one a change
+	// sets ("X now", "X instead", "switched to X"), not only as used ("use
+	// X"). Only Compare reads it, so it is no part of the claim's key.
+	moved bool
 }
 
 // Relation is how a later text's claims relate to an earlier text's claims.
@@ -91,8 +91,7 @@ type mention struct {
 	sent          int
 	old, new, neg bool // marked as the old value, the new one, rejected outright
 	weak          bool // a plain word that does not stand for itself (Claim.Weak)
-	done          bool // marked by a change made: "replaced X", "from X to", "moved X"
-	moved         bool // marked new by change wording (Claim.Moved)
+	moved         bool // marked new by change wording (Claim.moved)
 }
 
 // Parse returns the claims a text makes (any length: a sentence, a message,

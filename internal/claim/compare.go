@@ -116,7 +116,7 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) || nested(o.Value, n.Value) && !n.Moved {
+			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) || nested(o.Value, n.Value) && !n.moved {
 				// Paths and names conflict only when the newer names the
 				// older one as replaced: a project has many of each. So
 				// do a setting's name and two values of different

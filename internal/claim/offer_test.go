@@ -3,10 +3,11 @@ package claim
 import "testing"
 
 // Statements that were read as changes they do not make (issue 26): a
-// file named as where something is, an offer, a use imagined, a name after
-// where it comes from, a setting's name beside a product, a maker beside
-// its product, a change restated, a tool that installs another. The texts
-// are made up.
+// file named as where something is, an offer (whatever its clause says),
+// a use imagined, a name after where it comes from, a setting's name
+// beside a product, a maker beside its product (even with "now"), a change
+// restated, a tool that installs another, a failure said with "again", a
+// flow of data. The texts are made up.
 func TestNoChangeMade(t *testing.T) {
 	for _, tc := range []struct{ name, older, newer string }{
 		{"a file named as where something is",
@@ -31,11 +32,33 @@ func TestNoChangeMade(t *testing.T) {
 			"Replies are drafted with Ombrel.",
 			"Remove the spare speech job; the spoken replies go through Ombrel Speech too."},
 		{"a change restated",
-			"The ledger moved to ScyllaDB today.\n\n* reads come from ScyllaDB\n* no Firebird database remains anymore\n* writes go straight to ScyllaDB\n\nRefunds post hourly.\nInvoices print at noon.\n\nStatements are served from your ScyllaDB cluster. The switch is done and Firebird has been erased on every host.",
-			"Verified twice: the ledger reads ScyllaDB only. There is no second database - Firebird is erased. Each write lands in ScyllaDB now."},
+			"In June the quote cache went from Mossdb to Brindle, after Mossdb kept losing keys under load.",
+			"Asked about the quote cache today, Priya said Brindle serves it now and Mossdb is gone."},
+		{"a change restated after the old value",
+			"Our database is Kelbo. We then moved the ledger from Kelbo to Quillet.",
+			"Looked once more: the ledger runs on Quillet instead of Kelbo."},
 		{"a tool that installs another",
 			"The runner installs packages with poetry.",
 			"The runner image lacked poetry. We added `pip install --user poetry` to its setup, and poetry has worked since."},
+		// An offered clause decides nothing, whatever it says (review 40b H1).
+		{"an offer after alternatively, from X to Y", "The queue runs on Kelbo.", "Alternatively, move the queue from Kelbo to Quillet."},
+		{"an offer after an option label, from X to Y", "The queue runs on Kelbo.", "Option 2: move the queue from Kelbo to Quillet."},
+		{"a wish, then a modal, from X to Y", "The queue runs on Kelbo.", "If you prefer, you could move the queue from Kelbo to Quillet."},
+		{"a wish, then a passive modal", "The queue runs on Kelbo.", "If you'd rather, the queue could be moved from Kelbo to Quillet."},
+		{"a wish with an infinitive", "The queue runs on Kelbo.", "If you want to move the queue from Kelbo to Quillet, run the script."},
+		{"a wish, then an imperative", "The queue runs on Kelbo.", "If you want, switch the queue to Quillet."},
+		{"an option label in parentheses", "The nightly exports run on Kelbo.", "Option 4 (rejected): move the nightly exports to Quillet."},
+		// A maker and its product with "now" as a time, not a change (review 40b HIGH-3).
+		{"a maker and its product from now on",
+			"Replies are drafted with Ombrel.",
+			"Remove the spare speech job; the spoken replies go through Ombrel Speech from now on."},
+		{"a maker and its product added now", "Replies are drafted with Ombrel.", "We added Ombrel Speech now for the spoken replies."},
+		{"a maker and its product also used now", "Replies are drafted with Ombrel.", "The spoken replies also use Ombrel Speech now."},
+		// A failure with "again" is no change of place (review 40b M-2).
+		{"a failure again until a fix", "The task lives in tasks/run.py.", "It won't load in tasks/run.py again until we fix the import."},
+		{"a failure never again after a step", "The tests live in tests/unit.py.", "The fixture never passes in tests/unit.py again after a rebase; rerun it."},
+		// "from" an adjective and the value, then "to Y", with no change said (review 40b L-2).
+		{"a flow of data from X to Y", "Backups are stored on Kelbo.", "We sync the backups from hosted Kelbo to Quillet every night."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel == Supersedes || rel == Contradicts {
@@ -88,8 +111,14 @@ func TestNoValueRead(t *testing.T) {
 func TestChangesNextToOffers(t *testing.T) {
 	for _, tc := range []struct{ name, older, newer, ov, nv string }{
 		// An offer's clause beside a change made in the same statement.
-		{"an option chosen", "The nightly exports run on Kelbo.",
-			"Option 2 (chosen): move the nightly exports to Quillet.", "kelbo", "quillet"},
+		{"an option chosen, said done", "The nightly exports run on Kelbo.",
+			"Option 2 (chosen): we moved the nightly exports to Quillet.", "kelbo", "quillet"},
+		{"an option label, then a change made", "The nightly exports run on Kelbo.",
+			"Option 2: we've since moved the nightly exports to Quillet.", "kelbo", "quillet"},
+		{"an option label, then migrated over", "The nightly exports run on Kelbo.",
+			"Option 2: the nightly exports migrated over to Quillet.", "kelbo", "quillet"},
+		{"an option label, then now and instead", "The nightly exports run on Kelbo.",
+			"Option 2: the nightly exports now run on Quillet instead.", "kelbo", "quillet"},
 		{"an option said done", "The nightly exports run on Kelbo.",
 			"Option B is what we did: the nightly exports moved from Kelbo to Quillet.", "kelbo", "quillet"},
 		{"a wish clause before a done change", "The build uses Kelbo.",
@@ -105,12 +134,21 @@ func TestChangesNextToOffers(t *testing.T) {
 			"The jobs won't live in jobs/old.py after today; they moved to jobs/new.py.", "jobs/old.py", "jobs/new.py"},
 		{"a path never read in F again", "The secrets live in config/old.env.",
 			"The secrets are never read in config/old.env again: they live in vault/app.env now.", "config/old.env", "vault/app.env"},
+		{"a path that won't be in F, the new one in the next statement", "The jobs live in jobs/old.py.",
+			"The jobs won't be in jobs/old.py; jobs/new.py holds them from now on.", "jobs/old.py", "jobs/new.py"},
 		// "from", a word opening the noun phrase, the value, then "to Y".
 		{"from an adjective and the value", "We deploy the API with Kelbo.",
 			"We migrated the API deploys from hosted Kelbo to Quillet.", "kelbo", "quillet"},
-		// A maker's name, then its product marked new by change wording.
+		// A maker's name, then its product marked new by change wording,
+		// wherever the wording stands and in Korean too.
 		{"a maker's name to its hosted product", "The database runs on Kelbo.",
 			"The database runs on Kelbo Cloud now instead.", "kelbo", "kelbo cloud"},
+		{"now before the verb", "The database runs on Kelbo.",
+			"The database now runs on Kelbo Cloud.", "kelbo", "kelbo cloud"},
+		{"moved over to", "The database runs on Kelbo.",
+			"We've moved the database over to Kelbo Cloud.", "kelbo", "kelbo cloud"},
+		{"a Korean particle", "데이터베이스는 Kelbo를 써요.",
+			"데이터베이스는 Kelbo Cloud로 옮겼어요.", "kelbo", "kelbo cloud"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel != Supersedes || ov != tc.ov || nv != tc.nv {

@@ -61,7 +61,6 @@ func (p *parser) markers() {
 				// "from" is where it comes from, not the value.
 				break
 			}
-			m.done = doneWords()[w] || (w == "from" || w == "off") && p.toAfter(m)
 			switch {
 			case strongBefore()[w]:
 				m.old, m.neg = true, true
@@ -75,24 +74,25 @@ func (p *parser) markers() {
 			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore()[p.toks[k-1].s]:
 				// "stop using X", "don't use X", "no longer use X"
 				m.old, m.neg = true, true
-			case newBefore()[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0) &&
+			case newBefore()[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0 && !p.nowOfVerb(k)) &&
 				!(imagined()[w] && k > 0 && p.toks[k-1].sent == sent && modals()[p.toks[k-1].s]):
 				// Each condition says when a new-value word marks nothing:
 				//
 				// "with" marks the new value only after "replace(d) X".
 				//
-				// "now" marks only the value right after it ("is now 5s"):
-				// "now that 3.9 is out" does not make 3.9 new.
+				// "now" marks the value right after it ("is now 5s"), or
+				// the one its verb takes after a subject ("the API now
+				// runs on X"): "now that 3.9 is out" does not make 3.9
+				// new.
 				//
 				// "you would pick X for …", "we could adopt X": a verb of
 				// choosing after a modal is a case imagined, not the value
 				// chosen.
 				if !m.old {
 					m.new = true
-					m.moved = changeNew()[w] || (w == "to" || w == "into" || w == "onto") && p.movedBefore(k)
+					m.moved = changeNew()[w] && (w != "now" || p.nowMarks(k)) || (w == "to" || w == "into" || w == "onto") && p.movedBefore(k)
 				}
 			default:
-				m.done = false
 				continue
 			}
 			break
@@ -104,7 +104,10 @@ func (p *parser) markers() {
 		}
 		last := p.toks[m.last]
 		if strings.HasPrefix(last.particle, "로") || strings.HasSuffix(last.particle, "으로") || strings.HasSuffix(last.particle, "로") {
+			// "X로 옮겼어요": the particle marks where a change goes; it
+			// moved the value when the statement says a change.
 			m.new = true
+			m.moved = m.moved || p.cue[sent]
 		}
 		for k, n := m.last+1, 0; k < len(p.toks) && n < window; k, n = k+1, n+1 {
 			t := p.toks[k]
@@ -115,6 +118,7 @@ func (p *parser) markers() {
 			if t.hangul {
 				if n == 0 && (w == "로" || w == "으로" || strings.HasPrefix(w, "으로")) {
 					m.new = true
+					m.moved = m.moved || p.cue[sent]
 					break
 				}
 				w = stripParticle(w)
@@ -129,7 +133,12 @@ func (p *parser) markers() {
 					m.old = true
 				}
 			case newAfter()[w]:
-				m.new, m.moved = true, true
+				// "X instead", "X now": the value set. "now" says the
+				// change only as its own marker: not in "from now on" (a
+				// time, said of what is added as much as of what is
+				// moved) nor beside a word that adds ("also", "added").
+				m.new = true
+				m.moved = m.moved || w != "now" || p.nowMarks(k)
 			default:
 				continue
 			}
@@ -139,19 +148,14 @@ func (p *parser) markers() {
 }
 
 // weakenOffered makes weak the mentions in an offer's clause
-// ("alternatively, X could do it"): an offer decides nothing. Not a
-// mention of a role that a change made in the same statement marks
-// ("Option B is what we did: moved from X to Y").
+// ("alternatively, X could do it"): an offered clause decides nothing,
+// whatever it says ("from X to Y", "replace X"). A change said outside it
+// ("Option B is what we did: moved from X to Y") is read as any other.
 func (p *parser) weakenOffered() {
 	for mi := range p.ms {
-		m := &p.ms[mi]
-		if !p.offered[m.first] || m.weak {
-			continue
+		if p.offered[p.ms[mi].first] {
+			p.ms[mi].weak = true
 		}
-		if slices.ContainsFunc(p.ms, func(o mention) bool { return o.done && o.sent == m.sent && o.role == m.role }) {
-			continue
-		}
-		m.weak = true
 	}
 }
 
@@ -159,27 +163,56 @@ func (p *parser) weakenOffered() {
 // "switched to X"), unlike "use X", which may state what already is.
 var changeNew = lazywords.Set(`now switch switched move moved migrate migrated adopt adopted`)
 
-// movedBefore reports a changeNew word shortly before the "to" at token k
-// ("moved the queue to X").
+// movedBefore reports a changeNew word before the "to" at token k in its
+// clause ("moved the queue to X", "moved the database over to X").
 func (p *parser) movedBefore(k int) bool {
-	for j := k - 1; j >= 0 && j >= k-window && p.toks[j].sent == p.toks[k].sent; j-- {
-		if changeNew()[p.toks[j].s] {
+	for j := k - 1; j >= 0 && p.toks[j].sent == p.toks[k].sent && !p.clauseBreak(j); j-- {
+		if changeNew()[p.toks[j].s] && (p.toks[j].s != "now" || p.nowMarks(j)) {
 			return true
 		}
 	}
 	return false
 }
 
-// doneWords mark the value after them as changed by a change made, not
-// offered ("we replaced X", "the exports moved to Y").
+// nowOfVerb reports a "now" at token k that stands between a subject and
+// its verb ("the API now runs on X"): not the clause's first word ("now
+// let me run X") and not "now that".
+func (p *parser) nowOfVerb(k int) bool {
+	return k > 0 && k+1 < len(p.toks) && p.toks[k-1].sent == p.toks[k].sent && !p.clauseBreak(k-1) &&
+		p.toks[k+1].s != "that" && p.nowMarks(k)
+}
+
+// nowMarks reports whether the "now" at token k says a change of its own:
+// not a time ("from now on", "for now", "right now") nor the time of an
+// addition ("we added X now", "it also uses X now").
+func (p *parser) nowMarks(k int) bool {
+	if k > 0 && p.toks[k-1].sent == p.toks[k].sent && notChange()[p.toks[k-1].s] {
+		return false
+	}
+	first, end := k, k
+	for first > 0 && p.toks[first-1].sent == p.toks[k].sent && !p.clauseBreak(first-1) {
+		first--
+	}
+	for end+1 < len(p.toks) && p.toks[end+1].sent == p.toks[k].sent && !p.clauseBreak(end) {
+		end++
+	}
+	return !slices.ContainsFunc(p.toks[first:end+1], func(t token) bool { return addWords()[t.s] })
+}
+
+// addWords say that a value comes beside another, not in its place.
+var addWords = lazywords.Set(`also too add adds added adding`)
+
+// doneWords say a change made, not offered ("we replaced X", "the
+// exports moved to Y").
 var doneWords = lazywords.Set(`replaced moved switched migrated adopted chose dropped removed retired ditched abandoned`)
 
 // objectOf reports whether mention m is what the preposition at token k
 // governs: only determiners and words for the former one ("from our old
-// X") stand between them, or, when "to Y" follows, any words that open a
-// noun phrase ("from hosted X to Y").
+// X") stand between them, or, when "to Y" follows in a statement that
+// says a change, any words that open a noun phrase ("migrated from hosted
+// X to Y", not "we sync from hosted X to Y").
 func (p *parser) objectOf(k int, m *mention) bool {
-	to := p.toAfter(m)
+	to := p.toAfter(m) && p.cue[m.sent]
 	for j := k + 1; j < m.first; j++ {
 		w := p.toks[j].s
 		if determiners()[w] || rejectBefore()[w] {
@@ -193,26 +226,44 @@ func (p *parser) objectOf(k int, m *mention) bool {
 }
 
 // placeChanged reports whether the statement of mention m says that a
-// place changed, so that a plain negation before "in F" rejects F: it says
-// "any more" or "again", carries change wording, or it or the next one
-// marks another value of m's role as new ("…; they moved to G", "G now").
+// place changed, so that a plain negation before "in F" rejects F: it
+// carries change wording, says "never … again" or "not … any more" of the
+// place, or it or the next one marks another value of m's role as new
+// ("…; they moved to G", "G now") or names one in change wording ("…;
+// G holds them from now on"). "It won't load in F again until …" and "no
+// better in F any more than in G" are failures, not moves.
 func (p *parser) placeChanged(m *mention) bool {
 	s := p.sents[m.sent]
 	if p.cue[m.sent] {
 		return true
 	}
-	for k := s.first; k < s.first+s.n; k++ {
-		if w := p.toks[k].s; w == "anymore" || w == "again" || w == "more" && k > s.first && p.toks[k-1].s == "any" {
+	end := s.first + s.n
+	never := false
+	for k := s.first; k < end; k++ {
+		w := p.toks[k].s
+		never = never || w == "never"
+		after := ""
+		if k+1 < end && !p.clauseBreak(k) {
+			after = p.toks[k+1].s
+		}
+		switch {
+		case w == "again" && never && !timeClause()[after],
+			(w == "anymore" || w == "more" && k > s.first && p.toks[k-1].s == "any") && after != "than":
 			return true
 		}
 	}
 	for _, o := range p.ms {
-		if (o.sent == m.sent || o.sent == m.sent+1) && o.role == m.role && o.value != m.value && p.markedNew(o) {
+		if (o.sent == m.sent || o.sent == m.sent+1) && o.role == m.role && o.value != m.value &&
+			(p.markedNew(o) || o.sent != m.sent && p.cue[o.sent]) {
 			return true
 		}
 	}
 	return false
 }
+
+// timeClause words open a clause that says when ("again until we fix
+// it", "again after a rebase").
+var timeClause = lazywords.Set(`until till after when once unless before if`)
 
 // markedNew reports a new-value word right before or right after mention o.
 func (p *parser) markedNew(o mention) bool {
@@ -271,10 +322,15 @@ var wishWords = lazywords.Set(`want wish prefer like rather`)
 // offers marks the tokens of statement s that offer a choice instead of
 // making it: the clause that opens with "alternatively" or "optionally"
 // (or the one after it, when a comma follows the word), the clause an
-// "option N:" label introduces, and the clause of a condition on the
-// reader's wish ("if you prefer") with the clause after it when that one
-// says what could be done ("…, X could do it"). Only those clauses: "if
-// you want faster builds, good news: we moved to Y" makes the move.
+// "option N" label introduces (with or without a colon or a parenthesis
+// after it), and the clause of a condition on the reader's wish ("if you
+// prefer") with the clause it governs: one that says what could be done
+// ("…, X could do it") or asks it done ("…, switch to X").
+//
+// An offer's scope ends where a change made is reported: a clause after
+// a label or a wish that says a change in the past or with "now" ("Option
+// 2: we've moved X to Y", "if you want faster builds, good news: we moved
+// to Y") reports it, whatever the label says.
 func (p *parser) offers(s statement) {
 	if s.n == 0 {
 		return
@@ -286,8 +342,13 @@ func (p *parser) offers(s statement) {
 			last = p.clauseEnd(last+1, end)
 		}
 		p.markOffered(first, last)
-	} else if w == "option" && s.n > 2 && len(p.toks[first+1].s) <= 2 && strings.Contains(p.text[p.toks[first+1].end:p.toks[first+2].start], ":") {
-		p.markOffered(first+2, p.clauseEnd(first+2, end))
+	} else if k := p.label(first, end); k > first {
+		p.markOffered(first, k-1)
+		if k < end {
+			if last := p.clauseEnd(k, end); !p.made(k, last) {
+				p.markOffered(k, last)
+			}
+		}
 	}
 	for k := first; k+2 < end; k++ {
 		if p.toks[k].s != "if" || !p.wish(k+1, end) {
@@ -301,12 +362,66 @@ func (p *parser) offers(s statement) {
 		p.markOffered(start, last)
 		if last+1 < end {
 			next := p.clauseEnd(last+1, end)
-			if slices.ContainsFunc(p.toks[last+1:next+1], func(t token) bool { return modals()[t.s] }) {
+			if slices.ContainsFunc(p.toks[last+1:next+1], func(t token) bool { return modals()[t.s] }) ||
+				!p.subjectAt(last+1) && !p.made(last+1, next) {
 				p.markOffered(last+1, next)
 			}
 		}
 	}
 }
+
+// label returns the token after an "option N" label that opens the
+// statement at token first ("Option 2:", "Option B (rejected):", "Option
+// 3 is …"), or first when there is none. N is a number or one capital.
+func (p *parser) label(first, end int) int {
+	if p.toks[first].s != "option" || first+1 >= end {
+		return first
+	}
+	n := p.toks[first+1]
+	if word := p.text[n.start:n.end]; !isNumber(n.s) && !(len(word) == 1 && word[0] >= 'A' && word[0] <= 'Z') {
+		return first
+	}
+	k := first + 2
+	if k < end && strings.Contains(p.text[n.end:p.toks[k].start], "(") {
+		// "Option 2 (rejected): …": the parenthesis belongs to the label.
+		for k < end && !strings.Contains(p.text[p.toks[k].end:p.toks[min(k+1, len(p.toks)-1)].start], ")") {
+			k++
+		}
+		k++
+	}
+	return min(k, end)
+}
+
+// made reports whether tokens first..last report a change made: a past
+// change word ("moved", "we've migrated") or a "now" that marks a change
+// after a subject ("the exports now run on X"), with no modal ("could be
+// moved" is offered).
+func (p *parser) made(first, last int) bool {
+	if slices.ContainsFunc(p.toks[first:last+1], func(t token) bool { return modals()[t.s] }) {
+		return false
+	}
+	for k := first; k <= last; k++ {
+		if w := p.toks[k].s; doneWords()[w] || w == "now" && k > first && p.subjectAt(first) && p.nowMarks(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// subjectAt reports whether the clause at token k opens with a subject (a
+// pronoun, a determiner, a value or a capitalised name) rather than a verb
+// that asks something done ("switch the queue to X").
+func (p *parser) subjectAt(k int) bool {
+	t := p.toks[k]
+	if p.owner[k] != 0 || determiners()[t.s] || pronouns()[t.s] {
+		return true
+	}
+	c := p.text[t.start]
+	return c >= 'A' && c <= 'Z'
+}
+
+// pronouns open a clause as its subject.
+var pronouns = lazywords.Set(`i you we they he she it there we've we're they've they're i've it's there's`)
 
 // wish reports a condition on the reader's wish from token k on: "you
 // want", "you'd rather", "you would prefer".
@@ -436,7 +551,7 @@ func (p *parser) claims() []Claim {
 			}
 		}
 		mk := func(v *value) Claim {
-			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, Moved: v.moved, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
+			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, moved: v.moved, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
 			for _, s := range v.sents {
 				c.Start = min(c.Start, p.sents[s].start)
 				c.End = max(c.End, p.sents[s].end)
