@@ -16,7 +16,8 @@ import (
 // question may use any inflection of them (askFold). Each is a common name of
 // the role or a verb for what it does, the way tool documentation words it,
 // not a question's wording: a phrase that only one question would use
-// ("call our backend") does not belong here. Built at first use (see wordSet).
+// ("call our backend") does not belong here. Built at first use, as
+// lazywords.Set builds its sets.
 var askWords = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
 		"bundler":                 {"bundle", "build tool", "번들러"},

@@ -110,7 +110,7 @@ var roleTable = []struct {
 
 // roleHints are words that, in a statement, pick one role for a tool that
 // fills several ("cached in redis" vs "jobs pushed to redis"). Built at
-// first use (see wordSet).
+// first use, as lazywords.Set builds its sets.
 var roleHints = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
 		"cache":                 {"cache", "cached", "caching", "캐시", "lru", "evict", "evicted"},

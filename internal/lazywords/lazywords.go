@@ -11,7 +11,9 @@ import (
 )
 
 // Set returns the set of the words of s, split at white space; the set is
-// built the first time the returned function is called.
+// built the first time the returned function is called, and every call
+// returns that same map. The map is shared by all callers (and goroutines):
+// they must only read it, never change it.
 func Set(s string) func() map[string]bool {
 	return sync.OnceValue(func() map[string]bool {
 		m := map[string]bool{}

@@ -50,8 +50,8 @@ func invisible(r rune) bool {
 }
 
 // latinLookalike maps Cyrillic and Greek letters to the Latin letters they
-// are drawn like. The table is built at its first use, not at start (see
-// wordSet).
+// are drawn like. The table is built at its first use, not at start (as
+// lazywords.Set builds its sets).
 var latinLookalike = sync.OnceValue(func() map[rune]rune {
 	return map[rune]rune{
 		'А': 'A', 'В': 'B', 'С': 'C', 'Е': 'E', 'Н': 'H', 'І': 'I', 'Ј': 'J', 'К': 'K', 'М': 'M', 'О': 'O', 'Р': 'P',
