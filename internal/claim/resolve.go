@@ -321,16 +321,18 @@ var wishWords = lazywords.Set(`want wish prefer like rather`)
 
 // offers marks the tokens of statement s that offer a choice instead of
 // making it: the clause that opens with "alternatively" or "optionally"
-// (or the one after it, when a comma follows the word), the clause an
-// "option N" label introduces (with or without a colon or a parenthesis
-// after it), and the clause of a condition on the reader's wish ("if you
-// prefer") with the clause it governs: one that says what could be done
-// ("…, X could do it") or asks it done ("…, switch to X").
+// (or the one after it, when a comma follows the word), and the clause of
+// a condition on the reader's wish ("if you prefer") with the clause it
+// governs: one that says what could be done ("…, X could do it") or asks
+// it done ("…, switch to X").
 //
 // An offer's scope ends where a change made is reported: a clause after
-// a label or a wish that says a change in the past or with "now" ("Option
-// 2: we've moved X to Y", "if you want faster builds, good news: we moved
-// to Y") reports it, whatever the label says.
+// a wish that says a change in the past or with "now" ("if you want
+// faster builds, good news: we moved to Y") reports it.
+//
+// An "Option N:" label is no offer by itself: the same label heads the
+// option a plan picked ("Option 2 (chosen): …", "went with Option B") and
+// the ones it did not, and only the text around it tells which.
 func (p *parser) offers(s statement) {
 	if s.n == 0 {
 		return
@@ -342,13 +344,6 @@ func (p *parser) offers(s statement) {
 			last = p.clauseEnd(last+1, end)
 		}
 		p.markOffered(first, last)
-	} else if k := p.label(first, end); k > first {
-		p.markOffered(first, k-1)
-		if k < end {
-			if last := p.clauseEnd(k, end); !p.made(k, last) {
-				p.markOffered(k, last)
-			}
-		}
 	}
 	for k := first; k+2 < end; k++ {
 		if p.toks[k].s != "if" || !p.wish(k+1, end) {
@@ -368,28 +363,6 @@ func (p *parser) offers(s statement) {
 			}
 		}
 	}
-}
-
-// label returns the token after an "option N" label that opens the
-// statement at token first ("Option 2:", "Option B (rejected):", "Option
-// 3 is …"), or first when there is none. N is a number or one capital.
-func (p *parser) label(first, end int) int {
-	if p.toks[first].s != "option" || first+1 >= end {
-		return first
-	}
-	n := p.toks[first+1]
-	if word := p.text[n.start:n.end]; !isNumber(n.s) && !(len(word) == 1 && word[0] >= 'A' && word[0] <= 'Z') {
-		return first
-	}
-	k := first + 2
-	if k < end && strings.Contains(p.text[n.end:p.toks[k].start], "(") {
-		// "Option 2 (rejected): …": the parenthesis belongs to the label.
-		for k < end && !strings.Contains(p.text[p.toks[k].end:p.toks[min(k+1, len(p.toks)-1)].start], ")") {
-			k++
-		}
-		k++
-	}
-	return min(k, end)
 }
 
 // made reports whether tokens first..last report a change made: a past
