@@ -88,6 +88,7 @@ func TestNoValueRead(t *testing.T) {
 	for _, tc := range []struct{ name, text, notValue, notReplaced string }{
 		{"a change word opening a statement", "Fix: ```ini depth=7 ``` Remove stale GRID_SEED from `deploy.cfg` before the run.", "remove", ""},
 		{"the head of the replaced name's phrase", "- Drop Kelbo licence price-trap … - Move Kelbo client to Drizzle client", "price-trap", ""},
+		{"an option of a command", "Replaced yarn install with pnpm install --prefer-offline in the runner.", "prefer-offline", ""},
 		{"a tool named again after it failed", "The `poetry lock` step broke on the runner. After `pip install --upgrade poetry`, poetry went through.", "", "poetry"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

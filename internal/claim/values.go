@@ -40,7 +40,7 @@ func (p *parser) shaped() {
 			continue
 		}
 		v, last, fallback, plain := p.shapeAt(i)
-		if v == "" || p.inTag(i) {
+		if v == "" || p.inTag(i) || p.flag(i) {
 			continue
 		}
 		if last == i && v == p.toks[i].s && (strongBefore()[v] || cueWords()[v]) {
@@ -208,6 +208,18 @@ func (p *parser) changeEnd(i int) bool {
 
 // maxTag bounds how far back inTag looks for the opening of a tag.
 const maxTag = 400
+
+// flag reports a token written as a command-line option ("--frozen-lockfile",
+// "-g"): it says how a tool runs, and is no value of its own ("replaced npm ci
+// with pnpm install --frozen-lockfile" names pnpm, not the option).
+func (p *parser) flag(i int) bool {
+	start := p.toks[i].start
+	if start < 2 || p.text[start-1] != '-' {
+		return false
+	}
+	b := p.text[start-2]
+	return b == '-' || b == ' ' || b == '\t' || b == '\n' || b == '`'
+}
 
 // inTag reports a token inside a markup tag ("<span data-tone='muted
 // px-3'>"): pasted code, whose attribute values no one decided in
@@ -808,7 +820,7 @@ func (p *parser) successor(i int) int {
 			// the replaced name are what it qualifies, not its successor.
 			continue
 		}
-		if v, _, _, plain := p.shapeAt(k); v != "" && !plain && !p.oldSpot(k) {
+		if v, _, _, plain := p.shapeAt(k); v != "" && !plain && !p.oldSpot(k) && !p.flag(k) {
 			return k
 		}
 	}
