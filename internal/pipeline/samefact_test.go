@@ -547,3 +547,51 @@ func BenchmarkPlace(b *testing.B) {
 		})
 	}
 }
+
+// TestPlaceChangeLooksUpNoValue: a claim that says it changes something is a
+// memory of its own, so place does not look up the entries giving its
+// values (which could not take it); a claim without a change cue, under the
+// same subject, does. Neither merges into the entry of another subject.
+func TestPlaceChangeLooksUpNoValue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	old := store.Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: "The staging box runs on port 7311",
+		Subject: "staging box", Stage: store.StageVerified}
+	old.ClaimKey = claim.Key(old.Subject, old.Title)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		stored, _, err := tx.PutEntries(ctx, []store.EntryWrite{{Entry: old}})
+		if err != nil {
+			return err
+		}
+		return tx.SetEntryRoles(ctx, stored[0].ID, "/p", decisions(claim.Parse(old.Title)))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		title   string
+		change  bool
+		lookups int
+	}{
+		{"We moved the staging server from port 7311 to port 7412", true, 0},
+		{"The staging server listens on port 7311 for now", false, 1},
+	} {
+		if got := claim.ChangeCue(tt.title); got != tt.change {
+			t.Fatalf("ChangeCue(%q) = %v, want %v", tt.title, got, tt.change)
+		}
+		w := store.Entry{Project: "/p", SessionID: "s2", Type: "fact", Title: tt.title, Subject: "staging server"}
+		w.ClaimKey = claim.Key(w.Subject, w.Title)
+		same := newFacts("/p")
+		same.cache = &factCache{}
+		ws := []store.EntryWrite{{Entry: w}}
+		if err := db.Update(ctx, func(tx *store.Tx) error { return same.place(ctx, tx, ws) }); err != nil {
+			t.Fatal(err)
+		}
+		if got := ws[0].Entry.ClaimKey; got != w.ClaimKey {
+			t.Errorf("%q placed under %q, want its own key %q", tt.title, got, w.ClaimKey)
+		}
+		if got := len(same.valueIDs); got != tt.lookups {
+			t.Errorf("%q: %d value lookups, want %d", tt.title, got, tt.lookups)
+		}
+	}
+}

@@ -648,6 +648,15 @@ func entriesQuery(cols, from string, where []string, f EntryFilter) string {
 		// at every session an import stored (a tenth of its time).
 		order = "+created_at"
 	}
+	if len(f.IDs) > 0 {
+		// Entries given by id are looked up by id (NOT INDEXED leaves SQLite
+		// the primary key only) and sorted. Given a project too, it walked
+		// the project's entries by date to spare the sort, or by status,
+		// reading more of them the larger the store: 35,000 virtual machine
+		// steps for three ids in a 55k-message import's store, where looking
+		// them up takes a few dozen. An import reads its rivals and facts so.
+		from += " NOT INDEXED"
+	}
 	q := `SELECT ` + cols + ` FROM ` + from
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")

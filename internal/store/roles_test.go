@@ -426,6 +426,47 @@ func TestEntriesOfTypeByIndex(t *testing.T) {
 	}
 }
 
+// TestEntriesByIDsLookedUp: a project's entries given by id (the rivals and
+// facts an import reads) are looked up by id and sorted, not found by
+// walking every entry of the project by date, which grows with the store;
+// they come newest first, the later id first at one date, either way.
+func TestEntriesByIDsLookedUp(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	var ws []EntryWrite
+	for i, h := range []int{3, 1, 4, 1, 5, 9, 2, 6} {
+		ws = append(ws, EntryWrite{Entry: Entry{Project: "/p", SessionID: "s1", Type: "fact", Title: fmt.Sprintf("fact %d", i),
+			ClaimKey: "k" + strconv.Itoa(i), Created: t0.Add(time.Duration(h) * time.Hour)}})
+	}
+	stored, _, err := putEntries(ctx, db, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, i := range []int{0, 1, 3, 5, 7} {
+		ids = append(ids, stored[i].ID)
+	}
+	f := EntryFilter{Project: "/p", IDs: ids}
+	got, err := db.Read().Entries(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, e := range got {
+		titles = append(titles, e.Title)
+	}
+	if want := []string{"fact 5", "fact 7", "fact 0", "fact 3", "fact 1"}; !reflect.DeepEqual(titles, want) {
+		t.Errorf("entries by id = %q, want %q", titles, want)
+	}
+	where, args := entryWhere(f, "")
+	for _, cols := range []string{"id", entryColumns} {
+		if p := queryPlan(t, db, entriesQuery(cols, "entries", where, f), args...); !strings.Contains(p, "INTEGER PRIMARY KEY") {
+			t.Errorf("plan of entries by id (%.20s...): %s, want a search by primary key", cols, p)
+		}
+	}
+}
+
 // queryPlan returns the details of SQLite's plan for query q, joined by "; ".
 func queryPlan(t *testing.T, db *DB, q string, args ...any) string {
 	t.Helper()
