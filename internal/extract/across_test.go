@@ -114,3 +114,44 @@ func FuzzAcrossSame(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) { checkAcross(t, text) })
 }
+
+// TestNoiseSame is an equivalence test: noise, which keeps its answer on
+// the sentence, against noiseOf on a fresh sentence of the same text and
+// shape, before and after the sentence is cut and its shape or plan
+// changes.
+func TestNoiseSame(t *testing.T) {
+	n := 0
+	for _, sess := range testSessions(t) {
+		for _, m := range sess.Messages {
+			for _, user := range []bool{true, false} {
+				for _, sp := range sentences(m.Text) {
+					s := newSent(0, sp.start, m.Text[sp.start:limit(m.Text, sp.start, sp.end)], user)
+					s.shape = sp.shape
+					check := func(what string) {
+						t.Helper()
+						fresh := newSent(0, 0, s.text, user)
+						fresh.shape, fresh.planned, fresh.body = s.shape, s.planned, s.body
+						fresh.index()
+						if got, want := noise(s), noiseOf(fresh); got != want {
+							t.Fatalf("%s: noise(%q) = %d, want %d", what, s.text, got, want)
+						}
+						n++
+					}
+					check("new")
+					check("again")
+					s.planned = !user
+					check("planned")
+					s.shape ^= shapeBullet
+					check("shape")
+					if k := strings.IndexByte(s.norm, ' '); k > 0 {
+						s.cut(k)
+						check("cut")
+					}
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("checked only %d sentences", n)
+	}
+}
