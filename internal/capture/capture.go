@@ -422,15 +422,12 @@ func Write(ctx context.Context, to *store.Tx, sess store.Session, inc Increment)
 // open carries, from prompt to prompt, whether a private section is open.
 func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.Event, bool) {
 	ev := store.Event{Time: m.Timestamp, SessionID: sess.ID, Project: sess.Project, SourceUUID: m.UUID}
-	data := map[string]any{"uuids": m.UUIDs, "source": "transcript"}
+	var data any
 	var truncated bool
 	switch m.Kind {
 	case transcript.Prompt:
 		ev.Type = store.TypeUserPrompt
 		ev.Text, truncated, *open = cleanPrompt(m.Text, *open)
-		if *open {
-			data["private_open"] = true // absent when false, as in stores from before it
-		}
 		ev.DedupeKey = store.Key(store.KeyPrompt, sess.ID, m.PromptID)
 		// The hook's copy has the same key when both sides carry the prompt
 		// id; when one lacks it, the same text under the hook's keys is the
@@ -441,7 +438,8 @@ func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.E
 			ev.DedupeKey = store.Key(store.KeyRow, sess.ID, m.UUID)
 			ev.SameContentAs = []store.KeyKind{store.KeyPrompt, store.KeyPromptHash}
 		}
-		data["prompt_id"] = m.PromptID
+		// private_open is absent when false, as in stores from before it.
+		data = promptData{PrivateOpen: *open, PromptID: m.PromptID, Source: "transcript", Truncated: truncated, UUIDs: m.UUIDs}
 	case transcript.Response:
 		ev.Type = store.TypeAgentResponse
 		ev.Text, truncated = clean(m.Text)
@@ -450,7 +448,7 @@ func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.E
 			ev.DedupeKey = store.Key(store.KeyRow, sess.ID, m.UUID)
 		}
 		ev.SameContentAs = []store.KeyKind{store.KeyStop}
-		data["message_id"] = m.MessageID
+		data = responseData{MessageID: m.MessageID, Source: "transcript", Truncated: truncated, UUIDs: m.UUIDs}
 	case transcript.ToolCall:
 		if m.Tool == nil {
 			return ev, false
@@ -459,15 +457,45 @@ func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.E
 		ev.Type = store.TypeToolObservation
 		ev.Text, _ = clean(o.Text())
 		ev.DedupeKey = store.Key(store.KeyTool, sess.ID, m.Tool.ID)
-		data["tool"], data["files"], data["is_error"], data["tool_use_id"] = o.Tool, o.Files, o.IsError, m.Tool.ID
-		data["key"] = firstLine(ev.Text)
+		data = toolData{Files: o.Files, IsError: o.IsError, Key: firstLine(ev.Text), Source: "transcript", Tool: o.Tool, ToolUseID: m.Tool.ID, UUIDs: m.UUIDs}
 	default:
 		return ev, false
 	}
 	if ev.Text == "" {
 		return ev, false
 	}
-	data["truncated"] = truncated
 	ev.Payload = payload(data)
 	return ev, true
+}
+
+// The payloads of a transcript's events. encoding/json writes a struct's
+// fields in their order and a map's keys sorted, so the fields are in the
+// order of their keys: the payloads are those of the maps they replace
+// (which cost a reflected copy of every key and value), byte for byte.
+type promptData struct {
+	PrivateOpen bool     `json:"private_open,omitempty"`
+	PromptID    string   `json:"prompt_id"`
+	Source      string   `json:"source"`
+	Truncated   bool     `json:"truncated"`
+	UUIDs       []string `json:"uuids"`
+}
+
+type responseData struct {
+	MessageID string   `json:"message_id"`
+	Source    string   `json:"source"`
+	Truncated bool     `json:"truncated"`
+	UUIDs     []string `json:"uuids"`
+}
+
+// toolData's Truncated stays false: a tool call's text is cut by
+// observation.Build, and clean's flag was never kept for it.
+type toolData struct {
+	Files     []string `json:"files"`
+	IsError   bool     `json:"is_error"`
+	Key       string   `json:"key"`
+	Source    string   `json:"source"`
+	Tool      string   `json:"tool"`
+	ToolUseID string   `json:"tool_use_id"`
+	Truncated bool     `json:"truncated"`
+	UUIDs     []string `json:"uuids"`
 }

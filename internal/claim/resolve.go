@@ -651,7 +651,7 @@ func (p *parser) scope(s int, dst []string) []string {
 			} else if len(w) < 3 || scopeStop()[w] || roleWords()[w] || isNumber(w) {
 				continue
 			}
-			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '/' || r == '.' }) {
+			for part := range strings.FieldsFuncSeq(w, func(r rune) bool { return r == '_' || r == '-' || r == '/' || r == '.' }) {
 				if len(part) >= 3 && !scopeStop()[part] && !roleWords()[part] {
 					ws = append(ws, stem(part, t.hangul))
 				}
@@ -660,6 +660,7 @@ func (p *parser) scope(s int, dst []string) []string {
 		slices.Sort(ws)
 		p.scopes[s] = slices.Compact(ws)
 	}
+	dst = slices.Grow(dst, len(p.scopes[s])) // one allocation, not one per doubling
 	for _, w := range p.scopes[s] {
 		if !slices.Contains(dst, w) {
 			dst = append(dst, w)

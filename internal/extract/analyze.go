@@ -28,13 +28,19 @@ type sent struct {
 	ascii  bool
 	hits   []valueHit // topicHits(low), computed once
 	hitsOK bool
+	// noisy is noiseOf(s), computed once for the shape and plan it was
+	// computed with; index clears it when the text changes.
+	noisy   noiseClass
+	noisyOK bool
+	noisyAt shape
+	noisyIn bool // planned when noisy was computed
 }
 
 func startHash(b0, b1 byte) uint { return (uint(b0)*31 + uint(b1)) & 255 }
 
 func (s *sent) index() {
 	s.starts, s.ascii = wordStarts(s.low)
-	s.hitsOK = false
+	s.hitsOK, s.noisyOK = false, false
 }
 
 // wordStarts returns the bigram bits of every word start of low and whether

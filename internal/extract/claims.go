@@ -146,14 +146,21 @@ func (x *extractor) across(ss []*sent, k, j int) (claim.Claim, bool) {
 	if j < 0 || j >= len(ss) || ss[j].msg != ss[k].msg {
 		return claim.Claim{}, false
 	}
+	// Worth a joint parse only if the two give a role different values and
+	// one says a change or rejects, or the sentence says a change to a
+	// number that has no role by itself ("앞으로 45초로 바꿔 주세요").
+	// A sentence without claims is worth one only in the second case, so
+	// its neighbour is parsed only if it names a number and a change: a
+	// neighbour is often a line no rule reads otherwise (a question, a
+	// command), parsed for this alone.
+	own := x.parsed(ss[k])
+	if len(own) == 0 && !numberChange(ss[k].text) {
+		return claim.Claim{}, false
+	}
 	neighbour := x.parsed(ss[j])
 	if len(neighbour) == 0 {
 		return claim.Claim{}, false
 	}
-	// Worth a joint parse only if the two give a role different values and
-	// one says a change or rejects, or the sentence says a change to a
-	// number that has no role by itself ("앞으로 45초로 바꿔 주세요").
-	own := x.parsed(ss[k])
 	worth := false
 	for _, c := range own {
 		for _, n := range neighbour {
@@ -174,7 +181,7 @@ func (x *extractor) across(ss []*sent, k, j int) (claim.Claim, bool) {
 			}
 		}
 	}
-	if !worth && (len(own) > 0 || !strings.ContainsAny(ss[k].text, "0123456789") || !claim.ChangeCue(ss[k].text)) {
+	if !worth && len(own) > 0 {
 		return claim.Claim{}, false
 	}
 	a, b := ss[min(k, j)], ss[max(k, j)]
@@ -191,6 +198,11 @@ func (x *extractor) across(ss []*sent, k, j int) (claim.Claim, bool) {
 		}
 	}
 	return claim.Claim{}, false
+}
+
+// numberChange reports a text that names a number and says a change.
+func numberChange(text string) bool {
+	return strings.ContainsAny(text, "0123456789") && claim.ChangeCue(text)
 }
 
 // changeContext adds to cd, made of sentence k, the neighbouring sentence

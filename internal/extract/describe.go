@@ -3,6 +3,8 @@ package extract
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spaces"
 )
 
 // describe sets a candidate's subject, settled value, title and body from
@@ -342,7 +344,7 @@ func clean(s string) string {
 		}
 		s = b.String()
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return spaces.Fold(s)
 }
 
 // clip shortens s to at most n runes, at a word boundary when one is near.

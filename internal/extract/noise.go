@@ -28,6 +28,16 @@ const (
 // noise classifies s, one sentence of a message, as one of the kinds of
 // noise, or notNoise.
 func noise(s *sent) noiseClass {
+	// A sentence is judged in the message's loop, again as an answer
+	// and as an antecedent: once is enough while it is the same.
+	if !s.noisyOK || s.noisyAt != s.shape || s.noisyIn != s.planned {
+		s.noisy, s.noisyOK, s.noisyAt, s.noisyIn = noiseOf(s), true, s.shape, s.planned
+	}
+	return s.noisy
+}
+
+// noiseOf is noise, computed.
+func noiseOf(s *sent) noiseClass {
 	lead := leadText(s.low)
 	switch {
 	case s.shape&shapeHeading != 0:

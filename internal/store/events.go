@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/spaces"
 )
 
 // Event types written by the capture path and the pipeline.
@@ -128,7 +130,7 @@ func contentHash(text string) string {
 	if text == "" {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
+	sum := sha256.Sum256([]byte(spaces.Fold(text)))
 	return hex.EncodeToString(sum[:16])
 }
 
@@ -143,12 +145,22 @@ func canonicalPayload(p json.RawMessage) (string, error) {
 	return buf.String(), nil
 }
 
+// checksum hashes an event's fields, each written as "len:text;".
 func checksum(e Event, payload string) string {
-	h := sha256.New()
-	for _, s := range []string{e.Type, e.SessionID, e.Project, e.SourceUUID, e.Text, payload} {
-		fmt.Fprintf(h, "%d:%s;", len(s), s)
+	fields := [...]string{e.Type, e.SessionID, e.Project, e.SourceUUID, e.Text, payload}
+	n := 0
+	for _, s := range fields {
+		n += len(s) + 22
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	b := make([]byte, 0, n)
+	for _, s := range fields {
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
+		b = append(b, ';')
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // AppendResult counts what Append did.
