@@ -218,7 +218,7 @@ func (p *parser) flag(i int) bool {
 		return false
 	}
 	b := p.text[start-2]
-	return b == '-' || b == ' ' || b == '\t' || b == '\n' || b == '`'
+	return b == '-' || b == ' ' || b == '\t' || b == '\n' || b == '\x60'
 }
 
 // inTag reports a token inside a markup tag ("<span data-tone='muted
