@@ -6,7 +6,7 @@ import (
 )
 
 // A prompt is often a line of the user's own followed by what a terminal,
-// a build log or a file printed: "Its error, can't deploy:" and forty
+// a build log or a file printed: "the release fails again, see below:" and forty
 // timestamped log lines, "make doctor" and its report. Sentences of
 // the pasted part that read like choices ("Use 'make fix-deps'
 // to review", "(in module 'billing' of workspace 'app')") are the
