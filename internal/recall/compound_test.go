@@ -47,7 +47,7 @@ func TestWrittenCompoundStaysWords(t *testing.T) {
 	say(t, db, "locks", day.AddDate(0, 0, -5),
 		"Enable bucket-level locking for the archive store.",
 		"Bucket-level locking is enabled for the archive; each write takes the bucket's lease.")
-	cs, _, err := weigh(context.Background(), db, concepts("Does bucket-level locking cover the silo-adjacent stores too?", repoGlosses()), false)
+	cs, _, err := newTermCounts(db).weigh(context.Background(), concepts("Does bucket-level locking cover the silo-adjacent stores too?", repoGlosses()), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,8 +131,7 @@ func anchorLine(it Item, cs []concept) string {
 // of the project's own (weigh gives a generic one no specificity), not
 // glued from parts, not the prompt's, not a number.
 func mayAdd(cs []concept, c concept) bool {
-	generic := genericWords()[c.forms[0]] || genericWords()[stem(c.forms[0])]
-	return !generic && !c.glued && !inPrompt(cs, c) && !isNumber(c.forms[0])
+	return !isGeneric(c.forms[0]) && !c.glued && !inPrompt(cs, c) && !isNumber(c.forms[0])
 }
 
 func inPrompt(cs []concept, c concept) bool {

@@ -227,18 +227,6 @@ var negatedAux = lazywords.Set(`ain aren couldn didn doesn don hadn hasn haven i
 // genericWeight is the share of its weight a generic word keeps.
 const genericWeight = 0.3
 
-// weigh sets each concept's weight to its inverse document frequency in the
-// store (BM25's form, always positive). A concept the store has never seen
-// keeps unseenWeight of a word seen once: a prompt about something never
-// discussed should match less, but a paraphrase's new words should not sink
-// it. Generic words keep genericWeight. An identifier form no text contains
-// ("apishrooms" for api-shrooms) is dropped, its parts carry it, as one
-// concept when it is a compound the project never wrote (joinCompounds).
-// total is TermDocs's estimate of how many events the store holds.
-func weigh(ctx context.Context, db *store.DB, cs []concept, ours bool) (_ []concept, total int, err error) {
-	return newTermCounts(db).weigh(ctx, cs, ours)
-}
-
 // termCounts are the counts of words TermDocs gave one prompt's recall:
 // the feedback's line shares words with the prompt and with the items it
 // matched, and each is counted once.
@@ -281,6 +269,15 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 	return docs, tc.total, nil
 }
 
+// weigh sets each concept's weight to its inverse document frequency in the
+// store (BM25's form, always positive). A concept the store has never seen
+// keeps unseenWeight of a word seen once: a prompt about something never
+// discussed should match less, but a paraphrase's new words should not sink
+// it. Generic words keep genericWeight. An identifier form no text contains
+// ("apishrooms" for api-shrooms) is dropped, its parts carry it, as one
+// concept when it is a compound the project never wrote (joinCompounds).
+// total is TermDocs's estimate of how many events the store holds.
+// Words tc counted before are not counted again.
 func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []concept, total int, err error) {
 	// The index counts a word the way it matches it: a Latin word by the
 	// index's own stem, other scripts' by their prefix key.
