@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // The noise gate: sentences that are never worth a memory however they are
@@ -523,7 +525,7 @@ func kindLabel(body string) bool {
 }
 
 // genericWords are in nearly every failure line and explain none.
-var genericWords = setOf("error", "errors", "failed", "failure", "could", "compile", "previous", "warning",
+var genericWords = lazywords.Of("error", "errors", "failed", "failure", "could", "compile", "previous", "warning",
 	"warnings", "emitted", "test", "tests", "with", "from", "that", "this", "because", "issue", "problem", "when",
 	"expected", "received", "actual", "value", "undefined", "null", "true", "false", "object", "string", "number",
 	"function", "response", "result", "structure", "should", "must", "cannot", "unable", "found")

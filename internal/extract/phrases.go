@@ -1,6 +1,6 @@
 package extract
 
-import "sync"
+import "github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 
 // The trigger phrases of each entry type, lower case, in priority order
 // within each list. A phrase that starts or ends with an ASCII letter or digit
@@ -378,7 +378,7 @@ var subjectVerbs = []string{"run", "use", "commit", "push", "deploy", "change", 
 func isStopword(w string) bool { return stopwords()[w] }
 
 // stopwords carry no subject: a read-only lookup table.
-var stopwords = setOf("the", "a", "an", "our", "this", "that", "these", "those", "my", "your", "its", "their",
+var stopwords = lazywords.Of("the", "a", "an", "our", "this", "that", "these", "those", "my", "your", "its", "their",
 	"all", "any", "some", "please", "we", "i", "you", "it", "is", "are", "was", "were", "be", "to", "of", "in",
 	"on", "for", "with", "and", "or", "but", "so", "as", "at", "by", "from", "into", "not", "no", "also", "just",
 	"now", "then", "there", "here", "will", "would", "should", "must", "can", "could", "do", "does", "did", "have",
@@ -394,16 +394,3 @@ var koreanParticles = []string{"에서는", "으로는", "에서", "으로", "�
 var koreanStop = []string{"이", "그", "저", "우리", "지금", "지금은", "먼저", "그리고", "앞으로는", "앞으로", "항상", "절대",
 	"반드시", "꼭", "이번", "주에", "프로젝트", "기억해", "줘", "메모해", "둬", "네", "다음", "좀", "때", "것", "수",
 	"남은", "아직", "이제", "나중에", "다만", "또", "혹시", "먼저", "오늘은", "오늘"}
-
-// setOf makes a lookup table of words, built at its first lookup: every
-// hook links extract, and a process that extracts nothing (most of them)
-// then never builds it.
-func setOf(words ...string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool {
-		m := make(map[string]bool, len(words))
-		for _, w := range words {
-			m[w] = true
-		}
-		return m
-	})
-}

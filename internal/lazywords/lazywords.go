@@ -15,9 +15,14 @@ import (
 // returns that same map. The map is shared by all callers (and goroutines):
 // they must only read it, never change it.
 func Set(s string) func() map[string]bool {
+	return Of(strings.Fields(s)...)
+}
+
+// Of is Set for words given one by one.
+func Of(words ...string) func() map[string]bool {
 	return sync.OnceValue(func() map[string]bool {
-		m := map[string]bool{}
-		for _, w := range strings.Fields(s) {
+		m := make(map[string]bool, len(words))
+		for _, w := range words {
 			m[w] = true
 		}
 		return m
