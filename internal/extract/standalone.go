@@ -204,10 +204,16 @@ func hasCurlyQuote(s string) bool { return strings.Contains(s, "\xe2\x80") }
 // move") chooses something and is kept.
 func reportsTrouble(body string) bool {
 	low := lowerASCII(straightQuotes(body))
-	if containsPhrase(low, directives) || startsWithPhrase(leadText(low), []string{"don't", "do not", "never", "always"}) {
+	if directs(low) {
 		return false
 	}
 	return pastedError(body) || negatedWorking(low) || failing(low)
+}
+
+// directs reports a lowered text that chooses or sets a rule, whatever else
+// it says: "failures must be paged", "never push to mainline".
+func directs(low string) bool {
+	return containsPhrase(low, directives) || startsWithPhrase(leadText(low), []string{"don't", "do not", "never", "always"})
 }
 
 // ofTheMoment reports a statement dated by the moment it was said in:
