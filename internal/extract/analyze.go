@@ -20,6 +20,7 @@ type sent struct {
 	used     bool  // quoted already in a lesson
 	shape    shape // how the sentence sat in its message
 	planned  bool  // an assistant sentence answering a request for a plan
+	report   bool  // a user's line introducing pasted output that shows a failure (paste.go)
 
 	// starts has a bit for the first two bytes of every word, so that a
 	// phrase whose first word is absent is skipped without a scan; ascii says

@@ -120,6 +120,7 @@ type cand struct {
 	label     string   // a labelled fact's label and value as written
 	val       string
 	resolved  bool     // a lesson whose failing command passes later in the session
+	report    bool     // from a user's line that introduces pasted output showing a failure (paste.go)
 	questions []string // the user's questions the entry answers, as asked
 	answer    bool     // a sentence of a turn's final answer (answer.go)
 
@@ -198,6 +199,7 @@ func (x *extractor) message(i int) {
 		if off, ok := pastedOutput(m.Text); ok && off < paste {
 			paste = off
 		}
+		introducesFailure(m.Text, paste, ss)
 	}
 	fixNext := false
 	n0 := len(x.cands)
@@ -353,7 +355,7 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 	if h.typ == Task && !containsPhrase(s.full, deferrals) {
 		return // a step of the work in hand, done or dropped by the session's end
 	}
-	c := &cand{typ: h.typ, score: h.w, seq: len(x.cands), from: s.msg, user: s.user}
+	c := &cand{typ: h.typ, score: h.w, seq: len(x.cands), from: s.msg, user: s.user, report: s.report}
 	if s.user {
 		c.score += 0.5
 	} else if h.typ == Constraint || h.typ == Preference {

@@ -198,6 +198,10 @@ func TestSentences(t *testing.T) {
 		{"bold numbered item", "**1. Cart total fix** (`cart.go:42`):\n- Guarded it", []string{"Cart total fix** (`cart.go:42`):", "Guarded it"}},
 		// Markers read one by one: reading the rest at each "**" took time
 		// doubling with every marker (this line would not finish).
+		// A backslash ending a line is the mark of a line typed on; an
+		// escaped one (two) is text.
+		{"line continuation", "The upload breaks on big files:\\\nSee below. \\  \nok", []string{"The upload breaks on big files:", "See below.", "ok"}},
+		{"escaped backslash", "Set the root to C:\\\\\nok", []string{"Set the root to C:\\\\", "ok"}},
 		{"bold numbers repeated", strings.Repeat("**1. ", 60) + "Done.", []string{"Done."}},
 	}
 	for _, tt := range tests {

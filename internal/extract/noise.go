@@ -422,6 +422,9 @@ func (x *extractor) keeps(c *cand) bool {
 		if c.typ == Lesson {
 			return !c.fixOnly // "Fix: ok i think i fixed it" learns nothing
 		}
+		if c.report && (c.typ == Decision || c.typ == Constraint || c.typ == Preference) {
+			return false // "the weekly import died on the build box:" and its log: a report, not a choice
+		}
 		return c.typ == Task || !reportsTrouble(body) && !forTheMoment(body) && !ofTheMoment(body, true) && !markedText(body)
 	}
 	if c.typ != Lesson && (selfNarration(body) || advice(body) || madeChange(body) || absent(body) || ofTheMoment(body, false) || stateOfTheMoment(body) || markedText(body) || actionOfTheMoment(body)) ||

@@ -87,3 +87,54 @@ func outputLine(l string) bool {
 	letters, other := letterShare(t)
 	return letters*10 < (letters+other)*6
 }
+
+// introducesFailure marks the sentences of the user's line right before
+// the paste at text[paste:] as a report when the paste shows a failure: "the
+// weekly import died on the build box:" over a log with an error in it,
+// "here's what I get when I run the suite:" over a failed test. The line says
+// what went wrong and where; the paste is its evidence. Whatever role its
+// words name (a host, a tool, a command), it chooses none of them, so it is
+// no decision, constraint or preference. A line that also directs ("from now
+// on we deploy with the script, this is why:") chooses something and is not
+// marked, nor is one that says it holds on ("always", "from now on").
+func introducesFailure(text string, paste int, ss []*sent) {
+	if paste >= len(text) || !showsFailure(text[paste:]) {
+		return
+	}
+	head := strings.TrimRight(text[:paste], " \t\r\n")
+	from := strings.LastIndexByte(head, '\n') + 1
+	if low := lowerASCII(straightQuotes(head[from:])); from >= len(head) || directs(low) || containsPhrase(low, standing) {
+		return
+	}
+	for _, s := range ss {
+		if s.off >= from && s.off < len(head) {
+			s.report = true
+		}
+	}
+}
+
+// showsFailure reports pasted output with a line of a failure in it: an
+// error or an exception, a failed test, an exit status (failureScore), an
+// error message at a place in a file (pastedError), a verb of failing
+// ("Publish failed", "2 failed, 40 passed"), or a line that opens with a
+// failure's word, as a compiler's or a package manager's does.
+func showsFailure(paste string) bool {
+	if len(paste) > maxScan {
+		paste = paste[:maxScan]
+	}
+	for l := range strings.SplitSeq(paste, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if low := lowerASCII(t); failureScore(t) > 0 || pastedError(t) || failing(low) || startsWithPhrase(leadText(low), failureLeads) {
+			return true
+		}
+	}
+	return false
+}
+
+// failureLeads open a line that reports a failure: "error[E0432]: …",
+// "npm ERR! code ERESOLVE", "fatal: not a git repository", "Traceback (most
+// recent call last):", "Uncaught TypeError: …".
+var failureLeads = []string{"error", "err!", "npm err", "fatal", "failed", "failure", "traceback", "panic", "uncaught"}

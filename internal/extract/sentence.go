@@ -90,6 +90,7 @@ func sentences(text string) []span {
 			continue
 		}
 		start += len(line) - len(trimmed)
+		end -= continuation(line)
 		var sh shape
 		if b := bulletLen(trimmed); b > 0 {
 			if trimmed[0] == '#' {
@@ -109,6 +110,20 @@ func sentences(text string) []span {
 		}
 	}
 	return out
+}
+
+// continuation returns the length of the line-continuation mark a line
+// ends with, and of the blanks before it: a backslash typed at the end of a
+// line to go on to the next one ("it fails on deploy:\"), as a shell or a
+// prompt's input box takes it. It is not part of the sentence, and left in it
+// hides the colon that says the line introduces what follows. Two
+// backslashes are one escaped backslash, not a mark.
+func continuation(line string) int {
+	t := strings.TrimRight(line, " \t\r")
+	if !strings.HasSuffix(t, `\`) || strings.HasSuffix(t, `\\`) {
+		return 0
+	}
+	return len(line) - len(t) + 1
 }
 
 // tableRow appends the cells of one markdown table row, from its first to

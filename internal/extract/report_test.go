@@ -1,0 +1,114 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+// A made-up build log with an error in it, and one without.
+const (
+	failedLog = "09:14:02.101 Cloning the repository (branch: mainline)\n09:14:03.220 Fetching modules...\n" +
+		"09:14:09.870 Error: Command \"make site\" exited with 1\n09:14:09.990 Build exited with status 1\n"
+	quietLog = "09:14:02.101 Cloning the repository (branch: mainline)\n09:14:03.220 Fetching modules...\n" +
+		"09:14:09.870 Compiled in 4.2s\n09:14:09.990 Published the site\n"
+)
+
+// TestReportOverAPaste: a user's line over pasted output that shows a
+// failure says what went wrong and where, and gives no decision,
+// constraint or preference, whatever tool or host it names; a line that
+// directs, or sets a rule that holds on, still does, and so does a line over
+// output that shows no failure.
+func TestReportOverAPaste(t *testing.T) {
+	t.Parallel()
+	report := []struct{ name, text string }{
+		{"deploy broke", "the release to Hetzner broke, here is the log:\n" + failedLog},
+		{"no colon", "Sadly no luck shipping on Linode with Bazel\n" + failedLog},
+		{"continued lines", "Its error, can't ship on Linode:\\\n" + failedLog},
+		{"stack trace", "the cart page on SvelteKit 2 after the upgrade\nTypeError: item.sku is undefined\n    at Cart (src/cart.ts:14:9)\n    at render (node_modules/svelte/x.js:1:1)\n    at mount (node_modules/svelte/x.js:2:2)\n"},
+		{"registry output", "composer install on the build box with Laravel 11 gives\nnpm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.example.test/left-pad\nnpm ERR! 404 the package is not in this registry\nnpm ERR! A complete log of this run can be found in /tmp/x.log\n"},
+		{"compiler", "the Bazel build of the release target on the build box:\nerror[E0599]: no method named `frob` found\n --> src/main.rs:4:5\n  |\n4 |     x.frob();\n  |       ^^^^ method not found\n"},
+		{"failed tests", "phpunit on the Laravel 11 branch this morning\nFAILED tests/ApiTest.php::testLogin - AssertionError: 401 != 200\nFAILED tests/ApiTest.php::testLogout - AssertionError\n2 failed, 40 passed in 3.1s\nexit status 1\n"},
+		{"server refused", "the importer against MariaDB on Upstash, output:\n[importer] starting\n[importer] connecting to 10.0.0.9:3316\nError: connect ETIMEDOUT 10.0.0.9:3316\n    at TCPConnectWrap.afterConnect (node:net:1:1)\n"},
+		{"forbidden", "kubectl apply to the prod namespace with Helm 3:\n10:01:02 applying chart\n10:01:03 Error from server (Forbidden): deployments.apps is forbidden\n10:01:03 user cannot patch resource\n10:01:04 exit code 1\n"},
+		{"go test", "go test with the race detector on Go 1.23\n--- FAIL: TestMerge (0.01s)\n    merge_test.go:12: got 2, want 3\nFAIL\nexit status 1\nFAIL\tpkg/merge\t0.02s\nok  \tpkg/index\t0.01s\n"},
+		{"sql", "the schema change on MariaDB 11 again:\nBEGIN\nmigrate: 001_tables.sql:4: ERROR:  table \"members\" does not exist\nROLLBACK\n  line 4 of 001_tables.sql\n"},
+		{"overlay", "switching the bundler to SvelteKit 2 shows\n[dev] Internal server error: Failed to resolve import\n  Plugin: import-analysis\n  File: src/main.ts:3:19\n  1  |  import x from './x'\n"},
+	}
+	keep := []struct{ name, text string }{
+		{"a rule from now on", "we use Bazel for builds from now on:\n- no make in scripts\n- the lock file is committed\n- Bazel 7 on the build box\n- no shell wrappers anywhere\n"},
+		{"from now on over a failure", "We use Linode for the preview deploys from now on, Hetzner keeps timing out\n" + failedLog},
+		{"always over a failure", "Always run the schema step with `make schema` before a release\n" + failedLog},
+		{"never over a failure", "Never push straight to mainline, the build box gives this on a direct push\n" + failedLog},
+		{"must over a failure", "The build box must run on Go 1.23, not 1.21\n" + failedLog},
+		{"use over a failure", "Use Bazel instead of make for the scripts\n" + failedLog},
+		{"should over a failure", "Errors should go to Bugsnag from now on, not to the console\n" + failedLog},
+		{"a quiet log", "Deploy target is Firebase Hosting from now on\n" + quietLog},
+		{"a log of how it runs", "We deploy the handbook with Cloud Run and Bazel\n" + quietLog},
+		{"values pasted", "I prefer the violet theme with #7a3cf0 as the main colour\n#7a3cf0\nrgba(122,60,240,1)\n#f0a03c\n#1c1c1c\n"},
+		{"a plan over a list", "Plan for the kiosk from now on, we use MariaDB\n- Use MariaDB\n- Port 3316\n- Deploy to Linode\n- No cache at all\n"},
+	}
+	chooses := func(es []Entry) bool {
+		for _, e := range es {
+			if e.Type == Decision || e.Type == Constraint || e.Type == Preference {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range report {
+		t.Run("report/"+c.name, func(t *testing.T) {
+			msgs := []Message{{Index: 0, Role: "user", Text: c.text}}
+			got := Offline(msgs)
+			checkEntries(t, c.name, msgs, got)
+			if chooses(got) {
+				t.Errorf("a report gave a choice:%s", dump(got))
+			}
+		})
+	}
+	for _, c := range keep {
+		t.Run("keep/"+c.name, func(t *testing.T) {
+			msgs := []Message{{Index: 0, Role: "user", Text: c.text}}
+			got := Offline(msgs)
+			checkEntries(t, c.name, msgs, got)
+			if !chooses(got) {
+				t.Errorf("no choice from %q:%s", strings.SplitN(c.text, "\n", 2)[0], dump(got))
+			}
+		})
+	}
+}
+
+// TestFailureOfTheMoment: a user's sentence saying what fails right now
+// (what they cannot do, an error they get) gives no decision, constraint or
+// preference, whatever tool or host it names; the same tools in a rule or
+// a choice still give one.
+func TestFailureOfTheMoment(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text    string
+		chooses bool
+	}{
+		{"can't deploy on Linode with Bazel since the upgrade", false},
+		{"I couldn't build the release binary with Bazel on the build box", false},
+		{"getting an error from the Paddle webhook on Go 1.23", false},
+		{"unable to push the release to the Gitea registry", false},
+		{"there's an error in the SvelteKit 2 build on FreeBSD", false},
+		{"We use Bazel on the build box from now on.", true},
+		{"Deploy the handbook on Linode, not on Hetzner.", true},
+		{"Guests can't cancel a rental once it is paid with Paddle.", true},
+		{"We can't use Beanstalkd here, keep the jobs in MariaDB.", true},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			msgs := []Message{{Index: 0, Role: "user", Text: c.text}}
+			got := Offline(msgs)
+			checkEntries(t, c.text, msgs, got)
+			chose := false
+			for _, e := range got {
+				chose = chose || e.Type == Decision || e.Type == Constraint || e.Type == Preference
+			}
+			if chose != c.chooses {
+				t.Errorf("a choice: %v, want %v%s", chose, c.chooses, dump(got))
+			}
+		})
+	}
+}
