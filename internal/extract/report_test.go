@@ -76,39 +76,3 @@ func TestReportOverAPaste(t *testing.T) {
 		})
 	}
 }
-
-// TestFailureOfTheMoment: a user's sentence saying what fails right now
-// (what they cannot do, an error they get) gives no decision, constraint or
-// preference, whatever tool or host it names; the same tools in a rule or
-// a choice still give one.
-func TestFailureOfTheMoment(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		text    string
-		chooses bool
-	}{
-		{"can't deploy on Linode with Bazel since the upgrade", false},
-		{"I couldn't build the release binary with Bazel on the build box", false},
-		{"getting an error from the Paddle webhook on Go 1.23", false},
-		{"unable to push the release to the Gitea registry", false},
-		{"there's an error in the SvelteKit 2 build on FreeBSD", false},
-		{"We use Bazel on the build box from now on.", true},
-		{"Deploy the handbook on Linode, not on Hetzner.", true},
-		{"Guests can't cancel a rental once it is paid with Paddle.", true},
-		{"We can't use Beanstalkd here, keep the jobs in MariaDB.", true},
-	}
-	for _, c := range cases {
-		t.Run(c.text, func(t *testing.T) {
-			msgs := []Message{{Index: 0, Role: "user", Text: c.text}}
-			got := Offline(msgs)
-			checkEntries(t, c.text, msgs, got)
-			chose := false
-			for _, e := range got {
-				chose = chose || e.Type == Decision || e.Type == Constraint || e.Type == Preference
-			}
-			if chose != c.chooses {
-				t.Errorf("a choice: %v, want %v%s", chose, c.chooses, dump(got))
-			}
-		})
-	}
-}

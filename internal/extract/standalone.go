@@ -207,77 +207,7 @@ func reportsTrouble(body string) bool {
 	if directs(low) {
 		return false
 	}
-	return pastedError(body) || negatedWorking(low) || failing(low) || failsNow(low)
-}
-
-// failsNow finds a failure of the moment in a lowered text: something the
-// speaker or the thing at hand cannot do ("can't deploy to the new host",
-// "I couldn't sign in", "it cannot reach the store", "unable to push"),
-// or an error they get ("getting an error on upload", "it's an error", "there's
-// an error"). Who cannot matters: "users can't delete invoices" and "we
-// can't use Redis here" state rules.
-func failsNow(low string) bool {
-	f := strings.Fields(low)
-	for i, w := range f {
-		w = strings.TrimRight(w, ",.;:!?")
-		switch w {
-		case "unable":
-			return true
-		case "can't", "cannot", "couldn't", "cant", "couldnt":
-			if cannotOwn(f, i) {
-				return true
-			}
-		case "not":
-			if i > 0 && in([]string{"can", "could"}, f[i-1]) && cannotOwn(f, i-1) {
-				return true
-			}
-		case "error", "errors", "exception":
-			if i > 0 && gotError(f[:i]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// cannotOwn reports whether the "can't" at f[i] is the speaker's or the
-// thing at hand's: it opens its clause, or follows "I", "it" or "we" (with
-// "still", "just" or "now" between), not a role ("users can't …").
-func cannotOwn(f []string, i int) bool {
-	j := i - 1
-	for j >= 0 && in([]string{"still", "just", "now", "also", "even"}, f[j]) {
-		j--
-	}
-	if j < 0 || strings.ContainsAny(f[j][len(f[j])-1:], ",.;:!?") {
-		return true
-	}
-	switch f[j] {
-	case "i", "it":
-		return true
-	case "we":
-		return strings.HasPrefix(f[i], "could") // "we can't use X here" is a rule, "we couldn't" a report
-	}
-	return false
-}
-
-// gotError reports the words before an error noun saying someone gets or
-// sees it: "getting an error", "I see this error", "it's an error", "there's
-// an error", "still the same error". "Errors are sent to Bugsnag" and "an error
-// page" are not.
-func gotError(before []string) bool {
-	n := len(before)
-	for k := n - 1; k >= max(0, n-3); k-- {
-		w := strings.TrimRight(before[k], ",.;:!?")
-		switch w {
-		case "get", "gets", "got", "getting", "see", "seeing", "saw", "having", "hit", "hitting", "receive", "received",
-			"receiving", "its", "it's", "there's", "still":
-			return true
-		case "a", "an", "the", "this", "that", "same", "another", "weird", "new", "strange":
-			continue
-		}
-		return false
-	}
-	return false
+	return pastedError(body) || negatedWorking(low) || failing(low)
 }
 
 // directs reports a lowered text that chooses or sets a rule, whatever else
