@@ -363,7 +363,7 @@ func denialWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		a.Title, a.Quote = claimSource(best.older)[best.start:best.end], ""
 		b.Title, b.Quote = claimSource(newer.Item)[best.d.Start:best.d.End], ""
 		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b,
-			Note: fmt.Sprintf("%s: found later not to hold (%s), after it was named as found; the newer is the current one.",
+			Note: fmt.Sprintf("%s: said later not to hold (%s), after it was named as found; the newer is the current one.",
 				Inert(clipAtWord(best.d.What, maxCauseNote)), date(newer.Time))})
 		paired[pair(itemKey(best.older), itemKey(newer.Item))] = true
 	}
