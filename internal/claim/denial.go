@@ -214,8 +214,8 @@ func faultStems(t token) []string {
 const faultWindow = 4
 
 // Denies returns the span of the first statement of older text that names
-// as found the fault d denies: its fault noun (or the plural) with a word of
-// d's beside it, in a clause that does not itself deny, ask, hedge or look
+// as found the fault d denies: its fault noun (or the plural) with at least
+// half of d's words beside it, in a clause that does not itself deny, ask, hedge or look
 // for it. ok is false when none does.
 func Denies(older string, d Denial) (start, end int, ok bool) {
 	if len(older) > maxText {
@@ -254,13 +254,10 @@ func Denies(older string, d Denial) (start, end int, ok bool) {
 				denied = true
 			}
 		}
-		named := false
-		var where []string
+		var near, where []string
 		for k := lo; k <= hi; k++ {
 			stems := faultStems(toks[k])
-			if slices.ContainsFunc(stems, func(x string) bool { return slices.Contains(d.Words, x) }) {
-				named = true
-			}
+			near = append(near, stems...)
 			if k > i+1 && prepositions()[toks[i+1].s] {
 				where = append(where, stems...)
 			}
@@ -268,7 +265,16 @@ func Denies(older string, d Denial) (start, end int, ok bool) {
 		if len(d.where) > 0 && len(where) > 0 && !slices.ContainsFunc(where, func(x string) bool { return slices.Contains(d.where, x) }) {
 			continue // the same fault, somewhere else
 		}
-		if named && !denied {
+		shared := 0
+		for _, w := range d.Words {
+			if slices.Contains(near, w) {
+				shared++
+			}
+		}
+		if 2*shared >= len(d.Words) && shared > 0 && !denied {
+			// At least half of the words naming the denied fault: "no
+			// issue with the token refresh endpoint" does not deny "the
+			// issue is that the token expires".
 			return s.start, s.end, true
 		}
 	}

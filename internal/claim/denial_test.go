@@ -93,6 +93,8 @@ func TestDenies(t *testing.T) {
 			"There is no problem.", false},
 		{"another problem", "The problem is the proxy timeout.",
 			"There is no problem with the build.", false},
+		{"a word in common", "The issue is that the token expires before the upload ends.",
+			"There is no issue with the token refresh endpoint.", false},
 		{"a noun qualified", "A vulnerability in the image parser lets a crafted file crash it.",
 			"There is no vulnerability scanner in the image pipeline yet.", false},
 		{"another problem named", "The issue is the stale lockfile.",
