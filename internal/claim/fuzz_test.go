@@ -10,7 +10,9 @@ func FuzzParse(f *testing.F) {
 		"http://x.io/a", "10초로", "v1.2.3 node18 ./a/ .env", "a/b/c.go;;..!!", "\xff\xfe", "Postgres 15 to 16", "30s 2 minutes 06:15",
 		"The root cause turned out to be", "The real problem turned out to be", "The real problem is", "The actual issue was that",
 		"Root cause:", "**Root cause**: the cron job runs twice per hour.", "The underlying cause turned out to be clock skew.",
-		"Unbounded retries are the real culprit? No: the retry loop is the real bottleneck."} {
+		"Unbounded retries are the real culprit? No: the retry loop is the real bottleneck.",
+		"There's no header mismatch between the gateway and billing.", "The cache isn't the problem here", "There is no",
+		"Bottleneck: the report query. The report query was not the bottleneck"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -37,6 +39,14 @@ func FuzzParse(f *testing.F) {
 			}
 			if utf8.ValidString(s) && !utf8.ValidString(d.Cause) {
 				t.Fatalf("cause %q is not valid UTF-8", d.Cause)
+			}
+		}
+		for _, d := range Denials(s) {
+			if d.Start < 0 || d.Start > d.End || d.End > len(s) || len(d.Words) == 0 {
+				t.Fatalf("denial %+v of %d bytes", d, len(s))
+			}
+			if start, end, ok := Denies(s, d); ok && (start < 0 || start > end || end > len(s)) {
+				t.Fatalf("denied span %d:%d out of %d", start, end, len(s))
 			}
 		}
 	})

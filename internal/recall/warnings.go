@@ -12,6 +12,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/tidwall/gjson"
 )
 
 // perKind caps each kind of warning.
@@ -123,6 +124,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	}
 	out = append(out, claims...)
 	out = append(out, diagnosisWarnings(sel, paired)...)
+	out = append(out, denialWarnings(sel, paired)...)
 
 	n = 0
 	for _, it := range sel {
@@ -304,6 +306,83 @@ func diagnosisWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		paired[pair(itemKey(best.older), itemKey(newer.Item))] = true
 	}
 	return out
+}
+
+// denialWarnings finds, among recalled items of one session, a statement
+// that a fault does not hold ("there is no version mismatch", "the cache is
+// not the problem") after an earlier one named that fault as found: the
+// later finding corrects the earlier. A subagent's report counts as a
+// statement here: it is prose written to report what an investigation
+// found, and the one that checks an earlier finding is where it is denied.
+// Only within a session, as for causes: one session investigates one
+// question, and two sessions' faults are mostly different faults.
+func denialWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	type denying struct {
+		Item
+		ds []claim.Denial
+	}
+	var items []denying
+	for _, it := range sel {
+		if it.Kind == store.TypeToolObservation && !subagentReport(it.event) {
+			continue
+		}
+		items = append(items, denying{it, claim.Denials(claimSource(it))})
+	}
+	var out []Warning
+	for j, newer := range items {
+		if len(out) == perKind {
+			break
+		}
+		// The statement corrected: the latest earlier one naming the fault.
+		var best struct {
+			older      Item
+			d          claim.Denial
+			start, end int
+			i          int
+			found      bool
+		}
+		for _, d := range newer.ds {
+			for i, older := range items {
+				if i == j || older.SessionID != newer.SessionID || newer.Time.Before(older.Time) ||
+					newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) ||
+					paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
+					continue
+				}
+				if best.found && !later(older.Item, best.older, i, best.i) {
+					continue
+				}
+				if start, end, ok := claim.Denies(claimSource(older.Item), d); ok {
+					best.older, best.d, best.start, best.end, best.i, best.found = older.Item, d, start, end, i, true
+				}
+			}
+		}
+		if !best.found {
+			continue
+		}
+		a, b := itemMemory(best.older), itemMemory(newer.Item)
+		a.Title, a.Quote = claimSource(best.older)[best.start:best.end], ""
+		b.Title, b.Quote = claimSource(newer.Item)[best.d.Start:best.d.End], ""
+		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b,
+			Note: fmt.Sprintf("%s: said later not to hold (%s), after it was named as found; the newer is the current one.",
+				Inert(clipAtWord(best.d.What, maxCauseNote)), date(newer.Time))})
+		paired[pair(itemKey(best.older), itemKey(newer.Item))] = true
+	}
+	return out
+}
+
+// subagentReport reports whether ev is the report a subagent returned (the
+// Task or Agent tool): prose written to be read, unlike a command's output.
+func subagentReport(ev store.Event) bool {
+	tool := gjson.GetBytes(ev.Payload, "tool").String()
+	return tool == "Task" || tool == "Agent"
+}
+
+// later reports whether a, ranked i, was said after b, ranked j.
+func later(a, b Item, i, j int) bool {
+	if !a.Time.Equal(b.Time) {
+		return a.Time.After(b.Time)
+	}
+	return logOrder(b, a, j, i)
 }
 
 // maxCauseNote bounds a cause in a warning's note: its words may join long
