@@ -304,7 +304,7 @@ func (p *parser) installs(m *mention) bool {
 		if o := p.owner[k]; o != 0 {
 			return p.ms[o-1].role == m.role
 		}
-		if !strings.HasPrefix(p.text[p.toks[k].start-1:p.toks[k].end], "-") {
+		if !p.flag(k) {
 			return false // only flags ("-g", "--global") stand between
 		}
 	}
