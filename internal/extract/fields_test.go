@@ -8,8 +8,10 @@ import (
 )
 
 // The forms of the rules below before they read a text's words with
-// headFields and strings.FieldsSeq rather than a slice of all of them,
-// kept to check that they answer the same (TestFieldsSame).
+// headFields and strings.FieldsSeq rather than a slice of all of them, and
+// before afterLabel and splitLabel looked for a label's separator only
+// where a label can end, kept to check that they answer the same
+// (TestFieldsSame).
 
 func danglingOpenerPlain(t string) bool {
 	f := strings.Fields(lowerASCII(straightQuotes(t)))
@@ -276,6 +278,29 @@ func answerSentencePlain(s *sent) bool {
 	return identifier(s.norm)
 }
 
+func afterLabelPlain(lead string) string {
+	for _, sep := range []string{": ", " — ", " – ", " - ", " â€\" ", " â€” ", " â€“ "} { // and "—" read as cp1252
+		if k := strings.Index(lead, sep); k > 0 && k <= 40 && len(strings.Fields(lead[:k])) <= 4 {
+			return leadText(lead[k+len(sep):])
+		}
+	}
+	return lead
+}
+
+func splitLabelPlain(body string) (label, value string) {
+	best := -1
+	sep := ""
+	for _, s := range []string{": ", " - ", " — ", " – "} {
+		if k := strings.Index(body, s); k > 0 && (best < 0 || k < best) {
+			best, sep = k, s
+		}
+	}
+	if best < 0 || best > 60 {
+		return body, ""
+	}
+	return strings.TrimSpace(body[:best]), strings.TrimSpace(body[best+len(sep):])
+}
+
 // checkFields compares each rule with its plain form on text, whole and
 // sentence by sentence, as a user's and as an assistant's.
 func checkFields(t *testing.T, text string) {
@@ -304,10 +329,16 @@ func checkFields(t *testing.T, text string) {
 			{"bareAcceptance", bareAcceptance(x), bareAcceptancePlain(x)},
 			{"valueLike", valueLike(x), valueLikePlain(x)},
 			{"identifier", identifier(x), identifierPlain(x)},
+			{"afterLabel", afterLabel(x), afterLabelPlain(x)},
+			{"afterLabel lowered", afterLabel(lowerASCII(x)), afterLabelPlain(lowerASCII(x))},
 		} {
 			if c.got != c.want {
 				t.Fatalf("%s(%q) = %v, plain form %v", c.name, x, c.got, c.want)
 			}
+		}
+		l, v := splitLabel(x)
+		if pl, pv := splitLabelPlain(x); l != pl || v != pv {
+			t.Fatalf("splitLabel(%q) = %q, %q, plain form %q, %q", x, l, v, pl, pv)
 		}
 		// prose reads a text that opens with a letter, as its callers give it.
 		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(stripMarkers(x, true))); unicode.IsLetter(r) {
@@ -344,7 +375,9 @@ func TestFieldsSame(t *testing.T) {
 		"npm install", "pnpm i -D vitest", "yarn install && npm run dev", "Phase 2: rollout", "Pros: faster",
 		"runs on localhost:8123.", "see http://db.internal:5432/x", "src/app.js and ./keys", "`deploy/k8s/base`와",
 		"TypeError: x is undefined at index.css:74 error", "app.go:12: error", "we fixed it today", "tests are failing",
-		"Lines 34-37 check the token.", "You can set TIMEOUT=30.", "The API listens on port 9443 behind `nginx`.",
+		"Lines 34-37 check the token.", "Summary: 3f9c2d1 refactor", ": leading colon: then a label", "a - b: c",
+		"Next step — wire the retry queue into the worker pool", "label `x` — y", "an unusually long label that runs past forty bytes: value",
+		"an unusually long label that runs well past the sixty bytes a label may have: value", "x – y", "You can set TIMEOUT=30.", "The API listens on port 9443 behind `nginx`.",
 		"#3a7bd5", "v1.2.3", "Looking at your config, the cache is Redis.", "\xff\xfe what is", "what\u00a0is\u2028it", "Who is on call?",
 	} {
 		checkFields(t, text)

@@ -85,8 +85,11 @@ func leadText(low string) string {
 
 // afterLabel is the text after a short "Label:" or "`path` —" in front.
 func afterLabel(lead string) string {
+	var buf [5]string
 	for _, sep := range []string{": ", " — ", " – ", " - ", " â€\" ", " â€” ", " â€“ "} { // and "—" read as cp1252
-		if k := strings.Index(lead, sep); k > 0 && k <= 40 && len(strings.Fields(lead[:k])) <= 4 {
+		// A label is in the first 40 bytes: the first separator is looked
+		// for there, not in the whole of a long text.
+		if k := strings.Index(lead[:min(len(lead), 40+len(sep))], sep); k > 0 && len(headFields(buf[:0], lead[:k])) <= 4 {
 			return leadText(lead[k+len(sep):])
 		}
 	}

@@ -475,7 +475,8 @@ func splitLabel(body string) (label, value string) {
 	best := -1
 	sep := ""
 	for _, s := range []string{": ", " - ", " — ", " – "} {
-		if k := strings.Index(body, s); k > 0 && (best < 0 || k < best) {
+		// Only a first separator in the first 60 bytes counts.
+		if k := strings.Index(body[:min(len(body), 60+len(s))], s); k > 0 && (best < 0 || k < best) {
 			best, sep = k, s
 		}
 	}
