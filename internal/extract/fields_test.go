@@ -10,7 +10,8 @@ import (
 // The forms of the rules below before they read a text's words with
 // headFields and strings.FieldsSeq rather than a slice of all of them, and
 // before afterLabel and splitLabel looked for a label's separator only
-// where a label can end, kept to check that they answer the same
+// where a label can end, and stripMarkers before it read its text as
+// lower-case without lowering it, kept to check that they answer the same
 // (TestFieldsSame).
 
 func danglingOpenerPlain(t string) bool {
@@ -301,6 +302,35 @@ func splitLabelPlain(body string) (label, value string) {
 	return strings.TrimSpace(body[:best]), strings.TrimSpace(body[best+len(sep):])
 }
 
+func stripMarkersPlain(s string, keepI bool) string {
+	s = strings.TrimSpace(s)
+	for changed := true; changed; {
+		changed = false
+		l := lowerASCII(s)
+		if k := skipOpeners(l); k > 0 && k < len(s) {
+			s, l, changed = strings.TrimSpace(s[k:]), l[k:], true
+			l = strings.TrimLeft(l, " ")
+		}
+		for _, m := range markers {
+			if keepI && m == "i " {
+				continue
+			}
+			if strings.HasPrefix(l, m) && len(s) > len(m) && (!isWordByte(m[len(m)-1]) || !isWordByte(l[len(m)])) {
+				s, changed = strings.TrimLeft(s[len(m):], " ,:"), true
+				break
+			}
+		}
+		if changed {
+			continue
+		}
+		// a short label: "One follow-up:", "메모해 둬:", "남은 작업:"
+		if k := strings.Index(s, ": "); k > 0 && k <= 30 && len(strings.Fields(s[:k])) <= 4 && !strings.ContainsAny(s[:k], "`/") && len(s) > k+2 {
+			s, changed = strings.TrimSpace(s[k+2:]), true
+		}
+	}
+	return s
+}
+
 // checkFields compares each rule with its plain form on text, whole and
 // sentence by sentence, as a user's and as an assistant's.
 func checkFields(t *testing.T, text string) {
@@ -335,6 +365,14 @@ func checkFields(t *testing.T, text string) {
 			if c.got != c.want {
 				t.Fatalf("%s(%q) = %v, plain form %v", c.name, x, c.got, c.want)
 			}
+		}
+		for _, keepI := range []bool{true, false} {
+			if got, want := stripMarkers(x, keepI), stripMarkersPlain(x, keepI); got != want {
+				t.Fatalf("stripMarkers(%q, %v) = %q, plain form %q", x, keepI, got, want)
+			}
+		}
+		if got, want := skipOpenersFold(x), skipOpeners(lowerASCII(x)); got != want {
+			t.Fatalf("skipOpenersFold(%q) = %d, skipOpeners of it lowered %d", x, got, want)
 		}
 		l, v := splitLabel(x)
 		if pl, pv := splitLabelPlain(x); l != pl || v != pv {
@@ -377,7 +415,10 @@ func TestFieldsSame(t *testing.T) {
 		"TypeError: x is undefined at index.css:74 error", "app.go:12: error", "we fixed it today", "tests are failing",
 		"Lines 34-37 check the token.", "Summary: 3f9c2d1 refactor", ": leading colon: then a label", "a - b: c",
 		"Next step — wire the retry queue into the worker pool", "label `x` — y", "an unusually long label that runs past forty bytes: value",
-		"an unusually long label that runs well past the sixty bytes a label may have: value", "x – y", "You can set TIMEOUT=30.", "The API listens on port 9443 behind `nginx`.",
+		"an unusually long label that runs well past the sixty bytes a label may have: value", "x – y",
+		"OK, so From now on, keep the cache warm.", "Yes. Please Remember That the port is 8125", "I Think we should pin it",
+		"BTW, Decision: use Zephyr", "One follow-up: also, FYI: rotate the keys", "ALRIGHT — One More Thing: fine",
+		"Okay", "  - So, well: note:", "Also-ran teams", "그리고 Decision: keep it", "NOTE THAT", "i", "I ", "You can set TIMEOUT=30.", "The API listens on port 9443 behind `nginx`.",
 		"#3a7bd5", "v1.2.3", "Looking at your config, the cache is Redis.", "\xff\xfe what is", "what\u00a0is\u2028it", "Who is on call?",
 	} {
 		checkFields(t, text)
