@@ -156,7 +156,9 @@ func answerSentence(s *sent) bool {
 	if label, value := splitLabel(lead); value != "" && len(strings.Fields(label)) <= 3 {
 		return false
 	}
-	f := strings.Fields(strings.Trim(lead, ".!"))
+	words := strings.Trim(lead, ".!")
+	var buf [2]string
+	f := headFields(buf[:0], words)
 	if len(f) < 2 || in([]string{"you", "you'll", "you're", "you've"}, f[0]) {
 		return false
 	}
@@ -169,7 +171,7 @@ func answerSentence(s *sent) bool {
 	if (f[0] == "line" || f[0] == "lines") && startsWithDigit(f[1]) {
 		return false // "Lines 34-37 check …": a reading of the code as it was that day
 	}
-	for _, w := range f {
+	for w := range strings.FieldsSeq(words) {
 		if in(conversationWords, strings.Trim(w, ",;:()\"'")) {
 			return false
 		}
@@ -197,7 +199,7 @@ func identifier(t string) bool {
 	if strings.Count(t, "`") >= 2 || len(paths(t)) > 0 || envVar(t) != "" || hasVersion(t) {
 		return true
 	}
-	for _, w := range strings.Fields(t) {
+	for w := range strings.FieldsSeq(t) {
 		w = strings.Trim(w, ".,;:()[]\"'*!?")
 		if codeName(w) || fileName(w) || hexColour(w) {
 			return true

@@ -75,12 +75,12 @@ func prose(t string) bool {
 	if !unicode.IsLetter(r) {
 		return false
 	}
-	f := strings.Fields(t)
-	if strings.Contains(f[0], "=") {
+	var first [1]string
+	if strings.Contains(headFields(first[:0], t)[0], "=") {
 		return false
 	}
 	words := 0
-	for _, w := range f {
+	for w := range strings.FieldsSeq(t) {
 		w = strings.Trim(w, ".,;:!?()\"'`*")
 		if utf8.RuneCountInString(w) >= 2 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) < 0 {
 			words++

@@ -281,10 +281,14 @@ var markers = []string{"decision:", "note:", "todo:", "fixme:", "remember that",
 // "I" ("I don't want another dependency").
 func stripMarkers(s string, keepI bool) string {
 	s = strings.TrimSpace(s)
+	var buf [5]string
 	for changed := true; changed; {
 		changed = false
-		l := lowerASCII(s)
-		if k := skipOpeners(l); k > 0 && k < len(s) {
+		// l is s, read as lower-case (skipOpenersFold, hasPrefixFold):
+		// lowering the whole text on every pass for a look at its first
+		// words was a fifth of the lowering the extractor did.
+		l := s
+		if k := skipOpenersFold(l); k > 0 && k < len(s) {
 			s, l, changed = strings.TrimSpace(s[k:]), l[k:], true
 			l = strings.TrimLeft(l, " ")
 		}
@@ -292,7 +296,7 @@ func stripMarkers(s string, keepI bool) string {
 			if keepI && m == "i " {
 				continue
 			}
-			if strings.HasPrefix(l, m) && len(s) > len(m) && (!isWordByte(m[len(m)-1]) || !isWordByte(l[len(m)])) {
+			if hasPrefixFold(l, m) && len(s) > len(m) && (!isWordByte(m[len(m)-1]) || !isWordByte(l[len(m)])) {
 				s, changed = strings.TrimLeft(s[len(m):], " ,:"), true
 				break
 			}
@@ -300,12 +304,64 @@ func stripMarkers(s string, keepI bool) string {
 		if changed {
 			continue
 		}
-		// a short label: "One follow-up:", "메모해 둬:", "남은 작업:"
-		if k := strings.Index(s, ": "); k > 0 && k <= 30 && len(strings.Fields(s[:k])) <= 4 && !strings.ContainsAny(s[:k], "`/") && len(s) > k+2 {
+		// a short label: "One follow-up:", "메모해 둬:", "남은 작업:", whose
+		// colon is in the first 30 bytes
+		if k := strings.Index(s[:min(len(s), 32)], ": "); k > 0 && len(headFields(buf[:0], s[:k])) <= 4 && !strings.ContainsAny(s[:k], "`/") && len(s) > k+2 {
 			s, changed = strings.TrimSpace(s[k+2:]), true
 		}
 	}
 	return s
+}
+
+// lowerByte is c lowered as lowerASCII lowers it.
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold is strings.HasPrefix(lowerASCII(s), p).
+func hasPrefixFold(s, p string) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if lowerByte(s[i]) != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// skipOpenersFold is skipOpeners(lowerASCII(s)), without the lowered copy:
+// lowering changes only letters, which only the openers' words compare.
+func skipOpenersFold(s string) int {
+	i := 0
+	for {
+		for i < len(s) && strings.IndexByte(" \t-*>\"'(,.:!", s[i]) >= 0 {
+			i++
+		}
+		for _, d := range []string{"—", "–"} {
+			if strings.HasPrefix(s[i:], d) {
+				i += len(d)
+			}
+		}
+		moved := false
+		for _, o := range openers {
+			if i < len(s) && lowerByte(s[i]) == o[0] && hasPrefixFold(s[i:], o) {
+				e := i + len(o)
+				if e == len(s) || strings.IndexByte(" ,.!:", s[e]) >= 0 {
+					i = e
+					moved = true
+					break
+				}
+			}
+		}
+		if !moved {
+			return min(i, len(s))
+		}
+	}
 }
 
 // finishTitle cleans, drops asides and ending punctuation, capitalizes and

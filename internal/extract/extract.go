@@ -931,7 +931,7 @@ func ownNumber(a, b *cand) bool {
 // path: "localhost:7311" of "http://localhost:7311/ (Go server)".
 func addresses(text string) []string {
 	var out []string
-	for _, w := range strings.Fields(text) {
+	for w := range strings.FieldsSeq(text) {
 		w = strings.Trim(w, "()[]<>,;`'\"")
 		w = strings.TrimRight(w, ".:!?") // the end of the sentence: "runs on localhost:8123."
 		w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")

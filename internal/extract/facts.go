@@ -174,7 +174,8 @@ var valueKinds = []string{"url", "urls", "uri", "link", "links", "address", "hos
 // is a measurement of the moment or an estimate, not a fact about the
 // project.
 func valueLike(v string) bool {
-	if len(strings.Fields(v)) > 16 {
+	var buf [17]string
+	if len(headFields(buf[:0], v)) > 16 {
 		return false
 	}
 	if strings.Contains(v, "`") || len(paths(v)) > 0 || envVar(v) != "" || portAt(lowerASCII(v)) >= 0 || hasVersion(v) {
@@ -183,7 +184,7 @@ func valueLike(v string) bool {
 	if r, _ := firstRef(v); strings.HasPrefix(r, "http") {
 		return true
 	}
-	for _, w := range strings.Fields(v) {
+	for w := range strings.FieldsSeq(v) {
 		if hexColour(strings.Trim(w, ".,;:()[]\"'*")) {
 			return true
 		}
@@ -443,7 +444,8 @@ var acceptances = []string{"yes", "yep", "yeah", "sure", "ok", "okay", "go ahead
 // bareAcceptance reports a user message that only says yes.
 func bareAcceptance(text string) bool {
 	t := strings.Trim(lowerASCII(strings.TrimSpace(text)), " .!~,")
-	if len(strings.Fields(t)) > 4 {
+	var buf [5]string
+	if len(headFields(buf[:0], t)) > 4 {
 		return false
 	}
 	for _, a := range acceptances {

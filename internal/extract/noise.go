@@ -85,8 +85,11 @@ func leadText(low string) string {
 
 // afterLabel is the text after a short "Label:" or "`path` —" in front.
 func afterLabel(lead string) string {
+	var buf [5]string
 	for _, sep := range []string{": ", " — ", " – ", " - ", " â€\" ", " â€” ", " â€“ "} { // and "—" read as cp1252
-		if k := strings.Index(lead, sep); k > 0 && k <= 40 && len(strings.Fields(lead[:k])) <= 4 {
+		// A label is in the first 40 bytes: the first separator is looked
+		// for there, not in the whole of a long text.
+		if k := strings.Index(lead[:min(len(lead), 40+len(sep))], sep); k > 0 && len(headFields(buf[:0], lead[:k])) <= 4 {
 			return leadText(lead[k+len(sep):])
 		}
 	}
@@ -479,7 +482,8 @@ func commitLine(body string) bool {
 	if value == "" {
 		value = body
 	}
-	f := strings.Fields(strings.Trim(value, "`*- "))
+	var buf [2]string
+	f := headFields(buf[:0], strings.Trim(value, "`*- "))
 	return len(f) >= 2 && len(f[0]) >= 7 && len(f[0]) <= 12 && hexWord(strings.Trim(f[0], "`*:"))
 }
 
@@ -508,7 +512,8 @@ func bareInstall(body string) bool {
 	if value == "" {
 		value = body
 	}
-	f := strings.Fields(strings.Trim(lowerASCII(value), "`* "))
+	var buf [3]string
+	f := headFields(buf[:0], strings.Trim(lowerASCII(value), "`* "))
 	if len(f) < 2 || !in([]string{"npm", "pnpm", "yarn", "bun"}, f[0]) || f[1] != "install" && f[1] != "i" {
 		return false
 	}
@@ -751,7 +756,7 @@ func namesNothing(typ Type, body string) bool {
 // pasted on its own, does not say what it is the value of.
 func bareValue(body string) bool {
 	words := 0
-	for _, w := range strings.Fields(body) {
+	for w := range strings.FieldsSeq(body) {
 		if w = strings.TrimRight(w, ":,;.!?"); w == "" || strings.ContainsAny(w, "0123456789:/.@`") {
 			continue
 		}
@@ -812,7 +817,8 @@ func planPart(body string) bool {
 	if value != "" && in([]string{"pros", "cons", "pro", "con", "upside", "downside", "trade-off", "tradeoff"}, strings.Trim(lowerASCII(label), "*_#+-✅❌ ")) {
 		return true // one side of options weighed, before any was chosen
 	}
-	f := strings.Fields(lowerASCII(strings.Trim(label, "*_# ")))
+	var buf [3]string
+	f := headFields(buf[:0], lowerASCII(strings.Trim(label, "*_# ")))
 	if value == "" || len(f) != 2 || !in([]string{"phase", "step", "stage", "part", "milestone"}, f[0]) {
 		return false
 	}

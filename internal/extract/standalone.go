@@ -46,9 +46,16 @@ var copulas = []string{"is", "was", "are", "were", "'s", "will", "would", "shoul
 	"seems", "looks", "happens", "explains"}
 
 func danglingOpener(t string) bool {
-	f := strings.Fields(lowerASCII(straightQuotes(t)))
+	// Five words tell "With these TODO." from a longer sentence; lowering
+	// and straightening them is lowering and straightening t (neither
+	// touches a space).
+	var buf [5]string
+	f := headFields(buf[:0], t)
 	if len(f) == 0 {
 		return false
+	}
+	for i, w := range f[:min(len(f), 2)] {
+		f[i] = lowerASCII(straightQuotes(w))
 	}
 	w := strings.TrimRight(f[0], ",.;:")
 	if in(pronouns, w) {
@@ -171,11 +178,16 @@ func logLine(t string) bool {
 // wh reports a sentence opening with a question word followed by a verb
 // or a pronoun: a question, with or without its mark.
 func wh(t string) bool {
-	f := strings.Fields(lowerASCII(straightQuotes(t)))
-	if len(f) < 2 || !in([]string{"what", "what's", "how", "why", "where", "which", "who"}, f[0]) {
+	var buf [2]string
+	f := headFields(buf[:0], t) // as in danglingOpener
+	if len(f) < 2 {
 		return false
 	}
-	return in(copulas, f[1]) || in([]string{"do", "i", "we", "you", "to", "can", "it", "the", "should", "about", "if"}, f[1])
+	if w := lowerASCII(straightQuotes(f[0])); !in([]string{"what", "what's", "how", "why", "where", "which", "who"}, w) {
+		return false
+	}
+	w := lowerASCII(straightQuotes(f[1]))
+	return in(copulas, w) || in([]string{"do", "i", "we", "you", "to", "can", "it", "the", "should", "about", "if"}, w)
 }
 
 // straightQuotes turns curly apostrophes straight, so that "it\u2019s"
@@ -228,7 +240,7 @@ func ofTheMoment(body string, user bool) bool {
 	if containsPhrase(low, standing) {
 		return false
 	}
-	for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
+	for w := range strings.FieldsFuncSeq(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		switch w {
 		case "today", "yesterday", "tonight", "yet":
 			return true
@@ -269,7 +281,7 @@ var absences = []string{"is missing", "are missing", "doesn't exist", "don't exi
 // failing finds a verb of failing: "npm test fails now", "the deploy
 // crashed". The nouns ("errors are reported to Sentry") may name a topic.
 func failing(low string) bool {
-	for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
+	for w := range strings.FieldsFuncSeq(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		switch w {
 		case "fails", "failing", "failed", "crashes", "crashing", "crashed", "broke", "broken":
 			return true
@@ -283,7 +295,7 @@ func failing(low string) bool {
 // line ("index.css:74") with an error word.
 func pastedError(t string) bool {
 	fileLine := false
-	for _, w := range strings.FieldsFunc(t, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("()[]'\"`,", r) }) {
+	for w := range strings.FieldsFuncSeq(t, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("()[]'\"`,", r) }) {
 		w = strings.TrimRight(w, ":.;")
 		for _, suf := range []string{"Error", "Exception"} {
 			if strings.HasSuffix(w, suf) && len(w) > len(suf) && unicode.IsUpper(rune(w[0])) {
@@ -469,7 +481,8 @@ func splitLabel(body string) (label, value string) {
 	best := -1
 	sep := ""
 	for _, s := range []string{": ", " - ", " — ", " – "} {
-		if k := strings.Index(body, s); k > 0 && (best < 0 || k < best) {
+		// Only a first separator in the first 60 bytes counts.
+		if k := strings.Index(body[:min(len(body), 60+len(s))], s); k > 0 && (best < 0 || k < best) {
 			best, sep = k, s
 		}
 	}

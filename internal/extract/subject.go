@@ -263,7 +263,7 @@ func isIdentByte(c byte) bool {
 // src/app.js. Routes such as /api/orders are not paths.
 func paths(s string) []string {
 	var out []string
-	for _, f := range strings.Fields(s) {
+	for f := range strings.FieldsSeq(s) {
 		tick := strings.HasPrefix(f, "`")
 		if tick {
 			// the code span's content: "`deploy/k8s/base`와" names deploy/k8s/base
@@ -324,6 +324,24 @@ func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '.' && r != '/' && r != '-' && r != '\''
 	})
+}
+
+// headFields appends to dst the first fields of s, as strings.Fields splits
+// it, until dst is full (cap(dst)). A rule that reads a text's first words,
+// or asks whether it has more than a few, passes a small array: splitting
+// every word of a long text into a slice of its own was a tenth of what a
+// session's extraction allocated.
+func headFields(dst []string, s string) []string {
+	if len(dst) == cap(dst) {
+		return dst
+	}
+	for f := range strings.FieldsSeq(s) {
+		dst = append(dst, f)
+		if len(dst) == cap(dst) {
+			break
+		}
+	}
+	return dst
 }
 
 func in(list []string, w string) bool {
