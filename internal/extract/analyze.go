@@ -112,25 +112,27 @@ func straighten(text string) (string, []int) {
 	}
 	var b strings.Builder
 	back := make([]int, 0, len(text)+1)
-	for i, r := range text {
+	for i := 0; i < len(text); {
+		// The size decoded, not utf8.RuneLen(r): an invalid byte decodes as
+		// U+FFFD, whose encoding is three bytes long, but it is one byte of text.
+		r, n := utf8.DecodeRuneInString(text[i:])
 		switch r {
 		case '‘', '’':
 			b.WriteByte('\'')
 			back = append(back, i)
+			i += n
 			continue
 		case '“', '”':
 			b.WriteByte('"')
 			back = append(back, i)
+			i += n
 			continue
-		}
-		n := utf8.RuneLen(r)
-		if n < 0 { // invalid byte: DecodeRune read one byte
-			n = 1
 		}
 		b.WriteString(text[i : i+n])
 		for k := 0; k < n; k++ {
 			back = append(back, i+k)
 		}
+		i += n
 	}
 	back = append(back, len(text))
 	return b.String(), back
