@@ -1192,9 +1192,11 @@ type projectRole struct {
 // entry_roles_value_recent, already in value order for DISTINCT, through
 // every role of the project (5,200 rows for a role of 800 in the 10k bench
 // store, a hundred pages a prompt) instead of this role's rows alone. The
-// table is WITHOUT ROWID, so the index holds value too; ORDER BY keeps the
-// values in the order the other index gave them.
-const roleValuesQuery = `SELECT DISTINCT value FROM entry_roles INDEXED BY entry_roles_recent WHERE project = ? AND role = ? ORDER BY value`
+// table is WITHOUT ROWID, so the index holds value too. The few distinct
+// values are sorted in Go: with ORDER BY, SQLite sorted every row of the
+// role before dropping the repeats (a role of 2,700 rows at 100k messages:
+// 1.3 ms a prompt, 0.6 ms without).
+const roleValuesQuery = `SELECT DISTINCT value FROM entry_roles INDEXED BY entry_roles_recent WHERE project = ? AND role = ?`
 
 // RoleValues lists the values the project's entries give a role, in byte
 // order, through entry_roles_recent without reading the entries.
@@ -1203,6 +1205,8 @@ func (t *Tx) RoleValues(ctx context.Context, project, role string) ([]string, er
 	if err != nil {
 		return nil, fmt.Errorf("role values: %w", err)
 	}
+	// Go compares strings byte by byte, as SQLite's BINARY collation does.
+	slices.Sort(vs)
 	return vs, nil
 }
 

@@ -393,6 +393,47 @@ func TestRoleValuesByRole(t *testing.T) {
 	}
 }
 
+// TestRoleValuesSame is an equivalence test: RoleValues, which sorts the
+// distinct values in Go, gives what the query that sorted them in SQL gave,
+// for values that differ in case, script and length only.
+func TestRoleValuesSame(t *testing.T) {
+	db := MustOpen(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	values := []string{"b", "B", "a", "ab", "a b", "Ä", "ä", "z", "10", "9", "É", "é", "ß", "日本", "a", "b", "", "~", "aa"}
+	var ws []EntryWrite
+	for i := range values {
+		ws = append(ws, EntryWrite{Entry: Entry{Project: "/p", SessionID: "s1", Type: "decision", Title: "Value " + strconv.Itoa(i),
+			ClaimKey: "k" + strconv.Itoa(i), Created: t0.Add(time.Duration(-i) * time.Hour)}})
+	}
+	stored, _, err := putEntries(ctx, db, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range stored {
+		rvs := []RoleValue{{"tool", values[i]}, {"other", values[len(values)-1-i]}}
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.SetEntryRoles(ctx, e.ID, e.Project, rvs) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, role := range []string{"tool", "other", "none"} {
+		got, err := db.Read().RoleValues(ctx, "/p", role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := queryColumn[string](ctx, db.Read(), `SELECT DISTINCT value FROM entry_roles INDEXED BY entry_roles_recent WHERE project = ? AND role = ? ORDER BY value`, "/p", role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("RoleValues(/p, %s) = %q, want %q", role, got, want)
+		}
+		if role != "none" && len(got) < 15 {
+			t.Errorf("RoleValues(/p, %s) = %q: the test stored more values", role, got)
+		}
+	}
+}
+
 // TestEntriesOfTypeByIndex: a project's entries of one type (the brief's open
 // tasks) are looked up through entries_type, in date order, not found by
 // walking every entry of the project; they come newest first either way.
