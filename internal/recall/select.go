@@ -1115,55 +1115,23 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		// Only an answer's message and turn before it count (the cases
 		// below). The message just before, when a turn or none at all, is
 		// the turn just before too (messageTypes holds the turns' types):
-		// the turn is looked up apart only after a tool run.
-		var prev, before store.Event
+		// the turn is looked up apart only after a tool run. Each message
+		// is looked up only when no case before it decided.
+		var prev store.Event
 		var err error
 		if it.Kind == store.TypeAgentResponse {
 			if prev, err = db.Previous(ctx, it.event, messageTypes); err != nil {
 				return err
 			}
-			before = prev
-			if prev.ID != 0 && !slices.Contains(turns, prev.Type) {
-				if before, err = db.Previous(ctx, it.event, turns); err != nil {
-					return err
-				}
-			}
-		}
-		after, err := db.Next(ctx, it.event, turns)
-		if err != nil {
-			return err
 		}
 		var c store.Event
-		switch {
-		case failed(prev) && prev.Type == store.TypeToolObservation:
+		if failed(prev) && prev.Type == store.TypeToolObservation {
 			// The answer came right after a tool run failed: it is about
 			// that failure ("I need to fix the stylesheet first"), which
 			// says what went wrong.
 			c = prev
-		case it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse:
-			c = after
-			if len(after.Text) <= contextChars {
-				// A short answer Claude went on from before the user spoke
-				// announced a step ("let me look at the scripts first"): the
-				// question's answer is what the step found.
-				if found, err := stepFound(ctx, db, after); err != nil {
-					return err
-				} else if found.ID != 0 {
-					c = found
-				}
-			}
-		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeAgentResponse:
-			// Claude spoke again before the user did: this answer was a
-			// step ("the export fails with a 403, let me check the
-			// credentials"), and the next one says what the step found. A
-			// symptom's message then brings its resolution.
-			c = after
-		case it.Kind == store.TypeAgentResponse && after.Type == store.TypeUserPrompt && asksBack(it.Text):
-			// Claude ended by asking ("should I also add an XLSX
-			// export?"): the user's reply is the decision.
-			c = after
-		case it.Kind == store.TypeAgentResponse && before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars:
-			c = before
+		} else if c, err = turnAround(ctx, db, it, prev, turns); err != nil {
+			return err
 		}
 		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) && !acknowledgement(c.Text) {
 			it.Context = &c
@@ -1171,6 +1139,52 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		}
 	}
 	return nil
+}
+
+// turnAround is the turn attachContext gives a prompt or an answer it has
+// not given a failed tool run: the answer to a question, the next step of an
+// answer, the user's reply to an answer asking back, or the short question
+// an answer answered. prev is the message before an answer.
+func turnAround(ctx context.Context, db *store.DB, it *Item, prev store.Event, turns []string) (store.Event, error) {
+	after, err := db.Next(ctx, it.event, turns)
+	if err != nil {
+		return store.Event{}, err
+	}
+	switch {
+	case it.Kind == store.TypeUserPrompt && after.Type == store.TypeAgentResponse:
+		if len(after.Text) <= contextChars {
+			// A short answer Claude went on from before the user spoke
+			// announced a step ("let me look at the scripts first"): the
+			// question's answer is what the step found.
+			if found, err := stepFound(ctx, db, after); err != nil {
+				return store.Event{}, err
+			} else if found.ID != 0 {
+				return found, nil
+			}
+		}
+		return after, nil
+	case it.Kind == store.TypeAgentResponse && after.Type == store.TypeAgentResponse:
+		// Claude spoke again before the user did: this answer was a
+		// step ("the export fails with a 403, let me check the
+		// credentials"), and the next one says what the step found. A
+		// symptom's message then brings its resolution.
+		return after, nil
+	case it.Kind == store.TypeAgentResponse && after.Type == store.TypeUserPrompt && asksBack(it.Text):
+		// Claude ended by asking ("should I also add an XLSX
+		// export?"): the user's reply is the decision.
+		return after, nil
+	case it.Kind == store.TypeAgentResponse:
+		before := prev
+		if prev.ID != 0 && !slices.Contains(turns, prev.Type) {
+			if before, err = db.Previous(ctx, it.event, turns); err != nil {
+				return store.Event{}, err
+			}
+		}
+		if before.Type == store.TypeUserPrompt && len(before.Text) <= contextChars {
+			return before, nil
+		}
+	}
+	return store.Event{}, nil
 }
 
 // stepFound is what the step answer ev announced found: the first tool run
