@@ -487,7 +487,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			if rel >= roleRelevance || s.base <= roleFloor {
 				continue
 			}
-			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), ex, cs, a) {
+			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), &parsed{text: ex}, cs, a) {
 				rel = roleRelevance // it gives the value the prompt asks for
 				s.ex = ex
 			}
@@ -572,8 +572,9 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		tk := keysOf(text)
 		cov, spec := coverage(cs, tk)
 		rel := cov * spec
+		p := &parsed{text: text} // each role asked reads the same claims
 		for _, a := range asked {
-			if rel < roleRelevance && answers(tk, text, cs, a) {
+			if rel < roleRelevance && answers(tk, p, cs, a) {
 				rel = roleRelevance
 			}
 		}
@@ -650,7 +651,8 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			}
 			ex := excerpt(h.Text, a.cs, itemChars)
 			tk := keysOf(ex)
-			if !answers(tk, ex, cs, a) && !(!a.shape && len(own) > 0 && states(claim.Parse(ex), a.role)) {
+			p := &parsed{text: ex} // parsed once for answers, states and replacesIn
+			if !answers(tk, p, cs, a) && !(!a.shape && len(own) > 0 && states(p.claims(), a.role)) {
 				continue
 			}
 			cov, spec := coverage(cs, tk)
@@ -670,7 +672,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			// message naming the project's database above the answer.
 			// Unless it names the value it replaced: the newer side of a
 			// reversal comes with the older.
-			if share, _ := coverage(cs, tk, a.words); bestCov > 0 && share < bestCov && !replacesIn(ex, a.role) {
+			if share, _ := coverage(cs, tk, a.words); bestCov > 0 && share < bestCov && !replacesIn(p, a.role) {
 				it.Score *= share / bestCov
 			}
 			it.reports = versionReport(a.role, cs)
@@ -685,10 +687,10 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 	return out, nil
 }
 
-// replacesIn reports whether text names the value of role it replaced ("we
-// moved deploys from Heroku to Fly.io").
-func replacesIn(text, role string) bool {
-	for _, c := range claim.Parse(text) {
+// replacesIn reports whether p's text names the value of role it replaced
+// ("we moved deploys from Heroku to Fly.io").
+func replacesIn(p *parsed, role string) bool {
+	for _, c := range p.claims() {
 		if c.Role == role && !c.Negated && c.Replaces != "" {
 			return true
 		}
@@ -761,11 +763,11 @@ func asks(cs []concept, roles []string) []ask {
 	return out
 }
 
-// answers reports whether text, whose keys are tk, gives a value for the
+// answers reports whether p's text, whose keys are tk, gives a value for the
 // role a asks about, the thing prompt concepts cs name. The words asking for
 // the role count as matched by a text giving its value. Coverage is checked
 // first: parsing the text's claims is the costly part.
-func answers(tk textKeys, text string, cs []concept, a ask) bool {
+func answers(tk textKeys, p *parsed, cs []concept, a ask) bool {
 	if a.shape {
 		if a.role == commandRole {
 			// "command" itself ties no command to what the prompt is about.
@@ -780,7 +782,7 @@ func answers(tk textKeys, text string, cs []concept, a ask) bool {
 			return false
 		}
 	}
-	return statesIn(text, a.role)
+	return statesIn(p, a.role)
 }
 
 // roleCandidates is how many of the best-ranked messages are read for the
@@ -817,20 +819,36 @@ const commandRole = "command"
 // commandAskRE matches a question for a command.
 var commandAskRE = lazyregexp.New(`(?i)\b(?:which|what)\s+(?:\w+\s+)?commands?\b`)
 
-// statesIn reports whether text fills role with a value.
-func statesIn(text, role string) bool {
+// parsed is a text whose claims are parsed at most once, when first asked
+// for: a message read for the value a prompt asks is checked for it, for a
+// value only the project's entries name, and for the value it replaced.
+type parsed struct {
+	text   string
+	parsed []claim.Claim
+	done   bool
+}
+
+func (p *parsed) claims() []claim.Claim {
+	if !p.done {
+		p.parsed, p.done = claim.Parse(p.text), true
+	}
+	return p.parsed
+}
+
+// statesIn reports whether p's text fills role with a value.
+func statesIn(p *parsed, role string) bool {
 	if role == "address" {
-		return len(claim.Addresses(text)) > 0
+		return len(claim.Addresses(p.text)) > 0
 	}
 	if role == commandRole {
-		for _, c := range claim.Parse(text) {
+		for _, c := range p.claims() {
 			if !c.Negated && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
 				return true
 			}
 		}
 		return false
 	}
-	return claim.Mentions(text, role) && states(claim.Parse(text), role)
+	return claim.Mentions(p.text, role) && states(p.claims(), role)
 }
 
 // states reports whether claims fill role with a value.
