@@ -33,6 +33,8 @@ func TestReportOverAPaste(t *testing.T) {
 		{"go test", "go test with the race detector on Go 1.23\n--- FAIL: TestMerge (0.01s)\n    merge_test.go:12: got 2, want 3\nFAIL\nexit status 1\nFAIL\tpkg/merge\t0.02s\nok  \tpkg/index\t0.01s\n"},
 		{"sql", "the schema change on MariaDB 11 again:\nBEGIN\nmigrate: 001_tables.sql:4: ERROR:  table \"members\" does not exist\nROLLBACK\n  line 4 of 001_tables.sql\n"},
 		{"the last sentence", "Tried it twice this morning. The release to Hetzner with Bazel, here is the log:\n" + failedLog},
+		{"a gerund after the verb", "Keep getting this on the Linode box with Bazel 7:\n" + failedLog},
+		{"a tool named like a verb", "make fails on the Linode box with Bazel 7:\n" + failedLog},
 		{"overlay", "switching the bundler to SvelteKit 2 shows\n[dev] Internal server error: Failed to resolve import\n  Plugin: import-analysis\n  File: src/main.ts:3:19\n  1  |  import x from './x'\n"},
 	}
 	keep := []struct{ name, text string }{
@@ -57,6 +59,8 @@ func TestReportOverAPaste(t *testing.T) {
 			"ModuleResolutionError: cannot load addon.node\n    at load (loader.js:1:1)\n"},
 		{"prose line over an error", "We decided to keep the retry budget at three attempts per job.\nThe queue client throws a LeaseTimeoutError on slow nights:\n" +
 			"LeaseTimeoutError: lease 41 expired after 30s\n    at Lease.renew (lease.js:88:11)\n"},
+		// A command that changes how the project works directs, like "use" or "must".
+		{"a command over a failure", "Switch the job queue to Redis, the in-memory one keeps losing work:\n" + failedLog},
 		{"a plan over a list", "Plan for the kiosk from now on, we use MariaDB\n- Use MariaDB\n- Port 3316\n- Deploy to Linode\n- No cache at all\n"},
 	}
 	chooses := func(es []Entry) bool {
