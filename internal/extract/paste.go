@@ -3,7 +3,6 @@ package extract
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // A prompt is often a line of the user's own followed by what a terminal,
@@ -135,17 +134,17 @@ func introducesFailure(text string, paste int, ss []*sent) {
 }
 
 // ownSentence reports a line the user wrote rather than one a program
-// printed: prose (proseLine) that opens with a word, not with an error's
-// name ("TypeError: …"), a failure's lead ("error:", "fatal:") or a tag
-// ("[dev] …"), and that holds no failure's message (failureScore) once the
-// names of error classes it mentions are left out: "the job kept hitting a
-// LeaseTimeoutError on slow nights:" names one in the user's own words.
+// printed: prose (proseLine) that opens with a word of letters, not with an
+// error's name ("TypeError: …"), a failure's lead ("error:", "fatal:"), a
+// tag ("[dev] …", "E/app (4012): …") or a number, and that holds no
+// failure's message (failureScore) once the names of error classes it
+// mentions are left out: "the job kept hitting a LeaseTimeoutError on slow
+// nights:" names one in the user's own words.
 func ownSentence(l string) bool {
 	t := strings.TrimSpace(l)
-	if r, _ := utf8.DecodeRuneInString(t); !unicode.IsLetter(r) || !proseLine(t) || outputLine(l) {
-		return false
-	}
-	if pastedError(firstWord(t)) || startsWithPhrase(lowerASCII(t), failureLeads) {
+	w := firstWord(t)
+	if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' }) >= 0 ||
+		!proseLine(t) || outputLine(l) || pastedError(w) || startsWithPhrase(lowerASCII(t), failureLeads) {
 		return false
 	}
 	var words []string

@@ -92,3 +92,32 @@ func TestReportOverAPaste(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnSentence: a line of the user's own prose at the top of a paste,
+// even one naming an error class, is theirs; a line a program printed
+// opens with an error, a failure's lead, a tag or a list marker.
+func TestOwnSentence(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"Local containers kept hitting the PortInUseError.", true},
+		{"Bun throws a ModuleNotFoundException on start:", true},
+		{"We're keeping the importer on Node 20 for now", true},
+		{"ModuleResolutionError: cannot load addon.node", false},
+		{"TypeError: item.sku is undefined", false},
+		{"Error: Command \"make site\" exited with 1", false},
+		{"fatal: not a git repository (or any parent)", false},
+		{"[dev] Internal server error: Failed to resolve import", false},
+		{"E/app (4012): #0      _FrameRunner.runScheduledTask (package:app/runner.dart:3:4)", false},
+		{"   - \"Cart.tsx:14 Uncaught SyntaxError: no export named Select\"", false},
+		{"09:14:03.220 Fetching modules...", false},
+		{"    at Lease.renew (lease.js:88:11)", false},
+		{"The queue client says: Error: lease expired after thirty seconds", false},
+	} {
+		if got := ownSentence(tt.line); got != tt.want {
+			t.Errorf("ownSentence(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
