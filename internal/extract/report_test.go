@@ -50,7 +50,7 @@ func TestReportOverAPaste(t *testing.T) {
 		{"values pasted", "I prefer the violet theme with #7a3cf0 as the main colour\n#7a3cf0\nrgba(122,60,240,1)\n#f0a03c\n#1c1c1c\n"},
 		// The sentences before the last one on the line over a paste are the user's own.
 		{"a decision before the report", "We decided to move the API to Linode. This is what Hetzner printed on the last deploy:\n" + failedLog},
-		{"going with before the report", "Going with Vitest instead of Jest for the web package. Jest output for reference:\n" +
+		{"going with before the report", "Going with Karma instead of Jasmine for the web package. Jasmine output for reference:\n" +
 			"    FAIL src/cart.test.ts\n      cart adds item\n        TypeError: cannot read sku\n          at add (src/cart.ts:3:3)\n"},
 		{"go with before the report", "Go with the managed MariaDB on the preview box. The self-hosted one:\n" + failedLog},
 		// A line of prose naming an error class is the user's, not the paste's start.
