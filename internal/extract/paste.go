@@ -88,29 +88,72 @@ func outputLine(l string) bool {
 	return letters*10 < (letters+other)*6
 }
 
-// introducesFailure marks the sentences of the user's line right before
-// the paste at text[paste:] as a report when the paste shows a failure: "the
-// weekly import died on the build box:" over a log with an error in it,
-// "here's what I get when I run the suite:" over a failed test. The line says
-// what went wrong and where; the paste is its evidence. Whatever role its
-// words name (a host, a tool, a command), it chooses none of them, so it is
-// no decision, constraint or preference. A line that also directs ("from now
-// on we deploy with the script, this is why:") chooses something and is not
-// marked, nor is one that says it holds on ("always", "from now on").
+// introducesFailure marks the last sentence of the user's line right
+// before the paste at text[paste:] as a report when the paste shows a
+// failure: "the weekly import died on the build box:" over a log with an
+// error in it, "here's what I get when I run the suite:" over a failed test.
+// The sentence says what went wrong and where; the paste is its evidence.
+// Whatever role its words name (a host, a tool, a command), it chooses none
+// of them, so it is no decision, constraint or preference. The sentences
+// before it on the line are the user's own statements ("We moved the API to
+// the new host. This is what the old one printed:"), and a sentence that
+// directs ("from now on we deploy with the script, this is why:") chooses
+// something and is not marked, nor is one that says it holds on ("always",
+// "from now on"). The paste starts with output: lines of the user's own
+// prose at its top ("the job kept hitting a LeaseTimeoutError") are theirs,
+// and the last of them is the line that introduces what follows.
 func introducesFailure(text string, paste int, ss []*sent) {
+	for paste < len(text) {
+		end := strings.IndexByte(text[paste:], '\n')
+		if end < 0 {
+			end = len(text) - paste
+		}
+		if l := text[paste : paste+end]; strings.TrimSpace(l) != "" && !ownSentence(l) {
+			break
+		}
+		paste += end + 1
+	}
 	if paste >= len(text) || !showsFailure(text[paste:]) {
 		return
 	}
 	head := strings.TrimRight(text[:paste], " \t\r\n")
 	from := strings.LastIndexByte(head, '\n') + 1
-	if low := lowerASCII(straightQuotes(head[from:])); from >= len(head) || directs(low) || containsPhrase(low, standing) {
-		return
-	}
+	var last *sent
 	for _, s := range ss {
-		if s.off >= from && s.off < len(head) {
-			s.report = true
+		if s.off < len(head) && (last == nil || s.off > last.off) {
+			last = s
 		}
 	}
+	if last == nil || last.off < from {
+		return
+	}
+	if low := lowerASCII(straightQuotes(last.text)); directs(low) || containsPhrase(low, standing) {
+		return
+	}
+	last.report = true
+}
+
+// ownSentence reports a line the user wrote rather than one a program
+// printed: prose (proseLine) that opens with a word of letters, not with an
+// error's name ("TypeError: …"), a failure's lead ("error:", "fatal:"), a
+// tag ("[dev] …", "E/app (4012): …") or a number, and that holds no
+// failure's message (failureScore) once the names of error classes it
+// mentions are left out: "the job kept hitting a LeaseTimeoutError on slow
+// nights:" names one in the user's own words.
+func ownSentence(l string) bool {
+	t := strings.TrimSpace(l)
+	w := firstWord(t)
+	if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' }) >= 0 ||
+		!proseLine(t) || outputLine(l) || pastedError(w) || startsWithPhrase(lowerASCII(t), failureLeads) {
+		return false
+	}
+	var words []string
+	for _, w := range strings.Fields(t) {
+		if !pastedError(w) {
+			words = append(words, w)
+		}
+	}
+	return failureScore(strings.Join(words, " ")) == 0
 }
 
 // showsFailure reports pasted output with a line of a failure in it: an

@@ -32,6 +32,9 @@ func TestReportOverAPaste(t *testing.T) {
 		{"forbidden", "kubectl apply to the prod namespace with Helm 3:\n10:01:02 applying chart\n10:01:03 Error from server (Forbidden): deployments.apps is forbidden\n10:01:03 user cannot patch resource\n10:01:04 exit code 1\n"},
 		{"go test", "go test with the race detector on Go 1.23\n--- FAIL: TestMerge (0.01s)\n    merge_test.go:12: got 2, want 3\nFAIL\nexit status 1\nFAIL\tpkg/merge\t0.02s\nok  \tpkg/index\t0.01s\n"},
 		{"sql", "the schema change on MariaDB 11 again:\nBEGIN\nmigrate: 001_tables.sql:4: ERROR:  table \"members\" does not exist\nROLLBACK\n  line 4 of 001_tables.sql\n"},
+		{"the last sentence", "Tried it twice this morning. The release to Hetzner with Bazel, here is the log:\n" + failedLog},
+		{"a gerund after the verb", "Keep getting this on the Linode box with Bazel 7:\n" + failedLog},
+		{"a tool named like a verb", "make fails on the Linode box with Bazel 7:\n" + failedLog},
 		{"overlay", "switching the bundler to SvelteKit 2 shows\n[dev] Internal server error: Failed to resolve import\n  Plugin: import-analysis\n  File: src/main.ts:3:19\n  1  |  import x from './x'\n"},
 	}
 	keep := []struct{ name, text string }{
@@ -45,6 +48,19 @@ func TestReportOverAPaste(t *testing.T) {
 		{"a quiet log", "Deploy target is Firebase Hosting from now on\n" + quietLog},
 		{"a log of how it runs", "We deploy the handbook with Cloud Run and Bazel\n" + quietLog},
 		{"values pasted", "I prefer the violet theme with #7a3cf0 as the main colour\n#7a3cf0\nrgba(122,60,240,1)\n#f0a03c\n#1c1c1c\n"},
+		// The sentences before the last one on the line over a paste are the user's own.
+		{"a decision before the report", "We decided to move the API to Linode. This is what Hetzner printed on the last deploy:\n" + failedLog},
+		{"going with before the report", "Going with Karma instead of Jasmine for the web package. Jasmine output for reference:\n" +
+			"    FAIL src/cart.test.ts\n      cart adds item\n        TypeError: cannot read sku\n          at add (src/cart.ts:3:3)\n"},
+		{"go with before the report", "Go with the managed MariaDB on the preview box. The self-hosted one:\n" + failedLog},
+		// A line of prose naming an error class is the user's, not the paste's start.
+		{"two prose lines", "The preview database is the shared Upstash instance, not a local container.\nLocal containers kept hitting the PortInUseError."},
+		{"prose line over a trace", "We're keeping the importer on Node 20 for now, not Bun.\nBun gives a ModuleResolutionError on the native addon:\n" +
+			"ModuleResolutionError: cannot load addon.node\n    at load (loader.js:1:1)\n"},
+		{"prose line over an error", "We decided to keep the retry budget at three attempts per job.\nThe queue client throws a LeaseTimeoutError on slow nights:\n" +
+			"LeaseTimeoutError: lease 41 expired after 30s\n    at Lease.renew (lease.js:88:11)\n"},
+		// A command that changes how the project works directs, like "use" or "must".
+		{"a command over a failure", "Switch the job queue to Redis, the in-memory one keeps losing work:\n" + failedLog},
 		{"a plan over a list", "Plan for the kiosk from now on, we use MariaDB\n- Use MariaDB\n- Port 3316\n- Deploy to Linode\n- No cache at all\n"},
 	}
 	chooses := func(es []Entry) bool {
@@ -74,5 +90,34 @@ func TestReportOverAPaste(t *testing.T) {
 				t.Errorf("no choice from %q:%s", strings.SplitN(c.text, "\n", 2)[0], dump(got))
 			}
 		})
+	}
+}
+
+// TestOwnSentence: a line of the user's own prose at the top of a paste,
+// even one naming an error class, is theirs; a line a program printed
+// opens with an error, a failure's lead, a tag or a list marker.
+func TestOwnSentence(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"Local containers kept hitting the PortInUseError.", true},
+		{"Bun throws a ModuleNotFoundException on start:", true},
+		{"We're keeping the importer on Node 20 for now", true},
+		{"ModuleResolutionError: cannot load addon.node", false},
+		{"TypeError: item.sku is undefined", false},
+		{"Error: Command \"make site\" exited with 1", false},
+		{"fatal: not a git repository (or any parent)", false},
+		{"[dev] Internal server error: Failed to resolve import", false},
+		{"E/app (4012): #0      _FrameRunner.runScheduledTask (package:app/runner.dart:3:4)", false},
+		{"   - \"Cart.tsx:14 Uncaught SyntaxError: no export named Select\"", false},
+		{"09:14:03.220 Fetching modules...", false},
+		{"    at Lease.renew (lease.js:88:11)", false},
+		{"The queue client says: Error: lease expired after thirty seconds", false},
+	} {
+		if got := ownSentence(tt.line); got != tt.want {
+			t.Errorf("ownSentence(%q) = %v, want %v", tt.line, got, tt.want)
+		}
 	}
 }

@@ -223,9 +223,29 @@ func reportsTrouble(body string) bool {
 }
 
 // directs reports a lowered text that chooses or sets a rule, whatever else
-// it says: "failures must be paged", "never push to mainline".
+// it says: "failures must be paged", "never push to mainline", or a command
+// that changes how the project works ("switch the queue to Redis, the
+// in-memory one loses work").
 func directs(low string) bool {
-	return containsPhrase(low, directives) || startsWithPhrase(leadText(low), []string{"don't", "do not", "never", "always"})
+	lead := leadText(low)
+	return containsPhrase(low, directives) || startsWithPhrase(lead, []string{"don't", "do not", "never", "always"}) || commands(lead)
+}
+
+// commands reports a lowered text that opens with a verb of change in the
+// imperative (proposalVerbs), its first clause reporting no failure. A
+// verb followed by a gerund goes on with what happens ("keep getting a
+// timeout"), and one followed by a failing verb is a tool's name ("make
+// fails with:"): neither is a command.
+func commands(lead string) bool {
+	w := firstWord(lead)
+	if w == "" || !in(proposalVerbs, w) {
+		return false
+	}
+	clause := lead[len(w):]
+	if k := strings.IndexAny(clause, ",;:.!?"); k >= 0 {
+		clause = clause[:k]
+	}
+	return !strings.HasSuffix(firstWord(clause), "ing") && !failing(clause) && !negatedWorking(clause)
 }
 
 // ofTheMoment reports a statement dated by the moment it was said in:
