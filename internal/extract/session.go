@@ -40,19 +40,18 @@ const (
 
 // pastedSession reports the part of a user message, text[from:to], that is
 // a terminal session pasted whole. It opens with a command (ranCommand) on
-// one of the message's first lines, or on the line after a first line of the
-// user's that ends in a colon ("the worker prints this:"), and runs to the
-// last line with a mark of a program's output (outputMarks). It is a
-// session when, of its lines up to there, at least half are marked, by at
-// least two kinds of mark: judged over the lines together, as one line alone
-// of a build log reads like prose. What the user typed after it is theirs.
+// one of the message's first lines and runs to the last line after it with
+// a mark of a program's output (outputMarks). It is a session when, of its
+// lines after the command up to there, at least half are marked, by at least
+// two kinds of mark: the lines are judged together, as one line alone of a
+// build log reads like prose. What the user typed after it is theirs; a
+// user's line over output with no command is pastedOutput's.
 func pastedSession(text string) (from, to int, ok bool) {
 	if len(text) > maxScan {
 		text = text[:maxScan]
 	}
 	from = -1
 	seen, lines, marked, kinds, linesAtLast := 0, 0, 0, 0, 0
-	intro := false
 	for pos, end := 0, 0; pos < len(text); pos = end + 1 {
 		end = strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -69,17 +68,10 @@ func pastedSession(text string) (from, to int, ok bool) {
 			if seen++; seen > maxSessionLead {
 				return 0, 0, false
 			}
-			switch {
-			case ranCommand(t):
+			if ranCommand(t) {
 				from = pos + strings.Index(l, t)
-				continue
-			case seen == 1 && strings.HasSuffix(strings.TrimRight(t, "\\ "), ":"):
-				intro = true // "now the build says:": the session opens on the next line
-				continue
-			case !intro:
-				continue
 			}
-			from = pos
+			continue
 		}
 		lines++
 		if m := outputMarks(l); m != 0 {

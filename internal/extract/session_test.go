@@ -137,13 +137,14 @@ ERROR at src/pages/home.tx:22:14
   Use the default export of the layout module instead.
 To silence this check, add the page to "preview.skip" in zemble.json.
 PREVIEW STOPPED after 3.3s`},
-	{"log under a line ending in a colon", `and now the worker prints this:
-   Spinning up the worker pool (4 threads)
-error: could not lock the queue file at /var/lib/drover/queue.lock
-lock held by one of: 311, 312, 313, ...
-hint: use drover unlock --force to clear a stale lock
-To change where the lock lives, set "lockDir" in drover.json.
-   next attempt in 5s`},
+	{"prompt with a branch", `➜  kioskapp git:(main) ✗ tamber sync --all
+tamber sync 2.3.0
+Reading 14 plugin manifests...
+✔ 12 plugins in step
+✖ 2 plugins behind
+To skip a plugin, list it under "tamber.sync.skip" in tamber.json.
+Use tamber sync --write to bring them in step.
+SYNC INCOMPLETE (12/14) after 0.9s`},
 }
 
 // TestPastedSessionYieldsNothing: a terminal session pasted whole, the
