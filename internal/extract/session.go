@@ -11,10 +11,11 @@ import (
 // user ran, then what it printed. A build tool prints English ("Pass --trace
 // for the full trace", "Use the --legacy-link option to link with the
 // previous linker") and marks its sections with "* " and "> ", so line by
-// line (pastedOutput) much of it reads as prose and as the user's own list. Taken together its lines still show what
-// printed them: positions in files, task paths, timings, status words in
-// capitals, rules of dashes, lines padded to the terminal's width. A list the
-// user typed under a command shows none of that.
+// line (pastedOutput) much of it reads as prose and as the user's own list.
+// Taken together its lines still show what printed them: positions in files,
+// task paths, timings, status words in capitals, rules of dashes, lines
+// padded to the terminal's width. A list the user typed under a command
+// shows none of that.
 
 // Kinds of output marks (outputMarks).
 const (
