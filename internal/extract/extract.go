@@ -191,7 +191,9 @@ func (x *extractor) message(i int) {
 	}
 	// What follows an error pasted into a prompt is the rest of the paste
 	// (the overlay's hints, the stack): the tool's words, not the user's.
-	paste := len(m.Text)
+	// A terminal session pasted whole, the command and what it printed,
+	// is the same, and only what the user typed after it is theirs.
+	paste, session, sessionEnd := len(m.Text), len(m.Text), 0
 	if role != "assistant" {
 		if off, _, ok := pastedLine(m.Text); ok {
 			paste = off
@@ -199,7 +201,10 @@ func (x *extractor) message(i int) {
 		if off, ok := pastedOutput(m.Text); ok && off < paste {
 			paste = off
 		}
-		introducesFailure(m.Text, paste, ss)
+		if from, to, ok := pastedSession(m.Text); ok {
+			session, sessionEnd = from, to
+		}
+		introducesFailure(m.Text, min(paste, session), ss)
 	}
 	fixNext := false
 	n0 := len(x.cands)
@@ -210,7 +215,7 @@ func (x *extractor) message(i int) {
 	}
 	defer func() { x.antecedents(ss, x.cands[n0:]) }()
 	for k, s := range ss {
-		if s.used || spans[k].start > paste {
+		if s.used || spans[k].start > paste || spans[k].start >= session && spans[k].start < sessionEnd {
 			continue // already quoted in a lesson, or pasted
 		}
 		if !s.user && isFixedMarker(s.low) {

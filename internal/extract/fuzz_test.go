@@ -20,6 +20,9 @@ func FuzzOffline(f *testing.F) {
 		"- `a/b` — the thing", "Want me to:\n1. Add `a/` as a submodule", "PR #12: fix (Issue #3)", strings.Repeat("**1. ", 40)} {
 		f.Add(seed)
 	}
+	for _, c := range pastedSessions {
+		f.Add(c.text)
+	}
 	f.Fuzz(func(t *testing.T, text string) {
 		msgs := []Message{
 			{Index: 0, Role: "user", Text: text},
