@@ -32,11 +32,13 @@ var (
 		regression blocker vulnerability incompatibility inconsistency misconfiguration collision`)
 	// fixWords say the fault went away, not that it never held: "there is
 	// no race any more", "no conflict now that the port moved", "no leak
-	// left after the fix", or the change that removed it, said in the
-	// statement or the one before: "I put a lock around the pick. There is
-	// no race", "with the patch in place, there is no leak".
-	fixWords = lazywords.Set(`anymore more longer now fixed resolved solved left remaining after since once until
-		fix fixes fixing patch patched patching added adding put applied applying place workaround`)
+	// left after the fix", or name the change that removed it.
+	fixWords = lazywords.Set(`anymore more longer now left remaining after since once until ` + fixChangeWords)
+	// fixChanges, the part of fixWords that names the change, are read in
+	// the statement before a denial too: "I put a lock around the pick.
+	// There is no race". A word of time there is the account's own ("Now
+	// let me look closer. There is no race").
+	fixChanges = lazywords.Set(fixChangeWords)
 	// inquiries before a fault noun make it a thing looked for, not found:
 	// "let me check for a version mismatch".
 	inquiries = lazywords.Set(`check checking verify verifying investigate investigating look looking test testing
@@ -46,6 +48,11 @@ var (
 	// negatedLinks deny with the link: "the cache isn't the problem".
 	negatedLinks = lazywords.Set(`isn't wasn't aren't weren't`)
 )
+
+// fixChangeWords name a change that removed a fault: "with the patch in
+// place", "I added a lock".
+const fixChangeWords = `fixed resolved solved fix fixes fixing patch patched patching added adding put applied applying
+	place workaround`
 
 // maxFaultWords bounds the words naming a fault: a noun phrase.
 const maxFaultWords = 5
@@ -82,7 +89,7 @@ func Denials(text string) []Denial {
 	var out []Denial
 	for si, s := range sents {
 		s = capped(toks, s)
-		if fixed(toks, s) || si > 0 && fixed(toks, capped(toks, sents[si-1])) {
+		if fixed(toks, s, fixWords()) || si > 0 && fixed(toks, capped(toks, sents[si-1]), fixChanges()) {
 			// "I put a lock around the pick. There is no race": the
 			// fault went away.
 			continue
@@ -103,11 +110,11 @@ func Denials(text string) []Denial {
 	return out
 }
 
-// fixed reports whether statement s says a fault went away or names the
-// change that removed it.
-func fixed(toks []token, s statement) bool {
+// fixed reports whether statement s holds one of words: it says a fault
+// went away, or names the change that removed it.
+func fixed(toks []token, s statement, words map[string]bool) bool {
 	for k := s.first; k < s.first+s.n; k++ {
-		if fixWords()[toks[k].s] {
+		if words[toks[k].s] {
 			return true
 		}
 	}
@@ -344,10 +351,17 @@ func Denies(older string, d Denial) (start, end int, ok bool) {
 		var near, nearPlace, where []string
 		for k := lo; k <= hi; k++ {
 			near = append(near, faultStems(toks[k])...)
-			nearPlace = append(nearPlace, placeStems(toks[k])...)
 			if k > i+1 && prepositions()[toks[i+1].s] {
 				where = append(where, placeStems(toks[k])...)
 			}
+		}
+		// A place named before the fault may take more words than its
+		// noun phrase: "the mobile app has a version mismatch".
+		for k := i - 1; k >= s.first && k >= i-maxPlaceWords && !clauseGap(older[toks[k].end:toks[k+1].start]); k-- {
+			nearPlace = append(nearPlace, placeStems(toks[k])...)
+		}
+		for k := i + 1; k <= hi; k++ {
+			nearPlace = append(nearPlace, placeStems(toks[k])...)
 		}
 		if len(d.where) > 0 && (len(where) > 0 && !samePlace(where, d.where) || len(where) == 0 && !within(d.where, nearPlace)) {
 			// The same fault somewhere else: "a leak in the web app",

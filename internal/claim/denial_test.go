@@ -110,6 +110,8 @@ func TestDenies(t *testing.T) {
 			"There is no memory leak in the parser.", true},
 		{"subject first, another place", "Profiled it: the renderer has a memory leak.",
 			"Checked the other module too. There is no memory leak in the parser.", false},
+		{"subject first, a longer place", "The mobile app has a version mismatch.",
+			"There is no version mismatch in the mobile app.", true},
 		{"a place within the other", "Found a version mismatch in the app.",
 			"There is no version mismatch in the mobile app.", true},
 		{"two apps", "Found a version mismatch in the web app.",
@@ -124,6 +126,8 @@ func TestDenies(t *testing.T) {
 			"I put a mutex around the job pick. There is no race in the upload queue.", false},
 		{"fix in the clause before", "Found a race in the upload queue: two workers take the same job.",
 			"With the mutex in place, there is no race in the upload queue.", false},
+		{"a word of time before is no fix", "Now the report: a race in the cache warmer.",
+			"Now let me look closer. There is no race in the cache warmer.", true},
 		{"the patch holds", "Found a race in the upload queue: two workers take the same job.",
 			"The patch holds: there is no race in the upload queue.", false},
 
