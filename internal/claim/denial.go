@@ -32,8 +32,13 @@ var (
 		regression blocker vulnerability incompatibility inconsistency misconfiguration collision`)
 	// fixWords say the fault went away, not that it never held: "there is
 	// no race any more", "no conflict now that the port moved", "no leak
-	// left after the fix".
-	fixWords = lazywords.Set(`anymore more longer now fixed resolved solved left remaining after since once until`)
+	// left after the fix", or name the change that removed it.
+	fixWords = lazywords.Set(`anymore more longer now left remaining after since once until ` + fixChangeWords)
+	// fixChanges, the part of fixWords that names the change, are read in
+	// the statement before a denial too: "I put a lock around the pick.
+	// There is no race". A word of time there is the account's own ("Now
+	// let me look closer. There is no race").
+	fixChanges = lazywords.Set(fixChangeWords)
 	// inquiries before a fault noun make it a thing looked for, not found:
 	// "let me check for a version mismatch".
 	inquiries = lazywords.Set(`check checking verify verifying investigate investigating look looking test testing
@@ -44,8 +49,31 @@ var (
 	negatedLinks = lazywords.Set(`isn't wasn't aren't weren't`)
 )
 
+// fixChangeWords name a change that removed a fault: "with the patch in
+// place", "I added a lock".
+const fixChangeWords = `fixed resolved solved fix fixes fixing patch patched patching added adding put applied applying
+	place workaround`
+
 // maxFaultWords bounds the words naming a fault: a noun phrase.
 const maxFaultWords = 5
+
+// maxPlaceWords bounds the words of a fault's complement ("in the sync
+// worker of the mobile app"): the place it is in.
+const maxPlaceWords = 8
+
+// maxStatementWords bounds the words of one statement Denials and Denies
+// read: each reading of a fault looks across its statement, so a run-on
+// paste with no sentence break would cost the square of its length.
+const maxStatementWords = 200
+
+// capped is s cut to its first maxStatementWords words.
+func capped(toks []token, s statement) statement {
+	if s.n > maxStatementWords {
+		s.n = maxStatementWords
+		s.end = toks[s.first+s.n-1].end
+	}
+	return s
+}
 
 // Denials returns the faults text says do not hold, in order. A denial
 // opens its clause ("there is no …", "<subject> is not the problem"): one
@@ -59,7 +87,13 @@ func Denials(text string) []Denial {
 	}
 	toks, sents := tokenize(text)
 	var out []Denial
-	for _, s := range sents {
+	for si, s := range sents {
+		s = capped(toks, s)
+		if fixed(toks, s, fixWords()) || si > 0 && fixed(toks, capped(toks, sents[si-1]), fixChanges()) {
+			// "I put a lock around the pick. There is no race": the
+			// fault went away.
+			continue
+		}
 		end := s.first + s.n
 		for k := s.first; k < end; k++ {
 			if k > s.first && !clauseGap(text[toks[k-1].end:toks[k].start]) {
@@ -74,6 +108,17 @@ func Denials(text string) []Denial {
 		}
 	}
 	return out
+}
+
+// fixed reports whether statement s holds one of words: it says a fault
+// went away, or names the change that removed it.
+func fixed(toks []token, s statement, words map[string]bool) bool {
+	for k := s.first; k < s.first+s.n; k++ {
+		if words[toks[k].s] {
+			return true
+		}
+	}
+	return false
 }
 
 // denialAt reads a denial opening at token k of statement s.
@@ -101,7 +146,8 @@ func denialAt(text string, toks []token, s statement, k int) (Denial, bool) {
 			// another.
 			return Denial{}, false
 		}
-		return denial(text, toks, s, first, complement(text, toks, s, noun), toks[noun].s)
+		last, cut := complement(text, toks, s, noun)
+		return denial(text, toks, s, first, last, cut, toks[noun].s)
 	default:
 		// "the cache is not the problem", "the cache isn't the real issue"
 		v := -1
@@ -129,7 +175,7 @@ func denialAt(text string, toks []token, s statement, k int) (Denial, bool) {
 			// we saw yesterday" names another one.
 			return Denial{}, false
 		}
-		return denial(text, toks, s, k, v-1, toks[j].s)
+		return denial(text, toks, s, k, v-1, false, toks[j].s)
 	}
 }
 
@@ -142,44 +188,49 @@ func head(text string, toks []token, s statement, i int) bool {
 }
 
 // prepositions open a fault's complement: "no leak in the resizer".
-var prepositions = lazywords.Set(`in on of between with for at from inside across`)
+var prepositions = lazywords.Set(`in on of between with for at from inside across under over into through during within via`)
 
 // complement returns the last token of the words naming a fault whose noun
 // is at i: the noun, or the end of a short complement after a preposition
-// ("a version mismatch between the client and the server").
-func complement(text string, toks []token, s statement, i int) int {
+// ("a version mismatch between the client and the server"). The complement
+// ends before another preposition ("in the sync worker under load"); cut is
+// true when it ran on past maxPlaceWords and was cut there.
+func complement(text string, toks []token, s statement, i int) (last int, cut bool) {
 	end := s.first + s.n
 	if i+1 >= end || clauseGap(text[toks[i].end:toks[i+1].start]) || !prepositions()[toks[i+1].s] {
-		return i
+		return i, false
 	}
-	last := i
-	for j := i + 1; j < end && j <= i+maxFaultWords; j++ {
-		if clauseGap(text[toks[j-1].end:toks[j].start]) || causeStops()[toks[j].s] && toks[j].s != "and" {
+	last = i
+	for j := i + 1; j < end; j++ {
+		if clauseGap(text[toks[j-1].end:toks[j].start]) || causeStops()[toks[j].s] && toks[j].s != "and" ||
+			j > i+1 && prepositions()[toks[j].s] {
 			break // "and" joins the two sides of "between"
+		}
+		if j > i+maxPlaceWords {
+			return last, true
 		}
 		last = j
 	}
-	return last
+	return last, false
 }
 
 // denial builds the Denial of statement s whose fault is named by
-// toks[first:last+1], checking the statement says the fault never held.
-func denial(text string, toks []token, s statement, first, last int, fault string) (Denial, bool) {
+// toks[first:last+1], checking the statement says the fault never held;
+// cut marks words naming it that run on past last.
+func denial(text string, toks []token, s statement, first, last int, cut bool, fault string) (Denial, bool) {
 	if first > last || !asserted(text, toks, s, first) {
 		return Denial{}, false
 	}
-	for k := s.first; k < s.first+s.n; k++ {
-		if fixWords()[toks[k].s] {
-			return Denial{}, false
-		}
-	}
 	d := Denial{Fault: fault, What: strings.ToLower(text[toks[first].start:toks[last].end]), Start: s.start, End: s.end}
+	if cut {
+		d.What += " …"
+	}
 	inWhere := false
 	for k := first; k <= last; k++ {
 		inWhere = inWhere || k > first && toks[k-1].s == fault && prepositions()[toks[k].s]
 		d.Words = append(d.Words, faultStems(toks[k])...)
 		if inWhere {
-			d.where = append(d.where, faultStems(toks[k])...)
+			d.where = append(d.where, placeStems(toks[k])...)
 		}
 	}
 	if len(d.Words) == 0 {
@@ -209,6 +260,40 @@ func faultStems(t token) []string {
 	return out
 }
 
+// placeStems are the stems of a token's words that name a place: all but
+// articles and the like, so that "the build host" and "the preview host"
+// differ by "build", which faultStems drops as a common word.
+func placeStems(t token) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(t.s, func(r rune) bool { return r == '/' || r == '-' }) {
+		if determiners()[w] || w == "and" || w == "or" || prepositions()[w] || faultNouns()[w] {
+			continue
+		}
+		out = append(out, stem(w, t.hangul))
+	}
+	return out
+}
+
+// within reports whether every word of a is in b.
+func within(a, b []string) bool {
+	for _, w := range a {
+		if !slices.Contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// samePlace reports whether two places' words name one place: the smaller
+// is within the other ("the app" and "the mobile app"), not only a word in
+// common ("the web app" and "the mobile app" are two apps).
+func samePlace(a, b []string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return within(a, b)
+}
+
 // faultWindow is how far from a fault noun Denies looks for the words
 // naming which fault it is: its noun phrase and a short complement.
 const faultWindow = 4
@@ -222,12 +307,21 @@ func Denies(older string, d Denial) (start, end int, ok bool) {
 		older = older[:maxText]
 	}
 	toks, sents := tokenize(older)
+	denying := make(map[int]bool) // statements that deny a fault themselves
 	for i, t := range toks {
 		if t.s != d.Fault && t.s != d.Fault+"s" && t.s != d.Fault+"es" {
 			continue
 		}
-		s := sents[t.sent]
-		if !asserted(older, toks, s, i) || len(Denials(older[s.start:s.end])) > 0 {
+		s := capped(toks, sents[t.sent])
+		if i >= s.first+s.n {
+			continue
+		}
+		denies, seen := denying[t.sent]
+		if !seen {
+			denies = len(Denials(older[s.start:s.end])) > 0
+			denying[t.sent] = denies
+		}
+		if denies || !asserted(older, toks, s, i) {
 			continue
 		}
 		lo, hi := i, i
@@ -254,16 +348,25 @@ func Denies(older string, d Denial) (start, end int, ok bool) {
 				denied = true
 			}
 		}
-		var near, where []string
+		var near, nearPlace, where []string
 		for k := lo; k <= hi; k++ {
-			stems := faultStems(toks[k])
-			near = append(near, stems...)
+			near = append(near, faultStems(toks[k])...)
 			if k > i+1 && prepositions()[toks[i+1].s] {
-				where = append(where, stems...)
+				where = append(where, placeStems(toks[k])...)
 			}
 		}
-		if len(d.where) > 0 && len(where) > 0 && !slices.ContainsFunc(where, func(x string) bool { return slices.Contains(d.where, x) }) {
-			continue // the same fault, somewhere else
+		// A place named before the fault may take more words than its
+		// noun phrase: "the mobile app has a version mismatch".
+		for k := i - 1; k >= s.first && k >= i-maxPlaceWords && !clauseGap(older[toks[k].end:toks[k+1].start]); k-- {
+			nearPlace = append(nearPlace, placeStems(toks[k])...)
+		}
+		for k := i + 1; k <= hi; k++ {
+			nearPlace = append(nearPlace, placeStems(toks[k])...)
+		}
+		if len(d.where) > 0 && (len(where) > 0 && !samePlace(where, d.where) || len(where) == 0 && !within(d.where, nearPlace)) {
+			// The same fault somewhere else: "a leak in the web app",
+			// "the renderer has a leak", then "no leak in the parser".
+			continue
 		}
 		shared := 0
 		for _, w := range d.Words {

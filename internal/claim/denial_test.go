@@ -2,6 +2,7 @@ package claim
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -102,6 +103,34 @@ func TestDenies(t *testing.T) {
 		{"not a problem for", "The problem is the purge task.",
 			"The purge task is not a problem for the weekly archive window.", false},
 
+		// The same fault in another place: the places' words must be one
+		// within the other, and a denial's place must stand by a fault
+		// whose statement names none after it.
+		{"subject first, same place", "Profiled it: the parser has a memory leak.",
+			"There is no memory leak in the parser.", true},
+		{"subject first, another place", "Profiled it: the renderer has a memory leak.",
+			"Checked the other module too. There is no memory leak in the parser.", false},
+		{"subject first, a longer place", "The mobile app has a version mismatch.",
+			"There is no version mismatch in the mobile app.", true},
+		{"a place within the other", "Found a version mismatch in the app.",
+			"There is no version mismatch in the mobile app.", true},
+		{"two apps", "Found a version mismatch in the web app.",
+			"There is no version mismatch in the mobile app.", false},
+		{"two servers", "Found a version mismatch on the staging server.",
+			"There is no version mismatch on the release server.", false},
+		{"two hosts by a common word", "Blocker: a port conflict on the preview host.",
+			"There's no port conflict on the build host.", false},
+
+		// The change that removed the fault, said before the denial.
+		{"fix in the sentence before", "Found a race in the upload queue: two workers take the same job.",
+			"I put a mutex around the job pick. There is no race in the upload queue.", false},
+		{"fix in the clause before", "Found a race in the upload queue: two workers take the same job.",
+			"With the mutex in place, there is no race in the upload queue.", false},
+		{"a word of time before is no fix", "Now the report: a race in the cache warmer.",
+			"Now let me look closer. There is no race in the cache warmer.", true},
+		{"the patch holds", "Found a race in the upload queue: two workers take the same job.",
+			"The patch holds: there is no race in the upload queue.", false},
+
 		// Corrections that reverse nothing.
 		{"also", "We deploy the API with Kelbo.",
 			"Actually, we also deploy the worker with Kelbo.", false},
@@ -137,6 +166,45 @@ func TestDenialWords(t *testing.T) {
 	}
 	if got, want := text[d.Start:d.End], "There is no header mismatch between the gateway and billing."; got != want {
 		t.Errorf("statement %q, want %q", got, want)
+	}
+}
+
+// A denial's words end where its phrase does: before another preposition,
+// or marked as cut when the place runs on.
+func TestDenialWhat(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"There is no deadlock in the sync worker under load.", "deadlock in the sync worker"},
+		{"There is no version mismatch between the web and mobile builds.", "version mismatch between the web and mobile builds"},
+		{"There is no leak in the very long winded image resizer worker pool thread code.",
+			"leak in the very long winded image resizer worker …"},
+	} {
+		ds := Denials(tt.text)
+		if len(ds) != 1 {
+			t.Errorf("Denials(%q) = %+v; want one", tt.text, ds)
+			continue
+		}
+		if ds[0].What != tt.want {
+			t.Errorf("Denials(%q).What = %q, want %q", tt.text, ds[0].What, tt.want)
+		}
+	}
+}
+
+// Denies reads a statement up to maxStatementWords words: a fault named
+// further into a run-on statement is not compared, which bounds the work a
+// pasted log with no sentence break costs.
+func TestDeniesReadsBoundedStatement(t *testing.T) {
+	const newer = "There is no heap leak in the image resizer."
+	for _, tt := range []struct {
+		filler int // words before the finding, in the same statement
+		want   bool
+	}{
+		{maxStatementWords / 2, true},
+		{maxStatementWords + 10, false},
+	} {
+		older := strings.Repeat("row ", tt.filler) + "and we found a heap leak in the image resizer."
+		if got := denied(older, newer); got != tt.want {
+			t.Errorf("with %d words before the finding: denied = %v, want %v", tt.filler, got, tt.want)
+		}
 	}
 }
 

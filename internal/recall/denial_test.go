@@ -73,3 +73,83 @@ func TestDeniedFindingIsWarned(t *testing.T) {
 		})
 	}
 }
+
+// An answer that does not deny an earlier finding gives no warning: the
+// same fault in another place, or the fault gone after a change the answer
+// names before its denial. The texts are made up.
+func TestDenialOfAnotherFaultIsNoWarning(t *testing.T) {
+	for _, tt := range []struct{ name, older, newer string }{
+		{"subject first", "Profiled it: the renderer has a memory leak.",
+			"Checked the other module too. There is no memory leak in the parser."},
+		{"web app vs mobile app", "Found a version mismatch in the web app.",
+			"There is no version mismatch in the mobile app."},
+		{"staging vs release server", "Found a version mismatch on the staging server.",
+			"There is no version mismatch on the release server."},
+		{"preview host vs build host", "Blocker: a port conflict on the preview host.",
+			"There's no port conflict on the build host."},
+		{"fix in the sentence before", "Found a race in the upload queue: two workers take the same job.",
+			"I put a mutex around the job pick. There is no race in the upload queue."},
+		{"fix in the clause before", "Found a race in the upload queue: two workers take the same job.",
+			"With the mutex in place, there is no race in the upload queue."},
+		{"the patch holds", "Found a race in the upload queue: two workers take the same job.",
+			"The patch holds: there is no race in the upload queue."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := storetest.Open(t)
+			filler(t, db)
+			evs := say(t, db, "probe", day, "Look into the slow pages.", tt.older, "Go on.", tt.newer)
+			ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[3], evs[3].Text)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range ws {
+				t.Errorf("%s warning %q: %q -> %q", w.Kind, w.Note, w.A.Title, w.B.Title)
+			}
+		})
+	}
+}
+
+// A user's requirement written as "there is no …" under a label is no
+// finding that the fault never held: denials are read from answers and
+// subagents' reports only. The same words in an answer are still read, and
+// the note names the fault whole. The texts are made up.
+func TestRequirementIsNoDenial(t *testing.T) {
+	const finding = "Found it: the sync worker has a deadlock when two cursors wait on each other."
+	for _, req := range []string{
+		"Acceptance criteria: there is no deadlock in the sync worker under load.",
+		"Goal for this PR: there is no deadlock in the sync worker under load.",
+		"Done means: there is no deadlock in the sync worker under load.",
+	} {
+		t.Run(req, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := storetest.Open(t)
+			filler(t, db)
+			evs := say(t, db, "probe", day, "Why do the sync jobs hang?", finding, req)
+			ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[2], evs[2].Text)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range ws {
+				t.Errorf("%s warning %q: %q -> %q", w.Kind, w.Note, w.A.Title, w.B.Title)
+			}
+		})
+	}
+	t.Run("answer", func(t *testing.T) {
+		t.Parallel()
+		ctx := context.Background()
+		db := storetest.Open(t)
+		filler(t, db)
+		evs := say(t, db, "probe", day, "Why do the sync jobs hang?", finding, "Check it again under load.",
+			"Ran it for an hour: there is no deadlock in the sync worker under load.")
+		ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[3], evs[3].Text)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ws) != 1 || !strings.HasPrefix(ws[0].Note, "deadlock in the sync worker: ") {
+			t.Errorf("want one warning whose note names %q; got %+v", "deadlock in the sync worker", ws)
+		}
+	})
+}

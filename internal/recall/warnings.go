@@ -314,6 +314,9 @@ func diagnosisWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 // later finding corrects the earlier. A subagent's report counts as a
 // statement here: it is prose written to report what an investigation
 // found, and the one that checks an earlier finding is where it is denied.
+// A user's prompt can name a fault but denies none: "there is no deadlock"
+// from the user is a requirement ("Done means: …") or a belief, not what a
+// check found.
 // Only within a session, as for causes: one session investigates one
 // question, and two sessions' faults are mostly different faults.
 func denialWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
@@ -326,7 +329,11 @@ func denialWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		if it.Kind == store.TypeToolObservation && !subagentReport(it.event) {
 			continue
 		}
-		items = append(items, denying{it, claim.Denials(claimSource(it))})
+		var ds []claim.Denial
+		if it.Kind == store.TypeAgentResponse || it.Kind == store.TypeToolObservation {
+			ds = claim.Denials(claimSource(it))
+		}
+		items = append(items, denying{it, ds})
 	}
 	var out []Warning
 	for j, newer := range items {
