@@ -53,9 +53,10 @@ const (
 // prose with only soft marks ("From now on we run it first, it takes 40s.")
 // counts among the session's marked lines but does not carry the session on
 // to it: it may well be the user's, and so may the lines before it, unless
-// it opens with a word in capitals ("APPLIED 2 files in 0.03s"). What the
-// user typed after the session is theirs; a user's line over output with no
-// command is pastedOutput's.
+// it opens with a word in capitals ("APPLIED 2 files in 0.03s"). A line in
+// the user's voice with no mark (userVoice) ends the session, whatever
+// marked lines come after it. What the user typed after the session is
+// theirs; a user's line over output with no command is pastedOutput's.
 func pastedSession(text string) (from, to int, ok bool) {
 	if len(text) > maxScan {
 		text = text[:maxScan]
@@ -87,6 +88,9 @@ func pastedSession(text string) (from, to int, ok bool) {
 		lines++
 		m := outputMarks(l)
 		if m == 0 {
+			if userVoice(t) {
+				break // the user writes again: the session, if any, is over
+			}
 			continue
 		}
 		marked++
@@ -101,6 +105,17 @@ func pastedSession(text string) (from, to int, ok bool) {
 	}
 	return from, to, true
 }
+
+// userVoice reports a line of prose in the first person ("We run it before
+// every push.", "I tried it twice:"): the user's, between what programs
+// printed, which speak of themselves in the third person or the imperative
+// ("The store could not be opened", "Use --trace for the full trace").
+func userVoice(t string) bool {
+	return proseLine(t) && startsWithPhrase(leadText(lowerASCII(t)), firstPersons)
+}
+
+// firstPersons open a sentence in the first person.
+var firstPersons = []string{"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'd", "we'll", "let's", "my", "our", "from now on"}
 
 // ranCommand reports a line that is a command someone ran: one after a
 // shell prompt's sign ("$ make", "~/app ❯ make", "dev@box:~/app$ make"), or a

@@ -180,6 +180,8 @@ func TestUserLinesAroundSessionKept(t *testing.T) {
 		{"versions in a user's list", "Stack we settled on:\n- Node 20.11 for the api\n- we use Postgres 16.2 for the receipts\n- Redis 7 for the sessions", "Postgres 16.2"},
 		{"numbered steps of the user", "Plan for the release:\n1. Use the blue-green script for the deploy\n2. Keep the old stack up for 30m\n3. Switch DNS with the cutover tool", "Keep the old stack up for 30m"},
 		{"a labelled line with a path", "Decision: we keep the uploads in s3://kiosk-media/uploads from now on.", "keep the uploads"},
+		{"a user's line between outputs", "$ zemble lint --fix\nFIXED 3 files in 1.2s\nERROR: 1 file could not be fixed\nWe run the linter before every commit, it fixes most files.\nDONE in 1.4s\nSKIPPED 2 files in 0.3s",
+			"We run the linter before every commit"},
 		{"an indented quote of the user's", "Notes from the call:\n  we use Stripe for payments\n  we keep the invoices in Postgres\n  deploy with the fly script", "Stripe for payments"},
 	}
 	for _, c := range cases {
