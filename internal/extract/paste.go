@@ -97,11 +97,12 @@ func outputLine(l string) bool {
 // of them, so it is no decision, constraint or preference. The sentences
 // before it on the line are the user's own statements ("We moved the API to
 // the new host. This is what the old one printed:"), and a sentence that
-// directs ("from now on we deploy with the script, this is why:") chooses
-// something and is not marked, nor is one that says it holds on ("always",
-// "from now on"). The paste starts with output: lines of the user's own
-// prose at its top ("the job kept hitting a LeaseTimeoutError") are theirs,
-// and the last of them is the line that introduces what follows.
+// directs ("from now on we deploy with the script, this is why:") or
+// commands a change ("switch to the script, the old one drops work:")
+// chooses something and is not marked, nor is one that says it holds on
+// ("always", "from now on"). The paste starts with output: lines of the
+// user's own prose at its top ("the job kept hitting a LeaseTimeoutError")
+// are theirs, and the last of them is the line that introduces what follows.
 func introducesFailure(text string, paste int, ss []*sent) {
 	for paste < len(text) {
 		end := strings.IndexByte(text[paste:], '\n')
@@ -127,7 +128,7 @@ func introducesFailure(text string, paste int, ss []*sent) {
 	if last == nil || last.off < from {
 		return
 	}
-	if low := lowerASCII(straightQuotes(last.text)); directs(low) || containsPhrase(low, standing) {
+	if low := lowerASCII(straightQuotes(last.text)); directs(low) || commands(leadText(low)) || containsPhrase(low, standing) {
 		return
 	}
 	last.report = true

@@ -35,6 +35,10 @@ func TestReportOverAPaste(t *testing.T) {
 		{"the last sentence", "Tried it twice this morning. The release to Hetzner with Bazel, here is the log:\n" + failedLog},
 		{"a gerund after the verb", "Keep getting this on the Linode box with Bazel 7:\n" + failedLog},
 		{"a tool named like a verb", "make fails on the Linode box with Bazel 7:\n" + failedLog},
+		// A program's advice opens with a verb of change and goes on to report
+		// its failure; it sits above the log's error lines, read as the user's.
+		{"a tool's advice over its error", "Keep the daemon running: the watcher crashed and will restart in 5s\n" +
+			"Set WATCH_POLL=1 to poll instead, the inotify limit was exceeded and the watcher failed\n[watch] restarting\n[watch] error: ENOSPC\n"},
 		{"overlay", "switching the bundler to SvelteKit 2 shows\n[dev] Internal server error: Failed to resolve import\n  Plugin: import-analysis\n  File: src/main.ts:3:19\n  1  |  import x from './x'\n"},
 	}
 	keep := []struct{ name, text string }{

@@ -30,6 +30,10 @@ const (
 	markColumns               // padded to the terminal's width, or laid out in columns
 	markProgress              // a step in progress: "Packing release..."
 	markGlyph                 // a status glyph in front: "✖ ", "✔ "
+
+	// softMarks are also common in a user's own prose: "it takes 40s",
+	// "100% of deploys", "see vite.config.ts:14", a line trailing off "...".
+	softMarks = markMeasure | markPosition | markProgress
 )
 
 // Thresholds of pastedSession.
@@ -44,15 +48,22 @@ const (
 // one of the message's first lines and runs to the last line after it with
 // a mark of a program's output (outputMarks). It is a session when, of its
 // lines after the command up to there, at least half are marked, by at least
-// two kinds of mark: the lines are judged together, as one line alone of a
-// build log reads like prose. What the user typed after it is theirs; a
-// user's line over output with no command is pastedOutput's.
+// two kinds of mark, one of them not soft (softMarks): the lines are judged
+// together, as one line alone of a build log reads like prose. A line of
+// prose with only soft marks ("From now on we run it first, it takes 40s.")
+// counts among the session's marked lines but does not carry the session on
+// to it: it may well be the user's, and so may the lines before it, unless
+// it opens with a word in capitals ("APPLIED 2 files in 0.03s"). A line in
+// the user's voice with no mark (userVoice) ends the session, whatever
+// marked lines come after it. What the user typed after the session is
+// theirs; a user's line over output with no command is pastedOutput's.
 func pastedSession(text string) (from, to int, ok bool) {
 	if len(text) > maxScan {
 		text = text[:maxScan]
 	}
 	from = -1
-	seen, lines, marked, kinds, linesAtLast := 0, 0, 0, 0, 0
+	seen, lines, marked, kinds := 0, 0, 0, 0
+	markedAtLast, kindsAtLast, linesAtLast := 0, 0, 0
 	for pos, end := 0, 0; pos < len(text); pos = end + 1 {
 		end = strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -75,17 +86,36 @@ func pastedSession(text string) (from, to int, ok bool) {
 			continue
 		}
 		lines++
-		if m := outputMarks(l); m != 0 {
-			marked++
-			kinds |= m
-			to, linesAtLast = end, lines
+		m := outputMarks(l)
+		if m == 0 {
+			if userVoice(t) {
+				break // the user writes again: the session, if any, is over
+			}
+			continue
+		}
+		marked++
+		kinds |= m
+		if w := firstWord(t); m&^softMarks != 0 || !proseLine(t) || len(w) >= 4 && capitals(w) {
+			to, markedAtLast, kindsAtLast, linesAtLast = end, marked, kinds, lines
 		}
 	}
-	if from < 0 || marked < minSessionMarked || bits.OnesCount(uint(kinds)) < minSessionKinds || marked*2 < linesAtLast {
+	if from < 0 || markedAtLast < minSessionMarked || bits.OnesCount(uint(kindsAtLast)) < minSessionKinds ||
+		kindsAtLast&^softMarks == 0 || markedAtLast*2 < linesAtLast {
 		return 0, 0, false
 	}
 	return from, to, true
 }
+
+// userVoice reports a line of prose in the first person ("We run it before
+// every push.", "I tried it twice:"): the user's, between what programs
+// printed, which speak of themselves in the third person or the imperative
+// ("The store could not be opened", "Use --trace for the full trace").
+func userVoice(t string) bool {
+	return proseLine(t) && startsWithPhrase(leadText(lowerASCII(t)), firstPersons)
+}
+
+// firstPersons open a sentence in the first person.
+var firstPersons = []string{"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'd", "we'll", "let's", "my", "our", "from now on"}
 
 // ranCommand reports a line that is a command someone ran: one after a
 // shell prompt's sign ("$ make", "~/app ❯ make", "dev@box:~/app$ make"), or a
@@ -193,7 +223,7 @@ func word(a string) bool {
 func outputMarks(l string) int {
 	t := strings.TrimSpace(l)
 	m := 0
-	if outputLine(l) {
+	if outputLine(l) || logTag(t) {
 		m |= markTool
 	}
 	if (l[0] == ' ' || l[0] == '\t') && t[0] == '>' {
@@ -235,6 +265,35 @@ func outputMarks(l string) int {
 		}
 	}
 	return m
+}
+
+// logTag reports a line that opens with a logger's level in lower case,
+// then a colon or a word that is not plain lower-case prose: "info Fetching
+// the index...", "warn pkg@2.0.1: …", "ok Added 1 package". "ok so that
+// works" is a user's.
+func logTag(t string) bool {
+	k := strings.IndexAny(t, " \t:")
+	if k <= 0 {
+		return false
+	}
+	switch t[:k] {
+	case "info", "warn", "warning", "ok", "error", "debug", "notice", "verbose":
+	default:
+		return false
+	}
+	if t[k] == ':' {
+		return true
+	}
+	f := strings.Fields(t[k:])
+	if len(f) == 0 {
+		return false
+	}
+	for _, r := range strings.TrimRight(f[0], ",.;!?") {
+		if r < 'a' || r > 'z' {
+			return true
+		}
+	}
+	return false
 }
 
 // statusWord reports a line that opens with a word of four capitals or more

@@ -180,6 +180,8 @@ func TestUserLinesAroundSessionKept(t *testing.T) {
 		{"versions in a user's list", "Stack we settled on:\n- Node 20.11 for the api\n- we use Postgres 16.2 for the receipts\n- Redis 7 for the sessions", "Postgres 16.2"},
 		{"numbered steps of the user", "Plan for the release:\n1. Use the blue-green script for the deploy\n2. Keep the old stack up for 30m\n3. Switch DNS with the cutover tool", "Keep the old stack up for 30m"},
 		{"a labelled line with a path", "Decision: we keep the uploads in s3://kiosk-media/uploads from now on.", "keep the uploads"},
+		{"a user's line between outputs", "$ zemble lint --fix\nFIXED 3 files in 1.2s\nERROR: 1 file could not be fixed\nWe run the linter before every commit, it fixes most files.\nDONE in 1.4s\nSKIPPED 2 files in 0.3s",
+			"We run the linter before every commit"},
 		{"an indented quote of the user's", "Notes from the call:\n  we use Stripe for payments\n  we keep the invoices in Postgres\n  deploy with the fly script", "Stripe for payments"},
 	}
 	for _, c := range cases {
@@ -194,6 +196,78 @@ func TestUserLinesAroundSessionKept(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: no entry quotes %q:%s", c.name, c.quoted, dump(got))
+		}
+	}
+}
+
+// userProseAfterCommand are user messages that open with a command and go
+// on in the user's own prose, with the timings, shares, file positions and
+// trailing ellipses such prose holds (softMarks).
+var userProseAfterCommand = []struct{ name, text, quoted string }{
+	{"timings, a share and a position",
+		"npm run build --prod\nRun that before every deploy from now on, it takes 40s.\nWe deploy with the quarrow script, never by hand (100% of deploys).\nThe build output goes to dist/web, see vite.config.ts:14:3.",
+		"Run that before every deploy from now on"},
+	{"one line of output, then the user's rule",
+		"$ go test ./...\nok  \tkestrel/store\t0.41s\nFrom now on we run go test with -race before each push, it costs 3s more.\nWe keep coverage above 80% for the store package.",
+		"we run go test with -race before each push"},
+	{"shares and a position",
+		"git pull --rebase\nWe always rebase, never merge: 100% of branches.\nThe main branch is protected, pushes take 5s to verify.\nReviews cite lines like src/api/routes.ts:42:7.",
+		"We always rebase, never merge"},
+	{"an unmarked line among lines ending in an ellipsis",
+		"quarrow deploy --prod\nok so that works...\nFrom now on we deploy with quarrow, not the old script.\nThe deploy takes 40s, then the cache warms for 20s...\nWe keep the cutover branch protected...",
+		"we deploy with quarrow, not the old script"},
+	{"timings in brackets and a position",
+		"pnpm run check --all\nThat is the one gate. It takes about 90s here (120s on CI).\nFrom now on we always run it before pushing, and merges need 100% of checks green.\nWe cite places as src/app/main.ts:12 in reviews.",
+		"we always run it before pushing"},
+}
+
+// TestUserProseAfterCommandKept: a command, then the user's own prose with
+// only soft marks (softMarks) is no pasted session: the user's rule in it
+// gives a decision, constraint or preference.
+func TestUserProseAfterCommandKept(t *testing.T) {
+	t.Parallel()
+	for _, c := range userProseAfterCommand {
+		t.Run(c.name, func(t *testing.T) {
+			if from, to, ok := pastedSession(c.text); ok {
+				t.Errorf("read as a pasted session: %q", c.text[from:to])
+			}
+			msgs := []Message{{Index: 0, Role: "user", Text: c.text}}
+			got := Offline(msgs)
+			checkEntries(t, c.name, msgs, got)
+			for _, e := range got {
+				if e.Type != Decision && e.Type != Constraint && e.Type != Preference {
+					continue
+				}
+				for _, ev := range e.Evidence {
+					if strings.Contains(ev.Quote, c.quoted) {
+						return
+					}
+				}
+			}
+			t.Errorf("no decision, constraint or preference quotes %q:%s", c.quoted, dump(got))
+		})
+	}
+}
+
+// TestLogTag: a logger's level in lower case leads a line of output when a
+// colon or a word that is not plain prose follows it.
+func TestLogTag(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"info Fetching the package list...", true},
+		{"warning padkit@2.0.1: Use the maintained fork", true},
+		{"ok Added 1 package to the manifest.", true},
+		{"debug: cache hit", true},
+		{"ok so that works...", false},
+		{"ok, that builds now", false},
+		{"information is in the wiki", false},
+		{"We log at info level", false},
+	} {
+		if got := logTag(tt.line); got != tt.want {
+			t.Errorf("logTag(%q) = %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }

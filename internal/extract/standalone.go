@@ -223,19 +223,20 @@ func reportsTrouble(body string) bool {
 }
 
 // directs reports a lowered text that chooses or sets a rule, whatever else
-// it says: "failures must be paged", "never push to mainline", or a command
-// that changes how the project works ("switch the queue to Redis, the
-// in-memory one loses work").
+// it says: "failures must be paged", "never push to mainline".
 func directs(low string) bool {
-	lead := leadText(low)
-	return containsPhrase(low, directives) || startsWithPhrase(lead, []string{"don't", "do not", "never", "always"}) || commands(lead)
+	return containsPhrase(low, directives) || startsWithPhrase(leadText(low), []string{"don't", "do not", "never", "always"})
 }
 
 // commands reports a lowered text that opens with a verb of change in the
 // imperative (proposalVerbs), its first clause reporting no failure. A
 // verb followed by a gerund goes on with what happens ("keep getting a
 // timeout"), and one followed by a failing verb is a tool's name ("make
-// fails with:"): neither is a command.
+// fails with:"): neither is a command. Only introducesFailure asks it: a
+// line over a failed paste that commands a change ("switch the queue to
+// Redis, the in-memory one loses work:") chooses something. Elsewhere
+// (reportsTrouble) such a line is as often a program's advice over its
+// error, or the user's errand of the moment, and is not kept.
 func commands(lead string) bool {
 	w := firstWord(lead)
 	if w == "" || !in(proposalVerbs, w) {

@@ -55,6 +55,10 @@ func TestReportsTrouble(t *testing.T) {
 		{"All errors must be logged as JSON lines.", false},
 		{"The old poller doesn't work across regions, so it has to move to the queue.", false},
 		{"We deploy the worker on Fridays.", false},
+		// A verb of change opening the line does not direct here: a program's
+		// advice, or the errand of the moment, over what failed.
+		{"Keep the daemon running: the watcher crashed and will restart in 5s", true},
+		{"Drop the cache and redeploy, the bundler crashed on the last run", true},
 	} {
 		if got := reportsTrouble(tt.body); got != tt.want {
 			t.Errorf("reportsTrouble(%q) = %v; want %v", tt.body, got, tt.want)
