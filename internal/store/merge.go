@@ -59,8 +59,8 @@ func (db *DB) mergeIndexes(ctx context.Context, pages, maxSteps int, between fun
 				return err
 			})
 			if err != nil {
-				if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-					return m, nil
+				if ctx.Err() != nil {
+					return m, nil // the step rolled back whole; the steps before stay
 				}
 				return m, fmt.Errorf("merge %s: %w", table, err)
 			}
