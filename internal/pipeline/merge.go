@@ -26,7 +26,8 @@ func MergeWanted(ctx context.Context, db *store.DB) (bool, error) {
 }
 
 // MergeIndexes merges the store's full-text indexes when MergeWanted, at
-// most MergeSteps steps. It is a worker's last step: a failure is logged,
+// most MergeSteps steps: the levels that hold two segments or more, which
+// costs what the sessions since the last merge wrote (store.MergeIndexes). It is a worker's last step: a failure is logged,
 // and the next worker tries again.
 func (p *Processor) MergeIndexes(ctx context.Context) {
 	want, err := MergeWanted(ctx, p.DB)
@@ -37,7 +38,7 @@ func (p *Processor) MergeIndexes(ctx context.Context) {
 	if !want {
 		return
 	}
-	m, err := p.DB.MergeIndexes(ctx, store.MergePages, MergeSteps)
+	m, err := p.DB.MergeIndexes(ctx, false, store.MergePages, MergeSteps)
 	if err != nil {
 		p.Log.Error("merge the full-text indexes", "err", err)
 		return

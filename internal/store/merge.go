@@ -24,24 +24,51 @@ type Merged struct {
 	Done  bool `json:"done"`
 }
 
-// MergeIndexes merges the segments of the full-text indexes towards one
-// each, the way FTS5 merges incrementally ('merge' with a negative page
-// count: every segment, whatever its level), a step of at most pages leaf
-// pages per write transaction. It stops when a step merges nothing (FTS5
-// changes fewer than two rows) in both indexes, after maxSteps steps that
-// merged something (0: no limit), or when ctx ends; a ctx that ends between
-// steps is not an error, and the steps committed stay. Searches find the
-// same rows in any layout: fewer segments only make each term's lookup
-// seek fewer of them.
-func (db *DB) MergeIndexes(ctx context.Context, pages, maxSteps int) (Merged, error) {
-	return db.mergeIndexes(ctx, pages, maxSteps, nil)
+// MergeIndexes merges the segments of the full-text indexes incrementally,
+// the way FTS5 does it, a step of at most pages leaf pages per write
+// transaction, and says how far it got. A full merge ('merge' with a
+// negative page count) merges every segment, whatever its level, towards
+// one per index: it rewrites the whole index, which an import can afford
+// once. Otherwise it merges only the levels that hold two segments or more
+// (a positive count, with FTS5's usermerge set to 2): the small segments a
+// session's transactions left are merged together, and the large old one
+// is rewritten only when a level of its size fills up again, so a
+// worker's merge after a session costs what the session wrote, not what
+// the store holds (on the 100k bench store after 100 transactions, with
+// the system sqlite3: 2 ms to 2 segments, against 156 ms to 1).
+//
+// It stops when a step merges nothing (FTS5 changes fewer than two rows)
+// in both indexes, after maxSteps steps that merged something (0: no
+// limit), or when ctx ends; a ctx that ends between steps is not an error,
+// and the steps committed stay. Searches find the same rows in any layout:
+// fewer segments only make each term's lookup seek fewer of them.
+func (db *DB) MergeIndexes(ctx context.Context, full bool, pages, maxSteps int) (Merged, error) {
+	return db.mergeIndexes(ctx, full, pages, maxSteps, nil)
 }
 
 // mergeIndexes is MergeIndexes, calling between (when not nil) after each
 // step that merged something, with no transaction open.
-func (db *DB) mergeIndexes(ctx context.Context, pages, maxSteps int, between func(Merged)) (Merged, error) {
+func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, between func(Merged)) (Merged, error) {
 	if pages <= 0 {
 		pages = MergePages
+	}
+	rank := pages
+	if full {
+		rank = -pages
+	} else if err := db.Update(ctx, func(t *Tx) error {
+		for _, table := range ftsTables() {
+			// Kept in the index's own config: idempotent, and only the
+			// 'merge' command reads it (automerge, on writes, does not).
+			if _, err := t.exec(ctx, fmt.Sprintf("INSERT INTO %s(%s, rank) VALUES('usermerge', 2)", table, table)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		if ctx.Err() != nil {
+			return Merged{}, nil
+		}
+		return Merged{}, fmt.Errorf("merge: %w", err)
 	}
 	var m Merged
 	for _, table := range ftsTables() {
@@ -55,7 +82,7 @@ func (db *DB) mergeIndexes(ctx context.Context, pages, maxSteps int, between fun
 			var changed int64
 			err := db.Update(ctx, func(t *Tx) error {
 				var err error
-				changed, err = t.mergeStep(ctx, table, pages)
+				changed, err = t.mergeStep(ctx, table, rank)
 				return err
 			})
 			if err != nil {
@@ -77,16 +104,17 @@ func (db *DB) mergeIndexes(ctx context.Context, pages, maxSteps int, between fun
 	return m, nil
 }
 
-// mergeStep runs one incremental merge of table on t and returns how many
+// mergeStep runs one incremental merge of table on t, FTS5's 'merge' with
+// rank as its page count (negative: every level), and returns how many
 // rows it changed: FTS5's documentation says that a difference in
 // total_changes() under two means the merge did no work.
-func (t *Tx) mergeStep(ctx context.Context, table string, pages int) (int64, error) {
+func (t *Tx) mergeStep(ctx context.Context, table string, rank int) (int64, error) {
 	var before, after int64
 	if err := t.queryRow(ctx, "SELECT total_changes()").Scan(&before); err != nil {
 		return 0, err
 	}
 	// The table name is one of ftsTables, never input.
-	if _, err := t.exec(ctx, fmt.Sprintf("INSERT INTO %s(%s, rank) VALUES('merge', ?)", table, table), -pages); err != nil {
+	if _, err := t.exec(ctx, fmt.Sprintf("INSERT INTO %s(%s, rank) VALUES('merge', ?)", table, table), rank); err != nil {
 		return 0, err
 	}
 	if err := t.queryRow(ctx, "SELECT total_changes()").Scan(&after); err != nil {

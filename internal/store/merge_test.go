@@ -33,8 +33,8 @@ func fragment(tb testing.TB, db *DB, first, n int) {
 	}
 }
 
-// mergeWorks reports whether one more merge step would merge something in
-// table, and rolls the step back.
+// mergeWorks reports whether one more full merge step would merge
+// something in table, and rolls the step back.
 func mergeWorks(tb testing.TB, db *DB, table string) bool {
 	tb.Helper()
 	ctx := context.Background()
@@ -42,7 +42,7 @@ func mergeWorks(tb testing.TB, db *DB, table string) bool {
 	errUndo := errors.New("undo")
 	err := db.Update(ctx, func(t *Tx) error {
 		var err error
-		if changed, err = t.mergeStep(ctx, table, MergePages); err != nil {
+		if changed, err = t.mergeStep(ctx, table, -MergePages); err != nil {
 			return err
 		}
 		return errUndo
@@ -84,7 +84,7 @@ func TestMergeIndexes(t *testing.T) {
 	}
 	wantLantern, wantItem := eventIDs(t, db, "lantern"), eventIDs(t, db, "item77")
 
-	m, err := db.MergeIndexes(ctx, 4, 0)
+	m, err := db.MergeIndexes(ctx, true, 4, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +103,52 @@ func TestMergeIndexes(t *testing.T) {
 	if got := eventIDs(t, db, "item77"); !slices.Equal(got, wantItem) {
 		t.Errorf("item77 after the merge: %v, want %v", got, wantItem)
 	}
-	if m, err := db.MergeIndexes(ctx, 0, 0); err != nil || m.Steps != 0 || !m.Done {
+	if m, err := db.MergeIndexes(ctx, true, 0, 0); err != nil || m.Steps != 0 || !m.Done {
 		t.Fatalf("MergeIndexes() on a merged store = %+v, %v; want no step, done", m, err)
+	}
+}
+
+// TestMergeIndexesLevels checks the merge a worker runs after a session:
+// it merges the small segments the session's transactions left, not the
+// large one an earlier merge made, so it takes fewer steps than a full
+// merge of the same index, and leaves at most one segment a level.
+func TestMergeIndexesLevels(t *testing.T) {
+	ctx := context.Background()
+	build := func() *DB {
+		db := MustOpen(t)
+		fragment(t, db, 0, 120)
+		if _, err := db.MergeIndexes(ctx, true, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		fragment(t, db, 120, 40) // a session's writes
+		return db
+	}
+	levels, full := build(), build()
+	before, err := levels.IndexSegments(ctx)
+	if err != nil || before < 4 {
+		t.Fatalf("IndexSegments()=%d, %v after 40 more transactions, want several", before, err)
+	}
+	want := eventIDs(t, levels, "lantern")
+
+	ml, err := levels.MergeIndexes(ctx, false, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, err := full.MergeIndexes(ctx, true, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ml.Done || ml.Steps == 0 || ml.Steps >= mf.Steps {
+		t.Fatalf("level merge %+v, full merge %+v: want the level merge done in fewer steps", ml, mf)
+	}
+	if got, err := levels.IndexSegments(ctx); err != nil || got >= before {
+		t.Fatalf("IndexSegments()=%d, %v after the level merge, want fewer than %d", got, err, before)
+	}
+	if m, err := levels.MergeIndexes(ctx, false, 4, 0); err != nil || m.Steps != 0 {
+		t.Fatalf("a second level merge = %+v, %v; want no step", m, err)
+	}
+	if got := eventIDs(t, levels, "lantern"); !slices.Equal(got, want) {
+		t.Errorf("lantern after the level merge: %v, want %v", got, want)
 	}
 }
 
@@ -127,7 +171,7 @@ func TestMergeIndexesLetsWritersIn(t *testing.T) {
 	}
 	defer other.Close()
 	var wrote []int
-	m, err := db.mergeIndexes(ctx, 4, 0, func(m Merged) {
+	m, err := db.mergeIndexes(ctx, true, 4, 0, func(m Merged) {
 		if m.Steps > 3 {
 			return // each write adds a segment: a writer that never stops keeps the merge going
 		}
@@ -156,7 +200,7 @@ func TestMergeIndexesStopsAtDeadline(t *testing.T) {
 	db := MustOpen(t)
 	fragment(t, db, 0, 120)
 	ctx, cancel := context.WithCancel(context.Background())
-	m, err := db.mergeIndexes(ctx, 4, 0, func(m Merged) {
+	m, err := db.mergeIndexes(ctx, true, 4, 0, func(m Merged) {
 		if m.Steps == 2 {
 			cancel()
 		}
@@ -167,7 +211,7 @@ func TestMergeIndexesStopsAtDeadline(t *testing.T) {
 	if !mergeWorks(t, db, "events_fts") {
 		t.Fatal("nothing left to merge after a stopped merge")
 	}
-	m, err = db.MergeIndexes(context.Background(), 4, 0)
+	m, err = db.MergeIndexes(context.Background(), true, 4, 0)
 	if err != nil || !m.Done || m.Steps == 0 {
 		t.Fatalf("MergeIndexes() after the stop = %+v, %v; want done", m, err)
 	}
@@ -176,7 +220,7 @@ func TestMergeIndexesStopsAtDeadline(t *testing.T) {
 	}
 	// maxSteps bounds a run the same way.
 	fragment(t, db, 120, 60)
-	if m, err := db.MergeIndexes(context.Background(), 4, 1); err != nil || m.Steps != 1 || m.Done {
+	if m, err := db.MergeIndexes(context.Background(), true, 4, 1); err != nil || m.Steps != 1 || m.Done {
 		t.Fatalf("MergeIndexes(maxSteps 1)=%+v, %v; want 1 step, not done", m, err)
 	}
 }
