@@ -18,7 +18,9 @@ one memory of type digest per session, saying what it did, decided and left
 open, each line resting on a quote of what the user said or a tool read or
 ran there. Recall shows a digest in place of its session's turns, which
 stay searchable. The background worker does this after each session, a
-bounded number of sessions a run; reextract rebuilds them.
+bounded number of sessions a run; reextract rebuilds them. It then merges
+the full-text indexes' segments when there are many, a bounded number of
+short steps.
 `
 
 func runDigest(ctx context.Context, e *env, args []string) error {
@@ -62,6 +64,9 @@ func runDigest(ctx context.Context, e *env, args []string) error {
 	if proj == "" {
 		pipeline.RecordDigests(cfg.DataDir, res, *limit, e.now())
 	}
+	// SessionEnd starts this worker also when the full-text indexes hold
+	// many segments (a session the hook processed itself starts no other).
+	p.MergeIndexes(ctx)
 	if *asJSON {
 		return writeJSON(e.stdout, res)
 	}

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // TestDigestCommand: 40 days after a session, `digest` builds its digest,
@@ -58,5 +62,39 @@ func TestDigestCommand(t *testing.T) {
 	}
 	if got := later("digest"); !strings.HasPrefix(got, "0 digests built") {
 		t.Errorf("a second run: %q", got)
+	}
+}
+
+// TestDigestCommandMerges: the digest worker, which SessionEnd starts when
+// the full-text indexes hold many segments, merges them.
+func TestDigestCommandMerges(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	db := c.db()
+	ctx := context.Background()
+	// Write transactions of many sizes, as hooks and workers write: a
+	// segment each, which FTS5's automerge merges only level by level.
+	k := 0
+	for i := range 150 {
+		var evs []store.Event
+		for range 1 + (i*i)%23 {
+			var own strings.Builder
+			for j := range 40 {
+				fmt.Fprintf(&own, " cog%dx%d", k, j)
+			}
+			evs = append(evs, store.Event{Type: store.TypeUserPrompt, SessionID: "frag", Project: "/p", DedupeKey: fmt.Sprintf("frag%d", k),
+				Text: "walnut sprocket" + own.String()})
+			k++
+		}
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := db.IndexSegments(ctx); err != nil || n <= pipeline.MergeAbove {
+		t.Fatalf("IndexSegments()=%d, %v before the worker, want more than %d", n, err, pipeline.MergeAbove)
+	}
+	c.ok("digest")
+	if n, err := db.IndexSegments(ctx); err != nil || n != 1 {
+		t.Fatalf("IndexSegments()=%d, %v after the worker, want 1 (events_fts; entries_fts is empty)", n, err)
 	}
 }

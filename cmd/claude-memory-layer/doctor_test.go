@@ -89,3 +89,27 @@ func TestCheckGlosses(t *testing.T) {
 		t.Errorf("dictionaries present: %+v, want ok", c)
 	}
 }
+
+// TestDoctorIndexSegments: doctor's fts5 check says how many segments the
+// full-text indexes hold, one per index after an import merged them.
+func TestDoctorIndexSegments(t *testing.T) {
+	t.Parallel()
+	te := newTestEnv(t)
+	te.mustRun(t, "import", "--transcript", filepath.Join(needDir(t, fixtureDir), "basic.jsonl"))
+	te.run(t, "doctor", "--json")
+	var rep struct {
+		Checks []check `json:"checks"`
+	}
+	if err := json.Unmarshal(te.stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, te.stdout)
+	}
+	for _, c := range rep.Checks {
+		if c.Name == "fts5" {
+			if c.Status != "ok" || !strings.HasSuffix(c.Detail, ", 2 index segments") {
+				t.Errorf("fts5 check %+v, want ok with 2 index segments", c)
+			}
+			return
+		}
+	}
+	t.Fatalf("no fts5 check in %+v", rep.Checks)
+}

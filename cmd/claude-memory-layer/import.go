@@ -165,6 +165,17 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 		}
 	})
 	bar.clear()
+	if err == nil && sum != nil && sum.Imported > 0 {
+		// An import commits many transactions, each adding a segment to
+		// the full-text indexes, which every later search seeks; merge
+		// them all now (a full merge, which rewrites the indexes once),
+		// a short transaction at a time, so hooks writing
+		// meanwhile wait for one step. The sessions are stored whatever
+		// the merge does: a failure is logged, and the worker merges later.
+		if _, merr := db.MergeIndexes(ctx, true, store.MergePages, 0); merr != nil {
+			log.Error("merge the full-text indexes", "err", merr)
+		}
+	}
 	if sum != nil {
 		sum.Seconds = elapsed(e.now().Sub(start))
 	}

@@ -1054,3 +1054,22 @@ func cpuTime(tb testing.TB) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestImportMergesIndexes imports a history a session per commit, each
+// commit adding segments to the full-text indexes, and checks that the
+// import leaves one segment per index: nothing left to merge.
+func TestImportMergesIndexes(t *testing.T) {
+	t.Parallel()
+	conv := conversation(t)
+	te := newTestEnv(t)
+	if _, err := importTranscripts(context.Background(), te.env, importOptions{Dir: conv, batch: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	n, err := te.openDB(t).IndexSegments(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Fatalf("IndexSegments()=%d after the import, want 2 (one per index)", n)
+	}
+}

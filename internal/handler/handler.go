@@ -612,22 +612,34 @@ func ingestSteps(ctx context.Context, env *hook.Env, rec *capture.Recorder, s *s
 	})
 }
 
-// digestsDue starts the digest worker when a session is due a digest: the
-// worker would have built it after its session, but the hook processed
-// this one itself. The store is asked at most once a while (see
-// pipeline.DigestsWanted): a session is due only days after it ended.
+// digestsDue starts the digest worker when a session is due a digest or
+// the full-text indexes hold many segments (pipeline.MergeWanted): the
+// worker would have built the digest and merged the indexes after its
+// session, but the hook processed this one itself. The store is asked for
+// digests at most once a while (see pipeline.DigestsWanted): a session is
+// due only days after it ended. The segments are two rows' read.
 func digestsDue(ctx context.Context, env *hook.Env, db *store.DB) {
 	now := env.Now()
-	if !pipeline.DigestsWanted(env.Config.DataDir, now) {
-		return
+	start := false
+	if pipeline.DigestsWanted(env.Config.DataDir, now) {
+		due, err := db.Read().DigestsDue(ctx, "", pipeline.DigestsBefore(now, env.Config.Digest.AfterDays), 1)
+		switch {
+		case err != nil:
+			env.Log.Error("sessions due a digest", "err", err)
+		case len(due) == 0:
+			pipeline.RecordDigests(env.Config.DataDir, pipeline.DigestResult{}, 1, now)
+		default:
+			start = true
+		}
 	}
-	due, err := db.Read().DigestsDue(ctx, "", pipeline.DigestsBefore(now, env.Config.Digest.AfterDays), 1)
-	switch {
-	case err != nil:
-		env.Log.Error("sessions due a digest", "err", err)
-	case len(due) == 0:
-		pipeline.RecordDigests(env.Config.DataDir, pipeline.DigestResult{}, 1, now)
-	default:
+	if !start {
+		want, err := pipeline.MergeWanted(ctx, db)
+		if err != nil {
+			env.Log.Error("full-text segments", "err", err)
+		}
+		start = want
+	}
+	if start {
 		if err := pipeline.SpawnDigests(workerEnv(env)); err != nil {
 			env.Log.Error("start the digest worker", "err", err)
 		}
