@@ -66,7 +66,7 @@ func runDigest(ctx context.Context, e *env, args []string) error {
 	}
 	// SessionEnd starts this worker also when the full-text indexes hold
 	// many segments (a session the hook processed itself starts no other).
-	p.MergeIndexes(ctx)
+	p.MergeIndexes(ctx, cfg.DataDir)
 	if *asJSON {
 		return writeJSON(e.stdout, res)
 	}

@@ -172,7 +172,8 @@ func checkStore(ctx context.Context, cfg config.Config) []check {
 		out = append(out, check{"fts5", "warn", "full-text search works; " + err.Error(), ""})
 	} else {
 		// Each search seeks every segment holding its term: the workers
-		// merge them once there are more than pipeline.MergeAbove.
+		// merge them once the sessions since the last merge added more than
+		// pipeline.MergeAbove.
 		out = append(out, check{"fts5", "ok", "full-text search works, " + plural.Of(n, "index segment"), ""})
 	}
 	if db.CompactPending() {

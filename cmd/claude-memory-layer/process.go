@@ -135,7 +135,7 @@ func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o
 			log.Info("digests", "built", d.Built, "skipped", d.Skipped)
 		}
 	}
-	p.MergeIndexes(ctx)
+	p.MergeIndexes(ctx, cfg.DataDir)
 	return res, nil
 }
 

@@ -633,7 +633,7 @@ func digestsDue(ctx context.Context, env *hook.Env, db *store.DB) {
 		}
 	}
 	if !start {
-		want, err := pipeline.MergeWanted(ctx, db)
+		want, err := pipeline.MergeWanted(ctx, db, env.Config.DataDir)
 		if err != nil {
 			env.Log.Error("full-text segments", "err", err)
 		}
