@@ -116,3 +116,41 @@ func TestRealClientNoFalseStillFailing(t *testing.T) {
 		t.Errorf("the brief does not report the script's runs at all:\n%s", brief)
 	}
 }
+
+// TestRealClientPastedSessionIsNoDecision: a prompt that pastes a terminal
+// session (the command, then what the compiler printed) and then says what
+// the team will do stores the user's decision and nothing of the output:
+// no memory quotes a compiler line, a position in a file or the status.
+func TestRealClientPastedSessionIsNoDecision(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, strings.Join([]string{
+		"$ quillc build --target wasm ./cmd/atlasmap",
+		"[quillc] compiling 42 units...",
+		"src/atlasmap/grid.ql:18:7 error: unknown symbol 'tileSpanQ'",
+		"src/atlasmap/grid.ql:31:2 warning: unused binding 'qv'",
+		"BUILD FAILED in 3.2s",
+		"From now on we build atlasmap with quillc --strict before every release.",
+	}, "\n"))
+	var got entriesJSON
+	if err := json.Unmarshal(w.cli("entries", "--json", "--all-projects"), &got); err != nil {
+		t.Fatal(err)
+	}
+	decided := false
+	for _, e := range got.Entries {
+		text := e.Title
+		for _, v := range e.Evidence {
+			text += "\n" + v.Quote
+		}
+		for _, out := range []string{"compiling 42 units", "grid.ql:", "unknown symbol", "unused binding", "BUILD FAILED"} {
+			if strings.Contains(text, out) {
+				t.Errorf("a memory quotes the pasted output (%q): %s %q", out, e.Type, e.Title)
+			}
+		}
+		if strings.Contains(text, "--strict") {
+			decided = true
+		}
+	}
+	if !decided {
+		t.Errorf("the user's decision after the paste is not a memory: %+v", got.Entries)
+	}
+}

@@ -190,10 +190,11 @@ func (x *extractor) message(i int) {
 		ss[k].shape, ss[k].planned = sp.shape, planned
 	}
 	// What follows an error pasted into a prompt is the rest of the paste
-	// (the overlay's hints, the stack): the tool's words, not the user's.
+	// (the overlay's hints, the stack): the tool's words, not the user's,
+	// up to a line in which the user writes again (userWritesAgain).
 	// A terminal session pasted whole, the command and what it printed,
 	// is the same, and only what the user typed after it is theirs.
-	paste, session, sessionEnd := len(m.Text), len(m.Text), 0
+	paste, pasteEnd, session, sessionEnd := len(m.Text), len(m.Text), len(m.Text), 0
 	if role != "assistant" {
 		if off, _, ok := pastedLine(m.Text); ok {
 			paste = off
@@ -201,6 +202,7 @@ func (x *extractor) message(i int) {
 		if off, ok := pastedOutput(m.Text); ok && off < paste {
 			paste = off
 		}
+		pasteEnd = userWritesAgain(m.Text, paste)
 		if from, to, ok := pastedSession(m.Text); ok {
 			session, sessionEnd = from, to
 		}
@@ -215,7 +217,7 @@ func (x *extractor) message(i int) {
 	}
 	defer func() { x.antecedents(ss, x.cands[n0:]) }()
 	for k, s := range ss {
-		if s.used || spans[k].start > paste || spans[k].start >= session && spans[k].start < sessionEnd {
+		if s.used || spans[k].start > paste && spans[k].start < pasteEnd || spans[k].start >= session && spans[k].start < sessionEnd {
 			continue // already quoted in a lesson, or pasted
 		}
 		if !s.user && isFixedMarker(s.low) {

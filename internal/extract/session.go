@@ -114,6 +114,34 @@ func userVoice(t string) bool {
 	return proseLine(t) && startsWithPhrase(leadText(lowerASCII(t)), firstPersons)
 }
 
+// userWritesAgain returns where, after the paste that starts at off, the
+// user writes again: the first line after off's own that carries no output
+// mark and is in the user's voice (userVoice), or len(text). A prompt that
+// pastes an error and then says what to do about it ("From now on we build
+// with --strict.") is the paste, then the user's own words.
+func userWritesAgain(text string, off int) int {
+	if off >= len(text) {
+		return len(text)
+	}
+	nl := strings.IndexByte(text[off:], '\n')
+	if nl < 0 {
+		return len(text)
+	}
+	for pos, end := off+nl+1, 0; pos < len(text); pos = end + 1 {
+		end = strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		l := strings.TrimRight(text[pos:end], "\r")
+		if t := strings.TrimSpace(l); t != "" && outputMarks(l) == 0 && userVoice(t) {
+			return pos
+		}
+	}
+	return len(text)
+}
+
 // firstPersons open a sentence in the first person.
 var firstPersons = []string{"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'd", "we'll", "let's", "my", "our", "from now on"}
 

@@ -290,3 +290,40 @@ func TestPastedSessionShape(t *testing.T) {
 		t.Errorf("session = %q, want %q", got, want)
 	}
 }
+
+// TestUserWritesAgainAfterPastedError: after an error pasted into a prompt,
+// the rest of the paste is skipped up to a line in which the user writes
+// again; that line and what follows are the user's own.
+func TestUserWritesAgainAfterPastedError(t *testing.T) {
+	kept := []struct{ name, text, want string }{
+		{"a rule after a compiler's error",
+			"$ quillc build --target wasm ./cmd/atlasmap\nsrc/atlasmap/grid.ql:18:7 error: unknown symbol 'tileSpanQ'\nBUILD FAILED in 3.2s\nFrom now on we build atlasmap with quillc --strict before every release.",
+			"quillc --strict"},
+		{"a decision after a trace",
+			"TypeError: cannot read properties of undefined (reading 'orbitz')\n    at Loom.spin (loom.js:88:13)\n    at main (index.js:4:1)\nWe decided to pin loomkit to 4.2 until the upstream fix lands.",
+			"pin loomkit to 4.2"},
+	}
+	for _, c := range kept {
+		t.Run(c.name, func(t *testing.T) {
+			es := Offline([]Message{{Index: 0, Role: "user", Text: c.text}, {Index: 1, Role: "assistant", Text: "Understood."}})
+			found := false
+			for _, e := range es {
+				if strings.Contains(e.Title+" "+e.Body, c.want) {
+					found = true
+				}
+				if strings.Contains(e.Body, "error") || strings.Contains(e.Body, "loom.js") {
+					t.Errorf("a memory of the paste: %s %q", e.Type, e.Body)
+				}
+			}
+			if !found {
+				t.Errorf("no memory says %q: %+v", c.want, es)
+			}
+		})
+	}
+	// The paste's own prose, not in the user's voice, stays the paste's.
+	es := Offline([]Message{{Index: 0, Role: "user", Text: "TypeError: cannot read properties of undefined (reading 'orbitz')\n    at Loom.spin (loom.js:88:13)\nThe vexbuild sync step always rewrites the lockfile before it exits."},
+		{Index: 1, Role: "assistant", Text: "Understood."}})
+	for _, e := range es {
+		t.Errorf("a memory of the paste's own lines: %s %q", e.Type, e.Body)
+	}
+}
