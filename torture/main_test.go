@@ -343,8 +343,10 @@ func poll(bound, every time.Duration, cond func() (bool, string)) (bool, string)
 	}
 }
 
-// workers lists the pids of `claude-memory-layer process` workers (started
-// detached by session-end hooks) running against dataDir.
+// workers lists the pids of the `claude-memory-layer` processes running
+// against dataDir: the workers hooks start detached (`process`, and
+// `digest`, which SessionEnd also starts to merge the full-text indexes),
+// and any command a test runs.
 func workers(dataDir string) []int {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
@@ -362,7 +364,7 @@ func workers(dataDir string) []int {
 			continue // gone, or a zombie
 		}
 		argv := strings.Split(strings.TrimRight(string(cl), "\x00"), "\x00")
-		if len(argv) < 2 || argv[0] != bin("claude-memory-layer") || argv[1] != "process" {
+		if len(argv) < 2 || argv[0] != bin("claude-memory-layer") {
 			continue
 		}
 		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
