@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"iter"
 	"math/bits"
 	"strings"
 	"unicode"
@@ -64,14 +65,8 @@ func pastedSession(text string) (from, to int, ok bool) {
 	from = -1
 	seen, lines, marked, kinds := 0, 0, 0, 0
 	markedAtLast, kindsAtLast, linesAtLast := 0, 0, 0
-	for pos, end := 0, 0; pos < len(text); pos = end + 1 {
-		end = strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += pos
-		}
-		l := strings.TrimRight(text[pos:end], "\r")
+	for ln := range linesFrom(text, 0) {
+		pos, end, l := ln.start, ln.end, ln.text
 		t := strings.TrimSpace(l)
 		if t == "" {
 			continue
@@ -127,19 +122,36 @@ func userWritesAgain(text string, off int) int {
 	if nl < 0 {
 		return len(text)
 	}
-	for pos, end := off+nl+1, 0; pos < len(text); pos = end + 1 {
-		end = strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += pos
-		}
-		l := strings.TrimRight(text[pos:end], "\r")
-		if t := strings.TrimSpace(l); t != "" && outputMarks(l) == 0 && userVoice(t) {
-			return pos
+	for ln := range linesFrom(text, off+nl+1) {
+		if t := strings.TrimSpace(ln.text); t != "" && outputMarks(ln.text) == 0 && userVoice(t) {
+			return ln.start
 		}
 	}
 	return len(text)
+}
+
+// textLine is a line of a text: text[start:end], its break left out, and its
+// text without a carriage return before the break.
+type textLine struct {
+	start, end int
+	text       string
+}
+
+// linesFrom yields the lines of text from pos on.
+func linesFrom(text string, pos int) iter.Seq[textLine] {
+	return func(yield func(textLine) bool) {
+		for end := 0; pos < len(text); pos = end + 1 {
+			end = strings.IndexByte(text[pos:], '\n')
+			if end < 0 {
+				end = len(text)
+			} else {
+				end += pos
+			}
+			if !yield(textLine{pos, end, strings.TrimRight(text[pos:end], "\r")}) {
+				return
+			}
+		}
+	}
 }
 
 // firstPersons open a sentence in the first person.
