@@ -182,7 +182,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 	for i := range items {
 		for j := range items {
 			older, newer := items[i], items[j]
-			if i == j || newer.Time.Before(older.Time) || newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) {
+			if i == j || !later(newer.Item, older.Item, j, i) {
 				continue
 			}
 			if len(out) == perKind || done[newer.CID] || paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
@@ -277,8 +277,7 @@ func diagnosisWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			found bool
 		}
 		for i, older := range items {
-			if i == j || older.SessionID != newer.SessionID || newer.Time.Before(older.Time) ||
-				newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) ||
+			if i == j || older.SessionID != newer.SessionID || !later(newer.Item, older.Item, j, i) ||
 				paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
 				continue
 			}
@@ -350,8 +349,7 @@ func denialWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 		for _, d := range newer.ds {
 			for i, older := range items {
-				if i == j || older.SessionID != newer.SessionID || newer.Time.Before(older.Time) ||
-					newer.Time.Equal(older.Time) && !logOrder(older.Item, newer.Item, i, j) ||
+				if i == j || older.SessionID != newer.SessionID || !later(newer.Item, older.Item, j, i) ||
 					paired[pair(itemKey(older.Item), itemKey(newer.Item))] {
 					continue
 				}
