@@ -104,16 +104,14 @@ func outputLine(l string) bool {
 // user's own prose at its top ("the job kept hitting a LeaseTimeoutError")
 // are theirs, and the last of them is the line that introduces what follows.
 func introducesFailure(text string, paste int, ss []*sent) {
-	for paste < len(text) {
-		end := strings.IndexByte(text[paste:], '\n')
-		if end < 0 {
-			end = len(text) - paste
-		}
-		if l := text[paste : paste+end]; strings.TrimSpace(l) != "" && !ownSentence(l) {
+	start := len(text)
+	for ln := range linesFrom(text, paste) {
+		if l := text[ln.start:ln.end]; strings.TrimSpace(l) != "" && !ownSentence(l) {
+			start = ln.start
 			break
 		}
-		paste += end + 1
 	}
+	paste = start
 	if paste >= len(text) || !showsFailure(text[paste:]) {
 		return
 	}
