@@ -248,28 +248,30 @@ func contracted(word string) bool {
 }
 
 // faultStems are the stems of a token's content words other than a fault
-// noun; a token joined by "/" or "-" ("auth/session") holds several.
+// noun.
 func faultStems(t token) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(t.s, func(r rune) bool { return r == '/' || r == '-' }) {
-		if len(w) < 3 || scopeStop()[w] || prepositions()[w] || faultNouns()[w] || realQualifiers()[w] || w == "not" {
-			continue
-		}
-		out = append(out, stem(w, t.hangul))
-	}
-	return out
+	return tokenStems(t, func(w string) bool {
+		return len(w) < 3 || scopeStop()[w] || prepositions()[w] || faultNouns()[w] || realQualifiers()[w] || w == "not"
+	})
 }
 
 // placeStems are the stems of a token's words that name a place: all but
 // articles and the like, so that "the build host" and "the preview host"
 // differ by "build", which faultStems drops as a common word.
 func placeStems(t token) []string {
+	return tokenStems(t, func(w string) bool {
+		return determiners()[w] || w == "and" || w == "or" || prepositions()[w] || faultNouns()[w]
+	})
+}
+
+// tokenStems are the stems of a token's words that skip does not leave
+// out; a token joined by "/" or "-" ("auth/session") holds several.
+func tokenStems(t token, skip func(w string) bool) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(t.s, func(r rune) bool { return r == '/' || r == '-' }) {
-		if determiners()[w] || w == "and" || w == "or" || prepositions()[w] || faultNouns()[w] {
-			continue
+		if !skip(w) {
+			out = append(out, stem(w, t.hangul))
 		}
-		out = append(out, stem(w, t.hangul))
 	}
 	return out
 }
