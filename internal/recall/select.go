@@ -265,6 +265,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		it := &out[i]
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
+		} else if len(asked) > 0 {
+			// The lines shown of a long message are the ones giving the
+			// value the prompt asks for, read only for what is shown:
+			// parsing claims is the costly part.
+			it.Excerpt = valueExcerpt(it.Text, cs, asked, itemChars)
 		}
 		if it.Kind == KindEntry && it.Type == store.DigestType {
 			// A digest's lines that match the prompt, each still a line.
