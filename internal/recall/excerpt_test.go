@@ -1,9 +1,13 @@
 package recall
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
@@ -34,5 +38,32 @@ func TestExcerptShowsTheValueAsked(t *testing.T) {
 	got := recallFor(t, db, defaults(), "how often does the Quellby invoice sync hit the vendor portal now?")
 	if !strings.Contains(got, "every 6 hours") {
 		t.Errorf("the line giving the interval is not shown:\n%s", got)
+	}
+}
+
+// "Which zorblat version …?" is answered by the one message stating the
+// version, not by the build logs that name zorblat more often: the message
+// holding a value of the shape asked ranks above those that only mention
+// the thing.
+func TestValueAskedRanksAboveMentions(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 12 {
+		say(t, db, fmt.Sprintf("logs-%d", i), day.AddDate(0, 0, i),
+			fmt.Sprintf("build the firmware again, attempt %d", i),
+			fmt.Sprintf("The zorblat firmware build for the board finished; the zorblat linker wrote firmware image %d.", i))
+	}
+	evs := say(t, db, "pin", day.AddDate(0, 0, -3), "ok go ahead with the flash", "Compiling now with Zorblat 4.2.1, which the board support package needs.")
+	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "which zorblat version do I need to build the firmware with?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := slices.IndexFunc(items, func(it Item) bool { return it.CID == store.EventCID(evs[1].ID) })
+	if at != 0 {
+		for _, it := range items {
+			t.Logf("%s %.2f %q", it.CID, it.Score, it.Excerpt)
+		}
+		t.Fatalf("the statement of the version is item %d, want 0", at)
 	}
 }
