@@ -103,14 +103,8 @@ func (m *message) valued(asked []ask) []bool {
 	out := make([]bool, len(segs))
 	var spans [][2]int
 	for _, c := range claim.Parse(m.text) {
-		if c.Negated || c.Weak || c.Setting {
-			continue
-		}
-		for _, a := range asked {
-			if c.Role == a.role || a.role == commandRole && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
-				spans = append(spans, [2]int{c.Start, c.End})
-				break
-			}
+		if givesAsked(c, asked) {
+			spans = append(spans, [2]int{c.Start, c.End})
 		}
 	}
 	address := slices.ContainsFunc(asked, func(a ask) bool { return a.role == "address" })
@@ -134,6 +128,43 @@ func (m *message) valued(asked []ask) []bool {
 		}
 	}
 	return out
+}
+
+// givesAsked reports whether claim c states a value of a role asked.
+func givesAsked(c claim.Claim, asked []ask) bool {
+	if c.Negated || c.Weak || c.Setting {
+		return false
+	}
+	for _, a := range asked {
+		if c.Role == a.role || a.role == commandRole && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
+			return true
+		}
+	}
+	return false
+}
+
+// statesAsked reports whether one of the message's segments that share a
+// concept of the prompt states a value of a role asked. Only those
+// segments are parsed: parsing claims is the costly part.
+func (m *message) statesAsked(cs []concept, asked []ask) bool {
+	segs, keys := m.split()
+	var near strings.Builder
+	for i, sg := range segs {
+		if !slices.ContainsFunc(cs, func(c concept) bool { return hasAny(keys[i], c.keys) }) {
+			continue
+		}
+		for _, a := range asked {
+			if a.role == "address" && len(claim.Addresses(sg)) > 0 {
+				return true
+			}
+		}
+		near.WriteString(sg)
+		near.WriteString("\n")
+	}
+	if near.Len() == 0 {
+		return false
+	}
+	return slices.ContainsFunc(claim.Parse(near.String()), func(c claim.Claim) bool { return givesAsked(c, asked) })
 }
 
 // pick is the excerpt of a message within maxBytes for concepts cs, where

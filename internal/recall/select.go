@@ -319,14 +319,9 @@ func raiseValued(items []Item, cs []concept, asked []ask) bool {
 		if it.Kind == KindEntry || it.Relevance < itemRelevance {
 			continue
 		}
-		m := readText(it.Text)
-		_, keys := m.split()
-		for j, v := range m.valued(asked) {
-			if v && slices.ContainsFunc(cs, func(c concept) bool { return hasAny(keys[j], c.keys) }) {
-				it.Score *= valueBoost
-				raised = true
-				break
-			}
+		if readText(it.Text).statesAsked(cs, asked) {
+			it.Score *= valueBoost
+			raised = true
 		}
 	}
 	return raised
