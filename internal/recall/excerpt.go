@@ -1,8 +1,12 @@
 package recall
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
 
 // maxScan is how much of one message recall reads for the lines to show: a
@@ -66,12 +70,114 @@ func excerpt(text string, cs []concept, maxBytes int) string {
 }
 
 func (m *message) excerpt(cs []concept, maxBytes int) string {
+	return m.pick(cs, nil, 0, maxBytes)
+}
+
+// valueExcerpt is the excerpt of a message for a prompt that asks the value
+// of a role (claim.Asks: a version, an interval, a port, a path, a
+// database…): a line stating a value of an asked role counts as holding one
+// more concept of the prompt, as weighty as its weightiest. A long report
+// that answers "how often does it poll?" thus shows its line giving the
+// interval, not only its lines sharing the prompt's other words; among the
+// lines stating a value, the one sharing most of them comes first.
+func valueExcerpt(text string, cs []concept, asked []ask, maxBytes int) string {
+	m := readText(text)
+	if len(asked) == 0 || len(m.text) <= maxBytes {
+		return m.excerpt(cs, maxBytes)
+	}
+	valued := m.valued(asked)
+	if !slices.Contains(valued, true) {
+		return m.excerpt(cs, maxBytes)
+	}
+	top := 0.0
+	for _, c := range cs {
+		top = math.Max(top, c.weight)
+	}
+	return m.pick(cs, valued, top, maxBytes)
+}
+
+// valued marks the message's segments that state a value of a role asked:
+// a claim of that role (claim.Parse) whose statement overlaps the segment.
+func (m *message) valued(asked []ask) []bool {
+	segs, _ := m.split()
+	out := make([]bool, len(segs))
+	var spans [][2]int
+	for _, c := range claim.Parse(m.text) {
+		if givesAsked(c, asked) {
+			spans = append(spans, [2]int{c.Start, c.End})
+		}
+	}
+	address := slices.ContainsFunc(asked, func(a ask) bool { return a.role == "address" })
+	at := 0
+	for i, sg := range segs {
+		off := strings.Index(m.text[at:], sg)
+		if off < 0 {
+			continue // a segment is a trimmed part of the text, in order
+		}
+		off += at
+		end := off + len(sg)
+		at = end
+		for _, sp := range spans {
+			if sp[0] < end && sp[1] > off {
+				out[i] = true
+				break
+			}
+		}
+		if address && len(claim.Addresses(sg)) > 0 {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// givesAsked reports whether claim c states a value of a role asked.
+func givesAsked(c claim.Claim, asked []ask) bool {
+	if c.Negated || c.Weak || c.Setting {
+		return false
+	}
+	for _, a := range asked {
+		if c.Role == a.role || a.role == commandRole && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
+			return true
+		}
+	}
+	return false
+}
+
+// statesAsked reports whether one of the message's segments that share a
+// concept of the prompt states a value of a role asked. Only those
+// segments are parsed: parsing claims is the costly part.
+func (m *message) statesAsked(cs []concept, asked []ask) bool {
+	segs, keys := m.split()
+	var near strings.Builder
+	for i, sg := range segs {
+		if !slices.ContainsFunc(cs, func(c concept) bool { return hasAny(keys[i], c.keys) }) {
+			continue
+		}
+		for _, a := range asked {
+			if a.role == "address" && len(claim.Addresses(sg)) > 0 {
+				return true
+			}
+		}
+		near.WriteString(sg)
+		near.WriteString("\n")
+	}
+	if near.Len() == 0 {
+		return false
+	}
+	return slices.ContainsFunc(claim.Parse(near.String()), func(c claim.Claim) bool { return givesAsked(c, asked) })
+}
+
+// pick is the excerpt of a message within maxBytes for concepts cs, where
+// a segment marked in valued (nil for none) also holds a concept of weight
+// vw: the value a prompt asks for.
+func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) string {
 	if len(m.text) <= maxBytes {
 		return m.text
 	}
 	segs, keys := m.split()
 	shown := make([]bool, len(segs))
 	covered := make([]bool, len(cs))
+	valueShown := false
 	size := 0
 	for {
 		best, bestGain := -1, 0.0
@@ -80,6 +186,13 @@ func (m *message) excerpt(cs []concept, maxBytes int) string {
 				continue
 			}
 			gain := 0.0
+			if valued != nil && valued[i] {
+				if valueShown {
+					gain += 0.3 * vw
+				} else {
+					gain += vw
+				}
+			}
 			for j, c := range cs {
 				if hasAny(keys[i], c.keys) {
 					if covered[j] {
@@ -109,6 +222,9 @@ func (m *message) excerpt(cs []concept, maxBytes int) string {
 			if hasAny(keys[best], c.keys) {
 				covered[j] = true
 			}
+		}
+		if valued != nil && valued[best] {
+			valueShown = true
 		}
 		if size >= maxBytes {
 			break

@@ -152,6 +152,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
+	if raiseValued(items, cs, asked) {
+		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
+	}
 	then, err := outcomeItems(ctx, db, req, prompt, items)
 	if err != nil {
 		return nil, err
@@ -265,6 +268,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		it := &out[i]
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
+		} else if len(asked) > 0 {
+			// The lines shown of a long message are the ones giving the
+			// value the prompt asks for, read only for what is shown:
+			// parsing claims is the costly part.
+			it.Excerpt = valueExcerpt(it.Text, cs, asked, itemChars)
 		}
 		if it.Kind == KindEntry && it.Type == store.DigestType {
 			// A digest's lines that match the prompt, each still a line.
@@ -280,6 +288,43 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	return out, nil
+}
+
+// valuedCandidates is how many of the best-ranked items are read for a
+// value of the role a prompt asks (raiseValued): parsing claims is the
+// costly part, and an item ranked lower is rarely shown.
+const valuedCandidates = 24
+
+// valueBoost is what an item gains that states a value of the role a
+// prompt asks, on a line sharing one of the prompt's concepts.
+const valueBoost = 2
+
+// raiseValued raises the best-ranked messages that state a value of a role
+// the prompt asks (claim.Asks: a version, an interval, a port…) on a line
+// that shares one of the prompt's concepts, and reports whether it raised
+// any. "Which zorblat version do we build with?" is answered by the one
+// line saying "compiling with zorblat 4.2.1", not by the build logs that
+// name zorblat more often and rank above it. Items are sorted by score.
+func raiseValued(items []Item, cs []concept, asked []ask) bool {
+	// Only a value of a shape: a tool's role is often read in passing
+	// ("the frontend build" asks no frontend framework), and every file
+	// importing the project's framework states one.
+	asked = slices.DeleteFunc(slices.Clone(asked), func(a ask) bool { return !a.shape && !strings.HasPrefix(a.role, "version:") })
+	if len(asked) == 0 {
+		return false
+	}
+	raised := false
+	for i := range min(len(items), valuedCandidates) {
+		it := &items[i]
+		if it.Kind == KindEntry || it.Relevance < itemRelevance {
+			continue
+		}
+		if readText(it.Text).statesAsked(cs, asked) {
+			it.Score *= valueBoost
+			raised = true
+		}
+	}
+	return raised
 }
 
 // contextText is text already in Claude's context, folded for comparison.
