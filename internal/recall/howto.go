@@ -48,6 +48,21 @@ func howTo(prompt string) bool {
 		!pastRE.MatchString(prompt) && !hangulPast(prompt)
 }
 
+// newWorkRE finds a request for new work, put as a command: "add …",
+// "implement …", "build …", "set up …". Like a how-to question it names
+// the technology and the kind of thing wanted, and a project that talks
+// about the same stack matches those words: a feature never discussed
+// ("add a CSV export") matches the project's own words for its pages and
+// data. Only the form is read, the verb that opens an imperative.
+var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design)\b`)
+
+// newWork reports a request for new work that says nothing of what
+// happened; the caller has checked that it does not name the project's own
+// ways (oursRE).
+func newWork(prompt string) bool {
+	return newWorkRE.MatchString(prompt) && !pastRE.MatchString(prompt) && !hangulPast(prompt)
+}
+
 // howToBar multiplies the gate's floor for a how-to question. Chosen on
 // fold A of real-sessions-2 (1.3, 1.6, 2.0: unrelated prompts injected 4,
 // 2, 1 of 21, follow-ups 29/52 each time) and held on fold B (30/45 and

@@ -56,3 +56,45 @@ func TestHowToQuestionNeedsAStrongMatch(t *testing.T) {
 		t.Errorf("a question about our own work was not answered:\n%s", got)
 	}
 }
+
+func TestNewWork(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Add a dark mode toggle to the settings page", true},
+		{"implement retries for the upload worker", true},
+		{"Please build a small CLI that prints the queue length", true},
+		{"set up linting so every commit gets checked", true},
+		{"Add back the banner we removed", false},                         // ours
+		{"add the retry that was dropped in the refactor", false},         // past
+		{"Which retries does the upload worker use?", false},              // a question
+		{"addresses of the staging hosts?", false},                        // "add" only begins a word
+		{"the settings page should build faster, why is it slow?", false}, // the verb is not the request's first word
+	} {
+		if got := !oursRE.MatchString(tt.prompt) && newWork(tt.prompt); got != tt.want {
+			t.Errorf("newWork(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}
+
+// TestNewWorkNeedsAStrongMatch: a request for a feature never discussed
+// matches the project's words for the place it goes (a page, a worker);
+// that is no reason to inject what was said about that place. A request
+// that matches what was said of it is still answered.
+func TestNewWorkNeedsAStrongMatch(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	// Relevance 0.48 for the first request: above the gate's floor, below
+	// twice it.
+	say(t, db, "inv", day, "What should the invoice page show for each order?",
+		"The invoice page lists each order with its total in euros and the customer's billing address, newest first.")
+	if got := recallFor(t, db, defaults(), "Add a printable receipt layout to the invoice page"); got != "" {
+		t.Errorf("a request for new work got an injection:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Add a refund button beside each order on the invoice page"); !strings.Contains(got, "euros") {
+		t.Errorf("a request matching what the project said of its page got nothing:\n%s", got)
+	}
+}

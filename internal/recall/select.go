@@ -174,7 +174,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
-	if !ours && howTo(prompt) {
+	if !ours && (howTo(prompt) || newWork(prompt)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
