@@ -63,6 +63,19 @@ func newWork(prompt string) bool {
 	return newWorkRE.MatchString(prompt) && !pastRE.MatchString(prompt) && !hangulPast(prompt)
 }
 
+// aboutState reports a question about what the project did or how it
+// stands, asked without we or our: a verb in the past tense ("why did the
+// nightly import stop?", "what did the linter flag?"; Korean's past mark) or
+// a word for now ("which port does the worker listen on now?", "does it still
+// retry?", currentRE). A question of how to do something is asked in the present
+// (howTo), and so is a request for new work (newWork): the tense of a
+// question about a definite thing is the sign that it refers to earlier
+// work, as "we" is.
+func aboutState(prompt string) bool {
+	return !howTo(prompt) && !newWork(prompt) &&
+		(pastRE.MatchString(prompt) || hangulPast(prompt) || currentRE.MatchString(prompt))
+}
+
 // howToBar multiplies the gate's floor for a how-to question. Chosen on
 // fold A of real-sessions-2 (1.3, 1.6, 2.0: unrelated prompts injected 4,
 // 2, 1 of 21, follow-ups 29/52 each time) and held on fold B (30/45 and

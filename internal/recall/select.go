@@ -158,12 +158,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	items = withOutcome(items, then)
 	// Tool output opens the gate alone only for a prompt about the
-	// project's own past ("which JDK did it start on when we ran it?"): a
+	// project's own past ("which JDK did it start on when we ran it?", "why
+	// did the nightly import stop?") or how it stands now (aboutState): a
 	// build log, a file read or a diff holds every word of a stack, so
 	// matching one says a how-to question is about the same technology, not
 	// about anything the project did. Otherwise it comes along once a
 	// prompt, an answer or a memory opens the gate.
-	opens := func(it Item) bool { return ours || it.Kind != store.TypeToolObservation || it.reports }
+	toolOpens := ours || aboutState(prompt)
+	opens := func(it Item) bool { return toolOpens || it.Kind != store.TypeToolObservation || it.reports }
 	relevant := 0.0
 	for _, it := range items {
 		if opens(it) {

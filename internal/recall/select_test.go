@@ -497,6 +497,31 @@ func TestToolOutputAloneOpensNoGate(t *testing.T) {
 	}
 }
 
+// TestToolOutputOpensForThePast: a question about what the project's own
+// run did, or how it stands now, opens the gate with tool output alone
+// though it says no "we": its tense refers to earlier work. The same words
+// asked as how-to, or in the present of no particular run, do not.
+func TestToolOutputOpensForThePast(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "lint", Project: proj, DedupeKey: "lint:1",
+		Text: "Bash: npm run lint (error)\nsrc/orders/sync.ts:14:7 error Promises must be awaited @typescript-eslint/no-floating-promises\n1 problem (1 error, 0 warnings)"}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"why was the lint of the orders sync failing?", "which lint rule does the orders sync break now?"} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "no-floating-promises") {
+			t.Errorf("%q did not get the run's output:\n%s", p, got)
+		}
+	}
+	for _, p := range []string{"How do I fix a floating promise lint error in TypeScript?", "which lint rule flags the orders sync?"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got tool output alone:\n%s", p, got)
+		}
+	}
+}
+
 // TestWorkingFilesComeFirst: of two items equally relevant to a prompt, the
 // one naming the file the session's tools read or edited comes first,
 // whichever it is.
