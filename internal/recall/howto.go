@@ -73,8 +73,21 @@ func newWork(prompt string) bool {
 // work, as "we" is.
 func aboutState(prompt string) bool {
 	return !howTo(prompt) && !newWork(prompt) &&
-		(pastRE.MatchString(prompt) || hangulPast(prompt) || currentRE.MatchString(prompt))
+		(pastRE.MatchString(prompt) || hangulPast(prompt) || currentRE.MatchString(prompt) ||
+			regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt))
 }
+
+// regularPastRE finds an English verb in the past tense or a participle:
+// the regular "-ed" ("the import stopped", "what it printed", "where is it
+// deployed"), past a stem of three letters at least and no "-eed"
+// ("need", "speed"), and the commonest irregular forms of getting, going
+// and coming. It reads the tense of a question (questionRE), not of an
+// error message pasted into a request.
+var regularPastRE = lazyregexp.New(`(?i)\b(?:got|went|came|\w{2,}[^e\W]ed)\b`)
+
+// questionRE finds a question: a question mark, or the interrogative word
+// or auxiliary it opens with.
+var questionRE = lazyregexp.New(`(?i)\?|^\s*(?:what|which|where|when|why|who|how|is|are|does|do|did|was|were|can)\b`)
 
 // howToBar multiplies the gate's floor for a how-to question. Chosen on
 // fold A of real-sessions-2 (1.3, 1.6, 2.0: unrelated prompts injected 4,

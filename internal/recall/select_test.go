@@ -500,7 +500,8 @@ func TestToolOutputAloneOpensNoGate(t *testing.T) {
 // TestToolOutputOpensForThePast: a question about what the project's own
 // run did, or how it stands now, opens the gate with tool output alone
 // though it says no "we": its tense refers to earlier work. The same words
-// asked as how-to, or in the present of no particular run, do not.
+// asked as how-to, in the present of no particular run, or pasted into a
+// request, do not.
 func TestToolOutputOpensForThePast(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
@@ -510,12 +511,14 @@ func TestToolOutputOpensForThePast(t *testing.T) {
 	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"why was the lint of the orders sync failing?", "which lint rule does the orders sync break now?"} {
+	for _, p := range []string{"why was the lint of the orders sync failing?", "which lint rule does the orders sync break now?",
+		"which lint rule flagged the orders sync?"} {
 		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "no-floating-promises") {
 			t.Errorf("%q did not get the run's output:\n%s", p, got)
 		}
 	}
-	for _, p := range []string{"How do I fix a floating promise lint error in TypeScript?", "which lint rule flags the orders sync?"} {
+	for _, p := range []string{"How do I fix a floating promise lint error in TypeScript?", "which lint rule flags the orders sync?",
+		"Fix this lint error: promises must be awaited in the orders sync"} {
 		if got := recallFor(t, db, defaults(), p); got != "" {
 			t.Errorf("%q got tool output alone:\n%s", p, got)
 		}
