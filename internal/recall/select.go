@@ -673,11 +673,15 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			// "the invoice data" asks no database) otherwise ranked every
 			// message naming the project's database above the answer.
 			// Unless it names the value it replaced: the newer side of a
-			// reversal comes with the older.
-			if share, _ := coverage(cs, tk, a.words); bestCov > 0 && share < bestCov && !replacesIn(p, a.role) {
+			// reversal comes with the older. Nor a tool's report of the
+			// version asked of a name (versionReport): an install or a
+			// banner names the tool and its version, the compile logs
+			// that match the rest of the prompt ("… should the controller be
+			// compiled with?") name no version.
+			it.reports = versionReport(a.role, cs)
+			if share, _ := coverage(cs, tk, a.words); bestCov > 0 && share < bestCov && !replacesIn(p, a.role) && !it.reports {
 				it.Score *= share / bestCov
 			}
-			it.reports = versionReport(a.role, cs)
 			out = append(out, it)
 		}
 	}

@@ -899,6 +899,28 @@ func TestToolReportsTheVersionAsked(t *testing.T) {
 	}
 }
 
+// TestVersionReportRanksAboveTheStack: the output stating the version asked
+// of a name ranks with the best messages, though they share more of the
+// prompt's other words: a compile log names the tool and the thing
+// compiled, the install names the version, and only the latter answers.
+func TestVersionReportRanksAboveTheStack(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	evs := []store.Event{{Time: day, Type: store.TypeToolObservation, SessionID: "fw", Project: proj,
+		DedupeKey: "fw:v", Text: "Bash: pip install 'zorblat==4.2.0'\nSuccessfully installed zorblat-4.2.0"}}
+	for i := range 12 {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i+1) * time.Minute), Type: store.TypeAgentResponse, SessionID: "fw", Project: proj,
+			DedupeKey: fmt.Sprintf("fw:%d", i), Text: fmt.Sprintf("Compiling the kiln controller with zorblat, pass %d; the first pass compiles the whole toolchain.%s", i, strings.Repeat(" The serial console keeps printing the boot banner.", i))})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "Which zorblat version should the kiln controller be compiled with?"); !strings.Contains(got, "4.2.0") {
+		t.Errorf("the version a tool reported was ranked out by the build's messages:\n%s", got)
+	}
+}
+
 // TestOldVersionReportUnderManyLogs: the output that reported a tool's
 // version is found though forty newer logs of the same tool name it without
 // a version.
