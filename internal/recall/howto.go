@@ -1,6 +1,10 @@
 package recall
 
-import "github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+import (
+	"slices"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+)
 
 // howToRE finds a question about how to do something in general, asked the
 // way one asks a search engine or a manual: "how do I …", "what's the
@@ -21,6 +25,41 @@ var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|woul
 // 주소 알려줘", tell me the deploy address).
 var hangulHowToRE = lazyregexp.New(`방법|차이`)
 
+// romanceHowToRE finds the same questions asked in Spanish, Portuguese,
+// Italian or French, the languages recall translates (glosses): "¿cómo
+// …?", "como …", "come …", "comment …" (how do I …) opening the prompt, the
+// word for the difference, and "explícame", "explica", "explique",
+// "spiegami" (explain) opening it. English's "difference" is left to
+// howToRE: "why is there a difference between …" asks about the project as
+// often.
+var romanceHowToRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:c[oó]mo|come|comment)\s|\b(?:diferencia|diferença|differenza|différence)\b|^\s*[¿¡]?\s*(?:expl[ií]ca|expliqu|spieg)`)
+
+// romanceWeRE finds "we" in those languages: its pronouns and possessives,
+// and a verb in the first person plural (Spanish and Portuguese -amos,
+// -emos, -imos: "creamos", "hicimos"; Italian -iamo), which says "we" by
+// itself. An adjective of the same ending ("últimos") only leaves a
+// question to the ordinary bar.
+var romanceWeRE = lazyregexp.New(`(?i)\b(?:nosotr[oa]s|nuestr[oa]s?|nós|noss[oa]s?|noi|nostr[oaie]|nous|notre|nos)\b|\p{L}{2,}(?:amos|emos|imos|iamo)\b`)
+
+// romanceLangs are the function-word lists (funcwords) of the languages
+// romanceHowToRE reads.
+var romanceLangs = []string{"spa", "por", "porBr", "ita", "fra", "glg", "cat"}
+
+// romanceHowTo reports a how-to question in one of those languages that
+// does not speak of "we": "come" and "comment" open English prompts too
+// ("comment out the …"), so the prompt's words must be of such a language.
+func romanceHowTo(prompt string) bool {
+	if !romanceHowToRE.MatchString(prompt) || romanceWeRE.MatchString(prompt) {
+		return false
+	}
+	for _, l := range stopsFor(prompt).fw.Languages() {
+		if slices.Contains(romanceLangs, l) {
+			return true
+		}
+	}
+	return false
+}
+
 // pastRE finds a question about what happened.
 var pastRE = lazyregexp.New(`(?i)\b(did|didn't|was|wasn't|were|weren't|had|hadn't)\b`)
 
@@ -40,11 +79,11 @@ func hangulPast(s string) bool {
 
 // howTo reports a how-to question that asks nothing of what happened; the
 // caller has checked that it does not name the project's own ways (oursRE).
-// It reads English and Korean forms (hangulHowToRE): other languages'
-// question forms would need a table per language, and their function words
-// already weigh nothing.
+// It reads English, Korean (hangulHowToRE) and the translated languages'
+// forms (romanceHowTo): other languages' question forms would need a table
+// each, and their function words already weigh nothing.
 func howTo(prompt string) bool {
-	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt)) &&
+	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt)) &&
 		!pastRE.MatchString(prompt) && !hangulPast(prompt)
 }
 

@@ -32,6 +32,15 @@ func TestHowTo(t *testing.T) {
 		{"지금 세션 쿠키는 어디에 저장되고 있죠?", false},      // not a how-to form
 		{"이 프로젝트 테스트 실행 방법?", false},           // "how to run this project's tests": ours
 		{"빌드 결과물이 저장소에 커밋되지 않게 하는 방법은?", true}, // 이 is a particle here: "the build output … the repo"
+		{"¿Cómo escribo un hook de React que retrase la búsqueda?", true},
+		{"¿Cuál es la diferencia entre un mutex y un canal?", true},
+		{"come posso ordinare una slice in Go?", true},
+		{"comment trier une slice en Go ?", true},
+		{"Explícame los canales de Go", true},
+		{"¿Cómo retrasamos la búsqueda?", false},                     // "we" in the verb
+		{"¿cómo configuró nuestro equipo el proxy?", false},          // our
+		{"comment out the debug logging in the worker", false},       // English
+		{"why is there a difference between the two counts?", false}, // English "difference" asks of the project too
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -96,5 +105,23 @@ func TestNewWorkNeedsAStrongMatch(t *testing.T) {
 	}
 	if got := recallFor(t, db, defaults(), "Add a refund button beside each order on the invoice page"); !strings.Contains(got, "euros") {
 		t.Errorf("a request matching what the project said of its page got nothing:\n%s", got)
+	}
+}
+
+// TestRomanceHowToNeedsAStrongMatch: a how-to question in Spanish is held to
+// the bar an English one is; the same question asked of what "we" did is
+// answered.
+func TestRomanceHowToNeedsAStrongMatch(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	// Relevance 0.73 for the how-to question: above the gate's floor, below
+	// twice it.
+	say(t, db, "a", day, "the search box fires a request per keystroke", "A custom React hook in src/hooks/useDebounce.ts delays the search request by 300 ms.")
+	if got := recallFor(t, db, defaults(), "¿Cómo escribo un hook de React que retrase la búsqueda?"); got != "" {
+		t.Errorf("a Spanish how-to question got an injection:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "¿Cómo retrasamos la búsqueda?"); !strings.Contains(got, "useDebounce") {
+		t.Errorf("a Spanish question about our own work was not answered:\n%s", got)
 	}
 }
