@@ -19,11 +19,12 @@ import (
 var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|explain\b|is there a way\b)`)
 
 // hangulHowToRE finds the same questions asked in Korean, whose form is as
-// fixed as English's: "…하는 방법" (the way to …, "how do I …") and "…의
-// 차이" (the difference between …). "알려줘" (tell me …) is left out: like
-// English "tell me", it asks for the project's own things as often ("배포
-// 주소 알려줘", tell me the deploy address).
-var hangulHowToRE = lazyregexp.New(`방법|차이`)
+// fixed as English's: "…하는 방법" (the way to …, "how do I …"), shortened
+// "…하는 법", "…의 차이" (the difference between …) and "설명해줘" (explain).
+// "알려줘" (tell me …) is left out: like English "tell me", it asks for the
+// project's own things as often ("배포 주소 알려줘", tell me the deploy
+// address). 법 glued to a noun is a law, not a way.
+var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해`)
 
 // romanceHowToRE finds the same questions asked in Spanish, Portuguese,
 // Italian or French, the languages recall translates (glosses): "¿cómo

@@ -32,6 +32,9 @@ func TestHowTo(t *testing.T) {
 		{"지금 세션 쿠키는 어디에 저장되고 있죠?", false},      // not a how-to form
 		{"이 프로젝트 테스트 실행 방법?", false},           // "how to run this project's tests": ours
 		{"빌드 결과물이 저장소에 커밋되지 않게 하는 방법은?", true}, // 이 is a particle here: "the build output … the repo"
+		{"고루틴 누수 찾는 법 알려줘", true},              // "tell me the way to find …", 방법 shortened
+		{"뮤텍스가 뭔지 설명해줘", true},                 // "explain what a mutex is"
+		{"개인정보 보호법 때문에 로그를 지워야 하나?", false},    // 법 glued to a noun is a law
 		{"¿Cómo escribo un hook de React que retrase la búsqueda?", true},
 		{"¿Cuál es la diferencia entre un mutex y un canal?", true},
 		{"come posso ordinare una slice in Go?", true},
