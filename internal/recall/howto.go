@@ -8,7 +8,7 @@ import (
 
 // howToRE finds a question about how to do something in general, asked the
 // way one asks a search engine or a manual: "how do I …", "what's the
-// difference between …", "write a …", "in bash, …". Such a question is
+// difference between …", "write a …", "(can you) explain …", "in bash, …". Such a question is
 // about the technology, not about the project, unless it says so (we,
 // our, this repo: oursRE) or asks about what happened (did, was). A store
 // that talks about the same technology matches its words anyway; only a
@@ -16,7 +16,7 @@ import (
 // The forms are those of any how-to question (a manual's index), not of
 // one question: fitcheck finds "is the difference" in one prompt because
 // that is how such questions are asked.
-var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|explain\b|is there a way\b)`)
+var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|(?:(?:can|could|would) you (?:please )?)?explain\b|is there a way\b)`)
 
 // hangulHowToRE finds the same questions asked in Korean, whose form is as
 // fixed as English's: "…하는 방법" (the way to …, "how do I …"), shortened

@@ -19,6 +19,8 @@ func TestHowTo(t *testing.T) {
 		{"What does git rebase --onto do?", true},
 		{"Write a regex that matches ISO dates.", true},
 		{"how to center a div", true},
+		{"Could you explain how a bloom filter answers lookups?", true},
+		{"can you please explain the CAP theorem", true},
 		{"How do we start the billing worker locally?", false},         // ours
 		{"How did the deploy fail last week?", false},                  // past
 		{"How do I open the style guide page we built?", false},        // ours
