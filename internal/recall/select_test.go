@@ -843,6 +843,30 @@ func TestExcerptShowsTheSectionHeading(t *testing.T) {
 	}
 }
 
+// TestExcerptShowsWhatAColonIntroduces: a matched line ending in a colon
+// ("the vet step failed with:") comes with the line after it, the error it
+// introduces, though that line shares no word with the prompt and other
+// matched lines fill the excerpt.
+func TestExcerptShowsWhatAColonIntroduces(t *testing.T) {
+	t.Parallel()
+	var text strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&text, "- retry %d of the vet step in the ledger pipeline was queued behind the nightly job\n", i)
+	}
+	text.WriteString("The vet step in the ledger pipeline failed with:\n")
+	text.WriteString("ledger/round.go:41:2: undefined: roundCents\n")
+	for i := range 12 {
+		fmt.Fprintf(&text, "- retry %d of the vet step in the ledger pipeline was skipped\n", i+12)
+	}
+	cs := concepts("why did the vet step of the ledger pipeline fail?", repoGlosses())
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	if got := excerpt(text.String(), cs, contextChars); !strings.Contains(got, "undefined: roundCents") {
+		t.Errorf("excerpt = %q, want the line the colon introduces", got)
+	}
+}
+
 // A negated auxiliary the store never wrote ("couldn" of "couldn't") is no
 // word of the prompt: kept at an unseen word's weight it diluted every
 // item's coverage. One the store wrote stays ("the worker couldn't bind").
