@@ -61,8 +61,10 @@ func (m *message) split() ([]string, []textKeys) {
 // excerpt is the part of a message worth showing for a prompt, within max
 // bytes: the whole message when it fits; otherwise the lines or sentences
 // that match the prompt, picked greedily by the weight of the prompt's words
-// they add (a word already shown counts little again), then widened with
-// their neighbours while they fit, "…" marking what was left out. A pasted
+// they add (a word already shown counts little again), each with its
+// section's heading and, when it ends in a colon, the line it introduces,
+// then widened with their neighbours while they fit, "…" marking what was
+// left out. A pasted
 // log or a long summary thus shows only its lines about the prompt, and a
 // prompt about two things gets the line about each.
 func excerpt(text string, cs []concept, maxBytes int) string {
@@ -217,6 +219,13 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		if h := headingOf(segs, best); h >= 0 && !shown[h] && size+len(segs[h])+5 <= maxBytes {
 			shown[h] = true
 			size += len(segs[h]) + 5
+		}
+		// A line ending in a colon introduces what follows it ("The
+		// errors were:", "Run this:"): the next line is what it says,
+		// though it shares no word with the prompt.
+		if n := best + 1; strings.HasSuffix(segs[best], ":") && n < len(segs) && !shown[n] && size+len(segs[n])+1 <= maxBytes {
+			shown[n] = true
+			size += len(segs[n]) + 1
 		}
 		for j, c := range cs {
 			if hasAny(keys[best], c.keys) {

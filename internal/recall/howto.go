@@ -1,10 +1,14 @@
 package recall
 
-import "github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+import (
+	"slices"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+)
 
 // howToRE finds a question about how to do something in general, asked the
 // way one asks a search engine or a manual: "how do I …", "what's the
-// difference between …", "write a …", "in bash, …". Such a question is
+// difference between …", "write a …", "(can you) explain …", "in bash, …". Such a question is
 // about the technology, not about the project, unless it says so (we,
 // our, this repo: oursRE) or asks about what happened (did, was). A store
 // that talks about the same technology matches its words anyway; only a
@@ -12,14 +16,50 @@ import "github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 // The forms are those of any how-to question (a manual's index), not of
 // one question: fitcheck finds "is the difference" in one prompt because
 // that is how such questions are asked.
-var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|explain\b|is there a way\b)`)
+var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|(?:(?:can|could|would) you (?:please )?)?explain\b|is there a way\b)`)
 
 // hangulHowToRE finds the same questions asked in Korean, whose form is as
-// fixed as English's: "…하는 방법" (the way to …, "how do I …") and "…의
-// 차이" (the difference between …). "알려줘" (tell me …) is left out: like
-// English "tell me", it asks for the project's own things as often ("배포
-// 주소 알려줘", tell me the deploy address).
-var hangulHowToRE = lazyregexp.New(`방법|차이`)
+// fixed as English's: "…하는 방법" (the way to …, "how do I …"), shortened
+// "…하는 법", "…의 차이" (the difference between …) and "설명해줘" (explain).
+// "알려줘" (tell me …) is left out: like English "tell me", it asks for the
+// project's own things as often ("배포 주소 알려줘", tell me the deploy
+// address). 법 glued to a noun is a law, not a way.
+var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해`)
+
+// romanceHowToRE finds the same questions asked in Spanish, Portuguese,
+// Italian or French, the languages recall translates (glosses): "¿cómo
+// …?", "como …", "come …", "comment …" (how do I …) opening the prompt, the
+// word for the difference, and "explícame", "explica", "explique",
+// "spiegami" (explain) opening it. English's "difference" is left to
+// howToRE: "why is there a difference between …" asks about the project as
+// often.
+var romanceHowToRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:c[oó]mo|come|comment)\s|\b(?:diferencia|diferença|differenza|différence)\b|^\s*[¿¡]?\s*(?:expl[ií]ca|expliqu|spieg)`)
+
+// romanceWeRE finds "we" in those languages: its pronouns and possessives,
+// and a verb in the first person plural (Spanish and Portuguese -amos,
+// -emos, -imos: "creamos", "hicimos"; Italian -iamo), which says "we" by
+// itself. An adjective of the same ending ("últimos") only leaves a
+// question to the ordinary bar.
+var romanceWeRE = lazyregexp.New(`(?i)\b(?:nosotr[oa]s|nuestr[oa]s?|nós|noss[oa]s?|noi|nostr[oaie]|nous|notre|nos)\b|\p{L}{2,}(?:amos|emos|imos|iamo)\b`)
+
+// romanceLangs are the function-word lists (funcwords) of the languages
+// romanceHowToRE reads.
+var romanceLangs = []string{"spa", "por", "porBr", "ita", "fra", "glg", "cat"}
+
+// romanceHowTo reports a how-to question in one of those languages that
+// does not speak of "we": "come" and "comment" open English prompts too
+// ("comment out the …"), so the prompt's words must be of such a language.
+func romanceHowTo(prompt string) bool {
+	if !romanceHowToRE.MatchString(prompt) || romanceWeRE.MatchString(prompt) {
+		return false
+	}
+	for _, l := range stopsFor(prompt).fw.Languages() {
+		if slices.Contains(romanceLangs, l) {
+			return true
+		}
+	}
+	return false
+}
 
 // pastRE finds a question about what happened.
 var pastRE = lazyregexp.New(`(?i)\b(did|didn't|was|wasn't|were|weren't|had|hadn't)\b`)
@@ -40,13 +80,54 @@ func hangulPast(s string) bool {
 
 // howTo reports a how-to question that asks nothing of what happened; the
 // caller has checked that it does not name the project's own ways (oursRE).
-// It reads English and Korean forms (hangulHowToRE): other languages'
-// question forms would need a table per language, and their function words
-// already weigh nothing.
+// It reads English, Korean (hangulHowToRE) and the translated languages'
+// forms (romanceHowTo): other languages' question forms would need a table
+// each, and their function words already weigh nothing.
 func howTo(prompt string) bool {
-	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt)) &&
+	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt)) &&
 		!pastRE.MatchString(prompt) && !hangulPast(prompt)
 }
+
+// newWorkRE finds a request for new work, put as a command: "add …",
+// "implement …", "build …", "set up …". Like a how-to question it names
+// the technology and the kind of thing wanted, and a project that talks
+// about the same stack matches those words: a feature never discussed
+// ("add a CSV export") matches the project's own words for its pages and
+// data. Only the form is read, the verb that opens an imperative.
+var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design)\b`)
+
+// newWork reports a request for new work that says nothing of what
+// happened; the caller has checked that it does not name the project's own
+// ways (oursRE).
+func newWork(prompt string) bool {
+	return newWorkRE.MatchString(prompt) && !pastRE.MatchString(prompt) && !hangulPast(prompt)
+}
+
+// aboutState reports a question about what the project did or how it
+// stands, asked without we or our: a verb in the past tense ("why did the
+// nightly import stop?", "what did the linter flag?"; Korean's past mark) or
+// a word for now ("which port does the worker listen on now?", "does it still
+// retry?", currentRE). A question of how to do something is asked in the present
+// (howTo), and so is a request for new work (newWork): the tense of a
+// question about a definite thing is the sign that it refers to earlier
+// work, as "we" is.
+func aboutState(prompt string) bool {
+	return !howTo(prompt) && !newWork(prompt) &&
+		(pastRE.MatchString(prompt) || hangulPast(prompt) || currentRE.MatchString(prompt) ||
+			regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt))
+}
+
+// regularPastRE finds an English verb in the past tense or a participle:
+// the regular "-ed" ("the import stopped", "what it printed", "where is it
+// deployed"), past a stem of three letters at least and no "-eed"
+// ("need", "speed"), and the commonest irregular forms of getting, going
+// and coming. It reads the tense of a question (questionRE), not of an
+// error message pasted into a request.
+var regularPastRE = lazyregexp.New(`(?i)\b(?:got|went|came|\w{2,}[^e\W]ed)\b`)
+
+// questionRE finds a question: a question mark, or the interrogative word
+// or auxiliary it opens with.
+var questionRE = lazyregexp.New(`(?i)\?|^\s*(?:what|which|where|when|why|who|how|is|are|does|do|did|was|were|can)\b`)
 
 // howToBar multiplies the gate's floor for a how-to question. Chosen on
 // fold A of real-sessions-2 (1.3, 1.6, 2.0: unrelated prompts injected 4,

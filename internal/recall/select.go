@@ -161,12 +161,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	items = withOutcome(items, then)
 	// Tool output opens the gate alone only for a prompt about the
-	// project's own past ("which JDK did it start on when we ran it?"): a
+	// project's own past ("which JDK did it start on when we ran it?", "why
+	// did the nightly import stop?") or how it stands now (aboutState): a
 	// build log, a file read or a diff holds every word of a stack, so
 	// matching one says a how-to question is about the same technology, not
 	// about anything the project did. Otherwise it comes along once a
 	// prompt, an answer or a memory opens the gate.
-	opens := func(it Item) bool { return ours || it.Kind != store.TypeToolObservation || it.reports }
+	toolOpens := ours || aboutState(prompt)
+	opens := func(it Item) bool { return toolOpens || it.Kind != store.TypeToolObservation || it.reports }
 	relevant := 0.0
 	for _, it := range items {
 		if opens(it) {
@@ -177,7 +179,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
-	if !ours && howTo(prompt) {
+	if !ours && (howTo(prompt) || newWork(prompt)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
@@ -716,11 +718,15 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			// "the invoice data" asks no database) otherwise ranked every
 			// message naming the project's database above the answer.
 			// Unless it names the value it replaced: the newer side of a
-			// reversal comes with the older.
-			if share, _ := coverage(cs, tk, a.words); bestCov > 0 && share < bestCov && !replacesIn(p, a.role) {
+			// reversal comes with the older. Nor a tool's report of the
+			// version asked of a name (versionReport): an install or a
+			// banner names the tool and its version, the compile logs
+			// that match the rest of the prompt ("… should the controller be
+			// compiled with?") name no version.
+			it.reports = versionReport(a.role, cs)
+			if share, _ := coverage(cs, tk, a.words); bestCov > 0 && share < bestCov && !replacesIn(p, a.role) && !it.reports {
 				it.Score *= share / bestCov
 			}
-			it.reports = versionReport(a.role, cs)
 			out = append(out, it)
 		}
 	}

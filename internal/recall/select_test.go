@@ -497,6 +497,34 @@ func TestToolOutputAloneOpensNoGate(t *testing.T) {
 	}
 }
 
+// TestToolOutputOpensForThePast: a question about what the project's own
+// run did, or how it stands now, opens the gate with tool output alone
+// though it says no "we": its tense refers to earlier work. The same words
+// asked as how-to, in the present of no particular run, or pasted into a
+// request, do not.
+func TestToolOutputOpensForThePast(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "lint", Project: proj, DedupeKey: "lint:1",
+		Text: "Bash: npm run lint (error)\nsrc/orders/sync.ts:14:7 error Promises must be awaited @typescript-eslint/no-floating-promises\n1 problem (1 error, 0 warnings)"}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"why was the lint of the orders sync failing?", "which lint rule does the orders sync break now?",
+		"which lint rule flagged the orders sync?"} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "no-floating-promises") {
+			t.Errorf("%q did not get the run's output:\n%s", p, got)
+		}
+	}
+	for _, p := range []string{"How do I fix a floating promise lint error in TypeScript?", "which lint rule flags the orders sync?",
+		"Fix this lint error: promises must be awaited in the orders sync"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got tool output alone:\n%s", p, got)
+		}
+	}
+}
+
 // TestWorkingFilesComeFirst: of two items equally relevant to a prompt, the
 // one naming the file the session's tools read or edited comes first,
 // whichever it is.
@@ -815,6 +843,30 @@ func TestExcerptShowsTheSectionHeading(t *testing.T) {
 	}
 }
 
+// TestExcerptShowsWhatAColonIntroduces: a matched line ending in a colon
+// ("the vet step failed with:") comes with the line after it, the error it
+// introduces, though that line shares no word with the prompt and other
+// matched lines fill the excerpt.
+func TestExcerptShowsWhatAColonIntroduces(t *testing.T) {
+	t.Parallel()
+	var text strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&text, "- retry %d of the vet step in the ledger pipeline was queued behind the nightly job\n", i)
+	}
+	text.WriteString("The vet step in the ledger pipeline failed with:\n")
+	text.WriteString("ledger/round.go:41:2: undefined: roundCents\n")
+	for i := range 12 {
+		fmt.Fprintf(&text, "- retry %d of the vet step in the ledger pipeline was skipped\n", i+12)
+	}
+	cs := concepts("why did the vet step of the ledger pipeline fail?", repoGlosses())
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	if got := excerpt(text.String(), cs, contextChars); !strings.Contains(got, "undefined: roundCents") {
+		t.Errorf("excerpt = %q, want the line the colon introduces", got)
+	}
+}
+
 // A negated auxiliary the store never wrote ("couldn" of "couldn't") is no
 // word of the prompt: kept at an unseen word's weight it diluted every
 // item's coverage. One the store wrote stays ("the worker couldn't bind").
@@ -868,6 +920,28 @@ func TestToolReportsTheVersionAsked(t *testing.T) {
 	}
 	if got := recallFor(t, db, defaults(), "How do I deploy a branch preview with zorblat pages?"); got != "" {
 		t.Errorf("a how-to question got tool output alone:\n%s", got)
+	}
+}
+
+// TestVersionReportRanksAboveTheStack: the output stating the version asked
+// of a name ranks with the best messages, though they share more of the
+// prompt's other words: a compile log names the tool and the thing
+// compiled, the install names the version, and only the latter answers.
+func TestVersionReportRanksAboveTheStack(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	evs := []store.Event{{Time: day, Type: store.TypeToolObservation, SessionID: "fw", Project: proj,
+		DedupeKey: "fw:v", Text: "Bash: pip install 'zorblat==4.2.0'\nSuccessfully installed zorblat-4.2.0"}}
+	for i := range 12 {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i+1) * time.Minute), Type: store.TypeAgentResponse, SessionID: "fw", Project: proj,
+			DedupeKey: fmt.Sprintf("fw:%d", i), Text: fmt.Sprintf("Compiling the kiln controller with zorblat, pass %d; the first pass compiles the whole toolchain.%s", i, strings.Repeat(" The serial console keeps printing the boot banner.", i))})
+	}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "Which zorblat version should the kiln controller be compiled with?"); !strings.Contains(got, "4.2.0") {
+		t.Errorf("the version a tool reported was ranked out by the build's messages:\n%s", got)
 	}
 }
 
