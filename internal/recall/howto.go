@@ -44,9 +44,11 @@ func hangulPast(s string) bool {
 // question forms would need a table per language, and their function words
 // already weigh nothing.
 func howTo(prompt string) bool {
-	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt)) &&
-		!pastRE.MatchString(prompt) && !hangulPast(prompt)
+	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt)) && !past(prompt)
 }
+
+// past reports a question about what happened, in English or Korean.
+func past(prompt string) bool { return pastRE.MatchString(prompt) || hangulPast(prompt) }
 
 // howToBar multiplies the gate's floor for a how-to question. Chosen on
 // fold A of real-sessions-2 (1.3, 1.6, 2.0: unrelated prompts injected 4,

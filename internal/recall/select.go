@@ -174,7 +174,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
-	if !ours && howTo(prompt) {
+	// A how-to question, or a prompt about something the project never
+	// spoke of (novel), is answered only by a strong match: the store
+	// shares its everyday words, not its subject.
+	if !ours && (howTo(prompt) || len(asked) == 0 && !past(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
