@@ -31,6 +31,11 @@ func TestNovelRequestNeedsAStrongMatch(t *testing.T) {
 	if got := recallFor(t, db, defaults(), "Add Brambleton exports for the calendar"); !strings.Contains(got, "Brambleton schedule table") {
 		t.Errorf("a request about the project's own table was not answered:\n%s", got)
 	}
+	// A request is no question for a role: "where" here says where the
+	// new thing goes, not which place the project uses.
+	if got := recallFor(t, db, defaults(), "Add Quillmark exports where the calendar is"); got != "" {
+		t.Errorf("a request about a thing the store never named, read as asking a path, got an injection:\n%s", got)
+	}
 	// A question about what happened is about the project's past, whatever
 	// its words: its rarest may be a paraphrase no message holds.
 	if got := recallFor(t, db, defaults(), "Was Quillmark on the calendar page?"); !strings.Contains(got, "calendar page") {

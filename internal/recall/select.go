@@ -176,8 +176,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	// A how-to question, or a prompt about something the project never
 	// spoke of (novel), is answered only by a strong match: the store
-	// shares its everyday words, not its subject.
-	if !ours && (howTo(prompt) || len(asked) == 0 && !past(prompt) && novel(cs, ents)) {
+	// shares its everyday words, not its subject. Not a question about what
+	// happened, or one asking a role, whose rarest word may be a paraphrase
+	// the answer does not use; a request without a question mark asks no
+	// role ("add a page where I can…" is no question for a path).
+	if !ours && (howTo(prompt) || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
