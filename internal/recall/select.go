@@ -117,6 +117,15 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		asking = append(asking, commandRole)
 	}
 	asked := asks(cs, asking)
+	// A how-to question is asked of a manual: its everyday words say it is
+	// about the stack the store talks about, not about what the project did.
+	// A question for a role asks the project's own choice (a convention, a
+	// tool) in a how-to form.
+	if !ours && howTo(prompt) && len(asked) == 0 {
+		for i := range cs {
+			cs[i].specific *= everydayShare(cs[i].forms[0])
+		}
+	}
 	msgs, err := messageItems(ctx, db, req, cs, find, asked)
 	if err != nil {
 		return nil, err

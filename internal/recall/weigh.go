@@ -446,6 +446,25 @@ func novel(cs []concept, ents []Item) bool {
 	return true
 }
 
+// everydayFrom and everydaySpan scale how much of its specificity a word
+// keeps for how common it is in everyday English (everydayShare): all of it
+// up to Zipf 3, once per million words ("schema", "webhook", every
+// identifier), none from Zipf 5 ("front", "money", "water"), in between in
+// proportion ("deploy", 3.4, keeps 0.8). Chosen on the fresh sets FA and FR:
+// from 2.5 or 3 over 2 units, the same prompts; over 3 units, or from 3.5,
+// one or two how-to questions more were answered.
+const everydayFrom, everydaySpan = 3.0, 2.0
+
+// everydayShare is the share of its specificity word w keeps for how
+// common it is in everyday English (everydayFrom).
+func everydayShare(w string) float64 {
+	z := wordfreq.Zipf(w)
+	if z <= everydayFrom {
+		return 1
+	}
+	return max(0, 1-(z-everydayFrom)/everydaySpan)
+}
+
 // plainWord reports a word of lower-case ASCII letters only.
 func plainWord(w string) bool {
 	for i := 0; i < len(w); i++ {
