@@ -84,9 +84,11 @@ func hangulPast(s string) bool {
 // forms (romanceHowTo): other languages' question forms would need a table
 // each, and their function words already weigh nothing.
 func howTo(prompt string) bool {
-	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt)) &&
-		!pastRE.MatchString(prompt) && !hangulPast(prompt)
+	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt)) && !past(prompt)
 }
+
+// past reports a question about what happened, in English or Korean.
+func past(prompt string) bool { return pastRE.MatchString(prompt) || hangulPast(prompt) }
 
 // newWorkRE finds a request for new work, put as a command: "add …",
 // "implement …", "build …", "set up …". Like a how-to question it names
@@ -100,7 +102,7 @@ var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|bu
 // happened; the caller has checked that it does not name the project's own
 // ways (oursRE).
 func newWork(prompt string) bool {
-	return newWorkRE.MatchString(prompt) && !pastRE.MatchString(prompt) && !hangulPast(prompt)
+	return newWorkRE.MatchString(prompt) && !past(prompt)
 }
 
 // aboutState reports a question about what the project did or how it
@@ -113,7 +115,7 @@ func newWork(prompt string) bool {
 // work, as "we" is.
 func aboutState(prompt string) bool {
 	return !howTo(prompt) && !newWork(prompt) &&
-		(pastRE.MatchString(prompt) || hangulPast(prompt) || currentRE.MatchString(prompt) ||
+		(past(prompt) || currentRE.MatchString(prompt) ||
 			regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt))
 }
 

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -128,5 +129,28 @@ func TestRomanceHowToNeedsAStrongMatch(t *testing.T) {
 	}
 	if got := recallFor(t, db, defaults(), "¿Cómo retrasamos la búsqueda?"); !strings.Contains(got, "useDebounce") {
 		t.Errorf("a Spanish question about our own work was not answered:\n%s", got)
+	}
+}
+
+// TestHowToQuestionEverydayWords: a how-to question's everyday words say it
+// is about the stack, not about the project. In a small store each was
+// written once or twice, so matching three of them was as strong a match as
+// three names, and the question was answered with the message holding them.
+func TestHowToQuestionEverydayWords(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	for i := range 6 {
+		say(t, db, fmt.Sprintf("chores-%d", i), day.AddDate(0, 0, -20+i),
+			fmt.Sprintf("Rename the sprinkler zone %d labels in the settings panel.", i),
+			"Done: the settings panel reads the zone labels from zones.json now.")
+	}
+	say(t, db, "garden", day,
+		"Put a note on the front screen.",
+		"The front screen now shows your note above the plant list.")
+	if got := recallFor(t, db, defaults(), "How do I add a note to a front screen?"); got != "" {
+		t.Errorf("a how-to question matching everyday words got an injection:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Where did we put the note?"); !strings.Contains(got, "above the plant list") {
+		t.Errorf("a question about the project's screen was not answered:\n%s", got)
 	}
 }

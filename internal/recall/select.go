@@ -117,6 +117,15 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		asking = append(asking, commandRole)
 	}
 	asked := asks(cs, asking)
+	// A how-to question is asked of a manual: its everyday words say it is
+	// about the stack the store talks about, not about what the project did.
+	// A question for a role asks the project's own choice (a convention, a
+	// tool) in a how-to form.
+	if !ours && howTo(prompt) && len(asked) == 0 {
+		for i := range cs {
+			cs[i].specific *= everydayShare(cs[i].forms[0])
+		}
+	}
 	msgs, err := messageItems(ctx, db, req, cs, find, asked)
 	if err != nil {
 		return nil, err
@@ -179,7 +188,13 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
-	if !ours && (howTo(prompt) || newWork(prompt)) {
+	// A how-to question, a request for new work (newWork), or a prompt about something the project never
+	// spoke of (novel), is answered only by a strong match: the store
+	// shares its everyday words, not its subject. Not a question about what
+	// happened, or one asking a role, whose rarest word may be a paraphrase
+	// the answer does not use; a request without a question mark asks no
+	// role ("add a page where I can…" is no question for a path).
+	if !ours && (howTo(prompt) || newWork(prompt) || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
