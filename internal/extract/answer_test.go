@@ -55,9 +55,9 @@ func TestAnswerSentence(t *testing.T) {
 		text string
 		want bool
 	}{
-		{"The server loads .env from ../../.env (monorepo root).", true},
-		{"The old SQLite database (gameplan.db) is no longer being used.", true},
-		{"Users live in `InMemoryOrderStore`, not a database.", true},
+		{"The worker reads its config from ../../config.toml (workspace root).", true},
+		{"The old SQLite database (ledger.db) is no longer being used.", true},
+		{"Sessions live in `MemorySessionCache`, not Redis.", true},
 		{"The brand accent is #3a7bd5 on buttons.", true},
 		{"The web app builds with Vite 7.1.5 today.", true},
 		{"According to the docs, the worker reads `QUEUE_URL` once.", true},
