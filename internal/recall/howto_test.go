@@ -22,11 +22,11 @@ func TestHowTo(t *testing.T) {
 		{"how to center a div", true},
 		{"Could you explain how a bloom filter answers lookups?", true},
 		{"can you please explain the CAP theorem", true},
-		{"How do we start the billing worker locally?", false},          // ours
-		{"How did the deploy fail last week?", false},                   // past
-		{"How do I open the release checklist page we built?", false},   // ours
-		{"Which port does the admin panel listen on?", false},           // not a how-to form
-		{"Where's the release checklist, and how do I open it?", false}, // asks where a thing of the project is
+		{"How do we start the billing worker locally?", false},                   // ours
+		{"How did the deploy fail last week?", false},                            // past
+		{"How do I open the release checklist page we built?", false},            // ours
+		{"Which port does the admin panel listen on?", false},                    // not a how-to form
+		{"Where does the release checklist live, and how can I view it?", false}, // asks where a thing of the project is
 		{"What was the fix for the flaky upload test?", false},
 		{"Express에서 세션 쿠키 설정하는 방법 알려줘.", true}, // "how do I set … in Express, tell me"
 		{"뮤텍스와 채널의 차이는?", true},                // "the difference between"
@@ -64,7 +64,7 @@ func TestHowToQuestionNeedsAStrongMatch(t *testing.T) {
 	// The how-to question's relevance is above the gate's floor, below
 	// twice it.
 	say(t, db, "a", day, "the cart shows prices like 4.9999", "A custom form field in src/fields/centPrice.ts trims the cart prices to 5 cents.")
-	if got := recallFor(t, db, defaults(), "How do I write a custom form field that rounds a value?"); got != "" {
+	if got := recallFor(t, db, defaults(), "How can I build a custom form field that rounds a value?"); got != "" {
 		t.Errorf("a general how-to question got an injection:\n%s", got)
 	}
 	if got := recallFor(t, db, defaults(), "Which field did we add to trim the cart prices?"); !strings.Contains(got, "centPrice") {
