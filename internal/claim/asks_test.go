@@ -31,7 +31,7 @@ func TestAsks(t *testing.T) {
 		{"what's the docker image called for the billing worker?", "image"},
 		{"업로드된 파일은 어디에 저장되나요?", "path"},
 		{"How often does the importer fetch new freight rates?", "interval"},
-		{"What did we do so the crawler doesn't hammer the vendor's API?", "request rate"},
+		{"How do we keep the crawler from hammering the vendor's API?", "request rate"},
 		{"Which IP address should the worker use for Redis?", "address"},
 		{"Где физически лежит конфиг склада?", "path"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},
