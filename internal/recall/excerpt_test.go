@@ -51,11 +51,11 @@ func TestValueAskedRanksAboveMentions(t *testing.T) {
 	filler(t, db)
 	for i := range 12 {
 		say(t, db, fmt.Sprintf("logs-%d", i), day.AddDate(0, 0, i),
-			fmt.Sprintf("build the firmware again, attempt %d", i),
-			fmt.Sprintf("The zorblat firmware build for the board finished; the zorblat linker wrote firmware image %d.", i))
+			fmt.Sprintf("build the plugin again, attempt %d", i),
+			fmt.Sprintf("The zorblat plugin build for the editor finished; the zorblat linker wrote plugin bundle %d.", i))
 	}
-	evs := say(t, db, "pin", day.AddDate(0, 0, -3), "ok go ahead with the flash", "Compiling now with Zorblat 4.2.1, which the board support package needs.")
-	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "which zorblat version do I need to build the firmware with?", Now: day.AddDate(0, 1, 0)})
+	evs := say(t, db, "pin", day.AddDate(0, 0, -3), "ok go ahead with the release", "Compiling now with Zorblat 4.2.1, which the editor SDK needs.")
+	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "which zorblat version does the editor plugin need?", Now: day.AddDate(0, 1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -774,7 +774,7 @@ func TestCommandRunBringsTheEditItLedTo(t *testing.T) {
 		{store.TypeAgentResponse, "The smoke test passes now."},
 	}
 	appendTurn(t, db, "sync", turn)
-	got := recallFor(t, db, defaults(), "The ledger sync smoke test did not compile because of an unresolved crate. Which one?")
+	got := recallFor(t, db, defaults(), "Which crate was unresolved when the ledger sync smoke test failed to compile?")
 	if !strings.Contains(got, "then edited") || !strings.Contains(got, "tokio-quorra") {
 		t.Errorf("the failing run came without the line its edit added:\n%s", got)
 	}
@@ -800,7 +800,7 @@ func TestNoFixAfterARunThatPassedOrFetched(t *testing.T) {
 			{store.TypeToolObservation, tt.edit},
 			{store.TypeAgentResponse, "Done."},
 		})
-		got := recallFor(t, db, defaults(), "The ledger sync smoke test did not compile because of an unresolved crate. Which one?")
+		got := recallFor(t, db, defaults(), "Which crate was unresolved when the ledger sync smoke test failed to compile?")
 		if !strings.Contains(got, "ledger") || strings.Contains(got, "then edited") {
 			t.Errorf("%q then %q: want the run without the edit:\n%s", firstLine(tt.run), firstLine(tt.edit), got)
 		}
@@ -1036,8 +1036,8 @@ func TestQuestionBringsWhatTheStepFound(t *testing.T) {
 		{store.TypeUserPrompt, "ok, move on"},
 	})
 	for prompt, want := range map[string]string{
-		"How do I open the handbook's docs preview?":                         "make livehtml",
-		"After I pasted the courier token in vault.toml, could you read it?": "reading vault files is refused",
+		"How do I open the handbook's docs preview?":                     "make livehtml",
+		"Were you able to read vault.toml with the courier token in it?": "reading vault files is refused",
 	} {
 		if got := recallFor(t, db, defaults(), prompt); !strings.Contains(got, want) {
 			t.Errorf("%q: the question came without what its step found (%q):\n%s", prompt, want, got)
