@@ -298,8 +298,8 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 // listed.
 //
 // It also finds catalogues: a message listing three or more things of the
-// code with a gloss each ("`Roster.tsx` - Main component", "GET /api/x -
-// List x", "roster_entries - player-team links") describes the code as it
+// code with a gloss each ("`Ledger.tsx` - Main component", "GET /api/x -
+// List x", "ledger_lines - invoice-account links") describes the code as it
 // stands, which the code itself says better; such a gloss rarely holds
 // what a developer would look up weeks later. An item of a catalogue stays
 // only when its value holds something the code does not show at a glance:
@@ -328,8 +328,8 @@ func (x *extractor) listings() map[*cand]bool {
 }
 
 // codeThing reports a label that names a part of the code: a source file or
-// directory, a route or endpoint ("GET /api/x", "/teams/roster"), or an
-// identifier as code spells it ("TeamRoster", "roster_entries"). A document
+// directory, a route or endpoint ("GET /api/x", "/accounts/ledger"), or an
+// identifier as code spells it ("AccountLedger", "ledger_lines"). A document
 // ("docs/DEPLOY.md") and an environment variable are not: pointers to them
 // are looked up.
 func codeThing(label string) bool {
