@@ -845,7 +845,7 @@ var imageLinks = lazywords.Set(`the a an our its was is are be been now renamed 
 	pushed push pushes published tagged registry under`)
 
 // imageName reports whether the slash-separated name at token i names a
-// container image ("acme/orders-api") rather than a path: it has no leading
+// container image ("zeta/invoices-job") rather than a path: it has no leading
 // slash or dot and no file extension, and "image" stands shortly before it,
 // joined by linking words only, or the text named an image of the same
 // registry namespace before it.
