@@ -586,9 +586,9 @@ var citedIDRE = regexp.MustCompile(`\[mem:[0-9a-z]+\]`)
 func TestRealClientOutcome(t *testing.T) {
 	w := newWorld(t)
 	w.session("s1", nil,
-		"Let's turn the vendored firmware repo into a git submodule of the dashboard.",
-		"yes, do it RUNBASH sh -c 'echo fatal: firmware-vendor already exists in the index >&2; exit 1'")
-	dir := w.session("s2", nil, "Last time we wanted to turn the vendored firmware repo into a git submodule. Did that go through?")
+		"Let's move the shared fonts folder into its own npm workspace of the site.",
+		"yes, do it RUNBASH sh -c 'echo npm error: workspace fonts-shared already exists in the lockfile >&2; exit 1'")
+	dir := w.session("s2", nil, "Last time we wanted to move the shared fonts folder into its own npm workspace. Did that go through?")
 	const ups = "UserPromptSubmit hook additional context"
 	var got string
 	for _, r := range requests(t, dir) {
@@ -600,7 +600,7 @@ func TestRealClientOutcome(t *testing.T) {
 	if got == "" {
 		t.Fatal("nothing was injected for the prompt")
 	}
-	for _, want := range []string{"already exists in the index", "(error)", "mem:t"} {
+	for _, want := range []string{"already exists in the lockfile", "(error)", "mem:t"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the injected context lacks %q:\n%s", want, got)
 		}

@@ -7,15 +7,15 @@ import "testing"
 func BenchmarkParse(b *testing.B) {
 	texts := []string{
 		"Decision: integration tests use Postgres 16 in a testcontainer.",
-		"We switched the public API from Express to Fastify; old routes get ported as we touch them.",
+		"We switched the billing service from Flask to FastAPI; old views move over as we edit them.",
 		"The worker listens on port 9090 and retries failed jobs 5 times with a 30s timeout.",
-		"Heroku 대신 이제 Fly.io로 배포합니다. 기존 앱은 다음 주에 내릴 거예요.",
-		"Please add a CONTRIBUTING.md that explains how to run the linters locally.",
+		"Netlify 대신 이제 Render로 배포합니다. 기존 사이트는 다음 달에 닫을 거예요.",
+		"Please add a RELEASING.md that lists the steps to cut a release.",
 		"Config lives in config/app.yaml; secrets come from Vault.",
-		"Lint the TypeScript sources with eslint and the airbnb config.",
-		"Upgraded the runtime to Node 20 since Node 18 goes end-of-life.",
-		"The nightly backup runs at 02:00 UTC in us-east-1.",
-		"Cart keys in Redis are prefixed with cart: and expire after 3 days.",
+		"Format the Kotlin sources with ktlint and the android style.",
+		"Upgraded the image to Python 3.12 since 3.8 is out of support.",
+		"The weekly report job runs at 06:15 UTC in ap-south-1.",
+		"Session keys in Memcached are prefixed with sess: and expire after 12 hours.",
 	}
 	n := 0
 	for _, t := range texts {

@@ -24,7 +24,7 @@ type Claim struct {
 	// ("from now on", "moved to", "대신"), even without naming the old value.
 	Changed bool
 	// Except is set when the statement states an exception to a default
-	// ("enterprise keys get 1000 instead of the default"): a refinement.
+	// ("team accounts get 50 GB instead of the default"): a refinement.
 	Except bool
 	// Setting is set when the value is written as a setting's name
 	// ("USE_CACHE"): it names what is set, not a value of it.
@@ -783,8 +783,8 @@ func (p *parser) count(i int) (string, string, int) {
 	return "", "", 0
 }
 
-// namedNouns are things referred to by an identifier ("the gh-pages branch",
-// "S3 bucket acme-assets", "big-linux runners"), mapped to their role.
+// namedNouns are things referred to by an identifier ("the release branch",
+// "S3 bucket zeta-media", "arm-large runners"), mapped to their role.
 var namedNouns = map[string]string{"runner": "ci runner", "runners": "ci runner", "bucket": "bucket", "buckets": "bucket",
 	"branch": "branch", "topic": "topic", "queue": "queue name", "cluster": "cluster", "namespace": "namespace",
 	"image": "image", "channel": "channel", "domain": "domain", "table": "table", "index": "index", "repo": "repository",
@@ -845,7 +845,7 @@ var imageLinks = lazywords.Set(`the a an our its was is are be been now renamed 
 	pushed push pushes published tagged registry under`)
 
 // imageName reports whether the slash-separated name at token i names a
-// container image ("acme/orders-api") rather than a path: it has no leading
+// container image ("zeta/invoices-job") rather than a path: it has no leading
 // slash or dot and no file extension, and "image" stands shortly before it,
 // joined by linking words only, or the text named an image of the same
 // registry namespace before it.
@@ -888,7 +888,7 @@ func (p *parser) aboutBranches(s int) bool {
 }
 
 // identifierShaped: a lower-case name with a separator or digit
-// ("big-linux", "orders.v1"), not a plain word, number or version.
+// ("arm-large", "billing.v2"), not a plain word, number or version.
 func identifierShaped(s string) bool {
 	if len(s) < 3 || len(s) > 80 || isVersion(s) || isNumber(s) {
 		return false

@@ -55,16 +55,16 @@ func TestParse(t *testing.T) {
 		{"multi role hint", "Background jobs are queued in Redis streams.", "queue", "redis", ""},
 		{"redis as a queue", "We use Redis for the background job queue.", "queue", "redis", ""},
 		{"redis as a cache", "Sessions are cached in Redis.", "cache", "redis", ""},
-		{"ruff formats", "We moved from black to ruff for formatting the Python code.", "formatter", "ruff", "black"},
+		{"ruff formats", "We moved from black to ruff for formatting the Django services.", "formatter", "ruff", "black"},
 		{"version named earlier", "All Ruby services must target 3.3 now that 3.1 is out of support.", "version:ruby", "3.3", "3.1"},
 		{"comma bounds a marker", "Poetry got dropped, uv manages the dependencies now.", "package manager", "uv", "poetry"},
 		{"branch from to", "Hotfixes moved from master to main branch.", "branch", "main", "master"},
 		{"delay", "Raise the retry delay from 2s to 10s.", "delay", "10s", "2s"},
 		{"role from the next sentence", "Make it 45s from now on.\nThe 10s timeout was too short.", "timeout", "45s", "10s"},
-		{"image renamed", "Heads up: the image was renamed to acme/order-service. Stop pushing acme/orders-api, it will be deleted.", "image", "acme/order-service", "acme/orders-api"},
-		{"image pushed as", "CI pushes the service image to the registry as acme/orders-api.", "image", "acme/orders-api", ""},
-		{"hyphenated unit", "The current setup uses a 12-hour polling interval.", "interval", "43200s", ""},
-		{"hyphenated delay", "Add a 1-second delay between pagination requests.", "delay", "1s", ""},
+		{"image renamed", "Note: the image was renamed to zeta/billing-worker. Stop pushing zeta/invoices-job, it will be removed.", "image", "zeta/billing-worker", "zeta/invoices-job"},
+		{"image pushed as", "The release job pushes the worker image to the registry as zeta/invoices-job.", "image", "zeta/invoices-job", ""},
+		{"hyphenated unit", "The current setup uses an 8-hour sync interval.", "interval", "28800s", ""},
+		{"hyphenated delay", "Add a 3-second delay between label print jobs.", "delay", "3s", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,7 +132,7 @@ func TestChangeCue(t *testing.T) {
 		{"Nginx 대신 Caddy를 씁니다.", true},
 		{"The worker reads jobs from the default queue.", false},
 		{"Use Caddy as the reverse proxy.", false},
-		{"배포는 ArgoCD로 합니다.", false},
+		{"배포는 Spinnaker로 합니다.", false},
 	} {
 		if got := ChangeCue(tt.text); got != tt.want {
 			t.Errorf("ChangeCue(%q) = %v, want %v", tt.text, got, tt.want)
@@ -172,9 +172,9 @@ func TestCompare(t *testing.T) {
 		{"different things", "Orders are stored in Postgres.", "Analytics events are stored in ClickHouse.", Unrelated, "", ""},
 		{"two components one env", "The frontend dev server uses port 5173 in development.", "The admin service uses port 4100 in development.", Unrelated, "", ""},
 		{"branch source", "Release branches are cut from develop.", "Hotfix branches are cut from main.", Unrelated, "", ""},
-		{"replaces a third value", "The admin UI is written in JavaScript.", "The thumbnailer uses Rust bindings directly (no Python required).", Unrelated, "", ""},
+		{"replaces a third value", "The admin UI is written in JavaScript.", "The report renderer calls the C library directly (no Java required).", Unrelated, "", ""},
 		{"across roles", "The monorepo uses Lerna for the packages.", "Lerna got dropped, Changesets handles package versioning now.", Supersedes, "lerna", "changesets"},
-		{"restated", "Our clusters run Kubernetes 1.30.", "Since we are on Kubernetes 1.30, use the new sidecar feature.", Agrees, "", ""},
+		{"restated", "Our runners use Ubuntu 24.04.", "Since we are on Ubuntu 24.04, use the new apt sources format.", Agrees, "", ""},
 		{"korean addition", "배포는 Vercel로 합니다.", "Vercel 프로젝트 설정은 vercel.json에 있어요.", Refines, "", ""},
 	}
 	for _, tt := range tests {

@@ -565,7 +565,7 @@ func (p *parser) claims() []Claim {
 		case len(news) == 0 && len(olds) > 0:
 			news, plain = plain, nil
 		case len(olds) == 0 && len(news) > 0 && !namedRoles[role] && slices.Contains(p.cue[firstSent:lastSent+1], true):
-			// "Let's go with esbuild. webpack takes a minute per rebuild":
+			// "Let's go with pnpm. npm takes a minute per install":
 			// with change wording, the other value is the old one. Not for
 			// paths and names: a text names many of them. Nor a setting's
 			// name beside a value that is none ("Uploads: Pendrel from now

@@ -81,8 +81,8 @@ func checkScope(t *testing.T, text string) {
 func TestScopeSame(t *testing.T) {
 	for _, text := range []string{
 		"", "ok", "We switched from jest to vitest for the web-client unit tests.",
-		"Heroku 대신 이제 Fly.io로 배포합니다. 배포는 매일 합니다.",
-		"The nightly_backup job moves to 04:30 UTC; the staging.db-dump stays at 02:00.",
+		"Netlify 대신 이제 Render로 배포합니다. 배포는 매일 합니다.",
+		"The weekly_report job moves to 06:15 UTC; the staging.log-rotate stays at 03:00.",
 		"Use src/lib/http_client.ts for the order-service calls. Payments keep their own retry-policy module.",
 		"a_b-c/d.e f.g_h i-j-k lmn opq rst uvw", "Postgres 15 to 16", "\xff\xfe abc_def",
 		strings.Repeat("orders-api and billing_worker share the queue-consumer config. ", 20),

@@ -7,7 +7,7 @@ import (
 )
 
 // token is one word of a text: a Latin/digit run with its inner connectors
-// ("src/lib/http.ts", "us-east-1", "02:00", "fly.io"), or a Hangul run.
+// ("src/api/client.ts", "ap-south-1", "06:15", "render.com"), or a Hangul run.
 type token struct {
 	s          string // lower-case, "'s" dropped
 	start, end int    // byte span in the text

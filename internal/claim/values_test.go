@@ -183,7 +183,7 @@ func TestPackagePathForPurpose(t *testing.T) {
 	if c, ok := find(Parse("Stick with net/smtp for outgoing mail."), "mail"); !ok || c.Value != "net/smtp" {
 		t.Errorf("Parse = %+v, want mail = net/smtp", Parse("Stick with net/smtp for outgoing mail."))
 	}
-	for _, text := range []string{"Use src/lib/fetcher.ts for API calls.", "Keep ./scripts/ for helpers."} {
+	for _, text := range []string{"Use src/api/client.ts for HTTP requests.", "Keep ./scripts/ for helpers."} {
 		if _, ok := find(Parse(text), "path"); !ok {
 			t.Errorf("Parse(%q) = %+v, want a path", text, Parse(text))
 		}

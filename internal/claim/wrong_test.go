@@ -9,11 +9,11 @@ import "testing"
 
 func TestPlainWordsSetNothing(t *testing.T) {
 	for _, tc := range []struct{ name, older, newer, word string }{
-		{"state after now", "Let me think through what's needed for your Zentrox.io deployment to match our local setup.",
-			"The Kelvo API is now ready for deployment to Zentrox with:", "ready"},
-		{"adjective before its noun", "The booking API is built on Kelvora Boot.", "UserController: REST endpoints with proper HTTP status codes", "proper"},
-		{"adverb after now", "The duplicates list shows 5.", "The duplicates feature now actively helps clean up storage.", "actively"},
-		{"list item opening with a verb", "Options live in the Kelvo table.", "DELETE `/api/kelvo/options/{option_id}` - Delete an option", "delete"},
+		{"state after now", "Let me work out what your Quorva.dev staging box needs to mirror production.",
+			"The Pellam service is now ready for release to Quorva with:", "ready"},
+		{"adjective before its noun", "The invoicing API is built on Trellis Core.", "InvoiceHandler: JSON responses with proper error envelopes", "proper"},
+		{"adverb after now", "The archive list shows 12.", "The archive sweeper now actively frees disk space.", "actively"},
+		{"list item opening with a verb", "Coupons live in the Pellam table.", "DELETE `/api/pellam/coupons/{coupon_id}` - Delete a coupon", "delete"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, n := Parse(tc.older), Parse(tc.newer)
@@ -30,7 +30,7 @@ func TestPlainWordsSetNothing(t *testing.T) {
 }
 
 func TestReplacedPhraseWordIsNoValue(t *testing.T) {
-	for _, c := range Parse("Go to your 'Code in JavaScript' node and replace the entire code with this:") {
+	for _, c := range Parse("Open the 'Merge Rows' node and replace the entire script with this:") {
 		if c.Replaces == "entire" || c.Value == "entire" {
 			t.Errorf("claim %+v takes a word of the phrase replaced as a value", c)
 		}
@@ -38,21 +38,21 @@ func TestReplacedPhraseWordIsNoValue(t *testing.T) {
 }
 
 func TestPlaceholderIsNoValue(t *testing.T) {
-	for _, text := range []string{"Agent: ${agentRole}", "Token: `{{ $env.KELVO_TOKEN }}`"} {
+	for _, text := range []string{"Agent: ${agentRole}", "Token: `{{ $env.PELLAM_TOKEN }}`"} {
 		for _, c := range Parse(text) {
-			if c.Value == "agentrole" || c.Value == "{{ $env.kelvo_token }}" {
+			if c.Value == "agentrole" || c.Value == "{{ $env.pellam_token }}" {
 				t.Errorf("Parse(%q) takes the placeholder as a value: %+v", text, c)
 			}
 		}
 	}
 }
 
-// A change stated once ("from MongoDB to Postgres") is not turned back by a
-// later statement that names MongoDB with change wording about a plan.
+// A change stated once ("from CouchDB to MySQL") is not turned back by a
+// later statement that names CouchDB with change wording about a plan.
 func TestChangeNotReadBackwards(t *testing.T) {
-	older := Parse("I'll help you plan a migration from MongoDB to Postgres + Prisma.")
-	newer := Parse("I've analyzed your current MongoDB implementation and created a comprehensive migration plan to Prisma.")
-	if rel, role, ov, nv := Compare(older, newer); rel == Supersedes && ov == "postgres" && nv == "mongodb" {
+	older := Parse("I'll help you plan a move from CouchDB to MySQL + Sequelize.")
+	newer := Parse("I've reviewed your current CouchDB setup and drafted a complete migration plan to Sequelize.")
+	if rel, role, ov, nv := Compare(older, newer); rel == Supersedes && ov == "mysql" && nv == "couchdb" {
 		t.Errorf("Compare = %v %s: %q -> %q, want no reversal", rel, role, ov, nv)
 	}
 }

@@ -12,15 +12,15 @@ import (
 // assistant went on from, and the conversation around it, are not.
 func TestTurnAnswerKept(t *testing.T) {
 	msgs := []Message{
-		{0, "user", "Before we deploy: which detector model does the scanner load at start-up? Explain briefly."},
-		{1, "assistant", "The scanner loads `acme-detector-v1` from the cache."},
-		{2, "tool", "Read: scanner/config.py\nMODEL = \"acme-detector-v3\""},
+		{0, "user", "Before we deploy: which voice model does the transcriber load at start-up? Explain briefly."},
+		{1, "assistant", "The transcriber loads `acme-voice-v1` from the cache."},
+		{2, "tool", "Read: transcriber/config.py\nMODEL = \"acme-voice-v3\""},
 		{3, "assistant", "Let me see the config.\n\n" +
-			"The scanner loads `acme-detector-v3` from /models/detector at start-up. " +
+			"The transcriber loads `acme-voice-v3` from /opt/voices at start-up. " +
 			"I updated the notes in `README.md`. " +
-			"You can switch it in scanner/config.py!\n\n" +
-			"- `scanner/config.py` holds the model name\n\n" +
-			"**Download size:** the `acme-detector-v3` weights are 508 MB."},
+			"You can switch it in transcriber/config.py!\n\n" +
+			"- `transcriber/config.py` holds the model name\n\n" +
+			"**Download size:** the `acme-voice-v3` weights are 212 MB."},
 		{4, "user", "ok thanks"},
 		{5, "assistant", "The queue worker restarts every night."},
 	}
@@ -29,10 +29,10 @@ func TestTurnAnswerKept(t *testing.T) {
 	for i, e := range entries {
 		for _, ev := range e.Evidence {
 			switch {
-			case strings.Contains(ev.Quote, "acme-detector-v3 from") || strings.Contains(ev.Quote, "`acme-detector-v3` from"):
+			case strings.Contains(ev.Quote, "acme-voice-v3 from") || strings.Contains(ev.Quote, "`acme-voice-v3` from"):
 				answer = &entries[i]
 			case ev.MessageIndex == 1, strings.Contains(ev.Quote, "README"), strings.Contains(ev.Quote, "switch it"),
-				strings.Contains(ev.Quote, "holds the model"), strings.Contains(ev.Quote, "508 MB"), strings.Contains(ev.Quote, "restarts"):
+				strings.Contains(ev.Quote, "holds the model"), strings.Contains(ev.Quote, "212 MB"), strings.Contains(ev.Quote, "restarts"):
 				t.Errorf("kept %q, which no final answer states about a named thing:%s", ev.Quote, dump(entries))
 			}
 		}
@@ -43,7 +43,7 @@ func TestTurnAnswerKept(t *testing.T) {
 	if answer.Type != Fact || len(answer.Evidence) != 1 || answer.Evidence[0].MessageIndex != 3 {
 		t.Errorf("answer kept as %s quoting %v, want one fact quoting message 3", answer.Type, answer.Evidence)
 	}
-	if want := "Before we deploy: which detector model does the scanner load at start-up?"; !slices.Contains(answer.Questions, want) {
+	if want := "Before we deploy: which voice model does the transcriber load at start-up?"; !slices.Contains(answer.Questions, want) {
 		t.Errorf("answer's questions %q, want the user's %q", answer.Questions, want)
 	}
 }
@@ -55,9 +55,9 @@ func TestAnswerSentence(t *testing.T) {
 		text string
 		want bool
 	}{
-		{"The server loads .env from ../../.env (monorepo root).", true},
-		{"The old SQLite database (gameplan.db) is no longer being used.", true},
-		{"Users live in `InMemoryOrderStore`, not a database.", true},
+		{"The worker reads its config from ../../config.toml (workspace root).", true},
+		{"The old SQLite database (ledger.db) is no longer being used.", true},
+		{"Sessions live in `MemorySessionCache`, not Redis.", true},
 		{"The brand accent is #3a7bd5 on buttons.", true},
 		{"The web app builds with Vite 7.1.5 today.", true},
 		{"According to the docs, the worker reads `QUEUE_URL` once.", true},

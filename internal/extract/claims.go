@@ -26,8 +26,8 @@ var problemWords = []phrase{{s: "crash"}, {s: "crashes"}, {s: "crashed"}, {s: "b
 	{s: "안 돼"}, {s: "안 되"}, {s: "너무"}}
 
 // claimed makes a decision of a sentence that no other rule took but that
-// states what fills a role (internal/claim): "End-to-end tests are written in
-// Cypress", "Move the nightly backup to 04:30 UTC", "Heroku 대신 이제 Fly.io로
+// states what fills a role (internal/claim): "Smoke tests are written in
+// Robot Framework", "Move the weekly report to 06:15 UTC", "Netlify 대신 이제 Render로
 // 배포합니다". A user's sentence counts unless it is a question, a hedge, a
 // request for one piece of work or a complaint; an assistant's only when it
 // reports a change it made ("I replaced X with Y"), since its other sentences

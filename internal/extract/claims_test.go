@@ -24,7 +24,7 @@ func TestClaimedDecisions(t *testing.T) {
 			{1, "assistant", "I replaced Babel with SWC in the build, and cold builds take 9 seconds now."}}, "SWC"},
 		{"neighbour change", []Message{{0, "user", "We stopped using Travis. The builds run on Buildkite now."}}, "Buildkite"},
 		{"request", []Message{{0, "user", "Run pytest on the parser package."}}, ""},
-		{"config line", []Message{{0, "user", "here is my env:\nLLM_PROVIDER=openrouter\nTTS_MODEL=gpt-4o-mini-tts"}}, ""},
+		{"config line", []Message{{0, "user", "here is my env:\nSEARCH_BACKEND=meilisearch\nEMBED_MODEL=text-embed-small"}}, ""},
 		{"colour alone", []Message{{0, "user", "#3a7bd5"}}, ""},
 		{"log line", []Message{{0, "user", "[GET]200 billing.onrender.com/readyz clientIP=\"10.1.2.3\" responseTimeMS=2"}}, ""},
 		{"korean request", []Message{{0, "user", "주문 API에 OAuth 인증을 추가해 주세요."}}, ""},

@@ -384,7 +384,7 @@ func (x *extractor) add(s *sent, h hit, remembered, clause bool) {
 		before := len(c.ev)
 		x.accepts(s, c)
 		if len(c.ev) == before && len(s.topics()) == 0 {
-			return // "let's move to that directory": a choice of nothing this memory can name
+			return // "let's switch to that folder": a choice of nothing this memory can name
 		}
 	}
 	if c.value != "" && c.typ != Reference {

@@ -73,7 +73,7 @@ func (x *extractor) blockCommand(ss []*sent, k int) {
 
 // tableFact keeps a body row whose first cell names a thing and whose
 // cells hold a value: a port, a version, a path, a host, a tool, a code
-// name ("| `MTF` (default) | All-around |").
+// name ("| `LRU` (default) | General use |").
 func (x *extractor) tableFact(s *sent) {
 	cells := strings.Split(s.norm, "|")
 	var vals []string
@@ -298,8 +298,8 @@ func (x *extractor) addFact(s *sent, label, value string, w float64) *cand {
 // listed.
 //
 // It also finds catalogues: a message listing three or more things of the
-// code with a gloss each ("`Roster.tsx` - Main component", "GET /api/x -
-// List x", "roster_entries - player-team links") describes the code as it
+// code with a gloss each ("`Ledger.tsx` - Main component", "GET /api/x -
+// List x", "ledger_lines - invoice-account links") describes the code as it
 // stands, which the code itself says better; such a gloss rarely holds
 // what a developer would look up weeks later. An item of a catalogue stays
 // only when its value holds something the code does not show at a glance:
@@ -328,8 +328,8 @@ func (x *extractor) listings() map[*cand]bool {
 }
 
 // codeThing reports a label that names a part of the code: a source file or
-// directory, a route or endpoint ("GET /api/x", "/teams/roster"), or an
-// identifier as code spells it ("TeamRoster", "roster_entries"). A document
+// directory, a route or endpoint ("GET /api/x", "/accounts/ledger"), or an
+// identifier as code spells it ("AccountLedger", "ledger_lines"). A document
 // ("docs/DEPLOY.md") and an environment variable are not: pointers to them
 // are looked up.
 func codeThing(label string) bool {
@@ -366,7 +366,7 @@ func lookedUp(v string) bool {
 }
 
 // boldSetting keeps a bullet whose bold label is followed by its setting in
-// parentheses: "**Exponential backoff on retry** (1s, 2s, 4s) — …" says how
+// parentheses: "**Linear backoff on reconnect** (2s, 4s, 6s) — …" says how
 // the project behaves as plainly as "Retry backoff: 1s, 2s, 4s" would.
 func (x *extractor) boldSetting(s *sent) bool {
 	t := strings.TrimSpace(s.norm)
@@ -392,7 +392,7 @@ func (x *extractor) boldSetting(s *sent) bool {
 }
 
 // namedFact keeps a list item that names a code thing and says what it is:
-// "`Johannes0501/api-shrooms` — the API backend". The name is the value;
+// "`zeta/web-shop` — the storefront". The name is the value;
 // the rest must say something (two words or more). An arrow from one path
 // to another ("`icons/` → `static/icons/` (served from the site root)")
 // says where the thing is now.
@@ -462,7 +462,7 @@ var proposalLeads = []string{"want me to", "should i", "shall i", "would you lik
 
 // acceptPlan makes a decision of what a bare "yes" in user message i takes
 // up: the first item of the list the assistant's offer introduced ("Want
-// me to: 1. Add `a/` and `b/` as git submodules …"), quoted with the yes.
+// me to: 1. Add `a/` and `b/` as npm workspaces …"), quoted with the yes.
 func (x *extractor) acceptPlan(i int) {
 	prev := i - 1
 	for prev >= 0 && strings.ToLower(x.msgs[prev].Role) == "tool" {
@@ -649,8 +649,8 @@ func codeName(label string) bool {
 }
 
 // createdWith keeps "Created `path` with:" and the first item of the list
-// under it that names a code element: "`EversourceClient` class for
-// session-based login". The line alone says a file was made; with the item
+// under it that names a code element: "`RatesClient` class for
+// token-based login". The line alone says a file was made; with the item
 // it says where a part of the project lives. It reports whether it did.
 func (x *extractor) createdWith(ss []*sent, k int) bool {
 	s := ss[k]

@@ -15,15 +15,15 @@ func TestBoldSetting(t *testing.T) {
 	cases := []struct {
 		text, want string
 	}{
-		{"Rate limiting is in place:\n\n- **Exponential backoff on retry** (1s, 2s, 4s) — transient errors wait longer each time\n- **Single login per poll** — no repeated authentication\n",
-			"Exponential backoff on retry: 1s, 2s, 4s"},
-		{"요청 제한:\n\n- **재시도 간격** (1초, 2초, 4초) — 일시적인 오류는 점점 길게 기다립니다\n- **폴링당 로그인 한 번**\n",
-			"재시도 간격: 1초, 2초, 4초"},
-		{"Done:\n\n- **Pagination** (see below) — follows the Show More link\n- **Login** — once per poll\n", ""},
-		{"Done:\n\n- ✅ **Retry backoff** (1s, 2s, 4s) — added\n- **Login** — once per poll\n", ""},
+		{"Reconnects are handled:\n\n- **Linear backoff on reconnect** (2s, 4s, 6s) — dropped sockets wait longer each time\n- **One token per session** — no repeated handshakes\n",
+			"Linear backoff on reconnect: 2s, 4s, 6s"},
+		{"재연결:\n\n- **재연결 간격** (2초, 4초, 6초) — 끊긴 연결은 점점 길게 기다립니다\n- **세션당 토큰 한 번**\n",
+			"재연결 간격: 2초, 4초, 6초"},
+		{"Done:\n\n- **Batching** (see below) — follows the next-cursor field\n- **Token** — once per session\n", ""},
+		{"Done:\n\n- ✅ **Reconnect backoff** (2s, 4s, 6s) — added\n- **Token** — once per session\n", ""},
 	}
 	for _, c := range cases {
-		msgs := []Message{{Index: 0, Role: "user", Text: "Summarise the scraper."}, {Index: 1, Role: "assistant", Text: c.text}}
+		msgs := []Message{{Index: 0, Role: "user", Text: "Summarise the socket client."}, {Index: 1, Role: "assistant", Text: c.text}}
 		got := Offline(msgs)
 		checkEntries(t, c.want, msgs, got)
 		var titles []string
@@ -39,7 +39,7 @@ func TestBoldSetting(t *testing.T) {
 		}
 		if c.want == "" {
 			for _, e := range got {
-				if e.Type == Fact && (e.Subject == "retry backoff" || e.Subject == "pagination") {
+				if e.Type == Fact && (e.Subject == "reconnect backoff" || e.Subject == "batching") {
 					t.Errorf("%q: got %s, want no setting fact", c.text, dump(got))
 				}
 			}

@@ -3,8 +3,8 @@ package extract
 import "strings"
 
 // A finding states what a failing run showed against what was expected:
-// "the median is 0.044 instead of above 0.05", "중앙값이 0.05가 아니라
-// 0.044입니다". Said right after a failure and followed by the fix the
+// "the p95 is 340 ms instead of below 250 ms", "p95가 250ms가 아니라
+// 340ms입니다". Said right after a failure and followed by the fix the
 // assistant made (an edit, or the command passing again), it is a lesson
 // learnt by looking, not a guess: the finding is its cause.
 

@@ -126,11 +126,11 @@ func TestFindingNeedsFailureAndFix(t *testing.T) {
 func TestIsFinding(t *testing.T) {
 	t.Parallel()
 	for s, want := range map[string]bool{
-		"the median is 0.044 instead of above 0.05.": true,
+		"the p95 is 340 ms instead of below 250 ms.": true,
 		"it returned 404 instead of 200.":            true,
 		"we use uv instead of pip.":                  false,
 		"instead of a loop, use a map.":              false,
-		"중앙값이 0.05가 아니라 0.044입니다.":                   true,
+		"p95가 250ms가 아니라 340ms입니다.":                  true,
 		"pip 대신 uv를 씁니다.":                            false,
 	} {
 		if got := isFinding(s); got != want {

@@ -17,7 +17,7 @@ func FuzzOffline(f *testing.F) {
 	for _, seed := range []string{"", "`", "```", "Fixed.", "Found it:", "http://", "#12", "A-1", "\xff\xfe", "0000000’\x99", "“\xe2\x80", "다.", "e.g.", "(", ")(",
 		"Never `do", "note that x, y?", "— can you?", "Decision: we will use `x` (a, b) instead of y, so z.",
 		"| a | b |\n|---|---|\n| `x` | 12 hours |", "```\n# c:\nnpm test  # x\nA=1 cargo run\n```", "**Label:** `v`",
-		"- `a/b` — the thing", "Want me to:\n1. Add `a/` as a submodule", "PR #12: fix (Issue #3)", strings.Repeat("**1. ", 40)} {
+		"- `a/b` — the thing", "Want me to:\n1. Add `a/` as a workspace", "PR #12: fix (Issue #3)", strings.Repeat("**1. ", 40)} {
 		f.Add(seed)
 	}
 	for _, c := range pastedSessions {

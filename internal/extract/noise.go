@@ -182,7 +182,7 @@ func isLabelOnly(s *sent) bool {
 		return false // "**Label:** value" says more
 	}
 	// a short "Label:" introduces what follows; a longer one with a value
-	// ("The device runs a web server on port 80 with a REST API:") is a claim
+	// ("The printer runs a status page on port 631 with a JSON API:") is a claim
 	return len(strings.Fields(t)) <= 8 && !valueLike(s.norm)
 }
 
@@ -221,7 +221,7 @@ var narrationVerbs = []string{"added", "created", "modified", "updated", "fixed"
 	"추가했", "생성했", "수정했", "변경했", "삭제했", "만들었", "고쳤", "완료"}
 
 // isNarration reports an assistant sentence telling what it did:
-// "Created `face_grouping.rs` module", "`const.py` — Added the constants".
+// "Created `billing.rs` module", "`settings.py` — Added the constants".
 // The file is in the repository by then; what it says is not a memory. A
 // change to a new value ("Replaced ONNX Runtime with rustface") and how a
 // failure was fixed are kept.
@@ -242,9 +242,9 @@ func isNarration(lead string) bool {
 	return !describesAddition(b)
 }
 
-// describesAddition reports "created `face_grouping.rs` module with
-// automatic grouping logic", "added `refresh_eversource` service for manual
-// refresh", "updated `coordinator.py` to poll every 12 hours": a named file
+// describesAddition reports "created `billing.rs` module with
+// monthly invoicing logic", "added `refresh_rates` service for manual
+// refresh", "updated `sync_worker.go` to fetch every 8 hours": a named file
 // or code thing and what it holds or does, which says how the code works
 // now; "Created migration file `004_x.sql`" says only that it was made.
 func describesAddition(b string) bool {
@@ -423,7 +423,7 @@ func (x *extractor) keeps(c *cand) bool {
 	}
 	if c.user {
 		if c.typ == Lesson {
-			return !c.fixOnly // "Fix: ok i think i fixed it" learns nothing
+			return !c.fixOnly // "Fix: hm looks fixed now" learns nothing
 		}
 		if c.report && (c.typ == Decision || c.typ == Constraint || c.typ == Preference) {
 			return false // "the weekly import died on the build box:" and its log: a report, not a choice
@@ -603,13 +603,13 @@ func firstPersonChange(s *sent) bool {
 var planRequests = []string{"plan", "planning", "roadmap", "migration plan", "propose", "proposal", "계획", "로드맵"}
 
 // planItem reports a bullet of a plan the user asked for that changes what
-// the project uses: "Replace Supabase Auth with NextAuth.js or Clerk".
+// the project uses: "Replace Firebase Auth with Lucia Auth or Clerk".
 func planItem(s *sent, lead string) bool {
 	return s.planned && s.shape&shapeBullet != 0 && startsWithPhrase(afterLabel(lead), []string{"replace", "switch", "migrate", "move"}) &&
 		len(s.topics()) > 0
 }
 
-// checked reports a checklist line: "`SUB_IMAGES_DIR` is configured",
+// checked reports a checklist line: "`EXPORT_DIR` is configured",
 // "the token is set" state what was checked, not how the project works.
 func checked(lead string) bool {
 	t := strings.TrimRight(lead, " .!*_`")
@@ -723,7 +723,7 @@ func turnStep(clause string) bool {
 	return in([]string{"change", "changes", "fix", "rebuild", "restart"}, f[0])
 }
 
-// guessedCause reports "the issue must be on the backend", "the problem
+// guessedCause reports "the issue must be in the proxy", "the problem
 // must lie in the workflow": a "must" that infers where a trouble lies, not
 // a rule. What the session found, if anything, is said later. The trouble
 // noun is the subject right before "must", and a verb of being or place

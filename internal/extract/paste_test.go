@@ -14,7 +14,7 @@ func TestPastedOutput(t *testing.T) {
 		name, text string
 		some       bool // whether entries may quote past the first line
 	}{
-		{"build log", "the deploy keeps failing:\n09:14:02.101 Cloning repo (Branch: main)\n09:14:03.220 Installing dependencies...\nwarning: Use 'pnpm audit --fix' to review and upgrade your dependencies.\n09:14:09.870 Error: Command \"pnpm build\" exited with 1\n(in module 'core' of workspace 'app')\n", false},
+		{"build log", "the deploy keeps failing:\n09:14:02.101 Cloning repo (Branch: main)\n09:14:03.220 Installing dependencies...\nwarning: 3 packages are deprecated, see the lockfile.\n09:14:09.870 Error: Command \"pnpm build\" exited with 1\n(in module 'core' of workspace 'app')\n", false},
 		{"short lines the user wrote", "Decisions for the kiosk:\nUse Postgres\nPort 5432\nDeploy to Fly\nNo Redis at all\n", true},
 		{"a list the user wrote", "Plan for the kiosk:\n- Keep: Express, cors and the `/mcp` route\n- Replace Clerk with a single KIOSK_KEY check\n- Use port 4100 for the dev server\n- Deploy with `pnpm deploy`\n", true},
 	}

@@ -15,12 +15,12 @@ func TestRepairs(t *testing.T) {
 	look := Message{Role: "tool", Text: "Bash: ls ~/.local/bin\nnode\nnpm"}
 	install := Message{Role: "tool", Text: "Bash: npm install -g yarnpkg 2>&1\nadded 1 package in 2s"}
 	pass := Message{Role: "tool", Text: "Bash: cd /w/app && yarnpkg install 2>&1\nDone in 3.1s"}
-	buildFail := Message{Role: "tool", Text: "Bash: npm run build (error)\n> build\nError: Cannot apply unknown utility class `ring-ring`\n    at lib.js:18"}
-	edit := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ outline-color: hsl(var(--ring));"}
-	removal := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ "}
-	commentOut := Message{Role: "tool", Text: "Edit: /w/app/src/main.ts\n- import './ring.css';\n+ // import './ring.css'; // no ring utility in v4"}
-	commented := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @apply ring-ring;\n+ /* Tailwind 4 has no ring utility */\n+ outline-color: hsl(var(--ring));  // the ring colour"}
-	write := Message{Role: "tool", Text: "Write: /w/app/styles/site.css\n+ :root { --ring: 220 90% 56%; }"}
+	buildFail := Message{Role: "tool", Text: "Bash: npm run build (error)\n> build\nError: Undefined mixin `focus-halo`\n    at lib.js:18"}
+	edit := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @include focus-halo;\n+ outline: 2px solid var(--halo);"}
+	removal := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @include focus-halo;\n+ "}
+	commentOut := Message{Role: "tool", Text: "Edit: /w/app/src/main.ts\n- import './halo.scss';\n+ // import './halo.scss'; // no halo mixin in v2"}
+	commented := Message{Role: "tool", Text: "Edit: /w/app/styles/site.css\n- @include focus-halo;\n+ /* the theme has no halo mixin */\n+ outline: 2px solid var(--halo);  // the halo colour"}
+	write := Message{Role: "tool", Text: "Write: /w/app/styles/site.css\n+ :root { --halo: #3b82f6; }"}
 	buildPass := Message{Role: "tool", Text: "Bash: npm run build\n✓ Compiled successfully"}
 	commit := Message{Role: "tool", Text: "Bash: git commit -am 'wip'\n[main 1a2b3c4] wip\n 1 file changed"}
 	cases := []struct {
@@ -31,16 +31,16 @@ func TestRepairs(t *testing.T) {
 		{"a command fixed it", []Message{fail, look, install, pass},
 			[]string{"`yarnpkg install` failed: (eval):1: command not found: yarnpkg; fixed by `npm install -g yarnpkg`, after which it passed."}},
 		{"an edit fixed it", []Message{buildFail, edit, buildPass},
-			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by adding `outline-color: hsl(var(--ring));` to site.css, after which it passed."}},
+			[]string{"`npm run build` failed: Error: Undefined mixin `focus-halo`; fixed by adding `outline: 2px solid var(--halo);` to site.css, after which it passed."}},
 		// The lesson says what the edit changed, not only which file.
 		{"an edit that only removed a line", []Message{buildFail, removal, buildPass},
-			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by removing `@apply ring-ring;` from site.css, after which it passed."}},
+			[]string{"`npm run build` failed: Error: Undefined mixin `focus-halo`; fixed by removing `@include focus-halo;` from site.css, after which it passed."}},
 		{"an edit that commented a line out", []Message{buildFail, commentOut, buildPass},
-			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by commenting out `// import './ring.css'; // no ring utility in v4` in main.ts, after which it passed."}},
+			[]string{"`npm run build` failed: Error: Undefined mixin `focus-halo`; fixed by commenting out `// import './halo.scss'; // no halo mixin in v2` in main.ts, after which it passed."}},
 		{"an edit whose first added line is a comment", []Message{buildFail, commented, buildPass},
-			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by adding `outline-color: hsl(var(--ring));` to site.css, after which it passed."}},
+			[]string{"`npm run build` failed: Error: Undefined mixin `focus-halo`; fixed by adding `outline: 2px solid var(--halo);` to site.css, after which it passed."}},
 		{"a file written whole", []Message{buildFail, write, buildPass},
-			[]string{"`npm run build` failed: Error: Cannot apply unknown utility class `ring-ring`; fixed by editing /w/app/styles/site.css, after which it passed."}},
+			[]string{"`npm run build` failed: Error: Undefined mixin `focus-halo`; fixed by editing /w/app/styles/site.css, after which it passed."}},
 		{"two changes", []Message{buildFail, edit, install, buildPass}, nil},
 		{"a commit is no fix", []Message{buildFail, commit, buildPass}, nil},
 		{"fails again", []Message{buildFail, edit, buildFail}, nil},

@@ -103,7 +103,7 @@ func advice(t string) bool {
 func madeChange(t string) bool {
 	lead := leadText(lowerASCII(t))
 	if !startsWithPhrase(lead, narrationVerbs) || describesAddition(lead) || strings.ContainsAny(t, "`0123456789") {
-		return false // "Created face_grouping.rs with the grouping logic" says where the code is
+		return false // "Created billing.rs with the invoicing logic" says where the code is
 	}
 	return !namesValue(t)
 }
@@ -133,7 +133,7 @@ func selfNarration(t string) bool {
 func prospective(t string) bool {
 	low := lowerASCII(straightQuotes(leadText(lowerASCII(t))))
 	if startsWithPhrase(low, []string{"we'll", "we will"}) && containsPhrase(low, []string{"now", "right away", "next"}) {
-		return true // "We'll fix it now by …"; "we'll use Postgres" may be the proposal itself
+		return true // "We'll patch it now by …"; "we'll use Postgres" may be the proposal itself
 	}
 	return startsWithPhrase(low, []string{"i need", "i'll", "i will", "i'm going", "i am going", "let me", "now i", "next, i", "first, i", "first i"})
 }
@@ -210,7 +210,7 @@ func hasCurlyQuote(s string) bool { return strings.Contains(s, "\xe2\x80") }
 
 // reportsTrouble reports what a user said about something going wrong: an
 // error message pasted ("Foo.tsx:14 Uncaught TypeError: …"), or a thing that
-// does not work ("it still does not show anything"). It is the start of the
+// does not work ("it still shows a blank page"). It is the start of the
 // work that follows, not a decision, preference or constraint of theirs. A
 // sentence that also directs ("errors must go to Sentry", "so it has to
 // move") chooses something and is kept.
@@ -533,7 +533,7 @@ func forTheMoment(body string) bool {
 	if startsWithPhrase(lead, inspections) || startsWithPhrase(lead, stepsOn) {
 		return true
 	}
-	// "don't edit anything, just tell me what to run": asked for an answer
+	// "don't change any files, only tell me the command": asked for an answer
 	// now; "always tell me before you push" is a standing rule
 	low := lowerASCII(straightQuotes(body))
 	return containsPhrase(low, []string{"tell me", "show me", "let me know"}) && !containsPhrase(low, standing)

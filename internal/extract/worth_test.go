@@ -27,7 +27,7 @@ func TestNotWorthKeeping(t *testing.T) {
 			{1, "assistant", "Done. Then:\n\n```bash\nnpm run build\nnpm test\n```\n\n```bash\n# Start the billing worker\nnpm run billing-worker\n```"},
 		}, "npm test", "billing-worker"},
 		{"the rest of an error pasted into a prompt", []Message{
-			{0, "user", "The orders page is blank, we always use pnpm here.\n[plugin:vite:css] src/index.css:74:3 error: unknown class\nIf x-thing is a custom class, make sure it is defined within a @layer directive.\nYou can also disable this overlay by setting server.hmr.overlay to false in vite.config.ts."},
+			{0, "user", "The orders page is blank, we always use pnpm here.\n[plugin:vite:css] src/theme.css:12:5 error: unknown word\nCheck the selector near the brace on this line.\nYou can also disable this overlay by setting server.hmr.overlay to false in vite.config.ts."},
 		}, "overlay", "always use pnpm"},
 		{"a log pasted into a prompt", []Message{
 			{0, "user", "deploy log:\n17:03:51.011 Build Completed in /vercel/output [29s]\n17:03:52.100 Deploying outputs\nWe decided to use Vercel for the frontend."},
@@ -41,7 +41,7 @@ func TestNotWorthKeeping(t *testing.T) {
 		}, "@@", "always key orders"},
 		{"dated by the moment", []Message{
 			{0, "user", "status?"},
-			{1, "assistant", "REMEDIATION-001: Already merged to main\n\nThe billing project was just modified today and has Railway configs."},
+			{1, "assistant", "FIX-014: Already merged to main\n\nThe billing repo was only edited today and holds Docker configs."},
 		}, "merged", ""},
 		{"a request for the turn", []Message{
 			{0, "user", "Do not set up row level policies yet, just create a plan. We never deploy on Fridays."},
@@ -51,7 +51,7 @@ func TestNotWorthKeeping(t *testing.T) {
 		}, "\x00", "from today"},
 		{"a progress report and a one-off command", []Message{
 			{0, "user", "done?"},
-			{1, "assistant", "✅ Successfully configured the billing API for fraud detection.\n\n- **Commit:** `git add src/app/page.tsx && git commit -m \"hero\"`\n- **Billing worker:** `npm run billing-worker`"},
+			{1, "assistant", "✅ Successfully set up the billing API for refunds.\n\n- **Commit:** `git add src/lib/refund.ts && git commit -m \"refunds\"`\n- **Billing worker:** `npm run billing-worker`"},
 		}, "git add", "billing-worker"},
 		{"a progress report", []Message{
 			{0, "user", "done?"},
@@ -105,8 +105,8 @@ func TestNotKeptAsWritten(t *testing.T) {
 		{"a step for when it is needed", Fact, false, "The billing worker on localhost:4418 can be restarted when needed.", false},
 		{"a part marked optional", Fact, false, "web/src/orders/ (optional) - Sub-views if needed", false},
 		{"a port that holds", Fact, false, "Billing worker: http://localhost:4418", true},
-		{"a choice of a thing not named", Decision, true, "Ok, let's use this one instead and adapt the rest", false},
-		{"a choice that names it", Decision, true, "Ok, let's use Postgres instead and adapt the rest", true},
+		{"a choice of a thing not named", Decision, true, "Fine, we go with that one and rework the others", false},
+		{"a choice that names it", Decision, true, "Fine, we go with Postgres and rework the others", true},
 		{"a bare address", Fact, true, "10.0.0.7:4418", false},
 		{"an address that says what it is", Fact, true, "the billing worker is on 10.0.0.7:4418", true},
 		{"a gloss that repeats its name", Fact, false, "invoices - invoice records", false},
@@ -115,7 +115,7 @@ func TestNotKeptAsWritten(t *testing.T) {
 		{"a route's gloss that says when", Fact, false, "/docs: OpenAPI documentation (when LOG_LEVEL=DEBUG)", true},
 		{"a gloss that says more", Fact, false, "invoices - rows are never deleted, only voided", true},
 		{"the rest of a spoken sentence", Decision, true, "cause we keep the config in the repo root", false},
-		{"a request to be told, for the turn", Constraint, true, "don't edit anything, just tell me what to run", false},
+		{"a request to be told, for the turn", Constraint, true, "don't change any files, only tell me the command", false},
 		{"a rule about being told", Constraint, true, "always tell me before you push to main", true},
 		{"a commit quoted by its hash", Decision, false, "Summary: 4e1b9c2 refactor: split the invoice worker", false},
 		{"a commit command with its message", Fact, false, "Save: after the check, git add worker.go && git commit -m \"split\"", false},
@@ -143,10 +143,10 @@ func TestNotKeptAsWritten(t *testing.T) {
 		{"a ticket's meaning", Fact, false, "INV-12: the export screen ticket, closed in v2", true},
 		{"a short pointer back", Task, true, "With these TODO.", false},
 		{"a short task", Task, true, "TODO: sign the invoices later", true},
-		{"a lesson dated today", Lesson, false, "The invoices repo was just modified today and has deploy configs.", false},
+		{"a lesson dated today", Lesson, false, "The invoices repo was only edited today and holds Docker configs.", false},
 		{"a step pointing at the code after it", Decision, false, "With the new tokens, apply the list: Open web/invoices.tsx, replace **all content** with this (typed, paged):", false},
 		{"a step naming what it sets", Decision, false, "Invoice page: the list is paged by 50 and we keep it this way.", true},
-		{"the assistant's next move, now", Decision, false, "We'll fix it now by applying the invoice tokens by hand (colours, font)", false},
+		{"the assistant's next move, now", Decision, false, "We'll patch it now by setting the invoice styles by hand (margins, spacing)", false},
 		{"the assistant's proposal", Decision, false, "We'll use Postgres row locks for the invoice numbers", true},
 		{"the cons of an option", Constraint, false, "Cons: More work for the invoice list; users must click to see all lines", false},
 		{"the second half of a clause", Fact, true, "where all the invoices shown in the list come from.", false},
@@ -174,7 +174,7 @@ func TestNotKeptAsWritten(t *testing.T) {
 // move is dropped; with the failure or the fix quoted beside it, it stays.
 func TestLessonEndsOnAFinding(t *testing.T) {
 	msgs := []Message{{0, "user", "the chart labels overlap"}, {1, "assistant", "a"}, {2, "assistant", "b"}}
-	look := "Let me read the chart files to confirm and fix them."
+	look := "Let me open the chart config to check and repair it."
 	fix := "The fix is to use `rotate: 45` for the axis labels so they no longer overlap."
 	for _, tt := range []struct {
 		ev   []evi

@@ -34,7 +34,7 @@ func TestReportsError(t *testing.T) {
 		{"0 errors, 0 warnings", false},
 		{"exit status 0", false},
 		{"src/app.ts:3:  const errorless = 1", false}, // grep -n: one number
-		{"[WARNING] /src/User.java:[87,21] @Builder will ignore the initializing expression", false},
+		{"[WARNING] /src/Invoice.java:[42,13] @Builder will ignore the initializing expression", false},
 		{"main.c:3:5: warning: unused variable 'x'", false},
 		{"ok  \tgithub.com/x/y\t0.012s", false},
 		{"errorless terrorism", false},

@@ -18,9 +18,9 @@ func TestAnswerStoresItsQuestion(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Open(t)
-	const q = "Which detector model does the scanner load at boot?"
+	const q = "Which voice model does the transcriber load at boot?"
 	ingest(t, db, "s1", writeTranscript(t, "s1", q,
-		"The scanner loads `acme-detector-v3` from /models/detector at start-up.", "ok thanks", "Glad it helps."))
+		"The transcriber loads `acme-voice-v3` from /opt/voices at start-up.", "ok thanks", "Glad it helps."))
 	process(t, db, "s1")
 	es, err := db.Read().Entries(ctx, store.EntryFilter{Project: "/p", Types: []string{"fact"}, Stages: []string{store.StageVerified}})
 	if err != nil {
@@ -28,7 +28,7 @@ func TestAnswerStoresItsQuestion(t *testing.T) {
 	}
 	var found *store.Entry
 	for i, e := range es {
-		if strings.Contains(e.Body, "acme-detector-v3") {
+		if strings.Contains(e.Body, "acme-voice-v3") {
 			found = &es[i]
 		}
 	}

@@ -36,7 +36,7 @@ func TestSummary(t *testing.T) {
 		entries []store.Entry
 	}{
 		{"work", []store.Event{
-			prompt("/build specs/eversource-live-scraper.md"),
+			prompt("/build specs/freight-rate-importer.md"),
 			tool("Read", "Read: /home/dev/shop-api/src/app.js", []string{"/home/dev/shop-api/src/app.js"}, false),
 			tool("Write", "Write: /home/dev/shop-api/src/middleware/requireJwt.js", []string{"/home/dev/shop-api/src/middleware/requireJwt.js"}, false),
 			tool("Edit", "Edit: /home/dev/shop-api/src/app.js", []string{"/home/dev/shop-api/src/app.js"}, false),

@@ -6,8 +6,8 @@ import (
 )
 
 // A secret's value is often named in prose rather than assigned: "Your
-// ADMIN_BEARER_TOKEN (`b5348d…`) is correct", "`d63370…` doesn't match the
-// ADMIN_BEARER_TOKEN variable". No key=value shape holds it, so the rules
+// OPS_WEBHOOK_SECRET (`d994d6…`) is valid", "`4fa2c1…` differs from the
+// OPS_WEBHOOK_SECRET variable". No key=value shape holds it, so the rules
 // that start from a key name after which a value follows miss it. A string
 // shaped like a generated secret (nearKeyValue) on the same line as a
 // secret's key word, within nearKeyReach bytes either side, is masked.

@@ -9,11 +9,11 @@ import (
 // sentence, not assigned to it, is masked; long words of code, paths, a
 // commit id without a key word and short hex are not.
 func TestSecretNamedInProse(t *testing.T) {
-	hex64 := "b5348d0c9e61f2a7c4d8e03b91f6a2d5c7e40b8f13a96d2e5c0b7f48a1d39e62"
+	hex64 := "d994d684bf058099797a8fead9c8e864ee99a08edbc2ba51c16a669b4ea518d0"
 	b64 := "Qm9vbGVhblRva2VuX3Y5Lz8xNzRhYkNEZWZHaGlKa0xtTm9QcVJz"
 	for _, in := range []string{
-		"Your `ADMIN_BEARER_TOKEN` (`" + hex64 + "`) is correct and working",
-		"`" + hex64 + "` doesn't match the `ADMIN_BEARER_TOKEN` environment variable.",
+		"Your `OPS_WEBHOOK_SECRET` (`" + hex64 + "`) is valid and accepted",
+		"`" + hex64 + "` differs from the `OPS_WEBHOOK_SECRET` environment variable.",
 		"the api key we use in staging is " + b64 + " for now",
 		"Bearer token " + strings.ToUpper(hex64),
 		"Your DD_APP_KEY (`" + hex64[:40] + "`) is correct",

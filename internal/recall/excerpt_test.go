@@ -27,9 +27,9 @@ func TestExcerptShowsTheValueAsked(t *testing.T) {
 		"- Invoice totals from the vendor portal are converted to cents before they are stored.",
 		"- The Quellby invoice sync skips rows the vendor portal marks as drafts.",
 		"### Scheduling",
-		"- The coordinator wakes up every 6 hours and runs one pass.",
+		"- The scheduler wakes up every 6 hours and runs one pass.",
 		"### Files",
-		"- `coordinator.py`, `portal_client.py`, `ledger.py`: new modules.",
+		"- `scheduler.py`, `portal_client.py`, `ledger.py`: new modules.",
 		"- The Quellby invoice sync writes its own log file beside the vendor portal cache.",
 		"- Tests cover the vendor portal parser and the invoice conversion to cents.",
 		"All acceptance criteria met: the Quellby invoice sync works end to end against the vendor portal.",
@@ -51,11 +51,11 @@ func TestValueAskedRanksAboveMentions(t *testing.T) {
 	filler(t, db)
 	for i := range 12 {
 		say(t, db, fmt.Sprintf("logs-%d", i), day.AddDate(0, 0, i),
-			fmt.Sprintf("build the firmware again, attempt %d", i),
-			fmt.Sprintf("The zorblat firmware build for the board finished; the zorblat linker wrote firmware image %d.", i))
+			fmt.Sprintf("build the plugin again, attempt %d", i),
+			fmt.Sprintf("The zorblat plugin build for the editor finished; the zorblat linker wrote plugin bundle %d.", i))
 	}
-	evs := say(t, db, "pin", day.AddDate(0, 0, -3), "ok go ahead with the flash", "Compiling now with Zorblat 4.2.1, which the board support package needs.")
-	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "which zorblat version do I need to build the firmware with?", Now: day.AddDate(0, 1, 0)})
+	evs := say(t, db, "pin", day.AddDate(0, 0, -3), "ok go ahead with the release", "Compiling now with Zorblat 4.2.1, which the editor SDK needs.")
+	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "which zorblat version does the editor plugin need?", Now: day.AddDate(0, 1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

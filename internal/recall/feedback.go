@@ -11,10 +11,10 @@ import (
 
 // Feedback: once a prompt is answered, the line of its best item that
 // matched the prompt's rarest word is read as a second query (pseudo-relevance
-// feedback: Rocchio's query expansion with the top document). "The Zorblat
-// dashboard is blank again: what turns it on?" matches "Zorblat dashboard:
-// /admin (Frobnik/Quxdoc console)"; the message that answers ("the Frobnik
-// console is only served when GATE_MODE=verbose") shares no word with the
+// feedback: Rocchio's query expansion with the top document). "How do we
+// get numbers back on the Kestrel panel?" matches "Kestrel panel: /stats
+// (Plotwise/Tallyboard view)"; the message that answers ("the Plotwise view
+// only renders when STATS_SINK=local is set") shares no word with the
 // prompt, but two with that line. General because it reads only which words
 // stand beside the prompt's own in the project's text, weighed by their
 // rarity in the store: no list of words.

@@ -5,7 +5,7 @@ import "github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 // genericWords are words any coding conversation uses: matching them says
 // little about whether a stored message is about what a prompt asks, only
 // that both are about code. Their weight is discounted so that an unrelated
-// question ("how do I write a unit test for a function in Rust?") does not
+// question ("how do I write a benchmark for a method in Kotlin?") does not
 // recall a project's tests and functions, while a follow-up that names the
 // project's own things (a crate, a host, a feature) still does. The store's
 // own word counts cannot tell this apart: in a small project every word is

@@ -14,7 +14,7 @@ func TestHowTo(t *testing.T) {
 		prompt string
 		want   bool
 	}{
-		{"How do I debounce a value in a custom React hook?", true},
+		{"How do I throttle a handler in a Vue composable?", true},
 		{"In Go, how can I sort a slice of structs by two keys?", true},
 		{"What's the difference between a mutex and a channel?", true},
 		{"What does git rebase --onto do?", true},
@@ -22,11 +22,11 @@ func TestHowTo(t *testing.T) {
 		{"how to center a div", true},
 		{"Could you explain how a bloom filter answers lookups?", true},
 		{"can you please explain the CAP theorem", true},
-		{"How do we start the billing worker locally?", false},         // ours
-		{"How did the deploy fail last week?", false},                  // past
-		{"How do I open the style guide page we built?", false},        // ours
-		{"Which port does the SDK backend listen on?", false},          // not a how-to form
-		{"Where's the style guide page, and how do I open it?", false}, // asks where a thing of the project is
+		{"How do we start the billing worker locally?", false},                   // ours
+		{"How did the deploy fail last week?", false},                            // past
+		{"How do I open the release checklist page we built?", false},            // ours
+		{"Which port does the admin panel listen on?", false},                    // not a how-to form
+		{"Where does the release checklist live, and how can I view it?", false}, // asks where a thing of the project is
 		{"What was the fix for the flaky upload test?", false},
 		{"Express에서 세션 쿠키 설정하는 방법 알려줘.", true}, // "how do I set … in Express, tell me"
 		{"뮤텍스와 채널의 차이는?", true},                // "the difference between"
@@ -38,7 +38,7 @@ func TestHowTo(t *testing.T) {
 		{"고루틴 누수 찾는 법 알려줘", true},              // "tell me the way to find …", 방법 shortened
 		{"뮤텍스가 뭔지 설명해줘", true},                 // "explain what a mutex is"
 		{"개인정보 보호법 때문에 로그를 지워야 하나?", false},    // 법 glued to a noun is a law
-		{"¿Cómo escribo un hook de React que retrase la búsqueda?", true},
+		{"¿Cómo escribo un middleware de Express que registre las peticiones?", true},
 		{"¿Cuál es la diferencia entre un mutex y un canal?", true},
 		{"come posso ordinare una slice in Go?", true},
 		{"comment trier une slice en Go ?", true},
@@ -61,13 +61,13 @@ func TestHowToQuestionNeedsAStrongMatch(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	// Relevance 0.77 for the how-to question: above the gate's floor, below
+	// The how-to question's relevance is above the gate's floor, below
 	// twice it.
-	say(t, db, "a", day, "the search box fires a request per keystroke", "A custom React hook in src/hooks/useDebounce.ts delays the search request by 300 ms.")
-	if got := recallFor(t, db, defaults(), "How do I write a custom React hook that debounces a value?"); got != "" {
+	say(t, db, "a", day, "the cart shows prices like 4.9999", "A custom form field in src/fields/centPrice.ts trims the cart prices to 5 cents.")
+	if got := recallFor(t, db, defaults(), "How can I build a custom form field that rounds a value?"); got != "" {
 		t.Errorf("a general how-to question got an injection:\n%s", got)
 	}
-	if got := recallFor(t, db, defaults(), "Which hook did we add to delay the search request?"); !strings.Contains(got, "useDebounce") {
+	if got := recallFor(t, db, defaults(), "Which field did we add to trim the cart prices?"); !strings.Contains(got, "centPrice") {
 		t.Errorf("a question about our own work was not answered:\n%s", got)
 	}
 }

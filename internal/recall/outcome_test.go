@@ -17,12 +17,12 @@ func TestOutcomeRE(t *testing.T) {
 		prompt string
 		want   bool
 	}{
-		{"Last time we wanted to turn the embedded repos into submodules. Did that go through?", true},
+		{"Last time we meant to squash the release branch into one commit. Did that land?", true},
 		{"Where did we leave off last session?", true},
-		{"Почему в прошлый раз шлюз так и не доделали? На чём оборвалась сессия?", true},
+		{"Почему в прошлый раз импорт так и не закончили? Где мы остановились?", true},
 		{"지난번 배포는 어떻게 됐어?", true},
 		// How-questions and outcomes of things outside the project.
-		{"cargo build fails at compile time. How did we get around that before?", false},
+		{"gradle sync breaks on a fresh clone. How did we get past that before?", false},
 		{"What happened to Python 2?", false},
 		{"Did it work in Python 2?", false},
 	} {
@@ -39,26 +39,26 @@ func TestRecallsWhatFollowed(t *testing.T) {
 	filler(t, db)
 	ctx := context.Background()
 	say(t, db, "ws", day,
-		"i want one workspace for all three repos",
-		"Git submodules is the cleanest way: turn the embedded api and firmware repos into submodules of the dashboard repo.",
+		"i want the release branch to be one clean commit",
+		"An interactive rebase is the cleanest way: squash the release branch's commits into one and force-push it.",
 		"yes")
 	evs := []store.Event{
 		{Time: day.Add(4 * time.Minute), Type: store.TypeToolObservation, SessionID: "ws", Project: proj, DedupeKey: "ws:t1",
-			Text: "Bash: rm -rf api firmware (error)\nPreToolUse:Bash hook error: BLOCKED: Dangerous rm command detected and prevented"},
+			Text: "Bash: git push --force origin release (error)\nPreToolUse:Bash hook error: BLOCKED: force push to a guarded branch refused"},
 		{Time: day.Add(5 * time.Minute), Type: store.TypeAgentResponse, SessionID: "ws", Project: proj, DedupeKey: "ws:t2",
-			Text: "The hook blocked the removal, so I stopped here."},
+			Text: "The hook refused the push, so I stopped here."},
 	}
 	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
-	got := recallFor(t, db, defaults(), "Last time we wanted to turn the embedded repos into submodules. Did that go through?")
-	for _, want := range []string{"submodules", "Dangerous rm command", "stopped here"} {
+	got := recallFor(t, db, defaults(), "Last time we wanted to squash the release branch into one commit. Did that go through?")
+	for _, want := range []string{"squash", "force push to a guarded branch", "stopped here"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("context lacks %q:\n%s", want, got)
 		}
 	}
 	// The same words asked as a plain question get the plan, not the outcome.
-	if got := recallFor(t, db, defaults(), "How do the embedded repos become submodules?"); strings.Contains(got, "Dangerous rm") {
+	if got := recallFor(t, db, defaults(), "How does the release branch get squashed into one commit?"); strings.Contains(got, "guarded branch") {
 		t.Errorf("an outcome shown for a how-question:\n%s", got)
 	}
 }
@@ -89,12 +89,12 @@ func TestRecallsHowTheLastSessionEnded(t *testing.T) {
 // questions included), composing the context never fails or panics, and what
 // it injects is valid UTF-8.
 func FuzzContext(f *testing.F) {
-	for _, s := range []string{"Did that go through last time?", "Где лежит проект шлюза?", "out of the box tap targets",
-		"how often does it poll every 12-hour", "шлюза\xff", "на чём оборвалась сессия", "", "(((", "mem:t1 did we finish?"} {
+	for _, s := range []string{"Did that go through last time?", "Где лежит папка импорта?", "out of the box touch zones",
+		"how often does it sync every 8-hour", "импорта\xff", "где мы остановились", "", "(((", "mem:t1 did we finish?"} {
 		f.Add(s)
 	}
 	db := storetest.Open(f)
-	say(f, db, "s", day, "Git submodules for the api repo, every 12 hours the sync polls.", "Postgres is at 172.20.0.5, not 172.17.0.1.")
+	say(f, db, "s", day, "Release branch squashed for the api repo, every 8 hours the sync runs.", "Redis is at 10.44.0.7, not 10.44.0.1.")
 	f.Fuzz(func(t *testing.T, prompt string) {
 		out, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0), Glosses: repoGlosses()})
 		if err != nil {

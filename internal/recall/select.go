@@ -803,7 +803,7 @@ const roleBare = 2
 
 // shapeCoverage is the share of a prompt's weight a text must match for a
 // shape it gives (a path, a port, a duration) to count as the value asked
-// for: one project has many, "every 12 hours" answers "how often?" only
+// for: one project has many, "every 8 hours" answers "how often?" only
 // about what the prompt names.
 const shapeCoverage = 0.25
 

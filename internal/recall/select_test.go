@@ -67,7 +67,7 @@ func TestRecallsCapturedMessages(t *testing.T) {
 	if got := recallFor(t, db, defaults(), "How do I center a div with flexbox?"); got != "" {
 		t.Errorf("unrelated prompt injected:\n%s", got)
 	}
-	if got := recallFor(t, db, defaults(), "How do I write a unit test for a function that fails?"); got != "" {
+	if got := recallFor(t, db, defaults(), "How do I write a benchmark for a method that allocates?"); got != "" {
 		t.Errorf("a generic question matched generic words:\n%s", got)
 	}
 }
@@ -232,7 +232,7 @@ func TestCompatibleStatementsDoNotWarn(t *testing.T) {
 	for _, tt := range []struct{ first, second, query string }{
 		{"The frontend dev server runs on port 5173.", "The backend API listens on port 8080.", "which ports do the frontend and the API use?"},
 		{"We use Postgres 16 for the orders database.", "The orders database also gets a read replica, still Postgres 16.", "what database do orders live in?"},
-		{"Rate limit for API keys is 100 requests per minute.", "Enterprise keys get 1000 requests per minute instead of the default.", "what rate limit applies to API keys?"},
+		{"Free accounts can store 5 GB of files.", "Team accounts get 50 GB of storage instead of the default.", "how much storage does an account get?"},
 	} {
 		db := storetest.Open(t)
 		filler(t, db)
@@ -251,17 +251,17 @@ func TestExcerptShowsEachPartAsked(t *testing.T) {
 	for i := range 30 {
 		fmt.Fprintf(&b, "- step %d: refactored the widget module and updated its docs\n", i)
 	}
-	b.WriteString("- The coordinator polls Eversource every 12 hours.\n")
+	b.WriteString("- The importer fetches carrier rates every 8 hours.\n")
 	for i := range 30 {
 		fmt.Fprintf(&b, "- step %d: more refactoring of the widget module\n", i+30)
 	}
-	b.WriteString("- Scraper pages are fetched with a 1-second delay between requests.\n")
-	cs := concepts("how often do we poll eversource, and how fast does the scraper fetch pages?", repoGlosses())
+	b.WriteString("- Label pages are printed with a 3-second pause between jobs.\n")
+	cs := concepts("how often do we fetch carrier rates, and how fast does the printer print label pages?", repoGlosses())
 	for i := range cs {
 		cs[i].weight = 1
 	}
 	got := excerpt(b.String(), cs, itemChars)
-	for _, want := range []string{"every 12 hours", "1-second delay"} {
+	for _, want := range []string{"every 8 hours", "3-second pause"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("excerpt lacks %q: %q", want, got)
 		}
@@ -381,24 +381,24 @@ func TestRecallsTheValueAsked(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	var long strings.Builder
-	long.WriteString("Phase 1 done: the scraper logs in and parses the usage table.\n")
+	long.WriteString("Phase 1 done: the importer signs in and reads the carrier rate sheet.\n")
 	for i := range 30 {
-		fmt.Fprintf(&long, "- Step %d: updated the config flow and the sensors for the energy dashboard.\n", i)
+		fmt.Fprintf(&long, "- Step %d: updated the mapping and the charts for the freight dashboard.\n", i)
 	}
-	long.WriteString("- Updated coordinator.py to poll every 12 hours with automatic data conversion.\n")
-	say(t, db, "scraper", day, "Finish the scraper phases.", long.String())
+	long.WriteString("- Changed sync_worker.go to fetch every 8 hours with currency rounding.\n")
+	say(t, db, "importer", day, "Finish the importer phases.", long.String())
 	say(t, db, "cron", day.AddDate(0, 0, 1), "How often does the backup job run?", "The backup job runs every 6 hours on the NAS.")
-	say(t, db, "db", day.AddDate(0, 0, 2), "The API container can't reach Postgres.",
-		"Postgres is at 172.20.0.5 on the architect network, not 172.17.0.1.")
-	say(t, db, "lan", day.AddDate(0, 0, 3), "The sensor answers now.", "The humidifier board is live at 192.168.1.18.")
+	say(t, db, "db", day.AddDate(0, 0, 2), "The worker container can't reach Redis.",
+		"Redis is at 10.44.0.7 on the backend network, not 10.44.0.1.")
+	say(t, db, "lan", day.AddDate(0, 0, 3), "The printer answers now.", "The label printer is live at 192.168.7.42.")
 
-	got := recallFor(t, db, defaults(), "How often does the integration poll the utility for new usage data?")
-	if !strings.Contains(got, "every 12 hours") {
+	got := recallFor(t, db, defaults(), "How often does the importer fetch new freight rates from the carrier?")
+	if !strings.Contains(got, "every 8 hours") {
 		t.Errorf("the polling interval is not shown:\n%s", got)
 	}
-	got = recallFor(t, db, defaults(), "Which address should the API container use for Postgres?")
-	if !strings.Contains(got, "172.20.0.5") || strings.Contains(got, "192.168.1.18") {
-		t.Errorf("want Postgres's address, not the sensor's:\n%s", got)
+	got = recallFor(t, db, defaults(), "Which address should the worker container use for Redis?")
+	if !strings.Contains(got, "10.44.0.7") || strings.Contains(got, "192.168.7.42") {
+		t.Errorf("want Redis's address, not the printer's:\n%s", got)
 	}
 	if got := recallFor(t, db, defaults(), "How often should I rotate my SSH keys?"); got != "" {
 		t.Errorf("an interval about something else answered an unrelated question:\n%s", got)
@@ -485,14 +485,14 @@ func TestToolOutputAloneOpensNoGate(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "boot", Project: proj, DedupeKey: "boot:1",
-		Text: "Bash: mvn spring-boot:run\nStarting ShopApplication using Java 21.0.2 with PID 4242\nTomcat initialized with port 8080 (http)"}
+		Text: "Bash: mvn spring-boot:run\nStarting LedgerApplication using Java 17.0.9 with PID 4242\nTomcat initialized with port 8080 (http)"}
 	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if got := recallFor(t, db, defaults(), "How do I change the Tomcat port of a Spring Boot application?"); got != "" {
 		t.Errorf("a how-to question got tool output alone:\n%s", got)
 	}
-	if got := recallFor(t, db, defaults(), "Which Java did ShopApplication start with when we ran it on Tomcat?"); !strings.Contains(got, "21.0.2") {
+	if got := recallFor(t, db, defaults(), "Which Java runtime did LedgerApplication report on its Tomcat start in our run?"); !strings.Contains(got, "17.0.9") {
 		t.Errorf("a question about our own run did not get its output:\n%s", got)
 	}
 }
@@ -774,7 +774,7 @@ func TestCommandRunBringsTheEditItLedTo(t *testing.T) {
 		{store.TypeAgentResponse, "The smoke test passes now."},
 	}
 	appendTurn(t, db, "sync", turn)
-	got := recallFor(t, db, defaults(), "The ledger sync smoke test did not compile because of an unresolved crate. Which one?")
+	got := recallFor(t, db, defaults(), "Which crate was unresolved when the ledger sync smoke test failed to compile?")
 	if !strings.Contains(got, "then edited") || !strings.Contains(got, "tokio-quorra") {
 		t.Errorf("the failing run came without the line its edit added:\n%s", got)
 	}
@@ -800,7 +800,7 @@ func TestNoFixAfterARunThatPassedOrFetched(t *testing.T) {
 			{store.TypeToolObservation, tt.edit},
 			{store.TypeAgentResponse, "Done."},
 		})
-		got := recallFor(t, db, defaults(), "The ledger sync smoke test did not compile because of an unresolved crate. Which one?")
+		got := recallFor(t, db, defaults(), "Which crate was unresolved when the ledger sync smoke test failed to compile?")
 		if !strings.Contains(got, "ledger") || strings.Contains(got, "then edited") {
 			t.Errorf("%q then %q: want the run without the edit:\n%s", firstLine(tt.run), firstLine(tt.edit), got)
 		}
@@ -915,7 +915,7 @@ func TestToolReportsTheVersionAsked(t *testing.T) {
 	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
-	if got := recallFor(t, db, defaults(), "Which zorblat version is installed on my machine?"); !strings.Contains(got, "3.14.2") {
+	if got := recallFor(t, db, defaults(), "What zorblat version do I have on this laptop?"); !strings.Contains(got, "3.14.2") {
 		t.Errorf("the version a tool reported was not recalled:\n%s", got)
 	}
 	if got := recallFor(t, db, defaults(), "How do I deploy a branch preview with zorblat pages?"); got != "" {
@@ -953,7 +953,7 @@ func TestOldVersionReportUnderManyLogs(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	evs := []store.Event{{Time: day, Type: store.TypeToolObservation, SessionID: "dev", Project: proj,
-		DedupeKey: "dev:v", Text: "Bash: yarn dev\n zorblat v7.2.5 ready in 399 ms\nLocal http://localhost:4321/"}}
+		DedupeKey: "dev:v", Text: "Bash: yarn dev\n zorblat v7.2.5 serving after 399 ms\nLocal http://localhost:5099/"}}
 	for i := range 40 {
 		evs = append(evs, store.Event{Time: day.Add(time.Duration(i+1) * time.Minute), Type: store.TypeToolObservation, SessionID: "dev", Project: proj,
 			DedupeKey: fmt.Sprintf("dev:%d", i), Text: fmt.Sprintf("Bash: yarn build\n[zorblat] page %d of 40 rendered\nDone", i)})
@@ -961,7 +961,7 @@ func TestOldVersionReportUnderManyLogs(t *testing.T) {
 	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
-	if got := recallFor(t, db, defaults(), "Which zorblat version is the site built with?"); !strings.Contains(got, "v7.2.5") {
+	if got := recallFor(t, db, defaults(), "Which zorblat version does the site compile on?"); !strings.Contains(got, "v7.2.5") {
 		t.Errorf("the old version report was not recalled:\n%s", got)
 	}
 }
@@ -977,13 +977,13 @@ func TestCommandAsked(t *testing.T) {
 	filler(t, db)
 	for i := range 8 {
 		say(t, db, fmt.Sprintf("docs-%d", i), day.AddDate(0, 0, -20+i),
-			fmt.Sprintf("Regenerate the docs for module %d.", i),
-			"Done: the generated docs are in site/ and the build is green.")
+			fmt.Sprintf("Regenerate the reports for store %d.", i),
+			"Done: the generated reports are in out/ and the build is green.")
 	}
 	say(t, db, "kick", day,
-		"can the generated docs lead into a session?",
-		"I've implemented the `/kick-off` command: it reads the generated docs and opens a session with them.")
-	if got := recallFor(t, db, defaults(), "What command did we add so readers can hop from the generated docs directly into writing?"); !strings.Contains(got, "/kick-off") {
+		"can a generated report be edited by hand?",
+		"I've implemented the `/redline` command: it reads the generated reports and opens an editor with them.")
+	if got := recallFor(t, db, defaults(), "Which command did we add to get from the generated reports to a fresh draft quickly?"); !strings.Contains(got, "/redline") {
 		t.Errorf("the command asked was not recalled:\n%s", got)
 	}
 	if got := recallFor(t, db, defaults(), "What command lists the listening sockets on Linux?"); got != "" {
@@ -1036,8 +1036,8 @@ func TestQuestionBringsWhatTheStepFound(t *testing.T) {
 		{store.TypeUserPrompt, "ok, move on"},
 	})
 	for prompt, want := range map[string]string{
-		"How do I open the handbook's docs preview?":                         "make livehtml",
-		"After I pasted the courier token in vault.toml, could you read it?": "reading vault files is refused",
+		"How do I open the handbook's docs preview?":                     "make livehtml",
+		"Were you able to read vault.toml with the courier token in it?": "reading vault files is refused",
 	} {
 		if got := recallFor(t, db, defaults(), prompt); !strings.Contains(got, want) {
 			t.Errorf("%q: the question came without what its step found (%q):\n%s", prompt, want, got)
@@ -1172,10 +1172,10 @@ func TestWarningNamesBothValues(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	say(t, db, "first", day.AddDate(0, -1, 0), "The signup step posts a Bearer Token (create_account node) to the Kelvo API.", "ok")
-	say(t, db, "second", day, "The Kelvo MCP is no longer available. Go to your \"Code in JavaScript\" node and replace the entire code with this:\n\n"+
-		"```javascript\n// Get input from previous node\nconst input = $input.first();\n```\n\nThen in your \"create_account\" HTTP node, keep the Bearer Token.", "ok")
-	got := recallFor(t, db, defaults(), "what does the create_account node send to the Kelvo API?")
+	say(t, db, "first", day.AddDate(0, -1, 0), "The checkout flow sends an API key header (charge_card node) to the Paymo gateway.", "ok")
+	say(t, db, "second", day, "The Paymo plugin is no longer available. Go to your \"Run JavaScript\" node and replace the whole script with this:\n\n"+
+		"```javascript\n// Read the order from previous node\nconst order = ctx.first();\n```\n\nThen in your \"charge_card\" request node, keep the API key header.", "ok")
+	got := recallFor(t, db, defaults(), "what does the charge_card node send to the Paymo gateway?")
 	_, block, _ := strings.Cut(got, ConflictOpen)
 	if strings.Contains(block, ":  (") || strings.Contains(block, ":  replaced") {
 		t.Errorf("a warning names an empty value:\n%s", block)

@@ -6,8 +6,8 @@ import (
 )
 
 // synonymGroups are words a developer uses for the same thing in a question
-// and in the session it asks about ("paging" then, "pagination" now; "tap
-// targets" and "touch targets"). A prompt's word matches any word of its
+// and in the session it asks about ("paging" then, "pagination" now; "the db"
+// and "the database"). A prompt's word matches any word of its
 // group; stemming already joins inflections ("skip", "skipped", "skipping"),
 // so a group lists only words with different stems. Kept to words that mean
 // the same thing in a coding conversation, not merely related ones: a loose

@@ -155,8 +155,8 @@ var cyrillicEndings = []string{"ями", "ами", "ого", "его", "ему",
 	"ой", "ий", "ый", "ая", "яя", "ое", "ее", "ые", "ие", "ую", "юю", "ом", "ем", "ам", "ям", "а", "я", "о", "е", "ы", "и", "у", "ю", "ь"}
 
 // cyrillicStem cuts a Russian noun's or adjective's ending, so that the
-// prefix it is searched by finds the word in any case ("шлюза" finds
-// "шлюз", "шлюзом"); the index keeps Russian words whole. A stem keeps at
+// prefix it is searched by finds the word in any case ("склада" finds
+// "склад", "складом"); the index keeps Russian words whole. A stem keeps at
 // least four letters; other scripts are returned as they are.
 func cyrillicStem(w string) string {
 	r, _ := utf8.DecodeRuneInString(w)
@@ -275,7 +275,7 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 // keeps unseenWeight of a word seen once: a prompt about something never
 // discussed should match less, but a paraphrase's new words should not sink
 // it. Generic words keep genericWeight. An identifier form no text contains
-// ("apishrooms" for api-shrooms) is dropped, its parts carry it, as one
+// ("shopapi" for shop-api) is dropped, its parts carry it, as one
 // concept when it is a compound the project never wrote (joinCompounds).
 // total is TermDocs's estimate of how many events the store holds.
 // Words tc counted before are not counted again.
