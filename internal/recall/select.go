@@ -103,6 +103,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	ours := oursRE.MatchString(prompt)
 	counts := newTermCounts(db)
+	cs, err := counts.acronyms(ctx, cs, prompt)
+	if err != nil {
+		return nil, err
+	}
 	cs, total, err := counts.weigh(ctx, cs, ours)
 	if err != nil || len(cs) == 0 {
 		return nil, err
