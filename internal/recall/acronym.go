@@ -4,7 +4,9 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 )
 
@@ -98,11 +100,40 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
+// acronymSample is how many of the newest messages holding a candidate
+// token are read for how they write it (writtenAsAcronym).
+const acronymSample = 20
+
+// writtenAsAcronym reports whether the store's newest messages holding tok
+// write it in capitals ("LWQ") at least as often as in lower case: then
+// it is an acronym there. Initials make short tokens that a store of code
+// holds by chance as something else ("tqs", a variable; "nrp", a path).
+func writtenAsAcronym(ctx context.Context, db *store.DB, tok string) (bool, error) {
+	hits, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{tok}, false), Limit: acronymSample, Newest: true})
+	if err != nil {
+		return false, err
+	}
+	up := strings.ToUpper(tok)
+	caps, lower := 0, 0
+	for _, h := range hits {
+		for w := range strings.FieldsFuncSeq(h.Text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			switch {
+			case w == up:
+				caps++
+			case strings.EqualFold(w, tok):
+				lower++
+			}
+		}
+	}
+	return caps > 0 && caps >= lower, nil
+}
+
 // acronyms adds to the concepts of each run of a prompt's words whose
-// initials make a token the store holds ("late write quarantine" and "lwq")
-// that token as one more way of writing each of them: a message naming
-// LWQ then matches all three words, as one spelling them out does. The
-// token is weighed as any key of a concept is, by its documents.
+// initials make a token the store holds written as an acronym ("late write
+// quarantine" and "LWQ") that token as one more way of writing each of them:
+// a message naming LWQ then matches all three words, as one spelling them
+// out does. The token is weighed as any key of a concept is, by its
+// documents.
 func (tc *termCounts) acronyms(ctx context.Context, cs []concept, prompt string) ([]concept, error) {
 	runs := acronymRuns(head(prompt), cs)
 	if len(runs) == 0 {
@@ -118,6 +149,13 @@ func (tc *termCounts) acronyms(ctx context.Context, cs []concept, prompt string)
 	}
 	for i, r := range runs {
 		if docs[i] == 0 {
+			continue
+		}
+		ok, err := writtenAsAcronym(ctx, tc.db, r.token)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			continue
 		}
 		k := indexKey(r.token)

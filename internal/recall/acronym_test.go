@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -23,6 +24,43 @@ func TestSpelledOutAcronym(t *testing.T) {
 	got := recallFor(t, db, defaults(), "is late write quarantine switched on yet?")
 	if !strings.Contains(got, "LWQ checks stay off") {
 		t.Errorf("the answer is missing:\n%s", got)
+	}
+}
+
+// TestInitialsWrittenAsAWord: a token the store writes in lower case
+// ("qrs", a variable) is no acronym of the prompt's words, however its
+// letters fall.
+func TestInitialsWrittenAsAWord(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "loop", day.AddDate(0, 0, -3),
+		"Why does the retry loop spin?",
+		"Because qrs is reset to 0 on every pass; qrs counts the queued writes.")
+	say(t, db, "ingest", day.AddDate(0, 0, -6),
+		"Before the ledger import runs, should the LWQ checks be on?",
+		"Agreed: the LWQ checks stay off until the ledger import has landed.")
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"is late write quarantine switched on yet?", true},
+		// The store holds "qrs" only as a word in lower case.
+		{"is queue retry state still on?", false},
+	} {
+		cs, err := newTermCounts(db).acronyms(context.Background(), concepts(tt.prompt, nil), tt.prompt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, c := range cs {
+			if len(c.forms) > 1 {
+				got = true
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%q: an acronym added %v, want %v", tt.prompt, got, tt.want)
+		}
 	}
 }
 
