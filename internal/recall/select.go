@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sort"
@@ -1165,16 +1166,35 @@ func hasUsedColon(s string) bool {
 // question it answered, a tool run the user's next prompt when the user
 // spoke right after it, else a command run the file edit it led to or, when
 // it failed, the command run next (editAfter), unless that turn is itself
-// shown.
+// shown. An entry that quotes a failed command run brings the edit the run
+// led to (entryEdit), even when it quotes that edit too: it quotes only its
+// first line.
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
-	for _, it := range items {
+	shownBy := map[int64]int{} // the item showing an event first
+	for i, it := range items {
 		for _, id := range it.events {
 			shown[id] = true
+			if _, ok := shownBy[id]; !ok {
+				shownBy[id] = i
+			}
 		}
 	}
 	for i := range items {
 		it := &items[i]
+		if it.Kind == KindEntry {
+			c, err := entryEdit(ctx, db, it.events)
+			if err != nil {
+				return err
+			}
+			// An entry quoting the edit itself shows its claim, not the
+			// edit's lines.
+			if by, ok := shownBy[c.ID]; c.ID != 0 && (!ok || by == i) {
+				it.Context = &c
+				shown[c.ID] = true
+			}
+			continue
+		}
 		if it.Kind == store.TypeToolObservation {
 			// The user spoke right after the tool ran, before Claude said
 			// anything of it: the user stopped it or answered it ("hold on,
@@ -1227,6 +1247,35 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 		}
 	}
 	return nil
+}
+
+// entryEdit is the file edit that a failed command run an entry quotes
+// led to (editAfter), read from the first entryQuotes of its events: a
+// lesson distilled from a failing test ("the median is 0.044 instead of
+// above 0.05") states the symptom, and the fix is the edit that followed,
+// which no claim restates. A zero Event when there is none.
+func entryEdit(ctx context.Context, db *store.DB, events []int64) (store.Event, error) {
+	for _, id := range events[:min(len(events), entryQuotes)] {
+		ev, err := db.Event(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return store.Event{}, err
+		}
+		if ev.Type != store.TypeToolObservation {
+			continue
+		}
+		next, err := db.Next(ctx, ev, messageTypes)
+		if err != nil {
+			return store.Event{}, err
+		}
+		c, err := editAfter(ctx, db, ev, next)
+		if err != nil || c.ID != 0 {
+			return c, err
+		}
+	}
+	return store.Event{}, nil
 }
 
 // turnAround is the turn attachContext gives a prompt or an answer it has

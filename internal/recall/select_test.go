@@ -1181,3 +1181,47 @@ func TestWarningNamesBothValues(t *testing.T) {
 		t.Errorf("a warning names an empty value:\n%s", block)
 	}
 }
+
+// TestLessonBringsTheEditItsRunLedTo: a lesson distilled from a failing
+// test states the symptom; the fix is the edit that followed the failed
+// run, which the entry quotes only by its first line. The entry stands for
+// the run, so it brings the line the edit added, as the run would.
+func TestLessonBringsTheEditItsRunLedTo(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	run := "Bash: make glaze-check (error)\nFAILED tests/test_glaze.py::test_cone_drift - assert 0.3 < drift < 0.9\nExit code 1"
+	edit := "Edit: tests/test_glaze.py\n-     assert 0.3 < drift < 0.9\n+     assert 0.15 < drift < 0.9"
+	appendTurn(t, db, "glaze", []turnMessage{
+		{store.TypeUserPrompt, "Run the glaze checks."},
+		{store.TypeToolObservation, run},
+		{store.TypeAgentResponse, "The cone drift is 0.21 on the sample kiln log. Let me widen that test's lower limit:"},
+		{store.TypeToolObservation, edit},
+		{store.TypeAgentResponse, "All glaze checks pass."},
+	})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: "glaze"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quotes []store.Evidence
+	for _, e := range evs {
+		if e.Text == run || e.Text == edit {
+			line := firstLine(e.Text)
+			if e.Text == run {
+				line = "FAILED tests/test_glaze.py::test_cone_drift"
+			}
+			quotes = append(quotes, store.Evidence{SessionID: "glaze", EventID: e.ID, Quote: line, Method: "exact", Confidence: 1, SpanEnd: len(line)})
+		}
+	}
+	title := "The cone drift is 0.21 on the sample kiln log"
+	if _, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "glaze", Type: "lesson", Title: title, Body: "Cause: " + title + ". Fix: widen the test's lower limit.",
+		Subject: "cone drift test", ClaimKey: "cone drift test|" + title, Stage: store.StageVerified, Created: day, Evidence: quotes,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "which lower limit is the cone drift test asserting since it failed on the sample kiln log?")
+	if !strings.Contains(got, "then edited") || !strings.Contains(got, "0.15 < drift") {
+		t.Errorf("the lesson came without the line its run's edit added:\n%s", got)
+	}
+}
