@@ -62,6 +62,9 @@ type Item struct {
 	// Context is the turn that explains a message: the answer that followed a
 	// question, or the question an answer answered.
 	Context *store.Event
+	// contextOf is the quoted message an entry's Context explains
+	// (entryContext); a message's Context explains the message itself.
+	contextOf store.Event
 	// Excerpt and ContextExcerpt are what is shown of Text and Context: the
 	// parts that match the prompt.
 	Excerpt, ContextExcerpt string
@@ -1166,9 +1169,8 @@ func hasUsedColon(s string) bool {
 // question it answered, a tool run the user's next prompt when the user
 // spoke right after it, else a command run the file edit it led to or, when
 // it failed, the command run next (editAfter), unless that turn is itself
-// shown. An entry that quotes a failed command run brings the edit the run
-// led to (entryEdit), even when it quotes that edit too: it quotes only its
-// first line.
+// shown. An entry brings what the first message it quotes that has one
+// would bring (entryContext).
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
 	shownBy := map[int64]int{} // the item showing an event first
@@ -1182,66 +1184,20 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	}
 	for i := range items {
 		it := &items[i]
-		if it.Kind == KindEntry {
-			c, err := entryEdit(ctx, db, it.events)
-			if err != nil {
-				return err
-			}
-			// An entry quoting the edit itself shows its claim, not the
-			// edit's lines.
-			if by, ok := shownBy[c.ID]; c.ID != 0 && (!ok || by == i) {
-				it.Context = &c
-				shown[c.ID] = true
-			}
-			continue
-		}
-		if it.Kind == store.TypeToolObservation {
-			// The user spoke right after the tool ran, before Claude said
-			// anything of it: the user stopped it or answered it ("hold on,
-			// keep everything in one table").
-			next, err := db.Next(ctx, it.event, messageTypes)
-			if err != nil {
-				return err
-			}
-			if next.Type == store.TypeUserPrompt && !shown[next.ID] && !neverRecalled(next) {
-				it.Context = &next
-				shown[next.ID] = true
-				continue
-			}
-			if c, err := editAfter(ctx, db, it.event, next); err != nil {
-				return err
-			} else if c.ID != 0 && !shown[c.ID] {
-				it.Context = &c
-				shown[c.ID] = true
-			}
-			continue
-		}
-		if it.Kind != store.TypeUserPrompt && it.Kind != store.TypeAgentResponse {
-			continue
-		}
-		turns := []string{store.TypeUserPrompt, store.TypeAgentResponse}
-		// Only an answer's message and turn before it count (the cases
-		// below). The message just before, when a turn or none at all, is
-		// the turn just before too (messageTypes holds the turns' types):
-		// the turn is looked up apart only after a tool run. Each message
-		// is looked up only when no case before it decided.
-		var prev store.Event
-		var err error
-		if it.Kind == store.TypeAgentResponse {
-			if prev, err = db.Previous(ctx, it.event, messageTypes); err != nil {
-				return err
-			}
-		}
 		var c store.Event
-		if failed(prev) && prev.Type == store.TypeToolObservation {
-			// The answer came right after a tool run failed: it is about
-			// that failure ("I need to fix the stylesheet first"), which
-			// says what went wrong.
-			c = prev
-		} else if c, err = turnAround(ctx, db, it, prev, turns); err != nil {
+		var err error
+		if it.Kind == KindEntry {
+			c, it.contextOf, err = entryContext(ctx, db, it.events, func(id int64) bool {
+				by, ok := shownBy[id]
+				return shown[id] && (!ok || by != i)
+			})
+		} else {
+			c, err = messageContext(ctx, db, it, func(id int64) bool { return shown[id] })
+		}
+		if err != nil {
 			return err
 		}
-		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) && !acknowledgement(c.Text) {
+		if c.ID != 0 {
 			it.Context = &c
 			shown[c.ID] = true
 		}
@@ -1249,31 +1205,89 @@ func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	return nil
 }
 
-// entryEdit is the file edit that a failed command run an entry quotes
-// led to (editAfter), read from the first entryQuotes of its events: a
-// lesson distilled from a failing test ("the median is 0.044 instead of
-// above 0.05") states the symptom, and the fix is the edit that followed,
-// which no claim restates. A zero Event when there is none.
-func entryEdit(ctx context.Context, db *store.DB, events []int64) (store.Event, error) {
+// entryContext is the turn that explains an entry: what the first of the
+// messages it quotes (among its first entryQuotes events) that has one
+// would bring as an item of its own (messageContext). An entry stands for
+// the messages it quotes, and quotes a line of each: a lesson distilled
+// from a failing test states the symptom, and the fix is the edit after
+// the failed run; a claim drawn from an answer that announced a step ("the
+// docs page returns 404, let me check the app") leaves out what the step
+// found. An event the entry itself quotes may be brought (it quotes a line
+// of it, an edit by its file's name); shown tells the events other items
+// show. It returns the turn and the quoted message it explains; zero Events
+// when none has one.
+func entryContext(ctx context.Context, db *store.DB, events []int64, shown func(int64) bool) (c, of store.Event, err error) {
 	for _, id := range events[:min(len(events), entryQuotes)] {
 		ev, err := db.Event(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return store.Event{}, err
+			return store.Event{}, store.Event{}, err
 		}
-		if ev.Type != store.TypeToolObservation {
+		if !slices.Contains(messageTypes, ev.Type) || neverRecalled(ev) {
 			continue
 		}
-		next, err := db.Next(ctx, ev, messageTypes)
+		m := messageItem(ev, ev.Text)
+		c, err := messageContext(ctx, db, &m, shown)
+		if err != nil {
+			return store.Event{}, store.Event{}, err
+		}
+		if c.ID != 0 {
+			return c, ev, nil
+		}
+	}
+	return store.Event{}, store.Event{}, nil
+}
+
+// messageContext is the turn attachContext gives message item it (see
+// there); shown tells the events shown already. A zero Event when it has
+// none.
+func messageContext(ctx context.Context, db *store.DB, it *Item, shown func(int64) bool) (store.Event, error) {
+	if it.Kind == store.TypeToolObservation {
+		// The user spoke right after the tool ran, before Claude said
+		// anything of it: the user stopped it or answered it ("hold on,
+		// keep everything in one table").
+		next, err := db.Next(ctx, it.event, messageTypes)
 		if err != nil {
 			return store.Event{}, err
 		}
-		c, err := editAfter(ctx, db, ev, next)
-		if err != nil || c.ID != 0 {
-			return c, err
+		if next.Type == store.TypeUserPrompt && !shown(next.ID) && !neverRecalled(next) {
+			return next, nil
 		}
+		c, err := editAfter(ctx, db, it.event, next)
+		if err != nil || c.ID != 0 && shown(c.ID) {
+			return store.Event{}, err
+		}
+		return c, nil
+	}
+	if it.Kind != store.TypeUserPrompt && it.Kind != store.TypeAgentResponse {
+		return store.Event{}, nil
+	}
+	turns := []string{store.TypeUserPrompt, store.TypeAgentResponse}
+	// Only an answer's message and turn before it count (the cases
+	// below). The message just before, when a turn or none at all, is
+	// the turn just before too (messageTypes holds the turns' types):
+	// the turn is looked up apart only after a tool run. Each message
+	// is looked up only when no case before it decided.
+	var prev store.Event
+	var err error
+	if it.Kind == store.TypeAgentResponse {
+		if prev, err = db.Previous(ctx, it.event, messageTypes); err != nil {
+			return store.Event{}, err
+		}
+	}
+	var c store.Event
+	if failed(prev) && prev.Type == store.TypeToolObservation {
+		// The answer came right after a tool run failed: it is about
+		// that failure ("I need to fix the stylesheet first"), which
+		// says what went wrong.
+		c = prev
+	} else if c, err = turnAround(ctx, db, it, prev, turns); err != nil {
+		return store.Event{}, err
+	}
+	if c.ID != 0 && !shown(c.ID) && !neverRecalled(c) && !acknowledgement(c.Text) {
+		return c, nil
 	}
 	return store.Event{}, nil
 }

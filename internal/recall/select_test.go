@@ -1225,3 +1225,44 @@ func TestLessonBringsTheEditItsRunLedTo(t *testing.T) {
 		t.Errorf("the lesson came without the line its run's edit added:\n%s", got)
 	}
 }
+
+// TestEntryBringsWhatItsStepFound: a claim drawn from an answer that
+// announced a step ("the kiln export stops at row 40; let me read the
+// exporter") leaves out what the step found, which the next answer says. The
+// entry stands for the answer, so it brings that next answer as the answer
+// would ("then:").
+func TestEntryBringsWhatItsStepFound(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	step := "Found it: the kiln export stops at row 40. Let me read the exporter to see why."
+	appendTurn(t, db, "status", []turnMessage{
+		{store.TypeUserPrompt, "Export the kiln log for me."},
+		{store.TypeAgentResponse, step},
+		{store.TypeToolObservation, "Read: exporter.go\n1 package kiln"},
+		{store.TypeAgentResponse, "It caps a batch at forty unless KILN_FULL=1 is set."},
+		{store.TypeUserPrompt, "ok, set it"},
+	})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: "status"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quote store.Evidence
+	for _, e := range evs {
+		if e.Text == step {
+			line := "the kiln export stops at row 40"
+			quote = store.Evidence{SessionID: "status", EventID: e.ID, Quote: line, Method: "exact", Confidence: 1, SpanEnd: len(line)}
+		}
+	}
+	title := "Kiln export stops at row 40"
+	if _, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "status", Type: "lesson", Title: title, Subject: "kiln export",
+		ClaimKey: "kiln export|" + title, Stage: store.StageVerified, Created: day, Evidence: []store.Evidence{quote},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "why did the kiln export stop at row 40?")
+	if !strings.Contains(got, "then:") || !strings.Contains(got, "KILN_FULL=1") {
+		t.Errorf("the entry came without what its step found:\n%s", got)
+	}
+}
