@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
@@ -1014,7 +1015,7 @@ func merge(ents, msgs []Item) []Item {
 	dropped := map[int]bool{}
 	for i := range ents {
 		for _, id := range ents[i].events {
-			if j, ok := byEvent[id]; ok && !dropped[j] {
+			if j, ok := byEvent[id]; ok && !dropped[j] && !aside(ents[i].entry, msgs[j]) {
 				e, m := &ents[i], msgs[j]
 				e.Score = math.Max(e.Score, m.Score*1.05)
 				e.Relevance = math.Max(e.Relevance, m.Relevance)
@@ -1036,6 +1037,40 @@ func merge(ents, msgs []Item) []Item {
 		}
 	}
 	return out
+}
+
+// aside reports whether entry e cites message m only in passing: by
+// quotes none of which is a third of it, for a claim m does not state (the
+// entry was drawn from another message). Such a message says more than
+// the entry (a plan quoted for one line of its benefits also gives its
+// timeline): folded into the entry, it was shown as the entry's claim. A
+// message whose words hold the claim is the entry's source, which the
+// entry stands for.
+func aside(e store.Entry, m Item) bool {
+	longest := -1
+	for _, v := range e.Evidence {
+		if v.EventID == m.event.ID {
+			longest = max(longest, len(v.Quote))
+		}
+	}
+	if longest < 0 || 3*longest >= len(m.event.Text) {
+		return false
+	}
+	text := wordsOnly(m.event.Text)
+	for _, c := range []string{e.Body, strings.TrimSuffix(e.Title, "…")} {
+		if f := wordsOnly(c); f != "  " && strings.Contains(text, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordsOnly is s's words, lower-case, joined by single spaces: its
+// punctuation and Markdown dropped.
+func wordsOnly(s string) string {
+	return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ") + " "
 }
 
 // standIn shows a session's digest in place of its turns: when the digest
