@@ -211,15 +211,21 @@ func itemLine(it Item) string {
 		b.WriteString(" (in part replaced by [" + it.ReplacedBy + "], see the warning)")
 	}
 	if it.ContextExcerpt != "" {
+		// The message the context explains: an entry's is the message it
+		// quotes that brought it (entryContext).
+		of := it.event
+		if it.Kind == KindEntry {
+			of = it.contextOf
+		}
 		label := "answer"
 		switch {
-		case it.Context.Type == store.TypeUserPrompt && it.Context.ID > it.event.ID:
+		case it.Context.Type == store.TypeUserPrompt && it.Context.ID > of.ID:
 			label = "the user replied" // to the question the answer ended with, or the tool run
 		case it.Context.Type == store.TypeUserPrompt:
 			label = "in reply to"
-		case it.Kind == store.TypeAgentResponse && it.Context.Type == store.TypeToolObservation:
+		case of.Type == store.TypeAgentResponse && it.Context.Type == store.TypeToolObservation:
 			label = "after" // the failed run it answers
-		case it.Kind == store.TypeAgentResponse, it.Kind == store.TypeUserPrompt && it.Context.Type == store.TypeToolObservation:
+		case of.Type == store.TypeAgentResponse, of.Type == store.TypeUserPrompt && it.Context.Type == store.TypeToolObservation:
 			label = "then" // what the step it announced found
 		case it.Context.Type == store.TypeToolObservation && toolWeight(it.Context.Text) == 1:
 			label = "then ran" // what was tried after the run failed

@@ -2,11 +2,13 @@ package recall
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
@@ -61,6 +63,9 @@ type Item struct {
 	// Context is the turn that explains a message: the answer that followed a
 	// question, or the question an answer answered.
 	Context *store.Event
+	// contextOf is the quoted message an entry's Context explains
+	// (entryContext); a message's Context explains the message itself.
+	contextOf store.Event
 	// Excerpt and ContextExcerpt are what is shown of Text and Context: the
 	// parts that match the prompt.
 	Excerpt, ContextExcerpt string
@@ -103,6 +108,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	ours := oursRE.MatchString(prompt)
 	counts := newTermCounts(db)
+	cs, err := counts.acronyms(ctx, cs, prompt)
+	if err != nil {
+		return nil, err
+	}
 	cs, total, err := counts.weigh(ctx, cs, ours)
 	if err != nil || len(cs) == 0 {
 		return nil, err
@@ -1006,7 +1015,7 @@ func merge(ents, msgs []Item) []Item {
 	dropped := map[int]bool{}
 	for i := range ents {
 		for _, id := range ents[i].events {
-			if j, ok := byEvent[id]; ok && !dropped[j] {
+			if j, ok := byEvent[id]; ok && !dropped[j] && !aside(ents[i].entry, msgs[j]) {
 				e, m := &ents[i], msgs[j]
 				e.Score = math.Max(e.Score, m.Score*1.05)
 				e.Relevance = math.Max(e.Relevance, m.Relevance)
@@ -1028,6 +1037,40 @@ func merge(ents, msgs []Item) []Item {
 		}
 	}
 	return out
+}
+
+// aside reports whether entry e cites message m only in passing: by
+// quotes none of which is a third of it, for a claim m does not state (the
+// entry was drawn from another message). Such a message says more than
+// the entry (a plan quoted for one line of its benefits also gives its
+// timeline): folded into the entry, it was shown as the entry's claim. A
+// message whose words hold the claim is the entry's source, which the
+// entry stands for.
+func aside(e store.Entry, m Item) bool {
+	longest := -1
+	for _, v := range e.Evidence {
+		if v.EventID == m.event.ID {
+			longest = max(longest, len(v.Quote))
+		}
+	}
+	if longest < 0 || 3*longest >= len(m.event.Text) {
+		return false
+	}
+	text := wordsOnly(m.event.Text)
+	for _, c := range []string{e.Body, strings.TrimSuffix(e.Title, "…")} {
+		if f := wordsOnly(c); f != "  " && strings.Contains(text, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordsOnly is s's words, lower-case, joined by single spaces: its
+// punctuation and Markdown dropped.
+func wordsOnly(s string) string {
+	return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ") + " "
 }
 
 // standIn shows a session's digest in place of its turns: when the digest
@@ -1161,68 +1204,127 @@ func hasUsedColon(s string) bool {
 // question it answered, a tool run the user's next prompt when the user
 // spoke right after it, else a command run the file edit it led to or, when
 // it failed, the command run next (editAfter), unless that turn is itself
-// shown.
+// shown. An entry brings what the first message it quotes that has one
+// would bring (entryContext).
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
-	for _, it := range items {
+	shownBy := map[int64]int{} // the item showing an event first
+	for i, it := range items {
 		for _, id := range it.events {
 			shown[id] = true
+			if _, ok := shownBy[id]; !ok {
+				shownBy[id] = i
+			}
 		}
 	}
 	for i := range items {
 		it := &items[i]
-		if it.Kind == store.TypeToolObservation {
-			// The user spoke right after the tool ran, before Claude said
-			// anything of it: the user stopped it or answered it ("hold on,
-			// keep everything in one table").
-			next, err := db.Next(ctx, it.event, messageTypes)
-			if err != nil {
-				return err
-			}
-			if next.Type == store.TypeUserPrompt && !shown[next.ID] && !neverRecalled(next) {
-				it.Context = &next
-				shown[next.ID] = true
-				continue
-			}
-			if c, err := editAfter(ctx, db, it.event, next); err != nil {
-				return err
-			} else if c.ID != 0 && !shown[c.ID] {
-				it.Context = &c
-				shown[c.ID] = true
-			}
-			continue
-		}
-		if it.Kind != store.TypeUserPrompt && it.Kind != store.TypeAgentResponse {
-			continue
-		}
-		turns := []string{store.TypeUserPrompt, store.TypeAgentResponse}
-		// Only an answer's message and turn before it count (the cases
-		// below). The message just before, when a turn or none at all, is
-		// the turn just before too (messageTypes holds the turns' types):
-		// the turn is looked up apart only after a tool run. Each message
-		// is looked up only when no case before it decided.
-		var prev store.Event
-		var err error
-		if it.Kind == store.TypeAgentResponse {
-			if prev, err = db.Previous(ctx, it.event, messageTypes); err != nil {
-				return err
-			}
-		}
 		var c store.Event
-		if failed(prev) && prev.Type == store.TypeToolObservation {
-			// The answer came right after a tool run failed: it is about
-			// that failure ("I need to fix the stylesheet first"), which
-			// says what went wrong.
-			c = prev
-		} else if c, err = turnAround(ctx, db, it, prev, turns); err != nil {
+		var err error
+		if it.Kind == KindEntry {
+			c, it.contextOf, err = entryContext(ctx, db, it.events, func(id int64) bool {
+				by, ok := shownBy[id]
+				return shown[id] && (!ok || by != i)
+			})
+		} else {
+			c, err = messageContext(ctx, db, it, func(id int64) bool { return shown[id] })
+		}
+		if err != nil {
 			return err
 		}
-		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) && !acknowledgement(c.Text) {
+		if c.ID != 0 {
 			it.Context = &c
 			shown[c.ID] = true
 		}
 	}
 	return nil
+}
+
+// entryContext is the turn that explains an entry: what the first of the
+// messages it quotes (among its first entryQuotes events) that has one
+// would bring as an item of its own (messageContext). An entry stands for
+// the messages it quotes, and quotes a line of each: a lesson distilled
+// from a failing test states the symptom, and the fix is the edit after
+// the failed run; a claim drawn from an answer that announced a step ("the
+// docs page returns 404, let me check the app") leaves out what the step
+// found. An event the entry itself quotes may be brought (it quotes a line
+// of it, an edit by its file's name); shown tells the events other items
+// show. It returns the turn and the quoted message it explains; zero Events
+// when none has one.
+func entryContext(ctx context.Context, db *store.DB, events []int64, shown func(int64) bool) (c, of store.Event, err error) {
+	for _, id := range events[:min(len(events), entryQuotes)] {
+		ev, err := db.Event(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return store.Event{}, store.Event{}, err
+		}
+		if !slices.Contains(messageTypes, ev.Type) || neverRecalled(ev) {
+			continue
+		}
+		m := messageItem(ev, ev.Text)
+		c, err := messageContext(ctx, db, &m, shown)
+		if err != nil {
+			return store.Event{}, store.Event{}, err
+		}
+		if c.ID != 0 {
+			return c, ev, nil
+		}
+	}
+	return store.Event{}, store.Event{}, nil
+}
+
+// messageContext is the turn attachContext gives message item it (see
+// there); shown tells the events shown already. A zero Event when it has
+// none.
+func messageContext(ctx context.Context, db *store.DB, it *Item, shown func(int64) bool) (store.Event, error) {
+	if it.Kind == store.TypeToolObservation {
+		// The user spoke right after the tool ran, before Claude said
+		// anything of it: the user stopped it or answered it ("hold on,
+		// keep everything in one table").
+		next, err := db.Next(ctx, it.event, messageTypes)
+		if err != nil {
+			return store.Event{}, err
+		}
+		if next.Type == store.TypeUserPrompt && !shown(next.ID) && !neverRecalled(next) {
+			return next, nil
+		}
+		c, err := editAfter(ctx, db, it.event, next)
+		if err != nil || c.ID != 0 && shown(c.ID) {
+			return store.Event{}, err
+		}
+		return c, nil
+	}
+	if it.Kind != store.TypeUserPrompt && it.Kind != store.TypeAgentResponse {
+		return store.Event{}, nil
+	}
+	turns := []string{store.TypeUserPrompt, store.TypeAgentResponse}
+	// Only an answer's message and turn before it count (the cases
+	// below). The message just before, when a turn or none at all, is
+	// the turn just before too (messageTypes holds the turns' types):
+	// the turn is looked up apart only after a tool run. Each message
+	// is looked up only when no case before it decided.
+	var prev store.Event
+	var err error
+	if it.Kind == store.TypeAgentResponse {
+		if prev, err = db.Previous(ctx, it.event, messageTypes); err != nil {
+			return store.Event{}, err
+		}
+	}
+	var c store.Event
+	if failed(prev) && prev.Type == store.TypeToolObservation {
+		// The answer came right after a tool run failed: it is about
+		// that failure ("I need to fix the stylesheet first"), which
+		// says what went wrong.
+		c = prev
+	} else if c, err = turnAround(ctx, db, it, prev, turns); err != nil {
+		return store.Event{}, err
+	}
+	if c.ID != 0 && !shown(c.ID) && !neverRecalled(c) && !acknowledgement(c.Text) {
+		return c, nil
+	}
+	return store.Event{}, nil
 }
 
 // turnAround is the turn attachContext gives a prompt or an answer it has

@@ -1181,3 +1181,177 @@ func TestWarningNamesBothValues(t *testing.T) {
 		t.Errorf("a warning names an empty value:\n%s", block)
 	}
 }
+
+// TestLessonBringsTheEditItsRunLedTo: a lesson distilled from a failing
+// test states the symptom; the fix is the edit that followed the failed
+// run, which the entry quotes only by its first line. The entry stands for
+// the run, so it brings the line the edit added, as the run would.
+func TestLessonBringsTheEditItsRunLedTo(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	run := "Bash: make glaze-check (error)\nFAILED tests/test_glaze.py::test_cone_drift - assert 0.3 < drift < 0.9\nExit code 1"
+	edit := "Edit: tests/test_glaze.py\n-     assert 0.3 < drift < 0.9\n+     assert 0.15 < drift < 0.9"
+	appendTurn(t, db, "glaze", []turnMessage{
+		{store.TypeUserPrompt, "Run the glaze checks."},
+		{store.TypeToolObservation, run},
+		{store.TypeAgentResponse, "The cone drift is 0.21 on the sample kiln log. Let me widen that test's lower limit:"},
+		{store.TypeToolObservation, edit},
+		{store.TypeAgentResponse, "All glaze checks pass."},
+	})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: "glaze"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quotes []store.Evidence
+	for _, e := range evs {
+		if e.Text == run || e.Text == edit {
+			line := firstLine(e.Text)
+			if e.Text == run {
+				line = "FAILED tests/test_glaze.py::test_cone_drift"
+			}
+			quotes = append(quotes, store.Evidence{SessionID: "glaze", EventID: e.ID, Quote: line, Method: "exact", Confidence: 1, SpanEnd: len(line)})
+		}
+	}
+	title := "The cone drift is 0.21 on the sample kiln log"
+	if _, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "glaze", Type: "lesson", Title: title, Body: "Cause: " + title + ". Fix: widen the test's lower limit.",
+		Subject: "cone drift test", ClaimKey: "cone drift test|" + title, Stage: store.StageVerified, Created: day, Evidence: quotes,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "which lower limit is the cone drift test asserting since it failed on the sample kiln log?")
+	if !strings.Contains(got, "then edited") || !strings.Contains(got, "0.15 < drift") {
+		t.Errorf("the lesson came without the line its run's edit added:\n%s", got)
+	}
+}
+
+// TestEntryBringsWhatItsStepFound: a claim drawn from an answer that
+// announced a step ("the kiln export stops at row 40; let me read the
+// exporter") leaves out what the step found, which the next answer says. The
+// entry stands for the answer, so it brings that next answer as the answer
+// would ("then:").
+func TestEntryBringsWhatItsStepFound(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	step := "Found it: the kiln export stops at row 40. Let me read the exporter to see why."
+	appendTurn(t, db, "status", []turnMessage{
+		{store.TypeUserPrompt, "Export the kiln log for me."},
+		{store.TypeAgentResponse, step},
+		{store.TypeToolObservation, "Read: exporter.go\n1 package kiln"},
+		{store.TypeAgentResponse, "It caps a batch at forty unless KILN_FULL=1 is set."},
+		{store.TypeUserPrompt, "ok, set it"},
+	})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: "status"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quote store.Evidence
+	for _, e := range evs {
+		if e.Text == step {
+			line := "the kiln export stops at row 40"
+			quote = store.Evidence{SessionID: "status", EventID: e.ID, Quote: line, Method: "exact", Confidence: 1, SpanEnd: len(line)}
+		}
+	}
+	title := "Kiln export stops at row 40"
+	if _, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "status", Type: "lesson", Title: title, Subject: "kiln export",
+		ClaimKey: "kiln export|" + title, Stage: store.StageVerified, Created: day, Evidence: []store.Evidence{quote},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "why did the kiln export stop at row 40?")
+	if !strings.Contains(got, "then:") || !strings.Contains(got, "KILN_FULL=1") {
+		t.Errorf("the entry came without what its step found:\n%s", got)
+	}
+}
+
+// TestMessageQuotedAsideStaysAnItem: an entry drawn from one message may
+// quote a line of another as support; that message, a long plan, says more
+// than the entry (its schedule). Folded into the entry, which matches the
+// prompt as much, it was shown as the entry's claim and the schedule was
+// lost. A message whose words hold the entry's claim is its source, and
+// still folds into it.
+func TestMessageQuotedAsideStaysAnItem(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	plan := strings.Join([]string{
+		"## Summary",
+		"I've drafted how the glaze archive leaves the shed NAS.",
+		"**Why:**",
+		"- Direct Quarry access from the kiln controller",
+		"- No more weekend NAS reboots",
+		"- Cheaper cold storage for old firing logs",
+		"**Schedule:** the move takes three sprints.",
+		"1. **Sprint 1**: bucket setup and credentials",
+		"2. **Sprint 2**: copy the firing logs, verify checksums",
+		"3. **Sprint 3**: switch the controller over, retire the NAS share",
+		"Shall I start with sprint 1?",
+	}, "\n")
+	claim := "Elsewhere I keep archives in a Quarry bucket, and want the same after the move"
+	appendTurn(t, db, "archive", []turnMessage{
+		{store.TypeUserPrompt, claim + "."},
+		{store.TypeAgentResponse, "Noted."},
+		{store.TypeUserPrompt, "Now plan the glaze archive's new home."},
+		{store.TypeAgentResponse, plan},
+	})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: "archive"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quotes []store.Evidence
+	for _, e := range evs {
+		q := ""
+		switch {
+		case strings.HasPrefix(e.Text, claim):
+			q = claim
+		case e.Text == plan:
+			q = "Direct Quarry access from the kiln controller"
+		default:
+			continue
+		}
+		quotes = append(quotes, store.Evidence{SessionID: "archive", EventID: e.ID, Quote: q, Method: "exact", Confidence: 1, SpanEnd: len(q)})
+	}
+	if _, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "archive", Type: "decision", Title: claim, Body: claim + ".",
+		Subject: "archive storage", ClaimKey: "archive storage|" + claim, Stage: store.StageVerified, Created: day, Evidence: quotes,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "how long did we estimate the Quarry move would take?")
+	if !strings.Contains(got, "three sprints") {
+		t.Errorf("the plan's schedule is missing:\n%s", got)
+	}
+}
+
+// TestEntrySourceStillFolds: an entry whose claim is a line of a long
+// message, quoted by that line alone, was drawn from it: the message is
+// shown once, as the entry.
+func TestEntrySourceStillFolds(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	line := "Kiln Controller Library: Replaced the serial driver with modbus-lite for simpler polling."
+	report := strings.Join([]string{
+		"Polling is done! Here's what changed:",
+		"1. **" + strings.Replace(line, ":", "**:", 1),
+		"2. **Retry loop**: three tries with a one-second pause between them.",
+		"3. **Logging**: each poll writes one line to firing.log with the temperature.",
+		"4. **Config**: KILN_PORT and KILN_BAUD are read at start.",
+		"5. **Tests**: a fake controller answers the polls in CI.",
+	}, "\n")
+	evs := say(t, db, "poll", day, "Make the kiln controller polling simpler.", report)
+	if _, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "poll", Type: "decision", Title: "Replaced the serial driver with modbus-lite for simpler polling", Body: line,
+		Subject: "kiln controller library", ClaimKey: "kiln controller library|modbus-lite", Stage: store.StageVerified, Created: day,
+		Evidence: []store.Evidence{{SessionID: "poll", EventID: evs[1].ID, Quote: line, Method: "normalized", Confidence: 1, SpanEnd: len(line)}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "which library polls the kiln controller now?")
+	if !strings.Contains(got, "modbus-lite") || strings.Contains(got, store.EventCID(evs[1].ID)) {
+		t.Errorf("want the entry standing for its source message, not both:\n%s", got)
+	}
+}
