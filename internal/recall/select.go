@@ -161,7 +161,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
-	if raiseValued(items, cs, asked) {
+	pc := &claim.Cache{} // the lines raiseValued parses, parsed again for the excerpt
+	if raiseValued(items, cs, asked, pc) {
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
 	}
 	then, err := outcomeItems(ctx, db, req, prompt, items)
@@ -289,7 +290,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			// The lines shown of a long message are the ones giving the
 			// value the prompt asks for, read only for what is shown:
 			// parsing claims is the costly part.
-			it.Excerpt = valueExcerpt(it.Text, cs, asked, itemChars)
+			it.Excerpt = valueExcerpt(it.Text, cs, asked, pc, itemChars)
 		}
 		if it.Kind == KindEntry && it.Type == store.DigestType {
 			// A digest's lines that match the prompt, each still a line.
@@ -313,18 +314,18 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 const valuedCandidates = 24
 
 // valueBoost is what an item gains that states a value of the role a
-// prompt asks, on a line sharing one of the prompt's concepts.
+// prompt asks, on a line sharing the prompt's weightiest concept.
 const valueBoost = 2
 
 // raiseValued raises the best-ranked messages that state a value of a role
 // the prompt asks (claim.Asks: a version, an interval, a port…) on a line
-// that shares one of the prompt's concepts, and reports whether it raised
+// that shares the prompt's weightiest concept, and reports whether it raised
 // any. "Which zorblat version do we build with?" is answered by the one
 // line saying "compiling with zorblat 4.2.1", not by the build logs that
 // name zorblat more often and rank above it. Items are sorted by score.
-func raiseValued(items []Item, cs []concept, asked []ask) bool {
+func raiseValued(items []Item, cs []concept, asked []ask, pc *claim.Cache) bool {
 	// Only a value of a shape: a tool's role is often read in passing
-	// ("the frontend build" asks no frontend framework), and every file
+	// ("the mobile release" asks no mobile toolkit), and every file
 	// importing the project's framework states one.
 	asked = slices.DeleteFunc(slices.Clone(asked), func(a ask) bool { return !a.shape && !strings.HasPrefix(a.role, "version:") })
 	if len(asked) == 0 {
@@ -336,7 +337,7 @@ func raiseValued(items []Item, cs []concept, asked []ask) bool {
 		if it.Kind == KindEntry || it.Relevance < itemRelevance {
 			continue
 		}
-		if readText(it.Text).statesAsked(cs, asked) {
+		if readText(it.Text).statesAsked(cs, asked, pc) {
 			it.Score *= valueBoost
 			raised = true
 		}

@@ -1,0 +1,73 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+// TestOtherTopicValueStaysBelow: a message about another thing, stating an
+// interval on a line that shares only a minor word of the prompt ("sync"),
+// does not rank above the report about the thing asked.
+func TestOtherTopicValueStaysBelow(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	report := strings.Join([]string{
+		"## Summary of the maintenance work",
+		"- The Quellby invoice sync now runs once a night after the ledger close, triggered by the ledger close event.",
+		"- The Quellby invoice sync retries a failed vendor portal login three times.",
+		"- The Quellby invoice sync writes a summary row into the ledger audit table.",
+		"- The Quellby invoice sync skips drafts the vendor portal marks as such.",
+		"- The thumbnail cache is purged every 15 minutes by the janitor.",
+		"- The Quellby invoice sync stores amounts in cents.",
+		"- The Quellby invoice sync logs each vendor portal page it reads.",
+		"- The Quellby invoice sync reads the vendor portal with the stored credentials.",
+		"- The Quellby invoice sync keeps its own cursor so a crash resumes where it stopped.",
+		"- The Quellby invoice sync sends the ledger a checksum per batch.",
+	}, "\n")
+	evs := say(t, db, "maint", day, "Summarize the maintenance work on the invoice sync.", report)
+	say(t, db, "other", day.AddDate(0, 0, 1), "The mail digest sync is too chatty.",
+		"The mail digest sync now polls the mail server every 30 seconds instead of every 5 seconds.")
+	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "how often does the Quellby invoice sync run?", Now: day.AddDate(0, 1, 0), Glosses: repoGlosses()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) == 0 || items[0].CID != store.EventCID(evs[1].ID) {
+		for _, it := range items {
+			t.Logf("%s rel=%.2f %.70q", it.CID, it.Relevance, it.Excerpt)
+		}
+		t.Errorf("the report about the thing asked is not first")
+	}
+}
+
+// TestValueAskedAmidLongToolLines: tool outputs of one long line each (a
+// package index's list of every version) sit beside the message that
+// states the value asked; the value is still found and shown. Equivalence
+// test: claims are now parsed per line, clipped, not on the whole text.
+func TestValueAskedAmidLongToolLines(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var versions strings.Builder
+	for i := 1200; i > 0; i-- {
+		fmt.Fprintf(&versions, "1.%d.%d, ", i/40, i%40)
+	}
+	list := strings.TrimSuffix(versions.String(), ", ")
+	for i := range 6 {
+		ev := store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "pip", Project: proj,
+			DedupeKey: fmt.Sprintf("pip:%d", i), Text: fmt.Sprintf("Bash: pip install zorblat==9.%d (error)\nERROR: Could not find a version that satisfies the requirement zorblat==9.%d (from versions: %s)\nERROR: No matching distribution found for zorblat==9.%d", i, i, list, i)}
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say(t, db, "pin", day.AddDate(0, 0, 1), "which zorblat do we use?", "The firmware pins zorblat 4.2.1 in requirements.txt.")
+	if got := recallFor(t, db, defaults(), "which zorblat version does the firmware pin?"); !strings.Contains(got, "4.2.1") {
+		t.Errorf("the pinned version is not shown:\n%s", got)
+	}
+}
