@@ -9,6 +9,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 )
 
 // TestOtherTopicValueStaysBelow: a message about another thing, stating an
@@ -69,5 +70,37 @@ func TestValueAskedAmidLongToolLines(t *testing.T) {
 	say(t, db, "pin", day.AddDate(0, 0, 1), "which zorblat do we use?", "The firmware pins zorblat 4.2.1 in requirements.txt.")
 	if got := recallFor(t, db, defaults(), "which zorblat version does the firmware pin?"); !strings.Contains(got, "4.2.1") {
 		t.Errorf("the pinned version is not shown:\n%s", got)
+	}
+}
+
+func proxyStore(t *testing.T) *store.DB {
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "px", day, "The uploads time out behind the proxy.",
+		"I raised the nginx proxy timeout for /uploads to 120 seconds and turned off request buffering there.")
+	return db
+}
+
+// TestInflectedWordIsNotNovel: an everyday inflection the word table lacks
+// ("configured") is not the prompt's rarest word; the store says it
+// another way, and the plain follow-up is answered at the ordinary bar.
+func TestInflectedWordIsNotNovel(t *testing.T) {
+	t.Parallel()
+	db := proxyStore(t)
+	for _, p := range []string{"remind me how the proxy is configured", "how is the proxy configured"} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "120 seconds") {
+			t.Errorf("%q not answered:\n%s", p, got)
+		}
+	}
+}
+
+// TestEverydayZipfOfInflections: an inflection the everyday table lacks
+// counts as common as its base form.
+func TestEverydayZipfOfInflections(t *testing.T) {
+	t.Parallel()
+	for w, base := range map[string]string{"uploads": "upload", "cached": "cache", "migrations": "migration"} {
+		if got, want := everydayZipf(w), wordfreq.Zipf(base); got < want || want == 0 {
+			t.Errorf("everydayZipf(%q) = %.1f, want at least %q's %.1f", w, got, base, want)
+		}
 	}
 }
