@@ -94,6 +94,23 @@ func TestInflectedWordIsNotNovel(t *testing.T) {
 	}
 }
 
+// TestRomanceStateQuestionIsAnswered: "¿cómo está …?", "comment est …",
+// "como está …" ask how a project thing stands, as the English "how is …
+// configured now?" does; they are no how-to questions, and their words,
+// which the English word table lacks, do not make the prompt novel.
+func TestRomanceStateQuestionIsAnswered(t *testing.T) {
+	t.Parallel()
+	db := proxyStore(t)
+	if got := recallFor(t, db, defaults(), "how is the proxy configured now?"); !strings.Contains(got, "120 seconds") {
+		t.Fatalf("control: English follow-up not answered:\n%s", got)
+	}
+	for _, p := range []string{"¿cómo está configurado el proxy ahora?", "comment est configuré le proxy maintenant ?", "como está configurado o proxy agora?"} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "120 seconds") {
+			t.Errorf("%q not answered:\n%s", p, got)
+		}
+	}
+}
+
 // TestEverydayZipfOfInflections: an inflection the everyday table lacks
 // counts as common as its base form.
 func TestEverydayZipfOfInflections(t *testing.T) {

@@ -446,6 +446,12 @@ func novel(cs []concept, ents []Item) bool {
 	return true
 }
 
+// englishOnly reports a prompt whose function words are English only
+// (funcwords): the everyday table novel reads is English.
+func englishOnly(prompt string) bool {
+	return !slices.ContainsFunc(stopsFor(prompt).fw.Languages(), func(l string) bool { return l != "eng" })
+}
+
 // everydayCandidate reports a concept novel weighs by its everyday
 // frequency: a plain word, and no generic coding word the store never saw.
 // A generic word ("configured", "endpoint") is missing from the everyday
