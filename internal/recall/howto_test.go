@@ -104,7 +104,8 @@ func TestNewWork(t *testing.T) {
 // TestNewWorkNeedsAStrongMatch: a request for a feature never discussed
 // matches the project's words for the place it goes (a page, a worker);
 // that is no reason to inject what was said about that place. A request
-// that matches what was said of it is still answered.
+// that matches what was said of it is still answered. The bar is novel's:
+// the request's rarest word ("printable") is in no message.
 func TestNewWorkNeedsAStrongMatch(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
