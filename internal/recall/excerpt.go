@@ -83,8 +83,7 @@ func (m *message) excerpt(cs []concept, maxBytes int) string {
 // the duration, not only its lines sharing the prompt's other words; among
 // the lines stating a value, the one sharing most of them comes first.
 // Claims are parsed with pc, which keeps the lines raiseValued parsed.
-func valueExcerpt(text string, cs []concept, asked []ask, pc *claim.Cache, maxBytes int) string {
-	m := readText(text)
+func valueExcerpt(m *message, cs []concept, asked []ask, pc *claim.Cache, maxBytes int) string {
 	if len(asked) == 0 || len(m.text) <= maxBytes {
 		return m.excerpt(cs, maxBytes)
 	}

@@ -77,6 +77,18 @@ type Item struct {
 	// prompt asks the version of (versionReport): it opens the gate even
 	// as tool output.
 	reports bool
+	// msg is the message as messageItems read it for the prompt, its
+	// lines split once (read); nil for other items.
+	msg *message
+}
+
+// read is the item's text as recall reads it for the prompt: the message
+// messageItems split, or its text read afresh.
+func (it *Item) read() *message {
+	if it.msg == nil {
+		it.msg = readText(it.Text)
+	}
+	return it.msg
 }
 
 // messageItem is the item showing captured message e, ex of its text.
@@ -293,7 +305,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			// The lines shown of a long message are the ones giving the
 			// value the prompt asks for, read only for what is shown:
 			// parsing claims is the costly part.
-			it.Excerpt = valueExcerpt(it.Text, cs, asked, pc, itemChars)
+			it.Excerpt = valueExcerpt(it.read(), cs, asked, pc, itemChars)
 		}
 		if it.Kind == KindEntry && it.Type == store.DigestType {
 			// A digest's lines that match the prompt, each still a line.
@@ -340,7 +352,7 @@ func raiseValued(items []Item, cs []concept, asked []ask, pc *claim.Cache) bool 
 		if it.Kind == KindEntry || it.Relevance < itemRelevance {
 			continue
 		}
-		if readText(it.Text).statesAsked(cs, asked, pc) {
+		if it.read().statesAsked(cs, asked, pc) {
 			it.Score *= valueBoost
 			raised = true
 		}
@@ -567,7 +579,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			score *= toolWeight(s.Text)
 		}
 		it := messageItem(s.Event, s.ex)
-		it.Score, it.Coverage, it.Relevance = score, s.cov, rel
+		it.Score, it.Coverage, it.Relevance, it.msg = score, s.cov, rel, s.m
 		out = append(out, it)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
