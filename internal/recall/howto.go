@@ -103,11 +103,16 @@ func past(prompt string) bool { return pastRE.MatchString(prompt) || hangulPast(
 // data. Only the form is read, the verb that opens an imperative.
 var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design)\b`)
 
+// againRE finds a word that points back to earlier work: "the same
+// flags", "add it back", "build it again", "the previous layout". A
+// command saying one is a follow-up, not a request for something new.
+var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier)\b`)
+
 // newWork reports a request for new work that says nothing of what
-// happened; the caller has checked that it does not name the project's own
-// ways (oursRE).
+// happened and points back to nothing done before (againRE); the caller
+// has checked that it does not name the project's own ways (oursRE).
 func newWork(prompt string) bool {
-	return newWorkRE.MatchString(prompt) && !past(prompt)
+	return newWorkRE.MatchString(prompt) && !past(prompt) && !againRE.MatchString(prompt)
 }
 
 // aboutState reports a question about what the project did or how it

@@ -201,8 +201,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
-	// A how-to question, or a prompt about something the project never
-	// spoke of (novel: a request for new work, most often), is answered
+	// A how-to question, a request for new work (newWork), or a prompt
+	// about something the project never spoke of (novel), is answered
 	// only by a strong match: the store
 	// shares its everyday words, not its subject. Not a question about what
 	// happened, or one asking a role, whose rarest word may be a paraphrase
@@ -210,7 +210,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// role ("add a page where I can…" is no question for a path). novel
 	// reads the English word table, so only an English prompt: every word
 	// of another language is missing from it, as rare as a name.
-	if !ours && (howTo(prompt) || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
+	if !ours && (howTo(prompt) || newWork(prompt) || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
