@@ -79,15 +79,15 @@ func (m *message) excerpt(cs []concept, maxBytes int) string {
 // of a role (claim.Asks: a version, an interval, a port, a path, a
 // database…): a line stating a value of an asked role counts as holding one
 // more concept of the prompt, as weighty as its weightiest. A long report
-// that answers "how often does it poll?" thus shows its line giving the
-// interval, not only its lines sharing the prompt's other words; among the
-// lines stating a value, the one sharing most of them comes first.
-func valueExcerpt(text string, cs []concept, asked []ask, maxBytes int) string {
-	m := readText(text)
+// that answers "how long do cached pages live?" thus shows its line giving
+// the duration, not only its lines sharing the prompt's other words; among
+// the lines stating a value, the one sharing most of them comes first.
+// Claims are parsed with pc, which keeps the lines raiseValued parsed.
+func valueExcerpt(m *message, cs []concept, asked []ask, pc *claim.Cache, maxBytes int) string {
 	if len(asked) == 0 || len(m.text) <= maxBytes {
 		return m.excerpt(cs, maxBytes)
 	}
-	valued := m.valued(asked)
+	valued := m.valued(cs, asked, pc)
 	if !slices.Contains(valued, true) {
 		return m.excerpt(cs, maxBytes)
 	}
@@ -98,38 +98,40 @@ func valueExcerpt(text string, cs []concept, asked []ask, maxBytes int) string {
 	return m.pick(cs, valued, top, maxBytes)
 }
 
-// valued marks the message's segments that state a value of a role asked:
-// a claim of that role (claim.Parse) whose statement overlaps the segment.
-func (m *message) valued(asked []ask) []bool {
+// valued marks the message's segments that state a value of a role asked.
+// Each segment is parsed on its own, a long one cut around its match
+// (parsedSegment): parsing claims is superlinear on one long line.
+func (m *message) valued(cs []concept, asked []ask, pc *claim.Cache) []bool {
 	segs, _ := m.split()
 	out := make([]bool, len(segs))
-	var spans [][2]int
-	for _, c := range claim.Parse(m.text) {
-		if givesAsked(c, asked) {
-			spans = append(spans, [2]int{c.Start, c.End})
-		}
-	}
-	address := slices.ContainsFunc(asked, func(a ask) bool { return a.role == "address" })
-	at := 0
 	for i, sg := range segs {
-		off := strings.Index(m.text[at:], sg)
-		if off < 0 {
-			continue // a segment is a trimmed part of the text, in order
-		}
-		off += at
-		end := off + len(sg)
-		at = end
-		for _, sp := range spans {
-			if sp[0] < end && sp[1] > off {
-				out[i] = true
-				break
-			}
-		}
-		if address && len(claim.Addresses(sg)) > 0 {
-			out[i] = true
-		}
+		out[i] = segmentStates(sg, cs, asked, pc)
 	}
 	return out
+}
+
+// segmentStates reports whether one segment states a value of a role
+// asked: an address for "address", otherwise a claim of the role
+// (givesAsked) in the segment, cut to 2×itemChars around its first word
+// that matches the prompt. A segment with no digit is not parsed for roles
+// whose values all hold one (a version, a port).
+func segmentStates(sg string, cs []concept, asked []ask, pc *claim.Cache) bool {
+	if slices.ContainsFunc(asked, func(a ask) bool { return a.role == "address" }) && len(claim.Addresses(sg)) > 0 {
+		return true
+	}
+	if !strings.ContainsAny(sg, "0123456789") && !slices.ContainsFunc(asked, func(a ask) bool { return !numericRole(a.role) }) {
+		return false
+	}
+	if len(sg) > 2*itemChars {
+		sg = clipAround(sg, cs, 2*itemChars)
+	}
+	return slices.ContainsFunc(pc.Parse(sg), func(c claim.Claim) bool { return givesAsked(c, asked) })
+}
+
+// numericRole reports a role whose every value holds a digit: a version or
+// a port. "address" is found by claim.Addresses, not parsed.
+func numericRole(role string) bool {
+	return strings.HasPrefix(role, "version:") || role == "port" || role == "address"
 }
 
 // givesAsked reports whether claim c states a value of a role asked.
@@ -145,28 +147,33 @@ func givesAsked(c claim.Claim, asked []ask) bool {
 	return false
 }
 
-// statesAsked reports whether one of the message's segments that share a
-// concept of the prompt states a value of a role asked. Only those
-// segments are parsed: parsing claims is the costly part.
-func (m *message) statesAsked(cs []concept, asked []ask) bool {
+// statesAsked reports whether one of the message's segments that share the
+// prompt's weightiest concept (or as much weight in others) states a value
+// of a role asked (segmentStates). Only those segments are parsed: parsing
+// claims is the costly part. A line about another thing that shares a
+// minor word of the prompt ("the mail sync polls every minute" for a
+// prompt about one named sync) does not count.
+func (m *message) statesAsked(cs []concept, asked []ask, pc *claim.Cache) bool {
 	segs, keys := m.split()
-	var near strings.Builder
+	top := 0.0
+	for _, c := range cs {
+		top = math.Max(top, c.weight)
+	}
 	for i, sg := range segs {
-		if !slices.ContainsFunc(cs, func(c concept) bool { return hasAny(keys[i], c.keys) }) {
-			continue
-		}
-		for _, a := range asked {
-			if a.role == "address" && len(claim.Addresses(sg)) > 0 {
-				return true
+		shared := 0.0
+		for _, c := range cs {
+			if hasAny(keys[i], c.keys) {
+				shared += c.weight
 			}
 		}
-		near.WriteString(sg)
-		near.WriteString("\n")
+		if shared == 0 || shared < top {
+			continue
+		}
+		if segmentStates(sg, cs, asked, pc) {
+			return true
+		}
 	}
-	if near.Len() == 0 {
-		return false
-	}
-	return slices.ContainsFunc(claim.Parse(near.String()), func(c claim.Claim) bool { return givesAsked(c, asked) })
+	return false
 }
 
 // pick is the excerpt of a message within maxBytes for concepts cs, where

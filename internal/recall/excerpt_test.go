@@ -11,32 +11,27 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
-// A long report answers "how often …?" in a line that shares none of the
-// prompt's other words: the excerpt shown is the line giving the interval,
-// not only the lines that repeat the prompt's words.
+// A long set of notes answers "how often …?" in a line that shares none
+// of the prompt's other words: the excerpt shown is the line giving the
+// interval, not only the lines that repeat the prompt's words.
 func TestExcerptShowsTheValueAsked(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	report := strings.Join([]string{
-		"## Report",
-		"The Quellby invoice sync is now fully implemented and imports invoices from the vendor portal.",
-		"### What was built",
-		"- The Quellby invoice sync logs in to the vendor portal with the stored credentials.",
-		"- It parses the invoice table of the vendor portal into ledger rows.",
-		"- Invoice totals from the vendor portal are converted to cents before they are stored.",
-		"- The Quellby invoice sync skips rows the vendor portal marks as drafts.",
-		"### Scheduling",
-		"- The scheduler wakes up every 6 hours and runs one pass.",
-		"### Files",
-		"- `scheduler.py`, `portal_client.py`, `ledger.py`: new modules.",
-		"- The Quellby invoice sync writes its own log file beside the vendor portal cache.",
-		"- Tests cover the vendor portal parser and the invoice conversion to cents.",
-		"All acceptance criteria met: the Quellby invoice sync works end to end against the vendor portal.",
+	notes := strings.Join([]string{
+		"Notes on the Brindle mirror, for whoever picks it up next:",
+		"1. The Brindle mirror copies the package cache from the upstream registry to the office NAS.",
+		"2. The Brindle mirror keeps a manifest of every tarball it copied in mirror.db.",
+		"3. The Brindle mirror checks each tarball's checksum against the upstream registry.",
+		"4. The Brindle mirror refuses tarballs larger than two gigabytes.",
+		"5. A systemd timer starts it every 45 minutes.",
+		"6. The Brindle mirror posts to the ops channel when a copy from upstream fails.",
+		"7. The Brindle mirror reads its settings from /etc/brindle/mirror.toml.",
+		"8. The Brindle mirror prunes tarballs that no upstream manifest names any more.",
 	}, "\n")
-	say(t, db, "build", day, "Build the Quellby invoice sync against the vendor portal.", report)
-	got := recallFor(t, db, defaults(), "how often does the Quellby invoice sync hit the vendor portal now?")
-	if !strings.Contains(got, "every 6 hours") {
+	say(t, db, "mirror", day, "Write down how the Brindle mirror works.", notes)
+	got := recallFor(t, db, defaults(), "how often does the Brindle mirror refresh from upstream?")
+	if !strings.Contains(got, "every 45 minutes") {
 		t.Errorf("the line giving the interval is not shown:\n%s", got)
 	}
 }
@@ -51,11 +46,11 @@ func TestValueAskedRanksAboveMentions(t *testing.T) {
 	filler(t, db)
 	for i := range 12 {
 		say(t, db, fmt.Sprintf("logs-%d", i), day.AddDate(0, 0, i),
-			fmt.Sprintf("build the plugin again, attempt %d", i),
-			fmt.Sprintf("The zorblat plugin build for the editor finished; the zorblat linker wrote plugin bundle %d.", i))
+			fmt.Sprintf("build the firmware again, attempt %d", i),
+			fmt.Sprintf("The zorblat firmware build for the board finished; the zorblat linker wrote firmware image %d.", i))
 	}
-	evs := say(t, db, "pin", day.AddDate(0, 0, -3), "ok go ahead with the release", "Compiling now with Zorblat 4.2.1, which the editor SDK needs.")
-	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "which zorblat version does the editor plugin need?", Now: day.AddDate(0, 1, 0)})
+	evs := say(t, db, "pin", day.AddDate(0, 0, -3), "ok go ahead with the flash", "Compiling now with Zorblat 4.2.1, which the board support package needs.")
+	items, err := Select(context.Background(), db, defaults(), Request{Project: proj, Prompt: "which zorblat version do I need to build the firmware with?", Now: day.AddDate(0, 1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,13 +27,18 @@ var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|woul
 var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해`)
 
 // romanceHowToRE finds the same questions asked in Spanish, Portuguese,
-// Italian or French, the languages recall translates (glosses): "¿cómo
-// …?", "como …", "come …", "comment …" (how do I …) opening the prompt, the
-// word for the difference, and "explícame", "explica", "explique",
-// "spiegami" (explain) opening it. English's "difference" is left to
-// howToRE: "why is there a difference between …" asks about the project as
-// often.
-var romanceHowToRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:c[oó]mo|come|comment)\s|\b(?:diferencia|diferença|differenza|différence)\b|^\s*[¿¡]?\s*(?:expl[ií]ca|expliqu|spieg)`)
+// Italian or French, the languages recall translates (glosses): "cómo",
+// "como", "come" or "comment" (how) opening the prompt and followed by a
+// verb of doing, known by its shape: an infinitive (-ar, -er, -ir, -re),
+// a first person (-o; French "je", "on"), or a reflexive "se"/"si" and a
+// verb ("how does one …"), a clitic pronoun allowed before it; the word
+// for the difference; and "explícame", "explica", "explique", "spiegami"
+// (explain) opening it. "How" followed by a verb in the third person asks
+// how a thing stands ("is it set up", "does it work"), as English "how is
+// the … set up?" does, and "como" alone is also "as" ("as I said").
+// English's "difference" is left to howToRE: "why is there a difference
+// between …" asks about the project as often.
+var romanceHowToRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:(?:c[oó]mo|come)\s+(?:(?:se|si)\s+\p{L}+|(?:(?:l[oae]s?|me|te|mi|ti|ne)\s+)?\p{L}{2,}(?:o|ar|er|ir|are|ere|ire))|comment\s+(?:(?:je|j'|on|se|s')\s*\p{L}+|\p{L}{2,}(?:er|ir|re)))\b|\b(?:diferencia|diferença|differenza|différence)\b|^\s*[¿¡]?\s*(?:expl[ií]ca|expliqu|spieg)`)
 
 // romanceWeRE finds "we" in those languages: its pronouns and possessives,
 // and a verb in the first person plural (Spanish and Portuguese -amos,
@@ -98,11 +103,16 @@ func past(prompt string) bool { return pastRE.MatchString(prompt) || hangulPast(
 // data. Only the form is read, the verb that opens an imperative.
 var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design)\b`)
 
+// againRE finds a word that points back to earlier work: "the same
+// flags", "add it back", "build it again", "the previous layout". A
+// command saying one is a follow-up, not a request for something new.
+var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier)\b`)
+
 // newWork reports a request for new work that says nothing of what
-// happened; the caller has checked that it does not name the project's own
-// ways (oursRE).
+// happened and points back to nothing done before (againRE); the caller
+// has checked that it does not name the project's own ways (oursRE).
 func newWork(prompt string) bool {
-	return newWorkRE.MatchString(prompt) && !past(prompt)
+	return newWorkRE.MatchString(prompt) && !past(prompt) && !againRE.MatchString(prompt)
 }
 
 // aboutState reports a question about what the project did or how it

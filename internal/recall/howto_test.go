@@ -39,11 +39,19 @@ func TestHowTo(t *testing.T) {
 		{"뮤텍스가 뭔지 설명해줘", true},                 // "explain what a mutex is"
 		{"개인정보 보호법 때문에 로그를 지워야 하나?", false},    // 법 glued to a noun is a law
 		{"¿Cómo escribo un middleware de Express que registre las peticiones?", true},
+		{"¿Cómo corto una imagen en el servidor?", true},
+		{"¿cómo se escala una foto en Go?", true},
+		{"come si scala una foto in Go?", true},
+		{"comment faire une miniature en Go ?", true},
+		{"¿cómo está configurado el proxy ahora?", false},      // how a thing stands
+		{"comment est configuré le proxy maintenant ?", false}, // how a thing stands
+		{"¿cómo funciona el archivo ahora?", false},            // a verb in the third person
+		{"como te dije, el archivo tarda mucho", false},        // "as I told you"
 		{"¿Cuál es la diferencia entre un mutex y un canal?", true},
 		{"come posso ordinare una slice in Go?", true},
 		{"comment trier une slice en Go ?", true},
 		{"Explícame los canales de Go", true},
-		{"¿Cómo retrasamos la búsqueda?", false},                     // "we" in the verb
+		{"¿Cómo cortamos una imagen?", false},                        // "we" in the verb
 		{"¿cómo configuró nuestro equipo el proxy?", false},          // our
 		{"comment out the debug logging in the worker", false},       // English
 		{"why is there a difference between the two counts?", false}, // English "difference" asks of the project too
@@ -87,6 +95,9 @@ func TestNewWork(t *testing.T) {
 		{"Which retries does the upload worker use?", false},              // a question
 		{"addresses of the staging hosts?", false},                        // "add" only begins a word
 		{"the settings page should build faster, why is it slow?", false}, // the verb is not the request's first word
+		{"make the nightly export use the same columns", false},           // points back to earlier work
+		{"add it back", false},
+		{"build the installer again", false},
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && newWork(tt.prompt); got != tt.want {
 			t.Errorf("newWork(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -121,13 +132,13 @@ func TestRomanceHowToNeedsAStrongMatch(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	// Relevance 0.73 for the how-to question: above the gate's floor, below
+	// Relevance 0.64 for the how-to question: above the gate's floor, below
 	// twice it.
-	say(t, db, "a", day, "the search box fires a request per keystroke", "A custom React hook in src/hooks/useDebounce.ts delays the search request by 300 ms.")
-	if got := recallFor(t, db, defaults(), "¿Cómo escribo un hook de React que retrase la búsqueda?"); got != "" {
+	say(t, db, "a", day, "the archive keeps every image at full size", "The nightly step in jobs/shrink.sh cuts each image in the archive to a size of 1024 px.")
+	if got := recallFor(t, db, defaults(), "¿Cómo corto una imagen?"); got != "" {
 		t.Errorf("a Spanish how-to question got an injection:\n%s", got)
 	}
-	if got := recallFor(t, db, defaults(), "¿Cómo retrasamos la búsqueda?"); !strings.Contains(got, "useDebounce") {
+	if got := recallFor(t, db, defaults(), "¿Cómo cortamos una imagen?"); !strings.Contains(got, "shrink.sh") {
 		t.Errorf("a Spanish question about our own work was not answered:\n%s", got)
 	}
 }

@@ -82,6 +82,18 @@ type Item struct {
 	// prompt asks the version of (versionReport): it opens the gate even
 	// as tool output.
 	reports bool
+	// msg is the message as messageItems read it for the prompt, its
+	// lines split once (read); nil for other items.
+	msg *message
+}
+
+// read is the item's text as recall reads it for the prompt: the message
+// messageItems split, or its text read afresh.
+func (it *Item) read() *message {
+	if it.msg == nil {
+		it.msg = readText(it.Text)
+	}
+	return it.msg
 }
 
 // messageItem is the item showing captured message e, ex of its text.
@@ -170,7 +182,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
-	if raiseValued(items, cs, asked) {
+	pc := &claim.Cache{} // the lines raiseValued parses, parsed again for the excerpt
+	if raiseValued(items, cs, asked, pc) {
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
 	}
 	then, err := outcomeItems(ctx, db, req, prompt, items)
@@ -197,13 +210,16 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
-	// A how-to question, a request for new work (newWork), or a prompt about something the project never
-	// spoke of (novel), is answered only by a strong match: the store
+	// A how-to question, a request for new work (newWork), or a prompt
+	// about something the project never spoke of (novel), is answered
+	// only by a strong match: the store
 	// shares its everyday words, not its subject. Not a question about what
 	// happened, or one asking a role, whose rarest word may be a paraphrase
 	// the answer does not use; a request without a question mark asks no
-	// role ("add a page where I can…" is no question for a path).
-	if !ours && (howTo(prompt) || newWork(prompt) || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && novel(cs, ents)) {
+	// role ("add a page where I can…" is no question for a path). novel
+	// reads the English word table, so only an English prompt: every word
+	// of another language is missing from it, as rare as a name.
+	if !ours && (howTo(prompt) || newWork(prompt) || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
@@ -298,7 +314,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			// The lines shown of a long message are the ones giving the
 			// value the prompt asks for, read only for what is shown:
 			// parsing claims is the costly part.
-			it.Excerpt = valueExcerpt(it.Text, cs, asked, itemChars)
+			it.Excerpt = valueExcerpt(it.read(), cs, asked, pc, itemChars)
 		}
 		if it.Kind == KindEntry && it.Type == store.DigestType {
 			// A digest's lines that match the prompt, each still a line.
@@ -322,18 +338,18 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 const valuedCandidates = 24
 
 // valueBoost is what an item gains that states a value of the role a
-// prompt asks, on a line sharing one of the prompt's concepts.
+// prompt asks, on a line sharing the prompt's weightiest concept.
 const valueBoost = 2
 
 // raiseValued raises the best-ranked messages that state a value of a role
 // the prompt asks (claim.Asks: a version, an interval, a port…) on a line
-// that shares one of the prompt's concepts, and reports whether it raised
+// that shares the prompt's weightiest concept, and reports whether it raised
 // any. "Which zorblat version do we build with?" is answered by the one
 // line saying "compiling with zorblat 4.2.1", not by the build logs that
 // name zorblat more often and rank above it. Items are sorted by score.
-func raiseValued(items []Item, cs []concept, asked []ask) bool {
+func raiseValued(items []Item, cs []concept, asked []ask, pc *claim.Cache) bool {
 	// Only a value of a shape: a tool's role is often read in passing
-	// ("the frontend build" asks no frontend framework), and every file
+	// ("the mobile release" asks no mobile toolkit), and every file
 	// importing the project's framework states one.
 	asked = slices.DeleteFunc(slices.Clone(asked), func(a ask) bool { return !a.shape && !strings.HasPrefix(a.role, "version:") })
 	if len(asked) == 0 {
@@ -345,7 +361,7 @@ func raiseValued(items []Item, cs []concept, asked []ask) bool {
 		if it.Kind == KindEntry || it.Relevance < itemRelevance {
 			continue
 		}
-		if readText(it.Text).statesAsked(cs, asked) {
+		if it.read().statesAsked(cs, asked, pc) {
 			it.Score *= valueBoost
 			raised = true
 		}
@@ -572,7 +588,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			score *= toolWeight(s.Text)
 		}
 		it := messageItem(s.Event, s.ex)
-		it.Score, it.Coverage, it.Relevance = score, s.cov, rel
+		it.Score, it.Coverage, it.Relevance, it.msg = score, s.cov, rel, s.m
 		out = append(out, it)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })

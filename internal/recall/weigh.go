@@ -419,8 +419,8 @@ func joinCompounds(cs []concept) []concept {
 func novel(cs []concept, ents []Item) bool {
 	least, seen := math.Inf(1), false
 	for _, c := range cs {
-		if plainWord(c.forms[0]) {
-			least = min(least, wordfreq.Zipf(c.forms[0]))
+		if everydayCandidate(c) {
+			least = min(least, everydayZipf(c.forms[0]))
 		}
 		seen = seen || c.df > 0
 	}
@@ -429,7 +429,7 @@ func novel(cs []concept, ents []Item) bool {
 	}
 	var rare []concept
 	for _, c := range cs {
-		if plainWord(c.forms[0]) && wordfreq.Zipf(c.forms[0]) == least {
+		if everydayCandidate(c) && everydayZipf(c.forms[0]) == least {
 			if c.df > 0 {
 				return false
 			}
@@ -444,6 +444,45 @@ func novel(cs []concept, ents []Item) bool {
 		}
 	}
 	return true
+}
+
+// englishOnly reports a prompt whose function words are English only
+// (funcwords): the everyday table novel reads is English.
+func englishOnly(prompt string) bool {
+	return !slices.ContainsFunc(stopsFor(prompt).fw.Languages(), func(l string) bool { return l != "eng" })
+}
+
+// everydayCandidate reports a concept novel weighs by its everyday
+// frequency: a plain word, and no generic coding word the store never saw.
+// A generic word ("configured", "endpoint") is missing from the everyday
+// table as an identifier is, yet the project may have said the same thing
+// in other words ("raised the timeout"), so its absence says nothing; the
+// store holding it still says the prompt is about the project's things.
+func everydayCandidate(c concept) bool {
+	return plainWord(c.forms[0]) && (c.df > 0 || !isGeneric(c.forms[0]))
+}
+
+// everydayZipf is a plain word's everyday frequency (wordfreq.Zipf), the
+// highest of its own form and of the base forms its English ending
+// suggests: the table holds few inflections ("upload", not "uploads";
+// "cache", not "cached"), and a missing inflection would count as rare as
+// a name.
+func everydayZipf(w string) float64 {
+	z := wordfreq.Zipf(w)
+	if z > 0 {
+		return z
+	}
+	for _, suf := range [...]struct{ cut, add string }{
+		{"ies", "y"}, {"ied", "y"}, {"es", ""}, {"s", ""}, {"ed", ""}, {"ed", "e"}, {"d", ""}, {"ing", ""}, {"ing", "e"},
+	} {
+		if base, ok := strings.CutSuffix(w, suf.cut); ok && len(base) >= 3 {
+			z = max(z, wordfreq.Zipf(base+suf.add))
+			if n := len(base); suf.add == "" && n >= 4 && base[n-1] == base[n-2] && (suf.cut == "ed" || suf.cut == "ing") {
+				z = max(z, wordfreq.Zipf(base[:n-1])) // "stopped", "running"
+			}
+		}
+	}
+	return z
 }
 
 // everydayFrom and everydaySpan scale how much of its specificity a word
