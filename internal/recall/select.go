@@ -150,9 +150,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, err
 	}
 	items := standIn(merge(ents, msgs))
-	if currentRE.MatchString(prompt) {
-		preferNewest(items)
-	}
 	if w := timeWindow(prompt, now); !w.zero() {
 		for i := range items {
 			if w.contains(items[i].Time) {
@@ -1388,35 +1385,7 @@ func acknowledgement(s string) bool {
 }
 
 // currentRE finds a prompt that asks how things stand now ("these days",
-// "currently", "at the moment", "지금"): among items that match, the newer
-// say how. Each is English's (or Korean's) ordinary way of saying "now".
+// "currently", "at the moment", "지금"): tool output may open the gate for
+// it (aboutState). Each is English's (or Korean's) ordinary way of saying
+// "now".
 var currentRE = lazyregexp.New(`(?i)\b(now|these days|nowadays|currently|at the moment|any ?more|still|latest|current)\b|지금|현재|요즘`)
-
-// preferNewest raises items by how recent they are among the candidates: the
-// newest by currentBoost, the oldest not at all.
-func preferNewest(items []Item) {
-	var lo, hi time.Time
-	for _, it := range items {
-		if it.Time.IsZero() {
-			continue
-		}
-		if lo.IsZero() || it.Time.Before(lo) {
-			lo = it.Time
-		}
-		if it.Time.After(hi) {
-			hi = it.Time
-		}
-	}
-	span := hi.Sub(lo)
-	if span <= 0 {
-		return
-	}
-	for i := range items {
-		if !items[i].Time.IsZero() {
-			items[i].Score *= 1 + currentBoost*float64(items[i].Time.Sub(lo))/float64(span)
-		}
-	}
-}
-
-// currentBoost is what the newest item gains when a prompt asks about now.
-const currentBoost = 0.5
