@@ -112,11 +112,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		now = time.Now()
 	}
 	find := plan(cs, total)
-	asking := claim.Asks(prompt)
-	if commandAskRE.MatchString(prompt) {
-		asking = append(asking, commandRole)
-	}
-	asked := asks(cs, asking)
+	asked := asks(cs, claim.Asks(prompt))
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	// A question for a role asks the project's own choice (a convention, a
@@ -821,7 +817,7 @@ type ask struct {
 func asks(cs []concept, roles []string) []ask {
 	out := make([]ask, len(roles))
 	for i, r := range roles {
-		out[i] = ask{role: r, shape: claim.Shape(r) || r == commandRole, cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
+		out[i] = ask{role: r, shape: claim.Shape(r), cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
 	}
 	return out
 }
@@ -832,12 +828,6 @@ func asks(cs []concept, roles []string) []ask {
 // first: parsing the text's claims is the costly part.
 func answers(tk textKeys, p *parsed, cs []concept, a ask) bool {
 	if a.shape {
-		if a.role == commandRole {
-			// "command" itself ties no command to what the prompt is about.
-			cs = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
-				return slices.Contains(c.forms, "command") || slices.Contains(c.forms, "commands")
-			})
-		}
 		if own, _ := coverage(cs, tk); own < shapeOwnCoverage {
 			return false
 		}
@@ -874,13 +864,10 @@ func withRole(cs []concept, role string) []concept {
 	return append(slices.Clip(cs), rc)
 }
 
-// commandRole is asked by "which command …?": its values are what the
-// parser reads as a path or an identifier ("/start-deploy", "make docs")
-// in a clause about a command.
+// commandRole was asked by "which command …?" (removed: it answered no
+// question but the one it was written for). givesAsked (excerpt.go) still
+// names it; it goes with that line.
 const commandRole = "command"
-
-// commandAskRE matches a question for a command.
-var commandAskRE = lazyregexp.New(`(?i)\b(?:which|what)\s+(?:\w+\s+)?commands?\b`)
 
 // parsed is a text whose claims are parsed at most once, when first asked
 // for: a message read for the value a prompt asks is checked for it, for a
@@ -902,14 +889,6 @@ func (p *parsed) claims() []claim.Claim {
 func statesIn(p *parsed, role string) bool {
 	if role == "address" {
 		return len(claim.Addresses(p.text)) > 0
-	}
-	if role == commandRole {
-		for _, c := range p.claims() {
-			if !c.Negated && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
-				return true
-			}
-		}
-		return false
 	}
 	return claim.Mentions(p.text, role) && states(p.claims(), role)
 }

@@ -966,31 +966,6 @@ func TestOldVersionReportUnderManyLogs(t *testing.T) {
 	}
 }
 
-// TestCommandAsked: "what command did we add …?" gets the statement that
-// names the command in a clause about a command, though it shares only words
-// the project says all the time and the prompt's other words are ones the
-// store never saw; a question for a command the project never named gets
-// nothing.
-func TestCommandAsked(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	for i := range 8 {
-		say(t, db, fmt.Sprintf("docs-%d", i), day.AddDate(0, 0, -20+i),
-			fmt.Sprintf("Regenerate the reports for store %d.", i),
-			"Done: the generated reports are in out/ and the build is green.")
-	}
-	say(t, db, "kick", day,
-		"can a generated report be edited by hand?",
-		"I've implemented the `/redline` command: it reads the generated reports and opens an editor with them.")
-	if got := recallFor(t, db, defaults(), "Which command did we add to get from the generated reports to a fresh draft quickly?"); !strings.Contains(got, "/redline") {
-		t.Errorf("the command asked was not recalled:\n%s", got)
-	}
-	if got := recallFor(t, db, defaults(), "What command lists the listening sockets on Linux?"); got != "" {
-		t.Errorf("a question for a command the project never named got:\n%s", got)
-	}
-}
-
 // TestRoleReadInPassingDoesNotCrowdOut: a prompt that names a role in
 // passing ("the report data" read as asking a database) does not rank the
 // messages stating that role's value, which share little else of it, above
