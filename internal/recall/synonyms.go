@@ -26,7 +26,6 @@ var synonymGroups = [][]string{
 	{"folder", "directory", "dir"},
 	{"login", "signin", "logon"},
 	{"photo", "photos", "picture", "pictures", "image", "images"},
-	{"throttle", "throttling", "hammer", "hammering", "backoff"},
 }
 
 // synonymIndex maps each group word's index key to its group.
