@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -22,7 +21,7 @@ func TestParsedSame(t *testing.T) {
 		"Nothing here states a value.",
 		"",
 	}
-	roles := []string{"port", "database", "test runner", "address", commandRole, "package manager"}
+	roles := []string{"port", "database", "test runner", "address", "package manager"}
 	parses := 0
 	for _, text := range texts {
 		for _, role := range roles {
@@ -54,14 +53,6 @@ func TestParsedSame(t *testing.T) {
 func statesInOld(text, role string) bool {
 	if role == "address" {
 		return len(claim.Addresses(text)) > 0
-	}
-	if role == commandRole {
-		for _, c := range claim.Parse(text) {
-			if !c.Negated && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
-				return true
-			}
-		}
-		return false
 	}
 	return claim.Mentions(text, role) && states(claim.Parse(text), role)
 }

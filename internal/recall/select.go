@@ -133,11 +133,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		now = time.Now()
 	}
 	find := plan(cs, total)
-	asking := claim.Asks(prompt)
-	if commandAskRE.MatchString(prompt) {
-		asking = append(asking, commandRole)
-	}
-	asked := asks(cs, asking)
+	asked := asks(cs, claim.Asks(prompt))
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	// A question for a role asks the project's own choice (a convention, a
@@ -171,9 +167,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, err
 	}
 	items := standIn(merge(ents, msgs))
-	if currentRE.MatchString(prompt) {
-		preferNewest(items)
-	}
 	if w := timeWindow(prompt, now); !w.zero() {
 		for i := range items {
 			if w.contains(items[i].Time) {
@@ -849,7 +842,7 @@ type ask struct {
 func asks(cs []concept, roles []string) []ask {
 	out := make([]ask, len(roles))
 	for i, r := range roles {
-		out[i] = ask{role: r, shape: claim.Shape(r) || r == commandRole, cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
+		out[i] = ask{role: r, shape: claim.Shape(r), cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
 	}
 	return out
 }
@@ -860,12 +853,6 @@ func asks(cs []concept, roles []string) []ask {
 // first: parsing the text's claims is the costly part.
 func answers(tk textKeys, p *parsed, cs []concept, a ask) bool {
 	if a.shape {
-		if a.role == commandRole {
-			// "command" itself ties no command to what the prompt is about.
-			cs = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
-				return slices.Contains(c.forms, "command") || slices.Contains(c.forms, "commands")
-			})
-		}
 		if own, _ := coverage(cs, tk); own < shapeOwnCoverage {
 			return false
 		}
@@ -902,13 +889,10 @@ func withRole(cs []concept, role string) []concept {
 	return append(slices.Clip(cs), rc)
 }
 
-// commandRole is asked by "which command …?": its values are what the
-// parser reads as a path or an identifier ("/start-deploy", "make docs")
-// in a clause about a command.
+// commandRole was asked by "which command …?" (removed: it answered no
+// question but the one it was written for). givesAsked (excerpt.go) still
+// names it; it goes with that line.
 const commandRole = "command"
-
-// commandAskRE matches a question for a command.
-var commandAskRE = lazyregexp.New(`(?i)\b(?:which|what)\s+(?:\w+\s+)?commands?\b`)
 
 // parsed is a text whose claims are parsed at most once, when first asked
 // for: a message read for the value a prompt asks is checked for it, for a
@@ -930,14 +914,6 @@ func (p *parsed) claims() []claim.Claim {
 func statesIn(p *parsed, role string) bool {
 	if role == "address" {
 		return len(claim.Addresses(p.text)) > 0
-	}
-	if role == commandRole {
-		for _, c := range p.claims() {
-			if !c.Negated && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
-				return true
-			}
-		}
-		return false
 	}
 	return claim.Mentions(p.text, role) && states(p.claims(), role)
 }
@@ -1506,35 +1482,7 @@ func acknowledgement(s string) bool {
 }
 
 // currentRE finds a prompt that asks how things stand now ("these days",
-// "currently", "at the moment", "지금"): among items that match, the newer
-// say how. Each is English's (or Korean's) ordinary way of saying "now".
+// "currently", "at the moment", "지금"): tool output may open the gate for
+// it (aboutState). Each is English's (or Korean's) ordinary way of saying
+// "now".
 var currentRE = lazyregexp.New(`(?i)\b(now|these days|nowadays|currently|at the moment|any ?more|still|latest|current)\b|지금|현재|요즘`)
-
-// preferNewest raises items by how recent they are among the candidates: the
-// newest by currentBoost, the oldest not at all.
-func preferNewest(items []Item) {
-	var lo, hi time.Time
-	for _, it := range items {
-		if it.Time.IsZero() {
-			continue
-		}
-		if lo.IsZero() || it.Time.Before(lo) {
-			lo = it.Time
-		}
-		if it.Time.After(hi) {
-			hi = it.Time
-		}
-	}
-	span := hi.Sub(lo)
-	if span <= 0 {
-		return
-	}
-	for i := range items {
-		if !items[i].Time.IsZero() {
-			items[i].Score *= 1 + currentBoost*float64(items[i].Time.Sub(lo))/float64(span)
-		}
-	}
-}
-
-// currentBoost is what the newest item gains when a prompt asks about now.
-const currentBoost = 0.5

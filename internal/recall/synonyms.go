@@ -14,26 +14,18 @@ import (
 // group makes unrelated prompts match.
 var synonymGroups = [][]string{
 	{"paging", "pagination", "paginate", "paginated", "pager"},
-	{"skip", "jump"},
-	{"tap", "touch"},
 	{"flaky", "flakey", "flakiness", "intermittent", "intermittently", "sporadic", "sporadically", "nondeterministic"},
 	{"default", "defaults"},
 	{"slow", "sluggish", "latency"},
 	{"crash", "panic", "segfault"},
 	{"repo", "repository", "repos", "repositories"},
 	{"db", "database"},
-	{"k8s", "kubernetes"},
-	{"deps", "dependency", "dependencies"},
 	{"config", "configuration", "settings"},
 	{"docs", "documentation"},
 	{"env", "environment"},
 	{"folder", "directory", "dir"},
 	{"login", "signin", "logon"},
 	{"photo", "photos", "picture", "pictures", "image", "images"},
-	{"prod", "production"},
-	{"throttle", "throttling", "hammer", "hammering", "backoff"},
-	{"startup", "boot"},
-	{"mobile", "phone"},
 }
 
 // synonymIndex maps each group word's index key to its group.

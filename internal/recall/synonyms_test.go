@@ -12,9 +12,8 @@ func TestSynonyms(t *testing.T) {
 	for _, tt := range []struct {
 		prompt, word, want string // the concept of word must also match want
 	}{
-		{"Which gesture does a tap on the card start?", "tap", "touch"},
+		{"Which db keeps the kiln logs?", "db", "database"},
 		{"Paging jumped over the invoices of March", "paging", "pagination"},
-		{"Paging jumped over the invoices of March", "jumped", "skip"},
 		{"The nightly e2e suite fails intermittently", "intermittently", "flaky"},
 	} {
 		var got []string
@@ -40,9 +39,9 @@ func TestRecallsAParaphrase(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "ux", day, "Go over the kiosk screen of the ticket machine.",
-		"Every touch zone of the kiosk screen stays at least 60 by 60 mm, gloves included.")
-	got := recallFor(t, db, defaults(), "How large must a tap zone be?")
-	if !strings.Contains(got, "60 by 60 mm") {
-		t.Errorf("the touch zone rule is not recalled for tap zones:\n%s", got)
+		"Every kiosk screen keeps its pagination at twelve tickets a page, gloves included.")
+	got := recallFor(t, db, defaults(), "How many tickets does kiosk paging show?")
+	if !strings.Contains(got, "twelve tickets") {
+		t.Errorf("the pagination rule is not recalled for paging:\n%s", got)
 	}
 }
