@@ -140,7 +140,7 @@ func givesAsked(c claim.Claim, asked []ask) bool {
 		return false
 	}
 	for _, a := range asked {
-		if c.Role == a.role || a.role == commandRole && (slices.Contains(c.Scope, "command") || slices.Contains(c.Scope, "commands")) {
+		if c.Role == a.role {
 			return true
 		}
 	}

@@ -889,11 +889,6 @@ func withRole(cs []concept, role string) []concept {
 	return append(slices.Clip(cs), rc)
 }
 
-// commandRole was asked by "which command …?" (removed: it answered no
-// question but the one it was written for). givesAsked (excerpt.go) still
-// names it; it goes with that line.
-const commandRole = "command"
-
 // parsed is a text whose claims are parsed at most once, when first asked
 // for: a message read for the value a prompt asks is checked for it, for a
 // value only the project's entries name, and for the value it replaced.

@@ -693,10 +693,10 @@ func TestRoleStatementsDoNotCrowdOut(t *testing.T) {
 	}
 }
 
-// TestPortugueseQuestionAcrossLanguages: a question in Portuguese about a
-// conversation held in English finds it through the words the two languages
-// share a stem of ("testes" and "tests").
-func TestPortugueseQuestionAcrossLanguages(t *testing.T) {
+// TestCognatesAcrossLanguages: a question in Portuguese about a conversation
+// held in English finds it through the words the two languages share the
+// start of ("compilador" and "compiler", "integração" and "integration").
+func TestCognatesAcrossLanguages(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)

@@ -63,6 +63,10 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 	stops := stopsFor(prompt)
 	if langs := stops.fw.Languages(); len(langs) > 1 {
 		for i := range out {
+			if p := cognatePrefix(out[i].forms[0]); p != "" {
+				out[i].forms = append(out[i].forms, p)
+				out[i].keys = append(out[i].keys, p)
+			}
 			out[i] = withGlosses(out[i], langs, stops, dict)
 		}
 	}
@@ -98,6 +102,24 @@ func withGlosses(c concept, langs []string, stops stopSet, dict *glosses.Dict) c
 	return c
 }
 
+// cognatePrefix is the prefix a Latin-script word of a prompt in another
+// language than English is also searched by: its first letters, all but the
+// last two and at most six ("pronunciación" pronun*, "errores" error*,
+// "editar" edit*, "colores" color*). Porter stems English only, and a
+// conversation held in English about a question asked in Spanish, Italian or
+// Portuguese shares the question's cognates, not its words: their common
+// part is their start, and the endings that differ (-ción and -tion, -ar and
+// -ing, -es and -s) are at most a few letters past it. A prefix that matches
+// much gets the low weight any common word gets. "" for a shorter word or
+// another script.
+func cognatePrefix(w string) string {
+	w = foldLatin(w)
+	if !isASCII(w) || len(w) < 6 || strings.ContainsAny(w, "0123456789") {
+		return ""
+	}
+	return w[:min(len(w)-2, 6)] + "*"
+}
+
 // hangulPrefix is the prefix a Korean word of three syllables or more is
 // also searched by: its first two ("완료하면" 완료*, "설정하는" 설정*). Korean
 // writes a word and its endings as one token, and the index keeps the
@@ -107,7 +129,7 @@ func withGlosses(c concept, langs []string, stops stopSet, dict *glosses.Dict) c
 // are two syllables (the Sino-Korean nouns), and their first two syllables
 // are the part every form keeps; matching on it is what IR does for such
 // scripts (Lucene's CJK analyzer indexes overlapping two-character
-// sequences). It is weighed by its own document
+// sequences). Like a cognate's prefix it is weighed by its own document
 // frequency, so a prefix that matches much counts little. "" for a shorter
 // word or another script.
 func hangulPrefix(w string) string {
@@ -527,6 +549,12 @@ func (tk textKeys) has(key string) bool {
 	if !prefix {
 		_, ok := slices.BinarySearch(tk.exact, key)
 		return ok
+	}
+	if isASCII(p) {
+		// A cognate's prefix (cognatePrefix): the stems it starts.
+		if i, _ := slices.BinarySearch(tk.exact, p); i < len(tk.exact) && strings.HasPrefix(tk.exact[i], p) {
+			return true
+		}
 	}
 	for _, w := range tk.words {
 		if strings.HasPrefix(w, p) {
