@@ -143,6 +143,12 @@ func (tc *termCounts) acronyms(ctx context.Context, cs []concept, prompt string)
 	for i, r := range runs {
 		toks[i] = r.token
 	}
+	// Most runs make tokens no message holds: one query says so for all of
+	// them. A token only entries' questions hold is not read as an acronym
+	// either (writtenAsAcronym reads messages), so nothing else is asked.
+	if ok, err := tc.db.AnyHolds(ctx, toks); err != nil || !ok {
+		return cs, err
+	}
 	docs, _, err := tc.count(ctx, toks)
 	if err != nil {
 		return nil, err

@@ -261,6 +261,18 @@ func (db *DB) TermDocs(ctx context.Context, words []string) (docs []int, total i
 	return docs, total, nil
 }
 
+// AnyHolds reports whether any event's text holds one of words (as
+// MatchAny finds them): one query where TermDocs asks two or three a word,
+// for callers that only go on when some word is there at all.
+func (db *DB) AnyHolds(ctx context.Context, words []string) (bool, error) {
+	m := MatchAny(words, false)
+	if m.Empty() {
+		return false, nil
+	}
+	n, err := db.countMatches(ctx, m, 0)
+	return n > 0, err
+}
+
 // countQuestions counts the entries whose questions m selects.
 func (db *DB) countQuestions(ctx context.Context, m Match) (int, error) {
 	var n int

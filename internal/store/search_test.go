@@ -279,3 +279,31 @@ func TestSearchEventsTiesInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAnyHolds: whether some message holds one of the words, as TermDocs
+// counts them (a token only a memory's questions hold is not one).
+func TestAnyHolds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	if _, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: "k", Text: "the QRV flag gates the rollout"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		words []string
+		want  bool
+	}{
+		{[]string{"xzq", "qrv"}, true},
+		{[]string{"xzq", "wvk"}, false},
+		{[]string{""}, false},
+		{nil, false},
+	} {
+		got, err := db.AnyHolds(ctx, tt.words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("AnyHolds(%q) = %v, want %v", tt.words, got, tt.want)
+		}
+	}
+}
