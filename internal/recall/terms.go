@@ -64,7 +64,12 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 	glued, compounds = map[string]bool{}, map[string][]string{}
 	// A citation id is no word of the conversation: "[mem:ab12cd]" in a
 	// prompt would match every message that cited the same memory.
-	prompt = citationRE.ReplaceAllString(head(prompt), " ")
+	// The expression is compiled only for a prompt holding its literal (a
+	// hook process compiles each expression it uses, 0.15 ms for this one).
+	prompt = head(prompt)
+	if strings.Contains(prompt, "mem:") {
+		prompt = citationRE.ReplaceAllString(prompt, " ")
+	}
 	seen := map[string]bool{}
 	stops := stopsFor(prompt)
 	add := func(t string) string {
