@@ -114,18 +114,17 @@ func newWork(prompt string) bool {
 	return newWorkRE.MatchString(prompt) && !past(prompt) && !againRE.MatchString(prompt)
 }
 
-// aboutState reports a question about what the project did or how it
-// stands, asked without we or our: a verb in the past tense ("why did the
-// nightly import stop?", "what did the linter flag?"; Korean's past mark) or
-// a word for now ("which port does the worker listen on now?", "does it still
-// retry?", currentRE). A question of how to do something is asked in the present
-// (howTo), and so is a request for new work (newWork): the tense of a
-// question about a definite thing is the sign that it refers to earlier
-// work, as "we" is.
-func aboutState(prompt string) bool {
-	return !howTo(prompt) && !newWork(prompt) &&
-		(past(prompt) || currentRE.MatchString(prompt) ||
-			regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt))
+// pastOrNow reports a prompt put in the past tense or about now: a verb in
+// the past tense ("why did the nightly import stop?", "what did the linter
+// flag?"; Korean's past mark) or a word for now ("which port does the worker
+// listen on now?", "does it still retry?", currentRE). Unless it is a how-to
+// question (howTo) or a request for new work (newWork), which are put in the
+// present, such a prompt asks what the project did or how it stands: the
+// tense of a question about a definite thing is the sign that it refers to
+// earlier work, as "we" is (Select).
+func pastOrNow(prompt string) bool {
+	return past(prompt) || currentRE.MatchString(prompt) ||
+		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt)
 }
 
 // regularPastRE finds an English verb in the past tense or a participle:

@@ -134,11 +134,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	find := plan(cs, total)
 	asked := asks(cs, claim.Asks(prompt))
+	// The prompt's form, read once: each reads the prompt's tense, and
+	// howTo its languages.
+	how, work := howTo(prompt), newWork(prompt)
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	// A question for a role asks the project's own choice (a convention, a
 	// tool) in a how-to form.
-	if !ours && howTo(prompt) && len(asked) == 0 {
+	if !ours && how && len(asked) == 0 {
 		for i := range cs {
 			cs[i].specific *= everydayShare(cs[i].forms[0])
 		}
@@ -186,12 +189,12 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	items = withOutcome(items, then)
 	// Tool output opens the gate alone only for a prompt about the
 	// project's own past ("which JDK did it start on when we ran it?", "why
-	// did the nightly import stop?") or how it stands now (aboutState): a
+	// did the nightly import stop?") or how it stands now (pastOrNow): a
 	// build log, a file read or a diff holds every word of a stack, so
 	// matching one says a how-to question is about the same technology, not
 	// about anything the project did. Otherwise it comes along once a
 	// prompt, an answer or a memory opens the gate.
-	toolOpens := ours || aboutState(prompt)
+	toolOpens := ours || !how && !work && pastOrNow(prompt)
 	opens := func(it Item) bool { return toolOpens || it.Kind != store.TypeToolObservation || it.reports }
 	relevant := 0.0
 	for _, it := range items {
@@ -212,7 +215,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// role ("add a page where I can…" is no question for a path). novel
 	// reads the English word table, so only an English prompt: every word
 	// of another language is missing from it, as rare as a name.
-	if !ours && (howTo(prompt) || newWork(prompt) || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
+	if !ours && (how || work || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
@@ -872,10 +875,7 @@ const roleCandidates = 40
 // lines shown of a long message are then the ones giving the value asked
 // for, with the prompt's words, not only the ones sharing the prompt's words.
 func withRole(cs []concept, role string) []concept {
-	top := 0.0
-	for _, c := range cs {
-		top = math.Max(top, c.weight)
-	}
+	top := heaviest(cs)
 	rc := concept{weight: top}
 	for _, w := range claim.Words(role) {
 		if !strings.ContainsRune(w, ' ') {
@@ -1478,6 +1478,6 @@ func acknowledgement(s string) bool {
 
 // currentRE finds a prompt that asks how things stand now ("these days",
 // "currently", "at the moment", "지금"): tool output may open the gate for
-// it (aboutState). Each is English's (or Korean's) ordinary way of saying
+// it (pastOrNow). Each is English's (or Korean's) ordinary way of saying
 // "now".
 var currentRE = lazyregexp.New(`(?i)\b(now|these days|nowadays|currently|at the moment|any ?more|still|latest|current)\b|지금|현재|요즘`)
