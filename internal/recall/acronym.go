@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
@@ -67,7 +68,7 @@ func acronymRuns(prompt string, cs []concept) []acronymRun {
 			continue
 		}
 		w := strings.ToLower(prompt[i:j])
-		if j < len(prompt) && (prompt[j] >= utf8Self || isDigit(prompt[j]) || prompt[j] == '_') {
+		if j < len(prompt) && (prompt[j] >= utf8.RuneSelf || isDigit(prompt[j]) || prompt[j] == '_') {
 			// Part of an identifier or of a word in another script.
 			flush()
 			for j < len(prompt) && prompt[j] != ' ' {
@@ -93,8 +94,6 @@ func acronymRuns(prompt string, cs []concept) []acronymRun {
 	flush()
 	return runs
 }
-
-const utf8Self = 0x80
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 

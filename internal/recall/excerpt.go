@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -91,10 +90,7 @@ func valueExcerpt(m *message, cs []concept, asked []ask, pc *claim.Cache, maxByt
 	if !slices.Contains(valued, true) {
 		return m.excerpt(cs, maxBytes)
 	}
-	top := 0.0
-	for _, c := range cs {
-		top = math.Max(top, c.weight)
-	}
+	top := heaviest(cs)
 	return m.pick(cs, valued, top, maxBytes)
 }
 
@@ -155,10 +151,7 @@ func givesAsked(c claim.Claim, asked []ask) bool {
 // prompt about one named sync) does not count.
 func (m *message) statesAsked(cs []concept, asked []ask, pc *claim.Cache) bool {
 	segs, keys := m.split()
-	top := 0.0
-	for _, c := range cs {
-		top = math.Max(top, c.weight)
-	}
+	top := heaviest(cs)
 	for i, sg := range segs {
 		shared := 0.0
 		for _, c := range cs {

@@ -504,6 +504,17 @@ func everydayShare(w string) float64 {
 	return max(0, 1-(z-everydayFrom)/everydaySpan)
 }
 
+// heaviest is the weight of a prompt's weightiest concept, the weight a
+// line stating the value asked counts for (withRole, valueExcerpt,
+// statesAsked).
+func heaviest(cs []concept) float64 {
+	top := 0.0
+	for _, c := range cs {
+		top = math.Max(top, c.weight)
+	}
+	return top
+}
+
 // plainWord reports a word of lower-case ASCII letters only.
 func plainWord(w string) bool {
 	for i := 0; i < len(w); i++ {
