@@ -98,3 +98,21 @@ func TestGlossesFromRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanishWordsNoDictionaryBridgesWeighLittle: a question asked in
+// Spanish about a session held in English, whose verbs are inflections no
+// dictionary entry bridges, is still answered by the message sharing the
+// words that do bridge: the untranslated words are missing from the store
+// because of the language, not because the prompt is about something else.
+func TestSpanishWordsNoDictionaryBridgesWeighLittle(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "billing", day.AddDate(0, 0, -4),
+		"Open a branch for the invoice overhaul.",
+		"Done: the invoice overhaul lives on branch topaz-ledger-v2.")
+	got := recallFor(t, db, defaults(), "¿dónde dejábamos apartada la rama mientras rehacíamos las facturas?")
+	if !strings.Contains(got, "topaz-ledger-v2") {
+		t.Errorf("the answer is missing:\n%s", got)
+	}
+}

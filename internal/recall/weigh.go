@@ -29,6 +29,9 @@ type concept struct {
 	// glued form this concept is ("spool-facing"): see joinCompounds.
 	parts []string
 	df    int // documents holding it
+	// foreign marks a word of a prompt whose function words say it is in
+	// another language than English (see foreignUnseenWeight).
+	foreign bool
 	// specific is the weight the concept adds to an item's specificity: its
 	// weight in units of the rarest possible word's, 0 for a generic word.
 	specific float64
@@ -68,6 +71,7 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 				out[i].keys = append(out[i].keys, p)
 			}
 			out[i] = withGlosses(out[i], langs, stops, dict)
+			out[i].foreign = true
 		}
 	}
 	return withSynonyms(out)
@@ -216,6 +220,19 @@ var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|th
 // unchanged at 1 of 16).
 const unseenWeight = 0.3
 
+// foreignUnseenWeight is the share of an unseen word's weight that a word
+// keeps when it is of a prompt in another language than English and neither
+// it, its cognate prefix nor any of its translations is in the store. In an
+// English prompt such a word may say the prompt is about something the
+// project never discussed; in a question asked in Spanish or Russian about a
+// session held in English it is as often a word no dictionary bridges (a
+// verb's inflection, a word missing from a small dictionary), and at an
+// unseen word's weight three of them outweighed the two concepts that did
+// match, so the answer matched too little of the prompt. Chosen on the
+// fresh sets FA and FR (0.1, 0.2, 0.35 answer the same; 0.5 answers one
+// fewer; 0.01 lets an unrelated Russian how-to question through).
+const foreignUnseenWeight = 0.2
+
 // negatedAux are the negated auxiliaries as the tokenizer leaves them
 // ("couldn't" is "couldn" and "t"), which no function word list holds. One
 // the store never wrote is dropped like a glued form no text contains: kept
@@ -274,7 +291,7 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 // store (BM25's form, always positive). A concept the store has never seen
 // keeps unseenWeight of a word seen once: a prompt about something never
 // discussed should match less, but a paraphrase's new words should not sink
-// it. Generic words keep genericWeight. An identifier form no text contains
+// it; one of a prompt in another language keeps less (foreignUnseenWeight). Generic words keep genericWeight. An identifier form no text contains
 // ("shopapi" for shop-api) is dropped, its parts carry it, as one
 // concept when it is a compound the project never wrote (joinCompounds).
 // total is TermDocs's estimate of how many events the store holds.
@@ -336,6 +353,9 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		c.weight = math.Log(1 + (n-float64(max(df, 1))+0.5)/(float64(max(df, 1))+0.5))
 		if df == 0 {
 			c.weight *= unseenWeight
+			if c.foreign {
+				c.weight *= foreignUnseenWeight
+			}
 		}
 		switch {
 		case !isGeneric(c.forms[0]):
