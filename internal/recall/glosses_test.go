@@ -116,3 +116,35 @@ func TestSpanishWordsNoDictionaryBridgesWeighLittle(t *testing.T) {
 		t.Errorf("the answer is missing:\n%s", got)
 	}
 }
+
+// TestRussianLoanwordsFindEnglishWords: a question asked in Russian about a
+// session held in English shares its loanwords, written in Cyrillic
+// ("адаптер", "сервер"): written in Latin letters, their start is the
+// English word's.
+func TestRussianLoanwordsFindEnglishWords(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "printing", day.AddDate(0, 0, -4),
+		"Which adapter does the label printer use?",
+		"The label printer talks through the zebra-usb adapter on the shop server.")
+	got := recallFor(t, db, defaults(), "Какой адаптер стоит у сервера печати?")
+	if !strings.Contains(got, "zebra-usb") {
+		t.Errorf("the answer is missing:\n%s", got)
+	}
+}
+
+func TestLatinize(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"сервер", "server"},
+		{"импорт", "import"},
+		{"щётка", "shchetka"},
+		{"объект", "obekt"},
+		{"сервер1", "сервер1"}, // a digit is in no table: left as it is
+	} {
+		if got := latinize(c.in); got != c.want {
+			t.Errorf("latinize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -115,13 +115,43 @@ func withGlosses(c concept, langs []string, stops stopSet, dict *glosses.Dict) c
 // part is their start, and the endings that differ (-ción and -tion, -ar and
 // -ing, -es and -s) are at most a few letters past it. A prefix that matches
 // much gets the low weight any common word gets. "" for a shorter word or
-// another script.
+// another script. A Russian word is first written in Latin letters
+// (latinize): its loanwords are English's.
 func cognatePrefix(w string) string {
 	w = foldLatin(w)
+	if r, _ := utf8.DecodeRuneInString(w); unicode.Is(unicode.Cyrillic, r) {
+		w = latinize(w)
+	}
 	if !isASCII(w) || len(w) < 6 || strings.ContainsAny(w, "0123456789") {
 		return ""
 	}
 	return w[:min(len(w)-2, 6)] + "*"
+}
+
+// cyrillicLatin spells each Russian letter in Latin as English loanwords are
+// transliterated (ISO 9's simpler cousins: "брокер" broker, "импорт"
+// import, "сервер" server); the soft and hard signs are not written.
+var cyrillicLatin = map[rune]string{
+	'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ё': "e", 'ж': "zh", 'з': "z", 'и': "i", 'й': "y",
+	'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o", 'п': "p", 'р': "r", 'с': "s", 'т': "t", 'у': "u", 'ф': "f",
+	'х': "kh", 'ц': "ts", 'ч': "ch", 'ш': "sh", 'щ': "shch", 'ъ': "", 'ы': "y", 'ь': "", 'э': "e", 'ю': "yu", 'я': "ya",
+}
+
+// latinize is a Russian word written in Latin letters (cyrillicLatin), so
+// that the cognate prefix of a loanword finds the English word it was
+// borrowed from: Russian writes "сервер", "импорт", "брокер" for server,
+// import, broker, and a session held in English says those. A word with a
+// letter of no Russian table is returned as it is.
+func latinize(w string) string {
+	var b strings.Builder
+	for _, r := range w {
+		l, ok := cyrillicLatin[unicode.ToLower(r)]
+		if !ok {
+			return w
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // hangulPrefix is the prefix a Korean word of three syllables or more is
