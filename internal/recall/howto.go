@@ -59,10 +59,21 @@ var romanceLangs = []string{"spa", "por", "porBr", "ita", "fra", "glg", "cat"}
 // first time it uses it, and romanceHowToRE, with its Unicode classes,
 // costs about 0.2 ms to compile, for the English prompts that are most.
 func romanceHowTo(prompt string) bool {
-	if !slices.ContainsFunc(stopsFor(prompt).fw.Languages(), func(l string) bool { return slices.Contains(romanceLangs, l) }) {
-		return false
-	}
-	return romanceHowToRE.MatchString(prompt) && !romanceWeRE.MatchString(prompt)
+	return romance(prompt) && romanceHowToRE.MatchString(prompt) && !romanceWeRE.MatchString(prompt)
+}
+
+// romanceWe reports a prompt in one of those languages that speaks of "we"
+// (romanceWeRE): like English "we" and "our" (oursRE), it asks about the
+// project's own ways and history ("¿qué rama abrimos …?", which rama did we
+// open), so its generic words count and tool output may answer it.
+func romanceWe(prompt string) bool {
+	return romance(prompt) && romanceWeRE.MatchString(prompt)
+}
+
+// romance reports a prompt whose function words are of one of the
+// languages romanceHowToRE reads.
+func romance(prompt string) bool {
+	return slices.ContainsFunc(stopsFor(prompt).fw.Languages(), func(l string) bool { return slices.Contains(romanceLangs, l) })
 }
 
 // pastRE finds a question about what happened.

@@ -118,7 +118,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(cs) == 0 {
 		return nil, nil
 	}
-	ours := oursRE.MatchString(prompt)
+	ours := oursRE.MatchString(prompt) || romanceWe(prompt)
 	counts := newTermCounts(db)
 	cs, err := counts.acronyms(ctx, cs, prompt)
 	if err != nil {

@@ -1330,3 +1330,41 @@ func TestEntrySourceStillFolds(t *testing.T) {
 		t.Errorf("want the entry standing for its source message, not both:\n%s", got)
 	}
 }
+
+// TestToolOutputOpensForRomanceWe: a question in Spanish that speaks of
+// "we" (a verb in the first person plural) asks about the project's own
+// work, as English "we" does, and tool output alone answers it; the same
+// words asked as a how-to question get nothing.
+func TestToolOutputOpensForRomanceWe(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "board", Project: proj, DedupeKey: "board:1",
+		Text: "Bash: git checkout -b tablero-quartz\nSwitched to a new branch 'tablero-quartz'"}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "¿en qué rama de git trabajamos el tablero?"); !strings.Contains(got, "tablero-quartz") {
+		t.Errorf("a question about our own work did not get the run's output:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "¿cómo se crea una rama de git para el tablero?"); got != "" {
+		t.Errorf("a how-to question got tool output alone:\n%s", got)
+	}
+}
+
+func TestOursReadsRussianWe(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Где мы храним ключи от облака?", true},
+		{"Какой порт у нашего сервера?", true},
+		{"Какая мысль стоит за этим?", false}, // "мы" inside a word
+		{"Что такое наследование?", false},
+	} {
+		if got := oursRE.MatchString(c.prompt); got != c.want {
+			t.Errorf("oursRE(%q) = %v, want %v", c.prompt, got, c.want)
+		}
+	}
+}
