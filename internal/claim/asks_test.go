@@ -33,6 +33,8 @@ func TestAsks(t *testing.T) {
 		{"How often does the importer fetch new freight rates?", "interval"},
 		{"How do we keep the crawler from hammering the vendor's API?", "request rate"},
 		{"Which IP address should the worker use for Redis?", "address"},
+		// A URL names a host.
+		{"What URL does the docs mirror answer on?", "host"},
 		{"Где физически лежит конфиг склада?", "path"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},
 		// A question that names a value is about that value.

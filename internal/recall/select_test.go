@@ -1368,3 +1368,18 @@ func TestOursReadsRussianWe(t *testing.T) {
 		}
 	}
 }
+
+// TestURLAskedGetsTheURLGiven: a question for a URL asks the host role, and
+// the message giving the URL answers it, though the words it shares with
+// the question ("url", "repo") are in every conversation about code.
+func TestURLAskedGetsTheURLGiven(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "mirror", day.AddDate(0, 0, -3),
+		"Push the mirror of the handbook site.",
+		"Pushed. Site URL: https://handbook-mirror.example.dev (served from the main repo).")
+	if got := recallFor(t, db, defaults(), "at which url did the repo go live on github?"); !strings.Contains(got, "handbook-mirror.example.dev") {
+		t.Errorf("the URL given is missing:\n%s", got)
+	}
+}
