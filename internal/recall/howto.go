@@ -2,6 +2,7 @@ package recall
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
@@ -43,8 +44,8 @@ var romanceHowToRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:(?:c[oó]mo|come)\s+(?
 // romanceWeRE finds "we" in those languages: its pronouns and possessives,
 // and a verb in the first person plural (Spanish and Portuguese -amos,
 // -emos, -imos: "creamos", "hicimos"; Italian -iamo), which says "we" by
-// itself. An adjective of the same ending ("últimos") only leaves a
-// question to the ordinary bar.
+// itself; an adjective or noun of the same ending ("últimos", "próximos")
+// is told apart by its written accent (romanceSaysWe).
 var romanceWeRE = lazyregexp.New(`(?i)\b(?:nosotr[oa]s|nuestr[oa]s?|nós|noss[oa]s?|noi|nostr[oaie]|nous|notre|nos)\b|\p{L}{2,}(?:amos|emos|imos|iamo)\b`)
 
 // romanceLangs are the function-word lists (funcwords) of the languages
@@ -59,7 +60,29 @@ var romanceLangs = []string{"spa", "por", "porBr", "ita", "fra", "glg", "cat"}
 // first time it uses it, and romanceHowToRE, with its Unicode classes,
 // costs about 0.2 ms to compile, for the English prompts that are most.
 func romanceHowTo(prompt string) bool {
-	return romance(prompt) && romanceHowToRE.MatchString(prompt) && !romanceWeRE.MatchString(prompt)
+	return romance(prompt) && romanceHowToRE.MatchString(prompt) && !romanceSaysWe(prompt)
+}
+
+// romanceSaysWe reports a "we" romanceWeRE finds that is no adjective or
+// noun of a verb's ending: a word of the ending with a written accent is
+// stressed on its third syllable from the end ("últimos", "próximos",
+// "mínimos", "préstamos"), as a verb of the first person plural is only in
+// the imperfect and the subjunctive, whose endings are kept ("íbamos",
+// "creábamos", "teníamos", "fuéramos", "hiciésemos", Portuguese
+// "-ávamos").
+func romanceSaysWe(prompt string) bool {
+	for _, w := range romanceWeRE.FindAllString(prompt, -1) {
+		w = strings.ToLower(w)
+		if !strings.HasSuffix(w, "mos") || !strings.ContainsAny(w, "áéíóúâêô") || hasAnySuffix(w, "bamos", "vamos", "íamos", "ramos", "semos") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAnySuffix reports whether w ends with one of suffixes.
+func hasAnySuffix(w string, suffixes ...string) bool {
+	return slices.ContainsFunc(suffixes, func(s string) bool { return strings.HasSuffix(w, s) })
 }
 
 // romanceWe reports a prompt in one of those languages that speaks of "we"
@@ -67,7 +90,7 @@ func romanceHowTo(prompt string) bool {
 // project's own ways and history ("¿qué rama abrimos …?", which rama did we
 // open), so its generic words count and tool output may answer it.
 func romanceWe(prompt string) bool {
-	return romance(prompt) && romanceWeRE.MatchString(prompt)
+	return romance(prompt) && romanceSaysWe(prompt)
 }
 
 // romance reports a prompt whose function words are of one of the

@@ -165,3 +165,27 @@ func TestHowToQuestionEverydayWords(t *testing.T) {
 		t.Errorf("a question about the project's screen was not answered:\n%s", got)
 	}
 }
+
+// TestRomanceWeIsNoAdjective: a verb of the first person plural says "we";
+// an adjective or noun of the same ending, stressed on its third syllable
+// from the end and so written with an accent, does not.
+func TestRomanceWeIsNoAdjective(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"¿qué rama abrimos para el tablero?", true},
+		{"¿en qué puerto escuchábamos antes?", true},
+		{"¿dónde guardábamos las copias de la base?", true},
+		{"¿qué tal si lo hiciéramos con colas?", true},
+		{"¿dónde está nuestro tablero?", true},
+		{"¿qué trae React en sus últimos lanzamientos?", false},
+		{"¿cuáles son los mínimos de memoria de Postgres?", false},
+		{"¿cómo pido préstamos para la tienda?", false},
+	} {
+		if got := romanceWe(c.prompt); got != c.want {
+			t.Errorf("romanceWe(%q) = %v, want %v", c.prompt, got, c.want)
+		}
+	}
+}
