@@ -227,10 +227,6 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 			shown[n] = true
 			size += len(segs[n]) + 1
 		}
-		// Lines picked close together are one passage: the one or two
-		// lines between them (the rest of a list two of whose items
-		// matched) are shown too, while they fit.
-		size += fillGap(segs, shown, best, maxBytes-size)
 		for j, c := range cs {
 			if hasAny(keys[best], c.keys) {
 				covered[j] = true
@@ -289,45 +285,6 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		b.WriteString(" …")
 	}
 	return b.String()
-}
-
-// maxGap is how many lines between two lines picked for an excerpt are
-// shown with them.
-const maxGap = 2
-
-// fillGap shows the lines between segs[i] and the nearest shown line within
-// maxGap lines of it, on either side, when they fit in room bytes, and
-// returns the bytes it added.
-func fillGap(segs []string, shown []bool, i, room int) int {
-	added := 0
-	for _, dir := range []int{1, -1} {
-		j := i + dir
-		for j >= 0 && j < len(segs) && !shown[j] && abs(j-i) <= maxGap {
-			j += dir
-		}
-		if j < 0 || j >= len(segs) || !shown[j] || abs(j-i) <= 1 {
-			continue
-		}
-		need := 0
-		for k := i + dir; k != j; k += dir {
-			need += len(segs[k]) + 1
-		}
-		if added+need > room {
-			continue
-		}
-		for k := i + dir; k != j; k += dir {
-			shown[k] = true
-		}
-		added += need
-	}
-	return added
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 // passage is the one contiguous part of a message, within max bytes, that

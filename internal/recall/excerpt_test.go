@@ -62,31 +62,3 @@ func TestValueAskedRanksAboveMentions(t *testing.T) {
 		t.Fatalf("the statement of the version is item %d, want 0", at)
 	}
 }
-
-// Two items of a list match the prompt and the one between them holds the
-// answer: the lines between two lines picked close together are shown with
-// them, before lines elsewhere that only repeat the prompt's words.
-func TestExcerptShowsTheLinesBetweenTwoPicked(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	notes := strings.Join([]string{
-		"Done: I revised the design notes after your review. Here is what changed:",
-		"### 1. Storage",
-		"- **Replaced**: the flat files with a **quorn store**",
-		"- **Laptops**: an embedded copy",
-		"- **Servers**: the hosted Gallowmere cluster",
-		"- Added a record type for quorn store documents",
-		"### 2. Jobs",
-		"- The nightly job writes to the quorn store instead of the flat files, and its retries stay as they were.",
-		"- The weekly job reads the quorn store for its report, and its schedule is unchanged from before.",
-		"### 3. Notes",
-		"The design review asked for fewer moving parts; the quorn store removes two of them and a cron entry.",
-		"Everything else in the design notes is as it was before the review, including the deployment section.",
-	}, "\n")
-	say(t, db, "notes", day, "Update the design notes with my review comments.", notes)
-	got := recallFor(t, db, defaults(), "what quorn store did we settle on after the design review?")
-	if !strings.Contains(got, "Gallowmere") {
-		t.Errorf("the list item between the two that matched is not shown:\n%s", got)
-	}
-}
