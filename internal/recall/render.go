@@ -205,7 +205,11 @@ func itemLine(it Item) string {
 			b.WriteString(" (task closed: " + it.Closed + ")")
 		}
 	} else {
-		b.WriteString(quoted(it.Excerpt, itemChars+8))
+		room := itemChars
+		if it.room > 0 {
+			room = it.room
+		}
+		b.WriteString(quoted(it.Excerpt, room+8))
 	}
 	if it.ReplacedBy != "" {
 		b.WriteString(" (in part replaced by [" + it.ReplacedBy + "], see the warning)")
@@ -365,8 +369,34 @@ func terminology(terms []glossary.Term, maxChars int) string {
 // the warnings, the glossary terms and the instruction blocks. Whole lines
 // are dropped from the end of a section when space runs out, so every block
 // that is opened is closed and the text is valid UTF-8. No memories gives the
-// terms alone, and no terms either gives "".
+// terms alone, and no terms either gives "". The room the memories leave is
+// then given to the longer excerpts of long messages (Item.wide), best
+// first, each only if every memory listed stays listed.
 func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered {
+	out := render(items, warns, blocks, maxChars)
+	// A second memory is worth more than the rest of the first: a longer
+	// excerpt is kept only where every memory listed stays listed.
+	var wide []Item
+	for i := range items {
+		if items[i].wide == "" {
+			continue
+		}
+		if wide == nil {
+			wide = slices.Clone(items)
+		}
+		narrow := wide[i]
+		wide[i].Excerpt, wide[i].room = narrow.wide, leadChars
+		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) {
+			out = w
+		} else {
+			wide[i] = narrow
+		}
+	}
+	return out
+}
+
+// render is Render with each memory's Excerpt as it is.
+func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered {
 	maxChars = min(maxChars, hardCap)
 	tail := privacy.FenceClose
 	termBlock := terminology(blocks.Terms, maxChars/2)

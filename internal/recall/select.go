@@ -85,6 +85,11 @@ type Item struct {
 	// msg is the message as messageItems read it for the prompt, its
 	// lines split once (read); nil for other items.
 	msg *message
+	// wide is a long message's excerpt within leadChars, shown instead of
+	// Excerpt when that pushes no memory out (Render); "" for others.
+	wide string
+	// room is the bytes of Excerpt shown: itemChars when 0.
+	room int
 }
 
 // read is the item's text as recall reads it for the prompt: the message
@@ -311,6 +316,18 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			// value the prompt asks for, read only for what is shown:
 			// parsing claims is the costly part.
 			it.Excerpt = valueExcerpt(it.read(), cs, asked, pc, itemChars)
+		}
+		// A long message's excerpt within leadChars, which Render shows
+		// where the budget has room: what a message says past its lines
+		// sharing the prompt's words (the list item after the one that
+		// matched, the sentence after the symptom) is often what was
+		// asked.
+		if it.msg != nil && len(it.msg.text) > itemChars {
+			if len(asked) > 0 {
+				it.wide = valueExcerpt(it.msg, cs, asked, pc, leadChars)
+			} else {
+				it.wide = it.msg.excerpt(cs, leadChars)
+			}
 		}
 		if it.Kind == KindEntry && it.Type == store.DigestType {
 			// A digest's lines that match the prompt, each still a line.
