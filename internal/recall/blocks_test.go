@@ -273,7 +273,7 @@ func TestWideExcerptPushesNoMemoryOut(t *testing.T) {
 	for i := range 8 {
 		it := Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeAgentResponse, Time: day, Excerpt: short}
 		narrow = append(narrow, it)
-		it.wide = wide
+		it.widen, it.wideMax = func() string { return wide }, len(wide)
 		items = append(items, it)
 	}
 	for _, n := range []int{1, 3, 5, 8} {

@@ -370,23 +370,31 @@ func terminology(terms []glossary.Term, maxChars int) string {
 // are dropped from the end of a section when space runs out, so every block
 // that is opened is closed and the text is valid UTF-8. No memories gives the
 // terms alone, and no terms either gives "". The room the memories leave is
-// then given to the longer excerpts of long messages (Item.wide), best
-// first, each only if every memory listed stays listed.
+// then given to the longer excerpts of long messages (Item.widen), best
+// first, each only if every memory and warning listed stays listed.
 func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered {
 	out := render(items, warns, blocks, maxChars)
 	// A second memory is worth more than the rest of the first: a longer
-	// excerpt is kept only where every memory listed stays listed.
+	// excerpt is kept only where every memory and warning stays listed.
 	var wide []Item
-	for i := range items {
-		if items[i].wide == "" {
+	limit := min(maxChars, hardCap)
+	for i, it := range items {
+		// Skipped where it cannot fit: the text would grow by about what
+		// the longer excerpt adds (at most wideMax, most often about
+		// that), and the room left is less.
+		if it.widen == nil || !slices.Contains(out.Shown, it.CID) || len(out.Text)+it.wideMax-len(it.Excerpt) > limit {
+			continue
+		}
+		ex := it.widen()
+		if len(ex) <= len(it.Excerpt) || len(out.Text)+len(ex)-len(it.Excerpt) > limit {
 			continue
 		}
 		if wide == nil {
 			wide = slices.Clone(items)
 		}
 		narrow := wide[i]
-		wide[i].Excerpt, wide[i].room = narrow.wide, leadChars
-		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) {
+		wide[i].Excerpt, wide[i].room = ex, leadChars
+		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
 			out = w
 		} else {
 			wide[i] = narrow

@@ -85,9 +85,11 @@ type Item struct {
 	// msg is the message as messageItems read it for the prompt, its
 	// lines split once (read); nil for other items.
 	msg *message
-	// wide is a long message's excerpt within leadChars, shown instead of
-	// Excerpt when that pushes no memory out (Render); "" for others.
-	wide string
+	// widen is a long message's excerpt within leadChars, shown instead
+	// of Excerpt when that pushes no memory out (Render), worked out only
+	// where it may fit; nil for other items. wideMax bounds its length.
+	widen   func() string
+	wideMax int
 	// room is the bytes of Excerpt shown: itemChars when 0.
 	room int
 }
@@ -322,12 +324,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		// sharing the prompt's words (the list item after the one that
 		// matched, the sentence after the symptom) is often what was
 		// asked.
-		if it.msg != nil && len(it.msg.text) > itemChars {
-			if len(asked) > 0 {
-				it.wide = valueExcerpt(it.msg, cs, asked, pc, leadChars)
-			} else {
-				it.wide = it.msg.excerpt(cs, leadChars)
+		if m := it.msg; m != nil && len(m.text) > itemChars {
+			it.widen = func() string {
+				if len(asked) > 0 {
+					return valueExcerpt(m, cs, asked, pc, leadChars)
+				}
+				return m.excerpt(cs, leadChars)
 			}
+			it.wideMax = min(len(m.text), leadChars+16) // "…" marks
 		}
 		if it.Kind == KindEntry && it.Type == store.DigestType {
 			// A digest's lines that match the prompt, each still a line.
