@@ -196,7 +196,11 @@ func itemLine(it Item) string {
 		}
 		b.WriteString(clipRunes(Inert(it.Excerpt), n))
 		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
-			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
+			room := quoteChars
+			if it.room > 0 {
+				room = it.room
+			}
+			b.WriteString(" — quoted: " + quoted(it.Quote, room))
 		}
 		if it.Status == "contested" {
 			b.WriteString(" (contested)")
@@ -382,18 +386,29 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		// Skipped where it cannot fit: the text would grow by about what
 		// the longer excerpt adds (at most wideMax, most often about
 		// that), and the room left is less.
-		if it.widen == nil || !slices.Contains(out.Shown, it.CID) || len(out.Text)+it.wideMax-len(it.Excerpt) > limit {
+		shown, room := len(it.Excerpt), leadChars
+		if it.Kind == KindEntry {
+			shown = min(len(it.Quote), quoteChars)
+			if it.quoteMsg == nil {
+				room = itemChars
+			}
+		}
+		if it.widen == nil || !slices.Contains(out.Shown, it.CID) || len(out.Text)+it.wideMax-shown > limit {
 			continue
 		}
 		ex := it.widen()
-		if len(ex) <= len(it.Excerpt) || len(out.Text)+len(ex)-len(it.Excerpt) > limit {
+		if len(ex) <= shown || len(out.Text)+len(ex)-shown > limit {
 			continue
 		}
 		if wide == nil {
 			wide = slices.Clone(items)
 		}
 		narrow := wide[i]
-		wide[i].Excerpt, wide[i].room = ex, leadChars
+		if it.Kind == KindEntry {
+			wide[i].Quote, wide[i].room = ex, room
+		} else {
+			wide[i].Excerpt, wide[i].room = ex, room
+		}
 		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
 			out = w
 		} else {
