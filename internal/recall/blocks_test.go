@@ -260,3 +260,32 @@ func TestNoWarningForAMemoryLeftOut(t *testing.T) {
 		t.Errorf("shown %v, with the warning of mem:t1, which is not:\n%s", r.Shown, r.Text)
 	}
 }
+
+// A longer excerpt is shown only in the room the memories leave: it never
+// pushes a memory out, and the text stays within the budget. An
+// equivalence test for the memories listed (it holds on the old code too,
+// which has no longer excerpts).
+func TestWideExcerptPushesNoMemoryOut(t *testing.T) {
+	t.Parallel()
+	short := strings.Repeat("the nightly export job writes its CSV files to the reports bucket ", 7)
+	wide := strings.Repeat("the weekly digest job mails its summary to the team list ", 20)
+	var items, narrow []Item
+	for i := range 8 {
+		it := Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeAgentResponse, Time: day, Excerpt: short}
+		narrow = append(narrow, it)
+		it.widen, it.wideMax = func() string { return wide }, len(wide)
+		items = append(items, it)
+	}
+	for _, n := range []int{1, 3, 5, 8} {
+		r, want := Render(items[:n], nil, Blocks{}, 1500*charsPerToken), Render(narrow[:n], nil, Blocks{}, 1500*charsPerToken)
+		if !slices.Equal(r.Shown, want.Shown) {
+			t.Errorf("%d memories: listed %v with longer excerpts, %v without", n, r.Shown, want.Shown)
+		}
+		if len(r.Text) > 1500*charsPerToken {
+			t.Errorf("%d memories: %d bytes, over the budget", n, len(r.Text))
+		}
+		if n == 1 && !strings.Contains(r.Text, "weekly digest") {
+			t.Errorf("one memory: its longer excerpt is not shown though it fits:\n%s", r.Text)
+		}
+	}
+}

@@ -27,8 +27,10 @@ func scanned(text string) string {
 
 // Sizes of what one item shows, in bytes.
 const (
-	itemChars    = 600 // a message, or the part of it that matches the prompt
-	contextChars = 300 // the turn shown beside it
+	itemChars    = 600           // a message, or the part of it that matches the prompt
+	leadChars    = 2 * itemChars // the same where the budget has room (Render)
+	contextChars = 300           // the turn shown beside it
+	quoteChars   = 300           // an entry's quote
 )
 
 // message is a stored message as recall reads it for a prompt: its text

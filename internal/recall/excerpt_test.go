@@ -62,3 +62,63 @@ func TestValueAskedRanksAboveMentions(t *testing.T) {
 		t.Fatalf("the statement of the version is item %d, want 0", at)
 	}
 }
+
+// A long message that is the best match says what was decided a few lines
+// past the one line sharing the prompt's words: with room left in the
+// budget, more of it is shown, and the decision with it.
+func TestLongMessageShowsMoreWhereTheBudgetHasRoom(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	lines := []string{"Summary of the quorn cache eviction review, as we went through it this morning."}
+	for i := range 8 {
+		lines = append(lines, fmt.Sprintf("Point %d went through the shard counts once more and found nothing new to add to the notes.", i+1))
+	}
+	lines = append(lines, "In the end we settled on Tollbridge ordering for every shard.")
+	for i := range 6 {
+		lines = append(lines, fmt.Sprintf("Follow-up %d is for the next meeting, whoever chairs it.", i+1))
+	}
+	say(t, db, "review", day, "Write up the review for me.", strings.Join(lines, "\n"))
+	got := recallFor(t, db, defaults(), "what came out of the quorn cache eviction review?")
+	if !strings.Contains(got, "Tollbridge") {
+		t.Errorf("the decision past the line that matched is not shown:\n%s", got)
+	}
+}
+
+// An entry distilled from a long message shows the message's words as its
+// quote, cut short; with room left in the budget the quote shows as much of
+// the message as the message itself would, and the decision with it.
+func TestEntryQuoteShowsMoreWhereTheBudgetHasRoom(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	first := "Summary of the quorn cache eviction review, as we went through it this morning."
+	lines := []string{first}
+	for i := range 8 {
+		lines = append(lines, fmt.Sprintf("Point %d went through the shard counts once more and found nothing new to add to the notes.", i+1))
+	}
+	lines = append(lines, "In the end we settled on Tollbridge ordering for every shard.")
+	for i := range 6 {
+		lines = append(lines, fmt.Sprintf("Follow-up %d is for the next meeting, whoever chairs it.", i+1))
+	}
+	evs := say(t, db, "review", day, "Write up the review for me.", strings.Join(lines, "\n"))
+	quote := lines[1]
+	e, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "review", Type: "decision", Title: "Summary of the quorn cache", Subject: "quorn cache",
+		ClaimKey: "quorn cache", Stage: store.StageVerified, Created: day,
+		Evidence: []store.Evidence{{SessionID: "review", EventID: evs[1].ID, Quote: quote, Method: "exact", Confidence: 1, SpanStart: len(first) + 1, SpanEnd: len(first) + 1 + len(quote)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "what came out of the quorn cache eviction review?")
+	if !strings.Contains(got, e.CID) {
+		t.Fatalf("the entry is not shown:\n%s", got)
+	}
+	if !strings.Contains(got, "Tollbridge") {
+		t.Errorf("the decision past the entry's quote is not shown:\n%s", got)
+	}
+	if strings.Contains(got, store.EventCID(evs[1].ID)) {
+		t.Errorf("the message is shown beside the entry quoting it:\n%s", got)
+	}
+}

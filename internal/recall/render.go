@@ -196,7 +196,11 @@ func itemLine(it Item) string {
 		}
 		b.WriteString(clipRunes(Inert(it.Excerpt), n))
 		if it.Quote != "" && addsWords(it.Quote, it.Excerpt) {
-			b.WriteString(" — quoted: " + quoted(it.Quote, 300))
+			room := quoteChars
+			if it.room > 0 {
+				room = it.room
+			}
+			b.WriteString(" — quoted: " + quoted(it.Quote, room))
 		}
 		if it.Status == "contested" {
 			b.WriteString(" (contested)")
@@ -205,7 +209,11 @@ func itemLine(it Item) string {
 			b.WriteString(" (task closed: " + it.Closed + ")")
 		}
 	} else {
-		b.WriteString(quoted(it.Excerpt, itemChars+8))
+		room := itemChars
+		if it.room > 0 {
+			room = it.room
+		}
+		b.WriteString(quoted(it.Excerpt, room+8))
 	}
 	if it.ReplacedBy != "" {
 		b.WriteString(" (in part replaced by [" + it.ReplacedBy + "], see the warning)")
@@ -365,8 +373,53 @@ func terminology(terms []glossary.Term, maxChars int) string {
 // the warnings, the glossary terms and the instruction blocks. Whole lines
 // are dropped from the end of a section when space runs out, so every block
 // that is opened is closed and the text is valid UTF-8. No memories gives the
-// terms alone, and no terms either gives "".
+// terms alone, and no terms either gives "". The room the memories leave is
+// then given to the longer excerpts of long messages (Item.widen), best
+// first, each only if every memory and warning listed stays listed.
 func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered {
+	out := render(items, warns, blocks, maxChars)
+	// A second memory is worth more than the rest of the first: a longer
+	// excerpt is kept only where every memory and warning stays listed.
+	var wide []Item
+	limit := min(maxChars, hardCap)
+	for i, it := range items {
+		// Skipped where it cannot fit: the text would grow by about what
+		// the longer excerpt adds (at most wideMax, most often about
+		// that), and the room left is less.
+		shown, room := len(it.Excerpt), leadChars
+		if it.Kind == KindEntry {
+			shown = min(len(it.Quote), quoteChars)
+			if it.quoteMsg == nil {
+				room = itemChars
+			}
+		}
+		if it.widen == nil || !slices.Contains(out.Shown, it.CID) || len(out.Text)+it.wideMax-shown > limit {
+			continue
+		}
+		ex := it.widen()
+		if len(ex) <= shown || len(out.Text)+len(ex)-shown > limit {
+			continue
+		}
+		if wide == nil {
+			wide = slices.Clone(items)
+		}
+		narrow := wide[i]
+		if it.Kind == KindEntry {
+			wide[i].Quote, wide[i].room = ex, room
+		} else {
+			wide[i].Excerpt, wide[i].room = ex, room
+		}
+		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
+			out = w
+		} else {
+			wide[i] = narrow
+		}
+	}
+	return out
+}
+
+// render is Render with each memory's Excerpt as it is.
+func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered {
 	maxChars = min(maxChars, hardCap)
 	tail := privacy.FenceClose
 	termBlock := terminology(blocks.Terms, maxChars/2)

@@ -85,6 +85,17 @@ type Item struct {
 	// msg is the message as messageItems read it for the prompt, its
 	// lines split once (read); nil for other items.
 	msg *message
+	// widen is a long message's excerpt within leadChars, shown instead
+	// of Excerpt when that pushes no memory out (Render), worked out only
+	// where it may fit; nil for other items. wideMax bounds its length.
+	widen   func() string
+	wideMax int
+	// quoteMsg is the message whose excerpt an entry shows as its quote
+	// (merge); nil for others.
+	quoteMsg *message
+	// room is the bytes of Excerpt shown (of Quote, for an entry):
+	// itemChars (quoteChars) when 0.
+	room int
 }
 
 // read is the item's text as recall reads it for the prompt: the message
@@ -311,6 +322,31 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			// value the prompt asks for, read only for what is shown:
 			// parsing claims is the costly part.
 			it.Excerpt = valueExcerpt(it.read(), cs, asked, pc, itemChars)
+		}
+		// A long message's excerpt within leadChars, which Render shows
+		// where the budget has room: what a message says past its lines
+		// sharing the prompt's words (the list item after the one that
+		// matched, the sentence after the symptom) is often what was
+		// asked.
+		m := it.msg
+		if it.Kind == KindEntry {
+			m = it.quoteMsg
+		}
+		if m != nil && len(m.text) > itemChars {
+			it.widen = func() string {
+				if len(asked) > 0 {
+					return valueExcerpt(m, cs, asked, pc, leadChars)
+				}
+				return m.excerpt(cs, leadChars)
+			}
+			it.wideMax = min(len(m.text), leadChars+16) // "…" marks
+		}
+		// An entry's quote is shown in part (quoteChars); where the
+		// budget has room, as much as a message shows: the message's
+		// longer excerpt when the quote is a message's words (merge).
+		if q := it.Quote; it.Kind == KindEntry && it.widen == nil && len(q) > quoteChars {
+			it.widen = func() string { return q }
+			it.wideMax = min(len(q), itemChars+8)
 		}
 		if it.Kind == KindEntry && it.Type == store.DigestType {
 			// A digest's lines that match the prompt, each still a line.
@@ -1009,7 +1045,7 @@ func merge(ents, msgs []Item) []Item {
 				if m.Coverage > e.Coverage {
 					// The message says more about the prompt than the
 					// distilled claim: show its words as the entry's quote.
-					e.Quote, e.Coverage = m.Excerpt, m.Coverage
+					e.Quote, e.Coverage, e.quoteMsg = m.Excerpt, m.Coverage, m.msg
 				}
 				e.events = append(e.events, m.events...)
 				dropped[j] = true
