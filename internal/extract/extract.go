@@ -123,6 +123,7 @@ type cand struct {
 	report    bool     // from a user's line that introduces pasted output showing a failure (paste.go)
 	questions []string // the user's questions the entry answers, as asked
 	answer    bool     // a sentence of a turn's final answer (answer.go)
+	edit      bool     // a change of a value that an edit of the session made (change.go)
 
 	// addrs are addresses(addrsOf), kept for sameFinding: mergeTarget
 	// compares each candidate with every one kept before it.
@@ -219,6 +220,9 @@ func (x *extractor) message(i int) {
 	for k, s := range ss {
 		if s.used || spans[k].start > paste && spans[k].start < pasteEnd || spans[k].start >= session && spans[k].start < sessionEnd {
 			continue // already quoted in a lesson, or pasted
+		}
+		if role == "assistant" {
+			x.valueChange(s)
 		}
 		if !s.user && isFixedMarker(s.low) {
 			fixNext = true
