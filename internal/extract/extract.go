@@ -76,7 +76,9 @@ const (
 // in English and Korean, requests to remember, decisions, constraints,
 // preferences, project facts, lessons (cause and fix), open tasks and
 // references. Questions, hypotheticals and code blocks yield nothing; tool
-// output is read only for the failure a lesson explains. Entries about the
+// output is read only for the failure a lesson explains, the edit that
+// made a value change (change.go) and a sub-agent's report, which is read
+// like an assistant's message (agent.go). Entries about the
 // same subject and claim are merged; at most 40 are returned, ordered by
 // their first quote. Each Evidence.MessageIndex is the cited message's Index.
 func Offline(msgs []Message) []Entry { return OfflineWith(msgs, nil) }
@@ -159,6 +161,7 @@ type extractor struct {
 func (x *extractor) message(i int) {
 	m := x.msgs[i]
 	role := strings.ToLower(strings.TrimSpace(m.Role))
+	from, ok := 0, false // where the message's own words start
 	switch role {
 	case "user", "human":
 		if clientNotice(m.Text) {
@@ -177,7 +180,10 @@ func (x *extractor) message(i int) {
 			return // the plugin's own output, read back to the user
 		}
 	default:
-		return // tool output is read only as a lesson's failure
+		if from, ok = agentReport(m.Text); !ok {
+			return // tool output is read only as a lesson's failure
+		}
+		role = "assistant" // a sub-agent's report is the session's agent speaking
 	}
 	text := m.Text
 	if len(text) > maxScan {
@@ -218,6 +224,9 @@ func (x *extractor) message(i int) {
 	}
 	defer func() { x.antecedents(ss, x.cands[n0:]) }()
 	for k, s := range ss {
+		if spans[k].start < from || from > 0 && nextToCut(m.Text, spans[k].start, spans[k].end) {
+			continue // the report's heading, or a line the store cut short
+		}
 		if s.used || spans[k].start > paste && spans[k].start < pasteEnd || spans[k].start >= session && spans[k].start < sessionEnd {
 			continue // already quoted in a lesson, or pasted
 		}
@@ -661,9 +670,17 @@ func (x *extractor) entries() []Entry {
 	}
 	kept := survivors(ks.kept, x.cache)
 	if len(kept) > maxEntries {
+		// A sub-agent's report is relayed: what the session's agent said
+		// itself comes first at the cap.
+		rank := func(c *cand) float64 {
+			if x.reported(c) {
+				return c.score - reportPenalty
+			}
+			return c.score
+		}
 		sort.SliceStable(kept, func(i, j int) bool {
-			if kept[i].score != kept[j].score {
-				return kept[i].score > kept[j].score
+			if a, b := rank(kept[i]), rank(kept[j]); a != b {
+				return a > b
 			}
 			return kept[i].seq < kept[j].seq
 		})
