@@ -322,8 +322,8 @@ func (x *extractor) found(ss []*sent, k int, content bool) {
 		main.used = true
 		quotes = append(quotes, main)
 	}
-	if len(quotes) == 0 {
-		return
+	if len(quotes) == 0 || strings.Contains(main.low[main.body:], "let me ") {
+		return // "… is trying to serve it, but let me check how": still looking
 	}
 	c := &cand{typ: Lesson, score: 2.5, seq: len(x.cands), from: main.msg, diagnosed: true}
 	for _, q := range quotes {
