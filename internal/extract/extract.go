@@ -750,6 +750,9 @@ func survivors(cs []*cand, cache *claim.Cache) []*cand {
 			if claim.Identifier(role) {
 				continue // "test keys in fixtures/ rather than ./keys": a project has many paths
 			}
+			if c.subject != cs[j].subject && len(paths(c.subject)) > 0 {
+				continue // what a named file holds is changed by a statement about that file
+			}
 			if rel == claim.Supersedes || rel == claim.Contradicts && c.subject != "" && c.subject == cs[j].subject {
 				overturned = true
 				break
