@@ -106,11 +106,17 @@ func codeSpans(t string) [][2]int {
 // holding was but not now and put in a line holding now. It returns the
 // edit's first line as a quote, and that line.
 func (x *extractor) edited(was, now string) (evi, string, bool) {
-	for j := len(x.msgs) - 1; j >= 0; j-- {
-		m := x.msgs[j]
-		if strings.ToLower(m.Role) != "tool" || !strings.HasPrefix(m.Text, "Edit: ") && !strings.HasPrefix(m.Text, "MultiEdit: ") {
-			continue
+	if x.edits == nil {
+		x.edits = []int{}
+		for j, m := range x.msgs {
+			if strings.ToLower(m.Role) == "tool" && (strings.HasPrefix(m.Text, "Edit: ") || strings.HasPrefix(m.Text, "MultiEdit: ")) {
+				x.edits = append(x.edits, j)
+			}
 		}
+	}
+	for e := len(x.edits) - 1; e >= 0; e-- {
+		j := x.edits[e]
+		m := x.msgs[j]
 		head, rest, _ := strings.Cut(m.Text, "\n")
 		if strings.HasSuffix(head, "(error)") {
 			continue // the edit failed: nothing was changed
