@@ -1082,9 +1082,9 @@ func ourIs(low string) (int, int) {
 // ("Found it.", "Found it: line 41 echoes the secret.") and whether it says
 // more than the marker.
 func foundMarker(s *sent) (found, content bool) {
-	b := s.low[s.body:]
+	b := straightQuotes(s.low[s.body:])
 	for _, we := range []string{"i ", "i've ", "we ", "we've "} {
-		b = strings.TrimPrefix(b, we) // "I found the problem!"
+		b = strings.TrimPrefix(b, we) // "I found the problem!", "I see the issue."
 	}
 	for _, m := range foundMarkers {
 		if strings.HasPrefix(b, m) {

@@ -114,7 +114,9 @@ func askedIn(text string, last bool) (string, bool) {
 // The usual checks of a fact (keeps) still apply to it.
 func (x *extractor) answer(s *sent, q string) {
 	if !answerSentence(s) {
-		return
+		if s = statedClause(s); s == nil {
+			return
+		}
 	}
 	c := &cand{typ: Fact, score: 1.2, seq: len(x.cands), from: s.msg, answer: true}
 	if q != "" {
@@ -125,6 +127,28 @@ func (x *extractor) answer(s *sent, q string) {
 	c.body = clean(s.norm)
 	c.subject = phraseSubject(s.norm[s.body:], false)
 	x.cands = append(x.cands, c)
+}
+
+// statedClause is the first clause of s, before a dash or a semicolon,
+// when it is an answer sentence by itself and the whole is not: "The
+// `v2` keys use Basic auth - I updated the client accordingly" states a
+// finding, then tells what the speaker did about it. It is nil otherwise.
+func statedClause(s *sent) *sent {
+	k := -1
+	for _, b := range []string{" - ", " — ", " – ", "; "} {
+		if i := strings.Index(s.norm, b); i > s.body && (k < 0 || i < k) {
+			k = i
+		}
+	}
+	if k < 0 {
+		return nil
+	}
+	c := newSent(s.msg, s.off, s.text[:s.orig(k)], s.user)
+	c.shape, c.planned = s.shape, s.planned
+	if !answerSentence(c) {
+		return nil
+	}
+	return c
 }
 
 // answerSentence reports a sentence of prose that states, in the third

@@ -258,3 +258,38 @@ func TestOnlyIfNeeded(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerStatedClause: a final answer's sentence that states a finding
+// and then, after a dash or a semicolon, tells what the speaker did about
+// it keeps its first clause as the fact; a sentence whose first clause is
+// the speaker's own is still left out.
+func TestAnswerStatedClause(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text, want string
+	}{
+		{"Both services are up again. The `v2_` keys use Basic auth - I updated the client accordingly.", "The v2_ keys use Basic auth"},
+		{"The `ledger_sync` job reads from the replica; I pointed it at the primary for now.", "The ledger_sync job reads from the replica"},
+		{"I updated the client - the `v2_` keys use Basic auth.", ""},
+	}
+	for _, c := range cases {
+		msgs := []Message{
+			{Index: 0, Role: "user", Text: "The sync still fails against the new account, have a look."},
+			{Index: 1, Role: "assistant", Text: c.text},
+		}
+		got := Offline(msgs)
+		checkEntries(t, c.text, msgs, got)
+		var facts []string
+		for _, e := range got {
+			if e.Type == Fact {
+				facts = append(facts, e.Body)
+			}
+		}
+		switch {
+		case c.want != "" && !slices.Contains(facts, c.want):
+			t.Errorf("%q: facts %q, want %q", c.text, facts, c.want)
+		case c.want == "" && len(facts) > 0:
+			t.Errorf("%q: facts %q, want none", c.text, facts)
+		}
+	}
+}

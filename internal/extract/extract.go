@@ -76,7 +76,9 @@ const (
 // in English and Korean, requests to remember, decisions, constraints,
 // preferences, project facts, lessons (cause and fix), open tasks and
 // references. Questions, hypotheticals and code blocks yield nothing; tool
-// output is read only for the failure a lesson explains. Entries about the
+// output is read only for the failure a lesson explains, the edit that
+// made a value change (change.go) and a sub-agent's report, which is read
+// like an assistant's message (agent.go). Entries about the
 // same subject and claim are merged; at most 40 are returned, ordered by
 // their first quote. Each Evidence.MessageIndex is the cited message's Index.
 func Offline(msgs []Message) []Entry { return OfflineWith(msgs, nil) }
@@ -123,6 +125,7 @@ type cand struct {
 	report    bool     // from a user's line that introduces pasted output showing a failure (paste.go)
 	questions []string // the user's questions the entry answers, as asked
 	answer    bool     // a sentence of a turn's final answer (answer.go)
+	edit      bool     // a change of a value that an edit of the session made (change.go)
 
 	// addrs are addresses(addrsOf), kept for sameFinding: mergeTarget
 	// compares each candidate with every one kept before it.
@@ -151,6 +154,8 @@ type extractor struct {
 	open  *cand // the current turn's lesson still waiting for its fix
 	own   bool  // the current turn runs one of the plugin's own commands
 
+	edits []int // the session's edits (change.go), listed at the first need
+
 	claims map[*sent][]claim.Claim // parsed sentences (claims.go)
 	cache  *claim.Cache            // parses texts; nil parses each time
 }
@@ -158,6 +163,7 @@ type extractor struct {
 func (x *extractor) message(i int) {
 	m := x.msgs[i]
 	role := strings.ToLower(strings.TrimSpace(m.Role))
+	from, ok := 0, false // where the message's own words start
 	switch role {
 	case "user", "human":
 		if clientNotice(m.Text) {
@@ -176,7 +182,10 @@ func (x *extractor) message(i int) {
 			return // the plugin's own output, read back to the user
 		}
 	default:
-		return // tool output is read only as a lesson's failure
+		if from, ok = agentReport(m.Text); !ok {
+			return // tool output is read only as a lesson's failure
+		}
+		role = "assistant" // a sub-agent's report is the session's agent speaking
 	}
 	text := m.Text
 	if len(text) > maxScan {
@@ -217,8 +226,14 @@ func (x *extractor) message(i int) {
 	}
 	defer func() { x.antecedents(ss, x.cands[n0:]) }()
 	for k, s := range ss {
+		if spans[k].start < from || from > 0 && nextToCut(m.Text, spans[k].start, spans[k].end) {
+			continue // the report's heading, or a line the store cut short
+		}
 		if s.used || spans[k].start > paste && spans[k].start < pasteEnd || spans[k].start >= session && spans[k].start < sessionEnd {
 			continue // already quoted in a lesson, or pasted
+		}
+		if role == "assistant" {
+			x.valueChange(s)
 		}
 		if !s.user && isFixedMarker(s.low) {
 			fixNext = true
@@ -309,8 +324,8 @@ func (x *extractor) found(ss []*sent, k int, content bool) {
 		main.used = true
 		quotes = append(quotes, main)
 	}
-	if len(quotes) == 0 {
-		return
+	if len(quotes) == 0 || strings.Contains(main.low[main.body:], "let me ") {
+		return // "… is trying to serve it, but let me check how": still looking
 	}
 	c := &cand{typ: Lesson, score: 2.5, seq: len(x.cands), from: main.msg, diagnosed: true}
 	for _, q := range quotes {
@@ -657,9 +672,17 @@ func (x *extractor) entries() []Entry {
 	}
 	kept := survivors(ks.kept, x.cache)
 	if len(kept) > maxEntries {
+		// A sub-agent's report is relayed: what the session's agent said
+		// itself comes first at the cap.
+		rank := func(c *cand) float64 {
+			if x.reported(c) {
+				return c.score - reportPenalty
+			}
+			return c.score
+		}
 		sort.SliceStable(kept, func(i, j int) bool {
-			if kept[i].score != kept[j].score {
-				return kept[i].score > kept[j].score
+			if a, b := rank(kept[i]), rank(kept[j]); a != b {
+				return a > b
 			}
 			return kept[i].seq < kept[j].seq
 		})
@@ -728,6 +751,9 @@ func survivors(cs []*cand, cache *claim.Cache) []*cand {
 			rel, role, _, _ := claim.Compare(claims[i], claims[j])
 			if claim.Identifier(role) {
 				continue // "test keys in fixtures/ rather than ./keys": a project has many paths
+			}
+			if c.subject != cs[j].subject && len(paths(c.subject)) > 0 {
+				continue // what a named file holds is changed by a statement about that file
 			}
 			if rel == claim.Supersedes || rel == claim.Contradicts && c.subject != "" && c.subject == cs[j].subject {
 				overturned = true

@@ -403,6 +403,12 @@ func (x *extractor) keeps(c *cand) bool {
 	if !standsAlone(c.typ, body) || namesNothing(c.typ, body) {
 		return false
 	}
+	if c.edit {
+		return true // the edit vouches for it, however the sentence reports it
+	}
+	if x.reported(c) && !identifier(body) {
+		return false // a sub-agent's report is kept for what it names of the code
+	}
 	if c.user && len(c.ev) > 0 && c.from >= 0 && c.from < len(x.msgs) && pastedCommand(x.msgs[c.from].Text, c.ev[0].quote) {
 		return false
 	}

@@ -76,7 +76,8 @@ var ruleMarkers = []phrase{{s: "from now on"}, {s: "going forward"}, {s: "from h
 // foundMarkers open a sentence announcing that the cause was found; what
 // follows explains it.
 var foundMarkers = []string{"found it", "found the bug", "found the problem", "found the issue", "found the cause",
-	"got it, the problem", "원인을 찾았습니다", "찾았습니다", "찾았어요"}
+	"got it, the problem", "see the issue", "see the problem", "see the bug", "there's the issue", "there's the problem",
+	"there's the bug", "here's the issue", "here's the problem", "원인을 찾았습니다", "찾았습니다", "찾았어요"}
 
 // anaphors in a user's decision point at the assistant's last proposal:
 // "let's go with that", "그걸로 통일합시다".
