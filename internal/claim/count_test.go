@@ -69,3 +69,23 @@ func TestFromWithoutChangeIsASource(t *testing.T) {
 		}
 	}
 }
+
+// TestPlannedChangeIsNoChange checks that a change planned or proposed ("plan
+// a migration from X to Y", "a plan to move to Y") replaces nothing yet, while
+// a plan's contents ("the plan has 9 crawlers") are still read.
+func TestPlannedChangeIsNoChange(t *testing.T) {
+	t.Parallel()
+	older := Parse("Uploads are stored in Kelbo.")
+	for _, newer := range []string{
+		"I'll help you plan a migration from Kelbo to Quillet.",
+		"Here's a plan to move the uploads from Kelbo to Quillet.",
+		"I propose switching from Kelbo to Quillet for uploads.",
+	} {
+		if rel, _, ov, nv := Compare(older, Parse(newer)); rel == Supersedes || rel == Contradicts {
+			t.Errorf("Compare(%q) = %v %q -> %q, want no conflict: a plan is not a change made", newer, rel, ov, nv)
+		}
+	}
+	if rel, _, _, _ := Compare(older, Parse("We moved the uploads from Kelbo to Quillet.")); rel != Supersedes {
+		t.Errorf("a change made: %v, want supersedes", rel)
+	}
+}

@@ -331,6 +331,23 @@ func (p *parser) installs(m *mention) bool {
 // deciding ("Alternatively, …", "Optionally, …").
 var offerWords = lazywords.Set(`alternatively optionally`)
 
+// planWords say that what follows them in their clause is planned or
+// proposed, not done.
+var planWords = lazywords.Set(`plan plans planning planned propose proposes proposed proposing proposal`)
+
+// planned reports whether the plan word at token k is followed in its
+// clause, within three words, by "to" or a word of change ("plan to move",
+// "plan a migration"): the plan is of a change, not a thing ("the plan has
+// 9 steps").
+func (p *parser) planned(k, end int) bool {
+	for j := k + 1; j < end && j <= k+3 && !p.clauseBreak(j-1); j++ {
+		if w := p.toks[j].s; w == "to" || slices.ContainsFunc(cueVerbs, func(v string) bool { return strings.HasPrefix(w, v) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // wishWords follow "if you" in a condition on the reader's wish ("if you
 // want", "if you prefer", "if you would rather").
 var wishWords = lazywords.Set(`want wish prefer like rather`)
@@ -360,6 +377,13 @@ func (p *parser) offers(s statement) {
 			last = p.clauseEnd(last+1, end)
 		}
 		p.markOffered(first, last)
+	}
+	for k := first; k < end; k++ {
+		if planWords()[p.toks[k].s] && p.planned(k, end) {
+			// "I'll help you plan a migration from X to Y", "a plan to
+			// move to Y": a change planned or proposed is not made.
+			p.markOffered(k, p.clauseEnd(k, end))
+		}
 	}
 	for k := first; k+2 < end; k++ {
 		if p.toks[k].s != "if" || !p.wish(k+1, end) {
