@@ -6,7 +6,7 @@ import (
 )
 
 // TestCountChanged checks that a number of things no table lists, changed
-// ("from 12 shards down to 5"), replaces the number stated before, and that
+// ("from 11 crawlers down to 6"), replaces the number stated before, and that
 // two numbers of things said without a change are never set against each
 // other.
 func TestCountChanged(t *testing.T) {
@@ -16,9 +16,9 @@ func TestCountChanged(t *testing.T) {
 		want               Relation
 		oldValue, newValue string
 	}{
-		{"down to", "The first draft splits the job into 12 crawlers.", "We went from 12 crawlers down to 5.", Supersedes, "12", "5"},
-		{"into", "The plan has 9 parallel crawlers.", "Merged 9 crawlers into 4 focused crawlers.", Supersedes, "9", "4"},
-		{"capitalised heading", "**9 Parallel Crawlers Created:**", "Cut 9 crawlers down to 3 crawlers.", Supersedes, "9", "3"},
+		{"down to", "The first draft splits the job into 11 crawlers.", "We went from 11 crawlers down to 6.", Supersedes, "11", "6"},
+		{"into", "The plan has 9 parallel crawlers.", "Merged 9 crawlers into 4 larger crawlers.", Supersedes, "9", "4"},
+		{"capitalised heading", "**9 Crawlers Launched:**", "Cut 9 crawlers down to 3 crawlers.", Supersedes, "9", "3"},
 		{"no change said", "The plan has 9 crawlers.", "The report lists 4 crawlers.", Unrelated, "", ""},
 		{"another thing changed", "The plan has 9 crawlers.", "We went from 7 mirrors down to 2.", Unrelated, "", ""},
 	} {
@@ -63,7 +63,7 @@ func TestAddressRejectedWithoutPort(t *testing.T) {
 // no change and has no "to" after it says where from, not what is replaced.
 func TestFromWithoutChangeIsASource(t *testing.T) {
 	t.Parallel()
-	for _, c := range Parse("Can't reach the queue at `10.9.0.3` from the `blue-net` network.") {
+	for _, c := range Parse("The probe cannot see the queue at `10.9.0.3` from the `blue-net` subnet.") {
 		if c.Replaces != "" || c.Negated {
 			t.Fatalf("claim %+v: a source read as replaced", c)
 		}
@@ -71,14 +71,14 @@ func TestFromWithoutChangeIsASource(t *testing.T) {
 }
 
 // TestPlannedChangeIsNoChange checks that a change planned or proposed ("plan
-// a migration from X to Y", "a plan to move to Y") replaces nothing yet, while
+// the move from X to Y", "a plan to shift to Y") replaces nothing yet, while
 // a plan's contents ("the plan has 9 crawlers") are still read.
 func TestPlannedChangeIsNoChange(t *testing.T) {
 	t.Parallel()
 	older := Parse("Uploads are stored in Kelbo.")
 	for _, newer := range []string{
-		"I'll help you plan a migration from Kelbo to Quillet.",
-		"Here's a plan to move the uploads from Kelbo to Quillet.",
+		"Let me plan the move of the uploads from Kelbo to Quillet.",
+		"Here is a plan to shift the uploads from Kelbo to Quillet.",
 		"I propose switching from Kelbo to Quillet for uploads.",
 	} {
 		if rel, _, ov, nv := Compare(older, Parse(newer)); rel == Supersedes || rel == Contradicts {

@@ -380,8 +380,8 @@ func (p *parser) offers(s statement) {
 	}
 	for k := first; k < end; k++ {
 		if planWords()[p.toks[k].s] && p.planned(k, end) {
-			// "I'll help you plan a migration from X to Y", "a plan to
-			// move to Y": a change planned or proposed is not made.
+			// "let me plan the move from X to Y", "a plan to shift to
+			// Y": a change planned or proposed is not made.
 			p.markOffered(k, p.clauseEnd(k, end))
 		}
 	}

@@ -505,7 +505,7 @@ type stated struct {
 
 // claimSource is the text an item's decisions are read from: of a command
 // run, only the message of a commit it made, which Claude wrote to say what
-// changed ("consolidated 12 agents into 5"); the rest of a run is code and
+// changed ("merged 11 crawlers into 6"); the rest of a run is code and
 // output, values no one decided.
 func claimSource(it Item) string {
 	switch {
