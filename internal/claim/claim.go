@@ -42,6 +42,10 @@ type Claim struct {
 	// sets ("X now", "X instead", "switched to X"), not only as used ("use
 	// X"). Only Compare reads it, so it is no part of the claim's key.
 	moved bool
+	// tally is set for a number of things said without a change ("11
+	// crawlers"): Compare reads it only as the older side of a count the
+	// newer says it changed ("11 crawlers down to 6").
+	tally bool
 }
 
 // Relation is how a later text's claims relate to an earlier text's claims.
@@ -92,6 +96,7 @@ type mention struct {
 	old, new, neg bool // marked as the old value, the new one, rejected outright
 	weak          bool // a plain word that does not stand for itself (Claim.Weak)
 	moved         bool // marked new by change wording (Claim.moved)
+	tally         bool // a number of things, not a setting (Claim.tally)
 }
 
 // Parse returns the claims a text makes (any length: a sentence, a message,
@@ -114,6 +119,7 @@ func Parse(text string) []Claim {
 		return nil
 	}
 	p.markers()
+	p.changedCounts()
 	p.weakenOffered()
 	return p.claims()
 }
@@ -127,10 +133,11 @@ type parser struct {
 	toks    []token
 	sents   []statement
 	ms      []mention
-	owner   []int16 // 1 + index of the mention a token belongs to, 0 if none
-	cue     []bool  // per statement: change wording
-	offered []bool  // per token: in the clause of an alternative offered, no decision
-	except  []bool  // per statement: exception wording
+	owner   []int16  // 1 + index of the mention a token belongs to, 0 if none
+	cue     []bool   // per statement: change wording
+	offered []bool   // per token: in the clause of an alternative offered, no decision
+	except  []bool   // per statement: exception wording
+	counted [][2]int // mentions of a count changed: the old, the new
 	scopes  [][]string
 }
 
@@ -237,7 +244,7 @@ func (p *parser) find() {
 				p.add(role, val, i, last)
 				continue
 			}
-			if isNumber(s) && strings.Contains(s, ".") && isVersion(s) {
+			if isNumber(s) && strings.Contains(s, ".") && isVersion(s) && !isIPv4(s) {
 				// "must target 3.12": the product is the one named last in
 				// the statement, or the one last given a version.
 				prod := p.productBefore(i)
@@ -253,6 +260,9 @@ func (p *parser) find() {
 			if isPortNumber(s) && (portSeen || p.afterPortWord(i)) {
 				portSeen = true
 				p.add("port", strings.TrimLeft(s, "0"), i, i)
+			}
+			if p.owner[i] == 0 {
+				p.tally(i)
 			}
 		default:
 			if k := strings.LastIndexByte(s, ':'); k > 0 && isPortNumber(s[k+1:]) && !isNumber(s[:k]) && !fileLine(s[:k]) {
@@ -449,7 +459,9 @@ func (p *parser) version(i int) (string, string, int) {
 	}
 	for k := i + 1; k < len(p.toks) && k <= i+4 && p.toks[k].sent == p.toks[i].sent && !p.elided(k-1); k++ {
 		w := p.toks[k].s
-		if isVersion(w) && !isClock(w) && durationOf(w, p.toks[k].particle) == "" && !p.countNoun(k+1) {
+		// An address is no version: "Postgres is at 10.1.0.4" says where
+		// it runs.
+		if isVersion(w) && !isClock(w) && !isIPv4(w) && durationOf(w, p.toks[k].particle) == "" && !p.countNoun(k+1) {
 			return prod, canonVersion(w), k
 		}
 		if !versionGap[w] {
@@ -781,6 +793,76 @@ func (p *parser) count(i int) (string, string, int) {
 		}
 	}
 	return "", "", 0
+}
+
+// tally reads a number of things no table lists ("11 crawlers", "6 larger
+// crawlers") as a value of the role "number of" the noun, and a count
+// changed ("11 crawlers down to 6", "merged 11 crawlers into 6 larger
+// crawlers") as a change: the first number is the old value, the one after
+// "to" or "into" the new. Only the number is the mention, so the noun still
+// says what a statement is about. A count said without a change is a
+// tally: the older side of a count changed, never set against another
+// count (a project counts many things, each by its own reason).
+func (p *parser) tally(i int) {
+	role, noun := p.countOf(i)
+	if role == "" {
+		return
+	}
+	p.add(role, canonCount(p.toks[i].s), i, i)
+	a := len(p.ms) - 1
+	p.ms[a].tally = true
+	// "11 crawlers down to 6", "3 ports into 2 ports": a number after "to"
+	// or "into" right after the noun is the count it was changed to.
+	k := noun + 1
+	if k < len(p.toks) && (p.toks[k].s == "down" || p.toks[k].s == "up") {
+		k++
+	}
+	if k+1 >= len(p.toks) || p.toks[k+1].sent != p.toks[i].sent || p.toks[k].s != "to" && p.toks[k].s != "into" {
+		return
+	}
+	j := k + 1
+	if !isDigits(p.toks[j].s) || p.toks[j].particle != "" || p.owner[j] != 0 {
+		return
+	}
+	if r, _ := p.countOf(j); r != "" && r != role {
+		return // "3 servers to 2 regions": two things
+	}
+	p.add(role, canonCount(p.toks[j].s), j, j)
+	p.counted = append(p.counted, [2]int{a, len(p.ms) - 1})
+}
+
+// countOf returns the role of a number at token i followed, within three
+// words, by a plural noun ("11 crawlers", "6 well-tuned crawlers") and the
+// noun's token, or "" when no noun counted follows: a unit ("5 minutes",
+// "10 MB") or a word of a link between makes it no count of things.
+func (p *parser) countOf(i int) (string, int) {
+	t := p.toks[i]
+	if !isDigits(t.s) || t.particle != "" || len(t.s) > 4 {
+		return "", 0
+	}
+	for k := i + 1; k <= i+3 && k < len(p.toks) && p.toks[k].sent == t.sent; k++ {
+		w := p.toks[k].s
+		if !onlySpace(p.text[p.toks[k-1].end:p.toks[k].start]) || !letterWord(w) || linkWords()[w] || determiners()[w] || p.owner[k] != 0 {
+			return "", 0
+		}
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") &&
+			!strings.HasSuffix(w, "ous") && durationOf(w, "") == "" && !sizeUnits()[w] && !scopeStop()[w] {
+			return "number of " + w, k
+		}
+	}
+	return "", 0
+}
+
+// counting reports a role of a number of things (tally): only a number is
+// its value, never a name said beside it.
+func counting(role string) bool { return strings.HasPrefix(role, "number of ") }
+
+// canonCount is a count's digits without leading zeros.
+func canonCount(s string) string {
+	if n := strings.TrimLeft(s, "0"); n != "" {
+		return n
+	}
+	return "0"
 }
 
 // namedNouns are things referred to by an identifier ("the release branch",

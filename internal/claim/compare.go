@@ -64,15 +64,21 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			continue
 		}
 		for _, n := range newer {
-			if n.Weak {
+			if n.Weak || n.tally {
 				continue
 			}
 			sameRole := n.Role == o.Role
+			if o.tally && !(sameRole && n.Replaces == o.Value) {
+				// A number of things said without a change is set only
+				// against a count the newer says it changed: a project
+				// counts many things.
+				continue
+			}
 			// Explicit: the newer names the older value as replaced or rejected.
 			// Roles may differ when one is a tool's: a phrase role can read
 			// like a shape's ("docs hosting" -> host). A bare number names
 			// nothing on its own, so it needs the same role.
-			if n.Replaces == o.Value && !sameName(n.Value, o.Value) &&
+			if sameHost(n.Replaces, o.Value) && !sameName(n.Value, o.Value) &&
 				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
 				if slices.ContainsFunc(older, func(c Claim) bool {
 					return c.Role == n.Role && !c.Negated && c.Replaces == n.Replaces && sameName(c.Value, n.Value) && (o.Start <= c.Start || o.Replaces != "")
@@ -182,6 +188,18 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 // other's site ("zentrox" and "zentrox.dev", "kelvo" and "kelvo.app").
 func sameName(a, b string) bool {
 	return a == b || siteOf(a) == b || a == siteOf(b)
+}
+
+// sameHost reports a replaced value naming the value an older statement
+// gave, an address with its port or without ("not 10.0.0.5" rejects
+// "10.0.0.5:5432": the port says where on the host, not another host).
+func sameHost(replaced, v string) bool {
+	if replaced == "" || replaced == v {
+		return replaced != ""
+	}
+	a, pa, ca := strings.Cut(replaced, ":")
+	b, pb, cb := strings.Cut(v, ":")
+	return ca != cb && a == b && (isIPv4(a) || isHost(a)) && (!ca || isPortNumber(pa)) && (!cb || isPortNumber(pb))
 }
 
 // siteOf returns the name a domain was made from ("zentrox.dev" -> "zentrox"),

@@ -56,6 +56,12 @@ func (p *parser) markers() {
 				// to G") still rejects it.
 				break
 			}
+			if w == "from" && !p.cue[sent] && !p.toAfter(m) {
+				// "can't reach X from the Y network": with no change said
+				// and no "to" after it, "from" says where from, not what
+				// was replaced.
+				break
+			}
 			if (w == "from" || w == "off") && !p.objectOf(k, m) {
 				// "the token from the vault → Kelbo": the word after
 				// "from" is where it comes from, not the value.
@@ -144,6 +150,16 @@ func (p *parser) markers() {
 			}
 			break
 		}
+	}
+}
+
+// changedCounts marks the sides of each count changed (tally): whatever
+// words stand around them, the first is the old value and the second the new.
+func (p *parser) changedCounts() {
+	for _, c := range p.counted {
+		o, n := &p.ms[c[0]], &p.ms[c[1]]
+		o.old, o.new, o.neg, o.tally = true, false, false, false
+		n.new, n.old, n.neg, n.tally, n.moved = true, false, false, false, true
 	}
 }
 
@@ -315,6 +331,23 @@ func (p *parser) installs(m *mention) bool {
 // deciding ("Alternatively, …", "Optionally, …").
 var offerWords = lazywords.Set(`alternatively optionally`)
 
+// planWords say that what follows them in their clause is planned or
+// proposed, not done.
+var planWords = lazywords.Set(`plan plans planning planned propose proposes proposed proposing proposal`)
+
+// planned reports whether the plan word at token k is followed in its
+// clause, within three words, by "to" or a word of change ("plan to move",
+// "plan a migration"): the plan is of a change, not a thing ("the plan has
+// 9 steps").
+func (p *parser) planned(k, end int) bool {
+	for j := k + 1; j < end && j <= k+3 && !p.clauseBreak(j-1); j++ {
+		if w := p.toks[j].s; w == "to" || slices.ContainsFunc(cueVerbs, func(v string) bool { return strings.HasPrefix(w, v) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // wishWords follow "if you" in a condition on the reader's wish ("if you
 // want", "if you prefer", "if you would rather").
 var wishWords = lazywords.Set(`want wish prefer like rather`)
@@ -344,6 +377,13 @@ func (p *parser) offers(s statement) {
 			last = p.clauseEnd(last+1, end)
 		}
 		p.markOffered(first, last)
+	}
+	for k := first; k < end; k++ {
+		if planWords()[p.toks[k].s] && p.planned(k, end) {
+			// "let me plan the move from X to Y", "a plan to shift to
+			// Y": a change planned or proposed is not made.
+			p.markOffered(k, p.clauseEnd(k, end))
+		}
 	}
 	for k := first; k+2 < end; k++ {
 		if p.toks[k].s != "if" || !p.wish(k+1, end) {
@@ -479,6 +519,7 @@ func (p *parser) claims() []Claim {
 			moved             bool
 			weak              bool
 			setting           bool
+			tally             bool
 			failed, again     bool // old by weak wording only; named plainly in a later statement
 			failedSent        int
 			sents             []int
@@ -506,7 +547,7 @@ func (p *parser) claims() []Claim {
 				}
 			}
 			if cur == nil {
-				cur = &value{v: m.value, first: m.first, weak: true}
+				cur = &value{v: m.value, first: m.first, weak: true, tally: true}
 				vals = append(vals, cur)
 			}
 			cur.again = cur.again || cur.failed && !m.old && !m.new && !m.weak && m.sent > cur.failedSent && !p.cue[m.sent]
@@ -518,13 +559,14 @@ func (p *parser) claims() []Claim {
 			cur.moved = cur.moved || m.moved
 			cur.neg = cur.neg || m.neg
 			cur.weak = cur.weak && m.weak
+			cur.tally = cur.tally && m.tally
 			cur.setting = cur.setting || p.settingAt(m)
 			if !slices.Contains(cur.sents, m.sent) {
 				cur.sents = append(cur.sents, m.sent)
 			}
 		}
 		mk := func(v *value) Claim {
-			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, moved: v.moved, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
+			c := Claim{Role: role, Value: v.v, Weak: v.weak, Setting: v.setting, moved: v.moved, tally: v.tally, Start: p.sents[v.sents[0]].start, End: p.sents[v.sents[0]].end}
 			for _, s := range v.sents {
 				c.Start = min(c.Start, p.sents[s].start)
 				c.End = max(c.End, p.sents[s].end)

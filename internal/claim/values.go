@@ -748,7 +748,7 @@ func (p *parser) partners() {
 				// The replaced value has a role of its own ("no longer use
 				// Swaggo for API docs, Redocly generates them"): a name no
 				// table knows later in the statement is its successor.
-				if m := p.ms[o-1]; m.role != "path" && !strings.HasPrefix(m.role, "version:") {
+				if m := p.ms[o-1]; m.role != "path" && !strings.HasPrefix(m.role, "version:") && !counting(m.role) {
 					j := p.successor(m.last)
 					if j < 0 {
 						j = p.replacer(si, m.first)
@@ -880,7 +880,7 @@ func (p *parser) toAfterIndex(i int) int {
 func (p *parser) partnerRole(si int) string {
 	for _, s := range []int{si, si + 1, si - 1} {
 		for _, m := range p.ms {
-			if m.sent == s && m.role != "path" && !strings.HasPrefix(m.role, "version:") {
+			if m.sent == s && m.role != "path" && !strings.HasPrefix(m.role, "version:") && !counting(m.role) {
 				return m.role
 			}
 		}

@@ -50,6 +50,10 @@ type Warning struct {
 	Kind     string // superseded, contested, divergent, self-flag
 	A, B     Memory // B is empty for a self-flag
 	Note     string
+	// Old is the value a superseded claim warning says was replaced ("" for
+	// other warnings): where another listed memory states it, the warning
+	// is shown even when A is not listed.
+	Old string
 }
 
 // Rendered is the injected text and what it contains.
@@ -515,13 +519,19 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	}
 	// A warning about a memory left out (replaced, or doubting itself) is
 	// not printed: it would explain a line that is not there.
+	// Unless a memory listed states the value it says was replaced: then
+	// the older value is shown, and the warning brings the newer with it.
 	left := map[string]bool{}
+	var listed []string
 	for _, it := range items {
 		left[it.CID] = !slices.Contains(out.Shown, it.CID)
+		if !left[it.CID] {
+			listed = append(listed, it.Excerpt)
+		}
 	}
 	conflict := false
 	for j, w := range warns {
-		if used[j] || (w.Kind == "superseded" || w.Kind == "self-flag") && left[w.A.CID] {
+		if used[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && left[w.A.CID] && !statedIn(listed, w.Old) {
 			continue
 		}
 		l := warningLine(w) + "\n"
@@ -552,6 +562,36 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	size := len(head) + rest.Len()
 	out.Text = privacy.FenceOpen + "\n" + fmt.Sprintf(memoryHeading, tokensOf(size)) + "\n" + rest.String()
 	return out
+}
+
+// statedIn reports whether one of texts names value as a word of its own,
+// a value of an address with a port also by its host alone ("10.0.0.5:5432"
+// as "10.0.0.5"). A bare number names nothing on its own.
+func statedIn(texts []string, value string) bool {
+	if len(value) < 2 || strings.Trim(value, "0123456789") == "" {
+		return false
+	}
+	forms := []string{value}
+	if host, port, ok := strings.Cut(value, ":"); ok && strings.Count(host, ".") == 3 && port != "" && strings.Trim(port, "0123456789") == "" {
+		forms = append(forms, host)
+	}
+	for _, t := range texts {
+		t = strings.ToLower(t)
+		for _, f := range forms {
+			for i := 0; ; {
+				j := strings.Index(t[i:], f)
+				if j < 0 {
+					break
+				}
+				j += i
+				if end := j + len(f); (j == 0 || !isWordByte(t[j-1])) && (end == len(t) || !isWordByte(t[end]) && t[end] != ':') {
+					return true
+				}
+				i = j + 1
+			}
+		}
+	}
+	return false
 }
 
 // termsOnly is the injected context of a prompt that uses glossary terms and

@@ -167,9 +167,11 @@ type said struct {
 func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warning, paired map[[2]int64]bool) ([]Warning, error) {
 	items := make([]said, 0, len(sel))
 	for _, it := range sel {
-		if it.Kind == store.TypeToolObservation {
-			continue // code and command output: values, but no one deciding them
+		if it.Kind == store.TypeToolObservation && subagentReport(it.event) {
+			continue // a subagent's report names what it looked at, decided or not
 		}
+		// Code and command output are values no one decided; a commit's
+		// message is read (claimSource).
 		if cs := claim.Parse(claimSource(it)); len(cs) > 0 {
 			items = append(items, said{it, cs})
 		}
@@ -501,18 +503,86 @@ type stated struct {
 	parsed bool
 }
 
-// claimSource is the text an item's decisions are read from.
+// claimSource is the text an item's decisions are read from: of a command
+// run, only the message of a commit it made, which Claude wrote to say what
+// changed ("merged 11 crawlers into 6"); the rest of a run is code and
+// output, values no one decided.
 func claimSource(it Item) string {
-	if it.Kind == KindEntry {
+	switch {
+	case it.Kind == KindEntry:
 		return it.Text + "\n" + it.Quote
+	case it.Kind == store.TypeToolObservation && !subagentReport(it.event):
+		return commitMessage(it.Excerpt)
 	}
 	return it.Excerpt
+}
+
+// commitMessage returns the messages a "git commit -m" in a command run
+// gives, one a line, or "": quoted ('…' or "…") or a here-document
+// ("$(cat <<'EOF' … EOF)").
+func commitMessage(run string) string {
+	cmd, _, _ := strings.Cut(run, "\n[") // the output opens "[main 048b166] …"
+	k := strings.Index(cmd, "git commit")
+	if k < 0 {
+		return ""
+	}
+	var b strings.Builder
+	rest := cmd[k:]
+	for {
+		m := strings.Index(rest, " -m ")
+		if m < 0 {
+			break
+		}
+		rest = strings.TrimLeft(rest[m+4:], " ")
+		if rest == "" || rest[0] != '"' && rest[0] != '\'' {
+			continue
+		}
+		q := rest[0]
+		body := rest[1:]
+		if h := strings.Index(body, "<<"); strings.HasPrefix(body, "$(cat") && h >= 0 {
+			// A here-document: its lines up to the line that ends it.
+			tag := strings.Trim(strings.Fields(body[h+2:] + " x")[0], `'"`)
+			if nl := strings.IndexByte(body, '\n'); nl >= 0 && tag != "" {
+				body = body[nl+1:]
+				if e := strings.Index(body, "\n"+tag); e >= 0 {
+					b.WriteString(body[:e])
+					b.WriteByte('\n')
+					rest = body[e:]
+					continue
+				}
+			}
+			break
+		}
+		end := closingQuote(body, q)
+		if end < 0 {
+			b.WriteString(body) // cut in the excerpt: what is shown of it
+			break
+		}
+		b.WriteString(body[:end])
+		b.WriteByte('\n')
+		rest = body[end+1:]
+	}
+	return b.String()
+}
+
+// closingQuote returns the index in s of the quote q that closes a shell
+// string, past escaped ones in a double-quoted string, or -1.
+func closingQuote(s string, q byte) int {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && q == '"':
+			i++
+		case s[i] == q:
+			return i
+		}
+	}
+	return -1
 }
 
 func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
 	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv)}
 	if rel == claim.Supersedes {
-		w.Kind = "superseded"
+		w.Kind, w.Old = "superseded", ov
 		w.Note = fmt.Sprintf("%s: %s (%s) replaced %s; the newer is the current one.", Inert(role), Inert(nv), date(newer.Time), Inert(ov))
 	} else {
 		w.Kind = "contested"

@@ -1,0 +1,91 @@
+package claim
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCountChanged checks that a number of things no table lists, changed
+// ("from 11 crawlers down to 6"), replaces the number stated before, and that
+// two numbers of things said without a change are never set against each
+// other.
+func TestCountChanged(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, older, newer string
+		want               Relation
+		oldValue, newValue string
+	}{
+		{"down to", "The first draft splits the job into 11 crawlers.", "We went from 11 crawlers down to 6.", Supersedes, "11", "6"},
+		{"into", "The plan has 9 parallel crawlers.", "Merged 9 crawlers into 4 larger crawlers.", Supersedes, "9", "4"},
+		{"capitalised heading", "**9 Crawlers Launched:**", "Cut 9 crawlers down to 3 crawlers.", Supersedes, "9", "3"},
+		{"no change said", "The plan has 9 crawlers.", "The report lists 4 crawlers.", Unrelated, "", ""},
+		{"another thing changed", "The plan has 9 crawlers.", "We went from 7 mirrors down to 2.", Unrelated, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rel, _, ov, nv := Compare(Parse(tt.older), Parse(tt.newer))
+			if rel != tt.want || ov != tt.oldValue || nv != tt.newValue {
+				t.Fatalf("Compare(%q, %q) = %v %q -> %q, want %v %q -> %q", tt.older, tt.newer, rel, ov, nv, tt.want, tt.oldValue, tt.newValue)
+			}
+		})
+	}
+}
+
+// TestCountNeverTakesAName checks that a name said beside a number of things
+// replaced is no new number ("Replace 5 loader classes with …").
+func TestCountNeverTakesAName(t *testing.T) {
+	t.Parallel()
+	for _, c := range Parse("**Simpler code** - Replace 5 loader classes (900 lines) with 2 Quorvel definitions") {
+		if counting(c.Role) && !isDigits(c.Value) {
+			t.Fatalf("claim %+v: a number of things with a name for its value", c)
+		}
+	}
+}
+
+// TestAddressRejectedWithoutPort checks that "not 10.4.0.9" rejects the
+// address stated earlier with its port, and that an address is no version.
+func TestAddressRejectedWithoutPort(t *testing.T) {
+	t.Parallel()
+	older := Parse("- **Redis** listening on `10.4.0.9:6379`")
+	newer := Parse("Redis is at 10.4.1.7 on the blue network, not 10.4.0.9.")
+	rel, _, ov, nv := Compare(older, newer)
+	if rel != Supersedes || ov != "10.4.0.9:6379" || nv != "10.4.1.7" {
+		t.Fatalf("Compare = %v %q -> %q, want supersedes 10.4.0.9:6379 -> 10.4.1.7", rel, ov, nv)
+	}
+	for _, c := range Parse("Redis is at 10.4.1.7 on the blue net now.") {
+		if strings.HasPrefix(c.Role, "version:") {
+			t.Fatalf("an address read as a version: %+v", c)
+		}
+	}
+}
+
+// TestFromWithoutChangeIsASource checks that "from" in a statement that says
+// no change and has no "to" after it says where from, not what is replaced.
+func TestFromWithoutChangeIsASource(t *testing.T) {
+	t.Parallel()
+	for _, c := range Parse("The probe cannot see the queue at `10.9.0.3` from the `blue-net` subnet.") {
+		if c.Replaces != "" || c.Negated {
+			t.Fatalf("claim %+v: a source read as replaced", c)
+		}
+	}
+}
+
+// TestPlannedChangeIsNoChange checks that a change planned or proposed ("plan
+// the move from X to Y", "a plan to shift to Y") replaces nothing yet, while
+// a plan's contents ("the plan has 9 crawlers") are still read.
+func TestPlannedChangeIsNoChange(t *testing.T) {
+	t.Parallel()
+	older := Parse("Uploads are stored in Kelbo.")
+	for _, newer := range []string{
+		"Let me plan the move of the uploads from Kelbo to Quillet.",
+		"Here is a plan to shift the uploads from Kelbo to Quillet.",
+		"I propose switching from Kelbo to Quillet for uploads.",
+	} {
+		if rel, _, ov, nv := Compare(older, Parse(newer)); rel == Supersedes || rel == Contradicts {
+			t.Errorf("Compare(%q) = %v %q -> %q, want no conflict: a plan is not a change made", newer, rel, ov, nv)
+		}
+	}
+	if rel, _, _, _ := Compare(older, Parse("We moved the uploads from Kelbo to Quillet.")); rel != Supersedes {
+		t.Errorf("a change made: %v, want supersedes", rel)
+	}
+}

@@ -1,0 +1,78 @@
+package recall
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+func TestCommitMessage(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, run, want string
+	}{
+		{"double quotes", `Bash: git add . && git commit -m "Cut 9 crawlers down to 3 crawlers"` + "\n[main 1a2b3c4] Cut 9 crawlers", "Cut 9 crawlers down to 3 crawlers\n"},
+		{"single quotes", `Bash: git commit -m 'fix: point the cache at 10.4.1.7'`, "fix: point the cache at 10.4.1.7\n"},
+		{"escaped quote", `Bash: git commit -m "say \"hi\" once"`, `say \"hi\" once` + "\n"},
+		{"two messages", `Bash: git commit -m "title" -m "body line"`, "title\nbody line\n"},
+		{"here-document", "Bash: git commit -m \"$(cat <<'EOF'\nMerge 9 crawlers into 4\n\nMore words.\nEOF\n)\"", "Merge 9 crawlers into 4\n\nMore words.\n"},
+		{"no commit", `Bash: git log -m "x"`, ""},
+		{"output names a commit", "Bash: make test\nok\n[main 1a2b3c4] git commit -m \"x\"", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := commitMessage(tt.run); got != tt.want {
+				t.Errorf("commitMessage(%q) = %q, want %q", tt.run, got, tt.want)
+			}
+		})
+	}
+}
+
+// A commit's message says what changed: a count changed in it replaces the
+// count an earlier answer stated, so the two come with a warning. The texts
+// are made up.
+func TestCommitMessageChangesACount(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	old := say(t, db, "plan", day.AddDate(0, 0, -1), "How is the crawl split?", "The plan splits the crawl into 9 crawlers, one per region.")
+	run := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "plan", Project: proj,
+		Text: `Bash: git commit -m "plan: merge 9 crawlers into 4 crawlers"` + "\n[main 1a2b3c4] plan: merge 9 crawlers", DedupeKey: "plan:run"}
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, run); return err }); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{"merge"}, true), Project: proj, Limit: 5})
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("the run is not stored: %v", err)
+	}
+	sel := []Item{messageItem(old[1], old[1].Text), messageItem(evs[0].Event, evs[0].Text)}
+	ws, err := Warnings(ctx, db, defaults(), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(evs[0].Event.ID) || !strings.Contains(ws[0].Note, "4") {
+		t.Errorf("want one warning: %s replaced by the commit; got %+v", store.EventCID(old[1].ID), ws)
+	}
+}
+
+// A warning about a replaced memory left out for room is shown when another
+// listed memory states the replaced value: the older value is shown, and the
+// warning brings the newer with it.
+func TestReplacedValueListedKeepsWarning(t *testing.T) {
+	t.Parallel()
+	first := Item{CID: "mem:t0", Kind: store.TypeAgentResponse, Time: day, Excerpt: "The nightly job still writes under /srv/exports; checking why."}
+	it, w := exportsReplaced()
+	w.Old = "/srv/exports"
+	budget := len(itemLine(first)+"\n") + len(warningLine(w)+"\n") + replacedBlock + 10
+	r := Render([]Item{first, it}, []Warning{w}, Blocks{}, renderRoom(budget))
+	if slices.Contains(r.Shown, "mem:t1") || r.Warnings != 1 {
+		t.Errorf("shown %v with %d warnings, want mem:t0 alone with the warning:\n%s", r.Shown, r.Warnings, r.Text)
+	}
+	w.Old = "/srv/archive"
+	if r := Render([]Item{first, it}, []Warning{w}, Blocks{}, renderRoom(budget)); r.Warnings != 0 {
+		t.Errorf("a warning of a memory not listed, whose value no listed memory states, is shown:\n%s", r.Text)
+	}
+}
