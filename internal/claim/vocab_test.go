@@ -79,3 +79,21 @@ func BenchmarkBuildVocab(b *testing.B) {
 		}
 	})
 }
+
+// TestFirstWordsSame is an equivalence test: firstWords holds the first word
+// of every phrase of more than one word, as split the plain way.
+func TestFirstWordsSame(t *testing.T) {
+	want := map[string]bool{}
+	for _, r := range roleTable {
+		for _, item := range strings.Split(r.tools, "|") {
+			for _, n := range strings.Split(item, ",") {
+				if f, _, ok := strings.Cut(strings.TrimPrefix(n, "="), " "); ok {
+					want[f] = true
+				}
+			}
+		}
+	}
+	if got := firstWords(); !reflect.DeepEqual(got, want) {
+		t.Errorf("firstWords()=%v, want %v", got, want)
+	}
+}
