@@ -85,7 +85,16 @@ var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)
 // askIndex maps each ask word, its English words folded by askFold, to the
 // roles it asks for.
 var askIndex = sync.OnceValue(func() map[string][]string {
-	m := map[string][]string{}
+	// Sized for every phrase put: every prompt builds it (Asks), and
+	// growing the map was a third of the building.
+	n := len(roleTable)
+	for _, ws := range askWords() {
+		n += 1 + len(ws)
+	}
+	for _, ws := range roleHints() {
+		n += len(ws)
+	}
+	m := make(map[string][]string, n)
 	put := func(phrase, role string) {
 		k := askKey(strings.Fields(phrase))
 		if !slices.Contains(m[k], role) {

@@ -370,10 +370,10 @@ func onlySpace(s string) bool {
 // skip building n-grams. Built on first use, as the vocabulary is: every hook
 // links this package, most never parse a claim.
 var firstWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
+	m := make(map[string]bool, len(roleTable)*4)
 	for _, r := range roleTable {
-		for _, item := range strings.Split(r.tools, "|") {
-			for _, n := range strings.Split(item, ",") {
+		for item := range strings.SplitSeq(r.tools, "|") {
+			for n := range strings.SplitSeq(item, ",") {
 				n = strings.TrimPrefix(n, "=")
 				if f, _, ok := strings.Cut(n, " "); ok {
 					m[f] = true

@@ -145,47 +145,61 @@ type vocabulary struct {
 	maxLen  int                 // most tokens in a phrase
 }
 
-var vocab = sync.OnceValue(func() *vocabulary {
-	v := &vocabulary{phrases: map[string]*tool{}, byValue: map[string][]string{}}
+var vocab = sync.OnceValue(buildVocab)
+
+// buildVocab builds the vocabulary from roleTable. Every prompt pays for it
+// (claim.Asks parses the prompt), so it allocates up front: maps sized for
+// every name, one array of tools, and one role list per role shared by the
+// tools that fill only it (a second role appends to a copy: cap is 1).
+func buildVocab() *vocabulary {
+	names := 0
 	for _, r := range roleTable {
-		for _, item := range strings.Split(r.tools, "|") {
-			names := strings.Split(item, ",")
+		names += strings.Count(r.tools, "|") + strings.Count(r.tools, ",") + 1
+	}
+	v := &vocabulary{phrases: make(map[string]*tool, names), byValue: make(map[string][]string, names)}
+	tools := make([]tool, 0, names)
+	for _, r := range roleTable {
+		only := []string{r.role}[:1:1]
+		for item := range strings.SplitSeq(r.tools, "|") {
 			// "=canon,alias": the canonical name is too common a word to
 			// be recognised on its own ("rest"), only its aliases are.
-			canon, hidden := strings.CutPrefix(names[0], "=")
-			if hidden {
-				names = names[1:]
-			}
-			for _, n := range names {
-				add(v, n, canon, r.role)
+			item, hidden := strings.CutPrefix(item, "=")
+			canon, _, _ := strings.Cut(item, ",")
+			for n := range strings.SplitSeq(item, ",") {
+				if hidden {
+					hidden = false
+					continue
+				}
+				n = strings.TrimSpace(n)
+				if n == "" {
+					continue
+				}
+				t := v.phrases[n]
+				if t == nil {
+					tools = append(tools, tool{value: canon})
+					t = &tools[len(tools)-1]
+					v.phrases[n] = t
+				}
+				if slices.Contains(t.roles, r.role) {
+					continue
+				}
+				if t.roles == nil {
+					t.roles = only
+				} else {
+					t.roles = append(t.roles, r.role)
+				}
+				if by := v.byValue[canon]; by == nil {
+					v.byValue[canon] = only
+				} else if !slices.Contains(by, r.role) {
+					v.byValue[canon] = append(by, r.role)
+				}
+				if k := strings.Count(n, " ") + 1; k > v.maxLen {
+					v.maxLen = k
+				}
 			}
 		}
 	}
 	return v
-})
-
-func add(v *vocabulary, phrase, canon, role string) {
-	phrase = strings.TrimSpace(phrase)
-	if phrase == "" {
-		return
-	}
-	t := v.phrases[phrase]
-	if t == nil {
-		t = &tool{value: canon}
-		v.phrases[phrase] = t
-	}
-	for _, r := range t.roles {
-		if r == role {
-			return
-		}
-	}
-	t.roles = append(t.roles, role)
-	if !slices.Contains(v.byValue[canon], role) {
-		v.byValue[canon] = append(v.byValue[canon], role)
-	}
-	if n := strings.Count(phrase, " ") + 1; n > v.maxLen {
-		v.maxLen = n
-	}
 }
 
 // RolesOf returns every role a canonical value can fill ("redis": cache,

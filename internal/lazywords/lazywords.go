@@ -13,9 +13,17 @@ import (
 // Set returns the set of the words of s, split at white space; the set is
 // built the first time the returned function is called, and every call
 // returns that same map. The map is shared by all callers (and goroutines):
-// they must only read it, never change it.
+// they must only read it, never change it. The words are split then too:
+// splitting them at start-up was half of what a set cost a process that
+// never looked a word up.
 func Set(s string) func() map[string]bool {
-	return Of(strings.Fields(s)...)
+	return sync.OnceValue(func() map[string]bool {
+		m := make(map[string]bool, strings.Count(s, " ")+strings.Count(s, "\n")+1)
+		for w := range strings.FieldsSeq(s) {
+			m[w] = true
+		}
+		return m
+	})
 }
 
 // Of is Set for words given one by one.

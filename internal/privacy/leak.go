@@ -117,9 +117,15 @@ type keywordRules struct {
 }
 
 func buildLeakIndex() *keywordIndex {
-	x := &keywordIndex{byPair: [][]keywordRules{nil}}
-	rulesOf := map[string][]int{}
-	var order []string
+	n := 0
+	for _, r := range leakRules {
+		n += len(r.keywords)
+	}
+	// Sized up front: the index is built in every hook process that stores
+	// text, and growing the map was a third of the building.
+	x := &keywordIndex{byPair: make([][]keywordRules, 1, n+1)}
+	rulesOf := make(map[string][]int, n)
+	order := make([]string, 0, n)
 	for i, r := range leakRules {
 		for _, kw := range r.keywords {
 			if len(kw) < 2 {

@@ -72,7 +72,7 @@ func feedback(ctx context.Context, db *store.DB, counts *termCounts, req Request
 			seen[store.EventCID(e)] = true
 		}
 	}
-	msgs, err := messageItems(ctx, db, req, lcs, find, nil)
+	msgs, err := messageItems(ctx, db, req, lcs, find, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func feedback(ctx context.Context, db *store.DB, counts *termCounts, req Request
 	if len(msgs) > 0 {
 		best = msgs[0].Score
 	}
-	ents, err := entryItems(ctx, db, req, lcs, find, nil, best)
+	ents, err := entryItems(ctx, db, req, lcs, find, nil, best, nil)
 	if err != nil {
 		return nil, err
 	}

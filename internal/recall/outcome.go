@@ -47,7 +47,9 @@ const (
 // session's last message. Each reaches minRelevance: the prompt asked for
 // exactly this.
 func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string, items []Item) ([]Item, error) {
-	if !outcomeRE.MatchString(prompt) || !earlierRE.MatchString(prompt) {
+	// earlierRE first: it is the smaller expression to compile, and a
+	// prompt it does not match never compiles outcomeRE.
+	if !earlierRE.MatchString(prompt) || !outcomeRE.MatchString(prompt) {
 		return nil, nil
 	}
 	var session string

@@ -157,7 +157,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			cs[i].specific *= everydayShare(cs[i].forms[0])
 		}
 	}
-	msgs, err := messageItems(ctx, db, req, cs, find, asked)
+	// The texts read for a value the prompt asks, parsed once: a short
+	// message read whole for a role is the line raiseValued and its
+	// excerpt read again.
+	pc := &claim.Cache{}
+	msgs, err := messageItems(ctx, db, req, cs, find, asked, pc)
 	if err != nil {
 		return nil, err
 	}
@@ -165,11 +169,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(msgs) > 0 {
 		best, bestCov = msgs[0].Score, msgs[0].Coverage
 	}
-	ents, err := entryItems(ctx, db, req, cs, find, asked, best)
+	ents, err := entryItems(ctx, db, req, cs, find, asked, best, pc)
 	if err != nil {
 		return nil, err
 	}
-	roles, err := roleItems(ctx, db, req, cs, asked, best, bestCov)
+	roles, err := roleItems(ctx, db, req, cs, asked, best, bestCov, pc)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +193,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
-	pc := &claim.Cache{} // the lines raiseValued parses, parsed again for the excerpt
 	if raiseValued(items, cs, asked, pc) {
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
 	}
@@ -541,7 +544,7 @@ func toolWeight(text string) float64 {
 // messageItems scores the captured messages the full-text index finds, as
 // Search does (BM25 raised by coverage, then inContext), times their
 // relevance, and keeps those reaching itemRelevance.
-func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask) ([]Item, error) {
+func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, pc *claim.Cache) ([]Item, error) {
 	q := store.EventQuery{
 		Match: find.match, After: find.after, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
 	}
@@ -606,7 +609,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			if rel >= roleRelevance || s.base <= roleFloor {
 				continue
 			}
-			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), &parsed{text: ex}, cs, a) {
+			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), &parsed{text: ex, pc: pc}, cs, a) {
 				rel = roleRelevance // it gives the value the prompt asks for
 				s.ex = ex
 			}
@@ -647,7 +650,7 @@ func eventID(h store.EventHit) int64 { return h.ID }
 func entryID(h store.EntryHit) int64 { return h.ID }
 
 // entryItems scores verified entries on the scale of the best message.
-func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, bestMessage float64) ([]Item, error) {
+func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, bestMessage float64, pc *claim.Cache) ([]Item, error) {
 	q := store.EntryQuery{
 		Match: find.match, Project: req.Project,
 		Stages:   []string{store.StageVerified, store.StageCertified},
@@ -691,7 +694,7 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		tk := keysOf(text)
 		cov, spec := coverage(cs, tk)
 		rel := cov * spec
-		p := &parsed{text: text} // each role asked reads the same claims
+		p := &parsed{text: text, pc: pc} // each role asked reads the same claims
 		for _, a := range asked {
 			if rel < roleRelevance && answers(tk, p, cs, a) {
 				rel = roleRelevance
@@ -727,7 +730,7 @@ const roleRelevance = 0.5
 // an answer that share no word ("which lint tool?" and "we use biome").
 //
 // bestMessage and bestCov are the best message's score and coverage.
-func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage, bestCov float64) ([]Item, error) {
+func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, bestMessage, bestCov float64, pc *claim.Cache) ([]Item, error) {
 	var out []Item
 	seen := map[int64]bool{}
 	bare := 0 // items sharing too few of the prompt's own words (roleBare)
@@ -770,7 +773,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			}
 			ex := excerpt(h.Text, a.cs, itemChars)
 			tk := keysOf(ex)
-			p := &parsed{text: ex} // parsed once for answers, states and replacesIn
+			p := &parsed{text: ex, pc: pc} // parsed once for answers, states and replacesIn
 			if !answers(tk, p, cs, a) && !(!a.shape && len(own) > 0 && states(p.claims(), a.role)) {
 				continue
 			}
@@ -928,15 +931,18 @@ func withRole(cs []concept, role string) []concept {
 // parsed is a text whose claims are parsed at most once, when first asked
 // for: a message read for the value a prompt asks is checked for it, for a
 // value only the project's entries name, and for the value it replaced.
+// The claims come from pc (nil parses), shared with the other readers of
+// the same text: they must not be changed.
 type parsed struct {
 	text   string
+	pc     *claim.Cache
 	parsed []claim.Claim
 	done   bool
 }
 
 func (p *parsed) claims() []claim.Claim {
 	if !p.done {
-		p.parsed, p.done = claim.Parse(p.text), true
+		p.parsed, p.done = p.pc.Parse(p.text), true
 	}
 	return p.parsed
 }

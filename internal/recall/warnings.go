@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -91,11 +92,21 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 			return nil, err
 		}
 	}
-	quoted := conflictSides(ctx, db, cs)
+	// The sides are read for the rows that can still make a warning, not
+	// for all: the ledger of an entry often holds more rows than a prompt
+	// shows (20 for 5 warnings, 22 sides, on the bench's prompts). A row
+	// past those read is read with the rows after it when a side was
+	// missing.
+	quoted := map[int64]store.Entry{}
+	read := 0 // cs[:read] have their sides in quoted
 	n := 0
-	for _, c := range cs {
+	for i, c := range cs {
 		if n == perKind || paired[pair(c.Older, c.Newer)] {
 			continue
+		}
+		if i >= read {
+			read = sidesFor(cs, i, perKind-n, paired)
+			maps.Copy(quoted, conflictSides(ctx, db, cs[i:read]))
 		}
 		older, ok := quoted[c.Older]
 		if !ok {
@@ -418,6 +429,24 @@ func conflictSides(ctx context.Context, db *store.DB, cs []store.Conflict) map[i
 	}
 	quoted, _ := db.Read().EntriesQuoted(ctx, ids)
 	return quoted
+}
+
+// sidesFor is the end of the rows of cs from i on whose sides are read
+// together: as many as make the want warnings left if every side loads. A
+// pair warned about already, or met before among them, makes none.
+func sidesFor(cs []store.Conflict, i, want int, paired map[[2]int64]bool) int {
+	seen := map[[2]int64]bool{}
+	for j := i; j < len(cs); j++ {
+		p := pair(cs[j].Older, cs[j].Newer)
+		if paired[p] || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if len(seen) == want {
+			return j + 1
+		}
+	}
+	return len(cs)
 }
 
 // pair is the key of two sides in the pairs already warned about, either

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -89,5 +90,52 @@ func TestReplacedLooksUpOnce(t *testing.T) {
 	}
 	if o, ok, err := replaced(ctx, db, map[string][]stated{}, n, n.claims[i]); err != nil || !ok || o.CID != store.EventCID(later[1].ID) {
 		t.Errorf("a new prompt's lookup: %+v, %v, %v; want %s", o.Item, ok, err, store.EventCID(later[1].ID))
+	}
+}
+
+// The ledger's warnings are its first perKind pairs whose sides load, a pair
+// recorded both ways round warned about once, however many rows the
+// selected entry has: an equivalence test for reading the sides of only the
+// rows that can still make a warning (sidesFor). The texts are made up.
+func TestLedgerWarningsFirstPairs(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	var es []store.Entry
+	for i := range 9 {
+		e, _, err := db.PutEntry(ctx, store.Entry{Project: proj, SessionID: "s", Type: "decision",
+			Title: fmt.Sprintf("The zorbel relay listens on gate %d.", i), Subject: "zorbel relay gate",
+			ClaimKey: fmt.Sprintf("zorbel relay gate|%d", i), Stage: store.StageVerified, Created: day.AddDate(0, 0, i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, e)
+	}
+	add := func(older, newer int) {
+		t.Helper()
+		c := store.Conflict{Older: es[older].ID, Newer: es[newer].ID, Kind: "contradicts", Reason: "gate"}
+		if _, err := db.AddConflict(ctx, c, store.Event{Type: store.TypeConflict, DedupeKey: fmt.Sprintf("c%d-%d", older, newer)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(0, 1)
+	add(1, 0) // the same pair the other way round
+	for i := 2; i < 9; i++ {
+		add(0, i)
+	}
+	sel := []Item{{CID: es[0].CID, Kind: KindEntry, Type: es[0].Type, Text: es[0].Title, entry: es[0]}}
+	ws, err := Warnings(ctx, db, defaults(), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ws {
+		got = append(got, w.A.CID+" "+w.B.CID)
+	}
+	var want []string
+	for _, i := range []int{1, 2, 3, 4, 5} {
+		want = append(want, es[0].CID+" "+es[i].CID)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
 	}
 }

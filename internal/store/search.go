@@ -161,10 +161,13 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 		where = append(where, "e.ts < ?")
 		args = append(args, FormatTime(q.Until))
 	}
-	if q.After > 0 {
-		where = append(where, "events_fts.rowid > ?")
-		args = append(args, q.After)
-	}
+	// The bound is there when no After is given too, as 0 (every rowid is
+	// above it): the prompt path searches with a window and then without
+	// (recall's messageItems), and one statement is prepared once in a
+	// process where two were each prepared, the costliest statement of
+	// the hook to prepare.
+	where = append(where, "events_fts.rowid > ?")
+	args = append(args, max(q.After, 0))
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10

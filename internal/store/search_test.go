@@ -245,6 +245,38 @@ func TestSearchStatementsKept(t *testing.T) {
 	}
 }
 
+// TestSearchWindowOneStatement checks that a search with a window (After)
+// and the same search without one are one statement, prepared once: the
+// prompt path runs both, and the search is the costliest statement to
+// prepare. Both find what they found before.
+func TestSearchWindowOneStatement(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	var ids []int64
+	for i := range 3 {
+		r, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: fmt.Sprint("w", i), Text: "the frindle queue"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.IDs[0])
+	}
+	cached := len(db.stmts)
+	q := EventQuery{Match: MatchAny([]string{"frindle"}, false), Project: "/p", Types: []string{TypeUserPrompt}}
+	all, err := db.SearchEvents(ctx, q)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("without a window: %d hits, %v; want 3", len(all), err)
+	}
+	q.After = ids[0]
+	newer, err := db.SearchEvents(ctx, q)
+	if err != nil || len(newer) != 2 || newer[0].ID == ids[0] || newer[1].ID == ids[0] {
+		t.Fatalf("after %d: %+v, %v; want the two newer", ids[0], newer, err)
+	}
+	if n := len(db.stmts) - cached; n != 1 {
+		t.Errorf("a search with and without a window left %d statements prepared, want 1", n)
+	}
+}
+
 // Matches that score the same come oldest first, and the newest-first
 // search newest first, whatever plan SQLite picks for the join of the ranked
 // ids with their rows.
