@@ -5,8 +5,9 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/handler"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/thesaurus"
 )
 
 func main() {
-	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit(glosses.Beside()))
+	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit(glosses.Beside(), thesaurus.Beside()))
 }
