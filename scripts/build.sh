@@ -15,18 +15,9 @@ CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X $module/internal/version.Ver
 # (glosses/NOTICE), shipped beside the MIT binaries and read at run time, not compiled in.
 mkdir -p "$tmp/glosses"
 cp glosses/*.txt glosses/NOTICE glosses/COPYING "$tmp/glosses/"
-# So is the English thesaurus recall relates a prompt's unseen words with
-# (synonyms/NOTICE), once scripts/gen-synonyms.sh generated it: the table is
-# not kept in the repository while the measurement does not keep it.
-if [ -f synonyms/eng.txt ]; then
-	mkdir -p "$tmp/synonyms"
-	cp synonyms/eng.txt synonyms/NOTICE "$tmp/synonyms/"
-fi
 # Move into place only once every binary built, so a hook never runs a half-written file.
-for d in glosses synonyms; do
-	rm -rf "$out/$d.old"
-	if [ -d "$out/$d" ]; then mv "$out/$d" "$out/$d.old"; fi
-done
+rm -rf "$out/glosses.old"
+if [ -d "$out/glosses" ]; then mv "$out/glosses" "$out/glosses.old"; fi
 for f in "$tmp"/*; do mv -f "$f" "$out/"; done
-rm -rf "$out/glosses.old" "$out/synonyms.old"
+rm -rf "$out/glosses.old"
 echo "built binaries into $out (version $version)" >&2

@@ -5,9 +5,8 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/handler"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/thesaurus"
 )
 
 func main() {
-	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit(glosses.Beside(), thesaurus.Beside()))
+	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget}, handler.UserPromptSubmit(glosses.Beside()))
 }

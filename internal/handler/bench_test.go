@@ -73,7 +73,7 @@ func BenchmarkHooks(b *testing.B) {
 		prompts = []string{p}
 	}
 	b.Run("UserPromptSubmit", func(b *testing.B) {
-		run(b, "user-prompt-submit", UserPromptSubmit(nil, nil), func(i int) string {
+		run(b, "user-prompt-submit", UserPromptSubmit(nil), func(i int) string {
 			sess := fmt.Sprintf(`"session_id":"bench-inproc-%d","cwd":"/home/dev/shop-api","transcript_path":"/nonexistent/bench.jsonl"`, i/5)
 			return fmt.Sprintf(`{%s,"hook_event_name":"UserPromptSubmit","prompt_id":"bench-%d","prompt":%q}`, sess, i, prompts[i%len(prompts)])
 		})

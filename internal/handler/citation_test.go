@@ -20,7 +20,7 @@ func TestStopChecksCitations(t *testing.T) {
 	h := newHarness(t)
 	tp := copyTranscript(t, "basic.jsonl")
 	h.run(SessionStart, fixture(t, "session-start.json", tp))
-	h.run(UserPromptSubmit(nil, nil), fixture(t, "user-prompt-submit.json", tp))
+	h.run(UserPromptSubmit(nil), fixture(t, "user-prompt-submit.json", tp))
 	h.run(Stop, fixture(t, "stop.json", tp))
 	h.run(SessionEnd, fixture(t, "session-end.json", tp))
 
@@ -34,7 +34,7 @@ func TestStopChecksCitations(t *testing.T) {
 	prompt, _ := sjson.SetBytes(fixture(t, "user-prompt-submit.json", ""), "session_id", "second")
 	prompt, _ = sjson.SetBytes(prompt, "prompt_id", "p2")
 	prompt, _ = sjson.SetBytes(prompt, "prompt", "How do we sign the JWT tokens, which keys?")
-	reply := h.run(UserPromptSubmit(nil, nil), prompt)
+	reply := h.run(UserPromptSubmit(nil), prompt)
 	injected := regexp.MustCompile(`\[(mem:[0-9a-f]+)\]`).FindStringSubmatch(reply)
 	if injected == nil {
 		t.Fatalf("nothing injected; brief:\n%s", brief)

@@ -115,7 +115,7 @@ func BenchmarkPromptGlossary(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				out.Reset()
 				in := fmt.Sprintf(`{"session_id":"bench","cwd":%q,"hook_event_name":"UserPromptSubmit","prompt_id":"p%d","prompt":"why does svc12 time out behind the proxy?"}`, cwd, i)
-				hook.Run(strings.NewReader(in), &out, io.Discard, hook.Options{Name: "user-prompt-submit", Budget: time.Minute, Getenv: getenv}, UserPromptSubmit(nil, nil))
+				hook.Run(strings.NewReader(in), &out, io.Discard, hook.Options{Name: "user-prompt-submit", Budget: time.Minute, Getenv: getenv}, UserPromptSubmit(nil))
 				b.StopTimer()
 				foldSpool(b, data)
 				b.StartTimer()

@@ -27,7 +27,6 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/selfcheck"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/thesaurus"
 )
 
 // Budgets are the internal deadlines of each hook, well under the timeouts in
@@ -279,16 +278,13 @@ func record(ctx context.Context, env *hook.Env, db *store.DB, s store.Session, r
 // A prompt in another language than English is also searched by the
 // English glosses of its words from dict (the hook's main gives the
 // dictionaries beside its binary, glosses.Beside); nil translates nothing.
-// An English prompt's words the store never wrote are also searched by the
-// words th relates to them (thesaurus.Beside in the main); nil relates
-// nothing.
-func UserPromptSubmit(dict *glosses.Dict, th *thesaurus.Table) hook.Handler {
+func UserPromptSubmit(dict *glosses.Dict) hook.Handler {
 	return func(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply, error) {
-		return userPromptSubmit(ctx, env, ev, dict, th)
+		return userPromptSubmit(ctx, env, ev, dict)
 	}
 }
 
-func userPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event, dict *glosses.Dict, th *thesaurus.Table) (hook.Reply, error) {
+func userPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event, dict *glosses.Dict) (hook.Reply, error) {
 	if ev.SessionID == "" {
 		return hook.Reply{}, errNoSession
 	}
@@ -322,15 +318,12 @@ func userPromptSubmit(ctx context.Context, env *hook.Env, ev *hook.Event, dict *
 			Prompt: prompt, Now: env.Now(), InContext: func() string {
 				home, _ := os.UserHomeDir()
 				return claudemd.Read(ev.Cwd, home)
-			}, Terms: glossaryTerms(env, s.Project, prompt), Glosses: dict, Thesaurus: th, Spool: spool})
+			}, Terms: glossaryTerms(env, s.Project, prompt), Glosses: dict, Spool: spool})
 		if err != nil {
 			env.Log.Error("recall", "err", err)
 		}
 		if err := dict.Err(); err != nil {
 			env.Log.Warn("prompt in another language searched by its own words only", "err", err)
-		}
-		if err := th.Err(); err != nil {
-			env.Log.Warn("prompt searched without synonyms", "err", err)
 		}
 	}
 	reply := hook.Reply{AdditionalContext: inj.Text}

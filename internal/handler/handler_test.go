@@ -123,7 +123,7 @@ func TestSessionLifecycle(t *testing.T) {
 		input   []byte
 	}{
 		{"SessionStart", SessionStart, fixture(t, "session-start.json", tp)},
-		{"UserPromptSubmit", UserPromptSubmit(nil, nil), fixture(t, "user-prompt-submit.json", tp)},
+		{"UserPromptSubmit", UserPromptSubmit(nil), fixture(t, "user-prompt-submit.json", tp)},
 		{"PostToolUse", PostToolUse, fixture(t, "post-tool-use.json", tp)},
 		{"Stop", Stop, fixture(t, "stop.json", tp)},
 		{"PreCompact", SessionEnd, fixture(t, "pre-compact.json", tp)},
@@ -181,7 +181,7 @@ func TestRecallAcrossSessions(t *testing.T) {
 	h := newHarness(t)
 	tp := copyTranscript(t, "basic.jsonl")
 	h.run(SessionStart, fixture(t, "session-start.json", tp))
-	h.run(UserPromptSubmit(nil, nil), fixture(t, "user-prompt-submit.json", tp))
+	h.run(UserPromptSubmit(nil), fixture(t, "user-prompt-submit.json", tp))
 	h.run(Stop, fixture(t, "stop.json", tp))
 	h.run(SessionEnd, fixture(t, "session-end.json", tp))
 
@@ -195,12 +195,12 @@ func TestRecallAcrossSessions(t *testing.T) {
 	prompt, _ := sjson.SetBytes(fixture(t, "user-prompt-submit.json", ""), "session_id", "second")
 	prompt, _ = sjson.SetBytes(prompt, "prompt_id", "p2")
 	prompt, _ = sjson.SetBytes(prompt, "prompt", "How do we sign the JWT tokens, which keys?")
-	checkReply(t, h.run(UserPromptSubmit(nil, nil), prompt), "UserPromptSubmit", "RS256")
+	checkReply(t, h.run(UserPromptSubmit(nil), prompt), "UserPromptSubmit", "RS256")
 
 	// Another project sees nothing of it.
 	other, _ := sjson.SetBytes(prompt, "cwd", "/home/dev/other-project")
 	other, _ = sjson.SetBytes(other, "session_id", "third")
-	if out := h.run(UserPromptSubmit(nil, nil), other); out != "" {
+	if out := h.run(UserPromptSubmit(nil), other); out != "" {
 		t.Errorf("another project got %q", out)
 	}
 }
@@ -242,7 +242,7 @@ func TestPrivacyOnEveryPath(t *testing.T) {
 		}
 		return b
 	}
-	h.run(UserPromptSubmit(nil, nil), in("UserPromptSubmit", "prompt", "use <private>"+private+"</private> with ANTHROPIC_API_KEY="+secret, "prompt_id", "p1"))
+	h.run(UserPromptSubmit(nil), in("UserPromptSubmit", "prompt", "use <private>"+private+"</private> with ANTHROPIC_API_KEY="+secret, "prompt_id", "p1"))
 	h.run(PostToolUse, in("PostToolUse", "tool_name", "Bash", "tool_input.command", "curl -H 'Authorization: Bearer "+secret+"' x", "tool_response.stdout", "token "+secret, "tool_use_id", "t1"))
 	h.run(PostToolUse, in("PostToolUseFailure", "tool_name", "Bash", "tool_input.command", "echo", "error", "failed with "+secret, "tool_use_id", "t2"))
 	h.run(Stop, in("Stop", "last_assistant_message", "I saw <private>"+private+"</private> and "+secret))
@@ -283,7 +283,7 @@ func TestPromptGlossesMissing(t *testing.T) {
 			h := newHarness(t)
 			tp := copyTranscript(t, "basic.jsonl")
 			in, _ := sjson.SetBytes(fixture(t, "user-prompt-submit.json", tp), "prompt", c.prompt)
-			h.run(UserPromptSubmit(c.dict, nil), in)
+			h.run(UserPromptSubmit(c.dict), in)
 			log, _ := os.ReadFile(filepath.Join(h.dir, "claude-memory-layer.log"))
 			log = append(log, h.logs.Bytes()...)
 			if got := strings.Contains(string(log), warning); got != c.warns {

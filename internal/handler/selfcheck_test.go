@@ -33,7 +33,7 @@ func TestSelfCheckShownOnce(t *testing.T) {
 		if on {
 			h.env = map[string]string{"CLAUDE_MEMORY_SELF_CHECK": "true"}
 		}
-		h.run(UserPromptSubmit(nil, nil), prompt(t, "p1"))
+		h.run(UserPromptSubmit(nil), prompt(t, "p1"))
 		db := h.db()
 		ctx := context.Background()
 		verdict := store.Event{Time: h.now, Type: store.TypeSelfCheck, SessionID: sid, Project: "/home/dev/shop-api",
@@ -43,7 +43,7 @@ func TestSelfCheckShownOnce(t *testing.T) {
 		}
 		var got []string
 		for _, id := range []string{"p2", "p3", "p4"} {
-			got = append(got, gjson.Get(h.run(UserPromptSubmit(nil, nil), prompt(t, id)), "systemMessage").String())
+			got = append(got, gjson.Get(h.run(UserPromptSubmit(nil), prompt(t, id)), "systemMessage").String())
 		}
 		want := []string{line, "", ""}
 		if !on {
@@ -62,7 +62,7 @@ func TestSelfCheckWithoutLLM(t *testing.T) {
 	h.env = map[string]string{"CLAUDE_MEMORY_SELF_CHECK": "1"}
 	tp := copyTranscript(t, "basic.jsonl")
 	for range 2 {
-		h.run(UserPromptSubmit(nil, nil), fixture(t, "user-prompt-submit.json", tp))
+		h.run(UserPromptSubmit(nil), fixture(t, "user-prompt-submit.json", tp))
 		if out := h.run(Stop, fixture(t, "stop.json", tp)); out != "" {
 			t.Errorf("Stop replied %q", out)
 		}

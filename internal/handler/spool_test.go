@@ -23,19 +23,19 @@ func TestPromptSpooled(t *testing.T) {
 	h := newHarness(t)
 	tp := copyTranscript(t, "basic.jsonl")
 	h.run(SessionStart, fixture(t, "session-start.json", tp))
-	h.run(UserPromptSubmit(nil, nil), fixture(t, "user-prompt-submit.json", tp))
+	h.run(UserPromptSubmit(nil), fixture(t, "user-prompt-submit.json", tp))
 	h.run(SessionEnd, fixture(t, "session-end.json", tp))
 
 	prompt, _ := sjson.SetBytes(fixture(t, "user-prompt-submit.json", ""), "session_id", "second")
 	prompt, _ = sjson.SetBytes(prompt, "prompt_id", "p2")
 	prompt, _ = sjson.SetBytes(prompt, "prompt", "How do we sign the JWT tokens, which keys?")
-	reply := h.run(UserPromptSubmit(nil, nil), prompt)
+	reply := h.run(UserPromptSubmit(nil), prompt)
 	first := h.now
 	injected := regexp.MustCompile(`\[(mem:[0-9a-f]+)\]`).FindStringSubmatch(reply)
 	if injected == nil {
 		t.Fatalf("nothing injected: %q", reply)
 	}
-	if again := h.run(UserPromptSubmit(nil, nil), prompt); again != reply { // a retry
+	if again := h.run(UserPromptSubmit(nil), prompt); again != reply { // a retry
 		t.Errorf("the retried prompt got %q, want %q", again, reply)
 	}
 	ctx := context.Background()

@@ -18,7 +18,6 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/thesaurus"
 )
 
 // Request is one prompt to recall for.
@@ -41,9 +40,6 @@ type Request struct {
 	// Glosses translates the words of a prompt in another language than
 	// English (withGlosses); nil translates nothing.
 	Glosses *glosses.Dict
-	// Thesaurus relates an English prompt's words the store never wrote
-	// to words it did (related); nil relates nothing.
-	Thesaurus *thesaurus.Table
 	// Spool is the hook's reader of the session's spooled events, shared
 	// with its other readers so that the files are read once; nil reads
 	// them.

@@ -139,9 +139,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
-	if cs, err = counts.related(ctx, cs, req.Thesaurus, stopsFor(prompt), total); err != nil {
-		return nil, err
-	}
 	now := req.Now
 	if now.IsZero() {
 		now = time.Now()
