@@ -76,3 +76,29 @@ func TestReplacedValueListedKeepsWarning(t *testing.T) {
 		t.Errorf("a warning of a memory not listed, whose value no listed memory states, is shown:\n%s", r.Text)
 	}
 }
+
+// A command run is whatever a tool printed: commitMessage must end on any
+// input and return only text of it (each message is a piece of the run, one
+// a line), never more than the run holds.
+func FuzzCommitMessage(f *testing.F) {
+	for _, s := range []string{
+		`Bash: git commit -m "a" -m 'b'`,
+		"Bash: git commit -m \"$(cat <<'EOF'\nx\nEOF\n)\"",
+		"Bash: git commit -m \"$(cat <<",
+		`git commit -m "unterminated \`,
+		"git commit -m  -m -m '",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, run string) {
+		got := commitMessage(run)
+		if len(got) > len(run)+strings.Count(run, " -m ") {
+			t.Fatalf("commitMessage(%q) = %q: longer than its input", run, got)
+		}
+		for line := range strings.SplitSeq(strings.TrimSuffix(got, "\n"), "\n") {
+			if !strings.Contains(run, line) {
+				t.Fatalf("commitMessage(%q) = %q: line %q is not in the run", run, got, line)
+			}
+		}
+	})
+}
