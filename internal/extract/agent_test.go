@@ -80,3 +80,20 @@ func TestAgentReportAtTheCap(t *testing.T) {
 		t.Errorf("%d of the session's own entries kept, want %d", own, maxEntries)
 	}
 }
+
+// TestAgentReportOwnCommand: in a turn that runs one of the plugin's own
+// commands, a sub-agent's report relays the stored memories, as the
+// assistant's answer there does: it is no new memory.
+func TestAgentReportOwnCommand(t *testing.T) {
+	t.Parallel()
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "/memory-search thumbnail cache"},
+		{Index: 1, Role: "tool", Text: "Task: Explore: Gather what the memories say about thumbnails\nFrom the stored memories:\n\n" +
+			"- **Eviction**: `evictOldest()` in `lib/thumbs/cache.rb` drops thumbnails older than 9 days\n" +
+			"- The `thumb_width` option in `settings/media.toml` is 240.\n"},
+		{Index: 2, Role: "assistant", Text: "The memories say `evictOldest()` in `lib/thumbs/cache.rb` drops thumbnails older than 9 days."},
+	}
+	for _, e := range Offline(msgs) {
+		t.Errorf("the plugin's own turn gave entry %q", e.Body)
+	}
+}

@@ -185,6 +185,9 @@ func (x *extractor) message(i int) {
 		if from, ok = agentReport(m.Text); !ok {
 			return // tool output is read only as a lesson's failure
 		}
+		if x.own {
+			return // a sub-agent's report of the plugin's own output
+		}
 		role = "assistant" // a sub-agent's report is the session's agent speaking
 	}
 	text := m.Text
