@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -32,7 +33,7 @@ func (x *extractor) valueChange(s *sent) {
 	if !ok {
 		return
 	}
-	at, head, ok := x.edited(was, now)
+	at, head, ok := x.edited(s, was, now)
 	if !ok {
 		return
 	}
@@ -101,11 +102,17 @@ func codeSpans(t string) [][2]int {
 	return out
 }
 
-// edited finds the last edit of the session (a tool message "Edit: path"
-// or "MultiEdit: path" with "- " and "+ " lines, not marked as failed) that took out a line
-// holding was but not now and put in a line holding now. It returns the
+// maxEditsBack is how many of a turn's edits, newest first, edited reads
+// for one sentence: a sentence reports what was just done, and a turn of
+// thousands of edits would otherwise cost each of its sentences all of them.
+const maxEditsBack = 64
+
+// edited finds the last edit of sentence s's turn before it (a tool message
+// "Edit: path" or "MultiEdit: path" with "- " and "+ " lines, not marked as
+// failed) that took out a line holding was but not now and put in a line
+// holding now; it reads at most maxEditsBack of them. It returns the
 // edit's first line as a quote, and that line.
-func (x *extractor) edited(was, now string) (evi, string, bool) {
+func (x *extractor) edited(s *sent, was, now string) (evi, string, bool) {
 	if x.edits == nil {
 		x.edits = []int{}
 		for j, m := range x.msgs {
@@ -114,8 +121,10 @@ func (x *extractor) edited(was, now string) (evi, string, bool) {
 			}
 		}
 	}
-	for e := len(x.edits) - 1; e >= 0; e-- {
+	last, _ := slices.BinarySearch(x.edits, s.msg) // the edits before s
+	for e := last - 1; e >= 0 && e >= last-maxEditsBack && x.edits[e] > x.turn; e-- {
 		j := x.edits[e]
+		x.editsRead++
 		m := x.msgs[j]
 		head, rest, _ := strings.Cut(m.Text, "\n")
 		if strings.HasSuffix(head, "(error)") {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -45,5 +46,47 @@ func TestValueChange(t *testing.T) {
 		case c.want != "" && (len(found[0].Evidence) != 2 || found[0].Evidence[0].Quote != "Edit: /home/dev/shop/config/queue.yml"):
 			t.Errorf("%s: evidence %+v, want the edit's first line, then the sentence", c.name, found[0].Evidence)
 		}
+	}
+}
+
+// manyEdits is a session of one turn with n edits, each followed by an
+// assistant message reporting value changes in code spans, of which only
+// the first was made by an edit.
+func manyEdits(n int) []Message {
+	msgs := []Message{{Index: 0, Role: "user", Text: "Give every lamp driver its new register name."}}
+	ctx := strings.Repeat("- an untouched line the diff shows around the change\n", 20)
+	for i := range n {
+		msgs = append(msgs,
+			Message{Index: len(msgs), Role: "tool", Text: fmt.Sprintf("Edit: drivers/lamp%d/regs.c\n%s- lamp_reg_%d = 1\n+ glow_reg_%d = 1\n", i, ctx, i, i)},
+			Message{Index: len(msgs) + 1, Role: "assistant", Text: fmt.Sprintf("Renamed `lamp_reg_%d` to `glow_reg_%d` in lamp%d. Also changed `dim_%d` to `bright_%d`.", i, i, i, i, i)})
+	}
+	return msgs
+}
+
+// TestEditedLinear: the edits read to find what made a reported change
+// grow with the session's length, not with its square.
+func TestEditedLinear(t *testing.T) {
+	t.Parallel()
+	read := func(n int) int {
+		x := extractor{msgs: manyEdits(n), turn: -1}
+		for i := range x.msgs {
+			x.message(i)
+		}
+		return x.editsRead
+	}
+	a, b := read(1000), read(2000)
+	if a == 0 || float64(b)/float64(a) > 2.2 {
+		t.Errorf("edits read: %d for 1000 edits, %d for 2000 (ratio %.2f, want about 2)", a, b, float64(b)/float64(a))
+	}
+}
+
+func BenchmarkEdited(b *testing.B) {
+	for _, n := range []int{1000, 2000} {
+		msgs := manyEdits(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				Offline(msgs)
+			}
+		})
 	}
 }

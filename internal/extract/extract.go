@@ -154,7 +154,8 @@ type extractor struct {
 	open  *cand // the current turn's lesson still waiting for its fix
 	own   bool  // the current turn runs one of the plugin's own commands
 
-	edits []int // the session's edits (change.go), listed at the first need
+	edits     []int // the session's edits (change.go), listed at the first need
+	editsRead int   // edits edited has read, the measure of its cost
 
 	claims map[*sent][]claim.Claim // parsed sentences (claims.go)
 	cache  *claim.Cache            // parses texts; nil parses each time
