@@ -813,9 +813,9 @@ func (p *parser) tally(i int) {
 	p.ms[a].tally = true
 	// "11 crawlers down to 6", "3 ports into 2 ports": a number after "to"
 	// or "into" right after the noun is the count it was changed to.
-	k := noun + 1
+	k, moved := noun+1, false
 	if k < len(p.toks) && (p.toks[k].s == "down" || p.toks[k].s == "up") {
-		k++
+		k, moved = k+1, true
 	}
 	if k+1 >= len(p.toks) || p.toks[k+1].sent != p.toks[i].sent || p.toks[k].s != "to" && p.toks[k].s != "into" {
 		return
@@ -824,11 +824,27 @@ func (p *parser) tally(i int) {
 	if !isDigits(p.toks[j].s) || p.toks[j].particle != "" || p.owner[j] != 0 {
 		return
 	}
-	if r, _ := p.countOf(j); r != "" && r != role {
+	// The new count is of the same noun: said again after it, or left
+	// unsaid where the words can mean nothing else. "Down to" and "up to"
+	// say a count moved; a clause that ends at the number after "into"
+	// says the things became that many. A bare "to" also sends things
+	// somewhere ("3 nodes to 17", a version; "120 tests to 3 of the
+	// shards"; "3 jobs to 2 am", a time), so it needs the noun.
+	if r, _ := p.countOf(j); r != role && (r != "" || !moved && (p.toks[k].s == "to" || !p.endsClause(j))) {
 		return // "3 servers to 2 regions": two things
 	}
 	p.add(role, canonCount(p.toks[j].s), j, j)
 	p.counted = append(p.counted, [2]int{a, len(p.ms) - 1})
+}
+
+// endsClause reports token i the last of its clause: the sentence's last,
+// or followed by a comma, a semicolon, a colon or a dash.
+func (p *parser) endsClause(i int) bool {
+	if i+1 >= len(p.toks) || p.toks[i+1].sent != p.toks[i].sent {
+		return true
+	}
+	between := strings.TrimSpace(p.text[p.toks[i].end:p.toks[i+1].start])
+	return between != "" && strings.ContainsAny(between[:1], ",;:-—–(")
 }
 
 // countOf returns the role of a number at token i followed, within three

@@ -89,3 +89,27 @@ func TestPlannedChangeIsNoChange(t *testing.T) {
 		t.Errorf("a change made: %v, want supersedes", rel)
 	}
 }
+
+// TestCountSentElsewhere checks that a number after "to" or "into" is the
+// new count of the things only when it counts them: said with their noun,
+// after "down to" or "up to", or ending the clause after "into". A version,
+// a clock time or a count of where the things went is no new count.
+func TestCountSentElsewhere(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		older, newer string
+		want         Relation
+	}{
+		{"The greenhouse has 6 sensors.", "Flashed 6 sensors to 21 yesterday.", Unrelated},
+		{"The archive holds 80 scrolls.", "Shifted 80 scrolls to 4 of the vaults.", Unrelated},
+		{"We run 5 ferries on the lake.", "Moved 5 ferries to 7 pm.", Unrelated},
+		{"The yard stores 30 lanterns.", "Packed 30 lanterns into 2 of the crates.", Unrelated},
+		{"The yard stores 30 lanterns.", "Trimmed 30 lanterns to 12 lanterns.", Supersedes},
+		{"The yard stores 30 lanterns.", "Packed 30 lanterns into 2, by colour.", Supersedes},
+		{"The yard stores 30 lanterns.", "Brought 30 lanterns up to 45.", Supersedes},
+	} {
+		if rel, _, _, _ := Compare(Parse(tt.older), Parse(tt.newer)); rel != tt.want {
+			t.Errorf("Compare(%q, %q) = %v, want %v", tt.older, tt.newer, rel, tt.want)
+		}
+	}
+}
