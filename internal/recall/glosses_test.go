@@ -138,7 +138,7 @@ func TestLatinize(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"сервер", "server"},
-		{"импорт", "import"},
+		{"адаптер", "adapter"},
 		{"щётка", "shchetka"},
 		{"объект", "obekt"},
 		{"сервер1", "сервер1"}, // a digit is in no table: left as it is
@@ -146,5 +146,29 @@ func TestLatinize(t *testing.T) {
 		if got := latinize(c.in); got != c.want {
 			t.Errorf("latinize(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestRussianWordNoPrefixOfAnother: a Russian word's prefix is its whole
+// stem, so a word borrowed from elsewhere ("ресторан") does not find the
+// English words its start happens to spell ("restore"), while an inflected
+// loanword ("миграции", "адаптера") still finds its English word.
+func TestRussianWordNoPrefixOfAnother(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "photos", day.AddDate(0, 0, -3),
+		"Can the photo catalogue be restored from last week's snapshot?",
+		"Yes: tools/restore-catalog restores the catalogue and its thumbnails from any snapshot in cold storage.")
+	say(t, db, "schema", day.AddDate(0, 0, -2),
+		"Which migration adds the kiln_temps table?",
+		"Migration 0042_kiln_temps adds the kiln_temps table and backfills it from the furnace logs.")
+	for _, p := range []string{"Какой ресторан у вокзала открыт ночью?", "Посоветуй ресторан с верандой"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("unrelated prompt %q injected:\n%s", p, got)
+		}
+	}
+	if got := recallFor(t, db, defaults(), "Какая миграция добавила таблицу kiln_temps?"); !strings.Contains(got, "0042_kiln_temps") {
+		t.Errorf("the migration is missing:\n%s", got)
 	}
 }

@@ -115,12 +115,11 @@ func withGlosses(c concept, langs []string, stops stopSet, dict *glosses.Dict) c
 // part is their start, and the endings that differ (-ción and -tion, -ar and
 // -ing, -es and -s) are at most a few letters past it. A prefix that matches
 // much gets the low weight any common word gets. "" for a shorter word or
-// another script. A Russian word is first written in Latin letters
-// (latinize): its loanwords are English's.
+// another script. A Russian word has its own prefix (russianPrefix).
 func cognatePrefix(w string) string {
 	w = foldLatin(w)
 	if r, _ := utf8.DecodeRuneInString(w); unicode.Is(unicode.Cyrillic, r) {
-		w = latinize(w)
+		return russianPrefix(w)
 	}
 	if !isASCII(w) || len(w) < 6 || strings.ContainsAny(w, "0123456789") {
 		return ""
@@ -128,9 +127,52 @@ func cognatePrefix(w string) string {
 	return w[:min(len(w)-2, 6)] + "*"
 }
 
+// russianEndings are the case endings of Russian nouns, longest first.
+var russianEndings = []string{"ами", "ями", "ах", "ях", "ов", "ев", "ом", "ем", "ам", "ям", "ей", "а", "я", "ы", "и", "у", "ю", "е"}
+
+// russianPrefix is the prefix a Russian word of six letters or more in
+// Latin letters (latinize) is searched by: its loanwords are English's
+// ("адаптер" adapter, "принтер" printer). Six letters of a Latin word's start
+// leave its ending to differ, but a Russian loanword takes its endings
+// after the whole borrowed stem, and a prefix cut inside that stem finds
+// English words it was never borrowed from ("ресторан", restaurant, is no
+// "restore"). So the prefix is the stem: the word without its case ending,
+// a "-ция" (-tion) noun up to its "т", a verb in "-ировать" (-ate, -ize)
+// up to the "ир"; without the stem's last letter, where the two spellings
+// part most ("сервис" servi*, service), unless a verb's suffix was cut.
+// "" for a shorter word or stem, or a letter of no Russian table.
+func russianPrefix(w string) string {
+	l := latinize(w)
+	if l == w || len(l) < 6 {
+		return ""
+	}
+	rs := []rune(strings.ToLower(w))
+	for _, e := range russianEndings {
+		if n := len([]rune(e)); len(rs)-n >= 4 && strings.HasSuffix(string(rs), e) {
+			rs = rs[:len(rs)-n]
+			break
+		}
+	}
+	stem, cut := string(rs), false
+	if t, ok := strings.CutSuffix(stem, "ци"); ok {
+		stem = t + "т"
+	} else if k := strings.LastIndex(stem, "ир"); k >= 0 && utf8.RuneCountInString(stem[:k]) >= 4 &&
+		(strings.HasPrefix(stem[k:], "ирова") || strings.HasPrefix(stem[k:], "иру")) {
+		stem, cut = stem[:k], true
+	}
+	p := latinize(stem)
+	if !cut {
+		p = p[:len(p)-1]
+	}
+	if len(p) < 4 {
+		return ""
+	}
+	return p + "*"
+}
+
 // cyrillicLatin spells each Russian letter in Latin as English loanwords are
-// transliterated (ISO 9's simpler cousins: "брокер" broker, "импорт"
-// import, "сервер" server); the soft and hard signs are not written.
+// transliterated (ISO 9's simpler cousins: "адаптер" adapter, "принтер"
+// printer, "сервер" server); the soft and hard signs are not written.
 var cyrillicLatin = map[rune]string{
 	'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ё': "e", 'ж': "zh", 'з': "z", 'и': "i", 'й': "y",
 	'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o", 'п': "p", 'р': "r", 'с': "s", 'т': "t", 'у': "u", 'ф': "f",
@@ -138,10 +180,10 @@ var cyrillicLatin = map[rune]string{
 }
 
 // latinize is a Russian word written in Latin letters (cyrillicLatin), so
-// that the cognate prefix of a loanword finds the English word it was
-// borrowed from: Russian writes "сервер", "импорт", "брокер" for server,
-// import, broker, and a session held in English says those. A word with a
-// letter of no Russian table is returned as it is.
+// that the prefix of a loanword finds the English word it was borrowed
+// from: Russian writes "сервер", "адаптер", "принтер" for server, adapter,
+// printer, and a session held in English says those. A word with a letter
+// of no Russian table is returned as it is.
 func latinize(w string) string {
 	var b strings.Builder
 	for _, r := range w {
