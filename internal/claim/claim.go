@@ -42,9 +42,9 @@ type Claim struct {
 	// sets ("X now", "X instead", "switched to X"), not only as used ("use
 	// X"). Only Compare reads it, so it is no part of the claim's key.
 	moved bool
-	// tally is set for a number of things said without a change ("11
-	// crawlers"): Compare reads it only as the older side of a count the
-	// newer says it changed ("11 crawlers down to 6").
+	// tally is set for a number of things said without a change ("14
+	// looms"): Compare reads it only as the older side of a count the
+	// newer says it changed ("14 looms down to 8").
 	tally bool
 }
 
@@ -795,10 +795,10 @@ func (p *parser) count(i int) (string, string, int) {
 	return "", "", 0
 }
 
-// tally reads a number of things no table lists ("11 crawlers", "6 larger
-// crawlers") as a value of the role "number of" the noun, and a count
-// changed ("11 crawlers down to 6", "merged 11 crawlers into 6 larger
-// crawlers") as a change: the first number is the old value, the one after
+// tally reads a number of things no table lists ("14 looms", "8 wider
+// looms") as a value of the role "number of" the noun, and a count
+// changed ("14 looms down to 8", "folded 14 looms into 8 wider
+// looms") as a change: the first number is the old value, the one after
 // "to" or "into" the new. Only the number is the mention, so the noun still
 // says what a statement is about. A count said without a change is a
 // tally: the older side of a count changed, never set against another
@@ -811,7 +811,7 @@ func (p *parser) tally(i int) {
 	p.add(role, canonCount(p.toks[i].s), i, i)
 	a := len(p.ms) - 1
 	p.ms[a].tally = true
-	// "11 crawlers down to 6", "3 ports into 2 ports": a number after "to"
+	// "14 looms down to 8", "3 ports into 2 ports": a number after "to"
 	// or "into" right after the noun is the count it was changed to.
 	k, moved := noun+1, false
 	if k < len(p.toks) && (p.toks[k].s == "down" || p.toks[k].s == "up") {
@@ -848,7 +848,7 @@ func (p *parser) endsClause(i int) bool {
 }
 
 // countOf returns the role of a number at token i followed, within three
-// words, by a plural noun ("11 crawlers", "6 well-tuned crawlers") and the
+// words, by a plural noun ("14 looms", "8 well-oiled looms") and the
 // noun's token, or "" when no noun counted follows: a unit ("5 minutes",
 // "10 MB") or a word of a link between makes it no count of things.
 func (p *parser) countOf(i int) (string, int) {

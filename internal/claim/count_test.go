@@ -6,7 +6,7 @@ import (
 )
 
 // TestCountChanged checks that a number of things no table lists, changed
-// ("from 11 crawlers down to 6"), replaces the number stated before, and that
+// ("14 looms down to 8"), replaces the number stated before, and that
 // two numbers of things said without a change are never set against each
 // other.
 func TestCountChanged(t *testing.T) {
@@ -16,11 +16,11 @@ func TestCountChanged(t *testing.T) {
 		want               Relation
 		oldValue, newValue string
 	}{
-		{"down to", "The first draft splits the job into 11 crawlers.", "We went from 11 crawlers down to 6.", Supersedes, "11", "6"},
-		{"into", "The plan has 9 parallel crawlers.", "Merged 9 crawlers into 4 larger crawlers.", Supersedes, "9", "4"},
-		{"capitalised heading", "**9 Crawlers Launched:**", "Cut 9 crawlers down to 3 crawlers.", Supersedes, "9", "3"},
-		{"no change said", "The plan has 9 crawlers.", "The report lists 4 crawlers.", Unrelated, "", ""},
-		{"another thing changed", "The plan has 9 crawlers.", "We went from 7 mirrors down to 2.", Unrelated, "", ""},
+		{"down to", "The mill weaves the order on 14 looms.", "Brought the 14 looms down to 8 after the audit.", Supersedes, "14", "8"},
+		{"into", "The mill runs 13 narrow looms.", "Folded 13 looms into 5 wider looms.", Supersedes, "13", "5"},
+		{"capitalised heading", "**13 Looms Weaving:**", "Sold 13 looms down to 2 looms.", Supersedes, "13", "2"},
+		{"no change said", "The mill runs 13 looms.", "The inventory lists 5 looms.", Unrelated, "", ""},
+		{"another thing changed", "The mill runs 13 looms.", "It took 7 kettles down to 2.", Unrelated, "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rel, _, ov, nv := Compare(Parse(tt.older), Parse(tt.newer))
@@ -32,10 +32,10 @@ func TestCountChanged(t *testing.T) {
 }
 
 // TestCountNeverTakesAName checks that a name said beside a number of things
-// replaced is no new number ("Replace 5 loader classes with …").
+// replaced is no new number ("4 hinges were replaced by 3 Velloq clips").
 func TestCountNeverTakesAName(t *testing.T) {
 	t.Parallel()
-	for _, c := range Parse("**Simpler code** - Replace 5 loader classes (900 lines) with 2 Quorvel definitions") {
+	for _, c := range Parse("**Lighter lids**: the 4 brass hinges (60 grams) were replaced by 3 Velloq clips") {
 		if counting(c.Role) && !isDigits(c.Value) {
 			t.Fatalf("claim %+v: a number of things with a name for its value", c)
 		}
@@ -72,7 +72,7 @@ func TestFromWithoutChangeIsASource(t *testing.T) {
 
 // TestPlannedChangeIsNoChange checks that a change planned or proposed ("plan
 // the move from X to Y", "a plan to shift to Y") replaces nothing yet, while
-// a plan's contents ("the plan has 9 crawlers") are still read.
+// a plan's contents ("the plan has 13 looms") are still read.
 func TestPlannedChangeIsNoChange(t *testing.T) {
 	t.Parallel()
 	older := Parse("Uploads are stored in Kelbo.")

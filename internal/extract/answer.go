@@ -131,8 +131,8 @@ func (x *extractor) answer(s *sent, q string) {
 
 // statedClause is the first clause of s, before a dash or a semicolon,
 // when it is an answer sentence by itself and the whole is not: "The
-// `v2` keys use Basic auth - I updated the client accordingly" states a
-// finding, then tells what the speaker did about it. It is nil otherwise.
+// `spool_b` folder holds the second tray's jobs; I moved the stuck ones
+// back" states a finding, then tells what the speaker did about it. It is nil otherwise.
 func statedClause(s *sent) *sent {
 	k := -1
 	for _, b := range []string{" - ", " — ", " – ", "; "} {

@@ -268,13 +268,13 @@ func TestAnswerStatedClause(t *testing.T) {
 	cases := []struct {
 		text, want string
 	}{
-		{"Both services are up again. The `v2_` keys use Basic auth - I updated the client accordingly.", "The v2_ keys use Basic auth"},
+		{"The printer queue drains again. The `spool_b` folder holds the second tray's jobs - I moved the stuck ones back.", "The spool_b folder holds the second tray's jobs"},
 		{"The `ledger_sync` job reads from the replica; I pointed it at the primary for now.", "The ledger_sync job reads from the replica"},
-		{"I updated the client - the `v2_` keys use Basic auth.", ""},
+		{"I moved the stuck ones back - the `spool_b` folder holds the second tray's jobs.", ""},
 	}
 	for _, c := range cases {
 		msgs := []Message{
-			{Index: 0, Role: "user", Text: "The sync still fails against the new account, have a look."},
+			{Index: 0, Role: "user", Text: "Half the print jobs never come out, have a look."},
 			{Index: 1, Role: "assistant", Text: c.text},
 		}
 		got := Offline(msgs)

@@ -329,7 +329,7 @@ func (x *extractor) found(ss []*sent, k int, content bool) {
 		quotes = append(quotes, main)
 	}
 	if len(quotes) == 0 || strings.Contains(main.low[main.body:], "let me ") {
-		return // "… is trying to serve it, but let me check how": still looking
+		return // "… loads it twice, but let me check where": still looking
 	}
 	c := &cand{typ: Lesson, score: 2.5, seq: len(x.cands), from: main.msg, diagnosed: true}
 	for _, q := range quotes {

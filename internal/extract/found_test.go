@@ -20,7 +20,7 @@ func TestFoundMarkers(t *testing.T) {
 			"The worker never sees the jobs."},
 		{"curly apostrophe", "Here\u2019s the issue: the `tz` column is stored without a zone. Reports shift by an hour in summer.",
 			"Reports shift by an hour in summer."},
-		{"still looking", "I see the issue. The export route is trying to read `report.csv` from the temp dir, but let me check how it gets there.", ""},
+		{"still looking", "There's the problem. The kiosk screen loads `menu.json` twice, but let me check where the second load comes from.", ""},
 	}
 	for _, c := range cases {
 		msgs := []Message{

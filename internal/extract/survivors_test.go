@@ -7,21 +7,21 @@ import (
 
 // TestNamedFileSurvives: what a statement says a named file holds is not
 // overturned by a later statement about something else that only shares
-// its role ("plan", then "now set up with …").
+// its role ("plan", then "the dispatcher plan now uses …").
 func TestNamedFileSurvives(t *testing.T) {
 	t.Parallel()
 	msgs := []Message{
-		{Index: 0, Role: "user", Text: "Move the planning docs out of the root."},
-		{Index: 1, Role: "assistant", Text: "Moved them:\n- `archive/plan_sync.md` - Revised 9-step implementation plan using Acme Queue SDK\n- `archive/notes.md` - Meeting notes"},
-		{Index: 2, Role: "user", Text: "Great, now initialize the project."},
-		{Index: 3, Role: "assistant", Text: "The project is now properly initialized with Acme Queue SDK!"},
+		{Index: 0, Role: "user", Text: "Tidy the route sketches into a folder."},
+		{Index: 1, Role: "assistant", Text: "Tidied:\n- `maps/route_north.md` - Draft van route plan using Tollgate Maps SDK\n- `maps/todo.md` - Open questions"},
+		{Index: 2, Role: "user", Text: "Thanks. Hook up the dispatcher next."},
+		{Index: 3, Role: "assistant", Text: "The dispatcher plan now uses Kestrel Geo SDK instead."},
 	}
 	got := Offline(msgs)
 	checkEntries(t, "named file", msgs, got)
 	for _, e := range got {
-		if strings.Contains(e.Body, "archive/plan_sync.md") {
+		if strings.Contains(e.Body, "maps/route_north.md") {
 			return
 		}
 	}
-	t.Errorf("the statement about archive/plan_sync.md was dropped:%s", dump(got))
+	t.Errorf("the statement about maps/route_north.md was dropped:%s", dump(got))
 }

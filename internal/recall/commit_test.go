@@ -15,11 +15,11 @@ func TestCommitMessage(t *testing.T) {
 	for _, tt := range []struct {
 		name, run, want string
 	}{
-		{"double quotes", `Bash: git add . && git commit -m "Cut 9 crawlers down to 3 crawlers"` + "\n[main 1a2b3c4] Cut 9 crawlers", "Cut 9 crawlers down to 3 crawlers\n"},
+		{"double quotes", `Bash: git add . && git commit -m "Sell 13 looms down to 2 looms"` + "\n[main 1a2b3c4] Sell 13 looms", "Sell 13 looms down to 2 looms\n"},
 		{"single quotes", `Bash: git commit -m 'fix: point the cache at 10.4.1.7'`, "fix: point the cache at 10.4.1.7\n"},
 		{"escaped quote", `Bash: git commit -m "say \"hi\" once"`, `say \"hi\" once` + "\n"},
 		{"two messages", `Bash: git commit -m "title" -m "body line"`, "title\nbody line\n"},
-		{"here-document", "Bash: git commit -m \"$(cat <<'EOF'\nMerge 9 crawlers into 4\n\nMore words.\nEOF\n)\"", "Merge 9 crawlers into 4\n\nMore words.\n"},
+		{"here-document", "Bash: git commit -m \"$(cat <<'EOF'\nFold 13 looms into 5\n\nMore words.\nEOF\n)\"", "Fold 13 looms into 5\n\nMore words.\n"},
 		{"no commit", `Bash: git log -m "x"`, ""},
 		{"output names a commit", "Bash: make test\nok\n[main 1a2b3c4] git commit -m \"x\"", ""},
 	} {
@@ -38,13 +38,13 @@ func TestCommitMessageChangesACount(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	old := say(t, db, "plan", day.AddDate(0, 0, -1), "How is the crawl split?", "The plan splits the crawl into 9 crawlers, one per region.")
+	old := say(t, db, "plan", day.AddDate(0, 0, -1), "How is the weaving split?", "The mill weaves on 13 looms, one per pattern.")
 	run := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "plan", Project: proj,
-		Text: `Bash: git commit -m "plan: merge 9 crawlers into 4 crawlers"` + "\n[main 1a2b3c4] plan: merge 9 crawlers", DedupeKey: "plan:run"}
+		Text: `Bash: git commit -m "mill: fold 13 looms into 5 looms"` + "\n[main 1a2b3c4] mill: fold 13 looms", DedupeKey: "plan:run"}
 	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, run); return err }); err != nil {
 		t.Fatal(err)
 	}
-	evs, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{"merge"}, true), Project: proj, Limit: 5})
+	evs, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{"fold"}, true), Project: proj, Limit: 5})
 	if err != nil || len(evs) == 0 {
 		t.Fatalf("the run is not stored: %v", err)
 	}
@@ -53,7 +53,7 @@ func TestCommitMessageChangesACount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(evs[0].Event.ID) || !strings.Contains(ws[0].Note, "4") {
+	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(evs[0].Event.ID) || !strings.Contains(ws[0].Note, "5") {
 		t.Errorf("want one warning: %s replaced by the commit; got %+v", store.EventCID(old[1].ID), ws)
 	}
 }

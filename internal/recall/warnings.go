@@ -534,7 +534,7 @@ type stated struct {
 
 // claimSource is the text an item's decisions are read from: of a command
 // run, only the message of a commit it made, which Claude wrote to say what
-// changed ("merged 11 crawlers into 6"); the rest of a run is code and
+// changed ("folded 14 looms into 8"); the rest of a run is code and
 // output, values no one decided.
 func claimSource(it Item) string {
 	switch {
