@@ -11,7 +11,7 @@ import (
 // short, and not a sentence that names nothing of the code.
 func TestAgentReport(t *testing.T) {
 	t.Parallel()
-	report := "Task: backend-fixer: Stop the retry storm\nDone. Here's a summary of the fix:\n\n" +
+	report := "Task: backend-fixer: Stop the retry storm\nDone. The fix, in short:\n\n" +
 		"- **Backoff**: Added `jitteredBackoff()` to `src/net/pool.ts` so that reconnects are spread over 30 seconds\n" +
 		"- The whole approach keeps things simple and easy to review going forward.\n"
 	cases := []struct {
