@@ -79,7 +79,8 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 			// like a shape's ("docs hosting" -> host). A bare number names
 			// nothing on its own, so it needs the same role.
 			if sameHost(n.Replaces, o.Value) && !sameName(n.Value, o.Value) &&
-				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) {
+				(sameRole || !isNumber(o.Value) && (!genericRoles[o.Role] || !genericRoles[n.Role])) &&
+				!(isIPv4(o.Value) && otherNames(older, newer)) {
 				if slices.ContainsFunc(older, func(c Claim) bool {
 					return c.Role == n.Role && !c.Negated && c.Replaces == n.Replaces && sameName(c.Value, n.Value) && (o.Start <= c.Start || o.Replaces != "")
 				}) {
@@ -188,6 +189,25 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 // other's site ("zentrox" and "zentrox.dev", "kelvo" and "kelvo.app").
 func sameName(a, b string) bool {
 	return a == b || siteOf(a) == b || a == siteOf(b)
+}
+
+// otherNames reports two statements that each name a thing by a plain
+// word (a claim's value: "redis", "postgres") and share none of them: an
+// address one rejects is another thing's address than the one the other
+// gave ("Postgres is at 10.0.0.9, not 10.0.0.5" says nothing of "Redis
+// listens on 10.0.0.5:6379").
+func otherNames(older, newer []Claim) bool {
+	names := func(cs []Claim) []string {
+		var out []string
+		for _, c := range cs {
+			if !c.Negated && c.Replaces == "" && !counting(c.Role) && letterWord(c.Value) {
+				out = append(out, c.Value)
+			}
+		}
+		return out
+	}
+	a, b := names(older), names(newer)
+	return len(a) > 0 && len(b) > 0 && !slices.ContainsFunc(a, func(v string) bool { return slices.Contains(b, v) })
 }
 
 // sameHost reports a replaced value naming the value an older statement

@@ -113,3 +113,23 @@ func TestCountSentElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressRejectedOfAnotherThing checks that an address rejected in a
+// statement about one named thing does not replace the address another
+// named thing was given, while a statement naming no thing, or the same
+// one, still does.
+func TestAddressRejectedOfAnotherThing(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		older, newer string
+		want         Relation
+	}{
+		{"Redis answers on 10.7.3.2:6380.", "MongoDB is at 10.7.3.8, not 10.7.3.2.", Unrelated},
+		{"Redis answers on 10.7.3.2:6380.", "Redis is at 10.7.3.8 on the west rack, not 10.7.3.2.", Supersedes},
+		{"Redis answers on 10.7.3.2:6380.", "It is at 10.7.3.8 now, not 10.7.3.2.", Supersedes},
+	} {
+		if rel, _, _, _ := Compare(Parse(tt.older), Parse(tt.newer)); rel != tt.want {
+			t.Errorf("Compare(%q, %q) = %v, want %v", tt.older, tt.newer, rel, tt.want)
+		}
+	}
+}
