@@ -43,6 +43,10 @@ type Recorder struct {
 	// Spool is the hook's reader of its session's spooled events, shared
 	// with its other readers (store.SessionSpool); nil reads the files.
 	Spool *store.SessionSpool
+	// Stepped, when set, is called by IngestSteps with each step's increment
+	// before it is stored: a caller may start work on the messages while
+	// they are written. It must not change inc.Events.
+	Stepped func(inc Increment)
 }
 
 // clean prepares text for storage: valid UTF-8, private sections, secrets and
@@ -338,6 +342,9 @@ func (r *Recorder) IngestSteps(ctx context.Context, sess *store.Session, final b
 		inc, err := r.read(*sess, final, open, last, n)
 		if err != nil {
 			return false, err
+		}
+		if r.Stepped != nil {
+			r.Stepped(inc)
 		}
 		if _, err := r.write(ctx, *sess, inc); err != nil {
 			return true, err
