@@ -46,9 +46,10 @@ const (
 // (docs/bench.md); 800 and off gained nothing more.
 const EndGC = 400
 
-// EndProcs is SessionEnd's GOMAXPROCS (hook.Options.Procs): it extracts a
-// session's messages on a second goroutine while it stores them
-// (extractAhead), and every machine it runs on has two cores.
+// EndProcs is SessionEnd's GOMAXPROCS (hook.Options.Procs): it cleans a
+// transcript's messages on as many goroutines (capture.Recorder.Workers)
+// and extracts a session's messages on a second goroutine while it stores
+// them (extractAhead), and every machine it runs on has two cores.
 const EndProcs = 2
 
 var errNoSession = errors.New("hook input has no session_id")
@@ -508,6 +509,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	if ending && env.Config.Extractor == "offline" {
 		rec.Stepped = extractAhead(ctx, env, db, s.ID, &ahead)
 	}
+	rec.Workers = EndProcs
 	var rest bool
 	if ending && unstoredBytes(s) > handOver {
 		// Far more than a hook can store: the end mark and the worker come
