@@ -690,6 +690,8 @@ func digestsDue(ctx context.Context, env *hook.Env, db *store.DB) {
 
 // distil runs extraction and alignment for the session: in the hook when the
 // offline extractor can finish inside the budget, else in a detached worker.
+// ahead, when not nil, is the extraction started while the messages were
+// stored (extractAhead), which the hook's processor takes when it fits.
 func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string, ahead *pipeline.Ahead) error {
 	if env.Config.Extractor == "offline" {
 		n, err := db.Read().CountSessionMessages(ctx, sessionID)
