@@ -830,11 +830,22 @@ func (p *parser) tally(i int) {
 	// says the things became that many. A bare "to" also sends things
 	// somewhere ("3 nodes to 17", a version; "120 tests to 3 of the
 	// shards"; "3 jobs to 2 am", a time), so it needs the noun.
-	if r, _ := p.countOf(j); r != role && (r != "" || !moved && (p.toks[k].s == "to" || !p.endsClause(j))) {
+	if r, _ := p.countOf(j); r != role && (r != "" || !moved && (p.toks[k].s == "to" || !p.endsClause(j) || p.divided(i))) {
 		return // "3 servers to 2 regions": two things
 	}
 	p.add(role, canonCount(p.toks[j].s), j, j)
 	p.counted = append(p.counted, [2]int{a, len(p.ms) - 1})
+}
+
+// divided reports a verb that cuts things into parts (dividers) among the
+// three words before the count at token i: "split the 120 tests into 4".
+func (p *parser) divided(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3 && p.toks[k].sent == p.toks[i].sent; k-- {
+		if dividers()[p.toks[k].s] {
+			return true
+		}
+	}
+	return false
 }
 
 // endsClause reports token i the last of its clause: the sentence's last,

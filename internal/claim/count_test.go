@@ -107,6 +107,10 @@ func TestCountSentElsewhere(t *testing.T) {
 		{"The yard stores 30 lanterns.", "Trimmed 30 lanterns to 12 lanterns.", Supersedes},
 		{"The yard stores 30 lanterns.", "Packed 30 lanterns into 2, by colour.", Supersedes},
 		{"The yard stores 30 lanterns.", "Brought 30 lanterns up to 45.", Supersedes},
+		// A verb that cuts things into parts: the number after "into"
+		// counts the parts.
+		{"The kiln bench holds 90 tiles.", "Split the 90 tiles into 3, one per shelf.", Unrelated},
+		{"The kiln bench holds 90 tiles.", "We divided 90 tiles into 5: one per glaze.", Unrelated},
 	} {
 		if rel, _, _, _ := Compare(Parse(tt.older), Parse(tt.newer)); rel != tt.want {
 			t.Errorf("Compare(%q, %q) = %v, want %v", tt.older, tt.newer, rel, tt.want)

@@ -27,6 +27,11 @@ var linkWords = lazywords.Set(`is are was were be been becomes became now set se
 // determiners open a noun phrase without naming anything.
 var determiners = lazywords.Set(`the a an our your their its this that these those my his her every each any some`)
 
+// dividers are verbs that cut a set of things into parts: after them a bare
+// "into 4" counts the parts ("split the 120 tests into 4"), not the things.
+var dividers = lazywords.Set(`split splits splitting divide divides divided dividing shard shards sharded sharding
+partition partitions partitioned partitioning spread spreads spreading break breaks broke breaking`)
+
 // genericHeads name a kind of thing, not what it does: "lint tool" is about
 // linting.
 var genericHeads = lazywords.Set(`tool tools library lib libraries framework frameworks service services setting settings

@@ -102,12 +102,13 @@ func codeSpans(t string) [][2]int {
 	return out
 }
 
-// maxEditsBack is how many of a turn's edits, newest first, edited reads
-// for one sentence: a sentence reports what was just done, and a turn of
-// thousands of edits would otherwise cost each of its sentences all of them.
+// maxEditsBack is how many edits, newest first, edited reads for one
+// sentence: a sentence reports what was done lately (in its turn, or the
+// one before when the user asks what changed), and a session of thousands
+// of edits would otherwise cost each of its sentences all of them.
 const maxEditsBack = 64
 
-// edited finds the last edit of sentence s's turn before it (a tool message
+// edited finds the last edit before sentence s (a tool message
 // "Edit: path" or "MultiEdit: path" with "- " and "+ " lines, not marked as
 // failed) that took out a line holding was but not now and put in a line
 // holding now; it reads at most maxEditsBack of them. It returns the
@@ -122,7 +123,7 @@ func (x *extractor) edited(s *sent, was, now string) (evi, string, bool) {
 		}
 	}
 	last, _ := slices.BinarySearch(x.edits, s.msg) // the edits before s
-	for e := last - 1; e >= 0 && e >= last-maxEditsBack && x.edits[e] > x.turn; e-- {
+	for e := last - 1; e >= 0 && e >= last-maxEditsBack; e-- {
 		j := x.edits[e]
 		x.editsRead++
 		m := x.msgs[j]

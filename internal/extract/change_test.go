@@ -90,3 +90,23 @@ func BenchmarkEdited(b *testing.B) {
 		})
 	}
 }
+
+// A change the user asks about a turn later ("what did you change?") is
+// reported in the turn after its edit: the edit still vouches for it.
+func TestChangeReportedNextTurn(t *testing.T) {
+	t.Parallel()
+	edit := "Edit: /srv/loom/settings/shuttle.toml\n-   spare_bobbins = 4\n+   spare_bobbins = 12"
+	msgs := []Message{
+		{Index: 0, Role: "user", Text: "The shuttle runs out of thread at noon, keep more spare bobbins."},
+		{Index: 1, Role: "tool", Text: edit},
+		{Index: 2, Role: "assistant", Text: "Done, the shuttle keeps more spare bobbins now."},
+		{Index: 3, Role: "user", Text: "What exactly did you change?"},
+		{Index: 4, Role: "assistant", Text: "I changed `spare_bobbins = 4` to `spare_bobbins = 12` in shuttle.toml."},
+	}
+	for _, e := range Offline(msgs) {
+		if strings.Contains(e.Body, "spare_bobbins = 12") {
+			return
+		}
+	}
+	t.Errorf("the change reported a turn after its edit is missing: %+v", Offline(msgs))
+}

@@ -163,12 +163,23 @@ func TestRussianWordNoPrefixOfAnother(t *testing.T) {
 	say(t, db, "schema", day.AddDate(0, 0, -2),
 		"Which migration adds the kiln_temps table?",
 		"Migration 0042_kiln_temps adds the kiln_temps table and backfills it from the furnace logs.")
-	for _, p := range []string{"Какой ресторан у вокзала открыт ночью?", "Посоветуй ресторан с верандой"} {
+	say(t, db, "queue", day.AddDate(0, 0, -1),
+		"What is the retry policy of the upload queue?",
+		"The retry policy is three attempts with jitter; the policy lives in config/retry-ember.toml.")
+	say(t, db, "relay", day.AddDate(0, 0, -1),
+		"Which port does the relay listen on?",
+		"The relay listens on port 7311; ports 7312 and 7313 are its health checks.")
+	// Four letters cut from a longer stem ("полиция", poli*) start many
+	// English words; a four-letter stem ("портов", port*) is a word.
+	for _, p := range []string{"Какой ресторан у вокзала открыт ночью?", "Посоветуй ресторан с верандой", "Какой номер у полиции?", "Кто звонил в полицию вчера?"} {
 		if got := recallFor(t, db, defaults(), p); got != "" {
 			t.Errorf("unrelated prompt %q injected:\n%s", p, got)
 		}
 	}
 	if got := recallFor(t, db, defaults(), "Какая миграция добавила таблицу kiln_temps?"); !strings.Contains(got, "0042_kiln_temps") {
 		t.Errorf("the migration is missing:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Какой из портов слушает реле?"); !strings.Contains(got, "7311") {
+		t.Errorf("the relay's port is missing:\n%s", got)
 	}
 }

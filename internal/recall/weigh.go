@@ -139,8 +139,11 @@ var russianEndings = []string{"ами", "ями", "ах", "ях", "ов", "ев"
 // "restore"). So the prefix is the stem: the word without its case ending,
 // a "-ция" (-tion) noun up to its "т", a verb in "-ировать" (-ate, -ize)
 // up to the "ир"; without the stem's last letter, where the two spellings
-// part most ("сервис" servi*, service), unless a verb's suffix was cut.
-// "" for a shorter word or stem, or a letter of no Russian table.
+// part most ("сервис" servi*, service), unless a verb's suffix was cut or
+// that would leave four letters ("портов" port*): a prefix of four letters
+// is kept only as the whole stem, for four letters cut from a longer one
+// start many English words ("полиция" is no "policy"). "" for a shorter
+// word or stem, or a letter of no Russian table.
 func russianPrefix(w string) string {
 	l := latinize(w)
 	if l == w || len(l) < 6 {
@@ -153,18 +156,18 @@ func russianPrefix(w string) string {
 			break
 		}
 	}
-	stem, cut := string(rs), false
+	stem, cut, tion := string(rs), false, false
 	if t, ok := strings.CutSuffix(stem, "ци"); ok {
-		stem = t + "т"
+		stem, tion = t+"т", true
 	} else if k := strings.LastIndex(stem, "ир"); k >= 0 && utf8.RuneCountInString(stem[:k]) >= 4 &&
 		(strings.HasPrefix(stem[k:], "ирова") || strings.HasPrefix(stem[k:], "иру")) {
 		stem, cut = stem[:k], true
 	}
 	p := latinize(stem)
-	if !cut {
+	if !cut && (len(p) > 5 || tion || strings.HasSuffix(stem, "ь")) {
 		p = p[:len(p)-1]
 	}
-	if len(p) < 4 {
+	if len(p) < 4 || len(p) == 4 && p != latinize(stem) {
 		return ""
 	}
 	return p + "*"
