@@ -7,5 +7,5 @@ import (
 )
 
 func main() {
-	hook.Main(hook.Options{Name: "session-end", Budget: handler.EndBudget, GC: handler.EndGC, Procs: handler.EndProcs}, handler.SessionEnd)
+	hook.Main(hook.Options{Name: "session-end", Budget: handler.EndBudget, GC: handler.EndGC}, handler.SessionEnd)
 }

@@ -11,11 +11,8 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -46,14 +43,6 @@ type Recorder struct {
 	// Spool is the hook's reader of its session's spooled events, shared
 	// with its other readers (store.SessionSpool); nil reads the files.
 	Spool *store.SessionSpool
-	// Stepped, when set, is called by IngestSteps with each step's increment
-	// before it is stored: a caller may start work on the messages while
-	// they are written. It must not change inc.Events.
-	Stepped func(inc Increment)
-	// Workers is how many goroutines clean the messages of a step that
-	// holds many (see cleanAll): the privacy filter is most of reading a
-	// transcript. 0 or 1 cleans them on the caller's.
-	Workers int
 }
 
 // clean prepares text for storage: valid UTF-8, private sections, secrets and
@@ -350,9 +339,6 @@ func (r *Recorder) IngestSteps(ctx context.Context, sess *store.Session, final b
 		if err != nil {
 			return false, err
 		}
-		if r.Stepped != nil {
-			r.Stepped(inc)
-		}
 		if _, err := r.write(ctx, *sess, inc); err != nil {
 			return true, err
 		}
@@ -406,52 +392,12 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string, n int
 	if last != "" && slices.ContainsFunc(batch.Messages, func(m transcript.Message) bool { return m.PromptID == last }) {
 		open = false
 	}
-	cs := cleanAll(batch.Messages, r.Workers, r.Log, cleanMessage)
-	for i, m := range batch.Messages {
-		var c cleaned
-		if cs != nil {
-			c = cs[i]
-		}
-		if ev, ok := cleanedEvent(sess, m, &open, c); ok {
+	for _, m := range batch.Messages {
+		if ev, ok := messageEvent(sess, m, &open); ok {
 			inc.Events = append(inc.Events, ev)
 		}
 	}
 	return inc, nil
-}
-
-// minClean is the fewest messages cleanAll hands to a pool: for fewer,
-// starting goroutines costs about what they save.
-const minClean = 64
-
-// cleanAll cleans msgs with clean (cleanMessage) on up to workers goroutines, at most
-// 4, and returns what each cleaned; nil when workers is below 2 or there
-// are few messages, for the caller to clean them itself. The privacy
-// filter, a tool call's observation and the cut depend on the message
-// alone, so the events are the same either way. A panic in a goroutine is
-// logged to log (nil discards it) as the hook logs its own; the messages
-// it left are cleaned by the caller.
-func cleanAll(msgs []transcript.Message, workers int, log *slog.Logger, clean func(transcript.Message) cleaned) []cleaned {
-	workers = min(workers, 4)
-	if workers < 2 || len(msgs) < minClean {
-		return nil
-	}
-	cs := make([]cleaned, len(msgs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			defer func() {
-				if r := recover(); r != nil && log != nil {
-					log.Error("panic", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				}
-			}()
-			for i := int(next.Add(1) - 1); i < len(msgs); i = int(next.Add(1) - 1) {
-				cs[i] = clean(msgs[i])
-			}
-		})
-	}
-	wg.Wait()
-	return cs
 }
 
 // Write stores an increment read for sess in tx and moves the session's
@@ -475,56 +421,13 @@ func Write(ctx context.Context, to *store.Tx, sess store.Session, inc Increment)
 // written for it, with the same dedupe key, so hook and transcript copies meet.
 // open carries, from prompt to prompt, whether a private section is open.
 func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.Event, bool) {
-	return cleanedEvent(sess, m, open, cleanMessage(m))
-}
-
-// cleaned is the part of messageEvent's work that depends on the message
-// alone, which cleanAll does for many messages at once: the filtered text
-// of a response, of a tool call's observation (and the observation), and of
-// a prompt as if no private section were open before it (and whether one is
-// open after it). The zero cleaned is work not done.
-type cleaned struct {
-	done      bool
-	text      string
-	truncated bool
-	open      bool
-	obs       observation.Observation
-}
-
-func cleanMessage(m transcript.Message) cleaned {
-	c := cleaned{done: true}
-	switch m.Kind {
-	case transcript.Prompt:
-		c.text, c.truncated, c.open = cleanPrompt(m.Text, false)
-	case transcript.Response:
-		c.text, c.truncated = clean(m.Text)
-	case transcript.ToolCall:
-		if m.Tool != nil {
-			c.obs = observation.Build(m.Tool.Name, gjson.ParseBytes(m.Tool.Input), m.Tool.Output, m.Tool.IsError)
-			c.text, _ = clean(c.obs.Text())
-		}
-	}
-	return c
-}
-
-// cleanedEvent is messageEvent with the message's text cleaned already (c,
-// from cleanMessage; cleaned again when c is not done, or for a prompt that
-// goes on with a private section).
-func cleanedEvent(sess store.Session, m transcript.Message, open *bool, c cleaned) (store.Event, bool) {
-	if !c.done {
-		c = cleanMessage(m)
-	}
 	ev := store.Event{Time: m.Timestamp, SessionID: sess.ID, Project: sess.Project, SourceUUID: m.UUID}
 	var data any
 	var truncated bool
 	switch m.Kind {
 	case transcript.Prompt:
 		ev.Type = store.TypeUserPrompt
-		if *open {
-			ev.Text, truncated, *open = cleanPrompt(m.Text, true)
-		} else {
-			ev.Text, truncated, *open = c.text, c.truncated, c.open
-		}
+		ev.Text, truncated, *open = cleanPrompt(m.Text, *open)
 		ev.DedupeKey = store.Key(store.KeyPrompt, sess.ID, m.PromptID)
 		// The hook's copy has the same key when both sides carry the prompt
 		// id; when one lacks it, the same text under the hook's keys is the
@@ -539,7 +442,7 @@ func cleanedEvent(sess store.Session, m transcript.Message, open *bool, c cleane
 		data = promptData{PrivateOpen: *open, PromptID: m.PromptID, Source: "transcript", Truncated: truncated, UUIDs: m.UUIDs}
 	case transcript.Response:
 		ev.Type = store.TypeAgentResponse
-		ev.Text, truncated = c.text, c.truncated
+		ev.Text, truncated = clean(m.Text)
 		ev.DedupeKey = store.Key(store.KeyMessage, sess.ID, m.MessageID)
 		if m.MessageID == "" {
 			ev.DedupeKey = store.Key(store.KeyRow, sess.ID, m.UUID)
@@ -550,9 +453,9 @@ func cleanedEvent(sess store.Session, m transcript.Message, open *bool, c cleane
 		if m.Tool == nil {
 			return ev, false
 		}
-		o := c.obs
+		o := observation.Build(m.Tool.Name, gjson.ParseBytes(m.Tool.Input), m.Tool.Output, m.Tool.IsError)
 		ev.Type = store.TypeToolObservation
-		ev.Text = c.text
+		ev.Text, _ = clean(o.Text())
 		ev.DedupeKey = store.Key(store.KeyTool, sess.ID, m.Tool.ID)
 		data = toolData{Files: o.Files, IsError: o.IsError, Key: firstLine(ev.Text), Source: "transcript", Tool: o.Tool, ToolUseID: m.Tool.ID, UUIDs: m.UUIDs}
 	default:

@@ -46,12 +46,6 @@ const (
 // (docs/bench.md); 800 and off gained nothing more.
 const EndGC = 400
 
-// EndProcs is SessionEnd's GOMAXPROCS (hook.Options.Procs): it cleans a
-// transcript's messages on as many goroutines (capture.Recorder.Workers)
-// and extracts a session's messages on a second goroutine while it stores
-// them (extractAhead), and every machine it runs on has two cores.
-const EndProcs = 2
-
 var errNoSession = errors.New("hook input has no session_id")
 
 // session opens the store and makes sure the event's session is registered.
@@ -503,13 +497,6 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 	}
 	defer db.Close()
 	rec := recorder(db, env)
-	var ahead *pipeline.Ahead
-	// Joined before the store closes: no goroutine outlives the hook.
-	defer func() { ahead.Wait() }()
-	if ending && env.Config.Extractor == "offline" {
-		rec.Stepped = extractAhead(ctx, env, db, s.ID, &ahead)
-	}
-	rec.Workers = EndProcs
 	var rest bool
 	if ending && unstoredBytes(s) > handOver {
 		// Far more than a hook can store: the end mark and the worker come
@@ -532,36 +519,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 		env.Log.Warn("transcript not fully stored in the hook's budget; handing the rest to the worker", "offset", s.Offset)
 		return hook.Reply{}, pipeline.Spawn(s.ID, workerEnv(env))
 	}
-	return hook.Reply{}, distil(ctx, env, db, s.ID, ahead)
-}
-
-// extractAhead returns the capture.Recorder's Stepped for SessionEnd: when
-// the first ingest step holds the rest of the transcript, it starts
-// extracting the session's messages, those stored before and the step's, on
-// a second core while the step is stored (see pipeline.Ahead), and sets
-// *ahead. A session the hook would not process itself, or one stored in
-// several steps, is left to distil.
-func extractAhead(ctx context.Context, env *hook.Env, db *store.DB, sessionID string, ahead **pipeline.Ahead) func(capture.Increment) {
-	stepped := false
-	return func(inc capture.Increment) {
-		if stepped {
-			return
-		}
-		stepped = true
-		if inc.More || len(inc.Events) == 0 || len(inc.Events) > pipeline.InProcessLimit {
-			return
-		}
-		before, err := db.Read().Events(ctx, store.EventFilter{SessionID: sessionID,
-			Types: []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}})
-		if err != nil {
-			env.Log.Warn("read the session's messages; extracting after storing", "err", err)
-			return
-		}
-		if len(before)+len(inc.Events) > pipeline.InProcessLimit {
-			return
-		}
-		*ahead = pipeline.ExtractAhead(append(before, inc.Events...), env.Log)
-	}
+	return hook.Reply{}, distil(ctx, env, db, s.ID)
 }
 
 // recentSessions is how many of a project's latest sessions SessionStart
@@ -690,9 +648,7 @@ func digestsDue(ctx context.Context, env *hook.Env, db *store.DB) {
 
 // distil runs extraction and alignment for the session: in the hook when the
 // offline extractor can finish inside the budget, else in a detached worker.
-// ahead, when not nil, is the extraction started while the messages were
-// stored (extractAhead), which the hook's processor takes when it fits.
-func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string, ahead *pipeline.Ahead) error {
+func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string) error {
 	if env.Config.Extractor == "offline" {
 		n, err := db.Read().CountSessionMessages(ctx, sessionID)
 		if err != nil {
@@ -702,7 +658,7 @@ func distil(ctx context.Context, env *hook.Env, db *store.DB, sessionID string, 
 			// Leave time to hand over to the worker if this runs out of it.
 			pctx, cancel := context.WithDeadline(ctx, env.Deadline.Add(-250*time.Millisecond))
 			defer cancel()
-			p := &pipeline.Processor{DB: db, Extractor: pipeline.Offline{}, Log: env.Log, Now: env.Now, Ahead: ahead}
+			p := &pipeline.Processor{DB: db, Extractor: pipeline.Offline{}, Log: env.Log, Now: env.Now}
 			res, err := p.Process(pctx, sessionID)
 			if err == nil {
 				env.Log.Debug("processed", "messages", res.Messages, "verified", res.Verified, "candidates", res.Candidates)

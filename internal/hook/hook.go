@@ -103,10 +103,6 @@ type Options struct {
 	// (Main sets it unless GOGC is set): a hook that allocates much and
 	// keeps little collects less often at a larger one.
 	GC int
-	// Procs, when above 1, is how many Ps (GOMAXPROCS) Main runs the
-	// process with, at most the machine's CPUs: a hook that works on two
-	// goroutines at once needs two. 0 or 1 is one.
-	Procs int
 }
 
 // replyable lists the events whose reply may carry additionalContext.
@@ -118,18 +114,11 @@ var replyable = map[string]bool{"SessionStart": true, "UserPromptSubmit": true}
 // goroutines around it: the prompt hook 13.8 → 13.1 ms at 10k messages,
 // 16.9 → 16.2 at 100k (bench.sh -compare, 2 cores), the others unchanged.
 // Set here, not through the environment, which the worker SessionEnd
-// starts would inherit. A hook that does work on a second goroutine asks
-// for more (Options.Procs).
+// starts would inherit.
 func Main(opt Options, h Handler) {
-	runtime.GOMAXPROCS(procs(opt.Procs, runtime.NumCPU()))
+	runtime.GOMAXPROCS(1)
 	tune(opt, os.Getenv)
 	os.Exit(Run(os.Stdin, os.Stdout, os.Stderr, opt, h))
-}
-
-// procs is the GOMAXPROCS for a hook that asks for want Ps on a machine
-// of cpus CPUs: one unless it asks for more, and no more than there are.
-func procs(want, cpus int) int {
-	return max(1, min(want, cpus))
 }
 
 // tune sets opt.GC for the process unless the environment sets GOGC.

@@ -381,19 +381,3 @@ func TestTune(t *testing.T) {
 		}
 	}
 }
-
-func TestProcs(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ want, cpus, got int }{
-		{0, 8, 1},
-		{1, 8, 1},
-		{2, 8, 2},
-		{2, 2, 2},
-		{2, 1, 1},
-		{4, 2, 2},
-	} {
-		if got := procs(tt.want, tt.cpus); got != tt.got {
-			t.Errorf("procs(%d, %d) = %d, want %d", tt.want, tt.cpus, got, tt.got)
-		}
-	}
-}

@@ -66,10 +66,6 @@ type Processor struct {
 	Budget *spend.Meter
 	Log    *slog.Logger
 	Now    func() time.Time
-	// Ahead, when set, is the extraction of the session's messages started
-	// before they were stored; Plan takes its entries when the offline
-	// extractor extracts the same messages. nil extracts them in Plan.
-	Ahead *Ahead
 	// DigestAge is how old a session's latest message must be for
 	// Reextract to build its digest again; 0 builds none (Digests takes
 	// its cutoff as an argument).
@@ -200,17 +196,7 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 		name := ext.Name()
 		ctx = spend.WithReporter(ctx, func(u spend.Usage) { p.Budget.Record(ctx, sess, name, u) })
 	}
-	var entries []extract.Entry
-	var err error
-	ahead := false
-	if _, offline := ext.(Offline); offline {
-		if entries, ahead, err = p.Ahead.take(ctx, msgs); err != nil {
-			return nil, fmt.Errorf("extract %s: %w", ext.Name(), err)
-		}
-	}
-	if !ahead {
-		entries, err = p.withClaims(ext).Extract(ctx, msgs)
-	}
+	entries, err := p.withClaims(ext).Extract(ctx, msgs)
 	if err != nil && p.Fallback != nil {
 		p.Log.Warn("extractor failed; using fallback", "extractor", ext.Name(), "fallback", p.Fallback.Name(), "err", err)
 		ext = p.Fallback
