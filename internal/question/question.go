@@ -2,11 +2,13 @@
 package question
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 )
 
 // maxRoles bounds the role questions of one memory: a statement that
@@ -35,14 +37,17 @@ func ForWith(typ, subject, text string, claims *claim.Cache) []string {
 	if byRole {
 		cs = claims.Parse(text)
 	}
+	src := newSource(text)
 	for _, c := range cs {
 		if c.Negated || seen[c.Role] || len(seen) == maxRoles || !known(c.Role) {
 			continue
 		}
 		seen[c.Role] = true
-		out = append(out, roleQuestion(c.Role, subject))
+		if q := roleQuestion(c, subject, text, src); q != "" {
+			out = append(out, q)
+		}
 	}
-	if s := topic(subject); s != "" && len(out) == 0 {
+	if s := topic(src.written(subject)); s != "" && len(out) == 0 {
 		if q := kindQuestion(typ, s); q != "" {
 			out = append(out, q)
 		}
@@ -57,17 +62,26 @@ func known(role string) bool {
 	return claim.Shape(role) || len(claim.Values(role)) > 0 || strings.HasPrefix(role, "version:")
 }
 
-// roleQuestion asks which value a role has, for the memory's subject when
+// roleQuestion asks which value c's role has, for the memory's subject when
 // it names more than the role itself ("server start port": the server
-// start's port).
-func roleQuestion(role, subject string) string {
+// start's port) and the statement of the value names it too; of the
+// project otherwise. A subject that holds the value ("vite version") or
+// that the statement does not name ("error", when an error message
+// happens to name a tool) is not what the value belongs to.
+func roleQuestion(c claim.Claim, subject, text string, src *source) string {
+	role := c.Role
 	if product, ok := strings.CutPrefix(role, "version:"); ok {
 		return "What " + product + " version do we use?"
 	}
-	owner := topic(strings.TrimSpace(strings.ReplaceAll(" "+subject+" ", " "+role+" ", " ")))
+	owner := topic(src.written(strings.TrimSpace(strings.ReplaceAll(" "+subject+" ", " "+role+" ", " "))))
+	if owner != "" && (hasWord(owner, c.Value) || !names(text[max(0, min(c.Start, len(text))):max(0, min(c.End, len(text)))], owner)) {
+		owner = ""
+	}
 	switch {
 	case role == "path" && owner != "":
 		return "Where is " + owner + "?"
+	case owner == "" && claim.Shape(role):
+		return "" // "which port do we use?" asks nothing: a port is of something
 	case owner == "":
 		return "Which " + role + " do we use?"
 	case claim.Shape(role):
@@ -99,15 +113,252 @@ func kindQuestion(typ, s string) string {
 }
 
 // topic is subject as a question names it, "" when it holds no content
-// word (a subject "to" or "it" names nothing to ask about).
+// word (a subject "to" or "it" names nothing to ask about, nor does a
+// number) or does not read as the name of a thing (phrase).
 func topic(subject string) string {
 	subject = strings.Join(strings.Fields(subject), " ")
-	words := strings.FieldsFunc(strings.ToLower(subject), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words := runs(subject)
 	fw := funcwords.For(words)
+	if !phrase(words, fw) {
+		return ""
+	}
 	for _, w := range words {
-		if len([]rune(w)) > 1 && !fw.Has(w) {
+		if len([]rune(w)) > 1 && !fw.Has(w) && strings.ContainsFunc(w, unicode.IsLetter) {
 			return subject
 		}
 	}
 	return ""
+}
+
+// reportVerbs are the verbs that open or close a line reporting work
+// ("added retry helper", "build passed"): a subject cut from such a line
+// names the work, not a thing.
+var reportVerbs = []string{
+	"added", "changed", "created", "deleted", "fixed", "implemented", "installed", "looking", "moved",
+	"passed", "refactored", "removed", "renamed", "replaced", "running", "saved", "started", "switched",
+	"updated", "uses", "using",
+}
+
+// phrase reports whether words read as a noun phrase: not opened or closed
+// by a function word ("run it with", "since both keys"), with no adverb
+// ("fully", "correctly": a clause's word) and no verb reporting work at
+// either end.
+func phrase(words []string, fw funcwords.Set) bool {
+	if len(words) == 0 {
+		return false
+	}
+	first, last := words[0], words[len(words)-1]
+	if fw.Has(first) || fw.Has(last) || slices.Contains(reportVerbs, first) || slices.Contains(reportVerbs, last) {
+		return false
+	}
+	if len(words) > 1 && strings.HasSuffix(last, "ed") && !strings.HasSuffix(last, "eed") {
+		return false // "agent created": a clause, its verb last
+	}
+	for _, w := range words {
+		if adverb(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// adverb reports an English adverb: a word in -ly made of a common word
+// ("correct-ly", "full-y", "eas-ily"), other than an adjective of a
+// period ("weekly report") or of a kind ("friendly").
+func adverb(w string) bool {
+	stem, ok := strings.CutSuffix(w, "ly")
+	if !ok || len(stem) < 4 || slices.Contains(lyAdjectives, w) {
+		return false
+	}
+	cands := []string{stem}
+	if strings.HasSuffix(stem, "l") {
+		cands = append(cands, stem+"l") // full-y
+	}
+	if s, ok := strings.CutSuffix(stem, "i"); ok {
+		cands = append(cands, s+"y") // eas-ily
+	}
+	for _, c := range cands {
+		if wordfreq.Zipf(c) >= minZipf {
+			return true
+		}
+	}
+	return false
+}
+
+// lyAdjectives are common adjectives in -ly made of a noun.
+var lyAdjectives = []string{"hourly", "weekly", "monthly", "yearly", "quarterly", "nightly", "friendly", "costly", "orderly"}
+
+// minZipf is how common the word an -ly word is made of must be to call
+// the -ly word an adverb: "family" is not "fami" + "ly".
+const minZipf = 3.5
+
+// textWords is the set of words of text, lower-case: its runs of letters
+// and digits.
+func textWords(text string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range runs(text) {
+		m[w] = true
+	}
+	return m
+}
+
+// runs splits s into its lower-case runs of letters and digits.
+func runs(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// maxStemTail is how many letters a subject's stem ("websit") may lack of
+// the word of the text it was cut from ("website").
+const maxStemTail = 3
+
+// joiners are the marks that join the words of one name without a space.
+const joiners = "/:.-_@#()[]=+~"
+
+// source is a memory's text as a subject is looked up in it.
+type source struct {
+	low   string          // the text, lower-case
+	spans [][2]int        // its runs of letters and digits
+	words map[string]bool // the runs
+}
+
+func newSource(text string) *source {
+	s := &source{low: strings.ToLower(text), words: map[string]bool{}}
+	s.spans = runSpans(s.low)
+	for _, r := range s.spans {
+		s.words[s.low[r[0]:r[1]]] = true
+	}
+	return s
+}
+
+// written returns subject as the memory's text writes it, "" when the text
+// does not: each word of it whole ("lhost", cut from inside "localhost",
+// or a syllable of a longer Korean word, is not), an index stem of a Latin
+// word ("experienc") read as the one word of the text it begins
+// ("experience"), the words in a row in one clause of the text, joined as
+// the text joins them ("http://localhost:3000", not "http localhost 3000").
+// A subject whose words the text splits ("server running http", from
+// "server running at http://…") is a phrase made by the index, not a
+// thing's name.
+func (src *source) written(subject string) string {
+	sp := runSpans(subject)
+	if len(sp) == 0 {
+		return ""
+	}
+	ws := make([]string, len(sp))
+	for k, r := range sp {
+		if ws[k] = src.word(subject[r[0]:r[1]]); ws[k] == "" {
+			return ""
+		}
+	}
+	for i := 0; i+len(ws) <= len(src.spans); i++ {
+		if !src.at(i, ws) {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString(subject[:sp[0][0]])
+		for k, w := range ws {
+			if k > 0 {
+				b.WriteString(src.low[src.spans[i+k-1][1]:src.spans[i+k][0]])
+			}
+			b.WriteString(w)
+		}
+		b.WriteString(subject[sp[len(sp)-1][1]:])
+		return b.String()
+	}
+	return ""
+}
+
+// word is w as the text writes it: w when the text holds it whole, the one
+// word of the text it is the stem of, or "".
+func (src *source) word(w string) string {
+	if src.words[w] {
+		return w
+	}
+	if !isLatin(w) {
+		return ""
+	}
+	full := ""
+	for t := range src.words {
+		if len(t) > len(w) && len(t) <= len(w)+maxStemTail && strings.HasPrefix(t, w) {
+			if full != "" {
+				return "" // two words it may be cut from: not one subject
+			}
+			full = t
+		}
+	}
+	return full
+}
+
+// at reports whether the text's runs from the i-th are ws, one name: what
+// separates them is one space or joiners ("localhost:3000", "app.main").
+func (src *source) at(i int, ws []string) bool {
+	for k, w := range ws {
+		r := src.spans[i+k]
+		if src.low[r[0]:r[1]] != w {
+			return false
+		}
+		if k > 0 {
+			if sep := src.low[src.spans[i+k-1][1]:r[0]]; sep != " " && strings.Trim(sep, joiners) != "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// runSpans is the byte spans of the runs of letters and digits of s.
+func runSpans(s string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i, r := range s {
+		in := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			out = append(out, [2]int{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, len(s)})
+	}
+	return out
+}
+
+// isLatin reports whether w is written in ASCII letters only (the stems an
+// English index cuts).
+func isLatin(w string) bool {
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// hasWord reports whether phrase holds value as a whole word.
+func hasWord(phrase, value string) bool {
+	v := runs(value)
+	if len(v) == 0 {
+		return false
+	}
+	p := runs(phrase)
+	for i := 0; i+len(v) <= len(p); i++ {
+		if slices.Equal(p[i:i+len(v)], v) {
+			return true
+		}
+	}
+	return false
+}
+
+// names reports whether statement holds every word of phrase.
+func names(statement, phrase string) bool {
+	m := textWords(statement)
+	for _, w := range runs(phrase) {
+		if !m[w] {
+			return false
+		}
+	}
+	return true
 }

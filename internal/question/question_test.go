@@ -19,10 +19,24 @@ func TestFor(t *testing.T) {
 		// A shape role, for the subject that holds it.
 		{"fact", "ledger service", "The ledger service listens on port 7443", []string{"What port does ledger service use?"}},
 		// No role: the kind asks about the subject.
-		{"lesson", "flaky upload test", "The upload test failed because the bucket was not mocked", []string{"What went wrong with flaky upload test and how was it fixed?"}},
+		{"lesson", "flaky upload test", "The flaky upload test failed because the bucket was not mocked", []string{"What went wrong with flaky upload test and how was it fixed?"}},
 		{"task", "rate limiter", "Add a rate limiter later", []string{"What is left to do on rate limiter?"}},
 		// A subject of function words names nothing to ask about.
 		{"fact", "to", "To: see above", nil},
+		// The subject as the text writes it: an index stem read as its
+		// word, the marks that join a name kept.
+		{"decision", "gard", "We keep the garden beds on the north side", []string{"What was decided about garden?"}},
+		{"fact", "http localhost 7700", "The preview answers at http://localhost:7700 once built", []string{"What is http://localhost:7700?"}},
+		// No question rather than one on a fragment: a word cut from inside
+		// another, a phrase the text splits, a clause.
+		{"fact", "ocalhost 7700", "The preview answers at http://localhost:7700 once built", nil},
+		{"fact", "preview answers http", "The preview answers at http://localhost:7700 once built", nil},
+		{"lesson", "upload test quietly", "The upload test failed quietly because the bucket was not mocked", nil},
+		{"fact", "ledger schema updated", "Ledger schema updated with a currency column", nil},
+		// A role's question asks of the subject only when the statement of
+		// the value names it; a port is always of something.
+		{"fact", "pnpm dev", "Run pnpm dev to start everything", []string{"Which package manager do we use?"}},
+		{"fact", "7443", "It listens on port 7443", nil},
 		// Nor does a kind without a question of its own (a digest).
 		{"digest", "session 3afa26d2", "Asked: the deploy", nil},
 	} {
