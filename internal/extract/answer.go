@@ -119,7 +119,7 @@ func (x *extractor) answer(s *sent, q string) {
 		}
 	}
 	c := &cand{typ: Fact, score: 1.2, seq: len(x.cands), from: s.msg, answer: true}
-	if q != "" {
+	if q, ok := standalone(q); ok {
 		c.questions = []string{q}
 	}
 	off, quote := s.quote(s.body)
@@ -260,3 +260,38 @@ func hexColour(w string) bool {
 }
 
 func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// standalone returns the question q asks as a developer would ask it of
+// the project's memory, and whether it reads so on its own: its last
+// clause after a colon (what came before it is the occasion), opening with
+// a question word, ending in a question mark, and pointing at nothing of
+// the conversation ("you", "I", "this"): "so which one do I need?" asks of
+// what was just said, not of the project.
+func standalone(q string) (string, bool) {
+	if i := strings.LastIndex(q, ": "); i >= 0 {
+		q = q[i+2:]
+	}
+	q = strings.TrimSpace(q)
+	if !strings.HasSuffix(q, "?") {
+		return "", false
+	}
+	q = strings.TrimSpace(strings.TrimRight(q, "?"))
+	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	if len(words) < 3 || !in(questionWords, words[0]) {
+		return "", false
+	}
+	for _, w := range words {
+		if in(deictics, w) {
+			return "", false
+		}
+	}
+	r, n := utf8.DecodeRuneInString(q)
+	return string(unicode.ToUpper(r)) + q[n:] + "?", true
+}
+
+// questionWords are the words a direct question opens with.
+var questionWords = []string{"what", "which", "where", "when", "why", "how", "who", "whose",
+	"is", "are", "does", "do", "did", "can", "should", "will", "was", "were", "has", "have"}
+
+// deictics point at the conversation: its speakers and what was just shown.
+var deictics = []string{"you", "your", "you're", "i", "i'm", "me", "my", "this", "these", "those", "it", "it's", "one"}

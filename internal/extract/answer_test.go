@@ -43,7 +43,7 @@ func TestTurnAnswerKept(t *testing.T) {
 	if answer.Type != Fact || len(answer.Evidence) != 1 || answer.Evidence[0].MessageIndex != 3 {
 		t.Errorf("answer kept as %s quoting %v, want one fact quoting message 3", answer.Type, answer.Evidence)
 	}
-	if want := "Before we deploy: which voice model does the transcriber load at start-up?"; !slices.Contains(answer.Questions, want) {
+	if want := "Which voice model does the transcriber load at start-up?"; !slices.Contains(answer.Questions, want) {
 		t.Errorf("answer's questions %q, want the user's %q", answer.Questions, want)
 	}
 }
@@ -290,6 +290,24 @@ func TestAnswerStatedClause(t *testing.T) {
 			t.Errorf("%q: facts %q, want %q", c.text, facts, c.want)
 		case c.want == "" && len(facts) > 0:
 			t.Errorf("%q: facts %q, want none", c.text, facts)
+		}
+	}
+}
+
+// TestStandalone: a user's question is kept as what an answer answers only
+// when it reads on its own, as a developer would ask the project's memory.
+func TestStandalone(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"which port does the ledger service listen on ?", "Which port does the ledger service listen on?"},
+		{"Before the demo: where are the kiosk's sound files kept?", "Where are the kiosk's sound files kept?"},
+		{"so which one do i need?", ""},                   // of what was just said
+		{"How do I start this?", ""},                      // the conversation's "I" and "this"
+		{"can you check the kiosk logs.", ""},             // a request, no question mark
+		{"ok now is the kiosk reading the new feed?", ""}, // opens with a filler
+	} {
+		got, ok := standalone(tt.in)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("standalone(%q) = %q, %v, want %q", tt.in, got, ok, tt.want)
 		}
 	}
 }
