@@ -74,7 +74,8 @@ func roleQuestion(c claim.Claim, subject, text string, src *source) string {
 		return "What " + product + " version do we use?"
 	}
 	owner := topic(src.written(strings.TrimSpace(strings.ReplaceAll(" "+subject+" ", " "+role+" ", " "))))
-	if owner != "" && (hasWord(owner, c.Value) || !names(text[max(0, min(c.Start, len(text))):max(0, min(c.End, len(text)))], owner)) {
+	statement := text[max(0, min(c.Start, len(text))):max(0, min(c.End, len(text)))]
+	if owner != "" && (hasWord(owner, c.Value) || !names(statement, owner) || isRole(owner, role) || !claim.Shape(role) && argument(statement, c.Value, owner)) {
 		owner = ""
 	}
 	switch {
@@ -122,6 +123,9 @@ func topic(subject string) string {
 	if !phrase(words, fw) {
 		return ""
 	}
+	if len(words) == 1 && wordfreq.Zipf(words[0]) >= maxZipf {
+		return "" // "once", "problem": a word of every sentence names no one thing
+	}
 	for _, w := range words {
 		if len([]rune(w)) > 1 && !fw.Has(w) && strings.ContainsFunc(w, unicode.IsLetter) {
 			return subject
@@ -129,6 +133,9 @@ func topic(subject string) string {
 	}
 	return ""
 }
+
+// maxZipf is how common in everyday English a subject of one word may be.
+const maxZipf = 5.5
 
 // reportVerbs are the verbs that open or close a line reporting work
 // ("added retry helper", "build passed"): a subject cut from such a line
@@ -167,10 +174,13 @@ func phrase(words []string, fw funcwords.Set) bool {
 // period ("weekly report") or of a kind ("friendly").
 func adverb(w string) bool {
 	stem, ok := strings.CutSuffix(w, "ly")
-	if !ok || len(stem) < 4 || slices.Contains(lyAdjectives, w) {
+	if !ok || len(stem) < 3 || slices.Contains(lyAdjectives, w) {
 		return false
 	}
-	cands := []string{stem}
+	var cands []string
+	if len(stem) > 3 {
+		cands = append(cands, stem)
+	}
 	if strings.HasSuffix(stem, "l") {
 		cands = append(cands, stem+"l") // full-y
 	}
@@ -186,7 +196,7 @@ func adverb(w string) bool {
 }
 
 // lyAdjectives are common adjectives in -ly made of a noun.
-var lyAdjectives = []string{"hourly", "weekly", "monthly", "yearly", "quarterly", "nightly", "friendly", "costly", "orderly"}
+var lyAdjectives = []string{"daily", "hourly", "weekly", "monthly", "yearly", "quarterly", "nightly", "friendly", "costly", "orderly"}
 
 // minZipf is how common the word an -ly word is made of must be to call
 // the -ly word an adverb: "family" is not "fami" + "ly".
@@ -347,6 +357,40 @@ func hasWord(phrase, value string) bool {
 	for i := 0; i+len(v) <= len(p); i++ {
 		if slices.Equal(p[i:i+len(v)], v) {
 			return true
+		}
+	}
+	return false
+}
+
+// isRole reports whether owner names a role rather than a thing that has
+// one: "database" does not use a workflow engine, and "framework" is no
+// owner of a frontend framework.
+func isRole(owner, role string) bool {
+	o, r := runs(owner), runs(role)
+	return known(owner) || len(o) > 0 && len(r) > 0 && o[len(o)-1] == r[len(r)-1]
+}
+
+// maxArgGap is how many words may stand between a tool and what the
+// statement runs with it ("npm run build": build).
+const maxArgGap = 2
+
+// argument reports whether statement writes owner just after value, as
+// what the tool is run with ("pnpm run deploy", "wrangler login"): a
+// script or a subcommand of the tool, not a thing that uses it.
+func argument(statement, value, owner string) bool {
+	v, o, ws := runs(value), runs(owner), runs(statement)
+	if len(v) == 0 || len(o) == 0 {
+		return false
+	}
+	for i := 0; i+len(v) <= len(ws); i++ {
+		if !slices.Equal(ws[i:i+len(v)], v) {
+			continue
+		}
+		after := ws[i+len(v):]
+		for k := 0; k < len(after) && k <= maxArgGap; k++ {
+			if after[k] == o[0] {
+				return true
+			}
 		}
 	}
 	return false

@@ -37,6 +37,11 @@ func TestFor(t *testing.T) {
 		// the value names it; a port is always of something.
 		{"fact", "pnpm dev", "Run pnpm dev to start everything", []string{"Which package manager do we use?"}},
 		{"fact", "7443", "It listens on port 7443", nil},
+		// Nor of a subject that is a script the tool runs, or a role itself.
+		{"fact", "deploy", "Run pnpm deploy after the build", []string{"Which package manager do we use?"}},
+		{"fact", "framework", "The framework is Next.js on the kiosk", []string{"Which frontend framework do we use?"}},
+		// A word of every sentence names nothing to ask about.
+		{"lesson", "once", "Once the cache warmed the flaky upload test passed", nil},
 		// Nor does a kind without a question of its own (a digest).
 		{"digest", "session 3afa26d2", "Asked: the deploy", nil},
 	} {
