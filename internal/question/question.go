@@ -43,7 +43,7 @@ func ForWith(typ, subject, text string, claims *claim.Cache) []string {
 			continue
 		}
 		seen[c.Role] = true
-		if q := roleQuestion(c, subject, text, src); q != "" {
+		if q := roleQuestion(c, cs, subject, text, src); q != "" {
 			out = append(out, q)
 		}
 	}
@@ -68,7 +68,7 @@ func known(role string) bool {
 // project otherwise. A subject that holds the value ("vite version") or
 // that the statement does not name ("error", when an error message
 // happens to name a tool) is not what the value belongs to.
-func roleQuestion(c claim.Claim, subject, text string, src *source) string {
+func roleQuestion(c claim.Claim, cs []claim.Claim, subject, text string, src *source) string {
 	role := c.Role
 	if product, ok := strings.CutPrefix(role, "version:"); ok {
 		return "What " + product + " version do we use?"
@@ -77,6 +77,12 @@ func roleQuestion(c claim.Claim, subject, text string, src *source) string {
 	statement := text[max(0, min(c.Start, len(text))):max(0, min(c.End, len(text)))]
 	if owner != "" && (hasWord(owner, c.Value) || !names(statement, owner) || isRole(owner, role) || !claim.Shape(role) && argument(statement, c.Value, owner)) {
 		owner = ""
+	}
+	if owner != "" && !claim.Shape(role) && fileName(owner) {
+		owner = "" // a file sets which tool is used; it does not use one
+	}
+	if owner != "" && role == "path" && holdsValue(owner, cs) {
+		owner = "" // "npm run dev" is run, not found
 	}
 	switch {
 	case role == "path" && owner != "":
@@ -356,6 +362,28 @@ func hasWord(phrase, value string) bool {
 	p := runs(phrase)
 	for i := 0; i+len(v) <= len(p); i++ {
 		if slices.Equal(p[i:i+len(v)], v) {
+			return true
+		}
+	}
+	return false
+}
+
+// fileName reports whether owner is the name of a file: one word with an
+// extension (".env", "site.toml").
+func fileName(owner string) bool {
+	if strings.ContainsAny(owner, " /") {
+		return false
+	}
+	i := strings.LastIndex(owner, ".")
+	return i >= 0 && i < len(owner)-1 && !strings.ContainsFunc(owner[i+1:], func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// holdsValue reports whether owner opens with the value of one of cs: a
+// command of a tool ("pnpm dev"), not a place.
+func holdsValue(owner string, cs []claim.Claim) bool {
+	o := runs(owner)
+	for _, c := range cs {
+		if v := runs(c.Value); c.Role != "path" && len(v) > 0 && len(o) > len(v) && slices.Equal(o[:len(v)], v) {
 			return true
 		}
 	}

@@ -40,6 +40,10 @@ func TestFor(t *testing.T) {
 		// Nor of a subject that is a script the tool runs, or a role itself.
 		{"fact", "deploy", "Run pnpm deploy after the build", []string{"Which package manager do we use?"}},
 		{"fact", "framework", "The framework is Next.js on the kiosk", []string{"Which frontend framework do we use?"}},
+		// A file sets the tool, it does not use it; a tool's command is run,
+		// not found.
+		{"fact", ".env", "The .env file says we use jwt for sessions", []string{"Which auth method do we use?"}},
+		{"fact", "pnpm dev", "Run pnpm dev from apps/kiosk/ to start it", []string{"Which package manager do we use?"}},
 		// A word of every sentence names nothing to ask about.
 		{"lesson", "once", "Once the cache warmed the flaky upload test passed", nil},
 		// Nor does a kind without a question of its own (a digest).
