@@ -28,6 +28,9 @@ func For(typ, subject, text string) []string { return ForWith(typ, subject, text
 // ForWith is For parsing text through claims (nil parses it): the
 // pipeline parses a memory's title and body again to tell its facts.
 func ForWith(typ, subject, text string, claims *claim.Cache) []string {
+	// Stored text is valid UTF-8 already; a caller's bytes that are not
+	// must not make a question that is not.
+	subject, text = strings.ToValidUTF8(subject, ""), strings.ToValidUTF8(text, "")
 	var out []string
 	seen := map[string]bool{}
 	// A lesson, a task, a preference or a rule is asked about by its

@@ -2,7 +2,9 @@ package question
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 )
@@ -59,4 +61,25 @@ func TestFor(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzFor: a memory's subject and text come from a session's messages, any
+// bytes; For ends on any of them, and each question it builds is one line of
+// valid UTF-8 ending in a question mark.
+func FuzzFor(f *testing.F) {
+	for _, s := range [][3]string{
+		{"fact", "ledger service", "The ledger service listens on port 7443"},
+		{"decision", "gard", "We keep the garden beds on the north side"},
+		{"fact", "http localhost 7700", "The preview answers at http://localhost:7700 once built"},
+		{"task", "", "\xff\xfe: ?"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, typ, subject, text string) {
+		for _, q := range For(typ, subject, text) {
+			if !utf8.ValidString(q) || strings.ContainsAny(q, "\n\r") || !strings.HasSuffix(q, "?") {
+				t.Fatalf("For(%q, %q, %q): question %q", typ, subject, text, q)
+			}
+		}
+	})
 }
