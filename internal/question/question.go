@@ -76,7 +76,9 @@ func roleQuestion(c claim.Claim, cs []claim.Claim, subject, text string, src *so
 	if product, ok := strings.CutPrefix(role, "version:"); ok {
 		return "What " + product + " version do we use?"
 	}
-	owner := topic(src.written(strings.TrimSpace(strings.ReplaceAll(" "+subject+" ", " "+role+" ", " "))))
+	// The role word and the value's words name no owner: "api port 8080"
+	// asks of the api.
+	owner := topic(src.written(strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(" "+subject+" ", " "+role+" ", " "), " "+strings.ToLower(c.Value)+" ", " "))))
 	statement := text[max(0, min(c.Start, len(text))):max(0, min(c.End, len(text)))]
 	if owner != "" && (hasWord(owner, c.Value) || !names(statement, owner) || isRole(owner, role) || !claim.Shape(role) && argument(statement, c.Value, owner)) {
 		owner = ""

@@ -39,6 +39,9 @@ func TestFor(t *testing.T) {
 		// the value names it; a port is always of something.
 		{"fact", "pnpm dev", "Run pnpm dev to start everything", []string{"Which package manager do we use?"}},
 		{"fact", "7443", "It listens on port 7443", nil},
+		// A subject that holds the number asks of what else it names.
+		{"fact", "ledger port 7443", "We serve the ledger on port 7443", []string{"What port does ledger use?"}},
+		{"fact", "7443 ledger", "Port 7443 is taken by the ledger.", []string{"What port does ledger use?"}},
 		// Nor of a subject that is a script the tool runs, or a role itself.
 		{"fact", "deploy", "Run pnpm deploy after the build", []string{"Which package manager do we use?"}},
 		{"fact", "framework", "The framework is Next.js on the kiosk", []string{"Which frontend framework do we use?"}},
