@@ -289,11 +289,18 @@ func (src *source) written(subject string) string {
 	return ""
 }
 
-// word is w as the text writes it: w when the text holds it whole, the one
-// word of the text it is the stem of, or "".
+// word is w as the text writes it: w when the text holds it whole or, a
+// Korean word, with a particle written onto it; the one word of the text
+// it is the stem of; or "".
 func (src *source) word(w string) string {
 	if src.words[w] {
 		return w
+	}
+	if hangul(w) {
+		if hasJosa(src.words, w) {
+			return w // "서버는": the word 서버 and its particle
+		}
+		return ""
 	}
 	if !isLatin(w) {
 		return ""
@@ -315,7 +322,7 @@ func (src *source) word(w string) string {
 func (src *source) at(i int, ws []string) bool {
 	for k, w := range ws {
 		r := src.spans[i+k]
-		if src.low[r[0]:r[1]] != w {
+		if t := src.low[r[0]:r[1]]; t != w && !josa(t, w) {
 			return false
 		}
 		if k > 0 {
@@ -325,6 +332,22 @@ func (src *source) at(i int, ws []string) bool {
 		}
 	}
 	return true
+}
+
+// particles are the Korean particles written onto a noun: "서버는" is the
+// word 서버 as a topic.
+var particles = []string{"은", "는", "이", "가", "을", "를", "로", "으로", "에", "에서", "의", "와", "과", "도", "만"}
+
+// josa reports whether the text word t is the Korean word w with one
+// particle written onto it.
+func josa(t, w string) bool {
+	rest, ok := strings.CutPrefix(t, w)
+	return ok && hangul(w) && slices.Contains(particles, rest)
+}
+
+// hangul reports whether w holds a Hangul letter.
+func hangul(w string) bool {
+	return strings.ContainsFunc(w, func(r rune) bool { return unicode.Is(unicode.Hangul, r) })
 }
 
 // runSpans is the byte spans of the runs of letters and digits of s.
@@ -429,13 +452,24 @@ func argument(statement, value, owner string) bool {
 	return false
 }
 
-// names reports whether statement holds every word of phrase.
+// names reports whether statement holds every word of phrase, a Korean
+// word with or without its particle.
 func names(statement, phrase string) bool {
 	m := textWords(statement)
 	for _, w := range runs(phrase) {
-		if !m[w] {
+		if !m[w] && !hasJosa(m, w) {
 			return false
 		}
 	}
 	return true
+}
+
+// hasJosa reports whether words hold w with a particle written onto it.
+func hasJosa(words map[string]bool, w string) bool {
+	for t := range words {
+		if josa(t, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -49,6 +49,11 @@ func TestFor(t *testing.T) {
 		// not found.
 		{"fact", ".env", "The .env file says we use jwt for sessions", []string{"Which auth method do we use?"}},
 		{"fact", "pnpm dev", "Run pnpm dev from apps/kiosk/ to start it", []string{"Which package manager do we use?"}},
+		// A Korean word is written whole with its particle on it.
+		{"lesson", "빌드 캐시", "빌드 캐시는 오래된 파일을 지우지 않았습니다", []string{"What went wrong with 빌드 캐시 and how was it fixed?"}},
+		{"constraint", "브랜치 이름", "브랜치 이름은 항상 소문자로 씁니다", []string{"What rule applies to 브랜치 이름?"}},
+		{"fact", "장부 서버", "장부 서버는 포트 7443에서 실행됩니다", []string{"What port does 장부 서버 use?"}},
+		{"fact", "장", "장부 서버는 포트 7443에서 실행됩니다", nil}, // a syllable of a longer word
 		// A word of every sentence names nothing to ask about.
 		{"lesson", "once", "Once the cache warmed the flaky upload test passed", nil},
 		// Nor does a kind without a question of its own (a digest).
