@@ -264,20 +264,28 @@ func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' 
 // standalone returns the question q asks as a developer would ask it of
 // the project's memory, and whether it reads so on its own: its last
 // clause after a colon (what came before it is the occasion), opening with
-// a question word, ending in a question mark, and pointing at nothing of
-// the conversation ("you", "I", "this"): "so which one do I need?" asks of
-// what was just said, not of the project.
+// a question word ("what's" is "what"), ending in a question mark, and
+// pointing at nothing of the conversation ("you", "I", "this"): "so which
+// of them do I keep?" asks of what was just said, not of the project. The
+// lists are English: a question in another language ("¿Dónde …?",
+// "… 쓰나요?") is kept as the user asked it.
 func standalone(q string) (string, bool) {
+	if !english(q) {
+		return q, strings.TrimSpace(q) != ""
+	}
 	if i := strings.LastIndex(q, ": "); i >= 0 {
 		q = q[i+2:]
 	}
 	q = strings.TrimSpace(q)
-	if !strings.HasSuffix(q, "?") {
+	if !strings.HasSuffix(q, "?") && !strings.HasSuffix(q, "？") {
 		return "", false
 	}
-	q = strings.TrimSpace(strings.TrimRight(q, "?"))
+	q = strings.TrimSpace(strings.TrimRight(q, "?？"))
 	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	if len(words) < 3 || !in(questionWords, words[0]) {
+	if len(words) < 3 {
+		return "", false
+	}
+	if first, _, _ := strings.Cut(words[0], "'"); !in(questionWords, first) {
 		return "", false
 	}
 	for _, w := range words {
@@ -289,9 +297,27 @@ func standalone(q string) (string, bool) {
 	return string(unicode.ToUpper(r)) + q[n:] + "?", true
 }
 
+// english reports whether q opens with an English word: its first word in
+// ASCII letters, no "¿" before it.
+func english(q string) bool {
+	i := strings.IndexFunc(q, unicode.IsLetter)
+	if i < 0 || strings.ContainsRune(q[:i], '¿') {
+		return false
+	}
+	for _, r := range q[i:] {
+		if !unicode.IsLetter(r) {
+			break
+		}
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
+}
+
 // questionWords are the words a direct question opens with.
 var questionWords = []string{"what", "which", "where", "when", "why", "how", "who", "whose",
 	"is", "are", "does", "do", "did", "can", "should", "will", "was", "were", "has", "have"}
 
 // deictics point at the conversation: its speakers and what was just shown.
-var deictics = []string{"you", "your", "you're", "i", "i'm", "me", "my", "this", "these", "those", "it", "it's", "one"}
+var deictics = []string{"you", "your", "you're", "i", "i'm", "me", "my", "this", "these", "those", "it", "it's"}

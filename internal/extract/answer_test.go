@@ -300,7 +300,14 @@ func TestStandalone(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"which port does the ledger service listen on ?", "Which port does the ledger service listen on?"},
 		{"Before the demo: where are the kiosk's sound files kept?", "Where are the kiosk's sound files kept?"},
-		{"so which one do i need?", ""},                   // of what was just said
+		{"so which of them do i keep?", ""}, // of what was just said
+		{"what's the ledger service's port?", "What's the ledger service's port?"},
+		{"Where's the kiosk sound config kept?", "Where's the kiosk sound config kept?"},
+		{"How do we print one receipt per order?", "How do we print one receipt per order?"},
+		{"which port does the ledger service use？", "Which port does the ledger service use?"},
+		// Another language is kept as asked.
+		{"¿Dónde se guardan los recibos del quiosco?", "¿Dónde se guardan los recibos del quiosco?"},
+		{"장부 서버는 어떤 포트를 쓰나요?", "장부 서버는 어떤 포트를 쓰나요?"},
 		{"How do I start this?", ""},                      // the conversation's "I" and "this"
 		{"can you check the kiosk logs.", ""},             // a request, no question mark
 		{"ok now is the kiosk reading the new feed?", ""}, // opens with a filler
