@@ -50,13 +50,47 @@ func ForWith(typ, subject, text string, claims *claim.Cache) []string {
 			out = append(out, q)
 		}
 	}
-	if s := topic(src.written(subject)); s != "" && len(out) == 0 {
+	s := topic(src.written(subject))
+	if s == "" && typ == "lesson" {
+		// A lesson's subject may be its cause ("token expired"), no
+		// thing's name: its title names what failed.
+		s = topic(src.written(failed(text)))
+	}
+	if s != "" && len(out) == 0 {
 		if q := kindQuestion(typ, s); q != "" {
 			out = append(out, q)
 		}
 	}
 	return out
 }
+
+// failed is what the title (text's first line) says failed: its words
+// before the first failure verb, after the last function word and without
+// an adverb ("The cron job silently failed": cron job); "" when it names
+// no failure.
+func failed(text string) string {
+	title, _, _ := strings.Cut(text, "\n")
+	words := runs(title)
+	for i, w := range words {
+		if !slices.Contains(failureVerbs, w) && (w != "timed" || i+1 == len(words) || words[i+1] != "out") {
+			continue
+		}
+		head := words[:i]
+		for len(head) > 0 && adverb(head[len(head)-1]) {
+			head = head[:len(head)-1]
+		}
+		fw := funcwords.For(words)
+		j := len(head)
+		for j > 0 && !fw.Has(head[j-1]) {
+			j--
+		}
+		return strings.Join(head[j:], " ")
+	}
+	return ""
+}
+
+// failureVerbs say that something failed ("timed out" too).
+var failureVerbs = []string{"failed", "broke", "crashed", "stopped"}
 
 // known reports whether role is one a question can name: a role of named
 // tools, of a shape (a port, a path) or a product's version. A value no

@@ -23,6 +23,11 @@ func TestFor(t *testing.T) {
 		// No role: the kind asks about the subject.
 		{"lesson", "flaky upload test", "The flaky upload test failed because the bucket was not mocked", []string{"What went wrong with flaky upload test and how was it fixed?"}},
 		{"task", "rate limiter", "Add a rate limiter later", []string{"What is left to do on rate limiter?"}},
+		// A lesson whose subject is its cause asks of what its title says failed.
+		{"lesson", "bucket mocked", "The upload test failed because the bucket was not mocked.\nFixed by mocking it.", []string{"What went wrong with upload test and how was it fixed?"}},
+		{"lesson", "clock skewed", "The nightly export silently crashed because the clock skewed", []string{"What went wrong with nightly export and how was it fixed?"}},
+		{"lesson", "pool exhausted", "Ledger sync timed out because the pool exhausted", []string{"What went wrong with ledger sync and how was it fixed?"}},
+		{"lesson", "quota reached", "It stopped because the quota was reached", nil},
 		// A subject of function words names nothing to ask about.
 		{"fact", "to", "To: see above", nil},
 		// The subject as the text writes it: an index stem read as its
@@ -33,7 +38,8 @@ func TestFor(t *testing.T) {
 		// another, a phrase the text splits, a clause.
 		{"fact", "ocalhost 7700", "The preview answers at http://localhost:7700 once built", nil},
 		{"fact", "preview answers http", "The preview answers at http://localhost:7700 once built", nil},
-		{"lesson", "upload test quietly", "The upload test failed quietly because the bucket was not mocked", nil},
+		// (A lesson asks of what its title says failed instead.)
+		{"lesson", "upload test quietly", "The upload test failed quietly because the bucket was not mocked", []string{"What went wrong with upload test and how was it fixed?"}},
 		{"fact", "ledger schema updated", "Ledger schema updated with a currency column", nil},
 		// A role's question asks of the subject only when the statement of
 		// the value names it; a port is always of something.
