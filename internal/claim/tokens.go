@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/korean"
 )
 
 // token is one word of a text: a Latin/digit run with its inner connectors
@@ -167,8 +169,8 @@ func lower(s string) string {
 }
 
 // koreanParticles end Korean words ("타임아웃은", "저장소를"); stripped to find
-// the stem. Longest first.
-var koreanParticles = []string{"으로는", "에서는", "으로", "에서", "에게", "까지", "부터", "처럼", "보다", "대신에", "은", "는", "이", "가", "을", "를", "에", "의", "로", "와", "과", "도", "만"}
+// the stem.
+var koreanParticles = korean.Particles
 
 // stem is the form of a word used to compare scopes: English loses a plural
 // "s", Korean keeps its first two syllables (stems conjugate: 배포는,

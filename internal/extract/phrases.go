@@ -1,6 +1,9 @@
 package extract
 
-import "github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
+import (
+	"github.com/claude-memory-layer/claude-memory-layer/internal/korean"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
+)
 
 // The trigger phrases of each entry type, lower case, in priority order
 // within each list. A phrase that starts or ends with an ASCII letter or digit
@@ -388,8 +391,7 @@ var stopwords = lazywords.Of("the", "a", "an", "our", "this", "that", "these", "
 	"before", "after", "when", "while", "if", "about", "than", "too", "though", "yet", "use", "using", "used")
 
 // koreanParticles are stripped from the end of a Korean word, longest first.
-var koreanParticles = []string{"에서는", "으로는", "에서", "으로", "에게", "까지", "부터", "처럼", "이나", "는", "은",
-	"이", "가", "을", "를", "에", "로", "와", "과", "도", "만", "의", "나"}
+var koreanParticles = korean.Particles
 
 // koreanStop are Korean words that carry no subject.
 var koreanStop = []string{"이", "그", "저", "우리", "지금", "지금은", "먼저", "그리고", "앞으로는", "앞으로", "항상", "절대",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/korean"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 )
 
@@ -370,7 +371,7 @@ func (src *source) at(i int, ws []string) bool {
 
 // particles are the Korean particles written onto a noun: "서버는" is the
 // word 서버 as a topic.
-var particles = []string{"은", "는", "이", "가", "을", "를", "로", "으로", "에", "에서", "의", "와", "과", "도", "만"}
+var particles = korean.Particles
 
 // josa reports whether the text word t is the Korean word w with one
 // particle written onto it.

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/korean"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
@@ -37,7 +38,7 @@ func (s stopSet) has(w string) bool { return requestWords()[w] || s.fw.Has(w) }
 
 // koreanParticles are attached to the end of Korean words ("토큰을", "키는");
 // the bare stem is searched too so "토큰을" finds "토큰은".
-var koreanParticles = []string{"으로", "에서", "에게", "까지", "부터", "하고", "이랑", "처럼", "보다", "은", "는", "이", "가", "을", "를", "에", "의", "로", "와", "과", "도", "만"}
+var koreanParticles = korean.Particles
 
 // maxTerms caps a query: a pasted stack trace must not become a 500-term query.
 const maxTerms = 24

@@ -1,0 +1,13 @@
+// Package korean gives what the packages that read Korean share: the
+// particles written onto its words.
+package korean
+
+// Particles are the particles Korean writes onto the end of a word
+// ("토큰을", "키는", "설정으로는"), longest first, so that a caller stripping
+// the first one that ends a word strips the whole particle. Each caller
+// decides how much of a word may go (claim, extract, recall, question).
+var Particles = []string{
+	"대신에", "에서는", "으로는",
+	"으로", "에서", "에게", "까지", "부터", "처럼", "보다", "하고", "이랑", "이나",
+	"은", "는", "이", "가", "을", "를", "에", "의", "로", "와", "과", "도", "만", "나",
+}

@@ -1,0 +1,26 @@
+package korean
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+// TestParticlesLongestFirst: a caller strips the first particle that ends a
+// word, so a longer particle must come before any particle it ends with
+// ("으로는" before "는").
+func TestParticlesLongestFirst(t *testing.T) {
+	for i, p := range Particles {
+		for _, q := range Particles[i+1:] {
+			if utf8.RuneCountInString(q) > utf8.RuneCountInString(p) {
+				t.Errorf("%q comes after the shorter %q", q, p)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range Particles {
+		if seen[p] {
+			t.Errorf("%q listed twice", p)
+		}
+		seen[p] = true
+	}
+}
