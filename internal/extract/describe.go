@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/korean"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spaces"
 )
 
@@ -51,7 +52,7 @@ func koreanTrigger(s *sent, h hit) bool {
 	if h.end > h.at {
 		return s.low[h.at] >= utf8.RuneSelf
 	}
-	return hasHangul(s.norm)
+	return korean.Hangul(s.norm)
 }
 
 // canonical folds the spellings of one value: the short and long names a
@@ -137,7 +138,7 @@ func lastWords(s string, n int) string {
 	var out []string
 	for i := len(ws) - 1; i >= 0 && len(out) < n; i-- {
 		w := strings.Trim(ws[i], ".-/'")
-		if hasHangul(w) {
+		if korean.Hangul(w) {
 			if in(koreanStop, w) {
 				break
 			}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/korean"
 )
 
 // topic is a common subject of decisions and stack facts, with the values
@@ -363,7 +365,7 @@ func phraseSubject(s string, dropVerb bool) string {
 		if w == "" {
 			continue
 		}
-		if hasHangul(w) {
+		if korean.Hangul(w) {
 			if in(koreanStop, w) || isKoreanPredicate(w) {
 				first = false
 				continue
@@ -390,15 +392,6 @@ func phraseSubject(s string, dropVerb bool) string {
 		}
 	}
 	return strings.Join(out, " ")
-}
-
-func hasHangul(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Hangul, r) {
-			return true
-		}
-	}
-	return false
 }
 
 // stripParticle removes up to two particles from the end of a Korean word

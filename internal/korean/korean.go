@@ -1,6 +1,16 @@
 // Package korean gives what the packages that read Korean share: the
-// particles written onto its words.
+// particles written onto its words, and telling a Korean word.
 package korean
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Hangul reports whether s holds a Hangul letter.
+func Hangul(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Hangul, r) })
+}
 
 // Particles are the particles Korean writes onto the end of a word
 // ("토큰을", "키는", "설정으로는"), longest first, so that a caller stripping

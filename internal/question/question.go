@@ -331,7 +331,7 @@ func (src *source) word(w string) string {
 	if src.words[w] {
 		return w
 	}
-	if hangul(w) {
+	if korean.Hangul(w) {
 		if hasJosa(src.words, w) {
 			return w // "서버는": the word 서버 and its particle
 		}
@@ -369,20 +369,11 @@ func (src *source) at(i int, ws []string) bool {
 	return true
 }
 
-// particles are the Korean particles written onto a noun: "서버는" is the
-// word 서버 as a topic.
-var particles = korean.Particles
-
 // josa reports whether the text word t is the Korean word w with one
-// particle written onto it.
+// particle written onto it ("서버는": the word 서버 as a topic).
 func josa(t, w string) bool {
 	rest, ok := strings.CutPrefix(t, w)
-	return ok && hangul(w) && slices.Contains(particles, rest)
-}
-
-// hangul reports whether w holds a Hangul letter.
-func hangul(w string) bool {
-	return strings.ContainsFunc(w, func(r rune) bool { return unicode.Is(unicode.Hangul, r) })
+	return ok && korean.Hangul(w) && slices.Contains(korean.Particles, rest)
 }
 
 // runSpans is the byte spans of the runs of letters and digits of s.
@@ -499,10 +490,14 @@ func names(statement, phrase string) bool {
 	return true
 }
 
-// hasJosa reports whether words hold w with a particle written onto it.
+// hasJosa reports whether words hold the Korean word w with a particle
+// written onto it: each particle looked up, not each word read.
 func hasJosa(words map[string]bool, w string) bool {
-	for t := range words {
-		if josa(t, w) {
+	if !korean.Hangul(w) {
+		return false
+	}
+	for _, p := range korean.Particles {
+		if words[w+p] {
 			return true
 		}
 	}
