@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
@@ -1097,9 +1096,7 @@ func aside(e store.Entry, m Item) bool {
 // wordsOnly is s's words, lower-case, joined by single spaces: its
 // punctuation and Markdown dropped.
 func wordsOnly(s string) string {
-	return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}), " ") + " "
+	return " " + strings.Join(lowerRuns(s), " ") + " "
 }
 
 // standIn shows a session's digest in place of its turns: when the digest

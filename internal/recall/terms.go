@@ -28,10 +28,14 @@ something anything lot much many one two new old` +
 // languages, and requestWords.
 type stopSet struct{ fw funcwords.Set }
 
-func stopsFor(text string) stopSet {
-	return stopSet{funcwords.For(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}))}
+func stopsFor(text string) stopSet { return stopsOf(lowerRuns(text)) }
+
+// stopsOf is stopsFor of a text already split into words (lowerRuns).
+func stopsOf(words []string) stopSet { return stopSet{funcwords.For(words)} }
+
+// lowerRuns splits s into its lower-case runs of letters and digits.
+func lowerRuns(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 func (s stopSet) has(w string) bool { return requestWords()[w] || s.fw.Has(w) }

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
@@ -154,8 +153,9 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 
 func tokens(s string) map[string]bool {
 	m := map[string]bool{}
-	stops := stopsFor(s)
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	words := lowerRuns(s)
+	stops := stopsOf(words)
+	for _, w := range words {
 		if len(w) > 1 && !stops.has(w) {
 			m[w] = true
 		}
