@@ -501,3 +501,20 @@ func TestNextBestReplacesTheShown(t *testing.T) {
 		}
 	}
 }
+
+// A message is shown verbatim: its double quotes stay double quotes, so a
+// value of a TOML, JSON or YAML file is shown as the file writes it.
+func TestQuotesShownVerbatim(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "exporter", day,
+		"what does exporter.toml set spool_dir to?",
+		`exporter.toml now says spool_dir = "var/quill-spool" and {"retain": "7d"}`)
+	got := recallFor(t, db, defaults(), "what is spool_dir set to in exporter.toml?")
+	for _, want := range []string{`spool_dir = "var/quill-spool"`, `{"retain": "7d"}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("context lacks %q verbatim:\n%s", want, got)
+		}
+	}
+}

@@ -182,8 +182,11 @@ func kindLabel(it Item) string {
 	return "message"
 }
 
+// quoted shows s between double quotes, its markers neutralised (Inert)
+// and its own double quotes kept: a message is shown verbatim, and a value a
+// TOML, JSON or YAML file writes in double quotes is shown as written.
 func quoted(s string, n int) string {
-	return "\"" + clipRunes(strings.ReplaceAll(Inert(s), `"`, `'`), n) + "\""
+	return "\"" + clipRunes(Inert(s), n) + "\""
 }
 
 // itemLine renders one item on one line (two with its context): id, kind,
@@ -280,7 +283,7 @@ func side(m Memory) string {
 	if m.Author != "" {
 		when += ", " + Inert(store.AuthorName(m.Author))
 	}
-	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, when, clipRunes(strings.ReplaceAll(Inert(text), `"`, `'`), 220))
+	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, when, clipRunes(Inert(text), 220))
 }
 
 // yours names one's own side of a warning whose other side a teammate

@@ -259,7 +259,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		known = contextText(foldWords(req.InContext()))
 	}
 	var out []Item
-	said := map[string]bool{}
+	said, runs := map[string]bool{}, runWords{}
 	for _, it := range items {
 		if len(out) == cfg.K {
 			break
@@ -277,15 +277,23 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		if so.shown[it.CID] || known.holds(it) {
 			continue
 		}
-		// The same words said again (a question asked in several sessions,
-		// a command run again giving the same output) are shown once, at
-		// their best rank.
+		// The same words said again (a question asked in several sessions)
+		// are shown once, at their best rank; a command run again giving
+		// nearly the same output, once at its best rank as its newest run:
+		// that is how things stood last (a file read before and after an
+		// edit, a status polled until it changed).
 		if it.Kind != KindEntry {
 			key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
-			if said[key] || nearDuplicate(it, out) {
+			if said[key] {
 				continue
 			}
 			said[key] = true
+			if j := runs.repeated(it, out); j >= 0 {
+				if it.Time.After(out[j].Time) && it.Relevance >= out[j].Relevance {
+					out[j] = it
+				}
+				continue
+			}
 		}
 		out = append(out, it)
 	}
@@ -306,7 +314,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			break
 		}
 		key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
-		if so.shown[it.CID] || known.holds(it) || said[key] || nearDuplicate(it, out) {
+		if so.shown[it.CID] || known.holds(it) || said[key] || runs.repeated(it, out) >= 0 {
 			continue
 		}
 		said[key] = true
@@ -432,28 +440,76 @@ func (k contextText) holds(it Item) bool {
 	return false
 }
 
-// nearDuplicate reports whether tool run it repeats one already in out: the
-// same output from the command run again, perhaps changed a little
-// ("sleep 2 && curl …"). Repeats of a symptom must not push its answer out.
-// Messages are not compared so: two that differ in one word may differ in
-// the value that matters ("deploys go to Heroku" and "… to Fly.io").
-func nearDuplicate(it Item, out []Item) bool {
+// repeated is the index of the tool run in out that tool run it repeats,
+// or -1: the command run again, perhaps changed a little ("sleep 2 && curl
+// …"), whose output holds nearly the same words (repeats): a status polled
+// again, a log with other timestamps, a file read before and after a small
+// edit. Repeats of a symptom must not push its answer out. Messages are not
+// compared so: two that differ in one word may differ in the value that
+// matters ("deploys go to Heroku" and "… to Fly.io"), and each is its own
+// statement.
+func (rw runWords) repeated(it Item, out []Item) int {
+	words := rw.of(it)
+	if len(words) == 0 {
+		return -1
+	}
+	for j, o := range out {
+		if repeats(words, rw.of(o)) {
+			return j
+		}
+	}
+	return -1
+}
+
+// runWords holds the output words of the tool runs read (outputWords), by
+// citation id: each is compared with every item kept.
+type runWords map[string][]string
+
+// of is the set of words of tool run it's output, nil for a message.
+func (rw runWords) of(it Item) []string {
 	if it.Kind != store.TypeToolObservation {
+		return nil
+	}
+	if ws, ok := rw[it.CID]; ok {
+		return ws
+	}
+	var ws []string
+	if _, output, ok := strings.Cut(it.Text, "\n"); ok {
+		ws = outputWords(output)
+	}
+	rw[it.CID] = ws
+	return ws
+}
+
+// repeatShare is the share of the longer of two tool outputs' words the
+// shorter must hold for the runs to repeat each other: a short output is
+// not the repeat of a long one that holds its few words (a one-line edit
+// and the lint report naming the line it changed).
+const repeatShare = 0.8
+
+// outputWords is the set of a tool output's words, sorted.
+func outputWords(s string) []string {
+	ws := lowerRuns(s)
+	slices.Sort(ws)
+	return slices.Compact(ws)
+}
+
+// repeats reports whether two word sets share nearly all the words of the
+// larger (repeatShare).
+func repeats(a, b []string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if float64(len(a)) < repeatShare*float64(len(b)) {
 		return false
 	}
-	_, output, ok := strings.Cut(it.Text, "\n")
-	if output = strings.Join(strings.Fields(output), " "); !ok || output == "" {
-		return false
-	}
-	for _, o := range out {
-		if o.Kind != store.TypeToolObservation {
-			continue
-		}
-		if _, other, _ := strings.Cut(o.Text, "\n"); strings.Join(strings.Fields(other), " ") == output {
-			return true
+	in := 0
+	for _, w := range a {
+		if _, ok := slices.BinarySearch(b, w); ok {
+			in++
 		}
 	}
-	return false
+	return len(b) > 0 && float64(in) >= repeatShare*float64(len(b))
 }
 
 // hookRankBudget is rankBudget for the prompt path, which must answer in a

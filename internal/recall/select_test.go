@@ -580,6 +580,60 @@ func TestNearDuplicatesShownOnce(t *testing.T) {
 	}
 }
 
+// TestRepeatedRunsShownAsNewest: a status polled until it changed, and a
+// file read before and after a one-value edit, are each one item: the
+// newest run, which says how things stood last. Before, each poll took a
+// place of its own and the old file's value was shown beside the new one.
+func TestRepeatedRunsShownAsNewest(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var evs []store.Event
+	add := func(text string) {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(len(evs)) * time.Minute), Type: store.TypeToolObservation, SessionID: "kiln",
+			Project: proj, DedupeKey: fmt.Sprint("kiln:", len(evs)), Text: text})
+	}
+	for i, state := range []string{"queued", "firing", "firing", "firing", "done"} {
+		add(fmt.Sprintf("Bash: kilnctl status --batch glaze-7\n%s  batch glaze-7  cone 6  %ds  kiln-east  program stoneware-slow  zones top mid bottom  operator maru", state, 30*(i+1)))
+	}
+	cfg := "Read: /srv/kiln/kiln.toml\nname = \"kiln-east\"\ncone = 6\nramp_rate = %d\nhold_minutes = 20\nvent = \"auto\"\n"
+	add(fmt.Sprintf(cfg, 150))
+	add(fmt.Sprintf(cfg, 110))
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	sel, err := Select(ctx, db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "what did kilnctl status say for batch glaze-7 in kiln-east?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	polls := 0
+	for _, it := range sel {
+		if strings.Contains(it.Text, "kilnctl status") {
+			polls++
+			if !strings.Contains(it.Text, "done") {
+				t.Errorf("an older poll is shown: %q", it.Text)
+			}
+		}
+	}
+	if polls != 1 {
+		t.Errorf("the polled status is shown %d times, want once", polls)
+	}
+	sel, err = Select(ctx, db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "what is ramp_rate set to in kiln.toml now?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reads []string
+	for _, it := range sel {
+		if strings.Contains(it.Text, "ramp_rate") {
+			reads = append(reads, it.Text)
+		}
+	}
+	if len(reads) != 1 || !strings.Contains(reads[0], "ramp_rate = 110") {
+		t.Errorf("kiln.toml is shown as %q, want its newest read alone", reads)
+	}
+}
+
 // TestNotWhatClaudeMDSays: an item saying what a CLAUDE.md file already put
 // in Claude's context is not injected; the rest still is.
 func TestNotWhatClaudeMDSays(t *testing.T) {
