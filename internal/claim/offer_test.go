@@ -54,6 +54,12 @@ func TestNoChangeMade(t *testing.T) {
 		{"a failure never again after a step", "The tests live in tests/unit.py.", "The fixture never passes in tests/unit.py again after a rebase; rerun it."},
 		// "from" an adjective and the value, then "to Y", with no change said (review 40b L-2).
 		{"a flow of data from X to Y", "Backups are stored on Kelbo.", "We sync the backups from hosted Kelbo to Quillet every night."},
+		// A value named as an instance of a kind is no choice, after
+		// "instead" too.
+		{"tools like X after instead", "I ran npm install and the page still looks the same.",
+			"Instead, the template shows integrations with tools like uv (for scripts), Quillet (for speech) and a few servers."},
+		{"such as X", "We install packages with yarn.", "Package managers such as pnpm are faster now."},
+		{"for example X", "We install packages with yarn.", "Any manager works now, for example pnpm or npm."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel == Supersedes || rel == Contradicts {
@@ -72,6 +78,8 @@ func TestChangeNextToNoChange(t *testing.T) {
 		{"a tool moved from", "We manage packages with pipenv.", "Packages are handled by poetry now — we moved from our old pipenv.", "pipenv", "poetry"},
 		{"a tool that failed and was replaced", "We install packages with yarn.", "Yarn kept failing on the runners, so we switched to pnpm.", "yarn", "pnpm"},
 		{"a tool that failed, replaced, named again", "We install packages with yarn.", "Yarn kept failing on the runners. We switched to pnpm. The yarn cache is still on disk.", "yarn", "pnpm"},
+		{"a choice after examples", "We install packages with yarn.", "Tools like bun looked fast, but we switched to pnpm.", "yarn", "pnpm"},
+		{"a change next to a comparison", "We install packages with yarn.", "It looks like we switched to pnpm.", "yarn", "pnpm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel != Supersedes || ov != tc.ov || nv != tc.nv {

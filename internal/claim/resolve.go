@@ -385,6 +385,14 @@ func (p *parser) offers(s statement) {
 			p.markOffered(k, p.clauseEnd(k, end))
 		}
 	}
+	for k := first; k+1 < end; k++ {
+		if n := p.example(k); n > 0 {
+			// "tools like X, Y and Z", "a store such as X": a value named
+			// as an instance of a kind is no choice, whatever else the
+			// statement says ("instead, it shows tools like X").
+			p.markOffered(k+n, p.listEnd(k+n, end))
+		}
+	}
 	for k := first; k+2 < end; k++ {
 		if p.toks[k].s != "if" || !p.wish(k+1, end) {
 			continue
@@ -404,6 +412,48 @@ func (p *parser) offers(s statement) {
 		}
 	}
 }
+
+// example returns the length of the words at token k that introduce
+// examples ("such as", "e.g.", "for example", "including", a plural noun's
+// "like"), 0 if there are none.
+func (p *parser) example(k int) int {
+	w, next := p.toks[k].s, ""
+	if k+1 < len(p.toks) && p.toks[k+1].sent == p.toks[k].sent {
+		next = p.toks[k+1].s
+	}
+	switch {
+	case w == "such" && next == "as", w == "for" && (next == "example" || next == "instance"):
+		return 2
+	case w == "e.g" || w == "eg" || w == "including":
+		return 1
+	case w == "like" && k > 0 && p.toks[k-1].sent == p.toks[k].sent && !p.clauseBreak(k-1):
+		// "tools like X", "frameworks like X"; not "looks like X" or
+		// "we'd like X": only a plural noun's instances are examples.
+		before := p.toks[k-1].s
+		if len(before) > 3 && strings.HasSuffix(before, "s") && !strings.HasSuffix(before, "ss") && !likeVerbs()[before] && p.owner[k-1] == 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// likeVerbs take "like" as a comparison, not as "for instance".
+var likeVerbs = lazywords.Set(`looks seems sounds feels works acts behaves reads`)
+
+// listEnd returns the last token of the list that starts at token k: the
+// rest of the statement, up to a word that opens a clause of its own.
+func (p *parser) listEnd(k, end int) int {
+	for j := k; j+1 < end; j++ {
+		if listStops()[p.toks[j+1].s] {
+			return j
+		}
+	}
+	return end - 1
+}
+
+// listStops open a clause after a list of examples ("tools like X, but we
+// chose Y").
+var listStops = lazywords.Set(`but while whereas however although though so which that we i`)
 
 // made reports whether tokens first..last report a change made: a past
 // change word ("moved", "we've migrated") or a "now" that marks a change
