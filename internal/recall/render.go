@@ -182,12 +182,17 @@ func kindLabel(it Item) string {
 	return "message"
 }
 
-// quoted shows s between double quotes, its markers neutralised (Inert)
-// and its own double quotes kept: a message is shown verbatim, and a value a
-// TOML, JSON or YAML file writes in double quotes is shown as written.
+// quoted shows s between curly quotes, its markers neutralised (Inert):
+// a message is shown verbatim, and a value a TOML, JSON or YAML file writes
+// in double quotes is shown as written. Curly quotes in s are straightened
+// (curlyQuotes), so that no stored text can close its quote and write
+// after it in the plugin's voice.
 func quoted(s string, n int) string {
-	return "\"" + clipRunes(Inert(s), n) + "\""
+	return "“" + clipRunes(curlyQuotes.Replace(Inert(s)), n) + "”"
 }
+
+// curlyQuotes straightens the quotes that delimit what a stored text says.
+var curlyQuotes = strings.NewReplacer("“", `"`, "”", `"`)
 
 // itemLine renders one item on one line (two with its context): id, kind,
 // date, and what was said. An entry's quote is shown only when it adds words
@@ -283,7 +288,7 @@ func side(m Memory) string {
 	if m.Author != "" {
 		when += ", " + Inert(store.AuthorName(m.Author))
 	}
-	return fmt.Sprintf("[%s] (%s) \"%s\"", m.CID, when, clipRunes(Inert(text), 220))
+	return fmt.Sprintf("[%s] (%s) “%s”", m.CID, when, clipRunes(curlyQuotes.Replace(Inert(text)), 220))
 }
 
 // yours names one's own side of a warning whose other side a teammate

@@ -289,10 +289,17 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			}
 			said[key] = true
 			if j := runs.repeated(it, out); j >= 0 {
-				if it.Time.After(out[j].Time) && it.Relevance >= out[j].Relevance {
+				switch {
+				case !it.Time.After(out[j].Time):
+					continue // an older run of what is shown
+				case it.Relevance >= out[j].Relevance:
 					out[j] = it
+					continue
 				}
-				continue
+				// A newer run that matches the prompt less is shown beside
+				// the one that matches it: the prompt may name what was
+				// true before ("still on 8080?") and the newer run says
+				// how things stand.
 			}
 		}
 		out = append(out, it)
@@ -449,37 +456,85 @@ func (k contextText) holds(it Item) bool {
 // matters ("deploys go to Heroku" and "… to Fly.io"), and each is its own
 // statement.
 func (rw runWords) repeated(it Item, out []Item) int {
-	words := rw.of(it)
-	if len(words) == 0 {
+	r := rw.of(it)
+	if r == nil {
 		return -1
 	}
 	for j, o := range out {
-		if repeats(words, rw.of(o)) {
+		if or := rw.of(o); or != nil && r.same(or) {
 			return j
 		}
 	}
 	return -1
 }
 
-// runWords holds the output words of the tool runs read (outputWords), by
-// citation id: each is compared with every item kept.
-type runWords map[string][]string
+// runWords holds what repeated compares of the tool runs read, by citation
+// id: each is compared with every item kept.
+type runWords map[string]*run
 
-// of is the set of words of tool run it's output, nil for a message.
-func (rw runWords) of(it Item) []string {
+// run is what a tool run is compared by: its output, the words of its
+// command line (the tool and its file or command, numbers left out: "sleep
+// 2 && curl" and "sleep 5 && curl" are one command), the set of its
+// output's words, and its output's lines that report a failure.
+type run struct {
+	output                   string
+	command, words, failures []string
+}
+
+// of is what tool run it is compared by, nil for a message or a run
+// without output.
+func (rw runWords) of(it Item) *run {
 	if it.Kind != store.TypeToolObservation {
 		return nil
 	}
-	if ws, ok := rw[it.CID]; ok {
-		return ws
+	if r, ok := rw[it.CID]; ok {
+		return r
 	}
-	var ws []string
-	if _, output, ok := strings.Cut(it.Text, "\n"); ok {
-		ws = outputWords(output)
+	var r *run
+	if command, output, ok := strings.Cut(it.Text, "\n"); ok && strings.TrimSpace(output) != "" {
+		r = &run{output: strings.Join(strings.Fields(output), " "), command: slices.DeleteFunc(lowerRuns(command), isNumberWord), words: outputWords(output), failures: failureLines(output)}
 	}
-	rw[it.CID] = ws
-	return ws
+	rw[it.CID] = r
+	return r
 }
+
+// same reports whether two runs repeat each other: the same output, or
+// the same command with the same failures and nearly the same output. Two
+// files with the same keys, two runs of a test suite failing different
+// tests, a job polled as failed then as succeeded are each two things to
+// show.
+func (r *run) same(o *run) bool {
+	return r.output == o.output ||
+		slices.Equal(r.command, o.command) && slices.Equal(r.failures, o.failures) && repeats(r.words, o.words)
+}
+
+// failureLines are the lines of a tool output that report a failure, their
+// numbers left out (a duration, a line number), sorted and each once.
+func failureLines(output string) []string {
+	var out []string
+	for line := range strings.Lines(output) {
+		ws := lowerRuns(line)
+		if !slices.ContainsFunc(ws, failureWord) {
+			continue
+		}
+		out = append(out, strings.Join(slices.DeleteFunc(ws, isNumberWord), " "))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// failureWord reports a word that says a run failed ("FAIL", "failed",
+// "error", "errors", "panic", "exception", "traceback").
+func failureWord(w string) bool {
+	for _, f := range []string{"fail", "error", "panic", "exception", "traceback", "fatal"} {
+		if strings.HasPrefix(w, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func isNumberWord(w string) bool { return strings.Trim(w, "0123456789") == "" }
 
 // repeatShare is the share of the longer of two tool outputs' words the
 // shorter must hold for the runs to repeat each other: a short output is

@@ -307,7 +307,7 @@ func TestReplacedStatementKeepsTheRestOfItsMessage(t *testing.T) {
 		t.Errorf("the rest of the replaced message is lost, or not marked:\n%s", got)
 	}
 	_, block, _ := strings.Cut(got, ConflictOpen)
-	if !strings.Contains(block, `"We deploy the shop API to Heroku on every merge to main"`) || strings.Contains(block, "6543") {
+	if !strings.Contains(block, `“We deploy the shop API to Heroku on every merge to main”`) || strings.Contains(block, "6543") {
 		t.Errorf("the warning does not quote the replaced statement alone:\n%s", block)
 	}
 }
