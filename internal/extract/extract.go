@@ -748,16 +748,19 @@ func survivors(cs []*cand, cache *claim.Cache) []*cand {
 	out := cs[:0:0]
 	for i, c := range cs {
 		overturned := false
+		// Every pair is looked at, so what depends on c alone is read once:
+		// whether its subject names a file is no question of the later one.
+		named := len(claims[i]) > 0 && len(paths(c.subject)) > 0
 		for j := range cs {
 			if j == i || cs[j].from <= c.from || len(claims[i]) == 0 || len(claims[j]) == 0 {
 				continue
 			}
+			if c.subject != cs[j].subject && named {
+				continue // what a named file holds is changed by a statement about that file
+			}
 			rel, role, _, _ := claim.Compare(claims[i], claims[j])
 			if claim.Identifier(role) {
 				continue // "test keys in fixtures/ rather than ./keys": a project has many paths
-			}
-			if c.subject != cs[j].subject && len(paths(c.subject)) > 0 {
-				continue // what a named file holds is changed by a statement about that file
 			}
 			if rel == claim.Supersedes || rel == claim.Contradicts && c.subject != "" && c.subject == cs[j].subject {
 				overturned = true
