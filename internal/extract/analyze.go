@@ -27,6 +27,11 @@ type sent struct {
 	// there is no non-ASCII byte, so no Korean phrase can match.
 	starts [4]uint64
 	ascii  bool
+	// prefixes has a bit for the first three bytes of every word, and
+	// one for the first five: a phrase's first two bytes start a word of
+	// most sentences ("th", "we") where the phrase is not (the bench
+	// session: 92,839 of 709,643 finds passed starts, 1,021 matched).
+	prefixes [2][8]uint64
 	hits   []valueHit // topicHits(low), computed once
 	hitsOK bool
 	// noisy is noiseOf(s), computed once for the shape and plan it was
@@ -41,6 +46,7 @@ func startHash(b0, b1 byte) uint { return (uint(b0)*31 + uint(b1)) & 255 }
 
 func (s *sent) index() {
 	s.starts, s.ascii = wordStarts(s.low)
+	s.prefixes = wordPrefixes(s.low)
 	s.hitsOK, s.noisyOK = false, false
 }
 
@@ -85,6 +91,52 @@ func mayStart(bits *[4]uint64, ascii bool, p string) bool {
 
 // mayHave reports whether phrase p can occur in the sentence at all.
 func (s *sent) mayHave(p string) bool { return mayStart(&s.starts, s.ascii, p) }
+
+// prefixLens are the lengths of the word prefixes wordPrefixes hashes.
+var prefixLens = [2]int{3, 5}
+
+func prefixHash(p string) uint {
+	h := uint(0)
+	for i := 0; i < len(p); i++ {
+		h = h*131 + uint(p[i])
+	}
+	return h & 511
+}
+
+// wordPrefixes returns, for each of prefixLens, the bits of the hashes of
+// the first bytes of every word of low that has that many from its start.
+func wordPrefixes(low string) (bits [2][8]uint64) {
+	for i := 0; i < len(low); i++ {
+		if !isWordByte(low[i]) || i > 0 && isWordByte(low[i-1]) {
+			continue
+		}
+		for k, n := range prefixLens {
+			if i+n > len(low) {
+				break
+			}
+			h := prefixHash(low[i : i+n])
+			bits[k][h/64] |= 1 << (h % 64)
+		}
+	}
+	return bits
+}
+
+// mayPrefix reports whether a phrase p that starts with a word byte can
+// start a word of the sentence, by its longest prefix wordPrefixes hashed:
+// a match found at a word start has all of them. A phrase shorter than
+// prefixLens[0] or not starting with a word byte may.
+func (s *sent) mayPrefix(p string) bool {
+	if !isWordByte(p[0]) {
+		return true
+	}
+	for k := len(prefixLens) - 1; k >= 0; k-- {
+		if n := prefixLens[k]; len(p) >= n {
+			h := prefixHash(p[:n])
+			return s.prefixes[k][h/64]&(1<<(h%64)) != 0
+		}
+	}
+	return true
+}
 
 // topics returns topicHits of the sentence, computed once.
 func (s *sent) topics() []valueHit {
@@ -241,7 +293,7 @@ func (s *sent) mostlyHangul() bool {
 
 // find returns the offset of the first placed, whole-word occurrence of p.
 func (s *sent) find(p phrase) int {
-	if !s.mayHave(p.s) {
+	if !s.mayHave(p.s) || !s.mayPrefix(p.s) {
 		return -1
 	}
 	for from := 0; from < len(s.low); {
