@@ -32,8 +32,8 @@ type sent struct {
 	// most sentences ("th", "we") where the phrase is not (the bench
 	// session: 92,839 of 709,643 finds passed starts, 1,021 matched).
 	prefixes [2][8]uint64
-	hits   []valueHit // topicHits(low), computed once
-	hitsOK bool
+	hits     []valueHit // topicHits(low), computed once
+	hitsOK   bool
 	// noisy is noiseOf(s), computed once for the shape and plan it was
 	// computed with; index clears it when the text changes.
 	noisy   noiseClass
