@@ -163,7 +163,7 @@ func answerSentence(s *sent) bool {
 		return false // a list item is one line of a catalogue: read alone it rarely says what it lists
 	}
 	t := strings.TrimSpace(s.norm)
-	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "!") || isQuestion(s) || s.has(hedges) || s.has(modalHedges) || !prose(t) {
+	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "!") || isQuestion(s) || s.hasIn(hedgesIndex) || s.hasIn(modalHedgesIndex) || !prose(t) {
 		return false // what a colon opens is elsewhere; an exclamation reports, it does not state
 	}
 	if lead := strings.TrimLeft(t, "-+> "); strings.HasPrefix(lead, "**") || strings.HasPrefix(strings.TrimLeft(lead, "0123456789. "), "**") ||

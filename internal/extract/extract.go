@@ -569,7 +569,7 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 	} else {
 		c.body = clean(main.norm)
 		for j := k + 1; j < len(ss) && j <= k+fixWindow; j++ {
-			if p, at := ss[j].match(fixPhrases); at >= 0 && p.k == fix || firstPersonChange(ss[j]) {
+			if p, at := ss[j].matchIn(fixPhrasesIndex, nil); at >= 0 && p.k == fix || firstPersonChange(ss[j]) {
 				if at < 0 {
 					at = ss[j].body
 				}

@@ -60,7 +60,7 @@ func noiseOf(s *sent) noiseClass {
 		return status
 	case isNarration(lead):
 		return narration
-	case (startsWithPhrase(afterLabel(lead), planOpeners) || isPlanStep(lead)) && !s.has(rules) && !howTo(s) && !planItem(s, lead):
+	case (startsWithPhrase(afterLabel(lead), planOpeners) || isPlanStep(lead)) && !s.hasIn(rulesIndex) && !howTo(s) && !planItem(s, lead):
 		return planStep
 	case isTitleLine(s):
 		return heading
