@@ -198,7 +198,7 @@ func isTitleLine(s *sent) bool {
 		return false
 	}
 	f := strings.Fields(clean(t))
-	if len(f) == 0 || len(f) > 10 || valueLike(s.norm) {
+	if len(f) == 0 || len(f) > 10 {
 		return false
 	}
 	caps := 0
@@ -208,7 +208,9 @@ func isTitleLine(s *sent) bool {
 			caps++
 		}
 	}
-	return caps*3 >= len(f)*2
+	// Most lines are not capitalised as titles are: the value test, which
+	// reads the whole line for paths and topics, is asked last.
+	return caps*3 >= len(f)*2 && !valueLike(s.norm)
 }
 
 // narrationVerbs open a report of what was just done.
