@@ -125,14 +125,17 @@ func wordPrefixes(low string) (bits [2][8]uint64) {
 // start a word of the sentence, by its longest prefix wordPrefixes hashed:
 // a match found at a word start has all of them. A phrase shorter than
 // prefixLens[0] or not starting with a word byte may.
-func (s *sent) mayPrefix(p string) bool {
+func (s *sent) mayPrefix(p string) bool { return mayPrefixIn(&s.prefixes, p) }
+
+// mayPrefixIn is mayPrefix in a text with these prefixes (wordPrefixes).
+func mayPrefixIn(prefixes *[2][8]uint64, p string) bool {
 	if !isWordByte(p[0]) {
 		return true
 	}
 	for k := len(prefixLens) - 1; k >= 0; k-- {
 		if n := prefixLens[k]; len(p) >= n {
 			h := prefixHash(p[:n])
-			return s.prefixes[k][h/64]&(1<<(h%64)) != 0
+			return prefixes[k][h/64]&(1<<(h%64)) != 0
 		}
 	}
 	return true
@@ -141,7 +144,7 @@ func (s *sent) mayPrefix(p string) bool {
 // topics returns topicHits of the sentence, computed once.
 func (s *sent) topics() []valueHit {
 	if !s.hitsOK {
-		s.hits, s.hitsOK = topicHits(s.low), true
+		s.hits, s.hitsOK = topicHitsIn(s.low, &s.starts, s.ascii, &s.prefixes), true
 	}
 	return s.hits
 }

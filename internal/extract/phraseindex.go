@@ -21,7 +21,11 @@ type phraseIndex struct {
 // indexed returns ps's index, built at the first call: most processes that
 // link the extractor never run it.
 func indexed(ps []phrase) func() *phraseIndex {
-	return sync.OnceValue(func() *phraseIndex {
+	return sync.OnceValue(func() *phraseIndex { return newPhraseIndex(ps) })
+}
+
+func newPhraseIndex(ps []phrase) *phraseIndex {
+	{
 		n := (len(ps) + 63) / 64
 		x := &phraseIndex{ps: ps, other: make([]uint64, n), wide: make([]uint64, n)}
 		for i, p := range ps {
@@ -44,19 +48,19 @@ func indexed(ps []phrase) func() *phraseIndex {
 			}
 		}
 		return x
-	})
+	}
 }
 
-// allowed returns, in buf, the bits of the phrases of x that mayHave
-// allows in s.
-func (x *phraseIndex) allowed(s *sent, buf []uint64) []uint64 {
+// allowed returns, in buf, the bits of the phrases of x that mayStart
+// allows in a text with these word starts.
+func (x *phraseIndex) allowed(starts *[4]uint64, ascii bool, buf []uint64) []uint64 {
 	m := append(buf[:0], x.other...)
-	if !s.ascii {
+	if !ascii {
 		for w := range m {
 			m[w] |= x.wide[w]
 		}
 	}
-	for k, b := range s.starts {
+	for k, b := range starts {
 		for b != 0 {
 			h := k*64 + bits.TrailingZeros64(b)
 			b &= b - 1
@@ -74,7 +78,7 @@ func (x *phraseIndex) allowed(s *sent, buf []uint64) []uint64 {
 func (s *sent) matchIn(ix func() *phraseIndex, ok func(p phrase, at int) bool) (phrase, int) {
 	x := ix()
 	var buf [4]uint64
-	for w, b := range x.allowed(s, buf[:0]) {
+	for w, b := range x.allowed(&s.starts, s.ascii, buf[:0]) {
 		for b != 0 {
 			p := x.ps[w*64+bits.TrailingZeros64(b)]
 			b &= b - 1
@@ -93,7 +97,7 @@ func (s *sent) matchIn(ix func() *phraseIndex, ok func(p phrase, at int) bool) (
 func (s *sent) hasIn(ix func() *phraseIndex) bool {
 	x := ix()
 	var buf [4]uint64
-	for w, b := range x.allowed(s, buf[:0]) {
+	for w, b := range x.allowed(&s.starts, s.ascii, buf[:0]) {
 		for b != 0 {
 			p := x.ps[w*64+bits.TrailingZeros64(b)]
 			b &= b - 1
