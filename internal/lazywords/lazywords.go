@@ -36,3 +36,48 @@ func Of(words ...string) func() map[string]bool {
 		return m
 	})
 }
+
+// Words is a set of words that answers most lookups of a word it does not
+// hold without hashing it: a bit for each pair of a length and a first and
+// last byte the set's words have rules out most other words at once. The
+// claim parser looks each token up in several such sets, and nearly every
+// lookup is of a word the set lacks.
+type Words struct {
+	m    map[string]bool
+	bits [4]uint64
+}
+
+func shapeBit(w string) uint {
+	if w == "" {
+		return 0
+	}
+	return (uint(len(w))*131 + uint(w[0])*31 + uint(w[len(w)-1])) & 255
+}
+
+func newWords(m map[string]bool) *Words {
+	ws := &Words{m: m}
+	for w := range m {
+		h := shapeBit(w)
+		ws.bits[h/64] |= 1 << (h % 64)
+	}
+	return ws
+}
+
+// Has reports whether the set holds w: what the set's map says of w.
+func (ws *Words) Has(w string) bool {
+	h := shapeBit(w)
+	return ws.bits[h/64]&(1<<(h%64)) != 0 && ws.m[w]
+}
+
+// Lookup is Set as Words: built the first time the returned function is
+// called, the same set on every call after.
+func Lookup(s string) func() *Words {
+	set := Set(s)
+	return sync.OnceValue(func() *Words { return newWords(set()) })
+}
+
+// LookupOf is Of as Words.
+func LookupOf(words ...string) func() *Words {
+	set := Of(words...)
+	return sync.OnceValue(func() *Words { return newWords(set()) })
+}
