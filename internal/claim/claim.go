@@ -579,7 +579,7 @@ var notPaths = map[string]bool{"and/or": true, "i/o": true, "n/a": true, "w/o": 
 	"b/op": true, "allocs/op": true, "req/s": true, "ops/s": true, "mb/s": true, "kb/s": true, "gb/s": true}
 
 func isPath(s string) bool {
-	if len(s) < 3 || notPaths[s] {
+	if len(s) < 3 || strings.IndexByte(s, '/') >= 0 && notPaths[s] { // each of notPaths has a slash
 		return false
 	}
 	if strings.Contains(s, "/") {

@@ -22,13 +22,13 @@ var (
 		no_new`)
 	// cuePairFirst holds the first words of cuePairs, so most tokens skip
 	// building a pair.
-	cuePairFirst = sync.OnceValue(func() map[string]bool {
+	cuePairFirst = sync.OnceValue(func() *lazywords.Words {
 		m := map[string]bool{}
 		for p := range cuePairs() {
 			f, _, _ := strings.Cut(p, "_")
 			m[f] = true
 		}
-		return m
+		return lazywords.NewWords(m)
 	})
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
@@ -105,7 +105,7 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 				return dst
 			}
 		}
-		if cuePairFirst()[w] && i+1 < len(ts) && !ts[i+1].hangul && cuePairs()[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
+		if cuePairFirst().Has(w) && i+1 < len(ts) && !ts[i+1].hangul && cuePairs()[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
 			return dst
 		}
 		if w == "from" && i+2 < len(ts) && (ts[i+1].s == "today" || ts[i+1].s == "this") {

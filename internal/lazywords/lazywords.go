@@ -54,7 +54,9 @@ func shapeBit(w string) uint {
 	return (uint(len(w))*131 + uint(w[0])*31 + uint(w[len(w)-1])) & 255
 }
 
-func newWords(m map[string]bool) *Words {
+// NewWords returns the set of the keys of m that are true, as Words; m
+// is the set's from then on, and no one may change it.
+func NewWords(m map[string]bool) *Words {
 	ws := &Words{m: m}
 	for w := range m {
 		h := shapeBit(w)
@@ -73,11 +75,11 @@ func (ws *Words) Has(w string) bool {
 // called, the same set on every call after.
 func Lookup(s string) func() *Words {
 	set := Set(s)
-	return sync.OnceValue(func() *Words { return newWords(set()) })
+	return sync.OnceValue(func() *Words { return NewWords(set()) })
 }
 
 // LookupOf is Of as Words.
 func LookupOf(words ...string) func() *Words {
 	set := Of(words...)
-	return sync.OnceValue(func() *Words { return newWords(set()) })
+	return sync.OnceValue(func() *Words { return NewWords(set()) })
 }
