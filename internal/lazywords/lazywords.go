@@ -38,20 +38,27 @@ func Of(words ...string) func() map[string]bool {
 }
 
 // Words is a set of words that answers most lookups of a word it does not
-// hold without hashing it: a bit for each pair of a length and a first and
-// last byte the set's words have rules out most other words at once. The
-// claim parser looks each token up in several such sets, and nearly every
-// lookup is of a word the set lacks.
+// hold without hashing it: a bit for the hash of the length and the first
+// two and last bytes of each of its words rules out most other words at
+// once. The claim parser looks each token up in several such sets, and
+// nearly every lookup is of a word the set lacks: on the bench session's
+// sentences 240,738 lookups, 21,707 of words a set holds, 6,307 more past
+// the bits.
 type Words struct {
 	m    map[string]bool
-	bits [4]uint64
+	bits [16]uint64
 }
 
+// shapeBit hashes a word's length and its first two and last bytes.
 func shapeBit(w string) uint {
 	if w == "" {
 		return 0
 	}
-	return (uint(len(w))*131 + uint(w[0])*31 + uint(w[len(w)-1])) & 255
+	h := uint32(len(w))*0x9E3779B1 ^ uint32(w[0])*0x85EBCA77 ^ uint32(w[len(w)-1])*0xC2B2AE3D
+	if len(w) > 1 {
+		h ^= uint32(w[1]) * 0x27D4EB2F
+	}
+	return uint(h>>22) & 1023
 }
 
 // NewWords returns the set of the keys of m that are true, as Words; m
