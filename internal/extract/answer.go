@@ -196,7 +196,7 @@ func answerSentence(s *sent) bool {
 		return false // "Lines 34-37 check …": a reading of the code as it was that day
 	}
 	for w := range strings.FieldsSeq(words) {
-		if in(conversationWords, strings.Trim(w, ",;:()\"'")) {
+		if in(conversationWords, conversedTrim.trim(w)) {
 			return false
 		}
 	}
@@ -224,7 +224,7 @@ func identifier(t string) bool {
 		return true
 	}
 	for w := range strings.FieldsSeq(t) {
-		w = strings.Trim(w, ".,;:()[]\"'*!?")
+		w = nameTrim.trim(w)
 		if codeName(w) || fileName(w) || hexColour(w) {
 			return true
 		}

@@ -81,7 +81,7 @@ func prose(t string) bool {
 	}
 	words := 0
 	for w := range strings.FieldsSeq(t) {
-		w = strings.Trim(w, ".,;:!?()\"'`*")
+		w = proseTrim.trim(w)
 		if utf8.RuneCountInString(w) >= 2 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) < 0 {
 			words++
 		}

@@ -972,8 +972,8 @@ func ownNumber(a, b *cand) bool {
 func addresses(text string) []string {
 	var out []string
 	for w := range strings.FieldsSeq(text) {
-		w = strings.Trim(w, "()[]<>,;`'\"")
-		w = strings.TrimRight(w, ".:!?") // the end of the sentence: "runs on localhost:8123."
+		w = addressTrim.trim(w)
+		w = addressEndTrim.trimRight(w) // the end of the sentence: "runs on localhost:8123."
 		w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")
 		if i := strings.IndexByte(w, '/'); i >= 0 {
 			w = w[:i]
@@ -1048,7 +1048,7 @@ func (c *cand) setWords(words []string) {
 func contentWords(s string) []string {
 	var out []string
 	for _, w := range words(s) {
-		w = strings.Trim(w, ".-/'")
+		w = contentTrim.trim(w)
 		if w != "" && !isStopword(w) && !in(out, w) {
 			out = append(out, w)
 		}

@@ -765,7 +765,7 @@ func namesNothing(typ Type, body string) bool {
 func bareValue(body string) bool {
 	words := 0
 	for w := range strings.FieldsSeq(body) {
-		if w = strings.TrimRight(w, ":,;.!?"); w == "" || strings.ContainsAny(w, "0123456789:/.@`") {
+		if w = valueWordTrim.trimRight(w); w == "" || strings.ContainsAny(w, "0123456789:/.@`") {
 			continue
 		}
 		words++

@@ -308,7 +308,7 @@ func paths(s string) []string {
 				f = f[1 : 1+e]
 			}
 		}
-		f = strings.Trim(f, "`'\"(),;:!?")
+		f = pathTrim.trim(f)
 		f = strings.TrimRight(f, ".")
 		if f == "" || strings.Contains(f, "://") {
 			continue
