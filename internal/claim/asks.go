@@ -255,7 +255,7 @@ func Asks(text string) []string {
 // version") or after "of" ("the version of zorblat"), or "".
 func versionOwner(words []string, i int) string {
 	name := func(w string) string {
-		if _, known := products[w]; known || !isName(w) || scopeStop()[w] || determiners()[w] || genericHeads()[w] || questionWords()[w] {
+		if _, known := products[w]; known || !isName(w) || scopeStop().Has(w) || determiners().Has(w) || genericHeads().Has(w) || questionWords().Has(w) {
 			return ""
 		}
 		return w
@@ -272,7 +272,7 @@ func versionOwner(words []string, i int) string {
 }
 
 // questionWords open a question; none owns a version.
-var questionWords = lazywords.Set(`which what whose who how when where why`)
+var questionWords = lazywords.Lookup(`which what whose who how when where why`)
 
 // Values lists the names a role's tools go by, for finding statements that
 // fill it; nil for a role whose values are shapes (ports, regions, paths).

@@ -579,7 +579,7 @@ var notPaths = map[string]bool{"and/or": true, "i/o": true, "n/a": true, "w/o": 
 	"b/op": true, "allocs/op": true, "req/s": true, "ops/s": true, "mb/s": true, "kb/s": true, "gb/s": true}
 
 func isPath(s string) bool {
-	if len(s) < 3 || notPaths[s] {
+	if len(s) < 3 || strings.IndexByte(s, '/') >= 0 && notPaths[s] { // each of notPaths has a slash
 		return false
 	}
 	if strings.Contains(s, "/") {
@@ -841,7 +841,7 @@ func (p *parser) tally(i int) {
 // three words before the count at token i: "split the 120 tests into 4".
 func (p *parser) divided(i int) bool {
 	for k := i - 1; k >= 0 && k >= i-3 && p.toks[k].sent == p.toks[i].sent; k-- {
-		if dividers()[p.toks[k].s] {
+		if dividers().Has(p.toks[k].s) {
 			return true
 		}
 	}
@@ -869,11 +869,11 @@ func (p *parser) countOf(i int) (string, int) {
 	}
 	for k := i + 1; k <= i+3 && k < len(p.toks) && p.toks[k].sent == t.sent; k++ {
 		w := p.toks[k].s
-		if !onlySpace(p.text[p.toks[k-1].end:p.toks[k].start]) || !letterWord(w) || linkWords()[w] || determiners()[w] || p.owner[k] != 0 {
+		if !onlySpace(p.text[p.toks[k-1].end:p.toks[k].start]) || !letterWord(w) || linkWords().Has(w) || determiners().Has(w) || p.owner[k] != 0 {
 			return "", 0
 		}
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") &&
-			!strings.HasSuffix(w, "ous") && durationOf(w, "") == "" && !sizeUnits()[w] && !scopeStop()[w] {
+			!strings.HasSuffix(w, "ous") && durationOf(w, "") == "" && !sizeUnits().Has(w) && !scopeStop().Has(w) {
 			return "number of " + w, k
 		}
 	}
@@ -902,12 +902,12 @@ var namedNouns = map[string]string{"runner": "ci runner", "runners": "ci runner"
 
 // branchWords are branch names that are plain words; they name a branch only
 // in a statement about branches.
-var branchWords = lazywords.Set(`main master develop development trunk gh-pages`)
+var branchWords = lazywords.Lookup(`main master develop development trunk gh-pages`)
 
 // named reads an identifier next to the noun that says what it names.
 func (p *parser) named(i int) (string, string) {
 	s := p.toks[i].s
-	if branchWords()[s] && p.aboutBranches(p.toks[i].sent) {
+	if branchWords().Has(s) && p.aboutBranches(p.toks[i].sent) {
 		return "branch", s
 	}
 	if !identifierShaped(s) {
@@ -950,7 +950,7 @@ func (p *parser) packageFor(i int) string {
 // imageLinks are the words that may stand between "image" and its name
 // ("the image was renamed to acme/api", "pushes the image to the registry
 // as acme/api").
-var imageLinks = lazywords.Set(`the a an our its was is are be been now renamed rename called named to as becomes became
+var imageLinks = lazywords.Lookup(`the a an our its was is are be been now renamed rename called named to as becomes became
 	pushed push pushes published tagged registry under`)
 
 // imageName reports whether the slash-separated name at token i names a
@@ -977,7 +977,7 @@ func (p *parser) imageName(i int) bool {
 		if w == "image" || w == "images" || w == "이미지" {
 			return true
 		}
-		if !imageLinks()[w] {
+		if !imageLinks().Has(w) {
 			return false
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // recalled text cost more than the rest of Parse together).
 var (
 	// cueWords say a change on their own.
-	cueWords = lazywords.Set(`instead replace replaced replaces replacing deprecate deprecated deprecates deprecating
+	cueWords = lazywords.Lookup(`instead replace replaced replaces replacing deprecate deprecated deprecates deprecating
 		drop dropped dropping drops revert reverted reverting reverts anymore actually rename renamed renames renaming
 		cancel cancelled canceled ditch ditched retire retired retiring sunset sunsetted abandon abandoned drained draining
 		decommission decommissioned decommissioning phased reschedule rescheduled`)
@@ -22,13 +22,13 @@ var (
 		no_new`)
 	// cuePairFirst holds the first words of cuePairs, so most tokens skip
 	// building a pair.
-	cuePairFirst = sync.OnceValue(func() map[string]bool {
+	cuePairFirst = sync.OnceValue(func() *lazywords.Words {
 		m := map[string]bool{}
 		for p := range cuePairs() {
 			f, _, _ := strings.Cut(p, "_")
 			m[f] = true
 		}
-		return m
+		return lazywords.NewWords(m)
 	})
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
@@ -38,12 +38,12 @@ var (
 	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
 		"변경", "그만", "폐기", "앞으로", "이제부터", "되돌", "롤백"}
 	// updateWords open a statement that replaces what was said before.
-	updateWords = lazywords.Set(`update updated correction corrected`)
+	updateWords = lazywords.Lookup(`update updated correction corrected`)
 	// notChange come before a "now" that tells the time of a state, not a
 	// change: "right now it fails", "for now", "until now", "from now on"
 	// (counted as its own cue).
-	notChange   = lazywords.Set(`right for until till by just from as`)
-	exceptWords = lazywords.Set(`except exception exceptions unless override overrides overriding overridden`)
+	notChange   = lazywords.Lookup(`right for until till by just from as`)
+	exceptWords = lazywords.Lookup(`except exception exceptions unless override overrides overriding overridden`)
 )
 
 // changeCue reports whether statement s says it changes something.
@@ -78,12 +78,12 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 		return first
 	}
 	ts := toks[s.first : s.first+s.n]
-	if len(ts) > 1 && updateWords()[ts[0].s] && found(ts[0].s) {
+	if len(ts) > 1 && updateWords().Has(ts[0].s) && found(ts[0].s) {
 		return dst // "Update: the API listens on 9443"
 	}
 	for i, t := range ts {
 		w := t.s
-		if w == "now" && i > 0 && i+1 < len(ts) && !notChange()[ts[i-1].s] && found("now") {
+		if w == "now" && i > 0 && i+1 < len(ts) && !notChange().Has(ts[i-1].s) && found("now") {
 			return dst // "the API now listens on 9443", "the limit is now 20 MB"
 		}
 		if t.hangul {
@@ -97,7 +97,7 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 			}
 			continue
 		}
-		if cueWords()[w] {
+		if cueWords().Has(w) {
 			if w == "instead" && exceptAfter(ts, i) {
 				continue // "instead of the default" is an exception
 			}
@@ -105,7 +105,7 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 				return dst
 			}
 		}
-		if cuePairFirst()[w] && i+1 < len(ts) && !ts[i+1].hangul && cuePairs()[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
+		if cuePairFirst().Has(w) && i+1 < len(ts) && !ts[i+1].hangul && cuePairs()[w+"_"+ts[i+1].s] && found(w+" "+ts[i+1].s) {
 			return dst
 		}
 		if w == "from" && i+2 < len(ts) && (ts[i+1].s == "today" || ts[i+1].s == "this") {
@@ -150,7 +150,7 @@ func exceptCue(toks []token, s statement) bool {
 			}
 			continue
 		}
-		if exceptWords()[w] || w == "instead" && exceptAfter(ts, i) {
+		if exceptWords().Has(w) || w == "instead" && exceptAfter(ts, i) {
 			return true
 		}
 		if (w == "than" || w == "over" || w == "from") && i+2 < len(ts) && ts[i+1].s == "the" && ts[i+2].s == "default" {

@@ -28,7 +28,7 @@ var (
 	// faultNouns name something found wrong: the cause nouns, and the faults
 	// a review or an audit reports. Singular only; Denies also reads their
 	// plurals in the statement denied.
-	faultNouns = lazywords.Set(`problem issue cause bug culprit bottleneck mismatch conflict leak race deadlock
+	faultNouns = lazywords.Lookup(`problem issue cause bug culprit bottleneck mismatch conflict leak race deadlock
 		regression blocker vulnerability incompatibility inconsistency misconfiguration collision`)
 	// fixWords say the fault went away, not that it never held: "there is
 	// no race any more", "no conflict now that the port moved", "no leak
@@ -41,12 +41,12 @@ var (
 	fixChanges = lazywords.Set(fixChangeWords)
 	// inquiries before a fault noun make it a thing looked for, not found:
 	// "let me check for a version mismatch".
-	inquiries = lazywords.Set(`check checking verify verifying investigate investigating look looking test testing
+	inquiries = lazywords.Lookup(`check checking verify verifying investigate investigating look looking test testing
 		see rule ruling suspect whether any`)
 	// denialLinks are the forms of "be" a denial is written with.
-	denialLinks = lazywords.Set(`is was are were`)
+	denialLinks = lazywords.Lookup(`is was are were`)
 	// negatedLinks deny with the link: "the cache isn't the problem".
-	negatedLinks = lazywords.Set(`isn't wasn't aren't weren't`)
+	negatedLinks = lazywords.Lookup(`isn't wasn't aren't weren't`)
 )
 
 // fixChangeWords name a change that removed a fault: "with the patch in
@@ -125,7 +125,7 @@ func fixed(toks []token, s statement, words map[string]bool) bool {
 func denialAt(text string, toks []token, s statement, k int) (Denial, bool) {
 	end := s.first + s.n
 	switch {
-	case toks[k].s == "there" && k+2 < end && denialLinks()[toks[k+1].s] && toks[k+2].s == "no",
+	case toks[k].s == "there" && k+2 < end && denialLinks().Has(toks[k+1].s) && toks[k+2].s == "no",
 		toks[k].s == "there" && k+1 < end && toks[k+1].s == "no" && contracted(text[toks[k].start:toks[k].end]):
 		// "there is no version mismatch", "there's no version mismatch"
 		first, noun := k+2, -1
@@ -136,7 +136,7 @@ func denialAt(text string, toks []token, s statement, k int) (Denial, bool) {
 			if j > first && clauseGap(text[toks[j-1].end:toks[j].start]) {
 				break
 			}
-			if faultNouns()[toks[j].s] {
+			if faultNouns().Has(toks[j].s) {
 				noun = j
 				break
 			}
@@ -155,7 +155,7 @@ func denialAt(text string, toks []token, s statement, k int) (Denial, bool) {
 			if j > k && clauseGap(text[toks[j-1].end:toks[j].start]) {
 				break
 			}
-			if negatedLinks()[toks[j].s] || denialLinks()[toks[j].s] && j+1 < end && toks[j+1].s == "not" {
+			if negatedLinks().Has(toks[j].s) || denialLinks().Has(toks[j].s) && j+1 < end && toks[j+1].s == "not" {
 				v = j
 				break
 			}
@@ -167,10 +167,10 @@ func denialAt(text string, toks []token, s statement, k int) (Denial, bool) {
 		if toks[v].s == "is" || toks[v].s == "was" || toks[v].s == "are" || toks[v].s == "were" {
 			j++ // past "not"
 		}
-		for j < end && (toks[j].s == "the" || toks[j].s == "a" || toks[j].s == "an" || realQualifiers()[toks[j].s]) {
+		for j < end && (toks[j].s == "the" || toks[j].s == "a" || toks[j].s == "an" || realQualifiers().Has(toks[j].s)) {
 			j++
 		}
-		if j >= end || !causeNouns()[toks[j].s] || j+1 < end && !clauseGap(text[toks[j].end:toks[j+1].start]) && toks[j+1].s != "here" {
+		if j >= end || !causeNouns().Has(toks[j].s) || j+1 < end && !clauseGap(text[toks[j].end:toks[j+1].start]) && toks[j+1].s != "here" {
 			// "X is not the problem" ends there: "X is not the problem
 			// we saw yesterday" names another one.
 			return Denial{}, false
@@ -183,12 +183,12 @@ func denialAt(text string, toks []token, s statement, k int) (Denial, bool) {
 // clause ends after it, or a function word follows ("no leak in the
 // resizer"), not another noun it qualifies ("no issue tracker").
 func head(text string, toks []token, s statement, i int) bool {
-	return i+1 == s.first+s.n || clauseGap(text[toks[i].end:toks[i+1].start]) || scopeStop()[toks[i+1].s] ||
-		causeStops()[toks[i+1].s] || prepositions()[toks[i+1].s]
+	return i+1 == s.first+s.n || clauseGap(text[toks[i].end:toks[i+1].start]) || scopeStop().Has(toks[i+1].s) ||
+		causeStops().Has(toks[i+1].s) || prepositions().Has(toks[i+1].s)
 }
 
 // prepositions open a fault's complement: "no leak in the resizer".
-var prepositions = lazywords.Set(`in on of between with for at from inside across under over into through during within via`)
+var prepositions = lazywords.Lookup(`in on of between with for at from inside across under over into through during within via`)
 
 // complement returns the last token of the words naming a fault whose noun
 // is at i: the noun, or the end of a short complement after a preposition
@@ -197,13 +197,13 @@ var prepositions = lazywords.Set(`in on of between with for at from inside acros
 // true when it ran on past maxPlaceWords and was cut there.
 func complement(text string, toks []token, s statement, i int) (last int, cut bool) {
 	end := s.first + s.n
-	if i+1 >= end || clauseGap(text[toks[i].end:toks[i+1].start]) || !prepositions()[toks[i+1].s] {
+	if i+1 >= end || clauseGap(text[toks[i].end:toks[i+1].start]) || !prepositions().Has(toks[i+1].s) {
 		return i, false
 	}
 	last = i
 	for j := i + 1; j < end; j++ {
-		if clauseGap(text[toks[j-1].end:toks[j].start]) || causeStops()[toks[j].s] && toks[j].s != "and" ||
-			j > i+1 && prepositions()[toks[j].s] {
+		if clauseGap(text[toks[j-1].end:toks[j].start]) || causeStops().Has(toks[j].s) && toks[j].s != "and" ||
+			j > i+1 && prepositions().Has(toks[j].s) {
 			break // "and" joins the two sides of "between"
 		}
 		if j > i+maxPlaceWords {
@@ -227,7 +227,7 @@ func denial(text string, toks []token, s statement, first, last int, cut bool, f
 	}
 	inWhere := false
 	for k := first; k <= last; k++ {
-		inWhere = inWhere || k > first && toks[k-1].s == fault && prepositions()[toks[k].s]
+		inWhere = inWhere || k > first && toks[k-1].s == fault && prepositions().Has(toks[k].s)
 		d.Words = append(d.Words, faultStems(toks[k])...)
 		if inWhere {
 			d.where = append(d.where, placeStems(toks[k])...)
@@ -251,7 +251,7 @@ func contracted(word string) bool {
 // noun.
 func faultStems(t token) []string {
 	return tokenStems(t, func(w string) bool {
-		return len(w) < 3 || scopeStop()[w] || prepositions()[w] || faultNouns()[w] || realQualifiers()[w] || w == "not"
+		return len(w) < 3 || scopeStop().Has(w) || prepositions().Has(w) || faultNouns().Has(w) || realQualifiers().Has(w) || w == "not"
 	})
 }
 
@@ -260,7 +260,7 @@ func faultStems(t token) []string {
 // differ by "build", which faultStems drops as a common word.
 func placeStems(t token) []string {
 	return tokenStems(t, func(w string) bool {
-		return determiners()[w] || w == "and" || w == "or" || prepositions()[w] || faultNouns()[w]
+		return determiners().Has(w) || w == "and" || w == "or" || prepositions().Has(w) || faultNouns().Has(w)
 	})
 }
 
@@ -346,14 +346,14 @@ func Denies(older string, d Denial) (start, end int, ok bool) {
 			if clauseGap(older[toks[k].end:toks[k+1].start]) {
 				break
 			}
-			if w := toks[k].s; w == "no" || w == "not" || w == "never" || w == "without" || strings.HasSuffix(w, "n't") || inquiries()[w] {
+			if w := toks[k].s; w == "no" || w == "not" || w == "never" || w == "without" || strings.HasSuffix(w, "n't") || inquiries().Has(w) {
 				denied = true
 			}
 		}
 		var near, nearPlace, where []string
 		for k := lo; k <= hi; k++ {
 			near = append(near, faultStems(toks[k])...)
-			if k > i+1 && prepositions()[toks[i+1].s] {
+			if k > i+1 && prepositions().Has(toks[i+1].s) {
 				where = append(where, placeStems(toks[k])...)
 			}
 		}

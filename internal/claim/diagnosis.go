@@ -24,35 +24,35 @@ type Diagnosis struct {
 var (
 	// causeNouns name the cause of a problem. Plurals are left out: "the
 	// problems are" opens a list, not one cause.
-	causeNouns = lazywords.Set(`problem issue cause bug culprit reason bottleneck`)
+	causeNouns = lazywords.Lookup(`problem issue cause bug culprit reason bottleneck`)
 	// realQualifiers qualify a cause as the one that holds, after others.
-	realQualifiers = lazywords.Set(`real actual true root underlying core`)
+	realQualifiers = lazywords.Lookup(`real actual true root underlying core`)
 	// causeLinks may stand between a cause noun and the word before the
 	// colon that opens the cause ("the real issue here is: …"): forms of
 	// "be" and "have", and adverbs of place and time. The word right before
 	// the colon may be any.
-	causeLinks = lazywords.Set(`has have been was is here now`)
+	causeLinks = lazywords.Lookup(`has have been was is here now`)
 	// causeStops end the cause's words: a clause that explains or qualifies
 	// it follows.
-	causeStops = lazywords.Set(`because since which so when where while as but and that`)
+	causeStops = lazywords.Lookup(`because since which so when where while as but and that`)
 	// hedges before a cause noun make it a possibility, not a finding: "if
 	// the real problem is …", "maybe the root cause was …".
-	hedges = lazywords.Set(`if whether unless maybe perhaps possibly might could`)
+	hedges = lazywords.Lookup(`if whether unless maybe perhaps possibly might could`)
 	// beliefs anywhere in the statement make its cause one held before, or
 	// guessed: "at first I thought the real problem was …".
-	beliefs = lazywords.Set(`thought assumed suspected believed guessed`)
+	beliefs = lazywords.Lookup(`thought assumed suspected believed guessed`)
 	// statusWords say how the problem stands, not what caused it: "the root
 	// cause is still unclear", "the real issue is now fixed".
-	statusWords = lazywords.Set(`fixed resolved solved unclear unknown same still gone known different clear`)
+	statusWords = lazywords.Lookup(`fixed resolved solved unclear unknown same still gone known different clear`)
 )
 
 // CauseNoun reports whether lower-case word w names the cause of a problem
 // ("issue", "culprit"): the one table of them, shared with extraction.
-func CauseNoun(w string) bool { return causeNouns()[w] }
+func CauseNoun(w string) bool { return causeNouns().Has(w) }
 
 // RealQualifier reports whether lower-case word w says a cause is the one
 // that holds ("the real problem", "the root cause").
-func RealQualifier(w string) bool { return realQualifiers()[w] }
+func RealQualifier(w string) bool { return realQualifiers().Has(w) }
 
 // maxCauseWords bounds a cause's words: the head of the clause names it.
 const maxCauseWords = 8
@@ -65,11 +65,11 @@ func Diagnoses(text string) []Diagnosis {
 	toks, sents := tokenize(text)
 	var out []Diagnosis
 	for i, t := range toks {
-		if t.hangul || !causeNouns()[t.s] {
+		if t.hangul || !causeNouns().Has(t.s) {
 			continue
 		}
 		s := sents[t.sent]
-		revised := i > s.first && realQualifiers()[toks[i-1].s]
+		revised := i > s.first && realQualifiers().Has(toks[i-1].s)
 		det := i > s.first && toks[i-1].s == "the" || revised && i-1 > s.first && toks[i-2].s == "the"
 		if !revised && !det {
 			continue // "a problem", "no issue": no cause named
@@ -88,7 +88,7 @@ func Diagnoses(text string) []Diagnosis {
 			}
 			first, last = max(s.first, v-maxCauseWords), v-1
 			for k := v - 1; k >= first; k-- {
-				if causeStops()[toks[k].s] || clauseGap(text[toks[k].end:toks[k+1].start]) {
+				if causeStops().Has(toks[k].s) || clauseGap(text[toks[k].end:toks[k+1].start]) {
 					first = k + 1
 					break
 				}
@@ -99,7 +99,7 @@ func Diagnoses(text string) []Diagnosis {
 		if first < s.first || last >= s.first+s.n {
 			continue // the cause lies outside the statement
 		}
-		for last > first && scopeStop()[toks[last].s] {
+		for last > first && scopeStop().Has(toks[last].s) {
 			last-- // "the node has": the cause ends at its last content word
 		}
 		if first > last || !namesCause(toks[first:last+1]) {
@@ -108,7 +108,7 @@ func Diagnoses(text string) []Diagnosis {
 		d := Diagnosis{Cause: strings.ToLower(text[toks[first].start:toks[last].end]), Revised: revised, Start: s.start, End: s.end}
 		for k := first; k <= last; k++ {
 			w := toks[k].s
-			if len(w) < 3 || scopeStop()[w] || causeNouns()[w] || realQualifiers()[w] {
+			if len(w) < 3 || scopeStop().Has(w) || causeNouns().Has(w) || realQualifiers().Has(w) {
 				continue
 			}
 			d.Words = append(d.Words, stem(w, toks[k].hangul))
@@ -131,7 +131,7 @@ func causeStart(text string, toks []token, s statement, i int) (int, bool) {
 		if strings.Contains(text[toks[k].end:toks[k+1].start], ":") {
 			return k + 1, true
 		}
-		if k > i && !causeLinks()[toks[k].s] {
+		if k > i && !causeLinks().Has(toks[k].s) {
 			break
 		}
 	}
@@ -160,12 +160,12 @@ func asserted(text string, toks []token, s statement, i int) bool {
 		if clauseGap(text[toks[k].end:toks[k+1].start]) {
 			break // "if it fails again, the real problem is …"
 		}
-		if hedges()[toks[k].s] {
+		if hedges().Has(toks[k].s) {
 			return false
 		}
 	}
 	for k := s.first; k < s.first+s.n; k++ {
-		if beliefs()[toks[k].s] || toks[k].s == "first" && k > s.first && toks[k-1].s == "at" {
+		if beliefs().Has(toks[k].s) || toks[k].s == "first" && k > s.first && toks[k-1].s == "at" {
 			return false
 		}
 	}
@@ -181,7 +181,7 @@ func namesCause(ts []token) bool {
 		k++
 	}
 	negated := ts[0].s == "not" || ts[0].s == "no" && len(ts) > 1 && ts[1].s == "longer"
-	return !negated && !statusWords()[ts[k].s]
+	return !negated && !statusWords().Has(ts[k].s)
 }
 
 // causeEnd is the last token of a cause starting at k.
@@ -189,7 +189,7 @@ func causeEnd(text string, toks []token, s statement, k int) int {
 	end := min(s.first+s.n, k+maxCauseWords)
 	last := k
 	for j := k + 1; j < end; j++ {
-		if causeStops()[toks[j].s] || clauseGap(text[toks[j-1].end:toks[j].start]) {
+		if causeStops().Has(toks[j].s) || clauseGap(text[toks[j-1].end:toks[j].start]) {
 			break
 		}
 		last = j

@@ -12,19 +12,19 @@ import (
 // weak ones ("from", "instead of") only tell old from new when a statement
 // names both.
 var (
-	strongBefore = lazywords.Set(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
+	strongBefore = lazywords.Lookup(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
 		ditched retire retired deprecate deprecated deprecating cancel cancelled canceled abandon abandoned longer ban banned
 		don't doesn't shouldn't mustn't won't`)
-	weakBefore = lazywords.Set(`from off instead than old former previous away replace replaced replaces replacing supersedes migrate migrated
+	weakBefore = lazywords.Lookup(`from off instead than old former previous away replace replaced replaces replacing supersedes migrate migrated
 		migrating 대신`)
-	strongAfter = lazywords.Set(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
+	strongAfter = lazywords.Lookup(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
 		폐기 중단`)
-	weakAfter = lazywords.Set(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
+	weakAfter = lazywords.Lookup(`turned too broke broken doesn't don't didn't can't won't fails failed failing collides collided
 		was were slow slower replaced takes took kept out unsupported 대신 너무 대신에`)
-	rejectBefore = lazywords.Set(`instead than old former previous away replace replaced replaces replacing supersedes 대신`)
-	newBefore    = lazywords.Set(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
+	rejectBefore = lazywords.Lookup(`instead than old former previous away replace replaced replaces replacing supersedes 대신`)
+	newBefore    = lazywords.Lookup(`to onto into use using uses adopt adopted choose chose prefer preferred now switch switched
 		move moved migrate by favor favour target targets targeting 이제 with`)
-	newAfter = lazywords.Set(`instead replaces now`)
+	newAfter = lazywords.Lookup(`instead replaces now`)
 )
 
 // window is how many tokens a marker may stand from its value.
@@ -45,10 +45,10 @@ func (p *parser) markers() {
 			if t.hangul {
 				w = stripParticle(w)
 			}
-			if n == 0 && namedRoles[m.role] && placeWords()[w] {
+			if n == 0 && namedRoles[m.role] && placeWords().Has(w) {
 				placed = true
 			}
-			if placed && plainNegation()[w] && !p.placeChanged(m) {
+			if placed && plainNegation().Has(w) && !p.placeChanged(m) {
 				// "the task is not defined in F", "it won't load in F": a
 				// path after "in" is where the statement looks, and a
 				// plain "not" is about what is there. A change of place
@@ -68,20 +68,20 @@ func (p *parser) markers() {
 				break
 			}
 			switch {
-			case strongBefore()[w]:
+			case strongBefore().Has(w):
 				m.old, m.neg = true, true
-			case weakBefore()[w] && (rejectBefore()[w] || !namedRoles[m.role] || p.toAfter(m)):
+			case weakBefore().Has(w) && (rejectBefore().Has(w) || !namedRoles[m.role] || p.toAfter(m)):
 				// "replace X with Y" rejects X even when Y fills another
 				// role; "built from X" does not reject X, and a path or
 				// name is old after "from" only in "from X to Y" ("cut
 				// from develop" is no change of branch).
 				m.old = true
-				m.neg = m.neg || rejectBefore()[w]
-			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore()[p.toks[k-1].s]:
+				m.neg = m.neg || rejectBefore().Has(w)
+			case (w == "use" || w == "using") && k > 0 && p.toks[k-1].sent == sent && strongBefore().Has(p.toks[k-1].s):
 				// "stop using X", "don't use X", "no longer use X"
 				m.old, m.neg = true, true
-			case newBefore()[w] && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0 && !p.nowOfVerb(k)) &&
-				!(imagined()[w] && k > 0 && p.toks[k-1].sent == sent && modals()[p.toks[k-1].s]):
+			case newBefore().Has(w) && !(w == "with" && !p.replaceBefore(k)) && !(w == "now" && n > 0 && !p.nowOfVerb(k)) &&
+				!(imagined().Has(w) && k > 0 && p.toks[k-1].sent == sent && modals().Has(p.toks[k-1].s)):
 				// Each condition says when a new-value word marks nothing:
 				//
 				// "with" marks the new value only after "replace(d) X".
@@ -96,7 +96,7 @@ func (p *parser) markers() {
 				// chosen.
 				if !m.old {
 					m.new = true
-					m.moved = changeNew()[w] && (w != "now" || p.nowMarks(k)) || (w == "to" || w == "into" || w == "onto") && p.movedBefore(k)
+					m.moved = changeNew().Has(w) && (w != "now" || p.nowMarks(k)) || (w == "to" || w == "into" || w == "onto") && p.movedBefore(k)
 				}
 			default:
 				continue
@@ -130,15 +130,15 @@ func (p *parser) markers() {
 				w = stripParticle(w)
 			}
 			switch {
-			case strongAfter()[w]:
+			case strongAfter().Has(w):
 				if !m.new {
 					m.old, m.neg = true, true
 				}
-			case weakAfter()[w]:
+			case weakAfter().Has(w):
 				if !m.new {
 					m.old = true
 				}
-			case newAfter()[w]:
+			case newAfter().Has(w):
 				// "X instead", "X now": the value set. "now" says the
 				// change only as its own marker: not in "from now on" (a
 				// time, said of what is added as much as of what is
@@ -177,13 +177,13 @@ func (p *parser) weakenOffered() {
 
 // changeNew mark the value after them as the one a change sets ("now X",
 // "switched to X"), unlike "use X", which may state what already is.
-var changeNew = lazywords.Set(`now switch switched move moved migrate migrated adopt adopted`)
+var changeNew = lazywords.Lookup(`now switch switched move moved migrate migrated adopt adopted`)
 
 // movedBefore reports a changeNew word before the "to" at token k in its
 // clause ("moved the queue to X", "moved the database over to X").
 func (p *parser) movedBefore(k int) bool {
 	for j := k - 1; j >= 0 && p.toks[j].sent == p.toks[k].sent && !p.clauseBreak(j); j-- {
-		if changeNew()[p.toks[j].s] && (p.toks[j].s != "now" || p.nowMarks(j)) {
+		if changeNew().Has(p.toks[j].s) && (p.toks[j].s != "now" || p.nowMarks(j)) {
 			return true
 		}
 	}
@@ -202,7 +202,7 @@ func (p *parser) nowOfVerb(k int) bool {
 // not a time ("from now on", "for now", "right now") nor the time of an
 // addition ("we added X now", "it also uses X now").
 func (p *parser) nowMarks(k int) bool {
-	if k > 0 && p.toks[k-1].sent == p.toks[k].sent && notChange()[p.toks[k-1].s] {
+	if k > 0 && p.toks[k-1].sent == p.toks[k].sent && notChange().Has(p.toks[k-1].s) {
 		return false
 	}
 	first, end := k, k
@@ -212,15 +212,15 @@ func (p *parser) nowMarks(k int) bool {
 	for end+1 < len(p.toks) && p.toks[end+1].sent == p.toks[k].sent && !p.clauseBreak(end) {
 		end++
 	}
-	return !slices.ContainsFunc(p.toks[first:end+1], func(t token) bool { return addWords()[t.s] })
+	return !slices.ContainsFunc(p.toks[first:end+1], func(t token) bool { return addWords().Has(t.s) })
 }
 
 // addWords say that a value comes beside another, not in its place.
-var addWords = lazywords.Set(`also too add adds added adding`)
+var addWords = lazywords.Lookup(`also too add adds added adding`)
 
 // doneWords say a change made, not offered ("we replaced X", "the
 // exports moved to Y").
-var doneWords = lazywords.Set(`replaced moved switched migrated adopted chose dropped removed retired ditched abandoned`)
+var doneWords = lazywords.Lookup(`replaced moved switched migrated adopted chose dropped removed retired ditched abandoned`)
 
 // objectOf reports whether mention m is what the preposition at token k
 // governs: only determiners and words for the former one ("from our old
@@ -231,10 +231,10 @@ func (p *parser) objectOf(k int, m *mention) bool {
 	to := p.toAfter(m) && p.cue[m.sent]
 	for j := k + 1; j < m.first; j++ {
 		w := p.toks[j].s
-		if determiners()[w] || rejectBefore()[w] {
+		if determiners().Has(w) || rejectBefore().Has(w) {
 			continue
 		}
-		if !to || p.owner[j] != 0 || placeWords()[w] || w == "to" || w == "from" || strings.ToLower(p.text[p.toks[j].start:p.toks[j].end]) != p.text[p.toks[j].start:p.toks[j].end] {
+		if !to || p.owner[j] != 0 || placeWords().Has(w) || w == "to" || w == "from" || strings.ToLower(p.text[p.toks[j].start:p.toks[j].end]) != p.text[p.toks[j].start:p.toks[j].end] {
 			return false
 		}
 	}
@@ -263,7 +263,7 @@ func (p *parser) placeChanged(m *mention) bool {
 			after = p.toks[k+1].s
 		}
 		switch {
-		case w == "again" && never && !timeClause()[after],
+		case w == "again" && never && !timeClause().Has(after),
 			(w == "anymore" || w == "more" && k > s.first && p.toks[k-1].s == "any") && after != "than":
 			return true
 		}
@@ -279,33 +279,33 @@ func (p *parser) placeChanged(m *mention) bool {
 
 // timeClause words open a clause that says when ("again until we fix
 // it", "again after a rebase").
-var timeClause = lazywords.Set(`until till after when once unless before if`)
+var timeClause = lazywords.Lookup(`until till after when once unless before if`)
 
 // markedNew reports a new-value word right before or right after mention o.
 func (p *parser) markedNew(o mention) bool {
-	if k := o.first - 1; k >= 0 && p.toks[k].sent == o.sent && !p.clauseBreak(k) && newBefore()[p.toks[k].s] {
+	if k := o.first - 1; k >= 0 && p.toks[k].sent == o.sent && !p.clauseBreak(k) && newBefore().Has(p.toks[k].s) {
 		return true
 	}
 	k := o.last + 1
-	return k < len(p.toks) && p.toks[k].sent == o.sent && !p.clauseBreak(o.last) && newAfter()[p.toks[k].s]
+	return k < len(p.toks) && p.toks[k].sent == o.sent && !p.clauseBreak(o.last) && newAfter().Has(p.toks[k].s)
 }
 
 // modals make the choice after them a case imagined ("you would pick X
 // for …"); imagined are the verbs of choosing they do it to.
 var (
-	modals   = lazywords.Set(`would could might can may you'd we'd i'd they'd`)
-	imagined = lazywords.Set(`use using adopt choose pick prefer switch move migrate`)
+	modals   = lazywords.Lookup(`would could might can may you'd we'd i'd they'd`)
+	imagined = lazywords.Lookup(`use using adopt choose pick prefer switch move migrate`)
 )
 
 // placeWords put a path where something is ("in F").
-var placeWords = lazywords.Set(`in inside within`)
+var placeWords = lazywords.Lookup(`in inside within`)
 
 // plainNegation denies without saying a change ("is not defined"), unlike
 // "no longer" or "dropped".
-var plainNegation = lazywords.Set(`not never don't doesn't didn't isn't aren't can't won't`)
+var plainNegation = lazywords.Lookup(`not never don't doesn't didn't isn't aren't can't won't`)
 
 // installWords run an installation ("npm install", "yarn add", "npm i").
-var installWords = lazywords.Set(`install i add`)
+var installWords = lazywords.Lookup(`install i add`)
 
 // installs reports a mention that runs the installation of another value of
 // its role ("pip install --user poetry", "gem install bundler"): the first command
@@ -313,7 +313,7 @@ var installWords = lazywords.Set(`install i add`)
 // role.
 func (p *parser) installs(m *mention) bool {
 	k := m.last + 1
-	if k >= len(p.toks) || p.toks[k].sent != p.toks[m.last].sent || !installWords()[p.toks[k].s] || !onlySpace(p.text[p.toks[m.last].end:p.toks[k].start]) {
+	if k >= len(p.toks) || p.toks[k].sent != p.toks[m.last].sent || !installWords().Has(p.toks[k].s) || !onlySpace(p.text[p.toks[m.last].end:p.toks[k].start]) {
 		return false
 	}
 	for k++; k < len(p.toks) && k <= m.last+4 && p.toks[k].sent == p.toks[m.last].sent; k++ {
@@ -329,11 +329,11 @@ func (p *parser) installs(m *mention) bool {
 
 // offerWords open a statement that offers an alternative rather than
 // deciding ("Alternatively, …", "Optionally, …").
-var offerWords = lazywords.Set(`alternatively optionally`)
+var offerWords = lazywords.Lookup(`alternatively optionally`)
 
 // planWords say that what follows them in their clause is planned or
 // proposed, not done.
-var planWords = lazywords.Set(`plan plans planning planned propose proposes proposed proposing proposal`)
+var planWords = lazywords.Lookup(`plan plans planning planned propose proposes proposed proposing proposal`)
 
 // planned reports whether the plan word at token k is followed in its
 // clause, within three words, by "to" or a word of change ("plan to move",
@@ -350,7 +350,7 @@ func (p *parser) planned(k, end int) bool {
 
 // wishWords follow "if you" in a condition on the reader's wish ("if you
 // want", "if you prefer", "if you would rather").
-var wishWords = lazywords.Set(`want wish prefer like rather`)
+var wishWords = lazywords.Lookup(`want wish prefer like rather`)
 
 // offers marks the tokens of statement s that offer a choice instead of
 // making it: the clause that opens with "alternatively" or "optionally"
@@ -371,7 +371,7 @@ func (p *parser) offers(s statement) {
 		return
 	}
 	first, end := s.first, s.first+s.n
-	if w := p.toks[first].s; offerWords()[w] {
+	if w := p.toks[first].s; offerWords().Has(w) {
 		last := p.clauseEnd(first, end)
 		if last == first && last+1 < end {
 			last = p.clauseEnd(last+1, end)
@@ -379,7 +379,7 @@ func (p *parser) offers(s statement) {
 		p.markOffered(first, last)
 	}
 	for k := first; k < end; k++ {
-		if planWords()[p.toks[k].s] && p.planned(k, end) {
+		if planWords().Has(p.toks[k].s) && p.planned(k, end) {
 			// "let me plan the move from X to Y", "a plan to shift to
 			// Y": a change planned or proposed is not made.
 			p.markOffered(k, p.clauseEnd(k, end))
@@ -405,7 +405,7 @@ func (p *parser) offers(s statement) {
 		p.markOffered(start, last)
 		if last+1 < end {
 			next := p.clauseEnd(last+1, end)
-			if slices.ContainsFunc(p.toks[last+1:next+1], func(t token) bool { return modals()[t.s] }) ||
+			if slices.ContainsFunc(p.toks[last+1:next+1], func(t token) bool { return modals().Has(t.s) }) ||
 				!p.subjectAt(last+1) && !p.made(last+1, next) {
 				p.markOffered(last+1, next)
 			}
@@ -460,11 +460,11 @@ var listStops = lazywords.Set(`but while whereas however although though so whic
 // after a subject ("the exports now run on X"), with no modal ("could be
 // moved" is offered).
 func (p *parser) made(first, last int) bool {
-	if slices.ContainsFunc(p.toks[first:last+1], func(t token) bool { return modals()[t.s] }) {
+	if slices.ContainsFunc(p.toks[first:last+1], func(t token) bool { return modals().Has(t.s) }) {
 		return false
 	}
 	for k := first; k <= last; k++ {
-		if w := p.toks[k].s; doneWords()[w] || w == "now" && k > first && p.subjectAt(first) && p.nowMarks(k) {
+		if w := p.toks[k].s; doneWords().Has(w) || w == "now" && k > first && p.subjectAt(first) && p.nowMarks(k) {
 			return true
 		}
 	}
@@ -476,7 +476,7 @@ func (p *parser) made(first, last int) bool {
 // that asks something done ("switch the queue to X").
 func (p *parser) subjectAt(k int) bool {
 	t := p.toks[k]
-	if p.owner[k] != 0 || determiners()[t.s] || pronouns()[t.s] {
+	if p.owner[k] != 0 || determiners().Has(t.s) || pronouns().Has(t.s) {
 		return true
 	}
 	c := p.text[t.start]
@@ -484,20 +484,20 @@ func (p *parser) subjectAt(k int) bool {
 }
 
 // pronouns open a clause as its subject.
-var pronouns = lazywords.Set(`i you we they he she it there we've we're they've they're i've it's there's`)
+var pronouns = lazywords.Lookup(`i you we they he she it there we've we're they've they're i've it's there's`)
 
 // wish reports a condition on the reader's wish from token k on: "you
 // want", "you'd rather", "you would prefer".
 func (p *parser) wish(k, end int) bool {
 	switch w := p.toks[k].s; {
 	case (w == "you'd" || w == "you’d") && k+1 < end:
-		return wishWords()[p.toks[k+1].s]
+		return wishWords().Has(p.toks[k+1].s)
 	case w != "you" || k+1 >= end:
 		return false
 	case p.toks[k+1].s == "would" && k+2 < end:
-		return wishWords()[p.toks[k+2].s]
+		return wishWords().Has(p.toks[k+2].s)
 	}
-	return wishWords()[p.toks[k+1].s]
+	return wishWords().Has(p.toks[k+1].s)
 }
 
 // clauseEnd returns the last token of the clause token k is in, before end.
@@ -702,7 +702,7 @@ func (p *parser) claims() []Claim {
 }
 
 // scopeStop are words that say nothing about what a decision is about.
-var scopeStop = lazywords.Set(`a an the and or but of to in on at for from with by as is are was were be been being it its this
+var scopeStop = lazywords.Lookup(`a an the and or but of to in on at for from with by as is are was were be been being it its this
 	that these those we our us you your they their i me my he she them there here so if then than too very just also
 	use uses used using go goes going went run runs running ran set sets make makes made keep keeps kept get gets got
 	do does did done have has had will would should can could may might must now new old all any some every each no not
@@ -717,7 +717,7 @@ var scopeStop = lazywords.Set(`a an the and or but of to in on at for from with 
 
 // roleWords are the words that name a role itself; two statements about the
 // same role always share them, so they do not show a shared scope.
-var roleWords = lazywords.Set(`port ports timeout timeouts timing timed region regions version versions runtime runner runners
+var roleWords = lazywords.Lookup(`port ports timeout timeouts timing timed region regions version versions runtime runner runners
 	retries retry attempts replicas workers path paths folder directory dir file files bucket branch topic queue image
 	tool framework library lib client server service services database db cache`)
 
@@ -740,11 +740,11 @@ func (p *parser) scope(s int, dst []string) []string {
 				if len([]rune(w)) < 2 {
 					continue
 				}
-			} else if len(w) < 3 || scopeStop()[w] || roleWords()[w] || isNumber(w) {
+			} else if len(w) < 3 || scopeStop().Has(w) || roleWords().Has(w) || isNumber(w) {
 				continue
 			}
 			for part := range strings.FieldsFuncSeq(w, func(r rune) bool { return r == '_' || r == '-' || r == '/' || r == '.' }) {
-				if len(part) >= 3 && !scopeStop()[part] && !roleWords()[part] {
+				if len(part) >= 3 && !scopeStop().Has(part) && !roleWords().Has(part) {
 					ws = append(ws, stem(part, t.hangul))
 				}
 			}

@@ -27,11 +27,11 @@ func (p *parser) scopePlain(s int, dst []string) []string {
 				if len([]rune(w)) < 2 {
 					continue
 				}
-			} else if len(w) < 3 || scopeStop()[w] || roleWords()[w] || isNumber(w) {
+			} else if len(w) < 3 || scopeStop().Has(w) || roleWords().Has(w) || isNumber(w) {
 				continue
 			}
 			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '/' || r == '.' }) {
-				if len(part) >= 3 && !scopeStop()[part] && !roleWords()[part] {
+				if len(part) >= 3 && !scopeStop().Has(part) && !roleWords().Has(part) {
 					ws = append(ws, stem(part, t.hangul))
 				}
 			}

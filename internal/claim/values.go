@@ -19,22 +19,22 @@ import (
 // linkWords join a value to the noun phrase that names what it sets: "the
 // limit is now 10 MB", "the memory limit changed from 256Mi to 512Mi", "lint
 // with quorvel".
-var linkWords = lazywords.Set(`is are was were be been becomes became now set sets changed change changes switched switch
+var linkWords = lazywords.Lookup(`is are was were be been becomes became now set sets changed change changes switched switch
 	moved move migrated migrate bumped bump raised raise lowered lower increased reduced cut to from into onto
 	with using via = currently still go goes went live lives run runs point points in on at by through use uses
 	should must will shall can has have had need needs`)
 
 // determiners open a noun phrase without naming anything.
-var determiners = lazywords.Set(`the a an our your their its this that these those my his her every each any some`)
+var determiners = lazywords.Lookup(`the a an our your their its this that these those my his her every each any some`)
 
 // dividers are verbs that cut a set of things into parts: after them a bare
 // "into 4" counts the parts ("split the 120 tests into 4"), not the things.
-var dividers = lazywords.Set(`split splits splitting divide divides divided dividing shard shards sharded sharding
+var dividers = lazywords.Lookup(`split splits splitting divide divides divided dividing shard shards sharded sharding
 partition partitions partitioned partitioning spread spreads spreading break breaks broke breaking`)
 
 // genericHeads name a kind of thing, not what it does: "lint tool" is about
 // linting.
-var genericHeads = lazywords.Set(`tool tools library lib libraries framework frameworks service services setting settings
+var genericHeads = lazywords.Lookup(`tool tools library lib libraries framework frameworks service services setting settings
 	value values option options thing things one choice default defaults provider system instance instances`)
 
 // shaped adds the values of unowned tokens that no table knows, found by
@@ -48,7 +48,7 @@ func (p *parser) shaped() {
 		if v == "" || p.inTag(i) || p.flag(i) {
 			continue
 		}
-		if last == i && v == p.toks[i].s && (strongBefore()[v] || cueWords()[v]) {
+		if last == i && v == p.toks[i].s && (strongBefore().Has(v) || cueWords().Has(v)) {
 			// "Drop the spare KELVO_KEY line": the word saying the change
 			// opens the statement capitalised; it is no value.
 			continue
@@ -74,7 +74,7 @@ func (p *parser) shaped() {
 		if role == "" {
 			role = fallback
 		}
-		if role == "" && !plain && i > 0 && useWords()[p.toks[i-1].s] && p.toks[i-1].sent == p.toks[i].sent {
+		if role == "" && !plain && i > 0 && useWords().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent {
 			// "Use Kelbo.", "go with Zorvix instead": chosen, for a purpose
 			// the statement does not name.
 			role = "choice"
@@ -149,14 +149,14 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 	if identifierShaped(s) && !isPath(s) {
 		return s, i, "", false
 	}
-	if !isName(s) || determiners()[s] || linkWords()[s] || scopeStop()[s] {
+	if !isName(s) || determiners().Has(s) || linkWords().Has(s) || scopeStop().Has(s) {
 		return "", 0, "", false
 	}
 	// A word opening a statement, a clause or a list item ("- Delete an
 	// option") is capitalised for that, not because it is a name.
 	first := i == p.sents[t.sent].first || strings.ContainsAny(p.text[p.toks[i-1].end:t.start], ":\"(-*#")
 	acronym := len(s) <= 4 && strings.ToUpper(raw) == raw // "API", "SDK": a noun more often than a name
-	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners()[p.toks[i-1].s]) {
+	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners().Has(p.toks[i-1].s)) {
 		// A capitalised name mid-sentence, not after "the": a product, a
 		// service, a person; with the capitalised words that follow it
 		// ("Kelbo Streams", "Cloud Zentrox").
@@ -266,14 +266,14 @@ func (p *parser) modifies(last int) bool {
 		return false
 	}
 	w := p.toks[k].s
-	if _, ok := namedNouns[w]; ok || roleWords()[w] {
+	if _, ok := namedNouns[w]; ok || roleWords().Has(w) {
 		// "the content repository", "the docs folder": the noun names what
 		// the word is; before a plural ("various buckets", "separate
 		// buckets", "several retries") the word says how many or which
 		// kind.
-		return slices.ContainsFunc(plural.Singulars(w), func(s string) bool { return roleWords()[s] || namedNouns[s] != "" })
+		return slices.ContainsFunc(plural.Singulars(w), func(s string) bool { return roleWords().Has(s) || namedNouns[s] != "" })
 	}
-	return !linkWords()[w] && !newAfter()[w] && !markerWord(w) && w != "for" && w != "as" && w != "and" && w != "or"
+	return !linkWords().Has(w) && !newAfter().Has(w) && !markerWord(w) && w != "for" && w != "as" && w != "and" && w != "or"
 }
 
 // namedBefore returns the name a version at token i belongs to ("Zentrox
@@ -291,7 +291,7 @@ func (p *parser) namedBefore(i int) string {
 			said = said || w == "version" || w == "v"
 			continue
 		}
-		if said && isName(w) && !scopeStop()[w] && !determiners()[w] && !p.clauseBreak(k) {
+		if said && isName(w) && !scopeStop().Has(w) && !determiners().Has(w) && !p.clauseBreak(k) {
 			return w
 		}
 		break
@@ -326,7 +326,7 @@ func (p *parser) capitalised(k int) bool {
 	t := p.toks[k]
 	c := p.text[t.start]
 	return c >= 'A' && c <= 'Z' && !t.hangul && (isName(t.s) || identifierShaped(t.s) || codeName(p.text[t.start:t.end-len(t.particle)])) &&
-		!linkWords()[t.s] && !determiners()[t.s] && !scopeStop()[t.s]
+		!linkWords().Has(t.s) && !determiners().Has(t.s) && !scopeStop().Has(t.s)
 }
 
 // isName: a word of letters, maybe joined by "-", "." or "_", three letters
@@ -371,7 +371,7 @@ func isLabel(l string) bool {
 
 // sizeUnits are the units of a size, decimal and binary (Kubernetes writes
 // "512Mi").
-var sizeUnits = lazywords.Set(`b kb mb gb tb pb kib mib gib tib ki mi gi ti bytes kilobytes megabytes gigabytes terabytes`)
+var sizeUnits = lazywords.Lookup(`b kb mb gb tb pb kib mib gib tib ki mi gi ti bytes kilobytes megabytes gigabytes terabytes`)
 
 // size reads a size at token i, joined ("512Mi", "10MB") or spaced ("10
 // MB"): its canonical form ("512mi", "10mb") and last token.
@@ -385,12 +385,12 @@ func (p *parser) size(i int) (string, int) {
 		return "", 0
 	}
 	if k < len(s) {
-		if u := s[k:]; sizeUnits()[u] {
+		if u := s[k:]; sizeUnits().Has(u) {
 			return s, i
 		}
 		return "", 0
 	}
-	if i+1 < len(p.toks) && p.toks[i+1].sent == p.toks[i].sent && sizeUnits()[p.toks[i+1].s] && p.toks[i+1].s != "b" &&
+	if i+1 < len(p.toks) && p.toks[i+1].sent == p.toks[i].sent && sizeUnits().Has(p.toks[i+1].s) && p.toks[i+1].s != "b" &&
 		onlySpace(p.text[p.toks[i].end:p.toks[i+1].start]) {
 		return s + p.toks[i+1].s, i + 1
 	}
@@ -399,7 +399,7 @@ func (p *parser) size(i int) (string, int) {
 
 // useWords make the value right after them the thing used or set: "use
 // quorvel", "with quorvel", "now quorvel".
-var useWords = lazywords.Set(`use uses using used adopt adopted chose choose pick picked prefer prefers with via through now to into onto`)
+var useWords = lazywords.Lookup(`use uses using used adopt adopted chose choose pick picked prefer prefers with via through now to into onto`)
 
 // roleOf names what the value at tokens first..last sets, from the phrase
 // it attaches to (phraseRole). A name's phrase named the way a question names
@@ -455,9 +455,9 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 	if first > st.first {
 		gap := p.text[p.toks[first-1].end:p.toks[first].start]
 		w := p.toks[first-1].s
-		strong = strings.ContainsAny(gap, ":=") || useWords()[w] && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
+		strong = strings.ContainsAny(gap, ":=") || useWords().Has(w) && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
 	}
-	if n := last + 1; n < end && !p.clauseBreak(last) && newAfter()[p.toks[n].s] {
+	if n := last + 1; n < end && !p.clauseBreak(last) && newAfter().Has(p.toks[n].s) {
 		strong = true // "runs on bazomex now", "bazomex instead"
 	}
 	// After: "for NP", "as NP" (past "instead of X"), "is our NP", "runs NP".
@@ -517,7 +517,7 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 		// A determiner is passed only in a statement saying a change ("has
 		// to move to the shared X"): "go to the audit.v2 stream" names a
 		// thing, not the value of its subject.
-		if p.owner[k] == 0 && !linkWords()[p.toks[k].s] && !(determiners()[p.toks[k].s] && p.cue[sent]) {
+		if p.owner[k] == 0 && !linkWords().Has(p.toks[k].s) && !(determiners().Has(p.toks[k].s) && p.cue[sent]) {
 			break
 		}
 	}
@@ -534,7 +534,7 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 		// "The SPA now builds with X": a verb stands between the value's
 		// link and the subject; the subject names what the value is for.
 		j := k - 1
-		for j > st.first && linkWords()[p.toks[j].s] && p.owner[j] == 0 && !p.clauseBreak(j-1) {
+		for j > st.first && linkWords().Has(p.toks[j].s) && p.owner[j] == 0 && !p.clauseBreak(j-1) {
 			j--
 		}
 		if p.roleWord(j) {
@@ -547,7 +547,7 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 		if r := roleIndex()[wordStem(p.toks[v].s)]; r != "" && p.owner[v] == 0 {
 			return r, strong
 		}
-		if !determiners()[p.toks[v].s] && p.owner[v] == 0 {
+		if !determiners().Has(p.toks[v].s) && p.owner[v] == 0 {
 			break
 		}
 	}
@@ -570,7 +570,7 @@ func (p *parser) headAfter(first, last int) string {
 	}
 	n := k
 	for n < len(p.toks) && n < k+3 && p.toks[n].sent == p.toks[k].sent && p.roleWord(n) {
-		if genericHeads()[p.toks[n].s] && n == k {
+		if genericHeads().Has(p.toks[n].s) && n == k {
 			return ""
 		}
 		if p.clauseBreak(n) {
@@ -579,7 +579,7 @@ func (p *parser) headAfter(first, last int) string {
 		}
 		n++
 	}
-	if n < len(p.toks) && p.toks[n].sent == p.toks[k].sent && !p.clauseBreak(n-1) && !linkWords()[p.toks[n].s] {
+	if n < len(p.toks) && p.toks[n].sent == p.toks[k].sent && !p.clauseBreak(n-1) && !linkWords().Has(p.toks[n].s) {
 		return "" // the phrase goes on: not a noun the name modifies
 	}
 	return p.phraseAfter(k)
@@ -589,7 +589,7 @@ func (p *parser) headAfter(first, last int) string {
 // words, after a determiner.
 func (p *parser) phraseAfter(k int) string {
 	sent := p.toks[min(k, len(p.toks)-1)].sent
-	if k < len(p.toks) && determiners()[p.toks[k].s] && p.toks[k].sent == sent && !p.clauseBreak(k) {
+	if k < len(p.toks) && determiners().Has(p.toks[k].s) && p.toks[k].sent == sent && !p.clauseBreak(k) {
 		k++
 	}
 	if k < len(p.toks) && p.toks[k].s == "new" && p.toks[k].sent == sent && !p.clauseBreak(k) {
@@ -611,7 +611,7 @@ func (p *parser) phraseAfter(k int) string {
 // phraseBefore reads the noun phrase ending at token k, and its first token.
 func (p *parser) phraseBefore(k int) (string, int) {
 	sent := p.toks[k].sent
-	if w := p.toks[k].s; k > 0 && scopeStop()[w] && isName(w) && !linkWords()[w] && !determiners()[w] && p.owner[k] == 0 &&
+	if w := p.toks[k].s; k > 0 && scopeStop().Has(w) && isName(w) && !linkWords().Has(w) && !determiners().Has(w) && p.owner[k] == 0 &&
 		p.toks[k-1].sent == sent && !p.clauseBreak(k-1) && p.roleWord(k-1) {
 		// A head our stop list holds for its verb sense ("HTTP calls",
 		// "frontend work"): the words before it name the thing.
@@ -635,13 +635,13 @@ func (p *parser) phraseBefore(k int) (string, int) {
 // a word, not a value, a link or a word that says nothing about the subject.
 func (p *parser) roleWord(k int) bool {
 	t := p.toks[k]
-	if t.hangul || p.owner[k] != 0 || linkWords()[t.s] || determiners()[t.s] || scopeStop()[t.s] && !roleWords()[t.s] && roleIndex()[wordStem(t.s)] == "" {
+	if t.hangul || p.owner[k] != 0 || linkWords().Has(t.s) || determiners().Has(t.s) || scopeStop().Has(t.s) && !roleWords().Has(t.s) && roleIndex()[wordStem(t.s)] == "" {
 		return false
 	}
 	if strings.HasSuffix(t.s, "ed") && len(t.s) > 4 {
 		return false // "is served from": a verb, not what the value sets
 	}
-	if adverb(t.s) && k+1 < len(p.toks) && linkWords()[p.toks[k+1].s] {
+	if adverb(t.s) && k+1 < len(p.toks) && linkWords().Has(p.toks[k+1].s) {
 		return false // "is launched directly with": how, not what the value sets
 	}
 	return isName(t.s) || t.s == "ci" || t.s == "db" || t.s == "ui" || t.s == "os"
@@ -668,7 +668,7 @@ func roleName(ws []string) string {
 		}
 	}
 	head := ws[len(ws)-1]
-	for i := len(ws) - 1; i > 0 && genericHeads()[head]; i-- {
+	for i := len(ws) - 1; i > 0 && genericHeads().Has(head); i-- {
 		head = ws[i-1]
 	}
 	h := wordStem(head)
@@ -742,7 +742,7 @@ func wordStem(w string) string {
 // With no role on either side, both fill "choice".
 func (p *parser) partners() {
 	for si, st := range p.sents {
-		if !p.cue[si] && (st.n == 0 || !newAfter()[p.toks[st.first+st.n-1].s]) {
+		if !p.cue[si] && (st.n == 0 || !newAfter().Has(p.toks[st.first+st.n-1].s)) {
 			continue // no change said, not even "… now" at its end
 		}
 		for i := st.first; i < st.first+st.n; i++ {
@@ -818,7 +818,7 @@ func (p *parser) successor(i int) int {
 	}
 	phrase := true // still in the noun phrase the replaced name opens
 	for k := i + 1; k < st.first+st.n && !p.elided(k-1); k++ {
-		inPhrase := phrase && onlySpace(p.text[p.toks[k-1].end:p.toks[k].start]) && p.lower(k) && !scopeStop()[p.toks[k].s] && !markerWord(p.toks[k].s)
+		inPhrase := phrase && onlySpace(p.text[p.toks[k-1].end:p.toks[k].start]) && p.lower(k) && !scopeStop().Has(p.toks[k].s) && !markerWord(p.toks[k].s)
 		phrase = inPhrase
 		if p.owner[k] != 0 || p.toks[k].hangul || inPhrase {
 			// "drop the Kelbo licence price-trap": the words right after
@@ -837,15 +837,15 @@ func (p *parser) successor(i int) int {
 func (p *parser) oldSpot(i int) bool {
 	sent := p.toks[i].sent
 	b := i - 1
-	if b > 0 && determiners()[p.toks[b].s] && p.toks[b].sent == sent && !p.clauseBreak(b) {
+	if b > 0 && determiners().Has(p.toks[b].s) && p.toks[b].sent == sent && !p.clauseBreak(b) {
 		b--
 	}
 	if b >= 0 && p.toks[b].sent == sent && !p.clauseBreak(b) {
 		w := p.toks[b].s
-		if w == "of" && b > 0 && p.toks[b-1].s == "instead" || (weakBefore()[w] || strongBefore()[w]) && (w != "from" || p.toAfterIndex(i) >= 0) {
+		if w == "of" && b > 0 && p.toks[b-1].s == "instead" || (weakBefore().Has(w) || strongBefore().Has(w)) && (w != "from" || p.toAfterIndex(i) >= 0) {
 			return true
 		}
-		if (w == "use" || w == "using") && b > 0 && strongBefore()[p.toks[b-1].s] {
+		if (w == "use" || w == "using") && b > 0 && strongBefore().Has(p.toks[b-1].s) {
 			return true // "stop using X", "no longer use X"
 		}
 	}
@@ -860,9 +860,9 @@ func (p *parser) oldSpot(i int) bool {
 		if j < len(p.toks) && p.toks[j].s == "been" {
 			j++
 		}
-		return j < len(p.toks) && p.toks[j].sent == sent && (strongAfter()[p.toks[j].s] || weakAfter()[p.toks[j].s] && p.toks[j].s != "was")
+		return j < len(p.toks) && p.toks[j].sent == sent && (strongAfter().Has(p.toks[j].s) || weakAfter().Has(p.toks[j].s) && p.toks[j].s != "was")
 	}
-	return strongAfter()[w] || weakAfter()[w] || w == "대신" || w == "대신에"
+	return strongAfter().Has(w) || weakAfter().Has(w) || w == "대신" || w == "대신에"
 }
 
 // toAfterIndex returns the token right after the "to" that follows token i
@@ -871,7 +871,7 @@ func (p *parser) oldSpot(i int) bool {
 func (p *parser) toAfterIndex(i int) int {
 	for k := i + 1; k <= i+2 && k+1 < len(p.toks) && p.toks[k+1].sent == p.toks[i].sent; k++ {
 		if w := p.toks[k].s; w == "to" || w == "into" || w == "onto" {
-			if determiners()[p.toks[k+1].s] && k+2 < len(p.toks) && p.toks[k+2].sent == p.toks[i].sent {
+			if determiners().Has(p.toks[k+1].s) && k+2 < len(p.toks) && p.toks[k+2].sent == p.toks[i].sent {
 				return k + 2
 			}
 			return k + 1
@@ -906,8 +906,8 @@ func (p *parser) usedIn(si, i int) int {
 			if k == i || k == 0 || p.owner[k] != 0 {
 				continue
 			}
-			used := useWords()[p.toks[k-1].s] && p.toks[k-1].s != "now"
-			if !used && k+1 < st.first+st.n && newAfter()[p.toks[k+1].s] && !p.clauseBreak(k) {
+			used := useWords().Has(p.toks[k-1].s) && p.toks[k-1].s != "now"
+			if !used && k+1 < st.first+st.n && newAfter().Has(p.toks[k+1].s) && !p.clauseBreak(k) {
 				used = p.toks[k+1].s != "replaces" // the subject of "replaces" is replacer's
 			}
 			if used && !p.oldSpot(k) {
@@ -955,7 +955,7 @@ func participle(w string) bool {
 // markerWord reports a word that says a change or a verb form ("turned",
 // "pushing"): never the value changed.
 func markerWord(w string) bool {
-	return strongBefore()[w] || weakBefore()[w] || strongAfter()[w] || weakAfter()[w] || newBefore()[w] || cueWords()[w] ||
+	return strongBefore().Has(w) || weakBefore().Has(w) || strongAfter().Has(w) || weakAfter().Has(w) || newBefore().Has(w) || cueWords().Has(w) ||
 		strings.HasSuffix(w, "ing") || participle(w) || isNumber(w)
 }
 

@@ -163,7 +163,7 @@ func answerSentence(s *sent) bool {
 		return false // a list item is one line of a catalogue: read alone it rarely says what it lists
 	}
 	t := strings.TrimSpace(s.norm)
-	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "!") || isQuestion(s) || s.has(hedges) || s.has(modalHedges) || !prose(t) {
+	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, "!") || isQuestion(s) || s.hasIn(hedgesIndex) || s.hasIn(modalHedgesIndex) || !prose(t) {
 		return false // what a colon opens is elsewhere; an exclamation reports, it does not state
 	}
 	if lead := strings.TrimLeft(t, "-+> "); strings.HasPrefix(lead, "**") || strings.HasPrefix(strings.TrimLeft(lead, "0123456789. "), "**") ||
@@ -196,7 +196,7 @@ func answerSentence(s *sent) bool {
 		return false // "Lines 34-37 check …": a reading of the code as it was that day
 	}
 	for w := range strings.FieldsSeq(words) {
-		if in(conversationWords, strings.Trim(w, ",;:()\"'")) {
+		if in(conversationWords, conversedTrim.trim(w)) {
 			return false
 		}
 	}
@@ -224,7 +224,7 @@ func identifier(t string) bool {
 		return true
 	}
 	for w := range strings.FieldsSeq(t) {
-		w = strings.Trim(w, ".,;:()[]\"'*!?")
+		w = nameTrim.trim(w)
 		if codeName(w) || fileName(w) || hexColour(w) {
 			return true
 		}

@@ -81,7 +81,7 @@ func prose(t string) bool {
 	}
 	words := 0
 	for w := range strings.FieldsSeq(t) {
-		w = strings.Trim(w, ".,;:!?()\"'`*")
+		w = proseTrim.trim(w)
 		if utf8.RuneCountInString(w) >= 2 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) < 0 {
 			words++
 		}
@@ -91,13 +91,13 @@ func prose(t string) bool {
 
 // decides reports whether s may state a decision at all.
 func decides(s *sent) bool {
-	if isQuestion(s) || s.has(hedges) {
+	if isQuestion(s) || s.hasIn(hedgesIndex) {
 		return false
 	}
 	if !s.user && (s.startsWithAny(intents) || koreanIntent(s.norm)) {
 		return false
 	}
-	return !s.user || !(s.startsWithAny(oneOffVerbs) || s.has(problemWords) || koreanOneOff(s.norm)) || claim.ChangeCue(s.text)
+	return !s.user || !(s.startsWithAny(oneOffVerbs) || s.hasIn(problemWordsIndex) || koreanOneOff(s.norm)) || claim.ChangeCue(s.text)
 }
 
 // koreanOneOffStems are Korean verbs of one piece of work ("JWT 인증을 붙여

@@ -240,7 +240,7 @@ func titleOf(s *sent, h hit, c *cand, clause bool, th *valueHit, korean bool) st
 	if c.typ == Decision && !korean {
 		// the choice as said, from its verb: "switch from poetry to uv",
 		// never a template ("Use X for Y") with words the source lacks
-		if _, at := s.matchIf(decisionPhrases, func(p phrase, at int) bool { return p.k == choice && s.decisionOK(p, at) }); at >= 0 {
+		if _, at := s.matchIn(decisionPhrasesIndex, func(p phrase, at int) bool { return p.k == choice && s.decisionOK(p, at) }); at >= 0 {
 			if t := stripMarkers(cutStops(s.norm[at:]), false); len(t) > 2 {
 				return finishTitle(t)
 			}

@@ -569,7 +569,7 @@ func (x *extractor) lesson(ss []*sent, k int, h hit) {
 	} else {
 		c.body = clean(main.norm)
 		for j := k + 1; j < len(ss) && j <= k+fixWindow; j++ {
-			if p, at := ss[j].match(fixPhrases); at >= 0 && p.k == fix || firstPersonChange(ss[j]) {
+			if p, at := ss[j].matchIn(fixPhrasesIndex, nil); at >= 0 && p.k == fix || firstPersonChange(ss[j]) {
 				if at < 0 {
 					at = ss[j].body
 				}
@@ -748,16 +748,19 @@ func survivors(cs []*cand, cache *claim.Cache) []*cand {
 	out := cs[:0:0]
 	for i, c := range cs {
 		overturned := false
+		// Every pair is looked at, so what depends on c alone is read once:
+		// whether its subject names a file is no question of the later one.
+		named := len(claims[i]) > 0 && len(paths(c.subject)) > 0
 		for j := range cs {
 			if j == i || cs[j].from <= c.from || len(claims[i]) == 0 || len(claims[j]) == 0 {
 				continue
 			}
+			if c.subject != cs[j].subject && named {
+				continue // what a named file holds is changed by a statement about that file
+			}
 			rel, role, _, _ := claim.Compare(claims[i], claims[j])
 			if claim.Identifier(role) {
 				continue // "test keys in fixtures/ rather than ./keys": a project has many paths
-			}
-			if c.subject != cs[j].subject && len(paths(c.subject)) > 0 {
-				continue // what a named file holds is changed by a statement about that file
 			}
 			if rel == claim.Supersedes || rel == claim.Contradicts && c.subject != "" && c.subject == cs[j].subject {
 				overturned = true
@@ -969,8 +972,8 @@ func ownNumber(a, b *cand) bool {
 func addresses(text string) []string {
 	var out []string
 	for w := range strings.FieldsSeq(text) {
-		w = strings.Trim(w, "()[]<>,;`'\"")
-		w = strings.TrimRight(w, ".:!?") // the end of the sentence: "runs on localhost:8123."
+		w = addressTrim.trim(w)
+		w = addressEndTrim.trimRight(w) // the end of the sentence: "runs on localhost:8123."
 		w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")
 		if i := strings.IndexByte(w, '/'); i >= 0 {
 			w = w[:i]
@@ -1045,7 +1048,7 @@ func (c *cand) setWords(words []string) {
 func contentWords(s string) []string {
 	var out []string
 	for _, w := range words(s) {
-		w = strings.Trim(w, ".-/'")
+		w = contentTrim.trim(w)
 		if w != "" && !isStopword(w) && !in(out, w) {
 			out = append(out, w)
 		}

@@ -185,7 +185,7 @@ func valueLike(v string) bool {
 		return true
 	}
 	for w := range strings.FieldsSeq(v) {
-		if hexColour(strings.Trim(w, ".,;:()[]\"'*")) {
+		if hexColour(colourTrim.trim(w)) {
 			return true
 		}
 	}

@@ -60,7 +60,7 @@ func noiseOf(s *sent) noiseClass {
 		return status
 	case isNarration(lead):
 		return narration
-	case (startsWithPhrase(afterLabel(lead), planOpeners) || isPlanStep(lead)) && !s.has(rules) && !howTo(s) && !planItem(s, lead):
+	case (startsWithPhrase(afterLabel(lead), planOpeners) || isPlanStep(lead)) && !s.hasIn(rulesIndex) && !howTo(s) && !planItem(s, lead):
 		return planStep
 	case isTitleLine(s):
 		return heading
@@ -198,7 +198,7 @@ func isTitleLine(s *sent) bool {
 		return false
 	}
 	f := strings.Fields(clean(t))
-	if len(f) == 0 || len(f) > 10 || valueLike(s.norm) {
+	if len(f) == 0 || len(f) > 10 {
 		return false
 	}
 	caps := 0
@@ -208,7 +208,9 @@ func isTitleLine(s *sent) bool {
 			caps++
 		}
 	}
-	return caps*3 >= len(f)*2
+	// Most lines are not capitalised as titles are: the value test, which
+	// reads the whole line for paths and topics, is asked last.
+	return caps*3 >= len(f)*2 && !valueLike(s.norm)
 }
 
 // narrationVerbs open a report of what was just done.
@@ -763,7 +765,7 @@ func namesNothing(typ Type, body string) bool {
 func bareValue(body string) bool {
 	words := 0
 	for w := range strings.FieldsSeq(body) {
-		if w = strings.TrimRight(w, ":,;.!?"); w == "" || strings.ContainsAny(w, "0123456789:/.@`") {
+		if w = valueWordTrim.trimRight(w); w == "" || strings.ContainsAny(w, "0123456789:/.@`") {
 			continue
 		}
 		words++

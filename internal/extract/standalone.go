@@ -317,7 +317,7 @@ func failing(low string) bool {
 func pastedError(t string) bool {
 	fileLine := false
 	for w := range strings.FieldsFuncSeq(t, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("()[]'\"`,", r) }) {
-		w = strings.TrimRight(w, ":.;")
+		w = errorWordTrim.trimRight(w)
 		for _, suf := range []string{"Error", "Exception"} {
 			if strings.HasSuffix(w, suf) && len(w) > len(suf) && unicode.IsUpper(rune(w[0])) {
 				return true

@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"math/bits"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -69,13 +71,43 @@ type valueHit struct {
 // topicHits returns the topic values in low, in text order, ignoring those
 // inside parentheses (asides such as "(the NextAuth default)").
 func topicHits(low string) []valueHit {
-	var hits []valueHit
-	bits, ascii := wordStarts(low)
-	depth := parenDepth(low)
+	starts, ascii := wordStarts(low)
+	return topicHitsIn(low, &starts, ascii, nil)
+}
+
+// topicValues are the values of topics, in the order topicHits reads
+// them, indexed as phrases, with the topic of each.
+var topicValues = sync.OnceValue(func() valueIndex {
+	var ps []phrase
+	var of []*topic
 	for ti := range topics {
-		t := &topics[ti]
-		for _, v := range t.values {
-			if !mayStart(&bits, ascii, v) {
+		for _, v := range topics[ti].values {
+			ps = append(ps, phrase{s: v})
+			of = append(of, &topics[ti])
+		}
+	}
+	return valueIndex{newPhraseIndex(ps), of}
+})
+
+type valueIndex struct {
+	*phraseIndex
+	of []*topic
+}
+
+// topicHitsIn is topicHits of a text with these word starts (wordStarts)
+// and, when not nil, word prefixes (wordPrefixes): only the values they
+// allow are looked for, in the same order.
+func topicHitsIn(low string, starts *[4]uint64, ascii bool, prefixes *[2][8]uint64) []valueHit {
+	var hits []valueHit
+	var depth []uint8
+	x := topicValues()
+	var buf [8]uint64
+	for w, b := range x.allowed(starts, ascii, buf[:0]) {
+		for b != 0 {
+			i := w*64 + bits.TrailingZeros64(b)
+			b &= b - 1
+			v := x.ps[i].s
+			if prefixes != nil && !mayPrefixIn(prefixes, v) {
 				continue
 			}
 			for from := 0; ; {
@@ -85,8 +117,11 @@ func topicHits(low string) []valueHit {
 				}
 				k += from
 				from = k + len(v)
+				if depth == nil {
+					depth = parenDepth(low)
+				}
 				if valueBounded(low, k, k+len(v)) && depth[k] == 0 {
-					hits = append(hits, valueHit{k, k + len(v), t})
+					hits = append(hits, valueHit{k, k + len(v), x.of[i]})
 				}
 			}
 		}
@@ -273,7 +308,7 @@ func paths(s string) []string {
 				f = f[1 : 1+e]
 			}
 		}
-		f = strings.Trim(f, "`'\"(),;:!?")
+		f = pathTrim.trim(f)
 		f = strings.TrimRight(f, ".")
 		if f == "" || strings.Contains(f, "://") {
 			continue
