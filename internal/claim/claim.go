@@ -114,6 +114,7 @@ func Parse(text string) []Claim {
 	p.mark()
 	p.find()
 	p.shaped()
+	p.examples()
 	p.partners()
 	if len(p.ms) == 0 {
 		return nil

@@ -56,8 +56,10 @@ func TestNoChangeMade(t *testing.T) {
 		{"a flow of data from X to Y", "Backups are stored on Kelbo.", "We sync the backups from hosted Kelbo to Quillet every night."},
 		// A value named as an instance of a kind is no choice, after
 		// "instead" too.
-		{"tools like X after instead", "I ran npm install and the page still looks the same.",
-			"Instead, the template shows integrations with tools like uv (for scripts), Quillet (for speech) and a few servers."},
+		{"tools like X after instead", "The page looked the same after npm install.",
+			"Instead, the starter's readme lists package managers like pnpm (for its workspaces) and yarn."},
+		{"examples in parentheses", "We install packages with yarn.", "Other package managers (e.g. pnpm) work now too."},
+		{"examples after a comma", "We install packages with yarn.", "Package managers, like pnpm, are faster now."},
 		{"such as X", "We install packages with yarn.", "Package managers such as pnpm are faster now."},
 		{"for example X", "We install packages with yarn.", "Any manager works now, for example pnpm or npm."},
 	} {
@@ -80,6 +82,12 @@ func TestChangeNextToNoChange(t *testing.T) {
 		{"a tool that failed, replaced, named again", "We install packages with yarn.", "Yarn kept failing on the runners. We switched to pnpm. The yarn cache is still on disk.", "yarn", "pnpm"},
 		{"a choice after examples", "We install packages with yarn.", "Tools like bun looked fast, but we switched to pnpm.", "yarn", "pnpm"},
 		{"a change next to a comparison", "We install packages with yarn.", "It looks like we switched to pnpm.", "yarn", "pnpm"},
+		// A marker with no list after it says nothing of the change
+		// (review 44b).
+		{"a kind like this", "We install packages with yarn.", "Issues like this made us switch to pnpm.", "yarn", "pnpm"},
+		{"including a part that is no value", "We install packages with yarn.", "We moved every service, including billing, to pnpm.", "yarn", "pnpm"},
+		{"for instance opening a statement", "We install packages with yarn.", "For instance, we replaced yarn with pnpm.", "yarn", "pnpm"},
+		{"a kind like a value", "The API listens on port 8080.", "Issues like the clash with the proxy made us move the API to port 9443.", "8080", "9443"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rel, role, ov, nv := Compare(Parse(tc.older), Parse(tc.newer)); rel != Supersedes || ov != tc.ov || nv != tc.nv {

@@ -385,14 +385,6 @@ func (p *parser) offers(s statement) {
 			p.markOffered(k, p.clauseEnd(k, end))
 		}
 	}
-	for k := first; k+1 < end; k++ {
-		if n := p.example(k); n > 0 {
-			// "tools like X, Y and Z", "a store such as X": a value named
-			// as an instance of a kind is no choice, whatever else the
-			// statement says ("instead, it shows tools like X").
-			p.markOffered(k+n, p.listEnd(k+n, end))
-		}
-	}
 	for k := first; k+2 < end; k++ {
 		if p.toks[k].s != "if" || !p.wish(k+1, end) {
 			continue
@@ -413,47 +405,92 @@ func (p *parser) offers(s statement) {
 	}
 }
 
+// examples marks the values listed as examples as offered ("tools like
+// X, Y and Z", "a store such as X"): a value named as an instance of a kind
+// is no choice, whatever else the statement says ("instead, it shows tools
+// like X"). It reads the values found, so it runs after find.
+func (p *parser) examples() {
+	for k := range p.toks {
+		n := p.example(k)
+		if n == 0 || k+n >= len(p.toks) {
+			continue
+		}
+		// The list is in the statement its first word is in: the
+		// tokenizer ends a statement at the period of "e.g.".
+		s := p.sents[p.toks[k+n].sent]
+		if last := p.listEnd(k+n, s.first+s.n); last >= k+n {
+			p.markOffered(k+n, last)
+		}
+	}
+}
+
 // example returns the length of the words at token k that introduce
 // examples ("such as", "e.g.", "for example", "including", a plural noun's
-// "like"), 0 if there are none.
+// "like"), 0 if there are none. "For instance, we moved …" opens a
+// statement: a marker a comma follows introduces no list.
 func (p *parser) example(k int) int {
 	w, next := p.toks[k].s, ""
 	if k+1 < len(p.toks) && p.toks[k+1].sent == p.toks[k].sent {
 		next = p.toks[k+1].s
 	}
+	n := 0
 	switch {
 	case w == "such" && next == "as", w == "for" && (next == "example" || next == "instance"):
-		return 2
+		n = 2
 	case w == "e.g" || w == "eg" || w == "including":
-		return 1
-	case w == "like" && k > 0 && p.toks[k-1].sent == p.toks[k].sent && !p.clauseBreak(k-1):
-		// "tools like X", "frameworks like X"; not "looks like X" or
-		// "we'd like X": only a plural noun's instances are examples.
+		n = 1
+	case w == "like" && k > 0 && p.toks[k-1].sent == p.toks[k].sent:
+		// "tools like X", "managers, like X"; not "looks like X" or "we'd
+		// like X": only a plural noun's instances are examples.
 		before := p.toks[k-1].s
 		if len(before) > 3 && strings.HasSuffix(before, "s") && !strings.HasSuffix(before, "ss") && !likeVerbs()[before] && p.owner[k-1] == 0 {
-			return 1
+			n = 1
 		}
 	}
-	return 0
+	if n == 0 || p.clauseBreak(k+n-1) && !p.opensAside(k+n-1) {
+		return 0
+	}
+	return n
 }
 
 // likeVerbs take "like" as a comparison, not as "for instance".
 var likeVerbs = lazywords.Set(`looks seems sounds feels works acts behaves reads`)
 
-// listEnd returns the last token of the list that starts at token k: the
-// rest of the statement, up to a word that opens a clause of its own.
+// listEnd returns the last token of the list of examples that starts at
+// token k: its values, joined by "and" or "or", each with the aside in
+// parentheses it may carry ("X (for the scripts), Y and Z"). The list ends
+// at the first other word: "including billing, to Y" lists no value, and Y
+// is what the statement says.
 func (p *parser) listEnd(k, end int) int {
+	last := k - 1
+	for j := k; j < end; j++ {
+		switch {
+		case j > k && p.opensAside(j-1):
+			j = p.asideEnd(j, end)
+		case p.owner[j] != 0 || j > k && (p.toks[j].s == "and" || p.toks[j].s == "or"):
+		default:
+			return last
+		}
+		last = j
+	}
+	return last
+}
+
+// opensAside reports a "(" between token k and the next.
+func (p *parser) opensAside(k int) bool {
+	return k+1 < len(p.toks) && strings.Contains(p.text[p.toks[k].end:p.toks[k+1].start], "(")
+}
+
+// asideEnd returns the last token of the parenthesis that token k opens,
+// or the statement's last token.
+func (p *parser) asideEnd(k, end int) int {
 	for j := k; j+1 < end; j++ {
-		if listStops()[p.toks[j+1].s] {
+		if strings.Contains(p.text[p.toks[j].end:p.toks[j+1].start], ")") {
 			return j
 		}
 	}
 	return end - 1
 }
-
-// listStops open a clause after a list of examples ("tools like X, but we
-// chose Y").
-var listStops = lazywords.Set(`but while whereas however although though so which that we i`)
 
 // made reports whether tokens first..last report a change made: a past
 // change word ("moved", "we've migrated") or a "now" that marks a change

@@ -985,7 +985,7 @@ func addresses(text string) []string {
 	return out
 }
 
-// hostPort reports an address with a port: "localhost:3051",
+// hostPort reports an address with a port: "localhost:4817",
 // "http://10.0.0.5:8080/api", "db.internal:5432".
 func hostPort(w string) bool {
 	w = strings.TrimPrefix(strings.TrimPrefix(w, "http://"), "https://")

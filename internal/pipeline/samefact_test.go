@@ -41,9 +41,9 @@ func TestSameValueOtherSubject(t *testing.T) {
 		ingest(t, db, sid, writeTranscript(t, sid, text, "Okay."))
 		say(t, db, sid, extract.Entry{Type: "fact", Title: text, Subject: subject, Evidence: []extract.Evidence{{MessageIndex: 0, Quote: text}}})
 	}
-	fact("s1", "sdk server", "SDK server: http://localhost:3051")
-	fact("s2", "backend (sdk server)", "Backend (SDK server): http://localhost:3051")
-	fact("s3", "frontend server", "Frontend server: http://localhost:3050")
+	fact("s1", "relay server", "Relay server: http://localhost:4817")
+	fact("s2", "backend (relay server)", "Backend (Relay server): http://localhost:4817")
+	fact("s3", "frontend server", "Frontend server: http://localhost:4816")
 	es, err := db.Read().Entries(context.Background(), store.EntryFilter{Project: "/p", Types: []string{"fact"}, Evidence: true})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestSameValueOtherSubject(t *testing.T) {
 		got[len(e.Evidence)]++
 	}
 	if len(es) != 2 || got[2] != 1 || got[1] != 1 {
-		t.Errorf("memories %v, want the 3051 one with two quotes and the 3050 one apart", quotesOf(es))
+		t.Errorf("memories %v, want the 4817 one with two quotes and the 4816 one apart", quotesOf(es))
 	}
 }
 
@@ -208,8 +208,8 @@ func TestReextractMergesOldCopies(t *testing.T) {
 	}{
 		{"same subject", "hosting", "hosting", "We deploy the web app to fly.io.", "Reminder: the web app deploys to fly.io.",
 			"We deploy the web app to fly.io", "the web app deploys to fly.io"},
-		{"other subject", "sdk server", "backend (sdk server)", "SDK server: http://localhost:3051", "Backend (SDK server): http://localhost:3051",
-			"SDK server: http://localhost:3051", "Backend (SDK server): http://localhost:3051"},
+		{"other subject", "relay server", "backend (relay server)", "Relay server: http://localhost:4817", "Backend (Relay server): http://localhost:4817",
+			"Relay server: http://localhost:4817", "Backend (Relay server): http://localhost:4817"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()

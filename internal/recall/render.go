@@ -471,7 +471,11 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		return len(ConflictOpen) + len(ConflictClose) + len(note) + 3
 	}
 	short := func(it Item, room int) string {
-		return fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), clipRunes(Inert(it.Excerpt), max(room-60, 0)))
+		text := clipRunes(Inert(it.Excerpt), max(room-60, 0))
+		if it.Kind != KindEntry {
+			text = quoted(it.Excerpt, max(room-60, 0)) // what was said, verbatim, as itemLine shows it
+		}
+		return fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), text)
 	}
 	for i, it := range items {
 		var ws strings.Builder

@@ -448,7 +448,7 @@ func (k contextText) holds(it Item) bool {
 }
 
 // repeated is the index of the tool run in out that tool run it repeats,
-// or -1: the command run again, perhaps changed a little ("sleep 2 && curl
+// or -1: the command run again, perhaps changed a little ("sleep 2 && make
 // …"), whose output holds nearly the same words (repeats): a status polled
 // again, a log with other timestamps, a file read before and after a small
 // edit. Repeats of a symptom must not push its answer out. Messages are not
@@ -474,7 +474,7 @@ type runWords map[string]*run
 
 // run is what a tool run is compared by: its output, the words of its
 // command line (the tool and its file or command, numbers left out: "sleep
-// 2 && curl" and "sleep 5 && curl" are one command), the set of its
+// 2 && make check" and "sleep 9 && make check" are one command), the set of its
 // output's words, and its output's lines that report a failure.
 type run struct {
 	output                   string

@@ -558,7 +558,7 @@ func TestNearDuplicatesShownOnce(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	var evs []store.Event
-	for i, cmd := range []string{"curl -s http://localhost:3051/api/invoices | head -c 500", "sleep 2 && curl -s http://localhost:3051/api/invoices | head -c 500"} {
+	for i, cmd := range []string{"curl -s http://localhost:4817/api/invoices | head -c 500", "sleep 2 && curl -s http://localhost:4817/api/invoices | head -c 500"} {
 		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "inv", Project: proj,
 			DedupeKey: fmt.Sprint("inv:", i), Text: "Bash: " + cmd + "\n{'error':'Failed to fetch invoices from the ledger'}"})
 	}
