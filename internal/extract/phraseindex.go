@@ -14,6 +14,7 @@ import (
 type phraseIndex struct {
 	ps    []phrase
 	start [256][]uint64 // startHash -> bits of the phrases starting with a word byte and those two bytes
+	has   [4]uint64     // the startHash values whose start entry is not nil
 	other []uint64      // bits of the phrases starting with an ASCII byte that is no word byte
 	wide  []uint64      // bits of the phrases starting with a non-ASCII byte
 }
@@ -41,6 +42,7 @@ func newPhraseIndex(ps []phrase) *phraseIndex {
 				h := startHash(c, c1)
 				if x.start[h] == nil {
 					x.start[h] = make([]uint64, n)
+					x.has[h/64] |= 1 << (h % 64)
 				}
 				x.start[h][i/64] |= 1 << (i % 64)
 			default:
@@ -60,14 +62,15 @@ func (x *phraseIndex) allowed(starts *[4]uint64, ascii bool, buf []uint64) []uin
 			m[w] |= x.wide[w]
 		}
 	}
+	// Only the word starts some phrase of x has: a sentence has dozens, a
+	// list's phrases a few.
 	for k, b := range starts {
+		b &= x.has[k]
 		for b != 0 {
-			h := k*64 + bits.TrailingZeros64(b)
+			ps := x.start[k*64+bits.TrailingZeros64(b)]
 			b &= b - 1
-			if ps := x.start[h]; ps != nil {
-				for w := range m {
-					m[w] |= ps[w]
-				}
+			for w := range m {
+				m[w] |= ps[w]
 			}
 		}
 	}

@@ -45,11 +45,48 @@ func ParseTime(s string) time.Time {
 	if s == "" {
 		return time.Time{}
 	}
+	if t, ok := parseStored(s); ok {
+		return t
+	}
 	t, err := time.Parse(timeFormat, s)
 	if err != nil {
 		t, _ = time.Parse(time.RFC3339Nano, s)
 	}
 	return t
+}
+
+// parseStored reads s when it is in timeFormat with every field in range,
+// as FormatTime writes it: time.Parse, which reads any layout, was most of
+// reading an event row back (SessionEnd reads a session's 1,000 messages).
+// It reports false for anything else, which ParseTime leaves to time.Parse.
+func parseStored(s string) (time.Time, bool) {
+	if len(s) != len(timeFormat) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
+		s[16] != ':' || s[19] != '.' || s[26] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, j int) int {
+		n := 0
+		for ; i < j; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return -1
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	year, month, day := num(0, 4), num(5, 7), num(8, 10)
+	hour, minute, sec, micro := num(11, 13), num(14, 16), num(17, 19), num(20, 26)
+	if year < 0 || month < 1 || month > 12 || day < 1 || day > 28 && day > daysIn(month, year) ||
+		hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 || micro < 0 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, micro*1000, time.UTC), true
+}
+
+// daysIn is the number of days in month of year.
+func daysIn(month, year int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // DB is an open store.

@@ -141,6 +141,9 @@ func settled(sentence string) (string, bool) {
 	if strings.HasSuffix(strings.TrimSpace(s), "?") || strings.Contains(s, "n't") {
 		return s, false
 	}
+	if !holdsCompletion(s) {
+		return s, false // most sentences: no word to split s for
+	}
 	complete := false
 	for _, f := range fields(s) {
 		if negation[f] {
@@ -149,6 +152,19 @@ func settled(sentence string) (string, bool) {
 		complete = complete || completion[stem(f)]
 	}
 	return s, complete
+}
+
+// holdsCompletion reports whether low holds a completion stem. A word whose
+// stem is one holds it (stem cuts an ending, fields trims a word of s), so
+// without one settled finds no completion word, and splitting s into words
+// was most of closing tasks on a session whose prompts say nothing done.
+func holdsCompletion(low string) bool {
+	for w := range completion {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // completion words (stemmed) report work finished; negation words that
