@@ -443,7 +443,7 @@ func (p *parser) example(k int) int {
 		// "tools like X", "managers, like X"; not "looks like X" or "we'd
 		// like X": only a plural noun's instances are examples.
 		before := p.toks[k-1].s
-		if len(before) > 3 && strings.HasSuffix(before, "s") && !strings.HasSuffix(before, "ss") && !likeVerbs()[before] && p.owner[k-1] == 0 {
+		if len(before) > 3 && strings.HasSuffix(before, "s") && !strings.HasSuffix(before, "ss") && !likeVerbs().Has(before) && p.owner[k-1] == 0 {
 			n = 1
 		}
 	}
@@ -454,7 +454,7 @@ func (p *parser) example(k int) int {
 }
 
 // likeVerbs take "like" as a comparison, not as "for instance".
-var likeVerbs = lazywords.Set(`looks seems sounds feels works acts behaves reads`)
+var likeVerbs = lazywords.Lookup(`looks seems sounds feels works acts behaves reads`)
 
 // listEnd returns the last token of the list of examples that starts at
 // token k: its values, joined by "and" or "or", each with the aside in

@@ -259,7 +259,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		known = contextText(foldWords(req.InContext()))
 	}
 	var out []Item
-	said, runs := map[string]bool{}, runWords{}
+	said, runs := map[string]bool{}, runCache{}
 	for _, it := range items {
 		if len(out) == cfg.K {
 			break
@@ -455,7 +455,7 @@ func (k contextText) holds(it Item) bool {
 // compared so: two that differ in one word may differ in the value that
 // matters ("deploys go to Heroku" and "… to Fly.io"), and each is its own
 // statement.
-func (rw runWords) repeated(it Item, out []Item) int {
+func (rw runCache) repeated(it Item, out []Item) int {
 	r := rw.of(it)
 	if r == nil {
 		return -1
@@ -468,14 +468,14 @@ func (rw runWords) repeated(it Item, out []Item) int {
 	return -1
 }
 
-// runWords holds what repeated compares of the tool runs read, by citation
-// id: each is compared with every item kept.
-type runWords map[string]*run
+// runCache holds, by citation id, what repeated compares each tool run by,
+// read once: a run is compared with every item kept.
+type runCache map[string]*run
 
 // run is what a tool run is compared by: its output, the words of its
 // command line (the tool and its file or command, numbers left out: "sleep
-// 2 && make check" and "sleep 9 && make check" are one command), the set of its
-// output's words, and its output's lines that report a failure.
+// 2 && make check" and "sleep 9 && make check" are one command), the set of
+// its output's words, and its output's lines that report a failure.
 type run struct {
 	output                   string
 	command, words, failures []string
@@ -483,7 +483,7 @@ type run struct {
 
 // of is what tool run it is compared by, nil for a message or a run
 // without output.
-func (rw runWords) of(it Item) *run {
+func (rw runCache) of(it Item) *run {
 	if it.Kind != store.TypeToolObservation {
 		return nil
 	}
@@ -492,7 +492,12 @@ func (rw runWords) of(it Item) *run {
 	}
 	var r *run
 	if command, output, ok := strings.Cut(it.Text, "\n"); ok && strings.TrimSpace(output) != "" {
-		r = &run{output: strings.Join(strings.Fields(output), " "), command: slices.DeleteFunc(lowerRuns(command), isNumberWord), words: outputWords(output), failures: failureLines(output)}
+		r = &run{
+			output:   strings.Join(strings.Fields(output), " "),
+			command:  slices.DeleteFunc(lowerRuns(command), isNumberWord),
+			words:    outputWords(output),
+			failures: failureLines(output),
+		}
 	}
 	rw[it.CID] = r
 	return r
@@ -524,15 +529,18 @@ func failureLines(output string) []string {
 }
 
 // failureWord reports a word that says a run failed ("FAIL", "failed",
-// "error", "errors", "panic", "exception", "traceback").
+// "error", "errors", "panic", "exception", "traceback", "fatal").
 func failureWord(w string) bool {
-	for _, f := range []string{"fail", "error", "panic", "exception", "traceback", "fatal"} {
+	for _, f := range failureStems {
 		if strings.HasPrefix(w, f) {
 			return true
 		}
 	}
 	return false
 }
+
+// failureStems begin the words a tool's output reports a failure with.
+var failureStems = []string{"fail", "error", "panic", "exception", "traceback", "fatal"}
 
 func isNumberWord(w string) bool { return strings.Trim(w, "0123456789") == "" }
 
