@@ -26,31 +26,29 @@ func indexed(ps []phrase) func() *phraseIndex {
 }
 
 func newPhraseIndex(ps []phrase) *phraseIndex {
-	{
-		n := (len(ps) + 63) / 64
-		x := &phraseIndex{ps: ps, other: make([]uint64, n), wide: make([]uint64, n)}
-		for i, p := range ps {
-			c := p.s[0]
-			switch {
-			case c >= utf8.RuneSelf:
-				x.wide[i/64] |= 1 << (i % 64)
-			case isWordByte(c):
-				var c1 byte
-				if len(p.s) > 1 {
-					c1 = p.s[1]
-				}
-				h := startHash(c, c1)
-				if x.start[h] == nil {
-					x.start[h] = make([]uint64, n)
-					x.has[h/64] |= 1 << (h % 64)
-				}
-				x.start[h][i/64] |= 1 << (i % 64)
-			default:
-				x.other[i/64] |= 1 << (i % 64)
+	n := (len(ps) + 63) / 64
+	x := &phraseIndex{ps: ps, other: make([]uint64, n), wide: make([]uint64, n)}
+	for i, p := range ps {
+		c := p.s[0]
+		switch {
+		case c >= utf8.RuneSelf:
+			x.wide[i/64] |= 1 << (i % 64)
+		case isWordByte(c):
+			var c1 byte
+			if len(p.s) > 1 {
+				c1 = p.s[1]
 			}
+			h := startHash(c, c1)
+			if x.start[h] == nil {
+				x.start[h] = make([]uint64, n)
+				x.has[h/64] |= 1 << (h % 64)
+			}
+			x.start[h][i/64] |= 1 << (i % 64)
+		default:
+			x.other[i/64] |= 1 << (i % 64)
 		}
-		return x
 	}
+	return x
 }
 
 // allowed returns, in buf, the bits of the phrases of x that mayStart
@@ -77,7 +75,11 @@ func (x *phraseIndex) allowed(starts *[4]uint64, ascii bool, buf []uint64) []uin
 	return m
 }
 
-// matchIn is matchIf over an indexed list: the same phrase and offset.
+// matchIn returns the first phrase of the list, in list order, that the
+// sentence's speaker may use, that occurs in it and that ok (when not nil)
+// accepts at its offset, with that offset; -1 when none does. Only the
+// phrases the sentence's word starts allow are asked (phraseindex_test.go
+// holds the unindexed form it must equal).
 func (s *sent) matchIn(ix func() *phraseIndex, ok func(p phrase, at int) bool) (phrase, int) {
 	x := ix()
 	var buf [4]uint64
@@ -96,7 +98,8 @@ func (s *sent) matchIn(ix func() *phraseIndex, ok func(p phrase, at int) bool) (
 	return phrase{}, -1
 }
 
-// hasIn is has over an indexed list.
+// hasIn reports whether any phrase of the list occurs as a whole word,
+// whoever may say it.
 func (s *sent) hasIn(ix func() *phraseIndex) bool {
 	x := ix()
 	var buf [4]uint64

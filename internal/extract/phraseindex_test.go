@@ -84,3 +84,35 @@ func FuzzIndexedSame(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) { checkIndexed(t, text) })
 }
+
+// The unindexed forms matchIn and hasIn must equal: every phrase of a list
+// asked in list order.
+
+// match returns the first phrase of ps, in list order, that the sentence's
+// speaker may use and that occurs in it, with its offset; -1 when none does.
+func (s *sent) match(ps []phrase) (phrase, int) {
+	return s.matchIf(ps, nil)
+}
+
+// matchIf is match with a further test of each occurrence.
+func (s *sent) matchIf(ps []phrase, ok func(p phrase, at int) bool) (phrase, int) {
+	for _, p := range ps {
+		if p.by == userOnly && !s.user || p.by == assistantOnly && s.user {
+			continue
+		}
+		if at := s.find(p); at >= 0 && (ok == nil || ok(p, at)) {
+			return p, at
+		}
+	}
+	return phrase{}, -1
+}
+
+// has reports whether any phrase of ps occurs as a whole word.
+func (s *sent) has(ps []phrase) bool {
+	for _, p := range ps {
+		if s.find(phrase{s: p.s}) >= 0 {
+			return true
+		}
+	}
+	return false
+}
