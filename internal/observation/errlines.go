@@ -29,7 +29,7 @@ const unreadMargin = 64 << 10
 
 // truncate is Truncate that also keeps, from the part it cuts, up to
 // budget bytes of the lines that report an error or failure
-// (reportsError), in order, each run of them between markers saying how
+// (ReportsError), in order, each run of them between markers saying how
 // much was cut around it. Lines in the last unread bytes before the
 // tail are not read. The work is one pass over s; the output is at most
 // head+tail+budget bytes and one marker: each kept line's marker is
@@ -108,7 +108,7 @@ func errorSpans(s string, from, to, budget int, tail string) []span {
 		} else {
 			follow = 0
 			key := strings.TrimSpace(line)
-			if !reportsError(line) || seen[key] {
+			if !ReportsError(line) || seen[key] {
 				continue
 			}
 			seen[key] = true // before the tail is searched: a line repeated many times searches it once
@@ -125,7 +125,7 @@ func errorSpans(s string, from, to, budget int, tail string) []span {
 	return spans
 }
 
-// reportsError reports whether line reads as a report of an error or a
+// ReportsError reports whether line reads as a report of an error or a
 // failure, judged by its shape: a compiler or linter diagnostic
 // (path:line:col:, File.java:[12,5], file.ts(12,5)) of no lesser
 // severity (warning, note), a severity word
@@ -134,7 +134,7 @@ func errorSpans(s string, from, to, budget int, tail string) []span {
 // (Traceback), or a non-zero exit status. Counts of none ("0 errors",
 // "Failures: 0") are not reports. Only the line's first scanLine bytes
 // are read.
-func reportsError(line string) bool {
+func ReportsError(line string) bool {
 	if len(line) > scanLine {
 		line = line[:scanLine]
 	}

@@ -49,8 +49,8 @@ func TestReportsError(t *testing.T) {
 		{"Deprecation warning printed; build failed", true},
 		{"status: ERROR_FILE_NOT_FOUND", true},
 	} {
-		if got := reportsError(tt.line); got != tt.want {
-			t.Errorf("reportsError(%q)=%v, want %v", tt.line, got, tt.want)
+		if got := ReportsError(tt.line); got != tt.want {
+			t.Errorf("ReportsError(%q)=%v, want %v", tt.line, got, tt.want)
 		}
 	}
 }

@@ -109,6 +109,25 @@ func TestRunsDifferentFailures(t *testing.T) {
 	}
 }
 
+// A suite run failing one test, then run again with none failing: the
+// counts differ only in their numbers, and "0 failed" reports nothing, so
+// the two runs are two things to show.
+func TestRunsFailureCountToNone(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var pk strings.Builder
+	for _, p := range []string{"auth", "billing", "catalog", "cart", "checkout", "inventory", "invoices", "mailer", "orders", "payments", "refunds", "search", "shipping", "tax", "users", "webhooks"} {
+		fmt.Fprintf(&pk, "PASS tests/%s.spec.ts\n", p)
+	}
+	storeRuns(t, db, "t1", day, "Bash: npx vitest run\n"+pk.String()+"Tests  47 passed, 1 failed (48)\nDuration  3.2s")
+	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: npx vitest run\n"+pk.String()+"Tests  48 passed, 0 failed (48)\nDuration  3.1s")
+	sel := selectRuns(t, db, "how many vitest tests failed in the ledger suite?")
+	if !runsShow(sel, "1 failed") || !runsShow(sel, "0 failed") {
+		t.Errorf("the run with a failure shown %v, the run with none shown %v", runsShow(sel, "1 failed"), runsShow(sel, "0 failed"))
+	}
+}
+
 // Hundreds of long tool outputs: time of Select.
 func TestRunsManyLongRuns(t *testing.T) {
 	t.Parallel()

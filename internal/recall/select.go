@@ -13,6 +13,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -513,34 +514,19 @@ func (r *run) same(o *run) bool {
 		slices.Equal(r.command, o.command) && slices.Equal(r.failures, o.failures) && repeats(r.words, o.words)
 }
 
-// failureLines are the lines of a tool output that report a failure, their
-// numbers left out (a duration, a line number), sorted and each once.
+// failureLines are the lines of a tool output that report a failure
+// (observation.ReportsError: "0 failed" reports none), their numbers left
+// out (a duration, a line number), sorted and each once.
 func failureLines(output string) []string {
 	var out []string
 	for line := range strings.Lines(output) {
-		ws := lowerRuns(line)
-		if !slices.ContainsFunc(ws, failureWord) {
-			continue
+		if observation.ReportsError(line) {
+			out = append(out, strings.Join(slices.DeleteFunc(lowerRuns(line), isNumberWord), " "))
 		}
-		out = append(out, strings.Join(slices.DeleteFunc(ws, isNumberWord), " "))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
-
-// failureWord reports a word that says a run failed ("FAIL", "failed",
-// "error", "errors", "panic", "exception", "traceback", "fatal").
-func failureWord(w string) bool {
-	for _, f := range failureStems {
-		if strings.HasPrefix(w, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// failureStems begin the words a tool's output reports a failure with.
-var failureStems = []string{"fail", "error", "panic", "exception", "traceback", "fatal"}
 
 func isNumberWord(w string) bool { return strings.Trim(w, "0123456789") == "" }
 
