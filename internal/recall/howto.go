@@ -148,6 +148,23 @@ func newWork(prompt string) bool {
 	return newWorkRE.MatchString(prompt) && !past(prompt) && !againRE.MatchString(prompt)
 }
 
+// proposalRE finds the opener of a request put as a proposal or a wish:
+// "can we …", "could you …", "let's …", "I want to …", "we need to …".
+var proposalRE = lazyregexp.New(`(?i)^\s*(?:(?:so|ok|okay|btw|also|now|and)\b[\s,]*)?(?:(?:can|could|should|shall|would|will)\s+(?:we|you|i)|let['’]?s|i(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to|want\s+to))\s+`)
+
+// request returns the command a proposal for new work puts politely:
+// "can we add comments under each post?" is "add comments under each
+// post?". Its "we" is who will do the work, not the project's own past
+// (oursRE), so the prompt is read as the command is (newWork). A proposal
+// of anything else ("can we make it work again?", "should we keep the
+// cache?") is returned whole.
+func request(prompt string) string {
+	if loc := proposalRE.FindStringSubmatchIndex(prompt); loc != nil && newWork(prompt[loc[1]:]) {
+		return prompt[loc[1]:]
+	}
+	return prompt
+}
+
 // pastOrNow reports a prompt put in the past tense or about now: a verb in
 // the past tense ("why did the nightly import stop?", "what did the linter
 // flag?"; Korean's past mark) or a word for now ("which port does the worker

@@ -123,6 +123,36 @@ func TestNewWorkNeedsAStrongMatch(t *testing.T) {
 	if got := recallFor(t, db, defaults(), "Add a refund button beside each order on the invoice page"); !strings.Contains(got, "euros") {
 		t.Errorf("a request matching what the project said of its page got nothing:\n%s", got)
 	}
+	// The same request put as a proposal: its "we" is who will do the work.
+	if got := recallFor(t, db, defaults(), "can we add a printable receipt layout to the invoice page?"); got != "" {
+		t.Errorf("a proposal of new work got an injection:\n%s", got)
+	}
+	// A question about what the project does with "we" in it is no proposal.
+	if got := recallFor(t, db, defaults(), "what do we show on the invoice page?"); !strings.Contains(got, "euros") {
+		t.Errorf("a question about the project's own page got nothing:\n%s", got)
+	}
+}
+
+// TestRequest: a proposal or wish for new work is read as the command it
+// puts politely; a proposal of anything else keeps its "we".
+func TestRequest(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ prompt, want string }{
+		{"can we add comments under each post?", "add comments under each post?"},
+		{"Could you please build a status page", "please build a status page"},
+		{"ok, let's implement the export", "implement the export"},
+		{"I'd like to add a dark mode toggle", "add a dark mode toggle"},
+		{"we need to set up a staging server", "set up a staging server"},
+		{"can we make it work again?", "can we make it work again?"},                         // points back (againRE)
+		{"can we add back the banner we removed?", "can we add back the banner we removed?"}, // points back
+		{"should we keep the cache?", "should we keep the cache?"},                           // no work verb
+		{"can we deploy on Fridays?", "can we deploy on Fridays?"},                           // asks what the project allows
+		{"why can we not build on Windows?", "why can we not build on Windows?"},             // not an opener
+	} {
+		if got := request(tt.prompt); got != tt.want {
+			t.Errorf("request(%q) = %q, want %q", tt.prompt, got, tt.want)
+		}
+	}
 }
 
 // TestRomanceHowToNeedsAStrongMatch: a how-to question in Spanish is held to

@@ -129,7 +129,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(cs) == 0 {
 		return nil, nil
 	}
-	ours := oursRE.MatchString(prompt) || romanceWe(prompt)
+	// A polite request's "we" is who will do the work (request).
+	body := request(prompt)
+	ours := oursRE.MatchString(body) || romanceWe(body)
 	counts := newTermCounts(db)
 	cs, err := counts.acronyms(ctx, cs, prompt)
 	if err != nil {
@@ -147,7 +149,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	asked := asks(cs, claim.Asks(prompt))
 	// The prompt's form, read once: each reads the prompt's tense, and
 	// howTo its languages.
-	how, work := howTo(prompt), newWork(prompt)
+	how, work := howTo(prompt), newWork(body)
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	// A question for a role asks the project's own choice (a convention, a
