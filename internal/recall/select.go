@@ -131,7 +131,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	// A polite request's "we" is who will do the work (request).
 	body := request(prompt)
-	ours := oursRE.MatchString(body) || romanceWe(body)
+	ours := oursRE.MatchString(body) || romanceWe(body) || projectRE.MatchString(body) && !newWork(body)
 	counts := newTermCounts(db)
 	cs, err := counts.acronyms(ctx, cs, prompt)
 	if err != nil {

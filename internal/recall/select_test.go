@@ -525,6 +525,33 @@ func TestToolOutputOpensForThePast(t *testing.T) {
 	}
 }
 
+// TestToolOutputOpensForTheProject: a question about the project named as
+// such ("this site", "the repo") asks how it stands, as "we" does: the
+// project's own run answers it. A how-to question about no project, or a
+// request for new work in it, still gets nothing from tool output alone.
+func TestToolOutputOpensForTheProject(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "boot", Project: proj, DedupeKey: "boot:1",
+		Text: "Bash: mvn spring-boot:run\nStarting LedgerApplication using Java 17.0.9 with PID 4242\nTomcat initialized with port 8080 (http)"}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"which Java runtime does LedgerApplication start Tomcat with in this repo?",
+		"how do I start the LedgerApplication Tomcat for the app locally?"} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "17.0.9") {
+			t.Errorf("%q did not get the project's run:\n%s", p, got)
+		}
+	}
+	for _, p := range []string{"How do I change the Tomcat port of a Spring Boot application?",
+		"add a Tomcat health check so the app reports its Java runtime"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got tool output alone:\n%s", p, got)
+		}
+	}
+}
+
 // TestWorkingFilesComeFirst: of two items equally relevant to a prompt, the
 // one naming the file the session's tools read or edited comes first,
 // whichever it is.

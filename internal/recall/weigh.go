@@ -288,6 +288,12 @@ func isASCII(s string) bool {
 // particle ("결과물이 저장소에", the output … the repo).
 var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|this (project|repo|codebase))\b|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими)([^\p{L}]|$)`)
 
+// projectRE finds the project named as the thing asked about: "this
+// site", "the repo", "the app's data". A question about it asks how the
+// project stands or what it did, as "we" does (oursRE); a request for new
+// work in it ("add i18n so the app can switch languages") does not.
+var projectRE = lazyregexp.New(`(?i)\b(?:this|the)\s+(?:project|repo|repository|codebase|app|site|website)\b`)
+
 // unseenWeight is the share of a rare word's weight that a word the store
 // has never seen keeps. Such a word cannot tell stored items apart; counted
 // in full it made every paraphrased follow-up ("where do background jobs get
