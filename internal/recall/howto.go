@@ -137,9 +137,10 @@ func past(prompt string) bool { return pastRE.MatchString(prompt) || hangulPast(
 var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design)\b`)
 
 // againRE finds a word that points back to earlier work: "the same
-// flags", "add it back", "build it again", "the previous layout". A
-// command saying one is a follow-up, not a request for something new.
-var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier)\b`)
+// flags", "add it back", "build it again", "the previous layout", "as
+// discussed", "like before". A command saying one is a follow-up, not a
+// request for something new.
+var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier|(?:as|like)\s+(?:before|discussed|agreed|planned|decided))\b`)
 
 // newWork reports a request for new work that says nothing of what
 // happened and points back to nothing done before (againRE); the caller
@@ -149,18 +150,31 @@ func newWork(prompt string) bool {
 }
 
 // proposalRE finds the opener of a request put as a proposal or a wish:
-// "can we …", "could you …", "let's …", "I want to …", "we need to …".
-var proposalRE = lazyregexp.New(`(?i)^\s*(?:(?:so|ok|okay|btw|also|now|and)\b[\s,]*)?(?:(?:can|could|should|shall|would|will)\s+(?:we|you|i)|let['’]?s|i(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to|want\s+to))\s+`)
+// "can we …", "could you …", "let's …", "I'd like to …", "we need to …",
+// after a quote mark, emphasis or a filler ("ok so", "hey", "please").
+// Not "should we …" or "will we …": they ask for a decision or a
+// forecast, not for work.
+var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:can|could|would)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
+
+// capabilityRE finds a work verb followed by a preposition ("can we build
+// on ARM?", "could we write to S3 from the worker?"), or one that also
+// means running or producing what exists ("can we build the app on Java
+// 17?", "can we make the release date?"): asked with "we", they ask what
+// the project can do, not for something to be made.
+var capabilityRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:(?:build|make|write)\b|\w+(?:\s+up)?\s+(?:on|in|with|for|to|from|at|by|under|into|onto|against|without|over|through|behind)\b)`)
 
 // request returns the command a proposal for new work puts politely:
 // "can we add comments under each post?" is "add comments under each
 // post?". Its "we" is who will do the work, not the project's own past
 // (oursRE), so the prompt is read as the command is (newWork). A proposal
 // of anything else ("can we make it work again?", "should we keep the
-// cache?") is returned whole.
+// cache?", "can we build on ARM?") is returned whole.
 func request(prompt string) string {
-	if loc := proposalRE.FindStringSubmatchIndex(prompt); loc != nil && newWork(prompt[loc[1]:]) {
-		return prompt[loc[1]:]
+	if loc := proposalRE.FindStringSubmatchIndex(prompt); loc != nil {
+		we := loc[2] >= 0 // "can we …", a question that may ask what the project can do
+		if rest := prompt[loc[1]:]; newWork(rest) && !(we && capabilityRE.MatchString(rest)) {
+			return rest
+		}
 	}
 	return prompt
 }

@@ -127,9 +127,13 @@ func TestNewWorkNeedsAStrongMatch(t *testing.T) {
 	if got := recallFor(t, db, defaults(), "can we add a printable receipt layout to the invoice page?"); got != "" {
 		t.Errorf("a proposal of new work got an injection:\n%s", got)
 	}
-	// A question about what the project does with "we" in it is no proposal.
-	if got := recallFor(t, db, defaults(), "what do we show on the invoice page?"); !strings.Contains(got, "euros") {
-		t.Errorf("a question about the project's own page got nothing:\n%s", got)
+	// A question about what the project does with "we" in it is no
+	// proposal, nor a request that points back to what was discussed.
+	for _, p := range []string{"what do we show on the invoice page?",
+		"can we add the printable receipt layout to the invoice page as discussed?"} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "euros") {
+			t.Errorf("%q got nothing:\n%s", p, got)
+		}
 	}
 }
 
@@ -141,16 +145,53 @@ func TestRequest(t *testing.T) {
 		{"can we add comments under each post?", "add comments under each post?"},
 		{"Could you please build a status page", "please build a status page"},
 		{"ok, let's implement the export", "implement the export"},
-		{"I'd like to add a dark mode toggle", "add a dark mode toggle"},
+		{"ok so can we add a footer", "add a footer"},
+		{"> **can we add a footer**", "add a footer**"},
+		{"let us add a footer", "add a footer"},
+		{"I’d like to add a dark mode toggle", "add a dark mode toggle"},
+		{"we'd like you to add a dark mode toggle", "add a dark mode toggle"},
 		{"we need to set up a staging server", "set up a staging server"},
-		{"can we make it work again?", "can we make it work again?"},                         // points back (againRE)
-		{"can we add back the banner we removed?", "can we add back the banner we removed?"}, // points back
-		{"should we keep the cache?", "should we keep the cache?"},                           // no work verb
-		{"can we deploy on Fridays?", "can we deploy on Fridays?"},                           // asks what the project allows
-		{"why can we not build on Windows?", "why can we not build on Windows?"},             // not an opener
+		{"can we make it work again?", "can we make it work again?"},                                   // points back (againRE)
+		{"can we add back the banner we removed?", "can we add back the banner we removed?"},           // points back
+		{"can we add the receipt layout as discussed?", "can we add the receipt layout as discussed?"}, // points back
+		{"should we keep the cache?", "should we keep the cache?"},                                     // no work verb
+		{"should we build it with Java 17?", "should we build it with Java 17?"},                       // asks for a decision
+		{"will we make the release date?", "will we make the release date?"},                           // a forecast
+		{"can we build on ARM?", "can we build on ARM?"},                                               // what the project can do
+		{"could we write to S3 from the worker?", "could we write to S3 from the worker?"},
+		{"can we deploy on Fridays?", "can we deploy on Fridays?"},               // asks what the project allows
+		{"why can we not build on Windows?", "why can we not build on Windows?"}, // not an opener
 	} {
 		if got := request(tt.prompt); got != tt.want {
 			t.Errorf("request(%q) = %q, want %q", tt.prompt, got, tt.want)
+		}
+	}
+}
+
+// TestNamesProject: the project named as what a prompt asks about, not a
+// compound that names another thing.
+func TestNamesProject(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"which next.js release is this site on", true},
+		{"is the logs/ dir in the repo where the dev output ends up?", true},
+		{"how do i run the site locally now?", true},
+		{"where does the app's data live?", true},
+		{"does the site have a build step?", true},
+		{"what did we deploy? the site.", true},
+		{"how do I use the app router layouts?", false},
+		{"how do I publish to the App Store?", false},
+		{"what is the repository pattern?", false},
+		{"clean the site-packages folder", false},
+		{"open the app.py file", false},
+		{"list the apps installed", false},
+		{"the application server is slow", false},
+	} {
+		if got := namesProject(tt.prompt); got != tt.want {
+			t.Errorf("namesProject(%q) = %v, want %v", tt.prompt, got, tt.want)
 		}
 	}
 }

@@ -131,7 +131,15 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	// A polite request's "we" is who will do the work (request).
 	body := request(prompt)
-	ours := oursRE.MatchString(body) || romanceWe(body) || projectRE.MatchString(body) && !newWork(body)
+	// The prompt's form, read once: each reads the prompt's tense, and
+	// howTo its languages.
+	how, work := howTo(body), newWork(body)
+	// A prompt naming the project asks about it unless it asks for new
+	// work in it ("add i18n so the app can switch languages") or how to do
+	// something there ("how do I add a health check to the app?"), not how
+	// the project stands now ("how do I run the site locally now?").
+	ours := oursRE.MatchString(body) || romanceWe(body) ||
+		namesProject(body) && !work && (!how || currentRE.MatchString(body))
 	counts := newTermCounts(db)
 	cs, err := counts.acronyms(ctx, cs, prompt)
 	if err != nil {
@@ -147,9 +155,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	find := plan(cs, total)
 	asked := asks(cs, claim.Asks(prompt))
-	// The prompt's form, read once: each reads the prompt's tense, and
-	// howTo its languages.
-	how, work := howTo(prompt), newWork(body)
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	// A question for a role asks the project's own choice (a convention, a

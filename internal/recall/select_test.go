@@ -538,14 +538,21 @@ func TestToolOutputOpensForTheProject(t *testing.T) {
 	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"which Java runtime does LedgerApplication start Tomcat with in this repo?",
-		"how do I start the LedgerApplication Tomcat for the app locally?"} {
+	for _, p := range []string{"which Java runtime does the app's LedgerApplication start Tomcat with?",
+		"how do I start the LedgerApplication Tomcat for the app locally now?",
+		// A question of what the project can do or should decide keeps its "we".
+		"can we build LedgerApplication on Java 17 with Tomcat?",
+		"should we build LedgerApplication with Java 17 for Tomcat?"} {
 		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "17.0.9") {
 			t.Errorf("%q did not get the project's run:\n%s", p, got)
 		}
 	}
 	for _, p := range []string{"How do I change the Tomcat port of a Spring Boot application?",
-		"add a Tomcat health check so the app reports its Java runtime"} {
+		"add a Tomcat health check so the app reports its Java runtime",
+		"how do I add a Tomcat health check so the app reports its Java runtime?",
+		"How do I change the Tomcat port of a Spring Boot application on the App Engine?",
+		"What's the difference between the app router and Tomcat port for Spring Boot?",
+		"What is the repository pattern in a Spring Boot application with Tomcat?"} {
 		if got := recallFor(t, db, defaults(), p); got != "" {
 			t.Errorf("%q got tool output alone:\n%s", p, got)
 		}

@@ -289,10 +289,36 @@ func isASCII(s string) bool {
 var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|this (project|repo|codebase))\b|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими)([^\p{L}]|$)`)
 
 // projectRE finds the project named as the thing asked about: "this
-// site", "the repo", "the app's data". A question about it asks how the
-// project stands or what it did, as "we" does (oursRE); a request for new
-// work in it ("add i18n so the app can switch languages") does not.
-var projectRE = lazyregexp.New(`(?i)\b(?:this|the)\s+(?:project|repo|repository|codebase|app|site|website)\b`)
+// site", "the repo", "the app's data". The noun is written in lower case
+// and is followed by what ends a noun phrase (namesProject): "the app
+// router", "the repository pattern", "the site-packages", "the App Store"
+// name other things.
+var projectRE = lazyregexp.New(`(?:^|[^\p{L}\p{N}_])(?i:this|the)\s+(project|repository|repo|codebase|app|website|site)([-_./]?)(\s*)(\S*)`)
+
+// namesProject reports a prompt that names the project as what it asks
+// about: a question about it asks how the project stands or what it did,
+// as "we" does (oursRE). What follows the noun ends its phrase: the end of
+// a sentence or of the prompt, a mark, a possessive, an adverb or a
+// function word ("the site locally", "the repo where", "this site on").
+func namesProject(prompt string) bool {
+	for _, m := range projectRE.FindAllStringSubmatch(prompt, -1) {
+		sep, space, next := m[2], m[3], m[4]
+		r, _ := utf8.DecodeRuneInString(next)
+		switch {
+		case sep != "" && space == "" && next != "":
+			continue // "the site-packages", "the app.py"
+		case sep != "" || next == "" || !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			return true // "the site.", "the repo", "the app's", "the site?"
+		case space == "":
+			continue // "the apps"
+		}
+		w := lowerRuns(next)[0]
+		if strings.HasSuffix(w, "ly") || stopsOf(lowerRuns(prompt)).has(w) {
+			return true
+		}
+	}
+	return false
+}
 
 // unseenWeight is the share of a rare word's weight that a word the store
 // has never seen keeps. Such a word cannot tell stored items apart; counted
