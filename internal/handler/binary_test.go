@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -356,5 +357,50 @@ func TestToolCallSpooled(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
 	if !bytes.Contains(log, []byte("spool the tool call")) {
 		t.Errorf("the fallback was not logged:\n%s", log)
+	}
+}
+
+// TestSubagentToolCalls checks that PostToolUse keeps a sub-agent's file
+// edits and leaves out its reads and runs (observation.BySubagentKept), as
+// an import of the same session does.
+func TestSubagentToolCalls(t *testing.T) {
+	data := t.TempDir()
+	in := func(event, extra string) []byte {
+		return []byte(`{"session_id":"sa","cwd":"/p","transcript_path":"/nonexistent/sa.jsonl","hook_event_name":"` + event + `"` + extra + `}`)
+	}
+	call := func(id, tool, input, agent string) []byte {
+		extra := `,"tool_name":"` + tool + `","tool_input":` + input + `,"tool_response":"done ` + id + `","tool_use_id":"` + id + `"`
+		if agent != "" {
+			extra += `,"agent_id":"` + agent + `","agent_type":"Explore"`
+		}
+		return in("PostToolUse", extra)
+	}
+	validReply(t, runBinary(t, "session-start", data, in("SessionStart", `,"source":"startup"`)), "SessionStart")
+	for _, c := range [][]byte{
+		call("t1", "Read", `{"file_path":"/p/main.go"}`, ""),                                       // the main agent's read: kept
+		call("t2", "Read", `{"file_path":"/p/util.go"}`, "a1"),                                     // a sub-agent's read: left out
+		call("t3", "Bash", `{"command":"go test ./..."}`, "a1"),                                    // a sub-agent's run: left out
+		call("t4", "Edit", `{"file_path":"/p/docs.md","old_string":"v1","new_string":"v2"}`, "a1"), // a sub-agent's edit: kept
+	} {
+		validReply(t, runBinary(t, "post-tool-use", data, c), "PostToolUse")
+	}
+	validReply(t, runBinary(t, "stop", data, in("Stop", `,"stop_hook_active":false,"last_assistant_message":"Done."`)), "Stop")
+	db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range evs {
+		if e.Type == store.TypeToolObservation {
+			got = append(got, strings.SplitN(e.Text, "\n", 2)[0])
+		}
+	}
+	if want := []string{"Read: /p/main.go", "Edit: /p/docs.md"}; !slices.Equal(got, want) {
+		t.Errorf("tool observations %q, want %q", got, want)
 	}
 }

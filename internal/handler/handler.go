@@ -384,6 +384,9 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 	if ev.SessionID == "" {
 		return hook.Reply{}, errNoSession
 	}
+	if ev.Get("agent_id").String() != "" && !observation.BySubagentKept(ev.Get("tool_name").String()) {
+		return hook.Reply{}, nil // a sub-agent's exploration: its report is kept
+	}
 	failed := ev.Name == "PostToolUseFailure"
 	out := observation.ResponseText(ev.Get("tool_response"))
 	if failed {

@@ -137,6 +137,19 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 	return o
 }
 
+// BySubagentKept reports whether a sub-agent's call of tool is kept: its
+// file edits change the project as the main agent's do, while its reads,
+// searches and runs are its exploration, which its report to the main
+// agent (the Task result, kept) sums up. Kept whole they would bury that
+// report under the files an Explore agent opened.
+func BySubagentKept(tool string) bool {
+	switch tool {
+	case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		return true
+	}
+	return false
+}
+
 // reportsRun reports whether tool's output is a report of something it
 // ran (a command, a sub-agent, an MCP call) rather than content it read or
 // wrote (a file, a search's matches, a page), whose lines saying "error"

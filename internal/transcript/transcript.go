@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
@@ -283,7 +284,27 @@ func (b *builder) line(pos int64, line []byte) {
 	b.starts = append(b.starts, pos)
 	b.used = append(b.used, false)
 	r, ok := parseRow(string(line))
-	if !ok || r.sidechain {
+	if !ok {
+		return
+	}
+	if r.sidechain {
+		// A sub-agent's row: of its tool calls, those PostToolUse keeps
+		// live (observation.BySubagentKept); its prompts and text are its
+		// conversation with the main agent, whose report the main chain's
+		// Task result holds.
+		switch r.typ {
+		case "user":
+			_, results := userContent(r.message)
+			b.toolResults(i, &r, results)
+		case "assistant":
+			if m := assistantMessage(r.message); !r.apiError && m.model != "<synthetic>" {
+				for _, blk := range m.blocks {
+					if blk.typ == "tool_use" && observation.BySubagentKept(blk.name) {
+						b.toolUse(i, &r, m.id, blk)
+					}
+				}
+			}
+		}
 		return
 	}
 	switch r.typ {
@@ -304,20 +325,7 @@ func (b *builder) user(i int, r *row) {
 	if r.meta || r.compactSummary || r.transcriptOnly {
 		return
 	}
-	for _, res := range results {
-		it := b.tools[res.id]
-		if it == nil || it.msg.Tool.HasResult {
-			continue
-		}
-		t := it.msg.Tool
-		t.HasResult, t.IsError, t.Output = true, res.isError, res.output
-		if r.uuid != "" {
-			it.msg.UUID = r.uuid
-		}
-		it.msg.UUIDs = appendUUID(it.msg.UUIDs, r.uuid)
-		it.last = i
-		b.used[i] = true
-	}
+	b.toolResults(i, r, results)
 	text, ok := promptText(strings.Join(texts, "\n\n"))
 	if !ok {
 		return
@@ -370,22 +378,45 @@ func (b *builder) assistant(i int, r *row) {
 			resp.last = i
 			b.used[i] = true
 		case "tool_use":
-			if orig := b.tools[blk.id]; orig != nil {
-				b.links = append(b.links, [2]int{orig.first, i})
-				continue
-			}
-			it := &item{msg: r.message0(ToolCall, ""), first: i, last: i}
-			it.msg.MessageID = m.id
-			it.msg.Tool = &Tool{ID: blk.id, Name: blk.name, Input: blk.input}
-			if blk.id != "" {
-				b.tools[blk.id] = it
-			}
-			b.items = append(b.items, it)
-			b.used[i] = true
+			b.toolUse(i, r, m.id, blk)
 		}
 	}
 	if m.stopped && resp != nil {
 		resp.stopped = true
+	}
+}
+
+// toolUse starts the tool call of block blk of row i, once per call id.
+func (b *builder) toolUse(i int, r *row, messageID string, blk block) {
+	if orig := b.tools[blk.id]; orig != nil {
+		b.links = append(b.links, [2]int{orig.first, i})
+		return
+	}
+	it := &item{msg: r.message0(ToolCall, ""), first: i, last: i}
+	it.msg.MessageID = messageID
+	it.msg.Tool = &Tool{ID: blk.id, Name: blk.name, Input: blk.input}
+	if blk.id != "" {
+		b.tools[blk.id] = it
+	}
+	b.items = append(b.items, it)
+	b.used[i] = true
+}
+
+// toolResults gives the tool calls started before row i their results.
+func (b *builder) toolResults(i int, r *row, results []toolResult) {
+	for _, res := range results {
+		it := b.tools[res.id]
+		if it == nil || it.msg.Tool.HasResult {
+			continue
+		}
+		t := it.msg.Tool
+		t.HasResult, t.IsError, t.Output = true, res.isError, res.output
+		if r.uuid != "" {
+			it.msg.UUID = r.uuid
+		}
+		it.msg.UUIDs = appendUUID(it.msg.UUIDs, r.uuid)
+		it.last = i
+		b.used[i] = true
 	}
 }
 

@@ -635,6 +635,14 @@ func readTests() []readTest {
 			rowLine(with(prompt("u1", "sub task"), "isSidechain", true)),
 			rowLine(with(assistant("a1", "m1", end, text("sub answer")), "isSidechain", true)),
 		}, false, nil, 0},
+		// A sub-agent's file edits are kept, as PostToolUse keeps them live;
+		// its reads and runs, prompts and text are not.
+		{"sidechain tools", []string{
+			rowLine(with(prompt("u1", "fix the docs"), "isSidechain", true)),
+			rowLine(with(assistant("a1", "m1", "tool_use", text("reading"), use("t1", "Read"), use("t2", "Edit")), "isSidechain", true)),
+			rowLine(with(result("r1", res("t1", "file body", false), res("t2", "edited", false)), "isSidechain", true)),
+			rowLine(with(assistant("a2", "m2", end, text("docs fixed")), "isSidechain", true)),
+		}, false, []string{`tool Edit t2 result=true error=false output="edited"`}, 0},
 		{"ignored types", []string{
 			rowLine(obj{"type": "attachment", "uuid": "x1", "attachment": obj{"type": "hook_additional_context", "content": []string{"memory"}}}),
 			rowLine(obj{"type": "system", "uuid": "x2", "subtype": "turn_duration", "content": "x"}),
