@@ -17,7 +17,7 @@ import (
 // The forms are those of any how-to question (a manual's index), not of
 // one question: fitcheck finds "is the difference" in one prompt because
 // that is how such questions are asked.
-var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|(?:(?:can|could|would) you (?:please )?)?explain\b|is there a way\b)`)
+var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|can|would|should|could) (?:i|you|one)\b|how to\b|what(?:'s|’s|s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s|’s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|(?:(?:can|could|would) you (?:please )?)?explain\b|is there a way\b)`)
 
 // hangulHowToRE finds the same questions asked in Korean, whose form is as
 // fixed as English's: "…하는 방법" (the way to …, "how do I …"), shortened
@@ -129,12 +129,14 @@ func howTo(prompt string) bool {
 func past(prompt string) bool { return pastRE.MatchString(prompt) || hangulPast(prompt) }
 
 // newWorkRE finds a request for new work, put as a command: "add …",
-// "implement …", "build …", "set up …". Like a how-to question it names
-// the technology and the kind of thing wanted, and a project that talks
-// about the same stack matches those words: a feature never discussed
-// ("add a CSV export") matches the project's own words for its pages and
-// data. Only the form is read, the verb that opens an imperative.
-var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design)\b`)
+// "implement …", "build …", "set up …"; in Russian its imperative opening
+// the prompt ("добавь …", "сделай …"), in Korean a verb of making asked for
+// ("추가해줘", "작성해줄래?", "만들어 주세요"). Like a how-to question it
+// names the technology and the kind of thing wanted, and a project that
+// talks about the same stack matches those words: a feature never
+// discussed ("add a CSV export") matches the project's own words for its
+// pages and data. Only the form is read, the verb that opens an imperative.
+var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design|put)\b|^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:추가|작성|구현|생성|설정|개발|만들어)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)`)
 
 // againRE finds a word that points back to earlier work: "the same
 // flags", "add it back", "build it again", "the previous layout", "as

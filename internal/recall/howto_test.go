@@ -17,6 +17,7 @@ func TestHowTo(t *testing.T) {
 		{"How do I throttle a handler in a Vue composable?", true},
 		{"In Go, how can I sort a slice of structs by two keys?", true},
 		{"What's the difference between a mutex and a channel?", true},
+		{"whats the difference between a mutex and a channel", true},
 		{"What does git rebase --onto do?", true},
 		{"Write a regex that matches ISO dates.", true},
 		{"how to center a div", true},
@@ -90,6 +91,14 @@ func TestNewWork(t *testing.T) {
 		{"implement retries for the upload worker", true},
 		{"Please build a small CLI that prints the queue length", true},
 		{"set up linting so every commit gets checked", true},
+		{"put a rate limiter in front of the login route", true},
+		{"добавь эндпоинт /health для воркера", true},
+		{"Пожалуйста, напишите тесты для парсера", true},
+		{"pytest로 로그인 테스트 코드 작성해줄래?", true},
+		{"다크 모드 토글 추가해 주세요", true},
+		{"напомни, какой порт слушает воркер?", false}, // asks to be reminded
+		{"какой порт слушает воркер?", false},
+		{"배포 주소 알려줘", false}, // asks for the project's own address
 		{"Add back the banner we removed", false},                         // ours
 		{"add the retry that was dropped in the refactor", false},         // past
 		{"Which retries does the upload worker use?", false},              // a question
