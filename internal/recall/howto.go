@@ -125,8 +125,18 @@ func howTo(prompt string) bool {
 	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt)) && !past(prompt)
 }
 
-// past reports a question about what happened, in English or Korean.
-func past(prompt string) bool { return pastRE.MatchString(prompt) || hangulPast(prompt) }
+// past reports a question about what happened, in English, Korean or
+// Russian.
+func past(prompt string) bool {
+	return pastRE.MatchString(prompt) || hangulPast(prompt) || russianPastRE.MatchString(prompt)
+}
+
+// russianPastRE finds a Russian verb in the past tense, whose mark is as
+// regular as Korean's: -л after the stem's vowel, then the ending of gender
+// or number (-ла, -ло, -ли) and the reflexive -ся or -сь ("подтянул",
+// "создавал", "оставили", "сломался"). Nouns of that ending ("модели",
+// "стол") are few beside the verbs.
+var russianPastRE = lazyregexp.New(`(?i)[а-яё]{2,}[аеёиоуыэюя]л(?:а|о|и)?(?:ся|сь)?(?:[^а-яё]|$)`)
 
 // newWorkRE finds a request for new work, put as a command: "add …",
 // "implement …", "build …", "set up …"; in Russian its imperative opening

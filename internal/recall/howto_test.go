@@ -98,7 +98,7 @@ func TestNewWork(t *testing.T) {
 		{"다크 모드 토글 추가해 주세요", true},
 		{"напомни, какой порт слушает воркер?", false}, // asks to be reminded
 		{"какой порт слушает воркер?", false},
-		{"배포 주소 알려줘", false}, // asks for the project's own address
+		{"배포 주소 알려줘", false},                                              // asks for the project's own address
 		{"Add back the banner we removed", false},                         // ours
 		{"add the retry that was dropped in the refactor", false},         // past
 		{"Which retries does the upload worker use?", false},              // a question
@@ -266,6 +266,30 @@ func TestRomanceWeIsNoAdjective(t *testing.T) {
 	} {
 		if got := romanceWe(c.prompt); got != c.want {
 			t.Errorf("romanceWe(%q) = %v, want %v", c.prompt, got, c.want)
+		}
+	}
+}
+
+// TestPast: a question about what happened, by its verb's tense, in the
+// languages whose mark of the past is regular enough to read.
+func TestPast(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"why did the nightly import stop?", true},
+		{"배포 주소 바꿨었지?", true},
+		{"какой питон uv подтянул, когда создавал venv?", true},
+		{"через try/except оставили?", true},
+		{"почему сборка сломалась?", true},
+		{"why does the nightly import stop?", false},
+		{"какой порт слушает воркер?", false},
+		{"добавь эндпоинт /health", false},
+		{"какой файл отвечает за конфиг?", false}, // "файл": no vowel before its л
+	} {
+		if got := past(tt.prompt); got != tt.want {
+			t.Errorf("past(%q) = %v, want %v", tt.prompt, got, tt.want)
 		}
 	}
 }
