@@ -1455,6 +1455,10 @@ func TestOursReadsRussianWe(t *testing.T) {
 		{"Какой порт у нашего сервера?", true},
 		{"Какая мысль стоит за этим?", false}, // "мы" inside a word
 		{"Что такое наследование?", false},
+		// Asking to be reminded asks for what was said before.
+		{"remind me which model won the comparison", true},
+		{"напомни, какой порт слушает воркер", true},
+		{"set a reminder in the app", false},
 	} {
 		if got := oursRE.MatchString(c.prompt); got != c.want {
 			t.Errorf("oursRE(%q) = %v, want %v", c.prompt, got, c.want)
