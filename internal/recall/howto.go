@@ -128,7 +128,7 @@ func howTo(prompt string) bool {
 // past reports a question about what happened, in English, Korean or
 // Russian.
 func past(prompt string) bool {
-	return pastRE.MatchString(prompt) || hangulPast(prompt) || russianPastRE.MatchString(prompt)
+	return pastRE.MatchString(prompt) || !isASCII(prompt) && (hangulPast(prompt) || russianPastRE.MatchString(prompt))
 }
 
 // russianPastRE finds a Russian verb in the past tense, whose mark is as
@@ -146,7 +146,12 @@ var russianPastRE = lazyregexp.New(`(?i)[а-яё]{2,}[аеёиоуыэюя]л(?:
 // talks about the same stack matches those words: a feature never
 // discussed ("add a CSV export") matches the project's own words for its
 // pages and data. Only the form is read, the verb that opens an imperative.
-var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design|put)\b|^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:추가|작성|구현|생성|설정|개발|만들어)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)`)
+var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|build|make|write|set ?up|scaffold|generate|design|put)\b`)
+
+// foreignWorkRE is newWorkRE's Russian and Korean forms, read only in a
+// prompt with letters beyond ASCII: an English prompt, most of them, does
+// not pay for compiling its Unicode classes.
+var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:추가|작성|구현|생성|설정|개발|만들어)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)`)
 
 // againRE finds a word that points back to earlier work: "the same
 // flags", "add it back", "build it again", "the previous layout", "as
@@ -158,7 +163,8 @@ var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier|(?:as|li
 // happened and points back to nothing done before (againRE); the caller
 // has checked that it does not name the project's own ways (oursRE).
 func newWork(prompt string) bool {
-	return newWorkRE.MatchString(prompt) && !past(prompt) && !againRE.MatchString(prompt)
+	return (newWorkRE.MatchString(prompt) || !isASCII(prompt) && foreignWorkRE.MatchString(prompt)) &&
+		!past(prompt) && !againRE.MatchString(prompt)
 }
 
 // proposalRE finds the opener of a request put as a proposal or a wish:
