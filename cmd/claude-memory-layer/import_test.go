@@ -1073,3 +1073,96 @@ func TestImportMergesIndexes(t *testing.T) {
 		t.Fatalf("IndexSegments()=%d after the import, want 2 (one per index)", n)
 	}
 }
+
+// TestImportSubagentEdits: an import keeps a session's subagents' file
+// edits, read from <session>/subagents/, as PostToolUse keeps them live, and
+// not their reads; an agent file beside the sessions (an earlier layout) is
+// no session of its own.
+func TestImportSubagentEdits(t *testing.T) {
+	t.Parallel()
+	te := newTestEnv(t)
+	work := filepath.Join(te.root(), "work", "shop")
+	folder := filepath.Join(te.projectsDir(), project.Slug(work))
+	const sid = "7d2e9c40-1a3b-4c5d-8e6f-0a1b2c3d4e5f"
+	row := func(o map[string]any) string {
+		o["sessionId"], o["cwd"] = sid, work
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	user := func(uuid, ts string, content any, side bool) string {
+		return row(map[string]any{"type": "user", "uuid": uuid, "timestamp": ts, "isSidechain": side,
+			"message": map[string]any{"role": "user", "content": content}})
+	}
+	assistant := func(uuid, id, ts string, side bool, blocks ...map[string]any) string {
+		return row(map[string]any{"type": "assistant", "uuid": uuid, "timestamp": ts, "isSidechain": side,
+			"message": map[string]any{"id": id, "role": "assistant", "model": "claude-sonnet-5", "content": blocks, "stop_reason": "end_turn"}})
+	}
+	use := func(id, name string, input map[string]any) map[string]any {
+		return map[string]any{"type": "tool_use", "id": id, "name": name, "input": input}
+	}
+	result := func(id, out string) []map[string]any {
+		return []map[string]any{{"type": "tool_result", "tool_use_id": id, "content": out}}
+	}
+	main := user("u1", "2026-11-20T09:00:00Z", "Fix the retry docs with a subagent.", false) +
+		assistant("a1", "m1", "2026-11-20T09:00:01Z", false, use("task1", "Task", map[string]any{"subagent_type": "docs", "description": "fix retry docs"})) +
+		user("u2", "2026-11-20T09:05:00Z", result("task1", "Done: the retry docs now say 5 attempts."), false) +
+		assistant("a2", "m2", "2026-11-20T09:05:01Z", false, map[string]any{"type": "text", "text": "The docs are fixed."})
+	agent := user("s1", "2026-11-20T09:01:00Z", "fix retry docs", true) +
+		assistant("s2", "sm1", "2026-11-20T09:02:00Z", true, use("r1", "Read", map[string]any{"file_path": "/shop/docs/retry.md"})) +
+		user("s3", "2026-11-20T09:02:01Z", result("r1", "Retries: 3 attempts."), true) +
+		assistant("s4", "sm2", "2026-11-20T09:03:00Z", true, use("e1", "Edit", map[string]any{"file_path": "/shop/docs/retry.md", "old_string": "3 attempts", "new_string": "5 attempts"})) +
+		user("s5", "2026-11-20T09:03:01Z", result("e1", "edited"), true)
+	for path, text := range map[string]string{
+		filepath.Join(folder, sid+".jsonl"):                       main,
+		filepath.Join(folder, sid, "subagents", "agent-a1.jsonl"): agent,
+		filepath.Join(folder, "agent-b2.jsonl"):                   agent, // the earlier layout: not a session
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code := te.run(t, "import", "--project", work); code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, te.stdout, te.stderr)
+	}
+	if !strings.Contains(te.stderr.String(), "agent-b2.jsonl: a subagent transcript") {
+		t.Errorf("the agent file beside the sessions was not skipped as a subagent's:\n%s", te.stderr)
+	}
+	db := te.openDB(t)
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []string
+	for _, e := range evs {
+		if e.Type == store.TypeToolObservation {
+			tools = append(tools, strings.SplitN(e.Text, "\n", 2)[0])
+		}
+	}
+	if want := []string{"Task: docs: fix retry docs", "Edit: /shop/docs/retry.md"}; !sameSet(tools, want) {
+		t.Errorf("tool observations %q, want %q", tools, want)
+	}
+	sess, err := db.Read().Session(context.Background(), sid)
+	if err != nil || sess.TranscriptPath != filepath.Join(folder, sid+".jsonl") {
+		t.Errorf("session %+v, %v: want its own transcript's path", sess, err)
+	}
+	// A second import adds nothing.
+	before := len(evs)
+	te.mustRun(t, "import", "--project", work)
+	if evs, _ := te.openDB(t).Read().Events(context.Background(), store.EventFilter{}); len(evs) != before {
+		t.Errorf("a second import stored %d events, want %d", len(evs), before)
+	}
+}
+
+// sameSet reports whether a and b hold the same strings, in any order.
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}

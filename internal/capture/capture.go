@@ -400,6 +400,34 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string, n int
 	return inc, nil
 }
 
+// ReadSubagents reads the file edits of the session's subagents from their
+// transcripts (transcript.SubagentFiles), as PostToolUse keeps them live
+// (observation.BySubagentKept): an import of a session that ran them gets
+// them too. Each file is read whole; the calls' keys make a second read
+// add nothing.
+func (r *Recorder) ReadSubagents(sess store.Session) ([]store.Event, error) {
+	var out []store.Event
+	for _, path := range transcript.SubagentFiles(sess.TranscriptPath) {
+		batch, err := transcript.ReadFile(path, 0, true)
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, transcript.ErrNotRegular) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ingest %s: %w", path, err)
+		}
+		open := false
+		for _, m := range batch.Messages {
+			if m.Kind != transcript.ToolCall || !observation.BySubagentKept(m.Tool.Name) {
+				continue // a row the file did not mark as a subagent's
+			}
+			if ev, ok := messageEvent(sess, m, &open); ok {
+				out = append(out, ev)
+			}
+		}
+	}
+	return out, nil
+}
+
 // Write stores an increment read for sess in tx and moves the session's
 // offset past it.
 func Write(ctx context.Context, to *store.Tx, sess store.Session, inc Increment) (IngestResult, error) {

@@ -381,6 +381,8 @@ func TestSubagentToolCalls(t *testing.T) {
 		call("t2", "Read", `{"file_path":"/p/util.go"}`, "a1"),                                     // a sub-agent's read: left out
 		call("t3", "Bash", `{"command":"go test ./..."}`, "a1"),                                    // a sub-agent's run: left out
 		call("t4", "Edit", `{"file_path":"/p/docs.md","old_string":"v1","new_string":"v2"}`, "a1"), // a sub-agent's edit: kept
+		// The main thread run as an agent (--agent) names its type, no id: kept.
+		in("PostToolUse", `,"tool_name":"Read","tool_input":{"file_path":"/p/agent.go"},"tool_response":"x","tool_use_id":"t5","agent_type":"reviewer"`),
 	} {
 		validReply(t, runBinary(t, "post-tool-use", data, c), "PostToolUse")
 	}
@@ -400,7 +402,7 @@ func TestSubagentToolCalls(t *testing.T) {
 			got = append(got, strings.SplitN(e.Text, "\n", 2)[0])
 		}
 	}
-	if want := []string{"Read: /p/main.go", "Edit: /p/docs.md"}; !slices.Equal(got, want) {
+	if want := []string{"Read: /p/main.go", "Edit: /p/docs.md", "Read: /p/agent.go"}; !slices.Equal(got, want) {
 		t.Errorf("tool observations %q, want %q", got, want)
 	}
 }

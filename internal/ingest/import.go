@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -518,13 +519,48 @@ func (im *Importer) stage(ctx context.Context, s *staged) {
 		return
 	}
 	sess := im.session(s)
-	if s.inc, s.err = im.rec.Read(sess, true); s.err != nil {
+	if s.inc, s.err = im.read(sess); s.err != nil {
 		return
 	}
 	if s.err = store.Prepare(s.inc.Events); s.err != nil {
 		return
 	}
 	s.plan, s.err = im.proc.Plan(ctx, sess, s.inc.Events)
+}
+
+// read reads a session's transcript whole, and its subagents' file edits.
+func (im *Importer) read(sess store.Session) (capture.Increment, error) {
+	inc, err := im.rec.Read(sess, true)
+	if err != nil {
+		return inc, err
+	}
+	sub, err := im.rec.ReadSubagents(sess)
+	if err != nil {
+		return inc, err
+	}
+	inc.Events = interleave(inc.Events, sub)
+	inc.Messages += len(sub)
+	return inc, nil
+}
+
+// interleave puts each of sub, put in time order, before the first of main that
+// is later, main's own order kept: a subagent's edit is stored where it
+// happened in its session, among the turns, not after them.
+func interleave(main, sub []store.Event) []store.Event {
+	if len(sub) == 0 {
+		return main
+	}
+	slices.SortStableFunc(sub, func(a, b store.Event) int { return a.Time.Compare(b.Time) })
+	out := make([]store.Event, 0, len(main)+len(sub))
+	j := 0
+	for _, e := range main {
+		for j < len(sub) && sub[j].Time.Before(e.Time) {
+			out = append(out, sub[j])
+			j++
+		}
+		out = append(out, e)
+	}
+	return append(out, sub[j:]...)
 }
 
 // check decides whether a staged transcript is to be imported, and whether
@@ -580,7 +616,7 @@ func (im *Importer) write(ctx context.Context, tx *store.Tx, s *staged, sum *Sum
 	plan, inc := s.plan, s.inc
 	if !fresh || plan == nil {
 		plan = nil
-		if inc, err = im.rec.Read(sess, true); err != nil {
+		if inc, err = im.read(sess); err != nil {
 			return 0, err
 		}
 	}

@@ -125,18 +125,13 @@ func howTo(prompt string) bool {
 	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt)) && !past(prompt)
 }
 
-// past reports a question about what happened, in English, Korean or
-// Russian.
+// past reports a question about what happened, in English or Korean.
+// Russian's mark of the past (-л and its endings) is worn by as many of a
+// developer's nouns ("правило", "модули", "канал", "протокол"), so it is
+// not read (review 149).
 func past(prompt string) bool {
-	return pastRE.MatchString(prompt) || !isASCII(prompt) && (hangulPast(prompt) || russianPastRE.MatchString(prompt))
+	return pastRE.MatchString(prompt) || !isASCII(prompt) && hangulPast(prompt)
 }
-
-// russianPastRE finds a Russian verb in the past tense, whose mark is as
-// regular as Korean's: -л after the stem's vowel, then the ending of gender
-// or number (-ла, -ло, -ли) and the reflexive -ся or -сь ("подтянул",
-// "создавал", "оставили", "сломался"). Nouns of that ending ("модели",
-// "стол") are few beside the verbs.
-var russianPastRE = lazyregexp.New(`(?i)[а-яё]{2,}[аеёиоуыэюя]л(?:а|о|и)?(?:ся|сь)?(?:[^а-яё]|$)`)
 
 // newWorkRE finds a request for new work, put as a command: "add …",
 // "implement …", "build …", "set up …"; in Russian its imperative opening
@@ -151,7 +146,7 @@ var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|bu
 // foreignWorkRE is newWorkRE's Russian and Korean forms, read only in a
 // prompt with letters beyond ASCII: an English prompt, most of them, does
 // not pay for compiling its Unicode classes.
-var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:추가|작성|구현|생성|설정|개발|만들어)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)`)
+var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:추가|작성|구현|생성|설정|개발|만들어)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)(?:[\s?.!,~]|$)`)
 
 // againRE finds a word that points back to earlier work: "the same
 // flags", "add it back", "build it again", "the previous layout", "as
@@ -163,9 +158,20 @@ var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier|(?:as|li
 // happened and points back to nothing done before (againRE); the caller
 // has checked that it does not name the project's own ways (oursRE).
 func newWork(prompt string) bool {
+	if !isASCII(prompt) && (foreignAgainRE.MatchString(prompt) || foreignAskRE.MatchString(prompt)) {
+		return false
+	}
 	return (newWorkRE.MatchString(prompt) || !isASCII(prompt) && foreignWorkRE.MatchString(prompt)) &&
 		!past(prompt) && !againRE.MatchString(prompt)
 }
+
+// foreignAgainRE is againRE's Russian words ("добавь обратно", "сделай
+// снова", "как раньше"); Go's \b knows ASCII letters only.
+var foreignAgainRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:обратно|снова|опять|как раньше|как было|прежн\p{L}*)(?:[^\p{L}]|$)`)
+
+// foreignAskRE finds "напиши" (write) asking to be told something ("напиши,
+// где лежит конфиг", tell me where the config is), not for code.
+var foreignAskRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?напиши(?:те)?\s*,?\s*(?:где|что|как|какой|какая|какие|какое|почему|зачем|когда|сколько|кто|куда|откуда)(?:[^\p{L}]|$)`)
 
 // proposalRE finds the opener of a request put as a proposal or a wish:
 // "can we …", "could you …", "let's …", "I'd like to …", "we need to …",

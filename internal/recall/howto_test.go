@@ -271,7 +271,8 @@ func TestRomanceWeIsNoAdjective(t *testing.T) {
 }
 
 // TestPast: a question about what happened, by its verb's tense, in the
-// languages whose mark of the past is regular enough to read.
+// languages whose mark of the past is regular enough to read: not Russian,
+// whose -л many nouns wear.
 func TestPast(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -280,13 +281,11 @@ func TestPast(t *testing.T) {
 	}{
 		{"why did the nightly import stop?", true},
 		{"배포 주소 바꿨었지?", true},
-		{"какой питон uv подтянул, когда создавал venv?", true},
-		{"через try/except оставили?", true},
-		{"почему сборка сломалась?", true},
 		{"why does the nightly import stop?", false},
 		{"какой порт слушает воркер?", false},
 		{"добавь эндпоинт /health", false},
-		{"какой файл отвечает за конфиг?", false}, // "файл": no vowel before its л
+		{"какой питон uv подтянул, когда создавал venv?", false}, // Russian's past is not read
+		{"какое правило lint нарушает orders sync?", false},
 	} {
 		if got := past(tt.prompt); got != tt.want {
 			t.Errorf("past(%q) = %v, want %v", tt.prompt, got, tt.want)

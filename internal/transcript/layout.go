@@ -97,7 +97,16 @@ func Files(dir string) ([]string, error) {
 }
 
 // IsSubagent reports whether path is a subagent's transcript, which holds a
-// side conversation, not a session.
+// side conversation, not a session: subagents/agent-<id>.jsonl in its
+// session's folder, or agent-<id>.jsonl beside the sessions, where earlier
+// versions of Claude Code wrote it.
 func IsSubagent(path string) bool {
-	return filepath.Base(filepath.Dir(path)) == "subagents"
+	return filepath.Base(filepath.Dir(path)) == "subagents" || strings.HasPrefix(filepath.Base(path), "agent-")
+}
+
+// SubagentFiles returns the transcripts of the subagents of the session
+// whose transcript is at path: <session>/subagents/agent-*.jsonl beside it.
+func SubagentFiles(path string) []string {
+	m, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents", "agent-*.jsonl"))
+	return m
 }
