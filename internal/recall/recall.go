@@ -167,7 +167,9 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 func current(sel []Item, warns []Warning) []Item {
 	replaced := map[string]string{}
 	for _, w := range warns {
-		if w.Kind == "superseded" {
+		// An edit's warning quotes two lines of the one edit shown: the
+		// item holds the newer, and stays as it is.
+		if w.Kind == "superseded" && !w.inEdit {
 			replaced[w.A.CID] = w.B.CID
 		}
 	}

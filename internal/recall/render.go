@@ -54,6 +54,10 @@ type Warning struct {
 	// other warnings): where another listed memory states it, the warning
 	// is shown even when A is not listed.
 	Old string
+	// inEdit marks the warning of a line a shown file edit changed
+	// (editWarnings): both sides are lines of that one edit, which stays
+	// listed as it is; the warning is listed with it where it fits.
+	inEdit bool
 }
 
 // Rendered is the injected text and what it contains.
@@ -306,6 +310,10 @@ func warningLine(w Warning) string {
 	}
 	switch w.Kind {
 	case "superseded":
+		if w.inEdit {
+			return fmt.Sprintf("- %s superseded: [%s] “%s” became “%s”: %s", w.Severity, w.A.CID,
+				clipRunes(curlyQuotes.Replace(Inert(w.A.Title)), 160), clipRunes(curlyQuotes.Replace(Inert(w.B.Title)), 160), w.Note)
+		}
 		return fmt.Sprintf("- %s superseded: %s was replaced by %s. %s", w.Severity, side(w.A), side(w.B), w.Note)
 	case "self-flag":
 		return fmt.Sprintf("- %s self-flag: %s doubts itself (%s).", w.Severity, side(w.A), w.Note)
@@ -487,6 +495,13 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 			}
 		}
 		l := itemLine(it) + "\n"
+		// An edit's own change comes with it where it fits; where it does
+		// not, the edit is listed without it.
+		if len(mine) > 0 && !slices.ContainsFunc(mine, func(j int) bool { return !warns[j].inEdit }) &&
+			body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false) > budget {
+			ws.Reset()
+			mine = nil
+		}
 		if i == 0 && ws.Len() > 0 && body.Len()+len(l)+ws.Len()+blockCost(false) > budget {
 			// The best memory keeps its warning, in short form; when even
 			// that leaves no room, it is listed without it, and without

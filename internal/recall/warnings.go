@@ -135,6 +135,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, claims...)
 	out = append(out, diagnosisWarnings(sel, paired)...)
 	out = append(out, denialWarnings(sel, paired)...)
+	out = append(out, editWarnings(sel, paired)...)
 
 	n = 0
 	for _, it := range sel {

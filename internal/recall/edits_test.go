@@ -1,0 +1,85 @@
+package recall
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+func TestChangedLine(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, removed, added string
+		want                 bool
+	}{
+		{"a bound", "assert 0.3 < drift < 0.9", "assert 0.15 < drift < 0.9", true},
+		{"a version", `quill = { version = "1.4", features = ["wide"] }`, `quill = { version = "2.0.0-rc.3", features = ["wide"] }`, true},
+		{"a string", `glaze = 'matte-blue'`, `glaze = 'satin-green'`, true},
+		{"a base class dropped", "class Glaze(str, Enum):", "class Glaze(Enum):", true},
+		{"an owner in a URL", "git remote add upstream https://example.test/kiln/glaze.git", "git remote add upstream https://example.test/oven/glaze.git", true},
+		{"a rename", "return kilnTemp(x)", "return ovenTemp(x)", true},
+		{"rewritten", "return kilnTemp(x) + 1", "log.Println(ovenTemp)", false},
+		{"data, no name", "1, 2, 3", "1, 2, 4", false},
+		{"the same line", "limit = 4", "limit = 4", false},
+		{"most of it new", "limit = 4", "limit = 4 days per kiln run", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := changedLine(tt.removed, tt.added); got != tt.want {
+				t.Errorf("changedLine(%q, %q) = %v, want %v", tt.removed, tt.added, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEditChanges(t *testing.T) {
+	t.Parallel()
+	edit := "Edit: /src/kiln/config.toml\n- # kiln\n- cone = 6\n- name = \"west\"\n+ # kiln\n+ cone = 8\n+ name = \"west\""
+	got := editChanges(edit)
+	if len(got) != 1 || got[0].file != "config.toml" || got[0].removed != "cone = 6" || got[0].added != "cone = 8" {
+		t.Errorf("editChanges = %+v, want config.toml's cone 6 made 8", got)
+	}
+	if got := editChanges(`Edit: C:\kiln\config.toml` + "\n- cone = 6\n+ cone = 8"); len(got) != 1 || got[0].file != "config.toml" {
+		t.Errorf("a Windows path: %+v", got)
+	}
+	for name, text := range map[string]string{
+		"a command run": "Bash: sed -i s/6/8/ config.toml\n- cone = 6\n+ cone = 8",
+		"a failed edit": "Edit: /src/kiln/config.toml (error)\n- cone = 6\n+ cone = 8\n<tool_use_error>File has not been read yet.</tool_use_error>",
+		"a rewrite":     "Edit: /src/kiln/fire.go\n- cone = 6\n+ cone = 8\n+ heat()\n+ cool()\n+ log()",
+	} {
+		if got := editChanges(text); got != nil {
+			t.Errorf("%s read as a change in place: %+v", name, got)
+		}
+	}
+}
+
+// TestEditWarnsWithTheLineItReplaced: an earlier answer states a setting,
+// a later edit of the file changes it; a question about it now gets both,
+// and the warning saying the edit replaced the line. The texts are made up.
+func TestEditWarnsWithTheLineItReplaced(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "a", day, "Which glaze does the kiln layout use?", `The kiln layout sets glaze = "matte-blue" for every tile.`)
+	for i, text := range []string{
+		"Edit: /kiln/src/layout.tsx\n- glaze = \"matte-blue\"\n+ glaze = \"satin-green\"",
+		"Edit: /kiln/src/tiles.tsx (error)\n- glaze = \"matte-blue\"\n+ glaze = \"ash-grey\"\n<tool_use_error>File has not been read yet.</tool_use_error>",
+	} {
+		ev := store.Event{Time: day.Add(time.Duration(i+1) * time.Hour), Type: store.TypeToolObservation, SessionID: "b", Project: proj,
+			DedupeKey: "edit:" + string(rune('a'+i)), Text: text}
+		if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := recallFor(t, db, defaults(), "which glaze does our kiln layout use now?")
+	_, block, ok := strings.Cut(got, ConflictOpen)
+	if !ok || !strings.Contains(block, `“glaze = "matte-blue"” became “glaze = "satin-green"”: an edit of layout.tsx`) {
+		t.Errorf("want the edit's change in a warning:\n%s", got)
+	}
+	if strings.Contains(block, "ash-grey") || strings.Contains(got, "in part replaced") {
+		t.Errorf("a failed edit warned, or the edit marked replaced by itself:\n%s", got)
+	}
+}
