@@ -163,29 +163,36 @@ func hasLetter(s string) bool {
 }
 
 // editWarnings finds, among recalled items, a file edit shown that changed
-// a line in place: the removed line is what held before, the added line
-// what holds now, and other items may still state the older. The warning
-// names both lines of the one edit; it is listed with the edit where it
-// fits (Warning.inEdit).
+// a line in place: the item itself, or the edit a lesson's failed run led
+// to ("then edited", whose excerpt shows the added lines only). The removed
+// line is what held before, the added line what holds now, and other items
+// may still state the older. The warning names both lines of the one edit;
+// it is listed with the item where it fits (Warning.inEdit).
 func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	var out []Warning
 	for _, it := range sel {
 		if len(out) == perKind {
 			break
 		}
-		if it.Kind != store.TypeToolObservation || paired[pair(-it.event.ID, -it.event.ID)] {
+		ev, shown := it.event, it.Excerpt
+		if it.Context != nil && it.Context.Type == store.TypeToolObservation {
+			ev, shown = *it.Context, it.ContextExcerpt
+		} else if it.Kind != store.TypeToolObservation {
 			continue
 		}
-		for _, c := range editChanges(it.event.Text) {
-			if !strings.Contains(it.Excerpt, c.added) {
+		if paired[pair(-ev.ID, -ev.ID)] {
+			continue
+		}
+		for _, c := range editChanges(ev.Text) {
+			if !strings.Contains(shown, c.added) {
 				continue // a change the excerpt leaves out is not what the item was recalled for
 			}
-			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: c.removed}
+			a := Memory{CID: it.CID, Type: kindLabel(it), Date: ev.Time, Title: c.removed}
 			b := a
 			b.Title = c.added
 			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inEdit: true,
-				Note: fmt.Sprintf("an edit of %s (%s) replaced the first line with the second; the newer is the current one.", Inert(c.file), date(it.Time))})
-			paired[pair(-it.event.ID, -it.event.ID)] = true
+				Note: fmt.Sprintf("an edit of %s (%s) replaced the first line with the second; the newer is the current one.", Inert(c.file), date(ev.Time))})
+			paired[pair(-ev.ID, -ev.ID)] = true
 			break
 		}
 	}
