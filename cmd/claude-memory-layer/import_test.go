@@ -1115,15 +1115,27 @@ func TestImportSubagentEdits(t *testing.T) {
 		user("s3", "2026-11-20T09:02:01Z", result("r1", "Retries: 3 attempts."), true) +
 		assistant("s4", "sm2", "2026-11-20T09:03:00Z", true, use("e1", "Edit", map[string]any{"file_path": "/shop/docs/retry.md", "old_string": "3 attempts", "new_string": "5 attempts"})) +
 		user("s5", "2026-11-20T09:03:01Z", result("e1", "edited"), true)
-	for path, text := range map[string]string{
-		filepath.Join(folder, sid+".jsonl"):                       main,
-		filepath.Join(folder, sid, "subagents", "agent-a1.jsonl"): agent,
-		filepath.Join(folder, "agent-b2.jsonl"):                   agent, // the earlier layout: not a session
-	} {
+	write := func(path, text string) {
+		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The session imported before its subagent's file is there: the file
+	// written later is read by the next import.
+	write(filepath.Join(folder, sid+".jsonl"), main)
+	te.mustRun(t, "import", "--project", work)
+	write(filepath.Join(folder, sid, "subagents", "agent-a1.jsonl"), agent)
+	write(filepath.Join(folder, "agent-b2.jsonl"), agent) // the earlier layout: not a session
+	// A link to another session's transcript, and a link to itself, are
+	// passed over.
+	other := filepath.Join(te.root(), "other.jsonl")
+	write(other, strings.ReplaceAll(agent, "retry.md", "other.md"))
+	for name, target := range map[string]string{"agent-c3.jsonl": other, "agent-d4.jsonl": "agent-d4.jsonl"} {
+		if err := os.Symlink(target, filepath.Join(folder, sid, "subagents", name)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -88,6 +88,9 @@ func runList(ctx context.Context, e *env, args []string) error {
 	}
 	out := []listedSession{}
 	for _, p := range paths {
+		if transcript.IsSubagent(p) {
+			continue // part of its session, not a session
+		}
 		info, err := ingest.ReadInfo(p, true)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "claude-memory-layer list: %s: %s\n", p, ingest.ErrorText(err))

@@ -404,16 +404,18 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string, n int
 // transcripts (transcript.SubagentFiles), as PostToolUse keeps them live
 // (observation.BySubagentKept): an import of a session that ran them gets
 // them too. Each file is read whole; the calls' keys make a second read
-// add nothing.
-func (r *Recorder) ReadSubagents(sess store.Session) ([]store.Event, error) {
+// add nothing. A file that cannot be read is logged and passed over: the
+// session's own transcript is imported all the same.
+func (r *Recorder) ReadSubagents(sess store.Session) []store.Event {
 	var out []store.Event
-	for _, path := range transcript.SubagentFiles(sess.TranscriptPath) {
+	files, _ := transcript.SubagentFiles(sess.TranscriptPath)
+	for _, path := range files {
 		batch, err := transcript.ReadFile(path, 0, true)
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, transcript.ErrNotRegular) {
-			continue
-		}
 		if err != nil {
-			return nil, fmt.Errorf("ingest %s: %w", path, err)
+			if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, transcript.ErrNotRegular) {
+				r.Log.Warn("read a subagent's transcript", "path", path, "err", err)
+			}
+			continue
 		}
 		open := false
 		for _, m := range batch.Messages {
@@ -425,7 +427,7 @@ func (r *Recorder) ReadSubagents(sess store.Session) ([]store.Event, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // Write stores an increment read for sess in tx and moves the session's

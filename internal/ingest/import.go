@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,8 +32,12 @@ type Job struct {
 	path    string
 	project string // the project to file it under; "" means the project of its cwd
 	info    transcript.Info
+	agents  int64 // the bytes of its subagents' transcripts (transcript.SubagentFiles)
 	err     error // reading its head failed
 }
+
+// size is the bytes a job's staging reads.
+func (j Job) size() int64 { return j.info.Size + j.agents }
 
 // Failure is a transcript that could not be imported.
 type Failure struct {
@@ -210,6 +215,7 @@ func (im *Importer) Run(ctx context.Context, jobs []Job, progress func(done int,
 	// the order claims were made, to tell which of two supersedes the other.
 	for i := range jobs {
 		jobs[i].info, jobs[i].err = ReadInfo(jobs[i].path, false)
+		_, jobs[i].agents = transcript.SubagentFiles(jobs[i].path)
 	}
 	sort.SliceStable(jobs, func(i, j int) bool {
 		a, b := jobs[i].info.Date(), jobs[j].info.Date()
@@ -285,7 +291,7 @@ func (im *Importer) run(ctx context.Context, jobs []Job, sum *Summary, progress 
 			case <-wctx.Done():
 				return
 			}
-			if !staging.take(s.job.info.Size) {
+			if !staging.take(s.job.size()) {
 				return
 			}
 			select {
@@ -387,7 +393,7 @@ func (im *Importer) run(ctx context.Context, jobs []Job, sum *Summary, progress 
 			pending.count(out)
 		}
 		stages[i] = nil // let the staged transcript go
-		staging.give(s.job.info.Size)
+		staging.give(s.job.size())
 		// A hook waiting for the lock waits for this session's writes, not
 		// the rest of the batch's.
 		if tx == nil || pending.Messages >= limit || time.Since(began) >= batchTime || im.DB.OthersWaiting() {
@@ -512,7 +518,13 @@ func (im *Importer) stage(ctx context.Context, s *staged) {
 	if s.proj == "" {
 		s.proj = im.fallback
 	}
-	s.marker = store.Key(store.TypeSessionProcessed, info.SessionID, strconv.FormatInt(info.Size, 10))
+	// The marker holds the size of the subagents' transcripts too: a
+	// subagent's file written after the session's was imported is read.
+	size := strconv.FormatInt(info.Size, 10)
+	if job.agents > 0 {
+		size += "+" + strconv.FormatInt(job.agents, 10)
+	}
+	s.marker = store.Key(store.TypeSessionProcessed, info.SessionID, size)
 	out, fresh, err := im.check(ctx, im.DB.Read(), s)
 	if err != nil || !fresh || out != outcomeImported {
 		s.out, s.err = out, err
@@ -528,39 +540,60 @@ func (im *Importer) stage(ctx context.Context, s *staged) {
 	s.plan, s.err = im.proc.Plan(ctx, sess, s.inc.Events)
 }
 
-// read reads a session's transcript whole, and its subagents' file edits.
+// read reads a session's transcript whole, and its subagents' file edits
+// that the increment does not hold already (two files may hold one call).
 func (im *Importer) read(sess store.Session) (capture.Increment, error) {
 	inc, err := im.rec.Read(sess, true)
 	if err != nil {
 		return inc, err
 	}
-	sub, err := im.rec.ReadSubagents(sess)
-	if err != nil {
-		return inc, err
+	keys := make(map[string]bool, len(inc.Events))
+	for _, e := range inc.Events {
+		keys[e.DedupeKey] = true
+	}
+	var sub []store.Event
+	for _, e := range im.rec.ReadSubagents(sess) {
+		if !keys[e.DedupeKey] {
+			keys[e.DedupeKey] = true
+			sub = append(sub, e)
+		}
 	}
 	inc.Events = interleave(inc.Events, sub)
 	inc.Messages += len(sub)
 	return inc, nil
 }
 
-// interleave puts each of sub, put in time order, before the first of main that
-// is later, main's own order kept: a subagent's edit is stored where it
-// happened in its session, among the turns, not after them.
+// interleave puts each of sub, put in time order, before the first of main
+// that is later, main's own order kept: a subagent's edit is stored where
+// it happened in its session, among the turns, not after them. One with no
+// time goes last.
 func interleave(main, sub []store.Event) []store.Event {
 	if len(sub) == 0 {
 		return main
 	}
-	slices.SortStableFunc(sub, func(a, b store.Event) int { return a.Time.Compare(b.Time) })
+	slices.SortStableFunc(sub, func(a, b store.Event) int {
+		if a.Time.IsZero() || b.Time.IsZero() {
+			return cmp.Compare(boolInt(a.Time.IsZero()), boolInt(b.Time.IsZero()))
+		}
+		return a.Time.Compare(b.Time)
+	})
 	out := make([]store.Event, 0, len(main)+len(sub))
 	j := 0
 	for _, e := range main {
-		for j < len(sub) && sub[j].Time.Before(e.Time) {
+		for j < len(sub) && !sub[j].Time.IsZero() && sub[j].Time.Before(e.Time) {
 			out = append(out, sub[j])
 			j++
 		}
 		out = append(out, e)
 	}
 	return append(out, sub[j:]...)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // check decides whether a staged transcript is to be imported, and whether

@@ -99,14 +99,37 @@ func Files(dir string) ([]string, error) {
 // IsSubagent reports whether path is a subagent's transcript, which holds a
 // side conversation, not a session: subagents/agent-<id>.jsonl in its
 // session's folder, or agent-<id>.jsonl beside the sessions, where earlier
-// versions of Claude Code wrote it.
+// versions of Claude Code wrote it (its id in hexadecimal).
 func IsSubagent(path string) bool {
-	return filepath.Base(filepath.Dir(path)) == "subagents" || strings.HasPrefix(filepath.Base(path), "agent-")
+	if filepath.Base(filepath.Dir(path)) == "subagents" {
+		return true
+	}
+	id, ok := strings.CutPrefix(filepath.Base(path), "agent-")
+	id, ok2 := strings.CutSuffix(id, ".jsonl")
+	return ok && ok2 && id != "" && strings.Trim(id, "0123456789abcdef") == ""
 }
 
 // SubagentFiles returns the transcripts of the subagents of the session
-// whose transcript is at path: <session>/subagents/agent-*.jsonl beside it.
-func SubagentFiles(path string) []string {
-	m, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents", "agent-*.jsonl"))
-	return m
+// whose transcript is at path, <session>/subagents/agent-*.jsonl beside it,
+// and their total size. Only regular files are listed: a link could bring
+// another session's calls under this one's.
+func SubagentFiles(path string) (files []string, size int64) {
+	dir := filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents")
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, 0
+	}
+	for _, d := range des {
+		name := d.Name()
+		if !d.Type().IsRegular() || !strings.HasPrefix(name, "agent-") || !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		fi, err := d.Info()
+		if err != nil {
+			continue
+		}
+		files = append(files, filepath.Join(dir, name))
+		size += fi.Size()
+	}
+	return files, size
 }

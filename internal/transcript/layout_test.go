@@ -25,3 +25,19 @@ func TestFoldersLongPath(t *testing.T) {
 		t.Errorf("Folders(long) = %q, %v; want [%q]", got, err, folder)
 	}
 }
+
+func TestIsSubagent(t *testing.T) {
+	t.Parallel()
+	for path, want := range map[string]bool{
+		"/p/5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30.jsonl":                            false,
+		"/p/5f0c2a9e-7b1d-4c3e-9a6f-2d8e4b1c7a30/subagents/agent-a3f9c2e17b.jsonl": true,
+		"/p/agent-a3f9c2e1.jsonl":                                                  true,  // the earlier layout
+		"/p/agent-review-notes.jsonl":                                              false, // a name of the user's
+		"/p/agent-.jsonl":                                                          false,
+		"/p/subagents-notes/agent-x.jsonl":                                         false,
+	} {
+		if got := IsSubagent(path); got != want {
+			t.Errorf("IsSubagent(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
