@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// TestRealClientSubagentEdits: a subagent started with the Agent tool reads
+// a file and writes another. PostToolUse fires for both with the subagent's
+// agent_id; the store keeps the file it wrote, as its edits change the
+// project, and not the file it read, which its report sums up. The main
+// agent's own read is kept.
+func TestRealClientSubagentEdits(t *testing.T) {
+	w := newWorld(t)
+	project := filepath.Join(w.work, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mainRead := filepath.Join(project, "main-notes.txt")
+	agentRead := filepath.Join(project, "agent-notes.txt")
+	agentWrote := filepath.Join(project, "agent-output.txt")
+	for _, p := range []string{mainRead, agentRead} {
+		if err := os.WriteFile(p, []byte("kiln notes\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := w.session("s1", nil,
+		"READFILE "+mainRead+` CALLTOOL Agent {"subagent_type":"general-purpose","description":"write the kiln output","prompt":"READFILE `+agentRead+` WRITEFILE `+agentWrote+`"}`)
+	if _, err := os.Stat(agentWrote); err != nil {
+		t.Fatalf("the subagent wrote no file (%v); hooks fired: %v", err, fired(t, dir))
+	}
+	db := w.openStore()
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []string
+	for _, e := range evs {
+		if e.Type == store.TypeToolObservation {
+			tools = append(tools, strings.SplitN(e.Text, "\n", 2)[0])
+		}
+	}
+	has := func(prefix string) bool {
+		for _, l := range tools {
+			if strings.HasPrefix(l, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("Read: " + mainRead) {
+		t.Errorf("the main agent's read is not stored: %q", tools)
+	}
+	if !has("Write: " + agentWrote) {
+		t.Errorf("the subagent's write is not stored: %q", tools)
+	}
+	if has("Read: " + agentRead) {
+		t.Errorf("the subagent's read is stored: %q", tools)
+	}
+
+	// An import of the session's transcript, whose subagent Claude Code
+	// wrote to <session>/subagents/, stores the same calls.
+	agents, _ := filepath.Glob(filepath.Join(dir, "home", ".claude", "projects", "*", "*", "subagents", "agent-*.jsonl"))
+	if len(agents) == 0 {
+		t.Fatalf("no subagent transcript under %s", filepath.Join(dir, "home", ".claude", "projects"))
+	}
+	fresh := t.TempDir()
+	cmd := exec.Command(filepath.Join(w.plugin, "bin", "claude-memory-layer"), "import", "--dir", filepath.Dir(filepath.Dir(filepath.Dir(agents[0]))))
+	cmd.Env = append(os.Environ(), "CLAUDE_MEMORY_DIR="+fresh)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	idb, err := store.Open(context.Background(), filepath.Join(fresh, "memory.db"), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idb.Close()
+	ievs, err := idb.Read().Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imported []string
+	for _, e := range ievs {
+		if e.Type == store.TypeToolObservation {
+			imported = append(imported, strings.SplitN(e.Text, "\n", 2)[0])
+		}
+	}
+	slices.Sort(tools)
+	slices.Sort(imported)
+	if !slices.Equal(tools, imported) {
+		t.Errorf("the import stored %q, the live session %q", imported, tools)
+	}
+}
