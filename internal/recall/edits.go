@@ -38,6 +38,9 @@ func editChanges(text string) []editChange {
 	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
 		return nil // a failed edit changed nothing
 	}
+	if strings.Contains(body, " bytes cut …]") {
+		return nil // cut when stored: its size is not known, nor what was cut
+	}
 	var removed, added []string
 	for _, l := range strings.Split(body, "\n") {
 		if r, ok := strings.CutPrefix(l, "- "); ok {
@@ -46,35 +49,36 @@ func editChanges(text string) []editChange {
 			added = append(added, strings.TrimSpace(a))
 		}
 	}
-	var out []editChange
-	used := make([]bool, len(removed))
-	other := 0
-	for _, a := range added {
-		match := -1
+	// The lines the edit kept are matched first: a line inserted beside a
+	// like one ("import json" above "import os") replaces nothing.
+	usedR, usedA := make([]bool, len(removed)), make([]bool, len(added))
+	for j, a := range added {
 		for i, r := range removed {
-			if !used[i] && r == a {
-				match = i
+			if !usedR[i] && r == a {
+				usedR[i], usedA[j] = true, true
 				break
 			}
 		}
-		if match < 0 {
-			for i, r := range removed {
-				if !used[i] && changedLine(r, a) {
-					match = i
-					out = append(out, editChange{file: baseName(file), removed: r, added: a})
-					break
-				}
+	}
+	var out []editChange
+	other := 0
+	for j, a := range added {
+		if usedA[j] {
+			continue
+		}
+		for i, r := range removed {
+			if !usedR[i] && changedLine(r, a) {
+				usedR[i], usedA[j] = true, true
+				out = append(out, editChange{file: baseName(file), removed: r, added: a})
+				break
 			}
 		}
-		switch {
-		case match >= 0:
-			used[match] = true
-		case a != "":
+		if !usedA[j] && a != "" {
 			other++
 		}
 	}
 	for i, r := range removed {
-		if !used[i] && r != "" {
+		if !usedR[i] && r != "" {
 			other++
 		}
 	}
@@ -90,13 +94,19 @@ func editChanges(text string) []editChange {
 // a word, so that the line still names what it is ("cone = 6" made "cone
 // = 8", "class Glaze(str, Enum):" made "class Glaze(Enum):").
 func changedLine(removed, added string) bool {
-	if removed == added || removed == "" || added == "" || len(removed) > maxEditLine || len(added) > maxEditLine {
+	if removed == "" || added == "" || len(removed) > maxEditLine || len(added) > maxEditLine || strings.EqualFold(removed, added) {
 		return false
+	}
+	if comment(removed) || comment(added) {
+		return false // a comment says what changed; it sets nothing
 	}
 	rt, at := lineTokens(removed), lineTokens(added)
 	p := 0
 	for p < len(rt) && p < len(at) && rt[p] == at[p] {
 		p++
+	}
+	if p == len(rt) && p == len(at) {
+		return false // the same tokens, spaced otherwise
 	}
 	s := 0
 	for s < len(rt)-p && s < len(at)-p && rt[len(rt)-1-s] == at[len(at)-1-s] {
@@ -105,12 +115,45 @@ func changedLine(removed, added string) bool {
 	if len(rt)-p-s > 3 || len(at)-p-s > 3 || 2*(p+s) < max(len(rt), len(at)) {
 		return false
 	}
+	if c := trailingComment(removed); c >= 0 && commonPrefix(removed, added) >= c {
+		return false // only a trailing comment changed
+	}
 	for _, t := range append(rt[:p:p], rt[len(rt)-s:]...) {
 		if hasLetter(t) {
 			return true
 		}
 	}
 	return false
+}
+
+// comment reports a line that is a comment in the languages and files an
+// edit is most often of: "#", "//", "/*", "*", "--", "<!--" opening it.
+func comment(line string) bool {
+	for _, m := range []string{"#", "//", "/*", "*", "--", "<!--"} {
+		if strings.HasPrefix(line, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// trailingComment returns the byte where a comment after code opens ("
+// #", " //"), or -1.
+func trailingComment(line string) int {
+	i := strings.Index(line, " #")
+	if j := strings.Index(line, " //"); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
+	return i
+}
+
+// commonPrefix is the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	return k
 }
 
 // baseName is the last element of a path written with / or \ (a session
@@ -169,32 +212,90 @@ func hasLetter(s string) bool {
 // may still state the older. The warning names both lines of the one edit;
 // it is listed with the item where it fits (Warning.inEdit).
 func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
-	var out []Warning
+	type edit struct {
+		it      Item
+		ev      store.Event
+		changes []editChange
+	}
+	var edits []edit
 	for _, it := range sel {
-		if len(out) == perKind {
-			break
-		}
 		ev, shown := it.event, it.Excerpt
 		if it.Context != nil && it.Context.Type == store.TypeToolObservation {
 			ev, shown = *it.Context, it.ContextExcerpt
 		} else if it.Kind != store.TypeToolObservation {
 			continue
 		}
-		if paired[pair(-ev.ID, -ev.ID)] {
+		var cs []editChange
+		for _, c := range editChanges(ev.Text) {
+			if strings.Contains(shown, c.added) { // a change the excerpt leaves out is not what the item was recalled for
+				cs = append(cs, c)
+			}
+		}
+		if len(cs) > 0 {
+			edits = append(edits, edit{it, ev, cs})
+		}
+	}
+	// changedAgain reports a line a later edit shown of the same file
+	// changed again: the line added is then no longer current.
+	changedAgain := func(e edit, c editChange) bool {
+		for _, o := range edits {
+			if !o.ev.Time.After(e.ev.Time) {
+				continue
+			}
+			for _, oc := range o.changes {
+				if oc.file == c.file && oc.removed == c.added {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var out []Warning
+	for _, e := range edits {
+		if len(out) == perKind {
+			break
+		}
+		if paired[pair(-e.ev.ID, -e.ev.ID)] {
 			continue
 		}
-		for _, c := range editChanges(ev.Text) {
-			if !strings.Contains(shown, c.added) {
-				continue // a change the excerpt leaves out is not what the item was recalled for
+		for _, c := range e.changes {
+			if changedAgain(e, c) {
+				continue
 			}
-			a := Memory{CID: it.CID, Type: kindLabel(it), Date: ev.Time, Title: c.removed}
+			old, new := diffWindow(c.removed, c.added, editQuote)
+			a := Memory{CID: e.it.CID, Type: kindLabel(e.it), Date: e.ev.Time, Title: old}
 			b := a
-			b.Title = c.added
+			b.Title = new
 			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inEdit: true,
-				Note: fmt.Sprintf("an edit of %s (%s) replaced the first line with the second; the newer is the current one.", Inert(c.file), date(ev.Time))})
-			paired[pair(-ev.ID, -ev.ID)] = true
+				Note: fmt.Sprintf("an edit of %s (%s) replaced the first line with the second; the newer is the current one.",
+					curlyQuotes.Replace(Inert(c.file)), date(e.ev.Time))})
+			paired[pair(-e.ev.ID, -e.ev.ID)] = true
 			break
 		}
 	}
 	return out
+}
+
+// editQuote is the longest part of a changed line a warning quotes.
+const editQuote = 160
+
+// diffWindow returns the parts of two lines a warning quotes, at most n
+// bytes each: from a little before the first byte where they differ, so
+// that a long line's change is not clipped away from both.
+func diffWindow(a, b string, n int) (string, string) {
+	if len(a) <= n && len(b) <= n {
+		return a, b
+	}
+	start := max(0, commonPrefix(a, b)-n/4)
+	for start > 0 && (!utf8.RuneStart(a[start]) || !utf8.RuneStart(b[start])) {
+		start--
+	}
+	cut := func(s string) string {
+		s = s[start:]
+		if start > 0 {
+			s = "…" + s
+		}
+		return clipRunes(s, n)
+	}
+	return cut(a), cut(b)
 }

@@ -26,6 +26,12 @@ func TestChangedLine(t *testing.T) {
 		{"data, no name", "1, 2, 3", "1, 2, 4", false},
 		{"the same line", "limit = 4", "limit = 4", false},
 		{"most of it new", "limit = 4", "limit = 4 days per kiln run", false},
+		{"spacing only", "x=fire(a,b)", "x = fire(a, b)", false},
+		{"a tab only", "timeout\t= 30", "timeout = 30", false},
+		{"case only", "use Kiln here", "use kiln here", false},
+		{"a comment", "# TODO fix the kiln", "# TODO fix the oven", false},
+		{"a trailing comment", "timeout = 30 # slow kiln", "timeout = 30 # fast kiln", false},
+		{"a value before a comment", "timeout = 30 # kiln", "timeout = 45 # kiln", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := changedLine(tt.removed, tt.added); got != tt.want {
@@ -45,10 +51,15 @@ func TestEditChanges(t *testing.T) {
 	if got := editChanges(`Edit: C:\kiln\config.toml` + "\n- cone = 6\n+ cone = 8"); len(got) != 1 || got[0].file != "config.toml" {
 		t.Errorf("a Windows path: %+v", got)
 	}
+	// A line inserted beside a like one replaces nothing.
+	if got := editChanges("Edit: /a/main.py\n- import os\n+ import json\n+ import os"); got != nil {
+		t.Errorf("an inserted line read as a change: %+v", got)
+	}
 	for name, text := range map[string]string{
-		"a command run": "Bash: sed -i s/6/8/ config.toml\n- cone = 6\n+ cone = 8",
-		"a failed edit": "Edit: /src/kiln/config.toml (error)\n- cone = 6\n+ cone = 8\n<tool_use_error>File has not been read yet.</tool_use_error>",
-		"a rewrite":     "Edit: /src/kiln/fire.go\n- cone = 6\n+ cone = 8\n+ heat()\n+ cool()\n+ log()",
+		"cut when stored": "Edit: /src/kiln/owners.yml\n- owner: kiln\n[… 1105 bytes cut …]\n+ owner: oven",
+		"a command run":   "Bash: sed -i s/6/8/ config.toml\n- cone = 6\n+ cone = 8",
+		"a failed edit":   "Edit: /src/kiln/config.toml (error)\n- cone = 6\n+ cone = 8\n<tool_use_error>File has not been read yet.</tool_use_error>",
+		"a rewrite":       "Edit: /src/kiln/fire.go\n- cone = 6\n+ cone = 8\n+ heat()\n+ cool()\n+ log()",
 	} {
 		if got := editChanges(text); got != nil {
 			t.Errorf("%s read as a change in place: %+v", name, got)
@@ -125,5 +136,57 @@ func TestEditAfterAFailureWarns(t *testing.T) {
 	}
 	if strings.Contains(got, "in part replaced") {
 		t.Errorf("the lesson is marked replaced by its own edit:\n%s", got)
+	}
+}
+
+// TestEditChangedAgain: of two edits shown that changed one line and then
+// changed it back, only the newer warns: the older's line is not current.
+func TestEditChangedAgain(t *testing.T) {
+	t.Parallel()
+	edit := func(id int64, at time.Time, text string) Item {
+		ev := store.Event{ID: id, Time: at, Type: store.TypeToolObservation, Text: text}
+		it := messageItem(ev, strings.SplitN(text, "\n", 2)[1])
+		return it
+	}
+	sel := []Item{
+		edit(1, day, "Edit: /kiln/x.toml\n- cone = 6\n+ cone = 8"),
+		edit(2, day.Add(time.Hour), "Edit: /kiln/x.toml\n- cone = 8\n+ cone = 6"),
+	}
+	ws := editWarnings(sel, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.Title != "cone = 8" || ws[0].B.Title != "cone = 6" {
+		t.Errorf("editWarnings = %+v, want only the newer edit's 8 made 6", ws)
+	}
+}
+
+// TestEditWarningLongLine: a change past a long line's first 160 bytes is
+// quoted from a little before it, not clipped away from both sides.
+func TestEditWarningLongLine(t *testing.T) {
+	t.Parallel()
+	head := strings.Repeat("kiln_setting_", 15)
+	a, b := diffWindow(head+"cone = 6", head+"cone = 8", editQuote)
+	if a == b || !strings.HasSuffix(a, "cone = 6") || !strings.HasSuffix(b, "cone = 8") || !strings.HasPrefix(a, "…") {
+		t.Errorf("diffWindow = %q, %q", a, b)
+	}
+}
+
+// TestEditWarningLeftOutWhenNoRoom: an edit whose warning does not fit is
+// listed without it, not left out.
+func TestEditWarningLeftOutWhenNoRoom(t *testing.T) {
+	t.Parallel()
+	first := messageItem(store.Event{ID: 6, Time: day, Type: store.TypeAgentResponse, Text: "The kiln fires at cone 6 on weekdays."},
+		"The kiln fires at cone 6 on weekdays.")
+	text := "Edit: /kiln/x.toml\n- cone = 6\n+ cone = 8"
+	it := messageItem(store.Event{ID: 7, Time: day, Type: store.TypeToolObservation, Text: text}, text)
+	ws := editWarnings([]Item{first, it}, map[[2]int64]bool{})
+	if len(ws) != 1 {
+		t.Fatalf("editWarnings = %+v", ws)
+	}
+	wide := Render([]Item{first, it}, ws, Blocks{}, 4000)
+	if len(wide.Shown) != 2 || !strings.Contains(wide.Text, "became") {
+		t.Fatalf("with room both and the warning are listed:\n%s", wide.Text)
+	}
+	tight := Render([]Item{first, it}, ws, Blocks{}, len(wide.Text)-40)
+	if len(tight.Shown) != 2 || strings.Contains(tight.Text, "became") {
+		t.Errorf("without room: want the edit listed without its warning, got %v:\n%s", tight.Shown, tight.Text)
 	}
 }

@@ -312,7 +312,7 @@ func warningLine(w Warning) string {
 	case "superseded":
 		if w.inEdit {
 			return fmt.Sprintf("- %s superseded: [%s] “%s” became “%s”: %s", w.Severity, w.A.CID,
-				clipRunes(curlyQuotes.Replace(Inert(w.A.Title)), 160), clipRunes(curlyQuotes.Replace(Inert(w.B.Title)), 160), w.Note)
+				curlyQuotes.Replace(Inert(w.A.Title)), curlyQuotes.Replace(Inert(w.B.Title)), w.Note)
 		}
 		return fmt.Sprintf("- %s superseded: %s was replaced by %s. %s", w.Severity, side(w.A), side(w.B), w.Note)
 	case "self-flag":
@@ -496,11 +496,14 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		}
 		l := itemLine(it) + "\n"
 		// An edit's own change comes with it where it fits; where it does
-		// not, the edit is listed without it.
-		if len(mine) > 0 && !slices.ContainsFunc(mine, func(j int) bool { return !warns[j].inEdit }) &&
+		// not, the memory is listed without it (with its other warnings).
+		if slices.ContainsFunc(mine, func(j int) bool { return warns[j].inEdit }) &&
 			body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false) > budget {
 			ws.Reset()
-			mine = nil
+			mine = slices.DeleteFunc(mine, func(j int) bool { return warns[j].inEdit })
+			for _, j := range mine {
+				ws.WriteString(warningLine(warns[j]) + "\n")
+			}
 		}
 		if i == 0 && ws.Len() > 0 && body.Len()+len(l)+ws.Len()+blockCost(false) > budget {
 			// The best memory keeps its warning, in short form; when even
