@@ -95,50 +95,6 @@ func TestEditWarnsWithTheLineItReplaced(t *testing.T) {
 	}
 }
 
-// TestEditAfterAFailureWarns: a lesson from a failing test brings the edit
-// its run led to ("then edited"), whose excerpt shows the added line only;
-// the warning brings the removed one. The texts are made up.
-func TestEditAfterAFailureWarns(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	run := "Bash: make glaze-check (error)\nFAILED tests/test_glaze.py::test_cone_drift - AssertionError\nExit code 1"
-	edit := "Edit: tests/test_glaze.py\n-     assert 0.3 < drift < 0.9\n+     assert 0.15 < drift < 0.9"
-	appendTurn(t, db, "glaze", []turnMessage{
-		{store.TypeUserPrompt, "Run the glaze checks."},
-		{store.TypeToolObservation, run},
-		{store.TypeAgentResponse, "The cone drift is 0.21 on the sample kiln log. Let me widen that test's lower limit:"},
-		{store.TypeToolObservation, edit},
-		{store.TypeAgentResponse, "All glaze checks pass."},
-	})
-	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: "glaze"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var quotes []store.Evidence
-	for _, e := range evs {
-		if e.Text == run {
-			line := "FAILED tests/test_glaze.py::test_cone_drift"
-			quotes = append(quotes, store.Evidence{SessionID: "glaze", EventID: e.ID, Quote: line, Method: "exact", Confidence: 1, SpanEnd: len(line)})
-		}
-	}
-	title := "The cone drift is 0.21 on the sample kiln log"
-	if _, _, err := db.PutEntry(context.Background(), store.Entry{
-		Project: proj, SessionID: "glaze", Type: "lesson", Title: title, Body: "Cause: " + title + ". Fix: widen the test's lower limit.",
-		Subject: "cone drift test", ClaimKey: "cone drift test|" + title, Stage: store.StageVerified, Created: day, Evidence: quotes,
-	}); err != nil {
-		t.Fatal(err)
-	}
-	got := recallFor(t, db, defaults(), "which lower limit does the cone drift test assert now, after it failed on the sample kiln log?")
-	_, block, ok := strings.Cut(got, ConflictOpen)
-	if !ok || !strings.Contains(block, "“assert 0.3 < drift < 0.9” became “assert 0.15 < drift < 0.9”") {
-		t.Errorf("want the line the edit removed in a warning naming the added one:\n%s", got)
-	}
-	if strings.Contains(got, "in part replaced") {
-		t.Errorf("the lesson is marked replaced by its own edit:\n%s", got)
-	}
-}
-
 // TestEditChangedAgain: of two edits shown that changed one line and then
 // changed it back, only the newer warns: the older's line is not current.
 func TestEditChangedAgain(t *testing.T) {

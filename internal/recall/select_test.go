@@ -479,7 +479,8 @@ func FuzzWithoutUsedLine(f *testing.F) {
 
 // TestToolOutputAloneOpensNoGate: a how-to question that matches only a tool
 // run (a file the project read) gets nothing; a question about what the
-// project itself ran gets that tool output.
+// project itself ran, or about the project named as such, gets that tool
+// output.
 func TestToolOutputAloneOpensNoGate(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
@@ -494,6 +495,27 @@ func TestToolOutputAloneOpensNoGate(t *testing.T) {
 	}
 	if got := recallFor(t, db, defaults(), "Which Java runtime did LedgerApplication report on its Tomcat start in our run?"); !strings.Contains(got, "17.0.9") {
 		t.Errorf("a question about our own run did not get its output:\n%s", got)
+	}
+	// A question naming the project ("the app's", "the app … now") asks
+	// how it stands, as "we" does; a question of what the project can do
+	// or should decide keeps its "we". A how-to question about no project,
+	// or a request for new work in it, still gets nothing.
+	for _, p := range []string{"which Java runtime does the app's LedgerApplication start Tomcat with?",
+		"how do I start the LedgerApplication Tomcat for the app locally now?",
+		"can we build LedgerApplication on Java 17 with Tomcat?",
+		"should we build LedgerApplication with Java 17 for Tomcat?"} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "17.0.9") {
+			t.Errorf("%q did not get the project's run:\n%s", p, got)
+		}
+	}
+	for _, p := range []string{"add a Tomcat health check so the app reports its Java runtime",
+		"how do I add a Tomcat health check so the app reports its Java runtime?",
+		"How do I change the Tomcat port of a Spring Boot application on the App Engine?",
+		"What's the difference between the app router and Tomcat port for Spring Boot?",
+		"What is the repository pattern in a Spring Boot application with Tomcat?"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got tool output alone:\n%s", p, got)
+		}
 	}
 }
 
@@ -519,40 +541,6 @@ func TestToolOutputOpensForThePast(t *testing.T) {
 	}
 	for _, p := range []string{"How do I fix a floating promise lint error in TypeScript?", "which lint rule flags the orders sync?",
 		"Fix this lint error: promises must be awaited in the orders sync"} {
-		if got := recallFor(t, db, defaults(), p); got != "" {
-			t.Errorf("%q got tool output alone:\n%s", p, got)
-		}
-	}
-}
-
-// TestToolOutputOpensForTheProject: a question about the project named as
-// such ("this site", "the repo") asks how it stands, as "we" does: the
-// project's own run answers it. A how-to question about no project, or a
-// request for new work in it, still gets nothing from tool output alone.
-func TestToolOutputOpensForTheProject(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "boot", Project: proj, DedupeKey: "boot:1",
-		Text: "Bash: mvn spring-boot:run\nStarting LedgerApplication using Java 17.0.9 with PID 4242\nTomcat initialized with port 8080 (http)"}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"which Java runtime does the app's LedgerApplication start Tomcat with?",
-		"how do I start the LedgerApplication Tomcat for the app locally now?",
-		// A question of what the project can do or should decide keeps its "we".
-		"can we build LedgerApplication on Java 17 with Tomcat?",
-		"should we build LedgerApplication with Java 17 for Tomcat?"} {
-		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "17.0.9") {
-			t.Errorf("%q did not get the project's run:\n%s", p, got)
-		}
-	}
-	for _, p := range []string{"How do I change the Tomcat port of a Spring Boot application?",
-		"add a Tomcat health check so the app reports its Java runtime",
-		"how do I add a Tomcat health check so the app reports its Java runtime?",
-		"How do I change the Tomcat port of a Spring Boot application on the App Engine?",
-		"What's the difference between the app router and Tomcat port for Spring Boot?",
-		"What is the repository pattern in a Spring Boot application with Tomcat?"} {
 		if got := recallFor(t, db, defaults(), p); got != "" {
 			t.Errorf("%q got tool output alone:\n%s", p, got)
 		}
@@ -1286,6 +1274,16 @@ func TestLessonBringsTheEditItsRunLedTo(t *testing.T) {
 	got := recallFor(t, db, defaults(), "which lower limit is the cone drift test asserting since it failed on the sample kiln log?")
 	if !strings.Contains(got, "then edited") || !strings.Contains(got, "0.15 < drift") {
 		t.Errorf("the lesson came without the line its run's edit added:\n%s", got)
+	}
+	// The edit's excerpt shows the line it added only; its warning brings
+	// the line it replaced (editWarnings), and the lesson is not marked
+	// replaced by its own edit.
+	_, block, ok := strings.Cut(got, ConflictOpen)
+	if !ok || !strings.Contains(block, "“assert 0.3 < drift < 0.9” became “assert 0.15 < drift < 0.9”") {
+		t.Errorf("want the line the edit removed in a warning naming the added one:\n%s", got)
+	}
+	if strings.Contains(got, "in part replaced") {
+		t.Errorf("the lesson is marked replaced by its own edit:\n%s", got)
 	}
 }
 
