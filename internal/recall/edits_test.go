@@ -146,3 +146,31 @@ func TestEditWarningLeftOutWhenNoRoom(t *testing.T) {
 		t.Errorf("without room: want the edit listed without its warning, got %v:\n%s", tight.Shown, tight.Text)
 	}
 }
+
+// FuzzEditChanges: reading a stored edit for its changes never panics,
+// and every change pairs a line the edit removed with one it added, the
+// two different.
+func FuzzEditChanges(f *testing.F) {
+	for _, s := range []string{
+		"Edit: /src/kiln/config.toml\n- # kiln\n- cone = 6\n+ # kiln\n+ cone = 8",
+		"MultiEdit: C:\\kiln\\x.py\n- class Glaze(str, Enum):\n+ class Glaze(Enum):\n- a = 1\n+ a = 2",
+		"Edit: /a (error)\n- x\n+ y",
+		"Edit: /a\n- \xff\xfe = 1\n+ \xff\xfe = 2 # \x00",
+		"Edit: \n- \n+ ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, body, _ := strings.Cut(text, "\n")
+		lines := "\n" + body + "\n"
+		for _, c := range editChanges(text) {
+			if c.removed == c.added || !strings.Contains(lines, c.removed) || !strings.Contains(lines, c.added) {
+				t.Errorf("editChanges(%q): change %+v is no pair of its lines", text, c)
+			}
+			old, new := diffWindow(c.removed, c.added, editQuote)
+			if len(old) > 4*editQuote+8 || len(new) > 4*editQuote+8 {
+				t.Errorf("diffWindow quotes %d and %d bytes", len(old), len(new))
+			}
+		}
+	})
+}

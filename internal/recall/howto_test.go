@@ -292,3 +292,19 @@ func TestPast(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPromptForm: reading a prompt's form never panics; a request is the
+// prompt or a suffix of it.
+func FuzzPromptForm(f *testing.F) {
+	for _, s := range []string{"can we add comments under each post?", "> **can we add a footer**", "where does the app's data live?",
+		"добавь эндпоинт /health", "추가해 주세요", "the site-packages", "\xffthe app", "let's", "the "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prompt string) {
+		if r := request(prompt); !strings.HasSuffix(prompt, r) {
+			t.Errorf("request(%q) = %q, no suffix of it", prompt, r)
+		}
+		_ = namesProject(prompt)
+		_, _ = newWork(prompt), howTo(prompt)
+	})
+}

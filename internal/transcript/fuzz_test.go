@@ -105,7 +105,18 @@ func rowsFrom(ops []byte) []byte {
 		case 5:
 			o = prompt(uuid, "[Request interrupted by user for tool use]")
 		case 6:
-			o = with(assistant(uuid, m, nil, text("side")), "isSidechain", true)
+			// A subagent's row: its text, an edit it makes (kept), a read
+			// (not kept), or a result of either.
+			switch p % 4 {
+			case 0:
+				o = with(assistant(uuid, m, nil, text("side")), "isSidechain", true)
+			case 1:
+				o = with(assistant(uuid, m, nil, use(tool, "Edit")), "isSidechain", true)
+			case 2:
+				o = with(assistant(uuid, m, nil, use(tool, "Read")), "isSidechain", true)
+			default:
+				o = with(result(uuid, res(tool, fmt.Sprintf("side out %d", i), false)), "isSidechain", true)
+			}
 		case 7:
 			o = with(prompt(uuid, "meta"), "isMeta", true)
 		case 8:
