@@ -12,6 +12,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 	"github.com/tidwall/gjson"
 )
 
@@ -209,7 +210,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				continue
 			}
 			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
-			if ov == "" || nv == "" {
+			if ov == "" || nv == "" || unlike(ov, nv) {
 				// A warning names both values: a statement that drops one
 				// without naming what replaces it says too little to tell
 				// Claude which side holds.
@@ -241,7 +242,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			}
 			if ok {
 				rel, role, ov, nv := claim.Compare(o.claims, n.claims)
-				if nv == "" {
+				if nv == "" || unlike(ov, nv) {
 					continue
 				}
 				out = append(out, claimWarning(rel, role, ov, nv, o, n))
@@ -252,6 +253,29 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 	}
 	return out, nil
 }
+
+// unlike reports two values of different kinds, which are no alternatives
+// for one thing whatever the claim parser read: a number and a name
+// ("3001" for "gameplanpro"), or an everyday English word and a name or
+// term ("testing" for "supabase", "properly" for "shiki", "push" for
+// "github pages"). A value that names a known tool ("express", "render")
+// is a name, however common its word.
+func unlike(a, b string) bool {
+	if isNumberWord(a) != isNumberWord(b) {
+		return true
+	}
+	return everyday(a) != everyday(b)
+}
+
+// everyday reports a value that is a plain everyday English word
+// (wordfreq) and names no tool the claim tables know.
+func everyday(v string) bool {
+	return plainWord(v) && wordfreq.Zipf(v) >= everydayValue && len(claim.RolesOf(v)) == 0
+}
+
+// everydayValue is the Zipf frequency from which a plain word is read as
+// an everyday word rather than a name: once in about three million words.
+const everydayValue = 3.5
 
 // diagnosisWarnings finds, among recalled items of one session, a later
 // diagnosis that says it names the real cause of a problem the session named

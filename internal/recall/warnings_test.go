@@ -139,3 +139,25 @@ func TestLedgerWarningsFirstPairs(t *testing.T) {
 		t.Errorf("warnings %q, want %q", got, want)
 	}
 }
+
+// TestUnlikeValues: values of different kinds are no alternatives for one
+// thing, however the claim parser paired them.
+func TestUnlikeValues(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"supabase", "testing", true},   // a name and an everyday word
+		{"shiki", "properly", true},     // the same
+		{"gameplanpro", "3001", true},   // a name and a number
+		{"supabase", "postgres", false}, // two names
+		{"express", "koa", false},       // a known tool's common word is a name
+		{"8080", "3000", false},         // two numbers
+		{"kelbo", "quillet", false},     // two made-up names
+	} {
+		if got := unlike(tt.a, tt.b); got != tt.want {
+			t.Errorf("unlike(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
