@@ -210,7 +210,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				continue
 			}
 			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
-			if ov == "" || nv == "" || unlike(ov, nv) {
+			if ov == "" || nv == "" || unlike(rel, role, ov, nv) {
 				// A warning names both values: a statement that drops one
 				// without naming what replaces it says too little to tell
 				// Claude which side holds.
@@ -242,7 +242,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			}
 			if ok {
 				rel, role, ov, nv := claim.Compare(o.claims, n.claims)
-				if nv == "" || unlike(ov, nv) {
+				if ov == "" || nv == "" || unlike(rel, role, ov, nv) {
 					continue
 				}
 				out = append(out, claimWarning(rel, role, ov, nv, o, n))
@@ -258,13 +258,48 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 // for one thing whatever the claim parser read: a number and a name
 // ("3001" for "gameplanpro"), or an everyday English word and a name or
 // term ("testing" for "supabase", "properly" for "shiki", "push" for
-// "github pages"). A value that names a known tool ("express", "render")
-// is a name, however common its word.
-func unlike(a, b string) bool {
-	if isNumberWord(a) != isNumberWord(b) {
+// "github pages"). A statement that names both as a change of a role the
+// claim tables know ("we moved hosting from fly to render") is taken at its
+// word, unless the everyday word is an -ing or -ly form, which names no tool
+// (derived). Versions are not read so: "latest" is one.
+func unlike(rel claim.Relation, role, a, b string) bool {
+	if strings.HasPrefix(role, "version") {
+		return false // "latest", "lts", "stable" are versions too
+	}
+	if numeric(a) != numeric(b) {
 		return true
 	}
-	return everyday(a) != everyday(b)
+	ea, eb := everyday(a), everyday(b)
+	if ea == eb {
+		return false
+	}
+	if rel != claim.Supersedes || len(claim.Values(role)) == 0 {
+		return true
+	}
+	w := a
+	if eb {
+		w = b
+	}
+	return derived(w)
+}
+
+// derived reports an -ing or -ly form of an everyday word ("testing",
+// "properly"), which names no tool; "string" and "fly" are no such forms.
+func derived(w string) bool {
+	for _, suf := range []string{"ing", "ly"} {
+		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 3 &&
+			(wordfreq.Zipf(stem) >= everydayValue || wordfreq.Zipf(stem+"e") >= everydayValue) {
+			return true
+		}
+	}
+	return false
+}
+
+// numeric reports a value that is a quantity: a digit first, after a sign,
+// a point or a "v" ("30", "30s", "512m", "1.2.3", "0.5", "-1", "v2").
+func numeric(v string) bool {
+	v = strings.TrimLeft(v, "-+.v")
+	return v != "" && v[0] >= '0' && v[0] <= '9'
 }
 
 // everyday reports a value that is a plain everyday English word

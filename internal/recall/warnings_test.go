@@ -141,23 +141,33 @@ func TestLedgerWarningsFirstPairs(t *testing.T) {
 }
 
 // TestUnlikeValues: values of different kinds are no alternatives for one
-// thing, however the claim parser paired them.
+// thing, however the claim parser paired them; an explicit change of a role
+// the claim tables know is taken at its word.
 func TestUnlikeValues(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
+		rel  claim.Relation
+		role string
 		a, b string
 		want bool
 	}{
-		{"supabase", "testing", true},   // a name and an everyday word
-		{"shiki", "properly", true},     // the same
-		{"gameplanpro", "3001", true},   // a name and a number
-		{"supabase", "postgres", false}, // two names
-		{"express", "koa", false},       // a known tool's common word is a name
-		{"8080", "3000", false},         // two numbers
-		{"kelbo", "quillet", false},     // two made-up names
+		{claim.Supersedes, "database", "supabase", "testing", true}, // an -ing form names no tool
+		{claim.Supersedes, "block", "shiki", "properly", true},      // a role no table knows
+		{claim.Supersedes, "frontend framework", "gameplanpro", "3001", true},
+		{claim.Contradicts, "hosting", "push", "github pages", true}, // no change said
+		{claim.Supersedes, "hosting", "fly", "render", false},        // a known role's change, in its words
+		{claim.Supersedes, "ci", "jenkins", "drone", false},
+		{claim.Supersedes, "auth method", "cookies", "jwt", false},
+		{claim.Supersedes, "database", "postgres", "string", false}, // no -ing form of a word
+		{claim.Supersedes, "database", "supabase", "postgres", false},
+		{claim.Supersedes, "timeout", "30s", "45", false}, // two quantities
+		{claim.Supersedes, "memory limit", "512m", "1024", false},
+		{claim.Supersedes, "version:node", "latest", "20.11", false},
+		{claim.Contradicts, "port", "8080", "3000", false},
+		{claim.Contradicts, "queue", "kelbo", "quillet", false}, // two made-up names
 	} {
-		if got := unlike(tt.a, tt.b); got != tt.want {
-			t.Errorf("unlike(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := unlike(tt.rel, tt.role, tt.a, tt.b); got != tt.want {
+			t.Errorf("unlike(%v, %q, %q, %q) = %v, want %v", tt.rel, tt.role, tt.a, tt.b, got, tt.want)
 		}
 	}
 }
