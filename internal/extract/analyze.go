@@ -299,6 +299,11 @@ func (s *sent) find(p phrase) int {
 	if !s.mayHave(p.s) || !s.mayPrefix(p.s) {
 		return -1
 	}
+	return s.scan(p)
+}
+
+// scan is find without its prechecks: the text searched from start to end.
+func (s *sent) scan(p phrase) int {
 	for from := 0; from < len(s.low); {
 		k := strings.Index(s.low[from:], p.s)
 		if k < 0 {

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -11,29 +10,7 @@ func findPlain(s *sent, p phrase) int {
 	if !s.mayHave(p.s) {
 		return -1
 	}
-	for from := 0; from < len(s.low); {
-		k := strings.Index(s.low[from:], p.s)
-		if k < 0 {
-			return -1
-		}
-		k += from
-		from = k + 1
-		if !bounded(s.low, k, k+len(p.s), p.s) {
-			continue
-		}
-		switch p.at {
-		case atStart:
-			if k != s.body {
-				continue
-			}
-		case atClause:
-			if !s.clauseStart(k) {
-				continue
-			}
-		}
-		return k
-	}
-	return -1
+	return s.scan(p)
 }
 
 // allPhrases are the extractor's phrase lists, each phrase at every place.

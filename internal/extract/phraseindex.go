@@ -75,44 +75,46 @@ func (x *phraseIndex) allowed(starts *[4]uint64, ascii bool, buf []uint64) []uin
 	return m
 }
 
+// each calls f with the phrases of x the sentence's word starts allow, in
+// list order, until f returns true; it reports whether one did.
+func (x *phraseIndex) each(s *sent, f func(p phrase) bool) bool {
+	var buf [4]uint64
+	for w, b := range x.allowed(&s.starts, s.ascii, buf[:0]) {
+		for b != 0 {
+			p := x.ps[w*64+bits.TrailingZeros64(b)]
+			b &= b - 1
+			if f(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // matchIn returns the first phrase of the list, in list order, that the
 // sentence's speaker may use, that occurs in it and that ok (when not nil)
 // accepts at its offset, with that offset; -1 when none does. Only the
 // phrases the sentence's word starts allow are asked (phraseindex_test.go
 // holds the unindexed form it must equal).
 func (s *sent) matchIn(ix func() *phraseIndex, ok func(p phrase, at int) bool) (phrase, int) {
-	x := ix()
-	var buf [4]uint64
-	for w, b := range x.allowed(&s.starts, s.ascii, buf[:0]) {
-		for b != 0 {
-			p := x.ps[w*64+bits.TrailingZeros64(b)]
-			b &= b - 1
-			if p.by == userOnly && !s.user || p.by == assistantOnly && s.user {
-				continue
-			}
-			if at := s.find(p); at >= 0 && (ok == nil || ok(p, at)) {
-				return p, at
-			}
+	hit, at := phrase{}, -1
+	ix().each(s, func(p phrase) bool {
+		if p.by == userOnly && !s.user || p.by == assistantOnly && s.user {
+			return false
 		}
-	}
-	return phrase{}, -1
+		if k := s.find(p); k >= 0 && (ok == nil || ok(p, k)) {
+			hit, at = p, k
+			return true
+		}
+		return false
+	})
+	return hit, at
 }
 
 // hasIn reports whether any phrase of the list occurs as a whole word,
 // whoever may say it.
 func (s *sent) hasIn(ix func() *phraseIndex) bool {
-	x := ix()
-	var buf [4]uint64
-	for w, b := range x.allowed(&s.starts, s.ascii, buf[:0]) {
-		for b != 0 {
-			p := x.ps[w*64+bits.TrailingZeros64(b)]
-			b &= b - 1
-			if s.find(phrase{s: p.s}) >= 0 {
-				return true
-			}
-		}
-	}
-	return false
+	return ix().each(s, func(p phrase) bool { return s.find(phrase{s: p.s}) >= 0 })
 }
 
 // The indexes of the phrase lists a sentence is matched against.
