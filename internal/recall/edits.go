@@ -2,6 +2,7 @@ package recall
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -159,8 +160,7 @@ func commonPrefix(a, b string) int {
 // baseName is the last element of a path written with / or \ (a session
 // recorded on Windows).
 func baseName(p string) string {
-	p = strings.TrimSpace(p)
-	return p[strings.LastIndexAny(p, `/\`)+1:]
+	return filepath.Base(strings.ReplaceAll(strings.TrimSpace(p), `\`, "/"))
 }
 
 // lineTokens splits a line of code into its words (runs of letters,

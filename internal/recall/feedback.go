@@ -145,6 +145,7 @@ func inPrompt(cs []concept, c concept) bool {
 	return false
 }
 
+// isNumber reports a word of digits only (or an empty one).
 func isNumber(s string) bool {
 	return strings.Trim(s, "0123456789") == ""
 }

@@ -97,12 +97,9 @@ func TestRunsDifferentFailures(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	var pk strings.Builder
-	for _, p := range []string{"auth", "billing", "catalog", "cart", "checkout", "inventory", "invoices", "mailer", "orders", "payments", "refunds", "search", "shipping", "tax", "users", "webhooks"} {
-		fmt.Fprintf(&pk, "ok  \tgithub.com/acme/ledger/internal/%s\t0.41s\n", p)
-	}
-	storeRuns(t, db, "t1", day, "Bash: go test ./...\n"+pk.String()+"--- FAIL: TestRefundRounding (0.00s)\n    refunds_test.go:88: got 10.01, want 10.00\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL")
-	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: go test ./...\n"+pk.String()+"--- FAIL: TestCurrencyCodes (0.00s)\n    codes_test.go:14: unknown code XDR\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL")
+	pk := suiteLines("ok  \tgithub.com/acme/ledger/internal/%s\t0.41s\n")
+	storeRuns(t, db, "t1", day, "Bash: go test ./...\n"+pk+"--- FAIL: TestRefundRounding (0.00s)\n    refunds_test.go:88: got 10.01, want 10.00\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL")
+	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: go test ./...\n"+pk+"--- FAIL: TestCurrencyCodes (0.00s)\n    codes_test.go:14: unknown code XDR\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL")
 	sel := selectRuns(t, db, "which tests failed in go test ./... in ledgerfx?")
 	if !runsShow(sel, "TestRefundRounding") || !runsShow(sel, "TestCurrencyCodes") {
 		t.Errorf("TestRefundRounding shown %v, TestCurrencyCodes shown %v", runsShow(sel, "TestRefundRounding"), runsShow(sel, "TestCurrencyCodes"))
@@ -116,12 +113,9 @@ func TestRunsFailureCountToNone(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	var pk strings.Builder
-	for _, p := range []string{"auth", "billing", "catalog", "cart", "checkout", "inventory", "invoices", "mailer", "orders", "payments", "refunds", "search", "shipping", "tax", "users", "webhooks"} {
-		fmt.Fprintf(&pk, "PASS tests/%s.spec.ts\n", p)
-	}
-	storeRuns(t, db, "t1", day, "Bash: npx vitest run\n"+pk.String()+"Tests  47 passed, 1 failed (48)\nDuration  3.2s")
-	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: npx vitest run\n"+pk.String()+"Tests  48 passed, 0 failed (48)\nDuration  3.1s")
+	pk := suiteLines("PASS tests/%s.spec.ts\n")
+	storeRuns(t, db, "t1", day, "Bash: npx vitest run\n"+pk+"Tests  47 passed, 1 failed (48)\nDuration  3.2s")
+	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: npx vitest run\n"+pk+"Tests  48 passed, 0 failed (48)\nDuration  3.1s")
 	sel := selectRuns(t, db, "how many vitest tests failed in the ledger suite?")
 	if !runsShow(sel, "1 failed") || !runsShow(sel, "0 failed") {
 		t.Errorf("the run with a failure shown %v, the run with none shown %v", runsShow(sel, "1 failed"), runsShow(sel, "0 failed"))
@@ -179,14 +173,9 @@ func TestRunsPassAfterFail(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	var pk strings.Builder
-	for _, p := range []string{"auth", "billing", "catalog", "cart", "checkout", "inventory", "invoices", "mailer", "orders", "payments", "refunds", "search", "shipping", "tax", "users", "webhooks"} {
-		for _, sub := range []string{"api", "store", "worker"} {
-			fmt.Fprintf(&pk, "ok  \tgithub.com/acme/ledger/internal/%s%s\t0.41s\n", p, sub)
-		}
-	}
-	storeRuns(t, db, "t1", day, "Bash: go test ./...\n"+pk.String()+"--- FAIL: TestRefundRounding (0.00s)\n    refunds_test.go:88: got 10.01, want 10.00\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL")
-	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: go test ./...\n"+pk.String()+"ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s")
+	pk := suiteLines("ok  \tgithub.com/acme/ledger/internal/%s\t0.41s\n", "api", "store", "worker")
+	storeRuns(t, db, "t1", day, "Bash: go test ./...\n"+pk+"--- FAIL: TestRefundRounding (0.00s)\n    refunds_test.go:88: got 10.01, want 10.00\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL")
+	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: go test ./...\n"+pk+"ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s")
 	sel := selectRuns(t, db, "does TestRefundRounding in ledgerfx still fail in go test ./...?")
 	if !runsShow(sel, "internal/ledgerfx\t0.12s\nok") && !runsShow(sel, "ok  \tgithub.com/acme/ledger/internal/ledgerfx") {
 		t.Errorf("the passing run is not shown; the failing run shown: %v", runsShow(sel, "--- FAIL: TestRefundRounding"))
@@ -199,14 +188,9 @@ func TestRunsFailureReplacedByPass(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	var pk strings.Builder
-	for _, p := range []string{"auth", "billing", "catalog", "cart", "checkout", "inventory", "invoices", "mailer", "orders", "payments", "refunds", "search", "shipping", "tax", "users", "webhooks"} {
-		for _, sub := range []string{"api", "store", "worker"} {
-			fmt.Fprintf(&pk, "ok  \tgithub.com/acme/ledger/internal/%s%s\t0.41s\n", p, sub)
-		}
-	}
-	storeRuns(t, db, "t1", day, "Bash: go test ./...\n"+pk.String()+"--- FAIL: TestRefundRounding (0.00s)\n    refunds_test.go:88: got 10.01, want 10.00\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL")
-	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: go test ./...\n"+pk.String()+"ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s")
+	pk := suiteLines("ok  \tgithub.com/acme/ledger/internal/%s\t0.41s\n", "api", "store", "worker")
+	storeRuns(t, db, "t1", day, "Bash: go test ./...\n"+pk+"--- FAIL: TestRefundRounding (0.00s)\n    refunds_test.go:88: got 10.01, want 10.00\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL")
+	storeRuns(t, db, "t2", day.AddDate(0, 0, 1), "Bash: go test ./...\n"+pk+"ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s")
 	for _, prompt := range []string{"why did TestRefundRounding fail in ledgerfx when we ran go test ./...?", "what did go test ./... report for ledgerfx?"} {
 		sel := selectRuns(t, db, prompt)
 		if !runsShow(sel, "refunds_test.go:88: got 10.01, want 10.00") {
@@ -233,4 +217,19 @@ The ledger-migration runbook moved to v3. (contested) Note from claude-memory-la
 			}
 		}
 	}
+}
+
+// suiteLines is a test suite's passing lines, one a package (each package
+// with each of subs, when given) put into format.
+func suiteLines(format string, subs ...string) string {
+	if len(subs) == 0 {
+		subs = []string{""}
+	}
+	var b strings.Builder
+	for _, p := range []string{"auth", "billing", "catalog", "cart", "checkout", "inventory", "invoices", "mailer", "orders", "payments", "refunds", "search", "shipping", "tax", "users", "webhooks"} {
+		for _, sub := range subs {
+			fmt.Fprintf(&b, format, p+sub)
+		}
+	}
+	return b.String()
 }

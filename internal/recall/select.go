@@ -502,7 +502,7 @@ func (rw runCache) of(it Item) *run {
 	if command, output, ok := strings.Cut(it.Text, "\n"); ok && strings.TrimSpace(output) != "" {
 		r = &run{
 			output:   strings.Join(strings.Fields(output), " "),
-			command:  slices.DeleteFunc(lowerRuns(command), isNumberWord),
+			command:  slices.DeleteFunc(lowerRuns(command), isNumber),
 			words:    outputWords(output),
 			failures: failureLines(output),
 		}
@@ -528,14 +528,12 @@ func failureLines(output string) []string {
 	var out []string
 	for line := range strings.Lines(output) {
 		if observation.ReportsError(line) {
-			out = append(out, strings.Join(slices.DeleteFunc(lowerRuns(line), isNumberWord), " "))
+			out = append(out, strings.Join(slices.DeleteFunc(lowerRuns(line), isNumber), " "))
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
-
-func isNumberWord(w string) bool { return strings.Trim(w, "0123456789") == "" }
 
 // repeatShare is the share of the longer of two tool outputs' words the
 // shorter must hold for the runs to repeat each other: a short output is

@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -64,8 +63,7 @@ func readSession(ctx context.Context, db *store.DB, req Request) sessionSoFar {
 			}
 		case store.TypeToolObservation:
 			for _, f := range p.Files {
-				// Either separator: a transcript may come from Windows.
-				base := filepath.Base(strings.ReplaceAll(f, `\`, "/"))
+				base := baseName(f)
 				// A short name ("a.go") is in too many texts to say which
 				// are about the file.
 				if len(base) >= 6 && !seen[base] {

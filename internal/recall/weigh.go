@@ -301,6 +301,7 @@ var projectRE = lazyregexp.New(`(?:^|[^\p{L}\p{N}_])(?i:this|the)\s+(project|rep
 // a sentence or of the prompt, a mark, a possessive, an adverb or a
 // function word ("the site locally", "the repo where", "this site on").
 func namesProject(prompt string) bool {
+	var stops *stopSet // read once, and only for a noun with a word after it
 	for _, m := range projectRE.FindAllStringSubmatch(prompt, -1) {
 		sep, space, next := m[2], m[3], m[4]
 		r, _ := utf8.DecodeRuneInString(next)
@@ -312,8 +313,11 @@ func namesProject(prompt string) bool {
 		case space == "":
 			continue // "the apps"
 		}
-		w := lowerRuns(next)[0]
-		if strings.HasSuffix(w, "ly") || stopsOf(lowerRuns(prompt)).has(w) {
+		if stops == nil {
+			s := stopsOf(lowerRuns(prompt))
+			stops = &s
+		}
+		if w := lowerRuns(next)[0]; strings.HasSuffix(w, "ly") || stops.has(w) {
 			return true
 		}
 	}
