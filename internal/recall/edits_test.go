@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -173,4 +174,73 @@ func FuzzEditChanges(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStatedChangeWarns: a recalled answer that states a change between two
+// values written as code warns of it when the prompt asks how things stand
+// now, and only then: to a question about what happened it is history.
+func TestStatedChangeWarns(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "a", day, "Rework the kiln reader's narration player.",
+		"Done. Key changes in the kiln reader: - `kiln-av` → `kiln-audio` for narration playback; - `soundAsync()` → `player()`.")
+	got := recallFor(t, db, defaults(), "which narration package is the kiln reader using now?")
+	_, block, ok := strings.Cut(got, ConflictOpen)
+	if !ok || !strings.Contains(block, "“kiln-av” became “kiln-audio”: stated as a change") {
+		t.Errorf("want the stated change in a warning:\n%s", got)
+	}
+	if strings.Contains(block, "soundAsync") || strings.Count(block, "became") != 1 {
+		t.Errorf("want one warning, the change about the prompt's words:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "what did we change in the kiln reader's narration?"); strings.Contains(got, ConflictOpen) {
+		t.Errorf("a question about what happened warned:\n%s", got)
+	}
+}
+
+// TestStatedChangeChangedAgain: a value a later item changes again is not
+// the current one; only the later change warns.
+func TestStatedChangeChangedAgain(t *testing.T) {
+	t.Parallel()
+	msg := func(id int64, at time.Time, text string) Item {
+		return messageItem(store.Event{ID: id, Time: at, Type: store.TypeAgentResponse, Text: text}, text)
+	}
+	sel := []Item{
+		msg(1, day, "The kiln port moved: `kiln-a` → `kiln-b`."),
+		msg(2, day.Add(time.Hour), "The kiln port moved again: `kiln-b` → `kiln-c`."),
+	}
+	ws := statedWarnings("which kiln port now?", sel, nil, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.Title != "kiln-b" || ws[0].B.Title != "kiln-c" {
+		t.Errorf("statedWarnings = %+v, want only the later kiln-b → kiln-c", ws)
+	}
+	if ws := statedWarnings("which kiln port now?", sel[:1], []Warning{{A: Memory{CID: sel[0].CID}}}, map[[2]int64]bool{}); ws != nil {
+		t.Errorf("an item already on a warning's side warned again: %+v", ws)
+	}
+}
+
+// TestWarningWithTheContextItReplaces: a warning that replaces what a
+// listed memory's "then:" line says comes with that memory, as a warning
+// about the memory itself does: it is not left out because later memories
+// filled the room.
+func TestWarningWithTheContextItReplaces(t *testing.T) {
+	t.Parallel()
+	said := func(id int64, text string) Item {
+		return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
+	}
+	first := said(1, "All done: the kiln reader is rewritten.")
+	then := store.Event{ID: 2, Time: day.Add(2 * time.Minute), Type: store.TypeAgentResponse, Text: "The reader calls `/v1/kilns`."}
+	first.Context, first.ContextExcerpt = &then, then.Text
+	newer := said(3, "The endpoint should be `/api/v2/kilns` (not `/v1/kilns`).")
+	filler := said(4, strings.Repeat("The glaze notes go on about the kiln's tiles. ", 8))
+	w := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: store.EventCID(2), Date: then.Time, Title: then.Text},
+		B: Memory{CID: newer.CID, Date: newer.Time, Title: newer.Excerpt}, Note: "path: /api/v2/kilns replaced /v1/kilns."}
+	items := []Item{first, newer, filler}
+	plain := Render(items, nil, Blocks{}, 4000)
+	got := Render(items, []Warning{w}, Blocks{}, len(plain.Text)+40)
+	if !strings.Contains(got.Text, ConflictOpen) || !strings.Contains(got.Text, "was replaced by") {
+		t.Fatalf("the warning was left out for a later memory:\n%s", got.Text)
+	}
+	if slices.Contains(got.Shown, filler.CID) {
+		t.Errorf("want the last memory to give way to the warning, shown %v", got.Shown)
+	}
 }

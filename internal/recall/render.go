@@ -54,10 +54,11 @@ type Warning struct {
 	// other warnings): where another listed memory states it, the warning
 	// is shown even when A is not listed.
 	Old string
-	// inEdit marks the warning of a line a shown file edit changed
-	// (editWarnings): both sides are lines of that one edit, which stays
-	// listed as it is; the warning is listed with it where it fits.
-	inEdit bool
+	// inItem marks the warning of a change one shown item makes or states
+	// (editWarnings, statedWarnings): both sides are in that one item,
+	// which stays listed as it is; the warning is listed with it where it
+	// fits.
+	inItem bool
 }
 
 // Rendered is the injected text and what it contains.
@@ -310,7 +311,7 @@ func warningLine(w Warning) string {
 	}
 	switch w.Kind {
 	case "superseded":
-		if w.inEdit {
+		if w.inItem {
 			return fmt.Sprintf("- %s superseded: [%s] “%s” became “%s”: %s", w.Severity, w.A.CID,
 				curlyQuotes.Replace(Inert(w.A.Title)), curlyQuotes.Replace(Inert(w.B.Title)), w.Note)
 		}
@@ -438,6 +439,16 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	return out
 }
 
+// shownContext is the citation id of the message a memory's line shows
+// after it ("then: …", "answer: …"), or "": a warning that replaces what
+// that message says comes with the memory as its own would.
+func shownContext(it Item) string {
+	if it.Context == nil || it.ContextExcerpt == "" {
+		return ""
+	}
+	return store.EventCID(it.Context.ID)
+}
+
 // render is Render with each memory's Excerpt as it is.
 func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered {
 	maxChars = min(maxChars, hardCap)
@@ -489,18 +500,18 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		var ws strings.Builder
 		var mine []int
 		for j, w := range warns {
-			if !used[j] && w.Kind == "superseded" && w.A.CID == it.CID {
+			if !used[j] && w.Kind == "superseded" && (w.A.CID == it.CID || shownContext(it) == w.A.CID) {
 				ws.WriteString(warningLine(w) + "\n")
 				mine = append(mine, j)
 			}
 		}
 		l := itemLine(it) + "\n"
-		// An edit's own change comes with it where it fits; where it does
+		// An item's own change comes with it where it fits; where it does
 		// not, the memory is listed without it (with its other warnings).
-		if slices.ContainsFunc(mine, func(j int) bool { return warns[j].inEdit }) &&
+		if slices.ContainsFunc(mine, func(j int) bool { return warns[j].inItem }) &&
 			body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false) > budget {
 			ws.Reset()
-			mine = slices.DeleteFunc(mine, func(j int) bool { return warns[j].inEdit })
+			mine = slices.DeleteFunc(mine, func(j int) bool { return warns[j].inItem })
 			for _, j := range mine {
 				ws.WriteString(warningLine(warns[j]) + "\n")
 			}
