@@ -672,8 +672,8 @@ func roleName(ws []string) string {
 		head = ws[i-1]
 	}
 	if causeNouns().Has(head) {
-		// "the issue is the port, not the address": what a diagnosis
-		// names, no thing set (Diagnoses reads the cause).
+		// "the issue is `kiln-a`, not `kiln-b`": what a diagnosis names,
+		// no thing set (Diagnoses reads the cause).
 		return ""
 	}
 	h := wordStem(head)

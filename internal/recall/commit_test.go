@@ -49,7 +49,7 @@ func TestCommitMessageChangesACount(t *testing.T) {
 		t.Fatalf("the run is not stored: %v", err)
 	}
 	sel := []Item{messageItem(old[1], old[1].Text), messageItem(evs[0].Event, evs[0].Text)}
-	ws, err := Warnings(ctx, db, defaults(), "", sel)
+	ws, err := Warnings(ctx, db, defaults(), sel)
 	if err != nil {
 		t.Fatal(err)
 	}

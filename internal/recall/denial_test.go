@@ -52,7 +52,7 @@ func TestDeniedFindingIsWarned(t *testing.T) {
 				t.Fatal(err)
 			}
 			nw := evs[len(evs)-1]
-			ws, err := Warnings(ctx, db, defaults(), "", []Item{messageItem(old[1], old[1].Text), messageItem(nw, nw.Text)})
+			ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(old[1], old[1].Text), messageItem(nw, nw.Text)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestDenialOfAnotherFaultIsNoWarning(t *testing.T) {
 			db := storetest.Open(t)
 			filler(t, db)
 			evs := say(t, db, "probe", day, "Look into the slow pages.", tt.older, "Go on.", tt.newer)
-			ws, err := Warnings(ctx, db, defaults(), "", []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[3], evs[3].Text)})
+			ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[3], evs[3].Text)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestRequirementIsNoDenial(t *testing.T) {
 			db := storetest.Open(t)
 			filler(t, db)
 			evs := say(t, db, "probe", day, "Why do the sync jobs hang?", finding, req)
-			ws, err := Warnings(ctx, db, defaults(), "", []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[2], evs[2].Text)})
+			ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[2], evs[2].Text)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestRequirementIsNoDenial(t *testing.T) {
 		filler(t, db)
 		evs := say(t, db, "probe", day, "Why do the sync jobs hang?", finding, "Check it again under load.",
 			"Ran it for an hour: there is no deadlock in the sync worker under load.")
-		ws, err := Warnings(ctx, db, defaults(), "", []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[3], evs[3].Text)})
+		ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(evs[1], evs[1].Text), messageItem(evs[3], evs[3].Text)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,11 +3,9 @@ package recall
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -212,7 +210,7 @@ func hasLetter(s string) bool {
 // to ("then edited", whose excerpt shows the added lines only). The removed
 // line is what held before, the added line what holds now, and other items
 // may still state the older. The warning names both lines of the one edit;
-// it is listed with the item where it fits (Warning.inItem).
+// it is listed with the item where it fits (Warning.inEdit).
 func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	type edit struct {
 		it      Item
@@ -268,7 +266,7 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			a := Memory{CID: e.it.CID, Type: kindLabel(e.it), Date: e.ev.Time, Title: old}
 			b := a
 			b.Title = new
-			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inItem: true,
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inEdit: true,
 				Note: fmt.Sprintf("an edit of %s (%s) replaced the first line with the second; the newer is the current one.",
 					curlyQuotes.Replace(Inert(c.file)), date(e.ev.Time))})
 			paired[pair(-e.ev.ID, -e.ev.ID)] = true
@@ -300,104 +298,4 @@ func diffWindow(a, b string, n int) (string, string) {
 		return clipRunes(s, n)
 	}
 	return cut(a), cut(b)
-}
-
-// statedWarnings finds, for a prompt that asks how things stand now
-// (currentRE), a change a shown item states between two values it writes as
-// code ("`expo-av` → `expo-audio`", "the endpoint should be `/api/v1/x`
-// (not `/v1/x`)", claim.CodeChanges) about what the prompt asks: the words
-// around the change share a stem with the prompt's. The older value is what
-// held before; other items, or the item's own earlier lines, may still
-// state it. A prompt that does not ask for the present gets none: to it a
-// change is history, not a conflict. An item already on a side of a
-// warning, or whose new value a later item states was changed again, gets
-// none; each other item gets its change most about the prompt, listed
-// with it where it fits (Warning.inItem).
-func statedWarnings(prompt string, sel []Item, warned []Warning, paired map[[2]int64]bool) []Warning {
-	if !currentRE.MatchString(prompt) {
-		return nil
-	}
-	asked := map[string]bool{}
-	for _, t := range Terms(prompt) {
-		if !currentRE.MatchString(t) {
-			asked[stem(t)] = true
-		}
-	}
-	type stated struct {
-		it Item
-		c  claim.CodeChange
-	}
-	var all []stated
-	for _, it := range sel {
-		src := claimSource(it)
-		for _, c := range claim.CodeChanges(src) {
-			if about(src, c, asked) > 0 {
-				all = append(all, stated{it, c})
-			}
-		}
-	}
-	changedAgain := func(s stated) bool {
-		for _, o := range all {
-			if o.c.Old == s.c.New && o.it.Time.After(s.it.Time) {
-				return true
-			}
-		}
-		return false
-	}
-	onSide := func(cid string) bool {
-		return slices.ContainsFunc(warned, func(w Warning) bool { return w.A.CID == cid || w.B.CID == cid })
-	}
-	var out []Warning
-	for i := 0; i < len(all) && len(out) < perKind; {
-		it := all[i].it
-		best, score := -1, 0
-		j := i
-		for ; j < len(all) && all[j].it.CID == it.CID; j++ {
-			if s := about(claimSource(it), all[j].c, asked); s > score && !changedAgain(all[j]) {
-				best, score = j, s
-			}
-		}
-		i = j
-		if best < 0 || onSide(it.CID) || paired[pair(itemKey(it), itemKey(it))] {
-			continue
-		}
-		c := all[best].c
-		a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: c.Old}
-		b := a
-		b.Title = c.New
-		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inItem: true,
-			Note: fmt.Sprintf("stated as a change (%s); the newer is the current one.", date(it.Time))})
-		paired[pair(itemKey(it), itemKey(it))] = true
-	}
-	return out
-}
-
-// aboutWindow is how far around a stated change its words are read for
-// what it is about: the clause naming what changed ("the endpoint URL
-// should be", "Change primary text").
-const aboutWindow = 100
-
-// about counts the stems of the prompt's terms among the words of a stated
-// change and the words before and after it on its line.
-func about(src string, c claim.CodeChange, asked map[string]bool) int {
-	lo, hi := max(0, c.Start-aboutWindow), min(len(src), c.End+aboutWindow/2)
-	if nl := strings.LastIndexByte(src[lo:c.Start], '\n'); nl >= 0 {
-		lo += nl + 1
-	}
-	if nl := strings.IndexByte(src[c.End:hi], '\n'); nl >= 0 {
-		hi = c.End + nl
-	}
-	for lo > 0 && !utf8.RuneStart(src[lo]) {
-		lo--
-	}
-	for hi < len(src) && !utf8.RuneStart(src[hi]) {
-		hi++
-	}
-	n := 0
-	for _, t := range Terms(src[lo:hi]) {
-		if asked[stem(t)] {
-			n++
-		}
-	}
-	return n
 }

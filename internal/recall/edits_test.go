@@ -176,48 +176,6 @@ func FuzzEditChanges(f *testing.F) {
 	})
 }
 
-// TestStatedChangeWarns: a recalled answer that states a change between two
-// values written as code warns of it when the prompt asks how things stand
-// now, and only then: to a question about what happened it is history.
-func TestStatedChangeWarns(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	say(t, db, "a", day, "Rework the kiln reader's narration player.",
-		"Done. Key changes in the kiln reader: - `kiln-av` → `kiln-audio` for narration playback; - `soundAsync()` → `player()`.")
-	got := recallFor(t, db, defaults(), "which narration package is the kiln reader using now?")
-	_, block, ok := strings.Cut(got, ConflictOpen)
-	if !ok || !strings.Contains(block, "“kiln-av” became “kiln-audio”: stated as a change") {
-		t.Errorf("want the stated change in a warning:\n%s", got)
-	}
-	if strings.Contains(block, "soundAsync") || strings.Count(block, "became") != 1 {
-		t.Errorf("want one warning, the change about the prompt's words:\n%s", got)
-	}
-	if got := recallFor(t, db, defaults(), "what did we change in the kiln reader's narration?"); strings.Contains(got, ConflictOpen) {
-		t.Errorf("a question about what happened warned:\n%s", got)
-	}
-}
-
-// TestStatedChangeChangedAgain: a value a later item changes again is not
-// the current one; only the later change warns.
-func TestStatedChangeChangedAgain(t *testing.T) {
-	t.Parallel()
-	msg := func(id int64, at time.Time, text string) Item {
-		return messageItem(store.Event{ID: id, Time: at, Type: store.TypeAgentResponse, Text: text}, text)
-	}
-	sel := []Item{
-		msg(1, day, "The kiln port moved: `kiln-a` → `kiln-b`."),
-		msg(2, day.Add(time.Hour), "The kiln port moved again: `kiln-b` → `kiln-c`."),
-	}
-	ws := statedWarnings("which kiln port now?", sel, nil, map[[2]int64]bool{})
-	if len(ws) != 1 || ws[0].A.Title != "kiln-b" || ws[0].B.Title != "kiln-c" {
-		t.Errorf("statedWarnings = %+v, want only the later kiln-b → kiln-c", ws)
-	}
-	if ws := statedWarnings("which kiln port now?", sel[:1], []Warning{{A: Memory{CID: sel[0].CID}}}, map[[2]int64]bool{}); ws != nil {
-		t.Errorf("an item already on a warning's side warned again: %+v", ws)
-	}
-}
-
 // TestWarningWithTheContextItReplaces: a warning that replaces what a
 // listed memory's "then:" line says comes with that memory, as a warning
 // about the memory itself does: it is not left out because later memories
@@ -242,5 +200,28 @@ func TestWarningWithTheContextItReplaces(t *testing.T) {
 	}
 	if slices.Contains(got.Shown, filler.CID) {
 		t.Errorf("want the last memory to give way to the warning, shown %v", got.Shown)
+	}
+}
+
+// TestContextWarningNeverShortens: a warning about what a memory's "then:"
+// line said does not cut the memory to its short form, nor push it out,
+// when the two do not fit: the memory is listed in full without it.
+func TestContextWarningNeverShortens(t *testing.T) {
+	t.Parallel()
+	said := func(id int64, text string) Item {
+		return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
+	}
+	then := store.Event{ID: 9, Time: day, Type: store.TypeUserPrompt, Text: "Which endpoint does the kiln reader call?"}
+	first, second := said(1, "The kiln reader calls `/v1/kilns` for each tile."), said(2, "The glaze reader calls `/v1/glazes` once.")
+	for _, it := range []*Item{&first, &second} {
+		it.Context, it.ContextExcerpt = &then, then.Text
+	}
+	w := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: store.EventCID(9), Date: then.Time, Title: then.Text},
+		B: Memory{CID: second.CID, Date: second.Time, Title: second.Excerpt}, Note: "the kiln reader moved."}
+	items := []Item{first, second}
+	plain := Render(items, nil, Blocks{}, 4000)
+	got := Render(items, []Warning{w}, Blocks{}, len(plain.Text)+25)
+	if len(got.Shown) != 2 || strings.Count(got.Text, then.Text) != 2 || strings.Contains(got.Text, ConflictOpen) {
+		t.Errorf("want both memories in full and no warning, got %v:\n%s", got.Shown, got.Text)
 	}
 }

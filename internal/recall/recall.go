@@ -138,7 +138,7 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 	}
 	var warns []Warning
 	if err == nil && len(sel) > 0 && cfg.ConflictWarnings {
-		warns, err = Warnings(ctx, db, cfg, req.Prompt, sel)
+		warns, err = Warnings(ctx, db, cfg, sel)
 	}
 	if err != nil {
 		return Injection{Text: Render(nil, nil, blocks, maxChars).Text}, err
@@ -169,7 +169,7 @@ func current(sel []Item, warns []Warning) []Item {
 	for _, w := range warns {
 		// An edit's warning quotes two lines of the one edit shown: the
 		// item holds the newer, and stays as it is.
-		if w.Kind == "superseded" && !w.inItem {
+		if w.Kind == "superseded" && !w.inEdit {
 			replaced[w.A.CID] = w.B.CID
 		}
 	}

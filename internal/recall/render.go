@@ -54,11 +54,10 @@ type Warning struct {
 	// other warnings): where another listed memory states it, the warning
 	// is shown even when A is not listed.
 	Old string
-	// inItem marks the warning of a change one shown item makes or states
-	// (editWarnings, statedWarnings): both sides are in that one item,
-	// which stays listed as it is; the warning is listed with it where it
-	// fits.
-	inItem bool
+	// inEdit marks the warning of a line a shown file edit changed
+	// (editWarnings): both sides are lines of that one edit, which stays
+	// listed as it is; the warning is listed with it where it fits.
+	inEdit bool
 }
 
 // Rendered is the injected text and what it contains.
@@ -311,7 +310,7 @@ func warningLine(w Warning) string {
 	}
 	switch w.Kind {
 	case "superseded":
-		if w.inItem {
+		if w.inEdit {
 			return fmt.Sprintf("- %s superseded: [%s] “%s” became “%s”: %s", w.Severity, w.A.CID,
 				curlyQuotes.Replace(Inert(w.A.Title)), curlyQuotes.Replace(Inert(w.B.Title)), w.Note)
 		}
@@ -441,7 +440,7 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 
 // shownContext is the citation id of the message a memory's line shows
 // after it ("then: …", "answer: …"), or "": a warning that replaces what
-// that message says comes with the memory as its own would.
+// that message says is listed with the memory where it fits.
 func shownContext(it Item) string {
 	if it.Context == nil || it.ContextExcerpt == "" {
 		return ""
@@ -499,19 +498,23 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	for i, it := range items {
 		var ws strings.Builder
 		var mine []int
+		then := shownContext(it)
 		for j, w := range warns {
-			if !used[j] && w.Kind == "superseded" && (w.A.CID == it.CID || shownContext(it) == w.A.CID) {
+			if !used[j] && w.Kind == "superseded" && (w.A.CID == it.CID || then != "" && w.A.CID == then) {
 				ws.WriteString(warningLine(w) + "\n")
 				mine = append(mine, j)
 			}
 		}
 		l := itemLine(it) + "\n"
-		// An item's own change comes with it where it fits; where it does
-		// not, the memory is listed without it (with its other warnings).
-		if slices.ContainsFunc(mine, func(j int) bool { return warns[j].inItem }) &&
+		// A warning that replaces no statement of the memory's own (an
+		// edit's change, or what its "then:" line said) comes with it where
+		// it fits; where it does not, the memory is listed without it (with
+		// its other warnings), in full.
+		optional := func(j int) bool { return warns[j].inEdit || warns[j].A.CID != it.CID }
+		if slices.ContainsFunc(mine, optional) &&
 			body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false) > budget {
 			ws.Reset()
-			mine = slices.DeleteFunc(mine, func(j int) bool { return warns[j].inItem })
+			mine = slices.DeleteFunc(mine, optional)
 			for _, j := range mine {
 				ws.WriteString(warningLine(warns[j]) + "\n")
 			}

@@ -444,7 +444,7 @@ func TestNoLedgerWarningsWithoutEntries(t *testing.T) {
 	if err != nil || len(quoted) != 1 {
 		t.Fatalf("the newer entry's message: %v, %v", quoted, err)
 	}
-	ws, err := Warnings(ctx, db, defaults(), "", []Item{messageItem(quoted[0], quoted[0].Text)})
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(quoted[0], quoted[0].Text)})
 	if err != nil || len(ws) != 1 || ws[0].A.CID != a.CID || ws[0].B.CID != b.CID {
 		t.Errorf("warnings for the message the newer entry quotes: %+v, %v", ws, err)
 	}

@@ -59,9 +59,8 @@ func itemMemory(it Item) Memory {
 // Warnings collects the conflict signals among the selected items: the ledger
 // (recorded supersessions and contradictions of a selected entry, with the
 // other side fetched even if it was not selected), and self-flags at or above
-// the configured severity. The prompt tells which of the changes items
-// state of themselves are asked about (statedWarnings).
-func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, prompt string, sel []Item) ([]Warning, error) {
+// the configured severity.
+func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) ([]Warning, error) {
 	var ids, msgs []int64
 	for _, it := range sel {
 		if id := it.EntryID(); id != 0 {
@@ -138,7 +137,6 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, prompt strin
 	out = append(out, diagnosisWarnings(sel, paired)...)
 	out = append(out, denialWarnings(sel, paired)...)
 	out = append(out, editWarnings(sel, paired)...)
-	out = append(out, statedWarnings(prompt, sel, out, paired)...)
 
 	n = 0
 	for _, it := range sel {

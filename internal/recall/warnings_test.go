@@ -34,7 +34,7 @@ func TestChangeNotWarnedAgainstItsOwnMessage(t *testing.T) {
 	msg := messageItem(nw[1], "The CI job ran out of disk, so we moved the CI image from `ci-base:3` …")
 	ent := Item{CID: e.CID, Kind: KindEntry, Type: e.Type, Stage: e.Stage, SessionID: e.SessionID, Time: e.Created,
 		Text: e.Title, Quote: text, entry: e, events: []int64{nw[1].ID}}
-	ws, err := Warnings(ctx, db, defaults(), "", []Item{msg, ent})
+	ws, err := Warnings(ctx, db, defaults(), []Item{msg, ent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestChangeOlderSideIsNoToolRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	nw := say(t, db, "move", day, "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
-	ws, err := Warnings(ctx, db, defaults(), "", []Item{messageItem(nw[1], nw[1].Text)})
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestLedgerWarningsFirstPairs(t *testing.T) {
 		add(0, i)
 	}
 	sel := []Item{{CID: es[0].CID, Kind: KindEntry, Type: es[0].Type, Text: es[0].Title, entry: es[0]}}
-	ws, err := Warnings(ctx, db, defaults(), "", sel)
+	ws, err := Warnings(ctx, db, defaults(), sel)
 	if err != nil {
 		t.Fatal(err)
 	}
