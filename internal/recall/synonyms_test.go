@@ -45,3 +45,26 @@ func TestRecallsAParaphrase(t *testing.T) {
 		t.Errorf("the pagination rule is not recalled for paging:\n%s", got)
 	}
 }
+
+// TestConceptsMergeAlike: two words of a prompt the index reads alike, by
+// one stem or one synonym group, are one concept, so that the thing they
+// name weighs once in the share of the prompt an item covers.
+func TestConceptsMergeAlike(t *testing.T) {
+	t.Parallel()
+	cs := concepts("Paging through the kiln gallery jumped from page 1 to page 3 of the pagination", repoGlosses())
+	var pages int
+	for _, c := range cs {
+		if slices.Contains(c.keys, indexKey("page")) {
+			pages++
+			if !slices.Contains(c.forms, "paging") {
+				t.Errorf("the merged concept lost a form: %v", c.forms)
+			}
+		}
+	}
+	if pages != 1 {
+		t.Errorf("want one concept holding %q, got %d: %+v", indexKey("page"), pages, cs)
+	}
+	if got := len(concepts("kiln glaze", repoGlosses())); got != 2 {
+		t.Errorf("two unlike words made %d concepts", got)
+	}
+}

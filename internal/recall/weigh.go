@@ -74,7 +74,30 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 			out[i].foreign = true
 		}
 	}
-	return withSynonyms(out)
+	return mergeAlike(withSynonyms(out))
+}
+
+// mergeAlike makes one concept of two prompt words the index reads alike:
+// one stem ("paging" and "page") or one synonym group ("pagination" and
+// "page"). Counted twice, the one thing would weigh double in the share of
+// the prompt an item covers, and an item naming it once would cover half
+// of what it does.
+func mergeAlike(cs []concept) []concept {
+	out := cs[:0]
+	for _, c := range cs {
+		i := slices.IndexFunc(out, func(o concept) bool { return slices.Contains(o.keys, c.keys[0]) })
+		if i < 0 {
+			out = append(out, c)
+			continue
+		}
+		for k, key := range c.keys {
+			if !slices.Contains(out[i].keys, key) {
+				out[i].forms = append(out[i].forms, c.forms[k])
+				out[i].keys = append(out[i].keys, key)
+			}
+		}
+	}
+	return out
 }
 
 // maxGlosses caps the English words a word of another language is also
