@@ -111,8 +111,7 @@ func TestDashBoundsMarker(t *testing.T) {
 
 func TestParseNothing(t *testing.T) {
 	t.Parallel()
-	for _, text := range []string{"", "Thanks, looks good!", "Please rename the helper and run the tests.", "왜 안 되는지 알려주세요.",
-		"The issue is `kiln-a`, not `kiln-b`."} { // a diagnosis (Diagnoses), no setting of an "issue"
+	for _, text := range []string{"", "Thanks, looks good!", "Please rename the helper and run the tests.", "왜 안 되는지 알려주세요."} {
 		if cs := Parse(text); len(cs) != 0 {
 			t.Errorf("Parse(%q) = %+v, want none", text, cs)
 		}

@@ -671,11 +671,6 @@ func roleName(ws []string) string {
 	for i := len(ws) - 1; i > 0 && genericHeads().Has(head); i-- {
 		head = ws[i-1]
 	}
-	if causeNouns().Has(head) {
-		// "the issue is `kiln-a`, not `kiln-b`": what a diagnosis names,
-		// no thing set (Diagnoses reads the cause).
-		return ""
-	}
 	h := wordStem(head)
 	if r := roleIndex()[h]; r != "" {
 		return r

@@ -96,7 +96,13 @@ func TestNewWork(t *testing.T) {
 		{"Пожалуйста, напишите тесты для парсера", true},
 		{"pytest로 로그인 테스트 코드 작성해줄래?", true},
 		{"다크 모드 토글 추가해 주세요", true},
-		{"напомни, какой порт слушает воркер?", false}, // asks to be reminded
+		{"напомни, какой порт слушает воркер?", false},      // asks to be reminded
+		{"make sure the nightly import still works", false}, // a check of what exists
+		{"Please make sure the tests pass", false},
+		{"сделай так же, как в прошлый раз", false}, // points back
+		{"добавь тест для бага, который вчера починили", false},
+		{"아까처럼 설정해줘", false},
+		{"다시 추가해줘", false},
 		{"какой порт слушает воркер?", false},
 		{"배포 주소 알려줘", false},                                              // asks for the project's own address
 		{"Add back the banner we removed", false},                         // ours
@@ -143,6 +149,20 @@ func TestNewWorkGetsNothing(t *testing.T) {
 		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "euros") {
 			t.Errorf("%q got nothing:\n%s", p, got)
 		}
+	}
+	// A request naming an identifier the project wrote, or a time, points
+	// back to earlier work as "we" does.
+	say(t, db, "imp", day, "Why does the importer drop the tier column?",
+		"Bug 4812: import_tiers.py reads the tier column from the wrong sheet of the workbook; the fix reads the sheet by name.")
+	for _, p := range []string{"write a regression test for bug 4812 where the importer drops the tier column",
+		"add a regression test to import_tiers.py for the tier column the importer dropped",
+		"write a regression test for the importer tier column bug from last month"} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "wrong sheet") {
+			t.Errorf("%q got nothing:\n%s", p, got)
+		}
+	}
+	if got := recallFor(t, db, defaults(), "write a regression test for the importer tier column"); got != "" {
+		t.Errorf("a request pointing back to nothing got an injection:\n%s", got)
 	}
 }
 

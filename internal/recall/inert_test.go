@@ -57,3 +57,17 @@ func fold(s string) string {
 	sk, _ := skeleton(s)
 	return strings.NewReplacer("_", "-", " reminder", "-reminder").Replace(sk)
 }
+
+// FuzzMarkerOpeners: Inert skips folding a text that holds none of
+// markerOpeners; that is safe only if no other character folds to the '['
+// or '<' every marker opens with.
+func FuzzMarkerOpeners(f *testing.F) {
+	for _, s := range []string{"[mem:t1]", "［ｍｅｍ：", "﹤system-reminder﹥", "plain text", "\u200b[", "<\u034f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if sk, _ := skeleton(s); strings.ContainsAny(sk, "[<") && !strings.ContainsAny(s, markerOpeners) {
+			t.Errorf("skeleton(%q) = %q opens a marker from no opener", s, sk)
+		}
+	})
+}

@@ -25,6 +25,8 @@ func TestNovelRequestNeedsAStrongMatch(t *testing.T) {
 	say(t, db, "garden", day,
 		"Show each plant's watering schedule on the diary page.",
 		"The diary page now lists every plant with its next watering day, read from the Brambleton schedule table.")
+	// Put as a request for new work ("Add Brambleton exports …") either
+	// gets nothing: it points back to nothing (TestNewWorkGetsNothing).
 	if got := recallFor(t, db, defaults(), "Fix the Quillmark exports for the diary"); got != "" {
 		t.Errorf("a request about a thing the store never named got an injection:\n%s", got)
 	}

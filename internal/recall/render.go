@@ -73,6 +73,10 @@ type Rendered struct {
 // joined by blanks, '-' or '_'.
 var markerRE = lazyregexp.New(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation[\s_-]*traces?|terminology|verification[\s_-]*checklists?|intent[\s_-]*clarifications?)\s*\])|(<\s*/?\s*(claude[\s_-]*memory[\s_-]*layer[\s_-]*context|system[\s_-]*reminder)[^>]*>)|(\[\s*mem\s*:)`)
 
+// markerOpeners are the characters a marker markerRE finds can open with,
+// as written or as skeleton folds them: '[' or '<', fullwidth or small.
+const markerOpeners = "[<\uff3b\uff1c\ufe64"
+
 // Inert makes stored text safe to place inside the injected context: it folds
 // it onto one line (so it cannot start a line of its own) and defuses our block
 // markers, system-reminder tags and citation ids while keeping them readable,
@@ -82,6 +86,9 @@ var markerRE = lazyregexp.New(`(?i)(\[\s*/?\s*(conflict[\s_-]*warnings?|citation
 // letters.
 func Inert(s string) string {
 	s = strings.Join(strings.Fields(Visible(s)), " ")
+	if !strings.ContainsAny(s, markerOpeners) {
+		return s // most texts: no marker can open, and folding one costs more than the rest
+	}
 	sk, at := skeleton(s)
 	locs := markerRE.FindAllStringIndex(sk, -1)
 	if len(locs) == 0 {
@@ -509,10 +516,15 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		// A warning that replaces no statement of the memory's own (an
 		// edit's change, or what its "then:" line said) comes with it where
 		// it fits; where it does not, the memory is listed without it (with
-		// its other warnings), in full.
+		// its other warnings), in full, but without a "then:" line the
+		// warning said was replaced: a stale line is not shown unmarked.
 		optional := func(j int) bool { return warns[j].inEdit || warns[j].A.CID != it.CID }
 		if slices.ContainsFunc(mine, optional) &&
 			body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false) > budget {
+			if slices.ContainsFunc(mine, func(j int) bool { return warns[j].A.CID != it.CID }) {
+				it.ContextExcerpt = ""
+				l = itemLine(it) + "\n"
+			}
 			ws.Reset()
 			mine = slices.DeleteFunc(mine, optional)
 			for _, j := range mine {
@@ -570,7 +582,7 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	for _, it := range items {
 		left[it.CID] = !slices.Contains(out.Shown, it.CID)
 		if !left[it.CID] {
-			listed = append(listed, it.Excerpt)
+			listed = append(listed, it.Excerpt, it.ContextExcerpt)
 		}
 	}
 	conflict := false

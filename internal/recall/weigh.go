@@ -601,6 +601,49 @@ func novel(cs []concept, ents []Item) bool {
 	return true
 }
 
+// namesOwnIdentifier reports a prompt naming an identifier the project
+// wrote: a name joined from parts by '_', '.' or '/' or in camelCase
+// ("import_tiers.py", "STRIPE_KEY", "userId"), every part of which the
+// store holds, or a number of three digits or more it holds ("bug #812",
+// a port). Such a name points at the project's own things as "we" points
+// at its ways; a file of the user's own ("My Clippings.txt") holds a part
+// the store never wrote.
+func namesOwnIdentifier(prompt string, cs []concept) bool {
+	held := func(w string) (df int, ok bool) {
+		i := slices.IndexFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) })
+		if i < 0 {
+			return 0, false
+		}
+		return cs[i].df, true
+	}
+	for _, w := range strings.Fields(prompt) {
+		w = strings.Trim(w, "\"'`()[]{}<>,;:!?.#")
+		if n := strings.Trim(w, "0123456789"); n == "" && len(w) >= 3 {
+			if df, _ := held(w); df > 0 {
+				return true
+			}
+			continue
+		}
+		parts := splitIdent(w)
+		if len(parts) < 2 || plainCompound(w) {
+			continue
+		}
+		found, missing := 0, false
+		for _, p := range parts {
+			switch df, ok := held(strings.ToLower(p)); {
+			case ok && df > 0:
+				found++
+			case ok:
+				missing = true
+			}
+		}
+		if found >= 2 && !missing {
+			return true
+		}
+	}
+	return false
+}
+
 // englishOnly reports a prompt whose function words are English only
 // (funcwords): the everyday table novel reads is English.
 func englishOnly(prompt string) bool {
