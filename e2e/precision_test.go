@@ -36,7 +36,7 @@ func TestRealClientPrecision(t *testing.T) {
 		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
 	const (
 		howTo    = "How do I reverse a linked list in Python?"
-		newWork  = "Add a dashboard page listing the payments worker's failed webhook deliveries"
+		newWork  = "Add a dashboard page listing failed webhook deliveries of a payments worker"
 		followUp = "What's the longest the payments worker waits between two webhook delivery attempts?"
 		again    = "Is that payments worker webhook backoff cap something we can tune?"
 	)

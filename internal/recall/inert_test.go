@@ -3,6 +3,7 @@ package recall
 import (
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // TestInertLookalikes checks that stored text cannot smuggle a live marker
@@ -58,16 +59,16 @@ func fold(s string) string {
 	return strings.NewReplacer("_", "-", " reminder", "-reminder").Replace(sk)
 }
 
-// FuzzMarkerOpeners: Inert skips folding a text that holds none of
+// TestMarkerOpeners: Inert skips folding a text that holds none of
 // markerOpeners; that is safe only if no other character folds to the '['
-// or '<' every marker opens with.
-func FuzzMarkerOpeners(f *testing.F) {
-	for _, s := range []string{"[mem:t1]", "［ｍｅｍ：", "﹤system-reminder﹥", "plain text", "\u200b[", "<\u034f"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
+// or '<' every marker opens with. skeleton folds rune by rune, so every
+// rune is tried.
+func TestMarkerOpeners(t *testing.T) {
+	t.Parallel()
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		s := string(r)
 		if sk, _ := skeleton(s); strings.ContainsAny(sk, "[<") && !strings.ContainsAny(s, markerOpeners) {
 			t.Errorf("skeleton(%q) = %q opens a marker from no opener", s, sk)
 		}
-	})
+	}
 }

@@ -25,17 +25,15 @@ func TestNovelRequestNeedsAStrongMatch(t *testing.T) {
 	say(t, db, "garden", day,
 		"Show each plant's watering schedule on the diary page.",
 		"The diary page now lists every plant with its next watering day, read from the Brambleton schedule table.")
-	// Put as a request for new work ("Add Brambleton exports …") either
-	// gets nothing: it points back to nothing (TestNewWorkGetsNothing).
-	if got := recallFor(t, db, defaults(), "Fix the Quillmark exports for the diary"); got != "" {
+	if got := recallFor(t, db, defaults(), "Add Quillmark exports for the diary"); got != "" {
 		t.Errorf("a request about a thing the store never named got an injection:\n%s", got)
 	}
-	if got := recallFor(t, db, defaults(), "Fix the Brambleton exports for the diary"); !strings.Contains(got, "Brambleton schedule table") {
+	if got := recallFor(t, db, defaults(), "Add Brambleton exports for the diary"); !strings.Contains(got, "Brambleton schedule table") {
 		t.Errorf("a request about the project's own table was not answered:\n%s", got)
 	}
 	// A request is no question for a role: "where" here says where the
-	// fixed thing is, not which place the project uses.
-	if got := recallFor(t, db, defaults(), "Fix the Quillmark exports where the diary is"); got != "" {
+	// new thing goes, not which place the project uses.
+	if got := recallFor(t, db, defaults(), "Add Quillmark exports where the diary is"); got != "" {
 		t.Errorf("a request about a thing the store never named, read as asking a path, got an injection:\n%s", got)
 	}
 	// A question about what happened is about the project's past, whatever

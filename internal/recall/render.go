@@ -502,6 +502,10 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		}
 		return fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), text)
 	}
+	// dropped marks the warnings whose "then:" line was left out for want
+	// of room: printed later, they would explain a line that is not there.
+	dropped := map[int]bool{}
+	var listed []string // the lines of the memories listed, as written
 	for i, it := range items {
 		var ws strings.Builder
 		var mine []int
@@ -521,10 +525,12 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		optional := func(j int) bool { return warns[j].inEdit || warns[j].A.CID != it.CID }
 		if slices.ContainsFunc(mine, optional) &&
 			body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false) > budget {
-			if slices.ContainsFunc(mine, func(j int) bool { return warns[j].A.CID != it.CID }) {
-				it.ContextExcerpt = ""
-				l = itemLine(it) + "\n"
+			for _, j := range mine {
+				if warns[j].A.CID != it.CID {
+					it.ContextExcerpt, dropped[j] = "", true
+				}
 			}
+			l = itemLine(it) + "\n"
 			ws.Reset()
 			mine = slices.DeleteFunc(mine, optional)
 			for _, j := range mine {
@@ -562,6 +568,7 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 			continue // a memory whose warning does not fit is not listed
 		}
 		body.WriteString(l)
+		listed = append(listed, l)
 		out.Shown = append(out.Shown, it.CID)
 		if need <= budget {
 			warn.WriteString(ws.String())
@@ -578,16 +585,12 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	// Unless a memory listed states the value it says was replaced: then
 	// the older value is shown, and the warning brings the newer with it.
 	left := map[string]bool{}
-	var listed []string
 	for _, it := range items {
 		left[it.CID] = !slices.Contains(out.Shown, it.CID)
-		if !left[it.CID] {
-			listed = append(listed, it.Excerpt, it.ContextExcerpt)
-		}
 	}
 	conflict := false
 	for j, w := range warns {
-		if used[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && left[w.A.CID] && !statedIn(listed, w.Old) {
+		if used[j] || dropped[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && left[w.A.CID] && !statedIn(listed, w.Old) {
 			continue
 		}
 		l := warningLine(w) + "\n"

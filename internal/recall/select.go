@@ -153,16 +153,17 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if now.IsZero() {
 		now = time.Now()
 	}
-	if work && !ours && timeWindow(prompt, now).zero() && !namesOwnIdentifier(prompt, cs) {
-		// A request for new work that points back to nothing done before:
-		// no earlier work (newWork), no time ("the bucket from last week"),
-		// no identifier the project wrote ("bug #812", "deploy.sh"). It
-		// asks for what the store never said, whatever everyday words it
-		// shares with the project's talk about the same stack ("add a third
-		// tool that drafts an email" beside the two tools built). A request
-		// that points back still needs a strong match (howToBar, below).
-		// Measured on every dev and fresh set: 5 fewer of 112 unrelated
-		// prompts injected on FC, FD and FE, no follow-up changed.
+	if work && !ours && isASCII(body) && !definiteRE.MatchString(body) && timeWindow(prompt, now).zero() && !namesOwnIdentifier(prompt, cs) {
+		// A request for something new that refers to nothing the project
+		// has: no earlier work (newWork), no thing already there
+		// (definiteRE: "the parser changes"), no time ("from last week"),
+		// no identifier of the project ("bug #812", "deploy.sh"). It asks
+		// for what the store never said, whatever everyday words it shares
+		// with the project's talk about the same stack ("add a tool that
+		// drafts an email" beside the two tools built). Only an English
+		// request is read so (ASCII): Russian and Korean write no article.
+		// Any other request for new work still needs a strong match
+		// (howToBar, below).
 		return nil, nil
 	}
 	find := plan(cs, total)

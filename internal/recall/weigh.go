@@ -78,8 +78,8 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 }
 
 // mergeAlike makes one concept of two prompt words the index reads alike:
-// one stem ("paging" and "page") or one synonym group ("pagination" and
-// "page"). Counted twice, the one thing would weigh double in the share of
+// one stem ("paging" and "page") or one synonym group ("db" and
+// "database"). Counted twice, the one thing would weigh double in the share of
 // the prompt an item covers, and an item naming it once would cover half
 // of what it does.
 func mergeAlike(cs []concept) []concept {
@@ -90,12 +90,23 @@ func mergeAlike(cs []concept) []concept {
 			out = append(out, c)
 			continue
 		}
-		for k, key := range c.keys {
-			if !slices.Contains(out[i].keys, key) {
-				out[i].forms = append(out[i].forms, c.forms[k])
-				out[i].keys = append(out[i].keys, key)
+		// The word that leads says how specific the concept is, as in a
+		// compound (joinCompounds): a generic word leads only when both
+		// are ("db" with "database" weighs as "db" whichever comes first).
+		// A plain word is no glued identifier, which is dropped when no
+		// text holds it.
+		lead, other := out[i], c
+		if isGeneric(lead.forms[0]) && !isGeneric(other.forms[0]) {
+			lead, other = other, lead
+		}
+		lead.glued = lead.glued && other.glued
+		for k, key := range other.keys {
+			if !slices.Contains(lead.keys, key) {
+				lead.forms = append(lead.forms, other.forms[k])
+				lead.keys = append(lead.keys, key)
 			}
 		}
+		out[i] = lead
 	}
 	return out
 }
@@ -601,25 +612,29 @@ func novel(cs []concept, ents []Item) bool {
 	return true
 }
 
-// namesOwnIdentifier reports a prompt naming an identifier the project
-// wrote: a name joined from parts by '_', '.' or '/' or in camelCase
-// ("import_tiers.py", "STRIPE_KEY", "userId"), every part of which the
-// store holds, or a number of three digits or more it holds ("bug #812",
-// a port). Such a name points at the project's own things as "we" points
-// at its ways; a file of the user's own ("My Clippings.txt") holds a part
-// the store never wrote.
+// namesOwnIdentifier reports a prompt naming an identifier of the
+// project: a name joined from parts by '_', '-', '.' or '/' or in camelCase
+// ("import_tiers.py", "STRIPE_KEY", "userId"), each of whose parts the
+// store holds as a word of its own (not by a synonym), or an issue number
+// ("#812") it holds. Such a name points at the project's own things as
+// "we" points at its ways; a file of the user's own ("My Clippings.txt")
+// holds a part the store never wrote. The parts are counted, not the
+// name: the index keeps the parts only.
 func namesOwnIdentifier(prompt string, cs []concept) bool {
 	held := func(w string) (df int, ok bool) {
-		i := slices.IndexFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) })
+		k := indexKey(w)
+		i := slices.IndexFunc(cs, func(c concept) bool { return c.keys[0] == k })
 		if i < 0 {
 			return 0, false
 		}
 		return cs[i].df, true
 	}
 	for _, w := range strings.Fields(prompt) {
-		w = strings.Trim(w, "\"'`()[]{}<>,;:!?.#")
-		if n := strings.Trim(w, "0123456789"); n == "" && len(w) >= 3 {
-			if df, _ := held(w); df > 0 {
+		w = strings.TrimRightFunc(strings.TrimLeftFunc(w, func(r rune) bool {
+			return r != '#' && r != '.' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if n, ok := strings.CutPrefix(w, "#"); ok {
+			if df, _ := held(n); df > 0 && strings.Trim(n, "0123456789") == "" {
 				return true
 			}
 			continue
