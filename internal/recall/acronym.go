@@ -24,7 +24,7 @@ const minAcronymWords, maxAcronymWords = 3, 5
 // acronymRun is a run of adjacent content words of a prompt and the token
 // their initials make.
 type acronymRun struct {
-	words []string // lower-case, as concepts' first forms
+	words []string // lower-case, as concepts' forms
 	token string
 }
 
@@ -35,7 +35,7 @@ type acronymRun struct {
 // hyphen stand between them: a comma or a full stop ends a phrase.
 func acronymRuns(prompt string, cs []concept) []acronymRun {
 	isConcept := func(w string) bool {
-		return slices.ContainsFunc(cs, func(c concept) bool { return c.forms[0] == w })
+		return slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) })
 	}
 	var runs []acronymRun
 	var seg []string // the current run of adjacent content words
@@ -165,7 +165,7 @@ func (tc *termCounts) acronyms(ctx context.Context, cs []concept, prompt string)
 		}
 		k := indexKey(r.token)
 		for j := range cs {
-			if slices.Contains(r.words, cs[j].forms[0]) && !slices.Contains(cs[j].keys, k) {
+			if slices.ContainsFunc(cs[j].forms, func(f string) bool { return slices.Contains(r.words, f) }) && !slices.Contains(cs[j].keys, k) {
 				cs[j].forms = append(cs[j].forms, r.token)
 				cs[j].keys = append(cs[j].keys, k)
 			}

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,5 +61,23 @@ func TestWrittenCompoundStaysWords(t *testing.T) {
 	want := "bucket level locking cover silo|adjacent stores"
 	if strings.Join(got, " ") != want {
 		t.Errorf("concepts %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// TestCompoundJoinsAMergedWord: a compound's word that is one concept with
+// another word of the prompt (mergeAlike: "db" and "database"), whichever
+// of them leads, is still joined into the compound.
+func TestCompoundJoinsAMergedWord(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	cs, _, err := newTermCounts(db).weigh(context.Background(), concepts("make the database-facing loader skip when the db is down", repoGlosses()), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if slices.Contains(c.forms, "facing") && !slices.Contains(c.forms, "database") {
+			t.Errorf("the compound's word stands alone: %+v", cs)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -308,56 +307,4 @@ func FuzzPromptForm(f *testing.F) {
 		_ = namesProject(prompt)
 		_, _ = newWork(prompt), howTo(prompt)
 	})
-}
-
-// TestNewThingGetsNothing: a request for something new that refers to
-// nothing the project has (no "the", no time, no identifier of the
-// project) gets nothing, however strongly its words match the project's
-// talk about the same things. The same request referring to something the
-// project has is weighed as any request for new work.
-func TestNewThingGetsNothing(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	say(t, db, "tools", day, "Which tools does the kiln server expose?",
-		"The kiln server exposes two tools: find_glaze looks a glaze up by its cone, and fire_schedule drafts a firing schedule email for each kiln load.")
-	if got := recallFor(t, db, defaults(), "Add a kiln server tool that drafts a glaze order email for each kiln load"); got != "" {
-		t.Errorf("a request for a new thing got an injection:\n%s", got)
-	}
-	for _, p := range []string{
-		"Add a kiln server tool like find_glaze that drafts a glaze order email for each kiln load",
-		"Add a glaze order email to the kiln server tools that draft a firing schedule email for each kiln load",
-	} {
-		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, "find_glaze") {
-			t.Errorf("%q refers to the project's own things and got nothing:\n%s", p, got)
-		}
-	}
-}
-
-func TestNamesOwnIdentifier(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	say(t, db, "imp", day, "Why does the importer drop the tier column?",
-		"Bug #4812: import_tiers.py reads the tier column from the wrong sheet; the fix reads it by name.")
-	for _, tt := range []struct {
-		prompt string
-		want   bool
-	}{
-		{"write a regression test for import_tiers.py", true},
-		{"write a regression test for «import_tiers.py»", true},
-		{"write a regression test for #4812", true},
-		{"write a regression test for 4812", false},  // a number with no mark
-		{"write a regression test for #4813", false}, // one the store never wrote
-		{"add a script that reads My Clippings.txt", false},
-		{"add a follow-up email", false}, // a compound of plain words
-	} {
-		cs, _, err := newTermCounts(db).weigh(context.Background(), concepts(tt.prompt, nil), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := namesOwnIdentifier(tt.prompt, cs); got != tt.want {
-			t.Errorf("namesOwnIdentifier(%q) = %v, want %v", tt.prompt, got, tt.want)
-		}
-	}
 }

@@ -503,12 +503,13 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		return fmt.Sprintf("[%s] %s, %s: %s\n", it.CID, kindLabel(it), date(it.Time), text)
 	}
 	// dropped marks the warnings whose "then:" line was left out for want
-	// of room: printed later, they would explain a line that is not there.
+	// of room: printed later, they would explain a line that is not there,
+	// unless another memory listed states the value they say was replaced.
 	dropped := map[int]bool{}
-	var listed []string // the lines of the memories listed, as written
+	var listed []string // the texts of the memories listed, as shown
 	for i, it := range items {
 		var ws strings.Builder
-		var mine []int
+		var mine, stale []int // stale: warnings whose then-line is left out
 		then := shownContext(it)
 		for j, w := range warns {
 			if !used[j] && w.Kind == "superseded" && (w.A.CID == it.CID || then != "" && w.A.CID == then) {
@@ -527,7 +528,8 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 			body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false) > budget {
 			for _, j := range mine {
 				if warns[j].A.CID != it.CID {
-					it.ContextExcerpt, dropped[j] = "", true
+					it.ContextExcerpt = ""
+					stale = append(stale, j)
 				}
 			}
 			l = itemLine(it) + "\n"
@@ -568,7 +570,10 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 			continue // a memory whose warning does not fit is not listed
 		}
 		body.WriteString(l)
-		listed = append(listed, l)
+		listed = append(listed, it.Excerpt, it.ContextExcerpt)
+		for _, j := range stale {
+			dropped[j] = true
+		}
 		out.Shown = append(out.Shown, it.CID)
 		if need <= budget {
 			warn.WriteString(ws.String())
@@ -590,7 +595,7 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	}
 	conflict := false
 	for j, w := range warns {
-		if used[j] || dropped[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && left[w.A.CID] && !statedIn(listed, w.Old) {
+		if used[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && (left[w.A.CID] || dropped[j]) && !statedIn(listed, w.Old) {
 			continue
 		}
 		l := warningLine(w) + "\n"

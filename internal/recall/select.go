@@ -153,19 +153,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if now.IsZero() {
 		now = time.Now()
 	}
-	if work && !ours && isASCII(body) && !definiteRE.MatchString(body) && timeWindow(prompt, now).zero() && !namesOwnIdentifier(prompt, cs) {
-		// A request for something new that refers to nothing the project
-		// has: no earlier work (newWork), no thing already there
-		// (definiteRE: "the parser changes"), no time ("from last week"),
-		// no identifier of the project ("bug #812", "deploy.sh"). It asks
-		// for what the store never said, whatever everyday words it shares
-		// with the project's talk about the same stack ("add a tool that
-		// drafts an email" beside the two tools built). Only an English
-		// request is read so (ASCII): Russian and Korean write no article.
-		// Any other request for new work still needs a strong match
-		// (howToBar, below).
-		return nil, nil
-	}
 	find := plan(cs, total)
 	asked := asks(cs, claim.Asks(prompt))
 	// A how-to question is asked of a manual: its everyday words say it is
@@ -240,9 +227,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if cfg.Threshold > 0 {
 		floor = cfg.Threshold // the user's own bar (config.json "threshold")
 	}
-	// A how-to question, a request for new work (newWork) that points
-	// back, or a prompt about something the project never spoke of
-	// (novel), is answered only by a strong match: the store
+	// A how-to question, a request for new work (newWork), or a prompt
+	// about something the project never spoke of (novel), is answered
+	// only by a strong match: the store
 	// shares its everyday words, not its subject. Not a question about what
 	// happened, or one asking a role, whose rarest word may be a paraphrase
 	// the answer does not use; a request without a question mark asks no

@@ -509,9 +509,6 @@ func TestToolOutputAloneOpensNoGate(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"add a Tomcat health check so the app reports its Java runtime",
-		// A request that points back is weighed, but tool output alone
-		// still opens no gate for it.
-		"add a Tomcat health check like the one from last month so the app reports its Java runtime",
 		"how do I add a Tomcat health check so the app reports its Java runtime?",
 		"How do I change the Tomcat port of a Spring Boot application on the App Engine?",
 		"What's the difference between the app router and Tomcat port for Spring Boot?",

@@ -543,12 +543,15 @@ func joinCompounds(cs []concept) []concept {
 			}
 			continue
 		}
-		j, ok := into[c.forms[0]]
-		if !ok {
+		// A prompt word may be any form of its concept (mergeAlike lets the
+		// specific one lead).
+		k := slices.IndexFunc(c.forms, func(f string) bool { _, ok := into[f]; return ok })
+		if k < 0 {
 			out = append(out, c)
 			continue
 		}
-		delete(into, c.forms[0])
+		j := into[c.forms[k]]
+		delete(into, c.forms[k])
 		o := &out[j]
 		if o.forms == nil {
 			*o = c
@@ -610,53 +613,6 @@ func novel(cs []concept, ents []Item) bool {
 		}
 	}
 	return true
-}
-
-// namesOwnIdentifier reports a prompt naming an identifier of the
-// project: a name joined from parts by '_', '-', '.' or '/' or in camelCase
-// ("import_tiers.py", "STRIPE_KEY", "userId"), each of whose parts the
-// store holds as a word of its own (not by a synonym), or an issue number
-// ("#812") it holds. Such a name points at the project's own things as
-// "we" points at its ways; a file of the user's own ("My Clippings.txt")
-// holds a part the store never wrote. The parts are counted, not the
-// name: the index keeps the parts only.
-func namesOwnIdentifier(prompt string, cs []concept) bool {
-	held := func(w string) (df int, ok bool) {
-		k := indexKey(w)
-		i := slices.IndexFunc(cs, func(c concept) bool { return c.keys[0] == k })
-		if i < 0 {
-			return 0, false
-		}
-		return cs[i].df, true
-	}
-	for _, w := range strings.Fields(prompt) {
-		w = strings.TrimRightFunc(strings.TrimLeftFunc(w, func(r rune) bool {
-			return r != '#' && r != '.' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
-		}), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if n, ok := strings.CutPrefix(w, "#"); ok {
-			if df, _ := held(n); df > 0 && strings.Trim(n, "0123456789") == "" {
-				return true
-			}
-			continue
-		}
-		parts := splitIdent(w)
-		if len(parts) < 2 || plainCompound(w) {
-			continue
-		}
-		found, missing := 0, false
-		for _, p := range parts {
-			switch df, ok := held(strings.ToLower(p)); {
-			case ok && df > 0:
-				found++
-			case ok:
-				missing = true
-			}
-		}
-		if found >= 2 && !missing {
-			return true
-		}
-	}
-	return false
 }
 
 // englishOnly reports a prompt whose function words are English only
