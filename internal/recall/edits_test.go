@@ -227,3 +227,37 @@ func TestContextWarningNeverShortens(t *testing.T) {
 		t.Errorf("want both memories in full, without the line the warning replaced, and no warning; got %v:\n%s", got.Shown, got.Text)
 	}
 }
+
+// TestDroppedThenLineDropsItsWarning: at any budget, a warning about what a
+// memory's "then:" line said is not printed once that line is left out
+// for room, unless another memory listed states the replaced value.
+func TestDroppedThenLineDropsItsWarning(t *testing.T) {
+	t.Parallel()
+	said := func(id int64, text string) Item {
+		return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
+	}
+	then := store.Event{ID: 9, Time: day, Type: store.TypeAgentResponse,
+		Text: "The kiln reader calls /v1/kilns for every tile it draws, " + strings.Repeat("one request per glaze layer, ", 5)}
+	first := said(1, "The kiln reader is rewritten.")
+	first.Context, first.ContextExcerpt = &then, then.Text
+	w := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: store.EventCID(9), Date: then.Time, Title: "calls /v1/kilns"},
+		B: Memory{CID: "mem:t5", Date: day.Add(time.Hour), Title: "The reader calls /api/v2/kilns now."}, Old: "/v1/kilns",
+		Note: "path: /api/v2/kilns replaced /v1/kilns."}
+	plain := Render([]Item{first}, nil, Blocks{}, 4000)
+	for budget := len(plain.Text) - 200; budget < len(plain.Text)+800; budget += 10 {
+		got := Render([]Item{first}, []Warning{w}, Blocks{}, budget)
+		if strings.Contains(got.Text, ConflictOpen) && !strings.Contains(got.Text, "for every tile") {
+			t.Fatalf("budget %d: the warning explains a then-line not shown:\n%s", budget, got.Text)
+		}
+	}
+	// Another memory states the old value: the warning explains that one.
+	other := said(2, "The tile cache still reads /v1/kilns.")
+	seen := false
+	for budget := len(plain.Text) - 200; budget < len(plain.Text)+800; budget += 10 {
+		got := Render([]Item{first, other}, []Warning{w}, Blocks{}, budget)
+		seen = seen || strings.Contains(got.Text, ConflictOpen) && !strings.Contains(got.Text, "for every tile")
+	}
+	if !seen {
+		t.Errorf("the warning was never printed for the other memory's old value")
+	}
+}

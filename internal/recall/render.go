@@ -504,7 +504,7 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	}
 	// dropped marks the warnings whose "then:" line was left out for want
 	// of room: printed later, they would explain a line that is not there,
-	// unless another memory listed states the value they say was replaced.
+	// unless a memory listed states the value they say was replaced.
 	dropped := map[int]bool{}
 	var listed []string // the texts of the memories listed, as shown
 	for i, it := range items {
@@ -544,7 +544,7 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 			// that leaves no room, it is listed without it, and without
 			// pointing at it.
 			if room := budget - body.Len() - ws.Len() - blockCost(false); room > 60 {
-				l = short(it, room)
+				l, it.ContextExcerpt = short(it, room), "" // the short form shows no then-line
 			} else {
 				it.ReplacedBy = ""
 				l = itemLine(it) + "\n"
@@ -552,7 +552,7 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		}
 		if body.Len()+len(l) > budget && i == 0 {
 			// A tight budget still gets the best memory, in short form.
-			l = short(it, budget)
+			l, it.ContextExcerpt = short(it, budget), ""
 		}
 		// alone is the room the memory takes without its warnings (the
 		// block of those already listed counted), need with them.

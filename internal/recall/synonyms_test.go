@@ -67,4 +67,21 @@ func TestConceptsMergeAlike(t *testing.T) {
 	if got := len(concepts("kiln glaze", repoGlosses())); got != 2 {
 		t.Errorf("two unlike words made %d concepts", got)
 	}
+	// A Korean word with and without its particle, either first.
+	for _, p := range []string{"토큰 만료 토큰을 갱신하고", "토큰을 갱신하고 토큰 만료"} {
+		n := 0
+		for _, c := range concepts(p, repoGlosses()) {
+			if slices.ContainsFunc(c.forms, func(f string) bool { return strings.HasPrefix(f, "토큰") }) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%q: 토큰 in %d concepts, want 1", p, n)
+		}
+	}
+	// Every spelling stays: an acronym reads the prompt's own words.
+	p := "the page loads slowly in the paging buffer pool"
+	if runs := acronymRuns(p, concepts(p, repoGlosses())); !slices.ContainsFunc(runs, func(r acronymRun) bool { return r.token == "pbp" }) {
+		t.Errorf("acronymRuns(%q) = %+v, want pbp", p, runs)
+	}
 }

@@ -78,14 +78,17 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 }
 
 // mergeAlike makes one concept of two prompt words the index reads alike:
-// one stem ("paging" and "page") or one synonym group ("db" and
-// "database"). Counted twice, the one thing would weigh double in the share of
+// one stem ("paging" and "page"), one synonym group ("db" and "database"),
+// or a Korean word with and without its particle ("토큰" and "토큰을"),
+// whichever comes first. Counted twice, the one thing would weigh double in the share of
 // the prompt an item covers, and an item naming it once would cover half
 // of what it does.
 func mergeAlike(cs []concept) []concept {
 	out := cs[:0]
 	for _, c := range cs {
-		i := slices.IndexFunc(out, func(o concept) bool { return slices.Contains(o.keys, c.keys[0]) })
+		i := slices.IndexFunc(out, func(o concept) bool {
+			return slices.Contains(o.keys, c.keys[0]) || slices.Contains(c.keys, o.keys[0])
+		})
 		if i < 0 {
 			out = append(out, c)
 			continue
@@ -100,10 +103,12 @@ func mergeAlike(cs []concept) []concept {
 			lead, other = other, lead
 		}
 		lead.glued = lead.glued && other.glued
-		for k, key := range other.keys {
-			if !slices.Contains(lead.keys, key) {
-				lead.forms = append(lead.forms, other.forms[k])
-				lead.keys = append(lead.keys, key)
+		// Every spelling stays, its key repeated if need be: a compound, an
+		// acronym and an excerpt look the prompt's words up by form.
+		for k, f := range other.forms {
+			if !slices.Contains(lead.forms, f) {
+				lead.forms = append(lead.forms, f)
+				lead.keys = append(lead.keys, other.keys[k])
 			}
 		}
 		out[i] = lead
@@ -521,8 +526,8 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 
 // joinCompounds makes the words of each hyphenated compound the project
 // never wrote together one concept, written any of its ways: cs holds, for
-// each such compound, a concept of its parts alone, before the parts' own
-// concepts. A compound a prompt coins ("a spool-facing knob", "the
+// each such compound, a concept of its parts alone, where the compound
+// stands in the prompt. A compound a prompt coins ("a spool-facing knob", "the
 // invoice-side check") describes one thing by its words, and the second
 // word is often the vaguest of the prompt ("facing", "side"): as a concept
 // of its own it weighed as much as the rarest, in a store that hardly wrote
@@ -532,27 +537,36 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 // common as its commonest word (a concept's documents are its commonest
 // form's, as for a synonym).
 func joinCompounds(cs []concept) []concept {
-	var out []concept
-	into := map[string]int{} // a part's word -> the concept joining it in out
-	for _, c := range cs {
+	// Each compound's parts are known before any word is read, so a word
+	// said before its compound ("the db …, the database-facing loader")
+	// joins it as one said after it does.
+	owner := map[string]int{} // a part's word -> the index in cs of the compound joining it
+	compound := make([]bool, len(cs))
+	for i, c := range cs {
 		if c.forms == nil {
-			j := len(out)
-			out = append(out, concept{})
+			compound[i] = true
 			for _, p := range c.parts {
-				into[p] = j
+				if _, ok := owner[p]; !ok {
+					owner[p] = i
+				}
 			}
-			continue
+		}
+	}
+	joined := make([]bool, len(cs))
+	for i, c := range cs {
+		if compound[i] {
+			continue // filled by its words, which may come before it
 		}
 		// A prompt word may be any form of its concept (mergeAlike lets the
 		// specific one lead).
-		k := slices.IndexFunc(c.forms, func(f string) bool { _, ok := into[f]; return ok })
+		k := slices.IndexFunc(c.forms, func(f string) bool { _, ok := owner[f]; return ok })
 		if k < 0 {
-			out = append(out, c)
 			continue
 		}
-		j := into[c.forms[k]]
-		delete(into, c.forms[k])
-		o := &out[j]
+		j := owner[c.forms[k]]
+		delete(owner, c.forms[k])
+		joined[i] = true
+		o := &cs[j]
 		if o.forms == nil {
 			*o = c
 			continue
@@ -567,9 +581,14 @@ func joinCompounds(cs []concept) []concept {
 		o.keys = append(o.keys, c.keys...)
 		o.df = max(o.df, c.df)
 	}
-	// A compound whose words were all function words, or said before it,
-	// joined none.
-	return slices.DeleteFunc(out, func(c concept) bool { return c.forms == nil })
+	// A compound whose words were all function words joined none.
+	out := cs[:0]
+	for i, c := range cs {
+		if !joined[i] && c.forms != nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // novel reports a prompt about something the project never spoke of: its
