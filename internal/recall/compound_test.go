@@ -84,3 +84,22 @@ func TestCompoundJoinsAMergedWord(t *testing.T) {
 		}
 	}
 }
+
+// TestCompoundLeadIsOrderFree: the word that leads a joined compound, which
+// says how specific it is, does not depend on where the prompt says its
+// words.
+func TestCompoundLeadIsOrderFree(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for _, p := range []string{"which side does the invoice-side check run on?", "the invoice-side check: which side does it run on?"} {
+		cs, _, err := newTermCounts(db).weigh(context.Background(), concepts(p, repoGlosses()), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(cs, func(c concept) bool { return slices.Contains(c.forms, "side") })
+		if i < 0 || cs[i].forms[0] != "invoice" {
+			t.Errorf("%q: want the compound led by invoice, got %+v", p, cs)
+		}
+	}
+}

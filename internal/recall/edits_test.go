@@ -261,3 +261,28 @@ func TestDroppedThenLineDropsItsWarning(t *testing.T) {
 		t.Errorf("the warning was never printed for the other memory's old value")
 	}
 }
+
+// TestShortFormHidesItsThenLine: the best memory shown in short form shows
+// no "then:" line, so a value only that line states is not shown, and a
+// warning about it is not printed.
+func TestShortFormHidesItsThenLine(t *testing.T) {
+	t.Parallel()
+	said := func(id int64, text string) Item {
+		return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
+	}
+	then := store.Event{ID: 9, Time: day, Type: store.TypeAgentResponse,
+		Text: "The kiln reader calls /v1/kilns for every tile it draws, " + strings.Repeat("one request per glaze layer, ", 5)}
+	first := said(1, "The kiln reader is rewritten lazily.")
+	first.Context, first.ContextExcerpt = &then, then.Text
+	gone := said(2, strings.Repeat("The glaze notes go on about the kiln's tiles. ", 12))
+	own := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: first.CID, Date: first.Time, Title: "rewritten lazily"},
+		B: Memory{CID: "mem:t7", Date: day.Add(time.Hour), Title: "The reader is rewritten eagerly now."}, Note: "eagerly now."}
+	other := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: gone.CID, Date: gone.Time, Title: "glaze notes"},
+		B: Memory{CID: "mem:t8", Date: day.Add(time.Hour), Title: "Tiles read /api/v2/kilns."}, Old: "/v1/kilns", Note: "path changed."}
+	for budget := 200; budget < 2000; budget += 5 {
+		got := Render([]Item{first, gone}, []Warning{own, other}, Blocks{}, budget)
+		if strings.Contains(got.Text, "Tiles read") && !strings.Contains(got.Text, "for every tile") && !slices.Contains(got.Shown, gone.CID) {
+			t.Fatalf("budget %d: a warning rests on a then-line the short form hides:\n%s", budget, got.Text)
+		}
+	}
+}

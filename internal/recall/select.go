@@ -619,7 +619,11 @@ func plan(cs []concept, total int) search {
 			break
 		}
 		sum += c.df
-		forms = append(forms, c.forms...)
+		for k, f := range c.forms {
+			if slices.Index(c.keys, c.keys[k]) == k { // one spelling of a key: FTS5 reads its list once
+				forms = append(forms, f)
+			}
+		}
 	}
 	s := search{match: store.MatchStems(forms)}
 	if sum > hookScoreBudget && total > 0 {

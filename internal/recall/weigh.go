@@ -452,11 +452,13 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 	// index's own stem, other scripts' by their prefix key.
 	var words []string
 	for _, c := range cs {
-		for i, k := range c.keys {
+		for _, k := range c.keys {
 			if strings.HasSuffix(k, "*") {
 				words = append(words, k)
 			} else {
-				words = append(words, c.forms[i])
+				// A key two spellings share (mergeAlike) is counted once,
+				// by its first.
+				words = append(words, c.forms[slices.Index(c.keys, k)])
 			}
 		}
 	}
@@ -552,6 +554,14 @@ func joinCompounds(cs []concept) []concept {
 			}
 		}
 	}
+	// The words join in the compound's order, so that the lead is the
+	// same however the prompt orders them ("the invoice-side check: which
+	// side" and "which side … the invoice-side check").
+	type joiner struct {
+		at int // the word's place among the compound's parts
+		c  concept
+	}
+	joiners := map[int][]joiner{}
 	joined := make([]bool, len(cs))
 	for i, c := range cs {
 		if compound[i] {
@@ -566,20 +576,24 @@ func joinCompounds(cs []concept) []concept {
 		j := owner[c.forms[k]]
 		delete(owner, c.forms[k])
 		joined[i] = true
+		joiners[j] = append(joiners[j], joiner{slices.Index(cs[j].parts, c.forms[k]), c})
+	}
+	for j, js := range joiners {
+		slices.SortFunc(js, func(a, b joiner) int { return a.at - b.at })
 		o := &cs[j]
-		if o.forms == nil {
-			*o = c
-			continue
+		*o = js[0].c
+		for _, w := range js[1:] {
+			c := w.c
+			// The concept is generic only when all its words are: its
+			// first word decides (weigh).
+			if isGeneric(o.forms[0]) && !isGeneric(c.forms[0]) {
+				o.forms, c.forms = c.forms, o.forms
+				o.keys, c.keys = c.keys, o.keys
+			}
+			o.forms = append(o.forms, c.forms...)
+			o.keys = append(o.keys, c.keys...)
+			o.df = max(o.df, c.df)
 		}
-		// The concept is generic only when all its words are: its first
-		// word decides (weigh).
-		if isGeneric(o.forms[0]) && !isGeneric(c.forms[0]) {
-			o.forms, c.forms = c.forms, o.forms
-			o.keys, c.keys = c.keys, o.keys
-		}
-		o.forms = append(o.forms, c.forms...)
-		o.keys = append(o.keys, c.keys...)
-		o.df = max(o.df, c.df)
 	}
 	// A compound whose words were all function words joined none.
 	out := cs[:0]
