@@ -80,9 +80,9 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 // mergeAlike makes one concept of two prompt words the index reads alike:
 // one stem ("paging" and "page"), one synonym group ("db" and "database"),
 // or a Korean word with and without its particle ("토큰" and "토큰을"),
-// whichever comes first. Counted twice, the one thing would weigh double in the share of
-// the prompt an item covers, and an item naming it once would cover half
-// of what it does.
+// whichever comes first. Counted twice, the one thing would weigh double
+// in the share of the prompt an item covers, and an item naming it once
+// would cover half of what it does.
 func mergeAlike(cs []concept) []concept {
 	out := cs[:0]
 	for _, c := range cs {
@@ -93,27 +93,31 @@ func mergeAlike(cs []concept) []concept {
 			out = append(out, c)
 			continue
 		}
-		// The word that leads says how specific the concept is, as in a
-		// compound (joinCompounds): a generic word leads only when both
-		// are ("db" with "database" weighs as "db" whichever comes first).
-		// A plain word is no glued identifier, which is dropped when no
-		// text holds it.
-		lead, other := out[i], c
-		if isGeneric(lead.forms[0]) && !isGeneric(other.forms[0]) {
-			lead, other = other, lead
-		}
-		lead.glued = lead.glued && other.glued
-		// Every spelling stays, its key repeated if need be: a compound, an
-		// acronym and an excerpt look the prompt's words up by form.
-		for k, f := range other.forms {
-			if !slices.Contains(lead.forms, f) {
-				lead.forms = append(lead.forms, f)
-				lead.keys = append(lead.keys, other.keys[k])
-			}
-		}
-		out[i] = lead
+		out[i] = joinConcepts(out[i], c)
 	}
 	return out
+}
+
+// joinConcepts is one concept of a's and b's words (mergeAlike, and a
+// compound's words: joinCompounds). Its first word says how specific it is
+// (weigh), so a generic word leads only when both are ("db" with
+// "database" weighs as "db"). Every spelling stays, its key repeated if
+// need be: a compound, an acronym and an excerpt look the prompt's words
+// up by form. A plain word is no glued identifier, which is dropped when
+// no text holds it.
+func joinConcepts(a, b concept) concept {
+	if isGeneric(a.forms[0]) && !isGeneric(b.forms[0]) {
+		a, b = b, a
+	}
+	for k, f := range b.forms {
+		if !slices.Contains(a.forms, f) {
+			a.forms = append(a.forms, f)
+			a.keys = append(a.keys, b.keys[k])
+		}
+	}
+	a.df = max(a.df, b.df)
+	a.glued = a.glued && b.glued
+	return a
 }
 
 // maxGlosses caps the English words a word of another language is also
@@ -580,19 +584,9 @@ func joinCompounds(cs []concept) []concept {
 	}
 	for j, js := range joiners {
 		slices.SortFunc(js, func(a, b joiner) int { return a.at - b.at })
-		o := &cs[j]
-		*o = js[0].c
+		cs[j] = js[0].c
 		for _, w := range js[1:] {
-			c := w.c
-			// The concept is generic only when all its words are: its
-			// first word decides (weigh).
-			if isGeneric(o.forms[0]) && !isGeneric(c.forms[0]) {
-				o.forms, c.forms = c.forms, o.forms
-				o.keys, c.keys = c.keys, o.keys
-			}
-			o.forms = append(o.forms, c.forms...)
-			o.keys = append(o.keys, c.keys...)
-			o.df = max(o.df, c.df)
+			cs[j] = joinConcepts(cs[j], w.c)
 		}
 	}
 	// A compound whose words were all function words joined none.
