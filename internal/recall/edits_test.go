@@ -176,20 +176,23 @@ func FuzzEditChanges(f *testing.F) {
 	})
 }
 
+// saidAt is an answer of the assistant with event id id, said id minutes
+// into the day, shown whole.
+func saidAt(id int64, text string) Item {
+	return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
+}
+
 // TestWarningWithTheContextItReplaces: a warning that replaces what a
 // listed memory's "then:" line says comes with that memory, as a warning
 // about the memory itself does: it is not left out because later memories
 // filled the room.
 func TestWarningWithTheContextItReplaces(t *testing.T) {
 	t.Parallel()
-	said := func(id int64, text string) Item {
-		return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
-	}
-	first := said(1, "All done: the kiln reader is rewritten.")
+	first := saidAt(1, "All done: the kiln reader is rewritten.")
 	then := store.Event{ID: 2, Time: day.Add(2 * time.Minute), Type: store.TypeAgentResponse, Text: "The reader calls `/v1/kilns`."}
 	first.Context, first.ContextExcerpt = &then, then.Text
-	newer := said(3, "The endpoint should be `/api/v2/kilns` (not `/v1/kilns`).")
-	filler := said(4, strings.Repeat("The glaze notes go on about the kiln's tiles. ", 8))
+	newer := saidAt(3, "The endpoint should be `/api/v2/kilns` (not `/v1/kilns`).")
+	filler := saidAt(4, strings.Repeat("The glaze notes go on about the kiln's tiles. ", 8))
 	w := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: store.EventCID(2), Date: then.Time, Title: then.Text},
 		B: Memory{CID: newer.CID, Date: newer.Time, Title: newer.Excerpt}, Note: "path: /api/v2/kilns replaced /v1/kilns."}
 	items := []Item{first, newer, filler}
@@ -209,11 +212,8 @@ func TestWarningWithTheContextItReplaces(t *testing.T) {
 // without the line it said was replaced.
 func TestContextWarningNeverShortens(t *testing.T) {
 	t.Parallel()
-	said := func(id int64, text string) Item {
-		return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
-	}
 	then := store.Event{ID: 9, Time: day, Type: store.TypeUserPrompt, Text: "Which endpoint does the kiln reader call?"}
-	first, second := said(1, "The kiln reader calls `/v1/kilns` for each tile."), said(2, "The glaze reader calls `/v1/glazes` once.")
+	first, second := saidAt(1, "The kiln reader calls `/v1/kilns` for each tile."), saidAt(2, "The glaze reader calls `/v1/glazes` once.")
 	for _, it := range []*Item{&first, &second} {
 		it.Context, it.ContextExcerpt = &then, then.Text
 	}
@@ -233,12 +233,9 @@ func TestContextWarningNeverShortens(t *testing.T) {
 // for room, unless another memory listed states the replaced value.
 func TestDroppedThenLineDropsItsWarning(t *testing.T) {
 	t.Parallel()
-	said := func(id int64, text string) Item {
-		return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
-	}
 	then := store.Event{ID: 9, Time: day, Type: store.TypeAgentResponse,
 		Text: "The kiln reader calls /v1/kilns for every tile it draws, " + strings.Repeat("one request per glaze layer, ", 5)}
-	first := said(1, "The kiln reader is rewritten.")
+	first := saidAt(1, "The kiln reader is rewritten.")
 	first.Context, first.ContextExcerpt = &then, then.Text
 	w := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: store.EventCID(9), Date: then.Time, Title: "calls /v1/kilns"},
 		B: Memory{CID: "mem:t5", Date: day.Add(time.Hour), Title: "The reader calls /api/v2/kilns now."}, Old: "/v1/kilns",
@@ -251,7 +248,7 @@ func TestDroppedThenLineDropsItsWarning(t *testing.T) {
 		}
 	}
 	// Another memory states the old value: the warning explains that one.
-	other := said(2, "The tile cache still reads /v1/kilns.")
+	other := saidAt(2, "The tile cache still reads /v1/kilns.")
 	seen := false
 	for budget := len(plain.Text) - 200; budget < len(plain.Text)+800; budget += 10 {
 		got := Render([]Item{first, other}, []Warning{w}, Blocks{}, budget)
@@ -267,14 +264,11 @@ func TestDroppedThenLineDropsItsWarning(t *testing.T) {
 // warning about it is not printed.
 func TestShortFormHidesItsThenLine(t *testing.T) {
 	t.Parallel()
-	said := func(id int64, text string) Item {
-		return messageItem(store.Event{ID: id, Time: day.Add(time.Duration(id) * time.Minute), Type: store.TypeAgentResponse, Text: text}, text)
-	}
 	then := store.Event{ID: 9, Time: day, Type: store.TypeAgentResponse,
 		Text: "The kiln reader calls /v1/kilns for every tile it draws, " + strings.Repeat("one request per glaze layer, ", 5)}
-	first := said(1, "The kiln reader is rewritten lazily.")
+	first := saidAt(1, "The kiln reader is rewritten lazily.")
 	first.Context, first.ContextExcerpt = &then, then.Text
-	gone := said(2, strings.Repeat("The glaze notes go on about the kiln's tiles. ", 12))
+	gone := saidAt(2, strings.Repeat("The glaze notes go on about the kiln's tiles. ", 12))
 	own := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: first.CID, Date: first.Time, Title: "rewritten lazily"},
 		B: Memory{CID: "mem:t7", Date: day.Add(time.Hour), Title: "The reader is rewritten eagerly now."}, Note: "eagerly now."}
 	other := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: gone.CID, Date: gone.Time, Title: "glaze notes"},
