@@ -228,15 +228,22 @@ func TestContextWarningNeverShortens(t *testing.T) {
 	}
 }
 
+// withKilnThen is an answer listed with a long "then:" line, the message of
+// event 9, that states /v1/kilns.
+func withKilnThen(text string) (Item, store.Event) {
+	then := store.Event{ID: 9, Time: day, Type: store.TypeAgentResponse,
+		Text: "The kiln reader calls /v1/kilns for every tile it draws, " + strings.Repeat("one request per glaze layer, ", 5)}
+	it := saidAt(1, text)
+	it.Context, it.ContextExcerpt = &then, then.Text
+	return it, then
+}
+
 // TestDroppedThenLineDropsItsWarning: at any budget, a warning about what a
 // memory's "then:" line said is not printed once that line is left out
 // for room, unless another memory listed states the replaced value.
 func TestDroppedThenLineDropsItsWarning(t *testing.T) {
 	t.Parallel()
-	then := store.Event{ID: 9, Time: day, Type: store.TypeAgentResponse,
-		Text: "The kiln reader calls /v1/kilns for every tile it draws, " + strings.Repeat("one request per glaze layer, ", 5)}
-	first := saidAt(1, "The kiln reader is rewritten.")
-	first.Context, first.ContextExcerpt = &then, then.Text
+	first, then := withKilnThen("The kiln reader is rewritten.")
 	w := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: store.EventCID(9), Date: then.Time, Title: "calls /v1/kilns"},
 		B: Memory{CID: "mem:t5", Date: day.Add(time.Hour), Title: "The reader calls /api/v2/kilns now."}, Old: "/v1/kilns",
 		Note: "path: /api/v2/kilns replaced /v1/kilns."}
@@ -264,10 +271,7 @@ func TestDroppedThenLineDropsItsWarning(t *testing.T) {
 // warning about it is not printed.
 func TestShortFormHidesItsThenLine(t *testing.T) {
 	t.Parallel()
-	then := store.Event{ID: 9, Time: day, Type: store.TypeAgentResponse,
-		Text: "The kiln reader calls /v1/kilns for every tile it draws, " + strings.Repeat("one request per glaze layer, ", 5)}
-	first := saidAt(1, "The kiln reader is rewritten lazily.")
-	first.Context, first.ContextExcerpt = &then, then.Text
+	first, _ := withKilnThen("The kiln reader is rewritten lazily.")
 	gone := saidAt(2, strings.Repeat("The glaze notes go on about the kiln's tiles. ", 12))
 	own := Warning{Severity: "HIGH", Kind: "superseded", A: Memory{CID: first.CID, Date: first.Time, Title: "rewritten lazily"},
 		B: Memory{CID: "mem:t7", Date: day.Add(time.Hour), Title: "The reader is rewritten eagerly now."}, Note: "eagerly now."}
