@@ -90,7 +90,8 @@ func TestRecallsHowTheLastSessionEnded(t *testing.T) {
 // it injects is valid UTF-8.
 func FuzzContext(f *testing.F) {
 	for _, s := range []string{"Did that go through last time?", "Где лежит папка импорта?", "out of the box touch zones",
-		"how often does it sync every 8-hour", "импорта\xff", "где мы остановились", "", "(((", "mem:t1 did we finish?"} {
+		"how often does it sync every 8-hour", "импорта\xff", "где мы остановились", "", "(((", "mem:t1 did we finish?",
+		"the db is slow; check the database-facing loader", "paging page pagination", "토큰 만료 토큰을 갱신"} {
 		f.Add(s)
 	}
 	db := storetest.Open(f)
