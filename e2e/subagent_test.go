@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 // TestRealClientSubagentEdits: a subagent started with the Agent tool reads
@@ -36,17 +37,7 @@ func TestRealClientSubagentEdits(t *testing.T) {
 	if _, err := os.Stat(agentWrote); err != nil {
 		t.Fatalf("the subagent wrote no file (%v); hooks fired: %v", err, fired(t, dir))
 	}
-	db := w.openStore()
-	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tools []string
-	for _, e := range evs {
-		if e.Type == store.TypeToolObservation {
-			tools = append(tools, strings.SplitN(e.Text, "\n", 2)[0])
-		}
-	}
+	tools := storetest.ToolHeads(t, w.openStore())
 	has := func(prefix string) bool {
 		for _, l := range tools {
 			if strings.HasPrefix(l, prefix) {
@@ -82,16 +73,7 @@ func TestRealClientSubagentEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer idb.Close()
-	ievs, err := idb.Read().Events(context.Background(), store.EventFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var imported []string
-	for _, e := range ievs {
-		if e.Type == store.TypeToolObservation {
-			imported = append(imported, strings.SplitN(e.Text, "\n", 2)[0])
-		}
-	}
+	imported := storetest.ToolHeads(t, idb)
 	slices.Sort(tools)
 	slices.Sort(imported)
 	if !slices.Equal(tools, imported) {

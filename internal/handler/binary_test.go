@@ -16,6 +16,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 	"github.com/tidwall/gjson"
 )
 
@@ -392,16 +393,7 @@ func TestSubagentToolCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range evs {
-		if e.Type == store.TypeToolObservation {
-			got = append(got, strings.SplitN(e.Text, "\n", 2)[0])
-		}
-	}
+	got := storetest.ToolHeads(t, db)
 	if want := []string{"Read: /p/main.go", "Edit: /p/docs.md", "Read: /p/agent.go"}; !slices.Equal(got, want) {
 		t.Errorf("tool observations %q, want %q", got, want)
 	}

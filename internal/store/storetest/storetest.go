@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,4 +84,22 @@ func OldStore(tb testing.TB, path string, size int64) {
 	if _, err := raw.Exec(`CREATE TABLE pad (b BLOB); INSERT INTO pad VALUES (zeroblob(?))`, size); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// ToolHeads returns the first line of each tool observation db holds, in
+// the log's order: the tool and what it was called on ("Edit: /p/docs.md").
+func ToolHeads(tb testing.TB, db *store.DB) []string {
+	tb.Helper()
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for _, e := range evs {
+		if e.Type == store.TypeToolObservation {
+			head, _, _ := strings.Cut(e.Text, "\n")
+			out = append(out, head)
+		}
+	}
+	return out
 }
