@@ -401,14 +401,13 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string, n int
 }
 
 // ReadSubagents reads the file edits of the session's subagents from their
-// transcripts (transcript.SubagentFiles), as PostToolUse keeps them live
-// (observation.BySubagentKept): an import of a session that ran them gets
-// them too. Each file is read whole; the calls' keys make a second read
-// add nothing. A file that cannot be read is logged and passed over: the
-// session's own transcript is imported all the same.
-func (r *Recorder) ReadSubagents(sess store.Session) []store.Event {
+// transcripts, files (transcript.SubagentFiles), as PostToolUse keeps them
+// live (observation.BySubagentKept): an import of a session that ran them
+// gets them too. Each file is read whole; the calls' keys make a second
+// read add nothing. A file that cannot be read is logged and passed over:
+// the session's own transcript is imported all the same.
+func (r *Recorder) ReadSubagents(sess store.Session, files []string) []store.Event {
 	var out []store.Event
-	files, _ := transcript.SubagentFiles(sess.TranscriptPath)
 	for _, path := range files {
 		batch, err := transcript.ReadFile(path, 0, true)
 		if err != nil {

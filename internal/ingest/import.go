@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,12 +31,15 @@ type Job struct {
 	path    string
 	project string // the project to file it under; "" means the project of its cwd
 	info    transcript.Info
-	agents  int64 // the bytes of its subagents' transcripts (transcript.SubagentFiles)
-	err     error // reading its head failed
+	// agents are its subagents' transcripts (transcript.SubagentFiles),
+	// listed once, and agentBytes their size.
+	agents     []string
+	agentBytes int64
+	err        error // reading its head failed
 }
 
 // size is the bytes a job's staging reads.
-func (j Job) size() int64 { return j.info.Size + j.agents }
+func (j Job) size() int64 { return j.info.Size + j.agentBytes }
 
 // Failure is a transcript that could not be imported.
 type Failure struct {
@@ -215,7 +217,7 @@ func (im *Importer) Run(ctx context.Context, jobs []Job, progress func(done int,
 	// the order claims were made, to tell which of two supersedes the other.
 	for i := range jobs {
 		jobs[i].info, jobs[i].err = ReadInfo(jobs[i].path, false)
-		_, jobs[i].agents = transcript.SubagentFiles(jobs[i].path)
+		jobs[i].agents, jobs[i].agentBytes = transcript.SubagentFiles(jobs[i].path)
 	}
 	sort.SliceStable(jobs, func(i, j int) bool {
 		a, b := jobs[i].info.Date(), jobs[j].info.Date()
@@ -521,8 +523,8 @@ func (im *Importer) stage(ctx context.Context, s *staged) {
 	// The marker holds the size of the subagents' transcripts too: a
 	// subagent's file written after the session's was imported is read.
 	size := strconv.FormatInt(info.Size, 10)
-	if job.agents > 0 {
-		size += "+" + strconv.FormatInt(job.agents, 10)
+	if job.agentBytes > 0 {
+		size += "+" + strconv.FormatInt(job.agentBytes, 10)
 	}
 	s.marker = store.Key(store.TypeSessionProcessed, info.SessionID, size)
 	out, fresh, err := im.check(ctx, im.DB.Read(), s)
@@ -531,7 +533,7 @@ func (im *Importer) stage(ctx context.Context, s *staged) {
 		return
 	}
 	sess := im.session(s)
-	if s.inc, s.err = im.read(sess); s.err != nil {
+	if s.inc, s.err = im.read(sess, s.job.agents); s.err != nil {
 		return
 	}
 	if s.err = store.Prepare(s.inc.Events); s.err != nil {
@@ -541,8 +543,9 @@ func (im *Importer) stage(ctx context.Context, s *staged) {
 }
 
 // read reads a session's transcript whole, and its subagents' file edits
-// that the increment does not hold already (two files may hold one call).
-func (im *Importer) read(sess store.Session) (capture.Increment, error) {
+// from their transcripts, agents, that the increment does not hold already
+// (two files may hold one call).
+func (im *Importer) read(sess store.Session, agents []string) (capture.Increment, error) {
 	inc, err := im.rec.Read(sess, true)
 	if err != nil {
 		return inc, err
@@ -552,7 +555,7 @@ func (im *Importer) read(sess store.Session) (capture.Increment, error) {
 		keys[e.DedupeKey] = true
 	}
 	var sub []store.Event
-	for _, e := range im.rec.ReadSubagents(sess) {
+	for _, e := range im.rec.ReadSubagents(sess, agents) {
 		if !keys[e.DedupeKey] {
 			keys[e.DedupeKey] = true
 			sub = append(sub, e)
@@ -572,8 +575,11 @@ func interleave(main, sub []store.Event) []store.Event {
 		return main
 	}
 	slices.SortStableFunc(sub, func(a, b store.Event) int {
-		if a.Time.IsZero() || b.Time.IsZero() {
-			return cmp.Compare(boolInt(a.Time.IsZero()), boolInt(b.Time.IsZero()))
+		if za, zb := a.Time.IsZero(), b.Time.IsZero(); za != zb {
+			if za {
+				return 1
+			}
+			return -1
 		}
 		return a.Time.Compare(b.Time)
 	})
@@ -587,13 +593,6 @@ func interleave(main, sub []store.Event) []store.Event {
 		out = append(out, e)
 	}
 	return append(out, sub[j:]...)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // check decides whether a staged transcript is to be imported, and whether
@@ -649,7 +648,7 @@ func (im *Importer) write(ctx context.Context, tx *store.Tx, s *staged, sum *Sum
 	plan, inc := s.plan, s.inc
 	if !fresh || plan == nil {
 		plan = nil
-		if inc, err = im.read(sess); err != nil {
+		if inc, err = im.read(sess, s.job.agents); err != nil {
 			return 0, err
 		}
 	}
