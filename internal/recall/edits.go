@@ -51,11 +51,12 @@ func editChanges(text string) []editChange {
 		}
 	}
 	// The lines the edit kept are matched first: a line inserted beside a
-	// like one ("import json" above "import os") replaces nothing.
+	// like one ("import json" above "import os") replaces nothing, nor
+	// does one whose comment alone changed.
 	usedR, usedA := make([]bool, len(removed)), make([]bool, len(added))
 	for j, a := range added {
 		for i, r := range removed {
-			if !usedR[i] && r == a {
+			if !usedR[i] && code(r) == code(a) {
 				usedR[i], usedA[j] = true, true
 				break
 			}
@@ -93,13 +94,20 @@ func editChanges(text string) []editChange {
 // in one place: at most three tokens of each differ, between a common start
 // and a common end that hold at least half of the longer line's tokens and
 // a word, so that the line still names what it is ("cone = 6" made "cone
-// = 8", "class Glaze(str, Enum):" made "class Glaze(Enum):").
+// = 8", "class Glaze(str, Enum):" made "class Glaze(Enum):"). Their code is
+// compared, without a trailing comment: an edit that sets a value often
+// says why beside it ("timeout: 120 # for model loading"), and one that
+// changes only the comment sets nothing.
 func changedLine(removed, added string) bool {
-	if removed == "" || added == "" || len(removed) > maxEditLine || len(added) > maxEditLine || strings.EqualFold(removed, added) {
+	if removed == "" || added == "" || len(removed) > maxEditLine || len(added) > maxEditLine {
 		return false
 	}
 	if comment(removed) || comment(added) {
 		return false // a comment says what changed; it sets nothing
+	}
+	removed, added = code(removed), code(added)
+	if strings.EqualFold(removed, added) {
+		return false
 	}
 	rt, at := lineTokens(removed), lineTokens(added)
 	p := 0
@@ -116,9 +124,6 @@ func changedLine(removed, added string) bool {
 	if len(rt)-p-s > 3 || len(at)-p-s > 3 || 2*(p+s) < max(len(rt), len(at)) {
 		return false
 	}
-	if c := trailingComment(removed); c >= 0 && commonPrefix(removed, added) >= c {
-		return false // only a trailing comment changed
-	}
 	for _, t := range append(rt[:p:p], rt[len(rt)-s:]...) {
 		if hasLetter(t) {
 			return true
@@ -128,24 +133,54 @@ func changedLine(removed, added string) bool {
 }
 
 // comment reports a line that is a comment in the languages and files an
-// edit is most often of: "#", "//", "/*", "*", "--", "<!--" opening it.
+// edit is most often of: "#", "//", "/*", "*", "-- ", "<!--" opening it. A
+// "--" before a name is a CSS custom property ("--brand: #0284c7").
 func comment(line string) bool {
-	for _, m := range []string{"#", "//", "/*", "*", "--", "<!--"} {
+	for _, m := range []string{"#", "//", "/*", "*", "-- ", "<!--"} {
 		if strings.HasPrefix(line, m) {
 			return true
 		}
 	}
-	return false
+	return line == "--"
+}
+
+// code is a line without the comment after its code (trailingComment).
+func code(line string) string {
+	if i := trailingComment(line); i >= 0 {
+		return strings.TrimSpace(line[:i])
+	}
+	return line
 }
 
 // trailingComment returns the byte where a comment after code opens ("
-// #", " //"), or -1.
+// #", " //"), or -1. A '#' opening a colour is a value ("color: #0284c7").
 func trailingComment(line string) int {
-	i := strings.Index(line, " #")
+	i := -1
+	for off := 0; ; {
+		k := strings.Index(line[off:], " #")
+		if k < 0 {
+			break
+		}
+		if k += off; !hexColor(line[k+2:]) {
+			i = k
+			break
+		}
+		off = k + 2
+	}
 	if j := strings.Index(line, " //"); j >= 0 && (i < 0 || j < i) {
 		i = j
 	}
 	return i
+}
+
+// hexColor reports whether s opens with a colour's hex digits after its
+// '#': three, four, six or eight, then no more of a word.
+func hexColor(s string) bool {
+	n := 0
+	for n < len(s) && (isDigit(s[n]) || s[n] >= 'a' && s[n] <= 'f' || s[n] >= 'A' && s[n] <= 'F') {
+		n++
+	}
+	return (n == 3 || n == 4 || n == 6 || n == 8) && (n == len(s) || !isLetter(s[n]) && !isDigit(s[n]) && s[n] != '_')
 }
 
 // commonPrefix is the length of the longest common prefix of a and b.

@@ -52,6 +52,20 @@ func TestEditChanges(t *testing.T) {
 	if got := editChanges(`Edit: C:\kiln\config.toml` + "\n- cone = 6\n+ cone = 8"); len(got) != 1 || got[0].file != "config.toml" {
 		t.Errorf("a Windows path: %+v", got)
 	}
+	// A value set with its reason beside it is a change; a colour is a
+	// value, not a comment.
+	for text, want := range map[string][2]string{
+		"Edit: /api/config/scanners.yml\n- timeout: ${TIMEOUT:30}\n- lazy: true\n+ timeout: ${TIMEOUT:120} # for model loading\n+ lazy: true # load on first request": {"timeout: ${TIMEOUT:30}", "timeout: ${TIMEOUT:120} # for model loading"},
+		"Edit: /web/theme.css\n- --brand: #0284c7; /* main */\n+ --brand: #D96E4B; /* main */":                                                                        {"--brand: #0284c7; /* main */", "--brand: #D96E4B; /* main */"},
+	} {
+		if got := editChanges(text); len(got) != 1 || got[0].removed != want[0] || got[0].added != want[1] {
+			t.Errorf("editChanges(%q) = %+v, want %q made %q", text, got, want[0], want[1])
+		}
+	}
+	// A comment changed alone sets nothing.
+	if got := editChanges("Edit: /a/app.yml\n- retries: 3 # was 2\n+ retries: 3 # keep low"); got != nil {
+		t.Errorf("a comment read as a change: %+v", got)
+	}
 	// A line inserted beside a like one replaces nothing.
 	if got := editChanges("Edit: /a/main.py\n- import os\n+ import json\n+ import os"); got != nil {
 		t.Errorf("an inserted line read as a change: %+v", got)
