@@ -22,11 +22,17 @@ type editChange struct {
 // whose few changed words say little of what changed.
 const maxEditLine = 200
 
-// maxEditChanges and maxEditOther bound an edit read for its changes: it
-// changes a line or two in place and adds or drops at most two more. A
-// larger edit rewrites code, and its lines that look alike are not one
-// thing set anew.
-const maxEditChanges, maxEditOther = 2, 2
+// maxEditOther bounds the lines an edit read for its changes adds or
+// drops besides those it changes in place: a larger edit rewrites code,
+// and its lines that look alike are not one thing set anew.
+const maxEditOther = 2
+
+// maxEditChanges bounds the lines changed in place of an edit each of which
+// is its change. One that changes more sets many things at once (a
+// palette's colours, the versions of a dependency bump): its change is the
+// line that names the most of what the prompt asks about, more than any
+// other changed line does (anchor), or none.
+const maxEditChanges = 2
 
 // editChanges reads a file edit's text, as the capture renders it (its
 // header "Edit: <path>", then "- old" lines and "+ new" lines), for the
@@ -84,10 +90,32 @@ func editChanges(text string) []editChange {
 			other++
 		}
 	}
-	if len(out) > maxEditChanges || other > maxEditOther {
+	if other > maxEditOther {
 		return nil
 	}
 	return out
+}
+
+// anchor is the change of many (maxEditChanges) whose lines name the most
+// of the prompt's concepts cs, a specific one among them, more than any
+// other change's lines do: "the primary-600 brand colour" in a palette
+// edited whole. Nil when no line stands out so.
+func anchor(changes []editChange, cs []concept) []editChange {
+	best, bestCov, tie := -1, 0.0, false
+	for i, c := range changes {
+		cov, spec := coverage(cs, keysOf(c.removed), keysOf(c.added))
+		switch {
+		case spec <= 0 || cov < bestCov:
+		case cov == bestCov:
+			tie = true
+		default:
+			best, bestCov, tie = i, cov, false
+		}
+	}
+	if best < 0 || tie {
+		return nil
+	}
+	return changes[best : best+1]
 }
 
 // changedLine reports whether added is removed with a few tokens changed
@@ -260,8 +288,12 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		} else if it.Kind != store.TypeToolObservation {
 			continue
 		}
+		all := editChanges(ev.Text)
+		if len(all) > maxEditChanges {
+			all = anchor(all, it.prompt)
+		}
 		var cs []editChange
-		for _, c := range editChanges(ev.Text) {
+		for _, c := range all {
 			if strings.Contains(shown, c.added) { // a change the excerpt leaves out is not what the item was recalled for
 				cs = append(cs, c)
 			}

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -296,5 +297,40 @@ func TestShortFormHidesItsThenLine(t *testing.T) {
 		if strings.Contains(got.Text, "Tiles read") && !strings.Contains(got.Text, "for every tile") && !slices.Contains(got.Shown, gone.CID) {
 			t.Fatalf("budget %d: a warning rests on a then-line the short form hides:\n%s", budget, got.Text)
 		}
+	}
+}
+
+// TestEditOfManyLinesWarnsOfTheOneAsked: an edit that sets many things at
+// once (a whole palette) warns of the changed line naming what the prompt
+// asks about, and of none when no line names more of it than the others.
+// The texts are made up.
+func TestEditOfManyLinesWarnsOfTheOneAsked(t *testing.T) {
+	t.Parallel()
+	var edit strings.Builder
+	edit.WriteString("Edit: /kiln/docs/glazes.css\n")
+	for _, tone := range []string{"50", "100", "200", "300", "400", "500"} {
+		fmt.Fprintf(&edit, "- --glaze-ember-%s: #1e293b;\n", tone)
+	}
+	edit.WriteString("- --glaze-ember-600: #0284c7; /* kiln door accent */\n")
+	for _, tone := range []string{"50", "100", "200", "300", "400", "500"} {
+		fmt.Fprintf(&edit, "+ --glaze-ember-%s: #d96e4b;\n", tone)
+	}
+	edit.WriteString("+ --glaze-ember-600: #b85a3a; /* kiln door accent */")
+	if got := editChanges(edit.String()); len(got) != 7 {
+		t.Fatalf("editChanges = %d changes, want every line changed in place", len(got))
+	}
+	db := storetest.Open(t)
+	filler(t, db)
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "b", Project: proj, DedupeKey: "edit:palette", Text: edit.String()}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "which colour is our kiln door accent in glazes.css now?")
+	_, block, ok := strings.Cut(got, ConflictOpen)
+	if !ok || !strings.Contains(block, "“--glaze-ember-600: #0284c7; /* kiln door accent */” became “--glaze-ember-600: #b85a3a; /* kiln door accent */”") {
+		t.Errorf("want the accent's line in a warning:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "which ember glaze tones are in our glazes.css now?"); !strings.Contains(got, "glaze-ember-600") || strings.Contains(got, ConflictOpen) {
+		t.Errorf("want the edit shown and no warning, for no line names more of the prompt than another:\n%s", got)
 	}
 }
