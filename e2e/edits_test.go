@@ -1,0 +1,54 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRealClientEditWarning: a session reads a stylesheet and edits its
+// palette whole, the accent's line among the others. In the next session a
+// question about the accent now gets the edit's change of that line as a
+// warning: the line that names what the prompt asks about, not the first
+// changed. The colours are values, not comments.
+func TestRealClientEditWarning(t *testing.T) {
+	w := newWorld(t)
+	project := filepath.Join(w.work, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	css := filepath.Join(project, "kiln.css")
+	before := "  --kiln-ember-500: #e76d44;\n  --kiln-ember-600: #0284c7; /* kiln door accent */\n  --kiln-ember-700: #0369a1;\n"
+	after := "  --kiln-ember-500: #f18d68;\n  --kiln-ember-600: #b85a3a; /* kiln door accent */\n  --kiln-ember-700: #9a4a31;\n"
+	if err := os.WriteFile(css, []byte(":root {\n"+before+"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit, err := json.Marshal(map[string]string{"file_path": css, "old_string": before, "new_string": after})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := w.session("s1", nil, "Warm up the kiln palette.\nREADFILE "+css+"\nCALLTOOL Edit "+string(edit))
+	if b, _ := os.ReadFile(css); !strings.Contains(string(b), "#b85a3a") {
+		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
+	}
+	dir := w.session("s2", nil, "which colour is the kiln door accent in kiln.css now?")
+	reqs := requests(t, dir)
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	_, block, ok := strings.Cut(reqs[0], "[CONFLICT WARNINGS]")
+	if !ok {
+		t.Fatalf("no warning for the accent's change:\n%s", reqs[0])
+	}
+	block, _, _ = strings.Cut(block, "[/CONFLICT WARNINGS]")
+	for _, want := range []string{"#0284c7; /* kiln door accent */", "became", "#b85a3a; /* kiln door accent */", "an edit of kiln.css"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+	if strings.Contains(block, "#e76d44") || strings.Contains(block, "#0369a1") {
+		t.Errorf("the warning quotes a line the prompt did not ask about:\n%s", block)
+	}
+}
