@@ -27,26 +27,25 @@ const maxEditLine = 200
 // and its lines that look alike are not one thing set anew.
 const maxEditOther = 2
 
-// maxEditChanges bounds the lines changed in place of an edit each of which
-// is its change. One that changes more sets many things at once (a
-// palette's colours, the versions of a dependency bump): its change is the
-// line that names the most of what the prompt asks about, more than any
-// other changed line does (anchor), or none.
+// maxEditChanges is the most lines an edit changes in place that are each
+// read as a thing set anew. An edit that changes more sets many things at
+// once (a palette's colours, a dependency bump) and is read for the one
+// line the prompt asks about (askedChange).
 const maxEditChanges = 2
 
 // editChanges reads a file edit's text, as the capture renders it (its
 // header "Edit: <path>", then "- old" lines and "+ new" lines), for the
 // lines it changed in place: an added line that is a removed line with a
 // few tokens changed (changedLine). Lines the edit left as they were are
-// passed over.
-func editChanges(text string) []editChange {
+// passed over; other counts the lines it added or dropped besides.
+func editChanges(text string) (changes []editChange, other int) {
 	head, body, _ := strings.Cut(text, "\n")
 	name, file, ok := strings.Cut(head, ": ")
 	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
-		return nil // a failed edit changed nothing
+		return nil, 0 // a failed edit changed nothing
 	}
 	if strings.Contains(body, " bytes cut …]") {
-		return nil // cut when stored: its size is not known, nor what was cut
+		return nil, 0 // cut when stored: its size is not known, nor what was cut
 	}
 	var removed, added []string
 	for _, l := range strings.Split(body, "\n") {
@@ -56,34 +55,40 @@ func editChanges(text string) []editChange {
 			added = append(added, strings.TrimSpace(a))
 		}
 	}
+	opener := lineComment(file)
 	// The lines the edit kept are matched first: a line inserted beside a
 	// like one ("import json" above "import os") replaces nothing, nor
 	// does one whose comment alone changed.
 	usedR, usedA := make([]bool, len(removed)), make([]bool, len(added))
 	for j, a := range added {
 		for i, r := range removed {
-			if !usedR[i] && code(r) == code(a) {
+			if !usedR[i] && code(r, opener) == code(a, opener) {
 				usedR[i], usedA[j] = true, true
 				break
 			}
 		}
 	}
-	var out []editChange
-	other := 0
 	for j, a := range added {
 		if usedA[j] {
 			continue
 		}
+		// Of the removed lines it may be, the one it shares most with,
+		// comments included: "memory: 2Gi # glazer" replaced "memory: 1Gi
+		// # glazer", not the "memory: 512Mi # spooler" above it.
+		best, most := -1, -1
 		for i, r := range removed {
-			if !usedR[i] && changedLine(r, a) {
-				usedR[i], usedA[j] = true, true
-				out = append(out, editChange{file: baseName(file), removed: r, added: a})
-				break
+			if n := shared(r, a); !usedR[i] && n > most && changedLine(r, a, opener) {
+				best, most = i, n
 			}
 		}
-		if !usedA[j] && a != "" {
-			other++
+		if best < 0 {
+			if a != "" {
+				other++
+			}
+			continue
 		}
+		usedR[best], usedA[j] = true, true
+		changes = append(changes, editChange{file: baseName(file), removed: removed[best], added: a})
 	}
 	for i, r := range removed {
 		if !usedR[i] && r != "" {
@@ -91,29 +96,40 @@ func editChanges(text string) []editChange {
 		}
 	}
 	if other > maxEditOther {
-		return nil
+		return nil, other
 	}
-	return out
+	return changes, other
 }
 
-// anchor is the change of many (maxEditChanges) whose lines name the most
-// of the prompt's concepts cs, a specific one among them, more than any
-// other change's lines do: "the primary-600 brand colour" in a palette
-// edited whole. Nil when no line stands out so.
-func anchor(changes []editChange, cs []concept) []editChange {
-	best, bestCov, tie := -1, 0.0, false
+// askedChange is the change, of an edit that changed many lines in place
+// and nothing else, that the prompt asks about: the one whose lines, each
+// side alone, name more of the prompt's concepts cs than any other
+// change's, and more of its specific ones: "the kiln door accent" in a
+// palette edited whole. Each side is read alone, so that a pair joining
+// two lines about two things covers only what both name. Nil when no change
+// stands out so, or when the edit also added or dropped lines.
+func askedChange(changes []editChange, other int, cs []concept) []editChange {
+	if other > 0 {
+		return nil
+	}
+	type score struct{ cov, spec float64 }
+	scores := make([]score, len(changes))
+	best := -1
 	for i, c := range changes {
-		cov, spec := coverage(cs, keysOf(c.removed), keysOf(c.added))
-		switch {
-		case spec <= 0 || cov < bestCov:
-		case cov == bestCov:
-			tie = true
-		default:
-			best, bestCov, tie = i, cov, false
+		cr, sr := coverage(cs, keysOf(c.removed))
+		ca, sa := coverage(cs, keysOf(c.added))
+		scores[i] = score{min(cr, ca), min(sr, sa)}
+		if best < 0 || scores[i].spec > scores[best].spec {
+			best = i
 		}
 	}
-	if best < 0 || tie {
+	if best < 0 || scores[best].spec <= 0 {
 		return nil
+	}
+	for i, sc := range scores {
+		if i != best && (sc.cov >= scores[best].cov || sc.spec >= scores[best].spec) {
+			return nil
+		}
 	}
 	return changes[best : best+1]
 }
@@ -126,28 +142,21 @@ func anchor(changes []editChange, cs []concept) []editChange {
 // compared, without a trailing comment: an edit that sets a value often
 // says why beside it ("timeout: 120 # for model loading"), and one that
 // changes only the comment sets nothing.
-func changedLine(removed, added string) bool {
+func changedLine(removed, added, opener string) bool {
 	if removed == "" || added == "" || len(removed) > maxEditLine || len(added) > maxEditLine {
 		return false
 	}
-	if comment(removed) || comment(added) {
+	if comment(removed, opener) || comment(added, opener) {
 		return false // a comment says what changed; it sets nothing
 	}
-	removed, added = code(removed), code(added)
+	removed, added = code(removed, opener), code(added, opener)
 	if strings.EqualFold(removed, added) {
 		return false
 	}
 	rt, at := lineTokens(removed), lineTokens(added)
-	p := 0
-	for p < len(rt) && p < len(at) && rt[p] == at[p] {
-		p++
-	}
+	p, s := affixes(rt, at)
 	if p == len(rt) && p == len(at) {
 		return false // the same tokens, spaced otherwise
-	}
-	s := 0
-	for s < len(rt)-p && s < len(at)-p && rt[len(rt)-1-s] == at[len(at)-1-s] {
-		s++
 	}
 	if len(rt)-p-s > 3 || len(at)-p-s > 3 || 2*(p+s) < max(len(rt), len(at)) {
 		return false
@@ -160,55 +169,91 @@ func changedLine(removed, added string) bool {
 	return false
 }
 
-// comment reports a line that is a comment in the languages and files an
-// edit is most often of: "#", "//", "/*", "*", "-- ", "<!--" opening it. A
-// "--" before a name is a CSS custom property ("--brand: #0284c7").
-func comment(line string) bool {
-	for _, m := range []string{"#", "//", "/*", "*", "-- ", "<!--"} {
-		if strings.HasPrefix(line, m) {
-			return true
-		}
+// lineComments gives, by a file's extension or name, what opens a comment
+// that runs to the end of a line in it: "#" in shell, Python, YAML, TOML
+// and their kin, "//" in the C family, Go, Rust, JavaScript and theirs,
+// "--" in SQL, Lua and Haskell. A file of no listed kind has none that a
+// value cannot also be: a colour in CSS or Markdown ("#0284c7"), a CSS
+// custom property ("--brand"), Python's floor division ("//").
+var lineComments = map[string]string{
+	"py": "#", "pyi": "#", "rb": "#", "pl": "#", "r": "#", "sh": "#", "bash": "#", "zsh": "#", "fish": "#", "ps1": "#",
+	"yml": "#", "yaml": "#", "toml": "#", "ini": "#", "cfg": "#", "conf": "#", "env": "#", "properties": "#",
+	"tf": "#", "hcl": "#", "nix": "#", "cmake": "#", "mk": "#", "makefile": "#", "dockerfile": "#", "gitignore": "#",
+	"ex": "#", "exs": "#", "jl": "#", "nim": "#", "cr": "#", "coffee": "#",
+	"go": "//", "c": "//", "h": "//", "cc": "//", "cpp": "//", "cxx": "//", "hpp": "//", "m": "//", "mm": "//",
+	"cs": "//", "java": "//", "kt": "//", "kts": "//", "scala": "//", "groovy": "//", "gradle": "//", "swift": "//",
+	"rs": "//", "dart": "//", "zig": "//", "js": "//", "jsx": "//", "mjs": "//", "cjs": "//", "ts": "//", "tsx": "//",
+	"mts": "//", "cts": "//", "php": "//", "proto": "//", "sol": "//", "jsonc": "//", "json5": "//", "scss": "//", "less": "//",
+	"sql": "--", "lua": "--", "hs": "--", "elm": "--", "ada": "--",
+}
+
+// lineComment is what opens a comment to the end of a line in file
+// (lineComments), "" for none.
+func lineComment(file string) string {
+	name := strings.ToLower(baseName(file))
+	if ext := filepath.Ext(name); ext != "" {
+		name = ext[1:]
 	}
-	return line == "--"
+	return lineComments[name]
+}
+
+// comment reports a line that is a comment: one opened by the file's
+// opener (lineComment), or a block comment's line ("/*", "*/", "* …" of
+// a file whose lines "//" opens, "<!--").
+func comment(line, opener string) bool {
+	switch {
+	case opener != "" && strings.HasPrefix(line, opener),
+		strings.HasPrefix(line, "<!--"), strings.HasPrefix(line, "/*"),
+		opener == "//" && (line == "*" || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "*/")):
+		return true
+	}
+	return false
 }
 
 // code is a line without the comment after its code (trailingComment).
-func code(line string) string {
-	if i := trailingComment(line); i >= 0 {
+func code(line, opener string) string {
+	if i := trailingComment(line, opener); i >= 0 {
 		return strings.TrimSpace(line[:i])
 	}
 	return line
 }
 
-// trailingComment returns the byte where a comment after code opens ("
-// #", " //"), or -1. A '#' opening a colour is a value ("color: #0284c7").
-func trailingComment(line string) int {
-	i := -1
+// trailingComment returns the byte where a comment after code opens, the
+// file's opener after a space outside a quoted string ("x = 1 # why", not
+// "title: \"Build #12\""), or -1.
+func trailingComment(line, opener string) int {
+	if opener == "" {
+		return -1
+	}
 	for off := 0; ; {
-		k := strings.Index(line[off:], " #")
+		k := strings.Index(line[off:], " "+opener)
 		if k < 0 {
-			break
+			return -1
 		}
-		if k += off; !hexColor(line[k+2:]) {
-			i = k
-			break
+		k += off
+		if strings.Count(line[:k], `"`)%2 == 0 && strings.Count(line[:k], "'")%2 == 0 {
+			return k
 		}
-		off = k + 2
+		off = k + 1
 	}
-	if j := strings.Index(line, " //"); j >= 0 && (i < 0 || j < i) {
-		i = j
-	}
-	return i
 }
 
-// hexColor reports whether s opens with a colour's hex digits after its
-// '#': three, four, six or eight, then no more of a word.
-func hexColor(s string) bool {
-	n := 0
-	for n < len(s) && (isDigit(s[n]) || s[n] >= 'a' && s[n] <= 'f' || s[n] >= 'A' && s[n] <= 'F') {
-		n++
+// shared is how many tokens two lines share at their start and end.
+func shared(a, b string) int {
+	p, s := affixes(lineTokens(a), lineTokens(b))
+	return p + s
+}
+
+// affixes are the lengths of the longest common prefix of two token
+// lists and of the longest common suffix of what follows it.
+func affixes(a, b []string) (prefix, suffix int) {
+	for prefix < len(a) && prefix < len(b) && a[prefix] == b[prefix] {
+		prefix++
 	}
-	return (n == 3 || n == 4 || n == 6 || n == 8) && (n == len(s) || !isLetter(s[n]) && !isDigit(s[n]) && s[n] != '_')
+	for suffix < len(a)-prefix && suffix < len(b)-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
+	}
+	return prefix, suffix
 }
 
 // commonPrefix is the length of the longest common prefix of a and b.
@@ -288,9 +333,9 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		} else if it.Kind != store.TypeToolObservation {
 			continue
 		}
-		all := editChanges(ev.Text)
+		all, other := editChanges(ev.Text)
 		if len(all) > maxEditChanges {
-			all = anchor(all, it.prompt)
+			all = askedChange(all, other, it.promptConcepts)
 		}
 		var cs []editChange
 		for _, c := range all {

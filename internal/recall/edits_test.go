@@ -15,42 +15,65 @@ import (
 func TestChangedLine(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		name, removed, added string
-		want                 bool
+		name, removed, added, opener string
+		want                         bool
 	}{
-		{"a bound", "assert 0.3 < drift < 0.9", "assert 0.15 < drift < 0.9", true},
-		{"a version", `quill = { version = "1.4", features = ["wide"] }`, `quill = { version = "2.0.0-rc.3", features = ["wide"] }`, true},
-		{"a string", `glaze = 'matte-blue'`, `glaze = 'satin-green'`, true},
-		{"a base class dropped", "class Glaze(str, Enum):", "class Glaze(Enum):", true},
-		{"an owner in a URL", "git remote add upstream https://example.test/kiln/glaze.git", "git remote add upstream https://example.test/oven/glaze.git", true},
-		{"a rename", "return kilnTemp(x)", "return ovenTemp(x)", true},
-		{"rewritten", "return kilnTemp(x) + 1", "log.Println(ovenTemp)", false},
-		{"data, no name", "1, 2, 3", "1, 2, 4", false},
-		{"the same line", "limit = 4", "limit = 4", false},
-		{"most of it new", "limit = 4", "limit = 4 days per kiln run", false},
-		{"spacing only", "x=fire(a,b)", "x = fire(a, b)", false},
-		{"a tab only", "timeout\t= 30", "timeout = 30", false},
-		{"case only", "use Kiln here", "use kiln here", false},
-		{"a comment", "# TODO fix the kiln", "# TODO fix the oven", false},
-		{"a trailing comment", "timeout = 30 # slow kiln", "timeout = 30 # fast kiln", false},
-		{"a value before a comment", "timeout = 30 # kiln", "timeout = 45 # kiln", true},
+		{"a bound", "assert 0.3 < drift < 0.9", "assert 0.15 < drift < 0.9", "#", true},
+		{"a version", `quill = { version = "1.4", features = ["wide"] }`, `quill = { version = "2.0.0-rc.3", features = ["wide"] }`, "#", true},
+		{"a string", `glaze = 'matte-blue'`, `glaze = 'satin-green'`, "#", true},
+		{"a base class dropped", "class Glaze(str, Enum):", "class Glaze(Enum):", "#", true},
+		{"an owner in a URL", "git remote add upstream https://example.test/kiln/glaze.git", "git remote add upstream https://example.test/oven/glaze.git", "#", true},
+		{"a rename", "return kilnTemp(x)", "return ovenTemp(x)", "//", true},
+		{"rewritten", "return kilnTemp(x) + 1", "log.Println(ovenTemp)", "//", false},
+		{"data, no name", "1, 2, 3", "1, 2, 4", "", false},
+		{"the same line", "limit = 4", "limit = 4", "#", false},
+		{"most of it new", "limit = 4", "limit = 4 days per kiln run", "#", false},
+		{"spacing only", "x=fire(a,b)", "x = fire(a, b)", "#", false},
+		{"a tab only", "timeout\t= 30", "timeout = 30", "#", false},
+		{"case only", "use Kiln here", "use kiln here", "#", false},
+		{"a comment", "# TODO fix the kiln", "# TODO fix the oven", "#", false},
+		{"a trailing comment", "timeout = 30 # slow kiln", "timeout = 30 # fast kiln", "#", false},
+		{"a value before a comment", "timeout = 30 # kiln", "timeout = 45 # kiln", "#", true},
+		{"a value set with its reason", "timeout: ${TIMEOUT:30}", "timeout: ${TIMEOUT:120} # for model loading", "#", true},
+		{"a hash word in a comment", "retries = 3 #bad", "retries = 3 #add", "#", false},
+		{"a hash in a string", `title: "Build #12 green"`, `title: "Build #19 green"`, "#", true},
+		{"floor division, no comment", "chunk = size // 2", "chunk = size // 4", "#", true},
+		{"a slash comment", "const cone = 6 // kiln", "const cone = 6 // oven", "//", false},
+		{"SQL commented out", "--SET statement_timeout = '30s';", "--SET statement_timeout = '60s';", "--", false},
+		{"a CSS custom property", "--brand: #0284c7;", "--brand: #D96E4B;", "", true},
+		{"a CSS id", "#main { color: #0284c7; }", "#main { color: #D96E4B; }", "", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := changedLine(tt.removed, tt.added); got != tt.want {
-				t.Errorf("changedLine(%q, %q) = %v, want %v", tt.removed, tt.added, got, tt.want)
+			if got := changedLine(tt.removed, tt.added, tt.opener); got != tt.want {
+				t.Errorf("changedLine(%q, %q, %q) = %v, want %v", tt.removed, tt.added, tt.opener, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestLineComment: what opens a comment to a line's end, by the file's
+// kind.
+func TestLineComment(t *testing.T) {
+	t.Parallel()
+	for file, want := range map[string]string{
+		"/kiln/app.py": "#", "/kiln/values.YAML": "#", "/kiln/.env": "#", "/kiln/Dockerfile": "#",
+		`C:\kiln\main.go`: "//", "/kiln/app.tsx": "//", "/kiln/q.sql": "--",
+		"/kiln/theme.css": "", "/kiln/README.md": "", "/kiln/data.json": "", "/kiln/NOTES": "",
+	} {
+		if got := lineComment(file); got != want {
+			t.Errorf("lineComment(%q) = %q, want %q", file, got, want)
+		}
 	}
 }
 
 func TestEditChanges(t *testing.T) {
 	t.Parallel()
 	edit := "Edit: /src/kiln/config.toml\n- # kiln\n- cone = 6\n- name = \"west\"\n+ # kiln\n+ cone = 8\n+ name = \"west\""
-	got := editChanges(edit)
+	got, _ := editChanges(edit)
 	if len(got) != 1 || got[0].file != "config.toml" || got[0].removed != "cone = 6" || got[0].added != "cone = 8" {
 		t.Errorf("editChanges = %+v, want config.toml's cone 6 made 8", got)
 	}
-	if got := editChanges(`Edit: C:\kiln\config.toml` + "\n- cone = 6\n+ cone = 8"); len(got) != 1 || got[0].file != "config.toml" {
+	if got, _ := editChanges(`Edit: C:\kiln\config.toml` + "\n- cone = 6\n+ cone = 8"); len(got) != 1 || got[0].file != "config.toml" {
 		t.Errorf("a Windows path: %+v", got)
 	}
 	// A value set with its reason beside it is a change; a colour is a
@@ -59,16 +82,16 @@ func TestEditChanges(t *testing.T) {
 		"Edit: /api/config/scanners.yml\n- timeout: ${TIMEOUT:30}\n- lazy: true\n+ timeout: ${TIMEOUT:120} # for model loading\n+ lazy: true # load on first request": {"timeout: ${TIMEOUT:30}", "timeout: ${TIMEOUT:120} # for model loading"},
 		"Edit: /web/theme.css\n- --brand: #0284c7; /* main */\n+ --brand: #D96E4B; /* main */":                                                                        {"--brand: #0284c7; /* main */", "--brand: #D96E4B; /* main */"},
 	} {
-		if got := editChanges(text); len(got) != 1 || got[0].removed != want[0] || got[0].added != want[1] {
+		if got, _ := editChanges(text); len(got) != 1 || got[0].removed != want[0] || got[0].added != want[1] {
 			t.Errorf("editChanges(%q) = %+v, want %q made %q", text, got, want[0], want[1])
 		}
 	}
 	// A comment changed alone sets nothing.
-	if got := editChanges("Edit: /a/app.yml\n- retries: 3 # was 2\n+ retries: 3 # keep low"); got != nil {
+	if got, _ := editChanges("Edit: /a/app.yml\n- retries: 3 # was 2\n+ retries: 3 # keep low"); got != nil {
 		t.Errorf("a comment read as a change: %+v", got)
 	}
 	// A line inserted beside a like one replaces nothing.
-	if got := editChanges("Edit: /a/main.py\n- import os\n+ import json\n+ import os"); got != nil {
+	if got, _ := editChanges("Edit: /a/main.py\n- import os\n+ import json\n+ import os"); got != nil {
 		t.Errorf("an inserted line read as a change: %+v", got)
 	}
 	for name, text := range map[string]string{
@@ -77,7 +100,7 @@ func TestEditChanges(t *testing.T) {
 		"a failed edit":   "Edit: /src/kiln/config.toml (error)\n- cone = 6\n+ cone = 8\n<tool_use_error>File has not been read yet.</tool_use_error>",
 		"a rewrite":       "Edit: /src/kiln/fire.go\n- cone = 6\n+ cone = 8\n+ heat()\n+ cool()\n+ log()",
 	} {
-		if got := editChanges(text); got != nil {
+		if got, _ := editChanges(text); got != nil {
 			t.Errorf("%s read as a change in place: %+v", name, got)
 		}
 	}
@@ -179,7 +202,11 @@ func FuzzEditChanges(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		_, body, _ := strings.Cut(text, "\n")
 		lines := "\n" + body + "\n"
-		for _, c := range editChanges(text) {
+		changes, other := editChanges(text)
+		if other < 0 || other > maxEditOther && changes != nil {
+			t.Errorf("editChanges(%q): %d other lines, and changes %+v", text, other, changes)
+		}
+		for _, c := range changes {
 			if c.removed == c.added || !strings.Contains(lines, c.removed) || !strings.Contains(lines, c.added) {
 				t.Errorf("editChanges(%q): change %+v is no pair of its lines", text, c)
 			}
@@ -316,7 +343,7 @@ func TestEditOfManyLinesWarnsOfTheOneAsked(t *testing.T) {
 		fmt.Fprintf(&edit, "+ --glaze-ember-%s: #d96e4b;\n", tone)
 	}
 	edit.WriteString("+ --glaze-ember-600: #b85a3a; /* kiln door accent */")
-	if got := editChanges(edit.String()); len(got) != 7 {
+	if got, other := editChanges(edit.String()); len(got) != 7 || other != 0 {
 		t.Fatalf("editChanges = %d changes, want every line changed in place", len(got))
 	}
 	db := storetest.Open(t)
@@ -332,5 +359,56 @@ func TestEditOfManyLinesWarnsOfTheOneAsked(t *testing.T) {
 	}
 	if got := recallFor(t, db, defaults(), "which ember glaze tones are in our glazes.css now?"); !strings.Contains(got, "glaze-ember-600") || strings.Contains(got, ConflictOpen) {
 		t.Errorf("want the edit shown and no warning, for no line names more of the prompt than another:\n%s", got)
+	}
+}
+
+// TestEditChangesPairsLikeLines: an added line is the removed line it
+// shares most with, comments included; a removed line left unpaired is
+// dropped, not the old side of another line's change.
+func TestEditChangesPairsLikeLines(t *testing.T) {
+	t.Parallel()
+	got, other := editChanges("Edit: /deploy/kiln.yml\n- memory: 512Mi # spooler\n- memory: 1Gi # glazer\n+ memory: 2Gi # glazer")
+	if len(got) != 1 || got[0].removed != "memory: 1Gi # glazer" || other != 1 {
+		t.Errorf("editChanges = %+v, %d other; want the glazer's 1Gi made 2Gi and the spooler's line dropped", got, other)
+	}
+	var b strings.Builder
+	b.WriteString("Edit: /deploy/kiln.yml\n")
+	for _, job := range []string{"api", "cron", "worker", "web"} {
+		fmt.Fprintf(&b, "- image: reg.example.test/kiln/%s:1.4.2\n", job)
+	}
+	for _, job := range []string{"api", "worker", "web"} {
+		fmt.Fprintf(&b, "+ image: reg.example.test/kiln/%s:1.5.0\n", job)
+	}
+	got, other = editChanges(b.String())
+	if len(got) != 3 || other != 1 {
+		t.Fatalf("editChanges = %+v, %d other; want three images bumped and cron's dropped", got, other)
+	}
+	for _, c := range got {
+		if strings.Contains(c.removed, "cron") || strings.TrimSuffix(c.removed, "1.4.2") != strings.TrimSuffix(c.added, "1.5.0") {
+			t.Errorf("%q paired with %q", c.removed, c.added)
+		}
+	}
+	// An edit that dropped a line besides is no set of changes in place to
+	// read the asked one from.
+	if c := askedChange(got, other, concepts("which image tag does the kiln cron job run now?", nil)); c != nil {
+		t.Errorf("askedChange = %+v of an edit that dropped a line", c)
+	}
+}
+
+// TestEditOfManyLinesNeedsASpecificMargin: of an edit that changes many
+// settings, a line that stands out from the others by a generic word only
+// is no answer to the prompt. The texts are made up.
+func TestEditOfManyLinesNeedsASpecificMargin(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	edit := "Edit: /kiln/.env\n- KILN_DB_HOST=db1\n- KILN_CACHE_TTL=60\n- KILN_LOG_LEVEL=info\n+ KILN_DB_HOST=db2\n+ KILN_CACHE_TTL=90\n+ KILN_LOG_LEVEL=debug"
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "b", Project: proj, DedupeKey: "edit:env", Text: edit}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "what log format does the kiln .env set now?")
+	if !strings.Contains(got, "KILN_LOG_LEVEL") || strings.Contains(got, ConflictOpen) {
+		t.Errorf("want the edit shown and no warning: only a generic word sets its line apart:\n%s", got)
 	}
 }

@@ -96,9 +96,9 @@ type Item struct {
 	// room is the bytes of Excerpt shown (of Quote, for an entry):
 	// itemChars (quoteChars) when 0.
 	room int
-	// prompt is the concepts of the prompt the item was selected for
-	// (Select); nil for an item built elsewhere.
-	prompt []concept
+	// promptConcepts are the concepts of the prompt the item was selected
+	// for (Select); nil for an item built elsewhere.
+	promptConcepts []concept
 }
 
 // read is the item's text as recall reads it for the prompt: the message
@@ -343,7 +343,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	for i := range out {
 		it := &out[i]
-		it.prompt = cs
+		it.promptConcepts = cs
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
 		} else if len(asked) > 0 {
