@@ -69,9 +69,15 @@ func filter(s string) (out string, cut bool) {
 	return privacy.Filter(s), false
 }
 
-// filtered is filter for text that is cut only at its end.
+// filtered is filter for an input whose whole text may be kept (Write's
+// content, Edit's strings, a command): when the filter read only a head,
+// the last unreadMargin bytes of it are dropped too, since a secret the
+// head's end cut in two is not recognised as one.
 func filtered(s string) string {
-	out, _ := filter(s)
+	out, cut := filter(s)
+	if cut {
+		out = out[:runeStart(out, max(len(out)-unreadMargin, 0))]
+	}
 	return out
 }
 

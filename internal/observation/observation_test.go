@@ -1,6 +1,7 @@
 package observation
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -88,5 +89,22 @@ func TestBuildFiltersBeforeCutting(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBuildInputCutByFilter checks that an input longer than the filter
+// reads (Write's content, Edit's new string) keeps no part of a secret the
+// filter's cut splits: the kept tail of the change summary is taken from
+// the end of what the filter read.
+func TestBuildInputCutByFilter(t *testing.T) {
+	t.Parallel()
+	const secret = "ghp_1234567890abcdefghijABCDEFGHIJ123456"
+	content := strings.Repeat("x", filterLimit-30) + " " + secret + "\nend"
+	for _, tool := range []string{"Write", "Edit"} {
+		in, _ := json.Marshal(map[string]string{"file_path": "/tmp/a", "content": content, "old_string": "a", "new_string": content})
+		o := Build(tool, gjson.ParseBytes(in), "", false)
+		if stored := privacy.Filter(o.Text()); strings.Contains(stored, secret[:20]) {
+			t.Errorf("%s: stored text keeps the head of a cut secret:\n…%s", tool, stored[max(len(stored)-120, 0):])
+		}
 	}
 }
