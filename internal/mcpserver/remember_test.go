@@ -1,13 +1,18 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -147,4 +152,57 @@ func savedStage(out string) string {
 		return ""
 	}
 	return m[1]
+}
+
+// TestRememberFiltersTheQuote checks that a quote the model copies from
+// its context, where the user's secret or private section is still whole,
+// stores neither: the stored message has it masked, a long quote still
+// finds it by a fuzzy match, and the quote was stored as given.
+func TestRememberFiltersTheQuote(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg, db := newStore(t)
+	const token, private = "ghp_1234567890abcdefghijABCDEFGHIJ123456", "my home is 12 Elm Street"
+	said := []string{
+		"For the staging deploy we always push the release with the deploy token " + token +
+			" so that the pipeline can tag the images and publish the chart to the internal registry before the smoke tests run" +
+			" against the cluster every morning at nine.",
+		"The courier service delivers the spare hardware for the lab to the office address, and for the weekend on-call" +
+			" rotation <private>" + private + "</private> is where the pager kit is kept, so whoever is on call picks it up" +
+			" on friday afternoon before the office closes for the weekend at six.",
+	}
+	at := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p", Cwd: "/p", StartedAt: at}); err != nil {
+			return err
+		}
+		for i, text := range said {
+			if _, err := tx.Append(ctx, store.Event{Time: at.Add(time.Duration(i) * time.Minute), Type: store.TypeUserPrompt,
+				SessionID: "s", Project: "/p", Text: privacy.Filter(text), DedupeKey: fmt.Sprintf("k:%d", i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	cs := connect(t, &Server{Config: cfg, Project: "/p", SessionID: "s"})
+	for i, title := range []string{"Staging deploys push with the deploy token", "The pager kit is kept for the on-call rotation"} {
+		out, isErr := callText(t, cs, "remember", map[string]any{"title": title, "quote": said[i], "type": "fact"})
+		if isErr || savedStage(out) != "verified" {
+			t.Fatalf("remember %q: %s", title, out)
+		}
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(cfg.DBPath() + suffix)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{token[:20], private} {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("the store's file %s holds %q", filepath.Base(cfg.DBPath()+suffix), secret)
+			}
+		}
+	}
 }

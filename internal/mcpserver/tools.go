@@ -478,10 +478,11 @@ const (
 func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, any, error) {
 	// The model's own words are stored as they come, so they pass the same
 	// filter as captured text: <private> sections and secrets never reach
-	// the store. The quote needs none: it is stored only if it is found in
-	// a message, which was filtered when captured.
+	// the store. So does the quote: it is stored as given, and a fuzzy
+	// match finds it in a message whose secret was masked when captured
+	// while it holds the secret the model saw.
 	x := extract.Entry{Type: extract.Fact, Title: clean(in.Title), Body: clean(in.Body), Subject: clean(in.Subject),
-		Evidence: []extract.Evidence{{Quote: strings.TrimSpace(in.Quote)}}}
+		Evidence: []extract.Evidence{{Quote: clean(in.Quote)}}}
 	if in.Type != "" {
 		x.Type = extract.Type(in.Type)
 	}
