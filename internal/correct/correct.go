@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -88,7 +89,8 @@ type Text struct {
 	Type, Title, Body *string
 }
 
-// Clean checks and normalises an edit: a title is 1 to 200 characters on
+// Clean checks and normalises an edit: a title and a body are
+// privacy-filtered as captured text is, a title is 1 to 200 characters on
 // one line, a type one of the extractor's. Returns an error wrapping
 // ErrInvalid otherwise.
 func (t Text) Clean() (Text, error) {
@@ -96,14 +98,14 @@ func (t Text) Clean() (Text, error) {
 		return t, invalid("nothing to change: give a title, a body or a type")
 	}
 	if t.Title != nil {
-		s := strings.Join(strings.Fields(*t.Title), " ")
+		s := strings.Join(strings.Fields(privacy.Filter(*t.Title)), " ")
 		if s == "" || len([]rune(s)) > 200 {
 			return t, invalid("a title is 1 to 200 characters")
 		}
 		t.Title = &s
 	}
 	if t.Body != nil {
-		s := strings.TrimSpace(*t.Body)
+		s := strings.TrimSpace(privacy.Filter(*t.Body))
 		t.Body = &s
 	}
 	if t.Type != nil {

@@ -1,8 +1,10 @@
 package correct
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -158,5 +160,31 @@ func TestCorrections(t *testing.T) {
 	}
 	if got := entry(t, db, a.ID); got.Status != store.StatusSuperseded || got.SupersededBy != b.ID {
 		t.Errorf("after supersede: %s by %d", got.Status, got.SupersededBy)
+	}
+}
+
+// TestEditFiltersText checks that an edit's title and body pass the
+// privacy filter as every captured text does: the CLI's edit and the
+// dashboard's form store what the user typed.
+func TestEditFiltersText(t *testing.T) {
+	t.Parallel()
+	db := open(t)
+	x := put(t, db, "deploy", "Deploys go through the release pipeline")
+	const token, private = "ghp_1234567890abcdefghijABCDEFGHIJ123456", "my home is 12 Elm Street"
+	title, body := "Deploys push with the token "+token, "The pager kit is kept <private>"+private+"</private> for on call."
+	if _, _, err := Edit(context.Background(), db, x, Text{Title: &title, Body: &body}, now); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(db.Path() + suffix)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{token[:20], private} {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("the store's file %s holds %q", filepath.Base(db.Path()+suffix), secret)
+			}
+		}
 	}
 }
