@@ -407,19 +407,23 @@ func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWr
 		if at.IsZero() {
 			at = t.db.Now()
 		}
-		covered := false
-		// Each text on its own: a phrase does not run from a title into a body.
-		for _, text := range append([]string{e.Title, e.Body, e.Subject}, quotes(e)...) {
-			if rules.refuses(Event{Time: at, SessionID: e.SessionID, Project: e.Project, Text: text}) {
-				covered = true
-				break
-			}
-		}
-		if !covered {
+		if !rules.refusesAny(at, e.SessionID, e.Project, append([]string{e.Title, e.Body, e.Subject}, quotes(e)...)) {
 			out = append(out, w)
 		}
 	}
 	return out, nil
+}
+
+// refusesAny reports whether a rule covers one of texts as an event's
+// text, said at at in session and project. Each text is read on its own:
+// a phrase does not run from a title into a body.
+func (s *ruleSet) refusesAny(at time.Time, session, project string, texts []string) bool {
+	for _, text := range texts {
+		if s.refuses(Event{Time: at, SessionID: session, Project: project, Text: text}) {
+			return true
+		}
+	}
+	return false
 }
 
 // forgetKey returns the store's secret key for the hashes of forget rules,

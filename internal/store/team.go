@@ -340,7 +340,9 @@ type pulledLocal struct {
 
 // PutPulled stores or updates teammates' memories in t. A memory of one's
 // own coming back from the server is left as it is (the local copy is
-// authoritative); a teammate's memory one rejected stays rejected here.
+// authoritative); a teammate's memory one rejected stays rejected here, and
+// one a forget's rule covers (forgotten here, or saying forgotten words)
+// is not written back.
 // Text that is not valid UTF-8 is repaired and every field is bounded. The
 // local copies of a page of pulled memories are looked up in a statement a
 // few hundred, not one each: a sync pulls one's own memories back too.
@@ -370,7 +372,15 @@ func (t *Tx) PutPulled(ctx context.Context, ps ...Pulled) error {
 			return fmt.Errorf("put pulled: %w", err)
 		}
 	}
+	rules, err := t.forgetRules(ctx)
+	if err != nil {
+		return fmt.Errorf("put pulled: %w", err)
+	}
 	for _, p := range ps {
+		if !rules.empty() && rules.refusesAny(pulledAt(p, t.db.Now()), "team:"+p.SharedID, p.Project,
+			append([]string{p.Title, p.Body, p.Subject}, p.Quotes...)) {
+			continue
+		}
 		l, err := t.putPulled(ctx, p, have[p.SharedID])
 		if err != nil {
 			return err
@@ -378,6 +388,15 @@ func (t *Tx) PutPulled(ctx context.Context, ps ...Pulled) error {
 		have[p.SharedID] = l // the same memory again in this page updates this copy
 	}
 	return nil
+}
+
+// pulledAt is when a pulled memory was said: its creation time, or now
+// when it has none.
+func pulledAt(p Pulled, now time.Time) time.Time {
+	if at := ParseTime(p.Created); !at.IsZero() {
+		return at
+	}
+	return now
 }
 
 // putPulled stores or updates one pulled memory whose local copy is l (l.id
@@ -398,10 +417,7 @@ func (t *Tx) putPulled(ctx context.Context, p Pulled, l pulledLocal) (pulledLoca
 	default:
 		p.Status = StatusActive
 	}
-	created := FormatTime(ParseTime(p.Created))
-	if created == "" {
-		created = FormatTime(t.db.Now())
-	}
+	created := FormatTime(pulledAt(p, t.db.Now()))
 	id := l.id
 	switch {
 	case id == 0:

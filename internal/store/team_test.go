@@ -320,3 +320,47 @@ func TestOutboxCorrectionOfLastInFlight(t *testing.T) {
 		t.Fatalf("after the batch in flight the outbox holds %+v (%v), want the correction", next, err)
 	}
 }
+
+// TestPutPulledHonoursForgets: a teammate's memory forgotten here, or one
+// that says words forgotten here, is not written back by a later pull (its
+// author edits it, or shares it again): forget's rule holds for pulls as
+// for every other write.
+func TestPutPulledHonoursForgets(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	put := func(ps ...Pulled) {
+		t.Helper()
+		if err := db.Update(ctx, func(tx *Tx) error { return tx.PutPulled(ctx, ps...) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	carts := Pulled{SharedID: "s1", Project: "/p", Author: "alice", Type: "fact", Title: "Carts expire after a day",
+		Quotes: []string{"abandoned carts expire after one day in the session store"}}
+	put(carts)
+	cid, err := db.SharedCID(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{CID: cid}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "vault recovery phrase"}); err != nil {
+		t.Fatal(err)
+	}
+	edited := carts
+	edited.Title = "Carts expire after one day"
+	vault := Pulled{SharedID: "s2", Project: "/p", Author: "alice", Type: "fact", Title: "The vault recovery phrase is kept offline",
+		Quotes: []string{"the vault recovery phrase is kept offline in the safe"}}
+	put(edited, vault)
+	es, err := db.Read().Entries(ctx, EntryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		t.Errorf("pulled back after a forget: %s %q", e.CID, e.Title)
+	}
+}
