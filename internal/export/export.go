@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -447,8 +448,13 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 		return err
 	}
 	en := store.Entry{Project: x.Project, SessionID: x.SessionID, Type: x.Type, Title: privacy.Filter(x.Title), Body: privacy.Filter(x.Body),
-		Subject: privacy.Filter(x.Subject), ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: x.PromotionBlocked,
+		Subject: privacy.Filter(x.Subject), ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: privacy.Filter(x.PromotionBlocked),
 		Created: store.ParseTime(x.Created)}
+	if en.Title != x.Title || en.Subject != x.Subject {
+		// The claim key is the title's words, lower-cased: made again from
+		// what the filter left, as the pipeline makes it.
+		en.ClaimKey = claim.Key(en.Subject, en.Title)
+	}
 	for _, q := range x.Questions {
 		en.Questions = append(en.Questions, privacy.Filter(q))
 	}
@@ -566,9 +572,15 @@ func filterJSON(v any) (any, bool) {
 			changed = changed || c
 		}
 	case map[string]any:
-		for k := range x {
+		for k, v := range x {
 			var c bool
-			x[k], c = filterJSON(x[k])
+			v, c = filterJSON(v)
+			if f := privacy.Filter(k); f != k {
+				// A key can be said text too (a tool input's field name).
+				delete(x, k)
+				k, c = f, true
+			}
+			x[k] = v
 			changed = changed || c
 		}
 	}
@@ -591,6 +603,7 @@ func (r *restorer) applyConflicts(ctx context.Context) error {
 	})
 	for _, k := range pairs {
 		c := r.conflicts[k]
+		c.Reason = privacy.Filter(c.Reason)
 		older, ok1 := r.ids[c.Older]
 		newer, ok2 := r.ids[c.Newer]
 		if !ok1 || !ok2 {

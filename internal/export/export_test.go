@@ -3,6 +3,8 @@ package export
 import (
 	"bytes"
 	"context"
+	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -76,4 +78,39 @@ func FuzzRestore(f *testing.F) {
 			t.Fatalf("Restore(%q): %v", line, err)
 		}
 	})
+}
+
+// TestRestoreFiltersEveryText checks that a restore filters every text of
+// an export it stores, not only titles, bodies and quotes: an export made
+// before the filter knew a secret's shape holds it in the entry's claim
+// key (the title's words), in the quotes a failed alignment names, in a
+// conflict's reason and in a payload's keys too.
+func TestRestoreFiltersEveryText(t *testing.T) {
+	t.Parallel()
+	const token = "ghp_1234567890abcdefghijABCDEFGHIJ123456"
+	lower := strings.ToLower(token)
+	lines := []string{
+		`{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":1}`,
+		`{"kind":"event","id":1,"ts":"2026-11-20T09:00:00.000Z","type":"user_prompt","session_id":"s","project":"/p","text":"deploy with ` + token +
+			`","payload":{"` + token + `":"x"},"dedupe_key":"k"}`,
+		`{"kind":"entry","cid":"mem:abc","project":"/p","type":"decision","title":"Deploy with ` + token + `","claim_key":"deploy ` + lower +
+			`","promotion_blocked":"1 of 1 quotes did not align: not_found: \"` + token + `\"","evidence":[{"event_key":"k","quote":"deploy with ` + token + `"}]}`,
+		`{"kind":"entry","cid":"mem:abd","project":"/p","type":"decision","title":"Deploy by hand","claim_key":"deploy hand","evidence":[{"event_key":"k","quote":"deploy with"}],` +
+			`"conflicts":[{"older":"mem:abc","newer":"mem:abd","kind":"contradicts","reason":"` + token + `","detected":"2026-11-20T09:00:00.000Z"}]}`,
+	}
+	db := storetest.Open(t)
+	var warn bytes.Buffer
+	if _, err := Restore(context.Background(), db, strings.NewReader(strings.Join(lines, "\n")+"\n"), &warn); err != nil {
+		t.Fatalf("Restore: %v (warnings: %s)", err, warn.String())
+	}
+	db.Close()
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(db.Path() + suffix)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(bytes.ToLower(b), []byte(lower[:20])); n > 0 {
+			t.Errorf("the store's file memory.db%s holds the token %d times", suffix, n)
+		}
+	}
 }
