@@ -479,6 +479,12 @@ func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, f
 			&ch.p.Body, &ch.p.Subject, &ch.p.Stage, &ch.p.Status, &quotes, &ch.created, &ch.present, &ch.p.Pinned); err != nil {
 			return n, forgot, fmt.Errorf("pull: %w", err)
 		}
+		// What comes in is filtered as what leaves is: a teammate's
+		// client may have filtered less, and the server is anyone's.
+		ch.p.Title, ch.p.Body, ch.p.Subject = privacy.Filter(ch.p.Title), privacy.Filter(ch.p.Body), privacy.Filter(ch.p.Subject)
+		for i, q := range quotes {
+			quotes[i] = privacy.Filter(q)
+		}
 		ch.p.SharedID, ch.p.Project, ch.p.Quotes = ch.sharedID, local[ch.project], quotes
 		ch.p.Created = store.FormatTime(ch.created)
 		page = append(page, ch)

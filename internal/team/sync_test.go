@@ -352,3 +352,23 @@ func TestPushReadFailsAfterSend(t *testing.T) {
 		t.Errorf("%d changes left in the outbox, want the 10 not sent", n)
 	}
 }
+
+// TestPullFiltersText: a teammate's memory as the server holds it, written
+// by a client that filtered less (or by hand), is filtered as it comes in:
+// a secret or a private section in its title, body or quotes is not stored.
+func TestPullFiltersText(t *testing.T) {
+	w := newWorld(t)
+	const token, private = "ghp_1234567890abcdefghijABCDEFGHIJ123456", "my home is 12 Elm Street"
+	w.srv.SQL(t, w.srv.Superuser, `INSERT INTO cml.memories (team, project, id, type, title, body, stage, status, quotes, created_at)
+		VALUES ('devs', 'github.com/acme/shop', 'raw', 'fact', 'Deploys push with `+token+`', 'The pager kit is kept <private>`+private+`</private>.',
+			'verified', 'active', ARRAY['deploy with `+token+`'], now())`)
+	if res := w.sync(t, w.bob, w.bDir, w.bConf); res.Pulled != 1 {
+		t.Fatalf("pulled %d, want 1", res.Pulled)
+	}
+	for _, q := range []string{`SELECT count(*) FROM entries WHERE title || body LIKE '%ghp_%' OR body LIKE '%Elm Street%'`,
+		`SELECT count(*) FROM evidence WHERE quote LIKE '%ghp_%'`} {
+		if got := localCount(t, w.bob, q); got != 0 {
+			t.Errorf("%s: %d", q, got)
+		}
+	}
+}
