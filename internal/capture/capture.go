@@ -75,6 +75,7 @@ const privateOpen = "<private>"
 // cleanReport is clean that also returns the filter's report.
 func cleanReport(s string) (text string, truncated bool, r privacy.Report) {
 	keep := MaxText
+	whole := s
 	if len(s) > filterWindow {
 		s, truncated = s[:runeStart(s, filterWindow)], true
 	}
@@ -84,6 +85,9 @@ func cleanReport(s string) (text string, truncated bool, r privacy.Report) {
 	s, r = privacy.FilterReport(s)
 	if truncated {
 		keep = min(keep, len(s)-maxSecret)
+		// A private section opened (or closed) past the window goes on
+		// into the next prompt all the same.
+		r.Open = privacy.LeavesOpen(whole)
 	}
 	if len(s) > keep {
 		s, truncated = s[:runeStart(s, max(keep, 0))], true

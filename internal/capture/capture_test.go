@@ -160,6 +160,27 @@ func TestCleanSecretAcrossCut(t *testing.T) {
 	}
 }
 
+// TestPrivateOpenedPastWindow checks that a private section opened in a
+// prompt past the filter window's end (a long paste, then <private>) still
+// hides the next prompt: whether a prompt leaves one open is read from the
+// whole prompt, not only from the part the filter read.
+func TestPrivateOpenedPastWindow(t *testing.T) {
+	t.Parallel()
+	r := recorder(t)
+	s := Session{ID: "s", Project: "/p"}
+	hookPrompt(t, r, s, "p0", strings.Repeat("log line\n", filterWindow/9+100)+"and now <private>first-Secret-1", at)
+	hookPrompt(t, r, s, "p1", "middle-Secret-2 still private", at.Add(time.Second))
+	evs, err := r.DB.Read().Events(context.Background(), store.EventFilter{SessionID: "s", Types: []string{store.TypeUserPrompt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if strings.Contains(ev.Text, "Secret-") {
+			t.Errorf("stored %q", ev.Text[max(len(ev.Text)-80, 0):])
+		}
+	}
+}
+
 // TestPrivateAcrossPrompts checks that a private section opened in one
 // prompt and closed two prompts later hides the prompt in between and the
 // closing prompt's first part, through the hook and through a transcript.

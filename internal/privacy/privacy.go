@@ -99,6 +99,20 @@ func FilterReport(s string) (string, Report) {
 	return s, r
 }
 
+// LeavesOpen reports whether s leaves a private section open at its end,
+// as FilterReport's Report.Open does, without masking anything: a caller
+// that filters only the head of a long text learns from the whole of it
+// whether its next message goes on private.
+func LeavesOpen(s string) bool {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	s = dropInvisible(s)
+	var r Report
+	removeRegions(s, findKeywords(s).tags, &r)
+	return r.Open
+}
+
 // hits holds where findKeywords found the keywords that rules start from.
 // Every rule looks only around these, so text without them costs one
 // pass.
