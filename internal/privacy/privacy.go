@@ -40,7 +40,7 @@ type Report struct {
 	// aws_access_key, aws_secret_key, anthropic_key, openai_key,
 	// google_api_key, github_token, gitlab_token, slack_token, slack_webhook,
 	// stripe_key, npm_token, huggingface_token, private_key, jwt,
-	// bearer_token, basic_auth, authorization, url_password, password,
+	// bearer_token, basic_auth, authorization, cookie, url_password, password,
 	// secret, token, api_key, access_key, secret_key, vault_token,
 	// google_oauth_token, sendgrid_key, twilio_auth_token, signature,
 	// discord_webhook, encoded_secret, or the id of the gitleaks rule that
@@ -122,6 +122,7 @@ type hits struct {
 	bearer []int
 	basic  []int
 	authz  []int // authorization
+	cookie []int
 }
 
 // keywordFirst has bit c-'a' set for the first letter c of each keyword.
@@ -152,8 +153,11 @@ func findKeywords(s string) hits {
 				w.basic = append(w.basic, i)
 			}
 		case 'c':
-			if next == 'l' && hasTagName(s, i, fenceName) {
+			switch {
+			case next == 'l' && hasTagName(s, i, fenceName):
 				w.tags[tagFence] = append(w.tags[tagFence], i)
+			case next == 'o' && hasFold(s, i, "cookie"):
+				w.cookie = append(w.cookie, i)
 			}
 		case 'k':
 			if next == 'e' && hasFold(s, i, "key") {

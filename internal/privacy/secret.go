@@ -120,7 +120,7 @@ func (w hits) after(edits []edit) hits {
 		}
 		return out
 	}
-	return hits{keys: move(w.keys), bearer: move(w.bearer), basic: move(w.basic), authz: move(w.authz)}
+	return hits{keys: move(w.keys), bearer: move(w.bearer), basic: move(w.basic), authz: move(w.authz), cookie: move(w.cookie)}
 }
 
 // formatEdits finds secrets by their format. It walks the maximal runs of
@@ -569,6 +569,7 @@ func contextEdits(s string, w hits, edits []edit) []edit {
 	edits = schemeEdits(s, w.bearer, "bearer", edits)
 	edits = schemeEdits(s, w.basic, "basic", edits)
 	edits = authorizationEdits(s, w.authz, edits)
+	edits = cookieEdits(s, w.cookie, edits)
 	return edits
 }
 
@@ -1468,6 +1469,72 @@ func authorizationEdits(s string, hits []int, edits []edit) []edit {
 	}
 	return edits
 }
+
+// cookieEdits masks the values of a Cookie or Set-Cookie header (and
+// HTTP_COOKIE=…, "cookie": "…"): a session's cookie is its credential.
+// Each name=value pair of the header's line is read; a value that looks
+// random is masked ("sessionid=8f3k2j…", not "lang=en"), and the
+// attributes a server sets beside it (Path, Domain, Expires…) are left.
+func cookieEdits(s string, hits []int, edits []edit) []edit {
+	n := len(s)
+	for _, i := range hits {
+		off := i + len("cookie")
+		if off < n && isToken(s[off]) {
+			continue // cookies, cookie_name, cookieJar
+		}
+		st := i
+		for st > 0 && isToken(s[st-1]) && i-st < maxKeyBefore {
+			st--
+		}
+		open, p, keyQuoted := closeKeyQuote(s, st, off)
+		for p < n && isBlank(s[p]) {
+			p++
+		}
+		if p >= n || s[p] != ':' && s[p] != '=' || p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
+			continue // prose: "the cookie is set at login"
+		}
+		p++
+		for p < n && isBlank(s[p]) {
+			p++
+		}
+		if p >= n || open != 0 && !keyQuoted && s[p] == open {
+			continue
+		}
+		end := strings.IndexAny(s[p:], "\r\n")
+		if end < 0 {
+			end = n
+		} else {
+			end += p
+		}
+		if delim, cs, _ := quoteAt(s, p); delim != "" {
+			p, end = cs, quoteEnd(s, cs, delim)
+		}
+		for p < end {
+			e := end
+			if k := strings.IndexByte(s[p:end], ';'); k >= 0 {
+				e = p + k
+			}
+			pair := s[p:e]
+			v, name := pair, ""
+			if k := strings.IndexByte(pair, '='); k >= 0 {
+				name, v = strings.TrimSpace(pair[:k]), pair[k+1:]
+			}
+			vs := p + len(pair) - len(strings.TrimLeft(v, " \t"))
+			v = strings.TrimSpace(v)
+			if v != "" && !cookieAttributes[strings.ToLower(name)] && !strings.HasPrefix(v, redactPrefix) && !isPlaceholder(v) &&
+				strings.IndexByte("$%{<", v[0]) < 0 && looksRandom(strings.Trim(v, `"`)) {
+				edits = append(edits, edit{vs, vs + len(v), "cookie"})
+			}
+			p = e + 1
+		}
+	}
+	return edits
+}
+
+// cookieAttributes are the names a Set-Cookie header gives beside its
+// cookie: settings, not credentials.
+var cookieAttributes = map[string]bool{"path": true, "domain": true, "expires": true, "max-age": true,
+	"samesite": true, "secure": true, "httponly": true, "priority": true, "partitioned": true, "version": true}
 
 // isAuthScheme reports whether w names an HTTP authentication scheme.
 func isAuthScheme(w string) bool {
