@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -188,10 +189,19 @@ func TestRememberFiltersTheQuote(t *testing.T) {
 	}
 	db.Close()
 	cs := connect(t, &Server{Config: cfg, Project: "/p", SessionID: "s"})
-	for i, title := range []string{"Staging deploys push with the deploy token", "The pager kit is kept for the on-call rotation"} {
-		out, isErr := callText(t, cs, "remember", map[string]any{"title": title, "quote": said[i], "type": "fact"})
+	// The model quotes what it saw: the secret whole, the private section
+	// with or without its tags (review 162), or the secret without its
+	// key's name. Found by a near match, the quote is kept as the stored
+	// message's words.
+	for _, q := range []struct{ title, quote string }{
+		{"Staging deploys push with the deploy token", said[0]},
+		{"The pager kit is kept for the on-call rotation", said[1]},
+		{"The pager kit's place for the weekend rotation", strings.Replace(strings.Replace(said[1], "<private>", "", 1), "</private>", "", 1)},
+		{"The staging token tags the images", strings.TrimPrefix(said[0], "For the staging deploy we always push the release with the deploy token ")},
+	} {
+		out, isErr := callText(t, cs, "remember", map[string]any{"title": q.title, "quote": q.quote, "type": "fact"})
 		if isErr || savedStage(out) != "verified" {
-			t.Fatalf("remember %q: %s", title, out)
+			t.Fatalf("remember %q: %s", q.title, out)
 		}
 	}
 	for _, suffix := range []string{"", "-wal"} {

@@ -478,9 +478,9 @@ const (
 func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememberIn) (*mcp.CallToolResult, any, error) {
 	// The model's own words are stored as they come, so they pass the same
 	// filter as captured text: <private> sections and secrets never reach
-	// the store. So does the quote: it is stored as given, and a fuzzy
-	// match finds it in a message whose secret was masked when captured
-	// while it holds the secret the model saw.
+	// the store. So does the quote, which the model copied from what it saw
+	// before capture masked it; found, it is kept as the stored message's
+	// words (Processor.entry).
 	x := extract.Entry{Type: extract.Fact, Title: clean(in.Title), Body: clean(in.Body), Subject: clean(in.Subject),
 		Evidence: []extract.Evidence{{Quote: clean(in.Quote)}}}
 	if in.Type != "" {

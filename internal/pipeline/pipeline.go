@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -350,8 +351,17 @@ func (p *Processor) entry(sess store.Session, evs []store.Event, a *align.Sessio
 		Ambiguous  bool    `json:"ambiguous,omitempty"`
 	}
 	var spans []spanInfo
-	for _, q := range x.Evidence {
+	x.Evidence = slices.Clone(x.Evidence)
+	for k, q := range x.Evidence {
 		s := a.Quote(q.Quote, q.MessageIndex)
+		if s.OK() && s.Message < len(evs) && 0 <= s.Start && s.Start <= s.End && s.End <= len(evs[s.Message].Text) {
+			// A quote found is kept as the message's own words: a near
+			// match may hold what the message was stored without (a
+			// secret, a private section the model saw before capture
+			// masked it), and evidence is what was said.
+			q.Quote = evs[s.Message].Text[s.Start:s.End]
+			x.Evidence[k] = q
+		}
 		ev := store.Evidence{
 			SessionID: sess.ID, MessageIndex: q.MessageIndex, Quote: q.Quote,
 			Method: string(s.Method), Confidence: s.Confidence, Failure: s.Failure, Ambiguous: s.Ambiguous,
