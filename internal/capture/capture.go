@@ -66,6 +66,15 @@ func cleanPrompt(s string, continues bool) (text string, truncated, open bool) {
 		s = privateOpen + s
 	}
 	text, truncated, r := cleanReport(s)
+	if len(s) > filterWindow {
+		// The filter read the head only. Whether a private section goes on
+		// into the next prompt, or one closed past the head hid the head,
+		// is read from the whole prompt.
+		var closesPast bool
+		if r.Open, closesPast = privacy.Sections(s, runeStart(s, filterWindow)); closesPast {
+			text = privacy.PrivateMarker
+		}
+	}
 	return text, truncated, r.Open
 }
 
@@ -75,7 +84,6 @@ const privateOpen = "<private>"
 // cleanReport is clean that also returns the filter's report.
 func cleanReport(s string) (text string, truncated bool, r privacy.Report) {
 	keep := MaxText
-	whole := s
 	if len(s) > filterWindow {
 		s, truncated = s[:runeStart(s, filterWindow)], true
 	}
@@ -85,9 +93,6 @@ func cleanReport(s string) (text string, truncated bool, r privacy.Report) {
 	s, r = privacy.FilterReport(s)
 	if truncated {
 		keep = min(keep, len(s)-maxSecret)
-		// A private section opened (or closed) past the window goes on
-		// into the next prompt all the same.
-		r.Open = privacy.LeavesOpen(whole)
 	}
 	if len(s) > keep {
 		s, truncated = s[:runeStart(s, max(keep, 0))], true

@@ -181,6 +181,26 @@ func TestPrivateOpenedPastWindow(t *testing.T) {
 	}
 }
 
+// TestPrivateClosedPastWindow: a prompt that closes, past the filter's
+// window, a private section an earlier prompt opened unseen keeps its head
+// private, as the filter would with the whole prompt in view (review 162).
+func TestPrivateClosedPastWindow(t *testing.T) {
+	t.Parallel()
+	r := recorder(t)
+	s := Session{ID: "s", Project: "/p"}
+	hookPrompt(t, r, s, "p0", "my SSN head-Secret-1 "+strings.Repeat("log line\n", filterWindow/9+100)+"</private> now public", at)
+	evs, err := r.DB.Read().Events(context.Background(), store.EventFilter{SessionID: "s", Types: []string{store.TypeUserPrompt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 1 {
+		t.Fatalf("stored %d prompts", len(evs))
+	}
+	if strings.Contains(evs[0].Text, "Secret-") {
+		t.Errorf("stored %q", evs[0].Text[:min(len(evs[0].Text), 80)])
+	}
+}
+
 // TestPrivateAcrossPrompts checks that a private section opened in one
 // prompt and closed two prompts later hides the prompt in between and the
 // closing prompt's first part, through the hook and through a transcript.

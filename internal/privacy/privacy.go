@@ -99,18 +99,24 @@ func FilterReport(s string) (string, Report) {
 	return s, r
 }
 
-// LeavesOpen reports whether s leaves a private section open at its end,
-// as FilterReport's Report.Open does, without masking anything: a caller
-// that filters only the head of a long text learns from the whole of it
-// whether its next message goes on private.
-func LeavesOpen(s string) bool {
+// Sections reads the private sections of s as Filter does, walking its
+// tags without masking anything, for a caller that filters only the head of
+// a long text, s[:from]: whether s leaves a private section open at its end
+// (Report.Open), and whether a private section's closing tag outside any
+// region comes at from or later, which hides all before it (the head's
+// filter saw no tag to hide it by).
+func Sections(s string, from int) (leavesOpen, closesPast bool) {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	s = dropInvisible(s)
-	var r Report
-	removeRegions(s, findKeywords(s).tags, &r)
-	return r.Open
+	var st regions
+	for _, t := range findTags(s, findKeywords(s).tags) {
+		if st.step(t) == strayClose && t.kind == tagPrivate && t.start >= from {
+			closesPast = true
+		}
+	}
+	return st.open && st.first == tagPrivate, closesPast
 }
 
 // hits holds where findKeywords found the keywords that rules start from.

@@ -145,19 +145,13 @@ func removeRegions(s string, names [numTagKinds][]int, r *Report) (string, bool)
 	}
 	out := make([]byte, 0, len(s))
 	pos := 0 // s[:pos] is done
-	var depth [numTagKinds]int
-	open, first := false, 0
-	prevEnd := 0
+	var st regions
 	done := 0 // out[:done] ends with the last region written
 	for _, t := range tags {
-		if t.start < prevEnd { // cannot happen: tags never share bytes
-			continue
-		}
-		prevEnd = t.end
-		if !open {
+		switch st.step(t) {
+		case strayClose:
 			out = append(out, s[pos:t.start]...)
-			switch {
-			case t.closing && t.kind == tagPrivate:
+			if t.kind == tagPrivate {
 				// The section was opened in an earlier message (a prompt
 				// before this one): what precedes its end here is its
 				// second part.
@@ -165,33 +159,66 @@ func removeRegions(s string, names [numTagKinds][]int, r *Report) (string, bool)
 				r.Private++
 				done = len(out)
 				continue
-			case t.closing:
-				out, pos = join(out, s, t.end)
-				continue
 			}
-			open, first = true, t.kind
-			depth = [numTagKinds]int{}
-			depth[t.kind] = 1
-			continue
-		}
-		switch {
-		case !t.closing:
-			depth[t.kind]++
-		case depth[t.kind] > 0:
-			depth[t.kind]--
-		}
-		if depth == [numTagKinds]int{} {
-			open = false
-			out, pos = endRegion(out, s, t.end, first, r)
+			out, pos = join(out, s, t.end)
+		case regionOpened:
+			out = append(out, s[pos:t.start]...)
+		case regionClosed:
+			out, pos = endRegion(out, s, t.end, st.first, r)
 			done = len(out)
 		}
 	}
-	if open {
-		out, pos = endRegion(out, s, len(s), first, r)
-		r.Open = first == tagPrivate
+	if st.open {
+		out, pos = endRegion(out, s, len(s), st.first, r)
+		r.Open = st.first == tagPrivate
 	}
 	out = append(out, s[pos:]...)
 	return string(out), true
+}
+
+// regions follows the regions tags open and close, in order: nested and
+// overlapping tags of any kind cannot end a region early (removeRegions).
+type regions struct {
+	open  bool
+	first int // the kind of the tag that opened the region
+	depth [numTagKinds]int
+	end   int // the end of the last tag read
+}
+
+// What a tag did (regions.step).
+const (
+	inRegion     = iota // opened or closed a region inside one
+	regionOpened        // opened a region
+	regionClosed        // closed the region
+	strayClose          // closed none: no region was open
+)
+
+// step reads tag t, the next in order.
+func (st *regions) step(t tag) int {
+	if t.start < st.end { // cannot happen: tags never share bytes
+		return inRegion
+	}
+	st.end = t.end
+	if !st.open {
+		if t.closing {
+			return strayClose
+		}
+		st.open, st.first = true, t.kind
+		st.depth = [numTagKinds]int{}
+		st.depth[t.kind] = 1
+		return regionOpened
+	}
+	switch {
+	case !t.closing:
+		st.depth[t.kind]++
+	case st.depth[t.kind] > 0:
+		st.depth[t.kind]--
+	}
+	if st.depth == [numTagKinds]int{} {
+		st.open = false
+		return regionClosed
+	}
+	return inRegion
 }
 
 // endRegion writes what replaces a region that ends at end and returns
