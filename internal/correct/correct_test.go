@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,5 +187,28 @@ func TestEditFiltersText(t *testing.T) {
 				t.Errorf("the store's file %s holds %q", filepath.Base(db.Path()+suffix), secret)
 			}
 		}
+	}
+}
+
+// TestEditFiltersTheOldText: an edit that takes out a secret stored before
+// the filter knew its shape does not copy it into the edit's record.
+func TestEditFiltersTheOldText(t *testing.T) {
+	t.Parallel()
+	db := open(t)
+	const cookie = "8f3k2j4h5g6f7d8s9a0q"
+	x := put(t, db, "login", "Log in to staging with Cookie: sid="+cookie)
+	title := "Log in to staging with the team's session"
+	if _, _, err := Edit(context.Background(), db, x, Text{Title: &title}, now); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeEdited}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 1 {
+		t.Fatalf("%d edit records", len(evs))
+	}
+	if p := string(evs[0].Payload); strings.Contains(p, cookie) || !strings.Contains(p, "staging") {
+		t.Errorf("the edit's record: %s", p)
 	}
 }
