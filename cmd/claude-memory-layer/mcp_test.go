@@ -320,6 +320,16 @@ func TestMCPSurvivesMalformedInput(t *testing.T) {
 		`{"jsonrpc":"2.0","id":5,"params":` + strings.Repeat(`{"a":`, 20_000) + "1" + strings.Repeat("}", 20_000) + `,"method":"ping"}`,
 		`"just a string"`,
 		`{"no":"method"}`,
+		// Valid JSON the guard took that the SDK cannot decode, which ended
+		// the server: nesting past the SDK's own limit, a duplicate key
+		// (gjson reads the first, the SDK the last), an id past float64, an
+		// error of the wrong shape.
+		`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}}`,
+		`{"jsonrpc":"2.0","id":7,"id":{},"method":"ping"}`,
+		`{"jsonrpc":"2.0","jsonrpc":"1.0","id":8,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"ping","method":5}`,
+		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":10,"error":5}`,
 	}
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	in := strings.Join(bad, "\n") + "\n" + init + "\n"

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/jsondepth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 )
@@ -119,6 +120,13 @@ func check(line []byte) (reject bool, code int, msg string) {
 	isResponse := m.Get("id").Exists() && (m.Get("result").Exists() || m.Get("error").Exists())
 	if method.Type != gjson.String && !isResponse {
 		return true, invalidRequest, "a request needs a method"
+	}
+	// What passed so far the SDK may still fail to decode, which ends the
+	// connection: a duplicate key (gjson reads the first, the SDK the last),
+	// an id past float64, an error of the wrong shape, nesting past the
+	// SDK's own limit. Its own decoder has the last word.
+	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+		return true, invalidRequest, err.Error()
 	}
 	return false, 0, ""
 }
