@@ -276,6 +276,10 @@ type Increment struct {
 	Events   []store.Event // their events, in order (a message with nothing to store has none)
 	Offset   int64         // where the next read starts
 	More     bool          // the read stopped at its step size, before the end of the transcript
+	// Reread says the transcript was shorter than the stored offset
+	// (replaced or cut) and was read from its start: Offset then replaces
+	// the stored offset, even moving it back.
+	Reread bool
 }
 
 // append stores one event in a transaction of its own and reports whether
@@ -381,11 +385,12 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string, n int
 		return inc, nil
 	}
 	off := sess.Offset
+	reread := false
 	if fi, err := os.Stat(sess.TranscriptPath); err == nil && fi.Size() < off {
 		// The file was replaced or cut; re-read it whole. Dedupe keys keep
 		// what we have from being stored twice.
 		r.Log.Warn("transcript shrank; re-reading", "path", sess.TranscriptPath, "size", fi.Size(), "offset", off)
-		off = 0
+		off, reread = 0, true
 	}
 	batch, err := transcript.ReadFileN(sess.TranscriptPath, off, final, n)
 	if errors.Is(err, os.ErrNotExist) {
@@ -397,6 +402,7 @@ func (r *Recorder) read(sess store.Session, final, open bool, last string, n int
 	inc.Messages = len(batch.Messages)
 	inc.Offset = batch.Offset
 	inc.More = batch.More
+	inc.Reread = reread
 	inc.Events = make([]store.Event, 0, len(batch.Messages))
 	if last != "" && slices.ContainsFunc(batch.Messages, func(m transcript.Message) bool { return m.PromptID == last }) {
 		open = false
@@ -447,7 +453,14 @@ func Write(ctx context.Context, to *store.Tx, sess store.Session, inc Increment)
 		return res, fmt.Errorf("ingest %s: %w", sess.TranscriptPath, err)
 	}
 	res.Added, res.Duplicates, res.IDs = ar.Added, ar.Duplicates, ar.IDs
-	if inc.Offset > sess.Offset {
+	switch {
+	case inc.Reread:
+		// Left where it was, the offset would have the next read start
+		// inside the new file once it grew past the old one's length.
+		if err := to.SetOffset(ctx, sess.ID, inc.Offset); err != nil {
+			return res, err
+		}
+	case inc.Offset > sess.Offset:
 		if err := to.AdvanceOffset(ctx, sess.ID, inc.Offset); err != nil {
 			return res, err
 		}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -315,4 +316,51 @@ func TestPrivateAcrossPrompts(t *testing.T) {
 		}
 		check(t, r, "s")
 	})
+}
+
+// TestShrunkTranscriptGrowsAgain: a transcript replaced by a shorter one
+// is read again from its start, and the offset goes back with it. Before,
+// the offset never moved back: once the new file grew past the old length,
+// the next read started inside it, and every prompt between where the
+// re-read stopped and the old length was lost.
+func TestShrunkTranscriptGrowsAgain(t *testing.T) {
+	r := recorder(t)
+	ctx := context.Background()
+	prompts := func(from, to int, word string) string {
+		var b strings.Builder
+		for i := from; i < to; i++ {
+			fmt.Fprintf(&b, `{"type":"user","uuid":"%s%d","promptId":"%s%d","sessionId":"s","timestamp":"2026-11-20T09:00:00.000Z","message":{"role":"user","content":"%s prompt %d"}}`+"\n", word, i, word, i, word, i)
+		}
+		return b.String()
+	}
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(p, []byte(prompts(0, 20, "old")), 0o600)
+	r.DB.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
+	})
+	ingest := func() {
+		t.Helper()
+		sess, _ := r.DB.Read().Session(ctx, "s")
+		if _, err := r.Ingest(ctx, sess, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ingest()
+	os.WriteFile(p, []byte(prompts(0, 3, "new")), 0o600)
+	ingest()
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(prompts(3, 40, "new"))
+	f.Close()
+	ingest()
+	evs, _ := r.DB.Read().Events(ctx, store.EventFilter{SessionID: "s"})
+	var missing []string
+	for i := range 40 {
+		want := fmt.Sprintf("new prompt %d", i)
+		if !slices.ContainsFunc(evs, func(e store.Event) bool { return e.Text == want }) {
+			missing = append(missing, want)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d of 40 prompts of the replaced transcript not stored: %v", len(missing), missing)
+	}
 }

@@ -109,6 +109,16 @@ func (t *Tx) AdvanceOffset(ctx context.Context, id string, off int64) error {
 	return nil
 }
 
+// SetOffset sets a session's ingest offset to off, back or forward: for a
+// transcript that shrank and was read again from its start.
+func (t *Tx) SetOffset(ctx context.Context, id string, off int64) error {
+	_, err := t.exec(ctx, `UPDATE sessions SET ingest_offset = ? WHERE id = ?`, off, id)
+	if err != nil {
+		return fmt.Errorf("set offset of %s: %w", id, err)
+	}
+	return nil
+}
+
 // EndSession records that a session ended.
 func (t *Tx) EndSession(ctx context.Context, id, reason string, at time.Time) error {
 	_, err := t.exec(ctx, `UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?`, FormatTime(at), reason, id)
