@@ -205,14 +205,21 @@ func ReadFile(path string, off int64, final bool) (Batch, error) {
 	return ReadFileN(path, off, final, math.MaxInt64)
 }
 
-// ReadFileN is ReadN on the file at path; errors as ReadFile.
+// ReadFileN is ReadN on the file at path; errors as ReadFile. It reads up
+// to the size the file has when opened: one another process keeps
+// appending to faster than it is parsed is not chased, and what grew is
+// left for the next read.
 func ReadFileN(path string, off int64, final bool, n int64) (Batch, error) {
 	f, err := Open(path)
 	if err != nil {
 		return Batch{Offset: off}, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
-	b, err := ReadN(f, off, final, n)
+	fi, err := f.Stat()
+	if err != nil {
+		return Batch{Offset: off}, fmt.Errorf("read transcript: %w", err)
+	}
+	b, err := ReadN(io.NewSectionReader(f, 0, fi.Size()), off, final, n)
 	if err != nil {
 		return b, fmt.Errorf("%s: %w", path, err)
 	}

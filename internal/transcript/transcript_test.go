@@ -396,6 +396,49 @@ func TestReadFileMissing(t *testing.T) {
 	}
 }
 
+// TestReadFileGrowing: a transcript another process keeps appending to is
+// read up to the size it had when opened. Before, ReadFile chased the
+// writer: a file that grew faster than it was parsed was never done, and
+// all it read was held in memory (an import of one reached 6 GB).
+func TestReadFileGrowing(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "growing.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(rowLine(prompt("u0", "first")))
+	// The writer stops at a cap, to spare the disk; it writes a thousand
+	// rows at a time, faster than they are parsed.
+	const rows = 100_000
+	pad := strings.Repeat("grow ", 200)
+	var chunks []string
+	for i := 1; i < rows; i += 1000 {
+		var c strings.Builder
+		for j := i; j < min(i+1000, rows); j++ {
+			c.WriteString(rowLine(prompt(fmt.Sprintf("u%d", j), pad)))
+		}
+		chunks = append(chunks, c.String())
+	}
+	f.WriteString(chunks[0]) // the read has a while of parsing before it meets the writer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, c := range chunks[1:] {
+			f.WriteString(c)
+		}
+	}()
+	b, err := ReadFile(p, 0, true)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Messages) == 0 || len(b.Messages) >= rows {
+		t.Errorf("read %d of the %d prompts written, want those there when the read began", len(b.Messages), rows)
+	}
+}
+
 func TestReadNegativeOffset(t *testing.T) {
 	t.Parallel()
 	if _, err := Read(bytes.NewReader(nil), -1, true); err == nil {
