@@ -224,7 +224,8 @@ type Summary struct {
 // restore as it was, it says on warn, a line each; a line it cannot restore
 // at all is counted in Summary.FailedLines.
 func Restore(ctx context.Context, db *store.DB, f io.Reader, warn io.Writer) (Summary, error) {
-	r := &restorer{db: db, warn: warn, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{}}
+	r := &restorer{db: db, warn: warn, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{},
+		keys: map[string]string{}, taken: map[string]string{}}
 	err := r.read(ctx, f)
 	return r.sum, err
 }
@@ -239,6 +240,30 @@ type restorer struct {
 	ids       map[string]int64
 	conflicts map[[2]string]exportConflict
 	owners    map[string]store.Entry // citation id -> session and project of the entry, for conflict events
+	// keys maps a claim key exported with what the filter now masks to the
+	// key made again from the filtered title (claimKey), taken the other
+	// way round.
+	keys, taken map[string]string
+}
+
+// claimKey is the claim key, in this store, of a memory exported under old
+// whose subject or title the filter changed: made again from what the
+// filter left, as the pipeline makes it, for a key holds the title's words
+// and so what was masked in it. The memory's entry and the events that name
+// it by its key (entry_extracted, evidence_aligned) get the same one, so
+// forget still finds them all; two memories the filter made alike keep two
+// keys, so that neither is merged into the other.
+func (r *restorer) claimKey(old, subject, title string) string {
+	if k, ok := r.keys[old]; ok {
+		return k
+	}
+	base := claim.Key(subject, title)
+	k := base
+	for n := 2; r.taken[k] != "" && r.taken[k] != old; n++ {
+		k = fmt.Sprintf("%s #%d", base, n)
+	}
+	r.keys[old], r.taken[k] = k, old
+	return k
 }
 
 // restoreBatch is how many events go into one transaction.
@@ -326,7 +351,7 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 		}
 		ev := store.Event{Time: store.ParseTime(x.TS), Type: x.Type, SessionID: x.SessionID, Project: x.Project,
 			SourceUUID: x.SourceUUID, Text: x.Text, Payload: x.Payload, DedupeKey: x.DedupeKey}
-		filtered, err := filterEvent(ev)
+		filtered, err := r.filterEvent(ev)
 		if err != nil {
 			return bad(err)
 		}
@@ -450,10 +475,11 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 	en := store.Entry{Project: x.Project, SessionID: x.SessionID, Type: x.Type, Title: privacy.Filter(x.Title), Body: privacy.Filter(x.Body),
 		Subject: privacy.Filter(x.Subject), ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: privacy.Filter(x.PromotionBlocked),
 		Created: store.ParseTime(x.Created)}
-	if en.Title != x.Title || en.Subject != x.Subject {
-		// The claim key is the title's words, lower-cased: made again from
-		// what the filter left, as the pipeline makes it.
-		en.ClaimKey = claim.Key(en.Subject, en.Title)
+	if k, ok := r.keys[x.ClaimKey]; ok || en.Title != x.Title || en.Subject != x.Subject {
+		if !ok {
+			k = r.claimKey(x.ClaimKey, en.Subject, en.Title)
+		}
+		en.ClaimKey = k
 	}
 	for _, q := range x.Questions {
 		en.Questions = append(en.Questions, privacy.Filter(q))
@@ -536,7 +562,9 @@ func (r *restorer) verify(ctx context.Context, v store.Evidence) (bool, error) {
 
 // filterEvent runs an exported event's text and the strings of its
 // payload through the privacy filter, as capture does for what it stores.
-func filterEvent(ev store.Event) (store.Event, error) {
+// A payload naming a memory by a claim key the filter changed the title of
+// names it by its key in this store (claimKey).
+func (r *restorer) filterEvent(ev store.Event) (store.Event, error) {
 	ev.Text = privacy.Filter(ev.Text)
 	if len(ev.Payload) == 0 {
 		return ev, nil
@@ -545,9 +573,23 @@ func filterEvent(ev store.Event) (store.Event, error) {
 	if err := json.Unmarshal(ev.Payload, &v); err != nil {
 		return ev, fmt.Errorf("event %s: payload: %w", ev.DedupeKey, err)
 	}
+	rekeyed := false
+	if m, ok := v.(map[string]any); ok {
+		if old, ok := m["claim_key"].(string); ok {
+			title, _ := m["title"].(string)
+			subject, _ := m["subject"].(string)
+			k, known := r.keys[old]
+			if ft, fs := privacy.Filter(title), privacy.Filter(subject); !known && (ft != title || fs != subject) {
+				k, known = r.claimKey(old, fs, ft), true
+			}
+			if known && k != old {
+				m["claim_key"], rekeyed = k, true
+			}
+		}
+	}
 	// A payload with nothing to filter is kept byte for byte, and so is
 	// its checksum.
-	if v, changed := filterJSON(v); changed {
+	if v, changed := filterJSON(v); changed || rekeyed {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return ev, err

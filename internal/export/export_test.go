@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
@@ -111,6 +114,66 @@ func TestRestoreFiltersEveryText(t *testing.T) {
 		}
 		if n := bytes.Count(bytes.ToLower(b), []byte(lower[:20])); n > 0 {
 			t.Errorf("the store's file memory.db%s holds the token %d times", suffix, n)
+		}
+	}
+}
+
+// TestRestoreRekeysWhatTheFilterChanged: two memories exported with a
+// cookie the filter did not know then, alike but for it, come back as two,
+// and the events that name each by its claim key name it by its key here,
+// which holds no secret (review 162).
+func TestRestoreRekeysWhatTheFilterChanged(t *testing.T) {
+	t.Parallel()
+	cookies, bodies := []string{"aaaa1111bbbb2222cccc", "dddd3333eeee4444ffff"}, []string{"staging body", "PROD body"}
+	lines := []string{`{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":1}`,
+		`{"kind":"event","id":1,"ts":"2026-11-20T09:00:00.000Z","type":"user_prompt","session_id":"s","project":"/p","text":"log in to staging","dedupe_key":"k"}`}
+	var entries []string
+	for i, c := range cookies {
+		title, key := "Staging login Cookie: sid="+c, c+" cookie login sid staging"
+		lines = append(lines,
+			fmt.Sprintf(`{"kind":"event","id":%d,"ts":"2026-11-20T09:01:00.000Z","type":"entry_extracted","session_id":"s","project":"/p","payload":{"title":%q,"subject":"login","claim_key":%q},"dedupe_key":"entry:s:%d"}`, 2*i+2, title, key, i),
+			fmt.Sprintf(`{"kind":"event","id":%d,"ts":"2026-11-20T09:01:00.000Z","type":"evidence_aligned","session_id":"s","project":"/p","payload":{"claim_key":%q,"stage":"verified"},"dedupe_key":"aligned:s:%d"}`, 2*i+3, key, i))
+		entries = append(entries, fmt.Sprintf(`{"kind":"entry","cid":"mem:ab%d","project":"/p","session_id":"s","type":"decision","title":%q,"body":%q,"subject":"login","claim_key":%q,"stage":"verified","status":"active","evidence":[{"event_key":"k","quote":"log in to staging","method":"exact","confidence":1}]}`, i, title, bodies[i], key))
+	}
+	db := storetest.Open(t)
+	var warn bytes.Buffer
+	if _, err := Restore(context.Background(), db, strings.NewReader(strings.Join(append(lines, entries...), "\n")+"\n"), &warn); err != nil {
+		t.Fatalf("Restore: %v (warnings: %s)", err, warn.String())
+	}
+	var got []store.Entry
+	if err := db.Update(context.Background(), func(tx *store.Tx) error {
+		var err error
+		got, err = tx.Entries(context.Background(), store.EntryFilter{Project: "/p"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	for _, e := range got {
+		keys[e.ClaimKey] = e.Body
+	}
+	if len(got) != 2 || keys[got[0].ClaimKey] == keys[got[1].ClaimKey] {
+		t.Fatalf("restored %d entries, want two apart: %+v (warnings: %s)", len(got), keys, warn.String())
+	}
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{Types: []string{store.TypeEntryExtracted, store.TypeEvidenceAligned}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if k := gjson.GetBytes(ev.Payload, "claim_key").Str; keys[k] == "" {
+			t.Errorf("%s names %q, the key of no entry here (%v)", ev.Type, k, keys)
+		}
+	}
+	db.Close()
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(db.Path() + suffix)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		for _, c := range cookies {
+			if bytes.Contains(b, []byte(c)) {
+				t.Errorf("the store's file memory.db%s holds the cookie %s", suffix, c)
+			}
 		}
 	}
 }
