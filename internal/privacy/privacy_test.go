@@ -128,6 +128,7 @@ func secretTests() []filterTest {
 		{"set-cookie joined", "Set-Cookie: theme=dark; Path=/, sessionid=8f3k2j4h5g6f7d8s9a0q; HttpOnly", "Set-Cookie: theme=dark; Path=/, sessionid=[REDACTED:cookie]; HttpOnly"},
 		{"cookie quoted header", `curl -H 'cookie: sid=8f3k2j4h5g6f7d8s9a0q' -H 'Authorization: Bearer EXAMPLEtoken0123456789abcdef' https://x.test/v1`, `curl -H 'cookie: sid=[REDACTED:cookie]' -H 'Authorization: Bearer [REDACTED:bearer_token]' https://x.test/v1`},
 		{"cookie flag", "curl --cookie 'sessionid=8f3k2j4h5g6f7d8s9a0q' https://x.test", "curl --cookie 'sessionid=[REDACTED:cookie]' https://x.test"},
+		{"cookie set in code", `req.Header.Set("Cookie", "sessionid=8f3k2j4h5g6f7d8s9a0q")`, `req.Header.Set("Cookie", "sessionid=[REDACTED:cookie]")`},
 		{"document.cookie", `document.cookie = "sid=8f3k2j4h5g6f7d8s9a0q; path=/";`, `document.cookie = "sid=[REDACTED:cookie]; path=/";`},
 		{"a request cookie named like an attribute", "Cookie: path=/; version=8f3k2j4h5g6f7d8s9a0qZ", "Cookie: path=/; version=[REDACTED:cookie]"},
 		{"url password", "postgres://app:EXAMPLE-pass-0123@db.internal:5432/app", "postgres://app:[REDACTED:url_password]@db.internal:5432/app"},

@@ -1471,7 +1471,8 @@ func authorizationEdits(s string, hits []int, edits []edit) []edit {
 }
 
 // cookieEdits masks the cookies of a Cookie or Set-Cookie header (and of
-// HTTP_COOKIE=…, "cookie": "…", document.cookie = "…", --cookie '…'): a
+// HTTP_COOKIE=…, "cookie": "…", document.cookie = "…", --cookie '…',
+// Header.Set("Cookie", "…")): a
 // session's cookie is its credential. The header's value is read, its
 // quoted string or the rest of its line, at most maxCookieHeader bytes,
 // and only its name=value pairs (cookiePairs): a bare value is code or
@@ -1501,7 +1502,7 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 		switch {
 		case p >= n:
 			continue
-		case s[p] == ':' || s[p] == '=':
+		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',': // Header.Set("Cookie", "…")
 			if p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
 				continue // "cookie == x", "cookie := x"
 			}
