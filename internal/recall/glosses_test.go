@@ -134,6 +134,27 @@ func TestRussianLoanwordsFindEnglishWords(t *testing.T) {
 	}
 }
 
+// TestRussianLoanwordsSpelledAsInEnglish: a loanword Russian writes with
+// "к" or "кс" finds the English word spelled with "c" or "x" ("клиенте"
+// client, "контекст" context). The texts are made up.
+func TestRussianLoanwordsSpelledAsInEnglish(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "glaze", day.AddDate(0, 0, -4),
+		"What does the kiln client keep in its context?",
+		"The kiln client keeps the glaze schedule in its context object, kiln_ctx.")
+	got := recallFor(t, db, defaults(), "Что хранит клиент печи в своём контексте?")
+	if !strings.Contains(got, "kiln_ctx") {
+		t.Errorf("the answer is missing:\n%s", got)
+	}
+	for in, want := range map[string]string{"klien*": "clien*", "kontekst*": "context*", "eksport*": "export*", "arkhi*": "archi*", "server*": "server*"} {
+		if got := englishSpelling(in); got != want {
+			t.Errorf("englishSpelling(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestLatinize(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ in, want string }{

@@ -69,6 +69,12 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 			if p := cognatePrefix(out[i].forms[0]); p != "" {
 				out[i].forms = append(out[i].forms, p)
 				out[i].keys = append(out[i].keys, p)
+				if r, _ := utf8.DecodeRuneInString(out[i].forms[0]); unicode.Is(unicode.Cyrillic, r) {
+					if e := englishSpelling(p); e != p {
+						out[i].forms = append(out[i].forms, e)
+						out[i].keys = append(out[i].keys, e)
+					}
+				}
 			}
 			out[i] = withGlosses(out[i], langs, stops, dict)
 			out[i].foreign = true
@@ -214,6 +220,16 @@ func russianPrefix(w string) string {
 		return ""
 	}
 	return p + "*"
+}
+
+// englishSpelling is a Russian loanword's Latin prefix (russianPrefix) as
+// the English word it was borrowed from is spelled: English writes "c" for
+// most of what Russian writes "к" ("клиент" client, "конфиг" config,
+// "скрипт" script, "архив" archive) and "x" for "кс" ("экспорт" export,
+// "контекст" context). The prefix as latinized stays a key too: "kafka",
+// "kotlin", "kubectl" keep their "k".
+func englishSpelling(p string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(p, "ks", "x"), "k", "c")
 }
 
 // cyrillicLatin spells each Russian letter in Latin as English loanwords are
