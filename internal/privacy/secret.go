@@ -1472,11 +1472,10 @@ func authorizationEdits(s string, hits []int, edits []edit) []edit {
 
 // cookieEdits masks the cookies of a Cookie or Set-Cookie header (and of
 // HTTP_COOKIE=…, "cookie": "…", document.cookie = "…", --cookie '…',
-// Header.Set("Cookie", "…")): a
-// session's cookie is its credential. The header's value is read, its
-// quoted string or the rest of its line, at most maxCookieHeader bytes,
-// and only its name=value pairs (cookiePairs): a bare value is code or
-// prose ("cookie = request.headers.get('Cookie')").
+// Header.Set("Cookie", "…")): a session's cookie is its credential. The
+// header's value is read, its quoted string or the rest of its line, at
+// most maxCookieHeader bytes, and only its name=value pairs (cookiePairs):
+// a bare value is code or prose ("cookie = request.headers.get('Cookie')").
 func cookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
 	done := 0 // a hit inside a header already read is one of its words
@@ -1546,11 +1545,11 @@ const maxCookieHeader = 8 << 10
 // looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
 // attributes (Path, Expires…) are left.
 func cookiePairs(s string, p, end int, set bool, edits []edit) []edit {
+	seps := ";"
+	if set {
+		seps = ";,"
+	}
 	for p < end {
-		seps := ";"
-		if set {
-			seps = ";,"
-		}
 		e := end
 		if k := strings.IndexAny(s[p:end], seps); k >= 0 {
 			e = p + k

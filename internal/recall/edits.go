@@ -77,7 +77,10 @@ func editChanges(text string) (changes []editChange, other int) {
 		// # glazer", not the "memory: 512Mi # spooler" above it.
 		best, most := -1, -1
 		for i, r := range removed {
-			if n := shared(r, a); !usedR[i] && n > most && changedLine(r, a, opener) {
+			if usedR[i] {
+				continue
+			}
+			if n := shared(r, a); n > most && changedLine(r, a, opener) {
 				best, most = i, n
 			}
 		}
