@@ -1,16 +1,15 @@
 package correct
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
 var now = time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
@@ -177,17 +176,7 @@ func TestEditFiltersText(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(db.Path() + suffix)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			t.Fatal(err)
-		}
-		for _, secret := range []string{token[:20], private} {
-			if bytes.Contains(b, []byte(secret)) {
-				t.Errorf("the store's file %s holds %q", filepath.Base(db.Path()+suffix), secret)
-			}
-		}
-	}
+	storetest.NotOnDisk(t, db.Path(), token[:20], private)
 }
 
 // TestEditFiltersTheOldText: an edit that takes out a secret stored before

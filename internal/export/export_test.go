@@ -3,9 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -107,15 +105,7 @@ func TestRestoreFiltersEveryText(t *testing.T) {
 		t.Fatalf("Restore: %v (warnings: %s)", err, warn.String())
 	}
 	db.Close()
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(db.Path() + suffix)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			t.Fatal(err)
-		}
-		if n := bytes.Count(bytes.ToLower(b), []byte(lower[:20])); n > 0 {
-			t.Errorf("the store's file memory.db%s holds the token %d times", suffix, n)
-		}
-	}
+	storetest.NotOnDisk(t, db.Path(), lower[:20])
 }
 
 // TestRestoreRekeysWhatTheFilterChanged: two memories exported with a
@@ -165,15 +155,5 @@ func TestRestoreRekeysWhatTheFilterChanged(t *testing.T) {
 		}
 	}
 	db.Close()
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(db.Path() + suffix)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			t.Fatal(err)
-		}
-		for _, c := range cookies {
-			if bytes.Contains(b, []byte(c)) {
-				t.Errorf("the store's file memory.db%s holds the cookie %s", suffix, c)
-			}
-		}
-	}
+	storetest.NotOnDisk(t, db.Path(), cookies...)
 }

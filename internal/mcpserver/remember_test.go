@@ -1,13 +1,9 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +11,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -204,15 +201,5 @@ func TestRememberFiltersTheQuote(t *testing.T) {
 			t.Fatalf("remember %q: %s", q.title, out)
 		}
 	}
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(cfg.DBPath() + suffix)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			t.Fatal(err)
-		}
-		for _, secret := range []string{token[:20], private} {
-			if bytes.Contains(b, []byte(secret)) {
-				t.Errorf("the store's file %s holds %q", filepath.Base(cfg.DBPath()+suffix), secret)
-			}
-		}
-	}
+	storetest.NotOnDisk(t, cfg.DBPath(), token[:20], private)
 }

@@ -2,8 +2,10 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -102,4 +104,23 @@ func ToolHeads(tb testing.TB, db *store.DB) []string {
 		}
 	}
 	return out
+}
+
+// NotOnDisk fails tb for each of words that the store's file at path or its
+// write-ahead log holds, in any case: a privacy test's proof that a text is
+// gone from the disk, not only from what queries return.
+func NotOnDisk(tb testing.TB, path string, words ...string) {
+	tb.Helper()
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			tb.Fatal(err)
+		}
+		b = bytes.ToLower(b)
+		for _, w := range words {
+			if n := bytes.Count(b, []byte(strings.ToLower(w))); n > 0 {
+				tb.Errorf("%s holds %q %d times", filepath.Base(path+suffix), w, n)
+			}
+		}
+	}
 }
