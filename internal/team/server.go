@@ -17,7 +17,7 @@ import (
 // Row-level security lets a role read and write only the rows of the teams
 // it is a member of (pg_has_role), and only its own rows: author is
 // current_user, set by the server and checked by every policy, so no one
-// writes as someone else. Change rows are written by triggers on
+// writes as someone else. Change rows are written only by triggers on
 // memories, under a per-team advisory lock held to the commit, so the
 // change sequence of a team is in commit order and a pull by cursor never
 // skips a change that commits late.
@@ -125,6 +125,21 @@ var migrations = []string{
 		FOR EACH STATEMENT EXECUTE FUNCTION cml.log_changes();
 	CREATE TRIGGER memories_log_delete AFTER DELETE ON cml.memories REFERENCING OLD TABLE AS changed
 		FOR EACH STATEMENT EXECUTE FUNCTION cml.log_changes();`,
+	// 4: only the triggers log changes. A member could insert changes by
+	// hand: a forget of another member's memory made every teammate, its
+	// author too, forget it locally, and a sequence number given far ahead
+	// moved their cursors past every change to come. The log function runs
+	// as its owner and logs the memory's author.
+	`CREATE OR REPLACE FUNCTION cml.log_changes() RETURNS trigger LANGUAGE plpgsql
+		SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+	BEGIN
+		PERFORM pg_advisory_xact_lock(hashtext('cml.changes'), hashtext(team))
+			FROM (SELECT DISTINCT team FROM changed ORDER BY team) t;
+		INSERT INTO cml.changes (team, project, memory_id, op, author)
+			SELECT team, project, id, CASE WHEN TG_OP = 'DELETE' THEN 'forget' ELSE 'put' END, author FROM changed;
+		RETURN NULL;
+	END $$;
+	DROP POLICY IF EXISTS add ON cml.changes;`,
 }
 
 // SchemaVersion is the server schema version this build writes and reads.
@@ -194,7 +209,9 @@ func Init(ctx context.Context, conn *pgx.Conn, team string) error {
 		_, err = tx.Exec(ctx, `GRANT USAGE ON SCHEMA cml TO `+team+`;
 			GRANT SELECT ON cml.schema_version TO `+team+`;
 			GRANT SELECT, INSERT, UPDATE, DELETE ON cml.memories TO `+team+`;
-			GRANT SELECT, INSERT ON cml.changes, cml.applied TO `+team+`;
+			GRANT SELECT ON cml.changes TO `+team+`;
+			REVOKE INSERT ON cml.changes FROM `+team+`;
+			GRANT SELECT, INSERT ON cml.applied TO `+team+`;
 			GRANT USAGE ON ALL SEQUENCES IN SCHEMA cml TO `+team)
 		if err != nil {
 			return fmt.Errorf("grant the team's role: %w", err)

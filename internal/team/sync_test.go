@@ -372,3 +372,37 @@ func TestPullFiltersText(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberCannotLogChanges: a member cannot write the change log by
+// hand: a forget logged for another member's memory made every teammate,
+// its author too, forget it locally while the server kept it, and a change
+// given a sequence number far ahead moved every teammate's cursor past all
+// the changes to come. The changes the triggers log keep the memory's
+// author.
+func TestMemberCannotLogChanges(t *testing.T) {
+	w := newWorld(t)
+	w.remember(t, 2, func(i int) string { return fmt.Sprintf("Region %d fails over to its pair", i) })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	w.sync(t, w.bob, w.bDir, w.bConf)
+	id := w.srv.SQL(t, w.srv.Superuser, `SELECT id FROM cml.memories ORDER BY id LIMIT 1`)
+	for _, q := range []string{
+		`INSERT INTO cml.changes (team, project, memory_id, op) VALUES ('devs', 'github.com/acme/shop', '` + id + `', 'forget')`,
+		`INSERT INTO cml.changes (seq, team, project, memory_id, op) OVERRIDING SYSTEM VALUE
+			VALUES (1000000, 'devs', 'github.com/acme/shop', 'ahead', 'put')`,
+	} {
+		if _, err := w.srv.TrySQL("bob", q); err == nil {
+			t.Errorf("bob logged a change by hand: %s", q)
+		}
+	}
+	w.sync(t, w.bob, w.bDir, w.bConf)
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if got := localCount(t, w.alice, `SELECT count(*) FROM entries WHERE author = ''`); got != 2 {
+		t.Errorf("alice holds %d of her 2 memories", got)
+	}
+	if got := localCount(t, w.bob, `SELECT count(*) FROM entries WHERE author = 'alice'`); got != 2 {
+		t.Errorf("bob holds %d of alice's 2 memories", got)
+	}
+	if got := w.srv.SQL(t, w.srv.Superuser, `SELECT string_agg(DISTINCT author, ',') FROM cml.changes`); got != "alice" {
+		t.Errorf("the changes are logged as %q, want alice's", got)
+	}
+}
