@@ -425,7 +425,8 @@ func formatSeq(seq int64) string {
 
 // Limits on what a pull reads of a row: a hostile or broken server cannot
 // make a sync read more than this per memory (the store bounds it again),
-// nor stop it with a NULL among a memory's quotes.
+// nor stop it with a NULL among a memory's quotes or a date Go's time
+// cannot hold ('infinity').
 // The query has no LIMIT: a page by LIMIT made the server scan and sort
 // every change after the cursor for each page (with the statistics of a
 // table just filled, it plans no better), which made a pull of n changes
@@ -435,7 +436,7 @@ const pullSQL = `SELECT c.seq, c.op, c.memory_id, c.project,
 		coalesce(m.author::text, ''), coalesce(left(m.type, 32), ''), coalesce(left(m.title, 1000), ''),
 		coalesce(left(m.body, 8000), ''), coalesce(left(m.subject, 1000), ''), coalesce(m.stage, ''),
 		coalesce(m.status, ''), ARRAY(SELECT left(q, 4000) FROM unnest(m.quotes[1:20]) q WHERE q IS NOT NULL),
-		coalesce(m.created_at, c.at), m.id IS NOT NULL,
+		CASE WHEN isfinite(m.created_at) THEN m.created_at ELSE c.at END, m.id IS NOT NULL,
 		coalesce(m.pinned, false)
 	FROM cml.changes c LEFT JOIN cml.memories m ON m.team = c.team AND m.id = c.memory_id
 	WHERE c.team = $1 AND c.seq > $2 AND c.project = ANY($3)

@@ -406,3 +406,20 @@ func TestMemberCannotLogChanges(t *testing.T) {
 		t.Errorf("the changes are logged as %q, want alice's", got)
 	}
 }
+
+// TestPullInfiniteDate: a memory dated 'infinity' on the server (a broken
+// client, or by hand) is pulled with its change's date: it stopped every
+// teammate's pull at it, sync after sync.
+func TestPullInfiniteDate(t *testing.T) {
+	w := newWorld(t)
+	w.srv.SQL(t, "bob", `INSERT INTO cml.memories (team, project, id, type, title, stage, status, created_at)
+		VALUES ('devs', 'github.com/acme/shop', 'forever', 'fact', 'Tokens never expire', 'verified', 'active', 'infinity')`)
+	w.remember(t, 1, func(i int) string { return "Sessions expire after an hour" })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if res := w.sync(t, w.bob, w.bDir, w.bConf); res.Pulled != 2 {
+		t.Errorf("pulled %d, want 2", res.Pulled)
+	}
+	if got := localCount(t, w.bob, `SELECT count(*) FROM entries WHERE author <> ''`); got != 2 {
+		t.Errorf("bob holds %d teammates' memories, want 2", got)
+	}
+}
