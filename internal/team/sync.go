@@ -2,9 +2,12 @@ package team
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +30,7 @@ const (
 // Sync state keys in the store (store.TeamState).
 const (
 	stateCursor   = "cursor"    // the last change sequence pulled
+	stateScope    = "scope"     // the server, team and projects the cursor is of (cursorScope)
 	stateLastSync = "last_sync" // when the last sync succeeded
 	stateLastErr  = "last_error"
 	stateFailures = "failures" // syncs failed in a row, for the backoff
@@ -72,7 +76,22 @@ func LocalStatus(ctx context.Context, db *store.DB, c Config) (Status, error) {
 // join that adds a project (whose changes the cursor may be past) or
 // changes the team or server. Pulling a change twice changes nothing.
 func Restart(ctx context.Context, db *store.DB) error {
-	return db.SetTeamState(ctx, map[string]string{stateCursor: "", stateFailures: "", stateNextTry: "", stateLastErr: ""})
+	return db.SetTeamState(ctx, map[string]string{stateCursor: "", stateScope: "", stateFailures: "", stateNextTry: "",
+		stateLastErr: ""})
+}
+
+// cursorScope names what a pull's cursor is of: the server, the team and
+// the projects pulled. A pull that started before a join changed them
+// moves the cursor on after the join's Restart; the next sync, seeing
+// another scope, pulls from the start all the same.
+func cursorScope(c Config) string {
+	idents := make([]string, 0, len(c.Projects))
+	for _, ident := range c.Projects {
+		idents = append(idents, ident)
+	}
+	slices.Sort(idents)
+	h := sha256.Sum256([]byte(strings.Join(append([]string{StripPassword(c.URL), c.Team}, idents...), "\n")))
+	return hex.EncodeToString(h[:16])
 }
 
 // Due reports whether a background sync may run now: not before the backoff
@@ -460,7 +479,12 @@ func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, f
 	if err != nil {
 		return 0, false, err
 	}
-	cursor, _ := strconv.ParseInt(st[stateCursor], 10, 64)
+	// A cursor of no scope is one written before scopes, or none.
+	var cursor int64
+	scope := cursorScope(c)
+	if st[stateScope] == "" || st[stateScope] == scope {
+		cursor, _ = strconv.ParseInt(st[stateCursor], 10, 64)
+	}
 	local := map[string]string{}
 	idents := []string{}
 	for dir, ident := range c.Projects {
@@ -490,7 +514,7 @@ func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, f
 		ch.p.Created = store.FormatTime(ch.created)
 		page = append(page, ch)
 		if len(page) == pullPage {
-			f, err := apply(ctx, db, page)
+			f, err := apply(ctx, db, page, scope)
 			forgot = forgot || f
 			if err != nil {
 				return n, forgot, err
@@ -502,18 +526,28 @@ func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, f
 	if err := rows.Err(); err != nil {
 		return n, forgot, fmt.Errorf("pull: %w", err)
 	}
-	f, err := apply(ctx, db, page)
+	f, err := apply(ctx, db, page, scope)
 	if err == nil {
 		n += len(page)
 	}
 	return n, forgot || f, err
 }
 
+// pagePulled, when set (by tests), runs when a pull read a page, before it
+// applies it; an error it returns fails the pull.
+var pagePulled func(db *store.DB) error
+
 // apply applies one page of pulled changes. Puts go in local transactions
 // with the cursor; a forget runs through the store's forget (its own
 // transaction, no byte left), then the cursor moves past it. Applying a
 // change twice changes nothing, so a sync killed between the two is safe.
-func apply(ctx context.Context, db *store.DB, page []change) (forgot bool, err error) {
+// The cursor is recorded with its scope.
+func apply(ctx context.Context, db *store.DB, page []change, scope string) (forgot bool, err error) {
+	if pagePulled != nil {
+		if err := pagePulled(db); err != nil {
+			return false, err
+		}
+	}
 	var puts []change
 	flush := func() error {
 		if len(puts) == 0 {
@@ -529,7 +563,7 @@ func apply(ctx context.Context, db *store.DB, page []change) (forgot bool, err e
 			if err := t.PutPulled(ctx, ps...); err != nil {
 				return err
 			}
-			return t.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(puts[len(puts)-1].seq, 10)})
+			return t.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(puts[len(puts)-1].seq, 10), stateScope: scope})
 		})
 		puts = puts[:0]
 		return err
@@ -546,7 +580,7 @@ func apply(ctx context.Context, db *store.DB, page []change) (forgot bool, err e
 			return forgot, err
 		}
 		forgot = true
-		if err := db.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(ch.seq, 10)}); err != nil {
+		if err := db.SetTeamState(ctx, map[string]string{stateCursor: strconv.FormatInt(ch.seq, 10), stateScope: scope}); err != nil {
 			return forgot, err
 		}
 	}

@@ -423,3 +423,27 @@ func TestPullInfiniteDate(t *testing.T) {
 		t.Errorf("bob holds %d teammates' memories, want 2", got)
 	}
 }
+
+// TestJoinDuringPull: a join that adds a project while a sync pulls sets
+// the cursor back, and the pull under way does not move it on again: the
+// next sync pulls the new project's changes from the start, those logged
+// before the cursor the pull had reached too.
+func TestJoinDuringPull(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.srv.SQL(t, "alice", `INSERT INTO cml.memories (team, project, id, type, title, stage, status, created_at)
+		VALUES ('devs', 'github.com/acme/web', 'web', 'fact', 'The web app is served by nginx', 'verified', 'active', now())`)
+	w.remember(t, 1, func(i int) string { return "Orders are archived yearly" })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	pagePulled = func(db *store.DB) error {
+		pagePulled = nil
+		return Restart(ctx, db) // team join --project web, meanwhile
+	}
+	t.Cleanup(func() { pagePulled = nil })
+	w.sync(t, w.bob, w.bDir, w.bConf)
+	w.bConf.Projects["/b/web"] = "github.com/acme/web"
+	w.sync(t, w.bob, w.bDir, w.bConf)
+	if got := localCount(t, w.bob, `SELECT count(*) FROM entries WHERE project = '/b/web'`); got != 1 {
+		t.Errorf("bob holds %d memories of the project he joined during a pull, want 1", got)
+	}
+}
