@@ -128,7 +128,9 @@ func Sync(ctx context.Context, db *store.DB, dataDir string, c Config, now time.
 	res, err := syncLocked(ctx, db, c)
 	st := map[string]string{}
 	if err != nil {
-		old, _ := db.TeamState(ctx)
+		// Read as it is written, past the sync's deadline: one that ran
+		// out of time is a failure in a row too.
+		old, _ := db.TeamState(context.WithoutCancel(ctx))
 		n, _ := strconv.Atoi(old[stateFailures])
 		n++
 		st[stateFailures] = strconv.Itoa(n)

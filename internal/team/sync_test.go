@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -445,5 +446,33 @@ func TestJoinDuringPull(t *testing.T) {
 	w.sync(t, w.bob, w.bDir, w.bConf)
 	if got := localCount(t, w.bob, `SELECT count(*) FROM entries WHERE project = '/b/web'`); got != 1 {
 		t.Errorf("bob holds %d memories of the project he joined during a pull, want 1", got)
+	}
+}
+
+// TestTimedOutSyncBacksOff: syncs that fail by running out of time (a
+// server too slow for the worker's deadline) count as failures in a row,
+// as others do: each started the backoff again at a minute.
+func TestTimedOutSyncBacksOff(t *testing.T) {
+	w := newWorld(t)
+	w.remember(t, 1, func(i int) string { return "Orders are archived yearly" })
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	now := time.Now()
+	for i := range 2 {
+		ctx, cancel := context.WithCancel(context.Background())
+		pagePulled = func(*store.DB) error { cancel(); return nil }
+		if _, err := Sync(ctx, w.bob, w.bDir, w.bConf, now); err == nil {
+			t.Fatal("a sync out of time succeeded")
+		}
+		pagePulled = nil
+		st, err := w.bob.TeamState(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st[stateFailures] != strconv.Itoa(i+1) {
+			t.Errorf("after %d syncs out of time, %q failures in a row", i+1, st[stateFailures])
+		}
+	}
+	if Due(context.Background(), w.bob, now.Add(90*time.Second)) {
+		t.Error("a background sync is due a minute and a half after the second failure, before its backoff of two")
 	}
 }
