@@ -16,6 +16,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // pushBatch is how many outbox changes one push transaction carries, and
@@ -162,6 +163,11 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 	defer conn.Close(context.WithoutCancel(ctx))
 	var v int
 	if err := conn.QueryRow(ctx, `SELECT version FROM cml.schema_version`).Scan(&v); err != nil {
+		// The schema is there, and this role may not read it: the team
+		// was revoked from it (or never granted).
+		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42501" {
+			return res, fmt.Errorf("%s is not a member of team %s on the server: an admin runs team add-member: %w", conn.Config().User, c.Team, err)
+		}
 		return res, fmt.Errorf("the server has no team schema (run team init): %w", err)
 	}
 	if v != SchemaVersion {

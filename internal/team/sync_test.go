@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -474,5 +475,20 @@ func TestTimedOutSyncBacksOff(t *testing.T) {
 	}
 	if Due(context.Background(), w.bob, now.Add(90*time.Second)) {
 		t.Error("a background sync is due a minute and a half after the second failure, before its backoff of two")
+	}
+}
+
+// TestRemovedMemberSync: a member removed from the team on the server is
+// told so by sync, not to run team init, and keeps the changes waiting.
+func TestRemovedMemberSync(t *testing.T) {
+	w := newWorld(t)
+	w.remember(t, 1, func(i int) string { return "Orders are archived yearly" })
+	w.srv.SQL(t, w.srv.Superuser, `REVOKE devs FROM alice`)
+	_, err := Sync(context.Background(), w.alice, w.aDir, w.aConf, time.Now())
+	if err == nil || !strings.Contains(err.Error(), "not a member of team devs") {
+		t.Errorf("sync of a removed member: %v, want that alice is not a member of team devs", err)
+	}
+	if n, _ := w.alice.OutboxPending(context.Background()); n != 1 {
+		t.Errorf("%d changes pending, want 1", n)
 	}
 }
