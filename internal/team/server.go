@@ -129,17 +129,28 @@ var migrations = []string{
 	// hand: a forget of another member's memory made every teammate, its
 	// author too, forget it locally, and a sequence number given far ahead
 	// moved their cursors past every change to come. The log function runs
-	// as its owner and logs the memory's author.
+	// as its owner and logs the memory's author; so that no one calls it
+	// from a trigger of their own (a temporary table's, whose rows say any
+	// team and author), no role may execute it and it logs cml.memories
+	// only (review 165). What a member may have logged by hand before goes:
+	// a change dated 'infinity', and the sequence moves past the highest
+	// number given.
 	`CREATE OR REPLACE FUNCTION cml.log_changes() RETURNS trigger LANGUAGE plpgsql
 		SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 	BEGIN
+		IF TG_RELID <> 'cml.memories'::regclass THEN
+			RAISE EXCEPTION 'cml.log_changes logs the changes of cml.memories only';
+		END IF;
 		PERFORM pg_advisory_xact_lock(hashtext('cml.changes'), hashtext(team))
 			FROM (SELECT DISTINCT team FROM changed ORDER BY team) t;
 		INSERT INTO cml.changes (team, project, memory_id, op, author)
 			SELECT team, project, id, CASE WHEN TG_OP = 'DELETE' THEN 'forget' ELSE 'put' END, author FROM changed;
 		RETURN NULL;
 	END $$;
-	DROP POLICY IF EXISTS add ON cml.changes;`,
+	REVOKE EXECUTE ON FUNCTION cml.log_changes() FROM PUBLIC;
+	DROP POLICY IF EXISTS add ON cml.changes;
+	DELETE FROM cml.changes WHERE NOT isfinite(at);
+	SELECT setval(pg_get_serial_sequence('cml.changes', 'seq'), max(seq)) FROM cml.changes HAVING max(seq) IS NOT NULL;`,
 }
 
 // SchemaVersion is the server schema version this build writes and reads.

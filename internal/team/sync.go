@@ -463,7 +463,7 @@ const pullSQL = `SELECT c.seq, c.op, c.memory_id, c.project,
 		coalesce(m.author::text, ''), coalesce(left(m.type, 32), ''), coalesce(left(m.title, 1000), ''),
 		coalesce(left(m.body, 8000), ''), coalesce(left(m.subject, 1000), ''), coalesce(m.stage, ''),
 		coalesce(m.status, ''), ARRAY(SELECT left(q, 4000) FROM unnest(m.quotes[1:20]) q WHERE q IS NOT NULL),
-		CASE WHEN isfinite(m.created_at) THEN m.created_at ELSE c.at END, m.id IS NOT NULL,
+		CASE WHEN isfinite(m.created_at) THEN m.created_at WHEN isfinite(c.at) THEN c.at ELSE now() END, m.id IS NOT NULL,
 		coalesce(m.pinned, false)
 	FROM cml.changes c LEFT JOIN cml.memories m ON m.team = c.team AND m.id = c.memory_id
 	WHERE c.team = $1 AND c.seq > $2 AND c.project = ANY($3)

@@ -391,6 +391,12 @@ func TestMemberCannotLogChanges(t *testing.T) {
 		`INSERT INTO cml.changes (team, project, memory_id, op) VALUES ('devs', 'github.com/acme/shop', '` + id + `', 'forget')`,
 		`INSERT INTO cml.changes (seq, team, project, memory_id, op) OVERRIDING SYSTEM VALUE
 			VALUES (1000000, 'devs', 'github.com/acme/shop', 'ahead', 'put')`,
+		// The log function fired by a trigger of one's own, on rows that
+		// say any team and author (review 165).
+		`CREATE TEMP TABLE x (team text, project text, id text, author name);
+		CREATE TRIGGER t AFTER DELETE ON pg_temp.x REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION cml.log_changes();
+		INSERT INTO x VALUES ('devs', 'github.com/acme/shop', '` + id + `', 'alice');
+		DELETE FROM x;`,
 	} {
 		if _, err := w.srv.TrySQL("bob", q); err == nil {
 			t.Errorf("bob logged a change by hand: %s", q)
