@@ -225,12 +225,6 @@ func runTeamJoin(ctx context.Context, e *env, args []string) error {
 	if err := team.Restart(ctx, db); err != nil {
 		return err
 	}
-	if !same {
-		// Another server or team has none of the memories shared before.
-		if _, err := db.ShareAgain(ctx); err != nil {
-			return err
-		}
-	}
 	if err := team.SaveConfig(cfg.DataDir, tc); err != nil {
 		return err
 	}

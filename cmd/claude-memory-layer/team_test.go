@@ -521,23 +521,6 @@ func TestTeamJoinSecondProject(t *testing.T) {
 	}
 }
 
-// TestTeamJoinAnotherTeam: a machine that leaves its team and joins
-// another (or moves to another server) shares there the memories it shared
-// before: they kept their shared ids, so no sync sent them again.
-func TestTeamJoinAnotherTeam(t *testing.T) {
-	w := newTeamWorld(t)
-	remember(t, w.alice, w.aliceRepo, "The shop uses Stripe for payments", "payments go through Stripe")
-	w.alice.mustRun(t, "team", "sync")
-	w.srv.SQL(t, w.srv.Superuser, `GRANT ops TO alice`)
-	w.alice.mustRun(t, "team", "leave")
-	w.alice.mustRun(t, "team", "join", "--url", w.srv.URL("alice"), "--team", "ops", "--project", w.aliceRepo)
-	remember(t, w.alice, w.aliceRepo, "Refunds are issued within a week", "refunds go out within a week")
-	w.alice.mustRun(t, "team", "sync")
-	if got := w.srv.SQL(t, w.srv.Superuser, `SELECT string_agg(title, ', ' ORDER BY title) FROM cml.memories WHERE team = 'ops'`); got != "Refunds are issued within a week, The shop uses Stripe for payments" {
-		t.Errorf("team ops holds %q, want both of alice's memories", got)
-	}
-}
-
 // TestTeamForgetByMatchAndSession: forgets by --match and --session reach
 // the server like a forget by id.
 func TestTeamForgetByMatchAndSession(t *testing.T) {

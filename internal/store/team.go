@@ -167,31 +167,6 @@ func (db *DB) ShareVerified(ctx context.Context, project string) (int, error) {
 	return n, nil
 }
 
-// ShareAgain queues a put of each of one's own shared memories, for a
-// server or team that has none of them: a join elsewhere. ShareVerified
-// leaves them, as they have their shared ids. It returns how many it queued.
-func (db *DB) ShareAgain(ctx context.Context) (int, error) {
-	n := 0
-	err := db.Update(ctx, func(t *Tx) error {
-		ids, err := queryAll(ctx, t, `SELECT shared_id FROM entries WHERE author = '' AND shared_id <> '' ORDER BY id`,
-			func(rows *sql.Rows) (s string, err error) { err = rows.Scan(&s); return s, err })
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			if err := t.enqueue(ctx, OutboxPut, id); err != nil {
-				return err
-			}
-		}
-		n = len(ids)
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("share: %w", err)
-	}
-	return n, nil
-}
-
 // Outbox returns up to n pending changes, oldest first, each put with its
 // memory as it is now and its aligned evidence. It reads the whole batch in
 // three statements (the changes, their memories, their evidence), not two
