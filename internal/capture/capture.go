@@ -461,7 +461,7 @@ func Write(ctx context.Context, to *store.Tx, sess store.Session, inc Increment)
 			return res, err
 		}
 	case inc.Offset > sess.Offset:
-		if err := to.AdvanceOffset(ctx, sess.ID, inc.Offset); err != nil {
+		if err := to.AdvanceOffset(ctx, sess.ID, sess.Offset, inc.Offset); err != nil {
 			return res, err
 		}
 	}

@@ -123,7 +123,7 @@ func TestIngestMissingOrShrunkTranscript(t *testing.T) {
 	r.DB.Update(ctx, func(tx *store.Tx) error {
 		return tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
 	})
-	r.DB.Update(ctx, func(tx *store.Tx) error { return tx.AdvanceOffset(ctx, "s", 1<<20) }) // further than the file: it was replaced
+	r.DB.Update(ctx, func(tx *store.Tx) error { return tx.AdvanceOffset(ctx, "s", 0, 1<<20) }) // further than the file: it was replaced
 	sess, _ := r.DB.Read().Session(ctx, "s")
 	if res, err := r.Ingest(ctx, sess, true); err != nil || res.Added != 3 {
 		t.Fatalf("shrunk transcript re-read: %+v %v", res, err)

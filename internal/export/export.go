@@ -432,7 +432,7 @@ func (r *restorer) session(ctx context.Context, x exportSession) error {
 			Source: x.Source, StartedAt: store.ParseTime(x.StartedAt)}); err != nil {
 			return err
 		}
-		if err := tx.AdvanceOffset(ctx, x.ID, x.IngestOffset); err != nil {
+		if err := tx.AdvanceOffset(ctx, x.ID, 0, x.IngestOffset); err != nil {
 			return err
 		}
 		cur, err := tx.Session(ctx, x.ID)

@@ -99,10 +99,14 @@ func (db *DB) Sessions(ctx context.Context, project string, limit int) ([]Sessio
 	return out, rows.Err()
 }
 
-// AdvanceOffset moves a session's ingest offset forward to off; it never moves
-// it back, so two hooks ingesting the same transcript at once cannot undo each other.
-func (t *Tx) AdvanceOffset(ctx context.Context, id string, off int64) error {
-	_, err := t.exec(ctx, `UPDATE sessions SET ingest_offset = ? WHERE id = ? AND ingest_offset < ?`, off, id, off)
+// AdvanceOffset moves a session's ingest offset forward to off, for a read
+// that started at from; it never moves it back, so two hooks ingesting the
+// same transcript at once cannot undo each other. Nor does it move it on
+// from below from: another hook found the transcript replaced and set the
+// offset back to read the new one from its start (SetOffset), and a read
+// from the old offset began inside the new file (review 165).
+func (t *Tx) AdvanceOffset(ctx context.Context, id string, from, off int64) error {
+	_, err := t.exec(ctx, `UPDATE sessions SET ingest_offset = ? WHERE id = ? AND ingest_offset < ? AND ingest_offset >= ?`, off, id, off, from)
 	if err != nil {
 		return fmt.Errorf("advance offset of %s: %w", id, err)
 	}

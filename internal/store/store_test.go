@@ -150,10 +150,27 @@ func TestSessions(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Update(ctx, func(tx *Tx) error { return tx.AdvanceOffset(ctx, "s", 100) }); err != nil {
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.AdvanceOffset(ctx, "s", 0, 100) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Update(ctx, func(tx *Tx) error { return tx.AdvanceOffset(ctx, "s", 50) }); err != nil { // never backwards
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.AdvanceOffset(ctx, "s", 0, 50) }); err != nil { // never backwards
+		t.Fatal(err)
+	}
+	// A read that began where the offset no longer is, for another hook
+	// set it back to read a replaced transcript from its start, moves
+	// nothing.
+	if err := db.Update(ctx, func(tx *Tx) error {
+		if err := tx.SetOffset(ctx, "s", 40); err != nil {
+			return err
+		}
+		return tx.AdvanceOffset(ctx, "s", 100, 900)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := db.Read().Session(ctx, "s"); err != nil || s.Offset != 40 {
+		t.Fatalf("offset %d (%v), want 40: a stale read moved it on", s.Offset, err)
+	}
+	if err := db.Update(ctx, func(tx *Tx) error { return tx.AdvanceOffset(ctx, "s", 40, 100) }); err != nil {
 		t.Fatal(err)
 	}
 	s, err := db.Read().Session(ctx, "s")
