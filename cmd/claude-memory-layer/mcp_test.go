@@ -305,9 +305,9 @@ func TestMCPRememberSpooledAfterClear(t *testing.T) {
 }
 
 // TestMCPSurvivesMalformedInput is issue 29's ninth reproduction: the
-// server exited on any malformed message. Each gets a JSON-RPC error (id
-// null when it has none) and the server goes on: a valid request after
-// all of them is answered.
+// server exited on any malformed message. Each request gets a JSON-RPC
+// error (id null when it has none), a response none, and the server goes
+// on: a valid request after all of them is answered.
 func TestMCPSurvivesMalformedInput(t *testing.T) {
 	t.Parallel()
 	bin := buildCLI(t)
@@ -329,10 +329,12 @@ func TestMCPSurvivesMalformedInput(t *testing.T) {
 		`{"jsonrpc":"2.0","jsonrpc":"1.0","id":8,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":9,"method":"ping","method":5}`,
 		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
-		`{"jsonrpc":"2.0","id":10,"error":5}`,
 	}
+	// A response the SDK cannot decode is skipped unanswered: JSON-RPC
+	// answers no response (review 165).
+	unanswered := `{"jsonrpc":"2.0","id":10,"error":5}`
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	in := strings.Join(bad, "\n") + "\n" + init + "\n"
+	in := strings.Join(bad, "\n") + "\n" + unanswered + "\n" + init + "\n"
 	cmd := exec.Command(bin, "mcp")
 	cmd.Env = []string{"CLAUDE_MEMORY_DIR=" + data, "HOME=" + data, "PATH=" + os.Getenv("PATH")}
 	var stderr strings.Builder

@@ -45,7 +45,9 @@ func (g *guard) Read(p []byte) (int, error) {
 				if code != parseError {
 					id = gjson.GetBytes(line, "id")
 				}
-				g.w.reply(id, code, msg)
+				if code == parseError || !response(line) { // a response is never answered (JSON-RPC 2.0)
+					g.w.reply(id, code, msg)
+				}
 			} else {
 				g.pending = append(line, '\n')
 			}
@@ -129,6 +131,13 @@ func check(line []byte) (reject bool, code int, msg string) {
 		return true, invalidRequest, err.Error()
 	}
 	return false, 0, ""
+}
+
+// response reports a JSON-RPC object that answers a request: an id with a
+// result or an error, and no method.
+func response(line []byte) bool {
+	m := gjson.ParseBytes(line)
+	return m.Get("id").Exists() && !m.Get("method").Exists() && (m.Get("result").Exists() || m.Get("error").Exists())
 }
 
 // lineWriter writes whole lines to w, one at a time, so that an error the
