@@ -219,12 +219,19 @@ func ReadFileN(path string, off int64, final bool, n int64) (Batch, error) {
 	if err != nil {
 		return Batch{Offset: off}, fmt.Errorf("read transcript: %w", err)
 	}
+	if sized != nil {
+		sized(path)
+	}
 	b, err := ReadN(io.NewSectionReader(f, 0, fi.Size()), off, final, n)
 	if err != nil {
 		return b, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
 }
+
+// sized, when set (by tests), runs once ReadFileN knows the size it reads
+// to: what is written to the file then is the next read's.
+var sized func(path string)
 
 // ErrNotRegular is returned by Open for a path that is not a regular file.
 var ErrNotRegular = regular.ErrNotRegular
