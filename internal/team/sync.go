@@ -166,7 +166,7 @@ func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 		// The schema is there, and this role may not read it: the team
 		// was revoked from it (or never granted).
 		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && pe.Code == "42501" {
-			return res, fmt.Errorf("%s is not a member of team %s on the server: an admin runs team add-member: %w", conn.Config().User, c.Team, err)
+			return res, fmt.Errorf("the server says %s is not a member of team %s: an admin runs team add-member: %w", conn.Config().User, c.Team, err)
 		}
 		return res, fmt.Errorf("the server has no team schema (run team init): %w", err)
 	}

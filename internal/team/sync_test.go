@@ -484,7 +484,7 @@ func TestTimedOutSyncBacksOff(t *testing.T) {
 	}
 }
 
-// TestRemovedMemberSync: a member removed from the team on the server is
+// TestRemovedMemberSync: a member the server no longer counts in the team is
 // told so by sync, not to run team init, and keeps the changes waiting.
 func TestRemovedMemberSync(t *testing.T) {
 	w := newWorld(t)
