@@ -83,6 +83,8 @@ func runBinary(t testing.TB, name, dataDir string, stdin []byte, extraEnv ...str
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
+	logPath := filepath.Join(dataDir, "claude-memory-layer.log")
+	logged := fileSize(logPath)
 	start := time.Now()
 	err := cmd.Run()
 	r := result{stdout: out.String(), took: time.Since(start)}
@@ -91,7 +93,25 @@ func runBinary(t testing.TB, name, dataDir string, stdin []byte, extraEnv ...str
 	} else if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	// A hook out of time exits 0 with nothing on stdout, which validReply
+	// takes for a hook that had nothing to say: a test would then fail
+	// later, on what the hook did not store, and blame the code. Said here,
+	// unless the test gave the hook its real budget (the last value wins).
+	if generous := !slices.ContainsFunc(extraEnv, func(kv string) bool { return strings.HasPrefix(kv, hook.BudgetEnv+"=") }); generous {
+		if b, err := os.ReadFile(logPath); err == nil && int64(len(b)) >= logged && bytes.Contains(b[logged:], []byte("deadline exceeded; no reply")) {
+			t.Fatalf("%s ran out of the test's budget of %v (the machine is overloaded, or the hook hung): %s", name, binaryBudget, b[logged:])
+		}
+	}
 	return r
+}
+
+// fileSize is the size of the file at path, 0 for none.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // validReply fails unless stdout is empty or exactly one JSON object naming the event.
