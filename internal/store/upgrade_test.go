@@ -355,7 +355,7 @@ func TestUpgradeOvertakenByANewerBuild(t *testing.T) {
 	}()
 	// Let the Open read version 1 and wait at the lock. (Should it be late,
 	// it reads the newer version and returns before the unlock: checked.)
-	time.Sleep(300 * time.Millisecond)
+	waitForOpens(t, path+upgradeSuffix, 2)
 
 	// The newer build: this build's migrations and one more, and its backup.
 	newer := SchemaVersion() + 1
@@ -397,6 +397,33 @@ func TestUpgradeOvertakenByANewerBuild(t *testing.T) {
 	}
 	if _, err := os.Stat(backup); err != nil {
 		t.Errorf("the newer build's backup: %v", err)
+	}
+}
+
+// waitForOpens waits until this process holds name open n times: for a
+// lock file, the test's own hold and the lockers waiting at it, which open
+// it only when they come to the lock. Where /proc cannot tell (not Linux),
+// it gives the others a while instead. The bound is a hang guard.
+func waitForOpens(t *testing.T, name string, n int) {
+	t.Helper()
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		time.Sleep(300 * time.Millisecond)
+		return
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Millisecond) {
+		fds, _ := os.ReadDir("/proc/self/fd")
+		opens := 0
+		for _, fd := range fds {
+			if to, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && to == name {
+				opens++
+			}
+		}
+		if opens >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s open %d times, want %d: the waiter never came to the lock", name, opens, n)
+		}
 	}
 }
 
