@@ -59,6 +59,10 @@ func TestMain(m *testing.M) {
 // limit, far over what any hook needs on an idle machine.
 const binaryBudget = 40 * time.Second
 
+// detachedBound bounds a test's wait for what a detached worker does: a
+// hang guard, far past what a busy machine takes.
+const detachedBound = 5 * time.Minute
+
 type result struct {
 	code   int
 	stdout string

@@ -39,6 +39,7 @@ func TestForgetDuringWorkerExtraction(t *testing.T) {
 	defer close(answer)
 
 	data := t.TempDir()
+	t.Cleanup(func() { waitForWorker(data) }) // before the directory goes: cleanups run last first
 	tp := filepath.Join(t.TempDir(), "w.jsonl")
 	os.WriteFile(tp, []byte(`{"type":"user","uuid":"u1","promptId":"p1","sessionId":"w","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"From today billing jobs go to `+word+` from now on."}}`+"\n"), 0o600)
 	env := []string{"CLAUDE_MEMORY_EXTRACTOR=anthropic", "CLAUDE_MEMORY_LLM_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=sk-test"}
@@ -49,7 +50,7 @@ func TestForgetDuringWorkerExtraction(t *testing.T) {
 	validReply(t, runBinary(t, "session-end", data, in("SessionEnd"), env...), "SessionEnd")
 	select {
 	case <-asked:
-	case <-time.After(30 * time.Second):
+	case <-time.After(detachedBound):
 		log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
 		t.Fatalf("the worker never asked the model; log:\n%s", log)
 	}

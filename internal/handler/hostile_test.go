@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -354,6 +356,7 @@ func TestSessionEndStoresBigTranscriptInSteps(t *testing.T) {
 	}
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
+	t.Cleanup(func() { waitForWorker(data) }) // the worker extracts after it stored the transcript
 	tp := filepath.Join(dir, "big.jsonl")
 	f, err := os.Create(tp)
 	if err != nil {
@@ -397,7 +400,7 @@ func TestSessionEndStoresBigTranscriptInSteps(t *testing.T) {
 	}
 	// The worker runs detached; wait for it, bounded (a hang guard, not a
 	// timing check: a busy machine may take minutes for 30 MB).
-	deadline := time.Now().Add(5 * time.Minute)
+	deadline := time.Now().Add(detachedBound)
 	got := 0
 	for time.Now().Before(deadline) {
 		if got, _ = count(); got == 2*n {
@@ -416,6 +419,7 @@ func TestSessionEndStoresBigTranscriptInSteps(t *testing.T) {
 func TestSessionStartRecoversUnstoredTranscript(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
+	t.Cleanup(func() { waitForWorker(data) }) // the worker extracts after it stored the transcript
 	tp := filepath.Join(dir, "old.jsonl")
 	var b strings.Builder
 	for i := range 50 {
@@ -440,7 +444,7 @@ func TestSessionStartRecoversUnstoredTranscript(t *testing.T) {
 
 	in := fmt.Sprintf(`{"session_id":"new","cwd":%s,"hook_event_name":"SessionStart","source":"startup"}`, quote(dir))
 	validReply(t, runBinary(t, "session-start", data, []byte(in)), "SessionStart")
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(detachedBound)
 	n := 0
 	for time.Now().Before(deadline) {
 		if db, err := store.Open(ctx, filepath.Join(data, "memory.db"), store.Options{ReadOnly: true}); err == nil {
@@ -498,14 +502,40 @@ func TestReplyToClosedStdout(t *testing.T) {
 	}
 }
 
-// waitForWorker waits, bounded, for a detached worker started on dataDir to
-// finish: it takes the worker lock once the worker had time to take it first.
+// waitForWorker waits, bounded, for the detached workers started on
+// dataDir to finish: the processes whose environment names it (a hook
+// passes its own to the worker, with CLAUDE_MEMORY_DIR). The hooks have
+// exited by then, so any such process is a worker, or a worker it started.
+// Without /proc it takes the worker lock once the worker had time to take
+// it first, which a busy machine may not have given it.
 func waitForWorker(dataDir string) {
 	if _, err := os.Stat(dataDir); err != nil {
 		return
 	}
-	time.Sleep(200 * time.Millisecond)
-	if unlock, err := pipeline.Lock(context.Background(), dataDir, 30*time.Second); err == nil {
-		unlock()
+	if _, err := os.ReadDir("/proc/self"); err != nil {
+		time.Sleep(200 * time.Millisecond)
+		if unlock, err := pipeline.Lock(context.Background(), dataDir, 30*time.Second); err == nil {
+			unlock()
+		}
+		return
+	}
+	want := "CLAUDE_MEMORY_DIR=" + dataDir
+	running := func() bool {
+		procs, _ := os.ReadDir("/proc")
+		for _, p := range procs {
+			pid, err := strconv.Atoi(p.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			env, err := os.ReadFile(filepath.Join("/proc", p.Name(), "environ"))
+			if err == nil && slices.Contains(strings.Split(string(env), "\x00"), want) {
+				return true
+			}
+		}
+		return false
+	}
+	// A hang guard: past it the test's cleanup reports what is left.
+	for deadline := time.Now().Add(detachedBound); running() && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond) // polling a detached process; there is nothing to wait on
 	}
 }

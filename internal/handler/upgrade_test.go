@@ -139,7 +139,7 @@ func workerDataDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		unlock, err := pipeline.Lock(context.Background(), dir, 30*time.Second)
+		unlock, err := pipeline.Lock(context.Background(), dir, detachedBound)
 		if err != nil {
 			t.Errorf("a worker still holds %s: %v", dir, err)
 			return
@@ -174,9 +174,9 @@ func hookInput(tp string) func(event, extra string) []byte {
 // reasonably take here; past that it fails with data's log.
 func waitFor(t *testing.T, data, what string, done func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); !done(); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(detachedBound); !done(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s did not finish in 30 s; log:\n%s", what, readLog(t, data))
+			t.Fatalf("%s did not finish in %v; log:\n%s", what, detachedBound, readLog(t, data))
 		}
 	}
 }

@@ -36,6 +36,7 @@ func TestSessionEndHandsOverToWorker(t *testing.T) {
 	defer srv.Close()
 
 	data := t.TempDir()
+	t.Cleanup(func() { waitForWorker(data) }) // before the directory goes: cleanups run last first
 	tp := filepath.Join(t.TempDir(), "w.jsonl")
 	os.WriteFile(tp, []byte(`{"type":"user","uuid":"u1","promptId":"p1","sessionId":"w","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"For the cache, we decided to use Redis 7 with TLS for the cache layer."}}`+"\n"), 0o600)
 	env := []string{"CLAUDE_MEMORY_EXTRACTOR=anthropic", "CLAUDE_MEMORY_LLM_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=sk-test"}
@@ -47,7 +48,7 @@ func TestSessionEndHandsOverToWorker(t *testing.T) {
 
 	// The worker runs detached; wait for its result, bounded.
 	var es []store.Entry
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(detachedBound)
 	for time.Now().Before(deadline) {
 		db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{ReadOnly: true})
 		if err == nil {
