@@ -123,7 +123,7 @@ func TestWorkerLogIsNoFIFO(t *testing.T) {
 		go func() { f(); close(done) }()
 		select {
 		case <-done:
-		case <-time.After(20 * time.Second):
+		case <-time.After(2 * time.Minute): // a hang guard: blocked on a FIFO, it never returns
 			t.Fatalf("%s hangs on a FIFO", what)
 		}
 	}
