@@ -513,7 +513,15 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 		if err := pause.Set(env.Config.DataDir, ev.SessionID, false); err != nil {
 			env.Log.Error("resume injection", "err", err)
 		}
-		if err := rec.End(ctx, ids(s), ev.Get("reason").String(), ev.Raw, env.Now()); err != nil {
+		reason := ev.Get("reason").String()
+		if err := rec.End(ctx, ids(s), reason, ev.Raw, env.Now()); err != nil {
+			// Out of time, or refused by a busy store: the worker records
+			// the end, stores the rest and distils the session, as it does
+			// for a store being upgraded. Without it the session would
+			// wait for a resume that may never come.
+			if serr := pipeline.Spawn(s.ID, workerEnv(env), "--ended", reason); serr != nil {
+				err = errors.Join(err, serr)
+			}
 			return hook.Reply{}, err
 		}
 	}

@@ -2,6 +2,7 @@ package handler
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -537,5 +538,51 @@ func waitForWorker(dataDir string) {
 	// A hang guard: past it the test's cleanup reports what is left.
 	for deadline := time.Now().Add(detachedBound); running() && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond) // polling a detached process; there is nothing to wait on
+	}
+}
+
+// TestSessionEndHandsOverAnEndItCannotMark: a SessionEnd whose end mark the
+// store refuses (out of time on a busy machine; here a trigger refuses the
+// session's end once) starts the worker, which records the end and distils
+// the session. Before, nothing did, and the session waited for a resume.
+func TestSessionEndHandsOverAnEndItCannotMark(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	t.Cleanup(func() { waitForWorker(data) })
+	tp := filepath.Join(dir, "t.jsonl")
+	rows := `{"type":"user","uuid":"u1","promptId":"p1","sessionId":"s","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"We deploy the kiln service with blue-green releases from now on."}}` + "\n" +
+		`{"type":"assistant","uuid":"a1","sessionId":"s","timestamp":"2026-11-20T10:00:01.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Noted: blue-green releases for the kiln service."}],"stop_reason":"end_turn"}}` + "\n"
+	if err := os.WriteFile(tp, []byte(rows), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := func(event string) []byte {
+		return []byte(fmt.Sprintf(`{"session_id":"s","cwd":%s,"transcript_path":%s,"hook_event_name":%q,"source":"startup","reason":"other"}`, quote(dir), quote(tp), event))
+	}
+	validReply(t, runBinary(t, "session-start", data, in("SessionStart")), "SessionStart")
+	// The session's end is refused while the store holds one end mark:
+	// the hook's. The worker's is the second.
+	raw, err := sql.Open("sqlite", "file:"+filepath.Join(data, "memory.db")+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`CREATE TRIGGER refuse_end BEFORE UPDATE OF ended_at ON sessions
+		WHEN (SELECT count(*) FROM events WHERE type = 'session_ended' AND session_id = NEW.id) < 2
+		BEGIN SELECT RAISE(ABORT, 'the end refused once'); END`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	validReply(t, runBinary(t, "session-end", data, in("SessionEnd")), "SessionEnd")
+	waitForWorker(data)
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(data, "memory.db"), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := db.Read().Session(ctx, "s")
+	distilled, _ := db.Read().Events(ctx, store.EventFilter{SessionID: "s", Types: []string{store.TypeEntryExtracted}})
+	if err != nil || s.EndedAt.IsZero() || len(distilled) == 0 {
+		log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
+		t.Errorf("session ended %v, %d memories distilled (%v); log:\n%s", !s.EndedAt.IsZero(), len(distilled), err, log)
 	}
 }
