@@ -6,11 +6,14 @@ import (
 	"errors"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 )
@@ -20,6 +23,7 @@ import (
 // the backend must run the real one: with our hooks made no-ops and all
 // hooks disabled, no tools, one turn, no saved session.
 const fakeClaudeHead = `#!/bin/sh
+[ -z "$FAKE_CLAUDE_PROBE" ] || exit 0
 d="$FAKE_CLAUDE_DIR"
 printf '%s\n' "$@" > "$d/args"
 env > "$d/env"
@@ -71,6 +75,18 @@ func newFakeClaude(t *testing.T, tail string) *fakeClaude {
 	bin := filepath.Join(root, "claude")
 	if err := os.WriteFile(bin, []byte(fakeClaudeHead+tail), 0o700); err != nil {
 		t.Fatal(err)
+	}
+	// A process another test forked while the file was open for writing
+	// holds it open until it execs, and running the file meanwhile fails
+	// with "text file busy" (golang/go#22315): wait, bounded, until a run
+	// of it starts.
+	for i := 0; ; i++ {
+		probe := exec.Command(bin)
+		probe.Env = []string{"FAKE_CLAUDE_PROBE=1"}
+		if err := probe.Run(); err == nil || !errors.Is(err, syscall.ETXTBSY) || i == 500 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),
