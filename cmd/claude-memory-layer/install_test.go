@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,7 +117,7 @@ func TestInstallPluginMode(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls")
 	fake := filepath.Join(dir, "claude")
-	os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" >> "+log+"\necho ok\n"), 0o755)
+	writeScript(t, fake, "#!/bin/sh\necho \"$@\" >> "+log+"\necho ok\n")
 	e, out, _ := installEnv(t, dir)
 	plugin, _ := filepath.Abs("../..")
 	if code := run(context.Background(), []string{"install", "--mode", "plugin", "--claude", fake, "--plugin-dir", plugin}, e); code != 0 {
@@ -156,7 +157,7 @@ func TestInstallWindows(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "claude")
-	os.WriteFile(fake, []byte("#!/bin/sh\necho called >> "+filepath.Join(dir, "calls")+"\n"), 0o755)
+	writeScript(t, fake, "#!/bin/sh\necho called >> "+filepath.Join(dir, "calls")+"\n")
 	e, out, home := installEnv(t, dir)
 	e.goos = "windows"
 	plugin, _ := filepath.Abs("../..")
@@ -295,5 +296,23 @@ func TestInstallSettingsNamesOnlyABackupItWrote(t *testing.T) {
 		if strings.Contains(out.String(), ".bak") || !strings.Contains(out.String(), tt.want) {
 			t.Errorf("%s: install said %q; want %q and no backup named", tt.name, out, tt.want)
 		}
+	}
+}
+
+// writeScript writes an executable script to path through cp, so that this
+// process never holds it open for writing: a process another parallel test
+// forks meanwhile would hold that descriptor until it execs, and running
+// the script then fails with "text file busy" (golang/go#22315).
+func writeScript(t *testing.T, path, body string) {
+	t.Helper()
+	src := path + ".src"
+	if err := os.WriteFile(src, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", src, path).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	if err := os.Chmod(path, 0o755); err != nil {
+		t.Fatal(err)
 	}
 }

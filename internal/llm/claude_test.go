@@ -4,18 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 )
 
 // fakeClaudeHead records how the fake claude was run into $FAKE_CLAUDE_DIR
@@ -23,7 +21,6 @@ import (
 // the backend must run the real one: with our hooks made no-ops and all
 // hooks disabled, no tools, one turn, no saved session.
 const fakeClaudeHead = `#!/bin/sh
-[ -z "$FAKE_CLAUDE_PROBE" ] || exit 0
 d="$FAKE_CLAUDE_DIR"
 printf '%s\n' "$@" > "$d/args"
 env > "$d/env"
@@ -73,20 +70,18 @@ func newFakeClaude(t *testing.T, tail string) *fakeClaude {
 		}
 	}
 	bin := filepath.Join(root, "claude")
-	if err := os.WriteFile(bin, []byte(fakeClaudeHead+tail), 0o700); err != nil {
+	// Written through cp, so that this process never holds it open for
+	// writing: a process another parallel test forks meanwhile would hold
+	// that descriptor until it execs, and running the fake then fails with
+	// "text file busy" (golang/go#22315).
+	if err := os.WriteFile(bin+".src", []byte(fakeClaudeHead+tail), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// A process another test forked while the file was open for writing
-	// holds it open until it execs, and running the file meanwhile fails
-	// with "text file busy" (golang/go#22315): wait, bounded, until a run
-	// of it starts.
-	for i := 0; ; i++ {
-		probe := exec.Command(bin)
-		probe.Env = []string{"FAKE_CLAUDE_PROBE=1"}
-		if err := probe.Run(); err == nil || !errors.Is(err, syscall.ETXTBSY) || i == 500 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if out, err := exec.Command("cp", bin+".src", bin).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	if err := os.Chmod(bin, 0o700); err != nil {
+		t.Fatal(err)
 	}
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),
