@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -220,12 +221,12 @@ func TestInstallTwiceNoDoubleHooks(t *testing.T) {
 	// The scripted claude records the plugin in settings.json as Claude Code does.
 	e, out, home := installEnv(t, dir)
 	settingsFile := filepath.Join(home, ".claude", "settings.json")
-	os.WriteFile(fake, []byte(`#!/bin/sh
+	writeScript(t, fake, `#!/bin/sh
 case "$*" in
 "plugin install"*) sed -i '1s/^{/{"enabledPlugins":{"memory-layer@memory-layer":true},/' "`+settingsFile+`" ;;
 esac
 echo ok
-`), 0o755)
+`)
 	plugin, _ := filepath.Abs("../..")
 	ctx := context.Background()
 	mustRun := func(args ...string) {
@@ -305,6 +306,12 @@ func TestInstallSettingsNamesOnlyABackupItWrote(t *testing.T) {
 // the script then fails with "text file busy" (golang/go#22315).
 func writeScript(t *testing.T, path, body string) {
 	t.Helper()
+	if runtime.GOOS == "windows" { // no cp, and no shell to run it
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	src := path + ".src"
 	if err := os.WriteFile(src, []byte(body), 0o600); err != nil {
 		t.Fatal(err)

@@ -519,6 +519,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 			// the end, stores the rest and distils the session, as it does
 			// for a store being upgraded. Without it the session would
 			// wait for a resume that may never come.
+			env.Log.Warn("end of session not recorded; handing it to the worker", "err", err)
 			if serr := pipeline.Spawn(s.ID, workerEnv(env), "--ended", reason); serr != nil {
 				err = errors.Join(err, serr)
 			}

@@ -559,6 +559,7 @@ func TestSessionEndHandsOverAnEndItCannotMark(t *testing.T) {
 		return []byte(fmt.Sprintf(`{"session_id":"s","cwd":%s,"transcript_path":%s,"hook_event_name":%q,"source":"startup","reason":"other"}`, quote(dir), quote(tp), event))
 	}
 	validReply(t, runBinary(t, "session-start", data, in("SessionStart")), "SessionStart")
+	waitForWorker(data) // what SessionStart started holds no lock the trigger waits on
 	// The session's end is refused while the store holds one end mark:
 	// the hook's. The worker's is the second.
 	raw, err := sql.Open("sqlite", "file:"+filepath.Join(data, "memory.db")+"?_pragma=busy_timeout(5000)")
