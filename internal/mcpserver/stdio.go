@@ -45,7 +45,7 @@ func (g *guard) Read(p []byte) (int, error) {
 				if code != parseError {
 					id = gjson.GetBytes(line, "id")
 				}
-				if code == parseError || !response(line) { // a response is never answered (JSON-RPC 2.0)
+				if code == parseError || !response(gjson.ParseBytes(line)) { // a response is never answered (JSON-RPC 2.0)
 					g.w.reply(id, code, msg)
 				}
 			} else {
@@ -119,8 +119,7 @@ func check(line []byte) (reject bool, code int, msg string) {
 		return true, invalidRequest, "id must be a string or a number"
 	}
 	method := m.Get("method")
-	isResponse := m.Get("id").Exists() && (m.Get("result").Exists() || m.Get("error").Exists())
-	if method.Type != gjson.String && !isResponse {
+	if method.Type != gjson.String && !response(m) {
 		return true, invalidRequest, "a request needs a method"
 	}
 	// What passed so far the SDK may still fail to decode, which ends the
@@ -135,8 +134,7 @@ func check(line []byte) (reject bool, code int, msg string) {
 
 // response reports a JSON-RPC object that answers a request: an id with a
 // result or an error, and no method.
-func response(line []byte) bool {
-	m := gjson.ParseBytes(line)
+func response(m gjson.Result) bool {
 	return m.Get("id").Exists() && !m.Get("method").Exists() && (m.Get("result").Exists() || m.Get("error").Exists())
 }
 
