@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -86,11 +87,7 @@ func Restart(ctx context.Context, db *store.DB) error {
 // moves the cursor on after the join's Restart; the next sync, seeing
 // another scope, pulls from the start all the same.
 func cursorScope(c Config) string {
-	idents := make([]string, 0, len(c.Projects))
-	for _, ident := range c.Projects {
-		idents = append(idents, ident)
-	}
-	slices.Sort(idents)
+	idents := slices.Sorted(maps.Values(c.Projects))
 	h := sha256.Sum256([]byte(strings.Join(append([]string{StripPassword(c.URL), c.Team}, idents...), "\n")))
 	return hex.EncodeToString(h[:16])
 }
