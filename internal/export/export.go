@@ -475,11 +475,8 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 	en := store.Entry{Project: x.Project, SessionID: x.SessionID, Type: x.Type, Title: privacy.Filter(x.Title), Body: privacy.Filter(x.Body),
 		Subject: privacy.Filter(x.Subject), ClaimKey: x.ClaimKey, Stage: x.Stage, Status: x.Status, PromotionBlocked: privacy.Filter(x.PromotionBlocked),
 		Created: store.ParseTime(x.Created)}
-	if k, ok := r.keys[x.ClaimKey]; ok || en.Title != x.Title || en.Subject != x.Subject {
-		if !ok {
-			k = r.claimKey(x.ClaimKey, en.Subject, en.Title)
-		}
-		en.ClaimKey = k
+	if _, ok := r.keys[x.ClaimKey]; ok || en.Title != x.Title || en.Subject != x.Subject {
+		en.ClaimKey = r.claimKey(x.ClaimKey, en.Subject, en.Title)
 	}
 	for _, q := range x.Questions {
 		en.Questions = append(en.Questions, privacy.Filter(q))
@@ -578,12 +575,11 @@ func (r *restorer) filterEvent(ev store.Event) (store.Event, error) {
 		if old, ok := m["claim_key"].(string); ok {
 			title, _ := m["title"].(string)
 			subject, _ := m["subject"].(string)
-			k, known := r.keys[old]
-			if ft, fs := privacy.Filter(title), privacy.Filter(subject); !known && (ft != title || fs != subject) {
-				k, known = r.claimKey(old, fs, ft), true
-			}
-			if known && k != old {
-				m["claim_key"], rekeyed = k, true
+			ft, fs := privacy.Filter(title), privacy.Filter(subject)
+			if _, known := r.keys[old]; known || ft != title || fs != subject {
+				if k := r.claimKey(old, fs, ft); k != old {
+					m["claim_key"], rekeyed = k, true
+				}
 			}
 		}
 	}
