@@ -84,10 +84,7 @@ func Filter(s string) string {
 // FilterReport is Filter that also reports what it removed. It never fails.
 func FilterReport(s string) (string, Report) {
 	var r Report
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	s = dropInvisible(s)
+	s = normalize(s)
 	w := findKeywords(s)
 	if out, changed := removeRegions(s, w.tags, &r); changed {
 		s, w = out, findKeywords(out)
@@ -99,6 +96,16 @@ func FilterReport(s string) (string, Report) {
 	return s, r
 }
 
+// normalize is the text the filter reads: valid UTF-8, invalid bytes
+// replaced by U+FFFD, and without the invisible characters that could hide
+// a tag or a secret's shape (dropInvisible).
+func normalize(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return dropInvisible(s)
+}
+
 // Sections reads the private sections of s as Filter does, walking its
 // tags without masking anything, for a caller that filters only the head of
 // a long text, s[:from]: whether s leaves a private section open at its end
@@ -106,10 +113,7 @@ func FilterReport(s string) (string, Report) {
 // region comes at from or later, which hides all before it (the head's
 // filter saw no tag to hide it by).
 func Sections(s string, from int) (leavesOpen, closesPast bool) {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	s = dropInvisible(s)
+	s = normalize(s)
 	var st regions
 	for _, t := range findTags(s, findKeywords(s).tags) {
 		if st.step(t) == strayClose && t.kind == tagPrivate && t.start >= from {
