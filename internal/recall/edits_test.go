@@ -348,10 +348,7 @@ func TestEditOfManyLinesWarnsOfTheOneAsked(t *testing.T) {
 	}
 	db := storetest.Open(t)
 	filler(t, db)
-	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "b", Project: proj, DedupeKey: "edit:palette", Text: edit.String()}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
-		t.Fatal(err)
-	}
+	storeRuns(t, db, "b", day, edit.String())
 	got := recallFor(t, db, defaults(), "which colour is our kiln door accent in glazes.css now?")
 	_, block, ok := strings.Cut(got, ConflictOpen)
 	if !ok || !strings.Contains(block, "“--glaze-ember-600: #0284c7; /* kiln door accent */” became “--glaze-ember-600: #b85a3a; /* kiln door accent */”") {
@@ -403,10 +400,7 @@ func TestEditOfManyLinesNeedsASpecificMargin(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	edit := "Edit: /kiln/.env\n- KILN_DB_HOST=db1\n- KILN_CACHE_TTL=60\n- KILN_LOG_LEVEL=info\n+ KILN_DB_HOST=db2\n+ KILN_CACHE_TTL=90\n+ KILN_LOG_LEVEL=debug"
-	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "b", Project: proj, DedupeKey: "edit:env", Text: edit}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
-		t.Fatal(err)
-	}
+	storeRuns(t, db, "b", day, edit)
 	got := recallFor(t, db, defaults(), "what log format does the kiln .env set now?")
 	if !strings.Contains(got, "KILN_LOG_LEVEL") || strings.Contains(got, ConflictOpen) {
 		t.Errorf("want the edit shown and no warning: only a generic word sets its line apart:\n%s", got)
