@@ -557,8 +557,12 @@ func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n sa
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
 			// Newest first, unranked: the latest statement of the replaced
 			// value before this one is the side to show, and ranking every
-			// message that names a common value would cost the prompt its time.
-			Match: store.MatchAny([]string{c.Replaces}, true), Project: project, Types: messageTypes, Limit: 20, Newest: true,
+			// message that names a common value would cost the prompt its
+			// time. Only those before it: messages after the change that
+			// name the old value (the migration's own talk of it) filled
+			// the page, and the statement it replaced was never read.
+			Match: store.MatchAny([]string{c.Replaces}, true), Project: project, Until: n.Time,
+			Types: messageTypes, Limit: 20, Newest: true,
 		})
 		if err != nil {
 			return said{}, false, err

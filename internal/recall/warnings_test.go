@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -56,6 +57,29 @@ func TestChangeOlderSideIsNoToolRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	nw := say(t, db, "move", day, "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(nw[1].ID) {
+		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
+	}
+}
+
+// The older side of a change is the last statement before it, however
+// often the old value is named after it: a migration's later talk of the
+// tool it left (twenty-five messages here) filled the page the lookup
+// read, newest first, and the warning was lost. The texts are made up.
+func TestChangeOlderSideBeforeLaterTalk(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	old := say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
+	nw := say(t, db, "move", day.AddDate(0, 0, -3), "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
+	for i := range 25 {
+		say(t, db, fmt.Sprintf("after%d", i), day.AddDate(0, 0, -2).Add(time.Duration(i)*time.Hour),
+			"Are the Kelbo dashboards gone yet?", fmt.Sprintf("Kelbo dashboard %d of the old cluster is archived.", i))
+	}
 	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
 	if err != nil {
 		t.Fatal(err)
