@@ -20,7 +20,7 @@ import (
 // runProcess is the detached worker the SessionEnd hook starts for sessions it
 // cannot process within its budget; it can also be run by hand.
 func runProcess(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "process", "--session ID [--transcript FILE --cwd DIR] [--ended REASON]")
+	fs := newFlags(e, "process", "--session ID [--transcript FILE --cwd DIR] [--ended REASON [--ended-at TIME]]")
 	session := fs.String("session", "", "the session to extract memories from")
 	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for another running worker")
 	// What SessionEnd records itself, passed on when it could not open the
@@ -28,11 +28,24 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	transcript := fs.String("transcript", "", "register the session with this transcript first")
 	cwd := fs.String("cwd", "", "the session's working directory, with --transcript")
 	ended := fs.String("ended", "", "record first that the session ended, for this reason")
+	// The hook passes the time it saw the end (pipeline.EndedArgs); one
+	// from before the flag passes none, and the end is then this run's.
+	endedAt := fs.String("ended-at", "", "when the session ended, as RFC 3339, with --ended (default now)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *session == "" {
 		return usagef("--session is required")
+	}
+	var at time.Time
+	if fs.Changed("ended-at") {
+		if !fs.Changed("ended") {
+			return usagef("--ended-at needs --ended")
+		}
+		var err error
+		if at, err = time.Parse(time.RFC3339Nano, *endedAt); err != nil {
+			return usagef("--ended-at: %v", err)
+		}
 	}
 	cfg, err := loadConfig(e)
 	if err != nil {
@@ -43,7 +56,7 @@ func runProcess(ctx context.Context, e *env, args []string) error {
 	log, closeLog := hook.OpenLog(cfg, io.Discard)
 	defer closeLog()
 	log = log.With("worker", "process", "session", *session)
-	o := processOptions{session: *session, wait: *wait, transcript: *transcript, cwd: *cwd, ended: *ended, end: fs.Changed("ended")}
+	o := processOptions{session: *session, wait: *wait, transcript: *transcript, cwd: *cwd, ended: *ended, end: fs.Changed("ended"), endedAt: at}
 	res, err := process(ctx, e, cfg, log, o)
 	// The session's memories are distilled (or the worker failed): share
 	// and pull now when this machine is in a team. Only this worker and
@@ -76,7 +89,8 @@ func workerStore(ctx context.Context, e *env, cfg config.Config, wait time.Durat
 
 type processOptions struct {
 	session, transcript, cwd, ended string
-	end                             bool // record the end, for reason ended
+	end                             bool      // record the end, for reason ended
+	endedAt                         time.Time // when it ended; zero is now
 	wait                            time.Duration
 }
 
@@ -101,11 +115,14 @@ func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o
 	}
 	sess, err := db.Read().Session(ctx, o.session)
 	if err == nil && o.end && sess.EndedAt.IsZero() {
-		now := e.now()
-		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, o.ended, []byte("process --ended "+o.ended), now); err != nil {
+		at := o.endedAt
+		if at.IsZero() {
+			at = e.now()
+		}
+		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, o.ended, []byte("process --ended "+o.ended), at); err != nil {
 			return pipeline.Result{}, fmt.Errorf("end the session: %w", err)
 		}
-		sess.EndedAt = now
+		sess.EndedAt = at
 	}
 	// A SessionEnd hook that ran out of budget left the rest of the
 	// transcript for the worker: store it before extracting.

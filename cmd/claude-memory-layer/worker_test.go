@@ -136,3 +136,57 @@ func TestWorkerLogIsNoFIFO(t *testing.T) {
 	fifo("upgrade.failed")
 	returns("RecordUpgrade", func() { pipeline.RecordUpgrade(dir, errors.New("disk is full")) })
 }
+
+// TestProcessEndsAtTheHooksTime: the worker a SessionEnd hook hands its
+// end to records the end at the time the hook passed (--ended-at), both the
+// session's end and its mark, not at its own time, which comes once it has
+// the worker lock. A hook from before the flag passes none: the end is then
+// the worker's time.
+func TestProcessEndsAtTheHooksTime(t *testing.T) {
+	hookAt := fixedNow.Add(-time.Hour + 123456789*time.Nanosecond)
+	for _, tt := range []struct {
+		name string
+		args []string
+		want time.Time
+	}{
+		{"hook's time", pipeline.EndedArgs("logout", hookAt), hookAt},
+		{"older hook", []string{"--ended", "logout"}, fixedNow},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			te := newTestEnv(t)
+			tp := filepath.Join(te.root(), "t.jsonl")
+			if err := os.WriteFile(tp, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"process", "--session", "s1", "--transcript", tp, "--cwd", "/p", "--wait", "1s"}, tt.args...)
+			te.mustRun(t, args...)
+			ctx := context.Background()
+			db := te.openDB(t)
+			s, err := db.Read().Session(ctx, "s1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			marks, err := db.Read().Events(ctx, store.EventFilter{SessionID: "s1", Types: []string{store.TypeSessionEnded}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tt.want.Truncate(time.Microsecond) // as stored
+			if len(marks) != 1 || !marks[0].Time.Equal(want) || !s.EndedAt.Equal(want) || s.EndReason != "logout" {
+				t.Errorf("ended at %v (%q), %d marks %v; want one end at %v", s.EndedAt, s.EndReason, len(marks), marks, want)
+			}
+		})
+	}
+}
+
+// TestProcessEndedAtUsage: --ended-at is a time, and only with --ended.
+func TestProcessEndedAtUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"--ended", "logout", "--ended-at", "yesterday"},
+		{"--ended-at", fixedNow.Format(time.RFC3339Nano)},
+	} {
+		te := newTestEnv(t)
+		if code := te.run(t, append([]string{"process", "--session", "s1"}, args...)...); code != 2 {
+			t.Errorf("process %v: exit %d, want 2 (usage)\nstderr: %s", args, code, te.stderr)
+		}
+	}
+}

@@ -245,13 +245,18 @@ func (r *Recorder) Mark(ctx context.Context, s Session, typ string, raw []byte, 
 	return r.append(ctx, MarkEvent(s, typ, raw, at, data))
 }
 
-// End records that session s ended for reason: its session_ended mark
-// (keyed by raw, as Mark) and the session's end time.
+// End records that session s ended for reason at at: its session_ended
+// mark (keyed by raw, as Mark) and the session's end time, in one
+// transaction. On an error neither is stored: the worker SessionEnd then
+// hands the end to records it under a key of its own, and a mark left by
+// the failed attempt would make that a second end.
 func (r *Recorder) End(ctx context.Context, s Session, reason string, raw []byte, at time.Time) error {
-	if _, err := r.Mark(ctx, s, store.TypeSessionEnded, raw, at, map[string]any{"reason": reason}); err != nil {
-		return err
-	}
-	return r.DB.Update(ctx, func(tx *store.Tx) error { return tx.EndSession(ctx, s.ID, reason, at) })
+	return r.DB.Update(ctx, func(tx *store.Tx) error {
+		if _, err := tx.Append(ctx, MarkEvent(s, store.TypeSessionEnded, raw, at, map[string]any{"reason": reason})); err != nil {
+			return fmt.Errorf("append: %w", err)
+		}
+		return tx.EndSession(ctx, s.ID, reason, at)
+	})
 }
 
 // MarkEvent is the event Mark stores.

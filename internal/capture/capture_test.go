@@ -364,3 +364,60 @@ func TestShrunkTranscriptGrowsAgain(t *testing.T) {
 		t.Errorf("%d of 40 prompts of the replaced transcript not stored: %v", len(missing), missing)
 	}
 }
+
+// TestEndIsOneTransaction: an end whose session update fails stores no
+// mark either, so that the worker SessionEnd hands the end to (which marks
+// it under a key of its own) records exactly one end. Before, the mark
+// stayed and the worker's was a second.
+func TestEndIsOneTransaction(t *testing.T) {
+	r := recorder(t)
+	ctx := context.Background()
+	if err := r.DB.Update(ctx, func(tx *store.Tx) error { return tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p"}) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.DB.SQL().ExecContext(ctx, `CREATE TRIGGER refuse_end BEFORE UPDATE OF ended_at ON sessions
+		BEGIN SELECT RAISE(ABORT, 'the end refused'); END`); err != nil {
+		t.Fatal(err)
+	}
+	s := Session{ID: "s", Project: "/p"}
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	if err := r.End(ctx, s, "other", []byte(`{"hook_event_name":"SessionEnd"}`), at); err == nil {
+		t.Fatal("End succeeded although the session's update was refused")
+	}
+	ended := func() []store.Event {
+		t.Helper()
+		evs, err := r.DB.Read().Events(ctx, store.EventFilter{SessionID: "s", Types: []string{store.TypeSessionEnded}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return evs
+	}
+	if got := ended(); len(got) != 0 {
+		t.Fatalf("a refused end left %d session_ended marks, want 0", len(got))
+	}
+	if _, err := r.DB.SQL().ExecContext(ctx, `DROP TRIGGER refuse_end`); err != nil {
+		t.Fatal(err)
+	}
+	// The worker's retry, keyed by its own raw input.
+	if err := r.End(ctx, s, "other", []byte("process --ended other"), at); err != nil {
+		t.Fatal(err)
+	}
+	got := ended()
+	if len(got) != 1 {
+		t.Fatalf("%d session_ended marks after the retry, want 1", len(got))
+	}
+	sess, err := r.DB.Read().Session(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sess.EndedAt.Equal(at) || !got[0].Time.Equal(at) || sess.EndReason != "other" {
+		t.Errorf("ended at %v (%q), marked at %v; want both at %v", sess.EndedAt, sess.EndReason, got[0].Time, at)
+	}
+	// A re-run of the same end adds nothing (Mark's dedupe).
+	if err := r.End(ctx, s, "other", []byte("process --ended other"), at); err != nil {
+		t.Fatal(err)
+	}
+	if got := ended(); len(got) != 1 {
+		t.Errorf("%d session_ended marks after a re-run, want 1", len(got))
+	}
+}

@@ -488,7 +488,7 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 		s := hookSession(env, ev)
 		args := []string{"--transcript", s.TranscriptPath, "--cwd", s.Cwd}
 		if ending {
-			args = append(args, "--ended", ev.Get("reason").String())
+			args = append(args, pipeline.EndedArgs(ev.Get("reason").String(), env.Now())...)
 		}
 		if serr := pipeline.Spawn(ev.SessionID, workerEnv(env), args...); serr != nil {
 			err = errors.Join(err, serr)
@@ -513,14 +513,14 @@ func SessionEnd(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply,
 		if err := pause.Set(env.Config.DataDir, ev.SessionID, false); err != nil {
 			env.Log.Error("resume injection", "err", err)
 		}
-		reason := ev.Get("reason").String()
-		if err := rec.End(ctx, ids(s), reason, ev.Raw, env.Now()); err != nil {
+		reason, at := ev.Get("reason").String(), env.Now()
+		if err := rec.End(ctx, ids(s), reason, ev.Raw, at); err != nil {
 			// Out of time, or refused by a busy store: the worker records
 			// the end, stores the rest and distils the session, as it does
 			// for a store being upgraded. Without it the session would
 			// wait for a resume that may never come.
 			env.Log.Warn("end of session not recorded; handing it to the worker", "err", err)
-			if serr := pipeline.Spawn(s.ID, workerEnv(env), "--ended", reason); serr != nil {
+			if serr := pipeline.Spawn(s.ID, workerEnv(env), pipeline.EndedArgs(reason, at)...); serr != nil {
 				err = errors.Join(err, serr)
 			}
 			return hook.Reply{}, err

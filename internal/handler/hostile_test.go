@@ -541,10 +541,15 @@ func waitForWorker(dataDir string) {
 	}
 }
 
-// TestSessionEndHandsOverAnEndItCannotMark: a SessionEnd whose end mark the
+// TestSessionEndHandsOverAnEndItCannotMark: a SessionEnd whose end the
 // store refuses (out of time on a busy machine; here a trigger refuses the
-// session's end once) starts the worker, which records the end and distils
-// the session. Before, nothing did, and the session waited for a resume.
+// session's end until the hook is done) starts the worker, which records
+// the end and distils the session. Before, nothing did, and the session
+// waited for a resume. The worker records exactly one end, at the time the
+// hook saw it: the hook's refused end leaves no mark of its own (the mark
+// and the session's end are one transaction), and the hook passes its time
+// on. The test holds the worker lock while the hook runs, so the worker's
+// own time comes after the hook's exit.
 func TestSessionEndHandsOverAnEndItCannotMark(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
@@ -560,22 +565,38 @@ func TestSessionEndHandsOverAnEndItCannotMark(t *testing.T) {
 	}
 	validReply(t, runBinary(t, "session-start", data, in("SessionStart")), "SessionStart")
 	waitForWorker(data) // what SessionStart started holds no lock the trigger waits on
-	// The session's end is refused while the store holds one end mark:
-	// the hook's. The worker's is the second.
-	raw, err := sql.Open("sqlite", "file:"+filepath.Join(data, "memory.db")+"?_pragma=busy_timeout(5000)")
+	dbPath := filepath.Join(data, "memory.db")
+	execSQL := func(q string) {
+		t.Helper()
+		raw, err := sql.Open("sqlite", "file:"+dbPath+"?_pragma=busy_timeout(5000)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	execSQL(`CREATE TRIGGER refuse_end BEFORE UPDATE OF ended_at ON sessions BEGIN SELECT RAISE(ABORT, 'the end refused'); END`)
+	ctx := context.Background()
+	unlock, err := pipeline.Lock(ctx, data, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw.Exec(`CREATE TRIGGER refuse_end BEFORE UPDATE OF ended_at ON sessions
-		WHEN (SELECT count(*) FROM events WHERE type = 'session_ended' AND session_id = NEW.id) < 2
-		BEGIN SELECT RAISE(ABORT, 'the end refused once'); END`); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
+	locked := true
+	defer func() {
+		if locked {
+			unlock()
+		}
+	}()
+	before := time.Now()
 	validReply(t, runBinary(t, "session-end", data, in("SessionEnd")), "SessionEnd")
+	after := time.Now()
+	execSQL(`DROP TRIGGER refuse_end`)
+	unlock()
+	locked = false
 	waitForWorker(data)
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(data, "memory.db"), store.Options{ReadOnly: true})
+	db, err := store.Open(ctx, dbPath, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,6 +605,22 @@ func TestSessionEndHandsOverAnEndItCannotMark(t *testing.T) {
 	distilled, _ := db.Read().Events(ctx, store.EventFilter{SessionID: "s", Types: []string{store.TypeEntryExtracted}})
 	if err != nil || s.EndedAt.IsZero() || len(distilled) == 0 {
 		log, _ := os.ReadFile(filepath.Join(data, "claude-memory-layer.log"))
-		t.Errorf("session ended %v, %d memories distilled (%v); log:\n%s", !s.EndedAt.IsZero(), len(distilled), err, log)
+		t.Fatalf("session ended %v, %d memories distilled (%v); log:\n%s", !s.EndedAt.IsZero(), len(distilled), err, log)
+	}
+	marks, err := db.Read().Events(ctx, store.EventFilter{SessionID: "s", Types: []string{store.TypeSessionEnded}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(marks) != 1 {
+		t.Errorf("%d session_ended marks, want 1", len(marks))
+	}
+	// Stored to the microsecond.
+	if s.EndedAt.Before(before.Truncate(time.Microsecond)) || s.EndedAt.After(after) {
+		t.Errorf("session ended at %v, want the hook's time, between %v and %v", s.EndedAt, before, after)
+	}
+	for _, m := range marks {
+		if !m.Time.Equal(s.EndedAt) {
+			t.Errorf("session_ended marked at %v, want the session's end %v", m.Time, s.EndedAt)
+		}
 	}
 }

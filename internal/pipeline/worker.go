@@ -27,6 +27,13 @@ func Spawn(sessionID string, env []string, args ...string) error {
 	return spawn(env, append([]string{"process", "--session", sessionID}, args...)...)
 }
 
+// EndedArgs are Spawn's arguments that have the worker record first that
+// the session ended for reason at at, the time the hook saw the end: the
+// worker may run long after, once it has the worker lock.
+func EndedArgs(reason string, at time.Time) []string {
+	return []string{"--ended", reason, "--ended-at", at.UTC().Format(time.RFC3339Nano)}
+}
+
 // SpawnSelfCheck starts `claude-memory-layer selfcheck --session ID
 // [--prompt-id P]` detached, as Spawn does: the LLM's judgement of the
 // turn's answer (internal/selfcheck), which the Stop hook must not wait for.
