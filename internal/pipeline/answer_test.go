@@ -38,7 +38,7 @@ func TestAnswerStoresItsQuestion(t *testing.T) {
 	if !slices.Contains(found.Questions, q) {
 		t.Errorf("questions %q, want the user's %q", found.Questions, q)
 	}
-	hits, err := db.SearchEntries(ctx, store.EntryQuery{Projects: []string{"/p"}, Match: store.MatchAll([]string{"boot"}, false)})
+	hits, err := db.SearchEntries(ctx, store.EntryQuery{Project: "/p", Match: store.MatchAll([]string{"boot"}, false)})
 	if err != nil {
 		t.Fatal(err)
 	}

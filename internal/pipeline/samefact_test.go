@@ -336,7 +336,7 @@ func TestForgetSessionDropsItsQuestions(t *testing.T) {
 			t.Errorf("forgotten session's question kept: %q", q)
 		}
 	}
-	hits, err := db.SearchEntries(ctx, store.EntryQuery{Match: store.MatchAll([]string{"zanzibar"}, false), Projects: []string{"/p"}})
+	hits, err := db.SearchEntries(ctx, store.EntryQuery{Match: store.MatchAll([]string{"zanzibar"}, false), Project: "/p"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,9 @@ package project
 
 import (
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 )
 
@@ -114,58 +112,4 @@ func Slug(dir string) string {
 		}
 	}
 	return b.String()
-}
-
-// homeRE matches the home directory a path starts in, as each system writes
-// it: macOS's /Users/name, Linux's /home/name and /root, and Windows'
-// C:\Users\name, also as WSL (/mnt/c/Users/name) and Git Bash (/c/Users/name)
-// write it.
-var homeRE = lazyregexp.New(`^(?:/(?:Users|home)/[^/]+|/root|/mnt/[a-zA-Z]/Users/[^/]+|/[a-zA-Z]/Users/[^/]+|[a-zA-Z]:[\\/]Users[\\/][^\\/]+)(?:[\\/]|$)`)
-
-// underHome is the part of a project's path below its home directory, with
-// '/' between its parts and in lower case, or "" for a path outside a home
-// directory or the home directory itself. It names one place in a user's
-// layout on every machine: /Users/jo/Dev/App on a Mac and /home/jo/dev/app
-// on Linux are one checkout (the Mac's file system ignores case, and the user
-// name may differ between machines).
-func underHome(p string) string {
-	loc := homeRE.FindStringSubmatchIndex(p)
-	if loc == nil {
-		return ""
-	}
-	rel := path.Clean(strings.TrimLeft(strings.ReplaceAll(p[loc[1]:], `\`, "/"), "/"))
-	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "" // the home directory, or a path that leaves it
-	}
-	return strings.ToLower(rel)
-}
-
-// Related returns p and the projects of known that are the same work under
-// another path, in known's order after p. Two paths are one project when
-// they are the same place below their home directories (the store holds
-// sessions recorded on two machines, or imported from one), or when one is
-// below the other there: a workspace directory holding checkouts, whose
-// sessions speak of them, or a checkout's subdirectory recorded on a
-// machine where its repository could not be found. A path outside a home
-// directory, and the home directory itself, is related to nothing: a session
-// in ~ or /tmp is no project's.
-func Related(p string, known []string) []string {
-	out := []string{p}
-	rel := underHome(p)
-	if rel == "" {
-		return out
-	}
-	for _, q := range known {
-		if q == p {
-			continue
-		}
-		r := underHome(q)
-		if r == "" {
-			continue
-		}
-		if r == rel || strings.HasPrefix(r, rel+"/") || strings.HasPrefix(rel, r+"/") {
-			out = append(out, q)
-		}
-	}
-	return out
 }

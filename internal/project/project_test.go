@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"testing"
 )
@@ -120,35 +119,5 @@ func TestIdentifyForeignCwd(t *testing.T) {
 	os.Mkdir(sub, 0o755)
 	if got := Identify(sub); got != repo {
 		t.Errorf("Identify(%q) = %q, want %q", sub, got, repo)
-	}
-}
-
-func TestRelated(t *testing.T) {
-	t.Parallel()
-	known := []string{
-		"/Users/jo/Dev/Shop",              // the same checkout on a Mac
-		"/home/jo/dev/shop",               // the project itself
-		"/home/jo/dev/shop/web",           // a subdirectory recorded elsewhere
-		"/home/jo/dev",                    // the workspace holding it
-		"/home/jo/dev/shopfront",          // a sibling sharing a prefix
-		"/home/jo",                        // the home directory
-		`C:\Users\jo\dev\shop`,            // Windows
-		"/mnt/c/Users/jo/dev/shop",        // WSL
-		"/srv/dev/shop",                   // outside a home directory
-		"/home/jo/dev/other",              // a sibling
-		"/root/dev/shop",                  // root's home
-		"/Users/jo/Dev/Shop/../../x/shop", // a path that only looks nested
-	}
-	got := Related("/home/jo/dev/shop", known)
-	want := []string{"/home/jo/dev/shop", "/Users/jo/Dev/Shop", "/home/jo/dev/shop/web", "/home/jo/dev",
-		`C:\Users\jo\dev\shop`, "/mnt/c/Users/jo/dev/shop", "/root/dev/shop"}
-	if !slices.Equal(got, want) {
-		t.Errorf("Related:\n got %q\nwant %q", got, want)
-	}
-	// A session in the home directory, or outside any, is its own project.
-	for _, p := range []string{"/home/jo", "/home/jo/", "/home/jo/dev/..", "/home/jo/../jo/dev/shop", "/srv/dev/shop", "/tmp", "relative/dir"} {
-		if got := Related(p, known); !slices.Equal(got, []string{p}) {
-			t.Errorf("Related(%q) = %q, want itself alone", p, got)
-		}
 	}
 }

@@ -44,7 +44,7 @@ func TestCommitMessageChangesACount(t *testing.T) {
 	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, run); return err }); err != nil {
 		t.Fatal(err)
 	}
-	evs, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{"fold"}, true), Projects: []string{proj}, Limit: 5})
+	evs, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{"fold"}, true), Project: proj, Limit: 5})
 	if err != nil || len(evs) == 0 {
 		t.Fatalf("the run is not stored: %v", err)
 	}

@@ -60,15 +60,10 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 		session = items[0].SessionID
 		after = slices.Max(items[0].events)
 	} else {
-		var ss []store.Session
-		for _, p := range req.projects {
-			s, err := db.Sessions(ctx, p, 2)
-			if err != nil {
-				return nil, err
-			}
-			ss = append(ss, s...)
+		ss, err := db.Sessions(ctx, req.Project, 2)
+		if err != nil {
+			return nil, err
 		}
-		slices.SortStableFunc(ss, func(a, b store.Session) int { return b.StartedAt.Compare(a.StartedAt) })
 		for _, s := range ss {
 			if s.ID != req.SessionID {
 				session = s.ID

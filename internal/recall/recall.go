@@ -44,9 +44,6 @@ type Request struct {
 	// with its other readers so that the files are read once; nil reads
 	// them.
 	Spool *store.SessionSpool
-	// projects is Project under each of its paths (projects), which Select
-	// looks through.
-	projects []string
 }
 
 // charsPerToken approximates tokens for budgeting; prose runs near four

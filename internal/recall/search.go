@@ -28,8 +28,6 @@ type SearchOptions struct {
 	Since   time.Time
 	Until   time.Time // results before this only; zero for no bound
 	Limit   int
-
-	projects []string // Project under each of its paths (projects)
 }
 
 // Result is one ranked search result: a memory entry or a captured event.
@@ -71,10 +69,6 @@ func Search(ctx context.Context, db *store.DB, opt SearchOptions) ([]Result, err
 	limit := opt.Limit
 	if limit <= 0 {
 		limit = 10
-	}
-	var err error
-	if opt.projects, err = projects(ctx, db, opt.Project); err != nil {
-		return nil, err
 	}
 	want := func(kind string) bool {
 		if len(opt.Kinds) == 0 {
@@ -144,7 +138,7 @@ func dedupe(rs []Result, limit int) []Result {
 }
 
 func searchEvents(ctx context.Context, db *store.DB, opt SearchOptions, terms []string, types []string) ([]Result, error) {
-	hits, err := eventHits(ctx, db, store.EventQuery{Projects: opt.projects, SessionID: opt.Session, Types: types,
+	hits, err := eventHits(ctx, db, store.EventQuery{Project: opt.Project, SessionID: opt.Session, Types: types,
 		Since: opt.Since, Until: opt.Until, Limit: eventCandidates}, terms)
 	if err != nil || len(hits) == 0 {
 		return nil, err
@@ -293,7 +287,7 @@ func searchEntries(ctx context.Context, db *store.DB, opt SearchOptions, terms [
 	if len(stages) == 0 {
 		stages = []string{store.StageCandidate, store.StageVerified, store.StageCertified}
 	}
-	q := store.EntryQuery{Projects: opt.projects, SessionID: opt.Session, Types: opt.Types, Stages: stages,
+	q := store.EntryQuery{Project: opt.Project, SessionID: opt.Session, Types: opt.Types, Stages: stages,
 		Statuses: []string{store.StatusActive, store.StatusContested, store.StatusSuperseded}, Limit: 50}
 	var hits []store.EntryHit
 	var err error

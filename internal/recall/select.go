@@ -14,7 +14,6 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -100,9 +99,6 @@ type Item struct {
 	// promptConcepts are the concepts of the prompt the item was selected
 	// for (Select); nil for an item built elsewhere.
 	promptConcepts []concept
-	// scope is the projects the item was selected from (Select): the
-	// prompt's project under each of its paths (project.Related).
-	scope []string
 }
 
 // read is the item's text as recall reads it for the prompt: the message
@@ -159,9 +155,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	now := req.Now
 	if now.IsZero() {
 		now = time.Now()
-	}
-	if req.projects, err = projects(ctx, db, req.Project); err != nil {
-		return nil, err
 	}
 	find := plan(cs, total)
 	asked := asks(cs, claim.Asks(prompt))
@@ -350,7 +343,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	for i := range out {
 		it := &out[i]
-		it.promptConcepts, it.scope = cs, req.projects
+		it.promptConcepts = cs
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
 		} else if len(asked) > 0 {
@@ -665,25 +658,12 @@ func toolWeight(text string) float64 {
 	return 1
 }
 
-// projects returns p with the store's projects that are the same work under
-// another path (project.Related), or nil for "", which is every project.
-func projects(ctx context.Context, db *store.DB, p string) ([]string, error) {
-	if p == "" {
-		return nil, nil
-	}
-	known, err := db.Read().Projects(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return project.Related(p, known), nil
-}
-
 // messageItems scores the captured messages the full-text index finds, as
 // Search does (BM25 raised by coverage, then inContext), times their
 // relevance, and keeps those reaching itemRelevance.
 func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, pc *claim.Cache) ([]Item, error) {
 	q := store.EventQuery{
-		Match: find.match, After: find.after, Projects: req.projects, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
+		Match: find.match, After: find.after, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
 	}
 	hits, err := db.SearchEvents(ctx, q)
 	if err == nil && find.after > 0 && !find.rare.Empty() {
@@ -789,7 +769,7 @@ func entryID(h store.EntryHit) int64 { return h.ID }
 // entryItems scores verified entries on the scale of the best message.
 func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, bestMessage float64, pc *claim.Cache) ([]Item, error) {
 	q := store.EntryQuery{
-		Match: find.match, Projects: req.projects,
+		Match: find.match, Project: req.Project,
 		Stages:   []string{store.StageVerified, store.StageCertified},
 		Statuses: []string{store.StatusActive, store.StatusContested},
 		Limit:    candidates,
@@ -878,13 +858,9 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		}
 		// The values the project's entries gave the role that no table
 		// lists ("we lint with quorvel"): their names find the messages.
-		var known []string
-		for _, p := range req.projects {
-			vs, err := db.Read().RoleValues(ctx, p, a.role)
-			if err != nil {
-				return nil, err
-			}
-			known = append(known, vs...)
+		known, err := db.Read().RoleValues(ctx, req.Project, a.role)
+		if err != nil {
+			return nil, err
 		}
 		var own []string
 		for _, v := range known {
@@ -902,7 +878,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			match = store.MatchAny(words, true)
 		}
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
-			Match: match, Projects: req.projects, ExcludeSession: req.SessionID,
+			Match: match, Project: req.Project, ExcludeSession: req.SessionID,
 			Types: messageTypes, Limit: roleLimit(a.role, cs), Newest: true,
 		})
 		if err != nil {

@@ -227,7 +227,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			done[newer.CID] = true
 		}
 	}
-	looked := map[string][]stated{} // replaced's messages, by projects and value
+	looked := map[string][]stated{} // replaced's messages, by project and value
 	for _, n := range items {
 		if len(out) == perKind || done[n.CID] {
 			continue
@@ -547,14 +547,11 @@ func logOrder(a, b Item, i, j int) bool {
 // in cache: two items that report the same change (an entry and the
 // message it quotes, a change said twice) search and parse them once.
 func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n said, c claim.Claim) (said, bool, error) {
-	projects := n.scope
-	if len(projects) == 0 {
-		projects = []string{n.event.Project}
-		if n.Kind == KindEntry {
-			projects = []string{n.entry.Project}
-		}
+	project := n.event.Project
+	if n.Kind == KindEntry {
+		project = n.entry.Project
 	}
-	key := strings.Join(append(slices.Clone(projects), c.Replaces), "\x00")
+	key := project + "\x00" + c.Replaces
 	found, ok := cache[key]
 	if !ok {
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
@@ -564,7 +561,7 @@ func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n sa
 			// time. Only those before it: messages after the change that
 			// name the old value (the migration's own talk of it) filled
 			// the page, and the statement it replaced was never read.
-			Match: store.MatchAny([]string{c.Replaces}, true), Projects: projects, Until: n.Time,
+			Match: store.MatchAny([]string{c.Replaces}, true), Project: project, Until: n.Time,
 			Types: messageTypes, Limit: 20, Newest: true,
 		})
 		if err != nil {

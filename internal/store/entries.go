@@ -771,7 +771,7 @@ func (t *Tx) rivalIDs(ctx context.Context, f EntryFilter) ([]int64, error) {
 // EntryQuery selects entries by full-text match.
 type EntryQuery struct {
 	Match     Match
-	Projects  []string // nil for all projects
+	Project   string
 	SessionID string   // the session it was first extracted from; "" for all
 	Types     []string // decision, fact, ...; empty for all
 	Stages    []string
@@ -804,9 +804,9 @@ func (db *DB) SearchEntries(ctx context.Context, q EntryQuery) ([]EntryHit, erro
 	}
 	where := []string{"entries_fts MATCH ?"}
 	args := []any{expr}
-	if len(q.Projects) > 0 {
-		where = append(where, "e.project IN ("+placeholders(len(q.Projects))+")")
-		args = append(args, stringArgs(q.Projects)...)
+	if q.Project != "" {
+		where = append(where, "e.project = ?")
+		args = append(args, q.Project)
 	}
 	if q.SessionID != "" {
 		where = append(where, "e.session_id = ?")

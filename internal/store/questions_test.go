@@ -15,7 +15,7 @@ import (
 // every word.
 func searchIDs(t *testing.T, db *DB, words ...string) []string {
 	t.Helper()
-	hits, err := db.SearchEntries(context.Background(), EntryQuery{Match: MatchAll(words, false), Projects: []string{"/p"}})
+	hits, err := db.SearchEntries(context.Background(), EntryQuery{Match: MatchAll(words, false), Project: "/p"})
 	if err != nil {
 		t.Fatal(err)
 	}

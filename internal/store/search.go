@@ -89,7 +89,7 @@ func quoteTerm(term string) string {
 // EventQuery selects events by full-text match.
 type EventQuery struct {
 	Match          Match
-	Projects       []string // nil for all projects
+	Project        string // "" for all projects
 	ExcludeSession string
 	SessionID      string // "" for every session
 	Types          []string
@@ -136,9 +136,9 @@ func (db *DB) SearchEvents(ctx context.Context, q EventQuery) ([]EventHit, error
 	}
 	where := []string{"events_fts MATCH ?"}
 	args := []any{expr}
-	if len(q.Projects) > 0 {
-		where = append(where, "e.project IN ("+placeholders(len(q.Projects))+")")
-		args = append(args, stringArgs(q.Projects)...)
+	if q.Project != "" {
+		where = append(where, "e.project = ?")
+		args = append(args, q.Project)
 	}
 	if q.ExcludeSession != "" {
 		where = append(where, "e.session_id <> ?")

@@ -226,12 +226,12 @@ func TestSearchStatementsKept(t *testing.T) {
 		return n
 	}
 	for _, w := range []string{"webhook", "retries"} {
-		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{w}, false), Projects: []string{"/p"},
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{w}, false), Project: "/p",
 			Types: []string{TypeUserPrompt, TypeAgentResponse}})
 		if err != nil || len(hits) != 1 {
 			t.Fatalf("SearchEvents %q: %d hits, %v", w, len(hits), err)
 		}
-		entries, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{w}, false), Projects: []string{"/p"},
+		entries, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{w}, false), Project: "/p",
 			Stages: []string{StageVerified, StageCertified}, Statuses: []string{StatusActive, StatusContested}, Quotes: 2})
 		if err != nil || len(entries) != 1 {
 			t.Fatalf("SearchEntries %q: %d hits, %v", w, len(entries), err)
@@ -262,7 +262,7 @@ func TestSearchWindowOneStatement(t *testing.T) {
 		ids = append(ids, r.IDs[0])
 	}
 	cached := len(db.stmts)
-	q := EventQuery{Match: MatchAny([]string{"frindle"}, false), Projects: []string{"/p"}, Types: []string{TypeUserPrompt}}
+	q := EventQuery{Match: MatchAny([]string{"frindle"}, false), Project: "/p", Types: []string{TypeUserPrompt}}
 	all, err := db.SearchEvents(ctx, q)
 	if err != nil || len(all) != 3 {
 		t.Fatalf("without a window: %d hits, %v; want 3", len(all), err)
@@ -293,7 +293,7 @@ func TestSearchEventsTiesInOrder(t *testing.T) {
 		want = append(want, r.IDs...)
 	}
 	for _, newest := range []bool{false, true} {
-		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"quarn"}, false), Projects: []string{"/p"}, Limit: 4, Newest: newest})
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"quarn"}, false), Project: "/p", Limit: 4, Newest: newest})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -337,55 +337,5 @@ func TestAnyHolds(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("AnyHolds(%q) = %v, want %v", tt.words, got, tt.want)
 		}
-	}
-}
-
-// A search in several projects finds what each of them holds, and nothing
-// of the others; Projects lists those the store has sessions of.
-func TestSearchInProjects(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := MustOpen(t)
-	for i, p := range []string{"/a", "/b", "/c"} {
-		err := db.Update(ctx, func(tx *Tx) error {
-			if err := tx.TouchSession(ctx, Session{ID: p, Project: p}); err != nil {
-				return err
-			}
-			_, err := tx.Append(ctx, Event{Type: TypeUserPrompt, SessionID: p, Project: p, DedupeKey: fmt.Sprint("p", i), Text: "the zendle relay"})
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := db.PutEntry(ctx, Entry{Project: p, SessionID: p, Type: "fact", Title: "zendle relay " + p, ClaimKey: "zendle|" + p, Stage: StageVerified}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	projects := func(ps []string) []string { slices.Sort(ps); return ps }
-	hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"zendle"}, false), Projects: []string{"/a", "/c"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, h := range hits {
-		got = append(got, h.Project)
-	}
-	if want := []string{"/a", "/c"}; !slices.Equal(projects(got), want) {
-		t.Errorf("events found in %q, want %q", got, want)
-	}
-	ents, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{"zendle"}, false), Projects: []string{"/b", "/c"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = got[:0]
-	for _, e := range ents {
-		got = append(got, e.Project)
-	}
-	if want := []string{"/b", "/c"}; !slices.Equal(projects(got), want) {
-		t.Errorf("entries found in %q, want %q", got, want)
-	}
-	all, err := db.Read().Projects(ctx)
-	if want := []string{"/a", "/b", "/c"}; err != nil || !slices.Equal(projects(all), want) {
-		t.Errorf("Projects = %q, %v; want %q", all, err, want)
 	}
 }

@@ -187,13 +187,3 @@ func (db *DB) ResolveSession(ctx context.Context, prefix, project string) (strin
 	}
 	return "", fmt.Errorf("session %q is %w: it starts %s (give more of the id)", prefix, ErrAmbiguousSession, strings.Join(ids, ", "))
 }
-
-// Projects lists the projects the store holds sessions of, through the
-// sessions_project index.
-func (t *Tx) Projects(ctx context.Context) ([]string, error) {
-	ps, err := queryColumn[string](ctx, t, `SELECT DISTINCT project FROM sessions`)
-	if err != nil {
-		return nil, fmt.Errorf("projects: %w", err)
-	}
-	return ps, nil
-}

@@ -199,7 +199,7 @@ func TestSearchEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"rs256", "tokens"}, false), Projects: []string{"/p"}})
+	hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{"rs256", "tokens"}, false), Project: "/p"})
 	if err != nil {
 		t.Fatal(err)
 	}

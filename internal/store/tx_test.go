@@ -26,7 +26,7 @@ func TestIndexAtCommit(t *testing.T) {
 	db := MustOpen(t)
 	search := func(term string) int {
 		t.Helper()
-		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{term}, false), Projects: []string{"/p"}})
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{term}, false), Project: "/p"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestIndexAtCommit(t *testing.T) {
 	if search("alpaca") != 1 || search("bison") != 0 {
 		t.Errorf("after commit: alpaca %d hits, bison %d; want 1 and 0", search("alpaca"), search("bison"))
 	}
-	hits, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{"capybara"}, false), Projects: []string{"/p"}})
+	hits, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{"capybara"}, false), Project: "/p"})
 	if err != nil || len(hits) != 1 {
 		t.Errorf("entry search after commit: %d hits, %v", len(hits), err)
 	}
@@ -134,13 +134,13 @@ func TestIndexPicksUpStrayRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, term := range []string{"alpaca", "bison", "capybara"} {
-		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{term}, false), Projects: []string{"/p"}})
+		hits, err := db.SearchEvents(ctx, EventQuery{Match: MatchAny([]string{term}, false), Project: "/p"})
 		if err != nil || len(hits) != 1 {
 			t.Errorf("events matching %q: %d, %v; want 1", term, len(hits), err)
 		}
 	}
 	for _, term := range []string{"dingo", "echidna"} {
-		hits, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{term}, false), Projects: []string{"/p"}})
+		hits, err := db.SearchEntries(ctx, EntryQuery{Match: MatchAny([]string{term}, false), Project: "/p"})
 		if err != nil || len(hits) != 1 {
 			t.Errorf("entries matching %q: %d, %v; want 1", term, len(hits), err)
 		}
