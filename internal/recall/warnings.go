@@ -227,7 +227,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			done[newer.CID] = true
 		}
 	}
-	looked := map[string][]stated{} // replaced's messages, by project and value
+	looked := map[string][]stated{} // replaced's messages, by project, time and value
 	for _, n := range items {
 		if len(out) == perKind || done[n.CID] {
 			continue
@@ -543,15 +543,17 @@ func logOrder(a, b Item, i, j int) bool {
 // replaced looks up the earlier message that stated the value c says it
 // replaces, about the same thing.
 //
-// The messages found for a project and value, with their claims, are kept
-// in cache: two items that report the same change (an entry and the
-// message it quotes, a change said twice) search and parse them once.
+// The messages found for a project, value and time, with their claims, are
+// kept in cache: two items that report the same change at one time (an
+// entry and the message it quotes) search and parse them once. The time is
+// the search's bound: a change said again later reads a page of its own, or
+// the talk between the two sayings filled the earlier one's.
 func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n said, c claim.Claim) (said, bool, error) {
 	project := n.event.Project
 	if n.Kind == KindEntry {
 		project = n.entry.Project
 	}
-	key := project + "\x00" + c.Replaces
+	key := project + "\x00" + store.FormatTime(n.Time) + "\x00" + c.Replaces
 	found, ok := cache[key]
 	if !ok {
 		hits, err := db.SearchEvents(ctx, store.EventQuery{

@@ -89,6 +89,30 @@ func TestChangeOlderSideBeforeLaterTalk(t *testing.T) {
 	}
 }
 
+// A change said twice finds its older side whichever saying is looked up
+// first: the later one's page, bounded by its own time, holds the talk
+// between the two, and the earlier one must not reuse it. The texts are
+// made up.
+func TestChangeSaidTwiceFindsItsOlderSide(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	old := say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
+	nw := say(t, db, "move", day.AddDate(0, 0, -3), "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
+	for i := range 25 {
+		say(t, db, fmt.Sprintf("after%d", i), day.AddDate(0, 0, -2).Add(time.Duration(i)*time.Hour),
+			"Are the Kelbo dashboards gone yet?", fmt.Sprintf("Kelbo dashboard %d of the old cluster is archived.", i))
+	}
+	again := say(t, db, "again", day.AddDate(0, 0, -1), "Remind me about the queue?", "We moved the job queue from Kelbo to Quillet.")
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(again[1], again[1].Text), messageItem(nw[1], nw[1].Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(ws, func(w Warning) bool { return w.A.CID == store.EventCID(old[1].ID) && w.B.CID == store.EventCID(nw[1].ID) }) {
+		t.Errorf("want %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
+	}
+}
+
 // Two items reporting the same change look its older side up once: the
 // second finds what the first searched and parsed, in the messages kept by
 // project and value. The texts are made up.
