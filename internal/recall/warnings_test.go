@@ -108,7 +108,9 @@ func TestChangeSaidTwiceFindsItsOlderSide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(ws, func(w Warning) bool { return w.A.CID == store.EventCID(old[1].ID) && w.B.CID == store.EventCID(nw[1].ID) }) {
+	if !slices.ContainsFunc(ws, func(w Warning) bool {
+		return w.A.CID == store.EventCID(old[1].ID) && w.B.CID == store.EventCID(nw[1].ID)
+	}) {
 		t.Errorf("want %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
 	}
 }
