@@ -264,3 +264,89 @@ func sessionEnd(r *rand.Rand, binDir, tmp string, runs int) error {
 		ms(times[len(times)/2]), ms(times[len(times)-1]), len(times), binDir)
 	return nil
 }
+
+// sessionEndCompare runs SessionEnd of two builds alternately, run by run,
+// each on a fresh data directory, in two cases: the transcript stored by
+// SessionEnd whole (as sessionEnd measures: a session whose Stop hooks did
+// not run), and stored by a Stop first (the whole of it: its last answer
+// is complete), so that SessionEnd, as at the usual end of a session,
+// stores what is left (here nothing) and extracts the whole session.
+// Untimed hooks run first: SessionStart, and Stop in the second case. As compare does, it reports wall time and user+system
+// CPU per process, and the median of each pair's old/new ratio: on a
+// machine other work shares, the same run of the two builds one after the
+// other drifts least.
+func sessionEndCompare(r *rand.Rand, oldBin, newBin, tmp string, runs int) error {
+	b, _ := transcript(r, endSession, endTurns)
+	tpath := filepath.Join(tmp, "end-1000.jsonl")
+	if err := os.WriteFile(tpath, b, 0o600); err != nil {
+		return err
+	}
+	in := fmt.Sprintf(`{"session_id":"end-1000","cwd":"/home/dev/shop-api","transcript_path":%q,"hook_event_name":"%%s","source":"startup","reason":"other","stop_hook_active":false}`, tpath)
+	cases := []struct {
+		name   string
+		before []string // the untimed hooks before SessionEnd
+	}{
+		{"whole transcript", []string{"SessionStart"}},
+		{"after Stop", []string{"SessionStart", "Stop"}},
+	}
+	binOf := map[string]string{"SessionStart": "session-start", "Stop": "stop"}
+	type key struct{ bin, name string }
+	wall := map[key][]time.Duration{}
+	cpu := map[key][]time.Duration{}
+	rounds := min(runs, 30)
+	before := loadAvg()
+	for i := range rounds {
+		for _, c := range cases {
+			order := []string{oldBin, newBin}
+			if i%2 != 0 {
+				order = []string{newBin, oldBin}
+			}
+			for _, bin := range order {
+				d := filepath.Join(tmp, "end-cmp")
+				if err := os.RemoveAll(d); err != nil {
+					return err
+				}
+				env := []string{"CLAUDE_MEMORY_DIR=" + d, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
+				for _, h := range c.before {
+					cmd := exec.Command(filepath.Join(bin, binOf[h]))
+					cmd.Env = env
+					cmd.Stdin = bytes.NewReader([]byte(fmt.Sprintf(in, h)))
+					if err := cmd.Run(); err != nil {
+						return fmt.Errorf("%s: %v", cmd.Path, err)
+					}
+				}
+				cmd := exec.Command(filepath.Join(bin, "session-end"))
+				cmd.Env = env
+				cmd.Stdin = bytes.NewReader([]byte(fmt.Sprintf(in, "SessionEnd")))
+				st := time.Now()
+				if err := cmd.Run(); err != nil {
+					return fmt.Errorf("%s: %v", cmd.Path, err)
+				}
+				k := key{bin, c.name}
+				wall[k] = append(wall[k], time.Since(st))
+				cpu[k] = append(cpu[k], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+				if log, _ := os.ReadFile(filepath.Join(d, "claude-memory-layer.log")); bytes.Contains(log, []byte("level=ERROR")) || bytes.Contains(log, []byte("handing over")) {
+					fmt.Printf("  (%s, %s: session-end log: %s)\n", bin, c.name, strings.TrimSpace(string(log)))
+				}
+			}
+		}
+	}
+	median := func(ds []time.Duration) time.Duration { return slices.Sorted(slices.Values(ds))[len(ds)/2] }
+	ratio := func(o, nw []time.Duration) float64 {
+		rs := make([]float64, len(o))
+		for i := range o {
+			rs[i] = float64(o[i]) / float64(max(nw[i], 1))
+		}
+		slices.Sort(rs)
+		return rs[len(rs)/2]
+	}
+	fmt.Printf("SessionEnd on a 1,000-message transcript: old build %s and new build %s, run by run, %d rounds; load %s before, %s after.\n\n", oldBin, newBin, rounds, before, loadAvg())
+	fmt.Println("| case | old wall | new wall | old/new wall | old CPU | new CPU | old/new CPU |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	for _, c := range cases {
+		o, nw := key{oldBin, c.name}, key{newBin, c.name}
+		fmt.Printf("| %s | %s | %s | %.3f | %s | %s | %.3f |\n", c.name, ms(median(wall[o])), ms(median(wall[nw])), ratio(wall[o], wall[nw]),
+			ms(median(cpu[o])), ms(median(cpu[nw])), ratio(cpu[o], cpu[nw]))
+	}
+	return nil
+}

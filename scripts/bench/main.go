@@ -31,7 +31,7 @@ func main() {
 	historyOnly := flag.String("history", "", "only write realistic transcripts of the first -events size (messages) into this directory")
 	mcpOnly := flag.Bool("mcp", false, "only measure the MCP server, on a store of the last -events size")
 	teamOnly := flag.Bool("team", false, "only compare the prompt hook on a store of n/10 own and n teammates' memories with one of n + n/10 own, alternately, n the last -events size (100000: the issue's 10k + 100k against 110k)")
-	endOnly := flag.Bool("sessionend", false, "only measure SessionEnd on a 1,000-message transcript, with -bin's build, and with -compare's too, alternately, when given")
+	endOnly := flag.Bool("sessionend", false, "only measure SessionEnd on a 1,000-message transcript, with -bin's build; with -compare, both builds run by run, also after a Stop stored the transcript, with CPU and the old/new ratio of each pair")
 	endTranscript := flag.String("endtranscript", "", "only write the 1,000-message transcript -sessionend measures into this file (for handler's BenchmarkSessionEnd)")
 	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
 	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
@@ -64,12 +64,11 @@ func main() {
 	}
 	if *endOnly {
 		tmp, err := os.MkdirTemp("", "cml-bench-")
-		for i := 0; err == nil && i < 3; i++ {
-			for _, b := range []string{*compareWith, *bin} {
-				if b != "" && err == nil {
-					err = sessionEnd(rand.New(rand.NewPCG(7, 7)), b, tmp, *runs)
-				}
-			}
+		if err == nil && *compareWith != "" {
+			err = sessionEndCompare(rand.New(rand.NewPCG(7, 7)), *compareWith, *bin, tmp, *runs)
+		}
+		for i := 0; err == nil && *compareWith == "" && i < 3; i++ {
+			err = sessionEnd(rand.New(rand.NewPCG(7, 7)), *bin, tmp, *runs)
 		}
 		os.RemoveAll(tmp)
 		if err != nil {
