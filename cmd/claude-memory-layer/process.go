@@ -108,18 +108,28 @@ func process(ctx context.Context, e *env, cfg config.Config, log *slog.Logger, o
 	}
 	rec := &capture.Recorder{DB: db, Log: log}
 	if o.transcript != "" {
-		s := store.Session{ID: o.session, Project: project.Identify(o.cwd), Cwd: o.cwd, TranscriptPath: o.transcript, StartedAt: e.now()}
+		start := e.now()
+		if !o.endedAt.IsZero() && o.endedAt.Before(start) {
+			start = o.endedAt // a session the hook could not register started no later than it ended
+		}
+		s := store.Session{ID: o.session, Project: project.Identify(o.cwd), Cwd: o.cwd, TranscriptPath: o.transcript, StartedAt: start}
 		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := ingest.Register(ctx, tx, s); return err }); err != nil {
 			return pipeline.Result{}, fmt.Errorf("register the session: %w", err)
 		}
 	}
 	sess, err := db.Read().Session(ctx, o.session)
-	if err == nil && o.end && sess.EndedAt.IsZero() {
+	// A session resumed after an end keeps that end's time until it ends
+	// again: the hook's later end is recorded over it. A worker of an
+	// older hook (no --ended-at) records an end only where none is.
+	if err == nil && o.end && (sess.EndedAt.IsZero() || o.endedAt.After(sess.EndedAt)) {
 		at := o.endedAt
 		if at.IsZero() {
 			at = e.now()
 		}
-		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, o.ended, []byte("process --ended "+o.ended), at); err != nil {
+		// The mark's key holds the end's time: a second end of a resumed
+		// session is one of its own, the same worker run again is not.
+		raw := "process --ended " + o.ended + " --ended-at " + at.UTC().Format(time.RFC3339Nano)
+		if err := rec.End(ctx, capture.Session{ID: sess.ID, Project: sess.Project}, o.ended, []byte(raw), at); err != nil {
 			return pipeline.Result{}, fmt.Errorf("end the session: %w", err)
 		}
 		sess.EndedAt = at

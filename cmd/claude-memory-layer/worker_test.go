@@ -174,8 +174,55 @@ func TestProcessEndsAtTheHooksTime(t *testing.T) {
 			if len(marks) != 1 || !marks[0].Time.Equal(want) || !s.EndedAt.Equal(want) || s.EndReason != "logout" {
 				t.Errorf("ended at %v (%q), %d marks %v; want one end at %v", s.EndedAt, s.EndReason, len(marks), marks, want)
 			}
+			if s.StartedAt.After(s.EndedAt) {
+				t.Errorf("the session the worker registered started at %v, after its end at %v", s.StartedAt, s.EndedAt)
+			}
 		})
 	}
+}
+
+// TestProcessEndsAResumedSessionAgain: a session resumed after an end and
+// ended again, its second end handed to the worker, ends at the second
+// end; the same worker run again adds nothing, an older end's worker
+// changes nothing, and an end in the future is recorded now, the session's
+// time and its mark's alike.
+func TestProcessEndsAResumedSessionAgain(t *testing.T) {
+	te := newTestEnv(t)
+	tp := filepath.Join(te.root(), "t.jsonl")
+	if err := os.WriteFile(tp, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first, second := fixedNow.Add(-2*time.Hour), fixedNow.Add(-time.Hour)
+	end := func(reason string, at time.Time) {
+		t.Helper()
+		te.mustRun(t, append([]string{"process", "--session", "s1", "--transcript", tp, "--cwd", "/p", "--wait", "1s"}, pipeline.EndedArgs(reason, at)...)...)
+	}
+	check := func(stage, reason string, at time.Time, marks int) {
+		t.Helper()
+		ctx := context.Background()
+		db := te.openDB(t)
+		defer db.Close()
+		s, err := db.Read().Session(ctx, "s1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: "s1", Types: []string{store.TypeSessionEnded}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.EndedAt.Equal(at) || s.EndReason != reason || len(evs) != marks || !evs[len(evs)-1].Time.Equal(s.EndedAt) {
+			t.Errorf("%s: ended at %v (%q) with %d marks %v; want %v (%q) with %d, the last at the end", stage, s.EndedAt, s.EndReason, len(evs), evs, at, reason, marks)
+		}
+	}
+	end("clear", first)
+	end("logout", second)
+	check("the second end", "logout", second, 2)
+	end("logout", second)
+	check("the same worker again", "logout", second, 2)
+	end("clear", first)
+	check("the first end's worker late", "logout", second, 2)
+	end("prompt_input_exit", fixedNow.Add(72*time.Hour))
+	check("an end in the future", "prompt_input_exit", fixedNow, 3)
 }
 
 // TestProcessEndedAtUsage: --ended-at is a time, and only with --ended.

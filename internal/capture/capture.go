@@ -251,6 +251,9 @@ func (r *Recorder) Mark(ctx context.Context, s Session, typ string, raw []byte, 
 // hands the end to records it under a key of its own, and a mark left by
 // the failed attempt would make that a second end.
 func (r *Recorder) End(ctx context.Context, s Session, reason string, raw []byte, at time.Time) error {
+	if now := r.DB.Now(); at.After(now) {
+		at = now // as the mark's own time is: the session and its mark agree
+	}
 	return r.DB.Update(ctx, func(tx *store.Tx) error {
 		if _, err := tx.Append(ctx, MarkEvent(s, store.TypeSessionEnded, raw, at, map[string]any{"reason": reason})); err != nil {
 			return fmt.Errorf("append: %w", err)
