@@ -160,16 +160,7 @@ func TestProcessEndsAtTheHooksTime(t *testing.T) {
 			}
 			args := append([]string{"process", "--session", "s1", "--transcript", tp, "--cwd", "/p", "--wait", "1s"}, tt.args...)
 			te.mustRun(t, args...)
-			ctx := context.Background()
-			db := te.openDB(t)
-			s, err := db.Read().Session(ctx, "s1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			marks, err := db.Read().Events(ctx, store.EventFilter{SessionID: "s1", Types: []string{store.TypeSessionEnded}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, marks := ended(t, te, "s1")
 			want := tt.want.Truncate(time.Microsecond) // as stored
 			if len(marks) != 1 || !marks[0].Time.Equal(want) || !s.EndedAt.Equal(want) || s.EndReason != "logout" {
 				t.Errorf("ended at %v (%q), %d marks %v; want one end at %v", s.EndedAt, s.EndReason, len(marks), marks, want)
@@ -199,17 +190,7 @@ func TestProcessEndsAResumedSessionAgain(t *testing.T) {
 	}
 	check := func(stage, reason string, at time.Time, marks int) {
 		t.Helper()
-		ctx := context.Background()
-		db := te.openDB(t)
-		defer db.Close()
-		s, err := db.Read().Session(ctx, "s1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: "s1", Types: []string{store.TypeSessionEnded}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, evs := ended(t, te, "s1")
 		if !s.EndedAt.Equal(at) || s.EndReason != reason || len(evs) != marks || !evs[len(evs)-1].Time.Equal(s.EndedAt) {
 			t.Errorf("%s: ended at %v (%q) with %d marks %v; want %v (%q) with %d, the last at the end", stage, s.EndedAt, s.EndReason, len(evs), evs, at, reason, marks)
 		}
@@ -223,6 +204,23 @@ func TestProcessEndsAResumedSessionAgain(t *testing.T) {
 	check("the first end's worker late", "logout", second, 2)
 	end("prompt_input_exit", fixedNow.Add(72*time.Hour))
 	check("an end in the future", "prompt_input_exit", fixedNow, 3)
+}
+
+// ended reads session id and its session_ended marks.
+func ended(t *testing.T, te *testEnv, id string) (store.Session, []store.Event) {
+	t.Helper()
+	ctx := context.Background()
+	db := te.openDB(t)
+	defer db.Close()
+	s, err := db.Read().Session(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marks, err := db.Read().Events(ctx, store.EventFilter{SessionID: id, Types: []string{store.TypeSessionEnded}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, marks
 }
 
 // TestProcessEndedAtUsage: --ended-at is a time, and only with --ended.

@@ -73,13 +73,7 @@ func TestChangeOlderSideIsNoToolRun(t *testing.T) {
 func TestChangeOlderSideBeforeLaterTalk(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
-	filler(t, db)
-	old := say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
-	nw := say(t, db, "move", day.AddDate(0, 0, -3), "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
-	for i := range 25 {
-		say(t, db, fmt.Sprintf("after%d", i), day.AddDate(0, 0, -2).Add(time.Duration(i)*time.Hour),
-			"Are the Kelbo dashboards gone yet?", fmt.Sprintf("Kelbo dashboard %d of the old cluster is archived.", i))
-	}
+	old, nw := movedThenTalked(t, db)
 	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
 	if err != nil {
 		t.Fatal(err)
@@ -96,13 +90,7 @@ func TestChangeOlderSideBeforeLaterTalk(t *testing.T) {
 func TestChangeSaidTwiceFindsItsOlderSide(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
-	filler(t, db)
-	old := say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
-	nw := say(t, db, "move", day.AddDate(0, 0, -3), "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
-	for i := range 25 {
-		say(t, db, fmt.Sprintf("after%d", i), day.AddDate(0, 0, -2).Add(time.Duration(i)*time.Hour),
-			"Are the Kelbo dashboards gone yet?", fmt.Sprintf("Kelbo dashboard %d of the old cluster is archived.", i))
-	}
+	old, nw := movedThenTalked(t, db)
 	again := say(t, db, "again", day.AddDate(0, 0, -1), "Remind me about the queue?", "We moved the job queue from Kelbo to Quillet.")
 	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(again[1], again[1].Text), messageItem(nw[1], nw[1].Text)})
 	if err != nil {
@@ -113,6 +101,21 @@ func TestChangeSaidTwiceFindsItsOlderSide(t *testing.T) {
 	}) {
 		t.Errorf("want %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
 	}
+}
+
+// movedThenTalked stores the job queue's broker, its change three days
+// before day and twenty-five messages after that name the old one; it
+// returns the statement's turn and the change's.
+func movedThenTalked(t *testing.T, db *store.DB) (old, moved []store.Event) {
+	t.Helper()
+	filler(t, db)
+	old = say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
+	moved = say(t, db, "move", day.AddDate(0, 0, -3), "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
+	for i := range 25 {
+		say(t, db, fmt.Sprintf("after%d", i), day.AddDate(0, 0, -2).Add(time.Duration(i)*time.Hour),
+			"Are the Kelbo dashboards gone yet?", fmt.Sprintf("Kelbo dashboard %d of the old cluster is archived.", i))
+	}
+	return old, moved
 }
 
 // Two items reporting the same change look its older side up once: the
