@@ -263,7 +263,7 @@ func checkTeam(ctx context.Context, conn *pgx.Conn, team string) error {
 	var login bool
 	err := conn.QueryRow(ctx, `SELECT rolcanlogin FROM pg_roles WHERE rolname = $1`, team).Scan(&login)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && login {
-		return fmt.Errorf("no team %q on the server: run team init --team %s first", team, team)
+		return fmt.Errorf("the PostgreSQL server has no team %q; create it with team init --team %s", team, team)
 	}
 	return err
 }
