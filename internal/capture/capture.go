@@ -256,7 +256,7 @@ func (r *Recorder) End(ctx context.Context, s Session, reason string, raw []byte
 	}
 	return r.DB.Update(ctx, func(tx *store.Tx) error {
 		if _, err := tx.Append(ctx, MarkEvent(s, store.TypeSessionEnded, raw, at, map[string]any{"reason": reason})); err != nil {
-			return fmt.Errorf("append: %w", err)
+			return err // Append's errors say what failed
 		}
 		return tx.EndSession(ctx, s.ID, reason, at)
 	})
