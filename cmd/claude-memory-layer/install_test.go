@@ -5,12 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/scripttest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/settings"
 )
 
@@ -118,7 +117,7 @@ func TestInstallPluginMode(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls")
 	fake := filepath.Join(dir, "claude")
-	writeScript(t, fake, "#!/bin/sh\necho \"$@\" >> "+log+"\necho ok\n")
+	scripttest.Write(t, fake, "#!/bin/sh\necho \"$@\" >> "+log+"\necho ok\n", 0o755)
 	e, out, _ := installEnv(t, dir)
 	plugin, _ := filepath.Abs("../..")
 	if code := run(context.Background(), []string{"install", "--mode", "plugin", "--claude", fake, "--plugin-dir", plugin}, e); code != 0 {
@@ -158,7 +157,7 @@ func TestInstallWindows(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "claude")
-	writeScript(t, fake, "#!/bin/sh\necho called >> "+filepath.Join(dir, "calls")+"\n")
+	scripttest.Write(t, fake, "#!/bin/sh\necho called >> "+filepath.Join(dir, "calls")+"\n", 0o755)
 	e, out, home := installEnv(t, dir)
 	e.goos = "windows"
 	plugin, _ := filepath.Abs("../..")
@@ -221,12 +220,12 @@ func TestInstallTwiceNoDoubleHooks(t *testing.T) {
 	// The scripted claude records the plugin in settings.json as Claude Code does.
 	e, out, home := installEnv(t, dir)
 	settingsFile := filepath.Join(home, ".claude", "settings.json")
-	writeScript(t, fake, `#!/bin/sh
+	scripttest.Write(t, fake, `#!/bin/sh
 case "$*" in
 "plugin install"*) sed -i '1s/^{/{"enabledPlugins":{"memory-layer@memory-layer":true},/' "`+settingsFile+`" ;;
 esac
 echo ok
-`)
+`, 0o755)
 	plugin, _ := filepath.Abs("../..")
 	ctx := context.Background()
 	mustRun := func(args ...string) {
@@ -297,29 +296,5 @@ func TestInstallSettingsNamesOnlyABackupItWrote(t *testing.T) {
 		if strings.Contains(out.String(), ".bak") || !strings.Contains(out.String(), tt.want) {
 			t.Errorf("%s: install said %q; want %q and no backup named", tt.name, out, tt.want)
 		}
-	}
-}
-
-// writeScript writes an executable script to path through cp, so that this
-// process never holds it open for writing: a process another parallel test
-// forks meanwhile would hold that descriptor until it execs, and running
-// the script then fails with "text file busy" (golang/go#22315).
-func writeScript(t *testing.T, path, body string) {
-	t.Helper()
-	if runtime.GOOS == "windows" { // no cp, and no shell to run it
-		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	src := path + ".src"
-	if err := os.WriteFile(src, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("cp", src, path).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v: %s", err, out)
-	}
-	if err := os.Chmod(path, 0o755); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/project"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/scripttest"
 )
 
 // fakeClaudeHead records how the fake claude was run into $FAKE_CLAUDE_DIR
@@ -70,19 +70,7 @@ func newFakeClaude(t *testing.T, tail string) *fakeClaude {
 		}
 	}
 	bin := filepath.Join(root, "claude")
-	// Written through cp, so that this process never holds it open for
-	// writing: a process another parallel test forks meanwhile would hold
-	// that descriptor until it execs, and running the fake then fails with
-	// "text file busy" (golang/go#22315).
-	if err := os.WriteFile(bin+".src", []byte(fakeClaudeHead+tail), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("cp", bin+".src", bin).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v: %s", err, out)
-	}
-	if err := os.Chmod(bin, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	scripttest.Write(t, bin, fakeClaudeHead+tail, 0o700)
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + f.home,
