@@ -35,13 +35,7 @@ func TestChangeNotWarnedAgainstItsOwnMessage(t *testing.T) {
 	msg := messageItem(nw[1], "The CI job ran out of disk, so we moved the CI image from `ci-base:3` …")
 	ent := Item{CID: e.CID, Kind: KindEntry, Type: e.Type, Stage: e.Stage, SessionID: e.SessionID, Time: e.Created,
 		Text: e.Title, Quote: text, entry: e, events: []int64{nw[1].ID}}
-	ws, err := Warnings(ctx, db, defaults(), []Item{msg, ent})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != e.CID {
-		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), e.CID, ws)
-	}
+	wantReplaced(t, db, []Item{msg, ent}, store.EventCID(old[1].ID), e.CID)
 }
 
 // A tool run naming the replaced value decides nothing: the older side of a
@@ -57,13 +51,7 @@ func TestChangeOlderSideIsNoToolRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	nw := say(t, db, "move", day, "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
-	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(nw[1].ID) {
-		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
-	}
+	wantReplaced(t, db, []Item{messageItem(nw[1], nw[1].Text)}, store.EventCID(old[1].ID), store.EventCID(nw[1].ID))
 }
 
 // The older side of a change is the last statement before it, however
@@ -71,16 +59,9 @@ func TestChangeOlderSideIsNoToolRun(t *testing.T) {
 // tool it left (twenty-five messages here) filled the page the lookup
 // read, newest first, and the warning was lost. The texts are made up.
 func TestChangeOlderSideBeforeLaterTalk(t *testing.T) {
-	ctx := context.Background()
 	db := storetest.Open(t)
 	old, nw := movedThenTalked(t, db)
-	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ws) != 1 || ws[0].A.CID != store.EventCID(old[1].ID) || ws[0].B.CID != store.EventCID(nw[1].ID) {
-		t.Errorf("want one warning: %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
-	}
+	wantReplaced(t, db, []Item{messageItem(nw[1], nw[1].Text)}, store.EventCID(old[1].ID), store.EventCID(nw[1].ID))
 }
 
 // A change said twice finds its older side whichever saying is looked up
@@ -100,6 +81,18 @@ func TestChangeSaidTwiceFindsItsOlderSide(t *testing.T) {
 		return w.A.CID == store.EventCID(old[1].ID) && w.B.CID == store.EventCID(nw[1].ID)
 	}) {
 		t.Errorf("want %s replaced by %s; got %+v", store.EventCID(old[1].ID), store.EventCID(nw[1].ID), ws)
+	}
+}
+
+// wantReplaced checks that sel's warnings are one: older replaced by newer.
+func wantReplaced(t *testing.T, db *store.DB, sel []Item, older, newer string) {
+	t.Helper()
+	ws, err := Warnings(context.Background(), db, defaults(), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != older || ws[0].B.CID != newer {
+		t.Errorf("want one warning: %s replaced by %s; got %+v", older, newer, ws)
 	}
 }
 
