@@ -332,21 +332,13 @@ func sessionEndCompare(r *rand.Rand, oldBin, newBin, tmp string, runs int) error
 		}
 	}
 	median := func(ds []time.Duration) time.Duration { return slices.Sorted(slices.Values(ds))[len(ds)/2] }
-	ratio := func(o, nw []time.Duration) float64 {
-		rs := make([]float64, len(o))
-		for i := range o {
-			rs[i] = float64(o[i]) / float64(max(nw[i], 1))
-		}
-		slices.Sort(rs)
-		return rs[len(rs)/2]
-	}
 	fmt.Printf("SessionEnd on a 1,000-message transcript: old build %s and new build %s, run by run, %d rounds; load %s before, %s after.\n\n", oldBin, newBin, rounds, before, loadAvg())
 	fmt.Println("| case | old wall | new wall | old/new wall | old CPU | new CPU | old/new CPU |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	for _, c := range cases {
 		o, nw := key{oldBin, c.name}, key{newBin, c.name}
-		fmt.Printf("| %s | %s | %s | %.3f | %s | %s | %.3f |\n", c.name, ms(median(wall[o])), ms(median(wall[nw])), ratio(wall[o], wall[nw]),
-			ms(median(cpu[o])), ms(median(cpu[nw])), ratio(cpu[o], cpu[nw]))
+		fmt.Printf("| %s | %s | %s | %.3f | %s | %s | %.3f |\n", c.name, ms(median(wall[o])), ms(median(wall[nw])), pairRatio(wall[o], wall[nw]),
+			ms(median(cpu[o])), ms(median(cpu[nw])), pairRatio(cpu[o], cpu[nw]))
 	}
 	return nil
 }
