@@ -16,13 +16,23 @@ type exportOptions struct {
 	Project string // a directory; "" exports every project
 	Format  string
 	Output  string // "" is stdout
+	// WithForgetKey writes the key of the store's forget rules too.
+	WithForgetKey bool
 }
 
-const exportUsage = `[--project DIR] [--format jsonl] [--output FILE]
+const exportUsage = `[--project DIR] [--format jsonl] [--output FILE] [--with-forget-key]
 
 Exports the store as JSONL: a header line, then every event, session and entry
 (with its evidence and conflicts), one per line. Without --project every
 project is exported. 'import --from-export FILE' restores it.
+
+A forget's rule (which keeps what it forgot from being written back) holds
+hashes keyed with a secret of this store, left out of the export so that the
+file cannot be used to test guesses of forgotten words. A store restored from
+it elsewhere therefore does not honour those rules. --with-forget-key writes
+the secret too: every forget holds in the restored store, and anyone who
+holds the file can test guesses against its forgets. Keep such a file as you
+would the store itself.
 `
 
 func parseExportFlags(e *env, args []string) (exportOptions, error) {
@@ -31,6 +41,7 @@ func parseExportFlags(e *env, args []string) (exportOptions, error) {
 	fs.StringVar(&o.Project, "project", "", "export only the project of `DIR` (default: all projects)")
 	fs.StringVar(&o.Format, "format", "jsonl", "output format; only jsonl")
 	fs.StringVar(&o.Output, "output", "", "write to `FILE` (mode 0600) instead of stdout")
+	fs.BoolVar(&o.WithForgetKey, "with-forget-key", false, "also write the secret of the forget rules, so that a restore elsewhere honours every forget")
 	if err := parse(fs, args); err != nil {
 		return o, err
 	}
@@ -66,9 +77,15 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	write := export.Write
+	if o.WithForgetKey {
+		write = export.WriteWithForgetKey
+		fmt.Fprintln(e.stderr, "claude-memory-layer export: WARNING: the export holds the secret of this store's forget rules;"+
+			" with it, anyone who reads the file can test guesses of what was forgotten. Keep it as you would memory.db.")
+	}
 	if o.Output == "" {
 		w := bufio.NewWriterSize(e.stdout, 256<<10)
-		if err := export.Write(ctx, db, proj, e.now(), w); err != nil {
+		if err := write(ctx, db, proj, e.now(), w); err != nil {
 			return err
 		}
 		return w.Flush()
@@ -82,7 +99,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	defer os.Remove(f.Name())
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 256<<10)
-	if err := export.Write(ctx, db, proj, e.now(), w); err != nil {
+	if err := write(ctx, db, proj, e.now(), w); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
@@ -125,6 +142,9 @@ func runRestore(ctx context.Context, e *env, o importOptions) error {
 			plural.Of(s.Events, "event"), thousands(s.Added), plural.Of(s.Duplicates, "duplicate"))
 		fmt.Fprintf(e.stdout, "%s, %s (%s new), %s recorded\n", plural.Of(s.Sessions, "session"), plural.Of(s.Entries, "entry"),
 			thousands(s.NewEntries), plural.Of(s.Conflicts, "conflict"))
+		if s.RulesNotCarried > 0 {
+			fmt.Fprintf(e.stdout, "%s not honoured in this store (see the warning above)\n", plural.Of(s.RulesNotCarried, "forget rule"))
+		}
 	}
 	if s.FailedLines > 0 {
 		return fmt.Errorf("%s of %s could not be restored", plural.Of(s.FailedLines, "line"), o.FromExport)

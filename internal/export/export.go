@@ -5,6 +5,7 @@ package export
 import (
 	"bufio"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
@@ -36,6 +38,18 @@ type (
 		Schema     int    `json:"schema"`
 		ExportedAt string `json:"exported_at"`
 		Project    string `json:"project"` // "" for all projects
+		// ForgetKeyID names the key of the store's forget rules
+		// (store.ForgetKeyID), "" when it has none.
+		ForgetKeyID string `json:"forget_key_id,omitempty"`
+	}
+	// exportForgetKey is the store's key for the hashes of its forget
+	// rules, in an export written with WriteWithForgetKey only: without
+	// it a restored store cannot match the keyed rules of the tombstones
+	// it restores, and with it anyone holding the file can test guesses
+	// against those hashes.
+	exportForgetKey struct {
+		Kind string `json:"kind"`
+		Key  string `json:"key"` // hex
 	}
 	exportEvent struct {
 		Kind        string          `json:"kind"`
@@ -113,16 +127,40 @@ type (
 )
 
 // Write writes the export of one project ("" for all) to w, dated now.
+// It leaves out the key of the store's forget rules (WriteWithForgetKey).
 func Write(ctx context.Context, db *store.DB, proj string, now time.Time, w io.Writer) error {
+	return write(ctx, db, proj, now, w, false)
+}
+
+// WriteWithForgetKey is Write with the key of the store's forget rules
+// after the header, so that a store restored from it honours every forget
+// of this one; the file then lets anyone who holds it test guesses of
+// forgotten words and ids against its tombstones' hashes.
+func WriteWithForgetKey(ctx context.Context, db *store.DB, proj string, now time.Time, w io.Writer) error {
+	return write(ctx, db, proj, now, w, true)
+}
+
+func write(ctx context.Context, db *store.DB, proj string, now time.Time, w io.Writer, withKey bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	schema, err := db.Version(ctx)
 	if err != nil {
 		return err
 	}
-	if err := enc.Encode(exportHeader{Kind: "header", Format: Format, Version: version, Schema: schema,
-		ExportedAt: store.FormatTime(now), Project: proj}); err != nil {
+	key, err := db.ForgetKey(ctx)
+	if err != nil {
 		return fmt.Errorf("export: %w", err)
+	}
+	if err := enc.Encode(exportHeader{Kind: "header", Format: Format, Version: version, Schema: schema,
+		ExportedAt: store.FormatTime(now), Project: proj, ForgetKeyID: store.ForgetKeyID(key)}); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if withKey {
+		if key != nil {
+			if err := enc.Encode(exportForgetKey{Kind: "forget_key", Key: hex.EncodeToString(key)}); err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+		}
 	}
 	keys := map[int64]string{} // event id -> dedupe key, for evidence
 	err = db.ScanEvents(ctx, proj, func(ev store.Event, hash string) error {
@@ -216,6 +254,11 @@ type Summary struct {
 	Conflicts   int `json:"conflicts"` // newly recorded
 	FailedLines int `json:"failed_lines"`
 	Unverified  int `json:"entries_unverified"` // claimed verified, restored as candidates
+	// RulesNotCarried counts the forget rules restored that this store
+	// cannot match: keyed with the key of the store they came from, which
+	// the export does not hold (or this store has another). What they
+	// forgot is written back if it comes again (a transcript imported).
+	RulesNotCarried int `json:"forget_rules_not_carried"`
 }
 
 // Restore stores the events, sessions, entries and conflicts of the export
@@ -227,6 +270,25 @@ func Restore(ctx context.Context, db *store.DB, f io.Reader, warn io.Writer) (Su
 	r := &restorer{db: db, warn: warn, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{},
 		keys: map[string]string{}, taken: map[string]string{}}
 	err := r.read(ctx, f)
+	if err == nil && r.keyed > 0 && !r.keyAdopted && r.keyID != "" {
+		// Restored into the store it came from (or one that took its key).
+		key, kerr := db.ForgetKey(ctx)
+		if kerr != nil {
+			return r.sum, kerr
+		}
+		r.keyAdopted = store.ForgetKeyID(key) == r.keyID
+	}
+	if err == nil && r.keyed > 0 && !r.keyAdopted {
+		r.sum.RulesNotCarried = r.keyed
+		why := "the export does not hold the key of the store it came from (export --with-forget-key)"
+		if r.keyOffered {
+			why = "this store has a forget key of its own, and a rule is matched with the store's key only"
+		}
+		fmt.Fprintf(r.warn, "claude-memory-layer import: WARNING: %s of the export could not be carried over: %s.\n"+
+			"  This store will not refuse what they forgot if it comes back (a transcript imported again, the spool).\n"+
+			"  Run those forgets again here (forget --match, --session, ...) to keep it forgotten.\n",
+			plural.Of(r.keyed, "forget rule"), why)
+	}
 	return r.sum, err
 }
 
@@ -244,6 +306,12 @@ type restorer struct {
 	// key made again from the filtered title (claimKey), taken the other
 	// way round.
 	keys, taken map[string]string
+	// keyed counts the keyed forget rules restored; keyOffered, whether
+	// the export held its store's key, and keyAdopted, whether this store
+	// matches rules with it.
+	keyed                  int
+	keyOffered, keyAdopted bool
+	keyID                  string // the header's ForgetKeyID
 }
 
 // claimKey is the claim key, in this store, of a memory exported under old
@@ -282,10 +350,11 @@ func (r *restorer) read(ctx context.Context, f io.Reader) error {
 		switch {
 		case len(line) == 0:
 		case !header:
-			if err := checkExportHeader(line); err != nil {
+			h, err := checkExportHeader(line)
+			if err != nil {
 				return err
 			}
-			header = true
+			header, r.keyID = true, h.ForgetKeyID
 		default:
 			if err := r.line(ctx, n, line); err != nil {
 				return err
@@ -324,15 +393,15 @@ func readExportLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-func checkExportHeader(line []byte) error {
+func checkExportHeader(line []byte) (exportHeader, error) {
 	var h exportHeader
 	if err := json.Unmarshal(line, &h); err != nil || h.Kind != "header" || h.Format != Format {
-		return errors.New("not a claude-memory-layer export: the first line is no export header")
+		return h, errors.New("not a claude-memory-layer export: the first line is no export header")
 	}
 	if h.Version != version {
-		return fmt.Errorf("export format version %d: this build reads version %d", h.Version, version)
+		return h, fmt.Errorf("export format version %d: this build reads version %d", h.Version, version)
 	}
-	return nil
+	return h, nil
 }
 
 // line applies one line; a malformed line is reported and counted, and only a
@@ -369,6 +438,9 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 			fmt.Fprintf(r.warn, "claude-memory-layer import: line %d: event %s does not match its checksum; restored as it is\n", n, x.DedupeKey)
 		}
 		r.sum.Events++
+		if ev.Type == store.TypeForgotten && store.KeyedForgetRule(ev.Payload) {
+			r.keyed++
+		}
 		r.pending = append(r.pending, filtered)
 		if len(r.pending) >= restoreBatch {
 			return r.flush(ctx)
@@ -400,6 +472,22 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 			return bad(fmt.Errorf("entry %s: unknown entry type %q", x.CID, x.Type))
 		}
 		return r.entry(ctx, x)
+	case "forget_key":
+		var x exportForgetKey
+		if err := json.Unmarshal(line, &x); err != nil {
+			return bad(err)
+		}
+		key, err := hex.DecodeString(x.Key)
+		if err != nil || len(key) != 32 {
+			return bad(errors.New("a forget key that is not 32 bytes of hex"))
+		}
+		r.keyOffered = true
+		adopted, err := r.db.AdoptForgetKey(ctx, key)
+		if err != nil {
+			return err
+		}
+		r.keyAdopted = r.keyAdopted || adopted
+		return nil
 	case "header":
 		return bad(errors.New("a second header"))
 	default:
@@ -427,7 +515,13 @@ func (r *restorer) flush(ctx context.Context) error {
 }
 
 func (r *restorer) session(ctx context.Context, x exportSession) error {
+	// Events come before sessions in an export: the tombstones are in.
+	if err := r.flush(ctx); err != nil {
+		return err
+	}
+	forgotten := false
 	err := r.db.Update(ctx, func(tx *store.Tx) error {
+		// The row is kept, as forget keeps it; its summary is said text.
 		if err := tx.TouchSession(ctx, store.Session{ID: x.ID, Project: x.Project, Cwd: x.Cwd, TranscriptPath: x.TranscriptPath,
 			Source: x.Source, StartedAt: store.ParseTime(x.StartedAt)}); err != nil {
 			return err
@@ -445,12 +539,20 @@ func (r *restorer) session(ctx context.Context, x exportSession) error {
 			}
 		}
 		if x.Summary != "" && cur.Summary == "" {
-			return tx.SetSummary(ctx, x.ID, privacy.Filter(x.Summary))
+			// SetSummary leaves out what a forget's rule covers; said here.
+			summary := privacy.Filter(x.Summary)
+			if forgotten, err = tx.Forgets(ctx, cur.StartedAt, x.ID, cur.Project, summary); err != nil || forgotten {
+				return err
+			}
+			return tx.SetSummary(ctx, x.ID, summary)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if forgotten {
+		fmt.Fprintf(r.warn, "claude-memory-layer import: session %s: summary not restored, it holds what a forget removed\n", x.ID)
 	}
 	r.sum.Sessions++
 	return nil

@@ -1228,6 +1228,14 @@ func (t *Tx) AddConflicts(ctx context.Context, cs []ConflictWrite) (int, error) 
 		if at.IsZero() {
 			at = now
 		}
+		// Its reason is said text: what a forget left a rule for is not
+		// written back (forget_rule.go).
+		if forgotten, err := t.Forgets(ctx, at, w.Event.SessionID, w.Event.Project, c.Reason); err != nil || forgotten {
+			if err != nil {
+				return 0, fmt.Errorf("add conflict: %w", err)
+			}
+			continue
+		}
 		r, err := t.exec(ctx, `INSERT INTO conflicts (older, newer, kind, reason, detected_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT(older, newer) DO NOTHING`, c.Older, c.Newer, c.Kind, c.Reason, FormatTime(at))
 		if err != nil {

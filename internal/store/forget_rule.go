@@ -393,7 +393,7 @@ func quotes(e Entry) []string {
 }
 
 // unforgottenEntries returns ws without the entries a forget's rule covers:
-// their words (title, body, subject, quotes) as an event's text, dated when
+// their words (title, body, subject, questions, quotes) as an event's text, dated when
 // the entry was said.
 func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWrite, error) {
 	rules, err := t.forgetRules(ctx)
@@ -407,7 +407,8 @@ func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWr
 		if at.IsZero() {
 			at = t.db.Now()
 		}
-		if !rules.refusesAny(at, e.SessionID, e.Project, append([]string{e.Title, e.Body, e.Subject}, quotes(e)...)) {
+		texts := append([]string{e.Title, e.Body, e.Subject, e.PromotionBlocked}, e.Questions...)
+		if !rules.refusesAny(at, e.SessionID, e.Project, append(texts, quotes(e)...)) {
 			out = append(out, w)
 		}
 	}
@@ -424,6 +425,87 @@ func (s *ruleSet) refusesAny(at time.Time, session, project string, texts []stri
 		}
 	}
 	return false
+}
+
+// Forgets reports whether a forget's rule covers one of texts (each read
+// as an event's text on its own) said at at in session and project; with
+// no text, whether the rule of a session, project or date forget covers
+// that session and time. It is the rule check of what is not an event or
+// an entry: a session's row and summary, a conflict's reason.
+func (t *Tx) Forgets(ctx context.Context, at time.Time, session, project string, texts ...string) (bool, error) {
+	rules, err := t.forgetRules(ctx)
+	if err != nil || rules.empty() {
+		return false, err
+	}
+	if len(texts) == 0 {
+		texts = []string{""}
+	}
+	return rules.refusesAny(at, session, project, texts), nil
+}
+
+// ForgetKey returns the store's secret key for the hashes of forget rules,
+// nil when it has none (no forget ever ran in it).
+func (db *DB) ForgetKey(ctx context.Context) ([]byte, error) {
+	var key []byte
+	err := db.Update(ctx, func(t *Tx) error {
+		var err error
+		key, err = t.forgetKey(ctx, false)
+		return err
+	})
+	return key, err
+}
+
+// AdoptForgetKey makes key the store's key for the hashes of forget rules,
+// so that the keyed rules of the store it came from (restored from an
+// export written with it) are matched here. It reports false, and changes
+// nothing, when the store already has another key: its own keyed rules
+// hold hashes made with that one, and a rule knows no key but the store's.
+func (db *DB) AdoptForgetKey(ctx context.Context, key []byte) (bool, error) {
+	if len(key) != 32 {
+		return false, fmt.Errorf("forget key: %d bytes, not 32", len(key))
+	}
+	adopted := false
+	err := db.Update(ctx, func(t *Tx) error {
+		cur, err := t.forgetKey(ctx, false)
+		if err != nil {
+			return err
+		}
+		if cur != nil {
+			adopted = hmac.Equal(cur, key)
+			return nil
+		}
+		if _, err := t.exec(ctx, `CREATE TABLE IF NOT EXISTS forget_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BLOB NOT NULL)`); err != nil {
+			return fmt.Errorf("forget key: %w", err)
+		}
+		if _, err := t.exec(ctx, `INSERT INTO forget_key (id, key) VALUES (1, ?)`, key); err != nil {
+			return fmt.Errorf("forget key: %w", err)
+		}
+		t.rulesRead, adopted = false, true
+		return nil
+	})
+	return adopted, err
+}
+
+// ForgetKeyID names a forget key without telling it: the start of an HMAC
+// of a fixed text with it. An export carries it, so that a restore into
+// the store that wrote it knows that its keyed rules are matched there.
+func ForgetKeyID(key []byte) string {
+	if key == nil {
+		return ""
+	}
+	m := hmac.New(sha256.New, key)
+	io.WriteString(m, "claude-memory-layer forget key id")
+	return hex.EncodeToString(m.Sum(nil)[:8])
+}
+
+// KeyedForgetRule reports whether a memory_forgotten event's payload holds
+// a rule whose hashes are keyed (readable only with the key of the store
+// that wrote it).
+func KeyedForgetRule(payload []byte) bool {
+	var p struct {
+		Rule *forgetRule `json:"rule"`
+	}
+	return json.Unmarshal(payload, &p) == nil && p.Rule != nil && p.Rule.Keyed && !p.Rule.empty()
 }
 
 // forgetKey returns the store's secret key for the hashes of forget rules,

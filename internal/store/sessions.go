@@ -134,6 +134,21 @@ func (t *Tx) EndSession(ctx context.Context, id, reason string, at time.Time) er
 
 // SetSummary stores a session's one-paragraph summary.
 func (t *Tx) SetSummary(ctx context.Context, id, summary string) error {
+	// A summary is what the session said first: what a forget left a rule
+	// for is not written back (forget_rule.go), here as in its events.
+	if summary != "" {
+		s, err := t.Session(ctx, id)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("set summary of %s: %w", id, err)
+		}
+		forgotten, err := t.Forgets(ctx, s.StartedAt, id, s.Project, summary)
+		if err != nil {
+			return fmt.Errorf("set summary of %s: %w", id, err)
+		}
+		if forgotten {
+			return nil
+		}
+	}
 	_, err := t.exec(ctx, `UPDATE sessions SET summary = ? WHERE id = ?`, summary, id)
 	if err != nil {
 		return fmt.Errorf("set summary of %s: %w", id, err)

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+)
+
+// TestRestoreForgetRules checks what a restore elsewhere makes of the
+// store's forgets: without --with-forget-key it says, on stderr and in
+// its JSON, that they do not hold; with it they hold, and a transcript
+// imported again does not bring back what they forgot.
+func TestRestoreForgetRules(t *testing.T) {
+	t.Parallel()
+	fx := needDir(t, fixtureDir)
+	transcript := filepath.Join(fx, "basic.jsonl")
+	src := newTestEnv(t)
+	src.mustRun(t, "import", "--transcript", transcript)
+	src.mustRun(t, "forget", "--match", "RS256", "--yes")
+	dir := t.TempDir()
+	plain, keyed := filepath.Join(dir, "plain.jsonl"), filepath.Join(dir, "keyed.jsonl")
+	src.mustRun(t, "export", "--output", plain)
+	if strings.Contains(src.stderr.String(), "WARNING") {
+		t.Errorf("export without the key warns: %s", src.stderr)
+	}
+	src.mustRun(t, "export", "--with-forget-key", "--output", keyed)
+	if !strings.Contains(src.stderr.String(), "WARNING: the export holds the secret of this store's forget rules") {
+		t.Errorf("export --with-forget-key does not warn: %s", src.stderr)
+	}
+	b, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `"kind":"forget_key"`) {
+		t.Errorf("an export without --with-forget-key holds the key")
+	}
+
+	restore := func(file string) (*testEnv, int) {
+		te := newTestEnv(t)
+		var s struct {
+			NotCarried *int `json:"forget_rules_not_carried"`
+		}
+		if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--from-export", file)), &s); err != nil || s.NotCarried == nil {
+			t.Fatalf("import --json: %v, %+v", err, s)
+		}
+		return te, *s.NotCarried
+	}
+	te, n := restore(plain)
+	if n != 1 || !strings.Contains(te.stderr.String(), "WARNING: 1 forget rule of the export could not be carried over") {
+		t.Errorf("restore without the key: %d not carried, stderr %s", n, te.stderr)
+	}
+	te, n = restore(keyed)
+	if n != 0 || strings.Contains(te.stderr.String(), "WARNING") {
+		t.Errorf("restore with the key: %d not carried, stderr %s", n, te.stderr)
+	}
+	te.mustRun(t, "import", "--transcript", transcript)
+	db := te.openDB(t)
+	if err := db.ScanEvents(context.Background(), "", func(ev store.Event, _ string) error {
+		if strings.Contains(ev.Text+string(ev.Payload), "RS256") {
+			t.Errorf("a transcript imported again into the restored store brought back what a forget removed: %s %.80q", ev.Type, ev.Text)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
