@@ -20,7 +20,7 @@ type exportOptions struct {
 	WithForgetKey bool
 }
 
-const exportUsage = `[--project DIR] [--format jsonl] [--output FILE] [--with-forget-key]
+const exportUsage = `[--project DIR] [--format jsonl] [--output FILE] [--with-forget-key --output FILE]
 
 Exports the store as JSONL: a header line, then every event, session and entry
 (with its evidence and conflicts), one per line. Without --project every
@@ -31,8 +31,9 @@ hashes keyed with a secret of this store, left out of the export so that the
 file cannot be used to test guesses of forgotten words. A store restored from
 it elsewhere therefore does not honour those rules. --with-forget-key writes
 the secret too: every forget holds in the restored store, and anyone who
-holds the file can test guesses against its forgets. Keep such a file as you
-would the store itself.
+holds the file can test guesses against its forgets. It is written to a file
+(--output, mode 0600) only, and restored with import --from-export FILE
+--adopt-forget-key. Keep such a file as you would the store itself.
 `
 
 func parseExportFlags(e *env, args []string) (exportOptions, error) {
@@ -50,6 +51,11 @@ func parseExportFlags(e *env, args []string) (exportOptions, error) {
 	}
 	if o.Format != "jsonl" {
 		return o, usagef("--format %q: only jsonl is supported", o.Format)
+	}
+	if o.WithForgetKey && o.Output == "" {
+		// Standard output goes to a terminal, or to a file the shell
+		// made with the umask's mode: the secret goes to a file of its own.
+		return o, usagef("--with-forget-key writes a secret: give --output FILE (made 0600)")
 	}
 	return o, nil
 }
@@ -124,14 +130,30 @@ func runRestore(ctx context.Context, e *env, o importOptions) error {
 		return err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return err
+	} else if !fi.Mode().IsRegular() {
+		// Read twice (the forgets first, export.Restore): a pipe can't be.
+		return fmt.Errorf("%s is not a regular file: --from-export reads an export file twice, its forgets first", o.FromExport)
+	}
 	db, _, err := openStore(ctx, e)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	s, err := export.Restore(ctx, db, f, e.stderr)
+	s, err := export.Restore(ctx, db, f, e.stderr, export.Options{AdoptForgetKey: o.AdoptKey})
 	if err != nil {
 		return err
+	}
+	if s.ForgottenHere > 0 {
+		// The export's forgets deleted what this store held: as after a
+		// forget, its bytes leave the file and the backups that hold it.
+		if err := compactHint(db.Compact(ctx), db.Path()); err != nil {
+			return err
+		}
+		if _, err := db.RemoveBackups(); err != nil {
+			return err
+		}
 	}
 	if o.JSON {
 		if err := writeJSON(e.stdout, s); err != nil {
@@ -142,6 +164,10 @@ func runRestore(ctx context.Context, e *env, o importOptions) error {
 			plural.Of(s.Events, "event"), thousands(s.Added), plural.Of(s.Duplicates, "duplicate"))
 		fmt.Fprintf(e.stdout, "%s, %s (%s new), %s recorded\n", plural.Of(s.Sessions, "session"), plural.Of(s.Entries, "entry"),
 			thousands(s.NewEntries), plural.Of(s.Conflicts, "conflict"))
+		if s.Refused > 0 || s.ForgottenHere > 0 {
+			fmt.Fprintf(e.stdout, "forgets: %s of the export left out; of what this store held, %s events and memories removed\n",
+				plural.Of(s.Refused, "event"), thousands(s.ForgottenHere))
+		}
 		if s.RulesNotCarried > 0 {
 			fmt.Fprintf(e.stdout, "%s not honoured in this store (see the warning above)\n", plural.Of(s.RulesNotCarried, "forget rule"))
 		}

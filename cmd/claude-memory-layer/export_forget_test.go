@@ -40,12 +40,12 @@ func TestRestoreForgetRules(t *testing.T) {
 		t.Errorf("an export without --with-forget-key holds the key")
 	}
 
-	restore := func(file string) (*testEnv, int) {
+	restore := func(args ...string) (*testEnv, int) {
 		te := newTestEnv(t)
 		var s struct {
 			NotCarried *int `json:"forget_rules_not_carried"`
 		}
-		if err := json.Unmarshal([]byte(te.mustRun(t, "import", "--json", "--from-export", file)), &s); err != nil || s.NotCarried == nil {
+		if err := json.Unmarshal([]byte(te.mustRun(t, append([]string{"import", "--json", "--from-export"}, args...)...)), &s); err != nil || s.NotCarried == nil {
 			t.Fatalf("import --json: %v, %+v", err, s)
 		}
 		return te, *s.NotCarried
@@ -54,7 +54,13 @@ func TestRestoreForgetRules(t *testing.T) {
 	if n != 1 || !strings.Contains(te.stderr.String(), "WARNING: 1 forget rule of the export could not be carried over") {
 		t.Errorf("restore without the key: %d not carried, stderr %s", n, te.stderr)
 	}
+	// The key is taken only when asked for: a file's key becomes the
+	// secret of every later forget here.
 	te, n = restore(keyed)
+	if n != 1 || !strings.Contains(te.stderr.String(), "--adopt-forget-key") {
+		t.Errorf("restore with the key, not adopted: %d not carried, stderr %s", n, te.stderr)
+	}
+	te, n = restore(keyed, "--adopt-forget-key")
 	if n != 0 || strings.Contains(te.stderr.String(), "WARNING") {
 		t.Errorf("restore with the key: %d not carried, stderr %s", n, te.stderr)
 	}
@@ -67,5 +73,23 @@ func TestRestoreForgetRules(t *testing.T) {
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The forget key is a secret: export writes it to a file of its own making
+// (0600) only, and a restore reads an export from a regular file only, as
+// it reads it twice.
+func TestExportKeyAndRestoreFileRules(t *testing.T) {
+	t.Parallel()
+	te := newTestEnv(t)
+	te.mustRun(t, "import", "--transcript", filepath.Join(needDir(t, fixtureDir), "basic.jsonl"))
+	if code := te.run(t, "export", "--with-forget-key"); code != exitUsage || !strings.Contains(te.stderr.String(), "--output") {
+		t.Errorf("export --with-forget-key to stdout: exit %d, stderr %s", code, te.stderr)
+	}
+	if code := te.run(t, "import", "--adopt-forget-key", "--all"); code != exitUsage {
+		t.Errorf("--adopt-forget-key without --from-export: exit %d", code)
+	}
+	if code := te.run(t, "import", "--from-export", t.TempDir()); code != exitError || !strings.Contains(te.stderr.String(), "not a regular file") {
+		t.Errorf("--from-export DIR: exit %d, stderr %s", code, te.stderr)
 	}
 }

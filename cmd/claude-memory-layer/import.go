@@ -50,13 +50,14 @@ type importOptions struct {
 	All         bool
 	Since       time.Time
 	FromExport  string
+	AdoptKey    bool // --adopt-forget-key
 	JSON        bool
 
 	batch int // messages per transaction; see importer.batch
 }
 
 const importUsage = `[--transcript FILE]... [--dir DIR] [--project DIR] [--all] [--since DATE] [--json]
-       claude-memory-layer import --from-export FILE [--json]
+       claude-memory-layer import --from-export FILE [--adopt-forget-key] [--json]
 
 Imports Claude Code transcripts through the same pipeline as a live session:
 ingest (privacy-filtered), extract, align, store entries, detect conflicts.
@@ -66,6 +67,11 @@ projects folder ($CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects); with
 project of the cwd recorded in the transcript. Sessions are imported oldest
 first. Importing again adds nothing; an interrupted import completes when run
 again.
+
+--from-export restores an export. Its forgets hold in this store: what they
+removed is not written back, here or later. Those of an export written with
+--with-forget-key hold only with --adopt-forget-key, which makes the file's
+key this store's (when it has none): give it only for a file you wrote.
 `
 
 func parseImportFlags(e *env, args []string) (importOptions, error) {
@@ -82,6 +88,7 @@ func parseImportFlags(e *env, args []string) (importOptions, error) {
 	fs.BoolVar(&o.All, "all", false, "import every session of every project Claude Code has on disk")
 	fs.StringVar(&since, "since", "", "skip transcripts started and last written before `DATE`: "+when.Help)
 	fs.StringVar(&o.FromExport, "from-export", "", "restore events and entries from an export `FILE` (see export)")
+	fs.BoolVar(&o.AdoptKey, "adopt-forget-key", false, "with --from-export: take the export's forget key, so that its forgets hold here (a file you wrote only)")
 	fs.BoolVar(&o.JSON, "json", false, "print the summary as JSON")
 	if err := parse(fs, args); err != nil {
 		return o, err
@@ -101,6 +108,8 @@ func parseImportFlags(e *env, args []string) (importOptions, error) {
 	case o.FromExport != "" && (sources || o.Project != "" || since != ""):
 		return o, usagef("--from-export takes no --transcript, --dir, --project, --all or --since")
 	case o.FromExport != "":
+	case o.AdoptKey:
+		return o, usagef("--adopt-forget-key goes with --from-export")
 	case o.All && o.Project != "":
 		return o, usagef("--all imports every project; give --project DIR alone for one project")
 	case !sources && o.Project == "":

@@ -247,6 +247,7 @@ type Summary struct {
 	Events      int `json:"events"`
 	Added       int `json:"events_added"`
 	Duplicates  int `json:"duplicates_skipped"`
+	Refused     int `json:"events_forgotten"` // left out: a forget's rule covers them
 	Mismatches  int `json:"checksum_mismatches"`
 	Sessions    int `json:"sessions"`
 	Entries     int `json:"entries"`
@@ -256,9 +257,24 @@ type Summary struct {
 	Unverified  int `json:"entries_unverified"` // claimed verified, restored as candidates
 	// RulesNotCarried counts the forget rules restored that this store
 	// cannot match: keyed with the key of the store they came from, which
-	// the export does not hold (or this store has another). What they
+	// the export does not hold, or holds and the restore was not told to
+	// adopt (Options.AdoptForgetKey), or this store has another. What they
 	// forgot is written back if it comes again (a transcript imported).
 	RulesNotCarried int `json:"forget_rules_not_carried"`
+	// ForgottenHere counts the events and memories this store held before
+	// the restore that the export's forgets removed (an older backup
+	// restored before a newer one).
+	ForgottenHere int `json:"forgotten_here"`
+}
+
+// Options are a restore's choices.
+type Options struct {
+	// AdoptForgetKey makes the export's forget key this store's when the
+	// store has none, so that the export's keyed forget rules hold here.
+	// Only for a file one wrote oneself: a key planted in a file would
+	// otherwise key every later forget's tombstone with a secret its
+	// author knows.
+	AdoptForgetKey bool
 }
 
 // Restore stores the events, sessions, entries and conflicts of the export
@@ -266,36 +282,90 @@ type Summary struct {
 // (or into a store that holds some of it) adds nothing twice. What it cannot
 // restore as it was, it says on warn, a line each; a line it cannot restore
 // at all is counted in Summary.FailedLines.
-func Restore(ctx context.Context, db *store.DB, f io.Reader, warn io.Writer) (Summary, error) {
-	r := &restorer{db: db, warn: warn, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{},
+//
+// It reads f twice. First the forgets (their tombstones, and the key of
+// their rules), which it stores and carries out on what this store already
+// holds; then the rest, which the store holds to every forget's rule as it
+// writes it. So nothing a forget removed comes back, wherever its tombstone
+// stands in the file.
+func Restore(ctx context.Context, db *store.DB, f io.ReadSeeker, warn io.Writer, opt Options) (Summary, error) {
+	r := &restorer{db: db, warn: warn, opt: opt, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{},
 		keys: map[string]string{}, taken: map[string]string{}}
-	err := r.read(ctx, f)
-	if err == nil && r.keyed > 0 && !r.keyAdopted && r.keyID != "" {
-		// Restored into the store it came from (or one that took its key).
-		key, kerr := db.ForgetKey(ctx)
-		if kerr != nil {
-			return r.sum, kerr
-		}
-		r.keyAdopted = store.ForgetKeyID(key) == r.keyID
+	if err := r.forgets(ctx, f); err != nil {
+		return r.sum, err
 	}
-	if err == nil && r.keyed > 0 && !r.keyAdopted {
-		r.sum.RulesNotCarried = r.keyed
-		why := "the export does not hold the key of the store it came from (export --with-forget-key)"
-		if r.keyOffered {
-			why = "this store has a forget key of its own, and a rule is matched with the store's key only"
-		}
-		fmt.Fprintf(r.warn, "claude-memory-layer import: WARNING: %s of the export could not be carried over: %s.\n"+
-			"  This store will not refuse what they forgot if it comes back (a transcript imported again, the spool).\n"+
-			"  Run those forgets again here (forget --match, --session, ...) to keep it forgotten.\n",
-			plural.Of(r.keyed, "forget rule"), why)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return r.sum, fmt.Errorf("read export again: %w", err)
 	}
+	err := r.read(ctx, f, false)
 	return r.sum, err
+}
+
+// forgets is the first pass of Restore: it stores the export's tombstones
+// and takes its forget key (Options.AdoptForgetKey), then carries out on
+// what the store already holds the rules it now matches and did not
+// before: those of the tombstones it added, and with a key it adopted,
+// every keyed one of the export. It says on warn which rules it cannot
+// match.
+func (r *restorer) forgets(ctx context.Context, f io.Reader) error {
+	before, err := r.db.ForgetKey(ctx)
+	if err != nil {
+		return err
+	}
+	if err := r.read(ctx, f, true); err != nil {
+		return err
+	}
+	after, err := r.db.ForgetKey(ctx)
+	if err != nil {
+		return err
+	}
+	matched := after != nil && store.ForgetKeyID(after) == r.keyID
+	sweep := r.added
+	if before == nil && matched {
+		ids, err := r.db.EventIDs(ctx, r.keyedKeys)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			sweep = append(sweep, id)
+		}
+	}
+	if len(sweep) > 0 {
+		p, err := r.db.ApplyForgets(ctx, sweep)
+		if err != nil {
+			return err
+		}
+		if n := len(p.Delete) + len(p.Entries); n > 0 {
+			r.sum.ForgottenHere = n
+			fmt.Fprintf(r.warn, "claude-memory-layer import: the export's forgets removed %s and %s this store held\n",
+				plural.Of(len(p.Delete), "event"), plural.Of(len(p.Entries), "memory"))
+		}
+	}
+	if len(r.keyedKeys) == 0 || matched {
+		return nil
+	}
+	r.sum.RulesNotCarried = len(r.keyedKeys)
+	var why string
+	switch {
+	case after != nil:
+		why = "this store has a forget key of its own, and a rule is matched with the store's key only"
+	case r.keyOffered:
+		why = "the export holds the key of the store it came from, and the restore was not told to adopt it (--adopt-forget-key)"
+	default:
+		why = "the export does not hold the key of the store it came from (export --with-forget-key)"
+	}
+	fmt.Fprintf(r.warn, "claude-memory-layer import: WARNING: %s of the export could not be carried over: %s.\n"+
+		"  This store will not refuse what they forgot if it comes back (a transcript imported again, the spool).\n"+
+		"  Run those forgets again here (forget --match, --session, ...) to keep it forgotten.\n",
+		plural.Of(len(r.keyedKeys), "forget rule"), why)
+	return nil
 }
 
 // restorer applies an export's lines to a store.
 type restorer struct {
 	db      *store.DB
 	warn    io.Writer
+	opt     Options
 	sum     Summary
 	pending []store.Event
 	// ids maps the citation ids of the export to entry ids in this store.
@@ -306,12 +376,15 @@ type restorer struct {
 	// key made again from the filtered title (claimKey), taken the other
 	// way round.
 	keys, taken map[string]string
-	// keyed counts the keyed forget rules restored; keyOffered, whether
-	// the export held its store's key, and keyAdopted, whether this store
-	// matches rules with it.
-	keyed                  int
-	keyOffered, keyAdopted bool
-	keyID                  string // the header's ForgetKeyID
+	// The first pass's findings: keyID is the header's ForgetKeyID;
+	// keyedKeys the dedupe keys of the tombstones whose rules are keyed;
+	// added the ids of the tombstones stored; keyOffered, whether the
+	// export held its store's key.
+	keyID      string
+	exportedAt time.Time // the header's
+	keyedKeys  []string
+	added      []int64
+	keyOffered bool
 }
 
 // claimKey is the claim key, in this store, of a memory exported under old
@@ -340,7 +413,9 @@ const restoreBatch = 2000
 // maxExportLine caps one line of an export (an event's text is capped well below).
 const maxExportLine = 64 << 20
 
-func (r *restorer) read(ctx context.Context, f io.Reader) error {
+// read reads the export's lines: with forgets, its tombstones and key only
+// (the first pass), otherwise everything else.
+func (r *restorer) read(ctx context.Context, f io.Reader, forgets bool) error {
 	br := bufio.NewReaderSize(f, 256<<10)
 	n := 0 // lines read, for messages
 	header := false
@@ -354,8 +429,8 @@ func (r *restorer) read(ctx context.Context, f io.Reader) error {
 			if err != nil {
 				return err
 			}
-			header, r.keyID = true, h.ForgetKeyID
-		default:
+			header, r.keyID, r.exportedAt = true, h.ForgetKeyID, store.ParseTime(h.ExportedAt)
+		case forgetLine(line) == forgets:
 			if err := r.line(ctx, n, line); err != nil {
 				return err
 			}
@@ -373,7 +448,17 @@ func (r *restorer) read(ctx context.Context, f io.Reader) error {
 	if err := r.flush(ctx); err != nil {
 		return err
 	}
+	if forgets {
+		return nil
+	}
 	return r.applyConflicts(ctx)
+}
+
+// forgetLine reports whether an export line is a forget's: a tombstone or
+// the key of their rules.
+func forgetLine(line []byte) bool {
+	kind := gjson.GetBytes(line, "kind").Str
+	return kind == "forget_key" || kind == "event" && gjson.GetBytes(line, "type").Str == store.TypeForgotten
 }
 
 func readExportLine(br *bufio.Reader) ([]byte, error) {
@@ -439,7 +524,7 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 		}
 		r.sum.Events++
 		if ev.Type == store.TypeForgotten && store.KeyedForgetRule(ev.Payload) {
-			r.keyed++
+			r.keyedKeys = append(r.keyedKeys, ev.DedupeKey)
 		}
 		r.pending = append(r.pending, filtered)
 		if len(r.pending) >= restoreBatch {
@@ -481,12 +566,16 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 		if err != nil || len(key) != 32 {
 			return bad(errors.New("a forget key that is not 32 bytes of hex"))
 		}
+		if store.ForgetKeyID(key) != r.keyID {
+			// The header names the key its store's rules were keyed with:
+			// another key matches none of them.
+			return bad(errors.New("the forget key is not the one the header names (forget_key_id)"))
+		}
 		r.keyOffered = true
-		adopted, err := r.db.AdoptForgetKey(ctx, key)
-		if err != nil {
+		if r.opt.AdoptForgetKey {
+			_, err := r.db.AdoptForgetKey(ctx, key)
 			return err
 		}
-		r.keyAdopted = r.keyAdopted || adopted
 		return nil
 	case "header":
 		return bad(errors.New("a second header"))
@@ -510,12 +599,16 @@ func (r *restorer) flush(ctx context.Context) error {
 	}
 	r.sum.Added += res.Added
 	r.sum.Duplicates += res.Duplicates
+	r.sum.Refused += res.Forgotten
+	if r.pending[0].Type == store.TypeForgotten { // the first pass: tombstones only
+		r.added = append(r.added, res.IDs...)
+	}
 	r.pending = r.pending[:0]
 	return nil
 }
 
 func (r *restorer) session(ctx context.Context, x exportSession) error {
-	// Events come before sessions in an export: the tombstones are in.
+	// The session's events first, as the export has them.
 	if err := r.flush(ctx); err != nil {
 		return err
 	}
@@ -539,9 +632,18 @@ func (r *restorer) session(ctx context.Context, x exportSession) error {
 			}
 		}
 		if x.Summary != "" && cur.Summary == "" {
-			// SetSummary leaves out what a forget's rule covers; said here.
+			// The summary was written in the store the export came from,
+			// of what the session had said by then: it is dated when the
+			// export was written, so that a forget that ran after it
+			// covers it and one that ran before (the summary written
+			// again without what it forgot) does not. A file that names
+			// no time, or one to come, dates it at the session's start.
 			summary := privacy.Filter(x.Summary)
-			if forgotten, err = tx.Forgets(ctx, cur.StartedAt, x.ID, cur.Project, summary); err != nil || forgotten {
+			at := r.exportedAt
+			if at.IsZero() || at.After(r.db.Now()) {
+				at = cur.StartedAt
+			}
+			if forgotten, err = tx.Forgets(ctx, at, x.ID, cur.Project, summary); err != nil || forgotten {
 				return err
 			}
 			return tx.SetSummary(ctx, x.ID, summary)

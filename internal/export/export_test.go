@@ -42,7 +42,7 @@ func TestWriteRestore(t *testing.T) {
 	}
 	dst := storetest.Open(t)
 	var warn bytes.Buffer
-	sum, err := Restore(ctx, dst, bytes.NewReader(first.Bytes()), &warn)
+	sum, err := Restore(ctx, dst, bytes.NewReader(first.Bytes()), &warn, Options{})
 	if err != nil {
 		t.Fatalf("Restore: %v (warnings: %s)", err, warn.String())
 	}
@@ -75,7 +75,7 @@ func FuzzRestore(f *testing.F) {
 		db := storetest.Open(t)
 		in := `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":1}` + "\n" + line + "\n"
 		var warn bytes.Buffer
-		if _, err := Restore(context.Background(), db, strings.NewReader(in), &warn); err != nil {
+		if _, err := Restore(context.Background(), db, strings.NewReader(in), &warn, Options{}); err != nil {
 			t.Fatalf("Restore(%q): %v", line, err)
 		}
 	})
@@ -101,7 +101,7 @@ func TestRestoreFiltersEveryText(t *testing.T) {
 	}
 	db := storetest.Open(t)
 	var warn bytes.Buffer
-	if _, err := Restore(context.Background(), db, strings.NewReader(strings.Join(lines, "\n")+"\n"), &warn); err != nil {
+	if _, err := Restore(context.Background(), db, strings.NewReader(strings.Join(lines, "\n")+"\n"), &warn, Options{}); err != nil {
 		t.Fatalf("Restore: %v (warnings: %s)", err, warn.String())
 	}
 	db.Close()
@@ -127,7 +127,7 @@ func TestRestoreRekeysWhatTheFilterChanged(t *testing.T) {
 	}
 	db := storetest.Open(t)
 	var warn bytes.Buffer
-	if _, err := Restore(context.Background(), db, strings.NewReader(strings.Join(append(lines, entries...), "\n")+"\n"), &warn); err != nil {
+	if _, err := Restore(context.Background(), db, strings.NewReader(strings.Join(append(lines, entries...), "\n")+"\n"), &warn, Options{}); err != nil {
 		t.Fatalf("Restore: %v (warnings: %s)", err, warn.String())
 	}
 	var got []store.Entry

@@ -90,7 +90,7 @@ func TestRestoreKeepsForgottenSummaryOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		var warn bytes.Buffer
-		if _, err := export.Restore(ctx, db, &backup, &warn); err != nil {
+		if _, err := export.Restore(ctx, db, bytes.NewReader(backup.Bytes()), &warn, export.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		s, err := db.Read().Session(ctx, "s")
@@ -117,7 +117,7 @@ func TestRestoreWithForgetKeyHonoursRules(t *testing.T) {
 	}
 	db2 := storetest.Open(t)
 	var warn bytes.Buffer
-	sum, err := export.Restore(ctx, db2, &buf, &warn)
+	sum, err := export.Restore(ctx, db2, bytes.NewReader(buf.Bytes()), &warn, export.Options{AdoptForgetKey: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestRestoreWithoutForgetKeySaysSo(t *testing.T) {
 	}
 	db2 := storetest.Open(t)
 	var warn bytes.Buffer
-	sum, err := export.Restore(ctx, db2, &buf, &warn)
+	sum, err := export.Restore(ctx, db2, bytes.NewReader(buf.Bytes()), &warn, export.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestRestoreIntoItsOwnStoreCarriesRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warn bytes.Buffer
-	sum, err := export.Restore(ctx, db, &buf, &warn)
+	sum, err := export.Restore(ctx, db, bytes.NewReader(buf.Bytes()), &warn, export.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestRestoreKeyIntoStoreWithItsOwn(t *testing.T) {
 	}
 	own, _ := db2.ForgetKey(ctx)
 	var warn bytes.Buffer
-	sum, err := export.Restore(ctx, db2, &buf, &warn)
+	sum, err := export.Restore(ctx, db2, bytes.NewReader(buf.Bytes()), &warn, export.Options{AdoptForgetKey: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestRestoreRefusesABadForgetKey(t *testing.T) {
 	header, rest, _ := strings.Cut(buf.String(), "\n")
 	in := header + "\n" + `{"kind":"forget_key","key":"abcd"}` + "\n" + rest
 	db2 := storetest.Open(t)
-	sum, err := export.Restore(ctx, db2, strings.NewReader(in), io.Discard)
+	sum, err := export.Restore(ctx, db2, strings.NewReader(in), io.Discard, export.Options{AdoptForgetKey: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -172,7 +172,7 @@ func TestTaskClosureExportAndForget(t *testing.T) {
 	other := storetest.Open(t)
 	// Another store's row ids differ: a message stored first shifts them.
 	storeSession(t, other, "s0", day.Add(-time.Hour), "user: Unrelated.", "user: Another unrelated prompt.")
-	if _, err := export.Restore(ctx, other, &dump, io.Discard); err != nil {
+	if _, err := export.Restore(ctx, other, bytes.NewReader(dump.Bytes()), io.Discard, export.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := closedQuotes(t, other); !reflect.DeepEqual(got, want) {

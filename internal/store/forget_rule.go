@@ -332,7 +332,36 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 	if t.rulesRead {
 		return t.rules, nil
 	}
-	rows, err := t.query(ctx, `SELECT payload FROM events WHERE type = ?`, TypeForgotten)
+	rules, err := t.readRules(ctx, `SELECT payload FROM events WHERE type = ?`, TypeForgotten)
+	if err != nil {
+		return nil, err
+	}
+	if t.rules, err = t.ruleSet(ctx, rules); err != nil {
+		return nil, err
+	}
+	t.rulesRead = true
+	return t.rules, nil
+}
+
+// rulesOf are the rules of the forgets whose memory_forgotten events have
+// the given ids.
+func (t *Tx) rulesOf(ctx context.Context, ids []int64) (*ruleSet, error) {
+	var all []forgetRule
+	for _, c := range chunks(ids) {
+		rules, err := t.readRules(ctx, `SELECT payload FROM events WHERE type = ? AND id IN (`+placeholders(len(c))+`)`,
+			append([]any{TypeForgotten}, int64Args(c)...)...)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, rules...)
+	}
+	return t.ruleSet(ctx, all)
+}
+
+// readRules reads the rules of the memory_forgotten events whose payloads
+// query selects.
+func (t *Tx) readRules(ctx context.Context, query string, args ...any) ([]forgetRule, error) {
+	rows, err := t.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("forget rules: %w", err)
 	}
@@ -353,14 +382,19 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("forget rules: %w", err)
 	}
+	return rules, nil
+}
+
+// ruleSet indexes rules with the store's key.
+func (t *Tx) ruleSet(ctx context.Context, rules []forgetRule) (*ruleSet, error) {
 	var key []byte
 	if len(rules) > 0 {
+		var err error
 		if key, err = t.forgetKey(ctx, false); err != nil {
 			return nil, fmt.Errorf("forget rules: %w", err)
 		}
 	}
-	t.rules, t.rulesRead = newRuleSet(rules, key), true
-	return t.rules, nil
+	return newRuleSet(rules, key), nil
 }
 
 // unforgotten returns evs without the events a forget's rule refuses, and
@@ -384,17 +418,20 @@ func (t *Tx) unforgotten(ctx context.Context, evs []Event) ([]Event, int, error)
 // ErrForgotten is returned by PutEntry for an entry a forget's rule covers.
 var ErrForgotten = errors.New("it holds what a forget removed")
 
-func quotes(e Entry) []string {
-	var out []string
-	for _, v := range e.Evidence {
-		out = append(out, v.Quote)
-	}
-	return out
+// entryTexts are what an entry says in its own words: title, body,
+// subject, the reason it is not promoted, and its questions. Its quotes are
+// its sessions' words, each read in its own session.
+func entryTexts(e Entry) []string {
+	return append([]string{e.Title, e.Body, e.Subject, e.PromotionBlocked}, e.Questions...)
 }
 
-// unforgottenEntries returns ws without the entries a forget's rule covers:
-// their words (title, body, subject, questions, quotes) as an event's text, dated when
-// the entry was said.
+// unforgottenEntries returns ws without what a forget's rule covers, read
+// as an event's text: an entry whose own words it covers is left out, dated
+// when the entry was said and in its session; a quote it covers is left
+// out of its entry, read in the session it was said in (a memory holds the
+// quotes of every session that said its fact, and a forgotten session's
+// quote must not come back under another's memory); an entry left without
+// any of its quotes has nothing to stand on and is left out too.
 func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWrite, error) {
 	rules, err := t.forgetRules(ctx)
 	if err != nil || rules.empty() {
@@ -403,14 +440,23 @@ func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWr
 	out := make([]EntryWrite, 0, len(ws))
 	for _, w := range ws {
 		e := w.Entry
-		at := e.Created
-		if at.IsZero() {
-			at = t.db.Now()
+		if e.Created.IsZero() {
+			e.Created = t.db.Now()
 		}
-		texts := append([]string{e.Title, e.Body, e.Subject, e.PromotionBlocked}, e.Questions...)
-		if !rules.refusesAny(at, e.SessionID, e.Project, append(texts, quotes(e)...)) {
-			out = append(out, w)
+		if rules.refusesAny(e.Created, e.SessionID, e.Project, entryTexts(e)) {
+			continue
 		}
+		var kept []Evidence
+		for _, v := range e.Evidence {
+			if !rules.refusesAny(e.Created, quoteSession(e, v), e.Project, []string{v.Quote}) {
+				kept = append(kept, v)
+			}
+		}
+		if len(e.Evidence) > 0 && len(kept) == 0 {
+			continue
+		}
+		w.Entry.Evidence = kept
+		out = append(out, w)
 	}
 	return out, nil
 }

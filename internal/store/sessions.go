@@ -134,14 +134,19 @@ func (t *Tx) EndSession(ctx context.Context, id, reason string, at time.Time) er
 
 // SetSummary stores a session's one-paragraph summary.
 func (t *Tx) SetSummary(ctx context.Context, id, summary string) error {
-	// A summary is what the session said first: what a forget left a rule
-	// for is not written back (forget_rule.go), here as in its events.
+	// What a forget left a rule for is not written back (forget_rule.go),
+	// here as in events. The summary is said now, from what the store holds
+	// now: a session, project or date forget of what was said before does
+	// not cover it (the rule kept those events out), so that a session that
+	// goes on after its forget gets a summary of what it said since; the
+	// words a forget matched stay forgotten. A restore, whose summary was
+	// written elsewhere and earlier, dates it itself (export.Restore).
 	if summary != "" {
 		s, err := t.Session(ctx, id)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return fmt.Errorf("set summary of %s: %w", id, err)
 		}
-		forgotten, err := t.Forgets(ctx, s.StartedAt, id, s.Project, summary)
+		forgotten, err := t.Forgets(ctx, t.db.Now(), id, s.Project, summary)
 		if err != nil {
 			return fmt.Errorf("set summary of %s: %w", id, err)
 		}
