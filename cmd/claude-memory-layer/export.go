@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -125,35 +126,24 @@ func runExport(ctx context.Context, e *env, args []string) error {
 
 // runRestore is import --from-export: export.Restore from a file.
 func runRestore(ctx context.Context, e *env, o importOptions) error {
-	f, err := os.Open(o.FromExport)
+	in, err := os.Open(o.FromExport)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return err
-	} else if !fi.Mode().IsRegular() {
-		// Read twice (the forgets first, export.Restore): a pipe can't be.
-		return fmt.Errorf("%s is not a regular file: --from-export reads an export file twice, its forgets first", o.FromExport)
-	}
+	defer in.Close()
 	db, _, err := openStore(ctx, e)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	s, err := export.Restore(ctx, db, f, e.stderr, export.Options{AdoptForgetKey: o.AdoptKey})
+	f, err := seekableExport(in, filepath.Dir(db.Path()))
 	if err != nil {
 		return err
 	}
-	if s.ForgottenHere > 0 {
-		// The export's forgets deleted what this store held: as after a
-		// forget, its bytes leave the file and the backups that hold it.
-		if err := compactHint(db.Compact(ctx), db.Path()); err != nil {
-			return err
-		}
-		if _, err := db.RemoveBackups(); err != nil {
-			return err
-		}
+	defer f.Close()
+	s, err := export.Restore(ctx, db, f, e.stderr, export.Options{AdoptForgetKey: o.AdoptKey})
+	if err != nil {
+		return err
 	}
 	if o.JSON {
 		if err := writeJSON(e.stdout, s); err != nil {
@@ -164,9 +154,8 @@ func runRestore(ctx context.Context, e *env, o importOptions) error {
 			plural.Of(s.Events, "event"), thousands(s.Added), plural.Of(s.Duplicates, "duplicate"))
 		fmt.Fprintf(e.stdout, "%s, %s (%s new), %s recorded\n", plural.Of(s.Sessions, "session"), plural.Of(s.Entries, "entry"),
 			thousands(s.NewEntries), plural.Of(s.Conflicts, "conflict"))
-		if s.Refused > 0 || s.ForgottenHere > 0 {
-			fmt.Fprintf(e.stdout, "forgets: %s of the export left out; of what this store held, %s events and memories removed\n",
-				plural.Of(s.Refused, "event"), thousands(s.ForgottenHere))
+		if s.Refused > 0 {
+			fmt.Fprintf(e.stdout, "%s left out: a forget removed what they hold\n", plural.Of(s.Refused, "event"))
 		}
 		if s.RulesNotCarried > 0 {
 			fmt.Fprintf(e.stdout, "%s not honoured in this store (see the warning above)\n", plural.Of(s.RulesNotCarried, "forget rule"))
@@ -176,4 +165,50 @@ func runRestore(ctx context.Context, e *env, o importOptions) error {
 		return fmt.Errorf("%s of %s could not be restored", plural.Of(s.FailedLines, "line"), o.FromExport)
 	}
 	return nil
+}
+
+// seekable is an export open for a restore, which reads it more than once
+// (its forgets first, export.Restore).
+type seekable struct {
+	*os.File
+	temp string // a pipe's copy, removed on Close; "": the caller's file, closed by it
+}
+
+// seekableExport is f, an export, to be read more than once: a regular
+// file as it is, anything else (a pipe, /dev/stdin, <(zcat backup.gz))
+// copied first to a temporary file in dir (the store's) that only its
+// owner can read, as the export holds the store's words.
+func seekableExport(f *os.File, dir string) (*seekable, error) {
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case fi.Mode().IsRegular():
+		return &seekable{File: f}, nil
+	case fi.IsDir():
+		return nil, fmt.Errorf("%s is a directory, not an export", f.Name())
+	}
+	tmp, err := os.CreateTemp(dir, ".restore-*.jsonl") // 0600
+	if err != nil {
+		return nil, fmt.Errorf("copy %s: %w", f.Name(), err)
+	}
+	s := &seekable{File: tmp, temp: tmp.Name()}
+	if _, err := io.Copy(tmp, f); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("copy %s: %w", f.Name(), err)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("copy %s: %w", f.Name(), err)
+	}
+	return s, nil
+}
+
+func (s *seekable) Close() error {
+	if s.temp == "" {
+		return nil
+	}
+	err := s.File.Close()
+	os.Remove(s.temp)
+	return err
 }

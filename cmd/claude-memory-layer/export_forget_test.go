@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -77,8 +79,8 @@ func TestRestoreForgetRules(t *testing.T) {
 }
 
 // The forget key is a secret: export writes it to a file of its own making
-// (0600) only, and a restore reads an export from a regular file only, as
-// it reads it twice.
+// (0600) only. A restore reads its file more than once: a pipe is copied
+// first (next to the store, 0600, removed after), a directory refused.
 func TestExportKeyAndRestoreFileRules(t *testing.T) {
 	t.Parallel()
 	te := newTestEnv(t)
@@ -89,7 +91,36 @@ func TestExportKeyAndRestoreFileRules(t *testing.T) {
 	if code := te.run(t, "import", "--adopt-forget-key", "--all"); code != exitUsage {
 		t.Errorf("--adopt-forget-key without --from-export: exit %d", code)
 	}
-	if code := te.run(t, "import", "--from-export", t.TempDir()); code != exitError || !strings.Contains(te.stderr.String(), "not a regular file") {
+	if code := te.run(t, "import", "--from-export", t.TempDir()); code != exitError || !strings.Contains(te.stderr.String(), "is a directory") {
 		t.Errorf("--from-export DIR: exit %d, stderr %s", code, te.stderr)
+	}
+	file := filepath.Join(t.TempDir(), "backup.jsonl")
+	te.mustRun(t, "export", "--output", file)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "windows" {
+		return // no /dev/fd
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w.Write(b)
+		w.Close()
+	}()
+	defer r.Close()
+	dst := newTestEnv(t)
+	var sum struct {
+		Added int `json:"events_added"`
+	}
+	if err := json.Unmarshal([]byte(dst.mustRun(t, "import", "--json", "--from-export", fmt.Sprintf("/dev/fd/%d", r.Fd()))), &sum); err != nil || sum.Added == 0 {
+		t.Errorf("restore from a pipe: %+v, %v", sum, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dst.openDB(t).Path()), ".restore-*"))
+	if len(left) > 0 {
+		t.Errorf("the pipe's copy is left behind: %v", left)
 	}
 }

@@ -261,10 +261,6 @@ type Summary struct {
 	// adopt (Options.AdoptForgetKey), or this store has another. What they
 	// forgot is written back if it comes again (a transcript imported).
 	RulesNotCarried int `json:"forget_rules_not_carried"`
-	// ForgottenHere counts the events and memories this store held before
-	// the restore that the export's forgets removed (an older backup
-	// restored before a newer one).
-	ForgottenHere int `json:"forgotten_here"`
 }
 
 // Options are a restore's choices.
@@ -283,71 +279,105 @@ type Options struct {
 // restore as it was, it says on warn, a line each; a line it cannot restore
 // at all is counted in Summary.FailedLines.
 //
-// It reads f twice. First the forgets (their tombstones, and the key of
-// their rules), which it stores and carries out on what this store already
-// holds; then the rest, which the store holds to every forget's rule as it
-// writes it. So nothing a forget removed comes back, wherever its tombstone
-// stands in the file.
+// Nothing a forget removed comes back, wherever its tombstone stands in the
+// file: f is read three times. First the forgets (their tombstones and the
+// key of their rules), then everything but the records of memories, which
+// the store holds to every forget's rule as it writes it, then those
+// records (an extraction, an edit, a verdict), but not those of a memory
+// the rules kept out: a record holds the memory's words, dated when it was
+// recorded, not when they were said. (With no forget in the store, the
+// records are read with the rest, in their place.)
+//
+// A restore deletes nothing: what this store held before it stays, even
+// what an export's forget covers (an older backup restored before a newer
+// one); it says so on warn. Carrying out another store's rules on this
+// store's rows would let one crafted line delete them.
 func Restore(ctx context.Context, db *store.DB, f io.ReadSeeker, warn io.Writer, opt Options) (Summary, error) {
 	r := &restorer{db: db, warn: warn, opt: opt, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{},
-		keys: map[string]string{}, taken: map[string]string{}}
-	if err := r.forgets(ctx, f); err != nil {
+		keys: map[string]string{}, taken: map[string]string{}, refused: map[string]bool{}}
+	held, err := db.HoldsType(ctx, store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation)
+	if err != nil {
 		return r.sum, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return r.sum, fmt.Errorf("read export again: %w", err)
+	if err := r.read(ctx, f, passForgets); err != nil {
+		return r.sum, err
 	}
-	err := r.read(ctx, f, false)
-	return r.sum, err
+	if err := r.forgets(ctx, held); err != nil {
+		return r.sum, err
+	}
+	// Without a forget no memory is kept out, and the records stay in
+	// their place: a store restored into an empty one keeps its events'
+	// ids, and so their citation ids.
+	if r.deferRecords, err = db.HoldsType(ctx, store.TypeForgotten); err != nil {
+		return r.sum, err
+	}
+	for _, p := range []pass{passData, passRecords} {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return r.sum, fmt.Errorf("read export again: %w", err)
+		}
+		if err := r.read(ctx, f, p); err != nil {
+			return r.sum, err
+		}
+	}
+	return r.sum, r.applyConflicts(ctx)
 }
 
-// forgets is the first pass of Restore: it stores the export's tombstones
-// and takes its forget key (Options.AdoptForgetKey), then carries out on
-// what the store already holds the rules it now matches and did not
-// before: those of the tombstones it added, and with a key it adopted,
-// every keyed one of the export. It says on warn which rules it cannot
-// match.
-func (r *restorer) forgets(ctx context.Context, f io.Reader) error {
-	before, err := r.db.ForgetKey(ctx)
+// pass is one reading of an export; each line belongs to one (passOf).
+type pass int
+
+const (
+	passForgets pass = iota // tombstones and the forget key
+	passData                // events, sessions, entries
+	passRecords             // the records of memories (recordTypes)
+)
+
+// passOf is the pass an export line is read in.
+func (r *restorer) passOf(line []byte) pass {
+	kind := gjson.GetBytes(line, "kind").Str
+	switch {
+	case kind == "forget_key":
+		return passForgets
+	case kind != "event":
+		return passData
+	}
+	switch typ := gjson.GetBytes(line, "type").Str; {
+	case typ == store.TypeForgotten:
+		return passForgets
+	case r.deferRecords && recordTypes[typ]:
+		return passRecords
+	}
+	return passData
+}
+
+// recordTypes are the events that record a memory by its claim key or
+// citation id (as forget's lifecycle finds them): a restore leaves out
+// those of a memory it left out.
+var recordTypes = map[string]bool{
+	store.TypeEntryExtracted: true, store.TypeEvidenceAligned: true, store.TypeConflict: true, store.TypeConflictResolved: true,
+	store.TypeCertified: true, store.TypeRejected: true, store.TypeMemoryCited: true, store.TypeEdited: true,
+	store.TypePinned: true, store.TypeUnpinned: true, store.TypeTaskClosed: true, store.TypeSelfCheck: true,
+}
+
+// forgets follows the first pass: it says which of the export's rules this
+// store cannot match, and that what it held before may hold what the
+// export's forgets removed.
+func (r *restorer) forgets(ctx context.Context, held bool) error {
+	key, err := r.db.ForgetKey(ctx)
 	if err != nil {
 		return err
 	}
-	if err := r.read(ctx, f, true); err != nil {
-		return err
+	if held && r.tombstones > 0 {
+		fmt.Fprintf(r.warn, "claude-memory-layer import: this store held messages before the restore, and the export brings %s it did not have:\n"+
+			"  what they removed is kept out of the restore, but not deleted from what the store held (a backup restored before, say).\n"+
+			"  To be sure it is gone, restore into an empty store, or run those forgets again here.\n", plural.Of(r.tombstones, "forget"))
 	}
-	after, err := r.db.ForgetKey(ctx)
-	if err != nil {
-		return err
-	}
-	matched := after != nil && store.ForgetKeyID(after) == r.keyID
-	sweep := r.added
-	if before == nil && matched {
-		ids, err := r.db.EventIDs(ctx, r.keyedKeys)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			sweep = append(sweep, id)
-		}
-	}
-	if len(sweep) > 0 {
-		p, err := r.db.ApplyForgets(ctx, sweep)
-		if err != nil {
-			return err
-		}
-		if n := len(p.Delete) + len(p.Entries); n > 0 {
-			r.sum.ForgottenHere = n
-			fmt.Fprintf(r.warn, "claude-memory-layer import: the export's forgets removed %s and %s this store held\n",
-				plural.Of(len(p.Delete), "event"), plural.Of(len(p.Entries), "memory"))
-		}
-	}
-	if len(r.keyedKeys) == 0 || matched {
+	if len(r.keyedKeys) == 0 || key != nil && store.ForgetKeyID(key) == r.keyID {
 		return nil
 	}
 	r.sum.RulesNotCarried = len(r.keyedKeys)
 	var why string
 	switch {
-	case after != nil:
+	case key != nil:
 		why = "this store has a forget key of its own, and a rule is matched with the store's key only"
 	case r.keyOffered:
 		why = "the export holds the key of the store it came from, and the restore was not told to adopt it (--adopt-forget-key)"
@@ -376,15 +406,52 @@ type restorer struct {
 	// key made again from the filtered title (claimKey), taken the other
 	// way round.
 	keys, taken map[string]string
-	// The first pass's findings: keyID is the header's ForgetKeyID;
-	// keyedKeys the dedupe keys of the tombstones whose rules are keyed;
-	// added the ids of the tombstones stored; keyOffered, whether the
-	// export held its store's key.
+	// refused holds the citation ids, and the projects' claim keys
+	// (refusedKey), of the entries a forget's rule kept out: their records
+	// are kept out too.
+	refused map[string]bool
+	// The header's forget key id and time; the keyed tombstones' dedupe
+	// keys, how many tombstones the restore stored; whether the export
+	// held its store's key.
 	keyID      string
-	exportedAt time.Time // the header's
+	exportedAt time.Time
 	keyedKeys  []string
-	added      []int64
+	tombstones int
 	keyOffered bool
+	pass       pass // the one being read
+	// deferRecords holds the records of memories back to a pass of their
+	// own, after the memories: a forget may keep a memory out.
+	deferRecords bool
+}
+
+func refusedKey(project, claimKey string) string { return project + "\x00" + claimKey }
+
+// record reports whether ev records a memory the restore kept out.
+func (r *restorer) record(ev store.Event) bool {
+	if len(r.refused) == 0 || !recordTypes[ev.Type] {
+		return false
+	}
+	var v struct {
+		ClaimKey string   `json:"claim_key"`
+		CID      string   `json:"cid"`
+		Older    string   `json:"older"`
+		Newer    string   `json:"newer"`
+		Cited    []string `json:"cited"`
+		Shown    []string `json:"shown"`
+		Against  []string `json:"contradicts"`
+	}
+	if json.Unmarshal(ev.Payload, &v) != nil {
+		return false
+	}
+	if v.ClaimKey != "" && r.refused[refusedKey(ev.Project, v.ClaimKey)] {
+		return true
+	}
+	for _, cid := range append(append([]string{v.CID, v.Older, v.Newer}, v.Cited...), append(v.Shown, v.Against...)...) {
+		if cid != "" && r.refused[cid] {
+			return true
+		}
+	}
+	return false
 }
 
 // claimKey is the claim key, in this store, of a memory exported under old
@@ -413,9 +480,9 @@ const restoreBatch = 2000
 // maxExportLine caps one line of an export (an event's text is capped well below).
 const maxExportLine = 64 << 20
 
-// read reads the export's lines: with forgets, its tombstones and key only
-// (the first pass), otherwise everything else.
-func (r *restorer) read(ctx context.Context, f io.Reader, forgets bool) error {
+// read reads the lines of one pass.
+func (r *restorer) read(ctx context.Context, f io.Reader, p pass) error {
+	r.pass = p
 	br := bufio.NewReaderSize(f, 256<<10)
 	n := 0 // lines read, for messages
 	header := false
@@ -430,7 +497,7 @@ func (r *restorer) read(ctx context.Context, f io.Reader, forgets bool) error {
 				return err
 			}
 			header, r.keyID, r.exportedAt = true, h.ForgetKeyID, store.ParseTime(h.ExportedAt)
-		case forgetLine(line) == forgets:
+		case r.passOf(line) == p:
 			if err := r.line(ctx, n, line); err != nil {
 				return err
 			}
@@ -445,20 +512,7 @@ func (r *restorer) read(ctx context.Context, f io.Reader, forgets bool) error {
 	if !header {
 		return errors.New("not a claude-memory-layer export: the file is empty")
 	}
-	if err := r.flush(ctx); err != nil {
-		return err
-	}
-	if forgets {
-		return nil
-	}
-	return r.applyConflicts(ctx)
-}
-
-// forgetLine reports whether an export line is a forget's: a tombstone or
-// the key of their rules.
-func forgetLine(line []byte) bool {
-	kind := gjson.GetBytes(line, "kind").Str
-	return kind == "forget_key" || kind == "event" && gjson.GetBytes(line, "type").Str == store.TypeForgotten
+	return r.flush(ctx)
 }
 
 func readExportLine(br *bufio.Reader) ([]byte, error) {
@@ -525,6 +579,10 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 		r.sum.Events++
 		if ev.Type == store.TypeForgotten && store.KeyedForgetRule(ev.Payload) {
 			r.keyedKeys = append(r.keyedKeys, ev.DedupeKey)
+		}
+		if r.record(filtered) {
+			r.sum.Refused++
+			return nil
 		}
 		r.pending = append(r.pending, filtered)
 		if len(r.pending) >= restoreBatch {
@@ -600,8 +658,8 @@ func (r *restorer) flush(ctx context.Context) error {
 	r.sum.Added += res.Added
 	r.sum.Duplicates += res.Duplicates
 	r.sum.Refused += res.Forgotten
-	if r.pending[0].Type == store.TypeForgotten { // the first pass: tombstones only
-		r.added = append(r.added, res.IDs...)
+	if r.pass == passForgets {
+		r.tombstones += res.Added
 	}
 	r.pending = r.pending[:0]
 	return nil
@@ -639,11 +697,11 @@ func (r *restorer) session(ctx context.Context, x exportSession) error {
 			// again without what it forgot) does not. A file that names
 			// no time, or one to come, dates it at the session's start.
 			summary := privacy.Filter(x.Summary)
-			at := r.exportedAt
-			if at.IsZero() || at.After(r.db.Now()) {
-				at = cur.StartedAt
+			written := r.exportedAt
+			if written.IsZero() || written.After(r.db.Now()) {
+				written = cur.StartedAt
 			}
-			if forgotten, err = tx.Forgets(ctx, at, x.ID, cur.Project, summary); err != nil || forgotten {
+			if forgotten, err = tx.ForgetsSummary(ctx, cur.StartedAt, written, x.ID, cur.Project, summary); err != nil || forgotten {
 				return err
 			}
 			return tx.SetSummary(ctx, x.ID, summary)
@@ -710,6 +768,9 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 	got, created, err := r.db.PutEntry(ctx, en)
 	if errors.Is(err, store.ErrForgotten) {
 		fmt.Fprintf(r.warn, "claude-memory-layer import: entry %s: not restored, it holds what a forget removed\n", x.CID)
+		r.refused[x.CID] = true
+		r.refused[refusedKey(x.Project, x.ClaimKey)] = true
+		r.refused[refusedKey(x.Project, en.ClaimKey)] = true
 		return nil
 	}
 	if err != nil {

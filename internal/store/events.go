@@ -88,6 +88,11 @@ type Event struct {
 	// What Append derives from the fields above, when Prepare has done it.
 	prepared            bool
 	canonical, textHash string
+	// until, when set, is the last time a text said over a span was said
+	// (a summary: from its session's start, Time, to when it was written);
+	// a forget's date covers the span's start, and the forget covers it
+	// only when it ran after the span's end (forgetRule.filters).
+	until time.Time
 }
 
 // Prepare computes ahead what Append derives from each event (its canonical

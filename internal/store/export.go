@@ -7,15 +7,18 @@ import (
 	"time"
 )
 
-// ScanEvents calls fn for every event, oldest first, optionally of one project,
-// with the content hash the store keeps next to it. Rows are streamed, so an
+// ScanEvents calls fn for every event, oldest first, optionally of one project
+// (and the forgets of none), with the content hash the store keeps next to it. Rows are streamed, so an
 // export of a large log does not hold it in memory; fn must not write to the
 // store. An error from fn stops the scan and is returned.
 func (db *DB) ScanEvents(ctx context.Context, project string, fn func(e Event, contentHash string) error) error {
 	q, args := `SELECT `+eventColumns+`, content_hash FROM events`, []any{}
 	if project != "" {
-		q += ` WHERE project = ?`
-		args = append(args, project)
+		// With the forgets of no project (--match, --before alone): they
+		// cover the project's words too, and a restore of its export
+		// honours them.
+		q += ` WHERE project = ? OR project = '' AND type = ?`
+		args = append(args, project, TypeForgotten)
 	}
 	q += ` ORDER BY id`
 	rows, err := db.Read().query(ctx, q, args...)
@@ -121,4 +124,15 @@ func (db *DB) RestoreUsage(ctx context.Context, id int64, u Usage) error {
 		return fmt.Errorf("restore usage of entry %d: %w", id, err)
 	}
 	return nil
+}
+
+// HoldsType reports whether the store holds an event of one of types.
+func (db *DB) HoldsType(ctx context.Context, types ...string) (bool, error) {
+	var n int
+	err := db.Read().queryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM events WHERE type IN (`+placeholders(len(types))+`) LIMIT 1)`,
+		stringArgs(types)...).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("holds type: %w", err)
+	}
+	return n > 0, nil
 }

@@ -89,9 +89,6 @@ type ForgetPlan struct {
 	// digest is the session whose digest was forgotten by its id: it is
 	// marked so that the worker does not build it again.
 	digest string
-	// conflicts lists conflict rows whose reason says what a forget removed
-	// (ApplyForgets), though neither of their entries goes.
-	conflicts []int64
 	// requestion lists the other entries that lose quotes and survive:
 	// their questions, some perhaps from the forgotten text, are made
 	// again from what they say.
@@ -137,86 +134,6 @@ func (db *DB) PlanForget(ctx context.Context, sel ForgetSelector) (ForgetPlan, e
 // Compact runs. Forget returns the plan it carried out; when the plan is
 // empty nothing is written, not even the memory_forgotten event. Errors as PlanForget.
 func (db *DB) Forget(ctx context.Context, sel ForgetSelector) (ForgetPlan, error) {
-	return db.forgetTx(ctx, func(t *Tx, now time.Time) (ForgetPlan, bool, error) {
-		// Plan under the write lock: hooks writing meanwhile wait, so what is
-		// deleted is exactly what was planned.
-		p, err := plan(ctx, t, sel, now)
-		if err != nil {
-			return p, false, err
-		}
-		p.SpoolLeft = t.spoolLeft
-		// Nothing stored matches: nothing is written, unless the forgotten words
-		// may still come, from a spool this fold could not take or a transcript
-		// row no hook has read yet, which the rule is to refuse.
-		if p.Empty() && p.SpoolLeft <= 0 && strings.TrimSpace(sel.Phrase) == "" {
-			return p, false, nil
-		}
-		// The tombstone names the project from rows that apply deletes.
-		tomb, err := tombstone(ctx, t, sel, p, now)
-		if err != nil {
-			return p, false, err
-		}
-		// The tombstone goes in before anything is deleted, so it takes an id
-		// above every deleted event. SQLite gives a new row the largest id plus
-		// one, and memory_forgotten events are never deleted: an id forget frees
-		// is therefore never handed out again, and nothing that still cites it
-		// (evidence of a worker that read the event before) can find another
-		// event under it.
-		if _, err := t.append(ctx, db.Now(), []Event{tomb}); err != nil {
-			return p, false, fmt.Errorf("forget: %w", err)
-		}
-		if !sel.Remote {
-			if err := t.enqueueForgets(ctx, p.Entries); err != nil {
-				return p, false, fmt.Errorf("forget: %w", err)
-			}
-			// A shared memory that survives but loses quotes (a session's, or
-			// the words --match forgot) goes to the server again as it is left,
-			// so the server and teammates lose those quotes too.
-			if err := t.shareTrimmed(ctx, p); err != nil {
-				return p, false, fmt.Errorf("forget: %w", err)
-			}
-		}
-		if err := apply(ctx, t, p); err != nil {
-			return p, false, err
-		}
-		if p.digest != "" {
-			mark := Event{Time: now, Type: TypeDigestSkipped, SessionID: p.digest, Project: tomb.Project, DedupeKey: DigestSkippedKey(p.digest)}
-			if _, err := t.append(ctx, now, []Event{mark}); err != nil {
-				return p, false, fmt.Errorf("forget: mark the digest's session: %w", err)
-			}
-		}
-		return p, true, nil
-	})
-}
-
-// ApplyForgets carries out, on what the store holds now, the rules of the
-// forgets whose memory_forgotten events have the given ids: forgets that
-// ran in another store and came here as their tombstones (a restore), after
-// what they forgot had come here too (an older backup restored before).
-// Every later write honours a rule, and this is the rule of what was
-// written before it. A keyed rule is matched with this store's key only:
-// one keyed with another store's is left out. Like Forget, it deletes in
-// one transaction and owes a Compact; it writes no tombstone, for the
-// forget's own is its record, and sends nothing to the team server.
-func (db *DB) ApplyForgets(ctx context.Context, ids []int64) (ForgetPlan, error) {
-	return db.forgetTx(ctx, func(t *Tx, now time.Time) (ForgetPlan, bool, error) {
-		rules, err := t.rulesOf(ctx, ids)
-		if err != nil || rules.empty() {
-			return ForgetPlan{}, false, err
-		}
-		p, err := planRules(ctx, t, rules, now)
-		if err != nil || p.Empty() && len(p.Sessions) == 0 && len(p.conflicts) == 0 {
-			return p, false, err
-		}
-		return p, true, apply(ctx, t, p)
-	})
-}
-
-// forgetTx runs fn, which plans and carries out a forget, in a write
-// transaction of its own on a connection that zeroes what it deletes, after
-// storing the whole spool, so that what fn plans covers everything. It
-// commits when fn reports a change, marking the store as owing a Compact.
-func (db *DB) forgetTx(ctx context.Context, fn func(t *Tx, now time.Time) (ForgetPlan, bool, error)) (ForgetPlan, error) {
 	conn, err := db.sql.Conn(ctx)
 	if err != nil {
 		return ForgetPlan{}, fmt.Errorf("forget: %w", err)
@@ -243,9 +160,53 @@ func (db *DB) forgetTx(ctx context.Context, fn func(t *Tx, now time.Time) (Forge
 	if err := t.foldAll(ctx); err != nil {
 		return ForgetPlan{}, fmt.Errorf("forget: %w", err)
 	}
-	p, changed, err := fn(t, db.Now())
-	if err != nil || !changed {
+	// Plan under the write lock: hooks writing meanwhile wait, so what is
+	// deleted is exactly what was planned.
+	now := db.Now()
+	p, err := plan(ctx, t, sel, now)
+	if err != nil {
 		return p, err
+	}
+	p.SpoolLeft = t.spoolLeft
+	// Nothing stored matches: nothing is written, unless the forgotten words
+	// may still come, from a spool this fold could not take or a transcript
+	// row no hook has read yet, which the rule is to refuse.
+	if p.Empty() && p.SpoolLeft <= 0 && strings.TrimSpace(sel.Phrase) == "" {
+		return p, nil
+	}
+	// The tombstone names the project from rows that apply deletes.
+	tomb, err := tombstone(ctx, t, sel, p, now)
+	if err != nil {
+		return p, err
+	}
+	// The tombstone goes in before anything is deleted, so it takes an id
+	// above every deleted event. SQLite gives a new row the largest id plus
+	// one, and memory_forgotten events are never deleted: an id forget frees
+	// is therefore never handed out again, and nothing that still cites it
+	// (evidence of a worker that read the event before) can find another
+	// event under it.
+	if _, err := t.append(ctx, db.Now(), []Event{tomb}); err != nil {
+		return p, fmt.Errorf("forget: %w", err)
+	}
+	if !sel.Remote {
+		if err := t.enqueueForgets(ctx, p.Entries); err != nil {
+			return p, fmt.Errorf("forget: %w", err)
+		}
+		// A shared memory that survives but loses quotes (a session's, or
+		// the words --match forgot) goes to the server again as it is left,
+		// so the server and teammates lose those quotes too.
+		if err := t.shareTrimmed(ctx, p); err != nil {
+			return p, fmt.Errorf("forget: %w", err)
+		}
+	}
+	if err := apply(ctx, t, p); err != nil {
+		return p, err
+	}
+	if p.digest != "" {
+		mark := Event{Time: now, Type: TypeDigestSkipped, SessionID: p.digest, Project: tomb.Project, DedupeKey: DigestSkippedKey(p.digest)}
+		if _, err := t.append(ctx, now, []Event{mark}); err != nil {
+			return p, fmt.Errorf("forget: mark the digest's session: %w", err)
+		}
 	}
 	// The mark goes down before the commit and comes off only when Compact
 	// succeeds: a forget killed or interrupted in between leaves the
@@ -273,7 +234,6 @@ func apply(ctx context.Context, tx *Tx, p ForgetPlan) error {
 		{"evidence", `DELETE FROM evidence WHERE id IN (%s)`, p.Evidence},
 		{"entries", `DELETE FROM entries WHERE id IN (%s)`, p.Entries},
 		{"events", `DELETE FROM events WHERE id IN (%s)`, p.Delete},
-		{"conflicts", `DELETE FROM conflicts WHERE id IN (%s)`, p.conflicts},
 		{"release", `UPDATE entries SET status = 'active' WHERE status = 'contested' AND id IN (%s)`, p.Released},
 	}
 	for _, s := range steps {

@@ -34,9 +34,6 @@ type planner struct {
 	own, rewrite map[int64]bool
 	// requestion are the other entries that lose quotes and survive.
 	requestion map[int64]bool
-	// quotes are evidence rows a rule covers (planRules), which go as the
-	// quotes found in forgotten messages go.
-	quotes map[int64]evidenceRef
 }
 
 func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
@@ -298,9 +295,6 @@ const evidenceRefColumns = `v.id, v.entry_id, coalesce(v.event_id, 0), v.session
 // evidenceClosure decides which evidence rows go, and with them which further entries.
 func (p *planner) evidenceClosure(ctx context.Context) error {
 	removed := map[int64]evidenceRef{}
-	for id, r := range p.quotes {
-		removed[id] = r
-	}
 	digests := map[int64]bool{} // entries found to be digests, or not
 	isDigest := func(id int64) (bool, error) {
 		d, ok := digests[id]
@@ -797,116 +791,4 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 
 func hasWord(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
-}
-
-// planRules is the plan of carrying out rules (forgets that ran elsewhere,
-// ApplyForgets) on what the store holds: the events they refuse, the
-// entries whose words they cover, the quotes they cover (each in its own
-// session, dated when its message was said), the summaries and the
-// conflict reasons that say what they forgot. From there on it is a
-// forget's plan: evidenceClosure decides what goes with the quotes and the
-// events, and finish what records them.
-func planRules(ctx context.Context, t *Tx, rules *ruleSet, now time.Time) (ForgetPlan, error) {
-	p := &planner{t: t, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
-		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{},
-		own: map[int64]bool{}, rewrite: map[int64]bool{}, requestion: map[int64]bool{}, quotes: map[int64]evidenceRef{}}
-	said := map[int64]time.Time{} // event id -> when it was said, for the quotes found in it
-	rows, err := t.query(ctx, `SELECT `+eventColumns+` FROM events WHERE type NOT IN (?, ?, ?, ?)`,
-		TypeForgotten, TypeSpoolFolded, TypeLLMCall, TypeBudgetReached)
-	if err != nil {
-		return ForgetPlan{}, fmt.Errorf("forget: select events: %w", err)
-	}
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			rows.Close()
-			return ForgetPlan{}, fmt.Errorf("forget: select events: %w", err)
-		}
-		if rules.refuses(e) {
-			p.del[e.ID] = eventKey{session: e.SessionID, typ: e.Type}
-		} else {
-			said[e.ID] = e.Time
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return ForgetPlan{}, fmt.Errorf("forget: select events: %w", err)
-	}
-	entries, err := t.Entries(ctx, EntryFilter{Evidence: true})
-	if err != nil {
-		return ForgetPlan{}, fmt.Errorf("forget: select entries: %w", err)
-	}
-	for _, e := range entries {
-		if rules.refusesAny(e.Created, e.SessionID, e.Project, entryTexts(e)) {
-			p.entries[e.ID] = true
-			continue
-		}
-		for _, v := range e.Evidence {
-			if rules.refusesAny(quoteTime(e, v, said), quoteSession(e, v), e.Project, []string{v.Quote}) {
-				p.quotes[v.ID] = evidenceRef{ID: v.ID, EntryID: e.ID, EventID: v.EventID, SessionID: v.SessionID,
-					Quote: v.Quote, Start: v.SpanStart, End: v.SpanEnd}
-			}
-		}
-	}
-	sessions, err := queryAll(ctx, t, `SELECT id, project, started_at, summary FROM sessions WHERE summary <> ''`,
-		func(rows *sql.Rows) (s Session, err error) {
-			var started string
-			err = rows.Scan(&s.ID, &s.Project, &started, &s.Summary)
-			s.StartedAt = ParseTime(started)
-			return s, err
-		})
-	if err != nil {
-		return ForgetPlan{}, fmt.Errorf("forget: sessions: %w", err)
-	}
-	for _, s := range sessions {
-		// Dated at its start: a summary says what the session said first.
-		if rules.refusesAny(s.StartedAt, s.ID, s.Project, []string{s.Summary}) {
-			p.sessions[s.ID] = true
-		}
-	}
-	type reason struct {
-		id               int64
-		at, text         string
-		session, project string
-	}
-	reasons, err := queryAll(ctx, t, `SELECT c.id, c.detected_at, c.reason, e.session_id, e.project FROM conflicts c JOIN entries e ON e.id = c.newer`,
-		func(rows *sql.Rows) (r reason, err error) {
-			return r, rows.Scan(&r.id, &r.at, &r.text, &r.session, &r.project)
-		})
-	if err != nil {
-		return ForgetPlan{}, fmt.Errorf("forget: conflicts: %w", err)
-	}
-	var conflicts []int64
-	for _, r := range reasons {
-		if rules.refusesAny(ParseTime(r.at), r.session, r.project, []string{r.text}) {
-			conflicts = append(conflicts, r.id)
-		}
-	}
-	if err := p.evidenceClosure(ctx); err != nil {
-		return ForgetPlan{}, fmt.Errorf("forget: evidence: %w", err)
-	}
-	out, err := p.finish(ctx)
-	out.conflicts = conflicts
-	return out, err
-}
-
-// quoteSession is the session a quote was said in: its message's, or for
-// evidence written before quotes kept theirs, its entry's.
-func quoteSession(e Entry, v Evidence) string {
-	if v.SessionID != "" {
-		return v.SessionID
-	}
-	return e.SessionID
-}
-
-// quoteTime is when a quote was said: its message's time when the message
-// is known (said), otherwise its entry's. An entry gains the quotes of
-// later sessions that say the same fact, so the entry's date can be earlier
-// than such a quote's: the rule then covers the quote where the forget may
-// not have, which loses a quote rather than keeps a forgotten one.
-func quoteTime(e Entry, v Evidence, said map[int64]time.Time) time.Time {
-	if at, ok := said[v.EventID]; ok && v.EventID != 0 {
-		return at
-	}
-	return e.Created
 }

@@ -202,7 +202,11 @@ func (r forgetRule) filters(e Event, h *ruleHasher) bool {
 	if r.Session == "" && r.Project == "" && r.Before.IsZero() {
 		return true
 	}
-	return !e.Time.IsZero() && !e.Time.After(r.Until) &&
+	said := e.Time
+	if !e.until.IsZero() {
+		said = e.until
+	}
+	return !e.Time.IsZero() && !said.After(r.Until) &&
 		(r.Session == "" || h.of(e.SessionID) == r.Session) &&
 		(r.Project == "" || h.of(e.Project) == r.Project) &&
 		(r.Before.IsZero() || e.Time.Before(r.Before))
@@ -332,36 +336,7 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 	if t.rulesRead {
 		return t.rules, nil
 	}
-	rules, err := t.readRules(ctx, `SELECT payload FROM events WHERE type = ?`, TypeForgotten)
-	if err != nil {
-		return nil, err
-	}
-	if t.rules, err = t.ruleSet(ctx, rules); err != nil {
-		return nil, err
-	}
-	t.rulesRead = true
-	return t.rules, nil
-}
-
-// rulesOf are the rules of the forgets whose memory_forgotten events have
-// the given ids.
-func (t *Tx) rulesOf(ctx context.Context, ids []int64) (*ruleSet, error) {
-	var all []forgetRule
-	for _, c := range chunks(ids) {
-		rules, err := t.readRules(ctx, `SELECT payload FROM events WHERE type = ? AND id IN (`+placeholders(len(c))+`)`,
-			append([]any{TypeForgotten}, int64Args(c)...)...)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, rules...)
-	}
-	return t.ruleSet(ctx, all)
-}
-
-// readRules reads the rules of the memory_forgotten events whose payloads
-// query selects.
-func (t *Tx) readRules(ctx context.Context, query string, args ...any) ([]forgetRule, error) {
-	rows, err := t.query(ctx, query, args...)
+	rows, err := t.query(ctx, `SELECT payload FROM events WHERE type = ?`, TypeForgotten)
 	if err != nil {
 		return nil, fmt.Errorf("forget rules: %w", err)
 	}
@@ -382,19 +357,14 @@ func (t *Tx) readRules(ctx context.Context, query string, args ...any) ([]forget
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("forget rules: %w", err)
 	}
-	return rules, nil
-}
-
-// ruleSet indexes rules with the store's key.
-func (t *Tx) ruleSet(ctx context.Context, rules []forgetRule) (*ruleSet, error) {
 	var key []byte
 	if len(rules) > 0 {
-		var err error
 		if key, err = t.forgetKey(ctx, false); err != nil {
 			return nil, fmt.Errorf("forget rules: %w", err)
 		}
 	}
-	return newRuleSet(rules, key), nil
+	t.rules, t.rulesRead = newRuleSet(rules, key), true
+	return t.rules, nil
 }
 
 // unforgotten returns evs without the events a forget's rule refuses, and
@@ -428,18 +398,39 @@ func entryTexts(e Entry) []string {
 // unforgottenEntries returns ws without what a forget's rule covers, read
 // as an event's text: an entry whose own words it covers is left out, dated
 // when the entry was said and in its session; a quote it covers is left
-// out of its entry, read in the session it was said in (a memory holds the
-// quotes of every session that said its fact, and a forgotten session's
-// quote must not come back under another's memory); an entry left without
-// any of its quotes has nothing to stand on and is left out too.
+// out of its entry, read in the session and at the time it was said (a
+// memory holds the quotes of every session that said its fact, and a
+// forgotten session's quote must not come back under another's memory);
+// an entry left without any of its quotes has nothing to stand on and is
+// left out too, and so is a digest of a session whose digest was forgotten.
 func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWrite, error) {
 	rules, err := t.forgetRules(ctx)
-	if err != nil || rules.empty() {
-		return ws, err
+	if err != nil {
+		return nil, err
+	}
+	said, err := t.saidAt(ctx, ws, rules)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]EntryWrite, 0, len(ws))
 	for _, w := range ws {
 		e := w.Entry
+		if e.Type == DigestType {
+			// A forgotten digest leaves no rule (its quotes are its
+			// session's, which stay) but the session's mark, which the
+			// worker reads too: none is made for it again.
+			skipped, err := t.HasEvent(ctx, DigestSkippedKey(e.SessionID))
+			if err != nil {
+				return nil, err
+			}
+			if skipped {
+				continue
+			}
+		}
+		if rules.empty() {
+			out = append(out, w)
+			continue
+		}
 		if e.Created.IsZero() {
 			e.Created = t.db.Now()
 		}
@@ -448,7 +439,11 @@ func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWr
 		}
 		var kept []Evidence
 		for _, v := range e.Evidence {
-			if !rules.refusesAny(e.Created, quoteSession(e, v), e.Project, []string{v.Quote}) {
+			at, ok := said[v.EventID]
+			if !ok || v.EventID == 0 {
+				at = e.Created
+			}
+			if !rules.refusesAny(at, quoteSession(e, v), e.Project, []string{v.Quote}) {
 				kept = append(kept, v)
 			}
 		}
@@ -461,6 +456,53 @@ func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWr
 	return out, nil
 }
 
+// saidAt maps the messages ws's quotes were found in to when they were
+// said, for the rules' dates (none without rules): a quote is dated by its
+// message, and by its entry's date when its message is unknown.
+func (t *Tx) saidAt(ctx context.Context, ws []EntryWrite, rules *ruleSet) (map[int64]time.Time, error) {
+	said := map[int64]time.Time{}
+	if rules.empty() {
+		return said, nil
+	}
+	var ids []int64
+	for _, w := range ws {
+		for _, v := range w.Entry.Evidence {
+			if v.EventID != 0 {
+				ids = append(ids, v.EventID)
+			}
+		}
+	}
+	for _, c := range chunks(ids) {
+		rows, err := t.query(ctx, `SELECT id, ts FROM events WHERE id IN (`+placeholders(len(c))+`)`, int64Args(c)...)
+		if err != nil {
+			return nil, fmt.Errorf("forget rules: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var ts string
+			if err := rows.Scan(&id, &ts); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("forget rules: %w", err)
+			}
+			said[id] = ParseTime(ts)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("forget rules: %w", err)
+		}
+	}
+	return said, nil
+}
+
+// quoteSession is the session a quote was said in: its message's, or for
+// evidence written before quotes kept theirs, its entry's.
+func quoteSession(e Entry, v Evidence) string {
+	if v.SessionID != "" {
+		return v.SessionID
+	}
+	return e.SessionID
+}
+
 // refusesAny reports whether a rule covers one of texts as an event's
 // text, said at at in session and project. Each text is read on its own:
 // a phrase does not run from a title into a body.
@@ -471,6 +513,20 @@ func (s *ruleSet) refusesAny(at time.Time, session, project string, texts []stri
 		}
 	}
 	return false
+}
+
+// ForgetsSummary reports whether a forget's rule covers a session's
+// summary written elsewhere (a restored export's), at written, of what the
+// session had said since started: a session, project or date forget covers
+// it when it ran after the summary was written (the summary holds what it
+// removed; one written after the forget does not), and the words a forget
+// matched, as it covers them in any text.
+func (t *Tx) ForgetsSummary(ctx context.Context, started, written time.Time, session, project, summary string) (bool, error) {
+	rules, err := t.forgetRules(ctx)
+	if err != nil || rules.empty() {
+		return false, err
+	}
+	return rules.refuses(Event{Time: started, until: written, SessionID: session, Project: project, Text: summary}), nil
 }
 
 // Forgets reports whether a forget's rule covers one of texts (each read
@@ -492,13 +548,7 @@ func (t *Tx) Forgets(ctx context.Context, at time.Time, session, project string,
 // ForgetKey returns the store's secret key for the hashes of forget rules,
 // nil when it has none (no forget ever ran in it).
 func (db *DB) ForgetKey(ctx context.Context) ([]byte, error) {
-	var key []byte
-	err := db.Update(ctx, func(t *Tx) error {
-		var err error
-		key, err = t.forgetKey(ctx, false)
-		return err
-	})
-	return key, err
+	return db.Read().forgetKey(ctx, false)
 }
 
 // AdoptForgetKey makes key the store's key for the hashes of forget rules,

@@ -1,0 +1,281 @@
+package export_test
+
+// Restores after forgets, from the probes of review 184: each failed on the
+// branch (or on main) before its fix. The texts are made up.
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/correct"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+var (
+	december = time.Date(2025, 12, 10, 9, 0, 0, 0, time.UTC)
+	newYear  = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	february = time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC)
+)
+
+// forget --before DATE clears the summary of a session said before
+// DATE. A backup written after DATE (but before the forget) and restored
+// into the same store dates the summary at the export's time, which is not
+// "before DATE", so the rule does not cover it and it comes back.
+func TestRestoreKeepsASummaryADateForgetRemovedOut(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	said(t, db, kiln, "dec", december, "Where is the kiln deploy key?", oldQuote)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.SetSummary(ctx, "dec", "Asked where the ochre vault keeps the kiln key.")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	backup := write(t, db, february, false) // the weekly backup, written in February
+	if p, err := db.Forget(ctx, store.ForgetSelector{Before: newYear}); err != nil || p.Empty() {
+		t.Fatal(p, err)
+	}
+	if holds(t, db, "ochre") {
+		t.Fatal("forget --before left the summary")
+	}
+	restore(t, db, backup, export.Options{}) // into its own store: the key matches
+	if holds(t, db, "ochre") {
+		s, _ := db.Read().Session(ctx, "dec")
+		t.Errorf("a restore brought back the summary forget --before removed: %q", s.Summary)
+	}
+}
+
+// The extraction record of a memory (entry_extracted) is dated when
+// the pipeline ran, not when its session was said: a December session
+// imported in February has its record dated February. forget --before
+// January deletes the memory and, with it, the record (lifecycle). A
+// restore of a backup written before the forget brings the record back,
+// with the forgotten quote in its payload: the date rule is read against
+// the record's own time.
+func TestRestoreKeepsTheRecordsOfAMemoryItLeftOutOut(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	said(t, db, kiln, "dec", december, "Where is the kiln deploy key?", oldQuote)
+	ids, err := db.EventIDs(ctx, []string{"dec:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "kiln deploy key|ochre vault"
+	if _, _, err := db.PutEntry(ctx, store.Entry{Project: kiln, SessionID: "dec", Type: "fact", Title: "kiln deploy key: ochre vault",
+		ClaimKey: key, Stage: store.StageVerified, Created: december.Add(time.Minute),
+		Evidence: []store.Evidence{{SessionID: "dec", EventID: ids["dec:1"], Quote: oldQuote, Method: "exact", Confidence: 1, SpanEnd: len(oldQuote)}}}); err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(map[string]any{"type": "fact", "title": "kiln deploy key: ochre vault", "claim_key": key,
+		"evidence": []map[string]any{{"quote": oldQuote}}})
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(ctx, store.Event{Time: february, Type: store.TypeEntryExtracted, SessionID: "dec", Project: kiln,
+			Text: "kiln deploy key: ochre vault", DedupeKey: store.Key(store.KeyEntry, "dec", "h1"), Payload: payload})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	backup := write(t, db, february.Add(time.Hour), false)
+	if p, err := db.Forget(ctx, store.ForgetSelector{Before: newYear}); err != nil || p.Empty() {
+		t.Fatal(p, err)
+	}
+	if holds(t, db, "ochre") {
+		t.Fatal("forget --before left the extraction record")
+	}
+	restore(t, db, backup, export.Options{})
+	if holds(t, db, "ochre") {
+		t.Errorf("a restore brought back the extraction record (with its quote) of a memory forget --before removed")
+	}
+}
+
+// A forgotten digest (forget mem:<digest>) leaves no rule: plan's
+// memory() returns before collecting the digest's quotes, so the tombstone
+// holds nothing to match. Restoring a backup written before the forget into
+// the same store puts the digest back.
+func TestRestoreKeepsAForgottenDigestOut(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	said(t, db, kiln, "s", forgetDay, "Where is the kiln deploy key?", oldQuote)
+	ids, err := db.EventIDs(ctx, []string{"s:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := db.PutEntry(ctx, store.Entry{Project: kiln, SessionID: "s", Type: store.DigestType, Title: "Session digest: the ochre vault",
+		Body: "Asked for the kiln key; it is in the ochre vault.", ClaimKey: "digest|s", Stage: store.StageVerified, Created: forgetDay,
+		Evidence: []store.Evidence{{SessionID: "s", EventID: ids["s:1"], Quote: oldQuote, Method: "exact", Confidence: 1, SpanEnd: len(oldQuote)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup := write(t, db, forgetDay.AddDate(0, 0, 1), false)
+	if p, err := db.Forget(ctx, store.ForgetSelector{CID: d.CID}); err != nil || len(p.Entries) != 1 {
+		t.Fatal(p, err)
+	}
+	restore(t, db, backup, export.Options{})
+	if e, err := db.Read().Entries(ctx, store.EntryFilter{}); err == nil {
+		for _, x := range e {
+			if x.Type == store.DigestType {
+				t.Errorf("the forgotten digest %s is back after a restore: %q", x.CID, x.Title)
+			}
+		}
+	}
+}
+
+// A hostile (or merely foreign) export's tombstone is carried out
+// on everything the store held, with no flag: an unkeyed rule is matched
+// in any store, and a date rule names no session or project. One line
+// deletes every event and memory of the store restored into (and refuses
+// every later capture).
+func TestRestoreDeletesNothingTheStoreHeld(t *testing.T) {
+	db, _ := twoSessionsOneFact(t)
+	far := "2999-01-01T00:00:00Z"
+	payload := `{"selector":["before"],"rule":{"until":"` + far + `","before":"` + far + `"}}`
+	file := `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":0,"exported_at":"2026-11-01T00:00:00Z","project":""}` + "\n" +
+		`{"kind":"event","id":1,"ts":"2026-11-01T00:00:00Z","type":"memory_forgotten","session_id":"","project":"","source_uuid":"","text":"",` +
+		`"payload":` + payload + `,"dedupe_key":"forgotten:x","content_hash":"","checksum":""}` + "\n"
+	restore(t, db, []byte(file), export.Options{})
+	if !holds(t, db, newQuote) {
+		t.Errorf("restoring a one-line file deleted the store's own conversation and memories")
+	}
+}
+
+// A --project export leaves out the tombstones of forgets that
+// name no project (--match, --before: their event's project is ""), and
+// so their rules; the restore then has no keyed rule to report, says
+// nothing, and the restored store takes the forgotten words back, although
+// the export was written --with-forget-key and the key adopted.
+func TestProjectExportCarriesTheForgetsOfNoProject(t *testing.T) {
+	ctx := context.Background()
+	db := zanzibarForgotten(t) // forget --match zanzibar, project /home/jo/dev/kiln
+	var buf strings.Builder
+	if err := export.WriteWithForgetKey(ctx, db, "/home/jo/dev/kiln", forgetDay.AddDate(0, 0, 1), &buf); err != nil {
+		t.Fatal(err)
+	}
+	db2 := storetest.Open(t)
+	sum, warn := restore(t, db2, []byte(buf.String()), export.Options{AdoptForgetKey: true})
+	if takesBack(t, db2) {
+		t.Errorf("a store restored from a --project export --with-forget-key takes back what a forget removed "+
+			"(rules not carried reported: %d, warnings: %q)", sum.RulesNotCarried, warn)
+	}
+}
+
+// An edit's event (entry_edited) holds the memory's old and new
+// title and body, in no session. Forget of the memory's session (or of the
+// memory by id, or --before) deletes it with the memory (lifecycle); the
+// rule covers neither (no session; the edit's words are not the quotes),
+// so a restore of an earlier backup into the same store brings the
+// forgotten memory's words back.
+func TestRestoreKeepsAForgottenMemorysEditOut(t *testing.T) {
+	ctx := context.Background()
+	for _, bySession := range []bool{true, false} {
+		db := storetest.Open(t)
+		said(t, db, kiln, "s", forgetDay, "Where is the kiln deploy key?", oldQuote)
+		ids, _ := db.EventIDs(ctx, []string{"s:1"})
+		m, _, err := db.PutEntry(ctx, store.Entry{Project: kiln, SessionID: "s", Type: "fact", Title: "kiln deploy key: vault",
+			ClaimKey: "kiln deploy key|vault", Stage: store.StageVerified, Created: forgetDay,
+			Evidence: []store.Evidence{{SessionID: "s", EventID: ids["s:1"], Quote: oldQuote, Method: "exact", Confidence: 1, SpanEnd: len(oldQuote)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		title := "Kiln key: the umber safe, shelf nine"
+		if _, ok, err := correct.Edit(ctx, db, m, correct.Text{Title: &title}, forgetDay.Add(time.Hour)); err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		backup := write(t, db, forgetDay.AddDate(0, 0, 1), false)
+		sel := store.ForgetSelector{SessionID: "s"}
+		if !bySession {
+			sel = store.ForgetSelector{CID: m.CID}
+		}
+		if _, err := db.Forget(ctx, sel); err != nil {
+			t.Fatal(err)
+		}
+		if holds(t, db, "umber") {
+			t.Fatalf("forget %+v left the edit", sel)
+		}
+		restore(t, db, backup, export.Options{})
+		if holds(t, db, "umber") {
+			t.Errorf("forget %+v: a restore brought back the forgotten memory's edited title (entry_edited event)", sel)
+		}
+	}
+}
+
+// ApplyForgets' doc: "A keyed rule is matched with this store's
+// key only: one keyed with another store's is left out". newRuleSet drops
+// a keyed rule only when the store has no key; a --before rule holds no
+// hash, so another store's is matched anyway. Restoring another store's
+// export (no key in it, none adopted) into a store with a key of its own
+// deletes the store's own messages said before that date, while the
+// restore warns that the rule "could not be carried over".
+func TestRestoreOfAnotherStoresDateForgetDeletesNothing(t *testing.T) {
+	ctx := context.Background()
+	src := storetest.Open(t)
+	said(t, src, "/home/jo/dev/other", "o", december, "Old chat.", "Old answer.")
+	if _, err := src.Forget(ctx, store.ForgetSelector{Before: newYear}); err != nil {
+		t.Fatal(err)
+	}
+	file := write(t, src, february, false)
+
+	db := storetest.Open(t)
+	said(t, db, kiln, "mine", december, "Where is the kiln deploy key?", oldQuote)
+	said(t, db, kiln, "q", february, "Where is the quokka cache?", "Under /var/cache/quokka.")
+	if _, err := db.Forget(ctx, store.ForgetSelector{Phrase: "quokka"}); err != nil { // the store's own key
+		t.Fatal(err)
+	}
+	sum, warn := restore(t, db, file, export.Options{})
+	if !holds(t, db, "ochre") {
+		t.Errorf("another store's --before forget deleted this store's own messages (not carried: %d; warnings: %q)", sum.RulesNotCarried, warn)
+	}
+}
+
+// unforgottenEntries dates every quote at its entry's creation;
+// planRules dates it when its message was said (quoteTime). A session that
+// goes on after its forget and says a fact an older memory holds adds a
+// quote the forget never covered; a restore drops it (and the memory, when
+// it is the only quote left), though the store that wrote the export kept it.
+func TestRestoreKeepsAQuoteSaidAfterItsSessionsForget(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	said(t, db, kiln, "b", forgetDay, "Where do the kiln builds run?", "They run on the birch runners.")
+	if p, err := db.Forget(ctx, store.ForgetSelector{SessionID: "b"}); err != nil || p.Empty() {
+		t.Fatal(p, err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	said(t, db, kiln, "a", time.Now().Add(-time.Hour), "Kiln build question?", "Nothing yet.")
+	time.Sleep(5 * time.Millisecond)
+	// b goes on after its forget and says the fact a's memory holds.
+	const later = "Kiln builds run on the birch runners, nightly."
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Append(ctx, store.Event{Time: time.Now(), Type: store.TypeAgentResponse, SessionID: "b", Project: kiln, Text: later, DedupeKey: "b:later"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := db.EventIDs(ctx, []string{"a:1", "b:later"})
+	if ids["b:later"] == 0 {
+		t.Fatal("the later message of b was refused")
+	}
+	const key = "kiln builds|birch runners"
+	for _, w := range []struct {
+		session string
+		id      int64
+		quote   string
+		at      time.Time
+	}{{"a", ids["a:1"], "Nothing yet.", time.Now().Add(-time.Hour)}, {"b", ids["b:later"], later, time.Now()}} {
+		if _, _, err := db.PutEntry(ctx, store.Entry{Project: kiln, SessionID: w.session, Type: "fact", Title: "kiln builds: birch runners",
+			ClaimKey: key, Stage: store.StageCandidate, Created: w.at,
+			Evidence: []store.Evidence{{SessionID: w.session, EventID: w.id, Quote: w.quote, Method: "exact", Confidence: 1, SpanEnd: len(w.quote)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.Contains(strings.Join(quotesHeld(t, db), "\n"), later) {
+		t.Fatalf("the store did not keep b's later quote: %q", quotesHeld(t, db))
+	}
+	db2 := storetest.Open(t)
+	restore(t, db2, write(t, db, time.Now(), true), export.Options{AdoptForgetKey: true})
+	if q := quotesHeld(t, db2); !strings.Contains(strings.Join(q, "\n"), later) {
+		t.Errorf("a restore dropped a quote said after its session's forget: %q", q)
+	}
+}
