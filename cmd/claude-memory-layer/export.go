@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/export"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
@@ -193,6 +194,12 @@ func seekableExport(f *os.File, dir string) (*seekable, error) {
 		return nil, fmt.Errorf("copy %s: %w", f.Name(), err)
 	}
 	s := &seekable{File: tmp, temp: tmp.Name()}
+	if runtime.GOOS != "windows" {
+		// Gone from the directory at once, so a restore killed midway
+		// leaves no copy of the export behind; the open file stays
+		// readable. (Windows cannot remove an open file: Close does.)
+		os.Remove(tmp.Name())
+	}
 	if _, err := io.Copy(tmp, f); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("copy %s: %w", f.Name(), err)

@@ -294,7 +294,7 @@ type Options struct {
 // store's rows would let one crafted line delete them.
 func Restore(ctx context.Context, db *store.DB, f io.ReadSeeker, warn io.Writer, opt Options) (Summary, error) {
 	r := &restorer{db: db, warn: warn, opt: opt, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{},
-		keys: map[string]string{}, taken: map[string]string{}, refused: map[string]bool{}}
+		keys: map[string]string{}, taken: map[string]string{}, refused: map[string]bool{}, forgottenIn: map[string]bool{}}
 	held, err := db.HoldsType(ctx, store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation)
 	if err != nil {
 		return r.sum, err
@@ -311,13 +311,20 @@ func Restore(ctx context.Context, db *store.DB, f io.ReadSeeker, warn io.Writer,
 	if r.deferRecords, err = db.HoldsType(ctx, store.TypeForgotten); err != nil {
 		return r.sum, err
 	}
-	for _, p := range []pass{passData, passRecords} {
+	passes := []pass{passData}
+	if r.deferRecords {
+		passes = append(passes, passRecords)
+	}
+	for _, p := range passes {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return r.sum, fmt.Errorf("read export again: %w", err)
 		}
 		if err := r.read(ctx, f, p); err != nil {
 			return r.sum, err
 		}
+	}
+	if err := r.summarize(ctx); err != nil {
+		return r.sum, err
 	}
 	return r.sum, r.applyConflicts(ctx)
 }
@@ -371,10 +378,10 @@ func (r *restorer) forgets(ctx context.Context, held bool) error {
 			"  what they removed is kept out of the restore, but not deleted from what the store held (a backup restored before, say).\n"+
 			"  To be sure it is gone, restore into an empty store, or run those forgets again here.\n", plural.Of(r.tombstones, "forget"))
 	}
-	if len(r.keyedKeys) == 0 || key != nil && store.ForgetKeyID(key) == r.keyID {
+	if r.keyed == 0 || key != nil && store.ForgetKeyID(key) == r.keyID {
 		return nil
 	}
-	r.sum.RulesNotCarried = len(r.keyedKeys)
+	r.sum.RulesNotCarried = r.keyed
 	var why string
 	switch {
 	case key != nil:
@@ -387,7 +394,7 @@ func (r *restorer) forgets(ctx context.Context, held bool) error {
 	fmt.Fprintf(r.warn, "claude-memory-layer import: WARNING: %s of the export could not be carried over: %s.\n"+
 		"  This store will not refuse what they forgot if it comes back (a transcript imported again, the spool).\n"+
 		"  Run those forgets again here (forget --match, --session, ...) to keep it forgotten.\n",
-		plural.Of(len(r.keyedKeys), "forget rule"), why)
+		plural.Of(r.keyed, "forget rule"), why)
 	return nil
 }
 
@@ -408,14 +415,18 @@ type restorer struct {
 	keys, taken map[string]string
 	// refused holds the citation ids, and the projects' claim keys
 	// (refusedKey), of the entries a forget's rule kept out: their records
-	// are kept out too.
-	refused map[string]bool
-	// The header's forget key id and time; the keyed tombstones' dedupe
-	// keys, how many tombstones the restore stored; whether the export
-	// held its store's key.
+	// are kept out too. forgottenIn holds the sessions of which a rule
+	// kept an event or an entry out, and summaries the summaries held back
+	// (summarize).
+	refused     map[string]bool
+	forgottenIn map[string]bool
+	summaries   []summary
+	// The header's forget key id and time; how many of the export's
+	// tombstones hold keyed hashes, and how many the restore stored;
+	// whether the export held its store's key.
 	keyID      string
 	exportedAt time.Time
-	keyedKeys  []string
+	keyed      int
 	tombstones int
 	keyOffered bool
 	pass       pass // the one being read
@@ -576,10 +587,18 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 			r.sum.Mismatches++
 			fmt.Fprintf(r.warn, "claude-memory-layer import: line %d: event %s does not match its checksum; restored as it is\n", n, x.DedupeKey)
 		}
-		r.sum.Events++
-		if ev.Type == store.TypeForgotten && store.KeyedForgetRule(ev.Payload) {
-			r.keyedKeys = append(r.keyedKeys, ev.DedupeKey)
+		if ev.Type == store.TypeForgotten {
+			if store.ForgetRuleSaidLater(ev.Payload, r.db.Now()) {
+				// A forget covers what was said by the time it ran: one
+				// dated to come (no store made it) would refuse what this
+				// store is yet to hear, for good.
+				return bad(fmt.Errorf("tombstone %s: a forget dated in the future", ev.DedupeKey))
+			}
+			if store.KeyedForgetRule(ev.Payload) {
+				r.keyed++
+			}
 		}
+		r.sum.Events++
 		if r.record(filtered) {
 			r.sum.Refused++
 			return nil
@@ -658,6 +677,9 @@ func (r *restorer) flush(ctx context.Context) error {
 	r.sum.Added += res.Added
 	r.sum.Duplicates += res.Duplicates
 	r.sum.Refused += res.Forgotten
+	for _, id := range res.ForgottenIn {
+		r.forgottenIn[id] = true
+	}
 	if r.pass == passForgets {
 		r.tombstones += res.Added
 	}
@@ -670,9 +692,8 @@ func (r *restorer) session(ctx context.Context, x exportSession) error {
 	if err := r.flush(ctx); err != nil {
 		return err
 	}
-	forgotten := false
 	err := r.db.Update(ctx, func(tx *store.Tx) error {
-		// The row is kept, as forget keeps it; its summary is said text.
+		// The row is kept, as forget keeps it.
 		if err := tx.TouchSession(ctx, store.Session{ID: x.ID, Project: x.Project, Cwd: x.Cwd, TranscriptPath: x.TranscriptPath,
 			Source: x.Source, StartedAt: store.ParseTime(x.StartedAt)}); err != nil {
 			return err
@@ -690,31 +711,60 @@ func (r *restorer) session(ctx context.Context, x exportSession) error {
 			}
 		}
 		if x.Summary != "" && cur.Summary == "" {
-			// The summary was written in the store the export came from,
-			// of what the session had said by then: it is dated when the
-			// export was written, so that a forget that ran after it
-			// covers it and one that ran before (the summary written
-			// again without what it forgot) does not. A file that names
-			// no time, or one to come, dates it at the session's start.
-			summary := privacy.Filter(x.Summary)
-			written := r.exportedAt
-			if written.IsZero() || written.After(r.db.Now()) {
-				written = cur.StartedAt
-			}
-			if forgotten, err = tx.ForgetsSummary(ctx, cur.StartedAt, written, x.ID, cur.Project, summary); err != nil || forgotten {
-				return err
-			}
-			return tx.SetSummary(ctx, x.ID, summary)
+			r.summaries = append(r.summaries, summary{session: cur, text: privacy.Filter(x.Summary)})
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if forgotten {
-		fmt.Fprintf(r.warn, "claude-memory-layer import: session %s: summary not restored, it holds what a forget removed\n", x.ID)
-	}
 	r.sum.Sessions++
+	return nil
+}
+
+// summary is a session's summary the restore holds back until it has read
+// the session's events and memories.
+type summary struct {
+	session store.Session
+	text    string
+}
+
+// summarize restores the summaries held back. A summary says what its
+// session said and the titles of the memories it made: a session of which
+// the restore left an event or a memory out (a forget's rule covered it)
+// gets none, for the summary may say it in other words. Otherwise it was
+// written in the store the export came from, of what the session had said
+// by then: it is dated when the export was written, so that a forget that
+// ran after it covers it and one that ran before (the summary written
+// again without what it forgot) does not. A file that names no time, or
+// one to come, dates it at the session's start.
+func (r *restorer) summarize(ctx context.Context) error {
+	for _, sm := range r.summaries {
+		id := sm.session.ID
+		forgotten := r.forgottenIn[id]
+		err := r.db.Update(ctx, func(tx *store.Tx) error {
+			written := r.exportedAt
+			if written.IsZero() || written.After(r.db.Now()) {
+				written = sm.session.StartedAt
+			}
+			if !forgotten {
+				var err error
+				if forgotten, err = tx.ForgetsSummary(ctx, sm.session.StartedAt, written, id, sm.session.Project, sm.text); err != nil {
+					return err
+				}
+			}
+			if forgotten {
+				return nil
+			}
+			return tx.SetSummary(ctx, id, sm.text)
+		})
+		if err != nil {
+			return err
+		}
+		if forgotten {
+			fmt.Fprintf(r.warn, "claude-memory-layer import: session %s: summary not restored, it holds what a forget removed\n", id)
+		}
+	}
 	return nil
 }
 
@@ -771,6 +821,7 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 		r.refused[x.CID] = true
 		r.refused[refusedKey(x.Project, x.ClaimKey)] = true
 		r.refused[refusedKey(x.Project, en.ClaimKey)] = true
+		r.forgottenIn[x.SessionID] = true
 		return nil
 	}
 	if err != nil {

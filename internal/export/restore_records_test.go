@@ -279,3 +279,178 @@ func TestRestoreKeepsAQuoteSaidAfterItsSessionsForget(t *testing.T) {
 		t.Errorf("a restore dropped a quote said after its session's forget: %q", q)
 	}
 }
+
+// A memory forgotten by id leaves a rule of its quotes, but only of those
+// of 12 characters or more (minNeedle): one covered quote keeps the whole
+// entry out, so a memory with a short quote beside its long one does not
+// come back from a backup written before the forget (review 187).
+func TestRestoreKeepsAForgottenMemoryWithAShortQuoteOut(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	const short = "Ochre, yes."
+	said(t, db, kiln, "s", forgetDay, short, oldQuote)
+	ids, err := db.EventIDs(ctx, []string{"s:0", "s:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := db.PutEntry(ctx, store.Entry{Project: kiln, SessionID: "s", Type: "fact", Title: "kiln deploy key: the umber shelf",
+		Body: "The kiln deploy key is on the umber shelf.", ClaimKey: "kiln deploy key|umber shelf", Stage: store.StageVerified, Created: forgetDay,
+		Evidence: []store.Evidence{
+			{SessionID: "s", EventID: ids["s:0"], Quote: short, Method: "exact", Confidence: 1, SpanEnd: len(short)},
+			{SessionID: "s", EventID: ids["s:1"], Quote: oldQuote, Method: "exact", Confidence: 1, SpanEnd: len(oldQuote)},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup := write(t, db, forgetDay.AddDate(0, 0, 1), false)
+	if p, err := db.Forget(ctx, store.ForgetSelector{CID: m.CID}); err != nil || len(p.Entries) != 1 {
+		t.Fatal(p, err)
+	}
+	if holds(t, db, "umber") {
+		t.Fatal("forget left the memory")
+	}
+	restore(t, db, backup, export.Options{})
+	if holds(t, db, "umber") {
+		t.Errorf("a restore of a backup written before forget %s brought the memory back (quotes now: %q)", m.CID, quotesHeld(t, db))
+	}
+}
+
+// An export's forget rule that names no hash (a date, "before") is matched
+// in any store. A crafted line dated to come would make the store refuse
+// every later capture, for good (a tombstone is never deleted): a restore
+// refuses a tombstone dated after now (review 187; also on main).
+func TestRestoreRefusesATombstoneDatedToCome(t *testing.T) {
+	db := storetest.Open(t)
+	far := "2999-01-01T00:00:00Z"
+	payload := `{"selector":["before"],"rule":{"until":"` + far + `","before":"` + far + `"}}`
+	file := `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":0,"exported_at":"2026-11-01T00:00:00Z","project":""}` + "\n" +
+		`{"kind":"event","id":1,"ts":"2026-11-01T00:00:00Z","type":"memory_forgotten","session_id":"","project":"","source_uuid":"","text":"",` +
+		`"payload":` + payload + `,"dedupe_key":"forgotten:x","content_hash":"","checksum":""}` + "\n"
+	sum, warn := restore(t, db, []byte(file), export.Options{})
+	said(t, db, kiln, "later", time.Now(), "Where do the kiln builds run?", "On the birch runners.")
+	if !holds(t, db, "birch runners") {
+		t.Errorf("after restoring a one-line file the store refuses every new message (restore said: %q, not carried %d)", warn, sum.RulesNotCarried)
+	}
+}
+
+// forget mem:X leaves a rule of X's quotes that covers every project (the
+// forget redacted the copies of the quotes in any project), but its
+// tombstone names X's project: export --project of another project carries
+// it all the same, so a store restored from it refuses the words as the
+// store that wrote the export does (review 187).
+func TestProjectExportCarriesAMemoryForgetOfAnotherProject(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	const other = "/home/jo/dev/quay"
+	said(t, db, kiln, "s", forgetDay, "Where is the kiln deploy key?", oldQuote)
+	said(t, db, other, "q", forgetDay.Add(time.Hour), "Paste the kiln note here.", oldQuote)
+	ids, _ := db.EventIDs(ctx, []string{"s:1"})
+	m, _, err := db.PutEntry(ctx, store.Entry{Project: kiln, SessionID: "s", Type: "fact", Title: "kiln deploy key: ochre vault",
+		ClaimKey: "kiln deploy key|ochre vault", Stage: store.StageVerified, Created: forgetDay,
+		Evidence: []store.Evidence{{SessionID: "s", EventID: ids["s:1"], Quote: oldQuote, Method: "exact", Confidence: 1, SpanEnd: len(oldQuote)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: m.CID}); err != nil {
+		t.Fatal(err)
+	}
+	if holds(t, db, "ochre") {
+		t.Fatal("the forget left a copy of the quote")
+	}
+	var buf strings.Builder
+	if err := export.WriteWithForgetKey(ctx, db, other, forgetDay.AddDate(0, 0, 1), &buf); err != nil {
+		t.Fatal(err)
+	}
+	db2 := storetest.Open(t)
+	restore(t, db2, []byte(buf.String()), export.Options{AdoptForgetKey: true})
+	// A later message of quay says the words again (the note pasted once
+	// more, a spool row): the store that wrote the export refuses it.
+	later := store.Event{Time: time.Now(), Type: store.TypeUserPrompt, SessionID: "q2", Project: other, Text: oldQuote, DedupeKey: "q2:0"}
+	for _, d := range []*store.DB{db, db2} {
+		if err := d.Update(ctx, func(tx *store.Tx) error {
+			_, err := tx.Append(ctx, later)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if holds(t, db, "ochre") {
+		t.Fatal("the store that wrote the export takes the words back: the probe's premise is wrong")
+	}
+	if holds(t, db2, "ochre") {
+		t.Errorf("a store restored from export --project %s --with-forget-key takes back the words forget %s keeps out of that project", other, m.CID)
+	}
+}
+
+// forget --match: a memory first said in session a, whose quote there holds
+// the phrase (its title, written from that message, does not), and that
+// session b said too. Forget deletes a's message and rewrites the memory
+// on b's quote (restate): its title and body, written from the forgotten
+// message, go. A restore of a backup written before must not bring the old
+// title back beside the rewritten memory: the covered quote keeps the
+// whole entry out (review 187).
+func TestRestoreKeepsTheTitleAMatchForgetRewroteOut(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	said(t, db, kiln, "a", forgetDay, "Where is the kiln deploy key?", oldQuote)
+	said(t, db, kiln, "b", forgetDay.Add(time.Hour), "And the deploy key again?", newQuote)
+	ids, _ := db.EventIDs(ctx, []string{"a:1", "b:1"})
+	const title = "kiln deploy key lives in a vault under ops/kiln"
+	if _, _, err := db.PutEntry(ctx, store.Entry{Project: kiln, SessionID: "a", Type: "fact", Title: title, Body: title,
+		ClaimKey: "kiln deploy key|lives", Stage: store.StageVerified, Created: forgetDay,
+		Evidence: []store.Evidence{
+			{SessionID: "a", EventID: ids["a:1"], Quote: oldQuote, Method: "exact", Confidence: 1, SpanEnd: len(oldQuote)},
+			{SessionID: "b", EventID: ids["b:1"], Quote: newQuote, Method: "exact", Confidence: 1, SpanEnd: len(newQuote)},
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	backup := write(t, db, forgetDay.AddDate(0, 0, 1), false)
+	p, err := db.Forget(ctx, store.ForgetSelector{Phrase: "ochre vault"})
+	if err != nil || len(p.Rewritten) != 1 {
+		t.Fatalf("forget: %+v, %v (want the memory rewritten)", p, err)
+	}
+	if holds(t, db, "lives in a vault") {
+		t.Fatal("the forget kept the title written from the forgotten message")
+	}
+	restore(t, db, backup, export.Options{})
+	if holds(t, db, "lives in a vault") {
+		t.Errorf("a restore brought back the title forget --match rewrote away (quotes now: %q)", quotesHeld(t, db))
+	}
+}
+
+// A session's summary names its decisions by their titles ("Decided: …",
+// pipeline/summary.go). forget mem:X clears the summary of every session
+// whose messages it redacted; its rule holds X's quotes, not its title. A
+// restore of a backup written before the forget leaves out the summary of
+// a session of which it left out a memory or a message (review 187; main
+// restored every summary).
+func TestRestoreKeepsASummaryNamingAForgottenMemoryOut(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	const quote = "Let's cut releases from the umber runner from now on."
+	said(t, db, kiln, "s", forgetDay, "Which runner cuts releases?", quote)
+	ids, _ := db.EventIDs(ctx, []string{"s:1"})
+	m, _, err := db.PutEntry(ctx, store.Entry{Project: kiln, SessionID: "s", Type: "decision", Title: "Cut releases on the umber runner",
+		ClaimKey: "releases|umber runner", Stage: store.StageVerified, Created: forgetDay,
+		Evidence: []store.Evidence{{SessionID: "s", EventID: ids["s:1"], Quote: quote, Method: "exact", Confidence: 1, SpanEnd: len(quote)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.SetSummary(ctx, "s", "Decided: Cut releases on the umber runner.")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	backup := write(t, db, forgetDay.AddDate(0, 0, 1), false)
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: m.CID}); err != nil {
+		t.Fatal(err)
+	}
+	if holds(t, db, "umber") {
+		t.Fatal("forget left the memory's title somewhere")
+	}
+	restore(t, db, backup, export.Options{})
+	if holds(t, db, "umber") {
+		s, _ := db.Read().Session(ctx, "s")
+		t.Errorf("a restore brought back the forgotten memory's title in its session's summary: %q", s.Summary)
+	}
+}

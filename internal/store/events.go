@@ -173,6 +173,9 @@ type AppendResult struct {
 	Added, Duplicates int
 	Forgotten         int     // refused by a forget's rule
 	IDs               []int64 // ids of the added events, in order
+	// ForgottenIn are the sessions of the events refused by a forget's
+	// rule, each once.
+	ForgottenIn []string
 }
 
 // Append stores events, skipping any whose dedupe key (or, with
@@ -199,7 +202,12 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 	if err != nil {
 		return res, fmt.Errorf("append: %w", err)
 	}
-	res.Forgotten = refused
+	res.Forgotten = len(refused)
+	for _, e := range refused {
+		if !slices.Contains(res.ForgottenIn, e.SessionID) {
+			res.ForgottenIn = append(res.ForgottenIn, e.SessionID)
+		}
+	}
 	rows := make([]row, 0, len(evs))
 	prepared := make([]Event, 0, len(evs))
 	for _, e := range evs {

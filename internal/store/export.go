@@ -8,16 +8,17 @@ import (
 )
 
 // ScanEvents calls fn for every event, oldest first, optionally of one project
-// (and the forgets of none), with the content hash the store keeps next to it. Rows are streamed, so an
+// (and every forget's tombstone), with the content hash the store keeps next to it. Rows are streamed, so an
 // export of a large log does not hold it in memory; fn must not write to the
 // store. An error from fn stops the scan and is returned.
 func (db *DB) ScanEvents(ctx context.Context, project string, fn func(e Event, contentHash string) error) error {
 	q, args := `SELECT `+eventColumns+`, content_hash FROM events`, []any{}
 	if project != "" {
-		// With the forgets of no project (--match, --before alone): they
-		// cover the project's words too, and a restore of its export
-		// honours them.
-		q += ` WHERE project = ? OR project = '' AND type = ?`
+		// With every forget: one of no project (--match, --before alone)
+		// or of a memory of another project (which redacted its quotes
+		// everywhere) covers this project's words too, and a restore of
+		// its export honours them. A tombstone holds hashes and counts.
+		q += ` WHERE project = ? OR type = ?`
 		args = append(args, project, TypeForgotten)
 	}
 	q += ` ORDER BY id`

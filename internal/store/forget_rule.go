@@ -196,6 +196,12 @@ func (r forgetRule) empty() bool {
 	return len(r.Phrases) == 0 && r.Session == "" && r.Project == "" && r.Before.IsZero()
 }
 
+// hashed reports whether the rule holds a hash (a session, a project, a
+// phrase): only those are matched with a key.
+func (r forgetRule) hashed() bool {
+	return r.Session != "" || r.Project != "" || len(r.Phrases) > 0
+}
+
 // filters reports whether e is within the rule's session, project and
 // date, said by the time of the forget; a rule without them takes any event.
 func (r forgetRule) filters(e Event, h *ruleHasher) bool {
@@ -228,11 +234,12 @@ type phraseRef struct {
 }
 
 // newRuleSet indexes rules, keyed ones with key; without a key (none was
-// found) a keyed rule cannot be matched and is left out.
+// found) a keyed rule with hashes cannot be matched and is left out (one of
+// a date alone needs none).
 func newRuleSet(rules []forgetRule, key []byte) *ruleSet {
 	s := &ruleSet{hashers: [2]*ruleHasher{newRuleHasher(nil), newRuleHasher(key)}}
 	for _, r := range rules {
-		if r.empty() || r.Keyed && key == nil {
+		if r.empty() || r.Keyed && r.hashed() && key == nil {
 			continue
 		}
 		s.rules = append(s.rules, r)
@@ -368,21 +375,22 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 }
 
 // unforgotten returns evs without the events a forget's rule refuses, and
-// how many it left out.
-func (t *Tx) unforgotten(ctx context.Context, evs []Event) ([]Event, int, error) {
+// those it left out.
+func (t *Tx) unforgotten(ctx context.Context, evs []Event) (kept, refused []Event, err error) {
 	rules, err := t.forgetRules(ctx)
 	if err != nil || rules.empty() {
-		return evs, 0, err
+		return evs, nil, err
 	}
-	out := make([]Event, 0, len(evs))
+	kept = make([]Event, 0, len(evs))
 	for _, e := range evs {
 		// A forget's own marks are never refused: they hold no content.
 		if e.Type != TypeForgotten && e.Type != TypeSpoolFolded && rules.refuses(e) {
+			refused = append(refused, e)
 			continue
 		}
-		out = append(out, e)
+		kept = append(kept, e)
 	}
-	return out, len(evs) - len(out), nil
+	return kept, refused, nil
 }
 
 // ErrForgotten is returned by PutEntry for an entry a forget's rule covers.
@@ -395,14 +403,13 @@ func entryTexts(e Entry) []string {
 	return append([]string{e.Title, e.Body, e.Subject, e.PromotionBlocked}, e.Questions...)
 }
 
-// unforgottenEntries returns ws without what a forget's rule covers, read
-// as an event's text: an entry whose own words it covers is left out, dated
-// when the entry was said and in its session; a quote it covers is left
-// out of its entry, read in the session and at the time it was said (a
-// memory holds the quotes of every session that said its fact, and a
-// forgotten session's quote must not come back under another's memory);
-// an entry left without any of its quotes has nothing to stand on and is
-// left out too, and so is a digest of a session whose digest was forgotten.
+// unforgottenEntries returns ws without the entries a forget's rule covers,
+// read as an event's text: their own words, dated when the entry was said
+// and in its session, or one of their quotes, read in the session and at
+// the time it was said (a memory holds the quotes of every session that
+// said its fact, and a forgotten session's quote must not come back under
+// another's memory); and without a digest of a session whose digest was
+// forgotten.
 func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWrite, error) {
 	rules, err := t.forgetRules(ctx)
 	if err != nil {
@@ -434,26 +441,30 @@ func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWr
 		if e.Created.IsZero() {
 			e.Created = t.db.Now()
 		}
-		if rules.refusesAny(e.Created, e.SessionID, e.Project, entryTexts(e)) {
+		if rules.refusesAny(e.Created, e.SessionID, e.Project, entryTexts(e)) || quotesForgotten(rules, e, said) {
 			continue
 		}
-		var kept []Evidence
-		for _, v := range e.Evidence {
-			at, ok := said[v.EventID]
-			if !ok || v.EventID == 0 {
-				at = e.Created
-			}
-			if !rules.refusesAny(at, quoteSession(e, v), e.Project, []string{v.Quote}) {
-				kept = append(kept, v)
-			}
-		}
-		if len(e.Evidence) > 0 && len(kept) == 0 {
-			continue
-		}
-		w.Entry.Evidence = kept
 		out = append(out, w)
 	}
 	return out, nil
+}
+
+// quotesForgotten reports whether a rule covers one of e's quotes, read in
+// the session and at the time it was said. One is enough: the entry's
+// words were written from its quotes, a forgotten one's among them (a
+// --match forget rewrote the memory from what was left; a memory forget
+// keeps no rule for a quote too short to search for).
+func quotesForgotten(rules *ruleSet, e Entry, said map[int64]time.Time) bool {
+	for _, v := range e.Evidence {
+		at, ok := said[v.EventID]
+		if !ok || v.EventID == 0 {
+			at = e.Created
+		}
+		if rules.refusesAny(at, quoteSession(e, v), e.Project, []string{v.Quote}) {
+			return true
+		}
+	}
+	return false
 }
 
 // saidAt maps the messages ws's quotes were found in to when they were
@@ -530,17 +541,13 @@ func (t *Tx) ForgetsSummary(ctx context.Context, started, written time.Time, ses
 }
 
 // Forgets reports whether a forget's rule covers one of texts (each read
-// as an event's text on its own) said at at in session and project; with
-// no text, whether the rule of a session, project or date forget covers
-// that session and time. It is the rule check of what is not an event or
-// an entry: a session's row and summary, a conflict's reason.
+// as an event's text on its own) said at at in session and project. It is
+// the rule check of what is not an event or an entry: a summary, a
+// conflict's reason.
 func (t *Tx) Forgets(ctx context.Context, at time.Time, session, project string, texts ...string) (bool, error) {
 	rules, err := t.forgetRules(ctx)
 	if err != nil || rules.empty() {
 		return false, err
-	}
-	if len(texts) == 0 {
-		texts = []string{""}
 	}
 	return rules.refusesAny(at, session, project, texts), nil
 }
@@ -570,7 +577,7 @@ func (db *DB) AdoptForgetKey(ctx context.Context, key []byte) (bool, error) {
 			adopted = hmac.Equal(cur, key)
 			return nil
 		}
-		if _, err := t.exec(ctx, `CREATE TABLE IF NOT EXISTS forget_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BLOB NOT NULL)`); err != nil {
+		if _, err := t.exec(ctx, createForgetKey); err != nil {
 			return fmt.Errorf("forget key: %w", err)
 		}
 		if _, err := t.exec(ctx, `INSERT INTO forget_key (id, key) VALUES (1, ?)`, key); err != nil {
@@ -598,11 +605,31 @@ func ForgetKeyID(key []byte) string {
 // a rule whose hashes are keyed (readable only with the key of the store
 // that wrote it).
 func KeyedForgetRule(payload []byte) bool {
+	r, ok := forgetRuleIn(payload)
+	return ok && r.Keyed && r.hashed()
+}
+
+// ForgetRuleSaidLater reports whether a memory_forgotten event's payload
+// holds a rule that says it was made after by: a forget covers what was
+// said by the time it ran, and a tombstone from a file (a restore) dated
+// after the file was written, or after now, is none a store made.
+func ForgetRuleSaidLater(payload []byte, by time.Time) bool {
+	r, ok := forgetRuleIn(payload)
+	return ok && r.Until.After(by)
+}
+
+func forgetRuleIn(payload []byte) (forgetRule, bool) {
 	var p struct {
 		Rule *forgetRule `json:"rule"`
 	}
-	return json.Unmarshal(payload, &p) == nil && p.Rule != nil && p.Rule.Keyed && !p.Rule.empty()
+	if json.Unmarshal(payload, &p) != nil || p.Rule == nil || p.Rule.empty() {
+		return forgetRule{}, false
+	}
+	return *p.Rule, true
 }
+
+// createForgetKey makes the table of the store's forget key (forgetKey).
+const createForgetKey = `CREATE TABLE IF NOT EXISTS forget_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BLOB NOT NULL)`
 
 // forgetKey returns the store's secret key for the hashes of forget rules,
 // making it first when create is set (nil without it when there is none).
@@ -613,7 +640,7 @@ func KeyedForgetRule(payload []byte) bool {
 // keyed rule to match.
 func (t *Tx) forgetKey(ctx context.Context, create bool) ([]byte, error) {
 	if create {
-		if _, err := t.exec(ctx, `CREATE TABLE IF NOT EXISTS forget_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BLOB NOT NULL)`); err != nil {
+		if _, err := t.exec(ctx, createForgetKey); err != nil {
 			return nil, fmt.Errorf("forget key: %w", err)
 		}
 		key := make([]byte, 32)
