@@ -165,6 +165,16 @@ func write(ctx context.Context, db *store.DB, proj string, now time.Time, w io.W
 	keys := map[int64]string{} // event id -> dedupe key, for evidence
 	err = db.ScanEvents(ctx, proj, func(ev store.Event, hash string) error {
 		keys[ev.ID] = ev.DedupeKey
+		if proj != "" && ev.Type == store.TypeForgotten && ev.Project != proj && ev.Project != "" {
+			// Another project's forget comes along (its rule may cover
+			// this project's words), but not that project's path.
+			ev.Project = ""
+			sum, err := store.EventChecksum(ev)
+			if err != nil {
+				return err
+			}
+			ev.Checksum = sum
+		}
 		payload := ev.Payload
 		if !json.Valid(payload) {
 			payload = json.RawMessage("{}")
@@ -280,13 +290,15 @@ type Options struct {
 // at all is counted in Summary.FailedLines.
 //
 // Nothing a forget removed comes back, wherever its tombstone stands in the
-// file: f is read three times. First the forgets (their tombstones and the
+// file: f is read twice, or three times when the store has forgets. First the forgets (their tombstones and the
 // key of their rules), then everything but the records of memories, which
 // the store holds to every forget's rule as it writes it, then those
 // records (an extraction, an edit, a verdict), but not those of a memory
-// the rules kept out: a record holds the memory's words, dated when it was
-// recorded, not when they were said. (With no forget in the store, the
-// records are read with the rest, in their place.)
+// the restore kept out: a record holds the memory's words, dated when it
+// was recorded, not when they were said. (With no forget in the store, the
+// records are read with the rest, in their place.) A memory is kept out
+// when a rule covers its words or one of its quotes, when a quote's
+// message was kept out, or when its id was forgotten.
 //
 // A restore deletes nothing: what this store held before it stays, even
 // what an export's forget covers (an older backup restored before a newer
@@ -294,7 +306,8 @@ type Options struct {
 // store's rows would let one crafted line delete them.
 func Restore(ctx context.Context, db *store.DB, f io.ReadSeeker, warn io.Writer, opt Options) (Summary, error) {
 	r := &restorer{db: db, warn: warn, opt: opt, ids: map[string]int64{}, owners: map[string]store.Entry{}, conflicts: map[[2]string]exportConflict{},
-		keys: map[string]string{}, taken: map[string]string{}, refused: map[string]bool{}, forgottenIn: map[string]bool{}}
+		keys: map[string]string{}, taken: map[string]string{}, refused: map[string]bool{}, forgottenIn: map[string]bool{},
+		refusedEvents: map[string]bool{}}
 	held, err := db.HoldsType(ctx, store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation)
 	if err != nil {
 		return r.sum, err
@@ -381,7 +394,7 @@ func (r *restorer) forgets(ctx context.Context, held bool) error {
 	if r.keyed == 0 || key != nil && store.ForgetKeyID(key) == r.keyID {
 		return nil
 	}
-	r.sum.RulesNotCarried = r.keyed
+	r.sum.RulesNotCarried += r.keyed
 	var why string
 	switch {
 	case key != nil:
@@ -418,9 +431,10 @@ type restorer struct {
 	// are kept out too. forgottenIn holds the sessions of which a rule
 	// kept an event or an entry out, and summaries the summaries held back
 	// (summarize).
-	refused     map[string]bool
-	forgottenIn map[string]bool
-	summaries   []summary
+	refused       map[string]bool
+	forgottenIn   map[string]bool
+	refusedEvents map[string]bool // dedupe keys of the events a rule kept out
+	summaries     []summary
 	// The header's forget key id and time; how many of the export's
 	// tombstones hold keyed hashes, and how many the restore stored;
 	// whether the export held its store's key.
@@ -588,11 +602,11 @@ func (r *restorer) line(ctx context.Context, n int, line []byte) error {
 			fmt.Fprintf(r.warn, "claude-memory-layer import: line %d: event %s does not match its checksum; restored as it is\n", n, x.DedupeKey)
 		}
 		if ev.Type == store.TypeForgotten {
-			if store.ForgetRuleSaidLater(ev.Payload, r.db.Now()) {
-				// A forget covers what was said by the time it ran: one
-				// dated to come (no store made it) would refuse what this
-				// store is yet to hear, for good.
-				return bad(fmt.Errorf("tombstone %s: a forget dated in the future", ev.DedupeKey))
+			if why := store.ForeignRuleProblem(ev.Payload, r.db.Now()); why != "" {
+				// A stored rule is enforced on every later write, for good.
+				r.sum.RulesNotCarried++
+				fmt.Fprintf(r.warn, "claude-memory-layer import: line %d: forget %s not restored: %s\n", n, ev.DedupeKey, why)
+				return nil
 			}
 			if store.KeyedForgetRule(ev.Payload) {
 				r.keyed++
@@ -679,6 +693,9 @@ func (r *restorer) flush(ctx context.Context) error {
 	r.sum.Refused += res.Forgotten
 	for _, id := range res.ForgottenIn {
 		r.forgottenIn[id] = true
+	}
+	for _, k := range res.ForgottenKeys {
+		r.refusedEvents[k] = true
 	}
 	if r.pass == passForgets {
 		r.tombstones += res.Added
@@ -815,7 +832,21 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 		en.Stage = store.StageCandidate
 		r.sum.Unverified++
 	}
-	got, created, err := r.db.PutEntry(ctx, en)
+	got, created, err := store.Entry{}, false, error(nil)
+	if gone, ferr := r.forgottenHere(ctx, x); ferr != nil {
+		return ferr
+	} else if gone {
+		err = store.ErrForgotten
+	} else {
+		got, created, err = r.db.PutEntry(ctx, en)
+	}
+	if err != nil && store.IsConstraint(err) {
+		// A value the store does not take (a stage, a method it does not
+		// know): this line, not the restore.
+		r.sum.FailedLines++
+		fmt.Fprintf(r.warn, "claude-memory-layer import: entry %s: %v\n", x.CID, err)
+		return nil
+	}
 	if errors.Is(err, store.ErrForgotten) {
 		fmt.Fprintf(r.warn, "claude-memory-layer import: entry %s: not restored, it holds what a forget removed\n", x.CID)
 		r.refused[x.CID] = true
@@ -846,6 +877,20 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 		r.conflicts[[2]string{c.Older, c.Newer}] = c
 	}
 	return nil
+}
+
+// forgottenHere reports whether a forget in this store covers the exported
+// memory x beyond what its words show the rules: a quote of a message the
+// restore kept out (a forget deleted it: the memory was drawn from it,
+// whatever words of it the quote holds), or its id forgotten by a forget
+// whose rule holds nothing (all its quotes too short to search for).
+func (r *restorer) forgottenHere(ctx context.Context, x exportEntry) (bool, error) {
+	for _, v := range x.Evidence {
+		if v.EventKey != "" && r.refusedEvents[v.EventKey] {
+			return true, nil
+		}
+	}
+	return r.db.Read().ForgottenMemory(ctx, x.CID)
 }
 
 // entryTypes are the entry types the extractors write; a restored entry

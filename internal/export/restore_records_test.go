@@ -131,8 +131,10 @@ func TestRestoreKeepsAForgottenDigestOut(t *testing.T) {
 // every later capture).
 func TestRestoreDeletesNothingTheStoreHeld(t *testing.T) {
 	db, _ := twoSessionsOneFact(t)
-	far := "2999-01-01T00:00:00Z"
-	payload := `{"selector":["before"],"rule":{"until":"` + far + `","before":"` + far + `"}}`
+	// A date rule that covers everything said before it ran (an hour
+	// ago): it refuses what comes dated before it, and deletes nothing.
+	ago := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+	payload := `{"selector":["before"],"rule":{"until":"` + ago + `","before":"` + ago + `"}}`
 	file := `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":0,"exported_at":"2026-11-01T00:00:00Z","project":""}` + "\n" +
 		`{"kind":"event","id":1,"ts":"2026-11-01T00:00:00Z","type":"memory_forgotten","session_id":"","project":"","source_uuid":"","text":"",` +
 		`"payload":` + payload + `,"dedupe_key":"forgotten:x","content_hash":"","checksum":""}` + "\n"
@@ -321,8 +323,10 @@ func TestRestoreKeepsAForgottenMemoryWithAShortQuoteOut(t *testing.T) {
 // refuses a tombstone dated after now (review 187; also on main).
 func TestRestoreRefusesATombstoneDatedToCome(t *testing.T) {
 	db := storetest.Open(t)
-	far := "2999-01-01T00:00:00Z"
-	payload := `{"selector":["before"],"rule":{"until":"` + far + `","before":"` + far + `"}}`
+	// A date rule that covers everything said before it ran (an hour
+	// ago): it refuses what comes dated before it, and deletes nothing.
+	ago := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+	payload := `{"selector":["before"],"rule":{"until":"` + ago + `","before":"` + ago + `"}}`
 	file := `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":0,"exported_at":"2026-11-01T00:00:00Z","project":""}` + "\n" +
 		`{"kind":"event","id":1,"ts":"2026-11-01T00:00:00Z","type":"memory_forgotten","session_id":"","project":"","source_uuid":"","text":"",` +
 		`"payload":` + payload + `,"dedupe_key":"forgotten:x","content_hash":"","checksum":""}` + "\n"

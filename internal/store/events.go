@@ -174,8 +174,8 @@ type AppendResult struct {
 	Forgotten         int     // refused by a forget's rule
 	IDs               []int64 // ids of the added events, in order
 	// ForgottenIn are the sessions of the events refused by a forget's
-	// rule, each once.
-	ForgottenIn []string
+	// rule, each once, and ForgottenKeys their dedupe keys.
+	ForgottenIn, ForgottenKeys []string
 }
 
 // Append stores events, skipping any whose dedupe key (or, with
@@ -204,6 +204,7 @@ func (t *Tx) append(ctx context.Context, now time.Time, evs []Event) (AppendResu
 	}
 	res.Forgotten = len(refused)
 	for _, e := range refused {
+		res.ForgottenKeys = append(res.ForgottenKeys, e.DedupeKey)
 		if !slices.Contains(res.ForgottenIn, e.SessionID) {
 			res.ForgottenIn = append(res.ForgottenIn, e.SessionID)
 		}

@@ -346,7 +346,9 @@ func restate(ctx context.Context, t *Tx, id int64) error {
 	case !errors.Is(err, sql.ErrNoRows):
 		return fmt.Errorf("forget: restate entry %d: %w", id, err)
 	}
-	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ?, session_id = ?, subject = ?, claim_key = ?, roles_parsed = 0,
+	// promotion_blocked goes too: it quotes the quote that did not align,
+	// which may be the forgotten one.
+	if _, err := t.exec(ctx, `UPDATE entries SET title = ?, body = ?, session_id = ?, subject = ?, claim_key = ?, roles_parsed = 0, promotion_blocked = '',
 		created_at = coalesce((SELECT min(ev.ts) FROM evidence v JOIN events ev ON ev.id = v.event_id WHERE v.entry_id = entries.id), created_at)
 		WHERE id = ?`, title, body, session, subject, key, id); err != nil {
 		return fmt.Errorf("forget: restate entry %d: %w", id, err)

@@ -196,6 +196,23 @@ func (r forgetRule) empty() bool {
 	return len(r.Phrases) == 0 && r.Session == "" && r.Project == "" && r.Before.IsZero()
 }
 
+// wellFormed reports whether every phrase of the rule has words, as
+// newPhraseHash makes them: a rule from a file (a restore) may not, and a
+// phrase of no word, or of fewer than none, would match anything or
+// nothing sensible.
+func (r forgetRule) wellFormed() bool {
+	for _, ph := range r.Phrases {
+		if ph.Words < 1 || ph.Words > maxPhraseWords {
+			return false
+		}
+	}
+	return true
+}
+
+// maxPhraseWords bounds a phrase's words in a well-formed rule: a quote is
+// at most a few hundred words.
+const maxPhraseWords = 1 << 12
+
 // hashed reports whether the rule holds a hash (a session, a project, a
 // phrase): only those are matched with a key.
 func (r forgetRule) hashed() bool {
@@ -239,7 +256,7 @@ type phraseRef struct {
 func newRuleSet(rules []forgetRule, key []byte) *ruleSet {
 	s := &ruleSet{hashers: [2]*ruleHasher{newRuleHasher(nil), newRuleHasher(key)}}
 	for _, r := range rules {
-		if r.empty() || r.Keyed && r.hashed() && key == nil {
+		if r.empty() || r.Keyed && r.hashed() && key == nil || !r.wellFormed() {
 			continue
 		}
 		s.rules = append(s.rules, r)
@@ -609,13 +626,55 @@ func KeyedForgetRule(payload []byte) bool {
 	return ok && r.Keyed && r.hashed()
 }
 
-// ForgetRuleSaidLater reports whether a memory_forgotten event's payload
-// holds a rule that says it was made after by: a forget covers what was
-// said by the time it ran, and a tombstone from a file (a restore) dated
-// after the file was written, or after now, is none a store made.
-func ForgetRuleSaidLater(payload []byte, by time.Time) bool {
+// ForeignRuleProblem says why a store should not take the rule of a
+// memory_forgotten event from a file (a restore), "" when it may: a rule
+// dated after now (a forget covers what was said by the time it ran: one
+// to come would refuse what the store is yet to hear, for good), one with
+// a phrase of no word, and one with phrases hashed before rules were keyed
+// (nothing tells it from a planted one, which could name any word: "the").
+func ForeignRuleProblem(payload []byte, now time.Time) string {
 	r, ok := forgetRuleIn(payload)
-	return ok && r.Until.After(by)
+	switch {
+	case !ok:
+		return ""
+	case r.Until.After(now):
+		return "a forget dated in the future"
+	case !r.wellFormed():
+		return "a forget rule with a phrase of no words"
+	case !r.Keyed && len(r.Phrases) > 0:
+		return "a forget rule of words written before rules were keyed, which a restore cannot tell from a planted one"
+	}
+	return ""
+}
+
+// ForgottenMemory reports whether a forget of the memory cid ran in this
+// store, by the hash its tombstone keeps: a memory whose quotes were all
+// too short to leave a rule (forgetRuleOf) is known by its id alone.
+func (t *Tx) ForgottenMemory(ctx context.Context, cid string) (bool, error) {
+	key, err := t.forgetKey(ctx, false)
+	if err != nil {
+		return false, err
+	}
+	cid = normCID(cid)
+	want := map[string]bool{newRuleHasher(nil).of(cid): true}
+	if key != nil {
+		want[newRuleHasher(key).of(cid)] = true
+	}
+	rows, err := t.query(ctx, `SELECT json_extract(payload, '$.targets.memory') FROM events WHERE type = ? AND json_extract(payload, '$.targets.memory') IS NOT NULL`, TypeForgotten)
+	if err != nil {
+		return false, fmt.Errorf("forgotten memory: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return false, fmt.Errorf("forgotten memory: %w", err)
+		}
+		if want[h] {
+			return true, nil
+		}
+	}
+	return false, rows.Err()
 }
 
 func forgetRuleIn(payload []byte) (forgetRule, bool) {

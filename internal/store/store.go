@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -442,4 +443,10 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 	db.wrote.Store(true)
 	db.migrated = true
 	return nil
+}
+
+// IsConstraint reports whether err is SQLite refusing a value a CHECK,
+// NOT NULL or UNIQUE constraint does not allow.
+func IsConstraint(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "constraint failed")
 }
