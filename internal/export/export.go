@@ -838,7 +838,7 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 	} else if gone {
 		err = store.ErrForgotten
 	} else {
-		got, created, err = r.db.PutEntry(ctx, en)
+		got, created, err = r.db.RestoreEntry(ctx, en)
 	}
 	if err != nil && store.IsConstraint(err) {
 		// A value the store does not take (a stage, a method it does not
@@ -890,7 +890,7 @@ func (r *restorer) forgottenHere(ctx context.Context, x exportEntry) (bool, erro
 			return true, nil
 		}
 	}
-	return r.db.Read().ForgottenMemory(ctx, x.CID)
+	return r.db.Read().ForgottenMemory(ctx, x.CID, store.ParseTime(x.Created))
 }
 
 // entryTypes are the entry types the extractors write; a restored entry

@@ -90,18 +90,22 @@ func shortHash(s string) string {
 // of creating a copy, and a candidate is promoted if this evidence verifies it.
 // It reports the stored entry and whether it was created.
 func (db *DB) PutEntry(ctx context.Context, e Entry, events ...Event) (Entry, bool, error) {
+	return db.putEntry(ctx, EntryWrite{Entry: e, Events: events})
+}
+
+func (db *DB) putEntry(ctx context.Context, w EntryWrite) (Entry, bool, error) {
 	var got []Entry
 	var created []bool
 	err := db.Update(ctx, func(t *Tx) error {
 		var err error
-		got, created, err = t.PutEntries(ctx, []EntryWrite{{Entry: e, Events: events}})
+		got, created, err = t.PutEntries(ctx, []EntryWrite{w})
 		return err
 	})
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("put entry: %w", err)
 	}
 	if len(got) == 0 {
-		return Entry{}, false, fmt.Errorf("put entry %q: %w", e.Title, ErrForgotten)
+		return Entry{}, false, fmt.Errorf("put entry %q: %w", w.Entry.Title, ErrForgotten)
 	}
 	return got[0], created[0], nil
 }
@@ -110,6 +114,14 @@ func (db *DB) PutEntry(ctx context.Context, e Entry, events ...Event) (Entry, bo
 type EntryWrite struct {
 	Entry  Entry
 	Events []Event
+	// restored marks an entry from an export (RestoreEntry).
+	restored bool
+}
+
+// RestoreEntry is PutEntry for an entry restored from an export: a memory
+// forget's rule does not hold its quotes to it (see unforgottenEntries).
+func (db *DB) RestoreEntry(ctx context.Context, e Entry) (Entry, bool, error) {
+	return db.putEntry(ctx, EntryWrite{Entry: e, restored: true})
 }
 
 // PutEntries is PutEntry for a whole session's entries in one transaction:

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -48,6 +49,11 @@ type forgetRule struct {
 	Project string       `json:"project,omitempty"` // hash of the project
 	Before  time.Time    `json:"before,omitzero"`
 	Phrases []phraseHash `json:"phrases,omitempty"` // any of them
+	// memory is set, as the rule is read, for the rule of a forget of one
+	// memory: its phrases are that memory's quotes, which refuse a message
+	// saying them again but not the other memories that quote the same
+	// words, which the forget kept (without --shared).
+	memory bool
 }
 
 // phraseHash is a phrase as a rule keeps it: its number of words, the hash
@@ -372,9 +378,11 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 			return nil, fmt.Errorf("forget rules: %w", err)
 		}
 		var p struct {
-			Rule *forgetRule `json:"rule"`
+			Selector []string    `json:"selector"`
+			Rule     *forgetRule `json:"rule"`
 		}
 		if json.Unmarshal([]byte(payload), &p) == nil && p.Rule != nil && !p.Rule.empty() {
+			p.Rule.memory = slices.Contains(p.Selector, "memory")
 			rules = append(rules, *p.Rule)
 		}
 	}
@@ -387,7 +395,8 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 			return nil, fmt.Errorf("forget rules: %w", err)
 		}
 	}
-	t.rules, t.rulesRead = newRuleSet(rules, key), true
+	others := slices.DeleteFunc(slices.Clone(rules), func(r forgetRule) bool { return r.memory })
+	t.rules, t.entryRules, t.rulesRead = newRuleSet(rules, key), newRuleSet(others, key), true
 	return t.rules, nil
 }
 
@@ -428,17 +437,26 @@ func entryTexts(e Entry) []string {
 // another's memory); and without a digest of a session whose digest was
 // forgotten.
 func (t *Tx) unforgottenEntries(ctx context.Context, ws []EntryWrite) ([]EntryWrite, error) {
-	rules, err := t.forgetRules(ctx)
+	all, err := t.forgetRules(ctx)
 	if err != nil {
 		return nil, err
 	}
-	said, err := t.saidAt(ctx, ws, rules)
+	said, err := t.saidAt(ctx, ws, all)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]EntryWrite, 0, len(ws))
 	for _, w := range ws {
 		e := w.Entry
+		// A restored memory is not held to a memory forget's rule: the
+		// memories quoting its words were kept (without --shared), and
+		// the forgotten one goes by its id (ForgottenMemory). Anything
+		// else is: a memory extracted again from a transcript that still
+		// holds the forgotten words.
+		rules := all
+		if w.restored {
+			rules = t.entryRules
+		}
 		if e.Type == DigestType {
 			// A forgotten digest leaves no rule (its quotes are its
 			// session's, which stay) but the session's mark, which the
@@ -637,7 +655,7 @@ func ForeignRuleProblem(payload []byte, now time.Time) string {
 	switch {
 	case !ok:
 		return ""
-	case r.Until.After(now):
+	case r.Until.After(now.Add(clockSkew)):
 		return "a forget dated in the future"
 	case !r.wellFormed():
 		return "a forget rule with a phrase of no words"
@@ -647,10 +665,16 @@ func ForeignRuleProblem(payload []byte, now time.Time) string {
 	return ""
 }
 
-// ForgottenMemory reports whether a forget of the memory cid ran in this
-// store, by the hash its tombstone keeps: a memory whose quotes were all
-// too short to leave a rule (forgetRuleOf) is known by its id alone.
-func (t *Tx) ForgottenMemory(ctx context.Context, cid string) (bool, error) {
+// clockSkew is how far ahead of this machine's clock a restored forget may
+// be dated: the clock of the machine that wrote it may run ahead.
+const clockSkew = 24 * time.Hour
+
+// ForgottenMemory reports whether a forget of the memory cid, made at
+// created, ran in this store after it, by the hash its tombstone keeps: a
+// memory whose quotes were all too short to leave a rule (forgetRuleOf) is
+// known by its id alone, and so is, to a restore, a memory forget's own
+// memory (its rule no longer refuses entries: unforgottenEntries).
+func (t *Tx) ForgottenMemory(ctx context.Context, cid string, created time.Time) (bool, error) {
 	key, err := t.forgetKey(ctx, false)
 	if err != nil {
 		return false, err
@@ -660,17 +684,19 @@ func (t *Tx) ForgottenMemory(ctx context.Context, cid string) (bool, error) {
 	if key != nil {
 		want[newRuleHasher(key).of(cid)] = true
 	}
-	rows, err := t.query(ctx, `SELECT json_extract(payload, '$.targets.memory') FROM events WHERE type = ? AND json_extract(payload, '$.targets.memory') IS NOT NULL`, TypeForgotten)
+	// A memory made after the forget (its fact said again: its id is its
+	// project's and claim's) is another.
+	rows, err := t.query(ctx, `SELECT ts, json_extract(payload, '$.targets.memory') FROM events WHERE type = ? AND json_extract(payload, '$.targets.memory') IS NOT NULL`, TypeForgotten)
 	if err != nil {
 		return false, fmt.Errorf("forgotten memory: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
+		var ts, h string
+		if err := rows.Scan(&ts, &h); err != nil {
 			return false, fmt.Errorf("forgotten memory: %w", err)
 		}
-		if want[h] {
+		if want[h] && !created.After(ParseTime(ts)) {
 			return true, nil
 		}
 	}

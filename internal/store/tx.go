@@ -36,6 +36,9 @@ type Tx struct {
 	// rules are the forgets' standing rules (forget_rule.go), read once.
 	rules     *ruleSet
 	rulesRead bool
+	// entryRules are rules without those of memory forgets, which the
+	// entries a forget kept are held to (forgetRules).
+	entryRules *ruleSet
 	// looked keeps the rows of the role lookups rivalIDs made (by query
 	// and arguments) since this transaction last wrote: placing a
 	// session's claims and finding their conflicts ask the same lookups
