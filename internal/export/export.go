@@ -833,7 +833,7 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 		r.sum.Unverified++
 	}
 	got, created, err := store.Entry{}, false, error(nil)
-	if gone, ferr := r.forgottenHere(ctx, x); ferr != nil {
+	if gone, ferr := r.forgottenHere(ctx, x, en.ClaimKey); ferr != nil {
 		return ferr
 	} else if gone {
 		err = store.ErrForgotten
@@ -883,14 +883,18 @@ func (r *restorer) entry(ctx context.Context, x exportEntry) error {
 // memory x beyond what its words show the rules: a quote of a message the
 // restore kept out (a forget deleted it: the memory was drawn from it,
 // whatever words of it the quote holds), or its id forgotten by a forget
-// whose rule holds nothing (all its quotes too short to search for).
-func (r *restorer) forgottenHere(ctx context.Context, x exportEntry) (bool, error) {
+// whose rule holds nothing (all its quotes too short to search for), or by
+// a memory forget (whose words no longer hold a restored entry: the
+// memories quoting them were kept).
+func (r *restorer) forgottenHere(ctx context.Context, x exportEntry, claimKey string) (bool, error) {
 	for _, v := range x.Evidence {
 		if v.EventKey != "" && r.refusedEvents[v.EventKey] {
 			return true, nil
 		}
 	}
-	return r.db.Read().ForgottenMemory(ctx, x.CID, store.ParseTime(x.Created))
+	// By the file's id, and by the one it has here when the filter made
+	// its claim key again (a restore before may have forgotten it so).
+	return r.db.Read().ForgottenMemory(ctx, store.ParseTime(x.Created), x.CID, store.MemoryID(x.Project, claimKey))
 }
 
 // entryTypes are the entry types the extractors write; a restored entry

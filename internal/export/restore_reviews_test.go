@@ -400,3 +400,27 @@ func cids(t *testing.T, db *store.DB) map[string]store.Entry {
 	}
 	return out
 }
+
+// Same, with the message the memory quotes absent from the file (the
+// backup's entry cites an event the file does not hold): only the id
+// check is left, and the file's id is not this store's.
+func TestRestoreKeepsARekeyedForgottenMemoryOut(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	said(t, db, "/p", "s", forgetDay, "Where is the kiln deploy key?", oldQuote)
+	entry := `{"kind":"entry","cid":"mem:ab0","project":"/p","session_id":"s","type":"fact","title":"kiln deploy key Cookie: sid=aaaa1111bbbb2222cccc","body":"ochre vault","subject":"kiln deploy key","claim_key":"kiln deploy key|ochre","stage":"verified","status":"active","created":"2026-11-20T09:01:00.000Z","evidence":[{"event_key":"s:1","session_id":"s","quote":"` + oldQuote + `","method":"exact","confidence":1,"span_end":60}]}`
+	file := `{"kind":"header","format":"claude-memory-layer-export","version":1,"schema":1}` + "\n" + entry + "\n"
+	restore(t, db, []byte(file), export.Options{})
+	var y string
+	for c := range cids(t, db) {
+		y = c
+	}
+	if _, err := db.Forget(ctx, store.ForgetSelector{CID: y}); err != nil {
+		t.Fatal(err)
+	}
+	_, warn := restore(t, db, []byte(file), export.Options{})
+	if holds(t, db, "ochre vault") || holds(t, db, oldQuote) {
+		t.Errorf("forgotten %s came back (now %v; warnings %q)", y, cids(t, db), warn)
+	}
+}
+

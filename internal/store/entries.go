@@ -301,6 +301,10 @@ func orNone(m string) string {
 const cidDigits = 6
 
 // firstCID is the citation id newCID gives an entry unless another has it.
+// MemoryID is the citation id a memory of project with claimKey is given
+// first (another, longer, only when two keys share its digits).
+func MemoryID(project, claimKey string) string { return firstCID(project, claimKey) }
+
 func firstCID(project, claimKey string) string {
 	return "mem:" + shortHash(project + "\x00" + claimKey)[:cidDigits]
 }

@@ -669,20 +669,26 @@ func ForeignRuleProblem(payload []byte, now time.Time) string {
 // be dated: the clock of the machine that wrote it may run ahead.
 const clockSkew = 24 * time.Hour
 
-// ForgottenMemory reports whether a forget of the memory cid, made at
-// created, ran in this store after it, by the hash its tombstone keeps: a
+// ForgottenMemory reports whether a forget of the memory made at created,
+// under one of cids, ran in this store after it, by the hash its tombstone keeps: a
 // memory whose quotes were all too short to leave a rule (forgetRuleOf) is
 // known by its id alone, and so is, to a restore, a memory forget's own
 // memory (its rule no longer refuses entries: unforgottenEntries).
-func (t *Tx) ForgottenMemory(ctx context.Context, cid string, created time.Time) (bool, error) {
+func (t *Tx) ForgottenMemory(ctx context.Context, created time.Time, cids ...string) (bool, error) {
 	key, err := t.forgetKey(ctx, false)
 	if err != nil {
 		return false, err
 	}
-	cid = normCID(cid)
-	want := map[string]bool{newRuleHasher(nil).of(cid): true}
-	if key != nil {
-		want[newRuleHasher(key).of(cid)] = true
+	want := map[string]bool{}
+	for _, cid := range cids {
+		if cid == "" {
+			continue
+		}
+		cid = normCID(cid)
+		want[newRuleHasher(nil).of(cid)] = true
+		if key != nil {
+			want[newRuleHasher(key).of(cid)] = true
+		}
 	}
 	// A memory made after the forget (its fact said again: its id is its
 	// project's and claim's) is another.
