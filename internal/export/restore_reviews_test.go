@@ -423,4 +423,3 @@ func TestRestoreKeepsARekeyedForgottenMemoryOut(t *testing.T) {
 		t.Errorf("forgotten %s came back (now %v; warnings %q)", y, cids(t, db), warn)
 	}
 }
-
