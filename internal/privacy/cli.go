@@ -36,9 +36,11 @@ var passwordFlags = map[string][]passwordFlag{
 // commands above, openssl's "pass:", config commands, --password-stdin.
 var cliNeedles = [...]string{"mysql", "mariadb", "sshpass", "redis-cli", "valkey-cli", "ssh-keygen", "login", "gh ", "pass:", "config", "password-stdin"}
 
-// cliEdits masks passwords given on command lines. Only the lines that
-// hold one of cliNeedles are split into words.
+// cliEdits masks passwords given on command lines, and the cookies given
+// to curl (curlCookieEdits). Only the lines that hold one of cliNeedles
+// are split into words.
 func cliEdits(s string, edits []edit) []edit {
+	edits = curlCookieEdits(s, edits)
 	var starts []int
 	for _, n := range cliNeedles {
 		for off := 0; ; {
@@ -157,4 +159,121 @@ func appendValue(s string, w word, kind string, edits []edit) []edit {
 		return edits
 	}
 	return append(edits, edit{st, e, kind})
+}
+
+// curlCookieEdits masks the cookies curl is given with -b, the short form
+// of --cookie (which cookieEdits reads by its name). DevTools' "Copy as
+// cURL" writes them so, on a line of their own within a command that goes
+// on over lines ending in '\' (or '^' for cmd.exe). An argument without
+// '=' names a cookie file and has none.
+func curlCookieEdits(s string, edits []edit) []edit {
+	for off := 0; off < len(s); {
+		k := strings.Index(s[off:], "curl")
+		if k < 0 {
+			break
+		}
+		i := off + k
+		off = i + len("curl")
+		if i > 0 && (isToken(s[i-1]) || s[i-1] == '.') {
+			continue // libcurl, pycurl
+		}
+		if strings.HasPrefix(s[off:], ".exe") {
+			off += len(".exe")
+		}
+		if off < len(s) && isBlank(s[off]) {
+			edits, off = curlArgs(s, off, edits)
+		}
+	}
+	return edits
+}
+
+// curlArgs reads the words of a curl command from s[p] to its end, a line
+// break not escaped or a word that starts another command (|, ;, &&),
+// masks the cookies of each -b, and returns the command's end.
+func curlArgs(s string, p int, edits []edit) ([]edit, int) {
+	n := len(s)
+	cookie := false // the word before was -b
+	for p < n {
+		switch c := s[p]; {
+		case isBlank(c) || c == '\r':
+			p++
+			continue
+		case c == '\n':
+			if !continued(s, p) {
+				return edits, p
+			}
+			p++
+			continue
+		}
+		w := p
+		p = shellWordEnd(s, p)
+		switch t := s[w:p]; {
+		case t == "\\" || t == "^" || t == "`": // the line goes on
+		case t == "|" || t == ";" || t == "&" || t == "&&" || t == "||":
+			return edits, p
+		case cookie:
+			edits = cookieArg(s, w, p, edits)
+			cookie = false
+		case t == "-b":
+			cookie = true
+		case strings.HasPrefix(t, "-b") && strings.IndexByte(t, '=') > 0: // -bsid=…
+			edits = cookieArg(s, w+len("-b"), p, edits)
+		}
+	}
+	return edits, p
+}
+
+// continued reports whether the line break at s[p] is escaped, so that a
+// command goes on: by '\' in a shell, '^' in cmd.exe, '`' in PowerShell.
+func continued(s string, p int) bool {
+	if p > 0 && s[p-1] == '\r' {
+		p--
+	}
+	return p > 0 && (s[p-1] == '\\' || s[p-1] == '^' || s[p-1] == '`')
+}
+
+// shellWordEnd returns the end of the shell word that starts at s[p]: the
+// first blank or line break outside quotes ('…', "…", cmd.exe's ^"…^").
+// A quote not closed on its line ends there.
+func shellWordEnd(s string, p int) int {
+	n := len(s)
+	for p < n {
+		switch c := s[p]; {
+		case isBlank(c) || c == '\n' || c == '\r':
+			return p
+		case c == '^' && p+1 < n && s[p+1] == '"':
+			for p += 2; p < n && s[p] != '\n' && !(s[p] == '^' && p+1 < n && s[p+1] == '"'); p++ {
+			}
+			if p < n && s[p] == '^' {
+				p += 2
+			}
+		case c == '\'' || c == '"':
+			for p++; p < n && s[p] != c && s[p] != '\n'; p++ {
+				if c == '"' && s[p] == '\\' && p+1 < n && s[p+1] != '\n' {
+					p++
+				}
+			}
+			if p < n && s[p] == c {
+				p++
+			}
+		default:
+			p++
+		}
+	}
+	return p
+}
+
+// cookieArg masks the cookies of -b's argument s[w:e], bare or quoted
+// ('…', "…", $'…', ^"…^").
+func cookieArg(s string, w, e int, edits []edit) []edit {
+	if e-w >= 3 && s[w] == '$' && s[w+1] == '\'' {
+		w++
+	}
+	switch {
+	case e-w >= 4 && s[w] == '^' && s[w+1] == '"' && s[e-2] == '^' && s[e-1] == '"':
+		w, e = w+2, e-2
+	case e-w >= 2 && (s[w] == '\'' || s[w] == '"') && s[e-1] == s[w]:
+		w, e = w+1, e-1
+	}
+	return cookiePairs(s, w, e, false, edits)
 }

@@ -406,10 +406,10 @@ func TestFilterInvalidUTF8(t *testing.T) {
 func TestFilterIdempotent(t *testing.T) {
 	t.Parallel()
 	var ins []string
-	for _, tt := range append(tagTests(), secretTests()...) {
+	for _, tt := range append(append(tagTests(), secretTests()...), cookieTests()...) {
 		ins = append(ins, tt.in, tt.want)
 	}
-	ins = append(ins, cleanTests()...)
+	ins = append(append(ins, cleanTests()...), cookieCleanTests()...)
 	for _, in := range ins {
 		once := Filter(in)
 		if twice := Filter(once); twice != once {
@@ -438,6 +438,17 @@ func TestFilterLarge(t *testing.T) {
 		{"bearer", strings.Repeat("Bearer Bearer ", 100_000)},
 		{"newlines", strings.Repeat("\n", 1_000_000) + "</private>" + strings.Repeat("\n", 1_000_000)},
 		{"secret session", strings.Repeat(session(), 200)},
+		{"cookie literals", strings.Repeat("cookies={", 200_000)},
+		{"cookie lists", strings.Repeat(`"cookies": [{"name": "a", "value": "`, 50_000)},
+		{"cookie list", "cookies = [" + strings.Repeat(`{"name": "sid", "value": "8f3k2j4h5g6f7d8s9a0q"}, "cookie": {`, 20_000)},
+		{"cookie dict", "cookies = {" + strings.Repeat(`"cookie": "a=8f3k2j4h5g6f7d8s9a0q", `, 40_000)},
+		{"cookie calls", strings.Repeat(`Cookie("Cookie(\"`, 100_000)},
+		{"cookie calls unclosed", strings.Repeat(`cookies.set('`+strings.Repeat("x", 100)+"Cookie(\"", 10_000)},
+		{"cookie items", strings.Repeat(`cookies["`, 200_000)},
+		{"cookie value keys", strings.Repeat(`{"name":"Cookie","value":`, 50_000)},
+		{"curl flags", "curl " + strings.Repeat("-b ", 300_000)},
+		{"curl lines", strings.Repeat("curl -b x=1 \\\n", 100_000)},
+		{"curl quotes", strings.Repeat(`curl ^"`, 100_000)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			once := Filter(tt.in)
