@@ -1,14 +1,19 @@
 package privacy
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // A session's cookie is its credential. A cookie is read where something
 // gives it by name and value: a Cookie or Set-Cookie header and its kin
-// (cookieEdits, cookiePairs), curl's -b (curlCookieEdits in cli.go), a
-// dict or list of cookies in code or JSON (cookieLiteral), and code that
-// sets one (cookieCode). Only a value that looks random is masked
-// (cookieValue): names, attributes, "theme=dark" and code that merely
-// names a cookie stay.
+// (cookieEdits, cookiePairs), curl's -b or --cookie (curlCookieEdits in
+// cli.go), a literal of cookies in code or JSON (cookieLiteral), and code
+// that sets one (cookieCode). Only a value that looks random is masked: a
+// header's or a recorded cookie's by cookieValue, and a value written in
+// code by codeCookieValue, which also asks for a token's shape. Names,
+// attributes, "theme=dark", "accepted-v2" and code that merely names a
+// cookie stay.
 
 // Bounds on what one cookie word reads: a browser sends at most a few
 // kilobytes of cookies in a header, and a literal of cookies nests a few
@@ -22,21 +27,23 @@ const (
 )
 
 // cookieEdits masks the cookies of a Cookie or Set-Cookie header (and of
-// HTTP_COOKIE=…, "cookie": "…", document.cookie = "…", --cookie '…',
-// Header.Set("Cookie", "…"), {"name": "Cookie", "value": "…"}). The
-// header's value is read, its quoted string or the rest of its line, at
-// most maxCookieHeader bytes, and only its name=value pairs (cookiePairs):
-// a bare value is code or prose ("cookie = request.headers.get('Cookie')").
+// HTTP_COOKIE=…, "cookie": "…", document.cookie = "…",
+// Header.Set("Cookie", "…"), a HAR header object {"name": "Cookie",
+// "value": "…"} also over lines or JSON-escaped). The header's value is
+// read, its quoted string or the rest of its line, at most maxCookieHeader
+// bytes, and only its name=value pairs (cookiePairs): a bare value that
+// starts with no pair is code or prose ("cookie = new Cookie(…)").
 //
 // A cookie word in code (cookies, Cookie, setCookie, add_cookie) may be
 // followed by a literal of cookies (cookies={"sid": "…"}, "cookies": [{…}],
-// http.Cookie{…}) or by a call or item that sets one (Cookies.set("sid",
-// "…"), cookies["sid"] = "…"), which cookieCode and cookieLiteral read.
+// cookies: dict[str, str] = {…}, cookies=dict(sid="…")) or by code that
+// sets one (Cookies.set("sid", "…"), cookies["sid"] = "…",
+// http.Cookie{…}), which cookieLiteral and cookieCode read. curl's
+// --cookie is left to curlCookieEdits.
 func cookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
 	done := 0 // a hit inside a header already read is one of its words
 	read := 0 // a hit inside code already read starts no code of its own
-	nl := -1  // the end of the line of the latest hit read, found once a line
 	for _, i := range hits {
 		if i < done {
 			continue
@@ -53,65 +60,76 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 		for st > 0 && isToken(s[st-1]) && i-st < maxKeyBefore {
 			st--
 		}
+		if strings.HasPrefix(s[st:i], "--") {
+			continue // curl --cookie: curlCookieEdits reads its argument
+		}
 		set := i-st >= len("set-") && hasFold(s, i-len("set-"), "set-cookie")
-		flag := strings.HasPrefix(s[st:i], "--") // curl --cookie 'a=b'
 		open, p, keyQuoted := closeKeyQuote(s, st, off)
 		if open == 0 && i >= read {
-			if e, r, ok := cookieCode(s, off, edits); ok {
+			if e, r, ok := cookieCode(s, st, off, edits); ok {
 				edits, read = e, r
 				continue
 			}
 		}
-		for p < n && isBlank(s[p]) {
-			p++
-		}
-		switch {
-		case p >= n:
+		p = skipBlanks(s, p)
+		if p >= n {
 			continue
-		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',': // Header.Set("Cookie", "…")
+		}
+		literalOnly := false // cookies := …, cookies: dict = …: code, no header
+		switch {
+		case s[p] == ',' && keyQuoted: // Header.Set("Cookie", "…"), {"name": "Cookie", "value": "…"}
+			p = skipSpace(s, afterValueKey(s, skipSpace(s, p+1)))
+		case strings.HasPrefix(s[p:], "=>"): // PHP, Ruby: 'cookie' => '…'
+			p = skipBlanks(s, p+len("=>"))
+		case strings.HasPrefix(s[p:], ":="):
+			p, literalOnly = skipBlanks(s, p+len(":=")), true
+		case s[p] == ':' || s[p] == '=':
 			if p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
-				continue // "cookie == x", "cookie := x"
+				continue // "cookie == x", "Cookie::x"
 			}
-			comma := s[p] == ','
-			p++
-			for p < n && isBlank(s[p]) {
-				p++
+			colon := s[p] == ':'
+			p = skipBlanks(s, p+1)
+			if colon {
+				if q, ok := afterTypeAnnotation(s, p); ok {
+					p, literalOnly = q, true
+				}
 			}
-			if comma {
-				p = afterValueKey(s, p) // {"name": "Cookie", "value": "…"}
-			}
-		case !flag || p == off:
+		default:
 			continue // prose: "the cookie is set at login"
 		}
 		if p >= n || open != 0 && !keyQuoted && s[p] == open {
-			continue
+			continue // fmt.Println("cookie:", c): the quote closes the key's literal
 		}
-		if s[p] == '{' || s[p] == '[' {
+		if q, ok := literalAt(s, p); ok {
 			if i >= read {
-				edits, read = cookieLiteral(s, p, false, edits)
+				edits, read = cookieLiteral(s, q, litTop, edits)
 			}
 			continue
 		}
-		if nl < p {
-			nl = n
-			if k := strings.IndexAny(s[p:], "\r\n"); k >= 0 {
-				nl = p + k
-			}
+		if literalOnly {
+			continue
 		}
-		end := min(nl, p+maxCookieHeader)
-		switch delim, cs, _ := quoteAt(s[:end], p); {
-		case delim != "":
-			p, end = cs, quoteEnd(s[:end], cs, delim)
-		case plural:
-			continue // cookies=jar, timeout=30: code, no header
-		case open != 0 && !keyQuoted:
-			// -H "Cookie: a=b" https://…: the header ends at its quote.
-			if k := strings.IndexByte(s[p:end], open); k >= 0 {
-				end = p + k
+		capEnd := min(n, p+maxCookieHeader)
+		if delim, cs, _ := quoteAt(s[:capEnd], p); delim != "" {
+			done = quoteEnd(s[:capEnd], cs, delim)
+			edits = cookiePairs(s, cs, done, set, edits)
+			continue
+		}
+		if plural || !pairAt(s, p) {
+			continue // code: cookies=jar, cookie = new Cookie(…), cookie = SimpleCookie("…")
+		}
+		end := capEnd
+		if k := strings.IndexAny(s[p:end], "\r\n"); k >= 0 {
+			end = p + k
+		}
+		if open != 0 && !keyQuoted {
+			// -H "Cookie: a=b" https://…: the header ends at its quote,
+			// which is \" in a command inside JSON.
+			q := s[st-1 : st]
+			if st >= 2 && s[st-2] == '\\' {
+				q = s[st-2 : st]
 			}
-		case flag:
-			// --cookie a=b https://…: a bare argument ends at a blank.
-			if k := strings.IndexAny(s[p:end], " \t"); k >= 0 {
+			if k := strings.Index(s[p:end], q); k >= 0 {
 				end = p + k
 			}
 		}
@@ -121,24 +139,116 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 	return edits
 }
 
+// skipBlanks returns the position of the first byte at or after p that is
+// no blank: what follows a key on its line.
+func skipBlanks(s string, p int) int {
+	for p < len(s) && isBlank(s[p]) {
+		p++
+	}
+	return p
+}
+
+// skipSpace returns the position of the first byte at or after p that is
+// no blank or line break: what follows inside a literal or an object,
+// which may go on over lines. JSON's escapes of them (\n, \r, \t) are
+// skipped too, as in JSON printed into a string; outside a string no code
+// has them.
+func skipSpace(s string, p int) int {
+	for p < len(s) {
+		switch {
+		case isBlank(s[p]) || s[p] == '\n' || s[p] == '\r':
+			p++
+		case escapedSpace(s, p):
+			p += 2
+		default:
+			return p
+		}
+	}
+	return p
+}
+
+// escapedSpace reports whether s[p:] starts with JSON's escape of a line
+// break or a tab.
+func escapedSpace(s string, p int) bool {
+	return p+1 < len(s) && s[p] == '\\' && strings.IndexByte("nrt", s[p+1]) >= 0
+}
+
 // afterValueKey returns the position after a quoted "value" key and its
 // colon at s[p] (a HAR header object names its header, then gives its
-// value so), or p if there is none.
+// value so), or p if there is none. The key's quotes may be JSON-escaped,
+// \"value\", in an object inside a string.
 func afterValueKey(s string, p int) int {
+	var q string
+	switch {
+	case p < len(s) && isQuote(s[p]):
+		q = s[p : p+1]
+	case strings.HasPrefix(s[p:], `\"`):
+		q = `\"`
+	default:
+		return p
+	}
+	k := p + len(q)
+	if !hasFold(s, k, "value") || !strings.HasPrefix(s[k+len("value"):], q) {
+		return p
+	}
+	k = skipSpace(s, k+len("value")+len(q))
+	if k >= len(s) || s[k] != ':' {
+		return p
+	}
+	return skipBlanks(s, k+1)
+}
+
+// afterTypeAnnotation returns the position after the "<type> =" at s[p]
+// that declares a cookie word's type before its literal (cookies:
+// dict[str, str] = {…}, const cookies: Record<string, string> = {…}). The
+// '=' must follow a blank: "Cookie: sid=…" is a header.
+func afterTypeAnnotation(s string, p int) (int, bool) {
+	e := p
+	for e < len(s) && e-p < maxKeyLen && (isAlnum(s[e]) || strings.IndexByte("_.[]<>, |?", s[e]) >= 0) {
+		e++
+	}
+	if e == p || e >= len(s) || s[e] != '=' || !isBlank(s[e-1]) || e+1 < len(s) && (s[e+1] == '=' || s[e+1] == '>') {
+		return p, false
+	}
+	return skipBlanks(s, e+1), true
+}
+
+// literalAt returns where the literal of cookies that starts at s[p]
+// opens: at its bracket, at the '(' of dict(…), or at the '{' after a
+// composite literal's type (map[string]string{…}, []*http.Cookie{…}).
+func literalAt(s string, p int) (int, bool) {
 	n := len(s)
-	if p+len(`"value"`) >= n || !isQuote(s[p]) || !hasFold(s, p+1, "value") || s[p+len(`"value`)] != s[p] {
-		return p
+	switch {
+	case p >= n:
+		return p, false
+	case strings.HasPrefix(s[p:], "dict("):
+		return p + len("dict"), true
+	case s[p] == '{' || s[p] == '[' && !strings.HasPrefix(s[p:], "[]"):
+		return p, true
 	}
-	q := p + len(`"value"`)
-	for q < n && isBlank(s[q]) {
-		q++
+	e := p
+	for e < n && e-p < maxKeyLen && (isToken(s[e]) || strings.IndexByte(".*&[]", s[e]) >= 0) {
+		e++
 	}
-	if q >= n || s[q] != ':' {
-		return p
+	if e < n && s[e] == '{' && hasLetter(s[p:e]) {
+		return e, true
 	}
-	for q++; q < n && isBlank(s[q]); q++ {
+	return p, false
+}
+
+// pairAt reports whether a cookie's name=value pair starts at s[p], as a
+// header's value does and code (new Cookie(…), SimpleCookie(…)) does not.
+// The name is an RFC 6265 token.
+func pairAt(s string, p int) bool {
+	for e := p; e < len(s) && e-p <= maxKeyLen; e++ {
+		switch c := s[e]; {
+		case c == '=':
+			return e > p
+		case !isAlnum(c) && strings.IndexByte("!#$%&'*+-.^_`|~", c) < 0:
+			return false
+		}
 	}
-	return q
+	return false
 }
 
 // cookiePairs masks, of the name=value pairs in s[p:end] (split at ';', and
@@ -174,12 +284,222 @@ func cookiePairs(s string, p, end int, set bool, edits []edit) []edit {
 	return edits
 }
 
-// cookieValue reports whether v, a cookie's value, is to be masked: it
-// looks random, and is no reference ($SID, %s, {{sid}}, <sid>),
-// placeholder or marker.
+// cookieValue reports whether v, a cookie's value as a header or a
+// recorded cookie gives it, is to be masked: it looks random, and is no
+// reference ($SID, %s, {{sid}}, <sid>), placeholder or marker, and none
+// of the values with digits that are plainly no secret (plainCookieValue).
 func cookieValue(v string) bool {
-	return v != "" && strings.IndexByte("$%{<", v[0]) < 0 && !strings.Contains(v, redactPrefix) &&
-		!isPlaceholder(v) && looksRandom(strings.Trim(v, `"'`))
+	if v == "" || strings.IndexByte("$%{<", v[0]) >= 0 || strings.Contains(v, redactPrefix) || isPlaceholder(v) {
+		return false
+	}
+	v = strings.Trim(v, `"'`)
+	return looksRandom(v) && !plainCookieValue(v)
+}
+
+// plainCookieValue reports whether v is a URL, a date or time
+// (2026-01-01T10:00:00Z), a version (v1.2.3-rc4, 2.0.1) or a size
+// (1920x1080): values with letters and digits that no one keeps secret.
+func plainCookieValue(v string) bool {
+	if strings.Contains(v, "://") {
+		return true
+	}
+	if len(v) >= len("2026-01-01") && allDigits(v[0:4]) && v[4] == '-' && allDigits(v[5:7]) && v[7] == '-' && allDigits(v[8:10]) {
+		return true
+	}
+	w := v
+	if w != "" && w[0]|0x20 == 'v' {
+		w = w[1:]
+	}
+	d := digitsEnd(w, 0)
+	if d > 0 && d < len(w) && w[d]|0x20 == 'x' { // 1920x1080
+		return digitsEnd(w, d+1) == len(w) && d+1 < len(w)
+	}
+	dots := 0
+	for d > 0 && d+1 < len(w) && w[d] == '.' && isDigit(w[d+1]) {
+		d = digitsEnd(w, d+1)
+		dots++
+	}
+	// 1.2.3, v1.2.3-rc4, 2.0.1+build7: the tag after a version is short.
+	return dots > 0 && (d == len(w) || (w[d] == '-' || w[d] == '+') && len(w)-d <= len("-SNAPSHOT2"))
+}
+
+// digitsEnd returns the end of the run of digits at s[p:].
+func digitsEnd(s string, p int) int {
+	for p < len(s) && isDigit(s[p]) {
+		p++
+	}
+	return p
+}
+
+func allDigits(s string) bool { return s != "" && digitsEnd(s, 0) == len(s) }
+
+// codeCookieValue is cookieValue for a string literal written in code,
+// which is all of the value, named name ("" if unknown). In code a value
+// with a digit is as often a setting or a fixture (accepted-v2, cart_1234,
+// NewValue3, newspaper.com:1471) as a session, so it must also have a
+// token's shape (tokenShaped). A cookie's value has only RFC 6265's
+// cookie-octets (cookieOctets), so a message ("We use 3 kinds of
+// cookies") is none.
+//
+// A UUID is masked only under a name that says session or credential
+// (sid, JSESSIONID, auth_token): a session store may use one, but a UUID
+// written in code is far more often a visitor, tenant or request id or the
+// RFC's own example, while live sessions reach the text through headers,
+// HAR files and curl, where cookieValue masks a UUID whatever its name.
+func codeCookieValue(name, v string) bool {
+	if !cookieOctets(v) || isUUID(v) && !sessionName(name) {
+		return false
+	}
+	// looksSecret takes a leading '-' for a flag; a base64url token may
+	// start with one.
+	return cookieValue(v) && looksSecret(strings.TrimLeft(v, "-")) && tokenShaped(v)
+}
+
+// cookieOctets reports whether v has none of the bytes a cookie's value
+// cannot hold: blanks, quotes, commas, semicolons, backslashes.
+func cookieOctets(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c <= ' ' || c == '"' || c == ',' || c == ';' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenShaped reports whether v looks generated: 16 bytes or more, not
+// made of words and numbers (wordsOnly), and with at least 70% of the
+// entropy a string of its length and its kind of characters can have.
+// A fixed threshold would miss real sessions: the entropy of a random
+// 32-digit hex id (a JSESSIONID) is often below 3.6 bits per byte, and of
+// a 16-character [a-z0-9] one often below 3.5.
+func tokenShaped(v string) bool {
+	if len(v) < 16 || wordsOnly(v) {
+		return false
+	}
+	return shannonEntropy(v) >= 0.7*math.Log2(float64(min(len(v), alphabetSize(v))))
+}
+
+// alphabetSize is the size of the alphabet v seems drawn from: the
+// classes of letters and digits it uses (16 if all are hex digits, else
+// 10 digits, 26 lower, 26 upper letters) and its other distinct bytes.
+func alphabetSize(v string) int {
+	var seen [256]bool
+	hex, others := true, 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !isAlnum(c) && !seen[c] {
+			others++
+		}
+		seen[c] = true
+		hex = hex && (!isLetter(c) || 'a' <= c|0x20 && c|0x20 <= 'f')
+	}
+	if hex {
+		return 16 + others
+	}
+	size := others
+	for _, class := range [...]struct {
+		lo, hi byte
+		size   int
+	}{{'0', '9', 10}, {'a', 'z', 26}, {'A', 'Z', 26}} {
+		for c := class.lo; c <= class.hi; c++ {
+			if seen[c] {
+				size += class.size
+				break
+			}
+		}
+	}
+	return size
+}
+
+// wordsOnly reports whether v is made of words and numbers joined by
+// punctuation or case humps (anonymous-user-1, onboarding-step-4-of-7,
+// newspaper.com:1471, expiringCookieValue2024): each run of letters a word
+// of two or more, lower case, upper case or capitalised, and set off from
+// the word before by more than digits. A random token has runs of one
+// letter, mixes case within a run, or parts its letters by digits only
+// (k2jxq8fhz).
+func wordsOnly(v string) bool {
+	words, apart := 0, true // apart: punctuation or a hump since the last word
+	for i := 0; i < len(v); {
+		c := v[i]
+		switch {
+		case isDigit(c):
+			i = digitsEnd(v, i)
+			continue
+		case !isLetter(c):
+			apart = true
+			i++
+			continue
+		case !apart:
+			return false
+		}
+		j := i + 1
+		for j < len(v) && isLower(v[j]) {
+			j++
+		}
+		if isUpper(c) && j == i+1 { // an upper-case run: HTTP, or the HTTP of HTTPServer
+			for j < len(v) && isUpper(v[j]) {
+				j++
+			}
+			if j < len(v) && isLower(v[j]) && j-i > 2 {
+				j--
+			}
+		}
+		if j-i < 2 || !pronounceable(v[i:j]) {
+			return false
+		}
+		words++
+		apart = j < len(v) && isUpper(v[j]) // a hump: the next word starts here
+		i = j
+	}
+	return words > 0
+}
+
+// pronounceable reports whether the letters w read as a word: one of
+// three letters or fewer (of, eu, cdn), or one with a vowel and no more
+// than four consonants in a row (newspaper, strengths), as few random
+// runs of letters are (bndclgufw, Ctwg).
+func pronounceable(w string) bool {
+	if len(w) <= 3 {
+		return true
+	}
+	vowel, run := false, 0
+	for i := 0; i < len(w); i++ {
+		if strings.IndexByte("aeiouyAEIOUY", w[i]) >= 0 {
+			vowel, run = true, 0
+		} else if run++; run > 4 {
+			return false
+		}
+	}
+	return vowel
+}
+
+// isUUID reports whether v is written as a UUID: 8-4-4-4-12 hex digits.
+func isUUID(v string) bool {
+	if len(v) != 36 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if v[i] != '-' {
+				return false
+			}
+		} else if c := v[i] | 0x20; !isDigit(v[i]) && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// sessionName reports whether a cookie's name says it holds a session or
+// a credential: sid, sessionid, JSESSIONID, auth_token, api_key.
+func sessionName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if hasFold(name, i, "sess") || hasFold(name, i, "sid") {
+			return true
+		}
+	}
+	return namesSecret(name)
 }
 
 // cookieAttribute reports whether name is one of the settings a Set-Cookie
@@ -209,30 +529,33 @@ func cookieAttribute(name string) bool {
 var cookieAttributes = map[string]bool{"path": true, "domain": true, "expires": true, "maxage": true,
 	"samesite": true, "secure": true, "httponly": true, "priority": true, "partitioned": true, "version": true}
 
-// cookieCode masks the cookie set by the code that follows a cookie word
-// at s[p]: a call's (Cookies.set("sid", "…"), new Cookie("sid", "…"),
-// Cookie::new(…), addCookies([…]), set_cookie(key="sid", value="…"),
-// cookies().set(…), SimpleCookie("sid=…")), an item's (cookies["sid"] =
-// "…") or a composite literal's (http.Cookie{Name: "sid", Value: "…"}).
-// It returns where its reading stopped; ok is false when no such code
-// follows the word.
-func cookieCode(s string, p int, edits []edit) (_ []edit, read int, ok bool) {
+// cookieCode masks the cookie set by the code that follows the cookie
+// word s[st:p]: a setter's call (Cookies.set("sid", "…"), new
+// Cookie("sid", "…"), Cookie::new(…), addCookies([…]),
+// set_cookie(key="sid", value="…"), cookies().set(…), s.cookies.update(sid="…"),
+// SimpleCookie("sid=…")), an item's (cookies["sid"] = "…") or a composite
+// literal's (http.Cookie{Name: "sid", Value: "…"}). Another call
+// (cookies.get("sid", "default"), readCookie(…)) sets none; only a lone
+// string of name=value pairs given to it is read. It returns where its
+// reading stopped; ok is false when no such code follows the word.
+func cookieCode(s string, st, p int, edits []edit) (_ []edit, read int, ok bool) {
 	n := len(s)
-	if strings.HasPrefix(s[p:], "().") {
-		p += len("()") // cookies().set("sid", "…")
+	q := p
+	if strings.HasPrefix(s[q:], "().") {
+		q += len("()") // cookies().set("sid", "…")
 	}
-	if p >= n {
+	if q >= n {
 		return edits, p, false
 	}
-	switch c := s[p]; {
-	case c == '{':
-		edits, read = cookieLiteral(s, p, false, edits)
+	switch c := s[q]; {
+	case c == '{' && q == p:
+		edits, read = cookieLiteral(s, q, litTop, edits)
 		return edits, read, true
-	case c == '[':
-		edits, read = cookieItem(s, p+1, edits)
+	case c == '[' && q == p:
+		edits, read = cookieItem(s, q+1, edits)
 		return edits, read, true
-	case c == '.' || c == ':' && p+1 < n && s[p+1] == ':':
-		m := p + 1
+	case c == '.' || c == ':' && q+1 < n && s[q+1] == ':':
+		m := q + 1
 		if c == ':' {
 			m++
 		}
@@ -243,30 +566,98 @@ func cookieCode(s string, p int, edits []edit) (_ []edit, read int, ok bool) {
 		if e == m || e >= n || s[e] != '(' {
 			return edits, p, false // document.cookie.length, "the cookie."
 		}
-		p = e
-	}
-	if s[p] != '(' {
+		q = e
+	case c != '(':
 		return edits, p, false
 	}
-	edits, read = cookieCall(s, p, edits)
+	if k := calleeKind(s[st:q]); k != litSkip {
+		edits, read = cookieLiteral(s, q, k, edits)
+		return edits, read, true
+	}
+	edits, read = cookieString(s, q, edits)
 	return edits, read, true
 }
 
-// cookieCall masks the cookies a call on a cookie word is given, its
-// arguments in parentheses from s[p]: one string of name=value pairs
-// (SimpleCookie("sid=…")), or what cookieLiteral finds in them read as a
-// cookie call's (a name and then a value, value="…", a literal of
-// cookies). cookies.get("sid") names a cookie and gives none.
-func cookieCall(s string, p int, edits []edit) ([]edit, int) {
-	if cs, ce, q, ok := stringAt(s, skipSpace(s, p+1)); ok {
-		for q < len(s) && isBlank(s[q]) {
-			q++
-		}
-		if q < len(s) && s[q] == ')' {
-			return cookiePairs(s, cs, ce, false, edits), q + 1
-		}
+// cookieString masks the name=value pairs of a call's one string argument
+// (parseCookie("sid=…")), the call's '(' at s[p], and returns where its
+// reading stopped.
+func cookieString(s string, p int, edits []edit) ([]edit, int) {
+	cs, ce, q, ok := stringAt(s, skipSpace(s, p+1))
+	if !ok {
+		return edits, max(q, p+1)
 	}
-	return cookieLiteral(s, p, true, edits)
+	if q = skipSpace(s, q); q < len(s) && s[q] == ')' {
+		return cookiePairs(s, cs, ce, false, edits), q + 1
+	}
+	return edits, q
+}
+
+// calleeKind is the kind of literal the arguments of a call of w are:
+// litCall for a call that sets a cookie by name and value, litKwargs for
+// one that sets cookies by keyword (s.cookies.update(sid="…")), litSkip
+// for any other. A setter is named either by the callee itself
+// (setCookie, new Cookie, set_cookie) or by a generic method (set, add,
+// update, Cookie::new) on an object that is a cookie word (s.cookies.set,
+// Cookies.set, cookies().set): so the last two segments of w are looked
+// at, and earlier ones (s., requests.) name the owner, not the cookie.
+func calleeKind(w string) litKind {
+	i := strings.LastIndexAny(w, ".:")
+	method := w[i+1:]
+	if isCookieSetter(method) {
+		return litCall
+	}
+	if i < 0 {
+		return litSkip
+	}
+	obj := strings.TrimSuffix(strings.TrimRight(w[:i], ":"), "()")
+	if !isCookieWord(obj[strings.LastIndexAny(obj, ".:")+1:]) {
+		return litSkip
+	}
+	switch strings.ToLower(method) {
+	case "set", "add", "put", "append", "new", "build":
+		return litCall
+	case "update":
+		return litKwargs
+	}
+	return litSkip
+}
+
+// isCookieSetter reports whether w names a call that makes or sets a
+// cookie by name and value: Cookie, SimpleCookie, HttpCookie,
+// setCookie, set_cookie, setcookie, addCookie(s), add_cookie,
+// create_cookie, res.cookie, $.cookie. readCookie, getCookie, clearCookie
+// and deleteCookie set none.
+func isCookieSetter(w string) bool {
+	var b [len("appendcookies")]byte
+	k := 0
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c == '_' || c == '-':
+			continue
+		case k == len(b):
+			return false
+		case isUpper(c):
+			c += 'a' - 'A'
+		}
+		b[k] = c
+		k++
+	}
+	f := strings.TrimSuffix(string(b[:k]), "s")
+	if !strings.HasSuffix(f, "cookie") {
+		return false
+	}
+	switch f[:len(f)-len("cookie")] {
+	case "", "set", "add", "create", "make", "new", "simple", "http", "put", "append", "write", "build":
+		return true
+	}
+	return false
+}
+
+// isCookieWord reports whether w ends in cookie or cookies, in any case.
+func isCookieWord(w string) bool {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "s"), "S")
+	return len(w) >= len("cookie") && hasFold(w, len(w)-len("cookie"), "cookie")
 }
 
 // cookieItem masks the value assigned to a cookie by name, cookies["sid"]
@@ -274,37 +665,19 @@ func cookieCall(s string, p int, edits []edit) ([]edit, int) {
 // nothing.
 func cookieItem(s string, p int, edits []edit) ([]edit, int) {
 	n := len(s)
-	_, _, q, ok := stringAt(s, p)
+	ns, ne, q, ok := stringAt(s, p)
 	if !ok || q >= n || s[q] != ']' {
 		return edits, q
 	}
-	for q++; q < n && isBlank(s[q]); q++ {
-	}
+	q = skipBlanks(s, q+1)
 	if q >= n || s[q] != '=' || q+1 < n && s[q+1] == '=' {
 		return edits, q
 	}
-	for q++; q < n && isBlank(s[q]); q++ {
-	}
-	vs, ve, q, ok := stringAt(s, q)
-	if ok && codeCookieValue(s[vs:ve]) {
+	vs, ve, q, ok := stringAt(s, skipBlanks(s, q+1))
+	if ok && codeCookieValue(s[ns:ne], s[vs:ve]) {
 		edits = append(edits, edit{vs, ve, "cookie"})
 	}
 	return edits, q
-}
-
-// codeCookieValue is cookieValue for a string literal in code, which is
-// all of the value. A cookie's value has no blanks, quotes, commas,
-// semicolons or backslashes (RFC 6265's cookie-octet), so a message ("We
-// use 3 kinds of cookies") is none; and in code a value must also look
-// secret rather than like a name or a path (CookiePreference,
-// #/definitions/Cookie).
-func codeCookieValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c <= ' ' || c == '"' || c == ',' || c == ';' || c == '\\' {
-			return false
-		}
-	}
-	return cookieValue(v) && looksSecret(v)
 }
 
 // stringAt reads the string literal that starts at s[p] and closes on its
@@ -325,202 +698,345 @@ func stringAt(s string, p int) (cs, ce, next int, ok bool) {
 	return cs, ce, ce + len(delim), true
 }
 
-// skipSpace returns the position of the first byte at or after p that is
-// no blank or line break.
-func skipSpace(s string, p int) int {
-	for p < len(s) && (isBlank(s[p]) || s[p] == '\n' || s[p] == '\r') {
-		p++
-	}
-	return p
-}
+// litKind is what the items of a literal are, which decides which of its
+// strings are cookies.
+type litKind uint8
+
+const (
+	// litSkip: none are; a cookie call inside is still read.
+	litSkip litKind = iota
+	// litTop: the literal a cookie word is given. Keyed, it is a dict of
+	// cookies by name ({"sessionid": "…"}) or, if it has a name or a value
+	// key, one cookie object ({name: "sid", value: "…"}, http.Cookie{…}).
+	// Its elements are cookie objects (litElem), cookie calls, or strings
+	// of a Cookie or Set-Cookie header's pairs (Header{"Cookie":
+	// {"sid=…"}}, ['sid=…; HttpOnly']). Deeper values are no cookies.
+	litTop
+	// litElem: an element of such a list, whose value key is its cookie.
+	litElem
+	// litCall: a cookie call's arguments: a name, then the value, or
+	// value=; its first argument may also be a literal (litTop) or a lone
+	// string of pairs.
+	litCall
+	// litKwargs: cookies by keyword, s.cookies.update(sid="…"), or a dict
+	// given first.
+	litKwargs
+)
 
 // cookieLiteral masks the cookies of the literal that opens at s[p] ('{',
-// '[', or the '(' of a call's arguments, of a cookie call if call is set)
-// and returns where its reading stopped: after the literal's closing
-// bracket, or at the first byte that belongs to no literal of strings,
-// words and numbers (an operator, a string not closed on its line), or at
-// a level deeper than maxCookieDepth. Keys end in ':', '=>' or '='
-// (key="…"); comments (# …, // …) are skipped.
-//
-// The literal is a dict of cookies by name ({"sessionid": "…"}), whose
-// string values are cookies, or it holds cookie objects ([{"name":
-// "sessionid", "value": "…", "path": "/"}], http.Cookie{Name: "sid",
-// Value: "…"}) or calls (new Cookie("sid", "…"), value="…"), whose only
-// cookie is their value: a "value" key's, or a cookie call's second
-// argument. An object's other values wait in pending until its close
-// tells which of the two it is, that is whether it has a "name". A dict's
-// attributes (domain, path…) and "url" are settings, not cookies. A
-// string that is a list's element rather than a key is read as a Cookie
-// or Set-Cookie header's pairs (Header{"Cookie": {"sid=…; theme=dark"}}).
-func cookieLiteral(s string, p int, call bool, edits []edit) ([]edit, int) {
-	type pendingValue struct {
-		e     edit
-		depth int
+// '[', or the '(' of a call's arguments) as one of kind k, and returns
+// where its reading stopped: after the literal's closing bracket, or at
+// the first byte that belongs to no literal of strings, words and numbers
+// (an operator, a string not closed on its line), or at a level deeper
+// than maxCookieDepth. Keys end in ':', '=>' or '=' (key="…"); comments
+// (# …, // …) are skipped. Each byte is read once.
+func cookieLiteral(s string, p int, k litKind, edits []edit) ([]edit, int) {
+	r := cookieReader{s: s, p: p + 1, edits: edits}
+	r.items(k, 1)
+	return r.edits, r.p
+}
+
+// cookieReader reads a literal token by token, with one token of
+// lookahead.
+type cookieReader struct {
+	s      string
+	p      int // where the next token starts
+	ahead  token
+	peeked bool
+	stop   bool // reading ended before the literal closed
+	edits  []edit
+}
+
+type litToken uint8
+
+const (
+	tokEnd    litToken = iota // the end of the text or of the literal's bytes
+	tokOpen                   // { [ (
+	tokClose                  // } ] )
+	tokComma                  // ,
+	tokSep                    // : = =>
+	tokString                 // s[st:end] is its content
+	tokWord                   // s[st:end]: a key, a number, a variable, Cookie::new
+)
+
+type token struct {
+	kind    litToken
+	c       byte // the bracket of tokOpen
+	st, end int
+}
+
+func (r *cookieReader) peek() token {
+	if !r.peeked {
+		r.ahead, r.peeked = r.lex(), true
 	}
-	var (
-		pending []pendingValue // by depth, which never decreases along it
-		depth   int
-		// By level: whether it is an object with a name or a call, whose
-		// only cookie is its value; and, in a cookie call, the index of
-		// the argument being read (-1 elsewhere).
-		named [maxCookieDepth + 1]bool
-		arg   [maxCookieDepth + 1]int
-		last  string // the last string or word read, a key if ':' follows
-		key   string // the key whose value is due
-		due   bool
-		// elem is the last string read, s[elem:elemEnd], while it may be a
-		// list's element: a header's cookies, Header{"Cookie": {"sid=…"}},
-		// or a Set-Cookie's, ["sid=…; Path=/", …]. -1 when there is none.
-		elem, elemEnd = -1, -1
-	)
-	// endElem reads the string elem as a header's name=value pairs, its
-	// end having shown that it is no key.
-	endElem := func() {
-		if elem >= 0 {
-			edits = cookiePairs(s, elem, elemEnd, true, edits)
-			elem = -1
-		}
-	}
-	// closeLevel ends the level at depth: an object's pending values are
-	// its cookies unless it has a name.
-	closeLevel := func() {
-		k := len(pending)
-		for k > 0 && pending[k-1].depth == depth {
-			k--
-		}
-		if !named[depth] {
-			for _, v := range pending[k:] {
-				edits = append(edits, v.e)
-			}
-		}
-		pending = pending[:k]
-		depth--
-	}
-	stop := func() []edit {
-		endElem()
-		for depth > 0 {
-			closeLevel()
-		}
-		return edits
-	}
-	n := len(s)
-	for p < n {
-		c := s[p]
-		var next1 byte // the byte after c
-		if p+1 < n {
-			next1 = s[p+1]
+	return r.ahead
+}
+
+func (r *cookieReader) next() token {
+	t := r.peek()
+	r.peeked = false
+	return t
+}
+
+func (r *cookieReader) lex() token {
+	s, n := r.s, len(r.s)
+	for r.p < n {
+		c := s[r.p]
+		var c1 byte // the byte after c
+		if r.p+1 < n {
+			c1 = s[r.p+1]
 		}
 		switch {
 		case isBlank(c) || c == '\n' || c == '\r':
-			p++
+			r.p++
+			continue
+		case escapedSpace(s, r.p):
+			r.p += 2
+			continue
+		case c == '#' || c == '/' && c1 == '/':
+			if k := strings.IndexByte(s[r.p:], '\n'); k >= 0 {
+				r.p += k
+			} else {
+				r.p = n
+			}
 			continue
 		case c == ',':
-			endElem()
-			if arg[depth] >= 0 {
-				arg[depth]++
-			}
-			due, last = false, ""
-			p++
-			continue
+			r.p++
+			return token{kind: tokComma}
 		case c == '{' || c == '[' || c == '(':
-			if depth == maxCookieDepth {
-				return stop(), p
-			}
-			elem = -1
-			depth++
-			named[depth], arg[depth] = c == '(', -1
-			if c == '(' && call {
-				arg[depth] = 0
-			}
-			due, last, call = false, "", false
-			p++
-			continue
+			r.p++
+			return token{kind: tokOpen, c: c}
 		case c == '}' || c == ']' || c == ')':
-			endElem()
-			closeLevel()
-			due, last, call = false, "", false
-			p++
-			if depth == 0 {
-				return edits, p
-			}
-			continue
-		case c == ':' && next1 != ':', c == '=' && next1 != '=':
-			key, due, call, elem = last, true, false, -1
-			p++
-			if c == '=' && next1 == '>' { // Ruby, PHP: "sid" => "…"
-				p++
-			}
-			continue
-		case c == '#' || c == '/' && next1 == '/':
-			if k := strings.IndexByte(s[p:], '\n'); k >= 0 {
-				p += k
-			} else {
-				p = n
-			}
-			continue
+			r.p++
+			return token{kind: tokClose}
+		case c == '=' && c1 == '>':
+			r.p += 2
+			return token{kind: tokSep}
+		case (c == ':' || c == '=') && c1 != '=' && c1 != ':':
+			r.p++
+			return token{kind: tokSep}
 		}
-		cs, ce, next, ok := stringAt(s, p)
+		cs, ce, next, ok := stringAt(s, r.p)
 		switch {
 		case ok:
-		case next > p:
-			return stop(), next // a string not closed on its line
+			r.p = next
+			return token{kind: tokString, st: cs, end: ce}
+		case next > r.p: // a string not closed on its line
+			r.p = next
+			return token{kind: tokEnd}
 		case !isLiteralWord(c):
-			return stop(), p // an operator, a comparison
-		default:
-			for next = p; next < n && isLiteralWord(s[next]); next++ {
-			}
-			cs, ce = -1, -1
+			return token{kind: tokEnd} // an operator, a comparison
 		}
-		call, elem = false, -1
-		switch {
-		case !due && cs < 0:
-			last = s[p:next]
-			call = next < n && s[next] == '(' && cookieCallee(last)
-		case !due:
-			last, elem, elemEnd = s[cs:ce], cs, ce
-			if arg[depth] == 1 && codeCookieValue(last) { // Cookie("sid", "…")
-				edits = append(edits, edit{cs, ce, "cookie"})
+		st := r.p
+		for r.p < n && (isLiteralWord(s[r.p]) || s[r.p] == ':' && r.p+2 < n && s[r.p+1] == ':' && isToken(s[r.p+2])) {
+			if s[r.p] == ':' {
+				r.p++ // Cookie::new
 			}
-		case strings.EqualFold(key, "name"):
-			named[depth] = true
-		case cs < 0:
-			// A value in code: a variable, a number, true.
-		case strings.EqualFold(key, "value"):
-			if codeCookieValue(s[cs:ce]) {
-				edits = append(edits, edit{cs, ce, "cookie"})
-			}
-		case !cookieAttribute(key) && !strings.EqualFold(key, "url") && codeCookieValue(s[cs:ce]):
-			pending = append(pending, pendingValue{edit{cs, ce, "cookie"}, depth})
+			r.p++
 		}
-		if due {
-			due, last = false, ""
-		}
-		p = next
+		return token{kind: tokWord, st: st, end: r.p}
 	}
-	return stop(), p
-}
-
-// cookieCallee reports whether a call of the word w sets a cookie: the
-// word or its object is a cookie word (new Cookie, setCookie,
-// add_cookie, System.Net.Cookie, s.cookies.set, Cookies.set).
-func cookieCallee(w string) bool {
-	for range 2 {
-		i := strings.LastIndexByte(w, '.')
-		seg := w[i+1:]
-		seg = strings.TrimSuffix(strings.TrimSuffix(seg, "s"), "S")
-		if len(seg) >= len("cookie") && hasFold(seg, len(seg)-len("cookie"), "cookie") {
-			return true
-		}
-		if i < 0 {
-			return false
-		}
-		w = w[:i]
-	}
-	return false
+	return token{kind: tokEnd}
 }
 
 // isLiteralWord reports whether c can be part of a word in a literal:
-// a key, a number, a variable (os.environ), &http.Cookie.
+// a key, a number, a variable ($sid, os.environ), &http.Cookie.
 func isLiteralWord(c byte) bool {
-	return isToken(c) || c == '.' || c == '&' || c == '*'
+	return isToken(c) || c == '.' || c == '&' || c == '*' || c == '$'
+}
+
+// cookieObject is what items has read of an object so far: its name and
+// value keys, and, while it may still be a dict of cookies, its values.
+type cookieObject struct {
+	name       string // its name key's string, or a cookie call's first argument
+	named      bool   // it has a name key
+	nameQuote  bool   // its name key is quoted, as JSON's are
+	valueKey   bool   // it has a value key
+	value      token  // the value key's string, if it is one (tokString)
+	valueQuote bool   // the value key is quoted
+	pending    []edit // a dict's cookies, masked if it has no name or value key
+}
+
+// item is where a value stands in its literal: under a key, or as the
+// argument at arg.
+type item struct {
+	arg       int
+	key       string
+	keyed     bool
+	keyQuoted bool // the key is a string, as JSON's keys are
+}
+
+// items reads the items of a literal of kind k at depth up to its closing
+// bracket: each a value, or a key, a separator and a value.
+func (r *cookieReader) items(k litKind, depth int) {
+	var obj cookieObject
+	var it item
+	for !r.stop {
+		t := r.next()
+		switch t.kind {
+		case tokEnd:
+			r.stop = true
+		case tokClose:
+			r.closeObject(k, &obj)
+			return
+		case tokComma:
+			it = item{arg: it.arg + 1}
+		case tokSep:
+			// a stray separator: a ? b : c
+		case tokString, tokWord:
+			if !it.keyed && r.peek().kind == tokSep {
+				r.next()
+				it.key, it.keyed, it.keyQuoted = r.s[t.st:t.end], true, t.kind == tokString
+				continue
+			}
+			fallthrough
+		default:
+			r.value(k, depth, &obj, it, t)
+			it = item{arg: it.arg}
+		}
+	}
+	r.closeObject(k, &obj) // masked as far as it was read
+}
+
+// value reads the value at it that starts with t.
+func (r *cookieReader) value(k litKind, depth int, obj *cookieObject, it item, t token) {
+	s := r.s
+	switch t.kind {
+	case tokString:
+		r.stringValue(k, obj, it, t)
+		return
+	case tokOpen:
+		r.open(depth, nestedKind(k, it, t.c))
+		return
+	}
+	// Words, then perhaps a bracket: new Cookie(…), &http.Cookie{…},
+	// dict(…), os.environ["SID"], cookies().set(…).
+	callee := t
+	for r.peek().kind == tokWord {
+		callee = r.next()
+	}
+	if it.keyed && strings.EqualFold(it.key, "name") {
+		obj.named = true // a name given by a variable
+	}
+	if it.keyed && strings.EqualFold(it.key, "value") {
+		obj.valueKey = true
+	}
+	w := s[callee.st:callee.end]
+	for r.peek().kind == tokOpen && !r.stop {
+		c := r.next().c
+		kind := litSkip
+		switch {
+		case c == '(' && strings.EqualFold(w, "dict"):
+			kind = nestedKind(k, it, '{')
+		case c == '(':
+			kind = calleeKind(w)
+		case c == '{':
+			kind = nestedKind(k, it, c)
+		}
+		r.open(depth, kind)
+		// cookies().set(…): the next callee is a method of this call's result.
+		u := r.peek()
+		if u.kind != tokWord || s[u.st] != '.' {
+			return
+		}
+		r.next()
+		w = s[callee.st:callee.end] + "()" + s[u.st:u.end]
+		callee = u
+	}
+}
+
+// nestedKind is the kind of a literal that opens with c at it in a
+// literal of kind k: litTop, litCall and litKwargs hold a cookie object,
+// or a dict or list of them, only at their first level.
+func nestedKind(k litKind, it item, c byte) litKind {
+	switch {
+	case it.keyed:
+		return litSkip // a dict's value, an option: {"cookies": {"analytics": {…}}}
+	case k == litTop && c == '{':
+		return litElem // [{"name": "sid", "value": "…"}]
+	case k == litCall && it.arg == 0 && c == '(':
+		return litCall // the call's arguments as a tuple: Cookie::build(("sid", "…"))
+	case (k == litCall || k == litKwargs) && it.arg == 0:
+		return litTop // setCookie({…}), addCookies([…]), s.cookies.update({…})
+	}
+	return litSkip
+}
+
+// open reads the literal of kind k that opened just before the reader's
+// position, one level below depth.
+func (r *cookieReader) open(depth int, k litKind) {
+	if depth == maxCookieDepth {
+		r.stop = true
+		return
+	}
+	r.items(k, depth+1)
+}
+
+// stringValue reads the string t at it in a literal of kind k.
+func (r *cookieReader) stringValue(k litKind, obj *cookieObject, it item, t token) {
+	s := r.s
+	v := s[t.st:t.end]
+	switch k {
+	case litTop, litElem:
+		switch {
+		case !it.keyed:
+			if k == litTop { // a header's pairs: ['sid=…; HttpOnly']
+				r.edits = cookiePairs(s, t.st, t.end, true, r.edits)
+			}
+		case strings.EqualFold(it.key, "name"):
+			obj.name, obj.named, obj.nameQuote = v, true, it.keyQuoted
+		case strings.EqualFold(it.key, "value"):
+			obj.valueKey, obj.value, obj.valueQuote = true, t, it.keyQuoted
+		case k == litTop && !cookieAttribute(it.key) && !strings.EqualFold(it.key, "url") && codeCookieValue(it.key, v):
+			obj.pending = append(obj.pending, edit{t.st, t.end, "cookie"})
+		}
+	case litCall:
+		switch {
+		case it.keyed && strings.EqualFold(it.key, "value"):
+			r.maskCode(obj.name, t)
+		case it.keyed && (strings.EqualFold(it.key, "key") || strings.EqualFold(it.key, "name")):
+			obj.name = v
+		case it.keyed:
+		case it.arg == 0:
+			// A cookie's name, or its header: SimpleCookie("sid=…; theme=dark"),
+			// jar.setCookie("sid=…; Path=/", url).
+			obj.name = v
+			r.edits = cookiePairs(s, t.st, t.end, r.peek().kind != tokClose, r.edits)
+		case it.arg == 1:
+			r.maskCode(obj.name, t)
+		}
+	case litKwargs:
+		if it.keyed && !cookieAttribute(it.key) && !strings.EqualFold(it.key, "url") {
+			r.maskCode(it.key, t)
+		}
+	}
+}
+
+func (r *cookieReader) maskCode(name string, t token) {
+	if codeCookieValue(name, r.s[t.st:t.end]) {
+		r.edits = append(r.edits, edit{t.st, t.end, "cookie"})
+	}
+}
+
+// closeObject masks what an object of kind k holds once it is read: its
+// value key's string; or, with neither a name nor a value key, a dict's
+// values. A value recorded in JSON, with "name" and "value" both quoted
+// (a HAR file's, a saved browser state's, a cookie export's), is read as
+// a header's value is, by cookieValue; a value in code must also look
+// like a token (codeCookieValue).
+func (r *cookieReader) closeObject(k litKind, obj *cookieObject) {
+	if k != litTop && k != litElem {
+		return
+	}
+	switch v := obj.value; {
+	case v.kind == tokString && obj.nameQuote && obj.valueQuote:
+		if val := r.s[v.st:v.end]; cookieOctets(val) && cookieValue(val) {
+			r.edits = append(r.edits, edit{v.st, v.end, "cookie"})
+		}
+	case v.kind == tokString:
+		r.maskCode(obj.name, v)
+	case !obj.named && !obj.valueKey:
+		r.edits = append(r.edits, obj.pending...)
+	}
+	obj.pending = nil
 }

@@ -9,7 +9,7 @@ import (
 // cookieTests are the ways a session cookie is written besides a Cookie
 // or Set-Cookie header line: curl's -b, cookie dicts and cookie objects in
 // code, HAR and DevTools JSON, and calls that set a cookie by name and
-// value. The names and the structure stay.
+// value. The names and the structure stay. secretTests holds them.
 func cookieTests() []filterTest {
 	return []filterTest{
 		// curl: -b is --cookie; an argument without '=' is a cookie file.
@@ -77,11 +77,70 @@ func cookieTests() []filterTest {
 		{"node set-cookie list", `res.setHeader('Set-Cookie', ['sid=8f3k2j4h5g6f7d8s9a0q; HttpOnly', 'theme=dark'])`, `res.setHeader('Set-Cookie', ['sid=[REDACTED:cookie]; HttpOnly', 'theme=dark'])`},
 		{"powershell copied", `$session.Cookies.Add((New-Object System.Net.Cookie("sessionid", "8f3k2j4h5g6f7d8s9a0q", "/", "x.test")))`,
 			`$session.Cookies.Add((New-Object System.Net.Cookie("sessionid", "[REDACTED:cookie]", "/", "x.test")))`},
+
+		// A HAR header object printed over lines, or JSON-escaped inside a
+		// tool's output.
+		{"har cookie header over lines", "{\n  \"name\": \"Cookie\",\n  \"value\": \"sessionid=8f3k2j4h5g6f7d8s9a0q\"\n}",
+			"{\n  \"name\": \"Cookie\",\n  \"value\": \"sessionid=[REDACTED:cookie]\"\n}"},
+		{"har set-cookie header over crlf lines", "{\r\n  \"name\": \"set-cookie\",\r\n  \"value\": \"sessionid=8f3k2j4h5g6f7d8s9a0q; Path=/\"\r\n}",
+			"{\r\n  \"name\": \"set-cookie\",\r\n  \"value\": \"sessionid=[REDACTED:cookie]; Path=/\"\r\n}"},
+		{"har cookie header escaped", `{"output": "{\"name\": \"cookie\", \"value\": \"sessionid=8f3k2j4h5g6f7d8s9a0q\"}"}`,
+			`{"output": "{\"name\": \"cookie\", \"value\": \"sessionid=[REDACTED:cookie]\"}"}`},
+		{"har cookie header escaped over lines", `{"output": "{\n  \"name\": \"Cookie\",\n  \"value\": \"sessionid=8f3k2j4h5g6f7d8s9a0q\"\n}"}`,
+			`{"output": "{\n  \"name\": \"Cookie\",\n  \"value\": \"sessionid=[REDACTED:cookie]\"\n}"}`},
+		{"storage state escaped over lines", `{"stdout": "{\n  \"cookies\": [\n    {\n      \"name\": \"sid\",\n      \"value\": \"8f3k2j4h5g6f7d8s9a0q\"\n    }\n  ]\n}"}`,
+			`{"stdout": "{\n  \"cookies\": [\n    {\n      \"name\": \"sid\",\n      \"value\": \"[REDACTED:cookie]\"\n    }\n  ]\n}"}`},
+		{"cookie header escaped in a command", `{"command": "curl -H \"Cookie: sid=8f3k2j4h5g6f7d8s9a0q\" https://x.test"}`,
+			`{"command": "curl -H \"Cookie: sid=[REDACTED:cookie]\" https://x.test"}`},
+
+		// curl inside JSON, and every way to give it a cookie.
+		{"curl -b escaped quotes", `{"command": "curl \"https://x.test/api\" -b \"sessionid=8f3k2j4h5g6f7d8s9a0q\" -H \"accept: */*\""}`,
+			`{"command": "curl \"https://x.test/api\" -b \"sessionid=[REDACTED:cookie]\" -H \"accept: */*\""}`},
+		{"curl -b escaped quotes then a field", `{"command":"curl -b \"sid=8f3k2j4h5g6f7d8s9a0q\" https://x.test","description":"d"}`,
+			`{"command":"curl -b \"sid=[REDACTED:cookie]\" https://x.test","description":"d"}`},
+		{"curl -b bare in JSON", `{"command":"curl -b sid=8f3k2j4h5g6f7d8s9a0q"}`, `{"command":"curl -b sid=[REDACTED:cookie]"}`},
+		{"curl -b escaped lines", `{"command": "cd app\ncurl 'https://x.test/api' \\\n  -b 'sid=8f3k2j4h5g6f7d8s9a0q' \\\n  -H 'accept: */*'"}`,
+			`{"command": "cd app\ncurl 'https://x.test/api' \\\n  -b 'sid=[REDACTED:cookie]' \\\n  -H 'accept: */*'"}`},
+		{"curl -b before a continued line", "curl https://x.test -b \\\n  'sid=8f3k2j4h5g6f7d8s9a0q'", "curl https://x.test -b \\\n  'sid=[REDACTED:cookie]'"},
+		{"curl -b before an escaped continued line", `{"command": "curl https://x.test -b \\\n  'sid=8f3k2j4h5g6f7d8s9a0q'"}`,
+			`{"command": "curl https://x.test -b \\\n  'sid=[REDACTED:cookie]'"}`},
+		{"curl -sb", "curl -sb 'sid=8f3k2j4h5g6f7d8s9a0q' https://x.test", "curl -sb 'sid=[REDACTED:cookie]' https://x.test"},
+		{"curl -kLb", `curl -kLb "sid=8f3k2j4h5g6f7d8s9a0q" https://x.test`, `curl -kLb "sid=[REDACTED:cookie]" https://x.test`},
+		{"curl -sb glued", "curl -sbsid=8f3k2j4h5g6f7d8s9a0q https://x.test", "curl -sbsid=[REDACTED:cookie] https://x.test"},
+		{"curl --cookie=", "curl --cookie=sid=8f3k2j4h5g6f7d8s9a0q https://x.test", "curl --cookie=sid=[REDACTED:cookie] https://x.test"},
+		{"curl --cookie= quoted", `curl --cookie="sid=8f3k2j4h5g6f7d8s9a0q" https://x.test`, `curl --cookie="sid=[REDACTED:cookie]" https://x.test`},
+
+		// A declaration whose cookie word comes before the call that sets it.
+		{"java declared new Cookie", `Cookie cookie = new Cookie("JSESSIONID", "8f3k2j4h5g6f7d8s9a0q");`, `Cookie cookie = new Cookie("JSESSIONID", "[REDACTED:cookie]");`},
+		{"var new Cookie", `var cookie = new Cookie("JSESSIONID", "8f3k2j4h5g6f7d8s9a0q");`, `var cookie = new Cookie("JSESSIONID", "[REDACTED:cookie]");`},
+		{"SimpleCookie assigned", `cookie = SimpleCookie("sid=8f3k2j4h5g6f7d8s9a0q")`, `cookie = SimpleCookie("sid=[REDACTED:cookie]")`},
+		{"HttpCookie", `HttpCookie c = new HttpCookie("ASP.NET_SessionId", "k8f3j2h5g6f7d8s9a0q1w2e3r4");`, `HttpCookie c = new HttpCookie("ASP.NET_SessionId", "[REDACTED:cookie]");`},
+
+		// Dicts by keyword and typed declarations.
+		{"cookies=dict", `requests.get(url, cookies=dict(sessionid="8f3k2j4h5g6f7d8s9a0q"))`, `requests.get(url, cookies=dict(sessionid="[REDACTED:cookie]"))`},
+		{"cookies.update keywords", `s.cookies.update(sessionid="8f3k2j4h5g6f7d8s9a0q")`, `s.cookies.update(sessionid="[REDACTED:cookie]")`},
+		{"cookies.update dict", `s.cookies.update({"sessionid": "8f3k2j4h5g6f7d8s9a0q"})`, `s.cookies.update({"sessionid": "[REDACTED:cookie]"})`},
+		{"python typed dict", `cookies: dict[str, str] = {"sessionid": "8f3k2j4h5g6f7d8s9a0q"}`, `cookies: dict[str, str] = {"sessionid": "[REDACTED:cookie]"}`},
+		{"typescript Record", `const cookies: Record<string,string> = { sessionid: "8f3k2j4h5g6f7d8s9a0q" }`, `const cookies: Record<string,string> = { sessionid: "[REDACTED:cookie]" }`},
+		{"go map literal", `cookies := map[string]string{"sessionid": "8f3k2j4h5g6f7d8s9a0q"}`, `cookies := map[string]string{"sessionid": "[REDACTED:cookie]"}`},
+		{"go cookie slice", `cookies := []*http.Cookie{{Name: "sid", Value: "8f3k2j4h5g6f7d8s9a0q"}}`, `cookies := []*http.Cookie{{Name: "sid", Value: "[REDACTED:cookie]"}}`},
+
+		// More setters.
+		{"jquery cookie", `$.cookie('sid', '8f3k2j4h5g6f7d8s9a0q')`, `$.cookie('sid', '[REDACTED:cookie]')`},
+		{"koa ctx.cookies.set", `ctx.cookies.set('sid', '8f3k2j4h5g6f7d8s9a0q', {httpOnly: true})`, `ctx.cookies.set('sid', '[REDACTED:cookie]', {httpOnly: true})`},
+		{"rust Cookie::build tuple", `let c = Cookie::build(("sid", "8f3k2j4h5g6f7d8s9a0q")).path("/");`, `let c = Cookie::build(("sid", "[REDACTED:cookie]")).path("/");`},
+		{"tough-cookie setCookie", `jar.setCookie('sid=8f3k2j4h5g6f7d8s9a0q; Domain=x.test', 'https://x.test')`, `jar.setCookie('sid=[REDACTED:cookie]; Domain=x.test', 'https://x.test')`},
+
+		// A UUID: in a header, or in code under a session's name.
+		{"uuid in a header", "Cookie: sid=3b1f7c2e-9a4d-4e8b-b6c1-2f5d8e7a9c03", "Cookie: sid=[REDACTED:cookie]"},
+		{"uuid named session", `cookies = {"sessionid": "3b1f7c2e-9a4d-4e8b-b6c1-2f5d8e7a9c03"}`, `cookies = {"sessionid": "[REDACTED:cookie]"}`},
+		// A recorded cookie object in JSON is read as a header is.
+		{"recorded short value", `"cookies": [{"name": "sid", "value": "k2j4h5g6f7d8"}]`, `"cookies": [{"name": "sid", "value": "[REDACTED:cookie]"}]`},
 	}
 }
 
 // cookieCleanTests name cookies, read them or set ones that are no
-// credential; they stay as they are.
+// credential; they stay as they are. cleanTests holds them.
 func cookieCleanTests() []string {
 	return []string{
 		"curl -b cookies.txt -c cookies.txt https://x.test/login",
@@ -115,26 +174,40 @@ func cookieCleanTests() []string {
 		"for k, v in resp.cookies.items():\n    jar = resp.cookies.get_dict()",
 		`"cookies": {"type": "array", "items": {"$ref": "#/definitions/cookie"}}`,
 		"curl -s https://x.test/api -b \"$COOKIE_JAR\" -c \"$COOKIE_JAR\"\ncurl -b \"sid=$SID\" https://x.test",
-	}
-}
+		"curl -Hb https://x.test\ncurl -H 'x: y' -o sid=8f3k2j4h5g6f7d8s9a0q https://x.test",
 
-func TestFilterCookies(t *testing.T) {
-	t.Parallel()
-	for _, tt := range cookieTests() {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Filter(tt.in); got != tt.want {
-				t.Fatalf("Filter(%q)\n got %q\nwant %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
+		// Values with digits that are settings, ids, dates or fixtures.
+		`Cookies.set("consent","accepted-v2")`,
+		`Cookies.set("ab_test_group","variant_b2")`,
+		`Cookies.set("cart_id","cart_1234")`,
+		`Cookies.set("last_visit","2026-01-01T10:00:00Z")`,
+		`res.cookie("viewport","1920x1080")`,
+		`res.cookie("build","v1.2.3-rc4")`,
+		`set_cookie("flash","user_created_2")`,
+		`cookies().set("theme","dark-2024")`,
+		`cookies = {"region":"eu-west-1","ab":"exp_42_b"}`,
+		`cookies = {"uuid":"550e8400-e29b-41d4-a716-446655440000"}`,
+		`cookies = {"visitor_uuid": "3b1f7c2e-9a4d-4e8b-b6c1-2f5d8e7a9c03"}`,
+		`Cookies.set("release", "release-2026.01.15"); Cookies.set("tour", "onboarding-step-4-of-7")`,
+		`res.cookie("locale", "fr_FR.UTF-8"); res.cookie("pref", "expiringCookieValue2024")`,
+		// Go's net/http cookie tests.
+		`SetCookie(w, &Cookie{Name: "Cookie3", Value: "NewValue3", Path: "/"}) // Modify cookie in Header`,
+		`req.AddCookie(&Cookie{Name: "Cookie1", Value: "OldValue1a"})`,
+		`&Cookie{Name: "cookie-10", Value: "expiring-1601", Expires: time.Date(1601, 1, 1, 1, 1, 1, 1, time.UTC)},`,
+		"wantCookies := []*Cookie{\n\t{Name: \"rpld0\", Value: \"1:08|\"},\n\t{Name: \"backplane-channel\", Value: \"newspaper.com:1471\"},\n}",
+		"cookies := []*Cookie{{Name: \"Cookie-1\", Value: \"NewValue3\"}, {Name: \"Cookie-2\", Value: \"v$1\"}}",
 
-func TestFilterCookiesClean(t *testing.T) {
-	t.Parallel()
-	for _, in := range cookieCleanTests() {
-		if got := Filter(in); got != in {
-			t.Errorf("Filter(%q)\n got %q\nwant it unchanged", in, got)
-		}
+		// Nested objects under a cookie word are settings, not cookies.
+		`"cookies": {"title": "We use cookies", "link": "https://x.test/legal/cookies-2024"}`,
+		`{"cookies": {"analytics": {"id": "G-8F3K2J4H5G"}}}`,
+		`{"cookies": {"necessary": {"enabled": true}, "analytics": {"id": "8f3k2j4h5g6f7d8s9a0q"}}}`,
+		`const cookies = { policyLink: "https://example.com/privacy-2024", bannerId: "banner-v2", ga: "UA-12345678-1" }`,
+
+		// Reading a cookie with a default sets none.
+		`cookies.get("sessionid","anonymous-user-1")`,
+		`request.COOKIES.get("sessionid","default_2024")`,
+		`readCookie("sid","defaultval2"); getCookie("sid", "fallback-2024-x"); Cookies.remove('sid', { path: '' })`,
+		`resp.set_cookie("sessionid", value=token, max_age=3600)`,
 	}
 }
 
@@ -154,5 +227,100 @@ func TestFilterCookiesLongList(t *testing.T) {
 	}
 	if n, want := strings.Count(got, "[REDACTED:cookie]"), 3000; n != want {
 		t.Fatalf("%d cookies masked, want %d", n, want)
+	}
+}
+
+// TestFilterCookiesSessions checks that session ids as frameworks make
+// them are masked when code gives them, for nearly every one drawn: a
+// cookie's value in code must look like a token, and real ones do. A few
+// in a thousand of the 32-digit hex ids start with "0b" and read as a
+// binary number literal.
+func TestFilterCookiesSessions(t *testing.T) {
+	t.Parallel()
+	state := uint32(7)
+	rnd := func(alphabet string, n int) string { // xorshift: deterministic
+		b := make([]byte, n)
+		for i := range b {
+			state ^= state << 13
+			state ^= state >> 17
+			state ^= state << 5
+			b[i] = alphabet[state%uint32(len(alphabet))]
+		}
+		return string(b)
+	}
+	const (
+		lowerDigits = "abcdefghijklmnopqrstuvwxyz0123456789"
+		upperHex    = "0123456789ABCDEF"
+		base64url   = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	)
+	for _, tt := range []struct {
+		name string
+		make func() string
+	}{
+		{"django sessionid", func() string { return rnd(lowerDigits, 32) }},
+		{"JSESSIONID", func() string { return rnd(upperHex, 32) }},
+		{"PHPSESSID", func() string { return rnd(lowerDigits[:22]+"0123456789", 26) }},
+		{"express connect.sid", func() string { return "s%3A" + rnd(base64url, 32) + "." + rnd(base64url, 43) }},
+		{"uuid session", func() string {
+			h := rnd("0123456789abcdef", 32)
+			return h[:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:]
+		}},
+	} {
+		const n = 1000
+		masked := 0
+		for range n {
+			if codeCookieValue("sessionid", tt.make()) {
+				masked++
+			}
+		}
+		if masked < n*99/100 {
+			t.Errorf("%s: %d of %d masked, want 99%%", tt.name, masked, n)
+		}
+	}
+}
+
+// hostileCookies are inputs built to make the cookie rules read the same
+// bytes again and again: TestFilterLarge checks that they finish, and
+// BenchmarkFilterCookies that their cost per byte is flat.
+func hostileCookies() []struct{ name, in string } {
+	return []struct{ name, in string }{
+		{"cookie literals", strings.Repeat("cookies={", 200_000)},
+		{"cookie lists", strings.Repeat(`"cookies": [{"name": "a", "value": "`, 50_000)},
+		{"cookie list", "cookies = [" + strings.Repeat(`{"name": "sid", "value": "8f3k2j4h5g6f7d8s9a0q"}, "cookie": {`, 20_000)},
+		{"long cookie list", `{"cookies": [` + strings.Repeat(`{"name": "sid", "value": "8f3k2j4h5g6f7d8s9a0q", "path": "/"}, `, 30_000) + "]}"},
+		{"cookie dict", "cookies = {" + strings.Repeat(`"cookie": "a=8f3k2j4h5g6f7d8s9a0q", `, 40_000)},
+		{"cookie calls", strings.Repeat(`Cookie("Cookie(\"`, 100_000)},
+		{"cookie calls unclosed", strings.Repeat(`cookies.set('`+strings.Repeat("x", 100)+"Cookie(\"", 10_000)},
+		{"nested cookie calls", strings.Repeat(`new Cookie("sid", `, 100_000)},
+		{"setter calls", strings.Repeat("Cookies.set(", 200_000)},
+		{"cookie items", strings.Repeat(`cookies["`, 200_000)},
+		{"cookie value keys", strings.Repeat(`{"name":"Cookie","value":`, 50_000)},
+		{"cookie value keys over lines", strings.Repeat("{\"name\":\"Cookie\",\n\n", 50_000)},
+		{"escaped value keys", strings.Repeat(`{\"name\": \"cookie\", \"value\": \"`, 40_000)},
+		{"escaped space", `"cookies": [` + strings.Repeat(`\n`, 500_000)},
+		{"type annotations", strings.Repeat("cookies: "+strings.Repeat("a", 200)+" ", 10_000)},
+		{"dict calls", strings.Repeat("cookies=dict(", 200_000)},
+		{"bare headers", strings.Repeat("cookie = "+strings.Repeat("a", 300)+" ", 5_000)},
+		{"cookie reads", strings.Repeat(`cookies.get("`+strings.Repeat("y", 100), 10_000)},
+		{"curl flags", "curl " + strings.Repeat("-b ", 300_000)},
+		{"curl short flags", "curl " + strings.Repeat("-sb ", 300_000)},
+		{"curl lines", strings.Repeat("curl -b x=1 \\\n", 100_000)},
+		{"curl quotes", strings.Repeat(`curl ^"`, 100_000)},
+		{"curl escaped quotes", strings.Repeat(`curl -b \"`, 100_000)},
+		{"curl unclosed", strings.Repeat("curl -b '"+strings.Repeat("z", 100)+" ", 10_000)},
+	}
+}
+
+// BenchmarkFilterCookies filters each hostile input; with b.SetBytes, a
+// rule that reads bytes again shows as a lower MB/s than the others.
+func BenchmarkFilterCookies(b *testing.B) {
+	for _, tt := range hostileCookies() {
+		b.Run(tt.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(tt.in)))
+			for b.Loop() {
+				Filter(tt.in)
+			}
+		})
 	}
 }

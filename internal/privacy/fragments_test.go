@@ -21,6 +21,7 @@ func fragments() []string {
 		"\n", "\n\n", "\r\n", " ", "\t", "$", "%s", "[REDACTED:", "x", "한", "🎉", "_", "-",
 		"cookie", "Cookie: ", "cookies", "Set-Cookie: ", "sid=", "; ", "8f3k2j4h5g6f7d8s9a0q", "name", "value",
 		".set(", "::new(", "#", "//", "curl ", " -b ", "--cookie ", "\\\n", "^\"", "$'",
+		`\n`, " -kLb ", "--cookie=", "dict(", ".update(", ".get(", "new Cookie(", ": dict[str, str] = ", ":= ",
 	}
 }
 

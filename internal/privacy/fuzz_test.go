@@ -16,12 +16,6 @@ func FuzzFilter(f *testing.F) {
 	for _, s := range cleanTests() {
 		f.Add(s)
 	}
-	for _, tt := range cookieTests() {
-		f.Add(tt.in)
-	}
-	for _, s := range cookieCleanTests() {
-		f.Add(s)
-	}
 	for _, cl := range readCorpus(f) {
 		f.Add(cl.text)
 	}
