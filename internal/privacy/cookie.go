@@ -94,6 +94,13 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 					p, literalOnly = q, true
 				}
 			}
+		case p > off && strings.HasSuffix(strings.TrimRight(s[:st], " \t"), "var"):
+			// var cookie string = "…": Go declares the type after the name.
+			q, ok := afterTypeAnnotation(s, p)
+			if !ok {
+				continue
+			}
+			p, literalOnly = q, true
 		default:
 			continue // prose: "the cookie is set at login"
 		}
@@ -106,25 +113,23 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 			}
 			continue
 		}
-		if literalOnly {
-			continue
-		}
 		capEnd := min(n, p+maxCookieHeader)
 		if delim, cs, _ := quoteAt(s[:capEnd], p); delim != "" {
+			// const cookie: string = 'sid=…', cookie := "sid=…": a
+			// declaration's string is read as a header is.
 			done = quoteEnd(s[:capEnd], cs, delim)
 			edits = cookiePairs(s, cs, done, set, edits)
 			continue
 		}
-		if plural || !pairAt(s, p) {
-			continue // code: cookies=jar, cookie = new Cookie(…), cookie = SimpleCookie("…")
+		if literalOnly || plural || !pairAt(s, p) {
+			continue // code: cookies=jar, cookie := jar, cookie = new Cookie(…), cookie = SimpleCookie("…")
 		}
 		end := capEnd
-		if k := strings.IndexAny(s[p:end], "\r\n"); k >= 0 {
-			end = p + k
-		}
 		if open != 0 && !keyQuoted {
 			// -H "Cookie: a=b" https://…: the header ends at its quote,
-			// which is \" in a command inside JSON.
+			// which is \" in a command inside JSON. The quote is found
+			// first and the line's end only before it, so that a hit
+			// whose quote closes soon reads no further.
 			q := s[st-1 : st]
 			if st >= 2 && s[st-2] == '\\' {
 				q = s[st-2 : st]
@@ -132,6 +137,9 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 			if k := strings.Index(s[p:end], q); k >= 0 {
 				end = p + k
 			}
+		}
+		if k := strings.IndexAny(s[p:end], "\r\n"); k >= 0 {
+			end = p + k
 		}
 		done = end
 		edits = cookiePairs(s, p, end, set, edits)
@@ -156,10 +164,12 @@ func skipBlanks(s string, p int) int {
 func skipSpace(s string, p int) int {
 	for p < len(s) {
 		switch {
-		case isBlank(s[p]) || s[p] == '\n' || s[p] == '\r':
+		case s[p] == '\n':
+			p = linePrefix(s, p+1)
+		case isBlank(s[p]) || s[p] == '\r':
 			p++
 		case escapedSpace(s, p):
-			p += 2
+			p = afterEscapedSpace(s, p)
 		default:
 			return p
 		}
@@ -171,6 +181,42 @@ func skipSpace(s string, p int) int {
 // break or a tab.
 func escapedSpace(s string, p int) bool {
 	return p+1 < len(s) && s[p] == '\\' && strings.IndexByte("nrt", s[p+1]) >= 0
+}
+
+// afterEscapedSpace returns the position after the escaped space at s[p]
+// and, if it is a line break, after the next line's prefix (linePrefix).
+func afterEscapedSpace(s string, p int) int {
+	if s[p+1] == 'n' {
+		return linePrefix(s, p+2)
+	}
+	return p + 2
+}
+
+// linePrefix returns the position after the prefix a viewer puts before
+// the line that starts at s[p], or p if it has none: a line number and
+// an arrow or a tab, as Claude Code's Read tool and cat -n show a file
+// ("     4→", "4\t"), or a diff's '+' or '-' before a blank, a quote or a
+// bracket. A literal read over lines steps over it as over an indent;
+// otherwise the prefix would end the literal at its first line break.
+func linePrefix(s string, p int) int {
+	q := skipBlanks(s, p)
+	if d := digitsEnd(s, q); d > q {
+		switch {
+		case strings.HasPrefix(s[d:], "→"):
+			return d + len("→")
+		case d < len(s) && s[d] == '\t':
+			return d + 1
+		case strings.HasPrefix(s[d:], `\t`): // in a JSON string
+			return d + len(`\t`)
+		}
+		return p
+	}
+	if p+1 < len(s) && (s[p] == '+' || s[p] == '-') {
+		if c := s[p+1]; isBlank(c) || isQuote(c) || c == '\\' || strings.IndexByte("{}[]", c) >= 0 {
+			return p + 1
+		}
+	}
+	return p
 }
 
 // afterValueKey returns the position after a quoted "value" key and its
@@ -236,15 +282,18 @@ func literalAt(s string, p int) (int, bool) {
 	return p, false
 }
 
-// pairAt reports whether a cookie's name=value pair starts at s[p], as a
-// header's value does and code (new Cookie(…), SimpleCookie(…)) does not.
-// The name is an RFC 6265 token.
+// pairAt reports whether a cookie's name=value pair starts at s[p] on its
+// line, as a header's value does and code (new Cookie(…), SimpleCookie(…),
+// cookie = a = b) does not. RFC 6265 asks for a token as the name, but
+// servers set others (EPi:NumberOfVisits, user[id], @ua, "a b") and
+// browsers send them back, so only what marks code is refused: a call's
+// '(' before the '=', or a blank just before it.
 func pairAt(s string, p int) bool {
 	for e := p; e < len(s) && e-p <= maxKeyLen; e++ {
-		switch c := s[e]; {
-		case c == '=':
-			return e > p
-		case !isAlnum(c) && strings.IndexByte("!#$%&'*+-.^_`|~", c) < 0:
+		switch s[e] {
+		case '=':
+			return e > p && !isBlank(s[e-1])
+		case '(', '\n', '\r':
 			return false
 		}
 	}
@@ -787,11 +836,14 @@ func (r *cookieReader) lex() token {
 			c1 = s[r.p+1]
 		}
 		switch {
-		case isBlank(c) || c == '\n' || c == '\r':
+		case c == '\n':
+			r.p = linePrefix(s, r.p+1)
+			continue
+		case isBlank(c) || c == '\r':
 			r.p++
 			continue
 		case escapedSpace(s, r.p):
-			r.p += 2
+			r.p = afterEscapedSpace(s, r.p)
 			continue
 		case c == '#' || c == '/' && c1 == '/':
 			if k := strings.IndexByte(s[r.p:], '\n'); k >= 0 {
@@ -930,6 +982,10 @@ func (r *cookieReader) value(k litKind, depth int, obj *cookieObject, it item, t
 			kind = nestedKind(k, it, '{')
 		case c == '(':
 			kind = calleeKind(w)
+		case c == '{' && isCookieWord(w[strings.LastIndexAny(w, ".:*&")+1:]):
+			// http.SetCookie(w, &http.Cookie{…}), []*http.Cookie{{…}}:
+			// a cookie's type names what it holds wherever it stands.
+			kind = litTop
 		case c == '{':
 			kind = nestedKind(k, it, c)
 		}
@@ -986,6 +1042,9 @@ func (r *cookieReader) stringValue(k litKind, obj *cookieObject, it item, t toke
 		case strings.EqualFold(it.key, "name"):
 			obj.name, obj.named, obj.nameQuote = v, true, it.keyQuoted
 		case strings.EqualFold(it.key, "value"):
+			// A diff gives the value key twice, its - line's and its +
+			// line's: each is a cookie.
+			r.maskValue(obj)
 			obj.valueKey, obj.value, obj.valueQuote = true, t, it.keyQuoted
 		case k == litTop && !cookieAttribute(it.key) && !strings.EqualFold(it.key, "url") && codeCookieValue(it.key, v):
 			obj.pending = append(obj.pending, edit{t.st, t.end, "cookie"})
@@ -1028,15 +1087,23 @@ func (r *cookieReader) closeObject(k litKind, obj *cookieObject) {
 	if k != litTop && k != litElem {
 		return
 	}
+	if !obj.named && !obj.valueKey {
+		r.edits = append(r.edits, obj.pending...)
+	}
+	r.maskValue(obj)
+	obj.pending = nil
+}
+
+// maskValue masks the string obj's value key holds, if it has one, as
+// closeObject says.
+func (r *cookieReader) maskValue(obj *cookieObject) {
 	switch v := obj.value; {
-	case v.kind == tokString && obj.nameQuote && obj.valueQuote:
+	case v.kind != tokString:
+	case obj.nameQuote && obj.valueQuote:
 		if val := r.s[v.st:v.end]; cookieOctets(val) && cookieValue(val) {
 			r.edits = append(r.edits, edit{v.st, v.end, "cookie"})
 		}
-	case v.kind == tokString:
+	default:
 		r.maskCode(obj.name, v)
-	case !obj.named && !obj.valueKey:
-		r.edits = append(r.edits, obj.pending...)
 	}
-	obj.pending = nil
 }

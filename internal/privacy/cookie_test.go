@@ -136,6 +136,45 @@ func cookieTests() []filterTest {
 		{"uuid named session", `cookies = {"sessionid": "3b1f7c2e-9a4d-4e8b-b6c1-2f5d8e7a9c03"}`, `cookies = {"sessionid": "[REDACTED:cookie]"}`},
 		// A recorded cookie object in JSON is read as a header is.
 		{"recorded short value", `"cookies": [{"name": "sid", "value": "k2j4h5g6f7d8"}]`, `"cookies": [{"name": "sid", "value": "[REDACTED:cookie]"}]`},
+
+		// A file as a viewer shows it: each line after a number and an
+		// arrow (Claude Code's Read) or a tab (cat -n), or a diff's + or -.
+		{"read tool storage state", "     1→{\n     2→  \"cookies\": [\n     3→    {\n     4→      \"name\": \"sessionid\",\n     5→      \"value\": \"Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa\",\n     6→      \"domain\": \"x.test\"\n     7→    }",
+			"     1→{\n     2→  \"cookies\": [\n     3→    {\n     4→      \"name\": \"sessionid\",\n     5→      \"value\": \"[REDACTED:cookie]\",\n     6→      \"domain\": \"x.test\"\n     7→    }"},
+		{"read tool har header", "    29→  {\n    30→    \"name\": \"set-cookie\",\n    31→    \"value\": \"sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa; Path=/\"\n    32→  }",
+			"    29→  {\n    30→    \"name\": \"set-cookie\",\n    31→    \"value\": \"sessionid=[REDACTED:cookie]; Path=/\"\n    32→  }"},
+		{"read tool escaped", `{"content": "     1→{\n     2→  \"cookies\": [{\n     3→    \"name\": \"sid\",\n     4→    \"value\": \"Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa\"\n     5→  }]"}`,
+			`{"content": "     1→{\n     2→  \"cookies\": [{\n     3→    \"name\": \"sid\",\n     4→    \"value\": \"[REDACTED:cookie]\"\n     5→  }]"}`},
+		{"cat -n storage state", "     1\t{\"cookies\": [{\n     2\t  \"name\": \"sid\",\n     3\t  \"value\": \"Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa\"\n     4\t}]}",
+			"     1\t{\"cookies\": [{\n     2\t  \"name\": \"sid\",\n     3\t  \"value\": \"[REDACTED:cookie]\"\n     4\t}]}"},
+		{"diff of a storage state", " {\n   \"cookies\": [\n     {\n       \"name\": \"sessionid\",\n-      \"value\": \"Xk29dLq84mZpWn3vR7tY0abc\",\n+      \"value\": \"Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa\",\n       \"path\": \"/\"",
+			" {\n   \"cookies\": [\n     {\n       \"name\": \"sessionid\",\n-      \"value\": \"[REDACTED:cookie]\",\n+      \"value\": \"[REDACTED:cookie]\",\n       \"path\": \"/\""},
+		{"write tool storage state", "+ {\n+   \"cookies\": [\n+     {\n+       \"name\": \"sid\",\n+       \"value\": \"Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa\"",
+			"+ {\n+   \"cookies\": [\n+     {\n+       \"name\": \"sid\",\n+       \"value\": \"[REDACTED:cookie]\""},
+
+		// A header whose first cookie's name is no RFC 6265 token, as
+		// servers set them.
+		{"cookie name with a colon", "Cookie: EPi:NumberOfVisits=1,2024-01-01T10:00:00; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa",
+			"Cookie: EPi:NumberOfVisits=[REDACTED:cookie]; sessionid=[REDACTED:cookie]"},
+		{"cookie name with brackets", "Cookie: user[id]=5; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa", "Cookie: user[id]=5; sessionid=[REDACTED:cookie]"},
+		{"cookie name with an at", "Cookie: @ua=x; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa", "Cookie: @ua=x; sessionid=[REDACTED:cookie]"},
+		{"cookie header leading separator", "Cookie: ; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa", "Cookie: ; sessionid=[REDACTED:cookie]"},
+		{"cookie name with a blank", "Cookie: a b=1; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa", "Cookie: a b=1; sessionid=[REDACTED:cookie]"},
+		{"curl -H cookie odd name", "curl -H 'Cookie: user[id]=5; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa' https://x.test",
+			"curl -H 'Cookie: user[id]=5; sessionid=[REDACTED:cookie]' https://x.test"},
+		{"curl -v cookie odd name", "> GET / HTTP/1.1\n> Cookie: @ua=x; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa\n>", "> GET / HTTP/1.1\n> Cookie: @ua=x; sessionid=[REDACTED:cookie]\n>"},
+		{"HTTP_COOKIE odd name", "HTTP_COOKIE=EPi:NumberOfVisits=1; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa", "HTTP_COOKIE=EPi:NumberOfVisits=1; sessionid=[REDACTED:cookie]"},
+
+		// A typed declaration's string of pairs.
+		{"typescript typed string", "const cookie: string = 'sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa';", "const cookie: string = 'sessionid=[REDACTED:cookie]';"},
+		{"go short declaration string", `cookie := "sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"`, `cookie := "sessionid=[REDACTED:cookie]"`},
+		{"go var typed string", `var cookie string = "sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"`, `var cookie string = "sessionid=[REDACTED:cookie]"`},
+
+		// Go's own setters, the cookie anywhere among the arguments.
+		{"go http.SetCookie", `http.SetCookie(w, &http.Cookie{Name: "session", Value: "Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa", HttpOnly: true})`,
+			`http.SetCookie(w, &http.Cookie{Name: "session", Value: "[REDACTED:cookie]", HttpOnly: true})`},
+		{"go jar.SetCookies", `jar.SetCookies(u, []*http.Cookie{{Name: "session", Value: "Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"}})`,
+			`jar.SetCookies(u, []*http.Cookie{{Name: "session", Value: "[REDACTED:cookie]"}})`},
 	}
 }
 
@@ -208,6 +247,14 @@ func cookieCleanTests() []string {
 		`request.COOKIES.get("sessionid","default_2024")`,
 		`readCookie("sid","defaultval2"); getCookie("sid", "fallback-2024-x"); Cookies.remove('sid', { path: '' })`,
 		`resp.set_cookie("sessionid", value=token, max_age=3600)`,
+
+		// Code after a cookie word, and files shown by a viewer, that
+		// give no cookie.
+		"cookie = new Cookie(name, value)\ncookie = SimpleCookie(raw)\ncookie = a = b\ncookie := jar.Cookies(u)",
+		"var cookie string\nvar cookie *http.Cookie = nil\nconst cookie: string = getCookie();",
+		"     1→{\n     2→  \"cookies\": [\n     3→    {\"name\": \"theme\", \"value\": \"dark\"}\n     4→  ]",
+		"+ cookies = {\n+     \"lang\": \"en\",\n-     \"theme\": \"dark\",\n+ }",
+		`http.SetCookie(w, &http.Cookie{Name: "theme", Value: "dark", Path: "/"})`,
 	}
 }
 
@@ -308,6 +355,9 @@ func hostileCookies() []struct{ name, in string } {
 		{"curl quotes", strings.Repeat(`curl ^"`, 100_000)},
 		{"curl escaped quotes", strings.Repeat(`curl -b \"`, 100_000)},
 		{"curl unclosed", strings.Repeat("curl -b '"+strings.Repeat("z", 100)+" ", 10_000)},
+		{"quoted headers", strings.Repeat(`"Cookie: a=`, 160_000)},
+		{"numbered lines", `"cookies": [` + strings.Repeat("\n     1→", 200_000)},
+		{"numbers without arrows", `"cookies": [` + strings.Repeat("\n     12345", 200_000)},
 	}
 }
 
