@@ -38,8 +38,8 @@ const (
 // followed by a literal of cookies (cookies={"sid": "…"}, "cookies": [{…}],
 // cookies: dict[str, str] = {…}, cookies=dict(sid="…")) or by code that
 // sets one (Cookies.set("sid", "…"), cookies["sid"] = "…",
-// http.Cookie{…}), which cookieLiteral and cookieCode read. curl's
-// --cookie is left to curlCookieEdits.
+// http.Cookie{…}), which cookieLiteral and cookieCode read. --cookie
+// '…' of any command is read as a header is.
 func cookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
 	done := 0 // a hit inside a header already read is one of its words
@@ -59,9 +59,6 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 		st := i
 		for st > 0 && isToken(s[st-1]) && i-st < maxKeyBefore {
 			st--
-		}
-		if strings.HasPrefix(s[st:i], "--") {
-			continue // curl --cookie: curlCookieEdits reads its argument
 		}
 		set := i-st >= len("set-") && hasFold(s, i-len("set-"), "set-cookie")
 		open, p, keyQuoted := closeKeyQuote(s, st, off)
@@ -94,6 +91,7 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 					p, literalOnly = q, true
 				}
 			}
+		case p > off && strings.HasPrefix(s[st:i], "--"): // --cookie 'sid=…' of curl, sqlmap, a script
 		case p > off && strings.HasSuffix(strings.TrimRight(s[:st], " \t"), "var"):
 			// var cookie string = "…": Go declares the type after the name.
 			q, ok := afterTypeAnnotation(s, p)

@@ -175,6 +175,11 @@ func cookieTests() []filterTest {
 			`http.SetCookie(w, &http.Cookie{Name: "session", Value: "[REDACTED:cookie]", HttpOnly: true})`},
 		{"go jar.SetCookies", `jar.SetCookies(u, []*http.Cookie{{Name: "session", Value: "Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"}})`,
 			`jar.SetCookies(u, []*http.Cookie{{Name: "session", Value: "[REDACTED:cookie]"}})`},
+
+		// --cookie is a flag of many tools, not only curl's.
+		{"sqlmap --cookie=", `sqlmap -u 'https://x.test/item?id=1' --cookie="PHPSESSID=q4w7e1r9t2y5u8i3o6p0a2s5d8" --batch`,
+			`sqlmap -u 'https://x.test/item?id=1' --cookie="PHPSESSID=[REDACTED:cookie]" --batch`},
+		{"--cookie of a script", "python scrape.py --cookie 'sessionid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2' --pages 3", "python scrape.py --cookie 'sessionid=[REDACTED:cookie]' --pages 3"},
 	}
 }
 
