@@ -7,8 +7,8 @@ import (
 
 // A session's cookie is its credential. A cookie is read where something
 // gives it by name and value: a Cookie or Set-Cookie header and its kin
-// (cookieEdits, cookiePairs), curl's -b or --cookie (curlCookieEdits in
-// cli.go), a literal of cookies in code or JSON (cookieLiteral), and code
+// (cookieEdits, cookiePairs), curl's -b and --cookie over continued lines
+// (curlCookieEdits in cli.go), a literal of cookies (cookieLiteral) and code
 // that sets one (cookieCode). Only a value that looks random is masked: a
 // header's or a recorded cookie's by cookieValue, and a value written in
 // code by codeCookieValue, which also asks for a token's shape. Names,
@@ -27,23 +27,22 @@ const (
 )
 
 // cookieEdits masks the cookies of a Cookie or Set-Cookie header (and of
-// HTTP_COOKIE=…, "cookie": "…", document.cookie = "…",
-// Header.Set("Cookie", "…"), a HAR header object {"name": "Cookie",
-// "value": "…"} also over lines or JSON-escaped). The header's value is
-// read, its quoted string or the rest of its line, at most maxCookieHeader
-// bytes, and only its name=value pairs (cookiePairs): a bare value that
-// starts with no pair is code or prose ("cookie = new Cookie(…)").
+// HTTP_COOKIE=…, "cookie": "…", document.cookie = "…", --cookie '…' of
+// any command, Header.Set("Cookie", "…"), a HAR header object {"name":
+// "Cookie", "value": "…"}). The header's value is read, its quoted string
+// or the rest of its line, at most maxCookieHeader bytes, and only its
+// name=value pairs (cookiePairs), so prose and code without pairs stay.
 //
 // A cookie word in code (cookies, Cookie, setCookie, add_cookie) may be
 // followed by a literal of cookies (cookies={"sid": "…"}, "cookies": [{…}],
 // cookies: dict[str, str] = {…}, cookies=dict(sid="…")) or by code that
 // sets one (Cookies.set("sid", "…"), cookies["sid"] = "…",
-// http.Cookie{…}), which cookieLiteral and cookieCode read. --cookie
-// '…' of any command is read as a header is.
+// http.Cookie{…}), which cookieLiteral and cookieCode read.
 func cookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
-	done := 0 // a hit inside a header already read is one of its words
-	read := 0 // a hit inside code already read starts no code of its own
+	done := 0     // a hit inside a quoted header already read is one of its words
+	read := 0     // a hit inside code already read starts no code of its own
+	lineRead := 0 // a header's line read before here is not read again
 	for _, i := range hits {
 		if i < done {
 			continue
@@ -72,7 +71,7 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 		if p >= n {
 			continue
 		}
-		literalOnly := false // cookies := …, cookies: dict = …: code, no header
+		literalOnly := plural // cookies = {…}, cookie := …, cookies: dict = …: code, never a header
 		switch {
 		case s[p] == ',' && keyQuoted: // Header.Set("Cookie", "…"), {"name": "Cookie", "value": "…"}
 			p = skipSpace(s, afterValueKey(s, skipSpace(s, p+1)))
@@ -86,10 +85,8 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 			}
 			colon := s[p] == ':'
 			p = skipBlanks(s, p+1)
-			if colon {
-				if q, ok := afterTypeAnnotation(s, p); ok {
-					p, literalOnly = q, true
-				}
+			if q, ok := afterTypeAnnotation(s, p); ok && colon {
+				p, literalOnly = q, true
 			}
 		case p > off && strings.HasPrefix(s[st:i], "--"): // --cookie 'sid=…' of curl, sqlmap, a script
 		case p > off && strings.HasSuffix(strings.TrimRight(s[:st], " \t"), "var"):
@@ -109,18 +106,22 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 			if i >= read {
 				edits, read = cookieLiteral(s, q, litTop, edits)
 			}
-			continue
+			if literalOnly {
+				continue
+			}
+			// Cookie:[sid=…], Cookie: {uid}=1; sid=…: a header's line
+			// may start like a literal; its pairs are read too.
 		}
 		capEnd := min(n, p+maxCookieHeader)
-		if delim, cs, _ := quoteAt(s[:capEnd], p); delim != "" {
+		if delim, cs, _ := quoteAt(s[:capEnd], p); delim != "" && !quoteInPairs(s[:capEnd], cs, delim) {
 			// const cookie: string = 'sid=…', cookie := "sid=…": a
 			// declaration's string is read as a header is.
 			done = quoteEnd(s[:capEnd], cs, delim)
 			edits = cookiePairs(s, cs, done, set, edits)
 			continue
 		}
-		if literalOnly || plural || !pairAt(s, p) {
-			continue // code: cookies=jar, cookie := jar, cookie = new Cookie(…), cookie = SimpleCookie("…")
+		if literalOnly || p < lineRead {
+			continue // code (cookies=jar, cookie := jar), or a line read
 		}
 		end := capEnd
 		if open != 0 && !keyQuoted {
@@ -139,10 +140,33 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 		if k := strings.IndexAny(s[p:end], "\r\n"); k >= 0 {
 			end = p + k
 		}
-		done = end
-		edits = cookiePairs(s, p, end, set, edits)
+		lineRead = end
+		if !callBeforePair(s, p, end) {
+			edits = cookiePairs(s, p, end, set, edits)
+		}
 	}
 	return edits
+}
+
+// callBeforePair reports whether a call, a word and its '(', comes before
+// the first '=' in s[p:end]: code (cookie = get("sid", default="…")),
+// not a header, whose names may hold brackets ((null)=…) but no call.
+func callBeforePair(s string, p, end int) bool {
+	eq := strings.IndexByte(s[p:end], '=')
+	for k := p + 1; k < p+eq; k++ {
+		if s[k] == '(' && isToken(s[k-1]) && (k < 2 || !escapedSpace(s, k-2)) { // and not \t(null)
+			return true
+		}
+	}
+	return false
+}
+
+// quoteInPairs reports whether the string whose content starts at s[cs]
+// is no header's value but quotes inside its pairs, as its closing quote
+// is followed by '=' or a word: "sid"=…, "sid="8f3k…"".
+func quoteInPairs(s string, cs int, delim string) bool {
+	e := quoteEnd(s, cs, delim) + len(delim)
+	return e < len(s) && (s[e] == '=' || isToken(s[e]))
 }
 
 // skipBlanks returns the position of the first byte at or after p that is
@@ -245,7 +269,8 @@ func afterValueKey(s string, p int) int {
 // afterTypeAnnotation returns the position after the "<type> =" at s[p]
 // that declares a cookie word's type before its literal (cookies:
 // dict[str, str] = {…}, const cookies: Record<string, string> = {…}). The
-// '=' must follow a blank: "Cookie: sid=…" is a header.
+// '=' must follow a blank, and a literal or a string must follow it:
+// "Cookie: sid=…" and "Cookie: sid = …" are headers.
 func afterTypeAnnotation(s string, p int) (int, bool) {
 	e := p
 	for e < len(s) && e-p < maxKeyLen && (isAlnum(s[e]) || strings.IndexByte("_.[]<>, |?", s[e]) >= 0) {
@@ -254,7 +279,9 @@ func afterTypeAnnotation(s string, p int) (int, bool) {
 	if e == p || e >= len(s) || s[e] != '=' || !isBlank(s[e-1]) || e+1 < len(s) && (s[e+1] == '=' || s[e+1] == '>') {
 		return p, false
 	}
-	return skipBlanks(s, e+1), true
+	q := skipBlanks(s, e+1)
+	_, lit := literalAt(s, q)
+	return q, lit || q < len(s) && isQuote(s[q])
 }
 
 // literalAt returns where the literal of cookies that starts at s[p]
@@ -280,55 +307,61 @@ func literalAt(s string, p int) (int, bool) {
 	return p, false
 }
 
-// pairAt reports whether a cookie's name=value pair starts at s[p] on its
-// line, as a header's value does and code (new Cookie(…), SimpleCookie(…),
-// cookie = a = b) does not. RFC 6265 asks for a token as the name, but
-// servers set others (EPi:NumberOfVisits, user[id], @ua, "a b") and
-// browsers send them back, so only what marks code is refused: a call's
-// '(' before the '=', or a blank just before it.
-func pairAt(s string, p int) bool {
-	for e := p; e < len(s) && e-p <= maxKeyLen; e++ {
-		switch s[e] {
-		case '=':
-			return e > p && !isBlank(s[e-1])
-		case '(', '\n', '\r':
-			return false
-		}
-	}
-	return false
-}
-
-// cookiePairs masks, of the name=value pairs in s[p:end] (split at ';', and
-// at ',' in a Set-Cookie header, which may join several), each value that
-// looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
-// attributes (Path, Expires…) are left.
+// cookiePairs masks, of the name=value pairs in s[p:end], each value that
+// looks random ("sessionid=8f3k2j…", not "lang=en"); a Set-Cookie header's
+// attributes (Path, Expires…) are left. It is the one reader of pairs for
+// headers, flags, strings and HAR values, so it asks little of them: a
+// name is whatever stands before '=' ((null), EPi:Visits, a run of 300
+// bytes: servers set such names and browsers send them back), blanks may
+// stand around the '=', and a value ends at a byte no cookie value holds
+// (a blank, a quote, a backslash, ';', and ',' in a Set-Cookie header,
+// which may join several). So a value ends before the prose, the next
+// header or the closing quote of code after it, and the brackets of a Go
+// map or a Java toString (Cookie:[sid=…]) are left too (trimClosers).
 func cookiePairs(s string, p, end int, set bool, edits []edit) []edit {
-	seps := ";"
-	if set {
-		seps = ";,"
-	}
 	for p < end {
-		e := end
-		if k := strings.IndexAny(s[p:end], seps); k >= 0 {
-			e = p + k
+		k := strings.IndexByte(s[p:end], '=')
+		if k < 0 {
+			break
 		}
-		pair := s[p:e]
-		p = e + 1
-		eq := strings.IndexByte(pair, '=')
-		if eq <= 0 {
-			continue
+		eq := p + k
+		ne := eq
+		for ne > p && isBlank(s[ne-1]) {
+			ne--
 		}
-		name := strings.TrimSpace(pair[:eq])
-		if name == "" || set && cookieAttribute(name) {
-			continue
+		ns := ne
+		for ns > p && !isBlank(s[ns-1]) && s[ns-1] != ';' && s[ns-1] != ',' {
+			ns--
 		}
-		vs := e - len(strings.TrimLeft(pair[eq+1:], " \t"))
-		v := strings.TrimRight(s[vs:e], " \t")
-		if cookieValue(v) {
+		vs := skipBlanks(s[:end], eq+1)
+		q := vs // a quoted value: sid="…", or sid=\"…\" in a JSON string
+		for q < end && s[q] == '\\' {
+			q++
+		}
+		if q < end && (s[q] == '"' || s[q] == '\'') {
+			vs = q + 1
+		}
+		ve := vs
+		for ve < end && !(s[ve] <= ' ' || strings.IndexByte("\"'`\\;", s[ve]) >= 0 || set && s[ve] == ',') {
+			ve++
+		}
+		p = max(ve, eq+1)
+		v := trimClosers(s[vs:ve])
+		if ns < ne && !(set && cookieAttribute(s[ns:ne])) && cookieValue(v) {
 			edits = append(edits, edit{vs, vs + len(v), "cookie"})
 		}
 	}
 	return edits
+}
+
+// trimClosers returns v without the brackets and commas at its end that
+// close what it does not open: the "]]" of map[Cookie:[sid=…]], the "],"
+// of {Cookie=[sid=…], Accept=…}. A value that opens a bracket keeps them.
+func trimClosers(v string) string {
+	if strings.ContainsAny(v, "([{<") {
+		return strings.TrimRight(v, ",")
+	}
+	return strings.TrimRight(v, ",)]}>")
 }
 
 // cookieValue reports whether v, a cookie's value as a header or a

@@ -180,6 +180,21 @@ func cookieTests() []filterTest {
 		{"sqlmap --cookie=", `sqlmap -u 'https://x.test/item?id=1' --cookie="PHPSESSID=q4w7e1r9t2y5u8i3o6p0a2s5d8" --batch`,
 			`sqlmap -u 'https://x.test/item?id=1' --cookie="PHPSESSID=[REDACTED:cookie]" --batch`},
 		{"--cookie of a script", "python scrape.py --cookie 'sessionid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2' --pages 3", "python scrape.py --cookie 'sessionid=[REDACTED:cookie]' --pages 3"},
+		{"--cookie bare", "nuclei -u https://x.test --cookie sid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2 -silent", "nuclei -u https://x.test --cookie sid=[REDACTED:cookie] -silent"},
+
+		// A header printed as a Go map or by Java's toString: the value
+		// ends before the brackets that close the print.
+		{"cookie header as a list", "Cookie:[sessionid=abc123XYZ789def456]", "Cookie:[sessionid=[REDACTED:cookie]]"},
+		{"java headers toString", "{Accept=[*/*], Cookie=[sid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2]}", "{Accept=[*/*], Cookie=[sid=[REDACTED:cookie]]}"},
+		{"go header map", "map[Accept:[*/*] Cookie:[session=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2; theme=dark]]", "map[Accept:[*/*] Cookie:[session=[REDACTED:cookie]; theme=dark]]"},
+
+		// Names and spacing no RFC 6265 allows, as servers and people
+		// write them.
+		{"cookie blanks around =", "Cookie: sid = Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2; theme = dark", "Cookie: sid = [REDACTED:cookie]; theme = dark"},
+		{"cookie named (null)", "Cookie: (null)=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2", "Cookie: (null)=[REDACTED:cookie]"},
+		{"cookie name in braces", "Cookie: {uid}=1; sid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2", "Cookie: {uid}=1; sid=[REDACTED:cookie]"},
+		{"cookie long first name", "Cookie: " + strings.Repeat("k", 300) + "=1; sid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2", "Cookie: " + strings.Repeat("k", 300) + "=1; sid=[REDACTED:cookie]"},
+		{"httpie item blanks", `http x.test "Cookie: sessionid = Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2"`, `http x.test "Cookie: sessionid = [REDACTED:cookie]"`},
 	}
 }
 
@@ -260,6 +275,11 @@ func cookieCleanTests() []string {
 		"     1→{\n     2→  \"cookies\": [\n     3→    {\"name\": \"theme\", \"value\": \"dark\"}\n     4→  ]",
 		"+ cookies = {\n+     \"lang\": \"en\",\n-     \"theme\": \"dark\",\n+ }",
 		`http.SetCookie(w, &http.Cookie{Name: "theme", Value: "dark", Path: "/"})`,
+
+		// A cookie word before code or prose, whose pairs are no header's.
+		`cookie = request.cookies.get("sid", default="guest_user_2024")`,
+		"Accept the cookie banner: we use cookies for analytics.\nRead document.cookie: it holds pairs like theme=dark.",
+		"`document.cookie` returns every cookie as one string; split it at '; ' and then at '='.",
 	}
 }
 
@@ -363,6 +383,9 @@ func hostileCookies() []struct{ name, in string } {
 		{"quoted headers", strings.Repeat(`"Cookie: a=`, 160_000)},
 		{"numbered lines", `"cookies": [` + strings.Repeat("\n     1→", 200_000)},
 		{"numbers without arrows", `"cookies": [` + strings.Repeat("\n     12345", 200_000)},
+		{"header lists", strings.Repeat("Cookie:[", 200_000)},
+		{"closing brackets", "Cookie: a=b" + strings.Repeat("]", 1_000_000)},
+		{"calls before a pair", "Cookie: " + strings.Repeat("f(", 500_000) + "=x"},
 	}
 }
 
