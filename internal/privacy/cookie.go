@@ -73,8 +73,19 @@ func cookieEdits(s string, hits []int, edits []edit) []edit {
 		}
 		literalOnly := plural // cookies = {…}, cookie := …, cookies: dict = …: code, never a header
 		switch {
-		case s[p] == ',' && keyQuoted: // Header.Set("Cookie", "…"), {"name": "Cookie", "value": "…"}
-			p = skipSpace(s, afterValueKey(s, skipSpace(s, p+1)))
+		case s[p] == ',' && keyQuoted:
+			// Header.Set("Cookie", "…"), {"name": "Cookie", "value": "…"}
+			// (a HAR header, also over lines, in a diff or JSON-escaped):
+			// the header's value is the next string, or the value key's.
+			if i >= read {
+				k := litHeader
+				if set {
+					k = litSetHeader
+				}
+				edits, read = cookieLiteral(s, p, k, edits)
+				done = read
+			}
+			continue
 		case strings.HasPrefix(s[p:], "=>"): // PHP, Ruby: 'cookie' => '…'
 			p = skipBlanks(s, p+len("=>"))
 		case strings.HasPrefix(s[p:], ":="):
@@ -217,9 +228,10 @@ func afterEscapedSpace(s string, p int) int {
 // linePrefix returns the position after the prefix a viewer puts before
 // the line that starts at s[p], or p if it has none: a line number and
 // an arrow or a tab, as Claude Code's Read tool and cat -n show a file
-// ("     4→", "4\t"), or a diff's '+' or '-' before a blank, a quote or a
-// bracket. A literal read over lines steps over it as over an indent;
-// otherwise the prefix would end the literal at its first line break.
+// ("     4→", "4\t"), a diff's '+' or '-' or a quote's '>' before a
+// blank, a quote, a bracket or the line's end. A literal read over lines
+// steps over it as over an indent; otherwise the prefix would end the
+// literal at its first line break.
 func linePrefix(s string, p int) int {
 	q := skipBlanks(s, p)
 	if d := digitsEnd(s, q); d > q {
@@ -233,37 +245,12 @@ func linePrefix(s string, p int) int {
 		}
 		return p
 	}
-	if p+1 < len(s) && (s[p] == '+' || s[p] == '-') {
-		if c := s[p+1]; isBlank(c) || isQuote(c) || c == '\\' || strings.IndexByte("{}[]", c) >= 0 {
+	if p+1 < len(s) && (s[p] == '+' || s[p] == '-' || s[p] == '>') {
+		if c := s[p+1]; isBlank(c) || isQuote(c) || c == '\\' || strings.IndexByte("{}[]\r\n", c) >= 0 {
 			return p + 1
 		}
 	}
 	return p
-}
-
-// afterValueKey returns the position after a quoted "value" key and its
-// colon at s[p] (a HAR header object names its header, then gives its
-// value so), or p if there is none. The key's quotes may be JSON-escaped,
-// \"value\", in an object inside a string.
-func afterValueKey(s string, p int) int {
-	var q string
-	switch {
-	case p < len(s) && isQuote(s[p]):
-		q = s[p : p+1]
-	case strings.HasPrefix(s[p:], `\"`):
-		q = `\"`
-	default:
-		return p
-	}
-	k := p + len(q)
-	if !hasFold(s, k, "value") || !strings.HasPrefix(s[k+len("value"):], q) {
-		return p
-	}
-	k = skipSpace(s, k+len("value")+len(q))
-	if k >= len(s) || s[k] != ':' {
-		return p
-	}
-	return skipBlanks(s, k+1)
 }
 
 // afterTypeAnnotation returns the position after the "<type> =" at s[p]
@@ -615,8 +602,8 @@ var cookieAttributes = map[string]bool{"path": true, "domain": true, "expires": 
 // set_cookie(key="sid", value="…"), cookies().set(…), s.cookies.update(sid="…"),
 // SimpleCookie("sid=…")), an item's (cookies["sid"] = "…") or a composite
 // literal's (http.Cookie{Name: "sid", Value: "…"}). Another call
-// (cookies.get("sid", "default"), readCookie(…)) sets none; only a lone
-// string of name=value pairs given to it is read. It returns where its
+// (cookies.get("sid", "default"), readCookie(…)) sets none; only strings
+// of name=value pairs given to it are read. It returns where its
 // reading stopped; ok is false when no such code follows the word.
 func cookieCode(s string, st, p int, edits []edit) (_ []edit, read int, ok bool) {
 	n := len(s)
@@ -650,26 +637,12 @@ func cookieCode(s string, st, p int, edits []edit) (_ []edit, read int, ok bool)
 	case c != '(':
 		return edits, p, false
 	}
-	if k := calleeKind(s[st:q]); k != litSkip {
-		edits, read = cookieLiteral(s, q, k, edits)
-		return edits, read, true
+	k := calleeKind(s[st:q])
+	if k == litSkip {
+		k = litHeader // parseCookie("sid=…"): another call reads a string of pairs
 	}
-	edits, read = cookieString(s, q, edits)
+	edits, read = cookieLiteral(s, q, k, edits)
 	return edits, read, true
-}
-
-// cookieString masks the name=value pairs of a call's one string argument
-// (parseCookie("sid=…")), the call's '(' at s[p], and returns where its
-// reading stopped.
-func cookieString(s string, p int, edits []edit) ([]edit, int) {
-	cs, ce, q, ok := stringAt(s, skipSpace(s, p+1))
-	if !ok {
-		return edits, max(q, p+1)
-	}
-	if q = skipSpace(s, q); q < len(s) && s[q] == ')' {
-		return cookiePairs(s, cs, ce, false, edits), q + 1
-	}
-	return edits, q
 }
 
 // calleeKind is the kind of literal the arguments of a call of w are:
@@ -801,6 +774,13 @@ const (
 	// litKwargs: cookies by keyword, s.cookies.update(sid="…"), or a dict
 	// given first.
 	litKwargs
+	// litHeader, litSetHeader: strings of a Cookie or Set-Cookie header's
+	// pairs: what follows the header's name given as a string (the next
+	// string, or the value key's, which a diff may give twice, on a - and
+	// a + line), or the arguments of a call that sets no cookie by name
+	// (parseCookie("sid=…")).
+	litHeader
+	litSetHeader
 )
 
 // cookieLiteral masks the cookies of the literal that opens at s[p] ('{',
@@ -1045,6 +1025,8 @@ func nestedKind(k litKind, it item, c byte) litKind {
 		return litCall // the call's arguments as a tuple: Cookie::build(("sid", "…"))
 	case (k == litCall || k == litKwargs) && it.arg == 0:
 		return litTop // setCookie({…}), addCookies([…]), s.cookies.update({…})
+	case (k == litHeader || k == litSetHeader) && c == '[':
+		return k // setHeader('Set-Cookie', ['sid=…', …])
 	}
 	return litSkip
 }
@@ -1098,6 +1080,10 @@ func (r *cookieReader) stringValue(k litKind, obj *cookieObject, it item, t toke
 	case litKwargs:
 		if it.keyed && !cookieAttribute(it.key) && !strings.EqualFold(it.key, "url") {
 			r.maskCode(it.key, t)
+		}
+	case litHeader, litSetHeader:
+		if !it.keyed || strings.EqualFold(it.key, "value") {
+			r.edits = cookiePairs(s, t.st, t.end, k == litSetHeader, r.edits)
 		}
 	}
 }

@@ -188,6 +188,13 @@ func cookieTests() []filterTest {
 		{"java headers toString", "{Accept=[*/*], Cookie=[sid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2]}", "{Accept=[*/*], Cookie=[sid=[REDACTED:cookie]]}"},
 		{"go header map", "map[Accept:[*/*] Cookie:[session=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2; theme=dark]]", "map[Accept:[*/*] Cookie:[session=[REDACTED:cookie]; theme=dark]]"},
 
+		// A HAR header object in a diff: the value changed on a - and a +
+		// line, or an empty + line stands between its keys.
+		{"har header diff", "       \"name\": \"Cookie\",\n-      \"value\": \"sessionid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2\"\n+      \"value\": \"sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa\"",
+			"       \"name\": \"Cookie\",\n-      \"value\": \"sessionid=[REDACTED:cookie]\"\n+      \"value\": \"sessionid=[REDACTED:cookie]\""},
+		{"har header diff empty line", "+ \"name\": \"Cookie\",\n+\n+        \"value\": \"sessionid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2\"",
+			"+ \"name\": \"Cookie\",\n+\n+        \"value\": \"sessionid=[REDACTED:cookie]\""},
+
 		// Names and spacing no RFC 6265 allows, as servers and people
 		// write them.
 		{"cookie blanks around =", "Cookie: sid = Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2; theme = dark", "Cookie: sid = [REDACTED:cookie]; theme = dark"},
@@ -385,7 +392,9 @@ func hostileCookies() []struct{ name, in string } {
 		{"numbers without arrows", `"cookies": [` + strings.Repeat("\n     12345", 200_000)},
 		{"header lists", strings.Repeat("Cookie:[", 200_000)},
 		{"closing brackets", "Cookie: a=b" + strings.Repeat("]", 1_000_000)},
+		{"header names", strings.Repeat(`"Set-Cookie", `, 100_000)},
 		{"calls before a pair", "Cookie: " + strings.Repeat("f(", 500_000) + "=x"},
+		{"diff lines", `{"name": "Cookie",` + strings.Repeat("\n+", 500_000)},
 	}
 }
 
