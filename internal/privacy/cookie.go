@@ -543,19 +543,8 @@ func pronounceable(w string) bool {
 
 // isUUID reports whether v is written as a UUID: 8-4-4-4-12 hex digits.
 func isUUID(v string) bool {
-	if len(v) != 36 {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if v[i] != '-' {
-				return false
-			}
-		} else if c := v[i] | 0x20; !isDigit(v[i]) && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+	return len(v) == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-' &&
+		isHex(v[:8]+v[9:13]+v[14:18]+v[19:23]+v[24:])
 }
 
 // sessionName reports whether a cookie's name says it holds a session or
@@ -574,22 +563,30 @@ func sessionName(name string) bool {
 // httpOnly, same_site…), with case, '-' and '_' ignored. A Cookie
 // header has none: a cookie named "path" is a cookie.
 func cookieAttribute(name string) bool {
-	var b [len("partitioned")]byte
+	f, ok := foldName(name, len("partitioned"))
+	return ok && cookieAttributes[f]
+}
+
+// foldName returns w in lower case without '-' and '_', so that Max-Age,
+// max_age and maxAge are one name, or false if that is longer than n
+// bytes (n <= 16).
+func foldName(w string, n int) (string, bool) {
+	var b [16]byte
 	k := 0
-	for i := 0; i < len(name); i++ {
-		c := name[i]
+	for i := 0; i < len(w); i++ {
+		c := w[i]
 		switch {
 		case c == '-' || c == '_':
 			continue
-		case k == len(b):
-			return false
+		case k == n:
+			return "", false
 		case isUpper(c):
 			c += 'a' - 'A'
 		}
 		b[k] = c
 		k++
 	}
-	return cookieAttributes[string(b[:k])]
+	return string(b[:k]), true
 }
 
 // cookieAttributes are the names cookieAttribute knows, folded.
@@ -681,23 +678,9 @@ func calleeKind(w string) litKind {
 // create_cookie, res.cookie, $.cookie. readCookie, getCookie, clearCookie
 // and deleteCookie set none.
 func isCookieSetter(w string) bool {
-	var b [len("appendcookies")]byte
-	k := 0
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		switch {
-		case c == '_' || c == '-':
-			continue
-		case k == len(b):
-			return false
-		case isUpper(c):
-			c += 'a' - 'A'
-		}
-		b[k] = c
-		k++
-	}
-	f := strings.TrimSuffix(string(b[:k]), "s")
-	if !strings.HasSuffix(f, "cookie") {
+	f, ok := foldName(w, len("appendcookies"))
+	f = strings.TrimSuffix(f, "s")
+	if !ok || !strings.HasSuffix(f, "cookie") {
 		return false
 	}
 	switch f[:len(f)-len("cookie")] {
