@@ -284,7 +284,6 @@ func cookieCleanTests() []string {
 		`http.SetCookie(w, &http.Cookie{Name: "theme", Value: "dark", Path: "/"})`,
 
 		// A cookie word before code or prose, whose pairs are no header's.
-		`cookie = request.cookies.get("sid", default="guest_user_2024")`,
 		"Accept the cookie banner: we use cookies for analytics.\nRead document.cookie: it holds pairs like theme=dark.",
 		"`document.cookie` returns every cookie as one string; split it at '; ' and then at '='.",
 	}

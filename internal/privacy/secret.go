@@ -570,6 +570,7 @@ func contextEdits(s string, w hits, edits []edit) []edit {
 	edits = schemeEdits(s, w.basic, "basic", edits)
 	edits = authorizationEdits(s, w.authz, edits)
 	edits = cookieEdits(s, w.cookie, edits)
+	edits = lineCookieEdits(s, w.cookie, edits)
 	return edits
 }
 

@@ -1,0 +1,140 @@
+package privacy
+
+import "strings"
+
+// lineCookieEdits is the header reader main had before cookieEdits read
+// each form of a cookie on its own, kept beside it: it reads the value of a
+// Cookie or Set-Cookie header (and of HTTP_COOKIE=…, "cookie": "…",
+// document.cookie = "…", --cookie '…', Header.Set("Cookie", "…")), its
+// quoted string or the rest of its line, at most maxCookieHeader bytes, and
+// masks its name=value pairs whose value looks random. It knows fewer forms
+// and masks more of a line than cookieEdits; run after it, it keeps every
+// cookie the older reader masked masked, whatever the newer one makes of
+// the text around it (a quoted "Cookie" word before a header dump, a call
+// after "Cookie",): the two only add up (applyEdits merges overlaps), so a
+// form the newer reader gets wrong leaks no more than it did before it
+// (reviews 181, 185).
+func lineCookieEdits(s string, hits []int, edits []edit) []edit {
+	n := len(s)
+	done := 0 // a hit inside a header already read is one of its words
+	nl := -1  // the end of the line of the latest hit read, found once a line
+	for _, i := range hits {
+		if i < done {
+			continue
+		}
+		off := i + len("cookie")
+		if off < n && isToken(s[off]) {
+			continue // cookies, cookie_name, cookieJar
+		}
+		st := i
+		for st > 0 && isToken(s[st-1]) && i-st < maxKeyBefore {
+			st--
+		}
+		set := off-st >= len("set-cookie") && hasFold(s, off-len("set-cookie"), "set-cookie")
+		flag := strings.HasPrefix(s[st:i], "--") // curl --cookie 'a=b'
+		open, p, keyQuoted := closeKeyQuote(s, st, off)
+		for p < n && isBlank(s[p]) {
+			p++
+		}
+		switch {
+		case p >= n:
+			continue
+		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',': // Header.Set("Cookie", "…")
+			if p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
+				continue // "cookie == x", "cookie := x"
+			}
+			p++
+			for p < n && isBlank(s[p]) {
+				p++
+			}
+		case !flag || p == off:
+			continue // prose: "the cookie is set at login"
+		}
+		if p >= n || open != 0 && !keyQuoted && s[p] == open {
+			continue
+		}
+		if nl < p {
+			nl = n
+			if k := strings.IndexAny(s[p:], "\r\n"); k >= 0 {
+				nl = p + k
+			}
+		}
+		end := min(nl, p+maxCookieHeader)
+		if delim, cs, _ := quoteAt(s[:end], p); delim != "" {
+			p, end = cs, quoteEnd(s[:end], cs, delim)
+		} else if open != 0 && !keyQuoted {
+			// -H "Cookie: a=b" https://…: the header ends at its quote.
+			if k := strings.IndexByte(s[p:end], open); k >= 0 {
+				end = p + k
+			}
+		}
+		done = end
+		edits = linePairs(s, p, end, set, edits)
+	}
+	return edits
+}
+
+// linePairs masks, of the name=value pairs in s[p:end] (split at ';', and
+// at ',' in a Set-Cookie header, which may join several), each value that
+// looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
+// attributes (Path, Expires…) are left.
+func linePairs(s string, p, end int, set bool, edits []edit) []edit {
+	seps := ";"
+	if set {
+		seps = ";,"
+	}
+	for p < end {
+		e := end
+		if k := strings.IndexAny(s[p:end], seps); k >= 0 {
+			e = p + k
+		}
+		pair := s[p:e]
+		p = e + 1
+		eq := strings.IndexByte(pair, '=')
+		if eq <= 0 {
+			continue
+		}
+		name := strings.TrimSpace(pair[:eq])
+		if name == "" || set && cookieAttribute(name) {
+			continue
+		}
+		vs := e - len(strings.TrimLeft(pair[eq+1:], " \t"))
+		quoted := vs < e && (s[vs] == '"' || s[vs] == '\'')
+		if quoted {
+			vs++ // sid="…": RFC 6265 lets a value be quoted
+		}
+		// A value holds no blank, quote, backslash or comma (RFC 6265's
+		// cookie-octet): one ends it, as does the close of a list or a
+		// map printed around the header ("Cookie=[sid=…]}"). JSON's
+		// escaped slash (\/) is the value's own '/'.
+		v := s[vs:e]
+		for k := 0; k < len(v); k++ {
+			if c := v[k]; c == ' ' || c == '\t' || c == '"' || c == '\'' || c == ',' || c == '\\' && (k+1 == len(v) || v[k+1] != '/') {
+				v = v[:k]
+				break
+			} else if c == '\\' {
+				k++
+			}
+		}
+		v = strings.TrimRight(v, "])}")
+		if k := strings.IndexByte(v, '='); quoted && k > 0 && allTokens(v[:k]) && looksRandom(v[k+1:]) {
+			// cookie: string = 'sid=…': the quoted string is the pair.
+			vs, v = vs+k+1, v[k+1:]
+		}
+		if v == "" || strings.HasPrefix(v, redactPrefix) || strings.IndexByte("$%{<", v[0]) >= 0 ||
+			isPlaceholder(v) || !looksRandom(strings.Trim(v, `"'`)) {
+			continue
+		}
+		edits = append(edits, edit{vs, vs + len(v), "cookie"})
+	}
+	return edits
+}
+
+func allTokens(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isToken(s[i]) {
+			return false
+		}
+	}
+	return true
+}
