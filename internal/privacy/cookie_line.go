@@ -16,12 +16,12 @@ import "strings"
 // (reviews 181, 185).
 func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
-	done := 0 // a hit inside a header already read is one of its words
-	nl := -1  // the end of the line of the latest hit read, found once a line
+	nl := -1 // the end of the line of the latest hit read, found once a line
+	// Each hit is read, even one inside a value read before: that value
+	// ends at its first blank, and a header may follow on the same line
+	// ("cookie = get(req); wget --header='Cookie: sid=…'"). Reading a
+	// header's own words again masks nothing new.
 	for _, i := range hits {
-		if i < done {
-			continue
-		}
 		off := i + len("cookie")
 		if off < n && isToken(s[off]) {
 			continue // cookies, cookie_name, cookieJar
@@ -68,7 +68,6 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 				end = p + k
 			}
 		}
-		done = end
 		edits = linePairs(s, p, end, set, edits)
 	}
 	return edits
