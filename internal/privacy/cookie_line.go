@@ -102,20 +102,18 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		if quoted {
 			vs++ // sid="…": RFC 6265 lets a value be quoted
 		}
-		// A value holds no blank, quote, backslash or comma (RFC 6265's
-		// cookie-octet): one ends it, as does the close of a list or a
-		// map printed around the header ("Cookie=[sid=…]}"). JSON's
-		// escaped slash (\/) is the value's own '/'.
+		// A value holds no blank, quote or comma (RFC 6265's
+		// cookie-octet): one ends it, as does an escaped quote (\").
+		// Past another escape (JSON's \n: lines joined into one) the
+		// pair is masked to its end, as main's reader did, which covers a
+		// cookie on the escaped lines after.
 		v := s[vs:e]
-		for k := 0; k < len(v); k++ {
-			if c := v[k]; c == ' ' || c == '\t' || c == '"' || c == '\'' || c == ',' || c == '\\' && (k+1 == len(v) || v[k+1] != '/') {
-				v = v[:k]
-				break
-			} else if c == '\\' {
-				k++
-			}
+		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && (v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
+			v = v[:k]
 		}
-		v = strings.TrimRight(v, "])}")
+		// ])}: a printed list or map closing; \: the escape of the quote
+		// that closed the header (-H \"Cookie: sid=…\").
+		v = strings.TrimRight(v, "])}\\")
 		if k := strings.IndexByte(v, '='); quoted && k > 0 && allTokens(v[:k]) && looksRandom(v[k+1:]) {
 			// cookie: string = 'sid=…': the quoted string is the pair.
 			vs, v = vs+k+1, v[k+1:]
