@@ -104,11 +104,13 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		}
 		// A value holds no blank, quote or comma (RFC 6265's
 		// cookie-octet): one ends it, as does an escaped quote (\").
-		// Past another escape (JSON's \n: lines joined into one) the
-		// pair is masked to its end, as main's reader did, which covers a
-		// cookie on the escaped lines after.
+		// Past another escape (JSON's \n: lines joined into one), or in
+		// text escaped twice (\\), the pair is masked to its end, as
+		// main's reader did, which covers a cookie on the escaped lines
+		// after.
 		v := s[vs:e]
-		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && (v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
+		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) &&
+			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
 		}
 		// ])}: a printed list or map closing; \: the escape of the quote
