@@ -16,12 +16,12 @@ import "strings"
 // (reviews 181, 185).
 func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
-	nl := -1 // the end of the line of the latest hit read, found once a line
-	// Each hit is read, even one inside a value read before: that value
-	// ends at its first blank, and a header may follow on the same line
-	// ("cookie = get(req); wget --header='Cookie: sid=…'"). Reading a
-	// header's own words again masks nothing new.
+	done := 0 // a hit inside a header already read is one of its words
+	nl := -1  // the end of the line of the latest hit read, found once a line
 	for _, i := range hits {
+		if i < done {
+			continue
+		}
 		off := i + len("cookie")
 		if off < n && isToken(s[off]) {
 			continue // cookies, cookie_name, cookieJar
@@ -68,7 +68,15 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 				end = p + k
 			}
 		}
-		edits = linePairs(s, p, end, set, edits)
+		// A header is read once, up to where a value of it ended early
+		// (at a blank, a quote): a header may follow on the same line
+		// ("cookie = get(req); wget --header='Cookie: sid=…'").
+		var cut int
+		edits, cut = linePairs(s, p, end, set, edits)
+		done = end
+		if cut >= 0 {
+			done = cut
+		}
 	}
 	return edits
 }
@@ -76,8 +84,10 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 // linePairs masks, of the name=value pairs in s[p:end] (split at ';', and
 // at ',' in a Set-Cookie header, which may join several), each value that
 // looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
-// attributes (Path, Expires…) are left.
-func linePairs(s string, p, end int, set bool, edits []edit) []edit {
+// attributes (Path, Expires…) are left. It returns where the first value it
+// cut short ended (see below), -1 if none was.
+func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
+	cut := -1
 	seps := ";"
 	if set {
 		seps = ";,"
@@ -112,6 +122,9 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) &&
 			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
+			if cut < 0 {
+				cut = vs + k
+			}
 		}
 		// ])}: a printed list or map closing; \: the escape of the quote
 		// that closed the header (-H \"Cookie: sid=…\").
@@ -126,7 +139,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		}
 		edits = append(edits, edit{vs, vs + len(v), "cookie"})
 	}
-	return edits
+	return edits, cut
 }
 
 func allTokens(s string) bool {
