@@ -68,9 +68,9 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 				end = p + k
 			}
 		}
-		// A header is read once, up to where a value of it ended early
-		// (at a blank, a quote): a header may follow on the same line
-		// ("cookie = get(req); wget --header='Cookie: sid=…'").
+		// A header is read once, up to the value it cut short (at a
+		// blank, a quote): a header may start there
+		// ("cookie = get(req); wget --header=\"Cookie: sid=…\"").
 		var cut int
 		edits, cut = linePairs(s, p, end, set, edits)
 		done = end
@@ -85,7 +85,8 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 // at ',' in a Set-Cookie header, which may join several), each value that
 // looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
 // attributes (Path, Expires…) are left. It returns where the first value it
-// cut short ended (see below), -1 if none was.
+// cut short starts (see below), -1 if none was: what follows may be a
+// header of its own.
 func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 	cut := -1
 	seps := ";"
@@ -123,7 +124,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
 			if cut < 0 {
-				cut = vs + k
+				cut = vs
 			}
 		}
 		// ])}: a printed list or map closing; \: the escape of the quote
