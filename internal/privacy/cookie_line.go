@@ -68,9 +68,8 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 				end = p + k
 			}
 		}
-		// A header is read once, up to the value it cut short (at a
-		// blank, a quote): a header may start there
-		// ("cookie = get(req); wget --header=\"Cookie: sid=…\"").
+		// A header is read once, up to the pair whose value it cut short
+		// (at a blank, a quote): a header may stand in it.
 		var cut int
 		edits, cut = linePairs(s, p, end, set, edits)
 		done = end
@@ -84,9 +83,9 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 // linePairs masks, of the name=value pairs in s[p:end] (split at ';', and
 // at ',' in a Set-Cookie header, which may join several), each value that
 // looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
-// attributes (Path, Expires…) are left. It returns where the first value it
-// cut short starts (see below), -1 if none was: what follows may be a
-// header of its own.
+// attributes (Path, Expires…) are left. It returns where the first pair
+// whose value it cut short starts (see below), -1 if none was: a header of
+// its own may stand in it ("… wget --header=\"Cookie: sid=…\"").
 func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 	cut := -1
 	seps := ";"
@@ -98,7 +97,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 		if k := strings.IndexAny(s[p:end], seps); k >= 0 {
 			e = p + k
 		}
-		pair := s[p:e]
+		ps, pair := p, s[p:e]
 		p = e + 1
 		eq := strings.IndexByte(pair, '=')
 		if eq <= 0 {
@@ -124,7 +123,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
 			if cut < 0 {
-				cut = vs
+				cut = ps
 			}
 		}
 		// ])}: a printed list or map closing; \: the escape of the quote
