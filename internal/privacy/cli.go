@@ -169,25 +169,31 @@ func appendValue(s string, w word, kind string, edits []edit) []edit {
 // string, with \" for its quotes and \n for its line breaks. An argument
 // without '=' names a cookie file and has none.
 func curlCookieEdits(s string, edits []edit) []edit {
-	for off := 0; off < len(s); {
-		k := strings.Index(s[off:], "curl")
-		if k < 0 {
-			break
-		}
-		i := off + k
-		off = i + len("curl")
-		if i > 0 && (isToken(s[i-1]) || s[i-1] == '.') && !escapeBefore(s, i) {
-			continue // libcurl, pycurl
-		}
-		if strings.HasPrefix(s[off:], ".exe") {
-			off += len(".exe")
-		}
-		if off < len(s) && isBlank(s[off]) {
-			edits, off = curlArgs(s, off, edits)
+	for _, tool := range cookieFlagTools {
+		for off := 0; off < len(s); {
+			k := strings.Index(s[off:], tool)
+			if k < 0 {
+				break
+			}
+			i := off + k
+			off = i + len(tool)
+			if i > 0 && (isToken(s[i-1]) || s[i-1] == '.') && !escapeBefore(s, i) {
+				continue // libcurl, pycurl
+			}
+			if strings.HasPrefix(s[off:], ".exe") {
+				off += len(".exe")
+			}
+			if off < len(s) && isBlank(s[off]) {
+				edits, off = curlArgs(s, off, edits)
+			}
 		}
 	}
 	return edits
 }
+
+// cookieFlagTools are the commands that take cookies as curl does, with -b
+// or --cookie: curl, and the web fuzzers that copied its flags.
+var cookieFlagTools = []string{"curl", "ffuf", "wfuzz", "feroxbuster"}
 
 // escapeBefore reports whether s[i] follows a JSON escape of a line break
 // or a tab (\n, \r, \t), which starts a command as the break itself does.

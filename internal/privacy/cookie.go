@@ -356,7 +356,7 @@ func trimClosers(v string) string {
 // reference ($SID, %s, {{sid}}, <sid>), placeholder or marker, and none
 // of the values with digits that are plainly no secret (plainCookieValue).
 func cookieValue(v string) bool {
-	if v == "" || strings.IndexByte("$%{<", v[0]) >= 0 || strings.Contains(v, redactPrefix) || isPlaceholder(v) {
+	if v == "" || reference(v) || strings.Contains(v, redactPrefix) || isPlaceholder(v) {
 		return false
 	}
 	v = strings.Trim(v, `"'`)
@@ -1106,4 +1106,17 @@ func (r *cookieReader) maskValue(obj *cookieObject) {
 	default:
 		r.maskCode(obj.name, v)
 	}
+}
+
+// reference reports a value that names another ($SID, %s, %(sid)s,
+// {{sid}}, <sid>) rather than being one; a '%' that escapes a byte (%2B,
+// a base64 value's '+' in a URL-encoded cookie) starts a value.
+func reference(v string) bool {
+	switch {
+	case v == "" || strings.IndexByte("$%{<", v[0]) < 0:
+		return false
+	case v[0] == '%' && len(v) > 2 && isHex(v[1:3]):
+		return false
+	}
+	return true
 }

@@ -39,7 +39,7 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 		switch {
 		case p >= n:
 			continue
-		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',': // Header.Set("Cookie", "…")
+		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',' || s[p] == '|' && tableRow(s, st): // Header.Set("Cookie", "…"), | Cookie | … |
 			if p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
 				continue // "cookie == x", "cookie := x"
 			}
@@ -133,7 +133,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 			// cookie: string = 'sid=…': the quoted string is the pair.
 			vs, v = vs+k+1, v[k+1:]
 		}
-		if v == "" || strings.HasPrefix(v, redactPrefix) || strings.IndexByte("$%{<", v[0]) >= 0 ||
+		if v == "" || strings.HasPrefix(v, redactPrefix) || reference(v) ||
 			isPlaceholder(v) || !looksRandom(strings.Trim(v, `"'`)) {
 			continue
 		}
@@ -149,4 +149,47 @@ func allTokens(s string) bool {
 		}
 	}
 	return true
+}
+
+// tableRow reports whether the line of s[i] is a row of a markdown table,
+// which names a header in one cell and gives its value in the next.
+func tableRow(s string, i int) bool {
+	ls := strings.LastIndexByte(s[:i], '\n') + 1
+	return strings.HasPrefix(strings.TrimLeft(s[ls:i], " \t"), "|")
+}
+
+// cookieFileEdits masks the values of a Netscape cookie file, as curl -c and
+// wget --save-cookies write it and cat shows it: a line of seven fields
+// split by tabs (domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name,
+// value), whose value is the session's credential when it looks random.
+func cookieFileEdits(s string, edits []edit) []edit {
+	if !strings.Contains(s, "\tTRUE\t") && !strings.Contains(s, "\tFALSE\t") {
+		return edits
+	}
+	for ls := 0; ls < len(s); {
+		le := len(s)
+		if k := strings.IndexByte(s[ls:], '\n'); k >= 0 {
+			le = ls + k
+		}
+		line := strings.TrimRight(s[ls:le], "\r")
+		if f := strings.Split(line, "\t"); len(f) == 7 && bools(f[1]) && bools(f[3]) && digits(f[4]) {
+			if v := f[6]; v != "" && !reference(v) && looksRandom(v) {
+				vs := ls + len(line) - len(v)
+				edits = append(edits, edit{vs, vs + len(v), "cookie"})
+			}
+		}
+		ls = le + 1
+	}
+	return edits
+}
+
+func bools(f string) bool { return f == "TRUE" || f == "FALSE" }
+
+func digits(f string) bool {
+	for i := 0; i < len(f); i++ {
+		if f[i] < '0' || f[i] > '9' {
+			return false
+		}
+	}
+	return f != ""
 }

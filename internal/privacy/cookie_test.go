@@ -166,6 +166,14 @@ func cookieTests() []filterTest {
 		{"HTTP_COOKIE odd name", "HTTP_COOKIE=EPi:NumberOfVisits=1; sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa", "HTTP_COOKIE=EPi:NumberOfVisits=1; sessionid=[REDACTED:cookie]"},
 
 		// A typed declaration's string of pairs.
+		// Review 185's leaks that main has too.
+		{"ffuf -b", "ffuf -u https://x.test/FUZZ -b 'sessionid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2' -w words.txt", "ffuf -u https://x.test/FUZZ -b 'sessionid=[REDACTED:cookie]' -w words.txt"},
+		{"wfuzz -b", `wfuzz -b "sessionid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2" -u https://x.test/FUZZ`, `wfuzz -b "sessionid=[REDACTED:cookie]" -u https://x.test/FUZZ`},
+		{"netscape cookie file", "# Netscape HTTP Cookie File\n\n#HttpOnly_x.test\tFALSE\t/\tTRUE\t0\tsessionid\tZr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2\nx.test\tFALSE\t/\tFALSE\t1767225600\ttheme\tdark",
+			"# Netscape HTTP Cookie File\n\n#HttpOnly_x.test\tFALSE\t/\tTRUE\t0\tsessionid\t[REDACTED:cookie]\nx.test\tFALSE\t/\tFALSE\t1767225600\ttheme\tdark"},
+		{"url-encoded first byte", "Cookie: _session_id=%2BaB3dK9mQ2xZ7pL0vN4wE8rT1yU6iO5s", "Cookie: _session_id=[REDACTED:cookie]"},
+		{"markdown table of headers", "| Header | Value |\n|---|---|\n| Set-Cookie | sessionid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2; Path=/ |\n| Cookie | theme=dark |",
+			"| Header | Value |\n|---|---|\n| Set-Cookie | sessionid=[REDACTED:cookie]; Path=/ |\n| Cookie | theme=dark |"},
 		{"typescript typed string", "const cookie: string = 'sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa';", "const cookie: string = 'sessionid=[REDACTED:cookie]';"},
 		{"go short declaration string", `cookie := "sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"`, `cookie := "sessionid=[REDACTED:cookie]"`},
 		{"go var typed string", `var cookie string = "sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"`, `var cookie string = "sessionid=[REDACTED:cookie]"`},

@@ -571,6 +571,7 @@ func contextEdits(s string, w hits, edits []edit) []edit {
 	edits = authorizationEdits(s, w.authz, edits)
 	edits = cookieEdits(s, w.cookie, edits)
 	edits = lineCookieEdits(s, w.cookie, edits)
+	edits = cookieFileEdits(s, edits)
 	return edits
 }
 
