@@ -17,8 +17,11 @@ import "strings"
 func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
 	done := 0 // a hit inside a header already read is one of its words
-	nl := -1  // the end of the line of the latest hit read, found once a line
-	for _, i := range hits {
+	ls := 0   // the start of the line of the latest hit, found once a line
+	for k, i := range hits {
+		if k == 0 || strings.IndexByte(s[hits[k-1]:i], '\n') >= 0 {
+			ls = strings.LastIndexByte(s[:i], '\n') + 1
+		}
 		if i < done {
 			continue
 		}
@@ -39,7 +42,7 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 		switch {
 		case p >= n:
 			continue
-		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',' || s[p] == '|' && tableRow(s, st): // Header.Set("Cookie", "…"), | Cookie | … |
+		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',' || s[p] == '|' && tableCell(s, ls, st): // Header.Set("Cookie", "…"), | Cookie | … |
 			if p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
 				continue // "cookie == x", "cookie := x"
 			}
@@ -47,17 +50,17 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 			for p < n && isBlank(s[p]) {
 				p++
 			}
+		case curlAdded(s, ls, st) && p > off:
+			// curl -v: "* Added cookie sid="…" for domain x.test".
 		case !flag || p == off:
 			continue // prose: "the cookie is set at login"
 		}
 		if p >= n || open != 0 && !keyQuoted && s[p] == open {
 			continue
 		}
-		if nl < p {
-			nl = n
-			if k := strings.IndexAny(s[p:], "\r\n"); k >= 0 {
-				nl = p + k
-			}
+		nl := n
+		if k := strings.IndexAny(s[p:min(n, p+maxCookieHeader)], "\r\n"); k >= 0 {
+			nl = p + k
 		}
 		end := min(nl, p+maxCookieHeader)
 		if delim, cs, _ := quoteAt(s[:end], p); delim != "" {
@@ -68,14 +71,8 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 				end = p + k
 			}
 		}
-		// A header is read once, up to the pair whose value it cut short
-		// (at a blank, a quote): a header may stand in it.
-		var cut int
-		edits, cut = linePairs(s, p, end, set, edits)
 		done = end
-		if cut >= 0 {
-			done = cut
-		}
+		edits = linePairs(s, p, end, set, edits)
 	}
 	return edits
 }
@@ -83,11 +80,8 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 // linePairs masks, of the name=value pairs in s[p:end] (split at ';', and
 // at ',' in a Set-Cookie header, which may join several), each value that
 // looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
-// attributes (Path, Expires…) are left. It returns where the first pair
-// whose value it cut short starts (see below), -1 if none was: a header of
-// its own may stand in it ("… wget --header=\"Cookie: sid=…\"").
-func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
-	cut := -1
+// attributes (Path, Expires…) are left.
+func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 	seps := ";"
 	if set {
 		seps = ";,"
@@ -97,7 +91,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 		if k := strings.IndexAny(s[p:end], seps); k >= 0 {
 			e = p + k
 		}
-		ps, pair := p, s[p:e]
+		pair := s[p:e]
 		p = e + 1
 		eq := strings.IndexByte(pair, '=')
 		if eq <= 0 {
@@ -108,23 +102,24 @@ func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 			continue
 		}
 		vs := e - len(strings.TrimLeft(pair[eq+1:], " \t"))
-		quoted := vs < e && (s[vs] == '"' || s[vs] == '\'')
-		if quoted {
-			vs++ // sid="…": RFC 6265 lets a value be quoted
+		quoted := false
+		switch {
+		case vs < e && (s[vs] == '"' || s[vs] == '\''):
+			vs, quoted = vs+1, true // sid="…": RFC 6265 lets a value be quoted
+		case strings.HasPrefix(s[vs:e], `\"`):
+			vs, quoted = vs+2, true // the same in a JSON string
 		}
+		v := s[vs:e]
 		// A value holds no blank, quote or comma (RFC 6265's
 		// cookie-octet): one ends it, as does an escaped quote (\").
-		// Past another escape (JSON's \n: lines joined into one), or in
-		// text escaped twice (\\), the pair is masked to its end, as
-		// main's reader did, which covers a cookie on the escaped lines
-		// after.
-		v := s[vs:e]
-		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) &&
+		// Not where the rest of the pair names a cookie again (a header
+		// on the same line: "cookie = get(req); wget --header=\"Cookie:
+		// sid=…\""), past another escape (JSON's \n: lines joined into
+		// one) or in text escaped twice (\\): there the pair is masked to
+		// its end, as main's reader did, which covers a cookie said after.
+		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) && !namesCookie(v[k:]) &&
 			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
-			if cut < 0 {
-				cut = ps
-			}
 		}
 		// ])}: a printed list or map closing; \: the escape of the quote
 		// that closed the header (-H \"Cookie: sid=…\").
@@ -139,7 +134,17 @@ func linePairs(s string, p, end int, set bool, edits []edit) ([]edit, int) {
 		}
 		edits = append(edits, edit{vs, vs + len(v), "cookie"})
 	}
-	return edits, cut
+	return edits
+}
+
+// namesCookie reports whether s holds the word cookie, in any case.
+func namesCookie(s string) bool {
+	for i := 0; i+len("cookie") <= len(s); i++ {
+		if (s[i]|0x20) == 'c' && hasFold(s, i, "cookie") {
+			return true
+		}
+	}
+	return false
 }
 
 func allTokens(s string) bool {
@@ -151,34 +156,51 @@ func allTokens(s string) bool {
 	return true
 }
 
-// tableRow reports whether the line of s[i] is a row of a markdown table,
-// which names a header in one cell and gives its value in the next.
-func tableRow(s string, i int) bool {
-	ls := strings.LastIndexByte(s[:i], '\n') + 1
-	return strings.HasPrefix(strings.TrimLeft(s[ls:i], " \t"), "|")
+// tableCell reports whether the cookie word at s[st:] starts a cell of a
+// markdown table row starting at ls ("| Set-Cookie | sid=… |"): a row
+// names a header in one cell and gives its value in the next.
+func tableCell(s string, ls, st int) bool {
+	row := strings.TrimLeft(s[ls:st], " \t")
+	return strings.HasPrefix(row, "|") && strings.HasSuffix(strings.TrimRight(row, " \t"), "|")
 }
 
-// cookieFileEdits masks the values of a Netscape cookie file, as curl -c and
-// wget --save-cookies write it and cat shows it: a line of seven fields
-// split by tabs (domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name,
-// value), whose value is the session's credential when it looks random.
+// curlAdded reports whether the cookie word at s[st:] is in curl's verbose
+// report of its cookie engine ("* Added cookie sid=\"…\" for domain …",
+// "* Replaced cookie …"), which names the cookie and its value.
+func curlAdded(s string, ls, st int) bool {
+	line := strings.TrimLeft(s[ls:st], " \t")
+	return line == "* Added " || line == "* Replaced "
+}
+
+// cookieFileEdits masks the values of a Netscape cookie file, as curl -c,
+// wget --save-cookies and Python's MozillaCookieJar write it and cat (-n)
+// or a JSON string shows it: a line of seven fields split by tabs (domain,
+// TRUE/FALSE, path, TRUE/FALSE, expiry or nothing, name, value), whose
+// value is the session's credential when it looks random.
 func cookieFileEdits(s string, edits []edit) []edit {
-	if !strings.Contains(s, "\tTRUE\t") && !strings.Contains(s, "\tFALSE\t") {
-		return edits
-	}
-	for ls := 0; ls < len(s); {
-		le := len(s)
-		if k := strings.IndexByte(s[ls:], '\n'); k >= 0 {
-			le = ls + k
+	for _, tab := range []string{"\t", `\t`} {
+		if !strings.Contains(s, tab+"TRUE"+tab) && !strings.Contains(s, tab+"FALSE"+tab) {
+			continue
 		}
-		line := strings.TrimRight(s[ls:le], "\r")
-		if f := strings.Split(line, "\t"); len(f) == 7 && bools(f[1]) && bools(f[3]) && digits(f[4]) {
-			if v := f[6]; v != "" && !reference(v) && looksRandom(v) {
-				vs := ls + len(line) - len(v)
-				edits = append(edits, edit{vs, vs + len(v), "cookie"})
+		nl := "\n"
+		if tab != "\t" {
+			nl = `\n` // in a JSON string
+		}
+		for ls := 0; ls < len(s); {
+			le := len(s)
+			if k := strings.Index(s[ls:], nl); k >= 0 {
+				le = ls + k
 			}
+			start := linePrefix(s[:le], ls)
+			line := strings.TrimRight(s[start:le], "\r")
+			if f := strings.Split(line, tab); len(f) == 7 && bools(f[1]) && bools(f[3]) && (f[4] == "" || digits(f[4])) {
+				if v := f[6]; v != "" && !reference(v) && looksRandom(v) {
+					vs := start + len(line) - len(v)
+					edits = append(edits, edit{vs, vs + len(v), "cookie"})
+				}
+			}
+			ls = le + len(nl)
 		}
-		ls = le + 1
 	}
 	return edits
 }
