@@ -102,6 +102,12 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 			continue
 		}
 		vs := e - len(strings.TrimLeft(pair[eq+1:], " \t"))
+		if n := strings.TrimRight(pair[:eq], " \t"); len(n) >= len("cookie") && hasFold(n, len(n)-len("cookie"), "cookie") {
+			// The pair is a header of its own ("… HTTP_COOKIE=sid= …",
+			// "Cookie => sid=…"): its value is read as one.
+			edits = linePairs(s, vs, e, set, edits)
+			continue
+		}
 		quoted := false
 		switch {
 		case vs < e && (s[vs] == '"' || s[vs] == '\''):
@@ -109,14 +115,22 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		case strings.HasPrefix(s[vs:e], `\"`):
 			vs, quoted = vs+2, true // the same in a JSON string
 		}
+		if quoted {
+			// cookie: string = 'sid=…': the quoted string is the pair.
+			if k := strings.IndexByte(s[vs:e], '='); k > 0 && allTokens(strings.TrimRight(s[vs:vs+k], " \t")) {
+				vs += k + 1
+				vs += len(s[vs:e]) - len(strings.TrimLeft(s[vs:e], " \t"))
+			}
+		}
 		v := s[vs:e]
 		// A value holds no blank, quote or comma (RFC 6265's
 		// cookie-octet): one ends it, as does an escaped quote (\").
 		// Not where the rest of the pair names a cookie again (a header
 		// on the same line: "cookie = get(req); wget --header=\"Cookie:
-		// sid=…\""), past another escape (JSON's \n: lines joined into
-		// one) or in text escaped twice (\\): there the pair is masked to
-		// its end, as main's reader did, which covers a cookie said after.
+		// sid=…\""),
+		// past another escape (JSON's \n: lines joined into one) or in
+		// text escaped twice (\\): there the pair is masked to its end,
+		// as main's reader did, which covers a cookie said after.
 		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) && !namesCookie(v[k:]) &&
 			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
@@ -124,10 +138,6 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		// ])}: a printed list or map closing; \: the escape of the quote
 		// that closed the header (-H \"Cookie: sid=…\").
 		v = strings.TrimRight(v, "])}\\")
-		if k := strings.IndexByte(v, '='); quoted && k > 0 && allTokens(v[:k]) && looksRandom(v[k+1:]) {
-			// cookie: string = 'sid=…': the quoted string is the pair.
-			vs, v = vs+k+1, v[k+1:]
-		}
 		if v == "" || strings.HasPrefix(v, redactPrefix) || reference(v) ||
 			isPlaceholder(v) || !looksRandom(strings.Trim(v, `"'`)) {
 			continue
