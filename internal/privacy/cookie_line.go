@@ -125,9 +125,8 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		v := s[vs:e]
 		// A value holds no blank, quote or comma (RFC 6265's
 		// cookie-octet): one ends it, as does an escaped quote (\").
-		// Not where the rest of the pair names a cookie again (a header
-		// on the same line: "cookie = get(req); wget --header=\"Cookie:
-		// sid=…\""),
+		// Not where the value names a cookie again (a header on the same
+		// line: "cookie = get(req); wget --header=\"Cookie: sid=…\""),
 		// past another escape (JSON's \n: lines joined into one) or in
 		// text escaped twice (\\): there the pair is masked to its end,
 		// as main's reader did, which covers a cookie said after.
