@@ -118,8 +118,13 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		if quoted {
 			// cookie: string = 'sid=…': the quoted string is the pair.
 			if k := strings.IndexByte(s[vs:e], '='); k > 0 && allTokens(strings.TrimRight(s[vs:vs+k], " \t")) {
-				vs += k + 1
-				vs += len(s[vs:e]) - len(strings.TrimLeft(s[vs:e], " \t"))
+				inner := strings.TrimLeft(s[vs+k+1:e], " \t")
+				if q := strings.IndexAny(inner, " \t\"'\\"); q >= 0 {
+					inner = inner[:q]
+				}
+				if looksRandom(inner) { // not a value's own '=' (base64's padding)
+					vs = e - len(strings.TrimLeft(s[vs+k+1:e], " \t"))
+				}
 			}
 		}
 		v := s[vs:e]
