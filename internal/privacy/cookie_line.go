@@ -18,6 +18,7 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
 	done := 0 // a hit inside a header already read is one of its words
 	ls := 0   // the start of the line of the latest hit, found once a line
+	nl := -1  // the end of the line of the latest hit read, found once a line
 	for k, i := range hits {
 		if k == 0 || strings.IndexByte(s[hits[k-1]:i], '\n') >= 0 {
 			ls = strings.LastIndexByte(s[:i], '\n') + 1
@@ -58,9 +59,11 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 		if p >= n || open != 0 && !keyQuoted && s[p] == open {
 			continue
 		}
-		nl := n
-		if k := strings.IndexAny(s[p:min(n, p+maxCookieHeader)], "\r\n"); k >= 0 {
-			nl = p + k
+		if nl < p { // found once a line: the search goes on from the last
+			nl = n
+			if k := strings.IndexAny(s[p:], "\r\n"); k >= 0 {
+				nl = p + k
+			}
 		}
 		end := min(nl, p+maxCookieHeader)
 		if delim, cs, _ := quoteAt(s[:end], p); delim != "" {
