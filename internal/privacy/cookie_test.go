@@ -176,6 +176,15 @@ func cookieTests() []filterTest {
 		{"url-encoded first byte", "Cookie: _session_id=%2BaB3dK9mQ2xZ7pL0vN4wE8rT1yU6iO5s", "Cookie: _session_id=[REDACTED:cookie]"},
 		{"markdown table of headers", "| Header | Value |\n|---|---|\n| Set-Cookie | sessionid=Zr8Xc3Vb6Nm1Qw4Ee7Rt0Yu2; Path=/ |\n| Cookie | theme=dark |",
 			"| Header | Value |\n|---|---|\n| Set-Cookie | sessionid=[REDACTED:cookie]; Path=/ |\n| Cookie | theme=dark |"},
+		// Review 189.
+		{"escaped quoted value after a quoted Cookie word", `{"stdout":"Redacted headers: \"Cookie\", \"Authorization\"\nHost: x.test\nCookie: sessionid=\"8f3k2j4h5g6f7d8s9a0q\""}`,
+			`{"stdout":"Redacted headers: \"Cookie\", \"Authorization\"\nHost: x.test\nCookie: sessionid=\"[REDACTED:cookie]\""}`},
+		{"curl -v cookie engine", "* Added cookie sessionid=\"8f3k2j4h5g6f7d8s9a0q\" for domain x.test, path /, expire 0",
+			"* Added cookie sessionid=\"[REDACTED:cookie]\" for domain x.test, path /, expire 0"},
+		{"netscape cookie file by cat -n, no expiry", "     1\t# Netscape HTTP Cookie File\n     2\tx.test\tFALSE\t/\tTRUE\t\tsessionid\t8f3k2j4h5g6f7d8s9a0q",
+			"     1\t# Netscape HTTP Cookie File\n     2\tx.test\tFALSE\t/\tTRUE\t\tsessionid\t[REDACTED:cookie]"},
+		{"netscape cookie file in JSON", `{"stdout":"x.test\tFALSE\t/\tTRUE\t0\tsessionid\t8f3k2j4h5g6f7d8s9a0q\n"}`,
+			`{"stdout":"x.test\tFALSE\t/\tTRUE\t0\tsessionid\t[REDACTED:cookie]\n"}`},
 		{"typescript typed string", "const cookie: string = 'sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa';", "const cookie: string = 'sessionid=[REDACTED:cookie]';"},
 		{"go short declaration string", `cookie := "sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"`, `cookie := "sessionid=[REDACTED:cookie]"`},
 		{"go var typed string", `var cookie string = "sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"`, `var cookie string = "sessionid=[REDACTED:cookie]"`},
@@ -294,6 +303,7 @@ func cookieCleanTests() []string {
 		`http.SetCookie(w, &http.Cookie{Name: "theme", Value: "dark", Path: "/"})`,
 
 		// A cookie word before code or prose, whose pairs are no header's.
+		"| cookie | `cookie=Object.fromEntries(entries)` |",
 		"Accept the cookie banner: we use cookies for analytics.\nRead document.cookie: it holds pairs like theme=dark.",
 		"`document.cookie` returns every cookie as one string; split it at '; ' and then at '='.",
 	}
