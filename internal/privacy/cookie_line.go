@@ -17,11 +17,14 @@ import "strings"
 func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 	n := len(s)
 	done := 0 // a hit inside a header already read is one of its words
-	ls := 0   // the start of the line of the latest hit, found once a line
+	ls := 0   // the first byte but a blank of the latest hit's line, found once a line
 	nl := -1  // the end of the line of the latest hit read, found once a line
 	for k, i := range hits {
 		if k == 0 || strings.IndexByte(s[hits[k-1]:i], '\n') >= 0 {
 			ls = strings.LastIndexByte(s[:i], '\n') + 1
+			for ls < i && isBlank(s[ls]) {
+				ls++
+			}
 		}
 		if i < done {
 			continue
@@ -138,7 +141,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		// past another escape (JSON's \n: lines joined into one) or in
 		// text escaped twice (\\): there the pair is masked to its end,
 		// as main's reader did, which covers a cookie said after.
-		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) && !namesCookie(v) &&
+		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) && !namesCookie(v) && !randomWord(v[k:]) &&
 			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
 		}
@@ -157,7 +160,19 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 // namesCookie reports whether s holds the word cookie, in any case.
 func namesCookie(s string) bool {
 	for i := 0; i+len("cookie") <= len(s); i++ {
-		if (s[i]|0x20) == 'c' && hasFold(s, i, "cookie") {
+		if (s[i]|0x20) == 'c' && hasFold(s, i, "cookie") && (i+len("cookie") == len(s) || !isToken(s[i+len("cookie")]) || (s[i+len("cookie")]|0x20) == 's') {
+			return true
+		}
+	}
+	return false
+}
+
+// randomWord reports whether s holds a word that looks random: a value cut
+// short at a blank or a quote ("sid=v1 8f3k…") is masked whole when one
+// follows, as main's reader masked it.
+func randomWord(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r > 0x7f || !isToken(byte(r)) && !strings.ContainsRune("+%.-@", r) }) {
+		if looksRandom(w) {
 			return true
 		}
 	}
@@ -174,18 +189,21 @@ func allTokens(s string) bool {
 }
 
 // tableCell reports whether the cookie word at s[st:] starts a cell of a
-// markdown table row starting at ls ("| Set-Cookie | sid=… |"): a row
+// markdown table row whose first byte but a blank is s[ls] ("| Set-Cookie | sid=… |"): a row
 // names a header in one cell and gives its value in the next.
 func tableCell(s string, ls, st int) bool {
-	row := strings.TrimLeft(s[ls:st], " \t")
-	return strings.HasPrefix(row, "|") && strings.HasSuffix(strings.TrimRight(row, " \t"), "|")
+	b := st
+	for b > ls && isBlank(s[b-1]) {
+		b--
+	}
+	return ls < st && s[ls] == '|' && b > ls && s[b-1] == '|'
 }
 
 // curlAdded reports whether the cookie word at s[st:] is in curl's verbose
 // report of its cookie engine ("* Added cookie sid=\"…\" for domain …",
 // "* Replaced cookie …"), which names the cookie and its value.
 func curlAdded(s string, ls, st int) bool {
-	line := strings.TrimLeft(s[ls:st], " \t")
+	line := s[ls:st]
 	return line == "* Added " || line == "* Replaced "
 }
 
