@@ -29,6 +29,7 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 		if i < done {
 			continue
 		}
+		cell := false // a markdown table's cell, the header's value in the next
 		off := i + len("cookie")
 		if off < n && isToken(s[off]) {
 			continue // cookies, cookie_name, cookieJar
@@ -47,6 +48,7 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 		case p >= n:
 			continue
 		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',' || s[p] == '|' && tableCell(s, ls, st): // Header.Set("Cookie", "…"), | Cookie | … |
+			cell = s[p] == '|'
 			if p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
 				continue // "cookie == x", "cookie := x"
 			}
@@ -77,17 +79,26 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 				end = p + k
 			}
 		}
+		if cell {
+			// The value is the next cell, and a cell of prose or an
+			// example is no header: only a value shaped like a generated
+			// token is masked there (cookieValue).
+			if k := strings.IndexByte(s[p:end], '|'); k >= 0 {
+				end = p + k
+			}
+		}
 		done = end
-		edits = linePairs(s, p, end, set, edits)
+		edits = linePairs(s, p, end, set, cell, edits)
 	}
 	return edits
 }
 
 // linePairs masks, of the name=value pairs in s[p:end] (split at ';', and
 // at ',' in a Set-Cookie header, which may join several), each value that
-// looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
-// attributes (Path, Expires…) are left.
-func linePairs(s string, p, end int, set bool, edits []edit) []edit {
+// looks random ("sessionid=8f3k2j…", not "lang=en"), or with strict (a
+// markdown table's cell) is shaped like a generated token (cookieValue). A
+// Set-Cookie header's attributes (Path, Expires…) are left.
+func linePairs(s string, p, end int, set, strict bool, edits []edit) []edit {
 	seps := ";"
 	if set {
 		seps = ";,"
@@ -111,7 +122,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		if n := strings.TrimRight(pair[:eq], " \t"); len(n) >= len("cookie") && hasFold(n, len(n)-len("cookie"), "cookie") {
 			// The pair is a header of its own ("… HTTP_COOKIE=sid= …",
 			// "Cookie => sid=…"): its value is read as one.
-			edits = linePairs(s, vs, e, set, edits)
+			edits = linePairs(s, vs, e, set, strict, edits)
 			continue
 		}
 		quoted := false
@@ -149,7 +160,7 @@ func linePairs(s string, p, end int, set bool, edits []edit) []edit {
 		// that closed the header (-H \"Cookie: sid=…\").
 		v = strings.TrimRight(v, "])}\\")
 		if v == "" || strings.HasPrefix(v, redactPrefix) || reference(v) ||
-			isPlaceholder(v) || !looksRandom(strings.Trim(v, `"'`)) {
+			isPlaceholder(v) || !looksRandom(strings.Trim(v, `"'`)) || strict && !cookieValue(v) {
 			continue
 		}
 		edits = append(edits, edit{vs, vs + len(v), "cookie"})
