@@ -152,7 +152,7 @@ func linePairs(s string, p, end int, set, strict bool, edits []edit) []edit {
 		// past another escape (JSON's \n: lines joined into one) or in
 		// text escaped twice (\\): there the pair is masked to its end,
 		// as main's reader did, which covers a cookie said after.
-		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) && !namesCookie(v) && !randomWord(v[k:]) &&
+		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) && (strict || !namesCookie(v) && !randomWord(v[k:])) &&
 			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
 		}
