@@ -185,6 +185,9 @@ func cookieTests() []filterTest {
 			"     1\t# Netscape HTTP Cookie File\n     2\tx.test\tFALSE\t/\tTRUE\t\tsessionid\t[REDACTED:cookie]"},
 		{"netscape cookie file in JSON", `{"stdout":"x.test\tFALSE\t/\tTRUE\t0\tsessionid\t8f3k2j4h5g6f7d8s9a0q\n"}`,
 			`{"stdout":"x.test\tFALSE\t/\tTRUE\t0\tsessionid\t[REDACTED:cookie]\n"}`},
+		// Review 193: a value with a word before its secret is masked whole, as main did.
+		{"value with a word before the secret", "Cookie: sid=v1 8f3k2j4h5g6f7d8s9a0q; lang=en", "Cookie: sid=[REDACTED:cookie]; lang=en"},
+		{"value with an address before the secret", "Cookie: remember=user@example.com 8f3k2j4h5g6f7d8s9a0q", "Cookie: remember=[REDACTED:cookie]"},
 		{"typescript typed string", "const cookie: string = 'sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa';", "const cookie: string = 'sessionid=[REDACTED:cookie]';"},
 		{"go short declaration string", `cookie := "sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"`, `cookie := "sessionid=[REDACTED:cookie]"`},
 		{"go var typed string", `var cookie string = "sessionid=Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"`, `var cookie string = "sessionid=[REDACTED:cookie]"`},
@@ -304,6 +307,7 @@ func cookieCleanTests() []string {
 
 		// A cookie word before code or prose, whose pairs are no header's.
 		"| cookie | `cookie=Object.fromEntries(entries)` |",
+		"| Set-Cookie | id=a3f9c2 (see docs for cookie2024 format) |",
 		"Accept the cookie banner: we use cookies for analytics.\nRead document.cookie: it holds pairs like theme=dark.",
 		"`document.cookie` returns every cookie as one string; split it at '; ' and then at '='.",
 	}
