@@ -421,3 +421,20 @@ func TestEndIsOneTransaction(t *testing.T) {
 		t.Errorf("%d session_ended marks after a re-run, want 1", len(got))
 	}
 }
+
+// TestToolEventMasksCookieInReadFile checks the stored event of a Read of
+// a saved browser state, shown as Read shows it ("     N→" before each
+// line): its session cookie is masked.
+func TestToolEventMasksCookieInReadFile(t *testing.T) {
+	t.Parallel()
+	const secret = "Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"
+	out := "     1→{\n     2→  \"cookies\": [\n     3→    {\n     4→      \"name\": \"sessionid\",\n     5→      \"value\": \"" + secret + "\",\n     6→      \"domain\": \"x.test\"\n     7→    }\n     8→  ]\n     9→}"
+	o := observation.Build("Read", gjson.Parse(`{"file_path":"/app/e2e/.auth/user.json"}`), out, false)
+	ev, ok := ToolEvent(Session{ID: "s", Project: "/p"}, "p1", "t1", o, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if !ok {
+		t.Fatal("ToolEvent: nothing stored")
+	}
+	if strings.Contains(ev.Text, secret) || strings.Contains(string(ev.Payload), secret) || !strings.Contains(ev.Text, "[REDACTED:cookie]") {
+		t.Errorf("stored event keeps the cookie:\n%s\n%s", ev.Text, ev.Payload)
+	}
+}

@@ -108,3 +108,39 @@ func TestBuildInputCutByFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildMasksCookiesInViewedFiles checks that a session cookie in a
+// file as a tool shows it (Read's "     N→" lines, cat -n's tabs, a diff's
+// + and - lines, Write's "+ " lines) leaves Build masked: the line
+// prefixes must not end the reading of the file's cookies.
+func TestBuildMasksCookiesInViewedFiles(t *testing.T) {
+	t.Parallel()
+	const secret = "Hq7Vx2Lm9Kp4Rt6Wy8Zb3Nc5Df1Gj0Sa"
+	state := "{\n  \"cookies\": [\n    {\n      \"name\": \"sessionid\",\n      \"value\": \"" + secret + "\",\n      \"domain\": \"x.test\"\n    }\n  ]\n}"
+	content, _ := json.Marshal(state)
+	numbered := func(sep string) string {
+		lines := strings.Split(state, "\n")
+		for i, l := range lines {
+			lines[i] = strings.Repeat(" ", 5) + string(rune('1'+i)) + sep + l
+		}
+		return strings.Join(lines, "\n")
+	}
+	for _, tt := range []struct {
+		name, tool, input, output string
+	}{
+		{"read", "Read", `{"file_path":"/app/e2e/.auth/user.json"}`, numbered("→")},
+		{"cat -n", "Bash", `{"command":"cat -n e2e/.auth/user.json"}`, numbered("\t")},
+		{"read har header", "Read", `{"file_path":"/app/session.har"}`,
+			"    29→  {\n    30→    \"name\": \"set-cookie\",\n    31→    \"value\": \"sessionid=" + secret + "; Path=/\"\n    32→  }"},
+		{"git diff", "Bash", `{"command":"git diff"}`,
+			"@@ -2,6 +2,6 @@\n   \"cookies\": [\n     {\n       \"name\": \"sessionid\",\n-      \"value\": \"old\",\n+      \"value\": \"" + secret + "\",\n"},
+		{"write", "Write", `{"file_path":"/app/e2e/.auth/user.json","content":` + string(content) + `}`, "created"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Build(tt.tool, gjson.Parse(tt.input), tt.output, false)
+			if got := o.Text(); strings.Contains(got, secret) || !strings.Contains(got, "[REDACTED:cookie]") {
+				t.Errorf("Build(%s) keeps the cookie:\n%s", tt.tool, got)
+			}
+		})
+	}
+}

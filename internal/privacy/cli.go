@@ -36,9 +36,11 @@ var passwordFlags = map[string][]passwordFlag{
 // commands above, openssl's "pass:", config commands, --password-stdin.
 var cliNeedles = [...]string{"mysql", "mariadb", "sshpass", "redis-cli", "valkey-cli", "ssh-keygen", "login", "gh ", "pass:", "config", "password-stdin"}
 
-// cliEdits masks passwords given on command lines. Only the lines that
-// hold one of cliNeedles are split into words.
+// cliEdits masks passwords given on command lines, and the cookies given
+// to curl (curlCookieEdits). Only the lines that hold one of cliNeedles
+// are split into words.
 func cliEdits(s string, edits []edit) []edit {
+	edits = curlCookieEdits(s, edits)
 	var starts []int
 	for _, n := range cliNeedles {
 		for off := 0; ; {
@@ -157,4 +159,200 @@ func appendValue(s string, w word, kind string, edits []edit) []edit {
 		return edits
 	}
 	return append(edits, edit{st, e, kind})
+}
+
+// curlCookieEdits masks the cookies curl is given: the argument of -b,
+// --cookie or --cookie=, and of a cluster of short flags that ends in b
+// (-sb, -kLb) or goes on after it (-bsid=…). DevTools' "Copy as cURL"
+// puts it on a line of its own within a command that goes on over lines
+// ending in '\' (or '^' for cmd.exe). A command may also sit inside a JSON
+// string, with \" for its quotes and \n for its line breaks. An argument
+// without '=' names a cookie file and has none.
+func curlCookieEdits(s string, edits []edit) []edit {
+	for _, tool := range cookieFlagTools {
+		for off := 0; off < len(s); {
+			k := strings.Index(s[off:], tool)
+			if k < 0 {
+				break
+			}
+			i := off + k
+			off = i + len(tool)
+			if i > 0 && (isToken(s[i-1]) || s[i-1] == '.') && !escapeBefore(s, i) {
+				continue // libcurl, pycurl
+			}
+			if strings.HasPrefix(s[off:], ".exe") {
+				off += len(".exe")
+			}
+			if off < len(s) && isBlank(s[off]) {
+				edits, off = curlArgs(s, off, edits)
+			}
+		}
+	}
+	return edits
+}
+
+// cookieFlagTools are the commands that take cookies as curl does, with -b
+// or --cookie: curl, and the web fuzzers that copied its flags.
+var cookieFlagTools = []string{"curl", "ffuf", "wfuzz", "feroxbuster"}
+
+// escapeBefore reports whether s[i] follows a JSON escape of a line break
+// or a tab (\n, \r, \t), which starts a command as the break itself does.
+func escapeBefore(s string, i int) bool {
+	return i >= 2 && escapedSpace(s, i-2)
+}
+
+// curlArgs reads the words of a curl command from s[p] to its end, a line
+// break not escaped or a word that starts another command (|, ;, &&),
+// masks the cookies it is given, and returns the command's end.
+func curlArgs(s string, p int, edits []edit) ([]edit, int) {
+	n := len(s)
+	cookie := false // the word before was -b or --cookie
+	for p < n {
+		switch c := s[p]; {
+		case isBlank(c) || c == '\r':
+			p++
+			continue
+		case c == '\n':
+			if !continued(s, p) {
+				return edits, p
+			}
+			p++
+			continue
+		}
+		w := p
+		var brk bool
+		p, brk = shellWordEnd(s, p)
+		switch t := s[w:p]; {
+		case t == "\\" || t == "^" || t == "`" || t == `\\\n`: // the line goes on
+		case cookie:
+			edits, p = curlCookieArg(s, w, edits)
+			cookie, brk = false, false // a break after the argument is read next
+		case t == "|" || t == ";" || t == "&" || t == "&&" || t == "||":
+			return edits, p
+		case t == "--cookie":
+			cookie = true
+		case strings.HasPrefix(t, "--cookie="):
+			edits, _ = curlCookieArg(s, w+len("--cookie="), edits)
+		default:
+			if b, ok := shortCookieFlag(t); ok {
+				if b+1 == len(t) {
+					cookie = true
+				} else {
+					edits, _ = curlCookieArg(s, w+b+1, edits)
+				}
+			}
+		}
+		if brk {
+			return edits, p
+		}
+	}
+	return edits, p
+}
+
+// curlFlags are curl's short flags that take no argument and so may come
+// before -b in one cluster: -sb, -kLb.
+const curlFlags = "0123456aBfgGiIjJklLMnNOpqRsSvVZ#"
+
+// shortCookieFlag returns the index of the b in a cluster of short flags
+// t that gives -b (-b, -sb, -kLb, -bsid=…), where its argument starts.
+func shortCookieFlag(t string) (int, bool) {
+	if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+		return 0, false
+	}
+	for i := 1; i < len(t); i++ {
+		switch {
+		case t[i] == 'b':
+			return i, true
+		case strings.IndexByte(curlFlags, t[i]) < 0:
+			return 0, false // -H, -d…: the rest is their argument
+		}
+	}
+	return 0, false
+}
+
+// continued reports whether the line break at s[p] is escaped, so that a
+// command goes on: by '\' in a shell, '^' in cmd.exe, '`' in PowerShell.
+func continued(s string, p int) bool {
+	if p > 0 && s[p-1] == '\r' {
+		p--
+	}
+	return p > 0 && (s[p-1] == '\\' || s[p-1] == '^' || s[p-1] == '`')
+}
+
+// shellWordEnd returns the end of the shell word that starts at s[p]: the
+// first blank or line break outside quotes ('…', "…", cmd.exe's ^"…^",
+// JSON's \"…\"). A quote not closed on its line ends there. brk reports
+// that the word ends at a JSON-escaped line break (\n), which ends the
+// command unless an escaped backslash (\\\n) continues it.
+func shellWordEnd(s string, p int) (end int, brk bool) {
+	n := len(s)
+	for p < n {
+		switch c := s[p]; {
+		case isBlank(c) || c == '\n' || c == '\r':
+			return p, false
+		case c == '\\' && p+1 < n && s[p+1] == '"':
+			p = shellQuoteEnd(s, p)
+		case c == '\\' && p+1 < n && s[p+1] == '\\' && p+3 < n && s[p+2] == '\\' && s[p+3] == 'n':
+			p += 4 // \\\n: a continued line inside JSON
+		case c == '\\' && p+1 < n && (s[p+1] == 'n' || s[p+1] == 'r'):
+			return p, true
+		case c == '\\' && p+1 < n && s[p+1] != '\n' && s[p+1] != '\r':
+			p += 2
+		case c == '^' && p+1 < n && s[p+1] == '"', c == '\'' || c == '"':
+			p = shellQuoteEnd(s, p)
+		default:
+			p++
+		}
+	}
+	return p, false
+}
+
+// shellQuoteEnd returns the end of the quoted part of a shell word that
+// starts at s[p] ('…', "…", $'…', ^"…^", \"…\"), after its closing quote,
+// or where its line or maxCookieHeader bytes end.
+func shellQuoteEnd(s string, p int) int {
+	_, ce, delim := shellQuote(s, p)
+	if strings.HasPrefix(s[ce:], delim) {
+		return ce + len(delim)
+	}
+	return ce
+}
+
+// shellQuote returns the content s[cs:ce] of the quoted part of a shell
+// word at s[p] and its closing delimiter, or delim "" and the unquoted
+// argument that ends at a blank, a quote or a shell operator. Either is
+// read on one line and for at most maxCookieHeader bytes.
+func shellQuote(s string, p int) (cs, ce int, delim string) {
+	end := min(len(s), p+maxCookieHeader)
+	if strings.HasPrefix(s[p:end], "$'") {
+		p++ // bash's ANSI-C quoting: $'sid=…'
+	}
+	switch {
+	case strings.HasPrefix(s[p:end], `^"`): // cmd.exe, as DevTools copies
+		cs = p + len(`^"`)
+		ce = cs
+		for ce < end && s[ce] != '\n' && s[ce] != '\r' && !strings.HasPrefix(s[ce:end], `^"`) {
+			ce++
+		}
+		return cs, ce, `^"`
+	case p < end && (s[p] == '\'' || s[p] == '"') || strings.HasPrefix(s[p:end], `\"`):
+		delim, cs, _ = quoteAt(s[:end], p)
+		return cs, quoteEnd(s[:end], cs, delim), delim
+	}
+	ce = p
+	for ce < end && s[ce] > ' ' && strings.IndexByte("\"'`\\;|&()<>", s[ce]) < 0 {
+		ce++
+	}
+	return p, ce, ""
+}
+
+// curlCookieArg masks the cookies of the argument of -b or --cookie at
+// s[p], bare or quoted, and returns its end.
+func curlCookieArg(s string, p int, edits []edit) ([]edit, int) {
+	cs, ce, delim := shellQuote(s, p)
+	edits = cookiePairs(s, cs, ce, false, edits)
+	if delim != "" && strings.HasPrefix(s[ce:], delim) {
+		ce += len(delim)
+	}
+	return edits, ce
 }

@@ -71,6 +71,10 @@ type Report struct {
 // encodings of these), where a key name says so (password=, "api_key":
 // "...", export DB_PASSWORD=..., Authorization: Bearer ..., "the password
 // is ..."), or where a command line does (mysql -p..., sshpass -p ...).
+// A session cookie's value is masked where a header, a command or code
+// gives it by name (Cookie: sid=..., curl -b 'sid=...', cookies={"sid":
+// "..."}, Cookies.set("sid", "..."), a HAR's cookie objects); in code only
+// a value shaped like a generated token is, so cart_1234 and v1.2.3 stay.
 // After a key name in code, only a value that does not look like code is
 // masked, so token.length, password_hash and getToken() stay.
 //

@@ -81,9 +81,10 @@ func tagTests() []filterTest {
 	}
 }
 
-// secretTests cover each kind of secret with realistic fake values.
+// secretTests cover each kind of secret with realistic fake values, and
+// the ways a session cookie is given (cookieTests).
 func secretTests() []filterTest {
-	return []filterTest{
+	return append([]filterTest{
 		{"aws key id", "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "export AWS_ACCESS_KEY_ID=[REDACTED:aws_access_key]"},
 		{"aws session key id", `"AccessKeyId": "ASIAEXAMPLE012345678"`, `"AccessKeyId": "[REDACTED:aws_access_key]"`},
 		{"aws secret", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [REDACTED:aws_secret_key]"},
@@ -161,12 +162,13 @@ func secretTests() []filterTest {
 		{"secret key base", "SECRET_KEY_BASE=EXAMPLE0123456789abcdef", "SECRET_KEY_BASE=[REDACTED:secret_key]"},
 		{"two on a line", "user=ci password=EXAMPLE-01 token=EXAMPLE-02", "user=ci password=[REDACTED:password] token=[REDACTED:token]"},
 		{"korean context", "비밀번호 password=EXAMPLE-비밀-01 입니다", "비밀번호 password=[REDACTED:password] 입니다"},
-	}
+	}, cookieTests()...)
 }
 
-// cleanTests are ordinary coding text that must come back unchanged.
+// cleanTests are ordinary coding text that must come back unchanged,
+// cookieCleanTests among them.
 func cleanTests() []string {
-	return []string{
+	return append([]string{
 		"",
 		"plain text\nwith lines\n\n\n\nand blank runs   \n",
 		"token.length; password_hash; tokens; getToken(); maxTokens",
@@ -221,7 +223,7 @@ func cleanTests() []string {
 		`Authorization: OAuth realm="Example",`,
 		"setDir also adds PWD=dir to cmd's environment.",
 		`const fakeConnectionToken = "X-Fake-Connection-Token"`,
-	}
+	}, cookieCleanTests()...)
 }
 
 func TestFilterTags(t *testing.T) {
@@ -425,7 +427,7 @@ func TestFilterLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
 	}
-	for _, tt := range []struct{ name, in string }{
+	for _, tt := range append([]struct{ name, in string }{
 		{"opens", strings.Repeat("<private>", 200_000)},
 		{"closes", strings.Repeat("</private>\n", 200_000)},
 		{"reminders", strings.Repeat("<system-reminder>x</system-reminder>", 50_000)},
@@ -438,7 +440,7 @@ func TestFilterLarge(t *testing.T) {
 		{"bearer", strings.Repeat("Bearer Bearer ", 100_000)},
 		{"newlines", strings.Repeat("\n", 1_000_000) + "</private>" + strings.Repeat("\n", 1_000_000)},
 		{"secret session", strings.Repeat(session(), 200)},
-	} {
+	}, hostileCookies()...) {
 		t.Run(tt.name, func(t *testing.T) {
 			once := Filter(tt.in)
 			if twice := Filter(once); twice != once {

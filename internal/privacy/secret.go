@@ -570,6 +570,8 @@ func contextEdits(s string, w hits, edits []edit) []edit {
 	edits = schemeEdits(s, w.basic, "basic", edits)
 	edits = authorizationEdits(s, w.authz, edits)
 	edits = cookieEdits(s, w.cookie, edits)
+	edits = lineCookieEdits(s, w.cookie, edits)
+	edits = cookieFileEdits(s, edits)
 	return edits
 }
 
@@ -1469,117 +1471,6 @@ func authorizationEdits(s string, hits []int, edits []edit) []edit {
 	}
 	return edits
 }
-
-// cookieEdits masks the cookies of a Cookie or Set-Cookie header (and of
-// HTTP_COOKIE=…, "cookie": "…", document.cookie = "…", --cookie '…',
-// Header.Set("Cookie", "…")): a session's cookie is its credential. The
-// header's value is read, its quoted string or the rest of its line, at
-// most maxCookieHeader bytes, and only its name=value pairs (cookiePairs):
-// a bare value is code or prose ("cookie = request.headers.get('Cookie')").
-func cookieEdits(s string, hits []int, edits []edit) []edit {
-	n := len(s)
-	done := 0 // a hit inside a header already read is one of its words
-	nl := -1  // the end of the line of the latest hit read, found once a line
-	for _, i := range hits {
-		if i < done {
-			continue
-		}
-		off := i + len("cookie")
-		if off < n && isToken(s[off]) {
-			continue // cookies, cookie_name, cookieJar
-		}
-		st := i
-		for st > 0 && isToken(s[st-1]) && i-st < maxKeyBefore {
-			st--
-		}
-		set := off-st >= len("set-cookie") && hasFold(s, off-len("set-cookie"), "set-cookie")
-		flag := strings.HasPrefix(s[st:i], "--") // curl --cookie 'a=b'
-		open, p, keyQuoted := closeKeyQuote(s, st, off)
-		for p < n && isBlank(s[p]) {
-			p++
-		}
-		switch {
-		case p >= n:
-			continue
-		case s[p] == ':' || s[p] == '=' || keyQuoted && s[p] == ',': // Header.Set("Cookie", "…")
-			if p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
-				continue // "cookie == x", "cookie := x"
-			}
-			p++
-			for p < n && isBlank(s[p]) {
-				p++
-			}
-		case !flag || p == off:
-			continue // prose: "the cookie is set at login"
-		}
-		if p >= n || open != 0 && !keyQuoted && s[p] == open {
-			continue
-		}
-		if nl < p {
-			nl = n
-			if k := strings.IndexAny(s[p:], "\r\n"); k >= 0 {
-				nl = p + k
-			}
-		}
-		end := min(nl, p+maxCookieHeader)
-		if delim, cs, _ := quoteAt(s[:end], p); delim != "" {
-			p, end = cs, quoteEnd(s[:end], cs, delim)
-		} else if open != 0 && !keyQuoted {
-			// -H "Cookie: a=b" https://…: the header ends at its quote.
-			if k := strings.IndexByte(s[p:end], open); k >= 0 {
-				end = p + k
-			}
-		}
-		done = end
-		edits = cookiePairs(s, p, end, set, edits)
-	}
-	return edits
-}
-
-// maxCookieHeader bounds the bytes of one header cookieEdits reads: a
-// browser sends at most a few kilobytes of cookies.
-const maxCookieHeader = 8 << 10
-
-// cookiePairs masks, of the name=value pairs in s[p:end] (split at ';', and
-// at ',' in a Set-Cookie header, which may join several), each value that
-// looks random ("sessionid=8f3k2j…", not "lang=en"). A Set-Cookie header's
-// attributes (Path, Expires…) are left.
-func cookiePairs(s string, p, end int, set bool, edits []edit) []edit {
-	seps := ";"
-	if set {
-		seps = ";,"
-	}
-	for p < end {
-		e := end
-		if k := strings.IndexAny(s[p:end], seps); k >= 0 {
-			e = p + k
-		}
-		pair := s[p:e]
-		p = e + 1
-		eq := strings.IndexByte(pair, '=')
-		if eq <= 0 {
-			continue
-		}
-		name := strings.TrimSpace(pair[:eq])
-		if name == "" || set && cookieAttributes[strings.ToLower(name)] {
-			continue
-		}
-		vs := e - len(strings.TrimLeft(pair[eq+1:], " \t"))
-		v := strings.TrimRight(s[vs:e], " \t")
-		if v == "" || strings.HasPrefix(v, redactPrefix) || strings.IndexByte("$%{<", v[0]) >= 0 ||
-			isPlaceholder(v) || !looksRandom(strings.Trim(v, `"'`)) {
-			continue
-		}
-		edits = append(edits, edit{vs, vs + len(v), "cookie"})
-	}
-	return edits
-}
-
-// cookieAttributes are the names a Set-Cookie header gives beside its
-// cookie: settings, not credentials. A Cookie header has none: a cookie
-// named "path" is a cookie.
-var cookieAttributes = map[string]bool{"path": true, "domain": true, "expires": true, "max-age": true,
-	"samesite": true, "secure": true, "httponly": true, "priority": true, "partitioned": true, "version": true}
 
 // isAuthScheme reports whether w names an HTTP authentication scheme.
 func isAuthScheme(w string) bool {
