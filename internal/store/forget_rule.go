@@ -656,7 +656,7 @@ func ForeignRuleProblem(payload []byte, now time.Time) string {
 	case !ok:
 		return ""
 	case r.Until.After(now.Add(clockSkew)):
-		return "a forget dated in the future"
+		return "a forget dated ahead of this machine's clock"
 	case !r.wellFormed():
 		return "a forget rule with a phrase of no words"
 	case !r.Keyed && len(r.Phrases) > 0:
