@@ -2,7 +2,7 @@ package privacy
 
 import "strings"
 
-// lineCookieEdits is the header reader main had before cookieEdits read
+// lineCookieEdits is the header reader the plugin had before cookieEdits read
 // each form of a cookie on its own, kept beside it: it reads the value of a
 // Cookie or Set-Cookie header (and of HTTP_COOKIE=…, "cookie": "…",
 // document.cookie = "…", --cookie '…', Header.Set("Cookie", "…")), its
@@ -151,7 +151,7 @@ func linePairs(s string, p, end int, set, strict bool, edits []edit) []edit {
 		// line: "cookie = get(req); wget --header=\"Cookie: sid=…\""),
 		// past another escape (JSON's \n: lines joined into one) or in
 		// text escaped twice (\\): there the pair is masked to its end,
-		// as main's reader did, which covers a cookie said after.
+		// as the reader always did, which covers a cookie said after.
 		if k := strings.IndexAny(v, " \t\"',\\"); k >= 0 && !strings.Contains(v, `\\`) && (strict || !namesCookie(v) && !randomWord(v[k:])) &&
 			(v[k] != '\\' || k+1 < len(v) && (v[k+1] == '"' || v[k+1] == '\'')) {
 			v = v[:k]
@@ -180,7 +180,7 @@ func namesCookie(s string) bool {
 
 // randomWord reports whether s holds a word that looks random: a value cut
 // short at a blank or a quote ("sid=v1 8f3k…") is masked whole when one
-// follows, as main's reader masked it.
+// follows, as the reader always masked it.
 func randomWord(s string) bool {
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r > 0x7f || !isToken(byte(r)) && !strings.ContainsRune("+%.-@", r) }) {
 		if looksRandom(w) {
