@@ -109,20 +109,12 @@ func TestRestoreKeepsForgottenSummaryOut(t *testing.T) {
 // An export written with the forget key, restored into a new store, keeps
 // every forget there (review 176).
 func TestRestoreWithForgetKeyHonoursRules(t *testing.T) {
-	ctx := context.Background()
 	db := zanzibarForgotten(t)
-	var buf bytes.Buffer
-	if err := export.WriteWithForgetKey(ctx, db, "", forgetDay.AddDate(0, 0, 1), &buf); err != nil {
-		t.Fatal(err)
-	}
+	file := write(t, db, forgetDay.AddDate(0, 0, 1), true)
 	db2 := storetest.Open(t)
-	var warn bytes.Buffer
-	sum, err := export.Restore(ctx, db2, bytes.NewReader(buf.Bytes()), &warn, export.Options{AdoptForgetKey: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.RulesNotCarried != 0 || strings.Contains(warn.String(), "WARNING") {
-		t.Errorf("rules not carried %d, warnings:\n%s", sum.RulesNotCarried, warn.String())
+	sum, warn := restore(t, db2, file, export.Options{AdoptForgetKey: true})
+	if sum.RulesNotCarried != 0 || strings.Contains(warn, "WARNING") {
+		t.Errorf("rules not carried %d, warnings:\n%s", sum.RulesNotCarried, warn)
 	}
 	if takesBack(t, db2) {
 		t.Errorf("a store restored with the forget key took back a message a forget's rule refuses")
@@ -138,23 +130,16 @@ func TestRestoreWithoutForgetKeySaysSo(t *testing.T) {
 	if err != nil || key == nil {
 		t.Fatalf("forget key %x, %v", key, err)
 	}
-	var buf bytes.Buffer
-	if err := export.Write(ctx, db, "", forgetDay.AddDate(0, 0, 1), &buf); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(buf.String(), hex.EncodeToString(key)) || strings.Contains(buf.String(), `"forget_key"`) {
-		t.Fatalf("an export written without the key holds it:\n%s", buf.String())
+	file := write(t, db, forgetDay.AddDate(0, 0, 1), false)
+	if strings.Contains(string(file), hex.EncodeToString(key)) || strings.Contains(string(file), `"forget_key"`) {
+		t.Fatalf("an export written without the key holds it:\n%s", file)
 	}
 	db2 := storetest.Open(t)
-	var warn bytes.Buffer
-	sum, err := export.Restore(ctx, db2, bytes.NewReader(buf.Bytes()), &warn, export.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum, warn := restore(t, db2, file, export.Options{})
 	if sum.RulesNotCarried != 1 {
 		t.Errorf("rules not carried: %d, want 1", sum.RulesNotCarried)
 	}
-	if w := warn.String(); !strings.Contains(w, "WARNING: 1 forget rule of the export could not be carried over") || !strings.Contains(w, "--with-forget-key") {
+	if w := warn; !strings.Contains(w, "WARNING: 1 forget rule of the export could not be carried over") || !strings.Contains(w, "--with-forget-key") {
 		t.Errorf("the restore does not warn of the rules it cannot carry:\n%s", w)
 	}
 }
@@ -162,19 +147,11 @@ func TestRestoreWithoutForgetKeySaysSo(t *testing.T) {
 // Restored into the store that wrote it, an export without the key keeps
 // its rules: that store has the key, and the restore says nothing.
 func TestRestoreIntoItsOwnStoreCarriesRules(t *testing.T) {
-	ctx := context.Background()
 	db := zanzibarForgotten(t)
-	var buf bytes.Buffer
-	if err := export.Write(ctx, db, "", forgetDay.AddDate(0, 0, 1), &buf); err != nil {
-		t.Fatal(err)
-	}
-	var warn bytes.Buffer
-	sum, err := export.Restore(ctx, db, bytes.NewReader(buf.Bytes()), &warn, export.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.RulesNotCarried != 0 || strings.Contains(warn.String(), "WARNING") {
-		t.Errorf("rules not carried %d, warnings:\n%s", sum.RulesNotCarried, warn.String())
+	file := write(t, db, forgetDay.AddDate(0, 0, 1), false)
+	sum, warn := restore(t, db, file, export.Options{})
+	if sum.RulesNotCarried != 0 || strings.Contains(warn, "WARNING") {
+		t.Errorf("rules not carried %d, warnings:\n%s", sum.RulesNotCarried, warn)
 	}
 	if takesBack(t, db) {
 		t.Errorf("the store took back a message its own forget refuses")
@@ -186,26 +163,19 @@ func TestRestoreIntoItsOwnStoreCarriesRules(t *testing.T) {
 func TestRestoreKeyIntoStoreWithItsOwn(t *testing.T) {
 	ctx := context.Background()
 	db := zanzibarForgotten(t)
-	var buf bytes.Buffer
-	if err := export.WriteWithForgetKey(ctx, db, "", forgetDay.AddDate(0, 0, 1), &buf); err != nil {
-		t.Fatal(err)
-	}
+	file := write(t, db, forgetDay.AddDate(0, 0, 1), true)
 	db2 := storetest.Open(t)
 	said(t, db2, "/home/jo/dev/other", "o", forgetDay, "Where is the quokka build cache?", "Under /var/cache/quokka.")
 	if _, err := db2.Forget(ctx, store.ForgetSelector{Phrase: "quokka"}); err != nil {
 		t.Fatal(err)
 	}
 	own, _ := db2.ForgetKey(ctx)
-	var warn bytes.Buffer
-	sum, err := export.Restore(ctx, db2, bytes.NewReader(buf.Bytes()), &warn, export.Options{AdoptForgetKey: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum, warn := restore(t, db2, file, export.Options{AdoptForgetKey: true})
 	if after, _ := db2.ForgetKey(ctx); !bytes.Equal(after, own) {
 		t.Errorf("the restore replaced the store's own forget key")
 	}
-	if sum.RulesNotCarried != 1 || !strings.Contains(warn.String(), "has a forget key of its own") {
-		t.Errorf("rules not carried %d, warnings:\n%s", sum.RulesNotCarried, warn.String())
+	if sum.RulesNotCarried != 1 || !strings.Contains(warn, "has a forget key of its own") {
+		t.Errorf("rules not carried %d, warnings:\n%s", sum.RulesNotCarried, warn)
 	}
 }
 
