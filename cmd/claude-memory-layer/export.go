@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -189,6 +191,16 @@ func seekableExport(f *os.File, dir string) (*seekable, error) {
 	case fi.IsDir():
 		return nil, fmt.Errorf("%s is a directory, not an export", f.Name())
 	}
+	// The header first: a wrong stream piped in says so before it is
+	// copied whole next to the store.
+	br := bufio.NewReader(f)
+	head, err := br.ReadSlice('\n')
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
+	}
+	if err := export.CheckHeader(bytes.TrimRight(head, "\r\n")); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name(), err)
+	}
 	tmp, err := os.CreateTemp(dir, ".restore-*.jsonl") // 0600
 	if err != nil {
 		return nil, fmt.Errorf("copy %s: %w", f.Name(), err)
@@ -200,7 +212,7 @@ func seekableExport(f *os.File, dir string) (*seekable, error) {
 		// readable. (Windows cannot remove an open file: Close does.)
 		os.Remove(tmp.Name())
 	}
-	if _, err := io.Copy(tmp, f); err != nil {
+	if _, err := io.Copy(tmp, io.MultiReader(bytes.NewReader(head), br)); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("copy %s: %w", f.Name(), err)
 	}

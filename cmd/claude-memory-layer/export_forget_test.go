@@ -123,4 +123,18 @@ func TestExportKeyAndRestoreFileRules(t *testing.T) {
 	if len(left) > 0 {
 		t.Errorf("the pipe's copy is left behind: %v", left)
 	}
+	// A stream that is no export is refused at its first line, before it
+	// is copied.
+	r2, w2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w2.Write([]byte("PNG not an export\n"))
+		w2.Close()
+	}()
+	defer r2.Close()
+	if code := dst.run(t, "import", "--from-export", fmt.Sprintf("/dev/fd/%d", r2.Fd())); code != exitError || !strings.Contains(dst.stderr.String(), "no export header") {
+		t.Errorf("a pipe of no export: exit %d, stderr %s", code, dst.stderr)
+	}
 }

@@ -369,14 +369,14 @@ func (r *restorer) passOf(line []byte) pass {
 	return passData
 }
 
-// recordTypes are the events that record a memory by its claim key or
-// citation id (as forget's lifecycle finds them): a restore leaves out
-// those of a memory it left out.
-var recordTypes = map[string]bool{
-	store.TypeEntryExtracted: true, store.TypeEvidenceAligned: true, store.TypeConflict: true, store.TypeConflictResolved: true,
-	store.TypeCertified: true, store.TypeRejected: true, store.TypeMemoryCited: true, store.TypeEdited: true,
-	store.TypePinned: true, store.TypeUnpinned: true, store.TypeTaskClosed: true, store.TypeSelfCheck: true,
-}
+// recordTypes are store.RecordTypes, as a set.
+var recordTypes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range store.RecordTypes {
+		m[t] = true
+	}
+	return m
+}()
 
 // forgets follows the first pass: it says which of the export's rules this
 // store cannot match, and that what it held before may hold what the
@@ -555,6 +555,13 @@ func readExportLine(br *bufio.Reader) ([]byte, error) {
 			return line, err
 		}
 	}
+}
+
+// CheckHeader returns the error of a first line that is no export header
+// of a version this build reads, nil for one that is.
+func CheckHeader(line []byte) error {
+	_, err := checkExportHeader(line)
+	return err
 }
 
 func checkExportHeader(line []byte) (exportHeader, error) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -656,6 +657,12 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	return out, nil
 }
 
+// RecordTypes are the events that record a memory, by its claim key or
+// citation id: forget deletes those of a memory it deletes (lifecycle), and
+// a restore leaves out those of a memory it leaves out.
+var RecordTypes = []string{TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeCertified, TypeRejected,
+	TypeMemoryCited, TypeEdited, TypePinned, TypeUnpinned, TypeTaskClosed, TypeSelfCheck}
+
 // lifecycle adds to the deleted events those recording the deleted entries
 // (as EntryEvents finds them, but one scan per project for all entries) and
 // returns the memory_injected events that name one of them.
@@ -688,9 +695,9 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	}
 	injections := map[int64]bool{}
 	for project, tg := range byProject {
-		rows, err := p.t.query(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			project, TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeMemoryInjected, TypeCertified, TypeRejected, TypeMemoryCited,
-			TypeEdited, TypePinned, TypeUnpinned, TypeTaskClosed, TypeSelfCheck)
+		types := append(slices.Clone(RecordTypes), TypeMemoryInjected)
+		rows, err := p.t.query(ctx, `SELECT id, session_id, type, payload FROM events WHERE project = ? AND type IN (`+placeholders(len(types))+`)`,
+			append([]any{project}, stringArgs(types)...)...)
 		if err != nil {
 			return nil, err
 		}
