@@ -388,7 +388,8 @@ func (r *restorer) forgets(ctx context.Context, held bool) error {
 	}
 	if held && r.tombstones > 0 {
 		fmt.Fprintf(r.warn, "claude-memory-layer import: this store held messages before the restore, and the export brings %s it did not have:\n"+
-			"  what they removed is left out of what the restore writes, but not deleted from what the store held (a backup restored before, say).\n"+
+			"  what they removed (those whose rules this store can match) is left out of what the restore writes,\n"+
+			"  but not deleted from what the store held (a backup restored before, say).\n"+
 			"  To be sure it is gone, restore into an empty store, or run those forgets again here.\n", plural.Of(r.tombstones, "forget"))
 	}
 	if r.keyed == 0 || key != nil && store.ForgetKeyID(key) == r.keyID {
