@@ -457,16 +457,8 @@ func (r *restorer) record(ev store.Event) bool {
 	if len(r.refused) == 0 || !recordTypes[ev.Type] {
 		return false
 	}
-	var v struct {
-		ClaimKey string   `json:"claim_key"`
-		CID      string   `json:"cid"`
-		Older    string   `json:"older"`
-		Newer    string   `json:"newer"`
-		Cited    []string `json:"cited"`
-		Shown    []string `json:"shown"`
-		Against  []string `json:"contradicts"`
-	}
-	if json.Unmarshal(ev.Payload, &v) != nil {
+	v, ok := store.ParseRecord(ev.Payload)
+	if !ok {
 		return false
 	}
 	if v.ClaimKey != "" && r.refused[refusedKey(ev.Project, v.ClaimKey)] {

@@ -239,7 +239,7 @@ func cookieFileEdits(s string, edits []edit) []edit {
 			}
 			start := linePrefix(s[:le], ls)
 			line := strings.TrimRight(s[start:le], "\r")
-			if f := strings.Split(line, tab); len(f) == 7 && bools(f[1]) && bools(f[3]) && (f[4] == "" || digits(f[4])) {
+			if f := strings.Split(line, tab); len(f) == 7 && bools(f[1]) && bools(f[3]) && (f[4] == "" || allDigits(f[4])) {
 				if v := f[6]; v != "" && !reference(v) && looksRandom(v) {
 					vs := start + len(line) - len(v)
 					edits = append(edits, edit{vs, vs + len(v), "cookie"})
@@ -252,12 +252,3 @@ func cookieFileEdits(s string, edits []edit) []edit {
 }
 
 func bools(f string) bool { return f == "TRUE" || f == "FALSE" }
-
-func digits(f string) bool {
-	for i := 0; i < len(f); i++ {
-		if f[i] < '0' || f[i] > '9' {
-			return false
-		}
-	}
-	return f != ""
-}

@@ -663,6 +663,25 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 var RecordTypes = []string{TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeCertified, TypeRejected,
 	TypeMemoryCited, TypeEdited, TypePinned, TypeUnpinned, TypeTaskClosed, TypeSelfCheck}
 
+// Record is what a memory's record (RecordTypes, and memory_injected)
+// names in its payload: the memory by its claim key or its citation id.
+type Record struct {
+	ClaimKey string   `json:"claim_key"`
+	Older    string   `json:"older"`
+	Newer    string   `json:"newer"`
+	CID      string   `json:"cid"`
+	Memories []string `json:"memories"`
+	Cited    []string `json:"cited"`
+	Shown    []string `json:"shown"`       // a self-check's
+	Against  []string `json:"contradicts"` // a self-check's
+}
+
+// ParseRecord reads a record's payload, false when it is no JSON object.
+func ParseRecord(payload []byte) (Record, bool) {
+	var r Record
+	return r, json.Unmarshal(payload, &r) == nil
+}
+
 // lifecycle adds to the deleted events those recording the deleted entries
 // (as EntryEvents finds them, but one scan per project for all entries) and
 // returns the memory_injected events that name one of them.
@@ -709,17 +728,8 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 				rows.Close()
 				return nil, err
 			}
-			var v struct {
-				ClaimKey string   `json:"claim_key"`
-				Older    string   `json:"older"`
-				Newer    string   `json:"newer"`
-				CID      string   `json:"cid"`
-				Memories []string `json:"memories"`
-				Cited    []string `json:"cited"`
-				Shown    []string `json:"shown"`       // a self-check's
-				Against  []string `json:"contradicts"` // a self-check's
-			}
-			if json.Unmarshal([]byte(payload), &v) != nil {
+			v, ok := ParseRecord([]byte(payload))
+			if !ok {
 				continue
 			}
 			switch k.typ {
