@@ -377,13 +377,8 @@ func (t *Tx) forgetRules(ctx context.Context) (*ruleSet, error) {
 		if err := rows.Scan(&payload); err != nil {
 			return nil, fmt.Errorf("forget rules: %w", err)
 		}
-		var p struct {
-			Selector []string    `json:"selector"`
-			Rule     *forgetRule `json:"rule"`
-		}
-		if json.Unmarshal([]byte(payload), &p) == nil && p.Rule != nil && !p.Rule.empty() {
-			p.Rule.memory = slices.Contains(p.Selector, "memory")
-			rules = append(rules, *p.Rule)
+		if r, ok := forgetRuleIn([]byte(payload)); ok {
+			rules = append(rules, r)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -709,13 +704,17 @@ func (t *Tx) ForgottenMemory(ctx context.Context, created time.Time, cids ...str
 	return false, rows.Err()
 }
 
+// forgetRuleIn is the rule a memory_forgotten event's payload holds, false
+// when it holds none that can match (a forget from before rules).
 func forgetRuleIn(payload []byte) (forgetRule, bool) {
 	var p struct {
-		Rule *forgetRule `json:"rule"`
+		Selector []string    `json:"selector"`
+		Rule     *forgetRule `json:"rule"`
 	}
 	if json.Unmarshal(payload, &p) != nil || p.Rule == nil || p.Rule.empty() {
 		return forgetRule{}, false
 	}
+	p.Rule.memory = slices.Contains(p.Selector, "memory")
 	return *p.Rule, true
 }
 
