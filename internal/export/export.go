@@ -155,11 +155,9 @@ func write(ctx context.Context, db *store.DB, proj string, now time.Time, w io.W
 		ExportedAt: store.FormatTime(now), Project: proj, ForgetKeyID: store.ForgetKeyID(key)}); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	if withKey {
-		if key != nil {
-			if err := enc.Encode(exportForgetKey{Kind: "forget_key", Key: hex.EncodeToString(key)}); err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
+	if withKey && key != nil {
+		if err := enc.Encode(exportForgetKey{Kind: "forget_key", Key: hex.EncodeToString(key)}); err != nil {
+			return fmt.Errorf("export: %w", err)
 		}
 	}
 	keys := map[int64]string{} // event id -> dedupe key, for evidence

@@ -189,27 +189,6 @@ func skipBlanks(s string, p int) int {
 	return p
 }
 
-// skipSpace returns the position of the first byte at or after p that is
-// no blank or line break: what follows inside a literal or an object,
-// which may go on over lines. JSON's escapes of them (\n, \r, \t) are
-// skipped too, as in JSON printed into a string; outside a string no code
-// has them.
-func skipSpace(s string, p int) int {
-	for p < len(s) {
-		switch {
-		case s[p] == '\n':
-			p = linePrefix(s, p+1)
-		case isBlank(s[p]) || s[p] == '\r':
-			p++
-		case escapedSpace(s, p):
-			p = afterEscapedSpace(s, p)
-		default:
-			return p
-		}
-	}
-	return p
-}
-
 // escapedSpace reports whether s[p:] starts with JSON's escape of a line
 // break or a tab.
 func escapedSpace(s string, p int) bool {

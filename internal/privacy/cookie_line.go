@@ -21,10 +21,7 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 	nl := -1  // the end of the line of the latest hit read, found once a line
 	for k, i := range hits {
 		if k == 0 || strings.IndexByte(s[hits[k-1]:i], '\n') >= 0 {
-			ls = strings.LastIndexByte(s[:i], '\n') + 1
-			for ls < i && isBlank(s[ls]) {
-				ls++
-			}
+			ls = skipBlanks(s[:i], strings.LastIndexByte(s[:i], '\n')+1)
 		}
 		if i < done {
 			continue
@@ -41,9 +38,7 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 		set := off-st >= len("set-cookie") && hasFold(s, off-len("set-cookie"), "set-cookie")
 		flag := strings.HasPrefix(s[st:i], "--") // curl --cookie 'a=b'
 		open, p, keyQuoted := closeKeyQuote(s, st, off)
-		for p < n && isBlank(s[p]) {
-			p++
-		}
+		p = skipBlanks(s, p)
 		switch {
 		case p >= n:
 			continue
@@ -52,10 +47,7 @@ func lineCookieEdits(s string, hits []int, edits []edit) []edit {
 			if p+1 < n && (s[p+1] == ':' || s[p+1] == '=') {
 				continue // "cookie == x", "cookie := x"
 			}
-			p++
-			for p < n && isBlank(s[p]) {
-				p++
-			}
+			p = skipBlanks(s, p+1)
 		case curlAdded(s, ls, st) && p > off:
 			// curl -v: "* Added cookie sid="…" for domain x.test".
 		case !flag || p == off:
