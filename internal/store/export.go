@@ -8,9 +8,10 @@ import (
 )
 
 // ScanEvents calls fn for every event, oldest first, optionally of one project
-// (and every forget's tombstone), with the content hash the store keeps next to it. Rows are streamed, so an
-// export of a large log does not hold it in memory; fn must not write to the
-// store. An error from fn stops the scan and is returned.
+// (and every forget's tombstone), with the content hash the store keeps next
+// to it. Rows are streamed, so an export of a large log does not hold it in
+// memory; fn must not write to the store. An error from fn stops the scan
+// and is returned.
 func (db *DB) ScanEvents(ctx context.Context, project string, fn func(e Event, contentHash string) error) error {
 	q, args := `SELECT `+eventColumns+`, content_hash FROM events`, []any{}
 	if project != "" {

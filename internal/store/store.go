@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -446,7 +445,9 @@ func (db *DB) migrate(ctx context.Context, upTo int64) error {
 }
 
 // IsConstraint reports whether err is SQLite refusing a value a CHECK,
-// NOT NULL or UNIQUE constraint does not allow.
+// NOT NULL or UNIQUE constraint does not allow (SQLITE_CONSTRAINT or an
+// extended code of it), as isBusy reads its code.
 func IsConstraint(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "constraint failed")
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
 }
