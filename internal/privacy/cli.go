@@ -161,7 +161,8 @@ func appendValue(s string, w word, kind string, edits []edit) []edit {
 	return append(edits, edit{st, e, kind})
 }
 
-// curlCookieEdits masks the cookies curl is given: the argument of -b,
+// curlCookieEdits masks the cookies curl (and each of cookieFlagTools) is
+// given: the argument of -b,
 // --cookie or --cookie=, and of a cluster of short flags that ends in b
 // (-sb, -kLb) or goes on after it (-bsid=…). DevTools' "Copy as cURL"
 // puts it on a line of its own within a command that goes on over lines
