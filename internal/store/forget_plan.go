@@ -35,6 +35,8 @@ type planner struct {
 	own, rewrite map[int64]bool
 	// requestion are the other entries that lose quotes and survive.
 	requestion map[int64]bool
+	// lostQuotes are the folded quotes each entry loses (quotingRecords).
+	lostQuotes map[int64][]string
 }
 
 func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
@@ -50,7 +52,7 @@ func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (Forget
 	}
 	p := &planner{t: t, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
 		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{},
-		own: map[int64]bool{}, rewrite: map[int64]bool{}, requestion: map[int64]bool{}}
+		own: map[int64]bool{}, rewrite: map[int64]bool{}, requestion: map[int64]bool{}, lostQuotes: map[int64][]string{}}
 	var err error
 	if sel.CID != "" {
 		err = p.memory(ctx)
@@ -246,13 +248,20 @@ func (p *planner) filters(ctx context.Context) error {
 // (events or entries, aliased e, its full-text index table_fts) that match
 // every filter of the selector; timeCol is the table's time column.
 func (p *planner) matching(table, timeCol string) (from string, where []string, args []any) {
-	s := p.sel
 	from, where = table+" e", []string{"1 = 1"}
-	if phrase := strings.TrimSpace(s.Phrase); phrase != "" {
+	if phrase := strings.TrimSpace(p.sel.Phrase); phrase != "" {
 		from = table + "_fts JOIN " + table + " e ON e.id = " + table + "_fts.rowid"
 		where = append(where, table+"_fts MATCH ?")
 		args = append(args, quoteTerm(phrase))
 	}
+	w, a := p.scope(timeCol)
+	return from, append(where, w...), append(args, a...)
+}
+
+// scope is the conditions on a table aliased e, with time column timeCol,
+// of the selector's session, project and date.
+func (p *planner) scope(timeCol string) (where []string, args []any) {
+	s := p.sel
 	if s.SessionID != "" {
 		where = append(where, "e.session_id = ?")
 		args = append(args, s.SessionID)
@@ -265,7 +274,7 @@ func (p *planner) matching(table, timeCol string) (from string, where []string, 
 		where = append(where, p.before("e."+timeCol))
 		args = append(args, FormatTime(s.Before), p.now)
 	}
-	return from, where, args
+	return where, args
 }
 
 // before is the condition of --before on a time column, taking the date
@@ -397,6 +406,9 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 		p.evidence[r.ID] = true
 		if !p.entries[r.EntryID] {
 			lost[r.EntryID] = true
+			if q := fold(r.Quote); q != "" {
+				p.lostQuotes[r.EntryID] = append(p.lostQuotes[r.EntryID], q)
+			}
 		}
 	}
 	for id := range p.own {
@@ -535,6 +547,9 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	injections, err := p.lifecycle(ctx, &out)
 	if err != nil {
 		return out, fmt.Errorf("forget: %w", err)
+	}
+	if err := p.quotingRecords(ctx); err != nil {
+		return out, fmt.Errorf("forget: records: %w", err)
 	}
 	for id := range injections {
 		if _, ok := p.del[id]; !ok {
@@ -774,6 +789,109 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 		}
 	}
 	return injections, nil
+}
+
+// quotingRecords adds to the deleted events the records that still quote
+// forgotten words in their payload: with a phrase, any memory's record in
+// the selection's sessions, project and dates that holds it; and the
+// extraction records of a memory that survives the words it lost (another
+// session said it too), where they quote those words. lifecycle takes the
+// records of the memories that go; before this, a surviving memory's
+// record of its extraction from the forgotten message kept that message's
+// words.
+func (p *planner) quotingRecords(ctx context.Context) error {
+	lost := map[string][]string{} // project and claim key → folded quotes lost
+	for id, quotes := range p.lostQuotes {
+		if p.entries[id] {
+			continue
+		}
+		var project, key string
+		if err := p.t.queryRow(ctx, `SELECT project, claim_key FROM entries WHERE id = ?`, id).Scan(&project, &key); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			return err
+		}
+		lost[project+"\x00"+key] = append(lost[project+"\x00"+key], quotes...)
+	}
+	if phrase := fold(p.sel.Phrase); phrase != "" {
+		where, args := p.scope("ts")
+		err := p.deleteRecords(ctx, RecordTypes, where, args, func(_ string, _ Record, text string) bool { return containsPhrase(text, phrase) })
+		if err != nil {
+			return err
+		}
+	}
+	if len(lost) == 0 {
+		return nil
+	}
+	// Not held to the selection's dates: a record is written when its
+	// session is distilled, which may be long after the words were said.
+	return p.deleteRecords(ctx, []string{TypeEntryExtracted, TypeEvidenceAligned}, nil, nil, func(project string, r Record, text string) bool {
+		for _, q := range lost[project+"\x00"+r.ClaimKey] {
+			if strings.Contains(text, q) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// deleteRecords adds to the deleted events those of types, among the
+// events aliased e that meet where, that quoted reports as quoting
+// forgotten words, given the record's project, its fields and its
+// payload's folded text.
+func (p *planner) deleteRecords(ctx context.Context, types, where []string, args []any, quoted func(project string, r Record, text string) bool) error {
+	where = append([]string{"e.type IN (" + placeholders(len(types)) + ")"}, where...)
+	args = append(stringArgs(types), args...)
+	rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.type, e.project, e.payload FROM events e WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var k eventKey
+		var project, payload string
+		if err := rows.Scan(&id, &k.session, &k.typ, &project, &payload); err != nil {
+			return err
+		}
+		if _, ok := p.del[id]; ok {
+			continue
+		}
+		r, _ := ParseRecord([]byte(payload))
+		if quoted(project, r, fold(payloadText(payload))) {
+			p.del[id] = k
+		}
+	}
+	return rows.Err()
+}
+
+// payloadText is the string values of a JSON payload, one a line: the
+// words a record holds, without its JSON escapes.
+func payloadText(payload string) string {
+	var v any
+	if json.Unmarshal([]byte(payload), &v) != nil {
+		return payload
+	}
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			b.WriteString(v)
+			b.WriteByte('\n')
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	return b.String()
 }
 
 // fold lower-cases text and collapses whitespace runs, for "contains the same words" checks.

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// newTwiceSaid is a store where two sessions say one fact, one of them with
+// a password beside it, both distilled into one memory, which was then
+// edited by hand from a text naming the password.
+func newTwiceSaid(t *testing.T) *DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.Now = func() time.Time { return t0.Add(72 * time.Hour) }
+	said := []struct{ session, text string }{
+		{"s1", "Billing jobs go through the ocelotqueue broker; the staging password is wombatsecret."},
+		{"s2", "Reminder: billing jobs go through the ocelotqueue broker."},
+	}
+	var cid string
+	for i, s := range said {
+		at := t0.Add(time.Duration(i) * 24 * time.Hour)
+		r, err := appendEvents(ctx, db, Event{Time: at, Type: TypeAgentResponse, SessionID: s.session, Project: "/p", Text: s.text,
+			SourceUUID: "u-" + s.session, DedupeKey: "k:" + s.session})
+		if err != nil || len(r.IDs) != 1 {
+			t.Fatalf("append %s: %v", s.session, err)
+		}
+		payload, _ := json.Marshal(map[string]any{"title": "Billing jobs use ocelotqueue", "claim_key": "queue", "evidence": []any{map[string]any{"quote": s.text}}})
+		e, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: s.session, Type: "fact", Title: "Billing jobs use ocelotqueue",
+			Body: "Billing jobs go through the ocelotqueue broker.", ClaimKey: "queue", Stage: StageVerified,
+			Evidence: []Evidence{{EventID: r.IDs[0], SessionID: s.session, SourceUUID: "u-" + s.session, Quote: s.text,
+				SpanStart: 0, SpanEnd: len(s.text), Method: "exact", Confidence: 1}}},
+			Event{Time: at, Type: TypeEntryExtracted, SessionID: s.session, Project: "/p", DedupeKey: "entry:queue:" + s.session, Payload: payload},
+			Event{Time: at, Type: TypeEvidenceAligned, SessionID: s.session, Project: "/p", DedupeKey: "aligned:queue:" + s.session,
+				Payload: json.RawMessage(fmt.Sprintf(`{"claim_key":"queue","spans":[{"quote":%q}]}`, s.text))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cid = e.CID
+	}
+	edit, _ := json.Marshal(map[string]any{"cid": cid, "from": map[string]any{"body": "Billing uses ocelotqueue, password wombatsecret."},
+		"to": map[string]any{"body": "Billing jobs go through the ocelotqueue broker."}})
+	if _, err := appendEvents(ctx, db, Event{Time: t0.Add(50 * time.Hour), Type: TypeEdited, SessionID: "s2", Project: "/p",
+		DedupeKey: "edit:1", Payload: edit}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestForgetMatchClearsSurvivorsRecords: the memory survives a forget of the
+// password on s2's quote, and no record of it keeps the password: not the
+// records of its extraction from s1's message, not its edit's old text.
+func TestForgetMatchClearsSurvivorsRecords(t *testing.T) {
+	ctx := context.Background()
+	db := newTwiceSaid(t)
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "wombatsecret"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, db, "wombatsecret")
+	if n := mustCount(t, db, `SELECT count(*) FROM entries`); n != 1 {
+		t.Errorf("%d memories left, want the one s2 also said", n)
+	}
+	for _, typ := range []string{TypeEntryExtracted, TypeEvidenceAligned} {
+		if n := mustCount(t, db, `SELECT count(*) FROM events WHERE type = ? AND session_id = 's2'`, typ); n != 1 {
+			t.Errorf("s2's %s records: %d, want 1 kept", typ, n)
+		}
+	}
+}
+
+// TestForgetMatchRecordsInScope: a phrase forgotten in one session leaves
+// the records of another session that name it.
+func TestForgetMatchRecordsInScope(t *testing.T) {
+	ctx := context.Background()
+	db := newTwiceSaid(t)
+	if _, err := db.Forget(ctx, ForgetSelector{Phrase: "wombatsecret", SessionID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := mustCount(t, db, `SELECT count(*) FROM events WHERE type = ? AND session_id = 's1'`, TypeEntryExtracted); n != 0 {
+		t.Errorf("s1's extraction record of the password kept")
+	}
+	if n := mustCount(t, db, `SELECT count(*) FROM events WHERE type = ?`, TypeEdited); n != 1 {
+		t.Errorf("the edit in s2 went with a forget of s1's words")
+	}
+}
