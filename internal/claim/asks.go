@@ -230,14 +230,8 @@ func Asks(text string) []string {
 		if w == "version" || w == "versions" || w == "버전" {
 			for _, p := range words {
 				if prod, ok := products[p]; ok {
-					add([]string{"version:" + prod})
+					add([]string{VersionRole(prod)})
 				}
-			}
-			// A name no table knows, next to the word: "which zorblat
-			// version", "the version of quillpress". A statement gives it the
-			// same role ("zorblat 3.14.2", namedBefore).
-			if n := versionOwner(words, i); n != "" {
-				add([]string{"version:" + n})
 			}
 		}
 		if i+1 < len(words) {
@@ -245,6 +239,42 @@ func Asks(text string) []string {
 		}
 		if i+2 < len(words) {
 			add(idx[strings.Join(folded[i:i+3], " ")])
+		}
+	}
+	// The product a version is asked of, read from the words with their
+	// dots ("next.js", "vue.js"), which the split above takes apart.
+	names := dottedWords(lower)
+	for i, w := range names {
+		switch w {
+		case "version", "versions", "버전":
+			// A name no table knows, next to the word: "which zorblat
+			// version", "the version of quillpress". A statement gives it the
+			// same role ("zorblat 3.14.2", namedBefore).
+			if n := versionOwner(names, i); n != "" {
+				add([]string{VersionRole(n)})
+			}
+		case "release", "releases":
+			// "Which Astro release": a release of a product is its version.
+			// Only of a product a table knows: "the production release",
+			// "the May release" name no version.
+			if n := versionOwner(names, i); n != "" && vocab().phrases[n] != nil {
+				add([]string{VersionRole(vocab().phrases[n].value)})
+			}
+		}
+	}
+	return out
+}
+
+// dottedWords splits lower-case text into words as Asks does, keeping a dot
+// inside a word ("next.js"), not at its ends ("blog.").
+func dottedWords(lower string) []string {
+	words := strings.FieldsFunc(lower, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= 0xAC00 && r <= 0xD7A3)
+	})
+	out := words[:0]
+	for _, w := range words {
+		if w = strings.Trim(w, "."); w != "" {
+			out = append(out, w)
 		}
 	}
 	return out

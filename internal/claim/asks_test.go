@@ -37,6 +37,11 @@ func TestAsks(t *testing.T) {
 		{"What URL does the docs mirror answer on?", "host"},
 		{"Где физически лежит конфиг склада?", "path"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},
+		// A release of a product a table knows is its version; a dotted
+		// name is one name, asked as its package is published ("vue").
+		{"Which Svelte release does the dashboard ship?", "version:svelte"},
+		{"Which Vue.js version is the admin panel on?", "version:vue"},
+		{"When is the production release?", ""},
 		// A question that names a value is about that value.
 		{"How do I make Prettier skip the vendor folder?", ""},
 		{"Which Postgres extensions do we need?", ""},

@@ -183,7 +183,7 @@ func (p *parser) find() {
 		// Product and version: "Node 20", "go 1.23", "python3.12".
 		if prod, ver, last := p.version(i); prod != "" {
 			lastProduct = prod
-			p.add("version:"+prod, ver, i, last)
+			p.add(VersionRole(prod), ver, i, last)
 			if tl := v.phrases[p.toks[i].s]; tl != nil && len(p.ms) > 0 && int(p.owner[i]) == len(p.ms) {
 				// The tool is also chosen ("MySQL 8" says MySQL): a second
 				// mention over the same tokens.
@@ -254,7 +254,7 @@ func (p *parser) find() {
 				}
 				if prod != "" {
 					lastProduct = prod
-					p.add("version:"+prod, canonVersion(s), i, i)
+					p.add(VersionRole(prod), canonVersion(s), i, i)
 					continue
 				}
 			}
@@ -442,6 +442,9 @@ var joinedVersion = lazyregexp.New(`^(node|nodejs|python|py|go|java|jdk|ruby|php
 // product, version and last token.
 func (p *parser) version(i int) (string, string, int) {
 	s := p.toks[i].s
+	if prod, ver, ok := packageSpec(s); ok {
+		return prod, ver, i
+	}
 	if joinedCandidate(s) {
 		if m := joinedVersion.FindStringSubmatch(s); m != nil {
 			return products[m[1]], canonVersion(m[2]), i
@@ -470,6 +473,55 @@ func (p *parser) version(i int) (string, string, int) {
 		}
 	}
 	return "", "", 0
+}
+
+// VersionRole is the role of a product's version: "version:node". A
+// product named "X.js" is published as the package "x" ("next.js" as
+// next@15.5.2, "vue.js" as vue@3.4.0), so the suffix is dropped and both
+// spellings fill one role.
+func VersionRole(prod string) string {
+	return "version:" + strings.TrimSuffix(prod, ".js")
+}
+
+// packageSpec reads a package pinned at a version the way npm, yarn, pnpm
+// and bun write it ("next@15.5.2", "@types/node@^20.11.0"): the package is
+// the product, under a table's name for it where one knows it.
+func packageSpec(s string) (prod, ver string, ok bool) {
+	at := strings.LastIndexByte(s, '@')
+	if at <= 0 || !strings.Contains(s[at:], ".") {
+		return "", "", false // a version with a dot: "user@2" is no pin
+	}
+	name, v := s[:at], strings.TrimLeft(s[at+1:], "^~=")
+	if !isVersion(v) || isIPv4(v) || !packageName(name) {
+		return "", "", false
+	}
+	if p, known := products[name]; known {
+		return p, canonVersion(v), true
+	}
+	if tl := vocab().phrases[name]; tl != nil {
+		return tl.value, canonVersion(v), true
+	}
+	return name, canonVersion(v), true
+}
+
+// packageName: an npm package name, lower case, with its scope if it has
+// one ("next", "@types/node", "lodash.merge").
+func packageName(s string) bool {
+	if scope, rest, ok := strings.Cut(s, "/"); ok {
+		if !strings.HasPrefix(scope, "@") || !packageName(scope[1:]) {
+			return false
+		}
+		s = rest
+	}
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // productBefore returns the product named last before token i in its

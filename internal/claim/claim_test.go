@@ -2,6 +2,7 @@ package claim
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,10 @@ func TestParse(t *testing.T) {
 		{"version bump", "Upgraded Python 3.10 to Python 3.12 in the base image.", "version:python", "3.12", "3.10"},
 		{"version gap", "Bump the java toolchain to 21.", "version:java", "21", ""},
 		{"joined version", "The functions run on python3.11.", "version:python", "3.11", ""},
+		// A package pinned as npm writes it; an X.js product is the package x.
+		{"package pin", "Run npm install svelte@4.2.19 before the build.", "version:svelte", "4.2.19", ""},
+		{"package pin of X.js", "The admin pins vue@3.4.21 for now.", "version:vue", "3.4.21", ""},
+		{"X.js version", "Upgraded Vue.js to 3.5.1 on the admin panel.", "version:vue", "3.5.1", ""},
 		{"port", "The API now listens on port 8081 instead of 8080.", "port", "8081", "8080"},
 		{"host port", "Redis is reachable at localhost:6380 from now on.", "port", "6380", ""},
 		{"region", "Move the buckets to ap-southeast-2, nothing new in eu-west-1 anymore.", "region", "ap-southeast-2", "eu-west-1"},
@@ -105,6 +110,18 @@ func TestDashBoundsMarker(t *testing.T) {
 	for _, c := range Parse("Ruff output is noisy on the old modules — ruff output is noisy on the old modules") {
 		if c.Role == "linter" && (c.Negated || c.Changed) {
 			t.Fatalf("ruff read as replaced across a dash: %+v", c)
+		}
+	}
+}
+
+// TestPackageSpecNoVersion: an address after "@" is no pinned version.
+func TestPackageSpecNoVersion(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"Clone it over ssh as git@github.com first.", "The relay logs in as deploy@10.0.4.12 nightly."} {
+		for _, c := range Parse(text) {
+			if strings.HasPrefix(c.Role, "version:") {
+				t.Errorf("Parse(%q) gives %s = %q", text, c.Role, c.Value)
+			}
 		}
 	}
 }

@@ -139,7 +139,7 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 		return s, i, "host", false
 	}
 	if prod := p.namedBefore(i); prod != "" {
-		return canonVersion(s), i, "version:" + prod, false
+		return canonVersion(s), i, VersionRole(prod), false
 	}
 	if isNumber(s) {
 		// A bare number is a value only where it is set ("the ingest
