@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // maxScan is how much of one message recall reads for the lines to show: a
@@ -41,10 +42,23 @@ type message struct {
 	text string
 	segs []string
 	keys []textKeys
+	// tool marks a tool observation, whose first line ("Edit: app/x.css",
+	// "Bash: npm run build (error)") says what ran on what: it heads every
+	// excerpt, as a section's heading heads its lines. Not a subagent's
+	// report: its first line is the task it was given, and the report is
+	// prose with headings of its own.
+	tool bool
 }
 
 func readText(text string) *message {
 	return &message{text: strings.TrimSpace(withoutUsedLine(scanned(text)))}
+}
+
+// readEvent is readText for a captured message.
+func readEvent(e store.Event) *message {
+	m := readText(e.Text)
+	m.tool = e.Type == store.TypeToolObservation && !subagentReport(e)
+	return m
 }
 
 // split returns the message's segments and their keys, worked out once.
@@ -221,6 +235,10 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		if h := headingOf(segs, best); h >= 0 && !shown[h] && size+len(segs[h])+5 <= maxBytes {
 			shown[h] = true
 			size += len(segs[h]) + 5
+		}
+		if m.tool && !shown[0] && size+len(segs[0])+5 <= maxBytes {
+			shown[0] = true
+			size += len(segs[0]) + 5
 		}
 		// A line ending in a colon introduces what follows it ("The
 		// errors were:", "Run this:"): the next line is what it says,

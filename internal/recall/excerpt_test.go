@@ -122,3 +122,41 @@ func TestEntryQuoteShowsMoreWhereTheBudgetHasRoom(t *testing.T) {
 		t.Errorf("the message is shown beside the entry quoting it:\n%s", got)
 	}
 }
+
+// A tool observation's excerpt keeps its first line, which names what ran
+// on what ("MultiEdit: hooks/notify.py"): "which file got the fix?" is
+// answered there, though the lines that match are the code further down.
+// A message's first line is no such header; nor is a subagent's task.
+func TestToolExcerptKeepsItsHeader(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	out.WriteString("MultiEdit: /home/dev/quillnest/hooks/notify.py\n")
+	for i := range 80 {
+		fmt.Fprintf(&out, "-     pattern_%d = load_pattern(%d)\n", i, i)
+	}
+	out.WriteString("+     if phase == 5 and done: announce_completion()\n")
+	for i := range 80 {
+		fmt.Fprintf(&out, "+     pattern_%d = load_pattern(%d)\n", i, i)
+	}
+	cs := concepts("why did the completion announce fire early in phase 3?", repoGlosses())
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	text := out.String()
+	for _, tt := range []struct {
+		e    store.Event
+		head bool
+	}{
+		{store.Event{Type: store.TypeToolObservation, Text: text, Payload: []byte(`{"tool":"MultiEdit"}`)}, true},
+		{store.Event{Type: store.TypeAgentResponse, Text: text}, false},
+		{store.Event{Type: store.TypeToolObservation, Text: text, Payload: []byte(`{"tool":"Task"}`)}, false},
+	} {
+		got := readEvent(tt.e).excerpt(cs, itemChars)
+		if !strings.Contains(got, "announce_completion") {
+			t.Errorf("%s: the matching line is not shown: %q", tt.e.Type, got)
+		}
+		if head := strings.HasPrefix(got, "MultiEdit: /home/dev/quillnest/hooks/notify.py"); head != tt.head {
+			t.Errorf("%s %s: header shown %v, want %v: %q", tt.e.Type, tt.e.Payload, head, tt.head, got)
+		}
+	}
+}

@@ -103,7 +103,7 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 	}
 	out := make([]Item, 0, len(picked))
 	for _, e := range picked {
-		it := messageItem(e, excerpt(e.Text, nil, itemChars))
+		it := messageItem(e, readEvent(e).excerpt(nil, itemChars))
 		it.Relevance = minRelevance
 		out = append(out, it)
 	}

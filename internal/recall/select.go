@@ -106,6 +106,7 @@ type Item struct {
 func (it *Item) read() *message {
 	if it.msg == nil {
 		it.msg = readText(it.Text)
+		it.msg.tool = it.Kind == store.TypeToolObservation && !subagentReport(it.event)
 	}
 	return it.msg
 }
@@ -701,7 +702,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		// A message is judged by what would be shown of it: a long log
 		// contains every word somewhere, its best lines need not.
-		m := readText(h.Text)
+		m := readEvent(h.Event)
 		cov, spec := coverage(cs, keysOf(m.passage(cs, itemChars)))
 		ex := m.excerpt(cs, itemChars)
 		ss = append(ss, scored{EventHit: h, m: m, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)})
@@ -888,7 +889,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			if seen[h.ID] || neverRecalled(h.Event) {
 				continue
 			}
-			ex := excerpt(h.Text, a.cs, itemChars)
+			ex := readEvent(h.Event).excerpt(a.cs, itemChars)
 			tk := keysOf(ex)
 			p := &parsed{text: ex, pc: pc} // parsed once for answers, states and replacesIn
 			if !answers(tk, p, cs, a) && !(!a.shape && len(own) > 0 && states(p.claims(), a.role)) {
