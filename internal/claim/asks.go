@@ -244,9 +244,11 @@ func Asks(text string) []string {
 	// The product a version is asked of, read from the words with their
 	// dots ("next.js", "vue.js"), which the split above takes apart.
 	names := dottedWords(lower)
+	versionAsked := false
 	for i, w := range names {
 		switch w {
 		case "version", "versions", "버전":
+			versionAsked = true
 			// A name no table knows, next to the word: "which zorblat
 			// version", "the version of quillpress". A statement gives it the
 			// same role ("zorblat 3.14.2", namedBefore).
@@ -262,8 +264,17 @@ func Asks(text string) []string {
 			}
 		}
 	}
+	if versionAsked && !slices.ContainsFunc(out, func(r string) bool { return strings.HasPrefix(r, "version:") }) {
+		// "What version of the app framework did the server print?": a
+		// version of something the question only describes.
+		add([]string{AnyVersion})
+	}
 	return out
 }
+
+// AnyVersion is the role Asks gives a question for the version of a thing
+// it names no product for: any product's version answers it.
+const AnyVersion = "version:"
 
 // dottedWords splits lower-case text into words as Asks does, keeping a dot
 // inside a word ("next.js"), not at its ends ("blog.").
@@ -362,6 +373,9 @@ func Words(role string) []string {
 		return vs
 	}
 	if p, ok := strings.CutPrefix(role, "version:"); ok {
+		if p == "" {
+			return nil // AnyVersion: no word names it
+		}
 		return []string{p}
 	}
 	return slices.Concat(shapeWords[role], askWords()[role])

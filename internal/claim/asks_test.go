@@ -42,6 +42,8 @@ func TestAsks(t *testing.T) {
 		{"Which Svelte release does the dashboard ship?", "version:svelte"},
 		{"Which Vue.js version is the admin panel on?", "version:vue"},
 		{"When is the production release?", ""},
+		// A version of a thing described, not named: any version answers.
+		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
 		{"How do I make Prettier skip the vendor folder?", ""},
 		{"Which Postgres extensions do we need?", ""},

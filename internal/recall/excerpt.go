@@ -152,7 +152,7 @@ func givesAsked(c claim.Claim, asked []ask) bool {
 		return false
 	}
 	for _, a := range asked {
-		if c.Role == a.role {
+		if c.Role == a.role || a.role == claim.AnyVersion && strings.HasPrefix(c.Role, claim.AnyVersion) {
 			return true
 		}
 	}

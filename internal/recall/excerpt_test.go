@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
@@ -158,5 +159,31 @@ func TestToolExcerptKeepsItsHeader(t *testing.T) {
 		if head := strings.HasPrefix(got, "MultiEdit: /home/dev/quillnest/hooks/notify.py"); head != tt.head {
 			t.Errorf("%s %s: header shown %v, want %v: %q", tt.e.Type, tt.e.Payload, head, tt.head, got)
 		}
+	}
+}
+
+// "What version of the framework did the dev server print?" names no
+// product: the excerpt of a long start-up log shows the line giving a
+// version (AnyVersion), though it shares no word with the prompt.
+func TestExcerptShowsAVersionOfSomethingDescribed(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	out.WriteString("Bash: pnpm dev\n> dev server starting\n")
+	for i := range 40 {
+		fmt.Fprintf(&out, "dev server compiled route /page-%d for the framework\n", i)
+	}
+	out.WriteString("Welcome to Tarnwick v0.41.7\n")
+	for i := range 40 {
+		fmt.Fprintf(&out, "dev server compiled route /later-%d for the framework\n", i)
+	}
+	prompt := "What version of the framework did the dev server print when it started?"
+	cs := concepts(prompt, repoGlosses())
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	asked := asks(cs, claim.Asks(prompt))
+	m := readEvent(store.Event{Type: store.TypeToolObservation, Text: out.String(), Payload: []byte(`{"tool":"Bash"}`)})
+	if got := valueExcerpt(m, cs, asked, &claim.Cache{}, itemChars); !strings.Contains(got, "v0.41.7") {
+		t.Errorf("the version line is not shown: %q", got)
 	}
 }
