@@ -89,6 +89,9 @@ type ForgetPlan struct {
 	// digest is the session whose digest was forgotten by its id: it is
 	// marked so that the worker does not build it again.
 	digest string
+	// scrub are the memory records that keep their event with the
+	// forgotten phrase cut from their text: the payload each becomes.
+	scrub map[int64]string
 	// requestion lists the other entries that lose quotes and survive:
 	// their questions, some perhaps from the forgotten text, are made
 	// again from what they say.
@@ -97,7 +100,7 @@ type ForgetPlan struct {
 
 // Empty reports whether the plan removes nothing.
 func (p ForgetPlan) Empty() bool {
-	return len(p.Entries) == 0 && len(p.Delete) == 0 && len(p.Redact) == 0 && len(p.Evidence) == 0
+	return len(p.Entries) == 0 && len(p.Delete) == 0 && len(p.Redact) == 0 && len(p.Evidence) == 0 && len(p.scrub) == 0
 }
 
 // PlanForget computes what Forget would remove, without changing anything.
@@ -241,6 +244,16 @@ func apply(ctx context.Context, tx *Tx, p ForgetPlan) error {
 			if _, err := tx.exec(ctx, fmt.Sprintf(s.q, placeholders(len(c))), int64Args(c)...); err != nil {
 				return fmt.Errorf("forget: delete %s: %w", s.what, err)
 			}
+		}
+	}
+	// Before restate, which reads the records of what it restates.
+	for id, payload := range p.scrub {
+		e, err := eventByID(ctx, tx, id)
+		if err != nil {
+			return fmt.Errorf("forget: records: %w", err)
+		}
+		if _, err := tx.exec(ctx, `UPDATE events SET payload = ?, checksum = ? WHERE id = ?`, payload, checksum(e, payload), id); err != nil {
+			return fmt.Errorf("forget: record %d: %w", id, err)
 		}
 	}
 	for _, id := range p.Rewritten {

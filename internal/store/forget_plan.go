@@ -35,9 +35,16 @@ type planner struct {
 	own, rewrite map[int64]bool
 	// requestion are the other entries that lose quotes and survive.
 	requestion map[int64]bool
-	// lostQuotes are the folded quotes each entry loses (quotingRecords).
-	lostQuotes map[int64][]string
+	// lostQuotes are the quotes each entry loses, with the session that
+	// said them (quotingRecords).
+	lostQuotes map[int64][]lostQuote
+	// scrub are the records that keep their event with the forgotten
+	// phrase cut from their text: the payload each is rewritten to.
+	scrub map[int64]string
 }
+
+// lostQuote is a quote an entry loses: folded, and the session it was said in.
+type lostQuote struct{ session, quote string }
 
 func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (ForgetPlan, error) {
 	if sel.Empty() {
@@ -52,7 +59,7 @@ func plan(ctx context.Context, t *Tx, sel ForgetSelector, now time.Time) (Forget
 	}
 	p := &planner{t: t, sel: sel, now: FormatTime(now), entries: map[int64]bool{}, del: map[int64]eventKey{}, redact: map[int64]string{},
 		spans: map[int64][][2]int{}, evidence: map[int64]bool{}, sessions: map[string]bool{}, kept: map[int64]bool{},
-		own: map[int64]bool{}, rewrite: map[int64]bool{}, requestion: map[int64]bool{}, lostQuotes: map[int64][]string{}}
+		own: map[int64]bool{}, rewrite: map[int64]bool{}, requestion: map[int64]bool{}, lostQuotes: map[int64][]lostQuote{}, scrub: map[int64]string{}}
 	var err error
 	if sel.CID != "" {
 		err = p.memory(ctx)
@@ -407,7 +414,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 		if !p.entries[r.EntryID] {
 			lost[r.EntryID] = true
 			if q := fold(r.Quote); q != "" {
-				p.lostQuotes[r.EntryID] = append(p.lostQuotes[r.EntryID], q)
+				p.lostQuotes[r.EntryID] = append(p.lostQuotes[r.EntryID], lostQuote{r.SessionID, q})
 			}
 		}
 	}
@@ -652,6 +659,14 @@ func (p *planner) finish(ctx context.Context) (ForgetPlan, error) {
 	out.digest = p.digest
 	out.Entries = keys(p.entries)
 	out.Evidence = keys(p.evidence)
+	for id, payload := range p.scrub {
+		if _, gone := p.del[id]; !gone {
+			if out.scrub == nil {
+				out.scrub = map[int64]string{}
+			}
+			out.scrub[id] = payload
+		}
+	}
 	for id := range p.rewrite {
 		if !p.entries[id] {
 			out.Rewritten = append(out.Rewritten, id)
@@ -791,16 +806,29 @@ func (p *planner) lifecycle(ctx context.Context, out *ForgetPlan) (map[int64]boo
 	return injections, nil
 }
 
-// quotingRecords adds to the deleted events the records that still quote
-// forgotten words in their payload: with a phrase, any memory's record in
-// the selection's sessions, project and dates that holds it; and the
-// extraction records of a memory that survives the words it lost (another
-// session said it too), where they quote those words. lifecycle takes the
-// records of the memories that go; before this, a surviving memory's
-// record of its extraction from the forgotten message kept that message's
-// words.
+// quotingRecords takes the forgotten words out of the records of the
+// memories that stay (lifecycle takes the records of those that go):
+//
+//   - with a phrase, a memory record in the selection's sessions, project
+//     and dates whose text holds it keeps its event, its ids and its marks
+//     (an edit, a pin, a "remember" extraction are the user's corrections,
+//     which later extractions honour), with each text holding the phrase
+//     replaced by Redacted;
+//   - a memory another session also said survives the quotes it loses: the
+//     records of its extraction in the session that said them (that
+//     session's words, read from the forgotten message) go.
+//
+// Before, a surviving memory's record of its extraction from the forgotten
+// message kept that message's words.
 func (p *planner) quotingRecords(ctx context.Context) error {
-	lost := map[string][]string{} // project and claim key → folded quotes lost
+	if phrase := fold(p.sel.Phrase); phrase != "" {
+		if err := p.scrubRecords(ctx, phrase); err != nil {
+			return err
+		}
+	}
+	type lostKey struct{ project, session, claimKey string }
+	lost := map[lostKey][]string{}
+	var projects, sessions []string
 	for id, quotes := range p.lostQuotes {
 		if p.entries[id] {
 			continue
@@ -812,13 +840,11 @@ func (p *planner) quotingRecords(ctx context.Context) error {
 			}
 			return err
 		}
-		lost[project+"\x00"+key] = append(lost[project+"\x00"+key], quotes...)
-	}
-	if phrase := fold(p.sel.Phrase); phrase != "" {
-		where, args := p.scope("ts")
-		err := p.deleteRecords(ctx, RecordTypes, where, args, func(_ string, _ Record, text string) bool { return containsPhrase(text, phrase) })
-		if err != nil {
-			return err
+		projects = append(projects, project)
+		for _, q := range quotes {
+			k := lostKey{project, q.session, key}
+			lost[k] = append(lost[k], q.quote)
+			sessions = append(sessions, q.session)
 		}
 	}
 	if len(lost) == 0 {
@@ -826,24 +852,50 @@ func (p *planner) quotingRecords(ctx context.Context) error {
 	}
 	// Not held to the selection's dates: a record is written when its
 	// session is distilled, which may be long after the words were said.
-	return p.deleteRecords(ctx, []string{TypeEntryExtracted, TypeEvidenceAligned}, nil, nil, func(project string, r Record, text string) bool {
-		for _, q := range lost[project+"\x00"+r.ClaimKey] {
-			if strings.Contains(text, q) {
-				return true
+	projects, sessions = uniq(projects), uniq(sessions)
+	types := []string{TypeEntryExtracted, TypeEvidenceAligned}
+	return p.scanRecords(ctx, `e.type IN (`+placeholders(len(types))+`) AND e.project IN (`+placeholders(len(projects))+`) AND e.session_id IN (`+placeholders(len(sessions))+`)`,
+		slices.Concat(stringArgs(types), stringArgs(projects), stringArgs(sessions)),
+		func(id int64, k eventKey, project string, v any) {
+			r := recordOf(v)
+			for _, q := range lost[lostKey{project, k.session, r.ClaimKey}] {
+				if recordSays(v, func(s string) bool { return strings.Contains(fold(s), q) }) {
+					p.del[id] = k
+					return
+				}
 			}
+		})
+}
+
+// scrubRecords plans the rewriting of the memory records in the
+// selection's scope whose text holds phrase (folded).
+func (p *planner) scrubRecords(ctx context.Context, phrase string) error {
+	where, args := p.scope("ts")
+	where = append([]string{"e.type IN (" + placeholders(len(textRecordTypes)) + ")"}, where...)
+	args = append(stringArgs(textRecordTypes), args...)
+	if w := longestASCIIWord(phrase); w != "" {
+		// Most records cannot hold it, and a scan that only compares bytes
+		// says so without decoding them: LIKE folds ASCII case, and an ASCII
+		// word is written as itself in JSON.
+		where, args = append(where, "e.payload LIKE ?"), append(args, "%"+w+"%")
+	}
+	return p.scanRecords(ctx, strings.Join(where, " AND "), args, func(id int64, _ eventKey, _ string, v any) {
+		says := func(s string) bool { return containsPhrase(fold(s), phrase) }
+		if !recordSays(v, says) {
+			return
 		}
-		return false
+		b, err := json.Marshal(redactText(v, says))
+		if err == nil {
+			p.scrub[id] = string(b)
+		}
 	})
 }
 
-// deleteRecords adds to the deleted events those of types, among the
-// events aliased e that meet where, that quoted reports as quoting
-// forgotten words, given the record's project, its fields and its
-// payload's folded text.
-func (p *planner) deleteRecords(ctx context.Context, types, where []string, args []any, quoted func(project string, r Record, text string) bool) error {
-	where = append([]string{"e.type IN (" + placeholders(len(types)) + ")"}, where...)
-	args = append(stringArgs(types), args...)
-	rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.type, e.project, e.payload FROM events e WHERE `+strings.Join(where, " AND "), args...)
+// scanRecords calls f with each record event, not already deleted, that
+// meets the condition where on events aliased e, and its payload decoded
+// (numbers kept as written).
+func (p *planner) scanRecords(ctx context.Context, where string, args []any, f func(id int64, k eventKey, project string, v any)) error {
+	rows, err := p.t.query(ctx, `SELECT e.id, e.session_id, e.type, e.project, e.payload FROM events e WHERE `+where, args...)
 	if err != nil {
 		return err
 	}
@@ -858,40 +910,91 @@ func (p *planner) deleteRecords(ctx context.Context, types, where []string, args
 		if _, ok := p.del[id]; ok {
 			continue
 		}
-		r, _ := ParseRecord([]byte(payload))
-		if quoted(project, r, fold(payloadText(payload))) {
-			p.del[id] = k
+		d := json.NewDecoder(strings.NewReader(payload))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) != nil {
+			continue
 		}
+		f(id, k, project, v)
 	}
 	return rows.Err()
 }
 
-// payloadText is the string values of a JSON payload, one a line: the
-// words a record holds, without its JSON escapes.
-func payloadText(payload string) string {
-	var v any
-	if json.Unmarshal([]byte(payload), &v) != nil {
-		return payload
-	}
-	var b strings.Builder
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			b.WriteString(v)
-			b.WriteByte('\n')
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		case map[string]any:
-			for _, x := range v {
-				walk(x)
-			}
+// textRecordTypes are the memory records (RecordTypes) that hold text; the
+// others hold ids and marks only.
+var textRecordTypes = []string{TypeEntryExtracted, TypeEvidenceAligned, TypeConflict, TypeConflictResolved, TypeEdited, TypeSelfCheck}
+
+// recordTextKeys name the fields of a memory record that hold what was said
+// or written (a title, a quote, an edit's old and new text, a conflict's
+// reason); the others are ids and marks (a claim key, a stage, a method,
+// an extractor's name), which a phrase forgotten does not reach.
+var recordTextKeys = map[string]bool{"title": true, "body": true, "subject": true, "questions": true, "quote": true, "text": true,
+	"from": true, "to": true, "reason": true, "resolution": true, "note": true, "old_value": true, "new_value": true, "summary": true, "line": true}
+
+// recordSays reports whether one text of a decoded record satisfies says.
+func recordSays(v any, says func(string) bool) bool {
+	found := false
+	walkText(v, false, func(s string) string {
+		found = found || says(s)
+		return s
+	})
+	return found
+}
+
+// redactText returns v with each of its texts that says replaced by
+// Redacted.
+func redactText(v any, says func(string) bool) any {
+	return walkText(v, false, func(s string) string {
+		if says(s) {
+			return Redacted
+		}
+		return s
+	})
+}
+
+// walkText calls f on every string of v under a text field
+// (recordTextKeys), each alone, and returns v with the strings f returns.
+func walkText(v any, text bool, f func(string) string) any {
+	switch v := v.(type) {
+	case string:
+		if text {
+			return f(v)
+		}
+	case []any:
+		for i := range v {
+			v[i] = walkText(v[i], text, f)
+		}
+	case map[string]any:
+		for k := range v {
+			v[k] = walkText(v[k], text || recordTextKeys[k], f)
 		}
 	}
-	walk(v)
-	return b.String()
+	return v
+}
+
+// recordOf reads the ids a decoded record names.
+func recordOf(v any) Record {
+	b, _ := json.Marshal(v)
+	r, _ := ParseRecord(b)
+	return r
+}
+
+// uniq returns ss sorted, each once.
+func uniq(ss []string) []string {
+	slices.Sort(ss)
+	return slices.Compact(ss)
+}
+
+// longestASCIIWord is the longest run of ASCII letters and digits in s, or "".
+func longestASCIIWord(s string) string {
+	best := ""
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		if len(w) > len(best) {
+			best = w
+		}
+	}
+	return best
 }
 
 // fold lower-cases text and collapses whitespace runs, for "contains the same words" checks.
