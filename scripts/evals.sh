@@ -20,7 +20,7 @@ bin=${1:-}
 if [ -z "$bin" ]; then
   bin=$(mktemp -d)
   trap 'rm -rf "$bin"' EXIT
-  "$root/scripts/build.sh" "$bin" 2>/dev/null
+  "$root/scripts/build.sh" "$bin"
 fi
 bin=$(cd "$bin" && pwd)
 out=${OUT:-$(mktemp -d /tmp/evals.XXXXXX)}
@@ -41,7 +41,8 @@ python3 "$eval_dir/real-sessions/score_hook.py" "$bin" "$eval_dir/real-sessions"
 renamed=$out/conflicts-renamed.jsonl
 python3 "$root/testdata/conflicts-renamed/rename.py" "$eval_dir/conflicts/dev.jsonl" > "$renamed"
 for set in dev:"$eval_dir/conflicts/dev.jsonl" renamed:"$renamed" made-up:"$root/testdata/conflicts-renamed/made-up.jsonl"; do
-  python3 "$eval_dir/conflicts/run.py" "$bin" "${set#*:}" > "$out/conflicts-${set%%:*}.txt" 2>&1 || true
+  python3 "$eval_dir/conflicts/run.py" "$bin" "${set#*:}" > "$out/conflicts-${set%%:*}.txt" 2>&1 ||
+    echo "run.py failed: see $out/conflicts-${set%%:*}.txt" >> "$out/conflicts-${set%%:*}.txt"
 done
 python3 - "$out" "$eval_dir" <<'PY'
 import json, os, re, sys

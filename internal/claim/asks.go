@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -244,11 +245,9 @@ func Asks(text string) []string {
 	// The product a version is asked of, read from the words with their
 	// dots ("next.js", "vue.js"), which the split above takes apart.
 	names := dottedWords(lower)
-	versionAsked := false
 	for i, w := range names {
 		switch w {
 		case "version", "versions", "버전":
-			versionAsked = true
 			// A name no table knows, next to the word: "which zorblat
 			// version", "the version of quillpress". A statement gives it the
 			// same role ("zorblat 3.14.2", namedBefore).
@@ -256,20 +255,63 @@ func Asks(text string) []string {
 				add([]string{VersionRole(n)})
 			}
 		case "release", "releases":
-			// "Which Astro release": a release of a product is its version.
-			// Only of a product a table knows: "the production release",
-			// "the May release" name no version.
-			if n := versionOwner(names, i); n != "" && vocab().phrases[n] != nil {
-				add([]string{VersionRole(vocab().phrases[n].value)})
+			// "Which Astro release", "the latest release of ESLint": a
+			// release of a product a table knows is its version; "the
+			// production release", "the May release" name none.
+			for _, n := range []string{at(names, i-1), ofAfter(names, i)} {
+				if productName(n) != "" {
+					add([]string{VersionRole(n)})
+					break
+				}
 			}
 		}
 	}
-	if versionAsked && !slices.ContainsFunc(out, func(r string) bool { return strings.HasPrefix(r, "version:") }) {
+	if anyVersion(names) && !slices.ContainsFunc(out, func(r string) bool { return strings.HasPrefix(r, "version:") }) &&
+		!slices.ContainsFunc(slices.Collect(maps.Keys(named)), func(r string) bool { return strings.HasPrefix(r, "version:") }) {
 		// "What version of the app framework did the server print?": a
-		// version of something the question only describes.
+		// version of something the question only describes. Not one
+		// whose version the question gives ("move Python to 3.12?").
 		add([]string{AnyVersion})
 	}
 	return out
+}
+
+// anyVersion reports a question for a version: "which version", "what
+// version", "the version of …"; not the version control system or a
+// version field.
+func anyVersion(words []string) bool {
+	for i, w := range words {
+		if w != "version" && w != "versions" {
+			continue
+		}
+		if next := at(words, i+1); next == "control" || next == "field" {
+			continue
+		}
+		if prev := at(words, i-1); prev == "which" || prev == "what" || at(words, i+1) == "of" {
+			return true
+		}
+	}
+	return false
+}
+
+// at is words[i], or "" past either end.
+func at(words []string, i int) string {
+	if i < 0 || i >= len(words) {
+		return ""
+	}
+	return words[i]
+}
+
+// ofAfter is the word after "of" that follows words[i] ("release of
+// eslint"), or "".
+func ofAfter(words []string, i int) string {
+	if at(words, i+1) == "of" {
+		if w := at(words, i+2); !determiners().Has(w) {
+			return w
+		}
+		return at(words, i+3)
+	}
+	return ""
 }
 
 // AnyVersion is the role Asks gives a question for the version of a thing

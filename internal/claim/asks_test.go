@@ -42,6 +42,7 @@ func TestAsks(t *testing.T) {
 		{"Which Svelte release does the dashboard ship?", "version:svelte"},
 		{"Which Vue.js version is the admin panel on?", "version:vue"},
 		{"When is the production release?", ""},
+		{"What is the latest release of Svelte?", "version:svelte"},
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -55,6 +56,23 @@ func TestAsks(t *testing.T) {
 		got := Asks(tt.q)
 		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
 			t.Errorf("Asks(%q) = %v, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+// TestAnyVersionOnlyAsked: AnyVersion is for a question asking a version
+// of a thing it does not name; not version control, a version field, or a
+// question giving the version itself.
+func TestAnyVersionOnlyAsked(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{
+		"Should we move the Python version to 3.12?",
+		"Which version control system does the team use?",
+		"What does the version field in the manifest do?",
+		"What will the next version add?",
+	} {
+		if got := Asks(q); slices.Contains(got, AnyVersion) {
+			t.Errorf("Asks(%q) = %v, want no AnyVersion", q, got)
 		}
 	}
 }

@@ -475,17 +475,37 @@ func (p *parser) version(i int) (string, string, int) {
 	return "", "", 0
 }
 
-// VersionRole is the role of a product's version: "version:node". A
-// product named "X.js" is published as the package "x" ("next.js" as
-// next@15.5.2, "vue.js" as vue@3.4.0), so the suffix is dropped and both
-// spellings fill one role.
+// VersionRole is the role of a product's version: "version:node", under
+// the tables' name for the product where they know it (productName), so
+// that "Node.js 20", "node@20.11.0" and "which Node version" fill one role.
 func VersionRole(prod string) string {
-	return "version:" + strings.TrimSuffix(prod, ".js")
+	if p := productName(prod); p != "" {
+		prod = p
+	}
+	return "version:" + prod
+}
+
+// productName is the name the tables give the product a word names, or ""
+// for none: the word itself ("node.js" is node, "alpinejs" alpine.js), its
+// package's name ("next" is published for next.js), or its name without
+// ".js" ("vue.js" is vue).
+func productName(w string) string {
+	if p, ok := products[w]; ok {
+		return p
+	}
+	for _, n := range []string{w, w + ".js", w + "js", strings.TrimSuffix(w, ".js")} {
+		if tl := vocab().phrases[n]; tl != nil {
+			return tl.value
+		}
+	}
+	return ""
 }
 
 // packageSpec reads a package pinned at a version the way npm, yarn, pnpm
-// and bun write it ("next@15.5.2", "@types/node@^20.11.0"): the package is
-// the product, under a table's name for it where one knows it.
+// and bun write it ("next@15.5.2", "vue@^3.4.21"): the package is the
+// product, under a table's name for it. A name no table knows is a package
+// only with a version of three parts ("quillpress@2.1.0"): "jane@1.2" is
+// as likely someone at a host.
 func packageSpec(s string) (prod, ver string, ok bool) {
 	at := strings.LastIndexByte(s, '@')
 	if at <= 0 || !strings.Contains(s[at:], ".") {
@@ -495,11 +515,11 @@ func packageSpec(s string) (prod, ver string, ok bool) {
 	if !isVersion(v) || isIPv4(v) || !packageName(name) {
 		return "", "", false
 	}
-	if p, known := products[name]; known {
+	if p := productName(name); p != "" {
 		return p, canonVersion(v), true
 	}
-	if tl := vocab().phrases[name]; tl != nil {
-		return tl.value, canonVersion(v), true
+	if strings.Count(strings.TrimPrefix(v, "v"), ".") != 2 {
+		return "", "", false
 	}
 	return name, canonVersion(v), true
 }

@@ -114,6 +114,31 @@ func TestDashBoundsMarker(t *testing.T) {
 	}
 }
 
+// TestVersionRolesApart: Alpine.js and Alpine Linux are two products;
+// a package of no table's is pinned only with a version of three parts.
+func TestVersionRolesApart(t *testing.T) {
+	t.Parallel()
+	roles := func(text string) []string {
+		var out []string
+		for _, c := range Parse(text) {
+			if strings.HasPrefix(c.Role, "version:") {
+				out = append(out, c.Role+"="+c.Value)
+			}
+		}
+		return out
+	}
+	a, b := roles("The dashboard loads Alpine.js 3.13.5."), roles("The base image is Alpine 3.19.")
+	if !slices.Equal(a, []string{"version:alpine.js=3.13.5"}) || !slices.Equal(b, []string{"version:alpine=3.19"}) {
+		t.Errorf("Alpine.js %v and Alpine Linux %v, want two roles", a, b)
+	}
+	if got := roles("Ask jane@1.2 about it."); len(got) != 0 {
+		t.Errorf("jane@1.2 read as a pin: %v", got)
+	}
+	if got := roles("Pinned quillpress@2.1.4 in the lockfile."); !slices.Contains(got, "version:quillpress=2.1.4") {
+		t.Errorf("quillpress@2.1.4: %v", got)
+	}
+}
+
 // TestPackageSpecNoVersion: an address after "@" is no pinned version.
 func TestPackageSpecNoVersion(t *testing.T) {
 	t.Parallel()

@@ -44,7 +44,8 @@ type message struct {
 	keys []textKeys
 	// tool marks a tool observation, whose first line ("Edit: app/x.css",
 	// "Bash: npm run build (error)") says what ran on what: it heads every
-	// excerpt, as a section's heading heads its lines. Not a subagent's
+	// excerpt, as a section's heading heads its lines, where it is short
+	// (a quarter of the excerpt: a long command is mostly its arguments). Not a subagent's
 	// report: its first line is the task it was given, and the report is
 	// prose with headings of its own.
 	tool bool
@@ -236,7 +237,7 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 			shown[h] = true
 			size += len(segs[h]) + 5
 		}
-		if m.tool && !shown[0] && size+len(segs[0])+5 <= maxBytes {
+		if m.tool && !shown[0] && len(segs[0]) <= maxBytes/4 && size+len(segs[0])+5 <= maxBytes {
 			shown[0] = true
 			size += len(segs[0]) + 5
 		}

@@ -159,11 +159,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	find := plan(cs, total)
 	asked := asks(cs, claim.Asks(prompt))
+	// AnyVersion only picks the lines shown: no statement fills it, so it
+	// says nothing of whether the prompt asks the project's own choice.
+	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return a.role != claim.AnyVersion })
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	// A question for a role asks the project's own choice (a convention, a
 	// tool) in a how-to form.
-	if !ours && how && len(asked) == 0 {
+	if !ours && how && !asksRole {
 		for i := range cs {
 			cs[i].specific *= everydayShare(cs[i].forms[0])
 		}
@@ -240,7 +243,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// role ("add a page where I can…" is no question for a path). novel
 	// reads the English word table, so only an English prompt: every word
 	// of another language is missing from it, as rare as a name.
-	if !ours && (how || work || (len(asked) == 0 || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
+	if !ours && (how || work || (!asksRole || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 	}
 	if relevant < floor {
