@@ -1,7 +1,6 @@
 package claim
 
 import (
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -266,8 +265,12 @@ func Asks(text string) []string {
 			}
 		}
 	}
-	if anyVersion(names) && !slices.ContainsFunc(out, func(r string) bool { return strings.HasPrefix(r, "version:") }) &&
-		!slices.ContainsFunc(slices.Collect(maps.Keys(named)), func(r string) bool { return strings.HasPrefix(r, "version:") }) {
+	versionRole := func(r string) bool { return strings.HasPrefix(r, "version:") }
+	namesVersion := false
+	for r := range named {
+		namesVersion = namesVersion || versionRole(r)
+	}
+	if anyVersion(names) && !namesVersion && !slices.ContainsFunc(out, versionRole) {
 		// "What version of the app framework did the server print?": a
 		// version of something the question only describes. Not one
 		// whose version the question gives ("move Python to 3.12?").

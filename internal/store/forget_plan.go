@@ -857,8 +857,9 @@ func (p *planner) quotingRecords(ctx context.Context) error {
 	return p.scanRecords(ctx, `e.type IN (`+placeholders(len(types))+`) AND e.project IN (`+placeholders(len(projects))+`) AND e.session_id IN (`+placeholders(len(sessions))+`)`,
 		slices.Concat(stringArgs(types), stringArgs(projects), stringArgs(sessions)),
 		func(id int64, k eventKey, project string, v any) {
-			r := recordOf(v)
-			for _, q := range lost[lostKey{project, k.session, r.ClaimKey}] {
+			m, _ := v.(map[string]any)
+			key, _ := m["claim_key"].(string)
+			for _, q := range lost[lostKey{project, k.session, key}] {
 				if recordSays(v, func(s string) bool { return strings.Contains(fold(s), q) }) {
 					p.del[id] = k
 					return
@@ -971,13 +972,6 @@ func walkText(v any, text bool, f func(string) string) any {
 		}
 	}
 	return v
-}
-
-// recordOf reads the ids a decoded record names.
-func recordOf(v any) Record {
-	b, _ := json.Marshal(v)
-	r, _ := ParseRecord(b)
-	return r
 }
 
 // uniq returns ss sorted, each once.
