@@ -104,6 +104,16 @@ func write(t *testing.T, db *store.DB, at time.Time, withKey bool) []byte {
 	return buf.Bytes()
 }
 
+// restoreKeepsOut restores backup into db and checks that word, forgotten
+// since the backup was written, did not come back; what says what held it.
+func restoreKeepsOut(t *testing.T, db *store.DB, backup []byte, word, what string) {
+	t.Helper()
+	_, warn := restore(t, db, backup, export.Options{})
+	if holds(t, db, word) {
+		t.Errorf("a restore brought back %s (quotes now %q; warnings %q)", what, quotesHeld(t, db), warn)
+	}
+}
+
 func restore(t *testing.T, db *store.DB, file []byte, opt export.Options) (export.Summary, string) {
 	t.Helper()
 	var warn bytes.Buffer
