@@ -15,41 +15,17 @@ import (
 // edited by hand from a text naming the password.
 func newTwiceSaid(t *testing.T) *DB {
 	t.Helper()
-	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "memory.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	db.Now = func() time.Time { return t0.Add(72 * time.Hour) }
-	said := []struct{ session, text string }{
-		{"s1", "Billing jobs go through the ocelotqueue broker; the staging password is wombatsecret."},
-		{"s2", "Reminder: billing jobs go through the ocelotqueue broker."},
-	}
+	db := newSaidFacts(t, []sayFact{
+		{"s1", "Billing jobs go through the ocelotqueue broker; the staging password is wombatsecret.", "", ""},
+		{"s2", "Reminder: billing jobs go through the ocelotqueue broker.", "", ""},
+	})
 	var cid string
-	for i, s := range said {
-		at := t0.Add(time.Duration(i) * 24 * time.Hour)
-		r, err := appendEvents(ctx, db, Event{Time: at, Type: TypeAgentResponse, SessionID: s.session, Project: "/p", Text: s.text,
-			SourceUUID: "u-" + s.session, DedupeKey: "k:" + s.session})
-		if err != nil || len(r.IDs) != 1 {
-			t.Fatalf("append %s: %v", s.session, err)
-		}
-		payload, _ := json.Marshal(map[string]any{"title": "Billing jobs use ocelotqueue", "claim_key": "queue", "evidence": []any{map[string]any{"quote": s.text}}})
-		e, _, err := db.PutEntry(ctx, Entry{Project: "/p", SessionID: s.session, Type: "fact", Title: "Billing jobs use ocelotqueue",
-			Body: "Billing jobs go through the ocelotqueue broker.", ClaimKey: "queue", Stage: StageVerified,
-			Evidence: []Evidence{{EventID: r.IDs[0], SessionID: s.session, SourceUUID: "u-" + s.session, Quote: s.text,
-				SpanStart: 0, SpanEnd: len(s.text), Method: "exact", Confidence: 1}}},
-			Event{Time: at, Type: TypeEntryExtracted, SessionID: s.session, Project: "/p", DedupeKey: "entry:queue:" + s.session, Payload: payload},
-			Event{Time: at, Type: TypeEvidenceAligned, SessionID: s.session, Project: "/p", DedupeKey: "aligned:queue:" + s.session,
-				Payload: json.RawMessage(fmt.Sprintf(`{"claim_key":"queue","spans":[{"quote":%q}]}`, s.text))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cid = e.CID
+	if err := db.sql.QueryRow(`SELECT cid FROM entries`).Scan(&cid); err != nil {
+		t.Fatal(err)
 	}
 	edit, _ := json.Marshal(map[string]any{"cid": cid, "from": map[string]any{"body": "Billing uses ocelotqueue, password wombatsecret."},
 		"to": map[string]any{"body": "Billing jobs go through the ocelotqueue broker."}})
-	if _, err := appendEvents(ctx, db, Event{Time: t0.Add(50 * time.Hour), Type: TypeEdited, SessionID: "s2", Project: "/p",
+	if _, err := appendEvents(context.Background(), db, Event{Time: t0.Add(50 * time.Hour), Type: TypeEdited, SessionID: "s2", Project: "/p",
 		DedupeKey: "edit:1", Payload: edit}); err != nil {
 		t.Fatal(err)
 	}
