@@ -58,8 +58,14 @@ func readText(text string) *message {
 // readEvent is readText for a captured message.
 func readEvent(e store.Event) *message {
 	m := readText(e.Text)
-	m.tool = e.Type == store.TypeToolObservation && !subagentReport(e)
+	m.tool = toolHeaded(e)
 	return m
+}
+
+// toolHeaded reports a message whose first line heads its excerpts
+// (message.tool): a tool observation, not a subagent's report.
+func toolHeaded(e store.Event) bool {
+	return e.Type == store.TypeToolObservation && !subagentReport(e)
 }
 
 // split returns the message's segments and their keys, worked out once.

@@ -106,7 +106,7 @@ type Item struct {
 func (it *Item) read() *message {
 	if it.msg == nil {
 		it.msg = readText(it.Text)
-		it.msg.tool = it.Kind == store.TypeToolObservation && !subagentReport(it.event)
+		it.msg.tool = toolHeaded(it.event) // an entry's event is empty: no header
 	}
 	return it.msg
 }
