@@ -4,8 +4,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
@@ -76,8 +78,11 @@ var askWords = sync.OnceValue(func() map[string][]string {
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "how do customers …" (a group),
 // "… now", "… currently", "어떤",
-// "뭘로". "How do I …" asks how to do something, not what the project chose.
-var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+// "뭘로", and the words for which, what and where of Russian and of the
+// languages recall translates (Spanish, Portuguese, Italian, French). "How
+// do I …" asks how to do something, not what the project chose; so does
+// "cómo", which is not read.
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)|(^|[^\p{L}])(qué|cuál|cuáles|dónde|qual|quais|onde|quale|quali|dove|quel|quelle|quels|quelles|où)([^\p{L}]|$)`)
 
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
@@ -195,7 +200,7 @@ func Asks(text string) []string {
 	}
 	lower := strings.ToLower(text)
 	words := strings.FieldsFunc(lower, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r >= 0xAC00 && r <= 0xD7A3)
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r >= utf8.RuneSelf && unicode.IsLetter(r))
 	})
 	idx := askIndex()
 	seen := map[string]bool{}
@@ -227,7 +232,7 @@ func Asks(text string) []string {
 				}
 			}
 		}
-		if w == "version" || w == "versions" || w == "버전" {
+		if versionWords().Has(w) {
 			for _, p := range words {
 				if prod, ok := products[p]; ok {
 					add([]string{VersionRole(prod)})
@@ -245,15 +250,15 @@ func Asks(text string) []string {
 	// dots ("next.js", "vue.js"), which the split above takes apart.
 	names := dottedWords(lower)
 	for i, w := range names {
-		switch w {
-		case "version", "versions", "버전":
+		switch {
+		case versionWords().Has(w):
 			// A name no table knows, next to the word: "which zorblat
 			// version", "the version of quillpress". A statement gives it the
 			// same role ("zorblat 3.14.2", namedBefore).
 			if n := versionOwner(names, i); n != "" {
 				add([]string{VersionRole(n)})
 			}
-		case "release", "releases":
+		case w == "release" || w == "releases":
 			// "Which Astro release", "the latest release of ESLint": a
 			// release of a product a table knows is its version; "the
 			// production release", "the May release" name none.
@@ -284,13 +289,13 @@ func Asks(text string) []string {
 // version field.
 func anyVersion(words []string) bool {
 	for i, w := range words {
-		if w != "version" && w != "versions" {
+		if !versionWords().Has(w) {
 			continue
 		}
 		if next := at(words, i+1); next == "control" || next == "field" {
 			continue
 		}
-		if prev := at(words, i-1); prev == "which" || prev == "what" || at(words, i+1) == "of" {
+		if whichWords().Has(at(words, i-1)) || ofWords().Has(at(words, i+1)) {
 			return true
 		}
 	}
@@ -308,7 +313,7 @@ func at(words []string, i int) string {
 // ofAfter is the word after "of" that follows words[i] ("release of
 // eslint"), or "".
 func ofAfter(words []string, i int) string {
-	if at(words, i+1) == "of" {
+	if ofWords().Has(at(words, i+1)) {
 		if w := at(words, i+2); !determiners().Has(w) {
 			return w
 		}
@@ -325,7 +330,7 @@ const AnyVersion = "version:"
 // inside a word ("next.js"), not at its ends ("blog.").
 func dottedWords(lower string) []string {
 	words := strings.FieldsFunc(lower, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= 0xAC00 && r <= 0xD7A3)
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= utf8.RuneSelf && unicode.IsLetter(r))
 	})
 	out := words[:0]
 	for _, w := range words {
@@ -338,10 +343,18 @@ func dottedWords(lower string) []string {
 
 // versionOwner is the name a question's "version" at words[i] asks about
 // when no product table lists it: the word before it ("which zorblat
-// version") or after "of" ("the version of zorblat"), or "".
+// version") or after "of" ("the version of zorblat"), or "". A function
+// word of the question's languages owns none ("esta versión", "que versão").
 func versionOwner(words []string, i int) string {
+	var fw funcwords.Set
 	name := func(w string) string {
 		if _, known := products[w]; known || !isName(w) || scopeStop().Has(w) || determiners().Has(w) || genericHeads().Has(w) || questionWords().Has(w) {
+			return ""
+		}
+		if fw == (funcwords.Set{}) {
+			fw = funcwords.For(words)
+		}
+		if fw.Has(w) {
 			return ""
 		}
 		return w
@@ -351,7 +364,7 @@ func versionOwner(words []string, i int) string {
 			return n
 		}
 	}
-	if i+2 < len(words) && words[i+1] == "of" {
+	if i+2 < len(words) && ofWords().Has(words[i+1]) {
 		return name(words[i+2])
 	}
 	return ""
@@ -359,6 +372,18 @@ func versionOwner(words []string, i int) string {
 
 // questionWords open a question; none owns a version.
 var questionWords = lazywords.Lookup(`which what whose who how when where why`)
+
+// versionWords are the word for a version, in English, Korean, Russian and
+// the languages recall translates: a product's name is the same in a
+// question asked in any of them ("¿qué versión de Next.js …?").
+var versionWords = lazywords.Lookup(`version versions 버전 версия версии версию версией версий versión versiones versão versões versione versioni`)
+
+// whichWords ask which one of a kind ("which version", "qué versión").
+var whichWords = lazywords.Lookup(`which what qué cuál qual quale quel quelle какая какую какой`)
+
+// ofWords say "of" ("the version of X", "la versión de X", "la versione
+// di X").
+var ofWords = lazywords.Lookup(`of de del di do da du`)
 
 // Values lists the names a role's tools go by, for finding statements that
 // fill it; nil for a role whose values are shapes (ports, regions, paths).

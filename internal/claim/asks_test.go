@@ -43,6 +43,14 @@ func TestAsks(t *testing.T) {
 		{"Which Vue.js version is the admin panel on?", "version:vue"},
 		{"When is the production release?", ""},
 		{"What is the latest release of Svelte?", "version:svelte"},
+		// A version asked in another language: the product's name is the
+		// same in any ("versión", "versão", "версию").
+		{"¿Qué versión de Next.js usa el frontend?", "version:next.js"},
+		{"¿Cuál versión de zorblat tenemos?", "version:zorblat"},
+		{"Qual versão do Node o servidor usa?", "version:node"},
+		{"Какую версию Python ставит образ воркера?", "version:python"},
+		{"¿Cómo actualizo Next.js a la última versión?", ""}, // how to, not which
+		{"¿Qué pasa con esta versión?", ""},                  // "esta" (this) owns no version
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.

@@ -120,11 +120,29 @@ func hangulPast(s string) bool {
 
 // howTo reports a how-to question that asks nothing of what happened; the
 // caller has checked that it does not name the project's own ways (oursRE).
-// It reads English, Korean (hangulHowToRE) and the translated languages'
-// forms (romanceHowTo): other languages' question forms would need a table
-// each, and their function words already weigh nothing.
+// It reads English, Korean (hangulHowToRE), Russian (russianHowTo) and the
+// translated languages' forms (romanceHowTo): other languages' question
+// forms would need a table each, and their function words already weigh
+// nothing.
 func howTo(prompt string) bool {
-	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt)) && !past(prompt)
+	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt) || russianHowTo(prompt)) && !past(prompt)
+}
+
+// russianHowToRE finds a Russian how-to question: "как" (how) opening it
+// and an infinitive after it ("как в Go отсортировать слайс …", "как мне
+// настроить …"), past what may stand between: a preposition with its
+// object ("в Go", "на сервере"), a word not in Cyrillic ("paho-mqtt",
+// "2.x") or "мне" (to me). Its first group is the infinitive.
+var russianHowToRE = lazyregexp.New(`(?i)^\s*как\s+(?:(?:в|во|на|с|со|для|при|из|через|по)\s+\S+\s+|[^\p{Cyrillic}\s]+\s+|мне\s+)*(\p{Cyrillic}{2,}(?:ть|ться|ти|тись|чь|чься))(?:[^\p{L}]|$)`)
+
+// russianHowTo reports a Russian how-to question (russianHowToRE). A noun
+// of the -ость kind ("как зависимость …") ends like an infinitive.
+func russianHowTo(prompt string) bool {
+	if isASCII(prompt) {
+		return false
+	}
+	m := russianHowToRE.FindStringSubmatch(prompt)
+	return m != nil && !strings.HasSuffix(strings.ToLower(m[1]), "ость")
 }
 
 // past reports a question about what happened, in English or Korean.
@@ -215,7 +233,37 @@ func request(prompt string) string {
 // earlier work, as "we" is (Select).
 func pastOrNow(prompt string) bool {
 	return past(prompt) || currentRE.MatchString(prompt) ||
-		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt)
+		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt) ||
+		!isASCII(prompt) && strings.Contains(prompt, "?") && russianPast(prompt)
+}
+
+// russianPastRE finds a Russian verb in the past tense by the endings no
+// developer's noun wears: the masculine -ил, -ыл, -ял ("подхватил",
+// "пропустил") and their feminine -ила, -ыла, -яла ("остановила"), every
+// reflexive form ("оборвалась", "предлагалось", "сломался"), and the past
+// of "to be" (был, была, было, были). Review 149 removed a first reading
+// of every -л form: -ал, -ол, -ел, -ул and the neuter and plural endings are
+// as often nouns ("канал", "протокол", "раздел", "модули", "правило",
+// "детали"). One such noun is left, "правила" (rules); English's "-ed" is
+// no surer ("nested", "required"), and it only lets tool output open the
+// gate for a question, never makes a how-to question or a request (those
+// read past, not this).
+var russianPastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:был[аои]?|\p{Cyrillic}{2,}[аеиуыя]л(?:ся|[аои]сь)|\p{Cyrillic}{2,}[иыя]ла?)(?:[^\p{L}]|$)`)
+
+// russianSubjunctiveRE finds "чтобы", "чтоб" or "бы": a -л form after one
+// in its clause is the subjunctive ("чтобы список обновлялся", so that the
+// list updates), no past.
+var russianSubjunctiveRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:чтобы|чтоб|бы)(?:[^\p{L}]|$)`)
+
+// russianPast reports a Russian verb in the past tense (russianPastRE)
+// outside a clause in the subjunctive.
+func russianPast(prompt string) bool {
+	for _, clause := range strings.FieldsFunc(prompt, func(r rune) bool { return strings.ContainsRune(",.;:!?\n", r) }) {
+		if loc := russianPastRE.FindStringSubmatchIndex(clause); loc != nil && !russianSubjunctiveRE.MatchString(clause[:loc[0]]) {
+			return true
+		}
+	}
+	return false
 }
 
 // regularPastRE finds an English verb in the past tense or a participle:

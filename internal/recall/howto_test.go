@@ -59,6 +59,12 @@ func TestHowTo(t *testing.T) {
 		{"¿cómo configuró nuestro equipo el proxy?", false},          // our
 		{"comment out the debug logging in the worker", false},       // English
 		{"why is there a difference between the two counts?", false}, // English "difference" asks of the project too
+		{"Как в Go отсортировать слайс структур по полю?", true},
+		{"как мне настроить ретраи в paho-mqtt 2.x?", true},
+		{"Как сделать, чтобы список обновлялся сам?", true},
+		{"Как зависимость от redis попала в сборку?", false}, // a noun of -ость, no infinitive
+		{"Как мы запускали воркер локально?", false},         // ours
+		{"Почему воркер не стартует?", false},
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -296,6 +302,33 @@ func TestPast(t *testing.T) {
 	}
 }
 
+// TestPastOrNowRussian: a Russian question in the past tense asks what
+// the project did, by the endings of its past that no developer's noun
+// wears; the nouns review 149 found (-ал, -ол, -ел, -ули, -ило) and a verb
+// in the subjunctive ("чтобы … обновлялся") are no past.
+func TestPastOrNowRussian(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Какую сборку node подхватил docker compose?", true},
+		{"Какой порт был у брокера?", true},
+		{"Почему сборка сломалась?", true},
+		{"Кто удалил ветку release?", true},
+		{"Какой канал слушает воркер?", false},
+		{"Какой протокол и какие модули использует шлюз?", false},
+		{"Какое правило ruff нарушает этот файл?", false},
+		{"Где раздел с деталями конфига?", false},
+		{"Что нужно, чтобы список обновлялся?", false},
+		{"Ruff пропустил этот файл.", false}, // no question
+	} {
+		if got := pastOrNow(tt.prompt); got != tt.want {
+			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}
+
 // FuzzPromptForm: reading a prompt's form never panics; a request is the
 // prompt or a suffix of it.
 func FuzzPromptForm(f *testing.F) {
@@ -308,6 +341,6 @@ func FuzzPromptForm(f *testing.F) {
 			t.Errorf("request(%q) = %q, no suffix of it", prompt, r)
 		}
 		_ = namesProject(prompt)
-		_, _ = newWork(prompt), howTo(prompt)
+		_, _, _ = newWork(prompt), howTo(prompt), pastOrNow(prompt)
 	})
 }

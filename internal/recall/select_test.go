@@ -1438,6 +1438,29 @@ func TestToolOutputOpensForRomanceWe(t *testing.T) {
 	}
 }
 
+// TestToolOutputOpensForRussianPast: a Russian question put in the past
+// asks what the project's run did, as an English one does, and tool output
+// alone answers it; the same words asked as a how-to question, or in the
+// present, get nothing.
+func TestToolOutputOpensForRussianPast(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "venv", Project: proj, DedupeKey: "venv:1",
+		Text: "Bash: uv venv\nUsing CPython 3.13.1 interpreter at: /opt/homebrew/bin/python3.13\nCreating virtual environment at: .venv"}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := recallFor(t, db, defaults(), "Какой интерпретатор использовался для окружения uv?"); !strings.Contains(got, "CPython 3.13.1") {
+		t.Errorf("a question about the run did not get its output:\n%s", got)
+	}
+	for _, p := range []string{"Как в uv создать .venv с другим интерпретатором?", "Какой интерпретатор берёт uv для .venv?"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got tool output alone:\n%s", p, got)
+		}
+	}
+}
+
 func TestOursReadsRussianWe(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
