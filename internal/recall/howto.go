@@ -62,8 +62,14 @@ var romanceLangs = []string{"spa", "por", "porBr", "ita", "fra", "glg", "cat"}
 // first time it uses it, and romanceHowToRE, with its Unicode classes,
 // costs about 0.2 ms to compile, for the English prompts that are most.
 func romanceHowTo(prompt string) bool {
-	return romance(prompt) && romanceHowToRE.MatchString(prompt) && !romanceSaysWe(prompt)
+	return romance(prompt) && romanceHowToRE.MatchString(prompt) && !romanceSaysWe(prompt) && !romanceNameRE.MatchString(prompt)
 }
+
+// romanceNameRE finds "how is it called" ("¿cómo se llama la rama …?",
+// "come si chiama", "como se chama", "comment s'appelle"): the reflexive
+// of "to call" asks the name of a thing, as English "what is … called"
+// does, not how to do something.
+var romanceNameRE = lazyregexp.New(`(?i)c[oó]mo\s+se\s+(?:llam|cham)|come\s+si\s+chiam|comment\s+s['’]\s*appel`)
 
 // romanceSaysWe reports a "we" romanceWeRE finds that is no adjective or
 // noun of a verb's ending: a word of the ending with a written accent is
@@ -135,11 +141,21 @@ func howTo(prompt string) bool {
 // "2.x") or "мне" (to me). Its first group is the infinitive.
 var russianHowToRE = lazyregexp.New(`(?i)^\s*как\s+(?:(?:в|во|на|с|со|для|при|из|через|по)\s+\S+\s+|[^\p{Cyrillic}\s]+\s+|мне\s+)*(\p{Cyrillic}{2,}(?:ть|ться|ти|тись|чь|чься))(?:[^\p{L}]|$)`)
 
-// russianHowTo reports a Russian how-to question (russianHowToRE). A noun
-// of the -ость kind ("как зависимость …") ends like an infinitive.
+// russianDifferenceRE finds the Russian for "what's the difference between":
+// "чем отличается X от Y" (how does X differ from Y) and "разница между"
+// (the difference between), as hangulHowToRE's 차이 and romanceHowToRE's
+// "diferencia".
+var russianDifferenceRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:чем\s+отлича\p{L}*|разниц\p{L}*\s+между)(?:[^\p{L}]|$)`)
+
+// russianHowTo reports a Russian how-to question (russianHowToRE,
+// russianDifferenceRE). A noun of the -ость kind ("как зависимость …") ends
+// like an infinitive.
 func russianHowTo(prompt string) bool {
 	if isASCII(prompt) {
 		return false
+	}
+	if russianDifferenceRE.MatchString(prompt) {
+		return true
 	}
 	m := russianHowToRE.FindStringSubmatch(prompt)
 	return m != nil && !strings.HasSuffix(strings.ToLower(m[1]), "ость")

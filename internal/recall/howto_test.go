@@ -56,6 +56,8 @@ func TestHowTo(t *testing.T) {
 		{"comment trier une slice en Go ?", true},
 		{"Explícame los canales de Go", true},
 		{"¿Cómo cortamos una imagen?", false},                        // "we" in the verb
+		{"¿Cómo se llama la rama del rediseño?", false},              // asks a name
+		{"come si chiama il bucket delle foto?", false},              // asks a name
 		{"¿cómo configuró nuestro equipo el proxy?", false},          // our
 		{"comment out the debug logging in the worker", false},       // English
 		{"why is there a difference between the two counts?", false}, // English "difference" asks of the project too
@@ -65,6 +67,8 @@ func TestHowTo(t *testing.T) {
 		{"Как зависимость от redis попала в сборку?", false}, // a noun of -ость, no infinitive
 		{"Как мы запускали воркер локально?", false},         // ours
 		{"Почему воркер не стартует?", false},
+		{"Чем отличается горутина от потока?", true},
+		{"В чём разница между map и sync.Map?", true},
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
