@@ -289,3 +289,37 @@ func TestWideExcerptPushesNoMemoryOut(t *testing.T) {
 		}
 	}
 }
+
+// The line after a memory ("then: …") is shown longer in the room the
+// memories leave: the reply to a symptom says what fixed it past
+// contextChars. It never pushes a memory out, and the text stays within
+// the budget.
+func TestWideContextPushesNoMemoryOut(t *testing.T) {
+	t.Parallel()
+	short := strings.Repeat("the nightly export job writes its CSV files to the reports bucket ", 7)
+	reply := strings.Repeat("the export job was checked line by line ", 8) + "the fix: set EXPORT_TZ=UTC in the job's environment"
+	var items, narrow []Item
+	for i := range 8 {
+		ctx := store.Event{ID: int64(100 + i), Type: store.TypeAgentResponse, Text: reply}
+		it := Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeUserPrompt, Time: day, Excerpt: short,
+			event: store.Event{ID: int64(i + 1), Type: store.TypeUserPrompt}, Context: &ctx, ContextExcerpt: reply[:contextChars]}
+		narrow = append(narrow, it)
+		it.widenContext = func() string { return reply }
+		items = append(items, it)
+	}
+	for _, n := range []int{1, 3, 5, 8} {
+		r, want := Render(items[:n], nil, Blocks{}, 1500*charsPerToken), Render(narrow[:n], nil, Blocks{}, 1500*charsPerToken)
+		if !slices.Equal(r.Shown, want.Shown) {
+			t.Errorf("%d memories: listed %v with longer then-lines, %v without", n, r.Shown, want.Shown)
+		}
+		if len(r.Text) > 1500*charsPerToken {
+			t.Errorf("%d memories: %d bytes, over the budget", n, len(r.Text))
+		}
+		if n == 1 && !strings.Contains(r.Text, "EXPORT_TZ=UTC") {
+			t.Errorf("one memory: its longer then-line is not shown though it fits:\n%s", r.Text)
+		}
+		if n == 8 && strings.Contains(want.Text, "EXPORT_TZ=UTC") {
+			t.Errorf("eight memories: the short then-line already holds the fix, the test proves nothing")
+		}
+	}
+}

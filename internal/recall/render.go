@@ -263,7 +263,11 @@ func itemLine(it Item) string {
 		case it.Context.Type == store.TypeToolObservation:
 			label = "then edited" // the fix the run led to
 		}
-		b.WriteString("\n  " + label + ": " + quoted(it.ContextExcerpt, contextChars+8))
+		room := contextChars
+		if it.contextRoom > 0 {
+			room = it.contextRoom
+		}
+		b.WriteString("\n  " + label + ": " + quoted(it.ContextExcerpt, room+8))
 	}
 	return b.String()
 }
@@ -436,6 +440,28 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		} else {
 			wide[i].Excerpt, wide[i].room = ex, room
 		}
+		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
+			out = w
+		} else {
+			wide[i] = narrow
+		}
+	}
+	// Then the lines after a memory ("then: …", "answer: …"): the reply to
+	// a symptom says what fixed it, often past contextChars (the code line
+	// after "docs are only enabled in debug mode:").
+	for i, it := range items {
+		if it.widenContext == nil || it.ContextExcerpt == "" || !slices.Contains(out.Shown, it.CID) || len(out.Text)+itemChars-contextChars > limit {
+			continue
+		}
+		ex := it.widenContext()
+		if len(ex) <= len(it.ContextExcerpt) || len(out.Text)+len(ex)-len(it.ContextExcerpt) > limit {
+			continue
+		}
+		if wide == nil {
+			wide = slices.Clone(items)
+		}
+		narrow := wide[i]
+		wide[i].ContextExcerpt, wide[i].contextRoom = ex, itemChars
 		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
 			out = w
 		} else {

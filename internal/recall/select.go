@@ -96,6 +96,12 @@ type Item struct {
 	// room is the bytes of Excerpt shown (of Quote, for an entry):
 	// itemChars (quoteChars) when 0.
 	room int
+	// widenContext is the Context's excerpt within itemChars, shown
+	// instead of ContextExcerpt when that pushes no memory out (Render);
+	// nil when the Context fits contextChars. contextRoom is the bytes of
+	// ContextExcerpt shown: contextChars when 0.
+	widenContext func() string
+	contextRoom  int
 	// promptConcepts are the concepts of the prompt the item was selected
 	// for (Select); nil for an item built elsewhere.
 	promptConcepts []concept
@@ -392,6 +398,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 				text = addedLines(text) // the fix, not the code it replaced
 			}
 			it.ContextExcerpt = excerpt(text, cs, contextChars)
+			if len(text) > contextChars {
+				it.widenContext = func() string { return excerpt(text, cs, itemChars) }
+			}
 		}
 	}
 	return out, nil
