@@ -348,3 +348,26 @@ func FuzzPromptForm(f *testing.F) {
 		_, _, _ = newWork(prompt), howTo(prompt), pastOrNow(prompt)
 	})
 }
+
+// TestForeignHowToWordsCount: a how-to question in another language asks
+// about what its own words name; those the project never wrote weigh as
+// an English prompt's unseen words do, so its one technical word the store
+// shares does not clear the how-to bar alone. The same store answers the
+// question about its own work.
+func TestForeignHowToWordsCount(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	// A Vite project: its name and src are in many messages.
+	for i := range 8 {
+		say(t, db, fmt.Sprint("dev-", i), day.AddDate(0, 0, -20+i), fmt.Sprintf("start the dev server for page %d", i),
+			fmt.Sprintf("Vite is serving src/page%d.tsx on port 5173.", i))
+	}
+	say(t, db, "vite", day, "why does the build put assets under /app?", "The Vite config sets base to /app/ so the src bundle is served from the subpath.")
+	if got := recallFor(t, db, defaults(), "Как в Vite настроить алиас @ на папку src?"); got != "" {
+		t.Errorf("a Russian how-to question got an injection:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Почему мы поставили base /app/ в конфиге Vite?"); !strings.Contains(got, "base to /app/") {
+		t.Errorf("a question about our own work was not answered:\n%s", got)
+	}
+}

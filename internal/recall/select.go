@@ -155,6 +155,18 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err != nil {
 		return nil, err
 	}
+	// A how-to question in another language is asked of a manual too: its
+	// words the project never wrote name what it asks about, and weigh as
+	// an English prompt's unseen words do. The lighter weight of a foreign
+	// unseen word (foreignUnseenWeight) is for a follow-up, whose words a
+	// session held in English says otherwise; kept for a how-to question,
+	// its one technical word the project shares ("Vite") cleared the
+	// how-to bar alone.
+	if how && !ours {
+		for i := range cs {
+			cs[i].foreign = false
+		}
+	}
 	cs, total, err := counts.weigh(ctx, cs, ours)
 	if err != nil || len(cs) == 0 {
 		return nil, err
