@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,5 +71,32 @@ func TestRealClientSpanishPrompt(t *testing.T) {
 	r := requestWith(t, requests(t, w.session("s2", nil, ask)), ask)
 	if injections(r) != 1 || !strings.Contains(r, "ops/quasar-7") {
 		t.Errorf("the Spanish question was not answered from memory:\n%.3000s", r)
+	}
+}
+
+// TestRealClientRussianPastQuestion: a question asked in Russian in the
+// past tense ("which interpreter did uv pick up?") is about what the
+// project's run did, and the command's output answers it in a real session;
+// the same words asked as a how-to question get nothing.
+func TestRealClientRussianPastQuestion(t *testing.T) {
+	w := newWorld(t)
+	// The words are the run's, not the prompt's: the script prints them.
+	script := filepath.Join(w.work, "setup-env.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'uv venv: Using CPython 3.13.4 interpreter at: /opt/homebrew/bin/python3.13'\necho 'Creating virtual environment at: .venv'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil,
+		"Set up the environment for the gateway RUNBASH sh "+script,
+		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
+	const (
+		past  = "Какой интерпретатор использовался для .venv в uv?"
+		howTo = "Как в uv создать .venv с другим интерпретатором?"
+	)
+	reqs := requests(t, w.session("s2", nil, howTo, past))
+	if r := requestWith(t, reqs, howTo); injections(r) != 0 {
+		t.Errorf("the how-to question got an injection:\n%.2000s", r)
+	}
+	if r := requestWith(t, reqs, past); injections(r) != 1 || !strings.Contains(r, "CPython 3.13.4") {
+		t.Errorf("the Russian question in the past was not answered from the run's output:\n%.3000s", r)
 	}
 }
