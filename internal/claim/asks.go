@@ -367,6 +367,11 @@ func versionOwner(words []string, i int) string {
 	if i+2 < len(words) && ofWords().Has(words[i+1]) {
 		return name(words[i+2])
 	}
+	if r, _ := utf8.DecodeRuneInString(words[i]); unicode.Is(unicode.Cyrillic, r) && i+1 < len(words) {
+		// Russian says whose version with no word for "of", the name
+		// right after ("версию zorblat").
+		return name(words[i+1])
+	}
 	return ""
 }
 

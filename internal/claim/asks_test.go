@@ -49,8 +49,9 @@ func TestAsks(t *testing.T) {
 		{"¿Cuál versión de zorblat tenemos?", "version:zorblat"},
 		{"Qual versão do Node o servidor usa?", "version:node"},
 		{"Какую версию Python ставит образ воркера?", "version:python"},
-		{"¿Cómo actualizo Next.js a la última versión?", ""}, // how to, not which
-		{"¿Qué pasa con esta versión?", ""},                  // "esta" (this) owns no version
+		{"Какую версию zorblat мы выпустили?", "version:zorblat"}, // no word for "of"
+		{"¿Cómo actualizo Next.js a la última versión?", ""},      // how to, not which
+		{"¿Qué pasa con esta versión?", ""},                       // "esta" (this) owns no version
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
