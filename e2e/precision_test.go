@@ -82,21 +82,21 @@ func TestRealClientRussianPastQuestion(t *testing.T) {
 	w := newWorld(t)
 	// The words are the run's, not the prompt's: the script prints them.
 	script := filepath.Join(w.work, "setup-env.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'uv venv: Using CPython 3.13.4 interpreter at: /opt/homebrew/bin/python3.13'\necho 'Creating virtual environment at: .venv'\n"), 0o755); err != nil {
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'python3.13 -m venv .venv: Python 3.13.4 (main, Jun  4 2025) [Clang 17.0.0]'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	w.session("s1", nil,
 		"Set up the environment for the gateway RUNBASH sh "+script,
 		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
 	const (
-		past  = "Какой интерпретатор использовался для .venv в uv?"
-		howTo = "Как в uv создать .venv с другим интерпретатором?"
+		past  = "Какой интерпретатор Python использовался для .venv?"
+		howTo = "Как создать .venv с другим интерпретатором Python?"
 	)
 	reqs := requests(t, w.session("s2", nil, howTo, past))
 	if r := requestWith(t, reqs, howTo); injections(r) != 0 {
 		t.Errorf("the how-to question got an injection:\n%.2000s", r)
 	}
-	if r := requestWith(t, reqs, past); injections(r) != 1 || !strings.Contains(r, "CPython 3.13.4") {
+	if r := requestWith(t, reqs, past); injections(r) != 1 || !strings.Contains(r, "Python 3.13.4") {
 		t.Errorf("the Russian question in the past was not answered from the run's output:\n%.3000s", r)
 	}
 }

@@ -78,11 +78,16 @@ var askWords = sync.OnceValue(func() map[string][]string {
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "how do customers …" (a group),
 // "… now", "… currently", "어떤",
-// "뭘로", and the words for which, what and where of Russian and of the
-// languages recall translates (Spanish, Portuguese, Italian, French). "How
-// do I …" asks how to do something, not what the project chose; so does
-// "cómo", which is not read.
-var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)|(^|[^\p{L}])(qué|cuál|cuáles|dónde|qual|quais|onde|quale|quali|dove|quel|quelle|quels|quelles|où)([^\p{L}]|$)`)
+// "뭘로", and Russian's words for which, what and where (romanceQuestionRE
+// reads the Romance languages'). "How do I …" asks how to do something, not
+// what the project chose.
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+
+// romanceQuestionRE finds the words for which, what and where of the
+// Romance languages recall translates (Spanish, Portuguese, Italian,
+// French), read only in a text whose function words are theirs (Asks):
+// "dove" and "qual" are English words too. "Cómo" (how) is not read.
+var romanceQuestionRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:qu[eé]|cu[aá]l|cu[aá]les|d[oó]nde|qual|quais|onde|quale|quali|dove|quel|quelle|quels|quelles|o[uù])(?:[^\p{L}]|$)`)
 
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
@@ -191,17 +196,20 @@ func Asks(text string) []string {
 		}
 		text = text[:cut]
 	}
-	if !questionRE.MatchString(text) {
+	lower := strings.ToLower(text)
+	words := strings.FieldsFunc(lower, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r >= utf8.RuneSelf && unicode.IsLetter(r))
+	})
+	// A Romance language's words for "which" and "of" are read only in a
+	// text whose function words are that language's.
+	romance := funcwords.For(words).Any(funcwords.Romance...)
+	if !questionRE.MatchString(text) && !(romance && romanceQuestionRE.MatchString(text)) {
 		return nil
 	}
 	named := map[string]bool{}
 	for _, c := range Parse(text) {
 		named[c.Role] = true
 	}
-	lower := strings.ToLower(text)
-	words := strings.FieldsFunc(lower, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r >= utf8.RuneSelf && unicode.IsLetter(r))
-	})
 	idx := askIndex()
 	seen := map[string]bool{}
 	var out []string
@@ -255,14 +263,14 @@ func Asks(text string) []string {
 			// A name no table knows, next to the word: "which zorblat
 			// version", "the version of quillpress". A statement gives it the
 			// same role ("zorblat 3.14.2", namedBefore).
-			if n := versionOwner(names, i); n != "" {
+			if n := versionOwner(names, i, romance); n != "" {
 				add([]string{VersionRole(n)})
 			}
 		case w == "release" || w == "releases":
 			// "Which Astro release", "the latest release of ESLint": a
 			// release of a product a table knows is its version; "the
 			// production release", "the May release" name none.
-			for _, n := range []string{at(names, i-1), ofAfter(names, i)} {
+			for _, n := range []string{at(names, i-1), ofAfter(names, i, romance)} {
 				if productName(n) != "" {
 					add([]string{VersionRole(n)})
 					break
@@ -275,7 +283,7 @@ func Asks(text string) []string {
 	for r := range named {
 		namesVersion = namesVersion || versionRole(r)
 	}
-	if anyVersion(names) && !namesVersion && !slices.ContainsFunc(out, versionRole) {
+	if anyVersion(names, romance) && !namesVersion && !slices.ContainsFunc(out, versionRole) {
 		// "What version of the app framework did the server print?": a
 		// version of something the question only describes. Not one
 		// whose version the question gives ("move Python to 3.12?").
@@ -287,7 +295,7 @@ func Asks(text string) []string {
 // anyVersion reports a question for a version: "which version", "what
 // version", "the version of …"; not the version control system or a
 // version field.
-func anyVersion(words []string) bool {
+func anyVersion(words []string, romance bool) bool {
 	for i, w := range words {
 		if !versionWords().Has(w) {
 			continue
@@ -295,7 +303,7 @@ func anyVersion(words []string) bool {
 		if next := at(words, i+1); next == "control" || next == "field" {
 			continue
 		}
-		if whichWords().Has(at(words, i-1)) || ofWords().Has(at(words, i+1)) {
+		if which(at(words, i-1), romance) || of(at(words, i+1), romance) {
 			return true
 		}
 	}
@@ -312,8 +320,8 @@ func at(words []string, i int) string {
 
 // ofAfter is the word after "of" that follows words[i] ("release of
 // eslint"), or "".
-func ofAfter(words []string, i int) string {
-	if ofWords().Has(at(words, i+1)) {
+func ofAfter(words []string, i int, romance bool) string {
+	if of(at(words, i+1), romance) {
 		if w := at(words, i+2); !determiners().Has(w) {
 			return w
 		}
@@ -342,10 +350,11 @@ func dottedWords(lower string) []string {
 }
 
 // versionOwner is the name a question's "version" at words[i] asks about
-// when no product table lists it: the word before it ("which zorblat
-// version") or after "of" ("the version of zorblat"), or "". A function
+// when no product table lists it: the word after "of" ("the version of
+// zorblat"; in a Romance text "de", "di": romance), the word after a Russian
+// one, or the word before it ("which zorblat version"), or "". A function
 // word of the question's languages owns none ("esta versión", "que versão").
-func versionOwner(words []string, i int) string {
+func versionOwner(words []string, i int, romance bool) string {
 	var fw funcwords.Set
 	name := func(w string) string {
 		if _, known := products[w]; known || !isName(w) || scopeStop().Has(w) || determiners().Has(w) || genericHeads().Has(w) || questionWords().Has(w) {
@@ -359,18 +368,22 @@ func versionOwner(words []string, i int) string {
 		}
 		return w
 	}
-	if i > 0 {
-		if n := name(words[i-1]); n != "" {
+	// The "of" phrase first: the word before may describe the version
+	// ("the latest version of zorblat", "l'ultima versione di zorblat").
+	if i+2 < len(words) && of(words[i+1], romance) {
+		if n := name(words[i+2]); n != "" {
 			return n
 		}
-	}
-	if i+2 < len(words) && ofWords().Has(words[i+1]) {
-		return name(words[i+2])
 	}
 	if r, _ := utf8.DecodeRuneInString(words[i]); unicode.Is(unicode.Cyrillic, r) && i+1 < len(words) {
 		// Russian says whose version with no word for "of", the name
 		// right after ("версию zorblat").
-		return name(words[i+1])
+		if n := name(words[i+1]); n != "" {
+			return n
+		}
+	}
+	if i > 0 {
+		return name(words[i-1])
 	}
 	return ""
 }
@@ -383,12 +396,30 @@ var questionWords = lazywords.Lookup(`which what whose who how when where why`)
 // question asked in any of them ("¿qué versión de Next.js …?").
 var versionWords = lazywords.Lookup(`version versions 버전 версия версии версию версией версий versión versiones versão versões versione versioni`)
 
-// whichWords ask which one of a kind ("which version", "qué versión").
-var whichWords = lazywords.Lookup(`which what qué cuál qual quale quel quelle какая какую какой`)
+// which reports a word asking which one of a kind ("which version",
+// "какую версию"; "qué versión" in a Romance text).
+func which(w string, romance bool) bool {
+	switch w {
+	case "which", "what", "какая", "какую", "какой":
+		return true
+	case "qué", "que", "cuál", "cual", "qual", "quale", "quel", "quelle":
+		return romance
+	}
+	return false
+}
 
-// ofWords say "of" ("the version of X", "la versión de X", "la versione
-// di X").
-var ofWords = lazywords.Lookup(`of de del di do da du`)
+// of reports a word saying "of" ("the version of X"; "la versión de X",
+// "la versione di X" in a Romance text, where English's "do" and "da" are
+// Portuguese's "of the").
+func of(w string, romance bool) bool {
+	switch w {
+	case "of":
+		return true
+	case "de", "del", "di", "do", "da", "du":
+		return romance
+	}
+	return false
+}
 
 // Values lists the names a role's tools go by, for finding statements that
 // fill it; nil for a role whose values are shapes (ports, regions, paths).

@@ -50,8 +50,10 @@ func TestAsks(t *testing.T) {
 		{"Qual versão do Node o servidor usa?", "version:node"},
 		{"Какую версию Python ставит образ воркера?", "version:python"},
 		{"Какую версию zorblat мы выпустили?", "version:zorblat"}, // no word for "of"
-		{"¿Cómo actualizo Next.js a la última versión?", ""},      // how to, not which
-		{"¿Qué pasa con esta versión?", ""},                       // "esta" (this) owns no version
+		{"What is the latest version of zorblat?", "version:zorblat"},
+		{"Qual è l'ultima versione di zorblat?", "version:zorblat"},
+		{"¿Cómo actualizo Next.js a la última versión?", ""}, // how to, not which
+		{"¿Qué pasa con esta versión?", ""},                  // "esta" (this) owns no version
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -82,6 +84,21 @@ func TestAnyVersionOnlyAsked(t *testing.T) {
 	} {
 		if got := Asks(q); slices.Contains(got, AnyVersion) {
 			t.Errorf("Asks(%q) = %v, want no AnyVersion", q, got)
+		}
+	}
+}
+
+// TestRomanceWordsOnlyInRomance: the Romance words for "of" and "where"
+// that are English words too ("do", "dove", "qual") are read only in a text
+// whose function words are Romance.
+func TestRomanceWordsOnlyInRomance(t *testing.T) {
+	t.Parallel()
+	if got := Asks("What version do people use?"); slices.Contains(got, "version:people") {
+		t.Errorf("Asks(%q) = %v: English \"do\" read as \"of\"", "What version do people use?", got)
+	}
+	for _, q := range []string{"I dove into the broker config, jobs keep getting dropped.", "Run the QUAL suite against the database."} {
+		if got := Asks(q); len(got) > 0 {
+			t.Errorf("Asks(%q) = %v, want nothing: no question", q, got)
 		}
 	}
 }

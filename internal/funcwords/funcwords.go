@@ -158,6 +158,20 @@ func closeTo(best, cand uint64) uint64 {
 // languages.
 func (s Set) Has(w string) bool { return mask(w)&s.langs != 0 }
 
+// Romance are the codes of the Romance languages the lists hold: a text in
+// one of them words its questions with "qué", "quale", "de", "di".
+var Romance = []string{"spa", "por", "porBr", "ita", "fra", "glg", "cat"}
+
+// Any reports whether one of the set's languages is among codes.
+func (s Set) Any(codes ...string) bool {
+	for _, c := range codes {
+		if i := index(c); i < 63 && s.langs&(1<<i) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Languages are the codes of the set's languages (ISO 639-3, as the lists
 // name them), in the lists' order.
 func (s Set) Languages() []string {

@@ -304,7 +304,7 @@ func TestWideContextPushesNoMemoryOut(t *testing.T) {
 		it := Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeUserPrompt, Time: day, Excerpt: short,
 			event: store.Event{ID: int64(i + 1), Type: store.TypeUserPrompt}, Context: &ctx, ContextExcerpt: reply[:contextChars]}
 		narrow = append(narrow, it)
-		it.widenContext = func() string { return reply }
+		it.widenContext, it.contextMax = func() string { return reply }, len(reply)
 		items = append(items, it)
 	}
 	for _, n := range []int{1, 3, 5, 8} {

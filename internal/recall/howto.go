@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
@@ -50,10 +51,6 @@ var romanceHowToRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:(?:c[oó]mo|come)\s+(?
 // is told apart by its written accent (romanceSaysWe).
 var romanceWeRE = lazyregexp.New(`(?i)\b(?:nosotr[oa]s|nuestr[oa]s?|nós|noss[oa]s?|noi|nostr[oaie]|nous|notre|nos)\b|\p{L}{2,}(?:amos|emos|imos|iamo)\b`)
 
-// romanceLangs are the function-word lists (funcwords) of the languages
-// romanceHowToRE reads.
-var romanceLangs = []string{"spa", "por", "porBr", "ita", "fra", "glg", "cat"}
-
 // romanceHowTo reports a how-to question in one of those languages that
 // does not speak of "we": "come" and "comment" open English prompts too
 // ("comment out the …"), so the prompt's words must be of such a language.
@@ -66,10 +63,14 @@ func romanceHowTo(prompt string) bool {
 }
 
 // romanceNameRE finds "how is it called" ("¿cómo se llama la rama …?",
-// "come si chiama", "como se chama", "comment s'appelle"): the reflexive
-// of "to call" asks the name of a thing, as English "what is … called"
-// does, not how to do something.
-var romanceNameRE = lazyregexp.New(`(?i)c[oó]mo\s+se\s+(?:llam|cham)|come\s+si\s+chiam|comment\s+s['’]\s*appel`)
+// "come si chiama il bucket", "como se chama o arquivo", "comment
+// s'appelle le fichier"): the reflexive of "to call" followed by a
+// determiner or ending the question asks the name of a thing, as English
+// "what is … called" does, not how to do something. "¿Cómo se llama a una
+// función …?" (how does one call a function) is a how-to question: Spanish
+// marks the one called with "a", and Italian "come si chiama una funzione"
+// has no definite determiner.
+var romanceNameRE = lazyregexp.New(`(?i)(?:c[oó]mo\s+se\s+(?:llaman?|chamam?)|come\s+si\s+chiama(?:no)?|comment\s+s['’]\s*appellen?t?)(?:\s+(?:el|la|los|las|lo|le|les|il|i|gli|o|os|as|este|esta|estos|estas|ese|esa|questo|questa|quel|quella|ce|cette|mon|ma|mes|tu|su|nuestr\p{L}*|nostr\p{L}*|noss\p{L}*)(?:[^\p{L}]|$)|\s*[?¿]|\s*$)`)
 
 // romanceSaysWe reports a "we" romanceWeRE finds that is no adjective or
 // noun of a verb's ending: a word of the ending with a written accent is
@@ -104,7 +105,7 @@ func romanceWe(prompt string) bool {
 // romance reports a prompt whose function words are of one of the
 // languages romanceHowToRE reads.
 func romance(prompt string) bool {
-	return slices.ContainsFunc(stopsFor(prompt).fw.Languages(), func(l string) bool { return slices.Contains(romanceLangs, l) })
+	return stopsFor(prompt).fw.Any(funcwords.Romance...)
 }
 
 // pastRE finds a question about what happened.
@@ -132,33 +133,6 @@ func hangulPast(s string) bool {
 // nothing.
 func howTo(prompt string) bool {
 	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt) || russianHowTo(prompt)) && !past(prompt)
-}
-
-// russianHowToRE finds a Russian how-to question: "как" (how) opening it
-// and an infinitive after it ("как в Go отсортировать слайс …", "как мне
-// настроить …"), past what may stand between: a preposition with its
-// object ("в Go", "на сервере"), a word not in Cyrillic ("paho-mqtt",
-// "2.x") or "мне" (to me). Its first group is the infinitive.
-var russianHowToRE = lazyregexp.New(`(?i)^\s*как\s+(?:(?:в|во|на|с|со|для|при|из|через|по)\s+\S+\s+|[^\p{Cyrillic}\s]+\s+|мне\s+)*(\p{Cyrillic}{2,}(?:ть|ться|ти|тись|чь|чься))(?:[^\p{L}]|$)`)
-
-// russianDifferenceRE finds the Russian for "what's the difference between":
-// "чем отличается X от Y" (how does X differ from Y) and "разница между"
-// (the difference between), as hangulHowToRE's 차이 and romanceHowToRE's
-// "diferencia".
-var russianDifferenceRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:чем\s+отлича\p{L}*|разниц\p{L}*\s+между)(?:[^\p{L}]|$)`)
-
-// russianHowTo reports a Russian how-to question (russianHowToRE,
-// russianDifferenceRE). A noun of the -ость kind ("как зависимость …") ends
-// like an infinitive.
-func russianHowTo(prompt string) bool {
-	if isASCII(prompt) {
-		return false
-	}
-	if russianDifferenceRE.MatchString(prompt) {
-		return true
-	}
-	m := russianHowToRE.FindStringSubmatch(prompt)
-	return m != nil && !strings.HasSuffix(strings.ToLower(m[1]), "ость")
 }
 
 // past reports a question about what happened, in English or Korean.
@@ -250,36 +224,7 @@ func request(prompt string) string {
 func pastOrNow(prompt string) bool {
 	return past(prompt) || currentRE.MatchString(prompt) ||
 		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt) ||
-		!isASCII(prompt) && strings.Contains(prompt, "?") && russianPast(prompt)
-}
-
-// russianPastRE finds a Russian verb in the past tense by the endings no
-// developer's noun wears: the masculine -ил, -ыл, -ял ("подхватил",
-// "пропустил") and their feminine -ила, -ыла, -яла ("остановила"), every
-// reflexive form ("оборвалась", "предлагалось", "сломался"), and the past
-// of "to be" (был, была, было, были). Review 149 removed a first reading
-// of every -л form: -ал, -ол, -ел, -ул and the neuter and plural endings are
-// as often nouns ("канал", "протокол", "раздел", "модули", "правило",
-// "детали"). One such noun is left, "правила" (rules); English's "-ed" is
-// no surer ("nested", "required"), and it only lets tool output open the
-// gate for a question, never makes a how-to question or a request (those
-// read past, not this).
-var russianPastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:был[аои]?|\p{Cyrillic}{2,}[аеиуыя]л(?:ся|[аои]сь)|\p{Cyrillic}{2,}[иыя]ла?)(?:[^\p{L}]|$)`)
-
-// russianSubjunctiveRE finds "чтобы", "чтоб" or "бы": a -л form after one
-// in its clause is the subjunctive ("чтобы список обновлялся", so that the
-// list updates), no past.
-var russianSubjunctiveRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:чтобы|чтоб|бы)(?:[^\p{L}]|$)`)
-
-// russianPast reports a Russian verb in the past tense (russianPastRE)
-// outside a clause in the subjunctive.
-func russianPast(prompt string) bool {
-	for _, clause := range strings.FieldsFunc(prompt, func(r rune) bool { return strings.ContainsRune(",.;:!?\n", r) }) {
-		if loc := russianPastRE.FindStringSubmatchIndex(clause); loc != nil && !russianSubjunctiveRE.MatchString(clause[:loc[0]]) {
-			return true
-		}
-	}
-	return false
+		strings.Contains(prompt, "?") && russianPast(prompt)
 }
 
 // regularPastRE finds an English verb in the past tense or a participle:

@@ -55,9 +55,11 @@ func TestHowTo(t *testing.T) {
 		{"come posso ordinare una slice in Go?", true},
 		{"comment trier une slice en Go ?", true},
 		{"Explícame los canales de Go", true},
-		{"¿Cómo cortamos una imagen?", false},                        // "we" in the verb
-		{"¿Cómo se llama la rama del rediseño?", false},              // asks a name
-		{"come si chiama il bucket delle foto?", false},              // asks a name
+		{"¿Cómo cortamos una imagen?", false},                               // "we" in the verb
+		{"¿Cómo se llama la rama del rediseño?", false},                     // asks a name
+		{"come si chiama il bucket delle foto?", false},                     // asks a name
+		{"¿Cómo se llama a una función desde otro módulo en Python?", true}, // "call", not "is called"
+		{"come si chiama una funzione da un altro file in Go?", true},
 		{"¿cómo configuró nuestro equipo el proxy?", false},          // our
 		{"comment out the debug logging in the worker", false},       // English
 		{"why is there a difference between the two counts?", false}, // English "difference" asks of the project too
@@ -69,6 +71,14 @@ func TestHowTo(t *testing.T) {
 		{"Почему воркер не стартует?", false},
 		{"Чем отличается горутина от потока?", true},
 		{"В чём разница между map и sync.Map?", true},
+		{"В чём разница map и sync.Map?", true},
+		{"А как лучше настроить ретраи в paho-mqtt?", true},
+		{"Подскажи, как правильно провести миграцию?", true},
+		{"Чем отличался прод от стейджа в тот раз?", false}, // past: the project's two things
+		{"Как зависимости попали в сборку?", false},         // a noun and a finite verb
+		{"Как часть конфига попала в образ?", false},        // a noun in -ть
+		{"Как пути к файлам хранятся в проекте?", false},    // a noun in -ти
+		{"Как память освобождается в воркере?", false},      // a noun in -ть, a reflexive verb
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -325,7 +335,12 @@ func TestPastOrNowRussian(t *testing.T) {
 		{"Какое правило ruff нарушает этот файл?", false},
 		{"Где раздел с деталями конфига?", false},
 		{"Что нужно, чтобы список обновлялся?", false},
-		{"Ruff пропустил этот файл.", false}, // no question
+		{"Ruff пропустил этот файл.", false},                         // no question
+		{"Сколько правил у линтера?", false},                         // rules, no verb
+		{"Какой профиль у Михаил?", false},                           // a name
+		{"Нужно, чтобы сервер не падал, а логи сохранялись?", false}, // the subjunctive past a comma
+		{"Установил бы ты redis?", false},                            // the subjunctive after it
+		{"Кто удалил ветку, и почему она пропала?", true},
 	} {
 		if got := pastOrNow(tt.prompt); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)

@@ -448,24 +448,46 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	}
 	// Then the lines after a memory ("then: …", "answer: …"): the reply to
 	// a symptom says what fixed it, often past contextChars (the code line
-	// after "docs are only enabled in debug mode:").
+	// after "docs are only enabled in debug mode:"). As many of them as the
+	// room left holds by their length, best first, in one render; where that
+	// pushes something out, one by one.
+	var grow []int
+	room := limit - len(out.Text)
 	for i, it := range items {
-		if it.widenContext == nil || it.ContextExcerpt == "" || !slices.Contains(out.Shown, it.CID) || len(out.Text)+itemChars-contextChars > limit {
+		if it.widenContext == nil || it.ContextExcerpt == "" || !slices.Contains(out.Shown, it.CID) {
 			continue
 		}
-		ex := it.widenContext()
-		if len(ex) <= len(it.ContextExcerpt) || len(out.Text)+len(ex)-len(it.ContextExcerpt) > limit {
+		if g := it.contextMax - len(it.ContextExcerpt); g <= room {
+			grow = append(grow, i)
+			room -= g
+		}
+	}
+	if len(grow) == 0 {
+		return out
+	}
+	if wide == nil {
+		wide = slices.Clone(items)
+	}
+	narrow := slices.Clone(wide)
+	for _, i := range grow {
+		if ex := items[i].widenContext(); len(ex) > len(items[i].ContextExcerpt) {
+			wide[i].ContextExcerpt, wide[i].contextRoom = ex, itemChars
+		}
+	}
+	if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
+		return w
+	}
+	wideCtx := slices.Clone(wide)
+	copy(wide, narrow)
+	for _, i := range grow {
+		if wideCtx[i].ContextExcerpt == wide[i].ContextExcerpt {
 			continue
 		}
-		if wide == nil {
-			wide = slices.Clone(items)
-		}
-		narrow := wide[i]
-		wide[i].ContextExcerpt, wide[i].contextRoom = ex, itemChars
+		wide[i] = wideCtx[i]
 		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
 			out = w
 		} else {
-			wide[i] = narrow
+			wide[i] = narrow[i]
 		}
 	}
 	return out

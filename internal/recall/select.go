@@ -98,9 +98,11 @@ type Item struct {
 	room int
 	// widenContext is the Context's excerpt within itemChars, shown
 	// instead of ContextExcerpt when that pushes no memory out (Render);
-	// nil when the Context fits contextChars. contextRoom is the bytes of
-	// ContextExcerpt shown: contextChars when 0.
+	// nil when the Context fits contextChars. contextMax bounds its
+	// length; contextRoom is the bytes of ContextExcerpt shown:
+	// contextChars when 0.
 	widenContext func() string
+	contextMax   int
 	contextRoom  int
 	// promptConcepts are the concepts of the prompt the item was selected
 	// for (Select); nil for an item built elsewhere.
@@ -412,6 +414,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			it.ContextExcerpt = excerpt(text, cs, contextChars)
 			if len(text) > contextChars {
 				it.widenContext = func() string { return excerpt(text, cs, itemChars) }
+				it.contextMax = min(len(text), itemChars+16) // "…" marks
 			}
 		}
 	}

@@ -1447,14 +1447,14 @@ func TestToolOutputOpensForRussianPast(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "venv", Project: proj, DedupeKey: "venv:1",
-		Text: "Bash: uv venv\nUsing CPython 3.13.1 interpreter at: /opt/homebrew/bin/python3.13\nCreating virtual environment at: .venv"}
+		Text: "Bash: python3.13 -m venv .venv && .venv/bin/python -VV\nPython 3.13.1 (main, Dec  3 2024, 17:59:52) [Clang 16.0.0]"}
 	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
 		t.Fatal(err)
 	}
-	if got := recallFor(t, db, defaults(), "Какой интерпретатор использовался для окружения uv?"); !strings.Contains(got, "CPython 3.13.1") {
+	if got := recallFor(t, db, defaults(), "Какой интерпретатор Python использовался для .venv?"); !strings.Contains(got, "Python 3.13.1") {
 		t.Errorf("a question about the run did not get its output:\n%s", got)
 	}
-	for _, p := range []string{"Как в uv создать .venv с другим интерпретатором?", "Какой интерпретатор берёт uv для .venv?"} {
+	for _, p := range []string{"Как создать .venv с другим интерпретатором Python?", "Какой интерпретатор Python берёт .venv?"} {
 		if got := recallFor(t, db, defaults(), p); got != "" {
 			t.Errorf("%q got tool output alone:\n%s", p, got)
 		}

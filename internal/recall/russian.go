@@ -1,0 +1,138 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+)
+
+// The forms of a Russian question recall reads, as it reads English's: a
+// how-to question (russianHowTo) and the past tense (russianPast). Each is
+// read only in a prompt with Cyrillic letters (hasCyrillic), so that the
+// English prompts, most of them, do not pay for compiling these expressions
+// and their Unicode classes.
+
+// hasCyrillic reports a prompt with a Cyrillic letter.
+func hasCyrillic(s string) bool {
+	for _, r := range s {
+		if r >= 0x0400 && r <= 0x04FF {
+			return true
+		}
+	}
+	return false
+}
+
+// russianHowToRE finds a Russian how-to question: "как" (how) opening it,
+// after "а", "и" or "подскажи(те)" (tell me), and a word after it that may
+// be an infinitive ("как в Go отсортировать слайс …", "как мне настроить
+// …", "как лучше настроить …"), past what may stand between: a
+// preposition with its object ("в Go", "на сервере"), a word not in
+// Cyrillic ("paho-mqtt", "2.x"), "мне" (to me) or an adverb in -о or -е
+// ("лучше", "правильно", "можно"). Its first group is that word, which
+// russianInfinitive reads.
+var russianHowToRE = lazyregexp.New(`(?i)^\s*(?:(?:а|и|подскажи|подскажите)\s*,?\s+)?как\s+(?:(?:в|во|на|с|со|для|при|из|через|по)\s+\S+\s+|[^\p{Cyrillic}\s]+\s+|мне\s+|\p{Cyrillic}+[ое]\s+)*(\p{Cyrillic}{2,}(?:ть|ться|ти|тись|чь|чься))(?:[^\p{L}]|$)`)
+
+// russianDifferenceRE finds the Russian for "what's the difference
+// between": "чем отличается X от Y" (how does X differ from Y), "в чём
+// разница" and "разница между" (the difference between), as
+// hangulHowToRE's 차이 and romanceHowToRE's "diferencia". The verb in the
+// present only: "чем отличался X от Y?" asks what the project's two things
+// were.
+var russianDifferenceRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:чем\s+отлича(?:ется|ются|ть)|в\s+ч[её]м\s+разница|разниц\p{L}*\s+между)(?:[^\p{L}]|$)`)
+
+// russianFiniteRE finds a Russian verb in a finite form no noun wears: a
+// past in -л after a vowel, with its endings, or a reflexive present
+// ("попали", "хранятся", "освобождается"). Nouns end like infinitives
+// ("сети", "пути", "память", "части"); one followed by such a verb is the
+// subject of a question about how a thing stands or came to be ("как
+// зависимости попали в сборку?"), not a how-to question.
+var russianFiniteRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])\p{Cyrillic}+(?:[аеиоуыя]л[аои]?(?:сь|ся)?|[ауея]ется|[ую]тся|[ия]тся|ится)(?:[^\p{L}]|$)`)
+
+// russianHowTo reports a Russian how-to question: the difference question
+// in the present, or "как" and an infinitive (russianHowToRE,
+// russianInfinitive) with no finite verb after it in its clause.
+func russianHowTo(prompt string) bool {
+	if !hasCyrillic(prompt) {
+		return false
+	}
+	if russianDifferenceRE.MatchString(prompt) {
+		return true
+	}
+	m := russianHowToRE.FindStringSubmatchIndex(prompt)
+	if m == nil || !russianInfinitive(strings.ToLower(prompt[m[2]:m[3]])) {
+		return false
+	}
+	rest := prompt[m[3]:]
+	if end := strings.IndexAny(rest, ",.;:!?\n"); end >= 0 {
+		rest = rest[:end]
+	}
+	return !russianFiniteRE.MatchString(rest)
+}
+
+// russianInfinitive reports a word russianHowToRE found that has an
+// infinitive's shape: -ть or -чь after a vowel, in a word of five letters
+// or more ("настроить"; "сеть", "путь" are nouns), or -ти after a consonant
+// ("нести", "найти"), not a noun's -ости or -асти ("зависимости",
+// "части"); each with its reflexive -ся or -сь.
+func russianInfinitive(w string) bool {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "ся"), "сь")
+	rs := []rune(w)
+	n := len(rs)
+	if n < 3 {
+		return false
+	}
+	before := rs[n-3]
+	switch string(rs[n-2:]) {
+	case "ть", "чь":
+		return n >= 5 && russianVowel(before)
+	case "ти":
+		return !russianVowel(before) && before != 'ь' && before != 'й' && !strings.HasSuffix(w, "ости") && !strings.HasSuffix(w, "асти")
+	}
+	return false
+}
+
+// russianVowel reports a Russian vowel letter.
+func russianVowel(r rune) bool {
+	return strings.ContainsRune("аеёиоуыэюя", unicode.ToLower(r))
+}
+
+// russianPastRE matches a Russian verb in the past tense by the endings few
+// of a developer's nouns wear: the masculine -ил, -ыл, -ял and their
+// feminine -ила, -ыла, -яла ("подхватил", "пропустил"), every reflexive
+// past ("сломался", "оборвалась", "предлагалось") and the past of "to be"
+// (был, была, было, были). Review 149 removed an earlier reading of every
+// -л form: -ал, -ол, -ел, -ул and the neuter and plural endings are as
+// often nouns ("канал", "протокол", "раздел", "модули", "правило",
+// "детали"). It matches one lower-case word.
+var russianPastRE = lazyregexp.New(`^(?:был[аои]?|\p{Cyrillic}{2,}[аеиуыя]л(?:ся|[аои]сь)|\p{Cyrillic}{2,}[иыя]ла?)$`)
+
+// russianPast reports a Russian verb in the past tense (russianPastRE)
+// outside the subjunctive: after "чтобы", "чтоб" or "бы" in its sentence,
+// or with "бы" right after it ("нужно, чтобы список обновлялся", so that the
+// list updates). The word for rules, "правил(а)", is the one noun of those
+// endings common in a developer's questions ("какие правила включены?"),
+// and a name in -аил or -иил ("Михаил") is no verb either.
+func russianPast(prompt string) bool {
+	if !hasCyrillic(prompt) {
+		return false
+	}
+	for _, sentence := range strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool { return strings.ContainsRune(".;!?\n", r) }) {
+		words := strings.FieldsFunc(sentence, func(r rune) bool { return !unicode.IsLetter(r) })
+		for i, w := range words {
+			if !russianPastRE.MatchString(w) || strings.HasPrefix(w, "правил") || strings.HasSuffix(w, "аил") || strings.HasSuffix(w, "иил") {
+				continue
+			}
+			if i+1 < len(words) && words[i+1] == "бы" || slices.ContainsFunc(words[:i], russianSubjunctive) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// russianSubjunctive reports "чтобы", "чтоб" or "бы", which put the verb
+// after them in the subjunctive.
+func russianSubjunctive(w string) bool { return w == "чтобы" || w == "чтоб" || w == "бы" }
