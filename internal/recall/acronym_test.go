@@ -48,7 +48,7 @@ func TestInitialsWrittenAsAWord(t *testing.T) {
 		// The store holds "qrs" only as a word in lower case.
 		{"is queue retry state still on?", false},
 	} {
-		cs, err := newTermCounts(db).acronyms(context.Background(), concepts(tt.prompt, nil), tt.prompt)
+		cs, err := newTermCounts(db, "").acronyms(context.Background(), concepts(tt.prompt, nil), tt.prompt)
 		if err != nil {
 			t.Fatal(err)
 		}

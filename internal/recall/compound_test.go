@@ -48,7 +48,7 @@ func TestWrittenCompoundStaysWords(t *testing.T) {
 	say(t, db, "locks", day.AddDate(0, 0, -5),
 		"Enable bucket-level locking for the archive store.",
 		"Bucket-level locking is enabled for the archive; each write takes the bucket's lease.")
-	cs, _, err := newTermCounts(db).weigh(context.Background(), concepts("Does bucket-level locking cover the silo-adjacent stores too?", repoGlosses()), false)
+	cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts("Does bucket-level locking cover the silo-adjacent stores too?", repoGlosses()), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestCompoundJoinsAMergedWord(t *testing.T) {
 	filler(t, db)
 	for _, p := range []string{"make the database-facing loader skip when the db is down",
 		"the db is slow; check the database-facing loader"} {
-		cs, _, err := newTermCounts(db).weigh(context.Background(), concepts(p, repoGlosses()), false)
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(p, repoGlosses()), false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestCompoundLeadIsOrderFree(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	for _, p := range []string{"which side does the invoice-side check run on?", "the invoice-side check: which side does it run on?"} {
-		cs, _, err := newTermCounts(db).weigh(context.Background(), concepts(p, repoGlosses()), false)
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(p, repoGlosses()), false)
 		if err != nil {
 			t.Fatal(err)
 		}

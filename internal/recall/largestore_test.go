@@ -71,7 +71,7 @@ func TestSelectCommonWords(t *testing.T) {
 	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
-	cs, total, err := newTermCounts(db).weigh(ctx, concepts("How did we tune the payment webhook backoff?", repoGlosses()), true)
+	cs, total, err := newTermCounts(db, "").weigh(ctx, concepts("How did we tune the payment webhook backoff?", repoGlosses()), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestSelectCommonWordsQuietProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompt := "What did we do about the payment webhook consumer?"
-	cs, total, err := newTermCounts(db).weigh(ctx, concepts(prompt, repoGlosses()), true)
+	cs, total, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, repoGlosses()), true)
 	if err != nil {
 		t.Fatal(err)
 	}

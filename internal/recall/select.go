@@ -152,7 +152,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// the project stands now ("how do I run the site locally now?").
 	ours := oursRE.MatchString(body) || romanceWe(body) ||
 		namesProject(body) && !work && (!how || currentRE.MatchString(body))
-	counts := newTermCounts(db)
+	counts := newTermCounts(db, req.SessionID)
 	cs, err := counts.acronyms(ctx, cs, prompt)
 	if err != nil {
 		return nil, err

@@ -954,7 +954,7 @@ func TestNegatedAuxiliaryTheStoreNeverWrote(t *testing.T) {
 		"pip install of the qorvex plugin fails with a resolver error",
 		"The plugin's pinned range stops below our interpreter release, so pip refuses it.")
 	forms := func(prompt string) []string {
-		cs, _, err := newTermCounts(db).weigh(context.Background(), concepts(prompt, repoGlosses()), false)
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(prompt, repoGlosses()), false)
 		if err != nil {
 			t.Fatal(err)
 		}

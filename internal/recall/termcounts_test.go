@@ -3,8 +3,10 @@ package recall
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
@@ -16,7 +18,7 @@ func TestTermCountsOnce(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	say(t, db, "one", day.AddDate(0, 0, -3), "The quokka gateway drops the handshake.", "Raised the quokka timeout.")
-	counts := newTermCounts(db)
+	counts := newTermCounts(db, "")
 	first, total, err := counts.count(ctx, []string{"quokka", "gateway"})
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +35,31 @@ func TestTermCountsOnce(t *testing.T) {
 	if fmt.Sprint(again) != "[1 2 1]" || total2 != total {
 		t.Errorf("counts %v, total %d; want [1 2 1] and %d: the first counts", again, total2, total)
 	}
-	if fresh, _, err := newTermCounts(db).count(ctx, []string{"quokka"}); err != nil || fresh[0] != 3 {
+	if fresh, _, err := newTermCounts(db, "").count(ctx, []string{"quokka"}); err != nil || fresh[0] != 3 {
 		t.Errorf("a new prompt's count: %v, %v; want [3]", fresh, err)
+	}
+}
+
+// TestSessionWordsAreNotTheProjects: the words of the prompt being
+// answered, and of its session's earlier prompts, are not counted as words
+// the project wrote. Counted, a word only the session said weighed as the
+// rarest the project knows, and the run that answers the question, which
+// says it otherwise, matched too little of it (a real session's second
+// prompt got nothing where the same prompt alone was answered).
+func TestSessionWordsAreNotTheProjects(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "venv", Project: proj, DedupeKey: "venv:1",
+		Text: "Bash: python3.13 -m venv .venv && .venv/bin/python -VV\nPython 3.13.1 (main, Dec  3 2024, 17:59:52) [Clang 16.0.0]"}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	const ask = "Какой интерпретатор Python использовался для .venv?"
+	// The session asked a how-to question first, then this one, which is
+	// stored before it is answered.
+	say(t, db, "now", day.AddDate(0, 1, 0), "Как создать .venv с другим интерпретатором Python?", "Use python3.12 -m venv .venv.", ask)
+	if got := recallIn(t, db, defaults(), "now", ask); !strings.Contains(got, "Python 3.13.1") {
+		t.Errorf("the session's own words hid the answer:\n%s", got)
 	}
 }

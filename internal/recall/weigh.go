@@ -420,14 +420,15 @@ const genericWeight = 0.3
 // the feedback's line shares words with the prompt and with the items it
 // matched, and each is counted once.
 type termCounts struct {
-	db    *store.DB
-	total int  // TermDocs's estimate at the first count
-	asked bool // total is set
-	docs  map[string]int
+	db      *store.DB
+	session string // the prompt's own session, whose events are not counted
+	total   int    // TermDocs's estimate at the first count
+	asked   bool   // total is set
+	docs    map[string]int
 }
 
-func newTermCounts(db *store.DB) *termCounts {
-	return &termCounts{db: db, docs: map[string]int{}}
+func newTermCounts(db *store.DB, session string) *termCounts {
+	return &termCounts{db: db, session: session, docs: map[string]int{}}
 }
 
 // count returns TermDocs's counts of words and its estimate of how many
@@ -440,7 +441,7 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 		}
 	}
 	if len(ask) > 0 || !tc.asked {
-		got, n, err := tc.db.TermDocs(ctx, ask)
+		got, n, err := tc.db.TermDocs(ctx, ask, tc.session)
 		if err != nil {
 			return nil, 0, err
 		}

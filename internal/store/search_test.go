@@ -138,7 +138,7 @@ func TestTermDocs(t *testing.T) {
 	if _, err := appendEvents(ctx, db, evs...); err != nil {
 		t.Fatal(err)
 	}
-	docs, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""})
+	docs, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,6 +150,22 @@ func TestTermDocs(t *testing.T) {
 	}
 	if docs[1] < n/2-n/20 || docs[1] > n/2+n/20 {
 		t.Errorf("cache = %d, want about %d", docs[1], n/2)
+	}
+	// A session's own events are not counted when it is excluded.
+	if _, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "now", Project: "/p", DedupeKey: "now:1", Text: "zebra quokka"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		exclude      string
+		zebra, quokk int
+	}{{"", 3, 1}, {"now", 2, 0}, {"s", 1, 1}} {
+		docs, _, err := db.TermDocs(ctx, []string{"zebra", "quokka"}, tt.exclude)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if docs[0] != tt.zebra || docs[1] != tt.quokk {
+			t.Errorf("excluding %q: zebra, quokka = %d, %d; want %d, %d", tt.exclude, docs[0], docs[1], tt.zebra, tt.quokk)
+		}
 	}
 }
 
