@@ -47,6 +47,16 @@ func filler(t *testing.T, db *store.DB) {
 	}
 }
 
+// ran stores a tool run of session, text its "Tool: command" line and its
+// output, on day.
+func ran(t *testing.T, db *store.DB, session, text string) {
+	t.Helper()
+	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: session, Project: proj, DedupeKey: session + ":run", Text: text}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestRecallsCapturedMessages(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
@@ -1425,11 +1435,7 @@ func TestToolOutputOpensForRomanceWe(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "board", Project: proj, DedupeKey: "board:1",
-		Text: "Bash: git checkout -b tablero-quartz\nSwitched to a new branch 'tablero-quartz'"}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
-		t.Fatal(err)
-	}
+	ran(t, db, "board", "Bash: git checkout -b tablero-quartz\nSwitched to a new branch 'tablero-quartz'")
 	if got := recallFor(t, db, defaults(), "¿en qué rama de git trabajamos el tablero?"); !strings.Contains(got, "tablero-quartz") {
 		t.Errorf("a question about our own work did not get the run's output:\n%s", got)
 	}
@@ -1446,11 +1452,7 @@ func TestToolOutputOpensForRussianPast(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "venv", Project: proj, DedupeKey: "venv:1",
-		Text: "Bash: python3.13 -m venv .venv && .venv/bin/python -VV\nPython 3.13.1 (main, Dec  3 2024, 17:59:52) [Clang 16.0.0]"}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
-		t.Fatal(err)
-	}
+	ran(t, db, "venv", "Bash: python3.13 -m venv .venv && .venv/bin/python -VV\nPython 3.13.1 (main, Dec  3 2024, 17:59:52) [Clang 16.0.0]")
 	if got := recallFor(t, db, defaults(), "Какой интерпретатор Python использовался для .venv?"); !strings.Contains(got, "Python 3.13.1") {
 		t.Errorf("a question about the run did not get its output:\n%s", got)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
@@ -50,11 +49,7 @@ func TestSessionWordsAreNotTheProjects(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	ev := store.Event{Time: day, Type: store.TypeToolObservation, SessionID: "venv", Project: proj, DedupeKey: "venv:1",
-		Text: "Bash: python3.13 -m venv .venv && .venv/bin/python -VV\nPython 3.13.1 (main, Dec  3 2024, 17:59:52) [Clang 16.0.0]"}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
-		t.Fatal(err)
-	}
+	ran(t, db, "venv", "Bash: python3.13 -m venv .venv && .venv/bin/python -VV\nPython 3.13.1 (main, Dec  3 2024, 17:59:52) [Clang 16.0.0]")
 	const ask = "Какой интерпретатор Python использовался для .venv?"
 	// The session asked a how-to question first, then this one, which is
 	// stored before it is answered.
