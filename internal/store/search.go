@@ -225,24 +225,13 @@ const (
 // particle attached), and returns an estimate of how many events there are:
 // what recall needs to weigh a prompt's words by rarity. A common word's
 // count is estimated from the newest events (termWindow); a word no event
-// holds is counted in the memories' questions. The events of session
-// exclude ("" for none) are not counted: the prompt being answered is
-// stored before recall reads the store, and the session's earlier prompts
-// and answers echo its words, so every word of it would count as one the
-// project wrote, and none as unseen.
-func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (docs []int, total int, err error) {
+// holds is counted in the memories' questions.
+func (db *DB) TermDocs(ctx context.Context, words []string) (docs []int, total int, err error) {
 	docs = make([]int, len(words))
 	// max(id) is read from the table's b-tree in one step; events without
 	// text count too, which only flattens every weight a little.
 	if err := db.Read().queryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("term docs: %w", err)
-	}
-	// The session's first event bounds the index's scan for its events.
-	first := int64(-1)
-	if exclude != "" {
-		if err := db.Read().queryRow(ctx, `SELECT coalesce(min(id), -1) FROM events WHERE session_id = ?`, exclude).Scan(&first); err != nil {
-			return nil, 0, fmt.Errorf("term docs: %w", err)
-		}
 	}
 	for i, w := range words {
 		p, prefix := strings.CutSuffix(w, "*")
@@ -250,37 +239,29 @@ func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (doc
 		if m.Empty() {
 			continue
 		}
-		if docs[i], err = db.termCount(ctx, m, total); err != nil {
+		if total > termWindow {
+			n, err := db.countMatches(ctx, m, int64(total-termWindow))
+			if err != nil {
+				return nil, 0, err
+			}
+			if n >= termSample {
+				docs[i] = n * total / termWindow
+				continue
+			}
+		}
+		if docs[i], err = db.countMatches(ctx, m, 0); err != nil {
 			return nil, 0, err
 		}
-		if docs[i] > 0 && first >= 0 {
-			var own int
-			err := db.Read().queryRow(ctx, `SELECT count(*) FROM events_fts WHERE events_fts MATCH ? AND rowid >= ? AND rowid IN (SELECT id FROM events WHERE session_id = ?)`,
-				m.expr(), first, exclude).Scan(&own)
-			if err != nil {
-				return nil, 0, fmt.Errorf("term docs: %w", err)
+		if docs[i] == 0 {
+			// A word no message holds may be one a memory's questions ask
+			// it by ("which package manager"): a word of the project all
+			// the same.
+			if docs[i], err = db.countQuestions(ctx, m); err != nil {
+				return nil, 0, err
 			}
-			docs[i] = max(docs[i]-own, 0)
 		}
 	}
 	return docs, total, nil
-}
-
-// termCount is TermDocs's count of one word in a store of total events.
-func (db *DB) termCount(ctx context.Context, m Match, total int) (int, error) {
-	if total > termWindow {
-		n, err := db.countMatches(ctx, m, int64(total-termWindow))
-		if err != nil || n >= termSample {
-			return n * total / termWindow, err
-		}
-	}
-	n, err := db.countMatches(ctx, m, 0)
-	if err != nil || n > 0 {
-		return n, err
-	}
-	// A word no message holds may be one a memory's questions ask it by
-	// ("which package manager"): a word of the project all the same.
-	return db.countQuestions(ctx, m)
 }
 
 // AnyHolds reports whether any event's text holds one of words (as
@@ -313,6 +294,28 @@ func (db *DB) countMatches(ctx context.Context, m Match, after int64) (int, erro
 		return 0, fmt.Errorf("term docs: %w", err)
 	}
 	return n, nil
+}
+
+// SessionTexts returns the texts of session's stored events of the given
+// types, oldest first, at most limit of the newest.
+func (db *DB) SessionTexts(ctx context.Context, session string, limit int, types ...string) ([]string, error) {
+	rows, err := db.Read().query(ctx, `SELECT text FROM (SELECT id, text FROM events WHERE session_id = ? AND type IN (`+sqlStrings(types)+`) ORDER BY id DESC LIMIT ?) ORDER BY id`, session, limit)
+	if err != nil {
+		return nil, fmt.Errorf("session texts: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, fmt.Errorf("session texts: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("session texts: %w", err)
+	}
+	return out, nil
 }
 
 // Previous returns the conversation event of the given types just before ev

@@ -138,7 +138,7 @@ func TestTermDocs(t *testing.T) {
 	if _, err := appendEvents(ctx, db, evs...); err != nil {
 		t.Fatal(err)
 	}
-	docs, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""}, "")
+	docs, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,20 +151,32 @@ func TestTermDocs(t *testing.T) {
 	if docs[1] < n/2-n/20 || docs[1] > n/2+n/20 {
 		t.Errorf("cache = %d, want about %d", docs[1], n/2)
 	}
-	// A session's own events are not counted when it is excluded.
-	if _, err := appendEvents(ctx, db, Event{Type: TypeUserPrompt, SessionID: "now", Project: "/p", DedupeKey: "now:1", Text: "zebra quokka"}); err != nil {
+}
+
+// TestSessionTexts: a session's texts of the types asked, oldest first,
+// the newest limit of them; other sessions' and other types' are not read.
+func TestSessionTexts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	var evs []Event
+	for i, typ := range []string{TypeUserPrompt, TypeAgentResponse, TypeToolObservation, TypeUserPrompt, TypeAgentResponse} {
+		evs = append(evs, Event{Type: typ, SessionID: "now", Project: "/p", DedupeKey: fmt.Sprint("now:", i), Text: fmt.Sprint("turn ", i)})
+	}
+	evs = append(evs, Event{Type: TypeUserPrompt, SessionID: "other", Project: "/p", DedupeKey: "other:0", Text: "elsewhere"})
+	if _, err := appendEvents(ctx, db, evs...); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		exclude      string
-		zebra, quokk int
-	}{{"", 3, 1}, {"now", 2, 0}, {"s", 1, 1}} {
-		docs, _, err := db.TermDocs(ctx, []string{"zebra", "quokka"}, tt.exclude)
+		limit int
+		want  []string
+	}{{10, []string{"turn 0", "turn 1", "turn 3", "turn 4"}}, {2, []string{"turn 3", "turn 4"}}} {
+		got, err := db.SessionTexts(ctx, "now", tt.limit, TypeUserPrompt, TypeAgentResponse)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if docs[0] != tt.zebra || docs[1] != tt.quokk {
-			t.Errorf("excluding %q: zebra, quokka = %d, %d; want %d, %d", tt.exclude, docs[0], docs[1], tt.zebra, tt.quokk)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("limit %d: %q, want %q", tt.limit, got, tt.want)
 		}
 	}
 }
