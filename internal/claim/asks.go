@@ -86,8 +86,9 @@ var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|sup
 // romanceQuestionRE finds the words for which, what and where of the
 // Romance languages recall translates (Spanish, Portuguese, Italian,
 // French), read only in a text whose function words are theirs (Asks):
-// "dove" and "qual" are English words too. "Cómo" (how) is not read.
-var romanceQuestionRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:qu[eé]|cu[aá]l|cu[aá]les|d[oó]nde|qual|quais|onde|quale|quali|dove|quel|quelle|quels|quelles|o[uù])(?:[^\p{L}]|$)`)
+// "dove" and "qual" are English words too. "Cómo" (how) is not read, nor
+// "que" and "ou" without their accents: "that" and "or" in every such text.
+var romanceQuestionRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:qué|cu[aá]l|cu[aá]les|d[oó]nde|qual|quais|onde|quale|quali|dove|quel|quelle|quels|quelles|où)(?:[^\p{L}]|$)`)
 
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)

@@ -96,7 +96,8 @@ func TestRomanceWordsOnlyInRomance(t *testing.T) {
 	if got := Asks("What version do people use?"); slices.Contains(got, "version:people") {
 		t.Errorf("Asks(%q) = %v: English \"do\" read as \"of\"", "What version do people use?", got)
 	}
-	for _, q := range []string{"I dove into the broker config, jobs keep getting dropped.", "Run the QUAL suite against the database."} {
+	for _, q := range []string{"I dove into the broker config, jobs keep getting dropped.", "Run the QUAL suite against the database.",
+		"Je pense que le worker utilise Redis pour la file.", "Ajoute un cache ou une file pour les jobs."} {
 		if got := Asks(q); len(got) > 0 {
 			t.Errorf("Asks(%q) = %v, want nothing: no question", q, got)
 		}

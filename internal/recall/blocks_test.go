@@ -323,3 +323,34 @@ func TestWideContextPushesNoMemoryOut(t *testing.T) {
 		}
 	}
 }
+
+// When the lines after the memories, widened together, do not fit (their
+// length was underestimated), they are widened one by one: each memory
+// stays listed and the text within the budget.
+func TestWideContextOneByOne(t *testing.T) {
+	t.Parallel()
+	short := strings.Repeat("the nightly export job writes its CSV files to the reports bucket ", 7)
+	reply := strings.Repeat("the export job was checked line by line ", 14) + "the fix: set EXPORT_TZ=UTC in the job's environment"
+	var items, narrow []Item
+	for i := range 6 {
+		ctx := store.Event{ID: int64(100 + i), Type: store.TypeAgentResponse, Text: reply}
+		it := Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeUserPrompt, Time: day, Excerpt: short,
+			event: store.Event{ID: int64(i + 1), Type: store.TypeUserPrompt}, Context: &ctx, ContextExcerpt: reply[:contextChars]}
+		narrow = append(narrow, it)
+		// Its length told as one byte more than shown: together they
+		// seem to fit and do not.
+		it.widenContext, it.contextMax = func() string { return reply[len(reply)-itemChars:] }, contextChars+1
+		items = append(items, it)
+	}
+	budget := len(Render(narrow, nil, Blocks{}, 1500*charsPerToken).Text) + itemChars
+	r, want := Render(items, nil, Blocks{}, budget), Render(narrow, nil, Blocks{}, budget)
+	if !slices.Equal(r.Shown, want.Shown) {
+		t.Errorf("listed %v with longer then-lines, %v without", r.Shown, want.Shown)
+	}
+	if len(r.Text) > budget {
+		t.Errorf("%d bytes, over the budget of %d", len(r.Text), budget)
+	}
+	if n := strings.Count(r.Text, "EXPORT_TZ=UTC"); n == 0 || n == len(r.Shown) {
+		t.Errorf("%d of %d then-lines widened, want those that fit, one by one:\n%s", n, len(r.Shown), r.Text)
+	}
+}

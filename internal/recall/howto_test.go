@@ -79,6 +79,16 @@ func TestHowTo(t *testing.T) {
 		{"Как часть конфига попала в образ?", false},        // a noun in -ть
 		{"Как пути к файлам хранятся в проекте?", false},    // a noun in -ти
 		{"Как память освобождается в воркере?", false},      // a noun in -ть, a reflexive verb
+		{"Как открыть канал в Go?", true},                   // nouns in -ал, -ли, -ло are no verbs
+		{"Как обновить модули?", true},
+		{"Как добавить правило в ruff?", true},
+		{"Как настроить логирование чтобы логи сохранялись в файл?", true}, // a clause of its own
+		{"Как удалить ветки которые уже смержились?", true},
+		{"Как найти утечку памяти в Go?", true},
+		{"Как перейти на Go 1.22?", true},
+		{"Как дать права на запись в bucket?", true},
+		{"Как было решено хранить токены?", false},            // past: how the project did it
+		{"Как в проекте принято обрабатывать ошибки?", false}, // the project's convention
 	} {
 		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -341,6 +351,9 @@ func TestPastOrNowRussian(t *testing.T) {
 		{"Нужно, чтобы сервер не падал, а логи сохранялись?", false}, // the subjunctive past a comma
 		{"Установил бы ты redis?", false},                            // the subjunctive after it
 		{"Кто удалил ветку, и почему она пропала?", true},
+		{"Не мог бы ты глянуть, что изменилось в API?", true}, // "бы" is its own clause's
+		{"Хотел бы понять, почему сломалась сборка?", true},
+		{"Чтобы разобраться: что изменилось в API?", true},
 	} {
 		if got := pastOrNow(tt.prompt); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)

@@ -28,7 +28,11 @@ func TestQuestionFindsMemory(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got := recallFor(t, db, defaults(), prompt)
+		// The prompt is stored in its session before it is answered:
+		// its own words are not the project's, and the memory's questions
+		// still count them (review 203).
+		say(t, db, "now", day.AddDate(0, 1, 0), prompt)
+		got := recallIn(t, db, defaults(), "now", prompt)
 		if found := strings.Contains(got, e.CID); found != withQuestion {
 			t.Errorf("with the question %v: memory injected %v, want %v; context:\n%s", withQuestion, found, withQuestion, got)
 		}

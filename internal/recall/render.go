@@ -457,7 +457,7 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		if it.widenContext == nil || it.ContextExcerpt == "" || !slices.Contains(out.Shown, it.CID) {
 			continue
 		}
-		if g := it.contextMax - len(it.ContextExcerpt); g <= room {
+		if g := max(it.contextMax-len(it.ContextExcerpt), 0); g <= room {
 			grow = append(grow, i)
 			room -= g
 		}

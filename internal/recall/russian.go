@@ -29,10 +29,11 @@ func hasCyrillic(s string) bool {
 // be an infinitive ("как в Go отсортировать слайс …", "как мне настроить
 // …", "как лучше настроить …"), past what may stand between: a
 // preposition with its object ("в Go", "на сервере"), a word not in
-// Cyrillic ("paho-mqtt", "2.x"), "мне" (to me) or an adverb in -о or -е
-// ("лучше", "правильно", "можно"). Its first group is that word, which
+// Cyrillic ("paho-mqtt", "2.x"), "мне" (to me) or an adverb of manner
+// ("лучше", "правильно", "можно"; not "было" or "принято", which ask how
+// the project did it). Its first group is that word, which
 // russianInfinitive reads.
-var russianHowToRE = lazyregexp.New(`(?i)^\s*(?:(?:а|и|подскажи|подскажите)\s*,?\s+)?как\s+(?:(?:в|во|на|с|со|для|при|из|через|по)\s+\S+\s+|[^\p{Cyrillic}\s]+\s+|мне\s+|\p{Cyrillic}+[ое]\s+)*(\p{Cyrillic}{2,}(?:ть|ться|ти|тись|чь|чься))(?:[^\p{L}]|$)`)
+var russianHowToRE = lazyregexp.New(`(?i)^\s*(?:(?:а|и|подскажи|подскажите)\s*,?\s+)?как\s+(?:(?:в|во|на|с|со|для|при|из|через|по)\s+\S+\s+|[^\p{Cyrillic}\s]+\s+|(?:мне|лучше|правильно|можно|нужно|быстро|проще|удобнее|безопасно)\s+)*(\p{Cyrillic}{2,}(?:ть|ться|ти|тись|чь|чься))(?:[^\p{L}]|$)`)
 
 // russianDifferenceRE finds the Russian for "what's the difference
 // between": "чем отличается X от Y" (how does X differ from Y), "в чём
@@ -42,13 +43,22 @@ var russianHowToRE = lazyregexp.New(`(?i)^\s*(?:(?:а|и|подскажи|под
 // were.
 var russianDifferenceRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:чем\s+отлича(?:ется|ются|ть)|в\s+ч[её]м\s+разница|разниц\p{L}*\s+между)(?:[^\p{L}]|$)`)
 
-// russianFiniteRE finds a Russian verb in a finite form no noun wears: a
-// past in -л after a vowel, with its endings, or a reflexive present
-// ("попали", "хранятся", "освобождается"). Nouns end like infinitives
-// ("сети", "пути", "память", "части"); one followed by such a verb is the
+// russianReflexiveRE finds a Russian verb in the reflexive present
+// ("хранятся", "освобождается"), a form no noun wears.
+var russianReflexiveRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])\p{Cyrillic}+(?:[ауея]ется|[ую]тся|[ия]тся|ится)(?:[^\p{L}]|$)`)
+
+// russianClauseEnd finds where a clause ends after an infinitive: a mark,
+// or a word opening a clause of its own ("который", "чтобы", "если").
+var russianClauseEnd = lazyregexp.New(`(?i)[,.;:!?\n]|(?:^|[^\p{L}])(?:котор\p{L}*|чтобы|чтоб|если|когда)(?:[^\p{L}]|$)`)
+
+// russianFinite reports a finite verb no noun wears in text: a past
+// (russianPastRE) or a reflexive present (russianReflexiveRE). Nouns end
+// like infinitives ("память", "часть"); one followed by such a verb is the
 // subject of a question about how a thing stands or came to be ("как
-// зависимости попали в сборку?"), not a how-to question.
-var russianFiniteRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])\p{Cyrillic}+(?:[аеиоуыя]л[аои]?(?:сь|ся)?|[ауея]ется|[ую]тся|[ия]тся|ится)(?:[^\p{L}]|$)`)
+// память освобождается в воркере?"), not a how-to question.
+func russianFinite(text string) bool {
+	return russianReflexiveRE.MatchString(text) || russianPastIn(text)
+}
 
 // russianHowTo reports a Russian how-to question: the difference question
 // in the present, or "как" and an infinitive (russianHowToRE,
@@ -65,17 +75,18 @@ func russianHowTo(prompt string) bool {
 		return false
 	}
 	rest := prompt[m[3]:]
-	if end := strings.IndexAny(rest, ",.;:!?\n"); end >= 0 {
-		rest = rest[:end]
+	if end := russianClauseEnd.FindStringSubmatchIndex(rest); end != nil {
+		rest = rest[:end[0]]
 	}
-	return !russianFiniteRE.MatchString(rest)
+	return !russianFinite(rest)
 }
 
 // russianInfinitive reports a word russianHowToRE found that has an
 // infinitive's shape: -ть or -чь after a vowel, in a word of five letters
-// or more ("настроить"; "сеть", "путь" are nouns), or -ти after a consonant
-// ("нести", "найти"), not a noun's -ости or -асти ("зависимости",
-// "части"); each with its reflexive -ся or -сь.
+// or more ("настроить"; "сеть", "путь" are nouns) or of four after а, ы or
+// и ("дать", "быть"), or -ти after a consonant ("нести", "найти"), not a
+// noun's -ости or -асти ("зависимости", "части"); each with its reflexive
+// -ся or -сь.
 func russianInfinitive(w string) bool {
 	w = strings.TrimSuffix(strings.TrimSuffix(w, "ся"), "сь")
 	rs := []rune(w)
@@ -86,9 +97,9 @@ func russianInfinitive(w string) bool {
 	before := rs[n-3]
 	switch string(rs[n-2:]) {
 	case "ть", "чь":
-		return n >= 5 && russianVowel(before)
+		return russianVowel(before) && (n >= 5 || n == 4 && strings.ContainsRune("аыи", before))
 	case "ти":
-		return !russianVowel(before) && before != 'ь' && before != 'й' && !strings.HasSuffix(w, "ости") && !strings.HasSuffix(w, "асти")
+		return !russianVowel(before) && before != 'ь' && !strings.HasSuffix(w, "ости") && !strings.HasSuffix(w, "асти")
 	}
 	return false
 }
@@ -108,31 +119,35 @@ func russianVowel(r rune) bool {
 // "детали"). It matches one lower-case word.
 var russianPastRE = lazyregexp.New(`^(?:был[аои]?|\p{Cyrillic}{2,}[аеиуыя]л(?:ся|[аои]сь)|\p{Cyrillic}{2,}[иыя]ла?)$`)
 
-// russianPast reports a Russian verb in the past tense (russianPastRE)
-// outside the subjunctive: after "чтобы", "чтоб" or "бы" in its sentence,
-// or with "бы" right after it ("нужно, чтобы список обновлялся", so that the
-// list updates). The word for rules, "правил(а)", is the one noun of those
-// endings common in a developer's questions ("какие правила включены?"),
-// and a name in -аил or -иил ("Михаил") is no verb either.
+// russianPast reports a Russian verb in the past tense in prompt, outside
+// the subjunctive (russianPastIn).
 func russianPast(prompt string) bool {
-	if !hasCyrillic(prompt) {
-		return false
-	}
-	for _, sentence := range strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool { return strings.ContainsRune(".;!?\n", r) }) {
-		words := strings.FieldsFunc(sentence, func(r rune) bool { return !unicode.IsLetter(r) })
-		for i, w := range words {
-			if !russianPastRE.MatchString(w) || strings.HasPrefix(w, "правил") || strings.HasSuffix(w, "аил") || strings.HasSuffix(w, "иил") {
-				continue
+	return hasCyrillic(prompt) && russianPastIn(prompt)
+}
+
+// russianPastIn reports a verb in the past tense (russianPastRE) in text,
+// outside the subjunctive: after "чтобы" or "чтоб" in its sentence ("нужно,
+// чтобы сервер не падал, а логи сохранялись"), or "бы" in its clause ("не
+// мог бы ты глянуть" is polite; the question after its comma, "что
+// изменилось?", is not). The word for rules, "правил(а)", is the one noun
+// of those endings common in a developer's questions ("какие правила
+// включены?"), and a name in -аил or -иил ("Михаил") is no verb either.
+func russianPastIn(text string) bool {
+	for _, sentence := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return strings.ContainsRune(".;:!?\n", r) }) {
+		purpose := false // a "чтобы" seen in the sentence
+		for _, clause := range strings.Split(sentence, ",") {
+			words := strings.FieldsFunc(clause, func(r rune) bool { return !unicode.IsLetter(r) })
+			for _, w := range words {
+				switch {
+				case w == "чтобы" || w == "чтоб":
+					purpose = true
+				case purpose || !russianPastRE.MatchString(w) || strings.HasPrefix(w, "правил") || strings.HasSuffix(w, "аил") || strings.HasSuffix(w, "иил"):
+				case slices.Contains(words, "бы"):
+				default:
+					return true
+				}
 			}
-			if i+1 < len(words) && words[i+1] == "бы" || slices.ContainsFunc(words[:i], russianSubjunctive) {
-				continue
-			}
-			return true
 		}
 	}
 	return false
 }
-
-// russianSubjunctive reports "чтобы", "чтоб" or "бы", which put the verb
-// after them in the subjunctive.
-func russianSubjunctive(w string) bool { return w == "чтобы" || w == "чтоб" || w == "бы" }

@@ -57,4 +57,10 @@ func TestSessionWordsAreNotTheProjects(t *testing.T) {
 	if got := recallIn(t, db, defaults(), "now", ask); !strings.Contains(got, "Python 3.13.1") {
 		t.Errorf("the session's own words hid the answer:\n%s", got)
 	}
+	// The same in English: "interpreter" and "picked" only the session said.
+	const again = "Which interpreter got picked for the .venv with Python?"
+	say(t, db, "now-en", day.AddDate(0, 1, 0), "How do I pick another interpreter for a .venv with Python?", "Pass it to -m venv.", again)
+	if got := recallIn(t, db, defaults(), "now-en", again); !strings.Contains(got, "Python 3.13.1") {
+		t.Errorf("the session's own words hid the answer:\n%s", got)
+	}
 }

@@ -421,28 +421,18 @@ const genericWeight = 0.3
 // matched, and each is counted once.
 type termCounts struct {
 	db      *store.DB
-	session string // the prompt's own session: its conversation is not counted (sessionKeys)
+	session string // the prompt's own session, whose turns TermDocs leaves out
 	total   int    // TermDocs's estimate at the first count
 	asked   bool   // total is set
 	docs    map[string]int
-	own     []textKeys // the session's stored prompts and answers, read at the first count
 }
 
 func newTermCounts(db *store.DB, session string) *termCounts {
 	return &termCounts{db: db, session: session, docs: map[string]int{}}
 }
 
-// sessionTexts bounds how many of the session's newest prompts and answers
-// are read for its own words: enough for a long session's recent turns.
-const sessionTexts = 200
-
 // count returns TermDocs's counts of words and its estimate of how many
 // events there are, asking the store only for the words not counted yet.
-// The prompt's own session's prompts and answers are not counted: the
-// prompt being answered can be stored before recall reads the store, and
-// the session's earlier turns echo its words, so a word only the session
-// said weighed as the rarest word the project wrote, never as unseen. Its
-// tool runs count: a file the session read is the project's.
 func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, total int, err error) {
 	var ask []string
 	for _, w := range words {
@@ -451,24 +441,15 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 		}
 	}
 	if len(ask) > 0 || !tc.asked {
-		got, n, err := tc.db.TermDocs(ctx, ask)
+		got, n, err := tc.db.TermDocs(ctx, ask, tc.session)
 		if err != nil {
 			return nil, 0, err
 		}
 		if !tc.asked {
 			tc.total, tc.asked = n, true
-			if tc.session != "" {
-				texts, err := tc.db.SessionTexts(ctx, tc.session, sessionTexts, store.TypeUserPrompt, store.TypeAgentResponse)
-				if err != nil {
-					return nil, 0, err
-				}
-				for _, t := range texts {
-					tc.own = append(tc.own, keysOf(t))
-				}
-			}
 		}
 		for i, w := range ask {
-			tc.docs[w] = max(got[i]-tc.said(w), 0)
+			tc.docs[w] = got[i]
 		}
 	}
 	docs = make([]int, len(words))
@@ -476,26 +457,6 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 		docs[i] = tc.docs[w]
 	}
 	return docs, tc.total, nil
-}
-
-// said is how many of the session's own prompts and answers hold word w as
-// the index matches it: a prefix key ("토큰*") as a prefix, a word by its
-// stem. A phrase (a compound's words) is not counted.
-func (tc *termCounts) said(w string) int {
-	if len(tc.own) == 0 || strings.Contains(w, " ") {
-		return 0
-	}
-	key := w
-	if !strings.HasSuffix(w, "*") {
-		key = indexKey(w)
-	}
-	n := 0
-	for _, tk := range tc.own {
-		if tk.has(key) {
-			n++
-		}
-	}
-	return n
 }
 
 // weigh sets each concept's weight to its inverse document frequency in the

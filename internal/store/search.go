@@ -225,8 +225,13 @@ const (
 // particle attached), and returns an estimate of how many events there are:
 // what recall needs to weigh a prompt's words by rarity. A common word's
 // count is estimated from the newest events (termWindow); a word no event
-// holds is counted in the memories' questions.
-func (db *DB) TermDocs(ctx context.Context, words []string) (docs []int, total int, err error) {
+// holds is counted in the memories' questions. The newest sessionTurns
+// prompts and answers of session exclude ("" for none) are not counted:
+// the prompt being answered can be stored before recall reads the store,
+// and the session's earlier turns echo its words, so every word of it would
+// count as one the project wrote, and none as unseen. The session's tool
+// runs count: a file it read is the project's.
+func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (docs []int, total int, err error) {
 	docs = make([]int, len(words))
 	// max(id) is read from the table's b-tree in one step; events without
 	// text count too, which only flattens every weight a little.
@@ -240,7 +245,7 @@ func (db *DB) TermDocs(ctx context.Context, words []string) (docs []int, total i
 			continue
 		}
 		if total > termWindow {
-			n, err := db.countMatches(ctx, m, int64(total-termWindow))
+			n, err := db.countMatches(ctx, m, int64(total-termWindow), exclude)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -249,7 +254,7 @@ func (db *DB) TermDocs(ctx context.Context, words []string) (docs []int, total i
 				continue
 			}
 		}
-		if docs[i], err = db.countMatches(ctx, m, 0); err != nil {
+		if docs[i], err = db.countMatches(ctx, m, 0, exclude); err != nil {
 			return nil, 0, err
 		}
 		if docs[i] == 0 {
@@ -264,6 +269,10 @@ func (db *DB) TermDocs(ctx context.Context, words []string) (docs []int, total i
 	return docs, total, nil
 }
 
+// sessionTurns is how many of a session's newest prompts and answers
+// TermDocs leaves out of its counts: a long session's recent turns.
+const sessionTurns = 200
+
 // AnyHolds reports whether any event's text holds one of words (as
 // MatchAny finds them): one query where TermDocs asks two or three a word,
 // for callers that only go on when some word is there at all.
@@ -272,7 +281,7 @@ func (db *DB) AnyHolds(ctx context.Context, words []string) (bool, error) {
 	if m.Empty() {
 		return false, nil
 	}
-	n, err := db.countMatches(ctx, m, 0)
+	n, err := db.countMatches(ctx, m, 0, "")
 	return n > 0, err
 }
 
@@ -287,35 +296,18 @@ func (db *DB) countQuestions(ctx context.Context, m Match) (int, error) {
 }
 
 // countMatches counts the events m selects whose id is greater than after.
-func (db *DB) countMatches(ctx context.Context, m Match, after int64) (int, error) {
+func (db *DB) countMatches(ctx context.Context, m Match, after int64, exclude string) (int, error) {
 	var n int
-	err := db.Read().queryRow(ctx, `SELECT count(*) FROM events_fts WHERE events_fts MATCH ? AND rowid > ?`, m.expr(), after).Scan(&n)
+	q, args := `SELECT count(*) FROM events_fts WHERE events_fts MATCH ? AND rowid > ?`, []any{m.expr(), after}
+	if exclude != "" {
+		q += ` AND rowid NOT IN (SELECT id FROM events WHERE session_id = ? AND type IN ('` + TypeUserPrompt + `', '` + TypeAgentResponse + `') ORDER BY id DESC LIMIT ?)`
+		args = append(args, exclude, sessionTurns)
+	}
+	err := db.Read().queryRow(ctx, q, args...).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("term docs: %w", err)
 	}
 	return n, nil
-}
-
-// SessionTexts returns the texts of session's stored events of the given
-// types, oldest first, at most limit of the newest.
-func (db *DB) SessionTexts(ctx context.Context, session string, limit int, types ...string) ([]string, error) {
-	rows, err := db.Read().query(ctx, `SELECT text FROM (SELECT id, text FROM events WHERE session_id = ? AND type IN (`+sqlStrings(types)+`) ORDER BY id DESC LIMIT ?) ORDER BY id`, session, limit)
-	if err != nil {
-		return nil, fmt.Errorf("session texts: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, fmt.Errorf("session texts: %w", err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("session texts: %w", err)
-	}
-	return out, nil
 }
 
 // Previous returns the conversation event of the given types just before ev

@@ -138,7 +138,7 @@ func TestTermDocs(t *testing.T) {
 	if _, err := appendEvents(ctx, db, evs...); err != nil {
 		t.Fatal(err)
 	}
-	docs, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""})
+	docs, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,32 +151,27 @@ func TestTermDocs(t *testing.T) {
 	if docs[1] < n/2-n/20 || docs[1] > n/2+n/20 {
 		t.Errorf("cache = %d, want about %d", docs[1], n/2)
 	}
-}
-
-// TestSessionTexts: a session's texts of the types asked, oldest first,
-// the newest limit of them; other sessions' and other types' are not read.
-func TestSessionTexts(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := MustOpen(t)
-	var evs []Event
-	for i, typ := range []string{TypeUserPrompt, TypeAgentResponse, TypeToolObservation, TypeUserPrompt, TypeAgentResponse} {
-		evs = append(evs, Event{Type: typ, SessionID: "now", Project: "/p", DedupeKey: fmt.Sprint("now:", i), Text: fmt.Sprint("turn ", i)})
+	// A session's own prompts and answers are not counted when it is
+	// excluded, its tool runs are; a word it said often is not counted by
+	// the estimate from the newest events either.
+	var now []Event
+	for i := range termSample + 5 {
+		now = append(now, Event{Type: TypeUserPrompt, SessionID: "now", Project: "/p", DedupeKey: fmt.Sprint("now:", i), Text: "zebra quokka"})
 	}
-	evs = append(evs, Event{Type: TypeUserPrompt, SessionID: "other", Project: "/p", DedupeKey: "other:0", Text: "elsewhere"})
-	if _, err := appendEvents(ctx, db, evs...); err != nil {
+	now = append(now, Event{Type: TypeToolObservation, SessionID: "now", Project: "/p", DedupeKey: "now:run", Text: "Read: notes\nzebra"})
+	if _, err := appendEvents(ctx, db, now...); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		limit int
-		want  []string
-	}{{10, []string{"turn 0", "turn 1", "turn 3", "turn 4"}}, {2, []string{"turn 3", "turn 4"}}} {
-		got, err := db.SessionTexts(ctx, "now", tt.limit, TypeUserPrompt, TypeAgentResponse)
+		exclude       string
+		zebra, quokka int
+	}{{"", 2 + termSample + 5 + 1, termSample + 5}, {"now", 3, 0}} {
+		docs, _, err := db.TermDocs(ctx, []string{"zebra", "quokka"}, tt.exclude)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("limit %d: %q, want %q", tt.limit, got, tt.want)
+		if tt.exclude == "" && docs[0] < tt.zebra/2 || tt.exclude != "" && (docs[0] != tt.zebra || docs[1] != tt.quokka) {
+			t.Errorf("excluding %q: zebra, quokka = %d, %d; want %d, %d", tt.exclude, docs[0], docs[1], tt.zebra, tt.quokka)
 		}
 	}
 }
