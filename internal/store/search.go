@@ -226,17 +226,31 @@ const (
 // what recall needs to weigh a prompt's words by rarity. A common word's
 // count is estimated from the newest events (termWindow); a word no event
 // holds is counted in the memories' questions. The newest sessionTurns
-// prompts and answers of session exclude ("" for none) are not counted:
-// the prompt being answered can be stored before recall reads the store,
-// and the session's earlier turns echo its words, so every word of it would
-// count as one the project wrote, and none as unseen. The session's tool
-// runs count: a file it read is the project's.
+// prompts and answers of session exclude ("" for none) are not counted in
+// a word's exact count: the prompt being answered can be stored before
+// recall reads the store, and the session's earlier turns echo its words,
+// so every word of it would count as one the project wrote, and none as
+// unseen. The estimate of a common word is not corrected: a word in many
+// of the newest events is common whatever the session said (one repeated
+// in every turn of a long session is counted common too). The session's
+// tool runs count: a file it read is the project's.
 func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (docs []int, total int, err error) {
 	docs = make([]int, len(words))
 	// max(id) is read from the table's b-tree in one step; events without
 	// text count too, which only flattens every weight a little.
 	if err := db.Read().queryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("term docs: %w", err)
+	}
+	// The session's turns, read once: their ids, and the first of them,
+	// from which the index is scanned for a word's matches among them (the
+	// newest events, the end of each word's list).
+	var own string
+	var first int64
+	if exclude != "" {
+		if err := db.Read().queryRow(ctx, `SELECT coalesce(json_group_array(id), '[]'), coalesce(min(id), 0) FROM (SELECT id FROM events WHERE session_id = ? AND type IN ('`+TypeUserPrompt+`', '`+TypeAgentResponse+`') ORDER BY id DESC LIMIT ?)`,
+			exclude, sessionTurns).Scan(&own, &first); err != nil {
+			return nil, 0, fmt.Errorf("term docs: %w", err)
+		}
 	}
 	for i, w := range words {
 		p, prefix := strings.CutSuffix(w, "*")
@@ -245,7 +259,9 @@ func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (doc
 			continue
 		}
 		if total > termWindow {
-			n, err := db.countMatches(ctx, m, int64(total-termWindow), exclude)
+			// A word in many of the newest events is common whatever the
+			// session's few turns say.
+			n, err := db.countMatches(ctx, m, int64(total-termWindow))
 			if err != nil {
 				return nil, 0, err
 			}
@@ -254,10 +270,22 @@ func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (doc
 				continue
 			}
 		}
-		if docs[i], err = db.countMatches(ctx, m, 0, exclude); err != nil {
+		n, err := db.countMatches(ctx, m, 0)
+		if err != nil {
 			return nil, 0, err
 		}
-		if docs[i] == 0 {
+		if n > 0 && own != "" && own != "[]" {
+			// "+rowid" keeps the list out of the index's choice, so that
+			// the scan starts at first.
+			var said int
+			err := db.Read().queryRow(ctx, `SELECT count(*) FROM events_fts WHERE events_fts MATCH ? AND rowid >= ? AND +rowid IN (SELECT value FROM json_each(?))`,
+				m.expr(), first, own).Scan(&said)
+			if err != nil {
+				return nil, 0, fmt.Errorf("term docs: %w", err)
+			}
+			n = max(n-said, 0)
+		}
+		if docs[i] = n; n == 0 {
 			// A word no message holds may be one a memory's questions ask
 			// it by ("which package manager"): a word of the project all
 			// the same.
@@ -281,7 +309,7 @@ func (db *DB) AnyHolds(ctx context.Context, words []string) (bool, error) {
 	if m.Empty() {
 		return false, nil
 	}
-	n, err := db.countMatches(ctx, m, 0, "")
+	n, err := db.countMatches(ctx, m, 0)
 	return n > 0, err
 }
 
@@ -296,14 +324,9 @@ func (db *DB) countQuestions(ctx context.Context, m Match) (int, error) {
 }
 
 // countMatches counts the events m selects whose id is greater than after.
-func (db *DB) countMatches(ctx context.Context, m Match, after int64, exclude string) (int, error) {
+func (db *DB) countMatches(ctx context.Context, m Match, after int64) (int, error) {
 	var n int
-	q, args := `SELECT count(*) FROM events_fts WHERE events_fts MATCH ? AND rowid > ?`, []any{m.expr(), after}
-	if exclude != "" {
-		q += ` AND rowid NOT IN (SELECT id FROM events WHERE session_id = ? AND type IN ('` + TypeUserPrompt + `', '` + TypeAgentResponse + `') ORDER BY id DESC LIMIT ?)`
-		args = append(args, exclude, sessionTurns)
-	}
-	err := db.Read().queryRow(ctx, q, args...).Scan(&n)
+	err := db.Read().queryRow(ctx, `SELECT count(*) FROM events_fts WHERE events_fts MATCH ? AND rowid > ?`, m.expr(), after).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("term docs: %w", err)
 	}
