@@ -276,16 +276,25 @@ func TestWideExcerptPushesNoMemoryOut(t *testing.T) {
 		it.widen, it.wideMax = func() string { return wide }, len(wide)
 		items = append(items, it)
 	}
-	for _, n := range []int{1, 3, 5, 8} {
+	widensWithin(t, items, narrow, "weekly digest")
+}
+
+// widensWithin checks that items, narrow's memories with longer text to
+// show where it fits, list the same memories as narrow within the budget,
+// the first n of them for several n, and show marker (in the longer text)
+// when one memory is listed.
+func widensWithin(t *testing.T, items, narrow []Item, marker string) {
+	t.Helper()
+	for _, n := range []int{1, 3, 5, len(items)} {
 		r, want := Render(items[:n], nil, Blocks{}, 1500*charsPerToken), Render(narrow[:n], nil, Blocks{}, 1500*charsPerToken)
 		if !slices.Equal(r.Shown, want.Shown) {
-			t.Errorf("%d memories: listed %v with longer excerpts, %v without", n, r.Shown, want.Shown)
+			t.Errorf("%d memories: listed %v with longer text, %v without", n, r.Shown, want.Shown)
 		}
 		if len(r.Text) > 1500*charsPerToken {
 			t.Errorf("%d memories: %d bytes, over the budget", n, len(r.Text))
 		}
-		if n == 1 && !strings.Contains(r.Text, "weekly digest") {
-			t.Errorf("one memory: its longer excerpt is not shown though it fits:\n%s", r.Text)
+		if n == 1 && !strings.Contains(r.Text, marker) {
+			t.Errorf("one memory: its longer text is not shown though it fits:\n%s", r.Text)
 		}
 	}
 }
@@ -296,31 +305,15 @@ func TestWideExcerptPushesNoMemoryOut(t *testing.T) {
 // the budget.
 func TestWideContextPushesNoMemoryOut(t *testing.T) {
 	t.Parallel()
-	short := strings.Repeat("the nightly export job writes its CSV files to the reports bucket ", 7)
 	reply := strings.Repeat("the export job was checked line by line ", 8) + "the fix: set EXPORT_TZ=UTC in the job's environment"
-	var items, narrow []Item
-	for i := range 8 {
-		ctx := store.Event{ID: int64(100 + i), Type: store.TypeAgentResponse, Text: reply}
-		it := Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeUserPrompt, Time: day, Excerpt: short,
-			event: store.Event{ID: int64(i + 1), Type: store.TypeUserPrompt}, Context: &ctx, ContextExcerpt: reply[:contextChars]}
-		narrow = append(narrow, it)
-		it.widenContext, it.contextMax = func() string { return reply }, len(reply)
-		items = append(items, it)
+	narrow := repliedItems(8, reply)
+	items := slices.Clone(narrow)
+	for i := range items {
+		items[i].widenContext, items[i].contextMax = func() string { return reply }, len(reply)
 	}
-	for _, n := range []int{1, 3, 5, 8} {
-		r, want := Render(items[:n], nil, Blocks{}, 1500*charsPerToken), Render(narrow[:n], nil, Blocks{}, 1500*charsPerToken)
-		if !slices.Equal(r.Shown, want.Shown) {
-			t.Errorf("%d memories: listed %v with longer then-lines, %v without", n, r.Shown, want.Shown)
-		}
-		if len(r.Text) > 1500*charsPerToken {
-			t.Errorf("%d memories: %d bytes, over the budget", n, len(r.Text))
-		}
-		if n == 1 && !strings.Contains(r.Text, "EXPORT_TZ=UTC") {
-			t.Errorf("one memory: its longer then-line is not shown though it fits:\n%s", r.Text)
-		}
-		if n == 8 && strings.Contains(want.Text, "EXPORT_TZ=UTC") {
-			t.Errorf("eight memories: the short then-line already holds the fix, the test proves nothing")
-		}
+	widensWithin(t, items, narrow, "EXPORT_TZ=UTC")
+	if strings.Contains(Render(narrow, nil, Blocks{}, 1500*charsPerToken).Text, "EXPORT_TZ=UTC") {
+		t.Errorf("the short then-line already holds the fix: the test proves nothing")
 	}
 }
 
@@ -329,18 +322,13 @@ func TestWideContextPushesNoMemoryOut(t *testing.T) {
 // stays listed and the text within the budget.
 func TestWideContextOneByOne(t *testing.T) {
 	t.Parallel()
-	short := strings.Repeat("the nightly export job writes its CSV files to the reports bucket ", 7)
 	reply := strings.Repeat("the export job was checked line by line ", 14) + "the fix: set EXPORT_TZ=UTC in the job's environment"
-	var items, narrow []Item
-	for i := range 6 {
-		ctx := store.Event{ID: int64(100 + i), Type: store.TypeAgentResponse, Text: reply}
-		it := Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeUserPrompt, Time: day, Excerpt: short,
-			event: store.Event{ID: int64(i + 1), Type: store.TypeUserPrompt}, Context: &ctx, ContextExcerpt: reply[:contextChars]}
-		narrow = append(narrow, it)
+	narrow := repliedItems(6, reply)
+	items := slices.Clone(narrow)
+	for i := range items {
 		// Its length told as one byte more than shown: together they
 		// seem to fit and do not.
-		it.widenContext, it.contextMax = func() string { return reply[len(reply)-itemChars:] }, contextChars+1
-		items = append(items, it)
+		items[i].widenContext, items[i].contextMax = func() string { return reply[len(reply)-itemChars:] }, contextChars+1
 	}
 	budget := len(Render(narrow, nil, Blocks{}, 1500*charsPerToken).Text) + itemChars
 	r, want := Render(items, nil, Blocks{}, budget), Render(narrow, nil, Blocks{}, budget)
@@ -353,4 +341,17 @@ func TestWideContextOneByOne(t *testing.T) {
 	if n := strings.Count(r.Text, "EXPORT_TZ=UTC"); n == 0 || n == len(r.Shown) {
 		t.Errorf("%d of %d then-lines widened, want those that fit, one by one:\n%s", n, len(r.Shown), r.Text)
 	}
+}
+
+// repliedItems are n prompts shown with the first contextChars of reply,
+// the answer after each, as the line after them.
+func repliedItems(n int, reply string) []Item {
+	short := strings.Repeat("the nightly export job writes its CSV files to the reports bucket ", 7)
+	var items []Item
+	for i := range n {
+		ctx := store.Event{ID: int64(100 + i), Type: store.TypeAgentResponse, Text: reply}
+		items = append(items, Item{CID: fmt.Sprintf("mem:t%c", 'a'+i), Kind: store.TypeUserPrompt, Time: day, Excerpt: short,
+			event: store.Event{ID: int64(i + 1), Type: store.TypeUserPrompt}, Context: &ctx, ContextExcerpt: reply[:contextChars]})
+	}
+	return items
 }
