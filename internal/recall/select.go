@@ -639,7 +639,7 @@ type search struct {
 func plan(cs []concept, total int) search {
 	var seen []concept
 	for _, c := range cs {
-		if c.df > 0 { // a word in no message finds nothing
+		if c.df > 0 || c.said { // a word in no message finds nothing; one the session said may be a memory's
 			seen = append(seen, c)
 		}
 	}

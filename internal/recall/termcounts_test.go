@@ -64,3 +64,17 @@ func TestSessionWordsAreNotTheProjects(t *testing.T) {
 		t.Errorf("the session's own words hid the answer:\n%s", got)
 	}
 }
+
+// TestSessionWordsStillFindMemories: a word only the prompt's own session
+// said is not the project's by count, but a memory that says it (a
+// teammate's, whose words no message of this store holds) is still
+// searched for and found.
+func TestSessionWordsStillFindMemories(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	e := put(t, db, "fact", "carts", "The orders service stores carts in Valkey with a 90 minute expiry", "yes, go ahead", 0)
+	say(t, db, "now", day.AddDate(0, 1, 0), "Why does the orders service test fail on CI?", "A flaky fixture.")
+	if got := recallIn(t, db, defaults(), "now", "How long before the orders service carts stored in Valkey expire?"); !strings.Contains(got, e.CID) {
+		t.Errorf("the memory saying the session's words was not found:\n%s", got)
+	}
+}

@@ -28,7 +28,11 @@ type concept struct {
 	// parts are the words of a hyphenated compound of plain words whose
 	// glued form this concept is ("spool-facing"): see joinCompounds.
 	parts []string
-	df    int // documents holding it
+	df    int // documents holding it, the prompt's own session's turns left out
+	// said marks a word the session's own turns hold: weighed as the
+	// project's count says, and still searched for (plan), since the
+	// memories may say it.
+	said bool
 	// foreign marks a word of a prompt whose function words say it is in
 	// another language than English (see foreignUnseenWeight).
 	foreign bool
@@ -425,10 +429,11 @@ type termCounts struct {
 	total   int    // TermDocs's estimate at the first count
 	asked   bool   // total is set
 	docs    map[string]int
+	said    map[string]bool // the session's turns hold it (TermDocs)
 }
 
 func newTermCounts(db *store.DB, session string) *termCounts {
-	return &termCounts{db: db, session: session, docs: map[string]int{}}
+	return &termCounts{db: db, session: session, docs: map[string]int{}, said: map[string]bool{}}
 }
 
 // count returns TermDocs's counts of words and its estimate of how many
@@ -441,7 +446,7 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 		}
 	}
 	if len(ask) > 0 || !tc.asked {
-		got, n, err := tc.db.TermDocs(ctx, ask, tc.session)
+		got, said, n, err := tc.db.TermDocs(ctx, ask, tc.session)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -449,7 +454,7 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 			tc.total, tc.asked = n, true
 		}
 		for i, w := range ask {
-			tc.docs[w] = got[i]
+			tc.docs[w], tc.said[w] = got[i], said[i]
 		}
 	}
 	docs = make([]int, len(words))
@@ -500,9 +505,10 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 	var kept []concept
 	k := 0
 	for _, c := range cs {
-		df := 0
+		df, said := 0, false
 		for range c.keys {
 			df = max(df, docs[k])
+			said = said || tc.said[words[k]]
 			k++
 		}
 		written := false
@@ -510,7 +516,7 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 			written = docs[phrases] > 0
 			phrases++
 		}
-		if df == 0 && (c.glued || negatedAux()[c.forms[0]]) {
+		if df == 0 && !said && (c.glued || negatedAux()[c.forms[0]]) {
 			if c.parts != nil && !written {
 				kept = append(kept, concept{parts: c.parts}) // joinCompounds joins its parts
 			}
@@ -519,6 +525,7 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		// A prefix's count can exceed the store's (one message holding
 		// "토큰" and "토큰을" counts twice): clamp, so weights stay positive.
 		c.df = min(df, max(total, 1))
+		c.said = said
 		kept = append(kept, c)
 	}
 	var out []concept

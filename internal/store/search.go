@@ -233,13 +233,15 @@ const (
 // unseen. The estimate of a common word is not corrected: a word in many
 // of the newest events is common whatever the session said (one repeated
 // in every turn of a long session is counted common too). The session's
-// tool runs count: a file it read is the project's.
-func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (docs []int, total int, err error) {
-	docs = make([]int, len(words))
+// tool runs count: a file it read is the project's. said reports the words
+// the session's turns hold: not the project's, yet a search for them finds
+// the memories that say them.
+func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (docs []int, said []bool, total int, err error) {
+	docs, said = make([]int, len(words)), make([]bool, len(words))
 	// max(id) is read from the table's b-tree in one step; events without
 	// text count too, which only flattens every weight a little.
 	if err := db.Read().queryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("term docs: %w", err)
+		return nil, nil, 0, fmt.Errorf("term docs: %w", err)
 	}
 	// The session's turns, read once: their ids, and the first of them,
 	// from which the index is scanned for a word's matches among them (the
@@ -249,7 +251,7 @@ func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (doc
 	if exclude != "" {
 		if err := db.Read().queryRow(ctx, `SELECT coalesce(json_group_array(id), '[]'), coalesce(min(id), 0) FROM (SELECT id FROM events WHERE session_id = ? AND type IN ('`+TypeUserPrompt+`', '`+TypeAgentResponse+`') ORDER BY id DESC LIMIT ?)`,
 			exclude, sessionTurns).Scan(&own, &first); err != nil {
-			return nil, 0, fmt.Errorf("term docs: %w", err)
+			return nil, nil, 0, fmt.Errorf("term docs: %w", err)
 		}
 	}
 	for i, w := range words {
@@ -263,7 +265,7 @@ func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (doc
 			// session's few turns say.
 			n, err := db.countMatches(ctx, m, int64(total-termWindow))
 			if err != nil {
-				return nil, 0, err
+				return nil, nil, 0, err
 			}
 			if n >= termSample {
 				docs[i] = n * total / termWindow
@@ -272,29 +274,29 @@ func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (doc
 		}
 		n, err := db.countMatches(ctx, m, 0)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		if n > 0 && own != "" && own != "[]" {
 			// "+rowid" keeps the list out of the index's choice, so that
 			// the scan starts at first.
-			var said int
+			var in int
 			err := db.Read().queryRow(ctx, `SELECT count(*) FROM events_fts WHERE events_fts MATCH ? AND rowid >= ? AND +rowid IN (SELECT value FROM json_each(?))`,
-				m.expr(), first, own).Scan(&said)
+				m.expr(), first, own).Scan(&in)
 			if err != nil {
-				return nil, 0, fmt.Errorf("term docs: %w", err)
+				return nil, nil, 0, fmt.Errorf("term docs: %w", err)
 			}
-			n = max(n-said, 0)
+			n, said[i] = max(n-in, 0), in > 0
 		}
 		if docs[i] = n; n == 0 {
 			// A word no message holds may be one a memory's questions ask
 			// it by ("which package manager"): a word of the project all
 			// the same.
 			if docs[i], err = db.countQuestions(ctx, m); err != nil {
-				return nil, 0, err
+				return nil, nil, 0, err
 			}
 		}
 	}
-	return docs, total, nil
+	return docs, said, total, nil
 }
 
 // sessionTurns is how many of a session's newest prompts and answers

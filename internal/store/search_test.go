@@ -138,7 +138,7 @@ func TestTermDocs(t *testing.T) {
 	if _, err := appendEvents(ctx, db, evs...); err != nil {
 		t.Fatal(err)
 	}
-	docs, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""}, "")
+	docs, _, total, err := db.TermDocs(ctx, []string{"zebra", "cache", "토큰*", "nowhere", ""}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,12 +165,15 @@ func TestTermDocs(t *testing.T) {
 		exclude       string
 		zebra, quokka int
 	}{{"", 6, 3}, {"now", 3, 0}, {"other", 6, 3}} {
-		docs, _, err := db.TermDocs(ctx, []string{"zebra", "quokka"}, tt.exclude)
+		docs, said, _, err := db.TermDocs(ctx, []string{"zebra", "quokka"}, tt.exclude)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if docs[0] != tt.zebra || docs[1] != tt.quokka {
 			t.Errorf("excluding %q: zebra, quokka = %d, %d; want %d, %d", tt.exclude, docs[0], docs[1], tt.zebra, tt.quokka)
+		}
+		if wantSaid := tt.exclude == "now"; said[0] != wantSaid || said[1] != wantSaid {
+			t.Errorf("excluding %q: said %v, want both %v", tt.exclude, said, wantSaid)
 		}
 	}
 }
