@@ -203,7 +203,8 @@ func Asks(text string) []string {
 	})
 	// A Romance language's words for "which" and "of" are read only in a
 	// text whose function words are that language's.
-	romance := funcwords.For(words).Any(funcwords.Romance...)
+	fw := funcwords.For(words)
+	romance := fw.Any(funcwords.Romance...)
 	if !questionRE.MatchString(text) && !(romance && romanceQuestionRE.MatchString(text)) {
 		return nil
 	}
@@ -264,7 +265,7 @@ func Asks(text string) []string {
 			// A name no table knows, next to the word: "which zorblat
 			// version", "the version of quillpress". A statement gives it the
 			// same role ("zorblat 3.14.2", namedBefore).
-			if n := versionOwner(names, i, romance); n != "" {
+			if n := versionOwner(names, i, fw); n != "" {
 				add([]string{VersionRole(n)})
 			}
 		case w == "release" || w == "releases":
@@ -354,17 +355,12 @@ func dottedWords(lower string) []string {
 // when no product table lists it: the word after "of" ("the version of
 // zorblat"; in a Romance text "de", "di": romance), the word after a Russian
 // one, or the word before it ("which zorblat version"), or "". A function
-// word of the question's languages owns none ("esta versión", "que versão").
-func versionOwner(words []string, i int, romance bool) string {
-	var fw funcwords.Set
+// word of the question's languages (fw) owns none ("esta versión", "que
+// versão").
+func versionOwner(words []string, i int, fw funcwords.Set) string {
+	romance := fw.Any(funcwords.Romance...)
 	name := func(w string) string {
-		if _, known := products[w]; known || !isName(w) || scopeStop().Has(w) || determiners().Has(w) || genericHeads().Has(w) || questionWords().Has(w) {
-			return ""
-		}
-		if fw == (funcwords.Set{}) {
-			fw = funcwords.For(words)
-		}
-		if fw.Has(w) {
+		if _, known := products[w]; known || !isName(w) || scopeStop().Has(w) || determiners().Has(w) || genericHeads().Has(w) || questionWords().Has(w) || fw.Has(w) {
 			return ""
 		}
 		return w

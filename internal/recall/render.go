@@ -409,6 +409,8 @@ func terminology(terms []glossary.Term, maxChars int) string {
 // first, each only if every memory and warning listed stays listed.
 func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered {
 	out := render(items, warns, blocks, maxChars)
+	// keeps reports a longer rendering that lists what out lists.
+	keeps := func(w Rendered) bool { return slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings }
 	// A second memory is worth more than the rest of the first: a longer
 	// excerpt is kept only where every memory and warning stays listed.
 	var wide []Item
@@ -440,7 +442,7 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		} else {
 			wide[i].Excerpt, wide[i].room = ex, room
 		}
-		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
+		if w := render(wide, warns, blocks, maxChars); keeps(w) {
 			out = w
 		} else {
 			wide[i] = narrow
@@ -474,7 +476,7 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 			wide[i].ContextExcerpt, wide[i].contextRoom = ex, itemChars
 		}
 	}
-	if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
+	if w := render(wide, warns, blocks, maxChars); keeps(w) {
 		return w
 	}
 	wideCtx := slices.Clone(wide)
@@ -484,7 +486,7 @@ func Render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 			continue
 		}
 		wide[i] = wideCtx[i]
-		if w := render(wide, warns, blocks, maxChars); slices.Equal(w.Shown, out.Shown) && w.Warnings >= out.Warnings {
+		if w := render(wide, warns, blocks, maxChars); keeps(w) {
 			out = w
 		} else {
 			wide[i] = narrow[i]

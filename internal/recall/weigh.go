@@ -428,12 +428,17 @@ type termCounts struct {
 	session string // the prompt's own session, whose turns TermDocs leaves out
 	total   int    // TermDocs's estimate at the first count
 	asked   bool   // total is set
-	docs    map[string]int
-	said    map[string]bool // the session's turns hold it (TermDocs)
+	words   map[string]termCount
+}
+
+// termCount is what TermDocs said of one word.
+type termCount struct {
+	docs int  // the project's events holding it
+	said bool // the session's own turns hold it
 }
 
 func newTermCounts(db *store.DB, session string) *termCounts {
-	return &termCounts{db: db, session: session, docs: map[string]int{}, said: map[string]bool{}}
+	return &termCounts{db: db, session: session, words: map[string]termCount{}}
 }
 
 // count returns TermDocs's counts of words and its estimate of how many
@@ -441,7 +446,7 @@ func newTermCounts(db *store.DB, session string) *termCounts {
 func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, total int, err error) {
 	var ask []string
 	for _, w := range words {
-		if _, ok := tc.docs[w]; !ok && !slices.Contains(ask, w) {
+		if _, ok := tc.words[w]; !ok && !slices.Contains(ask, w) {
 			ask = append(ask, w)
 		}
 	}
@@ -454,12 +459,12 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 			tc.total, tc.asked = n, true
 		}
 		for i, w := range ask {
-			tc.docs[w], tc.said[w] = got[i], said[i]
+			tc.words[w] = termCount{got[i], said[i]}
 		}
 	}
 	docs = make([]int, len(words))
 	for i, w := range words {
-		docs[i] = tc.docs[w]
+		docs[i] = tc.words[w].docs
 	}
 	return docs, tc.total, nil
 }
@@ -508,7 +513,7 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		df, said := 0, false
 		for range c.keys {
 			df = max(df, docs[k])
-			said = said || tc.said[words[k]]
+			said = said || tc.words[words[k]].said
 			k++
 		}
 		written := false

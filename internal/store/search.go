@@ -276,7 +276,7 @@ func (db *DB) TermDocs(ctx context.Context, words []string, exclude string) (doc
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		if n > 0 && own != "" && own != "[]" {
+		if n > 0 && first > 0 { // the session has turns (ids start at 1)
 			// "+rowid" keeps the list out of the index's choice, so that
 			// the scan starts at first.
 			var in int
