@@ -261,6 +261,33 @@ func TestNoWarningForAMemoryLeftOut(t *testing.T) {
 	}
 }
 
+// TestReplacementKeepsRoomForItsWarning: a listed memory that replaced a
+// choice read from the store (not listed) keeps room for that warning
+// before the memories ranked below it take the room, when the role is one
+// the claim tables know; a warning of any other role only fills the room
+// left.
+func TestReplacementKeepsRoomForItsWarning(t *testing.T) {
+	t.Parallel()
+	newer := Item{CID: "mem:t9", Kind: store.TypeAgentResponse, Time: day.AddDate(0, 0, 5), Excerpt: "We moved the app's data from Postgres to SQLite last week."}
+	rest := Item{CID: "mem:ta", Kind: store.TypeAgentResponse, Time: day, Excerpt: "The nightly export job runs at 02:00 UTC and mails the finance team."}
+	w := Warning{Severity: "HIGH", Kind: "superseded", Old: "postgres",
+		A:    Memory{CID: "mem:t1", Date: day, Title: "The app keeps its data in Postgres"},
+		B:    Memory{CID: "mem:t9", Date: day.AddDate(0, 0, 5), Title: "We moved the app's data from Postgres to SQLite"},
+		Note: "database: sqlite (2026-11-25) replaced postgres; the newer is the current one."}
+	// Room for both memories, or for the first and the warning; not for all three.
+	budget := len(itemLine(newer)+"\n") + max(len(itemLine(rest)+"\n"), len(warningLine(w)+"\n")+replacedBlock) + 5
+	for _, known := range []bool{true, false} {
+		w.known = known
+		r := Render([]Item{newer, rest}, []Warning{w}, Blocks{}, renderRoom(budget))
+		if got := r.Warnings == 1; got != known {
+			t.Errorf("known role %v: shown %v with %d warnings:\n%s", known, r.Shown, r.Warnings, r.Text)
+		}
+		if got := slices.Contains(r.Shown, "mem:ta"); got == known {
+			t.Errorf("known role %v: shown %v, the memory below listed %v", known, r.Shown, got)
+		}
+	}
+}
+
 // A longer excerpt is shown only in the room the memories leave: it never
 // pushes a memory out, and the text stays within the budget. An
 // equivalence test for the memories listed (it holds on the old code too,

@@ -58,6 +58,12 @@ type Warning struct {
 	// (editWarnings): both sides are lines of that one edit, which stays
 	// listed as it is; the warning is listed with it where it fits.
 	inEdit bool
+	// known marks a claim warning of a role the claim tables know as a
+	// choice (a database, a test runner, a version): the newer memory's
+	// line keeps room for it (render). Other roles ("path", a word the
+	// parser took for a role) are as often two remarks about different
+	// things, and fill only the room left.
+	known bool
 }
 
 // Rendered is the injected text and what it contains.
@@ -557,6 +563,12 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	// unless a memory listed states the value they say was replaced.
 	dropped := map[int]bool{}
 	var listed []string // the texts of the memories listed, as shown
+	// offered holds every memory given, listed or not: a warning whose
+	// older side is one of them comes with that memory, not this way.
+	offered := map[string]bool{}
+	for _, it := range items {
+		offered[it.CID] = true
+	}
 	for i, it := range items {
 		var ws strings.Builder
 		var mine, stale []int // stale: warnings whose then-line is left out
@@ -628,6 +640,20 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		if need <= budget {
 			warn.WriteString(ws.String())
 			for _, j := range mine {
+				used[j] = true
+			}
+		}
+		// The warning that this memory replaced an earlier choice not in the
+		// list (read from the store) is kept room for as the memory is
+		// listed, before the memories after it take that room: which of two
+		// databases is current is worth more than a memory ranked below this
+		// one.
+		for j, w := range warns {
+			if used[j] || !w.known || w.Kind != "superseded" || w.B.CID != it.CID || offered[w.A.CID] {
+				continue
+			}
+			if l := warningLine(w) + "\n"; body.Len()+warn.Len()+len(l)+blockCost(false) <= budget {
+				warn.WriteString(l)
 				used[j] = true
 			}
 		}

@@ -675,7 +675,8 @@ func closingQuote(s string, q byte) int {
 }
 
 func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
-	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv)}
+	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv),
+		known: strings.HasPrefix(role, "version") || len(claim.Values(role)) > 0}
 	if rel == claim.Supersedes {
 		w.Kind, w.Old = "superseded", ov
 		w.Note = fmt.Sprintf("%s: %s (%s) replaced %s; the newer is the current one.", Inert(role), Inert(nv), date(newer.Time), Inert(ov))
