@@ -12,7 +12,8 @@ func FuzzParse(f *testing.F) {
 		"Root cause:", "**Root cause**: the cron job runs twice per hour.", "The underlying cause turned out to be clock skew.",
 		"Unbounded retries are the real culprit? No: the retry loop is the real bottleneck.",
 		"There's no header mismatch between the gateway and billing.", "The cache isn't the problem here", "There is no",
-		"Bottleneck: the report query. The report query was not the bottleneck"} {
+		"Bottleneck: the report query. The report query was not the bottleneck",
+		"- **Before**: `a`\n- **After**: `b`", "1. Было: 30\n\n2) Стало: 45"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -30,6 +31,14 @@ func FuzzParse(f *testing.F) {
 		}
 		Compare(cs, cs)
 		ChangeCue(s)
+		for _, c := range LabelledChanges(s) {
+			if c.Old == "" || c.New == "" || c.Old == c.New {
+				t.Fatalf("labelled change %+v", c)
+			}
+			if utf8.ValidString(s) && (!utf8.ValidString(c.Old) || !utf8.ValidString(c.New)) {
+				t.Fatalf("labelled change %q splits a rune", c)
+			}
+		}
 		for _, d := range Diagnoses(s) {
 			if d.Start < 0 || d.Start > d.End || d.End > len(s) {
 				t.Fatalf("diagnosis span %d:%d out of %d", d.Start, d.End, len(s))

@@ -321,7 +321,7 @@ func hasLetter(s string) bool {
 // to ("then edited", whose excerpt shows the added lines only). The removed
 // line is what held before, the added line what holds now, and other items
 // may still state the older. The warning names both lines of the one edit;
-// it is listed with the item where it fits (Warning.inEdit).
+// it is listed with the item where it fits (Warning.inItem).
 func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	type edit struct {
 		it      Item
@@ -381,7 +381,7 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			a := Memory{CID: e.it.CID, Type: kindLabel(e.it), Date: e.ev.Time, Title: old}
 			b := a
 			b.Title = new
-			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inEdit: true,
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inItem: true,
 				Note: fmt.Sprintf("an edit of %s (%s) replaced the first line with the second; the newer is the current one.",
 					curlyQuotes.Replace(Inert(c.file)), date(e.ev.Time))})
 			paired[pair(-e.ev.ID, -e.ev.ID)] = true

@@ -167,9 +167,9 @@ func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) 
 func current(sel []Item, warns []Warning) []Item {
 	replaced := map[string]string{}
 	for _, w := range warns {
-		// An edit's warning quotes two lines of the one edit shown: the
-		// item holds the newer, and stays as it is.
-		if w.Kind == "superseded" && !w.inEdit {
+		// An edit's or a labelled change's warning quotes two lines of the
+		// one memory shown: the memory holds the newer, and stays as it is.
+		if w.Kind == "superseded" && !w.inItem {
 			replaced[w.A.CID] = w.B.CID
 		}
 	}

@@ -54,10 +54,11 @@ type Warning struct {
 	// other warnings): where another listed memory states it, the warning
 	// is shown even when A is not listed.
 	Old string
-	// inEdit marks the warning of a line a shown file edit changed
-	// (editWarnings): both sides are lines of that one edit, which stays
-	// listed as it is; the warning is listed with it where it fits.
-	inEdit bool
+	// inItem marks a warning whose two sides are lines of one memory shown:
+	// a line a file edit changed (editWarnings), or a change a message
+	// states in labelled lines (labelledWarnings). The memory stays listed
+	// as it is; the warning is listed with it where it fits.
+	inItem bool
 	// known marks a claim warning of a role the claim tables know as a
 	// choice (a database, a test runner, a version): the newer memory's
 	// line keeps room for it (render). Other roles ("path", a word the
@@ -327,7 +328,7 @@ func warningLine(w Warning) string {
 	}
 	switch w.Kind {
 	case "superseded":
-		if w.inEdit {
+		if w.inItem {
 			return fmt.Sprintf("- %s superseded: [%s] “%s” became “%s”: %s", w.Severity, w.A.CID,
 				curlyQuotes.Replace(Inert(w.A.Title)), curlyQuotes.Replace(Inert(w.B.Title)), w.Note)
 		}
@@ -585,7 +586,7 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		// it fits; where it does not, the memory is listed without it (with
 		// its other warnings), in full, but without a "then:" line the
 		// warning said was replaced: a stale line is not shown unmarked.
-		optional := func(j int) bool { return warns[j].inEdit || warns[j].A.CID != it.CID }
+		optional := func(j int) bool { return warns[j].inItem || warns[j].A.CID != it.CID }
 		if slices.ContainsFunc(mine, optional) &&
 			body.Len()+len(l)+warn.Len()+ws.Len()+blockCost(false) > budget {
 			for _, j := range mine {

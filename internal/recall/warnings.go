@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
@@ -137,6 +138,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, diagnosisWarnings(sel, paired)...)
 	out = append(out, denialWarnings(sel, paired)...)
 	out = append(out, editWarnings(sel, paired)...)
+	out = append(out, labelledWarnings(sel, paired)...)
 
 	n = 0
 	for _, it := range sel {
@@ -453,6 +455,52 @@ func denialWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 func subagentReport(ev store.Event) bool {
 	tool := gjson.GetBytes(ev.Payload, "tool").String()
 	return tool == "Task" || tool == "Agent"
+}
+
+// labelledWarnings finds, among recalled messages, one that states a change
+// as a line labelled before and the next labelled after ("Before: …",
+// "After: …"; claim.LabelledChanges), where the message shown holds either
+// line. Like a file edit's changed line it names both sides of one change,
+// and other memories may still state the older: the warning is listed with
+// the message where it fits (Warning.inItem).
+func labelledWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	var out []Warning
+	for _, it := range sel {
+		if len(out) == perKind {
+			break
+		}
+		if it.Kind != store.TypeAgentResponse && it.Kind != store.TypeUserPrompt || paired[pair(-it.event.ID, -it.event.ID)] {
+			continue
+		}
+		shown := foldWords(it.Excerpt)
+		for _, c := range claim.LabelledChanges(it.event.Text) {
+			if !strings.Contains(shown, lead(c.Old)) && !strings.Contains(shown, lead(c.New)) {
+				continue // a change the excerpt leaves out is not what the message was recalled for
+			}
+			old, new := diffWindow(c.Old, c.New, editQuote)
+			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: old}
+			b := a
+			b.Title = new
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inItem: true,
+				Note: fmt.Sprintf("the message (%s) states the change from the first to the second; the second is the newer.", date(it.Time))})
+			paired[pair(-it.event.ID, -it.event.ID)] = true
+			break
+		}
+	}
+	return out
+}
+
+// lead is the start of a line as foldWords gives it, enough to tell the
+// line is shown: an excerpt may clip its end.
+func lead(line string) string {
+	l := foldWords(line)
+	if n := 40; len(l) > n {
+		for n > 0 && !utf8.RuneStart(l[n]) {
+			n--
+		}
+		l = l[:n]
+	}
+	return l
 }
 
 // later reports whether a, ranked i, was said after b, ranked j.

@@ -217,3 +217,31 @@ func TestUnlikeValues(t *testing.T) {
 		}
 	}
 }
+
+// A message that states a change as a line labelled before and the next
+// labelled after warns with both lines, listed with it; the memory stays
+// listed as it is. A change the excerpt leaves out, or lines in the wrong
+// order, warn of nothing. The texts are made up.
+func TestLabelledChangeWarns(t *testing.T) {
+	t.Parallel()
+	text := "Update the worker's start command in the dashboard:\n- Current: `python worker.py`\n- To: `./run-worker.sh`\n\nThe script downloads the model first."
+	ev := store.Event{ID: 41, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: text}
+	it := messageItem(ev, "Update the worker's start command in the dashboard: - Current: `python worker.py` …")
+	ws := labelledWarnings([]Item{it}, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.Title != "`python worker.py`" || ws[0].B.Title != "`./run-worker.sh`" || !ws[0].inItem {
+		t.Fatalf("warnings %+v, want python worker.py became ./run-worker.sh", ws)
+	}
+	r := Render(current([]Item{it}, ws), ws, Blocks{}, 1500*charsPerToken)
+	if r.Warnings != 1 || !slices.Equal(r.Shown, []string{it.CID}) {
+		t.Errorf("shown %v with %d warnings, want the message and its warning:\n%s", r.Shown, r.Warnings, r.Text)
+	}
+
+	other := messageItem(ev, "The script downloads the model first.")
+	if ws := labelledWarnings([]Item{other}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a change the excerpt leaves out warned: %+v", ws)
+	}
+	ev.Text = "- To: `./run-worker.sh`\n- Current: `python worker.py`"
+	if ws := labelledWarnings([]Item{messageItem(ev, ev.Text)}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("lines in the wrong order warned: %+v", ws)
+	}
+}
