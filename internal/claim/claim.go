@@ -195,7 +195,7 @@ func (p *parser) find() {
 			continue
 		}
 		// Known tools, longest phrase first.
-		if n, tl := p.phrase(v, i); tl != nil && !p.productCode(i+n-1) {
+		if n, tl := p.phrase(v, i); tl != nil && !p.productCode(i+n-1) && !p.roleNoun(tl.value, i) {
 			p.add(p.pickRole(tl, i), tl.value, i, i+n-1)
 			i += n - 1
 			continue
@@ -276,6 +276,22 @@ func (p *parser) find() {
 			}
 		}
 	}
+}
+
+// roleNoun reports a tool's name that is also a role's ("bundler", Ruby's
+// package manager and any bundler) written as the role: a determiner within
+// the two words before it ("the default bundler", "a bundler for the
+// frontend") makes it a common noun, not the tool.
+func (p *parser) roleNoun(value string, i int) bool {
+	if !tableRoles()[value] {
+		return false
+	}
+	for k := i - 1; k >= 0 && k >= i-2 && p.toks[k].sent == p.toks[i].sent; k-- {
+		if determiners().Has(p.toks[k].s) {
+			return true
+		}
+	}
+	return false
 }
 
 // productCode reports a product code right after token i ("Cloudflare R5",

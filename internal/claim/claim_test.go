@@ -151,6 +151,22 @@ func TestPackageSpecNoVersion(t *testing.T) {
 	}
 }
 
+// A tool named as a role is the role after a determiner ("the default
+// bundler" is whatever bundles, not Ruby's Bundler); alone it is the tool.
+func TestRoleNoun(t *testing.T) {
+	t.Parallel()
+	cs := Parse("Rolldown is now the default bundler, no flag needed.")
+	if c, ok := find(cs, "package manager"); ok {
+		t.Errorf("the default bundler read as the package manager %q: %+v", c.Value, cs)
+	}
+	if c, ok := find(cs, "bundler"); !ok || c.Value != "rolldown" {
+		t.Errorf("the bundler is not rolldown: %+v", cs)
+	}
+	if c, ok := find(Parse("We install the gems with bundler."), "package manager"); !ok || c.Value != "bundler" {
+		t.Errorf("bundler alone is not the package manager: %+v", c)
+	}
+}
+
 func TestParseNothing(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{"", "Thanks, looks good!", "Please rename the helper and run the tests.", "왜 안 되는지 알려주세요."} {

@@ -3,6 +3,7 @@ package recall
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -153,13 +154,18 @@ func changedLine(removed, added, opener string) bool {
 		return false // a comment says what changed; it sets nothing
 	}
 	removed, added = code(removed, opener), code(added, opener)
-	if strings.EqualFold(removed, added) {
+	// A separator added or dropped at the end (a trailing comma before a
+	// new item) changes no value.
+	if strings.EqualFold(strings.TrimRight(removed, ",; "), strings.TrimRight(added, ",; ")) {
 		return false
 	}
 	rt, at := lineTokens(removed), lineTokens(added)
 	p, s := affixes(rt, at)
 	if p == len(rt) && p == len(at) {
 		return false // the same tokens, spaced otherwise
+	}
+	if reordered(rt, at) {
+		return false // the same names in another order: imports sorted
 	}
 	if len(rt)-p-s > 3 || len(at)-p-s > 3 || 2*(p+s) < max(len(rt), len(at)) {
 		return false
@@ -170,6 +176,15 @@ func changedLine(removed, added, opener string) bool {
 		}
 	}
 	return false
+}
+
+// reordered reports two lines of the same tokens in another order.
+func reordered(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
+	return slices.Equal(a, b)
 }
 
 // lineComments gives, by a file's extension or name, what opens a comment

@@ -42,6 +42,9 @@ func TestChangedLine(t *testing.T) {
 		{"SQL commented out", "--SET statement_timeout = '30s';", "--SET statement_timeout = '60s';", "--", false},
 		{"a CSS custom property", "--brand: #0284c7;", "--brand: #D96E4B;", "", true},
 		{"a CSS id", "#main { color: #0284c7; }", "#main { color: #D96E4B; }", "", true},
+		{"a trailing comma", `"kiln": "V2"`, `"kiln": "V2",`, "//", false},
+		{"imports sorted", "from kiln.io import read_glaze, glaze_to_image", "from kiln.io import glaze_to_image, read_glaze", "#", false},
+		{"a value with its comma", `"kiln": "V2",`, `"kiln": "V3",`, "//", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := changedLine(tt.removed, tt.added, tt.opener); got != tt.want {

@@ -212,16 +212,21 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				continue
 			}
 			rel, role, ov, nv := claim.Compare(older.claims, newer.claims)
-			if ov == "" || nv == "" || unlike(rel, role, ov, nv) {
+			if ov == "" || nv == "" || sameValue(ov, nv) || unlike(rel, role, ov, nv) {
 				// A warning names both values: a statement that drops one
 				// without naming what replaces it says too little to tell
 				// Claude which side holds.
 				continue
 			}
-			if rel != claim.Supersedes && (rel != claim.Contradicts || claim.Shape(role) || older.SessionID == newer.SessionID) {
+			if rel != claim.Supersedes && (rel != claim.Contradicts || !knownRole(role) || older.SessionID == newer.SessionID) {
 				// Two paths or two ports in one project are mostly about
-				// different things, and one session's statements are one
-				// discussion: there only an explicit change is a conflict.
+				// different things, one session's statements are one
+				// discussion, and a role read from a label ("Face
+				// grouping: …") names no choice: there only an explicit
+				// change is a conflict.
+				continue
+			}
+			if restates(older.claims, role, ov, nv) {
 				continue
 			}
 			out = append(out, claimWarning(rel, role, ov, nv, older, newer))
@@ -244,7 +249,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			}
 			if ok {
 				rel, role, ov, nv := claim.Compare(o.claims, n.claims)
-				if ov == "" || nv == "" || unlike(rel, role, ov, nv) {
+				if ov == "" || nv == "" || sameValue(ov, nv) || unlike(rel, role, ov, nv) {
 					continue
 				}
 				out = append(out, claimWarning(rel, role, ov, nv, o, n))
@@ -254,6 +259,29 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		}
 	}
 	return out, nil
+}
+
+// sameValue reports two spellings of one value: quoted or not, with the
+// name it is set to or without (`model="gpt-4o-mini"` and "gpt-4o-mini").
+func sameValue(a, b string) bool {
+	bare := func(v string) string {
+		if k := strings.IndexAny(v, "=:"); k > 0 && settingName(v[:k]) {
+			v = v[k+1:]
+		}
+		return strings.Trim(v, "\"'` ")
+	}
+	return strings.EqualFold(bare(a), bare(b))
+}
+
+// settingName reports a name a value is set to: letters, digits, '_', '-'
+// and '.', a letter first.
+func settingName(s string) bool {
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' || i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // unlike reports two values of different kinds, which are no alternatives
@@ -633,7 +661,7 @@ func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n sa
 		if !h.parsed {
 			h.claims, h.parsed = claim.Parse(h.event.Text), true
 		}
-		if rel, _, ov, _ := claim.Compare(h.claims, n.claims); rel == claim.Supersedes && ov == c.Replaces {
+		if rel, role, ov, nv := claim.Compare(h.claims, n.claims); rel == claim.Supersedes && ov == c.Replaces && !restates(h.claims, role, ov, nv) {
 			return h.said, true, nil
 		}
 	}
@@ -722,17 +750,41 @@ func closingQuote(s string, q byte) int {
 	return -1
 }
 
+// claimWarning is the warning that newer replaced (rel Supersedes) or
+// contradicts older's value ov of role with nv. The note names the role
+// where the claim tables know it (a table role, a version, a shape such as
+// a port or a path); a role read from a label ("Available at: …") is a stem
+// ("availabl"), which says nothing.
 func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
-	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv),
-		known: strings.HasPrefix(role, "version") || len(claim.Values(role)) > 0}
+	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv), known: knownRole(role)}
+	label := ""
+	if w.known || claim.Shape(role) {
+		label = Inert(role) + ": "
+	}
 	if rel == claim.Supersedes {
 		w.Kind, w.Old = "superseded", ov
-		w.Note = fmt.Sprintf("%s: %s (%s) replaced %s; the newer is the current one.", Inert(role), Inert(nv), date(newer.Time), Inert(ov))
+		w.Note = fmt.Sprintf("%s%s (%s) replaced %s; the newer is the current one.", label, Inert(nv), date(newer.Time), Inert(ov))
 	} else {
 		w.Kind = "contested"
-		w.Note = fmt.Sprintf("%s: %s vs %s; neither says it replaces the other, the newer is from %s.", Inert(role), Inert(ov), Inert(nv), date(newer.Time))
+		w.Note = fmt.Sprintf("%s%s vs %s; neither says it replaces the other, the newer is from %s.", label, Inert(ov), Inert(nv), date(newer.Time))
 	}
 	return w
+}
+
+// knownRole reports a role the claim tables know as a choice: a table
+// role (a database, a test runner) or a product's version.
+func knownRole(role string) bool {
+	return strings.HasPrefix(role, "version") || len(claim.Values(role)) > 0
+}
+
+// restates reports an older statement that already tells of the change a
+// newer one makes from ov to nv: it states nv for the role, or that ov was
+// replaced ("the plan: migrate from Supabase to Postgres", then "the Postgres
+// migration is done"). Two tellings of one change replace nothing.
+func restates(older []claim.Claim, role, ov, nv string) bool {
+	return slices.ContainsFunc(older, func(c claim.Claim) bool {
+		return c.Replaces == ov || c.Role == role && c.Value == nv && !c.Negated
+	})
 }
 
 // statement is one side of a warning: the sentence of the item that states

@@ -245,3 +245,22 @@ func TestLabelledChangeWarns(t *testing.T) {
 		t.Errorf("lines in the wrong order warned: %+v", ws)
 	}
 }
+
+func TestSameValue(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{`model="gpt-4o-mini"`, "gpt-4o-mini", true},
+		{"`kiln-v2`", "kiln-v2", true},
+		{"localhost:5173", "5173", true},
+		{"gpt-4o-mini", "gpt-4.1-nano", false},
+		{"10.0.0.5:5432", "5432", false}, // an address is no name it is set to
+		{"https://a.example", "https://b.example", false},
+	} {
+		if got := sameValue(tt.a, tt.b); got != tt.want {
+			t.Errorf("sameValue(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
