@@ -264,3 +264,31 @@ func TestSameValue(t *testing.T) {
 		}
 	}
 }
+
+// Two tellings of one change replace nothing: the plan to move from one
+// database to another and the report that it moved do not warn against each
+// other, while a statement of the old database alone does. The texts are
+// made up.
+func TestChangeToldTwiceIsNoConflict(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	plan := say(t, db, "plan", day.AddDate(0, 0, -4), "What is the plan for the orders data?",
+		"Based on my analysis of the current MongoDB implementation, here's a comprehensive plan to migrate to Railway Postgres + Prisma:")
+	done := say(t, db, "done", day.AddDate(0, 0, -1), "Why the move?", "**Strengths:**\n- Remove MongoDB vendor lock-in\n- Direct Postgres control via Prisma")
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(plan[1], plan[1].Text), messageItem(done[1], done[1].Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range ws {
+		if w.A.CID == store.EventCID(plan[1].ID) {
+			t.Errorf("the plan is warned of as replaced by its own report: %+v", w)
+		}
+	}
+
+	db = storetest.Open(t)
+	filler(t, db)
+	old := say(t, db, "old", day.AddDate(0, 0, -4), "Where do orders live?", "The orders data lives in MongoDB.")
+	done = say(t, db, "done", day.AddDate(0, 0, -1), "Is the orders move done?", "Done: we moved the orders data from MongoDB to Postgres.")
+	wantReplaced(t, db, []Item{messageItem(old[1], old[1].Text), messageItem(done[1], done[1].Text)}, store.EventCID(old[1].ID), store.EventCID(done[1].ID))
+}
