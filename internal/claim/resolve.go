@@ -386,6 +386,13 @@ func (p *parser) offers(s statement) {
 		}
 	}
 	for k := first; k+2 < end; k++ {
+		if p.canChange(k, end) {
+			// "I can modify the client to use X instead", "we could
+			// switch to Y": a change offered is not made.
+			p.markOffered(k, p.clauseEnd(k, end))
+		}
+	}
+	for k := first; k+2 < end; k++ {
 		if p.toks[k].s != "if" || !p.wish(k+1, end) {
 			continue
 		}
@@ -403,6 +410,24 @@ func (p *parser) offers(s statement) {
 			}
 		}
 	}
+}
+
+// canChange reports "I" or "we" at token k with "can" or "could" and a
+// verb of change after it ("I can modify", "we could also move"): the
+// speaker offers the change. A verb that reports ("I can confirm it moved")
+// is no such verb.
+func (p *parser) canChange(k, end int) bool {
+	if w := p.toks[k].s; w != "i" && w != "we" || p.toks[k+1].s != "can" && p.toks[k+1].s != "could" {
+		return false
+	}
+	for j := k + 2; j < end && j <= k+3 && !p.clauseBreak(j-1); j++ {
+		w := p.toks[j].s
+		if changeNew().Has(w) || cueWords().Has(w) || updateWords().Has(w) ||
+			slices.ContainsFunc(cueVerbs, func(v string) bool { return strings.HasPrefix(w, v) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // examples marks the values listed as examples as offered ("tools like
