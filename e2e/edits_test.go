@@ -52,3 +52,29 @@ func TestRealClientEditWarning(t *testing.T) {
 		t.Errorf("the warning quotes a line the prompt did not ask about:\n%s", block)
 	}
 }
+
+// TestRealClientLabelledChange: an answer states a change as a line
+// labelled before and the next labelled after. In the next session a
+// question about the current state gets that change as a warning, both
+// lines quoted, the newer last.
+func TestRealClientLabelledChange(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "Fix the kiln badge contrast in dark mode.\n"+
+		"SAY Fixed the kiln badge contrast. Kiln badge colours in dark mode:\n"+
+		"SAY - **Before**: ember badges with `dark:bg-ember-900` (hard to read)\n"+
+		"SAY - **After**: slate badges with `dark:bg-slate-700` (readable)")
+	dir := w.session("s2", nil, "which classes do the kiln badges use in dark mode now?")
+	reqs := requests(t, dir)
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	_, block, ok := strings.Cut(reqs[0], "[CONFLICT WARNINGS]")
+	if !ok {
+		t.Fatalf("no warning for the stated change:\n%s", reqs[0])
+	}
+	block, _, _ = strings.Cut(block, "[/CONFLICT WARNINGS]")
+	old, now := strings.Index(block, "dark:bg-ember-900"), strings.Index(block, "dark:bg-slate-700")
+	if old < 0 || now < 0 || now < old || !strings.Contains(block, "became") {
+		t.Errorf("the warning does not say the ember class became the slate one:\n%s", block)
+	}
+}
