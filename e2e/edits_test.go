@@ -33,16 +33,7 @@ func TestRealClientEditWarning(t *testing.T) {
 	if b, _ := os.ReadFile(css); !strings.Contains(string(b), "#b85a3a") {
 		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
 	}
-	dir := w.session("s2", nil, "which colour is the kiln door accent in kiln.css now?")
-	reqs := requests(t, dir)
-	if len(reqs) == 0 {
-		t.Fatal("no request reached the model")
-	}
-	_, block, ok := strings.Cut(reqs[0], "[CONFLICT WARNINGS]")
-	if !ok {
-		t.Fatalf("no warning for the accent's change:\n%s", reqs[0])
-	}
-	block, _, _ = strings.Cut(block, "[/CONFLICT WARNINGS]")
+	block := warningBlock(t, w.session("s2", nil, "which colour is the kiln door accent in kiln.css now?"))
 	for _, want := range []string{"#0284c7; /* kiln door accent */", "became", "#b85a3a; /* kiln door accent */", "an edit of kiln.css"} {
 		if !strings.Contains(block, want) {
 			t.Errorf("the warning lacks %q:\n%s", want, block)
@@ -63,18 +54,25 @@ func TestRealClientLabelledChange(t *testing.T) {
 		"SAY Fixed the kiln badge contrast. Kiln badge colours in dark mode:\n"+
 		"SAY - **Before**: ember badges with `dark:bg-ember-900` (hard to read)\n"+
 		"SAY - **After**: slate badges with `dark:bg-slate-700` (readable)")
-	dir := w.session("s2", nil, "which classes do the kiln badges use in dark mode now?")
+	block := warningBlock(t, w.session("s2", nil, "which classes do the kiln badges use in dark mode now?"))
+	old, now := strings.Index(block, "dark:bg-ember-900"), strings.Index(block, "dark:bg-slate-700")
+	if old < 0 || now < 0 || now < old || !strings.Contains(block, "became") {
+		t.Errorf("the warning does not say the ember class became the slate one:\n%s", block)
+	}
+}
+
+// warningBlock is the [CONFLICT WARNINGS] block of the first request the
+// session in dir sent the model; the test fails without one.
+func warningBlock(t *testing.T, dir string) string {
+	t.Helper()
 	reqs := requests(t, dir)
 	if len(reqs) == 0 {
 		t.Fatal("no request reached the model")
 	}
 	_, block, ok := strings.Cut(reqs[0], "[CONFLICT WARNINGS]")
 	if !ok {
-		t.Fatalf("no warning for the stated change:\n%s", reqs[0])
+		t.Fatalf("no conflict warning:\n%s", reqs[0])
 	}
 	block, _, _ = strings.Cut(block, "[/CONFLICT WARNINGS]")
-	old, now := strings.Index(block, "dark:bg-ember-900"), strings.Index(block, "dark:bg-slate-700")
-	if old < 0 || now < 0 || now < old || !strings.Contains(block, "became") {
-		t.Errorf("the warning does not say the ember class became the slate one:\n%s", block)
-	}
+	return block
 }
