@@ -279,19 +279,17 @@ func (p *parser) find() {
 }
 
 // roleNoun reports a tool's name that is also a role's ("bundler", Ruby's
-// package manager and any bundler) written as the role: a determiner within
-// the two words before it ("the default bundler", "a bundler for the
-// frontend") makes it a common noun, not the tool.
+// package manager and any bundler) written as the role: in lower case,
+// after a determiner and a word that qualifies it ("the default bundler",
+// "a new artifact registry"). "The bundler gem", "the Artifact Registry"
+// name the tool.
 func (p *parser) roleNoun(value string, i int) bool {
-	if !tableRoles()[value] {
+	if !tableRoles()[value] || i < 2 || p.toks[i-2].sent != p.toks[i].sent {
 		return false
 	}
-	for k := i - 1; k >= 0 && k >= i-2 && p.toks[k].sent == p.toks[i].sent; k-- {
-		if determiners().Has(p.toks[k].s) {
-			return true
-		}
-	}
-	return false
+	t := p.toks[i]
+	return determiners().Has(p.toks[i-2].s) && !determiners().Has(p.toks[i-1].s) &&
+		p.text[t.start:t.end] == t.s
 }
 
 // productCode reports a product code right after token i ("Cloudflare R5",

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,25 +31,33 @@ var changeLabels = map[string][]string{
 // sentence fits; a longer line is a paragraph that only opens with a label.
 const maxLabelledLine = 300
 
-// LabelledChanges returns the changes text states as a line labelled
-// before ("Before:", "Current:", "Было:") followed by a line labelled after
+// LabelledChanges returns the changes text states as a line labelled before
+// ("Before:", "Current:", "Было:") followed by a line labelled after
 // ("After:", "To:", "Стало:"), blank lines between them aside. The two
-// lines must say different things.
+// lines must say different things of one kind (alike): "Before: take a
+// snapshot" and "After: verify the counts" are steps, not a change. Lines
+// in a fenced code block are code (a YAML file's "old:" and "new:" keys).
 func LabelledChanges(text string) []LabelledChange {
 	if len(text) > maxText {
-		text = text[:maxText]
+		// Cut at a line's end: a line cut short is no value.
+		text = text[:strings.LastIndexByte(text[:maxText], '\n')+1]
 	}
 	var out []LabelledChange
-	var prev string    // the label of the last non-blank line, if it opened with one
-	var prevVal string // that line's text after its label
+	var prev, prevVal string // the label of the last non-blank line, if it opened with one, and its text after it
+	fenced := false
 	for line := range strings.Lines(text) {
-		if strings.TrimSpace(line) == "" {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fenced, prev, prevVal = !fenced, "", ""
 			continue
 		}
-		label, val := labelled(line)
-		if label != "" && prev != "" && prevVal != "" && val != "" {
+		if t == "" || fenced {
+			continue
+		}
+		label, val := labelled(t)
+		if label != "" && prev != "" && !strings.EqualFold(prevVal, val) && alike(prevVal, val) {
 			for _, after := range changeLabels[prev] {
-				if label == after && !strings.EqualFold(prevVal, val) {
+				if label == after {
 					out = append(out, LabelledChange{Old: prevVal, New: val})
 					break
 				}
@@ -59,30 +68,54 @@ func LabelledChanges(text string) []LabelledChange {
 	return out
 }
 
-// labelled splits a line that opens with a one-word label and a colon (a
-// list marker and emphasis around either aside: "- **Before:** x",
-// "1. Old: x") into the label, lower-case, and the rest, trimmed; "" when
-// the line is no such line or too long to be one.
+// alike reports two values of one kind: both hold code (a backquoted span)
+// or a number, or they share a word of four letters or more ("2.4 s per
+// page", "0.3 s per page"; "blue tags with …", "gray tags with …").
+func alike(a, b string) bool {
+	code := func(s string) bool { return strings.Count(s, "`") >= 2 }
+	digit := func(s string) bool { return strings.ContainsAny(s, "0123456789") }
+	if code(a) && code(b) || digit(a) && digit(b) {
+		return true
+	}
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+	}
+	bw := words(b)
+	for _, w := range words(a) {
+		if utf8.RuneCountInString(w) >= 4 && slices.Contains(bw, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// labelled splits a trimmed line that opens with a one-word label and a
+// colon (a list marker before it, emphasis around the label: "- **Before:**
+// x", "**Before**: x", "1. Old: x") into the label, lower-case, and the
+// rest, trimmed; "" when the line is no such line or too long to be one.
 func labelled(line string) (label, rest string) {
-	line = strings.TrimSpace(line)
 	if len(line) > maxLabelledLine {
 		return "", ""
 	}
-	line = strings.TrimLeft(line, "-*•+ ")
+	line = strings.TrimLeft(line, "-•+ ")
+	if strings.HasPrefix(line, "* ") {
+		line = strings.TrimLeft(line[1:], " ") // a "*" list marker, not emphasis
+	}
 	if i := strings.IndexFunc(line, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && i < len(line) && (line[i] == '.' || line[i] == ')') {
 		line = strings.TrimLeft(line[i+1:], " ")
 	}
-	line = strings.TrimLeft(line, "*_")
+	mark := line[:len(line)-len(strings.TrimLeft(line, "*_"))] // the label's emphasis
+	line = line[len(mark):]
 	end := strings.IndexFunc(line, func(r rune) bool { return !unicode.IsLetter(r) })
 	if end <= 0 {
 		return "", ""
 	}
 	word := strings.ToLower(line[:end])
-	after := strings.TrimLeft(line[end:], "*_ ")
+	after := strings.TrimPrefix(line[end:], mark) // "**Before**: x"
 	if !strings.HasPrefix(after, ":") {
 		return "", ""
 	}
-	rest = strings.TrimSpace(strings.Trim(strings.TrimSpace(after[1:]), "*_"))
+	rest = strings.TrimSpace(strings.TrimPrefix(after[1:], mark)) // "**Before:** x"
 	if utf8.RuneCountInString(rest) < 2 {
 		return "", ""
 	}

@@ -2,7 +2,9 @@ package claim
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestLabelledChanges(t *testing.T) {
@@ -16,9 +18,10 @@ func TestLabelledChanges(t *testing.T) {
 		{"### Badge colours\n- **Before**: red badges with `bg-red-900` (hard to read)\n- **After**: slate badges with `bg-slate-700`",
 			[]LabelledChange{{"red badges with `bg-red-900` (hard to read)", "slate badges with `bg-slate-700`"}}},
 		{"**Before:** 2.4 s per page\n\n**After:** 0.3 s per page", []LabelledChange{{"2.4 s per page", "0.3 s per page"}}},
-		{"1. Old: nightly at 02:00\n2. New: hourly", []LabelledChange{{"nightly at 02:00", "hourly"}}},
+		{"1. Old: nightly at 02:00\n2. New: hourly at :15", []LabelledChange{{"nightly at 02:00", "hourly at :15"}}},
 		{"Было: 30 секунд\nСтало: 45 секунд", []LabelledChange{{"30 секунд", "45 секунд"}}},
-		{"Antes: cron diario\nDespués: cola de tareas", []LabelledChange{{"cron diario", "cola de tareas"}}},
+		{"Antes: cola de tareas con cron\nDespués: cola de tareas con Redis", []LabelledChange{{"cola de tareas con cron", "cola de tareas con Redis"}}},
+		{"* **Old**: `__init__.py` exports\n* **New**: `__all__` exports", []LabelledChange{{"`__init__.py` exports", "`__all__` exports"}}},
 		// No such pair:
 		{"Before deploying: run the tests.\nAfter: tag the release.", nil}, // "Before deploying" is no label
 		{"From: ana@example.com\nTo: ben@example.com\nSubject: hi", nil},   // an e-mail's header
@@ -30,6 +33,22 @@ func TestLabelledChanges(t *testing.T) {
 	} {
 		if got := LabelledChanges(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("LabelledChanges(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// A text past the bound is read to the last whole line before it: a line
+// cut short is no value (review 207).
+func TestLabelledChangesCutAtALine(t *testing.T) {
+	t.Parallel()
+	pad := strings.Repeat("filler line\n", (maxText-40)/12)
+	text := pad + "Было: 30 секунд\nСтало: 45 секунд\n"
+	for len(text) <= maxText+10 {
+		text = "x" + text
+	}
+	for _, c := range LabelledChanges(text) {
+		if !utf8.ValidString(c.Old) || !utf8.ValidString(c.New) || c.New != "45 секунд" {
+			t.Errorf("a line cut short read as a value: %q", c)
 		}
 	}
 }

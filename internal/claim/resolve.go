@@ -415,20 +415,30 @@ func (p *parser) offers(s statement) {
 // canChange reports "I" or "we" at token k with "can" or "could" and a
 // verb of change after it ("I can modify", "we could also move"): the
 // speaker offers the change. A verb that reports ("I can confirm it moved")
-// is no such verb.
+// is no such verb, and "can now", "could finally" say what has become
+// possible ("since the upgrade we can now run the tests with vitest").
 func (p *parser) canChange(k, end int) bool {
-	if w := p.toks[k].s; w != "i" && w != "we" || p.toks[k+1].s != "can" && p.toks[k+1].s != "could" {
+	if w := p.toks[k].s; w != "i" && w != "we" || p.toks[k+1].s != "can" && p.toks[k+1].s != "could" ||
+		achieved().Has(p.toks[k+2].s) {
 		return false
 	}
 	for j := k + 2; j < end && j <= k+3 && !p.clauseBreak(j-1); j++ {
 		w := p.toks[j].s
-		if changeNew().Has(w) || cueWords().Has(w) || updateWords().Has(w) ||
+		if changeNew().Has(w) || cueWords().Has(w) || updateWords().Has(w) || offerVerbs().Has(w) ||
 			slices.ContainsFunc(cueVerbs, func(v string) bool { return strings.HasPrefix(w, v) }) {
 			return true
 		}
 	}
 	return false
 }
+
+// offerVerbs are verbs of change, in the form a modal takes, that no other
+// change table holds ("I can modify the client to …").
+var offerVerbs = lazywords.Lookup(`modify rewrite convert`)
+
+// achieved are the words after "can" or "could" that make it say what has
+// become possible, not what is offered.
+var achieved = lazywords.Lookup(`now finally already`)
 
 // examples marks the values listed as examples as offered ("tools like
 // X, Y and Z", "a store such as X"): a value named as an instance of a kind

@@ -164,8 +164,8 @@ func changedLine(removed, added, opener string) bool {
 	if p == len(rt) && p == len(at) {
 		return false // the same tokens, spaced otherwise
 	}
-	if reordered(rt, at) {
-		return false // the same names in another order: imports sorted
+	if sorted(rt[p:len(rt)-s], at[p:len(at)-s]) {
+		return false // a list's names sorted: imports put in order
 	}
 	if len(rt)-p-s > 3 || len(at)-p-s > 3 || 2*(p+s) < max(len(rt), len(at)) {
 		return false
@@ -178,13 +178,24 @@ func changedLine(removed, added, opener string) bool {
 	return false
 }
 
-// reordered reports two lines of the same tokens in another order.
-func reordered(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
+// sorted reports a comma-separated list of names put in order: the added
+// tokens are the removed ones, the names now sorted and before not
+// ("import read_fits, fits_to_image" made "import fits_to_image,
+// read_fits"). Other reorderings change what the line says ("margin: 0
+// 8px" made "margin: 8px 0").
+func sorted(removed, added []string) bool {
+	names := func(ts []string) []string {
+		var out []string
+		for _, t := range ts {
+			if t != "," {
+				out = append(out, strings.ToLower(t))
+			}
+		}
+		return out
 	}
-	a, b = slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
-	return slices.Equal(a, b)
+	r, a := names(removed), names(added)
+	return len(a) > 1 && len(a) < len(added) && slices.IsSorted(a) && !slices.IsSorted(r) &&
+		slices.Equal(slices.Sorted(slices.Values(r)), a)
 }
 
 // lineComments gives, by a file's extension or name, what opens a comment

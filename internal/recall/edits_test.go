@@ -44,6 +44,8 @@ func TestChangedLine(t *testing.T) {
 		{"a CSS id", "#main { color: #0284c7; }", "#main { color: #D96E4B; }", "", true},
 		{"a trailing comma", `"kiln": "V2"`, `"kiln": "V2",`, "//", false},
 		{"imports sorted", "from kiln.io import read_glaze, glaze_to_image", "from kiln.io import glaze_to_image, read_glaze", "#", false},
+		{"values swapped", "margin: 0 8px;", "margin: 8px 0;", "", true}, // review 207
+		{"a list put out of order", "plugins = [glaze, kiln]", "plugins = [kiln, glaze]", "#", true},
 		{"a value with its comma", `"kiln": "V2",`, `"kiln": "V3",`, "//", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

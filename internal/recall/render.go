@@ -644,11 +644,12 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 				used[j] = true
 			}
 		}
-		// The warning that this memory replaced an earlier choice not in the
-		// list (read from the store) is kept room for as the memory is
-		// listed, before the memories after it take that room: which of two
-		// databases is current is worth more than a memory ranked below this
-		// one.
+		// The warning that this memory replaced an earlier choice that no
+		// memory offered here states (one read from the store, or one left
+		// out of the list as replaced: current) is kept room for as the
+		// memory is listed, before the memories after it take that room:
+		// which of two databases is current is worth more than a memory
+		// ranked below this one.
 		for j, w := range warns {
 			if used[j] || !w.known || w.Kind != "superseded" || w.B.CID != it.CID || offered[w.A.CID] {
 				continue

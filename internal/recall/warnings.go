@@ -263,18 +263,25 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 
 // sameValue reports two spellings of one value: quoted or not, with the
 // name it is set to or without (`model="gpt-4o-mini"` and "gpt-4o-mini").
+// Two names are two things, whatever follows them ("db:5432" and
+// "cache:5432", "ci-base:3" and "ci-slim:3").
 func sameValue(a, b string) bool {
-	bare := func(v string) string {
+	split := func(v string) (name, value string) {
 		if k := strings.IndexAny(v, "=:"); k > 0 && settingName(v[:k]) {
-			v = v[k+1:]
+			name, v = v[:k], v[k+1:]
 		}
-		return strings.Trim(v, "\"'` ")
+		return name, strings.Trim(v, "\"'` ")
 	}
-	return strings.EqualFold(bare(a), bare(b))
+	an, av := split(a)
+	bn, bv := split(b)
+	if an != "" && bn != "" && !strings.EqualFold(an, bn) {
+		return false
+	}
+	return strings.EqualFold(av, bv)
 }
 
 // settingName reports a name a value is set to: letters, digits, '_', '-'
-// and '.', a letter first.
+// and '.', a letter or '_' first.
 func settingName(s string) bool {
 	for i, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' || i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '.')) {
@@ -497,12 +504,12 @@ func labelledWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		if len(out) == perKind {
 			break
 		}
-		if it.Kind != store.TypeAgentResponse && it.Kind != store.TypeUserPrompt || paired[pair(-it.event.ID, -it.event.ID)] {
-			continue
+		if it.Kind != store.TypeAgentResponse || paired[pair(-it.event.ID, -it.event.ID)] {
+			continue // a user's lines ask for a change or describe one wanted
 		}
-		shown := foldWords(it.Excerpt)
+		shown := " " + foldWords(it.Excerpt) + " "
 		for _, c := range claim.LabelledChanges(it.event.Text) {
-			if !strings.Contains(shown, lead(c.Old)) && !strings.Contains(shown, lead(c.New)) {
+			if !showsLine(shown, c.Old) && !showsLine(shown, c.New) {
 				continue // a change the excerpt leaves out is not what the message was recalled for
 			}
 			old, new := diffWindow(c.Old, c.New, editQuote)
@@ -518,17 +525,22 @@ func labelledWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
-// lead is the start of a line as foldWords gives it, enough to tell the
-// line is shown: an excerpt may clip its end.
-func lead(line string) string {
+// showsLine reports whether an excerpt, folded and padded with a space at
+// each end, shows a line: the line's words from their start, whole, the
+// first 40 bytes of a long line (an excerpt may clip its end). A line of a
+// few letters ("on") is in any excerpt, so it shows nothing.
+func showsLine(shown, line string) bool {
 	l := foldWords(line)
+	if len(l) < 4 {
+		return false
+	}
 	if n := 40; len(l) > n {
 		for n > 0 && !utf8.RuneStart(l[n]) {
 			n--
 		}
-		l = l[:n]
+		return strings.Contains(shown, " "+l[:n])
 	}
-	return l
+	return strings.Contains(shown, " "+l+" ")
 }
 
 // later reports whether a, ranked i, was said after b, ranked j.
@@ -753,12 +765,13 @@ func closingQuote(s string, q byte) int {
 // claimWarning is the warning that newer replaced (rel Supersedes) or
 // contradicts older's value ov of role with nv. The note names the role
 // where the claim tables know it (a table role, a version, a shape such as
-// a port or a path); a role read from a label ("Available at: …") is a stem
-// ("availabl"), which says nothing.
+// a port or a path) or where a side says it as a word ("model", "db_host");
+// a role read from a label ("Available at: …") may be a stem ("availabl"),
+// which says nothing.
 func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
 	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv), known: knownRole(role)}
 	label := ""
-	if w.known || claim.Shape(role) {
+	if w.known || claim.Shape(role) || wordIn(strings.ToLower(w.A.Title+" "+w.B.Title), role) {
 		label = Inert(role) + ": "
 	}
 	if rel == claim.Supersedes {
@@ -771,6 +784,23 @@ func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Wa
 	return w
 }
 
+// wordIn reports w in text as a word of its own: no letter, digit or '_'
+// on either side.
+func wordIn(text, w string) bool {
+	for i := 0; w != ""; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if end := j + len(w); (j == 0 || !isWordByte(text[j-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
 // knownRole reports a role the claim tables know as a choice: a table
 // role (a database, a test runner) or a product's version.
 func knownRole(role string) bool {
@@ -778,12 +808,15 @@ func knownRole(role string) bool {
 }
 
 // restates reports an older statement that already tells of the change a
-// newer one makes from ov to nv: it states nv for the role, or that ov was
-// replaced ("the plan: migrate from Supabase to Postgres", then "the Postgres
-// migration is done"). Two tellings of one change replace nothing.
+// newer one makes from ov to nv for role: it says ov was replaced, or it
+// names nv in a statement of change ("here's a plan to migrate to
+// Postgres", then "direct Postgres control via Prisma"). Two tellings of one
+// change replace nothing. nv named as an option ("we could consider
+// Postgres later") or for another thing ("analytics runs on Postgres") is
+// no telling of the change.
 func restates(older []claim.Claim, role, ov, nv string) bool {
 	return slices.ContainsFunc(older, func(c claim.Claim) bool {
-		return c.Replaces == ov || c.Role == role && c.Value == nv && !c.Negated
+		return c.Role == role && (c.Replaces == ov || c.Value == nv && c.Changed && !c.Negated)
 	})
 }
 

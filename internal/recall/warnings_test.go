@@ -244,6 +244,16 @@ func TestLabelledChangeWarns(t *testing.T) {
 	if ws := labelledWarnings([]Item{messageItem(ev, ev.Text)}, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("lines in the wrong order warned: %+v", ws)
 	}
+	// A value of a few letters is inside any excerpt's words ("2030"), so
+	// it shows nothing; a user's lines ask for a change (review 207).
+	ev.Text = "Было: 30\nСтало: 45"
+	if ws := labelledWarnings([]Item{messageItem(ev, "Планы на 2030 и 2045 годы")}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a short value matched inside a word: %+v", ws)
+	}
+	ev.Text, ev.Type = text, store.TypeUserPrompt
+	if ws := labelledWarnings([]Item{messageItem(ev, it.Excerpt)}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a user's lines warned: %+v", ws)
+	}
 }
 
 func TestSameValue(t *testing.T) {
@@ -258,6 +268,10 @@ func TestSameValue(t *testing.T) {
 		{"gpt-4o-mini", "gpt-4.1-nano", false},
 		{"10.0.0.5:5432", "5432", false}, // an address is no name it is set to
 		{"https://a.example", "https://b.example", false},
+		{"db:5432", "cache:5432", false}, // two names, two things (review 207)
+		{"ci-base:3", "ci-slim:3", false},
+		{"timeout=30", "retries=30", false},
+		{"timeout=30", "TIMEOUT=30", true},
 	} {
 		if got := sameValue(tt.a, tt.b); got != tt.want {
 			t.Errorf("sameValue(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
@@ -286,9 +300,17 @@ func TestChangeToldTwiceIsNoConflict(t *testing.T) {
 		}
 	}
 
-	db = storetest.Open(t)
-	filler(t, db)
-	old := say(t, db, "old", day.AddDate(0, 0, -4), "Where do orders live?", "The orders data lives in MongoDB.")
-	done = say(t, db, "done", day.AddDate(0, 0, -1), "Is the orders move done?", "Done: we moved the orders data from MongoDB to Postgres.")
-	wantReplaced(t, db, []Item{messageItem(old[1], old[1].Text), messageItem(done[1], done[1].Text)}, store.EventCID(old[1].ID), store.EventCID(done[1].ID))
+	// The old value stated alone, or beside the new one named as an
+	// option or for another thing, is the stale side (review 207).
+	for _, older := range []string{
+		"The orders data lives in MongoDB.",
+		"We use MongoDB for the orders data; we could consider Postgres later.",
+		"The orders data lives in MongoDB. Analytics runs on Postgres.",
+	} {
+		db := storetest.Open(t)
+		filler(t, db)
+		old := say(t, db, "old", day.AddDate(0, 0, -4), "Where do orders live?", older)
+		done := say(t, db, "done", day.AddDate(0, 0, -1), "Is the orders move done?", "Done: we moved the orders data from MongoDB to Postgres.")
+		wantReplaced(t, db, []Item{messageItem(old[1], old[1].Text), messageItem(done[1], done[1].Text)}, store.EventCID(old[1].ID), store.EventCID(done[1].ID))
+	}
 }
