@@ -455,7 +455,10 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 	if first > st.first {
 		gap := p.text[p.toks[first-1].end:p.toks[first].start]
 		w := p.toks[first-1].s
-		strong = strings.ContainsAny(gap, ":=") || useWords().Has(w) && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
+		// A use word after a determiner is a noun: "the use cases for
+		// storing content" uses nothing.
+		noun := first-1 > st.first && determiners().Has(p.toks[first-2].s)
+		strong = strings.ContainsAny(gap, ":=") || useWords().Has(w) && !noun && (w != "to" && w != "into" && w != "onto" || p.cue[sent])
 	}
 	if n := last + 1; n < end && !p.clauseBreak(last) && newAfter().Has(p.toks[n].s) {
 		strong = true // "runs on bazomex now", "bazomex instead"
