@@ -197,6 +197,12 @@ func Asks(text string) []string {
 		}
 		text = text[:cut]
 	}
+	// Most prompts ask no question of these forms: they are told by the
+	// expressions before the text is split into words.
+	question := questionRE.MatchString(text)
+	if !question && !romanceQuestionRE.MatchString(text) {
+		return nil
+	}
 	lower := strings.ToLower(text)
 	words := strings.FieldsFunc(lower, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r >= utf8.RuneSelf && unicode.IsLetter(r))
@@ -205,7 +211,7 @@ func Asks(text string) []string {
 	// text whose function words are that language's.
 	fw := funcwords.For(words)
 	romance := fw.Any(funcwords.Romance...)
-	if !questionRE.MatchString(text) && !(romance && romanceQuestionRE.MatchString(text)) {
+	if !question && !romance {
 		return nil
 	}
 	named := map[string]bool{}

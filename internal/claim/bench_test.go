@@ -29,3 +29,22 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAsks is the prompt hook's reading of a prompt for the role it
+// asks, over prompts most of which ask none.
+func BenchmarkAsks(b *testing.B) {
+	prompts := []string{
+		"run the tests again and fix the failing build",
+		"Add a CSV export to the reports page.",
+		"Why did the nightly import stop last week?",
+		"which package manager do we use in the monorepo?",
+		"¿Qué versión de Node usamos en el backend?",
+		"please refactor the auth middleware so it reads the token once",
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range prompts {
+			Asks(p)
+		}
+	}
+}
