@@ -15,16 +15,7 @@ import (
 const maxScan = 32 << 10
 
 // scanned is the part of text recall reads, cut on a rune boundary.
-func scanned(text string) string {
-	if len(text) <= maxScan {
-		return text
-	}
-	cut := maxScan
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
-		cut--
-	}
-	return text[:cut]
-}
+func scanned(text string) string { return cutRunes(text, maxScan) }
 
 // Sizes of what one item shows, in bytes.
 const (

@@ -87,14 +87,25 @@ func entryText(e store.Entry) string {
 
 // containsTerm reports whether a word of text starts with term (the query is a
 // prefix query, so "token" matches "tokens").
-func containsTerm(text, term string) bool {
+func containsTerm(text, term string) bool { return findWord(text, term, nil) }
+
+// wordIn reports w in text as a word of its own: no letter, digit or '_'
+// on either side.
+func wordIn(text, w string) bool {
+	return findWord(text, w, func(next byte) bool { return !isWordByte(next) })
+}
+
+// findWord reports whether text holds w where a word starts and, when ends
+// is not nil, where ends accepts the byte after it (the text's end is
+// always a word's end).
+func findWord(text, w string, ends func(next byte) bool) bool {
 	for i := 0; ; {
-		j := strings.Index(text[i:], term)
+		j := strings.Index(text[i:], w)
 		if j < 0 {
 			return false
 		}
 		j += i
-		if j == 0 || !isWordByte(text[j-1]) {
+		if end := j + len(w); (j == 0 || !isWordByte(text[j-1])) && (ends == nil || end == len(text) || ends(text[end])) {
 			return true
 		}
 		i = j + 1

@@ -148,11 +148,18 @@ func clipRunes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	return strings.TrimSpace(cutRunes(s, n)) + "…"
+}
+
+// cutRunes returns s cut to at most n bytes, on a rune's start.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return strings.TrimSpace(s[:cut]) + "…"
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // clipAtWord cuts s to at most n bytes at a space, marking the cut; with no
@@ -717,19 +724,14 @@ func statedIn(texts []string, value string) bool {
 	if host, port, ok := strings.Cut(value, ":"); ok && strings.Count(host, ".") == 3 && port != "" && strings.Trim(port, "0123456789") == "" {
 		forms = append(forms, host)
 	}
+	// A value followed by a colon is part of another: "10.0.0.5" in
+	// "10.0.0.5:6000" is that host with another port.
+	ends := func(next byte) bool { return !isWordByte(next) && next != ':' }
 	for _, t := range texts {
 		t = strings.ToLower(t)
 		for _, f := range forms {
-			for i := 0; ; {
-				j := strings.Index(t[i:], f)
-				if j < 0 {
-					break
-				}
-				j += i
-				if end := j + len(f); (j == 0 || !isWordByte(t[j-1])) && (end == len(t) || !isWordByte(t[end]) && t[end] != ':') {
-					return true
-				}
-				i = j + 1
+			if findWord(t, f, ends) {
+				return true
 			}
 		}
 	}

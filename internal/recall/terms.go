@@ -155,14 +155,7 @@ var citationRE = lazyregexp.New(`\bmem:[0-9a-z]{1,64}\b`)
 // head is the part of a prompt recall reads: the question is near the start;
 // a pasted 10 MB log after it must not cost a scan.
 func head(prompt string) string {
-	if len(prompt) <= maxQueryBytes {
-		return prompt
-	}
-	cut := maxQueryBytes
-	for cut > 0 && !utf8.RuneStart(prompt[cut]) {
-		cut--
-	}
-	return prompt[:cut]
+	return cutRunes(prompt, maxQueryBytes)
 }
 
 // splitIdent splits identifiers and paths into words: snake_case, kebab-case,

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
@@ -534,11 +533,8 @@ func showsLine(shown, line string) bool {
 	if len(l) < 4 {
 		return false
 	}
-	if n := 40; len(l) > n {
-		for n > 0 && !utf8.RuneStart(l[n]) {
-			n--
-		}
-		return strings.Contains(shown, " "+l[:n])
+	if len(l) > 40 {
+		return strings.Contains(shown, " "+cutRunes(l, 40))
 	}
 	return strings.Contains(shown, " "+l+" ")
 }
@@ -782,23 +778,6 @@ func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Wa
 		w.Note = fmt.Sprintf("%s%s vs %s; neither says it replaces the other, the newer is from %s.", label, Inert(ov), Inert(nv), date(newer.Time))
 	}
 	return w
-}
-
-// wordIn reports w in text as a word of its own: no letter, digit or '_'
-// on either side.
-func wordIn(text, w string) bool {
-	for i := 0; w != ""; {
-		j := strings.Index(text[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		if end := j + len(w); (j == 0 || !isWordByte(text[j-1])) && (end == len(text) || !isWordByte(text[end])) {
-			return true
-		}
-		i = j + 1
-	}
-	return false
 }
 
 // knownRole reports a role the claim tables know as a choice: a table
