@@ -379,16 +379,11 @@ func (p *parser) offers(s statement) {
 		p.markOffered(first, last)
 	}
 	for k := first; k < end; k++ {
-		if planWords().Has(p.toks[k].s) && p.planned(k, end) {
+		if planWords().Has(p.toks[k].s) && p.planned(k, end) || k+2 < end && p.canChange(k, end) {
 			// "let me plan the move from X to Y", "a plan to shift to
-			// Y": a change planned or proposed is not made.
-			p.markOffered(k, p.clauseEnd(k, end))
-		}
-	}
-	for k := first; k+2 < end; k++ {
-		if p.canChange(k, end) {
-			// "I can modify the client to use X instead", "we could
-			// switch to Y": a change offered is not made.
+			// Y", "I can modify the client to use X instead", "we could
+			// switch to Y": a change planned, proposed or offered is not
+			// made.
 			p.markOffered(k, p.clauseEnd(k, end))
 		}
 	}
