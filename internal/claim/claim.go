@@ -2,6 +2,7 @@
 package claim
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,7 +82,7 @@ func ChangeCue(text string) bool {
 	}
 	toks, sents := tokenize(text)
 	for _, s := range sents {
-		if changeCue(toks, s) {
+		if changeCue(text, toks, s) {
 			return true
 		}
 	}
@@ -148,10 +149,120 @@ func (p *parser) mark() {
 	p.except = make([]bool, len(p.sents))
 	p.offered = make([]bool, len(p.toks))
 	for i, s := range p.sents {
-		p.cue[i] = changeCue(p.toks, s)
+		p.cue[i] = changeCue(p.text, p.toks, s)
 		p.except[i] = exceptCue(p.toks, s)
 		p.offers(s)
 	}
+	if p.plan() {
+		// A text that presents itself as a plan proposes each change it
+		// lists ("Replace the Kelbo client with Quillet", "Switch to
+		// polling"); only one it reports made is made.
+		for _, s := range p.sents {
+			if s.n > 0 && !p.made(s.first, s.first+s.n-1) {
+				p.markOffered(s.first, s.first+s.n-1)
+			}
+		}
+	}
+	// The items of a list under a line that says a change ("Key changes
+	// in `player.ts`:") are the changes: an arrow between two names in one
+	// ("- `kelbo` → `quillet`") says where it went, as "to" does after a
+	// change word. One pass: the header is the last statement on a line no
+	// list marker opens, read once.
+	header, heads, read := -1, false, false
+	line, seen := 0, 0 // where the line of the statement at hand starts; text[:seen] is read
+	for i, s := range p.sents {
+		if nl := strings.LastIndexByte(p.text[seen:s.start], '\n'); nl >= 0 {
+			line = seen + nl + 1
+		}
+		seen = s.start
+		if _, item := cutListMarker(strings.TrimLeft(p.text[line:s.start], " \t")); !item {
+			header, read = i, false
+			continue
+		}
+		if p.cue[i] || header < 0 || !p.namesArrow(s) {
+			continue
+		}
+		if !read {
+			hs := p.sents[header]
+			heads, read = strings.HasSuffix(strings.TrimRight(p.text[hs.start:hs.end], " *_"), ":") && p.announcesChange(header), true
+		}
+		p.cue[i] = heads
+	}
+}
+
+// namesArrow reports an arrow in statement s between two code spans or two
+// capitalised words ("`kelbo-av` → `kelbo-audio`", "Kelbo → Quillet"), not
+// between words of a sentence ("the key from your profile → Basic auth").
+func (p *parser) namesArrow(s statement) bool {
+	for k := s.first + 1; k+1 < s.first+s.n; k++ {
+		if !p.isArrow(k) {
+			continue
+		}
+		before, after := p.text[p.toks[k-1].end:p.toks[k].start], p.text[p.toks[k].end:p.toks[k+1].start]
+		if strings.Contains(before, "`") && strings.Contains(after, "`") || upper(p.text[p.toks[k-1].start]) && upper(p.text[p.toks[k+1].start]) {
+			return true
+		}
+	}
+	return false
+}
+
+func upper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// isArrow reports whether token k is an arrow, which tokenize reads as "to".
+func (p *parser) isArrow(k int) bool {
+	return k >= 0 && k < len(p.toks) && p.toks[k].arrow
+}
+
+// plan reports a text whose first line of words presents a plan or a proposal of a
+// change ("# Kelbo Migration Plan", "here's a plan to move the ledger to
+// Quillet:", "I've created a migration plan to Quillet"). A plan that is a
+// thing made ("feat: add the deployment plan", "a plan with 12 agents")
+// proposes nothing.
+func (p *parser) plan() bool {
+	if len(p.toks) == 0 {
+		return false
+	}
+	// The first line with a word: a text may open with blank lines.
+	end := strings.IndexByte(p.text[p.toks[0].start:], '\n')
+	if end < 0 {
+		end = len(p.text)
+	} else {
+		end += p.toks[0].start
+	}
+	n := 0
+	for n < len(p.toks) && p.toks[n].start < end {
+		n++
+	}
+	for k := 0; k < n; k++ {
+		if planWords().Has(p.toks[k].s) && (p.planned(k, n) || k > 0 && changeWord(p.toks[k-1].s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// announcesChange reports a line, the one holding statement h, that says
+// a change or names changes ("Audio refactor done. Key changes in X:",
+// "Migrated the client:"): a list under it lists what changed.
+func (p *parser) announcesChange(h int) bool {
+	line := strings.LastIndexByte(p.text[:p.sents[h].start], '\n')
+	for k := h; k >= 0 && p.sents[k].start > line; k-- {
+		if p.cue[k] {
+			return true
+		}
+		st := p.sents[k]
+		if slices.ContainsFunc(p.toks[st.first:st.first+st.n], func(t token) bool { return changeWord(t.s) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// changeWord reports a word that says a change made or to make: a change
+// verb's form ("changes", "migration", "switched") or a verb of one done
+// ("replaced", "dropped").
+func changeWord(w string) bool {
+	return doneWords().Has(w) || slices.ContainsFunc(cueVerbs, func(v string) bool { return strings.HasPrefix(w, v) && len(w) <= len(v)+4 })
 }
 
 func (p *parser) add(role, value string, first, last int) {

@@ -72,6 +72,12 @@ func TestParse(t *testing.T) {
 		{"image pushed as", "The release job pushes the worker image to the registry as zeta/invoices-job.", "image", "zeta/invoices-job", ""},
 		{"hyphenated unit", "The current setup uses an 8-hour sync interval.", "interval", "28800s", ""},
 		{"hyphenated delay", "Add a 3-second delay between label print jobs.", "delay", "3s", ""},
+		// An arrow in a statement of change says where it goes, as "to" does;
+		// emphasis on the name after it keeps it a name.
+		{"arrow", "Replaced: Postgres → MySQL for the ledger.", "database", "mysql", "postgres"},
+		{"ascii arrow", "Switched the formatter: black -> ruff.", "formatter", "ruff", "black"},
+		{"arrow in a list of changes", "Key changes in `player.ts`:\n\n- `kelbo-av` → `kelbo-audio` (new player)\n- `load(ms)` → `open(s)`", "choice", "kelbo-audio", "kelbo-av"},
+		{"emphasised successor", "- **Replaced**: PostgreSQL with pgvector → **Quillet vector database**", "database", "quillet", "postgres"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -275,6 +281,10 @@ func TestCues(t *testing.T) {
 		{"Nginx 대신 Caddy로 바꿨어요.", []string{"대신", "바꿨"}},
 		{"Enterprise keys get 500 instead of the default.", nil},
 		{"Use Caddy as the reverse proxy.", nil},
+		// An arrow is "to" where a change goes, not a step after a noun.
+		{"Switched the formatter: black -> ruff.", []string{"switched to"}},
+		{"Hot reload: saves files → the page shows changes (e.g., add a button → see it).", nil},
+		{"The page shows changes → see it live.", nil},
 	} {
 		if got := Cues(tt.text); !slices.Equal(got, tt.want) {
 			t.Errorf("Cues(%q) = %q, want %q", tt.text, got, tt.want)

@@ -47,8 +47,8 @@ var (
 )
 
 // changeCue reports whether statement s says it changes something.
-func changeCue(toks []token, s statement) bool {
-	return cues(toks, s, nil, true) != nil
+func changeCue(text string, toks []token, s statement) bool {
+	return cues(text, toks, s, nil, true) != nil
 }
 
 // Cues lists the change wording in text, lower-case, each once, in order
@@ -60,14 +60,14 @@ func Cues(text string) []string {
 	toks, sents := tokenize(text)
 	var out []string
 	for _, s := range sents {
-		out = cues(toks, s, out, false)
+		out = cues(text, toks, s, out, false)
 	}
 	return out
 }
 
 // cues appends the change wording of statement s to dst; with first it
 // stops at the first. A statement with wording returns a non-nil slice.
-func cues(toks []token, s statement, dst []string, first bool) []string {
+func cues(text string, toks []token, s statement, dst []string, first bool) []string {
 	found := func(c string) bool {
 		for _, d := range dst {
 			if d == c {
@@ -121,6 +121,14 @@ func cues(toks []token, s statement, dst []string, first bool) []string {
 			}
 			if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
 				for k := i + 1; k < len(ts) && k <= i+8; k++ {
+					if ts[k].arrow && (k == i+1 || strings.ContainsAny(text[ts[i].end:ts[k].start], ",()")) {
+						// "shows changes → see it live", "changes (e.g. add a
+						// button → see it)": an arrow right after the word, or
+						// past a comma or a parenthesis after it, is a step,
+						// not where a change went ("switched the formatter:
+						// black → ruff").
+						continue
+					}
 					switch ts[k].s {
 					case "to", "from", "off", "away", "over":
 						if found(w + " " + ts[k].s) {

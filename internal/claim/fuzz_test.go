@@ -13,7 +13,8 @@ func FuzzParse(f *testing.F) {
 		"Unbounded retries are the real culprit? No: the retry loop is the real bottleneck.",
 		"There's no header mismatch between the gateway and billing.", "The cache isn't the problem here", "There is no",
 		"Bottleneck: the report query. The report query was not the bottleneck",
-		"- **Before**: `a`\n- **After**: `b`", "1. Было: 30\n\n2) Стало: 45"} {
+		"- **Before**: `a`\n- **After**: `b`", "1. Было: 30\n\n2) Стало: 45",
+		"Key changes:\n- `a-b` → `c-d`\n- X -> Y", "→", "done.\n→", "# Migration Plan\n- Switch => Kelbo"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -97,13 +97,7 @@ func labelled(line string) (label, rest string) {
 	if len(line) > maxLabelledLine {
 		return "", ""
 	}
-	line = strings.TrimLeft(line, "-•+ ")
-	if strings.HasPrefix(line, "* ") {
-		line = strings.TrimLeft(line[1:], " ") // a "*" list marker, not emphasis
-	}
-	if i := strings.IndexFunc(line, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && i < len(line) && (line[i] == '.' || line[i] == ')') {
-		line = strings.TrimLeft(line[i+1:], " ")
-	}
+	line, _ = cutListMarker(line)
 	mark := line[:len(line)-len(strings.TrimLeft(line, "*_"))] // the label's emphasis
 	line = line[len(mark):]
 	end := strings.IndexFunc(line, func(r rune) bool { return !unicode.IsLetter(r) })
@@ -120,4 +114,17 @@ func labelled(line string) (label, rest string) {
 		return "", ""
 	}
 	return word, rest
+}
+
+// cutListMarker returns line without the list marker it opens with ("- ",
+// "• ", "+ ", "* ", "1. ", "2) "), and whether it had one.
+func cutListMarker(line string) (string, bool) {
+	rest := strings.TrimLeft(line, "-•+ ")
+	if strings.HasPrefix(rest, "* ") {
+		rest = strings.TrimLeft(rest[1:], " ") // a "*" list marker, not emphasis
+	}
+	if i := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && i < len(rest) && (rest[i] == '.' || rest[i] == ')') {
+		rest = strings.TrimLeft(rest[i+1:], " ")
+	}
+	return rest, len(rest) < len(line)
 }

@@ -64,6 +64,12 @@ func TestNoChangeMade(t *testing.T) {
 		// "instead" too.
 		{"tools like X after instead", "The page looked the same after npm install.",
 			"Instead, the starter's readme lists package managers like pnpm (for its workspaces) and yarn."},
+		{"tools like X after a noun read as a value", "The page looked the same after npm install.",
+			"Instead, it showcases integrations with tools like PNPM (for the scripts) and Kelbo."},
+		// A text presenting a plan of change proposes the changes it lists.
+		{"a migration plan's list", "The ledger runs on Kelbo.",
+			"I've created a migration plan to Quillet. Key points:\n- Remove Kelbo lock-in\n- Replace the Kelbo client with Quillet"},
+		{"a plan headed as one", "The ledger runs on Kelbo.", "# Quillet Migration Plan\n\n- Switch the ledger from Kelbo to Quillet"},
 		{"examples in parentheses", "We install packages with yarn.", "Other package managers (e.g. pnpm) work now too."},
 		{"examples after a comma", "We install packages with yarn.", "Package managers, like pnpm, are faster now."},
 		{"such as X", "We install packages with yarn.", "Package managers such as pnpm are faster now."},

@@ -473,7 +473,9 @@ func (p *parser) example(k int) int {
 		// "tools like X", "managers, like X"; not "looks like X" or "we'd
 		// like X": only a plural noun's instances are examples.
 		before := p.toks[k-1].s
-		if len(before) > 3 && strings.HasSuffix(before, "s") && !strings.HasSuffix(before, "ss") && !likeVerbs().Has(before) && p.owner[k-1] == 0 {
+		if len(before) > 3 && strings.HasSuffix(before, "s") && !strings.HasSuffix(before, "ss") && !likeVerbs().Has(before) && (p.owner[k-1] == 0 || p.ms[p.owner[k-1]-1].weak) {
+			// A plain word read as a value where it sets nothing ("with
+			// tools like X") is still the noun the examples are of.
 			n = 1
 		}
 	}
@@ -546,8 +548,7 @@ func (p *parser) subjectAt(k int) bool {
 	if p.owner[k] != 0 || determiners().Has(t.s) || pronouns().Has(t.s) {
 		return true
 	}
-	c := p.text[t.start]
-	return c >= 'A' && c <= 'Z'
+	return upper(p.text[t.start])
 }
 
 // pronouns open a clause as its subject.
@@ -741,20 +742,48 @@ func (p *parser) claims() []Claim {
 			}
 			plain = kept
 		}
+		// A change is said in one statement: a new value replaces the old
+		// one named before it there ("`a` → `b` and `c` → `d`", "- `a` →
+		// `b`" in a list of such lines), else the first of the statement,
+		// else the first of all.
+		bySent := map[int][]*value{}
+		for _, o := range olds {
+			for _, s := range o.sents {
+				bySent[s] = append(bySent[s], o)
+			}
+		}
+		used := map[*value]bool{}
 		for _, v := range news {
 			c := mk(v)
 			if len(olds) > 0 {
-				c.Replaces = olds[0].v
+				o, near := olds[0], false
+				for _, s := range v.sents {
+					if xs := bySent[s]; len(xs) > 0 {
+						o, near = xs[0], true
+						for _, x := range xs {
+							if x.first < v.first && (o.first > v.first || x.first > o.first) {
+								o = x // the nearest before it
+							}
+						}
+						break
+					}
+				}
+				used[o] = true
+				c.Replaces = o.v
 				c.Changed = true
-				for _, o := range olds {
+				spans := olds
+				if near {
+					spans = []*value{o}
+				}
+				for _, o := range spans {
 					c.Start = min(c.Start, p.sents[o.sents[0]].start)
 					c.End = max(c.End, p.sents[o.sents[0]].end)
 				}
 			}
 			out = append(out, c)
 		}
-		for k, v := range olds {
-			if k == 0 && len(news) > 0 {
+		for _, v := range olds {
+			if used[v] {
 				continue
 			}
 			c := mk(v)
@@ -773,7 +802,7 @@ var scopeStop = lazywords.Lookup(`a an the and or but of to in on at for from wi
 	that these those we our us you your they their i me my he she them there here so if then than too very just also
 	use uses used using go goes going went run runs running ran set sets make makes made keep keeps kept get gets got
 	do does did done have has had will would should can could may might must now new old all any some every each no not
-	never more most less only one two three first last next instead rather switch switched switching move moved moving
+	never many much few several more most less only one two three first last next instead rather switch switched switching move moved moving
 	replace replaced replaces replacing migrate migrated drop dropped stop stopped actually scratch from now on anymore
 	longer please let let's lets ok okay sure good sounds yes want need like add added change changed changes up out
 	over off into onto via per about after before since because while when where which who what how why time today

@@ -19,6 +19,8 @@ type token struct {
 	// "로", "10초로" has "초로"): Korean particles and counters attach
 	// without a space.
 	particle string
+	// arrow is a "to" read from an arrow ("→", "->").
+	arrow bool
 }
 
 // statement is a sentence or clause: the unit a cue applies to.
@@ -102,6 +104,15 @@ func tokenize(text string) ([]token, []statement) {
 		case r == ';' || r == '\n' || r == '\r' || r == '。':
 			closeSent(i)
 			i += size
+		case arrowAt(text, i) > 0:
+			// "PostgreSQL → Chroma", "webpack -> vite": an arrow says
+			// where a change goes, as "to" does.
+			if sentStart < 0 {
+				sentStart = i
+			}
+			n := arrowAt(text, i)
+			toks = append(toks, token{s: "to", start: i, end: i + n, sent: len(sents), arrow: true})
+			i += n
 		case r == '.' || r == '!' || r == '?':
 			i += size
 			if i >= len(text) || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '"' || text[i] == ')' {
@@ -113,6 +124,20 @@ func tokenize(text string) ([]token, []statement) {
 	}
 	closeSent(len(text))
 	return toks, sents
+}
+
+// arrowAt returns the length of the arrow at text[i:] ("→", "⟶", "->",
+// "=>"), or 0.
+func arrowAt(text string, i int) int {
+	switch {
+	case strings.HasPrefix(text[i:], "->"), strings.HasPrefix(text[i:], "=>"):
+		return 2
+	case strings.HasPrefix(text[i:], "→"):
+		return len("→")
+	case strings.HasPrefix(text[i:], "⟶"):
+		return len("⟶")
+	}
+	return 0
 }
 
 func startsWord(s string) bool {

@@ -74,9 +74,15 @@ func (p *parser) shaped() {
 		if role == "" {
 			role = fallback
 		}
-		if role == "" && !plain && i > 0 && useWords().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent {
+		if role == "" && !plain && p.cue[p.toks[i].sent] && p.isArrow(last+1) {
+			// "- `kelbo` → `quillet`" in a list of changes: a choice
+			// left, for a purpose the list does not name.
+			role = "choice"
+		}
+		if role == "" && !plain && i > 0 && useWords().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent && (!p.isArrow(i-1) || p.cue[p.toks[i].sent]) {
 			// "Use Kelbo.", "go with Zorvix instead": chosen, for a purpose
-			// the statement does not name.
+			// the statement does not name. An arrow is a step of a path
+			// ("Settings → Profile → Keys") unless a change is said.
 			role = "choice"
 		}
 		if role != "" {
@@ -153,8 +159,9 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 		return "", 0, "", false
 	}
 	// A word opening a statement, a clause or a list item ("- Delete an
-	// option") is capitalised for that, not because it is a name.
-	first := i == p.sents[t.sent].first || strings.ContainsAny(p.text[p.toks[i-1].end:t.start], ":\"(-*#")
+	// option") is capitalised for that, not because it is a name. Emphasis
+	// written onto the word ("→ **Chroma**") opens nothing.
+	first := i == p.sents[t.sent].first || strings.ContainsAny(strings.TrimRight(p.text[p.toks[i-1].end:t.start], "*_"), ":\"(-*#")
 	acronym := len(s) <= 4 && strings.ToUpper(raw) == raw // "API", "SDK": a noun more often than a name
 	if raw[0] >= 'A' && raw[0] <= 'Z' && !first && !acronym && !(i > 0 && determiners().Has(p.toks[i-1].s)) {
 		// A capitalised name mid-sentence, not after "the": a product, a
@@ -467,8 +474,8 @@ func (p *parser) phraseRole(first, last int) (role string, strong bool) {
 	for k := last + 1; k < end && k <= last+4 && !p.clauseBreak(k-1); k++ {
 		switch w := p.toks[k].s; {
 		case w == "for" || w == "as":
-			if np := p.phraseAfter(k + 1); np != "" {
-				return np, strong
+			if ws := p.phraseWords(k + 1); len(ws) > 0 && (w == "for" || !componentNouns().Has(ws[len(ws)-1])) {
+				return roleName(ws), strong
 			}
 		case k == last+1 && (w == "is" || w == "are") && k+1 < end && (p.toks[k+1].s == "our" || p.toks[k+1].s == "the" || p.toks[k+1].s == "now"):
 			j := k + 1
@@ -565,11 +572,14 @@ func (p *parser) headAfter(first, last int) string {
 	if k >= len(p.toks) || p.toks[k].sent != p.toks[first].sent || p.clauseBreak(last) || !p.roleWord(k) {
 		return ""
 	}
-	if c := p.text[p.toks[first].start]; c < 'A' || c > 'Z' {
+	if !upper(p.text[p.toks[first].start]) {
 		return "" // "on-call owner", "in-process cache": a lower-case modifier is an adjective
 	}
 	if first == p.sents[p.toks[first].sent].first || p.clauseBreak(first-1) {
 		return "" // "… — Order events go to": a capital opening a clause is no name
+	}
+	if upper(p.text[p.toks[k].start]) {
+		return "" // "ONNX Runtime", "Kelbo Streams": a capital goes on with the name
 	}
 	n := k
 	for n < len(p.toks) && n < k+3 && p.toks[n].sent == p.toks[k].sent && p.roleWord(n) {
@@ -590,7 +600,10 @@ func (p *parser) headAfter(first, last int) string {
 
 // phraseAfter reads the noun phrase starting at token k: up to three content
 // words, after a determiner.
-func (p *parser) phraseAfter(k int) string {
+func (p *parser) phraseAfter(k int) string { return roleName(p.phraseWords(k)) }
+
+// phraseWords are the content words of the noun phrase starting at token k.
+func (p *parser) phraseWords(k int) []string {
 	sent := p.toks[min(k, len(p.toks)-1)].sent
 	if k < len(p.toks) && determiners().Has(p.toks[k].s) && p.toks[k].sent == sent && !p.clauseBreak(k) {
 		k++
@@ -608,8 +621,13 @@ func (p *parser) phraseAfter(k int) string {
 			break
 		}
 	}
-	return roleName(ws)
+	return ws
 }
+
+// componentNouns name a part a project has, not a role: a value "as an
+// optional dependency" or "as a plugin" is a package, not a package manager.
+var componentNouns = lazywords.Lookup(`dependency dependencies package packages library libraries module modules plugin plugins
+	extension extensions crate crates gem gems`)
 
 // phraseBefore reads the noun phrase ending at token k, and its first token.
 func (p *parser) phraseBefore(k int) (string, int) {
@@ -816,8 +834,18 @@ func (p *parser) partners() {
 // new value after "to", and none past an ellipsis (an excerpt's cut).
 func (p *parser) successor(i int) int {
 	st := p.sents[p.toks[i].sent]
-	if j := p.toAfterIndex(i); j >= 0 && p.owner[j] != 0 && p.owner[i] != 0 && p.ms[p.owner[j]-1].role == p.ms[p.owner[i]-1].role {
-		return -1 // "from quillet to Plenk": the successor is named
+	if j := p.toAfterIndex(i); j >= 0 {
+		if p.owner[j] != 0 && p.owner[i] != 0 && p.ms[p.owner[j]-1].role == p.ms[p.owner[i]-1].role {
+			return -1 // "from quillet to Plenk": the successor is named
+		}
+		if p.owner[j] == 0 {
+			if v, _, _, plain := p.shapeAt(j); v == "" || plain {
+				// "from Kelbo to D1 ✅ **Ledger Schema**": the successor is
+				// after "to", in a shape no rule reads; a name further on is
+				// something else.
+				return -1
+			}
+		}
 	}
 	phrase := true // still in the noun phrase the replaced name opens
 	for k := i + 1; k < st.first+st.n && !p.elided(k-1); k++ {

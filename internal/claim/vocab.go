@@ -115,7 +115,7 @@ var roleHints = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
 		"cache":                 {"cache", "cached", "caching", "캐시", "lru", "evict", "evicted"},
 		"queue":                 {"queue", "queues", "job", "jobs", "stream", "streams", "broker", "enqueue", "enqueued", "consume", "consumer", "publish", "published", "큐"},
-		"database":              {"database", "db", "store", "stores", "data", "schema", "table", "tables", "integration", "데이터베이스", "디비"},
+		"database":              {"database", "db", "store", "stores", "data", "schema", "table", "tables", "데이터베이스", "디비"},
 		"linter":                {"lint", "linter", "linting", "lints", "린트", "린터"},
 		"formatter":             {"format", "formatter", "formatting", "formats", "포매터", "포매팅", "포맷"},
 		"package manager":       {"package", "packages", "dependencies", "dependency", "install", "installs", "lockfile", "의존성", "패키지"},

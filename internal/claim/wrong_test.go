@@ -1,6 +1,9 @@
 package claim
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Statements whose words once became values that a warning set against
 // another value (issue 26): plain words that do not stand for themselves, a
@@ -13,6 +16,7 @@ func TestPlainWordsSetNothing(t *testing.T) {
 			"The Pellam service is now ready for release to Quorva with:", "ready"},
 		{"adjective before its noun", "The invoicing API is built on Trellis Core.", "InvoiceHandler: JSON responses with proper error envelopes", "proper"},
 		{"adverb after now", "The archive list shows 12.", "The archive sweeper now actively frees disk space.", "actively"},
+		{"a quantifier names no role", "The ledger runs on Kelbo.", "The project has too many Kelbo compile-time checks.", "compile-time"},
 		{"list item opening with a verb", "Coupons live in the Pellam table.", "DELETE `/api/pellam/coupons/{coupon_id}` - Delete a coupon", "delete"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -26,6 +30,113 @@ func TestPlainWordsSetNothing(t *testing.T) {
 				t.Errorf("Compare = %v %s: %q -> %q", rel, role, ov, nv)
 			}
 		})
+	}
+}
+
+// An integration is with a service of any kind: a product added as one is
+// no database, and a later database choice does not replace it.
+func TestIntegrationIsNoDatabase(t *testing.T) {
+	o, n := Parse("Add Kelbo integration"), Parse("The ledger now runs on Postgres.")
+	if c, ok := find(o, "database"); ok {
+		t.Errorf("Parse reads %q as a database", c.Value)
+	}
+	if rel, role, ov, nv := Compare(o, n); rel == Supersedes || rel == Contradicts {
+		t.Errorf("Compare = %v %s: %q -> %q", rel, role, ov, nv)
+	}
+}
+
+// From X "to" a name no rule reads, the successor is that name or none: a
+// capitalised name further on is something else.
+func TestNoSuccessorPastTo(t *testing.T) {
+	o := Parse("The ledger is stored in Postgres.")
+	n := Parse("Why we migrated from Postgres to D1 ✅ **Database Schema** - Complete schema with triggers")
+	if _, _, _, nv := Compare(o, n); strings.Contains(nv, "schema") {
+		t.Errorf("Compare's new value = %q", nv)
+	}
+}
+
+// A plan that is a thing made proposes nothing: a commit adding one still
+// says the change it made.
+func TestPlanMadeIsNoProposal(t *testing.T) {
+	// In a plan, a change it reports made is made.
+	plan := Parse("\n# Ledger Migration Plan\n\nWe already moved the ledger from Kelbo to Quillet.\n- Switch the reports from Plenk to Zorvix")
+	for _, c := range plan {
+		if c.Value == "quillet" && (c.Weak || c.Replaces != "kelbo") {
+			t.Errorf("a change made, read as planned: %+v", c)
+		}
+		if c.Value == "zorvix" && !c.Weak {
+			t.Errorf("a planned change read as made: %+v", c)
+		}
+	}
+
+	o := Parse("It created a plan with 12 agents.")
+	n := Parse("feat: add the deployment plan for the ledger - Consolidated 12 agents into 5 focused agents")
+	if rel, _, ov, nv := Compare(o, n); rel != Supersedes || ov != "12" || nv != "5" {
+		t.Errorf("Compare = %v %q -> %q, want 12 superseded by 5", rel, ov, nv)
+	}
+}
+
+// "as a NP" names a role, except where NP is a part a project has: a
+// library added as a dependency is no package manager.
+func TestDependencyIsNoPackageManager(t *testing.T) {
+	n := Parse("Added Kelbo as an optional dependency in `Cargo.toml` with a feature flag.")
+	if c, ok := find(n, "package manager"); ok {
+		t.Errorf("Parse reads %q as a package manager", c.Value)
+	}
+	for text, role := range map[string]string{"We run Kelbo as our reverse proxy.": "reverse proxy", "We use Kelbo as our db.": "database"} {
+		if c, ok := find(Parse(text), role); !ok || c.Value != "kelbo" {
+			t.Errorf("Parse(%q): a role named as such is lost: %+v", text, c)
+		}
+	}
+}
+
+// A capitalised word after a name goes on with the name ("KELV Runtime"):
+// it names no role of it.
+func TestCapitalisedWordAfterANameIsNoRole(t *testing.T) {
+	for _, c := range Parse("Added face detection using KELV Runtime with pre-trained models.") {
+		if c.Role == "js runtime" {
+			t.Errorf("claim %+v reads the name's word as its role", c)
+		}
+	}
+}
+
+// Arrows are read as changes only in a list that a line above, ending with
+// a colon, calls changes, between two code spans or two names; each pairs
+// its own values. Elsewhere they are a flow or a path of steps.
+func TestArrowListPairs(t *testing.T) {
+	for _, text := range []string{
+		"Request flow:\n- `kelbo-client` → `kelbo-gateway`\n- `kelbo-gateway` → `quillet-ledger`",
+		"Migrated the ledger\n- `kelbo-av` → `kelbo-audio`", // no colon: no list of changes
+		"Request flow:\n- Kelbo → Quillet",
+	} {
+		for _, c := range Parse(text) {
+			if c.Replaces != "" {
+				t.Errorf("Parse(%q): %+v", text, c)
+			}
+		}
+	}
+	for _, c := range Parse("**What we're using now** (simpler for development):\n- `kel_...` key from your profile → Basic auth") {
+		if c.Replaces == "profile" {
+			t.Errorf("a list of what is now read as a change: %+v", c)
+		}
+	}
+	for _, c := range Parse("To get a token:\n1. Go to **Kelbo** → **Profile** → **Edit my details** → **Keys**") {
+		if c.Value == "profile" || c.Replaces != "" || c.Changed {
+			t.Errorf("a step of a path read as a choice or a change: %+v", c)
+		}
+	}
+	if c, ok := find(Parse("Migrated the ledger:\n- reports: Kelbo → Quillet"), "report"); !ok || c.Value != "quillet" || c.Replaces != "kelbo" {
+		t.Errorf("capitalised names across an arrow: %+v", c)
+	}
+	want := map[string]string{"kelbo-audio": "kelbo-av", "open(s)": "load(ms)", "quillet": "kelbo", "plenk": "zorvix"}
+	for _, c := range Parse("Migrated the player:\n- `kelbo-av` → `kelbo-audio`\n- `load(ms)` → `open(s)`\n- `kelbo` → `quillet` and `zorvix` → `plenk`") {
+		if r, ok := want[c.Value]; ok && c.Replaces != r {
+			t.Errorf("%s replaces %q, want %q", c.Value, c.Replaces, r)
+		}
+		delete(want, c.Value)
+	}
+	if len(want) > 0 {
+		t.Errorf("changes not read: %v", want)
 	}
 }
 
