@@ -76,3 +76,28 @@ func warningBlock(t *testing.T, dir string) string {
 	block, _, _ = strings.Cut(block, "[/CONFLICT WARNINGS]")
 	return block
 }
+
+// TestRealClientStaleReport: a session reads the reader's dependency list,
+// which names its audio package; a later answer lists that package's
+// replacement under "Key changes". A question about the package now gets
+// the read as the stale side of a warning and the change as the current one.
+func TestRealClientStaleReport(t *testing.T) {
+	w := newWorld(t)
+	project := filepath.Join(w.work, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	deps := filepath.Join(project, "reader-deps.txt")
+	if err := os.WriteFile(deps, []byte("Reader dependencies:\n- kelbo-av@~1.2.0 - primary audio playback library\n- quillet-ui@3.1.0 - page layout\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil, "Which audio package does the reader depend on? READFILE "+deps)
+	w.session("s2", nil, "Move the reader's audio playback to kelbo-audio.\n"+
+		"SAY Audio refactor done. Key changes in `player.ts`:\n"+
+		"SAY - `kelbo-av` → `kelbo-audio` (createPlayer, setAudioMode)")
+	block := warningBlock(t, w.session("s3", nil, "which audio package does the reader use for playback now?"))
+	old, now := strings.Index(block, "kelbo-av@~1.2.0"), strings.LastIndex(block, "kelbo-audio")
+	if old < 0 || now < 0 || now < old || !strings.Contains(block, "replaced") {
+		t.Errorf("the warning does not set the read's kelbo-av against the change to kelbo-audio:\n%s", block)
+	}
+}

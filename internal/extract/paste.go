@@ -16,6 +16,10 @@ import (
 // minPastedLines is the fewest lines after the first that make a paste.
 const minPastedLines = 4
 
+// PastedOutput is pastedOutput, for readers of a message's decisions
+// elsewhere: what a program printed decides nothing.
+func PastedOutput(text string) (int, bool) { return pastedOutput(text) }
+
 // pastedOutput reports where the pasted output of a user message starts:
 // after its first line, when most of the lines after it are not prose
 // (proseLine) and at least two show a sign that a program printed them

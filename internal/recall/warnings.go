@@ -11,6 +11,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 	"github.com/tidwall/gjson"
@@ -242,6 +243,12 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			if c.Replaces == "" {
 				continue
 			}
+			if o, ok := namesReplaced(sel, paired, n, c); ok && !sameValue(c.Replaces, c.Value) && !unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) {
+				out = append(out, claimWarning(claim.Supersedes, c.Role, c.Replaces, c.Value, o, n))
+				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
+				done[n.CID] = true
+				break
+			}
 			o, ok, err := replaced(ctx, db, looked, n, c)
 			if err != nil {
 				return nil, err
@@ -258,6 +265,42 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		}
 	}
 	return out, nil
+}
+
+// namesReplaced returns a shown item said before n that names the value c
+// replaces and not the one it sets: what a tool reported of the project
+// before the change ("expo-av@~16.0.8 - primary audio playback library")
+// is what the change made stale, whoever decided it. It is asked before
+// the store (replaced): the warning is there to mark what the context
+// shows as stale. Only an explicit
+// change between two names a word search cannot mistake: no everyday word
+// on either side, and a value no table knows has a mark of a name (a
+// digit, "-", ".", "_", "@"). Not a path: tool runs name every file they
+// touch, and a statement's list of files ("remove X from a.js, fix
+// b.py") is no file replacing another.
+func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (said, bool) {
+	if !c.Changed || c.Negated || c.Weak || c.Role == "path" || everyday(c.Value) || everyday(c.Replaces) ||
+		!knownRole(c.Role) && !strings.ContainsAny(c.Replaces, "0123456789-._@") {
+		return said{}, false
+	}
+	at := slices.IndexFunc(sel, func(it Item) bool { return it.CID == n.CID })
+	if at < 0 {
+		return said{}, false
+	}
+	for j, it := range sel {
+		if j == at || !later(n.Item, it, at, j) || paired[pair(itemKey(it), itemKey(n.Item))] ||
+			slices.ContainsFunc(it.events, func(id int64) bool { return slices.Contains(n.events, id) }) {
+			continue
+		}
+		text := strings.ToLower(it.Excerpt)
+		if it.Kind == KindEntry {
+			text = strings.ToLower(it.Text + "\n" + it.Quote)
+		}
+		if wordIn(text, c.Replaces) && !wordIn(text, c.Value) {
+			return said{Item: it}, true
+		}
+	}
+	return said{}, false
 }
 
 // sameValue reports two spellings of one value: quoted or not, with the
@@ -667,7 +710,11 @@ func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n sa
 			continue
 		}
 		if !h.parsed {
-			h.claims, h.parsed = claim.Parse(h.event.Text), true
+			text := h.event.Text
+			if own, ok := ownLines(h.event); ok {
+				text = own
+			}
+			h.claims, h.parsed = claim.Parse(text), true
 		}
 		if rel, role, ov, nv := claim.Compare(h.claims, n.claims); rel == claim.Supersedes && ov == c.Replaces && !restates(h.claims, role, ov, nv) {
 			return h.said, true, nil
@@ -692,8 +739,24 @@ func claimSource(it Item) string {
 		return it.Text + "\n" + it.Quote
 	case it.Kind == store.TypeToolObservation && !subagentReport(it.event):
 		return commitMessage(it.Excerpt)
+	case it.Kind == store.TypeUserPrompt:
+		if own, ok := ownLines(it.event); ok {
+			return own
+		}
 	}
 	return it.Excerpt
+}
+
+// ownLines returns the lines a user wrote above the output pasted into a
+// prompt ("the build fails again:" over forty log lines), and whether the
+// prompt holds a paste. A compiler's "not assignable to type X" is no one's
+// choice of X.
+func ownLines(ev store.Event) (string, bool) {
+	if ev.Type != store.TypeUserPrompt {
+		return "", false
+	}
+	at, ok := extract.PastedOutput(ev.Text)
+	return ev.Text[:at], ok
 }
 
 // commitMessage returns the messages a "git commit -m" in a command run
@@ -765,7 +828,7 @@ func closingQuote(s string, q byte) int {
 // a role read from a label ("Available at: …") may be a stem ("availabl"),
 // which says nothing.
 func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
-	w := Warning{Severity: "HIGH", A: statement(older, ov), B: statement(newer, nv), known: knownRole(role)}
+	w := Warning{Severity: "HIGH", A: statement(older, role, ov), B: statement(newer, role, nv), known: knownRole(role)}
 	label := ""
 	if w.known || claim.Shape(role) || wordIn(strings.ToLower(w.A.Title+" "+w.B.Title), role) {
 		label = Inert(role) + ": "
@@ -800,8 +863,10 @@ func restates(older []claim.Claim, role, ov, nv string) bool {
 }
 
 // statement is one side of a warning: the sentence of the item that states
-// the value, so the value is never clipped away.
-func statement(s said, value string) Memory {
+// the value for role, so the value is never clipped away. A message naming
+// the value for other things too ("TTS priority: X > Y", then "both
+// systems will use X only") shows the sentence the warning is about.
+func statement(s said, role, value string) Memory {
 	m := itemMemory(s.Item)
 	if s.Kind == KindEntry {
 		// An entry's own quote says it verbatim; its title restates it.
@@ -811,11 +876,22 @@ func statement(s said, value string) Memory {
 		return m
 	}
 	text := claimSource(s.Item)
-	for _, c := range s.claims {
+	at := -1
+	for i, c := range s.claims {
 		if (c.Value == value || c.Replaces == value) && c.Start >= 0 && c.End <= len(text) && c.Start < c.End {
-			m.Title, m.Quote = text[c.Start:c.End], ""
-			break
+			if c.Role == role {
+				at = i
+				break
+			}
+			if at < 0 {
+				at = i
+			}
 		}
+	}
+	if at >= 0 {
+		m.Title, m.Quote = text[s.claims[at].Start:s.claims[at].End], ""
+	} else if q := sentenceWith(s.Excerpt, value); q != "" {
+		m.Title, m.Quote = q, "" // an item that names the value without deciding it
 	}
 	return m
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -312,5 +313,108 @@ func TestChangeToldTwiceIsNoConflict(t *testing.T) {
 		old := say(t, db, "old", day.AddDate(0, 0, -4), "Where do orders live?", older)
 		done := say(t, db, "done", day.AddDate(0, 0, -1), "Is the orders move done?", "Done: we moved the orders data from MongoDB to Postgres.")
 		wantReplaced(t, db, []Item{messageItem(old[1], old[1].Text), messageItem(done[1], done[1].Text)}, store.EventCID(old[1].ID), store.EventCID(done[1].ID))
+	}
+}
+
+// A side of a warning shows the sentence that gives the value for the
+// warning's role, not the first that names it for something else.
+func TestStatementShowsTheRolesSentence(t *testing.T) {
+	text := "- **Speech priority:** Kelbo > Quillet > espeak\n- Both systems will use **Kelbo only**"
+	s := said{Item: Item{Kind: store.TypeAgentResponse, Excerpt: text}, claims: claim.Parse(text)}
+	roles := map[string]bool{}
+	for _, c := range s.claims {
+		if c.Value == "kelbo" {
+			roles[c.Role] = true
+		}
+	}
+	if !roles["system"] || len(roles) < 2 {
+		t.Fatalf("claims %+v: want kelbo in two roles, one of them system", s.claims)
+	}
+	if got := statement(s, "system", "kelbo").Title; got != "Both systems will use **Kelbo only**" {
+		t.Errorf("statement = %q", got)
+	}
+}
+
+// What a program printed into a prompt decides nothing: a claim is read
+// from the user's own line above the paste only.
+func TestPastedOutputIsNoClaim(t *testing.T) {
+	text := "the deploy of the ledger fails again:\n" +
+		"21:07:51.289 Running build in iad1\n" +
+		"21:07:54.642 Running \"kelbo build\"\n" +
+		"21:08:21.372 ./src/api/users/route.ts:373:7\n" +
+		"21:08:21.373 Type error: Type 'Reply' is not assignable to type 'Quillet | Kelbo'.\n" +
+		"21:08:21.451 Error: Command \"npm run build\" exited with 1\n"
+	ev := store.Event{ID: 1, Type: store.TypeUserPrompt, Text: text}
+	it := messageItem(ev, text)
+	if got := claimSource(it); got != "the deploy of the ledger fails again:\n" {
+		t.Errorf("claimSource = %q, want the user's own line", got)
+	}
+	plain := messageItem(store.Event{ID: 2, Type: store.TypeUserPrompt, Text: "We moved the ledger to Kelbo."}, "We moved the ledger to Kelbo.")
+	if got := claimSource(plain); got != "We moved the ledger to Kelbo." {
+		t.Errorf("claimSource of a prompt without a paste = %q", got)
+	}
+}
+
+// A shown tool report naming the value a later change replaced is what the
+// change made stale: it is the older side, though it decided nothing. A
+// report naming the new value too, and a path, are not. The texts are
+// made up.
+func TestShownReportOfReplacedValueWarns(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	appendRun := func(session string, at time.Time, text string) store.Event {
+		t.Helper()
+		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, Text: text, DedupeKey: session + ":0"}
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.Read().Events(ctx, store.EventFilter{SessionID: session})
+		if err != nil || len(got) != 1 {
+			t.Fatal(got, err)
+		}
+		return got[0]
+	}
+	stale := appendRun("look", day.AddDate(0, 0, -2), "Read: package.json\nDependencies:\n- kelbo-av@~1.2.0 - primary audio playback library")
+	both := appendRun("both", day.AddDate(0, 0, -1), "Read: MIGRATION.md\nkelbo-av and kelbo-audio compared side by side")
+	moved := say(t, db, "move", day, "Move the player?", "Key changes in `player.ts`:\n\n- `kelbo-av` → `kelbo-audio`")
+	sel := []Item{messageItem(moved[1], moved[1].Text), messageItem(both, both.Text), messageItem(stale, stale.Text)}
+	ws, err := Warnings(ctx, db, defaults(), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].Kind != "superseded" || ws[0].A.CID != store.EventCID(stale.ID) || ws[0].B.CID != store.EventCID(moved[1].ID) {
+		t.Fatalf("want the report superseded by the change; got %+v", ws)
+	}
+	if !strings.Contains(ws[0].A.Title, "kelbo-av@~1.2.0") || strings.Contains(ws[0].A.Title, "package.json") {
+		t.Errorf("the older side shows %q, want the report's line naming the old value", ws[0].A.Title)
+	}
+
+	// A path moved is no replacement of a file a tool run touched.
+	run := appendRun("edit", day.AddDate(0, 0, 1), "Edit: src/kelbo/player.ts")
+	mv := say(t, db, "mv", day.AddDate(0, 0, 2), "Move it?", "We moved the player from src/kelbo/player.ts to src/audio/player.ts.")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(mv[1], mv[1].Text), messageItem(run, run.Text)}); err != nil || slices.ContainsFunc(ws, func(w Warning) bool { return w.A.CID == store.EventCID(run.ID) }) {
+		t.Errorf("a path's tool run warned: %+v %v", ws, err)
+	}
+}
+
+// The older side looked up in the store is read from what its author
+// wrote: a prompt's pasted log names values no one chose. The texts are
+// made up.
+func TestReplacedSkipsPastedOutput(t *testing.T) {
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "paste", day.AddDate(0, 0, -2), "the nightly import died again:\n"+
+		"21:07:51.289 INFO starting import\n"+
+		"21:07:52.120 INFO the job queue runs on Kelbo\n"+
+		"21:07:54.642 WARN retrying batch 3\n"+
+		"21:08:21.451 ERROR import exited with 1\n", "Looking at it.")
+	nw := say(t, db, "move", day, "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
+	ws, err := Warnings(context.Background(), db, defaults(), []Item{messageItem(nw[1], nw[1].Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 0 {
+		t.Errorf("a pasted log line was taken for a statement: %+v", ws)
 	}
 }
