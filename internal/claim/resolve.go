@@ -802,7 +802,8 @@ var scopeStop = lazywords.Lookup(`a an the and or but of to in on at for from wi
 	that these those we our us you your they their i me my he she them there here so if then than too very just also
 	use uses used using go goes going went run runs running ran set sets make makes made keep keeps kept get gets got
 	do does did done have has had will would should can could may might must now new old all any some every each no not
-	never many much few several more most less only one two three first last next instead rather switch switched switching move moved moving
+	never many much few several more most less only one two three first last next instead rather switch switched
+	switching move moved moving
 	replace replaced replaces replacing migrate migrated drop dropped stop stopped actually scratch from now on anymore
 	longer please let let's lets ok okay sure good sounds yes want need like add added change changed changes up out
 	over off into onto via per about after before since because while when where which who what how why time today

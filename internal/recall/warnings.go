@@ -272,12 +272,13 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 // before the change ("expo-av@~16.0.8 - primary audio playback library")
 // is what the change made stale, whoever decided it. It is asked before
 // the store (replaced): the warning is there to mark what the context
-// shows as stale. Only an explicit
-// change between two names a word search cannot mistake: no everyday word
-// on either side, and a value no table knows has a mark of a name (a
-// digit, "-", ".", "_", "@"). Not a path: tool runs name every file they
-// touch, and a statement's list of files ("remove X from a.js, fix
-// b.py") is no file replacing another.
+// shows as stale.
+//
+// Only an explicit change between two names a word search cannot mistake:
+// no everyday word on either side, and a value no table knows has a mark
+// of a name (a digit, "-", ".", "_", "@"). Not a path: tool runs name
+// every file they touch, and a statement's list of files ("remove X from
+// a.js, fix b.py") is no file replacing another.
 func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (said, bool) {
 	if !c.Changed || c.Negated || c.Weak || c.Role == "path" || everyday(c.Value) || everyday(c.Replaces) ||
 		!knownRole(c.Role) && !strings.ContainsAny(c.Replaces, "0123456789-._@") {
