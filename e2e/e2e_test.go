@@ -61,6 +61,21 @@ func (w *world) session(name string, extra []string, prompts ...string) string {
 	return dir
 }
 
+// projectFile writes text to name in the shared project the sessions run
+// in, and returns its path.
+func (w *world) projectFile(name, text string) string {
+	w.t.Helper()
+	project := filepath.Join(w.work, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	path := filepath.Join(project, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	return path
+}
+
 func (w *world) openStore() *store.DB {
 	w.t.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(w.dataDir, "memory.db"), store.Options{})

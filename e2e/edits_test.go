@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,16 +14,9 @@ import (
 // changed. The colours are values, not comments.
 func TestRealClientEditWarning(t *testing.T) {
 	w := newWorld(t)
-	project := filepath.Join(w.work, "project")
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	css := filepath.Join(project, "kiln.css")
 	before := "  --kiln-ember-500: #e76d44;\n  --kiln-ember-600: #0284c7; /* kiln door accent */\n  --kiln-ember-700: #0369a1;\n"
 	after := "  --kiln-ember-500: #f18d68;\n  --kiln-ember-600: #b85a3a; /* kiln door accent */\n  --kiln-ember-700: #9a4a31;\n"
-	if err := os.WriteFile(css, []byte(":root {\n"+before+"}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	css := w.projectFile("kiln.css", ":root {\n"+before+"}\n")
 	edit, err := json.Marshal(map[string]string{"file_path": css, "old_string": before, "new_string": after})
 	if err != nil {
 		t.Fatal(err)
@@ -83,14 +75,7 @@ func warningBlock(t *testing.T, dir string) string {
 // the read as the stale side of a warning and the change as the current one.
 func TestRealClientStaleReport(t *testing.T) {
 	w := newWorld(t)
-	project := filepath.Join(w.work, "project")
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	deps := filepath.Join(project, "reader-deps.txt")
-	if err := os.WriteFile(deps, []byte("Reader dependencies:\n- kelbo-av@~1.2.0 - primary audio playback library\n- quillet-ui@3.1.0 - page layout\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	deps := w.projectFile("reader-deps.txt", "Reader dependencies:\n- kelbo-av@~1.2.0 - primary audio playback library\n- quillet-ui@3.1.0 - page layout\n")
 	w.session("s1", nil, "Which audio package does the reader depend on? READFILE "+deps)
 	w.session("s2", nil, "Move the reader's audio playback to kelbo-audio.\n"+
 		"SAY Audio refactor done. Key changes in `player.ts`:\n"+

@@ -20,18 +20,9 @@ import (
 // agent's own read is kept.
 func TestRealClientSubagentEdits(t *testing.T) {
 	w := newWorld(t)
-	project := filepath.Join(w.work, "project")
-	if err := os.MkdirAll(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	mainRead := filepath.Join(project, "main-notes.txt")
-	agentRead := filepath.Join(project, "agent-notes.txt")
-	agentWrote := filepath.Join(project, "agent-output.txt")
-	for _, p := range []string{mainRead, agentRead} {
-		if err := os.WriteFile(p, []byte("kiln notes\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mainRead := w.projectFile("main-notes.txt", "kiln notes\n")
+	agentRead := w.projectFile("agent-notes.txt", "kiln notes\n")
+	agentWrote := filepath.Join(filepath.Dir(mainRead), "agent-output.txt")
 	dir := w.session("s1", nil,
 		"READFILE "+mainRead+` CALLTOOL Agent {"subagent_type":"general-purpose","description":"write the kiln output","prompt":"READFILE `+agentRead+` WRITEFILE `+agentWrote+`"}`)
 	if _, err := os.Stat(agentWrote); err != nil {
