@@ -293,11 +293,11 @@ func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) 
 			slices.ContainsFunc(it.events, func(id int64) bool { return slices.Contains(n.events, id) }) {
 			continue
 		}
-		text := strings.ToLower(it.Excerpt)
+		text := it.Excerpt // what the context shows of it
 		if it.Kind == KindEntry {
-			text = strings.ToLower(it.Text + "\n" + it.Quote)
+			text = claimSource(it)
 		}
-		if wordIn(text, c.Replaces) && !wordIn(text, c.Value) {
+		if text = strings.ToLower(text); wordIn(text, c.Replaces) && !wordIn(text, c.Value) {
 			return said{Item: it}, true
 		}
 	}
