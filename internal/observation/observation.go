@@ -135,7 +135,7 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 			tail, unread = 0, unreadMargin
 		}
 		o.Output = joinNonEmpty("\n", o.Output, out)
-		if reportsRun(tool) {
+		if ReportsRun(tool) {
 			errs = maxErrors
 		}
 	}
@@ -156,11 +156,11 @@ func BySubagentKept(tool string) bool {
 	return false
 }
 
-// reportsRun reports whether tool's output is a report of something it
+// ReportsRun reports whether tool's output is a report of something it
 // ran (a command, a sub-agent, an MCP call) rather than content it read or
 // wrote (a file, a search's matches, a page), whose lines saying "error"
 // are the content's, not the call's.
-func reportsRun(tool string) bool {
+func ReportsRun(tool string) bool {
 	switch tool {
 	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob", "WebFetch", "WebSearch", "TodoWrite":
 		return false

@@ -182,6 +182,54 @@ func TestRunsPassAfterFail(t *testing.T) {
 	}
 }
 
+// Only a command's newer run comes along: a file read again after an edit
+// is its own content (the prompt's words decide whether it is shown), a run
+// of another command line is no newer state of this one, and a newer run
+// repeating the shown one says nothing new.
+func TestRunsLaterRunLimits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	pk := suiteLines("ok  \tgithub.com/acme/ledger/internal/%s\t0.41s\n", "api", "store")
+	failing := "Bash: go test ./...\n" + pk + "--- FAIL: TestRefundRounding (0.00s)\nFAIL\tgithub.com/acme/ledger/internal/ledgerfx\t0.12s\nFAIL"
+	storeRuns(t, db, "t1", day, failing, "Read: internal/money/calc.go\nfunc RefundRounding(a int64) int64 { return a / 3 }")
+	storeRuns(t, db, "t2", day.AddDate(0, 0, 1),
+		"Read: internal/money/calc.go\npackage money // rewritten",
+		"Bash: go test ./... -run Nothing\n"+pk+"ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s")
+	shown := func(text string) Item {
+		t.Helper()
+		hits, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAll(lowerRuns(firstLine(text)), false), Project: proj, Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if h.Text == text {
+				return messageItem(h.Event, "")
+			}
+		}
+		t.Fatalf("%q is not stored", firstLine(text))
+		return Item{}
+	}
+	later := func(text string) []Item {
+		return laterRuns(ctx, db, Request{Project: proj, SessionID: "now"}, nil, []Item{shown(text)}, runCache{})
+	}
+	if got := later("Read: internal/money/calc.go\nfunc RefundRounding(a int64) int64 { return a / 3 }"); len(got) != 0 {
+		t.Errorf("a later read of a shown file came along: %q", got[0].Text)
+	}
+	if got := later(failing); len(got) != 0 {
+		t.Errorf("a run of another command line came along: %q", firstLine(got[0].Text))
+	}
+	storeRuns(t, db, "t3", day.AddDate(0, 0, 2), failing)
+	if got := later(failing); len(got) != 0 {
+		t.Errorf("a newer run repeating the shown one came along")
+	}
+	storeRuns(t, db, "t4", day.AddDate(0, 0, 3), "Bash: go test ./...\n"+pk+"ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s")
+	if got := later(failing); len(got) != 1 || !strings.Contains(got[0].Text, "ok  \tgithub.com/acme/ledger/internal/ledgerfx") {
+		t.Errorf("the newest run of the command did not come along: %d items", len(got))
+	}
+}
+
 // The same two runs: asked why the test failed, the failing run is
 // replaced by the later passing one.
 func TestRunsFailureReplacedByPass(t *testing.T) {

@@ -339,28 +339,36 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 		out = append(out, it)
 	}
-	// What the best item's line leads to fills the places left: it never
-	// takes one from an item matching the prompt itself. With no place
-	// left, its second query is not run: most answered prompts fill every
-	// place.
-	var feedbackMore []Item
+	// fill adds items found past the prompt's own matches to the places
+	// left, each unless it was shown, is known or repeats one kept.
+	fill := func(more []Item) {
+		for _, it := range more {
+			if len(out) >= cfg.K {
+				break
+			}
+			key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
+			if so.shown[it.CID] || known.holds(it) || said[key] || runs.repeated(it, out) >= 0 {
+				continue
+			}
+			said[key] = true
+			out = append(out, it)
+		}
+	}
+	// A command's newer run comes with an older one shown: asked whether
+	// a test still fails, the failing run names the test, the run after the
+	// fix may not ("ok ledgerfx"), and it is how things stand. Then what
+	// the best item's line leads to. Neither takes a place from an item
+	// matching the prompt itself; with no place left, their searches are
+	// not run: most answered prompts fill every place.
+	if len(out) < cfg.K {
+		fill(laterRuns(ctx, db, req, cs, out, runs))
+	}
 	if anchor >= 0 && len(out) < cfg.K {
 		more, err := feedback(ctx, db, counts, req, cs, anchorItem, items)
 		if err != nil {
 			return nil, err
 		}
-		feedbackMore = more
-	}
-	for _, it := range feedbackMore {
-		if len(out) >= cfg.K {
-			break
-		}
-		key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
-		if so.shown[it.CID] || known.holds(it) || said[key] || runs.repeated(it, out) >= 0 {
-			continue
-		}
-		said[key] = true
-		out = append(out, it)
+		fill(more)
 	}
 	if err := attachContext(ctx, db, out); err != nil {
 		return nil, err
@@ -551,6 +559,49 @@ func (rw runCache) of(it Item) *run {
 func (r *run) same(o *run) bool {
 	return r.output == o.output ||
 		slices.Equal(r.command, o.command) && slices.Equal(r.failures, o.failures) && repeats(r.words, o.words)
+}
+
+// laterRunScan is how many later runs holding a shown command's words
+// laterRuns reads, newest first, for one of that very command line.
+const laterRunScan = 16
+
+// laterRuns are the newest later runs, in the project's other sessions, of
+// the commands the shown tool runs ran (observation.ReportsRun: a command,
+// an MCP call; not a file read or edit, each its own content), one per
+// shown run, where that run's output does not repeat the shown one (same).
+// A search that fails is left out: the shown runs stand without it.
+func laterRuns(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item, runs runCache) []Item {
+	var more []Item
+	for _, it := range out {
+		r := runs.of(it)
+		line := firstLine(it.Text)
+		tool, _, _ := strings.Cut(line, ":")
+		if r == nil || !observation.ReportsRun(tool) || slices.ContainsFunc(out, func(o Item) bool {
+			return o.Time.After(it.Time) && firstLine(o.Text) == line
+		}) {
+			continue
+		}
+		hits, err := db.SearchEvents(ctx, store.EventQuery{
+			Match: store.MatchAll(lowerRuns(line), false), Project: req.Project, ExcludeSession: req.SessionID,
+			Types: []string{store.TypeToolObservation}, After: it.event.ID, Newest: true, Limit: laterRunScan,
+		})
+		if err != nil {
+			return more
+		}
+		for _, h := range hits {
+			if firstLine(h.Text) != line {
+				continue
+			}
+			later := messageItem(h.Event, "")
+			if lr := runs.of(later); lr != nil && !lr.same(r) {
+				later.msg = readEvent(h.Event)
+				later.Excerpt = later.msg.excerpt(cs, itemChars)
+				more = append(more, later)
+			}
+			break // the newest run of the command is how things stand
+		}
+	}
+	return more
 }
 
 // failureLines are the lines of a tool output that report a failure
