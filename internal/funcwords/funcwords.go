@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
 )
 
@@ -59,6 +60,18 @@ func index(code string) int {
 // mask is the languages listing w as a function word, in either table.
 func mask(w string) uint64 { return find(words, w) | find(isoWords, w) }
 
+// EnglishMore reports whether w is one of the English function words the
+// package's list of 108 lacks ("not", "when", "why", "does"). For counts
+// them as evidence of English: without them an English prompt counted few
+// of its own function words, and another language's short ones tied with
+// it ("to", "on", "a" and "one" are Slovenian too, "in" and "end" Breton),
+// so the prompt was read as bilingual. Has leaves them out, as the list
+// does: a caller that drops them (recall) asks for them by name.
+func EnglishMore(w string) bool { return englishMore()[w] }
+
+var englishMore = lazywords.Set(`above again against below does doing done down during few further having hers its itself
+just no nor not off once ours own she so until when whom why will yours`)
+
 // find is w's mask in table, a sorted "word mask" line each; 0 if absent.
 func find(words, w string) uint64 {
 	line, _ := sortedlines.Line(words, sortedlines.Search(words, w))
@@ -85,8 +98,9 @@ type Set struct{ langs uint64 }
 // language one word short is a coincidence of short words, and its list
 // would drop the prompt's content words (Irish "go" in a Dutch prompt,
 // Esperanto "post" in an Italian one). English competes too: where it
-// holds the most, no other list applies, since another language's short
-// words ("i", "for", "tag") would drop an English prompt's content words.
+// holds the most, alone or tied, no other list applies, since another
+// language's short words ("i", "for", "tag") would drop an English
+// prompt's content words.
 func For(words []string) Set {
 	var count [64]int
 	seen := make(map[string]bool, len(words))
@@ -95,7 +109,11 @@ func For(words []string) Set {
 			continue
 		}
 		seen[w] = true
-		for m := mask(w); m != 0; m &= m - 1 {
+		m := mask(w)
+		if englishMore()[w] {
+			m |= english
+		}
+		for ; m != 0; m &= m - 1 {
 			count[bits.TrailingZeros64(m)]++
 		}
 	}
@@ -112,8 +130,13 @@ func For(words []string) Set {
 			near |= 1 << i
 		}
 	}
+	if count[index("eng")] >= best {
+		// English holds the most, alone or tied: the tied language's list
+		// matched only short words English shares ("a", "to", "on").
+		return Set{langs: english}
+	}
 	s := Set{langs: english | top}
-	if count[index("eng")] < best && near != 0 {
+	if near != 0 {
 		s.langs |= closeTo(top, near)
 	}
 	return s

@@ -12,13 +12,11 @@ import (
 )
 
 // requestWords are dropped from queries besides the function words of the
-// prompt's languages (funcwords): the words every request to an assistant
-// uses ("please", "tell", "fix", "thanks") and the English function words
-// the package's short English list lacks ("not", "when", "why"), and a few
-// Russian question words its Russian list lacks. They match
-// everything and rank nothing.
-var requestWords = lazywords.Set(`above again against below does doing done down during few further having hers its itself
-just let no nor not off once ours own she so until when whom why will yours please sure make thanks thank hi hello ok
+// prompt's languages (funcwords, with the English ones its list lacks,
+// funcwords.EnglishMore): the words every request to an assistant
+// uses ("please", "tell", "fix", "thanks"), and a few Russian question
+// words its Russian list lacks. They match everything and rank nothing.
+var requestWords = lazywords.Set(`let please sure make thanks thank hi hello ok
 okay yes want need like get got use used using add fix change look tell know think ever still going go way thing things
 something anything lot much many one two new old` +
 	// Russian question words the package's Russian list lacks.
@@ -38,7 +36,9 @@ func lowerRuns(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-func (s stopSet) has(w string) bool { return requestWords()[w] || s.fw.Has(w) }
+func (s stopSet) has(w string) bool {
+	return requestWords()[w] || s.fw.Has(w) || funcwords.EnglishMore(w)
+}
 
 // koreanParticles are attached to the end of Korean words ("토큰을", "키는");
 // the bare stem is searched too so "토큰을" finds "토큰은".
