@@ -182,10 +182,12 @@ func TestRunsPassAfterFail(t *testing.T) {
 	}
 }
 
-// Only a command's newer run comes along: a file read again after an edit
-// is its own content (the prompt's words decide whether it is shown), a run
-// of another command line is no newer state of this one, and a newer run
-// repeating the shown one says nothing new.
+// Only a command's newer run comes along (laterRuns): a file read again
+// after an edit is its own content (the prompt's words decide whether it
+// is shown), a run of another command line is no newer state of this one,
+// a newer run repeating the shown one says nothing new, and neither is a
+// run of the asking session, of another project, or one that is older
+// though stored later.
 func TestRunsLaterRunLimits(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -212,7 +214,7 @@ func TestRunsLaterRunLimits(t *testing.T) {
 		return Item{}
 	}
 	later := func(text string) []Item {
-		return laterRuns(ctx, db, Request{Project: proj, SessionID: "now"}, nil, []Item{shown(text)}, runCache{})
+		return laterRuns(ctx, db, Request{Project: proj, SessionID: "now"}, nil, []Item{shown(text)}, runCache{}, 8)
 	}
 	if got := later("Read: internal/money/calc.go\nfunc RefundRounding(a int64) int64 { return a / 3 }"); len(got) != 0 {
 		t.Errorf("a later read of a shown file came along: %q", got[0].Text)
@@ -224,9 +226,44 @@ func TestRunsLaterRunLimits(t *testing.T) {
 	if got := later(failing); len(got) != 0 {
 		t.Errorf("a newer run repeating the shown one came along")
 	}
-	storeRuns(t, db, "t4", day.AddDate(0, 0, 3), "Bash: go test ./...\n"+pk+"ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s")
-	if got := later(failing); len(got) != 1 || !strings.Contains(got[0].Text, "ok  \tgithub.com/acme/ledger/internal/ledgerfx") {
+	put := func(session, project string, at time.Time, text string) {
+		t.Helper()
+		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: project, DedupeKey: session + ":" + text[:20], Text: text}
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	passing := "Bash: go test ./...\n" + pk + "ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s"
+	// Neither the session asking (its runs are in Claude's context) nor
+	// another project has how this project's runs stand.
+	put("now", proj, day.AddDate(0, 0, 3), passing)
+	put("elsewhere", "/home/dev/other", day.AddDate(0, 0, 3), passing)
+	if got := later(failing); len(got) != 0 {
+		t.Errorf("a run of the asking session or another project came along: %q", got[0].SessionID)
+	}
+	put("t4", proj, day.AddDate(0, 0, 3), passing)
+	if got := later(failing); len(got) != 1 || got[0].SessionID != "t4" {
 		t.Errorf("the newest run of the command did not come along: %d items", len(got))
+	}
+	// A run that failed is marked " (error)" when captured; the run after
+	// the fix ran the same command.
+	put("m1", proj, day, "Bash: make check (error)\nExit code 2\nvet: ledger.go:12: unreachable code")
+	put("m2", proj, day.AddDate(0, 0, 1), "Bash: make check\nall checks passed")
+	if got := later("Bash: make check (error)\nExit code 2\nvet: ledger.go:12: unreachable code"); len(got) != 1 || !strings.Contains(got[0].Text, "all checks passed") {
+		t.Errorf("the passing run after a failed one did not come along: %d items", len(got))
+	}
+	// Later is by time, not by the order of storing: a session imported
+	// after the shown run was stored may be older.
+	put("i1", proj, day.AddDate(0, 0, 10), "Bash: make lint\nno issues")
+	put("i2", proj, day.AddDate(0, -2, 0), "Bash: make lint (error)\nledger.go:3: unused import")
+	if got := later("Bash: make lint\nno issues"); len(got) != 0 {
+		t.Errorf("an older run stored later came along: %q", got[0].Text)
+	}
+	// A tool given no command polls whatever it is pointed at.
+	put("b1", proj, day, "BashOutput\nmigrating ledger schema: step 3 of 7")
+	put("b2", proj, day.AddDate(0, 0, 1), "BashOutput\nwebpack compiled 412 modules")
+	if got := later("BashOutput\nmigrating ledger schema: step 3 of 7"); len(got) != 0 {
+		t.Errorf("a poll of another shell came along: %q", got[0].Text)
 	}
 }
 

@@ -361,7 +361,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// matching the prompt itself; with no place left, their searches are
 	// not run: most answered prompts fill every place.
 	if len(out) < cfg.K {
-		fill(laterRuns(ctx, db, req, cs, out, runs))
+		fill(laterRuns(ctx, db, req, cs, out, runs, cfg.K-len(out)))
 	}
 	if anchor >= 0 && len(out) < cfg.K {
 		more, err := feedback(ctx, db, counts, req, cs, anchorItem, items)
@@ -561,44 +561,74 @@ func (r *run) same(o *run) bool {
 		slices.Equal(r.command, o.command) && slices.Equal(r.failures, o.failures) && repeats(r.words, o.words)
 }
 
-// laterRunScan is how many later runs holding a shown command's words
-// laterRuns reads, newest first, for one of that very command line.
-const laterRunScan = 16
+// laterRunScan is how many of the runs holding a shown command's words,
+// the newest stored first, laterRuns reads for one of that very command.
+const laterRunScan = 32
 
-// laterRuns are the newest later runs, in the project's other sessions, of
-// the commands the shown tool runs ran (observation.ReportsRun: a command,
-// an MCP call; not a file read or edit, each its own content), one per
-// shown run, where that run's output does not repeat the shown one (same).
-// A search that fails is left out: the shown runs stand without it.
-func laterRuns(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item, runs runCache) []Item {
+// laterRunWords is how many of a command line's words laterRuns searches
+// by: the tool and the command's first words find its runs, each compared
+// whole after. Every word of a 400-byte line cost 6 ms a search.
+const laterRunWords = 6
+
+// commandLine is the command a tool run ran, its text's first line "Tool:
+// key" without the capture's " (error)" mark: the failed run and the one
+// that passed after the fix ran one command. It is "" for a tool that reads
+// or writes content (observation.ReportsRun: each read of a file is its own
+// content) and for a tool given no key: a BashOutput poll reads whatever
+// shell it is pointed at, a keyless MCP call whatever page is open.
+func commandLine(text string) string {
+	line := strings.TrimSuffix(firstLine(text), " (error)")
+	tool, key, ok := strings.Cut(line, ": ")
+	if !ok || strings.TrimSpace(key) == "" || !observation.ReportsRun(tool) {
+		return ""
+	}
+	return line
+}
+
+// laterRuns are, for shown tool runs, the newest later run of the same
+// command (commandLine) in the project's other sessions, where its output
+// does not repeat the shown one (same); at most room of them. Later is by
+// time: an imported session's runs are stored after newer ones. The items
+// carry no score: they fill places after the ranking. A search that fails
+// is left out: the shown runs stand without it.
+func laterRuns(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item, runs runCache, room int) []Item {
 	var more []Item
 	for _, it := range out {
+		if len(more) >= room {
+			break
+		}
 		r := runs.of(it)
-		line := firstLine(it.Text)
-		tool, _, _ := strings.Cut(line, ":")
-		if r == nil || !observation.ReportsRun(tool) || slices.ContainsFunc(out, func(o Item) bool {
-			return o.Time.After(it.Time) && firstLine(o.Text) == line
+		line := commandLine(it.Text)
+		if r == nil || line == "" || slices.ContainsFunc(out, func(o Item) bool {
+			return o.Time.After(it.Time) && commandLine(o.Text) == line
 		}) {
 			continue
 		}
+		words := lowerRuns(line)
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
-			Match: store.MatchAll(lowerRuns(line), false), Project: req.Project, ExcludeSession: req.SessionID,
-			Types: []string{store.TypeToolObservation}, After: it.event.ID, Newest: true, Limit: laterRunScan,
+			Match: store.MatchAll(words[:min(len(words), laterRunWords)], false), Project: req.Project,
+			ExcludeSession: req.SessionID, Types: []string{store.TypeToolObservation}, Since: it.Time,
+			Newest: true, Limit: laterRunScan,
 		})
 		if err != nil {
 			return more
 		}
-		for _, h := range hits {
-			if firstLine(h.Text) != line {
-				continue
+		newest := -1
+		for i, h := range hits {
+			if h.Time.After(it.Time) && commandLine(h.Text) == line && (newest < 0 || h.Time.After(hits[newest].Time)) {
+				newest = i
 			}
-			later := messageItem(h.Event, "")
-			if lr := runs.of(later); lr != nil && !lr.same(r) {
-				later.msg = readEvent(h.Event)
-				later.Excerpt = later.msg.excerpt(cs, itemChars)
-				more = append(more, later)
-			}
-			break // the newest run of the command is how things stand
+		}
+		if newest < 0 {
+			continue
+		}
+		// The newest run of the command is how things stand: one that
+		// repeats the shown run adds nothing.
+		later := messageItem(hits[newest].Event, "")
+		if lr := runs.of(later); lr != nil && !lr.same(r) {
+			later.msg = readEvent(hits[newest].Event)
+			later.Excerpt = later.msg.excerpt(cs, itemChars)
+			more = append(more, later)
 		}
 	}
 	return more
