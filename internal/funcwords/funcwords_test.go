@@ -25,10 +25,16 @@ func TestFor(t *testing.T) {
 		{"¿por qué el worker tarda tanto en cada despliegue?", "spa", []string{"por", "el", "cada", "tanto"}, []string{"worker", "tarda", "despliegue"}},
 		// An English prompt is not taken for German for one "die".
 		{"why did the worker die after the deploy", "eng", []string{"the", "after"}, []string{"die", "worker", "deploy"}},
-		// English wins a tie, and counts the function words its list
-		// lacks ("why", "so"): Slovenian lists "do", "one", "on", "a" and "so".
-		{"why do the one builds fail on a fresh clone so", "eng", []string{"do", "the", "on"}, []string{"one", "builds", "fresh", "clone"}},
+		// English wins a tie with a language of no two words of its own
+		// (Slovenian lists "do", "one", "on" and "a"), and counts the
+		// function words its list lacks ("when", "does"), which
+		// outnumber Slovenian's "one" and "po".
 		{"do the one builds fail on a fresh clone", "eng", []string{"do", "the", "on"}, []string{"one", "builds", "fresh", "clone"}},
+		{"when does the one po run", "eng", []string{"the"}, []string{"one", "po", "run"}},
+		// A language tied with English keeps its list with two words of
+		// its own: "no" and "el" tie Spanish with "no" and "why".
+		{"por qué falla the test on staging", "spa", []string{"por", "qué", "the", "on"}, []string{"falla", "test", "staging"}},
+		{"perché il job fallisce on the runner", "ita", []string{"perché", "il", "on", "the"}, []string{"job", "fallisce", "runner"}},
 		// A far language one word short is no close one: Irish "go" in a
 		// Dutch prompt, Esperanto "post" in an Italian one stay content.
 		{"waarom faalt de go build op staging met de cache", "nld", []string{"de", "op", "met"}, []string{"go", "build", "staging", "cache"}},
