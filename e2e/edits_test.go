@@ -86,3 +86,28 @@ func TestRealClientStaleReport(t *testing.T) {
 		t.Errorf("the warning does not set the read's kelbo-av against the change to kelbo-audio:\n%s", block)
 	}
 }
+
+// TestRealClientLaterRun: a session runs the kiln check and it fails on
+// one test; after the fix a later session runs the same command and it
+// passes. Asked whether the test still fails, the next session gets the
+// failing run, which names the test, and with it the passing run, which
+// does not: that is how things stand.
+func TestRealClientLaterRun(t *testing.T) {
+	w := newWorld(t)
+	state := w.projectFile("kiln-state", "fail\n")
+	check := w.projectFile("kiln-check.sh", "if grep -q fail "+state+"; then\n"+
+		"  echo 'ok   kilnfx/ramp 0.21s'; echo '--- FAIL: TestConeSixHold (0.00s)'; echo 'FAIL kilnfx/hold 0.12s'; exit 1\n"+
+		"fi\necho 'ok   kilnfx/ramp 0.21s'; echo 'ok   kilnfx/hold 0.12s'\n")
+	w.session("s1", nil, "Run the kiln check RUNBASH sh "+check)
+	w.projectFile("kiln-state", "pass\n")
+	w.session("s2", nil, "Run the kiln check again RUNBASH sh "+check)
+	// The prompt names the test alone: the passing run shares no word with
+	// it and comes only with the failing one.
+	reqs := requests(t, w.session("s3", nil, "does TestConeSixHold still fail?"))
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	if !strings.Contains(reqs[0], "--- FAIL: TestConeSixHold") || !strings.Contains(reqs[0], "ok kilnfx/hold 0.12s") {
+		t.Errorf("the failing run came without the run after it:\n%s", reqs[0])
+	}
+}
