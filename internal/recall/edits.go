@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -439,4 +440,110 @@ func diffWindow(a, b string, n int) (string, string) {
 		return clipRunes(s, n)
 	}
 	return cut(a), cut(b)
+}
+
+// fileShown is the file a tool run's text shows the content of, and the
+// lines it holds: a read's lines (past their numbers), a write's or an
+// edit's added lines, each trimmed. "" for any other text, or a failed call.
+func fileShown(text string) (file string, held map[string]bool) {
+	head, body, _ := strings.Cut(text, "\n")
+	name, file, ok := strings.Cut(head, ": ")
+	if !ok || strings.HasSuffix(file, " (error)") {
+		return "", nil
+	}
+	switch name {
+	case "Read", "Write", "Edit", "MultiEdit":
+	default:
+		return "", nil
+	}
+	held = make(map[string]bool)
+	for l := range strings.Lines(body) {
+		if name == "Read" {
+			if n, rest, ok := strings.Cut(l, "\t"); ok && n != "" && strings.TrimLeft(n, " 0123456789") == "" {
+				l = rest
+			}
+		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
+			l = a
+		} else {
+			continue
+		}
+		if t := strings.TrimSpace(l); t != "" {
+			held[t] = true
+		}
+	}
+	return file, held
+}
+
+// laterEdits are, for shown tool runs that show a file's content (a read,
+// a write, an edit: fileShown), the newest later edit of that file in the
+// project's other sessions that changed in place a line the shown one holds
+// (editChanges) and that names a specific word of the prompt: the shown
+// content is stale there, and the edit's change is how the line stands
+// (its warning says so). At most one per shown run.
+// A search that fails is left out.
+func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item) []Item {
+	var more []Item
+	for _, it := range out {
+		if it.Kind != store.TypeToolObservation {
+			continue
+		}
+		file, held := fileShown(it.Text)
+		key := mostSpecific(cs, held)
+		if file == "" || key.keys == nil {
+			continue
+		}
+		words := lowerRuns(file)
+		hits, err := db.SearchEvents(ctx, store.EventQuery{
+			Match: store.MatchAll(words[max(0, len(words)-laterRunWords):], false), Project: req.Project,
+			ExcludeSession: req.SessionID, Types: []string{store.TypeToolObservation}, Since: it.Time,
+			Newest: true, Limit: laterRunScan,
+		})
+		if err != nil {
+			return more
+		}
+		newest := -1
+		for i, h := range hits {
+			if !h.Time.After(it.Time) || newest >= 0 && !h.Time.After(hits[newest].Time) {
+				continue
+			}
+			head := firstLine(h.Text)
+			if head != "Edit: "+file && head != "MultiEdit: "+file {
+				continue
+			}
+			// A change of a line the shown one holds, naming the prompt's
+			// most specific word its lines name: what made them relevant.
+			// An edit's other changes (its imports tidied, a constant
+			// tuned) leave what the prompt asks as shown.
+			changes, _ := editChanges(h.Text)
+			if slices.ContainsFunc(changes, func(c editChange) bool {
+				return held[c.removed] && hasAny(keysOf(c.removed+"\n"+c.added), key.keys)
+			}) {
+				newest = i
+			}
+		}
+		if newest < 0 || slices.ContainsFunc(out, func(o Item) bool { return o.event.ID == hits[newest].ID }) {
+			continue
+		}
+		later := messageItem(hits[newest].Event, "")
+		later.msg = readEvent(hits[newest].Event)
+		later.Excerpt = later.msg.excerpt(cs, itemChars)
+		more = append(more, later)
+	}
+	return more
+}
+
+// mostSpecific is the most specific of the concepts cs that lines name; a
+// zero concept when they name none.
+func mostSpecific(cs []concept, lines map[string]bool) concept {
+	var tks []textKeys
+	for l := range lines {
+		tks = append(tks, keysOf(l))
+	}
+	var best concept
+	for _, c := range cs {
+		if c.specific > best.specific && slices.ContainsFunc(c.keys, func(k string) bool { return hasKey(tks, k) }) {
+			best = c
+		}
+	}
+	return best
 }

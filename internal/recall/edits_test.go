@@ -411,3 +411,67 @@ func TestEditOfManyLinesNeedsASpecificMargin(t *testing.T) {
 		t.Errorf("want the edit shown and no warning: only a generic word sets its line apart:\n%s", got)
 	}
 }
+
+// TestLaterEditOfAShownFile: a shown write of a file comes with the later
+// edit that changed a line it shows, one naming the prompt's most specific
+// word the write's lines name (laterEdits). An edit made before it, in the
+// asking session, of a line the write does not show, or of a line naming
+// nothing the prompt asks (a port) does not come.
+func TestLaterEditOfAShownFile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	put := func(session string, at time.Time, text string) Item {
+		t.Helper()
+		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, DedupeKey: session + ":" + text, Text: text}
+		var res store.AppendResult
+		if err := db.Update(ctx, func(tx *store.Tx) error {
+			var err error
+			res, err = tx.Append(ctx, ev)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		ev.ID = res.IDs[0]
+		return messageItem(ev, text)
+	}
+	write := put("w", day, "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"public\"\n+   command = \"\"\n+ [dev]\n+   port = 8088")
+	put("e0", day.Add(-time.Hour), "Edit: /kiln/deploy.toml\n-   publish = \"old\"\n+   publish = \"public\"")
+	put("e1", day.AddDate(0, 0, 1), "Edit: /kiln/deploy.toml\n-   port = 8088\n+   port = 8090")
+	put("e3", day.AddDate(0, 0, 1), "Edit: /kiln/deploy.toml\n-   preview_publish = \"tmp\"\n+   preview_publish = \"stage\"")
+	put("now", day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"www\"")
+	prompt := "which folder does the kiln deploy config publish?"
+	cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Project: proj, SessionID: "now"}
+	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 0 {
+		t.Errorf("an edit made before, in the asking session or of another line came along: %q", got[0].Text)
+	}
+	put("e2", day.AddDate(0, 0, 3), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
+	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 1 || !strings.Contains(got[0].Text, `publish = "dist"`) {
+		t.Fatalf("the later edit of the line the write shows did not come along: %d items", len(got))
+	}
+}
+
+// TestRoomForALaterEdit: a later edit of a shown file fills a place left;
+// with none, it takes the place of the lowest-ranked tool run but the one
+// showing that file, never a statement's.
+func TestRoomForALaterEdit(t *testing.T) {
+	item := func(kind, text string) Item { return Item{Kind: kind, Text: text} }
+	edit := item(store.TypeToolObservation, "Edit: /kiln/deploy.toml\n- publish = \"public\"\n+ publish = \"dist\"")
+	said := item(store.TypeAgentResponse, "The kiln deploy publishes the public folder.")
+	write := item(store.TypeToolObservation, "Write: /kiln/deploy.toml\n+ publish = \"public\"")
+	run := item(store.TypeToolObservation, "Bash: kiln deploy --dry-run\nwould publish 12 files")
+	if out, ok := roomFor([]Item{said, write}, 3, edit); !ok || len(out) != 2 {
+		t.Errorf("a place left: room %v, %d items kept", ok, len(out))
+	}
+	if out, ok := roomFor([]Item{said, run, write}, 3, edit); !ok || len(out) != 2 || out[0].Text != said.Text || out[1].Text != write.Text {
+		t.Errorf("full: want the dry run's place taken, got room %v, %d items", ok, len(out))
+	}
+	if _, ok := roomFor([]Item{said, write}, 2, edit); ok {
+		t.Errorf("full of a statement and the write the edit changed: room made")
+	}
+}

@@ -363,6 +363,15 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(out) < cfg.K {
 		fill(laterRuns(ctx, db, req, cs, out, runs, cfg.K-len(out)))
 	}
+	// A later edit of a shown file, changing a line it shows, is the newer
+	// side of what is shown: with no place left it takes that of the
+	// lowest-ranked tool run, never a statement's.
+	for _, e := range laterEdits(ctx, db, req, cs, out) {
+		var ok bool
+		if out, ok = roomFor(out, cfg.K, e); ok {
+			fill([]Item{e})
+		}
+	}
 	if anchor >= 0 && len(out) < cfg.K {
 		more, err := feedback(ctx, db, counts, req, cs, anchorItem, items)
 		if err != nil {
@@ -559,6 +568,23 @@ func (rw runCache) of(it Item) *run {
 func (r *run) same(o *run) bool {
 	return r.output == o.output ||
 		slices.Equal(r.command, o.command) && slices.Equal(r.failures, o.failures) && repeats(r.words, o.words)
+}
+
+// roomFor makes room among out, of at most k items, for edit, a later edit
+// of a file a shown run shows (laterEdits): out as it is when it holds
+// fewer than k, else without its lowest-ranked tool run but one showing
+// that file, never a statement. It reports whether there is room.
+func roomFor(out []Item, k int, edit Item) ([]Item, bool) {
+	if len(out) < k {
+		return out, true
+	}
+	_, file, _ := strings.Cut(firstLine(edit.Text), ": ")
+	for j := len(out) - 1; j >= 0; j-- {
+		if o := out[j]; o.Kind == store.TypeToolObservation && !strings.HasSuffix(firstLine(o.Text), ": "+file) {
+			return slices.Delete(out, j, j+1), true
+		}
+	}
+	return out, false
 }
 
 // laterRunScan is how many of the runs holding a shown command's words,
