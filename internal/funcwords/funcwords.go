@@ -66,14 +66,12 @@ func mask(w string) uint64 { return find(words, w) | find(isoWords, w) }
 // them as evidence of English: without them an English prompt counted few
 // of its own function words, and another language's short ones tied with
 // it ("to", "on", "a" and "one" are Slovenian too, "in" and "end" Breton),
-// so the prompt was read as bilingual. "No" and "so" are left out: other
-// languages' lists hold them as often ("no funciona"). Has leaves these
-// words out, as the list does: a caller that drops them (recall) asks for
-// them by name.
+// so the prompt was read as bilingual. Has leaves them out, as the list
+// does: a caller that drops them (recall) asks for them by name.
 func EnglishMore(w string) bool { return englishMore()[w] }
 
 var englishMore = lazywords.Set(`above again against below does doing done down during few further having hers its itself
-just nor not off once ours own she until when whom why will yours`)
+just no nor not off once ours own she so until when whom why will yours`)
 
 // find is w's mask in table, a sorted "word mask" line each; 0 if absent.
 func find(words, w string) uint64 {
@@ -142,7 +140,7 @@ func For(words []string) Set {
 	}
 	if count[index("eng")] >= best {
 		// English holds the most, alone or tied. A tied language stays
-		// with two words of its own ("por qué falla the test on CI"), not
+		// with two words of its own ("perché il job fallisce on the runner"), not
 		// with the short words it shares with English ("a", "to", "on"
 		// are Slovenian too) and a letter ("a/b test").
 		for t := top &^ english; t != 0; t &= t - 1 {

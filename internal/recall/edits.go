@@ -459,9 +459,7 @@ func fileShown(text string) (file string, held map[string]bool) {
 	held = make(map[string]bool)
 	for l := range strings.Lines(body) {
 		if name == "Read" {
-			if n, rest, ok := strings.Cut(l, "\t"); ok && n != "" && strings.TrimLeft(n, " 0123456789") == "" {
-				l = rest
-			}
+			l = withoutLineNumber(l)
 		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
 			l = a
 		} else {
@@ -474,15 +472,23 @@ func fileShown(text string) (file string, held map[string]bool) {
 	return file, held
 }
 
+// laterEdit is an edit laterEdits found, and the citation id of the shown
+// run whose file it edited.
+type laterEdit struct {
+	edit Item
+	of   string
+}
+
 // laterEdits are, for shown tool runs that show a file's content (a read,
 // a write, an edit: fileShown), the newest later edit of that file in the
 // project's other sessions that changed in place a line the shown one holds
-// (editChanges) and that names a specific word of the prompt: the shown
-// content is stale there, and the edit's change is how the line stands
-// (its warning says so). At most one per shown run.
+// (editChanges) and that names the prompt's most specific word the shown
+// lines name: the shown content is stale there, and the edit's change is
+// how the line stands (its warning says so). Each edit once, for the first
+// run it came for; a shown entry brings none (its quote is a statement).
 // A search that fails is left out.
-func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item) []Item {
-	var more []Item
+func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item) []laterEdit {
+	var more []laterEdit
 	for _, it := range out {
 		if it.Kind != store.TypeToolObservation {
 			continue
@@ -521,13 +527,18 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, ou
 				newest = i
 			}
 		}
-		if newest < 0 || slices.ContainsFunc(out, func(o Item) bool { return o.event.ID == hits[newest].ID }) {
+		if newest < 0 {
+			continue
+		}
+		id := hits[newest].ID
+		if slices.ContainsFunc(out, func(o Item) bool { return o.event.ID == id }) ||
+			slices.ContainsFunc(more, func(m laterEdit) bool { return m.edit.event.ID == id }) {
 			continue
 		}
 		later := messageItem(hits[newest].Event, "")
 		later.msg = readEvent(hits[newest].Event)
 		later.Excerpt = later.msg.excerpt(cs, itemChars)
-		more = append(more, later)
+		more = append(more, laterEdit{edit: later, of: it.CID})
 	}
 	return more
 }
@@ -546,4 +557,16 @@ func mostSpecific(cs []concept, lines map[string]bool) concept {
 		}
 	}
 	return best
+}
+
+// withoutLineNumber is a line of a read without the number the Read tool
+// put before it: "12\t" as the hook receives it, "    12→" as a
+// transcript holds it.
+func withoutLineNumber(l string) string {
+	for _, sep := range []string{"\t", "→"} {
+		if n, rest, ok := strings.Cut(l, sep); ok && strings.TrimSpace(n) != "" && strings.Trim(n, " 0123456789") == "" {
+			return rest
+		}
+	}
+	return l
 }

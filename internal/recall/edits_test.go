@@ -448,30 +448,74 @@ func TestLaterEditOfAShownFile(t *testing.T) {
 	}
 	req := Request{Project: proj, SessionID: "now"}
 	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 0 {
-		t.Errorf("an edit made before, in the asking session or of another line came along: %q", got[0].Text)
+		t.Errorf("an edit made before, in the asking session or of another line came along: %q", got[0].edit.Text)
 	}
 	put("e2", day.AddDate(0, 0, 3), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
-	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 1 || !strings.Contains(got[0].Text, `publish = "dist"`) {
+	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 1 || !strings.Contains(got[0].edit.Text, `publish = "dist"`) || got[0].of != write.CID {
 		t.Fatalf("the later edit of the line the write shows did not come along: %d items", len(got))
+	}
+	// A read of the file shown beside the write brings the same edit once;
+	// a read's lines are read past their numbers, either form.
+	for _, text := range []string{
+		"Read: /kiln/deploy.toml\n1\t[build]\n2\t  publish = \"public\"",
+		"Read: /kiln/deploy.toml\n     1→[build]\n     2→  publish = \"public\"",
+	} {
+		read := put("r", day.Add(time.Duration(len(text))*time.Second), text)
+		if got := laterEdits(ctx, db, req, cs, []Item{read}); len(got) != 1 {
+			t.Errorf("%q: the later edit did not come along", text)
+		}
+		if got := laterEdits(ctx, db, req, cs, []Item{write, read}); len(got) != 1 {
+			t.Errorf("the edit came %d times for a write and a read of its file", len(got))
+		}
 	}
 }
 
-// TestRoomForALaterEdit: a later edit of a shown file fills a place left;
-// with none, it takes the place of the lowest-ranked tool run but the one
-// showing that file, never a statement's.
+// TestRoomForALaterEdit: with no place left, a later edit of a shown file
+// takes that of the lowest-ranked tool run, but not the run showing that
+// file nor one an earlier edit came for, and never a statement's.
 func TestRoomForALaterEdit(t *testing.T) {
-	item := func(kind, text string) Item { return Item{Kind: kind, Text: text} }
-	edit := item(store.TypeToolObservation, "Edit: /kiln/deploy.toml\n- publish = \"public\"\n+ publish = \"dist\"")
-	said := item(store.TypeAgentResponse, "The kiln deploy publishes the public folder.")
-	write := item(store.TypeToolObservation, "Write: /kiln/deploy.toml\n+ publish = \"public\"")
-	run := item(store.TypeToolObservation, "Bash: kiln deploy --dry-run\nwould publish 12 files")
-	if out, ok := roomFor([]Item{said, write}, 3, edit); !ok || len(out) != 2 {
-		t.Errorf("a place left: room %v, %d items kept", ok, len(out))
+	item := func(cid, kind, text string) Item { return Item{CID: cid, Kind: kind, Text: text} }
+	edit := laterEdit{edit: item("e", store.TypeToolObservation, "Edit: /kiln/deploy.toml\n- publish = \"public\"\n+ publish = \"dist\""), of: "w"}
+	said := item("s", store.TypeAgentResponse, "The kiln deploy publishes the public folder.")
+	write := item("w", store.TypeToolObservation, "Write: /kiln/deploy.toml\n+ publish = \"public\"")
+	read := item("r", store.TypeToolObservation, "Read: /kiln/site.toml\n1\ttitle = \"kiln\"")
+	run := item("b", store.TypeToolObservation, "Bash: kiln deploy --dry-run\nwould publish 12 files")
+	if j := roomFor([]Item{said, run, write}, edit, nil); j != 1 {
+		t.Errorf("want the dry run's place (1), got %d", j)
 	}
-	if out, ok := roomFor([]Item{said, run, write}, 3, edit); !ok || len(out) != 2 || out[0].Text != said.Text || out[1].Text != write.Text {
-		t.Errorf("full: want the dry run's place taken, got room %v, %d items", ok, len(out))
+	if j := roomFor([]Item{said, run, read, write}, edit, map[string]bool{"r": true}); j != 1 {
+		t.Errorf("want the dry run's place (1), not the read an edit came for: got %d", j)
 	}
-	if _, ok := roomFor([]Item{said, write}, 2, edit); ok {
-		t.Errorf("full of a statement and the write the edit changed: room made")
+	if j := roomFor([]Item{said, write}, edit, nil); j >= 0 {
+		t.Errorf("only a statement and the write the edit changed: place %d given", j)
+	}
+}
+
+// TestLaterEditTakesAToolRunsPlace: with every place taken, a later edit
+// of the shown write's file takes that of the lowest-ranked tool run, and
+// its warning says what the write's line became.
+func TestLaterEditTakesAToolRunsPlace(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	put := func(session string, at time.Time, text string) {
+		t.Helper()
+		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, DedupeKey: session + ":" + text, Text: text}
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say(t, db, "s", day, "set up the kiln site", "The kiln site deploy is set up.")
+	put("w", day.Add(time.Minute), "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"public\"\n+   command = \"\"")
+	put("b", day.Add(2*time.Minute), "Bash: kiln deploy --status\nkiln deploy folder ready")
+	put("e", day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
+	cfg := defaults()
+	cfg.K = 3
+	got := recallFor(t, db, cfg, "which folder does the kiln deploy config publish, with which build command?")
+	_, block, _ := strings.Cut(got, ConflictOpen)
+	if !strings.Contains(got, "The kiln site deploy is set up.") || strings.Contains(got, "kiln deploy folder ready") ||
+		!strings.Contains(block, `“publish = "public"” became “publish = "dist"”`) {
+		t.Errorf("want the statement, the write and the edit in the status run's place, with its warning:\n%s", got)
 	}
 }

@@ -339,21 +339,31 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 		out = append(out, it)
 	}
-	// fill adds items found past the prompt's own matches to the places
-	// left, each unless it was shown, is known or repeats one kept.
+	// fresh reports whether an item found past the prompt's own matches may
+	// be added: not shown to the session, not known, not the words of one
+	// kept. fill adds such items to the places left, each unless it repeats
+	// one kept.
+	fresh := func(it Item) bool {
+		key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
+		return !so.shown[it.CID] && !known.holds(it) && !said[key]
+	}
+	add := func(it Item) {
+		said[strings.ToLower(strings.Join(strings.Fields(it.Text), " "))] = true
+		out = append(out, it)
+	}
 	fill := func(more []Item) {
 		for _, it := range more {
 			if len(out) >= cfg.K {
 				break
 			}
-			key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
-			if so.shown[it.CID] || known.holds(it) || said[key] || runs.repeated(it, out) >= 0 {
-				continue
+			if fresh(it) && runs.repeated(it, out) < 0 {
+				add(it)
 			}
-			said[key] = true
-			out = append(out, it)
 		}
 	}
+	// The items ranked for the prompt itself; what is added after them
+	// never takes one's place, but a later edit may (below).
+	ranked := len(out)
 	// A command's newer run comes with an older one shown: asked whether
 	// a test still fails, the failing run names the test, the run after the
 	// fix may not ("ok ledgerfx"), and it is how things stand. Then what
@@ -363,14 +373,26 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if len(out) < cfg.K {
 		fill(laterRuns(ctx, db, req, cs, out, runs, cfg.K-len(out)))
 	}
-	// A later edit of a shown file, changing a line it shows, is the newer
-	// side of what is shown: with no place left it takes that of the
-	// lowest-ranked tool run, never a statement's.
-	for _, e := range laterEdits(ctx, db, req, cs, out) {
-		var ok bool
-		if out, ok = roomFor(out, cfg.K, e); ok {
-			fill([]Item{e})
+	// A later edit of a shown file that changed a line the file's item
+	// shows is the newer side of what is shown, and its warning says so:
+	// worth a place even when none is left, that of the lowest-ranked
+	// tool run (roomFor). An edit is its own change, not a repeat: one
+	// changing a line back is how it stands now.
+	kept := map[string]bool{} // the runs an edit was added for
+	for _, le := range laterEdits(ctx, db, req, cs, out[:ranked]) {
+		if !fresh(le.edit) {
+			continue
 		}
+		if len(out) >= cfg.K {
+			j := roomFor(out[:ranked], le, kept)
+			if j < 0 {
+				continue
+			}
+			out = slices.Delete(out, j, j+1)
+			ranked--
+		}
+		kept[le.of] = true
+		add(le.edit)
 	}
 	if anchor >= 0 && len(out) < cfg.K {
 		more, err := feedback(ctx, db, counts, req, cs, anchorItem, items)
@@ -570,21 +592,19 @@ func (r *run) same(o *run) bool {
 		slices.Equal(r.command, o.command) && slices.Equal(r.failures, o.failures) && repeats(r.words, o.words)
 }
 
-// roomFor makes room among out, of at most k items, for edit, a later edit
-// of a file a shown run shows (laterEdits): out as it is when it holds
-// fewer than k, else without its lowest-ranked tool run but one showing
-// that file, never a statement. It reports whether there is room.
-func roomFor(out []Item, k int, edit Item) ([]Item, bool) {
-	if len(out) < k {
-		return out, true
-	}
-	_, file, _ := strings.Cut(firstLine(edit.Text), ": ")
-	for j := len(out) - 1; j >= 0; j-- {
-		if o := out[j]; o.Kind == store.TypeToolObservation && !strings.HasSuffix(firstLine(o.Text), ": "+file) {
-			return slices.Delete(out, j, j+1), true
+// roomFor is the place among ranked, the items ranked for the prompt, that
+// a later edit le may take: the lowest-ranked tool run, never a statement,
+// nor a run showing the file le edits or one an earlier edit came for
+// (kept); -1 when there is none.
+func roomFor(ranked []Item, le laterEdit, kept map[string]bool) int {
+	_, file, _ := strings.Cut(firstLine(le.edit.Text), ": ")
+	for j := len(ranked) - 1; j >= 0; j-- {
+		o := ranked[j]
+		if o.Kind == store.TypeToolObservation && !kept[o.CID] && o.CID != le.of && !strings.HasSuffix(firstLine(o.Text), ": "+file) {
+			return j
 		}
 	}
-	return out, false
+	return -1
 }
 
 // laterRunScan is how many of the runs holding a shown command's words,

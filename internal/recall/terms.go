@@ -16,7 +16,7 @@ import (
 // funcwords.EnglishMore): the words every request to an assistant
 // uses ("please", "tell", "fix", "thanks"), and a few Russian question
 // words its Russian list lacks. They match everything and rank nothing.
-var requestWords = lazywords.Set(`let no so please sure make thanks thank hi hello ok
+var requestWords = lazywords.Set(`let please sure make thanks thank hi hello ok
 okay yes want need like get got use used using add fix change look tell know think ever still going go way thing things
 something anything lot much many one two new old` +
 	// Russian question words the package's Russian list lacks.
