@@ -140,9 +140,9 @@ func For(words []string) Set {
 	}
 	if count[index("eng")] >= best {
 		// English holds the most, alone or tied. A tied language stays
-		// with two words of its own ("perché il job fallisce on the runner"), not
-		// with the short words it shares with English ("a", "to", "on"
-		// are Slovenian too) and a letter ("a/b test").
+		// with two words of its own ("perché il job fallisce on the
+		// runner"), not with the short words it shares with English ("a",
+		// "to", "on" are Slovenian too) and a letter ("a/b test").
 		for t := top &^ english; t != 0; t &= t - 1 {
 			if i := bits.TrailingZeros64(t); own[i] < 2 {
 				top &^= 1 << i

@@ -259,6 +259,13 @@ func TestRunsLaterRunLimits(t *testing.T) {
 	if got := later("Bash: make lint\nno issues"); len(got) != 0 {
 		t.Errorf("an older run stored later came along: %q", got[0].Text)
 	}
+	// Of two later runs, the newer by time, whichever was stored last.
+	put("n1", proj, day.AddDate(0, 0, -10), "Bash: make vet\nvet: all clean")
+	put("n0", proj, day.AddDate(0, 0, -30), "Bash: make vet (error)\nvet: ledger.go:9: unreachable code")
+	put("n2", proj, day.AddDate(0, 0, -20), "Bash: make vet (error)\nvet: ledger.go:12: unreachable code")
+	if got := later("Bash: make vet (error)\nvet: ledger.go:9: unreachable code"); len(got) != 1 || !strings.Contains(got[0].Text, "all clean") {
+		t.Errorf("the newest run by time did not come along: %d items", len(got))
+	}
 	// A tool given no command polls whatever it is pointed at.
 	put("b1", proj, day, "BashOutput\nmigrating ledger schema: step 3 of 7")
 	put("b2", proj, day.AddDate(0, 0, 1), "BashOutput\nwebpack compiled 412 modules")
