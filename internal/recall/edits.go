@@ -546,13 +546,15 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, ou
 // mostSpecific is the most specific of the concepts cs that lines name; a
 // zero concept when they name none.
 func mostSpecific(cs []concept, lines map[string]bool) concept {
-	var tks []textKeys
+	var b strings.Builder
 	for l := range lines {
-		tks = append(tks, keysOf(l))
+		b.WriteString(l)
+		b.WriteByte('\n')
 	}
+	tk := keysOf(b.String()) // once for all lines: a read may hold thousands
 	var best concept
 	for _, c := range cs {
-		if c.specific > best.specific && slices.ContainsFunc(c.keys, func(k string) bool { return hasKey(tks, k) }) {
+		if c.specific > best.specific && hasAny(tk, c.keys) {
 			best = c
 		}
 	}

@@ -366,10 +366,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	ranked := len(out)
 	// A command's newer run comes with an older one shown: asked whether
 	// a test still fails, the failing run names the test, the run after the
-	// fix may not ("ok ledgerfx"), and it is how things stand. Then what
-	// the best item's line leads to. Neither takes a place from an item
-	// matching the prompt itself; with no place left, their searches are
-	// not run: most answered prompts fill every place.
+	// fix may not ("ok ledgerfx"), and it is how things stand. It takes no
+	// place from an item matching the prompt itself; with no place left,
+	// its searches are not run: most answered prompts fill every place.
 	if len(out) < cfg.K {
 		fill(laterRuns(ctx, db, req, cs, out, runs, cfg.K-len(out)))
 	}
@@ -394,6 +393,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		kept[le.of] = true
 		add(le.edit)
 	}
+	// What the best item's line leads to fills the places left, as the
+	// newer runs do.
 	if anchor >= 0 && len(out) < cfg.K {
 		more, err := feedback(ctx, db, counts, req, cs, anchorItem, items)
 		if err != nil {
@@ -607,8 +608,9 @@ func roomFor(ranked []Item, le laterEdit, kept map[string]bool) int {
 	return -1
 }
 
-// laterRunScan is how many of the runs holding a shown command's words,
-// the newest stored first, laterRuns reads for one of that very command.
+// laterRunScan is how many of the runs holding a shown command's words (or
+// a shown file's path), the newest stored first, laterRuns (laterEdits)
+// reads for one of that very command (an edit of that very file).
 const laterRunScan = 32
 
 // laterRunWords is how many of a command line's words laterRuns searches
