@@ -499,46 +499,28 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, ou
 			continue
 		}
 		words := lowerRuns(file)
-		hits, err := db.SearchEvents(ctx, store.EventQuery{
-			Match: store.MatchAll(words[max(0, len(words)-laterRunWords):], false), Project: req.Project,
-			ExcludeSession: req.SessionID, Types: []string{store.TypeToolObservation}, Since: it.Time,
-			Newest: true, Limit: laterRunScan,
-		})
-		if err != nil {
-			return more
-		}
-		newest := -1
-		for i, h := range hits {
-			if !h.Time.After(it.Time) || newest >= 0 && !h.Time.After(hits[newest].Time) {
-				continue
-			}
-			head := firstLine(h.Text)
+		ev, err := newestLater(ctx, db, req, it, words[max(0, len(words)-laterRunWords):], func(text string) bool {
+			head := firstLine(text)
 			if head != "Edit: "+file && head != "MultiEdit: "+file {
-				continue
+				return false
 			}
 			// A change of a line the shown one holds, naming the prompt's
 			// most specific word its lines name: what made them relevant.
 			// An edit's other changes (its imports tidied, a constant
 			// tuned) leave what the prompt asks as shown.
-			changes, _ := editChanges(h.Text)
-			if slices.ContainsFunc(changes, func(c editChange) bool {
+			changes, _ := editChanges(text)
+			return slices.ContainsFunc(changes, func(c editChange) bool {
 				return held[c.removed] && hasAny(keysOf(c.removed+"\n"+c.added), key.keys)
-			}) {
-				newest = i
-			}
+			})
+		})
+		if err != nil {
+			return more
 		}
-		if newest < 0 {
+		if ev.ID == 0 || slices.ContainsFunc(out, func(o Item) bool { return o.event.ID == ev.ID }) ||
+			slices.ContainsFunc(more, func(m laterEdit) bool { return m.edit.event.ID == ev.ID }) {
 			continue
 		}
-		id := hits[newest].ID
-		if slices.ContainsFunc(out, func(o Item) bool { return o.event.ID == id }) ||
-			slices.ContainsFunc(more, func(m laterEdit) bool { return m.edit.event.ID == id }) {
-			continue
-		}
-		later := messageItem(hits[newest].Event, "")
-		later.msg = readEvent(hits[newest].Event)
-		later.Excerpt = later.msg.excerpt(cs, itemChars)
-		more = append(more, laterEdit{edit: later, of: it.CID})
+		more = append(more, laterEdit{edit: laterItem(ev, cs), of: it.CID})
 	}
 	return more
 }

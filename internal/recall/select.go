@@ -653,33 +653,53 @@ func laterRuns(ctx context.Context, db *store.DB, req Request, cs []concept, out
 			continue
 		}
 		words := lowerRuns(line)
-		hits, err := db.SearchEvents(ctx, store.EventQuery{
-			Match: store.MatchAll(words[:min(len(words), laterRunWords)], false), Project: req.Project,
-			ExcludeSession: req.SessionID, Types: []string{store.TypeToolObservation}, Since: it.Time,
-			Newest: true, Limit: laterRunScan,
+		ev, err := newestLater(ctx, db, req, it, words[:min(len(words), laterRunWords)], func(text string) bool {
+			return commandLine(text) == line
 		})
 		if err != nil {
 			return more
 		}
-		newest := -1
-		for i, h := range hits {
-			if h.Time.After(it.Time) && commandLine(h.Text) == line && (newest < 0 || h.Time.After(hits[newest].Time)) {
-				newest = i
-			}
-		}
-		if newest < 0 {
+		if ev.ID == 0 {
 			continue
 		}
 		// The newest run of the command is how things stand: one that
 		// repeats the shown run adds nothing.
-		later := messageItem(hits[newest].Event, "")
-		if lr := runs.of(later); lr != nil && !lr.same(r) {
-			later.msg = readEvent(hits[newest].Event)
-			later.Excerpt = later.msg.excerpt(cs, itemChars)
-			more = append(more, later)
+		if lr := runs.of(messageItem(ev, "")); lr != nil && !lr.same(r) {
+			more = append(more, laterItem(ev, cs))
 		}
 	}
 	return more
+}
+
+// newestLater is the newest by time of the tool runs after it, in the
+// project's other sessions, that hold words and whose text keep accepts; a
+// zero Event when there is none. The search reads laterRunScan of them, the
+// newest stored first, and keep is asked only of one newer than the newest
+// accepted so far.
+func newestLater(ctx context.Context, db *store.DB, req Request, it Item, words []string, keep func(text string) bool) (store.Event, error) {
+	hits, err := db.SearchEvents(ctx, store.EventQuery{
+		Match: store.MatchAll(words, false), Project: req.Project, ExcludeSession: req.SessionID,
+		Types: []string{store.TypeToolObservation}, Since: it.Time, Newest: true, Limit: laterRunScan,
+	})
+	if err != nil {
+		return store.Event{}, err
+	}
+	var newest store.Event
+	for _, h := range hits {
+		if h.Time.After(it.Time) && (newest.ID == 0 || h.Time.After(newest.Time)) && keep(h.Text) {
+			newest = h.Event
+		}
+	}
+	return newest, nil
+}
+
+// laterItem is the item of a run laterRuns or laterEdits found: it carries
+// no score (it is added after the ranking), and its excerpt is read for cs.
+func laterItem(ev store.Event, cs []concept) Item {
+	it := messageItem(ev, "")
+	it.msg = readEvent(ev)
+	it.Excerpt = it.msg.excerpt(cs, itemChars)
+	return it
 }
 
 // failureLines are the lines of a tool output that report a failure
