@@ -422,25 +422,11 @@ func TestLaterEditOfAShownFile(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	put := func(session string, at time.Time, text string) Item {
-		t.Helper()
-		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, DedupeKey: session + ":" + text, Text: text}
-		var res store.AppendResult
-		if err := db.Update(ctx, func(tx *store.Tx) error {
-			var err error
-			res, err = tx.Append(ctx, ev)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		ev.ID = res.IDs[0]
-		return messageItem(ev, text)
-	}
-	write := put("w", day, "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"public\"\n+   command = \"\"\n+ [dev]\n+   port = 8088")
-	put("e0", day.Add(-time.Hour), "Edit: /kiln/deploy.toml\n-   publish = \"old\"\n+   publish = \"public\"")
-	put("e1", day.AddDate(0, 0, 1), "Edit: /kiln/deploy.toml\n-   port = 8088\n+   port = 8090")
-	put("e3", day.AddDate(0, 0, 1), "Edit: /kiln/deploy.toml\n-   preview_publish = \"tmp\"\n+   preview_publish = \"stage\"")
-	put("now", day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"www\"")
+	write := putRun(t, db, "w", proj, day, "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"public\"\n+   command = \"\"\n+ [dev]\n+   port = 8088")
+	putRun(t, db, "e0", proj, day.Add(-time.Hour), "Edit: /kiln/deploy.toml\n-   publish = \"old\"\n+   publish = \"public\"")
+	putRun(t, db, "e1", proj, day.AddDate(0, 0, 1), "Edit: /kiln/deploy.toml\n-   port = 8088\n+   port = 8090")
+	putRun(t, db, "e3", proj, day.AddDate(0, 0, 1), "Edit: /kiln/deploy.toml\n-   preview_publish = \"tmp\"\n+   preview_publish = \"stage\"")
+	putRun(t, db, "now", proj, day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"www\"")
 	prompt := "which folder does the kiln deploy config publish?"
 	cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
 	if err != nil {
@@ -450,7 +436,7 @@ func TestLaterEditOfAShownFile(t *testing.T) {
 	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 0 {
 		t.Errorf("an edit made before, in the asking session or of another line came along: %q", got[0].edit.Text)
 	}
-	put("e2", day.AddDate(0, 0, 3), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
+	putRun(t, db, "e2", proj, day.AddDate(0, 0, 3), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
 	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 1 || !strings.Contains(got[0].edit.Text, `publish = "dist"`) || got[0].of != write.CID {
 		t.Fatalf("the later edit of the line the write shows did not come along: %d items", len(got))
 	}
@@ -460,7 +446,7 @@ func TestLaterEditOfAShownFile(t *testing.T) {
 		"Read: /kiln/deploy.toml\n1\t[build]\n2\t  publish = \"public\"",
 		"Read: /kiln/deploy.toml\n     1→[build]\n     2→  publish = \"public\"",
 	} {
-		read := put("r", day.Add(time.Duration(len(text))*time.Second), text)
+		read := putRun(t, db, "r", proj, day.Add(time.Duration(len(text))*time.Second), text)
 		if got := laterEdits(ctx, db, req, cs, []Item{read}); len(got) != 1 {
 			t.Errorf("%q: the later edit did not come along", text)
 		}
@@ -496,20 +482,12 @@ func TestRoomForALaterEdit(t *testing.T) {
 // its warning says what the write's line became.
 func TestLaterEditTakesAToolRunsPlace(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	put := func(session string, at time.Time, text string) {
-		t.Helper()
-		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, DedupeKey: session + ":" + text, Text: text}
-		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
-			t.Fatal(err)
-		}
-	}
 	say(t, db, "s", day, "set up the kiln site", "The kiln site deploy is set up.")
-	put("w", day.Add(time.Minute), "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"public\"\n+   command = \"\"")
-	put("b", day.Add(2*time.Minute), "Bash: kiln deploy --status\nkiln deploy folder ready")
-	put("e", day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
+	putRun(t, db, "w", proj, day.Add(time.Minute), "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"public\"\n+   command = \"\"")
+	putRun(t, db, "b", proj, day.Add(2*time.Minute), "Bash: kiln deploy --status\nkiln deploy folder ready")
+	putRun(t, db, "e", proj, day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
 	cfg := defaults()
 	cfg.K = 3
 	got := recallFor(t, db, cfg, "which folder does the kiln deploy config publish, with which build command?")

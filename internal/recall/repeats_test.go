@@ -24,6 +24,23 @@ func storeRuns(t *testing.T, db *store.DB, s string, start time.Time, texts ...s
 	}
 }
 
+// putRun stores one tool run, in session s of project at time at, and
+// returns it as an item.
+func putRun(t *testing.T, db *store.DB, s, project string, at time.Time, text string) Item {
+	t.Helper()
+	ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: s, Project: project, DedupeKey: s + ":" + text, Text: text}
+	var res store.AppendResult
+	if err := db.Update(context.Background(), func(tx *store.Tx) error {
+		var err error
+		res, err = tx.Append(context.Background(), ev)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ev.ID = res.IDs[0]
+	return messageItem(ev, text)
+}
+
 func selectRuns(t *testing.T, db *store.DB, prompt string) []Item {
 	t.Helper()
 	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
@@ -226,49 +243,42 @@ func TestRunsLaterRunLimits(t *testing.T) {
 	if got := later(failing); len(got) != 0 {
 		t.Errorf("a newer run repeating the shown one came along")
 	}
-	put := func(session, project string, at time.Time, text string) {
-		t.Helper()
-		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: project, DedupeKey: session + ":" + text[:20], Text: text}
-		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
-			t.Fatal(err)
-		}
-	}
 	passing := "Bash: go test ./...\n" + pk + "ok  \tgithub.com/acme/ledger/internal/ledgerfx\t0.12s"
 	// Neither the session asking (its runs are in Claude's context) nor
 	// another project has how this project's runs stand.
-	put("now", proj, day.AddDate(0, 0, 3), passing)
-	put("elsewhere", "/home/dev/other", day.AddDate(0, 0, 3), passing)
+	putRun(t, db, "now", proj, day.AddDate(0, 0, 3), passing)
+	putRun(t, db, "elsewhere", "/home/dev/other", day.AddDate(0, 0, 3), passing)
 	if got := later(failing); len(got) != 0 {
 		t.Errorf("a run of the asking session or another project came along: %q", got[0].SessionID)
 	}
-	put("t4", proj, day.AddDate(0, 0, 3), passing)
+	putRun(t, db, "t4", proj, day.AddDate(0, 0, 3), passing)
 	if got := later(failing); len(got) != 1 || got[0].SessionID != "t4" {
 		t.Errorf("the newest run of the command did not come along: %d items", len(got))
 	}
 	// A run that failed is marked " (error)" when captured; the run after
 	// the fix ran the same command.
-	put("m1", proj, day, "Bash: make check (error)\nExit code 2\nvet: ledger.go:12: unreachable code")
-	put("m2", proj, day.AddDate(0, 0, 1), "Bash: make check\nall checks passed")
+	putRun(t, db, "m1", proj, day, "Bash: make check (error)\nExit code 2\nvet: ledger.go:12: unreachable code")
+	putRun(t, db, "m2", proj, day.AddDate(0, 0, 1), "Bash: make check\nall checks passed")
 	if got := later("Bash: make check (error)\nExit code 2\nvet: ledger.go:12: unreachable code"); len(got) != 1 || !strings.Contains(got[0].Text, "all checks passed") {
 		t.Errorf("the passing run after a failed one did not come along: %d items", len(got))
 	}
 	// Later is by time, not by the order of storing: a session imported
 	// after the shown run was stored may be older.
-	put("i1", proj, day.AddDate(0, 0, 10), "Bash: make lint\nno issues")
-	put("i2", proj, day.AddDate(0, -2, 0), "Bash: make lint (error)\nledger.go:3: unused import")
+	putRun(t, db, "i1", proj, day.AddDate(0, 0, 10), "Bash: make lint\nno issues")
+	putRun(t, db, "i2", proj, day.AddDate(0, -2, 0), "Bash: make lint (error)\nledger.go:3: unused import")
 	if got := later("Bash: make lint\nno issues"); len(got) != 0 {
 		t.Errorf("an older run stored later came along: %q", got[0].Text)
 	}
 	// Of two later runs, the newer by time, whichever was stored last.
-	put("n1", proj, day.AddDate(0, 0, -10), "Bash: make vet\nvet: all clean")
-	put("n0", proj, day.AddDate(0, 0, -30), "Bash: make vet (error)\nvet: ledger.go:9: unreachable code")
-	put("n2", proj, day.AddDate(0, 0, -20), "Bash: make vet (error)\nvet: ledger.go:12: unreachable code")
+	putRun(t, db, "n1", proj, day.AddDate(0, 0, -10), "Bash: make vet\nvet: all clean")
+	putRun(t, db, "n0", proj, day.AddDate(0, 0, -30), "Bash: make vet (error)\nvet: ledger.go:9: unreachable code")
+	putRun(t, db, "n2", proj, day.AddDate(0, 0, -20), "Bash: make vet (error)\nvet: ledger.go:12: unreachable code")
 	if got := later("Bash: make vet (error)\nvet: ledger.go:9: unreachable code"); len(got) != 1 || !strings.Contains(got[0].Text, "all clean") {
 		t.Errorf("the newest run by time did not come along: %d items", len(got))
 	}
 	// A tool given no command polls whatever it is pointed at.
-	put("b1", proj, day, "BashOutput\nmigrating ledger schema: step 3 of 7")
-	put("b2", proj, day.AddDate(0, 0, 1), "BashOutput\nwebpack compiled 412 modules")
+	putRun(t, db, "b1", proj, day, "BashOutput\nmigrating ledger schema: step 3 of 7")
+	putRun(t, db, "b2", proj, day.AddDate(0, 0, 1), "BashOutput\nwebpack compiled 412 modules")
 	if got := later("BashOutput\nmigrating ledger schema: step 3 of 7"); len(got) != 0 {
 		t.Errorf("a poll of another shell came along: %q", got[0].Text)
 	}
