@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
@@ -59,7 +60,35 @@ func index(code string) int {
 }
 
 // mask is the languages listing w as a function word, in either table.
-func mask(w string) uint64 { return find(words, w) | find(isoWords, w) }
+func mask(w string) uint64 {
+	masks.Lock()
+	m, ok := masks.m[w]
+	masks.Unlock()
+	if ok {
+		return m
+	}
+	m = find(words, w) | find(isoWords, w)
+	masks.Lock()
+	if len(masks.m) >= maxMasks {
+		clear(masks.m)
+	}
+	masks.m[strings.Clone(w)] = m
+	masks.Unlock()
+	return m
+}
+
+// masks keeps the masks looked up before. Recall asks For and Has of the
+// same few hundred words thousands of times a prompt (the prompt's, and
+// those of every text it compares), and a lookup is two binary searches
+// of the tables: 1.3 ms of a 25 ms prompt at 10k messages. The words are
+// cloned, so a kept key holds no text it was cut from; a long-lived
+// process (the MCP server) starts over at maxMasks words.
+var masks = struct {
+	sync.Mutex
+	m map[string]uint64
+}{m: map[string]uint64{}}
+
+const maxMasks = 1 << 15
 
 // EnglishMore reports whether w is one of the English function words the
 // package's list of 108 lacks ("not", "when", "why", "does"). For counts

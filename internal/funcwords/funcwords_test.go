@@ -1,6 +1,7 @@
 package funcwords
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -144,3 +145,33 @@ func BenchmarkFor(b *testing.B) {
 }
 
 func words2(s string) []string { return wordsOf(s) }
+
+// TestMaskKept checks that a mask looked up again, from masks or after
+// masks started over, is the tables' mask, and that masks stays bounded.
+func TestMaskKept(t *testing.T) {
+	probe := []string{"the", "de", "perché", "und", "kubernetes", "не", "는"}
+	want := map[string]uint64{}
+	for _, w := range probe {
+		want[w] = find(words, w) | find(isoWords, w)
+		if got := mask(w); got != want[w] {
+			t.Fatalf("mask(%q) = %x, want %x", w, got, want[w])
+		}
+	}
+	for i := range maxMasks + 10 {
+		mask(fmt.Sprintf("zq%d", i))
+	}
+	masks.Lock()
+	n := len(masks.m)
+	masks.Unlock()
+	if n > maxMasks {
+		t.Errorf("masks holds %d words, over maxMasks %d", n, maxMasks)
+	}
+	for _, w := range probe {
+		if got := mask(w); got != want[w] {
+			t.Errorf("mask(%q) after masks started over = %x, want %x", w, got, want[w])
+		}
+	}
+	if want["the"] == 0 || want["kubernetes"] != 0 {
+		t.Errorf("the tables' masks: the=%x kubernetes=%x; the test asks too little", want["the"], want["kubernetes"])
+	}
+}
