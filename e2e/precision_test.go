@@ -100,3 +100,31 @@ func TestRealClientRussianPastQuestion(t *testing.T) {
 		t.Errorf("the Russian question in the past was not answered from the run's output:\n%.3000s", r)
 	}
 }
+
+// TestRealClientHowToNamingAnUnseenTerm: a how-to question about the
+// project's own stack, naming a term the project never wrote, gets nothing
+// in a real session, though the stack's name is the store's rarest word;
+// the same question about what the project did is answered.
+func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
+	w := newWorld(t)
+	// Other work, so that the stack's name is rare in the store.
+	w.session("s0", nil,
+		"Rename the sprinkler zone 1 labels in the settings screen.",
+		"Rename the sprinkler zone 2 labels in the settings screen.",
+		"Rename the sprinkler zone 3 labels in the settings screen.",
+		"The settings screen reads the zone labels from zones.json now.")
+	w.session("s1", nil,
+		"Serve the plant list from a Quorvex handler, and cache its results.",
+		"The Quorvex handler now serves the plant list; its results are cached in the handler for a minute.")
+	const (
+		unseen = "How do I memoize a Quorvex handler?"
+		own    = "How do I cache a Quorvex handler?"
+	)
+	reqs := requests(t, w.session("s2", nil, unseen, own))
+	if r := requestWith(t, reqs, unseen); injections(r) != 0 {
+		t.Errorf("the how-to question naming an unseen term got an injection:\n%.2000s", r)
+	}
+	if r := requestWith(t, reqs, own); injections(r) != 1 || !strings.Contains(r, "cached in the handler for a minute") {
+		t.Errorf("the how-to question about what the project did was not answered:\n%.3000s", r)
+	}
+}

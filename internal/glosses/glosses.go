@@ -156,8 +156,39 @@ func (d *Dict) English(lang, word string) []string {
 	if g, ok := lookup(rows, word); ok {
 		return g
 	}
-	if len(word) < minStem {
+	out, heads := forms(rows, word)
+	if heads > 1 {
+		// Begins like several headwords alike ("postgres": "postal",
+		// "poste", "postre"): a word of no language's, not a form of one.
 		return nil
+	}
+	return out
+}
+
+// Knows reports whether word is a word of language lang: a headword or a
+// form of one, as English reads forms, or a form of several headwords,
+// which English leaves untranslated for it cannot tell which one it is
+// ("guardo" begins like "guardar" and "guardia"). Nil knows no word.
+func (d *Dict) Knows(lang, word string) bool {
+	rows := d.table(lang)
+	if rows == "" || len(word) < 2 {
+		return false
+	}
+	if _, ok := lookup(rows, word); ok {
+		return true
+	}
+	_, heads := forms(rows, word)
+	return heads > 0
+}
+
+// forms reads word, no headword of rows, as a form of the headwords it
+// shares the most letters with from the start, when those are all of a
+// headword but its last two and at least minStem, and what follows is an
+// ending of the dictionaries' languages: their glosses, and how many
+// headwords they are (0: none).
+func forms(rows, word string) ([]string, int) {
+	if len(word) < minStem {
+		return nil, 0
 	}
 	// The headwords sharing the word's first minStem bytes are one run of
 	// the sorted table.
@@ -186,18 +217,13 @@ func (d *Dict) English(lang, word string) []string {
 			}
 		}
 	}
-	if heads > 1 {
-		// Begins like several headwords alike ("postgres": "postal",
-		// "poste", "postre"): a word of no language's, not a form of one.
-		return nil
-	}
 	if tail := word[min(best, len(word)):]; tail != "" && tail != "s" && !strings.ContainsAny(tail, romanceVowels) {
 		// The dictionaries' languages inflect by a vowel ending or a plural
 		// "s" ("guard-amos", "hoja-s", "parl-ent"); "frontend" is "fronte"
 		// and "nd", no form of "frontera".
-		return nil
+		return nil, 0
 	}
-	return out
+	return out, heads
 }
 
 // romanceVowels are the vowels of the dictionaries' languages' endings.

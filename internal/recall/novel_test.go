@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
@@ -40,5 +41,62 @@ func TestNovelRequestNeedsAStrongMatch(t *testing.T) {
 	// its words: its rarest may be a paraphrase no message holds.
 	if got := recallFor(t, db, defaults(), "Was Quillmark on the diary page?"); !strings.Contains(got, "diary page") {
 		t.Errorf("a question about the past was not answered:\n%s", got)
+	}
+}
+
+// TestHowToNamingAnUnseenTerm: a how-to question shares the project's
+// stack (its framework's name is the store's rarest word) but asks about a
+// term the project never wrote; it is asked of a manual, and gets nothing.
+// The same question about a term the project did write is answered, and so
+// is one whose only unseen word is an everyday one.
+func TestHowToNamingAnUnseenTerm(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	for i := range 6 {
+		say(t, db, fmt.Sprintf("chores-%d", i), day.AddDate(0, 0, -20+i),
+			fmt.Sprintf("Rename the sprinkler zone %d labels in the settings screen.", i),
+			"Done: the settings screen reads the zone labels from zones.json now.")
+	}
+	say(t, db, "garden", day.AddDate(0, 0, -3),
+		"Serve the plant list from a Quorvex handler.",
+		"The Quorvex handler now serves the plant list; its results are cached in the handler for a minute.")
+	if got := recallFor(t, db, defaults(), "How do I memoize a Quorvex handler?"); got != "" {
+		t.Errorf("a how-to question naming a term the store never held got an injection:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I cache a Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
+		t.Errorf("a how-to question about what the project did was not answered:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I quickly cache a Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
+		t.Errorf("a how-to question whose unseen word is an everyday one was not answered:\n%s", got)
+	}
+	// Only a how-to question is asked of a manual: a question about the
+	// project's handler is answered whatever term it names, and so is a
+	// how-to question about the project's own ways.
+	if got := recallFor(t, db, defaults(), "Is the Quorvex handler memoized?"); !strings.Contains(got, "Quorvex handler now serves") {
+		t.Errorf("a question about the project's handler naming an unseen term was not answered:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I memoize our Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
+		t.Errorf("a how-to question about the project's own ways was not answered:\n%s", got)
+	}
+	// A part of an identifier the prompt splits is no term it names: the
+	// store holds PlantMemoizer whole.
+	say(t, db, "memo", day.AddDate(0, 0, -2),
+		"Wrap the Quorvex handler in a PlantMemoizer.",
+		"The PlantMemoizer now wraps the Quorvex handler.")
+	if got := recallFor(t, db, defaults(), "How do I reset the PlantMemoizer of a Quorvex handler?"); !strings.Contains(got, "PlantMemoizer now wraps") {
+		t.Errorf("a how-to question about the project's own identifier was not answered:\n%s", got)
+	}
+	// Nor is a word of the prompt's language: Spanish "guardo" is missing
+	// from the English table as a term is, and is a form of "guardar"
+	// (and of "guardia", so it has no gloss).
+	if got := recallFor(t, db, defaults(), "¿Cómo guardo el handler de Quorvex en caché?"); !strings.Contains(got, "Quorvex handler") {
+		t.Errorf("a Spanish how-to question about what the project did was not answered:\n%s", got)
+	}
+	// Nor a word the asking session said: the question is about the work
+	// at hand.
+	say(t, db, "asking", day.AddDate(0, 1, 0).Add(-time.Hour),
+		"Could the plant list be memoized?", "Yes, let's look at how.")
+	if got := recallIn(t, db, defaults(), "asking", "How do I memoize a Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
+		t.Errorf("a how-to question about a term the asking session said was not answered:\n%s", got)
 	}
 }

@@ -266,7 +266,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if !ours && (how || work || (!asksRole || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 	}
-	if relevant < floor {
+	if relevant < floor || !ours && how && namesUnseenTerm(cs, prompt, req.Glosses) {
 		return nil, nil
 	}
 	// The best opening item's line that matched the prompt's rarest word
@@ -318,7 +318,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		// that is how things stood last (a file read before and after an
 		// edit, a status polled until it changed).
 		if it.Kind != KindEntry {
-			key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
+			key := wordsKey(it.Text)
 			if said[key] {
 				continue
 			}
@@ -344,11 +344,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// kept. fill adds such items to the places left, each unless it repeats
 	// one kept.
 	fresh := func(it Item) bool {
-		key := strings.ToLower(strings.Join(strings.Fields(it.Text), " "))
-		return !so.shown[it.CID] && !known.holds(it) && !said[key]
+		return !so.shown[it.CID] && !known.holds(it) && !said[wordsKey(it.Text)]
 	}
 	add := func(it Item) {
-		said[strings.ToLower(strings.Join(strings.Fields(it.Text), " "))] = true
+		said[wordsKey(it.Text)] = true
 		out = append(out, it)
 	}
 	fill := func(more []Item) {
@@ -1815,3 +1814,7 @@ func acknowledgement(s string) bool {
 // it (pastOrNow). Each is English's (or Korean's) ordinary way of saying
 // "now".
 var currentRE = lazyregexp.New(`(?i)\b(now|these days|nowadays|currently|at the moment|any ?more|still|latest|current)\b|지금|현재|요즘`)
+
+// wordsKey is what Select compares to show the same words said again once:
+// the text's words, lower case, one space apart.
+func wordsKey(text string) string { return strings.ToLower(strings.Join(strings.Fields(text), " ")) }

@@ -671,6 +671,38 @@ func novel(cs []concept, ents []Item) bool {
 	return true
 }
 
+// namesUnseenTerm reports a prompt naming a term the project never wrote: a
+// word of its own (not a part of an identifier it splits, not held by the
+// asking session) that no message holds, rare in everyday English as an
+// identifier is (below everydayFrom: "protobuf", "memoize", "sharding")
+// and no word of the prompt's other languages (glosses.Dict.Knows: Spanish
+// "guardo" is a form of "guardar"). A how-to question naming one is asked of a manual: the
+// project has nothing to say of the term, and what matched the prompt is
+// the stack it shares with the question (its framework, a config file),
+// however rare those words are in the store.
+func namesUnseenTerm(cs []concept, prompt string, dict *glosses.Dict) bool {
+	var own map[string]bool
+	var langs []string
+	for _, c := range cs {
+		w := c.forms[0]
+		if c.df > 0 || c.said || !everydayCandidate(c) || everydayZipf(w) >= everydayFrom {
+			continue
+		}
+		if own == nil {
+			own = map[string]bool{}
+			for _, r := range lowerRuns(prompt) {
+				own[r] = true
+			}
+			langs = stopsFor(prompt).fw.Languages()
+		}
+		if !own[w] || slices.ContainsFunc(langs, func(l string) bool { return l != "eng" && dict.Knows(l, w) }) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
 // englishOnly reports a prompt whose function words are English only
 // (funcwords): the everyday table novel reads is English.
 func englishOnly(prompt string) bool {
