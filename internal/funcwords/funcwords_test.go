@@ -157,14 +157,22 @@ func TestMaskKept(t *testing.T) {
 			t.Fatalf("mask(%q) = %x, want %x", w, got, want[w])
 		}
 	}
+	masks.Lock()
+	kept := masks.m["perché"] == want["perché"] && len(masks.m) > 0
+	_, held := masks.m["perché"]
+	masks.Unlock()
+	if !held || !kept {
+		t.Errorf("masks did not keep a word looked up")
+	}
 	for i := range maxMasks + 10 {
 		mask(fmt.Sprintf("zq%d", i))
 	}
 	masks.Lock()
 	n := len(masks.m)
+	_, held = masks.m["perché"]
 	masks.Unlock()
-	if n > maxMasks {
-		t.Errorf("masks holds %d words, over maxMasks %d", n, maxMasks)
+	if n > maxMasks || held {
+		t.Errorf("masks holds %d words (maxMasks %d), perché still held %v: it did not start over when full", n, maxMasks, held)
 	}
 	for _, w := range probe {
 		if got := mask(w); got != want[w] {

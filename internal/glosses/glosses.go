@@ -156,7 +156,7 @@ func (d *Dict) English(lang, word string) []string {
 	if g, ok := lookup(rows, word); ok {
 		return g
 	}
-	out, heads := forms(rows, word)
+	out, heads, _ := forms(rows, word)
 	if heads > 1 {
 		// Begins like several headwords alike ("postgres": "postal",
 		// "poste", "postre"): a word of no language's, not a form of one.
@@ -164,6 +164,10 @@ func (d *Dict) English(lang, word string) []string {
 	}
 	return out
 }
+
+// Has reports whether the dictionary has language lang's table: a Dict
+// opened on no directory, or on one without lang's file, has none.
+func (d *Dict) Has(lang string) bool { return d.table(lang) != "" }
 
 // Knows reports whether word is a word of language lang: a headword or a
 // form of one, as English reads forms, or a form of several headwords,
@@ -177,18 +181,26 @@ func (d *Dict) Knows(lang, word string) bool {
 	if _, ok := lookup(rows, word); ok {
 		return true
 	}
-	_, heads := forms(rows, word)
-	return heads > 0
+	_, heads, tail := forms(rows, word)
+	// A word beginning like several headwords is a form of them only with
+	// an ending's few letters after ("guard-o"): "post-gres" is no form
+	// of "postal", "poste" or "postre".
+	return heads == 1 || heads > 1 && len(tail) <= maxEnding
 }
+
+// maxEnding is the longest ending, in bytes, Knows reads after the
+// letters a word shares with several headwords: a vowel and a consonant,
+// or one accented vowel ("-ó", "-é").
+const maxEnding = 2
 
 // forms reads word, no headword of rows, as a form of the headwords it
 // shares the most letters with from the start, when those are all of a
 // headword but its last two and at least minStem, and what follows is an
-// ending of the dictionaries' languages: their glosses, and how many
-// headwords they are (0: none).
-func forms(rows, word string) ([]string, int) {
+// ending of the dictionaries' languages: their glosses, how many
+// headwords they are (0: none), and the ending read.
+func forms(rows, word string) ([]string, int, string) {
 	if len(word) < minStem {
-		return nil, 0
+		return nil, 0, ""
 	}
 	// The headwords sharing the word's first minStem bytes are one run of
 	// the sorted table.
@@ -217,13 +229,14 @@ func forms(rows, word string) ([]string, int) {
 			}
 		}
 	}
-	if tail := word[min(best, len(word)):]; tail != "" && tail != "s" && !strings.ContainsAny(tail, romanceVowels) {
+	tail := word[min(best, len(word)):]
+	if tail != "" && tail != "s" && !strings.ContainsAny(tail, romanceVowels) {
 		// The dictionaries' languages inflect by a vowel ending or a plural
 		// "s" ("guard-amos", "hoja-s", "parl-ent"); "frontend" is "fronte"
 		// and "nd", no form of "frontera".
-		return nil, 0
+		return nil, 0, ""
 	}
-	return out, heads
+	return out, heads, tail
 }
 
 // romanceVowels are the vowels of the dictionaries' languages' endings.

@@ -36,6 +36,33 @@ func TestEnglish(t *testing.T) {
 	}
 }
 
+// TestKnows: a word of the language is a headword, a form of one, or a
+// form of several, read with no more than an ending after them.
+func TestKnows(t *testing.T) {
+	t.Parallel()
+	d := repo()
+	for _, c := range []struct {
+		lang, word string
+		want       bool
+	}{
+		{"spa", "llave", true},     // a headword
+		{"spa", "guardamos", true}, // a form of "guardar"
+		{"spa", "guardo", true},    // a form of "guardar" and of "guardia": no gloss, yet Spanish
+		{"spa", "postgres", false}, // begins like "postal", "poste" and "postre", then "gres"
+		{"spa", "frontend", false}, // no ending of "frontera"
+		{"spa", "zzzz", false},
+		{"eng", "llave", false}, // no dictionary
+	} {
+		if got := d.Knows(c.lang, c.word); got != c.want {
+			t.Errorf("Knows(%q, %q) = %v, want %v", c.lang, c.word, got, c.want)
+		}
+	}
+	if !d.Has("spa") || d.Has("eng") || (*Dict)(nil).Has("spa") || (*Dict)(nil).Knows("spa", "llave") {
+		t.Errorf("Has: spa %v, eng %v, nil dictionary spa %v, nil dictionary knows llave %v; want true, false, false, false",
+			d.Has("spa"), d.Has("eng"), (*Dict)(nil).Has("spa"), (*Dict)(nil).Knows("spa", "llave"))
+	}
+}
+
 // TestTablesSorted: the lookup searches each table in place, so its lines
 // must be sorted by byte, one headword each.
 func TestTablesSorted(t *testing.T) {

@@ -1,11 +1,15 @@
 package recall
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
@@ -78,6 +82,11 @@ func TestHowToNamingAnUnseenTerm(t *testing.T) {
 	if got := recallFor(t, db, defaults(), "How do I memoize our Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
 		t.Errorf("a how-to question about the project's own ways was not answered:\n%s", got)
 	}
+	// Nor is a request for new work: the handler it names is what the
+	// work is on.
+	if got := recallFor(t, db, defaults(), "Add a memoize step to the Quorvex handler."); !strings.Contains(got, "Quorvex handler now serves") {
+		t.Errorf("a request for work on the project's handler naming an unseen term was not answered:\n%s", got)
+	}
 	// A part of an identifier the prompt splits is no term it names: the
 	// store holds PlantMemoizer whole.
 	say(t, db, "memo", day.AddDate(0, 0, -2),
@@ -88,9 +97,26 @@ func TestHowToNamingAnUnseenTerm(t *testing.T) {
 	}
 	// Nor is a word of the prompt's language: Spanish "guardo" is missing
 	// from the English table as a term is, and is a form of "guardar"
-	// (and of "guardia", so it has no gloss).
-	if got := recallFor(t, db, defaults(), "¿Cómo guardo el handler de Quorvex en caché?"); !strings.Contains(got, "Quorvex handler") {
+	// (and of "guardia", so it has no gloss). "memoizo" is no Spanish word.
+	if got := recallFor(t, db, defaults(), "¿Cómo guardo el handler de Quorvex?"); !strings.Contains(got, "Quorvex handler") {
 		t.Errorf("a Spanish how-to question about what the project did was not answered:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "¿Cómo memoizo el handler de Quorvex?"); got != "" {
+		t.Errorf("a Spanish how-to question naming a term the store never held got an injection:\n%s", got)
+	}
+	// Nor a generic coding word: the project may have said the same in
+	// other words.
+	if got := recallFor(t, db, defaults(), "How do I make a Quorvex handler async?"); !strings.Contains(got, "Quorvex handler") {
+		t.Errorf("a how-to question whose unseen word is a generic coding word was not answered:\n%s", got)
+	}
+	// Where the prompt's language has no dictionary, its words cannot be
+	// told from terms, and none is read as one.
+	nodict, err := Context(context.Background(), db, defaults(), Request{Project: proj, SessionID: "nodict", Prompt: "¿Cómo guardo el handler de Quorvex?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(nodict, "Quorvex handler") {
+		t.Errorf("a Spanish how-to question was not answered without the dictionaries:\n%s", nodict)
 	}
 	// Nor a word the asking session said: the question is about the work
 	// at hand.
@@ -98,5 +124,47 @@ func TestHowToNamingAnUnseenTerm(t *testing.T) {
 		"Could the plant list be memoized?", "Yes, let's look at how.")
 	if got := recallIn(t, db, defaults(), "asking", "How do I memoize a Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
 		t.Errorf("a how-to question about a term the asking session said was not answered:\n%s", got)
+	}
+}
+
+// TestNamesUnseenTerm reads the rule's guards one by one, on concepts
+// whose store counts the case sets.
+func TestNamesUnseenTerm(t *testing.T) {
+	t.Parallel()
+	memo := Item{Kind: KindEntry, entry: store.Entry{Title: "Memoize the plant list"}}
+	for _, c := range []struct {
+		prompt string
+		seen   []string // words the store's messages hold
+		said   []string // words the asking session holds
+		ents   []Item
+		dict   *glosses.Dict
+		want   bool
+	}{
+		{"How do I memoize a Quorvex handler?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), true},
+		{"How do I memoize a Quorvex handler?", []string{"quorvex", "handler", "memoize"}, nil, nil, repoGlosses(), false},
+		{"How do I memoize a Quorvex handler?", []string{"quorvex", "handler"}, []string{"memoize"}, nil, repoGlosses(), false},
+		{"How do I memoize a Quorvex handler?", []string{"quorvex", "handler"}, nil, []Item{memo}, repoGlosses(), false},
+		{"How do I quickly cache a Quorvex handler?", []string{"quorvex", "handler", "cache"}, nil, nil, repoGlosses(), false},
+		{"How do I make a Quorvex handler async?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
+		{"How do I reset the PlantMemoizer?", []string{"plantmemoizer", "plant", "reset"}, nil, nil, repoGlosses(), false},
+		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), true},
+		{"¿Cómo guardo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
+		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, nil, false},
+	} {
+		cs := concepts(c.prompt, c.dict)
+		for i := range cs {
+			cs[i].weight = 1 // as weigh leaves a word of the prompt
+			for _, f := range cs[i].forms {
+				if slices.Contains(c.seen, f) {
+					cs[i].df = 3
+				}
+				if slices.Contains(c.said, f) {
+					cs[i].said = true
+				}
+			}
+		}
+		if got := namesUnseenTerm(cs, c.ents, c.prompt, c.dict); got != c.want {
+			t.Errorf("%q (seen %v, said %v, %d entries, dictionary %v): %v, want %v", c.prompt, c.seen, c.said, len(c.ents), c.dict != nil, got, c.want)
+		}
 	}
 }

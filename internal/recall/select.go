@@ -265,8 +265,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// of another language is missing from it, as rare as a name.
 	if !ours && (how || work || (!asksRole || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
+		// A how-to question naming a term the project never wrote, twice
+		// that: the stack it shares with the question is all a match can
+		// be (namesUnseenTerm).
+		if how && namesUnseenTerm(cs, ents, prompt, req.Glosses) {
+			floor *= howToBar
+		}
 	}
-	if relevant < floor || !ours && how && namesUnseenTerm(cs, prompt, req.Glosses) {
+	if relevant < floor {
 		return nil, nil
 	}
 	// The best opening item's line that matched the prompt's rarest word

@@ -672,15 +672,21 @@ func novel(cs []concept, ents []Item) bool {
 }
 
 // namesUnseenTerm reports a prompt naming a term the project never wrote: a
-// word of its own (not a part of an identifier it splits, not held by the
-// asking session) that no message holds, rare in everyday English as an
-// identifier is (below everydayFrom: "protobuf", "memoize", "sharding")
-// and no word of the prompt's other languages (glosses.Dict.Knows: Spanish
-// "guardo" is a form of "guardar"). A how-to question naming one is asked of a manual: the
-// project has nothing to say of the term, and what matched the prompt is
-// the stack it shares with the question (its framework, a config file),
-// however rare those words are in the store.
-func namesUnseenTerm(cs []concept, prompt string, dict *glosses.Dict) bool {
+// word the prompt writes apart (lowerRuns, as the index reads it: a
+// camelCase identifier is one word, and its parts are none) that no
+// message, no entry ents found and no turn of the asking session holds,
+// rare in everyday English as an identifier is (below everydayFrom:
+// "protobuf", "memoize", "sharding"), no generic coding word, and no word
+// of the prompt's other languages (glosses.Dict.Knows: Spanish "guardo" is
+// a form of "guardar"; a Spanish prompt reads as Catalan and Galician too,
+// which have no dictionary of their own). Where none of the prompt's other
+// languages has a dictionary, a term cannot be told from one of their
+// words, and none is reported. A
+// how-to question naming a term is asked of a manual: the project has
+// nothing to say of it, and what matched the prompt is the stack it shares
+// with the question (its framework, a config file), however rare those
+// words are in the store.
+func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict) bool {
 	var own map[string]bool
 	var langs []string
 	for _, c := range cs {
@@ -693,9 +699,26 @@ func namesUnseenTerm(cs []concept, prompt string, dict *glosses.Dict) bool {
 			for _, r := range lowerRuns(prompt) {
 				own[r] = true
 			}
-			langs = stopsFor(prompt).fw.Languages()
+			other := false
+			for _, l := range stopsFor(prompt).fw.Languages() {
+				if l != "eng" {
+					other = true
+					if dict.Has(l) {
+						langs = append(langs, l)
+					}
+				}
+			}
+			if other && len(langs) == 0 {
+				return false
+			}
 		}
-		if !own[w] || slices.ContainsFunc(langs, func(l string) bool { return l != "eng" && dict.Knows(l, w) }) {
+		if !own[w] || slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
+			continue
+		}
+		if slices.ContainsFunc(ents, func(e Item) bool {
+			cov, _ := coverage([]concept{c}, keysOf(entryText(e.entry)))
+			return cov > 0
+		}) {
 			continue
 		}
 		return true
