@@ -149,20 +149,13 @@ const minStem = 4
 // least minStem, the only headword it is so read as, and what follows is an
 // ending of the language's shape.
 func (d *Dict) English(lang, word string) []string {
-	rows := d.table(lang)
-	if rows == "" || len(word) < 2 {
-		return nil
-	}
-	if g, ok := lookup(rows, word); ok {
-		return g
-	}
-	out, heads, _ := forms(rows, word)
+	g, heads, _ := d.read(lang, word)
 	if heads > 1 {
 		// Begins like several headwords alike ("postgres": "postal",
 		// "poste", "postre"): a word of no language's, not a form of one.
 		return nil
 	}
-	return out
+	return g
 }
 
 // Has reports whether the dictionary has language lang's table: a Dict
@@ -174,18 +167,24 @@ func (d *Dict) Has(lang string) bool { return d.table(lang) != "" }
 // which English leaves untranslated for it cannot tell which one it is
 // ("guardo" begins like "guardar" and "guardia"). Nil knows no word.
 func (d *Dict) Knows(lang, word string) bool {
-	rows := d.table(lang)
-	if rows == "" || len(word) < 2 {
-		return false
-	}
-	if _, ok := lookup(rows, word); ok {
-		return true
-	}
-	_, heads, tail := forms(rows, word)
+	_, heads, tail := d.read(lang, word)
 	// A word beginning like several headwords is a form of them only with
 	// an ending's few letters after ("guard-o"): "post-gres" is no form
 	// of "postal", "poste" or "postre".
 	return heads == 1 || heads > 1 && len(tail) <= maxEnding
+}
+
+// read looks word up in lang's table: a headword's glosses, or else what
+// forms reads it as (the glosses, how many headwords, the ending).
+func (d *Dict) read(lang, word string) ([]string, int, string) {
+	rows := d.table(lang)
+	if rows == "" || len(word) < 2 {
+		return nil, 0, ""
+	}
+	if g, ok := lookup(rows, word); ok {
+		return g, 1, ""
+	}
+	return forms(rows, word)
 }
 
 // maxEnding is the longest ending, in bytes, Knows reads after the

@@ -13,6 +13,17 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
+// chores stores six sessions of other work, so that a project's own names
+// are rare in the store, as they are in one of months.
+func chores(t *testing.T, db *store.DB) {
+	t.Helper()
+	for i := range 6 {
+		say(t, db, fmt.Sprintf("chores-%d", i), day.AddDate(0, 0, -20+i),
+			fmt.Sprintf("Rename the sprinkler zone %d labels in the settings screen.", i),
+			"Done: the settings screen reads the zone labels from zones.json now.")
+	}
+}
+
 // TestNovelRequestNeedsAStrongMatch: in a small store every everyday word
 // was written once or twice, so it weighs as much as a name. A request
 // about something the project never spoke of (its rarest word, in
@@ -22,11 +33,7 @@ import (
 func TestNovelRequestNeedsAStrongMatch(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
-	for i := range 6 {
-		say(t, db, fmt.Sprintf("chores-%d", i), day.AddDate(0, 0, -20+i),
-			fmt.Sprintf("Rename the sprinkler zone %d labels in the settings screen.", i),
-			"Done: the settings screen reads the zone labels from zones.json now.")
-	}
+	chores(t, db)
 	say(t, db, "garden", day,
 		"Show each plant's watering schedule on the diary page.",
 		"The diary page now lists every plant with its next watering day, read from the Brambleton schedule table.")
@@ -56,11 +63,7 @@ func TestNovelRequestNeedsAStrongMatch(t *testing.T) {
 func TestHowToNamingAnUnseenTerm(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
-	for i := range 6 {
-		say(t, db, fmt.Sprintf("chores-%d", i), day.AddDate(0, 0, -20+i),
-			fmt.Sprintf("Rename the sprinkler zone %d labels in the settings screen.", i),
-			"Done: the settings screen reads the zone labels from zones.json now.")
-	}
+	chores(t, db)
 	say(t, db, "garden", day.AddDate(0, 0, -3),
 		"Serve the plant list from a Quorvex handler.",
 		"The Quorvex handler now serves the plant list; its results are cached in the handler for a minute.")
