@@ -158,11 +158,14 @@ func TestMaskKept(t *testing.T) {
 		}
 	}
 	masks.Lock()
-	kept := masks.m["perché"] == want["perché"] && len(masks.m) > 0
-	_, held := masks.m["perché"]
+	kept, held := masks.m["perché"]
+	masks.m["perché"] = 1 << 62 // a mask no word has: mask must read it
 	masks.Unlock()
-	if !held || !kept {
-		t.Errorf("masks did not keep a word looked up")
+	if !held || kept != want["perché"] {
+		t.Errorf("masks did not keep a word looked up: %x, %v", kept, held)
+	}
+	if got := mask("perché"); got != 1<<62 {
+		t.Errorf("mask looked perché up again (%x) instead of reading masks", got)
 	}
 	for i := range maxMasks + 10 {
 		mask(fmt.Sprintf("zq%d", i))

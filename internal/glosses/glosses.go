@@ -149,7 +149,7 @@ const minStem = 4
 // least minStem, the only headword it is so read as, and what follows is an
 // ending of the language's shape.
 func (d *Dict) English(lang, word string) []string {
-	g, heads, _ := d.read(lang, word)
+	g, heads, _ := d.lookUp(lang, word)
 	if heads > 1 {
 		// Begins like several headwords alike ("postgres": "postal",
 		// "poste", "postre"): a word of no language's, not a form of one.
@@ -163,20 +163,23 @@ func (d *Dict) English(lang, word string) []string {
 func (d *Dict) Has(lang string) bool { return d.table(lang) != "" }
 
 // Knows reports whether word is a word of language lang: a headword or a
-// form of one, as English reads forms, or a form of several headwords,
-// which English leaves untranslated for it cannot tell which one it is
-// ("guardo" begins like "guardar" and "guardia"). Nil knows no word.
+// form of one, as English reads forms, or a form of several headwords with
+// no more than an ending (maxEnding) after them, which English leaves
+// untranslated for it cannot tell which one it is ("guardo" begins like
+// "guardar" and "guardia"). Nil knows no word. Like English, it reads any
+// vowel ending after one headword as a form of it ("terraform" of
+// "terraza"), so a term may pass for a word of the language.
 func (d *Dict) Knows(lang, word string) bool {
-	_, heads, tail := d.read(lang, word)
+	_, heads, tail := d.lookUp(lang, word)
 	// A word beginning like several headwords is a form of them only with
 	// an ending's few letters after ("guard-o"): "post-gres" is no form
 	// of "postal", "poste" or "postre".
 	return heads == 1 || heads > 1 && len(tail) <= maxEnding
 }
 
-// read looks word up in lang's table: a headword's glosses, or else what
+// lookUp looks word up in lang's table: a headword's glosses, or else what
 // forms reads it as (the glosses, how many headwords, the ending).
-func (d *Dict) read(lang, word string) ([]string, int, string) {
+func (d *Dict) lookUp(lang, word string) ([]string, int, string) {
 	rows := d.table(lang)
 	if rows == "" || len(word) < 2 {
 		return nil, 0, ""

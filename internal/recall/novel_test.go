@@ -128,6 +128,15 @@ func TestHowToNamingAnUnseenTerm(t *testing.T) {
 	if got := recallIn(t, db, defaults(), "asking", "How do I memoize a Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
 		t.Errorf("a how-to question about a term the asking session said was not answered:\n%s", got)
 	}
+	// The bar is raised, not shut: a match on the project's own rare
+	// names clears it. (Last: another session naming the handler makes it
+	// commoner in the store.)
+	say(t, db, "ledger", day.AddDate(0, 0, -2),
+		"Have the Quorvex handler read the Zentrile ledger from Brimwell.",
+		"The Quorvex handler now reads the Zentrile ledger from Brimwell at startup.")
+	if got := recallFor(t, db, defaults(), "How do I shard the Zentrile ledger from Brimwell?"); !strings.Contains(got, "Zentrile ledger from Brimwell at startup") {
+		t.Errorf("a how-to question naming an unseen term and the project's own rare names was not answered:\n%s", got)
+	}
 }
 
 // TestNamesUnseenTerm reads the rule's guards one by one, on concepts

@@ -678,14 +678,15 @@ func novel(cs []concept, ents []Item) bool {
 // rare in everyday English as an identifier is (below everydayFrom:
 // "protobuf", "memoize", "sharding"), no generic coding word, and no word
 // of the prompt's other languages (glosses.Dict.Knows: Spanish "guardo" is
-// a form of "guardar"; a Spanish prompt reads as Catalan and Galician too,
-// which have no dictionary of their own). Where none of the prompt's other
-// languages has a dictionary, a term cannot be told from one of their
-// words, and none is reported. A
-// how-to question naming a term is asked of a manual: the project has
-// nothing to say of it, and what matched the prompt is the stack it shares
-// with the question (its framework, a config file), however rare those
-// words are in the store.
+// a form of "guardar"). Only the languages with a dictionary are asked: a
+// Spanish prompt reads as Catalan and Galician too, which have none; a
+// Galician prompt's own words ("gardo") are so read as terms, and only
+// raise the bar. Where none of the prompt's other languages has a
+// dictionary (Korean, Russian), a term cannot be told from one of their
+// words, and none is reported. A how-to question naming a term is asked of
+// a manual: the project has nothing to say of it, and what matched the
+// prompt is the stack it shares with the question (its framework, a config
+// file), however rare those words are in the store.
 func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict) bool {
 	var own map[string]bool
 	var langs []string
