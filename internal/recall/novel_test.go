@@ -165,7 +165,6 @@ func TestNamesUnseenTerm(t *testing.T) {
 	} {
 		cs := concepts(c.prompt, c.dict)
 		for i := range cs {
-			cs[i].weight = 1 // as weigh leaves a word of the prompt
 			for _, f := range cs[i].forms {
 				if slices.Contains(c.seen, f) {
 					cs[i].df = 3

@@ -690,6 +690,7 @@ func novel(cs []concept, ents []Item) bool {
 func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict) bool {
 	var own map[string]bool
 	var langs []string
+	var held textKeys // the words of the entries ents found, read once
 	for _, c := range cs {
 		w := c.forms[0]
 		if c.df > 0 || c.said || !everydayCandidate(c) || everydayZipf(w) >= everydayFrom {
@@ -712,14 +713,14 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 			if other && len(langs) == 0 {
 				return false
 			}
+			var b strings.Builder
+			for _, e := range ents {
+				b.WriteString(entryText(e.entry))
+				b.WriteByte('\n')
+			}
+			held = keysOf(b.String())
 		}
-		if !own[w] || slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
-			continue
-		}
-		if slices.ContainsFunc(ents, func(e Item) bool {
-			cov, _ := coverage([]concept{c}, keysOf(entryText(e.entry)))
-			return cov > 0
-		}) {
+		if !own[w] || hasAny(held, c.keys) || slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
 			continue
 		}
 		return true
