@@ -191,6 +191,18 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		return m.text
 	}
 	segs, keys := m.split()
+	// The concepts each segment holds, read once: the greedy loop weighs
+	// every segment again after each pick, and a long message has hundreds
+	// of lines (looking them up there each time was two fifths of a
+	// prompt's time in a store of long answers).
+	holds := make([][]int, len(segs))
+	for i := range segs {
+		for j, c := range cs {
+			if hasAny(keys[i], c.keys) {
+				holds[i] = append(holds[i], j)
+			}
+		}
+	}
 	shown := make([]bool, len(segs))
 	covered := make([]bool, len(cs))
 	valueShown := false
@@ -209,13 +221,11 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 					gain += vw
 				}
 			}
-			for j, c := range cs {
-				if hasAny(keys[i], c.keys) {
-					if covered[j] {
-						gain += 0.3 * c.weight
-					} else {
-						gain += c.weight
-					}
+			for _, j := range holds[i] {
+				if covered[j] {
+					gain += 0.3 * cs[j].weight
+				} else {
+					gain += cs[j].weight
 				}
 			}
 			if gain > bestGain {
@@ -245,10 +255,8 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 			shown[n] = true
 			size += len(segs[n]) + 1
 		}
-		for j, c := range cs {
-			if hasAny(keys[best], c.keys) {
-				covered[j] = true
-			}
+		for _, j := range holds[best] {
+			covered[j] = true
 		}
 		if valued != nil && valued[best] {
 			valueShown = true
@@ -305,13 +313,15 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 	return b.String()
 }
 
-// passage is the one contiguous part of a message, within max bytes, that
-// matches most of the prompt's weight: the line or sentence that matches
-// best, widened with its neighbours while they fit. Relevance is judged on
-// it: a long log contains every word somewhere, one passage of it need not.
-func (m *message) passage(cs []concept, maxBytes int) string {
+// passageKeys are the keys of the one contiguous part of a message, within
+// max bytes, that matches most of the prompt's weight: the line or sentence
+// that matches best, widened with its neighbours while they fit. Relevance
+// is judged on it: a long log contains every word somewhere, one passage of
+// it need not. They are its segments' keys, already read (no word spans
+// two segments), unless the best segment alone is too long and is clipped.
+func (m *message) passageKeys(cs []concept, maxBytes int) []textKeys {
 	if len(m.text) <= maxBytes {
-		return m.text
+		return []textKeys{keysOf(m.text)}
 	}
 	segs, keys := m.split()
 	best, bestCov := 0, -1.0
@@ -320,7 +330,7 @@ func (m *message) passage(cs []concept, maxBytes int) string {
 			best, bestCov = i, cov
 		}
 	}
-	lo, hi := best, best+1 // segs[lo:hi] are shown
+	lo, hi := best, best+1 // segs[lo:hi] are the passage
 	size := len(segs[best])
 	for grew := true; grew; {
 		grew = false
@@ -335,17 +345,10 @@ func (m *message) passage(cs []concept, maxBytes int) string {
 			grew = true
 		}
 	}
-	out := strings.Join(segs[lo:hi], "\n")
-	if len(out) > maxBytes {
-		out = clipAround(out, cs, maxBytes)
+	if size > maxBytes {
+		return []textKeys{keysOf(clipAround(segs[best], cs, maxBytes))}
 	}
-	if lo > 0 {
-		out = "… " + out
-	}
-	if hi < len(segs) {
-		out += " …"
-	}
-	return out
+	return keys[lo:hi]
 }
 
 func hasAny(tk textKeys, keys []string) bool {

@@ -1,8 +1,8 @@
 package recall
 
 import (
+	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // stem reduces an English word to its Porter stem, the algorithm SQLite's
@@ -16,22 +16,55 @@ func stem(w string) string {
 	if len(w) <= 2 || len(w) > 64 {
 		return w // SQLite's porter stems tokens of 3 to 64 bytes
 	}
-	if s, ok := stems.Load(w); ok {
-		return s.(string)
-	}
-	s := porter(w)
-	if stemCount.Add(1) < maxStems {
-		stems.Store(w, s)
+	stemMu.Lock()
+	s, ok := stems[w]
+	stemMu.Unlock()
+	if !ok {
+		s = porter(w)
+		keepStem(strings.Clone(w), s) // w may be a slice of a long text
 	}
 	return s
 }
 
+// stemLower is stem of b lower-cased, b an ASCII word of up to 64 bytes;
+// b is lower-cased in place. A word already stemmed costs no allocation
+// (the map lookup does not copy b).
+func stemLower(b []byte) string {
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	if len(b) <= 2 {
+		return string(b)
+	}
+	stemMu.Lock()
+	s, ok := stems[string(b)]
+	stemMu.Unlock()
+	if !ok {
+		w := string(b)
+		s = porter(w)
+		keepStem(w, s)
+	}
+	return s
+}
+
+func keepStem(w, s string) {
+	stemMu.Lock()
+	if len(stems) < maxStems {
+		stems[w] = s
+	}
+	stemMu.Unlock()
+}
+
 // stems caches stem: a prompt's candidates repeat most of their words, and
-// stemming them is a good share of the prompt path. Bounded, so a
-// long-running process (the MCP server) does not grow without end.
+// stemming them is a good share of the prompt path. A plain map under a
+// mutex: sync.Map's lookup, through an interface key, cost twice as much,
+// and the prompt path asks from one goroutine. Bounded, so a long-running
+// process (the MCP server) does not grow without end.
 var (
-	stems     sync.Map
-	stemCount atomic.Int64
+	stemMu sync.Mutex
+	stems  = map[string]string{}
 )
 
 const maxStems = 1 << 16

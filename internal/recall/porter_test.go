@@ -78,6 +78,15 @@ func TestStem(t *testing.T) {
 			t.Errorf("stem(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// A word with capitals, lower-cased in place, twice: stemmed, then
+	// from the cache.
+	for _, in := range []string{"Jobs", "DETECTION", "Go", "X86", "PonieS"} {
+		for range 2 {
+			if got, want := stemLower([]byte(in)), stem(strings.ToLower(in)); got != want {
+				t.Errorf("stemLower(%q) = %q, want %q", in, got, want)
+			}
+		}
+	}
 }
 
 // A Russian word is searched by its stem's prefix, so any case of it

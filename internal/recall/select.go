@@ -884,7 +884,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		// A message is judged by what would be shown of it: a long log
 		// contains every word somewhere, its best lines need not.
 		m := readEvent(h.Event)
-		cov, spec := coverage(cs, keysOf(m.passage(cs, itemChars)))
+		cov, spec := coverage(cs, m.passageKeys(cs, itemChars)...)
 		ex := m.excerpt(cs, itemChars)
 		ss = append(ss, scored{EventHit: h, m: m, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)})
 	}

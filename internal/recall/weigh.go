@@ -822,20 +822,71 @@ type textKeys struct {
 }
 
 func keysOf(text string) textKeys {
-	var tk textKeys
-	for w := range strings.FieldsFuncSeq(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if w = foldLatin(w); isASCII(w) {
+	// A word and the space after it are 8 bytes on average.
+	tk := textKeys{exact: make([]string, 0, len(text)/8+1)}
+	var lower [64]byte // a word with a capital, lower-cased (stemLower)
+	// Read byte by byte while the text is ASCII, most of what a store holds:
+	// a word is then a substring, lower-cased only when it has a capital,
+	// where lower-casing the whole text and splitting it by rune was a fifth
+	// of a prompt's time. A word with another letter is read as before, and
+	// FuzzKeysOf holds it to the reading by rune.
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			if !asciiWordByte[c] {
+				i++
+				continue
+			}
+		} else if r, n := utf8.DecodeRuneInString(text[i:]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			i += n
+			continue
+		}
+		j, ascii, upper := i, true, false
+		for j < len(text) {
+			c := text[j]
+			if c < utf8.RuneSelf {
+				if !asciiWordByte[c] {
+					break
+				}
+				upper = upper || 'A' <= c && c <= 'Z'
+				j++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			ascii = false
+			j += n
+		}
+		w := text[i:j]
+		i = j
+		switch {
+		case ascii && upper && len(w) <= len(lower):
+			tk.exact = append(tk.exact, stemLower(append(lower[:0], w...)))
+		case ascii && upper:
+			tk.exact = append(tk.exact, stem(strings.ToLower(w)))
+		case ascii:
 			tk.exact = append(tk.exact, stem(w))
-		} else {
-			tk.words = append(tk.words, w)
+		default:
+			if w = foldLatin(strings.ToLower(w)); isASCII(w) {
+				tk.exact = append(tk.exact, stem(w))
+			} else {
+				tk.words = append(tk.words, w)
+			}
 		}
 	}
 	slices.Sort(tk.exact)
 	tk.exact = slices.Compact(tk.exact)
 	return tk
 }
+
+// asciiWordByte marks the ASCII letters and digits: the bytes of a word.
+var asciiWordByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 func (tk textKeys) has(key string) bool {
 	p, prefix := strings.CutSuffix(key, "*")
