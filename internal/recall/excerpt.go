@@ -193,8 +193,7 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 	segs, keys := m.split()
 	// The concepts each segment holds, read once: the greedy loop weighs
 	// every segment again after each pick, and a long message has hundreds
-	// of lines (looking them up there each time was two fifths of a
-	// prompt's time in a store of long answers).
+	// of lines (BenchmarkLongAnswers).
 	holds := make([][]int, len(segs))
 	for i := range segs {
 		for j, c := range cs {
@@ -317,8 +316,9 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 // max bytes, that matches most of the prompt's weight: the line or sentence
 // that matches best, widened with its neighbours while they fit. Relevance
 // is judged on it: a long log contains every word somewhere, one passage of
-// it need not. They are its segments' keys, already read (no word spans
-// two segments), unless the best segment alone is too long and is clipped.
+// it need not. They are its segments' keys, already read: no word spans two
+// segments, and the "…" that would mark what is left out holds none. A
+// best segment too long alone is clipped and read again.
 func (m *message) passageKeys(cs []concept, maxBytes int) []textKeys {
 	if len(m.text) <= maxBytes {
 		return []textKeys{keysOf(m.text)}

@@ -21,47 +21,49 @@ func stem(w string) string {
 	stemMu.Unlock()
 	if !ok {
 		s = porter(w)
-		keepStem(strings.Clone(w), s) // w may be a slice of a long text
+		keepStem(w, s)
 	}
 	return s
 }
 
-// stemLower is stem of b lower-cased, b an ASCII word of up to 64 bytes;
-// b is lower-cased in place. A word already stemmed costs no allocation
-// (the map lookup does not copy b).
+// stemLower is stem of the ASCII word b lower-cased (b is lower-cased in
+// place). A word seen before, short ones included, costs no allocation:
+// the map lookup does not copy b.
 func stemLower(b []byte) string {
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-	if len(b) <= 2 {
-		return string(b)
-	}
 	stemMu.Lock()
 	s, ok := stems[string(b)]
 	stemMu.Unlock()
 	if !ok {
-		w := string(b)
-		s = porter(w)
-		keepStem(w, s)
+		s = stem(string(b))
+		if len(b) <= 2 {
+			keepStem(s, s) // stem keeps only the words it stems
+		}
 	}
 	return s
 }
 
+// keepStem adds w's stem s to the cache while it has room. Both are
+// copied: either may be a slice of a long text, which the cache would
+// otherwise keep alive.
 func keepStem(w, s string) {
 	stemMu.Lock()
 	if len(stems) < maxStems {
-		stems[w] = s
+		stems[strings.Clone(w)] = strings.Clone(s)
 	}
 	stemMu.Unlock()
 }
 
 // stems caches stem: a prompt's candidates repeat most of their words, and
 // stemming them is a good share of the prompt path. A plain map under a
-// mutex: sync.Map's lookup, through an interface key, cost twice as much,
-// and the prompt path asks from one goroutine. Bounded, so a long-running
-// process (the MCP server) does not grow without end.
+// mutex, which the MCP server's and the dashboard's concurrent requests
+// share: a lookup in it costs half of one in a sync.Map, whose keys are
+// interfaces. Bounded, so a long-running process (the MCP server) does not
+// grow without end.
 var (
 	stemMu sync.Mutex
 	stems  = map[string]string{}

@@ -89,6 +89,17 @@ func TestStem(t *testing.T) {
 	}
 }
 
+// A word stemLower has seen costs no allocation, a short one included.
+// Not parallel: AllocsPerRun counts the whole process's allocations.
+func TestStemLowerAllocs(t *testing.T) {
+	for _, in := range []string{"Go", "DB", "Detection", "JWT"} {
+		b := make([]byte, len(in))
+		if n := testing.AllocsPerRun(10, func() { stemLower(append(b[:0], in...)) }); n != 0 {
+			t.Errorf("stemLower(%q) allocates %v times a call", in, n)
+		}
+	}
+}
+
 // A Russian word is searched by its stem's prefix, so any case of it
 // matches; Russian function words are no terms.
 func TestRussianWords(t *testing.T) {

@@ -825,11 +825,12 @@ func keysOf(text string) textKeys {
 	// A word and the space after it are 8 bytes on average.
 	tk := textKeys{exact: make([]string, 0, len(text)/8+1)}
 	var lower [64]byte // a word with a capital, lower-cased (stemLower)
-	// Read byte by byte while the text is ASCII, most of what a store holds:
-	// a word is then a substring, lower-cased only when it has a capital,
-	// where lower-casing the whole text and splitting it by rune was a fifth
-	// of a prompt's time. A word with another letter is read as before, and
-	// FuzzKeysOf holds it to the reading by rune.
+	// A word is a run of letters and digits. One of ASCII letters and
+	// digits, most of what a store holds, is read as a substring of text,
+	// lower-cased in a buffer only when it has a capital; one with any
+	// other letter or digit is lower-cased (strings.ToLower) and folded
+	// (foldLatin). FuzzKeysOf holds the result to lower-casing the whole
+	// text and splitting it by rune.
 	for i := 0; i < len(text); {
 		if c := text[i]; c < utf8.RuneSelf {
 			if !asciiWordByte[c] {
