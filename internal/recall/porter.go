@@ -19,11 +19,12 @@ func stem(w string) string {
 	stemMu.Lock()
 	s, ok := stems[w]
 	stemMu.Unlock()
-	if !ok {
-		s = porter(w)
-		keepStem(w, s)
+	if ok {
+		return s
 	}
-	return s
+	// A copy: w may be a slice of a long text, which the cache would
+	// otherwise keep alive (and porter's stem is mostly a slice of it).
+	return keepStem(strings.Clone(w), porter)
 }
 
 // stemLower is stem of the ASCII word b lower-cased (b is lower-cased in
@@ -38,24 +39,25 @@ func stemLower(b []byte) string {
 	stemMu.Lock()
 	s, ok := stems[string(b)]
 	stemMu.Unlock()
-	if !ok {
-		s = stem(string(b))
-		if len(b) <= 2 {
-			keepStem(s, s) // stem keeps only the words it stems
-		}
+	if ok {
+		return s
 	}
-	return s
+	if len(b) <= 2 || len(b) > 64 {
+		return keepStem(string(b), func(w string) string { return w })
+	}
+	return keepStem(string(b), porter)
 }
 
-// keepStem adds w's stem s to the cache while it has room. Both are
-// copied: either may be a slice of a long text, which the cache would
-// otherwise keep alive.
-func keepStem(w, s string) {
+// keepStem returns w's stem by stemming, kept in the cache while it has
+// room; w is the caller's own copy.
+func keepStem(w string, stemming func(string) string) string {
+	s := stemming(w)
 	stemMu.Lock()
 	if len(stems) < maxStems {
-		stems[strings.Clone(w)] = strings.Clone(s)
+		stems[w] = s
 	}
 	stemMu.Unlock()
+	return s
 }
 
 // stems caches stem: a prompt's candidates repeat most of their words, and
