@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,6 +167,20 @@ func TestSupersededBothSides(t *testing.T) {
 	if strings.Contains(before, "["+old.CID+"] decision") {
 		t.Errorf("superseded memory listed as a memory")
 	}
+}
+
+// SelfFlag's quick look rules out only texts the expression does not match.
+func FuzzSelfFlag(f *testing.F) {
+	for _, s := range []string{"", "This is WRONG and Outdated.", "not  sure", "not sure", "unbroken", "잘못된 설정", "brokenly broken", "BROKEN\u212a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		gs, gw := SelfFlag(text)
+		ws, ww := selfFlag(text)
+		if gs != ws || !slices.Equal(gw, ww) {
+			t.Fatalf("SelfFlag(%q) = %v %q, the expression alone %v %q", text, gs, gw, ws, ww)
+		}
+	})
 }
 
 func TestSelfFlagThresholds(t *testing.T) {
