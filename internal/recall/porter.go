@@ -13,8 +13,8 @@ import (
 // anything else (Korean, digits mixed with symbols) is returned unchanged, as
 // the tokenizer leaves it.
 func stem(w string) string {
-	if len(w) <= 2 || len(w) > 64 {
-		return w // SQLite's porter stems tokens of 3 to 64 bytes
+	if !stemmed(len(w)) {
+		return w
 	}
 	stemMu.Lock()
 	s, ok := stems[w]
@@ -24,7 +24,7 @@ func stem(w string) string {
 	}
 	// A copy: w may be a slice of a long text, which the cache would
 	// otherwise keep alive (and porter's stem is mostly a slice of it).
-	return keepStem(strings.Clone(w), porter)
+	return keepStem(strings.Clone(w))
 }
 
 // stemLower is stem of the ASCII word b lower-cased (b is lower-cased in
@@ -42,16 +42,17 @@ func stemLower(b []byte) string {
 	if ok {
 		return s
 	}
-	if len(b) <= 2 || len(b) > 64 {
-		return keepStem(string(b), func(w string) string { return w })
-	}
-	return keepStem(string(b), porter)
+	return keepStem(string(b))
 }
 
-// keepStem returns w's stem by stemming, kept in the cache while it has
-// room; w is the caller's own copy.
-func keepStem(w string, stemming func(string) string) string {
-	s := stemming(w)
+// keepStem returns the stem of w, the caller's own copy, and keeps it while
+// the cache has room: a word porter does not stem too (itself), which
+// stemLower looks up to lower-case it without allocating.
+func keepStem(w string) string {
+	s := w
+	if stemmed(len(w)) {
+		s = porter(w)
+	}
 	stemMu.Lock()
 	if len(stems) < maxStems {
 		stems[w] = s
@@ -59,6 +60,10 @@ func keepStem(w string, stemming func(string) string) string {
 	stemMu.Unlock()
 	return s
 }
+
+// stemmed reports whether SQLite's porter tokenizer stems a token of n
+// bytes: 3 to 64.
+func stemmed(n int) bool { return n >= 3 && n <= 64 }
 
 // stems caches stem: a prompt's candidates repeat most of their words, and
 // stemming them is a good share of the prompt path. A plain map under a

@@ -171,7 +171,7 @@ func TestSupersededBothSides(t *testing.T) {
 
 // SelfFlag's quick look rules out only texts the expression does not match.
 func FuzzSelfFlag(f *testing.F) {
-	for _, s := range []string{"", "This is WRONG and Outdated.", "not  sure", "not sure", "unbroken", "잘못된 설정", "brokenly broken", "BROKEN\u212a"} {
+	for _, s := range []string{"", "This is WRONG and Outdated.", "not  sure", "not sure", "unbroken", "잘못된 설정", "brokenly broken", "BROKEN\u212a", "The build is BROKEN; unclear why."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

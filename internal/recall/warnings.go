@@ -20,7 +20,8 @@ import (
 // perKind caps each kind of warning.
 const perKind = 5
 
-// doubtWords are the English words of doubtRE.
+// doubtWords are the English words of doubtRE, lower-case ASCII: SelfFlag
+// looks for them as they are written here.
 var doubtWords = []string{"wrong", "incorrect", "mistaken", "outdated", "obsolete", "deprecated", "not sure", "unclear", "unverified", "broken"}
 
 // doubtRE matches wording inside a memory that doubts what it says: the

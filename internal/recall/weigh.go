@@ -824,7 +824,9 @@ type textKeys struct {
 func keysOf(text string) textKeys {
 	// A word and the space after it are 8 bytes on average.
 	tk := textKeys{exact: make([]string, 0, len(text)/8+1)}
-	var lower [64]byte // a word with a capital, lower-cased (stemLower)
+	// A word with a capital, lower-cased (stemLower): as long as the
+	// longest word porter stems (stemmed); a longer one is left as it is.
+	var lower [64]byte
 	// A word is a run of letters and digits. One of ASCII letters and
 	// digits, most of what a store holds, is read as a substring of text,
 	// lower-cased in a buffer only when it has a capital; one with any
