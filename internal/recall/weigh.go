@@ -834,16 +834,8 @@ func keysOf(text string) textKeys {
 	// (foldLatin). FuzzKeysOf holds the result to lower-casing the whole
 	// text and splitting it by rune.
 	for i := 0; i < len(text); {
-		if c := text[i]; c < utf8.RuneSelf {
-			if !asciiWordByte[c] {
-				i++
-				continue
-			}
-		} else if r, n := utf8.DecodeRuneInString(text[i:]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			i += n
-			continue
-		}
 		j, ascii, upper := i, true, false
+		gap := 1 // the width of text[i] when no word starts there
 		for j < len(text) {
 			c := text[j]
 			if c < utf8.RuneSelf {
@@ -856,10 +848,15 @@ func keysOf(text string) textKeys {
 			}
 			r, n := utf8.DecodeRuneInString(text[j:])
 			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				gap = n
 				break
 			}
 			ascii = false
 			j += n
+		}
+		if j == i {
+			i += gap
+			continue
 		}
 		w := text[i:j]
 		i = j
