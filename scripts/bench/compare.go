@@ -14,9 +14,10 @@ import (
 
 // compare runs the hooks of two builds alternately, call by call, each on
 // its own copy of one realistic store of n messages (seeded by the old
-// build, which then cannot read a newer schema; the new build migrates its
-// copy during the warm-up). On a machine other work shares, wall times drift
-// from minute to minute; alternating exposes both builds to the same drift.
+// build, which then cannot read a newer schema; each build upgrades its
+// copy before the first timed call). On a machine other work shares, wall
+// times drift from minute to minute; alternating exposes both builds to the
+// same drift.
 // The calls follow a session: a prompt, three tool calls, the answer. The
 // prompts take turns: one asks about a fact said a few times, the others
 // about what the project discusses all the time, whose words are in
@@ -45,6 +46,15 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 			return fmt.Errorf("copy store: %v: %s", err, out)
 		}
 		dirs[b] = d
+		// A hook leaves a store that needs an upgrade too long for its
+		// deadline to a detached worker and skips recall until it is done:
+		// timed then, the new build's prompts would measure nothing (at
+		// 100k messages the upgrade outlasts the warm-up turns).
+		up := exec.Command(filepath.Join(b, "claude-memory-layer"), "upgrade")
+		up.Env = []string{"CLAUDE_MEMORY_DIR=" + d, "HOME=" + d, "PATH=" + os.Getenv("PATH")}
+		if out, err := up.CombinedOutput(); err != nil {
+			return fmt.Errorf("upgrade %s's copy: %v: %s", b, err, out)
+		}
 	}
 	calls := []struct{ name, bin, in string }{
 		{"UserPromptSubmit", "user-prompt-submit", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"UserPromptSubmit","prompt_id":"p%d","prompt":%q}`},
