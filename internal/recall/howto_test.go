@@ -42,6 +42,10 @@ func TestHowTo(t *testing.T) {
 		{"고루틴 누수 찾는 법 알려줘", true},              // "tell me the way to find …", 방법 shortened
 		{"뮤텍스가 뭔지 설명해줘", true},                 // "explain what a mutex is"
 		{"개인정보 보호법 때문에 로그를 지워야 하나?", false},    // 법 glued to a noun is a law
+		{"Go에서 고루틴 개수는 어떻게 제한해?", true},        // "how do I limit … in Go?"
+		{"Rust에서 라이프타임은 어떻게 동작합니까?", true},     // "how do lifetimes work in Rust?"
+		{"배포 설정은 지금 어떻게 돼 있어?", false},         // how a thing stands: 되다, 있다
+		{"로그인 오류는 어떻게 고쳤었지?", false},           // past: what the project did
 		{"¿Cómo escribo un middleware de Express que registre las peticiones?", true},
 		{"¿Cómo corto una imagen en el servidor?", true},
 		{"¿cómo se escala una foto en Go?", true},

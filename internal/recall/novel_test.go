@@ -162,6 +162,15 @@ func TestNamesUnseenTerm(t *testing.T) {
 		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), true},
 		{"¿Cómo guardo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
 		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, nil, false},
+		// No dictionary reads Korean or Russian: their own words are never
+		// terms, a word in Latin letters beside them is.
+		{"Quorvex 핸들러는 어떻게 memoize 해?", []string{"quorvex"}, nil, nil, repoGlosses(), true},
+		{"Quorvex 핸들러는 어떻게 memoize 해?", []string{"quorvex", "memoize"}, nil, nil, repoGlosses(), false},
+		{"Как сделать memoize для Quorvex?", []string{"quorvex"}, nil, nil, repoGlosses(), true},
+		{"Как сделать memoize для Quorvex?", []string{"quorvex", "memoize"}, nil, nil, repoGlosses(), false},
+		// A Latin letter beyond ASCII: the prompt's other language may be
+		// written in Latin letters, and its words cannot be told from terms.
+		{"Как сделать memoize для Quorvex и Zoë?", []string{"quorvex", "zoë"}, nil, nil, repoGlosses(), false},
 	} {
 		cs := concepts(c.prompt, c.dict)
 		for i := range cs {

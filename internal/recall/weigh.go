@@ -682,11 +682,14 @@ func novel(cs []concept, ents []Item) bool {
 // Spanish prompt reads as Catalan and Galician too, which have none; a
 // Galician prompt's own words ("gardo") are so read as terms, and only
 // raise the bar. Where none of the prompt's other languages has a
-// dictionary (Korean, Russian), a term cannot be told from one of their
-// words, and none is reported. A how-to question naming a term is asked of
-// a manual: the project has nothing to say of it, and what matched the
-// prompt is the stack it shares with the question (its framework, a config
-// file), however rare those words are in the store.
+// dictionary, a word of theirs cannot be told from a term, and none is
+// reported, unless the prompt writes them in another script than Latin
+// (latinApart: Korean, Russian): the words read here are ASCII
+// (plainWord), which in such a prompt are English or names ("CORS" in a
+// Korean question). A how-to question naming a term is asked of a manual:
+// the project has nothing to say of it, and what matched the prompt is the
+// stack it shares with the question (its framework, a config file),
+// however rare those words are in the store.
 func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict) bool {
 	var own map[string]bool
 	var langs []string
@@ -710,7 +713,7 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 					}
 				}
 			}
-			if other && len(langs) == 0 {
+			if other && len(langs) == 0 && !latinApart(prompt) {
 				return false
 			}
 			var b strings.Builder
@@ -726,6 +729,24 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 		return true
 	}
 	return false
+}
+
+// latinApart reports a prompt written in a script other than Latin beside
+// ASCII words: it holds a letter beyond ASCII, and none of those is Latin
+// (no "é", "ñ", "ç"). Its ASCII words are no words of its own language
+// then, but English or names ("FastAPI에서 …", "Как в pydantic …").
+func latinApart(prompt string) bool {
+	apart := false
+	for _, r := range prompt {
+		if r < utf8.RuneSelf || !unicode.IsLetter(r) {
+			continue
+		}
+		if unicode.Is(unicode.Latin, r) {
+			return false
+		}
+		apart = true
+	}
+	return apart
 }
 
 // englishOnly reports a prompt whose function words are English only
