@@ -25,15 +25,16 @@ var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|does|can
 // hangulHowToRE finds the same questions asked in Korean, whose form is as
 // fixed as English's: "…하는 방법" (the way to …, "how do I …"), shortened
 // "…하는 법", "…의 차이" (the difference between …), "설명해줘" (explain),
-// and "어떻게" (how) with a form of 하다, "to do", after it in its sentence
-// ("어떻게 해?", "어떻게 설정해야 돼?", "어떻게 동작해?"): English's "how do
-// I …", "how does … work". A question about what was done is in the past
-// ("어떻게 했었지?"), which howTo rules out; one about how a thing stands
-// now says so with 되다 or 있다 ("어떻게 돼 있어?"), no form of 하다.
+// and "어떻게" (how) before a word ending in a present form of 하다, "to
+// do", in its sentence ("어떻게 해?", "어떻게 설정해야 돼?", "어떻게
+// 동작합니까?"): English's "how do I …", "how does … work". A question
+// about what was done is in the past ("어떻게 했었지?"), which is no such
+// form; one about how a thing stands now says so with 되다 or 있다 ("어떻게
+// 돼 있어?", "어떻게 저장하고 있어?"), and "어떻게든" is "somehow".
 // "알려줘" (tell me …) is left out: like English "tell me", it asks for the
 // project's own things as often ("배포 주소 알려줘", tell me the deploy
 // address). 법 glued to a noun is a law, not a way.
-var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해|어떻게[^.?!]*[하해할합]`)
+var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해|어떻게(?:[^\p{Hangul}](?:[^.?!？\n]|\.\S)*?)?\p{Hangul}*(?:해(?:야|요|줘|도)?|하(?:면|나요?|니|는지|지|죠|세요|려면)|할(?:까|래|\s*수)|합니(?:까|다))(?:[^\p{Hangul}]|$)`)
 
 // romanceHowToRE finds the same questions asked in Spanish, Portuguese,
 // Italian or French, the languages recall translates (glosses): "cómo",

@@ -44,8 +44,17 @@ func TestHowTo(t *testing.T) {
 		{"개인정보 보호법 때문에 로그를 지워야 하나?", false},    // 법 glued to a noun is a law
 		{"Go에서 고루틴 개수는 어떻게 제한해?", true},        // "how do I limit … in Go?"
 		{"Rust에서 라이프타임은 어떻게 동작합니까?", true},     // "how do lifetimes work in Rust?"
+		{"리스트를 뒤집으려면 어떻게 하면 돼?", true},         // "what do I do to reverse a list?"
+		{"이 경우엔 어떻게 할까?", true},                // "what should I do here?"
+		{"어떻게 vite.config.ts를 설정해?", true},     // a file's dot ends no sentence
 		{"배포 설정은 지금 어떻게 돼 있어?", false},         // how a thing stands: 되다, 있다
-		{"로그인 오류는 어떻게 고쳤었지?", false},           // past: what the project did
+		{"토큰은 지금 어떻게 저장하고 있어?", false},         // how the project does it now
+		{"결제 모듈은 어떻게 통합돼 있어?", false},          // 합 in a noun
+		{"세션 키는 어떻게 해시돼 있어?", false},           // 해 beginning a word
+		{"어떻게 해결했었지?", false},                  // past: what the project did
+		{"설정은 어떻게 돼 있어? 테스트 해줘", false},        // 하다 in the next sentence
+		{"캐시는 어떻게 돼 있어\n테스트 좀 해줘", false},      // and after a line break
+		{"어떻게든 이 버그 해결해야 해", false},            // "somehow"
 		{"¿Cómo escribo un middleware de Express que registre las peticiones?", true},
 		{"¿Cómo corto una imagen en el servidor?", true},
 		{"¿cómo se escala una foto en Go?", true},

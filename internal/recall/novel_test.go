@@ -164,13 +164,18 @@ func TestNamesUnseenTerm(t *testing.T) {
 		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, nil, false},
 		// No dictionary reads Korean or Russian: their own words are never
 		// terms, a word in Latin letters beside them is.
-		{"Quorvex 핸들러는 어떻게 memoize 해?", []string{"quorvex"}, nil, nil, repoGlosses(), true},
-		{"Quorvex 핸들러는 어떻게 memoize 해?", []string{"quorvex", "memoize"}, nil, nil, repoGlosses(), false},
+		{"그 Quorvex 핸들러는 이 코드에서 어떻게 memoize 해?", []string{"quorvex"}, nil, nil, repoGlosses(), true},
+		{"그 Quorvex 핸들러는 이 코드에서 어떻게 memoize 해?", []string{"quorvex", "memoize"}, nil, nil, repoGlosses(), false},
 		{"Как сделать memoize для Quorvex?", []string{"quorvex"}, nil, nil, repoGlosses(), true},
 		{"Как сделать memoize для Quorvex?", []string{"quorvex", "memoize"}, nil, nil, repoGlosses(), false},
-		// A Latin letter beyond ASCII: the prompt's other language may be
-		// written in Latin letters, and its words cannot be told from terms.
+		// A prompt in Latin letters, accented or not, or with a Latin
+		// letter beyond ASCII beside the other script, may be in a language
+		// no dictionary reads, whose words cannot be told from terms; a
+		// symbol ("µs") is no word of another script.
+		{"¿Como memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, nil, false},
+		{"¿Como memoizo el handler de Quorvex? 🙂🙂", []string{"quorvex", "handler"}, nil, nil, nil, false},
 		{"Как сделать memoize для Quorvex и Zoë?", []string{"quorvex", "zoë"}, nil, nil, repoGlosses(), false},
+		{"Wie kann ich die Anfrage im Quorvex handler in 5 µs beantworten?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
 	} {
 		cs := concepts(c.prompt, c.dict)
 		for i := range cs {

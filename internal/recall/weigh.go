@@ -684,9 +684,9 @@ func novel(cs []concept, ents []Item) bool {
 // raise the bar. Where none of the prompt's other languages has a
 // dictionary, a word of theirs cannot be told from a term, and none is
 // reported, unless the prompt writes them in another script than Latin
-// (latinApart: Korean, Russian): the words read here are ASCII
-// (plainWord), which in such a prompt are English or names ("CORS" in a
-// Korean question). A how-to question naming a term is asked of a manual:
+// (nonLatinScript: Russian, Korean when its function words are read): the
+// words read here are ASCII (plainWord), which in such a prompt are
+// English or names ("pydantic" in a Russian question). A how-to question naming a term is asked of a manual:
 // the project has nothing to say of it, and what matched the prompt is the
 // stack it shares with the question (its framework, a config file),
 // however rare those words are in the store.
@@ -713,7 +713,7 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 					}
 				}
 			}
-			if other && len(langs) == 0 && !latinApart(prompt) {
+			if other && len(langs) == 0 && !nonLatinScript(prompt) {
 				return false
 			}
 			var b strings.Builder
@@ -731,22 +731,25 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	return false
 }
 
-// latinApart reports a prompt written in a script other than Latin beside
-// ASCII words: it holds a letter beyond ASCII, and none of those is Latin
-// (no "é", "ñ", "ç"). Its ASCII words are no words of its own language
-// then, but English or names ("FastAPI에서 …", "Как в pydantic …").
-func latinApart(prompt string) bool {
-	apart := false
+// nonLatinScript reports a prompt with a word written in another script
+// than Latin (two letters of one in a row: "µs" or "λ" alone is a symbol)
+// and no letter of the Latin script beyond ASCII ("é", "ñ", "ß"). Its
+// ASCII words are no words of its own language, then, but English or
+// names ("Как в pydantic …").
+func nonLatinScript(prompt string) bool {
+	run, word := 0, false
 	for _, r := range prompt {
-		if r < utf8.RuneSelf || !unicode.IsLetter(r) {
-			continue
-		}
-		if unicode.Is(unicode.Latin, r) {
+		switch {
+		case r < utf8.RuneSelf || !unicode.IsLetter(r):
+			run = 0
+		case unicode.Is(unicode.Latin, r):
 			return false
+		default:
+			run++
+			word = word || run >= 2
 		}
-		apart = true
 	}
-	return apart
+	return word
 }
 
 // englishOnly reports a prompt whose function words are English only

@@ -12,17 +12,10 @@ import (
 	"time"
 )
 
-// compare runs the hooks of two builds alternately, call by call, each on
-// its own copy of one realistic store of n messages (seeded by the old
-// build, which then cannot read a newer schema; each build upgrades its
-// copy before the first timed call). On a machine other work shares, wall
-// times drift from minute to minute; alternating exposes both builds to the
-// same drift.
-// The calls follow a session: a prompt, three tool calls, the answer. The
-// prompts take turns: one asks about a fact said a few times, the others
-// about what the project discusses all the time, whose words are in
-// thousands of messages (the prompt path's costliest case).
-// benchPrompts are the prompts compare and teamBench take turns with.
+// benchPrompts are the prompts compare and teamBench take turns with: one
+// asks about a fact said a few times, the others about what the project
+// discusses all the time, whose words are in thousands of messages (the
+// prompt path's costliest case).
 var benchPrompts = []string{
 	"Which port does the staging pgbouncer listen on behind haproxy?",
 	"How did we configure retries for the payment webhook consumer?",
@@ -31,6 +24,13 @@ var benchPrompts = []string{
 	"run the tests again",
 }
 
+// compare runs the hooks of two builds alternately, call by call, each on
+// its own copy of one realistic store of n messages. The old build seeds
+// it, since it cannot read a newer schema; the new build upgrades its copy
+// before the first timed call. On a machine other work shares, wall times
+// drift from minute to minute; alternating exposes both builds to the same
+// drift. The calls follow a session: a prompt, three tool calls, the
+// answer, the prompts taking turns (benchPrompts).
 func compare(oldBin, newBin, tmp string, n, rounds int) error {
 	seeded := filepath.Join(tmp, "compare-seed")
 	if err := seedRealistic(oldBin, seeded, n); err != nil {
@@ -46,16 +46,20 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 			return fmt.Errorf("copy store: %v: %s", err, out)
 		}
 		dirs[b] = d
-		// A hook leaves a store that needs an upgrade too long for its
-		// deadline to a detached worker and skips recall until it is done:
-		// timed then, the new build's prompts would measure nothing (at
-		// 100k messages the upgrade outlasts the warm-up turns).
-		up := exec.Command(filepath.Join(b, "claude-memory-layer"), "upgrade")
-		up.Env = []string{"CLAUDE_MEMORY_DIR=" + d, "HOME=" + d, "PATH=" + os.Getenv("PATH")}
-		if out, err := up.CombinedOutput(); err != nil {
-			return fmt.Errorf("upgrade %s's copy: %v: %s", b, err, out)
-		}
 	}
+	// A hook does not upgrade a large store itself: it starts a detached
+	// upgrade and skips recall until that is done, so timed then the new
+	// build's prompts would measure nothing (at 100k messages the upgrade
+	// outlasts the warm-up turns). Upgraded here, and checked: an upgrade
+	// that found another worker running says so and leaves the store as
+	// it was.
+	began := time.Now()
+	up := exec.Command(filepath.Join(newBin, "claude-memory-layer"), "upgrade", "--wait", "1m")
+	up.Env = []string{"CLAUDE_MEMORY_DIR=" + dirs[newBin], "HOME=" + dirs[newBin], "PATH=" + os.Getenv("PATH")}
+	if out, err := up.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("store at schema version")) {
+		return fmt.Errorf("upgrade the new build's copy: %v: %s", err, out)
+	}
+	fmt.Printf("The new build upgraded its copy in %s.\n", time.Since(began).Round(time.Millisecond))
 	calls := []struct{ name, bin, in string }{
 		{"UserPromptSubmit", "user-prompt-submit", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"UserPromptSubmit","prompt_id":"p%d","prompt":%q}`},
 		{"PostToolUse", "post-tool-use", `{"session_id":"cmp-%d","cwd":"/home/dev/shop-api","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"npm test %d a"},"tool_response":{"stdout":"PASS","stderr":""},"tool_use_id":"ta"}`},
