@@ -103,8 +103,10 @@ func TestRealClientRussianPastQuestion(t *testing.T) {
 
 // TestRealClientHowToNamingAnUnseenTerm: a how-to question about the
 // project's own stack, naming a term the project never wrote, gets nothing
-// in a real session, though the stack's name is the store's rarest word;
-// the same question about what the project did is answered.
+// in a real session, though the stack's name is the store's rarest word,
+// in English and in Korean ("how do I memoize …": 어떻게 … 해, with a word
+// in Latin letters no dictionary of Korean needs to read); the same
+// question about what the project did is answered.
 func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 	w := newWorld(t)
 	// Other work, so that the stack's name is rare in the store.
@@ -117,12 +119,15 @@ func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 		"Serve the plant list from a Quorvex handler, and cache its results.",
 		"The Quorvex handler now serves the plant list; its results are cached in the handler for a minute.")
 	const (
-		unseen = "How do I memoize a Quorvex handler?"
-		own    = "How do I cache a Quorvex handler?"
+		unseen   = "How do I memoize a Quorvex handler?"
+		unseenKo = "그 Quorvex 핸들러는 이 코드에서 어떻게 memoize 해?"
+		own      = "How do I cache a Quorvex handler?"
 	)
-	reqs := requests(t, w.session("s2", nil, unseen, own))
-	if r := requestWith(t, reqs, unseen); injections(r) != 0 {
-		t.Errorf("the how-to question naming an unseen term got an injection:\n%.2000s", r)
+	reqs := requests(t, w.session("s2", nil, unseen, unseenKo, own))
+	for _, q := range []string{unseen, unseenKo} {
+		if r := requestWith(t, reqs, q); injections(r) != 0 {
+			t.Errorf("the how-to question naming an unseen term got an injection:\n%.2000s", r)
+		}
 	}
 	if r := requestWith(t, reqs, own); injections(r) != 1 || !strings.Contains(r, "cached in the handler for a minute") {
 		t.Errorf("the how-to question about what the project did was not answered:\n%.3000s", r)
