@@ -2,8 +2,9 @@
 // language, from maintained bilingual dictionaries.
 //
 // The dictionaries (Debian's FreeDict spa-eng, por-eng, ita-eng and
-// fra-eng, generated into the repository's glosses/ directory by
-// scripts/gen-glosses.sh) are GPL-2.0-or-later data, so they are not
+// fra-eng, and Mueller's English-Russian dictionary turned round, generated
+// into the repository's glosses/ directory by scripts/gen-glosses.sh) are
+// GPL-2.0-or-later data, so they are not
 // compiled into the MIT-licensed binaries: scripts/build.sh copies them
 // beside the binaries (bin/glosses/) and a process reads, through a Dict,
 // the one table a prompt's language needs, once. Without the directory
@@ -21,6 +22,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
+	"github.com/kljensen/snowball/russian"
 )
 
 // maxTable bounds what is read of one table; the largest is a few hundred
@@ -29,7 +31,12 @@ const maxTable = 8 << 20
 
 // files are the table of each language by the ISO 639-3 code funcwords
 // names it by; Brazilian Portuguese reads the Portuguese one.
-var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt"}
+var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt", "rus": "rus.txt"}
+
+// stemmed are the languages whose tables are keyed by a word's Snowball
+// stem, not by its dictionary form: Russian inflects every noun, adjective
+// and verb, and the ending forms reads for the others is a few letters.
+var stemmed = map[string]func(string) string{"rus": func(w string) string { return russian.Stem(w, false) }}
 
 // Dict is the dictionaries of one directory. A table is read at the first
 // word asked of its language, and once: a process that is asked nothing, as
@@ -182,6 +189,12 @@ func (d *Dict) Knows(lang, word string) bool {
 func (d *Dict) lookUp(lang, word string) ([]string, int, string) {
 	rows := d.table(lang)
 	if rows == "" || len(word) < 2 {
+		return nil, 0, ""
+	}
+	if stem := stemmed[lang]; stem != nil {
+		if g, ok := lookup(rows, stem(word)); ok {
+			return g, 1, ""
+		}
 		return nil, 0, ""
 	}
 	if g, ok := lookup(rows, word); ok {

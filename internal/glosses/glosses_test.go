@@ -28,6 +28,14 @@ func TestEnglish(t *testing.T) {
 		{"spa", "frontend", ""}, // "fronte" and "nd": no ending of "frontera"
 		{"eng", "llave", ""},    // no dictionary
 		{"por", "chave", "key"},
+		// Russian is read by its Snowball stem, in any case and tense.
+		{"rus", "папку", "folder"},    // accusative of "папка"
+		{"rus", "ветке", "branch"},    // locative of "ветка"
+		{"rus", "блокирует", "block"}, // present of "блокировать"
+		{"rus", "сравнении", "comparison"},
+		{"rus", "шагов", "step"}, // genitive plural of "шаг"
+		{"rus", "postgres", ""},  // no Russian word
+		{"rus", "зззз", ""},
 	} {
 		got := d.English(c.lang, c.word)
 		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
@@ -52,6 +60,8 @@ func TestKnows(t *testing.T) {
 		{"spa", "frontend", false}, // no ending of "frontera"
 		{"spa", "zzzz", false},
 		{"eng", "llave", false}, // no dictionary
+		{"rus", "папками", true},
+		{"rus", "memoize", false},
 	} {
 		if got := d.Knows(c.lang, c.word); got != c.want {
 			t.Errorf("Knows(%q, %q) = %v, want %v", c.lang, c.word, got, c.want)
@@ -171,7 +181,7 @@ func TestMissing(t *testing.T) {
 	if m := repo().Missing(); len(m) != 0 {
 		t.Errorf("the repository's tables: missing %q", m)
 	}
-	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "por.txt", "spa.txt"}) {
+	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "por.txt", "rus.txt", "spa.txt"}) {
 		t.Errorf("an empty directory: missing %q", m)
 	}
 }
@@ -183,6 +193,8 @@ func FuzzEnglish(f *testing.F) {
 		f.Add("spa", w)
 	}
 	f.Add("fra", "chiave")
+	f.Add("rus", "блокирует")
+	f.Add("rus", "ёлка\xd0")
 	d := repo()
 	f.Fuzz(func(t *testing.T, lang, word string) {
 		got := d.English(lang, word)
@@ -196,7 +208,7 @@ func FuzzEnglish(f *testing.F) {
 
 // A nil Dict, which translates nothing, has every table missing.
 func TestNilDictMissesEverything(t *testing.T) {
-	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "por.txt", "spa.txt"}; !slices.Equal(got, want) {
+	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "por.txt", "rus.txt", "spa.txt"}; !slices.Equal(got, want) {
 		t.Errorf("Missing() = %v, want %v", got, want)
 	}
 }

@@ -40,6 +40,28 @@ func TestSpanishPromptFindsEnglishAnswer(t *testing.T) {
 	}
 }
 
+// TestRussianPromptFindsEnglishAnswer: a question asked in Russian about a
+// session held in English is searched by the English words its words
+// translate, whatever their case or tense ("храним", "ключ", "облачного"):
+// with the Russian table it is answered, without it not.
+func TestRussianPromptFindsEnglishAnswer(t *testing.T) {
+	t.Parallel()
+	db := vaultKeyStore(t)
+	prompt := "Где мы храним ключ от облачного аккаунта?"
+	for _, c := range []struct {
+		dict *glosses.Dict
+		want bool
+	}{{nil, false}, {repoGlosses(), true}} {
+		got, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0), Glosses: c.dict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(got.Text, "ops/quasar-7") != c.want {
+			t.Errorf("dictionary %v: answer recalled %v, want %v:\n%s", c.dict != nil, !c.want, c.want, got.Text)
+		}
+	}
+}
+
 // TestGlossesOnlyForAnotherLanguage: an English prompt's words are never
 // translated, even one that is also a Spanish word ("Llave" the plugin).
 func TestGlossesOnlyForAnotherLanguage(t *testing.T) {

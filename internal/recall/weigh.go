@@ -684,9 +684,10 @@ func novel(cs []concept, ents []Item) bool {
 // raise the bar. Where none of the prompt's other languages has a
 // dictionary, a word of theirs cannot be told from a term, and none is
 // reported, unless the prompt writes them in another script than Latin
-// (nonLatinScript: Russian, Korean when its function words are read): the
-// words read here are ASCII (plainWord), which in such a prompt are
-// English or names ("pydantic" in a Russian question). A how-to question naming a term is asked of a manual:
+// (nonLatinScript: Korean when its function words are read; Russian when
+// the plugin is installed without its tables): the words read here are
+// ASCII (plainWord), which in such a prompt are English or names ("CORS"
+// in a Korean question). A how-to question naming a term is asked of a manual:
 // the project has nothing to say of it, and what matched the prompt is the
 // stack it shares with the question (its framework, a config file),
 // however rare those words are in the store.
