@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,18 +60,21 @@ func TestRealClientPrecision(t *testing.T) {
 	}
 }
 
-// TestRealClientSpanishPrompt: a question asked in Spanish about a session
-// held in English is answered from memory, through the dictionaries the
-// installed plugin keeps beside its binaries (bin/glosses).
+// TestRealClientSpanishPrompt: a question asked in Spanish or in Russian
+// about a session held in English is answered from memory, through the
+// dictionaries the installed plugin keeps beside its binaries
+// (bin/glosses); the Russian one's words ("храним", "ключ", "облачного")
+// are read in any case and tense.
 func TestRealClientSpanishPrompt(t *testing.T) {
 	w := newWorld(t)
 	w.session("s1", nil,
 		"The deploy key of the cloud account is kept in the vault under ops/quasar-7; rotate it every month.",
 		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
-	const ask = "¿Dónde guardamos la llave de la nube?"
-	r := requestWith(t, requests(t, w.session("s2", nil, ask)), ask)
-	if injections(r) != 1 || !strings.Contains(r, "ops/quasar-7") {
-		t.Errorf("the Spanish question was not answered from memory:\n%.3000s", r)
+	for i, ask := range []string{"¿Dónde guardamos la llave de la nube?", "Где мы храним ключ от облачного аккаунта?"} {
+		r := requestWith(t, requests(t, w.session(fmt.Sprintf("s%d", i+2), nil, ask)), ask)
+		if injections(r) != 1 || !strings.Contains(r, "ops/quasar-7") {
+			t.Errorf("%q was not answered from memory:\n%.3000s", ask, r)
+		}
 	}
 }
 
