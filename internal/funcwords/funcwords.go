@@ -225,6 +225,13 @@ func closeTo(best, cand uint64) uint64 {
 // languages.
 func (s Set) Has(w string) bool { return mask(w)&s.langs != 0 }
 
+// In reports whether w, lower-case, is a function word of the language of
+// code (ISO 639-3, as the lists name it), whatever the text around it.
+func In(code, w string) bool {
+	i := index(code)
+	return i < 63 && mask(w)&(1<<i) != 0
+}
+
 // Romance are the codes of the Romance languages the lists hold: a text in
 // one of them words its questions with "qué", "quale", "de", "di".
 var Romance = []string{"spa", "por", "porBr", "ita", "fra", "glg", "cat"}

@@ -186,3 +186,23 @@ func TestMaskKept(t *testing.T) {
 		t.Errorf("the tables' masks: the=%x kubernetes=%x; the test asks too little", want["the"], want["kubernetes"])
 	}
 }
+
+// TestIn: a word is a function word of one language by name, whatever
+// text it came from.
+func TestIn(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		code, w string
+		want    bool
+	}{
+		{"rus", "который", true},
+		{"rus", "ключ", false},
+		{"spa", "que", true},
+		{"eng", "que", false},
+		{"xxx", "que", false}, // no such list
+	} {
+		if got := In(c.code, c.w); got != c.want {
+			t.Errorf("In(%q, %q) = %v, want %v", c.code, c.w, got, c.want)
+		}
+	}
+}

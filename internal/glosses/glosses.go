@@ -4,11 +4,11 @@
 // The dictionaries (Debian's FreeDict spa-eng, por-eng, ita-eng and
 // fra-eng, and Mueller's English-Russian dictionary turned round, generated
 // into the repository's glosses/ directory by scripts/gen-glosses.sh) are
-// GPL-2.0-or-later data, so they are not
-// compiled into the MIT-licensed binaries: scripts/build.sh copies them
-// beside the binaries (bin/glosses/) and a process reads, through a Dict,
-// the one table a prompt's language needs, once. Without the directory
-// nothing is translated and recall works as before.
+// GPL-2.0-or-later data, so they are not compiled into the MIT-licensed
+// binaries: scripts/build.sh copies them beside the binaries (bin/glosses/)
+// and a process reads, through a Dict, the one table a prompt's language
+// needs, once. Without the directory nothing is translated and recall works
+// as before.
 package glosses
 
 import (
@@ -19,23 +19,26 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
 	"github.com/kljensen/snowball/russian"
 )
 
-// maxTable bounds what is read of one table; the largest is a few hundred
-// kilobytes.
+// maxTable bounds what is read of one table; the largest (rus.txt) is
+// about two megabytes.
 const maxTable = 8 << 20
 
 // files are the table of each language by the ISO 639-3 code funcwords
 // names it by; Brazilian Portuguese reads the Portuguese one.
 var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt", "rus": "rus.txt"}
 
-// stemmed are the languages whose tables are keyed by a word's Snowball
-// stem, not by its dictionary form: Russian inflects every noun, adjective
-// and verb, and the ending forms reads for the others is a few letters.
+// stemmed are the languages whose rows are keyed "stem|word" by a word's
+// Snowball stem and dictionary form (scripts/glosses-rus), not by the form
+// alone: Russian inflects every noun, adjective and verb, and the ending
+// forms reads for the others is a few letters.
 var stemmed = map[string]func(string) string{"rus": func(w string) string { return russian.Stem(w, false) }}
 
 // Dict is the dictionaries of one directory. A table is read at the first
@@ -154,7 +157,8 @@ const minStem = 4
 // from the start, when those are all of the headword but its last two (an
 // infinitive's ending, a gender's or a number's: "guard-ar", "-amos") and at
 // least minStem, the only headword it is so read as, and what follows is an
-// ending of the language's shape.
+// ending of the language's shape. A Russian word is read by its stem
+// instead (stemmed, likest).
 func (d *Dict) English(lang, word string) []string {
 	g, heads, _ := d.lookUp(lang, word)
 	if heads > 1 {
@@ -175,7 +179,8 @@ func (d *Dict) Has(lang string) bool { return d.table(lang) != "" }
 // untranslated for it cannot tell which one it is ("guardo" begins like
 // "guardar" and "guardia"). Nil knows no word. Like English, it reads any
 // vowel ending after one headword as a form of it ("terraform" of
-// "terraza"), so a term may pass for a word of the language.
+// "terraza"), so a term may pass for a word of the language. A Russian
+// word is one whose stem a row has.
 func (d *Dict) Knows(lang, word string) bool {
 	_, heads, tail := d.lookUp(lang, word)
 	// A word beginning like several headwords is a form of them only with
@@ -185,14 +190,20 @@ func (d *Dict) Knows(lang, word string) bool {
 }
 
 // lookUp looks word up in lang's table: a headword's glosses, or else what
-// forms reads it as (the glosses, how many headwords, the ending).
+// forms reads it as (the glosses, how many headwords, the ending); in a
+// stemmed language's, the glosses of the word of its stem most like it.
 func (d *Dict) lookUp(lang, word string) ([]string, int, string) {
 	rows := d.table(lang)
-	if rows == "" || len(word) < 2 {
+	if rows == "" || utf8.RuneCountInString(word) < 2 {
 		return nil, 0, ""
 	}
 	if stem := stemmed[lang]; stem != nil {
-		if g, ok := lookup(rows, stem(word)); ok {
+		if funcwords.In(lang, word) {
+			return nil, 0, "" // "тем" is "than", not "тема"'s stem
+		}
+		// The rows write "ё" as "е", as most texts do ("отчёт", "отчет").
+		word = strings.ReplaceAll(word, "ё", "е")
+		if g := likest(rows, stem(word), word); g != nil {
 			return g, 1, ""
 		}
 		return nil, 0, ""
@@ -256,6 +267,36 @@ func forms(rows, word string) ([]string, int, string) {
 
 // romanceVowels are the vowels of the dictionaries' languages' endings.
 const romanceVowels = "aeiouáéíóúàèìòùâêîôûãõ"
+
+// likest is the glosses, in rows keyed "stem|word", of the word of stem
+// most like w: the one sharing the most letters with it from the start,
+// then the nearest in length ("тесте" is "тест", not "тесто"; "порта" is
+// "порт", not "портить"); nil when no word has the stem, or it is
+// shorter than two letters.
+func likest(rows, stem, w string) []string {
+	if utf8.RuneCountInString(stem) < 2 {
+		return nil
+	}
+	key := stem + "|"
+	var out []string
+	best, gap := -1, 0
+	for i := sortedlines.Search(rows, key); i < len(rows); {
+		var line string
+		line, i = sortedlines.Line(rows, i)
+		head, glosses, _ := strings.Cut(line, " ")
+		form, ok := strings.CutPrefix(head, key)
+		if !ok {
+			break
+		}
+		n, d := common(form, w), abs(len(form)-len(w))
+		if n > best || n == best && d < gap {
+			best, gap, out = n, d, strings.Fields(glosses)
+		}
+	}
+	return out
+}
+
+func abs(n int) int { return max(n, -n) }
 
 // lookup is the glosses of headword w in rows.
 func lookup(rows, w string) ([]string, bool) {

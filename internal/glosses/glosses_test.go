@@ -28,13 +28,21 @@ func TestEnglish(t *testing.T) {
 		{"spa", "frontend", ""}, // "fronte" and "nd": no ending of "frontera"
 		{"eng", "llave", ""},    // no dictionary
 		{"por", "chave", "key"},
-		// Russian is read by its Snowball stem, in any case and tense.
+		// Russian is read by its Snowball stem, in any case and tense,
+		// as the word of that stem most like it.
 		{"rus", "папку", "folder"},    // accusative of "папка"
 		{"rus", "ветке", "branch"},    // locative of "ветка"
 		{"rus", "блокирует", "block"}, // present of "блокировать"
 		{"rus", "сравнении", "comparison"},
-		{"rus", "шагов", "step"}, // genitive plural of "шаг"
-		{"rus", "postgres", ""},  // no Russian word
+		{"rus", "шагов", "step"},     // genitive plural of "шаг"
+		{"rus", "используем", "use"}, // "использовать", first person plural
+		{"rus", "отчёт", "report"},   // written with ё, keyed with е
+		{"rus", "тест", "test"},      // not "тесто" (dough), of the same stem
+		{"rus", "полем", "field"},    // "поле"; "пола" (lap) and "полено" share the stem
+		{"rus", "удалить", "remove"}, // the perfective of "удалять"
+		{"rus", "тем", ""},           // a function word ("than"), not "тема"
+		{"rus", "и", ""},             // one letter
+		{"rus", "postgres", ""},      // no Russian word
 		{"rus", "зззз", ""},
 	} {
 		got := d.English(c.lang, c.word)

@@ -42,12 +42,12 @@ func TestSpanishPromptFindsEnglishAnswer(t *testing.T) {
 
 // TestRussianPromptFindsEnglishAnswer: a question asked in Russian about a
 // session held in English is searched by the English words its words
-// translate, whatever their case or tense ("храним", "ключ", "облачного"):
-// with the Russian table it is answered, without it not.
+// translate, whatever their case or number ("ключи", the plural, is
+// "key"): with the Russian table it is answered, without it not.
 func TestRussianPromptFindsEnglishAnswer(t *testing.T) {
 	t.Parallel()
 	db := vaultKeyStore(t)
-	prompt := "Где мы храним ключ от облачного аккаунта?"
+	prompt := "Где мы храним ключи от облачного аккаунта?"
 	for _, c := range []struct {
 		dict *glosses.Dict
 		want bool

@@ -168,8 +168,13 @@ func TestNamesUnseenTerm(t *testing.T) {
 		{"그 Quorvex 핸들러는 이 코드에서 어떻게 memoize 해?", []string{"quorvex"}, nil, nil, repoGlosses(), true},
 		{"그 Quorvex 핸들러는 이 코드에서 어떻게 memoize 해?", []string{"quorvex", "memoize"}, nil, nil, repoGlosses(), false},
 		{"Как сделать memoize для Quorvex?", []string{"quorvex"}, nil, nil, repoGlosses(), true},
+		{"Как сделать memoize для Quorvex?", []string{"quorvex", "memoize"}, nil, nil, repoGlosses(), false},
 		{"Как сделать memoize для Quorvex?", []string{"quorvex"}, nil, nil, nil, true},
 		{"Как сделать memoize для Quorvex?", []string{"quorvex", "memoize"}, nil, nil, nil, false},
+		// With the Russian table, a Latin letter beyond ASCII does not
+		// matter: the table tells a Russian word from a term.
+		{"Как сделать memoize для Quorvex и Zoë?", []string{"quorvex", "zoë"}, nil, nil, repoGlosses(), true},
+		{"Как сделать memoize для Quorvex и Zoë?", []string{"quorvex", "zoë"}, nil, nil, nil, false},
 		// A prompt in Latin letters, accented or not, or with a Latin
 		// letter beyond ASCII beside the other script, may be in a language
 		// no dictionary reads, whose words cannot be told from terms; a

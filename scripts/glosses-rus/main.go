@@ -4,13 +4,20 @@
 // name, the English headwords translated by it. scripts/gen-glosses.sh runs
 // it.
 //
-// A row is keyed by the word's Snowball stem (internal/glosses reads a
-// prompt's word by the same stem: Russian inflects every noun, adjective
-// and verb, and the dictionary gives one form of each), and for a verb in
-// -овать or -евать also by its present stem ("блокировать", "блокирует").
-// Its English words are those that give the Russian word in their first
-// sense before the others, each group most common in everyday English
-// first (wordfreq), at most maxGlosses.
+// Russian inflects every noun, adjective and verb, and the dictionary gives
+// one form of each, so a row is keyed by the word's Snowball stem and the
+// word ("тест|тесто"): internal/glosses reads a prompt's word by the same
+// stem and takes, of the words sharing it, the one most like the prompt's
+// ("тест", not "тесто", for "тесте"). A verb in -овать (and in -евать
+// after ц, ч, ш, щ, ж) is also keyed by its present stem ("блокировать",
+// "блокирует", "блокируем"), and a verb in -ять (-ать after ч, ж, ш, щ) by
+// its perfective in -ить, which requests use ("удалять", "удали").
+//
+// A row's English words are, first, those the everyday-frequency table
+// knows (a word it lacks is rare or obsolete: "dephosphorize"), then those
+// giving the Russian word in the entry's first listed sense, then the most
+// common in everyday English (wordfreq); at most maxGlosses. A word that
+// translates only words the table lacks has no row.
 package main
 
 import (
@@ -24,7 +31,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 	"github.com/kljensen/snowball/russian"
 )
@@ -37,10 +47,11 @@ var (
 	englishHead   = regexp.MustCompile(`^[a-z]{2,}$`)
 	transcription = regexp.MustCompile(`\[[^\]]*\]`)
 	parenthetical = regexp.MustCompile(`\([^()]*\)`)
-	senseMark     = regexp.MustCompile(`\s\d+[).]\s?`)
-	label         = regexp.MustCompile(`_\S+`)
-	latin         = regexp.MustCompile(`[a-zA-Z]`)
-	russianWord   = regexp.MustCompile(`^[а-я]{2,}$`)
+	// A sense: "1)", "1.", or a sub-sense "а)".
+	senseMark   = regexp.MustCompile(`\s(?:\d+[).]|[а-я]\))\s?`)
+	label       = regexp.MustCompile(`_\S+`)
+	latin       = regexp.MustCompile(`[a-zA-Z]`)
+	russianWord = regexp.MustCompile(`^[а-я]{2,}$`)
 )
 
 func main() {
@@ -53,7 +64,7 @@ func main() {
 }
 
 // translation is an English headword a Russian word translates, and the
-// sense it was found in (0: the first).
+// sense of the entry it was found in (0: the first listed).
 type translation struct {
 	english string
 	sense   int
@@ -78,25 +89,28 @@ func run(dir, out string) error {
 		return err
 	}
 	defer idx.Close()
-	byStem := map[string][]translation{}
+	rows := map[string][]translation{} // by "stem|word"
 	sc := bufio.NewScanner(idx)
 	for sc.Scan() {
 		fs := strings.Split(sc.Text(), "\t")
 		if len(fs) < 3 || !englishHead.MatchString(fs[0]) {
-			continue // a phrase, a capitalised name, the database's own rows
+			continue // a phrase, the database's own rows
 		}
 		off, size := base64Number(fs[1]), base64Number(fs[2])
 		if off < 0 || size < 0 || off+size > len(data) {
 			return fmt.Errorf("%s: entry %q out of range", dir, fs[0])
 		}
-		for word, sense := range translations(string(data[off : off+size])) {
-			for _, k := range stems(word) {
-				// Two words of one stem in one entry ("атака", "атаковать"):
-				// the earlier sense counts.
-				if i := slices.IndexFunc(byStem[k], func(t translation) bool { return t.english == fs[0] }); i >= 0 {
-					byStem[k][i].sense = min(byStem[k][i].sense, sense)
+		entry := string(data[off : off+size])
+		if r, _ := utf8.DecodeRuneInString(entry); unicode.IsUpper(r) {
+			continue // a name ("Noah"): the index lower-cases headwords, the entry does not
+		}
+		for word, sense := range translations(entry) {
+			for _, k := range keys(word) {
+				// Two words of one key in one entry: the earlier sense counts.
+				if i := slices.IndexFunc(rows[k], func(t translation) bool { return t.english == fs[0] }); i >= 0 {
+					rows[k][i].sense = min(rows[k][i].sense, sense)
 				} else {
-					byStem[k] = append(byStem[k], translation{fs[0], sense})
+					rows[k] = append(rows[k], translation{fs[0], sense})
 				}
 			}
 		}
@@ -104,32 +118,34 @@ func run(dir, out string) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	keys := make([]string, 0, len(byStem))
-	for k := range byStem {
-		keys = append(keys, k)
+	heads := make([]string, 0, len(rows))
+	for k := range rows {
+		heads = append(heads, k)
 	}
-	slices.Sort(keys) // by byte, as internal/sortedlines searches
+	slices.Sort(heads) // by byte, as internal/sortedlines searches
 	var b strings.Builder
-	b.WriteString("# rus-eng glosses from Mueller's English-Russian dictionary turned round (GPL-2.0-or-later): a Russian stem, then English words it translates\n")
-	for _, k := range keys {
-		ts := byStem[k]
+	b.WriteString("# rus-eng glosses from Mueller's English-Russian dictionary turned round (GPL-2.0-or-later): \"stem|word\", then English words the word translates\n")
+	for _, h := range heads {
+		ts := rows[h]
 		slices.SortStableFunc(ts, func(a, b translation) int {
-			if (a.sense == 0) != (b.sense == 0) {
-				if a.sense == 0 {
-					return -1
-				}
-				return 1
-			}
 			za, zb := wordfreq.Zipf(a.english), wordfreq.Zipf(b.english)
 			switch {
-			case za > zb:
-				return -1
-			case za < zb:
-				return 1
+			case (za > 0) != (zb > 0):
+				return boolOrder(za > 0)
+			case (a.sense == 0) != (b.sense == 0):
+				return boolOrder(a.sense == 0)
+			case za != zb:
+				return boolOrder(za > zb)
 			}
 			return strings.Compare(a.english, b.english)
 		})
-		b.WriteString(k)
+		if wordfreq.Zipf(ts[0].english) == 0 {
+			// Only words the everyday table lacks ("тесто", "testa"): a
+			// developer's text does not hold them, and as the likest form
+			// of a stem the row would take the place of a common word's.
+			continue
+		}
+		b.WriteString(h)
 		for _, t := range ts[:min(len(ts), maxGlosses)] {
 			b.WriteString(" " + t.english)
 		}
@@ -138,10 +154,19 @@ func run(dir, out string) error {
 	return os.WriteFile(out, []byte(b.String()), 0o644)
 }
 
+// boolOrder sorts a true first.
+func boolOrder(first bool) int {
+	if first {
+		return -1
+	}
+	return 1
+}
+
 // translations is the one-word Russian translations of an entry, each with
 // the first sense it is given in. An example phrase ("block of shares
 // пакет акций") holds Latin letters and is skipped; transcriptions,
-// parenthetical notes and labels ("_тех.") are dropped.
+// parenthetical notes and labels ("_тех.") are dropped, and so are
+// function words ("тот" of "то, что …": a phrase the commas split).
 func translations(entry string) map[string]int {
 	_, body, _ := strings.Cut(entry, "\n") // the first line is the headword
 	body = transcription.ReplaceAllString(body, "")
@@ -157,7 +182,7 @@ func translations(entry string) map[string]int {
 			}
 			for _, t := range strings.Split(seg, ",") {
 				t = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), "ё", "е")
-				if _, seen := out[t]; !seen && russianWord.MatchString(t) {
+				if _, seen := out[t]; !seen && russianWord.MatchString(t) && !funcwords.In("rus", t) {
 					out[t] = sense
 				}
 			}
@@ -169,20 +194,41 @@ func translations(entry string) map[string]int {
 	return out
 }
 
-// stems is the keys a Russian word is found by: its Snowball stem, and for
-// a verb in -овать or -евать the stem its present tense is read by
-// ("блокирова-ть", "блокир-ует").
-func stems(w string) []string {
-	s := russian.Stem(w, false)
-	out := []string{s}
+// keys are the rows "stem|word" a Russian word of the dictionary is found
+// by: its own, and for a verb those of the forms the dictionary does not
+// give (the package comment).
+func keys(w string) []string {
+	var out []string
+	add := func(form string) {
+		s := russian.Stem(form, false)
+		if k := s + "|" + form; utf8.RuneCountInString(s) >= 2 && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	add(w)
+	after := func(base, letters string) bool { return base != "" && strings.ContainsAny(lastRune(base), letters) }
 	for _, suf := range []string{"овать", "евать"} {
-		if base, ok := strings.CutSuffix(w, suf); ok && len([]rune(base)) >= 3 {
-			if p := russian.Stem(base+"ует", false); p != s {
-				out = append(out, p)
+		if base, ok := strings.CutSuffix(w, suf); ok && (suf == "овать" || after(base, "цчжшщ")) {
+			for _, e := range []string{"ует", "уем", "уешь", "уете", "уют", "уемый"} {
+				add(base + e)
 			}
 		}
 	}
+	if base, ok := strings.CutSuffix(w, "ять"); ok && utf8.RuneCountInString(base) >= 3 {
+		add(base + "ить")
+	} else if base, ok := strings.CutSuffix(w, "ать"); ok && utf8.RuneCountInString(base) >= 3 && after(base, "чжшщ") {
+		add(base + "ить")
+	}
 	return out
+}
+
+// lastRune is w's last letter, "" for none.
+func lastRune(w string) string {
+	r, n := utf8.DecodeLastRuneInString(w)
+	if n == 0 {
+		return ""
+	}
+	return string(r)
 }
 
 // base64Number reads a dictd index's offset or size, or -1.
