@@ -47,8 +47,9 @@ var (
 	englishHead   = regexp.MustCompile(`^[a-z]{2,}$`)
 	transcription = regexp.MustCompile(`\[[^\]]*\]`)
 	parenthetical = regexp.MustCompile(`\([^()]*\)`)
-	// A sense: "1)", "1.", or a sub-sense "а)".
-	senseMark   = regexp.MustCompile(`\s(?:\d+[).]|[а-я]\))\s?`)
+	// A sense: "1)", "1.", or a sub-sense "а)", which may follow one
+	// ("3) а) квартал").
+	senseMark   = regexp.MustCompile(`\s(?:\d+[).]|[а-я]\))`)
 	label       = regexp.MustCompile(`_\S+`)
 	latin       = regexp.MustCompile(`[a-zA-Z]`)
 	russianWord = regexp.MustCompile(`^[а-я]{2,}$`)
