@@ -40,28 +40,6 @@ func TestSpanishPromptFindsEnglishAnswer(t *testing.T) {
 	}
 }
 
-// TestRussianPromptFindsEnglishAnswer: a question asked in Russian about a
-// session held in English is searched by the English words its words
-// translate, whatever their case or number ("ключи", the plural, is
-// "key"): with the Russian table it is answered, without it not.
-func TestRussianPromptFindsEnglishAnswer(t *testing.T) {
-	t.Parallel()
-	db := vaultKeyStore(t)
-	prompt := "Где мы храним ключи от облачного аккаунта?"
-	for _, c := range []struct {
-		dict *glosses.Dict
-		want bool
-	}{{nil, false}, {repoGlosses(), true}} {
-		got, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0), Glosses: c.dict})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(got.Text, "ops/quasar-7") != c.want {
-			t.Errorf("dictionary %v: answer recalled %v, want %v:\n%s", c.dict != nil, !c.want, c.want, got.Text)
-		}
-	}
-}
-
 // TestGlossesOnlyForAnotherLanguage: an English prompt's words are never
 // translated, even one that is also a Spanish word ("Llave" the plugin).
 func TestGlossesOnlyForAnotherLanguage(t *testing.T) {
@@ -102,21 +80,25 @@ func TestEnglishWordsOfASpanishPromptStayEnglish(t *testing.T) {
 }
 
 // TestGlossesFromRequest: the dictionaries are the request's, so a caller
-// without them (nil) searches a Spanish prompt by its own words only.
+// without them (nil, or a directory without the tables) searches a Spanish
+// or Russian prompt by its own words only. With them, the Russian one is
+// searched by the English words its words translate, whatever their case or
+// number ("ключи", the plural, is "key").
 func TestGlossesFromRequest(t *testing.T) {
 	t.Parallel()
 	db := vaultKeyStore(t)
-	prompt := "¿Dónde guardamos la llave de la nube?"
-	for _, c := range []struct {
-		dict *glosses.Dict
-		want bool
-	}{{nil, false}, {glosses.Open(t.TempDir()), false}, {repoGlosses(), true}} {
-		got, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0), Glosses: c.dict})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(got.Text, "ops/quasar-7") != c.want {
-			t.Errorf("dictionary %v: answer recalled %v, want %v:\n%s", c.dict != nil, !c.want, c.want, got.Text)
+	for _, prompt := range []string{"¿Dónde guardamos la llave de la nube?", "Где мы храним ключи от облачного аккаунта?"} {
+		for _, c := range []struct {
+			dict *glosses.Dict
+			want bool
+		}{{nil, false}, {glosses.Open(t.TempDir()), false}, {repoGlosses(), true}} {
+			got, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0), Glosses: c.dict})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(got.Text, "ops/quasar-7") != c.want {
+				t.Errorf("%q, dictionary %v: answer recalled %v, want %v:\n%s", prompt, c.dict != nil, !c.want, c.want, got.Text)
+			}
 		}
 	}
 }
