@@ -60,12 +60,12 @@ func TestRealClientPrecision(t *testing.T) {
 	}
 }
 
-// TestRealClientSpanishPrompt: a question asked in Spanish or in Russian
+// TestRealClientForeignPrompt: a question asked in Spanish or in Russian
 // about a session held in English is answered from memory, through the
 // dictionaries the installed plugin keeps beside its binaries
 // (bin/glosses); the Russian one's words ("храним", "ключ", "облачного")
 // are read in any case and tense.
-func TestRealClientSpanishPrompt(t *testing.T) {
+func TestRealClientForeignPrompt(t *testing.T) {
 	w := newWorld(t)
 	w.session("s1", nil,
 		"The deploy key of the cloud account is kept in the vault under ops/quasar-7; rotate it every month.",

@@ -246,7 +246,7 @@ func checkGlosses(dir string) check {
 	g := glosses.Installed(dir)
 	if m := glosses.Open(g).Missing(); len(m) > 0 {
 		return check{"glosses", "warn", "missing in " + g + ": " + strings.Join(m, ", ") +
-			"; a prompt in Spanish, Portuguese, Italian or French is searched by its own words only",
+			"; a prompt in their languages is searched by its own words only",
 			"run scripts/build.sh in the plugin directory (" + filepath.Dir(dir) + ")"}
 	}
 	return check{"glosses", "ok", "dictionaries in " + g, ""}

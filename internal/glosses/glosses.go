@@ -13,6 +13,7 @@ package glosses
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -24,11 +25,12 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 	"github.com/kljensen/snowball/russian"
 )
 
 // maxTable bounds what is read of one table; the largest (rus.txt) is
-// about two megabytes.
+// 1.6 MB.
 const maxTable = 8 << 20
 
 // files are the table of each language by the ISO 639-3 code funcwords
@@ -138,11 +140,28 @@ func read(dir func() (string, error), name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, err := regular.ReadFile(filepath.Join(d, name), maxTable)
+	path := filepath.Join(d, name)
+	f, err := regular.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("glosses: %w", err)
 	}
-	_, rows, _ := strings.Cut(string(b), "\n")
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("glosses: %w", err)
+	}
+	if fi.Size() > maxTable {
+		return "", fmt.Errorf("glosses: %s: over %d bytes: %w", path, maxTable, regular.ErrTooLarge)
+	}
+	// Read straight into the string the lookups search, allocated once at
+	// the table's size: reading into a growing buffer and copying it held
+	// two to three times the table (1.6 MB for Russian) at the peak.
+	var b strings.Builder
+	b.Grow(int(fi.Size()))
+	if _, err := io.Copy(&b, io.LimitReader(f, maxTable)); err != nil {
+		return "", fmt.Errorf("glosses: %s: %w", path, err)
+	}
+	_, rows, _ := strings.Cut(b.String(), "\n")
 	return rows, nil
 }
 
@@ -180,7 +199,7 @@ func (d *Dict) Has(lang string) bool { return d.table(lang) != "" }
 // "guardar" and "guardia"). Nil knows no word. Like English, it reads any
 // vowel ending after one headword as a form of it ("terraform" of
 // "terraza"), so a term may pass for a word of the language. A Russian
-// word is one whose stem a row has.
+// word is a function word or one whose stem a row has.
 func (d *Dict) Knows(lang, word string) bool {
 	_, heads, tail := d.lookUp(lang, word)
 	// A word beginning like several headwords is a form of them only with
@@ -198,12 +217,13 @@ func (d *Dict) lookUp(lang, word string) ([]string, int, string) {
 		return nil, 0, ""
 	}
 	if stem := stemmed[lang]; stem != nil {
-		if funcwords.In(lang, word) {
-			return nil, 0, "" // "тем" is "than", not "тема"'s stem
+		// The rows write "ё" as "е", as most texts do ("отчёт", "отчет");
+		// the function words' list writes either.
+		folded := strings.ReplaceAll(word, "ё", "е")
+		if funcwords.In(lang, word) || funcwords.In(lang, folded) {
+			return nil, 1, "" // "тем" is "than", not "тема"'s stem
 		}
-		// The rows write "ё" as "е", as most texts do ("отчёт", "отчет").
-		word = strings.ReplaceAll(word, "ё", "е")
-		if g := likest(rows, stem(word), word); g != nil {
+		if g, ok := likest(rows, stem(folded), folded); ok {
 			return g, 1, ""
 		}
 		return nil, 0, ""
@@ -270,16 +290,18 @@ const romanceVowels = "aeiouáéíóúàèìòùâêîôûãõ"
 
 // likest is the glosses, in rows keyed "stem|word", of the word of stem
 // most like w: the one sharing the most letters with it from the start,
-// then the nearest in length ("тесте" is "тест", not "тесто"; "порта" is
-// "порт", not "портить"); nil when no word has the stem, or it is
-// shorter than two letters.
-func likest(rows, stem, w string) []string {
+// then the shortest, whose letters past those shared are fewest ("тесты" is
+// "тест", not "тесто"; "удалите" is "удалить", not "удалиться"), then the
+// one whose first gloss is the most common in everyday English; whether any
+// word has the stem. A function word's row has no glosses: its other forms
+// ("моей" of "мое") take it, not a content word of the same stem.
+func likest(rows, stem, w string) ([]string, bool) {
 	if utf8.RuneCountInString(stem) < 2 {
-		return nil
+		return nil, false
 	}
 	key := stem + "|"
 	var out []string
-	best, gap := -1, 0
+	found, best, size, zipf := false, -1, 0, 0.0
 	for i := sortedlines.Search(rows, key); i < len(rows); {
 		var line string
 		line, i = sortedlines.Line(rows, i)
@@ -288,15 +310,17 @@ func likest(rows, stem, w string) []string {
 		if !ok {
 			break
 		}
-		n, d := common(form, w), abs(len(form)-len(w))
-		if n > best || n == best && d < gap {
-			best, gap, out = n, d, strings.Fields(glosses)
+		g := strings.Fields(glosses)
+		n, z := common(form, w), 0.0
+		if len(g) > 0 {
+			z = wordfreq.Zipf(g[0])
+		}
+		if n > best || n == best && (len(form) < size || len(form) == size && z > zipf) {
+			found, best, size, zipf, out = true, n, len(form), z, g
 		}
 	}
-	return out
+	return out, found
 }
-
-func abs(n int) int { return max(n, -n) }
 
 // lookup is the glosses of headword w in rows.
 func lookup(rows, w string) ([]string, bool) {

@@ -34,15 +34,20 @@ func TestEnglish(t *testing.T) {
 		{"rus", "ветке", "branch"},    // locative of "ветка"
 		{"rus", "блокирует", "block"}, // present of "блокировать"
 		{"rus", "сравнении", "comparison"},
-		{"rus", "шагов", "step"},     // genitive plural of "шаг"
-		{"rus", "используем", "use"}, // "использовать", first person plural
-		{"rus", "отчёт", "report"},   // written with ё, keyed with е
-		{"rus", "тест", "test"},      // not "тесто" (dough), of the same stem
-		{"rus", "полем", "field"},    // "поле"; "пола" (lap) and "полено" share the stem
-		{"rus", "удалить", "remove"}, // the perfective of "удалять"
-		{"rus", "тем", ""},           // a function word ("than"), not "тема"
-		{"rus", "и", ""},             // one letter
-		{"rus", "postgres", ""},      // no Russian word
+		{"rus", "шагов", "step"},        // genitive plural of "шаг"
+		{"rus", "используем", "use"},    // "использовать", first person plural
+		{"rus", "отчёт", "report"},      // written with ё, keyed with е
+		{"rus", "тест", "test"},         // not "тесто" (dough), of the same stem
+		{"rus", "полем", "field"},       // "поле"; "пола" (lap) and "полено" share the stem
+		{"rus", "удалить", "remove"},    // the perfective of "удалять"
+		{"rus", "удали", "remove"},      // its imperative, which Snowball stems apart
+		{"rus", "удалите", "remove"},    // not "удалиться", which shares as many letters
+		{"rus", "добавь", "supplement"}, // "добавлять", perfective "добавить" (no л)
+		{"rus", "тесты", "test"},        // the shorter of "тест" and "тесто"
+		{"rus", "моей", ""},             // a form of the function word "моё"
+		{"rus", "тем", ""},              // a function word ("than"), not "тема"
+		{"rus", "и", ""},                // one letter
+		{"rus", "postgres", ""},         // no Russian word
 		{"rus", "зззз", ""},
 	} {
 		got := d.English(c.lang, c.word)

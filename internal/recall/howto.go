@@ -34,11 +34,11 @@ var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|does|can
 // "알려줘" (tell me …) is left out: like English "tell me", it asks for the
 // project's own things as often ("배포 주소 알려줘", tell me the deploy
 // address). 법 glued to a noun is a law, not a way.
-var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해|어떻게(?:[^\p{Hangul}](?:[^.?!？\n]|\.\S)*?)?\p{Hangul}*(?:해(?:야|요|줘|도)?|하(?:면|나요?|니|는지|지|죠|세요|려면)|할(?:까|래|\s*수)|합니(?:까|다))(?:[^\p{Hangul}]|$)`)
+var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해|어떻게(?:[^\p{Hangul}.?!？\n](?:[^.?!？\n]|\.\S)*?)?\p{Hangul}*(?:해(?:야|요|줘|도)?|하(?:면|나요?|니|는지|지|죠|세요|려면)|할(?:까|래|\s*수)|합니(?:까|다))(?:[^\p{Hangul}]|$)`)
 
 // romanceHowToRE finds the same questions asked in Spanish, Portuguese,
-// Italian or French, the languages recall translates (glosses): "cómo",
-// "como", "come" or "comment" (how) opening the prompt and followed by a
+// Italian or French, the Romance languages recall translates (glosses):
+// "cómo", "como", "come" or "comment" (how) opening the prompt and followed by a
 // verb of doing, known by its shape: an infinitive (-ar, -er, -ir, -re),
 // a first person (-o; French "je", "on"), or a reflexive "se"/"si" and a
 // verb ("how does one …"), a clitic pronoun allowed before it; the word

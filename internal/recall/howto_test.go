@@ -55,6 +55,7 @@ func TestHowTo(t *testing.T) {
 		{"설정은 어떻게 돼 있어? 테스트 해줘", false},        // 하다 in the next sentence
 		{"캐시는 어떻게 돼 있어\n테스트 좀 해줘", false},      // and after a line break
 		{"어떻게든 이 버그 해결해야 해", false},            // "somehow"
+		{"어떻게?\n테스트 좀 해줘", false},              // the question ends right after 어떻게
 		{"¿Cómo escribo un middleware de Express que registre las peticiones?", true},
 		{"¿Cómo corto una imagen en el servidor?", true},
 		{"¿cómo se escala una foto en Go?", true},

@@ -733,10 +733,10 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 }
 
 // nonLatinScript reports a prompt with a word written in another script
-// than Latin (two letters of one in a row: "µs" or "λ" alone is a symbol)
-// and no letter of the Latin script beyond ASCII ("é", "ñ", "ß"). Its
-// ASCII words are no words of its own language, then, but English or
-// names ("Как в pydantic …").
+// than Latin (two letters of other scripts in a row: "µs" or "λ" alone is
+// a symbol) and no letter of the Latin script beyond ASCII ("é", "ñ",
+// "ß"). Its ASCII words are no words of its own language, then, but
+// English or names ("Как в pydantic …").
 func nonLatinScript(prompt string) bool {
 	run, word := 0, false
 	for _, r := range prompt {

@@ -8,10 +8,12 @@
 // one form of each, so a row is keyed by the word's Snowball stem and the
 // word ("тест|тесто"): internal/glosses reads a prompt's word by the same
 // stem and takes, of the words sharing it, the one most like the prompt's
-// ("тест", not "тесто", for "тесте"). A verb in -овать (and in -евать
-// after ц, ч, ш, щ, ж) is also keyed by its present stem ("блокировать",
-// "блокирует", "блокируем"), and a verb in -ять (-ать after ч, ж, ш, щ) by
-// its perfective in -ить, which requests use ("удалять", "удали").
+// ("тест", not "тесто", for "тесты"). A verb in -овать (and in -евать
+// after ц, ч, ш, щ, ж) is also keyed by its present forms ("блокирует",
+// "блокируем"), a verb in -ять (-ать after ч, ж, ш, щ) by its perfective in
+// -ить, which requests use, and by the imperatives Snowball stems apart
+// ("удалять": "удалить", "удали", "удаляй"). A function word has a row
+// with no English words (functionSense).
 //
 // A row's English words are, first, those the everyday-frequency table
 // knows (a word it lacks is rare or obsolete: "dephosphorize"), then those
@@ -91,6 +93,7 @@ func run(dir, out string) error {
 	}
 	defer idx.Close()
 	rows := map[string][]translation{} // by "stem|word"
+	function := map[string]bool{}      // rows of function words, which have no English words
 	sc := bufio.NewScanner(idx)
 	for sc.Scan() {
 		fs := strings.Split(sc.Text(), "\t")
@@ -107,6 +110,13 @@ func run(dir, out string) error {
 		}
 		for word, sense := range translations(entry) {
 			for _, k := range keys(word) {
+				if sense == functionSense {
+					if _, ok := rows[k]; !ok {
+						rows[k] = nil
+					}
+					function[k] = true
+					continue
+				}
 				// Two words of one key in one entry: the earlier sense counts.
 				if i := slices.IndexFunc(rows[k], func(t translation) bool { return t.english == fs[0] }); i >= 0 {
 					rows[k][i].sense = min(rows[k][i].sense, sense)
@@ -128,6 +138,10 @@ func run(dir, out string) error {
 	b.WriteString("# rus-eng glosses from Mueller's English-Russian dictionary turned round (GPL-2.0-or-later): \"stem|word\", then English words the word translates\n")
 	for _, h := range heads {
 		ts := rows[h]
+		if function[h] {
+			b.WriteString(h + "\n")
+			continue
+		}
 		slices.SortStableFunc(ts, func(a, b translation) int {
 			za, zb := wordfreq.Zipf(a.english), wordfreq.Zipf(b.english)
 			switch {
@@ -141,7 +155,7 @@ func run(dir, out string) error {
 			return strings.Compare(a.english, b.english)
 		})
 		if wordfreq.Zipf(ts[0].english) == 0 {
-			// Only words the everyday table lacks ("тесто", "testa"): a
+			// Only words the everyday table lacks ("теста", "testa"): a
 			// developer's text does not hold them, and as the likest form
 			// of a stem the row would take the place of a common word's.
 			continue
@@ -182,9 +196,13 @@ func translations(entry string) map[string]int {
 				continue
 			}
 			for _, t := range strings.Split(seg, ",") {
-				t = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), "ё", "е")
-				if _, seen := out[t]; !seen && russianWord.MatchString(t) && !funcwords.In("rus", t) {
+				raw := strings.ToLower(strings.TrimSpace(t))
+				t = strings.ReplaceAll(raw, "ё", "е")
+				if _, seen := out[t]; !seen && russianWord.MatchString(t) {
 					out[t] = sense
+					if functionWord(raw) {
+						out[t] = functionSense
+					}
 				}
 			}
 		}
@@ -193,6 +211,18 @@ func translations(entry string) map[string]int {
 		}
 	}
 	return out
+}
+
+// functionSense marks a function word among an entry's translations: it
+// has a row, with no English words, so that its other forms ("моей" of
+// "мое", "работы" of "работа") take it as the likest word of their stem
+// rather than a content word that shares it.
+const functionSense = -1
+
+// functionWord reports a Russian function word (funcwords), written with
+// "ё" or "е" ("моё", "мое").
+func functionWord(w string) bool {
+	return funcwords.In("rus", w) || funcwords.In("rus", strings.ReplaceAll(w, "ё", "е"))
 }
 
 // keys are the rows "stem|word" a Russian word of the dictionary is found
@@ -208,6 +238,14 @@ func keys(w string) []string {
 	}
 	add(w)
 	after := func(base, letters string) bool { return base != "" && strings.ContainsAny(lastRune(base), letters) }
+	perfective := func(base string) {
+		if b, ok := strings.CutSuffix(base, "л"); ok && after(b, "бвмпф") {
+			base = b
+		}
+		add(base + "ить")
+		add(base + "и")
+		add(base + "ь")
+	}
 	for _, suf := range []string{"овать", "евать"} {
 		if base, ok := strings.CutSuffix(w, suf); ok && (suf == "овать" || after(base, "цчжшщ")) {
 			for _, e := range []string{"ует", "уем", "уешь", "уете", "уют", "уемый"} {
@@ -215,10 +253,21 @@ func keys(w string) []string {
 			}
 		}
 	}
+	// An imperfective in -ять (-ать after a hushing letter) has its
+	// perfective in -ить, without the л that follows a labial
+	// ("добавлять", "добавить"); requests use it, and the imperatives of
+	// both ("удали", "добавь", "проверяй"), which Snowball stems apart.
 	if base, ok := strings.CutSuffix(w, "ять"); ok && utf8.RuneCountInString(base) >= 3 {
-		add(base + "ить")
-	} else if base, ok := strings.CutSuffix(w, "ать"); ok && utf8.RuneCountInString(base) >= 3 && after(base, "чжшщ") {
-		add(base + "ить")
+		add(base + "яй")
+		perfective(base)
+	} else if base, ok := strings.CutSuffix(w, "ать"); ok && utf8.RuneCountInString(base) >= 3 {
+		add(base + "ай")
+		if after(base, "чжшщ") {
+			perfective(base)
+		}
+	} else if base, ok := strings.CutSuffix(w, "ить"); ok && utf8.RuneCountInString(base) >= 3 {
+		add(base + "и")
+		add(base + "ь")
 	}
 	return out
 }

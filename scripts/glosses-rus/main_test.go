@@ -19,7 +19,10 @@ func TestTranslations(t *testing.T) {
 			t.Errorf("%q missing from %v", w, got)
 		}
 	}
-	for _, w := range []string{"камня", "стройки", "пакет", "акций", "то", "что мешает", "blɘk", "фин", "ж-д"} {
+	if got["то"] != functionSense {
+		t.Errorf("the function word то: sense %d, want functionSense", got["то"])
+	}
+	for _, w := range []string{"камня", "стройки", "пакет", "акций", "что мешает", "blɘk", "фин", "ж-д"} {
 		if _, ok := got[w]; ok {
 			t.Errorf("%q read as a translation: %v", w, got)
 		}
@@ -41,7 +44,9 @@ func TestKeys(t *testing.T) {
 		{"блокировать", []string{"блокировать", "блокирует", "блокируем", "блокируют"}, nil},
 		{"танцевать", []string{"танцует"}, nil},
 		{"надевать", nil, []string{"надеует"}}, // -евать keeps -ева- after other letters
-		{"удалять", []string{"удалить"}, nil},
+		{"удалять", []string{"удалить", "удали", "удаляй"}, nil},
+		{"добавлять", []string{"добавить", "добавь"}, []string{"добавлить"}}, // no л after a labial
+		{"проверить", []string{"проверь", "провери"}, nil},
 		{"получать", []string{"получить"}, nil},
 		{"читать", nil, []string{"читить"}}, // -ать only after a hushing letter
 	} {
