@@ -38,10 +38,11 @@ var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해|어떻�
 
 // romanceHowToRE finds the same questions asked in Spanish, Portuguese,
 // Italian or French, the Romance languages recall translates (glosses):
-// "cómo", "como", "come" or "comment" (how) opening the prompt and followed by a
-// verb of doing, known by its shape: an infinitive (-ar, -er, -ir, -re),
-// a first person (-o; French "je", "on"), or a reflexive "se"/"si" and a
-// verb ("how does one …"), a clitic pronoun allowed before it; the word
+// "cómo", "como", "come" or "comment" (how) opening the prompt and
+// followed by a verb of doing, known by its shape: an infinitive (-ar,
+// -er, -ir, -re), a first person (-o; French "je", "on"), or a reflexive
+// "se"/"si" and a verb ("how does one …"), a clitic pronoun allowed before
+// it; the word
 // for the difference; and "explícame", "explica", "explique", "spiegami"
 // (explain) opening it. "How" followed by a verb in the third person asks
 // how a thing stands ("is it set up", "does it work"), as English "how is

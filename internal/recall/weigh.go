@@ -687,10 +687,10 @@ func novel(cs []concept, ents []Item) bool {
 // (nonLatinScript: Korean when its function words are read; Russian when
 // the plugin is installed without its tables): the words read here are
 // ASCII (plainWord), which in such a prompt are English or names ("CORS"
-// in a Korean question). A how-to question naming a term is asked of a manual:
-// the project has nothing to say of it, and what matched the prompt is the
-// stack it shares with the question (its framework, a config file),
-// however rare those words are in the store.
+// in a Korean question). A how-to question naming a term is asked of a
+// manual: the project has nothing to say of it, and what matched the
+// prompt is the stack it shares with the question (its framework, a
+// config file), however rare those words are in the store.
 func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict) bool {
 	var own map[string]bool
 	var langs []string
