@@ -7,10 +7,12 @@
 package regular
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"syscall"
 )
 
@@ -58,17 +60,45 @@ func OpenFile(path string, flag int, perm os.FileMode) (*os.File, error) {
 // ReadFile reads a regular file of at most max bytes. Errors wrap
 // ErrNotRegular, ErrTooLarge, or os.ErrNotExist when there is no file.
 func ReadFile(path string, max int64) ([]byte, error) {
+	var b bytes.Buffer
+	// ReadFrom asks for MinRead bytes of room to see the end of the file.
+	if err := readInto(&b, bytes.MinRead, path, max); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// ReadString is ReadFile into a string, read straight into it: a large
+// table searched in place (glosses) is not held twice while it is read.
+func ReadString(path string, max int64) (string, error) {
+	var b strings.Builder
+	if err := readInto(&b, 0, path, max); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// readInto copies the regular file at path, of at most max bytes, into w,
+// grown first to the file's size and extra bytes: one allocation for a
+// file that does not grow while it is read.
+func readInto(w interface {
+	io.Writer
+	Grow(int)
+}, extra int, path string, max int64) error {
 	f, err := Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if fi, err := f.Stat(); err == nil && fi.Size() <= max {
+		w.Grow(int(fi.Size()) + extra)
+	}
+	n, err := io.Copy(w, io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s: over %d bytes: %w", path, max, ErrTooLarge)
+	if n > max {
+		return fmt.Errorf("%s: over %d bytes: %w", path, max, ErrTooLarge)
 	}
-	return b, nil
+	return nil
 }

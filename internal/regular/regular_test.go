@@ -43,6 +43,15 @@ func TestReadFile(t *testing.T) {
 	if b, err := ReadFile(link, 10); err != nil || string(b) != "0123456789" {
 		t.Errorf("ReadFile(link) = %q, %v", b, err)
 	}
+	if s, err := ReadString(link, 10); err != nil || s != "0123456789" {
+		t.Errorf("ReadString(link) = %q, %v", s, err)
+	}
+	if _, err := ReadString(file, 9); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("ReadString over the limit = %v, want ErrTooLarge", err)
+	}
+	if _, err := ReadString(fifo, 100); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("ReadString(fifo) = %v, want ErrNotRegular", err)
+	}
 	if _, err := ReadFile(file, 9); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("ReadFile over the limit = %v, want ErrTooLarge", err)
 	}
