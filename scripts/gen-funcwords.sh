@@ -16,6 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 # languages listing it (bit i for the i-th code). The hooks binary-search it
 # in place: parsing it into a map cost a prompt 12 ms.
 node -e '
+// Russian "ё" is written "е" (funcwords.mask reads a word so): most texts
+// write "все" for "всё", and the lists write either.
+const yo = w => w.replace(/ё/g, "е");
 const sw = require(process.argv[1]);
 const codes = Object.keys(sw).filter(c => Array.isArray(sw[c]) && !c.startsWith("_")).sort(); // "_123" is digits
 if (codes.length > 64) throw new Error("more than 64 languages: the mask is 64 bits");
@@ -24,7 +27,8 @@ codes.forEach((code, i) => {
   for (const raw of sw[code]) {
     const w = raw.normalize("NFC").toLowerCase().trim();
     if (!w || /[\s\p{P}\p{S}\d]/u.test(w)) continue; // one-word entries only
-    masks.set(w, (masks.get(w) || 0n) | (1n << BigInt(i)));
+    const e = yo(w);
+    masks.set(e, (masks.get(e) || 0n) | (1n << BigInt(i)));
   }
 });
 const words = [...masks.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
@@ -40,6 +44,9 @@ process.stdout.write("# " + codes.join(" ") + "\n" + words.map(w => w + " " + ma
 mkdir "$tmp/iso"
 (cd "$tmp/iso" && npm pack --silent "stopwords-iso@$isoversion" >/dev/null && tar xzf "stopwords-iso-$isoversion.tgz")
 node -e '
+// Russian "ё" is written "е" (funcwords.mask reads a word so): most texts
+// write "все" for "всё", and the lists write either.
+const yo = w => w.replace(/ё/g, "е");
 const fs = require("fs");
 const [lists, iso] = process.argv.slice(1);
 const [head, ...rows] = fs.readFileSync(lists, "utf8").trimEnd().split("\n");
@@ -62,8 +69,9 @@ for (const [lang, list] of Object.entries(sw)) {
   for (const raw of list) {
     const w = raw.normalize("NFC").toLowerCase().trim();
     if (!w || /[\s\p{P}\p{S}\d]/u.test(w)) continue; // one-word entries only
-    if (((have.get(w) || 0n) & bit) !== 0n) continue; // stopword lists it already
-    masks.set(w, (masks.get(w) || 0n) | bit);
+    const e = yo(w);
+    if (((have.get(e) || 0n) & bit) !== 0n) continue; // stopword lists it already
+    masks.set(e, (masks.get(e) || 0n) | bit);
   }
 }
 const words = [...masks.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));

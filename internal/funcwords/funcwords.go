@@ -67,7 +67,10 @@ func mask(w string) uint64 {
 	if ok {
 		return m
 	}
-	m = find(words, w) | find(isoWords, w)
+	// The tables write Russian "ё" as "е" (scripts/gen-funcwords.sh), as
+	// most texts do: "всё" is "все", "моё" "мое".
+	e := strings.ReplaceAll(w, "ё", "е")
+	m = find(words, e) | find(isoWords, e)
 	masks.Lock()
 	if len(masks.m) >= maxMasks {
 		clear(masks.m)

@@ -197,6 +197,14 @@ func TestIn(t *testing.T) {
 	}{
 		{"rus", "который", true},
 		{"rus", "ключ", false},
+		// "ё" is "е" in the tables, whichever a list or a text writes:
+		// stopwords-iso lists "моё" and "всё", stopword "все".
+		{"rus", "моё", true},
+		{"rus", "мое", true},
+		{"rus", "всё", true},
+		{"rus", "все", true},
+		{"rus", "ещё", true},
+		{"rus", "отчёт", false},
 		{"spa", "que", true},
 		{"eng", "que", false},
 		{"xxx", "que", false}, // no such list

@@ -202,10 +202,10 @@ func (d *Dict) lookUp(lang, word string) ([]string, int, string) {
 		return nil, 0, ""
 	}
 	if stem := stemmed[lang]; stem != nil {
-		// The rows write "ё" as "е", as most texts do ("отчёт", "отчет");
-		// the function words' list writes either.
+		// The rows write "ё" as "е", as most texts do ("отчёт", "отчет"),
+		// and so do the function words' lists.
 		folded := strings.ReplaceAll(word, "ё", "е")
-		if funcwords.In(lang, word) || funcwords.In(lang, folded) {
+		if funcwords.In(lang, word) {
 			return nil, 1, "" // "тем" is "than", not "тема"'s stem
 		}
 		if g, ok := likest(rows, stem(folded), folded); ok {

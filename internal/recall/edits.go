@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -58,6 +59,10 @@ func editChanges(text string) (changes []editChange, other int) {
 		}
 	}
 	opener := lineComment(file)
+	// An edit of one line for one is that line changed, however many of
+	// its tokens changed: no other line could be what it replaced
+	// (changedLine's sole).
+	sole := len(removed) == 1 && len(added) == 1
 	// The lines the edit kept are matched first: a line inserted beside a
 	// like one ("import json" above "import os") replaces nothing, nor
 	// does one whose comment alone changed.
@@ -82,7 +87,7 @@ func editChanges(text string) (changes []editChange, other int) {
 			if usedR[i] {
 				continue
 			}
-			if n := shared(r, a); n > most && changedLine(r, a, opener) {
+			if n := shared(r, a); n > most && changedLine(r, a, opener, sole) {
 				best, most = i, n
 			}
 		}
@@ -143,11 +148,13 @@ func askedChange(changes []editChange, other int, cs []concept) []editChange {
 // in one place: at most three tokens of each differ, between a common start
 // and a common end that hold at least half of the longer line's tokens and
 // a word, so that the line still names what it is ("cone = 6" made "cone
-// = 8", "class Glaze(str, Enum):" made "class Glaze(Enum):"). Their code is
+// = 8", "class Glaze(str, Enum):" made "class Glaze(Enum):"). The sole
+// line an edit changed may change in more tokens than three (a URL's
+// path rewritten in two places): the edit pairs it, no likeness needs to. Their code is
 // compared, without a trailing comment: an edit that sets a value often
 // says why beside it ("timeout: 120 # for model loading"), and one that
 // changes only the comment sets nothing.
-func changedLine(removed, added, opener string) bool {
+func changedLine(removed, added, opener string, sole bool) bool {
 	if removed == "" || added == "" || len(removed) > maxEditLine || len(added) > maxEditLine {
 		return false
 	}
@@ -168,7 +175,7 @@ func changedLine(removed, added, opener string) bool {
 	if sorted(rt[p:len(rt)-s], at[p:len(at)-s]) {
 		return false // a list's names sorted: imports put in order
 	}
-	if len(rt)-p-s > 3 || len(at)-p-s > 3 || 2*(p+s) < max(len(rt), len(at)) {
+	if !sole && (len(rt)-p-s > 3 || len(at)-p-s > 3) || 2*(p+s) < max(len(rt), len(at)) {
 		return false
 	}
 	for _, t := range append(rt[:p:p], rt[len(rt)-s:]...) {
@@ -483,11 +490,12 @@ type laterEdit struct {
 // a write, an edit: fileShown), the newest later edit of that file in the
 // project's other sessions that changed in place a line the shown one holds
 // (editChanges) and that names the prompt's most specific word the shown
-// lines name: the shown content is stale there, and the edit's change is
-// how the line stands (its warning says so). Each edit once, for the first
+// lines name, or states a value of a role the prompt asks ("which URL
+// does it call?": segmentStates): the shown content is stale there, and
+// the edit's change is how the line stands (its warning says so). Each edit once, for the first
 // run it came for; a shown entry brings none (its quote is a statement).
 // A search that fails is left out.
-func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item) []laterEdit {
+func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, pc *claim.Cache, out []Item) []laterEdit {
 	var more []laterEdit
 	for _, it := range out {
 		if it.Kind != store.TypeToolObservation {
@@ -505,12 +513,15 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, ou
 				return false
 			}
 			// A change of a line the shown one holds, naming the prompt's
-			// most specific word its lines name: what made them relevant.
-			// An edit's other changes (its imports tidied, a constant
-			// tuned) leave what the prompt asks as shown.
+			// most specific word its lines name: what made them relevant;
+			// or changing the value the prompt asks for, which names the
+			// thing in words of its own (a URL for "find_person"). An
+			// edit's other changes (its imports tidied, a constant tuned)
+			// leave what the prompt asks as shown.
 			changes, _ := editChanges(text)
 			return slices.ContainsFunc(changes, func(c editChange) bool {
-				return held[c.removed] && hasAny(keysOf(c.removed+"\n"+c.added), key.keys)
+				return held[c.removed] && (hasAny(keysOf(c.removed+"\n"+c.added), key.keys) ||
+					len(asked) > 0 && segmentStates(c.added, cs, asked, pc))
 			})
 		})
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
@@ -49,10 +50,24 @@ func TestChangedLine(t *testing.T) {
 		{"a value with its comma", `"kiln": "V2",`, `"kiln": "V3",`, "//", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := changedLine(tt.removed, tt.added, tt.opener); got != tt.want {
+			if got := changedLine(tt.removed, tt.added, tt.opener, false); got != tt.want {
 				t.Errorf("changedLine(%q, %q, %q) = %v, want %v", tt.removed, tt.added, tt.opener, got, tt.want)
 			}
 		})
+	}
+	// The sole line an edit changed is changed in more places than one;
+	// rewritten, it is still no change.
+	for _, tt := range []struct {
+		removed, added string
+		sole, want     bool
+	}{
+		{`"https://api.kiln.test/v1/glazes/search",`, `"https://api.kiln.test/api/v1/glazes/api_search",`, true, true},
+		{`"https://api.kiln.test/v1/glazes/search",`, `"https://api.kiln.test/api/v1/glazes/api_search",`, false, false},
+		{"return kilnTemp(x) + 1", "log.Println(ovenTemp)", true, false},
+	} {
+		if got := changedLine(tt.removed, tt.added, "//", tt.sole); got != tt.want {
+			t.Errorf("changedLine(%q, %q, sole %v) = %v, want %v", tt.removed, tt.added, tt.sole, got, tt.want)
+		}
 	}
 }
 
@@ -433,11 +448,11 @@ func TestLaterEditOfAShownFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := Request{Project: proj, SessionID: "now"}
-	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 0 {
+	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{write}); len(got) != 0 {
 		t.Errorf("an edit made before, in the asking session or of another line came along: %q", got[0].edit.Text)
 	}
 	putRun(t, db, "e2", proj, day.AddDate(0, 0, 3), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
-	if got := laterEdits(ctx, db, req, cs, []Item{write}); len(got) != 1 || !strings.Contains(got[0].edit.Text, `publish = "dist"`) || got[0].of != write.CID {
+	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{write}); len(got) != 1 || !strings.Contains(got[0].edit.Text, `publish = "dist"`) || got[0].of != write.CID {
 		t.Fatalf("the later edit of the line the write shows did not come along: %d items", len(got))
 	}
 	// A read of the file shown beside the write brings the same edit once;
@@ -447,10 +462,10 @@ func TestLaterEditOfAShownFile(t *testing.T) {
 		"Read: /kiln/deploy.toml\n     1→[build]\n     2→  publish = \"public\"",
 	} {
 		read := putRun(t, db, "r", proj, day.Add(time.Duration(len(text))*time.Second), text)
-		if got := laterEdits(ctx, db, req, cs, []Item{read}); len(got) != 1 {
+		if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{read}); len(got) != 1 {
 			t.Errorf("%q: the later edit did not come along", text)
 		}
-		if got := laterEdits(ctx, db, req, cs, []Item{write, read}); len(got) != 1 {
+		if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{write, read}); len(got) != 1 {
 			t.Errorf("the edit came %d times for a write and a read of its file", len(got))
 		}
 	}
@@ -495,5 +510,58 @@ func TestLaterEditTakesAToolRunsPlace(t *testing.T) {
 	if !strings.Contains(got, "The kiln site deploy is set up.") || strings.Contains(got, "kiln deploy folder ready") ||
 		!strings.Contains(block, `“publish = "public"” became “publish = "dist"”`) {
 		t.Errorf("want the statement, the write and the edit in the status run's place, with its warning:\n%s", got)
+	}
+}
+
+// TestLaterEditChangingTheValueAsked: asked which URL a client calls, the
+// shown write's URL line holds no word of the prompt but the host; a later
+// edit rewriting that line in two places (its sole line) comes along, as
+// the value the prompt asks changed. The texts are made up.
+func TestLaterEditChangingTheValueAsked(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	write := putRun(t, db, "w", proj, day, "Write: /kiln/src/glazes.ts\n+ export async function findGlaze(name: string) {\n+   const res = await fetch(\n+     \"https://api.kilnworks.test/v1/glazes/search\",\n+     { method: \"POST\" },\n+   );\n+ }")
+	putRun(t, db, "e", proj, day.Add(time.Hour), "Edit: /kiln/src/glazes.ts\n-     \"https://api.kilnworks.test/v1/glazes/search\",\n+     \"https://api.kilnworks.test/api/v1/glazes/api_search\",")
+	prompt := "Which kilnworks URL does find_glaze call at the moment?"
+	cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Project: proj, SessionID: "now"}
+	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{write}); len(got) != 0 {
+		t.Errorf("with no role asked, an edit of a line naming no word of the prompt came along: %q", got[0].edit.Text)
+	}
+	asked := asks(cs, claim.Asks(prompt))
+	if got := laterEdits(ctx, db, req, cs, asked, &claim.Cache{}, []Item{write}); len(got) != 1 || !strings.Contains(got[0].edit.Text, "api_search") {
+		t.Errorf("the edit of the URL asked did not come along: %d items", len(got))
+	}
+}
+
+// TestLaterEditListedAfterItsRun: memories are rendered in order until the
+// budget is spent, so a later edit is listed right after the run it came
+// for, not after every other memory: the stale line does not go out
+// without the edit that changed it.
+func TestLaterEditListedAfterItsRun(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	putRun(t, db, "w", proj, day.Add(time.Minute), "Write: /kiln/deploy.toml\n+ # the glaze site's build\n+ [build]\n+   publish = \"public\"\n+   command = \"\"")
+	say(t, db, "t", day.Add(2*time.Minute), "does the glaze site need a build step?", "The glaze site needs no build step yet.")
+	putRun(t, db, "e", proj, day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
+	out, err := Select(ctx, db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "which folder does the glaze site build publish?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := slices.IndexFunc(out, func(it Item) bool { return strings.HasPrefix(it.Text, "Write: /kiln/deploy.toml") })
+	e := slices.IndexFunc(out, func(it Item) bool { return strings.HasPrefix(it.Text, "Edit: /kiln/deploy.toml") })
+	if w < 0 || e != w+1 || e == len(out)-1 {
+		var got []string
+		for _, it := range out {
+			got = append(got, firstLine(it.Text))
+		}
+		t.Errorf("want the edit right after the write, before the other memories: %q", got)
 	}
 }

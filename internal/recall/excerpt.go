@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -250,9 +251,16 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		// A line ending in a colon introduces what follows it ("The
 		// errors were:", "Run this:"): the next line is what it says,
 		// though it shares no word with the prompt.
-		if n := best + 1; strings.HasSuffix(segs[best], ":") && n < len(segs) && !shown[n] && size+len(segs[n])+1 <= maxBytes {
-			shown[n] = true
-			size += len(segs[n]) + 1
+		// Where that line opens a short list, all of it (shortList): one
+		// item alone misstates what the line says ("checks two
+		// conditions: 1. … 2. …").
+		if n := best + 1; strings.HasSuffix(segs[best], ":") && n < len(segs) {
+			for _, l := range shortList(segs, n) {
+				if !shown[l] && size+len(segs[l])+1 <= maxBytes {
+					shown[l] = true
+					size += len(segs[l]) + 1
+				}
+			}
 		}
 		for _, j := range holds[best] {
 			covered[j] = true
@@ -311,6 +319,35 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 	}
 	return b.String()
 }
+
+// shortList is the lines from segs[n] on that a line ending in a colon
+// introduces: the list it opens when that has at most maxListItems items,
+// else segs[n] alone. A longer list is a log or an inventory, whose items
+// matching the prompt are picked on their own.
+func shortList(segs []string, n int) []int {
+	end := n + 1
+	if listItemRE.MatchString(segs[n]) {
+		for end < len(segs) && listItemRE.MatchString(segs[end]) {
+			end++
+		}
+		if end-n > maxListItems {
+			end = n + 1
+		}
+	}
+	lines := make([]int, 0, end-n)
+	for l := n; l < end; l++ {
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// maxListItems is the most items of a list that an excerpt shows whole
+// (shortList).
+const maxListItems = 4
+
+// listItemRE finds a line that is an item of a Markdown list: a bullet
+// ("-", "*", "+", "•") or a number ("1.", "2)") and a space.
+var listItemRE = lazyregexp.New(`^(?:[-*+•]|\d{1,3}[.)])\s`)
 
 // passageKeys are the keys of the one contiguous part of a message, within
 // max bytes, that matches most of the prompt's weight: the line or sentence

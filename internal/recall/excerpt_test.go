@@ -187,3 +187,39 @@ func TestExcerptShowsAVersionOfSomethingDescribed(t *testing.T) {
 		t.Errorf("the version line is not shown: %q", got)
 	}
 }
+
+// A line ending in a colon brings the short list it opens whole: "checks
+// two conditions:" with its first item alone says the lock waits for one.
+// A long list is a log, whose items are picked for what they match: the
+// sentence after it that names the cause stays in.
+func TestExcerptShowsAShortListWhole(t *testing.T) {
+	t.Parallel()
+	var filler strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&filler, "Chapter %d keeps its place between visits and syncs its page count nightly.\n", i)
+	}
+	short := filler.String() + "The gate now checks two conditions before the next chapter opens:\n" +
+		"1. Every page before it was read\n2. The quiz before it was passed\n" + filler.String()
+	cs := weighed(concepts("What has to hold before the next chapter opens?", repoGlosses()))
+	if got := excerpt(short, cs, itemChars); !strings.Contains(got, "The quiz before it was passed") {
+		t.Errorf("the short list's second item is not shown: %q", got)
+	}
+	long := "Looking at the requests over ten seconds, I see:\n" +
+		"- 2x `session/refresh` calls at the start\n- Then `auth/me`\n- Then `profile`\n- Then `chapters`, `pages`\n" +
+		"- Then 2 more `session/refresh` calls\n- Then `progress` and `quizzes`\n\n" +
+		"The problem is **the session refresh running twice** because each client created triggers one. Let me check and optimize this, then measure again with the same ten second window so we can compare the numbers fairly."
+	cs = weighed(concepts("Why did the chapters take ten seconds to show?", repoGlosses()))
+	got := excerpt(long, cs, 400)
+	if !strings.Contains(got, "the session refresh running twice") {
+		t.Errorf("a long list pushed out the sentence after it: %q", got)
+	}
+}
+
+// weighed gives every concept of cs the same weight, as a store that
+// holds each word as often would.
+func weighed(cs []concept) []concept {
+	for i := range cs {
+		cs[i].weight = 1
+	}
+	return cs
+}

@@ -382,8 +382,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// worth a place even when none is left, that of the lowest-ranked
 	// tool run (roomFor). An edit is its own change, not a repeat: one
 	// changing a line back is how it stands now.
-	kept := map[string]bool{} // the runs an edit was added for
-	for _, le := range laterEdits(ctx, db, req, cs, out[:ranked]) {
+	kept := map[string]bool{} // the runs an edit was added for, and the edits
+	for _, le := range laterEdits(ctx, db, req, cs, asked, pc, out[:ranked]) {
 		if !fresh(le.edit) {
 			continue
 		}
@@ -395,8 +395,20 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			out = slices.Delete(out, j, j+1)
 			ranked--
 		}
-		kept[le.of] = true
-		add(le.edit)
+		kept[le.of], kept[le.edit.CID] = true, true
+		// Listed right after the run it came for: memories are rendered
+		// in order until the budget is spent, and an edit added last was
+		// the first left out, the stale run shown without it.
+		at := slices.IndexFunc(out, func(o Item) bool { return o.CID == le.of })
+		if at < 0 {
+			add(le.edit)
+			continue
+		}
+		said[wordsKey(le.edit.Text)] = true
+		out = slices.Insert(out, at+1, le.edit)
+		if at < ranked {
+			ranked++
+		}
 	}
 	// What the best item's line leads to fills the places left, as the
 	// newer runs do.

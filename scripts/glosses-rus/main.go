@@ -196,11 +196,10 @@ func translations(entry string) map[string]int {
 				continue
 			}
 			for _, t := range strings.Split(seg, ",") {
-				raw := strings.ToLower(strings.TrimSpace(t))
-				t = strings.ReplaceAll(raw, "ё", "е")
+				t = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), "ё", "е")
 				if _, seen := out[t]; !seen && russianWord.MatchString(t) {
 					out[t] = sense
-					if functionWord(raw) {
+					if funcwords.In("rus", t) {
 						out[t] = functionSense
 					}
 				}
@@ -218,12 +217,6 @@ func translations(entry string) map[string]int {
 // "мое", "работы" of "работа") take it as the likest word of their stem
 // rather than a content word that shares it.
 const functionSense = -1
-
-// functionWord reports a Russian function word (funcwords), written with
-// "ё" or "е" ("моё", "мое").
-func functionWord(w string) bool {
-	return funcwords.In("rus", w) || funcwords.In("rus", strings.ReplaceAll(w, "ё", "е"))
-}
 
 // keys are the rows "stem|word" a Russian word of the dictionary is found
 // by: its own, and for a verb those of the forms the dictionary does not
