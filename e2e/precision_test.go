@@ -109,8 +109,9 @@ func TestRealClientRussianPastQuestion(t *testing.T) {
 // project's own stack, naming a term the project never wrote, gets nothing
 // in a real session, though the stack's name is the store's rarest word,
 // in English and in Korean ("how do I memoize …": 어떻게 … 해, with a word
-// in Latin letters no dictionary of Korean needs to read); the same
-// question about what the project did is answered.
+// in Latin letters no dictionary of Korean needs to read), and asked as
+// advice ("when should I debounce …"); the same question about what the
+// project did is answered.
 func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 	w := newWorld(t)
 	// Other work, so that the stack's name is rare in the store.
@@ -125,12 +126,17 @@ func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 	const (
 		unseen   = "How do I memoize a Quorvex handler?"
 		unseenKo = "그 Quorvex 핸들러는 이 코드에서 어떻게 memoize 해?"
+		advice   = "When should I debounce a Quorvex handler?"
 		own      = "How do I cache a Quorvex handler?"
 	)
-	reqs := requests(t, w.session("s2", nil, unseen, unseenKo, own))
-	for _, q := range []string{unseen, unseenKo} {
+	// The advice question first, in a session of its own, about another
+	// unseen term: a term a turn of the asking session wrote is no longer
+	// unseen, and a question asked before is a memory of its own.
+	reqs := requests(t, w.session("s2", nil, advice))
+	reqs = append(reqs, requests(t, w.session("s3", nil, unseen, unseenKo, own))...)
+	for _, q := range []string{unseen, unseenKo, advice} {
 		if r := requestWith(t, reqs, q); injections(r) != 0 {
-			t.Errorf("the how-to question naming an unseen term got an injection:\n%.2000s", r)
+			t.Errorf("the how-to question %q naming an unseen term got an injection:\n%.2000s", q, r)
 		}
 	}
 	if r := requestWith(t, reqs, own); injections(r) != 1 || !strings.Contains(r, "cached in the handler for a minute") {

@@ -17,10 +17,14 @@ import (
 // strong match says the project's past answers it.
 // A subject with "a" or "an" ("how can a component subscribe to …", "how
 // does an index speed up …") is any such thing, not one of the project's.
+// "When should I use …" asks when a technique fits, as a manual's advice
+// does ("when should one prefer a view to a table"); "when do I" is left
+// out, since "when did we" asks the project's past and "when do I get …"
+// often its schedule.
 // The forms are those of any how-to question (a manual's index), not of
 // one question: fitcheck finds "is the difference" in one prompt because
 // that is how such questions are asked.
-var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|does|can|would|should|could) (?:i|you|one|a|an)\b|how to\b|what(?:'s|’s|s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s|’s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|(?:(?:can|could|would) you (?:please )?)?explain\b|is there a way\b)`)
+var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|does|can|would|should|could) (?:i|you|one|a|an)\b|when (?:should|would) (?:i|you|one)\b|how to\b|what(?:'s|’s|s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s|’s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|(?:(?:can|could|would) you (?:please )?)?explain\b|is there a way\b)`)
 
 // hangulHowToRE finds the same questions asked in Korean, whose form is as
 // fixed as English's: "…하는 방법" (the way to …, "how do I …"), shortened

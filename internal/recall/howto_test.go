@@ -25,6 +25,10 @@ func TestHowTo(t *testing.T) {
 		{"can you please explain the CAP theorem", true},
 		{"How does a bloom filter answer a lookup so fast?", true}, // any such thing
 		{"How can an iterator be reset halfway through?", true},
+		{"When should I pick a B-tree index over a hash index?", true},           // advice
+		{"In Rust, when would you box a trait object?", true},                    // advice
+		{"When did we move the kiln jobs to the new queue?", false},              // past
+		{"When should we cut the release branch for the kiln app?", false},       // ours
 		{"How does the importer pick a batch size?", false},                      // the project's own
 		{"How do we start the billing worker locally?", false},                   // ours
 		{"How did the deploy fail last week?", false},                            // past
