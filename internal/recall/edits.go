@@ -59,9 +59,9 @@ func editChanges(text string) (changes []editChange, other int) {
 		}
 	}
 	opener := lineComment(file)
-	// An edit of one line for one is that line changed, however many of
-	// its tokens changed: no other line could be what it replaced
-	// (changedLine's sole).
+	// An edit of one line for one pairs the two itself: no other line
+	// could be what it replaced, so the line may change in more places
+	// than one (changedLine's sole).
 	sole := len(removed) == 1 && len(added) == 1
 	// The lines the edit kept are matched first: a line inserted beside a
 	// like one ("import json" above "import os") replaces nothing, nor
@@ -149,8 +149,9 @@ func askedChange(changes []editChange, other int, cs []concept) []editChange {
 // and a common end that hold at least half of the longer line's tokens and
 // a word, so that the line still names what it is ("cone = 6" made "cone
 // = 8", "class Glaze(str, Enum):" made "class Glaze(Enum):"). The sole
-// line an edit changed may change in more tokens than three (a URL's
-// path rewritten in two places): the edit pairs it, no likeness needs to. Their code is
+// line an edit changed may differ in more tokens, in more places (a
+// URL's path rewritten in two): the edit pairs it, so the few tokens in
+// one place are not needed to; half of it kept, with a word, still is. Their code is
 // compared, without a trailing comment: an edit that sets a value often
 // says why beside it ("timeout: 120 # for model loading"), and one that
 // changes only the comment sets nothing.
@@ -479,6 +480,11 @@ func fileShown(text string) (file string, held map[string]bool) {
 	return file, held
 }
 
+// maxRoleLines is the most lines of a shown file laterEdits parses to
+// find the one stating a value of a role asked: parsing is the costly
+// part, and a longer file states many.
+const maxRoleLines = 200
+
 // laterEdit is an edit laterEdits found, and the citation id of the shown
 // run whose file it edited.
 type laterEdit struct {
@@ -490,10 +496,11 @@ type laterEdit struct {
 // a write, an edit: fileShown), the newest later edit of that file in the
 // project's other sessions that changed in place a line the shown one holds
 // (editChanges) and that names the prompt's most specific word the shown
-// lines name, or states a value of a role the prompt asks ("which URL
-// does it call?": segmentStates): the shown content is stale there, and
-// the edit's change is how the line stands (its warning says so). Each edit once, for the first
-// run it came for; a shown entry brings none (its quote is a statement).
+// lines name, or changes the one line of them stating a value of a role
+// the prompt asks ("which URL does it call?": segmentStates): the shown
+// content is stale there, and the edit's change is how the line stands
+// (its warning says so). Each edit once, for the first run it came for; a
+// shown entry brings none (its quote is a statement).
 // A search that fails is left out.
 func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, pc *claim.Cache, out []Item) []laterEdit {
 	var more []laterEdit
@@ -506,6 +513,22 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 		if file == "" || key.keys == nil {
 			continue
 		}
+		// Of the shown lines, how many state a value of a role asked; read
+		// once, when an edit changes such a value (-1: not yet read).
+		stating := -1
+		only := func(line string) bool {
+			if stating < 0 {
+				stating = 0
+				if len(held) <= maxRoleLines {
+					for l := range held {
+						if segmentStates(l, cs, asked, pc) {
+							stating++
+						}
+					}
+				}
+			}
+			return stating == 1 && segmentStates(line, cs, asked, pc)
+		}
 		words := lowerRuns(file)
 		ev, err := newestLater(ctx, db, req, it, words[max(0, len(words)-laterRunWords):], func(text string) bool {
 			head := firstLine(text)
@@ -514,14 +537,16 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 			}
 			// A change of a line the shown one holds, naming the prompt's
 			// most specific word its lines name: what made them relevant;
-			// or changing the value the prompt asks for, which names the
-			// thing in words of its own (a URL for "find_person"). An
-			// edit's other changes (its imports tidied, a constant tuned)
-			// leave what the prompt asks as shown.
+			// or of the one line of them stating a value of the role the
+			// prompt asks, which names the thing in words of its own (a URL
+			// for "find_glaze"). Of several such lines (two services'
+			// URLs) the prompt's words say which is asked. An edit's other
+			// changes (its imports tidied, a constant tuned) leave what the
+			// prompt asks as shown.
 			changes, _ := editChanges(text)
 			return slices.ContainsFunc(changes, func(c editChange) bool {
 				return held[c.removed] && (hasAny(keysOf(c.removed+"\n"+c.added), key.keys) ||
-					len(asked) > 0 && segmentStates(c.added, cs, asked, pc))
+					len(asked) > 0 && segmentStates(c.added, cs, asked, pc) && only(c.removed))
 			})
 		})
 		if err != nil {

@@ -537,6 +537,13 @@ func TestLaterEditChangingTheValueAsked(t *testing.T) {
 	if got := laterEdits(ctx, db, req, cs, asked, &claim.Cache{}, []Item{write}); len(got) != 1 || !strings.Contains(got[0].edit.Text, "api_search") {
 		t.Errorf("the edit of the URL asked did not come along: %d items", len(got))
 	}
+	// A file calling two URLs: an edit of one of them is no answer the
+	// prompt's words pick, whichever is newer.
+	two := putRun(t, db, "w2", proj, day.Add(2*time.Hour), "Write: /kiln/src/both.ts\n+ // the kilnworks clients\n+ export const glazes = \"https://api.glazeco.test/v1/glazes/search\";\n+ export const kilns = \"https://api.ovenco.test/v1/kilns/list\";")
+	putRun(t, db, "e2", proj, day.Add(3*time.Hour), "Edit: /kiln/src/both.ts\n- export const kilns = \"https://api.ovenco.test/v1/kilns/list\";\n+ export const kilns = \"https://api.ovenco.test/api/v2/kilns/all\";")
+	if got := laterEdits(ctx, db, req, cs, asked, &claim.Cache{}, []Item{two}); len(got) != 0 {
+		t.Errorf("an edit of one of two URLs the file holds came along: %q", got[0].edit.Text)
+	}
 }
 
 // TestLaterEditListedAfterItsRun: memories are rendered in order until the
@@ -563,5 +570,40 @@ func TestLaterEditListedAfterItsRun(t *testing.T) {
 			got = append(got, firstLine(it.Text))
 		}
 		t.Errorf("want the edit right after the write, before the other memories: %q", got)
+	}
+}
+
+// TestLaterEditsKeepTheirRuns: with every place taken, the edit of the
+// best-ranked run takes the place of a lower-ranked run, and the edit that
+// came for that run is then left out, not listed beside nothing: each edit
+// shown is listed right after the run it came for.
+func TestLaterEditsKeepTheirRuns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "s", day, "does the glaze site need a build step?", "The glaze site needs no build step yet.")
+	putRun(t, db, "w", proj, day.Add(time.Minute), "Write: /kiln/deploy.toml\n+ # the glaze site's build\n+ [build]\n+   publish = \"public\"")
+	putRun(t, db, "v", proj, day.Add(2*time.Minute), "Write: /kiln/stage.toml\n+ [build]\n+   publish = \"preview\"\n+ # glaze site build")
+	putRun(t, db, "b", proj, day.Add(3*time.Minute), "Bash: glaze check\nthe glaze site has two build files")
+	putRun(t, db, "e", proj, day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
+	putRun(t, db, "f", proj, day.AddDate(0, 0, 2), "Edit: /kiln/stage.toml\n-   publish = \"preview\"\n+   publish = \"stage\"")
+	for _, k := range []int{2, 3, 4, 5} {
+		cfg := defaults()
+		cfg.K = k
+		out, err := Select(ctx, db, cfg, Request{Project: proj, SessionID: "now", Prompt: "which folder does the glaze site build publish?", Now: day.AddDate(0, 1, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for i, it := range out {
+			got = append(got, firstLine(it.Text))
+			if file, ok := strings.CutPrefix(firstLine(it.Text), "Edit: "); ok && (i == 0 || firstLine(out[i-1].Text) != "Write: "+file) {
+				t.Errorf("K=%d: an edit listed without the run it came for before it: %q", k, got)
+			}
+		}
+		if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "Edit: ") }) {
+			t.Errorf("K=%d: no edit listed for the best-ranked run: %q", k, got)
+		}
 	}
 }

@@ -255,7 +255,17 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		// item alone misstates what the line says ("checks two
 		// conditions: 1. … 2. …").
 		if n := best + 1; strings.HasSuffix(segs[best], ":") && n < len(segs) {
-			for _, l := range shortList(segs, n) {
+			lines := m.shortList(n)
+			need := 0
+			for _, l := range lines {
+				if !shown[l] {
+					need += len(segs[l]) + 1
+				}
+			}
+			if size+need > maxBytes {
+				lines = lines[:1] // all of the list or its first line, as before
+			}
+			for _, l := range lines {
 				if !shown[l] && size+len(segs[l])+1 <= maxBytes {
 					shown[l] = true
 					size += len(segs[l]) + 1
@@ -320,17 +330,21 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 	return b.String()
 }
 
-// shortList is the lines from segs[n] on that a line ending in a colon
+// shortList is the segments from n on that a line ending in a colon
 // introduces: the list it opens when that has at most maxListItems items,
-// else segs[n] alone. A longer list is a log or an inventory, whose items
-// matching the prompt are picked on their own.
-func shortList(segs []string, n int) []int {
+// each a line of its own, else segment n alone. A longer list is a log or
+// an inventory, whose items matching the prompt are picked on their own;
+// and an item longer than a segment (segments cuts it into sentences)
+// makes the count unsure. A diff's lines all carry a marker ("+ ", "- "):
+// a list in one is as long as the diff.
+func (m *message) shortList(n int) []int {
+	segs := m.segs
 	end := n + 1
 	if listItemRE.MatchString(segs[n]) {
 		for end < len(segs) && listItemRE.MatchString(segs[end]) {
 			end++
 		}
-		if end-n > maxListItems {
+		if end-n > maxListItems || slices.ContainsFunc(segs[n:end], func(sg string) bool { return !m.wholeLine(sg) }) {
 			end = n + 1
 		}
 	}
@@ -341,8 +355,27 @@ func shortList(segs []string, n int) []int {
 	return lines
 }
 
+// wholeLine reports whether a segment of the message is a line of its
+// text, not a sentence cut from a longer line.
+func (m *message) wholeLine(seg string) bool {
+	for at := 0; ; {
+		i := strings.Index(m.text[at:], seg)
+		if i < 0 {
+			return false
+		}
+		start, end := at+i, at+i+len(seg)
+		before := strings.TrimRight(m.text[:start], " \t")
+		if (before == "" || strings.HasSuffix(before, "\n")) && (end == len(m.text) || strings.HasPrefix(strings.TrimLeft(m.text[end:], " \t\r"), "\n") || strings.TrimSpace(m.text[end:]) == "") {
+			return true
+		}
+		at = end
+	}
+}
+
 // maxListItems is the most items of a list that an excerpt shows whole
-// (shortList).
+// (shortList): a short rule or a few steps. Chosen under six, the items of
+// a request log fold B's R001 shows, whose sentence after it a diagnosis
+// warning quotes.
 const maxListItems = 4
 
 // listItemRE finds a line that is an item of a Markdown list: a bullet

@@ -213,6 +213,14 @@ func TestExcerptShowsAShortListWhole(t *testing.T) {
 	if !strings.Contains(got, "the session refresh running twice") {
 		t.Errorf("a long list pushed out the sentence after it: %q", got)
 	}
+	// An item longer than a line cut into sentences leaves the count
+	// unsure: the list is not brought, only its first line.
+	cs = weighed(concepts("What has to hold before the next chapter opens?", repoGlosses()))
+	longItem := filler.String() + "The gate now checks two conditions before the next chapter opens:\n" +
+		"1. Every page before it was read\n2. " + strings.Repeat("The reader keeps a tally of every page it showed. ", 6) + "\n3. Some trailing item\n" + filler.String()
+	if got := excerpt(longItem, cs, itemChars); strings.Contains(got, "2. The reader keeps a tally") {
+		t.Errorf("a list with an item longer than a line was brought in part: %q", got)
+	}
 }
 
 // weighed gives every concept of cs the same weight, as a store that

@@ -382,9 +382,19 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// worth a place even when none is left, that of the lowest-ranked
 	// tool run (roomFor). An edit is its own change, not a repeat: one
 	// changing a line back is how it stands now.
+	// The edits come in the order of the runs they came for: one may take
+	// the place of a lower-ranked run another edit came for, and that edit
+	// then has no run to be listed beside.
 	kept := map[string]bool{} // the runs an edit was added for, and the edits
 	for _, le := range laterEdits(ctx, db, req, cs, asked, pc, out[:ranked]) {
 		if !fresh(le.edit) {
+			continue
+		}
+		// Listed right after the run it came for: memories are rendered
+		// in order until the budget is spent, and an edit added last was
+		// the first left out, the stale run shown without it.
+		at := slices.IndexFunc(out[:ranked], func(o Item) bool { return o.CID == le.of })
+		if at < 0 {
 			continue
 		}
 		if len(out) >= cfg.K {
@@ -394,21 +404,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			}
 			out = slices.Delete(out, j, j+1)
 			ranked--
-		}
-		kept[le.of], kept[le.edit.CID] = true, true
-		// Listed right after the run it came for: memories are rendered
-		// in order until the budget is spent, and an edit added last was
-		// the first left out, the stale run shown without it.
-		at := slices.IndexFunc(out, func(o Item) bool { return o.CID == le.of })
-		if at < 0 {
-			add(le.edit)
-			continue
+			if j < at {
+				at--
+			}
 		}
 		said[wordsKey(le.edit.Text)] = true
 		out = slices.Insert(out, at+1, le.edit)
-		if at < ranked {
-			ranked++
-		}
+		ranked++
+		kept[le.of], kept[le.edit.CID] = true, true
 	}
 	// What the best item's line leads to fills the places left, as the
 	// newer runs do.
@@ -612,8 +615,8 @@ func (r *run) same(o *run) bool {
 
 // roomFor is the place among ranked, the items ranked for the prompt, that
 // a later edit le may take: the lowest-ranked tool run, never a statement,
-// nor a run showing the file le edits or one an earlier edit came for
-// (kept); -1 when there is none.
+// nor a run showing the file le edits, one an edit was added for or an
+// edit added (kept); -1 when there is none.
 func roomFor(ranked []Item, le laterEdit, kept map[string]bool) int {
 	_, file, _ := strings.Cut(firstLine(le.edit.Text), ": ")
 	for j := len(ranked) - 1; j >= 0; j-- {
