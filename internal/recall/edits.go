@@ -426,6 +426,130 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
+// writeWarnings finds, among recalled items, a write of a file shown after
+// a read or write of it that is shown too, both whole: a line of the older
+// that the write changed in place (editChanges on the lines either alone
+// holds) was what held before, and the write's line is what holds now
+// ("class MainActivity : AudioServiceActivity()" read, then written
+// "class MainActivity : FlutterActivity()"). A write is the session's
+// decision on the whole file, as an edit is on its lines. Both lines must
+// be in what the items show.
+func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	type shown struct {
+		it    Item
+		file  string
+		lines []string
+		write bool
+	}
+	var snaps []shown
+	for _, it := range sel {
+		if it.Kind != store.TypeToolObservation {
+			continue
+		}
+		if file, lines, write := snapshot(it.event.Text); file != "" {
+			snaps = append(snaps, shown{it, file, lines, write})
+		}
+	}
+	var out []Warning
+	for _, b := range snaps {
+		if !b.write || len(out) == perKind {
+			continue
+		}
+		// The newest older snapshot of the file is what the write changed.
+		var a *shown
+		for i, o := range snaps {
+			if o.file == b.file && o.it.Time.Before(b.it.Time) && (a == nil || o.it.Time.After(a.it.Time)) {
+				a = &snaps[i]
+			}
+		}
+		if a == nil || paired[pair(itemKey(a.it), itemKey(b.it))] {
+			continue
+		}
+		changes, _ := editChanges(snapshotDiff(b.file, a.lines, b.lines))
+		// Of several lines changed, the one naming the prompt's concepts
+		// best comes first ("class MainActivity : …" before its import).
+		if asked := askedChange(changes, 0, b.it.promptConcepts); len(asked) == 1 {
+			changes = append(asked, changes...)
+		}
+		for _, c := range changes {
+			if !strings.Contains(a.it.Excerpt, c.removed) || !strings.Contains(b.it.Excerpt, c.added) {
+				continue
+			}
+			old, new := diffWindow(c.removed, c.added, editQuote)
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded",
+				A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: old},
+				B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: new},
+				Note: fmt.Sprintf("a write of %s (%s) replaced the first line with the second; the newer is the current one.",
+					curlyQuotes.Replace(Inert(c.file)), date(b.it.Time))})
+			paired[pair(itemKey(a.it), itemKey(b.it))] = true
+			break
+		}
+	}
+	return out
+}
+
+// snapshot is the file a read or a write shows, its lines in order
+// (trimmed, blank ones left out), and whether it is a write; "" for any
+// other text, a failed call, or a read not from the first line. A text cut
+// when stored keeps its "[… n bytes cut …]" line, and editChanges reads
+// no change from a text holding one: a line missing from it may be cut,
+// not changed.
+func snapshot(text string) (file string, lines []string, write bool) {
+	head, body, _ := strings.Cut(text, "\n")
+	name, file, ok := strings.Cut(head, ": ")
+	if !ok || strings.HasSuffix(file, " (error)") || name != "Read" && name != "Write" {
+		return "", nil, false
+	}
+	for l := range strings.Lines(body) {
+		if name == "Read" {
+			if len(lines) == 0 && !strings.HasPrefix(strings.TrimSpace(l), "1") {
+				return "", nil, false // read from a later line: what is before it is not shown
+			}
+			l = withoutLineNumber(l)
+		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
+			l = a
+		} else if strings.TrimSpace(l) != "+" {
+			return "", nil, false
+		}
+		if t := strings.TrimSpace(l); t != "" {
+			lines = append(lines, t)
+		}
+	}
+	return file, lines, name == "Write"
+}
+
+// snapshotDiff is the text of an edit of file that made the lines older
+// into newer: the lines either holds and the other lacks (as many times as
+// it lacks them), "- " for the removed, "+ " for the added, as the capture
+// writes an edit.
+func snapshotDiff(file string, older, newer []string) string {
+	count := map[string]int{}
+	for _, l := range newer {
+		count[l]++
+	}
+	var b strings.Builder
+	b.WriteString("Edit: " + file + "\n")
+	for _, l := range older {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		b.WriteString("- " + l + "\n")
+	}
+	count = map[string]int{}
+	for _, l := range older {
+		count[l]++
+	}
+	for _, l := range newer {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		b.WriteString("+ " + l + "\n")
+	}
+	return b.String()
+}
+
 // editQuote is the longest part of a changed line a warning quotes.
 const editQuote = 160
 

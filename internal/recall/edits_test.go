@@ -607,3 +607,35 @@ func TestLaterEditsKeepTheirRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteWarnsWithTheLineItReplaced: a write of a file shown after a
+// read of it shown too, both whole, warns with the line it changed in
+// place, the one naming the prompt's words first; a read cut when stored,
+// or from a later line, shows no whole file to compare.
+func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
+	t.Parallel()
+	item := func(cid string, at time.Time, text string) Item {
+		it := messageItem(store.Event{ID: int64(at.Unix()), Time: at, Type: store.TypeToolObservation, Text: text}, text)
+		it.CID = cid
+		it.promptConcepts = weighed(concepts("which class does the kiln activity extend now?", nil))
+		return it
+	}
+	read := "Read: /kiln/KilnActivity.kt\n     1→package kiln\n     2→\n     3→import glaze.GlazeActivity\n     4→\n     5→class KilnActivity : GlazeActivity()\n"
+	write := "Write: /kiln/KilnActivity.kt\n+ package kiln\n+ \n+ import oven.OvenActivity\n+ \n+ class KilnActivity : OvenActivity()\n+ "
+	ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.Title != "class KilnActivity : GlazeActivity()" || ws[0].B.Title != "class KilnActivity : OvenActivity()" || ws[0].A.CID != "r" || ws[0].B.CID != "w" {
+		t.Fatalf("want the class line's change, read then written: %+v", ws)
+	}
+	// The write before the read changed nothing the read shows.
+	if ws := writeWarnings([]Item{item("r", day.Add(time.Minute), read), item("w", day, write)}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a write older than the read warned: %+v", ws)
+	}
+	for _, older := range []string{
+		"Read: /kiln/KilnActivity.kt\n     1→package kiln\n[… 400 bytes cut …]\n     5→class KilnActivity : GlazeActivity()\n",
+		"Read: /kiln/KilnActivity.kt\n     5→class KilnActivity : GlazeActivity()\n",
+	} {
+		if ws := writeWarnings([]Item{item("r", day, older), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{}); len(ws) != 0 {
+			t.Errorf("%q: no whole file to compare, yet a warning: %+v", older, ws)
+		}
+	}
+}

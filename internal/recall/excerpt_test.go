@@ -223,11 +223,11 @@ func TestExcerptShowsAShortListWhole(t *testing.T) {
 	}
 }
 
-// weighed gives every concept of cs the same weight, as a store that
-// holds each word as often would.
+// weighed gives every concept of cs the same weight and specificity, as a
+// store that holds each word as often would.
 func weighed(cs []concept) []concept {
 	for i := range cs {
-		cs[i].weight = 1
+		cs[i].weight, cs[i].specific = 1, 1
 	}
 	return cs
 }

@@ -156,6 +156,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, diagnosisWarnings(sel, paired)...)
 	out = append(out, denialWarnings(sel, paired)...)
 	out = append(out, editWarnings(sel, paired)...)
+	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, paired)...)
 
 	n = 0
