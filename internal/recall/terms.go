@@ -91,7 +91,10 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 	}) {
 		w = strings.Trim(w, "._-/")
 		parts := splitIdent(w)
-		if len(parts) > 1 {
+		// A number's parts ("2-3", "16.0.7", "2024-01-15") glued make no
+		// identifier anyone writes: "23" would match the 23 of a line
+		// number. Its parts are searched as any number is.
+		if len(parts) > 1 && strings.Trim(w, "0123456789_-./") != "" {
 			// FTS5's tokenizer splits the whole identifier too, so search its
 			// parts; keep the joined form for identifiers written without separators.
 			if g := add(strings.Map(func(r rune) rune {
