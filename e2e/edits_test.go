@@ -36,6 +36,29 @@ func TestRealClientEditWarning(t *testing.T) {
 	}
 }
 
+// TestRealClientWriteWarning: a session reads a Kotlin file, then writes it
+// whole with its base class changed. In the next session a question about
+// what the class extends now gets the write's change of that line as a
+// warning, the read's line quoted as the older.
+func TestRealClientWriteWarning(t *testing.T) {
+	w := newWorld(t)
+	kt := w.projectFile("KilnActivity.kt", "package kiln\n\nimport glaze.GlazeActivity\n\nclass KilnActivity : GlazeActivity()\n")
+	write, err := json.Marshal(map[string]string{"file_path": kt, "content": "package kiln\n\nimport oven.OvenActivity\n\nclass KilnActivity : OvenActivity()\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := w.session("s1", nil, "Move the kiln activity off the glaze base.\nREADFILE "+kt+"\nCALLTOOL Write "+string(write))
+	if b, _ := os.ReadFile(kt); !strings.Contains(string(b), "OvenActivity()") {
+		t.Fatalf("the write did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
+	}
+	block := warningBlock(t, w.session("s2", nil, "which class does KilnActivity extend now?"))
+	for _, want := range []string{"class KilnActivity : GlazeActivity()", "class KilnActivity : OvenActivity()", "a write of KilnActivity.kt"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+}
+
 // TestRealClientLabelledChange: an answer states a change as a line
 // labelled before and the next labelled after. In the next session a
 // question about the current state gets that change as a warning, both

@@ -490,7 +490,10 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 
 // snapshot is the file a read or a write shows, its lines in order
 // (trimmed, blank ones left out), and whether it is a write; "" for any
-// other text, a failed call, or a read not from the first line. A text cut
+// other text, a failed call, or a read numbered from a later line than
+// the first (a read the hook received bare is taken as it is: a part of
+// the file read would leave the write's other lines unpaired, which
+// editChanges reads as a rewrite, not a change). A text cut
 // when stored keeps its "[… n bytes cut …]" line, and editChanges reads
 // no change from a text holding one: a line missing from it may be cut,
 // not changed.
@@ -502,10 +505,11 @@ func snapshot(text string) (file string, lines []string, write bool) {
 	}
 	for l := range strings.Lines(body) {
 		if name == "Read" {
-			if len(lines) == 0 && !strings.HasPrefix(strings.TrimSpace(l), "1") {
+			n, rest := lineNumber(l)
+			if len(lines) == 0 && n != "" && n != "1" {
 				return "", nil, false // read from a later line: what is before it is not shown
 			}
-			l = withoutLineNumber(l)
+			l = rest
 		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
 			l = a
 		} else if strings.TrimSpace(l) != "+" {
@@ -707,10 +711,18 @@ func mostSpecific(cs []concept, lines map[string]bool) concept {
 // put before it: "12\t" as the hook receives it, "    12→" as a
 // transcript holds it.
 func withoutLineNumber(l string) string {
+	_, rest := lineNumber(l)
+	return rest
+}
+
+// lineNumber splits a line of a read into the number the Read tool put
+// before it ("" when it put none: a read as the hook receives it may come
+// without) and the line.
+func lineNumber(l string) (string, string) {
 	for _, sep := range []string{"\t", "→"} {
 		if n, rest, ok := strings.Cut(l, sep); ok && strings.TrimSpace(n) != "" && strings.Trim(n, " 0123456789") == "" {
-			return rest
+			return strings.TrimSpace(n), rest
 		}
 	}
-	return l
+	return "", l
 }

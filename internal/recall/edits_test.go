@@ -626,6 +626,11 @@ func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	if len(ws) != 1 || ws[0].A.Title != "class KilnActivity : GlazeActivity()" || ws[0].B.Title != "class KilnActivity : OvenActivity()" || ws[0].A.CID != "r" || ws[0].B.CID != "w" {
 		t.Fatalf("want the class line's change, read then written: %+v", ws)
 	}
+	// A read as the hook receives it, without line numbers, is the file.
+	bare := "Read: /kiln/KilnActivity.kt\npackage kiln\n\nimport glaze.GlazeActivity\n\nclass KilnActivity : GlazeActivity()\n"
+	if ws := writeWarnings([]Item{item("r", day, bare), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{}); len(ws) != 1 {
+		t.Errorf("a bare read and the write after it: %d warnings, want 1", len(ws))
+	}
 	// The write before the read changed nothing the read shows.
 	if ws := writeWarnings([]Item{item("r", day.Add(time.Minute), read), item("w", day, write)}, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("a write older than the read warned: %+v", ws)
