@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -400,6 +402,9 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 		return false
 	}
+	// A newer read or write shown of the file that lacks the line added
+	// says it changed again too.
+	snaps := snapshots(sel)
 	var out []Warning
 	for _, e := range edits {
 		if len(out) == perKind {
@@ -408,8 +413,9 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		if paired[pair(-e.ev.ID, -e.ev.ID)] {
 			continue
 		}
+		_, file, _ := strings.Cut(firstLine(e.ev.Text), ": ")
 		for _, c := range e.changes {
-			if changedAgain(e, c) {
+			if changedAgain(e, c) || changedLater(snaps, file, c.added, e.ev.Time) {
 				continue
 			}
 			old, new := diffWindow(c.removed, c.added, editQuote)
@@ -427,29 +433,16 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 }
 
 // writeWarnings finds, among recalled items, a write of a file shown after
-// a read or write of it that is shown too, both whole: a line of the older
-// that the write changed in place (editChanges on the lines either alone
-// holds) was what held before, and the write's line is what holds now
-// ("class MainActivity : AudioServiceActivity()" read, then written
-// "class MainActivity : FlutterActivity()"). A write is the session's
-// decision on the whole file, as an edit is on its lines. Both lines must
-// be in what the items show.
+// a read or write of it that is shown too: a line of the older that the
+// write changed in place (editChanges on the lines either alone holds) was
+// what held before, and the write's line is what holds now ("class
+// MainActivity : AudioServiceActivity()" read, then written "class
+// MainActivity : FlutterActivity()"). A write is the session's decision
+// on the whole file, as an edit is on its lines. Both lines must be in
+// what the items show, and the write's line in every newer snapshot of
+// the file shown: one changed again is no longer current.
 func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
-	type shown struct {
-		it    Item
-		file  string
-		lines []string
-		write bool
-	}
-	var snaps []shown
-	for _, it := range sel {
-		if it.Kind != store.TypeToolObservation {
-			continue
-		}
-		if file, lines, write := snapshot(it.event.Text); file != "" {
-			snaps = append(snaps, shown{it, file, lines, write})
-		}
-	}
+	snaps := snapshots(sel)
 	var out []Warning
 	for _, b := range snaps {
 		if !b.write || len(out) == perKind {
@@ -465,14 +458,21 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		if a == nil || paired[pair(itemKey(a.it), itemKey(b.it))] {
 			continue
 		}
-		changes, _ := editChanges(snapshotDiff(b.file, a.lines, b.lines))
-		// Of several lines changed, the one naming the prompt's concepts
-		// best comes first ("class MainActivity : …" before its import).
-		if asked := askedChange(changes, 0, b.it.promptConcepts); len(asked) == 1 {
-			changes = append(asked, changes...)
+		diff, ok := snapshotDiff(b.file, a.lines, b.lines)
+		if !ok {
+			continue
+		}
+		changes, other := editChanges(diff)
+		if len(changes) > maxEditChanges {
+			changes = askedChange(changes, other, b.it.promptConcepts)
+		} else if asked := askedChange(changes, other, b.it.promptConcepts); len(asked) == 1 {
+			// Of two, the one naming the prompt's concepts best first
+			// ("class MainActivity : …" before its import).
+			changes = slices.Concat(asked, changes)
 		}
 		for _, c := range changes {
-			if !strings.Contains(a.it.Excerpt, c.removed) || !strings.Contains(b.it.Excerpt, c.added) {
+			if !strings.Contains(a.it.Excerpt, c.removed) || !strings.Contains(b.it.Excerpt, c.added) ||
+				changedLater(snaps, b.file, c.added, b.it.Time) {
 				continue
 			}
 			old, new := diffWindow(c.removed, c.added, editQuote)
@@ -488,32 +488,78 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
+// shown is a snapshot of a file a recalled item shows.
+type shown struct {
+	it    Item
+	file  string
+	lines []string
+	write bool
+}
+
+// snapshots are the snapshots of files the tool runs among items show.
+func snapshots(items []Item) []shown {
+	var out []shown
+	for _, it := range items {
+		if it.Kind != store.TypeToolObservation {
+			continue
+		}
+		if file, lines, write := snapshot(it.event.Text); file != "" {
+			out = append(out, shown{it, file, lines, write})
+		}
+	}
+	return out
+}
+
+// changedLater reports whether a snapshot of file shown newer than t lacks
+// line: a write or a read after the change shows the file otherwise.
+func changedLater(snaps []shown, file, line string, t time.Time) bool {
+	for _, o := range snaps {
+		if o.file == file && o.it.Time.After(t) && !slices.Contains(o.lines, line) {
+			return true
+		}
+	}
+	return false
+}
+
 // snapshot is the file a read or a write shows, its lines in order
 // (trimmed, blank ones left out), and whether it is a write; "" for any
 // other text, a failed call, or a read numbered from a later line than
-// the first (a read the hook received bare is taken as it is: a part of
-// the file read would leave the write's other lines unpaired, which
-// editChanges reads as a rewrite, not a change). A text cut
-// when stored keeps its "[… n bytes cut …]" line, and editChanges reads
-// no change from a text holding one: a line missing from it may be cut,
-// not changed.
+// the first. A read the hook received bare (without line numbers) is
+// taken as it is: where it was a part of the file, the write's other lines
+// are unpaired, and more than two such make editChanges read a rewrite; a
+// line it showed that the write changed in place is a change still. A
+// text cut when stored keeps its "[… n bytes cut …]" line, and editChanges
+// reads no change from a text holding one: a line missing from it may be
+// cut, not changed.
 func snapshot(text string) (file string, lines []string, write bool) {
 	head, body, _ := strings.Cut(text, "\n")
 	name, file, ok := strings.Cut(head, ": ")
 	if !ok || strings.HasSuffix(file, " (error)") || name != "Read" && name != "Write" {
 		return "", nil, false
 	}
+	// A read is numbered when its lines are, 1, 2, 3 …; a bare read's lines
+	// are the file's, whatever they open with ("7\tlow\t10").
+	first, _, _ := strings.Cut(body, "\n")
+	n, _ := lineNumber(first)
+	numbered := name == "Read" && n == "1" && numberedFromOne(body)
+	if name == "Read" && n != "" && !numbered {
+		return "", nil, false // numbered from a later line, or not plainly either
+	}
 	for l := range strings.Lines(body) {
-		if name == "Read" {
-			n, rest := lineNumber(l)
-			if len(lines) == 0 && n != "" && n != "1" {
-				return "", nil, false // read from a later line: what is before it is not shown
+		switch {
+		case numbered:
+			_, l = lineNumber(l)
+		case name == "Write":
+			// The capture writes each line of the content after "+ ";
+			// a blank line is "+" alone once the text is trimmed.
+			if t := strings.TrimSpace(l); t == "+" {
+				continue
 			}
-			l = rest
-		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
+			a, ok := strings.CutPrefix(l, "+ ")
+			if !ok {
+				return "", nil, false
+			}
 			l = a
-		} else if strings.TrimSpace(l) != "+" {
-			return "", nil, false
 		}
 		if t := strings.TrimSpace(l); t != "" {
 			lines = append(lines, t)
@@ -522,36 +568,65 @@ func snapshot(text string) (file string, lines []string, write bool) {
 	return file, lines, name == "Write"
 }
 
+// numberedFromOne reports whether every line of a read's body opens with
+// its number, from 1.
+func numberedFromOne(body string) bool {
+	i := 0
+	for l := range strings.Lines(body) {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		i++
+		if n, _ := lineNumber(l); n != strconv.Itoa(i) {
+			return false
+		}
+	}
+	return i > 0
+}
+
+// maxSnapshotDiff is the most lines two snapshots of a file may differ in
+// for writeWarnings to read them: editChanges compares every removed line
+// with every added one, and a rewrite of more has no change in place to
+// name.
+const maxSnapshotDiff = 8
+
 // snapshotDiff is the text of an edit of file that made the lines older
 // into newer: the lines either holds and the other lacks (as many times as
 // it lacks them), "- " for the removed, "+ " for the added, as the capture
-// writes an edit.
-func snapshotDiff(file string, older, newer []string) string {
-	count := map[string]int{}
-	for _, l := range newer {
-		count[l]++
+// writes an edit; false when they differ in more than maxSnapshotDiff
+// lines either way.
+func snapshotDiff(file string, older, newer []string) (string, bool) {
+	removed, added := missing(older, newer), missing(newer, older)
+	if len(removed) > maxSnapshotDiff || len(added) > maxSnapshotDiff {
+		return "", false
 	}
 	var b strings.Builder
 	b.WriteString("Edit: " + file + "\n")
-	for _, l := range older {
-		if count[l] > 0 {
-			count[l]--
-			continue
-		}
+	for _, l := range removed {
 		b.WriteString("- " + l + "\n")
 	}
-	count = map[string]int{}
-	for _, l := range older {
+	for _, l := range added {
+		b.WriteString("+ " + l + "\n")
+	}
+	return b.String(), true
+}
+
+// missing is the lines of a that b lacks, in a's order, a line b holds
+// fewer times than a as many times as it lacks it.
+func missing(a, b []string) []string {
+	count := map[string]int{}
+	for _, l := range b {
 		count[l]++
 	}
-	for _, l := range newer {
+	var out []string
+	for _, l := range a {
 		if count[l] > 0 {
 			count[l]--
 			continue
 		}
-		b.WriteString("+ " + l + "\n")
+		out = append(out, l)
 	}
-	return b.String()
+	return out
 }
 
 // editQuote is the longest part of a changed line a warning quotes.

@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+	"github.com/tidwall/gjson"
 )
 
 func TestChangedLine(t *testing.T) {
@@ -170,6 +172,14 @@ func TestEditChangedAgain(t *testing.T) {
 	ws := editWarnings(sel, map[[2]int64]bool{})
 	if len(ws) != 1 || ws[0].A.Title != "cone = 8" || ws[0].B.Title != "cone = 6" {
 		t.Errorf("editWarnings = %+v, want only the newer edit's 8 made 6", ws)
+	}
+	// A newer read or write shown that lacks the line an edit added says
+	// it changed again too.
+	for _, newer := range []string{"Read: /kiln/x.toml\n     1→cone = 9\n", "Write: /kiln/x.toml\n+ cone = 9"} {
+		sel := []Item{edit(1, day, "Edit: /kiln/x.toml\n- cone = 6\n+ cone = 8"), edit(2, day.Add(time.Hour), newer)}
+		if ws := editWarnings(sel, map[[2]int64]bool{}); len(ws) != 0 {
+			t.Errorf("%q shows the line changed again, yet the edit warned: %+v", newer, ws)
+		}
 	}
 }
 
@@ -573,41 +583,6 @@ func TestLaterEditListedAfterItsRun(t *testing.T) {
 	}
 }
 
-// TestLaterEditsKeepTheirRuns: with every place taken, the edit of the
-// best-ranked run takes the place of a lower-ranked run, and the edit that
-// came for that run is then left out, not listed beside nothing: each edit
-// shown is listed right after the run it came for.
-func TestLaterEditsKeepTheirRuns(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := storetest.Open(t)
-	filler(t, db)
-	say(t, db, "s", day, "does the glaze site need a build step?", "The glaze site needs no build step yet.")
-	putRun(t, db, "w", proj, day.Add(time.Minute), "Write: /kiln/deploy.toml\n+ # the glaze site's build\n+ [build]\n+   publish = \"public\"")
-	putRun(t, db, "v", proj, day.Add(2*time.Minute), "Write: /kiln/stage.toml\n+ [build]\n+   publish = \"preview\"\n+ # glaze site build")
-	putRun(t, db, "b", proj, day.Add(3*time.Minute), "Bash: glaze check\nthe glaze site has two build files")
-	putRun(t, db, "e", proj, day.AddDate(0, 0, 2), "Edit: /kiln/deploy.toml\n-   publish = \"public\"\n+   publish = \"dist\"")
-	putRun(t, db, "f", proj, day.AddDate(0, 0, 2), "Edit: /kiln/stage.toml\n-   publish = \"preview\"\n+   publish = \"stage\"")
-	for _, k := range []int{2, 3, 4, 5} {
-		cfg := defaults()
-		cfg.K = k
-		out, err := Select(ctx, db, cfg, Request{Project: proj, SessionID: "now", Prompt: "which folder does the glaze site build publish?", Now: day.AddDate(0, 1, 0)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for i, it := range out {
-			got = append(got, firstLine(it.Text))
-			if file, ok := strings.CutPrefix(firstLine(it.Text), "Edit: "); ok && (i == 0 || firstLine(out[i-1].Text) != "Write: "+file) {
-				t.Errorf("K=%d: an edit listed without the run it came for before it: %q", k, got)
-			}
-		}
-		if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "Edit: ") }) {
-			t.Errorf("K=%d: no edit listed for the best-ranked run: %q", k, got)
-		}
-	}
-}
-
 // TestWriteWarnsWithTheLineItReplaced: a write of a file shown after a
 // read of it shown too, both whole, warns with the line it changed in
 // place, the one naming the prompt's words first; a read cut when stored,
@@ -631,6 +606,40 @@ func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	if ws := writeWarnings([]Item{item("r", day, bare), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{}); len(ws) != 1 {
 		t.Errorf("a bare read and the write after it: %d warnings, want 1", len(ws))
 	}
+	// As the capture stores a write (its content's blank lines, its last
+	// newline): one line changed and two added still warn.
+	stored := observation.Build("Write", gjson.Parse(`{"file_path":"/kiln/KilnActivity.kt","content":"package kiln\n\nimport oven.OvenActivity\n\nclass KilnActivity : OvenActivity()\n\nval kilns = 2\nval ovens = 3\n"}`), "", false).Text()
+	if ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), stored)}, map[[2]int64]bool{}); len(ws) != 1 {
+		t.Errorf("a stored write changing a line and adding two: %d warnings, want 1\n%s", len(ws), stored)
+	}
+	// Written again, or read again otherwise, the first write's line is
+	// no longer current: only the newest change warns.
+	again := "Write: /kiln/KilnActivity.kt\n+ package kiln\n+ \n+ import kiln.KilnBase\n+ \n+ class KilnActivity : KilnBase()"
+	ws = writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write), item("w2", day.Add(2*time.Minute), again)}, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.CID != "w" || ws[0].B.CID != "w2" {
+		t.Errorf("want only the second write's change: %+v", ws)
+	}
+	readAgain := "Read: /kiln/KilnActivity.kt\n     1→package kiln\n     2→\n     3→import kiln.KilnBase\n     4→\n     5→class KilnActivity : KilnBase()\n"
+	if ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write), item("r2", day.Add(2*time.Minute), readAgain)}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a newer read shows the write's line changed again, yet: %+v", ws)
+	}
+	// A bare read of a table whose lines open with a number and a tab,
+	// not 1, 2, 3 …, written unchanged: nothing changed.
+	tsv := "Read: /kiln/cones.tsv\n1\tlow\t10\n4\thigh\t12\n"
+	same := "Write: /kiln/cones.tsv\n+ 1\tlow\t10\n+ 4\thigh\t12"
+	if ws := writeWarnings([]Item{item("r", day, tsv), item("w", day.Add(time.Minute), same)}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a table read bare and written unchanged warned: %+v", ws)
+	}
+	// A rewrite of more lines than maxSnapshotDiff has no change in place
+	// to name, however like two of its lines are.
+	var many strings.Builder
+	many.WriteString("Write: /kiln/KilnActivity.kt\n+ package kiln\n+ class KilnActivity : OvenActivity()")
+	for i := range maxSnapshotDiff + 1 {
+		fmt.Fprintf(&many, "\n+ val glaze%d = %d", i, i)
+	}
+	if ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), many.String())}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a rewrite adding %d lines warned: %+v", maxSnapshotDiff+1, ws)
+	}
 	// The write before the read changed nothing the read shows.
 	if ws := writeWarnings([]Item{item("r", day.Add(time.Minute), read), item("w", day, write)}, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("a write older than the read warned: %+v", ws)
@@ -641,6 +650,41 @@ func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	} {
 		if ws := writeWarnings([]Item{item("r", day, older), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{}); len(ws) != 0 {
 			t.Errorf("%q: no whole file to compare, yet a warning: %+v", older, ws)
+		}
+	}
+}
+
+// TestPlaceEdits: each edit is listed right after the run it came for; with
+// every place taken it takes that of the lowest-ranked tool run it may,
+// never an edit placed before it, and an edit whose run another edit's
+// place took is left out rather than listed beside nothing.
+func TestPlaceEdits(t *testing.T) {
+	t.Parallel()
+	item := func(cid, text string) Item { return Item{CID: cid, Kind: store.TypeToolObservation, Text: text} }
+	wA, wC := item("wA", "Write: /kiln/a.toml\n+ cone = 6"), item("wC", "Write: /kiln/c.toml\n+ glaze = matte")
+	run := item("b", "Bash: kiln check\nok")
+	eA := laterEdit{edit: item("eA", "Edit: /kiln/a.toml\n- cone = 6\n+ cone = 8"), of: "wA"}
+	eC := laterEdit{edit: item("eC", "Edit: /kiln/c.toml\n- glaze = matte\n+ glaze = satin"), of: "wC"}
+	all := func(Item) bool { return true }
+	cids := func(items []Item) string {
+		var s []string
+		for _, it := range items {
+			s = append(s, it.CID)
+		}
+		return strings.Join(s, " ")
+	}
+	for _, tt := range []struct {
+		out  []Item
+		k    int
+		want string
+	}{
+		{[]Item{wA, run, wC}, 5, "wA eA b wC eC"},
+		{[]Item{wA, run, wC}, 3, "wA eA b"},  // eA took wC's place: eC has no run
+		{[]Item{wA, wC, run}, 3, "wA eA wC"}, // eC may take no place: not eA's
+	} {
+		got, ranked := placeEdits(slices.Clone(tt.out), len(tt.out), tt.k, []laterEdit{eA, eC}, all)
+		if cids(got) != tt.want || ranked != len(got) {
+			t.Errorf("placeEdits(%s, k=%d) = %s (%d ranked), want %s", cids(tt.out), tt.k, cids(got), ranked, tt.want)
 		}
 	}
 }

@@ -255,18 +255,12 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		// item alone misstates what the line says ("checks two
 		// conditions: 1. … 2. …").
 		if n := best + 1; strings.HasSuffix(segs[best], ":") && n < len(segs) {
-			lines := m.shortList(n)
-			need := 0
-			for _, l := range lines {
+			// In order, while they fit: a list is not shown with a gap.
+			for _, l := range m.shortList(n) {
 				if !shown[l] {
-					need += len(segs[l]) + 1
-				}
-			}
-			if size+need > maxBytes {
-				lines = lines[:1] // all of the list or its first line, as before
-			}
-			for _, l := range lines {
-				if !shown[l] && size+len(segs[l])+1 <= maxBytes {
+					if size+len(segs[l])+1 > maxBytes {
+						break
+					}
 					shown[l] = true
 					size += len(segs[l]) + 1
 				}

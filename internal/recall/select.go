@@ -379,40 +379,16 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	// A later edit of a shown file that changed a line the file's item
 	// shows is the newer side of what is shown, and its warning says so:
-	// worth a place even when none is left, that of the lowest-ranked
-	// tool run (roomFor). An edit is its own change, not a repeat: one
-	// changing a line back is how it stands now.
-	// The edits come in the order of the runs they came for: one may take
-	// the place of a lower-ranked run another edit came for, and that edit
-	// then has no run to be listed beside.
-	kept := map[string]bool{} // the runs an edit was added for, and the edits
-	for _, le := range laterEdits(ctx, db, req, cs, asked, pc, out[:ranked]) {
-		if !fresh(le.edit) {
-			continue
+	// worth a place even when none is left (placeEdits). An edit is its
+	// own change, not a repeat: one changing a line back is how it stands
+	// now.
+	out, ranked = placeEdits(out, ranked, cfg.K, laterEdits(ctx, db, req, cs, asked, pc, out[:ranked]), func(e Item) bool {
+		if !fresh(e) {
+			return false
 		}
-		// Listed right after the run it came for: memories are rendered
-		// in order until the budget is spent, and an edit added last was
-		// the first left out, the stale run shown without it.
-		at := slices.IndexFunc(out[:ranked], func(o Item) bool { return o.CID == le.of })
-		if at < 0 {
-			continue
-		}
-		if len(out) >= cfg.K {
-			j := roomFor(out[:ranked], le, kept)
-			if j < 0 {
-				continue
-			}
-			out = slices.Delete(out, j, j+1)
-			ranked--
-			if j < at {
-				at--
-			}
-		}
-		said[wordsKey(le.edit.Text)] = true
-		out = slices.Insert(out, at+1, le.edit)
-		ranked++
-		kept[le.of], kept[le.edit.CID] = true, true
-	}
+		said[wordsKey(e.Text)] = true
+		return true
+	})
 	// What the best item's line leads to fills the places left, as the
 	// newer runs do.
 	if anchor >= 0 && len(out) < cfg.K {
@@ -611,6 +587,45 @@ func (rw runCache) of(it Item) *run {
 func (r *run) same(o *run) bool {
 	return r.output == o.output ||
 		slices.Equal(r.command, o.command) && slices.Equal(r.failures, o.failures) && repeats(r.words, o.words)
+}
+
+// placeEdits lists each of edits, for which take accepts it, right after
+// the run it came for among out[:ranked], the items ranked for the
+// prompt: memories are rendered in order until the budget is spent, and an
+// edit added last was the first left out, the stale run shown without it.
+// With k items listed, an edit takes the place of the lowest-ranked tool
+// run it may (roomFor), or none. The edits come in the order of the runs
+// they came for: one may take the place of a lower-ranked run another
+// edit came for, and that edit then has no run to be listed beside. It
+// returns out and the count of ranked items, the edits among them.
+func placeEdits(out []Item, ranked, k int, edits []laterEdit, take func(Item) bool) ([]Item, int) {
+	kept := map[string]bool{} // the runs an edit was added for, and the edits
+	for _, le := range edits {
+		at := slices.IndexFunc(out[:ranked], func(o Item) bool { return o.CID == le.of })
+		if at < 0 {
+			continue
+		}
+		j := -1
+		if len(out) >= k {
+			if j = roomFor(out[:ranked], le, kept); j < 0 {
+				continue
+			}
+		}
+		if !take(le.edit) {
+			continue
+		}
+		if j >= 0 {
+			out = slices.Delete(out, j, j+1)
+			ranked--
+			if j < at {
+				at--
+			}
+		}
+		out = slices.Insert(out, at+1, le.edit)
+		ranked++
+		kept[le.of], kept[le.edit.CID] = true, true
+	}
+	return out, ranked
 }
 
 // roomFor is the place among ranked, the items ranked for the prompt, that

@@ -91,10 +91,11 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 	}) {
 		w = strings.Trim(w, "._-/")
 		parts := splitIdent(w)
-		// A number's parts ("2-3", "16.0.7", "2024-01-15") glued make no
+		// A range's or a version's parts ("2-3", "16.0.7") glued make no
 		// identifier anyone writes: "23" would match the 23 of a line
-		// number. Its parts are searched as any number is.
-		if len(parts) > 1 && strings.Trim(w, "0123456789_-./") != "" {
+		// number. Its parts are searched as any number is. A date's
+		// ("2024-01-15") make one, in the names of migrations and backups.
+		if len(parts) > 1 && !gluedNumber(w) {
 			// FTS5's tokenizer splits the whole identifier too, so search its
 			// parts; keep the joined form for identifiers written without separators.
 			if g := add(strings.Map(func(r rune) rune {
@@ -192,4 +193,13 @@ func stripParticle(w string) string {
 		}
 	}
 	return w
+}
+
+// gluedNumber reports a number written in parts that no one writes glued:
+// a version (parts after a dot) or a range, four digits or fewer in all.
+func gluedNumber(w string) bool {
+	if strings.Trim(w, "0123456789_-./") != "" {
+		return false
+	}
+	return strings.Contains(w, ".") || len(w)-strings.Count(w, "-")-strings.Count(w, "_")-strings.Count(w, "/") <= 4
 }
