@@ -216,6 +216,43 @@ func TestEditWarningLeftOutWhenNoRoom(t *testing.T) {
 	}
 }
 
+// FuzzSnapshot: reading a stored read or write as a file's snapshot never
+// panics; its lines are lines of the text, and a diff of two snapshots
+// holds only lines of either.
+func FuzzSnapshot(f *testing.F) {
+	for _, s := range []string{
+		"Read: /kiln/A.kt\n     1→package kiln\n     2→\n     3→class A : B()\n",
+		"Write: /kiln/A.kt\n+ package kiln\n+ \n+ class A : C()\n+",
+		"Read: /kiln/t.tsv\n1\tlow\t10\n2\thigh\n",
+		"Read: /a\n     7→x\n",
+		"Write: /a (error)\n+ x",
+		"Read: \xff\n\x001\t\xfe\n",
+	} {
+		f.Add(s, "Write: /kiln/A.kt\n+ package kiln\n+ class A : B()")
+	}
+	f.Fuzz(func(t *testing.T, older, newer string) {
+		fa, la, _ := snapshot(older)
+		fb, lb, _ := snapshot(newer)
+		for _, l := range la {
+			if !strings.Contains(older, l) {
+				t.Errorf("snapshot(%q) made up the line %q", older, l)
+			}
+		}
+		if fa == "" || fb == "" {
+			return
+		}
+		diff, ok := snapshotDiff(fb, la, lb)
+		if !ok {
+			return
+		}
+		for _, c := range func() []editChange { cs, _ := editChanges(diff); return cs }() {
+			if !slices.Contains(la, c.removed) || !slices.Contains(lb, c.added) {
+				t.Errorf("a change %+v of lines neither snapshot holds", c)
+			}
+		}
+	})
+}
+
 // FuzzEditChanges: reading a stored edit for its changes never panics,
 // and every change pairs a line the edit removed with one it added, the
 // two different.

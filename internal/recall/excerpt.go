@@ -352,6 +352,9 @@ func (m *message) shortList(n int) []int {
 // wholeLine reports whether a segment of the message is a line of its
 // text, not a sentence cut from a longer line.
 func (m *message) wholeLine(seg string) bool {
+	if seg == "" {
+		return false
+	}
 	for at := 0; ; {
 		i := strings.Index(m.text[at:], seg)
 		if i < 0 {

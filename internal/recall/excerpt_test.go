@@ -231,3 +231,22 @@ func weighed(cs []concept) []concept {
 	}
 	return cs
 }
+
+// FuzzExcerpt: picking the lines of a message to show never panics nor
+// loops, whatever the text (lists, colons, long lines, invalid UTF-8).
+func FuzzExcerpt(f *testing.F) {
+	for _, s := range []string{
+		"The gate checks two conditions:\n1. read\n2. passed\nmore",
+		"I see:\n- a\n- b\n- c\n- d\n- e\n- f\nThe problem is twice.",
+		"x:\n1. " + strings.Repeat("long sentence here. ", 20) + "\n2. b",
+		"\xff:\n- \x00\n",
+	} {
+		f.Add(s, "what are the conditions to pass?")
+	}
+	f.Fuzz(func(t *testing.T, text, prompt string) {
+		cs := weighed(concepts(prompt, nil))
+		for _, n := range []int{40, itemChars} {
+			excerpt(strings.Repeat(text+"\n", 3), cs, n)
+		}
+	})
+}
