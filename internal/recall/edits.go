@@ -151,12 +151,12 @@ func askedChange(changes []editChange, other int, cs []concept) []editChange {
 // and a common end that hold at least half of the longer line's tokens and
 // a word, so that the line still names what it is ("cone = 6" made "cone
 // = 8", "class Glaze(str, Enum):" made "class Glaze(Enum):"). The sole
-// line an edit changed may differ in more tokens, in more places (a
-// URL's path rewritten in two): the edit pairs it, so the few tokens in
-// one place are not needed to; half of it kept, with a word, still is. Their code is
-// compared, without a trailing comment: an edit that sets a value often
-// says why beside it ("timeout: 120 # for model loading"), and one that
-// changes only the comment sets nothing.
+// line an edit changed may differ in more tokens, in more places (a URL's
+// path rewritten in two): the edit pairs it, so the few tokens in one
+// place are not needed to; half of it kept, with a word, still is. Their
+// code is compared, without a trailing comment: an edit that sets a value
+// often says why beside it ("timeout: 120 # for model loading"), and one
+// that changes only the comment sets nothing.
 func changedLine(removed, added, opener string, sole bool) bool {
 	if removed == "" || added == "" || len(removed) > maxEditLine || len(added) > maxEditLine {
 		return false
