@@ -381,8 +381,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// shows is the newer side of what is shown, and its warning says so:
 	// worth a place even when none is left (placeEdits). An edit is its
 	// own change, not a repeat: one changing a line back is how it stands
-	// now.
-	out, ranked = placeEdits(out, ranked, cfg.K, laterEdits(ctx, db, req, cs, asked, pc, out[:ranked]), func(e Item) bool {
+	// now. Nothing after reads which items were ranked.
+	out, _ = placeEdits(out, ranked, cfg.K, laterEdits(ctx, db, req, cs, asked, pc, out[:ranked]), func(e Item) bool {
 		if !fresh(e) {
 			return false
 		}
