@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,7 +79,8 @@ type result struct {
 	code           int
 	stdout, stderr string
 	took           time.Duration
-	killed         bool // killed by the test (SIGKILL or the safety timeout)
+	cpu            time.Duration // user and system time the process used
+	killed         bool          // killed by the test (SIGKILL or the safety timeout)
 	err            error
 }
 
@@ -155,6 +157,9 @@ func runKill(p proc, killAfter time.Duration) result {
 		r.err = fmt.Errorf("%s did not finish within %v", p.bin, limit)
 	}
 	r.took = time.Since(start)
+	if ps := cmd.ProcessState; ps != nil {
+		r.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	r.stdout, r.stderr = out.String(), errb.String()
 	var ee *exec.ExitError
 	switch {
@@ -415,33 +420,41 @@ func newDataDir(t *testing.T) string {
 
 // durations collects timings per name, safely from many goroutines.
 type durations struct {
-	mu sync.Mutex
-	m  map[string][]time.Duration
+	mu        sync.Mutex
+	wall, cpu map[string][]time.Duration
 }
 
-func (d *durations) add(name string, v time.Duration) {
+// add records one run of name: its wall time and the CPU time it used.
+func (d *durations) add(name string, r result) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.m == nil {
-		d.m = map[string][]time.Duration{}
+	if d.wall == nil {
+		d.wall, d.cpu = map[string][]time.Duration{}, map[string][]time.Duration{}
 	}
-	d.m[name] = append(d.m[name], v)
+	d.wall[name] = append(d.wall[name], r.took)
+	d.cpu[name] = append(d.cpu[name], r.cpu)
 }
 
+// report prints each name's percentiles of wall time, then of CPU time: a
+// wall time far above the CPU time is time spent waiting (CPU, disk, lock).
 func (d *durations) report() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	names := make([]string, 0, len(d.m))
-	for n := range d.m {
+	names := make([]string, 0, len(d.wall))
+	for n := range d.wall {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	var b strings.Builder
 	for _, n := range names {
-		v := append([]time.Duration(nil), d.m[n]...)
-		sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
-		q := func(p float64) time.Duration { return v[min(len(v)-1, int(p*float64(len(v))))].Round(time.Millisecond) }
-		fmt.Fprintf(&b, "  %-20s n=%-5d p50=%-8v p90=%-8v p99=%-8v max=%v\n", n, len(v), q(0.5), q(0.9), q(0.99), v[len(v)-1].Round(time.Millisecond))
+		for _, kind := range []struct {
+			label string
+			v     []time.Duration
+		}{{"wall", d.wall[n]}, {"cpu", d.cpu[n]}} {
+			v := slices.Sorted(slices.Values(kind.v))
+			q := func(p float64) time.Duration { return v[min(len(v)-1, int(p*float64(len(v))))].Round(time.Millisecond) }
+			fmt.Fprintf(&b, "  %-20s %-4s n=%-5d p50=%-8v p90=%-8v p99=%-8v max=%v\n", n, kind.label, len(v), q(0.5), q(0.9), q(0.99), v[len(v)-1].Round(time.Millisecond))
+		}
 	}
 	return b.String()
 }

@@ -215,8 +215,14 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, opt Options, h Handler) (cod
 	case res = <-done:
 	case <-ctx.Done():
 		// The handler may be stuck in a call that ignores ctx; we leave it behind.
-		// Returning exits the process, which ends it.
-		log.Error("deadline exceeded; no reply", "budget", budget)
+		// Returning exits the process, which ends it. The CPU time it had
+		// tells a slow hook (near the budget) from one that waited for a
+		// busy machine's CPU, a disk or a lock (far below it).
+		args := []any{"budget", budget}
+		if cpu, ok := cpuTime(); ok {
+			args = append(args, "cpu", cpu.Round(time.Millisecond))
+		}
+		log.Error("deadline exceeded; no reply", args...)
 		return 0
 	}
 	if res.err != nil {

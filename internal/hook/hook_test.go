@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -158,6 +159,8 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	return 0, errors.New("no space left on device")
 }
 
+func (w *failingWriter) Close() error { return nil }
+
 // On a full disk the log file opens but every write fails; the lines must
 // then go to the fallback rather than nowhere.
 func TestLogWriterFallsBack(t *testing.T) {
@@ -214,6 +217,50 @@ func TestRunDeadline(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
 	if !strings.Contains(string(log), "deadline exceeded") || !strings.Contains(string(log), "budget=50ms") {
 		t.Fatalf("deadline path not logged: %q", log)
+	}
+	if !regexp.MustCompile(`cpu=[0-9.]+[mµn]?s\b`).Match(log) {
+		t.Fatalf("deadline logged without the process's CPU time: %q", log)
+	}
+}
+
+// cpuTime reads the process's CPU time, which work adds to.
+func TestCPUTime(t *testing.T) {
+	before, ok := cpuTime()
+	if !ok {
+		t.Fatal("no CPU time")
+	}
+	x := 0
+	for i := range 50_000_000 {
+		x += i % 7
+	}
+	after, ok := cpuTime()
+	if !ok || after <= before || x == 0 {
+		t.Fatalf("CPU time %v, then %v after a busy loop", before, after)
+	}
+}
+
+// A handler left behind at the deadline may log on its way out after Run
+// closed the log: the line is dropped, not written to stderr as if the log
+// file had failed (the process is exiting; its reason is logged already).
+func TestRunLateLogNotOnStderr(t *testing.T) {
+	opt, dir := testOptions(t, 50*time.Millisecond)
+	var out, errb bytes.Buffer
+	release, logged := make(chan struct{}), make(chan struct{})
+	Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit","session_id":"s"}`), &out, &errb, opt,
+		func(ctx context.Context, env *Env, ev *Event) (Reply, error) {
+			<-release
+			env.Log.Error("store prompt", "err", ctx.Err())
+			close(logged)
+			return Reply{}, nil
+		})
+	close(release)
+	<-logged
+	if errb.Len() != 0 {
+		t.Errorf("a line logged after the deadline reached stderr: %q", errb.String())
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
+	if !strings.Contains(string(log), "deadline exceeded") {
+		t.Errorf("deadline not logged: %q", log)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/regular"
@@ -37,20 +38,37 @@ func OpenLog(cfg config.Config, fallback io.Writer) (*slog.Logger, func()) {
 		return l, func() {}
 	}
 	w := &logWriter{file: f, fallback: fallback}
-	return slog.New(slog.NewTextHandler(w, nil)), func() { f.Close() }
+	return slog.New(slog.NewTextHandler(w, nil)), w.close
 }
 
 // logWriter writes to the log file until a write fails, then to the fallback.
 // A full disk opens the file fine and fails every write, and slog drops write
 // errors: without this, a hook that could not store anything would say so
-// nowhere. slog's handler serialises calls to Write.
+// nowhere.
 type logWriter struct {
-	file     io.Writer
+	mu       sync.Mutex
+	file     io.WriteCloser
 	fallback io.Writer
 	failed   bool
+	closed   bool
+}
+
+// close closes the file. A hook past its deadline returns, closing the log,
+// while its handler may still be logging on the way out: what it writes then
+// is dropped, not sent to stderr as a failed write would be.
+func (w *logWriter) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	w.file.Close()
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return len(p), nil
+	}
 	if !w.failed {
 		_, err := w.file.Write(p)
 		if err == nil {
