@@ -213,16 +213,15 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, opt Options, h Handler) (cod
 	var res result
 	select {
 	case res = <-done:
+		if ctx.Err() != nil {
+			// What the handler logged of its calls cut short follows from
+			// this line, which says why.
+			log.Error("deadline exceeded; replying late", deadlineArgs(budget)...)
+		}
 	case <-ctx.Done():
 		// The handler may be stuck in a call that ignores ctx; we leave it behind.
-		// Returning exits the process, which ends it. The CPU time it had
-		// tells a slow hook (near the budget) from one that waited for a
-		// busy machine's CPU, a disk or a lock (far below it).
-		args := []any{"budget", budget}
-		if cpu, ok := cpuTime(); ok {
-			args = append(args, "cpu", cpu.Round(time.Millisecond))
-		}
-		log.Error("deadline exceeded; no reply", args...)
+		// Returning exits the process, which ends it.
+		log.Error("deadline exceeded; no reply", deadlineArgs(budget)...)
 		return 0
 	}
 	if res.err != nil {
@@ -235,6 +234,21 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, opt Options, h Handler) (cod
 		log.Info("done", "elapsed", time.Since(start), "context_chars", utf8.RuneCountInString(res.reply.AdditionalContext))
 	}
 	return 0
+}
+
+// deadlineArgs are the log attributes of a deadline passed: the budget, the
+// process's CPU time (its start and its runtime's threads included), which
+// tells a slow hook, near the budget, from one that waited, and the time it
+// waited for a CPU (Linux), which tells a busy machine from a lock or a disk.
+func deadlineArgs(budget time.Duration) []any {
+	args := []any{"budget", budget}
+	if cpu, ok := cpuTime(); ok {
+		args = append(args, "cpu", cpu.Round(time.Millisecond))
+	}
+	if w, ok := cpuWait(); ok {
+		args = append(args, "cpu_wait", w.Round(time.Millisecond))
+	}
+	return args
 }
 
 // BudgetEnv names the environment variable that replaces every hook's

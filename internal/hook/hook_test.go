@@ -221,6 +221,29 @@ func TestRunDeadline(t *testing.T) {
 	if !regexp.MustCompile(`cpu=[0-9.]+[mµn]?s\b`).Match(log) {
 		t.Fatalf("deadline logged without the process's CPU time: %q", log)
 	}
+	if _, ok := cpuWait(); ok && !regexp.MustCompile(`cpu_wait=[0-9.]+[mµn]?s\b`).Match(log) {
+		t.Fatalf("deadline logged without the time waited for a CPU: %q", log)
+	}
+}
+
+// A handler that returns as its deadline passes (its calls cut short by
+// ctx) may be seen either way by Run: replied late or not at all. Either
+// way the deadline is logged once, with what tells a slow hook from a
+// starved one, so the errors the handler logged on the way have a cause.
+func TestRunDeadlineLoggedOnce(t *testing.T) {
+	for i := range 20 {
+		opt, dir := testOptions(t, 20*time.Millisecond)
+		var out, errb bytes.Buffer
+		Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit","session_id":"s"}`), &out, &errb, opt,
+			func(ctx context.Context, env *Env, ev *Event) (Reply, error) {
+				<-ctx.Done()
+				return Reply{AdditionalContext: "late"}, ctx.Err()
+			})
+		log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
+		if n := strings.Count(string(log), `msg="deadline exceeded;`); n != 1 || !strings.Contains(string(log), " cpu=") {
+			t.Fatalf("run %d: %d deadline lines, want 1 with the CPU time: %s", i, n, log)
+		}
+	}
 }
 
 // cpuTime reads the process's CPU time, which work adds to.
@@ -261,6 +284,30 @@ func TestRunLateLogNotOnStderr(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(dir, "claude-memory-layer.log"))
 	if !strings.Contains(string(log), "deadline exceeded") {
 		t.Errorf("deadline not logged: %q", log)
+	}
+}
+
+// The log may be closed while a handler left behind writes to it: under
+// -race, the two must not touch the writer's state at once.
+func TestLogWriterCloseWhileWriting(t *testing.T) {
+	t.Parallel()
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fallback bytes.Buffer
+	w := &logWriter{file: f, fallback: &fallback}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 1000 {
+			w.Write([]byte("line\n"))
+		}
+	}()
+	w.close()
+	<-done
+	if fallback.Len() != 0 {
+		t.Errorf("a write after close reached the fallback: %q", fallback.String())
 	}
 }
 

@@ -195,3 +195,34 @@ func beginAsync(t *testing.T, db *DB) <-chan *Tx {
 	}()
 	return ch
 }
+
+// TestBulkWriterYieldsHalfTheTime: under writers that keep a turn busy, a
+// bulk writer waits its longest, then goes without waiting for as long,
+// rather than waiting before each transaction.
+func TestBulkWriterYieldsHalfTheTime(t *testing.T) {
+	defer func(d time.Duration) { maxYield = d }(maxYield)
+	maxYield = 30 * time.Millisecond
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "memory.db")
+	bulk, err := Open(ctx, path, Options{Bulk: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bulk.Close()
+	other, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	other.turn.take() // a writer inside its turn throughout
+	defer other.turn.done()
+	if !bulk.OthersWaiting() {
+		t.Fatal("the bulk writer does not see the other writer's turn")
+	}
+	if waited := bulk.turn.yield(ctx); waited < maxYield {
+		t.Fatalf("the first yield waited %v with the other writer inside its turn, want its longest, %v", waited, maxYield)
+	}
+	if waited := bulk.turn.yield(ctx); waited != 0 {
+		t.Errorf("the next yield waited %v, want none: having waited, the bulk writer goes first for as long", waited)
+	}
+}
