@@ -76,6 +76,24 @@ func TestRealClientLabelledChange(t *testing.T) {
 	}
 }
 
+// TestRealClientRemovalWarning: a session reads code calling a stub; a
+// later answer says the stub was removed. Asked whether the stub is still
+// there, the next session gets the read as the older side of a warning
+// that names the stub as the answer wrote it.
+func TestRealClientRemovalWarning(t *testing.T) {
+	w := newWorld(t)
+	src := w.projectFile("kiln-search.js", "export function findGlazes(query) {\n  return fetchKilnStub(query) // canned glazes until the index is up\n}\n")
+	w.session("s1", nil, "Where do kiln glaze searches come from? READFILE "+src)
+	w.session("s2", nil, "Make glaze search use the live index.\n"+
+		"SAY Done. Completely removed `fetchKilnStub()` from `kiln-search.js`; glaze searches go to the live index.")
+	block := warningBlock(t, w.session("s3", nil, "do glaze searches still fall back to the canned kiln stub?"))
+	for _, want := range []string{"fetchKilnStub(query)", "fetchKilnStub() was removed"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+}
+
 // warningBlock is the [CONFLICT WARNINGS] block of the first request the
 // session in dir sent the model; the test fails without one.
 func warningBlock(t *testing.T, dir string) string {

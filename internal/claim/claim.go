@@ -18,6 +18,7 @@ type Claim struct {
 	Value    string // canonical value, lower-case: "vitest", "5432", "postgres"
 	Replaces string // the value this statement explicitly replaces ("switch from X to Y" -> X), or ""
 	Negated  bool   // the statement rejects Value ("no longer use X", "don't use X", "X 더 이상")
+	Removed  bool   // rejected as removed ("removed X", "dropped X"): it was there and is gone
 	Start    int    // byte span of the statement in the text it was parsed from
 	End      int
 
@@ -95,6 +96,7 @@ type mention struct {
 	first, last   int // token indexes of the mention
 	sent          int
 	old, new, neg bool // marked as the old value, the new one, rejected outright
+	removed       bool // rejected by a removal ("removed X")
 	weak          bool // a plain word that does not stand for itself (Claim.Weak)
 	moved         bool // marked new by change wording (Claim.moved)
 	tally         bool // a number of things, not a setting (Claim.tally)

@@ -42,6 +42,14 @@ func TestParse(t *testing.T) {
 		{"X.js version", "Upgraded Vue.js to 3.5.1 on the admin panel.", "version:vue", "3.5.1", ""},
 		{"port", "The API now listens on port 8081 instead of 8080.", "port", "8081", "8080"},
 		{"host port", "Redis is reachable at localhost:6380 from now on.", "port", "6380", ""},
+		// "A instead of B" fills one slot: A takes the role B's table gives,
+		// not the phrase's ("for the invoice queue"); a URL instead of a
+		// host:port changes the host.
+		{"instead of, the replaced one's role", "We will use kelbodb for the invoice queue instead of sqlite.", "database", "kelbodb", "sqlite"},
+		{"a URL instead of a host and port", "Reset links now point to https://app.quorvex.io/reset instead of localhost:3000.", "host", "app.quorvex.io", "localhost"},
+		{"instead of, a count keeps its role", "Use 3 workers instead of postgres.", "workers", "3", ""},
+		{"instead of, a path keeps its role", "Write logs to /var/log/app instead of sentry.", "path", "/var/log/app", ""},
+		{"instead of, a version keeps its role", "Upgrade to react 19 instead of vue.", "version:react", "19", ""},
 		{"region", "Move the buckets to ap-southeast-2, nothing new in eu-west-1 anymore.", "region", "ap-southeast-2", "eu-west-1"},
 		{"gcp region", "The cluster lives in europe-west4.", "region", "europe-west4", ""},
 		{"path", "Fixtures moved from test/data to testdata/fixtures.", "path", "testdata/fixtures", "test/data"},
@@ -321,6 +329,39 @@ func TestCompareUpdate(t *testing.T) {
 		rel, _, _, _ := Compare(Parse(tt.older), Parse(tt.newer))
 		if rel != tt.want {
 			t.Errorf("Compare(%q, %q) = %v; want %v", tt.older, tt.newer, rel, tt.want)
+		}
+	}
+}
+
+// A removal ("removed X", "dropped X") says the thing is gone; a plain
+// rejection ("don't use X") says it is not chosen. A piece of code removed
+// is a claim of its own. The names are made up.
+func TestRemoved(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text, value string
+		removed     bool
+	}{
+		{"Completely removed `fetchQuorvexStub()` from `search.js`.", "fetchquorvexstub()", true},
+		{"We dropped `kelbo.Open` from the login flow.", "kelbo.open", true},
+		{"We no longer use yarn; pnpm installs everything.", "yarn", false},
+		{"Don't call `fetchQuorvexStub()` from the handlers.", "fetchquorvexstub()", false},
+		{"I haven't removed `fetchQuorvexStub()` yet.", "fetchquorvexstub()", false},
+		{"Should we have removed `kelbo.Open`?", "kelbo.open", false},
+		{"We would have dropped `kelbo.Open`, but the tests need it.", "kelbo.open", false},
+		{"Drop `users_tmp` after the migration.", "users_tmp", false},
+	} {
+		var got *Claim
+		for _, c := range Parse(tc.text) {
+			if c.Value == tc.value {
+				got = &c
+			}
+		}
+		switch {
+		case got == nil && tc.removed:
+			t.Errorf("%q: no claim of %q: %+v", tc.text, tc.value, Parse(tc.text))
+		case got != nil && got.Removed != tc.removed:
+			t.Errorf("%q: %q Removed = %v, want %v", tc.text, tc.value, got.Removed, tc.removed)
 		}
 	}
 }

@@ -12,9 +12,13 @@ import (
 // weak ones ("from", "instead of") only tell old from new when a statement
 // names both.
 var (
-	strongBefore = lazywords.Lookup(`not no never stop stopped stopping avoid drop dropped dropping remove removed removing ditch
-		ditched retire retired deprecate deprecated deprecating cancel cancelled canceled abandon abandoned longer ban banned
-		don't doesn't shouldn't mustn't won't`)
+	strongBefore = lazywords.Lookup(`not no never stop stopped stopping avoid drop dropping remove removing ditch ditched
+		retire retired deprecate deprecated deprecating cancel cancelled canceled abandon abandoned longer ban banned
+		don't doesn't shouldn't mustn't won't ` + removalList)
+	// removals, of strongBefore, report the thing named after them gone
+	// ("removed `fetchMock()`"): done, not asked for ("remove X"), planned
+	// or refused ("don't use X").
+	removals   = lazywords.Lookup(removalList)
 	weakBefore = lazywords.Lookup(`from off instead than old former previous away replace replaced replaces replacing supersedes migrate migrated
 		migrating 대신`)
 	strongAfter = lazywords.Lookup(`not deprecated removed anymore longer retired dropped gone eol end-of-life obsolete 더 그만 말고 빼고
@@ -26,6 +30,9 @@ var (
 		move moved migrate by favor favour target targets targeting 이제 with`)
 	newAfter = lazywords.Lookup(`instead replaces now`)
 )
+
+// removalList are the words of removals.
+const removalList = `dropped removed`
 
 // window is how many tokens a marker may stand from its value.
 const window = 3
@@ -70,6 +77,7 @@ func (p *parser) markers() {
 			switch {
 			case strongBefore().Has(w):
 				m.old, m.neg = true, true
+				m.removed = removals().Has(w) && p.done(k)
 			case weakBefore().Has(w) && (rejectBefore().Has(w) || !namedRoles[m.role] || p.toAfter(m)):
 				// "replace X with Y" rejects X even when Y fills another
 				// role; "built from X" does not reject X, and a path or
@@ -151,6 +159,23 @@ func (p *parser) markers() {
 			break
 		}
 	}
+}
+
+// done reports whether the verb at token k reports what was done: its
+// statement asks nothing ("Should we have removed X?") and no negation or
+// modal comes right before it ("haven't removed", "would have dropped").
+func (p *parser) done(k int) bool {
+	st := p.sents[p.toks[k].sent]
+	if strings.HasSuffix(strings.TrimRight(p.text[st.start:st.end], " *_`\"'”)"), "?") {
+		return false
+	}
+	for j := k - 1; j >= st.first && j >= k-3; j-- {
+		w := p.toks[j].s
+		if plainNegation().Has(w) || modals().Has(w) || strings.HasSuffix(w, "n't") || w == "yet" {
+			return false
+		}
+	}
+	return true
 }
 
 // changedCounts marks the sides of each count changed (tally): whatever
@@ -634,6 +659,7 @@ func (p *parser) claims() []Claim {
 		type value struct {
 			v                 string
 			old, new, neg     bool
+			removed           bool
 			moved             bool
 			weak              bool
 			setting           bool
@@ -676,6 +702,7 @@ func (p *parser) claims() []Claim {
 			cur.new = cur.new || m.new
 			cur.moved = cur.moved || m.moved
 			cur.neg = cur.neg || m.neg
+			cur.removed = cur.removed || m.removed
 			cur.weak = cur.weak && m.weak
 			cur.tally = cur.tally && m.tally
 			cur.setting = cur.setting || p.settingAt(m)
@@ -697,6 +724,7 @@ func (p *parser) claims() []Claim {
 		if len(vals) == 1 {
 			c := mk(vals[0])
 			c.Negated = vals[0].neg && !vals[0].new
+			c.Removed = c.Negated && vals[0].removed
 			c.Changed = c.Changed || c.Negated
 			out = append(out, c)
 			continue
@@ -787,7 +815,7 @@ func (p *parser) claims() []Claim {
 				continue
 			}
 			c := mk(v)
-			c.Negated, c.Changed = true, true
+			c.Negated, c.Changed, c.Removed = true, true, v.removed
 			out = append(out, c)
 		}
 		for _, v := range append(plain, weak...) {

@@ -85,6 +85,12 @@ func (p *parser) shaped() {
 			// ("Settings → Profile → Keys") unless a change is said.
 			role = "choice"
 		}
+		if role == "" && !plain && i > 0 && removals().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent && strings.HasSuffix(p.text[:p.toks[i].start], "`") {
+			// "Removed `fetchMock()`": a piece of code that was there, gone.
+			// A name in prose ("dropped Kelbo") takes the role of what
+			// replaces it (partners).
+			role = "choice"
+		}
 		if role != "" {
 			p.add(role, v, i, last)
 			if weak && int(p.owner[i]) == len(p.ms) {
@@ -782,6 +788,8 @@ func (p *parser) partners() {
 					if j >= 0 {
 						nv, nlast, _, _ := p.shapeAt(j)
 						p.add(m.role, nv, j, nlast)
+					} else {
+						p.insteadOf(int(o) - 1)
 					}
 				}
 				continue
@@ -827,6 +835,47 @@ func (p *parser) partners() {
 			i = last
 		}
 	}
+}
+
+// insteadOf gives the value named just before "instead of" the role of
+// mention oi, named after it ("use pgx for the ledger retry instead of
+// sqlc"): the two fill one slot, the new value and the old, and claims
+// pair values by role. The replaced value's role is the one a table or its
+// shape gave it; the other's may be a phrase's ("for the ledger retry")
+// that names no kind of thing. Not when the two are of different kinds (a
+// number and a name), nor when the value before already has a role a table
+// gives it.
+func (p *parser) insteadOf(oi int) {
+	o := &p.ms[oi]
+	b := o.first - 1
+	if b > 0 && determiners().Has(p.toks[b].s) {
+		b--
+	}
+	if b < 2 || p.toks[b].s != "of" || p.toks[b-1].s != "instead" || p.toks[b-2].sent != o.sent {
+		return
+	}
+	k := b - 2 // the word before "instead", past a comma ("uses pgx, instead of sqlc")
+	for ; k >= 0 && p.toks[k].sent == o.sent && p.owner[k] == 0; k-- {
+		if k < b-2 && p.clauseBreak(k) {
+			return
+		}
+	}
+	if k < 0 || p.toks[k].sent != o.sent || p.owner[k] == 0 {
+		return
+	}
+	n := &p.ms[p.owner[k]-1]
+	if t := p.toks[o.first]; n.role == "host" && o.role == "port" && o.first == o.last && !strings.Contains(t.s, "://") {
+		// "a link to https://example.org instead of localhost:3000": the
+		// host changed; the port went with it.
+		if h, _, ok := strings.Cut(t.s, ":"); ok && h != "" {
+			o.role, o.value = "host", h
+		}
+	}
+	if n.role == o.role || n.role == "path" || strings.HasPrefix(n.role, "version:") || counting(n.role) ||
+		isNumber(n.value) != isNumber(o.value) || slices.Contains(RolesOf(n.value), n.role) {
+		return
+	}
+	n.role = o.role
 }
 
 // successor returns the first capitalised name after token i in its

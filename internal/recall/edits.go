@@ -44,21 +44,12 @@ const maxEditChanges = 2
 // few tokens changed (changedLine). Lines the edit left as they were are
 // passed over; other counts the lines it added or dropped besides.
 func editChanges(text string) (changes []editChange, other int) {
-	head, body, _ := strings.Cut(text, "\n")
-	name, file, ok := strings.Cut(head, ": ")
-	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
-		return nil, 0 // a failed edit changed nothing
+	file, removed, added, ok := editLines(text)
+	if !ok {
+		return nil, 0 // no edit, or a failed one, which changed nothing
 	}
-	if strings.Contains(body, " bytes cut …]") {
+	if strings.Contains(text, " bytes cut …]") {
 		return nil, 0 // cut when stored: its size is not known, nor what was cut
-	}
-	var removed, added []string
-	for _, l := range strings.Split(body, "\n") {
-		if r, ok := strings.CutPrefix(l, "- "); ok {
-			removed = append(removed, strings.TrimSpace(r))
-		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
-			added = append(added, strings.TrimSpace(a))
-		}
 	}
 	opener := lineComment(file)
 	// An edit of one line for one pairs the two itself: no other line
@@ -111,6 +102,26 @@ func editChanges(text string) (changes []editChange, other int) {
 		return nil, other
 	}
 	return changes, other
+}
+
+// editLines reads a file edit's text, as the capture renders it (its
+// header "Edit: <path>", then "- old" lines and "+ new" lines): the file
+// and the lines removed and added, trimmed. Not an edit, or a failed one
+// (which changed nothing): ok is false.
+func editLines(text string) (file string, removed, added []string, ok bool) {
+	head, body, _ := strings.Cut(text, "\n")
+	name, file, ok := strings.Cut(head, ": ")
+	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
+		return "", nil, nil, false
+	}
+	for _, l := range strings.Split(body, "\n") {
+		if r, ok := strings.CutPrefix(l, "- "); ok {
+			removed = append(removed, strings.TrimSpace(r))
+		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
+			added = append(added, strings.TrimSpace(a))
+		}
+	}
+	return file, removed, added, true
 }
 
 // askedChange is the change, of an edit that changed many lines in place

@@ -6,9 +6,11 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
@@ -259,6 +261,16 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			continue
 		}
 		for _, c := range n.claims {
+			if o, name, ok := namesRemoved(sel, paired, n, c); ok {
+				// Two memories of one message (a decision and a fact) tell
+				// of one removal: it is said once.
+				if !slices.ContainsFunc(out, func(w Warning) bool { return w.Old == c.Value && w.A.CID == o.CID }) {
+					out = append(out, removalWarning(c, name, o, n))
+				}
+				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
+				done[n.CID] = true
+				break
+			}
 			if c.Replaces == "" {
 				continue
 			}
@@ -303,6 +315,63 @@ func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) 
 		!knownRole(c.Role) && !strings.ContainsAny(c.Replaces, "0123456789-._@") {
 		return said{}, false
 	}
+	return namedBefore(sel, paired, n, func(text string) bool {
+		text = strings.ToLower(text)
+		return wordIn(text, c.Replaces) && !wordIn(text, c.Value)
+	})
+}
+
+// namesRemoved returns a shown item said before n that names a piece of
+// code c says n removed ("Completely removed `fetchMock()`") and does not
+// remove it itself, and the name as n writes it: the older item shows the
+// code as it was. Only a name n writes as code (in a code span) with a
+// mark of code (a call, a dotted or joined name), which a word search
+// cannot mistake, and not a path, a version or a number; not a thing
+// removed to be made again ("removed `node_modules` and reinstalled"). An
+// edit's removed lines are the removal itself, not the code as it was.
+func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (said, string, bool) {
+	src := claimSource(n.Item)
+	if !c.Removed || c.Role == "path" || strings.HasPrefix(c.Role, "version:") || numeric(c.Value) || everyday(c.Value) || !strings.ContainsAny(c.Value, "-._@()") ||
+		c.Start < 0 || c.End > len(src) || c.Start >= c.End {
+		return said{}, "", false
+	}
+	stmt := src[c.Start:c.End]
+	at := indexFold(stmt, "`"+c.Value+"`")
+	if at < 0 || remade(stmt) {
+		return said{}, "", false
+	}
+	name, bare := stmt[at+1:at+1+len(c.Value)], strings.TrimSuffix(c.Value, "()") // a call names it with its arguments
+	o, ok := namedBefore(sel, paired, n, func(text string) bool {
+		if _, _, added, ok := editLines(text); ok {
+			text = strings.Join(added, "\n")
+		}
+		text = strings.ToLower(text)
+		return wordIn(text, bare) && !slices.ContainsFunc(claim.Parse(text), func(o claim.Claim) bool {
+			return o.Removed && strings.TrimSuffix(o.Value, "()") == bare
+		})
+	})
+	return o, name, ok
+}
+
+// remakes are the words of a thing made again: what was removed with one
+// of them in the same statement was reset, not dropped.
+var remakes = lazywords.Lookup(`reinstall reinstalled reinstalling regenerate regenerated regenerating rebuild rebuilt
+	rebuilding recreate recreated recreating re-add re-added readded restore restored restoring`)
+
+// remade reports a statement saying a thing was made again.
+func remade(stmt string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(stmt), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+		if remakes().Has(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedBefore returns the first shown item said before n, not already
+// paired with it and sharing none of its events, whose text (what the
+// context shows of it) names holds.
+func namedBefore(sel []Item, paired map[[2]int64]bool, n said, names func(text string) bool) (said, bool) {
 	at := slices.IndexFunc(sel, func(it Item) bool { return it.CID == n.CID })
 	if at < 0 {
 		return said{}, false
@@ -312,11 +381,11 @@ func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) 
 			slices.ContainsFunc(it.events, func(id int64) bool { return slices.Contains(n.events, id) }) {
 			continue
 		}
-		text := it.Excerpt // what the context shows of it
+		text := it.Excerpt
 		if it.Kind == KindEntry {
 			text = claimSource(it)
 		}
-		if text = strings.ToLower(text); wordIn(text, c.Replaces) && !wordIn(text, c.Value) {
+		if names(text) {
 			return said{Item: it}, true
 		}
 	}
@@ -861,6 +930,13 @@ func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Wa
 		w.Note = fmt.Sprintf("%s%s vs %s; neither says it replaces the other, the newer is from %s.", label, Inert(ov), Inert(nv), date(newer.Time))
 	}
 	return w
+}
+
+// removalWarning says that newer removed the code c names (name, as newer
+// writes it), which older shows.
+func removalWarning(c claim.Claim, name string, older, newer said) Warning {
+	return Warning{Severity: "HIGH", Kind: "superseded", Old: c.Value, A: statement(older, c.Role, c.Value), B: statement(newer, c.Role, c.Value),
+		Note: fmt.Sprintf("%s was removed (%s); the older memory shows it as it was.", Inert(name), date(newer.Time))}
 }
 
 // knownRole reports a role the claim tables know as a choice: a table

@@ -418,3 +418,71 @@ func TestReplacedSkipsPastedOutput(t *testing.T) {
 		t.Errorf("a pasted log line was taken for a statement: %+v", ws)
 	}
 }
+
+// A shown item naming a piece of code a later message says was removed
+// shows it as it was: the removal supersedes it. Not when the older item
+// removes it itself, nor for a removal of no one name ("the cache"), nor
+// for a name only not to be used. The texts are made up.
+func TestShownCodeOfRemovedNameWarns(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	run := func(session string, at time.Time, text string) store.Event {
+		t.Helper()
+		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, Text: text, DedupeKey: session + ":0"}
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.Read().Events(ctx, store.EventFilter{SessionID: session})
+		if err != nil || len(got) != 1 {
+			t.Fatal(got, err)
+		}
+		return got[0]
+	}
+	code := run("read", day.AddDate(0, 0, -2), "Read: src/quorvex/search.js\n  const hits = fetchQuorvexStub(query) // canned results until the index is up, as in v2.1")
+	warns := func(newer string) []Warning {
+		t.Helper()
+		nw := say(t, db, "s"+fmt.Sprint(len(newer)), day, "Is the stub still there?", newer)
+		ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text), messageItem(code, code.Text)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ws
+	}
+	first := say(t, db, "first", day, "Drop the stub?", "Completely removed `fetchQuorvexStub()` from `search.js`; searches go to the live index.")
+	second := say(t, db, "second", day, "Drop the stub?", "Removed `fetchQuorvexStub()` for good.")
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(first[1], first[1].Text), messageItem(second[1], second[1].Text), messageItem(code, code.Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].Kind != "superseded" || ws[0].A.CID != store.EventCID(code.ID) || !strings.Contains(ws[0].Note, "fetchQuorvexStub() was removed") {
+		t.Fatalf("want the read superseded by the removal, the name as written; got %+v", ws)
+	}
+	plain := run("plain", day.AddDate(0, 0, -2), "Read: src/quorvex/upload.js\n  // quorvex uploads: backoff, then retry twice")
+	nw := say(t, db, "plainword", day, "Retries?", "Removed `backoff` from the upload path.")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text), messageItem(plain, plain.Text)}); err != nil || len(ws) != 0 {
+		t.Errorf("a removal named by a plain word warned: %+v %v", ws, err)
+	}
+	for _, newer := range []string{
+		"I haven't removed `fetchQuorvexStub()` yet.",
+		"Should we remove `fetchQuorvexStub()`?",
+		"Removed `fetchQuorvexStub()` and regenerated it from the schema.",
+		"Removed `fetchquorvexstub` from the docs only.",
+		"Removed the cache from the search path.",
+		"Removed `v2.1` from the test matrix.",
+		"Don't call `fetchQuorvexStub()` from the handlers.",
+	} {
+		if ws := warns(newer); len(ws) != 0 {
+			t.Errorf("%q warned: %+v", newer, ws)
+		}
+	}
+	gone := say(t, db, "gone", day.AddDate(0, 0, -1), "Drop the stub?", "Removed `fetchQuorvexStub` from the search path.")
+	edit := run("edit", day.AddDate(0, 0, -1), "Edit: src/quorvex/search.js\n- const hits = fetchQuorvexStub(query)\n+ const hits = index.search(query)")
+	nw = say(t, db, "again", day, "Gone?", "Removed `fetchQuorvexStub()` everywhere now.")
+	for _, older := range []Item{messageItem(gone[1], gone[1].Text), messageItem(edit, edit.Text)} {
+		ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(nw[1], nw[1].Text), older})
+		if err != nil || slices.ContainsFunc(ws, func(w Warning) bool { return w.B.CID == store.EventCID(nw[1].ID) }) {
+			t.Errorf("an older removal of the same name warned: %q: %+v %v", older.Excerpt, ws, err)
+		}
+	}
+}
