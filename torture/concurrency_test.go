@@ -358,16 +358,18 @@ func deadlinesPassed(lines []string) deadlines {
 	return d
 }
 
-// explains reports a deadline line of the same hook and session within a
-// few seconds of line: the hook's handler logged what the deadline cut
-// short (a session's prompts come one at a time).
+// explains reports a deadline line of the same hook and session logged at
+// most a few seconds after line: the hook's handler logged what the
+// deadline cut short before Run said so, or in the instant before Run
+// closed the log (a session's prompts come one at a time, each hook
+// starting after the last one's line).
 func (d deadlines) explains(line string) bool {
 	at, ok := logTime(line)
 	if !ok {
 		return false
 	}
 	for _, t := range d[logField(line, "hook")+" "+logField(line, "session")] {
-		if at.Sub(t).Abs() < 3*time.Second {
+		if after := t.Sub(at); after > -100*time.Millisecond && after < 3*time.Second {
 			return true
 		}
 	}
@@ -509,6 +511,7 @@ func TestIsStarved(t *testing.T) {
 		want bool
 	}{
 		{`time=2026-12-02T00:04:34.900Z level=ERROR msg=recall hook=user-prompt-submit session=s1 err="adjacent events: context deadline exceeded"`, true},
+		{`time=2026-12-02T00:04:35.400Z level=ERROR msg=recall hook=user-prompt-submit session=s1 err="adjacent events: context deadline exceeded"`, false},
 		{`time=2026-12-02T00:04:34.900Z level=ERROR msg=recall hook=user-prompt-submit session=s2 err="adjacent events: context deadline exceeded"`, false},
 		{`time=2026-12-02T00:04:34.900Z level=ERROR msg=recall hook=stop session=s1 err="context deadline exceeded"`, false},
 		{`time=2026-12-02T00:04:55.000Z level=ERROR msg=recall hook=user-prompt-submit session=s1 err="context deadline exceeded"`, false},

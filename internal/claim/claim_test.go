@@ -350,6 +350,10 @@ func TestRemoved(t *testing.T) {
 		{"Should we have removed `kelbo.Open`?", "kelbo.open", false},
 		{"We would have dropped `kelbo.Open`, but the tests need it.", "kelbo.open", false},
 		{"Drop `users_tmp` after the migration.", "users_tmp", false},
+		{"We should have removed `kelbo.Open` long ago.", "kelbo.open", false},
+		{"Nobody removed `kelbo.Open`.", "kelbo.open", false},
+		{"If we removed `kelbo.Open`, the login flow would break.", "kelbo.open", false},
+		{"Tests pass, so I removed `kelbo.Open` from the login flow.", "kelbo.open", true},
 	} {
 		var got *Claim
 		for _, c := range Parse(tc.text) {

@@ -162,21 +162,36 @@ func (p *parser) markers() {
 }
 
 // done reports whether the verb at token k reports what was done: its
-// statement asks nothing ("Should we have removed X?") and no negation or
-// modal comes right before it ("haven't removed", "would have dropped").
+// statement asks nothing ("Should we have removed X?"), no negation or
+// modal comes right before it ("haven't removed", "should have dropped",
+// "nobody removed"), and its clause states no condition ("if we removed X").
 func (p *parser) done(k int) bool {
 	st := p.sents[p.toks[k].sent]
 	if strings.HasSuffix(strings.TrimRight(p.text[st.start:st.end], " *_`\"'”)"), "?") {
 		return false
 	}
-	for j := k - 1; j >= st.first && j >= k-3; j-- {
+	for j := k - 1; j >= st.first; j-- {
 		w := p.toks[j].s
-		if plainNegation().Has(w) || modals().Has(w) || strings.HasSuffix(w, "n't") || w == "yet" {
+		if j >= k-3 && (plainNegation().Has(w) || modals().Has(w) || undone().Has(w) || strings.HasSuffix(w, "n't")) {
 			return false
+		}
+		if conditions().Has(w) {
+			return false
+		}
+		if p.clauseBreak(j - 1) {
+			break
 		}
 	}
 	return true
 }
+
+var (
+	// undone, before a verb, say it was not or is not yet done: a modal of
+	// duty or of the future, "yet", "nobody".
+	undone = lazywords.Lookup(`should must will shall yet nobody nothing`)
+	// conditions open a clause of what would follow if it held.
+	conditions = lazywords.Lookup(`if unless once whether`)
+)
 
 // changedCounts marks the sides of each count changed (tally): whatever
 // words stand around them, the first is the old value and the second the new.

@@ -106,23 +106,26 @@ func (t *turn) busy() bool {
 }
 
 // yield waits until no other writer is inside a turn, at most maxYield,
-// and returns how long it waited. Having waited, the bulk writer then goes
-// without yielding for as long: eight sessions' hooks keep a turn busy
-// nearly all the time, and an import that waited up to maxYield before each
-// of its transactions took over five minutes (TestConcurrentHooks) instead
-// of seconds. It still commits early when another waits (OthersWaiting), so
-// the hooks wait for one of its transactions at most.
+// and returns how long it waited. Having waited its longest, the bulk
+// writer then waits at most handOver for as long: eight sessions' hooks keep
+// a turn busy nearly all the time, and an import that waited up to
+// maxYield before each of its transactions took over five minutes
+// (TestConcurrentHooks) instead of seconds. handOver still lets a hook
+// waiting for the lock, which tries every millisecond, take it between two
+// of the import's transactions: committing early (OthersWaiting) alone
+// hands nothing over, as the import begins again within microseconds.
 func (t *turn) yield(ctx context.Context) time.Duration {
 	if t == nil {
 		return 0
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	start := time.Now()
+	t.mu.Lock() // not held while waiting: take and done of this process's other writers need it
+	limit := maxYield
 	if start.Before(t.free) {
-		return 0
+		limit = handOver
 	}
-	deadline := start.Add(maxYield)
+	t.mu.Unlock()
+	deadline := start.Add(limit)
 	for t.busy() && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
@@ -131,9 +134,18 @@ func (t *turn) yield(ctx context.Context) time.Duration {
 		}
 	}
 	waited := time.Since(start)
-	t.free = time.Now().Add(waited)
+	if limit == maxYield && waited >= maxYield {
+		t.mu.Lock()
+		t.free = time.Now().Add(waited)
+		t.mu.Unlock()
+	}
 	return waited
 }
+
+// handOver is how long a bulk writer that has waited its longest waits for
+// another writer inside its turn: enough for one polling every millisecond
+// to take the write lock.
+const handOver = 10 * time.Millisecond
 
 // OthersWaiting reports whether another writer is waiting for the write lock
 // or writing: a bulk writer (import) that holds the lock commits early when
