@@ -363,18 +363,7 @@ func TestShownReportOfReplacedValueWarns(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	appendRun := func(session string, at time.Time, text string) store.Event {
-		t.Helper()
-		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, Text: text, DedupeKey: session + ":0"}
-		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
-			t.Fatal(err)
-		}
-		got, err := db.Read().Events(ctx, store.EventFilter{SessionID: session})
-		if err != nil || len(got) != 1 {
-			t.Fatal(got, err)
-		}
-		return got[0]
-	}
+	appendRun := func(session string, at time.Time, text string) store.Event { return toolRun(t, db, session, at, text) }
 	stale := appendRun("look", day.AddDate(0, 0, -2), "Read: package.json\nDependencies:\n- kelbo-av@~1.2.0 - primary audio playback library")
 	both := appendRun("both", day.AddDate(0, 0, -1), "Read: MIGRATION.md\nkelbo-av and kelbo-audio compared side by side")
 	moved := say(t, db, "move", day, "Move the player?", "Key changes in `player.ts`:\n\n- `kelbo-av` → `kelbo-audio`")
@@ -419,6 +408,21 @@ func TestReplacedSkipsPastedOutput(t *testing.T) {
 	}
 }
 
+// toolRun stores a tool run of session at time at and returns it as stored.
+func toolRun(t *testing.T, db *store.DB, session string, at time.Time, text string) store.Event {
+	t.Helper()
+	ctx := context.Background()
+	ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, Text: text, DedupeKey: session + ":0"}
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Read().Events(ctx, store.EventFilter{SessionID: session})
+	if err != nil || len(got) != 1 {
+		t.Fatal(got, err)
+	}
+	return got[0]
+}
+
 // A shown item naming a piece of code a later message says was removed
 // shows it as it was: the removal supersedes it. Not when the older item
 // removes it itself, nor for a removal of no one name ("the cache"), nor
@@ -427,18 +431,7 @@ func TestShownCodeOfRemovedNameWarns(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	run := func(session string, at time.Time, text string) store.Event {
-		t.Helper()
-		ev := store.Event{Time: at, Type: store.TypeToolObservation, SessionID: session, Project: proj, Text: text, DedupeKey: session + ":0"}
-		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, ev); return err }); err != nil {
-			t.Fatal(err)
-		}
-		got, err := db.Read().Events(ctx, store.EventFilter{SessionID: session})
-		if err != nil || len(got) != 1 {
-			t.Fatal(got, err)
-		}
-		return got[0]
-	}
+	run := func(session string, at time.Time, text string) store.Event { return toolRun(t, db, session, at, text) }
 	code := run("read", day.AddDate(0, 0, -2), "Read: src/quorvex/search.js\n  const hits = fetchQuorvexStub(query) // canned results until the index is up, as in v2.1")
 	warns := func(newer string) []Warning {
 		t.Helper()

@@ -16,16 +16,8 @@ import (
 func TestBulkWriterLetsOthersGoFirst(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	bulk, err := Open(ctx, path, Options{Bulk: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bulk.Close()
-	hook, err := Open(ctx, path, Options{BusyTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hook.Close()
+	bulk := openAt(t, path, Options{Bulk: true})
+	hook := openAt(t, path, Options{BusyTimeout: 5 * time.Second})
 	ev := func(key string) Event {
 		return Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: key, Text: key}
 	}
@@ -81,19 +73,8 @@ func TestBulkWriterLetsOthersGoFirst(t *testing.T) {
 func TestBeginWaitsForTheLock(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	holder, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close()
-	open := func(busy time.Duration) *DB {
-		db, err := Open(ctx, path, Options{BusyTimeout: busy})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
+	holder := openAt(t, path, Options{})
+	open := func(busy time.Duration) *DB { return openAt(t, path, Options{BusyTimeout: busy}) }
 	patient, hasty := open(5*time.Second), open(50*time.Millisecond)
 	patient.sql.SetMaxOpenConns(1) // so the check at the end asks Begin's connection
 
@@ -131,14 +112,7 @@ func TestBeginWaitsForTheLock(t *testing.T) {
 func TestBulkWritersAlternate(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	open := func() *DB {
-		db, err := Open(ctx, path, Options{Bulk: true, BusyTimeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
+	open := func() *DB { return openAt(t, path, Options{Bulk: true, BusyTimeout: 5 * time.Second}) }
 	a, b := open(), open()
 	tx, err := a.Begin(ctx)
 	if err != nil {
@@ -205,16 +179,8 @@ func TestBulkWriterYieldsHalfTheTime(t *testing.T) {
 	maxYield = time.Second
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	bulk, err := Open(ctx, path, Options{Bulk: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bulk.Close()
-	other, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	bulk := openAt(t, path, Options{Bulk: true})
+	other := openAt(t, path, Options{})
 	other.turn.take() // a writer inside its turn throughout
 	defer other.turn.done()
 	if !bulk.OthersWaiting() {
@@ -236,16 +202,8 @@ func TestBulkWriterYieldsHalfTheTime(t *testing.T) {
 func TestBulkWriterHandsOverInItsWindow(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "memory.db")
-	bulk, err := Open(ctx, path, Options{Bulk: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bulk.Close()
-	hook, err := Open(ctx, path, Options{BusyTimeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hook.Close()
+	bulk := openAt(t, path, Options{Bulk: true})
+	hook := openAt(t, path, Options{BusyTimeout: time.Minute})
 	bulk.turn.free = time.Now().Add(time.Hour) // it has waited its longest
 	const rounds = 300
 	started, hookDone := make(chan struct{}), make(chan int, 1)
@@ -287,4 +245,15 @@ func TestBulkWriterHandsOverInItsWindow(t *testing.T) {
 	if bulkRounds == 0 {
 		t.Errorf("the waiting writer never got the lock in %d of the bulk writer's transactions", rounds)
 	}
+}
+
+// openAt opens the store at path for the test, closed when it ends.
+func openAt(t *testing.T, path string, opt Options) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
