@@ -29,7 +29,7 @@ type turn struct {
 	mu     sync.Mutex
 	held   int       // this process's writers inside a turn; the flock is shared by them
 	locked bool      // whether this process holds the shared flock
-	free   time.Time // until then a bulk writer goes without yielding (yield)
+	free   time.Time // until then a bulk writer waits only handOver (yield)
 }
 
 // turnSuffix names the turn file after the database file, as SQLite names
