@@ -354,6 +354,7 @@ func TestRemoved(t *testing.T) {
 		{"Nobody removed `kelbo.Open`.", "kelbo.open", false},
 		{"If we removed `kelbo.Open`, the login flow would break.", "kelbo.open", false},
 		{"Tests pass, so I removed `kelbo.Open` from the login flow.", "kelbo.open", true},
+		{"Removed `kelbo.Open` and regenerated it from the schema.", "kelbo.open", false},
 	} {
 		var got *Claim
 		for _, c := range Parse(tc.text) {

@@ -161,14 +161,20 @@ func (p *parser) markers() {
 	}
 }
 
-// done reports whether the verb at token k reports what was done: its
-// statement asks nothing ("Should we have removed X?"), no negation or
+// done reports whether the verb at token k reports what was done and
+// stays so: its statement asks nothing ("Should we have removed X?") nor
+// makes the thing again ("removed X and reinstalled it"), no negation or
 // modal comes right before it ("haven't removed", "should have dropped",
 // "nobody removed"), and its clause states no condition ("if we removed X").
 func (p *parser) done(k int) bool {
 	st := p.sents[p.toks[k].sent]
 	if strings.HasSuffix(strings.TrimRight(p.text[st.start:st.end], " *_`\"'”)"), "?") {
 		return false
+	}
+	for j := st.first; j < st.first+st.n; j++ {
+		if remakes().Has(p.toks[j].s) {
+			return false
+		}
 	}
 	for j := k - 1; j >= st.first; j-- {
 		w := p.toks[j].s
@@ -191,6 +197,10 @@ var (
 	undone = lazywords.Lookup(`should must will shall yet nobody nothing`)
 	// conditions open a clause of what would follow if it held.
 	conditions = lazywords.Lookup(`if unless once whether`)
+	// remakes say a thing was made again: what was removed with one of
+	// them in the same statement was reset, not dropped.
+	remakes = lazywords.Lookup(`reinstall reinstalled reinstalling regenerate regenerated regenerating rebuild rebuilt
+		rebuilding recreate recreated recreating re-add re-added readded restore restored restoring`)
 )
 
 // changedCounts marks the sides of each count changed (tally): whatever

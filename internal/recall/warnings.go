@@ -6,11 +6,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
@@ -326,8 +324,8 @@ func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) 
 // remove it itself, and the name as n writes it: the older item shows the
 // code as it was. Only a name n writes as code (in a code span) with a
 // mark of code (a call, a dotted or joined name), which a word search
-// cannot mistake, and not a path, a version or a number; not a thing
-// removed to be made again ("removed `node_modules` and reinstalled"). An
+// cannot mistake, and not a path, a version or a number (a removal undone
+// in its statement, "and reinstalled", is none: claim.Claim.Removed). An
 // edit's removed lines are the removal itself, not the code as it was.
 func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (said, string, bool) {
 	src := claimSource(n.Item)
@@ -337,7 +335,7 @@ func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (
 	}
 	stmt := src[c.Start:c.End]
 	at := indexFold(stmt, "`"+c.Value+"`")
-	if at < 0 || remade(stmt) {
+	if at < 0 {
 		return said{}, "", false
 	}
 	name, bare := stmt[at+1:at+1+len(c.Value)], strings.TrimSuffix(c.Value, "()") // a call names it with its arguments
@@ -351,21 +349,6 @@ func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (
 		})
 	})
 	return o, name, ok
-}
-
-// remakes are the words of a thing made again: what was removed with one
-// of them in the same statement was reset, not dropped.
-var remakes = lazywords.Lookup(`reinstall reinstalled reinstalling regenerate regenerated regenerating rebuild rebuilt
-	rebuilding recreate recreated recreating re-add re-added readded restore restored restoring`)
-
-// remade reports a statement saying a thing was made again.
-func remade(stmt string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(stmt), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
-		if remakes().Has(w) {
-			return true
-		}
-	}
-	return false
 }
 
 // namedBefore returns the first shown item said before n, not already
