@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline/workertest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/synthetic"
 )
@@ -44,6 +45,14 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	w := &world{t: t, claude: claudeBin(t), plugin: pluginDir(t), work: t.TempDir()}
 	w.dataDir = filepath.Join(w.work, "memory")
+	// The sessions' hooks start workers that go on writing into the data
+	// directory after the session; it goes once they are done (cleanups run
+	// last registered first).
+	t.Cleanup(func() {
+		if left := workertest.Wait(w.dataDir, 5*time.Minute); len(left) > 0 {
+			t.Errorf("workers still running against the data directory after 5 minutes: %v", left)
+		}
+	})
 	return w
 }
 

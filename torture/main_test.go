@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline/workertest"
 	"github.com/tidwall/gjson"
 	_ "modernc.org/sqlite" // the pure-Go driver the store uses
 )
@@ -348,41 +349,12 @@ func poll(bound, every time.Duration, cond func() (bool, string)) (bool, string)
 	}
 }
 
-// workers lists the pids of the `claude-memory-layer` processes running
-// against dataDir: the workers hooks start detached (`process`, and
+// workers lists the pids of the processes running against dataDir once
+// the hooks are done: the workers hooks start detached (`process`, and
 // `digest`, which SessionEnd also starts to merge the full-text indexes),
 // and any command a test runs.
 func workers(dataDir string) []int {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	want := "CLAUDE_MEMORY_DIR=" + dataDir
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cl, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if err != nil || len(cl) == 0 {
-			continue // gone, or a zombie
-		}
-		argv := strings.Split(strings.TrimRight(string(cl), "\x00"), "\x00")
-		if len(argv) < 2 || argv[0] != bin("claude-memory-layer") {
-			continue
-		}
-		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if err != nil {
-			continue
-		}
-		for _, kv := range strings.Split(string(env), "\x00") {
-			if kv == want {
-				pids = append(pids, pid)
-				break
-			}
-		}
-	}
+	pids, _ := workertest.Running(dataDir)
 	return pids
 }
 

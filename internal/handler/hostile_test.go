@@ -9,9 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/hook"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline/workertest"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -504,42 +503,8 @@ func TestReplyToClosedStdout(t *testing.T) {
 }
 
 // waitForWorker waits, bounded, for the detached workers started on
-// dataDir to finish: the processes whose environment names it (a hook
-// passes its own to the worker, with CLAUDE_MEMORY_DIR). The hooks have
-// exited by then, so any such process is a worker, or a worker it started.
-// Without /proc it takes the worker lock once the worker had time to take
-// it first, which a busy machine may not have given it.
-func waitForWorker(dataDir string) {
-	if _, err := os.Stat(dataDir); err != nil {
-		return
-	}
-	if _, err := os.ReadDir("/proc/self"); err != nil {
-		time.Sleep(200 * time.Millisecond)
-		if unlock, err := pipeline.Lock(context.Background(), dataDir, 30*time.Second); err == nil {
-			unlock()
-		}
-		return
-	}
-	want := "CLAUDE_MEMORY_DIR=" + dataDir
-	running := func() bool {
-		procs, _ := os.ReadDir("/proc")
-		for _, p := range procs {
-			pid, err := strconv.Atoi(p.Name())
-			if err != nil || pid == os.Getpid() {
-				continue
-			}
-			env, err := os.ReadFile(filepath.Join("/proc", p.Name(), "environ"))
-			if err == nil && slices.Contains(strings.Split(string(env), "\x00"), want) {
-				return true
-			}
-		}
-		return false
-	}
-	// A hang guard: past it the test's cleanup reports what is left.
-	for deadline := time.Now().Add(detachedBound); running() && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond) // polling a detached process; there is nothing to wait on
-	}
-}
+// dataDir to finish (workertest.Wait).
+func waitForWorker(dataDir string) { workertest.Wait(dataDir, detachedBound) }
 
 // TestSessionEndHandsOverAnEndItCannotMark: a SessionEnd whose end the
 // store refuses (out of time on a busy machine; here a trigger refuses the
