@@ -47,6 +47,8 @@ func TestParse(t *testing.T) {
 		// host:port changes the host.
 		{"instead of, the replaced one's role", "We will use kelbodb for the invoice queue instead of sqlite.", "database", "kelbodb", "sqlite"},
 		{"a URL instead of a host and port", "Reset links now point to https://app.quorvex.io/reset instead of localhost:3000.", "host", "app.quorvex.io", "localhost"},
+		// A URL's query is part of the address, not a setting ("code=abc").
+		{"a URL with a query instead of a host and port", "Reset links now point to https://app.quorvex.io/reset?code=abc&next=%2F instead of localhost:3000.", "host", "app.quorvex.io", "localhost"},
 		{"instead of, a count keeps its role", "Use 3 workers instead of postgres.", "workers", "3", ""},
 		{"instead of, a path keeps its role", "Write logs to /var/log/app instead of sentry.", "path", "/var/log/app", ""},
 		{"instead of, a version keeps its role", "Upgrade to react 19 instead of vue.", "version:react", "19", ""},
@@ -84,6 +86,7 @@ func TestParse(t *testing.T) {
 		// emphasis on the name after it keeps it a name.
 		{"arrow", "Replaced: Postgres → MySQL for the ledger.", "database", "mysql", "postgres"},
 		{"ascii arrow", "Switched the formatter: black -> ruff.", "formatter", "ruff", "black"},
+		{"arrow between names of code after a change word", "### Audio refactor (kelbo-av → kelbo-audio)\n- hooks rewritten", "choice", "kelbo-audio", "kelbo-av"},
 		{"arrow in a list of changes", "Key changes in `player.ts`:\n\n- `kelbo-av` → `kelbo-audio` (new player)\n- `load(ms)` → `open(s)`", "choice", "kelbo-audio", "kelbo-av"},
 		{"emphasised successor", "- **Replaced**: PostgreSQL with pgvector → **Quillet vector database**", "database", "quillet", "postgres"},
 	}
@@ -234,6 +237,9 @@ func TestCompare(t *testing.T) {
 		{"port", "The admin UI listens on port 9000.", "Stop using 9000 for the admin UI; it listens on port 9443 from now on.", Supersedes, "9000", "9443"},
 		{"region", "The CDN origin is in us-west-1.", "The CDN origin is moving to us-east-2, nothing stays in us-west-1.", Supersedes, "us-west-1", "us-east-2"},
 		{"path", "Runbooks are kept in ops/runbooks.", "Runbooks moved to docs/runbooks; ops/runbooks was removed.", Supersedes, "ops/runbooks", "docs/runbooks"},
+		// A name rejected in one statement is replaced only by one named in
+		// it: another path a line above is another thing.
+		{"path replaced by none named", "Runbooks are kept in ops/runbooks.", "1. **Docs** - Add docs/guides, expose the wiki\n2. **Ops** - Replace the single ops/runbooks with separate wiki & chat pages", Supersedes, "ops/runbooks", ""},
 		{"retries", "The importer makes 10 attempts per file.", "Cut the importer to 3 attempts per file, 10 attempts hid real failures.", Supersedes, "10", "3"},
 		{"policy", "We follow git flow with a develop branch.", "New policy: trunk-based development, no more git flow.", Supersedes, "gitflow", "trunk-based"},
 		{"korean instead", "인증은 Okta로 처리합니다.", "Okta 대신 Keycloak으로 인증합니다.", Supersedes, "okta", "keycloak"},
@@ -293,6 +299,10 @@ func TestCues(t *testing.T) {
 		{"Switched the formatter: black -> ruff.", []string{"switched to"}},
 		{"Hot reload: saves files → the page shows changes (e.g., add a button → see it).", nil},
 		{"The page shows changes → see it live.", nil},
+		// Past a parenthesis an arrow between two names is still where the
+		// change went; between words it is a step.
+		{"Audio refactor (kelbo-av → kelbo-audio)", []string{"refactor to"}},
+		{"Refactored the flow (request → response).", nil},
 	} {
 		if got := Cues(tt.text); !slices.Equal(got, tt.want) {
 			t.Errorf("Cues(%q) = %q, want %q", tt.text, got, tt.want)

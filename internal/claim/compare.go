@@ -255,10 +255,13 @@ func nested(a, b string) bool {
 	return a != b && strings.HasPrefix(b, a+" ")
 }
 
-// replacement is the value newer puts in place of the one n rejects.
+// replacement is the value newer puts in place of the one n rejects. A
+// project has many paths, hosts and other names: one of those takes the
+// rejected one's place only in its statement ("Replace the single
+// play/pause with two toggles" says nothing of a path named a line above).
 func replacement(newer []Claim, n Claim) string {
 	for _, c := range newer {
-		if c.Role == n.Role && !c.Negated && !c.Weak && c.Value != n.Value {
+		if c.Role == n.Role && !c.Negated && !c.Weak && c.Value != n.Value && (!namedRoles[n.Role] || c.Start < n.End && n.Start < c.End) {
 			return c.Value
 		}
 	}

@@ -33,7 +33,7 @@ var (
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
 	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
-		"chang", "reduc", "increas", "shift", "extend", "shorten"}
+		"chang", "reduc", "increas", "shift", "extend", "shorten", "refactor"}
 	// koreanCues are change stems in Korean words.
 	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
 		"변경", "그만", "폐기", "앞으로", "이제부터", "되돌", "롤백"}
@@ -121,12 +121,13 @@ func cues(text string, toks []token, s statement, dst []string, first bool) []st
 			}
 			if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
 				for k := i + 1; k < len(ts) && k <= i+8; k++ {
-					if ts[k].arrow && (k == i+1 || strings.ContainsAny(text[ts[i].end:ts[k].start], ",()")) {
+					if ts[k].arrow && (k == i+1 || strings.ContainsAny(text[ts[i].end:ts[k].start], ",()") && !namedArrow(text, toks, s.first+k)) {
 						// "shows changes → see it live", "changes (e.g. add a
 						// button → see it)": an arrow right after the word, or
 						// past a comma or a parenthesis after it, is a step,
 						// not where a change went ("switched the formatter:
-						// black → ruff").
+						// black → ruff"), unless it stands between two names
+						// ("Audio refactor (kelbo-av → kelbo-audio)").
 						continue
 					}
 					switch ts[k].s {

@@ -160,7 +160,7 @@ func scanWord(text string, i int) int {
 			j += size
 			continue
 		}
-		if isConnector(r) || (j == i && (r == '.' || r == '/' || r == '~')) {
+		if isConnector(r) || (j == i && (r == '.' || r == '/' || r == '~')) || inURL(r) && strings.Contains(text[i:j], "://") {
 			rest := text[j+size:]
 			if startsWord(rest) {
 				j += size
@@ -179,6 +179,11 @@ func scanWord(text string, i int) int {
 	}
 	return j
 }
+
+// inURL reports a rune that joins the parts of a URL's query ("?code=abc&x=1"):
+// the query belongs to the address, and read on its own "code=abc" would be
+// a setting.
+func inURL(r rune) bool { return r == '?' || r == '=' || r == '&' || r == '%' }
 
 // lower lower-cases s and drops a possessive "'s"; ASCII-only input that is
 // already lower-case is returned without copying.

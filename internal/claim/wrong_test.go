@@ -108,6 +108,7 @@ func TestArrowListPairs(t *testing.T) {
 		"Request flow:\n- `kelbo-client` → `kelbo-gateway`\n- `kelbo-gateway` → `quillet-ledger`",
 		"Migrated the ledger\n- `kelbo-av` → `kelbo-audio`", // no colon: no list of changes
 		"Request flow:\n- Kelbo → Quillet",
+		"Data path (kelbo-client → kelbo-gateway)", // no change word
 	} {
 		for _, c := range Parse(text) {
 			if c.Replaces != "" {

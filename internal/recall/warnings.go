@@ -259,15 +259,21 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			continue
 		}
 		for _, c := range n.claims {
+			if len(out) == perKind {
+				break
+			}
 			if o, name, ok := namesRemoved(sel, paired, n, c); ok {
 				// Two memories of one message (a decision and a fact) tell
-				// of one removal: it is said once.
+				// of one removal: it is said once. A statement removing
+				// two things ("Removed `kelbo_bg` and `kelbo.init()`")
+				// warns each older item naming one (namedBefore passes
+				// over the items it is paired with).
 				if !slices.ContainsFunc(out, func(w Warning) bool { return w.Old == c.Value && w.A.CID == o.CID }) {
 					out = append(out, removalWarning(c, name, o, n))
 				}
 				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
 				done[n.CID] = true
-				break
+				continue
 			}
 			if c.Replaces == "" {
 				continue

@@ -479,3 +479,28 @@ func TestShownCodeOfRemovedNameWarns(t *testing.T) {
 		}
 	}
 }
+
+// A statement removing two names warns each older item naming one, as a
+// warning of its own: the second item shown is as stale as the first. The
+// texts are made up.
+func TestEachRemovedNameWarnsItsItem(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	read := toolRun(t, db, "read", day.AddDate(0, 0, -2), "Read: lib/main.dart\n  await KelboBackground.init(); // before runApp")
+	plan := say(t, db, "plan", day.AddDate(0, 0, -1), "Why no sound?", "The player needs `kelbo_background` tags on every source; we need to set them with each `setSource()`.")
+	gone := say(t, db, "gone", day, "Fixed?", "Fixed:\n- Removed `KelboBackground.init()` from `main.dart`\n- Removed `kelbo_background` from `pubspec.yaml`")
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(gone[1], gone[1].Text), messageItem(plan[1], plan[1].Text), messageItem(read, read.Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := map[string]bool{}
+	for _, w := range ws {
+		if w.Kind == "superseded" && w.B.CID == store.EventCID(gone[1].ID) {
+			older[w.A.CID] = true
+		}
+	}
+	if !older[store.EventCID(read.ID)] || !older[store.EventCID(plan[1].ID)] || len(ws) != 2 {
+		t.Errorf("want the read and the plan each superseded by the removal; got %+v", ws)
+	}
+}
