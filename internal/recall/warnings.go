@@ -245,7 +245,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				// change is a conflict.
 				continue
 			}
-			if restates(older.claims, role, ov, nv) {
+			if restates(older.claims, role, ov, nv) || rel == claim.Supersedes && told(out, older, ov) {
 				continue
 			}
 			out = append(out, claimWarning(rel, role, ov, nv, older, newer))
@@ -263,12 +263,10 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				break
 			}
 			if o, name, ok := namesRemoved(sel, paired, n, c); ok {
-				// Two memories of one message (a decision and a fact) tell
-				// of one removal: it is said once. A statement removing
-				// two things ("Removed `kelbo_bg` and `kelbo.init()`")
-				// warns each older item naming one (namedBefore passes
-				// over the items it is paired with).
-				if !slices.ContainsFunc(out, func(w Warning) bool { return w.Old == c.Value && w.A.CID == o.CID }) {
+				// A statement removing two things ("Removed `kelbo_bg`
+				// and `kelbo.init()`") warns each older item naming one
+				// (namedBefore passes over the items it is paired with).
+				if !told(out, o, c.Value) {
 					out = append(out, removalWarning(c, name, o, n))
 				}
 				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
@@ -279,7 +277,9 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				continue
 			}
 			if o, ok := namesReplaced(sel, paired, n, c); ok && !sameValue(c.Replaces, c.Value) && !unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) {
-				out = append(out, claimWarning(claim.Supersedes, c.Role, c.Replaces, c.Value, o, n))
+				if !told(out, o, c.Replaces) {
+					out = append(out, claimWarning(claim.Supersedes, c.Role, c.Replaces, c.Value, o, n))
+				}
 				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
 				done[n.CID] = true
 				break
@@ -290,7 +290,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			}
 			if ok {
 				rel, role, ov, nv := claim.Compare(o.claims, n.claims)
-				if ov == "" || nv == "" || sameValue(ov, nv) || unlike(rel, role, ov, nv) {
+				if ov == "" || nv == "" || sameValue(ov, nv) || unlike(rel, role, ov, nv) || rel == claim.Supersedes && told(out, o, ov) {
 					continue
 				}
 				out = append(out, claimWarning(rel, role, ov, nv, o, n))
@@ -300,6 +300,14 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		}
 	}
 	return out, nil
+}
+
+// told reports a change already told of the older item o, the value old
+// replaced: two newer items telling one change (a list's line and a
+// heading, a message and the entry quoting it) warn once; the second
+// would repeat the first at the cost of a memory's room.
+func told(out []Warning, o said, old string) bool {
+	return slices.ContainsFunc(out, func(w Warning) bool { return w.Kind == "superseded" && w.A.CID == o.CID && sameValue(w.Old, old) })
 }
 
 // namesReplaced returns a shown item said before n that names the value c

@@ -504,3 +504,34 @@ func TestEachRemovedNameWarnsItsItem(t *testing.T) {
 		t.Errorf("want the read and the plan each superseded by the removal; got %+v", ws)
 	}
 }
+
+// Two newer items telling one change of one older item (a heading and a
+// sentence) warn once: the second warning would say the same again at the
+// cost of a memory's room; whether the older names the value as written or
+// pinned to a version. The texts are made up.
+func TestOneChangeToldOnce(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	for _, older := range []string{
+		"The reader's playback hook is built on `kelbo-av@~16.0.8`, the primary audio library.",
+		"The reader's playback hook is built on kelbo-av.",
+	} {
+		old := say(t, db, "old"+fmt.Sprint(len(older)), day.AddDate(0, 0, -2), "What plays the audio?", older)
+		moved := say(t, db, "moved"+fmt.Sprint(len(older)), day.AddDate(0, 0, -1), "Audio?", "Moved the hook from kelbo-av to kelbo-audio, and the tests pass.")
+		head := say(t, db, "head"+fmt.Sprint(len(older)), day, "Audio?", "## What was done\n\n### Audio refactor (kelbo-av → kelbo-audio)\n- the hook was rewritten")
+		ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(head[1], head[1].Text), messageItem(moved[1], moved[1].Text), messageItem(old[1], old[1].Text)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, w := range ws {
+			if w.Kind == "superseded" && w.A.CID == store.EventCID(old[1].ID) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%q: want the change told once of the older item; got %d: %+v", older, n, ws)
+		}
+	}
+}
