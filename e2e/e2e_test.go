@@ -51,6 +51,7 @@ func newWorld(t *testing.T) *world {
 	t.Cleanup(func() {
 		if left := workertest.Wait(w.dataDir, 5*time.Minute); len(left) > 0 {
 			t.Errorf("workers still running against the data directory after 5 minutes: %v", left)
+			workertest.Kill(w.dataDir)
 		}
 	})
 	return w

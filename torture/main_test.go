@@ -371,12 +371,9 @@ func waitWorkers(t testing.TB, dataDir string, bound time.Duration) {
 	}
 }
 
-// killWorkers ends the workers our hooks started against dataDir, by pid.
-func killWorkers(dataDir string) {
-	for _, pid := range workers(dataDir) {
-		syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
+// killWorkers ends what runs against dataDir (workertest.Kill): the
+// workers our hooks started, and any hook still running.
+func killWorkers(dataDir string) { workertest.Kill(dataDir) }
 
 // newDataDir makes a data directory whose stray workers are ended before the
 // directory is removed.

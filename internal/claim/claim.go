@@ -192,30 +192,20 @@ func (p *parser) mark() {
 	}
 }
 
-// namesArrow reports an arrow in statement s between two names (namedArrow).
+// namesArrow reports an arrow in statement s between two code spans or two
+// capitalised words ("`kelbo-av` → `kelbo-audio`", "Kelbo → Quillet"), not
+// between words of a sentence ("the key from your profile → Basic auth").
 func (p *parser) namesArrow(s statement) bool {
 	for k := s.first + 1; k+1 < s.first+s.n; k++ {
-		if namedArrow(p.text, p.toks, k) {
+		if !p.isArrow(k) {
+			continue
+		}
+		before, after := p.text[p.toks[k-1].end:p.toks[k].start], p.text[p.toks[k].end:p.toks[k+1].start]
+		if strings.Contains(before, "`") && strings.Contains(after, "`") || upper(p.text[p.toks[k-1].start]) && upper(p.text[p.toks[k+1].start]) {
 			return true
 		}
 	}
 	return false
-}
-
-// namedArrow reports whether token k is an arrow between two names: two
-// code spans, two capitalised words, or two words with a mark of code
-// ("`kelbo-av` → `kelbo-audio`", "Kelbo → Quillet", "kelbo-av →
-// kelbo-audio"), not words of a sentence ("the key from your profile →
-// Basic auth", "add a button → see it").
-func namedArrow(text string, toks []token, k int) bool {
-	if k < 1 || k+1 >= len(toks) || !toks[k].arrow || toks[k-1].sent != toks[k+1].sent {
-		return false
-	}
-	a, b := toks[k-1], toks[k+1]
-	before, after := text[a.end:toks[k].start], text[toks[k].end:b.start]
-	codeMarked := func(t token) bool { return strings.ContainsAny(t.s, "-._@") }
-	return strings.Contains(before, "`") && strings.Contains(after, "`") || upper(text[a.start]) && upper(text[b.start]) ||
-		codeMarked(a) && codeMarked(b)
 }
 
 func upper(c byte) bool { return c >= 'A' && c <= 'Z' }
@@ -331,7 +321,7 @@ func (p *parser) find() {
 			p.add("time", s, i, i)
 		case strings.Contains(s, "://"):
 			host := s[strings.Index(s, "://")+3:]
-			if k := strings.IndexAny(host, "/?#"); k >= 0 {
+			if k := strings.IndexAny(host, "/?#&"); k >= 0 {
 				host = host[:k]
 			}
 			p.add("host", host, i, i)

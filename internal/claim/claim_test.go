@@ -239,6 +239,7 @@ func TestCompare(t *testing.T) {
 		{"path", "Runbooks are kept in ops/runbooks.", "Runbooks moved to docs/runbooks; ops/runbooks was removed.", Supersedes, "ops/runbooks", "docs/runbooks"},
 		// A name rejected in one statement is replaced only by one named in
 		// it: another path a line above is another thing.
+		{"tool replaced across statements", "The ledger is stored in Postgres.", "1. **Ledger** - Stop using Postgres for the ledger, see the wiki\n2. **Orders** - Orders are stored in MySQL", Supersedes, "postgres", "mysql"},
 		{"path replaced by none named", "Runbooks are kept in ops/runbooks.", "1. **Docs** - Add docs/guides, expose the wiki\n2. **Ops** - Replace the single ops/runbooks with separate wiki & chat pages", Supersedes, "ops/runbooks", ""},
 		{"retries", "The importer makes 10 attempts per file.", "Cut the importer to 3 attempts per file, 10 attempts hid real failures.", Supersedes, "10", "3"},
 		{"policy", "We follow git flow with a develop branch.", "New policy: trunk-based development, no more git flow.", Supersedes, "gitflow", "trunk-based"},
@@ -302,7 +303,21 @@ func TestCues(t *testing.T) {
 		// Past a parenthesis an arrow between two names is still where the
 		// change went; between words it is a step.
 		{"Audio refactor (kelbo-av → kelbo-audio)", []string{"refactor to"}},
+		{"Client migrated (`kelbo` → `quillet`)", []string{"migrated to"}},
 		{"Refactored the flow (request → response).", nil},
+		{"Refactor (request → response)", nil},
+		{"Refactored the request path (client-api → gateway-svc).", nil},
+		{"Changed the onboarding docs (step-1 → step-2).", nil},
+		{"Moved the retry logic, (client-api → gateway-svc).", nil},
+		{"Audio refactor (kelbo-av → kelbo-audio → kelbo-x)", nil},
+		{"Audio refactor (kelbo-av →", nil},
+		{"Audio refactor (kelbo-av → kelbo-audio and more)", nil},
+		{"Audio refactor (kelbo-av and kelbo-audio)", nil},
+		{"Refactored kelbo-av → kelbo-audio)", nil},
+		// "refactor" alone says a change only with the arrow: "to" after
+		// it is a purpose.
+		{"Refactored the session store to use Redis.", nil},
+		{"Refactored it from the ground up.", nil},
 	} {
 		if got := Cues(tt.text); !slices.Equal(got, tt.want) {
 			t.Errorf("Cues(%q) = %q, want %q", tt.text, got, tt.want)

@@ -33,7 +33,7 @@ var (
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
 	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
-		"chang", "reduc", "increas", "shift", "extend", "shorten", "refactor"}
+		"chang", "reduc", "increas", "shift", "extend", "shorten"}
 	// koreanCues are change stems in Korean words.
 	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
 		"변경", "그만", "폐기", "앞으로", "이제부터", "되돌", "롤백"}
@@ -115,19 +115,21 @@ func cues(text string, toks []token, s statement, dst []string, first bool) []st
 				}
 			}
 		}
+		if changeStem(w) && parenArrow(text, ts, i) && found(w+" to") {
+			return dst // "Audio refactor (kelbo-av → kelbo-audio)"
+		}
 		for _, v := range cueVerbs {
 			if w[0] != v[0] {
 				continue
 			}
 			if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
 				for k := i + 1; k < len(ts) && k <= i+8; k++ {
-					if ts[k].arrow && (k == i+1 || strings.ContainsAny(text[ts[i].end:ts[k].start], ",()") && !namedArrow(text, toks, s.first+k)) {
+					if ts[k].arrow && (k == i+1 || strings.ContainsAny(text[ts[i].end:ts[k].start], ",()")) {
 						// "shows changes → see it live", "changes (e.g. add a
 						// button → see it)": an arrow right after the word, or
 						// past a comma or a parenthesis after it, is a step,
 						// not where a change went ("switched the formatter:
-						// black → ruff"), unless it stands between two names
-						// ("Audio refactor (kelbo-av → kelbo-audio)").
+						// black → ruff").
 						continue
 					}
 					switch ts[k].s {
@@ -170,4 +172,42 @@ func exceptCue(toks []token, s statement) bool {
 		}
 	}
 	return false
+}
+
+// changeStem reports a word of change that a parenthesised arrow after it
+// completes (parenArrow): a verb of cueVerbs, or "refactor", which alone
+// says no change of one thing for another ("refactored the store to use
+// Redis" is a purpose, not a destination).
+func changeStem(w string) bool {
+	if strings.HasPrefix(w, "refactor") {
+		return true
+	}
+	for _, v := range cueVerbs {
+		if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
+			return true
+		}
+	}
+	return false
+}
+
+// parenArrow reports a parenthesis opening right after token i that holds
+// an arrow between two names of code and nothing more: "Audio refactor
+// (kelbo-av → kelbo-audio)" says where the change went. Not an arrow
+// further on ("Refactored the login flow (sign-in → two-factor)": the
+// parenthesis says of what), nor a chain of them ("(a-b → c-d → e-f)", a
+// path), nor words ("(e.g. add a button → see it)").
+func parenArrow(text string, ts []token, i int) bool {
+	if i+3 >= len(ts) || !ts[i+2].arrow || strings.Trim(text[ts[i].end:ts[i+1].start], " `") != "(" {
+		return false
+	}
+	if !strings.HasPrefix(strings.TrimLeft(text[ts[i+3].end:], "` "), ")") {
+		return false // more in it: a chain of arrows (a path), or words
+	}
+	return codeWritten(text, ts[i+1]) && codeWritten(text, ts[i+3])
+}
+
+// codeWritten reports a token written as a name of code: in a code span, or
+// with a mark of code inside it (kelbo-av, kelbo_bg, kelbo.io, @kelbo).
+func codeWritten(text string, t token) bool {
+	return t.start > 0 && text[t.start-1] == '`' || strings.ContainsAny(t.s, "-._@")
 }

@@ -160,9 +160,10 @@ func scanWord(text string, i int) int {
 			j += size
 			continue
 		}
-		if isConnector(r) || (j == i && (r == '.' || r == '/' || r == '~')) || inURL(r) && strings.Contains(text[i:j], "://") {
+		query := inURL(r) && strings.Contains(text[i:j], "://")
+		if isConnector(r) || (j == i && (r == '.' || r == '/' || r == '~')) || query {
 			rest := text[j+size:]
-			if startsWord(rest) {
+			if startsWord(rest) || query && strings.HasPrefix(rest, "%") {
 				j += size
 				continue
 			}
@@ -180,9 +181,9 @@ func scanWord(text string, i int) int {
 	return j
 }
 
-// inURL reports a rune that joins the parts of a URL's query ("?code=abc&x=1"):
-// the query belongs to the address, and read on its own "code=abc" would be
-// a setting.
+// inURL reports a rune that joins the parts of a URL past its scheme, its
+// query ("?code=abc&next=%2F") and escapes: they belong to the address, and
+// read on their own "code=abc" would be a setting.
 func inURL(r rune) bool { return r == '?' || r == '=' || r == '&' || r == '%' }
 
 // lower lower-cases s and drops a possessive "'s"; ASCII-only input that is

@@ -1,6 +1,10 @@
 package claim
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestValueShapes checks that a value no table lists is read by its shape,
 // with the role of the phrase it attaches to.
@@ -202,6 +206,24 @@ func TestNameTakesAskedRole(t *testing.T) {
 		c, ok := find(Parse(tt.text), tt.role)
 		if !ok || c.Value != tt.value || c.Replaces != tt.replaces {
 			t.Errorf("Parse(%q) = %+v, want %s = %q replacing %q", tt.text, Parse(tt.text), tt.role, tt.value, tt.replaces)
+		}
+	}
+}
+
+// A URL's query belongs to its token ("?code=abc&next=%2F"), read as part of
+// the address; the same runes join nothing outside a URL ("a=b&c=d").
+func TestURLQueryOneToken(t *testing.T) {
+	toks, _ := tokenize("see https://kelbo.io/reset?code=abc&next=%2Fhome now, and a=b&c=d")
+	var got []string
+	for _, tk := range toks {
+		got = append(got, tk.s)
+	}
+	if !slices.Contains(got, "https://kelbo.io/reset?code=abc&next=%2fhome") || slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "b&c") }) {
+		t.Errorf("tokens %q", got)
+	}
+	for _, c := range Parse("Use https://kelbo.io&timeout=60 for the hooks.") {
+		if c.Role == "host" && c.Value != "kelbo.io" {
+			t.Errorf("host %q, want kelbo.io", c.Value)
 		}
 	}
 }

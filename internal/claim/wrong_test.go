@@ -108,7 +108,8 @@ func TestArrowListPairs(t *testing.T) {
 		"Request flow:\n- `kelbo-client` → `kelbo-gateway`\n- `kelbo-gateway` → `quillet-ledger`",
 		"Migrated the ledger\n- `kelbo-av` → `kelbo-audio`", // no colon: no list of changes
 		"Request flow:\n- Kelbo → Quillet",
-		"Data path (kelbo-client → kelbo-gateway)", // no change word
+		"Data path (kelbo-client → kelbo-gateway)",                                                           // no change word
+		"Key changes in the request flow:\n- kelbo-client → kelbo-gateway\n- kelbo-gateway → quillet-ledger", // words, not names
 	} {
 		for _, c := range Parse(text) {
 			if c.Replaces != "" {

@@ -20,6 +20,10 @@ import (
 // perKind caps each kind of warning.
 const perKind = 5
 
+// perNewer caps the warnings of one newer item's removals and replacements
+// of names the context shows (claimWarnings).
+const perNewer = 2
+
 // doubtWords are the English words of doubtRE, lower-case ASCII: SelfFlag
 // looks for them as they are written here.
 var doubtWords = []string{"wrong", "incorrect", "mistaken", "outdated", "obsolete", "deprecated", "not sure", "unclear", "unverified", "broken"}
@@ -258,16 +262,19 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		if len(out) == perKind || done[n.CID] {
 			continue
 		}
+		// One statement may remove or replace several names, each shown by
+		// an older item of its own: each is warned (namedBefore passes over
+		// the items already paired), up to perNewer, so that one long list
+		// of changes does not take every warning's place.
+		shown := 0
 		for _, c := range n.claims {
-			if len(out) == perKind {
+			if len(out) == perKind || shown == perNewer {
 				break
 			}
 			if o, name, ok := namesRemoved(sel, paired, n, c); ok {
-				// A statement removing two things ("Removed `kelbo_bg`
-				// and `kelbo.init()`") warns each older item naming one
-				// (namedBefore passes over the items it is paired with).
 				if !told(out, o, c.Value) {
 					out = append(out, removalWarning(c, name, o, n))
+					shown++
 				}
 				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
 				done[n.CID] = true
@@ -279,10 +286,14 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			if o, ok := namesReplaced(sel, paired, n, c); ok && !sameValue(c.Replaces, c.Value) && !unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) {
 				if !told(out, o, c.Replaces) {
 					out = append(out, claimWarning(claim.Supersedes, c.Role, c.Replaces, c.Value, o, n))
+					shown++
 				}
 				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
 				done[n.CID] = true
-				break
+				continue
+			}
+			if done[n.CID] {
+				continue // the store is asked for a change nothing shown tells of
 			}
 			o, ok, err := replaced(ctx, db, looked, n, c)
 			if err != nil {

@@ -535,3 +535,66 @@ func TestOneChangeToldOnce(t *testing.T) {
 		}
 	}
 }
+
+// One statement replacing a name and removing another warns the older item
+// naming each, whichever the parser lists first, and a statement removing
+// many warns at most perNewer items: one list of changes does not take every
+// warning's place. The texts are made up.
+func TestOneStatementWarnsEachNameItChanged(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	cid := func(ev store.Event) string { return store.EventCID(ev.ID) }
+	older := func(session, text string) Item {
+		ev := toolRun(t, db, session, day.AddDate(0, 0, -2), text)
+		return messageItem(ev, ev.Text)
+	}
+	av := older("av", "Read: package.json\n  \"kelbo-av\": \"~1.2.0\" // the player")
+	init := older("init", "Read: lib/main.dart\n  await kelbo.init(); // before runApp")
+	both := say(t, db, "both", day, "Audio?", "Switched from kelbo-av to kelbo-audio. Removed `kelbo.init()` from `main.dart`.")
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(both[1], both[1].Text), av, init})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := map[string]bool{}
+	for _, w := range ws {
+		warned[w.A.CID] = true
+	}
+	if !warned[av.CID] || !warned[init.CID] {
+		t.Errorf("want the package and the call each warned; got %+v", ws)
+	}
+
+	// Once a name shown was warned, the store is not searched for the
+	// statements the other changes replaced: what is shown comes first.
+	say(t, db, "queue", day.AddDate(0, 0, -3), "Queue?", "The job queue runs on zorvix-mq.")
+	two := say(t, db, "two", day, "Audio?", "Switched from kelbo-av to kelbo-audio. Moved the job queue from zorvix-mq to plenk-mq.")
+	ws, err = Warnings(ctx, db, defaults(), []Item{messageItem(two[1], two[1].Text), av})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != av.CID {
+		t.Errorf("want the shown package warned alone; got %+v", ws)
+	}
+
+	var sel []Item
+	var names []string
+	for k := range 4 {
+		name := fmt.Sprintf("kelbo_step%d()", k)
+		names = append(names, "- Removed `"+name+"` from `steps.dart`")
+		sel = append(sel, older(fmt.Sprint("step", k), fmt.Sprintf("Read: lib/steps.dart line %d\n  %s; // step %d", k, name, k)))
+	}
+	many := say(t, db, "many", day, "Steps?", "Done:\n"+strings.Join(names, "\n"))
+	ws, err = Warnings(ctx, db, defaults(), append([]Item{messageItem(many[1], many[1].Text)}, sel...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, w := range ws {
+		if w.B.CID == cid(many[1]) {
+			n++
+		}
+	}
+	if n != perNewer {
+		t.Errorf("want %d warnings of one statement's removals; got %d: %+v", perNewer, n, ws)
+	}
+}

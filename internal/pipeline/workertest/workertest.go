@@ -28,7 +28,11 @@ func Running(dataDir string) (pids []int, ok bool) {
 	if _, err := os.Stat("/proc/self/environ"); err != nil {
 		return nil, false
 	}
-	want := "CLAUDE_MEMORY_DIR=" + dataDir
+	want := filepath.Clean(dataDir)
+	names := func(kv string) bool {
+		v, ok := strings.CutPrefix(kv, "CLAUDE_MEMORY_DIR=")
+		return ok && v != "" && filepath.Clean(v) == want
+	}
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == os.Getpid() {
@@ -38,7 +42,7 @@ func Running(dataDir string) (pids []int, ok bool) {
 			continue // gone, or a zombie: it writes nothing more
 		}
 		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), want) {
+		if err == nil && slices.ContainsFunc(strings.Split(string(env), "\x00"), names) {
 			pids = append(pids, pid)
 		}
 	}
@@ -46,9 +50,10 @@ func Running(dataDir string) (pids []int, ok bool) {
 }
 
 // Wait waits up to bound for the workers running against dataDir to exit,
-// and returns the pids of those still running after it. Without /proc it
-// takes the worker lock once a worker had time to take it first, which a
-// busy machine may not have given it; it then reports none.
+// and returns the pids of those still running after it. Without /proc
+// (macOS, Windows) it takes the worker lock once a worker had time to take
+// it first, which a busy machine may not have given it, and reports none:
+// there it can only make a leftover unlikely, not find one.
 func Wait(dataDir string, bound time.Duration) []int {
 	if _, err := os.Stat(dataDir); err != nil {
 		return nil
@@ -67,5 +72,16 @@ func Wait(dataDir string, bound time.Duration) []int {
 			return pids
 		}
 		time.Sleep(20 * time.Millisecond) // polling a detached process: there is nothing to wait on
+	}
+}
+
+// Kill ends the processes running against dataDir (Running) with SIGKILL:
+// what a test leaves behind once it has reported them.
+func Kill(dataDir string) {
+	pids, _ := Running(dataDir)
+	for _, pid := range pids {
+		if p, err := os.FindProcess(pid); err == nil {
+			p.Kill()
+		}
 	}
 }

@@ -42,6 +42,10 @@ func TestWaitOutlivesAWorker(t *testing.T) {
 	worker := start("1m", dir)
 	other := start("1m", dir+"-other") // another directory's worker is not waited on
 	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
+	pids, _ := Running(dir + "/") // the same directory, spelled another way
+	if !slices.Equal(pids, []int{worker.Process.Pid}) {
+		t.Fatalf("Running = %v, want the worker %d alone", pids, worker.Process.Pid)
+	}
 	var ended atomic.Bool
 	go func() {
 		time.Sleep(300 * time.Millisecond) // while Wait polls
@@ -49,11 +53,6 @@ func TestWaitOutlivesAWorker(t *testing.T) {
 		worker.Process.Kill()
 		worker.Wait() // reaps it, as init reaps a detached worker
 	}()
-
-	pids, _ := Running(dir)
-	if !slices.Equal(pids, []int{worker.Process.Pid}) {
-		t.Fatalf("Running = %v, want the worker %d alone", pids, worker.Process.Pid)
-	}
 	if left := Wait(dir, time.Minute); len(left) > 0 {
 		t.Fatalf("Wait left %v running", left)
 	}
@@ -65,5 +64,9 @@ func TestWaitOutlivesAWorker(t *testing.T) {
 	}
 	if left := Wait(dir+"-other", 0); !slices.Equal(left, []int{other.Process.Pid}) {
 		t.Errorf("Wait(0) on a running worker = %v, want %d", left, other.Process.Pid)
+	}
+	Kill(dir + "-other")
+	if left := Wait(dir+"-other", time.Minute); len(left) > 0 {
+		t.Errorf("Kill left %v running", left)
 	}
 }
