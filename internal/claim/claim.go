@@ -324,6 +324,7 @@ func (p *parser) find() {
 			if k := strings.IndexAny(host, "/?#&"); k >= 0 {
 				host = host[:k]
 			}
+			host = host[strings.LastIndexByte(host, '@')+1:] // not its user and password
 			p.add("host", host, i, i)
 		case isPath(s) && p.imageName(i):
 			p.add("image", s, i, i)

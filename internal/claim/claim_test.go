@@ -313,6 +313,14 @@ func TestCues(t *testing.T) {
 		{"Audio refactor (kelbo-av →", nil},
 		{"Audio refactor (kelbo-av → kelbo-audio and more)", nil},
 		{"Audio refactor (kelbo-av and kelbo-audio)", nil},
+		{"Migrated (Postgres → MySQL).", []string{"migrated to"}},
+		{"Audio Refactor: (kelbo-av → kelbo-audio)\n- the hook rewritten", []string{"refactor to"}},
+		{"Migrated (kelbo-av → done)", nil},
+		// A sentence going on past the parenthesis tells of a step in it.
+		{"Changes (x-axis → y-axis) are plotted as arrows in the diff view.", nil},
+		{"Moved (step-1 → step-2) when the email is prefilled.", nil},
+		{"Refactored (sign-in → two-factor) flow diagrams in the docs.", nil},
+		{"Cut (release-1.2 → release-1.3) diff attached for review.", nil},
 		{"Refactored kelbo-av → kelbo-audio)", nil},
 		// "refactor" alone says a change only with the arrow: "to" after
 		// it is a purpose.

@@ -118,26 +118,22 @@ func cues(text string, toks []token, s statement, dst []string, first bool) []st
 		if changeStem(w) && parenArrow(text, ts, i) && found(w+" to") {
 			return dst // "Audio refactor (kelbo-av → kelbo-audio)"
 		}
-		for _, v := range cueVerbs {
-			if w[0] != v[0] {
+		if !cueVerb(w) {
+			continue
+		}
+		for k := i + 1; k < len(ts) && k <= i+8; k++ {
+			if ts[k].arrow && (k == i+1 || strings.ContainsAny(text[ts[i].end:ts[k].start], ",()")) {
+				// "shows changes → see it live", "changes (e.g. add a
+				// button → see it)": an arrow right after the word, or
+				// past a comma or a parenthesis after it, is a step,
+				// not where a change went ("switched the formatter:
+				// black → ruff").
 				continue
 			}
-			if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
-				for k := i + 1; k < len(ts) && k <= i+8; k++ {
-					if ts[k].arrow && (k == i+1 || strings.ContainsAny(text[ts[i].end:ts[k].start], ",()")) {
-						// "shows changes → see it live", "changes (e.g. add a
-						// button → see it)": an arrow right after the word, or
-						// past a comma or a parenthesis after it, is a step,
-						// not where a change went ("switched the formatter:
-						// black → ruff").
-						continue
-					}
-					switch ts[k].s {
-					case "to", "from", "off", "away", "over":
-						if found(w + " " + ts[k].s) {
-							return dst
-						}
-					}
+			switch ts[k].s {
+			case "to", "from", "off", "away", "over":
+				if found(w + " " + ts[k].s) {
+					return dst
 				}
 			}
 		}
@@ -174,40 +170,52 @@ func exceptCue(toks []token, s statement) bool {
 	return false
 }
 
-// changeStem reports a word of change that a parenthesised arrow after it
-// completes (parenArrow): a verb of cueVerbs, or "refactor", which alone
-// says no change of one thing for another ("refactored the store to use
-// Redis" is a purpose, not a destination).
-func changeStem(w string) bool {
-	if strings.HasPrefix(w, "refactor") {
-		return true
-	}
+// cueVerb reports a form of one of cueVerbs ("switched", "moving",
+// "migrate").
+func cueVerb(w string) bool {
 	for _, v := range cueVerbs {
-		if strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
+		if w[0] == v[0] && strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
 			return true
 		}
 	}
 	return false
 }
 
-// parenArrow reports a parenthesis opening right after token i that holds
-// an arrow between two names of code and nothing more: "Audio refactor
-// (kelbo-av → kelbo-audio)" says where the change went. Not an arrow
-// further on ("Refactored the login flow (sign-in → two-factor)": the
-// parenthesis says of what), nor a chain of them ("(a-b → c-d → e-f)", a
-// path), nor words ("(e.g. add a button → see it)").
-func parenArrow(text string, ts []token, i int) bool {
-	if i+3 >= len(ts) || !ts[i+2].arrow || strings.Trim(text[ts[i].end:ts[i+1].start], " `") != "(" {
-		return false
-	}
-	if !strings.HasPrefix(strings.TrimLeft(text[ts[i+3].end:], "` "), ")") {
-		return false // more in it: a chain of arrows (a path), or words
-	}
-	return codeWritten(text, ts[i+1]) && codeWritten(text, ts[i+3])
+// changeStem reports a word of change that a parenthesised arrow after it
+// completes (parenArrow): one of cueVerbs, or "refactor", which alone says
+// no change of one thing for another ("refactored the store to use Redis"
+// is a purpose, not a destination).
+func changeStem(w string) bool {
+	return strings.HasPrefix(w, "refactor") || cueVerb(w)
 }
 
-// codeWritten reports a token written as a name of code: in a code span, or
+// parenArrow reports a parenthesis opening right after token i that holds
+// an arrow between two names and nothing more, and closes its line: a title
+// naming the change ("### Audio refactor (kelbo-av → kelbo-audio)",
+// "Migrated (Postgres → MySQL)."). Not an arrow further on ("Refactored
+// the login flow (sign-in → two-factor)": the parenthesis says of what), nor
+// one a sentence goes on from ("Moved (step-1 → step-2) when the email is
+// prefilled": a step of it), nor a chain (a path), nor words ("(e.g. add a
+// button → see it)").
+func parenArrow(text string, ts []token, i int) bool {
+	if i+3 >= len(ts) || !ts[i+2].arrow || strings.Trim(text[ts[i].end:ts[i+1].start], " `:") != "(" {
+		return false
+	}
+	rest := strings.TrimLeft(text[ts[i+3].end:], "` ")
+	if !strings.HasPrefix(rest, ")") {
+		return false // more in it: a chain of arrows (a path), or words
+	}
+	if end := strings.IndexByte(rest, '\n'); end >= 0 {
+		rest = rest[:end]
+	}
+	if strings.Trim(rest[1:], " *_:.") != "" {
+		return false
+	}
+	return named(text, ts[i+1]) && named(text, ts[i+3])
+}
+
+// named reports a token written as a name: in a code span, capitalised, or
 // with a mark of code inside it (kelbo-av, kelbo_bg, kelbo.io, @kelbo).
-func codeWritten(text string, t token) bool {
-	return t.start > 0 && text[t.start-1] == '`' || strings.ContainsAny(t.s, "-._@")
+func named(text string, t token) bool {
+	return t.start > 0 && text[t.start-1] == '`' || upper(text[t.start]) || strings.ContainsAny(t.s, "-._@")
 }

@@ -290,10 +290,18 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				}
 				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
 				done[n.CID] = true
-				continue
 			}
-			if done[n.CID] {
-				continue // the store is asked for a change nothing shown tells of
+		}
+		if done[n.CID] {
+			continue
+		}
+		// The store is asked for a change nothing shown tells of.
+		for _, c := range n.claims {
+			if len(out) == perKind {
+				break
+			}
+			if c.Replaces == "" {
+				continue
 			}
 			o, ok, err := replaced(ctx, db, looked, n, c)
 			if err != nil {

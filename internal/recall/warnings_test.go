@@ -575,6 +575,24 @@ func TestOneStatementWarnsEachNameItChanged(t *testing.T) {
 	if len(ws) != 1 || ws[0].A.CID != av.CID {
 		t.Errorf("want the shown package warned alone; got %+v", ws)
 	}
+	owt := say(t, db, "owt", day, "Audio?", "Moved the job queue from zorvix-mq to plenk-mq. Switched from kelbo-av to kelbo-audio.")
+	ws, err = Warnings(ctx, db, defaults(), []Item{messageItem(owt[1], owt[1].Text), av})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != av.CID {
+		t.Errorf("the change told first decided: want the shown package warned alone; got %+v", ws)
+	}
+	// Three replacements of names shown warn perNewer of them.
+	shownNames := []Item{av, older("mq", "Read: queue.yaml\n  broker: zorvix-mq"), older("db", "Read: db.yaml\n  engine: quillet-db")}
+	three := say(t, db, "three", day, "Stack?", "Switched from kelbo-av to kelbo-audio.\nMoved the job queue from zorvix-mq to plenk-mq.\nMigrated the ledger from quillet-db to tarn-db.")
+	ws, err = Warnings(ctx, db, defaults(), append([]Item{messageItem(three[1], three[1].Text)}, shownNames...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != perNewer {
+		t.Errorf("want %d warnings of one statement's replacements; got %+v", perNewer, ws)
+	}
 
 	var sel []Item
 	var names []string

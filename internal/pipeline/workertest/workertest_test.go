@@ -40,7 +40,7 @@ func TestWaitOutlivesAWorker(t *testing.T) {
 		return cmd
 	}
 	worker := start("1m", dir)
-	other := start("1m", dir+"-other") // another directory's worker is not waited on
+	other := start("10m", dir+"-other") // another directory's worker is not waited on
 	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
 	pids, _ := Running(dir + "/") // the same directory, spelled another way
 	if !slices.Equal(pids, []int{worker.Process.Pid}) {
@@ -66,7 +66,7 @@ func TestWaitOutlivesAWorker(t *testing.T) {
 		t.Errorf("Wait(0) on a running worker = %v, want %d", left, other.Process.Pid)
 	}
 	Kill(dir + "-other")
-	if left := Wait(dir+"-other", time.Minute); len(left) > 0 {
+	if left := Wait(dir+"-other", 10*time.Second); len(left) > 0 {
 		t.Errorf("Kill left %v running", left)
 	}
 }
