@@ -115,10 +115,14 @@ func cues(text string, toks []token, s statement, dst []string, first bool) []st
 				}
 			}
 		}
-		if changeStem(w) && parenArrow(text, ts, i) && found(w+" to") {
+		verb := cueVerb(w)
+		// "refactor" alone says no change of one thing for another
+		// ("refactored the store to use Redis" is a purpose, not a
+		// destination): only with an arrow after it.
+		if (verb || strings.HasPrefix(w, "refactor")) && parenArrow(text, ts, i) && found(w+" to") {
 			return dst // "Audio refactor (kelbo-av → kelbo-audio)"
 		}
-		if !cueVerb(w) {
+		if !verb {
 			continue
 		}
 		for k := i + 1; k < len(ts) && k <= i+8; k++ {
@@ -181,17 +185,9 @@ func cueVerb(w string) bool {
 	return false
 }
 
-// changeStem reports a word of change that a parenthesised arrow after it
-// completes (parenArrow): one of cueVerbs, or "refactor", which alone says
-// no change of one thing for another ("refactored the store to use Redis"
-// is a purpose, not a destination).
-func changeStem(w string) bool {
-	return strings.HasPrefix(w, "refactor") || cueVerb(w)
-}
-
-// parenArrow reports a parenthesis opening right after token i that holds
-// an arrow between two names and nothing more, and closes its line: a title
-// naming the change ("### Audio refactor (kelbo-av → kelbo-audio)",
+// parenArrow reports a parenthesis opening right after token i (a word of
+// change) that holds an arrow between two names and nothing more, and
+// closes its line: a title naming the change ("### Audio refactor (kelbo-av → kelbo-audio)",
 // "Migrated (Postgres → MySQL)."). Not an arrow further on ("Refactored
 // the login flow (sign-in → two-factor)": the parenthesis says of what), nor
 // one a sentence goes on from ("Moved (step-1 → step-2) when the email is
