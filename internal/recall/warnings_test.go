@@ -549,13 +549,19 @@ func TestOneStatementWarnsEachNameItChanged(t *testing.T) {
 		ev := toolRun(t, db, session, day.AddDate(0, 0, -2), text)
 		return messageItem(ev, ev.Text)
 	}
+	// warnings shows the newer message of a say() first, then the older items.
+	warnings := func(newer []store.Event, shown ...Item) []Warning {
+		t.Helper()
+		ws, err := Warnings(ctx, db, defaults(), append([]Item{messageItem(newer[1], newer[1].Text)}, shown...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ws
+	}
 	av := older("av", "Read: package.json\n  \"kelbo-av\": \"~1.2.0\" // the player")
 	init := older("init", "Read: lib/main.dart\n  await kelbo.init(); // before runApp")
 	both := say(t, db, "both", day, "Audio?", "Switched from kelbo-av to kelbo-audio. Removed `kelbo.init()` from `main.dart`.")
-	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(both[1], both[1].Text), av, init})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := warnings(both, av, init)
 	warned := map[string]bool{}
 	for _, w := range ws {
 		warned[w.A.CID] = true
@@ -568,28 +574,19 @@ func TestOneStatementWarnsEachNameItChanged(t *testing.T) {
 	// statements the other changes replaced: what is shown comes first.
 	say(t, db, "queue", day.AddDate(0, 0, -3), "Queue?", "The job queue runs on zorvix-mq.")
 	two := say(t, db, "two", day, "Audio?", "Switched from kelbo-av to kelbo-audio. Moved the job queue from zorvix-mq to plenk-mq.")
-	ws, err = Warnings(ctx, db, defaults(), []Item{messageItem(two[1], two[1].Text), av})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws = warnings(two, av)
 	if len(ws) != 1 || ws[0].A.CID != av.CID {
 		t.Errorf("want the shown package warned alone; got %+v", ws)
 	}
 	owt := say(t, db, "owt", day, "Audio?", "Moved the job queue from zorvix-mq to plenk-mq. Switched from kelbo-av to kelbo-audio.")
-	ws, err = Warnings(ctx, db, defaults(), []Item{messageItem(owt[1], owt[1].Text), av})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws = warnings(owt, av)
 	if len(ws) != 1 || ws[0].A.CID != av.CID {
 		t.Errorf("the change told first decided: want the shown package warned alone; got %+v", ws)
 	}
 	// Three replacements of names shown warn perNewer of them.
 	shownNames := []Item{av, older("mq", "Read: queue.yaml\n  broker: zorvix-mq"), older("db", "Read: db.yaml\n  engine: quillet-db")}
 	three := say(t, db, "three", day, "Stack?", "Switched from kelbo-av to kelbo-audio.\nMoved the job queue from zorvix-mq to plenk-mq.\nMigrated the ledger from quillet-db to tarn-db.")
-	ws, err = Warnings(ctx, db, defaults(), append([]Item{messageItem(three[1], three[1].Text)}, shownNames...))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws = warnings(three, shownNames...)
 	if len(ws) != perNewer {
 		t.Errorf("want %d warnings of one statement's replacements; got %+v", perNewer, ws)
 	}
@@ -602,10 +599,7 @@ func TestOneStatementWarnsEachNameItChanged(t *testing.T) {
 		sel = append(sel, older(fmt.Sprint("step", k), fmt.Sprintf("Read: lib/steps.dart line %d\n  %s; // step %d", k, name, k)))
 	}
 	many := say(t, db, "many", day, "Steps?", "Done:\n"+strings.Join(names, "\n"))
-	ws, err = Warnings(ctx, db, defaults(), append([]Item{messageItem(many[1], many[1].Text)}, sel...))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws = warnings(many, sel...)
 	n := 0
 	for _, w := range ws {
 		if w.B.CID == cid(many[1]) {
