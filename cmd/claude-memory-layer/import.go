@@ -179,10 +179,14 @@ func importTranscripts(ctx context.Context, e *env, o importOptions, afterEach f
 		// the full-text indexes, which every later search seeks; merge
 		// them all now (a full merge, which rewrites the indexes once),
 		// a short transaction at a time, so hooks writing
-		// meanwhile wait for one step. The sessions are stored whatever
-		// the merge does: a failure is logged, and the worker merges later.
-		if _, merr := db.MergeIndexes(ctx, true, store.MergePages, 0); merr != nil {
+		// meanwhile wait for one step; what they write meanwhile is left
+		// to the worker's merges. The sessions are stored whatever the
+		// merge does: a failure is logged, and the worker merges later.
+		m, merr := db.MergeIndexes(ctx, true, store.MergePages, 0)
+		if merr != nil {
 			log.Error("merge the full-text indexes", "err", merr)
+		} else {
+			log.Info("merged the full-text indexes", "steps", m.Steps, "done", m.Done)
 		}
 	}
 	if sum != nil {

@@ -29,8 +29,10 @@ type Merged struct {
 // transaction, and says how far it got. A full merge ('merge' with a
 // negative page count) merges every segment, whatever its level, towards
 // one per index: it rewrites the whole index, which an import can afford
-// once. Otherwise it merges only the levels that hold two segments or more
-// (a positive count, with FTS5's usermerge set to 2): the small segments a
+// once, and takes no more steps than that rewrite of the index it began
+// with needs (segments written meanwhile stay). Otherwise it merges only
+// the levels that hold two segments or more (a positive count, with
+// FTS5's usermerge set to 2): the small segments a
 // session's transactions left are merged together, and the large old one
 // is rewritten only when a level of its size fills up again, so a
 // worker's merge after a session costs what the session wrote, not what
@@ -71,10 +73,33 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 		return Merged{}, fmt.Errorf("merge: %w", err)
 	}
 	var m Merged
+	cut := false // a full merge stopped at its steps with work left
 	for _, table := range ftsTables() {
-		for {
+		// A full merge chases no writer. Each segment a hook commits
+		// meanwhile would have the merge fold it into the one large
+		// segment, rewriting that again, so under a steady stream of hook
+		// writes a full merge never ended (an import ran until the killed
+		// sessions stopped). It takes at most the steps that rewriting the
+		// index as it stands now takes, twice over for steps that write
+		// fewer pages; the worker's level merges take up the rest.
+		tableSteps := 0
+		if full {
+			n, err := db.indexPages(ctx, table)
+			if err != nil {
+				if ctx.Err() != nil {
+					return m, nil
+				}
+				return m, err
+			}
+			tableSteps = 2*(n/pages+1) + 2
+		}
+		for taken := 0; ; taken++ {
 			if maxSteps > 0 && m.Steps >= maxSteps {
 				return m, nil
+			}
+			if tableSteps > 0 && taken >= tableSteps {
+				cut = true
+				break // the next index has steps of its own
 			}
 			if ctx.Err() != nil {
 				return m, nil
@@ -100,8 +125,19 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 			}
 		}
 	}
-	m.Done = true
+	m.Done = !cut
 	return m, nil
+}
+
+// indexPages is how many pages table's index holds: the rows of its
+// %_data table, one a leaf page, beside a few of its structure.
+func (db *DB) indexPages(ctx context.Context, table string) (int, error) {
+	var n int
+	// The table name is one of ftsTables, never input.
+	if err := db.sql.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM %s_data", table)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("merge %s: %w", table, err)
+	}
+	return n, nil
 }
 
 // mergeStep runs one incremental merge of table on t, FTS5's 'merge' with

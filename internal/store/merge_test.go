@@ -173,7 +173,7 @@ func TestMergeIndexesLetsWritersIn(t *testing.T) {
 	var wrote []int
 	m, err := db.mergeIndexes(ctx, true, 4, 0, func(m Merged) {
 		if m.Steps > 3 {
-			return // each write adds a segment: a writer that never stops keeps the merge going
+			return // the next test has a writer that never stops
 		}
 		ev := Event{Type: TypeUserPrompt, SessionID: "w", Project: "/p", DedupeKey: fmt.Sprintf("between%d", m.Steps), Text: "saffron between steps"}
 		if _, err := appendEvents(ctx, other, ev); err != nil {
@@ -190,6 +190,65 @@ func TestMergeIndexesLetsWritersIn(t *testing.T) {
 	}
 	if got := eventIDs(t, db, "saffron"); len(got) != len(wrote) {
 		t.Fatalf("saffron finds %d events, want %d", len(got), len(wrote))
+	}
+}
+
+// TestFullMergeChasesNoWriter checks that a full merge ends though a
+// writer commits a segment between every two of its steps: it takes the
+// steps the index it began with needs, and leaves the writer's segments.
+func TestFullMergeChasesNoWriter(t *testing.T) {
+	db := MustOpen(t)
+	fragment(t, db, 0, 120)
+	for i := range 40 { // entries_fts gets segments of its own
+		key := fmt.Sprintf("k%d", i)
+		if _, _, err := db.PutEntry(context.Background(), entry("s", key, "Entry "+key, "quote of "+key, StageVerified)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !mergeWorks(t, db, "entries_fts") {
+		t.Fatal("entries_fts has nothing to merge")
+	}
+	pages := 0
+	for _, table := range ftsTables() {
+		n, err := db.indexPages(context.Background(), table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages += n
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	chased := false
+	wrote := 0
+	m, err := db.mergeIndexes(ctx, true, 4, 0, func(m Merged) {
+		if m.Steps > 100*pages {
+			chased = true // far past any rewrite of the index: stop the test
+			cancel()
+			return
+		}
+		ev := Event{Type: TypeUserPrompt, SessionID: "w", Project: "/p", DedupeKey: fmt.Sprintf("between%d", m.Steps), Text: "saffron between steps"}
+		if _, err := appendEvents(ctx, db, ev); err != nil {
+			t.Fatal(err)
+		}
+		wrote++
+	})
+	if err != nil || chased || m.Done || m.Steps == 0 {
+		t.Fatalf("MergeIndexes() with a writer between every step = %+v, %v (chased the writer: %v); want some steps, not done", m, err, chased)
+	}
+	if got := eventIDs(t, db, "saffron"); len(got) != wrote {
+		t.Fatalf("saffron finds %d events, want %d", len(got), wrote)
+	}
+	if mergeWorks(t, db, "entries_fts") {
+		t.Fatal("entries_fts left unmerged: the bound on events_fts ended the merge")
+	}
+	// With the writer gone, the next merges finish.
+	for range 10 {
+		if m, err = db.MergeIndexes(context.Background(), true, 4, 0); err != nil || m.Done {
+			break
+		}
+	}
+	if err != nil || !m.Done {
+		t.Fatalf("MergeIndexes() once the writer stopped = %+v, %v; want done", m, err)
 	}
 }
 
