@@ -97,6 +97,7 @@ type mention struct {
 	sent          int
 	old, new, neg bool // marked as the old value, the new one, rejected outright
 	removed       bool // rejected by a removal ("removed X")
+	listed        int  // 1+ the mention a removal names before it in one list ("removed `a` and `b`"), else 0
 	weak          bool // a plain word that does not stand for itself (Claim.Weak)
 	moved         bool // marked new by change wording (Claim.moved)
 	tally         bool // a number of things, not a setting (Claim.tally)

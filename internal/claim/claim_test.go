@@ -388,6 +388,17 @@ func TestRemoved(t *testing.T) {
 		{"If we removed `kelbo.Open`, the login flow would break.", "kelbo.open", false},
 		{"Tests pass, so I removed `kelbo.Open` from the login flow.", "kelbo.open", true},
 		{"Removed `kelbo.Open` and regenerated it from the schema.", "kelbo.open", false},
+		// A list the removal names: each of it is removed.
+		{"Removed `kelbo_streams` and `quill_tags` from `pubspec.yaml`.", "quill_tags", true},
+		{"Removed `kelbo.Open`, `kelbo.Close` and `zeph_sync()`.", "kelbo.close", true},
+		{"Removed `kelbo.Open`, `kelbo.Close` and `zeph_sync()`.", "zeph_sync()", true},
+		{"Removed `kelbo.Open` or `kelbo.Close`, whichever was older.", "kelbo.close", true},
+		{"Should we have removed `kelbo.Open` and `kelbo.Close`?", "kelbo.close", false},
+		{"Removed `kelbo.Open`, then `kelbo.Close` took its place.", "kelbo.close", false},
+		{"Removed `kelbo.Open`. `kelbo.Close` stays.", "kelbo.close", false},
+		{"We kept `kelbo.Open` and `kelbo.Close`.", "kelbo.close", false},
+		{"Removed `kelbo.Open` → `kelbo.Close` in the handlers.", "kelbo.close", false},
+		{"Removed `kelbo.Open` (`kelbo.Close` calls it).", "kelbo.close", false},
 	} {
 		var got *Claim
 		for _, c := range Parse(tc.text) {

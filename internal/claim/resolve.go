@@ -111,6 +111,11 @@ func (p *parser) markers() {
 			}
 			break
 		}
+		if m.listed > 0 {
+			// "Removed `a` and `b`": the list's first says what befell each.
+			l := p.ms[m.listed-1]
+			m.old, m.neg, m.removed = l.old, l.neg, l.removed
+		}
 		if p.installs(m) {
 			// "pip install --user poetry": the tool that installs another
 			// is the means, neither chosen over it nor replacing it.

@@ -85,20 +85,59 @@ func (p *parser) shaped() {
 			// ("Settings → Profile → Keys") unless a change is said.
 			role = "choice"
 		}
-		if role == "" && !plain && i > 0 && removals().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent && strings.HasSuffix(p.text[:p.toks[i].start], "`") {
-			// "Removed `fetchMock()`": a piece of code that was there, gone.
-			// A name in prose ("dropped Kelbo") takes the role of what
-			// replaces it (partners).
-			role = "choice"
+		listed := 0
+		if role == "" && !plain && i > 0 && strings.HasSuffix(p.text[:p.toks[i].start], "`") {
+			switch {
+			case removals().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent:
+				// "Removed `fetchMock()`": a piece of code that was there,
+				// gone. A name in prose ("dropped Kelbo") takes the role of
+				// what replaces it (partners).
+				role = "choice"
+			default:
+				// "Removed `a`, `b` and `c`": the removal names each.
+				if listed = p.removedBefore(i); listed > 0 {
+					role = "choice"
+				}
+			}
 		}
 		if role != "" {
 			p.add(role, v, i, last)
+			if listed > 0 && int(p.owner[i]) == len(p.ms) {
+				p.ms[len(p.ms)-1].listed = listed
+			}
 			if weak && int(p.owner[i]) == len(p.ms) {
 				p.ms[len(p.ms)-1].weak = true
 			}
 		}
 		i = last
 	}
+}
+
+// removedBefore returns 1+ the index of the mention of code a removal
+// names just before the code span at token i, in one list with it ("`a`,
+// `b` and `c`": only commas, "and" or "or" between them), else 0.
+func (p *parser) removedBefore(i int) int {
+	k := i - 1
+	if w := p.toks[k].s; (w == "and" || w == "or") && p.owner[k] == 0 {
+		k--
+	}
+	if k < 0 || p.owner[k] == 0 || p.toks[k].sent != p.toks[i].sent {
+		return 0
+	}
+	mi := int(p.owner[k]) - 1
+	m := p.ms[mi]
+	if m.role != "choice" || m.last != k {
+		return 0
+	}
+	gap := strings.FieldsFunc(p.text[p.toks[k].end:p.toks[i].start], func(r rune) bool { return r == '`' || r == ',' || r == ' ' })
+	if len(gap) > 1 || len(gap) == 1 && gap[0] != "and" && gap[0] != "or" {
+		return 0
+	}
+	f := m.first
+	if m.listed == 0 && (f == 0 || !removals().Has(p.toks[f-1].s) || !strings.HasSuffix(p.text[:p.toks[f].start], "`")) {
+		return 0
+	}
+	return mi + 1
 }
 
 // shapeAt reads a value at token i by its shape: the canonical value, its
