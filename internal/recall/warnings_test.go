@@ -387,6 +387,32 @@ func TestShownReportOfReplacedValueWarns(t *testing.T) {
 	}
 }
 
+// A host a later message says it replaced ("instead of localhost:3000")
+// is a name: a shown item pointing at it is what the change made stale,
+// though the host was read from a host and port and has no mark of a
+// name. The texts are made up.
+func TestShownItemOfReplacedHostWarns(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	stale := say(t, db, "why", day.AddDate(0, 0, -1), "Why do reset mails link to my laptop?", "The reset link falls back to `http://localhost:3000` because `KELBO_APP_URL` is unset.")
+	fixed := say(t, db, "fix", day, "Set it to quorvex.io", "Done: reset links now point to `https://app.quorvex.io/reset` instead of `localhost:3000`.")
+	sel := []Item{messageItem(fixed[1], fixed[1].Text), messageItem(stale[1], stale[1].Text)}
+	ws, err := Warnings(ctx, db, defaults(), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].Kind != "superseded" || ws[0].A.CID != store.EventCID(stale[1].ID) || ws[0].B.CID != store.EventCID(fixed[1].ID) {
+		t.Fatalf("want the fallback superseded by the new host; got %+v", ws)
+	}
+	// A word a phrase makes the value of a role no table knows is no name.
+	plain := say(t, db, "plain", day.AddDate(0, 0, 1), "And the banner?", "The banner now uses the kelbo layout instead of the sidebar.")
+	older := say(t, db, "side", day.AddDate(0, 0, -3), "Banner?", "The banner sits in the sidebar for now.")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(plain[1], plain[1].Text), messageItem(older[1], older[1].Text)}); err != nil || len(ws) != 0 {
+		t.Errorf("a plain word replaced warned: %+v %v", ws, err)
+	}
+}
+
 // The older side looked up in the store is read from what its author
 // wrote: a prompt's pasted log names values no one chose. The texts are
 // made up.
