@@ -27,23 +27,25 @@ type Merged struct {
 // MergeIndexes merges the segments of the full-text indexes incrementally,
 // the way FTS5 does it, a step of at most pages leaf pages per write
 // transaction, and says how far it got. A full merge ('merge' with a
-// negative page count) merges every segment, whatever its level, towards
-// one per index: it rewrites the whole index, which an import can afford
-// once, and takes no more steps than that rewrite of the index it began
-// with needs (segments written meanwhile stay). Otherwise it merges only
-// the levels that hold two segments or more (a positive count, with
-// FTS5's usermerge set to 2): the small segments a
-// session's transactions left are merged together, and the large old one
-// is rewritten only when a level of its size fills up again, so a
-// worker's merge after a session costs what the session wrote, not what
-// the store holds (on the 100k bench store after 100 transactions, with
-// the system sqlite3: 2 ms to 2 segments, against 156 ms to 1).
+// negative page count, then positive ones) merges every segment, whatever
+// its level, into one per index: it rewrites the whole index, which an
+// import can afford once (segments written meanwhile stay for a later
+// merge). Otherwise it merges only the levels that hold two segments or
+// more (a positive count, with FTS5's usermerge set to 2): the small
+// segments a session's transactions left are merged together, and the
+// large old one is rewritten only when a level of its size fills up
+// again, so a worker's merge after a session costs what the session
+// wrote, not what the store holds (on the 100k bench store after 100
+// transactions, with the system sqlite3: 2 ms to 2 segments, against 156
+// ms to 1).
 //
 // It stops when a step merges nothing (FTS5 changes fewer than two rows)
 // in both indexes, after maxSteps steps that merged something (0: no
-// limit), or when ctx ends; a ctx that ends between steps is not an error,
-// and the steps committed stay. Searches find the same rows in any layout:
-// fewer segments only make each term's lookup seek fewer of them.
+// limit), when a full merge of an index has taken twice the steps its
+// pages need (a backstop: Done is false), or when ctx ends; a ctx that
+// ends between steps is not an error, and the steps committed stay.
+// Searches find the same rows in any layout: fewer segments only make
+// each term's lookup seek fewer of them.
 func (db *DB) MergeIndexes(ctx context.Context, full bool, pages, maxSteps int) (Merged, error) {
 	return db.mergeIndexes(ctx, full, pages, maxSteps, nil)
 }
@@ -73,16 +75,19 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 		return Merged{}, fmt.Errorf("merge: %w", err)
 	}
 	var m Merged
-	cut := false // a full merge stopped at its steps with work left
+	cut := false // a full merge stopped at its cap with work left
 	for _, table := range ftsTables() {
-		// A full merge chases no writer. Each segment a hook commits
-		// meanwhile would have the merge fold it into the one large
-		// segment, rewriting that again, so under a steady stream of hook
-		// writes a full merge never ended (an import ran until the killed
-		// sessions stopped). It takes at most the steps that rewriting the
-		// index as it stands now takes, twice over for steps that write
-		// fewer pages; the worker's level merges take up the rest.
-		tableSteps := 0
+		// A full merge is one 'merge' with a negative count, which puts
+		// every segment on one level and begins merging them all into
+		// one, then steps with a positive count, which go on with that
+		// merge. Each negative step begins it again: under hooks
+		// committing a segment between steps, a full merge of negative
+		// steps only rewrote the same first pages, and an import ran
+		// until the killed sessions stopped. What hooks write meanwhile
+		// stays for the worker's level merges. The cap, the steps a
+		// rewrite of the index as it stands takes twice over, is a
+		// backstop.
+		step, capped := rank, 0
 		if full {
 			n, err := db.indexPages(ctx, table)
 			if err != nil {
@@ -91,13 +96,13 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 				}
 				return m, err
 			}
-			tableSteps = 2*(n/pages+1) + 2
+			capped = 2*(n/pages+1) + 2
 		}
 		for taken := 0; ; taken++ {
 			if maxSteps > 0 && m.Steps >= maxSteps {
 				return m, nil
 			}
-			if tableSteps > 0 && taken >= tableSteps {
+			if capped > 0 && taken >= capped {
 				cut = true
 				break // the next index has steps of its own
 			}
@@ -107,7 +112,7 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 			var changed int64
 			err := db.Update(ctx, func(t *Tx) error {
 				var err error
-				changed, err = t.mergeStep(ctx, table, rank)
+				changed, err = t.mergeStep(ctx, table, step)
 				return err
 			})
 			if err != nil {
@@ -119,6 +124,7 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 			if changed < 2 {
 				break
 			}
+			step = pages // a full merge, begun, goes on
 			m.Steps++
 			if between != nil {
 				between(m)
@@ -129,8 +135,9 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 	return m, nil
 }
 
-// indexPages is how many pages table's index holds: the rows of its
-// %_data table, one a leaf page, beside a few of its structure.
+// indexPages is the rows of table's %_data table: its leaf pages, and its
+// doclist-index pages and structure records beside them, so at least as
+// many as the leaf pages a full merge rewrites.
 func (db *DB) indexPages(ctx context.Context, table string) (int, error) {
 	var n int
 	// The table name is one of ftsTables, never input.
