@@ -392,13 +392,19 @@ func TestRemoved(t *testing.T) {
 		{"Removed `kelbo_streams` and `quill_tags` from `pubspec.yaml`.", "quill_tags", true},
 		{"Removed `kelbo.Open`, `kelbo.Close` and `zeph_sync()`.", "kelbo.close", true},
 		{"Removed `kelbo.Open`, `kelbo.Close` and `zeph_sync()`.", "zeph_sync()", true},
-		{"Removed `kelbo.Open` or `kelbo.Close`, whichever was older.", "kelbo.close", true},
+		{"Removed `kelbo.Open`, `kelbo.Close`, and `zeph_sync()` in the handlers.", "kelbo.close", true},
+		{"Removed `kelbo.Open` or `kelbo.Close`, whichever was older.", "kelbo.close", false},
+		{"Removed `kelbo.Open`, `kelbo.Close` stays.", "kelbo.close", false},
+		{"Removed `kelbo.Open`, `kelbo.Close` still works.", "kelbo.close", false},
+		{"Removed `kelbo.Open` and `kelbo.Close` still works.", "kelbo.close", false},
+		{"We removed `kelbo.Open` and `kelbo.Close` is what remains.", "kelbo.close", false},
 		{"Should we have removed `kelbo.Open` and `kelbo.Close`?", "kelbo.close", false},
 		{"Removed `kelbo.Open`, then `kelbo.Close` took its place.", "kelbo.close", false},
 		{"Removed `kelbo.Open`. `kelbo.Close` stays.", "kelbo.close", false},
 		{"We kept `kelbo.Open` and `kelbo.Close`.", "kelbo.close", false},
 		{"Removed `kelbo.Open` → `kelbo.Close` in the handlers.", "kelbo.close", false},
 		{"Removed `kelbo.Open` (`kelbo.Close` calls it).", "kelbo.close", false},
+		{"Removed `kelbo.Open` (`kelbo.Close`) from the handlers.", "kelbo.close", false},
 	} {
 		var got *Claim
 		for _, c := range Parse(tc.text) {
@@ -411,6 +417,24 @@ func TestRemoved(t *testing.T) {
 			t.Errorf("%q: no claim of %q: %+v", tc.text, tc.value, Parse(tc.text))
 		case got != nil && got.Removed != tc.removed:
 			t.Errorf("%q: %q Removed = %v, want %v", tc.text, tc.value, got.Removed, tc.removed)
+		}
+	}
+}
+
+// A code span beside another is no value of its own unless a removal
+// names the list they make: not after "use", nor after a value of
+// another role. The names are made up.
+func TestRemovalListNeedsARemoval(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"Use `kelbo.Open` and `kelbo.Close`.",
+		"Go with `kelbo.Open` or `kelbo.Close`.",
+		"Removed `localhost:3000` and `kelbo.Close`.",
+	} {
+		for _, c := range Parse(text) {
+			if c.Value == "kelbo.close" {
+				t.Errorf("%q: a claim of kelbo.close: %+v", text, c)
+			}
 		}
 	}
 }

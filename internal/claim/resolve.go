@@ -34,6 +34,10 @@ var (
 // removalList are the words of removals.
 const removalList = `dropped removed`
 
+// removedFrom are the words after a removed thing that say where it was
+// removed from, going on with the removal's statement.
+var removedFrom = lazywords.Lookup(`from in out of`)
+
 // window is how many tokens a marker may stand from its value.
 const window = 3
 
@@ -112,7 +116,8 @@ func (p *parser) markers() {
 			break
 		}
 		if m.listed > 0 {
-			// "Removed `a` and `b`": the list's first says what befell each.
+			// "Removed `a` and `b`": each takes what befell the one before
+			// it, so all take the first's.
 			l := p.ms[m.listed-1]
 			m.old, m.neg, m.removed = l.old, l.neg, l.removed
 		}

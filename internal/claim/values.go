@@ -86,18 +86,15 @@ func (p *parser) shaped() {
 			role = "choice"
 		}
 		listed := 0
-		if role == "" && !plain && i > 0 && strings.HasSuffix(p.text[:p.toks[i].start], "`") {
-			switch {
-			case removals().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent:
-				// "Removed `fetchMock()`": a piece of code that was there,
-				// gone. A name in prose ("dropped Kelbo") takes the role of
-				// what replaces it (partners).
+		if role == "" && !plain && p.removedCode(i) {
+			// "Removed `fetchMock()`": a piece of code that was there, gone.
+			// A name in prose ("dropped Kelbo") takes the role of what
+			// replaces it (partners).
+			role = "choice"
+		} else if role == "" && !plain {
+			// "Removed `a`, `b` and `c` from …": the removal names each.
+			if listed = p.removedBefore(i, last); listed > 0 {
 				role = "choice"
-			default:
-				// "Removed `a`, `b` and `c`": the removal names each.
-				if listed = p.removedBefore(i); listed > 0 {
-					role = "choice"
-				}
 			}
 		}
 		if role != "" {
@@ -113,31 +110,55 @@ func (p *parser) shaped() {
 	}
 }
 
-// removedBefore returns 1+ the index of the mention of code a removal
-// names just before the code span at token i, in one list with it ("`a`,
-// `b` and `c`": only commas, "and" or "or" between them), else 0.
-func (p *parser) removedBefore(i int) int {
+// removedCode reports a code span at token i right after a removal word
+// of its statement ("Removed `fetchMock()`").
+func (p *parser) removedCode(i int) bool {
+	return i > 0 && removals().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent &&
+		strings.HasSuffix(p.text[:p.toks[i].start], "`")
+}
+
+// removedBefore returns 1+ the index of the mention of removed code just
+// before the code span at tokens i to last, in one list with it, else 0:
+// only commas or "and" between them ("`a`, `b` and `c`"), the first right
+// after the removal word (removedCode), and the list going on or ending
+// after this one (listGoesOn). Not "`a` or `b`": one of them was removed.
+func (p *parser) removedBefore(i, last int) int {
+	if !strings.HasSuffix(p.text[:p.toks[i].start], "`") || !p.listGoesOn(last) {
+		return 0
+	}
 	k := i - 1
-	if w := p.toks[k].s; (w == "and" || w == "or") && p.owner[k] == 0 {
+	if k >= 0 && p.toks[k].s == "and" && p.owner[k] == 0 {
 		k--
 	}
-	if k < 0 || p.owner[k] == 0 || p.toks[k].sent != p.toks[i].sent {
+	if k < 0 || p.owner[k] == 0 {
 		return 0
 	}
 	mi := int(p.owner[k]) - 1
 	m := p.ms[mi]
-	if m.role != "choice" || m.last != k {
+	if m.role != "choice" || m.listed == 0 && !p.removedCode(m.first) {
 		return 0
 	}
 	gap := strings.FieldsFunc(p.text[p.toks[k].end:p.toks[i].start], func(r rune) bool { return r == '`' || r == ',' || r == ' ' })
-	if len(gap) > 1 || len(gap) == 1 && gap[0] != "and" && gap[0] != "or" {
-		return 0
-	}
-	f := m.first
-	if m.listed == 0 && (f == 0 || !removals().Has(p.toks[f-1].s) || !strings.HasSuffix(p.text[:p.toks[f].start], "`")) {
+	if len(gap) > 1 || len(gap) == 1 && gap[0] != "and" {
 		return 0
 	}
 	return mi + 1
+}
+
+// listGoesOn reports whether what follows a code span ending at token
+// last goes on with a removal's list, or ends it: the statement's or a
+// clause's end, "and" before another span, or where it was removed from
+// ("from", "in"). Anything else makes the span the subject of a clause of
+// its own ("Removed `a`, `b` stays.").
+func (p *parser) listGoesOn(last int) bool {
+	k := last + 1
+	if k >= len(p.toks) || p.toks[k].sent != p.toks[last].sent || strings.ContainsAny(p.text[p.toks[last].end:p.toks[k].start], ",;:.)") {
+		return true
+	}
+	if w := p.toks[k].s; w != "and" {
+		return removedFrom().Has(w)
+	}
+	return k+1 < len(p.toks) && strings.HasSuffix(p.text[:p.toks[k+1].start], "`")
 }
 
 // shapeAt reads a value at token i by its shape: the canonical value, its

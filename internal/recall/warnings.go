@@ -338,17 +338,25 @@ func told(out []Warning, o said, old string) bool {
 //
 // Only an explicit change between two names a word search cannot mistake:
 // no everyday word on either side, and a value no table knows has a mark
-// of a name (a digit, "-", ".", "_", "@") or was read as a host by its
-// shape ("instead of localhost:3000" replaces the host localhost). Not a
-// path: tool runs name every file they touch, and a statement's list of
-// files ("remove X from a.js, fix b.py") is no file replacing another.
+// of a name (a digit, "-", ".", "_", "@"), or is a host the older item
+// names as one, after a scheme or before a port ("instead of
+// localhost:3000" replaces the host localhost; "The backend validates
+// tokens" names no host backend). Not a path: tool runs name every file
+// they touch, and a statement's list of files ("remove X from a.js, fix
+// b.py") is no file replacing another.
 func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (said, bool) {
-	if !c.Changed || c.Negated || c.Weak || c.Role == "path" || everyday(c.Value) || everyday(c.Replaces) ||
-		!knownRole(c.Role) && c.Role != "host" && !strings.ContainsAny(c.Replaces, "0123456789-._@") {
+	if !c.Changed || c.Negated || c.Weak || c.Role == "path" || everyday(c.Value) || everyday(c.Replaces) {
+		return said{}, false
+	}
+	asHost := !knownRole(c.Role) && !strings.ContainsAny(c.Replaces, "0123456789-._@")
+	if asHost && c.Role != "host" {
 		return said{}, false
 	}
 	return namedBefore(sel, paired, n, func(text string) bool {
 		text = strings.ToLower(text)
+		if asHost && !strings.Contains(text, "://"+c.Replaces) && !strings.Contains(text, c.Replaces+":") {
+			return false
+		}
 		return wordIn(text, c.Replaces) && !wordIn(text, c.Value)
 	})
 }

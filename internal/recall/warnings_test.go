@@ -406,10 +406,18 @@ func TestShownItemOfReplacedHostWarns(t *testing.T) {
 		t.Fatalf("want the fallback superseded by the new host; got %+v", ws)
 	}
 	// A word a phrase makes the value of a role no table knows is no name.
-	plain := say(t, db, "plain", day.AddDate(0, 0, 1), "And the banner?", "The banner now uses the kelbo layout instead of the sidebar.")
-	older := say(t, db, "side", day.AddDate(0, 0, -3), "Banner?", "The banner sits in the sidebar for now.")
+	plain := say(t, db, "plain", day.AddDate(0, 0, 1), "And the menu?", "Navigation now uses zarkel instead of quillet.")
+	older := say(t, db, "side", day.AddDate(0, 0, -3), "Menu?", "The menu shows quillet: on the left, for now.")
 	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(plain[1], plain[1].Text), messageItem(older[1], older[1].Text)}); err != nil || len(ws) != 0 {
 		t.Errorf("a plain word replaced warned: %+v %v", ws, err)
+	}
+	// A host of a plain word warns only an item naming it as a host.
+	moved := say(t, db, "api", day.AddDate(0, 0, 2), "Where does the frontend call?", "The frontend now calls `https://api.quorvex.io` instead of `backend:8080`.")
+	prose := say(t, db, "tokens", day.AddDate(0, 0, -4), "Who checks tokens?", "The backend validates session tokens on every request.")
+	url := say(t, db, "url", day.AddDate(0, 0, -5), "Where is it?", "The frontend posts to `http://backend:8080/api` in compose.")
+	ws, err = Warnings(ctx, db, defaults(), []Item{messageItem(moved[1], moved[1].Text), messageItem(prose[1], prose[1].Text), messageItem(url[1], url[1].Text)})
+	if err != nil || len(ws) != 1 || ws[0].A.CID != store.EventCID(url[1].ID) {
+		t.Errorf("want the URL naming the host backend warned, not the prose saying backend: %+v %v", ws, err)
 	}
 }
 
