@@ -42,10 +42,10 @@ type Merged struct {
 // It stops when a step merges nothing (FTS5 changes fewer than two rows)
 // in both indexes, after maxSteps steps that merged something (0: no
 // limit), when a full merge of an index has taken twice the steps its
-// pages need (a backstop: Done is false), or when ctx ends; a ctx that
-// ends between steps is not an error, and the steps committed stay.
-// Searches find the same rows in any layout: fewer segments only make
-// each term's lookup seek fewer of them.
+// pages need (Done is false: hooks kept writing), or when ctx ends; a
+// ctx that ends between steps is not an error, and the steps committed
+// stay. Searches find the same rows in any layout: fewer segments only
+// make each term's lookup seek fewer of them.
 func (db *DB) MergeIndexes(ctx context.Context, full bool, pages, maxSteps int) (Merged, error) {
 	return db.mergeIndexes(ctx, full, pages, maxSteps, nil)
 }
@@ -59,10 +59,15 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 	rank := pages
 	if full {
 		rank = -pages
-	} else if err := db.Update(ctx, func(t *Tx) error {
+	}
+	if err := db.Update(ctx, func(t *Tx) error {
 		for _, table := range ftsTables() {
 			// Kept in the index's own config: idempotent, and only the
 			// 'merge' command reads it (automerge, on writes, does not).
+			// A full merge's positive steps read it too: with FTS5's
+			// default of 4, a level of two or three segments written
+			// since its first step was no work for them, and the merge
+			// stopped, Done, with all it had begun left unmerged.
 			if _, err := t.exec(ctx, fmt.Sprintf("INSERT INTO %s(%s, rank) VALUES('usermerge', 2)", table, table)); err != nil {
 				return err
 			}
@@ -75,19 +80,20 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 		return Merged{}, fmt.Errorf("merge: %w", err)
 	}
 	var m Merged
-	cut := false // a full merge stopped at its cap with work left
+	cut := false // a full merge stopped at maxTaken with work left
 	for _, table := range ftsTables() {
 		// A full merge is one 'merge' with a negative count, which puts
 		// every segment on one level and begins merging them all into
 		// one, then steps with a positive count, which go on with that
-		// merge. Each negative step begins it again: under hooks
-		// committing a segment between steps, a full merge of negative
-		// steps only rewrote the same first pages, and an import ran
-		// until the killed sessions stopped. What hooks write meanwhile
-		// stays for the worker's level merges. The cap, the steps a
-		// rewrite of the index as it stands takes twice over, is a
-		// backstop.
-		step, capped := rank, 0
+		// merge. A negative step begins it again when segments were
+		// written since the last: under hooks committing one between
+		// steps, a full merge of negative steps only rewrote the same
+		// first pages, and an import ran until the killed sessions
+		// stopped. Once it is done the positive steps merge what hooks
+		// wrote meanwhile, small segments, until the steps a rewrite of
+		// the index as it stands takes twice over (maxTaken): then the
+		// worker's level merges go on.
+		step, maxTaken := rank, 0
 		if full {
 			n, err := db.indexPages(ctx, table)
 			if err != nil {
@@ -96,13 +102,13 @@ func (db *DB) mergeIndexes(ctx context.Context, full bool, pages, maxSteps int, 
 				}
 				return m, err
 			}
-			capped = 2*(n/pages+1) + 2
+			maxTaken = 2*(n/pages+1) + 2
 		}
 		for taken := 0; ; taken++ {
 			if maxSteps > 0 && m.Steps >= maxSteps {
 				return m, nil
 			}
-			if capped > 0 && taken >= capped {
+			if maxTaken > 0 && taken >= maxTaken {
 				cut = true
 				break // the next index has steps of its own
 			}
