@@ -30,10 +30,11 @@ var lists string
 // lacks for it. Some of lists' languages are short of their inflected
 // function words (Spanish has 57 words and no verb: "tenemos", "podemos",
 // "usamos" would be a Spanish prompt's rarest words, matching nothing in a
-// store held in English). English takes stdlib's list instead: its
-// stopwords-iso list holds words that are content in a coding conversation
-// ("test", "related"), and lists' lacks "though", "even", "whether", which
-// were a prompt's rarest words in a store that never wrote them.
+// store held in English). English takes stdlib's list instead, for
+// Common only: its stopwords-iso list holds words that are content in a
+// coding conversation ("test", "related"), and lists' lacks "though",
+// "even", "whether", which were a prompt's rarest words in a store that
+// never wrote them.
 //
 //go:embed iso.txt
 var iso string
@@ -64,14 +65,18 @@ func index(code string) int {
 // mask is the languages listing w as a function word, in either table.
 func mask(w string) uint64 { return lookUp(w).has }
 
-// wordMask is what the tables say of a word: the languages listing it, and
-// those of them whose listing For counts as evidence of the language.
-// English's words in iso.txt are no evidence: stdlib's list is three times
-// lists' and holds words other languages write too ("come" is Italian,
-// "go" Irish), which outvoted an Italian prompt's own ("come posso
-// ordinare una slice in Go?" was read as English, its Italian words kept
-// as its rarest).
-type wordMask struct{ has, evidence uint64 }
+// wordMask is what the tables say of a word: the languages listing it as
+// a function word, and whether it is one of the English words stdlib's
+// list adds (iso.txt; Common). Those are no function words for Has, nor
+// evidence of English for For: stdlib's list is three times lists' and
+// holds words other languages write too ("come" is Italian, "go" Irish),
+// which outvoted an Italian prompt's own ("come posso ordinare una slice
+// in Go?" was read as English), and words a task or a question names
+// things by ("keep old logs", "the next release").
+type wordMask struct {
+	has    uint64
+	common bool
+}
 
 // lookUp reads w in both tables, or in masks.
 func lookUp(w string) wordMask {
@@ -85,7 +90,7 @@ func lookUp(w string) wordMask {
 	// most texts do: "всё" is "все", "моё" "мое".
 	e := strings.ReplaceAll(w, "ё", "е")
 	l, i := find(words, e), find(isoWords, e)
-	m = wordMask{has: l | i, evidence: l | i&^english}
+	m = wordMask{has: l | i&^english, common: i&english != 0}
 	masks.Lock()
 	if len(masks.m) >= maxMasks {
 		clear(masks.m)
@@ -108,14 +113,21 @@ var masks = struct {
 
 const maxMasks = 1 << 15
 
+// Common reports whether w is one of the English words of every sentence
+// that stdlib's list holds and lists' lacks ("though", "even", "whether",
+// "seems"): a prompt's rarest words in a store that never wrote them, so
+// recall drops them. Has does not: stdlib's list also holds words a task
+// or a question names things by ("keep", "old", "next", "example").
+func Common(w string) bool { return lookUp(w).common }
+
 // EnglishMore reports whether w is one of the English function words
 // lists' English list of 108 lacks ("not", "when", "why", "does"). For
 // counts them as evidence of English: without them an English prompt
 // counted few of its own function words, and another language's short
 // ones tied with it ("to", "on", "a" and "one" are Slovenian too, "in" and
-// "end" Breton), so the prompt was read as bilingual. Has tells most of
-// them from iso.txt; those it lacks too ("nor", "whom") a caller that
-// drops them (recall) asks for by name.
+// "end" Breton), so the prompt was read as bilingual. Has leaves them
+// out, as lists does: a caller that drops them (recall) asks for them by
+// name.
 func EnglishMore(w string) bool { return englishMore()[w] }
 
 var englishMore = lazywords.Set(`above again against below does doing done down during few further having hers its itself
@@ -160,7 +172,7 @@ func For(words []string) Set {
 			continue
 		}
 		seen[w] = true
-		m := lookUp(w).evidence
+		m := mask(w)
 		if englishMore()[w] {
 			m |= english
 		}

@@ -341,6 +341,10 @@ func TestTerms(t *testing.T) {
 		// A range's or a version's parts are no identifier glued: "2-3" is
 		// no "23"; a date's are, as migrations are named.
 		{"took 2-3 seconds on 16.0.7 since 2024-01-15, v2-beta", "seconds 16 20240115 2024 01 15 v2beta v2 beta"},
+		// The English words of every sentence go (funcwords.Common); the
+		// generic coding words among them stay, at their generic weight.
+		{"Vercel refused even though next build passed", "vercel refused next build passed"},
+		{"why does the PUT handler keep returning 405", "put handler keep returning 405"},
 	} {
 		if got := strings.Join(Terms(tt.in), " "); got != tt.want {
 			t.Errorf("Terms(%q)=%q, want %q", tt.in, got, tt.want)

@@ -12,12 +12,13 @@ import (
 )
 
 // requestWords are dropped from queries besides the function words of the
-// prompt's languages (funcwords, with the English ones its tables lack,
-// funcwords.EnglishMore): the words every request to an assistant uses
-// that the English list lacks ("tell", "fix", "thanks"; it has "please",
-// "want", "use"), and a few Russian question words its Russian list
-// lacks. They match everything and rank nothing.
-var requestWords = lazywords.Set(`make thanks thank hi hello ok okay yes using add fix change look tell thing things lot` +
+// prompt's languages (funcwords, with the English ones its list lacks,
+// funcwords.EnglishMore): the words every request to an assistant
+// uses ("please", "tell", "fix", "thanks"), and a few Russian question
+// words its Russian list lacks. They match everything and rank nothing.
+var requestWords = lazywords.Set(`let please sure make thanks thank hi hello ok
+okay yes want need like get got use used using add fix change look tell know think ever still going go way thing things
+something anything lot much many one two new old` +
 	// Russian question words the package's Russian list lacks.
 	` почему зачем сейчас здесь опять какие каким какое`)
 
@@ -35,8 +36,12 @@ func lowerRuns(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
+// has reports a word a query drops. Of the English words of every
+// sentence a fuller list holds (funcwords.Common: "though", "even",
+// "whether"), not the generic coding words, which keep their generic
+// weight: "next", "put", "keep" name things in code talk.
 func (s stopSet) has(w string) bool {
-	return requestWords()[w] || s.fw.Has(w) || funcwords.EnglishMore(w)
+	return requestWords()[w] || s.fw.Has(w) || funcwords.EnglishMore(w) || funcwords.Common(w) && !isGeneric(w)
 }
 
 // koreanParticles are attached to the end of Korean words ("토큰을", "키는");
