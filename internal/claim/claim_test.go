@@ -405,6 +405,13 @@ func TestRemoved(t *testing.T) {
 		{"Removed `kelbo.Open` → `kelbo.Close` in the handlers.", "kelbo.close", false},
 		{"Removed `kelbo.Open` (`kelbo.Close` calls it).", "kelbo.close", false},
 		{"Removed `kelbo.Open` (`kelbo.Close`) from the handlers.", "kelbo.close", false},
+		{"Removed `kelbo.Open` — and `kelbo.Close` from the handlers.", "kelbo.close", false},
+		{"Removed `kelbo.Open`, then `kelbo.Close` from the handlers.", "kelbo.close", false},
+		{"Removed `kelbo.Open` and kelbo_close from the handlers.", "kelbo_close", false},
+		{"Removed `kelbo.Open` and `kelbo.Close`, since nothing calls them.", "kelbo.close", true},
+		{"Removed `kelbo.Open` and `kelbo.Close`\n\nThe handlers call nothing now.", "kelbo.close", true},
+		{"Nothing was removed. `kelbo.Open` stays.", "kelbo.open", false},
+		{"`kelbo.Open`.", "kelbo.open", false},
 	} {
 		var got *Claim
 		for _, c := range Parse(tc.text) {
@@ -423,13 +430,15 @@ func TestRemoved(t *testing.T) {
 
 // A code span beside another is no value of its own unless a removal
 // names the list they make: not after "use", nor after a value of
-// another role. The names are made up.
+// another role, nor after a removal that ends its statement. The names
+// are made up.
 func TestRemovalListNeedsARemoval(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{
 		"Use `kelbo.Open` and `kelbo.Close`.",
 		"Go with `kelbo.Open` or `kelbo.Close`.",
 		"Removed `localhost:3000` and `kelbo.Close`.",
+		"Nothing was removed. `kelbo.Close` stays.",
 	} {
 		for _, c := range Parse(text) {
 			if c.Value == "kelbo.close" {

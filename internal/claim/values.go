@@ -138,6 +138,8 @@ func (p *parser) removedBefore(i, last int) int {
 	if m.role != "choice" || m.listed == 0 && !p.removedCode(m.first) {
 		return 0
 	}
+	// Only backticks, commas, spaces and one "and" between the two: this
+	// also keeps a list in one statement, and k the mention's last token.
 	gap := strings.FieldsFunc(p.text[p.toks[k].end:p.toks[i].start], func(r rune) bool { return r == '`' || r == ',' || r == ' ' })
 	if len(gap) > 1 || len(gap) == 1 && gap[0] != "and" {
 		return 0

@@ -354,11 +354,42 @@ func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) 
 	}
 	return namedBefore(sel, paired, n, func(text string) bool {
 		text = strings.ToLower(text)
-		if asHost && !strings.Contains(text, "://"+c.Replaces) && !strings.Contains(text, c.Replaces+":") {
+		if asHost && !namesHost(text, c.Replaces) {
 			return false
 		}
 		return wordIn(text, c.Replaces) && !wordIn(text, c.Value)
 	})
+}
+
+// namesHost reports whether text, lower-case, names host as a host: the
+// whole name, after "://" or "@", or before a port ("localhost:3000").
+// "Backend: validates tokens" and "http://backend-v2.internal" do not
+// name the host backend.
+func namesHost(text, host string) bool {
+	for at := 0; ; {
+		k := strings.Index(text[at:], host)
+		if k < 0 {
+			return false
+		}
+		k += at
+		at = k + 1
+		before, after := text[:k], text[k+len(host):]
+		if before != "" && isHostByte(before[len(before)-1]) {
+			continue // the end of a longer name
+		}
+		if after != "" && isHostByte(after[0]) && (after[0] != '.' || len(after) > 1 && isHostByte(after[1])) {
+			continue // the start of a longer name; a full stop ends a sentence
+		}
+		port := len(after) > 1 && after[0] == ':' && '0' <= after[1] && after[1] <= '9'
+		if port || strings.HasSuffix(before, "://") || strings.HasSuffix(before, "@") {
+			return true
+		}
+	}
+}
+
+// isHostByte reports a byte a host name holds: a letter, a digit, "-" or ".".
+func isHostByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '-' || b == '.'
 }
 
 // namesRemoved returns a shown item said before n that names a piece of

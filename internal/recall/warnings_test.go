@@ -421,6 +421,32 @@ func TestShownItemOfReplacedHostWarns(t *testing.T) {
 	}
 }
 
+// A host is named as one after a scheme or "@", or before a port; a
+// word that only shares its letters, or ends a label, is not.
+func TestNamesHost(t *testing.T) {
+	for _, tc := range []struct {
+		text, host string
+		want       bool
+	}{
+		{"falls back to `http://localhost:3000` now", "localhost", true},
+		{"the frontend posts to `http://backend:8080/api`", "backend", true},
+		{"curl http://backend/api", "backend", true},
+		{"curl http://backend.", "backend", true},
+		{"ssh deploy@backend and restart it", "backend", true},
+		{"backend:8080 is down", "backend", true},
+		{"backend: validates session tokens", "backend", false},
+		{"deployed the backend: all checks green", "backend", false},
+		{"posts to `http://backend-v2.internal/api` now", "backend", false},
+		{"posts to `http://backend.internal/api` now", "backend", false},
+		{"the backend validates tokens", "backend", false},
+		{"http://mybackend:80", "backend", false},
+	} {
+		if got := namesHost(tc.text, tc.host); got != tc.want {
+			t.Errorf("namesHost(%q, %q) = %v, want %v", tc.text, tc.host, got, tc.want)
+		}
+	}
+}
+
 // The older side looked up in the store is read from what its author
 // wrote: a prompt's pasted log names values no one chose. The texts are
 // made up.
