@@ -15,6 +15,9 @@ CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X $module/internal/version.Ver
 # (glosses/NOTICE), shipped beside the MIT binaries and read at run time, not compiled in.
 mkdir -p "$tmp/glosses"
 cp glosses/*.txt glosses/NOTICE glosses/COPYING "$tmp/glosses/"
+# The word tables compiled into the binaries come with their licenses' notices.
+cp internal/funcwords/NOTICE "$tmp/NOTICE.funcwords"
+cp internal/wordfreq/NOTICE "$tmp/NOTICE.wordfreq"
 # Move into place only once every binary built, so a hook never runs a half-written file.
 rm -rf "$out/glosses.old"
 if [ -d "$out/glosses" ]; then mv "$out/glosses" "$out/glosses.old"; fi

