@@ -62,7 +62,8 @@ func index(code string) int {
 	return 63
 }
 
-// mask is the languages listing w as a function word, in either table.
+// mask is the languages listing w as a function word, in either table
+// (English in lists only: see wordMask).
 func mask(w string) uint64 { return lookUp(w).has }
 
 // wordMask is what the tables say of a word: the languages listing it as

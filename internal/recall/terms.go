@@ -36,10 +36,11 @@ func lowerRuns(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// has reports a word a query drops. Of the English words of every
-// sentence a fuller list holds (funcwords.Common: "though", "even",
-// "whether"), not the generic coding words, which keep their generic
-// weight: "next", "put", "keep" name things in code talk.
+// has reports a word a query drops: a request's word, a function word of
+// the prompt's languages, or one of the English words of every sentence
+// (funcwords.Common: "though", "even", "whether") that is no generic
+// coding word; "next", "put", "keep" name things in code talk and keep
+// their generic weight.
 func (s stopSet) has(w string) bool {
 	return requestWords()[w] || s.fw.Has(w) || funcwords.EnglishMore(w) || funcwords.Common(w) && !isGeneric(w)
 }

@@ -366,6 +366,9 @@ func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) 
 // "Backend: validates tokens" and "http://backend-v2.internal" do not
 // name the host backend.
 func namesHost(text, host string) bool {
+	if host == "" {
+		return false
+	}
 	for at := 0; ; {
 		k := strings.Index(text[at:], host)
 		if k < 0 {

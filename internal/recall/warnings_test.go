@@ -440,6 +440,7 @@ func TestNamesHost(t *testing.T) {
 		{"posts to `http://backend.internal/api` now", "backend", false},
 		{"the backend validates tokens", "backend", false},
 		{"http://mybackend:80", "backend", false},
+		{"http://backend", "", false},
 	} {
 		if got := namesHost(tc.text, tc.host); got != tc.want {
 			t.Errorf("namesHost(%q, %q) = %v, want %v", tc.text, tc.host, got, tc.want)
