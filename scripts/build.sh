@@ -13,14 +13,16 @@ trap 'rm -rf "$tmp"' EXIT
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X $module/internal/version.Version=$version" -o "$tmp/" ./cmd/...
 # The dictionaries recall translates a prompt of another language with are GPL data
 # (glosses/NOTICE), shipped beside the MIT binaries and read at run time, not compiled in.
-mkdir -p "$tmp/glosses"
+mkdir -p "$tmp/glosses" "$tmp/notices"
 cp glosses/*.txt glosses/NOTICE glosses/COPYING "$tmp/glosses/"
 # The word tables compiled into the binaries come with their licenses' notices.
-cp internal/funcwords/NOTICE "$tmp/NOTICE.funcwords"
-cp internal/wordfreq/NOTICE "$tmp/NOTICE.wordfreq"
+cp internal/funcwords/NOTICE "$tmp/notices/funcwords"
+cp internal/wordfreq/NOTICE "$tmp/notices/wordfreq"
 # Move into place only once every binary built, so a hook never runs a half-written file.
-rm -rf "$out/glosses.old"
-if [ -d "$out/glosses" ]; then mv "$out/glosses" "$out/glosses.old"; fi
+for d in glosses notices; do
+  rm -rf "$out/$d.old"
+  if [ -d "$out/$d" ]; then mv "$out/$d" "$out/$d.old"; fi
+done
 for f in "$tmp"/*; do mv -f "$f" "$out/"; done
-rm -rf "$out/glosses.old"
+rm -rf "$out/glosses.old" "$out/notices.old"
 echo "built binaries into $out (version $version)" >&2
