@@ -16,13 +16,13 @@ import (
 func freshCheckout(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	// The dictionaries build.sh copies beside the binaries come with a
-	// checkout too.
+	// The dictionaries and notices build.sh copies beside the binaries
+	// come with a checkout too.
 	tables, err := filepath.Glob(filepath.Join("..", "glosses", "*"))
 	if err != nil || len(tables) == 0 {
 		t.Fatalf("no glosses/ in the checkout: %v", err)
 	}
-	files := []string{"hooks/run", "scripts/build.sh"}
+	files := []string{"hooks/run", "scripts/build.sh", "internal/funcwords/NOTICE", "internal/wordfreq/NOTICE"}
 	for _, p := range tables {
 		files = append(files, filepath.Join("glosses", filepath.Base(p)))
 	}
