@@ -99,13 +99,21 @@ func wordIn(text, w string) bool {
 // is not nil, where ends accepts the byte after it (the text's end is
 // always a word's end).
 func findWord(text, w string, ends func(next byte) bool) bool {
+	return anyAt(text, w, func(j int) bool {
+		end := j + len(w)
+		return (j == 0 || !isWordByte(text[j-1])) && (ends == nil || end == len(text) || ends(text[end]))
+	})
+}
+
+// anyAt reports whether ok holds at one of the offsets where text holds w.
+func anyAt(text, w string, ok func(at int) bool) bool {
 	for i := 0; ; {
 		j := strings.Index(text[i:], w)
 		if j < 0 {
 			return false
 		}
 		j += i
-		if end := j + len(w); (j == 0 || !isWordByte(text[j-1])) && (ends == nil || end == len(text) || ends(text[end])) {
+		if ok(j) {
 			return true
 		}
 		i = j + 1

@@ -366,28 +366,17 @@ func namesReplaced(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) 
 // "Backend: validates tokens" and "http://backend-v2.internal" do not
 // name the host backend.
 func namesHost(text, host string) bool {
-	if host == "" {
-		return false
-	}
-	for at := 0; ; {
-		k := strings.Index(text[at:], host)
-		if k < 0 {
-			return false
-		}
-		k += at
-		at = k + 1
+	return host != "" && anyAt(text, host, func(k int) bool {
 		before, after := text[:k], text[k+len(host):]
 		if before != "" && isHostByte(before[len(before)-1]) {
-			continue // the end of a longer name
+			return false // the end of a longer name
 		}
 		if after != "" && isHostByte(after[0]) && (after[0] != '.' || len(after) > 1 && isHostByte(after[1])) {
-			continue // the start of a longer name; a full stop ends a sentence
+			return false // the start of a longer name; a full stop ends a sentence
 		}
 		port := len(after) > 1 && after[0] == ':' && '0' <= after[1] && after[1] <= '9'
-		if port || strings.HasSuffix(before, "://") || strings.HasSuffix(before, "@") {
-			return true
-		}
-	}
+		return port || strings.HasSuffix(before, "://") || strings.HasSuffix(before, "@")
+	})
 }
 
 // isHostByte reports a byte a host name holds: a letter, a digit, "-" or ".".
