@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/pipeline/workertest"
 )
 
 // hookRound fires one turn's hooks (SessionStart, UserPromptSubmit,
@@ -96,7 +98,7 @@ func TestDisk(t *testing.T) {
 
 	t.Run("missing-parent", func(t *testing.T) {
 		data := filepath.Join(root, "not", "yet", "there", "data")
-		t.Cleanup(func() { killWorkers(data) })
+		t.Cleanup(func() { workertest.Kill(data) })
 		c, tp := conv("missing")
 		var timing []string
 		hookRound(t, data, c, tp, 0, &timing)
@@ -218,7 +220,7 @@ func TestDisk(t *testing.T) {
 		// Big enough for a seeded store (about 200 kB with its WAL), then filled up.
 		mustMount(t, mnt, "-t", "tmpfs", "-o", "size=4m", "tmpfs")
 		data := filepath.Join(mnt, "data")
-		t.Cleanup(func() { killWorkers(data) })
+		t.Cleanup(func() { workertest.Kill(data) })
 		before := seeded(t, data, "full")
 		logBefore := len(logLines(data, "ERROR"))
 		filler := filepath.Join(mnt, "filler")
@@ -265,7 +267,7 @@ func TestDisk(t *testing.T) {
 		mustMount(t, mnt, "-t", "tmpfs", "-o", "size=256k", "tmpfs")
 		fill(t, filepath.Join(mnt, "filler"))
 		data := filepath.Join(mnt, "data")
-		t.Cleanup(func() { killWorkers(data) })
+		t.Cleanup(func() { workertest.Kill(data) })
 		c, tp := conv("tiny")
 		var timing []string
 		rs := hookRound(t, data, c, tp, 0, &timing)

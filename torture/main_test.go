@@ -358,22 +358,15 @@ func workers(dataDir string) []int {
 	return pids
 }
 
-// waitWorkers waits (bounded) until no worker runs against dataDir.
+// waitWorkers waits (bounded) until no worker runs against dataDir
+// (workertest.Wait), and ends those left once it has reported them.
 func waitWorkers(t testing.TB, dataDir string, bound time.Duration) {
 	t.Helper()
-	ok, why := poll(bound, 20*time.Millisecond, func() (bool, string) {
-		p := workers(dataDir)
-		return len(p) == 0, fmt.Sprintf("workers still running: %v", p)
-	})
-	if !ok {
-		t.Errorf("after %v: %s", bound, why)
-		killWorkers(dataDir)
+	if left := workertest.Wait(dataDir, bound); len(left) > 0 {
+		t.Errorf("after %v: workers still running: %v", bound, left)
+		workertest.Kill(dataDir)
 	}
 }
-
-// killWorkers ends what runs against dataDir (workertest.Kill): the
-// workers our hooks started, and any hook still running.
-func killWorkers(dataDir string) { workertest.Kill(dataDir) }
 
 // newDataDir makes a data directory whose stray workers are ended before the
 // directory is removed.
@@ -381,8 +374,8 @@ func newDataDir(t *testing.T) string {
 	t.Helper()
 	d := filepath.Join(t.TempDir(), "data")
 	t.Cleanup(func() {
-		killWorkers(d)
-		poll(5*time.Second, 20*time.Millisecond, func() (bool, string) { return len(workers(d)) == 0, "" })
+		workertest.Kill(d)
+		workertest.Wait(d, 5*time.Second)
 	})
 	return d
 }
