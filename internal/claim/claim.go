@@ -90,6 +90,29 @@ func ChangeCue(text string) bool {
 	return false
 }
 
+// Settled reports whether text states what it names as it stands: no
+// change wording (ChangeCue) and no word that puts a thing named on the
+// side of what goes, a removal, a rejection or a negation ("Now remove
+// `x`", "we don't need `x`", "`x` instead of `y`"). "Added `x` as a
+// dependency" is settled; a plan to remove it is not.
+func Settled(text string) bool {
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	toks, sents := tokenize(text)
+	for _, t := range toks {
+		if strongBefore().Has(t.s) || rejectBefore().Has(t.s) || strongAfter().Has(t.s) {
+			return false
+		}
+	}
+	for _, s := range sents {
+		if changeCue(text, toks, s) {
+			return false
+		}
+	}
+	return true
+}
+
 // mention is one place a value of a role occurs.
 type mention struct {
 	role, value   string

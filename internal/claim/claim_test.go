@@ -447,3 +447,21 @@ func TestRemovalListNeedsARemoval(t *testing.T) {
 		}
 	}
 }
+
+func TestSettled(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Added `kelbo_service` as a direct dependency for the tag import.": true,
+		"The player requires `kelbo_service` tags on every source.":        true,
+		"Now remove `kelbo_service` from the dependencies.":                false,
+		"We don't need `kelbo_service` any more.":                          false,
+		"`kelbo_service` is deprecated upstream.":                          false,
+		"Use `kelbo_audio` instead of `kelbo_service`.":                    false,
+		"We switched the player to `kelbo_audio`.":                         false,
+		"`kelbo_service` is gone from the lock file.":                      false,
+		"The former `kelbo_service` player kept one source.":               false,
+	} {
+		if got := Settled(text); got != want {
+			t.Errorf("Settled(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

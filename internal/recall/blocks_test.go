@@ -276,14 +276,14 @@ func TestReplacementKeepsRoomForItsWarning(t *testing.T) {
 		Note: "database: sqlite (2026-11-25) replaced postgres; the newer is the current one."}
 	// Room for both memories, or for the first and the warning; not for all three.
 	budget := len(itemLine(newer)+"\n") + max(len(itemLine(rest)+"\n"), len(warningLine(w)+"\n")+replacedBlock) + 5
-	for _, known := range []bool{true, false} {
-		w.known = known
+	for _, kept := range []bool{true, false} {
+		w.kept = kept
 		r := Render([]Item{newer, rest}, []Warning{w}, Blocks{}, renderRoom(budget))
-		if got := r.Warnings == 1; got != known {
-			t.Errorf("known role %v: shown %v with %d warnings:\n%s", known, r.Shown, r.Warnings, r.Text)
+		if got := r.Warnings == 1; got != kept {
+			t.Errorf("kept %v: shown %v with %d warnings:\n%s", kept, r.Shown, r.Warnings, r.Text)
 		}
-		if got := slices.Contains(r.Shown, "mem:ta"); got == known {
-			t.Errorf("known role %v: shown %v, the memory below listed %v", known, r.Shown, got)
+		if got := slices.Contains(r.Shown, "mem:ta"); got == kept {
+			t.Errorf("kept %v: shown %v, the memory below listed %v", kept, r.Shown, got)
 		}
 	}
 }

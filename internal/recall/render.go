@@ -59,12 +59,13 @@ type Warning struct {
 	// states in labelled lines (labelledWarnings). The memory stays listed
 	// as it is; the warning is listed with it where it fits.
 	inItem bool
-	// known marks a claim warning of a role the claim tables know as a
-	// choice (a database, a test runner, a version): the newer memory's
-	// line keeps room for it (render). Other roles ("path", a word the
-	// parser took for a role) are as often two remarks about different
-	// things, and fill only the room left.
-	known bool
+	// kept marks a warning the newer memory's line keeps room for
+	// (render): a claim warning of a role the claim tables know as a
+	// choice (a database, a test runner, a version), or the removal of a
+	// piece of code. Other roles ("path", a word the parser took for a
+	// role) are as often two remarks about different things, and fill only
+	// the room left.
+	kept bool
 }
 
 // Rendered is the injected text and what it contains.
@@ -658,7 +659,7 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		// which of two databases is current is worth more than a memory
 		// ranked below this one.
 		for j, w := range warns {
-			if used[j] || !w.known || w.Kind != "superseded" || w.B.CID != it.CID || offered[w.A.CID] {
+			if used[j] || !w.kept || w.Kind != "superseded" || w.B.CID != it.CID || offered[w.A.CID] {
 				continue
 			}
 			if l := warningLine(w) + "\n"; body.Len()+warn.Len()+len(l)+blockCost(false) <= budget {

@@ -266,12 +266,22 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		// an older item of its own: each is warned (namedBefore passes over
 		// the items already paired), up to perNewer, so that one long list
 		// of changes does not take every warning's place.
-		shown := 0
+		shown, lookups := 0, 0
 		for _, c := range n.claims {
 			if len(out) == perKind || shown == perNewer {
 				break
 			}
-			if o, name, ok := namesRemoved(sel, paired, n, c); ok {
+			o, name, ok := namesRemoved(sel, paired, n, c)
+			if !ok && name != "" && lookups < perNewer {
+				// Nothing shown names the removed code: the store is asked
+				// where it stood before.
+				lookups++
+				var err error
+				if o, ok, err = introduced(ctx, db, n, name); err != nil {
+					return nil, err
+				}
+			}
+			if ok {
 				if !told(out, o, c.Value) {
 					out = append(out, removalWarning(c, name, o, n))
 					shown++
@@ -392,6 +402,8 @@ func isHostByte(b byte) bool {
 // cannot mistake, and not a path, a version or a number (a removal undone
 // in its statement, "and reinstalled", is none: claim.Claim.Removed). An
 // edit's removed lines are the removal itself, not the code as it was.
+// The name is returned for such a removal even when no shown item names
+// it (ok false), for the store to be asked (introduced).
 func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (said, string, bool) {
 	src := claimSource(n.Item)
 	if !c.Removed || c.Role == "path" || strings.HasPrefix(c.Role, "version:") || numeric(c.Value) || everyday(c.Value) || !strings.ContainsAny(c.Value, "-._@()") ||
@@ -414,6 +426,51 @@ func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (
 		})
 	})
 	return o, name, ok
+}
+
+// introduced looks up the latest message, of the user or Claude, before
+// the turn of message n that names the code n removed (name, as n writes
+// it) in a code span, in a statement that tells no change of it
+// (claim.Settled): where the removed code stood before ("Added
+// `audio_service` as a direct dependency"), which the warning shows beside
+// the removal. The turn that removed it tells its own change, in each of
+// its messages ("`x` only supports one player. We need to remove it"); a
+// tool run names code without deciding it.
+func introduced(ctx context.Context, db *store.DB, n said, name string) (said, bool, error) {
+	if n.Kind == KindEntry {
+		return said{}, false, nil // an entry's message is an item of its own
+	}
+	turn := n.event
+	if turn.Type != store.TypeUserPrompt {
+		p, err := db.Previous(ctx, n.event, []string{store.TypeUserPrompt})
+		if err != nil {
+			return said{}, false, err
+		}
+		if p.ID != 0 {
+			turn = p
+		}
+	}
+	hits, err := db.SearchEvents(ctx, store.EventQuery{
+		// Newest first, unranked, before n: as replaced does.
+		Match: store.MatchAny([]string{strings.TrimSuffix(name, "()")}, true), Project: n.event.Project, Until: turn.Time,
+		Types: []string{store.TypeUserPrompt, store.TypeAgentResponse}, Limit: 20, Newest: true,
+	})
+	if err != nil {
+		return said{}, false, err
+	}
+	for _, h := range hits {
+		if h.ID >= turn.ID || neverRecalled(h.Event) {
+			continue
+		}
+		text := h.Text
+		if own, ok := ownLines(h.Event); ok {
+			text = own
+		}
+		if s := sentenceWith(text, "`"+name+"`"); s != "" && claim.Settled(s) {
+			return said{Item: messageItem(h.Event, text)}, true, nil
+		}
+	}
+	return said{}, false, nil
 }
 
 // namedBefore returns the first shown item said before n, not already
@@ -965,9 +1022,9 @@ func closingQuote(s string, q byte) int {
 // a role read from a label ("Available at: …") may be a stem ("availabl"),
 // which says nothing.
 func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
-	w := Warning{Severity: "HIGH", A: statement(older, role, ov), B: statement(newer, role, nv), known: knownRole(role)}
+	w := Warning{Severity: "HIGH", A: statement(older, role, ov), B: statement(newer, role, nv), kept: knownRole(role)}
 	label := ""
-	if w.known || claim.Shape(role) || wordIn(strings.ToLower(w.A.Title+" "+w.B.Title), role) {
+	if w.kept || claim.Shape(role) || wordIn(strings.ToLower(w.A.Title+" "+w.B.Title), role) {
 		label = Inert(role) + ": "
 	}
 	if rel == claim.Supersedes {
@@ -983,7 +1040,7 @@ func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Wa
 // removalWarning says that newer removed the code c names (name, as newer
 // writes it), which older shows.
 func removalWarning(c claim.Claim, name string, older, newer said) Warning {
-	return Warning{Severity: "HIGH", Kind: "superseded", Old: c.Value, A: statement(older, c.Role, c.Value), B: statement(newer, c.Role, c.Value),
+	return Warning{Severity: "HIGH", Kind: "superseded", Old: c.Value, A: statement(older, c.Role, c.Value), B: statement(newer, c.Role, c.Value), kept: true,
 		Note: fmt.Sprintf("%s was removed (%s); the older memory shows it as it was.", Inert(name), date(newer.Time))}
 }
 

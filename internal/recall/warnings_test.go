@@ -671,3 +671,42 @@ func TestOneStatementWarnsEachNameItChanged(t *testing.T) {
 		t.Errorf("want %d warnings of one statement's removals; got %d: %+v", perNewer, n, ws)
 	}
 }
+
+// Code a shown message removed that no shown item names is looked up in
+// the store: the latest message of an earlier turn that names it as it
+// stood (claim.Settled) is the warning's older side, and the newer
+// memory's line keeps room for the warning (kept). The turn of the removal
+// tells its own change ("only plays one source. We need to remove it"), and
+// a message asking for the removal tells the change, not the state before
+// it. The texts are made up.
+func TestRemovedCodeLooksUpWhereItStood(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	added := say(t, db, "added", day.AddDate(0, 0, -3), "The narration has no tags", "Added `kelbo_service` as a direct dependency for the tag import.")
+	say(t, db, "asked", day.AddDate(0, 0, -2), "Why do we still ship `kelbo_service`? Remove it.", "I'll look at the player first.")
+	plan := say(t, db, "gone", day, "Two players crash the app", "`kelbo_service` only plays one source at a time.")
+	removal := store.Event{Time: day.Add(5 * time.Minute), Type: store.TypeAgentResponse, SessionID: "gone", Project: proj,
+		Text: "Removed `kelbo_service` from `pubspec.yaml`; the two players run on their own.", DedupeKey: "gone:2"}
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, removal); return err }); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: "gone"})
+	if err != nil || len(evs) != 3 || evs[1].ID != plan[1].ID {
+		t.Fatalf("the removal's turn: %+v %v", evs, err)
+	}
+	gone := evs[2]
+	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(gone, gone.Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].A.CID != store.EventCID(added[1].ID) || ws[0].B.CID != store.EventCID(gone.ID) || !ws[0].kept ||
+		!strings.Contains(ws[0].A.Title, "Added `kelbo_service` as a direct dependency") {
+		t.Fatalf("want the removal to supersede where the code was added, with room kept; got %+v", ws)
+	}
+	// Nothing settled names it before the removal's turn: no warning.
+	lone := say(t, db, "lone", day.AddDate(0, 0, 1), "Tidy up", "Removed `quillet_cache.warm()` from `boot.go`.")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(lone[1], lone[1].Text)}); err != nil || len(ws) != 0 {
+		t.Errorf("a removal with no earlier statement warned: %+v %v", ws, err)
+	}
+}
