@@ -91,10 +91,12 @@ func ChangeCue(text string) bool {
 }
 
 // Settled reports whether text states what it names as it stands: no
-// change wording (ChangeCue) and no word that puts a thing named on the
-// side of what goes, a removal, a rejection or a negation ("Now remove
-// `x`", "we don't need `x`", "`x` instead of `y`"). "Added `x` as a
-// dependency" is settled; a plan to remove it is not.
+// change wording (ChangeCue) and no word the parser reads as putting a
+// thing named on the side of what goes, a removal, a rejection or a
+// negation ("Now remove `x`", "we don't need `x`", "`x` instead of `y`").
+// "Added `x` as a dependency" is settled; a plan to remove it is not. The
+// words are the parser's own (strongBefore, rejectBefore, strongAfter):
+// wording they lack ("delete", "rip out") passes, as it passes Parse.
 func Settled(text string) bool {
 	if len(text) > maxText {
 		text = text[:maxText]

@@ -652,12 +652,13 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 				used[j] = true
 			}
 		}
-		// The warning that this memory replaced an earlier choice that no
-		// memory offered here states (one read from the store, or one left
-		// out of the list as replaced: current) is kept room for as the
-		// memory is listed, before the memories after it take that room:
-		// which of two databases is current is worth more than a memory
-		// ranked below this one.
+		// The warning that this memory replaced an earlier choice, or
+		// removed a piece of code, that no memory offered here states (one
+		// read from the store, or one left out of the list as replaced:
+		// current) is kept room for as the memory is listed, before the
+		// memories after it take that room (Warning.kept): which of two
+		// databases is current, or that a package is gone, is worth more
+		// than a memory ranked below this one.
 		for j, w := range warns {
 			if used[j] || !w.kept || w.Kind != "superseded" || w.B.CID != it.CID || offered[w.A.CID] {
 				continue
@@ -675,13 +676,16 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	// not printed: it would explain a line that is not there.
 	// Unless a memory listed states the value it says was replaced: then
 	// the older value is shown, and the warning brings the newer with it.
+	// Nor one whose newer side was offered and left out: it would name two
+	// memories of which none is listed.
 	left := map[string]bool{}
 	for _, it := range items {
 		left[it.CID] = !slices.Contains(out.Shown, it.CID)
 	}
 	conflict := false
 	for j, w := range warns {
-		if used[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && (left[w.A.CID] || dropped[j]) && !statedIn(listed, w.Old) {
+		if used[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && (left[w.A.CID] || dropped[j]) && !statedIn(listed, w.Old) ||
+			w.B.CID != "" && left[w.B.CID] {
 			continue
 		}
 		l := warningLine(w) + "\n"

@@ -21,7 +21,8 @@ import (
 const perKind = 5
 
 // perNewer caps the warnings of one newer item's removals and replacements
-// of names the context shows (claimWarnings).
+// of names the context shows (claimWarnings), and the store searches a
+// prompt makes for where removed code stood (introduced).
 const perNewer = 2
 
 // doubtWords are the English words of doubtRE, lower-case ASCII: SelfFlag
@@ -258,6 +259,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		}
 	}
 	looked := map[string][]stated{} // replaced's messages, by project, time and value
+	lookups := 0                    // introduced's searches
 	for _, n := range items {
 		if len(out) == perKind || done[n.CID] {
 			continue
@@ -266,7 +268,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		// an older item of its own: each is warned (namedBefore passes over
 		// the items already paired), up to perNewer, so that one long list
 		// of changes does not take every warning's place.
-		shown, lookups := 0, 0
+		shown := 0
 		for _, c := range n.claims {
 			if len(out) == perKind || shown == perNewer {
 				break
@@ -274,7 +276,8 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			o, name, ok := namesRemoved(sel, paired, n, c)
 			if !ok && name != "" && lookups < perNewer {
 				// Nothing shown names the removed code: the store is asked
-				// where it stood before.
+				// where it stood before, perNewer times a prompt at most
+				// (each a search), as a warning's room allows few more.
 				lookups++
 				var err error
 				if o, ok, err = introduced(ctx, db, n, name); err != nil {
@@ -428,46 +431,45 @@ func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (
 	return o, name, ok
 }
 
-// introduced looks up the latest message, of the user or Claude, before
-// the turn of message n that names the code n removed (name, as n writes
-// it) in a code span, in a statement that tells no change of it
-// (claim.Settled): where the removed code stood before ("Added
-// `audio_service` as a direct dependency"), which the warning shows beside
-// the removal. The turn that removed it tells its own change, in each of
-// its messages ("`x` only supports one player. We need to remove it"); a
-// tool run names code without deciding it.
+// introduced looks up Claude's latest message before the turn of message
+// n that names the code n removed (name, as n writes it) in a code span,
+// in a statement that tells no change of it (claim.Settled): where the
+// removed code stood before ("Added `audio_service` as a direct
+// dependency"), which the warning shows beside the removal, that sentence
+// as its older side. The turn that removed it tells its own change, in
+// each of its messages ("`x` only supports one player. We need to remove
+// it"); a session with no prompt before n is read outside it. A user's
+// lines ask for a change or describe one wanted ("Please delete `x`"), and
+// a tool run names code without deciding it.
 func introduced(ctx context.Context, db *store.DB, n said, name string) (said, bool, error) {
 	if n.Kind == KindEntry {
 		return said{}, false, nil // an entry's message is an item of its own
 	}
-	turn := n.event
+	turn, unprompted := n.event, false
 	if turn.Type != store.TypeUserPrompt {
 		p, err := db.Previous(ctx, n.event, []string{store.TypeUserPrompt})
 		if err != nil {
 			return said{}, false, err
 		}
-		if p.ID != 0 {
-			turn = p
+		turn, unprompted = p, p.ID == 0
+		if unprompted {
+			turn = n.event
 		}
 	}
 	hits, err := db.SearchEvents(ctx, store.EventQuery{
-		// Newest first, unranked, before n: as replaced does.
+		// Newest first, unranked, before the turn: as replaced does.
 		Match: store.MatchAny([]string{strings.TrimSuffix(name, "()")}, true), Project: n.event.Project, Until: turn.Time,
-		Types: []string{store.TypeUserPrompt, store.TypeAgentResponse}, Limit: 20, Newest: true,
+		Types: []string{store.TypeAgentResponse}, Limit: 20, Newest: true,
 	})
 	if err != nil {
 		return said{}, false, err
 	}
 	for _, h := range hits {
-		if h.ID >= turn.ID || neverRecalled(h.Event) {
+		if h.ID >= turn.ID || unprompted && h.SessionID == n.SessionID || neverRecalled(h.Event) {
 			continue
 		}
-		text := h.Text
-		if own, ok := ownLines(h.Event); ok {
-			text = own
-		}
-		if s := sentenceWith(text, "`"+name+"`"); s != "" && claim.Settled(s) {
-			return said{Item: messageItem(h.Event, text)}, true, nil
+		if s := sentenceWith(h.Text, "`"+name+"`"); s != "" && claim.Settled(s) {
+			return said{Item: messageItem(h.Event, s)}, true, nil // statement shows s
 		}
 	}
 	return said{}, false, nil

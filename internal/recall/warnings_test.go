@@ -673,40 +673,75 @@ func TestOneStatementWarnsEachNameItChanged(t *testing.T) {
 }
 
 // Code a shown message removed that no shown item names is looked up in
-// the store: the latest message of an earlier turn that names it as it
-// stood (claim.Settled) is the warning's older side, and the newer
-// memory's line keeps room for the warning (kept). The turn of the removal
-// tells its own change ("only plays one source. We need to remove it"), and
-// a message asking for the removal tells the change, not the state before
-// it. The texts are made up.
+// the store: the sentence of Claude's latest message of an earlier turn
+// that names it as it stood (claim.Settled) is the warning's older side,
+// and the newer memory's line keeps room for the warning (kept). The turn
+// of the removal tells its own change ("only plays one source"), a user's
+// lines ask about it or for a change, and a plan to remove it tells the
+// change, not the state before it. The texts are made up.
 func TestRemovedCodeLooksUpWhereItStood(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	added := say(t, db, "added", day.AddDate(0, 0, -3), "The narration has no tags", "Added `kelbo_service` as a direct dependency for the tag import.")
-	say(t, db, "asked", day.AddDate(0, 0, -2), "Why do we still ship `kelbo_service`? Remove it.", "I'll look at the player first.")
+	added := say(t, db, "added", day.AddDate(0, 0, -3), "The narration has no tags",
+		"Later we may drop kelbo_service. Added `kelbo_service` as a direct dependency for the tag import.")
+	say(t, db, "asked", day.AddDate(0, 0, -2), "Is `kelbo_service` what breaks the player", "I'll remove `kelbo_service` once the player works.")
 	plan := say(t, db, "gone", day, "Two players crash the app", "`kelbo_service` only plays one source at a time.")
-	removal := store.Event{Time: day.Add(5 * time.Minute), Type: store.TypeAgentResponse, SessionID: "gone", Project: proj,
-		Text: "Removed `kelbo_service` from `pubspec.yaml`; the two players run on their own.", DedupeKey: "gone:2"}
-	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, removal); return err }); err != nil {
-		t.Fatal(err)
-	}
-	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: "gone"})
-	if err != nil || len(evs) != 3 || evs[1].ID != plan[1].ID {
-		t.Fatalf("the removal's turn: %+v %v", evs, err)
-	}
-	gone := evs[2]
+	gone := appendSaid(t, db, plan[1], "Removed `kelbo_service` from `pubspec.yaml`; the two players run on their own.")
 	ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(gone, gone.Text)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ws) != 1 || ws[0].A.CID != store.EventCID(added[1].ID) || ws[0].B.CID != store.EventCID(gone.ID) || !ws[0].kept ||
-		!strings.Contains(ws[0].A.Title, "Added `kelbo_service` as a direct dependency") {
-		t.Fatalf("want the removal to supersede where the code was added, with room kept; got %+v", ws)
+		ws[0].A.Title != "Added `kelbo_service` as a direct dependency for the tag import." {
+		t.Fatalf("want the removal to supersede the sentence where the code was added, with room kept; got %+v", ws)
+	}
+	// A session with no prompt before the removal: its own plan is no
+	// statement of how the code stood.
+	player := say(t, db, "player", day.AddDate(0, 0, -3), "Which player?", "Added `kelbo_player` as the audio player.")
+	solo := appendSaid(t, db, store.Event{Time: day.AddDate(0, 0, 1), SessionID: "solo", Project: proj}, "`kelbo_player` only plays one source at a time.")
+	gone = appendSaid(t, db, solo, "Removed `kelbo_player` from `pubspec.yaml`.")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(gone, gone.Text)}); err != nil || len(ws) != 1 || ws[0].A.CID != store.EventCID(player[1].ID) {
+		t.Errorf("a prompt-less session's own plan taken for how the code stood: %+v %v", ws, err)
 	}
 	// Nothing settled names it before the removal's turn: no warning.
-	lone := say(t, db, "lone", day.AddDate(0, 0, 1), "Tidy up", "Removed `quillet_cache.warm()` from `boot.go`.")
+	lone := say(t, db, "lone", day.AddDate(0, 0, 2), "Tidy up", "Removed `quillet_cache.warm()` from `boot.go`.")
 	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(lone[1], lone[1].Text)}); err != nil || len(ws) != 0 {
 		t.Errorf("a removal with no earlier statement warned: %+v %v", ws, err)
 	}
+}
+
+// The store is asked where removed code stood perNewer times a prompt at
+// most, however many shown messages remove code: each ask is a search.
+func TestRemovedCodeLookupsCapped(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	var sel []Item
+	for i, name := range []string{"kelbo_a", "kelbo_b", "kelbo_c", "kelbo_d"} {
+		say(t, db, "added-"+name, day.AddDate(0, 0, -5+i), "Tags?", "Added `"+name+"` for the tag import.")
+		gone := say(t, db, "gone-"+name, day.Add(time.Duration(i)*time.Hour), "Crash?", "Removed `"+name+"` from `pubspec.yaml`.")
+		sel = append(sel, messageItem(gone[1], gone[1].Text))
+	}
+	ws, err := Warnings(ctx, db, defaults(), sel)
+	if err != nil || len(ws) != perNewer {
+		t.Errorf("want %d warnings read from the store, got %d: %+v %v", perNewer, len(ws), ws, err)
+	}
+}
+
+// appendSaid stores Claude's text as the message after ev in ev's session
+// (a turn of several messages) and returns it.
+func appendSaid(t *testing.T, db *store.DB, ev store.Event, text string) store.Event {
+	t.Helper()
+	ctx := context.Background()
+	next := store.Event{Time: ev.Time.Add(time.Minute), Type: store.TypeAgentResponse, SessionID: ev.SessionID, Project: proj,
+		Text: text, DedupeKey: fmt.Sprintf("%s:after:%d:%s", ev.SessionID, ev.ID, ev.Time.Format(time.RFC3339Nano))}
+	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, next); return err }); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: ev.SessionID})
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("%v", err)
+	}
+	return evs[len(evs)-1]
 }
