@@ -445,15 +445,16 @@ func introduced(ctx context.Context, db *store.DB, n said, name string) (said, b
 	if n.Kind == KindEntry {
 		return said{}, false, nil // an entry's message is an item of its own
 	}
-	turn, unprompted := n.event, false
-	if turn.Type != store.TypeUserPrompt {
+	turn, unprompted := n.event, false // the turn's prompt, or n
+	if n.event.Type != store.TypeUserPrompt {
 		p, err := db.Previous(ctx, n.event, []string{store.TypeUserPrompt})
 		if err != nil {
 			return said{}, false, err
 		}
-		turn, unprompted = p, p.ID == 0
-		if unprompted {
-			turn = n.event
+		if p.ID != 0 {
+			turn = p
+		} else {
+			unprompted = true
 		}
 	}
 	hits, err := db.SearchEvents(ctx, store.EventQuery{
