@@ -94,6 +94,26 @@ func TestRealClientRemovalWarning(t *testing.T) {
 	}
 }
 
+// TestRealClientRemovalOfAddedPackage: one session's answer adds a
+// package, a later session's answer removes it. Asked whether the package
+// is still used, the next session gets the removal with, as its older
+// side, the sentence that added it: from a memory shown, or read from the
+// store when none names it (recall's TestRemovedCodeLooksUpWhereItStood;
+// here the offline extractor's entry of the first answer is shown).
+func TestRealClientRemovalOfAddedPackage(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "The kiln player needs glaze tags.\n"+
+		"SAY Added `kelbo_tags` as a direct dependency for the glaze tag import.")
+	w.session("s2", nil, "Two kiln players crash the app.\n"+
+		"SAY Fixed: removed `kelbo_tags` from `pubspec.yaml`; the narration and ambience players run on their own.")
+	block := warningBlock(t, w.session("s3", nil, "do the narration and ambience players still depend on kelbo_tags?"))
+	for _, want := range []string{"Added `kelbo_tags` as a direct dependency", "kelbo_tags was removed"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+}
+
 // warningBlock is the [CONFLICT WARNINGS] block of the first request the
 // session in dir sent the model; the test fails without one.
 func warningBlock(t *testing.T, dir string) string {
