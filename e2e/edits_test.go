@@ -97,9 +97,9 @@ func TestRealClientRemovalWarning(t *testing.T) {
 // TestRealClientRemovalOfAddedPackage: one session's answer adds a
 // package, a later session's answer removes it. Asked whether the package
 // is still used, the next session gets the removal with, as its older
-// side, the sentence that added it: from a memory shown, or read from the
-// store when none names it (recall's TestRemovedCodeLooksUpWhereItStood;
-// here the offline extractor's entry of the first answer is shown).
+// side, the sentence that added it. Here the first answer is among the
+// memories offered, so the warning pairs it as shown; the store's lookup
+// when none is offered is recall's TestRemovedCodeLooksUpWhereItStood.
 func TestRealClientRemovalOfAddedPackage(t *testing.T) {
 	w := newWorld(t)
 	w.session("s1", nil, "The kiln player needs glaze tags.\n"+

@@ -384,23 +384,32 @@ func repliedItems(n int, reply string) []Item {
 }
 
 // A warning whose newer side was offered but is left out for want of room
-// is not printed, even when a listed memory states the value it says was
-// replaced: it would name two memories of which none is listed.
+// is not printed: it would name two memories of which none is listed.
+// Unless a memory listed states the value it says was replaced: that
+// memory would stand as current, and the warning brings the newer with it.
 func TestWarningOfNewerLeftOutNotPrinted(t *testing.T) {
 	t.Parallel()
-	best := Item{CID: "mem:t1", Kind: store.TypeAgentResponse, Time: day, Excerpt: "The narration plays through kelbo_service tags on every source."}
 	newer := Item{CID: "mem:t9", Kind: store.TypeAgentResponse, Time: day.AddDate(0, 0, 5), Excerpt: "Removed `kelbo_service` from `pubspec.yaml`; " + strings.Repeat("the two players run on their own. ", 20)}
 	w := Warning{Severity: "HIGH", Kind: "superseded", Old: "kelbo_service", kept: true,
 		A:    Memory{CID: "mem:t0", Date: day.AddDate(0, 0, -3), Title: "Added `kelbo_service` as a direct dependency."},
 		B:    Memory{CID: "mem:t9", Date: day.AddDate(0, 0, 5), Title: "Removed `kelbo_service` from `pubspec.yaml`"},
 		Note: "kelbo_service was removed (2026-11-25); the older memory shows it as it was."}
-	// Room for the first memory and the warning, not for the second memory.
-	budget := len(itemLine(best)+"\n") + len(warningLine(w)+"\n") + replacedBlock + 5
-	r := Render([]Item{best, newer}, []Warning{w}, Blocks{}, renderRoom(budget))
-	if slices.Contains(r.Shown, "mem:t9") {
-		t.Fatalf("mem:t9 listed (%v): the budget did not bind, the test proves nothing", r.Shown)
-	}
-	if r.Warnings != 0 {
-		t.Errorf("shown %v, with the warning of mem:t9, which is not:\n%s", r.Shown, r.Text)
+	for _, c := range []struct {
+		best string
+		want int
+	}{
+		{"The narration and the ambience play through two players.", 0},
+		{"The narration plays through kelbo_service tags on every source.", 1},
+	} {
+		best := Item{CID: "mem:t1", Kind: store.TypeAgentResponse, Time: day, Excerpt: c.best}
+		// Room for the first memory and the warning, not for the second memory.
+		budget := len(itemLine(best)+"\n") + len(warningLine(w)+"\n") + replacedBlock + 5
+		r := Render([]Item{best, newer}, []Warning{w}, Blocks{}, renderRoom(budget))
+		if slices.Contains(r.Shown, "mem:t9") {
+			t.Fatalf("mem:t9 listed (%v): the budget did not bind, the test proves nothing", r.Shown)
+		}
+		if r.Warnings != c.want {
+			t.Errorf("%q listed: %d warnings, want %d:\n%s", c.best, r.Warnings, c.want, r.Text)
+		}
 	}
 }

@@ -676,16 +676,14 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	// not printed: it would explain a line that is not there.
 	// Unless a memory listed states the value it says was replaced: then
 	// the older value is shown, and the warning brings the newer with it.
-	// Nor one whose newer side was offered and left out: it would name two
-	// memories of which none is listed.
+	// The same holds for one whose newer side was offered and left out.
 	left := map[string]bool{}
 	for _, it := range items {
 		left[it.CID] = !slices.Contains(out.Shown, it.CID)
 	}
 	conflict := false
 	for j, w := range warns {
-		if used[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && (left[w.A.CID] || dropped[j]) && !statedIn(listed, w.Old) ||
-			w.B.CID != "" && left[w.B.CID] {
+		if used[j] || w.Kind == "self-flag" && left[w.A.CID] || w.Kind == "superseded" && (left[w.A.CID] || left[w.B.CID] || dropped[j]) && !statedIn(listed, w.Old) {
 			continue
 		}
 		l := warningLine(w) + "\n"

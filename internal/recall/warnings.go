@@ -274,10 +274,11 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				break
 			}
 			o, name, ok := namesRemoved(sel, paired, n, c)
-			if !ok && name != "" && lookups < perNewer {
+			if !ok && name != "" && n.Kind != KindEntry && lookups < perNewer {
 				// Nothing shown names the removed code: the store is asked
 				// where it stood before, perNewer times a prompt at most
-				// (each a search), as a warning's room allows few more.
+				// (each a search), as a warning's room allows few more. An
+				// entry's message is an item of its own.
 				lookups++
 				var err error
 				if o, ok, err = introduced(ctx, db, n, name); err != nil {
@@ -432,8 +433,8 @@ func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (
 }
 
 // introduced looks up Claude's latest message before the turn of message
-// n that names the code n removed (name, as n writes it) in a code span,
-// in a statement that tells no change of it (claim.Settled): where the
+// n (not an entry) that names the code n removed (name, as n writes it) in
+// a code span, in a statement that tells no change of it (claim.Settled): where the
 // removed code stood before ("Added `audio_service` as a direct
 // dependency"), which the warning shows beside the removal, that sentence
 // as its older side. The turn that removed it tells its own change, in
@@ -442,9 +443,6 @@ func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (
 // lines ask for a change or describe one wanted ("Please delete `x`"), and
 // a tool run names code without deciding it.
 func introduced(ctx context.Context, db *store.DB, n said, name string) (said, bool, error) {
-	if n.Kind == KindEntry {
-		return said{}, false, nil // an entry's message is an item of its own
-	}
 	turn, unprompted := n.event, false // the turn's prompt, or n
 	if n.event.Type != store.TypeUserPrompt {
 		p, err := db.Previous(ctx, n.event, []string{store.TypeUserPrompt})
@@ -466,7 +464,10 @@ func introduced(ctx context.Context, db *store.DB, n said, name string) (said, b
 		return said{}, false, err
 	}
 	for _, h := range hits {
-		if h.ID >= turn.ID || unprompted && h.SessionID == n.SessionID || neverRecalled(h.Event) {
+		// Before the turn by time (Until); in the turn's session, by order
+		// too. A session imported later may be stored after it, and is
+		// older still.
+		if h.SessionID == turn.SessionID && (unprompted || h.ID >= turn.ID) || neverRecalled(h.Event) {
 			continue
 		}
 		if s := sentenceWith(h.Text, "`"+name+"`"); s != "" && claim.Settled(s) {

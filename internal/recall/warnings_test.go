@@ -704,6 +704,15 @@ func TestRemovedCodeLooksUpWhereItStood(t *testing.T) {
 	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(gone, gone.Text)}); err != nil || len(ws) != 1 || ws[0].A.CID != store.EventCID(player[1].ID) {
 		t.Errorf("a prompt-less session's own plan taken for how the code stood: %+v %v", ws, err)
 	}
+	// A session imported after the removal was stored, older than it.
+	gone = say(t, db, "gone-late", day.AddDate(0, 0, -1), "Crash?", "Removed `kelbo_late` from `pubspec.yaml`.")[1]
+	late := appendSaid(t, db, store.Event{Time: day.AddDate(0, 0, -4), SessionID: "imported", Project: proj}, "Added `kelbo_late` for the tag import.")
+	if late.ID < gone.ID {
+		t.Fatalf("the imported session was stored first (%d < %d): the test proves nothing", late.ID, gone.ID)
+	}
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(gone, gone.Text)}); err != nil || len(ws) != 1 || ws[0].A.CID != store.EventCID(late.ID) {
+		t.Errorf("a session stored after the removal, said before it, not read: %+v %v", ws, err)
+	}
 	// Nothing settled names it before the removal's turn: no warning.
 	lone := say(t, db, "lone", day.AddDate(0, 0, 2), "Tidy up", "Removed `quillet_cache.warm()` from `boot.go`.")
 	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(lone[1], lone[1].Text)}); err != nil || len(ws) != 0 {
@@ -726,6 +735,27 @@ func TestRemovedCodeLookupsCapped(t *testing.T) {
 	ws, err := Warnings(ctx, db, defaults(), sel)
 	if err != nil || len(ws) != perNewer {
 		t.Errorf("want %d warnings read from the store, got %d: %+v %v", perNewer, len(ws), ws, err)
+	}
+	// An entry's removal asks nothing of the store (its message is an item
+	// of its own): entries ranked first leave the asks to the message.
+	var ents []Item
+	for _, name := range []string{"kelbo_x", "kelbo_y"} {
+		text := "Removed `" + name + "` from `pubspec.yaml`."
+		ev := say(t, db, "ent-"+name, day.Add(-time.Hour), "Crash?", text)[1]
+		e, _, err := db.PutEntry(ctx, store.Entry{
+			Project: proj, SessionID: ev.SessionID, Type: "decision", Title: text, Subject: name, ClaimKey: name + "|removed",
+			Stage: store.StageVerified, Created: ev.Time,
+			Evidence: []store.Evidence{{SessionID: ev.SessionID, EventID: ev.ID, Quote: text, Method: "exact", Confidence: 1, SpanEnd: len(text)}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ents = append(ents, Item{CID: e.CID, Kind: KindEntry, Type: e.Type, Stage: e.Stage, SessionID: e.SessionID, Time: e.Created,
+			Text: e.Title, Quote: text, entry: e, events: []int64{ev.ID}})
+	}
+	ws, err = Warnings(ctx, db, defaults(), append(ents, sel[0]))
+	if err != nil || len(ws) != 1 || ws[0].B.CID != sel[0].CID {
+		t.Errorf("entries ranked first kept the message from the store: %+v %v", ws, err)
 	}
 }
 
