@@ -82,6 +82,12 @@ func ChangeCue(text string) bool {
 		text = text[:maxText]
 	}
 	toks, sents := tokenize(text)
+	return anyChangeCue(text, toks, sents)
+}
+
+// anyChangeCue reports whether one of the statements sents says it
+// changes something.
+func anyChangeCue(text string, toks []token, sents []statement) bool {
 	for _, s := range sents {
 		if changeCue(text, toks, s) {
 			return true
@@ -107,12 +113,7 @@ func Settled(text string) bool {
 			return false
 		}
 	}
-	for _, s := range sents {
-		if changeCue(text, toks, s) {
-			return false
-		}
-	}
-	return true
+	return !anyChangeCue(text, toks, sents)
 }
 
 // mention is one place a value of a role occurs.

@@ -434,8 +434,8 @@ func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (
 
 // introduced looks up Claude's latest message before the turn of message
 // n (not an entry) that names the code n removed (name, as n writes it) in
-// a code span, in a statement that tells no change of it (claim.Settled): where the
-// removed code stood before ("Added `audio_service` as a direct
+// a code span, in a statement that tells no change of it (claim.Settled):
+// where the removed code stood before ("Added `audio_service` as a direct
 // dependency"), which the warning shows beside the removal, that sentence
 // as its older side. The turn that removed it tells its own change, in
 // each of its messages ("`x` only supports one player. We need to remove
