@@ -15,7 +15,9 @@ func FuzzParse(f *testing.F) {
 		"Bottleneck: the report query. The report query was not the bottleneck",
 		"- **Before**: `a`\n- **After**: `b`", "1. Было: 30\n\n2) Стало: 45",
 		"Key changes:\n- `a-b` → `c-d`\n- X -> Y", "→", "done.\n→", "# Migration Plan\n- Switch => Kelbo",
-		"Added `kelbo_service` as a direct dependency.", "Now remove `kelbo_service`; it is no longer needed."} {
+		"Added `kelbo_service` as a direct dependency.", "Now remove `kelbo_service`; it is no longer needed.",
+		"Pointed the buttons at checkout. I've reverted the buttons back to scrolling.", "결제 버튼을 되돌렸습니다.", "rolled it back",
+		"```\nERROR: transaction rolled back\n```\nI haven’t reverted the buttons."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -60,6 +62,14 @@ func FuzzParse(f *testing.F) {
 			}
 			if start, end, ok := Denies(s, d); ok && (start < 0 || start > end || end > len(s)) {
 				t.Fatalf("denied span %d:%d out of %d", start, end, len(s))
+			}
+		}
+		for _, r := range Reversions(s) {
+			if r.Start < 0 || r.Start > r.End || r.End > len(s) || len(r.Words) == 0 {
+				t.Fatalf("reversion %+v of %d bytes", r, len(s))
+			}
+			if start, end, shared, ok := Reverts(s, r); ok && (start < 0 || start > end || end > len(s) || start == r.Start || shared == 0) {
+				t.Fatalf("reverted span %d:%d of %d sharing %d, the undoing at %d", start, end, len(s), shared, r.Start)
 			}
 		}
 	})

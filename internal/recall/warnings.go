@@ -160,6 +160,11 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, claims...)
 	out = append(out, diagnosisWarnings(sel, paired)...)
 	out = append(out, denialWarnings(sel, paired)...)
+	reverts, err := revertWarnings(ctx, db, sel, paired)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, reverts...)
 	out = append(out, editWarnings(sel, paired)...)
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, paired)...)
@@ -723,6 +728,83 @@ func denialWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		paired[pair(itemKey(best.older), itemKey(newer.Item))] = true
 	}
 	return out
+}
+
+// revertWarnings finds, among recalled messages of one session, Claude's
+// report that it undid a change ("I've reverted the buttons back to scroll
+// behavior"; claim.Reversions) and the statement shown, from an earlier turn
+// of that session, that made the change (claim.Reverts: the one sharing most
+// of its words; "Linked payment buttons to …"): what that statement says
+// may no longer hold. The report is Claude's or the user's own lines ("I
+// reverted the buttons myself"; a user's "revert it" asks, and says
+// nothing was undone); the change, Claude's account of what it did (a
+// user's lines ask for a change, and a tool run's output names code
+// without deciding it). Only an earlier turn: the undoing's own turn tells
+// of it ("You want to revert the other buttons"), and a session with no
+// prompt before the report has no turn to bound.
+func revertWarnings(ctx context.Context, db *store.DB, sel []Item, paired map[[2]int64]bool) ([]Warning, error) {
+	var out []Warning
+	for _, newer := range sel {
+		if len(out) == perKind {
+			break
+		}
+		if newer.Kind != store.TypeAgentResponse && newer.Kind != store.TypeUserPrompt {
+			continue
+		}
+		candidate := func(older Item) bool {
+			return older.Kind == store.TypeAgentResponse && older.SessionID == newer.SessionID && older.event.ID < newer.event.ID &&
+				!paired[pair(itemKey(older), itemKey(newer))]
+		}
+		if !slices.ContainsFunc(sel, candidate) {
+			continue // no statement to find: no query for the turn
+		}
+		// What the item shows (a user's own lines above a paste): an
+		// undoing left out is not what it was recalled for.
+		src := claimSource(newer)
+		rs := claim.Reversions(src)
+		if len(rs) == 0 {
+			continue
+		}
+		// The turn's prompt; none before the report leaves turn zero, and
+		// no event is before it.
+		turn := newer.event
+		if turn.Type != store.TypeUserPrompt {
+			var err error
+			if turn, err = db.Previous(ctx, newer.event, []string{store.TypeUserPrompt}); err != nil {
+				return nil, err
+			}
+		}
+		// The statement that shares most of what was undone; of two alike,
+		// the later: it is what the undoing undid.
+		var best struct {
+			older              Item
+			r                  claim.Reversion
+			start, end, shared int
+			i                  int
+			found              bool
+		}
+		for _, r := range rs {
+			for i, older := range sel {
+				if !candidate(older) || older.event.ID >= turn.ID {
+					continue
+				}
+				start, end, shared, ok := claim.Reverts(older.Excerpt, r)
+				if ok && (!best.found || shared > best.shared || shared == best.shared && later(older, best.older, i, best.i)) {
+					best.older, best.r, best.start, best.end, best.shared, best.i, best.found = older, r, start, end, shared, i, true
+				}
+			}
+		}
+		if !best.found {
+			continue
+		}
+		a, b := itemMemory(best.older), itemMemory(newer)
+		a.Title, a.Quote = strings.TrimRight(best.older.Excerpt[best.start:best.end], "*_: "), "" // a heading's emphasis and colon
+		b.Title, b.Quote = src[best.r.Start:best.r.End], ""
+		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b,
+			Note: fmt.Sprintf("the newer message says it undid a change (%s); what the older says of it may no longer hold.", date(newer.Time))})
+		paired[pair(itemKey(best.older), itemKey(newer))] = true
+	}
+	return out, nil
 }
 
 // subagentReport reports whether ev is the report a subagent returned (the

@@ -775,3 +775,70 @@ func appendSaid(t *testing.T, db *store.DB, ev store.Event, text string) store.E
 	}
 	return evs[len(evs)-1]
 }
+
+// Claude's report that it undid a change warns against the statement, shown
+// from an earlier turn of its session, that made the change. Not against
+// its own turn's plan, nor a user's request, nor another session's
+// statement, nor in a session with no prompt to bound the turn. A user's
+// own report of an undoing warns as Claude's does.
+func TestRevertWarnsAgainstTheChangeUndone(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	// Stored first, so that only its session tells it from the change.
+	other := say(t, db, "btn-other", day.AddDate(0, 0, -1), "Buttons?", "Pointed the signup buttons at the pricing page.")
+	evs := say(t, db, "btn", day,
+		"Link the signup buttons to checkout", "Done. Pointed the signup buttons at the checkout page.",
+		"Keep scrolling for the signup buttons", "You want the signup buttons scrolling again. Let me fix that.")
+	undo := appendSaid(t, db, evs[3], "I've reverted the signup buttons back to scrolling.")
+	changed, plan, asked := messageItem(evs[1], evs[1].Text), messageItem(evs[3], evs[3].Text), messageItem(evs[0], evs[0].Text)
+	reverted := messageItem(undo, undo.Text)
+
+	ws, err := Warnings(ctx, db, defaults(), []Item{reverted, plan, changed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].Kind != "superseded" || ws[0].A.CID != changed.CID || ws[0].B.CID != reverted.CID ||
+		ws[0].A.Title != "Pointed the signup buttons at the checkout page." || ws[0].B.Title != undo.Text {
+		t.Fatalf("want the undoing to supersede the statement of the change; got %+v", ws)
+	}
+	if ws[0].Severity != "HIGH" || !strings.Contains(ws[0].Note, "undid a change") {
+		t.Errorf("warning %+v: want HIGH, its note saying a change was undone", ws[0])
+	}
+	// A later statement sharing fewer of the undone words is not it.
+	typo := say(t, db, "typo", day.AddDate(0, 0, 3),
+		"Link the signup buttons to checkout", "**Pointed the signup buttons at the checkout page**:",
+		"Fix the header typo", "Fixed the typo in the signup form header.",
+		"Keep scrolling", "I've reverted the signup buttons back to scrolling.")
+	ws, err = Warnings(ctx, db, defaults(), []Item{messageItem(typo[5], typo[5].Text), messageItem(typo[3], typo[3].Text), messageItem(typo[1], typo[1].Text)})
+	if err != nil || len(ws) != 1 || ws[0].A.CID != store.EventCID(typo[1].ID) || ws[0].A.Title != "Pointed the signup buttons at the checkout page" {
+		t.Errorf("want the statement sharing most of the undone words, its heading's emphasis and colon trimmed; got %+v %v", ws, err)
+	}
+	for _, tt := range []struct {
+		name string
+		sel  []Item
+	}{
+		{"own turn's plan only", []Item{reverted, plan}},
+		{"a user's request", []Item{reverted, asked}},
+	} {
+		if ws, err := Warnings(ctx, db, defaults(), tt.sel); err != nil || len(ws) != 0 {
+			t.Errorf("%s: warned %+v %v", tt.name, ws, err)
+		}
+	}
+	mine := say(t, db, "mine", day.AddDate(0, 0, 2), "Point the footer links at the blog", "Pointed the footer links at the blog index.",
+		"I reverted the footer links myself, the blog moves next week.")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(mine[2], mine[2].Text), messageItem(mine[1], mine[1].Text)}); err != nil ||
+		len(ws) != 1 || ws[0].A.CID != store.EventCID(mine[1].ID) {
+		t.Errorf("a user's report of an undoing: %+v %v", ws, err)
+	}
+	// Another session's statement of a like change: another discussion.
+	if ws, err := Warnings(ctx, db, defaults(), []Item{reverted, messageItem(other[1], other[1].Text)}); err != nil || len(ws) != 0 {
+		t.Errorf("another session's statement warned against: %+v %v", ws, err)
+	}
+	// No prompt before the report: no turn to tell the change's from.
+	solo := appendSaid(t, db, store.Event{Time: day.AddDate(0, 0, 1), SessionID: "solo", Project: proj}, "Pointed the banner links at the docs.")
+	back := appendSaid(t, db, solo, "I've reverted the banner links.")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(back, back.Text), messageItem(solo, solo.Text)}); err != nil || len(ws) != 0 {
+		t.Errorf("a prompt-less session warned: %+v %v", ws, err)
+	}
+}
