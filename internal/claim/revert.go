@@ -208,7 +208,8 @@ const commonZipf = 5.0
 // sharing at least half of them, the one sharing most, the first on a tie
 // (an account of changes names each before its details: "Linked payment
 // buttons to …", then "Updated the pricing section button", which the
-// undoing may have spared). Questions, plans and offers ("let me update
+// undoing may have spared). An excerpt's elided text cuts a statement in
+// two (pieces). Questions, plans and offers ("let me update
 // the buttons", "I could point them at checkout") made no change, and a
 // statement undoing something itself is no such statement. ok is false
 // when none is found.
@@ -219,8 +220,7 @@ func Reverts(older string, r Reversion) (start, end, shared int, ok bool) {
 	older = unfenced(older)
 	toks, sents := tokenize(older)
 	p := &parser{text: older, toks: toks, sents: sents}
-	for _, s := range sents {
-		s = capped(toks, s)
+	for _, s := range pieces(p, sents) {
 		if revertAt(p, s) >= 0 || offered(p, s) {
 			continue
 		}
@@ -239,6 +239,32 @@ func Reverts(older string, r Reversion) (start, end, shared int, ok bool) {
 		}
 	}
 	return start, end, shared, ok
+}
+
+// pieces are the statements sents, each cut where an excerpt elided text
+// ("Tech Stack: … /api/demo/route.ts - Demo endpoint"): the words on either
+// side of a cut were never one statement.
+func pieces(p *parser, sents []statement) []statement {
+	var out []statement
+	for _, s := range sents {
+		s = capped(p.toks, s)
+		first := s.first
+		for k := s.first; k < s.first+s.n; k++ {
+			if k+1 < s.first+s.n && !p.elided(k) {
+				continue
+			}
+			piece := statement{start: p.toks[first].start, end: p.toks[k].end, first: first, n: k + 1 - first}
+			if first == s.first {
+				piece.start = s.start
+			}
+			if k+1 == s.first+s.n {
+				piece.end = s.end
+			}
+			out = append(out, piece)
+			first = k + 1
+		}
+	}
+	return out
 }
 
 // offered reports a statement that asks, plans or offers: a question, or
