@@ -54,6 +54,33 @@ func CauseNoun(w string) bool { return causeNouns().Has(w) }
 // that holds ("the real problem", "the root cause").
 func RealQualifier(w string) bool { return realQualifiers().Has(w) }
 
+// AsksCause reports whether question text asks what caused a problem: it
+// names a cause ("what caused the crash?", "the culprit") or a cause noun
+// qualified as the one that holds ("what was the real reason", "the root
+// cause"). Such a question is answered by a statement naming a cause
+// (Diagnoses), in whatever words it names the problem. A bare "problem" or
+// "reason" ("the reason we chose X") asks no cause; nor does "why", which
+// asks as often why something was chosen.
+func AsksCause(text string) bool {
+	if !strings.Contains(text, "?") {
+		return false
+	}
+	toks, _ := tokenize(text)
+	for i, t := range toks {
+		switch {
+		case t.s == "cause" || t.s == "caused" || t.s == "culprit":
+			return true
+		case causeNouns().Has(t.s):
+			for j := max(i-2, 0); j < i; j++ {
+				if realQualifiers().Has(toks[j].s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // maxCauseWords bounds a cause's words: the head of the clause names it.
 const maxCauseWords = 8
 

@@ -108,3 +108,27 @@ func TestRevises(t *testing.T) {
 		t.Errorf("words %v", other[0].Words)
 	}
 }
+
+// A question names a cause it asks for, or a cause noun qualified as the
+// one that holds; a reason for a choice, "why", a problem named, or no
+// question at all asks none. The texts are made up.
+func TestAsksCause(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"What caused the kiln scheduler to skip batches?", true},
+		{"The glaze toggle never showed up. What turned out to be the real reason?", true},
+		{"What was the root cause of the memory leak in the resizer?", true},
+		{"Which dependency was the culprit in the broken build?", true},
+		{"What did we finally figure out was the cause?", true},
+		{"What was the reason we chose Postgres over MySQL?", false},
+		{"Why did we switch the docs site to Vite?", false},
+		{"Is there a problem with the nightly build?", false},
+		{"The root cause was the stale lockfile.", false},
+	} {
+		if got := AsksCause(tt.text); got != tt.want {
+			t.Errorf("AsksCause(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -195,7 +195,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// message read whole for a role is the line raiseValued and its
 	// excerpt read again.
 	pc := &claim.Cache{}
-	msgs, err := messageItems(ctx, db, req, cs, find, asked, pc)
+	msgs, err := messageItems(ctx, db, req, cs, find, asked, claim.AsksCause(prompt), pc)
 	if err != nil {
 		return nil, err
 	}
@@ -872,8 +872,10 @@ func toolWeight(text string) float64 {
 
 // messageItems scores the captured messages the full-text index finds, as
 // Search does (BM25 raised by coverage, then inContext), times their
-// relevance, and keeps those reaching itemRelevance.
-func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, pc *claim.Cache) ([]Item, error) {
+// relevance, and keeps those reaching itemRelevance. A message giving the
+// value a role asked for (asked), or Claude's naming the real cause when
+// the prompt asks one (cause), is as relevant as roleRelevance.
+func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, cause bool, pc *claim.Cache) ([]Item, error) {
 	q := store.EventQuery{
 		Match: find.match, After: find.after, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
 	}
@@ -943,11 +945,24 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 				s.ex = ex
 			}
 		}
+		// Claude's naming the real cause ("Root cause: …", "the actual
+		// problem was …") of what the prompt names, when the prompt asks what
+		// turned out to be the reason, gives the value asked in its own
+		// words, as a statement of a role's value does (rel, raiseValued):
+		// the messages repeating the symptom share more of the prompt's.
+		revised := cause && s.base > roleFloor && s.Type == store.TypeAgentResponse && s.cov >= shapeOwnCoverage &&
+			slices.ContainsFunc(claim.Diagnoses(s.ex), func(d claim.Diagnosis) bool { return d.Revised })
+		if revised {
+			rel = max(rel, roleRelevance)
+		}
 		if rel < itemRelevance {
 			continue
 		}
 		score := scores[i]
 		score *= relevanceMix + rel
+		if revised {
+			score *= valueBoost
+		}
 		if s.Type == store.TypeToolObservation {
 			score *= toolWeight(s.Text)
 		}

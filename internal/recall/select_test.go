@@ -1498,3 +1498,36 @@ func TestURLAskedGetsTheURLGiven(t *testing.T) {
 		t.Errorf("the URL given is missing:\n%s", got)
 	}
 }
+
+// Asked what turned out to be the real reason, Claude's message naming the
+// root cause is shown, though it shares few of the prompt's words: the
+// messages about the symptom share more.
+func TestCauseQuestionShowsTheCauseNamed(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i, text := range []string{
+		"The glaze toggle in the kiln reader is missing on the tablet.",
+		"I'll check why the glaze toggle in the kiln reader is missing.",
+		"Added logging around the glaze toggle in the kiln reader.",
+		"The glaze toggle in the kiln reader still does not show after the restart.",
+		"Rebuilt the kiln reader for the tablet; the glaze toggle is still hidden.",
+		"The glaze toggle sits beside the timer toggle in the kiln reader.",
+		"The kiln reader's toggle row has the timer toggle only.",
+		"Checked the kiln reader's tablet build: no glaze toggle.",
+	} {
+		say(t, db, fmt.Sprintf("symptom-%d", i), day.Add(time.Duration(i)*time.Hour), "Any news?", text)
+	}
+	cause := say(t, db, "cause", day.Add(12*time.Hour), "Found it?",
+		"Root cause: the kiln reader takes glaze URLs from `profile_assignments`, and the app only read `firings.profiles`, which is empty.")[1]
+	shown := func(prompt string) bool {
+		sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(sel, func(it Item) bool { return it.CID == store.EventCID(cause.ID) })
+	}
+	if !shown("The glaze toggle in the kiln reader never showed up on the tablet. What turned out to be the real reason?") {
+		t.Error("the root cause named is not shown for a question asking the real reason")
+	}
+}
