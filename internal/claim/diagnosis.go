@@ -54,31 +54,62 @@ func CauseNoun(w string) bool { return causeNouns().Has(w) }
 // that holds ("the real problem", "the root cause").
 func RealQualifier(w string) bool { return realQualifiers().Has(w) }
 
-// AsksCause reports whether question text asks what caused a problem: it
-// names a cause ("what caused the crash?", "the culprit") or a cause noun
-// qualified as the one that holds ("what was the real reason", "the root
-// cause"). Such a question is answered by a statement naming a cause
-// (Diagnoses), in whatever words it names the problem. A bare "problem" or
-// "reason" ("the reason we chose X") asks no cause; nor does "why", which
-// asks as often why something was chosen.
+// AsksCause reports whether text asks what caused a problem, in a
+// statement ending in a question mark (text with none asks nothing): it
+// asks what caused it ("what caused the crash?", "what's causing it?"),
+// names the cause as a noun ("what was the cause?", "the culprit?"), or a
+// cause noun qualified as the one that holds, as Diagnoses reads it ("the
+// real reason", "the root cause"). Such a question is answered by a
+// statement naming a cause, in whatever words it names the problem. A verb
+// of causing without "what" forecasts ("will this cause a regression?",
+// "how do I cause a panic?"); a bare "reason" ("the reason we chose X") or
+// "why" asks as often why something was chosen; a word in a code span
+// ("a `cause` field") names code.
 func AsksCause(text string) bool {
-	if !strings.Contains(text, "?") {
-		return false
+	if len(text) > maxText {
+		text = text[:maxText]
 	}
-	toks, _ := tokenize(text)
-	for i, t := range toks {
-		switch {
-		case t.s == "cause" || t.s == "caused" || t.s == "culprit":
-			return true
-		case causeNouns().Has(t.s):
-			for j := max(i-2, 0); j < i; j++ {
-				if realQualifiers().Has(toks[j].s) {
+	toks, sents := tokenize(text)
+	for _, s := range sents {
+		if q := strings.TrimRight(text[s.start:s.end], ` "')*_`); !strings.HasSuffix(q, "?") && !strings.HasSuffix(q, "？") {
+			continue
+		}
+		for i := s.first; i < s.first+s.n; i++ {
+			w := toks[i].s
+			if toks[i].start > 0 && text[toks[i].start-1] == '`' {
+				continue
+			}
+			switch {
+			case w == "root-cause":
+				return true
+			case causeVerbs().Has(w):
+				for j := max(s.first, i-3); j < i; j++ {
+					if toks[j].s == "what" || toks[j].s == "what's" {
+						return true // "what caused", "what could have caused", "what's causing"
+					}
+				}
+			}
+			if w == "cause" || w == "culprit" {
+				if i > s.first && (determiners().Has(toks[i-1].s) || realQualifiers().Has(toks[i-1].s)) {
 					return true
 				}
+			}
+			if causeNouns().Has(w) && qualified(toks, s, i) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// causeVerbs ask what brought a problem about, after "what".
+var causeVerbs = lazywords.Lookup(`cause causes causing caused`)
+
+// qualified reports cause noun i of statement s qualified as the one that
+// holds: a qualifier right before it ("the real problem", "the root
+// cause").
+func qualified(toks []token, s statement, i int) bool {
+	return i > s.first && realQualifiers().Has(toks[i-1].s)
 }
 
 // maxCauseWords bounds a cause's words: the head of the clause names it.
@@ -96,7 +127,7 @@ func Diagnoses(text string) []Diagnosis {
 			continue
 		}
 		s := sents[t.sent]
-		revised := i > s.first && realQualifiers().Has(toks[i-1].s)
+		revised := qualified(toks, s, i)
 		det := i > s.first && toks[i-1].s == "the" || revised && i-1 > s.first && toks[i-2].s == "the"
 		if !revised && !det {
 			continue // "a problem", "no issue": no cause named

@@ -126,6 +126,13 @@ func TestAsksCause(t *testing.T) {
 		{"Why did we switch the docs site to Vite?", false},
 		{"Is there a problem with the nightly build?", false},
 		{"The root cause was the stale lockfile.", false},
+		{"What's causing the glaze toggle to disappear?", true},
+		{"And what the root-cause was?", true},
+		{"Does this change cause a regression in the scheduler?", false},
+		{"How do I cause a panic in Go tests?", false},
+		{"Can you add a `cause` field to the error type?", false},
+		{"Why? The real problem is the cache.", false},
+		{"See https://x.example/a?b=1, the root cause is in there.", false},
 	} {
 		if got := AsksCause(tt.text); got != tt.want {
 			t.Errorf("AsksCause(%q) = %v, want %v", tt.text, got, tt.want)

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -55,6 +56,9 @@ func FuzzParse(f *testing.F) {
 			if utf8.ValidString(s) && !utf8.ValidString(d.Cause) {
 				t.Fatalf("cause %q is not valid UTF-8", d.Cause)
 			}
+		}
+		if AsksCause(s) && !strings.ContainsAny(s, "?？") {
+			t.Fatalf("a cause asked with no question mark: %q", s)
 		}
 		for _, d := range Denials(s) {
 			if d.Start < 0 || d.Start > d.End || d.End > len(s) || len(d.Words) == 0 {

@@ -107,6 +107,20 @@ type Item struct {
 	// promptConcepts are the concepts of the prompt the item was selected
 	// for (Select); nil for an item built elsewhere.
 	promptConcepts []concept
+	// cause is the real cause a message names, for a prompt asking one
+	// (messageItems); its Relevance was raised for it, from
+	// openRelevance, which is what it opens the gate with: that a message
+	// names a cause says nothing of whether it is this project's answer.
+	cause         *claim.Diagnosis
+	openRelevance float64
+}
+
+// gateRelevance is the relevance with which the item opens the gate.
+func (it Item) gateRelevance() float64 {
+	if it.cause != nil {
+		return it.openRelevance
+	}
+	return it.Relevance
 }
 
 // read is the item's text as recall reads it for the prompt: the message
@@ -227,7 +241,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
-	if raiseValued(items, cs, asked, pc) {
+	valued := raiseValued(items, cs, asked, pc)
+	if raiseCauses(items) || valued {
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
 	}
 	then, err := outcomeItems(ctx, db, req, prompt, items)
@@ -247,7 +262,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	relevant := 0.0
 	for _, it := range items {
 		if opens(it) {
-			relevant = math.Max(relevant, it.Relevance)
+			relevant = math.Max(relevant, it.gateRelevance())
 		}
 	}
 	floor := minRelevance
@@ -281,7 +296,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// followed below, only when a place is left for what it finds.
 	anchor := -1
 	for i, it := range items {
-		if opens(it) && (anchor < 0 || it.Relevance > items[anchor].Relevance) {
+		if opens(it) && (anchor < 0 || it.gateRelevance() > items[anchor].gateRelevance()) {
 			anchor = i
 		}
 	}
@@ -463,8 +478,30 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 const valuedCandidates = 24
 
 // valueBoost is what an item gains that states a value of the role a
-// prompt asks, on a line sharing the prompt's weightiest concept.
+// prompt asks, on a line sharing the prompt's weightiest concept, or that
+// names the real cause a prompt asks (raiseCauses).
 const valueBoost = 2
+
+// raiseCauses raises the messages naming the real cause a prompt asks
+// (Item.cause), each cause once, at its best rank: a session sums up its
+// finding in several messages ("Root cause: …" in each), and the repeats
+// would push out the answer to the prompt's other half. Two name one cause
+// when most of the words of either are the other's. Items are sorted by
+// score; it reports whether it raised any.
+func raiseCauses(items []Item) bool {
+	var raised []*claim.Diagnosis
+	for i := range items {
+		d := items[i].cause
+		if d == nil || slices.ContainsFunc(raised, func(o *claim.Diagnosis) bool {
+			return 2*claim.Shared(*o, *d) > min(len(o.Words), len(d.Words))
+		}) {
+			continue
+		}
+		items[i].Score *= valueBoost
+		raised = append(raised, d)
+	}
+	return len(raised) > 0
+}
 
 // raiseValued raises the best-ranked messages that state a value of a role
 // the prompt asks (claim.Asks: a version, an interval, a port…) on a line
@@ -874,7 +911,8 @@ func toolWeight(text string) float64 {
 // Search does (BM25 raised by coverage, then inContext), times their
 // relevance, and keeps those reaching itemRelevance. A message giving the
 // value a role asked for (asked), or Claude's naming the real cause when
-// the prompt asks one (cause), is as relevant as roleRelevance.
+// the prompt asks one (cause; Item.cause), is at least as relevant as
+// roleRelevance.
 func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, cause bool, pc *claim.Cache) ([]Item, error) {
 	q := store.EventQuery{
 		Match: find.match, After: find.after, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
@@ -904,6 +942,12 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		cov  float64
 		spec float64
 		base float64
+	}
+	var causeFree []concept // the prompt's concepts but those asking for a cause
+	if cause {
+		causeFree = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
+			return slices.ContainsFunc(c.forms, func(f string) bool { return claim.CauseNoun(f) || claim.RealQualifier(f) || f == "caused" })
+		})
 	}
 	ss := make([]scored, 0, len(hits))
 	for _, h := range hits {
@@ -946,13 +990,25 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			}
 		}
 		// Claude's naming the real cause ("Root cause: …", "the actual
-		// problem was …") of what the prompt names, when the prompt asks what
-		// turned out to be the reason, gives the value asked in its own
-		// words, as a statement of a role's value does (rel, raiseValued):
-		// the messages repeating the symptom share more of the prompt's.
-		revised := cause && s.base > roleFloor && s.Type == store.TypeAgentResponse && s.cov >= shapeOwnCoverage &&
-			slices.ContainsFunc(claim.Diagnoses(s.ex), func(d claim.Diagnosis) bool { return d.Revised })
-		if revised {
+		// problem was …"), when the prompt asks what turned out to be the
+		// reason, gives the value asked in its own words, as a statement of
+		// a role's value does: the messages repeating the symptom share
+		// more of the prompt's words. Of what the prompt names: the words
+		// asking for a cause ("cause", "real", "reason") are in every such
+		// statement (causeFree).
+		var named *claim.Diagnosis
+		if cause && s.base > roleFloor && s.Type == store.TypeAgentResponse {
+			if own, _ := coverage(causeFree, keysOf(s.ex)); own >= shapeOwnCoverage {
+				for _, d := range claim.Diagnoses(s.ex) {
+					if d.Revised {
+						named = &d
+						break
+					}
+				}
+			}
+		}
+		ownRel := rel
+		if named != nil {
 			rel = max(rel, roleRelevance)
 		}
 		if rel < itemRelevance {
@@ -960,14 +1016,14 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		score := scores[i]
 		score *= relevanceMix + rel
-		if revised {
-			score *= valueBoost
-		}
 		if s.Type == store.TypeToolObservation {
 			score *= toolWeight(s.Text)
 		}
 		it := messageItem(s.Event, s.ex)
 		it.Score, it.Coverage, it.Relevance, it.msg = score, s.cov, rel, s.m
+		if named != nil {
+			it.cause, it.openRelevance = named, ownRel
+		}
 		out = append(out, it)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })

@@ -1501,12 +1501,13 @@ func TestURLAskedGetsTheURLGiven(t *testing.T) {
 
 // Asked what turned out to be the real reason, Claude's message naming the
 // root cause is shown, though it shares few of the prompt's words: the
-// messages about the symptom share more.
+// messages about the symptom share more. It is raised to be shown, not to
+// open the gate; the same cause summed up again is raised once; a user's
+// lines are not raised.
 func TestCauseQuestionShowsTheCauseNamed(t *testing.T) {
 	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	for i, text := range []string{
+	const asked = "The glaze toggle in the kiln reader never showed up on the tablet. What turned out to be the real reason?"
+	symptoms := []string{
 		"The glaze toggle in the kiln reader is missing on the tablet.",
 		"I'll check why the glaze toggle in the kiln reader is missing.",
 		"Added logging around the glaze toggle in the kiln reader.",
@@ -1515,19 +1516,70 @@ func TestCauseQuestionShowsTheCauseNamed(t *testing.T) {
 		"The glaze toggle sits beside the timer toggle in the kiln reader.",
 		"The kiln reader's toggle row has the timer toggle only.",
 		"Checked the kiln reader's tablet build: no glaze toggle.",
-	} {
-		say(t, db, fmt.Sprintf("symptom-%d", i), day.Add(time.Duration(i)*time.Hour), "Any news?", text)
 	}
-	cause := say(t, db, "cause", day.Add(12*time.Hour), "Found it?",
-		"Root cause: the kiln reader takes glaze URLs from `profile_assignments`, and the app only read `firings.profiles`, which is empty.")[1]
-	shown := func(prompt string) bool {
+	// open stores the symptom messages (the first n) and then each of
+	// later, Claude's answers, and returns the store and their events.
+	open := func(n int, later ...string) (*store.DB, []store.Event) {
+		db := storetest.Open(t)
+		filler(t, db)
+		for i, text := range symptoms[:n] {
+			say(t, db, fmt.Sprintf("symptom-%d", i), day.Add(time.Duration(i)*time.Hour), "Any news?", text)
+		}
+		var evs []store.Event
+		for i, text := range later {
+			evs = append(evs, say(t, db, fmt.Sprintf("later-%d", i), day.Add(time.Duration(12+i)*time.Hour), "Found it?", text)[1])
+		}
+		return db, evs
+	}
+	selected := func(db *store.DB, prompt string) []Item {
 		sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return slices.ContainsFunc(sel, func(it Item) bool { return it.CID == store.EventCID(cause.ID) })
+		return sel
 	}
-	if !shown("The glaze toggle in the kiln reader never showed up on the tablet. What turned out to be the real reason?") {
+	shows := func(sel []Item, ev store.Event) bool {
+		return slices.ContainsFunc(sel, func(it Item) bool { return it.CID == store.EventCID(ev.ID) })
+	}
+
+	// Outranked by the symptom: raised by its score. Not a cause named of
+	// something else, nor a cause not named as the real one.
+	db, evs := open(8, "Root cause: the kiln reader takes glaze URLs from `profile_assignments`, and the app only read `firings.profiles`, which is empty.")
+	if !shows(selected(db, asked), evs[0]) {
 		t.Error("the root cause named is not shown for a question asking the real reason")
+	}
+	db, evs = open(8, "The problem is that the kiln reader takes glaze URLs from `profile_assignments`, and the app only read `firings.profiles`.")
+	if shows(selected(db, asked), evs[0]) {
+		t.Error("a cause not named as the real one was raised")
+	}
+	// Under the share of the best item's score: raised by its relevance.
+	db, evs = open(5, "Root cause: the reader takes glaze URLs from `profile_assignments`, never from `firings.profiles`.")
+	if !shows(selected(db, asked), evs[0]) {
+		t.Error("a root cause sharing few of the prompt's words is not shown")
+	}
+	// The same cause summed up four times is raised once: the answer to the
+	// prompt's other half keeps its place.
+	sum := "Root cause: the kiln reader takes glaze URLs from `profile_assignments`, and the app only read `firings.profiles` (summary %d)."
+	db, evs = open(6, fmt.Sprintf(sum, 1), fmt.Sprintf(sum, 2), fmt.Sprintf(sum, 3), fmt.Sprintf(sum, 4),
+		"The glaze URL is read in `src/reader/glaze.ts` by `loadGlazeUrl`, from the profile assignments table.")
+	sel := selected(db, "The glaze toggle in the kiln reader never showed up on the tablet. What turned out to be the real reason, and where do we read the glaze URL from?")
+	if !shows(sel, evs[4]) || !shows(sel, evs[0]) {
+		t.Error("repeats of one root cause pushed out the answer to the prompt's other half, or the cause is not shown")
+	}
+	// A root cause raised for its cause opens no gate: what opens it is the
+	// prompt's subject matched, here only the store's everyday words.
+	db, evs = open(0, "Root cause: the unit tests for module 7 failed on a missing import in the build.")
+	if sel := selected(db, "The unit tests for module 7 failed again. What turned out to be the real reason?"); len(sel) != 0 {
+		t.Errorf("a root cause raised for its cause opened the gate: %d items", len(sel))
+	}
+	// A user's "Root cause: …" is what the user thinks, not a finding shown.
+	db = storetest.Open(t)
+	filler(t, db)
+	for i, text := range symptoms {
+		say(t, db, fmt.Sprintf("symptom-%d", i), day.Add(time.Duration(i)*time.Hour), "Any news?", text)
+	}
+	user := say(t, db, "user", day.Add(12*time.Hour), "Root cause: the kiln reader takes glaze URLs from `profile_assignments`, and the app only read `firings.profiles`, which is empty.", "Noted.")[0]
+	if shows(selected(db, asked), user) {
+		t.Error("a user's statement of a root cause was raised")
 	}
 }
