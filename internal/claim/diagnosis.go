@@ -64,7 +64,7 @@ func RealQualifier(w string) bool { return realQualifiers().Has(w) }
 // of causing without "what" forecasts ("will this cause a regression?",
 // "how do I cause a panic?"); a bare "reason" ("the reason we chose X") or
 // "why" asks as often why something was chosen; a word in a code span
-// ("a `cause` field") names code.
+// (a field named cause, in backquotes) names code.
 func AsksCause(text string) bool {
 	if len(text) > maxText {
 		text = text[:maxText]
@@ -76,7 +76,7 @@ func AsksCause(text string) bool {
 		}
 		for i := s.first; i < s.first+s.n; i++ {
 			w := toks[i].s
-			if toks[i].start > 0 && text[toks[i].start-1] == '`' {
+			if strings.HasSuffix(text[:toks[i].start], "`") {
 				continue
 			}
 			switch {
