@@ -71,7 +71,7 @@ func AsksCause(text string) bool {
 	}
 	toks, sents := tokenize(text)
 	for _, s := range sents {
-		if q := strings.TrimRight(text[s.start:s.end], ` "')*_`); !strings.HasSuffix(q, "?") && !strings.HasSuffix(q, "？") {
+		if !question(text, s) {
 			continue
 		}
 		for i := s.first; i < s.first+s.n; i++ {
@@ -100,6 +100,13 @@ func AsksCause(text string) bool {
 		}
 	}
 	return false
+}
+
+// question reports statement s of text ending in a question mark, past
+// closing quotes and emphasis.
+func question(text string, s statement) bool {
+	q := strings.TrimRight(text[s.start:s.end], ` "')*_`)
+	return strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？")
 }
 
 // causeVerbs ask what brought a problem about, after "what".
@@ -211,7 +218,7 @@ func causeStart(text string, toks []token, s statement, i int) (int, bool) {
 // cause as found: not asked ("?"), not a hedge just before the noun, and not
 // a belief held before.
 func asserted(text string, toks []token, s statement, i int) bool {
-	if strings.HasSuffix(strings.TrimRight(text[s.start:s.end], ` "')*_`), "?") {
+	if question(text, s) {
 		return false
 	}
 	for k := i - 1; k >= s.first && k >= i-5; k-- {

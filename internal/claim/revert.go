@@ -142,10 +142,7 @@ func bySession(p *parser, s statement, v int) bool {
 	if p.toks[v].hangul {
 		return true
 	}
-	start := v
-	for start > s.first && !p.clauseBreak(start-1) {
-		start--
-	}
+	start := clauseStart(p, s, v)
 	switch {
 	case start == v:
 		return true
@@ -165,10 +162,7 @@ func bySession(p *parser, s statement, v int) bool {
 // the header but not the buttons"), without the verb, persons and common
 // words.
 func undoneWords(p *parser, s statement, v int) []string {
-	start := v
-	for start > s.first && !p.clauseBreak(start-1) {
-		start--
-	}
+	start := clauseStart(p, s, v)
 	var words []string
 	for k := start; k < s.first+s.n; k++ {
 		if k > start && p.clauseBreak(k-1) || p.toks[k].arrow || p.toks[k].s == "but" {
@@ -186,6 +180,15 @@ func undoneWords(p *parser, s statement, v int) []string {
 	}
 	slices.Sort(words)
 	return slices.Compact(words)
+}
+
+// clauseStart is the first token of the clause of statement s holding
+// token v.
+func clauseStart(p *parser, s statement, v int) int {
+	for v > s.first && !p.clauseBreak(v-1) {
+		v--
+	}
+	return v
 }
 
 // revertStems are the stems of a token's words that can name what was
@@ -209,10 +212,10 @@ const commonZipf = 5.0
 // (an account of changes names each before its details: "Linked payment
 // buttons to …", then "Updated the pricing section button", which the
 // undoing may have spared). An excerpt's elided text cuts a statement in
-// two (pieces). Questions, plans and offers ("let me update
-// the buttons", "I could point them at checkout") made no change, and a
-// statement undoing something itself is no such statement. ok is false
-// when none is found.
+// two (pieces). Questions, plans and offers ("let me update the buttons",
+// "I could point them at checkout") made no change, and a statement
+// undoing something itself is no such statement. ok is false when none is
+// found.
 func Reverts(older string, r Reversion) (start, end, shared int, ok bool) {
 	if len(older) > maxText {
 		older = older[:maxText]
@@ -270,7 +273,7 @@ func pieces(p *parser, sents []statement) []statement {
 // offered reports a statement that asks, plans or offers: a question, or
 // an intent, a modal or a hedge in it.
 func offered(p *parser, s statement) bool {
-	if strings.HasSuffix(strings.TrimRight(p.text[s.start:s.end], ` "')*_`), "?") {
+	if question(p.text, s) {
 		return true
 	}
 	for k := s.first; k < s.first+s.n; k++ {
