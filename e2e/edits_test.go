@@ -172,3 +172,24 @@ func TestRealClientLaterRun(t *testing.T) {
 		t.Errorf("the failing run came without the run after it:\n%s", reqs[0])
 	}
 }
+
+// TestRealClientRevertedChange: a session links the kiln page's order
+// buttons to checkout; in the next turn the user asks to keep them
+// scrolling, and Claude reports it reverted them but the price table's.
+// Asked later which buttons
+// go to checkout, the next session's first request carries the warning that
+// the change was undone, both statements quoted.
+func TestRealClientRevertedChange(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil,
+		"Link the kiln page's order buttons to the checkout page.\n"+
+			"SAY Done. Pointed the kiln order buttons at the checkout page.",
+		"No, keep the kiln order buttons scrolling to the price table.\n"+
+			"SAY I've reverted the kiln order buttons back to scrolling. Now only the price table's button goes to the checkout page.")
+	block := warningBlock(t, w.session("s2", nil, "which kiln order buttons send people to the checkout page?"))
+	for _, want := range []string{"Pointed the kiln order buttons at the checkout page", "I've reverted the kiln order buttons back to scrolling", "undid a change"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+}

@@ -794,8 +794,8 @@ func revertWarnings(ctx context.Context, db *store.DB, sel []Item, paired map[[2
 				}
 			}
 		}
-		if !best.found {
-			continue
+		if !best.found || slices.ContainsFunc(out, func(w Warning) bool { return w.A.CID == best.older.CID }) {
+			continue // two reports of one undoing (the user's and Claude's) warn once
 		}
 		a, b := itemMemory(best.older), itemMemory(newer)
 		a.Title, a.Quote = strings.TrimRight(best.older.Excerpt[best.start:best.end], "*_: "), "" // a heading's emphasis and colon

@@ -805,6 +805,14 @@ func TestRevertWarnsAgainstTheChangeUndone(t *testing.T) {
 	if ws[0].Severity != "HIGH" || !strings.Contains(ws[0].Note, "undid a change") {
 		t.Errorf("warning %+v: want HIGH, its note saying a change was undone", ws[0])
 	}
+	// The user's report and Claude's of one undoing warn once.
+	both := say(t, db, "both", day.AddDate(0, 0, 4),
+		"Point the banner links at the docs", "Pointed the banner links at the docs index.",
+		"I reverted the banner links myself", "Right: you've reverted the banner links, so they point at the blog again.")
+	ws, err = Warnings(ctx, db, defaults(), []Item{messageItem(both[2], both[2].Text), messageItem(both[3], both[3].Text), messageItem(both[1], both[1].Text)})
+	if err != nil || len(ws) != 1 {
+		t.Errorf("want one warning for two reports of one undoing; got %+v %v", ws, err)
+	}
 	// A later statement sharing fewer of the undone words is not it.
 	typo := say(t, db, "typo", day.AddDate(0, 0, 3),
 		"Link the signup buttons to checkout", "**Pointed the signup buttons at the checkout page**:",
