@@ -255,6 +255,13 @@ func Asks(text string) []string {
 				}
 			}
 		}
+		if r := namedNouns[stripParticle(w)]; r != "" && whichBefore(words, i, romance) {
+			// A noun that says what an identifier names ("the
+			// blog-content repository") asks for one after "which":
+			// "which GitHub repository". Not alone: "in this repo"
+			// is the project, "the users table" one the question names.
+			add([]string{r})
+		}
 		if i+1 < len(words) {
 			add(idx[strings.Join(folded[i:i+2], " ")])
 		}
@@ -403,10 +410,21 @@ var versionWords = lazywords.Lookup(`version versions 버전 версия вер
 // "какую версию"; "qué versión" in a Romance text).
 func which(w string, romance bool) bool {
 	switch w {
-	case "which", "what", "какая", "какую", "какой":
+	case "which", "what", "어떤", "무슨", "какая", "какую", "какой":
 		return true
 	case "qué", "que", "cuál", "cual", "qual", "quale", "quel", "quelle":
 		return romance
+	}
+	return false
+}
+
+// whichBefore reports "which" or "what" among the three words before word
+// i: "which GitHub repository", "what S3 bucket".
+func whichBefore(words []string, i int, romance bool) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if which(words[k], romance) {
+			return true
+		}
 	}
 	return false
 }
@@ -462,7 +480,6 @@ func Mentions(text, role string) bool {
 var shapeWords = map[string][]string{
 	"port":   {"port", "listens", "localhost"},
 	"region": {"region", "west", "east", "central", "northeast", "southeast", "northwest", "southwest", "리전"},
-	"image":  {"image", "이미지"},
 	// An IPv4 address is found by its first parts, as the index splits it:
 	// the private ranges a project's hosts and containers use.
 	"address": {"192", "172", "168"},
@@ -487,8 +504,22 @@ func Words(role string) []string {
 		}
 		return []string{p}
 	}
-	return slices.Concat(shapeWords[role], askWords()[role])
+	return slices.Concat(shapeWords[role], askWords()[role], namingNouns()[role])
 }
+
+// namingNouns are, for each role of namedNouns, the nouns that name it
+// ("repo", "repository"): a statement giving an identifier of the role names
+// it with one ("the blog-content repository").
+var namingNouns = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for noun, role := range namedNouns {
+		m[role] = append(m[role], noun)
+	}
+	for _, ns := range m {
+		slices.Sort(ns) // maps iterate in any order; Words answers the same every time
+	}
+	return m
+})
 
 // ipRE matches an IPv4 address, with its port if it has one.
 var ipRE = lazyregexp.New(`\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{1,5})?\b`)

@@ -104,6 +104,34 @@ func TestRomanceWordsOnlyInRomance(t *testing.T) {
 	}
 }
 
+// TestAsksNamedNoun: a noun that says what an identifier names ("the
+// blog-content repository", "bucket zeta-media") asks for one after "which"
+// or "what", and only there: elsewhere it names the project ("in this
+// repo") or a thing the question gives ("the users table").
+func TestAsksNamedNoun(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		q, role string
+		want    bool
+	}{
+		{"Which GitHub repository do the docs sync their pages from?", "repository", true},
+		{"what repo holds the shared protobufs?", "repository", true},
+		{"How does the release script work out which branch it is on?", "branch", true},
+		{"Which Kafka topic do the order events go to?", "topic", true},
+		{"어떤 브랜치에 배포했나요?", "branch", true},
+		{"Should the hooks folder be committed in this repo?", "repository", false},
+		{"Why is the users table missing an index?", "table", false},
+		{"Why is the users table missing an index?", "index", false},
+		{"What did we change in the invoices table?", "table", false},
+		// A question that names one is about that one.
+		{"Which files does the acme/blog-content repository hold?", "repository", false},
+	} {
+		if got := Asks(tt.q); slices.Contains(got, tt.role) != tt.want {
+			t.Errorf("Asks(%q) = %v, want %q asked: %v", tt.q, got, tt.role, tt.want)
+		}
+	}
+}
+
 func TestWords(t *testing.T) {
 	t.Parallel()
 	if w := Words("address"); !slices.Contains(w, "192") {
@@ -117,5 +145,12 @@ func TestWords(t *testing.T) {
 	}
 	if w := Words("port"); !slices.Contains(w, "port") {
 		t.Errorf("Words(port) = %v", w)
+	}
+	// A named role is found by the nouns that name it.
+	if w := Words("repository"); !slices.Contains(w, "repo") || !slices.Contains(w, "repository") {
+		t.Errorf("Words(repository) = %v", w)
+	}
+	if w := Words("image"); len(slices.DeleteFunc(slices.Clone(w), func(s string) bool { return s != "image" })) != 1 {
+		t.Errorf("Words(image) = %v: want \"image\" once", w)
 	}
 }

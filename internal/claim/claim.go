@@ -355,6 +355,8 @@ func (p *parser) find() {
 			p.add("host", host, i, i)
 		case isPath(s) && p.imageName(i):
 			p.add("image", s, i, i)
+		case isPath(s) && p.repositoryName(i):
+			p.add("repository", s, i, i)
 		case isPath(s) && t.start > 0 && p.text[t.start-1] == '<':
 			// "</div>": a closing tag of pasted markup, no path.
 		case isPath(s) && !wordPair(p.text[t.start:t.end]):
@@ -1207,6 +1209,23 @@ func (p *parser) imageName(i int) bool {
 		}
 		if !imageLinks().Has(w) {
 			return false
+		}
+	}
+	return false
+}
+
+// repositoryName reports whether a path-shaped token at i is a repository
+// ("acme/docs-content"), not a file: no root (the tokens of "./x" start at
+// its slash), no file extension, and a noun naming a repository right before or after it ("the
+// `acme/docs-content` repository", "repo acme/docs-content").
+func (p *parser) repositoryName(i int) bool {
+	s := p.toks[i].s
+	if s[0] == '/' || strings.Count(s, "/") > 2 || strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".") {
+		return false
+	}
+	for _, k := range []int{i + 1, i - 1} {
+		if k >= 0 && k < len(p.toks) && p.toks[k].sent == p.toks[i].sent && namedNouns[p.toks[k].s] == "repository" {
+			return true
 		}
 	}
 	return false

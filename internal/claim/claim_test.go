@@ -80,6 +80,9 @@ func TestParse(t *testing.T) {
 		{"role from the next sentence", "Make it 45s from now on.\nThe 10s timeout was too short.", "timeout", "45s", "10s"},
 		{"image renamed", "Note: the image was renamed to zeta/billing-worker. Stop pushing zeta/invoices-job, it will be removed.", "image", "zeta/billing-worker", "zeta/invoices-job"},
 		{"image pushed as", "The release job pushes the worker image to the registry as zeta/invoices-job.", "image", "zeta/invoices-job", ""},
+		// An owner/name beside the noun names a repository, not a file.
+		{"repository named", "The sync reads your `acme/docs-content` repository; it is empty for now.", "repository", "acme/docs-content", ""},
+		{"repo before the name", "Cloned repo acme/docs-content into the workspace.", "repository", "acme/docs-content", ""},
 		{"hyphenated unit", "The current setup uses an 8-hour sync interval.", "interval", "28800s", ""},
 		{"hyphenated delay", "Add a 3-second delay between label print jobs.", "delay", "3s", ""},
 		// An arrow in a statement of change says where it goes, as "to" does;
@@ -104,6 +107,22 @@ func TestParse(t *testing.T) {
 				t.Fatalf("empty span %d:%d", c.Start, c.End)
 			}
 		})
+	}
+}
+
+// TestRepositoryNameIsNoFile: a path with a file extension or a root stays
+// a path beside "repository".
+func TestRepositoryNameIsNoFile(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"Read repository docs/index.md for the setup steps.",
+		"The repository /srv/docs-content is mirrored nightly.",
+		"Vendored the repository ./vendor/docs-content for the build.",
+		"Moved the repository src/pkg/vendor/docs-content out of the tree.",
+	} {
+		if c, ok := find(Parse(text), "repository"); ok {
+			t.Errorf("Parse(%q) reads repository %q", text, c.Value)
+		}
 	}
 }
 

@@ -1583,3 +1583,41 @@ func TestCauseQuestionShowsTheCauseNamed(t *testing.T) {
 		t.Error("a user's statement of a root cause was raised")
 	}
 }
+
+// TestWhichRepositoryShowsTheOneNamed: "which repository" asks for the
+// identifier a statement names with that noun ("the `acme/docs-content`
+// repository"), as "which port" asks for a port: the message naming it is
+// shown though every message of the project shares more of the prompt's
+// words. Not for "this repo", which names the project.
+func TestWhichRepositoryShowsTheOneNamed(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	talk := []string{
+		"The docs site now syncs its pages from GitHub at build time through the sync step.",
+		"The GitHub sync step of the docs site fetches pages at build time; the build log shows it.",
+		"Rebuilt the docs site: the GitHub sync found no new pages at build time.",
+		"The docs site's build time grew by a second since the GitHub page sync was added.",
+		"Made the docs site build skip the GitHub sync when no token is set, so local builds still load pages.",
+		"The docs site falls back to local pages when the GitHub sync fails at build time.",
+		"Added a cache for the GitHub page sync so the docs site build time stays low.",
+		"The docs site sync logs each page it pulls from GitHub during the build.",
+	}
+	for i, text := range talk {
+		say(t, db, fmt.Sprintf("talk-%d", i), day.Add(time.Duration(i)*time.Hour), "Any news on the docs site?", text)
+	}
+	named := say(t, db, "named", day.Add(-time.Hour), "Is it connected?", "Connected: the token is valid and the sync reads your `acme/docs-content` repository; it is empty for now.")[1]
+	shows := func(prompt string) bool {
+		sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(sel, func(it Item) bool { return it.CID == store.EventCID(named.ID) })
+	}
+	if !shows("Which GitHub repository does the docs site sync its pages from at build time?") {
+		t.Error("the message naming the repository is not shown for a question asking which repository")
+	}
+	if shows("How do we keep the docs site build time low in this repo?") {
+		t.Error("\"this repo\" asked for a repository")
+	}
+}
