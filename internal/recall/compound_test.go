@@ -103,3 +103,42 @@ func TestCompoundLeadIsOrderFree(t *testing.T) {
 		}
 	}
 }
+
+// TestCasedPartsOfAWrittenIdentifier: the index holds "QuillDesk" whole, as
+// one word, and never its parts: where the project writes it, its parts
+// unseen are no words the project never discussed but pieces of one it did,
+// and weighed as such they were a share of the prompt no text could cover
+// (a lesson naming the product and the fix fell under the bar). Where the
+// project never writes the whole, its parts carry it, seen or not.
+func TestCasedPartsOfAWrittenIdentifier(t *testing.T) {
+	t.Parallel()
+	forms := func(t *testing.T, texts ...string) []string {
+		db := storetest.Open(t)
+		filler(t, db)
+		for i, text := range texts {
+			say(t, db, fmt.Sprintf("s-%d", i), day.AddDate(0, 0, -5+i), "What's next?", text)
+		}
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts("How did we install pnpm for QuillDesk?", repoGlosses()), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range cs {
+			got = append(got, c.forms[0])
+		}
+		return got
+	}
+	got := forms(t, "QuillDesk now builds with pnpm.", "Installed the QuillDesk server.")
+	if !slices.Contains(got, "quilldesk") || slices.Contains(got, "quill") || slices.Contains(got, "desk") {
+		t.Errorf("written whole: concepts %v, want quilldesk without its unseen parts", got)
+	}
+	got = forms(t, "The quill pen sits on the desk.", "Installed pnpm on the build host.")
+	if slices.Contains(got, "quilldesk") || !slices.Contains(got, "quill") || !slices.Contains(got, "desk") {
+		t.Errorf("never written whole: concepts %v, want its parts", got)
+	}
+	// A part the project writes apart stays beside the whole.
+	got = forms(t, "QuillDesk now builds with pnpm.", "The help desk answers tickets.")
+	if !slices.Contains(got, "quilldesk") || !slices.Contains(got, "desk") || slices.Contains(got, "quill") {
+		t.Errorf("whole and one part written: concepts %v, want quilldesk and desk", got)
+	}
+}

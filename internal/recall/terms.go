@@ -62,16 +62,18 @@ const maxQueryBytes = 8 << 10
 // are also searched without their trailing particle; stopwords and duplicates
 // are dropped; at most maxTerms.
 func Terms(prompt string) []string {
-	out, _, _ := terms(prompt)
+	out, _, _, _ := terms(prompt)
 	return out
 }
 
 // terms is Terms, also telling which terms are identifiers glued from their
 // parts ("userid" for userId): the index holds them only where the text wrote
 // them that way. compounds gives, for the glued form of a hyphenated compound
-// of plain words ("spoolfacing" for "spool-facing"), its parts.
-func terms(prompt string) (out []string, glued map[string]bool, compounds map[string][]string) {
-	glued, compounds = map[string]bool{}, map[string][]string{}
+// of plain words ("spoolfacing" for "spool-facing"), its parts. partOf gives,
+// for a part of an identifier ("outreach" of "OutreachIQ"), the identifier's
+// glued form: the index holds "OutreachIQ" as one word, never its parts.
+func terms(prompt string) (out []string, glued map[string]bool, compounds map[string][]string, partOf map[string]string) {
+	glued, compounds, partOf = map[string]bool{}, map[string][]string{}, map[string]string{}
 	// A citation id is no word of the conversation: "[mem:ab12cd]" in a
 	// prompt would match every message that cited the same memory.
 	// The expression is compiled only for a prompt holding its literal (a
@@ -100,15 +102,17 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 		// identifier anyone writes: "23" would match the 23 of a line
 		// number. Its parts are searched as any number is. A date's
 		// ("2024-01-15") make one, in the names of migrations and backups.
+		whole := ""
 		if len(parts) > 1 && !gluedNumber(w) {
 			// FTS5's tokenizer splits the whole identifier too, so search its
 			// parts; keep the joined form for identifiers written without separators.
-			if g := add(strings.Map(func(r rune) rune {
+			whole = strings.ToLower(strings.Map(func(r rune) rune {
 				if r == '_' || r == '-' || r == '.' || r == '/' {
 					return -1
 				}
 				return r
-			}, w)); g != "" {
+			}, w))
+			if g := add(whole); g != "" {
 				glued[g] = true
 				if plainCompound(w) {
 					compounds[g] = strings.Split(strings.ToLower(w), "-")
@@ -133,13 +137,15 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 			}
 		}
 		for _, p := range parts {
-			add(p)
+			if t := add(p); t != "" && whole != "" {
+				partOf[t] = whole
+			}
 			if stem := stripParticle(p); stem != p {
 				add(stem)
 			}
 		}
 	}
-	return out, glued, compounds
+	return out, glued, compounds, partOf
 }
 
 // plainCompound reports whether w is a hyphenated compound of plain words

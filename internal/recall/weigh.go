@@ -28,6 +28,9 @@ type concept struct {
 	// parts are the words of a hyphenated compound of plain words whose
 	// glued form this concept is ("spool-facing"): see joinCompounds.
 	parts []string
+	// whole is the glued form of the identifier this word is a part of
+	// ("outreachiq" for "outreach" of "OutreachIQ"; terms' partOf).
+	whole string
 	df    int // documents holding it, the prompt's own session's turns left out
 	// said marks a word the session's own turns hold: weighed as the
 	// project's count says, and still searched for (plan), since the
@@ -46,7 +49,7 @@ type concept struct {
 // The words of a prompt in another language than English are also searched
 // by their English glosses from dict (nil: none).
 func concepts(prompt string, dict *glosses.Dict) []concept {
-	ts, glued, compounds := terms(prompt)
+	ts, glued, compounds, partOf := terms(prompt)
 	var out []concept
 	stemOf := map[string]int{} // particle-less stem -> the concept of its word
 	for _, t := range ts {
@@ -58,7 +61,7 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 		if s := stripParticle(t); s != t {
 			stemOf[s] = len(out)
 		}
-		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t], parts: compounds[t]})
+		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t], parts: compounds[t], whole: partOf[t]})
 	}
 	for i := range out {
 		// The last form is the word without its particle, when it has one.
@@ -475,7 +478,9 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 // discussed should match less, but a paraphrase's new words should not sink
 // it; one of a prompt in another language keeps less (foreignUnseenWeight). Generic words keep genericWeight. An identifier form no text contains
 // ("shopapi" for shop-api) is dropped, its parts carry it, as one
-// concept when it is a compound the project never wrote (joinCompounds).
+// concept when it is a compound the project never wrote (joinCompounds);
+// so is a part no text contains of one the project writes whole ("iq" of
+// OutreachIQ), which the whole carries.
 // total is TermDocs's estimate of how many events the store holds.
 // Words tc counted before are not counted again.
 func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []concept, total int, err error) {
@@ -508,6 +513,7 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 	n := float64(max(total, 1))
 	rarest := math.Log(1 + (n-0.5)/1.5)
 	var kept []concept
+	held := map[string]bool{} // the words the store holds, by their first form
 	k := 0
 	for _, c := range cs {
 		df, said := 0, false
@@ -516,10 +522,18 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 			said = said || tc.words[words[k]].said
 			k++
 		}
+		held[c.forms[0]] = df > 0 || said
 		written := false
 		if c.parts != nil {
 			written = docs[phrases] > 0
 			phrases++
+		}
+		if df == 0 && !said && held[c.whole] {
+			// A part of an identifier the project writes whole
+			// ("OutreachIQ"), never apart: the whole carries it. Kept,
+			// it weighed as a word the project never discussed, a
+			// share of the prompt no text could cover.
+			continue
 		}
 		if df == 0 && !said && (c.glued || negatedAux()[c.forms[0]]) {
 			if c.parts != nil && !written {
