@@ -255,11 +255,7 @@ func Asks(text string) []string {
 				}
 			}
 		}
-		if r := namedNouns[stripParticle(w)]; r != "" && whichBefore(words, i, romance) {
-			// A noun that says what an identifier names ("the
-			// blog-content repository") asks for one after "which":
-			// "which GitHub repository". Not alone: "in this repo"
-			// is the project, "the users table" one the question names.
+		if r := namedNouns[stripParticle(w)]; r != "" && namedAsked(words, i, fw, romance) {
 			add([]string{r})
 		}
 		if i+1 < len(words) {
@@ -410,7 +406,7 @@ var versionWords = lazywords.Lookup(`version versions 버전 версия вер
 // "какую версию"; "qué versión" in a Romance text).
 func which(w string, romance bool) bool {
 	switch w {
-	case "which", "what", "어떤", "무슨", "какая", "какую", "какой":
+	case "which", "what", "어떤", "какая", "какую", "какой":
 		return true
 	case "qué", "que", "cuál", "cual", "qual", "quale", "quel", "quelle":
 		return romance
@@ -418,12 +414,26 @@ func which(w string, romance bool) bool {
 	return false
 }
 
-// whichBefore reports "which" or "what" among the three words before word
-// i: "which GitHub repository", "what S3 bucket".
-func whichBefore(words []string, i int, romance bool) bool {
+// namedAsked reports whether a noun that says what an identifier names
+// (words[i]: "the blog-content repository") asks for one: "which" or "what"
+// determines it, with at most two words qualifying it between them and no
+// function word ("which GitHub repository", not "what should the repo"),
+// and it heads its phrase, the next word a function word other than "of",
+// or none ("which branch did we …"; not "what table of contents", "what
+// domain logic", "which index.html"). Alone it is no question for one:
+// "in this repo" is the project. A Korean noun ends its phrase with its
+// particle ("어떤 브랜치에").
+func namedAsked(words []string, i int, fw funcwords.Set, romance bool) bool {
+	function := func(w string) bool { return fw.Has(w) || funcwords.EnglishMore(w) }
+	if j := i + 1; j < len(words) && words[i] < "\uac00" && (of(words[j], romance) || !function(words[j])) {
+		return false
+	}
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
 		if which(words[k], romance) {
 			return true
+		}
+		if function(words[k]) {
+			return false
 		}
 	}
 	return false

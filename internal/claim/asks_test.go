@@ -115,16 +115,25 @@ func TestAsksNamedNoun(t *testing.T) {
 		want    bool
 	}{
 		{"Which GitHub repository do the docs sync their pages from?", "repository", true},
-		{"what repo holds the shared protobufs?", "repository", true},
+		{"what repo do the shared protobufs live in?", "repository", true},
 		{"How does the release script work out which branch it is on?", "branch", true},
 		{"Which Kafka topic do the order events go to?", "topic", true},
+		{"Which S3 bucket does the uploader write to?", "bucket", true},
+		{"Which repository?", "repository", true},
 		{"어떤 브랜치에 배포했나요?", "branch", true},
+		// Not "which" determining it.
 		{"Should the hooks folder be committed in this repo?", "repository", false},
-		{"Why is the users table missing an index?", "table", false},
-		{"Why is the users table missing an index?", "index", false},
+		{"What should the repo README say?", "repository", false},
+		{"What is the index of the first element?", "index", false},
+		{"What does the index do?", "index", false},
 		{"What did we change in the invoices table?", "table", false},
+		// Not the head of its phrase.
+		{"What table of contents should a thesis have?", "table", false},
+		{"Which channel of communication works best for remote teams?", "channel", false},
+		{"What domain logic belongs in a hexagonal architecture?", "domain", false},
+		{"Which index.html does the site serve?", "index", false},
 		// A question that names one is about that one.
-		{"Which files does the acme/blog-content repository hold?", "repository", false},
+		{"Which acme/blog-content repository holds the posts?", "repository", false},
 	} {
 		if got := Asks(tt.q); slices.Contains(got, tt.role) != tt.want {
 			t.Errorf("Asks(%q) = %v, want %q asked: %v", tt.q, got, tt.role, tt.want)

@@ -1190,7 +1190,7 @@ var imageLinks = lazywords.Lookup(`the a an our its was is are be been now renam
 // registry namespace before it.
 func (p *parser) imageName(i int) bool {
 	s := p.toks[i].s
-	if s[0] == '/' || s[0] == '.' || strings.Count(s, "/") > 2 || strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".") {
+	if !namespaced(s, 2) {
 		return false
 	}
 	ns := s[:strings.IndexByte(s, '/')+1]
@@ -1214,21 +1214,27 @@ func (p *parser) imageName(i int) bool {
 	return false
 }
 
-// repositoryName reports whether a path-shaped token at i is a repository
-// ("acme/docs-content"), not a file: no root (the tokens of "./x" start at
-// its slash), no file extension, and a noun naming a repository right before or after it ("the
-// `acme/docs-content` repository", "repo acme/docs-content").
+// namespaced reports a path-shaped token that names a thing in a namespace
+// ("zeta/invoices-job", "acme/docs-content") rather than a file or folder:
+// no root (the tokens of "./x" start at its slash), one to depth slashes,
+// none at its end, and no file extension.
+func namespaced(s string, depth int) bool {
+	n := strings.Count(s, "/")
+	return s[0] != '/' && n >= 1 && n <= depth && !strings.HasSuffix(s, "/") && !strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".")
+}
+
+// repositoryName reports whether a path-shaped token at i is a repository,
+// owner and name ("acme/docs-content"), not a folder: the noun naming a
+// repository right after it, nothing but spacing and emphasis between
+// ("the `acme/docs-content` repository"). Before it, the noun is mostly the
+// project's ("in this repo internal/recall decides …").
 func (p *parser) repositoryName(i int) bool {
-	s := p.toks[i].s
-	if s[0] == '/' || strings.Count(s, "/") > 2 || strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".") {
+	t := p.toks[i]
+	if !namespaced(t.s, 1) || wordPair(p.text[t.start:t.end]) || i+1 >= len(p.toks) {
 		return false
 	}
-	for _, k := range []int{i + 1, i - 1} {
-		if k >= 0 && k < len(p.toks) && p.toks[k].sent == p.toks[i].sent && namedNouns[p.toks[k].s] == "repository" {
-			return true
-		}
-	}
-	return false
+	n := p.toks[i+1]
+	return namedNouns[n.s] == "repository" && strings.Trim(p.text[t.end:n.start], " `*_") == ""
 }
 
 // aboutBranches reports whether statement s talks about git branches.

@@ -82,7 +82,6 @@ func TestParse(t *testing.T) {
 		{"image pushed as", "The release job pushes the worker image to the registry as zeta/invoices-job.", "image", "zeta/invoices-job", ""},
 		// An owner/name beside the noun names a repository, not a file.
 		{"repository named", "The sync reads your `acme/docs-content` repository; it is empty for now.", "repository", "acme/docs-content", ""},
-		{"repo before the name", "Cloned repo acme/docs-content into the workspace.", "repository", "acme/docs-content", ""},
 		{"hyphenated unit", "The current setup uses an 8-hour sync interval.", "interval", "28800s", ""},
 		{"hyphenated delay", "Add a 3-second delay between label print jobs.", "delay", "3s", ""},
 		// An arrow in a statement of change says where it goes, as "to" does;
@@ -110,15 +109,20 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// TestRepositoryNameIsNoFile: a path with a file extension or a root stays
-// a path beside "repository".
-func TestRepositoryNameIsNoFile(t *testing.T) {
+// TestPathBesideRepositoryStaysPath: a file or folder path stays a path
+// beside "repository": one with a file extension, a root or a trailing
+// slash, more than owner and name, or the noun before it, mostly the
+// project's ("in this repo internal/recall …").
+func TestPathBesideRepositoryStaysPath(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{
-		"Read repository docs/index.md for the setup steps.",
-		"The repository /srv/docs-content is mirrored nightly.",
-		"Vendored the repository ./vendor/docs-content for the build.",
-		"Moved the repository src/pkg/vendor/docs-content out of the tree.",
+		"Read the docs/index.md repository notes first.",
+		"The /docs-content repository is mirrored nightly.",
+		"Vendored ./vendor/docs-content repository code for the build.",
+		"Moved the src/vendor/docs-content repository out of the tree.",
+		"The docs/ repository holds the guides.",
+		"Inside this repo internal/recall decides what is shown.",
+		"The templates/email: repository files are generated.",
 	} {
 		if c, ok := find(Parse(text), "repository"); ok {
 			t.Errorf("Parse(%q) reads repository %q", text, c.Value)

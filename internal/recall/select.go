@@ -1298,6 +1298,17 @@ func answers(tk textKeys, p *parsed, cs []concept, a ask) bool {
 		if own, _ := coverage(cs, tk); own < shapeOwnCoverage {
 			return false
 		}
+		// An identifier's statement shares a word besides the noun
+		// asking: "which namespace should this helper go in?" and "the
+		// namespace billing-prod" share only that, which ties the
+		// statement to nothing the prompt is about. A duration's or a
+		// port's word is no everyday noun ("how often … poll?" and
+		// "polling frequency: 12 hours").
+		if claim.Identifier(a.role) && !slices.ContainsFunc(cs, func(c concept) bool {
+			return !slices.ContainsFunc(c.keys, a.words.has) && slices.ContainsFunc(c.keys, tk.has)
+		}) {
+			return false
+		}
 		if cov, _ := coverage(cs, tk, a.words); cov < shapeCoverage {
 			return false
 		}

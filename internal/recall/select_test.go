@@ -1621,3 +1621,46 @@ func TestWhichRepositoryShowsTheOneNamed(t *testing.T) {
 		t.Error("\"this repo\" asked for a repository")
 	}
 }
+
+// TestNamedNounAloneAsksNothing: the noun asking alone ties a statement to
+// nothing the prompt is about. In a project that talks of namespaces all
+// the time, a general question for one is no question for the project's.
+func TestNamedNounAloneAsksNothing(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 10 {
+		say(t, db, fmt.Sprintf("k8s-%d", i), day.Add(time.Duration(i)*time.Hour), "Any news on the cluster?",
+			fmt.Sprintf("Namespace quotas for team %d are set; every namespace has a memory limit.", i))
+	}
+	ns := say(t, db, "ns", day.Add(-2*time.Hour), "Where does it run?", "The worker runs in the `billing-prod` namespace.")[1]
+	shows := func(prompt string) bool {
+		sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(sel, func(it Item) bool { return it.CID == store.EventCID(ns.ID) })
+	}
+	if shows("What namespace should a C++ helper class go in?") {
+		t.Error("a statement sharing only the noun asking was shown for a general question")
+	}
+	if !shows("Which namespace does the worker run in?") {
+		t.Error("the statement naming the worker's namespace is not shown")
+	}
+	// A duration's word is no everyday noun: sharing only it, a statement
+	// of the value still answers "how often".
+	db = storetest.Open(t)
+	filler(t, db)
+	for i := range 10 {
+		say(t, db, fmt.Sprintf("imp-%d", i), day.Add(time.Duration(i)*time.Hour), "Any news on the importer?",
+			fmt.Sprintf("The freight importer run %d stored new rates for the carriers.", i))
+	}
+	iv := say(t, db, "iv", day.Add(-2*time.Hour), "How often?", "Polling frequency: 12 hours.")[1]
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: "How often does the freight importer poll for new rates?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := slices.IndexFunc(sel, func(it Item) bool { return it.CID == store.EventCID(iv.ID) }); k < 0 || sel[k].Relevance < roleRelevance {
+		t.Error("a statement of the interval sharing only the word asking lost its relevance as an answer")
+	}
+}
