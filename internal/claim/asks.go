@@ -418,14 +418,24 @@ func which(w string, romance bool) bool {
 // (words[i]: "the blog-content repository") asks for one: "which" or "what"
 // determines it, with at most two words qualifying it between them and no
 // function word ("which GitHub repository", not "what should the repo"),
-// and it heads its phrase, the next word a function word other than "of",
-// or none ("which branch did we …"; not "what table of contents", "what
-// domain logic", "which index.html"). Alone it is no question for one:
-// "in this repo" is the project. A Korean noun ends its phrase with its
-// particle ("어떤 브랜치에").
+// and it heads its phrase: the next word is none, a function word other than
+// "of", or a verb whose object a determiner opens ("which branch did we …",
+// "which topic receives the events"; not "what table of contents", "what
+// domain logic belongs", "which index.html"). Alone it is no question for
+// one: "in this repo" is the project. A Korean noun heads its phrase with
+// its particle, or at the question's end ("어떤 브랜치에", not "어떤 도메인
+// 로직이").
 func namedAsked(words []string, i int, fw funcwords.Set, romance bool) bool {
 	function := func(w string) bool { return fw.Has(w) || funcwords.EnglishMore(w) }
-	if j := i + 1; j < len(words) && words[i] < "\uac00" && (of(words[j], romance) || !function(words[j])) {
+	switch w := words[i]; {
+	case w >= "\uac00":
+		if stripParticle(w) == w && i+1 < len(words) {
+			return false
+		}
+	case i+1 == len(words):
+	case of(words[i+1], romance):
+		return false
+	case !function(words[i+1]) && !determiners().Has(at(words, i+2)):
 		return false
 	}
 	for k := i - 1; k >= 0 && k >= i-3; k-- {

@@ -115,12 +115,14 @@ func TestAsksNamedNoun(t *testing.T) {
 		want    bool
 	}{
 		{"Which GitHub repository do the docs sync their pages from?", "repository", true},
-		{"what repo do the shared protobufs live in?", "repository", true},
+		{"what repo holds the shared protobufs?", "repository", true},
+		{"Which AWS S3 bucket does the uploader write to?", "bucket", true},
 		{"How does the release script work out which branch it is on?", "branch", true},
 		{"Which Kafka topic do the order events go to?", "topic", true},
 		{"Which S3 bucket does the uploader write to?", "bucket", true},
 		{"Which repository?", "repository", true},
 		{"어떤 브랜치에 배포했나요?", "branch", true},
+		{"어떤 도메인 로직이 좋나요?", "domain", false},
 		// Not "which" determining it.
 		{"Should the hooks folder be committed in this repo?", "repository", false},
 		{"What should the repo README say?", "repository", false},

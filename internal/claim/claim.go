@@ -1216,25 +1216,36 @@ func (p *parser) imageName(i int) bool {
 
 // namespaced reports a path-shaped token that names a thing in a namespace
 // ("zeta/invoices-job", "acme/docs-content") rather than a file or folder:
-// no root (the tokens of "./x" start at its slash), one to depth slashes,
-// none at its end, and no file extension.
+// no root (the tokens of "./x" start at its slash) and no leading dot
+// (".github/workflows"), one to depth slashes, none at its end, and no file
+// extension.
 func namespaced(s string, depth int) bool {
 	n := strings.Count(s, "/")
-	return s[0] != '/' && n >= 1 && n <= depth && !strings.HasSuffix(s, "/") && !strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".")
+	return s[0] != '/' && s[0] != '.' && n >= 1 && n <= depth && !strings.HasSuffix(s, "/") && !strings.Contains(s[strings.LastIndexByte(s, '/')+1:], ".")
 }
 
 // repositoryName reports whether a path-shaped token at i is a repository,
 // owner and name ("acme/docs-content"), not a folder: the noun naming a
-// repository right after it, nothing but spacing and emphasis between
-// ("the `acme/docs-content` repository"). Before it, the noun is mostly the
-// project's ("in this repo internal/recall decides …").
+// repository right after it, nothing but spacing and emphasis between, and
+// heading its phrase ("the `acme/docs-content` repository is archived",
+// "… repository holds the posts"; not "the src/components repository code").
+// Before it, the noun is mostly the project's ("in this repo internal/recall
+// decides …").
 func (p *parser) repositoryName(i int) bool {
 	t := p.toks[i]
 	if !namespaced(t.s, 1) || wordPair(p.text[t.start:t.end]) || i+1 >= len(p.toks) {
 		return false
 	}
 	n := p.toks[i+1]
-	return namedNouns[n.s] == "repository" && strings.Trim(p.text[t.end:n.start], " `*_") == ""
+	if namedNouns[n.s] != "repository" || strings.Trim(p.text[t.end:n.start], " `*_") != "" {
+		return false
+	}
+	if i+2 < len(p.toks) && onlySpace(p.text[n.end:p.toks[i+2].start]) && !scopeStop().Has(p.toks[i+2].s) {
+		// A word goes on the phrase: a folder's ("repository code"),
+		// unless it is a verb whose object a determiner opens.
+		return i+3 < len(p.toks) && determiners().Has(p.toks[i+3].s)
+	}
+	return true
 }
 
 // aboutBranches reports whether statement s talks about git branches.

@@ -82,6 +82,8 @@ func TestParse(t *testing.T) {
 		{"image pushed as", "The release job pushes the worker image to the registry as zeta/invoices-job.", "image", "zeta/invoices-job", ""},
 		// An owner/name beside the noun names a repository, not a file.
 		{"repository named", "The sync reads your `acme/docs-content` repository; it is empty for now.", "repository", "acme/docs-content", ""},
+		{"repository holding", "The acme/docs-content repository holds the posts.", "repository", "acme/docs-content", ""},
+		{"repository is", "The `acme/docs-content` repository is archived now.", "repository", "acme/docs-content", ""},
 		{"hyphenated unit", "The current setup uses an 8-hour sync interval.", "interval", "28800s", ""},
 		{"hyphenated delay", "Add a 3-second delay between label print jobs.", "delay", "3s", ""},
 		// An arrow in a statement of change says where it goes, as "to" does;
@@ -123,10 +125,23 @@ func TestPathBesideRepositoryStaysPath(t *testing.T) {
 		"The docs/ repository holds the guides.",
 		"Inside this repo internal/recall decides what is shown.",
 		"The templates/email: repository files are generated.",
+		"The src/components repository code is generated.",
+		"Keep the docs/guides repo folder tidy.",
+		"The .github/workflows repository is empty.",
 	} {
 		if c, ok := find(Parse(text), "repository"); ok {
 			t.Errorf("Parse(%q) reads repository %q", text, c.Value)
 		}
+	}
+}
+
+// TestDotFolderIsNoImage: a folder whose name starts with a dot is no
+// image of a registry namespace.
+func TestDotFolderIsNoImage(t *testing.T) {
+	t.Parallel()
+	text := "The release job pushes the worker image to the registry as .cache/worker."
+	if c, ok := find(Parse(text), "image"); ok {
+		t.Errorf("Parse(%q) reads image %q", text, c.Value)
 	}
 }
 

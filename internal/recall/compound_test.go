@@ -112,13 +112,18 @@ func TestCompoundLeadIsOrderFree(t *testing.T) {
 // project never writes the whole, its parts carry it, seen or not.
 func TestCasedPartsOfAWrittenIdentifier(t *testing.T) {
 	t.Parallel()
-	forms := func(t *testing.T, texts ...string) []string {
+	// forms are the concepts of prompt weighed in a store of texts, for the
+	// asking session now, whose turn said said ("" for none).
+	forms := func(t *testing.T, prompt, said string, texts ...string) []string {
 		db := storetest.Open(t)
 		filler(t, db)
 		for i, text := range texts {
 			say(t, db, fmt.Sprintf("s-%d", i), day.AddDate(0, 0, -5+i), "What's next?", text)
 		}
-		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts("How did we install pnpm for QuillDesk?", repoGlosses()), false)
+		if said != "" {
+			say(t, db, "now", day, said, "Noted.")
+		}
+		cs, _, err := newTermCounts(db, "now").weigh(context.Background(), concepts(prompt, repoGlosses()), false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,17 +133,33 @@ func TestCasedPartsOfAWrittenIdentifier(t *testing.T) {
 		}
 		return got
 	}
-	got := forms(t, "QuillDesk now builds with pnpm.", "Installed the QuillDesk server.")
+	const prompt = "How did we install pnpm for QuillDesk?"
+	got := forms(t, prompt, "", "QuillDesk now builds with pnpm.", "Installed the QuillDesk server.")
 	if !slices.Contains(got, "quilldesk") || slices.Contains(got, "quill") || slices.Contains(got, "desk") {
 		t.Errorf("written whole: concepts %v, want quilldesk without its unseen parts", got)
 	}
-	got = forms(t, "The quill pen sits on the desk.", "Installed pnpm on the build host.")
+	got = forms(t, prompt, "", "The quill pen sits on the desk.", "Installed pnpm on the build host.")
 	if slices.Contains(got, "quilldesk") || !slices.Contains(got, "quill") || !slices.Contains(got, "desk") {
 		t.Errorf("never written whole: concepts %v, want its parts", got)
 	}
 	// A part the project writes apart stays beside the whole.
-	got = forms(t, "QuillDesk now builds with pnpm.", "The help desk answers tickets.")
+	got = forms(t, prompt, "", "QuillDesk now builds with pnpm.", "The help desk answers tickets.")
 	if !slices.Contains(got, "quilldesk") || !slices.Contains(got, "desk") || slices.Contains(got, "quill") {
 		t.Errorf("whole and one part written: concepts %v, want quilldesk and desk", got)
+	}
+	// So does one the asking session said.
+	got = forms(t, prompt, "The desk build is slow today.", "QuillDesk now builds with pnpm.")
+	if !slices.Contains(got, "desk") || slices.Contains(got, "quill") {
+		t.Errorf("a part the session said: concepts %v, want desk kept", got)
+	}
+	// And one the prompt writes as a word of its own, wherever it stands.
+	got = forms(t, "Why does QuillDesk fail on the desk route?", "", "QuillDesk now builds with pnpm.")
+	if !slices.Contains(got, "desk") || slices.Contains(got, "quill") {
+		t.Errorf("a part the prompt writes apart: concepts %v, want desk kept", got)
+	}
+	// A camelCase segment of a path is an identifier written whole.
+	got = forms(t, "How did we install pnpm for src/QuillDesk/main.go?", "", "QuillDesk now builds with pnpm.")
+	if !slices.Contains(got, "quilldesk") || slices.Contains(got, "quill") || slices.Contains(got, "desk") {
+		t.Errorf("in a path: concepts %v, want quilldesk without its unseen parts", got)
 	}
 }

@@ -1299,14 +1299,13 @@ func answers(tk textKeys, p *parsed, cs []concept, a ask) bool {
 			return false
 		}
 		// An identifier's statement shares a word besides the noun
-		// asking: "which namespace should this helper go in?" and "the
-		// namespace billing-prod" share only that, which ties the
-		// statement to nothing the prompt is about. A duration's or a
-		// port's word is no everyday noun ("how often … poll?" and
-		// "polling frequency: 12 hours").
-		if claim.Identifier(a.role) && !slices.ContainsFunc(cs, func(c concept) bool {
-			return !slices.ContainsFunc(c.keys, a.words.has) && slices.ContainsFunc(c.keys, tk.has)
-		}) {
+		// asking, where the prompt has one: "which namespace should this
+		// helper go in?" and "the namespace billing-prod" share only the
+		// noun, which ties the statement to nothing the prompt is about;
+		// "which branch are we on?" has nothing else to share. A
+		// duration's or a port's word is no everyday noun ("how often …
+		// poll?" and "polling frequency: 12 hours").
+		if claim.Identifier(a.role) && !sharesOther(cs, tk, a) {
 			return false
 		}
 		if cov, _ := coverage(cs, tk, a.words); cov < shapeCoverage {
@@ -1314,6 +1313,22 @@ func answers(tk textKeys, p *parsed, cs []concept, a ask) bool {
 		}
 	}
 	return statesIn(p, a.role)
+}
+
+// sharesOther reports whether text keys tk hold a concept of cs that does
+// not name a's role, or cs has none.
+func sharesOther(cs []concept, tk textKeys, a ask) bool {
+	other := false
+	for _, c := range cs {
+		if slices.ContainsFunc(c.keys, a.words.has) {
+			continue
+		}
+		if slices.ContainsFunc(c.keys, tk.has) {
+			return true
+		}
+		other = true
+	}
+	return !other
 }
 
 // roleCandidates is how many of the best-ranked messages are read for the

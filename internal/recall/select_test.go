@@ -1647,6 +1647,10 @@ func TestNamedNounAloneAsksNothing(t *testing.T) {
 	if !shows("Which namespace does the worker run in?") {
 		t.Error("the statement naming the worker's namespace is not shown")
 	}
+	// A question of the noun alone has nothing else to share.
+	if !shows("Which namespace?") {
+		t.Error("the statement naming a namespace is not shown for \"Which namespace?\"")
+	}
 	// A duration's word is no everyday noun: sharing only it, a statement
 	// of the value still answers "how often".
 	db = storetest.Open(t)

@@ -83,6 +83,7 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 		prompt = citationRE.ReplaceAllString(prompt, " ")
 	}
 	seen := map[string]bool{}
+	apart := map[string]bool{} // words the prompt writes as words of their own
 	stops := stopsFor(prompt)
 	add := func(t string) string {
 		t = strings.ToLower(strings.Trim(t, "._-/"))
@@ -107,7 +108,7 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 			// FTS5's tokenizer splits the whole identifier too, so search its
 			// parts; keep the joined form for identifiers written without separators.
 			whole = strings.ToLower(strings.Map(func(r rune) rune {
-				if r == '_' || r == '-' || r == '.' || r == '/' {
+				if identSep(r) {
 					return -1
 				}
 				return r
@@ -125,28 +126,46 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 				}
 			}
 		}
+		segs := strings.FieldsFunc(w, identSep)
 		if len(parts) > 1 {
 			// A camelCase segment of a path or a dotted name
 			// ("ZorbCli/Quxdoc"): the index holds the segment whole.
-			for _, seg := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' }) {
+			for _, seg := range segs {
 				if seg != w && len(splitIdent(seg)) > 1 {
 					if g := add(seg); g != "" {
 						glued[g] = true
 					}
 				}
 			}
+		} else {
+			apart[strings.ToLower(w)] = true
 		}
-		for _, p := range parts {
-			if t := add(p); t != "" && whole != "" {
-				partOf[t] = whole
+		for _, seg := range segs {
+			// A part's glued form: its camelCase segment's, or the whole's.
+			sp, of := splitIdent(seg), whole
+			if seg != w && len(sp) > 1 {
+				of = strings.ToLower(seg)
 			}
-			if stem := stripParticle(p); stem != p {
-				add(stem)
+			for _, p := range sp {
+				if t := add(p); t != "" && of != "" {
+					partOf[t] = of
+				}
+				if stem := stripParticle(p); stem != p {
+					add(stem)
+				}
 			}
+		}
+	}
+	for t := range partOf {
+		if apart[t] {
+			delete(partOf, t) // the prompt writes it as a word of its own too
 		}
 	}
 	return out, glued, compounds, partOf
 }
+
+// identSep reports a rune that separates an identifier's parts.
+func identSep(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' }
 
 // plainCompound reports whether w is a hyphenated compound of plain words
 // ("spool-facing", "invoice-side"), not an identifier: only letters
@@ -177,7 +196,7 @@ func head(prompt string) string {
 // dotted.names, paths/like/this and camelCase.
 func splitIdent(w string) []string {
 	var parts []string
-	for _, seg := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' }) {
+	for _, seg := range strings.FieldsFunc(w, identSep) {
 		rs := []rune(seg)
 		start := 0
 		for i := 1; i < len(rs); i++ {

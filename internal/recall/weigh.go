@@ -522,7 +522,7 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 			said = said || tc.words[words[k]].said
 			k++
 		}
-		held[c.forms[0]] = df > 0 || said
+		held[c.forms[0]] = df > 0
 		written := false
 		if c.parts != nil {
 			written = docs[phrases] > 0
