@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -191,5 +192,40 @@ func TestRealClientRevertedChange(t *testing.T) {
 		if !strings.Contains(block, want) {
 			t.Errorf("the warning lacks %q:\n%s", want, block)
 		}
+	}
+}
+
+// TestRealClientWhichRepository: a session names the repository the docs
+// sync from amid talk of the sync that shares more of the later question's
+// words; in the next session the real client sends the "which repository"
+// question with that statement, and a general question for a repository
+// with nothing. In a store this small the words alone find the statement
+// too: recall's TestWhichRepositoryShowsTheOneNamed is where the question's
+// reading is what finds it.
+func TestRealClientWhichRepository(t *testing.T) {
+	w := newWorld(t)
+	talk := []string{
+		"The docs site now syncs its pages from GitHub at build time through the sync step.",
+		"The GitHub sync step of the docs site fetches pages at build time; the build log shows it.",
+		"Rebuilt the docs site: the GitHub sync found no new pages at build time.",
+		"The docs site's build time grew by a second since the GitHub page sync was added.",
+		"The docs site falls back to local pages when the GitHub sync fails at build time.",
+		"Added a cache for the GitHub page sync so the docs site build time stays low.",
+	}
+	prompts := []string{"Is the GitHub sync connected?\nSAY Connected: the token is valid and the sync reads your `acme/docs-content` repository; it is empty for now."}
+	for i, said := range talk {
+		prompts = append(prompts, fmt.Sprintf("Next step %d for the docs site's GitHub sync, please.\nSAY %s", i, said))
+	}
+	w.session("s1", nil, prompts...)
+	const (
+		asked   = "Which GitHub repository does the docs site sync its pages from at build time?"
+		general = "Which repository hosting service is best for open-source Haskell libraries?"
+	)
+	reqs := requests(t, w.session("s2", nil, general, asked))
+	if r := requestWith(t, reqs, asked); injections(r) != 1 || !strings.Contains(r, "acme/docs-content") {
+		t.Errorf("the statement naming the repository was not sent:\n%.3000s", r)
+	}
+	if r := requestWith(t, reqs, general); injections(r) != 0 {
+		t.Errorf("a general question for a repository got an injection:\n%.2000s", r)
 	}
 }
