@@ -119,7 +119,6 @@ func TestAsksNamedNoun(t *testing.T) {
 		{"Which AWS S3 bucket does the uploader write to?", "bucket", true},
 		{"How does the release script work out which branch it is on?", "branch", true},
 		{"Which Kafka topic do the order events go to?", "topic", true},
-		{"What command did we add for the release notes?", "command", true},
 		{"Which S3 bucket does the uploader write to?", "bucket", true},
 		{"Which repository?", "repository", true},
 		{"어떤 브랜치에 배포했나요?", "branch", true},

@@ -357,8 +357,6 @@ func (p *parser) find() {
 			p.add("image", s, i, i)
 		case isPath(s) && p.repositoryName(i):
 			p.add("repository", s, i, i)
-		case slashCommand(s) && p.commandName(i):
-			p.add("command", s, i, i)
 		case isPath(s) && t.start > 0 && p.text[t.start-1] == '<':
 			// "</div>": a closing tag of pasted markup, no path.
 		case isPath(s) && !wordPair(p.text[t.start:t.end]):
@@ -1129,7 +1127,7 @@ func canonCount(s string) string {
 var namedNouns = map[string]string{"runner": "ci runner", "runners": "ci runner", "bucket": "bucket", "buckets": "bucket",
 	"branch": "branch", "topic": "topic", "queue": "queue name", "cluster": "cluster", "namespace": "namespace",
 	"image": "image", "channel": "channel", "domain": "domain", "table": "table", "index": "index", "repo": "repository",
-	"repository": "repository", "command": "command", "commands": "command", "버킷": "bucket", "브랜치": "branch", "토픽": "topic", "큐": "queue name", "클러스터": "cluster",
+	"repository": "repository", "버킷": "bucket", "브랜치": "branch", "토픽": "topic", "큐": "queue name", "클러스터": "cluster",
 	"이미지": "image", "채널": "channel", "도메인": "domain", "테이블": "table"}
 
 // branchWords are branch names that are plain words; they name a branch only
@@ -1248,23 +1246,6 @@ func (p *parser) repositoryName(i int) bool {
 		return i+3 < len(p.toks) && determiners().Has(p.toks[i+3].s)
 	}
 	return true
-}
-
-// slashCommandRE matches a slash command's name ("/start-development",
-// "/memory:search"): one leading slash, no other.
-var slashCommandRE = lazyregexp.New(`^/[a-z][a-z0-9_-]*(?::[a-z0-9_-]+)?$`)
-
-func slashCommand(s string) bool { return len(s) > 2 && slashCommandRE.MatchString(s) }
-
-// commandName reports whether a slash command's name at i is named as a
-// command: the noun right after it ("the `/start-development` command"),
-// not a root folder ("/tmp").
-func (p *parser) commandName(i int) bool {
-	if i+1 >= len(p.toks) {
-		return false
-	}
-	t, n := p.toks[i], p.toks[i+1]
-	return namedNouns[n.s] == "command" && strings.Trim(p.text[t.end:n.start], " `*_") == ""
 }
 
 // aboutBranches reports whether statement s talks about git branches.

@@ -84,9 +84,6 @@ func TestParse(t *testing.T) {
 		{"repository named", "The sync reads your `acme/docs-content` repository; it is empty for now.", "repository", "acme/docs-content", ""},
 		{"repository holding", "The acme/docs-content repository holds the posts.", "repository", "acme/docs-content", ""},
 		{"repository is", "The `acme/docs-content` repository is archived now.", "repository", "acme/docs-content", ""},
-		// A slash command's name beside the noun names a command.
-		{"slash command", "I've implemented the `/start-development` command with the docs bridge.", "command", "/start-development", ""},
-		{"named command", "Run the `lint-staged` command before each commit.", "command", "lint-staged", ""},
 		{"hyphenated unit", "The current setup uses an 8-hour sync interval.", "interval", "28800s", ""},
 		{"hyphenated delay", "Add a 3-second delay between label print jobs.", "delay", "3s", ""},
 		// An arrow in a statement of change says where it goes, as "to" does;
@@ -134,20 +131,6 @@ func TestPathBesideRepositoryStaysPath(t *testing.T) {
 	} {
 		if c, ok := find(Parse(text), "repository"); ok {
 			t.Errorf("Parse(%q) reads repository %q", text, c.Value)
-		}
-	}
-}
-
-// TestRootFolderIsNoCommand: a path of folders before "command" is no
-// slash command, nor a slash command's name without the noun.
-func TestRootFolderIsNoCommand(t *testing.T) {
-	t.Parallel()
-	for _, text := range []string{
-		"Run the /usr/bin/env command first.",
-		"Users run /start-development to begin.",
-	} {
-		if c, ok := find(Parse(text), "command"); ok {
-			t.Errorf("Parse(%q) reads command %q", text, c.Value)
 		}
 	}
 }

@@ -1622,29 +1622,6 @@ func TestWhichRepositoryShowsTheOneNamed(t *testing.T) {
 	}
 }
 
-// TestWhichCommandShowsTheOneNamed: "what command" asks for the name a
-// statement gives a command ("the `/start-build` command"), as "which
-// repository" asks for a repository, though the messages about the docs
-// and building share more of the prompt's words.
-func TestWhichCommandShowsTheOneNamed(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	for i := range 8 {
-		say(t, db, fmt.Sprintf("talk-%d", i), day.Add(time.Duration(i)*time.Hour), "Any news on the generated docs?",
-			fmt.Sprintf("The generated docs now cover step %d of building the app from the spec.", i))
-	}
-	named := say(t, db, "named", day.Add(-time.Hour), "Go ahead.", "I've implemented the `/start-build` command: it reads the docs and scaffolds the project.")[1]
-	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now",
-		Prompt: "What command did we add so people can go from the generated docs straight into building?", Now: day.AddDate(0, 1, 0)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(sel, func(it Item) bool { return it.CID == store.EventCID(named.ID) }) {
-		t.Error("the message naming the command is not shown for a question asking which command")
-	}
-}
-
 // TestNamedNounAloneAsksNothing: the noun asking alone ties a statement to
 // nothing the prompt is about. In a project that talks of namespaces all
 // the time, a general question for one is no question for the project's.
