@@ -46,6 +46,14 @@ const (
 // (docs/bench.md); 800 and off gained nothing more.
 const EndGC = 400
 
+// PromptGC is UserPromptSubmit's GOGC. A prompt's recall allocates a few MB
+// and keeps about one: at the default 100 the collector started once, near
+// the end (GODEBUG=gctrace=1 at 10k and 100k messages), its mark phase
+// sharing the hook's one P; at 400 it does not start, for no more peak
+// memory (15 MB either way, /usr/bin/time). A larger prompt or store still
+// collects, at four times the live heap.
+const PromptGC = 400
+
 var errNoSession = errors.New("hook input has no session_id")
 
 // session opens the store and makes sure the event's session is registered.
