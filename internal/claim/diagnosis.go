@@ -89,12 +89,9 @@ func AsksCause(text string) bool {
 					}
 				}
 			}
-			if w == "cause" || w == "culprit" {
-				if i > s.first && (determiners().Has(toks[i-1].s) || realQualifiers().Has(toks[i-1].s)) {
-					return true
-				}
-			}
-			if causeNouns().Has(w) && qualified(toks, s, i) {
+			// "the cause", "the culprit"; any cause noun qualified as
+			// the one that holds ("the real reason", "the root cause").
+			if (w == "cause" || w == "culprit") && i > s.first && determiners().Has(toks[i-1].s) || causeNouns().Has(w) && qualified(toks, s, i) {
 				return true
 			}
 		}
