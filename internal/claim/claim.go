@@ -359,6 +359,12 @@ func (p *parser) find() {
 			p.add("repository", s, i, i)
 		case isPath(s) && t.start > 0 && p.text[t.start-1] == '<':
 			// "</div>": a closing tag of pasted markup, no path.
+		case isPath(s) && t.start > 0 && p.text[t.start-1] == '@':
+			// "@cloudflare/next-on-pages": a scoped package's name, no path
+			// (one scope, one name: namespaced).
+			if !namespaced(s, 1) {
+				p.add("path", strings.TrimSuffix(s, "/"), i, i)
+			}
 		case isPath(s) && !wordPair(p.text[t.start:t.end]):
 			if role := p.packageFor(i); role != "" {
 				p.add(role, s, i, i)

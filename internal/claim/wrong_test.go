@@ -182,6 +182,8 @@ func TestNoValueAcrossShapes(t *testing.T) {
 		{"verb form opening a cell", "| Shared host | 2 zones | Throttled uploads at peak |", "throttled"},
 		{"markup attribute", "Banner … <span data-tone='muted md:px-3 gap-2'> … </span>", "md:px-3"},
 		{"closing tag", "Banner … <span data-tone='muted md:px-3 gap-2'> … </span>", "/span"},
+		{"scoped package", "The build failed because we were trying to use `@zentrox/pages-adapter` for Kelvora.", "zentrox/pages-adapter"},
+		{"scoped package in prose", "Kelvora now ships @zentrox/pages-adapter.", "zentrox/pages-adapter"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, c := range Parse(tc.text) {
