@@ -177,6 +177,15 @@ func attachContextOld(ctx context.Context, db *store.DB, items []Item) error {
 		if c.ID != 0 && !shown[c.ID] && !neverRecalled(c) && !acknowledgement(c.Text) {
 			it.Context = &c
 			shown[c.ID] = true
+		} else if it.Kind == store.TypeUserPrompt && c.Type == store.TypeAgentResponse && acknowledgement(c.Text) {
+			e, err := turnEdit(ctx, db, it.event, c)
+			if err != nil {
+				return err
+			}
+			if e.ID != 0 && !shown[e.ID] {
+				it.Context = &e
+				shown[e.ID] = true
+			}
 		}
 	}
 	return nil

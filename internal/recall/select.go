@@ -1777,6 +1777,39 @@ func messageContext(ctx context.Context, db *store.DB, it *Item, shown func(int6
 	if c.ID != 0 && !shown(c.ID) && !neverRecalled(c) && !acknowledgement(c.Text) {
 		return c, nil
 	}
+	if it.Kind == store.TypeUserPrompt && c.Type == store.TypeAgentResponse && acknowledgement(c.Text) {
+		// The answer only says it is done ("Done. Restart Claude Desktop
+		// again."): what was done is the turn's edit.
+		e, err := turnEdit(ctx, db, it.event, c)
+		if err != nil || e.ID == 0 || shown(e.ID) {
+			return store.Event{}, err
+		}
+		return e, nil
+	}
+	return store.Event{}, nil
+}
+
+// turnEdit is the first file edit between prompt and its answer, past reads
+// and searches, within editSteps events: what the request was done by. A
+// zero Event when there is none.
+func turnEdit(ctx context.Context, db *store.DB, prompt, answer store.Event) (store.Event, error) {
+	next := prompt
+	for range editSteps {
+		var err error
+		if next, err = db.Next(ctx, next, messageTypes); err != nil || next.ID == 0 || next.ID >= answer.ID {
+			return store.Event{}, err
+		}
+		if next.Type != store.TypeToolObservation {
+			continue
+		}
+		switch name, _, _ := strings.Cut(next.Text, ":"); name {
+		case "Edit", "MultiEdit", "Write", "NotebookEdit":
+			if neverRecalled(next) {
+				return store.Event{}, nil
+			}
+			return next, nil
+		}
+	}
 	return store.Event{}, nil
 }
 

@@ -1338,6 +1338,58 @@ func TestEntryBringsWhatItsStepFound(t *testing.T) {
 	}
 }
 
+// TestDoneRequestBringsItsEdit: a request answered only "Done." was done by
+// the turn's edit, which is what a later question about it asks ("what did
+// we take out of the config?"); the acknowledgement alone says nothing. A
+// request answered in words brings the words.
+func TestDoneRequestBringsItsEdit(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	ctx := context.Background()
+	request := "the kiln desktop app failed to launch, remove the glaze plugin from its config"
+	edit := "Edit: /home/dev/.kiln/desktop.json\n- \"glaze-plugin\": {},\n- \"zentrox\": {}\n+ \"zentrox\": {}"
+	appendTurn(t, db, "desk", []turnMessage{
+		{store.TypeUserPrompt, request},
+		{store.TypeToolObservation, "Read: /home/dev/.kiln/desktop.json\n1 {\"plugins\": {\"glaze-plugin\": {}, \"zentrox\": {}}}"},
+		{store.TypeToolObservation, edit},
+		{store.TypeAgentResponse, "Done. Restart the kiln desktop app again."},
+		{store.TypeUserPrompt, "rename the zentrox plugin to kiln-sync"},
+		{store.TypeToolObservation, "Edit: /home/dev/.kiln/desktop.json\n- \"zentrox\": {}\n+ \"kiln-sync\": {}"},
+		{store.TypeAgentResponse, "Renamed it: the desktop app now loads kiln-sync under its new name."},
+		{store.TypeUserPrompt, "thanks, stop here"},
+		{store.TypeAgentResponse, "Done."},
+	})
+	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: "desk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byText := map[string]store.Event{}
+	for _, e := range evs {
+		byText[e.Text] = e
+	}
+	for _, tc := range []struct{ prompt, want string }{
+		{request, edit},
+		{"rename the zentrox plugin to kiln-sync", "Renamed it: the desktop app now loads kiln-sync under its new name."},
+		{"thanks, stop here", ""},
+	} {
+		p, ok := byText[tc.prompt]
+		if !ok {
+			t.Fatalf("no event %q", tc.prompt)
+		}
+		items := []Item{messageItem(p, p.Text)}
+		if err := attachContext(ctx, db, items); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if items[0].Context != nil {
+			got = items[0].Context.Text
+		}
+		if got != tc.want {
+			t.Errorf("%q brings %q, want %q", tc.prompt, got, tc.want)
+		}
+	}
+}
+
 // TestMessageQuotedAsideStaysAnItem: an entry drawn from one message may
 // quote a line of another as support; that message, a long plan, says more
 // than the entry (its schedule). Folded into the entry, which matches the
