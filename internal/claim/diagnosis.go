@@ -127,9 +127,14 @@ func Diagnoses(text string) []Diagnosis {
 	toks, sents := tokenize(text)
 	var out []Diagnosis
 	for i, t := range toks {
-		if t.hangul || !causeNouns().Has(t.s) {
+		if t.hangul {
 			continue
 		}
+		base, plural := strings.CutSuffix(t.s, "s")
+		if !causeNouns().Has(t.s) && !(plural && causeNouns().Has(base)) {
+			continue
+		}
+		plural = !causeNouns().Has(t.s)
 		s := sents[t.sent]
 		revised := qualified(toks, s, i)
 		det := i > s.first && toks[i-1].s == "the" || revised && i-1 > s.first && toks[i-2].s == "the"
@@ -139,8 +144,23 @@ func Diagnoses(text string) []Diagnosis {
 		if !asserted(text, toks, s, i) {
 			continue
 		}
+		k, found := causeStart(text, toks, s, i)
+		if item, ok := listed(text, toks, sents, t.sent); ok && (!found || k >= s.first+s.n) {
+			// "## Root causes of the delay:" over a list: its first item
+			// names the cause, up to its label's colon. A list of causes
+			// corrects no earlier one: only a single cause so headed is
+			// claimed as the real one.
+			first, last := item.first, labelEnd(text, toks, item)
+			if d, ok := diagnosis(text, toks, first, last, revised && !plural, s.start, item.end); ok {
+				out = append(out, d)
+			}
+			continue
+		}
+		if plural {
+			continue // "the problems are": a list in prose, not one cause
+		}
 		var first, last int
-		if k, ok := causeStart(text, toks, s, i); ok {
+		if found {
 			first, last = k, causeEnd(text, toks, s, k)
 		} else if revised && det {
 			// "X is the real bottleneck": the cause is the subject.
@@ -161,28 +181,86 @@ func Diagnoses(text string) []Diagnosis {
 		if first < s.first || last >= s.first+s.n {
 			continue // the cause lies outside the statement
 		}
-		for last > first && scopeStop().Has(toks[last].s) {
-			last-- // "the node has": the cause ends at its last content word
+		if d, ok := diagnosis(text, toks, first, last, revised, s.start, s.end); ok {
+			out = append(out, d)
 		}
-		if first > last || !namesCause(toks[first:last+1]) {
-			continue
-		}
-		d := Diagnosis{Cause: strings.ToLower(text[toks[first].start:toks[last].end]), Revised: revised, Start: s.start, End: s.end}
-		for k := first; k <= last; k++ {
-			w := toks[k].s
-			if len(w) < 3 || scopeStop().Has(w) || causeNouns().Has(w) || realQualifiers().Has(w) {
-				continue
-			}
-			d.Words = append(d.Words, stem(w, toks[k].hangul))
-		}
-		if len(d.Words) == 0 || pronounOnly(toks[first:last+1]) {
-			continue // "this is the real bottleneck": the cause is elsewhere
-		}
-		slices.Sort(d.Words)
-		d.Words = slices.Compact(d.Words)
-		out = append(out, d)
 	}
 	return out
+}
+
+// diagnosis is the cause toks[first:last+1] names, stated in text[start:end],
+// if it names one.
+func diagnosis(text string, toks []token, first, last int, revised bool, start, end int) (Diagnosis, bool) {
+	for last > first && scopeStop().Has(toks[last].s) {
+		last-- // "the node has": the cause ends at its last content word
+	}
+	if first > last || !namesCause(toks[first:last+1]) {
+		return Diagnosis{}, false
+	}
+	cause := strings.ToLower(text[toks[first].start:toks[last].end])
+	if strings.Count(cause, "`")%2 == 1 {
+		cause = strings.ReplaceAll(cause, "`", "") // a code span cut in two
+	}
+	d := Diagnosis{Cause: cause, Revised: revised, Start: start, End: end}
+	for k := first; k <= last; k++ {
+		w := toks[k].s
+		if len(w) < 3 || scopeStop().Has(w) || causeNouns().Has(w) || realQualifiers().Has(w) {
+			continue
+		}
+		d.Words = append(d.Words, stem(w, toks[k].hangul))
+	}
+	if len(d.Words) == 0 || pronounOnly(toks[first:last+1]) {
+		return Diagnosis{}, false // "this is the real bottleneck": the cause is elsewhere
+	}
+	slices.Sort(d.Words)
+	d.Words = slices.Compact(d.Words)
+	return d, true
+}
+
+// labelEnd is the last token of the label that opens list item s
+// ("**Duplicate `requireUser()` calls**: Layout calls it once"): up to its
+// colon, dash or comma, at most maxCauseWords. A call's parentheses are part
+// of the label.
+func labelEnd(text string, toks []token, s statement) int {
+	end := min(s.first+s.n, s.first+maxCauseWords)
+	last := s.first
+	for j := s.first + 1; j < end; j++ {
+		if strings.ContainsAny(text[toks[j-1].end:toks[j].start], ",:—–") || causeStops().Has(toks[j].s) {
+			break
+		}
+		last = j
+	}
+	return last
+}
+
+// maxHeadingWords bounds a heading over a list of causes ("Root causes of
+// the 2-3 second delay:").
+const maxHeadingWords = 12
+
+// listed returns the first item of the list that statement h heads: h is a
+// short line ending in a colon, and the next line opens a list ("1.", "-",
+// "*"), its number a statement of its own.
+func listed(text string, toks []token, sents []statement, h int) (statement, bool) {
+	s := sents[h]
+	if s.n > maxHeadingWords || !strings.HasSuffix(strings.TrimRight(text[s.start:s.end], "*_ "), ":") || h+1 >= len(sents) {
+		return statement{}, false
+	}
+	item := sents[h+1]
+	gap := text[s.end:item.start]
+	if !strings.Contains(gap, "\n") {
+		return statement{}, false
+	}
+	if marker := strings.TrimSpace(text[item.start:item.end]); len(marker) <= 3 && strings.HasSuffix(marker, ".") && item.n == 1 && isDigits(toks[item.first].s) {
+		// "1." read as a statement of its own: the item is the next one.
+		if h+2 >= len(sents) || strings.Contains(text[item.end:sents[h+2].start], "\n") {
+			return statement{}, false
+		}
+		return sents[h+2], true
+	}
+	if line := strings.TrimLeft(gap[strings.LastIndexByte(gap, '\n')+1:], " \t"); line == "" || !strings.ContainsAny(line[:1], "-*•") {
+		return statement{}, false
+	}
+	return item, true
 }
 
 // causeStart finds where the cause named after noun i begins: after "is",

@@ -34,6 +34,36 @@ func TestDiagnoses(t *testing.T) {
 	}
 }
 
+// A heading naming causes over a list ("## Root causes of the delay:")
+// names its first item's label as the cause: a list of causes corrects
+// none before it, a single cause so headed is the real one. A heading that
+// names the cause itself keeps it, whatever list follows.
+func TestDiagnosesOfAListedCause(t *testing.T) {
+	for _, c := range []struct {
+		text, cause string
+		revised     bool
+	}{
+		{"I found the issues:\n\n## Root Causes of the 3 Second Stall:\n\n1. **Duplicate `loadTenant()` calls**: the layout and the page each call it\n2. **Sequential queries**: five run one after another", "duplicate loadtenant", false},
+		{"## Root cause:\n- **Stale kiln cache key**: the key ignores the glaze id\n- the fix is below", "stale kiln cache key", true},
+		{"**The real problem is CLOCK SKEW:**\n- host A: 12:00:03\n- host B: 12:00:41", "clock skew", true},
+	} {
+		ds := Diagnoses(c.text)
+		if len(ds) != 1 || ds[0].Cause != c.cause || ds[0].Revised != c.revised {
+			t.Errorf("Diagnoses(%q) = %+v; want cause %q, revised %v", c.text, ds, c.cause, c.revised)
+		}
+	}
+	for _, text := range []string{
+		"## Root Causes of the Stall\n\n1. **Duplicate calls**: the layout calls it", // no colon: a title, not a heading over its causes
+		"## Root Causes of the Stall:\nThe layout and the page each call it.",        // no list follows
+		"The problems are: duplicate calls and slow queries.",                         // a list in prose
+		"## Issues found:\n- **Duplicate calls**: the layout calls it",                // no cause named as such
+	} {
+		if ds := Diagnoses(text); len(ds) != 0 {
+			t.Errorf("Diagnoses(%q) = %+v; want none", text, ds)
+		}
+	}
+}
+
 // A statement that ends right after its link names no cause: the cause must
 // start inside the statement, also when nothing follows it in the text.
 func TestDiagnosesWithNothingAfterTheLink(t *testing.T) {

@@ -18,7 +18,8 @@ func FuzzParse(f *testing.F) {
 		"Key changes:\n- `a-b` → `c-d`\n- X -> Y", "→", "done.\n→", "# Migration Plan\n- Switch => Kelbo",
 		"Added `kelbo_service` as a direct dependency.", "Now remove `kelbo_service`; it is no longer needed.",
 		"Pointed the buttons at checkout. I've reverted the buttons back to scrolling.", "결제 버튼을 되돌렸습니다.", "rolled it back",
-		"```\nERROR: transaction rolled back\n```\nI haven’t reverted the buttons."} {
+		"```\nERROR: transaction rolled back\n```\nI haven’t reverted the buttons.",
+		"## Root Causes of the Stall:\n\n1. **Duplicate `load()` calls**: twice", "## Root cause:\n- **Stale key**", "The problems are:\n1.", "Root causes:\n1."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
