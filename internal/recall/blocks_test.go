@@ -288,6 +288,36 @@ func TestReplacementKeepsRoomForItsWarning(t *testing.T) {
 	}
 }
 
+// TestCauseWarningStandsForTheOlderMemory: the cause named later as the
+// real one, listed first, keeps room for the warning that quotes the cause
+// named before it, when that earlier message, ranked below, does not fit
+// with its warning: the warning shows both statements, which the earlier
+// message alone would not. A warning that does not stand for its older
+// memory leaves the room to the memories below.
+func TestCauseWarningStandsForTheOlderMemory(t *testing.T) {
+	t.Parallel()
+	newer := Item{CID: "mem:t9", Kind: store.TypeAgentResponse, Time: day, Excerpt: "The real problem is clock skew between the kiln hosts."}
+	rest := Item{CID: "mem:ta", Kind: store.TypeAgentResponse, Time: day, Excerpt: "The nightly export job runs at 02:00 UTC and mails the finance team."}
+	older := Item{CID: "mem:t1", Kind: store.TypeAgentResponse, Time: day, Excerpt: "## Root causes of the stall:\n1. **Duplicate tenant lookups**: " + strings.Repeat("the layout and the page each look the tenant up. ", 6)}
+	w := Warning{Severity: "HIGH", Kind: "superseded", kept: true,
+		A:    Memory{CID: "mem:t1", Date: day, Title: "## Root causes of the stall:\n1. **Duplicate tenant lookups**"},
+		B:    Memory{CID: "mem:t9", Date: day, Title: "The real problem is clock skew between the kiln hosts."},
+		Note: "cause: clock skew between the kiln hosts (2026-11-20) was named later as the real one, after duplicate tenant lookups; the newer is the current one."}
+	// Room for the newer memory and one of the others or the warning; not
+	// for the older memory with its warning.
+	budget := len(itemLine(newer)+"\n") + max(len(itemLine(rest)+"\n"), len(warningLine(w)+"\n")+replacedBlock) + 5
+	for _, stands := range []bool{true, false} {
+		w.standsFor = stands
+		r := Render([]Item{newer, rest, older}, []Warning{w}, Blocks{}, renderRoom(budget))
+		if slices.Contains(r.Shown, "mem:t1") {
+			t.Fatalf("mem:t1 listed (%v): the budget did not bind, the test proves nothing", r.Shown)
+		}
+		if got := r.Warnings == 1; got != stands {
+			t.Errorf("standsFor %v: shown %v with %d warnings:\n%s", stands, r.Shown, r.Warnings, r.Text)
+		}
+	}
+}
+
 // A longer excerpt is shown only in the room the memories leave: it never
 // pushes a memory out, and the text stays within the budget. An
 // equivalence test for the memories listed (it holds on the old code too,

@@ -140,3 +140,26 @@ func TestLongCauseIsClippedInTheNote(t *testing.T) {
 		t.Errorf("want the cause clipped to about 100 bytes in the note: %q", note)
 	}
 }
+
+// Causes listed under a heading ("## Root causes of …:") and one named
+// later as the real one: the first listed is warned about as replaced.
+func TestListedCauseRevisedIsWarned(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "debug", day,
+		"The invoice export to the ledger takes twenty seconds, can you find out why?",
+		"I've found the issues:\n\n## Root causes of the slow invoice export:\n\n1. **Font re-downloads**: the PDF renderer fetches its fonts for every invoice\n2. **Sequential ledger calls**: each invoice waits for the one before\n\nLet me fix these.",
+		"I cached the fonts and batched the calls; the invoice export still takes twenty seconds.",
+		"The real problem is the ledger API throttling us to two requests per second during the export.")
+	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
+	i := strings.Index(got, ConflictOpen)
+	if i < 0 {
+		t.Fatalf("no warning:\n%s", got)
+	}
+	warn := got[i:]
+	older, newer := strings.Index(warn, "Font re-downloads"), strings.Index(warn, "throttling")
+	if !strings.Contains(warn, "superseded") || older < 0 || newer < 0 || newer < older {
+		t.Errorf("want the listed font cause replaced by the throttling one:\n%s", warn)
+	}
+}

@@ -654,7 +654,7 @@ func diagnosisWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		if !best.found {
 			continue
 		}
-		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: diagnosisSide(best.older, best.o), B: diagnosisSide(newer.Item, best.n),
+		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: diagnosisSide(best.older, best.o), B: diagnosisSide(newer.Item, best.n), kept: true, standsFor: true,
 			Note: fmt.Sprintf("cause: %s (%s) was named later as the real one, after %s; the newer is the current one.",
 				Inert(clipAtWord(best.n.Cause, maxCauseNote)), date(newer.Time), Inert(clipAtWord(best.o.Cause, maxCauseNote)))})
 		paired[pair(itemKey(best.older), itemKey(newer.Item))] = true
