@@ -161,6 +161,7 @@ func Diagnoses(text string) []Diagnosis {
 		}
 		var first, last int
 		if found {
+			k = passiveCause(toks, s, k)
 			first, last = k, causeEnd(text, toks, s, k)
 		} else if revised && det {
 			// "X is the real bottleneck": the cause is the subject.
@@ -215,6 +216,19 @@ func diagnosis(text string, toks []token, first, last int, revised bool, start, 
 	slices.Sort(d.Words)
 	d.Words = slices.Compact(d.Words)
 	return d, true
+}
+
+// passiveCause is where the cause starts in a clause starting at k that
+// names the effect and then its cause ("the build error is caused by a
+// stale lockfile"): after the "caused by" within maxCauseWords, else k.
+func passiveCause(toks []token, s statement, k int) int {
+	end := min(s.first+s.n, k+maxCauseWords)
+	for j := k; j < end && j+2 < s.first+s.n; j++ {
+		if causeVerbs().Has(toks[j].s) && toks[j+1].s == "by" {
+			return j + 2
+		}
+	}
+	return k
 }
 
 // labelEnd is the last token of the label that opens list item s
@@ -328,8 +342,12 @@ func namesCause(ts []token) bool {
 func causeEnd(text string, toks []token, s statement, k int) int {
 	end := min(s.first+s.n, k+maxCauseWords)
 	last := k
+	// A cause set in bold ("is caused by **invalid model name** in the
+	// notifier") ends where the bold does.
+	bold := strings.HasSuffix(text[:toks[k].start], "**")
 	for j := k + 1; j < end; j++ {
-		if causeStops().Has(toks[j].s) || clauseGap(text[toks[j-1].end:toks[j].start]) {
+		gap := text[toks[j-1].end:toks[j].start]
+		if causeStops().Has(toks[j].s) || clauseGap(gap) || bold && strings.Contains(gap, "**") {
 			break
 		}
 		last = j

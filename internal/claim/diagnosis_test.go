@@ -16,6 +16,8 @@ func TestDiagnoses(t *testing.T) {
 		{"The actual issue here is: a stale lockfile in the worker image.", "a stale lockfile in the worker image", true},
 		{"The underlying cause turned out to be clock skew between the two hosts.", "clock skew between the two hosts", true},
 		{"Unbounded retries in the uploader are the real culprit? No: the uploader's unbounded retry loop is the real bottleneck.", "the uploader's unbounded retry loop", true},
+		{"**Root Cause:** The \"kiln timeout\" error is caused by **an expired glaze token** in the worker.", "an expired glaze token", true},
+		{"The real problem is that the nightly export was caused by a cron typo.", "a cron typo", true},
 	} {
 		ds := Diagnoses(c.text)
 		if len(ds) == 0 || ds[len(ds)-1].Cause != c.cause || ds[len(ds)-1].Revised != c.revised {
