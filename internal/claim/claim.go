@@ -359,12 +359,9 @@ func (p *parser) find() {
 			p.add("repository", s, i, i)
 		case isPath(s) && t.start > 0 && p.text[t.start-1] == '<':
 			// "</div>": a closing tag of pasted markup, no path.
-		case isPath(s) && t.start > 0 && p.text[t.start-1] == '@':
-			// "@cloudflare/next-on-pages": a scoped package's name, no path
-			// (one scope, one name: namespaced).
-			if !namespaced(s, 1) {
-				p.add("path", strings.TrimSuffix(s, "/"), i, i)
-			}
+		case isPath(s) && t.start > 0 && p.text[t.start-1] == '@' && scopedPackage(s):
+			// "@cloudflare/next-on-pages", "@types/node@20": a scoped
+			// package's name, no path.
 		case isPath(s) && !wordPair(p.text[t.start:t.end]):
 			if role := p.packageFor(i); role != "" {
 				p.add(role, s, i, i)
@@ -1166,6 +1163,13 @@ func (p *parser) named(i int) (string, string) {
 		return r, s
 	}
 	return "", ""
+}
+
+// scopedPackage reports s, read after an "@", as an npm scoped package's
+// name: one scope and one name, a version after a second "@" aside.
+func scopedPackage(s string) bool {
+	name, _, _ := strings.Cut(s, "@")
+	return namespaced(name, 1)
 }
 
 // packageFor returns the purpose of a package path at token i ("stick with

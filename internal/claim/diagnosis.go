@@ -18,12 +18,13 @@ type Diagnosis struct {
 	// real problem", "the actual cause", "root cause"): a correction of
 	// whatever was named before.
 	Revised    bool
-	Start, End int // byte span of the statement in the text
+	Start, End int // byte span of the statement in the text (of a listed cause, its heading through the item)
 }
 
 var (
-	// causeNouns name the cause of a problem. Plurals are left out: "the
-	// problems are" opens a list, not one cause.
+	// causeNouns name the cause of a problem. Their plurals are read only
+	// as a heading over a list ("## Root causes of the delay:"): in prose,
+	// "the problems are" opens a list, not one cause.
 	causeNouns = lazywords.Lookup(`problem issue cause bug culprit reason bottleneck`)
 	// realQualifiers qualify a cause as the one that holds, after others.
 	realQualifiers = lazywords.Lookup(`real actual true root underlying core`)
@@ -130,11 +131,10 @@ func Diagnoses(text string) []Diagnosis {
 		if t.hangul {
 			continue
 		}
-		base, plural := strings.CutSuffix(t.s, "s")
-		if !causeNouns().Has(t.s) && !(plural && causeNouns().Has(base)) {
+		plural := !causeNouns().Has(t.s)
+		if base, ok := strings.CutSuffix(t.s, "s"); plural && (!ok || !causeNouns().Has(base)) {
 			continue
 		}
-		plural = !causeNouns().Has(t.s)
 		s := sents[t.sent]
 		revised := qualified(toks, s, i)
 		det := i > s.first && toks[i-1].s == "the" || revised && i-1 > s.first && toks[i-2].s == "the"
@@ -145,7 +145,7 @@ func Diagnoses(text string) []Diagnosis {
 			continue
 		}
 		k, found := causeStart(text, toks, s, i)
-		if item, ok := listed(text, toks, sents, t.sent); ok && (!found || k >= s.first+s.n) {
+		if item, ok := listed(text, toks, sents, t.sent); ok && !found && headsHeading(toks, s, i) {
 			// "## Root causes of the delay:" over a list: its first item
 			// names the cause, up to its label's colon. A list of causes
 			// corrects no earlier one: only a single cause so headed is
@@ -233,8 +233,8 @@ func passiveCause(toks []token, s statement, k int) int {
 
 // labelEnd is the last token of the label that opens list item s
 // ("**Duplicate `requireUser()` calls**: Layout calls it once"): up to its
-// colon, dash or comma, at most maxCauseWords. A call's parentheses are part
-// of the label.
+// colon, comma or long dash, at most maxCauseWords. A call's parentheses are
+// part of the label.
 func labelEnd(text string, toks []token, s statement) int {
 	end := min(s.first+s.n, s.first+maxCauseWords)
 	last := s.first
@@ -259,11 +259,7 @@ func listed(text string, toks []token, sents []statement, h int) (statement, boo
 	if s.n > maxHeadingWords || !strings.HasSuffix(strings.TrimRight(text[s.start:s.end], "*_ "), ":") || h+1 >= len(sents) {
 		return statement{}, false
 	}
-	item := sents[h+1]
-	gap := text[s.end:item.start]
-	if !strings.Contains(gap, "\n") {
-		return statement{}, false
-	}
+	item, gap := sents[h+1], text[s.end:sents[h+1].start]
 	if marker := strings.TrimSpace(text[item.start:item.end]); len(marker) <= 3 && strings.HasSuffix(marker, ".") && item.n == 1 && isDigits(toks[item.first].s) {
 		// "1." read as a statement of its own: the item is the next one.
 		if h+2 >= len(sents) || strings.Contains(text[item.end:sents[h+2].start], "\n") {
@@ -271,10 +267,20 @@ func listed(text string, toks []token, sents []statement, h int) (statement, boo
 		}
 		return sents[h+2], true
 	}
-	if line := strings.TrimLeft(gap[strings.LastIndexByte(gap, '\n')+1:], " \t"); line == "" || !strings.ContainsAny(line[:1], "-*•") {
+	// A bullet and a space: "**Bold**" opening the line is no bullet.
+	line := strings.TrimLeft(gap[strings.LastIndexByte(gap, '\n')+1:], " \t")
+	if !strings.HasPrefix(line, "- ") && !strings.HasPrefix(line, "* ") && !strings.HasPrefix(line, "• ") {
 		return statement{}, false
 	}
 	return item, true
+}
+
+// headsHeading reports cause noun i of heading s as the heading's head: its
+// last word, or followed by "of" or "behind" ("Root causes of the delay:").
+// "The real problem with this plan:" heads a list of steps, "The reasons we
+// chose Postgres:" and "The actual reason for the rewrite:" lists of merits.
+func headsHeading(toks []token, s statement, i int) bool {
+	return i == s.first+s.n-1 || i+1 < s.first+s.n && (toks[i+1].s == "of" || toks[i+1].s == "behind")
 }
 
 // causeStart finds where the cause named after noun i begins: after "is",

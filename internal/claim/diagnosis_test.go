@@ -48,6 +48,8 @@ func TestDiagnosesOfAListedCause(t *testing.T) {
 		{"I found the issues:\n\n## Root Causes of the 3 Second Stall:\n\n1. **Duplicate `loadTenant()` calls**: the layout and the page each call it\n2. **Sequential queries**: five run one after another", "duplicate loadtenant", false},
 		{"## Root cause:\n- **Stale kiln cache key**: the key ignores the glaze id\n- the fix is below", "stale kiln cache key", true},
 		{"**The real problem is CLOCK SKEW:**\n- host A: 12:00:03\n- host B: 12:00:41", "clock skew", true},
+		{"**Root causes:**\n• **Stale kiln cache key** — the key ignores the glaze id", "stale kiln cache key", false},
+		{"The root cause behind the stall:\n* Clock skew between the hosts, by forty seconds", "clock skew between the hosts", true},
 	} {
 		ds := Diagnoses(c.text)
 		if len(ds) != 1 || ds[0].Cause != c.cause || ds[0].Revised != c.revised {
@@ -57,8 +59,17 @@ func TestDiagnosesOfAListedCause(t *testing.T) {
 	for _, text := range []string{
 		"## Root Causes of the Stall\n\n1. **Duplicate calls**: the layout calls it", // no colon: a title, not a heading over its causes
 		"## Root Causes of the Stall:\nThe layout and the page each call it.",        // no list follows
-		"The problems are: duplicate calls and slow queries.",                         // a list in prose
-		"## Issues found:\n- **Duplicate calls**: the layout calls it",                // no cause named as such
+		"The problems are: duplicate calls and slow queries.",                        // a list in prose
+		"## Issues found:\n- **Duplicate calls**: the layout calls it",               // no cause named as such
+		"## The real problem with this plan:\n- Step one: migrate the kiln table",    // the noun heads no list of causes
+		"The actual reason for the rewrite:\n- Faster builds",                        // a merit
+		"The reasons we chose Postgres:\n- JSONB support",                            // merits
+		"## The issues I fixed:\n- Renamed the config key",                           // what was done
+		"The bug report template:\n1. Steps to reproduce",                            // a form
+		"## Root causes:\n**Duplicate calls**: the layout calls it",                  // bold opening a line is no bullet
+		"## Root causes:\n1.\nDuplicate calls in the layout",                         // a number alone on its line
+		// No short heading:
+		"## Root causes of the three second stall that every tenant saw after login on the new cluster:\n- **Duplicate calls**",
 	} {
 		if ds := Diagnoses(text); len(ds) != 0 {
 			t.Errorf("Diagnoses(%q) = %+v; want none", text, ds)

@@ -184,6 +184,7 @@ func TestNoValueAcrossShapes(t *testing.T) {
 		{"closing tag", "Banner … <span data-tone='muted md:px-3 gap-2'> … </span>", "/span"},
 		{"scoped package", "The build failed because we were trying to use `@zentrox/pages-adapter` for Kelvora.", "zentrox/pages-adapter"},
 		{"scoped package in prose", "Kelvora now ships @zentrox/pages-adapter.", "zentrox/pages-adapter"},
+		{"scoped package with a version", "Pin @zentrox/pages-adapter@1.2.3 for Kelvora.", "zentrox/pages-adapter@1.2.3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, c := range Parse(tc.text) {

@@ -22,7 +22,7 @@ func TestAttachContextSame(t *testing.T) {
 	ctx := context.Background()
 	texts := map[string][]string{
 		store.TypeUserPrompt:      {"ok", "why does the kiln cool so fast?", "set the kiln to cone six and fire it overnight", "/memory-status", "yes"},
-		store.TypeAgentResponse:   {"Let me look at the firing log first.", "The thermocouple reads low by forty degrees, so the controller overshoots.", "Should I also lower the ramp?", "Got it, I will follow that.", "Error: the controller did not answer."},
+		store.TypeAgentResponse:   {"Let me look at the firing log first.", "The thermocouple reads low by forty degrees, so the controller overshoots.", "Should I also lower the ramp?", "Got it, I will follow that.", "Error: the controller did not answer.", "Done."},
 		store.TypeToolObservation: {"Bash: kilnctl status\nramp 120/h", "Bash: kilnctl fire --cone 6 (error)\nno such cone", "Edit: kiln.cfg\n+ramp = 100", "Read: notes.md\nfiring notes"},
 	}
 	types := []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}

@@ -303,17 +303,29 @@ func TestCauseWarningStandsForTheOlderMemory(t *testing.T) {
 		A:    Memory{CID: "mem:t1", Date: day, Title: "## Root causes of the stall:\n1. **Duplicate tenant lookups**"},
 		B:    Memory{CID: "mem:t9", Date: day, Title: "The real problem is clock skew between the kiln hosts."},
 		Note: "cause: clock skew between the kiln hosts (2026-11-20) was named later as the real one, after duplicate tenant lookups; the newer is the current one."}
-	// Room for the newer memory and one of the others or the warning; not
-	// for the older memory with its warning.
-	budget := len(itemLine(newer)+"\n") + max(len(itemLine(rest)+"\n"), len(warningLine(w)+"\n")+replacedBlock) + 5
-	for _, stands := range []bool{true, false} {
-		w.standsFor = stands
-		r := Render([]Item{newer, rest, older}, []Warning{w}, Blocks{}, renderRoom(budget))
-		if slices.Contains(r.Shown, "mem:t1") {
-			t.Fatalf("mem:t1 listed (%v): the budget did not bind, the test proves nothing", r.Shown)
-		}
-		if got := r.Warnings == 1; got != stands {
-			t.Errorf("standsFor %v: shown %v with %d warnings:\n%s", stands, r.Shown, r.Warnings, r.Text)
+	line := func(it Item) int { return len(itemLine(it) + "\n") }
+	warning := len(warningLine(w)+"\n") + replacedBlock
+	for _, c := range []struct {
+		name   string
+		items  []Item
+		budget int
+	}{
+		// Room for the newer memory and one of the others or the
+		// warning; not for the older memory with its warning.
+		{"older below", []Item{newer, rest, older}, line(newer) + max(line(rest), warning) + 5},
+		// Room for both short memories and the warning; the older, ranked
+		// above the newer, does not fit with its warning.
+		{"older above, left out", []Item{rest, older, newer}, line(rest) + line(newer) + warning + 5},
+	} {
+		for _, stands := range []bool{true, false} {
+			w.standsFor = stands
+			r := Render(c.items, []Warning{w}, Blocks{}, renderRoom(c.budget))
+			if slices.Contains(r.Shown, "mem:t1") || !slices.Contains(r.Shown, "mem:t9") {
+				t.Fatalf("%s: shown %v: the budget did not bind as meant, the test proves nothing", c.name, r.Shown)
+			}
+			if got := r.Warnings == 1; got != stands {
+				t.Errorf("%s, standsFor %v: shown %v with %d warnings:\n%s", c.name, stands, r.Shown, r.Warnings, r.Text)
+			}
 		}
 	}
 }

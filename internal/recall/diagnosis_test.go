@@ -3,7 +3,9 @@ package recall
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
@@ -161,5 +163,19 @@ func TestListedCauseRevisedIsWarned(t *testing.T) {
 	older, newer := strings.Index(warn, "Font re-downloads"), strings.Index(warn, "throttling")
 	if !strings.Contains(warn, "superseded") || older < 0 || newer < 0 || newer < older {
 		t.Errorf("want the listed font cause replaced by the throttling one:\n%s", warn)
+	}
+}
+
+// A cause's warning quotes both statements whole: it is kept room for
+// with the newer message and may stand for the older (Warning.standsFor).
+func TestCauseWarningIsKeptAndStandsFor(t *testing.T) {
+	t.Parallel()
+	older := messageItem(store.Event{ID: 1, Type: store.TypeAgentResponse, SessionID: "debug", Time: day},
+		"The problem is the PDF renderer re-downloading its fonts for every invoice.")
+	newer := messageItem(store.Event{ID: 2, Type: store.TypeAgentResponse, SessionID: "debug", Time: day.Add(time.Hour)},
+		"The real problem is the ledger API throttling us to two requests per second.")
+	ws := diagnosisWarnings([]Item{newer, older}, map[[2]int64]bool{})
+	if len(ws) != 1 || !ws[0].kept || !ws[0].standsFor || ws[0].A.CID != older.CID {
+		t.Errorf("diagnosisWarnings = %+v; want one kept warning standing for %s", ws, older.CID)
 	}
 }

@@ -66,10 +66,11 @@ type Warning struct {
 	// role) are as often two remarks about different things, and fill only
 	// the room left.
 	kept bool
-	// standsFor marks a warning that quotes the older memory's statement
-	// whole (a cause, and the one named later as the real one): where the
-	// older memory is listed after the newer, the warning is kept room for
-	// with the newer and stands for the older if that does not fit.
+	// standsFor marks a kept warning that quotes the older memory's
+	// statement whole (a cause, and the one named later as the real one):
+	// it is kept room for with the newer memory even when the older is
+	// offered, and stands for the older where that does not fit with it
+	// (an older memory listed comes with its warning, which is then used).
 	standsFor bool
 }
 
@@ -578,10 +579,11 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 	dropped := map[int]bool{}
 	var listed []string // the texts of the memories listed, as shown
 	// offered holds every memory given, listed or not: a warning whose
-	// older side is one of them comes with that memory, not this way.
-	offered := map[string]int{} // each memory's place in the list, from 1
-	for i, it := range items {
-		offered[it.CID] = i + 1
+	// older side is one of them comes with that memory, not this way,
+	// unless it stands for it (Warning.standsFor).
+	offered := map[string]bool{}
+	for _, it := range items {
+		offered[it.CID] = true
 	}
 	for i, it := range items {
 		var ws strings.Builder
@@ -660,13 +662,13 @@ func render(items []Item, warns []Warning, blocks Blocks, maxChars int) Rendered
 		// The warning that this memory replaced an earlier choice, or
 		// removed a piece of code, that no memory offered here states (one
 		// read from the store, or one left out of the list as replaced:
-		// current; or, for a warning that stands for it, one offered below
-		// this memory) is kept room for as the memory is listed, before the
+		// current) is kept room for as the memory is listed, before the
 		// memories after it take that room (Warning.kept): which of two
 		// databases is current, or that a package is gone, is worth more
-		// than a memory ranked below this one.
+		// than a memory ranked below this one. So is a warning that stands
+		// for its older memory (Warning.standsFor), offered or not.
 		for j, w := range warns {
-			if used[j] || !w.kept || w.Kind != "superseded" || w.B.CID != it.CID || offered[w.A.CID] != 0 && (!w.standsFor || offered[w.A.CID] <= i+1) {
+			if used[j] || !w.kept || w.Kind != "superseded" || w.B.CID != it.CID || offered[w.A.CID] && !w.standsFor {
 				continue
 			}
 			if l := warningLine(w) + "\n"; body.Len()+warn.Len()+len(l)+blockCost(false) <= budget {

@@ -1789,9 +1789,9 @@ func messageContext(ctx context.Context, db *store.DB, it *Item, shown func(int6
 	return store.Event{}, nil
 }
 
-// turnEdit is the first file edit between prompt and its answer, past reads
-// and searches, within editSteps events: what the request was done by. A
-// zero Event when there is none.
+// turnEdit is the first file edit between prompt and its answer, past any
+// other tool run of the turn (a read, a search, a command), within editSteps
+// events: what the request was done by. A zero Event when there is none.
 func turnEdit(ctx context.Context, db *store.DB, prompt, answer store.Event) (store.Event, error) {
 	next := prompt
 	for range editSteps {
@@ -1799,11 +1799,7 @@ func turnEdit(ctx context.Context, db *store.DB, prompt, answer store.Event) (st
 		if next, err = db.Next(ctx, next, messageTypes); err != nil || next.ID == 0 || next.ID >= answer.ID {
 			return store.Event{}, err
 		}
-		if next.Type != store.TypeToolObservation {
-			continue
-		}
-		switch name, _, _ := strings.Cut(next.Text, ":"); name {
-		case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		if isEdit(next) {
 			if neverRecalled(next) {
 				return store.Event{}, nil
 			}
@@ -1811,6 +1807,19 @@ func turnEdit(ctx context.Context, db *store.DB, prompt, answer store.Event) (st
 		}
 	}
 	return store.Event{}, nil
+}
+
+// isEdit reports a file edit's capture: an Edit, MultiEdit, Write or
+// NotebookEdit tool run.
+func isEdit(e store.Event) bool {
+	if e.Type != store.TypeToolObservation {
+		return false
+	}
+	switch name, _, _ := strings.Cut(e.Text, ":"); name {
+	case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		return true
+	}
+	return false
 }
 
 // turnAround is the turn attachContext gives a prompt or an answer it has
@@ -1903,14 +1912,13 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 		return store.Event{}, nil // a fetch, a search, a subagent, or a run that passed
 	}
 	for step := 1; next.ID != 0 && next.Type != store.TypeUserPrompt; step++ {
-		if next.Type == store.TypeToolObservation {
-			switch name, _, _ := strings.Cut(next.Text, ":"); name {
-			case "Edit", "MultiEdit", "Write", "NotebookEdit":
-				if neverRecalled(next) {
-					return store.Event{}, nil
-				}
-				return next, nil
+		if isEdit(next) {
+			if neverRecalled(next) {
+				return store.Event{}, nil
 			}
+			return next, nil
+		}
+		if next.Type == store.TypeToolObservation {
 			if toolWeight(next.Text) == 1 {
 				if name, _, _ := strings.Cut(next.Text, ":"); name == "Bash" && failed(ev) && !neverRecalled(next) {
 					// The run failed and Claude ran another command

@@ -1358,6 +1358,10 @@ func TestDoneRequestBringsItsEdit(t *testing.T) {
 		{store.TypeAgentResponse, "Renamed it: the desktop app now loads kiln-sync under its new name."},
 		{store.TypeUserPrompt, "thanks, stop here"},
 		{store.TypeAgentResponse, "Done."},
+		{store.TypeToolObservation, "Edit: /home/dev/.kiln/notes.md\n+ stopped here"}, // after the answer: the next turn's
+		{store.TypeUserPrompt, "turn the kiln log level down"},
+		{store.TypeToolObservation, "Edit: /home/dev/.kiln/desktop.json\n- \"log\": \"debug\"\n+ \"log\": \"warn\""},
+		{store.TypeAgentResponse, "Done."},
 	})
 	evs, err := db.Read().Events(ctx, store.EventFilter{SessionID: "desk"})
 	if err != nil {
@@ -1367,16 +1371,26 @@ func TestDoneRequestBringsItsEdit(t *testing.T) {
 	for _, e := range evs {
 		byText[e.Text] = e
 	}
-	for _, tc := range []struct{ prompt, want string }{
-		{request, edit},
-		{"rename the zentrox plugin to kiln-sync", "Renamed it: the desktop app now loads kiln-sync under its new name."},
-		{"thanks, stop here", ""},
+	logEdit := "Edit: /home/dev/.kiln/desktop.json\n- \"log\": \"debug\"\n+ \"log\": \"warn\""
+	for _, tc := range []struct {
+		prompt, want string
+		shown        bool // the edit is an item of its own
+	}{
+		{request, edit, false},
+		{"rename the zentrox plugin to kiln-sync", "Renamed it: the desktop app now loads kiln-sync under its new name.", false},
+		{"thanks, stop here", "", false},
+		{"turn the kiln log level down", logEdit, false},
+		{"turn the kiln log level down", "", true},
 	} {
 		p, ok := byText[tc.prompt]
 		if !ok {
 			t.Fatalf("no event %q", tc.prompt)
 		}
 		items := []Item{messageItem(p, p.Text)}
+		if tc.shown {
+			e := byText[logEdit]
+			items = append(items, messageItem(e, e.Text))
+		}
 		if err := attachContext(ctx, db, items); err != nil {
 			t.Fatal(err)
 		}
