@@ -229,3 +229,30 @@ func TestRealClientWhichRepository(t *testing.T) {
 		t.Errorf("a general question for a repository got an injection:\n%.2000s", r)
 	}
 }
+
+// TestRealClientDoneRequestBringsItsEdit: a request answered only "Done."
+// was done by the session's edit. In the next session a question about what
+// was taken out gets the request with that edit as its answer, not the
+// bare acknowledgement: the edit's removed lines name what went.
+func TestRealClientDoneRequestBringsItsEdit(t *testing.T) {
+	w := newWorld(t)
+	before := "{\n  \"plugins\": {\n    \"glaze-sync\": {\"command\": \"node\"},\n    \"kiln-monitor\": {\"url\": \"http://localhost:3000/mcp\"}\n  }\n}\n"
+	cfg := w.projectFile("kiln-desktop.json", before)
+	edit, err := json.Marshal(map[string]string{"file_path": cfg,
+		"old_string": "    \"glaze-sync\": {\"command\": \"node\"},\n", "new_string": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := w.session("s1", nil, "the kiln desktop app fails to launch since I added plugins, take the glaze one out of its config\nREADFILE "+cfg+"\nCALLTOOL Edit "+string(edit)+"\nREPLY Done. Restart the kiln desktop app.")
+	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "glaze-sync") {
+		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
+	}
+	const asked = "The kiln desktop app would not launch after we added plugins. Which plugin did we take out of its config?"
+	r := requestWith(t, requests(t, w.session("s2", nil, asked)), asked)
+	if injections(r) != 1 || !strings.Contains(r, "take the glaze one out") {
+		t.Fatalf("the request was not recalled:\n%.3000s", r)
+	}
+	if !strings.Contains(r, "then: \u201cEdit: ") || !strings.Contains(r, "glaze-sync") {
+		t.Errorf("the request came without the edit that did it:\n%.3000s", r)
+	}
+}

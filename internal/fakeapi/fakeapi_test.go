@@ -154,6 +154,7 @@ func TestAnswers(t *testing.T) {
 			"<analysis>fake analysis</analysis>\n<summary>FAKE-SUMMARY (marker_seen=false)</summary>"},
 		{"no prompt", false, []any{map[string]any{"role": "assistant", "content": "x"}}, "FAKE-ANSWER: no user prompt (marker_seen=false)"},
 		{"korean split", true, []any{user("SAY 한국어 답변")}, "FAKE-ANSWER: ok (tool_rounds=0 marker_seen=false marker_in_turn=false)\n한국어 답변"},
+		{"reply alone", true, []any{user("Take it out.\nSAY not this\nREPLY Done. Restart the kiln app.")}, "Done. Restart the kiln app."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
