@@ -10,6 +10,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 )
 
 // askWords name a role the way a question does ("which lint tool", "where do
@@ -281,11 +282,19 @@ func Asks(text string) []string {
 			// "Which Astro release", "the latest release of ESLint": a
 			// release of a product a table knows is its version; "the
 			// production release", "the May release" name none.
+			known := false
 			for _, n := range []string{at(names, i-1), ofAfter(names, i, romance)} {
 				if productName(n) != "" {
 					add([]string{VersionRole(n)})
+					known = true
 					break
 				}
+			}
+			// A name no table knows, as for "version", unless it is an
+			// everyday word ("the stable release", "the production
+			// release"): "which ESPHome release did we pin".
+			if n := versionOwner(names, i, fw); !known && n != "" && !wordfreq.Everyday(n) {
+				add([]string{VersionRole(n)})
 			}
 		}
 	}

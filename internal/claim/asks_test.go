@@ -2,6 +2,7 @@ package claim
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +44,9 @@ func TestAsks(t *testing.T) {
 		{"Which Vue.js version is the admin panel on?", "version:vue"},
 		{"When is the production release?", ""},
 		{"What is the latest release of Svelte?", "version:svelte"},
+		// A name no table knows, as for "version" (an everyday word is
+		// none: TestReleaseOfAnEverydayWord).
+		{"Which zorblat release did we pin to get it building?", "version:zorblat"},
 		// A version asked in another language: the product's name is the
 		// same in any ("versión", "versão", "версию").
 		{"¿Qué versión de Next.js usa el frontend?", "version:next.js"},
@@ -163,5 +167,17 @@ func TestWords(t *testing.T) {
 	}
 	if w := Words("image"); len(slices.DeleteFunc(slices.Clone(w), func(s string) bool { return s != "image" })) != 1 {
 		t.Errorf("Words(image) = %v: want \"image\" once", w)
+	}
+}
+
+// A release named by an everyday word ("the stable release") asks no
+// product's version.
+func TestReleaseOfAnEverydayWord(t *testing.T) {
+	for _, q := range []string{"Which stable release did we pin?", "Is the beta release out yet?", "Which production release broke the login?"} {
+		for _, r := range Asks(q) {
+			if strings.HasPrefix(r, "version:") {
+				t.Errorf("Asks(%q) = %v, want no version", q, Asks(q))
+			}
+		}
 	}
 }

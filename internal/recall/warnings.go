@@ -570,7 +570,7 @@ func unlike(rel claim.Relation, role, a, b string) bool {
 func derived(w string) bool {
 	for _, suf := range []string{"ing", "ly"} {
 		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 3 &&
-			(wordfreq.Zipf(stem) >= everydayValue || wordfreq.Zipf(stem+"e") >= everydayValue) {
+			(wordfreq.Everyday(stem) || wordfreq.Everyday(stem+"e")) {
 			return true
 		}
 	}
@@ -587,12 +587,8 @@ func numeric(v string) bool {
 // everyday reports a value that is a plain everyday English word
 // (wordfreq) and names no tool the claim tables know.
 func everyday(v string) bool {
-	return plainWord(v) && wordfreq.Zipf(v) >= everydayValue && len(claim.RolesOf(v)) == 0
+	return plainWord(v) && wordfreq.Everyday(v) && len(claim.RolesOf(v)) == 0
 }
-
-// everydayValue is the Zipf frequency from which a plain word is read as
-// an everyday word rather than a name: once in about three million words.
-const everydayValue = 3.5
 
 // diagnosisWarnings finds, among recalled items of one session, a later
 // diagnosis that says it names the real cause of a problem the session named

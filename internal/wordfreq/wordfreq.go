@@ -36,3 +36,8 @@ func Zipf(w string) float64 {
 	}
 	return float64(n) / 10
 }
+
+// Everyday reports w as an everyday English word rather than a name: Zipf
+// 3.5 and up, once in about three million words ("stable", "production";
+// not "esphome", "zorblat").
+func Everyday(w string) bool { return Zipf(w) >= 3.5 }
