@@ -22,15 +22,26 @@ func TestRevisedDiagnosisIsWarned(t *testing.T) {
 		"I cached the fonts and the invoice export still takes twenty seconds.",
 		"The real problem is the ledger API throttling us to two requests per second during the export.")
 	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
-	for _, want := range []string{"re-downloading its fonts", "throttling us", ConflictOpen} {
+	for _, want := range []string{"re-downloading its fonts", "throttling us"} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("want %q in the context:\n%s", want, got)
 		}
 	}
-	warn := got[strings.Index(got, ConflictOpen):]
-	older, newer := strings.Index(warn, "re-downloading"), strings.Index(warn, "throttling")
-	if !strings.Contains(warn, "superseded") || older < 0 || newer < 0 || newer < older {
-		t.Errorf("want the font cause replaced by the throttling one:\n%s", warn)
+	wantCauseReplaced(t, got, "re-downloading", "throttling")
+}
+
+// wantCauseReplaced fails t unless context got holds a warning that the cause
+// naming older was replaced by the one naming newer.
+func wantCauseReplaced(t *testing.T, got, older, newer string) {
+	t.Helper()
+	i := strings.Index(got, ConflictOpen)
+	if i < 0 {
+		t.Fatalf("no warning:\n%s", got)
+	}
+	warn := got[i:]
+	o, n := strings.Index(warn, older), strings.Index(warn, newer)
+	if !strings.Contains(warn, "superseded") || o < 0 || n < 0 || n < o {
+		t.Errorf("want the cause naming %q replaced by the one naming %q:\n%s", older, newer, warn)
 	}
 }
 
@@ -154,16 +165,7 @@ func TestListedCauseRevisedIsWarned(t *testing.T) {
 		"I've found the issues:\n\n## Root causes of the slow invoice export:\n\n1. **Font re-downloads**: the PDF renderer fetches its fonts for every invoice\n2. **Sequential ledger calls**: each invoice waits for the one before\n\nLet me fix these.",
 		"I cached the fonts and batched the calls; the invoice export still takes twenty seconds.",
 		"The real problem is the ledger API throttling us to two requests per second during the export.")
-	got := recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?")
-	i := strings.Index(got, ConflictOpen)
-	if i < 0 {
-		t.Fatalf("no warning:\n%s", got)
-	}
-	warn := got[i:]
-	older, newer := strings.Index(warn, "Font re-downloads"), strings.Index(warn, "throttling")
-	if !strings.Contains(warn, "superseded") || older < 0 || newer < 0 || newer < older {
-		t.Errorf("want the listed font cause replaced by the throttling one:\n%s", warn)
-	}
+	wantCauseReplaced(t, recallFor(t, db, defaults(), "Why was the invoice export to the ledger so slow?"), "Font re-downloads", "throttling")
 }
 
 // A cause's warning quotes both statements whole: it is kept room for
