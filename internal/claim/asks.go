@@ -268,15 +268,19 @@ func Asks(text string) []string {
 	}
 	// The product a version is asked of, read from the words with their
 	// dots ("next.js", "vue.js"), which the split above takes apart.
-	names := dottedWords(lower)
+	written := dottedWords(text)
+	names := make([]string, len(written))
+	for i, w := range written {
+		names[i] = strings.ToLower(w)
+	}
 	for i, w := range names {
 		switch {
 		case versionWords().Has(w):
 			// A name no table knows, next to the word: "which zorblat
 			// version", "the version of quillpress". A statement gives it the
 			// same role ("zorblat 3.14.2", namedBefore).
-			if n := versionOwner(names, i, fw); n != "" {
-				add([]string{VersionRole(n)})
+			if j := versionOwner(names, i, fw); j >= 0 {
+				add([]string{VersionRole(names[j])})
 			}
 		case w == "release" || w == "releases":
 			// "Which Astro release", "the latest release of ESLint": a
@@ -290,11 +294,14 @@ func Asks(text string) []string {
 					break
 				}
 			}
-			// A name no table knows, as for "version", unless it is an
-			// everyday word ("the stable release", "the production
-			// release"): "which ESPHome release did we pin".
-			if n := versionOwner(names, i, fw); !known && n != "" && !wordfreq.Everyday(n) {
-				add([]string{VersionRole(n)})
+			// A name no table knows, as for "version", but only one written
+			// as a product's name ("which ESPHome release did we pin"):
+			// "release" is qualified by many more words than "version" is,
+			// kinds of release ("the hotfix release", "the nightly
+			// release") and months ("la release de marzo"), which are
+			// written in lower case.
+			if j := versionOwner(names, i, fw); !known && j >= 0 && writtenAsName(written, j) && !wordfreq.Everyday(names[j]) {
+				add([]string{VersionRole(names[j])})
 			}
 		}
 	}
@@ -350,15 +357,33 @@ func ofAfter(words []string, i int, romance bool) string {
 	return ""
 }
 
+// writtenAsName reports whether words[j], as the text writes it, has the
+// shape of a product's name rather than of an everyday word: a capital
+// inside it ("ESPHome"), a dot ("pino.js"), or a capital first letter
+// where no sentence begins ("which Zorblat release"). The first word of a
+// text begins a sentence ("Hotfix release?").
+func writtenAsName(words []string, j int) bool {
+	w := words[j]
+	if strings.Contains(w, ".") {
+		return true
+	}
+	for k, r := range w {
+		if unicode.IsUpper(r) && (k > 0 || j > 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // AnyVersion is the role Asks gives a question for the version of a thing
 // it names no product for: any product's version answers it.
 const AnyVersion = "version:"
 
-// dottedWords splits lower-case text into words as Asks does, keeping a dot
-// inside a word ("next.js"), not at its ends ("blog.").
-func dottedWords(lower string) []string {
-	words := strings.FieldsFunc(lower, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= utf8.RuneSelf && unicode.IsLetter(r))
+// dottedWords splits text into words as Asks does, keeping a dot inside a
+// word ("next.js"), not at its ends ("blog."), and the words' case.
+func dottedWords(text string) []string {
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= utf8.RuneSelf && unicode.IsLetter(r))
 	})
 	out := words[:0]
 	for _, w := range words {
@@ -369,38 +394,36 @@ func dottedWords(lower string) []string {
 	return out
 }
 
-// versionOwner is the name a question's "version" at words[i] asks about
-// when no product table lists it: the word after "of" ("the version of
-// zorblat"; in a Romance text "de", "di": romance), the word after a Russian
-// one, or the word before it ("which zorblat version"), or "". A function
+// versionOwner is the index of the name a question's "version" at words[i]
+// asks about when no product table lists it: the word after "of" ("the
+// version of zorblat"; in a Romance text "de", "di"),
+// the word after a Russian one, or the word before it ("which zorblat
+// version"), or -1. A function
 // word of the question's languages (fw) owns none ("esta versión", "que
 // versão").
-func versionOwner(words []string, i int, fw funcwords.Set) string {
+func versionOwner(words []string, i int, fw funcwords.Set) int {
 	romance := fw.Any(funcwords.Romance...)
-	name := func(w string) string {
-		if _, known := products[w]; known || !isName(w) || scopeStop().Has(w) || determiners().Has(w) || genericHeads().Has(w) || questionWords().Has(w) || fw.Has(w) {
-			return ""
-		}
-		return w
+	name := func(j int) bool {
+		w := at(words, j)
+		_, known := products[w]
+		return !known && isName(w) && !scopeStop().Has(w) && !determiners().Has(w) && !genericHeads().Has(w) && !questionWords().Has(w) && !fw.Has(w)
 	}
 	// The "of" phrase first: the word before may describe the version
 	// ("the latest version of zorblat", "l'ultima versione di zorblat").
-	if i+2 < len(words) && of(words[i+1], romance) {
-		if n := name(words[i+2]); n != "" {
-			return n
-		}
+	// Not past a determiner: "the version of the page framework" describes
+	// a thing, and its first word names none.
+	if of(at(words, i+1), romance) && name(i+2) {
+		return i + 2
 	}
-	if r, _ := utf8.DecodeRuneInString(words[i]); unicode.Is(unicode.Cyrillic, r) && i+1 < len(words) {
+	if r, _ := utf8.DecodeRuneInString(words[i]); unicode.Is(unicode.Cyrillic, r) && name(i+1) {
 		// Russian says whose version with no word for "of", the name
 		// right after ("версию zorblat").
-		if n := name(words[i+1]); n != "" {
-			return n
-		}
+		return i + 1
 	}
-	if i > 0 {
-		return name(words[i-1])
+	if name(i - 1) {
+		return i - 1
 	}
-	return ""
+	return -1
 }
 
 // questionWords open a question; none owns a version.

@@ -44,9 +44,12 @@ func TestAsks(t *testing.T) {
 		{"Which Vue.js version is the admin panel on?", "version:vue"},
 		{"When is the production release?", ""},
 		{"What is the latest release of Svelte?", "version:svelte"},
-		// A name no table knows, as for "version" (an everyday word is
-		// none: TestReleaseOfAnEverydayWord).
-		{"Which zorblat release did we pin to get it building?", "version:zorblat"},
+		// A name no table knows, written as a name (a kind of release
+		// is none: TestReleaseOfAnEverydayWord).
+		{"Which Zorblat release did we pin to get it building?", "version:zorblat"},
+		{"Which ESPHome release did we pin?", "version:esphome"},
+		{"Which release of Zorblat did we pin?", "version:zorblat"},
+		{"which zorblat.js release is the chart on?", "version:zorblat.js"},
 		// A version asked in another language: the product's name is the
 		// same in any ("versión", "versão", "версию").
 		{"¿Qué versión de Next.js usa el frontend?", "version:next.js"},
@@ -170,10 +173,23 @@ func TestWords(t *testing.T) {
 	}
 }
 
-// A release named by an everyday word ("the stable release") asks no
-// product's version.
+// A release qualified by a kind of release, a month or an everyday word
+// asks no product's version: only a name written as one does
+// (TestAsks). Each of these is a question Asks reads.
 func TestReleaseOfAnEverydayWord(t *testing.T) {
-	for _, q := range []string{"Which stable release did we pin?", "Is the beta release out yet?", "Which production release broke the login?"} {
+	t.Parallel()
+	for _, q := range []string{
+		"Which stable release did we pin?",
+		"Which production release broke the login?",
+		"Which hotfix release fixed the crash?",
+		"Which nightly release did we test against?",
+		"What staging release is deployed right now?",
+		"Which app release added the export button?",
+		"Hotfix release or a full one, which did we ship?", // a capital where a sentence begins
+		"Which release of zorblat did we pin?",             // a name in lower case is no product's
+		"¿Qué cambió en la release de marzo?",
+		"Which June release broke the login?", // a month is written with a capital
+	} {
 		for _, r := range Asks(q) {
 			if strings.HasPrefix(r, "version:") {
 				t.Errorf("Asks(%q) = %v, want no version", q, Asks(q))
