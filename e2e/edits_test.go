@@ -252,7 +252,9 @@ func TestRealClientDoneRequestBringsItsEdit(t *testing.T) {
 	if injections(r) != 1 || !strings.Contains(r, "take the glaze one out") {
 		t.Fatalf("the request was not recalled:\n%.3000s", r)
 	}
-	if !strings.Contains(r, "then: \u201cEdit: ") || !strings.Contains(r, "glaze-sync") {
-		t.Errorf("the request came without the edit that did it:\n%.3000s", r)
+	// The edit's own quote names what went, not another line of the context.
+	_, quote, ok := strings.Cut(r, "then: \u201cEdit: ")
+	if quote, _, _ = strings.Cut(quote, "\u201d"); !ok || !strings.Contains(quote, "glaze-sync") {
+		t.Errorf("the request came without the edit that did it (edit quote %q):\n%.3000s", quote, r)
 	}
 }

@@ -155,6 +155,9 @@ func TestAnswers(t *testing.T) {
 		{"no prompt", false, []any{map[string]any{"role": "assistant", "content": "x"}}, "FAKE-ANSWER: no user prompt (marker_seen=false)"},
 		{"korean split", true, []any{user("SAY 한국어 답변")}, "FAKE-ANSWER: ok (tool_rounds=0 marker_seen=false marker_in_turn=false)\n한국어 답변"},
 		{"reply alone", true, []any{user("Take it out.\nSAY not this\nREPLY Done. Restart the kiln app.")}, "Done. Restart the kiln app."},
+		{"reply drops citemem", true, []any{user("Take it out [mem:ab12cd].\nCITEMEM\nREPLY Done.")}, "Done."},
+		{"reply only opening a line", true, []any{user("Write a REPLY to the reviewer.\nSAY drafted")},
+			"FAKE-ANSWER: ok (tool_rounds=0 marker_seen=false marker_in_turn=false)\ndrafted"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -163,6 +166,23 @@ func TestAnswers(t *testing.T) {
 				t.Fatalf("%s %q, want %q", kind, text, c.want)
 			}
 		})
+	}
+}
+
+// TestReplyAfterTools: REPLY answers once the prompt's tool calls are made.
+func TestReplyAfterTools(t *testing.T) {
+	srv := httptest.NewServer(&Server{})
+	defer srv.Close()
+	msgs := []any{user("take the glaze plugin out\nREADFILE /etc/hostname\nREPLY Done.")}
+	kind, name, in := post(t, srv.URL, map[string]any{"stream": true, "messages": msgs, "tools": tools("Read")})
+	if kind != "tool_use" || name != "Read" {
+		t.Fatalf("first round: %s %s, want tool_use Read", kind, name)
+	}
+	msgs = append(msgs,
+		map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": "t", "name": name, "input": in}}},
+		map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "t", "content": "host"}}})
+	if kind, text, _ := post(t, srv.URL, map[string]any{"stream": true, "messages": msgs, "tools": tools("Read")}); kind != "text" || text != "Done." {
+		t.Fatalf("after the tool: %s %q, want text \"Done.\"", kind, text)
 	}
 }
 
