@@ -35,7 +35,7 @@ var askWords = sync.OnceValue(func() map[string][]string {
 		"queue":                   {"message queue", "broker", "enqueued", "enqueue"},
 		"orm":                     {"orm", "query builder"},
 		"json library":            {"serialize", "serializer", "json encoding"},
-		"database":                {"db", "데이터베이스", "디비"},
+		"database":                {"db", "stored", "persisted", "데이터베이스", "디비"},
 		"cache":                   {"caching", "캐시"},
 		"search engine":           {"full-text search"},
 		"object storage":          {"bucket", "upload", "uploaded", "저장"},

@@ -14,6 +14,10 @@ func TestAsks(t *testing.T) {
 		{"Which test framework do the unit tests use these days?", "test runner"},
 		{"what do we bundle the web app with now?", "bundler"},
 		{"Where do the uploaded avatars end up?", "object storage"},
+		// Where records are kept is asked of the database ("stored",
+		// "persisted" are what one does), as well as of a path.
+		{"Where are the customer invoices stored?", "database"},
+		{"Where is session state persisted between restarts?", "database"},
 		{"Which AWS region are the queues in?", "region"},
 		{"What Node version do the lambdas run?", "version:node"},
 		// A name no product table lists, next to "version".
