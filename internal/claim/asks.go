@@ -199,11 +199,8 @@ func Asks(text string) []string {
 		text = text[:cut]
 	}
 	// Most prompts ask no question of these forms: they are told by the
-	// expressions before the text is split into words.
+	// expressions and the text's function words.
 	question := questionRE.MatchString(text)
-	if !question && !romanceQuestionRE.MatchString(text) {
-		return nil
-	}
 	lower := strings.ToLower(text)
 	words := strings.FieldsFunc(lower, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r >= utf8.RuneSelf && unicode.IsLetter(r))
@@ -212,7 +209,10 @@ func Asks(text string) []string {
 	// text whose function words are that language's.
 	fw := funcwords.For(words)
 	romance := fw.Any(funcwords.Romance...)
-	if !question && !romance {
+	// The Romance expression is read only in such a text: a hook process
+	// compiles it the first time it is used, and its Unicode classes cost
+	// more than splitting the words.
+	if !question && !(romance && romanceQuestionRE.MatchString(text)) {
 		return nil
 	}
 	named := map[string]bool{}

@@ -777,7 +777,13 @@ func isPortNumber(s string) bool {
 
 var regionRE = lazyregexp.New(`^(?:(?:us|eu|ap|sa|ca|me|af|il|cn|mx)(?:-gov)?-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)-\d|(?:us|europe|asia|australia|northamerica|southamerica|me|africa)-(?:east|west|north|south|central|northeast|southeast|northwest|southwest)\d)$`)
 
-func isRegion(s string) bool { return len(s) >= 9 && len(s) <= 24 && regionRE.MatchString(s) }
+// isRegion reports a cloud region's name ("us-east-1", "europe-west4").
+// Every one has a hyphen and ends in a digit, which is checked first: most
+// words have neither, and a hook process that never meets such a word need
+// not compile regionRE.
+func isRegion(s string) bool {
+	return len(s) >= 9 && len(s) <= 24 && s[len(s)-1] >= '0' && s[len(s)-1] <= '9' && strings.Contains(s, "-") && regionRE.MatchString(s)
+}
 
 func isClock(s string) bool {
 	h, m, ok := strings.Cut(s, ":")

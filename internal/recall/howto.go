@@ -3,6 +3,7 @@ package recall
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
@@ -24,7 +25,7 @@ import (
 // The forms are those of any how-to question (a manual's index), not of
 // one question: fitcheck finds "is the difference" in one prompt because
 // that is how such questions are asked.
-var howToRE = lazyregexp.New(`(?i)^\s*(?:in [^,?]{1,40}, )?(?:how (?:do|does|can|would|should|could) (?:i|you|one|a|an)\b|when (?:should|would) (?:i|you|one)\b|how to\b|what(?:'s|’s|s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s|’s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|(?:(?:can|could|would) you (?:please )?)?explain\b|is there a way\b)`)
+var howToRE = lazyregexp.New(`(?i)^\s*(?:how (?:do|does|can|would|should|could) (?:i|you|one|a|an)\b|when (?:should|would) (?:i|you|one)\b|how to\b|what(?:'s|’s|s| is) the (?:difference|(?:\w+ )?way)\b|what(?:'s|’s| is) (?:a|an)\b|what does \S+(?: \S+){0,2} do\b|(?:write|give|show) (?:me )?(?:a|an)\b|(?:(?:can|could|would) you (?:please )?)?explain\b|is there a way\b)`)
 
 // hangulHowToRE finds the same questions asked in Korean, whose form is as
 // fixed as English's: "…하는 방법" (the way to …, "how do I …"), shortened
@@ -143,7 +144,26 @@ func hangulPast(s string) bool {
 // forms would need a table each, and their function words already weigh
 // nothing.
 func howTo(prompt string) bool {
-	return (howToRE.MatchString(prompt) || hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt) || russianHowTo(prompt)) && !past(prompt)
+	return (howToRE.MatchString(prompt) || howToRE.MatchString(afterSetting(prompt)) ||
+		!isASCII(prompt) && hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt) || russianHowTo(prompt)) && !past(prompt)
+}
+
+// afterSetting is what follows a prompt's opening "in <setting>, " ("in
+// bash, how do I …", "in Go, what's the way to …"): up to 40 characters
+// without a comma or a question mark. Without one it is "". Read here, not
+// in howToRE: a counted repetition is compiled as that many copies, and
+// every hook process compiles the expression (Hangul's, read only in a
+// prompt with letters beyond ASCII, likewise).
+func afterSetting(prompt string) string {
+	p := strings.TrimLeft(prompt, " \t\n\f\r")
+	if len(p) < 3 || !strings.EqualFold(p[:3], "in ") {
+		return ""
+	}
+	setting, rest, ok := strings.Cut(p[3:], ", ")
+	if n := utf8.RuneCountInString(setting); !ok || n < 1 || n > 40 || strings.ContainsAny(setting, ",?") {
+		return ""
+	}
+	return rest
 }
 
 // past reports a question about what happened, in English or Korean.

@@ -108,7 +108,7 @@ func TestHowTo(t *testing.T) {
 		{"Как было решено хранить токены?", false},            // past: how the project did it
 		{"Как в проекте принято обрабатывать ошибки?", false}, // the project's convention
 	} {
-		if got := !oursRE.MatchString(tt.prompt) && howTo(tt.prompt); got != tt.want {
+		if got := !saysOurs(tt.prompt) && howTo(tt.prompt); got != tt.want {
 			t.Errorf("howTo(%q) = %v, want %v", tt.prompt, got, tt.want)
 		}
 	}
@@ -159,7 +159,7 @@ func TestNewWork(t *testing.T) {
 		{"add it back", false},
 		{"build the installer again", false},
 	} {
-		if got := !oursRE.MatchString(tt.prompt) && newWork(tt.prompt); got != tt.want {
+		if got := !saysOurs(tt.prompt) && newWork(tt.prompt); got != tt.want {
 			t.Errorf("newWork(%q) = %v, want %v", tt.prompt, got, tt.want)
 		}
 	}
@@ -415,5 +415,27 @@ func TestForeignHowToWordsCount(t *testing.T) {
 	}
 	if got := recallFor(t, db, defaults(), "Почему мы поставили base /app/ в конфиге Vite?"); !strings.Contains(got, "base to /app/") {
 		t.Errorf("a question about our own work was not answered:\n%s", got)
+	}
+}
+
+// TestAfterSetting: the "in <setting>, " that may open a how-to question,
+// read as howToRE read it when the expression held it.
+func TestAfterSetting(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ prompt, want string }{
+		{"In Go, how can I sort a slice?", "how can I sort a slice?"},
+		{"  in bash, how do I loop?", "how do I loop?"},
+		{"in a,b, how do I loop?", ""}, // a comma inside the setting
+		{"in what way, how do I?", "how do I?"},
+		{"in which file? how do I", ""}, // a question mark before the comma
+		{"in " + strings.Repeat("x", 41) + ", how do I loop?", ""},
+		{"in " + strings.Repeat("é", 40) + ", how do I loop?", "how do I loop?"}, // runes, not bytes
+		{"in, how do I", ""},
+		{"inside Go, how do I", ""},
+		{"how do I loop?", ""},
+	} {
+		if got := afterSetting(tt.prompt); got != tt.want {
+			t.Errorf("afterSetting(%q) = %q, want %q", tt.prompt, got, tt.want)
+		}
 	}
 }

@@ -148,7 +148,7 @@ func (it Item) EntryID() int64 { return it.entry.ID }
 // returned; superseded ones only through warnings.
 func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) ([]Item, error) {
 	prompt := head(req.Prompt)
-	if ownCommandRE.MatchString(prompt) {
+	if strings.Contains(prompt, "/memory-") && ownCommandRE.MatchString(prompt) {
 		return nil, nil // the plugin's own slash commands show memory themselves
 	}
 	cs := concepts(prompt, req.Glosses)
@@ -164,7 +164,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// work in it ("add i18n so the app can switch languages") or how to do
 	// something there ("how do I add a health check to the app?"), not how
 	// the project stands now ("how do I run the site locally now?").
-	ours := oursRE.MatchString(body) || romanceWe(body) ||
+	ours := saysOurs(body) || romanceWe(body) ||
 		namesProject(body) && !work && (!how || currentRE.MatchString(body))
 	counts := newTermCounts(db, req.SessionID)
 	cs, err := counts.acronyms(ctx, cs, prompt)

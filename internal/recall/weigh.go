@@ -347,12 +347,24 @@ func isASCII(s string) bool {
 }
 
 // oursRE finds a prompt that asks about the project's own ways and history
-// ("how do we…", "our…", "last time", "this repo", "remind me", "우리",
-// "이 프로젝트", Russian "мы", "наш" and "напомни"):
-// its generic words then say something about the project too. "이" is
-// "this" only as a word of its own: glued to a noun it is the subject
-// particle ("결과물이 저장소에", the output … the repo).
-var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|remind me|this (project|repo|codebase))\b|напомни|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими)([^\p{L}]|$)`)
+// ("how do we…", "our…", "last time", "this repo", "remind me"; in Korean
+// and Russian foreignOursRE: "우리", "이 프로젝트", "мы", "наш" and
+// "напомни"): its generic words then say something about the project too.
+// "이" is "this" only as a word of its own: glued to a noun it is the
+// subject particle ("결과물이 저장소에", the output … the repo).
+var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|remind me|this (project|repo|codebase))\b`)
+
+// foreignOursRE is oursRE's Korean and Russian words, read only in a prompt
+// with letters beyond ASCII (saysOurs): a hook process compiles an
+// expression the first time it uses it, and an English prompt, most of
+// them, need not pay for these Unicode classes.
+var foreignOursRE = lazyregexp.New(`(?i)напомни|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими)([^\p{L}]|$)`)
+
+// saysOurs reports a prompt that speaks of the project's own ways and
+// history (oursRE, foreignOursRE).
+func saysOurs(prompt string) bool {
+	return oursRE.MatchString(prompt) || !isASCII(prompt) && foreignOursRE.MatchString(prompt)
+}
 
 // projectRE finds the project named as the thing asked about: "this
 // site", "the repo", "the app's data". The noun is written in lower case

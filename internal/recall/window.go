@@ -55,7 +55,10 @@ func timeWindow(prompt string, now time.Time) window {
 	case strings.Contains(p, "last year"), strings.Contains(p, "작년"):
 		return window{time.Date(now.Year()-1, 1, 1, 0, 0, 0, 0, now.Location()), time.Date(now.Year(), 1, 1, 0, 0, 0, 0, now.Location())}
 	}
-	if m := agoRE.FindStringSubmatch(p); m != nil {
+	// Each expression is compiled by the hook process that first uses it:
+	// one that cannot match is not used ("ago" absent, Korean in ASCII).
+	ascii := isASCII(p)
+	if m := submatchIf(strings.Contains(p, "ago"), agoRE, p); m != nil {
 		n, ok := smallNumbers[m[1]]
 		if !ok {
 			n, _ = strconv.Atoi(m[1])
@@ -65,7 +68,7 @@ func timeWindow(prompt string, now time.Time) window {
 		slack := max(1, back/4)
 		return days(-back-slack, -back+slack+1)
 	}
-	if m := koAgoRE.FindStringSubmatch(p); m != nil {
+	if m := submatchIf(!ascii, koAgoRE, p); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		unit := map[string]int{"일": 1, "주": 7, "달": 30, "개월": 30, "년": 365}[m[2]]
 		back := n * unit
@@ -79,7 +82,7 @@ func timeWindow(prompt string, now time.Time) window {
 		}
 		return monthWindow(monthNames[name], year, now)
 	}
-	if m := koMonthRE.FindStringSubmatch(p); m != nil {
+	if m := submatchIf(!ascii, koMonthRE, p); m != nil {
 		if n, _ := strconv.Atoi(m[1]); n >= 1 && n <= 12 {
 			return monthWindow(time.Month(n), "", now)
 		}
@@ -91,6 +94,15 @@ func timeWindow(prompt string, now time.Time) window {
 		}
 	}
 	return window{}
+}
+
+// submatchIf is re's leftmost match in s and its groups when cond holds;
+// otherwise nil, and re is not compiled.
+func submatchIf(cond bool, re *lazyregexp.Regexp, s string) []string {
+	if !cond {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
 }
 
 // monthWindow is the named month of the given year, or the latest such month
