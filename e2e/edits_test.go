@@ -254,7 +254,8 @@ func TestRealClientDoneRequestBringsItsEdit(t *testing.T) {
 	}
 	// The edit's own quote names what went, not another line of the context.
 	_, quote, ok := strings.Cut(r, "then: \u201cEdit: ")
-	if quote, _, _ = strings.Cut(quote, "\u201d"); !ok || !strings.Contains(quote, "glaze-sync") {
+	quote, _, closed := strings.Cut(quote, "\u201d")
+	if !ok || !closed || !strings.Contains(quote, "glaze-sync") {
 		t.Errorf("the request came without the edit that did it (edit quote %q):\n%.3000s", quote, r)
 	}
 }

@@ -268,7 +268,7 @@ func Asks(text string) []string {
 	}
 	// The product a version is asked of, read from the words with their
 	// dots ("next.js", "vue.js"), which the split above takes apart.
-	written := dottedWords(text)
+	written, asName := writtenNames(text)
 	names := make([]string, len(written))
 	for i, w := range written {
 		names[i] = strings.ToLower(w)
@@ -279,7 +279,7 @@ func Asks(text string) []string {
 			// A name no table knows, next to the word: "which zorblat
 			// version", "the version of quillpress". A statement gives it the
 			// same role ("zorblat 3.14.2", namedBefore).
-			if j := versionOwner(names, i, fw); j >= 0 {
+			if j := versionOwner(names, i, fw, nil); j >= 0 {
 				add([]string{VersionRole(names[j])})
 			}
 		case w == "release" || w == "releases":
@@ -300,7 +300,8 @@ func Asks(text string) []string {
 			// kinds of release ("the hotfix release", "the nightly
 			// release") and months ("la release de marzo"), which are
 			// written in lower case.
-			if j := versionOwner(names, i, fw); !known && j >= 0 && writtenAsName(written, j) && !wordfreq.Everyday(names[j]) {
+			product := func(j int) bool { return asName[j] && !wordfreq.Everyday(names[j]) }
+			if j := versionOwner(names, i, fw, product); !known && j >= 0 {
 				add([]string{VersionRole(names[j])})
 			}
 		}
@@ -357,56 +358,93 @@ func ofAfter(words []string, i int, romance bool) string {
 	return ""
 }
 
-// writtenAsName reports whether words[j], as the text writes it, has the
-// shape of a product's name rather than of an everyday word: a capital
-// inside it ("ESPHome"), a dot ("pino.js"), or a capital first letter
-// where no sentence begins ("which Zorblat release"). The first word of a
-// text begins a sentence ("Hotfix release?").
-func writtenAsName(words []string, j int) bool {
-	w := words[j]
-	if strings.Contains(w, ".") {
-		return true
-	}
-	for k, r := range w {
-		if unicode.IsUpper(r) && (k > 0 || j > 0) {
-			return true
-		}
-	}
-	return false
-}
-
 // AnyVersion is the role Asks gives a question for the version of a thing
 // it names no product for: any product's version answers it.
 const AnyVersion = "version:"
 
-// dottedWords splits text into words as Asks does, keeping a dot inside a
-// word ("next.js"), not at its ends ("blog."), and the words' case.
-func dottedWords(text string) []string {
-	words := strings.FieldsFunc(text, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= utf8.RuneSelf && unicode.IsLetter(r))
-	})
-	out := words[:0]
-	for _, w := range words {
-		if w = strings.Trim(w, "."); w != "" {
-			out = append(out, w)
+// writtenNames splits text into words, keeping a dot inside a word
+// ("next.js") but not at its ends ("blog."), and their case; asName[i]
+// reports that words[i] is written as a product's name rather than as an
+// everyday word. Such a word has lower-case letters (an acronym, "LTS",
+// "SDK", is a kind of thing as often as a name) and one of:
+//   - a dot ("pino.js");
+//   - a capital inside it ("ESPHome");
+//   - a capital first letter, unless a sentence or a list's item begins
+//     there ("Hotfix release?", "Ok. Hotfix release", "- Hotfix release")
+//     or the text capitalises most of its words ("Which Hotfix Release Did
+//     We Ship?").
+func writtenNames(text string) (words []string, asName []bool) {
+	inWord := func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= utf8.RuneSelf && unicode.IsLetter(r)
+	}
+	var opens []bool
+	open := true // a sentence begins the text
+	for rest := text; rest != ""; {
+		start := strings.IndexFunc(rest, inWord)
+		if start < 0 {
+			break
+		}
+		// Between the word before and this one: a sentence ends there at
+		// ".", "!", "?", ":" or a line break.
+		open = open || strings.ContainsAny(rest[:start], ".!?:\n")
+		end := strings.IndexFunc(rest[start:], func(r rune) bool { return !inWord(r) })
+		if end < 0 {
+			end = len(rest) - start
+		}
+		tok := rest[start : start+end]
+		rest = rest[start+end:]
+		w := strings.Trim(tok, ".")
+		if strings.Trim(w, "-") == "" {
+			// A bullet ("-", "--") or an ellipsis begins an item.
+			open = true
+			continue
+		}
+		words = append(words, w)
+		opens = append(opens, open)
+		open = strings.HasSuffix(tok, ".") // "Ok. Hotfix release"
+	}
+	// Title case: most words that begin no sentence have a capital first
+	// letter, which then says nothing of a name.
+	capitals, others := 0, 0
+	for i, w := range words {
+		if r, _ := utf8.DecodeRuneInString(w); !opens[i] && unicode.IsLetter(r) {
+			if unicode.IsUpper(r) {
+				capitals++
+			} else {
+				others++
+			}
 		}
 	}
-	return out
+	titleCase := capitals >= 2 && capitals > others
+	asName = make([]bool, len(words))
+	for i, w := range words {
+		if strings.ToUpper(w) == w {
+			continue // no lower-case letter
+		}
+		for k, r := range w {
+			if unicode.IsUpper(r) && (k > 0 || !opens[i] && !titleCase) || r == '.' {
+				asName[i] = true
+				break
+			}
+		}
+	}
+	return words, asName
 }
 
 // versionOwner is the index of the name a question's "version" at words[i]
-// asks about when no product table lists it: the word after "of" ("the
-// version of zorblat"; in a Romance text "de", "di"),
-// the word after a Russian one, or the word before it ("which zorblat
-// version"), or -1. A function
-// word of the question's languages (fw) owns none ("esta versión", "que
+// asks about when no product table lists it, or -1. It is the first of
+// these that accept takes (nil takes any): the word after "of" ("the
+// version of zorblat"; in a Romance text "de", "di"), the word after a
+// Russian one, the word before ("which zorblat version"). A function word
+// of the question's languages (fw) owns none ("esta versión", "que
 // versão").
-func versionOwner(words []string, i int, fw funcwords.Set) int {
+func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bool) int {
 	romance := fw.Any(funcwords.Romance...)
 	name := func(j int) bool {
 		w := at(words, j)
 		_, known := products[w]
-		return !known && isName(w) && !scopeStop().Has(w) && !determiners().Has(w) && !genericHeads().Has(w) && !questionWords().Has(w) && !fw.Has(w)
+		return !known && isName(w) && !scopeStop().Has(w) && !determiners().Has(w) && !genericHeads().Has(w) && !questionWords().Has(w) && !fw.Has(w) &&
+			(accept == nil || accept(j))
 	}
 	// The "of" phrase first: the word before may describe the version
 	// ("the latest version of zorblat", "l'ultima versione di zorblat").

@@ -49,9 +49,13 @@ func TestAsks(t *testing.T) {
 		{"When is the production release?", ""},
 		{"What is the latest release of Svelte?", "version:svelte"},
 		// A name no table knows, written as a name (a kind of release
-		// is none: TestReleaseOfAnEverydayWord).
+		// is none: TestReleaseOfNoProduct).
 		{"Which Zorblat release did we pin to get it building?", "version:zorblat"},
 		{"Which ESPHome release did we pin?", "version:esphome"},
+		{"ESPHome release, which did we pin?", "version:esphome"}, // a capital inside, where a sentence begins
+		{"Ok. Which ESPHome release did we pin?", "version:esphome"},
+		{"Which ESPHome release of the firmware did we flash?", "version:esphome"},
+		{"Which ESPHome release of firmware did we flash?", "version:esphome"}, // "firmware" is no name
 		{"Which release of Zorblat did we pin?", "version:zorblat"},
 		{"which zorblat.js release is the chart on?", "version:zorblat.js"},
 		// A version asked in another language: the product's name is the
@@ -177,27 +181,44 @@ func TestWords(t *testing.T) {
 	}
 }
 
-// A release qualified by a kind of release, a month or an everyday word
-// asks no product's version: only a name written as one does
-// (TestAsks). Each of these is a question Asks reads.
-func TestReleaseOfAnEverydayWord(t *testing.T) {
+// TestReleaseOfNoProduct: a release qualified by a kind of release, a
+// month, an acronym or an everyday word asks no product's version; only a
+// name written as one does (TestAsks). Each question asks a product's
+// version when a name ("ESPHome") stands in that word's place, so each is
+// a question Asks reads.
+func TestReleaseOfNoProduct(t *testing.T) {
 	t.Parallel()
-	for _, q := range []string{
-		"Which stable release did we pin?",
-		"Which production release broke the login?",
-		"Which hotfix release fixed the crash?",
-		"Which nightly release did we test against?",
-		"What staging release is deployed right now?",
-		"Which app release added the export button?",
-		"Hotfix release or a full one, which did we ship?", // a capital where a sentence begins
-		"Which release of zorblat did we pin?",             // a name in lower case is no product's
-		"¿Qué cambió en la release de marzo?",
-		"Which June release broke the login?", // a month is written with a capital
+	for _, tt := range []struct{ q, word string }{
+		{"Which stable release did we pin?", "stable"},
+		{"Which production release broke the login?", "production"},
+		{"Which hotfix release fixed the crash?", "hotfix"},
+		{"Which nightly release did we test against?", "nightly"},
+		{"What staging release is deployed right now?", "staging"},
+		{"Which app release added the export button?", "app"},
+		// A capital where a sentence or an item begins, or in a title.
+		{"Hotfix release or a full one, which did we ship?", "Hotfix"},
+		{"Ok. Hotfix release or a full one, which did we ship?", "Hotfix"},
+		{"Ok! Hotfix release, which did we ship?", "Hotfix"},
+		{"Notes: Hotfix release, which did we ship?", "Hotfix"},
+		{"- Hotfix release: which did we ship?", "Hotfix"},
+		{"Ok -- Hotfix release, which did we ship?", "Hotfix"},
+		{"the plan\nHotfix release: which did we ship?", "Hotfix"},
+		{"Which Hotfix Release Did We Ship?", "Hotfix"},
+		// An acronym names a kind as often as a product.
+		{"Which LTS release did we pin?", "LTS"},
+		{"Which GA release did we ship?", "GA"},
+		{"Which release of zorblat did we pin?", "zorblat"}, // a name in lower case is no product's
+		{"¿Qué cambió en la release de marzo?", "marzo"},
+		{"Which June release broke the login?", "June"}, // a month is written with a capital
 	} {
-		for _, r := range Asks(q) {
+		for _, r := range Asks(tt.q) {
 			if strings.HasPrefix(r, "version:") {
-				t.Errorf("Asks(%q) = %v, want no version", q, Asks(q))
+				t.Errorf("Asks(%q) = %v, want no version", tt.q, Asks(tt.q))
 			}
+		}
+		named := strings.Replace(tt.q, tt.word, "ESPHome", 1)
+		if got := Asks(named); !slices.Contains(got, "version:esphome") {
+			t.Errorf("Asks(%q) = %v, want version:esphome: the question is not read", named, got)
 		}
 	}
 }
