@@ -268,7 +268,7 @@ func Asks(text string) []string {
 	}
 	// The product a version is asked of, read from the words with their
 	// dots ("next.js", "vue.js"), which the split above takes apart.
-	written, asName := writtenNames(text)
+	written, shapes := writtenNames(text)
 	names := make([]string, len(written))
 	for i, w := range written {
 		names[i] = strings.ToLower(w)
@@ -298,9 +298,25 @@ func Asks(text string) []string {
 			// as a product's name ("which ESPHome release did we pin"):
 			// "release" is qualified by many more words than "version" is,
 			// kinds of release ("the hotfix release", "the nightly
-			// release") and months ("la release de marzo"), which are
-			// written in lower case.
-			product := func(j int) bool { return asName[j] && !wordfreq.Everyday(names[j]) }
+			// release") and months ("la release de marzo"), mostly written
+			// in lower case. A capital first letter alone is weak: the word
+			// must also be one English does not use ("Zorblat", not
+			// "Staging"), and it does not stand for the product when a
+			// lower-case name after "of" does ("the Hotfix release of
+			// zorblat").
+			need := capitalised
+			if j := versionOwner(names, i, fw, nil); j > i && shapes[j] == plain {
+				need = marked
+			}
+			product := func(j int) bool {
+				switch {
+				case shapes[j] == marked:
+					return !wordfreq.Everyday(names[j])
+				case shapes[j] == capitalised && need == capitalised:
+					return wordfreq.Zipf(names[j]) == 0
+				}
+				return false
+			}
 			if j := versionOwner(names, i, fw, product); !known && j >= 0 {
 				add([]string{VersionRole(names[j])})
 			}
@@ -362,31 +378,41 @@ func ofAfter(words []string, i int, romance bool) string {
 // it names no product for: any product's version answers it.
 const AnyVersion = "version:"
 
+// nameShape is how a text's writing of a word marks it as a name.
+type nameShape int
+
+const (
+	plain       nameShape = iota // an everyday word's writing, or an acronym's
+	capitalised                  // a capital first letter where no sentence begins ("which Zorblat release")
+	marked                       // a capital inside ("ESPHome") or a dot between parts ("pino.js")
+)
+
 // writtenNames splits text into words, keeping a dot inside a word
-// ("next.js") but not at its ends ("blog."), and their case; asName[i]
-// reports that words[i] is written as a product's name rather than as an
-// everyday word. Such a word has lower-case letters (an acronym, "LTS",
-// "SDK", is a kind of thing as often as a name) and one of:
-//   - a dot ("pino.js");
-//   - a capital inside it ("ESPHome");
-//   - a capital first letter, unless a sentence or a list's item begins
-//     there ("Hotfix release?", "Ok. Hotfix release", "- Hotfix release")
-//     or the text capitalises most of its words ("Which Hotfix Release Did
-//     We Ship?").
-func writtenNames(text string) (words []string, asName []bool) {
+// ("next.js") but not at its ends ("blog."), and their case, with each
+// word's nameShape. A word with no lower-case letter is plain: an acronym
+// ("LTS", "GA") is a kind of thing as often as a name. A capital first
+// letter marks nothing where a sentence or a list's item begins ("Hotfix
+// release?", "Ok. Hotfix release", "- Hotfix release", "1) Hotfix
+// release") or in a text that capitalises most of its everyday words
+// ("Which Hotfix Release Did We Ship?"). A dot marks a name only between
+// parts of two letters or more: "e.g." and "i.e." are abbreviations.
+func writtenNames(text string) (words []string, shapes []nameShape) {
 	inWord := func(r rune) bool {
 		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= utf8.RuneSelf && unicode.IsLetter(r)
 	}
 	var opens []bool
-	open := true // a sentence begins the text
+	open := true   // a sentence begins the text
+	label := false // the word before is a list item's label ("1", "a")
 	for rest := text; rest != ""; {
 		start := strings.IndexFunc(rest, inWord)
 		if start < 0 {
 			break
 		}
-		// Between the word before and this one: a sentence ends there at
-		// ".", "!", "?", ":" or a line break.
-		open = open || strings.ContainsAny(rest[:start], ".!?:\n")
+		// Between the word before and this one a sentence ends at "!",
+		// "?", ":" or a line break ("." ends the word before: below), and
+		// an item begins after its label's ")".
+		gap := rest[:start]
+		open = open || strings.ContainsAny(gap, "!?:\n") || label && strings.HasPrefix(gap, ")")
 		end := strings.IndexFunc(rest[start:], func(r rune) bool { return !inWord(r) })
 		if end < 0 {
 			end = len(rest) - start
@@ -401,34 +427,51 @@ func writtenNames(text string) (words []string, asName []bool) {
 		}
 		words = append(words, w)
 		opens = append(opens, open)
-		open = strings.HasSuffix(tok, ".") // "Ok. Hotfix release"
+		open = strings.HasSuffix(tok, ".") // "Ok. Hotfix release", "1. Hotfix release"
+		label = utf8.RuneCountInString(w) == 1 || strings.Trim(w, "0123456789") == ""
 	}
-	// Title case: most words that begin no sentence have a capital first
-	// letter, which then says nothing of a name.
+	// Title case: most everyday words that begin no sentence have a capital
+	// first letter, which then says nothing of a name. Names and acronyms
+	// are capitalised in any text and are not counted.
 	capitals, others := 0, 0
 	for i, w := range words {
-		if r, _ := utf8.DecodeRuneInString(w); !opens[i] && unicode.IsLetter(r) {
-			if unicode.IsUpper(r) {
-				capitals++
-			} else {
-				others++
-			}
+		if opens[i] || strings.ToUpper(w) == w || !wordfreq.Everyday(strings.ToLower(w)) {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) {
+			capitals++
+		} else {
+			others++
 		}
 	}
 	titleCase := capitals >= 2 && capitals > others
-	asName = make([]bool, len(words))
+	shapes = make([]nameShape, len(words))
 	for i, w := range words {
 		if strings.ToUpper(w) == w {
 			continue // no lower-case letter
 		}
 		for k, r := range w {
-			if unicode.IsUpper(r) && (k > 0 || !opens[i] && !titleCase) || r == '.' {
-				asName[i] = true
+			if k > 0 && unicode.IsUpper(r) || r == '.' && dottedName(w) {
+				shapes[i] = marked
 				break
+			}
+			if k == 0 && unicode.IsUpper(r) && !opens[i] && !titleCase {
+				shapes[i] = capitalised
 			}
 		}
 	}
-	return words, asName
+	return words, shapes
+}
+
+// dottedName reports whether w's dots join parts of two letters or more
+// ("pino.js", "next.js"), not single letters ("e.g", "i.e").
+func dottedName(w string) bool {
+	for part := range strings.SplitSeq(w, ".") {
+		if utf8.RuneCountInString(part) < 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // versionOwner is the index of the name a question's "version" at words[i]

@@ -56,6 +56,10 @@ func TestAsks(t *testing.T) {
 		{"Ok. Which ESPHome release did we pin?", "version:esphome"},
 		{"Which ESPHome release of the firmware did we flash?", "version:esphome"},
 		{"Which ESPHome release of firmware did we flash?", "version:esphome"}, // "firmware" is no name
+		// Other names and a capitalised "Release" make no title of the text.
+		{"Which Zorblat release broke GitHub Actions?", "version:zorblat"},
+		{"Which Zorblat Release?", "version:zorblat"},
+		{"Which Zorblat release BROKE EVERYTHING?", "version:zorblat"}, // shouting is no title
 		{"Which release of Zorblat did we pin?", "version:zorblat"},
 		{"which zorblat.js release is the chart on?", "version:zorblat.js"},
 		// A version asked in another language: the product's name is the
@@ -204,6 +208,16 @@ func TestReleaseOfNoProduct(t *testing.T) {
 		{"Ok -- Hotfix release, which did we ship?", "Hotfix"},
 		{"the plan\nHotfix release: which did we ship?", "Hotfix"},
 		{"Which Hotfix Release Did We Ship?", "Hotfix"},
+		{"Ok? Firmware release, which did we ship?", "Firmware"},
+		{"Two questions:\n10) Firmware release, which did we ship?", "Firmware"},
+		{"Two questions: a) Firmware release, which did we ship?", "Firmware"},
+		// A capital alone marks no word English uses.
+		{"Which Staging release is deployed?", "Staging"},
+		{"Which Preview release did we try?", "Preview"},
+		// The lower-case name after "of" is what was released.
+		{"Which Firmware release of zorblat did we test?", "Firmware"},
+		// An abbreviation's dots mark no name.
+		{"What is in the e.g. release?", "e.g."},
 		// An acronym names a kind as often as a product.
 		{"Which LTS release did we pin?", "LTS"},
 		{"Which GA release did we ship?", "GA"},

@@ -11,9 +11,10 @@ import (
 
 // howToRE finds a question about how to do something in general, asked the
 // way one asks a search engine or a manual: "how do I …", "what's the
-// difference between …", "write a …", "(can you) explain …", "in bash, …". Such a question is
-// about the technology, not about the project, unless it says so (we,
-// our, this repo: oursRE) or asks about what happened (did, was). A store
+// difference between …", "write a …", "(can you) explain …", also after
+// a setting ("in bash, …": afterSetting). Such a question is about the
+// technology, not about the project, unless it says so (we, our, this
+// repo: saysOurs) or asks about what happened (did, was). A store
 // that talks about the same technology matches its words anyway; only a
 // strong match says the project's past answers it.
 // A subject with "a" or "an" ("how can a component subscribe to …", "how
@@ -138,7 +139,7 @@ func hangulPast(s string) bool {
 }
 
 // howTo reports a how-to question that asks nothing of what happened; the
-// caller has checked that it does not name the project's own ways (oursRE).
+// caller has checked that it does not name the project's own ways (saysOurs).
 // It reads English, Korean (hangulHowToRE), Russian (russianHowTo) and the
 // translated languages' forms (romanceHowTo): other languages' question
 // forms would need a table each, and their function words already weigh
@@ -162,6 +163,9 @@ func afterSetting(prompt string) string {
 	setting, rest, ok := strings.Cut(p[3:], ", ")
 	if n := utf8.RuneCountInString(setting); !ok || n < 1 || n > 40 || strings.ContainsAny(setting, ",?") {
 		return ""
+	}
+	if strings.TrimLeft(rest, " \t\n\f\r") != rest {
+		return "" // the question opens right after ", ", as howToRE read it
 	}
 	return rest
 }
@@ -197,7 +201,7 @@ var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier|(?:as|li
 
 // newWork reports a request for new work that says nothing of what
 // happened and points back to nothing done before (againRE); the caller
-// has checked that it does not name the project's own ways (oursRE).
+// has checked that it does not name the project's own ways (saysOurs).
 func newWork(prompt string) bool {
 	if !isASCII(prompt) && (foreignAgainRE.MatchString(prompt) || foreignAskRE.MatchString(prompt)) {
 		return false
@@ -231,7 +235,7 @@ var capabilityRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:(?:build|make|write)
 // request returns the command a proposal for new work puts politely:
 // "can we add comments under each post?" is "add comments under each
 // post?". Its "we" is who will do the work, not the project's own past
-// (oursRE), so the prompt is read as the command is (newWork). A proposal
+// (saysOurs), so the prompt is read as the command is (newWork). A proposal
 // of anything else ("can we make it work again?", "should we keep the
 // cache?", "can we build on ARM?") is returned whole.
 func request(prompt string) string {

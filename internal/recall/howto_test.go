@@ -431,6 +431,8 @@ func TestAfterSetting(t *testing.T) {
 		{"in " + strings.Repeat("x", 41) + ", how do I loop?", ""},
 		{"in " + strings.Repeat("é", 40) + ", how do I loop?", "how do I loop?"}, // runes, not bytes
 		{"in, how do I", ""},
+		{"in Go,  how do I loop?", ""}, // the lead-in was ", " and the question
+		{"in Go, \nhow do I loop?", ""},
 		{"inside Go, how do I", ""},
 		{"how do I loop?", ""},
 	} {

@@ -350,14 +350,14 @@ func isASCII(s string) bool {
 // ("how do we…", "our…", "last time", "this repo", "remind me"; in Korean
 // and Russian foreignOursRE: "우리", "이 프로젝트", "мы", "наш" and
 // "напомни"): its generic words then say something about the project too.
-// "이" is "this" only as a word of its own: glued to a noun it is the
-// subject particle ("결과물이 저장소에", the output … the repo).
 var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|remind me|this (project|repo|codebase))\b`)
 
 // foreignOursRE is oursRE's Korean and Russian words, read only in a prompt
 // with letters beyond ASCII (saysOurs): a hook process compiles an
 // expression the first time it uses it, and an English prompt, most of
 // them, need not pay for these Unicode classes.
+// "이" is "this" only as a word of its own: glued to a noun it is the
+// subject particle ("결과물이 저장소에", the output … the repo).
 var foreignOursRE = lazyregexp.New(`(?i)напомни|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими)([^\p{L}]|$)`)
 
 // saysOurs reports a prompt that speaks of the project's own ways and
