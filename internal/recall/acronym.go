@@ -11,9 +11,11 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 )
 
-// Acronyms: a prompt spells out a phrase ("late write quarantine") that the
-// session wrote by its initials ("LWQ"), or the other way round. The index
-// holds each as it was written, so neither finds the other.
+// Spellings: a prompt spells out a phrase ("late write quarantine") that the
+// session wrote by its initials ("LWQ"), or the other way round; or spells
+// as words ("the main activity") an identifier the session wrote glued
+// ("MainActivity"). The index holds each as it was written, so neither
+// finds the other.
 
 // minAcronymWords and maxAcronymWords bound the runs of a prompt's words
 // whose initials are read as an acronym. Two words make two letters, which
@@ -21,36 +23,46 @@ import (
 // tokens name something else.
 const minAcronymWords, maxAcronymWords = 3, 5
 
-// acronymRun is a run of adjacent content words of a prompt and the token
-// their initials make.
-type acronymRun struct {
-	words []string // lower-case, as concepts' forms
-	token string
+// wordRun is a run of adjacent content words of a prompt and a token they
+// make: their initials (an acronym) or the words glued (an identifier).
+type wordRun struct {
+	words   []string // lower-case, as concepts' forms
+	token   string
+	acronym bool
 }
 
 // acronymRuns are the runs of minAcronymWords to maxAcronymWords adjacent
 // words of prompt, each a concept of cs, whose initials make a token that is
 // no everyday English word (wordfreq: "the new api test" makes "nat", which
-// any text may hold as itself). Words are adjacent when only spaces or a
-// hyphen stand between them: a comma or a full stop ends a phrase.
-func acronymRuns(prompt string, cs []concept) []acronymRun {
+// any text may hold as itself).
+func acronymRuns(prompt string, cs []concept) []wordRun {
+	return wordRuns(prompt, cs, minAcronymWords, maxAcronymWords, func(ws []string) string {
+		var b strings.Builder
+		for _, w := range ws {
+			b.WriteByte(w[0])
+		}
+		return b.String()
+	})
+}
+
+// wordRuns are the runs of minWords to maxWords adjacent words of prompt,
+// each a concept of cs, with the token join makes of each when that is no
+// everyday English word (wordfreq). Words are adjacent when only spaces or
+// a hyphen stand between them: a comma or a full stop ends a phrase.
+func wordRuns(prompt string, cs []concept, minWords, maxWords int, join func([]string) string) []wordRun {
 	isConcept := func(w string) bool {
 		return slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) })
 	}
-	var runs []acronymRun
+	var runs []wordRun
 	var seg []string // the current run of adjacent content words
 	flush := func() {
 		for i := range seg {
-			for n := minAcronymWords; n <= maxAcronymWords && i+n <= len(seg); n++ {
-				var b strings.Builder
-				for _, w := range seg[i : i+n] {
-					b.WriteByte(w[0])
-				}
-				tok := b.String()
-				if wordfreq.Zipf(tok) > 0 || slices.ContainsFunc(runs, func(r acronymRun) bool { return r.token == tok }) {
+			for n := minWords; n <= maxWords && i+n <= len(seg); n++ {
+				tok := join(seg[i : i+n])
+				if wordfreq.Zipf(tok) > 0 || slices.ContainsFunc(runs, func(r wordRun) bool { return r.token == tok }) {
 					continue
 				}
-				runs = append(runs, acronymRun{words: seg[i : i+n], token: tok})
+				runs = append(runs, wordRun{words: seg[i : i+n], token: tok})
 			}
 		}
 		seg = nil
@@ -99,42 +111,80 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
-// acronymSample is how many of the newest messages holding a candidate
-// token are read for how they write it (writtenAsAcronym).
-const acronymSample = 20
+// identifierRuns are the runs of two or three adjacent words of prompt,
+// each a concept of cs, glued into one token that is no everyday English
+// word: "main activity" makes "mainactivity", which the index holds where
+// the session wrote MainActivity. The index keeps a camelCase identifier
+// whole, so a prompt spelling it as words finds it no other way.
+func identifierRuns(prompt string, cs []concept) []wordRun {
+	return wordRuns(prompt, cs, 2, 3, func(ws []string) string { return strings.Join(ws, "") })
+}
 
-// writtenAsAcronym reports whether the store's newest messages holding tok
-// write it in capitals ("LWQ") at least as often as in lower case: then
-// it is an acronym there. Initials make short tokens that a store of code
-// holds by chance as something else ("tqs", a variable; "nrp", a path).
-func writtenAsAcronym(ctx context.Context, db *store.DB, tok string) (bool, error) {
-	hits, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{tok}, false), Limit: acronymSample, Newest: true})
+// spellingSample is how many of the newest messages holding a candidate
+// token are read for how they write it (written).
+const spellingSample = 20
+
+// written reports whether the store's newest messages holding r's token
+// write it as r stands for its words, at least as often as otherwise:
+//   - an acronym in capitals ("LWQ"), not in lower case: initials make
+//     short tokens that a store of code holds by chance as something else
+//     ("tqs", a variable; "nrp", a path);
+//   - an identifier with a capital opening each word after the first
+//     ("MainActivity", "mainActivity"), not glued in lower case, where it
+//     is some other word ("underscore" is no "under score").
+func written(ctx context.Context, db *store.DB, r wordRun) (bool, error) {
+	hits, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{r.token}, false), Limit: spellingSample, Newest: true})
 	if err != nil {
 		return false, err
 	}
-	up := strings.ToUpper(tok)
-	caps, lower := 0, 0
+	up := strings.ToUpper(r.token)
+	as, other := 0, 0
 	for _, h := range hits {
 		for w := range strings.FieldsFuncSeq(h.Text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			switch {
-			case w == up:
-				caps++
-			case strings.EqualFold(w, tok):
-				lower++
+			if !strings.EqualFold(w, r.token) {
+				continue
+			}
+			if r.acronym && w == up || !r.acronym && camelJoins(w, r.words) {
+				as++
+			} else {
+				other++
 			}
 		}
 	}
-	return caps > 0 && caps >= lower, nil
+	return as > 0 && as >= other, nil
 }
 
-// acronyms adds to the concepts of each run of a prompt's words whose
-// initials make a token the store holds written as an acronym ("late write
-// quarantine" and "LWQ") that token as one more way of writing each of them:
-// a message naming LWQ then matches all three words, as one spelling them
-// out does. The token is weighed as any key of a concept is, by its
-// documents.
-func (tc *termCounts) acronyms(ctx context.Context, cs []concept, prompt string) ([]concept, error) {
-	runs := acronymRuns(head(prompt), cs)
+// camelJoins reports whether w, which is words glued, opens each word after
+// the first with a capital and writes the rest of it in lower case
+// ("MainActivity" for main and activity; not "MAINACTIVITY").
+func camelJoins(w string, words []string) bool {
+	at := 0
+	for i, word := range words {
+		part := w[at : at+len(word)]
+		at += len(word)
+		if i > 0 && !(isUpper(part[0]) && strings.ToLower(part[1:]) == part[1:]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
+
+// spellings adds to the concepts of a prompt's words another way the store
+// writes them together, as one more form of each: the initials of a run of
+// them written as an acronym ("late write quarantine" and "LWQ"), or a run
+// of them glued into an identifier ("main activity" and "MainActivity"). A
+// message naming LWQ or MainActivity then matches each word, as one
+// spelling them out does. The token is weighed as any key of a concept is,
+// by its documents.
+func (tc *termCounts) spellings(ctx context.Context, cs []concept, prompt string) ([]concept, error) {
+	p := head(prompt)
+	runs := acronymRuns(p, cs)
+	for i := range runs {
+		runs[i].acronym = true
+	}
+	runs = append(runs, identifierRuns(p, cs)...)
 	if len(runs) == 0 {
 		return cs, nil
 	}
@@ -143,8 +193,8 @@ func (tc *termCounts) acronyms(ctx context.Context, cs []concept, prompt string)
 		toks[i] = r.token
 	}
 	// Most runs make tokens no message holds: one query says so for all of
-	// them. A token only entries' questions hold is not read as an acronym
-	// either (writtenAsAcronym reads messages), so nothing else is asked.
+	// them. A token only entries' questions hold is not read either
+	// (written reads messages), so nothing else is asked.
 	if ok, err := tc.db.AnyHolds(ctx, toks); err != nil || !ok {
 		return cs, err
 	}
@@ -156,7 +206,7 @@ func (tc *termCounts) acronyms(ctx context.Context, cs []concept, prompt string)
 		if docs[i] == 0 {
 			continue
 		}
-		ok, err := writtenAsAcronym(ctx, tc.db, r.token)
+		ok, err := written(ctx, tc.db, r)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestInitialsWrittenAsAWord(t *testing.T) {
 		// The store holds "qrs" only as a word in lower case.
 		{"is queue retry state still on?", false},
 	} {
-		cs, err := newTermCounts(db, "").acronyms(context.Background(), concepts(tt.prompt, nil), tt.prompt)
+		cs, err := newTermCounts(db, "").spellings(context.Background(), concepts(tt.prompt, nil), tt.prompt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,6 +87,99 @@ func TestAcronymRuns(t *testing.T) {
 		}
 		if strings.Join(got, " ") != tt.want {
 			t.Errorf("acronymRuns(%q) = %q, want %q", tt.prompt, strings.Join(got, " "), tt.want)
+		}
+	}
+}
+
+// TestIdentifierSpelledAsWords: the session wrote an identifier glued
+// ("GlazeScheduler"), and the prompt spells it as words. The index holds
+// "glazescheduler" alone, so the prompt's words found nothing of it.
+func TestIdentifierSpelledAsWords(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "timer", day.AddDate(0, 0, -5),
+		"The firing jobs start twice after a restart, fix it.",
+		"Fixed: GlazeScheduler now extends KilnTimer instead of CronTimer, which re-armed on boot.")
+	say(t, db, "docs", day.AddDate(0, 0, -4),
+		"Write the changelog for the release.",
+		"I wrote the changelog; the release notes list the new import screen.")
+	got := recallFor(t, db, defaults(), "which base class does the glaze scheduler extend now?")
+	if !strings.Contains(got, "extends KilnTimer") {
+		t.Errorf("the answer is missing:\n%s", got)
+	}
+}
+
+// TestGluedWordsWrittenAsOne: the glued words are an identifier only where
+// the store writes them so, each word after the first opening with a
+// capital: "kilnsync" in lower case is some other word (a host, a file),
+// and is not another spelling of the prompt's "kiln sync".
+func TestGluedWordsWrittenAsOne(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		said string
+		want bool
+	}{
+		{"Renamed the worker to KilnSync and restarted it.", true},
+		{"Renamed the worker to kilnSync and restarted it.", true},
+		{"The worker runs on host kilnsync, restarted it.", false},
+		{"Set KILNSYNC=1 and restarted the worker.", false},
+		// Written more often as some other word than as the identifier.
+		{"Host kilnsync runs KilnSync; ssh kilnsync to restart it.", false},
+	} {
+		db := storetest.Open(t)
+		filler(t, db)
+		say(t, db, "worker", day.AddDate(0, 0, -3), "Restart the worker.", tt.said)
+		const prompt = "is the kiln sync worker still running?"
+		cs, err := newTermCounts(db, "").spellings(context.Background(), concepts(prompt, nil), prompt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, c := range cs {
+			got = got || slices.Contains(c.forms, "kilnsync")
+		}
+		if got != tt.want {
+			t.Errorf("store saying %q: kilnsync added %v, want %v", tt.said, got, tt.want)
+		}
+	}
+}
+
+func TestIdentifierRuns(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   string // the runs' tokens
+	}{
+		{"the main activity class", "mainactivity mainactivityclass activityclass"},
+		// Glued into an everyday word ("database"), words are that word.
+		{"the data base", ""},
+		// A comma ends the phrase.
+		{"kiln, sync", ""},
+	} {
+		cs := concepts(tt.prompt, nil)
+		var got []string
+		for _, r := range identifierRuns(tt.prompt, cs) {
+			got = append(got, r.token)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("identifierRuns(%q) = %q, want %q", tt.prompt, strings.Join(got, " "), tt.want)
+		}
+	}
+}
+
+func TestCamelJoins(t *testing.T) {
+	t.Parallel()
+	words := []string{"main", "activity"}
+	for w, want := range map[string]bool{
+		"MainActivity": true,
+		"mainActivity": true,
+		"MAINACTIVITY": false,
+		"Mainactivity": false,
+		"MainACTIVITY": false,
+	} {
+		if got := camelJoins(w, words); got != want {
+			t.Errorf("camelJoins(%q) = %v, want %v", w, got, want)
 		}
 	}
 }

@@ -167,7 +167,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	ours := saysOurs(body) || romanceWe(body) ||
 		namesProject(body) && !work && (!how || currentRE.MatchString(body))
 	counts := newTermCounts(db, req.SessionID)
-	cs, err := counts.acronyms(ctx, cs, prompt)
+	cs, err := counts.spellings(ctx, cs, prompt)
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func TestConceptsMergeAlike(t *testing.T) {
 	}
 	// Every spelling stays: an acronym reads the prompt's own words.
 	p := "the page loads slowly in the paging buffer pool"
-	if runs := acronymRuns(p, concepts(p, repoGlosses())); !slices.ContainsFunc(runs, func(r acronymRun) bool { return r.token == "pbp" }) {
+	if runs := acronymRuns(p, concepts(p, repoGlosses())); !slices.ContainsFunc(runs, func(r wordRun) bool { return r.token == "pbp" }) {
 		t.Errorf("acronymRuns(%q) = %+v, want pbp", p, runs)
 	}
 }
