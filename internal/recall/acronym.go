@@ -172,13 +172,17 @@ func camelJoins(w string, words []string) bool {
 func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
 
 // spellings adds to the concepts of a prompt's words another way the store
-// writes them together, as one more form of each: the initials of a run of
-// them written as an acronym ("late write quarantine" and "LWQ"), or a run
-// of them glued into an identifier ("main activity" and "MainActivity"). A
-// message naming LWQ or MainActivity then matches each word, as one
-// spelling them out does. The token is weighed as any key of a concept is,
-// by its documents.
+// writes them, as one more form of each: a word's American spelling
+// (american), the initials of a run of them written as an acronym ("late
+// write quarantine" and "LWQ"), or a run of them glued into an identifier
+// ("main activity" and "MainActivity"). A message naming LWQ or
+// MainActivity then matches each word, as one spelling them out does. The
+// token is weighed as any key of a concept is, by its documents.
 func (tc *termCounts) spellings(ctx context.Context, cs []concept, prompt string) ([]concept, error) {
+	cs, err := tc.american(ctx, cs)
+	if err != nil {
+		return nil, err
+	}
 	p := head(prompt)
 	runs := acronymRuns(p, cs)
 	for i := range runs {
@@ -222,4 +226,81 @@ func (tc *termCounts) spellings(ctx context.Context, cs []concept, prompt string
 		}
 	}
 	return cs, nil
+}
+
+// american adds to each concept whose word is spelled the British way
+// ("colour", "initialise", "centre") its American spelling, when the store
+// writes that more often: code, its tools and most of what a session says
+// about them spell "color" and "initialize", and a prompt written the
+// British way found none of it. The word is left alone where the store
+// writes it as the prompt does.
+func (tc *termCounts) american(ctx context.Context, cs []concept) ([]concept, error) {
+	type variant struct {
+		c                 int
+		british, american string
+	}
+	var vs []variant
+	var toks []string
+	for i, c := range cs {
+		for _, a := range americanSpellings(c.forms[0]) {
+			vs = append(vs, variant{i, c.forms[0], a})
+			toks = append(toks, c.forms[0], a)
+		}
+	}
+	if len(vs) == 0 {
+		return cs, nil
+	}
+	docs, _, err := tc.count(ctx, toks)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range vs {
+		if docs[2*k+1] <= docs[2*k] {
+			continue
+		}
+		if key := indexKey(v.american); !slices.Contains(cs[v.c].keys, key) {
+			cs[v.c].forms = append(cs[v.c].forms, v.american)
+			cs[v.c].keys = append(cs[v.c].keys, key)
+		}
+	}
+	return cs, nil
+}
+
+// americanSpellings are the American spellings w may have if it is written
+// the British way, by the regular differences of the two spellings:
+// "-our" ("colour", "behaviours"), "-ise" and "-isation" ("initialised",
+// "normalisation"), "-yse" ("analyse"), "-tre" ("centre"), "-ogue"
+// ("catalogue"), "-ence" ("licence") and a doubled l before a suffix
+// ("cancelled", "modelling"). Most words with such a shape are spelled so
+// in both ("hour", "wise", "fence", "filled"): the store, which writes the
+// American spelling only of the first kind, tells them apart (american).
+func americanSpellings(w string) []string {
+	if !isASCII(w) {
+		return nil
+	}
+	var out []string
+	if i := strings.LastIndex(w, "our"); i >= 2 {
+		out = append(out, w[:i]+"or"+w[i+3:]) // colour, flavours, favourite
+	}
+	for _, suf := range []string{"isation", "isations", "ise", "ised", "ises", "ising", "iser", "isers"} {
+		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 3 {
+			out = append(out, stem+"iz"+suf[2:])
+		}
+	}
+	for _, suf := range []string{"yse", "ysed", "yses", "ysing", "yser"} {
+		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 3 {
+			out = append(out, stem+"yz"+suf[2:])
+		}
+	}
+	for _, r := range [][2]string{{"tre", "ter"}, {"tres", "ters"}, {"ogue", "og"}, {"ogues", "ogs"}, {"ence", "ense"}} {
+		if stem, ok := strings.CutSuffix(w, r[0]); ok && len(stem) >= 3 {
+			out = append(out, stem+r[1])
+		}
+	}
+	for _, suf := range []string{"lled", "lling", "ller", "llers"} {
+		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 4 {
+			out = append(out, stem+suf[1:])
+		}
+	}
+	return out
 }

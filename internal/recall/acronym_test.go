@@ -183,3 +183,79 @@ func TestCamelJoins(t *testing.T) {
 		}
 	}
 }
+
+// TestBritishSpellingFindsAmerican: the session wrote "color", as code
+// and its tools spell it, and the prompt "colour". The index holds each
+// as written, so the prompt's word found nothing of the answer.
+func TestBritishSpellingFindsAmerican(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "theme", day.AddDate(0, 0, -5),
+		"Make the kiln dashboard warmer.",
+		"Done: the accent color is now #c2410c and the heading font is Fraunces.")
+	say(t, db, "docs", day.AddDate(0, 0, -4),
+		"Write the changelog for the release.",
+		"I wrote the changelog; the release notes list the new import screen.")
+	got := recallFor(t, db, defaults(), "which accent colour did the kiln dashboard get?")
+	if !strings.Contains(got, "#c2410c") {
+		t.Errorf("the answer is missing:\n%s", got)
+	}
+}
+
+// TestBritishSpellingTheStoreWrites: a word the store writes as the prompt
+// does is left alone, and one written the British way in both spellings
+// ("hour") gains nothing.
+func TestBritishSpellingTheStoreWrites(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		said, prompt, american string
+		want                   bool
+	}{
+		{"The accent color is teal.", "which accent colour is it?", "color", true},
+		{"The accent colour is teal; the color token is --accent.", "which accent colour is it?", "color", false},
+		{"Call initialize() before the first request.", "where do we initialise the client?", "initialize", true},
+		{"The job runs for one hour, or for the whole tour.", "how long is the tour?", "tor", false},
+	} {
+		db := storetest.Open(t)
+		filler(t, db)
+		say(t, db, "s", day.AddDate(0, 0, -3), "Remind me.", tt.said)
+		cs, err := newTermCounts(db, "").spellings(context.Background(), concepts(tt.prompt, nil), tt.prompt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, tt.american) })
+		if got != tt.want {
+			t.Errorf("store saying %q, prompt %q: %s added %v, want %v", tt.said, tt.prompt, tt.american, got, tt.want)
+		}
+	}
+}
+
+func TestAmericanSpellings(t *testing.T) {
+	t.Parallel()
+	for w, want := range map[string]string{
+		"colour":        "color",
+		"coloured":      "colored",
+		"favourite":     "favorite",
+		"behaviours":    "behaviors",
+		"initialise":    "initialize",
+		"normalisation": "normalization",
+		"serialisers":   "serializers",
+		"analysed":      "analyzed",
+		"centre":        "center",
+		"catalogue":     "catalog",
+		"licence":       "license",
+		"cancelled":     "canceled",
+		"modelling":     "modeling",
+		"your":          "", // "our" at its start
+		"hours":         "",
+		"filled":        "", // two letters before the doubled l
+		"wise":          "",
+		"rises":         "",
+	} {
+		got := strings.Join(americanSpellings(w), " ")
+		if got != want {
+			t.Errorf("americanSpellings(%q) = %q, want %q", w, got, want)
+		}
+	}
+}

@@ -163,3 +163,41 @@ func TestCasedPartsOfAWrittenIdentifier(t *testing.T) {
 		t.Errorf("in a path: concepts %v, want quilldesk without its unseen parts", got)
 	}
 }
+
+// TestCompoundWrittenMostlyApart: a compound the project writes as words
+// far more often than glued ("light mode" in many messages, lightMode in
+// one) is its words; the glued form, rare by its own count, would weigh as
+// the prompt's rarest word, which nearly no message holds. Written glued
+// as often as apart, it stays a concept of its own.
+func TestCompoundWrittenMostlyApart(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		glued int
+		want  string
+	}{
+		{1, "light mode restyle heading"},
+		{7, "lightmode light mode restyle heading"}, // apart in six messages
+	} {
+		db := storetest.Open(t)
+		filler(t, db)
+		for i := range 3 {
+			say(t, db, fmt.Sprintf("theme-%d", i), day.AddDate(0, 0, -9+i),
+				"Check the light mode contrast.", "The light mode heading contrast passes now.")
+		}
+		for i := range tt.glued {
+			say(t, db, fmt.Sprintf("code-%d", i), day.AddDate(0, 0, -5+i),
+				"Where is the toggle?", "The toggle sets lightMode in the theme store.")
+		}
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts("for the light-mode restyle, which heading?", repoGlosses()), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range cs {
+			got = append(got, strings.Join(c.forms, "|"))
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("lightMode in %d messages: concepts %q, want %q", tt.glued, strings.Join(got, " "), tt.want)
+		}
+	}
+}

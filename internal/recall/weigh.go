@@ -535,9 +535,15 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 			k++
 		}
 		held[c.forms[0]] = df > 0
-		written := false
+		written, apart := false, false
 		if c.parts != nil {
 			written = docs[phrases] > 0
+			// The project writes the compound's words apart more often
+			// than glued ("light mode" in forty messages, lightMode in
+			// one): the glued form is a rare spelling of a common thing,
+			// and weighed by its own count it stood for the rarest word
+			// of the prompt, which nearly no message holds.
+			apart = docs[phrases] > df
 			phrases++
 		}
 		if df == 0 && !said && held[c.whole] {
@@ -547,7 +553,7 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 			// share of the prompt no text could cover.
 			continue
 		}
-		if df == 0 && !said && (c.glued || negatedAux()[c.forms[0]]) {
+		if (df == 0 || apart) && !said && (c.glued || negatedAux()[c.forms[0]]) {
 			if c.parts != nil && !written {
 				kept = append(kept, concept{parts: c.parts}) // joinCompounds joins its parts
 			}
