@@ -46,8 +46,8 @@ func acronymRuns(prompt string, cs []concept) []wordRun {
 }
 
 // wordRuns are the runs of minWords to maxWords adjacent words of prompt,
-// each a concept of cs, with the token join makes of each when that is no
-// everyday English word (wordfreq). Words are adjacent when only spaces or
+// each a concept of cs, with the token join makes of each when the English
+// word list holds no such word (wordfreq). Words are adjacent when only spaces or
 // a hyphen stand between them: a comma or a full stop ends a phrase.
 func wordRuns(prompt string, cs []concept, minWords, maxWords int, join func([]string) string) []wordRun {
 	isConcept := func(w string) bool {
@@ -112,8 +112,7 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // identifierRuns are the runs of two or three adjacent words of prompt,
-// each a concept of cs, glued into one token that is no everyday English
-// word: "main activity" makes "mainactivity", which the index holds where
+// each a concept of cs, glued into one token that is no English word: "main activity" makes "mainactivity", which the index holds where
 // the session wrote MainActivity. The index keeps a camelCase identifier
 // whole, so a prompt spelling it as words finds it no other way.
 func identifierRuns(prompt string, cs []concept) []wordRun {
@@ -155,14 +154,21 @@ func written(ctx context.Context, db *store.DB, r wordRun) (bool, error) {
 }
 
 // camelJoins reports whether w, which is words glued, opens each word after
-// the first with a capital and writes the rest of it in lower case
-// ("MainActivity" for main and activity; not "MAINACTIVITY").
+// the first with a capital, the rest of it in lower case or all in
+// capitals as Go writes an initialism ("MainActivity", "mainActivity",
+// "baseURL" for base and url); not all in capitals ("MAINACTIVITY"), nor
+// in lower case. w must be as long as the words: a letter that folds to
+// another's case in more bytes ("ſ" for "s") is no spelling of them.
 func camelJoins(w string, words []string) bool {
+	if len(w) != len(strings.Join(words, "")) || strings.ToUpper(w) == w {
+		return false
+	}
 	at := 0
 	for i, word := range words {
 		part := w[at : at+len(word)]
 		at += len(word)
-		if i > 0 && !(isUpper(part[0]) && strings.ToLower(part[1:]) == part[1:]) {
+		rest := part[1:]
+		if i > 0 && !(isUpper(part[0]) && (strings.ToLower(rest) == rest || strings.ToUpper(rest) == rest)) {
 			return false
 		}
 	}
@@ -188,7 +194,11 @@ func (tc *termCounts) spellings(ctx context.Context, cs []concept, prompt string
 	for i := range runs {
 		runs[i].acronym = true
 	}
-	runs = append(runs, identifierRuns(p, cs)...)
+	// A glued run the prompt writes as one word too ("light-mode" is
+	// lightmode already, a concept of its own) is that word's.
+	runs = append(runs, slices.DeleteFunc(identifierRuns(p, cs), func(r wordRun) bool {
+		return slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, r.token) })
+	})...)
 	if len(runs) == 0 {
 		return cs, nil
 	}
@@ -217,11 +227,9 @@ func (tc *termCounts) spellings(ctx context.Context, cs []concept, prompt string
 		if !ok {
 			continue
 		}
-		k := indexKey(r.token)
 		for j := range cs {
-			if slices.ContainsFunc(cs[j].forms, func(f string) bool { return slices.Contains(r.words, f) }) && !slices.Contains(cs[j].keys, k) {
-				cs[j].forms = append(cs[j].forms, r.token)
-				cs[j].keys = append(cs[j].keys, k)
+			if slices.ContainsFunc(cs[j].forms, func(f string) bool { return slices.Contains(r.words, f) }) {
+				cs[j] = withForm(cs[j], r.token)
 			}
 		}
 	}
@@ -258,49 +266,66 @@ func (tc *termCounts) american(ctx context.Context, cs []concept) ([]concept, er
 		if docs[2*k+1] <= docs[2*k] {
 			continue
 		}
-		if key := indexKey(v.american); !slices.Contains(cs[v.c].keys, key) {
-			cs[v.c].forms = append(cs[v.c].forms, v.american)
-			cs[v.c].keys = append(cs[v.c].keys, key)
-		}
+		cs[v.c] = withForm(cs[v.c], v.american)
 	}
 	return cs, nil
 }
 
+// withForm is c with one more way of writing it, form, unless the index
+// reads form as one of c's keys already.
+func withForm(c concept, form string) concept {
+	if key := indexKey(form); !slices.Contains(c.keys, key) {
+		c.forms = append(c.forms, form)
+		c.keys = append(c.keys, key)
+	}
+	return c
+}
+
 // americanSpellings are the American spellings w may have if it is written
 // the British way, by the regular differences of the two spellings:
-// "-our" ("colour", "behaviours"), "-ise" and "-isation" ("initialised",
-// "normalisation"), "-yse" ("analyse"), "-tre" ("centre"), "-ogue"
-// ("catalogue"), "-ence" ("licence") and a doubled l before a suffix
-// ("cancelled", "modelling"). Most words with such a shape are spelled so
-// in both ("hour", "wise", "fence", "filled"): the store, which writes the
-// American spelling only of the first kind, tells them apart (american).
+// "-our" before an ending ("colour", "behaviours", "favourite"), "-ise" and
+// "-isation" ("initialised", "normalisation"), "-yse" ("analyse"), "-tre"
+// ("centre"), "-ogue" ("catalogue") and "-ence" ("licence"). A doubled l
+// ("cancelled") needs none: the index's stem is the same. A spelling no
+// English word list holds, of a word one does ("differense" of
+// "difference"), is none; most words of such a shape are spelled so in
+// both ("difference", "promise"), and the store tells the rest apart
+// (american).
 func americanSpellings(w string) []string {
 	if !isASCII(w) {
 		return nil
 	}
+	known := wordfreq.Zipf(w) > 0
 	var out []string
-	if i := strings.LastIndex(w, "our"); i >= 2 {
-		out = append(out, w[:i]+"or"+w[i+3:]) // colour, flavours, favourite
-	}
-	for _, suf := range []string{"isation", "isations", "ise", "ised", "ises", "ising", "iser", "isers"} {
-		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 3 {
-			out = append(out, stem+"iz"+suf[2:])
+	add := func(a string) {
+		if !known || wordfreq.Zipf(a) > 0 {
+			out = append(out, a)
 		}
 	}
-	for _, suf := range []string{"yse", "ysed", "yses", "ysing", "yser"} {
-		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 3 {
-			out = append(out, stem+"yz"+suf[2:])
-		}
+	// "-our" after three letters or more ("colour"; not "scoured", "flour"),
+	// before an ending or none ("resources" and "encourage" have none).
+	if i := strings.LastIndex(w, "our"); i >= 3 && slices.Contains(ourEndings, w[i+3:]) {
+		add(w[:i] + "or" + w[i+3:])
 	}
-	for _, r := range [][2]string{{"tre", "ter"}, {"tres", "ters"}, {"ogue", "og"}, {"ogues", "ogs"}, {"ence", "ense"}} {
+	for _, r := range britishEndings {
 		if stem, ok := strings.CutSuffix(w, r[0]); ok && len(stem) >= 3 {
-			out = append(out, stem+r[1])
-		}
-	}
-	for _, suf := range []string{"lled", "lling", "ller", "llers"} {
-		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 4 {
-			out = append(out, stem+suf[1:])
+			add(stem + r[1])
 		}
 	}
 	return out
+}
+
+// ourEndings are what may follow a British "-our": "colour", "colours",
+// "coloured", "colouring", "favourite", "honourable", "flavourful".
+var ourEndings = []string{"", "s", "ed", "ing", "ite", "ites", "able", "ably", "ful", "less", "ist", "ists"}
+
+// britishEndings are word endings spelled one way in British English and
+// another in American, each pair (British, American).
+var britishEndings = [][2]string{
+	{"isation", "ization"}, {"isations", "izations"},
+	{"ise", "ize"}, {"ised", "ized"}, {"ises", "izes"}, {"ising", "izing"}, {"iser", "izer"}, {"isers", "izers"},
+	{"yse", "yze"}, {"ysed", "yzed"}, {"yses", "yzes"}, {"ysing", "yzing"}, {"yser", "yzer"},
+	{"tre", "ter"}, {"tres", "ters"},
+	{"ogue", "og"}, {"ogues", "ogs"},
+	{"ence", "ense"},
 }

@@ -170,16 +170,23 @@ func TestIdentifierRuns(t *testing.T) {
 
 func TestCamelJoins(t *testing.T) {
 	t.Parallel()
-	words := []string{"main", "activity"}
-	for w, want := range map[string]bool{
-		"MainActivity": true,
-		"mainActivity": true,
-		"MAINACTIVITY": false,
-		"Mainactivity": false,
-		"MainACTIVITY": false,
+	for _, tt := range []struct {
+		w     string
+		words []string
+		want  bool
+	}{
+		{"MainActivity", []string{"main", "activity"}, true},
+		{"mainActivity", []string{"main", "activity"}, true},
+		{"baseURL", []string{"base", "url"}, true}, // an initialism, as Go writes it
+		{"ServeHTTP", []string{"serve", "http"}, true},
+		{"MAINACTIVITY", []string{"main", "activity"}, false},
+		{"Mainactivity", []string{"main", "activity"}, false},
+		{"mainactivity", []string{"main", "activity"}, false},
+		{"MainActiVity", []string{"main", "activity"}, false},
+		{"ſeTup", []string{"set", "up"}, false}, // "ſ" folds to "s" in two bytes
 	} {
-		if got := camelJoins(w, words); got != want {
-			t.Errorf("camelJoins(%q) = %v, want %v", w, got, want)
+		if got := camelJoins(tt.w, tt.words); got != tt.want {
+			t.Errorf("camelJoins(%q, %q) = %v, want %v", tt.w, tt.words, got, tt.want)
 		}
 	}
 }
@@ -215,7 +222,7 @@ func TestBritishSpellingTheStoreWrites(t *testing.T) {
 		{"The accent color is teal.", "which accent colour is it?", "color", true},
 		{"The accent colour is teal; the color token is --accent.", "which accent colour is it?", "color", false},
 		{"Call initialize() before the first request.", "where do we initialise the client?", "initialize", true},
-		{"The job runs for one hour, or for the whole tour.", "how long is the tour?", "tor", false},
+		{"Set the kilnColor flag.", "is the colourpicker on?", "colorpicker", false}, // no such token held
 	} {
 		db := storetest.Open(t)
 		filler(t, db)
@@ -245,17 +252,39 @@ func TestAmericanSpellings(t *testing.T) {
 		"centre":        "center",
 		"catalogue":     "catalog",
 		"licence":       "license",
-		"cancelled":     "canceled",
-		"modelling":     "modeling",
-		"your":          "", // "our" at its start
-		"hours":         "",
-		"filled":        "", // two letters before the doubled l
+		"colourpicker":  "", // no ending the "-our" rule knows
+		"your":          "", // "our" after fewer than three letters
+		"scoured":       "",
+		"resources":     "", // no ending after "our"
+		"difference":    "", // "differense" is no English word
+		"promise":       "",
 		"wise":          "",
-		"rises":         "",
+		"cancelled":     "", // the index stems it as "canceled"
 	} {
 		got := strings.Join(americanSpellings(w), " ")
 		if got != want {
 			t.Errorf("americanSpellings(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+// TestGluedRunOfACompound: the glued form of a hyphenated compound is a
+// concept of the prompt already; its words do not also gain it, or a
+// message writing it would match three concepts where one writing the
+// words matches two.
+func TestGluedRunOfACompound(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "code", day.AddDate(0, 0, -5), "Where is the toggle?", "The toggle sets lightMode in the theme store.")
+	const prompt = "for the light-mode restyle, which heading?"
+	cs, err := newTermCounts(db, "").spellings(context.Background(), concepts(prompt, nil), prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.forms[0] != "lightmode" && slices.Contains(c.forms, "lightmode") {
+			t.Errorf("concept %q gained lightmode", c.forms)
 		}
 	}
 }

@@ -177,6 +177,7 @@ func TestCompoundWrittenMostlyApart(t *testing.T) {
 	}{
 		{1, "light mode restyle heading"},
 		{7, "lightmode light mode restyle heading"}, // apart in six messages
+		{6, "lightmode light mode restyle heading"},
 	} {
 		db := storetest.Open(t)
 		filler(t, db)

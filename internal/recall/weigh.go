@@ -491,6 +491,8 @@ func (tc *termCounts) count(ctx context.Context, words []string) (docs []int, to
 // it; one of a prompt in another language keeps less (foreignUnseenWeight). Generic words keep genericWeight. An identifier form no text contains
 // ("shopapi" for shop-api) is dropped, its parts carry it, as one
 // concept when it is a compound the project never wrote (joinCompounds);
+// so is a compound's glued form the store holds in fewer messages than its
+// words as a phrase ("lightmode", "light mode");
 // so is a part no text contains of one the project writes whole ("iq" of
 // OutreachIQ), which the whole carries.
 // total is TermDocs's estimate of how many events the store holds.
