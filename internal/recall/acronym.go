@@ -47,8 +47,9 @@ func acronymRuns(prompt string, cs []concept) []wordRun {
 
 // wordRuns are the runs of minWords to maxWords adjacent words of prompt,
 // each a concept of cs, with the token join makes of each when the English
-// word list holds no such word (wordfreq). Words are adjacent when only spaces or
-// a hyphen stand between them: a comma or a full stop ends a phrase.
+// word list holds no such word (wordfreq). Words are adjacent when only
+// spaces or a hyphen stand between them: a comma or a full stop ends a
+// phrase.
 func wordRuns(prompt string, cs []concept, minWords, maxWords int, join func([]string) string) []wordRun {
 	isConcept := func(w string) bool {
 		return slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) })
@@ -112,9 +113,10 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // identifierRuns are the runs of two or three adjacent words of prompt,
-// each a concept of cs, glued into one token that is no English word: "main activity" makes "mainactivity", which the index holds where
-// the session wrote MainActivity. The index keeps a camelCase identifier
-// whole, so a prompt spelling it as words finds it no other way.
+// each a concept of cs, glued into one token that is no English word:
+// "main activity" makes "mainactivity", which the index holds where the
+// session wrote MainActivity. The index keeps a camelCase identifier whole,
+// so a prompt spelling it as words finds it no other way.
 func identifierRuns(prompt string, cs []concept) []wordRun {
 	return wordRuns(prompt, cs, 2, 3, func(ws []string) string { return strings.Join(ws, "") })
 }
@@ -129,8 +131,8 @@ const spellingSample = 20
 //     short tokens that a store of code holds by chance as something else
 //     ("tqs", a variable; "nrp", a path);
 //   - an identifier with a capital opening each word after the first
-//     ("MainActivity", "mainActivity"), not glued in lower case, where it
-//     is some other word ("underscore" is no "under score").
+//     (camelJoins: "MainActivity", "baseURL"), not glued in lower case,
+//     where it is some other word ("underscore" is no "under score").
 func written(ctx context.Context, db *store.DB, r wordRun) (bool, error) {
 	hits, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{r.token}, false), Limit: spellingSample, Newest: true})
 	if err != nil {
@@ -244,14 +246,14 @@ func (tc *termCounts) spellings(ctx context.Context, cs []concept, prompt string
 // writes it as the prompt does.
 func (tc *termCounts) american(ctx context.Context, cs []concept) ([]concept, error) {
 	type variant struct {
-		c                 int
-		british, american string
+		c        int
+		american string
 	}
 	var vs []variant
-	var toks []string
+	var toks []string // each variant's prompt word and its American spelling
 	for i, c := range cs {
 		for _, a := range americanSpellings(c.forms[0]) {
-			vs = append(vs, variant{i, c.forms[0], a})
+			vs = append(vs, variant{i, a})
 			toks = append(toks, c.forms[0], a)
 		}
 	}
