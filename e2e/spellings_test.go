@@ -1,0 +1,28 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestRealClientIdentifierSpelledAsWords: a session wrote a class whose
+// name glues two words (KilnActivity). In the next session a question
+// spelling it as words ("the kiln activity") gets the write that holds it:
+// the index keeps the identifier whole, and the prompt's words alone match
+// nothing of it.
+func TestRealClientIdentifierSpelledAsWords(t *testing.T) {
+	w := newWorld(t)
+	path := w.projectFile("KilnActivity.kt", "package com.kiln\n\nclass KilnActivity : AudioServiceActivity()\n")
+	write, err := json.Marshal(map[string]string{"file_path": path,
+		"content": "package com.kiln\n\nimport io.flutter.embedding.android.FlutterActivity\n\nclass KilnActivity : FlutterActivity()\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil, "the firing screen crashes on resume since the audio plugin went, fix the base class\nREADFILE "+path+"\nCALLTOOL Write "+string(write)+"\nREPLY Done.")
+	const asked = "Which class does the kiln activity extend now?"
+	r := requestWith(t, requests(t, w.session("s2", nil, asked)), asked)
+	if injections(r) != 1 || !strings.Contains(r, "KilnActivity : FlutterActivity") {
+		t.Errorf("the write naming KilnActivity was not recalled:\n%.3000s", r)
+	}
+}
