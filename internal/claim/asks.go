@@ -304,6 +304,9 @@ func Asks(text string) []string {
 			// "Staging"), and it does not stand for the product when a
 			// lower-case name after "of" does ("the Hotfix release of
 			// zorblat").
+			if known {
+				continue
+			}
 			need := capitalised
 			if j := versionOwner(names, i, fw, nil); j > i && shapes[j] == plain {
 				need = marked
@@ -317,7 +320,7 @@ func Asks(text string) []string {
 				}
 				return false
 			}
-			if j := versionOwner(names, i, fw, product); !known && j >= 0 {
+			if j := versionOwner(names, i, fw, product); j >= 0 {
 				add([]string{VersionRole(names[j])})
 			}
 		}

@@ -36,13 +36,17 @@ type wordRun struct {
 // no everyday English word (wordfreq: "the new api test" makes "nat", which
 // any text may hold as itself).
 func acronymRuns(prompt string, cs []concept) []wordRun {
-	return wordRuns(prompt, cs, minAcronymWords, maxAcronymWords, func(ws []string) string {
+	runs := wordRuns(prompt, cs, minAcronymWords, maxAcronymWords, func(ws []string) string {
 		var b strings.Builder
 		for _, w := range ws {
 			b.WriteByte(w[0])
 		}
 		return b.String()
 	})
+	for i := range runs {
+		runs[i].acronym = true
+	}
+	return runs
 }
 
 // wordRuns are the runs of minWords to maxWords adjacent words of prompt,
@@ -193,9 +197,6 @@ func (tc *termCounts) spellings(ctx context.Context, cs []concept, prompt string
 	}
 	p := head(prompt)
 	runs := acronymRuns(p, cs)
-	for i := range runs {
-		runs[i].acronym = true
-	}
 	// A glued run the prompt writes as one word too ("light-mode" is
 	// lightmode already, a concept of its own) is that word's.
 	runs = append(runs, slices.DeleteFunc(identifierRuns(p, cs), func(r wordRun) bool {
