@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -746,6 +747,9 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 		words := lowerRuns(file)
 		ev, err := newestLater(ctx, db, req, it, words[max(0, len(words)-laterRunWords):], func(text string) bool {
 			head := firstLine(text)
+			if head == "Read: "+file || head == "Write: "+file {
+				return setAnew(file, held, text, key.keys)
+			}
 			if head != "Edit: "+file && head != "MultiEdit: "+file {
 				return false
 			}
@@ -773,6 +777,25 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 		more = append(more, laterEdit{edit: laterItem(ev, cs), of: it.CID})
 	}
 	return more
+}
+
+// setAnew reports a later read or write of file (its text) that gives
+// another value to a setting a line of held sets (settingLine), a line
+// naming one of keys: the file as read or written later holds what was
+// changed since, whether or not an edit of it was captured (a change made
+// in an editor, or in a session not recorded).
+func setAnew(file string, held map[string]bool, text string, keys []string) bool {
+	_, now := fileShown(text)
+	if len(now) == 0 {
+		return false
+	}
+	later := fileSettings(file, slices.Collect(maps.Keys(now)))
+	for name, s := range fileSettings(file, slices.Collect(maps.Keys(held))) {
+		if l, ok := later[name]; ok && l.value != s.value && hasAny(keysOf(s.line), keys) {
+			return true
+		}
+	}
+	return false
 }
 
 // mostSpecific is the most specific of the concepts cs that lines name; a

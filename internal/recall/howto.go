@@ -1,12 +1,14 @@
 package recall
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // howToRE finds a question about how to do something in general, asked the
@@ -260,6 +262,48 @@ func pastOrNow(prompt string) bool {
 	return past(prompt) || currentRE.MatchString(prompt) ||
 		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt) ||
 		strings.Contains(prompt, "?") && russianPast(prompt)
+}
+
+// namesRunFile reports a prompt that names a file one of the tool runs
+// items holds read, wrote or edited: its name written whole
+// ("netlify.toml", "claude_desktop_config.json"), or the words of its name
+// before the extension, two at least, in a row ("the astro config" for
+// astro.config.mjs). One word ("netlify" of netlify.toml, "index") names
+// a tool or a page as often as the file.
+func namesRunFile(prompt string, items []Item) bool {
+	lower := strings.ToLower(prompt)
+	words := lowerRuns(prompt)
+	for _, it := range items {
+		if it.Kind != store.TypeToolObservation {
+			continue
+		}
+		tool, file, ok := strings.Cut(firstLine(it.event.Text), ": ")
+		if !ok || tool != "Read" && tool != "Write" && tool != "Edit" && tool != "MultiEdit" {
+			continue
+		}
+		base := strings.ToLower(baseName(strings.TrimSuffix(file, " (error)")))
+		stem := strings.TrimSuffix(base, filepath.Ext(base))
+		if stem == "" || stem == base {
+			continue // a dotfile, or no extension: no name apart from its kind
+		}
+		if wordIn(lower, base) {
+			return true
+		}
+		if sw := lowerRuns(stem); len(sw) >= 2 && inRow(words, sw) {
+			return true
+		}
+	}
+	return false
+}
+
+// inRow reports whether words holds run, its words one after another.
+func inRow(words, run []string) bool {
+	for i := 0; i+len(run) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 // regularPastRE finds an English verb in the past tense or a participle:

@@ -168,6 +168,11 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, editWarnings(sel, paired)...)
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, paired)...)
+	settings, err := settingWarnings(ctx, db, sel, paired)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, settings...)
 
 	n = 0
 	for _, it := range sel {
