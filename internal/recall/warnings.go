@@ -168,6 +168,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, editWarnings(sel, paired)...)
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, paired)...)
+	out = append(out, declinedWarnings(sel, paired)...)
 	settings, err := settingWarnings(ctx, db, sel, paired)
 	if err != nil {
 		return nil, err
@@ -813,6 +814,75 @@ func revertWarnings(ctx context.Context, db *store.DB, sel []Item, paired map[[2
 func subagentReport(ev store.Event) bool {
 	tool := gjson.GetBytes(ev.Payload, "tool").String()
 	return tool == "Task" || tool == "Agent"
+}
+
+// declinedNote is what Claude Code returns for a tool call the user
+// declined: the call never ran (an edit's new text was not written, a
+// command not run).
+const declinedNote = "The user doesn't want to proceed with this tool use"
+
+// declinedWarnings finds, among recalled tool runs, a call the user
+// declined and a later one shown of the same command with other quoted
+// values ("git config user.email \"a@x\"", declined, then "… \"b@y\""
+// run) or of the same file, in the same session (a call declined is
+// retried as the user asks, not days later): what the declined call
+// would have set never held, and the later call is what the user let run.
+func declinedWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	var out []Warning
+	for i, o := range sel {
+		if len(out) == perKind {
+			break
+		}
+		if o.Kind != store.TypeToolObservation || !strings.Contains(o.event.Text, declinedNote) {
+			continue
+		}
+		shape := runShape(o.event.Text)
+		for j, n := range sel {
+			if n.Kind != store.TypeToolObservation || n.SessionID != o.SessionID || !later(n, o, j, i) || strings.Contains(n.event.Text, declinedNote) ||
+				runShape(n.event.Text) != shape || paired[pair(itemKey(o), itemKey(n))] {
+				continue
+			}
+			head := strings.TrimSuffix(firstLine(o.event.Text), " (error)")
+			a := Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: head}
+			b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: firstLine(n.event.Text)}
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, kept: true, standsFor: true,
+				Note: fmt.Sprintf("the user declined the first call, which never ran; the second ran instead (%s).", date(n.Time))})
+			paired[pair(itemKey(o), itemKey(n))] = true
+			break
+		}
+	}
+	return out
+}
+
+// runShape is what two calls of one command with other values share: the
+// tool and its argument with quoted strings left out ("Bash: git config
+// user.email \"\""), or the tool and the file it edits or writes; "" for
+// a text of neither.
+func runShape(text string) string {
+	line := strings.TrimSuffix(firstLine(text), " (error)")
+	tool, arg, ok := strings.Cut(line, ": ")
+	switch {
+	case !ok || arg == "":
+		return ""
+	case tool == "Edit" || tool == "MultiEdit" || tool == "Write":
+		return "file: " + arg
+	}
+	var b strings.Builder
+	b.WriteString(tool + ": ")
+	for k := 0; k < len(arg); k++ {
+		c := arg[k]
+		if c != '"' && c != '\'' {
+			b.WriteByte(c)
+			continue
+		}
+		end := strings.IndexByte(arg[k+1:], c)
+		if end < 0 {
+			return "" // a string cut: its shape is not known
+		}
+		b.WriteString(`""`)
+		k += end + 1
+	}
+	return b.String()
 }
 
 // labelledWarnings finds, among recalled messages, one that states a change
