@@ -259,3 +259,31 @@ func TestRealClientDoneRequestBringsItsEdit(t *testing.T) {
 		t.Errorf("the request came without the edit that did it (edit quote %q):\n%.3000s", quote, r)
 	}
 }
+
+// TestRealClientSettingHistory: a session reads a deploy config that
+// publishes the project root; a later session writes it anew, publishing
+// dist, and says so in a line naming the file. In a third session, shown
+// one memory (recall.k 1: the read is not among them), a question about
+// what the site publishes now gets the older value as a warning: the
+// setting's value before, from the read, which no memory shown states.
+// (The request is JSON: its quotes are escaped.)
+func TestRealClientSettingHistory(t *testing.T) {
+	w := newWorld(t)
+	toml := w.projectFile("kiln-deploy.toml", "[build]\n  publish = \".\"\n  command = \"\"\n")
+	write, err := json.Marshal(map[string]string{"file_path": toml, "content": "[build]\n  publish = \"dist\"\n  command = \"make site\"\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil, "READFILE "+toml+"\nREPLY Read it.")
+	s2 := w.session("s2", nil, "Add a real build to the kiln site.\nREADFILE "+toml+"\nCALLTOOL Write "+string(write)+
+		"\nSAY Done: the kiln site now publishes its bundle.\nSAY - `kiln-deploy.toml` — `publish = \"dist\"`, `command = \"make site\"`")
+	if b, _ := os.ReadFile(toml); !strings.Contains(string(b), `publish = "dist"`) {
+		t.Fatalf("the write did not land; hooks fired: %v\n%s", fired(t, s2), b)
+	}
+	block := warningBlock(t, w.session("s3", []string{"CLAUDE_MEMORY_RECALL_K=1"}, "which folder does the kiln site publish these days?"))
+	for _, want := range []string{`publish = \".\"`, `publish = \"dist\"`, `publish in kiln-deploy.toml: \"dist\"`, `replaced \".\"`} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %s:\n%s", want, block)
+		}
+	}
+}

@@ -112,8 +112,9 @@ func fileSettings(file string, lines []string) map[string]setting {
 
 // shownSettings are the settings an item shows: the lines of a config file
 // a tool run read, wrote or edited in (fileShown), those its excerpt
-// shows; and in a message or an entry, a code span setting a value on a
-// line that names the config file ("`netlify.toml` — `publish = \"dist\"`").
+// shows; and in a message or an entry, or the answer shown with it, a code
+// span setting a value on a line that names the config file
+// ("`netlify.toml` — `publish = \"dist\"`").
 func shownSettings(it Item) []setting {
 	if it.Kind == store.TypeToolObservation {
 		file, held := fileShown(it.event.Text)
@@ -138,6 +139,7 @@ func shownSettings(it Item) []setting {
 	if it.Kind == KindEntry {
 		text = it.Text + "\n" + it.Quote
 	}
+	text += "\n" + it.ContextExcerpt // the answer or the run after it, shown with it
 	var out []setting
 	for l := range strings.Lines(text) {
 		files := configNameRE.FindAllStringSubmatch(l, 2)
@@ -259,8 +261,14 @@ func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, s
 		return Item{}, "", false, err
 	}
 	slices.SortStableFunc(hits, func(a, b store.EventHit) int { return b.Time.Compare(a.Time) })
+	// The item states s when the last of what it shows was said: an
+	// entry quoting a prompt shows the answer after it too, where s may be.
+	at := n.Time
+	if n.Context != nil && n.Context.Time.After(at) {
+		at = n.Context.Time
+	}
 	for _, h := range hits {
-		if slices.Contains(n.events, h.ID) {
+		if slices.Contains(n.events, h.ID) || n.Context != nil && n.Context.ID == h.ID {
 			continue
 		}
 		before, after, ok := settingsOf(h.Text, s.file)
@@ -268,7 +276,7 @@ func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, s
 			continue
 		}
 		a, set := after[s.name]
-		if h.Time.After(n.Time) {
+		if h.Time.After(at) {
 			if set && a.value != s.value {
 				return Item{}, "", false, nil // changed again since: n is stale
 			}
