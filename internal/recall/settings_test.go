@@ -164,3 +164,40 @@ func TestQuestionNamingAFileOpensWithItsRuns(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSettings: reading a line, a stored run or a message for settings
+// never panics; a setting read has a name settingName accepts and a value
+// the line holds, and a run's shape is found in the text it came from.
+func FuzzSettings(f *testing.F) {
+	for _, s := range []string{
+		"Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"dist\"\n+   port = 8088 # dev",
+		"Edit: /kiln/site.config.mjs\n- site: 'a'\n+ site: 'b' // c",
+		"Read: /kiln/.env\n1\tAPI_URL=https://x.test\n2\t\"k\": \"v\",",
+		"- `deploy.toml` — `publish = \"dist\"`, `command = \"make site\"`",
+		"Bash: git config user.email \"a@kiln.test\" (error)\nThe user doesn't want to proceed",
+		"Bash: echo \"unclosed",
+		"x = \"\xff\" # \x00",
+		"`",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for l := range strings.Lines(text) {
+			if name, value, ok := settingLine(l, "#"); ok && (!settingName(name) || !strings.Contains(l, value)) {
+				t.Errorf("settingLine(%q) = %q, %q", l, name, value)
+			}
+		}
+		for _, kind := range []string{store.TypeToolObservation, store.TypeAgentResponse, KindEntry} {
+			it := Item{Kind: kind, Text: text, Excerpt: text, event: store.Event{Text: text}}
+			for _, s := range shownSettings(it) {
+				if !settingName(s.name) || !strings.Contains(text, s.value) || s.file == "" {
+					t.Errorf("shownSettings(%q) read %+v", text, s)
+				}
+			}
+		}
+		settingsOf(text, "deploy.toml")
+		if shape := runShape(text); shape != "" && !strings.Contains(shape, ": ") {
+			t.Errorf("runShape(%q) = %q", text, shape)
+		}
+	})
+}
