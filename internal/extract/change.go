@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/codespan"
 )
 
 // An assistant's report that a value in the code became another
@@ -59,7 +61,7 @@ func (x *extractor) valueChange(s *sent) {
 // change: the text between them one of changeJoins, and an arrow between
 // them or one of changeWords before the new value.
 func changedValues(t string) (string, string, bool) {
-	spans := codeSpans(t)
+	spans := codespan.Ranges(t)
 	for i := 0; i+1 < len(spans); i++ {
 		a, b := spans[i], spans[i+1]
 		join := strings.TrimSpace(lowerASCII(t[a[1]+1 : b[0]]))
@@ -77,29 +79,6 @@ func changedValues(t string) (string, string, bool) {
 		}
 	}
 	return "", "", false
-}
-
-// codeSpans returns the byte ranges of t's `code spans`, each from its
-// opening backtick to its closing one.
-func codeSpans(t string) [][2]int {
-	var out [][2]int
-	for i := 0; i < len(t); {
-		a := strings.IndexByte(t[i:], '`')
-		if a < 0 {
-			break
-		}
-		a += i
-		b := strings.IndexByte(t[a+1:], '`')
-		if b < 0 {
-			break
-		}
-		b += a + 1
-		if b > a+1 {
-			out = append(out, [2]int{a, b})
-		}
-		i = b + 1
-	}
-	return out
 }
 
 // maxEditsBack is how many edits, newest first, edited reads for one
