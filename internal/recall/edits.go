@@ -680,7 +680,13 @@ func fileShown(text string) (file string, held map[string]bool) {
 		return "", nil
 	}
 	held = make(map[string]bool)
-	for l := range strings.Lines(body) {
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		// A text cut when stored cuts the lines either side of its
+		// "[… n bytes cut …]" line: their ends are not what the file holds.
+		if cutLine(l) || i > 0 && cutLine(lines[i-1]) || i+1 < len(lines) && cutLine(lines[i+1]) {
+			continue
+		}
 		if name == "Read" {
 			l = withoutLineNumber(l)
 		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
@@ -695,13 +701,20 @@ func fileShown(text string) (file string, held map[string]bool) {
 	return file, held
 }
 
+// cutLine reports the line a text cut when stored holds in the place of
+// what was cut (observation's "[… n bytes cut …]").
+func cutLine(l string) bool {
+	return strings.HasPrefix(l, "[… ") && strings.HasSuffix(strings.TrimSpace(l), " bytes cut …]")
+}
+
 // maxRoleLines is the most lines of a shown file laterEdits parses to
 // find the one stating a value of a role asked: parsing is the costly
 // part, and a longer file states many.
 const maxRoleLines = 200
 
-// laterEdit is an edit laterEdits found, and the citation id of the shown
-// run whose file it edited.
+// laterEdit is an edit laterEdits found (or a read or write of a config
+// file setting a value anew), and the citation id of the shown run whose
+// file it changed.
 type laterEdit struct {
 	edit Item
 	of   string
@@ -714,8 +727,12 @@ type laterEdit struct {
 // lines name, or changes the one line of them stating a value of a role
 // the prompt asks ("which URL does it call?": segmentStates): the shown
 // content is stale there, and the edit's change is how the line stands
-// (its warning says so). Each edit once, for the first run it came for; a
-// shown entry brings none (its quote is a statement).
+// (its warning says so). Of a config file, the newest later read or write
+// that sets a setting such a line sets comes instead when it sets another
+// value (setsAnew): the file as it stood later, whether or not the edit
+// was captured; a warning may tell it (settingWarnings). Each run once,
+// for the first run it came for; a shown entry brings none (its quote is
+// a statement).
 // A search that fails is left out.
 func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, asked []ask, pc *claim.Cache, out []Item) []laterEdit {
 	var more []laterEdit
@@ -745,10 +762,20 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 			return stating == 1 && segmentStates(line, cs, asked, pc)
 		}
 		words := lowerRuns(file)
+		// The settings of a config file the shown lines set, each a line
+		// naming the prompt's most specific word its lines name: the newest
+		// later read or write of the file that sets one says how it stands,
+		// whether or not an edit of it was captured (a change made in an
+		// editor, or in a session not recorded).
+		var settings map[string]setting
+		if configFile(file) {
+			settings = namedSettings(file, held, key.keys)
+		}
 		ev, err := newestLater(ctx, db, req, it, words[max(0, len(words)-laterRunWords):], func(text string) bool {
 			head := firstLine(text)
 			if head == "Read: "+file || head == "Write: "+file {
-				return setAnew(file, held, text, key.keys)
+				sets, _ := setsAnew(file, text, settings)
+				return sets
 			}
 			if head != "Edit: "+file && head != "MultiEdit: "+file {
 				return false
@@ -770,6 +797,11 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 		if err != nil {
 			return more
 		}
+		if head := firstLine(ev.Text); head == "Read: "+file || head == "Write: "+file {
+			if _, anew := setsAnew(file, ev.Text, settings); !anew {
+				continue // the newest read or write still holds what is shown
+			}
+		}
 		if ev.ID == 0 || slices.ContainsFunc(out, func(o Item) bool { return o.event.ID == ev.ID }) ||
 			slices.ContainsFunc(more, func(m laterEdit) bool { return m.edit.event.ID == ev.ID }) {
 			continue
@@ -779,23 +811,33 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 	return more
 }
 
-// setAnew reports a later read or write of file (its text) that gives
-// another value to a setting a line of held sets (settingLine), a line
-// naming one of keys: the file as read or written later holds what was
-// changed since, whether or not an edit of it was captured (a change made
-// in an editor, or in a session not recorded).
-func setAnew(file string, held map[string]bool, text string, keys []string) bool {
-	_, now := fileShown(text)
-	if len(now) == 0 {
-		return false
-	}
-	later := fileSettings(file, slices.Collect(maps.Keys(now)))
-	for name, s := range fileSettings(file, slices.Collect(maps.Keys(held))) {
-		if l, ok := later[name]; ok && l.value != s.value && hasAny(keysOf(s.line), keys) {
-			return true
+// namedSettings are the settings the lines held of config file file set
+// (fileSettings), each on a line naming one of keys.
+func namedSettings(file string, held map[string]bool, keys []string) map[string]setting {
+	all, _ := fileSettings(file, slices.Sorted(maps.Keys(held)))
+	for name, s := range all {
+		if !hasAny(keysOf(s.line), keys) {
+			delete(all, name)
 		}
 	}
-	return false
+	return all
+}
+
+// setsAnew reports whether a read or write of file (its text) sets one of
+// settings, and whether it gives one of them another value.
+func setsAnew(file, text string, settings map[string]setting) (sets, anew bool) {
+	if len(settings) == 0 {
+		return false, false
+	}
+	_, now := fileShown(text)
+	later, _ := fileSettings(file, slices.Sorted(maps.Keys(now)))
+	for name, s := range settings {
+		if l, ok := later[name]; ok {
+			sets = true
+			anew = anew || l.value != s.value
+		}
+	}
+	return sets, anew
 }
 
 // mostSpecific is the most specific of the concepts cs that lines name; a

@@ -265,35 +265,36 @@ func pastOrNow(prompt string) bool {
 }
 
 // namesRunFile reports a prompt that names a file one of the tool runs
-// items holds read, wrote or edited: its name written whole
-// ("netlify.toml", "claude_desktop_config.json"), or the words of its name
-// before the extension, two at least, in a row ("the astro config" for
-// astro.config.mjs). One word ("netlify" of netlify.toml, "index") names
-// a tool or a page as often as the file.
+// items holds read, wrote or edited (runFile): by the name written whole
+// ("netlify.toml", "claude_desktop_config.json"), or by the words of its
+// name before the extension, two at least, in a row ("the astro config"
+// for astro.config.mjs). One word ("netlify" of netlify.toml, "index")
+// names a tool or a page as often as the file.
 func namesRunFile(prompt string, items []Item) bool {
-	lower := strings.ToLower(prompt)
-	words := lowerRuns(prompt)
-	for _, it := range items {
-		if it.Kind != store.TypeToolObservation {
-			continue
+	lower, words := strings.ToLower(prompt), lowerRuns(prompt)
+	return slices.ContainsFunc(items, func(it Item) bool {
+		file := runFile(it.event.Text)
+		if it.Kind != store.TypeToolObservation || file == "" {
+			return false
 		}
-		tool, file, ok := strings.Cut(firstLine(it.event.Text), ": ")
-		if !ok || tool != "Read" && tool != "Write" && tool != "Edit" && tool != "MultiEdit" {
-			continue
-		}
-		base := strings.ToLower(baseName(strings.TrimSuffix(file, " (error)")))
+		base := strings.ToLower(baseName(file))
 		stem := strings.TrimSuffix(base, filepath.Ext(base))
 		if stem == "" || stem == base {
-			continue // a dotfile, or no extension: no name apart from its kind
+			return false // a dotfile, or no extension: no name apart from its kind
 		}
-		if wordIn(lower, base) {
-			return true
-		}
-		if sw := lowerRuns(stem); len(sw) >= 2 && inRow(words, sw) {
-			return true
-		}
+		sw := lowerRuns(stem)
+		return wordIn(lower, base) || len(sw) >= 2 && inRow(words, sw)
+	})
+}
+
+// runFile is the file a tool run read, wrote or edited, as its text's
+// first line names it; "" for another run.
+func runFile(text string) string {
+	tool, file, ok := strings.Cut(strings.TrimSuffix(firstLine(text), " (error)"), ": ")
+	if !ok || tool != "Read" && tool != "Write" && tool != "Edit" && tool != "MultiEdit" {
+		return ""
 	}
-	return false
+	return file
 }
 
 // inRow reports whether words holds run, its words one after another.

@@ -50,9 +50,9 @@ type Warning struct {
 	Kind     string // superseded, contested, divergent, self-flag
 	A, B     Memory // B is empty for a self-flag
 	Note     string
-	// Old is the value a superseded claim warning says was replaced ("" for
-	// other warnings): where another listed memory states it, the warning
-	// is shown even when A is not listed.
+	// Old is the value a superseded claim warning says was replaced, or a
+	// setting's older line ("" for other warnings): where another listed
+	// memory states it, the warning is shown even when A is not listed.
 	Old string
 	// inItem marks a warning whose two sides are lines of one memory shown:
 	// a line a file edit changed (editWarnings), or a change a message

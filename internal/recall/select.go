@@ -257,9 +257,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// matching one says a how-to question is about the same technology, not
 	// about anything the project did. Otherwise it comes along once a
 	// prompt, an answer or a memory opens the gate.
-	// So does a question that names a file the project's tool runs
-	// read or wrote ("what base path does the astro config point at?"):
-	// the file is the project's own, and its lines are how it stands.
+	// So does a question that names a file the project's tool runs read
+	// or wrote ("what base path does the astro config point at?"): like
+	// "we" or the past tense, the project's own file says the question is
+	// about the project, and any of its tool output may then open the gate,
+	// as for those.
 	toolOpens := ours || !how && !work && (pastOrNow(prompt) || namesRunFile(prompt, items))
 	opens := func(it Item) bool { return toolOpens || it.Kind != store.TypeToolObservation || it.reports }
 	relevant := 0.0

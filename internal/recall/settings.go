@@ -9,54 +9,81 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/codespan"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
 // setting is a value a line of a config file sets ("publish = \"dist\"" in
-// netlify.toml): the file's base name, the setting's name and its value
-// without quotes, and the line as written.
+// netlify.toml): the file, the setting's name and its value without
+// quotes, and the line as written.
 type setting struct {
-	file, name, value, line string
+	// path is the file's path as a tool run names it, "" for a file a
+	// message names by its base name (file).
+	path, file        string
+	name, value, line string
 }
 
 // configExts are the extensions of files whose lines set values one by
 // one, a name and a value a line: what a line of them says is a setting,
-// where a line of code names, computes or calls. A ".env" file is one
-// too, whatever follows its name (configFile).
+// where a line of code names, computes or calls.
 var configExts = map[string]bool{
 	"toml": true, "yaml": true, "yml": true, "ini": true, "cfg": true, "conf": true,
-	"env": true, "properties": true, "json": true, "jsonc": true,
+	"properties": true, "json": true, "jsonc": true,
+}
+
+// scriptConfigExts are the extensions of code a tool's config file may be
+// written in ("astro.config.mjs", "vite.config.ts", Django's
+// "settings.py"): such a file is config by its name (configFile).
+var scriptConfigExts = map[string]bool{
+	"js": true, "mjs": true, "cjs": true, "ts": true, "mts": true, "cts": true, "py": true, "rb": true,
 }
 
 // configFile reports a config file by its name: its extension
-// (configExts), or a word of its name before that says it is one
-// ("astro.config.mjs", "vite.config.ts", Django's "settings.py"), whose
-// lines set values though they are code.
+// (configExts); a ".env" file ("…/.env", ".env.local"); or code named as a
+// tool's config ("astro.config.mjs", "settings.py"), whose lines set values
+// though they are code (scriptConfig). "config.go" and "config_test.go"
+// hold code that reads a config, not one.
 func configFile(path string) bool {
 	name := strings.ToLower(baseName(path))
-	if strings.HasPrefix(name, ".env") {
+	if name == ".env" || strings.HasPrefix(name, ".env.") {
 		return true
 	}
 	ext := filepath.Ext(name)
-	if ext != "" && configExts[ext[1:]] {
-		return true
+	return ext != "" && configExts[ext[1:]] || scriptConfig(name)
+}
+
+// scriptConfig reports a file of code named as a tool's config (see
+// scriptConfigExts): its name before the extension is "config" or
+// "settings", or ends in ".config".
+func scriptConfig(name string) bool {
+	name = strings.ToLower(name)
+	ext := filepath.Ext(name)
+	if ext == "" || !scriptConfigExts[ext[1:]] {
+		return false
 	}
-	return slices.ContainsFunc(lowerRuns(strings.TrimSuffix(name, ext)), func(w string) bool { return w == "config" || w == "settings" })
+	stem := strings.TrimSuffix(name, ext)
+	return stem == "config" || stem == "settings" || strings.HasSuffix(stem, ".config")
 }
 
 // configNameRE finds a config file's name in prose ("`netlify.toml` —
-// …", "in wrangler.toml"): a run of name characters before a config
-// extension, or a ".env" file.
-var configNameRE = lazyregexp.New(`(?i)(?:^|[^\w./-])((?:[\w-][\w.-]*)?\.(?:toml|ya?ml|ini|cfg|conf|properties|jsonc?|env(?:\.[\w-]+)?))\b`)
+// …", "in astro.config.mjs", "the .env.local file"): a run of name
+// characters before an extension, or a ".env" file's name, not after a
+// dot or a name character ("process.env.PORT" names no file). configFile
+// has the last word.
+var configNameRE = lazyregexp.New(`(?i)(?:^|[^\w./-])((?:[\w-][\w.-]*)?\.(?:toml|ya?ml|ini|cfg|conf|properties|jsonc?|m?js|cjs|m?ts|cts|py|rb|env(?:\.[\w-]+)?))\b`)
 
 // settingLine reads a config line that sets one scalar value: "name =
 // value", "name: value" or "\"name\": value", the value a quoted string or
 // a run of characters with no space, bracket or brace ("dist", "8080",
 // "true", "./out"), a trailing comma and a comment after it left out. A
 // line that opens a table, a list or an object sets nothing one can
-// compare.
-func settingLine(line, opener string) (name, value string, ok bool) {
+// compare. After a colon a space must follow unless the name is quoted,
+// as YAML has it: "localhost:3000", "http://x" and "C:\x" are no
+// settings. In code (literal), only a literal value counts: "base: BASE"
+// and "site: process.env.SITE_URL" name what sets it elsewhere.
+func settingLine(line, opener string, literal bool) (name, value string, ok bool) {
 	line = code(strings.TrimSpace(line), opener)
 	line = strings.TrimSuffix(strings.TrimSpace(line), ",")
 	if line == "" || comment(line, opener) {
@@ -67,11 +94,16 @@ func settingLine(line, opener string) (name, value string, ok bool) {
 		return "", "", false
 	}
 	name = strings.TrimSpace(line[:k])
+	quoted := false
 	if q := strings.Trim(name, `"'`); len(q) == len(name)-2 {
-		name = q
+		name, quoted = q, true
 	}
-	rest := strings.TrimSpace(line[k+1:])
-	if rest == "" || !settingName(name) {
+	rest := line[k+1:]
+	if line[k] == ':' && !quoted && !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, "\t") {
+		return "", "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if rest == "" || !settingName(name) || strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "//") {
 		return "", "", false
 	}
 	if q := rest[0]; q == '"' || q == '\'' {
@@ -84,56 +116,71 @@ func settingLine(line, opener string) (name, value string, ok bool) {
 	if strings.ContainsAny(rest, " \t()[]{}<>\"'`,;") {
 		return "", "", false
 	}
+	if literal && !literalValue(rest) {
+		return "", "", false
+	}
 	return name, rest, true
 }
 
+// literalValue reports an unquoted value code writes as a literal: a
+// number, or true, false, null or None.
+func literalValue(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "null", "none", "nil":
+		return true
+	}
+	_, err := strconv.ParseFloat(v, 64)
+	return err == nil
+}
+
 // fileSettings are the settings lines set in a config file, each name
-// once: a name set on two lines (a key of two tables, a list's items) is
-// no one value.
-func fileSettings(file string, lines []string) map[string]setting {
-	opener := lineComment(file)
-	out := map[string]setting{}
-	twice := map[string]bool{}
+// once, and the names set on two lines or more (a key of two tables or
+// sections, a list's items): those are no one value.
+func fileSettings(file string, lines []string) (settings map[string]setting, twice map[string]bool) {
+	opener, literal := lineComment(file), scriptConfig(baseName(file))
+	settings, twice = map[string]setting{}, map[string]bool{}
 	for _, l := range lines {
-		name, value, ok := settingLine(l, opener)
+		name, value, ok := settingLine(l, opener, literal)
 		if !ok {
 			continue
 		}
-		if _, seen := out[name]; seen {
+		if _, seen := settings[name]; seen {
 			twice[name] = true
 		}
-		out[name] = setting{file: baseName(file), name: name, value: value, line: strings.TrimSpace(l)}
+		settings[name] = setting{path: file, file: baseName(file), name: name, value: value, line: strings.TrimSpace(l)}
 	}
 	for name := range twice {
-		delete(out, name)
+		delete(settings, name)
 	}
-	return out
+	return settings, twice
 }
 
 // shownSettings are the settings an item shows: the lines of a config file
-// a tool run read, wrote or edited in (fileShown), those its excerpt
-// shows; and in a message or an entry, or the answer shown with it, a code
-// span setting a value on a line that names the config file
-// ("`netlify.toml` — `publish = \"dist\"`").
+// a tool run read, wrote or edited in (fileShown) that its excerpt shows
+// whole, each name set once in all the run holds; and in Claude's message
+// or an entry, or the answer shown with it, a code span setting a value
+// on a line that names the config file and tells no change
+// ("`netlify.toml` — `publish = \"dist\"`", not "changed `publish = \".\"`
+// to `publish = \"dist\"`", which names both). A user's prompt asks or
+// wants; it states nothing set.
 func shownSettings(it Item) []setting {
 	if it.Kind == store.TypeToolObservation {
 		file, held := fileShown(it.event.Text)
 		if file == "" || !configFile(file) {
 			return nil
 		}
-		var lines []string
-		for l := range held {
-			if strings.Contains(it.Excerpt, l) {
-				lines = append(lines, l)
-			}
-		}
-		slices.Sort(lines)
+		all, _ := fileSettings(file, slices.Sorted(maps.Keys(held)))
 		var out []setting
-		for _, s := range fileSettings(file, lines) {
-			out = append(out, s)
+		for _, s := range all {
+			if showsWholeLine(it.Excerpt, s.line) {
+				out = append(out, s)
+			}
 		}
 		slices.SortFunc(out, func(a, b setting) int { return strings.Compare(a.name, b.name) })
 		return out
+	}
+	if it.Kind == store.TypeUserPrompt {
+		return nil
 	}
 	text := it.Excerpt
 	if it.Kind == KindEntry {
@@ -142,42 +189,42 @@ func shownSettings(it Item) []setting {
 	text += "\n" + it.ContextExcerpt // the answer or the run after it, shown with it
 	var out []setting
 	for l := range strings.Lines(text) {
+		l = strings.TrimSpace(l)
 		files := configNameRE.FindAllStringSubmatch(l, 2)
-		if len(files) != 1 {
-			continue // no file, or two: which one a value is set in is not said
+		if len(files) != 1 || !configFile(files[0][1]) || strings.HasSuffix(l, "?") || !claim.Settled(l) {
+			continue // no file, or two; a question; a change, a removal, a rejection
 		}
 		file := files[0][1]
-		for _, span := range codeSpans(l) {
-			if name, value, ok := settingLine(span, ""); ok && !strings.EqualFold(span, file) {
-				out = append(out, setting{file: baseName(file), name: name, value: value, line: span})
+		var set []setting
+		for _, span := range codespan.Texts(l) {
+			if name, value, ok := settingLine(span, "", false); ok {
+				set = append(set, setting{file: baseName(file), name: name, value: value, line: span})
+			}
+		}
+		for _, s := range set {
+			if !slices.ContainsFunc(set, func(o setting) bool { return o.name == s.name && o.value != s.value }) {
+				out = append(out, s) // a name set twice on a line tells a change
 			}
 		}
 	}
 	return out
 }
 
-// codeSpans are the texts a line quotes as code, between single backquotes.
-func codeSpans(line string) []string {
-	var out []string
-	for {
-		a := strings.IndexByte(line, '`')
-		if a < 0 {
-			return out
-		}
-		b := strings.IndexByte(line[a+1:], '`')
-		if b < 0 {
-			return out
-		}
-		if b > 0 {
-			out = append(out, line[a+1:a+1+b])
-		}
-		line = line[a+b+2:]
-	}
+// showsWholeLine reports whether excerpt shows line whole: not as the
+// end of a longer line ("A=1" in "DATA=10") nor cut short.
+func showsWholeLine(excerpt, line string) bool {
+	return line != "" && anyAt(excerpt, line, func(k int) bool {
+		before, after := excerpt[:k], excerpt[k+len(line):]
+		return (before == "" || !isWordByte(before[len(before)-1]) && before[len(before)-1] != '_') &&
+			(after == "" || !isWordByte(after[0]) && after[0] != '_')
+	})
 }
 
 // maxSettingLookups bounds the searches settingWarnings makes for a
-// prompt: each reads a page of the file's tool runs.
-const maxSettingLookups = 3
+// prompt: each reads a page of the file's tool runs, 2 ms in a store of
+// 100,000 messages. The best item stating a setting asked is the one
+// whose history matters.
+const maxSettingLookups = 1
 
 // settingScan is how many of a config file's newest tool runs naming a
 // setting a lookup reads.
@@ -188,42 +235,39 @@ const settingScan = 30
 // words), the value the file held before, in the store: a config file's
 // value is what was decided last, and the one it replaced may still be
 // assumed ("publish = \".\"" before "publish = \"dist\""). The runs of the
-// file are read newest first: one after the item that sets another value
-// makes the item's stale (laterEdits' case, no warning here); before it,
-// the newest that sets another value, or an edit that replaced another with
-// it, is the older side. Items whose change a warning already tells
-// (paired) are passed over.
-func settingWarnings(ctx context.Context, db *store.DB, sel []Item, paired map[[2]int64]bool) ([]Warning, error) {
+// file are read newest first (priorSetting). A change a warning already
+// tells (earlier, of the older run) is not told again.
+func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Warning, paired map[[2]int64]bool) ([]Warning, error) {
 	var out []Warning
-	told := map[string]bool{} // an older run's line, once warned about
-	lookups := 0
+	looked := map[setting]bool{}
 	for _, n := range sel {
-		if len(out) == perKind || lookups == maxSettingLookups {
+		if len(out) == perKind || len(looked) == maxSettingLookups {
 			break
 		}
 		if _, _, _, ok := editLines(n.event.Text); ok && n.Kind == store.TypeToolObservation {
 			continue // an edit shows its lines before and after: editWarnings
 		}
 		for _, s := range shownSettings(n) {
-			if lookups == maxSettingLookups || !asksSetting(n, s) {
+			key := setting{path: s.path, file: s.file, name: s.name, value: s.value}
+			if looked[key] || len(looked) == maxSettingLookups || !asksSetting(n, s) {
 				continue
 			}
-			lookups++
+			looked[key] = true
 			o, line, ok, err := priorSetting(ctx, db, n, s)
 			if err != nil {
 				return nil, err
 			}
-			if !ok || paired[pair(itemKey(o), itemKey(n))] || told[o.CID+"\x00"+line] {
+			if !ok || paired[pair(itemKey(o), itemKey(n))] || slices.ContainsFunc(append(earlier, out...), func(w Warning) bool { return w.A.CID == o.CID }) {
 				continue
 			}
 			a := Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: line}
 			b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: s.line}
+			_, oldValue, _ := settingLine(line, lineComment(s.file), false)
 			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", Old: line, A: a, B: b, kept: true,
 				Note: fmt.Sprintf("%s in %s: %s (%s) replaced %s; the newer is the current one.",
 					Inert(s.name), curlyQuotes.Replace(Inert(s.file)), Inert(strconv.Quote(s.value)), date(n.Time),
-					Inert(strconv.Quote(settingValue(line, s.file))))})
+					Inert(strconv.Quote(oldValue)))})
 			paired[pair(itemKey(o), itemKey(n))] = true
-			told[o.CID+"\x00"+line] = true
 			break // one setting an item: its others are the same file's
 		}
 	}
@@ -237,16 +281,13 @@ func asksSetting(n Item, s setting) bool {
 	return slices.ContainsFunc(n.promptConcepts, func(c concept) bool { return c.specific > 0 && hasAny(tk, c.keys) })
 }
 
-// settingValue is the value a setting line sets, or the line.
-func settingValue(line, file string) string {
-	if _, v, ok := settingLine(line, lineComment(file)); ok {
-		return v
-	}
-	return line
-}
-
-// priorSetting looks up the value file s.file held for s.name before item
-// n stated s (settingWarnings): the tool run that shows it and its line.
+// priorSetting looks up the value the config file of s held for s.name
+// before item n stated s (settingWarnings): the tool run that shows it and
+// its line. The file's runs are read newest first. One after n that sets
+// another value makes n's stale, and nothing is told (laterEdits' case);
+// before n, the newest that sets another value is the older side, or an
+// edit that replaced another with n's. A run that sets the name twice (two
+// sections) says n's line may be another section's: nothing is told.
 func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, string, bool, error) {
 	project := n.event.Project
 	if n.Kind == KindEntry {
@@ -271,9 +312,12 @@ func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, s
 		if slices.Contains(n.events, h.ID) || n.Context != nil && n.Context.ID == h.ID {
 			continue
 		}
-		before, after, ok := settingsOf(h.Text, s.file)
+		before, after, twice, ok := settingsOf(h.Text, s)
 		if !ok {
 			continue
+		}
+		if twice {
+			return Item{}, "", false, nil
 		}
 		a, set := after[s.name]
 		if h.Time.After(at) {
@@ -295,20 +339,39 @@ func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, s
 	return Item{}, "", false, nil
 }
 
-// settingsOf reads a tool run's text for the settings of config file file
-// (by its base name) it shows: an edit's lines before and after, a write's
-// or a read's lines (after). ok is false for a run of another file or a
-// failed one.
-func settingsOf(text, file string) (before, after map[string]setting, ok bool) {
-	if f, removed, added, ok := editLines(text); ok {
-		if !strings.EqualFold(baseName(f), file) {
-			return nil, nil, false
+// settingsOf reads a tool run's text for the settings it shows of the
+// config file of s: a write's or a read's lines (after), an edit's lines
+// before and after. An edit's lines carry no section, so only a file of
+// one section (a ".env", a ".properties") is read from an edit. The file
+// is s's path when s has one, else any of its base name. twice reports a
+// run that sets s's name on two lines. ok is false for a run of another
+// file, a failed one, or an edit cut when stored.
+func settingsOf(text string, s setting) (before, after map[string]setting, twice, ok bool) {
+	same := func(f string) bool {
+		if s.path != "" {
+			return f == s.path
 		}
-		return fileSettings(f, removed), fileSettings(f, added), true
+		return strings.EqualFold(baseName(f), s.file)
+	}
+	if f, removed, added, isEdit := editLines(text); isEdit {
+		if !same(f) || !flatConfig(f) || strings.Contains(text, " bytes cut …]") {
+			return nil, nil, false, false
+		}
+		before, _ = fileSettings(f, removed)
+		after, tw := fileSettings(f, added)
+		return before, after, tw[s.name], true
 	}
 	f, held := fileShown(text)
-	if f == "" || !strings.EqualFold(baseName(f), file) {
-		return nil, nil, false
+	if f == "" || !same(f) {
+		return nil, nil, false, false
 	}
-	return nil, fileSettings(f, slices.Collect(maps.Keys(held))), true
+	after, tw := fileSettings(f, slices.Sorted(maps.Keys(held)))
+	return nil, after, tw[s.name], true
+}
+
+// flatConfig reports a config file of one section, whose lines each set a
+// name of the whole file: a ".env" file, a ".properties" one.
+func flatConfig(path string) bool {
+	name := strings.ToLower(baseName(path))
+	return name == ".env" || strings.HasPrefix(name, ".env.") || filepath.Ext(name) == ".properties"
 }

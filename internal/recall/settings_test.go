@@ -12,26 +12,38 @@ import (
 
 func TestSettingLine(t *testing.T) {
 	for _, c := range []struct {
-		line, opener, name, value string
+		line, opener string
+		literal      bool
+		name, value  string
 	}{
-		{`publish = "dist"`, "#", "publish", "dist"},
-		{`command = ""`, "#", "command", ""},
-		{`port = 8080 # the dev port`, "#", "port", "8080"},
-		{`  "main": "index.js",`, "", "main", "index.js"},
-		{`site: 'https://kiln.example/blog' // the live site`, "//", "site", "https://kiln.example/blog"},
-		{`NEXT_PUBLIC_APP_URL=https://kiln.example`, "#", "NEXT_PUBLIC_APP_URL", "https://kiln.example"},
-		{`base: '/blog',`, "//", "base", "/blog"},
+		{`publish = "dist"`, "#", false, "publish", "dist"},
+		{`command = ""`, "#", false, "command", ""},
+		{`port = 8080 # the dev port`, "#", false, "port", "8080"},
+		{`  "main": "index.js",`, "", false, "main", "index.js"},
+		{`"main":"index.js"`, "", false, "main", "index.js"},
+		{`site: 'https://kiln.example/blog' // the live site`, "//", true, "site", "https://kiln.example/blog"},
+		{`NEXT_PUBLIC_APP_URL=https://kiln.example`, "#", false, "NEXT_PUBLIC_APP_URL", "https://kiln.example"},
+		{`base: '/blog',`, "//", true, "base", "/blog"},
+		{`port: 4321,`, "//", true, "port", "4321"},
+		{`debug: true`, "#", false, "debug", "true"},
 		// No one value: a table, a list, an object, a call, two strings,
-		// a comment, a sentence.
-		{`[build]`, "#", "", ""},
-		{`plugins: [react()],`, "//", "", ""},
-		{`server: {`, "//", "", ""},
-		{`const x = load(path)`, "//", "", ""},
-		{`title = "a" + "b"`, "#", "", ""},
-		{`# publish = "old"`, "#", "", ""},
-		{`Note: the build runs first`, "", "", ""},
+		// a comment, a sentence, a host and port, a URL, a drive, a
+		// comparison, and in code a name for what sets it elsewhere.
+		{`[build]`, "#", false, "", ""},
+		{`plugins: [react()],`, "//", true, "", ""},
+		{`server: {`, "//", true, "", ""},
+		{`const x = load(path)`, "//", true, "", ""},
+		{`title = "a" + "b"`, "#", false, "", ""},
+		{`# publish = "old"`, "#", false, "", ""},
+		{`Note: the build runs first`, "", false, "", ""},
+		{`localhost:3000`, "", false, "", ""},
+		{`http://localhost:3000`, "", false, "", ""},
+		{`C:\kiln`, "", false, "", ""},
+		{`a==b`, "", false, "", ""},
+		{`base: BASE`, "//", true, "", ""},
+		{`site: process.env.SITE_URL`, "//", true, "", ""},
 	} {
-		name, value, ok := settingLine(c.line, c.opener)
+		name, value, ok := settingLine(c.line, c.opener, c.literal)
 		if ok != (c.name != "") || name != c.name || value != c.value {
 			t.Errorf("settingLine(%q) = %q, %q, %v; want %q, %q", c.line, name, value, ok, c.name, c.value)
 		}
@@ -40,8 +52,10 @@ func TestSettingLine(t *testing.T) {
 
 func TestConfigFile(t *testing.T) {
 	for path, want := range map[string]bool{
-		"/kiln/netlify.toml": true, "/kiln/.env.local": true, "/kiln/astro.config.mjs": true, "/kiln/app/settings.py": true,
-		"/kiln/config/db.yml": true, "/kiln/src/server.ts": false, "/kiln/README.md": false, "/kiln/reconfigure.sh": false,
+		"/kiln/netlify.toml": true, "/kiln/.env.local": true, "/kiln/.env": true, "/kiln/astro.config.mjs": true,
+		"/kiln/app/settings.py": true, "/kiln/config/db.yml": true, "/kiln/config.ts": true,
+		"/kiln/src/server.ts": false, "/kiln/README.md": false, "/kiln/reconfigure.sh": false, "/kiln/config.go": false,
+		"/kiln/config_test.go": false, "/kiln/settings_view.tsx": false, "/kiln/config-loader.ts": false, "/kiln/.environment.sh": false,
 	} {
 		if got := configFile(path); got != want {
 			t.Errorf("configFile(%q) = %v, want %v", path, got, want)
@@ -51,43 +65,56 @@ func TestConfigFile(t *testing.T) {
 
 // TestShownSettings: a message sets a value in a code span on a line naming
 // the config file; a line naming two files, or none, says where nothing is
-// set. A tool run's settings are the lines of a config file its excerpt
-// shows, each name once.
+// set, and one telling a change, a removal or a question sets nothing. A
+// tool run's settings are the lines of a config file its excerpt shows
+// whole, each name set once in all the run holds.
 func TestShownSettings(t *testing.T) {
 	msg := Item{Kind: store.TypeAgentResponse, Excerpt: "Done.\n- `deploy.toml` — `command = \"make site\"`, `publish = \"dist\"`\n" +
-		"- `a.toml` and `b.yml` — `port = 1`\n- plain `mode = fast` with no file"}
+		"- `a.toml` and `b.yml` — `port = 1`\n- plain `mode = fast` with no file\n" +
+		"In `deploy.toml` I changed `publish = \".\"` to `publish = \"dist\"`\n" +
+		"Don't use `publish = \"build\"` in `deploy.toml`\n" +
+		"Should `deploy.toml` set `port = 9000`?\n" +
+		"reads `process.env.PORT` as `port = 3`"}
 	got := shownSettings(msg)
-	if len(got) != 2 || got[0].name != "command" || got[0].value != "make site" || got[1].name != "publish" || got[1].file != "deploy.toml" {
+	if len(got) != 2 || got[0].name != "command" || got[0].value != "make site" || got[1].name != "publish" || got[1].value != "dist" || got[1].file != "deploy.toml" {
 		t.Errorf("message: got %+v", got)
 	}
-	text := "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"dist\"\n+ [preview]\n+   publish = \"tmp\"\n+   port = 8088\n+   mode = \"fast\""
-	run := Item{Kind: store.TypeToolObservation, event: store.Event{Text: text}, Excerpt: "Write: /kiln/deploy.toml … port = 8088 …"}
-	if got := shownSettings(run); len(got) != 1 || got[0].name != "port" || got[0].value != "8088" {
-		t.Errorf("run: want the one shown line setting a name once, got %+v", got)
+	if got := shownSettings(Item{Kind: store.TypeUserPrompt, Excerpt: "- `deploy.toml` — `publish = \"dist\"`"}); len(got) != 0 {
+		t.Errorf("a prompt states no setting: got %+v", got)
+	}
+	text := "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"dist\"\n+ [preview]\n+   publish = \"tmp\"\n+   port = 8088\n+   mode = \"fast\"\n+   DATA=10"
+	run := Item{Kind: store.TypeToolObservation, event: store.Event{Text: text}, Excerpt: "Write: /kiln/deploy.toml … publish = \"tmp\" … port = 8088 … DATA=10"}
+	if got := shownSettings(run); len(got) != 2 || got[0].name != "DATA" || got[1].name != "port" || got[1].value != "8088" || got[1].path != "/kiln/deploy.toml" {
+		t.Errorf("run: want the shown lines setting a name once in the file, got %+v", got)
 	}
 	code := Item{Kind: store.TypeToolObservation, event: store.Event{Text: "Write: /kiln/src/server.ts\n+ port = 8088"}, Excerpt: "port = 8088"}
 	if got := shownSettings(code); len(got) != 0 {
 		t.Errorf("code is no config file: got %+v", got)
+	}
+	cut := Item{Kind: store.TypeToolObservation, event: store.Event{Text: "Write: /kiln/deploy.toml\n+ port = 80\n[… 900 bytes cut …]\n+ 80\"\n+ mode = \"fast\""}, Excerpt: "port = 80 … mode = \"fast\""}
+	if got := shownSettings(cut); len(got) != 1 || got[0].name != "mode" {
+		t.Errorf("a line cut when stored was read: got %+v", got)
 	}
 }
 
 // TestSettingWarnsWithTheValueItReplaced: a message states the config
 // file's value; the file's runs before it set another, which the warning
 // names as what the newer replaced (the write that set the message's value
-// in between is passed over). An edit after the message that sets a third
-// value makes the message's stale: no warning then. Asked about something
-// else, or about a setting no run set before, nothing is warned. The texts
-// are made up.
+// in between is passed over). A change already told of the older run is
+// not told again. Asked about something else, or about a setting no run
+// set before, nothing is warned; nor once an edit after the message sets
+// a third value (the message is stale), nor when a run sets the name in
+// two sections. The texts are made up.
 func TestSettingWarnsWithTheValueItReplaced(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	putRun(t, db, "s1", proj, day, "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \".\"\n+   command = \"\"")
-	putRun(t, db, "s2", proj, day.Add(time.Hour), "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"dist\"\n+   command = \"make site\"")
-	evs := say(t, db, "m", day.Add(2*time.Hour), "use a real build", "Done.\n- `deploy.toml` — `publish = \"dist\"`, `command = \"make site\"`")
+	first := putRun(t, db, "s1", proj, day, "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \".\"\n+   command = \"\"")
+	putRun(t, db, "s2", proj, day.Add(time.Hour), "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \"dist\"\n+   command = \"make site\"\n+   cone = \"6\"")
+	evs := say(t, db, "m", day.Add(2*time.Hour), "use a real build", "Done.\n- `deploy.toml` — `publish = \"dist\"`, `command = \"make site\"`, `cone = \"6\"`")
 	n := messageItem(evs[1], evs[1].Text)
-	warn := func(prompt string) []Warning {
+	warn := func(prompt string, earlier ...Warning) []Warning {
 		t.Helper()
 		cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
 		if err != nil {
@@ -95,36 +122,57 @@ func TestSettingWarnsWithTheValueItReplaced(t *testing.T) {
 		}
 		it := n
 		it.promptConcepts = cs
-		ws, err := settingWarnings(ctx, db, []Item{it}, map[[2]int64]bool{})
+		ws, err := settingWarnings(ctx, db, []Item{it, it}, earlier, map[[2]int64]bool{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ws
 	}
 	ws := warn("which folder does the kiln deploy publish now?")
-	if len(ws) != 1 || ws[0].A.Title != `publish = "."` || ws[0].B.Title != `publish = "dist"` || !strings.Contains(ws[0].Note, `"dist" (2026-11-20) replaced "."`) {
-		t.Fatalf("want the write's older value as the replaced side, got %+v", ws)
+	if len(ws) != 1 || ws[0].A.CID != first.CID || ws[0].A.Title != `publish = "."` || ws[0].B.Title != `publish = "dist"` ||
+		!strings.Contains(ws[0].Note, `publish in deploy.toml: "dist" (2026-11-20) replaced "."`) {
+		t.Fatalf("want the first write's value as the replaced side, once, got %+v", ws)
+	}
+	if ws := warn("which folder does the kiln deploy publish now?", Warning{A: Memory{CID: first.CID}}); len(ws) != 0 {
+		t.Errorf("a change already told was told again: %+v", ws)
 	}
 	if ws := warn("which colour is the kiln's glaze?"); len(ws) != 0 {
 		t.Errorf("a prompt about another thing warned: %+v", ws)
 	}
-	putRun(t, db, "s3", proj, day.AddDate(0, 0, 1), "Edit: /kiln/deploy.toml\n-   publish = \"dist\"\n+   publish = \"public\"")
+	if ws := warn("which cone does the kiln deploy fire at now?"); len(ws) != 0 {
+		t.Errorf("a setting no run set before warned: %+v", ws)
+	}
+	putRun(t, db, "s3", proj, day.AddDate(0, 0, 1), "Read: /kiln/deploy.toml\n1\t[build]\n2\t  publish = \"public\"")
 	if ws := warn("which folder does the kiln deploy publish now?"); len(ws) != 0 {
 		t.Errorf("a value changed again since was warned as current: %+v", ws)
+	}
+	db2 := storetest.Open(t)
+	filler(t, db2)
+	putRun(t, db2, "s0", proj, day.Add(-time.Hour), "Write: /kiln/deploy.toml\n+ [build]\n+   publish = \".\"")
+	putRun(t, db2, "s1", proj, day, "Read: /kiln/deploy.toml\n1\t[build]\n2\t  publish = \".\"\n3\t[preview]\n4\t  publish = \"tmp\"")
+	evs = say(t, db2, "m", day.Add(2*time.Hour), "use a real build", "Done.\n- `deploy.toml` — `publish = \"dist\"`")
+	it := messageItem(evs[1], evs[1].Text)
+	it.promptConcepts, _, _ = newTermCounts(db2, "").weigh(ctx, concepts("which folder does the kiln deploy publish now?", nil), false)
+	if ws, err := settingWarnings(ctx, db2, []Item{it}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 0 {
+		t.Errorf("a name set in two sections warned: %+v %v", ws, err)
 	}
 }
 
 // TestLaterReadSetsAnew: a shown edit of a config file set a value; the
 // file read later, in another session, holds another (changed where no
-// edit was captured): the read comes along. A read that sets the same
-// value, or changes only a line the prompt does not ask about, does not.
+// edit was captured): the read comes along. A read that changes only a
+// line the prompt does not ask about does not, nor one older than a newer
+// read that holds the shown value again.
 func TestLaterReadSetsAnew(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	edit := putRun(t, db, "e", proj, day, "Edit: /kiln/site.config.mjs\n-   site: 'https://example.test'\n+   site: 'https://example.test' // the kiln's domain, for now\n+   theme: 'dark'")
-	putRun(t, db, "r0", proj, day.AddDate(0, 0, 1), "Read: /kiln/site.config.mjs\n1\texport default {\n2\t  site: 'https://example.test', // the kiln's domain, for now\n3\t  theme: 'light',\n4\t}")
+	read := func(s string, d int, site string) {
+		putRun(t, db, s, proj, day.AddDate(0, 0, d), "Read: /kiln/site.config.mjs\n1\texport default {\n2\t  site: '"+site+"', // the kiln's domain\n3\t  theme: 'light',\n4\t}")
+	}
+	edit := putRun(t, db, "e", proj, day, "Edit: /kiln/site.config.mjs\n-   site: 'https://example.test'\n+   site: 'https://example.test', // the kiln's domain\n+   theme: 'dark'")
+	read("r0", 1, "https://example.test")
 	prompt := "which domain does the kiln site config point at?"
 	cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
 	if err != nil {
@@ -134,16 +182,19 @@ func TestLaterReadSetsAnew(t *testing.T) {
 	if got := laterEdits(ctx, db, req, cs, nil, nil, []Item{edit}); len(got) != 0 {
 		t.Errorf("a read that changed another line came along: %q", got[0].edit.Text)
 	}
-	putRun(t, db, "r1", proj, day.AddDate(0, 0, 2), "Read: /kiln/site.config.mjs\n1\texport default {\n2\t  site: 'https://kiln.example/blog', // the kiln's domain\n3\t  theme: 'light',\n4\t}")
+	read("r1", 2, "https://kiln.example/blog")
 	if got := laterEdits(ctx, db, req, cs, nil, nil, []Item{edit}); len(got) != 1 || !strings.Contains(got[0].edit.Text, "kiln.example/blog") {
 		t.Fatalf("the later read setting the domain anew did not come along: %d", len(got))
+	}
+	read("r2", 3, "https://example.test")
+	if got := laterEdits(ctx, db, req, cs, nil, nil, []Item{edit}); len(got) != 0 {
+		t.Errorf("a read older than the newest, which holds the shown value, came along: %q", got[0].edit.Text)
 	}
 }
 
 // TestQuestionNamingAFileOpensWithItsRuns: a question naming a file the
 // project's tool runs read, by its name's words or whole, is about the
-// project's own file: its runs open the gate. A how-to question naming it,
-// or one word of a name, does not make them.
+// project's own file. One word of a name, or the words apart, name none.
 func TestQuestionNamingAFileOpensWithItsRuns(t *testing.T) {
 	items := []Item{
 		{Kind: store.TypeToolObservation, event: store.Event{Text: "Read: /kiln/site.config.mjs\n1\tsite: 'x'"}},
@@ -165,6 +216,22 @@ func TestQuestionNamingAFileOpensWithItsRuns(t *testing.T) {
 	}
 }
 
+// TestRunOfANamedFileOpens: asked what a config file it read sets, with
+// nothing but the read to answer, the question gets the read; asked the
+// same as a how-to, it gets nothing. The texts are made up.
+func TestRunOfANamedFileOpens(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	putRun(t, db, "r", proj, day, "Read: /kiln/kiln.config.mjs\n1\texport default {\n2\t  site: 'https://kiln.example/shop',\n3\t  base: '/shop',\n4\t}")
+	if got := recallFor(t, db, defaults(), "What base path does the kiln config point at?"); !strings.Contains(got, "base: '/shop'") {
+		t.Errorf("the read of the file the question names was not recalled:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I set a base path in a kiln config?"); got != "" {
+		t.Errorf("a how-to question got the read:\n%s", got)
+	}
+}
+
 // FuzzSettings: reading a line, a stored run or a message for settings
 // never panics; a setting read has a name settingName accepts and a value
 // the line holds, and a run's shape is found in the text it came from.
@@ -183,19 +250,19 @@ func FuzzSettings(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		for l := range strings.Lines(text) {
-			if name, value, ok := settingLine(l, "#"); ok && (!settingName(name) || !strings.Contains(l, value)) {
+			if name, value, ok := settingLine(l, "#", false); ok && (!settingName(name) || !strings.Contains(l, value) || !strings.Contains(l, name)) {
 				t.Errorf("settingLine(%q) = %q, %q", l, name, value)
 			}
 		}
 		for _, kind := range []string{store.TypeToolObservation, store.TypeAgentResponse, KindEntry} {
 			it := Item{Kind: kind, Text: text, Excerpt: text, event: store.Event{Text: text}}
 			for _, s := range shownSettings(it) {
-				if !settingName(s.name) || !strings.Contains(text, s.value) || s.file == "" {
+				if !settingName(s.name) || !strings.Contains(text, s.line) || s.file == "" {
 					t.Errorf("shownSettings(%q) read %+v", text, s)
 				}
 			}
 		}
-		settingsOf(text, "deploy.toml")
+		settingsOf(text, setting{file: "deploy.toml", name: "publish"})
 		if shape := runShape(text); shape != "" && !strings.Contains(shape, ": ") {
 			t.Errorf("runShape(%q) = %q", text, shape)
 		}

@@ -169,7 +169,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, paired)...)
 	out = append(out, declinedWarnings(sel, paired)...)
-	settings, err := settingWarnings(ctx, db, sel, paired)
+	settings, err := settingWarnings(ctx, db, sel, out, paired)
 	if err != nil {
 		return nil, err
 	}
@@ -823,28 +823,34 @@ const declinedNote = "The user doesn't want to proceed with this tool use"
 
 // declinedWarnings finds, among recalled tool runs, a call the user
 // declined and a later one shown of the same command with other quoted
-// values ("git config user.email \"a@x\"", declined, then "… \"b@y\""
-// run) or of the same file, in the same session (a call declined is
-// retried as the user asks, not days later): what the declined call
-// would have set never held, and the later call is what the user let run.
+// values, run, in the same session ("git config user.email \"a@x\"",
+// declined, then "… \"b@y\"" run): what the declined call would have set
+// never held, and the later call is what the user let run. A call
+// declined is retried as the user asks, not days later. Only a command's
+// quoted values tell what the retry changed: a later edit of the same
+// file may change anything else.
 func declinedWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	var out []Warning
 	for i, o := range sel {
 		if len(out) == perKind {
 			break
 		}
-		if o.Kind != store.TypeToolObservation || !strings.Contains(o.event.Text, declinedNote) {
+		if o.Kind != store.TypeToolObservation || !declined(o.event.Text) {
 			continue
 		}
-		shape := runShape(o.event.Text)
+		shape, head := runShape(o.event.Text), strings.TrimSuffix(firstLine(o.event.Text), " (error)")
+		if shape == "" {
+			continue
+		}
 		for j, n := range sel {
-			if n.Kind != store.TypeToolObservation || n.SessionID != o.SessionID || !later(n, o, j, i) || strings.Contains(n.event.Text, declinedNote) ||
-				runShape(n.event.Text) != shape || paired[pair(itemKey(o), itemKey(n))] {
+			nhead := firstLine(n.event.Text)
+			if n.Kind != store.TypeToolObservation || n.SessionID != o.SessionID || !later(n, o, j, i) ||
+				strings.HasSuffix(nhead, " (error)") || nhead == head || runShape(n.event.Text) != shape ||
+				paired[pair(itemKey(o), itemKey(n))] {
 				continue
 			}
-			head := strings.TrimSuffix(firstLine(o.event.Text), " (error)")
 			a := Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: head}
-			b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: firstLine(n.event.Text)}
+			b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: nhead}
 			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, kept: true, standsFor: true,
 				Note: fmt.Sprintf("the user declined the first call, which never ran; the second ran instead (%s).", date(n.Time))})
 			paired[pair(itemKey(o), itemKey(n))] = true
@@ -854,18 +860,23 @@ func declinedWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
-// runShape is what two calls of one command with other values share: the
+// declined reports a tool run's text that records a call the user
+// declined: a failed call (" (error)") whose output opens with Claude
+// Code's note (declinedNote), not output that quotes it.
+func declined(text string) bool {
+	head, body, _ := strings.Cut(text, "\n")
+	return strings.HasSuffix(head, " (error)") && strings.HasPrefix(strings.TrimSpace(body), declinedNote)
+}
+
+// runShape is what two runs of one command with other values share: the
 // tool and its argument with quoted strings left out ("Bash: git config
-// user.email \"\""), or the tool and the file it edits or writes; "" for
-// a text of neither.
+// user.email \"\""); "" for a run with no argument, a file's edit or
+// write, or a string left open (its shape is not known).
 func runShape(text string) string {
 	line := strings.TrimSuffix(firstLine(text), " (error)")
 	tool, arg, ok := strings.Cut(line, ": ")
-	switch {
-	case !ok || arg == "":
+	if !ok || arg == "" || tool == "Edit" || tool == "MultiEdit" || tool == "Write" {
 		return ""
-	case tool == "Edit" || tool == "MultiEdit" || tool == "Write":
-		return "file: " + arg
 	}
 	var b strings.Builder
 	b.WriteString(tool + ": ")
@@ -877,7 +888,7 @@ func runShape(text string) string {
 		}
 		end := strings.IndexByte(arg[k+1:], c)
 		if end < 0 {
-			return "" // a string cut: its shape is not known
+			return ""
 		}
 		b.WriteString(`""`)
 		k += end + 1
