@@ -257,7 +257,8 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 			if err != nil {
 				return nil, err
 			}
-			if !ok || paired[pair(itemKey(o), itemKey(n))] || slices.ContainsFunc(append(earlier, out...), func(w Warning) bool { return w.A.CID == o.CID }) {
+			olderSide := func(w Warning) bool { return w.A.CID == o.CID }
+			if !ok || paired[pair(itemKey(o), itemKey(n))] || slices.ContainsFunc(earlier, olderSide) || slices.ContainsFunc(out, olderSide) {
 				continue
 			}
 			a := Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: line}
