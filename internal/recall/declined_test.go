@@ -62,6 +62,16 @@ func TestDeclinedCallWarns(t *testing.T) {
 			t.Errorf("%s: want no warning, got %+v", other.event.Text, ws)
 		}
 	}
+	// Declined, then run as it was when asked again: it did run.
+	approved := run("a", "s", day.Add(time.Minute), `Bash: git config user.email "a@kiln.test"`)
+	other := run("x", "s", day.Add(2*time.Minute), `Bash: git config user.email "x@kiln.test"`)
+	if ws := declinedWarnings([]Item{declined, other, approved}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a call run when asked again was told as never run: %+v", ws)
+	}
+	// Of two runs with other values, the first is the one run instead.
+	if ws := declinedWarnings([]Item{declined, other, ran}, map[[2]int64]bool{}); len(ws) != 1 || ws[0].B.CID != "r" {
+		t.Errorf("want the first run after the declined call, got %+v", ws)
+	}
 	quoted := run("q", "s", day, "Read: /kiln/notes.md\n1\t"+declinedNote)
 	if ws := declinedWarnings([]Item{quoted, run("w", "s", day.Add(time.Minute), "Read: /kiln/notes.md\n1\tx")}, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("output quoting the note warned: %+v", ws)

@@ -186,25 +186,30 @@ func shownSettings(it Item) []setting {
 	if it.Kind == KindEntry {
 		text = it.Text + "\n" + it.Quote
 	}
-	text += "\n" + it.ContextExcerpt // the answer or the run after it, shown with it
-	var out []setting
+	if it.Context != nil && it.Context.Type != store.TypeUserPrompt {
+		text += "\n" + it.ContextExcerpt // the answer or the run after it, shown with it
+	}
+	var set []setting
 	for l := range strings.Lines(text) {
 		l = strings.TrimSpace(l)
 		files := configNameRE.FindAllStringSubmatch(l, 2)
 		if len(files) != 1 || !configFile(files[0][1]) || strings.HasSuffix(l, "?") || !claim.Settled(l) {
 			continue // no file, or two; a question; a change, a removal, a rejection
 		}
-		file := files[0][1]
-		var set []setting
+		file := baseName(files[0][1])
 		for _, span := range codespan.Texts(l) {
-			if name, value, ok := settingLine(span, "", false); ok {
-				set = append(set, setting{file: baseName(file), name: name, value: value, line: span})
+			if name, value, ok := settingLine(span, "", scriptConfig(file)); ok {
+				set = append(set, setting{file: file, name: name, value: value, line: span})
 			}
 		}
-		for _, s := range set {
-			if !slices.ContainsFunc(set, func(o setting) bool { return o.name == s.name && o.value != s.value }) {
-				out = append(out, s) // a name set twice on a line tells a change
-			}
+	}
+	// A name of a file the item sets to two values ("Before: … After: …",
+	// "used to set …") tells a change or a past: neither is a statement.
+	var out []setting
+	for _, s := range set {
+		if !slices.ContainsFunc(set, func(o setting) bool { return o.file == s.file && o.name == s.name && o.value != s.value }) &&
+			!slices.ContainsFunc(out, func(o setting) bool { return o.file == s.file && o.name == s.name }) {
+			out = append(out, s)
 		}
 	}
 	return out
@@ -249,15 +254,15 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 		}
 		for _, s := range shownSettings(n) {
 			key := setting{path: s.path, file: s.file, name: s.name, value: s.value}
-			if looked[key] || len(looked) == maxSettingLookups || !asksSetting(n, s) {
-				continue
+			if looked[key] || len(looked) == maxSettingLookups || !asksSetting(n, s) || setLater(sel, n, s) {
+				continue // a later run shown sets it anew: that one's history is told
 			}
 			looked[key] = true
 			o, line, ok, err := priorSetting(ctx, db, n, s)
 			if err != nil {
 				return nil, err
 			}
-			olderSide := func(w Warning) bool { return w.A.CID == o.CID }
+			olderSide := func(w Warning) bool { return w.A.CID == o.CID && (w.Old == line || w.A.Title == line) }
 			if !ok || paired[pair(itemKey(o), itemKey(n))] || slices.ContainsFunc(earlier, olderSide) || slices.ContainsFunc(out, olderSide) {
 				continue
 			}
@@ -275,6 +280,22 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 	return out, nil
 }
 
+// setLater reports whether sel holds a read or write of the file of s, a
+// tool run n shows, made after n, that sets s's name to another value.
+func setLater(sel []Item, n Item, s setting) bool {
+	if s.path == "" {
+		return false
+	}
+	return slices.ContainsFunc(sel, func(m Item) bool {
+		if m.Kind != store.TypeToolObservation || !m.Time.After(n.Time) {
+			return false
+		}
+		r, ok := settingsOf(m.event.Text, s)
+		l, set := r.after[s.name]
+		return ok && !r.edit && set && l.value != s.value
+	})
+}
+
 // asksSetting reports whether the prompt n was recalled for asks about
 // setting s: a specific word of it is a word of the setting's name or value.
 func asksSetting(n Item, s setting) bool {
@@ -284,11 +305,20 @@ func asksSetting(n Item, s setting) bool {
 
 // priorSetting looks up the value the config file of s held for s.name
 // before item n stated s (settingWarnings): the tool run that shows it and
-// its line. The file's runs are read newest first. One after n that sets
-// another value makes n's stale, and nothing is told (laterEdits' case);
-// before n, the newest that sets another value is the older side, or an
-// edit that replaced another with n's. A run that sets the name twice (two
-// sections) says n's line may be another section's: nothing is told.
+// its line. The file's runs are read newest first.
+//   - One after n that sets another value, or an edit after n of the line
+//     n shows, makes n's stale: nothing is told (laterEdits' case).
+//   - Before n, the newest run that sets the name must hold n's value when
+//     n is a message: else the message tells a past or a plan, not the
+//     file ("used to set …", "let me set …").
+//   - Then the newest run that sets another value is the older side, or an
+//     edit that replaced another value with n's: of a one-section file, or
+//     of one whose reads and writes set the name on one line.
+//
+// A run that sets the name twice (two sections) says n's line may be
+// another section's, and runs of two files of one base name, for a
+// message that names only that, say it may be the other's: nothing is
+// told.
 func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, string, bool, error) {
 	project := n.event.Project
 	if n.Kind == KindEntry {
@@ -309,45 +339,72 @@ func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, s
 	if n.Context != nil && n.Context.Time.After(at) {
 		at = n.Context.Time
 	}
+	// A read or write that sets the name once says the file has one line
+	// of it: an edit's lines, which carry no section, are then that
+	// line's. Two say nothing can be told (priorSetting's comment).
+	known := false
+	for _, h := range hits {
+		if r, ok := settingsOf(h.Text, s); ok && !r.edit {
+			if r.twice {
+				return Item{}, "", false, nil
+			}
+			_, set := r.after[s.name]
+			known = known || set
+		}
+	}
+	paths := map[string]bool{}
+	confirmed := n.Kind == store.TypeToolObservation // a run shows the file itself
 	for _, h := range hits {
 		if slices.Contains(n.events, h.ID) || n.Context != nil && n.Context.ID == h.ID {
 			continue
 		}
-		before, after, twice, ok := settingsOf(h.Text, s)
+		r, ok := settingsOf(h.Text, s)
 		if !ok {
 			continue
 		}
-		if twice {
+		if paths[r.path] = true; len(paths) > 1 || r.twice {
 			return Item{}, "", false, nil
 		}
-		a, set := after[s.name]
+		a, set := r.after[s.name]
 		if h.Time.After(at) {
-			if set && a.value != s.value {
+			b, was := r.before[s.name]
+			if set && a.value != s.value || was && b.value == s.value {
 				return Item{}, "", false, nil // changed again since: n is stale
 			}
 			continue
 		}
-		if !set {
+		if !set || r.edit && !flatConfig(r.path) && !known {
+			continue // an edit's lines carry no section: read where the file has one such line
+		}
+		if a.value == s.value {
+			confirmed = true
+			if b, ok := r.before[s.name]; ok && b.value != s.value {
+				return messageItem(h.Event, ""), b.line, true, nil // the edit that set it
+			}
 			continue
 		}
-		if a.value != s.value {
-			return messageItem(h.Event, ""), a.line, true, nil
+		if !confirmed {
+			return Item{}, "", false, nil // the file held another value when n said it
 		}
-		if b, ok := before[s.name]; ok && b.value != s.value {
-			return messageItem(h.Event, ""), b.line, true, nil // the edit that set it
-		}
+		return messageItem(h.Event, ""), a.line, true, nil
 	}
 	return Item{}, "", false, nil
 }
 
+// runSettings is what a tool run shows of a config file's settings
+// (settingsOf).
+type runSettings struct {
+	path          string             // the file's path as the run names it
+	before, after map[string]setting // an edit's lines before, and the lines after (a read's, a write's)
+	edit          bool
+	twice         bool // the run sets the name asked on two lines
+}
+
 // settingsOf reads a tool run's text for the settings it shows of the
 // config file of s: a write's or a read's lines (after), an edit's lines
-// before and after. An edit's lines carry no section, so only a file of
-// one section (a ".env", a ".properties") is read from an edit. The file
-// is s's path when s has one, else any of its base name. twice reports a
-// run that sets s's name on two lines. ok is false for a run of another
-// file, a failed one, or an edit cut when stored.
-func settingsOf(text string, s setting) (before, after map[string]setting, twice, ok bool) {
+// before and after. The file is s's path when s has one, else any of its
+// base name. ok is false for a run of another file or a failed one.
+func settingsOf(text string, s setting) (r runSettings, ok bool) {
 	same := func(f string) bool {
 		if s.path != "" {
 			return f == s.path
@@ -355,19 +412,19 @@ func settingsOf(text string, s setting) (before, after map[string]setting, twice
 		return strings.EqualFold(baseName(f), s.file)
 	}
 	if f, removed, added, isEdit := editLines(text); isEdit {
-		if !same(f) || !flatConfig(f) || strings.Contains(text, " bytes cut …]") {
-			return nil, nil, false, false
+		if !same(f) || strings.Contains(text, " bytes cut …]") {
+			return runSettings{}, false
 		}
-		before, _ = fileSettings(f, removed)
+		before, _ := fileSettings(f, removed)
 		after, tw := fileSettings(f, added)
-		return before, after, tw[s.name], true
+		return runSettings{path: f, before: before, after: after, edit: true, twice: tw[s.name]}, true
 	}
 	f, held := fileShown(text)
 	if f == "" || !same(f) {
-		return nil, nil, false, false
+		return runSettings{}, false
 	}
 	after, tw := fileSettings(f, slices.Sorted(maps.Keys(held)))
-	return nil, after, tw[s.name], true
+	return runSettings{path: f, after: after, twice: tw[s.name]}, true
 }
 
 // flatConfig reports a config file of one section, whose lines each set a

@@ -71,13 +71,26 @@ func TestConfigFile(t *testing.T) {
 func TestShownSettings(t *testing.T) {
 	msg := Item{Kind: store.TypeAgentResponse, Excerpt: "Done.\n- `deploy.toml` — `command = \"make site\"`, `publish = \"dist\"`\n" +
 		"- `a.toml` and `b.yml` — `port = 1`\n- plain `mode = fast` with no file\n" +
-		"In `deploy.toml` I changed `publish = \".\"` to `publish = \"dist\"`\n" +
-		"Don't use `publish = \"build\"` in `deploy.toml`\n" +
 		"Should `deploy.toml` set `port = 9000`?\n" +
 		"reads `process.env.PORT` as `port = 3`"}
 	got := shownSettings(msg)
 	if len(got) != 2 || got[0].name != "command" || got[0].value != "make site" || got[1].name != "publish" || got[1].value != "dist" || got[1].file != "deploy.toml" {
 		t.Errorf("message: got %+v", got)
+	}
+	for _, text := range []string{
+		"In `deploy.toml` I changed `publish = \".\"` to `publish = \"dist\"`",
+		"Don't use `publish = \"build\"` in `deploy.toml`",
+		"Before: `deploy.toml` — `publish = \".\"`\nAfter: `deploy.toml` — `publish = \"dist\"`",
+		"- `astro.config.mjs` — `base: BASE`",
+	} {
+		if got := shownSettings(Item{Kind: store.TypeAgentResponse, Excerpt: text}); len(got) != 0 {
+			t.Errorf("%q states no setting: got %+v", text, got)
+		}
+	}
+	answered := Item{Kind: store.TypeAgentResponse, Excerpt: "Done.", Context: &store.Event{Type: store.TypeUserPrompt},
+		ContextExcerpt: "set `publish = \"build\"` in `deploy.toml`"}
+	if got := shownSettings(answered); len(got) != 0 {
+		t.Errorf("the prompt shown with an answer states no setting: got %+v", got)
 	}
 	if got := shownSettings(Item{Kind: store.TypeUserPrompt, Excerpt: "- `deploy.toml` — `publish = \"dist\"`"}); len(got) != 0 {
 		t.Errorf("a prompt states no setting: got %+v", got)
@@ -133,8 +146,11 @@ func TestSettingWarnsWithTheValueItReplaced(t *testing.T) {
 		!strings.Contains(ws[0].Note, `publish in deploy.toml: "dist" (2026-11-20) replaced "."`) {
 		t.Fatalf("want the first write's value as the replaced side, once, got %+v", ws)
 	}
-	if ws := warn("which folder does the kiln deploy publish now?", Warning{A: Memory{CID: first.CID}}); len(ws) != 0 {
+	if ws := warn("which folder does the kiln deploy publish now?", Warning{A: Memory{CID: first.CID, Title: `publish = "."`}}); len(ws) != 0 {
 		t.Errorf("a change already told was told again: %+v", ws)
+	}
+	if ws := warn("which folder does the kiln deploy publish now?", Warning{A: Memory{CID: first.CID, Title: `command = ""`}}); len(ws) != 1 {
+		t.Errorf("a change of another line of the run kept this one from being told: %+v", ws)
 	}
 	if ws := warn("which colour is the kiln's glaze?"); len(ws) != 0 {
 		t.Errorf("a prompt about another thing warned: %+v", ws)
@@ -142,9 +158,16 @@ func TestSettingWarnsWithTheValueItReplaced(t *testing.T) {
 	if ws := warn("which cone does the kiln deploy fire at now?"); len(ws) != 0 {
 		t.Errorf("a setting no run set before warned: %+v", ws)
 	}
-	putRun(t, db, "s3", proj, day.AddDate(0, 0, 1), "Read: /kiln/deploy.toml\n1\t[build]\n2\t  publish = \"public\"")
+	// A message telling a past value the file no longer held when said.
+	evs = say(t, db, "m2", day.Add(3*time.Hour), "what was it?", "- `deploy.toml` used to set `publish = \".\"`")
+	past := messageItem(evs[1], evs[1].Text)
+	past.promptConcepts, _, _ = newTermCounts(db, "").weigh(ctx, concepts("which folder does the kiln deploy publish now?", nil), false)
+	if ws, err := settingWarnings(ctx, db, []Item{past}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 0 {
+		t.Errorf("a value the file no longer held was told as current: %+v %v", ws, err)
+	}
+	putRun(t, db, "s3", proj, day.AddDate(0, 0, 1), "Edit: /kiln/deploy.toml\n-   publish = \"dist\"\n+   publish = \"public\"")
 	if ws := warn("which folder does the kiln deploy publish now?"); len(ws) != 0 {
-		t.Errorf("a value changed again since was warned as current: %+v", ws)
+		t.Errorf("a value edited since was warned as current: %+v", ws)
 	}
 	db2 := storetest.Open(t)
 	filler(t, db2)
@@ -155,6 +178,40 @@ func TestSettingWarnsWithTheValueItReplaced(t *testing.T) {
 	it.promptConcepts, _, _ = newTermCounts(db2, "").weigh(ctx, concepts("which folder does the kiln deploy publish now?", nil), false)
 	if ws, err := settingWarnings(ctx, db2, []Item{it}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 0 {
 		t.Errorf("a name set in two sections warned: %+v %v", ws, err)
+	}
+	// Two files of one name: a message naming it names either.
+	db3 := storetest.Open(t)
+	filler(t, db3)
+	putRun(t, db3, "s0", proj, day, "Write: /kiln/api/deploy.toml\n+ publish = \".\"")
+	putRun(t, db3, "s1", proj, day.Add(time.Hour), "Write: /kiln/web/deploy.toml\n+ publish = \"dist\"")
+	evs = say(t, db3, "m", day.Add(2*time.Hour), "use a real build", "Done.\n- `deploy.toml` — `publish = \"dist\"`")
+	it = messageItem(evs[1], evs[1].Text)
+	it.promptConcepts, _, _ = newTermCounts(db3, "").weigh(ctx, concepts("which folder does the kiln deploy publish now?", nil), false)
+	if ws, err := settingWarnings(ctx, db3, []Item{it}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 0 {
+		t.Errorf("another directory's file of the name was the older side: %+v %v", ws, err)
+	}
+}
+
+// TestSettingWarnsForTheLaterOfTwoReads: two reads of a config file shown,
+// the later setting the value anew: the later's history is told (the older
+// read is the older side), whichever ranks first.
+func TestSettingWarnsForTheLaterOfTwoReads(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	older := putRun(t, db, "r0", proj, day, "Read: /kiln/deploy.toml\n1\t[build]\n2\t  publish = \".\"")
+	newer := putRun(t, db, "r1", proj, day.AddDate(0, 0, 1), "Read: /kiln/deploy.toml\n1\t[build]\n2\t  publish = \"dist\"")
+	cs, _, err := newTermCounts(db, "").weigh(ctx, concepts("which folder does the kiln deploy publish now?", nil), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older.promptConcepts, newer.promptConcepts = cs, cs
+	for _, sel := range [][]Item{{older, newer}, {newer, older}} {
+		ws, err := settingWarnings(ctx, db, sel, nil, map[[2]int64]bool{})
+		if err != nil || len(ws) != 1 || ws[0].A.CID != older.CID || ws[0].B.CID != newer.CID {
+			t.Errorf("%s first: want the later read's value replacing the older's, got %+v %v", sel[0].CID, ws, err)
+		}
 	}
 }
 

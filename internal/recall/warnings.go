@@ -842,20 +842,32 @@ func declinedWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		if shape == "" {
 			continue
 		}
+		// The runs after it, in the session, that ran: the same command run
+		// says the user let it run when asked again, and the first of those
+		// with other values is the one run instead.
+		first := -1
 		for j, n := range sel {
 			nhead := firstLine(n.event.Text)
-			if n.Kind != store.TypeToolObservation || n.SessionID != o.SessionID || !later(n, o, j, i) ||
-				strings.HasSuffix(nhead, " (error)") || nhead == head || runShape(n.event.Text) != shape ||
-				paired[pair(itemKey(o), itemKey(n))] {
+			if n.Kind != store.TypeToolObservation || n.SessionID != o.SessionID || !later(n, o, j, i) || strings.HasSuffix(nhead, " (error)") {
 				continue
 			}
-			a := Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: head}
-			b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: nhead}
-			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, kept: true, standsFor: true,
-				Note: fmt.Sprintf("the user declined the first call, which never ran; the second ran instead (%s).", date(n.Time))})
-			paired[pair(itemKey(o), itemKey(n))] = true
-			break
+			if nhead == head {
+				first = -1
+				break
+			}
+			if runShape(n.event.Text) == shape && (first < 0 || later(sel[first], n, first, j)) {
+				first = j
+			}
 		}
+		if first < 0 || paired[pair(itemKey(o), itemKey(sel[first]))] {
+			continue
+		}
+		n := sel[first]
+		a := Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: head}
+		b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: firstLine(n.event.Text)}
+		out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, kept: true, standsFor: true,
+			Note: fmt.Sprintf("the user declined the first call, which never ran; the second ran instead (%s).", date(n.Time))})
+		paired[pair(itemKey(o), itemKey(n))] = true
 	}
 	return out
 }
