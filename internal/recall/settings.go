@@ -342,9 +342,14 @@ func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, s
 	// A read or write that sets the name once says the file has one line
 	// of it: an edit's lines, which carry no section, are then that
 	// line's. Two say nothing can be told (priorSetting's comment).
+	// Each run is read once, for both passes: a read may hold thousands
+	// of lines.
+	read := make([]runSettings, len(hits))
+	shows := make([]bool, len(hits))
 	known := false
-	for _, h := range hits {
-		if r, ok := settingsOf(h.Text, s); ok && !r.edit {
+	for i, h := range hits {
+		read[i], shows[i] = settingsOf(h.Text, s)
+		if r := read[i]; shows[i] && !r.edit {
 			if r.twice {
 				return Item{}, "", false, nil
 			}
@@ -354,12 +359,12 @@ func priorSetting(ctx context.Context, db *store.DB, n Item, s setting) (Item, s
 	}
 	paths := map[string]bool{}
 	confirmed := n.Kind == store.TypeToolObservation // a run shows the file itself
-	for _, h := range hits {
+	for i, h := range hits {
 		if slices.Contains(n.events, h.ID) || n.Context != nil && n.Context.ID == h.ID {
 			continue
 		}
-		r, ok := settingsOf(h.Text, s)
-		if !ok {
+		r := read[i]
+		if !shows[i] {
 			continue
 		}
 		if paths[r.path] = true; len(paths) > 1 || r.twice {
