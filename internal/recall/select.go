@@ -474,6 +474,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			}
 		}
 	}
+	showSettingsAnew(out, cs, asked, pc)
 	return out, nil
 }
 

@@ -245,39 +245,152 @@ const settingScan = 30
 func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Warning, paired map[[2]int64]bool) ([]Warning, error) {
 	var out []Warning
 	looked := map[setting]bool{}
+	// told reports the pair of o and n warned about, or a warning with
+	// older run o and its line as its older side.
+	told := func(o, n Item, line string) bool {
+		olderSide := func(w Warning) bool { return w.A.CID == o.CID && (w.Old == line || w.A.Title == line) }
+		return paired[pair(itemKey(o), itemKey(n))] || slices.ContainsFunc(earlier, olderSide) || slices.ContainsFunc(out, olderSide)
+	}
 	for _, n := range sel {
-		if len(out) == perKind || len(looked) == maxSettingLookups {
+		if len(out) == perKind {
 			break
 		}
 		if _, _, _, ok := editLines(n.event.Text); ok && n.Kind == store.TypeToolObservation {
 			continue // an edit shows its lines before and after: editWarnings
 		}
 		for _, s := range shownSettings(n) {
-			key := setting{path: s.path, file: s.file, name: s.name, value: s.value}
-			if looked[key] || len(looked) == maxSettingLookups || !asksSetting(n, s) || setLater(sel, n, s) {
+			if setLater(sel, n, s) {
 				continue // a later run shown sets it anew: that one's history is told
+			}
+			// An older run shown sets it to another value: both values are
+			// before Claude, and the warning tells which one the file
+			// holds now, whether or not the prompt names the setting.
+			if o, line, ok := shownBefore(sel, n, s); ok {
+				if !told(o, n, line) {
+					out = append(out, settingWarning(o, line, n, s))
+					paired[pair(itemKey(o), itemKey(n))] = true
+				}
+				break
+			}
+			key := setting{path: s.path, file: s.file, name: s.name, value: s.value}
+			if looked[key] || len(looked) == maxSettingLookups || !asksSetting(n, s) {
+				continue
 			}
 			looked[key] = true
 			o, line, ok, err := priorSetting(ctx, db, n, s)
 			if err != nil {
 				return nil, err
 			}
-			olderSide := func(w Warning) bool { return w.A.CID == o.CID && (w.Old == line || w.A.Title == line) }
-			if !ok || paired[pair(itemKey(o), itemKey(n))] || slices.ContainsFunc(earlier, olderSide) || slices.ContainsFunc(out, olderSide) {
+			if !ok || told(o, n, line) {
 				continue
 			}
-			a := Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: line}
-			b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: s.line}
-			_, oldValue, _ := settingLine(line, lineComment(s.file), false)
-			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", Old: line, A: a, B: b, kept: true,
-				Note: fmt.Sprintf("%s in %s: %s (%s) replaced %s; the newer is the current one.",
-					Inert(s.name), curlyQuotes.Replace(Inert(s.file)), Inert(strconv.Quote(s.value)), date(n.Time),
-					Inert(strconv.Quote(oldValue)))})
+			out = append(out, settingWarning(o, line, n, s))
 			paired[pair(itemKey(o), itemKey(n))] = true
 			break // one setting an item: its others are the same file's
 		}
 	}
 	return out, nil
+}
+
+// showSettingsAnew makes the excerpt of each read or write of a config
+// file in out show its lines that set anew what an older read or write of
+// the file in out shows set: the older value is before Claude, and the
+// newer must be too, for a warning to tell which the file holds now
+// (settingWarnings). An excerpt picks the lines sharing the prompt's
+// words, and the line the file holds now may share none ("site: …" for
+// "which domain does it point at?") where the older, shorter file was
+// shown whole. Items are read oldest first: an older one's excerpt is
+// final before a newer one reads it.
+func showSettingsAnew(out []Item, cs []concept, asked []ask, pc *claim.Cache) {
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return out[a].Time.Compare(out[b].Time) })
+	for k, j := range order {
+		n := &out[j]
+		if !wholeRun(*n) {
+			continue
+		}
+		file, held := fileShown(n.event.Text)
+		if !configFile(file) {
+			continue
+		}
+		now, _ := fileSettings(file, slices.Sorted(maps.Keys(held)))
+		var want []string
+		for _, i := range order[:k] {
+			if !wholeRun(out[i]) || !out[i].Time.Before(n.Time) {
+				continue
+			}
+			for _, os := range shownSettings(out[i]) {
+				l, ok := now[os.name]
+				if ok && os.path == file && l.value != os.value && !showsWholeLine(n.Excerpt, l.line) && !slices.Contains(want, l.line) {
+					want = append(want, l.line)
+				}
+			}
+		}
+		if len(want) == 0 {
+			continue
+		}
+		m := n.read()
+		segs, _ := m.split()
+		valued := make([]bool, len(segs))
+		if len(asked) > 0 {
+			valued = m.valued(cs, asked, pc)
+		}
+		for i, sg := range segs {
+			valued[i] = valued[i] || slices.ContainsFunc(want, func(l string) bool { return showsWholeLine(sg, l) })
+		}
+		vw := max(heaviest(cs), 1)
+		n.Excerpt = m.pick(cs, valued, vw, itemChars)
+		if n.widen != nil {
+			n.widen = func() string { return m.pick(cs, valued, vw, leadChars) }
+		}
+	}
+}
+
+// settingWarning tells that setting s, as item n shows it, replaced the
+// value line of the older item o set.
+func settingWarning(o Item, line string, n Item, s setting) Warning {
+	a := Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: line}
+	b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: s.line}
+	_, oldValue, _ := settingLine(line, lineComment(s.file), false)
+	return Warning{Severity: "HIGH", Kind: "superseded", Old: line, A: a, B: b, kept: true,
+		Note: fmt.Sprintf("%s in %s: %s (%s) replaced %s; the newer is the current one.",
+			Inert(s.name), curlyQuotes.Replace(Inert(s.file)), Inert(strconv.Quote(s.value)), date(n.Time),
+			Inert(strconv.Quote(oldValue)))}
+}
+
+// shownBefore finds, for setting s that a read or write n of a config file
+// shows, the newest older read or write of the file in sel that shows the
+// name set to another value, and that line. Edits tell their own change
+// (editWarnings).
+func shownBefore(sel []Item, n Item, s setting) (Item, string, bool) {
+	if s.path == "" || !wholeRun(n) {
+		return Item{}, "", false
+	}
+	var found Item
+	var line string
+	for _, o := range sel {
+		if !wholeRun(o) || !o.Time.Before(n.Time) || found.CID != "" && !o.Time.After(found.Time) {
+			continue
+		}
+		for _, os := range shownSettings(o) {
+			if os.path == s.path && os.name == s.name && os.value != s.value {
+				found, line = o, os.line
+			}
+		}
+	}
+	return found, line, found.CID != ""
+}
+
+// wholeRun reports a tool run that reads or writes a whole file.
+func wholeRun(it Item) bool {
+	if it.Kind != store.TypeToolObservation {
+		return false
+	}
+	name, _, _ := strings.Cut(firstLine(it.event.Text), ": ")
+	return name == "Read" || name == "Write"
 }
 
 // setLater reports whether sel holds a read or write of the file of s, a

@@ -2,6 +2,8 @@ package recall
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -324,4 +326,62 @@ func FuzzSettings(f *testing.F) {
 			t.Errorf("runShape(%q) = %q", text, shape)
 		}
 	})
+}
+
+// TestNewerReadShowsTheSettingTheOlderShows: an older, short read of a
+// config file is shown whole, with the address it set then; the newer read
+// is long, and its excerpt picks the lines the prompt names (the glazes),
+// not the address line, which it sets anew. That line is shown too,
+// and the warning tells the newer value, though the prompt names neither
+// the setting nor its value. A newer read holding the older's value is
+// shown as the prompt picks it. The texts are made up.
+func TestNewerReadShowsTheSettingTheOlderShows(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	newerRead := func(site string) string {
+		var b strings.Builder
+		b.WriteString("Read: /kiln/site.config.mjs\n1\texport default {\n")
+		for i := 2; i < 60; i++ {
+			if i == 30 {
+				b.WriteString("30\t  origin: '" + site + "', // the public address\n")
+				continue
+			}
+			fmt.Fprintf(&b, "%d\t  glaze%d: { cone: %d, hold: %d, vent: 'open' },\n", i, i, i%12, i*3)
+		}
+		b.WriteString("60\t  base: '/blog', // the kiln blog's base path\n61\t}")
+		return b.String()
+	}
+	for _, c := range []struct {
+		site string
+		warn bool
+	}{{"https://pots.example/shop", true}, {"https://example.test", false}} {
+		db := storetest.Open(t)
+		filler(t, db)
+		older := putRun(t, db, "r0", proj, day, "Read: /kiln/site.config.mjs\n1\texport default {\n2\t  origin: 'https://example.test', // the public address\n3\t}")
+		newer := putRun(t, db, "r1", proj, day.AddDate(0, 0, 1), newerRead(c.site))
+		sel := selectRuns(t, db, "does the kiln site config still vent the glazes open?")
+		var got *Item
+		for i := range sel {
+			if sel[i].CID == newer.CID {
+				got = &sel[i]
+			}
+		}
+		if got == nil || !slices.ContainsFunc(sel, func(it Item) bool { return it.CID == older.CID }) {
+			t.Fatalf("%s: want both reads shown, got %d items", c.site, len(sel))
+		}
+		line := "origin: '" + c.site + "', // the public address"
+		if shows := showsWholeLine(got.Excerpt, line); shows != c.warn || !strings.Contains(got.Excerpt, "vent: 'open'") {
+			t.Errorf("%s: the newer read's excerpt shows the address line: %v, want %v; and a glaze's line:\n%s", c.site, shows, c.warn, got.Excerpt)
+		}
+		ws, err := Warnings(ctx, db, defaults(), sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(ws, func(w Warning) bool {
+			return w.A.CID == older.CID && w.B.CID == newer.CID && w.B.Title == line && strings.Contains(w.Note, `replaced "https://example.test"`)
+		})
+		if warned != c.warn {
+			t.Errorf("%s: warned that the newer read set the address anew: %v, want %v: %+v", c.site, warned, c.warn, ws)
+		}
+	}
 }
