@@ -1500,21 +1500,28 @@ func merge(ents, msgs []Item) []Item {
 	return out
 }
 
-// aside reports whether entry e cites message m only in passing: by
-// quotes none of which is a third of it, for a claim m does not state (the
-// entry was drawn from another message). Such a message says more than
-// the entry (a plan quoted for one line of its benefits also gives its
-// timeline): folded into the entry, it was shown as the entry's claim. A
-// message whose words hold the claim is the entry's source, which the
-// entry stands for.
+// aside reports whether entry e cites message m only in passing: for a
+// claim m does not state (the entry was drawn from another message), by
+// quotes none of which is a third of it, or beside quotes of other
+// messages. Such a message says more than the entry (a plan quoted for
+// one line of its benefits also gives its timeline; the message that fixed
+// a reported fault, quoted as support for the report, gives the fix):
+// folded into the entry, it was shown as the entry's claim. A message
+// whose words hold the claim is the entry's source, which the entry
+// stands for, and so is a message mostly quoted: the only one quoted, or
+// one quoted for what the entry's first quote says (a claim said in many
+// sessions).
 func aside(e store.Entry, m Item) bool {
-	longest := -1
+	longest, others, restates := -1, false, false
 	for _, v := range e.Evidence {
 		if v.EventID == m.event.ID {
 			longest = max(longest, len(v.Quote))
+			restates = restates || wordsOnly(v.Quote) == wordsOnly(e.Evidence[0].Quote)
+		} else {
+			others = true
 		}
 	}
-	if longest < 0 || 3*longest >= len(m.event.Text) {
+	if longest < 0 || 3*longest >= len(m.event.Text) && (!others || restates) {
 		return false
 	}
 	text := wordsOnly(m.event.Text)
@@ -1667,12 +1674,21 @@ func hasUsedColon(s string) bool {
 // would bring (entryContext).
 func attachContext(ctx context.Context, db *store.DB, items []Item) error {
 	shown := map[int64]bool{}
-	shownBy := map[int64]int{} // the item showing an event first
-	for i, it := range items {
-		for _, id := range it.events {
-			shown[id] = true
-			if _, ok := shownBy[id]; !ok {
-				shownBy[id] = i
+	// The item showing an event: the message's own item, else the first
+	// entry quoting it. An entry quotes a message it does not stand for
+	// (aside), which is then an item of its own, and whose words the
+	// entry must not bring again as its context.
+	shownBy := map[int64]int{}
+	for _, entries := range []bool{false, true} {
+		for i, it := range items {
+			if (it.Kind == KindEntry) != entries {
+				continue
+			}
+			for _, id := range it.events {
+				shown[id] = true
+				if _, ok := shownBy[id]; !ok {
+					shownBy[id] = i
+				}
 			}
 		}
 	}

@@ -1466,6 +1466,57 @@ func TestMessageQuotedAsideStaysAnItem(t *testing.T) {
 	}
 }
 
+// TestEntryOfManyMessagesKeepsTheFix: an entry about a fault the user
+// reported quotes the report and, as support, a sentence of the message
+// that fixed it, a third of that short message. Folded into the entry,
+// the fix was shown as the report, and the setting that fixed it was lost.
+// Shown as an item of its own, the fix is not also the entry's answer.
+// A message quoted beside others is the entry's source only when its
+// words hold the entry's claim (TestEntrySourceStillFolds).
+func TestEntryOfManyMessagesKeepsTheFix(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	report := "When I open the glaze gallery the photos load from localhost"
+	support := "Photos now come from the CDN instead of localhost."
+	fix := "Done! The setting is `PHOTO_HOST=https://cdn.kiln.example` in `.env`. " + support
+	appendTurn(t, db, "photos", []turnMessage{
+		{store.TypeUserPrompt, report + "."},
+		{store.TypeAgentResponse, fix},
+	})
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: "photos"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quotes []store.Evidence
+	for _, e := range evs {
+		q := ""
+		switch {
+		case strings.HasPrefix(e.Text, report):
+			q = report
+		case e.Text == fix:
+			q = support
+		default:
+			continue
+		}
+		quotes = append(quotes, store.Evidence{SessionID: "photos", EventID: e.ID, Quote: q, Method: "exact", Confidence: 1, SpanEnd: len(q)})
+	}
+	if 3*len(support) < len(fix) {
+		t.Fatal("the support quote is less than a third of the fix: the test would not test the many-messages case")
+	}
+	if _, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "photos", Type: "fact", Title: report, Body: report + ".",
+		Subject: "glaze gallery", ClaimKey: "glaze gallery|" + report, Stage: store.StageVerified, Created: day, Evidence: quotes,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "the glaze gallery photos were loading from localhost. which setting fixed that?")
+	// Once: the fix, an item of its own, is not also the entry's answer.
+	if n := strings.Count(got, "PHOTO_HOST"); n != 1 {
+		t.Errorf("the fix's setting is shown %d times, want once:\n%s", n, got)
+	}
+}
+
 // TestEntrySourceStillFolds: an entry whose claim is a line of a long
 // message, quoted by that line alone, was drawn from it: the message is
 // shown once, as the entry.
