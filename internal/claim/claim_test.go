@@ -111,6 +111,39 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestChangeStaysInItsStatement: a change named in one statement ("use
+// `a` instead of `b`") replaces its old value with the new value named
+// there; a value the next statement uses is another thing, which replaces
+// nothing. With no new value beside it, the next statement's is the new
+// one ("Builds with Podman were too slow. From now on … Docker.", in
+// TestParse). Punctuation in a code span ends no statement: "…" in a
+// call's arguments left "instead of `b`" a statement of its own, whose
+// old value went to the next statement's tool.
+func TestChangeStaysInItsStatement(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text string
+		want map[string]string // value: what it replaces
+	}{
+		{"We need to use `setSource` instead of `setUrl`. Flutter uses `scenes`.",
+			map[string]string{"setsource": "seturl", "scenes": "", "flutter": ""}},
+		{"We need to use `setSource(uri(x, tag: m(...)))` instead of `setUrl()`.\n\nThe RN uses `assignments` while Flutter uses `scenes`.",
+			map[string]string{"setsource(uri(x, tag: m(...)))": "seturl()", "assignments": "", "scenes": "", "flutter": ""}},
+	} {
+		got := map[string]string{}
+		for _, c := range Parse(tt.text) {
+			if !c.Negated {
+				got[c.Value] = c.Replaces
+			}
+		}
+		for v, r := range tt.want {
+			if g, ok := got[v]; !ok || g != r {
+				t.Errorf("Parse(%q): %q replaces %q (read: %v), want %q; all: %+v", tt.text, v, g, ok, r, Parse(tt.text))
+			}
+		}
+	}
+}
+
 // TestPathBesideRepositoryStaysPath: a file or folder path stays a path
 // beside "repository": one with a file extension, a root or a trailing
 // slash, more than owner and name, or the noun before it, mostly the

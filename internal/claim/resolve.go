@@ -815,6 +815,17 @@ func (p *parser) claims() []Claim {
 				bySent[s] = append(bySent[s], o)
 			}
 		}
+		// An old value replaced by a new one named in its own statement
+		// is replaced by that one: a new value of the next statement is
+		// another thing ("use `a` instead of `b`. Flutter uses `c`.").
+		pairedNear := map[*value]bool{}
+		for _, v := range news {
+			for _, s := range v.sents {
+				for _, o := range bySent[s] {
+					pairedNear[o] = true
+				}
+			}
+		}
 		used := map[*value]bool{}
 		for _, v := range news {
 			c := mk(v)
@@ -830,6 +841,10 @@ func (p *parser) claims() []Claim {
 						}
 						break
 					}
+				}
+				if !near && pairedNear[o] {
+					out = append(out, c)
+					continue
 				}
 				used[o] = true
 				c.Replaces = o.v

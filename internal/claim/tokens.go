@@ -48,12 +48,16 @@ func isConnector(r rune) bool {
 }
 
 // tokenize splits text into tokens and statements. Statements end at . ! ?
-// followed by a space or the end, at ; and at line breaks. It allocates only
+// followed by a space or the end, at ; and at line breaks, but not inside a
+// code span. It allocates only
 // the lower-cased token strings and the two slices.
 func tokenize(text string) ([]token, []statement) {
 	toks := make([]token, 0, len(text)/5+1)
 	sents := make([]statement, 0, len(text)/60+1)
 	sentStart, sentFirst := -1, 0
+	// code is set inside a code span ("`f(a, ...)`"), whose punctuation
+	// ends no statement.
+	code := false
 	closeSent := func(end int) {
 		if sentStart >= 0 {
 			sents = append(sents, statement{start: sentStart, end: end, first: sentFirst, n: len(toks) - sentFirst})
@@ -101,7 +105,18 @@ func tokenize(text string) ([]token, []statement) {
 			}
 			toks = append(toks, token{s: text[i:j], start: i, end: j, sent: len(sents), hangul: true})
 			i = j
-		case r == ';' || r == '\n' || r == '\r' || r == '。':
+		case r == '`':
+			// A fence ("```bash") opens a block, not a span: read
+			// joined onto one line with the text around it (an
+			// excerpt's "…"), it would hide every statement's end.
+			n := len(text[i:]) - len(strings.TrimLeft(text[i:], "`"))
+			code = n < 3 && !code
+			i += n
+		case r == '\n' || r == '\r':
+			code = false // a span is on one line: a stray backtick ends with it
+			closeSent(i)
+			i += size
+		case (r == ';' || r == '。') && !code:
 			closeSent(i)
 			i += size
 		case arrowAt(text, i) > 0:
@@ -115,7 +130,7 @@ func tokenize(text string) ([]token, []statement) {
 			i += n
 		case r == '.' || r == '!' || r == '?':
 			i += size
-			if i >= len(text) || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '"' || text[i] == ')' {
+			if !code && (i >= len(text) || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '"' || text[i] == ')') {
 				closeSent(i)
 			}
 		default:
