@@ -9,6 +9,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 )
 
 // Claim is one decision a text makes: which role ("test runner", "port",
@@ -1295,6 +1296,31 @@ func identifierShaped(s string) bool {
 		}
 	}
 	return sep && letter
+}
+
+// compoundZipf is how common in everyday English each word of a compound
+// read as English is: above wordfreq.Everyday, as the table counts
+// subtitles, where "dom" and "react" are names and verbs, and "react-dom"
+// names a package.
+const compoundZipf = 4.0
+
+// englishCompound reports words joined by hyphens that are each a common
+// English word ("theme-aware", "client-side", "read-only"): an
+// adjective of prose, where a name joins a word that is none ("next-auth",
+// "date-fns") or names itself in backquotes. A tool named by everyday
+// words is in the role table ("styled-components"); a thing named beside
+// its noun ("the arm-large runners") is read by named.
+func englishCompound(s string) bool {
+	parts := strings.Split(s, "-")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, w := range parts {
+		if w == "" || strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) || wordfreq.Zipf(w) < compoundZipf {
+			return false
+		}
+	}
+	return true
 }
 
 // fileLine reports a file name before a colon ("roster.tsx:14", "main.go:120"):

@@ -144,6 +144,30 @@ func TestChangeStaysInItsStatement(t *testing.T) {
 	}
 }
 
+// TestEnglishCompoundIsNoName: common English words joined by hyphens
+// ("theme-aware", "client-side") are an adjective of prose, not a tool
+// named: "hardcoded colors instead of theme-aware variables" replaces no
+// tool. A name joining a word that is none, or a word the table counts as
+// rare enough ("react-dom", "date-fns"), is still a value.
+func TestEnglishCompoundIsNoName(t *testing.T) {
+	t.Parallel()
+	for _, c := range Parse("Some components use hardcoded Tailwind colors instead of theme-aware CSS variables.") {
+		if c.Replaces == "theme-aware" || c.Value == "theme-aware" {
+			t.Errorf("an English compound read as a value: %+v", c)
+		}
+	}
+	for _, name := range []string{"react-dom", "date-fns", "next-auth", "kelvo-sync"} {
+		if englishCompound(name) {
+			t.Errorf("%q read as an English compound", name)
+		}
+	}
+	for _, w := range []string{"theme-aware", "client-side", "read-only", "well-known"} {
+		if !englishCompound(w) {
+			t.Errorf("%q not read as an English compound", w)
+		}
+	}
+}
+
 // TestPathBesideRepositoryStaysPath: a file or folder path stays a path
 // beside "repository": one with a file extension, a root or a trailing
 // slash, more than owner and name, or the noun before it, mostly the

@@ -220,7 +220,7 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 		// port changed from 7070 to 7171", "the batch size is now 500").
 		return s, i, "", true
 	}
-	if identifierShaped(s) && !isPath(s) {
+	if identifierShaped(s) && !isPath(s) && !englishCompound(s) {
 		return s, i, "", false
 	}
 	if !isName(s) || determiners().Has(s) || linkWords().Has(s) || scopeStop().Has(s) {
