@@ -452,7 +452,9 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 // MainActivity : FlutterActivity()"). A write is the session's decision
 // on the whole file, as an edit is on its lines. Both lines must be in
 // what the items show, and the write's line in every newer snapshot of
-// the file shown: one changed again is no longer current.
+// the file shown: one changed again is no longer current. Of a config
+// file, a line the write left out that names the prompt's most specific
+// word is gone, unless a newer snapshot holds it again.
 func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	snaps := snapshots(sel)
 	var out []Warning
@@ -493,6 +495,44 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 				B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: new},
 				Note: fmt.Sprintf("a write of %s (%s) replaced the first line with the second; the newer is the current one.",
 					curlyQuotes.Replace(Inert(c.file)), date(b.it.Time))})
+			paired[pair(itemKey(a.it), itemKey(b.it))] = true
+			break
+		}
+		if paired[pair(itemKey(a.it), itemKey(b.it))] || !configFile(b.file) || strings.Contains(a.it.event.Text, " bytes cut …]") || strings.Contains(b.it.event.Text, " bytes cut …]") {
+			continue
+		}
+		// A config file's line the write left out, naming the prompt's
+		// most specific word the older's lines name ("the outreachiq
+		// server" in an MCP config written without it): gone, where the
+		// older shows it. The write's own lines in its place, if any, are
+		// how that part stands.
+		gone := map[string]bool{}
+		for _, l := range missing(a.lines, b.lines) {
+			gone[l] = true
+		}
+		key := mostSpecific(b.it.promptConcepts, gone)
+		if key.keys == nil {
+			continue
+		}
+		for _, l := range missing(a.lines, b.lines) {
+			if !hasAny(keysOf(l), key.keys) || !strings.Contains(a.it.Excerpt, l) {
+				continue
+			}
+			if slices.ContainsFunc(snaps, func(o shown) bool {
+				return o.file == b.file && o.it.Time.After(b.it.Time) && slices.Contains(o.lines, l)
+			}) {
+				continue // written back since
+			}
+			added := missing(b.lines, a.lines)
+			instead := strings.Join(added[:min(len(added), 2)], " ")
+			if instead == "" || !strings.Contains(b.it.Excerpt, added[0]) {
+				instead = "(" + curlyQuotes.Replace(Inert(firstLine(b.it.Text))) + ")"
+			}
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded",
+				A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: l},
+				B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: instead},
+				Note: fmt.Sprintf("a write of %s (%s) left the first line out; the newer is how the file stands.",
+					curlyQuotes.Replace(Inert(baseName(b.file))), date(b.it.Time))})
 			paired[pair(itemKey(a.it), itemKey(b.it))] = true
 			break
 		}
@@ -768,14 +808,20 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 		// whether or not an edit of it was captured (a change made in an
 		// editor, or in a session not recorded).
 		var settings map[string]setting
+		var named []string // the shown lines naming that word
 		if configFile(file) {
 			settings = namedSettings(file, held, key.keys)
+			for l := range held {
+				if hasAny(keysOf(l), key.keys) {
+					named = append(named, l)
+				}
+			}
 		}
 		ev, err := newestLater(ctx, db, req, it, words[max(0, len(words)-laterRunWords):], func(text string) bool {
 			head := firstLine(text)
 			if head == "Read: "+file || head == "Write: "+file {
 				sets, _ := setsAnew(file, text, settings)
-				return sets
+				return sets || head == "Write: "+file && dropsAll(text, named)
 			}
 			if head != "Edit: "+file && head != "MultiEdit: "+file {
 				return false
@@ -798,7 +844,7 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 			return more
 		}
 		if head := firstLine(ev.Text); head == "Read: "+file || head == "Write: "+file {
-			if _, anew := setsAnew(file, ev.Text, settings); !anew {
+			if _, anew := setsAnew(file, ev.Text, settings); !anew && (head != "Write: "+file || !dropsAll(ev.Text, named)) {
 				continue // the newest read or write still holds what is shown
 			}
 		}
@@ -809,6 +855,18 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 		more = append(more, laterEdit{edit: laterItem(ev, cs), of: it.CID})
 	}
 	return more
+}
+
+// dropsAll reports whether a write of a file (its text) holds none of
+// lines: a write is the whole file, and what it leaves out is gone ("the
+// server's entry" dropped from an MCP config). A write cut when stored
+// may hold them in its cut part.
+func dropsAll(text string, lines []string) bool {
+	if len(lines) == 0 || strings.Contains(text, " bytes cut …]") {
+		return false
+	}
+	_, now := fileShown(text)
+	return !slices.ContainsFunc(lines, func(l string) bool { return now[l] })
 }
 
 // namedSettings are the settings the lines held of config file file set

@@ -385,3 +385,41 @@ func TestNewerReadShowsTheSettingTheOlderShows(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteThatDropsTheAskedEntry: a config file read with a server's
+// entry, then written whole without it (the entry pulled): asked about
+// that server, the write comes along with the read, though it does not
+// name the server, and the warning says the write left the entry's line
+// out. A write cut when stored (its cut part may hold the entry) does
+// not come along; one that keeps the entry is no removal. The texts are
+// made up.
+func TestWriteThatDropsTheAskedEntry(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	read := "Read: /home/dev/.config/kiln/servers.json\n1\t{\n2\t  \"servers\": {\n3\t    \"glazebot\": {\n4\t      \"url\": \"http://localhost:4100/mcp\"\n5\t    }\n6\t  },\n7\t  \"theme\": \"dark\"\n8\t}"
+	for _, c := range []struct {
+		name, write    string
+		brought, warns bool
+	}{
+		{"dropped", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"dark\"\n+ }", true, true},
+		{"cut", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n[… 300 bytes cut …]\n+ }", false, false},
+		{"kept", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },\n+   \"theme\": \"light\"\n+ }", true, false},
+	} {
+		db := storetest.Open(t)
+		filler(t, db)
+		putRun(t, db, "r0", proj, day, read)
+		write := putRun(t, db, "w0", proj, day.Add(time.Hour), c.write)
+		sel := selectRuns(t, db, "is glazebot still wired in?")
+		brought := slices.ContainsFunc(sel, func(it Item) bool { return it.CID == write.CID })
+		ws, err := Warnings(ctx, db, defaults(), sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(ws, func(w Warning) bool {
+			return w.B.CID == write.CID && w.A.Title == `"glazebot": {` && strings.Contains(w.Note, "left the first line out")
+		})
+		if brought != c.brought || warned != c.warns {
+			t.Errorf("%s: the write came along: %v, want %v; warned it left the entry out: %v, want %v: %+v", c.name, brought, c.brought, warned, c.warns, ws)
+		}
+	}
+}
