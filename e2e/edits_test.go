@@ -287,3 +287,27 @@ func TestRealClientSettingHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestRealClientWriteDropsEntry: one session reads an MCP-style config
+// with a server's entry, the next writes the file whole without it. Asked
+// whether that server is still wired in, the third session gets the write
+// beside the read, and a warning that the write left the entry's line out.
+func TestRealClientWriteDropsEntry(t *testing.T) {
+	w := newWorld(t)
+	cfg := w.projectFile("kiln-servers.json", "{\n  \"servers\": {\n    \"glazebot\": {\n      \"url\": \"http://localhost:4100/mcp\"\n    }\n  },\n  \"theme\": \"dark\"\n}\n")
+	write, err := json.Marshal(map[string]string{"file_path": cfg, "content": "{\n  \"servers\": {},\n  \"theme\": \"dark\"\n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil, "READFILE "+cfg+"\nREPLY Read it.")
+	s2 := w.session("s2", nil, "Pull the bot out of the config.\nCALLTOOL Write "+string(write)+"\nSAY Done.")
+	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "glazebot") {
+		t.Fatalf("the write did not land; hooks fired: %v\n%s", fired(t, s2), b)
+	}
+	block := warningBlock(t, w.session("s3", nil, "is glazebot still wired in?"))
+	for _, want := range []string{`\"glazebot\": {`, `\"servers\": {},`, "left the first line out"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %s:\n%s", want, block)
+		}
+	}
+}
