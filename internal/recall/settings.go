@@ -251,6 +251,17 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 		olderSide := func(w Warning) bool { return w.A.CID == o.CID && (w.Old == line || w.A.Title == line) }
 		return paired[pair(itemKey(o), itemKey(n))] || slices.ContainsFunc(earlier, olderSide) || slices.ContainsFunc(out, olderSide)
 	}
+	// Each item's shown settings, parsed once: shownBefore reads every
+	// older item's for each setting of a newer one.
+	parsed := map[string][]setting{}
+	shown := func(it Item) []setting {
+		ss, ok := parsed[it.CID]
+		if !ok {
+			ss = shownSettings(it)
+			parsed[it.CID] = ss
+		}
+		return ss
+	}
 	for _, n := range sel {
 		if len(out) == perKind {
 			break
@@ -258,14 +269,14 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 		if _, _, _, ok := editLines(n.event.Text); ok && n.Kind == store.TypeToolObservation {
 			continue // an edit shows its lines before and after: editWarnings
 		}
-		for _, s := range shownSettings(n) {
+		for _, s := range shown(n) {
 			if setLater(sel, n, s) {
 				continue // a later run shown sets it anew: that one's history is told
 			}
 			// An older run shown sets it to another value: both values are
 			// before Claude, and the warning tells which one the file
 			// holds now, whether or not the prompt names the setting.
-			if o, line, ok := shownBefore(sel, n, s); ok {
+			if o, line, ok := shownBefore(sel, n, s, shown); ok {
 				if !told(o, n, line) {
 					out = append(out, settingWarning(o, line, n, s))
 					paired[pair(itemKey(o), itemKey(n))] = true
@@ -307,6 +318,9 @@ func showSettingsAnew(out []Item, cs []concept, asked []ask, pc *claim.Cache) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return out[a].Time.Compare(out[b].Time) })
+	// An older item's settings, parsed once: its excerpt is final by the
+	// time a newer item reads it.
+	parsed := map[int][]setting{}
 	for k, j := range order {
 		n := &out[j]
 		if !wholeRun(*n) {
@@ -322,7 +336,12 @@ func showSettingsAnew(out []Item, cs []concept, asked []ask, pc *claim.Cache) {
 			if !wholeRun(out[i]) || !out[i].Time.Before(n.Time) {
 				continue
 			}
-			for _, os := range shownSettings(out[i]) {
+			ss, ok := parsed[i]
+			if !ok {
+				ss = shownSettings(out[i])
+				parsed[i] = ss
+			}
+			for _, os := range ss {
 				l, ok := now[os.name]
 				if ok && os.path == file && l.value != os.value && !showsWholeLine(n.Excerpt, l.line) && !slices.Contains(want, l.line) {
 					want = append(want, l.line)
@@ -363,9 +382,9 @@ func settingWarning(o Item, line string, n Item, s setting) Warning {
 
 // shownBefore finds, for setting s that a read or write n of a config file
 // shows, the newest older read or write of the file in sel that shows the
-// name set to another value, and that line. Edits tell their own change
-// (editWarnings).
-func shownBefore(sel []Item, n Item, s setting) (Item, string, bool) {
+// name set to another value, and that line, reading an item's settings
+// with shown. Edits tell their own change (editWarnings).
+func shownBefore(sel []Item, n Item, s setting, shown func(Item) []setting) (Item, string, bool) {
 	if s.path == "" || !wholeRun(n) {
 		return Item{}, "", false
 	}
@@ -375,7 +394,7 @@ func shownBefore(sel []Item, n Item, s setting) (Item, string, bool) {
 		if !wholeRun(o) || !o.Time.Before(n.Time) || found.CID != "" && !o.Time.After(found.Time) {
 			continue
 		}
-		for _, os := range shownSettings(o) {
+		for _, os := range shown(o) {
 			if os.path == s.path && os.name == s.name && os.value != s.value {
 				found, line = o, os.line
 			}
