@@ -129,6 +129,12 @@ func TestChangeStaysInItsStatement(t *testing.T) {
 			map[string]string{"setsource": "seturl", "scenes": "", "flutter": ""}},
 		{"We need to use `setSource(uri(x, tag: m(...)))` instead of `setUrl()`.\n\nThe RN uses `assignments` while Flutter uses `scenes`.",
 			map[string]string{"setsource(uri(x, tag: m(...)))": "seturl()", "assignments": "", "scenes": "", "flutter": ""}},
+		// A stray backtick opens no span: the statement still ends at ".".
+		{"The ` key is unbound. We need to use `setSource` instead of `setUrl`. Flutter uses `scenes`.",
+			map[string]string{"setsource": "seturl", "scenes": "", "flutter": ""}},
+		// A statement that says a change anew takes the old value on.
+		{"Replace `jest` with `vitest`. Actually, use `bun test` instead.",
+			map[string]string{"vitest": "jest", "bun test": "jest"}},
 	} {
 		got := map[string]string{}
 		for _, c := range Parse(tt.text) {
@@ -154,6 +160,16 @@ func TestEnglishCompoundIsNoName(t *testing.T) {
 	for _, c := range Parse("Some components use hardcoded Tailwind colors instead of theme-aware CSS variables.") {
 		if c.Replaces == "theme-aware" || c.Value == "theme-aware" {
 			t.Errorf("an English compound read as a value: %+v", c)
+		}
+	}
+	// Everyday words name a package where no noun follows them.
+	for _, text := range []string{"Sessions are now handled by express-session, not cookie-session.", "Use form-data instead of axios for uploads."} {
+		named := false
+		for _, c := range Parse(text) {
+			named = named || c.Value == "express-session" || c.Value == "form-data"
+		}
+		if !named {
+			t.Errorf("Parse(%q) reads no package: %+v", text, Parse(text))
 		}
 	}
 	for _, name := range []string{"react-dom", "date-fns", "next-auth", "kelvo-sync"} {

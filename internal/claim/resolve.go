@@ -842,7 +842,9 @@ func (p *parser) claims() []Claim {
 						break
 					}
 				}
-				if !near && pairedNear[o] {
+				// Unless its own statement says a change anew: "Replace
+				// `jest` with `vitest`. Actually, use `bun test` instead."
+				if !near && pairedNear[o] && !slices.ContainsFunc(v.sents, func(s int) bool { return p.cue[s] }) {
 					out = append(out, c)
 					continue
 				}

@@ -58,6 +58,7 @@ func tokenize(text string) ([]token, []statement) {
 	// code is set inside a code span ("`f(a, ...)`"), whose punctuation
 	// ends no statement.
 	code := false
+	lineEnd, left := -1, [3]int{} // the backtick runs left on the line
 	closeSent := func(end int) {
 		if sentStart >= 0 {
 			sents = append(sents, statement{start: sentStart, end: end, first: sentFirst, n: len(toks) - sentFirst})
@@ -109,8 +110,23 @@ func tokenize(text string) ([]token, []statement) {
 			// A fence ("```bash") opens a block, not a span: read
 			// joined onto one line with the text around it (an
 			// excerpt's "…"), it would hide every statement's end.
+			//
+			// A span opens only where the rest of its line holds an odd
+			// count of runs as long: one closes it, the others pair among
+			// themselves. With an even count the opener is a stray
+			// backtick ("the ` key") that would hide the line's ends.
+			if i > lineEnd {
+				lineEnd = len(text)
+				if k := strings.IndexAny(text[i:], "\r\n"); k >= 0 {
+					lineEnd = i + k
+				}
+				left = backtickRuns(text[i:lineEnd])
+			}
 			n := len(text[i:]) - len(strings.TrimLeft(text[i:], "`"))
-			code = n < 3 && !code
+			if n < 3 {
+				left[n]--
+			}
+			code = n < 3 && !code && left[n]%2 == 1
 			i += n
 		case r == '\n' || r == '\r':
 			code = false // a span is on one line: a stray backtick ends with it
@@ -139,6 +155,21 @@ func tokenize(text string) ([]token, []statement) {
 	}
 	closeSent(len(text))
 	return toks, sents
+}
+
+// backtickRuns counts the runs of one and of two backticks in line.
+func backtickRuns(line string) (runs [3]int) {
+	for {
+		k := strings.IndexByte(line, '`')
+		if k < 0 {
+			return runs
+		}
+		m := len(line[k:]) - len(strings.TrimLeft(line[k:], "`"))
+		if m < 3 {
+			runs[m]++
+		}
+		line = line[k+m:]
+	}
 }
 
 // arrowAt returns the length of the arrow at text[i:] ("→", "⟶", "->",

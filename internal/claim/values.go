@@ -220,7 +220,7 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 		// port changed from 7070 to 7171", "the batch size is now 500").
 		return s, i, "", true
 	}
-	if identifierShaped(s) && !isPath(s) && !englishCompound(s) {
+	if identifierShaped(s) && !isPath(s) && !(englishCompound(s) && p.beforeNoun(i)) {
 		return s, i, "", false
 	}
 	if !isName(s) || determiners().Has(s) || linkWords().Has(s) || scopeStop().Has(s) {
@@ -397,6 +397,19 @@ func isIPv4(s string) bool {
 
 // capitalised reports a word written with a capital first letter that is a
 // name's word, not a link or a determiner.
+// beforeNoun reports a word of content right after token i in its
+// statement, past a space: the place of an adjective ("theme-aware CSS
+// variables"). A package named in prose stands before a function word or
+// at a statement's end ("installed express-session and connect-redis").
+func (p *parser) beforeNoun(i int) bool {
+	k := i + 1
+	if k >= len(p.toks) || p.toks[k].sent != p.toks[i].sent || p.text[p.toks[i].end:p.toks[k].start] != " " {
+		return false
+	}
+	w := p.toks[k].s
+	return w[0] >= 'a' && w[0] <= 'z' && !scopeStop().Has(w) && !determiners().Has(w) && !linkWords().Has(w)
+}
+
 func (p *parser) capitalised(k int) bool {
 	t := p.toks[k]
 	c := p.text[t.start]
