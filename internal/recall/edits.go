@@ -472,69 +472,117 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		if a == nil || paired[pair(itemKey(a.it), itemKey(b.it))] {
 			continue
 		}
-		diff, ok := snapshotDiff(b.file, a.lines, b.lines)
+		w, ok := lineChanged(*a, b, snaps)
 		if !ok {
+			w, ok = entryDropped(*a, b, snaps)
+		}
+		if ok {
+			out = append(out, w)
+			paired[pair(itemKey(a.it), itemKey(b.it))] = true
+		}
+	}
+	return out
+}
+
+// lineChanged is the warning on a line of the older snapshot a that the
+// write b changed in place, if it changed one both show.
+func lineChanged(a, b shown, snaps []shown) (Warning, bool) {
+	diff, ok := snapshotDiff(b.file, a.lines, b.lines)
+	if !ok {
+		return Warning{}, false
+	}
+	changes, other := editChanges(diff)
+	if len(changes) > maxEditChanges {
+		changes = askedChange(changes, other, b.it.promptConcepts)
+	} else if asked := askedChange(changes, other, b.it.promptConcepts); len(asked) == 1 {
+		// Of two, the one naming the prompt's concepts best first
+		// ("class MainActivity : …" before its import).
+		changes = slices.Concat(asked, changes)
+	}
+	for _, c := range changes {
+		if !strings.Contains(a.it.Excerpt, c.removed) || !strings.Contains(b.it.Excerpt, c.added) ||
+			changedLater(snaps, b.file, c.added, b.it.Time) {
 			continue
 		}
-		changes, other := editChanges(diff)
-		if len(changes) > maxEditChanges {
-			changes = askedChange(changes, other, b.it.promptConcepts)
-		} else if asked := askedChange(changes, other, b.it.promptConcepts); len(asked) == 1 {
-			// Of two, the one naming the prompt's concepts best first
-			// ("class MainActivity : …" before its import).
-			changes = slices.Concat(asked, changes)
+		old, new := diffWindow(c.removed, c.added, editQuote)
+		return Warning{Severity: "HIGH", Kind: "superseded",
+			A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: old},
+			B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: new},
+			Note: fmt.Sprintf("a write of %s (%s) replaced the first line with the second; the newer is the current one.",
+				curlyQuotes.Replace(Inert(c.file)), date(b.it.Time))}, true
+	}
+	return Warning{}, false
+}
+
+// entryDropped is the warning on a config file's entry the write b left
+// out: a line of the older snapshot a naming the prompt's most specific
+// word its lines name ("the outreachiq server" in an MCP config written
+// without it), where no line of the write names that word (one reformatted
+// or given a trailing comma is still there) and no newer snapshot holds
+// the line again. However many other lines the write changed.
+func entryDropped(a, b shown, snaps []shown) (Warning, bool) {
+	if !configFile(b.file) || strings.Contains(a.it.event.Text, " bytes cut …]") || strings.Contains(b.it.event.Text, " bytes cut …]") {
+		return Warning{}, false
+	}
+	removed := missing(a.lines, b.lines)
+	gone := map[string]bool{}
+	for _, l := range removed {
+		gone[l] = true
+	}
+	key := mostSpecific(b.it.promptConcepts, gone)
+	if key.keys == nil || hasAny(keysOf(strings.Join(b.lines, "\n")), key.keys) {
+		return Warning{}, false
+	}
+	for _, l := range removed {
+		if !hasAny(keysOf(l), key.keys) || !strings.Contains(a.it.Excerpt, l) {
+			continue
 		}
-		for _, c := range changes {
-			if !strings.Contains(a.it.Excerpt, c.removed) || !strings.Contains(b.it.Excerpt, c.added) ||
-				changedLater(snaps, b.file, c.added, b.it.Time) {
-				continue
-			}
-			old, new := diffWindow(c.removed, c.added, editQuote)
-			out = append(out, Warning{Severity: "HIGH", Kind: "superseded",
-				A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: old},
-				B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: new},
-				Note: fmt.Sprintf("a write of %s (%s) replaced the first line with the second; the newer is the current one.",
-					curlyQuotes.Replace(Inert(c.file)), date(b.it.Time))})
-			paired[pair(itemKey(a.it), itemKey(b.it))] = true
+		if slices.ContainsFunc(snaps, func(o shown) bool {
+			return o.file == b.file && o.it.Time.After(b.it.Time) && slices.Contains(o.lines, l)
+		}) {
+			continue // written back since
+		}
+		// The newer side is what the write put in the entry's place
+		// ("\"mcpServers\": {},"), else the write itself.
+		instead := strings.Join(inPlace(a.lines, b.lines, l), " ")
+		if instead == "" || !strings.Contains(b.it.Excerpt, instead) {
+			instead = "(" + curlyQuotes.Replace(Inert(firstLine(b.it.Text))) + ")"
+		}
+		return Warning{Severity: "HIGH", Kind: "superseded",
+			A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: l},
+			B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: instead},
+			Note: fmt.Sprintf("a write of %s (%s) left the first line out; the newer is how the file stands.",
+				curlyQuotes.Replace(Inert(baseName(b.file))), date(b.it.Time))}, true
+	}
+	return Warning{}, false
+}
+
+// inPlace is what newer, a file's lines, holds in place of older's line
+// l: the lines older lacks between the nearest line before l and the
+// nearest after it that newer holds too; at most two.
+func inPlace(older, newer []string, l string) []string {
+	i := slices.Index(older, l)
+	if i < 0 {
+		return nil
+	}
+	from := 0
+	for k := i - 1; k >= 0; k-- {
+		if j := slices.Index(newer, older[k]); j >= 0 {
+			from = j + 1
 			break
 		}
-		if paired[pair(itemKey(a.it), itemKey(b.it))] || !configFile(b.file) || strings.Contains(a.it.event.Text, " bytes cut …]") || strings.Contains(b.it.event.Text, " bytes cut …]") {
-			continue
-		}
-		// A config file's line the write left out, naming the prompt's
-		// most specific word the older's lines name ("the outreachiq
-		// server" in an MCP config written without it): gone, where the
-		// older shows it. The write's own lines in its place, if any, are
-		// how that part stands.
-		gone := map[string]bool{}
-		for _, l := range missing(a.lines, b.lines) {
-			gone[l] = true
-		}
-		key := mostSpecific(b.it.promptConcepts, gone)
-		if key.keys == nil {
-			continue
-		}
-		for _, l := range missing(a.lines, b.lines) {
-			if !hasAny(keysOf(l), key.keys) || !strings.Contains(a.it.Excerpt, l) {
-				continue
-			}
-			if slices.ContainsFunc(snaps, func(o shown) bool {
-				return o.file == b.file && o.it.Time.After(b.it.Time) && slices.Contains(o.lines, l)
-			}) {
-				continue // written back since
-			}
-			added := missing(b.lines, a.lines)
-			instead := strings.Join(added[:min(len(added), 2)], " ")
-			if instead == "" || !strings.Contains(b.it.Excerpt, added[0]) {
-				instead = "(" + curlyQuotes.Replace(Inert(firstLine(b.it.Text))) + ")"
-			}
-			out = append(out, Warning{Severity: "HIGH", Kind: "superseded",
-				A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: l},
-				B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: instead},
-				Note: fmt.Sprintf("a write of %s (%s) left the first line out; the newer is how the file stands.",
-					curlyQuotes.Replace(Inert(baseName(b.file))), date(b.it.Time))})
-			paired[pair(itemKey(a.it), itemKey(b.it))] = true
+	}
+	to := len(newer)
+	for k := i + 1; k < len(older); k++ {
+		if j := slices.Index(newer[from:], older[k]); j >= 0 {
+			to = from + j
 			break
+		}
+	}
+	var out []string
+	for _, n := range missing(newer[from:to], older) {
+		if len(out) < 2 {
+			out = append(out, n)
 		}
 	}
 	return out
@@ -808,20 +856,19 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 		// whether or not an edit of it was captured (a change made in an
 		// editor, or in a session not recorded).
 		var settings map[string]setting
-		var named []string // the shown lines naming that word
 		if configFile(file) {
 			settings = namedSettings(file, held, key.keys)
-			for l := range held {
-				if hasAny(keysOf(l), key.keys) {
-					named = append(named, l)
-				}
-			}
+		}
+		// A write of a config file that names that word nowhere dropped
+		// what the shown lines say of it.
+		drops := func(text string) bool {
+			return configFile(file) && firstLine(text) == "Write: "+file && dropsAll(text, key.keys)
 		}
 		ev, err := newestLater(ctx, db, req, it, words[max(0, len(words)-laterRunWords):], func(text string) bool {
 			head := firstLine(text)
 			if head == "Read: "+file || head == "Write: "+file {
 				sets, _ := setsAnew(file, text, settings)
-				return sets || head == "Write: "+file && dropsAll(text, named)
+				return sets || drops(text)
 			}
 			if head != "Edit: "+file && head != "MultiEdit: "+file {
 				return false
@@ -844,7 +891,7 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 			return more
 		}
 		if head := firstLine(ev.Text); head == "Read: "+file || head == "Write: "+file {
-			if _, anew := setsAnew(file, ev.Text, settings); !anew && (head != "Write: "+file || !dropsAll(ev.Text, named)) {
+			if _, anew := setsAnew(file, ev.Text, settings); !anew && !drops(ev.Text) {
 				continue // the newest read or write still holds what is shown
 			}
 		}
@@ -857,16 +904,17 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 	return more
 }
 
-// dropsAll reports whether a write of a file (its text) holds none of
-// lines: a write is the whole file, and what it leaves out is gone ("the
-// server's entry" dropped from an MCP config). A write cut when stored
-// may hold them in its cut part.
-func dropsAll(text string, lines []string) bool {
-	if len(lines) == 0 || strings.Contains(text, " bytes cut …]") {
+// dropsAll reports whether a write of a file (its text) names none of
+// keys on any line: a write is the whole file, and what it leaves out is
+// gone ("the server's entry" dropped from an MCP config). A line
+// reformatted or given a trailing comma still names them. A write cut
+// when stored may hold them in its cut part.
+func dropsAll(text string, keys []string) bool {
+	if strings.Contains(text, " bytes cut …]") {
 		return false
 	}
-	_, now := fileShown(text)
-	return !slices.ContainsFunc(lines, func(l string) bool { return now[l] })
+	_, body, _ := strings.Cut(text, "\n") // not the path in the head
+	return !hasAny(keysOf(body), keys)
 }
 
 // namedSettings are the settings the lines held of config file file set

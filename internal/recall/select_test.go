@@ -1480,8 +1480,11 @@ func TestEntryOfManyMessagesKeepsTheFix(t *testing.T) {
 	report := "When I open the glaze gallery the photos load from localhost"
 	support := "Photos now come from the CDN instead of localhost."
 	fix := "Done! The setting is `PHOTO_HOST=https://cdn.kiln.example` in `.env`. " + support
+	// The fix comes turns after the report: the report's answer is not it.
 	appendTurn(t, db, "photos", []turnMessage{
 		{store.TypeUserPrompt, report + "."},
+		{store.TypeAgentResponse, "Let me look at how the gallery builds its image addresses."},
+		{store.TypeUserPrompt, "go on"},
 		{store.TypeAgentResponse, fix},
 	})
 	evs, err := db.Read().Events(context.Background(), store.EventFilter{SessionID: "photos"})
@@ -1511,7 +1514,8 @@ func TestEntryOfManyMessagesKeepsTheFix(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := recallFor(t, db, defaults(), "the glaze gallery photos were loading from localhost. which setting fixed that?")
-	// Once: the fix, an item of its own, is not also the entry's answer.
+	// Once: the fix, an item of its own, is shown, and not also as the
+	// entry's answer.
 	if n := strings.Count(got, "PHOTO_HOST"); n != 1 {
 		t.Errorf("the fix's setting is shown %d times, want once:\n%s", n, got)
 	}

@@ -165,14 +165,22 @@ func fileSettings(file string, lines []string) (settings map[string]setting, twi
 // wants; it states nothing set.
 func shownSettings(it Item) []setting {
 	if it.Kind == store.TypeToolObservation {
-		file, held := fileShown(it.event.Text)
+		// The excerpt shows lines of the scanned part of the text, its
+		// whole lines parsed; the rest, up to 256 KB of a lock file, is
+		// read only for the names shown: one set again there is set twice.
+		head := scanned(it.event.Text)
+		if len(head) < len(it.event.Text) {
+			head = head[:strings.LastIndexByte(head, '\n')+1]
+		}
+		file, held := fileShown(head)
 		if file == "" || !configFile(file) {
 			return nil
 		}
 		all, _ := fileSettings(file, slices.Sorted(maps.Keys(held)))
+		rest := it.event.Text[len(head):]
 		var out []setting
 		for _, s := range all {
-			if showsWholeLine(it.Excerpt, s.line) {
+			if showsWholeLine(it.Excerpt, s.line) && !setAgain(firstLine(head), rest, s) {
 				out = append(out, s)
 			}
 		}
@@ -213,6 +221,26 @@ func shownSettings(it Item) []setting {
 		}
 	}
 	return out
+}
+
+// setAgain reports whether rest, the lines after those s was read from
+// in a tool run whose first line is head, sets s's name on another line.
+func setAgain(head, rest string, s setting) bool {
+	for {
+		k := strings.Index(rest, s.name)
+		if k < 0 {
+			return false
+		}
+		start, end := strings.LastIndexByte(rest[:k], '\n')+1, len(rest)
+		if e := strings.IndexByte(rest[k:], '\n'); e >= 0 {
+			end = k + e
+		}
+		file, held := fileShown(head + "\n" + rest[start:end])
+		if more, _ := fileSettings(file, slices.Collect(maps.Keys(held))); more[s.name].line != "" && more[s.name].line != s.line {
+			return true
+		}
+		rest = rest[end:]
+	}
 }
 
 // showsWholeLine reports whether excerpt shows line whole: not as the
@@ -269,7 +297,20 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 		if _, _, _, ok := editLines(n.event.Text); ok && n.Kind == store.TypeToolObservation {
 			continue // an edit shows its lines before and after: editWarnings
 		}
+		if file, _ := fileShown(firstLine(n.event.Text)); n.Kind == store.TypeToolObservation && partRead(n.event.Text) && !flatConfig(file) {
+			continue // its names may be another section's
+		}
+		// The settings the prompt asks about first: a warning an item
+		// tells one change.
+		var asks, others []setting
 		for _, s := range shown(n) {
+			if asksSetting(n, s) {
+				asks = append(asks, s)
+			} else {
+				others = append(others, s)
+			}
+		}
+		for _, s := range slices.Concat(asks, others) {
 			if setLater(sel, n, s) {
 				continue // a later run shown sets it anew: that one's history is told
 			}
@@ -405,11 +446,23 @@ func shownBefore(sel []Item, n Item, s setting, shown func(Item) []setting) (Ite
 
 // wholeRun reports a tool run that reads or writes a whole file.
 func wholeRun(it Item) bool {
-	if it.Kind != store.TypeToolObservation {
+	if it.Kind != store.TypeToolObservation || partRead(it.event.Text) {
 		return false
 	}
 	name, _, _ := strings.Cut(firstLine(it.event.Text), ": ")
 	return name == "Read" || name == "Write"
+}
+
+// partRead reports a read (its text) of a part of a file further on, not
+// from its first line: the names it sets may be another section's than
+// the same names a whole read shows.
+func partRead(text string) bool {
+	head, body, _ := strings.Cut(text, "\n")
+	if !strings.HasPrefix(head, "Read: ") {
+		return false
+	}
+	n, _ := lineNumber(firstLine(body))
+	return n != "" && n != "1"
 }
 
 // setLater reports whether sel holds a read or write of the file of s, a
@@ -419,7 +472,7 @@ func setLater(sel []Item, n Item, s setting) bool {
 		return false
 	}
 	return slices.ContainsFunc(sel, func(m Item) bool {
-		if m.Kind != store.TypeToolObservation || !m.Time.After(n.Time) {
+		if m.Kind != store.TypeToolObservation || !m.Time.After(n.Time) || !strings.Contains(m.event.Text, s.name) {
 			return false
 		}
 		r, ok := settingsOf(m.event.Text, s)
@@ -556,10 +609,10 @@ func settingsOf(text string, s setting) (r runSettings, ok bool) {
 		after, tw := fileSettings(f, added)
 		return runSettings{path: f, before: before, after: after, edit: true, twice: tw[s.name]}, true
 	}
-	f, held := fileShown(text)
-	if f == "" || !same(f) {
-		return runSettings{}, false
+	if f, _ := fileShown(firstLine(text)); f == "" || !same(f) || partRead(text) && !flatConfig(f) {
+		return runSettings{}, false // known by the head, before its lines are parsed
 	}
+	f, held := fileShown(text)
 	after, tw := fileSettings(f, slices.Sorted(maps.Keys(held)))
 	return runSettings{path: f, after: after, twice: tw[s.name]}, true
 }

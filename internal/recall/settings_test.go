@@ -110,6 +110,18 @@ func TestShownSettings(t *testing.T) {
 	if got := shownSettings(cut); len(got) != 1 || got[0].name != "mode" {
 		t.Errorf("a line cut when stored was read: got %+v", got)
 	}
+	// Past the part recall scans, a name set again on another line is set
+	// twice; the same line again is no second setting.
+	filler := strings.Repeat("+ # a comment line of the long config file\n", maxScan/40)
+	for _, c := range []struct {
+		tail string
+		want int
+	}{{"+ port = 9090\n", 0}, {"+ port = 8088\n", 1}, {"+ sport = 3\n", 1}} {
+		long := Item{Kind: store.TypeToolObservation, event: store.Event{Text: "Write: /kiln/deploy.toml\n+ port = 8088\n" + filler + c.tail}, Excerpt: "port = 8088"}
+		if got := shownSettings(long); len(got) != c.want {
+			t.Errorf("%q after the scanned part: got %+v, want %d settings", c.tail, got, c.want)
+		}
+	}
 }
 
 // TestSettingWarnsWithTheValueItReplaced: a message states the config
@@ -196,7 +208,8 @@ func TestSettingWarnsWithTheValueItReplaced(t *testing.T) {
 
 // TestSettingWarnsForTheLaterOfTwoReads: two reads of a config file shown,
 // the later setting the value anew: the later's history is told (the older
-// read is the older side), whichever ranks first.
+// read is the older side), whichever ranks first; of two settings set
+// anew, the one asked. A read of a part of the file tells nothing.
 func TestSettingWarnsForTheLaterOfTwoReads(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -214,6 +227,31 @@ func TestSettingWarnsForTheLaterOfTwoReads(t *testing.T) {
 		if err != nil || len(ws) != 1 || ws[0].A.CID != older.CID || ws[0].B.CID != newer.CID {
 			t.Errorf("%s first: want the later read's value replacing the older's, got %+v %v", sel[0].CID, ws, err)
 		}
+	}
+
+	// Of two settings set anew, the one the prompt asks about is told,
+	// though another comes first by name.
+	both := func(s string, d int, command, publish string) Item {
+		it := putRun(t, db, s, proj, day.AddDate(0, 0, d), "Read: /kiln/site.toml\n1\t[build]\n2\t  command = \""+command+"\"\n3\t  publish = \""+publish+"\"")
+		it.promptConcepts = cs
+		return it
+	}
+	o2, n2 := both("b0", 0, "make", "."), both("b1", 1, "make all", "dist")
+	if ws, err := settingWarnings(ctx, db, []Item{n2, o2}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 1 || ws[0].B.Title != `publish = "dist"` {
+		t.Errorf("want the asked setting told, got %+v %v", ws, err)
+	}
+
+	// A read of a part further on may show another section's name.
+	part := putRun(t, db, "p1", proj, day.AddDate(0, 0, 2), "Read: /kiln/deploy.toml\n40\t[preview]\n41\t  publish = \"tmp\"")
+	part.promptConcepts = cs
+	if ws, err := settingWarnings(ctx, db, []Item{part, older}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 0 {
+		t.Errorf("a read from line 40 set the name anew: %+v %v", ws, err)
+	}
+	putRun(t, db, "q0", proj, day.AddDate(0, 0, 3), "Read: /kiln/pages.toml\n40\t[preview]\n41\t  publish = \"tmp\"")
+	whole := putRun(t, db, "q1", proj, day.AddDate(0, 0, 4), "Read: /kiln/pages.toml\n1\t[build]\n2\t  publish = \"dist\"")
+	whole.promptConcepts = cs
+	if ws, err := settingWarnings(ctx, db, []Item{whole}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 0 {
+		t.Errorf("an older read from line 40 was the older side: %+v %v", ws, err)
 	}
 }
 
@@ -391,8 +429,8 @@ func TestNewerReadShowsTheSettingTheOlderShows(t *testing.T) {
 // that server, the write comes along with the read, though it does not
 // name the server, and the warning says the write left the entry's line
 // out. A write cut when stored (its cut part may hold the entry) does
-// not come along; one that keeps the entry is no removal. The texts are
-// made up.
+// not come along; one that keeps the entry, as it was or reformatted, is
+// no removal. The texts are made up.
 func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -403,6 +441,8 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 	}{
 		{"dropped", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"dark\"\n+ }", true, true},
 		{"cut", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n[… 300 bytes cut …]\n+ }", false, false},
+		// The entry written on one line is still there: no removal.
+		{"reformatted", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\"glazebot\": {\"url\": \"http://localhost:4100/mcp\"}},\n+   \"theme\": \"dark\"\n+ }", true, false},
 		{"kept", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },\n+   \"theme\": \"light\"\n+ }", true, false},
 	} {
 		db := storetest.Open(t)
@@ -418,6 +458,10 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 		warned := slices.ContainsFunc(ws, func(w Warning) bool {
 			return w.B.CID == write.CID && w.A.Title == `"glazebot": {` && strings.Contains(w.Note, "left the first line out")
 		})
+		// Its newer side is what the write holds in the entry's place.
+		if warned && !slices.ContainsFunc(ws, func(w Warning) bool { return w.B.Title == `"servers": {},` }) {
+			t.Errorf("%s: the warning does not show what stands in the entry's place: %+v", c.name, ws)
+		}
 		if brought != c.brought || warned != c.warns {
 			t.Errorf("%s: the write came along: %v, want %v; warned it left the entry out: %v, want %v: %+v", c.name, brought, c.brought, warned, c.warns, ws)
 		}
