@@ -151,9 +151,17 @@ type Injection struct {
 func Compose(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (Injection, error) {
 	blocks := Blocks{Trace: cfg.CitationTrace, Verification: cfg.Verification, Clarification: cfg.Clarification, Terms: req.Terms}
 	maxChars := cfg.TokenBudget * charsPerToken
-	sel, err := Select(ctx, db, cfg, req)
+	// Read where the project's sessions were recorded; the injection is
+	// recorded in the session's own project.
+	read := req
+	var err error
+	read.Project, err = scopeProject(ctx, db, req.Project, req.SessionID)
+	var sel []Item
+	if err == nil {
+		sel, err = Select(ctx, db, cfg, read)
+	}
 	if err == nil && len(sel) > 0 {
-		err = markClosed(ctx, db, req.Project, sel)
+		err = markClosed(ctx, db, read.Project, sel)
 	}
 	var warns []Warning
 	if err == nil && len(sel) > 0 && cfg.ConflictWarnings {
@@ -260,6 +268,10 @@ func Brief(ctx context.Context, db *store.DB, cfg config.Recall, project, sessio
 // history gets the notices alone.
 func BriefWith(ctx context.Context, db *store.DB, cfg config.Recall, project, sessionID string, notices []string) (string, error) {
 	lines := slices.Clone(notices)
+	project, err := scopeProject(ctx, db, project, sessionID)
+	if err != nil {
+		return "", err
+	}
 	sessions, err := db.Sessions(ctx, project, 5)
 	if err != nil {
 		return "", err

@@ -494,6 +494,18 @@ func (db *DB) CountEvents(ctx context.Context, project string) (int, error) {
 	return n, nil
 }
 
+// CountOtherEvents counts the events of project outside session exclude
+// of one of types, up to limit.
+func (db *DB) CountOtherEvents(ctx context.Context, project, exclude string, types []string, limit int) (int, error) {
+	var n int
+	err := db.Read().queryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM events WHERE project = ? AND session_id <> ? AND type IN (`+sqlStrings(types)+`) LIMIT ?)`,
+		project, exclude, limit).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count events of %s: %w", project, err)
+	}
+	return n, nil
+}
+
 // CountSessionMessages counts a session's prompts, answers and tool observations.
 func (t *Tx) CountSessionMessages(ctx context.Context, sessionID string) (int, error) {
 	var n int
