@@ -132,6 +132,8 @@ func TestChangeStaysInItsStatement(t *testing.T) {
 		// A stray backtick opens no span: the statement still ends at ".".
 		{"The ` key is unbound. We need to use `setSource` instead of `setUrl`. Flutter uses `scenes`.",
 			map[string]string{"setsource": "seturl", "scenes": "", "flutter": ""}},
+		{"We need to use `setSource` instead of `setUrl`. Flutter uses `scenes`. Press the ` key.",
+			map[string]string{"setsource": "seturl", "scenes": "", "flutter": ""}},
 		// A statement that says a change anew takes the old value on.
 		{"Replace `jest` with `vitest`. Actually, use `bun test` instead.",
 			map[string]string{"vitest": "jest", "bun test": "jest"}},

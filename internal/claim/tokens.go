@@ -58,7 +58,8 @@ func tokenize(text string) ([]token, []statement) {
 	// code is set inside a code span ("`f(a, ...)`"), whose punctuation
 	// ends no statement.
 	code := false
-	lineEnd, left := -1, [3]int{} // the backtick runs left on the line
+	lineEnd, runs := -1, [3]int{} // the line's backtick runs of one and two
+	opened := 0                   // the length of the run that opened the span
 	closeSent := func(end int) {
 		if sentStart >= 0 {
 			sents = append(sents, statement{start: sentStart, end: end, first: sentFirst, n: len(toks) - sentFirst})
@@ -111,22 +112,26 @@ func tokenize(text string) ([]token, []statement) {
 			// joined onto one line with the text around it (an
 			// excerpt's "…"), it would hide every statement's end.
 			//
-			// A span opens only where the rest of its line holds an odd
-			// count of runs as long: one closes it, the others pair among
-			// themselves. With an even count the opener is a stray
-			// backtick ("the ` key") that would hide the line's ends.
+			// A span closes on a run as long as the one that opened it.
+			// A run standing alone between spaces, on a line holding an
+			// odd count of runs as long, is a stray backtick ("the ` key"),
+			// which opens nothing: it would hide the line's ends.
 			if i > lineEnd {
 				lineEnd = len(text)
 				if k := strings.IndexAny(text[i:], "\r\n"); k >= 0 {
 					lineEnd = i + k
 				}
-				left = backtickRuns(text[i:lineEnd])
+				runs = backtickRuns(text[i:lineEnd])
 			}
 			n := len(text[i:]) - len(strings.TrimLeft(text[i:], "`"))
-			if n < 3 {
-				left[n]--
+			switch {
+			case n >= 3:
+			case code:
+				code = n != opened
+			case runs[n]%2 == 1 && (i == 0 || isSpace(text[i-1])) && (i+n == len(text) || isSpace(text[i+n])):
+			default:
+				code, opened = true, n
 			}
-			code = n < 3 && !code && left[n]%2 == 1
 			i += n
 		case r == '\n' || r == '\r':
 			code = false // a span is on one line: a stray backtick ends with it
@@ -156,6 +161,9 @@ func tokenize(text string) ([]token, []statement) {
 	closeSent(len(text))
 	return toks, sents
 }
+
+// isSpace reports a byte of white space.
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // backtickRuns counts the runs of one and of two backticks in line.
 func backtickRuns(line string) (runs [3]int) {

@@ -395,8 +395,6 @@ func isIPv4(s string) bool {
 	return true
 }
 
-// capitalised reports a word written with a capital first letter that is a
-// name's word, not a link or a determiner.
 // beforeNoun reports a word of content right after token i in its
 // statement, past a space: the place of an adjective ("theme-aware CSS
 // variables"). A package named in prose stands before a function word or
@@ -410,6 +408,8 @@ func (p *parser) beforeNoun(i int) bool {
 	return w[0] >= 'a' && w[0] <= 'z' && !scopeStop().Has(w) && !determiners().Has(w) && !linkWords().Has(w)
 }
 
+// capitalised reports a word written with a capital first letter that is a
+// name's word, not a link or a determiner.
 func (p *parser) capitalised(k int) bool {
 	t := p.toks[k]
 	c := p.text[t.start]

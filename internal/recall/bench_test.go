@@ -93,3 +93,18 @@ func BenchmarkLongAnswers(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShownSettings reads the settings a read of a 256 KB config file
+// shows (a lock file): the lines of the scanned part parsed, the rest read
+// only for the names shown.
+func BenchmarkShownSettings(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("Read: /kiln/glaze-lock.json\n")
+	for i := 0; sb.Len() < 256<<10; i++ {
+		fmt.Fprintf(&sb, "%d\t  \"glaze-%d\": \"cone %d\",\n", i+1, i, i%12)
+	}
+	it := Item{Kind: store.TypeToolObservation, Excerpt: `"glaze-5": "cone 5",`, event: store.Event{Text: sb.String()}}
+	for b.Loop() {
+		shownSettings(it)
+	}
+}

@@ -559,23 +559,35 @@ func entryDropped(a, b shown, snaps []shown) (Warning, bool) {
 
 // inPlace is what newer, a file's lines, holds in place of older's line
 // l: the lines older lacks between the nearest line before l and the
-// nearest after it that newer holds too; at most two.
+// nearest after it that newer holds too; at most two. A line a file holds
+// many times ("},") is the same line in both where it is the same
+// occurrence of it, counted from the top.
 func inPlace(older, newer []string, l string) []string {
 	i := slices.Index(older, l)
 	if i < 0 {
 		return nil
 	}
+	at := map[string][]int{} // where newer holds each line
+	for j, n := range newer {
+		at[n] = append(at[n], j)
+	}
+	nth := make([]int, len(older)) // which occurrence in older each line is
+	seen := map[string]int{}
+	for k, o := range older {
+		nth[k] = seen[o]
+		seen[o]++
+	}
 	from := 0
 	for k := i - 1; k >= 0; k-- {
-		if j := slices.Index(newer, older[k]); j >= 0 {
-			from = j + 1
+		if js := at[older[k]]; nth[k] < len(js) {
+			from = js[nth[k]] + 1
 			break
 		}
 	}
 	to := len(newer)
 	for k := i + 1; k < len(older); k++ {
-		if j := slices.Index(newer[from:], older[k]); j >= 0 {
-			to = from + j
+		if js := at[older[k]]; nth[k] < len(js) && js[nth[k]] >= from {
+			to = js[nth[k]]
 			break
 		}
 	}

@@ -2,6 +2,8 @@ package recall
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -11,28 +13,34 @@ import (
 // for the one its sessions were recorded in.
 const maxScopeUp = 8
 
-// scopeCount is how many events scopeProject counts on either side.
-const scopeCount = 100
+// minScopeNamed is how many of a directory's events must name a project
+// below it for that project to read it: one path in a command ("mkdir -p
+// ~/dev/newapp") is no work done there.
+const minScopeNamed = 3
 
 // scopeProject is the project whose memories recall reads for a prompt of
-// session in project: project itself, or the nearest directory above it
-// whose recorded sessions did more of its work than its own did: more of
-// their messages and tool runs name its path (a file of it read or
-// written, a command run in it) than it has messages and tool runs of
-// its own, the session's aside. Claude launched in a folder of repositories
-// ("~/dev/hackathon") files its sessions there, though their work was in
-// one repository; opened in that repository later, its first sessions
-// would recall nothing of that work. A directory above whose sessions
-// never name the project (the home directory, used for something else) is
-// not read.
+// session in project: project itself, or, while project has no messages
+// or tool runs of its own outside session, the nearest directory above it
+// whose recorded sessions did its work: minScopeNamed of their events or
+// more name its path (a file of it read or written, a command run in it).
+// Claude launched in a folder of repositories ("~/dev/hackathon") files
+// its sessions there, though their work was in one repository; opened in
+// that repository later, its first session would recall nothing of that
+// work. Once the repository has memories of its own it reads those: the
+// folder's would take their place.
 //
-// Only counts are read, each up to scopeCount; a project with no
-// recorded directory above it costs a lookup of each, at most maxScopeUp.
+// The home directory and those above it are never read: sessions launched
+// there did anything, and a path named there is no sign of what they were
+// about.
+//
+// A project with no recorded directory above it costs an indexed lookup
+// of each, at most maxScopeUp; one with memories of its own a count more.
 func scopeProject(ctx context.Context, db *store.DB, project, session string) (string, error) {
 	if project == "" {
 		return project, nil
 	}
-	own := -1 // counted once a directory above has sessions
+	home, _ := os.UserHomeDir()
+	counted := false // its own memories, once a directory above has sessions
 	d := project
 	for range maxScopeUp {
 		k := strings.LastIndexAny(d, `/\`)
@@ -40,28 +48,54 @@ func scopeProject(ctx context.Context, db *store.DB, project, session string) (s
 			return project, nil // not the root: every project is below it
 		}
 		d = d[:k]
+		if home != "" && (d == home || within(home, d)) {
+			return project, nil
+		}
 		if up, err := db.Sessions(ctx, d, 1); err != nil || len(up) == 0 {
 			if err != nil {
 				return project, err
 			}
 			continue
 		}
-		if own < 0 {
-			n, err := db.CountOtherEvents(ctx, project, session, messageTypes, scopeCount)
-			if err != nil {
+		if !counted {
+			n, err := db.CountOtherEvents(ctx, project, session, messageTypes, 1)
+			if err != nil || n > 0 {
 				return project, err
 			}
-			own = n
+			counted = true
 		}
-		// The path's words as a phrase: "/home/dev/hacknight/glazer-kiln"
-		// in a read, a write, a command run in it.
-		named, err := db.CountProjectMatches(ctx, store.MatchAny([]string{project}, false), d, scopeCount)
+		// The path's words as a phrase ("/home/dev/hacknight/glazer-kiln"),
+		// then the path itself, not the start of a sibling's
+		// ("glazer-kiln-v2").
+		hits, err := db.SearchEvents(ctx, store.EventQuery{Match: store.MatchAny([]string{project}, false), Project: d,
+			Newest: true, Limit: 4 * minScopeNamed})
 		if err != nil {
 			return project, err
 		}
-		if named > own {
+		named := 0
+		for _, h := range hits {
+			if namesPath(h.Text, project) {
+				named++
+			}
+		}
+		if named >= minScopeNamed {
 			return d, nil
 		}
 	}
 	return project, nil
+}
+
+// within reports whether path is a directory above dir.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(path, dir)
+	return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
+}
+
+// namesPath reports whether text holds path whole: what follows it ends a
+// path's part (a separator, a quote, a space) or the text.
+func namesPath(text, path string) bool {
+	return anyAt(text, path, func(k int) bool {
+		end := k + len(path)
+		return end == len(text) || strings.ContainsRune("/\\\"'` \t\n:)]},;", rune(text[end]))
+	})
 }

@@ -12,11 +12,13 @@ import (
 
 // TestSessionsOfTheFolderAbove: Claude launched in a folder of
 // repositories recorded its sessions there, working in one repository.
-// Opened in that repository, whose own sessions are none yet, a prompt
-// recalls the work the folder's sessions did in it. A sibling repository
-// the folder's sessions never named recalls nothing of them, nor does the
-// repository once its own sessions recorded more than the folder's named
-// it: from then on its memories are its own. The texts are made up.
+// Opened in that repository, which has no memories of its own yet, a
+// prompt recalls the work the folder's sessions did in it, and the
+// session's brief tells the folder's last session; the session's own
+// prompts so far change nothing. A sibling the folder's sessions named
+// once, or only as the start of another name, recalls nothing of them;
+// nor does the repository once a session of its own recorded a message:
+// its memories are its own. The texts are made up.
 func TestSessionsOfTheFolderAbove(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -30,48 +32,84 @@ func TestSessionsOfTheFolderAbove(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	touch("f1", folder)
-	evs := []store.Event{
-		{Type: store.TypeUserPrompt, Text: "set up the kiln scheduler in glazer-kiln"},
-		{Type: store.TypeToolObservation, Text: "Read: " + repo + "/scheduler.toml\n1\tlisten_port = 7431\n2\tzones = 3"},
-		{Type: store.TypeAgentResponse, Text: "The kiln scheduler listens on port 7431, set in scheduler.toml."},
+	put := func(session, project string, at time.Time, texts ...string) {
+		t.Helper()
+		touch(session, project)
+		var evs []store.Event
+		for i, text := range texts {
+			typ := store.TypeToolObservation
+			if !strings.Contains(text, ": /") {
+				typ = []string{store.TypeUserPrompt, store.TypeAgentResponse}[i%2]
+			}
+			evs = append(evs, store.Event{Time: at.Add(time.Duration(i) * time.Minute), Type: typ, SessionID: session, Project: project,
+				Text: text, DedupeKey: session + ":" + text})
+		}
+		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for i := range evs {
-		evs[i].Time, evs[i].SessionID, evs[i].Project = day.Add(time.Duration(i)*time.Minute), "f1", folder
-		evs[i].DedupeKey = "f1:" + evs[i].Text
-	}
-	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
+	put("f1", folder, day,
+		"set up the kiln scheduler in glazer-kiln",
+		"The kiln scheduler listens on port 7431, set in scheduler.toml.",
+		"Read: "+repo+"/scheduler.toml\n1\tlisten_port = 7431\n2\tzones = 3",
+		"Bash: cd "+repo+" && make schedule\nscheduled 3 zones",
+		"Edit: "+repo+"/scheduler.toml\n- zones = 3\n+ zones = 4",
+		"Bash: mkdir -p /home/dev/hacknight/glaze-notes",
+		"Read: /home/dev/hacknight/glazer-kiln-v2/scheduler.toml\n1\tlisten_port = 9000",
+		"Bash: ls /home/dev/hacknight/glazer-kiln-v2/\nscheduler.toml",
+		"Bash: cat /home/dev/hacknight/glazer-kiln-v2/README.md\nkiln v2",
+	)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.SetSummary(ctx, "f1", "Set up the glazer kiln scheduler on port 7431.")
+	}); err != nil {
 		t.Fatal(err)
 	}
+	const prompt = "which port does the kiln scheduler listen on?"
 	ask := func(project, session string) string {
 		t.Helper()
 		touch(session, project)
-		out, err := Context(ctx, db, defaults(), Request{Project: project, SessionID: session, Prompt: "which port does the kiln scheduler listen on?", Now: day.AddDate(0, 0, 1)})
+		out, err := Context(ctx, db, defaults(), Request{Project: project, SessionID: session, Prompt: prompt, Now: day.AddDate(0, 0, 1)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out
 	}
+	// The session's own prompt, recorded before it is answered, is no
+	// memory of the repository's own.
+	put("r1", repo, day.AddDate(0, 0, 1), prompt)
 	if got := ask(repo, "r1"); !strings.Contains(got, "7431") {
 		t.Errorf("the repository's first session recalls nothing of the folder's work in it:\n%s", got)
 	}
-	if got := ask("/home/dev/hacknight/other-app", "o1"); got != "" {
-		t.Errorf("a sibling the folder's sessions never named recalled them:\n%s", got)
+	brief, err := BriefWith(ctx, db, defaults(), repo, "r1", nil)
+	if err != nil || !strings.Contains(brief, "port 7431") {
+		t.Errorf("the first session's brief tells nothing of the folder's last session: %q %v", brief, err)
 	}
-	// The repository's own sessions come to hold more than the folder's
-	// say of it: its memories are its own.
-	if got := ask(repo, "r2"); !strings.Contains(got, "7431") {
-		t.Errorf("a second session, the first having recorded nothing, recalls nothing of the folder's work:\n%s", got)
+	for _, sibling := range []string{"/home/dev/hacknight/glaze-notes", "/home/dev/hacknight/glazer"} {
+		if got := ask(sibling, "o:"+sibling); got != "" {
+			t.Errorf("%s, named once or as the start of another name, recalled the folder's memories:\n%s", sibling, got)
+		}
 	}
-	var mine []store.Event
-	for i, text := range []string{"add a glaze palette page", "The palette page lists every glaze.", "now sort it by firing cone", "Sorted by cone."} {
-		mine = append(mine, store.Event{Time: day.Add(time.Hour + time.Duration(i)*time.Minute), Type: []string{store.TypeUserPrompt, store.TypeAgentResponse}[i%2],
-			SessionID: "r3", Project: repo, Text: text, DedupeKey: "r3:" + text})
+	put("r2", repo, day.AddDate(0, 0, 2), "add a glaze palette page", "The palette page lists every glaze.")
+	if got := ask(repo, "r3"); strings.Contains(got, "7431") {
+		t.Errorf("with memories of its own, the repository still read the folder's:\n%s", got)
 	}
-	if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, mine...); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if got := ask(repo, "r4"); strings.Contains(got, "7431") {
-		t.Errorf("with more work of its own recorded, the repository still read the folder's:\n%s", got)
+}
+
+// TestNamesPath: a path is named whole, not as the start of a sibling's.
+func TestNamesPath(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"Read: /a/app/main.go":           true,
+		"Bash: cd /a/app && make":        true,
+		`"cwd": "/a/app"`:                true,
+		"/a/app":                         true,
+		`C:\a\app\main.go`:               false, // another path
+		"Read: /a/app-v2/main.go":        false,
+		"Bash: ls /a/apples":             false,
+		"Read: /a/app-v2/x then /a/app/": true,
+	} {
+		if got := namesPath(text, "/a/app"); got != want {
+			t.Errorf("namesPath(%q) = %v, want %v", text, got, want)
+		}
 	}
 }

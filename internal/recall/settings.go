@@ -235,7 +235,13 @@ func setAgain(head, rest string, s setting) bool {
 		if e := strings.IndexByte(rest[k:], '\n'); e >= 0 {
 			end = k + e
 		}
-		file, held := fileShown(head + "\n" + rest[start:end])
+		// With the lines either side: fileShown reads none next to a
+		// "[… n bytes cut …]" line, whose end is not the file's.
+		from, to := strings.LastIndexByte(rest[:max(start-1, 0)], '\n')+1, len(rest)
+		if e := strings.IndexByte(rest[min(end+1, len(rest)):], '\n'); e >= 0 {
+			to = end + 1 + e
+		}
+		file, held := fileShown(head + "\n" + rest[from:to])
 		if more, _ := fileSettings(file, slices.Collect(maps.Keys(held))); more[s.name].line != "" && more[s.name].line != s.line {
 			return true
 		}

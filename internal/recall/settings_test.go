@@ -111,12 +111,13 @@ func TestShownSettings(t *testing.T) {
 		t.Errorf("a line cut when stored was read: got %+v", got)
 	}
 	// Past the part recall scans, a name set again on another line is set
-	// twice; the same line again is no second setting.
+	// twice; the same line again is no second setting, nor a line cut when
+	// stored.
 	filler := strings.Repeat("+ # a comment line of the long config file\n", maxScan/40)
 	for _, c := range []struct {
 		tail string
 		want int
-	}{{"+ port = 9090\n", 0}, {"+ port = 8088\n", 1}, {"+ sport = 3\n", 1}} {
+	}{{"+ port = 9090\n", 0}, {"+ port = 8088\n", 1}, {"+ sport = 3\n", 1}, {"+ port = 80\n[… 900 bytes cut …]\n+ 88\n", 1}} {
 		long := Item{Kind: store.TypeToolObservation, event: store.Event{Text: "Write: /kiln/deploy.toml\n+ port = 8088\n" + filler + c.tail}, Excerpt: "port = 8088"}
 		if got := shownSettings(long); len(got) != c.want {
 			t.Errorf("%q after the scanned part: got %+v, want %d settings", c.tail, got, c.want)

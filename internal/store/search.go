@@ -122,22 +122,6 @@ func (db *DB) CountEventMatches(ctx context.Context, m Match, limit int) (int, e
 	return n, nil
 }
 
-// CountProjectMatches counts the events of project that m selects, up to
-// limit, without ranking them.
-func (db *DB) CountProjectMatches(ctx context.Context, m Match, project string, limit int) (int, error) {
-	expr := m.expr()
-	if expr == "" {
-		return 0, nil
-	}
-	var n int
-	err := db.Read().queryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM events_fts JOIN events e ON e.id = events_fts.rowid
-		WHERE events_fts MATCH ? AND e.project = ? LIMIT ?)`, expr, project, limit).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count matches in %s: %w", project, err)
-	}
-	return n, nil
-}
-
 // EventHit is an event found by SearchEvents, with its BM25 score (higher is better).
 type EventHit struct {
 	Event
