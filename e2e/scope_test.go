@@ -8,7 +8,8 @@ import (
 )
 
 // TestRealClientRepositoryReadsTheFolderAbove: Claude launched in a folder
-// of repositories reads a file of one of them; launched later in that
+// of repositories works in one of them (reads its file, runs commands in
+// it); launched later in that
 // repository, a question about the file's setting gets the read, though
 // the session that made it was filed under the folder. A sibling
 // repository's question gets nothing of it.
@@ -35,7 +36,10 @@ func TestRealClientRepositoryReadsTheFolderAbove(t *testing.T) {
 		}
 		return r.dir
 	}
-	run("s1", folder, "Which port does the kiln scheduler listen on?\nREADFILE "+cfg+"\nREPLY It listens on 7431.")
+	// Work in the repository: a read, a command run in it, a listing.
+	run("s1", folder, "Which port does the kiln scheduler listen on?\nREADFILE "+cfg+"\nREPLY It listens on 7431.",
+		"Check the zones.\nRUNBASH cd "+repo+" && grep zones scheduler.toml\nREPLY Three zones.",
+		"What else is there?\nRUNBASH ls "+repo+"\nREPLY Just the scheduler config.")
 	got := lastInjection(t, run("s2", repo, "which port does the kiln scheduler listen on?"))
 	if !strings.Contains(got, "listen_port = 7431") {
 		t.Errorf("the repository's first session got nothing of the folder's work in it:\n%s", got)
