@@ -159,6 +159,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	}
 	out = append(out, claims...)
 	out = append(out, diagnosisWarnings(sel, paired)...)
+	out = append(out, againWarnings(sel, paired)...)
 	out = append(out, denialWarnings(sel, paired)...)
 	reverts, err := revertWarnings(ctx, db, sel, paired)
 	if err != nil {
