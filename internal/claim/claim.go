@@ -811,7 +811,9 @@ var fileExts = map[string]bool{"yaml": true, "yml": true, "toml": true, "json": 
 	"sh": true, "md": true, "txt": true, "env": true, "ini": true, "conf": true, "cfg": true, "xml": true, "lock": true,
 	"mod": true, "sum": true, "tf": true, "hcl": true, "proto": true, "csv": true, "html": true, "css": true, "scss": true,
 	"vue": true, "svelte": true, "gradle": true, "properties": true, "plist": true, "swift": true, "c": true, "h": true,
-	"cpp": true, "cs": true, "php": true, "lua": true, "db": true, "sqlite": true, "log": true, "pem": true, "key": true}
+	"cpp": true, "cs": true, "php": true, "lua": true, "db": true, "sqlite": true, "log": true, "pem": true, "key": true,
+	"dart": true, "kts": true, "scala": true, "ex": true, "exs": true, "hs": true, "zig": true, "hpp": true, "cc": true,
+	"mm": true, "ps1": true, "astro": true, "graphql": true, "prisma": true}
 
 // notPaths are slash words that are not file system paths.
 var notPaths = map[string]bool{"and/or": true, "i/o": true, "n/a": true, "w/o": true, "tcp/ip": true, "ci/cd": true,

@@ -111,6 +111,7 @@ func TestSameChangeRestated(t *testing.T) {
 func TestFileLineIsNoPort(t *testing.T) {
 	for text, want := range map[string]string{
 		"roster.tsx:14 Uncaught SyntaxError: no export named Panel": "",
+		"Page ordering fix (reader_screen.dart:105): kept the list": "",
 		"The API listens on api.internal:8443 behind the proxy.":    "8443",
 	} {
 		got := ""
