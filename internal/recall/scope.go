@@ -33,36 +33,37 @@ const minScopeNamed = 3
 // there did anything, and a path named there is no sign of what they were
 // about.
 //
-// A project with no recorded directory above it costs an indexed lookup
-// of each, at most maxScopeUp; one with memories of its own a count more.
+// A project with no recorded directory above it costs one indexed lookup
+// of them all; one with memories of its own a count more.
 func scopeProject(ctx context.Context, db *store.DB, project, session string) (string, error) {
 	if project == "" {
 		return project, nil
 	}
+	// The directories above it, nearest first: not the root, nor the home
+	// directory or one above it.
 	home, _ := os.UserHomeDir()
-	counted := false // its own memories, once a directory above has sessions
-	d := project
-	for range maxScopeUp {
+	var above []string
+	for d := project; len(above) < maxScopeUp; {
 		k := strings.LastIndexAny(d, `/\`)
 		if k <= 0 || !strings.ContainsAny(d[:k], `/\`) {
-			return project, nil // not the root: every project is below it
+			break
 		}
 		d = d[:k]
 		if home != "" && (d == home || within(home, d)) {
-			return project, nil
+			break
 		}
-		if up, err := db.Sessions(ctx, d, 1); err != nil || len(up) == 0 {
-			if err != nil {
-				return project, err
-			}
+		above = append(above, d)
+	}
+	recorded, err := db.ProjectsRecorded(ctx, above)
+	if err != nil || len(recorded) == 0 {
+		return project, err
+	}
+	if n, err := db.CountOtherEvents(ctx, project, session, messageTypes, 1); err != nil || n > 0 {
+		return project, err
+	}
+	for _, d := range above {
+		if !recorded[d] {
 			continue
-		}
-		if !counted {
-			n, err := db.CountOtherEvents(ctx, project, session, messageTypes, 1)
-			if err != nil || n > 0 {
-				return project, err
-			}
-			counted = true
 		}
 		// The path's words as a phrase ("/home/dev/hacknight/glazer-kiln"),
 		// then the path itself, not the start of a sibling's

@@ -113,3 +113,32 @@ func TestNamesPath(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeIsNoFolderAbove: sessions launched in the home directory did
+// anything; a project below it never reads them, however often they name
+// its path.
+func TestHomeIsNoFolderAbove(t *testing.T) {
+	t.Setenv("HOME", "/home/dev")
+	ctx := context.Background()
+	db := storetest.Open(t)
+	var evs []store.Event
+	for i, text := range []string{"Read: /home/dev/app/a.toml\n1\tport = 1", "Read: /home/dev/app/b.toml\n1\tport = 2", "Bash: cd /home/dev/app && make\nok"} {
+		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "h1", Project: "/home/dev", Text: text, DedupeKey: text})
+	}
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: "h1", Project: "/home/dev", StartedAt: day}); err != nil {
+			return err
+		}
+		_, err := tx.Append(ctx, evs...)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := scopeProject(ctx, db, "/home/dev/app", "now"); err != nil || got != "/home/dev/app" {
+		t.Errorf("scopeProject = %q, %v; want the project itself", got, err)
+	}
+	t.Setenv("HOME", "/home/other")
+	if got, err := scopeProject(ctx, db, "/home/dev/app", "now"); err != nil || got != "/home/dev" {
+		t.Errorf("with another home, scopeProject = %q, %v; want the folder above", got, err)
+	}
+}

@@ -72,6 +72,31 @@ func (t *Tx) Session(ctx context.Context, id string) (Session, error) {
 	return s, nil
 }
 
+// ProjectsRecorded reports which of projects have a session recorded.
+func (db *DB) ProjectsRecorded(ctx context.Context, projects []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(projects) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(projects))
+	for i, p := range projects {
+		args[i] = p
+	}
+	rows, err := db.Read().query(ctx, `SELECT DISTINCT project FROM sessions WHERE project IN (`+placeholders(len(projects))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("projects recorded: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("projects recorded: %w", err)
+		}
+		out[p] = true
+	}
+	return out, rows.Err()
+}
+
 // Sessions lists sessions, newest first, optionally of one project.
 func (db *DB) Sessions(ctx context.Context, project string, limit int) ([]Session, error) {
 	q, args := `SELECT `+sessionColumns+` FROM sessions`, []any{}
