@@ -1329,5 +1329,14 @@ func englishCompound(s string) bool {
 // the number after it is a line, not a port.
 func fileLine(name string) bool {
 	k := strings.LastIndexByte(name, '.')
-	return k > 0 && fileExts[name[k+1:]]
+	if k <= 0 || !fileExts[name[k+1:]] {
+		return false
+	}
+	// An extension that is also a country's domain, after a dotted name,
+	// is a host's ("api.example.cc:8443"); after a file's name alone, a
+	// file's ("render.cc:105").
+	return !hostTLDs[name[k+1:]] || !strings.Contains(name[:k], ".")
 }
+
+// hostTLDs are the file extensions that are also top-level domains.
+var hostTLDs = map[string]bool{"cc": true, "mm": true, "sh": true, "md": true}

@@ -113,6 +113,8 @@ func TestFileLineIsNoPort(t *testing.T) {
 		"roster.tsx:14 Uncaught SyntaxError: no export named Panel": "",
 		"Page ordering fix (reader_screen.dart:105): kept the list": "",
 		"The API listens on api.internal:8443 behind the proxy.":    "8443",
+		"The API listens on api.example.cc:8443 behind the proxy.":  "8443",
+		"The crash is at render.cc:105 in the loop.":                "",
 	} {
 		got := ""
 		for _, c := range Parse(text) {

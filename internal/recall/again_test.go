@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
@@ -13,7 +14,8 @@ import (
 // TestFailureReportedAgain: a failure pasted, answered with a cause, then
 // pasted again and answered with another: the second answer is the
 // current one, and the warning says the first did not hold. Another
-// failure answered twice, or the same answer twice, warns of nothing.
+// failure, every build's, one months later, a step only announced or a
+// question asked twice warns of nothing.
 // The texts are made up.
 func TestFailureReportedAgain(t *testing.T) {
 	t.Parallel()
@@ -22,7 +24,7 @@ func TestFailureReportedAgain(t *testing.T) {
 	const fail = "Error fetching glaze: Kilnbase API error: 403 Forbidden"
 	first := "Two things: the endpoint should be `/v2/glazes/search`, and it needs an **owner token**. Let me fix the endpoint."
 	second := "The real story: `/v2/glazes/search` is **not on the hobby tier**. Let me find an endpoint that is."
-	evs := say(t, db, "kb", day, fail, first, "Error Error fetching glaze: Kilnbase API error: 403 Forbidden", second)
+	say(t, db, "kb", day, fail, first, "Error Error fetching glaze: Kilnbase API error: 403 Forbidden", second)
 	sel := selectRuns(t, db, "glaze lookups keep coming back 403 from kilnbase, what's behind it?")
 	ws, err := Warnings(context.Background(), db, defaults(), sel)
 	if err != nil {
@@ -34,24 +36,38 @@ func TestFailureReportedAgain(t *testing.T) {
 		t.Errorf("no warning that the failure came back after the first answer: %+v", ws)
 	}
 
-	// The same answer twice, and another failure, tell nothing.
+	// Each case: the first report and its answer, then a later report and
+	// its answer, after a gap.
+	const modFail = "Error: Cannot find module 'lodash'"
 	for _, c := range []struct {
-		name, answer, report string
-		want                 int
+		name, report, answer, again, answer2 string
+		gap                                  time.Duration
+		want                                 int
 	}{
-		{"again", second, evs[2].Text, 1},
-		{"same answer", first, evs[2].Text, 0},
-		{"another failure", second, "Error fetching kiln: Kilnbase API error: 500 Internal Server Error", 0},
+		{"again", fail, first, "Error Error fetching glaze: Kilnbase API error: 403 Forbidden", second, time.Hour, 1},
+		{"same answer", fail, first, fail, first, time.Hour, 0},
+		{"another failure", fail, first, "Error fetching kiln: Kilnbase API error: 500 Internal Server Error", second, time.Hour, 0},
+		{"another module", modFail, "It is missing from package.json: run `npm install lodash`.", "Error: Cannot find module 'express'", "Install express with `npm install express`.", time.Hour, 0},
+		{"every build's failure", "Error: build failed", first, "Error: build failed", second, time.Hour, 0},
+		{"months later", fail, first, fail + " ", second, 90 * 24 * time.Hour, 0},
+		{"a step announced", fail, "Let me look at the request.", fail + " ", "Let me check the response.", time.Hour, 0},
+		{"a question", "why does the glaze fetch fail with a Kilnbase API error?", first, "why does the glaze fetch fail with a Kilnbase API error?", second, time.Hour, 0},
 	} {
-		at, ok := reportAnswered(Item{CID: "mem:first", Kind: store.TypeUserPrompt, event: evs[0], Context: &evs[1], ContextExcerpt: first, Time: evs[0].Time})
-		if !ok {
-			t.Fatalf("%s: the first report is no answered failure", c.name)
-		}
-		later := evs[2]
-		later.Text = c.report
-		again := Item{CID: "mem:later", Kind: store.TypeUserPrompt, event: later, Context: &evs[3], ContextExcerpt: c.answer, Time: later.Time}
-		if got := againWarnings([]Item{at.Item, again}, map[[2]int64]bool{}); len(got) != c.want {
-			t.Errorf("%s: %d warnings, want %d: %+v", c.name, len(got), c.want, got)
+		report := store.Event{ID: 1, Type: store.TypeUserPrompt, Time: day, Text: c.report}
+		answer := store.Event{ID: 2, Type: store.TypeAgentResponse, Time: day.Add(time.Minute), Text: c.answer}
+		later := store.Event{ID: 3, Type: store.TypeUserPrompt, Time: day.Add(c.gap), Text: c.again}
+		answer2 := store.Event{ID: 4, Type: store.TypeAgentResponse, Time: day.Add(c.gap + time.Minute), Text: c.answer2}
+		older := Item{CID: "mem:first", Kind: store.TypeUserPrompt, event: report, Context: &answer, ContextExcerpt: c.answer, Time: report.Time}
+		// The later answer shown as an item of its own, with the report it
+		// replied to; the items in either order.
+		newer := Item{CID: "mem:later", Kind: store.TypeAgentResponse, event: answer2, Context: &later, Excerpt: c.answer2, Time: answer2.Time}
+		for _, sel := range [][]Item{{older, newer}, {newer, older}} {
+			got := againWarnings(sel, map[[2]int64]bool{})
+			if len(got) != c.want {
+				t.Errorf("%s: %d warnings, want %d: %+v", c.name, len(got), c.want, got)
+			} else if c.want == 1 && (got[0].A.CID != "mem:first" || !strings.Contains(got[0].Note, "("+date(later.Time)+")")) {
+				t.Errorf("%s: the warning's older side or date is wrong: %+v", c.name, got[0])
+			}
 		}
 	}
 }
