@@ -80,9 +80,12 @@ func againWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 				!sameFailure(o.fail, n.fail) || wordsOnly(o.answer) == wordsOnly(n.answer) {
 				continue
 			}
+			// Each side quotes Claude's answer, whichever message the item
+			// shows.
+			said := kindLabel(Item{Kind: store.TypeAgentResponse})
 			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", kept: true, standsFor: true,
-				A: Memory{CID: o.CID, Type: kindLabel(o.Item), Date: o.at, Title: clipAtWord(o.answer, maxAnswerQuote)},
-				B: Memory{CID: n.CID, Type: kindLabel(n.Item), Date: n.at, Title: clipAtWord(n.answer, maxAnswerQuote)},
+				A: Memory{CID: o.CID, Type: said, Date: o.at, Title: clipAtWord(o.answer, maxAnswerQuote)},
+				B: Memory{CID: n.CID, Type: said, Date: n.at, Title: clipAtWord(n.answer, maxAnswerQuote)},
 				Note: fmt.Sprintf("the failure %s was reported again (%s) after the first answer: it did not hold; the second is the current one.",
 					curlyQuotes.Replace(Inert(`"`+clipAtWord(n.line, maxCauseNote)+`"`)), date(n.asked))})
 			paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
