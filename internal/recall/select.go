@@ -409,6 +409,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		said[wordsKey(e.Text)] = true
 		return true
 	})
+	// A config file the prompt names whole, as it stands now.
+	if len(out) < cfg.K {
+		fill(namedFileNow(ctx, db, req, cs, out))
+	}
 	// What the best item's line leads to fills the places left, as the
 	// newer runs do.
 	if anchor >= 0 && len(out) < cfg.K {

@@ -629,3 +629,44 @@ func flatConfig(path string) bool {
 	name := strings.ToLower(baseName(path))
 	return name == ".env" || strings.HasPrefix(name, ".env.") || filepath.Ext(name) == ".properties"
 }
+
+// namedFileNow is, for a config file the prompt names whole
+// ("claude_desktop_config.json", not "the desktop config"), the newest run
+// of the project's other sessions that read or wrote all of it, when no
+// edit of it came after and out shows none of its runs as new: what the
+// file holds now, for a question about what is in it ("what's left in my
+// claude_desktop_config.json?"). The runs shown may be older reads or
+// edits of a part of it, or none. Nil when a search fails: the shown items
+// stand without it.
+func namedFileNow(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item) []Item {
+	var more []Item
+	for _, m := range configNameRE.FindAllStringSubmatch(req.Prompt, 2) {
+		name := m[1]
+		if !configFile(name) || strings.ContainsAny(name, `/\`) {
+			continue
+		}
+		hits, err := db.SearchEvents(ctx, store.EventQuery{
+			Match: store.MatchAll(lowerRuns(name), false), Project: req.Project, ExcludeSession: req.SessionID,
+			Types: []string{store.TypeToolObservation}, Newest: true, Limit: laterRunScan,
+		})
+		if err != nil {
+			return nil
+		}
+		// The newest run of the file by time: an imported session's runs
+		// are stored after newer ones.
+		var newest store.Event
+		for _, h := range hits {
+			if file := runFile(h.Text); file != "" && strings.EqualFold(baseName(file), name) && !strings.HasSuffix(firstLine(h.Text), " (error)") &&
+				(newest.ID == 0 || h.Time.After(newest.Time)) {
+				newest = h.Event
+			}
+		}
+		head, _, _ := strings.Cut(firstLine(newest.Text), ": ")
+		if newest.ID == 0 || head != "Read" && head != "Write" || partRead(newest.Text) || strings.Contains(newest.Text, " bytes cut …]") ||
+			slices.ContainsFunc(out, func(o Item) bool { return o.event.ID == newest.ID || runFile(o.event.Text) == runFile(newest.Text) && !o.Time.Before(newest.Time) }) {
+			continue
+		}
+		more = append(more, laterItem(newest, cs))
+	}
+	return more
+}

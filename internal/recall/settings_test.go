@@ -468,3 +468,36 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedConfigFileAsItStands: asked what a config file the question
+// names whole holds, with the user's request to change it recalled, the
+// newest write of the file comes along: what it holds now. A newer edit of
+// it after that write, or a question naming the file only in words, brings
+// nothing. The texts are made up.
+func TestNamedConfigFileAsItStands(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, prompt string
+		edit, want   bool
+	}{
+		{"named", "What's left in my kiln_servers.json after all the crashes?", false, true},
+		{"edited since", "What's left in my kiln_servers.json after all the crashes?", true, false},
+		{"in words", "What's left in my kiln servers config after all the crashes?", false, false},
+	} {
+		db := storetest.Open(t)
+		filler(t, db)
+		say(t, db, "u", day, "the kiln desktop app crashes since I added the glazebot server to kiln_servers.json, take it out",
+			"Done: glazebot is out of kiln_servers.json. Restart the kiln desktop app.")
+		write := putRun(t, db, "w", proj, day.Add(time.Hour), "Write: /home/dev/.config/kiln/kiln_servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"dark\"\n+ }")
+		if c.edit {
+			putRun(t, db, "e", proj, day.Add(2*time.Hour), "Edit: /home/dev/.config/kiln/kiln_servers.json\n-   \"theme\": \"dark\"\n+   \"theme\": \"light\"")
+		}
+		sel := selectRuns(t, db, c.prompt)
+		if len(sel) == 0 {
+			t.Fatalf("%s: nothing recalled", c.name)
+		}
+		if got := slices.ContainsFunc(sel, func(it Item) bool { return it.CID == write.CID }); got != c.want {
+			t.Errorf("%s: the newest write came along: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
