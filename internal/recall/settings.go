@@ -663,7 +663,9 @@ func namedFileNow(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		head, _, _ := strings.Cut(firstLine(newest.Text), ": ")
 		if newest.ID == 0 || head != "Read" && head != "Write" || partRead(newest.Text) || strings.Contains(newest.Text, " bytes cut …]") ||
-			slices.ContainsFunc(out, func(o Item) bool { return o.event.ID == newest.ID || runFile(o.event.Text) == runFile(newest.Text) && !o.Time.Before(newest.Time) }) {
+			slices.ContainsFunc(out, func(o Item) bool {
+				return o.event.ID == newest.ID || runFile(o.event.Text) == runFile(newest.Text) && !o.Time.Before(newest.Time)
+			}) {
 			continue
 		}
 		more = append(more, laterItem(newest, cs))
