@@ -311,3 +311,29 @@ func TestRealClientWriteDropsEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestRealClientNamedConfigAsItStands: a session takes a plugin out of a
+// config file with an edit; a later one writes the file whole, emptied. A
+// third session asking what is left in the file, by its name, gets the
+// write: the file as it stands.
+func TestRealClientNamedConfigAsItStands(t *testing.T) {
+	w := newWorld(t)
+	cfg := w.projectFile("kiln_desktop.json", "{\n  \"plugins\": {\n    \"glaze-sync\": {\"command\": \"node\"},\n    \"kiln-monitor\": {\"url\": \"http://localhost:3000/mcp\"}\n  }\n}\n")
+	edit, err := json.Marshal(map[string]string{"file_path": cfg, "old_string": "    \"glaze-sync\": {\"command\": \"node\"},\n", "new_string": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write, err := json.Marshal(map[string]string{"file_path": cfg, "content": "{\n  \"plugins\": {},\n  \"theme\": \"dark\"\n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil, "the kiln desktop app fails to launch since I added plugins to kiln_desktop.json, take the glaze one out\nCALLTOOL Edit "+string(edit)+"\nREPLY Done. Restart the kiln desktop app.")
+	w.session("s2", nil, "Still no launch. Empty it.\nCALLTOOL Write "+string(write)+"\nSAY Done.")
+	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "kiln-monitor") {
+		t.Fatalf("the write did not land:\n%s", b)
+	}
+	got := lastInjection(t, w.session("s3", nil, "What's left in my kiln_desktop.json after all the launch failures?"))
+	if !strings.Contains(got, `\"plugins\": {},`) {
+		t.Errorf("the file's newest write was not recalled:\n%s", got)
+	}
+}
