@@ -411,7 +411,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	})
 	// A config file the prompt names whole, as it stands now.
 	if len(out) < cfg.K {
-		fill(namedFileNow(ctx, db, req, cs, out))
+		fill(namedFileNow(ctx, db, req, cs, out, so.files))
 	}
 	// What the best item's line leads to fills the places left, as the
 	// newer runs do.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/codespan"
@@ -633,18 +634,23 @@ func flatConfig(path string) bool {
 // namedFileNow is, for a config file the prompt names whole
 // ("claude_desktop_config.json", not "the desktop config"), the newest run
 // of the project's other sessions that read or wrote all of it, when no
-// edit of it came after and out shows none of its runs as new: what the
-// file holds now, for a question about what is in it ("what's left in my
-// claude_desktop_config.json?"). The runs shown may be older reads or
-// edits of a part of it, or none. Nil when a search fails: the shown items
-// stand without it.
-func namedFileNow(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item) []Item {
-	var more []Item
-	for _, m := range configNameRE.FindAllStringSubmatch(req.Prompt, 2) {
-		name := m[1]
-		if !configFile(name) || strings.ContainsAny(name, `/\`) {
-			continue
+// edit or write of it came after: what the file holds now, for a question
+// about what is in it ("what's left in my claude_desktop_config.json?").
+// The runs shown may be older reads or edits of a part of it, or none. Not
+// for a name the runs give two files ("package.json" of the project and of
+// a dependency), nor for a file the session's own tools touched (touched,
+// base names): its newest state is this session's. Nil when a search
+// fails: the shown items stand without it.
+func namedFileNow(ctx context.Context, db *store.DB, req Request, cs []concept, out []Item, touched []string) []Item {
+	var names []string
+	for _, m := range configNameRE.FindAllStringSubmatch(req.Prompt, -1) {
+		if name := m[1]; configFile(name) && !slices.Contains(names, name) &&
+			!slices.ContainsFunc(touched, func(f string) bool { return strings.EqualFold(f, name) }) && len(names) < 2 {
+			names = append(names, name)
 		}
+	}
+	var more []Item
+	for _, name := range names {
 		hits, err := db.SearchEvents(ctx, store.EventQuery{
 			Match: store.MatchAll(lowerRuns(name), false), Project: req.Project, ExcludeSession: req.SessionID,
 			Types: []string{store.TypeToolObservation}, Newest: true, Limit: laterRunScan,
@@ -652,23 +658,50 @@ func namedFileNow(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		if err != nil {
 			return nil
 		}
-		// The newest run of the file by time: an imported session's runs
-		// are stored after newer ones.
-		var newest store.Event
+		// By time: an imported session's runs are stored after newer
+		// ones. A read changes nothing; an edit or a write does.
+		var path string
+		var whole store.Event
+		var changed time.Time
+		two := false
 		for _, h := range hits {
-			if file := runFile(h.Text); file != "" && strings.EqualFold(baseName(file), name) && !strings.HasSuffix(firstLine(h.Text), " (error)") &&
-				(newest.ID == 0 || h.Time.After(newest.Time)) {
-				newest = h.Event
+			file := runFile(h.Text)
+			if file == "" || !strings.EqualFold(baseName(file), name) || strings.HasSuffix(firstLine(h.Text), " (error)") {
+				continue
+			}
+			if path != "" && !samePath(path, file) {
+				two = true
+				break
+			}
+			path = file
+			head, _, _ := strings.Cut(firstLine(h.Text), ": ")
+			if head != "Read" && h.Time.After(changed) {
+				changed = h.Time
+			}
+			if (head == "Read" || head == "Write") && !partRead(h.Text) && !strings.Contains(h.Text, " bytes cut …]") &&
+				(whole.ID == 0 || h.Time.After(whole.Time)) {
+				whole = h.Event
 			}
 		}
-		head, _, _ := strings.Cut(firstLine(newest.Text), ": ")
-		if newest.ID == 0 || head != "Read" && head != "Write" || partRead(newest.Text) || strings.Contains(newest.Text, " bytes cut …]") ||
-			slices.ContainsFunc(out, func(o Item) bool {
-				return o.event.ID == newest.ID || runFile(o.event.Text) == runFile(newest.Text) && !o.Time.Before(newest.Time)
-			}) {
+		if two || whole.ID == 0 || changed.After(whole.Time) || slices.ContainsFunc(out, func(o Item) bool {
+			return o.event.ID == whole.ID || samePath(runFile(o.event.Text), path) && !o.Time.Before(whole.Time)
+		}) {
 			continue
 		}
-		more = append(more, laterItem(newest, cs))
+		more = append(more, laterItem(whole, cs))
 	}
 	return more
+}
+
+// samePath reports two paths of one file, as Windows writes them too
+// ("C:\Users\a" and "c:/users/a").
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	norm := func(p string) string { return strings.ReplaceAll(p, `\`, "/") }
+	if strings.Contains(a, `\`) || strings.Contains(b, `\`) {
+		return strings.EqualFold(norm(a), norm(b))
+	}
+	return a == b
 }

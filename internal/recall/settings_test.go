@@ -471,9 +471,10 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 
 // TestNamedConfigFileAsItStands: asked what a config file the question
 // names whole holds, with the user's request to change it recalled, the
-// newest write of the file comes along: what it holds now. A newer edit of
-// it after that write, or a question naming the file only in words, brings
-// nothing. The texts are made up.
+// newest write of the file comes along: what it holds now, though a part
+// of it was read since. A newer edit of it after that write, another
+// file of that name read, or a question naming the file only in words,
+// brings nothing. The texts are made up.
 func TestNamedConfigFileAsItStands(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -483,14 +484,21 @@ func TestNamedConfigFileAsItStands(t *testing.T) {
 		{"named", "What's left in my kiln_servers.json after all the crashes?", false, true},
 		{"edited since", "What's left in my kiln_servers.json after all the crashes?", true, false},
 		{"in words", "What's left in my kiln servers config after all the crashes?", false, false},
+		{"another's file of the name", "What's left in my kiln_servers.json after all the crashes?", false, false},
+		{"read in part since", "What's left in my kiln_servers.json after all the crashes?", false, true},
 	} {
 		db := storetest.Open(t)
 		filler(t, db)
 		say(t, db, "u", day, "the kiln desktop app crashes since I added the glazebot server to kiln_servers.json, take it out",
 			"Done: glazebot is out of kiln_servers.json. Restart the kiln desktop app.")
 		write := putRun(t, db, "w", proj, day.Add(time.Hour), "Write: /home/dev/.config/kiln/kiln_servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"dark\"\n+ }")
-		if c.edit {
+		switch {
+		case c.edit:
 			putRun(t, db, "e", proj, day.Add(2*time.Hour), "Edit: /home/dev/.config/kiln/kiln_servers.json\n-   \"theme\": \"dark\"\n+   \"theme\": \"light\"")
+		case c.name == "another's file of the name":
+			putRun(t, db, "o", proj, day.Add(2*time.Hour), "Read: /home/dev/kiln/vendor/kiln_servers.json\n1\t{\"servers\": {\"demo\": {}}}")
+		case c.name == "read in part since":
+			putRun(t, db, "p", proj, day.Add(2*time.Hour), "Read: /home/dev/.config/kiln/kiln_servers.json\n3\t  \"theme\": \"dark\"")
 		}
 		sel := selectRuns(t, db, c.prompt)
 		if len(sel) == 0 {
@@ -498,6 +506,27 @@ func TestNamedConfigFileAsItStands(t *testing.T) {
 		}
 		if got := slices.ContainsFunc(sel, func(it Item) bool { return it.CID == write.CID }); got != c.want {
 			t.Errorf("%s: the newest write came along: %v, want %v", c.name, got, c.want)
+		}
+		if slices.ContainsFunc(sel, func(it Item) bool { return strings.HasPrefix(it.Text, "Read: /home/dev/kiln/vendor/") }) {
+			t.Errorf("%s: another file of the name came along as the file", c.name)
+		}
+	}
+}
+
+// TestSamePath: Windows writes one file's path with either slash and any
+// case; elsewhere case tells two files apart.
+func TestSamePath(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{`C:\Users\dev\kiln.json`, `c:/users/dev/kiln.json`, true},
+		{"/home/dev/kiln.json", "/home/dev/kiln.json", true},
+		{"/home/dev/kiln.json", "/home/Dev/kiln.json", false},
+		{"", "", false},
+	} {
+		if got := samePath(c.a, c.b); got != c.want {
+			t.Errorf("samePath(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }
