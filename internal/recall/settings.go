@@ -250,6 +250,21 @@ func setAgain(head, rest string, s setting) bool {
 	}
 }
 
+// shownSettingsOnce returns shownSettings reading each item (by its
+// citation id) once: a warning or an excerpt reads an older item's
+// settings for every setting of each newer one.
+func shownSettingsOnce() func(Item) []setting {
+	parsed := map[string][]setting{}
+	return func(it Item) []setting {
+		ss, ok := parsed[it.CID]
+		if !ok {
+			ss = shownSettings(it)
+			parsed[it.CID] = ss
+		}
+		return ss
+	}
+}
+
 // showsWholeLine reports whether excerpt shows line whole: not as the
 // end of a longer line ("A=1" in "DATA=10") nor cut short.
 func showsWholeLine(excerpt, line string) bool {
@@ -286,17 +301,9 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 		olderSide := func(w Warning) bool { return w.A.CID == o.CID && (w.Old == line || w.A.Title == line) }
 		return paired[pair(itemKey(o), itemKey(n))] || slices.ContainsFunc(earlier, olderSide) || slices.ContainsFunc(out, olderSide)
 	}
-	// Each item's shown settings, parsed once: shownBefore reads every
-	// older item's for each setting of a newer one.
-	parsed := map[string][]setting{}
-	shown := func(it Item) []setting {
-		ss, ok := parsed[it.CID]
-		if !ok {
-			ss = shownSettings(it)
-			parsed[it.CID] = ss
-		}
-		return ss
-	}
+	// shownBefore reads every older item's settings for each setting of a
+	// newer one.
+	shown := shownSettingsOnce()
 	for _, n := range sel {
 		if len(out) == perKind {
 			break
@@ -366,9 +373,9 @@ func showSettingsAnew(out []Item, cs []concept, asked []ask, pc *claim.Cache) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return out[a].Time.Compare(out[b].Time) })
-	// An older item's settings, parsed once: its excerpt is final by the
-	// time a newer item reads it.
-	parsed := map[int][]setting{}
+	// An older item's excerpt is final by the time a newer item reads
+	// its settings.
+	shown := shownSettingsOnce()
 	for k, j := range order {
 		n := &out[j]
 		if !wholeRun(*n) {
@@ -384,12 +391,7 @@ func showSettingsAnew(out []Item, cs []concept, asked []ask, pc *claim.Cache) {
 			if !wholeRun(out[i]) || !out[i].Time.Before(n.Time) {
 				continue
 			}
-			ss, ok := parsed[i]
-			if !ok {
-				ss = shownSettings(out[i])
-				parsed[i] = ss
-			}
-			for _, os := range ss {
+			for _, os := range shown(out[i]) {
 				l, ok := now[os.name]
 				if ok && os.path == file && l.value != os.value && !showsWholeLine(n.Excerpt, l.line) && !slices.Contains(want, l.line) {
 					want = append(want, l.line)
