@@ -123,7 +123,7 @@ func tokenize(text string) ([]token, []statement) {
 				}
 				runs = backtickRuns(text[i:lineEnd])
 			}
-			n := len(text[i:]) - len(strings.TrimLeft(text[i:], "`"))
+			n := backticks(text[i:])
 			switch {
 			case n >= 3:
 			case code:
@@ -165,6 +165,9 @@ func tokenize(text string) ([]token, []statement) {
 // isSpace reports a byte of white space.
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
+// backticks is the length of the run of backticks s opens with.
+func backticks(s string) int { return len(s) - len(strings.TrimLeft(s, "`")) }
+
 // backtickRuns counts the runs of one and of two backticks in line.
 func backtickRuns(line string) (runs [3]int) {
 	for {
@@ -172,7 +175,7 @@ func backtickRuns(line string) (runs [3]int) {
 		if k < 0 {
 			return runs
 		}
-		m := len(line[k:]) - len(strings.TrimLeft(line[k:], "`"))
+		m := backticks(line[k:])
 		if m < 3 {
 			runs[m]++
 		}
