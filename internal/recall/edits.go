@@ -49,7 +49,7 @@ func editChanges(text string) (changes []editChange, other int) {
 	if !ok {
 		return nil, 0 // no edit, or a failed one, which changed nothing
 	}
-	if strings.Contains(text, " bytes cut …]") {
+	if wasCut(text) {
 		return nil, 0 // cut when stored: its size is not known, nor what was cut
 	}
 	opener := lineComment(file)
@@ -521,7 +521,7 @@ func lineChanged(a, b shown, snaps []shown) (Warning, bool) {
 // or given a trailing comma is still there) and no newer snapshot holds
 // the line again. However many other lines the write changed.
 func entryDropped(a, b shown, snaps []shown) (Warning, bool) {
-	if !configFile(b.file) || strings.Contains(a.it.event.Text, " bytes cut …]") || strings.Contains(b.it.event.Text, " bytes cut …]") {
+	if !configFile(b.file) || wasCut(a.it.event.Text) || wasCut(b.it.event.Text) {
 		return Warning{}, false
 	}
 	removed := missing(a.lines, b.lines)
@@ -807,6 +807,10 @@ func cutLine(l string) bool {
 	return strings.HasPrefix(l, "[… ") && strings.HasSuffix(strings.TrimSpace(l), " bytes cut …]")
 }
 
+// wasCut reports a text cut when stored: it holds a "[… n bytes cut …]"
+// line, and what was cut may hold any line.
+func wasCut(text string) bool { return strings.Contains(text, " bytes cut …]") }
+
 // maxRoleLines is the most lines of a shown file laterEdits parses to
 // find the one stating a value of a role asked: parsing is the costly
 // part, and a longer file states many.
@@ -922,7 +926,7 @@ func laterEdits(ctx context.Context, db *store.DB, req Request, cs []concept, as
 // reformatted or given a trailing comma still names them. A write cut
 // when stored may hold them in its cut part.
 func dropsAll(text string, keys []string) bool {
-	if strings.Contains(text, " bytes cut …]") {
+	if wasCut(text) {
 		return false
 	}
 	_, body, _ := strings.Cut(text, "\n") // not the path in the head

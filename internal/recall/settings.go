@@ -611,7 +611,7 @@ func settingsOf(text string, s setting) (r runSettings, ok bool) {
 		return strings.EqualFold(baseName(f), s.file)
 	}
 	if f, removed, added, isEdit := editLines(text); isEdit {
-		if !same(f) || strings.Contains(text, " bytes cut …]") {
+		if !same(f) || wasCut(text) {
 			return runSettings{}, false
 		}
 		before, _ := fileSettings(f, removed)
@@ -680,7 +680,7 @@ func namedFileNow(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			if head != "Read" && h.Time.After(changed) {
 				changed = h.Time
 			}
-			if (head == "Read" || head == "Write") && !partRead(h.Text) && !strings.Contains(h.Text, " bytes cut …]") &&
+			if (head == "Read" || head == "Write") && !partRead(h.Text) && !wasCut(h.Text) &&
 				(whole.ID == 0 || h.Time.After(whole.Time)) {
 				whole = h.Event
 			}
