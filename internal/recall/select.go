@@ -108,16 +108,19 @@ type Item struct {
 	// for (Select); nil for an item built elsewhere.
 	promptConcepts []concept
 	// cause is the real cause a message names, for a prompt asking one
-	// (messageItems); its Relevance was raised for it, from
+	// (messageItems). raised is set when its Relevance was raised for
+	// that, or for setting what the prompt names (namedSetting), from
 	// openRelevance, which is what it opens the gate with: that a message
-	// names a cause says nothing of whether it is this project's answer.
+	// names a cause, or a file sets a name of everyday words, says nothing
+	// of whether it is this project's answer.
 	cause         *claim.Diagnosis
+	raised        bool
 	openRelevance float64
 }
 
 // gateRelevance is the relevance with which the item opens the gate.
 func (it Item) gateRelevance() float64 {
-	if it.cause != nil {
+	if it.raised {
 		return it.openRelevance
 	}
 	return it.Relevance
@@ -980,6 +983,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		evs[i], bases[i] = s.Event, s.base
 	}
 	scores := inContext(evs, bases)
+	named := newestNamed(evs, cs)
 	out := make([]Item, 0, len(ss)) // an Item is large: growing the slice was a tenth of a prompt's garbage
 	// Only the best-ranked candidates are read for the value a prompt asks:
 	// parsing claims is the costly part, and the rest would not be shown.
@@ -1006,19 +1010,24 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		// more of the prompt's words. Of what the prompt names: the words
 		// asking for a cause ("cause", "real", "reason") are in every such
 		// statement (causeFree).
-		var named *claim.Diagnosis
+		var diagnosis *claim.Diagnosis
 		if cause && s.base > roleFloor && s.Type == store.TypeAgentResponse {
 			if own, _ := coverage(causeFree, keysOf(s.ex)); own >= shapeOwnCoverage {
 				for _, d := range claim.Diagnoses(s.ex) {
 					if d.Revised {
-						named = &d
+						diagnosis = &d
 						break
 					}
 				}
 			}
 		}
+		// The newest run of a config file setting a name the prompt's
+		// words name ("which output folder …" for pages_build_output_dir)
+		// gives the value asked, as a statement of a role's value does.
+		// Neither opens the gate: a setting's name is made of everyday
+		// coding words ("build", "command") any prompt may hold.
 		ownRel := rel
-		if named != nil {
+		if diagnosis != nil || named[s.ID] {
 			rel = max(rel, roleRelevance)
 		}
 		if rel < itemRelevance {
@@ -1029,10 +1038,15 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		if s.Type == store.TypeToolObservation {
 			score *= toolWeight(s.Text)
 		}
+		if named[s.ID] {
+			// A line setting what the prompt names outranks the runs and
+			// messages naming the tool more often (raiseValued's case).
+			score *= valueBoost
+		}
 		it := messageItem(s.Event, s.ex)
 		it.Score, it.Coverage, it.Relevance, it.msg = score, s.cov, rel, s.m
-		if named != nil {
-			it.cause, it.openRelevance = named, ownRel
+		if diagnosis != nil || named[s.ID] {
+			it.cause, it.raised, it.openRelevance = diagnosis, true, ownRel
 		}
 		out = append(out, it)
 	}

@@ -707,3 +707,112 @@ func samePath(a, b string) bool {
 	}
 	return a == b
 }
+
+// minNamedParts is how many words of a setting's name a prompt must name
+// for a config file's line setting it to answer the prompt (namedSetting):
+// one word ("publish", "output") is any file's; two of a name's words,
+// and most of them ("compatibility date" for compatibility_date, not "the
+// Next app" for NEXT_PUBLIC_APP_URL), or half in a file the prompt names
+// ("wrangler" and "folder" for wrangler.toml's pages_build_output_dir),
+// are the setting itself.
+const minNamedParts = 2
+
+// namedSetting is the name of a setting a tool run of a config file shows
+// (a read's or a write's lines, an edit's lines either side) whose name's
+// words the prompt's concepts cs name (minNamedParts), and the file: ""
+// for none. The words of a setting's name are the file's structure, not
+// talk, so a generic coding word ("output", "dir") counts there as the
+// specific word it is in the file; the best named setting of the run is
+// the one of most such words, the first by name of those.
+func namedSetting(text string, cs []concept) (file, name string) {
+	f, _ := fileShown(firstLine(text))
+	if f == "" || !configFile(f) {
+		return "", "" // known by the head, before its lines are parsed
+	}
+	// An edit sets a name on its lines before and after: each side is
+	// read alone, as fileSettings drops a name set twice.
+	var sides [][]string
+	if _, removed, added, ok := editLines(scanned(text)); ok {
+		sides = [][]string{removed, added}
+	} else {
+		_, held := fileShown(scanned(text))
+		sides = [][]string{slices.Sorted(maps.Keys(held))}
+	}
+	// A name set to a version is a dependency's ("eslint-config-next":
+	// "16.2.9"): a package's name, whatever words it is made of.
+	names := map[string]bool{}
+	for _, lines := range sides {
+		set, _ := fileSettings(f, lines)
+		for n, s := range set {
+			if !versionSpec(s.value) {
+				names[n] = true
+			}
+		}
+	}
+	// The words of the file's path name the project and its folders
+	// ("mochi-donut" in …/mochi_donut/pyproject.toml): a prompt naming the
+	// project names them, not a setting.
+	onPath := keysOf(strings.Join(splitIdent(f), " "))
+	// A file named for what the prompt names ("wrangler.toml" for "where
+	// does wrangler upload from?") is the one asked of: half its name's
+	// words are enough there.
+	stem, _, _ := strings.Cut(strings.ToLower(baseName(f)), ".")
+	ofPrompt := stem != "" && len(splitIdent(stem)) == 1 && slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, stem) })
+	best := 0
+	for _, n := range slices.Sorted(maps.Keys(names)) {
+		parts := splitIdent(n)
+		if len(parts) < minNamedParts {
+			continue
+		}
+		tk := keysOf(strings.Join(parts, " "))
+		named := 0
+		for _, c := range cs {
+			if hasAny(tk, c.keys) && !hasAny(onPath, c.keys) {
+				named++
+			}
+		}
+		if named >= minNamedParts && (2*named > len(parts) || ofPrompt && 2*named == len(parts)) && named > best {
+			best, name = named, n
+		}
+	}
+	if name == "" {
+		return "", ""
+	}
+	return f, name
+}
+
+// versionSpec reports a value that pins a version ("16.2.9", "^4",
+// ">=0.21.0", "~1.1.1", "*", "latest"): a dependency's, not a setting's.
+func versionSpec(v string) bool {
+	if v == "*" || v == "latest" {
+		return true
+	}
+	v = strings.TrimLeft(v, "^~>=<v ")
+	return v != "" && v[0] >= '0' && v[0] <= '9' && strings.Trim(v, "0123456789.x*") == ""
+}
+
+// newestNamed is the set of ids of evs that are, of the tool runs among
+// them showing a setting the prompt's concepts cs name (namedSetting), the
+// newest of each file and setting: an older run's value is what the newer
+// replaced, told with it (editWarnings, settingWarnings), not the answer.
+func newestNamed(evs []store.Event, cs []concept) map[int64]bool {
+	newest := map[[2]string]store.Event{}
+	for _, e := range evs {
+		if e.Type != store.TypeToolObservation {
+			continue
+		}
+		f, n := namedSetting(e.Text, cs)
+		if n == "" {
+			continue
+		}
+		k := [2]string{f, n}
+		if o, ok := newest[k]; !ok || e.Time.After(o.Time) || e.Time.Equal(o.Time) && e.ID > o.ID {
+			newest[k] = e
+		}
+	}
+	ids := make(map[int64]bool, len(newest))
+	for _, e := range newest {
+		ids[e.ID] = true
+	}
+	return ids
+}

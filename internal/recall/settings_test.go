@@ -530,3 +530,70 @@ func TestSamePath(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedSetting: a config file's line answers a prompt that names most
+// of its setting's words, two at least; the file's structure, not talk,
+// so a generic coding word ("output") counts.
+func TestNamedSetting(t *testing.T) {
+	t.Parallel()
+	const prompt = "which output folder does kiln ship the site from?"
+	for _, c := range []struct {
+		name, prompt, text, want string
+	}{
+		{"edit", prompt, "Edit: /kiln/kiln.toml\n- site_output_dir = \"build\"\n+ site_output_dir = \"public\"", "site_output_dir"},
+		{"read", prompt, "Read: /kiln/kiln.toml\n1\tname = \"kiln\"\n2\tsite_output_dir = \"public\"", "site_output_dir"},
+		{"write, camel case", prompt, "Write: /kiln/kiln.json\n+ {\n+   \"siteOutputDir\": \"public\"\n+ }", "siteOutputDir"},
+		{"one word named", "what does the kiln output look like?", "Read: /kiln/kiln.toml\n1\tsite_output_dir = \"public\"", ""},
+		{"half the words", "what does the next app look like?", "Read: /kiln/.env\n1\tNEXT_PUBLIC_APP_URL=http://localhost:3000", ""},
+		{"half, in a file the prompt names", "which folder does kiln upload when we ship the pages?", "Read: /srv/kiln.toml\n1\tpages_build_output_dir = \"out\"", "pages_build_output_dir"},
+		{"half, in another file", "which folder does kiln upload when we ship the pages?", "Read: /srv/deploy.toml\n1\tpages_build_output_dir = \"out\"", ""},
+		{"code, not config", prompt, "Read: /kiln/site.go\n1\tsite_output_dir = \"public\"", ""},
+		{"a dependency", "what did the next config get renamed to?", "Read: /kiln/package.json\n1\t{\n2\t  \"eslint-config-next\": \"16.2.9\"\n3\t}", ""},
+		{"the project's own words", "what tracks work in kiln_glaze?", "Read: /home/dev/kiln_glaze/pyproject.toml\n1\tkiln-glaze = \"kiln_glaze.main:main\"", ""},
+		{"failed edit", prompt, "Edit: /kiln/kiln.toml (error)\n- site_output_dir = \"build\"\n+ site_output_dir = \"public\"", ""},
+	} {
+		if _, got := namedSetting(c.text, concepts(c.prompt, nil)); got != c.want {
+			t.Errorf("%s: namedSetting = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestNewestRunOfANamedSetting: of the runs of a config file setting what
+// the prompt names, the newest leads, above the runs naming the tool more
+// often; it opens no gate alone.
+func TestNewestRunOfANamedSetting(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 4 {
+		say(t, db, fmt.Sprintf("u%d", i), day.Add(time.Duration(i)*time.Minute), fmt.Sprintf("ship the site to kiln edge %d with the kiln cli", i),
+			fmt.Sprintf("Shipped: the kiln cli uploaded %d files of the site to the kiln edge.", 30+i))
+	}
+	for i := range 12 {
+		putRun(t, db, "u", proj, day.Add(time.Duration(i+10)*time.Minute),
+			fmt.Sprintf("Bash: kiln ship --site snacks-%d\nkiln 4.2 uploading site... (%d/36)\nkiln: site %d shipped to the edge", i, 3*i, i))
+	}
+	// The file's name and lines share only generic words with the prompt.
+	older := putRun(t, db, "w", proj, day.Add(time.Hour), "Write: /srv/snacks/deploy.toml\n+ name = \"snacks\"\n+ site_output_dir = \"build\"")
+	newest := putRun(t, db, "w", proj, day.Add(2*time.Hour), "Edit: /srv/snacks/deploy.toml\n- site_output_dir = \"build\"\n+ site_output_dir = \"public\"")
+	sel := selectRuns(t, db, "which output folder does kiln ship the site from?")
+	if len(sel) == 0 || sel[0].CID != newest.CID {
+		t.Fatalf("the newest run setting the folder did not lead")
+	}
+	if slices.IndexFunc(sel, func(it Item) bool { return it.CID == older.CID }) < slices.IndexFunc(sel, func(it Item) bool { return it.CID == newest.CID }) {
+		t.Errorf("the older run ranked above the newest")
+	}
+
+	// In a store whose talk holds the setting's words everywhere, the run
+	// is what matches: tool output opens no gate for it.
+	db2 := storetest.Open(t)
+	filler(t, db2)
+	for i := range 20 {
+		say(t, db2, fmt.Sprintf("talk-%d", i), day.AddDate(0, 0, -20+i), fmt.Sprintf("the site build %d left its output in the wrong folder", i),
+			"The output folder of the site build is fixed.")
+	}
+	putRun(t, db2, "w", proj, day, "Write: /kiln/kiln.toml\n+ name = \"snacks\"\n+ site_output_dir = \"build\"")
+	if sel := selectRuns(t, db2, "which output folder does the site build to now?"); len(sel) != 0 {
+		t.Errorf("a run setting what the prompt names opened the gate alone")
+	}
+}
