@@ -207,6 +207,10 @@ func tokens(s string) map[string]bool {
 type said struct {
 	Item
 	claims []claim.Claim
+	// answer marks Claude's answer shown with a prompt (shownAnswer): an
+	// aside to what matched, compared with what is shown, never looked up
+	// in the store.
+	answer bool
 }
 
 // claimWarnings finds recalled items that give different values for the same
@@ -224,7 +228,12 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		// Code and command output are values no one decided; a commit's
 		// message is read (claimSource).
 		if cs := claim.Parse(claimSource(it)); len(cs) > 0 {
-			items = append(items, said{it, cs})
+			items = append(items, said{Item: it, claims: cs})
+		}
+		if a, ok := shownAnswer(it); ok {
+			if cs := claim.Parse(a.Excerpt); len(cs) > 0 {
+				items = append(items, said{Item: a, claims: cs, answer: true})
+			}
 		}
 	}
 	var out []Warning
@@ -286,7 +295,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				break
 			}
 			o, name, ok := namesRemoved(sel, paired, n, c)
-			if !ok && name != "" && n.Kind != KindEntry && lookups < perNewer {
+			if !ok && name != "" && n.Kind != KindEntry && !n.answer && lookups < perNewer {
 				// Nothing shown names the removed code: the store is asked
 				// where it stood before, perNewer times a prompt at most
 				// (each a search), as a warning's room allows few more. An
@@ -318,7 +327,7 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				done[n.CID] = true
 			}
 		}
-		if done[n.CID] {
+		if done[n.CID] || n.answer {
 			continue
 		}
 		// The store is asked for a change nothing shown tells of.
@@ -1102,6 +1111,20 @@ func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n sa
 type stated struct {
 	said
 	parsed bool
+}
+
+// shownAnswer is Claude's answer shown with a prompt (Item.Context) as an
+// item of its own, what it says read as Claude's, dated when said, cited
+// by the prompt's id: "The endpoint should be /api/v2/x (not /v1/x)"
+// under the report of a failure is the newest word on the endpoint.
+func shownAnswer(it Item) (Item, bool) {
+	if it.Kind != store.TypeUserPrompt || it.Context == nil || it.Context.Type != store.TypeAgentResponse || it.ContextExcerpt == "" {
+		return Item{}, false
+	}
+	a := it
+	a.Kind, a.Time, a.Excerpt, a.event = store.TypeAgentResponse, it.Context.Time, it.ContextExcerpt, *it.Context
+	a.Context, a.ContextExcerpt = nil, ""
+	return a, true
 }
 
 // claimSource is the text an item's decisions are read from: of a command

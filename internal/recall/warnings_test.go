@@ -121,7 +121,7 @@ func TestReplacedLooksUpOnce(t *testing.T) {
 	filler(t, db)
 	old := say(t, db, "queue", day.AddDate(0, 0, -5), "What runs the job queue?", "The job queue runs on Kelbo.")
 	nw := say(t, db, "move", day, "Did the queue move?", "We moved the job queue from Kelbo to Quillet.")
-	n := said{messageItem(nw[1], nw[1].Text), claim.Parse(nw[1].Text)}
+	n := said{Item: messageItem(nw[1], nw[1].Text), claims: claim.Parse(nw[1].Text)}
 	i := slices.IndexFunc(n.claims, func(c claim.Claim) bool { return c.Replaces != "" })
 	if i < 0 {
 		t.Fatalf("no change in %+v", n.claims)
@@ -418,6 +418,36 @@ func TestShownItemOfReplacedHostWarns(t *testing.T) {
 	ws, err = Warnings(ctx, db, defaults(), []Item{messageItem(moved[1], moved[1].Text), messageItem(prose[1], prose[1].Text), messageItem(url[1], url[1].Text)})
 	if err != nil || len(ws) != 1 || ws[0].A.CID != store.EventCID(url[1].ID) {
 		t.Errorf("want the URL naming the host backend warned, not the prose saying backend: %+v %v", ws, err)
+	}
+}
+
+// TestAnswerShownWithAPromptReplacesAnEndpoint: Claude's answer shown under
+// the user's report of a failure says the endpoint is another (not the
+// one an older item names): the answer is the newer side, cited by the
+// prompt it is shown with. A tool run that touched a file is still no
+// statement of it. The texts are made up.
+func TestAnswerShownWithAPromptReplacesAnEndpoint(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	older := say(t, db, "api", day.AddDate(0, 0, -1), "Which kelbo API do we call?", "Our `find_glaze` tool calls the search API (`/v2/glaze_people/search`).")
+	report := say(t, db, "fail", day, "Error looking up glaze: kelbo API error: 403 Forbidden",
+		"Two issues found: 1. The endpoint URL should be `/api/v2/glaze_people/api_search` (not `/v2/glaze_people/search`) 2. It needs a master key.")
+	prompt := messageItem(report[0], report[0].Text)
+	prompt.Context, prompt.ContextExcerpt = &report[1], report[1].Text
+	ws, err := Warnings(ctx, db, defaults(), []Item{prompt, messageItem(older[1], older[1].Text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].Kind != "superseded" || ws[0].A.CID != store.EventCID(older[1].ID) || ws[0].B.CID != prompt.CID ||
+		!strings.Contains(ws[0].B.Title, "api_search") {
+		t.Fatalf("want the older endpoint superseded by the answer shown with the report; got %+v", ws)
+	}
+	// A tool run touching a file is no statement of it.
+	files := say(t, db, "files", day.AddDate(0, 0, 1), "Which page?", "The page is `src/glaze/list.tsx` (not `src/glaze/grid.tsx`).")
+	grid := toolRun(t, db, "grid", day.AddDate(0, 0, -2), "Read: src/glaze/grid.tsx\n1\texport function Grid() {}")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(files[1], files[1].Text), messageItem(grid, grid.Text)}); err != nil || len(ws) != 0 {
+		t.Errorf("a run of a file named instead of another warned: %+v %v", ws, err)
 	}
 }
 
