@@ -887,6 +887,10 @@ var units = map[string]int64{"ms": -1, "millisecond": -1, "milliseconds": -1, "s
 
 var koreanUnits = []string{"밀리초", "시간", "초", "분", "일", "주"}
 
+// Duration is the canonical duration ("30s", "500ms") a word written as a
+// number and a unit states ("30s", "0.5h" is none: whole numbers), or "".
+func Duration(w string) string { return durationOf(w, "") }
+
 // durationOf reads "30s", "500ms", or a number with a Korean counter
 // ("10초"): the canonical duration ("30s", "500ms") or "".
 func durationOf(s, particle string) string {

@@ -341,6 +341,8 @@ func TestTerms(t *testing.T) {
 		// A range's or a version's parts are no identifier glued: "2-3" is
 		// no "23"; a date's are, as migrations are named.
 		{"took 2-3 seconds on 16.0.7 since 2024-01-15, v2-beta", "seconds 16 20240115 2024 01 15 v2beta v2 beta"},
+		// Nor is a range of durations: "2-3s" is no "23s".
+		{"it takes 2-3s, or 10-20ms", "takes 3s 10 20ms"},
 		// The English words of every sentence go (funcwords.Common); the
 		// generic coding words among them stay, at their generic weight.
 		{"Vercel refused even though next build passed", "vercel refused next build passed"},
@@ -538,5 +540,39 @@ func TestQuotesShownVerbatim(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("context lacks %q verbatim:\n%s", want, got)
 		}
+	}
+}
+
+// TestDurationWeighsAsAMeasure: a duration ("3s") is written many ways, so
+// the one spelling's count makes it no specific word; an HTTP status's
+// plural ("502s") is no duration.
+func TestDurationWeighsAsAMeasure(t *testing.T) {
+	t.Parallel()
+	for w, want := range map[string]bool{"3s": true, "250ms": true, "10m": true, "502s": false, "2fa": false, "v2": false, "600s": true} {
+		if got := duration(w); got != want {
+			t.Errorf("duration(%q) = %v, want %v", w, got, want)
+		}
+	}
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "slow", day, "the kelbo page takes 3s after login", "The kelbo page waited on two calls in a row.")
+	cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts("why does kelbo take 3s? the 502s again", nil), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, c := range cs {
+		switch f := c.forms[0]; {
+		case f == "3s" && c.specific != 0:
+			t.Errorf("the duration %s weighs as specific (%.2f)", f, c.specific)
+		case (f == "502s" || f == "kelbo") && c.specific == 0:
+			t.Errorf("%s weighs as no specific word", f)
+		}
+		if f := c.forms[0]; f == "3s" || f == "502s" || f == "kelbo" {
+			seen++
+		}
+	}
+	if seen != 3 {
+		t.Errorf("want 3s, 502s and kelbo weighed, got %d of them", seen)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
@@ -578,7 +579,7 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 			}
 		}
 		switch {
-		case !isGeneric(c.forms[0]):
+		case !isGeneric(c.forms[0]) && !duration(c.forms[0]):
 			c.specific = c.weight / rarest
 		case ours:
 			// "how do we run the tests": generic words, but about this
@@ -864,6 +865,17 @@ func plainWord(w string) bool {
 		}
 	}
 	return w != ""
+}
+
+// duration reports a word written as a number and a unit of time ("3s",
+// "250ms"): a measure written many ways ("3 seconds", "3000ms"), the count
+// of one spelling no more telling of how rare the thing is than a generic
+// word's. Not a plural of an HTTP status ("the 502s").
+func duration(w string) bool {
+	if len(w) == 4 && w[3] == 's' && w[0] >= '1' && w[0] <= '5' && strings.Trim(w[1:3], "0123456789") == "" {
+		return false
+	}
+	return claim.Duration(w) != ""
 }
 
 // isGeneric reports whether w is a generic coding word (generic.go), in any
