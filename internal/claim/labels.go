@@ -116,6 +116,50 @@ func labelled(line string) (label, rest string) {
 	return word, rest
 }
 
+// maxFieldWords bounds the words of a field's label: a name, not a
+// sentence in bold.
+const maxFieldWords = 4
+
+// Field splits a line of a document that states a field ("- **AI
+// Framework**: Claude Agent SDK", "**Backend:** FastAPI") into its label,
+// lower-case, its words single-spaced, and its value, trimmed; "" when the
+// line is none. The label is emphasized and of a few words: a sentence
+// with a colon in it is no field.
+func Field(line string) (label, value string) {
+	if len(line) > maxLabelledLine {
+		return "", ""
+	}
+	line, _ = cutListMarker(strings.TrimSpace(line))
+	if len(line) < 4 || line[:2] != "**" && line[:2] != "__" {
+		return "", ""
+	}
+	mark := line[:2]
+	end := strings.Index(line[2:], mark)
+	if end <= 0 {
+		return "", ""
+	}
+	label, after := line[2:2+end], line[4+end:]
+	switch {
+	case strings.HasSuffix(label, ":"):
+		label = strings.TrimSuffix(label, ":") // "**Backend:** FastAPI"
+	case strings.HasPrefix(after, ":"):
+		after = after[1:] // "**Backend**: FastAPI"
+	default:
+		return "", ""
+	}
+	words := strings.Fields(label)
+	if len(words) == 0 || len(words) > maxFieldWords || strings.IndexFunc(label, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) && r != '-' && r != '/' && r != '&'
+	}) >= 0 {
+		return "", ""
+	}
+	value = strings.TrimSpace(after)
+	if utf8.RuneCountInString(value) < 2 {
+		return "", ""
+	}
+	return strings.ToLower(strings.Join(words, " ")), value
+}
+
 // cutListMarker returns line without the list marker it opens with ("- ",
 // "• ", "+ ", "* ", "1. ", "2) "), and whether it had one.
 func cutListMarker(line string) (string, bool) {

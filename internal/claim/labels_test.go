@@ -52,3 +52,21 @@ func TestLabelledChangesCutAtALine(t *testing.T) {
 		}
 	}
 }
+
+func TestField(t *testing.T) {
+	for _, c := range []struct{ line, label, value string }{
+		{"- **AI Framework**: Claude Agent SDK with subagents", "ai framework", "Claude Agent SDK with subagents"},
+		{"**Backend:** FastAPI", "backend", "FastAPI"},
+		{"12. __Queue__: kelbo", "queue", "kelbo"},
+		{"**Note** that we use: kelbo", "", ""},
+		{"**This is a whole sentence in bold**: x y", "", ""},
+		{"Backend: FastAPI", "", ""},
+		{"**Backend**: x", "", ""},
+		{"**", "", ""},
+		{"****: x", "", ""},
+	} {
+		if l, v := Field(c.line); l != c.label || v != c.value {
+			t.Errorf("Field(%q) = %q, %q; want %q, %q", c.line, l, v, c.label, c.value)
+		}
+	}
+}

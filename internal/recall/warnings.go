@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
-
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 	"github.com/tidwall/gjson"
@@ -169,6 +169,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, editWarnings(sel, paired)...)
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, paired)...)
+	out = append(out, fieldWarnings(sel, paired)...)
 	out = append(out, declinedWarnings(sel, paired)...)
 	settings, err := settingWarnings(ctx, db, sel, out, paired)
 	if err != nil {
@@ -949,6 +950,120 @@ func labelledWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 	}
 	return out
+}
+
+// docExts are the extensions of documents, whose fields ("**Backend**:
+// FastAPI") state how the project stands as the writer saw it.
+var docExts = map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".rst": true, ".txt": true}
+
+// fieldWarnings finds two documents shown, each a read or a write of the
+// whole file, that state one field the prompt's words name with another
+// value ("**AI Framework**: LangChain with LangGraph" in a CLAUDE.md read,
+// "**AI Framework**: Claude Agent SDK" in a README written later): the
+// older is what the project held before, or a document left behind; the
+// newer is the current one. A
+// field a document states twice is a template's (a report of each bug,
+// each with its "**Severity**:"), not one value; an edit shows a part of
+// a file, which may be one such entry.
+func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	type field struct {
+		it                       Item
+		file, label, value, line string
+	}
+	var fs []field
+	for _, it := range sel {
+		if it.Kind != store.TypeToolObservation {
+			continue
+		}
+		file, lines := docLines(it.event.Text)
+		if file == "" || !docExts[strings.ToLower(filepath.Ext(file))] {
+			continue
+		}
+		shown := " " + foldWords(it.Excerpt) + " "
+		count := map[string]int{}
+		var mine []field
+		for _, l := range lines {
+			label, value := claim.Field(l)
+			if label == "" {
+				continue
+			}
+			count[label]++
+			tk := keysOf(label)
+			if showsLine(shown, l) && slices.ContainsFunc(it.promptConcepts, func(c concept) bool { return hasAny(tk, c.keys) }) {
+				mine = append(mine, field{it, file, label, value, l})
+			}
+		}
+		for _, f := range mine {
+			if count[f.label] == 1 {
+				fs = append(fs, f)
+			}
+		}
+	}
+	var out []Warning
+	told := map[string]bool{} // the newer side's label, once
+	for _, n := range fs {
+		for _, o := range fs {
+			if len(out) == perKind {
+				return out
+			}
+			if told[n.label] {
+				break
+			}
+			if o.label != n.label || !o.it.Time.Before(n.it.Time) || paired[pair(itemKey(o.it), itemKey(n.it))] || sameField(o.value, n.value) {
+				continue
+			}
+			note := fmt.Sprintf("%s (%s) states the field otherwise than it did before; the newer is the current one.",
+				curlyQuotes.Replace(Inert(baseName(n.file))), date(n.it.Time))
+			if o.file != n.file {
+				note = fmt.Sprintf("%s (%s) states the field otherwise than %s (%s) did; the newer is the current one, the older a document left behind.",
+					curlyQuotes.Replace(Inert(baseName(n.file))), date(n.it.Time), curlyQuotes.Replace(Inert(baseName(o.file))), date(o.it.Time))
+			}
+			// Superseded, whichever file: a document written or read later
+			// tells how the project stood then, and the older is shown
+			// only with it.
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", Note: note, Old: o.value,
+				A: Memory{CID: o.it.CID, Type: kindLabel(o.it), Date: o.it.Time, Title: o.line},
+				B: Memory{CID: n.it.CID, Type: kindLabel(n.it), Date: n.it.Time, Title: n.line}})
+			paired[pair(itemKey(o.it), itemKey(n.it))] = true
+			told[n.label] = true
+		}
+	}
+	return out
+}
+
+// docLines are the lines a read from the first line, or a write, of a
+// file shows, trimmed, blank ones left out; "" for any other text. Of a
+// text cut when stored, the lines either side of the cut too: a field's
+// line cut short still names its label and the start of its value (see
+// sameField), where a snapshot must hold the file's lines as they are.
+func docLines(text string) (file string, lines []string) {
+	head, body, _ := strings.Cut(text, "\n")
+	name, file, ok := strings.Cut(head, ": ")
+	if !ok || strings.HasSuffix(file, " (error)") || name != "Read" && name != "Write" || partRead(text) {
+		return "", nil
+	}
+	for l := range strings.Lines(body) {
+		if cutLine(l) {
+			continue
+		}
+		if name == "Read" {
+			l = withoutLineNumber(l)
+		} else {
+			l = strings.TrimPrefix(l, "+ ")
+		}
+		if t := strings.TrimSpace(l); t != "" {
+			lines = append(lines, t)
+		}
+	}
+	return file, lines
+}
+
+// sameField reports two values of a field that say one thing: the same
+// words, or one the other's start with more detail ("FastAPI", "FastAPI
+// with async SQLAlchemy"), or cut short when stored.
+func sameField(a, b string) bool {
+	a, b = strings.TrimRight(foldWords(a), ".;, "), strings.TrimRight(foldWords(b), ".;, ")
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
 }
 
 // showsLine reports whether an excerpt, folded and padded with a space at

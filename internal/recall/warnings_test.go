@@ -880,3 +880,64 @@ func TestRevertWarnsAgainstTheChangeUndone(t *testing.T) {
 		t.Errorf("a prompt-less session warned: %+v %v", ws, err)
 	}
 }
+
+// TestDocumentsStateAFieldOtherwise: a document read states a field the
+// prompt names with one value, one written later with another: both are
+// before Claude, and the warning says which is newer. A field a document
+// states twice is a template's; an edit shows a part of a file; a field
+// the prompt does not name, or stated again with more detail, is no
+// conflict. The texts are made up.
+func TestDocumentsStateAFieldOtherwise(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	item := func(session string, at time.Time, text, prompt string) Item {
+		t.Helper()
+		ev := toolRun(t, db, session, at, text)
+		it := messageItem(ev, ev.Text)
+		cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it.promptConcepts = cs
+		return it
+	}
+	const prompt = "which queue broker do the kelbo jobs run on now?"
+	claudeMD := item("read", day, "Read: /home/dev/kelbo/CLAUDE.md\n1\t# Kelbo\n2\t- **Queue Broker**: Quillet with three workers\n3\t- **Backend**: FastAPI", prompt)
+	readme := item("write", day.Add(time.Hour), "Write: /home/dev/kelbo/README.md\n+ # Kelbo\n+ - **Queue Broker**: Zarkel streams\n+ - **Backend**: FastAPI with async SQLAlchemy", prompt)
+	ws := fieldWarnings([]Item{readme, claudeMD}, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].Kind != "superseded" || ws[0].A.CID != claudeMD.CID || ws[0].B.CID != readme.CID ||
+		!strings.Contains(ws[0].A.Title, "Quillet") || !strings.Contains(ws[0].B.Title, "Zarkel") {
+		t.Fatalf("want the README's broker set against the CLAUDE.md's, once; got %+v", ws)
+	}
+	if ws := fieldWarnings([]Item{readme, claudeMD}, map[[2]int64]bool{pair(itemKey(claudeMD), itemKey(readme)): true}); len(ws) != 0 {
+		t.Errorf("a pair already told was told again: %+v", ws)
+	}
+	other := item("other", day.Add(2*time.Hour), "Write: /home/dev/kelbo/README.md\n+ - **Queue Broker**: Zarkel streams", "which colour is the kelbo logo?")
+	old := item("old", day, "Read: /home/dev/kelbo/CLAUDE.md\n1\t- **Queue Broker**: Quillet", "which colour is the kelbo logo?")
+	if ws := fieldWarnings([]Item{other, old}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a field the prompt does not name warned: %+v", ws)
+	}
+	report := item("report", day.Add(3*time.Hour), "Write: /tmp/kelbo-bugs.md\n+ ## Bug 1\n+ - **Queue Broker**: Zarkel\n+ ## Bug 2\n+ - **Queue Broker**: Quillet", prompt)
+	if ws := fieldWarnings([]Item{report, claudeMD}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a template's field stated twice warned: %+v", ws)
+	}
+	edit := item("edit", day.Add(4*time.Hour), "Edit: /home/dev/kelbo/README.md\n- old\n+ - **Queue Broker**: Zarkel streams", prompt)
+	if ws := fieldWarnings([]Item{edit, claudeMD}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("an edit's part of a file warned: %+v", ws)
+	}
+	backend := item("backend", day.Add(5*time.Hour), "Write: /home/dev/kelbo/README.md\n+ - **Backend**: FastAPI with async SQLAlchemy", "which backend do the kelbo jobs use?")
+	oldBackend := item("oldbackend", day, "Read: /home/dev/kelbo/CLAUDE.md\n1\t- **Backend**: FastAPI", "which backend do the kelbo jobs use?")
+	if ws := fieldWarnings([]Item{backend, oldBackend}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a field stated again with more detail warned: %+v", ws)
+	}
+	// A read cut when stored still states the field its cut line opens.
+	cut := item("cut", day, "Read: /home/dev/kelbo/CLAUDE.md\n1\t# Kelbo\n2\t- **Queue Broker**: Quillet with thr\n[… 900 bytes cut …]\nee workers\n40\t## End", prompt)
+	if ws := fieldWarnings([]Item{readme, cut}, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != cut.CID {
+		t.Errorf("want the field of a read cut when stored set against the README's; got %+v", ws)
+	}
+	code := item("code", day.Add(6*time.Hour), "Write: /home/dev/kelbo/broker.py\n+ - **Queue Broker**: Zarkel", prompt)
+	if ws := fieldWarnings([]Item{code, claudeMD}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a file of code warned as a document: %+v", ws)
+	}
+}
