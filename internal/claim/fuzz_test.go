@@ -19,7 +19,8 @@ func FuzzParse(f *testing.F) {
 		"Added `kelbo_service` as a direct dependency.", "Now remove `kelbo_service`; it is no longer needed.",
 		"Pointed the buttons at checkout. I've reverted the buttons back to scrolling.", "결제 버튼을 되돌렸습니다.", "rolled it back",
 		"```\nERROR: transaction rolled back\n```\nI haven’t reverted the buttons.",
-		"## Root Causes of the Stall:\n\n1. **Duplicate `load()` calls**: twice", "## Root cause:\n- **Stale key**", "The problems are:\n1.", "Root causes:\n1."} {
+		"## Root Causes of the Stall:\n\n1. **Duplicate `load()` calls**: twice", "## Root cause:\n- **Stale key**", "The problems are:\n1.", "Root causes:\n1.",
+		"- **AI Framework**: Claude Agent SDK", "**Backend:** FastAPI", "****: x", "__Queue__:", "30s 2-3s 250ms 502s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -68,6 +69,14 @@ func FuzzParse(f *testing.F) {
 			if start, end, ok := Denies(s, d); ok && (start < 0 || start > end || end > len(s)) {
 				t.Fatalf("denied span %d:%d out of %d", start, end, len(s))
 			}
+		}
+		for l := range strings.Lines(s) {
+			if label, value := Field(l); (label == "") != (value == "") || label != "" && (!strings.Contains(strings.ToLower(l), strings.Fields(label)[0]) || !strings.Contains(l, value)) {
+				t.Fatalf("field %q, %q of line %q", label, value, l)
+			}
+		}
+		if d := Duration(s); d != "" && !strings.HasSuffix(d, "s") {
+			t.Fatalf("duration %q of %q", d, s)
 		}
 		for _, r := range Reversions(s) {
 			if r.Start < 0 || r.Start > r.End || r.End > len(s) || len(r.Words) == 0 {

@@ -343,6 +343,8 @@ func FuzzSettings(f *testing.F) {
 		"Bash: echo \"unclosed",
 		"x = \"\xff\" # \x00",
 		"`",
+		"Edit: /kiln/kiln.toml\n- site_output_dir = \"build\"\n+ site_output_dir = \"public\"",
+		"Read: /kiln/README.md\n1\t- **Site Output**: public\n[… 9 bytes cut …]\nx",
 	} {
 		f.Add(s)
 	}
@@ -361,6 +363,12 @@ func FuzzSettings(f *testing.F) {
 			}
 		}
 		settingsOf(text, setting{file: "deploy.toml", name: "publish"})
+		if _, name := namedSetting(text, concepts("which site output folder does kiln publish?", nil)); name != "" && !strings.Contains(text, name) {
+			t.Errorf("namedSetting(%q) = %q", text, name)
+		}
+		if file, lines := docLines(text); file == "" && lines != nil {
+			t.Errorf("docLines(%q) read lines of no file", text)
+		}
 		if shape := runShape(text); shape != "" && !strings.Contains(shape, ": ") {
 			t.Errorf("runShape(%q) = %q", text, shape)
 		}

@@ -1039,7 +1039,7 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 func docLines(text string) (file string, lines []string) {
 	head, body, _ := strings.Cut(text, "\n")
 	name, file, ok := strings.Cut(head, ": ")
-	if !ok || strings.HasSuffix(file, " (error)") || name != "Read" && name != "Write" || partRead(text) {
+	if !ok || file == "" || strings.HasSuffix(file, " (error)") || name != "Read" && name != "Write" || partRead(text) {
 		return "", nil
 	}
 	for l := range strings.Lines(body) {
