@@ -345,6 +345,7 @@ func FuzzSettings(f *testing.F) {
 		"`",
 		"Edit: /kiln/kiln.toml\n- site_output_dir = \"build\"\n+ site_output_dir = \"public\"",
 		"Read: /kiln/README.md\n1\t- **Site Output**: public\n[… 9 bytes cut …]\nx",
+		"React bundled. No CDN; (no cdn) without CDN and from CDN.\nno cdn",
 	} {
 		f.Add(s)
 	}
@@ -365,6 +366,11 @@ func FuzzSettings(f *testing.F) {
 		settingsOf(text, setting{file: "deploy.toml", name: "publish"})
 		if _, name := namedSetting(text, concepts("which site output folder does kiln publish?", nil)); name != "" && !strings.Contains(text, name) {
 			t.Errorf("namedSetting(%q) = %q", text, name)
+		}
+		for _, at := range []int{negatedAt(text, "cdn"), affirmedAt(text, "cdn")} {
+			if at >= 0 && !strings.Contains(text, sentenceAt(text, at)) {
+				t.Errorf("sentenceAt(%q, %d) is no part of it", text, at)
+			}
 		}
 		if file, lines := docLines(text); file == "" && lines != nil {
 			t.Errorf("docLines(%q) read lines of no file", text)

@@ -170,6 +170,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, paired)...)
 	out = append(out, fieldWarnings(sel, paired)...)
+	out = append(out, negationWarnings(sel, paired)...)
 	out = append(out, declinedWarnings(sel, paired)...)
 	settings, err := settingWarnings(ctx, db, sel, out, paired)
 	if err != nil {
@@ -950,6 +951,130 @@ func labelledWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 	}
 	return out
+}
+
+// negationWarnings finds a shown answer or entry that says a thing the
+// prompt names is gone ("React bundled, no CDN", "built without Babel"),
+// said after a shown memory that names it as there ("React + Babel from
+// CDN"): what the project held before the newer statement. The thing is
+// one of the prompt's specific words, and the words "no" or "without"
+// before it make a phrase it ends: "no CDN caching" is about caching.
+func negationWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	var out []Warning
+	for _, n := range sel {
+		if len(out) == perKind {
+			break
+		}
+		if n.Kind != store.TypeAgentResponse && n.Kind != KindEntry {
+			continue // a user's "no X" asks for it; a tool's output states no decision
+		}
+		text := claimSource(n)
+		for _, c := range n.promptConcepts {
+			if c.specific == 0 {
+				continue
+			}
+			t := c.forms[0]
+			at := negatedAt(text, t)
+			if at < 0 {
+				continue
+			}
+			var older *Item
+			for i, o := range sel {
+				if o.CID == n.CID || !o.Time.Before(n.Time) || o.Kind == store.TypeUserPrompt || paired[pair(itemKey(o), itemKey(n))] {
+					continue
+				}
+				if ot := claimSource(o); affirmedAt(ot, t) >= 0 && negatedAt(ot, t) < 0 && (older == nil || o.Time.After(older.Time)) {
+					older = &sel[i]
+				}
+			}
+			if older == nil {
+				continue
+			}
+			ot := claimSource(*older)
+			a := Memory{CID: older.CID, Type: kindLabel(*older), Date: older.Time, Title: sentenceAt(ot, affirmedAt(ot, t))}
+			b := Memory{CID: n.CID, Type: kindLabel(n), Date: n.Time, Title: sentenceAt(text, at)}
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, Old: t,
+				Note: fmt.Sprintf("the newer (%s) says there is no %s, which the older shows; the newer is the current one.", date(n.Time), Inert(text[at:at+len(t)]))})
+			paired[pair(itemKey(*older), itemKey(n))] = true
+			break
+		}
+	}
+	return out
+}
+
+// negatedAt is where text, in any case, says "no t" or "without t" with t
+// ending the phrase (a punctuation mark, the line's end, "and", "or",
+// "but" after it), or -1.
+func negatedAt(text, t string) int {
+	low := strings.ToLower(text)
+	if len(low) != len(text) {
+		return -1 // a letter whose lower case is longer: offsets would not hold
+	}
+	for i := 0; ; {
+		j := strings.Index(low[i:], t)
+		if j < 0 {
+			return -1
+		}
+		k := i + j
+		i = k + len(t)
+		before := strings.TrimRight(low[:k], " ")
+		if len(before) == k || !(strings.HasSuffix(before, " no") || before == "no" || strings.HasSuffix(before, "(no") ||
+			strings.HasSuffix(before, " without") || before == "without") {
+			continue
+		}
+		rest := strings.TrimLeft(low[i:], " ")
+		if i < len(low) && isWordByte(low[i]) {
+			continue // a longer word: "no cdns"
+		}
+		if rest == "" || strings.ContainsRune(".,;:)!?\n", rune(rest[0])) ||
+			strings.HasPrefix(rest, "and ") || strings.HasPrefix(rest, "or ") || strings.HasPrefix(rest, "but ") {
+			return k
+		}
+	}
+}
+
+// affirmedAt is where text, in any case, names t as a word with no
+// negation just before it ("no", "not", "without"), or -1.
+func affirmedAt(text, t string) int {
+	low := strings.ToLower(text)
+	if len(low) != len(text) {
+		return -1
+	}
+	for i := 0; ; {
+		j := strings.Index(low[i:], t)
+		if j < 0 {
+			return -1
+		}
+		k := i + j
+		i = k + len(t)
+		if k > 0 && isWordByte(low[k-1]) || i < len(low) && isWordByte(low[i]) {
+			continue
+		}
+		fields := strings.Fields(low[max(0, k-12):k])
+		if len(fields) > 0 {
+			switch strings.Trim(fields[len(fields)-1], "(") {
+			case "no", "not", "without":
+				continue
+			}
+		}
+		return k
+	}
+}
+
+// sentenceAt is the sentence of text holding byte k, as sentenceWith cuts it.
+func sentenceAt(text string, k int) string {
+	start := strings.LastIndexAny(text[:k], ";\n") + 1
+	if d := strings.LastIndex(text[:k], ". "); d+1 > start {
+		start = d + 1
+	}
+	end := len(text)
+	if e := strings.IndexAny(text[k:], ";\n"); e >= 0 {
+		end = k + e
+	}
+	if d := strings.Index(text[k:], ". "); d >= 0 && k+d+1 < end {
+		end = k + d + 1
+	}
+	return strings.TrimSpace(text[start:end])
 }
 
 // docExts are the extensions of documents, whose fields ("**Backend**:

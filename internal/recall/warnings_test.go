@@ -941,3 +941,71 @@ func TestDocumentsStateAFieldOtherwise(t *testing.T) {
 		t.Errorf("a file of code warned as a document: %+v", ws)
 	}
 }
+
+// TestSaidGoneAfterShownThere: an answer says a thing the prompt names is
+// gone ("no CDN") after a shown memory that had it ("from CDN"): the older
+// is stale. Not for "no CDN caching" (about caching), a user's request, or
+// a thing the prompt does not name. The texts are made up.
+func TestSaidGoneAfterShownThere(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	warn := func(prompt string, olderText, newerText string, newerKind string) []Warning {
+		t.Helper()
+		older := say(t, db, "o-"+olderText, day, "How is it served?", olderText)
+		turns := []string{"Build it.", newerText}
+		if newerKind == store.TypeUserPrompt {
+			turns = []string{newerText, "OK."}
+		}
+		newer := say(t, db, "n-"+newerText, day.Add(time.Hour), turns...)
+		cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := messageItem(newer[1], newer[1].Text)
+		if newerKind == store.TypeUserPrompt {
+			n = messageItem(newer[0], newer[0].Text)
+		}
+		o := messageItem(older[1], older[1].Text)
+		n.promptConcepts, o.promptConcepts = cs, cs
+		return negationWarnings([]Item{n, o}, map[[2]int64]bool{})
+	}
+	const prompt = "do we still load kelbo from a CDN?"
+	ws := warn(prompt, "Static site: React and Kelbo from the CDN, pages built in the browser.", "Done. Quillet full bundle, Kelbo bundled, no CDN.", store.TypeAgentResponse)
+	if len(ws) != 1 || ws[0].Kind != "superseded" || !strings.Contains(ws[0].A.Title, "from the CDN") || ws[0].B.Title != "Quillet full bundle, Kelbo bundled, no CDN." {
+		t.Fatalf("want the CDN said gone after the older had it; got %+v", ws)
+	}
+	if ws := warn(prompt, "Kelbo loads from the CDN today.", "Kelbo bundled now, no CDN caching needed.", store.TypeAgentResponse); len(ws) != 0 {
+		t.Errorf("\"no CDN caching\" read as no CDN: %+v", ws)
+	}
+	if ws := warn(prompt, "Kelbo loads from a CDN here.", "Bundle kelbo, no CDN.", store.TypeUserPrompt); len(ws) != 0 {
+		t.Errorf("a user's request read as a statement: %+v", ws)
+	}
+	if ws := warn("which colour is the kelbo logo?", "Kelbo comes from a CDN link.", "Bundled kelbo at last, no CDN.", store.TypeAgentResponse); len(ws) != 0 {
+		t.Errorf("a thing the prompt does not name warned: %+v", ws)
+	}
+}
+
+func TestNegatedAt(t *testing.T) {
+	for _, c := range []struct {
+		text     string
+		negated  bool
+		affirmed bool
+	}{
+		{"React bundled, no CDN.", true, false},
+		{"React bundled (no CDN) now", true, false},
+		{"built without CDN and without Babel", true, false},
+		{"no CDN caching here", false, false},
+		{"no CDNs", false, false},
+		{"React + Babel from CDN", false, true},
+		{"not CDN-hosted", false, false},
+		{"İİİ no CDN", false, false}, // a lower case of another length: no offsets read
+	} {
+		if got := negatedAt(c.text, "cdn") >= 0; got != c.negated {
+			t.Errorf("negatedAt(%q) = %v, want %v", c.text, got, c.negated)
+		}
+		if got := affirmedAt(c.text, "cdn") >= 0; got != c.affirmed {
+			t.Errorf("affirmedAt(%q) = %v, want %v", c.text, got, c.affirmed)
+		}
+	}
+}
