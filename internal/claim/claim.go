@@ -888,7 +888,8 @@ var units = map[string]int64{"ms": -1, "millisecond": -1, "milliseconds": -1, "s
 var koreanUnits = []string{"밀리초", "시간", "초", "분", "일", "주"}
 
 // Duration is the canonical duration ("30s", "500ms") a word written as a
-// number and a unit states ("30s", "0.5h" is none: whole numbers), or "".
+// whole number and a unit of time states ("30s", "500ms", "2m"; "0.5h"
+// states none), or "".
 func Duration(w string) string { return durationOf(w, "") }
 
 // durationOf reads "30s", "500ms", or a number with a Korean counter
