@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"iter"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -1006,59 +1007,66 @@ func negationWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 // ending the phrase (a punctuation mark, the line's end, "and", "or",
 // "but" after it), or -1.
 func negatedAt(text, t string) int {
-	low := strings.ToLower(text)
-	if len(low) != len(text) {
-		return -1 // a letter whose lower case is longer: offsets would not hold
-	}
-	for i := 0; ; {
-		j := strings.Index(low[i:], t)
-		if j < 0 {
-			return -1
-		}
-		k := i + j
-		i = k + len(t)
-		before := strings.TrimRight(low[:k], " ")
-		if len(before) == k || !(strings.HasSuffix(before, " no") || before == "no" || strings.HasSuffix(before, "(no") ||
-			strings.HasSuffix(before, " without") || before == "without") {
+	for k := range wordAt(text, t) {
+		if w := wordBefore(text, k); w != "no" && w != "without" {
 			continue
 		}
-		rest := strings.TrimLeft(low[i:], " ")
-		if i < len(low) && isWordByte(low[i]) {
-			continue // a longer word: "no cdns"
-		}
+		rest := strings.ToLower(strings.TrimLeft(text[k+len(t):], " "))
 		if rest == "" || strings.ContainsRune(".,;:)!?\n", rune(rest[0])) ||
 			strings.HasPrefix(rest, "and ") || strings.HasPrefix(rest, "or ") || strings.HasPrefix(rest, "but ") {
 			return k
 		}
 	}
+	return -1
 }
 
 // affirmedAt is where text, in any case, names t as a word with no
 // negation just before it ("no", "not", "without"), or -1.
 func affirmedAt(text, t string) int {
-	low := strings.ToLower(text)
-	if len(low) != len(text) {
-		return -1
-	}
-	for i := 0; ; {
-		j := strings.Index(low[i:], t)
-		if j < 0 {
-			return -1
-		}
-		k := i + j
-		i = k + len(t)
-		if k > 0 && isWordByte(low[k-1]) || i < len(low) && isWordByte(low[i]) {
+	for k := range wordAt(text, t) {
+		switch wordBefore(text, k) {
+		case "no", "not", "without":
 			continue
-		}
-		fields := strings.Fields(low[max(0, k-12):k])
-		if len(fields) > 0 {
-			switch strings.Trim(fields[len(fields)-1], "(") {
-			case "no", "not", "without":
-				continue
-			}
 		}
 		return k
 	}
+	return -1
+}
+
+// wordAt yields the offsets where text, in any case, holds t, lower-case,
+// as a word of its own ("cdn" in "no CDN.", not in "CDNs"); none where
+// lower-casing changes text's length, as offsets would not hold.
+func wordAt(text, t string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		low := strings.ToLower(text)
+		if len(low) != len(text) || t == "" {
+			return
+		}
+		for i := 0; ; {
+			j := strings.Index(low[i:], t)
+			if j < 0 {
+				return
+			}
+			k := i + j
+			i = k + len(t)
+			if (k > 0 && isWordByte(low[k-1])) || (i < len(low) && isWordByte(low[i])) {
+				continue
+			}
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// wordBefore is the word of text just before byte k, lower-case, an
+// opening parenthesis left out: "no" in "(no CDN)".
+func wordBefore(text string, k int) string {
+	fields := strings.Fields(text[max(0, k-12):k])
+	if len(fields) == 0 {
+		return ""
+	}
+	return strings.ToLower(strings.TrimLeft(fields[len(fields)-1], "("))
 }
 
 // sentenceAt is the sentence of text holding byte k, as sentenceWith cuts it.
