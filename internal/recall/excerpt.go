@@ -184,6 +184,17 @@ func (m *message) statesAsked(cs []concept, asked []ask, pc *claim.Cache) bool {
 	return false
 }
 
+// pickLine is the excerpt of a message for concepts cs that shows line,
+// the value a prompt asks, where it fits (showSettingsAnew's way).
+func (m *message) pickLine(cs []concept, line string) string {
+	segs, _ := m.split()
+	valued := make([]bool, len(segs))
+	for i, sg := range segs {
+		valued[i] = showsWholeLine(sg, line)
+	}
+	return m.pick(cs, valued, max(heaviest(cs), 1), itemChars)
+}
+
 // pick is the excerpt of a message within maxBytes for concepts cs, where
 // a segment marked in valued (nil for none) also holds a concept of weight
 // vw: the value a prompt asks for.

@@ -151,7 +151,7 @@ func withOutcome(items, then []Item) []Item {
 		it.Score = top * (0.99 - 0.01*float64(k))
 		if i, ok := at[it.events[0]]; ok {
 			items[i].Score = math.Max(items[i].Score, it.Score)
-			items[i].Relevance = math.Max(items[i].Relevance, it.Relevance)
+			items[i].takeRelevance(it)
 			continue
 		}
 		items = append(items, it)

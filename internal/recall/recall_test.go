@@ -548,7 +548,7 @@ func TestQuotesShownVerbatim(t *testing.T) {
 // plural ("502s") is no duration.
 func TestDurationWeighsAsAMeasure(t *testing.T) {
 	t.Parallel()
-	for w, want := range map[string]bool{"3s": true, "250ms": true, "10m": true, "502s": false, "2fa": false, "v2": false, "600s": true} {
+	for w, want := range map[string]bool{"3s": true, "250ms": true, "2h": true, "10m": false, "3d": false, "502s": false, "2fa": false, "v2": false, "600s": true} {
 		if got := duration(w); got != want {
 			t.Errorf("duration(%q) = %v, want %v", w, got, want)
 		}

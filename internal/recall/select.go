@@ -108,11 +108,12 @@ type Item struct {
 	// for (Select); nil for an item built elsewhere.
 	promptConcepts []concept
 	// cause is the real cause a message names, for a prompt asking one
-	// (messageItems). raised is set when its Relevance was raised for
-	// that, or for setting what the prompt names (namedSetting), from
-	// openRelevance, which is what it opens the gate with: that a message
-	// names a cause, or a file sets a name of everyday words, says nothing
-	// of whether it is this project's answer.
+	// (messageItems). raised marks an item whose Relevance messageItems
+	// raised, for such a cause or for a setting the prompt names
+	// (namedSetting); openRelevance is its relevance before, which it
+	// opens the gate with: that a message names a cause, or a file sets a
+	// name of everyday words, says nothing of whether it is this
+	// project's answer.
 	cause         *claim.Diagnosis
 	raised        bool
 	openRelevance float64
@@ -124,6 +125,16 @@ func (it Item) gateRelevance() float64 {
 		return it.openRelevance
 	}
 	return it.Relevance
+}
+
+// takeRelevance gives it, found again as o (a role's value, an entry's
+// message, a session's digest, an outcome), the better of the two
+// relevances, and of the two it opens the gate with: a relevance raised
+// for what a message says stays one that opens no gate (raised).
+func (it *Item) takeRelevance(o Item) {
+	gate := math.Max(it.gateRelevance(), o.gateRelevance())
+	it.Relevance = math.Max(it.Relevance, o.Relevance)
+	it.raised, it.openRelevance = gate < it.Relevance, gate
 }
 
 // read is the item's text as recall reads it for the prompt: the message
@@ -1023,11 +1034,16 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		// The newest run of a config file setting a name the prompt's
 		// words name ("which output folder …" for pages_build_output_dir)
-		// gives the value asked, as a statement of a role's value does.
-		// Neither opens the gate: a setting's name is made of everyday
-		// coding words ("build", "command") any prompt may hold.
+		// gives the value asked, as a statement of a role's value does,
+		// its excerpt showing the line. Neither this nor a named cause
+		// opens the gate: a setting's name is made of everyday coding
+		// words ("build", "command") any prompt may hold.
+		setLine, isNamed := named[s.ID]
+		if isNamed && !showsWholeLine(s.ex, setLine) {
+			s.ex = s.m.pickLine(cs, setLine)
+		}
 		ownRel := rel
-		if diagnosis != nil || named[s.ID] {
+		if diagnosis != nil || isNamed {
 			rel = max(rel, roleRelevance)
 		}
 		if rel < itemRelevance {
@@ -1038,14 +1054,14 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		if s.Type == store.TypeToolObservation {
 			score *= toolWeight(s.Text)
 		}
-		if named[s.ID] {
+		if isNamed {
 			// A line setting what the prompt names outranks the runs and
 			// messages naming the tool more often (raiseValued's case).
 			score *= valueBoost
 		}
 		it := messageItem(s.Event, s.ex)
 		it.Score, it.Coverage, it.Relevance, it.msg = score, s.cov, rel, s.m
-		if diagnosis != nil || named[s.ID] {
+		if diagnosis != nil || isNamed {
 			it.cause, it.raised, it.openRelevance = diagnosis, true, ownRel
 		}
 		out = append(out, it)
@@ -1425,7 +1441,7 @@ func mergeRoles(msgs, roles []Item) []Item {
 	for _, r := range roles {
 		if i, ok := at[r.events[0]]; ok {
 			msgs[i].Score = math.Max(msgs[i].Score, r.Score)
-			msgs[i].Relevance = math.Max(msgs[i].Relevance, r.Relevance)
+			msgs[i].takeRelevance(r)
 			msgs[i].reports = msgs[i].reports || r.reports
 			continue
 		}
@@ -1497,7 +1513,7 @@ func merge(ents, msgs []Item) []Item {
 			if j, ok := byEvent[id]; ok && !dropped[j] && !aside(ents[i].entry, msgs[j]) {
 				e, m := &ents[i], msgs[j]
 				e.Score = math.Max(e.Score, m.Score*1.05)
-				e.Relevance = math.Max(e.Relevance, m.Relevance)
+				e.takeRelevance(m)
 				if m.Coverage > e.Coverage {
 					// The message says more about the prompt than the
 					// distilled claim: show its words as the entry's quote.
@@ -1579,7 +1595,7 @@ func standIn(items []Item) []Item {
 		if i, ok := digests[m.SessionID]; ok && m.Kind != KindEntry {
 			d := &items[i]
 			d.Score = math.Max(d.Score, m.Score*1.05)
-			d.Relevance = math.Max(d.Relevance, m.Relevance)
+			d.takeRelevance(m)
 		}
 	}
 	by := make(map[string]Item, len(digests)) // read before out overwrites items

@@ -1792,3 +1792,25 @@ func TestNamedNounAloneAsksNothing(t *testing.T) {
 		t.Error("a statement of the interval sharing only the word asking lost its relevance as an answer")
 	}
 }
+
+// TestTakeRelevance: an item found twice keeps the better relevance and
+// the better it opens the gate with; a raise for what a message says
+// stays one that opens no gate.
+func TestTakeRelevance(t *testing.T) {
+	raised := Item{Relevance: 0.5, raised: true, openRelevance: 0.2}
+	plain := Item{Relevance: 0.3}
+	a := raised
+	a.takeRelevance(plain)
+	b := plain
+	b.takeRelevance(raised)
+	for _, it := range []Item{a, b} {
+		if it.Relevance != 0.5 || it.gateRelevance() != 0.3 {
+			t.Errorf("merged relevance %.2f, gate %.2f; want 0.50 and 0.30", it.Relevance, it.gateRelevance())
+		}
+	}
+	c := plain
+	c.takeRelevance(Item{Relevance: 0.4})
+	if c.Relevance != 0.4 || c.gateRelevance() != 0.4 || c.raised {
+		t.Errorf("two plain relevances merged into %+v", c)
+	}
+}

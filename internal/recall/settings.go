@@ -698,14 +698,17 @@ func namedFileNow(ctx context.Context, db *store.DB, req Request, cs []concept, 
 // samePath reports two paths of one file, as Windows writes them too
 // ("C:\Users\a" and "c:/users/a").
 func samePath(a, b string) bool {
-	if a == "" || b == "" {
-		return false
+	return a != "" && b != "" && pathKey(a) == pathKey(b)
+}
+
+// pathKey is a file's path as one key for every way it is written: a
+// Windows path (a backslash or a drive letter in it) in lower case with
+// forward slashes; any other as it is, case telling two files apart.
+func pathKey(p string) string {
+	if strings.Contains(p, `\`) || len(p) > 1 && p[1] == ':' {
+		return strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
 	}
-	norm := func(p string) string { return strings.ReplaceAll(p, `\`, "/") }
-	if strings.Contains(a, `\`) || strings.Contains(b, `\`) {
-		return strings.EqualFold(norm(a), norm(b))
-	}
-	return a == b
+	return p
 }
 
 // minNamedParts is how many words of a setting's name a prompt must name
@@ -713,39 +716,43 @@ func samePath(a, b string) bool {
 // one word ("publish", "output") is any file's; two of a name's words,
 // and most of them ("compatibility date" for compatibility_date, not "the
 // Next app" for NEXT_PUBLIC_APP_URL), or half in a file the prompt names
-// ("wrangler" and "folder" for wrangler.toml's pages_build_output_dir),
-// are the setting itself.
+// ("pages" and "folder" for wrangler.toml's pages_build_output_dir, asked
+// of "wrangler"), are the setting itself.
 const minNamedParts = 2
 
 // namedSetting is the name of a setting a tool run of a config file shows
 // (a read's or a write's lines, an edit's lines either side) whose name's
-// words the prompt's concepts cs name (minNamedParts), and the file: ""
-// for none. The words of a setting's name are the file's structure, not
-// talk, so a generic coding word ("output", "dir") counts there as the
-// specific word it is in the file; the best named setting of the run is
-// the one of most such words, the first by name of those.
-func namedSetting(text string, cs []concept) (file, name string) {
+// words the prompt's concepts cs name (minNamedParts), with the file and
+// a line setting it: "" for none. The words of a setting's name are the
+// file's structure, not talk, so a generic coding word ("output", "dir")
+// counts there as the specific word it is in the file; a word the prompt
+// does not name counts against it unless generic. The best named setting
+// of the run is the one of most such words, the first by name of those.
+func namedSetting(text string, cs []concept) (file, name, line string) {
+	if len(cs) < minNamedParts {
+		return "", "", ""
+	}
 	f, _ := fileShown(firstLine(text))
 	if f == "" || !configFile(f) {
-		return "", "" // known by the head, before its lines are parsed
+		return "", "", "" // known by the head, before its lines are parsed
 	}
 	// An edit sets a name on its lines before and after: each side is
-	// read alone, as fileSettings drops a name set twice.
+	// read alone, as fileSettings drops a name set twice. Order does not
+	// matter: a name set twice is no one value.
+	head := scanned(text)
 	var sides [][]string
-	if _, removed, added, ok := editLines(scanned(text)); ok {
+	if _, removed, added, ok := editLines(head); ok {
 		sides = [][]string{removed, added}
 	} else {
-		_, held := fileShown(scanned(text))
-		sides = [][]string{slices.Sorted(maps.Keys(held))}
+		_, held := fileShown(head)
+		sides = [][]string{slices.Collect(maps.Keys(held))}
 	}
-	// A name set to a version is a dependency's ("eslint-config-next":
-	// "16.2.9"): a package's name, whatever words it is made of.
-	names := map[string]bool{}
+	names := map[string]string{} // name -> its line
 	for _, lines := range sides {
 		set, _ := fileSettings(f, lines)
 		for n, s := range set {
-			if !versionSpec(s.value) {
-				names[n] = true
+			if !dependency(n, s.value) {
+				names[n] = s.line
 			}
 		}
 	}
@@ -756,63 +763,92 @@ func namedSetting(text string, cs []concept) (file, name string) {
 	// A file named for what the prompt names ("wrangler.toml" for "where
 	// does wrangler upload from?") is the one asked of: half its name's
 	// words are enough there.
+	// Not a file named by an everyday word ("next.config.mjs" for "what's
+	// next", "settings.py"): the prompt's word must be a specific one.
 	stem, _, _ := strings.Cut(strings.ToLower(baseName(f)), ".")
-	ofPrompt := stem != "" && len(splitIdent(stem)) == 1 && slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, stem) })
+	ofPrompt := stem != "" && len(splitIdent(stem)) == 1 && slices.ContainsFunc(cs, func(c concept) bool {
+		return c.specific > 0 && slices.Contains(c.forms, stem)
+	})
 	best := 0
 	for _, n := range slices.Sorted(maps.Keys(names)) {
 		parts := splitIdent(n)
 		if len(parts) < minNamedParts {
 			continue
 		}
-		tk := keysOf(strings.Join(parts, " "))
-		named := 0
-		for _, c := range cs {
-			if hasAny(tk, c.keys) && !hasAny(onPath, c.keys) {
+		named, other := 0, false
+		for _, p := range parts {
+			tk := keysOf(p)
+			if slices.ContainsFunc(cs, func(c concept) bool { return hasAny(tk, c.keys) && !hasAny(onPath, c.keys) }) {
 				named++
+			} else if w := strings.ToLower(p); len(w) > 2 && plainWord(w) && !isGeneric(w) {
+				// A word the prompt does not name tells what the setting
+				// is about ("stripe" of STRIPE_API_KEY for "the openai api
+				// key", "strict" of strictNullChecks for "the null checks").
+				other = true
 			}
 		}
-		if named >= minNamedParts && (2*named > len(parts) || ofPrompt && 2*named == len(parts)) && named > best {
+		if !other && named >= minNamedParts && (2*named > len(parts) || ofPrompt && 2*named == len(parts)) && named > best {
 			best, name = named, n
 		}
 	}
 	if name == "" {
-		return "", ""
+		return "", "", ""
 	}
-	return f, name
+	return f, name, names[name]
 }
 
-// versionSpec reports a value that pins a version ("16.2.9", "^4",
-// ">=0.21.0", "~1.1.1", "*", "latest"): a dependency's, not a setting's.
-func versionSpec(v string) bool {
-	if v == "*" || v == "latest" {
+// dependency reports a line naming a package and the versions of it a
+// manifest takes ("eslint-config-next": "16.2.9", "react": "^19",
+// "kelbo": "workspace:*"): a package's name, not a setting's, whatever
+// words it is made of. A setting's number is no version ("max_retries =
+// 3", "DB_PORT=5432", "python_version = \"3.11\""): its name is written
+// with "_" or capitals, or the value is a plain integer.
+func dependency(name, value string) bool {
+	if strings.ContainsAny(name, "_") || strings.ToLower(name) != name || !strings.ContainsAny(name, "-@/") && !strings.ContainsAny(value, ".^~<>=*:") {
+		return false
+	}
+	switch {
+	case value == "*" || value == "latest":
+		return true
+	case strings.HasPrefix(value, "workspace:") || strings.HasPrefix(value, "npm:") || strings.HasPrefix(value, "file:"):
 		return true
 	}
-	v = strings.TrimLeft(v, "^~>=<v ")
-	return v != "" && v[0] >= '0' && v[0] <= '9' && strings.Trim(v, "0123456789.x*") == ""
+	v := strings.TrimLeft(value, "^~>=< v")
+	if v == "" || v[0] < '0' || v[0] > '9' {
+		return false
+	}
+	// "15.0.0-canary.1", "1.x", ">=0.21,<1": a version and what qualifies it.
+	return strings.ContainsAny(value, ".^~<>=*")
 }
 
-// newestNamed is the set of ids of evs that are, of the tool runs among
-// them showing a setting the prompt's concepts cs name (namedSetting), the
-// newest of each file and setting: an older run's value is what the newer
-// replaced, told with it (editWarnings, settingWarnings), not the answer.
-func newestNamed(evs []store.Event, cs []concept) map[int64]bool {
-	newest := map[[2]string]store.Event{}
+// newestNamed maps the ids of evs that are, of the tool runs among them
+// showing a setting the prompt's concepts cs name (namedSetting), the
+// newest of each file and setting, to the line setting it: an older run's
+// value is what the newer replaced, told with it (editWarnings,
+// settingWarnings), not the answer. A Windows path is one file in any
+// case and either slash.
+func newestNamed(evs []store.Event, cs []concept) map[int64]string {
+	type run struct {
+		e    store.Event
+		line string
+	}
+	newest := map[[2]string]run{}
 	for _, e := range evs {
 		if e.Type != store.TypeToolObservation {
 			continue
 		}
-		f, n := namedSetting(e.Text, cs)
+		f, n, line := namedSetting(e.Text, cs)
 		if n == "" {
 			continue
 		}
-		k := [2]string{f, n}
-		if o, ok := newest[k]; !ok || e.Time.After(o.Time) || e.Time.Equal(o.Time) && e.ID > o.ID {
-			newest[k] = e
+		k := [2]string{pathKey(f), n}
+		if o, ok := newest[k]; !ok || e.Time.After(o.e.Time) || e.Time.Equal(o.e.Time) && e.ID > o.e.ID {
+			newest[k] = run{e, line}
 		}
 	}
-	ids := make(map[int64]bool, len(newest))
-	for _, e := range newest {
-		ids[e.ID] = true
+	lines := make(map[int64]string, len(newest))
+	for _, r := range newest {
+		lines[r.e.ID] = r.line
 	}
-	return ids
+	return lines
 }

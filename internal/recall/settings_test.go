@@ -364,7 +364,7 @@ func FuzzSettings(f *testing.F) {
 			}
 		}
 		settingsOf(text, setting{file: "deploy.toml", name: "publish"})
-		if _, name := namedSetting(text, concepts("which site output folder does kiln publish?", nil)); name != "" && !strings.Contains(text, name) {
+		if _, name, line := namedSetting(text, concepts("which site output folder does kiln publish?", nil)); name != "" && (!strings.Contains(text, name) || !strings.Contains(text, line)) {
 			t.Errorf("namedSetting(%q) = %q", text, name)
 		}
 		for _, at := range []int{negatedAt(text, "cdn"), affirmedAt(text, "cdn")} {
@@ -565,8 +565,19 @@ func TestNamedSetting(t *testing.T) {
 		{"a dependency", "what did the next config get renamed to?", "Read: /kiln/package.json\n1\t{\n2\t  \"eslint-config-next\": \"16.2.9\"\n3\t}", ""},
 		{"the project's own words", "what tracks work in kiln_glaze?", "Read: /home/dev/kiln_glaze/pyproject.toml\n1\tkiln-glaze = \"kiln_glaze.main:main\"", ""},
 		{"failed edit", prompt, "Edit: /kiln/kiln.toml (error)\n- site_output_dir = \"build\"\n+ site_output_dir = \"public\"", ""},
+		{"a number", "what are the max retries of the kiln jobs?", "Read: /kiln/kiln.toml\n1\tmax_retries = 3", "max_retries"},
+		{"a port", "which port does the db listen on?", "Read: /kiln/.env\n1\tDB_PORT=5432", "DB_PORT"},
+		{"a word not named", "why is the openai api key rejected?", "Read: /kiln/.env\n1\tSTRIPE_API_KEY=sk_test_kelbo", ""},
+		{"one word, in a file the prompt names", "what does kiln output?", "Read: /srv/kiln.toml\n1\toutput_dir = \"out\"", ""},
+		{"a pinned dependency", "what does the next config do?", "Read: /kiln/package.json\n1\t\"eslint-config-next\": \"15.0.0-canary.1\"", ""},
 	} {
-		if _, got := namedSetting(c.text, concepts(c.prompt, nil)); got != c.want {
+		db := storetest.Open(t)
+		filler(t, db)
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(c.prompt, nil), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got, _ := namedSetting(c.text, cs); got != c.want {
 			t.Errorf("%s: namedSetting = %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -596,6 +607,24 @@ func TestNewestRunOfANamedSetting(t *testing.T) {
 	}
 	if slices.IndexFunc(sel, func(it Item) bool { return it.CID == older.CID }) < slices.IndexFunc(sel, func(it Item) bool { return it.CID == newest.CID }) {
 		t.Errorf("the older run ranked above the newest")
+	}
+	if slices.ContainsFunc(sel, func(it Item) bool { return it.CID == older.CID && it.raised }) {
+		t.Errorf("the older run was raised as the answer too")
+	}
+	// A long read shows the line its setting is named by.
+	var long strings.Builder
+	long.WriteString("Read: /srv/snacks/edge.toml\n")
+	for i := range 120 {
+		fmt.Fprintf(&long, "%d\tkiln_ship_zone_%d = \"eu-%d\"\n", i+1, i, i)
+	}
+	long.WriteString("121\tsite_output_dir = \"dist\"\n")
+	dbLong := storetest.Open(t)
+	filler(t, dbLong)
+	say(t, dbLong, "u", day, "ship the site to the kiln edge", "Shipped the site to the kiln edge.")
+	read := putRun(t, dbLong, "r", proj, day.Add(3*time.Hour), long.String())
+	sel = selectRuns(t, dbLong, "which output folder does kiln ship the site from?")
+	if i := slices.IndexFunc(sel, func(it Item) bool { return it.CID == read.CID }); i < 0 || !strings.Contains(sel[i].Excerpt, `site_output_dir = "dist"`) {
+		t.Errorf("the long read was not shown with its line setting the folder")
 	}
 
 	// In a store whose talk holds the setting's words everywhere, the run

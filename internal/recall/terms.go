@@ -229,7 +229,7 @@ func stripParticle(w string) string {
 // a version (parts after a dot) or a range, four digits or fewer in all,
 // also of durations ("2-3s", whose "23s" is no duration).
 func gluedNumber(w string) bool {
-	if k := strings.LastIndexAny(w, "-."); k > 0 && duration(w[k+1:]) {
+	if k := strings.LastIndexByte(w, '-'); k > 0 && duration(w[k+1:]) {
 		w = strings.TrimRight(w, "abcdefghijklmnopqrstuvwxyz")
 	}
 	if strings.Trim(w, "0123456789_-./") != "" {

@@ -443,6 +443,16 @@ func TestAnswerShownWithAPromptReplacesAnEndpoint(t *testing.T) {
 		!strings.Contains(ws[0].B.Title, "api_search") {
 		t.Fatalf("want the older endpoint superseded by the answer shown with the report; got %+v", ws)
 	}
+	// What the answer changed is not looked up in the store: it is an
+	// aside to what matched.
+	say(t, db, "added", day.AddDate(0, 0, -3), "Add the service?", "Added `kelbo_service` as a direct dependency for the player.")
+	crash := say(t, db, "crash", day.AddDate(0, 0, 1), "Execution failed for task ':app:compileDebugKotlin'.",
+		"The `MainActivity` was extending `KelboServiceActivity` from the removed `kelbo_service` package. Switched it back.")
+	p2 := messageItem(crash[0], crash[0].Text)
+	p2.Context, p2.ContextExcerpt = &crash[1], crash[1].Text
+	if ws, err := Warnings(ctx, db, defaults(), []Item{p2}); err != nil || len(ws) != 0 {
+		t.Errorf("a shown answer's removal was looked up in the store: %+v %v", ws, err)
+	}
 	// A tool run touching a file is no statement of it.
 	files := say(t, db, "files", day.AddDate(0, 0, 1), "Which page?", "The page is `src/glaze/list.tsx` (not `src/glaze/grid.tsx`).")
 	grid := toolRun(t, db, "grid", day.AddDate(0, 0, -2), "Read: src/glaze/grid.tsx\n1\texport function Grid() {}")

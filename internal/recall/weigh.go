@@ -870,9 +870,14 @@ func plainWord(w string) bool {
 // duration reports a word written as a number and a unit of time ("3s",
 // "250ms"): a measure written many ways ("3 seconds", "3000ms"), the count
 // of one spelling no more telling of how rare the thing is than a generic
-// word's. Not a plural of an HTTP status ("the 502s").
+// word's. Not a plural of an HTTP status ("the 502s", "the 500s"), nor a
+// number with "d" or "m", which name other things as often ("a 3D model",
+// "1M tokens").
 func duration(w string) bool {
 	if len(w) == 4 && w[3] == 's' && w[0] >= '1' && w[0] <= '5' && strings.Trim(w[1:3], "0123456789") == "" {
+		return false
+	}
+	if strings.HasSuffix(w, "d") || strings.HasSuffix(w, "m") && !strings.HasSuffix(w, "ms") {
 		return false
 	}
 	return claim.Duration(w) != ""
