@@ -1069,7 +1069,9 @@ func wordBefore(text string, k int) string {
 	return strings.ToLower(strings.TrimLeft(fields[len(fields)-1], "("))
 }
 
-// sentenceAt is the sentence of text holding byte k, as sentenceWith cuts it.
+// sentenceAt is the sentence of text holding byte k: from the last ";",
+// line break or ". " before it to the first after it (a period inside
+// "fly.io" or "v1.2" ends nothing).
 func sentenceAt(text string, k int) string {
 	start := strings.LastIndexAny(text[:k], ";\n") + 1
 	if d := strings.LastIndex(text[:k], ". "); d+1 > start {
@@ -1094,10 +1096,9 @@ var docExts = map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".rs
 // value ("**AI Framework**: LangChain with LangGraph" in a CLAUDE.md read,
 // "**AI Framework**: Claude Agent SDK" in a README written later): the
 // older is what the project held before, or a document left behind; the
-// newer is the current one. A
-// field a document states twice is a template's (a report of each bug,
-// each with its "**Severity**:"), not one value; an edit shows a part of
-// a file, which may be one such entry.
+// newer is the current one. A field a document states twice is a
+// template's (a report of each bug, each with its "**Severity**:"), not
+// one value; an edit shows a part of a file, which may be one such entry.
 func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	type field struct {
 		it                       Item
