@@ -10,11 +10,12 @@ import (
 
 // TestRealClientNamedSettingAnswers: a session ships a site with a tool
 // many times; another moves the folder the tool's config file names
-// (site_output_dir "build" → "public" in deploy.toml) in an edit whose answer says only
-// "Done.". In the next session a question naming the setting by its words
-// ("which output folder …") gets the edit and its change as a warning.
-// In a store this small the edit is shown without the raise too: that it
-// outranks the runs naming the tool is TestNewestRunOfANamedSetting's.
+// (site_output_dir "build" → "public" in deploy.toml) in an edit whose
+// answer says only "Done.". In the next session a question naming the
+// setting by its words ("which output folder …") gets the edit and its
+// change as a warning. In a store this small the edit is shown without
+// the raise too: that it outranks the runs naming the tool is
+// TestNewestRunOfANamedSetting's.
 func TestRealClientNamedSettingAnswers(t *testing.T) {
 	w := newWorld(t)
 	toml := w.projectFile("deploy.toml", "name = \"snacks\"\nsite_output_dir = \"build\"\n")
