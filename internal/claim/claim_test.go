@@ -35,6 +35,12 @@ func TestParse(t *testing.T) {
 		{"two sentences", "Builds with Podman were too slow. From now on build images with Docker.", "container runtime", "docker", "podman"},
 		{"version bump", "Upgraded Python 3.10 to Python 3.12 in the base image.", "version:python", "3.12", "3.10"},
 		{"version gap", "Bump the java toolchain to 21.", "version:java", "21", ""},
+		// "from" between a product and its version: the verb before the
+		// product takes the product; the "to" and the second version say
+		// the change, whoever the subject.
+		{"version from to after a subject", "I've updated **Next.js from 16.0.3 to 16.0.7** for the CVE.", "version:next.js", "16.0.7", "16.0.3"},
+		{"version from to after a verb marking new", "We switched Next.js from 15.5.4 to 15.5.2 in CI.", "version:next.js", "15.5.2", "15.5.4"},
+		{"version from with no to", "Node from 18 on is required.", "version:node", "18", ""},
 		{"joined version", "The functions run on python3.11.", "version:python", "3.11", ""},
 		// A package pinned as npm writes it; an X.js product is the package x.
 		{"package pin", "Run npm install svelte@4.2.19 before the build.", "version:svelte", "4.2.19", ""},

@@ -46,6 +46,12 @@ func (p *parser) markers() {
 	for mi := range p.ms {
 		m := &p.ms[mi]
 		sent := p.toks[m.first].sent
+		if p.fromInside(mi) {
+			// "updated Next.js from 16.0.3 to 16.0.7": the verb before
+			// the product takes the product, not the version.
+			m.old = true
+			continue
+		}
 		placed := false
 		for k, n := m.first-1, 0; k >= 0 && n < window; k, n = k-1, n+1 {
 			t := p.toks[k]
@@ -669,6 +675,31 @@ func (p *parser) toAfter(m *mention) bool {
 		}
 	}
 	return false
+}
+
+// fromInside reports a version that its product reaches over "from"
+// ("Next.js from 16.0.3") with a "to" later in the
+// statement: the value is the one left, whatever word came before the
+// product ("updated Next.js from 16.0.3 to 16.0.7", "switched Node from
+// 18 to 20"). "from" outside a mention is read by markers with the change
+// wording around it; inside, the "to" says the change. Not when the first
+// value after the "to" fills another role ("deployed Next.js from 16 to
+// Vercel" leaves no version).
+func (p *parser) fromInside(mi int) bool {
+	m := p.ms[mi]
+	if !strings.HasPrefix(m.role, "version:") || m.last-1 <= m.first || p.toks[m.last-1].s != "from" {
+		return false
+	}
+	to := false
+	for k := m.last + 1; k < len(p.toks) && p.toks[k].sent == m.sent; k++ {
+		switch {
+		case p.toks[k].s == "to":
+			to = true
+		case to && p.owner[k] != 0:
+			return p.ms[p.owner[k]-1].role == m.role
+		}
+	}
+	return to
 }
 
 // replaceBefore reports whether a "replace" word comes shortly before token k.

@@ -469,12 +469,19 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 				a = &snaps[i]
 			}
 		}
-		if a == nil || paired[pair(itemKey(a.it), itemKey(b.it))] {
-			continue
+		var w Warning
+		ok := false
+		if a != nil && !paired[pair(itemKey(a.it), itemKey(b.it))] {
+			if w, ok = lineChanged(*a, b, snaps); !ok {
+				w, ok = entryDropped(*a, b, snaps)
+			}
 		}
-		w, ok := lineChanged(*a, b, snaps)
-		if !ok {
-			w, ok = entryDropped(*a, b, snaps)
+		if e, found := editBefore(sel, b, a); !ok && found && !paired[pair(itemKey(e.it), itemKey(b.it))] {
+			// An edit after the older snapshot shows the lines it put in
+			// ("+ \"outreachiq\": {"): an entry it added that the write
+			// left out was dropped by the write.
+			a = &e
+			w, ok = entryDropped(e, b, snaps)
 		}
 		if ok {
 			out = append(out, w)
@@ -482,6 +489,26 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 	}
 	return out
+}
+
+// editBefore is the newest edit among sel of the file write b writes,
+// before b and after the snapshot a (when there is one), as a snapshot of
+// the lines it added: a part of the file, which entryDropped reads (an
+// entry the write left out) and nothing else does, as the file's other
+// lines are not in it.
+func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
+	var e shown
+	found := false
+	for _, it := range sel {
+		if it.Kind != store.TypeToolObservation || !it.Time.Before(b.it.Time) || a != nil && !it.Time.After(a.it.Time) ||
+			found && !it.Time.After(e.it.Time) {
+			continue
+		}
+		if file, _, added, ok := editLines(it.event.Text); ok && file == b.file && len(added) > 0 {
+			e, found = shown{it: it, file: file, lines: added}, true
+		}
+	}
+	return e, found
 }
 
 // lineChanged is the warning on a line of the older snapshot a that the
@@ -505,7 +532,7 @@ func lineChanged(a, b shown, snaps []shown) (Warning, bool) {
 			continue
 		}
 		old, new := diffWindow(c.removed, c.added, editQuote)
-		return Warning{Severity: "HIGH", Kind: "superseded",
+		return Warning{Severity: "HIGH", Kind: "superseded", kept: true, standsFor: true,
 			A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: old},
 			B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: new},
 			Note: fmt.Sprintf("a write of %s (%s) replaced the first line with the second; the newer is the current one.",
@@ -548,7 +575,7 @@ func entryDropped(a, b shown, snaps []shown) (Warning, bool) {
 		if instead == "" || !strings.Contains(b.it.Excerpt, instead) {
 			instead = "(" + curlyQuotes.Replace(Inert(firstLine(b.it.Text))) + ")"
 		}
-		return Warning{Severity: "HIGH", Kind: "superseded",
+		return Warning{Severity: "HIGH", Kind: "superseded", kept: true, standsFor: true,
 			A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: l},
 			B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: instead},
 			Note: fmt.Sprintf("a write of %s (%s) left the first line out; the newer is how the file stands.",

@@ -638,6 +638,11 @@ func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	if len(ws) != 1 || ws[0].A.Title != "class KilnActivity : GlazeActivity()" || ws[0].B.Title != "class KilnActivity : OvenActivity()" || ws[0].A.CID != "r" || ws[0].B.CID != "w" {
 		t.Fatalf("want the class line's change, read then written: %+v", ws)
 	}
+	// The warning quotes the read's line whole: it is kept room for with
+	// the write and stands for the read where the read is not listed.
+	if !ws[0].kept || !ws[0].standsFor {
+		t.Errorf("the write's warning is not kept room for, standing for the read: %+v", ws[0])
+	}
 	// A read as the hook receives it, without line numbers, is the file.
 	bare := "Read: /kiln/KilnActivity.kt\npackage kiln\n\nimport glaze.GlazeActivity\n\nclass KilnActivity : GlazeActivity()\n"
 	if ws := writeWarnings([]Item{item("r", day, bare), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{}); len(ws) != 1 {

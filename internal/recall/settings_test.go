@@ -443,26 +443,32 @@ func TestNewerReadShowsTheSettingTheOlderShows(t *testing.T) {
 // entry, then written whole without it (the entry pulled): asked about
 // that server, the write comes along with the read, though it does not
 // name the server, and the warning says the write left the entry's line
-// out. A write cut when stored (its cut part may hold the entry) does
-// not come along; one that keeps the entry, as it was or reformatted, is
-// no removal. The texts are made up.
+// out. An edit that added the entry, with no read since, shows it too:
+// the edit's added lines are that part of the file. A write cut when
+// stored (its cut part may hold the entry) does not come along; one that
+// keeps the entry, as it was or reformatted, is no removal. The texts are
+// made up.
 func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	read := "Read: /home/dev/.config/kiln/servers.json\n1\t{\n2\t  \"servers\": {\n3\t    \"glazebot\": {\n4\t      \"url\": \"http://localhost:4100/mcp\"\n5\t    }\n6\t  },\n7\t  \"theme\": \"dark\"\n8\t}"
+	edit := "Edit: /home/dev/.config/kiln/servers.json\n-   \"servers\": {},\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },"
+	dropped := "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"dark\"\n+ }"
 	for _, c := range []struct {
-		name, write    string
-		brought, warns bool
+		name, older, write string
+		brought, warns     bool
 	}{
-		{"dropped", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"dark\"\n+ }", true, true},
-		{"cut", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n[… 300 bytes cut …]\n+ }", false, false},
+		{"dropped", read, dropped, true, true},
+		{"added by an edit, dropped", edit, dropped, true, true},
+		{"cut", read, "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n[… 300 bytes cut …]\n+ }", false, false},
 		// The entry written on one line is still there: no removal.
-		{"reformatted", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\"glazebot\": {\"url\": \"http://localhost:4100/mcp\"}},\n+   \"theme\": \"dark\"\n+ }", true, false},
-		{"kept", "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },\n+   \"theme\": \"light\"\n+ }", true, false},
+		{"reformatted", read, "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\"glazebot\": {\"url\": \"http://localhost:4100/mcp\"}},\n+   \"theme\": \"dark\"\n+ }", true, false},
+		{"kept", read, "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },\n+   \"theme\": \"light\"\n+ }", true, false},
+		{"added by an edit, kept", edit, "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\"glazebot\": {\"url\": \"http://localhost:4100/mcp\"}},\n+   \"theme\": \"dark\"\n+ }", true, false},
 	} {
 		db := storetest.Open(t)
 		filler(t, db)
-		putRun(t, db, "r0", proj, day, read)
+		putRun(t, db, "r0", proj, day, c.older)
 		write := putRun(t, db, "w0", proj, day.Add(time.Hour), c.write)
 		sel := selectRuns(t, db, "is glazebot still wired in?")
 		brought := slices.ContainsFunc(sel, func(it Item) bool { return it.CID == write.CID })
@@ -471,10 +477,12 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 		warned := slices.ContainsFunc(ws, func(w Warning) bool {
-			return w.B.CID == write.CID && w.A.Title == `"glazebot": {` && strings.Contains(w.Note, "left the first line out")
+			return w.B.CID == write.CID && w.A.Title == `"glazebot": {` && strings.Contains(w.Note, "left the first line out") && w.kept && w.standsFor
 		})
-		// Its newer side is what the write holds in the entry's place.
-		if warned && !slices.ContainsFunc(ws, func(w Warning) bool { return w.B.Title == `"servers": {},` }) {
+		// Its newer side is what the write holds in the entry's place (of
+		// a whole file read: an edit shows no line the write kept around
+		// the entry).
+		if warned && c.older == read && !slices.ContainsFunc(ws, func(w Warning) bool { return w.B.Title == `"servers": {},` }) {
 			t.Errorf("%s: the warning does not show what stands in the entry's place: %+v", c.name, ws)
 		}
 		if brought != c.brought || warned != c.warns {
