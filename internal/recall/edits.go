@@ -471,17 +471,19 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 		var w Warning
 		ok := false
-		if a != nil && !paired[pair(itemKey(a.it), itemKey(b.it))] {
+		if e, found := editBefore(sel, b, a); found && !paired[pair(itemKey(e.it), itemKey(b.it))] {
+			// An edit after the older snapshot shows the lines it put in
+			// ("+ \"outreachiq\": {"): an entry it added that the write
+			// left out was dropped by the write. Asked of by the prompt,
+			// it goes before a line the write changed in the snapshot.
+			if w, ok = entryDropped(e, b, snaps); ok {
+				a = &e
+			}
+		}
+		if !ok && a != nil && !paired[pair(itemKey(a.it), itemKey(b.it))] {
 			if w, ok = lineChanged(*a, b, snaps); !ok {
 				w, ok = entryDropped(*a, b, snaps)
 			}
-		}
-		if e, found := editBefore(sel, b, a); !ok && found && !paired[pair(itemKey(e.it), itemKey(b.it))] {
-			// An edit after the older snapshot shows the lines it put in
-			// ("+ \"outreachiq\": {"): an entry it added that the write
-			// left out was dropped by the write.
-			a = &e
-			w, ok = entryDropped(e, b, snaps)
 		}
 		if ok {
 			out = append(out, w)

@@ -491,6 +491,28 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 	}
 }
 
+// TestWriteDropsWhatAnEditAdded: a config file read, an edit adding a
+// server's entry, then a write leaving it out and changing another line
+// (the theme): asked about the server, the warning is the entry the
+// write dropped, not the theme line it changed. The texts are made up.
+func TestWriteDropsWhatAnEditAdded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	putRun(t, db, "r0", proj, day, "Read: /home/dev/.config/kiln/servers.json\n1\t{\n2\t  \"servers\": {},\n3\t  \"theme\": \"dark\"\n4\t}")
+	putRun(t, db, "e0", proj, day.Add(time.Minute), "Edit: /home/dev/.config/kiln/servers.json\n-   \"servers\": {},\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },")
+	write := putRun(t, db, "w0", proj, day.Add(time.Hour), "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"light\"\n+ }")
+	sel := selectRuns(t, db, "is glazebot still wired in?")
+	ws, err := Warnings(ctx, db, defaults(), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(ws, func(w Warning) bool { return w.B.CID == write.CID && w.A.Title == `"glazebot": {` }) {
+		t.Errorf("want the entry the edit added and the write dropped warned: %+v", ws)
+	}
+}
+
 // TestNamedConfigFileAsItStands: asked what a config file the question
 // names whole holds, with the user's request to change it recalled, the
 // newest write of the file comes along: what it holds now, though a part

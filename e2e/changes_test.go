@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRealClientVersionUpdatedFromTo: a session says which version of
+// Node a service runs; a later one updates it, saying "I've updated Node
+// from … to …" (a subject before the change, the product before the
+// versions). In the next session a question about the version gets the
+// update with a warning that it replaced the older version.
+func TestRealClientVersionUpdatedFromTo(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "Which node does the kelbo service run on?\nSAY The kelbo service runs on Node 18.19.0 in its container.")
+	w.session("s2", nil, "The kelbo container build warns about the node version, update it.\nSAY I've updated **Node from 18.19.0 to 20.11.1** in the kelbo container, and the build is clean.")
+	block := warningBlock(t, w.session("s3", nil, "which node version does the kelbo service run on now?"))
+	for _, want := range []string{"18.19.0", "20.11.1", "replaced"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+}
+
+// TestRealClientEditAddedEntryThenWriteDropped: a session reads a config
+// file and adds a server's entry with an edit; a later one writes the
+// file whole without it, with another theme. In the next session a
+// question about that server gets a warning that the write left the entry
+// out, though no read shows the entry (the edit's added lines do), rather
+// than one about the theme.
+func TestRealClientEditAddedEntryThenWriteDropped(t *testing.T) {
+	w := newWorld(t)
+	cfg := w.projectFile("servers.json", "{\n  \"servers\": {},\n  \"theme\": \"dark\"\n}\n")
+	call := func(v map[string]string) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	edit := call(map[string]string{"file_path": cfg, "old_string": `"servers": {},`,
+		"new_string": "\"servers\": {\n    \"glazebot\": {\n      \"url\": \"http://localhost:4100/mcp\"\n    }\n  },"})
+	write := call(map[string]string{"file_path": cfg, "content": "{\n  \"servers\": {},\n  \"theme\": \"light\"\n}\n"})
+	w.session("s1", nil, "READFILE "+cfg+"\nCALLTOOL Edit "+edit+"\nSAY Done.")
+	w.session("s2", nil, "Reset servers.json with the light theme.\nCALLTOOL Write "+write+"\nSAY Done.")
+	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "glazebot") {
+		t.Fatalf("the write did not land:\n%s", b)
+	}
+	block := warningBlock(t, w.session("s3", nil, "is the glazebot server still wired into servers.json?"))
+	for _, want := range []string{`\"glazebot\": {`, "left the first line out"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+}
