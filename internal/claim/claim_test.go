@@ -117,6 +117,23 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestVersionRangeIsNoChange: "from X to Y" between versions of a product
+// is a change only where the statement says one ("updated", "switched");
+// otherwise it is a range, both versions held.
+func TestVersionRangeIsNoChange(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"We support Python from 3.9 to 3.12 on every push.",
+		"The matrix runs Node.js from 18.0 to 22.0.",
+	} {
+		for _, c := range Parse(text) {
+			if strings.HasPrefix(c.Role, "version:") && (c.Replaces != "" || c.Negated || c.Changed) {
+				t.Errorf("Parse(%q): %+v, want both versions held", text, c)
+			}
+		}
+	}
+}
+
 // TestChangeStaysInItsStatement: a change named in one statement ("use
 // `a` instead of `b`") replaces its old value with the new value named
 // there; a value the next statement uses is another thing, which replaces

@@ -32,7 +32,7 @@ var (
 	})
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
-	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
+	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "updat", "rais", "lower", "cut",
 		"chang", "reduc", "increas", "shift", "extend", "shorten"}
 	// koreanCues are change stems in Korean words.
 	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",

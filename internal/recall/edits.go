@@ -465,7 +465,7 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		// The newest older snapshot of the file is what the write changed.
 		var a *shown
 		for i, o := range snaps {
-			if o.file == b.file && o.it.Time.Before(b.it.Time) && (a == nil || o.it.Time.After(a.it.Time)) {
+			if samePath(o.file, b.file) && o.it.Time.Before(b.it.Time) && (a == nil || o.it.Time.After(a.it.Time)) {
 				a = &snaps[i]
 			}
 		}
@@ -476,13 +476,13 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			// ("+ \"outreachiq\": {"): an entry it added that the write
 			// left out was dropped by the write. Asked of by the prompt,
 			// it goes before a line the write changed in the snapshot.
-			if w, ok = entryDropped(e, b, snaps); ok {
+			if w, ok = entryDropped(e, b, snaps, sel); ok {
 				a = &e
 			}
 		}
 		if !ok && a != nil && !paired[pair(itemKey(a.it), itemKey(b.it))] {
 			if w, ok = lineChanged(*a, b, snaps); !ok {
-				w, ok = entryDropped(*a, b, snaps)
+				w, ok = entryDropped(*a, b, snaps, sel)
 			}
 		}
 		if ok {
@@ -493,24 +493,28 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
-// editBefore is the newest edit among sel of the file write b writes,
-// before b and after the snapshot a (when there is one), as a snapshot of
-// the lines it added: a part of the file, which entryDropped reads (an
-// entry the write left out) and nothing else does, as the file's other
-// lines are not in it.
+// editBefore is the newest edit among sel of the config file write b
+// writes, before b and after the snapshot a (when there is one), as a
+// snapshot of the lines it added (partial): a part of the file, which
+// entryDropped reads (an entry the write left out) and nothing else does,
+// as the file's other lines are not in it. An edit that only removed
+// lines is the newest and shows nothing the write could drop.
 func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
 	var e shown
 	found := false
+	if !configFile(b.file) {
+		return e, false
+	}
 	for _, it := range sel {
 		if it.Kind != store.TypeToolObservation || !it.Time.Before(b.it.Time) || a != nil && !it.Time.After(a.it.Time) ||
-			found && !it.Time.After(e.it.Time) {
+			found && !it.Time.After(e.it.Time) || !strings.HasPrefix(it.event.Text, "Edit: ") && !strings.HasPrefix(it.event.Text, "MultiEdit: ") {
 			continue
 		}
-		if file, _, added, ok := editLines(it.event.Text); ok && file == b.file && len(added) > 0 {
-			e, found = shown{it: it, file: file, lines: added}, true
+		if file, _, added, ok := editLines(it.event.Text); ok && samePath(file, b.file) {
+			e, found = shown{it: it, file: file, lines: added, partial: true}, true
 		}
 	}
-	return e, found
+	return e, found && len(e.lines) > 0
 }
 
 // lineChanged is the warning on a line of the older snapshot a that the
@@ -534,7 +538,7 @@ func lineChanged(a, b shown, snaps []shown) (Warning, bool) {
 			continue
 		}
 		old, new := diffWindow(c.removed, c.added, editQuote)
-		return Warning{Severity: "HIGH", Kind: "superseded", kept: true, standsFor: true,
+		return Warning{Severity: "HIGH", Kind: "superseded",
 			A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: old},
 			B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: new},
 			Note: fmt.Sprintf("a write of %s (%s) replaced the first line with the second; the newer is the current one.",
@@ -549,7 +553,7 @@ func lineChanged(a, b shown, snaps []shown) (Warning, bool) {
 // without it), where no line of the write names that word (one reformatted
 // or given a trailing comma is still there) and no newer snapshot holds
 // the line again. However many other lines the write changed.
-func entryDropped(a, b shown, snaps []shown) (Warning, bool) {
+func entryDropped(a, b shown, snaps []shown, sel []Item) (Warning, bool) {
 	if !configFile(b.file) || wasCut(a.it.event.Text) || wasCut(b.it.event.Text) {
 		return Warning{}, false
 	}
@@ -567,13 +571,17 @@ func entryDropped(a, b shown, snaps []shown) (Warning, bool) {
 			continue
 		}
 		if slices.ContainsFunc(snaps, func(o shown) bool {
-			return o.file == b.file && o.it.Time.After(b.it.Time) && slices.Contains(o.lines, l)
-		}) {
+			return samePath(o.file, b.file) && o.it.Time.After(b.it.Time) && slices.Contains(o.lines, l)
+		}) || addedBack(sel, b, l) {
 			continue // written back since
 		}
 		// The newer side is what the write put in the entry's place
-		// ("\"mcpServers\": {},"), else the write itself.
-		instead := strings.Join(inPlace(a.lines, b.lines, l), " ")
+		// ("\"mcpServers\": {},"), else the write itself; an edit shows
+		// no neighbours of the entry to place it by.
+		var instead string
+		if !a.partial {
+			instead = strings.Join(inPlace(a.lines, b.lines, l), " ")
+		}
 		if instead == "" || !strings.Contains(b.it.Excerpt, instead) {
 			instead = "(" + curlyQuotes.Replace(Inert(firstLine(b.it.Text))) + ")"
 		}
@@ -631,10 +639,25 @@ func inPlace(older, newer []string, l string) []string {
 
 // shown is a snapshot of a file a recalled item shows.
 type shown struct {
-	it    Item
-	file  string
-	lines []string
-	write bool
+	it      Item
+	file    string
+	lines   []string
+	write   bool
+	partial bool // an edit's added lines (editBefore), not the whole file
+}
+
+// addedBack reports an edit among sel, after the write b, of its file
+// that adds line l again.
+func addedBack(sel []Item, b shown, l string) bool {
+	for _, it := range sel {
+		if it.Kind != store.TypeToolObservation || !it.Time.After(b.it.Time) {
+			continue
+		}
+		if file, _, added, ok := editLines(it.event.Text); ok && samePath(file, b.file) && slices.Contains(added, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // snapshots are the snapshots of files the tool runs among items show.
@@ -645,7 +668,7 @@ func snapshots(items []Item) []shown {
 			continue
 		}
 		if file, lines, write := snapshot(it.event.Text); file != "" {
-			out = append(out, shown{it, file, lines, write})
+			out = append(out, shown{it: it, file: file, lines: lines, write: write})
 		}
 	}
 	return out

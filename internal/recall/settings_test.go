@@ -508,8 +508,33 @@ func TestWriteDropsWhatAnEditAdded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(ws, func(w Warning) bool { return w.B.CID == write.CID && w.A.Title == `"glazebot": {` }) {
+	if !slices.ContainsFunc(ws, func(w Warning) bool {
+		// The edit shows no neighbours of the entry: the newer side is
+		// the write, not a line of it that may have stood there before.
+		return w.B.CID == write.CID && w.A.Title == `"glazebot": {` && strings.HasPrefix(w.B.Title, "(Write: ")
+	}) {
 		t.Errorf("want the entry the edit added and the write dropped warned: %+v", ws)
+	}
+	// An edit adding it back since: the write is no longer how the file
+	// stands. (Selection brings the newest run of the file alone here, so
+	// the items are given.)
+	item := func(cid string, at time.Time, text string) Item {
+		it := messageItem(store.Event{ID: at.Unix(), Time: at, Type: store.TypeToolObservation, Text: text}, text)
+		it.CID = cid
+		it.promptConcepts = weighed(concepts("is glazebot still wired in?", nil))
+		return it
+	}
+	added := "Edit: /home/dev/.config/kiln/servers.json\n-   \"servers\": {},\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },"
+	// The write holds another entry where the edit put glazebot's, one
+	// the edit did not show: not glazebot's replacement.
+	emptied := "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\n+     \"archive\": {\"url\": \"http://localhost:6000/mcp\"}\n+   }\n+ }"
+	items := []Item{item("e", day, added), item("w", day.Add(time.Hour), emptied)}
+	if ws := writeWarnings(items, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != "e" || !strings.HasPrefix(ws[0].B.Title, "(Write: ") {
+		t.Fatalf("want the edit's entry warned as dropped by the write, the write as the newer side: %+v", ws)
+	}
+	items = append(items, item("e2", day.Add(2*time.Hour), strings.Replace(added, "4100", "4200", 1)))
+	if ws := writeWarnings(items, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("the entry was added back by an edit since, yet the write's drop is warned: %+v", ws)
 	}
 }
 

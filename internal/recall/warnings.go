@@ -426,16 +426,15 @@ func isHostByte(b byte) bool {
 // code c says n removed ("Completely removed `fetchMock()`") and does not
 // remove it itself, and the name as n writes it: the older item shows the
 // code as it was. Only a name n writes as code (in a code span) with a
-// mark of code (a call, a dotted or joined name, a setting written with
-// its value: `reverse: true`), which a word search cannot mistake, and
-// not a path, a version or a number (a removal undone
+// mark of code (a call, a dotted or joined name), which a word search
+// cannot mistake, and not a path, a version or a number (a removal undone
 // in its statement, "and reinstalled", is none: claim.Claim.Removed). An
 // edit's removed lines are the removal itself, not the code as it was.
 // The name is returned for such a removal even when no shown item names
 // it (ok false), for the store to be asked (introduced).
 func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (said, string, bool) {
 	src := claimSource(n.Item)
-	if !c.Removed || c.Role == "path" || strings.HasPrefix(c.Role, "version:") || numeric(c.Value) || everyday(c.Value) || !strings.ContainsAny(c.Value, "-._@():=") ||
+	if !c.Removed || c.Role == "path" || strings.HasPrefix(c.Role, "version:") || numeric(c.Value) || everyday(c.Value) || !strings.ContainsAny(c.Value, "-._@()") ||
 		c.Start < 0 || c.End > len(src) || c.Start >= c.End {
 		return said{}, "", false
 	}

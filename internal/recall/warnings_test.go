@@ -552,13 +552,12 @@ func TestShownCodeOfRemovedNameWarns(t *testing.T) {
 	if len(ws) != 1 || ws[0].Kind != "superseded" || ws[0].A.CID != store.EventCID(code.ID) || !strings.Contains(ws[0].Note, "fetchQuorvexStub() was removed") {
 		t.Fatalf("want the read superseded by the removal, the name as written; got %+v", ws)
 	}
-	// A setting written with its value is code a word search cannot
-	// mistake either.
-	said := say(t, db, "said", day.AddDate(0, 0, -2), "Pages out of order?", "The kelbo `PagerView` uses `reverse: true` with horizontal paging.")
-	fix := say(t, db, "fix", day, "Fix it", "Removed `reverse: true` and added `direction: vertical`.")
-	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(fix[1], fix[1].Text), messageItem(said[1], said[1].Text)}); err != nil ||
-		len(ws) != 1 || ws[0].A.CID != store.EventCID(said[1].ID) || !strings.Contains(ws[0].Note, "reverse: true was removed") {
-		t.Errorf("want the message naming the setting superseded by its removal; got %+v %v", ws, err)
+	// A setting written with its value is no mark of code: "enabled:
+	// true" is said of many things.
+	said := say(t, db, "said", day.AddDate(0, 0, -2), "Cache?", "The glaze cache in `cache.yml` has `enabled: true`.")
+	fix := say(t, db, "fix", day, "Scheduler?", "Removed `enabled: true` from the oven block in `scheduler.yml`.")
+	if ws, err := Warnings(ctx, db, defaults(), []Item{messageItem(fix[1], fix[1].Text), messageItem(said[1], said[1].Text)}); err != nil || len(ws) != 0 {
+		t.Errorf("a removed setting warned a message about another file: %+v %v", ws, err)
 	}
 	plain := run("plain", day.AddDate(0, 0, -2), "Read: src/quorvex/upload.js\n  // quorvex uploads: backoff, then retry twice")
 	nw := say(t, db, "plainword", day, "Retries?", "Removed `backoff` from the upload path.")
