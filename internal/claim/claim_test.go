@@ -344,6 +344,9 @@ func TestChangeCue(t *testing.T) {
 		{"Going forward the docs live in docs/.", true},
 		{"We moved billing off Stripe to Paddle.", true},
 		{"Bumped the API version to 3.", true},
+		{"Updated Node to 22 in the image.", true},
+		// A participle after a determiner names a thing changed before.
+		{"Deploy this updated `.env.local` to your production environment.", false},
 		{"이제부터 배포는 금요일에 하지 않아요.", true},
 		{"Nginx 대신 Caddy를 씁니다.", true},
 		{"The worker reads jobs from the default queue.", false},

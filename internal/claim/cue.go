@@ -122,7 +122,10 @@ func cues(text string, toks []token, s statement, dst []string, first bool) []st
 		if (verb || strings.HasPrefix(w, "refactor")) && parenArrow(text, ts, i) && found(w+" to") {
 			return dst // "Audio refactor (kelbo-av → kelbo-audio)"
 		}
-		if !verb {
+		if !verb || strings.HasSuffix(w, "ed") && i > 0 && determiners().Has(ts[i-1].s) {
+			// "deploy this updated .env.local to production": a
+			// participle after a determiner names the thing, changed
+			// before; the statement says no change.
 			continue
 		}
 		for k := i + 1; k < len(ts) && k <= i+8; k++ {
