@@ -24,8 +24,9 @@ func TestRealClientVersionUpdatedFromTo(t *testing.T) {
 	}
 }
 
-// TestRealClientEditAddedEntryThenWriteDropped: a session reads a config
-// file and adds a server's entry with an edit; a later one writes the
+// TestRealClientEditAddedEntryThenWriteDropped: asked to, a session reads
+// a config file and adds a server's entry with an edit, answering "Done."
+// (the request's memory shows the edit); a later one writes the
 // file whole without it, with another theme. In the next session a
 // question about that server gets a warning that the write left the entry
 // out, though no read shows the entry (the edit's added lines do), rather
@@ -43,7 +44,7 @@ func TestRealClientEditAddedEntryThenWriteDropped(t *testing.T) {
 	edit := call(map[string]string{"file_path": cfg, "old_string": `"servers": {},`,
 		"new_string": "\"servers\": {\n    \"glazebot\": {\n      \"url\": \"http://localhost:4100/mcp\"\n    }\n  },"})
 	write := call(map[string]string{"file_path": cfg, "content": "{\n  \"servers\": {},\n  \"theme\": \"light\"\n}\n"})
-	w.session("s1", nil, "READFILE "+cfg+"\nCALLTOOL Edit "+edit+"\nSAY Done.")
+	w.session("s1", nil, "Wire the glazebot server into servers.json.\nREADFILE "+cfg+"\nCALLTOOL Edit "+edit+"\nREPLY Done.")
 	w.session("s2", nil, "Reset servers.json with the light theme.\nCALLTOOL Write "+write+"\nSAY Done.")
 	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "glazebot") {
 		t.Fatalf("the write did not land:\n%s", b)

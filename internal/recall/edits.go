@@ -497,8 +497,10 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 // writes, before b and after the snapshot a (when there is one), as a
 // snapshot of the lines it added (partial): a part of the file, which
 // entryDropped reads (an entry the write left out) and nothing else does,
-// as the file's other lines are not in it. An edit that only removed
-// lines is the newest and shows nothing the write could drop.
+// as the file's other lines are not in it. An edit shown as the turn of a
+// request answered "Done." (messageContext) counts, as the request's
+// memory. An edit that only removed lines is the newest and shows
+// nothing the write could drop.
 func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
 	var e shown
 	found := false
@@ -506,8 +508,15 @@ func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
 		return e, false
 	}
 	for _, it := range sel {
-		if it.Kind != store.TypeToolObservation || !it.Time.Before(b.it.Time) || a != nil && !it.Time.After(a.it.Time) ||
-			found && !it.Time.After(e.it.Time) || !strings.HasPrefix(it.event.Text, "Edit: ") && !strings.HasPrefix(it.event.Text, "MultiEdit: ") {
+		if it.Kind != store.TypeToolObservation {
+			if it.Context == nil || it.Context.Type != store.TypeToolObservation || it.ContextExcerpt == "" {
+				continue
+			}
+			// The request's memory, showing its edit.
+			it.event, it.Time, it.Excerpt = *it.Context, it.Context.Time, it.ContextExcerpt
+		}
+		if !it.Time.Before(b.it.Time) || a != nil && !it.Time.After(a.it.Time) || found && !it.Time.After(e.it.Time) ||
+			!strings.HasPrefix(it.event.Text, "Edit: ") && !strings.HasPrefix(it.event.Text, "MultiEdit: ") {
 			continue
 		}
 		if file, _, added, ok := editLines(it.event.Text); ok && samePath(file, b.file) {

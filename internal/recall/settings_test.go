@@ -532,6 +532,14 @@ func TestWriteDropsWhatAnEditAdded(t *testing.T) {
 	if ws := writeWarnings(items, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != "e" || !strings.HasPrefix(ws[0].B.Title, "(Write: ") {
 		t.Fatalf("want the edit's entry warned as dropped by the write, the write as the newer side: %+v", ws)
 	}
+	// A request answered "Done." shows the edit as its turn: the
+	// request's memory stands for the edit.
+	req := messageItem(store.Event{ID: 1, Time: day.Add(-time.Minute), Type: store.TypeUserPrompt, Text: "wire glazebot in"}, "wire glazebot in")
+	req.CID, req.promptConcepts = "q", items[0].promptConcepts
+	req.Context, req.ContextExcerpt = &items[0].event, items[0].Excerpt
+	if ws := writeWarnings([]Item{req, items[1]}, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != "q" || ws[0].A.Title != `"glazebot": {` {
+		t.Errorf("want the request's edit warned as dropped by the write: %+v", ws)
+	}
 	items = append(items, item("e2", day.Add(2*time.Hour), strings.Replace(added, "4100", "4200", 1)))
 	if ws := writeWarnings(items, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("the entry was added back by an edit since, yet the write's drop is warned: %+v", ws)
