@@ -444,6 +444,74 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
+// removedSettingWarnings finds, among recalled items, an edit that removed
+// a setting line (a name and a literal value, "reverse: true,") and wrote
+// no line setting that name again, where an older message shown names the
+// setting in a code span ("The Flutter `PageView` uses `reverse: true`"):
+// the message tells the code as it was. The message's statement must name,
+// in another code span, a piece of code the edit shows or the edited file
+// (`PageView` of "child: PageView.builder("), so that a setting said of
+// another file ("the cache in `cache.yml` has `enabled: true`") is not
+// taken for the one removed. The warning fills the room left, as it asks
+// nothing of the prompt.
+func removedSettingWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	var out []Warning
+	for _, e := range sel {
+		if e.Kind != store.TypeToolObservation || len(out) == perKind || wasCut(e.event.Text) {
+			continue
+		}
+		file, removed, added, ok := editLines(e.event.Text)
+		if !ok {
+			continue
+		}
+		opener := lineComment(file)
+		for _, r := range removed {
+			name, _, ok := settingLine(r, opener, !configFile(file))
+			if !ok || slices.ContainsFunc(added, func(a string) bool { n, _, ok := settingLine(a, opener, false); return ok && n == name }) {
+				continue
+			}
+			set := strings.TrimSuffix(strings.TrimSpace(code(r, opener)), ",")
+			for _, o := range sel {
+				if o.Kind != store.TypeAgentResponse && o.Kind != store.TypeUserPrompt || !o.Time.Before(e.Time) ||
+					paired[pair(itemKey(o), itemKey(e))] {
+					continue
+				}
+				st := sentenceWith(o.Excerpt, "`"+set+"`")
+				if st == "" || !namesEditCode(st, set, e.event.Text, file) {
+					continue
+				}
+				out = append(out, Warning{Severity: "HIGH", Kind: "superseded", Old: set,
+					A: Memory{CID: o.CID, Type: kindLabel(o), Date: o.Time, Title: strings.TrimSpace(st)},
+					B: Memory{CID: e.CID, Type: kindLabel(e), Date: e.Time, Title: "- " + r},
+					Note: fmt.Sprintf("an edit of %s (%s) removed %s; the older memory shows it as it was.",
+						curlyQuotes.Replace(Inert(baseName(file))), date(e.Time), Inert(name))})
+				paired[pair(itemKey(o), itemKey(e))] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// namesEditCode reports whether statement st names, in a code span other
+// than the setting set, a word of the edit's text (its lines) or the
+// edited file's name: the statement is about the code the edit changed.
+func namesEditCode(st, set, edit, file string) bool {
+	for i, part := range strings.Split(st, "`") {
+		if i%2 == 0 || part == set {
+			continue // outside a span, or the setting itself
+		}
+		id := strings.TrimRight(strings.TrimSpace(part), "()")
+		if len(id) < 3 || !settingName(id) {
+			continue
+		}
+		if id == baseName(file) || wordIn(edit, id) {
+			return true
+		}
+	}
+	return false
+}
+
 // writeWarnings finds, among recalled items, a write of a file shown after
 // a read or write of it that is shown too: a line of the older that the
 // write changed in place (editChanges on the lines either alone holds) was

@@ -730,3 +730,49 @@ func TestPlaceEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestRemovedSettingWarnsTheMessageNamingIt: an edit removing a setting
+// line ("reverse: true,") supersedes an older message naming the setting
+// in a code span beside a piece of the edit's code (`PagerView`). Not a
+// message naming it of other code, one said after the edit, an edit that
+// sets the name again (its change is editWarnings'), nor a setting whose
+// value names code rather than a literal. The texts are made up.
+func TestRemovedSettingWarnsTheMessageNamingIt(t *testing.T) {
+	t.Parallel()
+	msg := func(cid string, at time.Time, text string) Item {
+		it := messageItem(store.Event{ID: at.Unix(), Time: at, Type: store.TypeAgentResponse, Text: text}, text)
+		it.CID = cid
+		return it
+	}
+	run := func(cid string, at time.Time, text string) Item {
+		it := messageItem(store.Event{ID: at.Unix() + 1, Time: at, Type: store.TypeToolObservation, Text: text}, text)
+		it.CID = cid
+		return it
+	}
+	said := "Two fixes needed. The kelbo `PagerView` uses `reverse: true` with horizontal paging."
+	edit := "Edit: /kelbo/lib/reader.dart\n-       child: PagerView.builder(\n-         reverse: true,\n+       child: PagerView.builder(\n+         axis: Axis.vertical,"
+	for _, c := range []struct {
+		name       string
+		said, edit string
+		after      bool
+		want       bool
+	}{
+		{"named beside the edit's code", said, edit, false, true},
+		{"named beside the file", "In `reader.dart` the pager has `reverse: true` set.", edit, false, true},
+		{"named of other code", "The glaze cache in `cache.yml` has `reverse: true`.", edit, false, false},
+		{"said after the edit", said, edit, true, false},
+		{"the name set again", said, "Edit: /kelbo/lib/reader.dart\n-       child: PagerView.builder(\n-         reverse: true,\n+       child: PagerView.builder(\n+         reverse: false,", false, false},
+		{"a value naming code", "The `PagerView` takes `reverse: flip` from the theme.", "Edit: /kelbo/lib/reader.dart\n-       child: PagerView.builder(\n-         reverse: flip,\n+       child: PagerView.builder(", false, false},
+	} {
+		at := day.Add(time.Hour)
+		if c.after {
+			at = day.Add(-time.Hour)
+		}
+		sel := []Item{msg("m", day, c.said), run("e", at, c.edit)}
+		ws := removedSettingWarnings(sel, map[[2]int64]bool{})
+		got := len(ws) == 1 && ws[0].A.CID == "m" && ws[0].B.CID == "e" && strings.Contains(ws[0].A.Title, "`reverse: true`") && strings.Contains(ws[0].Note, "removed reverse")
+		if got != c.want || !c.want && len(ws) != 0 {
+			t.Errorf("%s: warned %v, want %v: %+v", c.name, got, c.want, ws)
+		}
+	}
+}

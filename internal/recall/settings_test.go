@@ -346,6 +346,7 @@ func FuzzSettings(f *testing.F) {
 		"Edit: /kiln/kiln.toml\n- site_output_dir = \"build\"\n+ site_output_dir = \"public\"",
 		"Read: /kiln/README.md\n1\t- **Site Output**: public\n[… 9 bytes cut …]\nx",
 		"React bundled. No CDN; (no cdn) without CDN and from CDN.\nno cdn",
+		"Edit: /kelbo/reader.dart\n-   child: `PagerView` uses `reverse: true`,\n-   reverse: true,\n+   axis: vertical,",
 	} {
 		f.Add(s)
 	}
@@ -377,6 +378,17 @@ func FuzzSettings(f *testing.F) {
 		}
 		if shape := runShape(text); shape != "" && !strings.Contains(shape, ": ") {
 			t.Errorf("runShape(%q) = %q", text, shape)
+		}
+		// An edit of the text's code and a message of it: the warning
+		// quotes the message and the edit's line.
+		said := messageItem(store.Event{ID: 1, Time: day, Type: store.TypeAgentResponse, Text: text}, text)
+		said.CID = "m"
+		edit := messageItem(store.Event{ID: 2, Time: day.Add(time.Hour), Type: store.TypeToolObservation, Text: text}, text)
+		edit.CID = "e"
+		for _, w := range removedSettingWarnings([]Item{said, edit}, map[[2]int64]bool{}) {
+			if !strings.Contains(text, w.A.Title) || !strings.Contains(text, strings.TrimPrefix(w.B.Title, "- ")) {
+				t.Errorf("removedSettingWarnings(%q) quoted what the text does not hold: %+v", text, w)
+			}
 		}
 	})
 }
