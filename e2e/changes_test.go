@@ -56,3 +56,28 @@ func TestRealClientEditAddedEntryThenWriteDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestRealClientEditRemovesSettingAMessageNamed: in a session the user
+// says the kelbo pager has `reverse: true` and pages backwards; a later
+// session removes that line with an edit. In the next session a question about
+// the pager gets the edit with a warning that it removed the setting the
+// older message names.
+func TestRealClientEditRemovesSettingAMessageNamed(t *testing.T) {
+	w := newWorld(t)
+	dart := w.projectFile("reader.dart", "final pager = PagerView.builder(\n  reverse: true,\n  itemCount: pages.length,\n);\n")
+	w.session("s1", nil, "The kelbo `PagerView` uses `reverse: true` and the reader pages backwards. Why?\nREADFILE "+dart+"\nREPLY That setting lays the pages out from the end.")
+	edit, err := json.Marshal(map[string]string{"file_path": dart, "old_string": "final pager = PagerView.builder(\n  reverse: true,\n", "new_string": "final pager = PagerView.builder(\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.session("s2", nil, "Make the kelbo reader page forwards.\nREADFILE "+dart+"\nCALLTOOL Edit "+string(edit)+"\nSAY Done.")
+	if b, _ := os.ReadFile(dart); strings.Contains(string(b), "reverse") {
+		t.Fatalf("the edit did not land:\n%s", b)
+	}
+	block := warningBlock(t, w.session("s3", nil, "which way does the kelbo reader pager page now?"))
+	for _, want := range []string{"`reverse: true`", "removed reverse"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+}

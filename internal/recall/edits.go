@@ -472,11 +472,21 @@ func removedSettingWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			}
 			set := strings.TrimSuffix(strings.TrimSpace(code(r, opener)), ",")
 			for _, o := range sel {
-				if o.Kind != store.TypeAgentResponse && o.Kind != store.TypeUserPrompt || !o.Time.Before(e.Time) ||
-					paired[pair(itemKey(o), itemKey(e))] {
+				if !o.Time.Before(e.Time) || paired[pair(itemKey(o), itemKey(e))] {
 					continue
 				}
-				st := sentenceWith(o.Excerpt, "`"+set+"`")
+				var text string // what o says, with its code spans
+				switch o.Kind {
+				case store.TypeAgentResponse:
+					text = o.Excerpt
+				case store.TypeUserPrompt:
+					text = claimSource(o) // not output pasted under it
+				case KindEntry:
+					text = o.Quote // the verbatim message, spans kept
+				default:
+					continue
+				}
+				st := sentenceWith(text, "`"+set+"`")
 				if st == "" || !namesEditCode(st, set, e.event.Text, file) {
 					continue
 				}

@@ -775,4 +775,9 @@ func TestRemovedSettingWarnsTheMessageNamingIt(t *testing.T) {
 			t.Errorf("%s: warned %v, want %v: %+v", c.name, got, c.want, ws)
 		}
 	}
+	// An entry is read by its verbatim quote, whose spans its title lost.
+	ent := Item{CID: "n", Kind: KindEntry, Time: day, Text: "The kelbo PagerView uses reverse: true", Quote: said, entry: store.Entry{ID: 7}}
+	if ws := removedSettingWarnings([]Item{ent, run("e", day.Add(time.Hour), edit)}, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != "n" {
+		t.Errorf("an entry quoting the message: want it warned: %+v", ws)
+	}
 }
