@@ -125,6 +125,7 @@ func TestVersionRangeIsNoChange(t *testing.T) {
 	for _, text := range []string{
 		"We support Python from 3.9 to 3.12 on every push.",
 		"The matrix runs Node.js from 18.0 to 22.0.",
+		"I've updated the README to say we support Python from 3.9 to 3.12.",
 	} {
 		for _, c := range Parse(text) {
 			if strings.HasPrefix(c.Role, "version:") && (c.Replaces != "" || c.Negated || c.Changed) {
@@ -344,8 +345,8 @@ func TestChangeCue(t *testing.T) {
 		{"Going forward the docs live in docs/.", true},
 		{"We moved billing off Stripe to Paddle.", true},
 		{"Bumped the API version to 3.", true},
-		{"Updated Node to 22 in the image.", true},
-		// A participle after a determiner names a thing changed before.
+		// "update" changes a version, not a statement: no cue verb.
+		{"I've updated the docs to say we deploy on Fridays.", false},
 		{"Deploy this updated `.env.local` to your production environment.", false},
 		{"이제부터 배포는 금요일에 하지 않아요.", true},
 		{"Nginx 대신 Caddy를 씁니다.", true},

@@ -32,7 +32,7 @@ var (
 	})
 	// cueVerbs say a change when "to", "from", "off" or "away" follows
 	// within a few words ("switched the CI to", "bumped go to").
-	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "updat", "rais", "lower", "cut",
+	cueVerbs = []string{"switch", "move", "moving", "migrat", "bump", "upgrad", "downgrad", "rais", "lower", "cut",
 		"chang", "reduc", "increas", "shift", "extend", "shorten"}
 	// koreanCues are change stems in Korean words.
 	koreanCues = []string{"늘렸", "늘리", "줄였", "줄이", "올렸", "내렸", "대신", "더이상", "바꾸", "바꿨", "바꿔", "바꿉", "교체", "전환", "옮기", "옮겼", "옮깁", "이전했",
@@ -122,10 +122,7 @@ func cues(text string, toks []token, s statement, dst []string, first bool) []st
 		if (verb || strings.HasPrefix(w, "refactor")) && parenArrow(text, ts, i) && found(w+" to") {
 			return dst // "Audio refactor (kelbo-av → kelbo-audio)"
 		}
-		if !verb || strings.HasSuffix(w, "ed") && i > 0 && determiners().Has(ts[i-1].s) {
-			// "deploy this updated .env.local to production": a
-			// participle after a determiner names the thing, changed
-			// before; the statement says no change.
+		if !verb {
 			continue
 		}
 		for k := i + 1; k < len(ts) && k <= i+8; k++ {
@@ -147,6 +144,12 @@ func cues(text string, toks []token, s statement, dst []string, first bool) []st
 	}
 	return dst
 }
+
+// versionVerb reports a verb that changes the version of what it takes
+// ("updated Next.js from …"): a change verb, or "update", which says a
+// change of a product's version but not of a statement ("updated the
+// README to say …", so it is no cue verb).
+func versionVerb(w string) bool { return cueVerb(w) || strings.HasPrefix(w, "updat") }
 
 // exceptAfter reports "instead of the default" at token i.
 func exceptAfter(ts []token, i int) bool {

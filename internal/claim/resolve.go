@@ -679,15 +679,18 @@ func (p *parser) toAfter(m *mention) bool {
 
 // fromInside reports a version that its product reaches over "from"
 // ("Next.js from 16.0.3") with a "to" later in a statement that says a
-// change: the value is the one left, whatever word came before the
-// product ("I've updated Next.js from 16.0.3 to 16.0.7": the verb takes
-// the product, and marked the version new). Without change wording the
-// two are a range ("supports Python from 3.9 to 3.12"). Not when the
-// first value after the "to" fills another role ("moved Next.js from 16
-// to Vercel" leaves no version).
+// change, or after a verb of change that takes the product ("I've
+// updated Next.js from 16.0.3 to 16.0.7": the verb marked the version
+// new): the value is the one left. Without either the two are a range
+// ("supports Python from 3.9 to 3.12"). Not when the first value after
+// the "to" fills another role ("moved Next.js from 16 to Vercel" leaves
+// no version).
 func (p *parser) fromInside(mi int) bool {
 	m := p.ms[mi]
-	if !p.cue[m.sent] || !strings.HasPrefix(m.role, "version:") || m.last-1 <= m.first || p.toks[m.last-1].s != "from" {
+	if !strings.HasPrefix(m.role, "version:") || m.last-1 <= m.first || p.toks[m.last-1].s != "from" {
+		return false
+	}
+	if k := m.first - 1; !p.cue[m.sent] && !(k >= 0 && p.toks[k].sent == m.sent && versionVerb(p.toks[k].s)) {
 		return false
 	}
 	to := false

@@ -575,26 +575,17 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 // writes, before b and after the snapshot a (when there is one), as a
 // snapshot of the lines it added (partial): a part of the file, which
 // entryDropped reads (an entry the write left out) and nothing else does,
-// as the file's other lines are not in it. An edit shown as the turn of a
-// request answered "Done." (messageContext) counts, as the request's
-// memory. An edit that only removed lines is the newest and shows
-// nothing the write could drop.
+// as the file's other lines are not in it. An edit that only removed
+// lines is the newest and shows nothing the write could drop.
 func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
 	var e shown
 	found := false
 	if !configFile(b.file) {
-		return e, false
+		return e, false // entryDropped reads config files only
 	}
 	for _, it := range sel {
-		if it.Kind != store.TypeToolObservation {
-			if it.Context == nil || it.Context.Type != store.TypeToolObservation || it.ContextExcerpt == "" {
-				continue
-			}
-			// The request's memory, showing its edit.
-			it.event, it.Time, it.Excerpt = *it.Context, it.Context.Time, it.ContextExcerpt
-		}
-		if !it.Time.Before(b.it.Time) || a != nil && !it.Time.After(a.it.Time) || found && !it.Time.After(e.it.Time) ||
-			!strings.HasPrefix(it.event.Text, "Edit: ") && !strings.HasPrefix(it.event.Text, "MultiEdit: ") {
+		it, ok := shownEdit(it)
+		if !ok || !it.Time.Before(b.it.Time) || a != nil && !it.Time.After(a.it.Time) || found && !it.Time.After(e.it.Time) {
 			continue
 		}
 		if file, _, added, ok := editLines(it.event.Text); ok && samePath(file, b.file) {
@@ -602,6 +593,22 @@ func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
 		}
 	}
 	return e, found && len(e.lines) > 0
+}
+
+// shownEdit is the file edit item it shows: itself, or the edit a request
+// answered "Done." shows as its turn (messageContext), as an item of its
+// own (its citation id, its kind), which a warning names as the request's
+// "then:" line. ok is false for an item that shows no edit.
+func shownEdit(it Item) (Item, bool) {
+	if it.Kind != store.TypeToolObservation {
+		if it.Context == nil || it.Context.Type != store.TypeToolObservation || it.ContextExcerpt == "" {
+			return Item{}, false
+		}
+		c := *it.Context
+		it = Item{CID: store.EventCID(c.ID), Kind: c.Type, Time: c.Time, event: c, Excerpt: it.ContextExcerpt, promptConcepts: it.promptConcepts}
+	}
+	// The header first: editLines splits the whole text.
+	return it, strings.HasPrefix(it.event.Text, "Edit: ") || strings.HasPrefix(it.event.Text, "MultiEdit: ")
 }
 
 // lineChanged is the warning on a line of the older snapshot a that the
@@ -733,11 +740,12 @@ type shown struct {
 	partial bool // an edit's added lines (editBefore), not the whole file
 }
 
-// addedBack reports an edit among sel, after the write b, of its file
-// that adds line l again.
+// addedBack reports an edit among sel (shownEdit), after the write b, of
+// its file that adds line l again.
 func addedBack(sel []Item, b shown, l string) bool {
 	for _, it := range sel {
-		if it.Kind != store.TypeToolObservation || !it.Time.After(b.it.Time) {
+		it, ok := shownEdit(it)
+		if !ok || !it.Time.After(b.it.Time) {
 			continue
 		}
 		if file, _, added, ok := editLines(it.event.Text); ok && samePath(file, b.file) && slices.Contains(added, l) {
