@@ -446,9 +446,10 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 
 // removedSettingWarnings finds, among recalled items, an edit that removed
 // a setting line (a name and a literal value, "reverse: true,") and wrote
-// no line setting that name again, where an older message shown names the
-// setting in a code span ("The Flutter `PageView` uses `reverse: true`"):
-// the message tells the code as it was. The message's statement must name,
+// no line setting that name again, where an older message, entry quote
+// or user's own lines shown name the setting in a code span ("The
+// Flutter `PageView` uses `reverse: true`"): that tells the code as it
+// was. The message's statement must name,
 // in another code span, a piece of code the edit shows or the edited file
 // (`PageView` of "child: PageView.builder("), so that a setting said of
 // another file ("the cache in `cache.yml` has `enabled: true`") is not
@@ -532,7 +533,8 @@ func namesEditCode(st, set, edit, file string) bool {
 // what the items show, and the write's line in every newer snapshot of
 // the file shown: one changed again is no longer current. Of a config
 // file, a line the write left out that names the prompt's most specific
-// word is gone, unless a newer snapshot holds it again.
+// word is gone, unless a newer snapshot or edit holds it again; an edit
+// after the older snapshot shows such lines too (editBefore).
 func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	snaps := snapshots(sel)
 	var out []Warning
