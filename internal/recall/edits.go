@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"iter"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -585,16 +586,29 @@ func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
 	if !configFile(b.file) {
 		return e, false // entryDropped reads config files only
 	}
-	for _, it := range sel {
-		it, ok := shownEdit(it)
-		if !ok || !it.Time.Before(b.it.Time) || a != nil && !it.Time.After(a.it.Time) || found && !it.Time.After(e.it.Time) {
+	for it, added := range fileEdits(sel, b.file) {
+		if !it.Time.Before(b.it.Time) || a != nil && !it.Time.After(a.it.Time) || found && !it.Time.After(e.it.Time) {
 			continue
 		}
-		if file, _, added, ok := editLines(it.event.Text); ok && samePath(file, b.file) {
-			e, found = shown{it: it, file: file, lines: added, partial: true}, true
-		}
+		e, found = shown{it: it, file: b.file, lines: added, partial: true}, true
 	}
 	return e, found && len(e.lines) > 0
+}
+
+// fileEdits yields the edits among sel (shownEdit) of file, with the
+// lines each added.
+func fileEdits(sel []Item, file string) iter.Seq2[Item, []string] {
+	return func(yield func(Item, []string) bool) {
+		for _, it := range sel {
+			it, ok := shownEdit(it)
+			if !ok {
+				continue
+			}
+			if f, _, added, ok := editLines(it.event.Text); ok && samePath(f, file) && !yield(it, added) {
+				return
+			}
+		}
+	}
 }
 
 // shownEdit is the file edit item it shows: itself, or the edit a request
@@ -606,8 +620,9 @@ func shownEdit(it Item) (Item, bool) {
 		if it.Context == nil || it.Context.Type != store.TypeToolObservation || it.ContextExcerpt == "" {
 			return Item{}, false
 		}
-		c := *it.Context
-		it = Item{CID: store.EventCID(c.ID), Kind: c.Type, Time: c.Time, event: c, Excerpt: it.ContextExcerpt, promptConcepts: it.promptConcepts}
+		// Cited by its own id, no entry's (itemKey), no entry's events.
+		it = contextItem(it)
+		it.CID, it.entry, it.events = store.EventCID(it.event.ID), store.Entry{}, nil
 	}
 	// The header first: editLines splits the whole text.
 	return it, strings.HasPrefix(it.event.Text, "Edit: ") || strings.HasPrefix(it.event.Text, "MultiEdit: ")
@@ -745,12 +760,8 @@ type shown struct {
 // addedBack reports an edit among sel (shownEdit), after the write b, of
 // its file that adds line l again.
 func addedBack(sel []Item, b shown, l string) bool {
-	for _, it := range sel {
-		it, ok := shownEdit(it)
-		if !ok || !it.Time.After(b.it.Time) {
-			continue
-		}
-		if file, _, added, ok := editLines(it.event.Text); ok && samePath(file, b.file) && slices.Contains(added, l) {
+	for it, added := range fileEdits(sel, b.file) {
+		if it.Time.After(b.it.Time) && slices.Contains(added, l) {
 			return true
 		}
 	}

@@ -1371,10 +1371,17 @@ func shownAnswer(it Item) (Item, bool) {
 	if it.Kind != store.TypeUserPrompt || it.Context == nil || it.Context.Type != store.TypeAgentResponse || it.ContextExcerpt == "" {
 		return Item{}, false
 	}
-	a := it
-	a.Kind, a.Time, a.Excerpt, a.event = store.TypeAgentResponse, it.Context.Time, it.ContextExcerpt, *it.Context
-	a.Context, a.ContextExcerpt = nil, ""
-	return a, true
+	return contextItem(it), true
+}
+
+// contextItem is the turn shown with it (Item.Context, which must be
+// set) as an item of its own: the turn's kind, time, text and excerpt;
+// the rest is it's (its citation id, its prompt's concepts).
+func contextItem(it Item) Item {
+	c := it
+	c.Kind, c.Time, c.event, c.Excerpt = it.Context.Type, it.Context.Time, *it.Context, it.ContextExcerpt
+	c.Context, c.ContextExcerpt = nil, ""
+	return c
 }
 
 // claimSource is the text an item's decisions are read from: of a command
