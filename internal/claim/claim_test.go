@@ -353,6 +353,13 @@ func TestChangeCue(t *testing.T) {
 		{"The worker reads jobs from the default queue.", false},
 		{"Use Caddy as the reverse proxy.", false},
 		{"배포는 Spinnaker로 합니다.", false},
+		// A word that only opens with a cue verb's stem is no form of it.
+		{"The changelog goes to docs/ from the release job.", false},
+		{"Keys are lowercase to match the API.", false},
+		{"The cutoff for retries is set to five.", false},
+		{"We changed the queue from Redis to NATS.", true},
+		{"The migration to Postgres is done.", true},
+		{"Cutting the timeout to 30s over the default.", true},
 	} {
 		if got := ChangeCue(tt.text); got != tt.want {
 			t.Errorf("ChangeCue(%q) = %v, want %v", tt.text, got, tt.want)

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -181,15 +182,22 @@ func exceptCue(toks []token, s statement) bool {
 }
 
 // cueVerb reports a form of one of cueVerbs ("switched", "moving",
-// "migrate").
+// "migrate", "migration"): the stem with an inflection's ending
+// (verbEndings), not a word that only opens with it ("changelog",
+// "lowercase", "cutoff").
 func cueVerb(w string) bool {
 	for _, v := range cueVerbs {
-		if w[0] == v[0] && strings.HasPrefix(w, v) && len(w) <= len(v)+4 {
+		if w[0] == v[0] && strings.HasPrefix(w, v) && slices.Contains(verbEndings, w[len(v):]) {
 			return true
 		}
 	}
 	return false
 }
+
+// verbEndings are what follows a cue verb's stem in its forms: "switch",
+// "switches", "switched", "switching"; "migrate", "migration", "migrations";
+// "cutting", "reduction".
+var verbEndings = []string{"", "e", "s", "es", "d", "ed", "ing", "ting", "ion", "ions", "tion"}
 
 // parenArrow reports a parenthesis opening right after token i (a word of
 // change) that holds an arrow between two names and nothing more, and
