@@ -415,8 +415,17 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// shows is the newer side of what is shown, and its warning says so:
 	// worth a place even when none is left (placeEdits). An edit is its
 	// own change, not a repeat: one changing a line back is how it stands
-	// now. Nothing after reads which items were ranked.
-	out, _ = placeEdits(out, ranked, cfg.K, laterEdits(ctx, db, req, cs, asked, pc, out[:ranked]), func(e Item) bool {
+	// now. So is the answer the best item's session ended the subject on
+	// (sessionEnd): how the work came out, after the first item shown of
+	// that session. Nothing after reads which items were ranked.
+	later := laterEdits(ctx, db, req, cs, asked, pc, out[:ranked])
+	if anchor >= 0 {
+		at := slices.IndexFunc(out[:ranked], func(o Item) bool { return o.SessionID == anchorItem.SessionID })
+		if end, ok := sessionEnd(items, anchorItem); ok && at >= 0 {
+			later = append(later, laterEdit{edit: end, of: out[at].CID})
+		}
+	}
+	out, _ = placeEdits(out, ranked, cfg.K, later, func(e Item) bool {
 		if !fresh(e) {
 			return false
 		}
@@ -494,6 +503,40 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	showSettingsAnew(out, cs, asked, pc)
 	return out, nil
+}
+
+// sittingGap is the pause between two of a session's items that ends a
+// sitting: a session resumed hours later (claude --resume the next day)
+// is mostly on other work.
+const sittingGap = 3 * time.Hour
+
+// sessionEnd is the last of Claude's answers among items in the session of
+// best, said after it in the same sitting, on its subject: where the work
+// best matches came out ("Perfect! The deployment is working … now live at
+// …" after the first deployment's report). In the same sitting: no pause
+// of sittingGap between the session's items from best to it. On its
+// subject: it covers at least half as much of the prompt as best does.
+func sessionEnd(items []Item, best Item) (Item, bool) {
+	var session []Item
+	for _, it := range items {
+		if it.SessionID == best.SessionID && it.Time.After(best.Time) {
+			session = append(session, it)
+		}
+	}
+	slices.SortStableFunc(session, func(a, b Item) int { return a.Time.Compare(b.Time) })
+	var end Item
+	found := false
+	last := best.Time
+	for _, it := range session {
+		if it.Time.Sub(last) >= sittingGap {
+			break
+		}
+		last = it.Time
+		if it.Kind == store.TypeAgentResponse && it.Coverage >= best.Coverage/2 {
+			end, found = it, true
+		}
+	}
+	return end, found
 }
 
 // valuedCandidates is how many of the best-ranked items are read for a
@@ -691,13 +734,14 @@ func placeEdits(out []Item, ranked, k int, edits []laterEdit, take func(Item) bo
 
 // roomFor is the place among ranked, the items ranked for the prompt, that
 // a later edit le may take: the lowest-ranked tool run, never a statement,
-// nor a run showing the file le edits, one an edit was added for or an
-// edit added (kept); -1 when there is none.
+// nor a run reporting the version asked (Item.reports), nor one showing the
+// file le edits, one an edit was added for or an edit added (kept); -1 when
+// there is none.
 func roomFor(ranked []Item, le laterEdit, kept map[string]bool) int {
 	_, file, _ := strings.Cut(firstLine(le.edit.Text), ": ")
 	for j := len(ranked) - 1; j >= 0; j-- {
 		o := ranked[j]
-		if o.Kind == store.TypeToolObservation && !kept[o.CID] && o.CID != le.of && !strings.HasSuffix(firstLine(o.Text), ": "+file) {
+		if o.Kind == store.TypeToolObservation && !o.reports && !kept[o.CID] && o.CID != le.of && !strings.HasSuffix(firstLine(o.Text), ": "+file) {
 			return j
 		}
 	}
