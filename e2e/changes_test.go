@@ -81,3 +81,43 @@ func TestRealClientEditRemovesSettingAMessageNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestRealClientSessionEnd: a session deploys the kiosk and reports its
+// preview address; its status checks repeat every word of the deployment
+// and rank above everything else; its last answer redeploys to a new
+// address. In the next session a question about the address gets that
+// last answer too: how the work came out.
+func TestRealClientSessionEnd(t *testing.T) {
+	w := newWorld(t)
+	prompts := []string{"Deploy the kiosk app to zorblat pages and give me the preview URL of the kiosk deployment.\n" +
+		"RUNBASH echo 'kiosk deployment on zorblat pages: preview URL https://13656410.kiosk-front.pages.dev'\n" +
+		"REPLY The kiosk deployment on zorblat pages is done. Kiosk preview URL: https://13656410.kiosk-front.pages.dev"}
+	for _, check := range []string{"status", "logs", "releases", "routes", "headers", "assets", "certificates", "redirects"} {
+		prompts = append(prompts, "Check the kiosk deployment "+check+".\n"+
+			"RUNBASH echo 'kiosk deployment on zorblat pages, "+check+": preview URL https://13656410.kiosk-front.pages.dev serves the kiosk'\n"+
+			"REPLY Checked.")
+	}
+	prompts = append(prompts, "It shows a blank page now.\n"+
+		"REPLY Fixed: the kiosk deployment on zorblat pages works again; its preview URL is https://3fe25c72.kiosk-front.pages.dev after a fresh deploy with the assets built.")
+	w.session("s1", nil, prompts...)
+	reqs := requests(t, w.session("s2", nil, "Which preview URL does the kiosk deployment on zorblat pages serve?"))
+	if len(reqs) == 0 || !strings.Contains(reqs[0], "assistant said, ") || !strings.Contains(reqs[0], "“Fixed: the kiosk deployment on zorblat pages works again") {
+		t.Fatalf("the session's last answer is not offered:\n%v", reqs)
+	}
+}
+
+// TestRealClientRedeployedAddress: a session reports the kiosk's preview
+// address, which the hosting service generated for that deployment; a
+// later session redeploys and reports the new one. In the next session a
+// question about the address gets a warning that the new address replaced
+// the first.
+func TestRealClientRedeployedAddress(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "Deploy the kiosk app to zorblat pages.\nREPLY The kiosk is live at https://13656410.kiosk-front.pages.dev for review.")
+	w.session("s2", nil, "The kiosk page is blank, deploy it again.\nREPLY Redeployed with the assets built: the kiosk is live at https://3fe25c72.kiosk-front.pages.dev.")
+	block := warningBlock(t, w.session("s3", nil, "Which URL is the kiosk live at?"))
+	old, now := strings.Index(block, "13656410.kiosk-front.pages.dev"), strings.LastIndex(block, "3fe25c72.kiosk-front.pages.dev")
+	if old < 0 || now < 0 || !strings.Contains(block, "replaced") {
+		t.Errorf("the warning does not set the first address against the new one:\n%s", block)
+	}
+}

@@ -394,10 +394,12 @@ func TestCompare(t *testing.T) {
 		{"korean no longer", "메시지 큐는 RabbitMQ를 사용합니다.", "RabbitMQ는 더 이상 사용하지 않고 NATS로 보냅니다.", Supersedes, "rabbitmq", "nats"},
 		{"korean value", "배치 작업 타임아웃은 5분입니다.", "배치 작업 타임아웃을 15분으로 바꿨어요.", Supersedes, "300s", "900s"},
 		{"no cue", "Use yarn for installs.", "Use pnpm for installs.", Contradicts, "yarn", "pnpm"},
+		{"redeployed", "The shop is live at https://13656410.shop-front.pages.dev for testing.", "Redeployed: the shop is live at https://3fe25c72.shop-front.pages.dev.", Supersedes, "13656410.shop-front.pages.dev", "3fe25c72.shop-front.pages.dev"},
 		// Compatible.
 		{"same value", "The API uses Postgres 15.", "Postgres 15 for the API runs with pgbouncer in front.", Refines, "", ""},
 		{"addition", "Emails are sent with Postmark.", "Postmark templates live in emails/templates.", Refines, "", ""},
 		{"two components", "The web app is deployed to Vercel.", "The mobile backend is deployed to Railway.", Unrelated, "", ""},
+		{"two environments' deploys", "Staging is at https://13656410.shop-front.pages.dev.", "Production is at https://3fe25c72.shop-front.pages.dev.", Unrelated, "", ""},
 		{"two envs", "Staging uses port 8080.", "Production uses port 443.", Unrelated, "", ""},
 		{"exception", "Uploads are limited to 10 requests per minute.", "Admins get 100 requests per minute, overriding the limit.", Refines, "", ""},
 		{"different things", "Orders are stored in Postgres.", "Analytics events are stored in ClickHouse.", Unrelated, "", ""},
@@ -609,6 +611,29 @@ func TestSettled(t *testing.T) {
 	} {
 		if got := Settled(text); got != want {
 			t.Errorf("Settled(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestRedeployed(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"13656410.shop.pages.dev", "3fe25c72.shop.pages.dev", true},
+		{"shop-4xk2j9abc-team.vercel.app", "shop-7hd8s2kfa-team.vercel.app", true},
+		{"shop-4xk2j9abc-team.vercel.app", "blog-7hd8s2kfa-team.vercel.app", false},
+		{"api-v2.shop.example.com", "api-v3.shop.example.com", false},
+		{"staging.shop.example.com", "preview.shop.example.com", false},
+		{"13656410.shop.pages.dev", "13656410.blog.pages.dev", false},
+		{"13656410.shop.pages.dev", "3fe25c72.blog.pages.dev", false},
+		{"13656410.shop.pages.dev", "13656410.shop.pages.dev", false},
+		{"abcdefgh.shop.pages.dev", "ijklmnop.shop.pages.dev", false},
+		{"shop.pages.dev", "blog.pages.dev", false},
+	} {
+		if got := redeployed(tt.a, tt.b); got != tt.want {
+			t.Errorf("redeployed(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

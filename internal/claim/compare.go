@@ -123,6 +123,12 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
+			if o.Role == "host" && redeployed(o.Value, n.Value) && !disjoint(o.Scope, n.Scope) {
+				// A deployment's generated address, generated again: the
+				// newer deploy is where the site is now.
+				consider(4, Supersedes, o.Role, o.Value, n.Value)
+				continue
+			}
 			if disjoint(o.Scope, n.Scope) || namedRoles[o.Role] || !sameShape(o, n) || nested(o.Value, n.Value) && !n.moved {
 				// Paths and names conflict only when the newer names the
 				// older one as replaced: a project has many of each. So
@@ -183,6 +189,55 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 		}
 	}
 	return rel, role, oldValue, newValue
+}
+
+// redeployed reports two hosts that differ only in an opaque id one label
+// holds: the address a hosting service generates for each deployment or
+// tunnel ("13656410.shop.pages.dev" and "3fe25c72.shop.pages.dev",
+// "shop-4xk2j9abc-team.vercel.app"). A label's other parts and every other
+// label are the same; each differing part is an id (opaqueID), not a word
+// or a version ("api-v2" and "api-v3" are two APIs).
+func redeployed(a, b string) bool {
+	la, lb := strings.Split(a, "."), strings.Split(b, ".")
+	if a == b || len(la) != len(lb) || len(la) < 3 {
+		return false
+	}
+	differ := 0
+	for i := range la {
+		if la[i] == lb[i] {
+			continue
+		}
+		differ++
+		pa, pb := strings.Split(la[i], "-"), strings.Split(lb[i], "-")
+		if len(pa) != len(pb) {
+			return false
+		}
+		for k := range pa {
+			if pa[k] != pb[k] && !(opaqueID(pa[k]) && opaqueID(pb[k])) {
+				return false
+			}
+		}
+	}
+	return differ == 1
+}
+
+// opaqueID reports a generated id: six or more letters and digits with a
+// digit among them ("3fe25c72", "4xk2j9abc").
+func opaqueID(s string) bool {
+	if len(s) < 6 {
+		return false
+	}
+	digit := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case r >= 'a' && r <= 'z':
+		default:
+			return false
+		}
+	}
+	return digit
 }
 
 // sameName reports two values that name one thing: equal, or one the
