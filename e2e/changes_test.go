@@ -114,10 +114,31 @@ func TestRealClientSessionEnd(t *testing.T) {
 func TestRealClientRedeployedAddress(t *testing.T) {
 	w := newWorld(t)
 	w.session("s1", nil, "Deploy the kiosk app to zorblat pages.\nREPLY The kiosk is live at https://13656410.kiosk-front.pages.dev for review.")
-	w.session("s2", nil, "The kiosk page is blank, deploy it again.\nREPLY Redeployed with the assets built: the kiosk is live at https://3fe25c72.kiosk-front.pages.dev.")
+	w.session("s2", nil, "The kiosk page is blank, deploy it again.\nREPLY Redeployed with the assets built: the kiosk is now live at https://3fe25c72.kiosk-front.pages.dev.")
 	block := warningBlock(t, w.session("s3", nil, "Which URL is the kiosk live at?"))
 	old, now := strings.Index(block, "13656410.kiosk-front.pages.dev"), strings.LastIndex(block, "3fe25c72.kiosk-front.pages.dev")
-	if old < 0 || now < 0 || !strings.Contains(block, "replaced") {
+	if old < 0 || now < 0 || now < old || !strings.Contains(block, "replaced") {
 		t.Errorf("the warning does not set the first address against the new one:\n%s", block)
+	}
+}
+
+// TestRealClientFailedRunAnswersWhatFailed: a session rewrites the ledger
+// server, its answers naming every part of the rewrite, and its type check
+// fails with an error that names the client file by its path only. In the
+// next session a question about the error the type check gave gets the
+// failed run.
+func TestRealClientFailedRunAnswersWhatFailed(t *testing.T) {
+	w := newWorld(t)
+	prompts := []string{"Rewrite the ledger server: a new ledger client file and a new server file, type-checked before we ship.\nREPLY On it."}
+	for _, step := range []string{"the ledger client file", "the server file", "the server routes", "the ledger client types", "the server config", "the ledger client tests", "the ledger client retries", "the server logging"} {
+		prompts = append(prompts, "Next: "+step+".\nREPLY Rewritten "+step+" for the ledger server; it will be type-checked with the rest of the server.")
+	}
+	// The check's output comes from a script, so that no prompt holds it.
+	check := w.projectFile("typecheck.sh", "echo \"src/lib/ledger.ts(41,18): error TS18046: 'data' is of type 'unknown'.\"\nexit 2\n")
+	prompts = append(prompts, "Type-check it now.\nRUNBASH sh "+check+"\nREPLY The type check failed; I'll fix it.")
+	w.session("s1", nil, prompts...)
+	reqs := requests(t, w.session("s2", nil, "When we type-checked the rewritten ledger server, what error came out of the ledger client file?"))
+	if len(reqs) == 0 || !strings.Contains(reqs[0], "TS18046") {
+		t.Fatalf("the failed type check is not offered:\n%v", reqs)
 	}
 }

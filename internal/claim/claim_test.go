@@ -360,6 +360,7 @@ func TestChangeCue(t *testing.T) {
 		{"We changed the queue from Redis to NATS.", true},
 		{"The migration to Postgres is done.", true},
 		{"Cutting the timeout to 30s over the default.", true},
+		{"We did the cutover to the new cluster.", true},
 	} {
 		if got := ChangeCue(tt.text); got != tt.want {
 			t.Errorf("ChangeCue(%q) = %v, want %v", tt.text, got, tt.want)
@@ -394,7 +395,8 @@ func TestCompare(t *testing.T) {
 		{"korean no longer", "메시지 큐는 RabbitMQ를 사용합니다.", "RabbitMQ는 더 이상 사용하지 않고 NATS로 보냅니다.", Supersedes, "rabbitmq", "nats"},
 		{"korean value", "배치 작업 타임아웃은 5분입니다.", "배치 작업 타임아웃을 15분으로 바꿨어요.", Supersedes, "300s", "900s"},
 		{"no cue", "Use yarn for installs.", "Use pnpm for installs.", Contradicts, "yarn", "pnpm"},
-		{"redeployed", "The shop is live at https://13656410.shop-front.pages.dev for testing.", "Redeployed: the shop is live at https://3fe25c72.shop-front.pages.dev.", Supersedes, "13656410.shop-front.pages.dev", "3fe25c72.shop-front.pages.dev"},
+		{"redeployed", "The shop is live at https://13656410.shop-front.pages.dev for testing.", "Redeployed: the shop is now live at https://3fe25c72.shop-front.pages.dev.", Supersedes, "13656410.shop-front.pages.dev", "3fe25c72.shop-front.pages.dev"},
+		{"two generated addresses", "Images are served from https://13656410.shop-front.pages.dev.", "Admin assets are served from https://3fe25c72.shop-front.pages.dev.", Unrelated, "", ""},
 		// Compatible.
 		{"same value", "The API uses Postgres 15.", "Postgres 15 for the API runs with pgbouncer in front.", Refines, "", ""},
 		{"addition", "Emails are sent with Postmark.", "Postmark templates live in emails/templates.", Refines, "", ""},
@@ -629,6 +631,12 @@ func TestRedeployed(t *testing.T) {
 		{"13656410.shop.pages.dev", "13656410.blog.pages.dev", false},
 		{"13656410.shop.pages.dev", "3fe25c72.blog.pages.dev", false},
 		{"13656410.shop.pages.dev", "13656410.shop.pages.dev", false},
+		{"d111111abcdef8.cloudfront.net", "d2222222abcde9.cloudfront.net", false},
+		{"a1b2c3d4.shop.pages.dev", "shop.pages.dev", false},
+		{"a1b2c3d4.shop.pages.dev", "e5f6a7b8.a1b2c3d4.shop.pages.dev", false},
+		{"a1b2c3d4.shop.pages.dev", "e5f6a7b8.shop.pages.dev.internal", false},
+		{"a1b2c3d4.e5f6a7b8.shop.pages.dev", "c9d0e1f2.a3b4c5d6.shop.pages.dev", false},
+		{"abc123def.com", "xyz789abc.com", false},
 		{"abcdefgh.shop.pages.dev", "ijklmnop.shop.pages.dev", false},
 		{"shop.pages.dev", "blog.pages.dev", false},
 	} {

@@ -123,9 +123,12 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 				consider(2, Refines, o.Role, o.Value, n.Value)
 				continue
 			}
-			if o.Role == "host" && redeployed(o.Value, n.Value) && !disjoint(o.Scope, n.Scope) {
-				// A deployment's generated address, generated again: the
-				// newer deploy is where the site is now.
+			if o.Role == "host" && n.Changed && redeployed(o.Value, n.Value) && !disjoint(o.Scope, n.Scope) {
+				// A deployment's generated address, generated again and
+				// said with change wording ("is now live at …"): the newer
+				// deploy is where the site is now. Without it, two such
+				// addresses are mostly two resources (two CDN
+				// distributions, two APIs).
 				consider(4, Supersedes, o.Role, o.Value, n.Value)
 				continue
 			}
@@ -196,13 +199,16 @@ func Compare(older, newer []Claim) (rel Relation, role, oldValue, newValue strin
 // tunnel ("13656410.shop.pages.dev" and "3fe25c72.shop.pages.dev",
 // "shop-4xk2j9abc-team.vercel.app"). A label's other parts and every other
 // label are the same; each differing part is an id (opaqueID), not a word
-// or a version ("api-v2" and "api-v3" are two APIs).
+// or a version ("api-v2" and "api-v3" are two APIs). What they share names
+// the project, beyond the service's own domain: a label besides the last
+// two, or a part of the id's label ("d111111abcdef8.cloudfront.net" and
+// "d2222222abcde9.cloudfront.net" share only the service's).
 func redeployed(a, b string) bool {
 	la, lb := strings.Split(a, "."), strings.Split(b, ".")
 	if a == b || len(la) != len(lb) || len(la) < 3 {
 		return false
 	}
-	differ := 0
+	differ, named := 0, len(la) > 3
 	for i := range la {
 		if la[i] == lb[i] {
 			continue
@@ -213,12 +219,14 @@ func redeployed(a, b string) bool {
 			return false
 		}
 		for k := range pa {
-			if pa[k] != pb[k] && !(opaqueID(pa[k]) && opaqueID(pb[k])) {
+			if pa[k] == pb[k] {
+				named = true
+			} else if !opaqueID(pa[k]) || !opaqueID(pb[k]) {
 				return false
 			}
 		}
 	}
-	return differ == 1
+	return differ == 1 && named
 }
 
 // opaqueID reports a generated id: six or more letters and digits with a

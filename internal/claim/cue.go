@@ -196,8 +196,9 @@ func cueVerb(w string) bool {
 
 // verbEndings are what follows a cue verb's stem in its forms: "switch",
 // "switches", "switched", "switching"; "migrate", "migration", "migrations";
-// "cutting", "reduction".
-var verbEndings = []string{"", "e", "s", "es", "d", "ed", "ing", "ting", "ion", "ions", "tion"}
+// "cutting", "reduction", "reductions"; and the nouns of a change made at
+// once: "cutover", "switchover", "changeover".
+var verbEndings = []string{"", "e", "s", "es", "d", "ed", "ing", "ting", "ion", "ions", "tion", "tions", "over", "eover"}
 
 // parenArrow reports a parenthesis opening right after token i (a word of
 // change) that holds an arrow between two names and nothing more, and

@@ -100,6 +100,38 @@ func AsksCause(text string) bool {
 	return false
 }
 
+// failureWords name a failure: an error, something that broke, failed or
+// crashed. Every form is listed: they are few, and a stem would take
+// "breakpoint" and "failover".
+var failureWords = lazywords.Lookup(`error errors broke broken break breaks breaking fail fails failed failing failure
+	failures crash crashes crashed crashing exception exceptions panic panicked traceback`)
+
+// FailureWord reports whether lower-case word w names a failure.
+func FailureWord(w string) bool { return failureWords().Has(w) }
+
+// AsksFailure reports whether text asks about a failure, in a statement
+// ending in a question mark: one naming an error, or something that broke,
+// failed or crashed ("what error came out of the type check?", "what broke
+// the build?"). Such a question is answered by the failed run's output,
+// in whatever words it names what ran.
+func AsksFailure(text string) bool {
+	if len(text) > maxText {
+		text = text[:maxText]
+	}
+	toks, sents := tokenize(text)
+	for _, s := range sents {
+		if !question(text, s) {
+			continue
+		}
+		for i := s.first; i < s.first+s.n; i++ {
+			if failureWords().Has(toks[i].s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // question reports statement s of text ending in a question mark, past
 // closing quotes and emphasis.
 func question(text string, s statement) bool {

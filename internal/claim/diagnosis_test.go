@@ -182,3 +182,23 @@ func TestAsksCause(t *testing.T) {
 		}
 	}
 }
+
+func TestAsksFailure(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"When we first type-checked the server, what error came out of the client file?", true},
+		{"What broke the first production build?", true},
+		{"Why did the nightly import keep failing?", true},
+		{"Which test crashed the runner last week?", true},
+		{"Fix the error in the build.", false},
+		{"Where do we set the breakpoint for the scheduler?", false},
+		{"How does failover work for the replica?", false},
+		{"The build broke. Which version of the SDK do we pin?", false},
+	} {
+		if got := AsksFailure(tt.text); got != tt.want {
+			t.Errorf("AsksFailure(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -62,6 +62,9 @@ func FuzzParse(f *testing.F) {
 		if AsksCause(s) && !strings.ContainsAny(s, "?？") {
 			t.Fatalf("a cause asked with no question mark: %q", s)
 		}
+		if AsksFailure(s) && !strings.ContainsAny(s, "?？") {
+			t.Fatalf("a failure asked with no question mark: %q", s)
+		}
 		for _, d := range Denials(s) {
 			if d.Start < 0 || d.Start > d.End || d.End > len(s) || len(d.Words) == 0 {
 				t.Fatalf("denial %+v of %d bytes", d, len(s))

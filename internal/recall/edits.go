@@ -978,8 +978,7 @@ const maxRoleLines = 200
 
 // laterEdit is an edit laterEdits found (or a read or write of a config
 // file setting a value anew), and the citation id of the shown run whose
-// file it changed; or the answer a shown item's session ended its subject
-// on (sessionEnd), and that item's citation id.
+// file it changed.
 type laterEdit struct {
 	edit Item
 	of   string

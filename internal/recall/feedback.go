@@ -72,7 +72,7 @@ func feedback(ctx context.Context, db *store.DB, counts *termCounts, req Request
 			seen[store.EventCID(e)] = true
 		}
 	}
-	msgs, err := messageItems(ctx, db, req, lcs, find, nil, false, nil)
+	msgs, err := messageItems(ctx, db, req, lcs, find, nil, false, false, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -223,7 +223,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// message read whole for a role is the line raiseValued and its
 	// excerpt read again.
 	pc := &claim.Cache{}
-	msgs, err := messageItems(ctx, db, req, cs, find, asked, claim.AsksCause(prompt), pc)
+	msgs, err := messageItems(ctx, db, req, cs, find, asked, claim.AsksCause(prompt), claim.AsksFailure(prompt), pc)
 	if err != nil {
 		return nil, err
 	}
@@ -415,23 +415,25 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// shows is the newer side of what is shown, and its warning says so:
 	// worth a place even when none is left (placeEdits). An edit is its
 	// own change, not a repeat: one changing a line back is how it stands
-	// now. So is the answer the best item's session ended the subject on
-	// (sessionEnd): how the work came out, after the first item shown of
-	// that session. Nothing after reads which items were ranked.
-	later := laterEdits(ctx, db, req, cs, asked, pc, out[:ranked])
-	if anchor >= 0 {
-		at := slices.IndexFunc(out[:ranked], func(o Item) bool { return o.SessionID == anchorItem.SessionID })
-		if end, ok := sessionEnd(items, anchorItem); ok && at >= 0 {
-			later = append(later, laterEdit{edit: end, of: out[at].CID})
-		}
-	}
-	out, _ = placeEdits(out, ranked, cfg.K, later, func(e Item) bool {
+	// now.
+	out, ranked = placeEdits(out, ranked, cfg.K, laterEdits(ctx, db, req, cs, asked, pc, out[:ranked]), func(e Item) bool {
 		if !fresh(e) {
 			return false
 		}
 		said[wordsKey(e.Text)] = true
 		return true
 	})
+	// So is the answer the best item's session ended its subject on
+	// (sessionEnd): how the work came out. Nothing after reads which
+	// items were ranked.
+	if anchor >= 0 {
+		if end, ok := sessionEnd(items, anchorItem); ok && fresh(end) {
+			var placed bool
+			if out, placed = placeEnd(out, ranked, cfg.K, end, anchorItem); placed {
+				said[wordsKey(end.Text)] = true
+			}
+		}
+	}
 	// A config file the prompt names whole, as it stands now.
 	if len(out) < cfg.K {
 		fill(namedFileNow(ctx, db, req, cs, out, so.files))
@@ -511,11 +513,16 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 const sittingGap = 3 * time.Hour
 
 // sessionEnd is the last of Claude's answers among items in the session of
-// best, said after it in the same sitting, on its subject: where the work
-// best matches came out ("Perfect! The deployment is working … now live at
-// …" after the first deployment's report). In the same sitting: no pause
-// of sittingGap between the session's items from best to it. On its
-// subject: it covers at least half as much of the prompt as best does.
+// best, said after it in the same sitting, covering at least half as much
+// of the prompt as best does: where the work best matches came out
+// ("Perfect! The deployment is working … now live at …" after the first
+// deployment's report). The same sitting: no pause of sittingGap between
+// the session's items from best to it (items only: the session's other
+// events are not read); a session resumed the next day is on other work.
+// Half the coverage keeps an answer on other work that shares a word or
+// two of the prompt out; one on other work sharing as much of it, in the
+// same sitting, is taken for the end (a session's subjects are not told
+// apart otherwise: its user turns switch between them and back).
 func sessionEnd(items []Item, best Item) (Item, bool) {
 	var session []Item
 	for _, it := range items {
@@ -537,6 +544,34 @@ func sessionEnd(items []Item, best Item) (Item, bool) {
 		}
 	}
 	return end, found
+}
+
+// placeEnd lists a session's end (sessionEnd) right after the first item of
+// its session among out[:ranked], the items ranked for the prompt. With k
+// items listed it takes the place of the lowest-ranked tool run of that
+// session, never best, the item it follows, a run raised as the value or
+// failure asked (Item.raised, Item.reports) or another session's run: a
+// later session's run may show how things stand now. It reports whether
+// it placed end.
+func placeEnd(out []Item, ranked, k int, end, best Item) ([]Item, bool) {
+	at := slices.IndexFunc(out[:ranked], func(o Item) bool { return o.SessionID == end.SessionID })
+	if at < 0 || slices.ContainsFunc(out, func(o Item) bool { return o.CID == end.CID }) {
+		return out, false
+	}
+	if len(out) >= k {
+		j := -1
+		for i := ranked - 1; i > at && j < 0; i-- {
+			o := out[i]
+			if o.Kind == store.TypeToolObservation && o.SessionID == end.SessionID && o.CID != best.CID && !o.raised && !o.reports {
+				j = i
+			}
+		}
+		if j < 0 {
+			return out, false
+		}
+		out = slices.Delete(out, j, j+1)
+	}
+	return slices.Insert(out, at+1, end), true
 }
 
 // valuedCandidates is how many of the best-ranked items are read for a
@@ -981,7 +1016,7 @@ func toolWeight(text string) float64 {
 // value a role asked for (asked), or Claude's naming the real cause when
 // the prompt asks one (cause; Item.cause), is at least as relevant as
 // roleRelevance.
-func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, cause bool, pc *claim.Cache) ([]Item, error) {
+func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, cause, failure bool, pc *claim.Cache) ([]Item, error) {
 	q := store.EventQuery{
 		Match: find.match, After: find.after, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
 	}
@@ -1016,6 +1051,10 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		causeFree = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
 			return slices.ContainsFunc(c.forms, func(f string) bool { return claim.CauseNoun(f) || claim.RealQualifier(f) || f == "caused" })
 		})
+	}
+	var failureFree []concept // the prompt's concepts but those naming a failure
+	if failure {
+		failureFree = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool { return slices.ContainsFunc(c.forms, claim.FailureWord) })
 	}
 	ss := make([]scored, 0, len(hits))
 	for _, h := range hits {
@@ -1086,8 +1125,18 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		if isNamed && !showsWholeLine(s.ex, setLine) {
 			s.ex = s.m.pickLine(cs, setLine)
 		}
+		// A failed run, when the prompt asks what failed ("what error came
+		// out of the type check?"), is the failure asked in the run's own
+		// words ("npx tsc --noEmit (error) … TS18046"): those of what ran,
+		// matched beside the prompt's failure words, which every failure
+		// holds (failureFree). It opens no gate, as a named cause opens none.
+		failed := false
+		if failure && s.Type == store.TypeToolObservation && strings.HasSuffix(firstLine(s.Text), " (error)") && s.base > roleFloor {
+			own, _ := coverage(failureFree, keysOf(s.ex))
+			failed = own >= shapeOwnCoverage
+		}
 		ownRel := rel
-		if diagnosis != nil || isNamed {
+		if diagnosis != nil || isNamed || failed {
 			rel = max(rel, roleRelevance)
 		}
 		if rel < itemRelevance {
@@ -1105,7 +1154,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		it := messageItem(s.Event, s.ex)
 		it.Score, it.Coverage, it.Relevance, it.msg = score, s.cov, rel, s.m
-		if diagnosis != nil || isNamed {
+		if diagnosis != nil || isNamed || failed {
 			it.cause, it.raised, it.openRelevance = diagnosis, true, ownRel
 		}
 		out = append(out, it)

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +16,18 @@ import (
 // names every word of the prompt, and its plan, its runs and the user's
 // complaint repeat them; the answer that ended the session ("the kiosk is
 // working again at …") names fewer, and was ranked out. It is how the work
-// came out, and comes with the report. The same session's answer on other
-// work the next day, which shares words with the prompt, does not.
+// came out, and comes with the report. The same session's answers on other
+// work, right after (sharing a word of the prompt) or the next day (sharing
+// as much as the fix), do not.
 func TestSessionEndComesWithItsStart(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
+	// Other sessions spoke of preview URLs: the kiosk is what this prompt
+	// names most specifically.
+	for i := range 6 {
+		say(t, db, fmt.Sprintf("docs-%d", i), day.AddDate(0, 0, -20+i), "Build the docs and give me the preview URL.", "The docs preview URL is up.")
+	}
 	var evs []store.Event
 	at := day
 	add := func(typ, text string) {
@@ -37,9 +44,14 @@ func TestSessionEndComesWithItsStart(t *testing.T) {
 	add(store.TypeAgentResponse, "Looking into the blank kiosk preview on Fly: the kiosk deployment's static assets are missing.")
 	add(store.TypeToolObservation, "Bash: fly deploy --app kiosk-live\nrelease v9 created")
 	add(store.TypeAgentResponse, "Fixed: the kiosk deployment on Fly works again, at https://kiosk-live.fly.dev, after a fresh deploy with the assets built.")
-	at = day.Add(24 * time.Hour)
+	// Other work right after, sharing a word of the prompt, then the next
+	// day, sharing as much of it as the fix.
+	at = at.Add(30 * time.Minute)
 	add(store.TypeUserPrompt, "Now add a dark theme to the admin page.")
-	add(store.TypeAgentResponse, "The admin page has a dark theme now; check it at its preview URL on Fly.")
+	add(store.TypeAgentResponse, "The admin page has a dark theme now, on Fly.")
+	at = day.Add(24 * time.Hour)
+	add(store.TypeUserPrompt, "Now add a search box to the admin page.")
+	add(store.TypeAgentResponse, "The admin page has a search box now; see the kiosk deployment's preview URL on Fly.")
 	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +68,16 @@ func TestSessionEndComesWithItsStart(t *testing.T) {
 	if !strings.Contains(all, "kiosk-live.fly.dev") {
 		t.Errorf("the session's last answer on the deployment is not shown:\n%s", all)
 	}
-	if strings.Contains(all, "dark theme") {
-		t.Errorf("the session's answer on other work the next day is shown:\n%s", all)
+	for _, other := range []string{"dark theme", "search box"} {
+		if strings.Contains(all, other) {
+			t.Errorf("the session's answer on other work (%s) is shown:\n%s", other, all)
+		}
 	}
 }
 
 // TestSessionEnd: the session's last answer after the best item, in the
-// same sitting and on its subject, is its end; not a prompt, not an answer
-// covering less than half as much of the prompt, not one after a pause.
+// same sitting, covering at least half as much of the prompt, is its end;
+// not a prompt, not an answer covering less, not one after a pause.
 func TestSessionEnd(t *testing.T) {
 	t.Parallel()
 	best := Item{Kind: store.TypeAgentResponse, SessionID: "s", Time: day, Coverage: 0.8}
@@ -89,5 +103,89 @@ func TestSessionEnd(t *testing.T) {
 		if got := map[bool]string{true: end.CID}[ok]; got != tt.want {
 			t.Errorf("%s: end %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestPlaceEnd: a session's end comes right after the first item of its
+// session; with every place taken, in the place of that session's
+// lowest-ranked tool run, never one raised as the answer, another
+// session's, the best item or one ranked above the item it follows.
+func TestPlaceEnd(t *testing.T) {
+	t.Parallel()
+	it := func(cid, session, kind string) Item { return Item{CID: cid, SessionID: session, Kind: kind} }
+	run, msg := store.TypeToolObservation, store.TypeAgentResponse
+	end := it("end", "s", msg)
+	raised := it("raised", "s", run)
+	raised.raised = true
+	cids := func(items []Item) string {
+		var out []string
+		for _, o := range items {
+			out = append(out, o.CID)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tt := range []struct {
+		name string
+		out  []Item
+		k    int
+		best Item
+		want string
+	}{
+		{"a free place", []Item{it("a", "t", msg), it("b", "s", msg)}, 3, it("b", "s", msg), "a b end"},
+		{"the session's lowest run", []Item{it("b", "s", msg), it("r1", "s", run), it("r2", "s", run)}, 3, it("b", "s", msg), "b end r1"},
+		{"not another session's run", []Item{it("b", "s", msg), it("r1", "s", run), it("r2", "t", run)}, 3, it("b", "s", msg), "b end r2"},
+		{"not a raised run", []Item{it("b", "s", msg), raised}, 2, it("b", "s", msg), "b raised"},
+		{"not best", []Item{it("m", "s", msg), it("b", "s", run)}, 2, it("b", "s", run), "m b"},
+		{"not before the item it follows", []Item{it("r1", "s", run), it("m", "s", msg)}, 2, it("m", "s", msg), "r1 m"},
+		{"no item of its session", []Item{it("a", "t", msg)}, 3, it("a", "t", msg), "a"},
+	} {
+		got, placed := placeEnd(slices.Clone(tt.out), len(tt.out), tt.k, end, tt.best)
+		if cids(got) != tt.want || placed != strings.Contains(tt.want, "end") {
+			t.Errorf("%s: %q (placed %v), want %q", tt.name, cids(got), placed, tt.want)
+		}
+	}
+}
+
+// TestFailedRunAnswersWhatFailed: asked what error a type check gave, the
+// failed run is the answer, though it names the check in its own words
+// ("npx tsc --noEmit") and the plan's messages share more of the prompt's.
+// A prompt asking no failure does not get it, nor one asking another.
+func TestFailedRunAnswersWhatFailed(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	var evs []store.Event
+	at := day
+	add := func(typ, text string) {
+		evs = append(evs, store.Event{Time: at, Type: typ, SessionID: "rewrite", Project: proj, DedupeKey: fmt.Sprint("rewrite:", len(evs)), Text: text})
+		at = at.Add(time.Minute)
+	}
+	add(store.TypeUserPrompt, "Rewrite the ledger server: a new ledger client file, a new server file, type-checked before we ship.")
+	for _, step := range []string{"the ledger client file", "the server file", "the server routes", "the ledger client types", "the server config", "the ledger client tests"} {
+		add(store.TypeAgentResponse, "Rewritten "+step+" for the ledger server; it will be type-checked with the rest of the server.")
+	}
+	add(store.TypeToolObservation, "Bash: npx tsc --noEmit (error)\nExit code 2\nsrc/lib/ledger.ts(41,18): error TS18046: 'data' is of type 'unknown'.")
+	add(store.TypeToolObservation, "Bash: npx eslint src/lib/ledger.ts\nNo problems found.")
+	add(store.TypeUserPrompt, "Publish the billing site docs to the docs host.")
+	add(store.TypeAgentResponse, "The billing site docs are published to the docs host; the docs deploy took two minutes.")
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+	shows := func(prompt, text string) bool {
+		t.Helper()
+		sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(sel, func(it Item) bool { return strings.Contains(it.Text, text) })
+	}
+	if !shows("When we first type-checked the rewritten ledger server, what error came out of the ledger client file?", "TS18046") {
+		t.Error("the failed type check is not shown for the error it gave")
+	}
+	if shows("When we rewrote the ledger server, which ledger client file did we write first?", "TS18046") {
+		t.Error("the failed type check is shown for a prompt asking no failure")
+	}
+	if shows("What error did the docs deploy of the billing site give?", "TS18046") {
+		t.Error("the failed type check is shown for another failure")
 	}
 }
