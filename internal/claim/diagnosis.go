@@ -67,6 +67,28 @@ func RealQualifier(w string) bool { return realQualifiers().Has(w) }
 // "why" asks as often why something was chosen; a word in a code span
 // (a field named cause, in backquotes) names code.
 func AsksCause(text string) bool {
+	return asksWord(text, func(toks []token, s statement, i int) bool {
+		w := toks[i].s
+		switch {
+		case w == "root-cause":
+			return true
+		case causeVerbs().Has(w):
+			for j := max(s.first, i-3); j < i; j++ {
+				if toks[j].s == "what" || toks[j].s == "what's" {
+					return true // "what caused", "what could have caused", "what's causing"
+				}
+			}
+		}
+		// "the cause", "the culprit"; any cause noun qualified as the one
+		// that holds ("the real reason", "the root cause").
+		return (w == "cause" || w == "culprit") && i > s.first && determiners().Has(toks[i-1].s) || causeNouns().Has(w) && qualified(toks, s, i)
+	})
+}
+
+// asksWord reports whether asks holds for a word i of a statement s of
+// text ending in a question mark (text with none asks nothing), not in a
+// code span: a word in backquotes names code.
+func asksWord(text string, asks func(toks []token, s statement, i int) bool) bool {
 	if len(text) > maxText {
 		text = text[:maxText]
 	}
@@ -76,23 +98,7 @@ func AsksCause(text string) bool {
 			continue
 		}
 		for i := s.first; i < s.first+s.n; i++ {
-			w := toks[i].s
-			if strings.HasSuffix(text[:toks[i].start], "`") {
-				continue
-			}
-			switch {
-			case w == "root-cause":
-				return true
-			case causeVerbs().Has(w):
-				for j := max(s.first, i-3); j < i; j++ {
-					if toks[j].s == "what" || toks[j].s == "what's" {
-						return true // "what caused", "what could have caused", "what's causing"
-					}
-				}
-			}
-			// "the cause", "the culprit"; any cause noun qualified as
-			// the one that holds ("the real reason", "the root cause").
-			if (w == "cause" || w == "culprit") && i > s.first && determiners().Has(toks[i-1].s) || causeNouns().Has(w) && qualified(toks, s, i) {
+			if !strings.HasSuffix(text[:toks[i].start], "`") && asks(toks, s, i) {
 				return true
 			}
 		}
@@ -112,24 +118,10 @@ func FailureWord(w string) bool { return failureWords().Has(w) }
 // AsksFailure reports whether text asks about a failure, in a statement
 // ending in a question mark: one naming an error, or something that broke,
 // failed or crashed ("what error came out of the type check?", "what broke
-// the build?"). Such a question is answered by the failed run's output,
-// in whatever words it names what ran.
+// the build?"), not in a code span. Such a question is answered by the
+// failed run's output, in whatever words it names what ran.
 func AsksFailure(text string) bool {
-	if len(text) > maxText {
-		text = text[:maxText]
-	}
-	toks, sents := tokenize(text)
-	for _, s := range sents {
-		if !question(text, s) {
-			continue
-		}
-		for i := s.first; i < s.first+s.n; i++ {
-			if failureWords().Has(toks[i].s) {
-				return true
-			}
-		}
-	}
-	return false
+	return asksWord(text, func(toks []token, _ statement, i int) bool { return failureWords().Has(toks[i].s) })
 }
 
 // question reports statement s of text ending in a question mark, past

@@ -193,6 +193,7 @@ func TestAsksFailure(t *testing.T) {
 		{"Why did the nightly import keep failing?", true},
 		{"Which test crashed the runner last week?", true},
 		{"Fix the error in the build.", false},
+		{"Can you add an `error` field to the response?", false},
 		{"Where do we set the breakpoint for the scheduler?", false},
 		{"How does failover work for the replica?", false},
 		{"The build broke. Which version of the SDK do we pin?", false},
