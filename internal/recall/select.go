@@ -109,11 +109,11 @@ type Item struct {
 	promptConcepts []concept
 	// cause is the real cause a message names, for a prompt asking one
 	// (messageItems). raised marks an item whose Relevance messageItems
-	// raised, for such a cause or for a setting the prompt names
-	// (namedSetting); openRelevance is its relevance before, which it
-	// opens the gate with: that a message names a cause, or a file sets a
-	// name of everyday words, says nothing of whether it is this
-	// project's answer.
+	// raised, for such a cause, for a setting the prompt names
+	// (namedSetting) or for a failure asked (a failed run); openRelevance
+	// is its relevance before, which it opens the gate with: that a
+	// message names a cause, a file sets a name of everyday words or a run
+	// failed says nothing of whether it is this project's answer.
 	cause         *claim.Diagnosis
 	raised        bool
 	openRelevance float64
@@ -1013,9 +1013,9 @@ func toolWeight(text string) float64 {
 // messageItems scores the captured messages the full-text index finds, as
 // Search does (BM25 raised by coverage, then inContext), times their
 // relevance, and keeps those reaching itemRelevance. A message giving the
-// value a role asked for (asked), or Claude's naming the real cause when
-// the prompt asks one (cause; Item.cause), is at least as relevant as
-// roleRelevance.
+// value a role asked for (asked), Claude's naming the real cause when the
+// prompt asks one (cause; Item.cause), or a failed run when it asks what
+// failed (failure), is at least as relevant as roleRelevance.
 func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, find search, asked []ask, cause, failure bool, pc *claim.Cache) ([]Item, error) {
 	q := store.EventQuery{
 		Match: find.match, After: find.after, Project: req.Project, ExcludeSession: req.SessionID, Types: messageTypes, Limit: hookCandidates,
