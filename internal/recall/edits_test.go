@@ -696,6 +696,15 @@ func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	}
 }
 
+// cids is items' citation ids, in order, one space apart.
+func cids(items []Item) string {
+	var s []string
+	for _, it := range items {
+		s = append(s, it.CID)
+	}
+	return strings.Join(s, " ")
+}
+
 // TestPlaceEdits: each edit is listed right after the run it came for; with
 // every place taken it takes that of the lowest-ranked tool run it may,
 // never an edit placed before it, and an edit whose run another edit's
@@ -708,13 +717,6 @@ func TestPlaceEdits(t *testing.T) {
 	eA := laterEdit{edit: item("eA", "Edit: /kiln/a.toml\n- cone = 6\n+ cone = 8"), of: "wA"}
 	eC := laterEdit{edit: item("eC", "Edit: /kiln/c.toml\n- glaze = matte\n+ glaze = satin"), of: "wC"}
 	all := func(Item) bool { return true }
-	cids := func(items []Item) string {
-		var s []string
-		for _, it := range items {
-			s = append(s, it.CID)
-		}
-		return strings.Join(s, " ")
-	}
 	for _, tt := range []struct {
 		out  []Item
 		k    int

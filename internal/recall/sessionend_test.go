@@ -12,6 +12,27 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
+// sessionLog builds one session's events, each a minute after the last
+// unless at is moved, for save to store.
+type sessionLog struct {
+	session string
+	at      time.Time
+	evs     []store.Event
+}
+
+func (l *sessionLog) add(typ, text string) {
+	l.evs = append(l.evs, store.Event{Time: l.at, Type: typ, SessionID: l.session, Project: proj,
+		DedupeKey: fmt.Sprint(l.session, ":", len(l.evs)), Text: text})
+	l.at = l.at.Add(time.Minute)
+}
+
+func (l *sessionLog) save(t *testing.T, db *store.DB) {
+	t.Helper()
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), l.evs...); return err }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSessionEndComesWithItsStart: a session's first report on a deployment
 // names every word of the prompt, and its plan, its runs and the user's
 // complaint repeat them; the answer that ended the session ("the kiosk is
@@ -28,12 +49,8 @@ func TestSessionEndComesWithItsStart(t *testing.T) {
 	for i := range 6 {
 		say(t, db, fmt.Sprintf("docs-%d", i), day.AddDate(0, 0, -20+i), "Build the docs and give me the preview URL.", "The docs preview URL is up.")
 	}
-	var evs []store.Event
-	at := day
-	add := func(typ, text string) {
-		evs = append(evs, store.Event{Time: at, Type: typ, SessionID: "kiosk", Project: proj, DedupeKey: fmt.Sprint("kiosk:", len(evs)), Text: text})
-		at = at.Add(time.Minute)
-	}
+	l := &sessionLog{session: "kiosk", at: day}
+	add := l.add
 	add(store.TypeUserPrompt, "Deploy the kiosk app to Fly and give me the preview URL of the kiosk deployment.")
 	add(store.TypeAgentResponse, "I'll deploy the kiosk app to Fly and report the preview URL of the kiosk deployment.")
 	for i, cmd := range []string{"fly deploy", "fly status", "fly logs", "fly releases", "fly scale show", "fly secrets list", "fly ips list", "fly certs list"} {
@@ -46,15 +63,13 @@ func TestSessionEndComesWithItsStart(t *testing.T) {
 	add(store.TypeAgentResponse, "Fixed: the kiosk deployment on Fly works again, at https://kiosk-live.fly.dev, after a fresh deploy with the assets built.")
 	// Other work right after, sharing a word of the prompt, then the next
 	// day, sharing as much of it as the fix.
-	at = at.Add(30 * time.Minute)
+	l.at = l.at.Add(30 * time.Minute)
 	add(store.TypeUserPrompt, "Now add a dark theme to the admin page.")
 	add(store.TypeAgentResponse, "The admin page has a dark theme now, on Fly.")
-	at = day.Add(24 * time.Hour)
+	l.at = day.Add(24 * time.Hour)
 	add(store.TypeUserPrompt, "Now add a search box to the admin page.")
 	add(store.TypeAgentResponse, "The admin page has a search box now; see the kiosk deployment's preview URL on Fly.")
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
-		t.Fatal(err)
-	}
+	l.save(t, db)
 	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now",
 		Prompt: "Which preview URL does the kiosk deployment on Fly serve?", Now: day.AddDate(0, 1, 0)})
 	if err != nil {
@@ -117,13 +132,6 @@ func TestPlaceEnd(t *testing.T) {
 	end := it("end", "s", msg)
 	raised := it("raised", "s", run)
 	raised.raised = true
-	cids := func(items []Item) string {
-		var out []string
-		for _, o := range items {
-			out = append(out, o.CID)
-		}
-		return strings.Join(out, " ")
-	}
 	for _, tt := range []struct {
 		name string
 		out  []Item
@@ -154,12 +162,8 @@ func TestFailedRunAnswersWhatFailed(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	var evs []store.Event
-	at := day
-	add := func(typ, text string) {
-		evs = append(evs, store.Event{Time: at, Type: typ, SessionID: "rewrite", Project: proj, DedupeKey: fmt.Sprint("rewrite:", len(evs)), Text: text})
-		at = at.Add(time.Minute)
-	}
+	l := &sessionLog{session: "rewrite", at: day}
+	add := l.add
 	add(store.TypeUserPrompt, "Rewrite the ledger server: a new ledger client file, a new server file, type-checked before we ship.")
 	for _, step := range []string{"the ledger client file", "the server file", "the server routes", "the ledger client types", "the server config", "the ledger client tests"} {
 		add(store.TypeAgentResponse, "Rewritten "+step+" for the ledger server; it will be type-checked with the rest of the server.")
@@ -168,9 +172,7 @@ func TestFailedRunAnswersWhatFailed(t *testing.T) {
 	add(store.TypeToolObservation, "Bash: npx eslint src/lib/ledger.ts\nNo problems found.")
 	add(store.TypeUserPrompt, "Publish the billing site docs to the docs host.")
 	add(store.TypeAgentResponse, "The billing site docs are published to the docs host; the docs deploy took two minutes.")
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), evs...); return err }); err != nil {
-		t.Fatal(err)
-	}
+	l.save(t, db)
 	shows := func(prompt, text string) bool {
 		t.Helper()
 		sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
