@@ -209,10 +209,16 @@ func Asks(text string) []string {
 	// text whose function words are that language's.
 	fw := funcwords.For(words)
 	romance := fw.Any(funcwords.Romance...)
+	// A question for an amount asks no role by its words unless it is
+	// another question too: "how big is the cache?" asks no cache tool.
+	amount := amountRE.MatchString(text) || romance && slices.ContainsFunc(words, romanceAmount().Has)
 	// The Romance expression is read only in such a text: a hook process
 	// compiles it the first time it is used, and its Unicode classes cost
 	// more than splitting the words.
 	if !question && !(romance && romanceQuestionRE.MatchString(text)) {
+		if amount {
+			return []string{AnyAmount}
+		}
 		return nil
 	}
 	named := map[string]bool{}
@@ -336,6 +342,9 @@ func Asks(text string) []string {
 		// whose version the question gives ("move Python to 3.12?").
 		add([]string{AnyVersion})
 	}
+	if amount {
+		add([]string{AnyAmount})
+	}
 	return out
 }
 
@@ -380,6 +389,54 @@ func ofAfter(words []string, i int, romance bool) string {
 // AnyVersion is the role Asks gives a question for the version of a thing
 // it names no product for: any product's version answers it.
 const AnyVersion = "version:"
+
+// AnyAmount is the role Asks gives a question for an amount ("how many
+// workers …?", "how long is the file?", "how big is the bundle?"): a count,
+// a size or a duration of anything answers it (Amount, Dimension). No
+// statement fills it: it picks the lines shown of a long message, and the
+// one line of a file shown that a later edit may change.
+const AnyAmount = "amount:"
+
+// amountRE finds a question for an amount: "how" and an AmountWord ("how
+// many", "how big"), Russian "сколько", Korean "몇" and "얼마".
+var amountRE = lazyregexp.New(`(?i)\bhow (` + strings.Join(amountWords, "|") + `)\b|сколько|몇|얼마`)
+
+// romanceAmount are the Romance languages' words asking an amount, read
+// only in a text whose function words are theirs ("quanto" is a name in
+// English).
+var romanceAmount = lazywords.Lookup(`cuánto cuánta cuántos cuántas cuanto cuanta cuantos cuantas quanto quanta quantos quantas quanti quante combien`)
+
+// amountWords ask an amount after "how".
+var amountWords = []string{"many", "much", "long", "big", "large"}
+
+// AmountWord reports a word that asks an amount after "how" ("big" in "how
+// big is the button?"): it says what is asked, not what it is asked of, so
+// a line holding it ("replaced the big pill buttons") is not about the
+// prompt's subject for it.
+func AmountWord(w string) bool { return slices.Contains(amountWords, w) }
+
+// Amount reports a claim stating an amount: a number of things ("391
+// lines"), a size ("245kb") or a duration ("30s").
+func Amount(c Claim) bool {
+	return counting(c.Role) || durationOf(c.Value, "") != "" || sizeValue(c.Value)
+}
+
+// Dimension reports a text giving a length on a screen or a share: a
+// number in pixels, points, ems or a viewport's units ("a 28px circle",
+// "1.5rem") or a percentage ("cut by 40%"), which no claim's role holds.
+func Dimension(text string) bool { return dimensionRE.MatchString(text) }
+
+var dimensionRE = lazyregexp.New(`\b\d+(\.\d+)?(px|pt|rem|em|dp|vh|vw)\b|\b\d+(\.\d+)? ?%`)
+
+// sizeValue reports a size's canonical form: digits, then a unit of
+// sizeUnits ("512mi", "10mb").
+func sizeValue(v string) bool {
+	k := 0
+	for k < len(v) && (v[k] >= '0' && v[k] <= '9' || v[k] == '.' && k > 0) {
+		k++
+	}
+	return k > 0 && sizeUnits().Has(v[k:])
+}
 
 // nameShape is how a text's writing of a word marks it as a name.
 type nameShape int

@@ -93,6 +93,68 @@ func TestAsks(t *testing.T) {
 // TestAnyVersionOnlyAsked: AnyVersion is for a question asking a version
 // of a thing it does not name; not version control, a version field, or a
 // question giving the version itself.
+// A question for an amount asks AnyAmount, in any language recall reads,
+// and no role by its other words when it is no other question: "how big
+// is the cache?" asks no cache tool.
+func TestAsksAmount(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"How big is the cache after the cleanup?", []string{AnyAmount}},
+		{"Roughly how long is the handbook now?", []string{AnyAmount}},
+		{"how many glazes does the kiln handbook list?", []string{AnyAmount}},
+		{"Сколько глазурей в справочнике?", []string{AnyAmount}},
+		{"유약이 몇 개야?", []string{AnyAmount}},
+		{"¿Cuántos esmaltes tiene el manual?", []string{AnyAmount}},
+		{"How do I add a glaze to the handbook?", nil},
+		{"The handbook lists many glazes.", nil},
+	} {
+		if got := Asks(tc.q); !slices.Equal(got, tc.want) {
+			t.Errorf("Asks(%q) = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+	if got := Asks("Which linter do we run, and how many rules does it check?"); !slices.Contains(got, "linter") || !slices.Contains(got, AnyAmount) {
+		t.Errorf("a question for a tool and an amount asks %q", got)
+	}
+}
+
+// Amount reads a count, a size or a duration; Dimension a length on a
+// screen or a share, which no claim holds.
+func TestAmount(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Trimmed the handbook from 812 to 430 lines.", true},
+		{"The bundle is 245 KB gzipped.", true},
+		{"The timeout is 30s now.", true},
+		{"We moved to Postgres 16.", false},
+		{"The service listens on port 8080.", false},
+	} {
+		got := slices.ContainsFunc(Parse(tc.text), Amount)
+		if got != tc.want {
+			t.Errorf("%q states an amount: %v, want %v (%+v)", tc.text, got, tc.want, Parse(tc.text))
+		}
+	}
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"The close button is a 24px circle.", true},
+		{"Padding is 1.5rem on phones.", true},
+		{"Coverage went up by 12 %.", true},
+		{"Release 24 ships the circle.", false},
+		{"Read docs/px-guide.md first.", false},
+	} {
+		if got := Dimension(tc.text); got != tc.want {
+			t.Errorf("Dimension(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
 func TestAnyVersionOnlyAsked(t *testing.T) {
 	t.Parallel()
 	for _, q := range []string{

@@ -603,7 +603,11 @@ var joinedVersion = lazyregexp.New(`^(node|nodejs|python|py|go|java|jdk|ruby|php
 // product, version and last token.
 func (p *parser) version(i int) (string, string, int) {
 	s := p.toks[i].s
-	if prod, ver, ok := packageSpec(s); ok {
+	spec := s
+	if t := p.toks[i]; t.start > 0 && p.text[t.start-1] == '@' {
+		spec = "@" + s // a scoped package ("@octokit/rest@22.0.0"), whose "@" the tokens leave out
+	}
+	if prod, ver, ok := packageSpec(spec); ok {
 		return prod, ver, i
 	}
 	if joinedCandidate(s) {

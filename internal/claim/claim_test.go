@@ -293,6 +293,11 @@ func TestVersionRolesApart(t *testing.T) {
 	if got := roles("Pinned quillpress@2.1.4 in the lockfile."); !slices.Contains(got, "version:quillpress=2.1.4") {
 		t.Errorf("quillpress@2.1.4: %v", got)
 	}
+	// A scoped package, as an install log lists it: the tokens leave out
+	// its "@", which names the scope.
+	if got := roles("info Direct dependencies\n└─ @zentrox/pages-adapter@1.2.3"); !slices.Equal(got, []string{"version:@zentrox/pages-adapter=1.2.3"}) {
+		t.Errorf("@zentrox/pages-adapter@1.2.3: %v", got)
+	}
 }
 
 // TestPackageSpecNoVersion: an address after "@" is no pinned version.

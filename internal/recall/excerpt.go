@@ -3,6 +3,7 @@ package recall
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -102,16 +103,31 @@ func valueExcerpt(m *message, cs []concept, asked []ask, pc *claim.Cache, maxByt
 		return m.excerpt(cs, maxBytes)
 	}
 	valued := m.valued(cs, asked, pc)
+	product := func(a ask) bool { return strings.HasPrefix(a.role, claim.AnyVersion) && a.role != claim.AnyVersion }
+	if slices.ContainsFunc(asked, product) && !m.statesVersion(valued, cs, asked, pc) {
+		// The version of a product the message states none of: the
+		// question names the product by what it does ("which version of
+		// the GitHub API client did we install?"), the install log by its
+		// package ("@octokit/rest@22.0.0"). The message was found for the
+		// prompt's other words; a version it states is the likeliest
+		// answer.
+		valued = m.valued(cs, append(slices.Clip(asked), ask{role: claim.AnyVersion}), pc)
+	}
 	if !slices.Contains(valued, true) {
 		return m.excerpt(cs, maxBytes)
 	}
 	top := heaviest(cs)
+	if slices.ContainsFunc(asked, func(a ask) bool { return a.role == claim.AnyAmount }) {
+		// "How big is the close button?": the lines giving a size of the
+		// close button, not those saying "big".
+		cs = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool { return slices.ContainsFunc(c.forms, claim.AmountWord) })
+	}
 	return m.pick(cs, valued, top, maxBytes)
 }
 
 // valued marks the message's segments that state a value of a role asked.
 // Each segment is parsed on its own, a long one cut around its match
-// (parsedSegment): parsing claims is superlinear on one long line.
+// (segmentClaims): parsing claims is superlinear on one long line.
 func (m *message) valued(cs []concept, asked []ask, pc *claim.Cache) []bool {
 	segs, _ := m.split()
 	out := make([]bool, len(segs))
@@ -121,8 +137,23 @@ func (m *message) valued(cs []concept, asked []ask, pc *claim.Cache) []bool {
 	return out
 }
 
+// statesVersion reports whether one of the message's segments marked in
+// valued states a version of a product asked.
+func (m *message) statesVersion(valued []bool, cs []concept, asked []ask, pc *claim.Cache) bool {
+	segs, _ := m.split()
+	for i, sg := range segs {
+		if valued[i] && slices.ContainsFunc(segmentClaims(sg, cs, pc), func(c claim.Claim) bool {
+			return strings.HasPrefix(c.Role, claim.AnyVersion) && givesAsked(c, asked)
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
 // segmentStates reports whether one segment states a value of a role
-// asked: an address for "address", otherwise a claim of the role
+// asked: an address for "address", a length or a share for an amount
+// (claim.Dimension), otherwise a claim of the role
 // (givesAsked) in the segment, cut to 2×itemChars around its first word
 // that matches the prompt. A segment with no digit is not parsed for roles
 // whose values all hold one (a version, a port).
@@ -133,16 +164,25 @@ func segmentStates(sg string, cs []concept, asked []ask, pc *claim.Cache) bool {
 	if !strings.ContainsAny(sg, "0123456789") && !slices.ContainsFunc(asked, func(a ask) bool { return !numericRole(a.role) }) {
 		return false
 	}
+	if slices.ContainsFunc(asked, func(a ask) bool { return a.role == claim.AnyAmount }) && claim.Dimension(sg) {
+		return true
+	}
+	return slices.ContainsFunc(segmentClaims(sg, cs, pc), func(c claim.Claim) bool { return givesAsked(c, asked) })
+}
+
+// segmentClaims are the claims of one segment, a long one cut to
+// 2×itemChars around its first word that matches the prompt.
+func segmentClaims(sg string, cs []concept, pc *claim.Cache) []claim.Claim {
 	if len(sg) > 2*itemChars {
 		sg = clipAround(sg, cs, 2*itemChars)
 	}
-	return slices.ContainsFunc(pc.Parse(sg), func(c claim.Claim) bool { return givesAsked(c, asked) })
+	return pc.Parse(sg)
 }
 
-// numericRole reports a role whose every value holds a digit: a version or
-// a port. "address" is found by claim.Addresses, not parsed.
+// numericRole reports a role whose every value holds a digit: a version, a
+// port or an amount. "address" is found by claim.Addresses, not parsed.
 func numericRole(role string) bool {
-	return strings.HasPrefix(role, "version:") || role == "port" || role == "address"
+	return strings.HasPrefix(role, "version:") || role == "port" || role == "address" || role == claim.AnyAmount
 }
 
 // givesAsked reports whether claim c states a value of a role asked.
@@ -151,7 +191,8 @@ func givesAsked(c claim.Claim, asked []ask) bool {
 		return false
 	}
 	for _, a := range asked {
-		if c.Role == a.role || a.role == claim.AnyVersion && strings.HasPrefix(c.Role, claim.AnyVersion) {
+		if c.Role == a.role || a.role == claim.AnyVersion && strings.HasPrefix(c.Role, claim.AnyVersion) ||
+			a.role == claim.AnyAmount && claim.Amount(c) {
 			return true
 		}
 	}
@@ -207,9 +248,13 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 	// every segment again after each pick, and a long message has hundreds
 	// of lines (BenchmarkLongAnswers).
 	holds := make([][]int, len(segs))
-	for i := range segs {
+	for i, sg := range segs {
+		var parts textKeys
+		if isLabel(sg) || isHeading(sg) {
+			parts = identifierKeys(sg)
+		}
 		for j, c := range cs {
-			if hasAny(keys[i], c.keys) {
+			if hasAny(keys[i], c.keys) || hasAny(parts, c.keys) {
 				holds[i] = append(holds[i], j)
 			}
 		}
@@ -260,12 +305,14 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 			size += len(segs[0]) + 5
 		}
 		// A line ending in a colon introduces what follows it ("The
-		// errors were:", "Run this:"): the next line is what it says,
-		// though it shares no word with the prompt.
+		// errors were:", "Run this:"), and a line all in bold labels it
+		// ("**`AudioControls.tsx`**" above what changed in that file):
+		// the next line is what it says, though it shares no word with
+		// the prompt.
 		// Where that line opens a short list, all of it (shortList): one
 		// item alone misstates what the line says ("checks two
 		// conditions: 1. … 2. …").
-		if n := best + 1; strings.HasSuffix(segs[best], ":") && n < len(segs) {
+		if n := best + 1; (strings.HasSuffix(segs[best], ":") || isLabel(segs[best])) && n < len(segs) {
 			// In order, while they fit: a list is not shown with a gap.
 			for _, l := range m.shortList(n) {
 				if !shown[l] {
@@ -456,6 +503,45 @@ func headingOf(segs []string, i int) int {
 		return -1
 	}
 	return h
+}
+
+// isLabel reports a line all in bold ("**`AudioControls.tsx`**",
+// "**Deployment:**"), the way an answer titles the lines under it without
+// a heading.
+func isLabel(line string) bool {
+	inner, ok := strings.CutPrefix(line, "**")
+	if !ok {
+		return false
+	}
+	inner, ok = strings.CutSuffix(strings.TrimSuffix(inner, ":"), "**")
+	return ok && inner != "" && !strings.Contains(inner, "**")
+}
+
+// identifierKeys are the keys of the parts of the camelCase identifiers
+// segment sg writes ("AudioControls" holds "audio" and "controls"), which
+// keysOf reads as one word each, as the index does. A heading or a label
+// naming a component ("**`AudioControls.tsx`**") titles the lines about
+// what the prompt's words describe; any other line full of identifiers is
+// code, whose parts match everything. Only the lines shown read them;
+// what a message matches is still read by its words.
+func identifierKeys(sg string) textKeys {
+	camel := false // most lines have none: read them once, allocating nothing
+	for i := 1; i < len(sg) && !camel; i++ {
+		camel = 'a' <= sg[i-1] && sg[i-1] <= 'z' && 'A' <= sg[i] && sg[i] <= 'Z'
+	}
+	if !camel {
+		return textKeys{}
+	}
+	var parts []string
+	for _, w := range strings.FieldsFunc(sg, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if ps := splitIdent(w); len(ps) > 1 {
+			parts = append(parts, ps...)
+		}
+	}
+	if parts == nil {
+		return textKeys{}
+	}
+	return keysOf(strings.Join(parts, " "))
 }
 
 func isHeading(line string) bool {

@@ -188,6 +188,108 @@ func TestExcerptShowsAVersionOfSomethingDescribed(t *testing.T) {
 	}
 }
 
+// "How long is the handbook now?" asks an amount: a long summary shows the
+// line giving the count of lines, though it shares no word with the prompt,
+// and for "how big …?" the line giving the button's size in pixels, not
+// the one saying "big". Without the question for an amount, the lines
+// shown are the ones sharing the prompt's words.
+func TestExcerptShowsTheAmountAsked(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("I reworked the kiln handbook as you asked:\n")
+	for i := range 10 {
+		fmt.Fprintf(&b, "%d. **Firing section %d** - rewrote the handbook's steps for glaze firing, one per paragraph\n", i+1, i+1)
+	}
+	b.WriteString("11. **Kept it short** - trimmed from 812 to 430 lines without losing a step\n")
+	for i := range 10 {
+		fmt.Fprintf(&b, "- the handbook's glaze firing notes for cone %d are now in one table\n", i+4)
+	}
+	summary := b.String()
+	m := readText(summary)
+	for _, tt := range []struct {
+		prompt, want string
+		shown        bool
+	}{
+		{"After the glaze firing rework, roughly how long is the kiln handbook?", "812 to 430 lines", true},
+		{"What did the glaze firing rework change in the kiln handbook?", "812 to 430 lines", false},
+	} {
+		cs := weighed(concepts(tt.prompt, repoGlosses()))
+		got := valueExcerpt(m, cs, asks(cs, claim.Asks(tt.prompt)), &claim.Cache{}, itemChars)
+		if strings.Contains(got, tt.want) != tt.shown {
+			t.Errorf("%q: %q shown %v, want %v:\n%s", tt.prompt, tt.want, !tt.shown, tt.shown, got)
+		}
+	}
+	buttons := strings.Join([]string{
+		"Redesigned the kiln dashboard's header.",
+		"- Replaced the big 64px start and stop buttons with one toggle",
+		"- The header's title moved left, beside the close button's old place",
+		"- The close button is now a 24px circle (was 48px)",
+		"- Animations in the header now take 200ms",
+		"- " + strings.Repeat("The header keeps the firing schedule's name and the kiln's temperature. ", 8),
+	}, "\n")
+	prompt := "How big is the close button in the kiln dashboard's header now?"
+	cs := weighed(concepts(prompt, repoGlosses()))
+	got := valueExcerpt(readText(buttons), cs, asks(cs, claim.Asks(prompt)), &claim.Cache{}, 120)
+	if !strings.Contains(got, "24px circle") {
+		t.Errorf("the close button's size is not shown:\n%s", got)
+	}
+}
+
+// "Which version of the Slack API client did we install?" names the
+// product by what it does; the install log names it by its package
+// ("@quillworks/hookline@7.3.1"). With
+// no version of a product asked in the message, the line giving a
+// version is shown: the scoped package's, not only the lines about
+// fetching and linking.
+func TestExcerptShowsTheVersionOfAPackageDescribed(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	out.WriteString("Bash: pnpm add @quillworks/hookline\n")
+	for i := range 20 {
+		fmt.Fprintf(&out, "Progress: resolved %d, reused %d, downloaded 0, added 0\n", 100+i, 90+i)
+	}
+	out.WriteString("info Direct dependencies\n└─ @quillworks/hookline@7.3.1\n")
+	for i := range 20 {
+		fmt.Fprintf(&out, "Progress: resolved %d, reused %d, downloaded 1, added 1, done\n", 200+i, 190+i)
+	}
+	prompt := "Which Slack API client package, and which version, did we install for the notifier?"
+	cs := weighed(concepts(prompt, repoGlosses()))
+	m := readEvent(store.Event{Type: store.TypeToolObservation, Text: out.String(), Payload: []byte(`{"tool":"Bash"}`)})
+	got := valueExcerpt(m, cs, asks(cs, claim.Asks(prompt)), &claim.Cache{}, itemChars)
+	if !strings.Contains(got, "@quillworks/hookline@7.3.1") {
+		t.Errorf("the package's version is not shown: %q", got)
+	}
+}
+
+// A line all in bold labels the lines under it ("**`FiringChart.tsx`**"
+// above what changed in that component), and a prompt's words name the
+// component its camelCase name is made of: the label and its list are
+// shown, though the list shares no word with the prompt.
+func TestExcerptShowsALabelsList(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("Here is what changed in the kiln app:\n")
+	for i := range 8 {
+		fmt.Fprintf(&b, "**`Panel%d.tsx`**\n- panel %d keeps the same layout as before\n", i, i)
+	}
+	b.WriteString("**`FiringChart.tsx`**\n- Stacked bars replaced by one line per cone, with a shaded band for the hold\n- Legend moved under the plot\n")
+	for i := range 8 {
+		fmt.Fprintf(&b, "**`Drawer%d.tsx`**\n- drawer %d keeps the same layout as before\n", i, i)
+	}
+	cs := weighed(concepts("What does the firing chart look like in the kiln app now?", repoGlosses()))
+	got := excerpt(b.String(), cs, 300)
+	if !strings.Contains(got, "one line per cone") {
+		t.Errorf("the label's list is not shown: %q", got)
+	}
+	// Outside a label, a line's identifiers are code, not a title: a line
+	// of call names is not shown for the words its names are made of.
+	code := strings.Repeat("The kiln app keeps its panels as they were.\n", 10) +
+		"`FiringLoop` → `ChartFeed` → `LookupTable` → `NowCursor`\n" + strings.Repeat("The kiln app keeps its drawers as they were.\n", 10)
+	if got := excerpt(code, cs, 200); strings.Contains(got, "FiringLoop") {
+		t.Errorf("a line of identifiers was shown for its parts: %q", got)
+	}
+}
+
 // A line ending in a colon brings the short list it opens whole: "checks
 // two conditions:" with its first item alone says the lock waits for one.
 // A long list is a log, whose items are picked for what they match: the

@@ -207,9 +207,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	find := plan(cs, total)
 	asked := asks(cs, claim.Asks(prompt))
-	// AnyVersion only picks the lines shown: no statement fills it, so it
-	// says nothing of whether the prompt asks the project's own choice.
-	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return a.role != claim.AnyVersion })
+	// AnyVersion and AnyAmount only pick the lines shown: no statement
+	// fills them, so they say nothing of whether the prompt asks the
+	// project's own choice.
+	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return a.role != claim.AnyVersion && a.role != claim.AnyAmount })
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	// A question for a role asks the project's own choice (a convention, a
