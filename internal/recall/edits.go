@@ -151,12 +151,36 @@ func askedChange(changes []editChange, other int, cs []concept) []editChange {
 	if best < 0 || scores[best].spec <= 0 {
 		return nil
 	}
+	// One substitution made on every line ("available: false" made
+	// "available: true" on three flags) is one change, whichever line
+	// the prompt names: the line naming most of it stands for all.
+	if oneSubstitution(changes) {
+		return changes[best : best+1]
+	}
 	for i, sc := range scores {
 		if i != best && (sc.cov >= scores[best].cov || sc.spec >= scores[best].spec) {
 			return nil
 		}
 	}
 	return changes[best : best+1]
+}
+
+// oneSubstitution reports whether every change replaced the same tokens
+// with the same tokens, between a start and an end of its own: a flag
+// flipped, a value or a name replaced, on each line alike.
+func oneSubstitution(changes []editChange) bool {
+	var first string
+	for i, c := range changes {
+		rt, at := lineTokens(c.removed), lineTokens(c.added)
+		p, s := affixes(rt, at)
+		sub := strings.Join(rt[p:len(rt)-s], " ") + "\x00" + strings.Join(at[p:len(at)-s], " ")
+		if i == 0 {
+			first = sub
+		} else if sub != first {
+			return false
+		}
+	}
+	return len(changes) > 1
 }
 
 // changedLine reports whether added is removed with a few tokens changed

@@ -474,6 +474,36 @@ func TestEditOfManyLinesNeedsASpecificMargin(t *testing.T) {
 	}
 }
 
+// TestEditOfOneSubstitution: an edit that flipped the same flag on three
+// lines made one change, though no line names more of the prompt than
+// another: the warning sets the line before against the line after. Three
+// lines changed three ways stay no answer to a prompt naming none apart.
+func TestEditOfOneSubstitution(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	storeRuns(t, db, "b", day, "Edit: /kiln/alarms.js\n"+
+		"-   door: { armed: false, level: 1 }, // the loudest\n-   vent: { armed: false, level: 2 },\n-   fan: { armed: false, level: 3 }\n"+
+		"+   door: { armed: true, level: 1 }, // the loudest\n+   vent: { armed: true, level: 2 },\n+   fan: { armed: true, level: 3 }")
+	got := recallFor(t, db, defaults(), "Are the three kiln alarms armed out of the box in alarms.js, or do they start off?")
+	_, block, ok := strings.Cut(got, ConflictOpen)
+	if !ok || !strings.Contains(block, "armed: false") || !strings.Contains(block, "armed: true") {
+		t.Errorf("want a warning setting the flag before against the flag after:\n%s", got)
+	}
+	var b strings.Builder
+	b.WriteString("Edit: /kiln/alarms.js\n")
+	for _, l := range []string{"door: { armed: false, level: 1 },", "vent: { armed: false, level: 2 },", "fan: { armed: false, level: 3 }"} {
+		fmt.Fprintf(&b, "- %s\n", l)
+	}
+	for _, l := range []string{"door: { armed: true, level: 1 },", "vent: { armed: false, level: 5 },", "fan: { armed: false, level: 4 }"} {
+		fmt.Fprintf(&b, "+ %s\n", l)
+	}
+	changes, other := editChanges(b.String())
+	if len(changes) != 3 || oneSubstitution(changes) {
+		t.Errorf("editChanges = %+v, %d other: want three changes made three ways", changes, other)
+	}
+}
+
 // TestLaterEditOfAShownFile: a shown write of a file comes with the later
 // edit that changed a line it shows, one naming the prompt's most specific
 // word the write's lines name (laterEdits). An edit made before it, in the
