@@ -211,7 +211,7 @@ func Asks(text string) []string {
 	romance := fw.Any(funcwords.Romance...)
 	// A question for an amount asks no role by its words unless it is
 	// another question too: "how big is the cache?" asks no cache tool.
-	amount := amountRE.MatchString(text) || romance && slices.ContainsFunc(words, romanceAmount().Has)
+	amount := asksAmount(text, words, romance)
 	// The Romance expression is read only in such a text: a hook process
 	// compiles it the first time it is used, and its Unicode classes cost
 	// more than splitting the words.
@@ -397,23 +397,44 @@ const AnyVersion = "version:"
 // one line of a file shown that a later edit may change.
 const AnyAmount = "amount:"
 
-// amountRE finds a question for an amount: "how" and an AmountWord ("how
-// many", "how big"), Russian "сколько", Korean "몇" and "얼마".
-var amountRE = lazyregexp.New(`(?i)\bhow (` + strings.Join(amountWords, "|") + `)\b|сколько|몇|얼마`)
+// howAmountRE finds "how" and a word asking an amount ("how many", "how
+// big"), and "ago" after "how long", which asks a date instead.
+var howAmountRE = lazyregexp.New(`(?i)\bhow\s+(many|much|long|big|large)\b(\s+ago\b)?`)
+
+// AmountAsker is the word after "how" that asks an amount ("big" in "how
+// big is the button?"), or "". It says what is asked, not what it is
+// asked of: a line holding it ("replaced the big pill buttons") is not
+// about the prompt's subject for it.
+func AmountAsker(text string) string {
+	m := howAmountRE.FindStringSubmatch(text)
+	if m == nil || m[2] != "" {
+		return ""
+	}
+	return strings.ToLower(m[1])
+}
+
+// otherAmountRE finds Russian "сколько" and Korean "얼마나" and "몇" (not
+// "몇몇", some), read in a question only: "몇 가지 수정해줘" asks for a few
+// fixes.
+var otherAmountRE = lazyregexp.New(`(?i)сколько|얼마나|(^|[^몇])몇([^몇]|$)`)
 
 // romanceAmount are the Romance languages' words asking an amount, read
-// only in a text whose function words are theirs ("quanto" is a name in
-// English).
+// only in a question whose function words are theirs ("quanto" is a name in
+// English, and "in quanto" a "because").
 var romanceAmount = lazywords.Lookup(`cuánto cuánta cuántos cuántas cuanto cuanta cuantos cuantas quanto quanta quantos quantas quanti quante combien`)
 
-// amountWords ask an amount after "how".
-var amountWords = []string{"many", "much", "long", "big", "large"}
-
-// AmountWord reports a word that asks an amount after "how" ("big" in "how
-// big is the button?"): it says what is asked, not what it is asked of, so
-// a line holding it ("replaced the big pill buttons") is not about the
-// prompt's subject for it.
-func AmountWord(w string) bool { return slices.Contains(amountWords, w) }
+// asksAmount reports a question for an amount: "how" and a word asking
+// one (AmountAsker), or in a text with a question mark, a word of another
+// language asking one.
+func asksAmount(text string, words []string, romance bool) bool {
+	if AmountAsker(text) != "" {
+		return true
+	}
+	if !strings.Contains(text, "?") {
+		return false
+	}
+	return otherAmountRE.MatchString(text) || romance && slices.ContainsFunc(words, romanceAmount().Has)
+}
 
 // Amount reports a claim stating an amount: a number of things ("391
 // lines"), a size ("245kb") or a duration ("30s").

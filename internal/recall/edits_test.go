@@ -610,7 +610,7 @@ func TestLaterEditChangingTheValueAsked(t *testing.T) {
 	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{write}); len(got) != 0 {
 		t.Errorf("with no role asked, an edit of a line naming no word of the prompt came along: %q", got[0].edit.Text)
 	}
-	asked := asks(cs, claim.Asks(prompt))
+	asked := asks(cs, prompt)
 	if got := laterEdits(ctx, db, req, cs, asked, &claim.Cache{}, []Item{write}); len(got) != 1 || !strings.Contains(got[0].edit.Text, "api_search") {
 		t.Errorf("the edit of the URL asked did not come along: %d items", len(got))
 	}

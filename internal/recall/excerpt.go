@@ -87,7 +87,7 @@ func excerpt(text string, cs []concept, maxBytes int) string {
 }
 
 func (m *message) excerpt(cs []concept, maxBytes int) string {
-	return m.pick(cs, nil, 0, maxBytes)
+	return m.pick(cs, nil, maxBytes)
 }
 
 // valueExcerpt is the excerpt of a message for a prompt that asks the value
@@ -102,28 +102,57 @@ func valueExcerpt(m *message, cs []concept, asked []ask, pc *claim.Cache, maxByt
 	if len(asked) == 0 || len(m.text) <= maxBytes {
 		return m.excerpt(cs, maxBytes)
 	}
-	valued := m.valued(cs, asked, pc)
+	var amounts []ask
+	roles := slices.DeleteFunc(slices.Clone(asked), func(a ask) bool {
+		if a.role == claim.AnyAmount {
+			amounts = append(amounts, a)
+			cs = a.cs // without the word asking it (asks)
+			return true
+		}
+		return false
+	})
+	valued := m.valued(cs, roles, pc)
 	product := func(a ask) bool { return strings.HasPrefix(a.role, claim.AnyVersion) && a.role != claim.AnyVersion }
-	if slices.ContainsFunc(asked, product) && !m.statesVersion(valued, cs, asked, pc) {
-		// The version of a product the message states none of: the
+	if m.tool && slices.ContainsFunc(roles, product) && !m.statesVersion(valued, cs, roles, pc) {
+		// The version of a product a tool's output states none of: the
 		// question names the product by what it does ("which version of
 		// the GitHub API client did we install?"), the install log by its
-		// package ("@octokit/rest@22.0.0"). The message was found for the
-		// prompt's other words; a version it states is the likeliest
-		// answer.
-		valued = m.valued(cs, append(slices.Clip(asked), ask{role: claim.AnyVersion}), pc)
-	}
-	if !slices.Contains(valued, true) {
-		return m.excerpt(cs, maxBytes)
+		// package ("@octokit/rest@22.0.0"). The run was found for the
+		// prompt's other words; a version it prints is the likeliest
+		// answer. Not in a message, whose other versions are of what it
+		// did besides ("updated typescript@5.4.5 while at it").
+		valued = m.valued(cs, append(slices.Clip(roles), ask{role: claim.AnyVersion}), pc)
 	}
 	top := heaviest(cs)
-	if slices.ContainsFunc(asked, func(a ask) bool { return a.role == claim.AnyAmount }) {
-		// "How big is the close button?": the lines giving a size of the
-		// close button, not those saying "big".
-		cs = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool { return slices.ContainsFunc(c.forms, claim.AmountWord) })
+	segs, keys := m.split()
+	weights := make([]float64, len(segs))
+	found := false
+	for i, sg := range segs {
+		switch {
+		case valued[i]:
+			weights[i] = top
+		case len(amounts) > 0 && segmentStates(sg, cs, amounts, pc):
+			// An amount of nothing the prompt names ("Touched 4
+			// files", "100%" of a progress bar) may be another thing's:
+			// it weighs as a lesser concept.
+			weights[i] = top
+			if !slices.ContainsFunc(cs, func(c concept) bool { return hasAny(keys[i], c.keys) }) {
+				weights[i] *= bareAmount
+			}
+		}
+		found = found || weights[i] > 0
 	}
-	return m.pick(cs, valued, top, maxBytes)
+	if !found {
+		return m.excerpt(cs, maxBytes)
+	}
+	return m.pick(cs, weights, maxBytes)
 }
+
+// bareAmount is the share of a value's weight a line stating an amount
+// of nothing the prompt names keeps (valueExcerpt): enough to show it
+// where the lines sharing the prompt's words leave room ("Reduced from
+// 535 to 391 lines" for "how long is that file?"), not to push them out.
+const bareAmount = 0.75
 
 // valued marks the message's segments that state a value of a role asked.
 // Each segment is parsed on its own, a long one cut around its match
@@ -158,6 +187,9 @@ func (m *message) statesVersion(valued []bool, cs []concept, asked []ask, pc *cl
 // that matches the prompt. A segment with no digit is not parsed for roles
 // whose values all hold one (a version, a port).
 func segmentStates(sg string, cs []concept, asked []ask, pc *claim.Cache) bool {
+	if len(sg) > 2*itemChars {
+		sg = clipAround(sg, cs, 2*itemChars) // a minified line is one segment
+	}
 	if slices.ContainsFunc(asked, func(a ask) bool { return a.role == "address" }) && len(claim.Addresses(sg)) > 0 {
 		return true
 	}
@@ -229,17 +261,19 @@ func (m *message) statesAsked(cs []concept, asked []ask, pc *claim.Cache) bool {
 // the value a prompt asks, where it fits (showSettingsAnew's way).
 func (m *message) pickLine(cs []concept, line string) string {
 	segs, _ := m.split()
-	valued := make([]bool, len(segs))
+	valued := make([]float64, len(segs))
 	for i, sg := range segs {
-		valued[i] = showsWholeLine(sg, line)
+		if showsWholeLine(sg, line) {
+			valued[i] = max(heaviest(cs), 1)
+		}
 	}
-	return m.pick(cs, valued, max(heaviest(cs), 1), itemChars)
+	return m.pick(cs, valued, itemChars)
 }
 
 // pick is the excerpt of a message within maxBytes for concepts cs, where
-// a segment marked in valued (nil for none) also holds a concept of weight
-// vw: the value a prompt asks for.
-func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) string {
+// a segment with a weight in valued (nil for none) also holds a concept of
+// that weight: the value a prompt asks for.
+func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 	if len(m.text) <= maxBytes {
 		return m.text
 	}
@@ -270,11 +304,11 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 				continue
 			}
 			gain := 0.0
-			if valued != nil && valued[i] {
+			if valued != nil && valued[i] > 0 {
 				if valueShown {
-					gain += 0.3 * vw
+					gain += 0.3 * valued[i]
 				} else {
-					gain += vw
+					gain += valued[i]
 				}
 			}
 			for _, j := range holds[i] {
@@ -312,7 +346,7 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		// Where that line opens a short list, all of it (shortList): one
 		// item alone misstates what the line says ("checks two
 		// conditions: 1. … 2. …").
-		if n := best + 1; (strings.HasSuffix(segs[best], ":") || isLabel(segs[best])) && n < len(segs) {
+		if n := best + 1; (strings.HasSuffix(segs[best], ":") || isLabel(segs[best]) && m.wholeLine(segs[best])) && n < len(segs) {
 			// In order, while they fit: a list is not shown with a gap.
 			for _, l := range m.shortList(n) {
 				if !shown[l] {
@@ -327,7 +361,7 @@ func (m *message) pick(cs []concept, valued []bool, vw float64, maxBytes int) st
 		for _, j := range holds[best] {
 			covered[j] = true
 		}
-		if valued != nil && valued[best] {
+		if valued != nil && valued[best] > 0 {
 			valueShown = true
 		}
 		if size >= maxBytes {
@@ -505,20 +539,25 @@ func headingOf(segs []string, i int) int {
 	return h
 }
 
-// isLabel reports a line all in bold ("**`AudioControls.tsx`**",
+// isLabel reports a short line all in bold ("**`AudioControls.tsx`**",
 // "**Deployment:**"), the way an answer titles the lines under it without
-// a heading.
+// a heading; not a sentence in bold ("**Nothing below is deployed
+// yet.**"), which says something of its own.
 func isLabel(line string) bool {
 	inner, ok := strings.CutPrefix(line, "**")
 	if !ok {
 		return false
 	}
 	inner, ok = strings.CutSuffix(strings.TrimSuffix(inner, ":"), "**")
-	return ok && inner != "" && !strings.Contains(inner, "**")
+	return ok && inner != "" && len(inner) <= maxLabel && !strings.Contains(inner, "**") && !strings.HasSuffix(inner, ".")
 }
 
+// maxLabel is the longest label isLabel reads: a name or a few words.
+const maxLabel = 60
+
 // identifierKeys are the keys of the parts of the camelCase identifiers
-// segment sg writes ("AudioControls" holds "audio" and "controls"), which
+// segment sg writes in ASCII ("AudioControls" holds "audio" and
+// "controls"; "HTTPServer" is one word), which
 // keysOf reads as one word each, as the index does. A heading or a label
 // naming a component ("**`AudioControls.tsx`**") titles the lines about
 // what the prompt's words describe; any other line full of identifiers is

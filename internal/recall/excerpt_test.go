@@ -181,7 +181,7 @@ func TestExcerptShowsAVersionOfSomethingDescribed(t *testing.T) {
 	for i := range cs {
 		cs[i].weight = 1
 	}
-	asked := asks(cs, claim.Asks(prompt))
+	asked := asks(cs, prompt)
 	m := readEvent(store.Event{Type: store.TypeToolObservation, Text: out.String(), Payload: []byte(`{"tool":"Bash"}`)})
 	if got := valueExcerpt(m, cs, asked, &claim.Cache{}, itemChars); !strings.Contains(got, "v0.41.7") {
 		t.Errorf("the version line is not shown: %q", got)
@@ -198,11 +198,11 @@ func TestExcerptShowsTheAmountAsked(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("I reworked the kiln handbook as you asked:\n")
 	for i := range 10 {
-		fmt.Fprintf(&b, "%d. **Firing section %d** - rewrote the handbook's steps for glaze firing, one per paragraph\n", i+1, i+1)
+		fmt.Fprintf(&b, "%d. **Section %d** - rewrote the steps for glaze firing, one per paragraph\n", i+1, i+1)
 	}
 	b.WriteString("11. **Kept it short** - trimmed from 812 to 430 lines without losing a step\n")
 	for i := range 10 {
-		fmt.Fprintf(&b, "- the handbook's glaze firing notes for cone %d are now in one table\n", i+4)
+		fmt.Fprintf(&b, "- the glaze notes for cone %d are now in one table\n", i+4)
 	}
 	summary := b.String()
 	m := readText(summary)
@@ -214,7 +214,7 @@ func TestExcerptShowsTheAmountAsked(t *testing.T) {
 		{"What did the glaze firing rework change in the kiln handbook?", "812 to 430 lines", false},
 	} {
 		cs := weighed(concepts(tt.prompt, repoGlosses()))
-		got := valueExcerpt(m, cs, asks(cs, claim.Asks(tt.prompt)), &claim.Cache{}, itemChars)
+		got := valueExcerpt(m, cs, asks(cs, tt.prompt), &claim.Cache{}, itemChars)
 		if strings.Contains(got, tt.want) != tt.shown {
 			t.Errorf("%q: %q shown %v, want %v:\n%s", tt.prompt, tt.want, !tt.shown, tt.shown, got)
 		}
@@ -229,9 +229,23 @@ func TestExcerptShowsTheAmountAsked(t *testing.T) {
 	}, "\n")
 	prompt := "How big is the close button in the kiln dashboard's header now?"
 	cs := weighed(concepts(prompt, repoGlosses()))
-	got := valueExcerpt(readText(buttons), cs, asks(cs, claim.Asks(prompt)), &claim.Cache{}, 120)
+	got := valueExcerpt(readText(buttons), cs, asks(cs, prompt), &claim.Cache{}, 120)
 	if !strings.Contains(got, "24px circle") {
 		t.Errorf("the close button's size is not shown:\n%s", got)
+	}
+	// An amount of something the prompt does not name is no answer over a
+	// line about what it names.
+	upload := strings.Join([]string{
+		"Reworked the kiln's upload page.",
+		"- The progress bar fills to 100% when the upload ends",
+		"- The header keeps the firing schedule's name on the left",
+		"- " + strings.Repeat("The upload page keeps the kiln's temperature chart and its legend. ", 8),
+	}, "\n")
+	prompt = "How big is the avatar in the profile header?"
+	cs = weighed(concepts(prompt, repoGlosses()))
+	got = valueExcerpt(readText(upload), cs, asks(cs, prompt), &claim.Cache{}, 100)
+	if !strings.Contains(got, "The header keeps") || strings.Contains(got, "100%") {
+		t.Errorf("an amount of another thing took the place of the line about the profile header:\n%s", got)
 	}
 }
 
@@ -255,9 +269,45 @@ func TestExcerptShowsTheVersionOfAPackageDescribed(t *testing.T) {
 	prompt := "Which Slack API client package, and which version, did we install for the notifier?"
 	cs := weighed(concepts(prompt, repoGlosses()))
 	m := readEvent(store.Event{Type: store.TypeToolObservation, Text: out.String(), Payload: []byte(`{"tool":"Bash"}`)})
-	got := valueExcerpt(m, cs, asks(cs, claim.Asks(prompt)), &claim.Cache{}, itemChars)
+	got := valueExcerpt(m, cs, asks(cs, prompt), &claim.Cache{}, itemChars)
 	if !strings.Contains(got, "@quillworks/hookline@7.3.1") {
 		t.Errorf("the package's version is not shown: %q", got)
+	}
+	// In a message, another version is of what was done besides.
+	var msg strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&msg, "Step %d of the notifier rework went through without surprises.\n", i)
+	}
+	msg.WriteString("Bumped typescript@5.4.5 while at it.\n")
+	for i := range 20 {
+		fmt.Fprintf(&msg, "Check %d of the notifier passed on the first run.\n", i)
+	}
+	m = readEvent(store.Event{Type: store.TypeAgentResponse, Text: msg.String()})
+	if got := valueExcerpt(m, cs, asks(cs, prompt), &claim.Cache{}, 200); strings.Contains(got, "typescript") {
+		t.Errorf("another package's version is shown as the one asked: %q", got)
+	}
+}
+
+// A label is a short line all in bold; a sentence in bold says something
+// of its own, and a line with bold inside is no label.
+func TestIsLabel(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"**`FiringChart.tsx`**", true},
+		{"**Deployment:**", true},
+		{"**Deployment**:", true},
+		{"**Nothing below is deployed yet.**", false},
+		{"**" + strings.Repeat("kiln ", 20) + "**", false},
+		{"**Kiln** and **glaze**", false},
+		{"Kiln **glaze**", false},
+		{"****", false},
+	} {
+		if got := isLabel(tc.line); got != tc.want {
+			t.Errorf("isLabel(%q) = %v, want %v", tc.line, got, tc.want)
+		}
 	}
 }
 
@@ -342,13 +392,17 @@ func FuzzExcerpt(f *testing.F) {
 		"I see:\n- a\n- b\n- c\n- d\n- e\n- f\nThe problem is twice.",
 		"x:\n1. " + strings.Repeat("long sentence here. ", 20) + "\n2. b",
 		"\xff:\n- \x00\n",
+		"**`KilnChart.tsx`**\n- 24px circle\n- 100%\n**Done.**\n└─ @kiln/chart@1.2.3",
 	} {
 		f.Add(s, "what are the conditions to pass?")
+		f.Add(s, "how big is the kiln chart, and which version of the chart package?")
 	}
 	f.Fuzz(func(t *testing.T, text, prompt string) {
 		cs := weighed(concepts(prompt, nil))
+		asked := asks(cs, prompt)
 		for _, n := range []int{40, itemChars} {
 			excerpt(strings.Repeat(text+"\n", 3), cs, n)
+			valueExcerpt(readText(strings.Repeat(text+"\n", 3)), cs, asked, &claim.Cache{}, n)
 		}
 	})
 }

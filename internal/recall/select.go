@@ -206,11 +206,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		now = time.Now()
 	}
 	find := plan(cs, total)
-	asked := asks(cs, claim.Asks(prompt))
-	// AnyVersion and AnyAmount only pick the lines shown: no statement
-	// fills them, so they say nothing of whether the prompt asks the
-	// project's own choice.
-	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return a.role != claim.AnyVersion && a.role != claim.AnyAmount })
+	asked := asks(cs, prompt)
+	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return !a.any })
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	// A question for a role asks the project's own choice (a convention, a
@@ -1090,8 +1087,8 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	for i, s := range ss {
 		rel := s.cov * s.spec
 		for _, a := range asked {
-			if rel >= roleRelevance || s.base <= roleFloor {
-				continue
+			if a.any || rel >= roleRelevance || s.base <= roleFloor {
+				continue // no statement fills an any role: no message answers it so
 			}
 			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), &parsed{text: ex, pc: pc}, cs, a) {
 				rel = roleRelevance // it gives the value the prompt asks for
@@ -1409,16 +1406,29 @@ const shapeOwnCoverage = 0.15
 // ask is a role a prompt asks the value of, prepared once per prompt.
 type ask struct {
 	role  string
-	shape bool      // its values are shapes (claim.Shape)
+	shape bool // its values are shapes (claim.Shape)
+	// any marks a role no statement fills (claim.AnyVersion,
+	// claim.AnyAmount): any version, any amount answers it. It picks the
+	// lines shown; it says nothing of whether a message gives the
+	// project's own choice.
+	any   bool
 	cs    []concept // the prompt's concepts and the role's own words (withRole)
 	words textKeys  // the words naming it ("address", "how often", "every")
 }
 
-// asks prepares the roles a prompt with concepts cs asks (claim.Asks).
-func asks(cs []concept, roles []string) []ask {
+// asks prepares the roles prompt, whose concepts are cs, asks
+// (claim.Asks). An amount's concepts leave out the word asking it ("big"
+// of "how big is the close button?", claim.AmountAsker): a line saying
+// "big" is not about the close button for it.
+func asks(cs []concept, prompt string) []ask {
+	roles := claim.Asks(prompt)
 	out := make([]ask, len(roles))
 	for i, r := range roles {
-		out[i] = ask{role: r, shape: claim.Shape(r), cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
+		a := ask{role: r, shape: claim.Shape(r), any: r == claim.AnyVersion || r == claim.AnyAmount, cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
+		if w := claim.AmountAsker(prompt); r == claim.AnyAmount && w != "" {
+			a.cs = slices.DeleteFunc(slices.Clone(cs), func(c concept) bool { return slices.Contains(c.forms, w) })
+		}
+		out[i] = a
 	}
 	return out
 }

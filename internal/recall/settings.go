@@ -407,13 +407,15 @@ func showSettingsAnew(out []Item, cs []concept, asked []ask, pc *claim.Cache) {
 		if len(asked) > 0 {
 			valued = m.valued(cs, asked, pc)
 		}
+		weights := make([]float64, len(segs))
 		for i, sg := range segs {
-			valued[i] = valued[i] || slices.ContainsFunc(want, func(l string) bool { return showsWholeLine(sg, l) })
+			if valued[i] || slices.ContainsFunc(want, func(l string) bool { return showsWholeLine(sg, l) }) {
+				weights[i] = max(heaviest(cs), 1)
+			}
 		}
-		vw := max(heaviest(cs), 1)
-		n.Excerpt = m.pick(cs, valued, vw, itemChars)
+		n.Excerpt = m.pick(cs, weights, itemChars)
 		if n.widen != nil {
-			n.widen = func() string { return m.pick(cs, valued, vw, leadChars) }
+			n.widen = func() string { return m.pick(cs, weights, leadChars) }
 		}
 	}
 }
