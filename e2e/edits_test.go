@@ -337,3 +337,49 @@ func TestRealClientNamedConfigAsItStands(t *testing.T) {
 		t.Errorf("the file's newest write was not recalled:\n%s", got)
 	}
 }
+
+// TestRealClientEditOfOneSubstitution: a session arms the kiln's three
+// alarms with one edit that flips the same flag on each line. In the next
+// session a question about whether they start armed gets that change as a
+// warning, though no line of it names more of the question than another.
+func TestRealClientEditOfOneSubstitution(t *testing.T) {
+	w := newWorld(t)
+	old := "  door: { armed: false, level: 1 }, // the loudest\n  vent: { armed: false, level: 2 },\n  fan: { armed: false, level: 3 }\n"
+	js := w.projectFile("alarms.js", "const alarms = {\n"+old+"};\nmodule.exports = alarms;\n")
+	edit, err := json.Marshal(map[string]string{"file_path": js, "old_string": old, "new_string": strings.ReplaceAll(old, "armed: false", "armed: true")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := w.session("s1", nil, "Arm the kiln alarms by default.\nREADFILE "+js+"\nCALLTOOL Edit "+string(edit)+"\nREPLY Done.")
+	if b, _ := os.ReadFile(js); !strings.Contains(string(b), "armed: true") {
+		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
+	}
+	block := warningBlock(t, w.session("s2", nil, "Are the three kiln alarms armed out of the box in alarms.js, or do they start off?"))
+	old1, now := strings.Index(block, "armed: false"), strings.LastIndex(block, "armed: true")
+	if old1 < 0 || now < 0 || now < old1 {
+		t.Errorf("the warning does not set the flag before against the flag after:\n%s", block)
+	}
+}
+
+// TestRealClientWriteReplacesARun: a session reads the kiln's env schema,
+// then writes it whole with its four variables replaced by one. In the
+// next session a question about which variables it checks now gets a
+// warning setting the four against the one.
+func TestRealClientWriteReplacesARun(t *testing.T) {
+	w := newWorld(t)
+	ts := w.projectFile("env.ts", "export const env = schema({\n  KILN_URL: z.string().min(1),\n  KILN_TOKEN: z.string().min(1),\n"+
+		"  GLAZE_SECRET: z.string().min(1),\n  GLAZE_ID: z.string().min(1),\n});\n")
+	write, err := json.Marshal(map[string]string{"file_path": ts, "content": "export const env = schema({\n  OVEN_KEY: z.string().min(1),\n});\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := w.session("s1", nil, "Move the kiln env schema to the oven key.\nREADFILE "+ts+"\nCALLTOOL Write "+string(write)+"\nREPLY Done.")
+	if b, _ := os.ReadFile(ts); !strings.Contains(string(b), "OVEN_KEY") {
+		t.Fatalf("the write did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
+	}
+	block := warningBlock(t, w.session("s2", nil, "Which variables does the kiln env.ts schema check for now?"))
+	old, now := strings.Index(block, "KILN_TOKEN"), strings.LastIndex(block, "OVEN_KEY")
+	if old < 0 || now < 0 || now < old || !strings.Contains(block, "a write of env.ts") {
+		t.Errorf("the warning does not set the four variables against the one:\n%s", block)
+	}
+}

@@ -587,7 +587,9 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 		if !ok && a != nil && !paired[pair(itemKey(a.it), itemKey(b.it))] {
 			if w, ok = lineChanged(*a, b, snaps); !ok {
-				w, ok = entryDropped(*a, b, snaps, sel)
+				if w, ok = entryDropped(*a, b, snaps, sel); !ok {
+					w, ok = runReplaced(*a, b, snaps)
+				}
 			}
 		}
 		if ok {
@@ -680,6 +682,49 @@ func lineChanged(a, b shown, snaps []shown) (Warning, bool) {
 				curlyQuotes.Replace(Inert(c.file)), date(b.it.Time))}, true
 	}
 	return Warning{}, false
+}
+
+// runReplaced is the warning on lines of the older snapshot a that the
+// write b replaced with lines of their own shape, too many to read as
+// changes in place (editChanges): four variables of a schema replaced by
+// one ("SUPABASE_URL: z.string().min(1)," and three like it made
+// "APOLLO_API_KEY: z.string().min(1),"), imports or dependencies swapped.
+// Every line either dropped or put in is one of the other side's with a
+// few tokens changed (changedLine), the two sides no more than
+// maxSnapshotDiff lines, and both are shown; the write's lines are in
+// every newer snapshot shown.
+func runReplaced(a, b shown, snaps []shown) (Warning, bool) {
+	if wasCut(a.it.event.Text) || wasCut(b.it.event.Text) {
+		return Warning{}, false
+	}
+	removed, added := missing(a.lines, b.lines), missing(b.lines, a.lines)
+	if len(removed)+len(added) <= 2 || len(removed) > maxSnapshotDiff || len(added) > maxSnapshotDiff || len(added) == 0 {
+		return Warning{}, false // one line each is lineChanged's; none added, a removal
+	}
+	opener := lineComment(b.file)
+	alike := func(l string, others []string) bool {
+		return slices.ContainsFunc(others, func(o string) bool { return changedLine(l, o, opener, false) })
+	}
+	for _, r := range removed {
+		if !alike(r, added) {
+			return Warning{}, false
+		}
+	}
+	for _, l := range added {
+		if !alike(l, removed) || changedLater(snaps, b.file, l, b.it.Time) {
+			return Warning{}, false
+		}
+	}
+	if !slices.ContainsFunc(removed, func(l string) bool { return strings.Contains(a.it.Excerpt, l) }) ||
+		!slices.ContainsFunc(added, func(l string) bool { return strings.Contains(b.it.Excerpt, l) }) {
+		return Warning{}, false
+	}
+	old, new := strings.Join(removed, " "), strings.Join(added, " ")
+	return Warning{Severity: "HIGH", Kind: "superseded",
+		A: Memory{CID: a.it.CID, Type: kindLabel(a.it), Date: a.it.Time, Title: clipRunes(old, 2*editQuote)},
+		B: Memory{CID: b.it.CID, Type: kindLabel(b.it), Date: b.it.Time, Title: clipRunes(new, 2*editQuote)},
+		Note: fmt.Sprintf("a write of %s (%s) replaced the first lines with the second; the newer are the current ones.",
+			curlyQuotes.Replace(Inert(baseName(b.file))), date(b.it.Time))}, true
 }
 
 // entryDropped is the warning on a config file's entry the write b left

@@ -650,6 +650,35 @@ func TestLaterEditListedAfterItsRun(t *testing.T) {
 	}
 }
 
+// TestWriteWarnsWithTheRunItReplaced: a write that replaced four alike
+// lines of a schema with one of their shape, too many to read as changes
+// in place, warns with both runs; one that put lines of another shape in
+// their place is a rewrite, and warns of nothing.
+func TestWriteWarnsWithTheRunItReplaced(t *testing.T) {
+	t.Parallel()
+	item := func(cid string, at time.Time, text string) Item {
+		it := messageItem(store.Event{ID: int64(at.Unix()), Time: at, Type: store.TypeToolObservation, Text: text}, text)
+		it.CID = cid
+		it.promptConcepts = weighed(concepts("which variables does the kiln env schema check for now?", nil))
+		return it
+	}
+	read := "Read: /kiln/env.ts\n     1→export const env = schema({\n     2→  KILN_URL: z.string().min(1),\n     3→  KILN_TOKEN: z.string().min(1),\n" +
+		"     4→  GLAZE_SECRET: z.string().min(1),\n     5→  GLAZE_ID: z.string().min(1),\n     6→});\n"
+	write := "Write: /kiln/env.ts\n+ export const env = schema({\n+   OVEN_KEY: z.string().min(1),\n+ });"
+	ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{})
+	if len(ws) != 1 || !strings.Contains(ws[0].A.Title, "KILN_TOKEN") || ws[0].B.Title != "OVEN_KEY: z.string().min(1)," || ws[0].A.CID != "r" || ws[0].B.CID != "w" {
+		t.Fatalf("want the four variables set against the one written: %+v", ws)
+	}
+	// A line of another shape put in, or taken out, makes it a rewrite.
+	putIn := "Write: /kiln/env.ts\n+ export const env = schema({\n+   OVEN_KEY: z.string().min(1),\n+   oven: loadOven(process.env),\n+ });"
+	takenOut := strings.Replace(read, "     6→});", "     6→  cache: makeCache(),\n     7→});", 1)
+	for _, tc := range []struct{ read, write string }{{read, putIn}, {takenOut, write}} {
+		if ws := writeWarnings([]Item{item("r", day, tc.read), item("w", day.Add(time.Minute), tc.write)}, map[[2]int64]bool{}); len(ws) != 0 {
+			t.Errorf("a rewrite with a line of another shape warned: %+v", ws)
+		}
+	}
+}
+
 // TestWriteWarnsWithTheLineItReplaced: a write of a file shown after a
 // read of it shown too, both whole, warns with the line it changed in
 // place, the one naming the prompt's words first; a read cut when stored,
