@@ -650,18 +650,24 @@ func TestLaterEditListedAfterItsRun(t *testing.T) {
 	}
 }
 
+// runFor makes a tool run shown for prompt, with the citation id cid.
+func runFor(prompt string) func(cid string, at time.Time, text string) Item {
+	cs := weighed(concepts(prompt, nil))
+	return func(cid string, at time.Time, text string) Item {
+		it := messageItem(store.Event{ID: int64(at.Unix()), Time: at, Type: store.TypeToolObservation, Text: text}, text)
+		it.CID = cid
+		it.promptConcepts = cs
+		return it
+	}
+}
+
 // TestWriteWarnsWithTheRunItReplaced: a write that replaced four alike
 // lines of a schema with one of their shape, too many to read as changes
 // in place, warns with both runs; one that put lines of another shape in
 // their place is a rewrite, and warns of nothing.
 func TestWriteWarnsWithTheRunItReplaced(t *testing.T) {
 	t.Parallel()
-	item := func(cid string, at time.Time, text string) Item {
-		it := messageItem(store.Event{ID: int64(at.Unix()), Time: at, Type: store.TypeToolObservation, Text: text}, text)
-		it.CID = cid
-		it.promptConcepts = weighed(concepts("which variables does the kiln env schema check for now?", nil))
-		return it
-	}
+	item := runFor("which variables does the kiln env schema check for now?")
 	read := "Read: /kiln/env.ts\n     1→export const env = schema({\n     2→  KILN_URL: z.string().min(1),\n     3→  KILN_TOKEN: z.string().min(1),\n" +
 		"     4→  GLAZE_SECRET: z.string().min(1),\n     5→  GLAZE_ID: z.string().min(1),\n     6→});\n"
 	write := "Write: /kiln/env.ts\n+ export const env = schema({\n+   OVEN_KEY: z.string().min(1),\n+ });"
@@ -685,12 +691,7 @@ func TestWriteWarnsWithTheRunItReplaced(t *testing.T) {
 // or from a later line, shows no whole file to compare.
 func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	t.Parallel()
-	item := func(cid string, at time.Time, text string) Item {
-		it := messageItem(store.Event{ID: int64(at.Unix()), Time: at, Type: store.TypeToolObservation, Text: text}, text)
-		it.CID = cid
-		it.promptConcepts = weighed(concepts("which class does the kiln activity extend now?", nil))
-		return it
-	}
+	item := runFor("which class does the kiln activity extend now?")
 	read := "Read: /kiln/KilnActivity.kt\n     1→package kiln\n     2→\n     3→import glaze.GlazeActivity\n     4→\n     5→class KilnActivity : GlazeActivity()\n"
 	write := "Write: /kiln/KilnActivity.kt\n+ package kiln\n+ \n+ import oven.OvenActivity\n+ \n+ class KilnActivity : OvenActivity()\n+ "
 	ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{})
