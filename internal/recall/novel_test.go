@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -198,5 +199,52 @@ func TestNamesUnseenTerm(t *testing.T) {
 		if got := namesUnseenTerm(cs, c.ents, c.prompt, c.dict); got != c.want {
 			t.Errorf("%q (seen %v, said %v, %d entries, dictionary %v): %v, want %v", c.prompt, c.seen, c.said, len(c.ents), c.dict != nil, got, c.want)
 		}
+	}
+}
+
+// TestUnseenEverydayWordsWeighLittle: a question's everyday words the
+// project never wrote ("straight", "people", "hurry") are how it is put,
+// not a sign it is about something never discussed; weighed like an
+// unseen name, they outweighed the project's words the question shares
+// ("command", "generated", "doc") and the question got nothing. A word no
+// dictionary knows ("hreflang") keeps its weight: that one may name
+// something new.
+func TestUnseenEverydayWordsWeighLittle(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	chores(t, db)
+	for i := range 60 {
+		say(t, db, fmt.Sprintf("chart-%d", i), day.AddDate(0, 0, -70+i),
+			fmt.Sprintf("Tidy the kiln temperature chart number %d.", i),
+			fmt.Sprintf("Tidied chart %d: the axis labels read in celsius now.", i))
+	}
+	for i := range 12 {
+		say(t, db, fmt.Sprintf("docs-%d", i), day.AddDate(0, 0, -10+i/2),
+			fmt.Sprintf("Run the docs command for glaze recipe %d.", i),
+			fmt.Sprintf("The generated docs for glaze recipe %d are in docs/glazes, the command printed no warnings.", i))
+	}
+	say(t, db, "fire", day,
+		"Let the generated glaze docs start a firing.",
+		"Added the /kiln-fire command: it reads a generated glaze doc and queues its firing schedule.")
+	prompt := "Is there a command for going from a generated doc straight to the kiln, for people in a hurry?"
+	if got := recallFor(t, db, defaults(), prompt); !strings.Contains(got, "/kiln-fire") {
+		t.Errorf("a question in everyday words about the project's command was not answered:\n%s", got)
+	}
+	cs, _, err := newTermCounts(db, "now").weigh(context.Background(), concepts("is there a hreflang segment straight in the kiln docs?", nil), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weight := map[string]float64{}
+	for _, c := range cs {
+		weight[c.forms[0]] = c.weight
+	}
+	// Unseen all three: a word no dictionary knows keeps an unseen word's
+	// weight, a rare English one (Zipf 3.3) most of it, an everyday one
+	// the floor.
+	if got, want := weight["straight"]/weight["hreflang"], unseenEverydayFloor; math.Abs(got-want) > 1e-9 {
+		t.Errorf("an everyday unseen word weighs %.3f of an unknown one, want %.3f", got, want)
+	}
+	if got := weight["segment"] / weight["hreflang"]; got < 0.8 || got >= 1 {
+		t.Errorf("a rare English unseen word weighs %.3f of an unknown one, want most of it", got)
 	}
 }

@@ -411,6 +411,18 @@ func namesProject(prompt string) bool {
 // unchanged at 1 of 16).
 const unseenWeight = 0.3
 
+// unseenEverydayFloor is the least share of an unseen word's weight that an
+// everyday English word keeps (everydayShare). A word the store never saw
+// but every reader knows ("segment", "front", "look") is how the prompt is
+// put, not what it is about: weighed like an unseen name, it outweighed
+// the project's own rare words the prompt shares, and the prompt read as
+// about something never discussed. A word no dictionary knows keeps
+// unseenWeight in full: that one may well name something new. The floor
+// keeps such a word from counting for nothing, which let a prompt made
+// only of everyday words match any one of its words. Results were the
+// same at 0 and 0.5 on the sets it was checked on (docs/recall.md, pass 74).
+const unseenEverydayFloor = 0.25
+
 // foreignUnseenWeight is the share of an unseen word's weight that a word
 // keeps when it is of a prompt in another language than English and neither
 // it, its cognate prefix nor any of its translations is in the store. In an
@@ -576,6 +588,8 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 			c.weight *= unseenWeight
 			if c.foreign {
 				c.weight *= foreignUnseenWeight
+			} else if plainWord(c.forms[0]) {
+				c.weight *= max(everydayShare(c.forms[0]), unseenEverydayFloor)
 			}
 		}
 		switch {
