@@ -102,6 +102,18 @@ func valueExcerpt(m *message, cs []concept, asked []ask, pc *claim.Cache, maxByt
 	if len(asked) == 0 || len(m.text) <= maxBytes {
 		return m.excerpt(cs, maxBytes)
 	}
+	weights, cs := m.valueWeights(cs, asked, pc)
+	if weights == nil {
+		return m.excerpt(cs, maxBytes)
+	}
+	return m.pick(cs, weights, maxBytes)
+}
+
+// valueWeights is, for each of the message's segments, the weight of the
+// value of an asked role it states (valueExcerpt), nil when none states
+// one; and the concepts to pick the excerpt's other lines by (an amount's
+// question word left out).
+func (m *message) valueWeights(cs []concept, asked []ask, pc *claim.Cache) ([]float64, []concept) {
 	var amounts []ask
 	roles := slices.DeleteFunc(slices.Clone(asked), func(a ask) bool {
 		if a.role == claim.AnyAmount {
@@ -143,9 +155,9 @@ func valueExcerpt(m *message, cs []concept, asked []ask, pc *claim.Cache, maxByt
 		found = found || weights[i] > 0
 	}
 	if !found {
-		return m.excerpt(cs, maxBytes)
+		return nil, cs
 	}
-	return m.pick(cs, weights, maxBytes)
+	return weights, cs
 }
 
 // bareAmount is the share of a value's weight a line stating an amount
@@ -297,10 +309,29 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 	covered := make([]bool, len(cs))
 	valueShown := false
 	size := 0
+	fits := func(i int) bool { return size+len(segs[i])+5 <= maxBytes || size == 0 }
 	for {
+		// Until the value asked is shown, a line that only repeats words
+		// already shown waits while a line giving the value still fits:
+		// a report's fortieth line about the handbook outweighed, by its
+		// words shown already, the one line giving the handbook's length
+		// ("trimmed from 812 to 430 lines"). A line with a word not yet
+		// shown still competes with the value by its weight.
+		pending := false
+		if valued != nil && !valueShown {
+			for i := range segs {
+				if valued[i] > 0 && !shown[i] && fits(i) {
+					pending = true
+					break
+				}
+			}
+		}
 		best, bestGain := -1, 0.0
-		for i, sg := range segs {
-			if shown[i] || size+len(sg)+5 > maxBytes && size > 0 {
+		for i := range segs {
+			if shown[i] || !fits(i) {
+				continue
+			}
+			if pending && valued[i] == 0 && !slices.ContainsFunc(holds[i], func(j int) bool { return !covered[j] }) {
 				continue
 			}
 			gain := 0.0

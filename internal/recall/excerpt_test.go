@@ -406,3 +406,59 @@ func FuzzExcerpt(f *testing.F) {
 		}
 	})
 }
+
+// An entry distilled from a long report shows, as its quote, the report's
+// lines giving the amount asked, as the report itself would be shown
+// (valueExcerpt): its first lines, which share the prompt's words, gave
+// Claude everything but the count.
+func TestEntryQuoteShowsTheAmountAsked(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("Here is the report of the kiln handbook rework:\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "%d. Glaze firing section %d of the kiln handbook rewritten, one step per paragraph\n", i+1, i+1)
+	}
+	b.WriteString("21. Kept it short: trimmed from 812 to 430 lines without losing a step\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "- the kiln handbook's glaze firing notes for cone %d now sit in one table\n", i+4)
+	}
+	report := b.String()
+	quote := "Here is the report of the kiln handbook rework:"
+	prompt := "After the glaze firing rework, roughly how long is the kiln handbook now?"
+	db := storetest.Open(t)
+	filler(t, db)
+	evs := say(t, db, "handbook", day, report, "Thanks, noted.")
+	e, _, err := db.PutEntry(context.Background(), store.Entry{
+		Project: proj, SessionID: "handbook", Type: "fact", Title: "Glaze firing section 1 of the kiln handbook rewritten", Subject: "kiln handbook",
+		ClaimKey: "kiln handbook|section 1", Stage: store.StageVerified, Created: day,
+		Evidence: []store.Evidence{{SessionID: "handbook", EventID: evs[0].ID, Quote: quote, Method: "exact", Confidence: 1, SpanEnd: len(quote)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), prompt)
+	if !strings.Contains(got, e.CID) || strings.Contains(got, store.EventCID(evs[0].ID)) {
+		t.Fatalf("the entry does not stand for the report:\n%s", got)
+	}
+	if !strings.Contains(got, "812 to 430 lines") {
+		t.Errorf("the entry's quote does not show the amount asked:\n%s", got)
+	}
+	// An entry whose claim gives the amount keeps the quote it was
+	// distilled from: the report's line would say it twice.
+	cs := weighed(concepts(prompt, repoGlosses()))
+	for _, c := range []struct {
+		claim string
+		kept  bool
+	}{
+		{"Glaze firing section 1 of the kiln handbook rewritten", false},
+		{"The kiln handbook was trimmed from 812 to 430 lines", true},
+	} {
+		it := Item{Kind: KindEntry, Text: c.claim, Quote: quote, quoteMsg: readText(report)}
+		it.quoteValue(cs, asks(cs, prompt), &claim.Cache{})
+		if kept := it.Quote == quote; kept != c.kept {
+			t.Errorf("%q: quote kept %v, want %v: %q", c.claim, kept, c.kept, it.Quote)
+		} else if !kept && (!strings.Contains(it.Quote, "812 to 430 lines") || len(it.Quote) > quoteChars) {
+			t.Errorf("%q: the quote shown instead is not the line giving the amount within %d bytes: %q", c.claim, quoteChars, it.Quote)
+		}
+	}
+}

@@ -91,8 +91,12 @@ type Item struct {
 	widen   func() string
 	wideMax int
 	// quoteMsg is the message whose excerpt an entry shows as its quote
-	// (merge); nil for others.
+	// (merge, quoteValue); nil for others.
 	quoteMsg *message
+	// source is the message an entry stands for (merge), whose lines
+	// giving a value asked its quote may show (quoteValue); zero for
+	// others.
+	source store.Event
 	// room is the bytes of Excerpt shown (of Quote, for an entry):
 	// itemChars (quoteChars) when 0.
 	room int
@@ -453,6 +457,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		it.promptConcepts = cs
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
+			if len(asked) > 0 {
+				it.quoteValue(cs, asked, pc)
+			}
 		} else if len(asked) > 0 {
 			// The lines shown of a long message are the ones giving the
 			// value the prompt asks for, read only for what is shown:
@@ -503,6 +510,31 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	showSettingsAnew(out, cs, asked, pc)
 	return out, nil
+}
+
+// quoteValue makes an entry's quote the lines of the message it stands for
+// that give the value the prompt asks (valueWeights), when neither its
+// claim nor its quote gives one: an entry distilled from a long report's
+// first line stood in for the report, and its quote hid the one line
+// giving the handbook's length asked. The message is the one whose words
+// the quote shows (quoteMsg), or else the one merge folded into the entry.
+func (it *Item) quoteValue(cs []concept, asked []ask, pc *claim.Cache) {
+	m := it.quoteMsg
+	if m == nil {
+		if it.source.ID == 0 {
+			return
+		}
+		m = readText(it.source.Text)
+		m.tool = toolHeaded(it.source)
+	}
+	if segmentStates(it.Text+"\n"+it.Quote, cs, asked, pc) {
+		return
+	}
+	weights, vcs := m.valueWeights(cs, asked, pc)
+	if weights == nil {
+		return
+	}
+	it.Quote, it.quoteMsg = m.pick(vcs, weights, quoteChars), m
 }
 
 // sittingGap is the pause between two of a session's items that ends a
@@ -1618,6 +1650,9 @@ func merge(ents, msgs []Item) []Item {
 				e, m := &ents[i], msgs[j]
 				e.Score = math.Max(e.Score, m.Score*1.05)
 				e.takeRelevance(m)
+				if e.source.ID == 0 {
+					e.source = m.event
+				}
 				if m.Coverage > e.Coverage {
 					// The message says more about the prompt than the
 					// distilled claim: show its words as the entry's quote.
