@@ -6,6 +6,31 @@ import (
 	"testing"
 )
 
+// TestRealClientExcerptShowsTheAmountAsked: the user pastes a long report
+// of the kiln handbook's rework, whose one line giving the handbook's
+// length shares no word with the next session's question. Asked how long
+// the handbook is now, the next session is offered that line.
+func TestRealClientExcerptShowsTheAmountAsked(t *testing.T) {
+	w := newWorld(t)
+	var report strings.Builder
+	report.WriteString("Here is the report of the kiln handbook rework:\n")
+	for i := range 20 {
+		fmt.Fprintf(&report, "%d. Glaze firing section %d of the kiln handbook rewritten, one step per paragraph\n", i+1, i+1)
+	}
+	report.WriteString("21. Kept it short: trimmed from 812 to 430 lines without losing a step\n")
+	for i := range 20 {
+		fmt.Fprintf(&report, "- the kiln handbook's glaze firing notes for cone %d now sit in one table\n", i+4)
+	}
+	w.session("s1", nil, report.String()+"REPLY Noted.")
+	// Another session after it, so that the next one's brief is about
+	// that one, not the report.
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	got := lastInjection(t, w.session("s3", nil, "After the glaze firing rework, roughly how long is the kiln handbook now?"))
+	if !strings.Contains(got, "812 to 430 lines") {
+		t.Fatalf("the line giving the handbook's length is not offered:\n%s", got)
+	}
+}
+
 // TestRealClientExcerptShowsALabelsList: the user pastes what changed in
 // each component of the kiln app, every component a bold label over its
 // list. Asked what the firing chart looks like now, the next session is
