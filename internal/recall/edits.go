@@ -685,20 +685,23 @@ func lineChanged(a, b shown, snaps []shown) (Warning, bool) {
 }
 
 // runReplaced is the warning on lines of the older snapshot a that the
-// write b replaced with lines of their own shape, too many to read as
-// changes in place (editChanges): four variables of a schema replaced by
-// one ("SUPABASE_URL: z.string().min(1)," and three like it made
-// "APOLLO_API_KEY: z.string().min(1),"), imports or dependencies swapped.
-// Every line either dropped or put in is one of the other side's with a
-// few tokens changed (changedLine), the two sides no more than
-// maxSnapshotDiff lines, and both are shown; the write's lines are in
-// every newer snapshot shown.
+// write b replaced with fewer lines of their own shape, too many to read
+// as changes in place (editChanges): four variables of a schema replaced
+// by one ("SUPABASE_URL: z.string().min(1)," and three like it made
+// "APOLLO_API_KEY: z.string().min(1),"). Every line either dropped or put
+// in is one of the other side's with a few tokens changed (changedLine),
+// the two sides no more than maxSnapshotDiff lines, and both are shown;
+// the write's lines are in every newer snapshot shown. As many lines put
+// in as taken out are as many changes in place, many things set at once
+// (a palette recoloured), of which an edit warns only of the one asked
+// (askedChange); more put in than taken out may be the rest of a file the
+// older snapshot showed only the start of.
 func runReplaced(a, b shown, snaps []shown) (Warning, bool) {
 	if wasCut(a.it.event.Text) || wasCut(b.it.event.Text) {
 		return Warning{}, false
 	}
 	removed, added := missing(a.lines, b.lines), missing(b.lines, a.lines)
-	if len(removed)+len(added) <= 2 || len(removed) > maxSnapshotDiff || len(added) > maxSnapshotDiff || len(added) == 0 {
+	if len(removed)+len(added) <= 2 || len(removed) > maxSnapshotDiff || len(added) == 0 || len(added) >= len(removed) {
 		return Warning{}, false // one line each is lineChanged's; none added, a removal
 	}
 	opener := lineComment(b.file)

@@ -111,8 +111,9 @@ func valueExcerpt(m *message, cs []concept, asked []ask, pc *claim.Cache, maxByt
 
 // valueWeights is, for each of the message's segments, the weight of the
 // value of an asked role it states (valueExcerpt), nil when none states
-// one; and the concepts to pick the excerpt's other lines by (an amount's
-// question word left out).
+// one; and the concepts to pick the excerpt's other lines by, which pick
+// must be given instead of cs: the word asking an amount ("long" in "how
+// long is the file?") would otherwise pull in every line using it.
 func (m *message) valueWeights(cs []concept, asked []ask, pc *claim.Cache) ([]float64, []concept) {
 	var amounts []ask
 	roles := slices.DeleteFunc(slices.Clone(asked), func(a ask) bool {
@@ -392,8 +393,10 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 		for _, j := range holds[best] {
 			covered[j] = true
 		}
-		if valued != nil && valued[best] > 0 {
-			valueShown = true
+		// The value may be shown as the heading or a list item that came
+		// with the line picked.
+		for i := range segs {
+			valueShown = valueShown || shown[i] && valued != nil && valued[i] > 0
 		}
 		if size >= maxBytes {
 			break

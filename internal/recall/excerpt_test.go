@@ -273,6 +273,14 @@ func TestExcerptShowsTheVersionOfAPackageDescribed(t *testing.T) {
 	if !strings.Contains(got, "@quillworks/hookline@7.3.1") {
 		t.Errorf("the package's version is not shown: %q", got)
 	}
+	// So does the quote of an entry distilled from the install log.
+	log := store.Event{ID: 1, Type: store.TypeToolObservation, Text: out.String(), Payload: []byte(`{"tool":"Bash"}`)}
+	it := Item{Kind: KindEntry, Text: "Added the notifier's client package", Quote: "Added the Slack client to the notifier", source: log}
+	versionOnly := "Which version of the Slack API client did we install for the notifier?"
+	vcs := weighed(concepts(versionOnly, repoGlosses()))
+	if it.quoteValue(vcs, asks(vcs, versionOnly), &claim.Cache{}); !strings.Contains(it.Quote, "@quillworks/hookline@7.3.1") {
+		t.Errorf("the quote of an entry standing for the install log does not show the version: %q", it.Quote)
+	}
 	// In a message, another version is of what was done besides.
 	var msg strings.Builder
 	for i := range 20 {
@@ -422,6 +430,7 @@ func TestEntryQuoteShowsTheAmountAsked(t *testing.T) {
 	for i := range 20 {
 		fmt.Fprintf(&b, "- the kiln handbook's glaze firing notes for cone %d now sit in one table\n", i+4)
 	}
+	b.WriteString("Long story short: the rework is done\n") // "long" asks; it is not what is asked of
 	report := b.String()
 	quote := "Here is the report of the kiln handbook rework:"
 	prompt := "After the glaze firing rework, roughly how long is the kiln handbook now?"
@@ -443,22 +452,65 @@ func TestEntryQuoteShowsTheAmountAsked(t *testing.T) {
 	if !strings.Contains(got, "812 to 430 lines") {
 		t.Errorf("the entry's quote does not show the amount asked:\n%s", got)
 	}
-	// An entry whose claim gives the amount keeps the quote it was
-	// distilled from: the report's line would say it twice.
+	// With room to spare, the quote widens to more of the report's lines,
+	// still picked for the amount asked.
+	_, q, _ := strings.Cut(got, "quoted: “")
+	if q, _, _ = strings.Cut(q, "”"); len(q) <= quoteChars+len("…") {
+		t.Errorf("the entry's quote is not widened to more of the report where the budget has room:\n%s", got)
+	}
+	// An entry whose claim, or the part of its quote shown, gives the
+	// amount keeps the quote it was distilled from: the report's line would
+	// say it twice. An amount of something else answers nothing.
 	cs := weighed(concepts(prompt, repoGlosses()))
+	long := strings.Repeat("Every glaze firing step was checked against the kiln log. ", 6) + "The kiln handbook went from 812 to 430 lines."
 	for _, c := range []struct {
-		claim string
-		kept  bool
+		claim, quote string
+		kept         bool
 	}{
-		{"Glaze firing section 1 of the kiln handbook rewritten", false},
-		{"The kiln handbook was trimmed from 812 to 430 lines", true},
+		{"Glaze firing section 1 of the kiln handbook rewritten", quote, false},
+		{"The kiln handbook was trimmed from 812 to 430 lines", quote, true},
+		{"Rewrote 20 sections in one pass", quote, false},
+		{"Glaze firing section 1 of the kiln handbook rewritten", "The kiln handbook went from 812 to 430 lines.", true},
+		{"Glaze firing section 1 of the kiln handbook rewritten", long, false},
 	} {
-		it := Item{Kind: KindEntry, Text: c.claim, Quote: quote, quoteMsg: readText(report)}
+		it := Item{Kind: KindEntry, Text: c.claim, Quote: c.quote, quoteMsg: readText(report)}
 		it.quoteValue(cs, asks(cs, prompt), &claim.Cache{})
-		if kept := it.Quote == quote; kept != c.kept {
+		if kept := it.Quote == c.quote; kept != c.kept {
 			t.Errorf("%q: quote kept %v, want %v: %q", c.claim, kept, c.kept, it.Quote)
-		} else if !kept && (!strings.Contains(it.Quote, "812 to 430 lines") || len(it.Quote) > quoteChars) {
+		} else if !kept && (!strings.Contains(it.Quote, "812 to 430 lines") || strings.Contains(it.Quote, "Long story") || len(it.Quote) > quoteChars) {
 			t.Errorf("%q: the quote shown instead is not the line giving the amount within %d bytes: %q", c.claim, quoteChars, it.Quote)
 		}
+	}
+}
+
+// TestValueShownInAListIsShown: a value shown in the short list under the
+// line picked answers the question as much as a line picked for it, so a
+// second amount no longer comes before a line with a prompt word not yet
+// shown.
+func TestValueShownInAListIsShown(t *testing.T) {
+	t.Parallel()
+	cs := weighed(concepts("how long are the kiln handbook and its glaze part now?", repoGlosses()))
+	filler := strings.Repeat("Unrelated remark about the studio's opening hours and parking spaces. ", 2)
+	text := strings.Join([]string{
+		"Kiln handbook, where it stands:",
+		"- 430 lines",
+		"- 12 tables",
+		filler,
+		"Before the rework it had 812 lines.",
+		filler,
+		"Glaze moved to the appendix.",
+		filler,
+	}, "\n")
+	m := readText(text)
+	segs, _ := m.split()
+	valued := make([]float64, len(segs))
+	for i, sg := range segs {
+		if strings.Contains(sg, " lines") {
+			valued[i] = heaviest(cs)
+		}
+	}
+	got := m.pick(cs, valued, 110)
+	if !strings.Contains(got, "430 lines") || !strings.Contains(got, "Glaze moved") || strings.Contains(got, "812") {
+		t.Errorf("want the list's amount and the line naming the glaze, not a second amount:\n%s", got)
 	}
 }

@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -240,9 +239,9 @@ func TestUnseenEverydayWordsWeighLittle(t *testing.T) {
 	}
 	// Unseen all three: a word no dictionary knows keeps an unseen word's
 	// weight, a rare English one (Zipf 3.3) most of it, an everyday one
-	// the floor.
-	if got, want := weight["straight"]/weight["hreflang"], unseenEverydayFloor; math.Abs(got-want) > 1e-9 {
-		t.Errorf("an everyday unseen word weighs %.3f of an unknown one, want %.3f", got, want)
+	// about a quarter: little, not nothing.
+	if got := weight["straight"] / weight["hreflang"]; got < 0.2 || got > 0.3 {
+		t.Errorf("an everyday unseen word weighs %.3f of an unknown one, want about a quarter", got)
 	}
 	if got := weight["segment"] / weight["hreflang"]; got < 0.8 || got >= 1 {
 		t.Errorf("a rare English unseen word weighs %.3f of an unknown one, want most of it", got)

@@ -93,9 +93,9 @@ type Item struct {
 	// quoteMsg is the message whose excerpt an entry shows as its quote
 	// (merge, quoteValue); nil for others.
 	quoteMsg *message
-	// source is the message an entry stands for (merge), whose lines
-	// giving a value asked its quote may show (quoteValue); zero for
-	// others.
+	// source is the first message merge folds into an entry: the one it
+	// stands for, whose lines giving a value asked its quote may show
+	// (quoteValue); zero for others.
 	source store.Event
 	// room is the bytes of Excerpt shown (of Quote, for an entry):
 	// itemChars (quoteChars) when 0.
@@ -524,14 +524,18 @@ func (it *Item) quoteValue(cs []concept, asked []ask, pc *claim.Cache) {
 		if it.source.ID == 0 {
 			return
 		}
-		m = readText(it.source.Text)
-		m.tool = toolHeaded(it.source)
-	}
-	if segmentStates(it.Text+"\n"+it.Quote, cs, asked, pc) {
-		return
+		m = readEvent(it.source)
 	}
 	weights, vcs := m.valueWeights(cs, asked, pc)
 	if weights == nil {
+		return
+	}
+	// The entry keeps its quote when its claim or the part of the quote
+	// shown gives the value asked of what the prompt names; an amount of
+	// something else ("Rewrote 20 sections", bareAmount) leaves the
+	// question open.
+	own, _ := readText(it.Text+"\n"+clipRunes(it.Quote, quoteChars)).valueWeights(cs, asked, pc)
+	if slices.Contains(own, heaviest(vcs)) {
 		return
 	}
 	it.Quote, it.quoteMsg = m.pick(vcs, weights, quoteChars), m
