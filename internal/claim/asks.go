@@ -398,40 +398,58 @@ const AnyVersion = "version:"
 const AnyAmount = "amount:"
 
 // howAmountRE finds "how" and a word asking an amount ("how many", "how
-// big"), and "ago" after "how long", which asks a date instead.
-var howAmountRE = lazyregexp.New(`(?i)\bhow\s+(many|much|long|big|large)\b(\s+ago\b)?`)
+// big"); "matter" or "regardless of" before it, where it asks nothing ("no
+// matter how long it takes"); and "ago" after it, where it asks a date
+// ("how long ago", "how many days ago"). "However" is no "how".
+var howAmountRE = lazyregexp.New(`(?i)\b(matter\s+|regardless\s+of\s+)?how\s+(many|much|long|big|large)\b(\s+(?:(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\s+)?ago\b)?`)
 
 // AmountAsker is the word after "how" that asks an amount ("big" in "how
 // big is the button?"), or "". It says what is asked, not what it is
 // asked of: a line holding it ("replaced the big pill buttons") is not
-// about the prompt's subject for it.
+// about the prompt's subject for it. Every "how" is read: "how long ago
+// did we ship it, and how many workers run?" asks a count after a date.
+// English asks with no question mark too ("how long is that file").
 func AmountAsker(text string) string {
-	m := howAmountRE.FindStringSubmatch(text)
-	if m == nil || m[2] != "" {
-		return ""
+	for _, m := range howAmountRE.FindAllStringSubmatch(text, -1) {
+		if m[1] == "" && m[3] == "" {
+			return strings.ToLower(m[2])
+		}
 	}
-	return strings.ToLower(m[1])
+	return ""
 }
 
-// otherAmountRE finds Russian "сколько" and Korean "얼마나" and "몇" (not
-// "몇몇", some), read in a question only: "몇 가지 수정해줘" asks for a few
-// fixes.
-var otherAmountRE = lazyregexp.New(`(?i)сколько|얼마나|(^|[^몇])몇([^몇]|$)`)
+// otherAmountRE finds Russian "сколько"; Korean "얼마나" and "얼마"
+// ("크기가 얼마야?"), not "얼마 전" (a while ago, a date); and Korean "몇"
+// (not "몇몇", some) only when its counter ends the question or only a
+// verb of having or taking follows it ("몇 개야?", "몇 줄?", "몇 분
+// 걸려?"): a counter another verb follows counts what a request is for
+// ("몇 가지 고쳐줄래?", would you fix a few things?).
+var otherAmountRE = lazyregexp.New(`(?i)сколько|얼마(?:$|[^\s전]|\s+[^\s전])|(?:^|[^몇])몇\s*[^\s?？몇]+(?:\s+(?:있|없|되|돼|걸리|걸려)[^\s?？]*)?\s*[?？]`)
 
 // romanceAmount are the Romance languages' words asking an amount, read
 // only in a question whose function words are theirs ("quanto" is a name in
 // English, and "in quanto" a "because").
 var romanceAmount = lazywords.Lookup(`cuánto cuánta cuántos cuántas cuanto cuanta cuantos cuantas quanto quanta quantos quantas quanti quante combien`)
 
+// germanAmount are the words after German "wie" asking an amount: "wie
+// viele", "wie groß", "wie lange" (a duration is an amount).
+var germanAmount = lazywords.Of("viel", "viele", "vielen", "groß", "gross", "lang", "lange")
+
 // asksAmount reports a question for an amount: "how" and a word asking
-// one (AmountAsker), or in a text with a question mark, a word of another
+// one (AmountAsker), or in a text with a question mark ("?" or the
+// full-width "？" of a Korean or Chinese keyboard), a word of another
 // language asking one.
 func asksAmount(text string, words []string, romance bool) bool {
 	if AmountAsker(text) != "" {
 		return true
 	}
-	if !strings.Contains(text, "?") {
+	if !strings.ContainsAny(text, "?？") {
 		return false
+	}
+	for i, w := range words {
+		if w == "wie" && germanAmount()[at(words, i+1)] {
+			return true
+		}
 	}
 	return otherAmountRE.MatchString(text) || romance && slices.ContainsFunc(words, romanceAmount().Has)
 }

@@ -106,6 +106,19 @@ func TestAsksAmount(t *testing.T) {
 		{"Сколько глазурей в справочнике?", []string{AnyAmount}},
 		{"유약이 몇 개야?", []string{AnyAmount}},
 		{"¿Cuántos esmaltes tiene el manual?", []string{AnyAmount}},
+		// The "how" after a date's asks a count.
+		{"how long ago did we fire the kiln, and how many glazes does the handbook list?", []string{AnyAmount}},
+		// English asks with no question mark.
+		{"how long is that file", []string{AnyAmount}},
+		{"크기가 얼마야?", []string{AnyAmount}},
+		{"용량 얼마?", []string{AnyAmount}},
+		{"파일이 몇 줄이야?", []string{AnyAmount}},
+		{"빌드가 몇 분 걸려?", []string{AnyAmount}},
+		{"유약이 몇 개야？", []string{AnyAmount}},
+		{"크기가 얼마나 돼？", []string{AnyAmount}},
+		{"Wie viele Glasuren hat das Handbuch?", []string{AnyAmount}},
+		{"Wie groß ist der Cache?", []string{AnyAmount}},
+		{"Wie lange dauert der Brand?", []string{AnyAmount}},
 		// nil: no AnyAmount, whatever else they ask.
 		{"How do I add a glaze to the handbook?", nil},
 		{"The handbook lists many glazes.", nil},
@@ -114,6 +127,14 @@ func TestAsksAmount(t *testing.T) {
 		{"몇 가지 고쳐줘", nil},
 		{"몇몇 유약이 빠졌어?", nil},
 		{"Lo teniamo in quanto il forno è lento.", nil},
+		{"How many days ago did we add the glaze table?", nil},
+		{"keep retrying no matter how long it takes", nil},
+		{"it doesn't matter how big the cache gets", nil},
+		{"However long it takes, keep the kiln on", nil},
+		{"얼마 전에 유약 표를 바꿨어?", nil},
+		{"몇 가지 고쳐줄래?", nil},
+		{"Wie geht es dem Ofen?", nil},
+		{"Wie viele Glasuren hat das Handbuch.", nil},
 	} {
 		got := Asks(tc.q)
 		if tc.want == nil && slices.Contains(got, AnyAmount) || tc.want != nil && !slices.Equal(got, tc.want) {
@@ -122,6 +143,22 @@ func TestAsksAmount(t *testing.T) {
 	}
 	if got := Asks("Which linter do we run, and how many rules does it check?"); !slices.Contains(got, "linter") || !slices.Contains(got, AnyAmount) {
 		t.Errorf("a question for a tool and an amount asks %q", got)
+	}
+}
+
+// AmountAsker is the word after the first "how" that asks an amount, not
+// one asking a date or nothing.
+func TestAmountAsker(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ text, want string }{
+		{"how big is the close button?", "big"},
+		{"how long ago did we ship it, and how many workers does it run?", "many"},
+		{"no matter how long it takes, how big is the bundle?", "big"},
+		{"how many weeks ago did we ship it?", ""},
+	} {
+		if got := AmountAsker(tc.text); got != tc.want {
+			t.Errorf("AmountAsker(%q) = %q, want %q", tc.text, got, tc.want)
+		}
 	}
 }
 

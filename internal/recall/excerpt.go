@@ -576,17 +576,26 @@ func headingOf(segs []string, i int) int {
 // isLabel reports a short line all in bold ("**`AudioControls.tsx`**",
 // "**Deployment:**"), the way an answer titles the lines under it without
 // a heading; not a sentence in bold ("**Nothing below is deployed
-// yet.**"), which says something of its own.
+// yet.**", "**Do not deploy!**", "**배포 안 됨。**"), which says something
+// of its own.
 func isLabel(line string) bool {
 	inner, ok := strings.CutPrefix(line, "**")
 	if !ok {
 		return false
 	}
 	inner, ok = strings.CutSuffix(strings.TrimSuffix(inner, ":"), "**")
-	return ok && inner != "" && len(inner) <= maxLabel && !strings.Contains(inner, "**") && !strings.HasSuffix(inner, ".")
+	return ok && inner != "" && utf8.RuneCountInString(inner) <= maxLabel && !strings.Contains(inner, "**") && !hasSentenceEnd(inner)
 }
 
-// maxLabel is the longest label isLabel reads: a name or a few words.
+// hasSentenceEnd reports a text ending the way a sentence does: a full
+// stop, an exclamation or a question mark, also the ideographic full stop.
+func hasSentenceEnd(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return strings.ContainsRune(".!?。", r)
+}
+
+// maxLabel is the longest label isLabel reads, in characters: a name or a
+// few words, in any script (a Korean character is three bytes).
 const maxLabel = 60
 
 // identifierKeys are the keys of the parts of the camelCase identifiers

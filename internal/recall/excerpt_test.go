@@ -312,6 +312,12 @@ func TestIsLabel(t *testing.T) {
 		{"**Kiln** and **glaze**", false},
 		{"Kiln **glaze**", false},
 		{"****", false},
+		// 32 characters of 74 bytes, 34 of 65: labels by their characters.
+		{"**서버 배포 설정, 환경 변수, 포트 번호와 로그 파일 경로**", true},
+		{"**Настройки развёртывания на сервере**", true},
+		{"**Do not deploy yet!**", false},
+		{"**Is this deployed?**", false},
+		{"**まだデプロイしていない。**", false},
 	} {
 		if got := isLabel(tc.line); got != tc.want {
 			t.Errorf("isLabel(%q) = %v, want %v", tc.line, got, tc.want)
