@@ -550,7 +550,8 @@ func TestLaterEditOfAShownFile(t *testing.T) {
 
 // TestRoomForALaterEdit: with no place left, a later edit of a shown file
 // takes that of the lowest-ranked tool run, but not the run showing that
-// file nor one an earlier edit came for, and never a statement's.
+// file nor one an earlier edit came for, and never a statement's; an
+// older copy of that file's lines is such a run.
 func TestRoomForALaterEdit(t *testing.T) {
 	item := func(cid, kind, text string) Item { return Item{CID: cid, Kind: kind, Text: text} }
 	edit := laterEdit{edit: item("e", store.TypeToolObservation, "Edit: /kiln/deploy.toml\n- publish = \"public\"\n+ publish = \"dist\""), of: "w"}
@@ -566,6 +567,18 @@ func TestRoomForALaterEdit(t *testing.T) {
 	}
 	if j := roomFor([]Item{said, write}, edit, nil); j >= 0 {
 		t.Errorf("only a statement and the write the edit changed: place %d given", j)
+	}
+	// An older copy of the file the edit came for gives its place; a newer
+	// one shows the file as it stands after other changes, and stays.
+	older := Item{CID: "o", Kind: store.TypeToolObservation, Text: "Read: /kiln/deploy.toml\n1\tpublish = \"public\"", Time: day}
+	write.Time = day.Add(time.Hour)
+	if j := roomFor([]Item{said, write, older}, edit, nil); j != 2 {
+		t.Errorf("want the older read of the file's place (2), got %d", j)
+	}
+	newer := older
+	newer.Time = day.Add(2 * time.Hour)
+	if j := roomFor([]Item{said, write, newer}, edit, nil); j >= 0 {
+		t.Errorf("a newer read of the file gave its place %d", j)
 	}
 }
 

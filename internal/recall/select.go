@@ -279,7 +279,15 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// about the project, and any of its tool output may then open the gate,
 	// as for those.
 	toolOpens := ours || !how && !work && (pastOrNow(prompt) || namesRunFile(prompt, items))
-	opens := func(it Item) bool { return toolOpens || it.Kind != store.TypeToolObservation || it.reports }
+	// A question for a field's value opens it with tool output printing
+	// that field (givesField).
+	field := ""
+	if !toolOpens && !how && !work && questionRE.MatchString(prompt) {
+		field = rarestForm(cs)
+	}
+	opens := func(it Item) bool {
+		return toolOpens || it.Kind != store.TypeToolObservation || it.reports || field != "" && givesField(it.event.Text, field)
+	}
 	relevant := 0.0
 	for _, it := range items {
 		if opens(it) {
@@ -803,16 +811,24 @@ func placeEdits(out []Item, ranked, k int, edits []laterEdit, take func(Item) bo
 
 // roomFor is the place among ranked, the items ranked for the prompt, that
 // a later edit le may take: the lowest-ranked tool run, never a statement,
-// nor a run reporting the version asked (Item.reports), nor one showing the
-// file le edits, one an edit was added for or an edit added (kept); -1 when
-// there is none.
+// nor a run reporting the version asked (Item.reports), one an edit was
+// added for or an edit added (kept); -1 when there is none. A run showing
+// the file le edits gives its place only when it is older than the run le
+// came for: that one shows the file as the edit found it, and an older
+// write or read of it is a staler copy of the same lines (a write and the
+// read after it both showing the URL the edit then changed).
 func roomFor(ranked []Item, le laterEdit, kept map[string]bool) int {
 	_, file, _ := strings.Cut(firstLine(le.edit.Text), ": ")
+	of := slices.IndexFunc(ranked, func(o Item) bool { return o.CID == le.of })
 	for j := len(ranked) - 1; j >= 0; j-- {
 		o := ranked[j]
-		if o.Kind == store.TypeToolObservation && !o.reports && !kept[o.CID] && o.CID != le.of && !strings.HasSuffix(firstLine(o.Text), ": "+file) {
-			return j
+		if o.Kind != store.TypeToolObservation || o.reports || kept[o.CID] || o.CID == le.of {
+			continue
 		}
+		if strings.HasSuffix(firstLine(o.Text), ": "+file) && (of < 0 || !o.Time.Before(ranked[of].Time)) {
+			continue
+		}
+		return j
 	}
 	return -1
 }
@@ -1407,6 +1423,59 @@ func versionReport(role string, cs []concept) bool {
 		}
 	}
 	return false
+}
+
+// givesField reports tool output giving field a value, as a JSON key
+// (`"ref": "dfisdvkipzycpvesynkx"`) or a setting (`ref = main`, `ref:
+// main`). The prompt's rarest word asked as a field ("what's the project
+// ref of the supabase project?") and printed as one by a tool is the
+// output answering it, as a version a tool reports is (versionReport): a
+// log that only shares a stack's words prints no field the question
+// names. An empty value (null, "", [] or {}) gives none.
+func givesField(text, field string) bool {
+	lower := strings.ToLower(text)
+	for i := 0; ; {
+		k := strings.Index(lower[i:], field)
+		if k < 0 {
+			return false
+		}
+		start, end := i+k, i+k+len(field)
+		i = end
+		if start > 0 && isWordByte(lower[start-1]) || end < len(lower) && isWordByte(lower[end]) {
+			continue // part of a longer word: "refresh", "prefix"
+		}
+		quoted := start > 0 && lower[start-1] == '"' && end < len(lower) && lower[end] == '"'
+		rest := lower[end:]
+		if quoted {
+			rest = rest[1:]
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		sep := strings.HasPrefix(rest, ":") || !quoted && strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==")
+		if !sep {
+			continue
+		}
+		value := strings.TrimLeft(rest[1:], " \t")
+		if value == "" || value[0] == '\n' || value[0] == ',' || value[0] == '}' ||
+			strings.HasPrefix(value, "null") || strings.HasPrefix(value, `""`) || strings.HasPrefix(value, "[]") || strings.HasPrefix(value, "{}") {
+			continue
+		}
+		return true
+	}
+}
+
+// rarestForm is the written form of the prompt's weightiest concept, ""
+// for a concept of many forms (a group of tools), which names no field.
+func rarestForm(cs []concept) string {
+	top := -1
+	for i, c := range cs {
+		if top < 0 || c.weight > cs[top].weight {
+			top = i
+		}
+	}
+	if top < 0 || len(cs[top].forms) != 1 {
+		return ""
+	}
+	return strings.ToLower(cs[top].forms[0])
 }
 
 // roleLimit is how many of the newest messages naming a role's values are

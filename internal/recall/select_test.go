@@ -1814,3 +1814,43 @@ func TestTakeRelevance(t *testing.T) {
 		t.Errorf("two plain relevances merged into %+v", c)
 	}
 }
+
+// TestToolOutputGivingTheFieldAskedOpens: a question for a field's value
+// ("what's the bucket ref …?") is answered by a tool's output printing that
+// field as a key, though it says neither "we" nor when; a how-to question
+// with the same words, or output naming the word as no field, is not.
+func TestToolOutputGivingTheFieldAskedOpens(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 4 {
+		say(t, db, fmt.Sprintf("sync-%d", i), day.AddDate(0, 0, -10+i),
+			fmt.Sprintf("Bump the kilnstore client to 2.%d.", i),
+			fmt.Sprintf("Bumped: kilnstore 2.%d is in the lockfile.", i))
+	}
+	storeRuns(t, db, "buckets", day,
+		`mcp__kilnstore__list_buckets [{"id":"qpzkvtrwmx","ref":"qpzkvtrwmx","name":"glaze-photos","region":"eu-west-2"}]`)
+	if got := recallFor(t, db, defaults(), "what's the name and ref of the kilnstore bucket for the glaze photos?"); !strings.Contains(got, "qpzkvtrwmx") {
+		t.Errorf("the output giving the ref asked was not shown:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "how do I find the ref of a kilnstore bucket for photos?"); got != "" {
+		t.Errorf("a how-to question was answered with the project's output:\n%s", got)
+	}
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{`[{"ref":"qpzkvtrwmx"}]`, true},
+		{"ref: main\nsha: 1f2e3d", true},
+		{"REF = main", true},
+		{`{"ref": null, "name": "x"}`, false},
+		{`{"ref": ""}`, false},
+		{"refs resolved, prefix ref-less", false},
+		{"the ref was wrong", false},
+		{"if ref == main {", false},
+	} {
+		if got := givesField(tc.text, "ref"); got != tc.want {
+			t.Errorf("givesField(%q, ref) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
