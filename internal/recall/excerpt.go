@@ -294,6 +294,11 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 	// The concepts each segment holds, read once: the greedy loop weighs
 	// every segment again after each pick, and a long message has hundreds
 	// of lines (BenchmarkLongAnswers).
+	// A line also holds the concepts of its section's heading, which
+	// names what the lines under it are about: "- **After**: gray
+	// background with `dark:bg-gray-700`" under "### Tag Colors:" is the
+	// tags' background.
+	sect := sections(segs)
 	holds := make([][]int, len(segs))
 	for i, sg := range segs {
 		var parts textKeys
@@ -303,6 +308,15 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 		for j, c := range cs {
 			if hasAny(keys[i], c.keys) || hasAny(parts, c.keys) {
 				holds[i] = append(holds[i], j)
+			}
+		}
+	}
+	for i, h := range sect {
+		if h >= 0 {
+			for _, j := range holds[h] {
+				if !slices.Contains(holds[i], j) {
+					holds[i] = append(holds[i], j)
+				}
 			}
 		}
 	}
@@ -362,7 +376,7 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 		// A line comes with the heading of its section, which names what
 		// the lines under it are about ("## Proposed fix: pin the
 		// toolchain" above the line that matched).
-		if h := headingOf(segs, best); h >= 0 && !shown[h] && size+len(segs[h])+5 <= maxBytes {
+		if h := sect[best]; h >= 0 && !shown[h] && size+len(segs[h])+5 <= maxBytes {
 			shown[h] = true
 			size += len(segs[h]) + 5
 		}
@@ -553,24 +567,24 @@ func hasAny(tk textKeys, keys []string) bool {
 	return false
 }
 
-// headingOf is the index of the Markdown heading of the section segs[i] is
-// in, or -1 (also for a heading). A heading is one to six "#" and a space,
-// outside a fenced code block: "# install deps" in a shell block,
-// "#include" and "#!/bin/sh" are code, not the title of what follows.
-func headingOf(segs []string, i int) int {
+// sections is, for each of segs, the index of the Markdown heading of the
+// section it is in, or -1 (also for a heading). A heading is one to six
+// "#" and a space, outside a fenced code block: "# install deps" in a shell
+// block, "#include" and "#!/bin/sh" are code, not the title of what
+// follows.
+func sections(segs []string) []int {
+	out := make([]int, len(segs))
 	h, fenced := -1, false
-	for j := 0; j < i; j++ {
+	for i, sg := range segs {
+		out[i] = h
 		switch {
-		case strings.HasPrefix(segs[j], "```") || strings.HasPrefix(segs[j], "~~~"):
+		case strings.HasPrefix(sg, "```") || strings.HasPrefix(sg, "~~~"):
 			fenced = !fenced
-		case !fenced && isHeading(segs[j]):
-			h = j
+		case !fenced && isHeading(sg):
+			out[i], h = -1, i
 		}
 	}
-	if !fenced && isHeading(segs[i]) {
-		return -1
-	}
-	return h
+	return out
 }
 
 // isLabel reports a short line all in bold ("**`AudioControls.tsx`**",

@@ -520,3 +520,29 @@ func TestValueShownInAListIsShown(t *testing.T) {
 		t.Errorf("want the list's amount and the line naming the glaze, not a second amount:\n%s", got)
 	}
 }
+
+// TestLineHoldsItsHeadingsWords: a line under a heading naming the
+// prompt's word is about what the heading names, so it comes before a
+// line of another section that shares as many of the prompt's other words.
+func TestLineHoldsItsHeadingsWords(t *testing.T) {
+	t.Parallel()
+	cs := weighed(concepts("what background colour do the glaze chips use in the dark theme now?", repoGlosses()))
+	filler := strings.Repeat("Unrelated remark about the studio's opening hours and parking spaces. ", 3)
+	text := strings.Join([]string{
+		"Done. Here is what changed:",
+		"### Kiln toggle",
+		"- The toggle's background in the dark theme is a softer grey",
+		filler,
+		"### Glaze chips:",
+		filler,
+		"- Now: slate background, `dark:bg-slate-700`, in the dark theme",
+		filler,
+	}, "\n")
+	got := readText(text).pick(cs, nil, 160)
+	if !strings.Contains(got, "dark:bg-slate-700") || !strings.Contains(got, "Glaze chips") {
+		t.Errorf("want the line under the heading naming the chips, with its heading:\n%s", got)
+	}
+	if got := sections([]string{"# A", "x", "```", "# not a heading", "```", "y", "## B", "z"}); !slices.Equal(got, []int{-1, 0, 0, 0, 0, 0, -1, 6}) {
+		t.Errorf("sections = %v", got)
+	}
+}
