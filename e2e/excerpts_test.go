@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,5 +54,51 @@ func TestRealClientExcerptShowsALabelsList(t *testing.T) {
 	got := lastInjection(t, w.session("s3", nil, "What does the firing chart look like in the kiln app now?"))
 	if !strings.Contains(got, "one line per cone") {
 		t.Fatalf("the list under the component's label is not offered:\n%s", got)
+	}
+}
+
+// TestRealClientToolOutputGivesTheFieldAsked: a tool printed the kiln
+// bucket's record as JSON. Asked the bucket's ref in a later session, in
+// the present tense and without "we", the client is offered that output:
+// it prints the very field asked.
+func TestRealClientToolOutputGivesTheFieldAsked(t *testing.T) {
+	w := newWorld(t)
+	// The listing comes from a file, so no prompt holds what it prints.
+	listing := filepath.Join(w.work, "listing.json")
+	if err := os.WriteFile(listing, []byte(`[{"id":"qpzkvtrwmx","ref":"qpzkvtrwmx","name":"glaze-photos","region":"eu-west-2","store":"kilnstore"}]`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil, "Show the storage listing.\nRUNBASH cat "+listing+"\nREPLY Shown.")
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	got := lastInjection(t, w.session("s3", nil, "What's the name and ref of the kilnstore bucket behind the glaze gallery?"))
+	if !strings.Contains(got, "qpzkvtrwmx") {
+		t.Fatalf("the output printing the bucket's ref is not offered:\n%s", got)
+	}
+}
+
+// TestRealClientExcerptReadsASectionsHeading: the user pastes a report
+// whose sections each have a heading. Asked the chips' dark background, the
+// next session is offered the line under the "Glaze chips" heading, which
+// names neither chips nor glaze itself.
+func TestRealClientExcerptReadsASectionsHeading(t *testing.T) {
+	w := newWorld(t)
+	var report strings.Builder
+	report.WriteString("Here is what changed in the kiln app's dark theme:\n")
+	for i := range 12 {
+		fmt.Fprintf(&report, "### Kiln panel %d\n- The panel's background in the dark theme keeps the grey it had, %d px padding\n", i, i+4)
+	}
+	report.WriteString("### Glaze chips\n")
+	for i := range 4 {
+		fmt.Fprintf(&report, "- Checked on studio monitor %d, which the potters use at the wheel\n", i)
+	}
+	report.WriteString("- Now: slate background, `dark:bg-slate-700`, readable in the dark theme\n")
+	for i := range 12 {
+		fmt.Fprintf(&report, "### Kiln drawer %d\n- The drawer's background in the dark theme keeps the grey it had, %d px margin\n", i, i+2)
+	}
+	w.session("s1", nil, report.String()+"REPLY Noted.")
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	got := lastInjection(t, w.session("s3", nil, "What background do the glaze chips use in the dark theme now?"))
+	if !strings.Contains(got, "dark:bg-slate-700") {
+		t.Fatalf("the line under the chips' heading is not offered:\n%s", got)
 	}
 }
