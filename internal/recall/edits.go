@@ -702,7 +702,7 @@ func runReplaced(a, b shown, snaps []shown) (Warning, bool) {
 	}
 	removed, added := missing(a.lines, b.lines), missing(b.lines, a.lines)
 	if len(removed)+len(added) <= 2 || len(removed) > maxSnapshotDiff || len(added) == 0 || len(added) >= len(removed) {
-		return Warning{}, false // one line each is lineChanged's; none added, a removal
+		return Warning{}, false // one line each is lineChanged's; none added, a removal; as many or more, changes in place
 	}
 	opener := lineComment(b.file)
 	alike := func(l string, others []string) bool {

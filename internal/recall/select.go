@@ -1426,12 +1426,14 @@ func versionReport(role string, cs []concept) bool {
 }
 
 // givesField reports tool output giving field a value, as a JSON key
-// (`"ref": "dfisdvkipzycpvesynkx"`) or a setting (`ref = main`, `ref:
-// main`). The prompt's rarest word asked as a field ("what's the project
-// ref of the supabase project?") and printed as one by a tool is the
-// output answering it, as a version a tool reports is (versionReport): a
-// log that only shares a stack's words prints no field the question
-// names. An empty value (null, "", [] or {}) gives none.
+// (`"ref": "dfisdvkipzycpvesynkx"`) or a setting opening its line (`ref =
+// main`, `- ref: main`). The prompt's rarest word asked as a field ("what's
+// the project ref of the supabase project?") and printed as one by a tool
+// is the output answering it, as a version a tool reports is
+// (versionReport): a log that only shares a stack's words prints no field
+// the question names. Mid-line, a word and a colon is code or a log's
+// prefix (`Bucket{Ref: x}`, "ERROR kilnstore: timeout"); ":=" and "=="
+// are code; an empty value (null, "", [] or {}) or a variable gives none.
 func givesField(text, field string) bool {
 	lower := strings.ToLower(text)
 	for i := 0; ; {
@@ -1445,22 +1447,38 @@ func givesField(text, field string) bool {
 			continue // part of a longer word: "refresh", "prefix"
 		}
 		quoted := start > 0 && lower[start-1] == '"' && end < len(lower) && lower[end] == '"'
+		if !quoted && !opensLine(lower[:start]) {
+			continue
+		}
 		rest := lower[end:]
 		if quoted {
 			rest = rest[1:]
 		}
 		rest = strings.TrimLeft(rest, " \t")
-		sep := strings.HasPrefix(rest, ":") || !quoted && strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==")
+		sep := strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, ":=") && !strings.HasPrefix(rest, "::") ||
+			!quoted && strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==")
 		if !sep {
 			continue
 		}
-		value := strings.TrimLeft(rest[1:], " \t")
-		if value == "" || value[0] == '\n' || value[0] == ',' || value[0] == '}' ||
-			strings.HasPrefix(value, "null") || strings.HasPrefix(value, `""`) || strings.HasPrefix(value, "[]") || strings.HasPrefix(value, "{}") {
+		value, _, _ := strings.Cut(strings.TrimLeft(rest[1:], " \t"), "\n")
+		value = strings.TrimSpace(value)
+		token := strings.TrimRight(strings.Fields(value + " x")[0], ",}")
+		if value == "" || value[0] == ',' || value[0] == '}' || value[0] == '$' ||
+			slices.Contains([]string{"null", "nil", "none", "~", `""`, "[]", "{}"}, token) {
 			continue
 		}
 		return true
 	}
+}
+
+// opensLine reports whether before, the text ahead of a word, ends in a
+// line's start: only indentation, or a list's "- ", after the last line
+// break.
+func opensLine(before string) bool {
+	if k := strings.LastIndexByte(before, '\n'); k >= 0 {
+		before = before[k+1:]
+	}
+	return strings.TrimLeft(before, " \t-") == ""
 }
 
 // rarestForm is the written form of the prompt's weightiest concept, ""

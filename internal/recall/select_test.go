@@ -1848,6 +1848,14 @@ func TestToolOutputGivingTheFieldAskedOpens(t *testing.T) {
 		{"refs resolved, prefix ref-less", false},
 		{"the ref was wrong", false},
 		{"if ref == main {", false},
+		{"ref := os.Getenv(\"REF\")", false},
+		{"Bucket{Ref: kilnstore.DefaultRef}", false},
+		{"ERROR ref: timeout after 30s", false},
+		{"  - ref: ${{ github.sha }}", false},
+		{"ref: nullable-thing", true},
+		{"ref: nil", false},
+		{"ref:\r\nsha: 1", false},
+		{"  - ref: main", true},
 	} {
 		if got := givesField(tc.text, "ref"); got != tc.want {
 			t.Errorf("givesField(%q, ref) = %v, want %v", tc.text, got, tc.want)
