@@ -418,13 +418,32 @@ func AmountAsker(text string) string {
 	return ""
 }
 
-// otherAmountRE finds Russian "сколько"; Korean "얼마나" and "얼마"
-// ("크기가 얼마야?"), not "얼마 전" (a while ago, a date); and Korean "몇"
-// (not "몇몇", some) only when its counter ends the question or only a
-// verb of having or taking follows it ("몇 개야?", "몇 줄?", "몇 분
-// 걸려?"): a counter another verb follows counts what a request is for
-// ("몇 가지 고쳐줄래?", would you fix a few things?).
-var otherAmountRE = lazyregexp.New(`(?i)сколько|얼마(?:$|[^\s전]|\s+[^\s전])|(?:^|[^몇])몇\s*[^\s?？몇]+(?:\s+(?:있|없|되|돼|걸리|걸려)[^\s?？]*)?\s*[?？]`)
+// otherAmountRE finds Russian "сколько" and Korean "얼마나" and "얼마"
+// ("크기가 얼마야?"), not "얼마 전" (a while ago, a date), "얼마든지" (as much
+// as you like) or "얼마간" (for a while).
+var otherAmountRE = lazyregexp.New(`(?i)сколько|얼마(?:$|[^\s전든간]|\s+[^\s전])`)
+
+// koreanCountRE finds Korean "몇" (not "몇몇", some) and the counter after
+// it ("몇 개", "몇 줄").
+var koreanCountRE = lazyregexp.New(`(?:^|[^몇])몇\s*([^\s?？몇]+)`)
+
+// koreanRequestRE finds a request's ending ("고쳐줘", "해줄래", "주세요",
+// "할래"): "몇 가지 고쳐줄래?" asks for a few fixes, not how many.
+var koreanRequestRE = lazyregexp.New(`줘|줄래|주세요|주실래|할래`)
+
+// koreanCount reports a Korean question for a count: "몇" and a counter,
+// past or present ("몇 개야?", "몇 번 실행했어?", "몇 분 걸려?"), not in a
+// request, nor "몇 시" (what time), "몇 버전" (which version) or "몇 번째"
+// (which one in order).
+func koreanCount(text string) bool {
+	m := koreanCountRE.FindStringSubmatch(text)
+	if m == nil || koreanRequestRE.MatchString(text) {
+		return false
+	}
+	counter := m[1]
+	hour := strings.HasPrefix(counter, "시") && !strings.HasPrefix(counter, "시간")
+	return !hour && !strings.HasPrefix(counter, "버전") && !strings.HasPrefix(counter, "번째")
+}
 
 // romanceAmount are the Romance languages' words asking an amount, read
 // only in a question whose function words are theirs ("quanto" is a name in
@@ -447,11 +466,17 @@ func asksAmount(text string, words []string, romance bool) bool {
 		return false
 	}
 	for i, w := range words {
-		if w == "wie" && germanAmount()[at(words, i+1)] {
-			return true
+		next := at(words, i+1)
+		if w != "wie" || !germanAmount()[next] {
+			continue
 		}
+		// "Wie lange ist das her?" asks a date, "wie viel Uhr" the time.
+		if strings.HasPrefix(next, "lang") && slices.Contains(words[i:], "her") || next == "viel" && at(words, i+2) == "uhr" {
+			continue
+		}
+		return true
 	}
-	return otherAmountRE.MatchString(text) || romance && slices.ContainsFunc(words, romanceAmount().Has)
+	return otherAmountRE.MatchString(text) || koreanCount(text) || romance && slices.ContainsFunc(words, romanceAmount().Has)
 }
 
 // Amount reports a claim stating an amount: a number of things ("391

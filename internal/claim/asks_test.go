@@ -119,6 +119,10 @@ func TestAsksAmount(t *testing.T) {
 		{"Wie viele Glasuren hat das Handbuch?", []string{AnyAmount}},
 		{"Wie groß ist der Cache?", []string{AnyAmount}},
 		{"Wie lange dauert der Brand?", []string{AnyAmount}},
+		// A count asked in the past tense.
+		{"가마를 몇 번 돌렸어?", []string{AnyAmount}},
+		{"파일 몇 개 고쳤어?", []string{AnyAmount}},
+		{"빌드가 몇 시간 걸렸어?", []string{AnyAmount}},
 		// nil: no AnyAmount, whatever else they ask.
 		{"How do I add a glaze to the handbook?", nil},
 		{"The handbook lists many glazes.", nil},
@@ -135,6 +139,14 @@ func TestAsksAmount(t *testing.T) {
 		{"몇 가지 고쳐줄래?", nil},
 		{"Wie geht es dem Ofen?", nil},
 		{"Wie viele Glasuren hat das Handbuch.", nil},
+		// A date, a time, a version, an order, freely: no amount.
+		{"얼마든지 바꿔도 돼?", nil},
+		{"얼마간 기다려?", nil},
+		{"가마 몇 시에 켜?", nil},
+		{"노드 몇 버전이야?", nil},
+		{"몇 번째 유약이야?", nil},
+		{"Wie lange ist das her?", nil},
+		{"Wie viel Uhr ist es?", nil},
 	} {
 		got := Asks(tc.q)
 		if tc.want == nil && slices.Contains(got, AnyAmount) || tc.want != nil && !slices.Equal(got, tc.want) {

@@ -311,8 +311,13 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 			}
 		}
 	}
+	// What each line names itself: a heading's words are covered only
+	// once the heading is shown.
+	own := slices.Clone(holds)
 	for i, h := range sect {
-		if h >= 0 {
+		// Not in a tool's output: a "# …" line there is a script's or a
+		// config's comment, not the title of the lines under it.
+		if h >= 0 && !m.tool {
 			for _, j := range holds[h] {
 				if !slices.Contains(holds[i], j) {
 					holds[i] = append(holds[i], j)
@@ -404,8 +409,13 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 				}
 			}
 		}
-		for _, j := range holds[best] {
+		for _, j := range own[best] {
 			covered[j] = true
+		}
+		if h := sect[best]; h >= 0 && shown[h] {
+			for _, j := range own[h] {
+				covered[j] = true
+			}
 		}
 		// The value may be shown as the heading or a list item that came
 		// with the line picked.
@@ -605,7 +615,7 @@ func isLabel(line string) bool {
 // stop, an exclamation or a question mark, also the ideographic full stop.
 func hasSentenceEnd(s string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s)
-	return strings.ContainsRune(".!?。", r)
+	return strings.ContainsRune(".!?。？！", r)
 }
 
 // maxLabel is the longest label isLabel reads, in characters: a name or a

@@ -317,6 +317,7 @@ func TestIsLabel(t *testing.T) {
 		{"**Настройки развёртывания на сервере**", true},
 		{"**Do not deploy yet!**", false},
 		{"**Is this deployed?**", false},
+		{"**배포됐나요？**", false},
 		{"**まだデプロイしていない。**", false},
 	} {
 		if got := isLabel(tc.line); got != tc.want {
@@ -541,6 +542,21 @@ func TestLineHoldsItsHeadingsWords(t *testing.T) {
 	got := readText(text).pick(cs, nil, 160)
 	if !strings.Contains(got, "dark:bg-slate-700") || !strings.Contains(got, "Glaze chips") {
 		t.Errorf("want the line under the heading naming the chips, with its heading:\n%s", got)
+	}
+	// In a tool's output, "# …" is a script's comment: no title.
+	script := strings.Join([]string{
+		"Bash: cat theme.sh",
+		"# Kiln toggle",
+		"TOGGLE=grey # its background in the dark theme",
+		filler,
+		"# Glaze chips",
+		filler,
+		"PILLS=slate # their background in the dark theme",
+		filler,
+	}, "\n")
+	m := readEvent(store.Event{Type: store.TypeToolObservation, Text: script, Payload: []byte(`{"tool":"Bash"}`)})
+	if got := m.pick(cs, nil, 120); !strings.Contains(got, "TOGGLE=grey") || strings.Contains(got, "PILLS=slate") {
+		t.Errorf("a script's comment titled the line under it:\n%s", got)
 	}
 	if got := sections([]string{"# A", "x", "```", "# not a heading", "```", "y", "## B", "z"}); !slices.Equal(got, []int{-1, 0, 0, 0, 0, 0, -1, 6}) {
 		t.Errorf("sections = %v", got)

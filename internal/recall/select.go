@@ -543,7 +543,7 @@ func (it *Item) quoteValue(cs []concept, asked []ask, pc *claim.Cache) {
 	// something else ("Rewrote 20 sections", bareAmount) leaves the
 	// question open.
 	own, _ := readText(it.Text+"\n"+clipRunes(it.Quote, quoteChars)).valueWeights(cs, asked, pc)
-	if slices.Contains(own, heaviest(vcs)) {
+	if slices.ContainsFunc(own, func(w float64) bool { return w > bareAmount*heaviest(vcs) }) {
 		return
 	}
 	it.Quote, it.quoteMsg = m.pick(vcs, weights, quoteChars), m
