@@ -143,3 +143,31 @@ func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 		t.Errorf("the how-to question about what the project did was not answered:\n%.3000s", r)
 	}
 }
+
+// TestRealClientRequestNamingAnUnseenTool: a request for new work that
+// brings a tool the project never used ("add Zodwarden validation to the
+// Quorvex handler") is new work, though on the project's handler, and gets
+// nothing in a real session; a request for work on the handler in the
+// project's own words is answered.
+func TestRealClientRequestNamingAnUnseenTool(t *testing.T) {
+	w := newWorld(t)
+	w.session("s0", nil,
+		"Rename the sprinkler zone 1 labels in the settings screen.",
+		"Rename the sprinkler zone 2 labels in the settings screen.",
+		"Rename the sprinkler zone 3 labels in the settings screen.",
+		"The settings screen reads the zone labels from zones.json now.")
+	w.session("s1", nil,
+		"Serve the plant list from a Quorvex handler, and cache its results.",
+		"The Quorvex handler now serves the plant list; its results are cached in the handler for a minute.")
+	const (
+		tool = "Add Zodwarden validation to the Quorvex handler."
+		own  = "Add a second cache to the Quorvex handler's results."
+	)
+	reqs := requests(t, w.session("s2", nil, tool, own))
+	if r := requestWith(t, reqs, tool); injections(r) != 0 {
+		t.Errorf("the request bringing an unseen tool got an injection:\n%.2000s", r)
+	}
+	if r := requestWith(t, reqs, own); injections(r) != 1 || !strings.Contains(r, "cached in the handler for a minute") {
+		t.Errorf("the request for work on the project's handler was not answered:\n%.3000s", r)
+	}
+}

@@ -309,10 +309,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// of another language is missing from it, as rare as a name.
 	if !ours && (how || work || (!asksRole || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
-		// A how-to question naming a term the project never wrote, twice
-		// that: the stack it shares with the question is all a match can
-		// be (namesUnseenTerm).
-		if how && namesUnseenTerm(cs, ents, prompt, req.Glosses) {
+		// A how-to question naming a term the project never wrote, or a
+		// request for new work naming a tool it never used ("write vitest
+		// tests for the server routes"), twice that: the stack it shares
+		// with the prompt is all a match can be (namesUnseenTerm).
+		if how && namesUnseenTerm(cs, ents, prompt, req.Glosses, false) || work && namesUnseenTerm(cs, ents, prompt, req.Glosses, true) {
 			floor *= howToBar
 		}
 	}

@@ -740,13 +740,18 @@ func novel(cs []concept, ents []Item) bool {
 // manual: the project has nothing to say of it, and what matched the
 // prompt is the stack it shares with the question (its framework, a
 // config file), however rare those words are in the store.
-func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict) bool {
+//
+// With name set, only a word no English table knows counts: a name
+// ("vitest", "crashlytics"), as a request for new work names the tool it
+// brings; an English word it never wrote ("exports") is how it says what
+// to do with the project's own things.
+func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict, name bool) bool {
 	var own map[string]bool
 	var langs []string
 	var held textKeys // the words of the entries ents found, read once
 	for _, c := range cs {
 		w := c.forms[0]
-		if c.df > 0 || c.said || !everydayCandidate(c) || everydayZipf(w) >= everydayFrom {
+		if c.df > 0 || c.said || !everydayCandidate(c) || everydayZipf(w) >= everydayFrom || name && everydayZipf(w) > 0 {
 			continue
 		}
 		if own == nil {
