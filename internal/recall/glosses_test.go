@@ -208,3 +208,26 @@ func TestRussianWordNoPrefixOfAnother(t *testing.T) {
 		t.Errorf("the relay's port is missing:\n%s", got)
 	}
 }
+
+// TestJapaneseQuestionOnAnEnglishProject: a question in Japanese about a
+// project whose sessions were in English shares only its product names and
+// paths with the store. Its runs of kanji and kana weigh as another
+// language's unseen words, so the names it shares carry it; weighed as
+// unseen names, they outweighed them.
+func TestJapaneseQuestionOnAnEnglishProject(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	chores(t, db)
+	say(t, db, "slow", day,
+		"The /glaze page takes three seconds after login, why?",
+		"The cause was the Kilnhost functions region: they ran in iad1 while the database is in Singapore, so every query crossed the Pacific. Pinned the functions to sin1.")
+	got := recallFor(t, db, defaults(), "ログイン後に /glaze の表示が遅かった原因は何だった？Kilnhost の関数リージョンはどこ？")
+	if !strings.Contains(got, "sin1") {
+		t.Errorf("the Japanese question was not answered with the English session:\n%s", got)
+	}
+	for _, c := range concepts("Kilnhost の関数リージョンはどこ？", nil) {
+		if japanese := c.forms[0] != "kilnhost"; c.foreign != japanese {
+			t.Errorf("%v: foreign %v", c.forms, c.foreign)
+		}
+	}
+}

@@ -88,6 +88,14 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 			out[i].foreign = true
 		}
 	}
+	// A word in kanji or kana is of a language the store's English never
+	// writes, whichever languages the function words read: it weighs as
+	// another language's unseen word does (foreignUnseenWeight).
+	for i := range out {
+		out[i].foreign = out[i].foreign || strings.ContainsFunc(out[i].forms[0], func(r rune) bool {
+			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+		})
+	}
 	return mergeAlike(withSynonyms(out))
 }
 
