@@ -1178,17 +1178,24 @@ func namedSettings(file string, held map[string]bool, keys []string) map[string]
 }
 
 // setsAnew reports whether a read or write of file (its text) sets one of
-// settings, and whether it gives one of them another value.
+// settings, and whether it gives one of them another value. A write of
+// the whole file (not cut when stored) that leaves one of them out unset
+// it: `"mcpServers": {}` written where the server's "url" was.
 func setsAnew(file, text string, settings map[string]setting) (sets, anew bool) {
 	if len(settings) == 0 {
 		return false, false
 	}
 	_, now := fileShown(text)
 	later, _ := fileSettings(file, slices.Sorted(maps.Keys(now)))
+	whole := firstLine(text) == "Write: "+file && !wasCut(text)
 	for name, s := range settings {
-		if l, ok := later[name]; ok {
+		l, ok := later[name]
+		switch {
+		case ok:
 			sets = true
 			anew = anew || l.value != s.value
+		case whole:
+			sets, anew = true, true
 		}
 	}
 	return sets, anew

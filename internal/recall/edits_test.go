@@ -859,3 +859,30 @@ func TestRemovedSettingWarnsTheMessageNamingIt(t *testing.T) {
 		t.Errorf("an entry quoting the message: want it warned: %+v", ws)
 	}
 }
+
+// TestLaterWriteUnsettingAShownSetting: a later write of a whole config
+// file that leaves out a setting the shown read sets (the glaze server's
+// "url", the servers object written empty) unset it and comes along, though
+// it still names the prompt's word (a theme); a later write that still sets
+// it as shown does not.
+func TestLaterWriteUnsettingAShownSetting(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	filler(t, db)
+	read := putRun(t, db, "r", proj, day, "Read: /kiln/desktop_config.json\n     1→{\n     2→  \"kilnServers\": {\n     3→    \"glazer\": {\n     4→      \"url\": \"http://localhost:3000/glaze\"\n     5→    }\n     6→  }\n     7→}")
+	prompt := "is the glaze server still listed in the desktop config?"
+	cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Project: proj, SessionID: "now"}
+	putRun(t, db, "same", proj, day.Add(time.Hour), "Write: /kiln/desktop_config.json\n+ {\n+   \"kilnServers\": {\n+     \"glazer\": {\n+       \"url\": \"http://localhost:3000/glaze\"\n+     }\n+   },\n+   \"theme\": \"glaze dark\"\n+ }")
+	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{read}); len(got) != 0 {
+		t.Errorf("a write still setting the url as shown came along: %q", got[0].edit.Text)
+	}
+	putRun(t, db, "empty", proj, day.Add(2*time.Hour), "Write: /kiln/desktop_config.json\n+ {\n+   \"kilnServers\": {},\n+   \"theme\": \"glaze dark\"\n+ }")
+	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{read}); len(got) != 1 || !strings.Contains(got[0].edit.Text, `"kilnServers": {}`) {
+		t.Errorf("the write leaving the server out did not come along: %d items", len(got))
+	}
+}
