@@ -423,26 +423,51 @@ func AmountAsker(text string) string {
 // as you like) or "얼마간" (for a while).
 var otherAmountRE = lazyregexp.New(`(?i)сколько|얼마(?:$|[^\s전든간]|\s+[^\s전])`)
 
-// koreanCountRE finds Korean "몇" (not "몇몇", some) and the counter after
-// it ("몇 개", "몇 줄").
-var koreanCountRE = lazyregexp.New(`(?:^|[^몇])몇\s*([^\s?？몇]+)`)
+// koreanCountRE finds Korean "몇" (not "몇몇", some), the counter after it
+// and at most one word more, ending the question: "몇 개야?", "몇 분
+// 걸려?", "몇 번 돌렸어?". More words after the counter make it a number
+// naming a thing ("몇 번 포트를 써?", which port).
+var koreanCountRE = lazyregexp.New(`(?:^|[^몇])몇\s*([^\s?？몇]+)(?:\s+([^\s?？]+))?\s*[?？]`)
 
-// koreanRequestRE finds a request's ending ("고쳐줘", "해줄래", "주세요",
-// "할래"): "몇 가지 고쳐줄래?" asks for a few fixes, not how many.
-var koreanRequestRE = lazyregexp.New(`줘|줄래|주세요|주실래|할래`)
-
-// koreanCount reports a Korean question for a count: "몇" and a counter,
-// past or present ("몇 개야?", "몇 번 실행했어?", "몇 분 걸려?"), not in a
-// request, nor "몇 시" (what time), "몇 버전" (which version) or "몇 번째"
-// (which one in order).
+// koreanCount reports a Korean question for a count: "몇", a counter and
+// the question's end, or one word between them that has, takes or was
+// done (있다, 없다, 되다, 걸리다, or a verb in the past tense: "고쳤어"), not
+// a request ("몇 가지 고쳐줄래?", would you fix a few things?). A counter of
+// a time or a date ("몇 시", "몇 월", "몇 년", "몇 일"), of a version or an
+// order ("몇 번째") names one, not how many.
 func koreanCount(text string) bool {
 	m := koreanCountRE.FindStringSubmatch(text)
-	if m == nil || koreanRequestRE.MatchString(text) {
+	if m == nil {
 		return false
 	}
-	counter := m[1]
-	hour := strings.HasPrefix(counter, "시") && !strings.HasPrefix(counter, "시간")
-	return !hour && !strings.HasPrefix(counter, "버전") && !strings.HasPrefix(counter, "번째")
+	counter, verb := m[1], m[2]
+	for _, p := range []string{"시", "월", "년", "일", "버전", "번째"} {
+		if strings.HasPrefix(counter, p) && !strings.HasPrefix(counter, "시간") {
+			return false
+		}
+	}
+	if verb == "" {
+		return true
+	}
+	for _, p := range []string{"있", "없", "되", "돼", "걸리", "걸려"} {
+		if strings.HasPrefix(verb, p) {
+			return true
+		}
+	}
+	// "몇 번 이슈였어?", "몇 번 PR이었어?": a noun and the copula ask which
+	// one it was.
+	return pastTense(verb) && !strings.Contains(verb, "였") && !strings.Contains(verb, "이었")
+}
+
+// pastTense reports a Korean word with a syllable closed by ㅆ, the past
+// tense's mark ("고쳤어", "돌렸어", "했어"): a request ("고쳐줄래") has none.
+func pastTense(word string) bool {
+	for _, r := range word {
+		if r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 == 20 {
+			return true
+		}
+	}
+	return false
 }
 
 // romanceAmount are the Romance languages' words asking an amount, read
@@ -471,7 +496,7 @@ func asksAmount(text string, words []string, romance bool) bool {
 			continue
 		}
 		// "Wie lange ist das her?" asks a date, "wie viel Uhr" the time.
-		if strings.HasPrefix(next, "lang") && slices.Contains(words[i:], "her") || next == "viel" && at(words, i+2) == "uhr" {
+		if strings.HasPrefix(next, "lang") && words[len(words)-1] == "her" || next == "viel" && at(words, i+2) == "uhr" {
 			continue
 		}
 		return true

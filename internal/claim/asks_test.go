@@ -123,6 +123,8 @@ func TestAsksAmount(t *testing.T) {
 		{"가마를 몇 번 돌렸어?", []string{AnyAmount}},
 		{"파일 몇 개 고쳤어?", []string{AnyAmount}},
 		{"빌드가 몇 시간 걸렸어?", []string{AnyAmount}},
+		{"유약이 몇 개였어?", []string{AnyAmount}},
+		{"Wie lange dauert es, das Backup wieder her zu stellen?", []string{AnyAmount}},
 		// nil: no AnyAmount, whatever else they ask.
 		{"How do I add a glaze to the handbook?", nil},
 		{"The handbook lists many glazes.", nil},
@@ -147,6 +149,11 @@ func TestAsksAmount(t *testing.T) {
 		{"몇 번째 유약이야?", nil},
 		{"Wie lange ist das her?", nil},
 		{"Wie viel Uhr ist es?", nil},
+		{"서버가 몇 번 포트를 써?", nil},
+		{"그거 몇 번 PR이었어?", nil},
+		{"몇 월에 배포했어?", nil},
+		{"몇 년도에 시작했어?", nil},
+		{"몇 가지 질문이 있어: 배포는 어디서 해?", nil},
 	} {
 		got := Asks(tc.q)
 		if tc.want == nil && slices.Contains(got, AnyAmount) || tc.want != nil && !slices.Equal(got, tc.want) {

@@ -27,7 +27,6 @@ func TestParse(t *testing.T) {
 		{"a use become possible", "Since the upgrade we can now run the unit tests with vitest.", "test runner", "vitest", ""},
 		{"instead of", "Use pnpm instead of yarn for the monorepo.", "package manager", "pnpm", "yarn"},
 		{"replaced with", "I replaced MongoDB with Postgres for the billing data.", "database", "postgres", "mongodb"},
-		{"a platform's database by its short name", "I've replaced Supabase with **Cloudflare D1** for the glaze orders.", "database", "d1", "supabase"},
 		{"is replaced by", "Mocha is replaced by Jest in the API package.", "test runner", "jest", "mocha"},
 		{"no longer", "We no longer use Travis; CircleCI runs every build.", "ci", "circleci", "travis ci"},
 		{"deprecated", "Flask is deprecated here; new services use FastAPI.", "web framework", "fastapi", "flask"},

@@ -1186,7 +1186,7 @@ func setsAnew(file, text string, settings map[string]setting) (sets, anew bool) 
 		return false, false
 	}
 	_, now := fileShown(text)
-	later, _ := fileSettings(file, slices.Sorted(maps.Keys(now)))
+	later, twice := fileSettings(file, slices.Sorted(maps.Keys(now)))
 	whole := firstLine(text) == "Write: "+file && !wasCut(text)
 	for name, s := range settings {
 		l, ok := later[name]
@@ -1194,7 +1194,10 @@ func setsAnew(file, text string, settings map[string]setting) (sets, anew bool) 
 		case ok:
 			sets = true
 			anew = anew || l.value != s.value
-		case whole:
+		case whole && !twice[name] && !strings.Contains(text, s.value):
+			// Not read as a setting, but not there at all either: a name
+			// set on two lines (a second server's "url") or a line
+			// fileSettings cannot read (compact JSON) may still hold it.
 			sets, anew = true, true
 		}
 	}

@@ -881,6 +881,16 @@ func TestLaterWriteUnsettingAShownSetting(t *testing.T) {
 	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{read}); len(got) != 0 {
 		t.Errorf("a write still setting the url as shown came along: %q", got[0].edit.Text)
 	}
+	// A second server's "url" makes the name set twice; compact JSON is
+	// read as no setting: the url shown is still there.
+	putRun(t, db, "two", proj, day.Add(90*time.Minute), "Write: /kiln/desktop_config.json\n+ {\n+   \"kilnServers\": {\n+     \"glazer\": {\n+       \"url\": \"http://localhost:3000/glaze\"\n+     },\n+     \"firing\": {\n+       \"url\": \"http://localhost:4000/fire\"\n+     }\n+   }\n+ }")
+	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{read}); len(got) != 0 {
+		t.Errorf("a write adding a second server beside the one shown came along: %q", got[0].edit.Text)
+	}
+	putRun(t, db, "compact", proj, day.Add(100*time.Minute), `Write: /kiln/desktop_config.json`+"\n"+`+ {"kilnServers": {"glazer": {"url": "http://localhost:3000/glaze"}}, "theme": "glaze dark"}`)
+	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{read}); len(got) != 0 {
+		t.Errorf("a compact write still holding the url came along: %q", got[0].edit.Text)
+	}
 	putRun(t, db, "empty", proj, day.Add(2*time.Hour), "Write: /kiln/desktop_config.json\n+ {\n+   \"kilnServers\": {},\n+   \"theme\": \"glaze dark\"\n+ }")
 	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{read}); len(got) != 1 || !strings.Contains(got[0].edit.Text, `"kilnServers": {}`) {
 		t.Errorf("the write leaving the server out did not come along: %d items", len(got))

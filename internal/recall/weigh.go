@@ -88,9 +88,12 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 			out[i].foreign = true
 		}
 	}
-	// A word in kanji or kana is of a language the store's English never
-	// writes, whichever languages the function words read: it weighs as
-	// another language's unseen word does (foreignUnseenWeight).
+	// A word in kanji or kana weighs as another language's unseen word
+	// when the store never wrote it (foreignUnseenWeight), whichever
+	// languages the function words read: Japanese puts no space between
+	// words, so such a "word" is a phrase the store rarely holds whole,
+	// even where its sessions were in Japanese, and weighed as an unseen
+	// name it outweighed the names the prompt shares with the store.
 	for i := range out {
 		out[i].foreign = out[i].foreign || strings.ContainsFunc(out[i].forms[0], func(r rune) bool {
 			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
