@@ -171,3 +171,20 @@ func TestRealClientRequestNamingAnUnseenTool(t *testing.T) {
 		t.Errorf("the request for work on the project's handler was not answered:\n%.3000s", r)
 	}
 }
+
+// TestRealClientJapaneseQuestionOnAnEnglishProject: the sessions were held
+// in English; a later question in Japanese shares only the product's name
+// and a path with them, and is answered with the English session.
+func TestRealClientJapaneseQuestionOnAnEnglishProject(t *testing.T) {
+	w := newWorld(t)
+	w.session("s0", nil,
+		"Rename the sprinkler zone 1 labels in the settings screen.",
+		"Rename the sprinkler zone 2 labels in the settings screen.",
+		"The settings screen reads the zone labels from zones.json now.")
+	w.session("s1", nil,
+		"The /glaze page takes three seconds after login, why?\nREPLY The cause was the Kilnhost functions region: they ran in iad1 while the database is in Singapore. Pinned the functions to sin1.")
+	r := requestWith(t, requests(t, w.session("s2", nil, "ログイン後に /glaze の表示が遅かった件、結局の原因は何だった？Kilnhost の関数リージョンはどこに固定したっけ？")), "Kilnhost")
+	if injections(r) != 1 || !strings.Contains(r, "sin1") {
+		t.Errorf("the Japanese question was not answered with the English session:\n%.3000s", r)
+	}
+}
