@@ -381,9 +381,19 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 		// A line comes with the heading of its section, which names what
 		// the lines under it are about ("## Proposed fix: pin the
 		// toolchain" above the line that matched).
-		if h := sect[best]; h >= 0 && !shown[h] && size+len(segs[h])+5 <= maxBytes {
-			shown[h] = true
-			size += len(segs[h]) + 5
+		if h := sect[best]; h >= 0 && !shown[h] {
+			if size+len(segs[h])+5 <= maxBytes {
+				shown[h] = true
+				size += len(segs[h]) + 5
+			} else {
+				// The heading does not fit: its words, never shown, no
+				// longer make the lines under it weigh.
+				for i := range segs {
+					if sect[i] == h {
+						holds[i] = own[i]
+					}
+				}
+			}
 		}
 		if m.tool && !shown[0] && len(segs[0]) <= maxBytes/4 && size+len(segs[0])+5 <= maxBytes {
 			shown[0] = true

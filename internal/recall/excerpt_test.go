@@ -562,3 +562,29 @@ func TestLineHoldsItsHeadingsWords(t *testing.T) {
 		t.Errorf("sections = %v", got)
 	}
 }
+
+// TestHeadingThatDoesNotFitLendsNoWords: a heading too long for what is
+// left of the excerpt is not shown, so its words no longer make the lines
+// under it weigh: a line naming nothing of the prompt itself is not shown
+// for them.
+func TestHeadingThatDoesNotFitLendsNoWords(t *testing.T) {
+	t.Parallel()
+	cs := weighed(concepts("what background do the glaze chips use in the dark theme now?", repoGlosses()))
+	filler := strings.Repeat("Unrelated remark about the studio's opening hours and parking spaces. ", 3)
+	text := strings.Join([]string{
+		"Intro.",
+		filler,
+		"### Glaze chips, as the potters asked for them at the spring meeting after the long discussion about the kiln room signage",
+		"- Background: slate, in the dark theme",
+		filler,
+		"- Checked on monitor 3",
+		filler,
+		"### Kiln room",
+		"- The glaze shelf labels are bigger",
+		filler,
+	}, "\n")
+	got := readText(text).pick(cs, nil, 110)
+	if !strings.Contains(got, "slate") || strings.Contains(got, "monitor 3") {
+		t.Errorf("want the line naming the background, not a line that only its unshown heading names:\n%s", got)
+	}
+}
