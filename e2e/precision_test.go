@@ -105,16 +105,11 @@ func TestRealClientRussianPastQuestion(t *testing.T) {
 	}
 }
 
-// TestRealClientHowToNamingAnUnseenTerm: a how-to question about the
-// project's own stack, naming a term the project never wrote, gets nothing
-// in a real session, though the stack's name is the store's rarest word,
-// in English and in Korean ("how do I memoize …": 어떻게 … 해, with a word
-// in Latin letters no dictionary of Korean needs to read), and asked as
-// advice ("when should I debounce …"); the same question about what the
-// project did is answered.
-func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
+// quorvexWorld is a world whose sessions did other work, so that the
+// stack's name is rare in the store, then served the plant list from a
+// Quorvex handler with its results cached.
+func quorvexWorld(t *testing.T) *world {
 	w := newWorld(t)
-	// Other work, so that the stack's name is rare in the store.
 	w.session("s0", nil,
 		"Rename the sprinkler zone 1 labels in the settings screen.",
 		"Rename the sprinkler zone 2 labels in the settings screen.",
@@ -123,6 +118,18 @@ func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 	w.session("s1", nil,
 		"Serve the plant list from a Quorvex handler, and cache its results.",
 		"The Quorvex handler now serves the plant list; its results are cached in the handler for a minute.")
+	return w
+}
+
+// TestRealClientHowToNamingAnUnseenTerm: a how-to question about the
+// project's own stack, naming a term the project never wrote, gets nothing
+// in a real session, though the stack's name is the store's rarest word,
+// in English and in Korean ("how do I memoize …": 어떻게 … 해, with a word
+// in Latin letters no dictionary of Korean needs to read), and asked as
+// advice ("when should I debounce …"); the same question about what the
+// project did is answered.
+func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
+	w := quorvexWorld(t)
 	const (
 		unseen   = "How do I memoize a Quorvex handler?"
 		unseenKo = "그 Quorvex 핸들러는 이 코드에서 어떻게 memoize 해?"
@@ -150,15 +157,7 @@ func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 // nothing in a real session; a request for work on the handler in the
 // project's own words is answered.
 func TestRealClientRequestNamingAnUnseenTool(t *testing.T) {
-	w := newWorld(t)
-	w.session("s0", nil,
-		"Rename the sprinkler zone 1 labels in the settings screen.",
-		"Rename the sprinkler zone 2 labels in the settings screen.",
-		"Rename the sprinkler zone 3 labels in the settings screen.",
-		"The settings screen reads the zone labels from zones.json now.")
-	w.session("s1", nil,
-		"Serve the plant list from a Quorvex handler, and cache its results.",
-		"The Quorvex handler now serves the plant list; its results are cached in the handler for a minute.")
+	w := quorvexWorld(t)
 	const (
 		tool = "Add Zodwarden validation to the Quorvex handler."
 		own  = "Add a second cache to the Quorvex handler's results."
