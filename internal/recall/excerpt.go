@@ -610,7 +610,7 @@ func sections(segs []string) []int {
 // isLabel reports a short line all in bold ("**`AudioControls.tsx`**",
 // "**Deployment:**"), the way an answer titles the lines under it without
 // a heading; not a sentence in bold ("**Nothing below is deployed
-// yet.**", "**Do not deploy!**", "**배포 안 됨。**"), which says something
+// yet.**", "**Do not deploy!**", "**まだデプロイしていない。**"), which says something
 // of its own.
 func isLabel(line string) bool {
 	inner, ok := strings.CutPrefix(line, "**")
