@@ -280,13 +280,26 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// as for those.
 	toolOpens := ours || !how && !work && (pastOrNow(prompt) || namesRunFile(prompt, items))
 	// A question for a field's value opens it with tool output printing
-	// that field (givesField).
+	// that field (givesField), read once a run: opens is asked of an item
+	// up to three times, and a run's output may be long.
 	field := ""
 	if !toolOpens && !how && !work && questionRE.MatchString(prompt) {
 		field = rarestForm(cs)
 	}
+	gives := map[int64]bool{}
 	opens := func(it Item) bool {
-		return toolOpens || it.Kind != store.TypeToolObservation || it.reports || field != "" && givesField(it.event.Text, field)
+		if toolOpens || it.Kind != store.TypeToolObservation || it.reports {
+			return true
+		}
+		if field == "" {
+			return false
+		}
+		g, ok := gives[it.event.ID]
+		if !ok {
+			g = givesField(it.event.Text, field)
+			gives[it.event.ID] = g
+		}
+		return g
 	}
 	relevant := 0.0
 	for _, it := range items {
@@ -313,7 +326,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		// request for new work naming a tool it never used ("write vitest
 		// tests for the server routes"), twice that: the stack it shares
 		// with the prompt is all a match can be (namesUnseenTerm).
-		if how && namesUnseenTerm(cs, ents, prompt, req.Glosses, false) || work && namesUnseenTerm(cs, ents, prompt, req.Glosses, true) {
+		if (how || work) && namesUnseenTerm(cs, ents, prompt, req.Glosses, !how) {
 			floor *= howToBar
 		}
 	}
