@@ -57,22 +57,44 @@ func TestRealClientExcerptShowsALabelsList(t *testing.T) {
 	}
 }
 
+// askAfterShowing has a session show file name, holding content, through
+// a tool (so that no prompt holds what it prints), another session do other
+// work, and a third ask; it returns what that prompt was injected.
+func askAfterShowing(t *testing.T, name, content, show, ask string) string {
+	w := newWorld(t)
+	path := filepath.Join(w.work, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil, show+"\nRUNBASH cat "+path+"\nREPLY Shown.")
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	return lastInjection(t, w.session("s3", nil, ask))
+}
+
 // TestRealClientToolOutputGivesTheFieldAsked: a tool printed the kiln
 // bucket's record as JSON. Asked the bucket's ref in a later session, in
 // the present tense and without "we", the client is offered that output:
 // it prints the very field asked.
 func TestRealClientToolOutputGivesTheFieldAsked(t *testing.T) {
-	w := newWorld(t)
-	// The listing comes from a file, so no prompt holds what it prints.
-	listing := filepath.Join(w.work, "listing.json")
-	if err := os.WriteFile(listing, []byte(`[{"id":"qpzkvtrwmx","ref":"qpzkvtrwmx","name":"glaze-photos","region":"eu-west-2","store":"kilnstore"}]`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	w.session("s1", nil, "Show the storage listing.\nRUNBASH cat "+listing+"\nREPLY Shown.")
-	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
-	got := lastInjection(t, w.session("s3", nil, "What's the name and ref of the kilnstore bucket behind the glaze gallery?"))
+	got := askAfterShowing(t, "listing.json",
+		`[{"id":"qpzkvtrwmx","ref":"qpzkvtrwmx","name":"glaze-photos","region":"eu-west-2","store":"kilnstore"}]`+"\n",
+		"Show the storage listing.", "What's the name and ref of the kilnstore bucket behind the glaze gallery?")
 	if !strings.Contains(got, "qpzkvtrwmx") {
 		t.Fatalf("the output printing the bucket's ref is not offered:\n%s", got)
+	}
+}
+
+// TestRealClientToolOutputGivesTheSettingAsked: a tool printed the kiln
+// gateway's settings, one of them BLOCKED_TOPIC_PATTERNS. Asked which topic
+// patterns the gateway refuses, in the present tense and without "we", the
+// client is offered that output: a key of several words gives the field
+// asked when another of its words is the prompt's too.
+func TestRealClientToolOutputGivesTheSettingAsked(t *testing.T) {
+	got := askAfterShowing(t, "gateway.env",
+		"# Topic management\nDEFAULT_TOPIC_PREFIX = \"kiln\"\nALLOWED_TOPIC_PATTERNS = [\"#\"]\nBLOCKED_TOPIC_PATTERNS = [\"$SYS/#\", \"kiln/private/#\"]\n",
+		"Show the gateway settings.", "Which topic patterns does the kiln gateway refuse by default?")
+	if !strings.Contains(got, "kiln/private/#") {
+		t.Fatalf("the output printing the blocked topic patterns is not offered:\n%s", got)
 	}
 }
 

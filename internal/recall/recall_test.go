@@ -347,6 +347,10 @@ func TestTerms(t *testing.T) {
 		// generic coding words among them stay, at their generic weight.
 		{"Vercel refused even though next build passed", "vercel refused next build passed"},
 		{"why does the PUT handler keep returning 405", "put handler keep returning 405"},
+		// Japanese puts no space between words: a name in Latin letters
+		// within it is a word of its own; kana and kanji stay together,
+		// the long vowel mark with them.
+		{"RenderにデプロイしたガードAPIの公開URLは？", "render にデプロイしたガード api の公開 url"},
 	} {
 		if got := strings.Join(Terms(tt.in), " "); got != tt.want {
 			t.Errorf("Terms(%q)=%q, want %q", tt.in, got, tt.want)

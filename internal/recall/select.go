@@ -286,6 +286,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if !toolOpens && !how && !work && questionRE.MatchString(prompt) {
 		field = rarestForm(cs)
 	}
+	// A word the prompt names: one of a concept's forms, or its stem.
+	named := func(w string) bool {
+		k := stem(w)
+		return slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) || slices.Contains(c.keys, k) })
+	}
 	gives := map[int64]bool{}
 	opens := func(it Item) bool {
 		if toolOpens || it.Kind != store.TypeToolObservation || it.reports {
@@ -296,7 +301,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 		g, ok := gives[it.event.ID]
 		if !ok {
-			g = givesField(it.event.Text, field)
+			g = givesField(it.event.Text, field, named)
 			gives[it.event.ID] = g
 		}
 		return g
@@ -1441,14 +1446,19 @@ func versionReport(role string, cs []concept) bool {
 
 // givesField reports tool output giving field a value, as a JSON key
 // (`"ref": "dfisdvkipzycpvesynkx"`) or a setting opening its line (`ref =
-// main`, `- ref: main`). The prompt's rarest word asked as a field ("what's
-// the project ref of the supabase project?") and printed as one by a tool
-// is the output answering it, as a version a tool reports is
-// (versionReport): a log that only shares a stack's words prints no field
-// the question names. Mid-line, a word and a colon is code or a log's
-// prefix (`Bucket{Ref: x}`, "ERROR kilnstore: timeout"); ":=" and "=="
-// are code; an empty value (null, "", [] or {}) or a variable gives none.
-func givesField(text, field string) bool {
+// main`, `- ref: main`, a written file's `+ ref = main`). The prompt's
+// rarest word asked as a field ("what's the project ref of the supabase
+// project?") and printed as one by a tool is the output answering it, as a
+// version a tool reports is (versionReport): a log that only shares a
+// stack's words prints no field the question names. A key of several words
+// gives it when the field is one of them and another is a word the prompt
+// names (named): "which topic patterns are blocked?" and
+// `BLOCKED_TOPIC_PATTERNS = [...]`; a key sharing the field alone
+// (`SOURCE_REF`) names another thing. Mid-line, a word and a colon is code
+// or a log's prefix (`Bucket{Ref: x}`, "ERROR kilnstore: timeout"); ":="
+// and "==" are code; an empty value (null, "", [] or {}) or a variable
+// gives none.
+func givesField(text, field string, named func(string) bool) bool {
 	lower := strings.ToLower(text)
 	for i := 0; ; {
 		k := strings.Index(lower[i:], field)
@@ -1457,8 +1467,9 @@ func givesField(text, field string) bool {
 		}
 		start, end := i+k, i+k+len(field)
 		i = end
-		if start > 0 && isWordByte(lower[start-1]) || end < len(lower) && isWordByte(lower[end]) {
-			continue // part of a longer word: "refresh", "prefix"
+		var ok bool
+		if start, end, ok = keyNaming(text, lower, start, end, field, named); !ok {
+			continue // part of a longer word ("refresh", "prefix") or of another key
 		}
 		quoted := start > 0 && lower[start-1] == '"' && end < len(lower) && lower[end] == '"'
 		if !quoted && !opensLine(lower[:start]) {
@@ -1485,14 +1496,64 @@ func givesField(text, field string) bool {
 	}
 }
 
+// keyNaming widens lower[start:end], field found in text, to the word or
+// identifier holding it, and reports whether that is field itself, or an
+// identifier whose words (text's camelCase, snake_case or kebab-case parts)
+// are field and another the prompt names. lower is text lower-cased; where
+// lowering changed the bytes' length, the identifier's case is not read.
+func keyNaming(text, lower string, start, end int, field string, named func(string) bool) (int, int, bool) {
+	// An identifier of ASCII: a read file's "12→" is no part of its line's key.
+	in := func(b byte) bool { return b < 0x80 && isWordByte(b) || b == '-' }
+	s, e := start, end
+	for start > 0 && in(lower[start-1]) {
+		start--
+	}
+	for end < len(lower) && in(lower[end]) {
+		end++
+	}
+	for start < s && lower[start] == '-' {
+		start++ // a flag's or a list's dashes ("--ref=main")
+	}
+	for end > e && lower[end-1] == '-' {
+		end--
+	}
+	if start == s && end == e {
+		return start, end, true
+	}
+	key := lower[start:end]
+	if len(text) == len(lower) {
+		key = text[start:end]
+	}
+	parts := splitIdent(key)
+	has, other := false, false
+	for _, p := range parts {
+		p = strings.ToLower(p)
+		if p == field {
+			has = true
+		} else if named(p) {
+			other = true
+		}
+	}
+	return start, end, has && other
+}
+
 // opensLine reports whether before, the text ahead of a word, ends in a
-// line's start: only indentation, or a list's "- ", after the last line
-// break.
+// line's start: only indentation, a list's "- ", the "+ " of a line a tool
+// wrote, or the number a file read puts ahead of each line ("  12→",
+// "12\t"), after the last line break.
 func opensLine(before string) bool {
 	if k := strings.LastIndexByte(before, '\n'); k >= 0 {
 		before = before[k+1:]
 	}
-	return strings.TrimLeft(before, " \t-") == ""
+	if n := strings.TrimLeft(before, " "); n != "" && n[0] >= '0' && n[0] <= '9' {
+		n = strings.TrimLeft(n, "0123456789")
+		if n, ok := strings.CutPrefix(n, "→"); ok {
+			before = n
+		} else if n, ok := strings.CutPrefix(n, "\t"); ok {
+			before = n
+		}
+	}
+	return strings.TrimLeft(before, " \t-+") == ""
 }
 
 // rarestForm is the written form of the prompt's weightiest concept, ""

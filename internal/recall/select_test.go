@@ -1856,8 +1856,22 @@ func TestToolOutputGivingTheFieldAskedOpens(t *testing.T) {
 		{"ref: nil", false},
 		{"ref:\r\nsha: 1", false},
 		{"  - ref: main", true},
+		{"+ REF = main", true},
+		// A key of several words names the field and another word the
+		// prompt says; one sharing the field alone names another thing.
+		{"+ KILNSTORE_REF = qpzkvtrwmx", true},
+		{`{"kilnstoreRef": "qpzkvtrwmx"}`, true},
+		{`{"bucket-ref": "qpzkvtrwmx"}`, true},
+		{"SOURCE_REF = main", false},
+		{`{"refCount": 3}`, false},
+		{"kilnstore_ref_resolver(x)", false},
+		// A file read numbers its lines.
+		{"Read: kiln.env\n    12→KILNSTORE_REF=qpzkvtrwmx", true},
+		{"Read: kiln.env\n12\tref: main", true},
+		{"12 ref: main", false},
 	} {
-		if got := givesField(tc.text, "ref"); got != tc.want {
+		named := func(w string) bool { return w == "kilnstore" || w == "bucket" }
+		if got := givesField(tc.text, "ref", named); got != tc.want {
 			t.Errorf("givesField(%q, ref) = %v, want %v", tc.text, got, tc.want)
 		}
 	}

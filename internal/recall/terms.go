@@ -94,9 +94,7 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 		out = append(out, t)
 		return t
 	}
-	for _, w := range strings.FieldsFunc(prompt, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' && r != '/'
-	}) {
+	for _, w := range words(prompt) {
 		w = strings.Trim(w, "._-/")
 		parts := splitIdent(w)
 		// A range's or a version's parts ("2-3", "16.0.7") glued make no
@@ -162,6 +160,43 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 		}
 	}
 	return out, glued, compounds, partOf
+}
+
+// words splits a prompt into its words and identifiers. Japanese writes no
+// space between words, and a name in Latin letters inside it ("ガードAPIの公開
+// URL") is a word of its own, as the index holds it in English text: a
+// change between kanji or kana and any other letter or digit ends a word.
+func words(prompt string) []string {
+	var out []string
+	start, cjk := -1, false
+	for i, r := range prompt {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' && r != '/' {
+			if start >= 0 {
+				out = append(out, prompt[start:i])
+			}
+			start = -1
+			continue
+		}
+		c := isKanjiKana(r)
+		if start >= 0 && c != cjk && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			out = append(out, prompt[start:i])
+			start = -1
+		}
+		if start < 0 {
+			start, cjk = i, c
+		}
+	}
+	if start >= 0 {
+		out = append(out, prompt[start:])
+	}
+	return out
+}
+
+// isKanjiKana reports a rune of Japanese writing: kanji, kana, and the
+// marks of the common script Japanese writes within words (the long vowel
+// mark of "サーバー", the repeat mark of "時々").
+func isKanjiKana(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー' || r == 'ｰ' || r == '々'
 }
 
 // identSep reports a rune that separates an identifier's parts.

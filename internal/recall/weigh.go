@@ -95,9 +95,7 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 	// even where its sessions were in Japanese, and weighed as an unseen
 	// name it outweighed the names the prompt shares with the store.
 	for i := range out {
-		out[i].foreign = out[i].foreign || strings.ContainsFunc(out[i].forms[0], func(r rune) bool {
-			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
-		})
+		out[i].foreign = out[i].foreign || strings.ContainsFunc(out[i].forms[0], isKanjiKana)
 	}
 	return mergeAlike(withSynonyms(out))
 }
