@@ -78,6 +78,32 @@ func TestRealClientForeignPrompt(t *testing.T) {
 	}
 }
 
+// TestRealClientRomanceRequestForNewWork: a request for new work put in
+// Spanish or French, on the subject of an earlier session held in English,
+// gets nothing in a real session, as the same request in English does: it
+// shares the session's words, not its question. The question about what
+// the session settled is still answered.
+func TestRealClientRomanceRequestForNewWork(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil,
+		"The kiln firing log keeps each firing's peak temperature and duration in firings.csv.",
+		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
+	const ask = "¿Dónde guardamos la temperatura de cada cocción del horno?"
+	work := []string{
+		"Añade una gráfica de la temperatura de cada cocción del horno",
+		"Ajoute un graphique de la température de chaque cuisson du four",
+	}
+	reqs := requests(t, w.session("s2", nil, append(work, ask)...))
+	for _, r := range work {
+		if got := requestWith(t, reqs, r); injections(got) != 0 {
+			t.Errorf("the request %q got an injection:\n%.2000s", r, got)
+		}
+	}
+	if got := requestWith(t, reqs, ask); injections(got) != 1 || !strings.Contains(got, "firings.csv") {
+		t.Errorf("the question was not answered from memory:\n%.3000s", got)
+	}
+}
+
 // TestRealClientRussianPastQuestion: a question asked in Russian in the
 // past tense ("which interpreter did uv pick up?") is about what the
 // project's run did, and the command's output answers it in a real session;

@@ -208,9 +208,34 @@ func newWork(prompt string) bool {
 	if !isASCII(prompt) && (foreignAgainRE.MatchString(prompt) || foreignAskRE.MatchString(prompt)) {
 		return false
 	}
-	return (newWorkRE.MatchString(prompt) || !isASCII(prompt) && foreignWorkRE.MatchString(prompt)) &&
-		!past(prompt) && !againRE.MatchString(prompt)
+	if newWorkRE.MatchString(prompt) || !isASCII(prompt) && foreignWorkRE.MatchString(prompt) {
+		return !past(prompt) && !againRE.MatchString(prompt)
+	}
+	// A Romance language's imperative is read only in a prompt whose
+	// function words are that language's ("crea" is no English word, but
+	// "configure" is), and often written without accents.
+	return romance(prompt) && romanceWorkRE.MatchString(prompt) && !romanceAgainRE.MatchString(prompt)
 }
+
+// romanceWorkRE is newWorkRE's Spanish, Portuguese, French and Italian
+// forms: the imperative of adding, implementing, creating, building,
+// writing, generating, setting up, designing, putting or integrating that
+// opens the prompt, in the familiar and the polite person, after a
+// "please".
+var romanceWorkRE = lazyregexp.New(`(?i)^\s*[¡]?\s*(?:(?:por\s+favor|per\s+favore|s['’]il\s+(?:te|vous)\s+pla[iî]t)\s*,?\s+)?(?:` +
+	// Spanish
+	`a[ñn]ad[ea]|agreg(?:a|ue)|implement[ae]|crea|constru(?:ye|ya)|escrib[ea]|gener[ae]|configur[ae]|haz|dise[ñn][ae]|pon|ponga|integr[ae]|incorpor[ae]|inclu(?:ye|ya)|` +
+	// Portuguese
+	`adicion[ae]|cri[ae]|constr[oó]i|construa|escrev[ae]|ger[ae]|faz|fa[çc]a|coloqu?[ae]|inclu[ia]|` +
+	// French
+	`ajoute[sz]?|impl[ée]ment(?:e|ez)|cr[ée](?:e|ez)|construi(?:s|sez)|[ée]cri(?:s|vez)|g[ée]n[èeé]r(?:e|ez)|configurez|fai(?:s|tes)|met(?:s|tez)|int[èeé]gr(?:e|ez)|` +
+	// Italian
+	`aggiung(?:i|a)|implementi|crei|costruisci|scriv[ia]|generi|fai|metti)(?:[^\p{L}]|$)`)
+
+// romanceAgainRE is againRE's Romance words ("otra vez", "de nuevo", "como
+// antes", "à nouveau", "comme avant", "di nuovo", "come prima"): a command
+// saying one is a follow-up.
+var romanceAgainRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:otra\s+vez|de\s+nuevo|de\s+novo|outra\s+vez|como\s+antes|igual\s+que\s+antes|[àa]\s+nouveau|encore|comme\s+avant|di\s+nuovo|ancora|come\s+prima|anterior|precedente|pr[ée]c[ée]dente?|mismo|misma|mesmo|mesma|m[êe]me|stesso|stessa)(?:[^\p{L}]|$)`)
 
 // foreignAgainRE is againRE's Russian words ("добавь обратно", "сделай
 // снова", "как раньше"); Go's \b knows ASCII letters only.

@@ -158,6 +158,18 @@ func TestNewWork(t *testing.T) {
 		{"make the nightly export use the same columns", false},           // points back to earlier work
 		{"add it back", false},
 		{"build the installer again", false},
+		// The Romance languages' imperatives, in a prompt of their
+		// function words, with or without accents; a command pointing
+		// back to earlier work is none.
+		{"Añade soporte para audiolibros en la ficha de cada libro", true},
+		{"agrega un selector de idioma en la pagina de ajustes", true},
+		{"Ajoute un bouton pour exporter les notes en CSV", true},
+		{"aggiungi una pagina di login con Google", true},
+		{"Crie um endpoint para listar os pedidos", true},
+		{"por favor, implementa la exportación a PDF", true},
+		{"agrega de nuevo el botón de exportar", false},
+		{"crea el mismo script que antes", false},
+		{"¿Qué paleta de colores proponía el plan?", false},
 	} {
 		if got := !saysOurs(tt.prompt) && newWork(tt.prompt); got != tt.want {
 			t.Errorf("newWork(%q) = %v, want %v", tt.prompt, got, tt.want)
