@@ -131,6 +131,34 @@ func TestRealClientRussianPastQuestion(t *testing.T) {
 	}
 }
 
+// TestRealClientGermanPastQuestion: a question asked in German about what
+// the project did ("which interpreter did uv pick up for us?", with "wir"
+// and the past of "haben") is answered from the command's output in a real
+// session, as the same question in English or Russian is; the same words
+// asked as a how-to question get nothing.
+func TestRealClientGermanPastQuestion(t *testing.T) {
+	w := newWorld(t)
+	// The words are the run's, not the prompt's: the script prints them.
+	script := filepath.Join(w.work, "setup-env.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'python3.13 -m venv .venv: Python 3.13.4 (main, Jun  4 2025) [Clang 17.0.0]'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.session("s1", nil,
+		"Set up the environment for the gateway RUNBASH sh "+script,
+		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
+	const (
+		past  = "Welchen Python-Interpreter hatten wir für die .venv?"
+		howTo = "Wie erstelle ich eine .venv mit einem anderen Python-Interpreter?"
+	)
+	reqs := requests(t, w.session("s2", nil, howTo, past))
+	if r := requestWith(t, reqs, howTo); injections(r) != 0 {
+		t.Errorf("the how-to question got an injection:\n%.2000s", r)
+	}
+	if r := requestWith(t, reqs, past); injections(r) != 1 || !strings.Contains(r, "Python 3.13.4") {
+		t.Errorf("the German question in the past was not answered from the run's output:\n%.3000s", r)
+	}
+}
+
 // quorvexWorld is a world whose sessions did other work, so that the
 // stack's name is rare in the store, then served the plant list from a
 // Quorvex handler with its results cached.

@@ -117,6 +117,16 @@ func romanceWe(prompt string) bool {
 	return romance(prompt) && romanceSaysWe(prompt)
 }
 
+// germanWe reports a German prompt that speaks of "we" or "our" ("hatten
+// wir die Hook-Skripte eingecheckt?", "unsere Staging-Datenbank"), as
+// romanceWe does a Romance one's.
+func germanWe(prompt string) bool {
+	return germanWeRE.MatchString(prompt) && stopsFor(prompt).fw.Any("deu")
+}
+
+// germanWeRE finds German's "we", "us" and "our".
+var germanWeRE = lazyregexp.New(`(?i)\b(?:wir|uns|unser|unsere|unserer|unseren|unserem|unseres)\b`)
+
 // romance reports a prompt whose function words are of one of the
 // languages romanceHowToRE reads.
 func romance(prompt string) bool {
@@ -286,8 +296,49 @@ func request(prompt string) string {
 func pastOrNow(prompt string) bool {
 	return past(prompt) || currentRE.MatchString(prompt) ||
 		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt) ||
-		strings.Contains(prompt, "?") && russianPast(prompt)
+		strings.Contains(prompt, "?") && russianPast(prompt) ||
+		foreignPastOrNow(prompt)
 }
+
+// foreignPastOrNow reports a prompt of another language than English that
+// asks how things stand now ("сейчас", "jetzt", "ahora", "maintenant",
+// "現在") or, in German or a Romance language, what happened: German's
+// past of "to be", "to have" and "to become" ("hatten wir", "war"), a
+// Romance preterite or imperfect by its ending ("quedó", "cambiaron",
+// "usábamos", "ficou", "utilisait") or its auxiliary ("avons", "abbiamo").
+// Each language's words are read only in a prompt whose function words
+// are that language's; an English prompt reads none.
+func foreignPastOrNow(prompt string) bool {
+	romance, german := false, false
+	if langs := stopsFor(prompt).fw; langs.Any(funcwords.Romance...) {
+		romance = true
+	} else if langs.Any("deu") {
+		german = true
+	}
+	if isASCII(prompt) && !romance && !german {
+		return false
+	}
+	return foreignNowRE.MatchString(prompt) ||
+		german && germanPastRE.MatchString(prompt) ||
+		romance && romancePastRE.MatchString(prompt)
+}
+
+// foreignNowRE is currentRE's words of the languages recall reads: Russian,
+// German, Spanish, Portuguese, French, Italian, Japanese and Chinese.
+var foreignNowRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:сейчас|теперь|текущ\p{L}*|jetzt|aktuell\p{L}*|derzeit\p{L}*|momentan|inzwischen|mittlerweile|ahora|actualmente|agora|atualmente|maintenant|actuellement|d[ée]sormais|adesso|attualmente|ormai)(?:[^\p{L}]|$)|現在|今の|目前|现在|当前`)
+
+// germanPastRE finds German's simple past of "sein", "haben" and "werden",
+// which a question about what happened uses ("wir hatten … umgestellt",
+// "welcher Port war es?"), and "damals", "gestern".
+var germanPastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:war|waren|warst|wart|hatte|hatten|hattest|hattet|wurde|wurden|wurdest|damals|gestern)(?:[^\p{L}]|$)`)
+
+// romancePastRE finds a Romance verb in a past tense by endings nouns
+// seldom wear: Spanish preterites in a stressed "-ó" ("quedó", "cambió")
+// and "-aron", "-ieron", "-aste", "-iste", imperfects in "-aba(n)",
+// "-ábamos", "-ían", "-íamos"; Portuguese "-ou", "-aram", "-eram"; French
+// "-ait", "-aient", "-ions" after a stem; and the auxiliaries of the French
+// and Italian compound past with "we" ("avons", "abbiamo", "avevamo").
+var romancePastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:\p{L}{2,}(?:ó|aron|ieron|aste|iste|abas?|aban|ábamos|ían|íamos|ou|aram|eram|aient|ait)|avons|avez|avions|abbiamo|avevamo|era|erano|fue|fueron|fui|foi|foram)(?:[^\p{L}]|$)`)
 
 // namesRunFile reports a prompt that names a file one of the tool runs
 // items holds read, wrote or edited (runFile): by the name written whole

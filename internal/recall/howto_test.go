@@ -391,6 +391,50 @@ func TestPastOrNowRussian(t *testing.T) {
 	}
 }
 
+// TestPastOrNowForeign: a question of German or a Romance language asks
+// what happened by its past tense's auxiliary or ending, and how things
+// stand by its word for now, as Russian and Korean ones do; a how-to
+// question or a present one in those languages asks neither, and an
+// English prompt is not read for their words ("era", "fue").
+func TestPastOrNowForeign(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Welchen Port hatten wir für den Broker eingestellt?", true},
+		{"Welche Datenbank ist jetzt in der Spezifikation?", true},
+		{"Wie richte ich einen Broker mit TLS ein?", false},
+		{"¿Qué base de datos quedó al final en la especificación?", true},
+		{"¿Qué puerto usábamos para el broker?", true},
+		{"¿Qué puerto usa ahora el broker?", true},
+		{"¿Cómo configuro un broker con TLS?", false},
+		{"Qual porta o broker usou na primeira vez?", true},
+		{"Quel port le broker utilisait avant la migration ?", true},
+		{"Quale porta abbiamo scelto per il broker?", true},
+		{"в какой секции сейчас лежит список правил?", true},
+		{"Renderの現在の公開URLは？", true},
+		{"era the broker slow?", false},
+	} {
+		if got := pastOrNow(tt.prompt); got != tt.want {
+			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Sind die Hook-Skripte im Repo, oder hatten wir die rausgelassen?", true},
+		{"Welche Farbe hat unsere Marke?", true},
+		{"Wie schreibe ich einen Test für einen Broker?", false},
+		{"wir is no English word", false},
+	} {
+		if got := germanWe(tt.prompt); got != tt.want {
+			t.Errorf("germanWe(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}
+
 // FuzzPromptForm: reading a prompt's form never panics; a request is the
 // prompt or a suffix of it.
 func FuzzPromptForm(f *testing.F) {

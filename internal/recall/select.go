@@ -182,7 +182,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// work in it ("add i18n so the app can switch languages") or how to do
 	// something there ("how do I add a health check to the app?"), not how
 	// the project stands now ("how do I run the site locally now?").
-	ours := saysOurs(body) || romanceWe(body) ||
+	ours := saysOurs(body) || romanceWe(body) || germanWe(body) ||
 		namesProject(body) && !work && (!how || currentRE.MatchString(body))
 	counts := newTermCounts(db, req.SessionID)
 	cs, err := counts.spellings(ctx, cs, prompt)
