@@ -14,7 +14,7 @@ func FuzzParse(f *testing.F) {
 		"Unbounded retries are the real culprit? No: the retry loop is the real bottleneck.",
 		"There's no header mismatch between the gateway and billing.", "The cache isn't the problem here", "There is no",
 		"Bottleneck: the report query. The report query was not the bottleneck",
-		"- **Before**: `a`\n- **After**: `b`", "1. Было: 30\n\n2) Стало: 45",
+		"- **Before**: `a`\n- **After**: `b`", "1. Было: 30\n\n2) Стало: 45", "Changed `#94a3b8` to `#1e293b`, 90.0% (up from 71.4%)",
 		"Key changes:\n- `a-b` → `c-d`\n- X -> Y", "→", "done.\n→", "# Migration Plan\n- Switch => Kelbo",
 		"Added `kelbo_service` as a direct dependency.", "Now remove `kelbo_service`; it is no longer needed.",
 		"Pointed the buttons at checkout. I've reverted the buttons back to scrolling.", "결제 버튼을 되돌렸습니다.", "rolled it back",
@@ -40,7 +40,7 @@ func FuzzParse(f *testing.F) {
 		if Settled(s) && ChangeCue(s) {
 			t.Fatalf("settled text with change wording: %q", s)
 		}
-		for _, c := range LabelledChanges(s) {
+		for _, c := range append(LabelledChanges(s), InlineChanges(s)...) {
 			if c.Old == "" || c.New == "" || c.Old == c.New {
 				t.Fatalf("labelled change %+v", c)
 			}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
 // LabelledChange is a change a text states as two labelled lines, what
@@ -171,4 +173,73 @@ func cutListMarker(line string) (string, bool) {
 		rest = strings.TrimLeft(rest[i+1:], " ")
 	}
 	return rest, len(rest) < len(line)
+}
+
+// A value in an inline change: a code span, a quoted string, or a run of
+// non-space characters, with a word or two of unit or kind after a number
+// ("12px thick", "56x56 oversized").
+const inlineValue = "(`[^`\\n]{1,80}`|\"[^\"\\n]{1,80}\"|[^\\s`\"()]{1,80})"
+
+// inlineChangeREs find a change a sentence states in one line: "from A to
+// B" ("change primary text from `#1e293b` to `#0f172a`", "reduced from 12px
+// to 3px"), "changed A to B", "replaced A with B", "A → B", and the newer
+// value followed by the older in parentheses ("90.0% (up from 71.4%)", "a
+// 28px circle (was 56x56 oversized)"). Each gives the older value, then the
+// newer (old and new: the groups' indexes).
+var inlineChangeREs = []struct {
+	re       *lazyregexp.Regexp
+	old, new int
+}{
+	{lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + `\s+to\s+` + inlineValue), 1, 2},
+	{lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+` + inlineValue + `\s+(?:to|with|by)\s+` + inlineValue), 1, 2},
+	{lazyregexp.New(inlineValue + `\s*(?:→|->|⇒)\s*` + inlineValue), 1, 2},
+	{lazyregexp.New(`(?i)` + inlineValue + `\s*\((?:was|previously|formerly|(?:up|down)\s+from)\s+([^()\n]{1,60})\)`), 2, 1},
+}
+
+// InlineChanges returns the changes text states inside a line, each an
+// older value and the newer one (inlineChangeREs), of one kind (alike) and
+// different: "from the API to the database" says where data goes, and
+// "URL → Mochi" is a pipeline, not a change. A value's code span or quotes
+// are kept; a trailing comma or period is not. Lines in a fenced code block
+// are code.
+func InlineChanges(text string) []LabelledChange {
+	if len(text) > maxText {
+		text = text[:strings.LastIndexByte(text[:maxText], '\n')+1]
+	}
+	var out []LabelledChange
+	fenced := false
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fenced = !fenced
+			continue
+		}
+		if fenced || t == "" || len(t) > 4*maxLabelledLine {
+			continue
+		}
+		for _, c := range inlineChangeREs {
+			for _, m := range c.re.FindAllStringSubmatch(t, -1) {
+				old, new := strings.TrimRight(m[c.old], ".,;:"), strings.TrimRight(m[c.new], ".,;:")
+				if old == "" || new == "" || strings.EqualFold(old, new) || !alikeValues(old, new) {
+					continue
+				}
+				if !slices.Contains(out, LabelledChange{Old: old, New: new}) {
+					out = append(out, LabelledChange{Old: old, New: new})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// alikeValues reports two values of one kind, as alike does lines, and
+// values rather than words: code, a number, or a name with a letter beyond
+// the lower-case ones or a sign ("hover:bg-white/98", "#1e293b",
+// "@v3"); two everyday words ("database", "cache") are a movement or a
+// pipeline as often as a change.
+func alikeValues(a, b string) bool {
+	value := func(s string) bool {
+		return strings.ContainsAny(s, "`\"0123456789#@/:._-") || strings.IndexFunc(s, unicode.IsUpper) >= 0
+	}
+	return value(a) && value(b) && alike(a, b)
 }

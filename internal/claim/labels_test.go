@@ -70,3 +70,30 @@ func TestField(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineChanges: a change a sentence states inside a line, "from A to
+// B", "changed A to B", "A → B" or the newer value with the older in
+// parentheses, between values of one kind; a movement, a pipeline or two
+// everyday words are none, nor is code in a fenced block.
+func TestInlineChanges(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text string
+		want []LabelledChange
+	}{
+		{"- Change primary text from `#1e293b` to `#0f172a` (much darker)", []LabelledChange{{"`#1e293b`", "`#0f172a`"}}},
+		{"I changed hover:bg-white/98 to hover:bg-white/95 to use a valid opacity", []LabelledChange{{"hover:bg-white/98", "hover:bg-white/95"}}},
+		{"line 93: changed actions/upload-artifact@v3 → actions/upload-artifact@v4", []LabelledChange{{"actions/upload-artifact@v3", "actions/upload-artifact@v4"}}},
+		{"Overall completion rate: 90.0% (up from 71.4%)", []LabelledChange{{"71.4%", "90.0%"}}},
+		{"Bumped the kiln client from 2.3.0 to 2.4.0.", []LabelledChange{{"2.3.0", "2.4.0"}}},
+		{"Data flows from the API to the database.", nil},
+		{"Phased roadmap starting with URL → Mochi", nil},
+		{"We moved from Postgres to Chroma.", nil},
+		{"```\nx = from(a) to(b)\nport 8080 -> 9090\n```", nil},
+		{"The timeout stays 30 s (was 30 s)", nil},
+	} {
+		if got := InlineChanges(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("InlineChanges(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}

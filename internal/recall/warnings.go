@@ -170,7 +170,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, editWarnings(sel, paired)...)
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, removedSettingWarnings(sel, paired)...)
-	out = append(out, labelledWarnings(sel, paired)...)
+	out = append(out, labelledWarnings(sel, out, paired)...)
 	out = append(out, fieldWarnings(sel, paired)...)
 	out = append(out, negationWarnings(sel, paired)...)
 	out = append(out, declinedWarnings(sel, paired)...)
@@ -922,37 +922,86 @@ func runShape(text string) string {
 	return b.String()
 }
 
-// labelledWarnings finds, among recalled messages, one that states a change
+// labelledWarnings finds, among recalled memories, one that states a change
 // as a line labelled before and the next labelled after ("Before: …",
-// "After: …"; claim.LabelledChanges), where the message shown holds either
-// line. Like a file edit's changed line it names both sides of one change,
-// and other memories may still state the older: the warning is listed with
-// the message where it fits (Warning.inItem).
-func labelledWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+// "After: …"; claim.LabelledChanges), or inside a line ("from `#1e293b` to
+// `#0f172a`", "@v3 → @v4", "90.0% (up from 71.4%)"; claim.InlineChanges),
+// where the memory shown holds either side. Like a file edit's changed line
+// it names both sides of one change, and other memories may still state the
+// older: the warning is listed with the memory where it fits
+// (Warning.inItem), unless an earlier warning already holds the memory to
+// an older one. Only Claude's words and what was distilled from them state
+// changes made (changeSource).
+func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) []Warning {
+	// A statement of a change an earlier warning already holds to an older
+	// memory ("moved the queue from zorvix-mq to plenk-mq" against the
+	// config naming zorvix-mq) is told once, whether the warning names its
+	// message or an entry quoting it.
+	told := map[int64]bool{}
+	for _, w := range earlier {
+		for _, it := range sel {
+			if it.CID == w.B.CID {
+				for _, id := range it.events {
+					told[id] = true
+				}
+			}
+		}
+	}
 	var out []Warning
 	for _, it := range sel {
 		if len(out) == perKind {
 			break
 		}
-		if it.Kind != store.TypeAgentResponse || paired[pair(-it.event.ID, -it.event.ID)] {
-			continue // a user's lines ask for a change or describe one wanted
+		text, ok := changeSource(it)
+		if !ok || paired[pair(itemKey(it), itemKey(it))] || slices.ContainsFunc(it.events, func(id int64) bool { return told[id] }) {
+			continue
 		}
 		shown := " " + foldWords(it.Excerpt) + " "
-		for _, c := range claim.LabelledChanges(it.event.Text) {
-			if !showsLine(shown, c.Old) && !showsLine(shown, c.New) {
-				continue // a change the excerpt leaves out is not what the message was recalled for
+		labelled := claim.LabelledChanges(text)
+		for i, c := range append(labelled, claim.InlineChanges(text)...) {
+			// A change the excerpt leaves out is not what the memory was
+			// recalled for. A labelled line is a line of its own; a value
+			// changed inside a line may be named elsewhere too ("~250ms
+			// latency" above the table saying "~250ms → ~10ms"), so the
+			// excerpt must show both.
+			if i < len(labelled) && !showsLine(shown, c.Old) && !showsLine(shown, c.New) ||
+				i >= len(labelled) && !(showsLine(shown, c.Old) && showsLine(shown, c.New)) {
+				continue
 			}
 			old, new := diffWindow(c.Old, c.New, editQuote)
 			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: old}
 			b := a
 			b.Title = new
 			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inItem: true,
-				Note: fmt.Sprintf("the message (%s) states the change from the first to the second; the second is the newer.", date(it.Time))})
-			paired[pair(-it.event.ID, -it.event.ID)] = true
+				Note: fmt.Sprintf("the memory (%s) states the change from the first to the second; the second is the newer.", date(it.Time))})
+			paired[pair(itemKey(it), itemKey(it))] = true
 			break
 		}
 	}
 	return out
+}
+
+// changeSource is the text of a memory that can state a change made: an
+// answer of Claude's, an entry distilled from one, a subagent's report, or
+// a plan Claude had approved. A user's lines ask for a change or describe
+// one wanted; a tool's output states no decision.
+func changeSource(it Item) (string, bool) {
+	switch {
+	case it.Kind == store.TypeAgentResponse:
+		return it.event.Text, true
+	case it.Kind == KindEntry:
+		return it.Text + "\n" + it.Quote, true
+	case it.Kind == store.TypeToolObservation && (subagentReport(it.event) || planTool(it.event)):
+		return it.event.Text, true
+	}
+	return "", false
+}
+
+// planTool reports a run of the tool Claude Code presents a plan for
+// approval with: its input is Claude's plan.
+func planTool(ev store.Event) bool {
+	tool := gjson.GetBytes(ev.Payload, "tool").String()
+	return tool == "ExitPlanMode" || tool == "exit_plan_mode"
 }
 
 // negationWarnings finds a shown answer or entry that says a thing the

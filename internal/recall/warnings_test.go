@@ -228,7 +228,7 @@ func TestLabelledChangeWarns(t *testing.T) {
 	text := "Update the worker's start command in the dashboard:\n- Current: `python worker.py`\n- To: `./run-worker.sh`\n\nThe script downloads the model first."
 	ev := store.Event{ID: 41, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: text}
 	it := messageItem(ev, "Update the worker's start command in the dashboard: - Current: `python worker.py` …")
-	ws := labelledWarnings([]Item{it}, map[[2]int64]bool{})
+	ws := labelledWarnings([]Item{it}, nil, map[[2]int64]bool{})
 	if len(ws) != 1 || ws[0].A.Title != "`python worker.py`" || ws[0].B.Title != "`./run-worker.sh`" || !ws[0].inItem {
 		t.Fatalf("warnings %+v, want python worker.py became ./run-worker.sh", ws)
 	}
@@ -238,22 +238,51 @@ func TestLabelledChangeWarns(t *testing.T) {
 	}
 
 	other := messageItem(ev, "The script downloads the model first.")
-	if ws := labelledWarnings([]Item{other}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := labelledWarnings([]Item{other}, nil, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("a change the excerpt leaves out warned: %+v", ws)
 	}
 	ev.Text = "- To: `./run-worker.sh`\n- Current: `python worker.py`"
-	if ws := labelledWarnings([]Item{messageItem(ev, ev.Text)}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := labelledWarnings([]Item{messageItem(ev, ev.Text)}, nil, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("lines in the wrong order warned: %+v", ws)
 	}
 	// A value of a few letters is inside any excerpt's words ("2030"), so
 	// it shows nothing; a user's lines ask for a change (review 207).
 	ev.Text = "Было: 30\nСтало: 45"
-	if ws := labelledWarnings([]Item{messageItem(ev, "Планы на 2030 и 2045 годы")}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := labelledWarnings([]Item{messageItem(ev, "Планы на 2030 и 2045 годы")}, nil, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("a short value matched inside a word: %+v", ws)
 	}
 	ev.Text, ev.Type = text, store.TypeUserPrompt
-	if ws := labelledWarnings([]Item{messageItem(ev, it.Excerpt)}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := labelledWarnings([]Item{messageItem(ev, it.Excerpt)}, nil, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("a user's lines warned: %+v", ws)
+	}
+}
+
+// A memory of Claude's that states a change inside a line ("from A to B",
+// "A → B") warns with both values, listed with it, as a labelled change
+// does: its excerpt may show the older value beside the newer. A user's
+// line asks for the change, and a tool's output decides nothing. The texts
+// are made up.
+func TestInlineChangeWarns(t *testing.T) {
+	t.Parallel()
+	text := "Fixed the kiln chart contrast:\n- Changed the label text from `#94a3b8` to `#1e293b` (much darker)\n- Grid lines are thicker."
+	ev := store.Event{ID: 42, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: text}
+	it := messageItem(ev, text)
+	ws := labelledWarnings([]Item{it}, nil, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.Title != "`#94a3b8`" || ws[0].B.Title != "`#1e293b`" || !ws[0].inItem {
+		t.Fatalf("warnings %+v, want #94a3b8 became #1e293b", ws)
+	}
+	for _, kind := range []string{store.TypeUserPrompt, store.TypeToolObservation} {
+		ev.Type = kind
+		if ws := labelledWarnings([]Item{messageItem(ev, text)}, nil, map[[2]int64]bool{}); len(ws) != 0 {
+			t.Errorf("a %s warned: %+v", kind, ws)
+		}
+	}
+	// The change an earlier warning already holds to an older memory is
+	// told once.
+	ev.Type = store.TypeAgentResponse
+	earlier := []Warning{{Kind: "superseded", B: Memory{CID: it.CID}}}
+	if ws := labelledWarnings([]Item{it}, earlier, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a change already warned of warned again: %+v", ws)
 	}
 }
 
