@@ -176,24 +176,33 @@ func cutListMarker(line string) (string, bool) {
 }
 
 // A value in an inline change: a code span, a quoted string, or a run of
-// non-space characters, with a word or two of unit or kind after a number
-// ("12px thick", "56x56 oversized").
-const inlineValue = "(`[^`\\n]{1,80}`|\"[^\"\\n]{1,80}\"|[^\\s`\"()]{1,80})"
+// characters without space; InlineChanges drops one longer than
+// maxInlineValue.
+const inlineValue = "(`[^`\\n]+`|\"[^\"\\n]+\"|[^\\s`\"()]+)"
+
+// maxInlineValue bounds a value of an inline change, in bytes: a value, not
+// a sentence in quotes.
+const maxInlineValue = 80
 
 // inlineChangeREs find a change a sentence states in one line: "from A to
 // B" ("change primary text from `#1e293b` to `#0f172a`", "reduced from 12px
 // to 3px"), "changed A to B", "replaced A with B", "A → B", and the newer
 // value followed by the older in parentheses ("90.0% (up from 71.4%)", "a
-// 28px circle (was 56x56 oversized)"). Each gives the older value, then the
-// newer (old and new: the groups' indexes).
+// 28px circle (was 56x56)"). Each gives the older value, then the newer
+// (old and new: the groups' indexes), and is tried on a line holding one
+// of its marks, lower-case: most lines state no change, and a line is
+// searched for each expression.
 var inlineChangeREs = []struct {
+	marks    []string
 	re       *lazyregexp.Regexp
 	old, new int
 }{
-	{lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + `\s+to\s+` + inlineValue), 1, 2},
-	{lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+` + inlineValue + `\s+(?:to|with|by)\s+` + inlineValue), 1, 2},
-	{lazyregexp.New(inlineValue + `\s*(?:→|->|⇒)\s*` + inlineValue), 1, 2},
-	{lazyregexp.New(`(?i)` + inlineValue + `\s*\((?:was|previously|formerly|(?:up|down)\s+from)\s+([^()\n]{1,60})\)`), 2, 1},
+	{[]string{"from "}, lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + `\s+to\s+` + inlineValue), 1, 2},
+	{[]string{"chang", "replac", "switched", "bumped", "updated", "renamed"},
+		lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+` + inlineValue + `\s+(?:to|with|by)\s+` + inlineValue), 1, 2},
+	{[]string{"→", "->", "⇒"}, lazyregexp.New(inlineValue + `\s*(?:→|->|⇒)\s*` + inlineValue), 1, 2},
+	{[]string{"(was ", "(previously ", "(formerly ", "(up from ", "(down from "},
+		lazyregexp.New(`(?i)` + inlineValue + `\s*\((?:was|previously|formerly|(?:up|down)\s+from)\s+([^()\n]+)\)`), 2, 1},
 }
 
 // InlineChanges returns the changes text states inside a line, each an
@@ -217,10 +226,15 @@ func InlineChanges(text string) []LabelledChange {
 		if fenced || t == "" || len(t) > 4*maxLabelledLine {
 			continue
 		}
+		lower := strings.ToLower(t)
 		for _, c := range inlineChangeREs {
+			if !slices.ContainsFunc(c.marks, func(m string) bool { return strings.Contains(lower, m) }) {
+				continue
+			}
 			for _, m := range c.re.FindAllStringSubmatch(t, -1) {
 				old, new := strings.TrimRight(m[c.old], ".,;:"), strings.TrimRight(m[c.new], ".,;:")
-				if old == "" || new == "" || strings.EqualFold(old, new) || !alikeValues(old, new) {
+				if old == "" || new == "" || len(old) > maxInlineValue || len(new) > maxInlineValue ||
+					strings.EqualFold(old, new) || !alikeValues(old, new) {
 					continue
 				}
 				if !slices.Contains(out, LabelledChange{Old: old, New: new}) {
