@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
 // LabelledChange is a change a text states as two labelled lines, what
@@ -176,8 +177,8 @@ func cutListMarker(line string) (string, bool) {
 }
 
 // A value in an inline change: a code span, a quoted string, or a run of
-// characters without space; InlineChanges drops one longer than
-// maxInlineValue.
+// characters without space ("12px", "hover:bg-white/98"); InlineChanges
+// drops one longer than maxInlineValue.
 const inlineValue = "(`[^`\\n]+`|\"[^\"\\n]+\"|[^\\s`\"()]+)"
 
 // maxInlineValue bounds a value of an inline change, in bytes: a value, not
@@ -187,30 +188,40 @@ const maxInlineValue = 80
 // inlineChangeREs find a change a sentence states in one line: "from A to
 // B" ("change primary text from `#1e293b` to `#0f172a`", "reduced from 12px
 // to 3px"), "changed A to B", "replaced A with B", "A → B", and the newer
-// value followed by the older in parentheses ("90.0% (up from 71.4%)", "a
-// 28px circle (was 56x56)"). Each gives the older value, then the newer
-// (old and new: the groups' indexes), and is tried on a line holding one
-// of its marks, lower-case: most lines state no change, and a line is
-// searched for each expression.
+// value followed by the older in parentheses ("90.0% (up from 71.4%)",
+// "28px (was 56px)"). Each gives the older value, then the newer (old and
+// new: the groups' indexes), and is tried on a line holding one of its
+// marks, lower-case: most lines state no change, and a line is searched
+// for each expression. "From A to B" is as often a range ("from 02:00 to
+// 04:00", "ports from 8000 to 8010") and an arrow a mapping ("`/api/users`
+// → `handlers/users.go`") unless a change verb comes before them in the
+// line (cued).
 var inlineChangeREs = []struct {
 	marks    []string
 	re       *lazyregexp.Regexp
 	old, new int
+	cued     bool
 }{
-	{[]string{"from "}, lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + `\s+to\s+` + inlineValue), 1, 2},
+	{[]string{"from "}, lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + `\s+to\s+` + inlineValue), 1, 2, true},
 	{[]string{"chang", "replac", "switched", "bumped", "updated", "renamed"},
-		lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+` + inlineValue + `\s+(?:to|with|by)\s+` + inlineValue), 1, 2},
-	{[]string{"→", "->", "⇒"}, lazyregexp.New(inlineValue + `\s*(?:→|->|⇒)\s*` + inlineValue), 1, 2},
+		lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+` + inlineValue + `\s+(?:to|with|by)\s+` + inlineValue), 1, 2, false},
+	{[]string{"→", "->", "⇒"}, lazyregexp.New(inlineValue + `\s*(?:→|->|⇒)\s*` + inlineValue), 1, 2, true},
+	// The newer value is the nearest of the few words before the
+	// parenthesis alike with the older (new -1: nearestAlike).
 	{[]string{"(was ", "(previously ", "(formerly ", "(up from ", "(down from "},
-		lazyregexp.New(`(?i)` + inlineValue + `\s*\((?:was|previously|formerly|(?:up|down)\s+from)\s+([^()\n]+)\)`), 2, 1},
+		lazyregexp.New(`(?i)\((?:was|previously|formerly|(?:up|down)\s+from)\s+([^()\n]+)\)`), 1, -1, false},
 }
+
+// adviceWords say a line proposes a change rather than states one made
+// ("you could replace `useEffect` with `useMemo`").
+var adviceWords = lazywords.Lookup(`could might consider suggest suggests recommend recommends option alternatively instead`)
 
 // InlineChanges returns the changes text states inside a line, each an
 // older value and the newer one (inlineChangeREs), of one kind (alike) and
 // different: "from the API to the database" says where data goes, and
 // "URL → Mochi" is a pipeline, not a change. A value's code span or quotes
 // are kept; a trailing comma or period is not. Lines in a fenced code block
-// are code.
+// are code, and a line giving advice proposes a change.
 func InlineChanges(text string) []LabelledChange {
 	if len(text) > maxText {
 		text = text[:strings.LastIndexByte(text[:maxText], '\n')+1]
@@ -227,14 +238,30 @@ func InlineChanges(text string) []LabelledChange {
 			continue
 		}
 		lower := strings.ToLower(t)
+		var words []string // the line's words, read once a mark is found
 		for _, c := range inlineChangeREs {
 			if !slices.ContainsFunc(c.marks, func(m string) bool { return strings.Contains(lower, m) }) {
 				continue
 			}
-			for _, m := range c.re.FindAllStringSubmatch(t, -1) {
-				old, new := strings.TrimRight(m[c.old], ".,;:"), strings.TrimRight(m[c.new], ".,;:")
+			if words == nil {
+				words = strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) })
+				if slices.ContainsFunc(words, adviceWords().Has) {
+					break
+				}
+			}
+			for _, m := range c.re.FindAllStringSubmatchIndex(t, -1) {
+				old := strings.TrimRight(t[m[2*c.old]:m[2*c.old+1]], ".,;:")
+				var new string
+				if c.new < 0 {
+					new = nearestAlike(t[:m[0]], old)
+				} else {
+					new = strings.TrimRight(t[m[2*c.new]:m[2*c.new+1]], ".,;:")
+				}
 				if old == "" || new == "" || len(old) > maxInlineValue || len(new) > maxInlineValue ||
-					strings.EqualFold(old, new) || !alikeValues(old, new) {
+					sameValue(old, new) || !alikeValues(old, new) {
+					continue
+				}
+				if c.cued && !changeVerbBefore(lower[:m[0]]) && !sameThing(old, new) {
 					continue
 				}
 				if !slices.Contains(out, LabelledChange{Old: old, New: new}) {
@@ -244,6 +271,87 @@ func InlineChanges(text string) []LabelledChange {
 		}
 	}
 	return out
+}
+
+// maxBackWords is how many words before a "(was …)" are read for the
+// newer value: a short phrase's ("a compact 28px circular button").
+const maxBackWords = 6
+
+// nearestAlike is the word of before, among its last maxBackWords, nearest
+// its end that is a value alike with old (alikeValues), trailing
+// punctuation cut; "" when none is.
+func nearestAlike(before, old string) string {
+	ws := strings.Fields(before)
+	for i := len(ws) - 1; i >= 0 && i >= len(ws)-maxBackWords; i-- {
+		if w := strings.TrimRight(ws[i], ".,;:"); w != "" && alikeValues(old, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// changeVerbBefore reports a change verb in before, the line ahead of a
+// "from … to" or an arrow: a cue verb ("changed", "reduced", "bumped"),
+// one of a change made ("replaced", "moved") or of an update.
+func changeVerbBefore(before string) bool {
+	return slices.ContainsFunc(strings.FieldsFunc(before, func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool {
+		return cueVerb(w) || doneWords().Has(w) || updateWords().Has(w)
+	})
+}
+
+// sameThing reports two values that are plainly one thing's two states:
+// the same start, as a name's or a path's versions are
+// ("actions/upload-artifact@v3", "…@v4"), or amounts in the same unit
+// ("~250ms", "~10ms").
+func sameThing(a, b string) bool {
+	a, b = strings.Trim(a, "`\"'"), strings.Trim(b, "`\"'")
+	if n := commonPrefixLen(a, b); n >= 4 {
+		return true
+	}
+	ua, oka := amountUnit(a)
+	ub, okb := amountUnit(b)
+	return oka && okb && ua != "" && ua == ub
+}
+
+// sameValue reports two spellings of one value: equal but for case and
+// spaces, or amounts of one number ("30 s" and "30").
+func sameValue(a, b string) bool {
+	if strings.EqualFold(strings.ReplaceAll(a, " ", ""), strings.ReplaceAll(b, " ", "")) {
+		return true
+	}
+	na, nb := strings.TrimLeft(a, "~≈<>+-"), strings.TrimLeft(b, "~≈<>+-")
+	digits := func(s string) string { return s[:len(s)-len(strings.TrimLeft(s, "0123456789.,"))] }
+	return digits(na) != "" && digits(na) == digits(nb)
+}
+
+// commonPrefixLen is how many bytes a and b share from the start.
+func commonPrefixLen(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// amountUnit reads s as an amount, a number with an optional sign or tilde
+// and a unit of letters or "%" ("~250ms", "12px", "90.0%"), and returns its
+// unit, lower-case; ok is false for anything else.
+func amountUnit(s string) (unit string, ok bool) {
+	s = strings.TrimLeft(s, "~≈<>+-")
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || s[i] == ',') {
+		i++
+	}
+	if i == 0 {
+		return "", false
+	}
+	unit = strings.ToLower(strings.TrimSpace(s[i:]))
+	for _, r := range unit {
+		if !unicode.IsLetter(r) && r != '%' {
+			return "", false
+		}
+	}
+	return unit, true
 }
 
 // alikeValues reports two values of one kind, as alike does lines, and

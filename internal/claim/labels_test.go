@@ -87,6 +87,17 @@ func TestInlineChanges(t *testing.T) {
 		{"Overall completion rate: 90.0% (up from 71.4%)", []LabelledChange{{"71.4%", "90.0%"}}},
 		{"Bumped the kiln client from 2.3.0 to 2.4.0.", []LabelledChange{{"2.3.0", "2.4.0"}}},
 		{"Data flows from the API to the database.", nil},
+		// A range, a mapping and advice are no change made; an amount
+		// in one unit, or a name's two versions, are two states of one
+		// thing without a verb.
+		{"The backup job runs nightly from 02:00 to 04:00 UTC.", nil},
+		{"Allocate worker ports from 8000 to 8010", nil},
+		{"Routes: `/api/users` → `handlers/users.go`", nil},
+		{"- `Audio.Sound.createAsync()` → `createAudioPlayer({ uri })`", nil},
+		{"You could replace `useEffect` with `useMemo` here.", nil},
+		{"| Latency | ~250ms → ~10ms |", []LabelledChange{{"~250ms", "~10ms"}}},
+		{"Reduced the close button from 56px to 28px", []LabelledChange{{"56px", "28px"}}},
+		{"28px circle (was 56px)", []LabelledChange{{"56px", "28px"}}},
 		{"Phased roadmap starting with URL → Mochi", nil},
 		{"We moved from Postgres to Chroma.", nil},
 		{"```\nx = from(a) to(b)\nport 8080 -> 9090\n```", nil},

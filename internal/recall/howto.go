@@ -224,7 +224,10 @@ func newWork(prompt string) bool {
 	// A Romance language's imperative is read only in a prompt whose
 	// function words are that language's ("crea" is no English word, but
 	// "configure" is), and often written without accents.
-	return romance(prompt) && romanceWorkRE.MatchString(prompt) && !romanceAgainRE.MatchString(prompt)
+	// A question is none: the familiar imperative is spelled as the
+	// present's third person ("¿Genera el build los source maps?", "Faz
+	// sentido …?").
+	return romance(prompt) && !strings.ContainsAny(prompt, "?¿") && romanceWorkRE.MatchString(prompt) && !romanceAgainRE.MatchString(prompt)
 }
 
 // romanceWorkRE is newWorkRE's Spanish, Portuguese, French and Italian
@@ -305,27 +308,36 @@ func pastOrNow(prompt string) bool {
 // "現在") or, in German or a Romance language, what happened: German's
 // past of "to be", "to have" and "to become" ("hatten wir", "war"), a
 // Romance preterite or imperfect by its ending ("quedó", "cambiaron",
-// "usábamos", "ficou", "utilisait") or its auxiliary ("avons", "abbiamo").
-// Each language's words are read only in a prompt whose function words
-// are that language's; an English prompt reads none.
+// "usábamos", "ficou") or its auxiliary ("était", "avons choisi",
+// "abbiamo scelto"). Each language's words are read only in a prompt of
+// that language: by its function words, or for Russian, Japanese and
+// Chinese by their script. They are tables apart from currentRE's and
+// pastRE's, which an English prompt reads, so that it compiles none of
+// their Unicode classes and matches none of their words ("agora" is an
+// SDK's name).
 func foreignPastOrNow(prompt string) bool {
-	romance, german := false, false
-	if langs := stopsFor(prompt).fw; langs.Any(funcwords.Romance...) {
-		romance = true
-	} else if langs.Any("deu") {
-		german = true
+	fw := stopsFor(prompt).fw
+	switch {
+	case fw.Any(funcwords.Romance...):
+		return romanceNowRE.MatchString(prompt) || romancePastRE.MatchString(prompt)
+	case fw.Any("deu"):
+		return germanNowRE.MatchString(prompt) || germanPastRE.MatchString(prompt)
+	case hasCyrillic(prompt):
+		return russianNowRE.MatchString(prompt)
+	case strings.ContainsFunc(prompt, isKanjiKana):
+		return strings.Contains(prompt, "現在") || strings.Contains(prompt, "今の") ||
+			strings.Contains(prompt, "目前") || strings.Contains(prompt, "现在") || strings.Contains(prompt, "当前")
 	}
-	if isASCII(prompt) && !romance && !german {
-		return false
-	}
-	return foreignNowRE.MatchString(prompt) ||
-		german && germanPastRE.MatchString(prompt) ||
-		romance && romancePastRE.MatchString(prompt)
+	return false
 }
 
-// foreignNowRE is currentRE's words of the languages recall reads: Russian,
-// German, Spanish, Portuguese, French, Italian, Japanese and Chinese.
-var foreignNowRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:сейчас|теперь|текущ\p{L}*|jetzt|aktuell\p{L}*|derzeit\p{L}*|momentan|inzwischen|mittlerweile|ahora|actualmente|agora|atualmente|maintenant|actuellement|d[ée]sormais|adesso|attualmente|ormai)(?:[^\p{L}]|$)|現在|今の|目前|现在|当前`)
+// romanceNowRE, germanNowRE and russianNowRE are those languages' words
+// for now and currently.
+var (
+	romanceNowRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:ahora|actualmente|agora|atualmente|maintenant|actuellement|d[ée]sormais|adesso|attualmente|ormai)(?:[^\p{L}]|$)`)
+	germanNowRE  = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:jetzt|aktuell\p{L}*|derzeit\p{L}*|momentan|inzwischen|mittlerweile)(?:[^\p{L}]|$)`)
+	russianNowRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:сейчас|теперь|текущ\p{L}*)(?:[^\p{L}]|$)`)
+)
 
 // germanPastRE finds German's simple past of "sein", "haben" and "werden",
 // which a question about what happened uses ("wir hatten … umgestellt",
@@ -334,11 +346,15 @@ var germanPastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:war|waren|warst|wart|hat
 
 // romancePastRE finds a Romance verb in a past tense by endings nouns
 // seldom wear: Spanish preterites in a stressed "-ó" ("quedó", "cambió")
-// and "-aron", "-ieron", "-aste", "-iste", imperfects in "-aba(n)",
-// "-ábamos", "-ían", "-íamos"; Portuguese "-ou", "-aram", "-eram"; French
-// "-ait", "-aient", "-ions" after a stem; and the auxiliaries of the French
-// and Italian compound past with "we" ("avons", "abbiamo", "avevamo").
-var romancePastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:\p{L}{2,}(?:ó|aron|ieron|aste|iste|abas?|aban|ábamos|ían|íamos|ou|aram|eram|aient|ait)|avons|avez|avions|abbiamo|avevamo|era|erano|fue|fueron|fui|foi|foram)(?:[^\p{L}]|$)`)
+// and "-aron", "-ieron", imperfects in "-aba(n)", "-ábamos", "-ían",
+// "-íamos"; Portuguese "-ou", "-aram", "-eram"; French "-aient"; the
+// imperfect and past of "to be" and "to have" ("était", "avait", "era",
+// "fue", "foi"); and the auxiliary of the French and Italian compound past
+// with a participle after it ("avons choisi", "abbiamo scelto"): alone,
+// "nous avons besoin" is the present. The second person's "-aste" and
+// "-iste" are left out, worn by "contraste" and "existe"; "acaba" (it
+// ends) still reads as "-aba".
+var romancePastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:\p{L}{2,}(?:ó|aron|ieron|abas?|aban|ábamos|ían|íamos|ou|aram|eram|aient)|était|étaient|avait|avaient|fallait|avevamo|era|erano|fue|fueron|fui|foi|foram|(?:avons|avez|avions|abbiamo)\s+\p{L}+(?:é|ée|és|ées|i|is|it|u|us|ato|ata|ati|ate|uto|uta|ito|ita|to|ta))(?:[^\p{L}]|$)`)
 
 // namesRunFile reports a prompt that names a file one of the tool runs
 // items holds read, wrote or edited (runFile): by the name written whole

@@ -170,6 +170,11 @@ func TestNewWork(t *testing.T) {
 		{"agrega de nuevo el botón de exportar", false},
 		{"crea el mismo script que antes", false},
 		{"¿Qué paleta de colores proponía el plan?", false},
+		// A question in the present is none, though its verb is spelled
+		// as the imperative.
+		{"¿Genera el build los source maps?", false},
+		{"Faz sentido manter o Redis aqui?", false},
+		{"Inclui os testes de integração no pipeline?", false},
 	} {
 		if got := !saysOurs(tt.prompt) && newWork(tt.prompt); got != tt.want {
 			t.Errorf("newWork(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -410,11 +415,20 @@ func TestPastOrNowForeign(t *testing.T) {
 		{"¿Qué puerto usa ahora el broker?", true},
 		{"¿Cómo configuro un broker con TLS?", false},
 		{"Qual porta o broker usou na primeira vez?", true},
-		{"Quel port le broker utilisait avant la migration ?", true},
+		{"Quel port les brokers utilisaient avant la migration ?", true},
 		{"Quale porta abbiamo scelto per il broker?", true},
 		{"в какой секции сейчас лежит список правил?", true},
 		{"Renderの現在の公開URLは？", true},
 		{"era the broker slow?", false},
+		// Present tenses that look past, and an English prompt with a
+		// Romance word, read neither.
+		{"¿Existe un endpoint para exportar?", false},
+		{"¿Qué contraste tiene el botón?", false},
+		{"Parfait, comment je lance les tests ?", false},
+		{"Nous avons besoin d'un cache ?", false},
+		{"Abbiamo bisogno di una coda?", false},
+		{"What’s the agora channel name format?", false},
+		{"Nous avons choisi quel port pour le broker ?", true},
 	} {
 		if got := pastOrNow(tt.prompt); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)

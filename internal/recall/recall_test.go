@@ -351,6 +351,7 @@ func TestTerms(t *testing.T) {
 		// within it is a word of its own; kana and kanji stay together,
 		// the long vowel mark with them.
 		{"RenderにデプロイしたガードAPIの公開URLは？", "render にデプロイしたガード api の公開 url"},
+		{"ｻｰﾊﾞｰのURL", "ｻｰﾊﾞｰの url"},
 	} {
 		if got := strings.Join(Terms(tt.in), " "); got != tt.want {
 			t.Errorf("Terms(%q)=%q, want %q", tt.in, got, tt.want)

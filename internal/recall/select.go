@@ -1500,7 +1500,7 @@ func givesField(text, field string, named func(string) bool) bool {
 // identifier holding it, and reports whether that is field itself, or an
 // identifier whose words (text's camelCase, snake_case or kebab-case parts)
 // are field and another the prompt names. lower is text lower-cased; where
-// lowering changed the bytes' length, the identifier's case is not read.
+// lowering moved the bytes, the identifier's case is not read.
 func keyNaming(text, lower string, start, end int, field string, named func(string) bool) (int, int, bool) {
 	// An identifier of ASCII: a read file's "12→" is no part of its line's key.
 	in := func(b byte) bool { return b < 0x80 && isWordByte(b) || b == '-' }
@@ -1521,7 +1521,7 @@ func keyNaming(text, lower string, start, end int, field string, named func(stri
 		return start, end, true
 	}
 	key := lower[start:end]
-	if len(text) == len(lower) {
+	if end <= len(text) && strings.ToLower(text[start:end]) == key {
 		key = text[start:end]
 	}
 	parts := splitIdent(key)

@@ -194,9 +194,10 @@ func words(prompt string) []string {
 
 // isKanjiKana reports a rune of Japanese writing: kanji, kana, and the
 // marks of the common script Japanese writes within words (the long vowel
-// mark of "サーバー", the repeat mark of "時々").
+// mark of "サーバー", half-width "ｻｰﾊﾞｰ"'s and its voicing marks, the repeat
+// mark of "時々").
 func isKanjiKana(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー' || r == 'ｰ' || r == '々'
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー' || r == 'ｰ' || r == 'ﾞ' || r == 'ﾟ' || r == '々'
 }
 
 // identSep reports a rune that separates an identifier's parts.

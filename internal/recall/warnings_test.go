@@ -277,12 +277,29 @@ func TestInlineChangeWarns(t *testing.T) {
 			t.Errorf("a %s warned: %+v", kind, ws)
 		}
 	}
+	// A subagent's report and a plan Claude presented are Claude's words;
+	// so is an entry distilled from them.
+	for _, tool := range []string{"Task", "ExitPlanMode"} {
+		run := store.Event{ID: 43, Time: day, Type: store.TypeToolObservation, Project: proj, Text: text,
+			Payload: []byte(`{"tool":"` + tool + `"}`)}
+		if ws := labelledWarnings([]Item{messageItem(run, text)}, nil, map[[2]int64]bool{}); len(ws) != 1 {
+			t.Errorf("a %s run's change: %+v, want one warning", tool, ws)
+		}
+	}
+	ent := Item{CID: "mem:e1", Kind: KindEntry, Time: day, Text: "Label text darkened", Quote: "Changed the label text from `#94a3b8` to `#1e293b`",
+		Excerpt: "Changed the label text from `#94a3b8` to `#1e293b`", events: []int64{42}, entry: store.Entry{ID: 7}}
+	if ws := labelledWarnings([]Item{ent}, nil, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != ent.CID {
+		t.Errorf("an entry's change: %+v, want one warning", ws)
+	}
 	// The change an earlier warning already holds to an older memory is
-	// told once.
+	// told once: named by the memory itself, or by an entry quoting it.
 	ev.Type = store.TypeAgentResponse
-	earlier := []Warning{{Kind: "superseded", B: Memory{CID: it.CID}}}
-	if ws := labelledWarnings([]Item{it}, earlier, map[[2]int64]bool{}); len(ws) != 0 {
-		t.Errorf("a change already warned of warned again: %+v", ws)
+	it = messageItem(ev, text)
+	for _, b := range []Item{it, ent} {
+		earlier := []Warning{{Kind: "superseded", B: Memory{CID: b.CID}}}
+		if ws := labelledWarnings([]Item{it, ent}, earlier, map[[2]int64]bool{}); len(ws) != 0 {
+			t.Errorf("a change already warned of (by %s) warned again: %+v", b.CID, ws)
+		}
 	}
 }
 
