@@ -24,7 +24,8 @@ dependency dependencies project projects app application server client request r
 tables script scripts command commands line lines program system user users name names page pages button image images
 text format regex match matches loop sort struct field fields slice pointer memory thread async await promise callback
 event events component components state props hook hooks style css html json yaml xml http url linux windows mac macos
-python javascript typescript java rust golang ruby php node react docker git github branch commit repo repository
+python javascript typescript java rust golang ruby php node react docker git github branch commit push pull merge repo repository
+look looks looked looking
 main local remote change changes changed move moved copy support supports handle handles handling case cases item items
 part parts place point points real whole full both each every another other others kind sort lot little big small
 large long short high low today yesterday tomorrow now later soon earlier before after while during since until

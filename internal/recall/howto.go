@@ -234,8 +234,8 @@ func newWork(prompt string) bool {
 // forms: the imperative of adding, implementing, creating, building,
 // writing, generating, setting up, designing, putting or integrating that
 // opens the prompt, in the familiar and the polite person, after a
-// "please".
-var romanceWorkRE = lazyregexp.New(`(?i)^\s*[¡]?\s*(?:(?:por\s+favor|per\s+favore|s['’]il\s+(?:te|vous)\s+pla[iî]t)\s*,?\s+)?(?:` +
+// "thanks" or "ok", a "now" and a "please" ("gracias, ahora haz …").
+var romanceWorkRE = lazyregexp.New(`(?i)^\s*[¡]?\s*(?:(?:gracias|obrigad[oa]|merci|grazie|vale|ok|bueno|bien|bon|bene|listo|perfecto|parfait|perfetto)\s*[,.!]*\s+)?(?:(?:ahora|ya|agora|maintenant|adesso|ora)\s*,?\s+)?(?:(?:por\s+favor|per\s+favore|s['’]il\s+(?:te|vous)\s+pla[iî]t)\s*,?\s+)?(?:` +
 	// Spanish
 	`a[ñn]ad[ea]|agreg(?:a|ue)|implement[ae]|crea|constru(?:ye|ya)|escrib[ea]|gener[ae]|configur[ae]|haz|dise[ñn][ae]|pon|ponga|integr[ae]|incorpor[ae]|inclu(?:ye|ya)|` +
 	// Portuguese

@@ -175,6 +175,7 @@ func TestNewWork(t *testing.T) {
 		{"¿Genera el build los source maps?", false},
 		{"Faz sentido manter o Redis aqui?", false},
 		{"Inclui os testes de integração no pipeline?", false},
+		{"gracias, ahora haz commit y push de esto", true},
 	} {
 		if got := !saysOurs(tt.prompt) && newWork(tt.prompt); got != tt.want {
 			t.Errorf("newWork(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -393,6 +394,26 @@ func TestPastOrNowRussian(t *testing.T) {
 		if got := pastOrNow(tt.prompt); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
 		}
+	}
+}
+
+// TestEverydayRequestGetsNothing: "thanks, looks good — commit it" asks
+// for work on what the session just did; in a small store whose answers
+// say "let me look at …", its everyday verbs are rare, yet they are as
+// generic as "see" and "check", and a git verb is as generic as "commit".
+func TestEverydayRequestGetsNothing(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	say(t, db, "s1", day.AddDate(0, 0, -2), "The kiln page crashes on load.", "Let me look at the kiln page logs more carefully.")
+	say(t, db, "s2", day.AddDate(0, 0, -1), "Why is the glaze list empty?", "Let me look at the glaze query; it filters on a column that is null.")
+	say(t, db, "s3", day, "Push the glaze fix.", "Pushed to origin; the glaze list shows all rows again.")
+	for _, p := range []string{"thanks, looks good — commit it", "ok, push it"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got an injection:\n%s", p, got)
+		}
+	}
+	if got := recallFor(t, db, defaults(), "why was the glaze list empty?"); !strings.Contains(got, "null") {
+		t.Errorf("the follow-up was not answered:\n%s", got)
 	}
 }
 
