@@ -104,58 +104,34 @@ func TestRealClientRomanceRequestForNewWork(t *testing.T) {
 	}
 }
 
-// TestRealClientRussianPastQuestion: a question asked in Russian in the
-// past tense ("which interpreter did uv pick up?") is about what the
-// project's run did, and the command's output answers it in a real session;
-// the same words asked as a how-to question get nothing.
-func TestRealClientRussianPastQuestion(t *testing.T) {
-	w := newWorld(t)
-	// The words are the run's, not the prompt's: the script prints them.
-	script := filepath.Join(w.work, "setup-env.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'python3.13 -m venv .venv: Python 3.13.4 (main, Jun  4 2025) [Clang 17.0.0]'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	w.session("s1", nil,
-		"Set up the environment for the gateway RUNBASH sh "+script,
-		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
-	const (
-		past  = "Какой интерпретатор Python использовался для .venv?"
-		howTo = "Как создать .venv с другим интерпретатором Python?"
-	)
-	reqs := requests(t, w.session("s2", nil, howTo, past))
-	if r := requestWith(t, reqs, howTo); injections(r) != 0 {
-		t.Errorf("the how-to question got an injection:\n%.2000s", r)
-	}
-	if r := requestWith(t, reqs, past); injections(r) != 1 || !strings.Contains(r, "Python 3.13.4") {
-		t.Errorf("the Russian question in the past was not answered from the run's output:\n%.3000s", r)
-	}
-}
-
-// TestRealClientGermanPastQuestion: a question asked in German about what
-// the project did ("which interpreter did uv pick up for us?", with "wir"
-// and the past of "haben") is answered from the command's output in a real
-// session, as the same question in English or Russian is; the same words
+// TestRealClientForeignPastQuestion: a question asked in Russian or German
+// about what the project's run did ("which interpreter did uv pick up?", in
+// Russian's past tense; in German with "wir" and the past of "haben") is
+// answered from the command's output in a real session; the same words
 // asked as a how-to question get nothing.
-func TestRealClientGermanPastQuestion(t *testing.T) {
-	w := newWorld(t)
-	// The words are the run's, not the prompt's: the script prints them.
-	script := filepath.Join(w.work, "setup-env.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'python3.13 -m venv .venv: Python 3.13.4 (main, Jun  4 2025) [Clang 17.0.0]'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	w.session("s1", nil,
-		"Set up the environment for the gateway RUNBASH sh "+script,
-		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
-	const (
-		past  = "Welchen Python-Interpreter hatten wir für die .venv?"
-		howTo = "Wie erstelle ich eine .venv mit einem anderen Python-Interpreter?"
-	)
-	reqs := requests(t, w.session("s2", nil, howTo, past))
-	if r := requestWith(t, reqs, howTo); injections(r) != 0 {
-		t.Errorf("the how-to question got an injection:\n%.2000s", r)
-	}
-	if r := requestWith(t, reqs, past); injections(r) != 1 || !strings.Contains(r, "Python 3.13.4") {
-		t.Errorf("the German question in the past was not answered from the run's output:\n%.3000s", r)
+func TestRealClientForeignPastQuestion(t *testing.T) {
+	// Each language in a world of its own: one's questions, stored, would
+	// be matched by the other's.
+	for _, q := range []struct{ past, howTo string }{
+		{"Какой интерпретатор Python использовался для .venv?", "Как создать .venv с другим интерпретатором Python?"},
+		{"Welchen Python-Interpreter hatten wir für die .venv?", "Wie erstelle ich eine .venv mit einem anderen Python-Interpreter?"},
+	} {
+		w := newWorld(t)
+		// The words are the run's, not the prompt's: the script prints them.
+		script := filepath.Join(w.work, "setup-env.sh")
+		if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'python3.13 -m venv .venv: Python 3.13.4 (main, Jun  4 2025) [Clang 17.0.0]'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		w.session("s1", nil,
+			"Set up the environment for the gateway RUNBASH sh "+script,
+			"The admin dashboard is served by nginx on port 8088 behind the VPN.")
+		reqs := requests(t, w.session("s2", nil, q.howTo, q.past))
+		if r := requestWith(t, reqs, q.howTo); injections(r) != 0 {
+			t.Errorf("the how-to question %q got an injection:\n%.2000s", q.howTo, r)
+		}
+		if r := requestWith(t, reqs, q.past); injections(r) != 1 || !strings.Contains(r, "Python 3.13.4") {
+			t.Errorf("the question in the past %q was not answered from the run's output:\n%.3000s", q.past, r)
+		}
 	}
 }
 

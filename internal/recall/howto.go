@@ -158,8 +158,22 @@ func hangulPast(s string) bool {
 // nothing.
 func howTo(prompt string) bool {
 	return (howToRE.MatchString(prompt) || howToRE.MatchString(afterSetting(prompt)) ||
-		!isASCII(prompt) && hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt) || russianHowTo(prompt)) && !past(prompt)
+		!isASCII(prompt) && hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt) || russianHowTo(prompt) || germanHowTo(prompt)) && !past(prompt)
 }
+
+// germanHowTo reports a German how-to question: "wie" opening it before a
+// modal and "ich" or "man" ("wie kann ich …", "wie sollte man …"), or a
+// verb in the first person and "ich" ("wie erstelle ich …", "wie richte
+// ich … ein"), or "erkläre"/"erklär mir" (explain). "Wie" before a verb in
+// the third person asks how a thing stands ("wie läuft der Import?"), and
+// "wir" asks the project's own ways (germanWe). Read only in a German
+// prompt, as romanceHowTo is in a Romance one.
+func germanHowTo(prompt string) bool {
+	return germanHowToRE.MatchString(prompt) && stopsFor(prompt).fw.Any("deu")
+}
+
+// germanHowToRE is germanHowTo's forms.
+var germanHowToRE = lazyregexp.New(`(?i)^\s*(?:wie\s+(?:(?:kann|könnte|soll|sollte|muss|müsste)\s+(?:ich|man)|\p{L}+e\s+ich)\b|erklär(?:e|en\s+sie)?\b)`)
 
 // afterSetting is what follows a prompt's opening "in <setting>, " ("in
 // bash, how do I …", "in Go, what's the way to …"): up to 40 characters

@@ -15,6 +15,11 @@ func TestHowTo(t *testing.T) {
 		want   bool
 	}{
 		{"How do I throttle a handler in a Vue composable?", true},
+		// German: "wie" before "kann ich" or a verb of the first person.
+		{"Wie erstelle ich eine .venv mit einem anderen Python-Interpreter?", true},
+		{"Wie kann man einen Broker mit TLS absichern?", true},
+		{"Wie läuft der Import jetzt?", false},
+		{"Wie erstellen wir die .venv?", false},
 		{"In Go, how can I sort a slice of structs by two keys?", true},
 		{"What's the difference between a mutex and a channel?", true},
 		{"whats the difference between a mutex and a channel", true},
