@@ -237,10 +237,9 @@ func newWork(prompt string) bool {
 	}
 	// A Romance language's imperative is read only in a prompt whose
 	// function words are that language's ("crea" is no English word, but
-	// "configure" is), and often written without accents.
-	// A question is none: the familiar imperative is spelled as the
-	// present's third person ("¿Genera el build los source maps?", "Faz
-	// sentido …?").
+	// "configure" is), and often written without accents. A question is
+	// none: the familiar imperative is spelled as the present's third
+	// person ("¿Genera el build los source maps?", "Faz sentido …?").
 	return romance(prompt) && !strings.ContainsAny(prompt, "?¿") && romanceWorkRE.MatchString(prompt) && !romanceAgainRE.MatchString(prompt)
 }
 
