@@ -319,9 +319,9 @@ func sameValue(a, b string) bool {
 	if strings.EqualFold(strings.ReplaceAll(a, " ", ""), strings.ReplaceAll(b, " ", "")) {
 		return true
 	}
-	na, nb := strings.TrimLeft(a, "~≈<>+-"), strings.TrimLeft(b, "~≈<>+-")
-	digits := func(s string) string { return s[:len(s)-len(strings.TrimLeft(s, "0123456789.,"))] }
-	return digits(na) != "" && digits(na) == digits(nb)
+	na, _ := splitAmount(a)
+	nb, _ := splitAmount(b)
+	return na != "" && na == nb
 }
 
 // commonPrefixLen is how many bytes a and b share from the start.
@@ -333,19 +333,24 @@ func commonPrefixLen(a, b string) int {
 	return n
 }
 
+// splitAmount splits s, after an optional sign or tilde, into its leading
+// number (digits, points and commas; "" when it opens with none) and what
+// follows.
+func splitAmount(s string) (number, rest string) {
+	s = strings.TrimLeft(s, "~≈<>+-")
+	rest = strings.TrimLeft(s, "0123456789.,")
+	return s[:len(s)-len(rest)], rest
+}
+
 // amountUnit reads s as an amount, a number with an optional sign or tilde
 // and a unit of letters or "%" ("~250ms", "12px", "90.0%"), and returns its
 // unit, lower-case; ok is false for anything else.
 func amountUnit(s string) (unit string, ok bool) {
-	s = strings.TrimLeft(s, "~≈<>+-")
-	i := 0
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || s[i] == ',') {
-		i++
-	}
-	if i == 0 {
+	number, rest := splitAmount(s)
+	if number == "" {
 		return "", false
 	}
-	unit = strings.ToLower(strings.TrimSpace(s[i:]))
+	unit = strings.ToLower(strings.TrimSpace(rest))
 	for _, r := range unit {
 		if !unicode.IsLetter(r) && r != '%' {
 			return "", false

@@ -121,7 +121,12 @@ func romanceWe(prompt string) bool {
 // wir die Hook-Skripte eingecheckt?", "unsere Staging-Datenbank"), as
 // romanceWe does a Romance one's.
 func germanWe(prompt string) bool {
-	return germanWeRE.MatchString(prompt) && stopsFor(prompt).fw.Any("deu")
+	return germanWeRE.MatchString(prompt) && german(prompt)
+}
+
+// german reports a prompt whose function words are German's.
+func german(prompt string) bool {
+	return stopsFor(prompt).fw.Any("deu")
 }
 
 // germanWeRE finds German's "we", "us" and "our".
@@ -169,7 +174,7 @@ func howTo(prompt string) bool {
 // "wir" asks the project's own ways (germanWe). Read only in a German
 // prompt, as romanceHowTo is in a Romance one.
 func germanHowTo(prompt string) bool {
-	return germanHowToRE.MatchString(prompt) && stopsFor(prompt).fw.Any("deu")
+	return germanHowToRE.MatchString(prompt) && german(prompt)
 }
 
 // germanHowToRE is germanHowTo's forms.
