@@ -91,6 +91,14 @@ var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|sup
 // "que" and "ou" without their accents: "that" and "or" in every such text.
 var romanceQuestionRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:qué|cu[aá]l|cu[aá]les|d[oó]nde|qual|quais|onde|quale|quali|dove|quel|quelle|quels|quelles|où)(?:[^\p{L}]|$)`)
 
+// germanQuestionRE finds German's words for which, what and where, read
+// only in a text whose function words are German's (Asks): "was" and "wo"
+// are English and Italian words too.
+var germanQuestionRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:welche[mnrs]?|was|wo|wohin|woher)(?:[^\p{L}]|$)`)
+
+// germanWhereRE is German's where, read as germanQuestionRE is.
+var germanWhereRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:wo|wohin)(?:[^\p{L}]|$)`)
+
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
 
@@ -215,7 +223,7 @@ func Asks(text string) []string {
 	// The Romance expression is read only in such a text: a hook process
 	// compiles it the first time it is used, and its Unicode classes cost
 	// more than splitting the words.
-	if !question && !(romance && romanceQuestionRE.MatchString(text)) {
+	if !question && !(romance && romanceQuestionRE.MatchString(text)) && !(fw.Any("deu") && germanQuestionRE.MatchString(text)) {
 		if amount {
 			return []string{AnyAmount}
 		}
@@ -236,7 +244,7 @@ func Asks(text string) []string {
 			}
 		}
 	}
-	if whereRE.MatchString(text) {
+	if whereRE.MatchString(text) || fw.Any("deu") && germanWhereRE.MatchString(text) {
 		// "Where do migrations go?", "어디에 저장되나요?": a place, which
 		// a path names.
 		add([]string{"path"})
@@ -280,6 +288,13 @@ func Asks(text string) []string {
 		names[i] = strings.ToLower(w)
 	}
 	for i, w := range names {
+		// A version written onto its product's name, as German compounds
+		// it ("Welche ESPHome-Version …", "die Python-Version").
+		if head, ok := strings.CutSuffix(w, "-version"); ok && head != "" && !strings.Contains(head, "-") &&
+			(productName(head) != "" || isName(head) && !wordfreq.Everyday(head)) {
+			add([]string{VersionRole(head)})
+			continue
+		}
 		switch {
 		case versionWords().Has(w):
 			// A name no table knows, next to the word: "which zorblat

@@ -22,6 +22,11 @@ func TestAsks(t *testing.T) {
 		{"What Node version do the lambdas run?", "version:node"},
 		// A name no product table lists, next to "version".
 		{"Which zorblat version does my laptop have?", "version:zorblat"},
+		// German asks with its own words, and writes the version onto
+		// its product's name.
+		{"Mit welcher Zorblat-Version lässt sich die Firmware bauen?", "version:zorblat"},
+		{"Welche Node-Version nutzen die Lambdas?", "version:node"},
+		{"Wo landen die hochgeladenen Avatare?", "path"},
 		{"What's the version of quillpress the site runs?", "version:quillpress"},
 		{"Which HTTP client do the mobile screens use?", "http client"},
 		// Any inflection of a table's phrase, and any role's own name.

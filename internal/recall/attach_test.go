@@ -109,9 +109,15 @@ func attachContextOld(ctx context.Context, db *store.DB, items []Item) error {
 				shown[next.ID] = true
 				continue
 			}
-			if c, err := editAfter(ctx, db, it.event, next); err != nil {
+			c, err := editAfter(ctx, db, it.event, next)
+			if err != nil {
 				return err
-			} else if c.ID != 0 && !shown[c.ID] {
+			}
+			if c.ID == 0 && failed(it.event) && next.Type == store.TypeAgentResponse && !shown[next.ID] &&
+				!neverRecalled(next) && !acknowledgement(next.Text) {
+				c = next // what Claude said of a failed run
+			}
+			if c.ID != 0 && !shown[c.ID] {
 				it.Context = &c
 				shown[c.ID] = true
 			}

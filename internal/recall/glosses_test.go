@@ -231,3 +231,31 @@ func TestJapaneseQuestionOnAnEnglishProject(t *testing.T) {
 		}
 	}
 }
+
+// TestGenericTranslationIsNoSpecificMatch: another language's word matched
+// only by a generic translation ("тесты", tests; "correr", run as well as
+// race) makes a match as specific as the English word would, nothing; one
+// matched by a translation naming a thing ("causa", cause) counts.
+func TestGenericTranslationIsNoSpecificMatch(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		prompt, text string
+		specific     bool
+	}{
+		{"Прогони тесты ещё раз.", "Run the tests before the migration.", false},
+		{"Vuelve a correr los tests, por favor.", "npm run test passed.", false},
+		{"Vuelve a correr los tests, por favor.", "The race between the two writers.", true},
+		{"¿Cuál era la causa real?", "The cause was the stale cache.", true},
+	} {
+		cs := concepts(c.prompt, repoGlosses())
+		for i := range cs {
+			cs[i].weight, cs[i].specific = 1, 1
+			if isGeneric(cs[i].forms[0]) {
+				cs[i].specific = 0 // as weigh leaves it
+			}
+		}
+		if _, spec := coverage(cs, keysOf(c.text)); (spec > 0) != c.specific {
+			t.Errorf("%q against %q: specific %v, want a specific match %v", c.prompt, c.text, spec, c.specific)
+		}
+	}
+}

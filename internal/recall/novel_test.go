@@ -166,6 +166,10 @@ func TestNamesUnseenTerm(t *testing.T) {
 		{"How do I quickly cache a Quorvex handler?", []string{"quorvex", "handler", "cache"}, nil, nil, repoGlosses(), false},
 		{"How do I make a Quorvex handler async?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
 		{"How do I reset the PlantMemoizer?", []string{"plantmemoizer", "plant", "reset"}, nil, nil, repoGlosses(), false},
+		// A term of letters and digits is a name; a version is none.
+		{"How do I add i18n routing to a Quorvex handler?", []string{"quorvex", "handler", "routing"}, nil, nil, repoGlosses(), true},
+		{"How do I add i18n routing to a Quorvex handler?", []string{"quorvex", "handler", "routing", "i18n"}, nil, nil, repoGlosses(), false},
+		{"How do I move a Quorvex handler to v2?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
 		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), true},
 		{"¿Cómo guardo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
 		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, nil, false},

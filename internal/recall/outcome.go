@@ -118,16 +118,35 @@ func outcomeItems(ctx context.Context, db *store.DB, req Request, prompt string,
 var failedRE = lazyregexp.New(`(?i)^(api error\b|error\b|(\w+ ){0,3}(failed|timed out)\b)[^\n]{0,160}$`)
 
 // failed reports a message recording a failure: a tool run the capture marked
-// "(error)" (a non-zero exit, a hook blocking the command), or an answer that
+// "(error)" (a non-zero exit, a hook blocking the command), a background
+// command's output saying it failed (backgroundFailed), or an answer that
 // is an API error.
 func failed(e store.Event) bool {
 	switch e.Type {
 	case store.TypeToolObservation:
-		return strings.Contains(firstLine(e.Text), " (error)")
+		return strings.Contains(firstLine(e.Text), " (error)") || backgroundFailed(e.Text)
 	case store.TypeAgentResponse:
 		return failedRE.MatchString(strings.TrimSpace(e.Text))
 	}
 	return false
+}
+
+// backgroundFailed reports a background command's output (Claude Code's
+// BashOutput) saying it failed: its result is no tool error, its status
+// and exit code say so ("<status>failed</status>", "<exit_code>2</exit_code>"),
+// ahead of the output.
+func backgroundFailed(text string) bool {
+	head, ok := strings.CutPrefix(text, "BashOutput")
+	if !ok {
+		return false
+	}
+	head = head[:min(len(head), 200)]
+	if strings.Contains(head, "<status>failed</status>") {
+		return true
+	}
+	_, code, ok := strings.Cut(head, "<exit_code>")
+	code, _, _ = strings.Cut(code, "<")
+	return ok && strings.TrimSpace(code) != "0"
 }
 
 // withOutcome puts what followed right after the best item (first, when

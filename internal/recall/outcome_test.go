@@ -122,4 +122,17 @@ func TestFailed(t *testing.T) {
 			t.Errorf("failed(%q) = %v, want %v", text, got, want)
 		}
 	}
+	// A tool run: the capture's mark, or a background command's status.
+	for text, want := range map[string]bool{
+		"Bash: npm test (error)\nExit code 1":                                       true,
+		"BashOutput\n<status>failed</status>\n\n<exit_code>2</exit_code>\n<stderr>": true,
+		"BashOutput\n<status>completed</status>\n\n<exit_code>1</exit_code>":        true,
+		"BashOutput\n<status>completed</status>\n\n<exit_code>0</exit_code>\nok":    false,
+		"BashOutput\n<status>running</status>\n\n<stdout>\nlistening":               false,
+		"Bash: cat notes.md\n<status>failed</status> is what the page shows":        false,
+	} {
+		if got := failed(store.Event{Type: store.TypeToolObservation, Text: text}); got != want {
+			t.Errorf("failed(tool %q) = %v, want %v", text, got, want)
+		}
+	}
 }

@@ -1457,7 +1457,8 @@ func versionReport(role string, cs []concept) bool {
 // (`SOURCE_REF`) names another thing. Mid-line, a word and a colon is code
 // or a log's prefix (`Bucket{Ref: x}`, "ERROR kilnstore: timeout"); ":="
 // and "==" are code; an empty value (null, "", [] or {}) or a variable
-// gives none.
+// gives none. So does a version printed just before the field
+// (versionBefore).
 func givesField(text, field string, named func(string) bool) bool {
 	lower := strings.ToLower(text)
 	for i := 0; ; {
@@ -1470,6 +1471,9 @@ func givesField(text, field string, named func(string) bool) bool {
 		var ok bool
 		if start, end, ok = keyNaming(text, lower, start, end, field, named); !ok {
 			continue // part of a longer word ("refresh", "prefix") or of another key
+		}
+		if end == i && versionBefore(lower[:start]) {
+			return true
 		}
 		quoted := start > 0 && lower[start-1] == '"' && end < len(lower) && lower[end] == '"'
 		if !quoted && !opensLine(lower[:start]) {
@@ -1494,6 +1498,29 @@ func givesField(text, field string, named func(string) bool) bool {
 		}
 		return true
 	}
+}
+
+// versionBefore reports whether before, the text ahead of a word, ends in
+// a dotted version and a space: a tool naming what it uses by its version
+// and its kind ("Using CPython 3.12.12 interpreter at: …", asked "which
+// python interpreter is the .venv built on?"). A count ("3 workers") or a
+// date is no version.
+func versionBefore(before string) bool {
+	b, ok := strings.CutSuffix(before, " ")
+	if !ok {
+		return false
+	}
+	v := strings.TrimPrefix(b[strings.LastIndexAny(b, " \t\n(")+1:], "v")
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // keyNaming widens lower[start:end], field found in text, to the word or
@@ -2107,6 +2134,14 @@ func messageContext(ctx context.Context, db *store.DB, it *Item, shown func(int6
 		c, err := editAfter(ctx, db, it.event, next)
 		if err != nil || c.ID != 0 && shown(c.ID) {
 			return store.Event{}, err
+		}
+		if c.ID == 0 && failed(it.event) && next.Type == store.TypeAgentResponse && !shown(next.ID) &&
+			!neverRecalled(next) && !acknowledgement(next.Text) {
+			// The run failed and Claude spoke next, changing no file
+			// after: what it said is what the failure meant and what
+			// was done of it ("We need to downgrade NumPy to 1.x"),
+			// as the answer after a failed run has the run (below).
+			return next, nil
 		}
 		return c, nil
 	}

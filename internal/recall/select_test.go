@@ -1869,6 +1869,12 @@ func TestToolOutputGivingTheFieldAskedOpens(t *testing.T) {
 		{"Read: kiln.env\n    12→KILNSTORE_REF=qpzkvtrwmx", true},
 		{"Read: kiln.env\n12\tref: main", true},
 		{"12 ref: main", false},
+		// A tool naming what it uses by version and kind.
+		{"Using kilnstore 3.12.12 ref at: /opt/kiln", true},
+		{"Using kilnstore v3.12 ref", true},
+		{"3 ref found", false},
+		{"2025-08-11 ref", false},
+		{"3.12.12 prefix", false},
 	} {
 		named := func(w string) bool { return w == "kilnstore" || w == "bucket" }
 		if got := givesField(tc.text, "ref", named); got != tc.want {

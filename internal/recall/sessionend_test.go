@@ -191,3 +191,32 @@ func TestFailedRunAnswersWhatFailed(t *testing.T) {
 		t.Error("the failed type check is shown for another failure")
 	}
 }
+
+// TestFailedRunComesWithWhatClaudeSaidNext: a background command that
+// failed (its status, no capture mark) and Claude's answer right after,
+// which changed no file: the answer says what the failure meant and what
+// was done of it, and comes with the run.
+func TestFailedRunComesWithWhatClaudeSaidNext(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	l := &sessionLog{session: "boot", at: day}
+	l.add(store.TypeUserPrompt, "Start the quorvex gateway locally and check its health endpoint.")
+	l.add(store.TypeToolObservation, "Bash: uvicorn quorvex.main:app --port 8000 &\nstarted")
+	l.add(store.TypeToolObservation, "BashOutput\n<status>failed</status>\n\n<exit_code>2</exit_code>\n\n<stderr>\nUserWarning: A Zelkova version >=1.21 and <1.28 is required (detected 2.3.2)\nImportError: module compiled against ABI version 1 of zelkova")
+	l.add(store.TypeAgentResponse, "There's a Zelkova incompatibility: we need to pin zelkova<2 to fix this.")
+	l.add(store.TypeToolObservation, "Bash: pip install \"zelkova<2\"\nSuccessfully installed zelkova-1.26.4")
+	l.save(t, db)
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now",
+		Prompt: "The quorvex gateway crashed at startup with an ImportError about a module compiled against the old zelkova ABI. What did we do about it?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(sel, func(it Item) bool { return strings.HasPrefix(it.Text, "BashOutput") })
+	if i < 0 {
+		t.Fatalf("the failed run is not shown among %d items", len(sel))
+	}
+	if c := sel[i].Context; c == nil || !strings.Contains(c.Text, "zelkova<2") {
+		t.Errorf("the failed run comes without the answer after it: %+v", c)
+	}
+}

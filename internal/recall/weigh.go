@@ -40,6 +40,11 @@ type concept struct {
 	// foreign marks a word of a prompt whose function words say it is in
 	// another language than English (see foreignUnseenWeight).
 	foreign bool
+	// genericGlosses are the keys of the English words a dictionary
+	// translates the word by (withGlosses) that are generic coding words:
+	// matched by one, an item is as specific as an English prompt's
+	// generic word makes it (coverage).
+	genericGlosses []string
 	// specific is the weight the concept adds to an item's specificity: its
 	// weight in units of the rarest possible word's, 0 for a generic word.
 	specific float64
@@ -140,6 +145,7 @@ func joinConcepts(a, b concept) concept {
 	}
 	a.df = max(a.df, b.df)
 	a.glued = a.glued && b.glued
+	a.genericGlosses = append(a.genericGlosses, b.genericGlosses...)
 	return a
 }
 
@@ -167,6 +173,9 @@ func withGlosses(c concept, langs []string, stops stopSet, dict *glosses.Dict) c
 			n++
 			c.forms = append(c.forms, g)
 			c.keys = append(c.keys, k)
+			if isGeneric(g) {
+				c.genericGlosses = append(c.genericGlosses, k)
+			}
 		}
 	}
 	return c
@@ -601,6 +610,11 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 				c.weight *= max(everydayShare(c.forms[0]), unseenEverydayFloor)
 			}
 		}
+		if ours {
+			// A generic word of a prompt about the project's own ways
+			// counts (below), by whichever language it is said in.
+			c.genericGlosses = nil
+		}
 		switch {
 		case !isGeneric(c.forms[0]) && !duration(c.forms[0]):
 			c.specific = c.weight / rarest
@@ -760,7 +774,7 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	var held textKeys // the words of the entries ents found, read once
 	for _, c := range cs {
 		w := c.forms[0]
-		if c.df > 0 || c.said || !everydayCandidate(c) || everydayZipf(w) >= everydayFrom || name && everydayZipf(w) > 0 {
+		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom || name && everydayZipf(w) > 0 {
 			continue
 		}
 		if own == nil {
@@ -886,6 +900,28 @@ func heaviest(cs []concept) float64 {
 }
 
 // plainWord reports a word of lower-case ASCII letters only.
+// digitTerm reports a term written with letters and digits, a letter
+// first and at least two of them ("i18n", "k8s", "oauth2"): a name, as
+// rare in everyday English as an identifier. A version ("v2", "py311" is
+// a name) or a unit ("5ms") has one letter or starts with a digit.
+func digitTerm(w string) bool {
+	if w == "" || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(w); i++ {
+		switch b := w[i]; {
+		case b >= 'a' && b <= 'z':
+			letters++
+		case b >= '0' && b <= '9':
+			digits++
+		default:
+			return false
+		}
+	}
+	return letters >= 2 && digits > 0
+}
+
 func plainWord(w string) bool {
 	for i := 0; i < len(w); i++ {
 		if w[i] < 'a' || w[i] > 'z' {
@@ -1018,16 +1054,28 @@ func (tk textKeys) has(key string) bool {
 // every prompt. specific is how much of the project's own vocabulary it
 // matches, in units of one word seen once: generic words count nothing, so a
 // generic question matching a generic message is not taken for a follow-up.
-// A concept counts as matched when any of tks holds it.
+// A concept counts as matched when any of tks holds it. Another language's
+// word matched only by a generic translation counts as that English word
+// would: "correr" is "run" as well as "race" and "flow", and a prompt in
+// Spanish asking to run the tests again ("vuelve a correr los tests")
+// matched a plan's "run" and "tests" as specifically as a name.
 func coverage(cs []concept, tks ...textKeys) (cov, specific float64) {
 	var sum, got float64
 	for _, c := range cs {
 		sum += c.weight
+		matched, specifically := false, false
 		for _, k := range c.keys {
 			if hasKey(tks, k) {
-				got += c.weight
+				matched = true
+				if specifically = !slices.Contains(c.genericGlosses, k); specifically {
+					break
+				}
+			}
+		}
+		if matched {
+			got += c.weight
+			if specifically {
 				specific += c.specific
-				break
 			}
 		}
 	}
