@@ -124,3 +124,17 @@ func TestRealClientExcerptReadsASectionsHeading(t *testing.T) {
 		t.Fatalf("the line under the chips' heading is not offered:\n%s", got)
 	}
 }
+
+// TestRealClientToolOutputGivesTheVersionBeforeTheField: a tool printed
+// what it used by version and kind ("Using Zorblat 3.12.12 interpreter
+// at: …"). Asked which interpreter the environment is built on, in the
+// present tense and without "we", the client is offered that output: the
+// version printed just before the field asked gives it.
+func TestRealClientToolOutputGivesTheVersionBeforeTheField(t *testing.T) {
+	got := askAfterShowing(t, "sync.log",
+		"Using Zorblat 3.12.12 interpreter at: /opt/zorblat/bin/zorblat3\nCreating virtual environment at: .venv\nResolved 14 packages in 467ms\n",
+		"Show the sync log.", "Which exact interpreter is the kiln .venv built on?")
+	if !strings.Contains(got, "3.12.12") {
+		t.Fatalf("the output printing the interpreter's version is not offered:\n%s", got)
+	}
+}
