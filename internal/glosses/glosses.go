@@ -193,6 +193,24 @@ func (d *Dict) Knows(lang, word string) bool {
 	return heads == 1 || heads > 1 && len(tail) <= maxEnding
 }
 
+// Headword reports whether word is written as a headword of lang's table
+// ("создать", not its past "создал"): recall tells a Russian verb's past
+// by its infinitive being one.
+func (d *Dict) Headword(lang, word string) bool {
+	rows := d.table(lang)
+	if rows == "" || word == "" {
+		return false
+	}
+	key := word
+	if stem := stemmed[lang]; stem != nil {
+		word = strings.ReplaceAll(word, "ё", "е")
+		key = stem(word) + "|" + word
+	}
+	line, _ := sortedlines.Line(rows, sortedlines.Search(rows, key))
+	head, _, _ := strings.Cut(line, " ")
+	return head == key
+}
+
 // lookUp looks word up in lang's table: a headword's glosses, or else what
 // forms reads it as (the glosses, how many headwords, the ending); in a
 // stemmed language's, the glosses of the word of its stem most like it.

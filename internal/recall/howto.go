@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -314,10 +315,10 @@ func request(prompt string) string {
 // present, such a prompt asks what the project did or how it stands: the
 // tense of a question about a definite thing is the sign that it refers to
 // earlier work, as "we" is (Select).
-func pastOrNow(prompt string) bool {
+func pastOrNow(prompt string, dict *glosses.Dict) bool {
 	return past(prompt) || currentRE.MatchString(prompt) ||
 		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt) ||
-		strings.Contains(prompt, "?") && russianPast(prompt) ||
+		strings.Contains(prompt, "?") && (russianPast(prompt) || russianPastOf(prompt, dict)) ||
 		foreignPastOrNow(prompt)
 }
 

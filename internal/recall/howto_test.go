@@ -396,8 +396,30 @@ func TestPastOrNowRussian(t *testing.T) {
 		{"Хотел бы понять, почему сломалась сборка?", true},
 		{"Чтобы разобраться: что изменилось в API?", true},
 	} {
-		if got := pastOrNow(tt.prompt); got != tt.want {
+		if got := pastOrNow(tt.prompt, nil); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+	// With the dictionary, a past of any ending whose infinitive is a
+	// headword; the nouns of the same shape, and a verb it lacks, are none.
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Какую базу мы в итоге использовали для очереди?", true},
+		{"Кто сломал сборку вчера?", true},
+		{"Какие ветки удалили после релиза?", true},
+		{"Какой канал и какие модули слушает воркер?", false},
+		{"Где раздел с деталями конфига?", false},
+		{"Какой терминал нужен для сборки?", false},
+		{"Что нужно, чтобы сборку запускали по расписанию?", false},
+		{"Кто создал .venv?", false}, // "создать" is no headword of the table
+	} {
+		if got := pastOrNow(tt.prompt, repoGlosses()); got != tt.want {
+			t.Errorf("pastOrNow(%q, dictionary) = %v, want %v", tt.prompt, got, tt.want)
+		}
+		if pastOrNow(tt.prompt, nil) && !tt.want {
+			t.Errorf("pastOrNow(%q) without the dictionary = true", tt.prompt)
 		}
 	}
 }
@@ -456,7 +478,7 @@ func TestPastOrNowForeign(t *testing.T) {
 		{"What’s the agora channel name format?", false},
 		{"Nous avons choisi quel port pour le broker ?", true},
 	} {
-		if got := pastOrNow(tt.prompt); got != tt.want {
+		if got := pastOrNow(tt.prompt, nil); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
 		}
 	}
@@ -482,12 +504,13 @@ func FuzzPromptForm(f *testing.F) {
 		"добавь эндпоинт /health", "추가해 주세요", "the site-packages", "\xffthe app", "let's", "the "} {
 		f.Add(s)
 	}
+	dict := repoGlosses()
 	f.Fuzz(func(t *testing.T, prompt string) {
 		if r := request(prompt); !strings.HasSuffix(prompt, r) {
 			t.Errorf("request(%q) = %q, no suffix of it", prompt, r)
 		}
 		_ = namesProject(prompt)
-		_, _, _ = newWork(prompt), howTo(prompt), pastOrNow(prompt)
+		_, _, _ = newWork(prompt), howTo(prompt), pastOrNow(prompt, dict)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 )
 
@@ -119,6 +120,30 @@ func russianVowel(r rune) bool {
 // "детали"). It matches one lower-case word.
 var russianPastRE = lazyregexp.New(`^(?:был[аои]?|\p{Cyrillic}{2,}[аеиуыя]л(?:ся|[аои]сь)|\p{Cyrillic}{2,}[иыя]ла?)$`)
 
+// russianPastShapeRE matches a word shaped like a Russian past of any verb
+// class ("создал", "сломали", "удалили", "запускала"): a stem of three
+// letters or more, a vowel, "л" and a gender's or number's ending. As many
+// nouns have the shape ("канал", "модули", "детали"); russianPastOf tells
+// them apart by the dictionary.
+var russianPastShapeRE = lazyregexp.New(`^(\p{Cyrillic}{3,}[аеиоуыяё])л[аои]?$`)
+
+// russianPastOf reports a Russian verb in the past tense in prompt that
+// russianPast does not read, told by the dictionary: a word of the past's
+// shape whose stem and "-ть" is a headword, the verb's infinitive
+// ("сломали", сломать; "использовали", использовать), where a noun's is
+// none ("канал", "модули"). Outside the subjunctive, as russianPast. A verb
+// the dictionary lacks is not read ("создал": Mueller has "создавать"
+// only), nor the nouns a past is also ("начало", the start).
+func russianPastOf(prompt string, dict *glosses.Dict) bool {
+	if dict == nil || !hasCyrillic(prompt) || !dict.Has("rus") {
+		return false
+	}
+	return russianPastWith(prompt, func(w string) bool {
+		m := russianPastShapeRE.FindStringSubmatch(w)
+		return m != nil && !strings.HasPrefix(w, "правил") && dict.Headword("rus", m[1]+"ть")
+	})
+}
+
 // russianPast reports a Russian verb in the past tense in prompt, outside
 // the subjunctive (russianPastIn).
 func russianPast(prompt string) bool {
@@ -133,6 +158,14 @@ func russianPast(prompt string) bool {
 // of those endings common in a developer's questions ("какие правила
 // включены?"), and a name in -аил or -иил ("Михаил") is no verb either.
 func russianPastIn(text string) bool {
+	return russianPastWith(text, func(w string) bool {
+		return russianPastRE.MatchString(w) && !strings.HasPrefix(w, "правил") && !strings.HasSuffix(w, "аил") && !strings.HasSuffix(w, "иил")
+	})
+}
+
+// russianPastWith reports a word of text that isPast takes, lower-cased,
+// outside the subjunctive (russianPastIn).
+func russianPastWith(text string, isPast func(string) bool) bool {
 	for _, sentence := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return strings.ContainsRune(".;:!?\n", r) }) {
 		purpose := false // a "чтобы" seen in the sentence
 		for _, clause := range strings.Split(sentence, ",") {
@@ -141,7 +174,7 @@ func russianPastIn(text string) bool {
 				switch {
 				case w == "чтобы" || w == "чтоб":
 					purpose = true
-				case purpose || !russianPastRE.MatchString(w) || strings.HasPrefix(w, "правил") || strings.HasSuffix(w, "аил") || strings.HasSuffix(w, "иил"):
+				case purpose || !isPast(w):
 				case slices.Contains(words, "бы"):
 				default:
 					return true

@@ -278,7 +278,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// "we" or the past tense, the project's own file says the question is
 	// about the project, and any of its tool output may then open the gate,
 	// as for those.
-	toolOpens := ours || !how && !work && (pastOrNow(prompt) || namesRunFile(prompt, items))
+	toolOpens := ours || !how && !work && (pastOrNow(prompt, req.Glosses) || namesRunFile(prompt, items))
 	// A question for a field's value opens it with tool output printing
 	// that field (givesField), read once a run: opens is asked of an item
 	// up to three times, and a run's output may be long.
