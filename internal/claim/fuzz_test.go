@@ -20,7 +20,7 @@ func FuzzParse(f *testing.F) {
 		"Pointed the buttons at checkout. I've reverted the buttons back to scrolling.", "결제 버튼을 되돌렸습니다.", "rolled it back",
 		"```\nERROR: transaction rolled back\n```\nI haven’t reverted the buttons.",
 		"## Root Causes of the Stall:\n\n1. **Duplicate `load()` calls**: twice", "## Root cause:\n- **Stale key**", "The problems are:\n1.", "Root causes:\n1.",
-		"- **AI Framework**: Claude Agent SDK", "**Backend:** FastAPI", "****: x", "__Queue__:", "30s 2-3s 250ms 502s"} {
+		"- **AI Framework**: Claude Agent SDK", "Mit welcher Zorblat-Version lässt sich das bauen?", "Welche -Version? Wo?", "**Backend:** FastAPI", "****: x", "__Queue__:", "30s 2-3s 250ms 502s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -57,6 +57,11 @@ func FuzzParse(f *testing.F) {
 			}
 			if utf8.ValidString(s) && !utf8.ValidString(d.Cause) {
 				t.Fatalf("cause %q is not valid UTF-8", d.Cause)
+			}
+		}
+		for _, r := range Asks(s) {
+			if r == "" || r == "version:" {
+				t.Fatalf("Asks(%q) gave the empty role %q", s, r)
 			}
 		}
 		if AsksCause(s) && !strings.ContainsAny(s, "?？") {

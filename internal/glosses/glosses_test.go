@@ -210,6 +210,7 @@ func FuzzEnglish(f *testing.F) {
 	f.Add("rus", "ёлка\xd0")
 	d := repo()
 	f.Fuzz(func(t *testing.T, lang, word string) {
+		_ = d.Headword(lang, word)
 		got := d.English(lang, word)
 		for _, g := range got {
 			if g == "" || strings.Trim(g, "abcdefghijklmnopqrstuvwxyz") != "" {

@@ -1882,3 +1882,22 @@ func TestToolOutputGivingTheFieldAskedOpens(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGivesField: tool output of any bytes, and any field, give an answer
+// without a panic; so do the readings of a version before a word and of a
+// background command's status.
+func FuzzGivesField(f *testing.F) {
+	for _, s := range []string{"Using CPython 3.12.12 interpreter at: /x", "ref: main", "+ KILN_REF = x", "12→ref=x", " 3.1 ref", "v. ref",
+		"BashOutput\n<status>failed</status>", "BashOutput\n<exit_code>", "BashOutput<exit_code>0</exit_code>", "\xff3.1 ref\xfe"} {
+		f.Add(s, "ref")
+	}
+	f.Add("Using CPython 3.12.12 interpreter at", "interpreter")
+	f.Fuzz(func(t *testing.T, text, field string) {
+		if field == "" {
+			return
+		}
+		_ = givesField(text, strings.ToLower(field), func(string) bool { return true })
+		_ = versionBefore(text)
+		_ = backgroundFailed(text)
+	})
+}
