@@ -92,8 +92,8 @@ var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|sup
 var romanceQuestionRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:qué|cu[aá]l|cu[aá]les|d[oó]nde|qual|quais|onde|quale|quali|dove|quel|quelle|quels|quelles|où)(?:[^\p{L}]|$)`)
 
 // germanQuestionRE finds German's words for which, what and where, read
-// only in a text whose function words are German's (Asks): "was" and "wo"
-// are English and Italian words too.
+// only in a question whose function words are German's (Asks): "was" and
+// "wo" are English and Italian words too.
 var germanQuestionRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:welche[mnrs]?|was|wo|wohin|woher)(?:[^\p{L}]|$)`)
 
 // germanWhereRE is German's where, read as germanQuestionRE is.
@@ -223,7 +223,10 @@ func Asks(text string) []string {
 	// The Romance expression is read only in such a text: a hook process
 	// compiles it the first time it is used, and its Unicode classes cost
 	// more than splitting the words.
-	if !question && !(romance && romanceQuestionRE.MatchString(text)) && !(fw.Any("deu") && germanQuestionRE.MatchString(text)) {
+	// German's words for which and where are as often relative ("…, was
+	// wir gefixt haben"): read only in a question.
+	german := fw.Any("deu") && strings.Contains(text, "?")
+	if !question && !(romance && romanceQuestionRE.MatchString(text)) && !(german && germanQuestionRE.MatchString(text)) {
 		if amount {
 			return []string{AnyAmount}
 		}
@@ -244,7 +247,7 @@ func Asks(text string) []string {
 			}
 		}
 	}
-	if whereRE.MatchString(text) || fw.Any("deu") && germanWhereRE.MatchString(text) {
+	if whereRE.MatchString(text) || german && germanWhereRE.MatchString(text) {
 		// "Where do migrations go?", "어디에 저장되나요?": a place, which
 		// a path names.
 		add([]string{"path"})
@@ -289,8 +292,9 @@ func Asks(text string) []string {
 	}
 	for i, w := range names {
 		// A version written onto its product's name, as German compounds
-		// it ("Welche ESPHome-Version …", "die Python-Version").
-		if head, ok := strings.CutSuffix(w, "-version"); ok && head != "" && !strings.Contains(head, "-") &&
+		// it ("Welche ESPHome-Version …", "die Python-Version"); in English
+		// "api-version" is a setting's name.
+		if head, ok := strings.CutSuffix(w, "-version"); ok && german && head != "" && !strings.Contains(head, "-") &&
 			(productName(head) != "" || isName(head) && !wordfreq.Everyday(head)) {
 			add([]string{VersionRole(head)})
 			continue

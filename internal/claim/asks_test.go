@@ -27,6 +27,10 @@ func TestAsks(t *testing.T) {
 		{"Mit welcher Zorblat-Version lässt sich die Firmware bauen?", "version:zorblat"},
 		{"Welche Node-Version nutzen die Lambdas?", "version:node"},
 		{"Wo landen die hochgeladenen Avatare?", "path"},
+		// A German relative "was" or "wo" asks nothing; nor does an
+		// English setting's "api-version".
+		{"Das Deployment war kaputt, was wir mit dem Cache gefixt haben.", ""},
+		{"Der Linter meldet Fehler, wo keine sind.", ""},
 		{"What's the version of quillpress the site runs?", "version:quillpress"},
 		{"Which HTTP client do the mobile screens use?", "http client"},
 		// Any inflection of a table's phrase, and any role's own name.

@@ -194,7 +194,7 @@ func (d *Dict) Knows(lang, word string) bool {
 }
 
 // Headword reports whether word is written as a headword of lang's table
-// ("создать", not its past "создал"): recall tells a Russian verb's past
+// ("сломать", not its past "сломал"): recall tells a Russian verb's past
 // by its infinitive being one.
 func (d *Dict) Headword(lang, word string) bool {
 	rows := d.table(lang)

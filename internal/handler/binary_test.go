@@ -393,6 +393,47 @@ func TestToolCallSpooled(t *testing.T) {
 	}
 }
 
+// TestBackgroundFailureStoredAsError: a background command's failure is in
+// its response's status and exit code, not in the hook's event name; the
+// observation stored says it failed, as an import of the transcript reads
+// the same run.
+func TestBackgroundFailureStoredAsError(t *testing.T) {
+	data := t.TempDir()
+	in := func(event, extra string) []byte {
+		return []byte(`{"session_id":"bg","cwd":"/p","transcript_path":"/nonexistent/bg.jsonl","hook_event_name":"` + event + `"` + extra + `}`)
+	}
+	validReply(t, runBinary(t, "session-start", data, in("SessionStart", `,"source":"startup"`)), "SessionStart")
+	for id, resp := range map[string]string{
+		"t1": `{"shellId":"b1","command":"uvicorn app:main","status":"failed","exitCode":2,"stdout":"","stderr":"ImportError: zelkova"}`,
+		"t2": `{"shellId":"b2","command":"npm test","status":"completed","exitCode":0,"stdout":"ok","stderr":""}`,
+	} {
+		validReply(t, runBinary(t, "post-tool-use", data, in("PostToolUse", `,"tool_name":"BashOutput","tool_input":{"bash_id":"b1"},"tool_response":`+resp+`,"tool_use_id":"`+id+`"`)), "PostToolUse")
+	}
+	validReply(t, runBinary(t, "stop", data, in("Stop", `,"stop_hook_active":false,"last_assistant_message":"Done."`)), "Stop")
+	db, err := store.Open(context.Background(), filepath.Join(data, "memory.db"), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	evs, _ := db.Read().Events(context.Background(), store.EventFilter{})
+	var failed, ok int
+	for _, e := range evs {
+		if e.Type != store.TypeToolObservation {
+			continue
+		}
+		head, _, _ := strings.Cut(e.Text, "\n")
+		switch {
+		case strings.Contains(e.Text, "zelkova") && strings.Contains(head, "(error)"):
+			failed++
+		case strings.Contains(e.Text, "ok") && !strings.Contains(head, "(error)"):
+			ok++
+		}
+	}
+	if failed != 1 || ok != 1 {
+		t.Errorf("stored %d failed and %d completed background runs as such, want 1 and 1: %v", failed, ok, evs)
+	}
+}
+
 // TestSubagentToolCalls checks that PostToolUse keeps a sub-agent's file
 // edits and leaves out its reads and runs (observation.BySubagentKept), as
 // an import of the same session does.

@@ -396,11 +396,12 @@ func PostToolUse(ctx context.Context, env *hook.Env, ev *hook.Event) (hook.Reply
 		return hook.Reply{}, nil // a sub-agent's exploration: its report is kept
 	}
 	failed := ev.Name == "PostToolUseFailure"
-	out := observation.ResponseText(ev.Get("tool_response"))
+	resp := ev.Get("tool_response")
+	out := observation.ResponseText(resp)
 	if failed {
 		out = ev.Get("error").String()
 	}
-	o := observation.Build(ev.Get("tool_name").String(), ev.Get("tool_input"), out, failed)
+	o := observation.Build(ev.Get("tool_name").String(), ev.Get("tool_input"), out, failed || observation.ResponseFailed(resp))
 	o.Memories = citation.IDs(out)
 	s := hookSession(env, ev)
 	tool, ok := capture.ToolEvent(ids(s), ev.PromptID, ev.Get("tool_use_id").String(), o, env.Now())

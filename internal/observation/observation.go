@@ -202,6 +202,21 @@ func ResponseText(resp gjson.Result) string {
 	return Truncate(filtered(resp.Raw), maxHead, 0)
 }
 
+// ResponseFailed reports a tool response saying its command failed though
+// the tool did not: a background command's (BashOutput) status "failed",
+// or a non-zero exit code of one that completed. One Claude stopped
+// ("killed") did not fail.
+func ResponseFailed(resp gjson.Result) bool {
+	switch resp.Get("status").String() {
+	case "failed":
+		return true
+	case "completed":
+		c := resp.Get("exitCode")
+		return c.Type == gjson.Number && c.Int() != 0
+	}
+	return false
+}
+
 // Truncate keeps the first head and last tail bytes of s (on rune boundaries)
 // with a marker between them saying how much was cut.
 func Truncate(s string, head, tail int) string { return truncate(s, head, tail, 0, 0) }

@@ -144,3 +144,23 @@ func TestBuildMasksCookiesInViewedFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestResponseFailed: a background command's response says it failed in
+// its status and exit code, the tool itself did not; one stopped did not
+// fail.
+func TestResponseFailed(t *testing.T) {
+	t.Parallel()
+	for resp, want := range map[string]bool{
+		`{"shellId":"b1","status":"failed","exitCode":2,"stdout":"","stderr":"ImportError"}`: true,
+		`{"shellId":"b1","status":"completed","exitCode":1,"stdout":"3 failed"}`:             true,
+		`{"shellId":"b1","status":"completed","exitCode":0,"stdout":"ok"}`:                   false,
+		`{"shellId":"b1","status":"killed","exitCode":143}`:                                  false,
+		`{"shellId":"b1","status":"running","exitCode":null,"stdout":"listening"}`:           false,
+		`{"stdout":"ok","stderr":""}`:                                                        false,
+		`"plain"`:                                                                            false,
+	} {
+		if got := ResponseFailed(gjson.Parse(resp)); got != want {
+			t.Errorf("ResponseFailed(%s) = %v, want %v", resp, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ func TestAttachContextSame(t *testing.T) {
 	texts := map[string][]string{
 		store.TypeUserPrompt:      {"ok", "why does the kiln cool so fast?", "set the kiln to cone six and fire it overnight", "/memory-status", "yes"},
 		store.TypeAgentResponse:   {"Let me look at the firing log first.", "The thermocouple reads low by forty degrees, so the controller overshoots.", "Should I also lower the ramp?", "Got it, I will follow that.", "Error: the controller did not answer.", "Done."},
-		store.TypeToolObservation: {"Bash: kilnctl status\nramp 120/h", "Bash: kilnctl fire --cone 6 (error)\nno such cone", "Edit: kiln.cfg\n+ramp = 100", "Read: notes.md\nfiring notes"},
+		store.TypeToolObservation: {"Bash: kilnctl status\nramp 120/h", "Bash: kilnctl fire --cone 6 (error)\nno such cone", "Edit: kiln.cfg\n+ramp = 100", "Read: notes.md\nfiring notes", "BashOutput\n<status>failed</status>\n<exit_code>1</exit_code>\nkiln offline"},
 	}
 	types := []string{store.TypeUserPrompt, store.TypeAgentResponse, store.TypeToolObservation}
 	r := rand.New(rand.NewPCG(5, 17))
@@ -113,7 +114,7 @@ func attachContextOld(ctx context.Context, db *store.DB, items []Item) error {
 			if err != nil {
 				return err
 			}
-			if c.ID == 0 && failed(it.event) && next.Type == store.TypeAgentResponse && !shown[next.ID] &&
+			if c.ID == 0 && strings.HasPrefix(it.event.Text, "Bash") && failed(it.event) && next.Type == store.TypeAgentResponse && !shown[next.ID] &&
 				!neverRecalled(next) && !acknowledgement(next.Text) {
 				c = next // what Claude said of a failed run
 			}

@@ -1215,7 +1215,7 @@ func mostSpecific(cs []concept, lines map[string]bool) concept {
 	tk := keysOf(b.String()) // once for all lines: a read may hold thousands
 	var best concept
 	for _, c := range cs {
-		if c.specific > best.specific && hasAny(tk, c.keys) {
+		if c.specific > best.specific && c.specificIn(tk) {
 			best = c
 		}
 	}

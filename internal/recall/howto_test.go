@@ -414,6 +414,8 @@ func TestPastOrNowRussian(t *testing.T) {
 		{"Какой терминал нужен для сборки?", false},
 		{"Что нужно, чтобы сборку запускали по расписанию?", false},
 		{"Кто создал .venv?", false}, // "создать" is no headword of the table
+		{"Где начало лога?", false},
+		{"Что проверить до начала миграции?", false},
 	} {
 		if got := pastOrNow(tt.prompt, repoGlosses()); got != tt.want {
 			t.Errorf("pastOrNow(%q, dictionary) = %v, want %v", tt.prompt, got, tt.want)

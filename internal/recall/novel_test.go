@@ -170,6 +170,8 @@ func TestNamesUnseenTerm(t *testing.T) {
 		{"How do I add i18n routing to a Quorvex handler?", []string{"quorvex", "handler", "routing"}, nil, nil, repoGlosses(), true},
 		{"How do I add i18n routing to a Quorvex handler?", []string{"quorvex", "handler", "routing", "i18n"}, nil, nil, repoGlosses(), false},
 		{"How do I move a Quorvex handler to v2?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
+		{"How do I make the Quorvex handler use python3?", []string{"quorvex", "handler", "python"}, nil, nil, repoGlosses(), false},
+		{"How do I revert the Quorvex handler to a3f9c21?", []string{"quorvex", "handler", "revert"}, nil, nil, repoGlosses(), false},
 		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), true},
 		{"¿Cómo guardo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, repoGlosses(), false},
 		{"¿Cómo memoizo el handler de Quorvex?", []string{"quorvex", "handler"}, nil, nil, nil, false},

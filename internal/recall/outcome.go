@@ -131,18 +131,23 @@ func failed(e store.Event) bool {
 	return false
 }
 
-// backgroundFailed reports a background command's output (Claude Code's
-// BashOutput) saying it failed: its result is no tool error, its status
-// and exit code say so ("<status>failed</status>", "<exit_code>2</exit_code>"),
-// ahead of the output.
+// backgroundFailed reports a background command's output, as a transcript
+// records Claude Code's BashOutput, saying it failed: its result is no
+// tool error, its status and exit code say so ("<status>failed</status>",
+// "<exit_code>2</exit_code>"), ahead of the output. A command Claude
+// stopped ("killed") did not fail. The live hook reads the same from the
+// tool's response (observation.ResponseFailed).
 func backgroundFailed(text string) bool {
 	head, ok := strings.CutPrefix(text, "BashOutput")
 	if !ok {
 		return false
 	}
 	head = head[:min(len(head), 200)]
-	if strings.Contains(head, "<status>failed</status>") {
+	switch {
+	case strings.Contains(head, "<status>failed</status>"):
 		return true
+	case strings.Contains(head, "<status>killed</status>"):
+		return false
 	}
 	_, code, ok := strings.Cut(head, "<exit_code>")
 	code, _, _ = strings.Cut(code, "<")

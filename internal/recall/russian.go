@@ -131,16 +131,28 @@ var russianPastShapeRE = lazyregexp.New(`^(\p{Cyrillic}{3,}[аеиоуыяё])л
 // russianPast does not read, told by the dictionary: a word of the past's
 // shape whose stem and "-ть" is a headword, the verb's infinitive
 // ("сломали", сломать; "использовали", использовать), where a noun's is
-// none ("канал", "модули"). Outside the subjunctive, as russianPast. A verb
+// none ("канал", "модули"), nor a noun whose forms a past's are ("начало",
+// "начала": the start). Outside the subjunctive, as russianPast. A verb
 // the dictionary lacks is not read ("создал": Mueller has "создавать"
-// only), nor the nouns a past is also ("начало", the start).
+// only).
 func russianPastOf(prompt string, dict *glosses.Dict) bool {
 	if dict == nil || !hasCyrillic(prompt) || !dict.Has("rus") {
 		return false
 	}
 	return russianPastWith(prompt, func(w string) bool {
 		m := russianPastShapeRE.FindStringSubmatch(w)
-		return m != nil && !strings.HasPrefix(w, "правил") && dict.Headword("rus", m[1]+"ть")
+		if m == nil || strings.HasPrefix(w, "правил") || !dict.Headword("rus", m[1]+"ть") {
+			return false
+		}
+		// A noun of the past's shape ("начало", "покрывало", "чернила")
+		// is a headword in one of the past's forms: any form so read is
+		// the noun's.
+		for _, e := range []string{"л", "ла", "ло", "ли"} {
+			if dict.Headword("rus", m[1]+e) {
+				return false
+			}
+		}
+		return true
 	})
 }
 

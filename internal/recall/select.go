@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
@@ -1472,8 +1473,8 @@ func givesField(text, field string, named func(string) bool) bool {
 		if start, end, ok = keyNaming(text, lower, start, end, field, named); !ok {
 			continue // part of a longer word ("refresh", "prefix") or of another key
 		}
-		if end == i && versionBefore(lower[:start]) {
-			return true
+		if end == i && len(text) == len(lower) && versionBefore(text[:start]) {
+			return true // a version's name needs its case: only where lowering kept the bytes
 		}
 		quoted := start > 0 && lower[start-1] == '"' && end < len(lower) && lower[end] == '"'
 		if !quoted && !opensLine(lower[:start]) {
@@ -1501,18 +1502,24 @@ func givesField(text, field string, named func(string) bool) bool {
 }
 
 // versionBefore reports whether before, the text ahead of a word, ends in
-// a dotted version and a space: a tool naming what it uses by its version
-// and its kind ("Using CPython 3.12.12 interpreter at: …", asked "which
-// python interpreter is the .venv built on?"). A count ("3 workers") or a
-// date is no version.
+// a product's name, its dotted version and a space: a tool naming what it
+// uses by name, version and kind ("Using CPython 3.12.12 interpreter at:
+// …", asked "which python interpreter is the .venv built on?"). The name
+// has a capital and stands on the version's line; the version has two or
+// three parts. So a count ("3 workers"), a decimal ("mean 0.85
+// threshold"), an address ("PING 10.0.0.12 host"), a date or a numbered
+// heading at a line's start ("## 2.1 Interpreter") is none.
 func versionBefore(before string) bool {
 	b, ok := strings.CutSuffix(before, " ")
 	if !ok {
 		return false
 	}
-	v := strings.TrimPrefix(b[strings.LastIndexAny(b, " \t\n(")+1:], "v")
-	parts := strings.Split(v, ".")
-	if len(parts) < 2 || len(parts) > 4 {
+	k := strings.LastIndexAny(b, " \t\n")
+	if k < 0 || b[k] != ' ' {
+		return false
+	}
+	parts := strings.Split(strings.TrimPrefix(b[k+1:], "v"), ".")
+	if len(parts) < 2 || len(parts) > 3 {
 		return false
 	}
 	for _, p := range parts {
@@ -1520,7 +1527,8 @@ func versionBefore(before string) bool {
 			return false
 		}
 	}
-	return true
+	name := b[strings.LastIndexAny(b[:k], " \t\n(")+1 : k]
+	return strings.ContainsFunc(name, unicode.IsUpper)
 }
 
 // keyNaming widens lower[start:end], field found in text, to the word or
@@ -2135,12 +2143,14 @@ func messageContext(ctx context.Context, db *store.DB, it *Item, shown func(int6
 		if err != nil || c.ID != 0 && shown(c.ID) {
 			return store.Event{}, err
 		}
-		if c.ID == 0 && failed(it.event) && next.Type == store.TypeAgentResponse && !shown(next.ID) &&
-			!neverRecalled(next) && !acknowledgement(next.Text) {
-			// The run failed and Claude spoke next, changing no file
+		if c.ID == 0 && strings.HasPrefix(it.event.Text, "Bash") && failed(it.event) && next.Type == store.TypeAgentResponse &&
+			!shown(next.ID) && !neverRecalled(next) && !acknowledgement(next.Text) {
+			// A command failed and Claude spoke next, changing no file
 			// after: what it said is what the failure meant and what
 			// was done of it ("We need to downgrade NumPy to 1.x"),
 			// as the answer after a failed run has the run (below).
+			// Not a failed read or edit, after which Claude only says
+			// what it tries next.
 			return next, nil
 		}
 		return c, nil

@@ -1870,11 +1870,16 @@ func TestToolOutputGivingTheFieldAskedOpens(t *testing.T) {
 		{"Read: kiln.env\n12\tref: main", true},
 		{"12 ref: main", false},
 		// A tool naming what it uses by version and kind.
-		{"Using kilnstore 3.12.12 ref at: /opt/kiln", true},
-		{"Using kilnstore v3.12 ref", true},
+		{"Using Kilnstore 3.12.12 ref at: /opt/kiln", true},
+		{"Using Kilnstore v3.12 ref", true},
+		{"using kilnstore 3.12 ref", false}, // no name's capital
 		{"3 ref found", false},
 		{"2025-08-11 ref", false},
-		{"3.12.12 prefix", false},
+		{"11.08.2025 ref", false},
+		{"## 2.1 Ref selection", false},
+		{"- 1.4.2 ref: fix crash", false},
+		{"PING 10.0.0.12 ref unreachable", false},
+		{"Kilnstore 3.12.12 prefix", false},
 	} {
 		named := func(w string) bool { return w == "kilnstore" || w == "bucket" }
 		if got := givesField(tc.text, "ref", named); got != tc.want {

@@ -496,7 +496,7 @@ func setLater(sel []Item, n Item, s setting) bool {
 // setting s: a specific word of it is a word of the setting's name or value.
 func asksSetting(n Item, s setting) bool {
 	tk := keysOf(s.name + " " + s.value)
-	return slices.ContainsFunc(n.promptConcepts, func(c concept) bool { return c.specific > 0 && hasAny(tk, c.keys) })
+	return slices.ContainsFunc(n.promptConcepts, func(c concept) bool { return c.specificIn(tk) })
 }
 
 // priorSetting looks up the value the config file of s held for s.name
@@ -769,7 +769,8 @@ func namedSetting(text string, cs []concept) (file, name, line string) {
 	// next", "settings.py"): the prompt's word must be a specific one.
 	stem, _, _ := strings.Cut(strings.ToLower(baseName(f)), ".")
 	ofPrompt := stem != "" && len(splitIdent(stem)) == 1 && slices.ContainsFunc(cs, func(c concept) bool {
-		return c.specific > 0 && slices.Contains(c.forms, stem)
+		k := slices.Index(c.forms, stem)
+		return c.specific > 0 && k >= 0 && !slices.Contains(c.genericGlosses, c.keys[k])
 	})
 	best := 0
 	for _, n := range slices.Sorted(maps.Keys(names)) {

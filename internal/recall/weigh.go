@@ -900,28 +900,6 @@ func heaviest(cs []concept) float64 {
 }
 
 // plainWord reports a word of lower-case ASCII letters only.
-// digitTerm reports a term written with letters and digits, a letter
-// first and at least two of them ("i18n", "k8s", "oauth2"): a name, as
-// rare in everyday English as an identifier. A version ("v2", "py311" is
-// a name) or a unit ("5ms") has one letter or starts with a digit.
-func digitTerm(w string) bool {
-	if w == "" || w[0] < 'a' || w[0] > 'z' {
-		return false
-	}
-	letters, digits := 0, 0
-	for i := 0; i < len(w); i++ {
-		switch b := w[i]; {
-		case b >= 'a' && b <= 'z':
-			letters++
-		case b >= '0' && b <= '9':
-			digits++
-		default:
-			return false
-		}
-	}
-	return letters >= 2 && digits > 0
-}
-
 func plainWord(w string) bool {
 	for i := 0; i < len(w); i++ {
 		if w[i] < 'a' || w[i] > 'z' {
@@ -929,6 +907,26 @@ func plainWord(w string) bool {
 		}
 	}
 	return w != ""
+}
+
+// digitTerm reports a term of letters with digits inside ("i18n", "k8s",
+// "l10n", "e2e"): a name, as rare in everyday English as an identifier.
+// Digits at the end name a version or a kind of a word's thing ("python3",
+// "base64", "sha256"), and a mix of runs is a hash ("a3f9c21"): none.
+func digitTerm(w string) bool {
+	i := 0
+	for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
+		i++
+	}
+	j := i
+	for j < len(w) && w[j] >= '0' && w[j] <= '9' {
+		j++
+	}
+	k := j
+	for k < len(w) && w[k] >= 'a' && w[k] <= 'z' {
+		k++
+	}
+	return i > 0 && j > i && k > j && k == len(w)
 }
 
 // duration reports a word written as a number and a unit of time ("3s",
@@ -1054,25 +1052,12 @@ func (tk textKeys) has(key string) bool {
 // every prompt. specific is how much of the project's own vocabulary it
 // matches, in units of one word seen once: generic words count nothing, so a
 // generic question matching a generic message is not taken for a follow-up.
-// A concept counts as matched when any of tks holds it. Another language's
-// word matched only by a generic translation counts as that English word
-// would: "correr" is "run" as well as "race" and "flow", and a prompt in
-// Spanish asking to run the tests again ("vuelve a correr los tests")
-// matched a plan's "run" and "tests" as specifically as a name.
+// A concept counts as matched when any of tks holds it (matches).
 func coverage(cs []concept, tks ...textKeys) (cov, specific float64) {
 	var sum, got float64
 	for _, c := range cs {
 		sum += c.weight
-		matched, specifically := false, false
-		for _, k := range c.keys {
-			if hasKey(tks, k) {
-				matched = true
-				if specifically = !slices.Contains(c.genericGlosses, k); specifically {
-					break
-				}
-			}
-		}
-		if matched {
+		if matched, specifically := c.matches(tks...); matched {
 			got += c.weight
 			if specifically {
 				specific += c.specific
@@ -1083,6 +1068,35 @@ func coverage(cs []concept, tks ...textKeys) (cov, specific float64) {
 		return 0, 0
 	}
 	return got / sum, specific
+}
+
+// matches reports whether any of tks holds a key of c, and whether one
+// holds a key other than a generic translation's (specifically): another
+// language's word matched only by a generic translation is as specific as
+// that English word, not at all. "correr" is "run" as well as "race" and
+// "flow", and a prompt in Spanish asking to run the tests again ("vuelve a
+// correr los tests") matched a plan's "run" and "tests" as specifically as
+// a name; its weight still counts in the share of the prompt matched.
+func (c concept) matches(tks ...textKeys) (matched, specifically bool) {
+	for _, k := range c.keys {
+		if hasKey(tks, k) {
+			matched = true
+			if !slices.Contains(c.genericGlosses, k) {
+				return true, true
+			}
+		}
+	}
+	return matched, false
+}
+
+// specificIn reports whether c is a specific word of the prompt that tk
+// holds by a key other than a generic translation's (matches).
+func (c concept) specificIn(tk textKeys) bool {
+	if c.specific == 0 {
+		return false
+	}
+	_, specifically := c.matches(tk)
+	return specifically
 }
 
 func hasKey(tks []textKeys, k string) bool {
