@@ -318,7 +318,7 @@ func request(prompt string) string {
 func pastOrNow(prompt string, dict *glosses.Dict) bool {
 	return past(prompt) || currentRE.MatchString(prompt) ||
 		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt) ||
-		strings.Contains(prompt, "?") && (russianPast(prompt) || russianPastOf(prompt, dict)) ||
+		strings.Contains(prompt, "?") && russianPast(prompt, dict) ||
 		foreignPastOrNow(prompt)
 }
 

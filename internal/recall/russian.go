@@ -123,43 +123,46 @@ var russianPastRE = lazyregexp.New(`^(?:был[аои]?|\p{Cyrillic}{2,}[аеи�
 // russianPastShapeRE matches a word shaped like a Russian past of any verb
 // class ("создал", "сломали", "удалили", "запускала"): a stem of three
 // letters or more, a vowel, "л" and a gender's or number's ending. As many
-// nouns have the shape ("канал", "модули", "детали"); russianPastOf tells
+// nouns have the shape ("канал", "модули", "детали"); dictPast tells
 // them apart by the dictionary.
 var russianPastShapeRE = lazyregexp.New(`^(\p{Cyrillic}{3,}[аеиоуыяё])л[аои]?$`)
 
-// russianPastOf reports a Russian verb in the past tense in prompt that
-// russianPast does not read, told by the dictionary: a word of the past's
-// shape whose stem and "-ть" is a headword, the verb's infinitive
-// ("сломали", сломать; "использовали", использовать), where a noun's is
-// none ("канал", "модули"), nor a noun whose forms a past's are ("начало",
-// "начала": the start). Outside the subjunctive, as russianPast. A verb
-// the dictionary lacks is not read ("создал": Mueller has "создавать"
-// only).
-func russianPastOf(prompt string, dict *glosses.Dict) bool {
-	if dict == nil || !hasCyrillic(prompt) || !dict.Has("rus") {
+// russianPast reports a Russian verb in the past tense in prompt, outside
+// the subjunctive: one russianPastIn reads, or one told by the dictionary
+// (dictPast), in one reading of the prompt.
+func russianPast(prompt string, dict *glosses.Dict) bool {
+	if !hasCyrillic(prompt) {
 		return false
 	}
-	return russianPastWith(prompt, func(w string) bool {
-		m := russianPastShapeRE.FindStringSubmatch(w)
-		if m == nil || strings.HasPrefix(w, "правил") || !dict.Headword("rus", m[1]+"ть") {
-			return false
-		}
-		// A noun of the past's shape ("начало", "покрывало", "чернила")
-		// is a headword in one of the past's forms: any form so read is
-		// the noun's.
-		for _, e := range []string{"л", "ла", "ло", "ли"} {
-			if dict.Headword("rus", m[1]+e) {
-				return false
-			}
-		}
-		return true
-	})
+	if dict != nil && !dict.Has("rus") {
+		dict = nil
+	}
+	return russianPastWith(prompt, func(w string) bool { return russianPastWord(w) || dictPast(w, dict) })
 }
 
-// russianPast reports a Russian verb in the past tense in prompt, outside
-// the subjunctive (russianPastIn).
-func russianPast(prompt string) bool {
-	return hasCyrillic(prompt) && russianPastIn(prompt)
+// dictPast reports a Russian verb's past russianPastWord does not read,
+// told by the dictionary: a word of the past's shape whose stem and "-ть"
+// is a headword, the verb's infinitive ("сломали", сломать; "использовали",
+// использовать), where a noun's is none ("канал", "модули"), nor a noun
+// whose forms a past's are ("начало", "начала": the start). A verb the
+// dictionary lacks is not read ("создал": Mueller has "создавать" only).
+// None without a dictionary.
+func dictPast(w string, dict *glosses.Dict) bool {
+	if dict == nil {
+		return false
+	}
+	m := russianPastShapeRE.FindStringSubmatch(w)
+	if m == nil || strings.HasPrefix(w, "правил") || !dict.Headword("rus", m[1]+"ть") {
+		return false
+	}
+	// A noun of the past's shape ("начало", "покрывало", "чернила") is a
+	// headword in one of the past's forms: any form so read is the noun's.
+	for _, e := range []string{"л", "ла", "ло", "ли"} {
+		if dict.Headword("rus", m[1]+e) {
+			return false
+		}
+	}
+	return true
 }
 
 // russianPastIn reports a verb in the past tense (russianPastRE) in text,
@@ -169,10 +172,12 @@ func russianPast(prompt string) bool {
 // изменилось?", is not). The word for rules, "правил(а)", is the one noun
 // of those endings common in a developer's questions ("какие правила
 // включены?"), and a name in -аил or -иил ("Михаил") is no verb either.
-func russianPastIn(text string) bool {
-	return russianPastWith(text, func(w string) bool {
-		return russianPastRE.MatchString(w) && !strings.HasPrefix(w, "правил") && !strings.HasSuffix(w, "аил") && !strings.HasSuffix(w, "иил")
-	})
+func russianPastIn(text string) bool { return russianPastWith(text, russianPastWord) }
+
+// russianPastWord reports a word of russianPastRE's endings that is no
+// noun or name of them (russianPastIn).
+func russianPastWord(w string) bool {
+	return russianPastRE.MatchString(w) && !strings.HasPrefix(w, "правил") && !strings.HasSuffix(w, "аил") && !strings.HasSuffix(w, "иил")
 }
 
 // russianPastWith reports a word of text that isPast takes, lower-cased,
