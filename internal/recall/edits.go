@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -745,12 +746,17 @@ func entryDropped(a, b shown, snaps []shown, sel []Item) (Warning, bool) {
 	for _, l := range removed {
 		gone[l] = true
 	}
+	kept := keysOf(strings.Join(b.lines, "\n"))
 	key := mostSpecific(b.it.promptConcepts, gone)
-	if key.keys == nil || hasAny(keysOf(strings.Join(b.lines, "\n")), key.keys) {
+	// A prompt that names the file itself ("what's in
+	// claude_desktop_config.json?") asks of all of it: any entry the
+	// write dropped is what it asks, the first the older shows.
+	whole := key.keys == nil && conceptsName(b.it.promptConcepts, b.file)
+	if !whole && (key.keys == nil || hasAny(kept, key.keys)) {
 		return Warning{}, false
 	}
 	for _, l := range removed {
-		if !hasAny(keysOf(l), key.keys) || !strings.Contains(a.it.Excerpt, l) {
+		if whole && !namesGone(l, kept) || !whole && !hasAny(keysOf(l), key.keys) || !strings.Contains(a.it.Excerpt, l) {
 			continue
 		}
 		if slices.ContainsFunc(snaps, func(o shown) bool {
@@ -775,6 +781,30 @@ func entryDropped(a, b shown, snaps []shown, sel []Item) (Warning, bool) {
 				curlyQuotes.Replace(Inert(baseName(b.file))), date(b.it.Time))}, true
 	}
 	return Warning{}, false
+}
+
+// conceptsName reports prompt concepts that name file by the words of
+// its name before the extension, two at least ("claude desktop config"
+// of claude_desktop_config.json): one word names a tool or a page as often
+// as the file (see namesRunFile).
+func conceptsName(cs []concept, file string) bool {
+	base := strings.ToLower(baseName(file))
+	words := lowerRuns(strings.TrimSuffix(base, filepath.Ext(base)))
+	return len(words) >= 2 && !slices.ContainsFunc(words, func(w string) bool {
+		return !slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) })
+	})
+}
+
+// namesGone reports a line naming an entry by a word of three letters or
+// more the newer file's lines (kept) do not hold (`"glazebot": {`, not a
+// lone "}" or `"url": …` of a field the file still sets).
+func namesGone(line string, kept textKeys) bool {
+	for _, w := range lowerRuns(line) {
+		if len(w) >= 3 && strings.ContainsFunc(w, unicode.IsLetter) && !hasAny(kept, keysOf(w).exact) {
+			return true
+		}
+	}
+	return false
 }
 
 // inPlace is what newer, a file's lines, holds in place of older's line

@@ -121,11 +121,11 @@ func russianVowel(r rune) bool {
 var russianPastRE = lazyregexp.New(`^(?:был[аои]?|\p{Cyrillic}{2,}[аеиуыя]л(?:ся|[аои]сь)|\p{Cyrillic}{2,}[иыя]ла?)$`)
 
 // russianPastShapeRE matches a word shaped like a Russian past of any verb
-// class ("создал", "сломали", "удалили", "запускала"): a stem of three
+// class ("создал", "сломали", "удалили", "взяли"): a stem of two
 // letters or more, a vowel, "л" and a gender's or number's ending. As many
-// nouns have the shape ("канал", "модули", "детали"); dictPast tells
-// them apart by the dictionary.
-var russianPastShapeRE = lazyregexp.New(`^(\p{Cyrillic}{3,}[аеиоуыяё])л[аои]?$`)
+// nouns have the shape ("канал", "модули", "детали", "стол"); dictPast
+// tells them apart by the dictionary.
+var russianPastShapeRE = lazyregexp.New(`^(\p{Cyrillic}{2,}[аеиоуыяё])л[аои]?$`)
 
 // russianPast reports a Russian verb in the past tense in prompt, outside
 // the subjunctive: one russianPastIn reads, or one told by the dictionary

@@ -503,6 +503,45 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 	}
 }
 
+// TestWriteOfTheAskedFileDropsAnEntry: a config file the prompt names by
+// the words of its name ("kiln servers" of kiln_servers.json), asked what
+// it holds, not which entry: an edit added a server's entry, a later write
+// left it out. The warning names the entry the write dropped, as the prompt
+// asks of the whole file. Named by one word of it ("servers"), the file is
+// not what the prompt asks of, and the write changed no asked entry. The
+// texts are made up.
+func TestWriteOfTheAskedFileDropsAnEntry(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, c := range []struct {
+		file  string
+		warns bool
+	}{
+		{"kiln_servers.json", true},
+		{"servers.json", false},
+	} {
+		prompt := "the kiln app won't start. what is actually in " + c.file + " at this point?"
+		db := storetest.Open(t)
+		filler(t, db)
+		putRun(t, db, "e0", proj, day, "Edit: /home/dev/.config/kiln/"+c.file+"\n-   \"servers\": {},\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },")
+		write := putRun(t, db, "w0", proj, day.Add(time.Hour), "Write: /home/dev/.config/kiln/"+c.file+"\n+ {\n+   \"servers\": {},\n+   \"theme\": \"dark\"\n+ }")
+		sel := selectRuns(t, db, prompt)
+		if !slices.ContainsFunc(sel, func(it Item) bool { return it.CID == write.CID }) {
+			t.Fatalf("%q: the write is not shown", prompt)
+		}
+		ws, err := Warnings(ctx, db, defaults(), sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(ws, func(w Warning) bool {
+			return w.B.CID == write.CID && w.A.Title == `"glazebot": {` && strings.Contains(w.Note, "left the first line out")
+		})
+		if warned != c.warns {
+			t.Errorf("%q: warned the write left the entry out: %v, want %v: %+v", prompt, warned, c.warns, ws)
+		}
+	}
+}
+
 // TestWriteDropsWhatAnEditAdded: a config file read, an edit adding a
 // server's entry, then a write leaving it out and changing another line
 // (the theme): asked about the server, the warning is the entry the
