@@ -91,6 +91,9 @@ func lookUp(w string) wordMask {
 	// most texts do: "всё" is "все", "моё" "мое".
 	e := strings.ReplaceAll(w, "ё", "е")
 	l, i := find(words, e), find(isoWords, e)
+	if l|i == 0 {
+		l = russianDeclined(e)
+	}
 	m = wordMask{has: l | i&^english, common: i&english != 0}
 	masks.Lock()
 	if len(masks.m) >= maxMasks {
@@ -99,6 +102,39 @@ func lookUp(w string) wordMask {
 	masks.m[strings.Clone(w)] = m
 	masks.Unlock()
 	return m
+}
+
+// russian is the bit of Russian.
+var russian = uint64(1) << index("rus")
+
+// adjectiveEndings are the endings a Russian word declined as an
+// adjective wears in its cases, genders and numbers, longest first, and
+// adjectiveLemmas those the tables list such a word by.
+var (
+	adjectiveEndings = []string{"ого", "его", "ому", "ему", "ыми", "ими", "ую", "юю", "ым", "им", "ом", "ем", "ых", "их", "ой", "ей", "ая", "яя", "ое", "ее", "ые", "ие"}
+	adjectiveLemmas  = []string{"ой", "ый", "ий", "ая", "ое", "ие"}
+)
+
+// russianDeclined is the Russian bit for a form of a pronoun declined as
+// an adjective that the tables lack where they list another of its forms
+// ("какую", "каких" of "какой"; "которую" of "который"), else 0: the
+// lists hold a few forms of each, and a form they lack was a question's
+// rarest word ("Какую библиотеку взяли …?"). Only the pronouns they list
+// are read so: "новую" is no function word, as "новый" is none.
+func russianDeclined(w string) uint64 {
+	for _, end := range adjectiveEndings {
+		stem, ok := strings.CutSuffix(w, end)
+		if !ok || utf8.RuneCountInString(stem) < 2 {
+			continue
+		}
+		for _, lemma := range adjectiveLemmas {
+			if l := stem + lemma; l != w && (find(words, l)|find(isoWords, l))&russian != 0 {
+				return russian
+			}
+		}
+		return 0 // the longest ending is the word's
+	}
+	return 0
 }
 
 // masks keeps the masks looked up before. Recall asks For and Has of the
