@@ -64,8 +64,10 @@ var romanceHowToRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:(?:c[oó]mo|come)\s+(?
 // and a verb in the first person plural (Spanish and Portuguese -amos,
 // -emos, -imos: "creamos", "hicimos"; Italian -iamo), which says "we" by
 // itself; an adjective or noun of the same ending ("últimos", "próximos")
-// is told apart by its written accent (romanceSaysWe).
-var romanceWeRE = lazyregexp.New(`(?i)\b(?:nosotr[oa]s|nuestr[oa]s?|nós|noss[oa]s?|noi|nostr[oaie]|nous|notre|nos)\b|\p{L}{2,}(?:amos|emos|imos|iamo)\b`)
+// is told apart by its written accent (romanceSaysWe). "This project"
+// ("neste projeto", "ce dépôt") asks of the project as English's does
+// (oursRE).
+var romanceWeRE = lazyregexp.New(`(?i)\b(?:nosotr[oa]s|nuestr[oa]s?|nós|noss[oa]s?|noi|nostr[oaie]|nous|notre|nos)\b|\p{L}{2,}(?:amos|emos|imos|iamo)\b|\b(?:[nd]?(?:este|esse|esta|essa)|ce|cet|quest[oa]|quest')\s*(?:proyecto|projeto|projet|progetto|repo|repositorio|repositório|dépôt|repository|codebase)\b`)
 
 // romanceHowTo reports a how-to question in one of those languages that
 // does not speak of "we": "come" and "comment" open English prompts too
@@ -130,8 +132,9 @@ func german(prompt string) bool {
 	return stopsFor(prompt).fw.Any("deu")
 }
 
-// germanWeRE finds German's "we", "us" and "our".
-var germanWeRE = lazyregexp.New(`(?i)\b(?:wir|uns|unser|unsere|unserer|unseren|unserem|unseres)\b`)
+// germanWeRE finds German's "we", "us" and "our", and "this project"
+// ("in diesem Projekt").
+var germanWeRE = lazyregexp.New(`(?i)\b(?:wir|uns|unser|unsere|unserer|unseren|unserem|unseres|diese[mnrs]?\s+(?:projekt|projekts|repo|repository|codebase))\b`)
 
 // romance reports a prompt whose function words are of one of the
 // languages romanceHowToRE reads.
@@ -379,7 +382,7 @@ var romancePastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:\p{L}{2,}(?:ó|aron|ier
 // items holds read, wrote or edited (runFile): by the name written whole
 // ("netlify.toml", "claude_desktop_config.json"), or by the words of its
 // name before the extension, two at least, in a row ("the astro config"
-// for astro.config.mjs). One word ("netlify" of netlify.toml, "index")
+// for astro.config.mjs; all of a dotfile's: "the env example"). One word ("netlify" of netlify.toml, "index")
 // names a tool or a page as often as the file.
 func namesRunFile(prompt string, items []Item) bool {
 	lower, words := strings.ToLower(prompt), lowerRuns(prompt)
@@ -394,6 +397,11 @@ func namesRunFile(prompt string, items []Item) bool {
 			return false // a dotfile, or no extension: no name apart from its kind
 		}
 		sw := lowerRuns(stem)
+		if strings.HasPrefix(base, ".") {
+			// A dotfile's name is its words, its extension's too: the
+			// "env example" of .env.example.
+			sw = lowerRuns(base)
+		}
 		return wordIn(lower, base) || len(sw) >= 2 && inRow(words, sw)
 	})
 }

@@ -320,6 +320,32 @@ func TestHowToQuestionEverydayWords(t *testing.T) {
 	}
 }
 
+// TestThisProjectInOtherLanguages: "this project" asks of the project
+// as "we" does, in each language recall reads it in; "this" before
+// another noun, or the noun alone, does not.
+func TestThisProjectInOtherLanguages(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Qual é a versão exata do Next.js instalada neste projeto?", true},
+		{"¿Qué versión de Node usa este proyecto?", true},
+		{"Quelle version de Node utilise ce projet ?", true},
+		{"Quale versione di Node usa questo progetto?", true},
+		{"Welche Node-Version nutzt dieses Projekt?", true},
+		{"Какая версия Node стоит в этом проекте?", true},
+		{"Qual é a versão exata do Next.js em um projeto novo?", false},
+		{"¿Qué versión de Node usa este servidor?", false},
+		{"Какая версия Node нужна для проекта?", false},
+	} {
+		got := saysOurs(c.prompt) || romanceWe(c.prompt) || germanWe(c.prompt)
+		if got != c.want {
+			t.Errorf("%q asks of the project: %v, want %v", c.prompt, got, c.want)
+		}
+	}
+}
+
 // TestRomanceWeIsNoAdjective: a verb of the first person plural says "we";
 // an adjective or noun of the same ending, stressed on its third syllable
 // from the end and so written with an accent, does not.

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -56,6 +57,41 @@ func withSynonyms(cs []concept) []concept {
 				cs[i].forms = append(cs[i].forms, w)
 				cs[i].keys = append(cs[i].keys, k)
 			}
+		}
+	}
+	return cs
+}
+
+// statusPhrases are the reason phrases of the HTTP error statuses (RFC
+// 9110, RFC 6585) a developer names an error by ("method not allowed"),
+// where the session that met it may give only its code ("405 is expected
+// for GET"). Left out are the phrases of everyday words a message says of
+// anything ("not found", "conflict", "gone").
+var statusPhrases = map[string]string{
+	"bad request": "400", "unauthorized": "401", "forbidden": "403", "method not allowed": "405",
+	"not acceptable": "406", "request timeout": "408", "payload too large": "413", "content too large": "413",
+	"unsupported media type": "415", "unprocessable entity": "422", "unprocessable content": "422",
+	"too many requests": "429", "internal server error": "500", "not implemented": "501",
+	"bad gateway": "502", "service unavailable": "503", "gateway timeout": "504",
+}
+
+// withStatusCodes adds to the concepts of the words of an HTTP status's
+// reason phrase the prompt names (its words in a row, written with
+// spaces, hyphens or underscores) the status's code, as one more way of
+// writing each.
+func withStatusCodes(cs []concept, prompt string) []concept {
+	words := lowerRuns(prompt)
+	for phrase, code := range statusPhrases {
+		run := strings.Fields(phrase)
+		if !inRow(words, run) {
+			continue
+		}
+		for i := range cs {
+			if !slices.ContainsFunc(run, func(w string) bool { return slices.Contains(cs[i].forms, w) }) || slices.Contains(cs[i].forms, code) {
+				continue
+			}
+			cs[i].forms = append(cs[i].forms, code)
+			cs[i].keys = append(cs[i].keys, indexKey(code))
 		}
 	}
 	return cs

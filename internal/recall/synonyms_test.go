@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
@@ -83,5 +84,39 @@ func TestConceptsMergeAlike(t *testing.T) {
 	p := "the page loads slowly in the paging buffer pool"
 	if runs := acronymRuns(p, concepts(p, repoGlosses())); !slices.ContainsFunc(runs, func(r wordRun) bool { return r.token == "pbp" }) {
 		t.Errorf("acronymRuns(%q) = %+v, want pbp", p, runs)
+	}
+}
+
+// TestStatusPhraseFindsItsCode: an HTTP error named by its reason phrase
+// ("method-not-allowed") finds the answer that gave only its code; a
+// phrase of everyday words ("not found") adds no code, nor does "method"
+// alone.
+func TestStatusPhraseFindsItsCode(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt, word, code string
+		want               bool
+	}{
+		{"the kiln url gives method-not-allowed in a browser", "allowed", "405", true},
+		{"why a Bad Gateway from the kiln proxy?", "gateway", "502", true},
+		{"the kiln page says not found", "found", "404", false},
+		{"which method is not allowed here?", "allowed", "405", false},
+	} {
+		has := slices.ContainsFunc(concepts(tt.prompt, repoGlosses()), func(c concept) bool {
+			return slices.Contains(c.forms, tt.word) && slices.Contains(c.keys, indexKey(tt.code))
+		})
+		if has != tt.want {
+			t.Errorf("%q: the concept of %q has the code %s: %v, want %v", tt.prompt, tt.word, tt.code, has, tt.want)
+		}
+	}
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "ui", day.Add(-time.Hour), "Where do I see the kiln server's dashboard?",
+		"Open the kiln server's dashboard at http://localhost:3000 in a browser; the server is broken only when that page is blank.")
+	say(t, db, "rpc", day, "Claude Desktop can't reach the glaze tools.",
+		"The kiln tools are up (405 is expected for GET on that endpoint: it only accepts POST).")
+	got := recallFor(t, db, defaults(), "opening the kiln url in a browser gives method-not-allowed. is the kiln server broken?")
+	if !strings.Contains(got, "405 is expected") {
+		t.Errorf("the answer giving the code is not recalled for its reason phrase:\n%s", got)
 	}
 }

@@ -102,7 +102,7 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 	for i := range out {
 		out[i].foreign = out[i].foreign || strings.ContainsFunc(out[i].forms[0], isKanjiKana)
 	}
-	return mergeAlike(withSynonyms(out))
+	return mergeAlike(withStatusCodes(withSynonyms(out), prompt))
 }
 
 // mergeAlike makes one concept of two prompt words the index reads alike:
@@ -367,8 +367,9 @@ func isASCII(s string) bool {
 
 // oursRE finds a prompt that asks about the project's own ways and history
 // ("how do we…", "our…", "last time", "this repo", "remind me"; in Korean
-// and Russian foreignOursRE: "우리", "이 프로젝트", "мы", "наш" and
-// "напомни"): its generic words then say something about the project too.
+// and Russian foreignOursRE: "우리", "이 프로젝트", "мы", "наш", "в этом
+// проекте" and "напомни"): its generic words then say something about the
+// project too.
 var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|remind me|this (project|repo|codebase))\b`)
 
 // foreignOursRE is oursRE's Korean and Russian words, read only in a prompt
@@ -377,7 +378,7 @@ var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|re
 // them, need not pay for these Unicode classes.
 // "이" is "this" only as a word of its own: glued to a noun it is the
 // subject particle ("결과물이 저장소에", the output … the repo).
-var foreignOursRE = lazyregexp.New(`(?i)напомни|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими)([^\p{L}]|$)`)
+var foreignOursRE = lazyregexp.New(`(?i)напомни|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими|(?:этот|этом|этого|этому|этим)\s+(?:проект|проекте|проекта|проекту|проектом|репо|репозиторий|репозитории|репозитория))([^\p{L}]|$)`)
 
 // saysOurs reports a prompt that speaks of the project's own ways and
 // history (oursRE, foreignOursRE).
