@@ -1142,7 +1142,8 @@ func sentenceAt(text string, k int) string {
 var docExts = map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".rst": true, ".txt": true}
 
 // fieldWarnings finds two documents shown, each a read or a write of the
-// whole file, that state one field the prompt's words name with another
+// whole file or the user's own message, that state one field the prompt's
+// words name (its label or its value) with another
 // value ("**AI Framework**: LangChain with LangGraph" in a CLAUDE.md read,
 // "**AI Framework**: Claude Agent SDK" in a README written later): the
 // older is what the project held before, or a document left behind; the
@@ -1153,14 +1154,26 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	type field struct {
 		it                       Item
 		file, label, value, line string
+		asked                    bool
 	}
 	var fs []field
 	for _, it := range sel {
-		if it.Kind != store.TypeToolObservation {
-			continue
-		}
-		file, lines := docLines(it.event.Text)
-		if file == "" || !docExts[strings.ToLower(filepath.Ext(file))] {
+		var file string
+		var lines []string
+		switch it.Kind {
+		case store.TypeToolObservation:
+			if file, lines = docLines(it.event.Text); file == "" || !docExts[strings.ToLower(filepath.Ext(file))] {
+				continue
+			}
+		case store.TypeUserPrompt:
+			// The user's own lines, a spec written or pasted ("**Database**:
+			// SQLite"), state how the project is to stand as a document does.
+			for l := range strings.Lines(claimSource(it)) {
+				if t := strings.TrimSpace(l); t != "" {
+					lines = append(lines, t)
+				}
+			}
+		default:
 			continue
 		}
 		shown := " " + foldWords(it.Excerpt) + " "
@@ -1172,9 +1185,13 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 				continue
 			}
 			count[label]++
-			tk := keysOf(label)
-			if showsLine(shown, l) && slices.ContainsFunc(it.promptConcepts, func(c concept) bool { return hasAny(tk, c.keys) }) {
-				mine = append(mine, field{it, file, label, value, l})
+			// Asked by its label's words, or by its value's ("MySQL" of
+			// "**Database**: MySQL + Supabase"): then the other value of the
+			// label is what the prompt asks too.
+			if showsLine(shown, l) {
+				tk := keysOf(label + " " + value)
+				asked := slices.ContainsFunc(it.promptConcepts, func(c concept) bool { return hasAny(tk, c.keys) })
+				mine = append(mine, field{it, file, label, value, l, asked})
 			}
 		}
 		for _, f := range mine {
@@ -1193,14 +1210,14 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			if told[n.label] {
 				break
 			}
-			if o.label != n.label || !o.it.Time.Before(n.it.Time) || paired[pair(itemKey(o.it), itemKey(n.it))] || sameField(o.value, n.value) {
+			if o.label != n.label || !o.asked && !n.asked || !o.it.Time.Before(n.it.Time) || paired[pair(itemKey(o.it), itemKey(n.it))] || sameField(o.value, n.value) {
 				continue
 			}
 			note := fmt.Sprintf("%s (%s) states the field otherwise than it did before; the newer is the current one.",
-				curlyQuotes.Replace(Inert(baseName(n.file))), date(n.it.Time))
+				fieldSource(n.file), date(n.it.Time))
 			if o.file != n.file {
 				note = fmt.Sprintf("%s (%s) states the field otherwise than %s (%s) did; the newer is the current one, the older a document left behind.",
-					curlyQuotes.Replace(Inert(baseName(n.file))), date(n.it.Time), curlyQuotes.Replace(Inert(baseName(o.file))), date(o.it.Time))
+					fieldSource(n.file), date(n.it.Time), fieldSource(o.file), date(o.it.Time))
 			}
 			// Superseded, whichever file: a document written or read later
 			// tells how the project stood then, and the older is shown
@@ -1213,6 +1230,15 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 	}
 	return out
+}
+
+// fieldSource names where a field was stated: its document, or "" for
+// the user's own message.
+func fieldSource(file string) string {
+	if file == "" {
+		return "your message"
+	}
+	return curlyQuotes.Replace(Inert(baseName(file)))
 }
 
 // docLines are the lines a read from the first line, or a write, of a

@@ -945,7 +945,8 @@ func TestRevertWarnsAgainstTheChangeUndone(t *testing.T) {
 }
 
 // TestDocumentsStateAFieldOtherwise: a document read states a field the
-// prompt names with one value, one written later with another: both are
+// prompt names (by its label or its value) with one value, one written
+// later, or the user's message, with another: both are
 // before Claude, and the warning says which is newer. A field a document
 // states twice is a template's; an edit shows a part of a file; a field
 // the prompt does not name, or stated again with more detail, is no
@@ -1002,6 +1003,36 @@ func TestDocumentsStateAFieldOtherwise(t *testing.T) {
 	code := item("code", day.Add(6*time.Hour), "Write: /home/dev/kelbo/broker.py\n+ - **Queue Broker**: Zarkel", prompt)
 	if ws := fieldWarnings([]Item{code, claudeMD}, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("a file of code warned as a document: %+v", ws)
+	}
+	// The user's own message states a field as a document does: a spec
+	// pasted after the CLAUDE.md was read sets the broker anew. Named by
+	// the older value ("Quillet"), not the label, the field is asked too.
+	// An answer's field is no statement of how the project stands.
+	said := func(typ, text, prompt string) Item {
+		t.Helper()
+		turns := []string{text} // the user's prompt
+		if typ == "answer" {
+			turns = []string{"Here is the plan.", text}
+		}
+		evs := say(t, db, "spec-"+typ, day.Add(7*time.Hour), turns...)
+		ev := evs[len(evs)-1]
+		it := messageItem(ev, ev.Text)
+		cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it.promptConcepts = cs
+		return it
+	}
+	const byValue = "are the kelbo jobs still on Quillet?"
+	spec := "### Stack\n- **Queue Broker**: Zarkel streams\n- **Backend**: FastAPI"
+	oldByValue := item("oldbyvalue", day, "Read: /home/dev/kelbo/CLAUDE.md\n1\t# Kelbo\n2\t- **Queue Broker**: Quillet with three workers", byValue)
+	if ws := fieldWarnings([]Item{said("user", spec, byValue), oldByValue}, map[[2]int64]bool{}); len(ws) != 1 ||
+		ws[0].A.CID != oldByValue.CID || !strings.Contains(ws[0].B.Title, "Zarkel") || !strings.Contains(ws[0].Note, "your message") {
+		t.Errorf("want the user's field set against the CLAUDE.md's, asked by the older value; got %+v", ws)
+	}
+	if ws := fieldWarnings([]Item{said("answer", spec, byValue), oldByValue}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("an answer's field warned: %+v", ws)
 	}
 }
 
