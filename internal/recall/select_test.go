@@ -1601,6 +1601,10 @@ func TestOursReadsRussianWe(t *testing.T) {
 		{"remind me which model won the comparison", true},
 		{"напомни, какой порт слушает воркер", true},
 		{"set a reminder in the app", false},
+		// The machine its sessions ran on, whose tools said what it has.
+		{"which gh version do i have on this machine?", true},
+		{"is node installed on my laptop?", true},
+		{"which machine learning library fits tabular data?", false},
 	} {
 		if got := saysOurs(c.prompt); got != c.want {
 			t.Errorf("saysOurs(%q) = %v, want %v", c.prompt, got, c.want)
@@ -1905,4 +1909,21 @@ func FuzzGivesField(f *testing.F) {
 		_ = versionBefore(text)
 		_ = backgroundFailed(text)
 	})
+}
+
+// TestThisMachineOpensWithToolOutput: a question about the user's machine
+// ("which kc cli version do i have on this machine?") is answered by the
+// output of a command a session ran there, as a question about "our"
+// project is; a how-to question naming the tool is not.
+func TestThisMachineOpensWithToolOutput(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ran(t, db, "tools", "Bash: kc --version\nkc version 4.17.2 (2025-09-30)")
+	if got := recallFor(t, db, defaults(), "which kc cli version do i have on this machine?"); !strings.Contains(got, "4.17.2") {
+		t.Errorf("the machine's tool output did not come:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "how do I pin a kc cli version in a docker image?"); got != "" {
+		t.Errorf("tool output came alone for a how-to question:\n%s", got)
+	}
 }

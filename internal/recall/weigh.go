@@ -366,11 +366,12 @@ func isASCII(s string) bool {
 }
 
 // oursRE finds a prompt that asks about the project's own ways and history
-// ("how do we…", "our…", "last time", "this repo", "remind me"; in Korean
+// ("how do we…", "our…", "last time", "this repo", "remind me"; "this
+// machine", where its sessions ran and their tools said what it has; in Korean
 // and Russian foreignOursRE: "우리", "이 프로젝트", "мы", "наш", "в этом
 // проекте" and "напомни"): its generic words then say something about the
 // project too.
-var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|remind me|this (project|repo|codebase))\b`)
+var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|remind me|this (project|repo|codebase)|(this|my) (machine|computer|laptop))\b`)
 
 // foreignOursRE is oursRE's Korean and Russian words, read only in a prompt
 // with letters beyond ASCII (saysOurs): a hook process compiles an
