@@ -138,3 +138,21 @@ func TestRealClientToolOutputGivesTheVersionBeforeTheField(t *testing.T) {
 		t.Fatalf("the output printing the interpreter's version is not offered:\n%s", got)
 	}
 }
+
+// TestRealClientThisMachineGetsToolOutput: a session printed the kc tool's
+// version. Asked in a later session which version "this machine" has, or
+// which is installed "neste projeto" (in this project, in Portuguese), in
+// the present tense and without "we", the client is offered that output:
+// the machine and the project are where the sessions' tools ran.
+func TestRealClientThisMachineGetsToolOutput(t *testing.T) {
+	for _, ask := range []string{
+		"which kc cli version do i have on this machine?",
+		"Qual é a versão exata do kc cli instalada neste projeto?",
+	} {
+		got := askAfterShowing(t, "tool.txt", "kc version 4.17.2 (2025-09-30)\nhttps://example.test/kc/releases/tag/v4.17.2\n",
+			"Print the file I left in the work folder.", ask)
+		if !strings.Contains(got, "4.17.2") {
+			t.Errorf("%q: the output printing the version is not offered:\n%s", ask, got)
+		}
+	}
+}
