@@ -2311,10 +2311,13 @@ const editSteps = 4
 // failed (a non-zero exit) or its output shows a failure. A passing run
 // leads to no fix: what Claude edits next is the next step. When ev failed
 // (the capture's "(error)"), the next command run is what Claude tried
-// instead, and is returned too. A zero Event when there is none, or ev is
-// no failed shell command.
+// instead, and is returned too. A command run in the background fails as
+// its output's status says (BashOutput, backgroundFailed): the edit after
+// it is the fix too. A zero Event when there is none, or ev is no failed
+// shell command.
 func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.Event, error) {
-	if name, _, _ := strings.Cut(ev.Text, ":"); name != "Bash" || !failed(ev) && !extract.Failed(ev.Text) {
+	run, _, _ := strings.Cut(ev.Text, ":")
+	if !strings.HasPrefix(run, "Bash") || !failed(ev) && !extract.Failed(ev.Text) {
 		return store.Event{}, nil // a fetch, a search, a subagent, or a run that passed
 	}
 	for step := 1; next.ID != 0 && next.Type != store.TypeUserPrompt; step++ {
@@ -2326,11 +2329,14 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 		}
 		if next.Type == store.TypeToolObservation {
 			if toolWeight(next.Text) == 1 {
-				if name, _, _ := strings.Cut(next.Text, ":"); name == "Bash" && failed(ev) && !neverRecalled(next) {
+				if name, _, _ := strings.Cut(next.Text, ":"); name == "Bash" && run == "Bash" && failed(ev) && !neverRecalled(next) {
 					// The run failed and Claude ran another command
 					// instead: what it tried next ("brew install zorp"
 					// found no formula, "cargo install zorp"). A page
 					// fetched or a tool called is reading, not a try.
+					// After a background run's failure, what Claude said
+					// of it tells more than the command it ran next
+					// (messageContext).
 					return next, nil
 				}
 				break // another tool ran first

@@ -216,7 +216,37 @@ func TestFailedRunComesWithWhatClaudeSaidNext(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("the failed run is not shown among %d items", len(sel))
 	}
-	if c := sel[i].Context; c == nil || !strings.Contains(c.Text, "zelkova<2") {
+	if c := sel[i].Context; c == nil || c.Type != store.TypeAgentResponse || !strings.Contains(c.Text, "zelkova<2") {
 		t.Errorf("the failed run comes without the answer after it: %+v", c)
+	}
+}
+
+// TestFailedBackgroundRunComesWithTheEditAfter: a command run in the
+// background failed as its output's status says, Claude said it would fix
+// the config ("Let me fix that:") and edited it: the edit is the fix the
+// failure led to, as after a failed command run in the foreground, and the
+// failed run comes with it.
+func TestFailedBackgroundRunComesWithTheEditAfter(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	l := &sessionLog{session: "boot", at: day}
+	l.add(store.TypeUserPrompt, "Start the quorvex guard and check it answers.")
+	l.add(store.TypeToolObservation, "Bash: uvicorn quorvex.app:create_app --port 8000\nCommand running in background with ID: bash_3")
+	l.add(store.TypeToolObservation, "BashOutput\n<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<stderr>\npydantic_core.ValidationError: 1 validation error for Config\nkiln_hooks\n  Input should be a valid list [type=list_type, input_value=None]")
+	l.add(store.TypeAgentResponse, "The config needs at least an empty list there. Let me fix that:")
+	l.add(store.TypeToolObservation, "Edit: /srv/quorvex/config/app.yml\n- kiln_hooks:\n-   # none for now\n+ kiln_hooks: []  # none for now")
+	l.save(t, db)
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now",
+		Prompt: "the quorvex guard wouldn't start after I commented things out: a pydantic ValidationError at boot. what fixed it?", Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(sel, func(it Item) bool { return strings.HasPrefix(it.Text, "BashOutput") })
+	if i < 0 {
+		t.Fatalf("the failed run is not shown among %d items", len(sel))
+	}
+	if c := sel[i].Context; c == nil || !strings.Contains(c.Text, "kiln_hooks: []") {
+		t.Errorf("the failed background run comes without the edit after it: %+v", c)
 	}
 }
