@@ -115,13 +115,18 @@ var (
 	adjectiveLemmas  = []string{"ой", "ый", "ий", "ая", "ое", "ие"}
 )
 
-// russianDeclined is the Russian bit for a form of a pronoun declined as
-// an adjective that the tables lack where they list another of its forms
+// russianDeclined is the Russian bit for a form of a word declined as an
+// adjective that the tables lack where they list another of its forms
 // ("какую", "каких" of "какой"; "которую" of "который"), else 0: the
 // lists hold a few forms of each, and a form they lack was a question's
-// rarest word ("Какую библиотеку взяли …?"). Only the pronouns they list
-// are read so: "новую" is no function word, as "новый" is none.
+// rarest word ("Какую библиотеку взяли …?"). The words are the tables':
+// their pronouns, and the adjectives stopwords-iso lists with them
+// ("новый", "первый"), whose forms are as common. A word no table lists
+// in any form ("библиотеку") is none.
 func russianDeclined(w string) uint64 {
+	if w == "" || w[0] < utf8.RuneSelf {
+		return 0 // no Cyrillic word
+	}
 	for _, end := range adjectiveEndings {
 		stem, ok := strings.CutSuffix(w, end)
 		if !ok || utf8.RuneCountInString(stem) < 2 {

@@ -210,12 +210,13 @@ func TestIn(t *testing.T) {
 		{"rus", "все", true},
 		{"rus", "ещё", true},
 		{"rus", "отчёт", false},
-		// A pronoun's form the tables lack, declined as an adjective from
-		// one they list ("какой", "который"); a noun of such an ending,
-		// or the ending alone, is none.
+		// A form the tables lack, declined as an adjective from one they
+		// list ("какой", "который"; stopwords-iso's "новый"); a noun of
+		// such an ending, or the ending alone, is none.
 		{"rus", "какую", true},
 		{"rus", "каких", true},
 		{"rus", "которую", true},
+		{"rus", "новую", true},
 		{"rus", "библиотеку", false},
 		{"rus", "конфигурацию", false},
 		{"rus", "ой", false},

@@ -736,7 +736,10 @@ func runReplaced(a, b shown, snaps []shown) (Warning, bool) {
 // word its lines name ("the outreachiq server" in an MCP config written
 // without it), where no line of the write names that word (one reformatted
 // or given a trailing comma is still there) and no newer snapshot holds
-// the line again. However many other lines the write changed.
+// the line again. However many other lines the write changed. A prompt
+// naming the file itself and no word of the dropped lines asks of every
+// entry: the first line the older shows naming a word the write does not
+// (namesGone).
 func entryDropped(a, b shown, snaps []shown, sel []Item) (Warning, bool) {
 	if !configFile(b.file) || wasCut(a.it.event.Text) || wasCut(b.it.event.Text) {
 		return Warning{}, false
@@ -746,17 +749,24 @@ func entryDropped(a, b shown, snaps []shown, sel []Item) (Warning, bool) {
 	for _, l := range removed {
 		gone[l] = true
 	}
-	kept := keysOf(strings.Join(b.lines, "\n"))
 	key := mostSpecific(b.it.promptConcepts, gone)
 	// A prompt that names the file itself ("what's in
 	// claude_desktop_config.json?") asks of all of it: any entry the
 	// write dropped is what it asks, the first the older shows.
 	whole := key.keys == nil && conceptsName(b.it.promptConcepts, b.file)
-	if !whole && (key.keys == nil || hasAny(kept, key.keys)) {
+	if !whole && key.keys == nil {
+		return Warning{}, false
+	}
+	kept := keysOf(strings.Join(b.lines, "\n"))
+	if !whole && hasAny(kept, key.keys) {
 		return Warning{}, false
 	}
 	for _, l := range removed {
-		if whole && !namesGone(l, kept) || !whole && !hasAny(keysOf(l), key.keys) || !strings.Contains(a.it.Excerpt, l) {
+		asked := namesGone(l, kept)
+		if !whole {
+			asked = hasAny(keysOf(l), key.keys)
+		}
+		if !asked || !strings.Contains(a.it.Excerpt, l) {
 			continue
 		}
 		if slices.ContainsFunc(snaps, func(o shown) bool {
@@ -784,14 +794,15 @@ func entryDropped(a, b shown, snaps []shown, sel []Item) (Warning, bool) {
 }
 
 // conceptsName reports prompt concepts that name file by the words of
-// its name before the extension, two at least ("claude desktop config"
-// of claude_desktop_config.json): one word names a tool or a page as often
-// as the file (see namesRunFile).
+// its name (nameWords), two at least ("claude desktop config" of
+// claude_desktop_config.json): one word names a tool or a page as often as
+// the file (see namesRunFile). Concepts keep no order, so the words may be
+// apart.
 func conceptsName(cs []concept, file string) bool {
-	base := strings.ToLower(baseName(file))
-	words := lowerRuns(strings.TrimSuffix(base, filepath.Ext(base)))
+	words := nameWords(file)
 	return len(words) >= 2 && !slices.ContainsFunc(words, func(w string) bool {
-		return !slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) })
+		k := indexKey(w)
+		return !slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.keys, k) })
 	})
 }
 
@@ -800,7 +811,7 @@ func conceptsName(cs []concept, file string) bool {
 // lone "}" or `"url": …` of a field the file still sets).
 func namesGone(line string, kept textKeys) bool {
 	for _, w := range lowerRuns(line) {
-		if len(w) >= 3 && strings.ContainsFunc(w, unicode.IsLetter) && !hasAny(kept, keysOf(w).exact) {
+		if utf8.RuneCountInString(w) >= 3 && strings.ContainsFunc(w, unicode.IsLetter) && !kept.has(indexKey(w)) {
 			return true
 		}
 	}

@@ -67,7 +67,7 @@ var romanceHowToRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:(?:c[oó]mo|come)\s+(?
 // is told apart by its written accent (romanceSaysWe). "This project"
 // ("neste projeto", "ce dépôt") asks of the project as English's does
 // (oursRE).
-var romanceWeRE = lazyregexp.New(`(?i)\b(?:nosotr[oa]s|nuestr[oa]s?|nós|noss[oa]s?|noi|nostr[oaie]|nous|notre|nos)\b|\p{L}{2,}(?:amos|emos|imos|iamo)\b|\b(?:[nd]?(?:este|esse|esta|essa)|ce|cet|quest[oa]|quest')\s*(?:proyecto|projeto|projet|progetto|repo|repositorio|repositório|dépôt|repository|codebase)\b`)
+var romanceWeRE = lazyregexp.New(`(?i)\b(?:nosotr[oa]s|nuestr[oa]s?|nós|noss[oa]s?|noi|nostr[oaie]|nous|notre|nos)\b|\p{L}{2,}(?:amos|emos|imos|iamo)\b|\b(?:[nd]?(?:este|esse|esta|essa|ese|esa)|ce|quest[oa])\s+(?:proyecto|projeto|projet|progetto|repo|repositorio|repositório|dépôt|repository|codebase)(?:[^\p{L}]|$)`)
 
 // romanceHowTo reports a how-to question in one of those languages that
 // does not speak of "we": "come" and "comment" open English prompts too
@@ -134,7 +134,7 @@ func german(prompt string) bool {
 
 // germanWeRE finds German's "we", "us" and "our", and "this project"
 // ("in diesem Projekt").
-var germanWeRE = lazyregexp.New(`(?i)\b(?:wir|uns|unser|unsere|unserer|unseren|unserem|unseres|diese[mnrs]?\s+(?:projekt|projekts|repo|repository|codebase))\b`)
+var germanWeRE = lazyregexp.New(`(?i)\b(?:wir|uns|unser|unsere|unserer|unseren|unserem|unseres|diese[mnrs]?\s+(?:projekt|projekts|projektes|repo|repository|codebase))\b`)
 
 // romance reports a prompt whose function words are of one of the
 // languages romanceHowToRE reads.
@@ -381,9 +381,10 @@ var romancePastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:\p{L}{2,}(?:ó|aron|ier
 // namesRunFile reports a prompt that names a file one of the tool runs
 // items holds read, wrote or edited (runFile): by the name written whole
 // ("netlify.toml", "claude_desktop_config.json"), or by the words of its
-// name before the extension, two at least, in a row ("the astro config"
-// for astro.config.mjs; all of a dotfile's: "the env example"). One word ("netlify" of netlify.toml, "index")
-// names a tool or a page as often as the file.
+// name (nameWords), two at least, in a row ("the astro config" for
+// astro.config.mjs, "the env example" for .env.example). One word
+// ("netlify" of netlify.toml, "index") names a tool or a page as often as
+// the file.
 func namesRunFile(prompt string, items []Item) bool {
 	lower, words := strings.ToLower(prompt), lowerRuns(prompt)
 	return slices.ContainsFunc(items, func(it Item) bool {
@@ -392,18 +393,23 @@ func namesRunFile(prompt string, items []Item) bool {
 			return false
 		}
 		base := strings.ToLower(baseName(file))
-		stem := strings.TrimSuffix(base, filepath.Ext(base))
-		if stem == "" || stem == base {
-			return false // a dotfile, or no extension: no name apart from its kind
+		if ext := filepath.Ext(base); ext == "" || ext == base {
+			return false // no extension, or a dotfile of one word: no name apart from its kind
 		}
-		sw := lowerRuns(stem)
-		if strings.HasPrefix(base, ".") {
-			// A dotfile's name is its words, its extension's too: the
-			// "env example" of .env.example.
-			sw = lowerRuns(base)
-		}
+		sw := nameWords(file)
 		return wordIn(lower, base) || len(sw) >= 2 && inRow(words, sw)
 	})
+}
+
+// nameWords are the words a file is named by: those of its name before
+// the extension ("astro config" of astro.config.mjs), or all of a
+// dotfile's ("env example" of .env.example), lower-case.
+func nameWords(file string) []string {
+	base := strings.ToLower(baseName(file))
+	if strings.HasPrefix(base, ".") {
+		return lowerRuns(base)
+	}
+	return lowerRuns(strings.TrimSuffix(base, filepath.Ext(base)))
 }
 
 // runFile is the file a tool run read, wrote or edited, as its text's

@@ -1605,6 +1605,8 @@ func TestOursReadsRussianWe(t *testing.T) {
 		{"which gh version do i have on this machine?", true},
 		{"is node installed on my laptop?", true},
 		{"which machine learning library fits tabular data?", false},
+		{"how do I speed up training of my machine learning model?", false}, // a compound
+		{"which gh version is installed on this machine right now?", true},
 	} {
 		if got := saysOurs(c.prompt); got != c.want {
 			t.Errorf("saysOurs(%q) = %v, want %v", c.prompt, got, c.want)

@@ -2,7 +2,6 @@ package recall
 
 import (
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -65,33 +64,45 @@ func withSynonyms(cs []concept) []concept {
 // statusPhrases are the reason phrases of the HTTP error statuses (RFC
 // 9110, RFC 6585) a developer names an error by ("method not allowed"),
 // where the session that met it may give only its code ("405 is expected
-// for GET"). Left out are the phrases of everyday words a message says of
-// anything ("not found", "conflict", "gone").
-var statusPhrases = map[string]string{
-	"bad request": "400", "unauthorized": "401", "forbidden": "403", "method not allowed": "405",
-	"not acceptable": "406", "request timeout": "408", "payload too large": "413", "content too large": "413",
-	"unsupported media type": "415", "unprocessable entity": "422", "unprocessable content": "422",
-	"too many requests": "429", "internal server error": "500", "not implemented": "501",
-	"bad gateway": "502", "service unavailable": "503", "gateway timeout": "504",
+// for GET"), each phrase's words with its code. Left out are the phrases a
+// message says of anything ("not found", "bad request", "request
+// timeout", "not implemented", "too many requests", "forbidden").
+var statusPhrases = []struct {
+	words []string
+	code  string
+}{
+	{[]string{"method", "not", "allowed"}, "405"},
+	{[]string{"not", "acceptable"}, "406"},
+	{[]string{"payload", "too", "large"}, "413"},
+	{[]string{"content", "too", "large"}, "413"},
+	{[]string{"unsupported", "media", "type"}, "415"},
+	{[]string{"unprocessable", "entity"}, "422"},
+	{[]string{"unprocessable", "content"}, "422"},
+	{[]string{"internal", "server", "error"}, "500"},
+	{[]string{"bad", "gateway"}, "502"},
+	{[]string{"service", "unavailable"}, "503"},
+	{[]string{"gateway", "timeout"}, "504"},
 }
 
-// withStatusCodes adds to the concepts of the words of an HTTP status's
-// reason phrase the prompt names (its words in a row, written with
-// spaces, hyphens or underscores) the status's code, as one more way of
-// writing each.
+// withStatusCodes adds an HTTP status's code to the concept of the last
+// word of its reason phrase, when the prompt names the phrase (its words in
+// a row, written with spaces, hyphens or underscores): one more way of
+// writing the error, weighed as one word ("500 rows" matches that word's
+// concept alone, not "internal" and "server" too).
 func withStatusCodes(cs []concept, prompt string) []concept {
-	words := lowerRuns(prompt)
-	for phrase, code := range statusPhrases {
-		run := strings.Fields(phrase)
-		if !inRow(words, run) {
+	var words []string // read only for a prompt that may name a phrase
+	for _, p := range statusPhrases {
+		last := p.words[len(p.words)-1]
+		i := slices.IndexFunc(cs, func(c concept) bool { return slices.Contains(c.forms, last) })
+		if i < 0 || slices.Contains(cs[i].forms, p.code) {
 			continue
 		}
-		for i := range cs {
-			if !slices.ContainsFunc(run, func(w string) bool { return slices.Contains(cs[i].forms, w) }) || slices.Contains(cs[i].forms, code) {
-				continue
-			}
-			cs[i].forms = append(cs[i].forms, code)
-			cs[i].keys = append(cs[i].keys, indexKey(code))
+		if words == nil {
+			words = lowerRuns(prompt)
+		}
+		if inRow(words, p.words) {
+			cs[i].forms = append(cs[i].forms, p.code)
+			cs[i].keys = append(cs[i].keys, indexKey(p.code))
 		}
 	}
 	return cs

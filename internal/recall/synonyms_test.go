@@ -88,9 +88,9 @@ func TestConceptsMergeAlike(t *testing.T) {
 }
 
 // TestStatusPhraseFindsItsCode: an HTTP error named by its reason phrase
-// ("method-not-allowed") finds the answer that gave only its code; a
-// phrase of everyday words ("not found") adds no code, nor does "method"
-// alone.
+// ("method-not-allowed") finds the answer that gave only its code, through
+// the phrase's last word; a phrase of everyday words ("not found", "request
+// timeout") adds no code, nor do the words apart.
 func TestStatusPhraseFindsItsCode(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -98,8 +98,10 @@ func TestStatusPhraseFindsItsCode(t *testing.T) {
 		want               bool
 	}{
 		{"the kiln url gives method-not-allowed in a browser", "allowed", "405", true},
+		{"the kiln url gives method-not-allowed in a browser", "method", "405", false}, // the last word's only
 		{"why a Bad Gateway from the kiln proxy?", "gateway", "502", true},
 		{"the kiln page says not found", "found", "404", false},
+		{"set the kiln request timeout to 30s", "timeout", "408", false},
 		{"which method is not allowed here?", "allowed", "405", false},
 	} {
 		has := slices.ContainsFunc(concepts(tt.prompt, repoGlosses()), func(c concept) bool {

@@ -1142,9 +1142,9 @@ func sentenceAt(text string, k int) string {
 var docExts = map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".rst": true, ".txt": true}
 
 // fieldWarnings finds two documents shown, each a read or a write of the
-// whole file or the user's own message, that state one field the prompt's
-// words name (its label or its value) with another
-// value ("**AI Framework**: LangChain with LangGraph" in a CLAUDE.md read,
+// whole file or a spec in the user's own message (specLines), that state
+// one field the prompt's words name (its label; of one document over time,
+// a specific word of its value too) with another value ("**AI Framework**: LangChain with LangGraph" in a CLAUDE.md read,
 // "**AI Framework**: Claude Agent SDK" in a README written later): the
 // older is what the project held before, or a document left behind; the
 // newer is the current one. A field a document states twice is a
@@ -1154,7 +1154,10 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	type field struct {
 		it                       Item
 		file, label, value, line string
-		asked                    bool
+		// byLabel: the prompt names the label's words (any of them);
+		// byValue: a specific word of the value ("MySQL" of "**Database**:
+		// MySQL + Supabase").
+		byLabel, byValue bool
 	}
 	var fs []field
 	for _, it := range sel {
@@ -1166,12 +1169,8 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 				continue
 			}
 		case store.TypeUserPrompt:
-			// The user's own lines, a spec written or pasted ("**Database**:
-			// SQLite"), state how the project is to stand as a document does.
-			for l := range strings.Lines(claimSource(it)) {
-				if t := strings.TrimSpace(l); t != "" {
-					lines = append(lines, t)
-				}
+			if lines = specLines(claimSource(it)); lines == nil {
+				continue
 			}
 		default:
 			continue
@@ -1185,13 +1184,11 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 				continue
 			}
 			count[label]++
-			// Asked by its label's words, or by its value's ("MySQL" of
-			// "**Database**: MySQL + Supabase"): then the other value of the
-			// label is what the prompt asks too.
 			if showsLine(shown, l) {
-				tk := keysOf(label + " " + value)
-				asked := slices.ContainsFunc(it.promptConcepts, func(c concept) bool { return hasAny(tk, c.keys) })
-				mine = append(mine, field{it, file, label, value, l, asked})
+				lk, vk := keysOf(label), keysOf(value)
+				byLabel := slices.ContainsFunc(it.promptConcepts, func(c concept) bool { return hasAny(lk, c.keys) })
+				byValue := slices.ContainsFunc(it.promptConcepts, func(c concept) bool { return c.specificIn(vk) })
+				mine = append(mine, field{it, file, label, value, l, byLabel, byValue})
 			}
 		}
 		for _, f := range mine {
@@ -1210,12 +1207,24 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			if told[n.label] {
 				break
 			}
-			if o.label != n.label || !o.asked && !n.asked || !o.it.Time.Before(n.it.Time) || paired[pair(itemKey(o.it), itemKey(n.it))] || sameField(o.value, n.value) {
+			if o.label != n.label || !o.it.Time.Before(n.it.Time) || paired[pair(itemKey(o.it), itemKey(n.it))] || sameField(o.value, n.value) {
 				continue
 			}
-			note := fmt.Sprintf("%s (%s) states the field otherwise than it did before; the newer is the current one.",
-				fieldSource(n.file), date(n.it.Time))
-			if o.file != n.file {
+			// The label asked, or a value asked of one document over time:
+			// two documents sharing a label ("**Database**:" of each
+			// service's page) may each be right of its own thing.
+			if !n.byLabel && !((o.byValue || n.byValue) && o.file != "" && samePath(o.file, n.file)) {
+				continue
+			}
+			var note string
+			switch {
+			case o.file != "" && samePath(o.file, n.file):
+				note = fmt.Sprintf("%s (%s) states the field otherwise than it did before; the newer is the current one.",
+					fieldSource(n.file), date(n.it.Time))
+			case o.file == "":
+				note = fmt.Sprintf("%s (%s) states the field otherwise than your message did (%s); the newer is the current one.",
+					fieldSource(n.file), date(n.it.Time), date(o.it.Time))
+			default:
 				note = fmt.Sprintf("%s (%s) states the field otherwise than %s (%s) did; the newer is the current one, the older a document left behind.",
 					fieldSource(n.file), date(n.it.Time), fieldSource(o.file), date(o.it.Time))
 			}
@@ -1232,13 +1241,35 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
-// fieldSource names where a field was stated: its document, or "" for
-// the user's own message.
+// fieldSource names where a field was stated: its document, or "your
+// message" for the user's own (file "").
 func fieldSource(file string) string {
 	if file == "" {
 		return "your message"
 	}
 	return curlyQuotes.Replace(Inert(baseName(file)))
+}
+
+// specLines are the lines of a user's message that is a spec written or
+// pasted ("**Database**: SQLite", a line a field): two fields at least,
+// and half its lines or more. A message that quotes a field among its own
+// words ("the old wiki page said: **Database**: MySQL") states none. Nil
+// for any other message.
+func specLines(text string) []string {
+	var lines []string
+	fields := 0
+	for l := range strings.Lines(text) {
+		if t := strings.TrimSpace(l); t != "" {
+			lines = append(lines, t)
+			if label, _ := claim.Field(t); label != "" {
+				fields++
+			}
+		}
+	}
+	if fields < 2 || 2*fields < len(lines) {
+		return nil
+	}
+	return lines
 }
 
 // docLines are the lines a read from the first line, or a write, of a

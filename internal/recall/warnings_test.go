@@ -945,8 +945,8 @@ func TestRevertWarnsAgainstTheChangeUndone(t *testing.T) {
 }
 
 // TestDocumentsStateAFieldOtherwise: a document read states a field the
-// prompt names (by its label or its value) with one value, one written
-// later, or the user's message, with another: both are
+// prompt names with one value, one written later, or a spec in the user's
+// message, with another: both are
 // before Claude, and the warning says which is newer. A field a document
 // states twice is a template's; an edit shows a part of a file; a field
 // the prompt does not name, or stated again with more detail, is no
@@ -1005,16 +1005,15 @@ func TestDocumentsStateAFieldOtherwise(t *testing.T) {
 		t.Errorf("a file of code warned as a document: %+v", ws)
 	}
 	// The user's own message states a field as a document does: a spec
-	// pasted after the CLAUDE.md was read sets the broker anew. Named by
-	// the older value ("Quillet"), not the label, the field is asked too.
-	// An answer's field is no statement of how the project stands.
+	// pasted after the CLAUDE.md was read sets the broker anew. A message
+	// quoting a field among its own words states none, nor does an answer.
 	said := func(typ, text, prompt string) Item {
 		t.Helper()
 		turns := []string{text} // the user's prompt
 		if typ == "answer" {
 			turns = []string{"Here is the plan.", text}
 		}
-		evs := say(t, db, "spec-"+typ, day.Add(7*time.Hour), turns...)
+		evs := say(t, db, "spec-"+typ+text[:8], day.Add(7*time.Hour), turns...)
 		ev := evs[len(evs)-1]
 		it := messageItem(ev, ev.Text)
 		cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
@@ -1024,15 +1023,30 @@ func TestDocumentsStateAFieldOtherwise(t *testing.T) {
 		it.promptConcepts = cs
 		return it
 	}
-	const byValue = "are the kelbo jobs still on Quillet?"
 	spec := "### Stack\n- **Queue Broker**: Zarkel streams\n- **Backend**: FastAPI"
-	oldByValue := item("oldbyvalue", day, "Read: /home/dev/kelbo/CLAUDE.md\n1\t# Kelbo\n2\t- **Queue Broker**: Quillet with three workers", byValue)
-	if ws := fieldWarnings([]Item{said("user", spec, byValue), oldByValue}, map[[2]int64]bool{}); len(ws) != 1 ||
-		ws[0].A.CID != oldByValue.CID || !strings.Contains(ws[0].B.Title, "Zarkel") || !strings.Contains(ws[0].Note, "your message") {
-		t.Errorf("want the user's field set against the CLAUDE.md's, asked by the older value; got %+v", ws)
+	if ws := fieldWarnings([]Item{said("user", spec, prompt), claudeMD}, map[[2]int64]bool{}); len(ws) != 1 ||
+		ws[0].A.CID != claudeMD.CID || !strings.Contains(ws[0].B.Title, "Zarkel") || !strings.Contains(ws[0].Note, "your message") {
+		t.Errorf("want the user's spec set against the CLAUDE.md's; got %+v", ws)
 	}
-	if ws := fieldWarnings([]Item{said("answer", spec, byValue), oldByValue}, map[[2]int64]bool{}); len(ws) != 0 {
+	quoted := "The old wiki page said this, before we moved:\n- **Queue Broker**: Zarkel streams\nShould I delete that page?"
+	if ws := fieldWarnings([]Item{said("user", quoted, prompt), claudeMD}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a field the user quoted warned: %+v", ws)
+	}
+	if ws := fieldWarnings([]Item{said("answer", spec, prompt), claudeMD}, map[[2]int64]bool{}); len(ws) != 0 {
 		t.Errorf("an answer's field warned: %+v", ws)
+	}
+	// Asked by a word of its value only ("Quillet"), not its label: one
+	// document stating the field otherwise over time warns; two documents
+	// sharing the label, each of its own service, do not.
+	const byValue = "are the kelbo jobs still on Quillet?"
+	oldRead := item("oldread", day, "Read: /home/dev/kelbo/CLAUDE.md\n1\t# Kelbo\n2\t- **Queue Broker**: Quillet with three workers", byValue)
+	newRead := item("newread", day.Add(8*time.Hour), "Read: /home/dev/kelbo/CLAUDE.md\n1\t# Kelbo\n2\t- **Queue Broker**: Zarkel streams", byValue)
+	if ws := fieldWarnings([]Item{newRead, oldRead}, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != oldRead.CID {
+		t.Errorf("want one document's field asked by its older value warned; got %+v", ws)
+	}
+	search := item("search", day.Add(9*time.Hour), "Read: /home/dev/kelbo/docs/search.md\n1\t# Search\n2\t- **Queue Broker**: Zarkel streams", byValue)
+	if ws := fieldWarnings([]Item{search, oldRead}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("two documents sharing a label warned, asked by a value only: %+v", ws)
 	}
 }
 

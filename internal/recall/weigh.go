@@ -366,12 +366,15 @@ func isASCII(s string) bool {
 }
 
 // oursRE finds a prompt that asks about the project's own ways and history
-// ("how do we…", "our…", "last time", "this repo", "remind me"; "this
-// machine", where its sessions ran and their tools said what it has; in Korean
+// ("how do we…", "our…", "last time", "this repo", "remind me"; in Korean
 // and Russian foreignOursRE: "우리", "이 프로젝트", "мы", "наш", "в этом
 // проекте" and "напомни"): its generic words then say something about the
 // project too.
-var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|remind me|this (project|repo|codebase)|(this|my) (machine|computer|laptop))\b`)
+var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|remind me|this (project|repo|codebase))\b`)
+
+// machineRE finds the user's machine named, with the preposition before it
+// and the word after it (namesMachine).
+var machineRE = lazyregexp.New(`(?i)(?:\b(on|in|at|from)\s+)?\b(?:this|my) (?:machine|computer|laptop)\b(?:\s*([A-Za-z]+))?`)
 
 // foreignOursRE is oursRE's Korean and Russian words, read only in a prompt
 // with letters beyond ASCII (saysOurs): a hook process compiles an
@@ -379,12 +382,28 @@ var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|re
 // them, need not pay for these Unicode classes.
 // "이" is "this" only as a word of its own: glued to a noun it is the
 // subject particle ("결과물이 저장소에", the output … the repo).
-var foreignOursRE = lazyregexp.New(`(?i)напомни|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими|(?:этот|этом|этого|этому|этим)\s+(?:проект|проекте|проекта|проекту|проектом|репо|репозиторий|репозитории|репозитория))([^\p{L}]|$)`)
+var foreignOursRE = lazyregexp.New(`(?i)напомни|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими|(?:этот|этом|этого|этому|этим)\s+(?:проект|проекте|проекта|проекту|проектом|репо|репозиторий|репозитории|репозитория|репозиторию|репозиторием))([^\p{L}]|$)`)
 
 // saysOurs reports a prompt that speaks of the project's own ways and
-// history (oursRE, foreignOursRE).
+// history (oursRE, foreignOursRE), or of the machine it ran on
+// (namesMachine).
 func saysOurs(prompt string) bool {
-	return oursRE.MatchString(prompt) || !isASCII(prompt) && foreignOursRE.MatchString(prompt)
+	return oursRE.MatchString(prompt) || namesMachine(prompt) || !isASCII(prompt) && foreignOursRE.MatchString(prompt)
+}
+
+// namesMachine reports a prompt naming the user's machine as a place
+// (machineRE): where the project's sessions ran, and their tools said what
+// it has ("which gh version do i have on this machine?"). A place is
+// after "on", "in", "at" or "from", or ends its phrase (nothing after it,
+// or a function word); a content word after it makes a compound ("my
+// machine learning model", "this computer vision task").
+func namesMachine(prompt string) bool {
+	for _, m := range machineRE.FindAllStringSubmatch(prompt, -1) {
+		if next := strings.ToLower(m[2]); m[1] != "" || next == "" || stopsFor(prompt).has(next) {
+			return true
+		}
+	}
+	return false
 }
 
 // projectRE finds the project named as the thing asked about: "this
