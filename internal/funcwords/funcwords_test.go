@@ -244,3 +244,29 @@ func TestCommon(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRussianDeclined: any word, valid UTF-8 or not, is read without a
+// panic; a word read as a declined form ends with one of the endings and
+// shares its stem with a Russian word the tables list.
+func FuzzRussianDeclined(f *testing.F) {
+	for _, s := range []string{"какую", "новую", "ой", "\xd0", "kakuyu", "библиотеку", "ую"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if russianDeclined(w) == 0 {
+			return
+		}
+		ok := false
+		for _, end := range adjectiveEndings {
+			if stem, cut := strings.CutSuffix(w, end); cut {
+				for _, l := range adjectiveLemmas {
+					ok = ok || (find(words, stem+l)|find(isoWords, stem+l))&russian != 0
+				}
+				break
+			}
+		}
+		if !ok {
+			t.Errorf("russianDeclined(%q) read a word no listed form shares a stem with", w)
+		}
+	})
+}

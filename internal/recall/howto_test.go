@@ -531,7 +531,8 @@ func TestPastOrNowForeign(t *testing.T) {
 // prompt or a suffix of it.
 func FuzzPromptForm(f *testing.F) {
 	for _, s := range []string{"can we add comments under each post?", "> **can we add a footer**", "where does the app's data live?",
-		"добавь эндпоинт /health", "추가해 주세요", "the site-packages", "\xffthe app", "let's", "the "} {
+		"добавь эндпоинт /health", "추가해 주세요", "the site-packages", "\xffthe app", "let's", "the ",
+		"which gh version is on this machine?", "neste projeto", "- **Database**: X\n- **Queue**: Y", "method-not-allowed"} {
 		f.Add(s)
 	}
 	dict := repoGlosses()
@@ -541,6 +542,18 @@ func FuzzPromptForm(f *testing.F) {
 		}
 		_ = namesProject(prompt)
 		_, _, _ = newWork(prompt), howTo(prompt), pastOrNow(prompt, dict)
+		_, _, _ = saysOurs(prompt), romanceWe(prompt), germanWe(prompt)
+		for _, l := range specLines(prompt) {
+			if !strings.Contains(prompt, l) {
+				t.Errorf("specLines(%q) gave %q, no line of it", prompt, l)
+			}
+		}
+		cs := withStatusCodes(concepts(prompt, dict), prompt)
+		for _, c := range cs {
+			if len(c.forms) != len(c.keys) {
+				t.Errorf("concept %v has %d keys", c.forms, len(c.keys))
+			}
+		}
 	})
 }
 
