@@ -1551,23 +1551,6 @@ func TestEntrySourceStillFolds(t *testing.T) {
 	}
 }
 
-// TestToolOutputOpensForRomanceWe: a question in Spanish that speaks of
-// "we" (a verb in the first person plural) asks about the project's own
-// work, as English "we" does, and tool output alone answers it; the same
-// words asked as a how-to question get nothing.
-func TestToolOutputOpensForRomanceWe(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	ran(t, db, "board", "Bash: git checkout -b tablero-quartz\nSwitched to a new branch 'tablero-quartz'")
-	if got := recallFor(t, db, defaults(), "¿en qué rama de git trabajamos el tablero?"); !strings.Contains(got, "tablero-quartz") {
-		t.Errorf("a question about our own work did not get the run's output:\n%s", got)
-	}
-	if got := recallFor(t, db, defaults(), "¿cómo se crea una rama de git para el tablero?"); got != "" {
-		t.Errorf("a how-to question got tool output alone:\n%s", got)
-	}
-}
-
 // TestToolOutputOpensForRussianPast: a Russian question put in the past
 // asks what the project's run did, as an English one does, and tool output
 // alone answers it; the same words asked as a how-to question, or in the
@@ -1913,19 +1896,27 @@ func FuzzGivesField(f *testing.F) {
 	})
 }
 
-// TestThisMachineOpensWithToolOutput: a question about the user's machine
-// ("which kc cli version do i have on this machine?") is answered by the
-// output of a command a session ran there, as a question about "our"
-// project is; a how-to question naming the tool is not.
-func TestThisMachineOpensWithToolOutput(t *testing.T) {
+// TestToolOutputOpensForTheProjectsOwn: a question about the project's
+// own work or state (Spanish "we", a verb in the first person plural; the
+// user's machine, where its sessions ran) is answered by a tool's output
+// alone, as English "we" is; the same words asked as a how-to question
+// get nothing.
+func TestToolOutputOpensForTheProjectsOwn(t *testing.T) {
 	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	ran(t, db, "tools", "Bash: kc --version\nkc version 4.17.2 (2025-09-30)")
-	if got := recallFor(t, db, defaults(), "which kc cli version do i have on this machine?"); !strings.Contains(got, "4.17.2") {
-		t.Errorf("the machine's tool output did not come:\n%s", got)
-	}
-	if got := recallFor(t, db, defaults(), "how do I pin a kc cli version in a docker image?"); got != "" {
-		t.Errorf("tool output came alone for a how-to question:\n%s", got)
+	for _, c := range []struct{ run, output, ask, howTo string }{
+		{"Bash: git checkout -b tablero-quartz\nSwitched to a new branch 'tablero-quartz'", "tablero-quartz",
+			"¿en qué rama de git trabajamos el tablero?", "¿cómo se crea una rama de git para el tablero?"},
+		{"Bash: kc --version\nkc version 4.17.2 (2025-09-30)", "4.17.2",
+			"which kc cli version do i have on this machine?", "how do I pin a kc cli version in a docker image?"},
+	} {
+		db := storetest.Open(t)
+		filler(t, db)
+		ran(t, db, "run", c.run)
+		if got := recallFor(t, db, defaults(), c.ask); !strings.Contains(got, c.output) {
+			t.Errorf("%q did not get the run's output:\n%s", c.ask, got)
+		}
+		if got := recallFor(t, db, defaults(), c.howTo); got != "" {
+			t.Errorf("the how-to question %q got tool output alone:\n%s", c.howTo, got)
+		}
 	}
 }

@@ -207,8 +207,17 @@ func TestFailedRunComesWithWhatClaudeSaidNext(t *testing.T) {
 	l.add(store.TypeAgentResponse, "There's a Zelkova incompatibility: we need to pin zelkova<2 to fix this.")
 	l.add(store.TypeToolObservation, "Bash: pip install \"zelkova<2\"\nSuccessfully installed zelkova-1.26.4")
 	l.save(t, db)
-	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now",
-		Prompt: "The quorvex gateway crashed at startup with an ImportError about a module compiled against the old zelkova ABI. What did we do about it?", Now: day.AddDate(0, 1, 0)})
+	c := failedRunContext(t, db, "The quorvex gateway crashed at startup with an ImportError about a module compiled against the old zelkova ABI. What did we do about it?")
+	if c == nil || c.Type != store.TypeAgentResponse || !strings.Contains(c.Text, "zelkova<2") {
+		t.Errorf("the failed run comes without the answer after it: %+v", c)
+	}
+}
+
+// failedRunContext is what the failed background run (BashOutput) recalled
+// for prompt shows after it.
+func failedRunContext(t *testing.T, db *store.DB, prompt string) *store.Event {
+	t.Helper()
+	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,9 +225,7 @@ func TestFailedRunComesWithWhatClaudeSaidNext(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("the failed run is not shown among %d items", len(sel))
 	}
-	if c := sel[i].Context; c == nil || c.Type != store.TypeAgentResponse || !strings.Contains(c.Text, "zelkova<2") {
-		t.Errorf("the failed run comes without the answer after it: %+v", c)
-	}
+	return sel[i].Context
 }
 
 // TestFailedBackgroundRunComesWithTheEditAfter: a command run in the
@@ -237,16 +244,8 @@ func TestFailedBackgroundRunComesWithTheEditAfter(t *testing.T) {
 	l.add(store.TypeAgentResponse, "The config needs at least an empty list there. Let me fix that:")
 	l.add(store.TypeToolObservation, "Edit: /srv/quorvex/config/app.yml\n- kiln_hooks:\n-   # none for now\n+ kiln_hooks: []  # none for now")
 	l.save(t, db)
-	sel, err := Select(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now",
-		Prompt: "the quorvex guard wouldn't start after I commented things out: a pydantic ValidationError at boot. what fixed it?", Now: day.AddDate(0, 1, 0)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(sel, func(it Item) bool { return strings.HasPrefix(it.Text, "BashOutput") })
-	if i < 0 {
-		t.Fatalf("the failed run is not shown among %d items", len(sel))
-	}
-	if c := sel[i].Context; c == nil || !strings.Contains(c.Text, "kiln_hooks: []") {
+	c := failedRunContext(t, db, "the quorvex guard wouldn't start after I commented things out: a pydantic ValidationError at boot. what fixed it?")
+	if c == nil || !strings.Contains(c.Text, "kiln_hooks: []") {
 		t.Errorf("the failed background run comes without the edit after it: %+v", c)
 	}
 }

@@ -955,9 +955,9 @@ func TestDocumentsStateAFieldOtherwise(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	item := func(session string, at time.Time, text, prompt string) Item {
+	// asked is ev's item as recalled for prompt.
+	asked := func(ev store.Event, prompt string) Item {
 		t.Helper()
-		ev := toolRun(t, db, session, at, text)
 		it := messageItem(ev, ev.Text)
 		cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
 		if err != nil {
@@ -965,6 +965,10 @@ func TestDocumentsStateAFieldOtherwise(t *testing.T) {
 		}
 		it.promptConcepts = cs
 		return it
+	}
+	item := func(session string, at time.Time, text, prompt string) Item {
+		t.Helper()
+		return asked(toolRun(t, db, session, at, text), prompt)
 	}
 	const prompt = "which queue broker do the kelbo jobs run on now?"
 	claudeMD := item("read", day, "Read: /home/dev/kelbo/CLAUDE.md\n1\t# Kelbo\n2\t- **Queue Broker**: Quillet with three workers\n3\t- **Backend**: FastAPI", prompt)
@@ -1014,14 +1018,7 @@ func TestDocumentsStateAFieldOtherwise(t *testing.T) {
 			turns = []string{"Here is the plan.", text}
 		}
 		evs := say(t, db, "spec-"+typ+text[:8], day.Add(7*time.Hour), turns...)
-		ev := evs[len(evs)-1]
-		it := messageItem(ev, ev.Text)
-		cs, _, err := newTermCounts(db, "").weigh(ctx, concepts(prompt, nil), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		it.promptConcepts = cs
-		return it
+		return asked(evs[len(evs)-1], prompt)
 	}
 	spec := "### Stack\n- **Queue Broker**: Zarkel streams\n- **Backend**: FastAPI"
 	if ws := fieldWarnings([]Item{said("user", spec, prompt), claudeMD}, map[[2]int64]bool{}); len(ws) != 1 ||
