@@ -1144,7 +1144,8 @@ var docExts = map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".rs
 // fieldWarnings finds two documents shown, each a read or a write of the
 // whole file or a spec in the user's own message (specLines), that state
 // one field the prompt's words name (its label; of one document over time,
-// a specific word of its value too) with another value ("**AI Framework**: LangChain with LangGraph" in a CLAUDE.md read,
+// a specific word of its value too) with another value ("**AI
+// Framework**: LangChain with LangGraph" in a CLAUDE.md read,
 // "**AI Framework**: Claude Agent SDK" in a README written later): the
 // older is what the project held before, or a document left behind; the
 // newer is the current one. A field a document states twice is a
@@ -1213,12 +1214,12 @@ func fieldWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			// The label asked, or a value asked of one document over time:
 			// two documents sharing a label ("**Database**:" of each
 			// service's page) may each be right of its own thing.
-			if !n.byLabel && !((o.byValue || n.byValue) && o.file != "" && samePath(o.file, n.file)) {
+			if !n.byLabel && !((o.byValue || n.byValue) && samePath(o.file, n.file)) {
 				continue
 			}
 			var note string
 			switch {
-			case o.file != "" && samePath(o.file, n.file):
+			case samePath(o.file, n.file):
 				note = fmt.Sprintf("%s (%s) states the field otherwise than it did before; the newer is the current one.",
 					fieldSource(n.file), date(n.it.Time))
 			case o.file == "":
