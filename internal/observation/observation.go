@@ -229,16 +229,6 @@ func runeStart(s string, i int) int {
 	return i
 }
 
-func changeSummary(old, new string) string {
-	var b strings.Builder
-	if old != "" {
-		b.WriteString("- " + strings.ReplaceAll(old, "\n", "\n- "))
-		b.WriteString("\n")
-	}
-	b.WriteString("+ " + strings.ReplaceAll(new, "\n", "\n+ "))
-	return b.String()
-}
-
 func todoSummary(input gjson.Result) string {
 	var items []string
 	for _, t := range input.Get("todos").Array() {

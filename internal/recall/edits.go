@@ -603,7 +603,7 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 
 // editBefore is the newest edit among sel of the config file write b
 // writes, before b and after the snapshot a (when there is one), as a
-// snapshot of the lines it added (partial): a part of the file, which
+// snapshot of the lines it shows (editHeld, partial): a part of the file, which
 // entryDropped reads (an entry the write left out) and nothing else does,
 // as the file's other lines are not in it. An edit that only removed
 // lines is the newest and shows nothing the write could drop.
@@ -623,7 +623,7 @@ func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
 }
 
 // fileEdits yields the edits among sel (shownEdit) of file, with the
-// lines each added.
+// lines each shows the file holding after it (editHeld).
 func fileEdits(sel []Item, file string) iter.Seq2[Item, []string] {
 	return func(yield func(Item, []string) bool) {
 		for _, it := range sel {
@@ -631,11 +631,29 @@ func fileEdits(sel []Item, file string) iter.Seq2[Item, []string] {
 			if !ok {
 				continue
 			}
-			if f, _, added, ok := editLines(it.event.Text); ok && samePath(f, file) && !yield(it, added) {
+			if f, _, _, ok := editLines(it.event.Text); ok && samePath(f, file) && !yield(it, editHeld(it.event.Text)) {
 				return
 			}
 		}
 	}
+}
+
+// editHeld is the lines an edit's text shows the file holding after it,
+// in order and trimmed: those it added and those it kept around them (the
+// capture marks a kept line "  ", and a run of them left out "  …").
+func editHeld(text string) []string {
+	_, body, _ := strings.Cut(text, "\n")
+	var held []string
+	for l := range strings.SplitSeq(body, "\n") {
+		t, ok := strings.CutPrefix(l, "+ ")
+		if !ok {
+			t, ok = strings.CutPrefix(l, "  ")
+		}
+		if t = strings.TrimSpace(t); ok && t != "" && t != "…" {
+			held = append(held, t)
+		}
+	}
+	return held
 }
 
 // shownEdit is the file edit item it shows: itself, or the edit a request
@@ -867,7 +885,7 @@ type shown struct {
 	file    string
 	lines   []string
 	write   bool
-	partial bool // an edit's added lines (editBefore), not the whole file
+	partial bool // the lines an edit shows (editBefore), not the whole file
 }
 
 // addedBack reports an edit among sel (shownEdit), after the write b, of
@@ -1039,8 +1057,9 @@ func diffWindow(a, b string, n int) (string, string) {
 }
 
 // fileShown is the file a tool run's text shows the content of, and the
-// lines it holds: a read's lines (past their numbers), a write's or an
-// edit's added lines, each trimmed. "" for any other text, or a failed call.
+// lines it holds: a read's lines (past their numbers), a write's lines, an
+// edit's added and kept ones, each trimmed. "" for any other text, or a
+// failed call.
 func fileShown(text string) (file string, held map[string]bool) {
 	head, body, _ := strings.Cut(text, "\n")
 	name, file, ok := strings.Cut(head, ": ")
@@ -1064,6 +1083,8 @@ func fileShown(text string) (file string, held map[string]bool) {
 			l = withoutLineNumber(l)
 		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
 			l = a
+		} else if k, ok := strings.CutPrefix(l, "  "); ok && k != "…" {
+			l = k // a line the edit kept
 		} else {
 			continue
 		}

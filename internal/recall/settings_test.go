@@ -459,8 +459,9 @@ func TestNewerReadShowsTheSettingTheOlderShows(t *testing.T) {
 // entry, then written whole without it (the entry pulled): asked about
 // that server, the write comes along with the read, though it does not
 // name the server, and the warning says the write left the entry's line
-// out. An edit that added the entry, with no read since, shows it too:
-// the edit's added lines are that part of the file. A write cut when
+// out. An edit that added the entry, or kept it beside what it changed,
+// with no read since, shows it too: the edit's added and kept lines are
+// that part of the file. A write cut when
 // stored (its cut part may hold the entry) does not come along; one that
 // keeps the entry, as it was or reformatted, is no removal. The texts are
 // made up.
@@ -469,6 +470,9 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 	ctx := context.Background()
 	read := "Read: /home/dev/.config/kiln/servers.json\n1\t{\n2\t  \"servers\": {\n3\t    \"glazebot\": {\n4\t      \"url\": \"http://localhost:4100/mcp\"\n5\t    }\n6\t  },\n7\t  \"theme\": \"dark\"\n8\t}"
 	edit := "Edit: /home/dev/.config/kiln/servers.json\n-   \"servers\": {},\n+   \"servers\": {\n+     \"glazebot\": {\n+       \"url\": \"http://localhost:4100/mcp\"\n+     }\n+   },"
+	// An edit that removed another entry shows the lines it kept around
+	// the change, marked "  ": the file held them after it as well.
+	keptByEdit := "Edit: /home/dev/.config/kiln/servers.json\n      \"servers\": {\n-     \"ovenlog\": {\n-       \"command\": \"node\"\n-     },\n      \"glazebot\": {\n        \"url\": \"http://localhost:4100/mcp\"\n      }"
 	dropped := "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"dark\"\n+ }"
 	for _, c := range []struct {
 		name, older, write string
@@ -476,6 +480,7 @@ func TestWriteThatDropsTheAskedEntry(t *testing.T) {
 	}{
 		{"dropped", read, dropped, true, true},
 		{"added by an edit, dropped", edit, dropped, true, true},
+		{"kept by an edit, dropped", keptByEdit, dropped, true, true},
 		{"cut", read, "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n[… 300 bytes cut …]\n+ }", false, false},
 		// The entry written on one line is still there: no removal.
 		{"reformatted", read, "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\"glazebot\": {\"url\": \"http://localhost:4100/mcp\"}},\n+   \"theme\": \"dark\"\n+ }", true, false},
