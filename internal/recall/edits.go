@@ -45,7 +45,9 @@ const maxEditChanges = 2
 // header "Edit: <path>", then "- old" lines and "+ new" lines), for the
 // lines it changed in place: an added line that is a removed line with a
 // few tokens changed (changedLine). Lines the edit left as they were are
-// passed over; other counts the lines it added or dropped besides.
+// passed over; other counts the lines it added or dropped besides,
+// comment lines left out: a comment rewritten beside a value says why, it
+// sets nothing.
 func editChanges(text string) (changes []editChange, other int) {
 	file, removed, added, ok := editLines(text)
 	if !ok {
@@ -88,7 +90,7 @@ func editChanges(text string) (changes []editChange, other int) {
 			}
 		}
 		if best < 0 {
-			if a != "" {
+			if a != "" && !comment(a, opener) {
 				other++
 			}
 			continue
@@ -97,7 +99,7 @@ func editChanges(text string) (changes []editChange, other int) {
 		changes = append(changes, editChange{file: baseName(file), removed: removed[best], added: a})
 	}
 	for i, r := range removed {
-		if !usedR[i] && r != "" {
+		if !usedR[i] && r != "" && !comment(r, opener) {
 			other++
 		}
 	}
@@ -164,6 +166,23 @@ func askedChange(changes []editChange, other int, cs []concept) []editChange {
 		}
 	}
 	return changes[best : best+1]
+}
+
+// statedElsewhere is the changes whose removed line an item of sel other
+// than the edit (event id) shows.
+func statedElsewhere(changes []editChange, sel []Item, id int64) []editChange {
+	var out []editChange
+	for _, c := range changes {
+		if slices.ContainsFunc(sel, func(it Item) bool {
+			if it.event.ID == id || it.Context != nil && it.Context.ID == id {
+				return false
+			}
+			return strings.Contains(it.Excerpt, c.removed) || it.ContextExcerpt != "" && strings.Contains(it.ContextExcerpt, c.removed)
+		}) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // oneSubstitution reports whether every change replaced the same tokens
@@ -413,7 +432,15 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 		all, other := editChanges(ev.Text)
 		if len(all) > maxEditChanges {
-			all = askedChange(all, other, it.promptConcepts)
+			asked := askedChange(all, other, it.promptConcepts)
+			if asked == nil {
+				// No change the prompt asks stands out; of those another
+				// item shown still states the older line of (a read of the
+				// file before), the prompt may ask one: that is where the
+				// older would be taken for current.
+				asked = askedChange(statedElsewhere(all, sel, ev.ID), other, it.promptConcepts)
+			}
+			all = asked
 		}
 		var cs []editChange
 		for _, c := range all {

@@ -112,6 +112,10 @@ func TestEditChanges(t *testing.T) {
 	if got, _ := editChanges("Edit: /a/app.yml\n- retries: 3 # was 2\n+ retries: 3 # keep low"); got != nil {
 		t.Errorf("a comment read as a change: %+v", got)
 	}
+	// A comment rewritten beside a value is no line added or dropped.
+	if got, other := editChanges("Edit: /web/theme.css\n- /* kiln palette */\n+ /* ember palette */\n  body {\n-   background: #f5f5f5;\n+   background: #ffffff;\n  }"); len(got) != 1 || other != 0 {
+		t.Errorf("a comment rewritten beside a value: %+v, %d other", got, other)
+	}
 	// A line inserted beside a like one replaces nothing.
 	if got, _ := editChanges("Edit: /a/main.py\n- import os\n+ import json\n+ import os"); got != nil {
 		t.Errorf("an inserted line read as a change: %+v", got)
@@ -423,6 +427,35 @@ func TestEditOfManyLinesWarnsOfTheOneAsked(t *testing.T) {
 	}
 	if got := recallFor(t, db, defaults(), "which ember glaze tones are in our glazes.css now?"); !strings.Contains(got, "glaze-ember-600") || strings.Contains(got, ConflictOpen) {
 		t.Errorf("want the edit shown and no warning, for no line names more of the prompt than another:\n%s", got)
+	}
+}
+
+// TestEditOfManyLinesWarnsOfTheLineShownBefore: an edit that changed many
+// lines of a stylesheet, two of them naming the border the prompt asks
+// about in two ways, warns of the one an earlier read shown still states:
+// there the older line would be taken for current. The same substitution
+// made on two lines is one change. Without the read, no line stands out
+// and nothing warns. The texts are made up.
+func TestEditOfManyLinesWarnsOfTheLineShownBefore(t *testing.T) {
+	t.Parallel()
+	edit := "Edit: /kiln/web/src/kiln.css\n  .kiln-card {\n-   border: 1px solid #d4d4d4;\n+   border: 1px solid #000000;\n    border-radius: 12px;\n  …\n  .kiln-input {\n-   border: 1px solid #d4d4d4;\n+   border: 1px solid #000000;\n-   color: #171717;\n+   color: #000000;\n  }\n  .kiln-input:focus {\n-   border-color: #171717;\n+   border-color: #f16826;\n  }"
+	read := "Read: /kiln/web/src/kiln.css\n1\t.kiln-card {\n2\t  border: 1px solid #d4d4d4;\n3\t  border-radius: 12px;\n4\t}"
+	prompt := "which border do the kiln cards and inputs use now?"
+	for _, withRead := range []bool{true, false} {
+		db := storetest.Open(t)
+		filler(t, db)
+		if withRead {
+			storeRuns(t, db, "a", day, read)
+		}
+		storeRuns(t, db, "b", day.Add(time.Hour), edit)
+		got := recallFor(t, db, defaults(), prompt)
+		_, block, warned := strings.Cut(got, ConflictOpen)
+		if withRead && (!warned || !strings.Contains(block, "“border: 1px solid #d4d4d4;” became “border: 1px solid #000000;”")) {
+			t.Errorf("want the border's change in a warning, the read shown:\n%s", got)
+		}
+		if !withRead && warned {
+			t.Errorf("want no warning without the read:\n%s", got)
+		}
 	}
 }
 
