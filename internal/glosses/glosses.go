@@ -2,9 +2,10 @@
 // language, from maintained bilingual dictionaries.
 //
 // The dictionaries (Debian's FreeDict spa-eng, por-eng, ita-eng and
-// fra-eng, and Mueller's English-Russian dictionary turned round, generated
-// into the repository's glosses/ directory by scripts/gen-glosses.sh) are
-// GPL-2.0-or-later data, so they are not compiled into the MIT-licensed
+// fra-eng, and Mueller's English-Russian dictionary turned round, all
+// GPL-2.0-or-later, and FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0,
+// generated into the repository's glosses/ directory by
+// scripts/gen-glosses.sh) are copyleft data, so they are not compiled into the MIT-licensed
 // binaries: scripts/build.sh copies them beside the binaries (bin/glosses/)
 // and a process reads, through a Dict, the one table a prompt's language
 // needs, once. Without the directory nothing is translated and recall works
@@ -19,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
@@ -28,13 +30,19 @@ import (
 	"github.com/kljensen/snowball/russian"
 )
 
-// maxTable bounds what is read of one table; the largest (rus.txt) is
-// 1.9 MB.
+// maxTable bounds what is read of one table; the largest (jpn.txt) is
+// 2.2 MB.
 const maxTable = 8 << 20
 
 // files are the table of each language by the ISO 639-3 code funcwords
 // names it by; Brazilian Portuguese reads the Portuguese one.
-var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt", "rus": "rus.txt"}
+var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt", "rus": "rus.txt",
+	"jpn": "jpn.txt"}
+
+// unspaced are the languages written without spaces between words, whose
+// words are the table's headwords a run of text is made of (Words): a word
+// is looked up whole, never read as a form of another.
+var unspaced = map[string]bool{"jpn": true}
 
 // stemmed are the languages whose rows are keyed "stem|word" by a word's
 // Snowball stem and dictionary form (scripts/glosses-rus), not by the form
@@ -234,8 +242,85 @@ func (d *Dict) lookUp(lang, word string) ([]string, int, string) {
 	if g, ok := lookup(rows, word); ok {
 		return g, 1, ""
 	}
+	if unspaced[lang] {
+		return nil, 0, ""
+	}
 	return forms(rows, word)
 }
+
+// maxWordRunes is the longest headword, in runes, Words looks for.
+const maxWordRunes = 8
+
+// Words is the words of lang, a language written without spaces (Japanese),
+// that run is made of: from its start, the longest headword of lang's table
+// there, else the next rune. What no headword covers is dropped (Japanese
+// writes its grammar in hiragana, and a kanji the table lacks says nothing
+// a gloss could), except in a stretch of katakana: one the headwords within
+// it do not cover whole is a loanword or a name the table lacks ("ゾルバテッ
+// クス", not "ゾル" and "テックス"), one word. Nil for another language or
+// without the table.
+func (d *Dict) Words(lang, run string) []string {
+	rows := d.table(lang)
+	if rows == "" || !unspaced[lang] {
+		return nil
+	}
+	rs := []rune(run)
+	type span struct{ start, end int }
+	var found []span
+	for i := 0; i < len(rs); {
+		n := 0
+		for k := min(len(rs)-i, maxWordRunes); k >= 2; k-- {
+			if _, ok := lookup(rows, string(rs[i:i+k])); ok {
+				n = k
+				break
+			}
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		found = append(found, span{i, i + n})
+		i += n
+	}
+	var out []string
+	for i := 0; i < len(rs); {
+		if !katakana(rs[i]) {
+			i++
+			continue
+		}
+		end := i
+		for end < len(rs) && katakana(rs[end]) {
+			end++
+		}
+		// The stretch's part no word reaching outside it covers.
+		from, to := i, end
+		covered := 0
+		for _, f := range found {
+			switch {
+			case f.end <= i || f.start >= end:
+			case f.start < i:
+				from = f.end
+			case f.end > end:
+				to = f.start
+			default:
+				covered += f.end - f.start
+			}
+		}
+		if to-from >= 2 && covered < to-from {
+			found = slices.DeleteFunc(found, func(f span) bool { return f.start >= from && f.end <= to })
+			found = append(found, span{from, to})
+		}
+		i = end
+	}
+	slices.SortFunc(found, func(a, b span) int { return a.start - b.start })
+	for _, f := range found {
+		out = append(out, string(rs[f.start:f.end]))
+	}
+	return out
+}
+
+// katakana reports a rune of katakana, or its long vowel mark.
+func katakana(r rune) bool { return unicode.Is(unicode.Katakana, r) || r == 'ー' }
 
 // maxEnding is the longest ending, in bytes, Knows reads after the
 // letters a word shares with several headwords: a vowel and a consonant,

@@ -49,6 +49,11 @@ func TestEnglish(t *testing.T) {
 		{"rus", "и", ""},                // one letter
 		{"rus", "postgres", ""},         // no Russian word
 		{"rus", "зззз", ""},
+		// Japanese is looked up whole: a word is a headword or none.
+		{"jpn", "ハイライト", "highlight"},
+		{"jpn", "音節", "syllable"},
+		{"jpn", "直す", "fix"},  // "to fix", read as "fix"
+		{"jpn", "ハイライトで", ""}, // no form of "ハイライト"
 	} {
 		got := d.English(c.lang, c.word)
 		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
@@ -194,9 +199,50 @@ func TestMissing(t *testing.T) {
 	if m := repo().Missing(); len(m) != 0 {
 		t.Errorf("the repository's tables: missing %q", m)
 	}
-	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "por.txt", "rus.txt", "spa.txt"}) {
+	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "jpn.txt", "por.txt", "rus.txt", "spa.txt"}) {
 		t.Errorf("an empty directory: missing %q", m)
 	}
+}
+
+// TestWords: a Japanese run is cut into the table's longest headwords from
+// its start; the grammar between them (hiragana) is dropped, and so is a
+// kanji the table lacks, while katakana it lacks stay as one word, a
+// loanword or a name.
+func TestWords(t *testing.T) {
+	t.Parallel()
+	d := repo()
+	for run, want := range map[string][]string{
+		"単語をタップしたときの音節ハイライトで": {"単語", "タップ", "音節", "ハイライト"},
+		"ノートの本文がなくなるバグ":       {"ノート", "本文", "バグ"},
+		"ゾルバテックスの設定":          {"ゾルバテックス", "設定"}, // a made-up name, then "settings"
+		"の":                   nil,
+		"":                    nil,
+	} {
+		if got := d.Words("jpn", run); !slices.Equal(got, want) {
+			t.Errorf("Words(%q) = %q, want %q", run, got, want)
+		}
+	}
+	if got := d.Words("spa", "contraseña"); got != nil {
+		t.Errorf("Words of a spaced language = %q", got)
+	}
+}
+
+// FuzzWords: any text cuts into words each found in it, in order, or none.
+func FuzzWords(f *testing.F) {
+	for _, w := range []string{"単語をタップしたときの音節ハイライトで", "ゾルバテックスの設定", "\xe3\x83", "abcタップ", ""} {
+		f.Add(w)
+	}
+	d := repo()
+	f.Fuzz(func(t *testing.T, run string) {
+		rest := []rune(run)
+		for _, w := range d.Words("jpn", run) {
+			i := strings.Index(string(rest), w)
+			if w == "" || i < 0 {
+				t.Fatalf("Words(%q) gave %q, not in what is left of it", run, w)
+			}
+			rest = []rune(string(rest)[i+len(w):])
+		}
+	})
 }
 
 // FuzzEnglish: any word, of any bytes, in any language, gives English
@@ -222,7 +268,7 @@ func FuzzEnglish(f *testing.F) {
 
 // A nil Dict, which translates nothing, has every table missing.
 func TestNilDictMissesEverything(t *testing.T) {
-	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "por.txt", "rus.txt", "spa.txt"}; !slices.Equal(got, want) {
+	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "jpn.txt", "por.txt", "rus.txt", "spa.txt"}; !slices.Equal(got, want) {
 		t.Errorf("Missing() = %v, want %v", got, want)
 	}
 }

@@ -232,6 +232,31 @@ func TestJapaneseQuestionOnAnEnglishProject(t *testing.T) {
 	}
 }
 
+// TestJapaneseWordsFindTheirEnglish: a Japanese question that names
+// nothing in Latin letters is cut into its words (glosses.Dict.Words), each
+// searched by its English glosses: "釉薬" is "glaze", "焼成" is "firing",
+// "ポート" is "port". Without the dictionary the question is phrases the
+// English store never wrote, and gets nothing.
+func TestJapaneseWordsFindTheirEnglish(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	chores(t, db)
+	say(t, db, "kiln", day,
+		"Which port does the glaze firing monitor listen on?",
+		"The glaze firing monitor listens on port 7311; the bisque monitor keeps 7310.")
+	prompt := "釉薬の焼成モニターは何番のポートで待ち受けてたっけ？"
+	if got := recallFor(t, db, defaults(), prompt); !strings.Contains(got, "7311") {
+		t.Errorf("the Japanese question was not answered with the English session:\n%s", got)
+	}
+	got, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got.Text, "7311") {
+		t.Errorf("answered without the dictionary:\n%s", got.Text)
+	}
+}
+
 // TestGenericTranslationIsNoSpecificMatch: another language's word matched
 // only by a generic translation ("тесты", tests; "correr", run) makes a
 // match as specific as the English word would, nothing; one matched by a

@@ -77,6 +77,7 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 		}
 	}
 	stops := stopsFor(prompt)
+	out = japaneseWords(out, stops, dict)
 	if langs := stops.fw.Languages(); len(langs) > 1 {
 		for i := range out {
 			if p := cognatePrefix(out[i].forms[0]); p != "" {
@@ -103,6 +104,32 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 		out[i].foreign = out[i].foreign || strings.ContainsFunc(out[i].forms[0], isKanjiKana)
 	}
 	return mergeAlike(withStatusCodes(withSynonyms(out), prompt))
+}
+
+// japaneseWords reads each concept of cs that is a run of kanji and kana
+// (words keeps one whole, Japanese writing no space between words) as the
+// Japanese dictionary's words it is made of (glosses.Dict.Words), each a
+// concept of its own searched by its English glosses too: "音節ハイライト
+// で" is "音節" (syllable) and "ハイライト" (highlight), which a session held
+// in English wrote, where the run is a phrase no session wrote whole. A
+// run the dictionary finds no word in stays as it is; without the
+// dictionary, so do all.
+func japaneseWords(cs []concept, stops stopSet, dict *glosses.Dict) []concept {
+	var out []concept
+	for _, c := range cs {
+		var ws []string
+		if len(c.forms) == 1 && !strings.ContainsFunc(c.forms[0], func(r rune) bool { return !isKanjiKana(r) }) {
+			ws = dict.Words("jpn", c.forms[0])
+		}
+		if len(ws) == 0 {
+			out = append(out, c)
+			continue
+		}
+		for _, w := range ws {
+			out = append(out, withGlosses(concept{forms: []string{w}, keys: []string{indexKey(w)}}, []string{"jpn"}, stops, dict))
+		}
+	}
+	return out
 }
 
 // mergeAlike makes one concept of two prompt words the index reads alike:
