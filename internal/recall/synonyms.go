@@ -26,6 +26,12 @@ var synonymGroups = [][]string{
 	{"folder", "directory", "dir"},
 	{"login", "signin", "logon"},
 	{"photo", "photos", "picture", "pictures", "image", "images"},
+	// Abbreviations code writes in names ("MIN_FACE_SIZE", "maxRetries",
+	// "PROD_URL", "submitBtn") for the words a question says.
+	{"min", "minimum"},
+	{"max", "maximum"},
+	{"prod", "production"},
+	{"btn", "button"},
 }
 
 // synonymIndex maps each group word's index key to its group.

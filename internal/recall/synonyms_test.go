@@ -16,6 +16,9 @@ func TestSynonyms(t *testing.T) {
 		{"Which db keeps the kiln logs?", "db", "database"},
 		{"Paging jumped over the invoices of March", "paging", "pagination"},
 		{"The nightly e2e suite fails intermittently", "intermittently", "flaky"},
+		// A name's abbreviation: MIN_KILN_TEMP holds "min".
+		{"What is the minimum kiln temperature constant?", "minimum", "min"},
+		{"Which maximum retry count did we settle on?", "maximum", "max"},
 	} {
 		var got []string
 		for _, c := range concepts(tt.prompt, repoGlosses()) {
