@@ -512,10 +512,20 @@ func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.E
 		if m.Tool == nil {
 			return ev, false
 		}
+		if m.Tool.ID == "" && *open {
+			// A command the user ran in shell mode, inside a private
+			// section of the conversation: as private as the prompt.
+			return ev, false
+		}
 		o := observation.Build(m.Tool.Name, gjson.ParseBytes(m.Tool.Input), m.Tool.Output, m.Tool.IsError)
 		ev.Type = store.TypeToolObservation
 		ev.Text, _ = clean(o.Text())
 		ev.DedupeKey = store.Key(store.KeyTool, sess.ID, m.Tool.ID)
+		if m.Tool.ID == "" {
+			// A command the user ran in shell mode has no tool id; nor has
+			// a call of a damaged row. The row is the call.
+			ev.DedupeKey = store.Key(store.KeyRow, sess.ID, m.UUID)
+		}
 		data = toolData{Files: o.Files, IsError: o.IsError, Key: firstLine(ev.Text), Source: "transcript", Tool: o.Tool, ToolUseID: m.Tool.ID, UUIDs: m.UUIDs}
 	default:
 		return ev, false

@@ -438,3 +438,45 @@ func TestToolEventMasksCookieInReadFile(t *testing.T) {
 		t.Errorf("stored event keeps the cookie:\n%s\n%s", ev.Text, ev.Payload)
 	}
 }
+
+// TestShellModeCommands: the output of commands the user ran in shell mode
+// ("!cmd") is stored as a Bash call of that command, one event per command;
+// one run inside a private section is not stored, as the prompt is not.
+func TestShellModeCommands(t *testing.T) {
+	t.Parallel()
+	const shell = `{"type":"user","uuid":"u1","promptId":"p1","sessionId":"s","timestamp":"2026-11-20T09:00:00.000Z","message":{"role":"user","content":"<bash-input>bd onboard</bash-input>"}}
+{"type":"user","uuid":"u2","sessionId":"s","timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"user","content":"<bash-stdout></bash-stdout><bash-stderr>Error: required config key missing: kiln_prefix</bash-stderr>"}}
+{"type":"user","uuid":"u3","promptId":"p3","sessionId":"s","timestamp":"2026-11-20T09:00:02.000Z","message":{"role":"user","content":"<bash-input>bd version</bash-input>"}}
+{"type":"user","uuid":"u4","sessionId":"s","timestamp":"2026-11-20T09:00:03.000Z","message":{"role":"user","content":"<bash-stdout>bd 0.9.2</bash-stdout><bash-stderr></bash-stderr>"}}
+{"type":"user","uuid":"u5","promptId":"p5","sessionId":"s","timestamp":"2026-11-20T09:00:04.000Z","message":{"role":"user","content":"from here on <private>keep this out"}}
+{"type":"user","uuid":"u6","promptId":"p6","sessionId":"s","timestamp":"2026-11-20T09:00:05.000Z","message":{"role":"user","content":"<bash-input>cat token.txt</bash-input>"}}
+{"type":"user","uuid":"u7","sessionId":"s","timestamp":"2026-11-20T09:00:06.000Z","message":{"role":"user","content":"<bash-stdout>Kiln-Secret-7</bash-stdout>"}}
+`
+	r := recorder(t)
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(p, []byte(shell), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DB.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: "s", Project: "/p", TranscriptPath: p})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sess, _ := r.DB.Read().Session(ctx, "s")
+	if _, err := r.Ingest(ctx, sess, true); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := r.DB.Read().Events(ctx, store.EventFilter{SessionID: "s", Types: []string{store.TypeToolObservation}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, e := range evs {
+		texts = append(texts, e.Text)
+	}
+	want := []string{"Bash: bd onboard\nError: required config key missing: kiln_prefix", "Bash: bd version\nbd 0.9.2"}
+	if !slices.Equal(texts, want) {
+		t.Errorf("stored %q, want %q", texts, want)
+	}
+}

@@ -264,6 +264,7 @@ type builder struct {
 	msgLast   map[string]int   // last row of each assistant message
 	lastMain  int              // last main-chain user or assistant row
 	lastTurn  int              // last main-chain user row that is no tool result and not isMeta
+	shellCmd  string           // the last shell-mode command ("!cmd"), which the next output row ran
 }
 
 type blockKey struct {
@@ -340,9 +341,14 @@ func (b *builder) user(i int, r *row) {
 		return
 	}
 	b.toolResults(i, r, results)
-	text, ok := promptText(strings.Join(texts, "\n\n"))
+	joined := strings.Join(texts, "\n\n")
+	text, ok := promptText(joined)
 	if !ok {
+		b.shellOutput(i, r, joined)
 		return
+	}
+	if cmd, shell := strings.CutPrefix(text, "!"); shell && strings.HasPrefix(strings.TrimSpace(joined), "<bash-input>") {
+		b.shellCmd = cmd
 	}
 	b.used[i] = true
 	b.items = append(b.items, &item{
@@ -350,6 +356,36 @@ func (b *builder) user(i int, r *row) {
 		first: i,
 		last:  i,
 	})
+}
+
+// shellOutput makes the output of a command the user ran in shell mode
+// ("!bd onboard"), which Claude Code records as a user row of
+// <bash-stdout> and <bash-stderr>, a Bash call of its own: what the
+// command printed is the world's word, as a tool's output is, and the
+// session that saw an error there may be asked about it later. Claude Code
+// records no exit status, so the call is not marked failed. It has no tool
+// id; its row's uuid keys it.
+func (b *builder) shellOutput(i int, r *row, text string) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "<bash-stdout>") && !strings.HasPrefix(t, "<bash-stderr>") {
+		return
+	}
+	stdout, _ := tag(t, "bash-stdout")
+	stderr, _ := tag(t, "bash-stderr")
+	var parts []string
+	for _, p := range []string{stdout, stderr} {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	input, _ := json.Marshal(map[string]string{"command": b.shellCmd})
+	it := &item{msg: r.message0(ToolCall, ""), first: i, last: i}
+	it.msg.Tool = &Tool{Name: "Bash", Input: input, Output: strings.Join(parts, "\n"), HasResult: true}
+	b.items = append(b.items, it)
+	b.used[i] = true
 }
 
 func (b *builder) assistant(i int, r *row) {

@@ -653,8 +653,13 @@ func readTests() []readTest {
 		{"local command stdout", []string{rowLine(prompt("u1", "<local-command-stdout>ok</local-command-stdout>"))}, false, nil, 0},
 		{"local command stderr", []string{rowLine(prompt("u1", "<local-command-stderr>no</local-command-stderr>"))}, false, nil, 0},
 		{"local command caveat", []string{rowLine(prompt("u1", "<local-command-caveat>Caveat</local-command-caveat>"))}, false, nil, 0},
-		{"bash output", []string{rowLine(prompt("u1", "<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"))}, false, nil, 0},
-		{"bash stderr", []string{rowLine(prompt("u1", "<bash-stderr>x</bash-stderr>"))}, false, nil, 0},
+		// A shell-mode command's output is a Bash call of its own, with
+		// no id and not marked failed (no exit status is recorded).
+		{"bash output", []string{rowLine(prompt("u1", "<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"))}, false, []string{`tool Bash  result=true error=false output="a"`}, 0},
+		{"bash stderr", []string{rowLine(prompt("u1", "<bash-stderr>x</bash-stderr>"))}, false, []string{`tool Bash  result=true error=false output="x"`}, 0},
+		{"bash no output", []string{rowLine(prompt("u1", "<bash-stdout></bash-stdout><bash-stderr> </bash-stderr>"))}, false, nil, 0},
+		{"bash input and output", []string{rowLine(prompt("u1", "<bash-input>bd onboard</bash-input>")), rowLine(prompt("u2", "<bash-stdout></bash-stdout><bash-stderr>Error: missing key</bash-stderr>"))}, false,
+			[]string{"prompt !bd onboard", `tool Bash  result=true error=false output="Error: missing key"`}, 0},
 		{"bash input", []string{rowLine(prompt("u1", "<bash-input>ls -la</bash-input>"))}, false, []string{"prompt !ls -la"}, 0},
 		{"slash command", []string{rowLine(prompt("u1", "<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src/auth  </command-args>"))}, false,
 			[]string{"prompt /review src/auth"}, 0},
