@@ -382,9 +382,10 @@ var romancePastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:\p{L}{2,}(?:ó|aron|ier
 // items holds read, wrote or edited (runFile): by the name written whole
 // ("netlify.toml", "claude_desktop_config.json"), or by the words of its
 // name (nameWords), two at least, in a row ("the astro config" for
-// astro.config.mjs, "the env example" for .env.example). One word
+// astro.config.mjs, "the env example" for .env.example), or three at least
+// in any order ("the dev env setup" for setup-dev-env.sh). One word
 // ("netlify" of netlify.toml, "index") names a tool or a page as often as
-// the file.
+// the file; two apart, as often two things.
 func namesRunFile(prompt string, items []Item) bool {
 	lower, words := strings.ToLower(prompt), lowerRuns(prompt)
 	return slices.ContainsFunc(items, func(it Item) bool {
@@ -397,7 +398,7 @@ func namesRunFile(prompt string, items []Item) bool {
 			return false // no extension, or a dotfile of one word: no name apart from its kind
 		}
 		sw := nameWords(file)
-		return wordIn(lower, base) || len(sw) >= 2 && inRow(words, sw)
+		return wordIn(lower, base) || len(sw) >= 2 && inRow(words, sw) || len(sw) >= 3 && allIn(words, sw)
 	})
 }
 
@@ -420,6 +421,11 @@ func runFile(text string) string {
 		return ""
 	}
 	return file
+}
+
+// allIn reports whether words holds every word of ws.
+func allIn(words, ws []string) bool {
+	return !slices.ContainsFunc(ws, func(w string) bool { return !slices.Contains(words, w) })
 }
 
 // inRow reports whether words holds run, its words one after another.

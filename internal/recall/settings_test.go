@@ -292,14 +292,16 @@ func TestLaterReadSetsAnew(t *testing.T) {
 
 // TestQuestionNamingAFileOpensWithItsRuns: a question naming a file the
 // project's tool runs read, by its name's words or whole, is about the
-// project's own file. One word of a name, or the words apart, name none;
-// a dotfile's name is all its words (".env.sample").
+// project's own file. One word of a name, or two words apart, name none;
+// three or more name it in any order; a dotfile's name is all its words
+// (".env.sample").
 func TestQuestionNamingAFileOpensWithItsRuns(t *testing.T) {
 	items := []Item{
 		{Kind: store.TypeToolObservation, event: store.Event{Text: "Read: /kiln/site.config.mjs\n1\tsite: 'x'"}},
 		{Kind: store.TypeToolObservation, event: store.Event{Text: "Edit: /kiln/netlify.toml (error)\n- a\n+ b"}},
 		{Kind: store.TypeToolObservation, event: store.Event{Text: "Bash: cat /kiln/deploy.yml"}},
 		{Kind: store.TypeToolObservation, event: store.Event{Text: "Write: /kiln/.env.sample\n+ KILN_HOST=kiln"}},
+		{Kind: store.TypeToolObservation, event: store.Event{Text: "Write: /kiln/scripts/setup-glaze-env.sh\n+ #!/bin/bash"}},
 	}
 	for prompt, want := range map[string]bool{
 		"what domain does the site config point at?":     true,
@@ -311,6 +313,8 @@ func TestQuestionNamingAFileOpensWithItsRuns(t *testing.T) {
 		"what domain does the SITE-CONFIG point at now?": true,
 		"which host does the env sample set?":            true, // a dotfile's name, its extension too
 		"which host does the env set?":                   false,
+		"does the glaze env setup skip the hooks?":       true, // three words, in another order
+		"does the env setup skip the hooks?":             false,
 	} {
 		if got := namesRunFile(prompt, items); got != want {
 			t.Errorf("namesRunFile(%q) = %v, want %v", prompt, got, want)
