@@ -371,12 +371,13 @@ var germanPastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:war|waren|warst|wart|hat
 // and "-aron", "-ieron", imperfects in "-aba(n)", "-ábamos", "-ían",
 // "-íamos"; Portuguese "-ou", "-aram", "-eram"; French "-aient"; the
 // imperfect and past of "to be" and "to have" ("était", "avait", "era",
-// "fue", "foi"); and the auxiliary of the French and Italian compound past
+// "fue", "foi"; French's in every person but "avions", also a noun,
+// planes); and the auxiliary of the French and Italian compound past
 // with a participle after it ("avons choisi", "abbiamo scelto"): alone,
 // "nous avons besoin" is the present. The second person's "-aste" and
 // "-iste" are left out, worn by "contraste" and "existe"; "acaba" (it
 // ends) still reads as "-aba".
-var romancePastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:\p{L}{2,}(?:ó|aron|ieron|abas?|aban|ábamos|ían|íamos|ou|aram|eram|aient)|était|étaient|avait|avaient|fallait|avevamo|era|erano|fue|fueron|fui|foi|foram|(?:avons|avez|avions|abbiamo)\s+\p{L}+(?:é|ée|és|ées|i|is|it|u|us|ato|ata|ati|ate|uto|uta|ito|ita|to|ta))(?:[^\p{L}]|$)`)
+var romancePastRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:\p{L}{2,}(?:ó|aron|ieron|abas?|aban|ábamos|ían|íamos|ou|aram|eram|aient)|étais|était|étions|étiez|étaient|avais|avait|aviez|avaient|fallait|avevamo|era|erano|fue|fueron|fui|foi|foram|(?:avons|avez|avions|abbiamo)\s+\p{L}+(?:é|ée|és|ées|i|is|it|u|us|ato|ata|ati|ate|uto|uta|ito|ita|to|ta))(?:[^\p{L}]|$)`)
 
 // namesRunFile reports a prompt that names a file one of the tool runs
 // items holds read, wrote or edited (runFile): by the name written whole

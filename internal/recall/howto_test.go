@@ -507,6 +507,8 @@ func TestPastOrNowForeign(t *testing.T) {
 		{"Abbiamo bisogno di una coda?", false},
 		{"What’s the agora channel name format?", false},
 		{"Nous avons choisi quel port pour le broker ?", true},
+		{"Tu l'avais mis sur quel port, le broker ?", true}, // the pluperfect, any person
+		{"Quels avions le broker suit-il ?", false},         // planes
 	} {
 		if got := pastOrNow(tt.prompt, nil); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
