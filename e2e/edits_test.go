@@ -383,3 +383,37 @@ func TestRealClientWriteReplacesARun(t *testing.T) {
 		t.Errorf("the warning does not set the four variables against the one:\n%s", block)
 	}
 }
+
+// TestRealClientLongEditKeepsItsChange: a session edits a long block of a
+// stylesheet in which one line deep inside changes: the capture keeps that
+// line and its neighbours (the edit's diff), where the edit's first 700 and
+// last 300 bytes would have left it out. In the next session a question
+// about that setting gets the edit's change as a warning.
+func TestRealClientLongEditKeepsItsChange(t *testing.T) {
+	w := newWorld(t)
+	var before, after strings.Builder
+	for i := range 60 {
+		line := fmt.Sprintf("  --kiln-step-%02d: %dpx;\n", i, 4*i)
+		if i == 40 {
+			before.WriteString("  --kiln-shelf-border: 1px solid #d4d4d4;\n")
+			after.WriteString("  --kiln-shelf-border: 1px solid #000000;\n")
+			continue
+		}
+		before.WriteString(line)
+		after.WriteString(line)
+	}
+	css := w.projectFile("shelves.css", ":root {\n"+before.String()+"}\n")
+	edit, err := json.Marshal(map[string]string{"file_path": css, "old_string": before.String(), "new_string": after.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := w.session("s1", nil, "Darken the shelf border.\nREADFILE "+css+"\nCALLTOOL Edit "+string(edit)+"\nREPLY Done.")
+	if b, _ := os.ReadFile(css); !strings.Contains(string(b), "#000000") {
+		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
+	}
+	block := warningBlock(t, w.session("s2", nil, "which shelf border does shelves.css set now?"))
+	old, now := strings.Index(block, "1px solid #d4d4d4"), strings.LastIndex(block, "1px solid #000000")
+	if old < 0 || now < old {
+		t.Errorf("the warning does not set the border before against the border after:\n%s", block)
+	}
+}

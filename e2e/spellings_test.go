@@ -26,3 +26,16 @@ func TestRealClientIdentifierSpelledAsWords(t *testing.T) {
 		t.Errorf("the write naming KilnActivity was not recalled:\n%.3000s", r)
 	}
 }
+
+// TestRealClientJapanesePrompt: a question asked in Japanese, naming
+// nothing in Latin letters, about a session held in English is cut into
+// its words, each searched by its English glosses (glosses/jpn.txt beside
+// the binaries): "釉薬" is glaze, "焼成" firing, "ポート" port.
+func TestRealClientJapanesePrompt(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "Which port does the glaze firing monitor listen on?\nSAY The glaze firing monitor listens on port 7311; the bisque monitor keeps 7310.")
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	if got := lastInjection(t, w.session("s3", nil, "釉薬の焼成モニターは何番のポートで待ち受けてたっけ？")); !strings.Contains(got, "7311") {
+		t.Errorf("the English session is not offered for the Japanese question:\n%s", got)
+	}
+}
