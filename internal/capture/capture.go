@@ -512,7 +512,7 @@ func messageEvent(sess store.Session, m transcript.Message, open *bool) (store.E
 		if m.Tool == nil {
 			return ev, false
 		}
-		if m.Tool.ID == "" && *open {
+		if m.Tool.Shell && *open {
 			// A command the user ran in shell mode, inside a private
 			// section of the conversation: as private as the prompt.
 			return ev, false

@@ -119,7 +119,8 @@ func (x *extractor) editsSaid(fixes []evi) (string, []evi) {
 var commentMarks = []string{"//", "#", "--", "/*", "*", "<!--"}
 
 // editChange finds, in an edit's observation ("Edit: path", then its
-// removed lines as "- …" and added lines as "+ …"), the line that says
+// removed lines as "- …", added lines as "+ …" and kept ones as "  …"),
+// the line that says
 // what it changed, and how, as a format of the line and the file: a line
 // it commented out, else the first code line it added and did not remove
 // (a comment explains, it does not fix), else the first code line it

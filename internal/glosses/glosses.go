@@ -28,6 +28,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 	"github.com/kljensen/snowball/russian"
+	"golang.org/x/text/unicode/norm"
 )
 
 // maxTable bounds what is read of one table; the largest (jpn.txt) is
@@ -264,7 +265,8 @@ func (d *Dict) Words(lang, run string) []string {
 	if rows == "" || !unspaced[lang] {
 		return nil
 	}
-	rs := []rune(run)
+	// The table's headwords are NFKC ("ｻｰﾊﾞｰ" is written "サーバー").
+	rs := []rune(norm.NFKC.String(run))
 	type span struct{ start, end int }
 	var found []span
 	for i := 0; i < len(rs); {
@@ -306,7 +308,7 @@ func (d *Dict) Words(lang, run string) []string {
 				covered += f.end - f.start
 			}
 		}
-		if to-from >= 2 && covered < to-from {
+		if to-from >= 2 && covered < to-from && slices.ContainsFunc(rs[from:to], func(r rune) bool { return r != 'ー' }) {
 			found = slices.DeleteFunc(found, func(f span) bool { return f.start >= from && f.end <= to })
 			found = append(found, span{from, to})
 		}

@@ -10,32 +10,45 @@ import (
 // edit too long to keep whole keeps fewer of them rather than cutting its
 // changes off: a 60-line block whose one line changed is stored as that
 // line and its neighbours, not as the block's first 700 bytes. A run of
-// kept lines left out is one line "  …".
+// kept lines left out is one line "  …". A MultiEdit is its edits' diffs,
+// one after another, fitted as one.
 
 // maxDiffCells bounds the table the line matching fills (removed lines
 // times added lines). A larger edit, past the lines it begins and ends
 // with unchanged, is stored as all removed then all added.
 const maxDiffCells = 1 << 18
 
-// diffContexts are the kept lines shown either side of a change, most
-// first, until the edit fits in maxHead+maxTail bytes; -1 keeps all.
-var diffContexts = []int{-1, 3, 1}
-
 type diffOp struct {
 	mark byte // ' ', '-' or '+'
 	line string
 }
 
-// changeSummary renders the edit of old into new as its marked lines.
-func changeSummary(old, new string) string {
-	ops := lineDiff(splitLines(old), splitLines(new))
-	var out string
-	for _, c := range diffContexts {
-		if out = renderDiff(ops, c); len(out) <= maxHead+maxTail {
+// changeSummary renders the edits, each an old and a new string, as their
+// marked lines: with every kept line when that fits in maxHead+maxTail
+// bytes, else with the kept lines within 3, then within 1, of a change.
+func changeSummary(edits ...[2]string) string {
+	diffs := make([][]diffOp, len(edits))
+	for i, e := range edits {
+		diffs[i] = lineDiff(splitLines(e[0]), splitLines(e[1]))
+	}
+	var shows [][]bool
+	for _, context := range [...]int{-1, 3, 1} {
+		shows = shows[:0]
+		size := 0
+		for _, ops := range diffs {
+			show := shown(ops, context)
+			shows = append(shows, show)
+			size += renderedSize(ops, show)
+		}
+		if size+len(diffs)-1 <= maxHead+maxTail {
 			break
 		}
 	}
-	return out
+	parts := make([]string, len(diffs))
+	for i, ops := range diffs {
+		parts[i] = render(ops, shows[i])
+	}
+	return strings.Join(parts, "\n")
 }
 
 // splitLines splits s into lines; "" is no line at all (an edit that
@@ -114,18 +127,51 @@ func lcsDiff(a, b []string) []diffOp {
 	return ops
 }
 
-// renderDiff writes ops, the kept lines within context lines of a change
-// only (all when context is negative).
-func renderDiff(ops []diffOp, context int) string {
+// shown marks the ops rendered: the changes, and the kept lines within
+// context lines of one (all when context is negative).
+func shown(ops []diffOp, context int) []bool {
 	show := make([]bool, len(ops))
 	for i, op := range ops {
-		if op.mark == ' ' && context >= 0 {
+		if context < 0 {
+			show[i] = true
 			continue
 		}
-		for k := max(i-max(context, 0), 0); k <= min(i+max(context, 0), len(ops)-1); k++ {
+		if op.mark == ' ' {
+			continue
+		}
+		for k := max(i-context, 0); k <= min(i+context, len(ops)-1); k++ {
 			show[k] = true
 		}
 	}
+	return show
+}
+
+// gapLine stands for a run of kept lines left out.
+const gapLine = "  …"
+
+// renderedSize is the length of render(ops, show), worked out without
+// building it: a large edit is measured for up to three contexts.
+func renderedSize(ops []diffOp, show []bool) int {
+	size, gap := 0, false
+	for i, op := range ops {
+		if !show[i] {
+			gap = true
+			continue
+		}
+		if gap {
+			size += len(gapLine) + 1
+		}
+		gap = false
+		size += len(op.line) + 3
+	}
+	if gap {
+		size += len(gapLine) + 1
+	}
+	return max(size-1, 0)
+}
+
+// render writes the ops show marks, each on a line after its mark.
+func render(ops []diffOp, show []bool) string {
 	var b strings.Builder
 	gap := false
 	for i, op := range ops {
@@ -134,7 +180,7 @@ func renderDiff(ops []diffOp, context int) string {
 			continue
 		}
 		if gap {
-			b.WriteString("  …\n")
+			b.WriteString(gapLine + "\n")
 		}
 		gap = false
 		b.WriteByte(op.mark)
@@ -143,7 +189,7 @@ func renderDiff(ops []diffOp, context int) string {
 		b.WriteByte('\n')
 	}
 	if gap {
-		b.WriteString("  …\n")
+		b.WriteString(gapLine + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -22,7 +22,7 @@ func TestChangeSummary(t *testing.T) {
 		{"new file", "", "x\ny", "+ x\n+ y"},
 		{"removed before added", "a\nb\nc\nd", "a\nB\nC\nd", "  a\n- b\n- c\n+ B\n+ C\n  d"},
 	} {
-		if got := changeSummary(tt.old, tt.new); got != tt.want {
+		if got := changeSummary([2]string{tt.old, tt.new}); got != tt.want {
 			t.Errorf("%s: changeSummary=\n%s\nwant\n%s", tt.name, got, tt.want)
 		}
 	}
@@ -42,7 +42,7 @@ func TestChangeSummaryLongBlock(t *testing.T) {
 		}
 		new = append(new, l)
 	}
-	got := changeSummary(strings.Join(old, "\n"), strings.Join(new, "\n"))
+	got := changeSummary([2]string{strings.Join(old, "\n"), strings.Join(new, "\n")})
 	want := "  …\n    property-57: value-57;\n    property-58: value-58;\n    property-59: value-59;\n-   border: 1px solid #d4d4d4;\n+   border: 1px solid #000000;\n    property-61: value-61;\n    property-62: value-62;\n    property-63: value-63;\n  …"
 	if got != want {
 		t.Fatalf("changeSummary=\n%s\nwant\n%s", got, want)
@@ -50,6 +50,58 @@ func TestChangeSummaryLongBlock(t *testing.T) {
 	o := Build("Edit", gjsonInput(t, "/a/index.css", strings.Join(old, "\n"), strings.Join(new, "\n")), "", false)
 	if !strings.Contains(o.Output, "+   border: 1px solid #000000;") || strings.Contains(o.Output, "bytes cut") {
 		t.Fatalf("Build kept:\n%s", o.Output)
+	}
+}
+
+// TestBuildMarksEveryLine: every line of a stored edit after its header
+// carries its mark, the first a kept one's two spaces included.
+func TestBuildMarksEveryLine(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"Edit", "MultiEdit"} {
+		input := gjsonInput(t, "/a/x.css", ".card {\n  a: 1;\n}", ".card {\n  a: 2;\n}")
+		if tool == "MultiEdit" {
+			input = gjson.Parse(`{"file_path":"/a/x.css","edits":[{"old_string":".card {\n  a: 1;\n}","new_string":".card {\n  a: 2;\n}"}]}`)
+		}
+		text := Build(tool, input, "", false).Text()
+		_, body, _ := strings.Cut(text, "\n")
+		for _, l := range strings.Split(body, "\n") {
+			if !strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "- ") && !strings.HasPrefix(l, "+ ") {
+				t.Errorf("%s: line %q without its mark in\n%s", tool, l, text)
+			}
+		}
+	}
+}
+
+// TestMultiEditFitsAsOne: a MultiEdit of two long blocks, each changing one
+// line, keeps fewer kept lines in both rather than being cut.
+func TestMultiEditFitsAsOne(t *testing.T) {
+	t.Parallel()
+	block := func(changed string) string {
+		var b strings.Builder
+		for i := range 30 {
+			if i == 15 {
+				b.WriteString(changed + "\n")
+				continue
+			}
+			fmt.Fprintf(&b, "  kiln-step-%02d: %d;\n", i, i)
+		}
+		return b.String()
+	}
+	edits, err := json.Marshal(map[string]any{"file_path": "/a/kiln.yml", "edits": []map[string]string{
+		{"old_string": block("  door: closed"), "new_string": block("  door: open")},
+		{"old_string": block("  vent: low"), "new_string": block("  vent: high")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Build("MultiEdit", gjson.ParseBytes(edits), "", false)
+	for _, want := range []string{"-   door: closed", "+   door: open", "-   vent: low", "+   vent: high"} {
+		if !strings.Contains(o.Output, want) {
+			t.Errorf("%q missing from\n%s", want, o.Output)
+		}
+	}
+	if strings.Contains(o.Output, "bytes cut") {
+		t.Errorf("cut:\n%s", o.Output)
 	}
 }
 
@@ -62,9 +114,9 @@ func TestChangeSummaryHuge(t *testing.T) {
 		fmt.Fprintf(&old, "old %d\n", i)
 		fmt.Fprintf(&new, "new %d\n", i)
 	}
-	got := changeSummary("head\n"+old.String(), "head\n"+new.String())
+	got := changeSummary([2]string{"head\n" + old.String(), "head\n" + new.String()})
 	if !strings.HasPrefix(got, "  head\n- old 0\n") || !strings.Contains(got, "+ new 2999") {
-		t.Fatalf("changeSummary head %q", got[:40])
+		t.Fatalf("changeSummary head %.40q", got)
 	}
 }
 
@@ -79,7 +131,15 @@ func FuzzChangeSummary(f *testing.F) {
 		if strings.Count(old, "\n")*strings.Count(new, "\n") > 10000 {
 			return
 		}
-		got := renderDiff(lineDiff(splitLines(old), splitLines(new)), -1)
+		ops := lineDiff(splitLines(old), splitLines(new))
+		show := shown(ops, -1)
+		got := render(ops, show)
+		for _, c := range []int{-1, 0, 1, 3} {
+			s := shown(ops, c)
+			if r := render(ops, s); renderedSize(ops, s) != len(r) {
+				t.Fatalf("context %d: renderedSize %d, rendered %d bytes: %q", c, renderedSize(ops, s), len(r), r)
+			}
+		}
 		var o, n []string
 		if got != "" || old != "" || new != "" {
 			for _, l := range strings.Split(got, "\n") {

@@ -118,13 +118,13 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 	}
 	switch tool {
 	case "Edit":
-		o.Output = changeSummary(get("old_string"), get("new_string"))
+		o.Output = changeSummary([2]string{get("old_string"), get("new_string")})
 	case "MultiEdit":
-		var parts []string
+		var edits [][2]string
 		for _, e := range input.Get("edits").Array() {
-			parts = append(parts, changeSummary(filtered(e.Get("old_string").String()), filtered(e.Get("new_string").String())))
+			edits = append(edits, [2]string{filtered(e.Get("old_string").String()), filtered(e.Get("new_string").String())})
 		}
-		o.Output = strings.Join(parts, "\n")
+		o.Output = changeSummary(edits...)
 	case "Write":
 		o.Output = "+ " + strings.ReplaceAll(get("content"), "\n", "\n+ ")
 	}
@@ -139,7 +139,13 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 			errs = maxErrors
 		}
 	}
-	o.Output = truncate(strings.TrimSpace(o.Output), maxHead, tail, errs, unread)
+	if tool == "Edit" || tool == "MultiEdit" {
+		// A diff's first line may be a kept one, whose mark is two spaces.
+		o.Output = strings.Trim(o.Output, "\n")
+	} else {
+		o.Output = strings.TrimSpace(o.Output)
+	}
+	o.Output = truncate(o.Output, maxHead, tail, errs, unread)
 	return o
 }
 

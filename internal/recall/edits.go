@@ -42,7 +42,8 @@ const maxEditOther = 2
 const maxEditChanges = 2
 
 // editChanges reads a file edit's text, as the capture renders it (its
-// header "Edit: <path>", then "- old" lines and "+ new" lines), for the
+// header "Edit: <path>", then its diff: "- " removed lines, "+ " added
+// ones, "  " kept ones around them), for the
 // lines it changed in place: an added line that is a removed line with a
 // few tokens changed (changedLine). Lines the edit left as they were are
 // passed over; other counts the lines it added or dropped besides,
@@ -61,9 +62,9 @@ func editChanges(text string) (changes []editChange, other int) {
 	// could be what it replaced, so the line may change in more places
 	// than one (changedLine's sole).
 	sole := len(removed) == 1 && len(added) == 1
-	// The lines the edit kept are matched first: a line inserted beside a
-	// like one ("import json" above "import os") replaces nothing, nor
-	// does one whose comment alone changed.
+	// A line removed and added again is matched first: moved, or with
+	// only its comment changed, it replaces nothing; nor does a line
+	// inserted beside a like one ("import json" above "import os").
 	usedR, usedA := make([]bool, len(removed)), make([]bool, len(added))
 	for j, a := range added {
 		for i, r := range removed {
@@ -110,8 +111,8 @@ func editChanges(text string) (changes []editChange, other int) {
 }
 
 // editLines reads a file edit's text, as the capture renders it (its
-// header "Edit: <path>", then "- old" lines and "+ new" lines): the file
-// and the lines removed and added, trimmed. Not an edit, or a failed one
+// header "Edit: <path>", then "- " removed lines, "+ " added ones and "  "
+// kept ones): the file and the lines removed and added, trimmed. Not an edit, or a failed one
 // (which changed nothing): ok is false.
 func editLines(text string) (file string, removed, added []string, ok bool) {
 	head, body, _ := strings.Cut(text, "\n")
@@ -632,8 +633,9 @@ func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 // writes, before b and after the snapshot a (when there is one), as a
 // snapshot of the lines it shows (editHeld, partial): a part of the file, which
 // entryDropped reads (an entry the write left out) and nothing else does,
-// as the file's other lines are not in it. An edit that only removed
-// lines is the newest and shows nothing the write could drop.
+// as the file's other lines are not in it. An edit showing no line (one
+// that only removed lines, none kept beside them) is the newest and shows
+// nothing the write could drop.
 func editBefore(sel []Item, b shown, a *shown) (shown, bool) {
 	var e shown
 	found := false
@@ -666,21 +668,10 @@ func fileEdits(sel []Item, file string) iter.Seq2[Item, []string] {
 }
 
 // editHeld is the lines an edit's text shows the file holding after it,
-// in order and trimmed: those it added and those it kept around them (the
-// capture marks a kept line "  ", and a run of them left out "  …").
+// in order (heldLines): those it added and those it kept around them.
 func editHeld(text string) []string {
-	_, body, _ := strings.Cut(text, "\n")
-	var held []string
-	for l := range strings.SplitSeq(body, "\n") {
-		t, ok := strings.CutPrefix(l, "+ ")
-		if !ok {
-			t, ok = strings.CutPrefix(l, "  ")
-		}
-		if t = strings.TrimSpace(t); ok && t != "" && t != "…" {
-			held = append(held, t)
-		}
-	}
-	return held
+	_, lines := heldLines(text)
+	return lines
 }
 
 // shownEdit is the file edit item it shows: itself, or the edit a request
@@ -916,7 +907,7 @@ type shown struct {
 }
 
 // addedBack reports an edit among sel (shownEdit), after the write b, of
-// its file that adds line l again.
+// its file that shows line l again, added or kept beside its change.
 func addedBack(sel []Item, b shown, l string) bool {
 	for it, added := range fileEdits(sel, b.file) {
 		if it.Time.After(b.it.Time) && slices.Contains(added, l) {
@@ -1022,9 +1013,9 @@ const maxSnapshotDiff = 8
 
 // snapshotDiff is the text of an edit of file that made the lines older
 // into newer: the lines either holds and the other lacks (as many times as
-// it lacks them), "- " for the removed, "+ " for the added, as the capture
-// writes an edit; false when they differ in more than maxSnapshotDiff
-// lines either way.
+// it lacks them), "- " for the removed, "+ " for the added, marked as the
+// capture marks an edit's; false when they differ in more than
+// maxSnapshotDiff lines either way.
 func snapshotDiff(file string, older, newer []string) (string, bool) {
 	removed, added := missing(older, newer), missing(newer, older)
 	if len(removed) > maxSnapshotDiff || len(added) > maxSnapshotDiff {
@@ -1084,10 +1075,26 @@ func diffWindow(a, b string, n int) (string, string) {
 }
 
 // fileShown is the file a tool run's text shows the content of, and the
-// lines it holds: a read's lines (past their numbers), a write's lines, an
-// edit's added and kept ones, each trimmed. "" for any other text, or a
-// failed call.
+// lines it holds (heldLines). "" for any other text, or a failed call.
 func fileShown(text string) (file string, held map[string]bool) {
+	file, lines := heldLines(text)
+	if file == "" {
+		return "", nil
+	}
+	held = make(map[string]bool, len(lines))
+	for _, l := range lines {
+		held[l] = true
+	}
+	return file, held
+}
+
+// heldLines is the file a tool run's text shows the content of, and the
+// lines it shows the file holding, in order, each trimmed, blank ones left
+// out: a read's lines (past their numbers), a write's lines, an edit's
+// added lines and those it kept around its changes (the capture marks a
+// kept line "  ", and a run of them left out "  …"). "" for any other
+// text, or a failed call.
+func heldLines(text string) (file string, held []string) {
 	head, body, _ := strings.Cut(text, "\n")
 	name, file, ok := strings.Cut(head, ": ")
 	if !ok || strings.HasSuffix(file, " (error)") {
@@ -1098,7 +1105,6 @@ func fileShown(text string) (file string, held map[string]bool) {
 	default:
 		return "", nil
 	}
-	held = make(map[string]bool)
 	lines := strings.Split(body, "\n")
 	for i, l := range lines {
 		// A text cut when stored cuts the lines either side of its
@@ -1110,13 +1116,13 @@ func fileShown(text string) (file string, held map[string]bool) {
 			l = withoutLineNumber(l)
 		} else if a, ok := strings.CutPrefix(l, "+ "); ok {
 			l = a
-		} else if k, ok := strings.CutPrefix(l, "  "); ok && k != "…" {
+		} else if k, ok := strings.CutPrefix(l, "  "); ok && name != "Write" && k != "…" {
 			l = k // a line the edit kept
 		} else {
 			continue
 		}
 		if t := strings.TrimSpace(l); t != "" {
-			held[t] = true
+			held = append(held, t)
 		}
 	}
 	return file, held

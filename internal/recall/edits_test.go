@@ -112,6 +112,11 @@ func TestEditChanges(t *testing.T) {
 	if got, _ := editChanges("Edit: /a/app.yml\n- retries: 3 # was 2\n+ retries: 3 # keep low"); got != nil {
 		t.Errorf("a comment read as a change: %+v", got)
 	}
+	// One line changed among lines the edit kept is its sole change, which
+	// may differ in more than one place (a URL's host and path).
+	if got, other := editChanges("Edit: /deploy/kiln.yml\n  name: kiln\n- url: https://old.kiln.test/api/v1/glaze\n+ url: https://new.kiln.test/api/v2/glaze\n  port: 80"); len(got) != 1 || other != 0 {
+		t.Errorf("one line changed among kept ones: %+v, %d other", got, other)
+	}
 	// A comment rewritten beside a value is no line added or dropped.
 	if got, other := editChanges("Edit: /web/theme.css\n- /* kiln palette */\n+ /* ember palette */\n  body {\n-   background: #f5f5f5;\n+   background: #ffffff;\n  }"); len(got) != 1 || other != 0 {
 		t.Errorf("a comment rewritten beside a value: %+v, %d other", got, other)

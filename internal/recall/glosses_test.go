@@ -257,6 +257,25 @@ func TestJapaneseWordsFindTheirEnglish(t *testing.T) {
 	}
 }
 
+// TestJapaneseWordsOnlyOfJapanese: a prompt in Chinese, all Han
+// characters, is not cut with the Japanese dictionary ("把手", a handle,
+// is no word of "我们上次把手纸放在哪个目录"); a long Japanese prompt gives
+// at most maxTerms concepts, as any prompt does.
+func TestJapaneseWordsOnlyOfJapanese(t *testing.T) {
+	t.Parallel()
+	for _, c := range concepts("我们上次把手纸放在哪个目录", repoGlosses()) {
+		if slices.Contains(c.forms, "把手") {
+			t.Errorf("a Chinese prompt cut into Japanese words: %q", c.forms)
+		}
+	}
+	long := strings.Join([]string{"サーバー", "ポート", "設定", "番号", "単語", "音節", "ハイライト", "タイミング", "パート", "ミリ秒",
+		"実装", "ノート", "本文", "バグ", "フィールド", "順番", "情報", "場合", "データベース", "キャッシュ", "ログイン", "パスワード",
+		"リセット", "メール", "送信", "釉薬", "焼成", "環境", "変数", "リポジトリ"}, "の")
+	if n := len(concepts(long, repoGlosses())); n > maxTerms {
+		t.Errorf("%d concepts of a long Japanese prompt, want at most %d", n, maxTerms)
+	}
+}
+
 // TestGenericTranslationIsNoSpecificMatch: another language's word matched
 // only by a generic translation ("тесты", tests; "correr", run) makes a
 // match as specific as the English word would, nothing; one matched by a

@@ -2354,7 +2354,7 @@ func editAfter(ctx context.Context, db *store.DB, ev, next store.Event) (store.E
 }
 
 // addedLines is what a file edit's text, as the capture renders it (its
-// header, then "- old" lines before "+ new" lines), shows of the change:
+// header, then "- " removed, "+ " added and "  " kept lines), shows of the change:
 // the header and the added lines that were not there before. The old lines
 // share no word with the fix, and an excerpt of the whole would fall back to
 // its start, the removed code. The text itself when nothing was added (a

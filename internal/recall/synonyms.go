@@ -26,13 +26,13 @@ var synonymGroups = [][]string{
 	{"folder", "directory", "dir"},
 	{"login", "signin", "logon"},
 	{"photo", "photos", "picture", "pictures", "image", "images"},
-	// Abbreviations code writes in names ("MIN_FACE_SIZE", "maxRetries",
-	// "PROD_URL", "submitBtn") for the words a question says.
-	{"min", "minimum"},
-	{"max", "maximum"},
-	{"prod", "production"},
-	{"btn", "button"},
 }
+
+// abbreviations are the short forms code writes in names ("MIN_FACE_SIZE",
+// "maxRetries", "PROD_URL", "submitBtn") for a word a question says in
+// full. One way only: a prompt's "min" is as often minutes ("wait 5 min"),
+// and its "max" a name.
+var abbreviations = map[string]string{"minimum": "min", "maximum": "max", "production": "prod", "button": "btn"}
 
 // synonymIndex maps each group word's index key to its group.
 var synonymIndex = sync.OnceValue(func() map[string][]string {
@@ -45,8 +45,8 @@ var synonymIndex = sync.OnceValue(func() map[string][]string {
 	return m
 })
 
-// withSynonyms adds to each concept the words of its synonym group, as more
-// ways of writing it.
+// withSynonyms adds to each concept the words of its synonym group, and
+// the abbreviation of a word said in full, as more ways of writing it.
 func withSynonyms(cs []concept) []concept {
 	idx := synonymIndex()
 	for i := range cs {
@@ -55,6 +55,9 @@ func withSynonyms(cs []concept) []concept {
 			if g = idx[k]; g != nil {
 				break
 			}
+		}
+		if a, ok := abbreviations[cs[i].forms[0]]; ok {
+			g = append(slices.Clip(g), a)
 		}
 		for _, w := range g {
 			k := indexKey(w)

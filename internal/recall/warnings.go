@@ -430,7 +430,8 @@ func isHostByte(b byte) bool {
 // mark of code (a call, a dotted or joined name), which a word search
 // cannot mistake, and not a path, a version or a number (a removal undone
 // in its statement, "and reinstalled", is none: claim.Claim.Removed). An
-// edit's removed lines are the removal itself, not the code as it was.
+// edit's removed lines are the removal itself, not the code as it was;
+// its added and kept lines are.
 // The name is returned for such a removal even when no shown item names
 // it (ok false), for the store to be asked (introduced).
 func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (said, string, bool) {
@@ -446,8 +447,8 @@ func namesRemoved(sel []Item, paired map[[2]int64]bool, n said, c claim.Claim) (
 	}
 	name, bare := stmt[at+1:at+1+len(c.Value)], strings.TrimSuffix(c.Value, "()") // a call names it with its arguments
 	o, ok := namedBefore(sel, paired, n, func(text string) bool {
-		if _, _, added, ok := editLines(text); ok {
-			text = strings.Join(added, "\n")
+		if _, _, _, ok := editLines(text); ok {
+			text = strings.Join(editHeld(text), "\n") // the code as it stands after it
 		}
 		text = strings.ToLower(text)
 		return wordIn(text, bare) && !slices.ContainsFunc(claim.Parse(text), func(o claim.Claim) bool {

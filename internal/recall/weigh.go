@@ -77,7 +77,7 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 		}
 	}
 	stops := stopsFor(prompt)
-	out = japaneseWords(out, stops, dict)
+	out = japaneseWords(out, prompt, stops, dict)
 	if langs := stops.fw.Languages(); len(langs) > 1 {
 		for i := range out {
 			if p := cognatePrefix(out[i].forms[0]); p != "" {
@@ -113,8 +113,14 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 // で" is "音節" (syllable) and "ハイライト" (highlight), which a session held
 // in English wrote, where the run is a phrase no session wrote whole. A
 // run the dictionary finds no word in stays as it is; without the
-// dictionary, so do all.
-func japaneseWords(cs []concept, stops stopSet, dict *glosses.Dict) []concept {
+// dictionary, so do all. Only a prompt written with kana is Japanese: one
+// in Chinese is all Han characters, whose words the Japanese dictionary
+// would misread ("把手", a handle, in "把手纸放在"). At most maxTerms
+// concepts, as terms gives.
+func japaneseWords(cs []concept, prompt string, stops stopSet, dict *glosses.Dict) []concept {
+	if !strings.ContainsFunc(prompt, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana) }) {
+		return cs
+	}
 	var out []concept
 	for _, c := range cs {
 		var ws []string
@@ -123,10 +129,12 @@ func japaneseWords(cs []concept, stops stopSet, dict *glosses.Dict) []concept {
 		}
 		if len(ws) == 0 {
 			out = append(out, c)
-			continue
 		}
 		for _, w := range ws {
 			out = append(out, withGlosses(concept{forms: []string{w}, keys: []string{indexKey(w)}}, []string{"jpn"}, stops, dict))
+		}
+		if len(out) >= maxTerms {
+			return out[:maxTerms]
 		}
 	}
 	return out

@@ -60,6 +60,9 @@ type Tool struct {
 	// call abandoned before its result (a later prompt or interrupt shows it)
 	// and for calls still open when a final read ends.
 	HasResult bool
+	// Shell reports a command the user ran in shell mode ("!cmd"), not a
+	// tool call of the model's: it has no ID.
+	Shell bool
 }
 
 // Batch is the result of one Read.
@@ -347,6 +350,7 @@ func (b *builder) user(i int, r *row) {
 		b.shellOutput(i, r, joined)
 		return
 	}
+	b.shellCmd = ""
 	if cmd, shell := strings.CutPrefix(text, "!"); shell && strings.HasPrefix(strings.TrimSpace(joined), "<bash-input>") {
 		b.shellCmd = cmd
 	}
@@ -364,7 +368,9 @@ func (b *builder) user(i int, r *row) {
 // command printed is the world's word, as a tool's output is, and the
 // session that saw an error there may be asked about it later. Claude Code
 // records no exit status, so the call is not marked failed. It has no tool
-// id; its row's uuid keys it.
+// id; its row's uuid keys it. The command is the shell-mode prompt right
+// before it, read in the same read (Claude Code writes the two rows at
+// once); without one the call names none.
 func (b *builder) shellOutput(i int, r *row, text string) {
 	t := strings.TrimSpace(text)
 	if !strings.HasPrefix(t, "<bash-stdout>") && !strings.HasPrefix(t, "<bash-stderr>") {
@@ -382,8 +388,9 @@ func (b *builder) shellOutput(i int, r *row, text string) {
 		return
 	}
 	input, _ := json.Marshal(map[string]string{"command": b.shellCmd})
+	b.shellCmd = ""
 	it := &item{msg: r.message0(ToolCall, ""), first: i, last: i}
-	it.msg.Tool = &Tool{Name: "Bash", Input: input, Output: strings.Join(parts, "\n"), HasResult: true}
+	it.msg.Tool = &Tool{Name: "Bash", Input: input, Output: strings.Join(parts, "\n"), HasResult: true, Shell: true}
 	b.items = append(b.items, it)
 	b.used[i] = true
 }

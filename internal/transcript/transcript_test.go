@@ -918,3 +918,26 @@ func TestCounts(t *testing.T) {
 
 // end is a stop_reason: the message is complete.
 const end = "end_turn"
+
+// TestShellOutputNamesItsCommand: a shell-mode output row is a Bash call
+// of the command the shell-mode prompt right before it ran, and only of
+// that one: an output after another prompt names none.
+func TestShellOutputNamesItsCommand(t *testing.T) {
+	t.Parallel()
+	data := []byte(rowLine(prompt("u1", "<bash-input>bd onboard</bash-input>")) +
+		rowLine(prompt("u2", "<bash-stderr>Error: missing key</bash-stderr>")) +
+		rowLine(prompt("u3", "now fix it")) +
+		rowLine(prompt("u4", "<bash-stdout>done</bash-stdout>")))
+	var cmds []string
+	for _, m := range mustRead(t, data, 0, true).Messages {
+		if m.Kind == ToolCall {
+			if !m.Tool.Shell || m.Tool.ID != "" {
+				t.Errorf("a shell-mode call: %+v", m.Tool)
+			}
+			cmds = append(cmds, string(m.Tool.Input))
+		}
+	}
+	if want := []string{`{"command":"bd onboard"}`, `{"command":""}`}; !reflect.DeepEqual(cmds, want) {
+		t.Errorf("commands %q, want %q", cmds, want)
+	}
+}
