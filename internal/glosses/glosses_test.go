@@ -276,3 +276,24 @@ func TestNilDictMissesEverything(t *testing.T) {
 		t.Errorf("Missing() = %v, want %v", got, want)
 	}
 }
+
+// BenchmarkWords: cutting a Japanese prompt into words, the table read
+// once first (the hook reads it once per Japanese prompt: see
+// BenchmarkWordsFirst).
+func BenchmarkWords(b *testing.B) {
+	d := repo()
+	const prompt = "単語をタップしたときの音節ハイライトで、タイミング情報がない場合は何ミリ秒で進める実装になってたっけ"
+	d.Words("jpn", prompt)
+	for b.Loop() {
+		d.Words("jpn", prompt)
+	}
+}
+
+// BenchmarkWordsFirst: a prompt hook's first Japanese prompt, the table
+// read from the repository's glosses/ (2.2 MB) and searched.
+func BenchmarkWordsFirst(b *testing.B) {
+	const prompt = "単語をタップしたときの音節ハイライトで、タイミング情報がない場合は何ミリ秒で進める実装になってたっけ"
+	for b.Loop() {
+		repo().Words("jpn", prompt)
+	}
+}

@@ -172,3 +172,20 @@ func gjsonInput(t *testing.T, file, old, new string) gjson.Result {
 	}
 	return gjson.ParseBytes(b)
 }
+
+// BenchmarkChangeSummary: a PostToolUse of an edit of a 400-line block with
+// one line changed in its middle (kept lines cut to fit).
+func BenchmarkChangeSummary(b *testing.B) {
+	var old, new strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&old, "  kiln-step-%03d: %d;\n", i, i)
+		if i == 200 {
+			new.WriteString("  kiln-door: open;\n")
+			continue
+		}
+		fmt.Fprintf(&new, "  kiln-step-%03d: %d;\n", i, i)
+	}
+	for b.Loop() {
+		changeSummary([2]string{old.String(), new.String()})
+	}
+}
