@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"iter"
@@ -8,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
@@ -959,7 +962,7 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 		}
 		shown := " " + foldWords(it.Excerpt) + " "
 		labelled := claim.LabelledChanges(text)
-		for i, c := range append(labelled, claim.InlineChanges(text)...) {
+		for i, c := range append(labelled, askedFirst(claim.InlineChanges(text), text, it.promptConcepts)...) {
 			// A change the excerpt leaves out is not what the memory was
 			// recalled for. A labelled line is a line of its own; a value
 			// changed inside a line may be named elsewhere too ("~250ms
@@ -977,6 +980,48 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 				Note: fmt.Sprintf("the memory (%s) states the change from the first to the second; the second is the newer.", date(it.Time))})
 			paired[pair(itemKey(it), itemKey(it))] = true
 			break
+		}
+	}
+	return out
+}
+
+// askedFirst orders the changes a text states inside its lines by how much
+// of the prompt's concepts cs the line stating each names, most first
+// (specific ones first, then any), the text's order among equals: a summary
+// that lists a package swapped ("expo-av → expo-audio") above the close
+// button resized ("28px … (was oversized 56px)") warns of the one the prompt
+// asks about ("how big is the close button now?"). Of several, those whose
+// line names none of the prompt's specific concepts are dropped: a list of
+// changes is not all about what was asked ("how thick is the progress bar
+// now?" asks none of the three).
+func askedFirst(changes []claim.LabelledChange, text string, cs []concept) []claim.LabelledChange {
+	if len(changes) < 2 {
+		return changes
+	}
+	type scored struct{ cov, spec float64 }
+	score := make([]scored, len(changes))
+	for i, c := range changes {
+		for l := range strings.Lines(text) {
+			if strings.Contains(l, c.Old) && strings.Contains(l, c.New) {
+				score[i].cov, score[i].spec = coverage(cs, keysOf(l))
+				break
+			}
+		}
+	}
+	idx := make([]int, len(changes))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if d := cmp.Compare(score[b].spec, score[a].spec); d != 0 {
+			return d
+		}
+		return cmp.Compare(score[b].cov, score[a].cov)
+	})
+	var out []claim.LabelledChange
+	for _, k := range idx {
+		if score[k].spec > 0 {
+			out = append(out, changes[k])
 		}
 	}
 	return out
@@ -1311,8 +1356,11 @@ func sameField(a, b string) bool {
 
 // showsLine reports whether an excerpt, folded and padded with a space at
 // each end, shows a line: the line's words from their start, whole, the
-// first 40 bytes of a long line (an excerpt may clip its end). A line of a
-// few letters ("on") is in any excerpt, so it shows nothing.
+// first 40 bytes of a long line (an excerpt may clip its end). A short
+// line starts and ends where a word does: at a space or a mark ("56px" in
+// "(was oversized 56px)", "kelbo-mq" in "(kelbo-mq → plenk-mq)"), not
+// inside a longer word. A line of a few letters
+// ("on") is in any excerpt, so it shows nothing.
 func showsLine(shown, line string) bool {
 	l := foldWords(line)
 	if len(l) < 4 {
@@ -1321,7 +1369,12 @@ func showsLine(shown, line string) bool {
 	if len(l) > 40 {
 		return strings.Contains(shown, " "+cutRunes(l, 40))
 	}
-	return strings.Contains(shown, " "+l+" ")
+	return anyAt(shown, l, func(at int) bool {
+		before, _ := utf8.DecodeLastRuneInString(shown[:at])
+		after, _ := utf8.DecodeRuneInString(shown[at+len(l):])
+		letter := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+		return !letter(before) && !letter(after)
+	})
 }
 
 // later reports whether a, ranked i, was said after b, ranked j.

@@ -257,6 +257,34 @@ func TestLabelledChangeWarns(t *testing.T) {
 	}
 }
 
+// TestInlineChangeOfManyTheAskedOne: a summary stating several changes
+// inside its lines warns of the one whose line names what the prompt asks,
+// wherever it stands in the list, a value shown before a mark ("56px)") as
+// shown; of none when no line names it. The texts are made up.
+func TestInlineChangeOfManyTheAskedOne(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	text := "Kiln dashboard redone:\n- Glaze queue client changed from `kelbo-mq` to `plenk-mq`\n- Compact 28px round door button (was oversized 56px)\n- Refresh bumped 250ms → 300ms"
+	ev := store.Event{ID: 42, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: text}
+	for prompt, want := range map[string]string{
+		"how big is the kiln door button now?":    "oversized 56px",
+		"which glaze queue client does it use?":   "`kelbo-mq`",
+		"what colour is the kiln dashboard logo?": "",
+	} {
+		it := messageItem(ev, text)
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(prompt, nil), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it.promptConcepts = cs
+		ws := labelledWarnings([]Item{it}, nil, map[[2]int64]bool{})
+		if want == "" && len(ws) != 0 || want != "" && (len(ws) != 1 || ws[0].A.Title != want) {
+			t.Errorf("%q: warnings %+v, want the change from %q", prompt, ws, want)
+		}
+	}
+}
+
 // A memory of Claude's that states a change inside a line ("from A to B",
 // "A → B") warns with both values, listed with it, as a labelled change
 // does: its excerpt may show the older value beside the newer. A user's
