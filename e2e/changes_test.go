@@ -142,3 +142,17 @@ func TestRealClientFailedRunAnswersWhatFailed(t *testing.T) {
 		t.Fatalf("the failed type check is not offered:\n%v", reqs)
 	}
 }
+
+// TestRealClientSummaryOfChangesWarnsOfTheAskedOne: a session's summary
+// lists three changes inside its lines, the door button's resize second.
+// In the next session a question about the door button gets a warning of
+// that change, not of the first in the list.
+func TestRealClientSummaryOfChangesWarnsOfTheAskedOne(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "Redo the kiln dashboard.\nSAY Kiln dashboard redone:\nSAY - Glaze queue client changed from `kelbo-mq` to `plenk-mq`\nSAY - Compact 28px round door button (was oversized 56px)\nSAY - Refresh bumped 250ms → 300ms")
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	block := warningBlock(t, w.session("s3", nil, "how big is the kiln door button now?"))
+	if !strings.Contains(block, "oversized 56px") || !strings.Contains(block, "28px") || strings.Contains(block, "kelbo-mq") {
+		t.Errorf("the warning is not of the door button's change:\n%s", block)
+	}
+}
