@@ -1028,12 +1028,16 @@ func askedFirst(changes []claim.LabelledChange, text string, cs []concept) []cla
 }
 
 // changeSource is the text of a memory that can state a change made: an
-// answer of Claude's, an entry distilled from one, a subagent's report, or
-// a plan Claude had approved. A user's lines ask for a change or describe
-// one wanted; a tool's output states no decision.
+// answer of Claude's, an entry distilled from one, a subagent's report
+// (a Task result, or a background agent's, which Claude Code delivers as a
+// user message opening with <task-notification>), or a plan Claude had
+// approved. A user's lines ask for a change or describe one wanted; a
+// tool's output states no decision.
 func changeSource(it Item) (string, bool) {
 	switch {
 	case it.Kind == store.TypeAgentResponse:
+		return it.event.Text, true
+	case it.Kind == store.TypeUserPrompt && strings.HasPrefix(strings.TrimSpace(it.event.Text), "<task-notification>"):
 		return it.event.Text, true
 	case it.Kind == KindEntry:
 		return it.Text + "\n" + it.Quote, true

@@ -305,6 +305,13 @@ func TestInlineChangeWarns(t *testing.T) {
 			t.Errorf("a %s warned: %+v", kind, ws)
 		}
 	}
+	// A background agent's report, which Claude Code delivers as a user
+	// message, is a subagent's.
+	note := store.Event{ID: 44, Time: day, Type: store.TypeUserPrompt, Project: proj,
+		Text: "<task-notification>\n<status>completed</status>\n<result>" + text + "</result>\n</task-notification>"}
+	if ws := labelledWarnings([]Item{messageItem(note, text)}, nil, map[[2]int64]bool{}); len(ws) != 1 {
+		t.Errorf("a background agent's report: %+v, want one warning", ws)
+	}
 	// A subagent's report and a plan Claude presented are Claude's words;
 	// so is an entry distilled from them.
 	for _, tool := range []string{"Task", "ExitPlanMode"} {
