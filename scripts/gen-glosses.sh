@@ -18,50 +18,17 @@ for l in $langs; do pkgs="$pkgs dict-freedict-$l-eng"; done
 if ! dpkg -s $pkgs >/dev/null 2>&1; then
 	apt-get install -y $pkgs >/dev/null
 fi
-for l in $langs; do
+# Each FreeDict table: for each headword of one word, its one-word English
+# translations. Japanese (FreeDict's jpn-eng is JMdict) keeps its headwords of
+# two characters or more written with kanji or katakana (a verb's kana ending
+# after its kanji allowed; words in hiragana alone are mostly grammar), each
+# with its first four translations ("to fix" read as "fix"), NFKC as
+# glosses.Dict.Words reads a prompt; recall cuts a prompt's runs of kanji and
+# kana into these headwords.
+for l in $langs jpn; do
 	python3 - "$l" "$dir/$l.txt" <<'PY'
 import gzip, re, sys, unicodedata
 lang, out = sys.argv[1], sys.argv[2]
-b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-def num(s):
-    n = 0
-    for c in s:
-        n = n * 64 + b64.index(c)
-    return n
-data = gzip.open(f"/usr/share/dictd/freedict-{lang}-eng.dict.dz").read()
-glosses = {}
-for line in open(f"/usr/share/dictd/freedict-{lang}-eng.index", encoding="utf-8"):
-    head, off, size = line.rstrip("\n").split("\t")[:3]
-    if head.startswith("00-database") or head.startswith("00database"):
-        continue
-    head = unicodedata.normalize("NFC", head.strip().lower())
-    # One word of letters: recall matches a prompt's single words.
-    if not re.fullmatch(r"[^\W\d_]{2,}", head):
-        continue
-    body = data[num(off):num(off) + num(size)].decode("utf-8").split("\n")[1:]
-    words = glosses.setdefault(head, [])
-    for row in body:
-        row = re.sub(r"^\s*\d+\.\s*", "", row.strip())
-        for g in row.split(","):
-            g = g.strip().lower()
-            # An English translation of one word; "give up", "(fig.)" are not.
-            if re.fullmatch(r"[a-z]{2,}", g) and g not in words:
-                words.append(g)
-with open(out, "w", encoding="utf-8") as f:
-    f.write(f"# {lang}-eng glosses from FreeDict (GPL-2.0-or-later): headword, then its one-word English translations\n")
-    for head in sorted(glosses, key=lambda h: h.encode()):
-        if glosses[head]:
-            f.write(head + " " + " ".join(glosses[head]) + "\n")
-PY
-done
-# Japanese: FreeDict's jpn-eng is JMdict. Its headwords of two characters or
-# more written with kanji or katakana (a verb's kana ending after its kanji
-# allowed; words in hiragana alone are mostly grammar), each with its first
-# four one-word English translations ("to fix" read as "fix"). recall cuts a
-# prompt's runs of kanji and kana into these headwords (glosses.Dict.Words).
-python3 - "$dir/jpn.txt" <<'PY'
-import gzip, re, sys, unicodedata
-out = sys.argv[1]
 b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 def num(s):
     n = 0
@@ -73,34 +40,50 @@ def kanji_kana(c):
     return 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x30A0 <= o <= 0x30FF or c in "々ー"
 def hira(c):
     return 0x3040 <= ord(c) <= 0x309F
-data = gzip.open("/usr/share/dictd/freedict-jpn-eng.dict.dz").read()
+def japanese_word(head):
+    return len(head) >= 2 and all(kanji_kana(c) or hira(c) for c in head) and any(kanji_kana(c) and c != "ー" for c in head)
+data = gzip.open(f"/usr/share/dictd/freedict-{lang}-eng.dict.dz").read()
 glosses = {}
-for line in open("/usr/share/dictd/freedict-jpn-eng.index", encoding="utf-8"):
+for line in open(f"/usr/share/dictd/freedict-{lang}-eng.index", encoding="utf-8"):
     head, off, size = line.rstrip("\n").split("\t")[:3]
-    if head.startswith("00database"):
+    if head.startswith("00-database") or head.startswith("00database"):
         continue
-    head = unicodedata.normalize("NFKC", head.strip())
-    if len(head) < 2 or not all(kanji_kana(c) or hira(c) for c in head) or not any(kanji_kana(c) and c != "ー" for c in head):
-        continue
+    if lang == "jpn":
+        head = unicodedata.normalize("NFKC", head.strip())
+        if not japanese_word(head):
+            continue
+    else:
+        head = unicodedata.normalize("NFC", head.strip().lower())
+        # One word of letters: recall matches a prompt's single words.
+        if not re.fullmatch(r"[^\W\d_]{2,}", head):
+            continue
     body = data[num(off):num(off) + num(size)].decode("utf-8").split("\n")[1:]
     words = glosses.setdefault(head, [])
     for row in body:
         row = row.strip()
-        # Part-of-speech lines, notes and cross-references are no translations.
-        if not row or row.startswith("(") or row.startswith("Note:") or row.startswith("[") and "]" not in row:
-            continue
-        row = re.sub(r"^\d+\.\s*", "", row)
-        row = re.sub(r"\{[^}]*\}|\[[^\]]*\]|\([^)]*\)", "", row)
+        if lang == "jpn":
+            # Part-of-speech lines, notes and cross-references are no translations.
+            if not row or row.startswith("(") or row.startswith("Note:") or row.startswith("[") and "]" not in row:
+                continue
+            row = re.sub(r"\{[^}]*\}|\[[^\]]*\]|\([^)]*\)", "", row)
+        row = re.sub(r"^\s*\d+\.\s*", "", row)
         for g in row.split(","):
-            g = re.sub(r"^to ", "", g.strip().lower())
+            g = g.strip().lower()
+            if lang == "jpn":
+                g = re.sub(r"^to ", "", g)
+            # An English translation of one word; "give up", "(fig.)" are not.
             if re.fullmatch(r"[a-z]{2,}", g) and g not in words:
                 words.append(g)
 with open(out, "w", encoding="utf-8") as f:
-    f.write("# jpn-eng glosses from FreeDict's JMdict (CC-BY-SA-3.0): headword, then its one-word English translations\n")
+    if lang == "jpn":
+        f.write("# jpn-eng glosses from FreeDict's JMdict (CC-BY-SA-3.0): headword, then its one-word English translations\n")
+    else:
+        f.write(f"# {lang}-eng glosses from FreeDict (GPL-2.0-or-later): headword, then its one-word English translations\n")
     for head in sorted(glosses, key=lambda h: h.encode()):
         if glosses[head]:
-            f.write(head + " " + " ".join(glosses[head][:4]) + "\n")
+            f.write(head + " " + " ".join(glosses[head][:4] if lang == "jpn" else glosses[head]) + "\n")
 PY
+done
 (cd "$dir/.." && go run ./scripts/glosses-rus -dict /usr/share/dictd -o "$dir/rus.txt")
 {
 	echo "glosses/*.txt are generated by scripts/gen-glosses.sh from Debian's FreeDict dictionaries"
