@@ -185,6 +185,12 @@ const inlineValue = "(`[^`\\n]+`|\"[^\"\\n]+\"|[^\\s`\"()]+)"
 // a sentence in quotes.
 const maxInlineValue = 80
 
+// valueNoun is the one word a value of an inline change may have after it,
+// saying what it measures or names ("from 12px thick to …", "updated all
+// "2024" references to …"), and valueLead the few before the newer ("… to
+// a thin 3px track"): the two values must still be alike (alikeValues).
+const valueNoun, valueLead = `(?:\s+\p{L}+)?`, `(?:(?:a|an|the)\s+)?(?:\p{L}+\s+)?`
+
 // inlineChangeREs find a change a sentence states in one line: "from A to
 // B" ("change primary text from `#1e293b` to `#0f172a`", "reduced from 12px
 // to 3px"), "changed A to B", "replaced A with B", "A → B", and the newer
@@ -202,9 +208,9 @@ var inlineChangeREs = []struct {
 	old, new int
 	cued     bool
 }{
-	{[]string{"from "}, lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + `\s+to\s+` + inlineValue), 1, 2, true},
+	{[]string{"from "}, lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + valueNoun + `\s+to\s+` + valueLead + inlineValue), 1, 2, true},
 	{[]string{"chang", "replac", "switched", "bumped", "updated", "renamed"},
-		lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+` + inlineValue + `\s+(?:to|with|by)\s+` + inlineValue), 1, 2, false},
+		lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+(?:(?:all|every|each)\s+)?` + inlineValue + valueNoun + `\s+(?:to|with|by)\s+` + valueLead + inlineValue), 1, 2, false},
 	{[]string{"→", "->", "⇒"}, lazyregexp.New(inlineValue + `\s*(?:→|->|⇒)\s*` + inlineValue), 1, 2, true},
 	// The newer value is the nearest of the few words before the
 	// parenthesis alike with the older (new -1: nearestAlike).

@@ -102,6 +102,12 @@ func TestInlineChanges(t *testing.T) {
 		{"We moved from Postgres to Chroma.", nil},
 		{"```\nx = from(a) to(b)\nport 8080 -> 9090\n```", nil},
 		{"The timeout stays 30 s (was 30 s)", nil},
+		// A word after a value says what it measures, and a few before the
+		// newer describe it; the values must still be alike.
+		{"- Kiln bar: reduced from 12px thick to a thin 3px track", []LabelledChange{{"12px", "3px"}}},
+		{"Updated all \"2024\" references to \"2025\" in the kiln queries", []LabelledChange{{`"2024"`, `"2025"`}}},
+		{"The glaze job runs from 02:00 nightly to 04:00.", nil},
+		{"We moved from Heroku hosting to a small Fly app.", nil},
 	} {
 		if got := InlineChanges(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("InlineChanges(%q) = %q, want %q", c.text, got, c.want)
