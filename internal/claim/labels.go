@@ -187,9 +187,12 @@ const maxInlineValue = 80
 
 // valueNoun is the one word a value of an inline change may have after it,
 // saying what it measures or names ("from 12px thick to …", "updated all
-// "2024" references to …"), and valueLead the few before the newer ("… to
-// a thin 3px track"): the two values must still be alike (alikeValues).
-const valueNoun, valueLead = `(?:\s+\p{L}+)?`, `(?:(?:a|an|the)\s+)?(?:\p{L}+\s+)?`
+// "2024" references to …"), and valueLead an article and a lower-case word
+// before the newer ("… to a thin 3px track"; "Bun" in "to Bun 1.1" is the
+// value). Each is a group of its own (loose): a change read with either is
+// read only after a change verb, as "from 12px mobile to 16px desktop" is a
+// range, and the two values must still be alike (alikeValues).
+const valueNoun, valueLead = `(\s+\p{L}+)?`, `((?:a|an|the)\s+)?((?-i:[a-z]+)\s+)?`
 
 // inlineChangeREs find a change a sentence states in one line: "from A to
 // B" ("change primary text from `#1e293b` to `#0f172a`", "reduced from 12px
@@ -207,15 +210,16 @@ var inlineChangeREs = []struct {
 	re       *lazyregexp.Regexp
 	old, new int
 	cued     bool
+	loose    []int // the groups of valueNoun and valueLead
 }{
-	{[]string{"from "}, lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + valueNoun + `\s+to\s+` + valueLead + inlineValue), 1, 2, true},
+	{[]string{"from "}, lazyregexp.New(`(?i)\bfrom\s+` + inlineValue + valueNoun + `\s+to\s+` + valueLead + inlineValue), 1, 5, true, []int{2, 3, 4}},
 	{[]string{"chang", "replac", "switched", "bumped", "updated", "renamed"},
-		lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+(?:(?:all|every|each)\s+)?` + inlineValue + valueNoun + `\s+(?:to|with|by)\s+` + valueLead + inlineValue), 1, 2, false},
-	{[]string{"→", "->", "⇒"}, lazyregexp.New(inlineValue + `\s*(?:→|->|⇒)\s*` + inlineValue), 1, 2, true},
+		lazyregexp.New(`(?i)\b(?:changed|changing|change|replaced|replacing|replace|switched|bumped|updated|renamed)\s+(?:(?:all|every|each)\s+)?` + inlineValue + valueNoun + `\s+(?:to|with|by)\s+` + valueLead + inlineValue), 1, 5, false, []int{2, 3, 4}},
+	{[]string{"→", "->", "⇒"}, lazyregexp.New(inlineValue + `\s*(?:→|->|⇒)\s*` + inlineValue), 1, 2, true, nil},
 	// The newer value is the nearest of the few words before the
 	// parenthesis alike with the older (new -1: nearestAlike).
 	{[]string{"(was ", "(previously ", "(formerly ", "(up from ", "(down from "},
-		lazyregexp.New(`(?i)\((?:was|previously|formerly|(?:up|down)\s+from)\s+([^()\n]+)\)`), 1, -1, false},
+		lazyregexp.New(`(?i)\((?:was|previously|formerly|(?:up|down)\s+from)\s+([^()\n]+)\)`), 1, -1, false, nil},
 }
 
 // adviceWords say a line proposes a change rather than states one made
@@ -267,7 +271,11 @@ func InlineChanges(text string) []LabelledChange {
 					sameValue(old, new) || !alikeValues(old, new) {
 					continue
 				}
-				if c.cued && !changeVerbBefore(lower[:m[0]]) && !sameThing(old, new) {
+				// A cued change needs a change verb before it, unless its two
+				// values are one thing's (the same unit); one read loosely
+				// needs the verb all the same. The other patterns hold theirs.
+				loose := slices.ContainsFunc(c.loose, func(g int) bool { return m[2*g] >= 0 })
+				if c.cued && (!sameThing(old, new) || loose) && !changeVerbBefore(lower[:m[0]]) {
 					continue
 				}
 				if !slices.Contains(out, LabelledChange{Old: old, New: new}) {

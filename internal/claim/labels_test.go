@@ -108,6 +108,9 @@ func TestInlineChanges(t *testing.T) {
 		{"Updated all \"2024\" references to \"2025\" in the kiln queries", []LabelledChange{{`"2024"`, `"2025"`}}},
 		{"The glaze job runs from 02:00 nightly to 04:00.", nil},
 		{"We moved from Heroku hosting to a small Fly app.", nil},
+		{"Kiln font goes from 12px mobile to 16px desktop.", nil},                                     // a range of one unit, no verb
+		{"Switched the kiln runner from Node18 to Bun 1.1", nil},                                      // "Bun" is the newer, no lead word
+		{"Raised the kiln limit from 50 requests to a generous 100", []LabelledChange{{"50", "100"}}}, // a verb: read
 	} {
 		if got := InlineChanges(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("InlineChanges(%q) = %q, want %q", c.text, got, c.want)

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -986,14 +985,18 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 }
 
 // askedFirst orders the changes a text states inside its lines by how much
-// of the prompt's concepts cs the line stating each names, most first
-// (specific ones first, then any), the text's order among equals: a summary
-// that lists a package swapped ("expo-av → expo-audio") above the close
-// button resized ("28px … (was oversized 56px)") warns of the one the prompt
-// asks about ("how big is the close button now?"). Of several, those whose
-// line names none of the prompt's specific concepts are dropped: a list of
-// changes is not all about what was asked ("how thick is the progress bar
-// now?" asks none of the three).
+// of the prompt's concepts cs the line stating each names, most specific
+// first, then most covered, the text's order among equals: a summary that
+// lists a package swapped ("expo-av → expo-audio") above the close button
+// resized ("28px … (was oversized 56px)") warns of the one the prompt asks
+// about ("how big is the close button now?"). Of several, one whose line
+// names none of the prompt's specific concepts is dropped when the prompt
+// has such concepts: a list of changes is not all about what was asked
+// ("how thick is the progress bar now?" asks neither of those two); a
+// prompt naming nothing specific ("what did we change?") keeps them all.
+// The line alone is read, not the heading it stands under: a heading
+// names the summary's subject ("### UI/UX Redesign"), which the prompt
+// shares with every change in it.
 func askedFirst(changes []claim.LabelledChange, text string, cs []concept) []claim.LabelledChange {
 	if len(changes) < 2 {
 		return changes
@@ -1018,9 +1021,10 @@ func askedFirst(changes []claim.LabelledChange, text string, cs []concept) []cla
 		}
 		return cmp.Compare(score[b].cov, score[a].cov)
 	})
+	specific := slices.ContainsFunc(cs, func(c concept) bool { return c.specific > 0 })
 	var out []claim.LabelledChange
 	for _, k := range idx {
-		if score[k].spec > 0 {
+		if score[k].spec > 0 || !specific {
 			out = append(out, changes[k])
 		}
 	}
@@ -1030,14 +1034,17 @@ func askedFirst(changes []claim.LabelledChange, text string, cs []concept) []cla
 // changeSource is the text of a memory that can state a change made: an
 // answer of Claude's, an entry distilled from one, a subagent's report
 // (a Task result, or a background agent's, which Claude Code delivers as a
-// user message opening with <task-notification>), or a plan Claude had
+// user message opening with <task-notification> and holding its <result>),
+// or a plan Claude had
 // approved. A user's lines ask for a change or describe one wanted; a
 // tool's output states no decision.
 func changeSource(it Item) (string, bool) {
 	switch {
 	case it.Kind == store.TypeAgentResponse:
 		return it.event.Text, true
-	case it.Kind == store.TypeUserPrompt && strings.HasPrefix(strings.TrimSpace(it.event.Text), "<task-notification>"):
+	case it.Kind == store.TypeUserPrompt && strings.HasPrefix(strings.TrimSpace(it.event.Text), "<task-notification>") && strings.Contains(it.event.Text, "<result>"):
+		// An agent's report carries its result; a background command's
+		// notice ("Background command … completed") is a tool's.
 		return it.event.Text, true
 	case it.Kind == KindEntry:
 		return it.Text + "\n" + it.Quote, true
@@ -1361,9 +1368,11 @@ func sameField(a, b string) bool {
 // showsLine reports whether an excerpt, folded and padded with a space at
 // each end, shows a line: the line's words from their start, whole, the
 // first 40 bytes of a long line (an excerpt may clip its end). A short
-// line starts and ends where a word does: at a space or a mark ("56px" in
-// "(was oversized 56px)", "kelbo-mq" in "(kelbo-mq → plenk-mq)"), not
-// inside a longer word. A line of a few letters
+// line is shown whole, not as a part of a longer token: after a space or
+// an opening bracket or quote ("(kelbo-mq → …"), and before a space, a
+// closing bracket or quote, "," or ";", or a full stop, colon, "!" or "?"
+// that ends a sentence ("(was oversized 56px)"); "v1.2" is not shown by
+// "v1.2.3", nor "config.ts" by "src/config.ts". A line of a few letters
 // ("on") is in any excerpt, so it shows nothing.
 func showsLine(shown, line string) bool {
 	l := foldWords(line)
@@ -1374,10 +1383,18 @@ func showsLine(shown, line string) bool {
 		return strings.Contains(shown, " "+cutRunes(l, 40))
 	}
 	return anyAt(shown, l, func(at int) bool {
-		before, _ := utf8.DecodeLastRuneInString(shown[:at])
-		after, _ := utf8.DecodeRuneInString(shown[at+len(l):])
-		letter := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-		return !letter(before) && !letter(after)
+		before, rest := shown[:at], shown[at+len(l):]
+		if b, _ := utf8.DecodeLastRuneInString(before); before != "" && !strings.ContainsRune(" ([{\"'<“‘", b) {
+			return false
+		}
+		r, n := utf8.DecodeRuneInString(rest)
+		switch {
+		case rest == "" || strings.ContainsRune(" )]}\"'>”’,;", r):
+			return true
+		case strings.ContainsRune(".:!?", r):
+			return len(rest) == n || rest[n] == ' '
+		}
+		return false
 	})
 }
 

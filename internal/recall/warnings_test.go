@@ -258,29 +258,31 @@ func TestLabelledChangeWarns(t *testing.T) {
 }
 
 // TestInlineChangeOfManyTheAskedOne: a summary stating several changes
-// inside its lines warns of the one whose line names what the prompt asks,
-// wherever it stands in the list, a value shown before a mark ("56px)") as
-// shown; of none when no line names it. The texts are made up.
+// inside its lines warns of the one whose line names what the prompt asks, wherever it stands in the list, a value shown
+// before a mark ("56px)") as shown; of none when the prompt names something
+// specific no change's line names; of the first when it names nothing
+// specific. The texts are made up.
 func TestInlineChangeOfManyTheAskedOne(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
-	text := "Kiln dashboard redone:\n- Glaze queue client changed from `kelbo-mq` to `plenk-mq`\n- Compact 28px round door button (was oversized 56px)\n- Refresh bumped 250ms → 300ms"
-	ev := store.Event{ID: 42, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: text}
-	for prompt, want := range map[string]string{
-		"how big is the kiln door button now?":    "oversized 56px",
-		"which glaze queue client does it use?":   "`kelbo-mq`",
-		"what colour is the kiln dashboard logo?": "",
+	flat := "Kiln dashboard redone:\n- Compact 28px round door button (was oversized 56px)\n- Glaze queue client changed from `kelbo-mq` to `plenk-mq`\n- Refresh bumped 250ms → 300ms"
+	for _, c := range []struct{ text, prompt, want string }{
+		{flat, "how big is the kiln door button now?", "oversized 56px"},
+		{flat, "which glaze queue client does it use?", "`kelbo-mq`"},
+		{flat, "what colour is the kiln dashboard logo?", ""},
+		{flat, "what did we change?", "oversized 56px"},
 	} {
-		it := messageItem(ev, text)
-		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(prompt, nil), false)
+		ev := store.Event{ID: 42, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: c.text}
+		it := messageItem(ev, c.text)
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(c.prompt, nil), false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		it.promptConcepts = cs
 		ws := labelledWarnings([]Item{it}, nil, map[[2]int64]bool{})
-		if want == "" && len(ws) != 0 || want != "" && (len(ws) != 1 || ws[0].A.Title != want) {
-			t.Errorf("%q: warnings %+v, want the change from %q", prompt, ws, want)
+		if c.want == "" && len(ws) != 0 || c.want != "" && (len(ws) != 1 || ws[0].A.Title != c.want) {
+			t.Errorf("%q: warnings %+v, want the change from %q", c.prompt, ws, c.want)
 		}
 	}
 }
@@ -1146,6 +1148,30 @@ func TestNegatedAt(t *testing.T) {
 		}
 		if got := affirmedAt(c.text, "cdn") >= 0; got != c.affirmed {
 			t.Errorf("affirmedAt(%q) = %v, want %v", c.text, got, c.affirmed)
+		}
+	}
+}
+
+// TestShowsLine: a short line is shown whole, between spaces, brackets,
+// quotes or a sentence's end, never as part of a longer token.
+func TestShowsLine(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		excerpt, line string
+		want          bool
+	}{
+		{"Compact 28px button (was oversized 56px)", "oversized 56px", true},
+		{"Swapped (kelbo-mq → plenk-mq) today", "kelbo-mq", true},
+		{"The kiln runs 1.2.3 now.", "1.2.3", true},
+		{"The kiln runs v1.2.3", "v1.2", false},
+		{"see src/config.ts first", "config.ts", false},
+		{"hosted at api.example.com", "example.com", false},
+		{"the plenk-mq queue", "plenk", false},
+		{"took 1.10ms", "10ms", false},
+		{"`ports: 8080`, then", "ports: 8080", true},
+	} {
+		if got := showsLine(" "+foldWords(c.excerpt)+" ", c.line); got != c.want {
+			t.Errorf("showsLine(%q, %q) = %v, want %v", c.excerpt, c.line, got, c.want)
 		}
 	}
 }
