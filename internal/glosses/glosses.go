@@ -5,10 +5,10 @@
 // fra-eng, and Mueller's English-Russian dictionary turned round, all
 // GPL-2.0-or-later, and FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0,
 // generated into the repository's glosses/ directory by
-// scripts/gen-glosses.sh) are copyleft data, so they are not compiled into the MIT-licensed
-// binaries: scripts/build.sh copies them beside the binaries (bin/glosses/)
-// and a process reads, through a Dict, the one table a prompt's language
-// needs, once. Without the directory nothing is translated and recall works
+// scripts/gen-glosses.sh) are copyleft data, so they are not compiled into
+// the MIT-licensed binaries: scripts/build.sh copies them beside the
+// binaries (bin/glosses/) and a process reads, through a Dict, the one
+// table a prompt's language needs, once. Without the directory nothing is translated and recall works
 // as before.
 package glosses
 
@@ -284,7 +284,6 @@ func (d *Dict) Words(lang, run string) []string {
 		found = append(found, span{i, i + n})
 		i += n
 	}
-	var out []string
 	for i := 0; i < len(rs); {
 		if !katakana(rs[i]) {
 			i++
@@ -315,6 +314,7 @@ func (d *Dict) Words(lang, run string) []string {
 		i = end
 	}
 	slices.SortFunc(found, func(a, b span) int { return a.start - b.start })
+	var out []string
 	for _, f := range found {
 		out = append(out, string(rs[f.start:f.end]))
 	}

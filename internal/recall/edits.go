@@ -112,8 +112,8 @@ func editChanges(text string) (changes []editChange, other int) {
 
 // editLines reads a file edit's text, as the capture renders it (its
 // header "Edit: <path>", then "- " removed lines, "+ " added ones and "  "
-// kept ones): the file and the lines removed and added, trimmed. Not an edit, or a failed one
-// (which changed nothing): ok is false.
+// kept ones): the file and the lines removed and added, trimmed. Not an
+// edit, or a failed one (which changed nothing): ok is false.
 func editLines(text string) (file string, removed, added []string, ok bool) {
 	head, body, _ := strings.Cut(text, "\n")
 	name, file, ok := strings.Cut(head, ": ")
