@@ -1001,31 +1001,31 @@ func askedFirst(changes []claim.LabelledChange, text string, cs []concept) []cla
 	if len(changes) < 2 {
 		return changes
 	}
-	type scored struct{ cov, spec float64 }
-	score := make([]scored, len(changes))
+	type scored struct {
+		change    claim.LabelledChange
+		cov, spec float64
+	}
+	ss := make([]scored, len(changes))
 	for i, c := range changes {
+		ss[i].change = c
 		for l := range strings.Lines(text) {
 			if strings.Contains(l, c.Old) && strings.Contains(l, c.New) {
-				score[i].cov, score[i].spec = coverage(cs, keysOf(l))
+				ss[i].cov, ss[i].spec = coverage(cs, keysOf(l))
 				break
 			}
 		}
 	}
-	idx := make([]int, len(changes))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		if d := cmp.Compare(score[b].spec, score[a].spec); d != 0 {
+	slices.SortStableFunc(ss, func(a, b scored) int {
+		if d := cmp.Compare(b.spec, a.spec); d != 0 {
 			return d
 		}
-		return cmp.Compare(score[b].cov, score[a].cov)
+		return cmp.Compare(b.cov, a.cov)
 	})
 	specific := slices.ContainsFunc(cs, func(c concept) bool { return c.specific > 0 })
 	var out []claim.LabelledChange
-	for _, k := range idx {
-		if score[k].spec > 0 || !specific {
-			out = append(out, changes[k])
+	for _, s := range ss {
+		if s.spec > 0 || !specific {
+			out = append(out, s.change)
 		}
 	}
 	return out
