@@ -157,8 +157,8 @@ func ReportsError(line string) bool {
 			i = j
 			continue
 		}
-		switch strings.ToLower(w) {
-		case "error", "errors", "exception", "failed", "failure", "failures", "fail", "fatal", "panic", "panicked", "traceback", "aborted":
+		switch lw := strings.ToLower(w); {
+		case severe(lw):
 			// After a "warning:" label the line reports that lesser
 			// severity, and the word is what the warning is about; a
 			// warning merely counted before it ("1 warning and 2 errors")
@@ -166,11 +166,11 @@ func ReportsError(line string) bool {
 			if !labelled && !zeroCount(line, i, j) {
 				return true
 			}
-		case "exit", "exited":
+		case lw == "exit" || lw == "exited":
 			if nonZeroAfter(line[j:]) {
 				return true
 			}
-		case "warning", "warn", "note", "info", "hint", "debug":
+		case lw == "warning" || lw == "warn" || lw == "note" || lw == "info" || lw == "hint" || lw == "debug":
 			lesser = true
 			labelled = labelled || j < len(line) && (line[j] == ':' || line[j] == ']')
 		default:
@@ -185,6 +185,62 @@ func ReportsError(line string) bool {
 	}
 	start, _ := SourcePosition(line)
 	return start >= 0
+}
+
+// severe reports whether lower-case word w is a severity word of an
+// error or a failure.
+func severe(w string) bool {
+	switch w {
+	case "error", "errors", "exception", "failed", "failure", "failures", "fail", "fatal", "panic", "panicked", "traceback", "aborted":
+		return true
+	}
+	return false
+}
+
+// StatesError reports whether line states an error itself, as the line
+// heading a failure's report does ("Error: listen EADDRINUSE: address
+// already in use", "TypeError: x is not a function", "error[E0432]:
+// unresolved import", "FAILED tests/test_api.py::test_login", "fatal: not
+// a git repository", "java.lang.IllegalStateException: closed"): its first
+// word, past what holds no letter before it (a timestamp, a bracket, a
+// bullet), is a severity word (ReportsError's) labelling the line (a colon,
+// a bracket or an exclamation mark after it, or an upper-case word), or an
+// identifier naming an error or an exception. A stack frame or a line
+// quoting the word ("throw er; // Unhandled 'error' event") mentions an
+// error; this line says which. Only the line's first scanLine bytes are
+// read.
+func StatesError(line string) bool {
+	if len(line) > scanLine {
+		line = line[:scanLine]
+	}
+	i := 0
+	for i < len(line) && !isLetter(line[i]) {
+		i++
+	}
+	j := i
+	for j < len(line) && (isLetter(line[j]) || isDigit(line[j]) || line[j] == '_' || line[j] == '.' || line[j] == '$') {
+		j++
+	}
+	name := strings.TrimRight(line[i:j], ".")
+	j = i + len(name)
+	w := name[strings.LastIndexByte(name, '.')+1:] // java.lang.IllegalStateException
+	after := byte(0)
+	if j < len(line) {
+		after = line[j]
+	}
+	if camelSuffix(w, "Error") || camelSuffix(w, "Exception") {
+		return after == 0 || after == ':' || after == ' ' || after == '\n' || after == '\r'
+	}
+	if w != name || !severe(strings.ToLower(w)) || zeroCount(line, i, j) || partOfName(line, i, j) && strings.ToLower(w) == w {
+		return false
+	}
+	switch after {
+	case ':', '[', ']', '!':
+		return true
+	case ' ', '\t', 0, '\n', '\r':
+		return w == strings.ToUpper(w) // ERROR, FAILED, FATAL: a label in capitals
+	}
+	return false
 }
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

@@ -55,6 +55,40 @@ func TestReportsError(t *testing.T) {
 	}
 }
 
+func TestStatesError(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"Error: listen EADDRINUSE: address already in use :::2004", true},
+		{"TypeError: Cannot read properties of undefined (reading 'map')", true},
+		{"error[E0432]: unresolved import `axum::extract::Multipart`", true},
+		{"FAILED tests/test_api.py::test_login - AssertionError", true},
+		{"fatal: not a git repository (or any of the parent directories): .git", true},
+		{"java.lang.IllegalStateException: closed", true},
+		{"  ValueError", true},
+		{"[2025-09-17 06:36:12] ERROR database is locked", true},
+		{"--- FAIL: TestParse (0.00s)", true},
+		{"panic: runtime error: index out of range", true},
+		{"node:events:485", false},
+		{"      throw er; // Unhandled 'error' event", false},
+		{"    at Server.setupListenHandle [as _listen2] (node:net:1940:16)", false},
+		{"    at emitErrorNT (node:net:1976:8)", false},
+		{"  code: 'EADDRINUSE',", false},
+		{"Traceback (most recent call last):", false}, // the head of a trace, not the error
+		{"Error handling was moved to the middleware", false},
+		{"Errors: 0", false},
+		{"error_count: 3", false},
+		{"TypeErrors", false},
+		{"", false},
+	} {
+		if got := StatesError(tt.line); got != tt.want {
+			t.Errorf("StatesError(%q)=%v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
 // buildLog is a long build output whose error lines sit in its middle,
 // far from its head and tail.
 func buildLog(errs ...string) string {
@@ -181,6 +215,19 @@ func FuzzTruncateErrors(f *testing.F) {
 			if !strings.Contains(s, part) && !strings.HasPrefix(part, "[… ") {
 				t.Fatalf("kept %q, not in the input", part)
 			}
+		}
+	})
+}
+
+// FuzzStatesError: a line stating an error reports one too, whatever its
+// bytes.
+func FuzzStatesError(f *testing.F) {
+	for _, s := range []string{"Error: listen EADDRINUSE", "  java.lang.X.YError", "Errors: 0", "FAIL\t", "error_x:", "\xffERROR\x00", "0 errors:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if StatesError(line) && !ReportsError(line) {
+			t.Fatalf("%q states an error ReportsError does not see", line)
 		}
 	})
 }

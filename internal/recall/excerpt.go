@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -87,7 +88,35 @@ func excerpt(text string, cs []concept, maxBytes int) string {
 }
 
 func (m *message) excerpt(cs []concept, maxBytes int) string {
-	return m.pick(cs, nil, maxBytes)
+	if len(m.text) <= maxBytes {
+		return m.text
+	}
+	return m.pick(cs, m.failureWeights(cs), maxBytes)
+}
+
+// failureWeights is, for a prompt naming a failure ("what was the actual
+// node error", "why did the build crash?"), the weight of each segment of
+// a tool's output that states an error (observation.StatesError: "Error:
+// listen EADDRINUSE: address already in use"), as pick reads a value
+// asked: as weighty as the prompt's weightiest concept. The stack frames
+// under that line share more of the prompt's words (the "express" and
+// "server" of their paths) than the line naming the error does. nil for
+// another prompt or message, or an output stating none.
+func (m *message) failureWeights(cs []concept) []float64 {
+	if !m.tool || !slices.ContainsFunc(cs, func(c concept) bool { return slices.ContainsFunc(c.forms, claim.FailureWord) }) {
+		return nil
+	}
+	segs, _ := m.split()
+	var weights []float64
+	for i, sg := range segs {
+		if i > 0 && observation.StatesError(sg) { // the first line is the call
+			if weights == nil {
+				weights = make([]float64, len(segs))
+			}
+			weights[i] = heaviest(cs)
+		}
+	}
+	return weights
 }
 
 // valueExcerpt is the excerpt of a message for a prompt that asks the value

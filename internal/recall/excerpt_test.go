@@ -588,3 +588,32 @@ func TestHeadingThatDoesNotFitLendsNoWords(t *testing.T) {
 		t.Errorf("want the line naming the background, not a line that only its unshown heading names:\n%s", got)
 	}
 }
+
+// A crashed server's output names its error in one line and its stack in
+// many, whose paths share more of the prompt's words ("gateway", "server",
+// "start"): for a prompt naming a failure the line stating the error is
+// shown; for another prompt the lines about what it asks.
+func TestFailureExcerptShowsTheLineStatingTheError(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	out.WriteString("Bash: node gateway-server.js\n<stderr>\nnode:events:497\n      throw er; // Unhandled 'error' event\n      ^\n\n")
+	out.WriteString("Error: connect ECONNREFUSED 127.0.0.1:6380\n")
+	for i := range 14 {
+		fmt.Fprintf(&out, "    at startGatewayServer%d (/home/dev/gateway/server/start-gateway-server.js:%d:%d)\n", i, 100+i, 7+i)
+	}
+	out.WriteString("  errno: -111,\n  code: 'ECONNREFUSED',\n  port: 6380\n}\n</stderr>")
+	m := readEvent(store.Event{Type: store.TypeToolObservation, Text: out.String(), Payload: []byte(`{"tool":"Bash"}`)})
+	if len(m.text) <= itemChars {
+		t.Fatalf("the output (%d bytes) fits whole; the test needs one cut", len(m.text))
+	}
+	cs := weighed(concepts("the gateway server crashed when it tried to start. what was the actual node error", repoGlosses()))
+	if got := m.excerpt(cs, itemChars); !strings.Contains(got, "Error: connect ECONNREFUSED") {
+		t.Errorf("the line stating the error is not shown:\n%s", got)
+	}
+	// A prompt naming no failure gets no such weight: the lines are picked
+	// by its words alone.
+	cs = weighed(concepts("which file starts the gateway server?", repoGlosses()))
+	if w := m.failureWeights(cs); w != nil {
+		t.Errorf("failure weights for a prompt naming no failure: %v", w)
+	}
+}
