@@ -22,7 +22,7 @@ func freshCheckout(t *testing.T) string {
 	if err != nil || len(tables) == 0 {
 		t.Fatalf("no glosses/ in the checkout: %v", err)
 	}
-	files := []string{"hooks/run", "scripts/build.sh", "internal/funcwords/NOTICE", "internal/wordfreq/NOTICE"}
+	files := []string{"hooks/run", "scripts/build.sh", "internal/funcwords/NOTICE", "internal/wordfreq/NOTICE", "internal/korean/NOTICE"}
 	for _, p := range tables {
 		files = append(files, filepath.Join("glosses", filepath.Base(p)))
 	}

@@ -4,8 +4,8 @@
 // The dictionaries (Debian's FreeDict spa-eng, por-eng, ita-eng and
 // fra-eng, and Mueller's English-Russian dictionary turned round, all
 // GPL-2.0-or-later, and FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0,
-// generated into the repository's glosses/ directory by
-// scripts/gen-glosses.sh) are copyleft data, so they are not compiled into
+// and the Korean loanword table made of their English words, generated into
+// the repository's glosses/ directory by scripts/gen-glosses.sh) are copyleft data, so they are not compiled into
 // the MIT-licensed binaries: scripts/build.sh copies them beside the
 // binaries (bin/glosses/) and a process reads, through a Dict, the one
 // table a prompt's language needs, once. Without the directory nothing is translated and recall works
@@ -38,7 +38,11 @@ const maxTable = 8 << 20
 // files are the table of each language by the ISO 639-3 code funcwords
 // names it by; Brazilian Portuguese reads the Portuguese one.
 var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt", "rus": "rus.txt",
-	"jpn": "jpn.txt"}
+	"jpn": "jpn.txt", loans: "kor.txt"}
+
+// loans names the Korean loanword table in files (Loans): it translates no
+// Korean word, so it is under no language's code.
+const loans = "korLoans"
 
 // unspaced are the languages written without spaces between words, whose
 // words are the table's headwords a run of text is made of (Words): a word
@@ -247,6 +251,18 @@ func (d *Dict) lookUp(lang, word string) ([]string, int, string) {
 		return nil, 0, ""
 	}
 	return forms(rows, word)
+}
+
+// Loans are the English words Korean may write under consonant skeleton
+// key (korean.Key): the loanwords a Hangul word with that skeleton may be
+// ("BSN": "version", "basin", …). nil without the table.
+func (d *Dict) Loans(key string) []string {
+	rows := d.table(loans)
+	if rows == "" || key == "" {
+		return nil
+	}
+	g, _ := lookup(rows, key)
+	return g
 }
 
 // maxWordRunes is the longest headword, in runes, Words looks for.

@@ -201,7 +201,7 @@ func TestMissing(t *testing.T) {
 	if m := repo().Missing(); len(m) != 0 {
 		t.Errorf("the repository's tables: missing %q", m)
 	}
-	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "jpn.txt", "por.txt", "rus.txt", "spa.txt"}) {
+	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "jpn.txt", "kor.txt", "por.txt", "rus.txt", "spa.txt"}) {
 		t.Errorf("an empty directory: missing %q", m)
 	}
 }
@@ -272,7 +272,7 @@ func FuzzEnglish(f *testing.F) {
 
 // A nil Dict, which translates nothing, has every table missing.
 func TestNilDictMissesEverything(t *testing.T) {
-	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "jpn.txt", "por.txt", "rus.txt", "spa.txt"}; !slices.Equal(got, want) {
+	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "jpn.txt", "kor.txt", "por.txt", "rus.txt", "spa.txt"}; !slices.Equal(got, want) {
 		t.Errorf("Missing() = %v, want %v", got, want)
 	}
 }

@@ -185,7 +185,8 @@ func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
 
 // spellings adds to the concepts of a prompt's words another way the store
 // writes them, as one more form of each: a word's American spelling
-// (american), the initials of a run of them written as an acronym ("late
+// (american), the English word a Korean one is a loanword of (loanwords:
+// "템플릿" template), the initials of a run of them written as an acronym ("late
 // write quarantine" and "LWQ"), or a run of them glued into an identifier
 // ("main activity" and "MainActivity"). A message naming LWQ or
 // MainActivity then matches each word, as one spelling them out does. The
@@ -193,6 +194,9 @@ func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
 func (tc *termCounts) spellings(ctx context.Context, cs []concept, prompt string) ([]concept, error) {
 	cs, err := tc.american(ctx, cs)
 	if err != nil {
+		return nil, err
+	}
+	if cs, err = tc.loanwords(ctx, cs); err != nil {
 		return nil, err
 	}
 	p := head(prompt)

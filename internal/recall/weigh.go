@@ -37,6 +37,10 @@ type concept struct {
 	// project's count says, and still searched for (plan), since the
 	// memories may say it.
 	said bool
+	// loans are the English words a Hangul word may be a loanword of,
+	// likeliest first (loanCandidates); termCounts.loanwords makes the one
+	// the store holds most a form.
+	loans []loan
 	// foreign marks a word of a prompt whose function words say it is in
 	// another language than English (see foreignUnseenWeight).
 	foreign bool
@@ -69,14 +73,16 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 		}
 		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t], parts: compounds[t], whole: partOf[t]})
 	}
+	stops := stopsFor(prompt)
 	for i := range out {
 		// The last form is the word without its particle, when it has one.
-		if p := hangulPrefix(out[i].forms[len(out[i].forms)-1]); p != "" {
+		base := out[i].forms[len(out[i].forms)-1]
+		if p := hangulPrefix(base); p != "" {
 			out[i].forms = append(out[i].forms, p)
 			out[i].keys = append(out[i].keys, p)
 		}
+		out[i].loans = loanCandidates(base, dict, stops)
 	}
-	stops := stopsFor(prompt)
 	out = japaneseWords(out, prompt, stops, dict)
 	if langs := stops.fw.Languages(); len(langs) > 1 {
 		for i := range out {

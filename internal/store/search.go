@@ -315,6 +315,43 @@ func (db *DB) AnyHolds(ctx context.Context, words []string) (bool, error) {
 	return n > 0, err
 }
 
+// VocabDocs is how many events' texts hold each of terms, as the
+// full-text index stores a word (the porter stem of a lower-case one),
+// read from the index's own term table (events_vocab) in one query, where
+// TermDocs asks two or three a word: for asking many words, most of which
+// no event holds (recall's loanword candidates).
+func (db *DB) VocabDocs(ctx context.Context, terms []string) ([]int, error) {
+	docs := make([]int, len(terms))
+	if len(terms) == 0 {
+		return docs, nil
+	}
+	args := make([]any, len(terms))
+	for i, t := range terms {
+		args[i] = t
+	}
+	rows, err := db.Read().query(ctx, `SELECT term, doc FROM events_vocab WHERE term IN (`+placeholders(len(terms))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("vocab docs: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var n int
+		if err := rows.Scan(&term, &n); err != nil {
+			return nil, fmt.Errorf("vocab docs: %w", err)
+		}
+		for i, t := range terms {
+			if t == term {
+				docs[i] = n
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vocab docs: %w", err)
+	}
+	return docs, nil
+}
+
 // countQuestions counts the entries whose questions m selects.
 func (db *DB) countQuestions(ctx context.Context, m Match) (int, error) {
 	var n int

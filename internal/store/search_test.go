@@ -116,6 +116,32 @@ func TestSearchNewest(t *testing.T) {
 	}
 }
 
+// TestVocabDocs: the index's own counts of terms as it stores them (a
+// stem: "caching" is "cach"), in the order asked, 0 for a term no text
+// holds; a term asked twice is counted twice.
+func TestVocabDocs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := MustOpen(t)
+	var evs []Event
+	for i, text := range []string{"caching layer version 2", "version bump", "zebra caching"} {
+		evs = append(evs, Event{Type: TypeUserPrompt, SessionID: "s", Project: "/p", DedupeKey: fmt.Sprint("k", i), Text: text})
+	}
+	if _, err := appendEvents(ctx, db, evs...); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.VocabDocs(ctx, []string{"version", "cach", "nowhere", "version", "zebra"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{2, 2, 0, 2, 1}; !slices.Equal(got, want) {
+		t.Errorf("VocabDocs = %v, want %v", got, want)
+	}
+	if got, err := db.VocabDocs(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("VocabDocs(nil) = %v, %v", got, err)
+	}
+}
+
 // TestTermDocs checks word counts: exact for a rare word, by the index's
 // stem ("caching" counts "cache"), a prefix for a word ending in "*", and
 // estimated from the newest events for a word in many of them.
