@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -154,5 +155,27 @@ func TestRealClientSummaryOfChangesWarnsOfTheAskedOne(t *testing.T) {
 	block := warningBlock(t, w.session("s3", nil, "how big is the kiln door button now?"))
 	if !strings.Contains(block, "oversized 56px") || !strings.Contains(block, "28px") || strings.Contains(block, "kelbo-mq") {
 		t.Errorf("the warning is not of the door button's change:\n%s", block)
+	}
+}
+
+// TestRealClientCrashShowsTheErrorLine: a session starts the kiln gateway,
+// which crashes with a stack trace longer than an item shows, its frames'
+// paths naming the gateway server. In the next session a question about
+// the crash's error gets the line stating it, not only the frames.
+func TestRealClientCrashShowsTheErrorLine(t *testing.T) {
+	w := newWorld(t)
+	var trace strings.Builder
+	trace.WriteString("echo 'node:events:497' >&2\necho \"      throw er; // Unhandled 'error' event\" >&2\n")
+	trace.WriteString("echo 'Error: connect ECONNREFUSED 127.0.0.1:6391' >&2\n")
+	for i := range 14 {
+		fmt.Fprintf(&trace, "echo '    at startKilnGatewayServer%d (/srv/kiln/gateway/server/start-kiln-gateway-server.js:%d:%d)' >&2\n", i, 100+i, 7+i)
+	}
+	trace.WriteString("exit 1\n")
+	start := w.projectFile("start-gateway.sh", trace.String())
+	w.session("s1", nil, "Start the kiln gateway server.\nRUNBASH sh "+start+"\nREPLY It crashed on start; I'll look into it.")
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	reqs := requests(t, w.session("s3", nil, "the kiln gateway server crashed when it tried to start. what was the actual node error"))
+	if len(reqs) == 0 || !strings.Contains(reqs[0], "ECONNREFUSED 127.0.0.1:6391") {
+		t.Fatalf("the line stating the error is not offered:\n%v", reqs)
 	}
 }

@@ -39,3 +39,17 @@ func TestRealClientJapanesePrompt(t *testing.T) {
 		t.Errorf("the English session is not offered for the Japanese question:\n%s", got)
 	}
 }
+
+// TestRealClientKoreanLoanwords: a question asked in Korean names the
+// template and its version by loanwords ("템플릿", "버전"), about a session
+// held in English. Each is read as the English word the store writes that
+// Korean spells so (glosses/kor.txt beside the binaries, the store's counts
+// choosing among the words alike), and the session's answer is offered.
+func TestRealClientKoreanLoanwords(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "Pin the quarkstone version in the starter template's build file.\nSAY Done: the starter template now pins quarkstone to version 4.7.2-final in build.gradle.")
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	if got := lastInjection(t, w.session("s3", nil, "스타터 템플릿에서 quarkstone 버전 뭐로 고정했었지?")); !strings.Contains(got, "4.7.2-final") {
+		t.Errorf("the English session is not offered for the Korean question:\n%s", got)
+	}
+}
