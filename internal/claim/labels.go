@@ -231,7 +231,7 @@ var adviceWords = lazywords.Lookup(`could might consider suggest suggests recomm
 // different: "from the API to the database" says where data goes, and
 // "URL → Mochi" is a pipeline, not a change. A value's code span or quotes
 // are kept; a trailing comma or period is not. Lines in a fenced code block
-// are code, and a line giving advice proposes a change.
+// are code, and a sentence giving advice proposes a change (advises).
 func InlineChanges(text string) []LabelledChange {
 	if len(text) > maxText {
 		text = text[:strings.LastIndexByte(text[:maxText], '\n')+1]
@@ -248,18 +248,14 @@ func InlineChanges(text string) []LabelledChange {
 			continue
 		}
 		lower := strings.ToLower(t)
-		var words []string // the line's words, read once a mark is found
 		for _, c := range inlineChangeREs {
 			if !slices.ContainsFunc(c.marks, func(m string) bool { return strings.Contains(lower, m) }) {
 				continue
 			}
-			if words == nil {
-				words = strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) })
-				if slices.ContainsFunc(words, adviceWords().Has) {
-					break
-				}
-			}
 			for _, m := range c.re.FindAllStringSubmatchIndex(t, -1) {
+				if advises(lower, m[0], m[1]) {
+					continue
+				}
 				old := strings.TrimRight(t[m[2*c.old]:m[2*c.old+1]], ".,;:")
 				var new string
 				if c.new < 0 {
@@ -285,6 +281,24 @@ func InlineChanges(text string) []LabelledChange {
 		}
 	}
 	return out
+}
+
+// advises reports whether the sentence of line lower holding lower[i:j]
+// gives advice (adviceWords): "you could replace `useEffect` with
+// `useMemo`" proposes the change; "Breaking API change (`a` → `b`)
+// confirmed. Consider switching to …" states one, the advice after it
+// another sentence's.
+func advises(lower string, i, j int) bool {
+	start, end := 0, len(lower)
+	for _, b := range []string{". ", "! ", "? ", "; "} {
+		if k := strings.LastIndex(lower[:i], b); k >= 0 && k+len(b) > start {
+			start = k + len(b)
+		}
+		if k := strings.Index(lower[j:], b); k >= 0 && j+k < end {
+			end = j + k
+		}
+	}
+	return slices.ContainsFunc(strings.FieldsFunc(lower[start:end], func(r rune) bool { return !unicode.IsLetter(r) }), adviceWords().Has)
 }
 
 // maxBackWords is how many words before a "(was …)" are read for the

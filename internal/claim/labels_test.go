@@ -95,6 +95,10 @@ func TestInlineChanges(t *testing.T) {
 		{"Routes: `/api/users` → `handlers/users.go`", nil},
 		{"- `Audio.Sound.createAsync()` → `createAudioPlayer({ uri })`", nil},
 		{"You could replace `useEffect` with `useMemo` here.", nil},
+		// Advice in another sentence of the line leaves the change stated.
+		{"Verdict: sound. Breaking change (`glazeQueue: List<String>?` → `List<GlazeJob>`) confirmed. Consider renaming it later.", []LabelledChange{{"`glazeQueue: List<String>?`", "`List<GlazeJob>`"}}},
+		{"Breaking change (`glazeQueue: List<String>?` → `List<GlazeJob>`) confirmed; consider renaming it later.", []LabelledChange{{"`glazeQueue: List<String>?`", "`List<GlazeJob>`"}}},
+		{"Looks sound. You might switch `glazeQueue: List<String>?` → `List<GlazeJob>` later.", nil},
 		{"| Latency | ~250ms → ~10ms |", []LabelledChange{{"~250ms", "~10ms"}}},
 		{"Reduced the close button from 56px to 28px", []LabelledChange{{"56px", "28px"}}},
 		{"28px circle (was 56px)", []LabelledChange{{"56px", "28px"}}},
