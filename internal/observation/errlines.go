@@ -113,19 +113,6 @@ func truncate(s string, head, tail, budget, unread int, keep keeper) string {
 	t := len(s)
 	if tail > 0 {
 		t = runeStart(s, len(s)-tail)
-		// A line keep picks that the tail's start cuts is kept whole, its
-		// start taken from the budget: "[… cut …]min.js\"" had lost the
-		// version the line's start pinned.
-		if ls := strings.LastIndexByte(s[:t], '\n') + 1; ls > h && unread == 0 && t-ls+spanCost <= min(budget, maxErrorLine) {
-			end := t + strings.IndexByte(s[t:], '\n')
-			if end < t {
-				end = len(s)
-			}
-			if keep.keeps(s[ls:end]) {
-				budget -= t - ls
-				t = ls
-			}
-		}
 	}
 	var b strings.Builder
 	b.WriteString(s[:h])

@@ -168,26 +168,6 @@ func TestBuildKeepsValueLines(t *testing.T) {
 	}
 }
 
-// TestBuildKeepsValueLineTheTailCuts: a line stating a value that the
-// tail's start would cut in two is kept whole, not as its last bytes
-// ("[… cut …]min.js").
-func TestBuildKeepsValueLineTheTailCuts(t *testing.T) {
-	t.Parallel()
-	var page strings.Builder
-	for i := range 20 {
-		fmt.Fprintf(&page, "<div class=\"card-%02d\">placeholder card body</div>\n", i)
-	}
-	pin := `<script src="https://cdn.example.org/@quark/standalone@7.29.0/quark.min.js" integrity="sha384-0123456789abcdef"></script>`
-	page.WriteString(pin + "\n")
-	// The tail (maxTail bytes) starts inside the pin's line.
-	rest := maxTail - 40
-	page.WriteString(strings.Repeat("<p>closing markup</p>\n", rest/22+1)[:rest])
-	got := Build("Read", gjson.Parse(`{"file_path":"/site/index.html"}`), page.String(), false).Text()
-	if !strings.Contains(got, pin) {
-		t.Errorf("the line pinning a version is not kept whole:\n%s", got)
-	}
-}
-
 func TestStatesValue(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
