@@ -6,12 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// Limits of the lines kept from the part of an output that Truncate cuts
-// (keeper): a build log's compiler error often sits in its middle, before a
-// summary that fills the tail, and the error is what a later question asks;
-// so does a file's line pinning a version or naming an address.
+// Limits of the error lines kept from the part of an output that Truncate
+// cuts: a build log's compiler error often sits in its middle, before a
+// summary that fills the tail, and the error is what a later question asks.
 const (
-	maxErrors    = 800  // bytes of lines kept from one output
+	maxErrors    = 800  // bytes of error lines kept from one output
 	maxErrorLine = 320  // bytes of one kept line
 	scanLine     = 1024 // bytes of a line read to judge it: a diagnostic says so early
 	maxFollow    = 2    // indented lines kept after an error line (symbol:, the failing test's line)
@@ -28,84 +27,15 @@ const spanCost = 32
 // the cut may still hold part of it (capture drops the same margin).
 const unreadMargin = 64 << 10
 
-// keeper picks the lines truncate keeps from the part of an output it cuts.
-type keeper struct {
-	keeps  func(line string) bool
-	follow int // indented lines kept after each line it keeps
-}
-
-var (
-	// errorLines keeps a run's lines reporting an error or failure
-	// (ReportsError), each with the indented lines after it (the symbol:
-	// line, the failing test's line).
-	errorLines = keeper{ReportsError, maxFollow}
-	// valueLines keeps the lines of a file or a page stating a value
-	// (statesValue): a version pinned in the middle of a file read ("<script
-	// src=…/@babel/standalone@7.29.0/…>", "Chrome/120.0.0.0" in a scraper's
-	// headers) is what a later question asks, and its head and tail hold
-	// imports and closing braces.
-	valueLines = keeper{statesValue, 0}
-)
-
-// statesValue reports whether line states a value in its first scanLine
-// bytes: a version or an address of three dotted numbers or more
-// ("7.29.0", "127.0.0.1"), a URL ("https://"), a port (":54321"). A byte
-// loop: a regular expression tried at every line of a 256 KB file read
-// tripled what condensing it cost (BenchmarkBuildLargeRead).
-func statesValue(line string) bool {
-	if len(line) > scanLine {
-		line = line[:scanLine]
-	}
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; {
-		case c == ':':
-			if strings.HasPrefix(line[i:], "://") && (strings.HasSuffix(line[:i], "http") || strings.HasSuffix(line[:i], "https")) {
-				return true
-			}
-			n := digitsAt(line, i+1)
-			if (n == 4 || n == 5) && (i+1+n == len(line) || !isLetter(line[i+1+n]) && line[i+1+n] != '_') {
-				return true
-			}
-		case isDigit(c) && (i == 0 || !isDigit(line[i-1])):
-			// Three runs of digits joined by dots.
-			j, runs := i, 0
-			for {
-				n := digitsAt(line, j)
-				if n == 0 {
-					break
-				}
-				runs++
-				j += n
-				if j+1 >= len(line) || line[j] != '.' || !isDigit(line[j+1]) {
-					break
-				}
-				j++
-			}
-			if runs >= 3 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// digitsAt is how many digits line has from i on.
-func digitsAt(line string, i int) int {
-	n := 0
-	for i+n < len(line) && isDigit(line[i+n]) {
-		n++
-	}
-	return n
-}
-
 // truncate is Truncate that also keeps, from the part it cuts, up to
-// budget bytes of the lines keep picks, in order, each run of them
-// between markers saying how much was cut around it. Lines in the last unread bytes before the
+// budget bytes of the lines that report an error or failure
+// (ReportsError), in order, each run of them between markers saying how
+// much was cut around it. Lines in the last unread bytes before the
 // tail are not read. The work is one pass over s; the output is at most
 // head+tail+budget bytes and one marker: each kept line's marker is
 // charged to budget at spanCost, which fits counts of cut bytes below
 // 10 MB (a longer count makes its marker a few bytes longer).
-func truncate(s string, head, tail, budget, unread int, keep keeper) string {
+func truncate(s string, head, tail, budget, unread int) string {
 	if len(s) <= head+tail+40 {
 		return s
 	}
@@ -118,7 +48,7 @@ func truncate(s string, head, tail, budget, unread int, keep keeper) string {
 	b.WriteString(s[:h])
 	from := h // start of what is not yet written
 	clipped := false
-	for _, sp := range keptSpans(s, h, max(h, t-unread), budget, s[t:], keep) {
+	for _, sp := range errorSpans(s, h, max(h, t-unread), budget, s[t:]) {
 		if gap := s[from:sp.start]; len(gap) < spanCost && !clipped {
 			b.WriteString(gap) // shorter than the marker that would replace it
 		} else {
@@ -151,11 +81,11 @@ type span struct {
 	clipped    bool
 }
 
-// keptSpans returns the lines of s[from:to] keep picks that fit in
-// budget, and up to keep.follow indented lines after each, skipping lines
-// cut at to and lines already said (in an earlier kept line or in tail). A
-// line that from cuts is judged whole and, when kept, goes on from from.
-func keptSpans(s string, from, to, budget int, tail string, keep keeper) []span {
+// errorSpans returns the error lines of s[from:to] that fit in budget, and
+// up to maxFollow indented lines after each, skipping lines cut at to and
+// lines already said (in an earlier kept line or in tail). A line that
+// from cuts is judged whole and, when kept, goes on from from.
+func errorSpans(s string, from, to, budget int, tail string) []span {
 	var spans []span
 	seen := map[string]bool{}
 	follow := 0 // indented lines still kept after the last error line
@@ -172,19 +102,20 @@ func keptSpans(s string, from, to, budget int, tail string, keep keeper) []span 
 		start := i
 		i += nl + 1
 		indented := line != "" && (line[0] == ' ' || line[0] == '\t') && strings.TrimSpace(line) != ""
-		if follow > 0 && indented {
+		keep := follow > 0 && indented
+		if keep {
 			follow--
 		} else {
 			follow = 0
 			key := strings.TrimSpace(line)
-			if !keep.keeps(line) || seen[key] {
+			if !ReportsError(line) || seen[key] {
 				continue
 			}
 			seen[key] = true // before the tail is searched: a line repeated many times searches it once
 			if strings.Contains(tail, key) {
 				continue
 			}
-			follow = keep.follow
+			follow = maxFollow
 		}
 		part := s[start : ls+len(line)] // what the head has not shown
 		n := runeStart(part, min(len(part), maxErrorLine, budget-spanCost))

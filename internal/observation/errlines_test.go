@@ -139,61 +139,6 @@ func TestBuildKeepsErrorLines(t *testing.T) {
 	}
 }
 
-// TestBuildKeepsValueLines: a file read or a page fetched keeps, from the
-// middle its head and tail leave out, its lines stating a value (a version
-// pinned, a URL, a port), not its other lines; a run's output keeps its
-// error lines only, its middle's versions left out.
-func TestBuildKeepsValueLines(t *testing.T) {
-	t.Parallel()
-	var page strings.Builder
-	for i := range 30 {
-		fmt.Fprintf(&page, "<div class=\"card-%02d\">placeholder card body</div>\n", i)
-	}
-	page.WriteString("<script src=\"https://cdn.example.org/@quark/standalone@7.29.0/quark.min.js\"></script>\n")
-	page.WriteString("<p>plain paragraph of the middle</p>\n")
-	for i := range 30 {
-		fmt.Fprintf(&page, "<div class=\"foot-%02d\">placeholder footer body</div>\n", i)
-	}
-	for _, tool := range []string{"Read", "WebFetch"} {
-		got := Build(tool, gjson.Parse(`{"file_path":"/site/index.html","url":"https://x.test"}`), page.String(), false).Text()
-		if !strings.Contains(got, "@quark/standalone@7.29.0") {
-			t.Errorf("%s: the line pinning a version is not kept:\n%s", tool, got)
-		}
-		if strings.Contains(got, "plain paragraph") || strings.Contains(got, "card-20") {
-			t.Errorf("%s: an ordinary line of the middle kept:\n%s", tool, got)
-		}
-	}
-	if got := Build("Bash", gjson.Parse(`{"command":"cat index.html"}`), page.String(), false).Text(); strings.Contains(got, "7.29.0") {
-		t.Errorf("a run's output kept a line of a value:\n%s", got)
-	}
-}
-
-func TestStatesValue(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		line string
-		want bool
-	}{
-		{`<script src="https://unpkg.com/@babel/standalone@7.29.0/babel.min.js"></script>`, true},
-		{`"User-Agent": "Mozilla/5.0 (Windows NT 10.0) Chrome/120.0.0.0 Safari/537.36",`, true},
-		{`const url = import.meta.env.VITE_SUPABASE_URL || 'http://127.0.0.1:54321'`, true},
-		{`  "vite": "^6.4.2",`, true},
-		{`listen on :8080`, true},
-		{`Node.js 20.9.0 is the minimum`, true},
-		{`ftp://example`, false},
-		{`at 12:30:45 the job ran`, false},
-		{`version 2.1 of the spec`, false},
-		{`port :123456 is no port`, false},
-		{`:5432abc`, false},
-		{`plain text`, false},
-		{``, false},
-	} {
-		if got := statesValue(tt.line); got != tt.want {
-			t.Errorf("statesValue(%q)=%v, want %v", tt.line, got, tt.want)
-		}
-	}
-}
-
 // TestBuildKeepsRestOfCutErrorLine checks that an error line the head
 // cuts in two keeps its rest, and an indented line after it (javac's
 // "symbol:") comes with it.
@@ -250,19 +195,15 @@ func TestBuildErrorLinesFiltered(t *testing.T) {
 // part of the input), and keeps at most head+tail+budget bytes and one
 // marker.
 func FuzzTruncateErrors(f *testing.F) {
-	f.Add(buildLog("[ERROR] a.java:[1,2] bad", "FAIL x"), 100, 50, 200, 0, false)
-	f.Add(strings.Repeat("error: x\n", 500), 10, 0, 800, 100, true)
-	f.Add(strings.Repeat("é", 3000)+"\nerror "+strings.Repeat("ü", 900)+"\n"+strings.Repeat("a", 900), 700, 300, 800, 0, false)
-	f.Add("Exit code 1\n\tat x\n\tat y\n"+strings.Repeat("z\n", 600), 3, 3, 100, 0, true)
-	f.Fuzz(func(t *testing.T, s string, head, tail, budget, unread int, values bool) {
+	f.Add(buildLog("[ERROR] a.java:[1,2] bad", "FAIL x"), 100, 50, 200, 0)
+	f.Add(strings.Repeat("error: x\n", 500), 10, 0, 800, 100)
+	f.Add(strings.Repeat("é", 3000)+"\nerror "+strings.Repeat("ü", 900)+"\n"+strings.Repeat("a", 900), 700, 300, 800, 0)
+	f.Add("Exit code 1\n\tat x\n\tat y\n"+strings.Repeat("z\n", 600), 3, 3, 100, 0)
+	f.Fuzz(func(t *testing.T, s string, head, tail, budget, unread int) {
 		if head < 0 || tail < 0 || budget < 0 || unread < 0 || head+tail > len(s) || budget > 1<<16 {
 			return
 		}
-		keep := errorLines
-		if values {
-			keep = valueLines
-		}
-		got := truncate(s, head, tail, budget, unread, keep)
+		got := truncate(s, head, tail, budget, unread)
 		if utf8.ValidString(s) && !utf8.ValidString(got) {
 			t.Fatalf("invalid UTF-8 out of valid input: %q", got)
 		}
@@ -312,23 +253,5 @@ func TestSourcePosition(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("SourcePosition(%q) = %q, want %q", tt.line, got, tt.want)
 		}
-	}
-}
-
-// BenchmarkBuildLargeRead: a file read of 256 KB, its middle scanned for
-// lines stating a value (valueLines); BenchmarkBuildLargeRun the same
-// text as a run's output, scanned for error lines.
-func BenchmarkBuildLargeRead(b *testing.B) { benchmarkBuildLarge(b, "Read") }
-
-func BenchmarkBuildLargeRun(b *testing.B) { benchmarkBuildLarge(b, "Bash") }
-
-func benchmarkBuildLarge(b *testing.B, tool string) {
-	var text strings.Builder
-	for i := 0; text.Len() < 256<<10; i++ {
-		fmt.Fprintf(&text, "    const handler%d = createHandler({ name: 'route-%d', retries: %d, timeout: 30 });\n", i, i, i%5)
-	}
-	input := gjson.Parse(`{"file_path":"/src/routes.ts","command":"cat /src/routes.ts"}`)
-	for b.Loop() {
-		Build(tool, input, text.String(), false)
 	}
 }

@@ -128,16 +128,15 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 	case "Write":
 		o.Output = "+ " + strings.ReplaceAll(get("content"), "\n", "\n+ ")
 	}
-	tail, unread, errs, keep := maxTail, 0, 0, errorLines
+	tail, unread, errs := maxTail, 0, 0
 	if o.Output == "" || isError {
 		out, cut := filter(output)
 		if cut {
 			tail, unread = 0, unreadMargin
 		}
 		o.Output = joinNonEmpty("\n", o.Output, out)
-		errs = maxErrors
-		if !ReportsRun(tool) {
-			keep = valueLines // a file's or a page's lines saying "error" are its content
+		if ReportsRun(tool) {
+			errs = maxErrors
 		}
 	}
 	if tool == "Edit" || tool == "MultiEdit" {
@@ -146,7 +145,7 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 	} else {
 		o.Output = strings.TrimSpace(o.Output)
 	}
-	o.Output = truncate(o.Output, maxHead, tail, errs, unread, keep)
+	o.Output = truncate(o.Output, maxHead, tail, errs, unread)
 	return o
 }
 
@@ -226,7 +225,7 @@ func ResponseFailed(resp gjson.Result) bool {
 
 // Truncate keeps the first head and last tail bytes of s (on rune boundaries)
 // with a marker between them saying how much was cut.
-func Truncate(s string, head, tail int) string { return truncate(s, head, tail, 0, 0, errorLines) }
+func Truncate(s string, head, tail int) string { return truncate(s, head, tail, 0, 0) }
 
 // runeStart moves i back to the start of the rune it falls in.
 func runeStart(s string, i int) int {
