@@ -253,7 +253,7 @@ func InlineChanges(text string) []LabelledChange {
 				continue
 			}
 			for _, m := range c.re.FindAllStringSubmatchIndex(t, -1) {
-				if advises(lower, m[0], m[1]) {
+				if advises(t, m[0], m[1]) {
 					continue
 				}
 				old := strings.TrimRight(t[m[2*c.old]:m[2*c.old+1]], ".,;:")
@@ -271,7 +271,7 @@ func InlineChanges(text string) []LabelledChange {
 				// values are one thing's (the same unit); one read loosely
 				// needs the verb all the same. The other patterns hold theirs.
 				loose := slices.ContainsFunc(c.loose, func(g int) bool { return m[2*g] >= 0 })
-				if c.cued && (!sameThing(old, new) || loose) && !changeVerbBefore(lower[:m[0]]) {
+				if c.cued && (!sameThing(old, new) || loose) && !changeVerbBefore(strings.ToLower(t[:m[0]])) {
 					continue
 				}
 				if !slices.Contains(out, LabelledChange{Old: old, New: new}) {
@@ -283,22 +283,24 @@ func InlineChanges(text string) []LabelledChange {
 	return out
 }
 
-// advises reports whether the sentence of line lower holding lower[i:j]
-// gives advice (adviceWords): "you could replace `useEffect` with
-// `useMemo`" proposes the change; "Breaking API change (`a` → `b`)
-// confirmed. Consider switching to …" states one, the advice after it
-// another sentence's.
-func advises(lower string, i, j int) bool {
-	start, end := 0, len(lower)
+// advises reports whether the sentence of line holding line[i:j] gives
+// advice (adviceWords): "you could replace `useEffect` with `useMemo`"
+// proposes the change; "Breaking API change (`a` → `b`) confirmed.
+// Consider switching to …" states one, the advice after it another
+// sentence's. The line is read as written: lower-casing may change its
+// length ("K", the Kelvin sign, is three bytes and "k" one), so i and j
+// would not fall where they did.
+func advises(line string, i, j int) bool {
+	start, end := 0, len(line)
 	for _, b := range []string{". ", "! ", "? ", "; "} {
-		if k := strings.LastIndex(lower[:i], b); k >= 0 && k+len(b) > start {
+		if k := strings.LastIndex(line[:i], b); k >= 0 && k+len(b) > start {
 			start = k + len(b)
 		}
-		if k := strings.Index(lower[j:], b); k >= 0 && j+k < end {
+		if k := strings.Index(line[j:], b); k >= 0 && j+k < end {
 			end = j + k
 		}
 	}
-	return slices.ContainsFunc(strings.FieldsFunc(lower[start:end], func(r rune) bool { return !unicode.IsLetter(r) }), adviceWords().Has)
+	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(line[start:end]), func(r rune) bool { return !unicode.IsLetter(r) }), adviceWords().Has)
 }
 
 // maxBackWords is how many words before a "(was …)" are read for the
