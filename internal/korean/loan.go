@@ -1,6 +1,10 @@
 package korean
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
 
 // Korean writes the English words of computing in Hangul by their sound
 // ("버전" version, "템플릿" template, "페이지네이션" pagination, "엔드포인트"
@@ -75,7 +79,7 @@ const maxVariants = 4
 
 // EnglishKeys are the consonant skeletons lower-case English word w may be
 // written in Hangul by: "version" BSN, "template" TMBLT; "thread" both SLT
-// and TLT ("스레드"), "get" both SK… and KT. nil for a word of anything but
+// and TLT ("스레드"), "get" both ST and KT. nil for a word of anything but
 // the letters a to z.
 func EnglishKeys(w string) []string {
 	if w == "" {
@@ -179,7 +183,7 @@ func EnglishKeys(w string) []string {
 	}
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
-		if s := string(k); s != "" && !contains(out, s) {
+		if s := string(k); s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -194,13 +198,19 @@ var letterClass = [26]byte{
 	'v' - 'a': 'B', 'z' - 'a': 'S',
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
+// LoanStem is Hangul word w without what Korean writes onto a noun beyond
+// its particles, after two syllables or more: the plural 들 ("컬럼들") or
+// a syllable of 하다 making it a verb (하, 해, 했, 한, 할, 함, 합: "커밋해",
+// "배포했"). A loanword ending in such a syllable ("그래들", gradle) loses it.
+func LoanStem(w string) string {
+	if utf8.RuneCountInString(w) < 3 {
+		return w
 	}
-	return false
+	last, n := utf8.DecodeLastRuneInString(w)
+	if last == '들' || strings.ContainsRune("하해했한할함합", last) {
+		return w[:len(w)-n]
+	}
+	return w
 }
 
 // Loanlike reports whether Hangul word w may be a loanword: two syllables
@@ -211,7 +221,9 @@ func contains(ss []string, s string) bool {
 // install, "배포" deploy, "오류" error), made of the readings of Chinese
 // characters (hanjaReadings), and a skeleton of theirs matches English
 // words at random ("설치" cells); a loanword writes syllables no character
-// is read as ("버", "템", "플", "릿", "스", "트").
+// is read as ("버", "템", "플", "릿", "스", "트"). One written only in
+// syllables characters are read as ("시나리오", "모니터", "파라미터") is
+// missed; a native word that is written as loanwords are ("나머지") passes.
 func Loanlike(w string) bool {
 	n, foreign := 0, false
 	for _, r := range w {
@@ -234,7 +246,7 @@ var (
 )
 
 // Distance is how unlike Hangul word h sounds to lower-case English word
-// e, per consonant of h: 0 for "테스트" and "test", 0.2 for "버전" and
+// e, per consonant of h: 0 for "테스트" and "test", 0.1 for "버전" and
 // "version". Both are written in one alphabet (roman, latin) and compared
 // by an edit distance in which a vowel costs less than a consonant, and a
 // consonant voiced for one unvoiced (b, p) less than another.

@@ -110,3 +110,17 @@ func FuzzLoan(f *testing.F) {
 		Loanlike(h)
 	})
 }
+
+// TestLoanStem: a plural's 들 and a syllable of 하다 go after two syllables
+// or more; a shorter word and other endings stay.
+func TestLoanStem(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ w, want string }{
+		{"컬럼들", "컬럼"}, {"커밋해", "커밋"}, {"업데이트했", "업데이트"}, {"배포합", "배포"},
+		{"테스트", "테스트"}, {"해들", "해들"}, {"브랜치항", "브랜치항"}, {"", ""},
+	} {
+		if got := LoanStem(tt.w); got != tt.want {
+			t.Errorf("LoanStem(%q)=%q, want %q", tt.w, got, tt.want)
+		}
+	}
+}

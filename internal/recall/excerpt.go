@@ -113,7 +113,7 @@ func (m *message) failureWeights(cs []concept) []float64 {
 			if weights == nil {
 				weights = make([]float64, len(segs))
 			}
-			weights[i] = heaviest(cs)
+			weights[i] = max(heaviest(cs), 1)
 		}
 	}
 	return weights

@@ -45,11 +45,26 @@ const minLoanConsonants = 3
 
 // countedAsAnother reports an English word whose index key, its stem, is
 // another word, an everyday one, it only begins with ("personation",
-// "person"): how many messages hold the key counts that word's.
+// "person"): how many messages hold the key counts that word's. An
+// inflection ("logging", "mapped", "settings") is counted with its word,
+// as a search finds it.
 func countedAsAnother(e string) bool {
 	k := indexKey(e)
-	return len(k)+4 <= len(e) && wordfreq.Zipf(k) > 0
+	if len(k)+4 > len(e) || wordfreq.Zipf(k) == 0 {
+		return false
+	}
+	for _, end := range []string{"ing", "ings", "ed", "es", "s"} {
+		if rest, ok := strings.CutSuffix(e, end); ok && (rest == k || len(rest) == len(k)+1 && rest[:len(k)] == k && rest[len(k)] == k[len(k)-1]) {
+			return false // "setting" of "set", with its consonant doubled
+		}
+	}
+	return true
 }
+
+// loanLead is how far ahead of the next the first of a Hangul word's
+// candidates must rank (loanwords): ln 2, as if the store held it twice as
+// often, the two sounding alike.
+const loanLead = math.Ln2
 
 // loan is an English word a Hangul word may be a loanword of, and how
 // unlike it sounds (korean.Distance).
@@ -64,7 +79,7 @@ type loan struct {
 // nor a word a loanword is not written as (korean.Loanlike). A plural's
 // 들 and a verbal noun's 하다 ("커밋해", "업데이트했") are read without.
 func loanCandidates(w string, dict *glosses.Dict, stops stopSet) []loan {
-	w = loanStem(w)
+	w = korean.LoanStem(w)
 	key := korean.Key(w)
 	if !korean.Loanlike(w) || stops.has(w) || len(strings.Trim(key, "V")) < minLoanConsonants {
 		return nil
@@ -79,26 +94,11 @@ func loanCandidates(w string, dict *glosses.Dict, stops stopSet) []loan {
 	return ls[:min(len(ls), maxLoans):min(len(ls), maxLoans)]
 }
 
-// loanStem is Hangul word w without what Korean writes onto a noun beyond
-// its particles (stripParticle), after two syllables or more: the plural
-// 들 ("컬럼들") or a syllable of 하다 making it a verb (하, 해, 했, 한, 할,
-// 함, 합: initial ㅎ, vowel ㅏ or ㅐ; "커밋해", "배포했").
-func loanStem(w string) string {
-	rs := []rune(w)
-	if len(rs) < 3 {
-		return w
-	}
-	last := rs[len(rs)-1]
-	i := int(last - 0xAC00)
-	if last == '들' || i >= 0 && i < 11172 && i/(21*28) == 18 && i%(21*28)/28 <= 1 {
-		return string(rs[:len(rs)-1])
-	}
-	return w
-}
-
 // loanwords adds to each concept with loanword candidates (concept.loans)
 // the one the store's messages hold that ranks first by how many hold it
-// and how near it sounds (loanPenalty). The index's own term counts are
+// and how near it sounds (loanPenalty), when it ranks ahead of the next by
+// loanLead: of two alike ("메서드": method and merged, both 0.1 away), the
+// store must hold one much more to tell. The index's own term counts are
 // read, in one query for all (store.VocabDocs): a skeleton may have dozens
 // of candidates, most of which no message holds.
 func (tc *termCounts) loanwords(ctx context.Context, cs []concept) ([]concept, error) {
@@ -117,17 +117,24 @@ func (tc *termCounts) loanwords(ctx context.Context, cs []concept) ([]concept, e
 	}
 	at := 0
 	for i := range cs {
-		best, bestRank := -1, 0.0
+		best, bestRank, next := -1, 0.0, math.Inf(-1)
 		for j, l := range cs[i].loans {
 			n := docs[at+j]
 			if n == 0 {
 				continue
 			}
-			if rank := math.Log1p(float64(n)) - loanPenalty*l.d; best < 0 || rank > bestRank {
+			rank := math.Log1p(float64(n)) - loanPenalty*l.d
+			switch {
+			case best < 0 || rank > bestRank:
+				if best >= 0 {
+					next = bestRank
+				}
 				best, bestRank = j, rank
+			case rank > next:
+				next = rank
 			}
 		}
-		if best >= 0 {
+		if best >= 0 && bestRank-next >= loanLead {
 			cs[i] = withForm(cs[i], cs[i].loans[best].word)
 		}
 		at += len(cs[i].loans)

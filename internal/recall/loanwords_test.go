@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,5 +65,48 @@ func BenchmarkKoreanConcepts(b *testing.B) {
 	concepts(prompt, d)
 	for b.Loop() {
 		concepts(prompt, d)
+	}
+}
+
+// TestLoanwordPick: of a Hangul word's candidates the store holds, the one
+// it holds much more and that sounds near becomes a form; two held alike
+// ("메서드": method and merged, both as near) tell nothing, and neither is
+// taken. An inflection counts with its word ("로깅": logging, whose index
+// key is "log").
+func TestLoanwordPick(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name  string
+		texts []string
+		word  string
+		want  string // "" for no form
+	}{
+		{"alike", []string{"the method is merged", "a method merged", "merged the method"}, "메서드", ""},
+		{"one much more", []string{"the method", "a method", "method again", "the method once more", "merged"}, "메서드", "method"},
+		{"inflection", []string{"structured logging", "logging level"}, "로깅", "logging"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := storetest.Open(t)
+			var turns []string
+			for _, x := range tt.texts {
+				turns = append(turns, x, "ok")
+			}
+			say(t, db, "s", day, turns...)
+			cs := concepts(tt.word+" 뭐였지?", repoGlosses())
+			cs, err := newTermCounts(db, "now").loanwords(ctx, cs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range cs[0].forms {
+				if f != "" && f[0] < 0x80 {
+					got = append(got, f)
+				}
+			}
+			if want := []string{tt.want}; tt.want == "" && len(got) != 0 || tt.want != "" && !slices.Equal(got, want) {
+				t.Errorf("%s: English forms %q, want %q (candidates %v)", tt.word, got, tt.want, cs[0].loans)
+			}
+		})
 	}
 }

@@ -184,6 +184,11 @@ func joinConcepts(a, b concept) concept {
 			a.keys = append(a.keys, b.keys[k])
 		}
 	}
+	for _, l := range b.loans {
+		if !slices.ContainsFunc(a.loans, func(o loan) bool { return o.word == l.word }) {
+			a.loans = append(a.loans, l)
+		}
+	}
 	a.df = max(a.df, b.df)
 	a.glued = a.glued && b.glued
 	a.genericGlosses = append(a.genericGlosses, b.genericGlosses...)

@@ -325,11 +325,15 @@ func (db *DB) VocabDocs(ctx context.Context, terms []string) ([]int, error) {
 	if len(terms) == 0 {
 		return docs, nil
 	}
-	args := make([]any, len(terms))
+	at := make(map[string][]int, len(terms)) // a term's places in terms
+	var args []any
 	for i, t := range terms {
-		args[i] = t
+		if at[t] == nil {
+			args = append(args, t)
+		}
+		at[t] = append(at[t], i)
 	}
-	rows, err := db.Read().query(ctx, `SELECT term, doc FROM events_vocab WHERE term IN (`+placeholders(len(terms))+`)`, args...)
+	rows, err := db.Read().query(ctx, `SELECT term, doc FROM events_vocab WHERE term IN (`+placeholders(len(args))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("vocab docs: %w", err)
 	}
@@ -340,10 +344,8 @@ func (db *DB) VocabDocs(ctx context.Context, terms []string) ([]int, error) {
 		if err := rows.Scan(&term, &n); err != nil {
 			return nil, fmt.Errorf("vocab docs: %w", err)
 		}
-		for i, t := range terms {
-			if t == term {
-				docs[i] = n
-			}
+		for _, i := range at[term] {
+			docs[i] = n
 		}
 	}
 	if err := rows.Err(); err != nil {
