@@ -32,20 +32,32 @@ func main() {
 	tables := flag.String("glosses", "glosses", "the directory of the other tables")
 	out := flag.String("o", "glosses/kor.txt", "the table to write")
 	flag.Parse()
-	words := map[string]bool{}
-	if err := read(*wordfreq, false, words); err != nil {
-		log.Fatal(err)
-	}
-	others, err := filepath.Glob(filepath.Join(*tables, "*.txt"))
+	table, err := build(*wordfreq, *tables, filepath.Base(*out))
 	if err != nil {
 		log.Fatal(err)
 	}
+	if err := os.WriteFile(*out, []byte(table), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// build is the table of the English words of the everyday table wordfreq
+// and of the gloss tables in directory tables but the one named self.
+func build(wordfreq, tables, self string) (string, error) {
+	words := map[string]bool{}
+	if err := read(wordfreq, false, words); err != nil {
+		return "", err
+	}
+	others, err := filepath.Glob(filepath.Join(tables, "*.txt"))
+	if err != nil {
+		return "", err
+	}
 	for _, f := range others {
-		if filepath.Base(f) == filepath.Base(*out) {
+		if filepath.Base(f) == self {
 			continue
 		}
 		if err := read(f, true, words); err != nil {
-			log.Fatal(err)
+			return "", err
 		}
 	}
 	rows := map[string][]string{}
@@ -69,9 +81,7 @@ func main() {
 		slices.Sort(ws)
 		fmt.Fprintf(&b, "%s %s\n", k, strings.Join(ws, " "))
 	}
-	if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
-		log.Fatal(err)
-	}
+	return b.String(), nil
 }
 
 // read adds to words the English words of table file name: the first field
