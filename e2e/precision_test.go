@@ -162,15 +162,17 @@ func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 	w := quorvexWorld(t)
 	const (
 		unseen   = "How do I memoize a Quorvex handler?"
-		unseenKo = "그 Quorvex 핸들러는 이 코드에서 어떻게 memoize 해?"
+		unseenKo = "그 Quorvex 핸들러는 이 코드에서 어떻게 virtualize 해?"
 		advice   = "When should I debounce a Quorvex handler?"
 		own      = "How do I cache a Quorvex handler?"
 	)
-	// The advice question first, in a session of its own, about another
-	// unseen term: a term a turn of the asking session wrote is no longer
-	// unseen, and a question asked before is a memory of its own.
+	// The advice question and the Korean one each in a session of its
+	// own, each about another unseen term: a term a turn of the asking
+	// session, or an earlier session, wrote is no longer unseen, and a
+	// question asked before is a memory of its own.
 	reqs := requests(t, w.session("s2", nil, advice))
-	reqs = append(reqs, requests(t, w.session("s3", nil, unseen, unseenKo, own))...)
+	reqs = append(reqs, requests(t, w.session("s3", nil, unseenKo))...)
+	reqs = append(reqs, requests(t, w.session("s4", nil, unseen, own))...)
 	for _, q := range []string{unseen, unseenKo, advice} {
 		if r := requestWith(t, reqs, q); injections(r) != 0 {
 			t.Errorf("the how-to question %q naming an unseen term got an injection:\n%.2000s", q, r)

@@ -81,7 +81,7 @@ type loan struct {
 func loanCandidates(w string, dict *glosses.Dict, stops stopSet) []loan {
 	w = korean.LoanStem(w)
 	key := korean.Key(w)
-	if !korean.Loanlike(w) || stops.has(w) || len(strings.Trim(key, "V")) < minLoanConsonants {
+	if !korean.Loanlike(w) || stops.has(w) || len(strings.TrimPrefix(key, "V")) < minLoanConsonants {
 		return nil
 	}
 	var ls []loan
@@ -91,6 +91,15 @@ func loanCandidates(w string, dict *glosses.Dict, stops stopSet) []loan {
 		}
 	}
 	slices.SortStableFunc(ls, func(a, b loan) int { return cmp.Compare(a.d, b.d) })
+	// Words the index keys alike are one word to the store, which could
+	// not tell them apart (loanLead): the nearer stands for both.
+	seen := map[string]bool{}
+	ls = slices.DeleteFunc(ls, func(l loan) bool {
+		k := indexKey(l.word)
+		dup := seen[k]
+		seen[k] = true
+		return dup
+	})
 	return ls[:min(len(ls), maxLoans):min(len(ls), maxLoans)]
 }
 
