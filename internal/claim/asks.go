@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/korean"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
@@ -482,7 +483,7 @@ func koreanCount(text string) bool {
 // tense's mark ("고쳤어", "돌렸어", "했어"): a request ("고쳐줄래") has none.
 func pastTense(word string) bool {
 	for _, r := range word {
-		if r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 == 20 {
+		if korean.ClosedBySsangSiot(r) {
 			return true
 		}
 	}

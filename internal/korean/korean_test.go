@@ -24,3 +24,17 @@ func TestParticlesLongestFirst(t *testing.T) {
 		seen[p] = true
 	}
 }
+
+// TestClosedBySsangSiot: a syllable whose final consonant is ㅆ, the past
+// tense's mark, and no other rune.
+func TestClosedBySsangSiot(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		r    rune
+		want bool
+	}{{'했', true}, {'었', true}, {'있', true}, {'겠', true}, {'해', false}, {'갔', true}, {'간', false}, {'a', false}, {'ㅆ', false}, {'\uD7A3', false}} {
+		if got := ClosedBySsangSiot(tt.r); got != tt.want {
+			t.Errorf("ClosedBySsangSiot(%q)=%v, want %v", tt.r, got, tt.want)
+		}
+	}
+}

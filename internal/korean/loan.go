@@ -16,21 +16,6 @@ import (
 // one consonant skeleton, under which a table holds the English words
 // (glosses/kor.txt); Distance tells the likeliest of those alike.
 
-// hangulBase is the first Hangul syllable, 가; a syllable is
-// hangulBase + (initial*21 + vowel)*28 + final.
-const hangulBase = 0xAC00
-
-// syllable is Hangul syllable r's initial consonant, vowel and final
-// consonant, as indices of Unicode's order of the jamo; ok is false for
-// another rune.
-func syllable(r rune) (initial, vowel, final int, ok bool) {
-	i := int(r - hangulBase)
-	if i < 0 || i >= 19*21*28 {
-		return 0, 0, 0, false
-	}
-	return i / (21 * 28), i % (21 * 28) / 28, i % 28, true
-}
-
 // Consonant classes of the skeleton: labials (b p f v), dentals (t d),
 // velars (k g, hard c), sibilants (s z j ch sh, soft c and g), l and r,
 // m, n and h. A word starting with a vowel starts with 'V'.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/korean"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
@@ -150,9 +151,8 @@ var pastRE = lazyregexp.New(`(?i)\b(did|didn't|was|wasn't|were|weren't|had|hadn'
 // 였, 했, 됐…). 있 ("there is", "is -ing") and 겠 (the future) carry the same
 // final consonant and no past.
 func hangulPast(s string) bool {
-	const first, finals, ssangSiot = 0xAC00, 28, 20
 	for _, r := range s {
-		if r >= first && r <= 0xD7A3 && (r-first)%finals == ssangSiot && r != '있' && r != '겠' {
+		if korean.ClosedBySsangSiot(r) && r != '있' && r != '겠' {
 			return true
 		}
 	}
