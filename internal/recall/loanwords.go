@@ -43,13 +43,12 @@ const loanPenalty = 20
 // ("서버" server, "캐시" cache are left out).
 const minLoanConsonants = 3
 
-// countedAsAnother reports an English word whose index key, its stem, is
+// countedAsAnother reports an English word e whose index key k, its stem, is
 // another word, an everyday one, it only begins with ("personation",
 // "person"): how many messages hold the key counts that word's. An
 // inflection ("logging", "mapped", "settings") is counted with its word,
 // as a search finds it.
-func countedAsAnother(e string) bool {
-	k := indexKey(e)
+func countedAsAnother(e, k string) bool {
 	if len(k)+4 > len(e) || wordfreq.Zipf(k) == 0 {
 		return false
 	}
@@ -66,11 +65,11 @@ func countedAsAnother(e string) bool {
 // often, the two sounding alike.
 const loanLead = math.Ln2
 
-// loan is an English word a Hangul word may be a loanword of, and how
-// unlike it sounds (korean.Distance).
+// loan is an English word a Hangul word may be a loanword of, its index
+// key, and how unlike it sounds (korean.Distance).
 type loan struct {
-	word string
-	d    float64
+	word, key string
+	d         float64
 }
 
 // loanCandidates are the English words Hangul word w may be a loanword of,
@@ -86,8 +85,10 @@ func loanCandidates(w string, dict *glosses.Dict, stops stopSet) []loan {
 	}
 	var ls []loan
 	for _, e := range dict.Loans(key) {
-		if d := korean.Distance(w, e); d <= loanDistance && !stops.has(e) && !countedAsAnother(e) {
-			ls = append(ls, loan{e, d})
+		if d := korean.Distance(w, e); d <= loanDistance && !stops.has(e) {
+			if k := indexKey(e); !countedAsAnother(e, k) {
+				ls = append(ls, loan{e, k, d})
+			}
 		}
 	}
 	slices.SortStableFunc(ls, func(a, b loan) int { return cmp.Compare(a.d, b.d) })
@@ -95,9 +96,8 @@ func loanCandidates(w string, dict *glosses.Dict, stops stopSet) []loan {
 	// not tell them apart (loanLead): the nearer stands for both.
 	seen := map[string]bool{}
 	ls = slices.DeleteFunc(ls, func(l loan) bool {
-		k := indexKey(l.word)
-		dup := seen[k]
-		seen[k] = true
+		dup := seen[l.key]
+		seen[l.key] = true
 		return dup
 	})
 	return ls[:min(len(ls), maxLoans):min(len(ls), maxLoans)]
@@ -114,7 +114,7 @@ func (tc *termCounts) loanwords(ctx context.Context, cs []concept) ([]concept, e
 	var keys []string
 	for _, c := range cs {
 		for _, l := range c.loans {
-			keys = append(keys, indexKey(l.word))
+			keys = append(keys, l.key)
 		}
 	}
 	if len(keys) == 0 {
