@@ -103,6 +103,17 @@ var germanWhereRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:wo|wohin)(?:[^\p{L}]|$)
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
 
+// japaneseQuestionRE finds Japanese's words for which, what, where and
+// what number ("いくつ"), and for currently, read only in a text holding kana
+// (Asks): Chinese writes its own with the same characters. "何" asks
+// nothing in "何か" (something), "何も" (nothing), "何でも" (anything), "何度"
+// (many times) or "何と". Japanese's where ("どこ") makes a question, but
+// whereRE does not read it as one for a path: a Japanese prompt's everyday
+// verbs are searched by their English glosses ("行く" head, reach; "見る"
+// view), and a travel question ("紅葉を見るならどこがおすすめ？") took a
+// command's "| head" and a page's "View" for a path's statement.
+var japaneseQuestionRE = lazyregexp.New(`どの|どれ|どこ|どんな|なに|いくつ|何(?:[^かもで度と]|$)|現在`)
+
 // askIndex maps each ask word, its English words folded by askFold, to the
 // roles it asks for.
 var askIndex = sync.OnceValue(func() map[string][]string {
@@ -227,7 +238,14 @@ func Asks(text string) []string {
 	// German's words for which and where are as often relative ("…, was
 	// wir gefixt haben"): read only in a question.
 	german := fw.Any("deu") && strings.Contains(text, "?")
-	if !question && !(romance && romanceQuestionRE.MatchString(text)) && !(german && germanQuestionRE.MatchString(text)) {
+	// Japanese writes no spaces: its words are told apart by their
+	// scripts (splitScripts).
+	japanese := hasKana(text)
+	if japanese {
+		words = splitScripts(words)
+	}
+	if !question && !(romance && romanceQuestionRE.MatchString(text)) && !(german && germanQuestionRE.MatchString(text)) &&
+		!(japanese && japaneseQuestionRE.MatchString(text)) {
 		if amount {
 			return []string{AnyAmount}
 		}
@@ -286,7 +304,7 @@ func Asks(text string) []string {
 	}
 	// The product a version is asked of, read from the words with their
 	// dots ("next.js", "vue.js"), which the split above takes apart.
-	written, shapes := writtenNames(text)
+	written, shapes := writtenNames(text, japanese)
 	names := make([]string, len(written))
 	for i, w := range written {
 		names[i] = strings.ToLower(w)
@@ -565,7 +583,9 @@ const (
 // release") or in a text that capitalises most of its everyday words
 // ("Which Hotfix Release Did We Ship?"). A dot marks a name only between
 // parts of two letters or more: "e.g." and "i.e." are abbreviations.
-func writtenNames(text string) (words []string, shapes []nameShape) {
+// A Japanese text's words are further split where their script changes
+// (splitScripts): "expo-audioはどのバージョン" is four words.
+func writtenNames(text string, japanese bool) (words []string, shapes []nameShape) {
 	inWord := func(r rune) bool {
 		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= utf8.RuneSelf && unicode.IsLetter(r)
 	}
@@ -594,8 +614,16 @@ func writtenNames(text string) (words []string, shapes []nameShape) {
 			open = true
 			continue
 		}
-		words = append(words, w)
-		opens = append(opens, open)
+		if japanese {
+			for _, run := range splitScripts([]string{w}) {
+				words = append(words, run)
+				opens = append(opens, open)
+				open = false
+			}
+		} else {
+			words = append(words, w)
+			opens = append(opens, open)
+		}
 		open = strings.HasSuffix(tok, ".") // "Ok. Hotfix release", "1. Hotfix release"
 		label = utf8.RuneCountInString(w) == 1 || strings.Trim(w, "0123456789") == ""
 	}
@@ -669,6 +697,18 @@ func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bo
 		// Russian says whose version with no word for "of", the name
 		// right after ("версию zorblat").
 		return i + 1
+	} else if scriptOf(r) != otherScript {
+		// Japanese says whose version before it, past the particles and
+		// the word asking, written in hiragana: "zorblatのバージョン",
+		// "zorblatはどのバージョン".
+		j := i - 1
+		for j >= 0 && j >= i-3 && hiraganaOnly(words[j]) {
+			j--
+		}
+		if name(j) {
+			return j
+		}
+		return -1
 	}
 	if name(i - 1) {
 		return i - 1
@@ -677,18 +717,18 @@ func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bo
 }
 
 // questionWords open a question; none owns a version.
-var questionWords = lazywords.Lookup(`which what whose who how when where why`)
+var questionWords = lazywords.Lookup(`which what whose who how when where why どの どんな どれ 何 なに`)
 
-// versionWords are the word for a version, in English, Korean, Russian and
+// versionWords are the word for a version, in English, Korean, Japanese, Russian and
 // the languages recall translates: a product's name is the same in a
 // question asked in any of them ("¿qué versión de Next.js …?").
-var versionWords = lazywords.Lookup(`version versions 버전 версия версии версию версией версий versión versiones versão versões versione versioni`)
+var versionWords = lazywords.Lookup(`version versions 버전 バージョン версия версии версию версией версий versión versiones versão versões versione versioni`)
 
 // which reports a word asking which one of a kind ("which version",
 // "какую версию"; "qué versión" in a Romance text).
 func which(w string, romance bool) bool {
 	switch w {
-	case "which", "what", "어떤", "какая", "какую", "какой":
+	case "which", "what", "어떤", "どの", "どんな", "какая", "какую", "какой":
 		return true
 	case "qué", "que", "cuál", "cual", "qual", "quale", "quel", "quelle":
 		return romance

@@ -82,6 +82,14 @@ func TestAsks(t *testing.T) {
 		{"Qual è l'ultima versione di zorblat?", "version:zorblat"},
 		{"¿Cómo actualizo Next.js a la última versión?", ""}, // how to, not which
 		{"¿Qué pasa con esta versión?", ""},                  // "esta" (this) owns no version
+		// Japanese writes no spaces: a word is told by its script, whose
+		// version by the name before it, past the particles ("は", "の")
+		// and the word asking ("どの").
+		{"zorblat をビルドしてるこのマシンの Flutter SDK、バージョンいくつだったっけ？", "version:flutter"},
+		{"zorblat はどのバージョンが入ったんだっけ？", "version:zorblat"},
+		{"zorblatのバージョンは何？", "version:zorblat"},
+		{"何かいいバージョン管理の方法ある？", ""}, // "何か" is something, no question word
+		{"バージョンを上げてください。", ""},
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.

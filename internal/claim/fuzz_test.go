@@ -23,7 +23,8 @@ func FuzzParse(f *testing.F) {
 		"- **AI Framework**: Claude Agent SDK", "Mit welcher Zorblat-Version lässt sich das bauen?", "Welche -Version? Wo?", "**Backend:** FastAPI", "****: x", "__Queue__:", "30s 2-3s 250ms 502s",
 		// Lower-casing shortens the Kelvin and Ohm signs: positions in the
 		// line are not positions in its lower-case copy.
-		"\u212a\u212a\u212a\u212a Reduced the close button from 56px to 28px", "\u2126\u2126 moved `a-b` → `a-c`; consider it."} {
+		"\u212a\u212a\u212a\u212a Reduced the close button from 56px to 28px", "\u2126\u2126 moved `a-b` → `a-c`; consider it.",
+		"expo-audioはどのバージョンが入ったんだっけ？", "Flutter SDKのバージョンいくつ？", "ー々ヽ", "aー"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -1007,6 +1007,10 @@ func TestToolReportsTheVersionAsked(t *testing.T) {
 	if got := recallFor(t, db, defaults(), "What zorblat version do I have on this laptop?"); !strings.Contains(got, "3.14.2") {
 		t.Errorf("the version a tool reported was not recalled:\n%s", got)
 	}
+	// Asked in Japanese, whose words no space parts (claim.Asks).
+	if got := recallFor(t, db, defaults(), "このノートPCに入ってる zorblat のバージョンっていくつだっけ？"); !strings.Contains(got, "3.14.2") {
+		t.Errorf("the version a tool reported was not recalled for a Japanese question:\n%s", got)
+	}
 	if got := recallFor(t, db, defaults(), "How do I deploy a branch preview with zorblat pages?"); got != "" {
 		t.Errorf("a how-to question got tool output alone:\n%s", got)
 	}
