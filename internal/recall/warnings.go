@@ -1373,10 +1373,12 @@ func sameField(a, b string) bool {
 // closing bracket or quote, "," or ";", or a full stop, colon, "!" or "?"
 // that ends a sentence ("(was oversized 56px)"); "v1.2" is not shown by
 // "v1.2.3", nor "config.ts" by "src/config.ts". A line of a few letters
-// ("on") is in any excerpt, so it shows nothing.
+// ("on") is in any excerpt, so it shows nothing; three characters with a
+// digit among others are a measure or a version ("3px", "v18", "@v4"),
+// which names one value.
 func showsLine(shown, line string) bool {
 	l := foldWords(line)
-	if len(l) < 4 {
+	if len(l) < 3 || len(l) == 3 && !measureLike(l) {
 		return false
 	}
 	if len(l) > 40 {
@@ -1396,6 +1398,18 @@ func showsLine(shown, line string) bool {
 		}
 		return false
 	})
+}
+
+// measureLike reports a short value holding a digit and something else
+// ("3px", "v18"), not a number alone ("100") or a word ("api").
+func measureLike(v string) bool {
+	digits := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] >= '0' && v[i] <= '9' {
+			digits++
+		}
+	}
+	return digits > 0 && digits < len(v)
 }
 
 // later reports whether a, ranked i, was said after b, ranked j.

@@ -272,6 +272,8 @@ func TestInlineChangeOfManyTheAskedOne(t *testing.T) {
 		{flat, "which glaze queue client does it use?", "`kelbo-mq`"},
 		{flat, "what colour is the kiln dashboard logo?", ""},
 		{flat, "what did we change?", "oversized 56px"},
+		// A value of three characters ("3px") is shown as one of more is.
+		{"Kiln header redone:\n- Glaze gauge: reduced from 12px thick to a thin 3px track", "how thick is the glaze gauge now?", "12px"},
 	} {
 		ev := store.Event{ID: 42, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: c.text}
 		it := messageItem(ev, c.text)
@@ -1169,6 +1171,13 @@ func TestShowsLine(t *testing.T) {
 		{"the plenk-mq queue", "plenk", false},
 		{"took 1.10ms", "10ms", false},
 		{"`ports: 8080`, then", "ports: 8080", true},
+		// Three characters with a digit among others are one value; a
+		// short word or number is in any excerpt.
+		{"Progress bar: reduced from 12px thick to a thin 3px track", "3px", true},
+		{"bumped actions/checkout @v3 → @v4", "@v4", true},
+		{"a 13px gap", "3px", false},
+		{"the api is up", "api", false},
+		{"about 100 rows", "100", false},
 	} {
 		if got := showsLine(" "+foldWords(c.excerpt)+" ", c.line); got != c.want {
 			t.Errorf("showsLine(%q, %q) = %v, want %v", c.excerpt, c.line, got, c.want)
