@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/latin"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/sortedlines"
 )
@@ -93,6 +94,14 @@ func lookUp(w string) wordMask {
 	l, i := find(words, e), find(isoWords, e)
 	if l|i == 0 {
 		l = russianDeclined(e)
+	}
+	if l|i == 0 {
+		// The lists write some accented words without their accents
+		// (stopwords-iso's French has "aupres" and "deja", not "auprès"
+		// and "déjà"), as many writers type them.
+		if f := latin.Fold(e); f != e {
+			l, i = find(words, f), find(isoWords, f)
+		}
 	}
 	m = wordMask{has: l | i&^english, common: i&english != 0}
 	masks.Lock()

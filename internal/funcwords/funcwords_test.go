@@ -38,6 +38,9 @@ func TestFor(t *testing.T) {
 		// its own: "no" and "el" tie Spanish with "no" and "why".
 		{"por qué falla the test on staging", "spa", []string{"por", "qué", "the", "on"}, []string{"falla", "test", "staging"}},
 		{"perché il job fallisce on the runner", "ita", []string{"perché", "il", "on", "the"}, []string{"job", "fallisce", "runner"}},
+		// A list that writes a word without its accents ("aupres",
+		// "deja") has it as the text writes it, with them.
+		{"le client s'authentifie comment auprès de l'api ? je l'ai déjà oublié", "fra", []string{"le", "auprès", "de", "déjà"}, []string{"client", "api"}},
 		// A far language one word short is no close one: Irish "go" in a
 		// Dutch prompt, Esperanto "post" in an Italian one stay content.
 		{"waarom faalt de go build op staging met de cache", "nld", []string{"de", "op", "met"}, []string{"go", "build", "staging", "cache"}},

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/latin"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 )
 
@@ -137,7 +138,7 @@ func FuzzKeysOf(f *testing.F) {
 		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 		}) {
-			if w = foldLatin(w); isASCII(w) {
+			if w = latin.Fold(w); isASCII(w) {
 				exact = append(exact, stem(w))
 			} else {
 				words = append(words, w)

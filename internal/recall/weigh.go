@@ -8,10 +8,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/latin"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -238,7 +237,7 @@ func withGlosses(c concept, langs []string, stops stopSet, dict *glosses.Dict) c
 // much gets the low weight any common word gets. "" for a shorter word or
 // another script. A Russian word has its own prefix (russianPrefix).
 func cognatePrefix(w string) string {
-	w = foldLatin(w)
+	w = latin.Fold(w)
 	if r, _ := utf8.DecodeRuneInString(w); unicode.Is(unicode.Cyrillic, r) {
 		return russianPrefix(w)
 	}
@@ -354,7 +353,7 @@ func hangulPrefix(w string) string {
 // an ASCII word, a prefix of anything else (Korean particles and the
 // inflections of other scripts are attached to the word).
 func indexKey(t string) string {
-	if t = foldLatin(t); isASCII(t) {
+	if t = latin.Fold(t); isASCII(t) {
 		return stem(t)
 	}
 	return cyrillicStem(t) + "*"
@@ -379,27 +378,6 @@ func cyrillicStem(w string) string {
 		}
 	}
 	return w
-}
-
-// foldLatin strips the diacritics of a Latin word ("café" → "cafe"), as the
-// index's tokenizer does (remove_diacritics 2); other scripts are returned
-// as they are (decomposing Korean would split its syllables).
-func foldLatin(w string) string {
-	if isASCII(w) {
-		return w
-	}
-	for _, r := range w {
-		if !unicode.Is(unicode.Latin, r) && !unicode.IsDigit(r) {
-			return w
-		}
-	}
-	var b strings.Builder
-	for _, r := range norm.NFD.String(w) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 func isASCII(s string) bool {
@@ -1036,7 +1014,7 @@ func keysOf(text string) textKeys {
 	// digits, most of what a store holds, is read as a substring of text,
 	// lower-cased in a buffer only when it has a capital; one with any
 	// other letter or digit is lower-cased (strings.ToLower) and folded
-	// (foldLatin). FuzzKeysOf holds the result to lower-casing the whole
+	// (latin.Fold). FuzzKeysOf holds the result to lower-casing the whole
 	// text and splitting it by rune.
 	for i := 0; i < len(text); {
 		j, ascii, upper := i, true, false
@@ -1073,7 +1051,7 @@ func keysOf(text string) textKeys {
 		case ascii:
 			tk.exact = append(tk.exact, stem(w))
 		default:
-			if w = foldLatin(strings.ToLower(w)); isASCII(w) {
+			if w = latin.Fold(strings.ToLower(w)); isASCII(w) {
 				tk.exact = append(tk.exact, stem(w))
 			} else {
 				tk.words = append(tk.words, w)
