@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,23 @@ func TestRealClientKoreanLoanwords(t *testing.T) {
 	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
 	if got := lastInjection(t, w.session("s3", nil, "스타터 템플릿에서 quarkstone 버전 뭐로 고정했었지?")); !strings.Contains(got, "4.7.2-final") {
 		t.Errorf("the English session is not offered for the Korean question:\n%s", got)
+	}
+}
+
+// TestRealClientJapaneseVersionQuestion: a question asked in Japanese for
+// the version of a tool the project uses ("zorblat のバージョン") gets the
+// run that reported it, though the deploys naming the tool are more and
+// newer: Japanese writes no spaces, and its words are told apart by their
+// scripts (claim.Asks), so that "バージョン" asks zorblat's version.
+func TestRealClientJapaneseVersionQuestion(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "Which zorblat do we have here?\nRUNBASH echo 'zorblat 3.14.2 (update available 3.20.0)'\nREPLY Checked.")
+	var deploys []string
+	for i := range 4 {
+		deploys = append(deploys, fmt.Sprintf("Deploy the kiosk preview with zorblat pages to branch b%d.\nRUNBASH echo 'zorblat pages deploy out --branch=b%d: Uploading... Deployment complete'\nREPLY Deployed the kiosk preview with zorblat pages.", i, i))
+	}
+	w.session("s2", nil, deploys...)
+	if got := lastInjection(t, w.session("s3", nil, "このマシンに入ってる zorblat のバージョンっていくつだっけ？")); !strings.Contains(got, "3.14.2") {
+		t.Errorf("the version a tool reported is not offered for the Japanese question:\n%s", got)
 	}
 }
