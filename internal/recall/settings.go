@@ -719,7 +719,8 @@ func pathKey(p string) string {
 // and most of them ("compatibility date" for compatibility_date, not "the
 // Next app" for NEXT_PUBLIC_APP_URL), or half in a file the prompt names
 // ("pages" and "folder" for wrangler.toml's pages_build_output_dir, asked
-// of "wrangler"), are the setting itself.
+// of "wrangler"), are the setting itself; so is a name of one word in the
+// file the prompt names ("publish" in netlify.toml, asked of "netlify").
 const minNamedParts = 2
 
 // namedSetting is the name of a setting a tool run of a config file shows
@@ -775,7 +776,10 @@ func namedSetting(text string, cs []concept) (file, name, line string) {
 	best := 0
 	for _, n := range slices.Sorted(maps.Keys(names)) {
 		parts := splitIdent(n)
-		if len(parts) < minNamedParts {
+		// A name of one word is any file's, but not in the file the
+		// prompt names: "publish" in netlify.toml, asked "what folder
+		// does netlify publish?", is the file's word and the prompt's.
+		if len(parts) < minNamedParts && !(ofPrompt && len(parts) == 1) {
 			continue
 		}
 		named, other := 0, false
@@ -790,7 +794,7 @@ func namedSetting(text string, cs []concept) (file, name, line string) {
 				other = true
 			}
 		}
-		if !other && named >= minNamedParts && (2*named > len(parts) || ofPrompt && 2*named == len(parts)) && named > best {
+		if !other && (named >= minNamedParts || named == len(parts)) && (2*named > len(parts) || ofPrompt && 2*named == len(parts)) && named > best {
 			best, name = named, n
 		}
 	}

@@ -731,6 +731,10 @@ func TestNamedSetting(t *testing.T) {
 		{"a port", "which port does the db listen on?", "Read: /kiln/.env\n1\tDB_PORT=5432", "DB_PORT"},
 		{"a word not named", "why is the openai api key rejected?", "Read: /kiln/.env\n1\tSTRIPE_API_KEY=sk_test_kelbo", ""},
 		{"one word, in a file the prompt names", "what does kiln output?", "Read: /srv/kiln.toml\n1\toutput_dir = \"out\"", ""},
+		// A name of one word the prompt names, in the file it names: the
+		// file's word and the prompt's. In another file it is any file's.
+		{"a one-word name, in a file the prompt names", "what folder does kiln publish these days?", "Edit: /srv/kiln.toml\n  [build]\n-   publish = \".\"\n+   publish = \"dist\"", "publish"},
+		{"a one-word name, in another file", "what folder does kiln publish these days?", "Edit: /srv/site.toml\n  [build]\n-   publish = \".\"\n+   publish = \"dist\"", ""},
 		{"a pinned dependency", "what does the next config do?", "Read: /kiln/package.json\n1\t\"eslint-config-next\": \"15.0.0-canary.1\"", ""},
 	} {
 		db := storetest.Open(t)
