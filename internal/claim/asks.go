@@ -66,7 +66,7 @@ var askWords = sync.OnceValue(func() map[string][]string {
 		"mobile framework":        {"mobile app"},
 		"port":                    {"포트"},
 		"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
-		"host":                    {"url"},
+		"host":                    {"url", "hostname"}, // a host's name, as URL.hostname and hostname(1) call it; or an address's
 		"image":                   {"container image", "docker image", "image name", "이미지 이름"},
 		"region":                  {"리전"},
 		"interval":                {"how often", "how frequently", "frequency", "얼마나 자주", "주기"},

@@ -49,6 +49,8 @@ func TestAsks(t *testing.T) {
 		{"Which IP address should the worker use for Redis?", "address"},
 		// A URL names a host.
 		{"What URL does the docs mirror answer on?", "host"},
+		{"What's the hostname the kiln client talks to?", "host"},
+		{"What's the hostname the kiln client talks to?", "address"},
 		{"Где физически лежит конфиг склада?", "path"},
 		{"문서 사이트는 어디에 배포되나요?", "hosting"},
 		// A release of a product a table knows is its version; a dotted
