@@ -9,7 +9,7 @@ import (
 // Chinese, writing the same characters, holds none of.
 func hasKana(text string) bool {
 	for _, r := range text {
-		if r >= 0x3040 && r <= 0x30ff {
+		if r >= 0x3040 && (unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)) {
 			return true
 		}
 	}
@@ -30,22 +30,37 @@ const (
 
 func scriptOf(r rune) script {
 	switch {
-	case r == 'ー' || r == 'ヽ' || r == 'ヾ' || unicode.Is(unicode.Katakana, r):
-		return katakanaScript // the long-vowel mark lengthens the kana before it
+	case unicode.Is(unicode.Katakana, r) || continues(r):
+		// A mark alone is written after katakana far more often than
+		// after hiragana; after a letter it takes that letter's script
+		// (splitScripts).
+		return katakanaScript
 	case unicode.Is(unicode.Hiragana, r):
 		return hiraganaScript
-	case r == '々' || unicode.Is(unicode.Han, r):
+	case unicode.Is(unicode.Han, r):
 		return hanScript
 	}
 	return otherScript
 }
 
+// continues reports a mark that lengthens or voices the kana before it,
+// full-width or half-width ("ー" in "バージョン", "ﾞ" in "ﾊﾞｰｼﾞｮﾝ"): it is
+// part of that kana's word, whatever its script.
+func continues(r rune) bool {
+	switch r {
+	case 'ー', 'ｰ', 'ﾞ', 'ﾟ', '゛', '゜', '\u3099', '\u309a':
+		return true
+	}
+	return false
+}
+
 // splitScripts splits each of words where its script changes to or from
 // a Japanese one: Japanese writes no spaces, and a particle or an ending
 // is written in hiragana after the word it follows, a product's name in
-// Latin letters ("expo-audioはどのバージョンが入った" is "expo-audio", "は",
-// "どの", "バージョン", "が", "入", "った"). Words of no Japanese script are
-// kept as they are, with no copy made when none has one.
+// Latin letters ("expo-audioはどのバージョンが入った" is "expo-audio",
+// "はどの", "バージョン", "が", "入", "った": a run of hiragana stays one
+// word, particles and question words together). Words of no Japanese
+// script are kept as they are, with no copy made when none has one.
 func splitScripts(words []string) []string {
 	var out []string
 	for i, w := range words {
@@ -67,7 +82,7 @@ func splitScripts(words []string) []string {
 		}
 		start, prev := 0, scriptOf(first(w))
 		for k, r := range w {
-			if s := scriptOf(r); s != prev {
+			if s := scriptOf(r); s != prev && !(continues(r) && prev != otherScript) {
 				out = append(out, w[start:k])
 				start, prev = k, s
 			}
@@ -88,8 +103,8 @@ func first(s string) rune {
 // hiraganaOnly reports a word written in hiragana alone: a particle
 // ("の", "は"), an ending or a question word ("どの").
 func hiraganaOnly(w string) bool {
-	for _, r := range w {
-		if scriptOf(r) != hiraganaScript {
+	for k, r := range w {
+		if scriptOf(r) != hiraganaScript && (k == 0 || !continues(r)) {
 			return false
 		}
 	}

@@ -12,8 +12,11 @@ func TestSplitScripts(t *testing.T) {
 		want []string
 	}{
 		{[]string{"expo-audioはどのバージョンが入った"}, []string{"expo-audio", "はどの", "バージョン", "が", "入", "った"}},
-		// The long-vowel mark belongs to the katakana before it.
+		// The long-vowel mark belongs to the kana before it, hiragana
+		// ("すごーい") or half-width katakana with its voicing marks.
 		{[]string{"サーバーの", "port"}, []string{"サーバー", "の", "port"}},
+		{[]string{"すごーい"}, []string{"すごーい"}},
+		{[]string{"ﾊﾞｰｼﾞｮﾝは"}, []string{"ﾊﾞｰｼﾞｮﾝ", "は"}},
 		// No Japanese script: the words as they are, Hangul and Latin
 		// together ("heroku에서" keeps its particle for stripParticle).
 		{[]string{"heroku에서", "version"}, []string{"heroku에서", "version"}},
