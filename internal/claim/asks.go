@@ -66,7 +66,7 @@ var askWords = sync.OnceValue(func() map[string][]string {
 		"mobile framework":        {"mobile app"},
 		"port":                    {"포트"},
 		"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
-		"host":                    {"url", "hostname"}, // a host's name, as URL.hostname and hostname(1) call it; or an address's
+		"host":                    {"url", "hostname"}, // "hostname" asks a host's name (URL.hostname, hostname(1)) as well as an address
 		"image":                   {"container image", "docker image", "image name", "이미지 이름"},
 		"region":                  {"리전"},
 		"interval":                {"how often", "how frequently", "frequency", "얼마나 자주", "주기"},
@@ -105,14 +105,20 @@ var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)
 
 // japaneseQuestionRE finds Japanese's words for which, what, where and
 // what number ("いくつ"), and for currently, read only in a text holding kana
-// (Asks): Chinese writes its own with the same characters. "何" asks
-// nothing in "何か" (something), "何も" (nothing), "何でも" (anything), "何度"
-// (many times) or "何と". Japanese's where ("どこ") makes a question, but
-// whereRE does not read it as one for a path: a Japanese prompt's everyday
-// verbs are searched by their English glosses ("行く" head, reach; "見る"
-// view), and a travel question ("紅葉を見るならどこがおすすめ？") took a
-// command's "| head" and a page's "View" for a path's statement.
-var japaneseQuestionRE = lazyregexp.New(`どの|どれ|どこ|どんな|なに|いくつ|何(?:[^かもで度と]|$)|現在`)
+// (Asks): Chinese writes its own with the same characters. Japanese writes
+// no spaces, so each is told from the longer words holding it by the kana
+// next to it, which the expression consumes: "などの" (such as) and "ほどの"
+// (as much as) hold "どの"; "どのように" (how) and "どのくらい" (how much,
+// an amount: otherAmountRE) ask no thing; "どれか", "どこか", "なにか",
+// "いくつか" and "何か" are some thing, "どれも", "どこも", "なにも" and "何も"
+// every thing or none, "どんなに" however much (and holds "なに"), "何でも" anything, "何度"
+// many times, "何らか" some; "何と" asks nothing unless it asks a name
+// ("何という"). Japanese's where ("どこ") makes a question, but whereRE
+// does not read it as one for a path: a Japanese prompt's everyday verbs
+// are searched by their English glosses ("行く" head, reach; "見る" view),
+// and a travel question ("紅葉を見るならどこがおすすめ？") took a command's
+// "| head" and a page's "View" for a path's statement.
+var japaneseQuestionRE = lazyregexp.New(`(?:^|[^なほ])どの(?:[^よくぐみ]|$)|どれ(?:[^かもくぐだ]|$)|どこ(?:[^かも]|$)|どんな(?:[^に]|$)|(?:^|[^みん])なに(?:[^かもよせ]|$)|いくつ(?:[^か]|$)|何(?:という|[^かもで度とら]|$)|現在`)
 
 // askIndex maps each ask word, its English words folded by askFold, to the
 // roles it asks for.
@@ -456,10 +462,11 @@ func AmountAsker(text string) string {
 	return ""
 }
 
-// otherAmountRE finds Russian "сколько" and Korean "얼마나" and "얼마"
+// otherAmountRE finds Russian "сколько", Korean "얼마나" and "얼마"
 // ("크기가 얼마야?"), not "얼마 전" (a while ago, a date), "얼마든지" (as much
-// as you like) or "얼마간" (for a while).
-var otherAmountRE = lazyregexp.New(`(?i)сколько|얼마(?:$|[^\s전든간]|\s+[^\s전])`)
+// as you like) or "얼마간" (for a while), and Japanese "どのくらい",
+// "どれくらい" (with "ぐらい" as well) and "どれだけ".
+var otherAmountRE = lazyregexp.New(`(?i)сколько|얼마(?:$|[^\s전든간]|\s+[^\s전])|ど[のれ][くぐ]らい|どれだけ`)
 
 // koreanCountRE finds Korean "몇" (not "몇몇", some), the counter after it
 // and at most one word more, ending the question: "몇 개야?", "몇 분
@@ -584,7 +591,8 @@ const (
 // ("Which Hotfix Release Did We Ship?"). A dot marks a name only between
 // parts of two letters or more: "e.g." and "i.e." are abbreviations.
 // A Japanese text's words are further split where their script changes
-// (splitScripts): "expo-audioはどのバージョン" is four words.
+// (splitScripts): "expo-audioはどのバージョン" is three words, "expo-audio",
+// "はどの" and "バージョン".
 func writtenNames(text string, japanese bool) (words []string, shapes []nameShape) {
 	inWord := func(r rune) bool {
 		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r >= utf8.RuneSelf && unicode.IsLetter(r)
@@ -598,10 +606,11 @@ func writtenNames(text string, japanese bool) (words []string, shapes []nameShap
 			break
 		}
 		// Between the word before and this one a sentence ends at "!",
-		// "?", ":" or a line break ("." ends the word before: below), and
+		// "?", ":" (or their full-width forms, and Japanese's "。") or a
+		// line break ("." ends the word before: below), and
 		// an item begins after its label's ")".
 		gap := rest[:start]
-		open = open || strings.ContainsAny(gap, "!?:\n") || label && strings.HasPrefix(gap, ")")
+		open = open || strings.ContainsAny(gap, "!?:\n。？！：") || label && strings.HasPrefix(gap, ")")
 		end := strings.IndexFunc(rest[start:], func(r rune) bool { return !inWord(r) })
 		if end < 0 {
 			end = len(rest) - start
@@ -716,8 +725,9 @@ func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bo
 	return -1
 }
 
-// questionWords open a question; none owns a version.
-var questionWords = lazywords.Lookup(`which what whose who how when where why どの どんな どれ 何 なに`)
+// questionWords open a question; none owns a version. Only words a name
+// can be spelt like are listed (isName): no other one is taken for an owner.
+var questionWords = lazywords.Lookup(`which what whose who how when where why`)
 
 // versionWords are the word for a version, in English, Korean, Japanese, Russian and
 // the languages recall translates: a product's name is the same in a
@@ -728,12 +738,24 @@ var versionWords = lazywords.Lookup(`version versions 버전 バージョン в�
 // "какую версию"; "qué versión" in a Romance text).
 func which(w string, romance bool) bool {
 	switch w {
-	case "which", "what", "어떤", "どの", "どんな", "какая", "какую", "какой":
+	case "which", "what", "어떤", "какая", "какую", "какой":
 		return true
 	case "qué", "que", "cuál", "cual", "qual", "quale", "quel", "quelle":
 		return romance
 	}
-	return false
+	return japaneseWhich(w)
+}
+
+// japaneseWhich reports a run of hiragana ending in Japanese's "which"
+// ("どの", "どんな"): splitScripts keeps a particle before it in the same run
+// ("はどの" in "zorblatはどのバージョン"). Not "などの" (such as) or "ほどの"
+// (as much as), which end in the same kana.
+func japaneseWhich(w string) bool {
+	if !hiraganaOnly(w) {
+		return false
+	}
+	return strings.HasSuffix(w, "どんな") ||
+		strings.HasSuffix(w, "どの") && !strings.HasSuffix(w, "などの") && !strings.HasSuffix(w, "ほどの")
 }
 
 // namedAsked reports whether a noun that says what an identifier names

@@ -92,6 +92,9 @@ func TestAsks(t *testing.T) {
 		{"zorblatのバージョンは何？", "version:zorblat"},
 		{"何かいいバージョン管理の方法ある？", ""}, // "何か" is something, no question word
 		{"バージョンを上げてください。", ""},
+		// "はどの" is one run of hiragana: its "which" asks a version of
+		// something the question does not name.
+		{"今はどのバージョンが入ってる？", AnyVersion},
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -113,6 +116,49 @@ func TestAsks(t *testing.T) {
 // and no role by its other words when it is no other question: "how big
 // is the cache?" asks no cache tool. A statement with a word that may ask
 // an amount asks none.
+// Japanese's question words are told from the longer words that hold
+// them, which Japanese writes with no space between: a statement holding
+// "などの", "いくつか" or "何らか" asks nothing.
+func TestJapaneseQuestionWords(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"どのバージョン？", true},
+		{"zorblatはどのバージョンが入った", true},
+		{"どれを使ってる", true},
+		{"設定ファイルはどこ", true},
+		{"どんなエラーが出た", true},
+		{"これはなに", true},
+		{"バージョンいくつ", true},
+		{"バージョンは何？", true},
+		{"このライブラリは何という名前", true},
+		{"現在のポート", true},
+		{"ログイン画面などのテキストを直した。", false},
+		{"それほどの差はない。", false},
+		{"いくつかのファイルを更新した。", false},
+		{"なにかエラーが出たら教えて。", false},
+		{"なにもしていない。", false},
+		{"どこかに設定がある。", false},
+		{"どれも動いた。", false},
+		{"どんなに速くても遅い。", false},
+		{"何らかの理由で失敗した。", false},
+		{"何度も試した。", false},
+		{"どのようにデプロイする", false}, // how, not which
+		{"どのくらいかかる", false},    // how much: an amount (asksAmount)
+	} {
+		if got := japaneseQuestionRE.MatchString(tc.text); got != tc.want {
+			t.Errorf("japaneseQuestionRE.MatchString(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+	for _, text := range []string{"ログイン画面などのテキストを直した。", "いくつかのファイルを更新した。", "何らかの理由でビルドが失敗した。"} {
+		if got := Asks(text); got != nil {
+			t.Errorf("Asks(%q) = %q, want nothing: a statement", text, got)
+		}
+	}
+}
+
 func TestAsksAmount(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -135,6 +181,8 @@ func TestAsksAmount(t *testing.T) {
 		{"빌드가 몇 분 걸려?", []string{AnyAmount}},
 		{"유약이 몇 개야？", []string{AnyAmount}},
 		{"크기가 얼마나 돼？", []string{AnyAmount}},
+		{"ビルドにどのくらいかかる？", []string{AnyAmount}},
+		{"バンドルはどれだけ大きい？", []string{AnyAmount}},
 		{"Wie viele Glasuren hat das Handbuch?", []string{AnyAmount}},
 		{"Wie groß ist der Cache?", []string{AnyAmount}},
 		{"Wie lange dauert der Brand?", []string{AnyAmount}},
