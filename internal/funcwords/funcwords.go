@@ -98,9 +98,14 @@ func lookUp(w string) wordMask {
 	if l|i == 0 {
 		// The lists write some accented words without their accents
 		// (stopwords-iso's French has "aupres" and "deja", not "auprès"
-		// and "déjà"), as many writers type them.
+		// and "déjà"), as many writers type them. Only a language that
+		// writes those accents may have dropped them: "thé" (tea) is not
+		// English "the", "máy" (machine) not Tagalog "may", "año" (year)
+		// not Portuguese "ano" (which no list of Portuguese writes with
+		// "ñ"). English writes none, so no fold is one of its words.
 		if f := latin.Fold(e); f != e {
-			l, i = find(words, f), find(isoWords, f)
+			writes := writers(e)
+			l, i = find(words, f)&writes, find(isoWords, f)&writes
 		}
 	}
 	m = wordMask{has: l | i&^english, common: i&english != 0}
@@ -183,6 +188,42 @@ func EnglishMore(w string) bool { return englishMore()[w] }
 
 var englishMore = lazywords.Set(`above again against below does doing done down during few further having hers its itself
 just no nor not off once ours own she so until when whom why will yours`)
+
+// writers is the languages whose lists write every letter of w beyond
+// ASCII, in some word of theirs.
+func writers(w string) uint64 {
+	letters := listLetters()
+	m := ^uint64(0)
+	for _, r := range w {
+		if r >= utf8.RuneSelf {
+			m &= letters[r]
+		}
+	}
+	return m
+}
+
+// listLetters maps each letter beyond ASCII the tables write to the
+// languages writing it. Read once, and only by a process that meets an
+// accented word the tables lack.
+var listLetters = sync.OnceValue(func() map[rune]uint64 {
+	letters := map[rune]uint64{}
+	for _, table := range []string{words, isoWords} {
+		for line := range strings.Lines(table) {
+			word, hex, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+			var m uint64
+			for _, r := range word {
+				if r < utf8.RuneSelf {
+					continue
+				}
+				if m == 0 {
+					m, _ = strconv.ParseUint(hex, 16, 64)
+				}
+				letters[r] |= m
+			}
+		}
+	}
+	return letters
+})
 
 // find is w's mask in table, a sorted "word mask" line each; 0 if absent.
 func find(words, w string) uint64 {

@@ -226,6 +226,17 @@ func TestIn(t *testing.T) {
 		{"ukr", "какую", false},
 		{"spa", "que", true},
 		{"eng", "que", false},
+		// A list that writes a word without its accents has it with them
+		// ("aupres", "deja" in stopwords-iso's French), but only in a
+		// language that writes those accents: "thé" (tea) is not English
+		// "the", nor "máy" (machine) Tagalog "may", nor "año" (year)
+		// Portuguese "ano".
+		{"fra", "auprès", true},
+		{"fra", "déjà", true},
+		{"eng", "thé", false},
+		{"tgl", "máy", false},
+		{"por", "año", false},
+		{"porBr", "año", false},
 		{"xxx", "que", false}, // no such list
 	} {
 		if got := In(c.code, c.w); got != c.want {
@@ -241,6 +252,7 @@ func TestCommon(t *testing.T) {
 	for w, want := range map[string]bool{
 		"though": true, "even": true, "whether": true, "although": true, "seems": true, "keep": true,
 		"the": false, "and": false, "c": false, "r": false, "kubernetes": false, "deploy": false,
+		"máy": false, // Vietnamese "machine", not "may" with its accent dropped
 	} {
 		if got := Common(w); got != want {
 			t.Errorf("Common(%q) = %v, want %v", w, got, want)

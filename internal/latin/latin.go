@@ -10,9 +10,10 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Fold strips the diacritics of a word of Latin letters and digits ("café"
-// → "cafe", "auprès" → "aupres"); a word holding any other script is
-// returned as it is (decomposing Korean would split its syllables).
+// Fold strips the diacritics of a word whose letters beyond ASCII are
+// Latin ("café" → "cafe", "auprès" → "aupres", "déjà-vu" → "deja-vu"); a
+// word holding any other script beyond ASCII is returned as it is
+// (decomposing Korean would split its syllables).
 func Fold(w string) string {
 	ascii := true
 	for _, r := range w {
