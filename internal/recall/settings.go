@@ -714,13 +714,14 @@ func pathKey(p string) string {
 }
 
 // minNamedParts is how many words of a setting's name a prompt must name
-// for a config file's line setting it to answer the prompt (namedSetting):
-// one word ("publish", "output") is any file's; two of a name's words,
-// and most of them ("compatibility date" for compatibility_date, not "the
-// Next app" for NEXT_PUBLIC_APP_URL), or half in a file the prompt names
-// ("pages" and "folder" for wrangler.toml's pages_build_output_dir, asked
-// of "wrangler"), are the setting itself; so is a name of one word in the
-// file the prompt names ("publish" in netlify.toml, asked of "netlify").
+// for a config file's line setting it to answer the prompt (namedSetting),
+// but for one case: one word ("publish", "output") is any file's; two of
+// a name's words, and most of them ("compatibility date" for
+// compatibility_date, not "the Next app" for NEXT_PUBLIC_APP_URL), or half
+// in a file the prompt names ("pages" and "folder" for wrangler.toml's
+// pages_build_output_dir, asked of "wrangler"), are the setting itself.
+// The case: a name of one word in the file the prompt names ("publish" in
+// netlify.toml, asked of "netlify") is the setting too.
 const minNamedParts = 2
 
 // namedSetting is the name of a setting a tool run of a config file shows
@@ -794,7 +795,8 @@ func namedSetting(text string, cs []concept) (file, name, line string) {
 				other = true
 			}
 		}
-		if !other && (named >= minNamedParts || named == len(parts)) && (2*named > len(parts) || ofPrompt && 2*named == len(parts)) && named > best {
+		enough := named >= minNamedParts || len(parts) == 1 && named == 1 // one word: of the file named (above)
+		if !other && enough && (2*named > len(parts) || ofPrompt && 2*named == len(parts)) && named > best {
 			best, name = named, n
 		}
 	}

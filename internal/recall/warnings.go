@@ -1400,8 +1400,10 @@ func showsLine(shown, line string) bool {
 	})
 }
 
-// measureLike reports a short value holding a digit and something else
-// ("3px", "v18"), not a number alone ("100") or a word ("api").
+// measureLike reports a value holding digits and another character, a
+// unit or a mark ("3px", "v18", "@v4"; "1.5", whose dot is one too), not
+// digits alone ("100") or a word ("api"). It counts bytes: a value of
+// another script has no digit among them.
 func measureLike(v string) bool {
 	digits := 0
 	for i := 0; i < len(v); i++ {
