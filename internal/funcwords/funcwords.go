@@ -205,25 +205,36 @@ func writers(w string) uint64 {
 // listLetters maps each letter beyond ASCII the tables write to the
 // languages writing it. Read once, and only by a process that meets an
 // accented word the tables lack.
-var listLetters = sync.OnceValue(func() map[rune]uint64 {
+var listLetters = sync.OnceValue(scanLetters)
+
+func scanLetters() map[rune]uint64 {
 	letters := map[rune]uint64{}
 	for _, table := range []string{words, isoWords} {
-		for line := range strings.Lines(table) {
-			word, hex, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
-			var m uint64
-			for _, r := range word {
-				if r < utf8.RuneSelf {
-					continue
-				}
-				if m == 0 {
-					m, _ = strconv.ParseUint(hex, 16, 64)
-				}
-				letters[r] |= m
+		// Most lines are ASCII: only those holding a byte beyond it are
+		// read.
+		for i := 0; i < len(table); i++ {
+			if table[i] < utf8.RuneSelf {
+				continue
 			}
+			start := strings.LastIndexByte(table[:i], '\n') + 1
+			end := strings.IndexByte(table[i:], '\n')
+			if end < 0 {
+				end = len(table)
+			} else {
+				end += i
+			}
+			word, hex, _ := strings.Cut(table[start:end], " ")
+			m, _ := strconv.ParseUint(hex, 16, 64)
+			for _, r := range word {
+				if r >= utf8.RuneSelf {
+					letters[r] |= m
+				}
+			}
+			i = end
 		}
 	}
 	return letters
-})
+}
 
 // find is w's mask in table, a sorted "word mask" line each; 0 if absent.
 func find(words, w string) uint64 {

@@ -285,3 +285,11 @@ func FuzzRussianDeclined(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkScanLetters is what a process pays, once, for the first
+// accented word the tables lack (writers).
+func BenchmarkScanLetters(b *testing.B) {
+	for b.Loop() {
+		scanLetters()
+	}
+}
