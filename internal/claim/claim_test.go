@@ -99,6 +99,12 @@ func TestParse(t *testing.T) {
 		{"arrow between names of code after a change word", "### Audio refactor (kelbo-av → kelbo-audio)\n- hooks rewritten", "choice", "kelbo-audio", "kelbo-av"},
 		{"arrow in a list of changes", "Key changes in `player.ts`:\n\n- `kelbo-av` → `kelbo-audio` (new player)\n- `load(ms)` → `open(s)`", "choice", "kelbo-audio", "kelbo-av"},
 		{"emphasised successor", "- **Replaced**: PostgreSQL with pgvector → **Quillet vector database**", "database", "quillet", "postgres"},
+		// A published archive's file name holds its package's name and
+		// version, as the packaging formats write them.
+		{"wheel", "Uploading zorblat-0.4.2-py3-none-any.whl (6.0KiB)", "version:zorblat", "0.4.2", ""},
+		{"source archive", "Uploading zorblat-0.4.2.tar.gz (4.2KiB)", "version:zorblat", "0.4.2", ""},
+		{"wheel of a normalized name", "Downloading quill_guard-0.3.16-py3-none-any.whl (139 kB)", "version:quill-guard", "0.3.16", ""},
+		{"java archive", "Copied guava-32.1.2-jre.jar into libs/.", "version:guava", "32.1.2", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -307,6 +313,26 @@ func TestPackageSpecNoVersion(t *testing.T) {
 		for _, c := range Parse(text) {
 			if strings.HasPrefix(c.Role, "version:") {
 				t.Errorf("Parse(%q) gives %s = %q", text, c.Role, c.Value)
+			}
+		}
+	}
+}
+
+// A file name ending as an archive does, with no version after a hyphen,
+// states no version, and is no host either.
+func TestArchiveOfNoVersion(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"Uploading chromedriver-linux64.tar.gz now.", "Built zorblat-2-py3-none-any.whl.", "Copied app.tar.gz over."} {
+		for _, c := range Parse(text) {
+			if strings.HasPrefix(c.Role, "version:") {
+				t.Errorf("Parse(%q) gives %s = %q", text, c.Role, c.Value)
+			}
+		}
+	}
+	for _, text := range []string{"Uploading zorblat-0.4.2-py3-none-any.whl (6.0KiB)", "Uploading zorblat-0.4.2.tar.gz (4.2KiB)"} {
+		for _, c := range Parse(text) {
+			if c.Role == "host" {
+				t.Errorf("Parse(%q) reads %q as a host", text, c.Value)
 			}
 		}
 	}

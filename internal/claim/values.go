@@ -209,6 +209,9 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 	if d := p.duration(i); d != "" {
 		return d, p.unitEnd(i), "", false
 	}
+	if pkg, ver := archive(s); pkg != "" {
+		return canonVersion(ver), i, VersionRole(pkg), false
+	}
 	if isHost(s) {
 		return s, i, "host", false
 	}
@@ -430,6 +433,39 @@ func isName(s string) bool {
 		}
 	}
 	return true
+}
+
+// archiveExts end the file name of a package's published archive: a
+// Python wheel or source archive, an npm tarball, a Java archive, a gem, a
+// crate, a NuGet package.
+var archiveExts = []string{".whl", ".tar.gz", ".tgz", ".jar", ".gem", ".crate", ".nupkg"}
+
+// archive reads the package and the version a published archive's file
+// name holds, as the packaging formats write it, name first and the
+// version after a hyphen: "zorblat-0.4.2-py3-none-any.whl" and
+// "zorblat-0.4.2.tar.gz" are zorblat 0.4.2, "guava-32.1.2-jre.jar" guava
+// 32.1.2. The name is normalized as PyPI's are (PEP 503: "llm_guard" is
+// llm-guard). "" for a name of no such form.
+func archive(s string) (pkg, ver string) {
+	for _, ext := range archiveExts {
+		stem, ok := strings.CutSuffix(s, ext)
+		if !ok {
+			continue
+		}
+		parts := strings.Split(stem, "-")
+		for k := 1; k < len(parts); k++ {
+			if !strings.Contains(parts[k], ".") || !isVersion(parts[k]) {
+				continue
+			}
+			name := strings.NewReplacer("_", "-", ".", "-").Replace(strings.Join(parts[:k], "-"))
+			if !isName(name) {
+				return "", ""
+			}
+			return name, parts[k]
+		}
+		return "", ""
+	}
+	return "", ""
 }
 
 // isHost: a dotted name of three labels or more ("api.acme.io",
