@@ -80,10 +80,10 @@ var askWords = sync.OnceValue(func() map[string][]string {
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "how do customers …" (a group),
 // "… now", "… currently", "어떤",
-// "뭘로", and Russian's words for which, what and where (romanceQuestionRE
+// "뭘로", "몇이야" (which number is it), and Russian's words for which, what and where (romanceQuestionRE
 // reads the Romance languages'). "How do I …" asks how to do something, not
 // what the project chose.
-var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|몇(?:이|였)|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
 
 // romanceQuestionRE finds the words for which, what and where of the
 // Romance languages recall translates (Spanish, Portuguese, Italian,
@@ -291,7 +291,7 @@ func Asks(text string) []string {
 				}
 			}
 		}
-		if versionWords().Has(w) {
+		if versionWords().Has(stripParticle(w)) {
 			for _, p := range words {
 				if prod, ok := products[p]; ok {
 					add([]string{VersionRole(prod)})
@@ -325,7 +325,7 @@ func Asks(text string) []string {
 			continue
 		}
 		switch {
-		case versionWords().Has(w):
+		case versionWords().Has(stripParticle(w)):
 			// A name no table knows, next to the word: "which zorblat
 			// version", "the version of quillpress". A statement gives it the
 			// same role ("zorblat 3.14.2", namedBefore).
@@ -397,17 +397,28 @@ func Asks(text string) []string {
 // version field.
 func anyVersion(words []string, romance bool) bool {
 	for i, w := range words {
-		if !versionWords().Has(w) {
+		if !versionWords().Has(stripParticle(w)) {
 			continue
 		}
 		if next := at(words, i+1); next == "control" || next == "field" {
 			continue
 		}
-		if which(at(words, i-1), romance) || of(at(words, i+1), romance) {
+		if which(at(words, i-1), romance) || of(at(words, i+1), romance) || koreanWhat(w, at(words, i+1)) {
 			return true
 		}
 	}
 	return false
+}
+
+// koreanWhat reports a Korean noun (w) asked of by the word after it, as
+// Korean asks: "버전이 몇이었지?" (the version was what number?), "버전이
+// 뭐야?" (what is the version?). Not "몇몇" (some).
+func koreanWhat(w, next string) bool {
+	if w < "\uac00" {
+		return false
+	}
+	return strings.HasPrefix(next, "몇") && !strings.HasPrefix(next, "몇몇") ||
+		strings.HasPrefix(next, "뭐") || strings.HasPrefix(next, "뭔") || strings.HasPrefix(next, "무엇")
 }
 
 // at is words[i], or "" past either end.
@@ -486,6 +497,11 @@ func koreanCount(text string) bool {
 		return false
 	}
 	counter, verb := m[1], m[2]
+	if strings.HasPrefix(counter, "이") || strings.HasPrefix(counter, "였") {
+		// The copula right after "몇" ("몇이야?", "몇이었지?"): which
+		// number it is, a version's or a port's, not how many.
+		return false
+	}
 	for _, p := range []string{"시", "월", "년", "일", "버전", "번째"} {
 		if strings.HasPrefix(counter, p) && !strings.HasPrefix(counter, "시간") {
 			return false
@@ -706,6 +722,17 @@ func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bo
 		// Russian says whose version with no word for "of", the name
 		// right after ("версию zorblat").
 		return i + 1
+	} else if unicode.Is(unicode.Hangul, r) {
+		// Korean says whose version before it, as English does, or past
+		// a noun saying what the thing is: "processinator 패키지 버전"
+		// (the processinator package's version).
+		if name(i - 1) {
+			return i - 1
+		}
+		if p, _ := utf8.DecodeRuneInString(at(words, i-1)); unicode.Is(unicode.Hangul, p) && name(i-2) {
+			return i - 2
+		}
+		return -1
 	} else if scriptOf(r) != otherScript {
 		// Japanese says whose version before it, past the particles and
 		// the word asking, written in hiragana: "zorblatのバージョン",

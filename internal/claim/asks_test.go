@@ -95,6 +95,11 @@ func TestAsks(t *testing.T) {
 		// "はどの" is one run of hiragana: its "which" asks a version of
 		// something the question does not name.
 		{"今はどのバージョンが入ってる？", AnyVersion},
+		// Korean asks with the question word after the noun ("버전이
+		// 몇이었지?", the version was what number?), whose version before
+		// it, past a noun saying what the thing is ("패키지").
+		{"PyPI에 올린 zorblat 패키지 버전이 몇이었지?", "version:zorblat"},
+		{"zorblat 버전이 뭐야?", "version:zorblat"},
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -181,6 +186,8 @@ func TestAsksAmount(t *testing.T) {
 		{"빌드가 몇 분 걸려?", []string{AnyAmount}},
 		{"유약이 몇 개야？", []string{AnyAmount}},
 		{"크기가 얼마나 돼？", []string{AnyAmount}},
+		{"버전이 몇이야?", nil}, // the copula after "몇": which number, not how many
+		{"포트가 몇이었지?", nil},
 		{"ビルドにどのくらいかかる？", []string{AnyAmount}},
 		{"バンドルはどれだけ大きい？", []string{AnyAmount}},
 		{"Wie viele Glasuren hat das Handbuch?", []string{AnyAmount}},
