@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -299,6 +300,40 @@ func TestGenericTranslationIsNoSpecificMatch(t *testing.T) {
 		}
 		if _, spec := coverage(cs, keysOf(c.text)); (spec > 0) != c.specific {
 			t.Errorf("%q against %q: specific %v, want a specific match %v", c.prompt, c.text, spec, c.specific)
+		}
+	}
+}
+
+// TestKoreanVersionQuestionOnAnEnglishProject: a Korean question holding
+// none of the lists' Korean function words (its particles and endings are
+// written onto its words: "버전이", "몇이었지") is still not English, and
+// its words the store never wrote weigh as another language's (a
+// verb's "올린"). It asks the named package's version the Korean way,
+// "버전이 몇이었지?" (the version was what number?), and the run that
+// uploaded it answers. Weighed as an English prompt's unseen names, the
+// Korean words outweighed the names the store shares, and nothing was
+// injected.
+func TestKoreanVersionQuestionOnAnEnglishProject(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	chores(t, db)
+	// The project's name is in most of its messages: it weighs little.
+	for i := range 12 {
+		say(t, db, fmt.Sprintf("stretch-%d", i), day.AddDate(0, 0, -12+i),
+			fmt.Sprintf("Add stretch mode %d to zorblat's FITS reader.", i),
+			"Done: zorblat reads the FITS header and applies the stretch; the tests pass.")
+	}
+	say(t, db, "publish", day,
+		"Publish the package to PyPI, the token is in the environment.",
+		"Build succeeded. Before publishing, the name needs to be free on PyPI; it is, so I published it.")
+	ran(t, db, "publish", "Bash: uv publish 2>&1\nPublishing 2 files to https://upload.pypi.org/legacy/\nUploading zorblat-0.4.2-py3-none-any.whl (6.0KiB)\nUploading zorblat-0.4.2.tar.gz (4.2KiB)")
+	got := recallFor(t, db, defaults(), "PyPI에 올린 zorblat 패키지 버전이 몇이었지?")
+	if !strings.Contains(got, "0.4.2") {
+		t.Errorf("the Korean question was not answered with the upload:\n%s", got)
+	}
+	for _, c := range concepts("PyPI에 올린 zorblat 패키지 버전이 몇이었지?", nil) {
+		if korean := c.forms[0] != "zorblat" && c.forms[0] != "py"; c.foreign != korean {
+			t.Errorf("%v: foreign %v", c.forms, c.foreign)
 		}
 	}
 }
