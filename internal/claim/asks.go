@@ -80,10 +80,11 @@ var askWords = sync.OnceValue(func() map[string][]string {
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "how do customers …" (a group),
 // "… now", "… currently", "어떤",
-// "뭘로", "몇이야" (which number is it), and Russian's words for which, what and where (romanceQuestionRE
+// "뭘로", "몇이야" (which number is it; not "뭐든", whatever, or "무엇보다",
+// above all), and Russian's words for which, what and where (romanceQuestionRE
 // reads the Romance languages'). "How do I …" asks how to do something, not
 // what the project chose.
-var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇|뭘|뭐|어디|지금|현재|몇(?:이|였)|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇(?:[^보이]|이[^든나]|$)|뭘|뭐(?:[^든라]|$)|어디|지금|현재|(?:^|[^몇])몇(?:이|였)|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
 
 // romanceQuestionRE finds the words for which, what and where of the
 // Romance languages recall translates (Spanish, Portuguese, Italian,
@@ -107,18 +108,22 @@ var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)
 // what number ("いくつ"), and for currently, read only in a text holding kana
 // (Asks): Chinese writes its own with the same characters. Japanese writes
 // no spaces, so each is told from the longer words holding it by the kana
-// next to it, which the expression consumes: "などの" (such as) and "ほどの"
-// (as much as) hold "どの"; "どのように" (how) and "どのくらい" (how much,
-// an amount: otherAmountRE) ask no thing; "どれか", "どこか", "なにか",
-// "いくつか" and "何か" are some thing, "どれも", "どこも", "なにも" and "何も"
-// every thing or none, "どんなに" however much (and holds "なに"), "何でも" anything, "何度"
-// many times, "何らか" some; "何と" asks nothing unless it asks a name
-// ("何という"). Japanese's where ("どこ") makes a question, but whereRE
+// next to it, which the expression consumes: "などの" (such as), "ほどの"
+// (as much as) and "ちょうどの" hold "どの"; "どのように" (how) and "どのくらい"
+// (how much, an amount: otherAmountRE) ask no thing, "どのような" (what
+// kind of) and "どれだっけ" (which was it) do, "どれだけ" asks an amount;
+// "どれか", "どこか", "なにか", "いくつか" and "何か" are some thing, "どれも",
+// "どこも", "どこでも", "どこにも", "いくつも", "何も", "何回も", "何年も" every
+// thing or none, "どんなに" however much (and holds "なに"), "何でも"
+// anything, "何度" many times, "何らか" some, "何だか" somehow, "何卒"
+// please; "何と" asks nothing unless it asks a name ("何という"). "なに"
+// asks only before a particle or the question's end: "変なにおい" is a
+// strange smell. Japanese's where ("どこ") makes a question, but whereRE
 // does not read it as one for a path: a Japanese prompt's everyday verbs
 // are searched by their English glosses ("行く" head, reach; "見る" view),
 // and a travel question ("紅葉を見るならどこがおすすめ？") took a command's
 // "| head" and a page's "View" for a path's statement.
-var japaneseQuestionRE = lazyregexp.New(`(?:^|[^なほ])どの(?:[^よくぐみ]|$)|どれ(?:[^かもくぐだ]|$)|どこ(?:[^かも]|$)|どんな(?:[^に]|$)|(?:^|[^みん])なに(?:[^かもよせ]|$)|いくつ(?:[^か]|$)|何(?:という|[^かもで度とら]|$)|現在`)
+var japaneseQuestionRE = lazyregexp.New(`(?:^|[^なほう])どの(?:[^よくぐみ]|ような|$)|どれ(?:[^かもくぐだ]|だっ|$)|どこ(?:[^かもでに]|[でに][^も]|$)|どんな(?:[^に]|$)|(?:^|[^みん])なに(?:[がをはと？?]|$)|いくつ(?:[^かも]|$)|何(?:という|だ[^か]|[回年人日][^もか]|[^かもで度とら卒回年人日だ]|$)|現在`)
 
 // askIndex maps each ask word, its English words folded by askFold, to the
 // roles it asks for.
@@ -412,13 +417,18 @@ func anyVersion(words []string, romance bool) bool {
 
 // koreanWhat reports a Korean noun (w) asked of by the word after it, as
 // Korean asks: "버전이 몇이었지?" (the version was what number?), "버전이
-// 뭐야?" (what is the version?). Not "몇몇" (some).
+// 뭐야?" (what is the version?). Not "몇몇" (some), "뭐든" (whatever),
+// "뭔가" (something) or "무엇보다" (above all).
 func koreanWhat(w, next string) bool {
-	if w < "\uac00" {
+	if r, _ := utf8.DecodeRuneInString(w); !unicode.Is(unicode.Hangul, r) {
 		return false
 	}
-	return strings.HasPrefix(next, "몇") && !strings.HasPrefix(next, "몇몇") ||
-		strings.HasPrefix(next, "뭐") || strings.HasPrefix(next, "뭔") || strings.HasPrefix(next, "무엇")
+	for _, p := range []string{"몇몇", "뭐든", "뭐라도", "뭔가", "무엇보다", "무엇이든", "무엇이나"} {
+		if strings.HasPrefix(next, p) {
+			return false // some, whatever, something, above all
+		}
+	}
+	return strings.HasPrefix(next, "몇") || strings.HasPrefix(next, "뭐") || strings.HasPrefix(next, "뭔") || strings.HasPrefix(next, "무엇")
 }
 
 // at is words[i], or "" past either end.
@@ -645,6 +655,11 @@ func writtenNames(text string, japanese bool) (words []string, shapes []nameShap
 				opens = append(opens, open)
 				open = false
 			}
+		} else if name, particle := hangulParticle(w); particle != "" {
+			// A Korean particle written onto a name ("zorblat의
+			// 버전"): the name is a word of its own.
+			words = append(words, name, particle)
+			opens = append(opens, open, false)
 		} else {
 			words = append(words, w)
 			opens = append(opens, open)
@@ -683,6 +698,17 @@ func writtenNames(text string, japanese bool) (words []string, shapes []nameShap
 		}
 	}
 	return words, shapes
+}
+
+// hangulParticle splits a word of Latin letters with Hangul written onto
+// its end, a Korean particle or ending ("zorblat의", "pypi에"), into the
+// two; particle is "" for any other word.
+func hangulParticle(w string) (name, particle string) {
+	i := strings.IndexFunc(w, func(r rune) bool { return unicode.Is(unicode.Hangul, r) })
+	if i <= 0 || strings.IndexFunc(w[:i], func(r rune) bool { return r >= utf8.RuneSelf }) >= 0 {
+		return w, ""
+	}
+	return w[:i], w[i:]
 }
 
 // dottedName reports whether w's dots join parts of two letters or more
@@ -724,8 +750,9 @@ func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bo
 		return i + 1
 	} else if unicode.Is(unicode.Hangul, r) {
 		// Korean says whose version before it, as English does, or past
-		// a noun saying what the thing is: "processinator 패키지 버전"
-		// (the processinator package's version).
+		// a particle or a noun saying what the thing is: "zorblat의 버전",
+		// "processinator 패키지 버전" (the processinator package's
+		// version).
 		if name(i - 1) {
 			return i - 1
 		}

@@ -100,6 +100,10 @@ func TestAsks(t *testing.T) {
 		// it, past a noun saying what the thing is ("패키지").
 		{"PyPI에 올린 zorblat 패키지 버전이 몇이었지?", "version:zorblat"},
 		{"zorblat 버전이 뭐야?", "version:zorblat"},
+		{"zorblat의 버전이 뭐야?", "version:zorblat"}, // the particle written onto the name
+		{"zorblat 버전을 몇몇이 썼다.", ""},             // "몇몇", some: a statement
+		{"zorblat 버전이 뭐든 상관없어.", ""},            // whatever the version
+		{"zorblat 버전이 무엇보다 중요하다.", ""},          // above all
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -150,6 +154,18 @@ func TestJapaneseQuestionWords(t *testing.T) {
 		{"どんなに速くても遅い。", false},
 		{"何らかの理由で失敗した。", false},
 		{"何度も試した。", false},
+		{"zorblatのバージョンはどれだっけ", true},
+		{"どのようなバージョンがある", true}, // what kind of
+		{"どこでビルドした", true},
+		{"バージョンは何だった", true},
+		{"何回も上げた。", false},
+		{"いくつもある。", false},
+		{"どこでも同じ。", false},
+		{"何年も上げていない。", false},
+		{"何卒よろしく。", false},
+		{"変なにおいがする。", false},
+		{"ちょうどのバージョンを入れた。", false},
+		{"どれだけかかる", false},     // an amount
 		{"どのようにデプロイする", false}, // how, not which
 		{"どのくらいかかる", false},    // how much: an amount (asksAmount)
 	} {

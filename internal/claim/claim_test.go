@@ -104,6 +104,7 @@ func TestParse(t *testing.T) {
 		{"wheel", "Uploading zorblat-0.4.2-py3-none-any.whl (6.0KiB)", "version:zorblat", "0.4.2", ""},
 		{"source archive", "Uploading zorblat-0.4.2.tar.gz (4.2KiB)", "version:zorblat", "0.4.2", ""},
 		{"wheel of a normalized name", "Downloading quill_guard-0.3.16-py3-none-any.whl (139 kB)", "version:quill-guard", "0.3.16", ""},
+		{"source archive of a normalized name", "Built quill__guard-0.3.16.tar.gz", "version:quill-guard", "0.3.16", ""},
 		{"java archive", "Copied guava-32.1.2-jre.jar into libs/.", "version:guava", "32.1.2", ""},
 	}
 	for _, tt := range tests {
@@ -318,11 +319,12 @@ func TestPackageSpecNoVersion(t *testing.T) {
 	}
 }
 
-// A file name ending as an archive does, with no version after a hyphen,
-// states no version, and is no host either.
+// A file name ending as an archive does, with no version after a hyphen or
+// with a date there, states no version, and is no host either.
 func TestArchiveOfNoVersion(t *testing.T) {
 	t.Parallel()
-	for _, text := range []string{"Uploading chromedriver-linux64.tar.gz now.", "Built zorblat-2-py3-none-any.whl.", "Copied app.tar.gz over."} {
+	for _, text := range []string{"Uploading chromedriver-linux64.tar.gz now.", "Built zorblat-2-py3-none-any.whl.", "Copied app.tar.gz over.",
+		"Deleted backup-2024.01.15.tar.gz from the server.", "Restored db-dump-2024.01.15.tgz."} {
 		for _, c := range Parse(text) {
 			if strings.HasPrefix(c.Role, "version:") {
 				t.Errorf("Parse(%q) gives %s = %q", text, c.Role, c.Value)

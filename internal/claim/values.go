@@ -445,7 +445,9 @@ var archiveExts = []string{".whl", ".tar.gz", ".tgz", ".jar", ".gem", ".crate", 
 // version after a hyphen: "zorblat-0.4.2-py3-none-any.whl" and
 // "zorblat-0.4.2.tar.gz" are zorblat 0.4.2, "guava-32.1.2-jre.jar" guava
 // 32.1.2. The name is normalized as PyPI's are (PEP 503: "llm_guard" is
-// llm-guard). "" for a name of no such form.
+// llm-guard). "" for a name of no such form, or a dated one
+// ("backup-2024.01.15.tar.gz"). A path's archive ("dist/zorblat-0.4.2.tar.gz")
+// is read as the path it is.
 func archive(s string) (pkg, ver string) {
 	for _, ext := range archiveExts {
 		stem, ok := strings.CutSuffix(s, ext)
@@ -457,7 +459,11 @@ func archive(s string) (pkg, ver string) {
 			if !strings.Contains(parts[k], ".") || !isVersion(parts[k]) {
 				continue
 			}
-			name := strings.NewReplacer("_", "-", ".", "-").Replace(strings.Join(parts[:k], "-"))
+			if year, _, _ := strings.Cut(strings.TrimPrefix(parts[k], "v"), "."); len(year) == 4 && year >= "1900" {
+				return "", "" // a date: "backup-2024.01.15.tar.gz"
+			}
+			// PEP 503: runs of "-", "_" and "." are one "-".
+			name := strings.Join(strings.FieldsFunc(strings.Join(parts[:k], "-"), func(r rune) bool { return r == '-' || r == '_' || r == '.' }), "-")
 			if !isName(name) {
 				return "", ""
 			}
