@@ -200,11 +200,6 @@ func isKanjiKana(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー' || r == 'ｰ' || r == 'ﾞ' || r == 'ﾟ' || r == '々'
 }
 
-// otherScript reports a letter of a script other than Latin.
-func otherScript(r rune) bool {
-	return r >= utf8.RuneSelf && unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r)
-}
-
 // identSep reports a rune that separates an identifier's parts.
 func identSep(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' }
 

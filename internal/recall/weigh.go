@@ -99,18 +99,14 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 			out[i].foreign = true
 		}
 	}
-	// A word written in another script than Latin weighs as another
-	// language's unseen word when the store never wrote it
-	// (foreignUnseenWeight), whichever languages the function words read:
-	// the script says it is not English. Japanese puts no space between
+	// A word in kanji or kana weighs as another language's unseen word
+	// when the store never wrote it (foreignUnseenWeight), whichever
+	// languages the function words read: Japanese puts no space between
 	// words, so such a "word" is a phrase the store rarely holds whole,
 	// even where its sessions were in Japanese, and weighed as an unseen
-	// name it outweighed the names the prompt shares with the store; a
-	// Korean word wears its particles and endings ("올린", "몇이었지"), and
-	// the lists hold too few of Korean's function words to tell the
-	// language by them.
+	// name it outweighed the names the prompt shares with the store.
 	for i := range out {
-		out[i].foreign = out[i].foreign || strings.ContainsFunc(out[i].forms[0], otherScript)
+		out[i].foreign = out[i].foreign || strings.ContainsFunc(out[i].forms[0], isKanjiKana)
 	}
 	return mergeAlike(withStatusCodes(withSynonyms(out), prompt))
 }
