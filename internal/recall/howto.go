@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
@@ -167,8 +168,32 @@ func hangulPast(s string) bool {
 // nothing.
 func howTo(prompt string) bool {
 	return (howToRE.MatchString(prompt) || howToRE.MatchString(afterSetting(prompt)) ||
-		!isASCII(prompt) && hangulHowToRE.MatchString(prompt) || romanceHowTo(prompt) || russianHowTo(prompt) || germanHowTo(prompt)) && !past(prompt)
+		!isASCII(prompt) && (hangulHowToRE.MatchString(prompt) || cjkHowTo(prompt)) || romanceHowTo(prompt) || russianHowTo(prompt) || germanHowTo(prompt)) && !past(prompt)
 }
+
+// cjkHowTo reports a Chinese or Japanese how-to question: Chinese "怎么",
+// "如何", "怎样" (how), Japanese "どうやって", "どうすれば", "どうしたら"
+// (how), "方法", "やり方" (the way to), with no word placing what it asks in
+// the past (cjkPastRE): "上次…最后是怎么解决的？" asks how it was solved.
+// Read only in a prompt written in their characters.
+func cjkHowTo(prompt string) bool {
+	if !strings.ContainsFunc(prompt, func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }) {
+		return false
+	}
+	return cjkHowToRE.MatchString(prompt) && !cjkPastRE.MatchString(prompt)
+}
+
+// cjkHowToRE and cjkPastRE are cjkHowTo's forms. Chinese's past: "上次"
+// (last time), "之前", "以前" (before), "昨天" (yesterday), "刚才" (just
+// now), "当时" (then), "了" after a verb (not "为了", in order to, nor
+// "除了", except), and "…的" ending the question ("怎么解决的？", how was it
+// solved); Japanese's: "前回", "この前" (last time), "昨日", "さっき",
+// "以前", and a verb's past before the question's end ("…たっけ", "…たの",
+// "…ました", "…でした", "…だった").
+var (
+	cjkHowToRE = lazyregexp.New(`怎么|怎麼|如何|怎样|怎樣|どうやって|どうすれば|どうしたら|方法|やり方`)
+	cjkPastRE  = lazyregexp.New(`上次|上回|之前|以前|昨天|刚才|剛才|当时|當時|(?:^|[^为為除])了|的[？?。]?\s*$|前回|この前|昨日|さっき|た(?:っけ|んだ|の|か)|ました|でした|だった`)
+)
 
 // germanHowTo reports a German how-to question: "wie" opening it before a
 // modal and "ich" or "man" ("wie kann ich …", "wie sollte man …"), or a

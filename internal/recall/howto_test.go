@@ -64,7 +64,15 @@ func TestHowTo(t *testing.T) {
 		{"설정은 어떻게 돼 있어? 테스트 해줘", false},        // 하다 in the next sentence
 		{"캐시는 어떻게 돼 있어\n테스트 좀 해줘", false},      // and after a line break
 		{"어떻게든 이 버그 해결해야 해", false},            // "somehow"
-		{"어떻게?\n테스트 좀 해줘", false},              // the question ends right after 어떻게
+		// Chinese and Japanese, with no word placing it in the past.
+		{"React + Vite 项目里怎么用 React.lazy 和 Suspense 做路由级别的代码分割？", true},
+		{"如何在 FastAPI 里写一个 WebSocket 聊天室？", true},
+		{"Vitest でスナップショットを更新するにはどうすればいい？", true},
+		{"上次在本地第一次启动 guard API 的时候直接崩了，是什么原因？最后是怎么解决的？", false}, // last time
+		{"这个 bug 最后是怎么解决的？", false},                             // how it was solved
+		{"前回どうやってデプロイしたっけ？", false},                             // last time, and a past verb
+		{"为了测试，怎么关掉认证？", true},                                  // "为了", in order to, is no past
+		{"어떻게?\n테스트 좀 해줘", false},                               // the question ends right after 어떻게
 		{"¿Cómo escribo un middleware de Express que registre las peticiones?", true},
 		{"¿Cómo corto una imagen en el servidor?", true},
 		{"¿cómo se escala una foto en Go?", true},
