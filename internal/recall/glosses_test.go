@@ -304,15 +304,13 @@ func TestGenericTranslationIsNoSpecificMatch(t *testing.T) {
 	}
 }
 
-// TestKoreanVersionQuestionOnAnEnglishProject: a Korean question holding
-// none of the lists' Korean function words (its particles and endings are
-// written onto its words: "버전이", "몇이었지") is still not English, and
-// its words the store never wrote weigh as another language's (a
-// verb's "올린"). It asks the named package's version the Korean way,
-// "버전이 몇이었지?" (the version was what number?), and the run that
-// uploaded it answers. Weighed as an English prompt's unseen names, the
-// Korean words outweighed the names the store shares, and nothing was
-// injected.
+// TestKoreanVersionQuestionOnAnEnglishProject: a Korean question asks the
+// named package's version the Korean way, the question word after the noun
+// and a particle on it ("버전이 몇이었지?", the version was what number?),
+// whose version before it past a noun saying what it is ("zorblat 패키지"),
+// and the run that uploaded it answers: the archive's file name states the
+// version. Read as a count ("몇") it asked no version, and the name, said
+// in every session, carried nothing.
 func TestKoreanVersionQuestionOnAnEnglishProject(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
@@ -330,10 +328,5 @@ func TestKoreanVersionQuestionOnAnEnglishProject(t *testing.T) {
 	got := recallFor(t, db, defaults(), "PyPI에 올린 zorblat 패키지 버전이 몇이었지?")
 	if !strings.Contains(got, "0.4.2") {
 		t.Errorf("the Korean question was not answered with the upload:\n%s", got)
-	}
-	for _, c := range concepts("PyPI에 올린 zorblat 패키지 버전이 몇이었지?", nil) {
-		if korean := c.forms[0] != "zorblat" && c.forms[0] != "py"; c.foreign != korean {
-			t.Errorf("%v: foreign %v", c.forms, c.foreign)
-		}
 	}
 }
