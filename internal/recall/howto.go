@@ -42,10 +42,13 @@ var howToRE = lazyregexp.New(`(?i)^\s*(?:how (?:do|does|can|would|should|could) 
 // about what was done is in the past ("어떻게 했었지?"), which is no such
 // form; one about how a thing stands now says so with 되다 or 있다 ("어떻게
 // 돼 있어?", "어떻게 저장하고 있어?"), and "어떻게든" is "somehow".
+// So is "어떻게" after a clause of intent ("…하려면", "…줄이려면": if one
+// wants to …), whatever verb follows it ("나타나게 하려면 … 어떻게 써?",
+// how do I use … to make it appear): English's "how do I … to …".
 // "알려줘" (tell me …) is left out: like English "tell me", it asks for the
 // project's own things as often ("배포 주소 알려줘", tell me the deploy
 // address). 법 glued to a noun is a law, not a way.
-var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해|어떻게(?:[^\p{Hangul}.?!？\n](?:[^.?!？\n]|\.\S)*?)?\p{Hangul}*(?:해(?:야|요|줘|도)?|하(?:면|나요?|니|는지|지|죠|세요|려면)|할(?:까|래|\s*수)|합니(?:까|다))(?:[^\p{Hangul}]|$)`)
+var hangulHowToRE = lazyregexp.New(`방법|차이|[는은] 법|설명해|려면[^.?!？\n]*어떻게|어떻게(?:[^\p{Hangul}.?!？\n](?:[^.?!？\n]|\.\S)*?)?\p{Hangul}*(?:해(?:야|요|줘|도)?|하(?:면|나요?|니|는지|지|죠|세요|려면)|할(?:까|래|\s*수)|합니(?:까|다))(?:[^\p{Hangul}]|$)`)
 
 // romanceHowToRE finds the same questions asked in Spanish, Portuguese,
 // Italian or French, the Romance languages recall translates (glosses):

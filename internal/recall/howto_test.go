@@ -41,29 +41,31 @@ func TestHowTo(t *testing.T) {
 		{"Which port does the admin panel listen on?", false},                    // not a how-to form
 		{"Where does the release checklist live, and how can I view it?", false}, // asks where a thing of the project is
 		{"What was the fix for the flaky upload test?", false},
-		{"Express에서 세션 쿠키 설정하는 방법 알려줘.", true}, // "how do I set … in Express, tell me"
-		{"뮤텍스와 채널의 차이는?", true},                // "the difference between"
-		{"세션 쿠키는 어떤 방법으로 설정했었지?", false},       // past: what the project did
-		{"스테이징 배포 주소 알려줘.", false},             // tell me a thing of the project
-		{"지금 세션 쿠키는 어디에 저장되고 있죠?", false},      // not a how-to form
-		{"이 프로젝트 테스트 실행 방법?", false},           // "how to run this project's tests": ours
-		{"빌드 결과물이 저장소에 커밋되지 않게 하는 방법은?", true}, // 이 is a particle here: "the build output … the repo"
-		{"고루틴 누수 찾는 법 알려줘", true},              // "tell me the way to find …", 방법 shortened
-		{"뮤텍스가 뭔지 설명해줘", true},                 // "explain what a mutex is"
-		{"개인정보 보호법 때문에 로그를 지워야 하나?", false},    // 법 glued to a noun is a law
-		{"Go에서 고루틴 개수는 어떻게 제한해?", true},        // "how do I limit … in Go?"
-		{"Rust에서 라이프타임은 어떻게 동작합니까?", true},     // "how do lifetimes work in Rust?"
-		{"리스트를 뒤집으려면 어떻게 하면 돼?", true},         // "what do I do to reverse a list?"
-		{"이 경우엔 어떻게 할까?", true},                // "what should I do here?"
-		{"어떻게 vite.config.ts를 설정해?", true},     // a file's dot ends no sentence
-		{"배포 설정은 지금 어떻게 돼 있어?", false},         // how a thing stands: 되다, 있다
-		{"토큰은 지금 어떻게 저장하고 있어?", false},         // how the project does it now
-		{"결제 모듈은 어떻게 통합돼 있어?", false},          // 합 in a noun
-		{"세션 키는 어떻게 해시돼 있어?", false},           // 해 beginning a word
-		{"어떻게 해결했었지?", false},                  // past: what the project did
-		{"설정은 어떻게 돼 있어? 테스트 해줘", false},        // 하다 in the next sentence
-		{"캐시는 어떻게 돼 있어\n테스트 좀 해줘", false},      // and after a line break
-		{"어떻게든 이 버그 해결해야 해", false},            // "somehow"
+		{"Express에서 세션 쿠키 설정하는 방법 알려줘.", true},           // "how do I set … in Express, tell me"
+		{"뮤텍스와 채널의 차이는?", true},                          // "the difference between"
+		{"세션 쿠키는 어떤 방법으로 설정했었지?", false},                 // past: what the project did
+		{"스테이징 배포 주소 알려줘.", false},                       // tell me a thing of the project
+		{"지금 세션 쿠키는 어디에 저장되고 있죠?", false},                // not a how-to form
+		{"이 프로젝트 테스트 실행 방법?", false},                     // "how to run this project's tests": ours
+		{"빌드 결과물이 저장소에 커밋되지 않게 하는 방법은?", true},           // 이 is a particle here: "the build output … the repo"
+		{"고루틴 누수 찾는 법 알려줘", true},                        // "tell me the way to find …", 방법 shortened
+		{"뮤텍스가 뭔지 설명해줘", true},                           // "explain what a mutex is"
+		{"개인정보 보호법 때문에 로그를 지워야 하나?", false},              // 법 glued to a noun is a law
+		{"Go에서 고루틴 개수는 어떻게 제한해?", true},                  // "how do I limit … in Go?"
+		{"Rust에서 라이프타임은 어떻게 동작합니까?", true},               // "how do lifetimes work in Rust?"
+		{"리스트를 뒤집으려면 어떻게 하면 돼?", true},                   // "what do I do to reverse a list?"
+		{"이 경우엔 어떻게 할까?", true},                          // "what should I do here?"
+		{"어떻게 vite.config.ts를 설정해?", true},               // a file's dot ends no sentence
+		{"배포 설정은 지금 어떻게 돼 있어?", false},                   // how a thing stands: 되다, 있다
+		{"토큰은 지금 어떻게 저장하고 있어?", false},                   // how the project does it now
+		{"결제 모듈은 어떻게 통합돼 있어?", false},                    // 합 in a noun
+		{"세션 키는 어떻게 해시돼 있어?", false},                     // 해 beginning a word
+		{"어떻게 해결했었지?", false},                            // past: what the project did
+		{"설정은 어떻게 돼 있어? 테스트 해줘", false},                  // 하다 in the next sentence
+		{"캐시는 어떻게 돼 있어\n테스트 좀 해줘", false},                // and after a line break
+		{"어떻게든 이 버그 해결해야 해", false},                      // "somehow"
+		{"Tailwind에서 다크 모드를 켜려면 설정 파일에 뭘 어떻게 넣어?", true}, // a clause of intent, then how
+		{"배포를 빠르게 하려면 어떻게 했었지?", false},                  // past: what the project did
 		// Chinese and Japanese, with no word placing it in the past.
 		{"React + Vite 项目里怎么用 React.lazy 和 Suspense 做路由级别的代码分割？", true},
 		{"如何在 FastAPI 里写一个 WebSocket 聊天室？", true},
