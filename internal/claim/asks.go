@@ -80,11 +80,11 @@ var askWords = sync.OnceValue(func() map[string][]string {
 // questionRE finds a question about the current choice: "which …", "what …",
 // "where …", "how do we/admins/the … ", "how do customers …" (a group),
 // "… now", "… currently", "어떤",
-// "뭘로", "몇이야" (which number is it; not "뭐든", whatever, or "무엇보다",
-// above all), and Russian's words for which, what and where (romanceQuestionRE
+// "뭘로", "몇이야" (which number is it; not "뭐든", whatever, "뭐라도",
+// anything, or "무엇보다", above all), and Russian's words for which, what and where (romanceQuestionRE
 // reads the Romance languages'). "How do I …" asks how to do something, not
 // what the project chose.
-var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇(?:[^보이]|이[^든나]|$)|뭘|뭐(?:[^든라]|$)|어디|지금|현재|(?:^|[^몇])몇(?:이|였)|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
+var questionRE = lazyregexp.New(`(?i)\b(which|what|what's|whats|where|should|supposed to|do we|are we)\b|\bhow (do|does|are|is) (we|our|the|admins?|users?|they|it|[a-z]{3,}s)\b|\bhow (often|frequently|long|many|much)\b|\b(now|currently|these days|nowadays)\b|어떤|무엇(?:[^보이]|이[^든나]|$)|뭘|뭐(?:[^든라]|라[^도]|$)|어디|지금|현재|(?:^|[^몇])몇(?:이|였)|(^|\s)(где|куда|какой|какая|какое|какую|какие|каким|что|чем|сейчас|теперь)(\s|$)`)
 
 // romanceQuestionRE finds the words for which, what and where of the
 // Romance languages recall translates (Spanish, Portuguese, Italian,
@@ -117,13 +117,12 @@ var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)
 // thing or none, "どんなに" however much (and holds "なに"), "何でも"
 // anything, "何度" many times, "何らか" some, "何だか" somehow, "何卒"
 // please; "何と" asks nothing unless it asks a name ("何という"). "なに"
-// asks only before a particle or the question's end: "変なにおい" is a
-// strange smell. Japanese's where ("どこ") makes a question, but whereRE
+// before "お" is no question: "変なにおい" is a strange smell. Japanese's where ("どこ") makes a question, but whereRE
 // does not read it as one for a path: a Japanese prompt's everyday verbs
 // are searched by their English glosses ("行く" head, reach; "見る" view),
 // and a travel question ("紅葉を見るならどこがおすすめ？") took a command's
 // "| head" and a page's "View" for a path's statement.
-var japaneseQuestionRE = lazyregexp.New(`(?:^|[^なほう])どの(?:[^よくぐみ]|ような|$)|どれ(?:[^かもくぐだ]|だっ|$)|どこ(?:[^かもでに]|[でに][^も]|$)|どんな(?:[^に]|$)|(?:^|[^みん])なに(?:[がをはと？?]|$)|いくつ(?:[^かも]|$)|何(?:という|だ[^か]|[回年人日][^もか]|[^かもで度とら卒回年人日だ]|$)|現在`)
+var japaneseQuestionRE = lazyregexp.New(`(?:^|[^なほう])どの(?:[^よくぐみ]|ような|$)|どれ(?:[^かもくぐだ]|だっ|$)|どこ(?:[^かもでに]|[でに][^も]|$)|どんな(?:[^に]|$)|(?:^|[^みん])なに(?:[^かもよせお]|$)|いくつ(?:[^かも]|$)|何(?:という|だ[^か]|[回年人日][^もか]|[^かもで度とら卒回年人日だ]|$)|現在`)
 
 // askIndex maps each ask word, its English words folded by askFold, to the
 // roles it asks for.

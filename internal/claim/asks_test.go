@@ -103,7 +103,8 @@ func TestAsks(t *testing.T) {
 		{"zorblat의 버전이 뭐야?", "version:zorblat"}, // the particle written onto the name
 		{"zorblat 버전을 몇몇이 썼다.", ""},             // "몇몇", some: a statement
 		{"zorblat 버전이 뭐든 상관없어.", ""},            // whatever the version
-		{"zorblat 버전이 무엇보다 중요하다.", ""},          // above all
+		{"zorblat 버전이 뭐라고 했지?", "version:zorblat"},
+		{"zorblat 버전이 무엇보다 중요하다.", ""}, // above all
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -164,6 +165,8 @@ func TestJapaneseQuestionWords(t *testing.T) {
 		{"何年も上げていない。", false},
 		{"何卒よろしく。", false},
 		{"変なにおいがする。", false},
+		{"zorblatのバージョンってなにだっけ", true},
+		{"なに使ってる？", true},
 		{"ちょうどのバージョンを入れた。", false},
 		{"どれだけかかる", false},     // an amount
 		{"どのようにデプロイする", false}, // how, not which

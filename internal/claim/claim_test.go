@@ -106,6 +106,7 @@ func TestParse(t *testing.T) {
 		{"wheel of a normalized name", "Downloading quill_guard-0.3.16-py3-none-any.whl (139 kB)", "version:quill-guard", "0.3.16", ""},
 		{"source archive of a normalized name", "Built quill__guard-0.3.16.tar.gz", "version:quill-guard", "0.3.16", ""},
 		{"java archive", "Copied guava-32.1.2-jre.jar into libs/.", "version:guava", "32.1.2", ""},
+		{"version by the date", "Uploaded certifi-2024.2.2-py3-none-any.whl", "version:certifi", "2024.2.2", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -331,7 +332,8 @@ func TestArchiveOfNoVersion(t *testing.T) {
 			}
 		}
 	}
-	for _, text := range []string{"Uploading zorblat-0.4.2-py3-none-any.whl (6.0KiB)", "Uploading zorblat-0.4.2.tar.gz (4.2KiB)"} {
+	for _, text := range []string{"Uploading zorblat-0.4.2-py3-none-any.whl (6.0KiB)", "Uploading zorblat-0.4.2.tar.gz (4.2KiB)",
+		"Deleted backup-2024.01.15.tar.gz from the server.", "Uploaded certifi-2024.2.2-py3-none-any.whl"} {
 		for _, c := range Parse(text) {
 			if c.Role == "host" {
 				t.Errorf("Parse(%q) reads %q as a host", text, c.Value)

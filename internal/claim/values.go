@@ -209,7 +209,10 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 	if d := p.duration(i); d != "" {
 		return d, p.unitEnd(i), "", false
 	}
-	if pkg, ver := archive(s); pkg != "" {
+	if pkg, ver, ok := archive(s); ok {
+		if pkg == "" {
+			return "", 0, "", false // a dated archive: no value
+		}
 		return canonVersion(ver), i, VersionRole(pkg), false
 	}
 	if isHost(s) {
@@ -444,14 +447,17 @@ var archiveExts = []string{".whl", ".tar.gz", ".tgz", ".jar", ".gem", ".crate", 
 // name holds, as the packaging formats write it, name first and the
 // version after a hyphen: "zorblat-0.4.2-py3-none-any.whl" and
 // "zorblat-0.4.2.tar.gz" are zorblat 0.4.2, "guava-32.1.2-jre.jar" guava
-// 32.1.2. The name is normalized as PyPI's are (PEP 503: "llm_guard" is
-// llm-guard). "" for a name of no such form, or a dated one
-// ("backup-2024.01.15.tar.gz"). A path's archive ("dist/zorblat-0.4.2.tar.gz")
-// is read as the path it is.
-func archive(s string) (pkg, ver string) {
+// 32.1.2, "certifi-2024.2.2-py3-none-any.whl" certifi 2024.2.2 (a version
+// by the date). The name is normalized as PyPI's are (PEP 503: runs of
+// "-", "_" and "." are one "-"; "llm_guard" is llm-guard). ok reports a
+// name ending as an archive does with a version after a hyphen; pkg is ""
+// for one dated as a backup is ("backup-2024.01.15.tar.gz": a part written
+// with a leading zero, which no version is), or whose name is no name. A
+// path's archive ("dist/zorblat-0.4.2.tar.gz") is read as the path it is.
+func archive(s string) (pkg, ver string, ok bool) {
 	for _, ext := range archiveExts {
-		stem, ok := strings.CutSuffix(s, ext)
-		if !ok {
+		stem, found := strings.CutSuffix(s, ext)
+		if !found {
 			continue
 		}
 		parts := strings.Split(stem, "-")
@@ -459,19 +465,20 @@ func archive(s string) (pkg, ver string) {
 			if !strings.Contains(parts[k], ".") || !isVersion(parts[k]) {
 				continue
 			}
-			if year, _, _ := strings.Cut(strings.TrimPrefix(parts[k], "v"), "."); len(year) == 4 && year >= "1900" {
-				return "", "" // a date: "backup-2024.01.15.tar.gz"
+			for n := range strings.SplitSeq(strings.TrimPrefix(parts[k], "v"), ".") {
+				if len(n) > 1 && n[0] == '0' {
+					return "", "", true // a date: "backup-2024.01.15.tar.gz"
+				}
 			}
-			// PEP 503: runs of "-", "_" and "." are one "-".
 			name := strings.Join(strings.FieldsFunc(strings.Join(parts[:k], "-"), func(r rune) bool { return r == '-' || r == '_' || r == '.' }), "-")
 			if !isName(name) {
-				return "", ""
+				return "", "", true
 			}
-			return name, parts[k]
+			return name, parts[k], true
 		}
-		return "", ""
+		return "", "", false
 	}
-	return "", ""
+	return "", "", false
 }
 
 // isHost: a dotted name of three labels or more ("api.acme.io",

@@ -176,26 +176,33 @@ func howTo(prompt string) bool {
 
 // cjkHowTo reports a Chinese or Japanese how-to question: Chinese "怎么",
 // "如何", "怎样" (how), Japanese "どうやって", "どうすれば", "どうしたら"
-// (how), "方法", "やり方" (the way to), with no word placing what it asks in
-// the past (cjkPastRE): "上次…最后是怎么解决的？" asks how it was solved.
-// Read only in a prompt written in their characters.
+// (how), "やり方" (the way to), with no word placing what it asks in the
+// project's past or present (cjkPastNowRE): "上次…最后是怎么解决的？" asks
+// how it was solved, "现在怎么配置的" how it is set up now. Not "怎么回事"
+// (what is going on), "怎么样" (how is it), "怎么了", "怎么一直…" (why does
+// it keep …), nor "如何" ending its clause ("结果如何？", how did it go) or
+// in "无论如何" (no matter what). A question naming the project ("我们",
+// "这个项目", "うちの") is its own (foreignOursRE), as in English. Read only
+// in a prompt written in their characters.
 func cjkHowTo(prompt string) bool {
 	if !strings.ContainsFunc(prompt, func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }) {
 		return false
 	}
-	return cjkHowToRE.MatchString(prompt) && !cjkPastRE.MatchString(prompt)
+	return cjkHowToRE.MatchString(prompt) && !cjkPastNowRE.MatchString(prompt)
 }
 
-// cjkHowToRE and cjkPastRE are cjkHowTo's forms. Chinese's past: "上次"
-// (last time), "之前", "以前" (before), "昨天" (yesterday), "刚才" (just
-// now), "当时" (then), "了" after a verb (not "为了", in order to, nor
-// "除了", except), and "…的" ending the question ("怎么解决的？", how was it
-// solved); Japanese's: "前回", "この前" (last time), "昨日", "さっき",
-// "以前", and a verb's past before the question's end ("…たっけ", "…たの",
-// "…ました", "…でした", "…だった").
+// cjkHowToRE and cjkPastNowRE are cjkHowTo's forms. Chinese's past and
+// present: "上次" (last time), "之前" opening a clause (before; not "在…之前",
+// before doing …), "以前", "昨天" (yesterday), "刚才" (just now), "当时"
+// (then), "了" ending the question or a sentence ("…了吗？"; not "了解",
+// to understand, "为了", in order to, nor a step done before the question,
+// "装好了 Node，怎么装 pnpm？"), "是怎么…的" (how it was done), "现在", "目前", "当前" (now);
+// Japanese's: "前回", "この前" (last time), "昨日", "さっき", "以前", "現在",
+// "今の" (now), and a verb's past before the question's end ("…たっけ",
+// "…たの", "…ました", "…でした", "…だった").
 var (
-	cjkHowToRE = lazyregexp.New(`怎么|怎麼|如何|怎样|怎樣|どうやって|どうすれば|どうしたら|方法|やり方`)
-	cjkPastRE  = lazyregexp.New(`上次|上回|之前|以前|昨天|刚才|剛才|当时|當時|(?:^|[^为為除])了|的[？?。]?\s*$|前回|この前|昨日|さっき|た(?:っけ|んだ|の|か)|ました|でした|だった`)
+	cjkHowToRE   = lazyregexp.New(`怎(?:么|麼)(?:回[^事]|[^回样樣了没沒不又还還一老总總会會]|$)|怎(?:样|樣)(?:[^？?。]|$)|(?:^|[^论論管])如何[^？?。，,！!]|どうやって|どうすれば|どうしたら|やり方`)
+	cjkPastNowRE = lazyregexp.New(`上次|上回|(?:^|[\s，,。？?！!])之前|以前|昨天|刚才|剛才|当时|當時|了(?:[吗嗎吧呢？?。！!]|$)|是(?:怎么|怎麼|如何)[^？?。，,]*的|现在|現在|目前|当前|當前|前回|この前|昨日|さっき|今の|た(?:っけ|んだ|の|か)|ました|でした|だった`)
 )
 
 // germanHowTo reports a German how-to question: "wie" opening it before a

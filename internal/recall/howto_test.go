@@ -74,7 +74,23 @@ func TestHowTo(t *testing.T) {
 		{"这个 bug 最后是怎么解决的？", false},                             // how it was solved
 		{"前回どうやってデプロイしたっけ？", false},                             // last time, and a past verb
 		{"为了测试，怎么关掉认证？", true},                                  // "为了", in order to, is no past
-		{"어떻게?\n테스트 좀 해줘", false},                               // the question ends right after 어떻게
+		// The project's own (我们, this project, うちの) or how it stands now
+		// is no how-to; nor "怎么回事", "怎么样", "怎么一直", "如何" ending
+		// its clause, or 方法, a method.
+		{"我们项目里现在怎么配置日志轮转？", false},
+		{"这个项目的日志轮转现在如何配置？", false},
+		{"このプロジェクトではログのローテーションをどうやって設定してる？", false},
+		{"这个方法返回什么？", false},
+		{"部署结果如何？", false},
+		{"这个报错是怎么回事？", false},
+		{"CI 状态怎么样？", false},
+		{"测试怎么一直失败？", false},
+		// "了解" (to understand), a clause ending in 了 before the question,
+		// "在…之前" (before doing …) place nothing in the past.
+		{"我想了解一下如何配置 nginx 反向代理", true},
+		{"已经装好了 Node，怎么装 pnpm？", true},
+		{"在部署之前怎么检查配置？", true},
+		{"어떻게?\n테스트 좀 해줘", false}, // the question ends right after 어떻게
 		{"¿Cómo escribo un middleware de Express que registre las peticiones?", true},
 		{"¿Cómo corto una imagen en el servidor?", true},
 		{"¿cómo se escala una foto en Go?", true},

@@ -400,13 +400,15 @@ var oursRE = lazyregexp.New(`(?i)\b(we|we've|we're|we'd|our|ours|us|last time|re
 // and the word after it (namesMachine).
 var machineRE = lazyregexp.New(`(?i)(?:\b(on|in|at|from)\s+)?\b(?:this|my) (?:machine|computer|laptop)\b(?:\s*([A-Za-z]+))?`)
 
-// foreignOursRE is oursRE's Korean and Russian words, read only in a prompt
+// foreignOursRE is oursRE's Korean, Russian, Chinese and Japanese words
+// ("我们", we; "这个项目", this project; "上次", last time; "うちの", our;
+// "このプロジェクト"; "前回", last time), read only in a prompt
 // with letters beyond ASCII (saysOurs): a hook process compiles an
 // expression the first time it uses it, and an English prompt, most of
 // them, need not pay for these Unicode classes.
 // "이" is "this" only as a word of its own: glued to a noun it is the
 // subject particle ("결과물이 저장소에", the output … the repo).
-var foreignOursRE = lazyregexp.New(`(?i)напомни|우리|저번|지난번|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими|(?:этот|этом|этого|этому|этим)\s+(?:проект|проекте|проекта|проекту|проектом|репо|репозиторий|репозитории|репозитория|репозиторию|репозиторием))([^\p{L}]|$)`)
+var foreignOursRE = lazyregexp.New(`(?i)напомни|우리|저번|지난번|我们|我們|咱们|咱們|这个项目|這個項目|本项目|本項目|上次|うちの|私たち|僕たち|我々|このプロジェクト|このリポジトリ|前回|(^|[^\p{Hangul}])이 (프로젝트|저장소|레포|코드베이스)|(^|[^\p{L}])(мы|нас|нам|нами|наш|наша|наше|наши|нашего|нашей|нашем|нашему|нашу|наших|нашим|нашими|(?:этот|этом|этого|этому|этим)\s+(?:проект|проекте|проекта|проекту|проектом|репо|репозиторий|репозитории|репозитория|репозиторию|репозиторием))([^\p{L}]|$)`)
 
 // saysOurs reports a prompt that speaks of the project's own ways and
 // history (oursRE, foreignOursRE), or of the machine it ran on
