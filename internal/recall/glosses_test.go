@@ -330,24 +330,3 @@ func TestKoreanVersionQuestionOnAnEnglishProject(t *testing.T) {
 		t.Errorf("the Korean question was not answered with the upload:\n%s", got)
 	}
 }
-
-// TestForeignPromptSharingOnlyAName: a prompt in another language whose
-// best match shares one word of it, a product's name, is answered only by a
-// strong match: its other words are unseen in a store held in English
-// whatever it asks, so they cannot tell an off-topic question ("有没有学生优
-// 惠？", is there a student discount?) from a follow-up. A follow-up asking
-// the name's version the store states still gets it.
-func TestForeignPromptSharingOnlyAName(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	chores(t, db)
-	say(t, db, "crawl", day,
-		"Scrape the pricing pages with Quillcrawl and save them as markdown.",
-		"Done: Quillcrawl 2.3.1 fetched the 14 pricing pages into docs/pricing/, one markdown file each.")
-	if got := recallFor(t, db, defaults(), "Quillcrawl 有没有学生或者教育优惠？我是研究生，免费额度够不够用？"); got != "" {
-		t.Errorf("an off-topic Chinese question sharing only the tool's name got:\n%s", got)
-	}
-	if got := recallFor(t, db, defaults(), "Quillcrawl 버전이 뭐였지?"); !strings.Contains(got, "2.3.1") {
-		t.Errorf("a Korean question for the tool's version was not answered:\n%s", got)
-	}
-}

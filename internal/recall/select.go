@@ -307,10 +307,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		}
 		return g
 	}
-	relevant, gate := 0.0, -1
-	for i, it := range items {
-		if opens(it) && it.gateRelevance() > relevant {
-			relevant, gate = it.gateRelevance(), i
+	relevant := 0.0
+	for _, it := range items {
+		if opens(it) {
+			relevant = math.Max(relevant, it.gateRelevance())
 		}
 	}
 	floor := minRelevance
@@ -335,18 +335,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		if (how || work) && namesUnseenTerm(cs, ents, prompt, req.Glosses, !how) {
 			floor *= howToBar
 		}
-	}
-	// A prompt in another language whose best item shares one word of it,
-	// a name ("Quillcrawl 有没有学生优惠？", a student discount), is answered
-	// only by a strong match, as a how-to question is: its other words are
-	// unseen in a store held in English whatever it asks, so they cannot
-	// tell an off-topic question from a follow-up, as an English prompt's
-	// everyday words do (novel). Not a question for a role ("zorblat のバー
-	// ジョン" shares the name alone with the run stating its version), nor
-	// one about the project's past or present, or its run file (toolOpens:
-	// "¿cómo está configurado el proxy ahora?").
-	if !toolOpens && !how && !work && !asksRole && gate >= 0 && foreignPrompt(prompt, cs) && onlyName(cs, items[gate].Text) {
-		floor *= howToBar
 	}
 	if relevant < floor {
 		return nil, nil

@@ -1117,37 +1117,6 @@ func coverage(cs []concept, tks ...textKeys) (cov, specific float64) {
 	return got / sum, specific
 }
 
-// foreignPrompt reports a prompt in another language than English: one
-// whose words are of a language its function words tell (concepts' foreign),
-// or one written in Hangul, whose particles, written onto its words, leave
-// the lists few of its function words to tell it by.
-func foreignPrompt(prompt string, cs []concept) bool {
-	return slices.ContainsFunc(cs, func(c concept) bool { return c.foreign }) ||
-		strings.ContainsFunc(prompt, func(r rune) bool { return unicode.Is(unicode.Hangul, r) })
-}
-
-// onlyName reports whether text holds, of the prompt's specific words,
-// one only, written in Latin letters (a product's name: "Quillcrawl" in a
-// Chinese prompt), a part of an identifier counting with its whole ("py"
-// of "PyPI"). A word of the prompt's own language shared with a store held
-// in it ("배포", deploy) is no name.
-func onlyName(cs []concept, text string) bool {
-	tk := keysOf(text)
-	var matched []concept
-	for _, c := range cs {
-		if ok, specifically := c.matches(tk); ok && specifically && c.specific > 0 {
-			matched = append(matched, c)
-		}
-	}
-	var words []concept
-	for _, c := range matched {
-		if c.whole == "" || !slices.ContainsFunc(matched, func(o concept) bool { return slices.Contains(o.forms, c.whole) }) {
-			words = append(words, c)
-		}
-	}
-	return len(words) == 1 && isASCII(words[0].forms[0])
-}
-
 // matches reports whether any of tks holds a key of c, and whether one
 // holds a key other than a generic translation's (specifically): another
 // language's word matched only by a generic translation is as specific as
