@@ -743,22 +743,11 @@ func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bo
 	if of(at(words, i+1), romance) && name(i+2) {
 		return i + 2
 	}
-	if r, _ := utf8.DecodeRuneInString(words[i]); unicode.Is(unicode.Cyrillic, r) && name(i+1) {
+	r := first(words[i])
+	if unicode.Is(unicode.Cyrillic, r) && name(i+1) {
 		// Russian says whose version with no word for "of", the name
 		// right after ("версию zorblat").
 		return i + 1
-	} else if unicode.Is(unicode.Hangul, r) {
-		// Korean says whose version before it, as English does, or past
-		// a particle or a noun saying what the thing is: "zorblat의 버전",
-		// "processinator 패키지 버전" (the processinator package's
-		// version).
-		if name(i - 1) {
-			return i - 1
-		}
-		if p, _ := utf8.DecodeRuneInString(at(words, i-1)); unicode.Is(unicode.Hangul, p) && name(i-2) {
-			return i - 2
-		}
-		return -1
 	} else if scriptOf(r) != otherScript {
 		// Japanese says whose version before it, past the particles and
 		// the word asking, written in hiragana: "zorblatのバージョン",
@@ -774,6 +763,12 @@ func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bo
 	}
 	if name(i - 1) {
 		return i - 1
+	}
+	// Korean says whose version before it too, or past a particle or a
+	// noun saying what the thing is: "zorblat의 버전", "processinator 패키지
+	// 버전" (the processinator package's version).
+	if unicode.Is(unicode.Hangul, r) && unicode.Is(unicode.Hangul, first(at(words, i-1))) && name(i-2) {
+		return i - 2
 	}
 	return -1
 }
