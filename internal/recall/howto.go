@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
@@ -185,10 +184,7 @@ func howTo(prompt string) bool {
 // "这个项目", "うちの") is its own (foreignOursRE), as in English. Read only
 // in a prompt written in their characters.
 func cjkHowTo(prompt string) bool {
-	if !strings.ContainsFunc(prompt, func(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }) {
-		return false
-	}
-	return cjkHowToRE.MatchString(prompt) && !cjkPastNowRE.MatchString(prompt)
+	return strings.ContainsFunc(prompt, isKanjiKana) && cjkHowToRE.MatchString(prompt) && !cjkPastNowRE.MatchString(prompt)
 }
 
 // cjkHowToRE and cjkPastNowRE are cjkHowTo's forms. Chinese's past and
