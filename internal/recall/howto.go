@@ -198,8 +198,14 @@ func cjkHowTo(prompt string) bool {
 // "…たの", "…ました", "…でした", "…だった").
 var (
 	cjkHowToRE   = lazyregexp.New(`怎(?:么|麼)(?:回[^事]|[^回样樣了没沒不又还還一老总總会會]|$)|怎(?:样|樣)(?:[^？?。]|$)|(?:^|[^论論管])如何[^？?。，,！!]|どうやって|どうすれば|どうしたら|やり方`)
-	cjkPastNowRE = lazyregexp.New(`上次|上回|(?:^|[\s，,。？?！!])之前|以前|昨天|刚才|剛才|当时|當時|了(?:[吗嗎吧呢？?。！!]|$)|是(?:怎么|怎麼|如何)[^？?。，,]*的|现在|現在|目前|当前|當前|前回|この前|昨日|さっき|今の|た(?:っけ|んだ|の|か)|ました|でした|だった`)
+	cjkPastNowRE = lazyregexp.New(`上次|上回|(?:^|[\s，,。？?！!])之前|以前|昨天|刚才|剛才|当时|當時|了(?:[吗嗎吧呢？?。！!]|$)|是(?:怎么|怎麼|如何)[^？?。，,]*的|前回|この前|昨日|さっき|た(?:っけ|んだ|の|か)|ました|でした|だった|` + cjkNow)
+	cjkNowRE     = lazyregexp.New(cjkNow)
 )
+
+// cjkNow are Chinese's and Japanese's words for now: "现在", "目前",
+// "当前" (simplified and traditional), "現在", "今の"; foreignPastOrNow
+// reads them alone, cjkPastNowRE with the past's.
+const cjkNow = `现在|現在|目前|当前|當前|今の`
 
 // germanHowTo reports a German how-to question: "wie" opening it before a
 // modal and "ich" or "man" ("wie kann ich …", "wie sollte man …"), or a
@@ -378,8 +384,7 @@ func foreignPastOrNow(prompt string) bool {
 	case hasCyrillic(prompt):
 		return russianNowRE.MatchString(prompt)
 	case strings.ContainsFunc(prompt, isKanjiKana):
-		return strings.Contains(prompt, "現在") || strings.Contains(prompt, "今の") ||
-			strings.Contains(prompt, "目前") || strings.Contains(prompt, "现在") || strings.Contains(prompt, "当前")
+		return cjkNowRE.MatchString(prompt)
 	}
 	return false
 }

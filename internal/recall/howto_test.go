@@ -631,3 +631,25 @@ func TestAfterSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestPastOrNowCJK: a Chinese or Japanese question about how things stand
+// now refers to the project, by the words for now cjkHowTo reads too, in
+// simplified and traditional writing; one with none of them does not.
+func TestPastOrNowCJK(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"现在用的是哪个数据库？", true},
+		{"目前的缓存策略是什么？", true},
+		{"當前的部署區域是哪個？", true},
+		{"今のポート番号は？", true},
+		{"哪个数据库适合做缓存？", false},
+		{"キャッシュにはどのDBが向いている？", false},
+	} {
+		if got := pastOrNow(tt.prompt, nil); got != tt.want {
+			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}
