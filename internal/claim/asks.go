@@ -796,14 +796,22 @@ func which(w string, romance bool) bool {
 
 // japaneseWhich reports a run of hiragana ending in Japanese's "which"
 // ("どの", "どんな"): splitScripts keeps a particle before it in the same run
-// ("はどの" in "zorblatはどのバージョン"). Not "などの" (such as) or "ほどの"
-// (as much as), which end in the same kana.
+// ("はどの" in "zorblatはどのバージョン"). Not "などの" (such as), "ほどの"
+// (as much as) or "ちょうどの" (just the), which end in the same kana: the
+// kana before "どの" that japaneseQuestionRE rules out.
 func japaneseWhich(w string) bool {
 	if !hiraganaOnly(w) {
 		return false
 	}
-	return strings.HasSuffix(w, "どんな") ||
-		strings.HasSuffix(w, "どの") && !strings.HasSuffix(w, "などの") && !strings.HasSuffix(w, "ほどの")
+	if strings.HasSuffix(w, "どんな") {
+		return true
+	}
+	rest, ok := strings.CutSuffix(w, "どの")
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(rest)
+	return r != 'な' && r != 'ほ' && r != 'う'
 }
 
 // namedAsked reports whether a noun that says what an identifier names

@@ -176,6 +176,13 @@ func TestJapaneseQuestionWords(t *testing.T) {
 			t.Errorf("japaneseQuestionRE.MatchString(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
+	// The run of kana a version's owner is read past asks which by the
+	// same kana the expression reads.
+	for w, want := range map[string]bool{"はどの": true, "どんな": true, "どの": true, "などの": false, "ほどの": false, "ちょうどの": false, "どれ": false} {
+		if got := japaneseWhich(w); got != want {
+			t.Errorf("japaneseWhich(%q) = %v, want %v", w, got, want)
+		}
+	}
 	for _, text := range []string{"ログイン画面などのテキストを直した。", "いくつかのファイルを更新した。", "何らかの理由でビルドが失敗した。"} {
 		if got := Asks(text); got != nil {
 			t.Errorf("Asks(%q) = %q, want nothing: a statement", text, got)
