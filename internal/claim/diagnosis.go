@@ -107,10 +107,10 @@ func asksWord(text string, asks func(toks []token, s statement, i int) bool) boo
 }
 
 // failureWords name a failure: an error, something that broke, failed or
-// crashed. Every form is listed: they are few, and a stem would take
-// "breakpoint" and "failover".
+// crashed, or went wrong ("what was wrong with it?"). Every form is listed:
+// they are few, and a stem would take "breakpoint" and "failover".
 var failureWords = lazywords.Lookup(`error errors broke broken break breaks breaking fail fails failed failing failure
-	failures crash crashes crashed crashing exception exceptions panic panicked traceback`)
+	failures crash crashes crashed crashing exception exceptions panic panicked traceback wrong`)
 
 // FailureWord reports whether lower-case word w names a failure.
 func FailureWord(w string) bool { return failureWords().Has(w) }

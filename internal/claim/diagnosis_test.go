@@ -192,6 +192,8 @@ func TestAsksFailure(t *testing.T) {
 		{"What broke the first production build?", true},
 		{"Why did the nightly import keep failing?", true},
 		{"Which test crashed the runner last week?", true},
+		{"The linter rejected the new rule block. What was wrong with it?", true},
+		{"What went wrong in the nightly deploy?", true},
 		{"Fix the error in the build.", false},
 		{"Can you add an `error` field to the response?", false},
 		{"Where do we set the breakpoint for the scheduler?", false},
