@@ -305,6 +305,11 @@ func Asks(text string) []string {
 		if r := namedNouns[stripParticle(w)]; r != "" && namedAsked(words, i, fw, romance) {
 			add([]string{r})
 		}
+		if prod := products[w]; prod != "" && runtimes[prod] && namedAsked(words, i, fw, romance) {
+			// "Which Python did uv pick?", "what Node are we on?": which
+			// one of a runtime is which of its versions.
+			add([]string{VersionRole(prod)})
+		}
 		if i+1 < len(words) {
 			add(idx[strings.Join(folded[i:i+2], " ")])
 		}

@@ -105,6 +105,10 @@ func TestAsks(t *testing.T) {
 		{"zorblat 버전이 뭐든 상관없어.", ""},            // whatever the version
 		{"zorblat 버전이 뭐라고 했지?", "version:zorblat"},
 		{"zorblat 버전이 무엇보다 중요하다.", ""}, // above all
+		// Which one of a runtime is which of its versions; not a
+		// runtime's libraries, nor a cluster's node.
+		{"When uv made the venv, which Python did it end up using?", "version:python"},
+		{"What Go are we on now?", "version:go"},
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -118,6 +122,21 @@ func TestAsks(t *testing.T) {
 		got := Asks(tt.q)
 		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
 			t.Errorf("Asks(%q) = %v, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+// TestRuntimeNamedAskedNoVersion: a runtime's name asks its version only
+// where "which" determines it and it heads its phrase.
+func TestRuntimeNamedAskedNoVersion(t *testing.T) {
+	for _, q := range []string{
+		"which python library do we use for retries?",
+		"what python packages are installed?",
+		"which node did the pod land on?",
+		"Does the worker still run on Python?",
+	} {
+		if got := Asks(q); slices.ContainsFunc(got, func(r string) bool { return strings.HasPrefix(r, "version:") }) {
+			t.Errorf("Asks(%q) = %v, want no version", q, got)
 		}
 	}
 }

@@ -572,7 +572,7 @@ func (p *parser) pickRole(tl *tool, i int) string {
 // products are names that take a version number ("Node 20", "go 1.23")
 // besides the tools of the vocabulary.
 var products = map[string]string{
-	"node": "node", "nodejs": "node", "node.js": "node", "python": "python", "py": "python", "go": "go", "golang": "go",
+	"node": "node", "nodejs": "node", "node.js": "node", "python": "python", "py": "python", "cpython": "python", "go": "go", "golang": "go",
 	"java": "java", "jdk": "java", "openjdk": "java", "ruby": "ruby", "rust": "rust", "php": "php", "typescript": "typescript",
 	"kotlin": "kotlin", "swift": "swift", "scala": "scala", "elixir": "elixir", "erlang": "erlang", "otp": "erlang",
 	"dotnet": ".net", ".net": ".net", "net": ".net", "ubuntu": "ubuntu", "debian": "debian", "alpine": "alpine",
@@ -639,6 +639,15 @@ func (p *parser) version(i int) (string, string, int) {
 	}
 	return "", "", 0
 }
+
+// runtimes are the products of the table one installs in versions and runs
+// code on, whose name alone after "which" asks which version: "which
+// Python did it pick?" asks 3.12 or 3.14, where "which React" asks
+// nothing a version answers as surely. Not node, a cluster's or a graph's
+// as often as Node.js.
+var runtimes = map[string]bool{"python": true, "java": true, "ruby": true, "go": true, "rust": true, "php": true,
+	"elixir": true, "erlang": true, ".net": true, "deno": true, "bun": true, "perl": true, "lua": true, "dart": true,
+	"flutter": true, "zig": true, "julia": true, "kotlin": true, "swift": true, "scala": true}
 
 // VersionRole is the role of a product's version: "version:node", under
 // the tables' name for the product where they know it (productName), so

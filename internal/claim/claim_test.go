@@ -295,6 +295,10 @@ func TestVersionRolesApart(t *testing.T) {
 	if !slices.Equal(a, []string{"version:alpine.js=3.13.5"}) || !slices.Equal(b, []string{"version:alpine=3.19"}) {
 		t.Errorf("Alpine.js %v and Alpine Linux %v, want two roles", a, b)
 	}
+	// CPython is Python, as uv and pyenv name the interpreter they pick.
+	if got := roles("Using CPython 3.14.0\nCreating virtual environment at: .venv"); !slices.Equal(got, []string{"version:python=3.14"}) {
+		t.Errorf("CPython 3.14.0: %v, want version:python", got)
+	}
 	if got := roles("Ask jane@1.2 about it."); len(got) != 0 {
 		t.Errorf("jane@1.2 read as a pin: %v", got)
 	}
