@@ -66,6 +66,7 @@ var askWords = sync.OnceValue(func() map[string][]string {
 		"mobile framework":        {"mobile app"},
 		"port":                    {"포트"},
 		"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
+		"env var":                 {"environment variable", "env variable", "환경 변수", "환경변수"},
 		"host":                    {"url", "hostname"}, // "hostname" asks a host's name (URL.hostname, hostname(1)) as well as an address
 		"image":                   {"container image", "docker image", "image name", "이미지 이름"},
 		"region":                  {"리전"},
@@ -952,6 +953,31 @@ var ipRE = lazyregexp.New(`\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0
 // Addresses returns the IPv4 addresses a text gives: the values of the
 // "address" role, which Parse leaves to the numbers' other readings.
 func Addresses(text string) []string { return ipRE.FindAllString(text, -1) }
+
+// envVarRE matches an environment variable's name as a shell, a .env file
+// or process.env writes it: upper-case words joined by underscores
+// ("CONTENT_REPO_OWNER", "MAX_BATCH_SIZE_DELETE"). One word alone
+// ("PORT", "HOME") is as often an acronym or a heading's shout.
+var envVarRE = lazyregexp.New(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`)
+
+// EnvVars returns the environment variables' names a text gives: the
+// values of the "env var" role, which no statement's words tell apart
+// from a constant's, as Parse would need.
+func EnvVars(text string) []string { return envVarRE.FindAllString(text, -1) }
+
+// ShapeValues returns, for a role whose values are told by their shape
+// alone and which Parse leaves unread (an IPv4 address, an environment
+// variable's name), the values text gives, and true; for any other role,
+// nil and false.
+func ShapeValues(role, text string) ([]string, bool) {
+	switch role {
+	case "address":
+		return Addresses(text), true
+	case "env var":
+		return EnvVars(text), true
+	}
+	return nil, false
+}
 
 // Shape reports whether a role's values are shapes (a port, a path, a
 // region, a duration) rather than named tools: one project has many of them,

@@ -109,6 +109,10 @@ func TestAsks(t *testing.T) {
 		// runtime's libraries, nor a cluster's node.
 		{"When uv made the venv, which Python did it end up using?", "version:python"},
 		{"What Go are we on now?", "version:go"},
+		// An environment variable is asked by its name's noun, in any number.
+		{"Besides the API token, which environment variables does the loader need?", "env var"},
+		{"what env vars does the worker read?", "env var"},
+		{"How do I set an environment variable in GitHub Actions?", ""},
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -479,5 +483,23 @@ func TestReleaseOfNoProduct(t *testing.T) {
 		if got := Asks(named); !slices.Contains(got, "version:esphome") {
 			t.Errorf("Asks(%q) = %v, want version:esphome: the question is not read", named, got)
 		}
+	}
+}
+
+// TestEnvVars: an environment variable's name is upper-case words joined
+// by underscores, wherever it stands; one word alone is no such name.
+func TestEnvVars(t *testing.T) {
+	got := EnvVars("+ QUILL_GH_TOKEN=\n+ QUILL_REPO_OWNER=dev\nconst key = process.env.API_KEY; // HTTP PORT DEBUG_ x_Y")
+	if want := []string{"QUILL_GH_TOKEN", "QUILL_REPO_OWNER", "API_KEY"}; !slices.Equal(got, want) {
+		t.Errorf("EnvVars = %q, want %q", got, want)
+	}
+	if vs, ok := ShapeValues("env var", "export MAX_BATCH_SIZE=50"); !ok || !slices.Equal(vs, []string{"MAX_BATCH_SIZE"}) {
+		t.Errorf("ShapeValues(env var) = %q, %v", vs, ok)
+	}
+	if vs, ok := ShapeValues("address", "the box is at 192.168.1.18"); !ok || !slices.Equal(vs, []string{"192.168.1.18"}) {
+		t.Errorf("ShapeValues(address) = %q, %v", vs, ok)
+	}
+	if _, ok := ShapeValues("port", "port 8080"); ok {
+		t.Error("ShapeValues(port): a port is parsed, not found by shape")
 	}
 }

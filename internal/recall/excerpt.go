@@ -223,7 +223,8 @@ func (m *message) statesVersion(valued []bool, cs []concept, asked []ask, pc *cl
 }
 
 // segmentStates reports whether one segment states a value of a role
-// asked: an address for "address", a length or a share for an amount
+// asked: a value told by its shape (claim.ShapeValues: an address, an
+// environment variable's name), a length or a share for an amount
 // (claim.Dimension), otherwise a claim of the role
 // (givesAsked) in the segment, cut to 2×itemChars around its first word
 // that matches the prompt. A segment with no digit is not parsed for roles
@@ -232,7 +233,10 @@ func segmentStates(sg string, cs []concept, asked []ask, pc *claim.Cache) bool {
 	if len(sg) > 2*itemChars {
 		sg = clipAround(sg, cs, 2*itemChars) // a minified line is one segment
 	}
-	if slices.ContainsFunc(asked, func(a ask) bool { return a.role == "address" }) && len(claim.Addresses(sg)) > 0 {
+	if slices.ContainsFunc(asked, func(a ask) bool {
+		vs, _ := claim.ShapeValues(a.role, sg)
+		return len(vs) > 0
+	}) {
 		return true
 	}
 	if !strings.ContainsAny(sg, "0123456789") && !slices.ContainsFunc(asked, func(a ask) bool { return !numericRole(a.role) }) {
@@ -254,7 +258,7 @@ func segmentClaims(sg string, cs []concept, pc *claim.Cache) []claim.Claim {
 }
 
 // numericRole reports a role whose every value holds a digit: a version, a
-// port or an amount. "address" is found by claim.Addresses, not parsed.
+// port or an amount. "address" is found by its shape, not parsed.
 func numericRole(role string) bool {
 	return strings.HasPrefix(role, "version:") || role == "port" || role == "address" || role == claim.AnyAmount
 }

@@ -1752,8 +1752,8 @@ func (p *parsed) claims() []claim.Claim {
 
 // statesIn reports whether p's text fills role with a value.
 func statesIn(p *parsed, role string) bool {
-	if role == "address" {
-		return len(claim.Addresses(p.text)) > 0
+	if vs, ok := claim.ShapeValues(role, p.text); ok {
+		return len(vs) > 0
 	}
 	return claim.Mentions(p.text, role) && states(p.claims(), role)
 }

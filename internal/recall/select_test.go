@@ -1924,3 +1924,28 @@ func TestToolOutputOpensForTheProjectsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvVarAskedByItsShape: "which environment variables" asks names
+// written as a shell or a .env file writes them (claim.EnvVars): the
+// sample file an edit filled with them answers, though it shares few of
+// the prompt's words with the talk about the loader.
+func TestEnvVarAskedByItsShape(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "talk", day.AddDate(0, 0, -20),
+		"Pull the blog's posts from the content repository instead of the local folder.",
+		"The remote loader now fetches each post from the content repository on GitHub.")
+	say(t, db, "cache", day.AddDate(0, 0, -15),
+		"Cache the posts the remote loader fetched for an hour.",
+		"The loader caches each fetched post for an hour now.")
+	ev := store.Event{Time: day.AddDate(0, 0, -10), Type: store.TypeToolObservation, SessionID: "env", Project: proj, DedupeKey: "env:edit",
+		Text: "Edit: /home/dev/quillblog/.env.sample\n  OPENAI_API_KEY=\n+ # GitHub API access for the blog content\n+ QUILL_GH_TOKEN=\n+ QUILL_REPO_OWNER=\n+ QUILL_REPO_NAME="}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "Besides the GitHub token, which environment variables does the remote post loader need?")
+	if !strings.Contains(got, "QUILL_REPO_OWNER") {
+		t.Errorf("the variables' names are not shown:\n%s", got)
+	}
+}
