@@ -306,6 +306,9 @@ func Asks(text string) []string {
 		if r := namedNouns[stripParticle(w)]; r != "" && namedAsked(words, i, fw, romance) {
 			add([]string{r})
 		}
+		if commandAsked(words, i) {
+			add([]string{"command"})
+		}
 		if prod := products[w]; prod != "" && runtimes[prod] && namedAsked(words, i, fw, romance) {
 			// "Which Python did uv pick?", "what Node are we on?": which
 			// one of a runtime is which of its versions.
@@ -434,6 +437,26 @@ func koreanWhat(w, next string) bool {
 		}
 	}
 	return strings.HasPrefix(next, "몇") || strings.HasPrefix(next, "뭐") || strings.HasPrefix(next, "뭔") || strings.HasPrefix(next, "무엇")
+}
+
+// commandAsked reports a command asked of itself, words[i]: "which
+// command", "what command", or "the command we …" ("what's the command we
+// ended up using to start it?"), which a shell run answers
+// (ShapeValues). Not a kind of command ("which build command", "the start
+// command"): a deploy's config sets those.
+func commandAsked(words []string, i int) bool {
+	if w := words[i]; w != "command" && w != "commands" {
+		return false
+	}
+	switch at(words, i-1) {
+	case "which", "what":
+		return true
+	}
+	switch at(words, i+1) {
+	case "we", "you", "i":
+		return true
+	}
+	return false
 }
 
 // at is words[i], or "" past either end.
@@ -975,8 +998,22 @@ func ShapeValues(role, text string) ([]string, bool) {
 		return Addresses(text), true
 	case "env var":
 		return EnvVars(text), true
+	case "command":
+		return shellCommand(text), true
 	}
 	return nil, false
+}
+
+// shellCommand is the command of a shell run as the store keeps it, its
+// first line "Bash: <command>", or nil for any other text: a command a
+// question asks for ("what command starts the backend?") is one that ran.
+func shellCommand(text string) []string {
+	line, _, _ := strings.Cut(text, "\n")
+	cmd, ok := strings.CutPrefix(line, "Bash: ")
+	if cmd = strings.TrimSpace(strings.TrimSuffix(cmd, " (error)")); !ok || cmd == "" {
+		return nil
+	}
+	return []string{cmd}
 }
 
 // Shape reports whether a role's values are shapes (a port, a path, a

@@ -113,6 +113,9 @@ func TestAsks(t *testing.T) {
 		{"Besides the API token, which environment variables does the loader need?", "env var"},
 		{"what env vars does the worker read?", "env var"},
 		{"How do I set an environment variable in GitHub Actions?", ""},
+		// A command is asked by its noun: one that ran answers.
+		{"What's the command we ended up using to start the backend with the .env loaded?", "command"},
+		{"which command seeds the local database?", "command"},
 		// A version of a thing described, not named: any version answers.
 		{"What version of the page framework did the installer report?", AnyVersion},
 		// A question that names a value is about that value.
@@ -126,6 +129,16 @@ func TestAsks(t *testing.T) {
 		got := Asks(tt.q)
 		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
 			t.Errorf("Asks(%q) = %v, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+// TestKindOfCommandNotAsked: a kind of command is a setting's, which no
+// shell run answers.
+func TestKindOfCommandNotAsked(t *testing.T) {
+	for _, q := range []string{"which folder does the deploy config publish, with which build command?", "What should the start command be?"} {
+		if got := Asks(q); slices.Contains(got, "command") {
+			t.Errorf("Asks(%q) = %v, want no command", q, got)
 		}
 	}
 }
@@ -487,7 +500,8 @@ func TestReleaseOfNoProduct(t *testing.T) {
 }
 
 // TestEnvVars: an environment variable's name is upper-case words joined
-// by underscores, wherever it stands; one word alone is no such name.
+// by underscores, wherever it stands; one word alone is no such name. A
+// command is a shell run's.
 func TestEnvVars(t *testing.T) {
 	got := EnvVars("+ QUILL_GH_TOKEN=\n+ QUILL_REPO_OWNER=dev\nconst key = process.env.API_KEY; // HTTP PORT DEBUG_ x_Y")
 	if want := []string{"QUILL_GH_TOKEN", "QUILL_REPO_OWNER", "API_KEY"}; !slices.Equal(got, want) {
@@ -498,6 +512,12 @@ func TestEnvVars(t *testing.T) {
 	}
 	if vs, ok := ShapeValues("address", "the box is at 192.168.1.18"); !ok || !slices.Equal(vs, []string{"192.168.1.18"}) {
 		t.Errorf("ShapeValues(address) = %q, %v", vs, ok)
+	}
+	if vs, ok := ShapeValues("command", "Bash: set -a && . ./.env && bun run server.ts (error)\nExit code 1"); !ok || !slices.Equal(vs, []string{"set -a && . ./.env && bun run server.ts"}) {
+		t.Errorf("ShapeValues(command) = %q, %v", vs, ok)
+	}
+	if vs, _ := ShapeValues("command", "Read: /home/dev/quill/server.ts\n1→import"); vs != nil {
+		t.Errorf("ShapeValues(command) of a file read = %q, want none", vs)
 	}
 	if _, ok := ShapeValues("port", "port 8080"); ok {
 		t.Error("ShapeValues(port): a port is parsed, not found by shape")

@@ -15,7 +15,7 @@ var genericRoles = map[string]bool{"port": true, "address": true, "region": true
 	"threads": true, "partitions": true, "shards": true, "connections": true, "instances": true, "processes": true,
 	"concurrency": true, "request rate": true, "ci runner": true, "bucket": true, "branch": true, "topic": true,
 	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
-	"table": true, "index": true, "repository": true, "env var": true}
+	"table": true, "index": true, "repository": true, "env var": true, "command": true}
 
 // namedRoles are roles of identifiers (paths, hosts, branch and bucket
 // names): a text often names several that are not alternatives.

@@ -1949,3 +1949,27 @@ func TestEnvVarAskedByItsShape(t *testing.T) {
 		t.Errorf("the variables' names are not shown:\n%s", got)
 	}
 }
+
+// TestCommandAskedIsOneThatRan: "what command did we use to …" asks a
+// command, which a shell run states by its first line: the run that
+// started the server is shown, though the talk about starting it shares
+// more of the prompt's words.
+func TestCommandAskedIsOneThatRan(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 4 {
+		say(t, db, fmt.Sprintf("talk-%d", i), day.AddDate(0, 0, -20+i),
+			"Start the quill backend with the root env file loaded, it still misses the keys.",
+			"The quill backend starts but the root env file is not loaded, so the keys are missing; bun loads only the env file beside the script.")
+	}
+	ev := store.Event{Time: day.AddDate(0, 0, -10), Type: store.TypeToolObservation, SessionID: "run", Project: proj, DedupeKey: "run:start",
+		Text: "Bash: set -a && . ./.env && set +a && bun run apps/quill_api/server.ts\nListening on http://localhost:4010"}
+	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
+		t.Fatal(err)
+	}
+	got := recallFor(t, db, defaults(), "What's the command we ended up using to start the quill backend with the root env file loaded?")
+	if !strings.Contains(got, "set -a && . ./.env") {
+		t.Errorf("the command that ran is not shown:\n%s", got)
+	}
+}
