@@ -314,11 +314,13 @@ func Asks(text string) []string {
 			// one of a runtime is which of its versions.
 			add([]string{VersionRole(prod)})
 		}
-		if i+1 < len(words) {
-			add(idx[strings.Join(folded[i:i+2], " ")])
-		}
-		if i+2 < len(words) {
-			add(idx[strings.Join(folded[i:i+3], " ")])
+		for n := 2; n <= 3 && i+n <= len(words); n++ {
+			// A phrase's last word may carry a Korean particle ("환경
+			// 변수가"), as a word alone may.
+			add(idx[strings.Join(folded[i:i+n], " ")])
+			if last := words[i+n-1]; stripParticle(last) != last {
+				add(idx[strings.Join(append(slices.Clone(folded[i:i+n-1]), askFold(stripParticle(last))), " ")])
+			}
 		}
 	}
 	// The product a version is asked of, read from the words with their

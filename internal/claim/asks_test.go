@@ -112,6 +112,8 @@ func TestAsks(t *testing.T) {
 		// An environment variable is asked by its name's noun, in any number.
 		{"Besides the API token, which environment variables does the loader need?", "env var"},
 		{"what env vars does the worker read?", "env var"},
+		{"로더에 필요한 환경 변수가 뭐야?", "env var"}, // the particle on the phrase's last word
+		{"패키지 매니저는 뭘로 바꿨어?", "package manager"},
 		{"How do I set an environment variable in GitHub Actions?", ""},
 		// A command is asked by its noun: one that ran answers.
 		{"What's the command we ended up using to start the backend with the .env loaded?", "command"},
