@@ -306,12 +306,10 @@ func Asks(text string) []string {
 		if r := namedNouns[stripParticle(w)]; r != "" && namedAsked(words, i, fw, romance) {
 			add([]string{r})
 		}
-		if commandAsked(words, i) {
+		if commandAsked(words, i, fw) {
 			add([]string{"command"})
 		}
-		if prod := products[w]; prod != "" && runtimes[prod] && namedAsked(words, i, fw, romance) {
-			// "Which Python did uv pick?", "what Node are we on?": which
-			// one of a runtime is which of its versions.
+		if prod := runtimeAsked(text, words, i, fw); prod != "" {
 			add([]string{VersionRole(prod)})
 		}
 		for n := 2; n <= 3 && i+n <= len(words); n++ {
@@ -442,23 +440,92 @@ func koreanWhat(w, next string) bool {
 }
 
 // commandAsked reports a command asked of itself, words[i]: "which
-// command", "what command", or "the command we …" ("what's the command we
-// ended up using to start it?"), which a shell run answers
+// command did …", "what command do …", or "the command we …" ("what's the
+// command we ended up using to start it?"), which a shell run answers
 // (ShapeValues). Not a kind of command ("which build command", "the start
-// command"): a deploy's config sets those.
-func commandAsked(words []string, i int) bool {
+// command you configured"): a deploy's config sets those; nor "command"
+// qualifying a noun ("what command line flags", "command palette").
+func commandAsked(words []string, i int, fw funcwords.Set) bool {
 	if w := words[i]; w != "command" && w != "commands" {
 		return false
 	}
+	next := at(words, i+1)
 	switch at(words, i-1) {
 	case "which", "what":
-		return true
-	}
-	switch at(words, i+1) {
-	case "we", "you", "i":
-		return true
+		// The noun heads its phrase: the question's verb, or one whose
+		// object a determiner opens, follows ("which command seeds the
+		// database?"), as namedAsked reads it.
+		return next == "" || fw.Has(next) || funcwords.EnglishMore(next) || determiners().Has(at(words, i+2))
+	case "the", "that":
+		return next == "we" || next == "you" || next == "i"
 	}
 	return false
+}
+
+// runtimeAsked returns the runtime words[i] names when the question asks
+// which one of it, that is which of its versions: "which Python did uv
+// pick?", "what Go are we on?", "which Java does Gradle use?". "Which" or
+// "what" determines the name right before it, and the name ends the
+// question or is the object of an auxiliary and the subject after it:
+// not "which tests go in …", "what Rust does differently". A name that is
+// an everyday English word too ("go", "rust", "net", "swift") counts only
+// written as a name, capitalised ("What Go", ".NET"). Not Node, a
+// cluster's or a graph's node as often as Node.js.
+func runtimeAsked(text string, words []string, i int, fw funcwords.Set) string {
+	prod := products[words[i]]
+	if prod == "" || !runtimes[prod] || !which(at(words, i-1), false) {
+		return ""
+	}
+	if i+1 < len(words) && !(auxiliaries().Has(words[i+1]) && subjectAfter(at(words, i+2), fw)) {
+		return ""
+	}
+	if wordfreq.Everyday(words[i]) && !writtenCapitalised(text, words[i]) {
+		return ""
+	}
+	return prod
+}
+
+// auxiliaries are the English verbs a question inverts before its subject
+// ("did it", "are we", "does Gradle").
+var auxiliaries = lazywords.Lookup(`do does did is are was were will would can could should has have had`)
+
+// subjectAfter reports a word that can open an inverted question's
+// subject: a pronoun, a determiner, or a name (a word no function-word list
+// holds).
+func subjectAfter(w string, fw funcwords.Set) bool {
+	switch w {
+	case "":
+		return false
+	case "it", "we", "you", "they", "i", "he", "she", "the", "our", "this", "that", "my", "your", "its", "their":
+		return true
+	}
+	return !fw.Has(w) && !funcwords.EnglishMore(w) && !strings.HasSuffix(w, "ly")
+}
+
+// writtenCapitalised reports whether text writes w (lower-case) as a name
+// somewhere, with its first letter upper-case or wholly upper-case ("Go",
+// "NET"), as a word of its own.
+func writtenCapitalised(text, w string) bool {
+	for _, form := range []string{strings.ToUpper(w[:1]) + w[1:], strings.ToUpper(w)} {
+		for k := 0; ; {
+			j := strings.Index(text[k:], form)
+			if j < 0 {
+				break
+			}
+			j += k
+			end := j + len(form)
+			if (j == 0 || !isWordByte(text[j-1])) && (end == len(text) || !isWordByte(text[end])) {
+				return true
+			}
+			k = end
+		}
+	}
+	return false
+}
+
+// isWordByte reports an ASCII letter or digit.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // at is words[i], or "" past either end.
@@ -980,30 +1047,63 @@ var ipRE = lazyregexp.New(`\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0
 func Addresses(text string) []string { return ipRE.FindAllString(text, -1) }
 
 // envVarRE matches an environment variable's name as a shell, a .env file
-// or process.env writes it: upper-case words joined by underscores
-// ("CONTENT_REPO_OWNER", "MAX_BATCH_SIZE_DELETE"). One word alone
-// ("PORT", "HOME") is as often an acronym or a heading's shout.
-var envVarRE = lazyregexp.New(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b`)
+// or process.env writes it: upper-case words joined by underscores, each
+// opening with a letter ("CONTENT_REPO_OWNER", "AWS_S3_BUCKET"; not
+// "HTTP_200", "UTF_8"). One word alone ("PORT", "HOME") is as often an
+// acronym or a heading's shout.
+var envVarRE = lazyregexp.New(`\b[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+\b`)
+
+// envContextRE matches a name where only an environment variable stands:
+// exported, expanded by Windows ("%APPDATA%"), read by a program
+// (process.env.PORT, os.environ["PORT"], os.Getenv("PORT"), ENV["PORT"]),
+// of any case; expanded by a shell ("$PORT", "${HOME}") or set on a line
+// of its own as a .env file does ("PORT=3000"), upper-case, as a shell's
+// own variables and a template's "${user}" are not.
+var envContextRE = lazyregexp.New(`(?m)(?:\bexport\s+|\bprocess\.env\.|\bos\.environ(?:\.get\(|\[)["']|\bos\.Getenv\("|\bENV\[["']|%)([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Z][A-Z0-9_]*)\b|^[+\- ]*([A-Z][A-Z0-9_]*)=`)
 
 // EnvVars returns the environment variables' names a text gives: the
-// values of the "env var" role, which no statement's words tell apart
-// from a constant's, as Parse would need.
-func EnvVars(text string) []string { return envVarRE.FindAllString(text, -1) }
+// values of the "env var" role, told by their shape alone (a constant's
+// name looks the same, and answers "which variable" as well): upper-case
+// words joined by underscores anywhere, and a name of any shape where
+// only an environment variable stands (envContextRE).
+func EnvVars(text string) []string {
+	out := envVarRE.FindAllString(text, -1)
+	for _, m := range envContextRE.FindAllStringSubmatchIndex(text, -1) {
+		if m[2] >= 0 && text[m[0]] == '%' && !strings.HasPrefix(text[m[3]:], "%") {
+			continue // "%d", "50%": Windows closes the name with a second "%"
+		}
+		name := ""
+		for g := 1; g <= 3 && name == ""; g++ {
+			if m[2*g] >= 0 {
+				name = text[m[2*g]:m[2*g+1]]
+			}
+		}
+		if name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
 
-// ShapeValues returns, for a role whose values are told by their shape
-// alone and which Parse leaves unread (an IPv4 address, an environment
-// variable's name), the values text gives, and true; for any other role,
-// nil and false.
+// shapeFinders find the values of the roles told by their shape alone,
+// which Parse leaves unread: an IPv4 address, an environment variable's
+// name, a shell run's command.
+var shapeFinders = map[string]func(string) []string{"address": Addresses, "env var": EnvVars, "command": shellCommand}
+
+// ShapeValues returns, for a role found by its shape (shapeFinders), the
+// values text gives, and true; for any other role, nil and false.
 func ShapeValues(role, text string) ([]string, bool) {
-	switch role {
-	case "address":
-		return Addresses(text), true
-	case "env var":
-		return EnvVars(text), true
-	case "command":
-		return shellCommand(text), true
+	if find, ok := shapeFinders[role]; ok {
+		return find(text), true
 	}
 	return nil, false
+}
+
+// ByShape reports whether a role is found by its shape (ShapeValues), not
+// parsed: no claim of Parse's ever has it.
+func ByShape(role string) bool {
+	_, ok := shapeFinders[role]
+	return ok
 }
 
 // shellCommand is the command of a shell run as the store keeps it, its
@@ -1012,7 +1112,7 @@ func ShapeValues(role, text string) ([]string, bool) {
 func shellCommand(text string) []string {
 	line, _, _ := strings.Cut(text, "\n")
 	cmd, ok := strings.CutPrefix(line, "Bash: ")
-	if cmd = strings.TrimSpace(strings.TrimSuffix(cmd, " (error)")); !ok || cmd == "" {
+	if cmd = strings.TrimSpace(strings.TrimSuffix(cmd, " (error)")); !ok || cmd == "" || cmd == "(error)" {
 		return nil
 	}
 	return []string{cmd}

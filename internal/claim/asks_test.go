@@ -109,6 +109,8 @@ func TestAsks(t *testing.T) {
 		// runtime's libraries, nor a cluster's node.
 		{"When uv made the venv, which Python did it end up using?", "version:python"},
 		{"What Go are we on now?", "version:go"},
+		{"Which Java does Gradle pick up?", "version:java"},
+		{"which python?", "version:python"},
 		// An environment variable is asked by its name's noun, in any number.
 		{"Besides the API token, which environment variables does the loader need?", "env var"},
 		{"what env vars does the worker read?", "env var"},
@@ -138,7 +140,9 @@ func TestAsks(t *testing.T) {
 // TestKindOfCommandNotAsked: a kind of command is a setting's, which no
 // shell run answers.
 func TestKindOfCommandNotAsked(t *testing.T) {
-	for _, q := range []string{"which folder does the deploy config publish, with which build command?", "What should the start command be?"} {
+	for _, q := range []string{"which folder does the deploy config publish, with which build command?", "What should the start command be?",
+		"what's the build command we set in render.yaml?", "What is the start command you configured for the worker?",
+		"what command line flags does ruff accept?", "What command palette shortcut opens settings?"} {
 		if got := Asks(q); slices.Contains(got, "command") {
 			t.Errorf("Asks(%q) = %v, want no command", q, got)
 		}
@@ -153,6 +157,11 @@ func TestRuntimeNamedAskedNoVersion(t *testing.T) {
 		"what python packages are installed?",
 		"which node did the pod land on?",
 		"Does the worker still run on Python?",
+		"which tests go in the integration folder?",
+		"which files go into the docker image?",
+		"What Rust does differently from C++?",
+		"What net did we end up with after fees?",
+		"what go are we on?", // an everyday word: written as a name, or not at all
 	} {
 		if got := Asks(q); slices.ContainsFunc(got, func(r string) bool { return strings.HasPrefix(r, "version:") }) {
 			t.Errorf("Asks(%q) = %v, want no version", q, got)
@@ -520,6 +529,17 @@ func TestEnvVars(t *testing.T) {
 	}
 	if vs, _ := ShapeValues("command", "Read: /home/dev/quill/server.ts\n1→import"); vs != nil {
 		t.Errorf("ShapeValues(command) of a file read = %q, want none", vs)
+	}
+	for text, want := range map[string]string{"export PORT=3000": "PORT", "echo %APPDATA%": "APPDATA", "export http_proxy=http://p:3128": "http_proxy",
+		"const p = process.env.PORT ?? 8080": "PORT", "+ DEBUG=1": "DEBUG", "cd ${HOME}/src": "HOME", `os.environ.get("db_url")`: "db_url", "echo $PATH": "PATH"} {
+		if got := EnvVars(text); !slices.Equal(got, []string{want}) {
+			t.Errorf("EnvVars(%q) = %q, want %q", text, got, want)
+		}
+	}
+	for _, text := range []string{"HTTP_200 and UTF_8, ISO_8601", "Bash: (error)", "printf '%d items, 50% done'", "echo $1", "Use the Port=3000 setting", "const msg = `hi ${user}`", "for f in $files; do"} {
+		if vs := append(EnvVars(text), shellCommand(text)...); len(vs) > 0 {
+			t.Errorf("values in %q: %q, want none", text, vs)
+		}
 	}
 	if _, ok := ShapeValues("port", "port 8080"); ok {
 		t.Error("ShapeValues(port): a port is parsed, not found by shape")

@@ -121,7 +121,11 @@ func FailureWord(w string) bool { return failureWords().Has(w) }
 // the build?"), not in a code span. Such a question is answered by the
 // failed run's output, in whatever words it names what ran.
 func AsksFailure(text string) bool {
-	return asksWord(text, func(toks []token, _ statement, i int) bool { return failureWords().Has(toks[i].s) })
+	return asksWord(text, func(toks []token, s statement, i int) bool {
+		// "The wrong approach", "a wrong branch": a choice judged, not a
+		// failure.
+		return failureWords().Has(toks[i].s) && !(toks[i].s == "wrong" && i > s.first && determiners().Has(toks[i-1].s))
+	})
 }
 
 // question reports statement s of text ending in a question mark, past

@@ -194,6 +194,7 @@ func TestAsksFailure(t *testing.T) {
 		{"Which test crashed the runner last week?", true},
 		{"The linter rejected the new rule block. What was wrong with it?", true},
 		{"What went wrong in the nightly deploy?", true},
+		{"Is this the wrong approach for caching posts?", false},
 		{"Fix the error in the build.", false},
 		{"Can you add an `error` field to the response?", false},
 		{"Where do we set the breakpoint for the scheduler?", false},

@@ -25,7 +25,8 @@ func FuzzParse(f *testing.F) {
 		// line are not positions in its lower-case copy.
 		"\u212a\u212a\u212a\u212a Reduced the close button from 56px to 28px", "\u2126\u2126 moved `a-b` → `a-c`; consider it.",
 		"expo-audioはどのバージョンが入ったんだっけ？", "Flutter SDKのバージョンいくつ？", "ー々ヽ", "aー",
-		"Uploading zorblat-0.4.2-py3-none-any.whl", "a-1.2.tar.gz -.whl x-.jar", "zorblat 버전이 몇이었지?", "몇이"} {
+		"Uploading zorblat-0.4.2-py3-none-any.whl", "a-1.2.tar.gz -.whl x-.jar", "zorblat 버전이 몇이었지?", "몇이",
+		"export PORT=3000\n+ KILN_REPO_OWNER=\n%APPDATA% ${HOME} process.env.API_KEY", "Bash: set -a && . ./.env (error)\nExit code 1", "Bash: (error)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -69,6 +70,15 @@ func FuzzParse(f *testing.F) {
 		for _, r := range Asks(s) {
 			if r == "" {
 				t.Fatalf("Asks(%q) gave the empty role", s)
+			}
+		}
+		// A value found by its shape is a piece of the text.
+		for role := range shapeFinders {
+			vs, _ := ShapeValues(role, s)
+			for _, v := range vs {
+				if v == "" || !strings.Contains(s, v) {
+					t.Fatalf("ShapeValues(%q) gave %q, no piece of %q", role, v, s)
+				}
 			}
 		}
 		if AsksCause(s) && !strings.ContainsAny(s, "?？") {

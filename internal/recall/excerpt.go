@@ -224,7 +224,8 @@ func (m *message) statesVersion(valued []bool, cs []concept, asked []ask, pc *cl
 
 // segmentStates reports whether one segment states a value of a role
 // asked: a value told by its shape (claim.ShapeValues: an address, an
-// environment variable's name), a length or a share for an amount
+// environment variable's name, a shell run's command), a length or a
+// share for an amount
 // (claim.Dimension), otherwise a claim of the role
 // (givesAsked) in the segment, cut to 2×itemChars around its first word
 // that matches the prompt. A segment with no digit is not parsed for roles
@@ -238,6 +239,9 @@ func segmentStates(sg string, cs []concept, asked []ask, pc *claim.Cache) bool {
 		return len(vs) > 0
 	}) {
 		return true
+	}
+	if !slices.ContainsFunc(asked, func(a ask) bool { return !claim.ByShape(a.role) }) {
+		return false // no claim of Parse's gives a role found by its shape
 	}
 	if !strings.ContainsAny(sg, "0123456789") && !slices.ContainsFunc(asked, func(a ask) bool { return !numericRole(a.role) }) {
 		return false
