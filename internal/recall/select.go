@@ -212,11 +212,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	find := plan(cs, total)
 	asked := asks(cs, prompt)
-	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return !a.any })
+	// A question for a role asks the project's own choice (a convention, a
+	// tool), in a how-to form too. Not one for a value told by its shape
+	// alone (claim.ByShape: an address, an environment variable, a
+	// command): "which env vars does Vite expose?", "what command lists
+	// docker volumes?" are asked of a manual as often.
+	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return !a.any && !claim.ByShape(a.role) })
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
-	// A question for a role asks the project's own choice (a convention, a
-	// tool) in a how-to form.
 	if !ours && how && !asksRole {
 		for i := range cs {
 			cs[i].specific *= everydayShare(cs[i].forms[0])
@@ -1158,6 +1161,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	}
 	for i, s := range ss {
 		rel := s.cov * s.spec
+		shaped := false // the value asked is one told by its shape alone
 		for _, a := range asked {
 			if a.any || rel >= roleRelevance || s.base <= roleFloor {
 				continue // no statement fills an any role: no message answers it so
@@ -1165,6 +1169,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), &parsed{text: ex, pc: pc}, cs, a) {
 				rel = roleRelevance // it gives the value the prompt asks for
 				s.ex = ex
+				shaped = claim.ByShape(a.role)
 			}
 		}
 		// Claude's naming the real cause ("Root cause: …", "the actual
@@ -1205,7 +1210,10 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			own, _ := coverage(failureFree, keysOf(s.ex))
 			failed = own >= shapeOwnCoverage
 		}
-		ownRel := rel
+		ownRel := s.cov * s.spec
+		if !shaped {
+			ownRel = rel
+		}
 		if diagnosis != nil || isNamed || failed {
 			rel = max(rel, roleRelevance)
 		}
@@ -1224,7 +1232,12 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		}
 		it := messageItem(s.Event, s.ex)
 		it.Score, it.Coverage, it.Relevance, it.msg = score, s.cov, rel, s.m
-		if diagnosis != nil || isNamed || failed {
+		if diagnosis != nil || isNamed || failed || shaped {
+			// What a message says raises it, not what it shares with the
+			// prompt: it opens no gate. A value told by its shape alone
+			// (an environment variable's name, a command that ran) is in
+			// every project's output, and "which env vars does Vite
+			// expose?" asks none of this one's.
 			it.cause, it.raised, it.openRelevance = diagnosis, true, ownRel
 		}
 		out = append(out, it)
@@ -1297,10 +1310,11 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		tk := keysOf(text)
 		cov, spec := coverage(cs, tk)
 		rel := cov * spec
+		shaped := false                  // the value asked is one told by its shape alone
 		p := &parsed{text: text, pc: pc} // each role asked reads the same claims
 		for _, a := range asked {
 			if rel < roleRelevance && answers(tk, p, cs, a) {
-				rel = roleRelevance
+				rel, shaped = roleRelevance, claim.ByShape(a.role)
 			}
 		}
 		if rel < itemRelevance {
@@ -1310,6 +1324,9 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		it := Item{
 			CID: h.CID, Kind: KindEntry, Type: h.Type, Stage: h.Stage, Status: h.Status, SessionID: h.SessionID,
 			Time: h.Created, Text: claimText(m), Quote: m.Quote, Coverage: cov, Relevance: rel, entry: h.Entry,
+		}
+		if shaped {
+			it.raised, it.openRelevance = true, cov*spec // opens no gate (messageItems)
 		}
 		it.Score = h.Score / bestEntry * bestMessage * entryWeight * (0.5 + cov) *
 			stageWeight(h.Stage) * statusWeight(h.Status) * (1 + 0.1*math.Log1p(float64(h.UseCount)))
@@ -1390,6 +1407,13 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			seen[h.ID] = true
 			it := messageItem(h.Event, ex)
 			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
+			if claim.ByShape(a.role) {
+				// A value told by its shape alone opens no gate
+				// (messageItems): the message opens it only as far as
+				// the passage the prompt's own words pick matches.
+				c, sp := coverage(cs, readEvent(h.Event).passageKeys(cs, itemChars)...)
+				it.raised, it.openRelevance = true, c*sp
+			}
 			// A statement ranks beside the best message only as far as it
 			// matches as much of the prompt (the words asking for the role
 			// counted as matched): a role read in passing (a question about

@@ -1973,3 +1973,25 @@ func TestCommandAskedIsOneThatRan(t *testing.T) {
 		t.Errorf("the command that ran is not shown:\n%s", got)
 	}
 }
+
+// TestShapeRoleOpensNoGate: a question for environment variables or a
+// command of a library the project never used is asked of its manual; the
+// project's own talk of its variables and the runs stating some do not
+// open the gate for it, as no role's statement would for a how-to
+// question. What the prompt's own words match still may.
+func TestShapeRoleOpensNoGate(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 3 {
+		say(t, db, fmt.Sprintf("env-%d", i), day.AddDate(0, 0, -20+i),
+			"The deploy fails, the worker stops at start.",
+			"The worker reads KILN_BEARER_TOKEN by default, and KILN_PROJECT_ID.")
+	}
+	ran(t, db, "run", "Bash: export KILN_PROJECT_ID=42 && bun run worker.ts\nworker up")
+	for _, p := range []string{"Which environment variables does pydantic-settings read by default?", "What command do I use to run a single pytest test?"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got an injection:\n%s", p, got)
+		}
+	}
+}
