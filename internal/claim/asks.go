@@ -496,10 +496,10 @@ func subjectAfter(w string, fw funcwords.Set) bool {
 	switch w {
 	case "":
 		return false
-	case "it", "we", "you", "they", "i", "he", "she", "the", "our", "this", "that", "my", "your", "its", "their":
+	case "it", "we", "you", "they", "i", "he", "she":
 		return true
 	}
-	return !fw.Has(w) && !funcwords.EnglishMore(w) && !strings.HasSuffix(w, "ly")
+	return determiners().Has(w) || !fw.Has(w) && !funcwords.EnglishMore(w) && !strings.HasSuffix(w, "ly")
 }
 
 // writtenCapitalised reports whether text writes w (lower-case) as a name
@@ -1042,9 +1042,9 @@ var namingNouns = sync.OnceValue(func() map[string][]string {
 // ipRE matches an IPv4 address, with its port if it has one.
 var ipRE = lazyregexp.New(`\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{1,5})?\b`)
 
-// Addresses returns the IPv4 addresses a text gives: the values of the
+// addresses returns the IPv4 addresses a text gives: the values of the
 // "address" role, which Parse leaves to the numbers' other readings.
-func Addresses(text string) []string { return ipRE.FindAllString(text, -1) }
+func addresses(text string) []string { return ipRE.FindAllString(text, -1) }
 
 // envVarRE matches an environment variable's name as a shell, a .env file
 // or process.env writes it: upper-case words joined by underscores, each
@@ -1061,12 +1061,12 @@ var envVarRE = lazyregexp.New(`\b[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+\b`)
 // own variables and a template's "${user}" are not.
 var envContextRE = lazyregexp.New(`(?m)(?:\bexport\s+|\bprocess\.env\.|\bos\.environ(?:\.get\(|\[)["']|\bos\.Getenv\("|\bENV\[["']|%)([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Z][A-Z0-9_]*)\b|^[+\- ]*([A-Z][A-Z0-9_]*)=`)
 
-// EnvVars returns the environment variables' names a text gives: the
+// envVars returns the environment variables' names a text gives: the
 // values of the "env var" role, told by their shape alone (a constant's
 // name looks the same, and answers "which variable" as well): upper-case
 // words joined by underscores anywhere, and a name of any shape where
 // only an environment variable stands (envContextRE).
-func EnvVars(text string) []string {
+func envVars(text string) []string {
 	out := envVarRE.FindAllString(text, -1)
 	for _, m := range envContextRE.FindAllStringSubmatchIndex(text, -1) {
 		if m[2] >= 0 && text[m[0]] == '%' && !strings.HasPrefix(text[m[3]:], "%") {
@@ -1088,7 +1088,7 @@ func EnvVars(text string) []string {
 // shapeFinders find the values of the roles told by their shape alone,
 // which Parse leaves unread: an IPv4 address, an environment variable's
 // name, a shell run's command.
-var shapeFinders = map[string]func(string) []string{"address": Addresses, "env var": EnvVars, "command": shellCommand}
+var shapeFinders = map[string]func(string) []string{"address": addresses, "env var": envVars, "command": shellCommand}
 
 // ShapeValues returns, for a role found by its shape (shapeFinders), the
 // values text gives, and true; for any other role, nil and false.

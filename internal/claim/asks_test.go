@@ -514,9 +514,9 @@ func TestReleaseOfNoProduct(t *testing.T) {
 // by underscores, wherever it stands; one word alone is no such name. A
 // command is a shell run's.
 func TestEnvVars(t *testing.T) {
-	got := EnvVars("+ QUILL_GH_TOKEN=\n+ QUILL_REPO_OWNER=dev\nconst key = process.env.API_KEY; // HTTP PORT DEBUG_ x_Y")
+	got := envVars("+ QUILL_GH_TOKEN=\n+ QUILL_REPO_OWNER=dev\nconst key = process.env.API_KEY; // HTTP PORT DEBUG_ x_Y")
 	if want := []string{"QUILL_GH_TOKEN", "QUILL_REPO_OWNER", "API_KEY"}; !slices.Equal(got, want) {
-		t.Errorf("EnvVars = %q, want %q", got, want)
+		t.Errorf("envVars = %q, want %q", got, want)
 	}
 	if vs, ok := ShapeValues("env var", "export MAX_BATCH_SIZE=50"); !ok || !slices.Equal(vs, []string{"MAX_BATCH_SIZE"}) {
 		t.Errorf("ShapeValues(env var) = %q, %v", vs, ok)
@@ -532,12 +532,12 @@ func TestEnvVars(t *testing.T) {
 	}
 	for text, want := range map[string]string{"export PORT=3000": "PORT", "echo %APPDATA%": "APPDATA", "export http_proxy=http://p:3128": "http_proxy",
 		"const p = process.env.PORT ?? 8080": "PORT", "+ DEBUG=1": "DEBUG", "cd ${HOME}/src": "HOME", `os.environ.get("db_url")`: "db_url", "echo $PATH": "PATH"} {
-		if got := EnvVars(text); !slices.Equal(got, []string{want}) {
-			t.Errorf("EnvVars(%q) = %q, want %q", text, got, want)
+		if got := envVars(text); !slices.Equal(got, []string{want}) {
+			t.Errorf("envVars(%q) = %q, want %q", text, got, want)
 		}
 	}
 	for _, text := range []string{"HTTP_200 and UTF_8, ISO_8601", "Bash: (error)", "printf '%d items, 50% done'", "echo $1", "Use the Port=3000 setting", "const msg = `hi ${user}`", "for f in $files; do"} {
-		if vs := append(EnvVars(text), shellCommand(text)...); len(vs) > 0 {
+		if vs := append(envVars(text), shellCommand(text)...); len(vs) > 0 {
 			t.Errorf("values in %q: %q, want none", text, vs)
 		}
 	}

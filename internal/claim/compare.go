@@ -21,7 +21,7 @@ var genericRoles = map[string]bool{"port": true, "address": true, "region": true
 // names): a text often names several that are not alternatives.
 var namedRoles = map[string]bool{"path": true, "host": true, "bucket": true, "branch": true, "topic": true,
 	"queue name": true, "cluster": true, "namespace": true, "image": true, "channel": true, "domain": true,
-	"table": true, "index": true, "repository": true, "env var": true}
+	"table": true, "index": true, "repository": true, "env var": true, "command": true}
 
 // Identifier reports whether a role's values are identifiers (paths, hosts,
 // branch and bucket names): a statement naming one conflicts with another

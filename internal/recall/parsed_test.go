@@ -51,8 +51,8 @@ func TestParsedSame(t *testing.T) {
 
 // statesInOld is statesIn as it was before a text's claims were parsed once.
 func statesInOld(text, role string) bool {
-	if role == "address" {
-		return len(claim.Addresses(text)) > 0
+	if vs, ok := claim.ShapeValues(role, text); ok {
+		return len(vs) > 0
 	}
 	return claim.Mentions(text, role) && states(claim.Parse(text), role)
 }

@@ -1926,7 +1926,7 @@ func TestToolOutputOpensForTheProjectsOwn(t *testing.T) {
 }
 
 // TestEnvVarAskedByItsShape: "which environment variables" asks names
-// written as a shell or a .env file writes them (claim.EnvVars): the
+// written as a shell or a .env file writes them (claim.ShapeValues): the
 // sample file an edit filled with them answers, though it shares few of
 // the prompt's words with the talk about the loader.
 func TestEnvVarAskedByItsShape(t *testing.T) {
