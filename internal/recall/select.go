@@ -180,11 +180,13 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// howTo its languages.
 	how, work := howTo(body), newWork(body)
 	// A prompt naming the project asks about it unless it asks for new
-	// work in it ("add i18n so the app can switch languages") or how to do
-	// something there ("how do I add a health check to the app?"), not how
-	// the project stands now ("how do I run the site locally now?").
-	ours := saysOurs(body) || romanceWe(body) || germanWe(body) ||
-		namesProject(body) && !work && (!how || currentRE.MatchString(body))
+	// work in it ("add i18n so the app can switch languages", "add
+	// Storybook to document our components": "our" says whose the
+	// components are, not what was done) or how to do something there
+	// ("how do I add a health check to the app?"), not how the project
+	// stands now ("how do I run the site locally now?").
+	ours := !work && (saysOurs(body) || romanceWe(body) || germanWe(body) ||
+		namesProject(body) && (!how || currentRE.MatchString(body)))
 	counts := newTermCounts(db, req.SessionID)
 	cs, err := counts.spellings(ctx, cs, prompt)
 	if err != nil {
@@ -329,7 +331,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// role ("add a page where I can…" is no question for a path). novel
 	// reads the English word table, so only an English prompt: every word
 	// of another language is missing from it, as rare as a name.
-	if !ours && (how || work || (!asksRole || !strings.Contains(prompt, "?")) && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
+	// A question for a role that names a product the project never wrote
+	// ("which image format, AVIF or WebP?") asks that product's manual, not
+	// the project's choice: a name is no paraphrase.
+	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(cs, ents, prompt, req.Glosses, true)
+	if !ours && (how || work || !ownRole && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
 		// request for new work naming a tool it never used ("write vitest
