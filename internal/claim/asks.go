@@ -66,8 +66,8 @@ var askWords = sync.OnceValue(func() map[string][]string {
 		"mobile framework":        {"mobile app"},
 		"port":                    {"포트"},
 		"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},
-		"env var":                 {"environment variable", "env variable", "환경 변수", "환경변수"},
-		"host":                    {"url", "hostname"}, // "hostname" asks a host's name (URL.hostname, hostname(1)) as well as an address
+		"env var":                 {"environment variable", "env variable", "환경 변수", "환경변수"}, // the variable's name as shells and docs say it, in English and Korean
+		"host":                    {"url", "hostname"},                                       // "hostname" asks a host's name (URL.hostname, hostname(1)) as well as an address
 		"image":                   {"container image", "docker image", "image name", "이미지 이름"},
 		"region":                  {"리전"},
 		"interval":                {"how often", "how frequently", "frequency", "얼마나 자주", "주기"},
