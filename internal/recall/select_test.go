@@ -1939,11 +1939,8 @@ func TestEnvVarAskedByItsShape(t *testing.T) {
 	say(t, db, "cache", day.AddDate(0, 0, -15),
 		"Cache the posts the remote loader fetched for an hour.",
 		"The loader caches each fetched post for an hour now.")
-	ev := store.Event{Time: day.AddDate(0, 0, -10), Type: store.TypeToolObservation, SessionID: "env", Project: proj, DedupeKey: "env:edit",
-		Text: "Edit: /home/dev/quillblog/.env.sample\n  OPENAI_API_KEY=\n+ # GitHub API access for the blog content\n+ QUILL_GH_TOKEN=\n+ QUILL_REPO_OWNER=\n+ QUILL_REPO_NAME="}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
-		t.Fatal(err)
-	}
+	putRun(t, db, "env", proj, day.AddDate(0, 0, -10),
+		"Edit: /home/dev/quillblog/.env.sample\n  OPENAI_API_KEY=\n+ # GitHub API access for the blog content\n+ QUILL_GH_TOKEN=\n+ QUILL_REPO_OWNER=\n+ QUILL_REPO_NAME=")
 	got := recallFor(t, db, defaults(), "Besides the GitHub token, which environment variables does the remote post loader need?")
 	if !strings.Contains(got, "QUILL_REPO_OWNER") {
 		t.Errorf("the variables' names are not shown:\n%s", got)
@@ -1963,11 +1960,7 @@ func TestCommandAskedIsOneThatRan(t *testing.T) {
 			"Start the quill backend with the root env file loaded, it still misses the keys.",
 			"The quill backend starts but the root env file is not loaded, so the keys are missing; bun loads only the env file beside the script.")
 	}
-	ev := store.Event{Time: day.AddDate(0, 0, -10), Type: store.TypeToolObservation, SessionID: "run", Project: proj, DedupeKey: "run:start",
-		Text: "Bash: set -a && . ./.env && set +a && bun run apps/quill_api/server.ts\nListening on http://localhost:4010"}
-	if err := db.Update(context.Background(), func(tx *store.Tx) error { _, err := tx.Append(context.Background(), ev); return err }); err != nil {
-		t.Fatal(err)
-	}
+	putRun(t, db, "run", proj, day.AddDate(0, 0, -10), "Bash: set -a && . ./.env && set +a && bun run apps/quill_api/server.ts\nListening on http://localhost:4010")
 	got := recallFor(t, db, defaults(), "What's the command we ended up using to start the quill backend with the root env file loaded?")
 	if !strings.Contains(got, "set -a && . ./.env") {
 		t.Errorf("the command that ran is not shown:\n%s", got)
