@@ -167,6 +167,10 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 	return m
 })
 
+// AskWord reports a word that asks a role by itself ("enqueued" the queue,
+// "ORM", "CI"): a question's word for what it asks, no name of a product.
+func AskWord(w string) bool { return len(askIndex()[askFold(strings.ToLower(w))]) > 0 }
+
 // askKey joins a phrase's words folded by askFold, so that a question asks
 // with any inflection of a table's phrase ("build tooling", "unit tests").
 func askKey(words []string) string {
@@ -1105,6 +1109,12 @@ func ByShape(role string) bool {
 	_, ok := shapeFinders[role]
 	return ok
 }
+
+// Everywhere reports a role found by its shape whose values every
+// project's output holds: any code or config names an environment
+// variable, any shell run states a command. A statement of one says
+// little of what a question is about; an IPv4 address says more.
+func Everywhere(role string) bool { return role == "env var" || role == "command" }
 
 // shellCommand is the command of a shell run as the store keeps it, its
 // first line "Bash: <command>", or nil for any other text: a command a

@@ -541,6 +541,9 @@ func TestEnvVars(t *testing.T) {
 			t.Errorf("values in %q: %q, want none", text, vs)
 		}
 	}
+	if !Everywhere("env var") || !Everywhere("command") || Everywhere("address") || !ByShape("address") {
+		t.Error("Everywhere: env vars and commands are in every project's output, addresses are not")
+	}
 	if _, ok := ShapeValues("port", "port 8080"); ok {
 		t.Error("ShapeValues(port): a port is parsed, not found by shape")
 	}

@@ -267,9 +267,9 @@ var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:д�
 
 // againRE finds a word that points back to earlier work: "the same
 // flags", "add it back", "build it again", "the previous layout", "as
-// discussed", "like before", "like last time". A command saying one is a follow-up, not a
+// discussed", "like before". A command saying one is a follow-up, not a
 // request for something new.
-var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier|last\s+time|(?:as|like)\s+(?:before|discussed|agreed|planned|decided))\b`)
+var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier|(?:as|like)\s+(?:before|discussed|agreed|planned|decided))\b`)
 
 // newWork reports a request for new work that says nothing of what
 // happened and points back to nothing done before (againRE); the caller
@@ -318,13 +318,11 @@ var foreignAgainRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:обратно|сно�
 var foreignAskRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?напиши(?:те)?\s*,?\s*(?:где|что|как|какой|какая|какие|какое|почему|зачем|когда|сколько|кто|куда|откуда)(?:[^\p{L}]|$)`)
 
 // proposalRE finds the opener of a request put as a proposal or a wish:
-// "can we …", "could you …", "should we …", "let's …", "I'd like to …",
-// "we need to …", after a quote mark, emphasis or a filler ("ok so",
-// "hey", "please"). "Should we" proposes work as "can we" does when a
-// verb of making follows ("should we add Storybook?"); with any other
-// ("should we keep the cache?") it asks for a decision, and request
-// leaves it whole. Not "will we …", a forecast.
-var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:can|could|would|should|shall)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
+// "can we …", "could you …", "let's …", "I'd like to …", "we need to …",
+// after a quote mark, emphasis or a filler ("ok so", "hey", "please").
+// Not "should we …" or "will we …": they ask for a decision or a
+// forecast, not for work.
+var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:can|could|would)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
 
 // capabilityRE finds a work verb followed by a preposition ("can we build
 // on ARM?", "could we write to S3 from the worker?"), or one that also

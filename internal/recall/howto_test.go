@@ -264,12 +264,9 @@ func TestRequest(t *testing.T) {
 		{"can we add back the banner we removed?", "can we add back the banner we removed?"},           // points back
 		{"can we add the receipt layout as discussed?", "can we add the receipt layout as discussed?"}, // points back
 		{"should we keep the cache?", "should we keep the cache?"},                                     // no work verb
-		{"Should we add Storybook to document our components?", "add Storybook to document our components?"},
-		{"shall we set up a staging server?", "set up a staging server?"},
-		{"should we add the footer like last time?", "should we add the footer like last time?"}, // points back
-		{"should we build it with Java 17?", "should we build it with Java 17?"},                 // asks for a decision
-		{"will we make the release date?", "will we make the release date?"},                     // a forecast
-		{"can we build on ARM?", "can we build on ARM?"},                                         // what the project can do
+		{"should we build it with Java 17?", "should we build it with Java 17?"},                       // asks for a decision
+		{"will we make the release date?", "will we make the release date?"},                           // a forecast
+		{"can we build on ARM?", "can we build on ARM?"},                                               // what the project can do
 		{"could we write to S3 from the worker?", "could we write to S3 from the worker?"},
 		{"can we deploy on Fridays?", "can we deploy on Fridays?"},               // asks what the project allows
 		{"why can we not build on Windows?", "why can we not build on Windows?"}, // not an opener

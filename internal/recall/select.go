@@ -180,13 +180,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// howTo its languages.
 	how, work := howTo(body), newWork(body)
 	// A prompt naming the project asks about it unless it asks for new
-	// work in it ("add i18n so the app can switch languages", "add
-	// Storybook to document our components": "our" says whose the
-	// components are, not what was done) or how to do something there
-	// ("how do I add a health check to the app?"), not how the project
-	// stands now ("how do I run the site locally now?").
-	ours := !work && (saysOurs(body) || romanceWe(body) || germanWe(body) ||
-		namesProject(body) && (!how || currentRE.MatchString(body)))
+	// work in it ("add i18n so the app can switch languages") or how to do
+	// something there ("how do I add a health check to the app?"), not how
+	// the project stands now ("how do I run the site locally now?").
+	ours := saysOurs(body) || romanceWe(body) || germanWe(body) ||
+		namesProject(body) && !work && (!how || currentRE.MatchString(body))
 	counts := newTermCounts(db, req.SessionID)
 	cs, err := counts.spellings(ctx, cs, prompt)
 	if err != nil {
@@ -215,11 +213,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	find := plan(cs, total)
 	asked := asks(cs, prompt)
 	// A question for a role asks the project's own choice (a convention, a
-	// tool), in a how-to form too. Not one for a value told by its shape
-	// alone (claim.ByShape: an address, an environment variable, a
-	// command): "which env vars does Vite expose?", "what command lists
-	// docker volumes?" are asked of a manual as often.
-	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return !a.any && !claim.ByShape(a.role) })
+	// tool), in a how-to form too. Not one for a value every project's
+	// output holds (claim.Everywhere: an environment variable, a command):
+	// "which env vars does Vite expose?", "what command lists docker
+	// volumes?" are asked of a manual as often.
+	asksRole := slices.ContainsFunc(asked, func(a ask) bool { return !a.any && !claim.Everywhere(a.role) })
 	// A how-to question is asked of a manual: its everyday words say it is
 	// about the stack the store talks about, not about what the project did.
 	if !ours && how && !asksRole {
@@ -333,8 +331,12 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// of another language is missing from it, as rare as a name.
 	// A question for a role that names a product the project never wrote
 	// ("which image format, AVIF or WebP?") asks that product's manual, not
-	// the project's choice: a name is no paraphrase.
-	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(cs, ents, prompt, req.Glosses, true)
+	// the project's choice: a name is no paraphrase. The words asking the
+	// role ("ORM", "CI", "enqueued") name no product (review 307).
+	roleFree := slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
+		return slices.ContainsFunc(c.forms, claim.AskWord) || slices.ContainsFunc(asked, func(a ask) bool { return hasAny(a.words, c.keys) })
+	})
+	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(roleFree, ents, prompt, req.Glosses, true)
 	if !ours && (how || work || !ownRole && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
@@ -1167,15 +1169,18 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	}
 	for i, s := range ss {
 		rel := s.cov * s.spec
-		shaped := false // the value asked is one told by its shape alone
+		// shaped marks a message raised only for stating a value every
+		// project's output holds (claim.Everywhere); one that gives any
+		// other role asked is raised for that, whichever is asked first.
+		shaped := false
 		for _, a := range asked {
-			if a.any || rel >= roleRelevance || s.base <= roleFloor {
+			if a.any || rel >= roleRelevance && !shaped || s.base <= roleFloor || shaped && claim.Everywhere(a.role) {
 				continue // no statement fills an any role: no message answers it so
 			}
 			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), &parsed{text: ex, pc: pc}, cs, a) {
 				rel = roleRelevance // it gives the value the prompt asks for
 				s.ex = ex
-				shaped = claim.ByShape(a.role)
+				shaped = claim.Everywhere(a.role)
 			}
 		}
 		// Claude's naming the real cause ("Root cause: …", "the actual
@@ -1240,10 +1245,10 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		it.Score, it.Coverage, it.Relevance, it.msg = score, s.cov, rel, s.m
 		if diagnosis != nil || isNamed || failed || shaped {
 			// What a message says raises it, not what it shares with the
-			// prompt: it opens no gate. A value told by its shape alone
-			// (an environment variable's name, a command that ran) is in
-			// every project's output, and "which env vars does Vite
-			// expose?" asks none of this one's.
+			// prompt: it opens no gate. A value every project's output
+			// holds (an environment variable's name, a command that ran)
+			// tells nothing of this one's: "which env vars does Vite
+			// expose?" asks none of them.
 			it.cause, it.raised, it.openRelevance = diagnosis, true, ownRel
 		}
 		out = append(out, it)
@@ -1316,11 +1321,11 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		tk := keysOf(text)
 		cov, spec := coverage(cs, tk)
 		rel := cov * spec
-		shaped := false                  // the value asked is one told by its shape alone
+		shaped := false                  // raised only for a value every project's output holds (messageItems)
 		p := &parsed{text: text, pc: pc} // each role asked reads the same claims
 		for _, a := range asked {
-			if rel < roleRelevance && answers(tk, p, cs, a) {
-				rel, shaped = roleRelevance, claim.ByShape(a.role)
+			if (rel < roleRelevance || shaped) && !(shaped && claim.Everywhere(a.role)) && answers(tk, p, cs, a) {
+				rel, shaped = roleRelevance, claim.Everywhere(a.role)
 			}
 		}
 		if rel < itemRelevance {
@@ -1413,8 +1418,8 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			seen[h.ID] = true
 			it := messageItem(h.Event, ex)
 			it.Score, it.Coverage, it.Relevance = bestMessage*0.9, cov, math.Max(roleRelevance, cov*spec)
-			if claim.ByShape(a.role) {
-				// A value told by its shape alone opens no gate
+			if claim.Everywhere(a.role) {
+				// A value every project's output holds opens no gate
 				// (messageItems): the message opens it only as far as
 				// the passage the prompt's own words pick matches.
 				c, sp := coverage(cs, readEvent(h.Event).passageKeys(cs, itemChars)...)

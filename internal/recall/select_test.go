@@ -1989,29 +1989,6 @@ func TestShapeRoleOpensNoGate(t *testing.T) {
 	}
 }
 
-// TestProposalOfNewWorkIsNoRecall: "should we add …" proposes work as
-// "can we add …" does, and "our" in it says whose the things are, not
-// what was done: a project that talks of its components gets nothing for
-// a proposal to document them with a tool it never used. "Should we keep
-// …" asks for a decision about what is there.
-func TestProposalOfNewWorkIsNoRecall(t *testing.T) {
-	t.Parallel()
-	db := storetest.Open(t)
-	filler(t, db)
-	for i := range 3 {
-		say(t, db, fmt.Sprintf("ui-%d", i), day.AddDate(0, 0, -20+i),
-			"Document the card components in the README.",
-			"The README now documents each card component and its props.")
-	}
-	say(t, db, "cache", day.AddDate(0, 0, -5), "Cache the kiln gallery for an hour.", "The kiln gallery cache keeps each page for an hour now.")
-	if got := recallFor(t, db, defaults(), "Should we add Storybook to document our components?"); got != "" {
-		t.Errorf("a proposal of new work got an injection:\n%s", got)
-	}
-	if got := recallFor(t, db, defaults(), "Should we keep the kiln gallery cache?"); !strings.Contains(got, "for an hour") {
-		t.Errorf("a question about what is there got nothing:\n%s", got)
-	}
-}
-
 // TestRoleOfAnUnseenProduct: a question for a role that names a product
 // the project never wrote asks that product's manual, not the project's
 // choice; one naming none asks the project.

@@ -1,0 +1,93 @@
+package recall
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+)
+
+// Follow-ups about the project's own past that the precision rules of pass
+// 83 must leave answered (review 307 found each silenced by a first form of
+// them): a role question whose role word is no product, a request naming
+// the project's own things, a "should we" about them, an address of the
+// project's component.
+
+func ownPastStore(t *testing.T) *store.DB {
+	t.Helper()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 3 {
+		say(t, db, fmt.Sprintf("lint-%d", i), day.AddDate(0, 0, -20+i),
+			"Set up the eslint config for the web package with the airbnb preset and the import order rule.",
+			"The web package now has an eslint config extending airbnb, with import/order and no-floating-promises enabled.")
+		say(t, db, fmt.Sprintf("retry-%d", i), day.AddDate(0, 0, -15+i),
+			"The payments worker drops webhooks when Stripe times out.",
+			"I wrapped the payments worker's Stripe calls in a retry helper, withBackoff, that retries five times with jittered exponential backoff.")
+		say(t, db, fmt.Sprintf("orm-%d", i), day.AddDate(0, 0, -8+i),
+			"The checkout service queries are slow.",
+			"The checkout service talks to Postgres through Prisma; I added an index on orders.customer_id in schema.prisma.")
+		say(t, db, fmt.Sprintf("ci-%d", i), day.AddDate(0, 0, -12+i),
+			"Make the pipeline faster.",
+			"The pipeline now runs on GitHub Actions with a pnpm store cache; lint and tests run in parallel jobs.")
+		say(t, db, fmt.Sprintf("vt-%d", i), day.AddDate(0, 0, -9+i),
+			"The web package tests are flaky.",
+			"The web package runs its tests with Vitest; I pinned the jsdom environment in its config.")
+		say(t, db, fmt.Sprintf("db-%d", i), day.AddDate(0, 0, -6+i),
+			"Point the importer at the reporting replica.",
+			"Done: the importer now reads from the reporting replica at 10.20.4.17, with REPORTING_DSN in its .env.")
+	}
+	put(t, db, "fact", "replica", "Reporting replica address", "The reporting replica listens on port 6543 at 10.20.4.17.", -5)
+	put(t, db, "decision", "jobs", "Background jobs go through Zorbus", "Background jobs go through Zorbus; the worker consumes the jobs.default queue.", -4)
+	return db
+}
+
+func wantRecalled(t *testing.T, db *store.DB, prompt, want string) {
+	t.Helper()
+	if got := recallFor(t, db, defaults(), prompt); !strings.Contains(got, want) {
+		t.Errorf("%q lost its recall (want %q):\n%s", prompt, want, got)
+	}
+}
+
+// TestRoleWordIsNoUnseenProduct: the word asking a role ("ORM", "CI",
+// "IP"), which no English table knows, names no product the project never
+// wrote: the question asks the project's choice, whose statement uses the
+// value, not the role's word.
+func TestRoleWordIsNoUnseenProduct(t *testing.T) {
+	t.Parallel()
+	db := ownPastStore(t)
+	wantRecalled(t, db, "Which ORM does the checkout service use?", "Prisma")
+	wantRecalled(t, db, "which CI does the pipeline run on?", "GitHub Actions")
+	wantRecalled(t, db, "what port and IP?", "6543")
+	wantRecalled(t, db, "Where do background jobs get enqueued?", "Zorbus") // "enqueued" asks the queue
+}
+
+// TestOurThingInAWorkRequest: "our X" in a request for new work names a
+// thing the project has, whose details are in memory.
+func TestOurThingInAWorkRequest(t *testing.T) {
+	t.Parallel()
+	db := ownPastStore(t)
+	wantRecalled(t, db, "add our eslint config to the api package", "airbnb")
+	wantRecalled(t, db, "set up eslint in the api package like ours in web", "airbnb")
+	wantRecalled(t, db, "write tests for our retry logic", "withBackoff")
+}
+
+// TestShouldWeFollowUp: "should we …" about the project's own things asks
+// for a decision about what is there, not for new work.
+func TestShouldWeFollowUp(t *testing.T) {
+	t.Parallel()
+	db := ownPastStore(t)
+	wantRecalled(t, db, "Should we add our eslint config to the api package?", "airbnb")
+	wantRecalled(t, db, "should we add eslint to the api package the way we set it up in web?", "airbnb")
+}
+
+// TestAddressOfOwnComponent: an address is no value every project's
+// output holds (claim.Everywhere): a statement of the importer's opens the
+// gate for a question about it, without "we" or a past verb.
+func TestAddressOfOwnComponent(t *testing.T) {
+	t.Parallel()
+	db := ownPastStore(t)
+	wantRecalled(t, db, "which IP does the importer read from?", "10.20.4.17")
+}
