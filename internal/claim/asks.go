@@ -1089,16 +1089,28 @@ func envVars(text string) []string {
 	return out
 }
 
-// shapeFinders find the values of the roles told by their shape alone,
-// which Parse leaves unread: an IPv4 address, an environment variable's
-// name, a shell run's command.
-var shapeFinders = map[string]func(string) []string{"address": addresses, "env var": envVars, "command": shellCommand}
+// shapeRole is a role told by its shape alone, which Parse leaves unread:
+// find gives the values a text holds, and everywhere marks one whose
+// values every project's output holds (any code or config names an
+// environment variable, any shell run states a command; an IPv4 address
+// says more of what it is about).
+type shapeRole struct {
+	find       func(string) []string
+	everywhere bool
+}
 
-// ShapeValues returns, for a role found by its shape (shapeFinders), the
+// shapeRoles are the roles found by their shape.
+var shapeRoles = map[string]shapeRole{
+	"address": {find: addresses},
+	"env var": {find: envVars, everywhere: true},
+	"command": {find: shellCommand, everywhere: true},
+}
+
+// ShapeValues returns, for a role found by its shape (shapeRoles), the
 // values text gives, and true; for any other role, nil and false.
 func ShapeValues(role, text string) ([]string, bool) {
-	if find, ok := shapeFinders[role]; ok {
-		return find(text), true
+	if r, ok := shapeRoles[role]; ok {
+		return r.find(text), true
 	}
 	return nil, false
 }
@@ -1106,15 +1118,14 @@ func ShapeValues(role, text string) ([]string, bool) {
 // ByShape reports whether a role is found by its shape (ShapeValues), not
 // parsed: no claim of Parse's ever has it.
 func ByShape(role string) bool {
-	_, ok := shapeFinders[role]
+	_, ok := shapeRoles[role]
 	return ok
 }
 
 // Everywhere reports a role found by its shape whose values every
-// project's output holds: any code or config names an environment
-// variable, any shell run states a command. A statement of one says
-// little of what a question is about; an IPv4 address says more.
-func Everywhere(role string) bool { return role == "env var" || role == "command" }
+// project's output holds (shapeRole.everywhere): a statement of one says
+// little of what a question is about.
+func Everywhere(role string) bool { return shapeRoles[role].everywhere }
 
 // shellCommand is the command of a shell run as the store keeps it, its
 // first line "Bash: <command>", or nil for any other text: a command a

@@ -73,7 +73,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		// A value found by its shape is a piece of the text.
-		for role := range shapeFinders {
+		for role := range shapeRoles {
 			vs, _ := ShapeValues(role, s)
 			for _, v := range vs {
 				if v == "" || !strings.Contains(s, v) {
