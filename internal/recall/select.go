@@ -333,10 +333,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// ("which image format, AVIF or WebP?") asks that product's manual, not
 	// the project's choice: a name is no paraphrase. The words asking the
 	// role ("ORM", "CI", "enqueued") name no product (review 307).
-	roleFree := slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
-		return slices.ContainsFunc(c.forms, claim.AskWord) || slices.ContainsFunc(asked, func(a ask) bool { return hasAny(a.words, c.keys) })
-	})
-	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(roleFree, ents, prompt, req.Glosses, true)
+	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(roleFree(cs, asked), ents, prompt, req.Glosses, true)
 	if !ours && (how || work || !ownRole && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
@@ -1169,18 +1166,22 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	}
 	for i, s := range ss {
 		rel := s.cov * s.spec
-		// shaped marks a message raised only for stating a value every
-		// project's output holds (claim.Everywhere); one that gives any
-		// other role asked is raised for that, whichever is asked first.
-		shaped := false
-		for _, a := range asked {
-			if a.any || rel >= roleRelevance && !shaped || s.base <= roleFloor || shaped && claim.Everywhere(a.role) {
-				continue // no statement fills an any role: no message answers it so
-			}
-			if ex := s.m.excerpt(a.cs, itemChars); answers(keysOf(ex), &parsed{text: ex, pc: pc}, cs, a) {
-				rel = roleRelevance // it gives the value the prompt asks for
+		shaped := false // raised only for a value every project's output holds (answeredRole)
+		if rel < roleRelevance && s.base > roleFloor {
+			var raised bool
+			raised, shaped = answeredRole(asked, func(a ask) bool {
+				if a.any {
+					return false // no statement fills an any role: no message answers it so
+				}
+				ex := s.m.excerpt(a.cs, itemChars)
+				if !answers(keysOf(ex), &parsed{text: ex, pc: pc}, cs, a) {
+					return false
+				}
 				s.ex = ex
-				shaped = claim.Everywhere(a.role)
+				return true
+			})
+			if raised {
+				rel = roleRelevance // it gives the value the prompt asks for
 			}
 		}
 		// Claude's naming the real cause ("Root cause: …", "the actual
@@ -1321,11 +1322,13 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		tk := keysOf(text)
 		cov, spec := coverage(cs, tk)
 		rel := cov * spec
-		shaped := false                  // raised only for a value every project's output holds (messageItems)
-		p := &parsed{text: text, pc: pc} // each role asked reads the same claims
-		for _, a := range asked {
-			if (rel < roleRelevance || shaped) && !(shaped && claim.Everywhere(a.role)) && answers(tk, p, cs, a) {
-				rel, shaped = roleRelevance, claim.Everywhere(a.role)
+		shaped := false // raised only for a value every project's output holds (answeredRole)
+		if rel < roleRelevance {
+			p := &parsed{text: text, pc: pc} // each role asked reads the same claims
+			var raised bool
+			raised, shaped = answeredRole(asked, func(a ask) bool { return answers(tk, p, cs, a) })
+			if raised {
+				rel = roleRelevance
 			}
 		}
 		if rel < itemRelevance {
@@ -1349,6 +1352,32 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		out = append(out, it)
 	}
 	return out, nil
+}
+
+// roleFree is cs without the concepts that ask a role rather than name a
+// thing: a role's own words ("ORM", "enqueued"; claim.AskWord) and the
+// words of a role asked.
+func roleFree(cs []concept, asked []ask) []concept {
+	return slices.DeleteFunc(slices.Clone(cs), func(c concept) bool {
+		return slices.ContainsFunc(c.forms, claim.AskWord) || slices.ContainsFunc(asked, func(a ask) bool { return hasAny(a.words, c.keys) })
+	})
+}
+
+// answeredRole reports whether a text gives the value of a role asked
+// (answer), and shaped when every role it answers is one whose values
+// every project's output holds (claim.Everywhere): such a statement is
+// raised for rank only and opens no gate. A text that answers another
+// role asked is raised for that, whichever is asked first.
+func answeredRole(asked []ask, answer func(a ask) bool) (raised, shaped bool) {
+	for _, a := range asked {
+		if raised && (!shaped || claim.Everywhere(a.role)) {
+			continue
+		}
+		if answer(a) {
+			raised, shaped = true, claim.Everywhere(a.role)
+		}
+	}
+	return raised, shaped
 }
 
 // roleRelevance is the relevance of a message that states the value of what
