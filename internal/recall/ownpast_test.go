@@ -19,25 +19,29 @@ func ownPastStore(t *testing.T) *store.DB {
 	t.Helper()
 	db := storetest.Open(t)
 	filler(t, db)
+	// Each exchange three times, over days: name, days before day, prompt, answer.
+	talk := []struct {
+		name           string
+		days           int
+		prompt, answer string
+	}{
+		{"lint", -20, "Set up the eslint config for the web package with the airbnb preset and the import order rule.",
+			"The web package now has an eslint config extending airbnb, with import/order and no-floating-promises enabled."},
+		{"retry", -15, "The payments worker drops webhooks when Stripe times out.",
+			"I wrapped the payments worker's Stripe calls in a retry helper, withBackoff, that retries five times with jittered exponential backoff."},
+		{"orm", -8, "The checkout service queries are slow.",
+			"The checkout service talks to Postgres through Prisma; I added an index on orders.customer_id in schema.prisma."},
+		{"ci", -12, "Make the pipeline faster.",
+			"The pipeline now runs on GitHub Actions with a pnpm store cache; lint and tests run in parallel jobs."},
+		{"vt", -9, "The web package tests are flaky.",
+			"The web package runs its tests with Vitest; I pinned the jsdom environment in its config."},
+		{"db", -6, "Point the importer at the reporting replica.",
+			"Done: the importer now reads from the reporting replica at 10.20.4.17, with REPORTING_DSN in its .env."},
+	}
 	for i := range 3 {
-		say(t, db, fmt.Sprintf("lint-%d", i), day.AddDate(0, 0, -20+i),
-			"Set up the eslint config for the web package with the airbnb preset and the import order rule.",
-			"The web package now has an eslint config extending airbnb, with import/order and no-floating-promises enabled.")
-		say(t, db, fmt.Sprintf("retry-%d", i), day.AddDate(0, 0, -15+i),
-			"The payments worker drops webhooks when Stripe times out.",
-			"I wrapped the payments worker's Stripe calls in a retry helper, withBackoff, that retries five times with jittered exponential backoff.")
-		say(t, db, fmt.Sprintf("orm-%d", i), day.AddDate(0, 0, -8+i),
-			"The checkout service queries are slow.",
-			"The checkout service talks to Postgres through Prisma; I added an index on orders.customer_id in schema.prisma.")
-		say(t, db, fmt.Sprintf("ci-%d", i), day.AddDate(0, 0, -12+i),
-			"Make the pipeline faster.",
-			"The pipeline now runs on GitHub Actions with a pnpm store cache; lint and tests run in parallel jobs.")
-		say(t, db, fmt.Sprintf("vt-%d", i), day.AddDate(0, 0, -9+i),
-			"The web package tests are flaky.",
-			"The web package runs its tests with Vitest; I pinned the jsdom environment in its config.")
-		say(t, db, fmt.Sprintf("db-%d", i), day.AddDate(0, 0, -6+i),
-			"Point the importer at the reporting replica.",
-			"Done: the importer now reads from the reporting replica at 10.20.4.17, with REPORTING_DSN in its .env.")
+		for _, x := range talk {
+			say(t, db, fmt.Sprintf("%s-%d", x.name, i), day.AddDate(0, 0, x.days+i), x.prompt, x.answer)
+		}
 	}
 	put(t, db, "fact", "replica", "Reporting replica address", "The reporting replica listens on port 6543 at 10.20.4.17.", -5)
 	put(t, db, "decision", "jobs", "Background jobs go through Zorbus", "Background jobs go through Zorbus; the worker consumes the jobs.default queue.", -4)
