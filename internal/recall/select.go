@@ -344,7 +344,17 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			floor *= howToBar
 		}
 	}
-	if relevant < floor {
+	// A question about what happened ("which did I pick in the end?",
+	// "did we block that?") says itself that its subject is in the
+	// project's past: what it shares with a message is likelier a
+	// paraphrase of the answer than a stack's vocabulary, and the gate
+	// opens at pastBar of the floor. Only the gate: what is shown beside
+	// the best item is chosen by the floor as for any prompt.
+	gate := floor
+	if !how && !work && past(prompt) {
+		gate *= pastBar
+	}
+	if relevant < gate {
 		return nil, nil
 	}
 	// The best opening item's line that matched the prompt's rarest word

@@ -2011,3 +2011,39 @@ func TestRoleOfAnUnseenProduct(t *testing.T) {
 		t.Errorf("a question about the project's own gallery got nothing:\n%s", got)
 	}
 }
+
+// TestPastQuestionOpensBelowTheFloor: a question about what happened
+// ("which did I pick in the end?") opens the gate at pastBar of the
+// floor, where the same words asked of no past (a question for advice)
+// do not. The user's own bar is set between the two, so the test holds
+// whatever the store's words weigh.
+func TestPastQuestionOpensBelowTheFloor(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	for i := range 12 {
+		say(t, db, fmt.Sprintf("lesson-%d", i), day.AddDate(0, 0, -30+i),
+			fmt.Sprintf("Add lesson %d to the course outline.", i),
+			"Added it to the course outline, with an instant preview of the lesson.")
+	}
+	say(t, db, "speed", day.AddDate(0, 0, -12),
+		"The course route takes two seconds to show anything. How could it be near instant?",
+		"Three ways: prefetch the lessons on hover, render a skeleton while loading, or optimistic UI that shows the cached lesson list at once and refreshes it in the background.")
+	say(t, db, "speed-pick", day.AddDate(0, 0, -12).Add(time.Hour),
+		"Go with the optimistic one.",
+		"Done: the lesson list now renders from the cache at once and refreshes in the background.")
+	for _, c := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"For making the course page feel instant, which of the options did I pick in the end?", true},
+		{"For making a course page feel instant, which of the options should I pick?", false},
+	} {
+		cfg := defaults()
+		cfg.Threshold = 0.7 // both prompts' best match is near 0.6
+		got := recallFor(t, db, cfg, c.prompt)
+		if (got != "") != c.want {
+			t.Errorf("%q: injected %v, want %v:\n%s", c.prompt, got != "", c.want, got)
+		}
+	}
+}
