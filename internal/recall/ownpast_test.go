@@ -35,6 +35,8 @@ func ownPastStore(t *testing.T) *store.DB {
 			"The pipeline now runs on GitHub Actions with a pnpm store cache; lint and tests run in parallel jobs."},
 		{"vt", -9, "The web package tests are flaky.",
 			"The web package runs its tests with Vitest; I pinned the jsdom environment in its config."},
+		{"api", -10, "The api package fails to build.",
+			"The api package builds again: its tsconfig target was older than the web package's."},
 		{"db", -6, "Point the importer at the reporting replica.",
 			"Done: the importer now reads from the reporting replica at 10.20.4.17, with REPORTING_DSN in its .env."},
 	}
@@ -94,4 +96,49 @@ func TestAddressOfOwnComponent(t *testing.T) {
 	t.Parallel()
 	db := ownPastStore(t)
 	wantRecalled(t, db, "which IP does the importer read from?", "10.20.4.17")
+}
+
+// TestProposalOfAnUnseenProduct: a prompt naming a product the project
+// never wrote asks about that product, "we" or not: a proposal to bring it
+// in, or what its manual says. A word written as a name counts: one no
+// English table knows ("Traefik"), an English word ("Storybook"), an
+// identifier no text writes whole ("hooksPath", whose "path" any store
+// holds). The project's own things asked the same way stay answered, here
+// and in TestShouldWeFollowUp.
+func TestProposalOfAnUnseenProduct(t *testing.T) {
+	t.Parallel()
+	db := ownPastStore(t)
+	for _, prompt := range []string{
+		"Should we put our checkout service behind Traefik?",
+		"Should we add Storybook to document the web package's components?",
+		"What does the web package's lint job do when core.hooksPath is set?",
+	} {
+		if got := recallFor(t, db, defaults(), prompt); got != "" {
+			t.Errorf("%q got an injection:\n%s", prompt, got)
+		}
+	}
+	wantRecalled(t, db, "Should we keep our pipeline on GitHub Actions?", "pnpm store cache")
+	wantRecalled(t, db, "Which port does the reporting replica listen on?", "6543")
+}
+
+func TestWrittenAsName(t *testing.T) {
+	for _, c := range []struct {
+		prompt, w string
+		want      bool
+	}{
+		{"Should we add Storybook to our site?", "storybook", true},
+		{"should we move to Cloud Run?", "cloud", true},
+		{"Storybook or not?", "storybook", false},     // opens the prompt
+		{"Done. Storybook next?", "storybook", false}, // opens a sentence
+		{"which ORM do we use?", "orm", false},        // an acronym
+		{"we document it in a storybook", "storybook", false},
+		{"the InfluxDB port", "influx", false}, // a part of a word
+		{"the InfluxDB port", "influxdb", true},
+		{"what is core.hooksPath set to?", "hookspath", true},
+		{"how do we sign JWT tokens?", "jwt", false},
+	} {
+		if got := writtenAsName(c.prompt, c.w); got != c.want {
+			t.Errorf("writtenAsName(%q, %q) = %v, want %v", c.prompt, c.w, got, c.want)
+		}
+	}
 }

@@ -331,16 +331,25 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// of another language is missing from it, as rare as a name.
 	// A question for a role that names a product the project never wrote
 	// ("which image format, AVIF or WebP?") asks that product's manual, not
-	// the project's choice: a name is no paraphrase. The words asking the
-	// role ("ORM", "CI", "enqueued") name no product (review 307).
-	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(roleFree(cs, asked), ents, prompt, req.Glosses, true)
-	if !ours && (how || work || !ownRole && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
+	// the project's choice: a name is no paraphrase, and novel decides. The
+	// words asking the role ("ORM", "CI", "enqueued") name no product
+	// (review 307). Nor does "we" make a prompt that writes such a name
+	// (namesProduct: "should we put our gateway behind Traefik?") one
+	// about the project's past: it proposes something new.
+	free := roleFree(cs, asked)
+	namesProduct := !how && !work && !past(prompt) && englishOnly(prompt) && namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName)
+	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(free, ents, prompt, req.Glosses, unseenName)
+	if namesProduct || !ours && (how || work || !ownRole && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
 		// request for new work naming a tool it never used ("write vitest
 		// tests for the server routes"), twice that: the stack it shares
 		// with the prompt is all a match can be (namesUnseenTerm).
-		if (how || work) && namesUnseenTerm(cs, ents, prompt, req.Glosses, !how) {
+		kind := unseenName
+		if how {
+			kind = unseenTerm
+		}
+		if (how || work) && namesUnseenTerm(cs, ents, prompt, req.Glosses, kind) {
 			floor *= howToBar
 		}
 	}

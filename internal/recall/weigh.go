@@ -790,6 +790,24 @@ func novel(cs []concept, ents []Item) bool {
 	return true
 }
 
+// unseenKind is which words namesUnseenTerm counts as terms.
+type unseenKind int
+
+const (
+	// unseenTerm: any word rare in everyday English, as a how-to question
+	// names what it asks a manual about.
+	unseenTerm unseenKind = iota
+	// unseenName: only a word no English table knows, a name ("vitest",
+	// "crashlytics"), as a request for new work names the tool it brings;
+	// an English word it never wrote ("exports") is how it says what to do
+	// with the project's own things.
+	unseenName
+	// writtenName: only a word the prompt writes as a name (writtenAsName:
+	// "Traefik", "Storybook", "hooksPath"). Words of the English of code
+	// the everyday table lacks ("printable", "api", "JWT") are no names.
+	writtenName
+)
+
 // namesUnseenTerm reports a prompt naming a term the project never wrote: a
 // word the prompt writes apart (lowerRuns, as the index reads it: a
 // camelCase identifier is one word, and its parts are none) that no
@@ -811,17 +829,18 @@ func novel(cs []concept, ents []Item) bool {
 // prompt is the stack it shares with the question (its framework, a
 // config file), however rare those words are in the store.
 //
-// With name set, only a word no English table knows counts: a name
-// ("vitest", "crashlytics"), as a request for new work names the tool it
-// brings; an English word it never wrote ("exports") is how it says what
-// to do with the project's own things.
-func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict, name bool) bool {
+// kind narrows the terms that count (unseenKind). An identifier the
+// prompt glues from parts that no text writes whole ("hooksPath",
+// "InfluxDB") is such a term, though the store holds its parts.
+func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict, kind unseenKind) bool {
 	var own map[string]bool
 	var langs []string
 	var held textKeys // the words of the entries ents found, read once
+	cs = withUnseenWholes(cs)
 	for _, c := range cs {
 		w := c.forms[0]
-		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom || name && everydayZipf(w) > 0 {
+		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom ||
+			kind == unseenName && everydayZipf(w) > 0 || kind == writtenName && !writtenAsName(prompt, w) {
 			continue
 		}
 		if own == nil {
@@ -1153,4 +1172,49 @@ func hasKey(tks []textKeys, k string) bool {
 		}
 	}
 	return false
+}
+
+// writtenAsName reports a word the prompt writes as a name: with a
+// capital inside it ("hooksPath", "InfluxDB"), or capitalised within a
+// sentence ("should we add Storybook to …"); not all in capitals (an
+// acronym: "ORM", "JWT"), nor capitalised only for opening the prompt or a
+// sentence.
+func writtenAsName(prompt, w string) bool {
+	b := []byte(prompt) // lowered byte for byte, so offsets hold in prompt
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	lower := string(b)
+	return anyAt(lower, w, func(j int) bool {
+		end := j + len(w)
+		word := prompt[j:end]
+		if j > 0 && isWordByte(lower[j-1]) || end < len(lower) && isWordByte(lower[end]) || strings.ToUpper(word) == word {
+			return false
+		}
+		if strings.ContainsFunc(word[1:], unicode.IsUpper) {
+			return true
+		}
+		before := strings.TrimRight(prompt[:j], " \t")
+		return unicode.IsUpper(rune(word[0])) && before != "" && !strings.ContainsAny(before[len(before)-1:], ".?!:;\n\"'(")
+	})
+}
+
+// withUnseenWholes is cs and, for each identifier the prompt glues from
+// parts that no text writes whole ("InfluxDB", whose "db" the store
+// holds), a concept of the whole, never seen: weigh dropped it and kept
+// its parts.
+func withUnseenWholes(cs []concept) []concept {
+	out := cs
+	for _, c := range cs {
+		if c.whole == "" || slices.ContainsFunc(out, func(o concept) bool { return o.forms[0] == c.whole }) {
+			continue
+		}
+		if len(out) == len(cs) {
+			out = slices.Clone(cs)
+		}
+		out = append(out, concept{forms: []string{c.whole}, keys: []string{indexKey(c.whole)}})
+	}
+	return out
 }
