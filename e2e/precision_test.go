@@ -219,3 +219,28 @@ func TestRealClientJapaneseQuestionOnAnEnglishProject(t *testing.T) {
 		t.Errorf("the Japanese question was not answered with the English session:\n%.3000s", r)
 	}
 }
+
+// TestRealClientProductTheProjectNeverNamed: in a real Claude Code
+// session, a proposal to bring in a product the project never wrote gets
+// nothing from memory, its "we" and the project's own words in it
+// notwithstanding; a question about what the project decided before is
+// answered, though it shares fewer of the memory's words.
+func TestRealClientProductTheProjectNeverNamed(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil,
+		"The MQTT gateway serves its REST API with uvicorn on port 8000, started by the systemd unit gateway.service.",
+		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
+	w.session("s2", nil,
+		"For TLS on the gateway we had two options: terminate at the load balancer, or give uvicorn the certificate itself. Go with the load balancer; uvicorn stays plain HTTP inside the VPC.")
+	const (
+		proposal = "Should we put our gateway behind Traefik instead of exposing uvicorn directly?"
+		decided  = "Which of the two did I pick in the end for the gateway's certificates?"
+	)
+	reqs := requests(t, w.session("s3", nil, proposal, decided))
+	if r := requestWith(t, reqs, proposal); injections(r) != 0 {
+		t.Errorf("the proposal of a product the project never named got memory:\n%.3000s", r)
+	}
+	if r := requestWith(t, reqs, decided); injections(r) != 1 || !strings.Contains(r, "load balancer") {
+		t.Errorf("the question about what was decided was not answered:\n%.3000s", r)
+	}
+}
