@@ -358,9 +358,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// project's past: what it shares with a message is likelier a
 	// paraphrase of the answer than a stack's vocabulary, and the gate
 	// opens at pastBar of the floor. Only the gate: what is shown beside
-	// the best item is chosen by the floor as for any prompt.
+	// the best item is chosen by the floor as for any prompt. Not one
+	// about what the project never spoke of (novel: "did Python 3.13 ship
+	// a build without the GIL?"), which asks the world's past.
 	gate := floor
-	if !how && !work && past(prompt) {
+	if !how && !work && past(prompt) && !(englishOnly(prompt) && novel(cs, ents)) {
 		gate *= pastBar
 	}
 	if relevant < gate {

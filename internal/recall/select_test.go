@@ -2015,8 +2015,9 @@ func TestRoleOfAnUnseenProduct(t *testing.T) {
 // TestPastQuestionOpensBelowTheFloor: a question about what happened
 // ("which did I pick in the end?") opens the gate at pastBar of the
 // floor, where the same words asked of no past (a question for advice)
-// do not. The user's own bar is set between the two, so the test holds
-// whatever the store's words weigh.
+// do not, nor a question about the past of what the project never spoke
+// of. The user's own bar is set between each prompt's best match and
+// pastBar of it, so the test holds whatever the store's words weigh.
 func TestPastQuestionOpensBelowTheFloor(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
@@ -2034,13 +2035,17 @@ func TestPastQuestionOpensBelowTheFloor(t *testing.T) {
 		"Done: the lesson list now renders from the cache at once and refreshes in the background.")
 	for _, c := range []struct {
 		prompt string
+		bar    float64 // between the best match of the prompt and pastBar of it
 		want   bool
 	}{
-		{"For making the course page feel instant, which of the options did I pick in the end?", true},
-		{"For making a course page feel instant, which of the options should I pick?", false},
+		{"For making the course page feel instant, which of the options did I pick in the end?", 0.7, true},
+		{"For making a course page feel instant, which of the options should I pick?", 0.7, false},
+		// Asked of the past but about what the project never spoke of
+		// (novel): the world's past, not the project's.
+		{"Did any browser ever make a course page feel instant with speculation rules?", 0.5, false},
 	} {
 		cfg := defaults()
-		cfg.Threshold = 0.7 // both prompts' best match is near 0.6
+		cfg.Threshold = c.bar
 		got := recallFor(t, db, cfg, c.prompt)
 		if (got != "") != c.want {
 			t.Errorf("%q: injected %v, want %v:\n%s", c.prompt, got != "", c.want, got)
