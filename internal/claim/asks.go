@@ -879,6 +879,10 @@ func versionOwner(words []string, i int, fw funcwords.Set, accept func(j int) bo
 // can be spelt like are listed (isName): no other one is taken for an owner.
 var questionWords = lazywords.Lookup(`which what whose who how when where why`)
 
+// QuestionWord reports an English word that opens a question ("which",
+// "why"), in lower case.
+func QuestionWord(w string) bool { return questionWords().Has(w) }
+
 // versionWords are the word for a version, in English, Korean, Japanese, Russian and
 // the languages recall translates: a product's name is the same in a
 // question asked in any of them ("¿qué versión de Next.js …?").

@@ -69,7 +69,7 @@ func ParseSeverity(s string) (Severity, error) {
 type Recall struct {
 	K                int      // memories injected per prompt at most
 	TokenBudget      int      // approximate tokens of injected context at most
-	Threshold        float64  // the relevance a prompt's best memory must reach, or nothing is injected; 0 means recall's calibrated default (0.42)
+	Threshold        float64  // the relevance a prompt's best memory must reach, or nothing is injected, scaled by the prompt's kind (recall's howToBar, pastBar); 0 means recall's calibrated default (0.42)
 	ConflictSeverity Severity // self-flag warnings shown from this level up
 	Memories         bool     // inject memories on each prompt
 	ConflictWarnings bool     // add the [CONFLICT WARNINGS] block

@@ -78,7 +78,7 @@ var Keys = []Key{
 		func(c Config) string { return strconv.Itoa(c.Recall.K) }},
 	{"recall.token_budget", "CLAUDE_MEMORY_TOKEN_BUDGET", "approximate tokens injected per prompt at most", "1 or more",
 		func(c Config) string { return strconv.Itoa(c.Recall.TokenBudget) }},
-	{"recall.threshold", "CLAUDE_MEMORY_THRESHOLD", "relevance a prompt's best match must reach or nothing is injected; higher injects less", "0 (recall's calibrated default, 0.42) or more",
+	{"recall.threshold", "CLAUDE_MEMORY_THRESHOLD", "relevance a prompt's best match must reach or nothing is injected (raised for a how-to question, a request, or a prompt about what the project never discussed; 0.7 of it for a question about what the project did); higher injects less", "0 (recall's calibrated default, 0.42) or more",
 		func(c Config) string { return formatFloat(c.Recall.Threshold) }},
 	{"recall.conflict_severity", "CLAUDE_MEMORY_CONFLICT_SEVERITY", "conflict warnings are shown from this severity up", "LOW, MEDIUM, HIGH",
 		func(c Config) string { return c.Recall.ConflictSeverity.String() }},

@@ -653,3 +653,27 @@ func TestPastOrNowCJK(t *testing.T) {
 		}
 	}
 }
+
+func TestWorldPast(t *testing.T) {
+	for _, c := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Did Node 22 make require() of ES modules work without a flag?", true},
+		{"Did NumPy 2.0 remove np.float_?", true},
+		{"I read that Tailwind v4 moved the theme into CSS. Did they drop tailwind.config.js entirely?", true},
+		{"Which version was Prisma 6 released with?", false}, // not right after the question word
+		{"did we block that?", false},
+		{"Which of the options did I pick in the end?", false},
+		{"Did Claude finish the migration?", false},
+		{"What did Apollo's response actually say?", false},
+		{"back when the site was CDN React, why couldn't I open it?", false},
+		{"What was actually wrong?", false},
+		{"Did Node 22 break the build, or did we?", false}, // one question is the project's
+		{"How do I read a file in Go?", false},
+	} {
+		if got := worldPast(c.prompt); got != c.want {
+			t.Errorf("worldPast(%q) = %v, want %v", c.prompt, got, c.want)
+		}
+	}
+}

@@ -208,7 +208,7 @@ func TestNamesUnseenTerm(t *testing.T) {
 				}
 			}
 		}
-		if got := namesUnseenTerm(cs, c.ents, c.prompt, c.dict, unseenTerm); got != c.want {
+		if got := namesUnseenTerm(cs, c.ents, c.prompt, c.dict, rareWord); got != c.want {
 			t.Errorf("%q (seen %v, said %v, %d entries, dictionary %v): %v, want %v", c.prompt, c.seen, c.said, len(c.ents), c.dict != nil, got, c.want)
 		}
 	}

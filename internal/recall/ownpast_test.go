@@ -35,10 +35,10 @@ func ownPastStore(t *testing.T) *store.DB {
 			"The pipeline now runs on GitHub Actions with a pnpm store cache; lint and tests run in parallel jobs."},
 		{"vt", -9, "The web package tests are flaky.",
 			"The web package runs its tests with Vitest; I pinned the jsdom environment in its config."},
-		{"api", -10, "The api package fails to build.",
-			"The api package builds again: its tsconfig target was older than the web package's."},
 		{"db", -6, "Point the importer at the reporting replica.",
 			"Done: the importer now reads from the reporting replica at 10.20.4.17, with REPORTING_DSN in its .env."},
+		{"sync", -7, "The sync client gives up too early when the replica restarts.",
+			"I raised max_retries in the sync client's settings from 3 to 5."},
 	}
 	for i := range 3 {
 		for _, x := range talk {
@@ -119,6 +119,9 @@ func TestProposalOfAnUnseenProduct(t *testing.T) {
 	}
 	wantRecalled(t, db, "Should we keep our pipeline on GitHub Actions?", "pnpm store cache")
 	wantRecalled(t, db, "Which port does the reporting replica listen on?", "6543")
+	// An identifier the store writes apart is no unseen name (review 309).
+	wantRecalled(t, db, "Which ORM does the checkoutService use?", "Prisma")
+	wantRecalled(t, db, "Should we lower maxRetries in the sync client again?", "from 3 to 5")
 }
 
 func TestWrittenAsName(t *testing.T) {
@@ -136,6 +139,12 @@ func TestWrittenAsName(t *testing.T) {
 		{"the InfluxDB port", "influxdb", true},
 		{"what is core.hooksPath set to?", "hookspath", true},
 		{"how do we sign JWT tokens?", "jwt", false},
+		{"should the api package's JWTs expire?", "jwts", false}, // an acronym's plural
+		{"- Caching for the api", "caching", false},              // a list item opens
+		{"notes\n## Caching", "caching", false},                  // a heading opens
+		{"should we add “Traefik” in front?", "traefik", true},
+		{"is Storybook’s addon needed?", "storybook", true},
+		{"is Storybook—or Ladle—worth it?", "storybook", true},
 	} {
 		if got := writtenAsName(c.prompt, c.w); got != c.want {
 			t.Errorf("writtenAsName(%q, %q) = %v, want %v", c.prompt, c.w, got, c.want)

@@ -282,7 +282,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// "we" or the past tense, the project's own file says the question is
 	// about the project, and any of its tool output may then open the gate,
 	// as for those.
-	toolOpens := ours || !how && !work && (pastOrNow(prompt, req.Glosses) || namesRunFile(prompt, items))
+	// Not a question about the world's past ("did Node 22 make require()
+	// work?"), whose tool output matched is a stack's, as for a how-to
+	// question.
+	isPast, world := past(prompt), worldPast(prompt)
+	toolOpens := ours || !how && !work && !world && (pastOrNow(prompt, req.Glosses) || namesRunFile(prompt, items))
 	// A question for a field's value opens it with tool output printing
 	// that field (givesField), read once a run: opens is asked of an item
 	// up to three times, and a run's output may be long.
@@ -333,24 +337,29 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// ("which image format, AVIF or WebP?") asks that product's manual, not
 	// the project's choice: a name is no paraphrase, and novel decides. The
 	// words asking the role ("ORM", "CI", "enqueued") name no product
-	// (review 307). Nor does "we" make a prompt that writes such a name
-	// (namesProduct: "should we put our gateway behind Traefik?") one
-	// about the project's past: it proposes something new.
+	// (review 307). Nor does "we", a how-to form or a request make a
+	// prompt that writes such a name (product: "should we put our gateway
+	// behind Traefik?") one about the project's own ways: it proposes
+	// something new. A question about what happened may ("was Quillmark
+	// on the diary page?"): the project's past is asked, whatever it was
+	// called then.
 	free := roleFree(cs, asked)
-	namesProduct := !how && !work && !past(prompt) && englishOnly(prompt) && namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName)
-	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(free, ents, prompt, req.Glosses, unseenName)
-	if namesProduct || !ours && (how || work || !ownRole && !past(prompt) && englishOnly(prompt) && novel(cs, ents)) {
+	product := englishOnly(prompt) && namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName)
+	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(free, ents, prompt, req.Glosses, unknownWord)
+	if product && !isPast || !ours && (how || work || !ownRole && !isPast && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
 		// request for new work naming a tool it never used ("write vitest
 		// tests for the server routes"), twice that: the stack it shares
 		// with the prompt is all a match can be (namesUnseenTerm).
-		kind := unseenName
-		if how {
-			kind = unseenTerm
-		}
-		if (how || work) && namesUnseenTerm(cs, ents, prompt, req.Glosses, kind) {
-			floor *= howToBar
+		if how || work {
+			kind := unknownWord
+			if how {
+				kind = rareWord
+			}
+			if namesUnseenTerm(cs, ents, prompt, req.Glosses, kind) {
+				floor *= howToBar
+			}
 		}
 	}
 	// A question about what happened ("which did I pick in the end?",
@@ -359,10 +368,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// paraphrase of the answer than a stack's vocabulary, and the gate
 	// opens at pastBar of the floor. Only the gate: what is shown beside
 	// the best item is chosen by the floor as for any prompt. Not one
-	// about what the project never spoke of (novel: "did Python 3.13 ship
-	// a build without the GIL?"), which asks the world's past.
+	// about the world's past (worldPast: "did Node 22 make require()
+	// work?"), about what the project never spoke of (novel: "did Python
+	// 3.13 ship a build without the GIL?"), or naming a product it never
+	// wrote (product): the prompt's words are no paraphrase then, and a
+	// hedge in the past tense ("I was wondering if we should add
+	// Storybook") is no question about what happened.
 	gate := floor
-	if !how && !work && past(prompt) && !(englishOnly(prompt) && novel(cs, ents)) {
+	if !how && !work && isPast && !world && !product && !(englishOnly(prompt) && novel(cs, ents)) {
 		gate *= pastBar
 	}
 	if relevant < gate {
@@ -399,7 +412,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 			break
 		}
 		// The share of the best item's score drops weak matches beside a
-		// strong one. An item relevant enough to open the gate by itself is
+		// strong one. An item that clears the floor and opens the gate is
 		// no weak match: it falls under the share when short messages that
 		// echo the prompt's words (a request and its acknowledgement) score
 		// high on length alone.

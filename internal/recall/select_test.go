@@ -2017,7 +2017,7 @@ func TestRoleOfAnUnseenProduct(t *testing.T) {
 // floor, where the same words asked of no past (a question for advice)
 // do not, nor a question about the past of what the project never spoke
 // of. The user's own bar is set between each prompt's best match and
-// pastBar of it, so the test holds whatever the store's words weigh.
+// pastBar of it: what is tested is the bar, not the store's weights.
 func TestPastQuestionOpensBelowTheFloor(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
@@ -2050,5 +2050,23 @@ func TestPastQuestionOpensBelowTheFloor(t *testing.T) {
 		if (got != "") != c.want {
 			t.Errorf("%q: injected %v, want %v:\n%s", c.prompt, got != "", c.want, got)
 		}
+	}
+}
+
+// TestWorldPastOpensNoToolOutput: a question about the world's past
+// (worldPast: "did Node 22 make …?") is asked of a release's notes; the
+// project's tool runs holding its words open no gate for it, as for a
+// how-to question. Asked of the project's own run, they do.
+func TestWorldPastOpensNoToolOutput(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	putRun(t, db, "esm", proj, day.AddDate(0, 0, -10),
+		"Bash: node scripts/load-config.cjs (error)\nError [ERR_REQUIRE_ESM]: require() of ES Module src/config.mjs not supported.\nInstead change the require of config.mjs to a dynamic import()")
+	if got := recallFor(t, db, defaults(), "Did Node 22 make require() of ES modules work without a flag?"); got != "" {
+		t.Errorf("a question about a release's past got the project's run:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Why did the require() of the ES module config fail?"); !strings.Contains(got, "ERR_REQUIRE_ESM") {
+		t.Errorf("a question about the project's own run got nothing:\n%s", got)
 	}
 }

@@ -67,13 +67,14 @@ func Terms(prompt string) []string {
 }
 
 // terms is Terms, also telling which terms are identifiers glued from their
-// parts ("userid" for userId): the index holds them only where the text wrote
-// them that way. compounds gives, for the glued form of a hyphenated compound
+// parts ("userid" for userId), with those parts ("user", "id"): the index
+// holds the glued form only where the text wrote it that way, and the parts
+// as a phrase where it wrote them apart ("user_id", "user.id"). compounds gives, for the glued form of a hyphenated compound
 // of plain words ("spoolfacing" for "spool-facing"), its parts. partOf gives,
 // for a part of an identifier ("outreach" of "OutreachIQ"), the identifier's
 // glued form: the index holds "OutreachIQ" as one word, never its parts.
-func terms(prompt string) (out []string, glued map[string]bool, compounds map[string][]string, partOf map[string]string) {
-	glued, compounds, partOf = map[string]bool{}, map[string][]string{}, map[string]string{}
+func terms(prompt string) (out []string, glued, compounds map[string][]string, partOf map[string]string) {
+	glued, compounds, partOf = map[string][]string{}, map[string][]string{}, map[string]string{}
 	// A citation id is no word of the conversation: "[mem:ab12cd]" in a
 	// prompt would match every message that cited the same memory.
 	// The expression is compiled only for a prompt holding its literal (a
@@ -111,8 +112,9 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 				}
 				return r
 			}, w))
+			lowered := lowerAll(parts)
 			if g := add(whole); g != "" {
-				glued[g] = true
+				glued[g] = lowered
 				if plainCompound(w) {
 					compounds[g] = strings.Split(strings.ToLower(w), "-")
 				}
@@ -120,7 +122,7 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 				// glued to the whole as to a word: the index holds the
 				// identifier without it.
 				if stem := add(stripParticle(g)); stem != "" {
-					glued[stem] = true
+					glued[stem] = lowered
 				}
 			}
 		}
@@ -129,9 +131,9 @@ func terms(prompt string) (out []string, glued map[string]bool, compounds map[st
 			// A camelCase segment of a path or a dotted name
 			// ("ZorbCli/Quxdoc"): the index holds the segment whole.
 			for _, seg := range segs {
-				if seg != w && len(splitIdent(seg)) > 1 {
+				if sp := splitIdent(seg); seg != w && len(sp) > 1 {
 					if g := add(seg); g != "" {
-						glued[g] = true
+						glued[g] = lowerAll(sp)
 					}
 				}
 			}
@@ -272,4 +274,13 @@ func gluedNumber(w string) bool {
 		return false
 	}
 	return strings.Contains(w, ".") || len(w)-strings.Count(w, "-")-strings.Count(w, "_")-strings.Count(w, "/") <= 4
+}
+
+// lowerAll is ws in lower case.
+func lowerAll(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = strings.ToLower(w)
+	}
+	return out
 }

@@ -28,10 +28,16 @@ type concept struct {
 	// parts are the words of a hyphenated compound of plain words whose
 	// glued form this concept is ("spool-facing"): see joinCompounds.
 	parts []string
+	// identParts are the words a glued identifier is made of ("user",
+	// "id" of userId; terms' glued).
+	identParts []string
 	// whole is the glued form of the identifier this word is a part of
-	// ("outreachiq" for "outreach" of "OutreachIQ"; terms' partOf).
-	whole string
-	df    int // documents holding it, the prompt's own session's turns left out
+	// ("outreachiq" for "outreach" of "OutreachIQ"; terms' partOf), and
+	// wholeWritten marks one the store holds, glued or its words in a row
+	// ("user_id", "user.id"; weigh).
+	whole        string
+	wholeWritten bool
+	df           int // documents holding it, the prompt's own session's turns left out
 	// said marks a word the session's own turns hold: weighed as the
 	// project's count says, and still searched for (plan), since the
 	// memories may say it.
@@ -70,7 +76,7 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 		if s := stripParticle(t); s != t {
 			stemOf[s] = len(out)
 		}
-		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t], parts: compounds[t], whole: partOf[t]})
+		out = append(out, concept{forms: []string{t}, keys: []string{indexKey(t)}, glued: glued[t] != nil, identParts: glued[t], parts: compounds[t], whole: partOf[t]})
 	}
 	stops := stopsFor(prompt)
 	for i := range out {
@@ -591,11 +597,12 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		}
 	}
 	// A compound's words as a phrase: whether the project ever wrote them
-	// together (joinCompounds).
+	// together (joinCompounds); an identifier's, whether it wrote them
+	// apart ("max_retries" for maxRetries).
 	phrases := len(words)
 	for _, c := range cs {
-		if c.parts != nil {
-			words = append(words, strings.Join(c.parts, " "))
+		if ph := phraseOf(c); ph != nil {
+			words = append(words, strings.Join(ph, " "))
 		}
 	}
 	docs, total, err := tc.count(ctx, words)
@@ -605,7 +612,8 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 	n := float64(max(total, 1))
 	rarest := math.Log(1 + (n-0.5)/1.5)
 	var kept []concept
-	held := map[string]bool{} // the words the store holds, by their first form
+	held := map[string]bool{}   // the words the store holds, by their first form
+	wholes := map[string]bool{} // the identifiers it holds, glued or apart
 	k := 0
 	for _, c := range cs {
 		df, said := 0, false
@@ -616,16 +624,20 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		}
 		held[c.forms[0]] = df > 0
 		written, apart := false, false
-		if c.parts != nil {
+		if phraseOf(c) != nil {
 			written = docs[phrases] > 0
 			// The project writes the compound's words apart more often
 			// than glued ("light mode" in forty messages, lightMode in
 			// one): the glued form is a rare spelling of a common thing,
 			// and weighed by its own count it stood for the rarest word
 			// of the prompt, which nearly no message holds.
-			apart = docs[phrases] > df
+			apart = c.parts != nil && docs[phrases] > df
 			phrases++
 		}
+		if c.identParts != nil {
+			wholes[c.forms[0]] = df > 0 || written
+		}
+		c.wholeWritten = wholes[c.whole]
 		if df == 0 && !said && held[c.whole] {
 			// A part of an identifier the project writes whole
 			// ("OutreachIQ"), never apart: the whole carries it. Kept,
@@ -676,6 +688,18 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		out = append(out, c)
 	}
 	return out, total, nil
+}
+
+// phraseOf is the words weigh counts as a phrase for c: a hyphenated
+// compound's, or a glued identifier's; nil for another word.
+func phraseOf(c concept) []string {
+	if c.parts != nil {
+		return c.parts
+	}
+	if c.glued && len(c.identParts) > 1 {
+		return c.identParts
+	}
+	return nil
 }
 
 // joinCompounds makes the words of each hyphenated compound the project
@@ -794,17 +818,20 @@ func novel(cs []concept, ents []Item) bool {
 type unseenKind int
 
 const (
-	// unseenTerm: any word rare in everyday English, as a how-to question
+	// rareWord: any word rare in everyday English, as a how-to question
 	// names what it asks a manual about.
-	unseenTerm unseenKind = iota
-	// unseenName: only a word no English table knows, a name ("vitest",
+	rareWord unseenKind = iota
+	// unknownWord: only a word no English table knows, a name ("vitest",
 	// "crashlytics"), as a request for new work names the tool it brings;
 	// an English word it never wrote ("exports") is how it says what to do
 	// with the project's own things.
-	unseenName
+	unknownWord
 	// writtenName: only a word the prompt writes as a name (writtenAsName:
 	// "Traefik", "Storybook", "hooksPath"). Words of the English of code
 	// the everyday table lacks ("printable", "api", "JWT") are no names.
+	// An identifier the prompt glues from parts no text writes
+	// (withUnseenWholes: "core.hooksPath") is one, though the store holds
+	// its parts.
 	writtenName
 )
 
@@ -829,18 +856,18 @@ const (
 // prompt is the stack it shares with the question (its framework, a
 // config file), however rare those words are in the store.
 //
-// kind narrows the terms that count (unseenKind). An identifier the
-// prompt glues from parts that no text writes whole ("hooksPath",
-// "InfluxDB") is such a term, though the store holds its parts.
+// kind narrows the terms that count (unseenKind).
 func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dict, kind unseenKind) bool {
 	var own map[string]bool
 	var langs []string
 	var held textKeys // the words of the entries ents found, read once
-	cs = withUnseenWholes(cs)
+	if kind == writtenName {
+		cs = withUnseenWholes(cs)
+	}
 	for _, c := range cs {
 		w := c.forms[0]
 		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom ||
-			kind == unseenName && everydayZipf(w) > 0 || kind == writtenName && !writtenAsName(prompt, w) {
+			kind == unknownWord && everydayZipf(w) > 0 || kind == writtenName && !writtenAsName(prompt, w) {
 			continue
 		}
 		if own == nil {
@@ -1176,39 +1203,53 @@ func hasKey(tks []textKeys, k string) bool {
 
 // writtenAsName reports a word the prompt writes as a name: with a
 // capital inside it ("hooksPath", "InfluxDB"), or capitalised within a
-// sentence ("should we add Storybook to …"); not all in capitals (an
-// acronym: "ORM", "JWT"), nor capitalised only for opening the prompt or a
-// sentence.
+// sentence ("should we add Storybook to …", "“Traefik”"); not all in
+// capitals, with or without a plural's "s" (an acronym: "ORM", "JWTs"),
+// nor capitalised only for opening the prompt, a sentence, a line or a
+// Markdown list item, heading or quote ("- Caching", "## Caching").
 func writtenAsName(prompt, w string) bool {
 	b := []byte(prompt) // lowered byte for byte, so offsets hold in prompt
 	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
+		if isUpper(c) {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-	lower := string(b)
-	return anyAt(lower, w, func(j int) bool {
+	return anyAt(string(b), w, func(j int) bool {
 		end := j + len(w)
+		before, _ := utf8.DecodeLastRuneInString(prompt[:j])
+		after, _ := utf8.DecodeRuneInString(prompt[end:])
+		if letterOrDigit(before) || letterOrDigit(after) {
+			return false // part of a longer word
+		}
 		word := prompt[j:end]
-		if j > 0 && isWordByte(lower[j-1]) || end < len(lower) && isWordByte(lower[end]) || strings.ToUpper(word) == word {
+		if core := strings.TrimSuffix(word, "s"); strings.ToUpper(core) == core {
 			return false
 		}
 		if strings.ContainsFunc(word[1:], unicode.IsUpper) {
 			return true
 		}
-		before := strings.TrimRight(prompt[:j], " \t")
-		return unicode.IsUpper(rune(word[0])) && before != "" && !strings.ContainsAny(before[len(before)-1:], ".?!:;\n\"'(")
+		if !isUpper(word[0]) {
+			return false
+		}
+		r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(prompt[:j], " \t"))
+		return r != utf8.RuneError && !strings.ContainsRune(".?!:;\n\r…-*#>•", r)
 	})
 }
 
+// letterOrDigit reports a rune that continues a word.
+func letterOrDigit(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
 // withUnseenWholes is cs and, for each identifier the prompt glues from
-// parts that no text writes whole ("InfluxDB", whose "db" the store
-// holds), a concept of the whole, never seen: weigh dropped it and kept
-// its parts.
+// parts that no text writes, glued or apart ("hooksPath", whose "hooks"
+// and "path" the store holds; not maxRetries where it wrote
+// "max_retries"), a concept of the whole, never seen: weigh dropped it and
+// kept its parts.
 func withUnseenWholes(cs []concept) []concept {
 	out := cs
 	for _, c := range cs {
-		if c.whole == "" || slices.ContainsFunc(out, func(o concept) bool { return o.forms[0] == c.whole }) {
+		if c.whole == "" || c.wholeWritten || slices.ContainsFunc(out, func(o concept) bool { return slices.Contains(o.forms, c.whole) }) {
 			continue
 		}
 		if len(out) == len(cs) {
