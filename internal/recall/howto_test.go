@@ -560,7 +560,8 @@ func TestPastOrNowForeign(t *testing.T) {
 func FuzzPromptForm(f *testing.F) {
 	for _, s := range []string{"can we add comments under each post?", "> **can we add a footer**", "where does the app's data live?",
 		"добавь эндпоинт /health", "추가해 주세요", "the site-packages", "\xffthe app", "let's", "the ",
-		"which gh version is on this machine?", "neste projeto", "- **Database**: X\n- **Queue**: Y", "method-not-allowed"} {
+		"which gh version is on this machine?", "neste projeto", "- **Database**: X\n- **Queue**: Y", "method-not-allowed",
+		"Did Node 22 make require() work?", "What did Apollo's response say?", "is Storybook’s addon needed?", "ＡＢＣ did Ｘ"} {
 		f.Add(s)
 	}
 	dict := repoGlosses()
@@ -571,6 +572,12 @@ func FuzzPromptForm(f *testing.F) {
 		_ = namesProject(prompt)
 		_, _, _ = newWork(prompt), howTo(prompt), pastOrNow(prompt, dict)
 		_, _, _ = saysOurs(prompt), romanceWe(prompt), germanWe(prompt)
+		if worldPast(prompt) && !past(prompt) {
+			t.Errorf("worldPast(%q) without a past auxiliary", prompt)
+		}
+		for _, w := range lowerRuns(prompt) {
+			_ = writtenAsName(prompt, w)
+		}
 		for _, l := range specLines(prompt) {
 			if !strings.Contains(prompt, l) {
 				t.Errorf("specLines(%q) gave %q, no line of it", prompt, l)
