@@ -838,6 +838,9 @@ func isPath(s string) bool {
 		return false
 	}
 	if strings.Contains(s, "/") {
+		if rate(s) {
+			return false
+		}
 		letters := false
 		for i := 0; i < len(s); i++ {
 			if c := s[i]; c >= 'a' && c <= 'z' {
@@ -854,6 +857,18 @@ func isPath(s string) bool {
 		return fileExts[s[k+1:]] && !isNumber(s[:k])
 	}
 	return false
+}
+
+// rate reports an amount per unit ("20-40/month", "5/min", "1.5k/day"):
+// a number or a range of two before the one slash, a word of letters
+// after it. No path's first segment is a number.
+func rate(s string) bool {
+	amount, unit, ok := strings.Cut(s, "/")
+	if !ok || unit == "" || amount == "" || strings.ContainsFunc(unit, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		return false
+	}
+	lo, hi, _ := strings.Cut(strings.TrimLeft(amount, "~$€£"), "-")
+	return isNumber(strings.TrimRight(lo, "kKmM")) && (hi == "" || isNumber(strings.TrimRight(hi, "kKmM")))
 }
 
 // wordPair reports a pair of capitalised words joined by a slash

@@ -684,3 +684,23 @@ func TestRedeployed(t *testing.T) {
 		}
 	}
 }
+
+// TestRateIsNoPath: an amount per unit ("$20-40/month", "5/min") has a
+// slash and letters, but no path's first segment is a number.
+func TestRateIsNoPath(t *testing.T) {
+	for _, s := range []string{"Reduced AI costs to $20-40/month", "- **AI Costs**: ~$50-100/month for API calls", "Retries back off to 1.5k/day."} {
+		for _, c := range Parse(s) {
+			if c.Role == "path" {
+				t.Errorf("Parse(%q) read %q as a path", s, c.Value)
+			}
+		}
+	}
+	if cs := Parse("Moved the config to src/config/app.ts"); len(cs) != 1 || cs[0].Role != "path" {
+		t.Errorf("a path is no longer read: %+v", cs)
+	}
+	for s, want := range map[string]bool{"20-40/month": true, "5/min": true, "~$50-100/month": true, "1.5k/day": true, "v2/api": false, "2024/01": false, "src/app": false, "10/20/30": false} {
+		if got := rate(s); got != want {
+			t.Errorf("rate(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
