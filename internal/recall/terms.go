@@ -69,10 +69,11 @@ func Terms(prompt string) []string {
 // terms is Terms, also telling which terms are identifiers glued from their
 // parts ("userid" for userId), with those parts ("user", "id"): the index
 // holds the glued form only where the text wrote it that way, and the parts
-// as a phrase where it wrote them apart ("user_id", "user.id"). compounds gives, for the glued form of a hyphenated compound
-// of plain words ("spoolfacing" for "spool-facing"), its parts. partOf gives,
-// for a part of an identifier ("outreach" of "OutreachIQ"), the identifier's
-// glued form: the index holds "OutreachIQ" as one word, never its parts.
+// as a phrase where it wrote them apart ("user_id", "user.id"). compounds
+// gives, for the glued form of a hyphenated compound of plain words
+// ("spoolfacing" for "spool-facing"), its parts. partOf gives, for a part
+// of an identifier ("outreach" of "OutreachIQ"), the identifier's glued
+// form: the index holds "OutreachIQ" as one word, never its parts.
 func terms(prompt string) (out []string, glued, compounds map[string][]string, partOf map[string]string) {
 	glued, compounds, partOf = map[string][]string{}, map[string][]string{}, map[string]string{}
 	// A citation id is no word of the conversation: "[mem:ab12cd]" in a
