@@ -859,17 +859,23 @@ func isPath(s string) bool {
 	return false
 }
 
-// rate reports an amount per unit ("20-40/month", "5/min", "1.5k/day"):
-// a number or a range of two before the one slash, a word of letters
-// after it. No path's first segment is a number.
+// rate reports an amount per unit of time ("20-40/month", "5/min",
+// "$1.5k/day"): a number, or a range of two, before the one slash, and a
+// unit of time after it (units, or a month's or a year's). "10/src" and
+// "2/api" are paths.
 func rate(s string) bool {
 	amount, unit, ok := strings.Cut(s, "/")
-	if !ok || unit == "" || amount == "" || strings.ContainsFunc(unit, func(r rune) bool { return r < 'a' || r > 'z' }) {
+	if !ok || amount == "" || units[unit] == 0 && !longUnits[unit] {
 		return false
 	}
-	lo, hi, _ := strings.Cut(strings.TrimLeft(amount, "~$€£"), "-")
+	amount = strings.ReplaceAll(strings.TrimLeft(amount, "~$€£"), "–", "-")
+	lo, hi, _ := strings.Cut(amount, "-")
 	return isNumber(strings.TrimRight(lo, "kKmM")) && (hi == "" || isNumber(strings.TrimRight(hi, "kKmM")))
 }
+
+// longUnits are the units of time a rate is given in that a duration is
+// not (units): a month's and a year's.
+var longUnits = map[string]bool{"mo": true, "month": true, "months": true, "yr": true, "year": true, "years": true}
 
 // wordPair reports a pair of capitalised words joined by a slash
 // ("Marshal/Unmarshal", "Read/Write"): an alternative, not a path.

@@ -685,8 +685,8 @@ func TestRedeployed(t *testing.T) {
 	}
 }
 
-// TestRateIsNoPath: an amount per unit ("$20-40/month", "5/min") has a
-// slash and letters, but no path's first segment is a number.
+// TestRateIsNoPath: an amount per unit of time ("$20-40/month", "5/min")
+// has a slash and letters, and is no path; "10/src" is one.
 func TestRateIsNoPath(t *testing.T) {
 	for _, s := range []string{"Reduced AI costs to $20-40/month", "- **AI Costs**: ~$50-100/month for API calls", "Retries back off to 1.5k/day."} {
 		for _, c := range Parse(s) {
@@ -698,7 +698,8 @@ func TestRateIsNoPath(t *testing.T) {
 	if cs := Parse("Moved the config to src/config/app.ts"); len(cs) != 1 || cs[0].Role != "path" {
 		t.Errorf("a path is no longer read: %+v", cs)
 	}
-	for s, want := range map[string]bool{"20-40/month": true, "5/min": true, "~$50-100/month": true, "1.5k/day": true, "v2/api": false, "2024/01": false, "src/app": false, "10/20/30": false} {
+	for s, want := range map[string]bool{"20-40/month": true, "20–40/month": true, "5/min": true, "~$50-100/month": true, "1.5k/day": true, "100/year": true,
+		"v2/api": false, "2024/01": false, "src/app": false, "10/20/30": false, "10/src": false, "2/api": false, "01/intro": false, "3/docs": false} {
 		if got := rate(s); got != want {
 			t.Errorf("rate(%q) = %v, want %v", s, got, want)
 		}

@@ -252,30 +252,66 @@ func past(prompt string) bool {
 }
 
 // worldPast reports a question about the world's past, not the
-// project's: each past auxiliary it holds (pastRE) opens a question, at a
-// sentence's start or after its question word, and has for its subject a
-// name ("Did Node 22 make require() work?", "did NumPy 2.0 remove …?") or
-// "they" ("did they drop tailwind.config.js?"). Not the conversation's
-// persons ("did I", "did you", "did Claude"), nor a name's possession
-// ("what did Apollo's response say?": a thing the project met), nor a
-// past verb of a statement ("back when the site was CDN React").
+// project's: each past auxiliary it holds (pastRE) opens a question
+// (pastAsked) and has for its subject a release, a name and its version
+// ("Did Node 22 make require() work?", "what did NumPy 2.0 remove?"), or
+// "they" after one ("Tailwind v4 moved the theme into CSS. Did they drop
+// tailwind.config.js?"). A name alone is as often the project's service
+// or tool ("did Vercel pick up the env var?", "why did Jest time out?",
+// review 310), whose runs say what it did.
 func worldPast(prompt string) bool {
 	locs := pastRE.FindAllStringIndex(prompt, -1)
 	for _, l := range locs {
-		before := strings.TrimRight(prompt[:l[0]], " \t\n")
-		if k := strings.LastIndexAny(before, " \t\n"); before != "" && !strings.ContainsAny(before[len(before)-1:], ".?!") &&
-			!claim.QuestionWord(strings.ToLower(before[k+1:])) {
+		if !opensQuestion(prompt[:l[0]]) {
 			return false
 		}
-		w, _, _ := strings.Cut(strings.TrimLeft(prompt[l[1]:], " \t"), " ")
-		w = strings.TrimRight(w, "?,.!:;")
-		switch {
-		case strings.EqualFold(w, "they"):
-		case w == "" || !isUpper(w[0]) || w == "I" || w == "Claude" || strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s"):
-			return false
+		rest := strings.TrimLeft(prompt[l[1]:], " \t")
+		if w, _, _ := strings.Cut(rest, " "); strings.EqualFold(w, "they") {
+			rest = prompt[:l[0]]
+			if !releaseRE.MatchString(rest) {
+				return false
+			}
+			continue
+		}
+		if name, _, _ := strings.Cut(rest, " "); !releaseFirstRE.MatchString(rest) || strings.ToUpper(name) == name {
+			return false // no release, or an acronym's number ("PR 42")
 		}
 	}
 	return len(locs) > 0
+}
+
+// release is a name of one or two capitalised words and a version ("Node
+// 22", "NumPy 2.0", "Tailwind v4", "Python 3.13"); releaseRE finds one,
+// releaseFirstRE one opening the text.
+const release = `[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)? v?\d+(?:\.\d+)*\b`
+
+var (
+	releaseRE      = lazyregexp.New(`\b` + release)
+	releaseFirstRE = lazyregexp.New(`^` + release)
+)
+
+// pastAsked reports a question about what happened: a past auxiliary
+// (pastRE) opening a question ("was Quillmark on the page?", "which did we
+// pick?"), or a Korean past. A past verb of a statement ("I was wondering
+// if we should add Storybook") asks nothing of the past.
+func pastAsked(prompt string) bool {
+	for _, l := range pastRE.FindAllStringIndex(prompt, -1) {
+		if opensQuestion(prompt[:l[0]]) {
+			return true
+		}
+	}
+	return !isASCII(prompt) && hangulPast(prompt)
+}
+
+// opensQuestion reports whether a word after before opens a question: at
+// the prompt's or a sentence's start, or right after a question word.
+func opensQuestion(before string) bool {
+	before = strings.TrimRight(before, " \t\r\n")
+	if before == "" || strings.ContainsAny(before[len(before)-1:], ".?!\n") {
+		return true
+	}
+	k := strings.LastIndexAny(before, " \t\r\n")
+	return claim.QuestionWord(strings.ToLower(before[k+1:]))
 }
 
 // newWorkRE finds a request for new work, put as a command: "add …",

@@ -676,7 +676,15 @@ func TestWorldPast(t *testing.T) {
 		{"What did Apollo's response actually say?", false},
 		{"back when the site was CDN React, why couldn't I open it?", false},
 		{"What was actually wrong?", false},
-		{"Did Node 22 break the build, or did we?", false}, // one question is the project's
+		{"Did Node 22 break the build, or did we?", false}, // "or did" opens no question
+		{"What did NumPy 2.0 remove?", true},
+		// A name alone is as often the project's own service or tool
+		// (review 310), and "they" the project's own things.
+		{"Did Vercel pick up the new env var?", false},
+		{"Why did Jest time out on the login tests?", false},
+		{"Was Redis the bottleneck?", false},
+		{"I ran the tests again. Did they pass?", false},
+		{"Was PR 42 merged?", false},
 		{"How do I read a file in Go?", false},
 	} {
 		if got := worldPast(c.prompt); got != c.want {

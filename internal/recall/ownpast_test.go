@@ -110,6 +110,8 @@ func TestProposalOfAnUnseenProduct(t *testing.T) {
 	db := ownPastStore(t)
 	for _, prompt := range []string{
 		"Should we put our checkout service behind Traefik?",
+		"I was wondering if we should put our checkout service behind Traefik?", // a hedge asks no past
+		"How do we put our checkout service behind Traefik?",                    // a how-to form with "we"
 		"Should we add Storybook to document the web package's components?",
 		"What does the web package's lint job do when core.hooksPath is set?",
 	} {
@@ -145,6 +147,8 @@ func TestWrittenAsName(t *testing.T) {
 		{"should we add “Traefik” in front?", "traefik", true},
 		{"is Storybook’s addon needed?", "storybook", true},
 		{"is Storybook—or Ladle—worth it?", "storybook", true},
+		{"should we add **Storybook** to it?", "storybook", true}, // emphasis, not a list item
+		{"* Storybook for the docs", "storybook", false},
 	} {
 		if got := writtenAsName(c.prompt, c.w); got != c.want {
 			t.Errorf("writtenAsName(%q, %q) = %v, want %v", c.prompt, c.w, got, c.want)

@@ -346,7 +346,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	free := roleFree(cs, asked)
 	product := englishOnly(prompt) && namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName)
 	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(free, ents, prompt, req.Glosses, unknownWord)
-	if product && !isPast || !ours && (how || work || !ownRole && !isPast && englishOnly(prompt) && novel(cs, ents)) {
+	if product && !pastAsked(prompt) || !ours && (how || work || !ownRole && !isPast && englishOnly(prompt) && novel(cs, ents)) {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
 		// request for new work naming a tool it never used ("write vitest
@@ -375,7 +375,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// hedge in the past tense ("I was wondering if we should add
 	// Storybook") is no question about what happened.
 	gate := floor
-	if !how && !work && isPast && !world && !product && !(englishOnly(prompt) && novel(cs, ents)) {
+	if !how && !work && isPast && !world && !product && (ours || ownRole || !englishOnly(prompt) || !novel(cs, ents)) {
 		gate *= pastBar
 	}
 	if relevant < gate {

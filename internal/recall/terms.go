@@ -113,7 +113,12 @@ func terms(prompt string) (out []string, glued, compounds map[string][]string, p
 				}
 				return r
 			}, w))
-			lowered := lowerAll(parts)
+			// Only a camelCase identifier's words are kept: one written
+			// with separators is no name the prompt writes whole.
+			lowered := []string{}
+			if !strings.ContainsFunc(w, identSep) {
+				lowered = lowerAll(parts)
+			}
 			if g := add(whole); g != "" {
 				glued[g] = lowered
 				if plainCompound(w) {

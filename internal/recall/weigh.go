@@ -597,12 +597,11 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		}
 	}
 	// A compound's words as a phrase: whether the project ever wrote them
-	// together (joinCompounds); an identifier's, whether it wrote them
-	// apart ("max_retries" for maxRetries).
+	// together (joinCompounds).
 	phrases := len(words)
 	for _, c := range cs {
-		if ph := phraseOf(c); ph != nil {
-			words = append(words, strings.Join(ph, " "))
+		if c.parts != nil {
+			words = append(words, strings.Join(c.parts, " "))
 		}
 	}
 	docs, total, err := tc.count(ctx, words)
@@ -624,20 +623,19 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		}
 		held[c.forms[0]] = df > 0
 		written, apart := false, false
-		if phraseOf(c) != nil {
+		if c.parts != nil {
 			written = docs[phrases] > 0
 			// The project writes the compound's words apart more often
 			// than glued ("light mode" in forty messages, lightMode in
 			// one): the glued form is a rare spelling of a common thing,
 			// and weighed by its own count it stood for the rarest word
 			// of the prompt, which nearly no message holds.
-			apart = c.parts != nil && docs[phrases] > df
+			apart = docs[phrases] > df
 			phrases++
 		}
-		if c.identParts != nil {
-			wholes[c.forms[0]] = df > 0 || written
+		if len(c.identParts) > 1 {
+			wholes[c.forms[0]] = df > 0
 		}
-		c.wholeWritten = wholes[c.whole]
 		if df == 0 && !said && held[c.whole] {
 			// A part of an identifier the project writes whole
 			// ("OutreachIQ"), never apart: the whole carries it. Kept,
@@ -656,6 +654,12 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		c.df = min(df, max(total, 1))
 		c.said = said
 		kept = append(kept, c)
+	}
+	if err := tc.writtenApart(ctx, cs, wholes); err != nil {
+		return nil, 0, err
+	}
+	for i := range kept {
+		kept[i].wholeWritten = wholes[kept[i].whole]
 	}
 	var out []concept
 	for _, c := range joinCompounds(kept) {
@@ -690,14 +694,35 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 	return out, total, nil
 }
 
-// phraseOf is the words weigh counts as a phrase for c: a hyphenated
-// compound's, or a glued identifier's; nil for another word.
-func phraseOf(c concept) []string {
-	if c.parts != nil {
-		return c.parts
+// writtenApart marks in wholes each camelCase identifier of cs the store
+// never wrote glued but wrote as its words in a row ("max_retries",
+// "Next.js" for maxRetries, NextJS): it is the project's name, spelt its
+// way. Only one no text holds glued, none of whose counted words the
+// store lacks, is asked, in one count: only such a one can be written
+// apart, and
+// withUnseenWholes reads it (review 310: a phrase per identifier of a
+// pasted stack trace cost a prompt its time).
+func (tc *termCounts) writtenApart(ctx context.Context, cs []concept, wholes map[string]bool) error {
+	var ask, of []string
+	for _, c := range cs {
+		w := c.forms[0]
+		if len(c.identParts) < 2 || c.parts != nil || wholes[w] {
+			continue
+		}
+		if slices.ContainsFunc(c.identParts, func(p string) bool { n, ok := tc.words[p]; return ok && n.docs == 0 }) {
+			continue // a word the store never wrote: nor the phrase (a function word is not counted)
+		}
+		ask, of = append(ask, strings.Join(c.identParts, " ")), append(of, w)
 	}
-	if c.glued && len(c.identParts) > 1 {
-		return c.identParts
+	if len(ask) == 0 {
+		return nil
+	}
+	docs, _, err := tc.count(ctx, ask)
+	if err != nil {
+		return err
+	}
+	for i, w := range of {
+		wholes[w] = docs[i] > 0
 	}
 	return nil
 }
@@ -1231,8 +1256,15 @@ func writtenAsName(prompt, w string) bool {
 		if !isUpper(word[0]) {
 			return false
 		}
-		r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(prompt[:j], " \t"))
-		return r != utf8.RuneError && !strings.ContainsRune(".?!:;\n\r…-*#>•", r)
+		// A Markdown marker opens a line only at the line's start
+		// ("- Caching", "## Caching"); "**Storybook**" within a
+		// sentence is emphasis.
+		head := strings.TrimRight(prompt[:j], " \t")
+		if marked := strings.TrimRight(head, "-*#>• \t"); marked != head && (marked == "" || strings.HasSuffix(marked, "\n")) {
+			return false
+		}
+		r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(head, "*_ \t"))
+		return r != utf8.RuneError && !strings.ContainsRune(".?!:;\n\r…", r)
 	})
 }
 
