@@ -2043,6 +2043,9 @@ func TestPastQuestionOpensBelowTheFloor(t *testing.T) {
 		// Asked of the past but about what the project never spoke of
 		// (novel): the world's past, not the project's.
 		{"Did any browser ever make a course page feel instant with speculation rules?", 0.5, false},
+		// Naming a product the project never wrote (product), "we" or
+		// not: the name is no paraphrase of the project's words.
+		{"For making the course page feel instant with options, which did we pick in the end, Zorbex?", 0.6, false},
 	} {
 		cfg := defaults()
 		cfg.Threshold = c.bar
