@@ -266,14 +266,13 @@ func worldPast(prompt string) bool {
 			return false
 		}
 		rest := strings.TrimLeft(prompt[l[1]:], " \t")
-		if w, _, _ := strings.Cut(rest, " "); strings.EqualFold(w, "they") {
-			rest = prompt[:l[0]]
-			if !releaseRE.MatchString(rest) {
+		subject, _, _ := strings.Cut(rest, " ")
+		switch {
+		case strings.EqualFold(subject, "they"):
+			if !releaseRE.MatchString(prompt[:l[0]]) {
 				return false
 			}
-			continue
-		}
-		if name, _, _ := strings.Cut(rest, " "); !releaseFirstRE.MatchString(rest) || strings.ToUpper(name) == name {
+		case !releaseFirstRE.MatchString(rest) || strings.ToUpper(subject) == subject:
 			return false // no release, or an acronym's number ("PR 42")
 		}
 	}

@@ -31,11 +31,7 @@ func stem(w string) string {
 // place). A word seen before, short ones included, costs no allocation:
 // the map lookup does not copy b.
 func stemLower(b []byte) string {
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
+	lowerASCII(b)
 	stemMu.Lock()
 	s, ok := stems[string(b)]
 	stemMu.Unlock()
@@ -281,4 +277,13 @@ func step5(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// lowerASCII lowers b's ASCII capitals in place, byte for byte.
+func lowerASCII(b []byte) {
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
 }

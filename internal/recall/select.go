@@ -343,10 +343,14 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// something new. A question about what happened may ("was Quillmark
 	// on the diary page?"): the project's past is asked, whatever it was
 	// called then.
-	free := roleFree(cs, asked)
-	product := englishOnly(prompt) && namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName)
+	free, english := roleFree(cs, asked), englishOnly(prompt)
+	product := english && namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName)
 	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(free, ents, prompt, req.Glosses, unknownWord)
-	if product && !pastAsked(prompt) || !ours && (how || work || !ownRole && !isPast && englishOnly(prompt) && novel(cs, ents)) {
+	// unspoken reports a prompt about what the project never spoke of
+	// (novel) that neither "we" nor a role asked of the project spares;
+	// read only where it decides, as novel reads the entries found.
+	unspoken := func() bool { return !ours && !ownRole && english && novel(cs, ents) }
+	if product && !pastAsked(prompt) || !ours && (how || work) || !isPast && unspoken() {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
 		// request for new work naming a tool it never used ("write vitest
@@ -375,7 +379,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// hedge in the past tense ("I was wondering if we should add
 	// Storybook") is no question about what happened.
 	gate := floor
-	if !how && !work && isPast && !world && !product && (ours || ownRole || !englishOnly(prompt) || !novel(cs, ents)) {
+	if !how && !work && isPast && !world && !product && !unspoken() {
 		gate *= pastBar
 	}
 	if relevant < gate {

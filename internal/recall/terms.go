@@ -114,7 +114,8 @@ func terms(prompt string) (out []string, glued, compounds map[string][]string, p
 				return r
 			}, w))
 			// Only a camelCase identifier's words are kept: one written
-			// with separators is no name the prompt writes whole.
+			// with separators is no name the prompt writes whole. Empty,
+			// not nil, it is still glued.
 			lowered := []string{}
 			if !strings.ContainsFunc(w, identSep) {
 				lowered = lowerAll(parts)

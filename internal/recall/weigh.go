@@ -699,9 +699,8 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 // "Next.js" for maxRetries, NextJS): it is the project's name, spelt its
 // way. Only one no text holds glued, none of whose counted words the
 // store lacks, is asked, in one count: only such a one can be written
-// apart, and
-// withUnseenWholes reads it (review 310: a phrase per identifier of a
-// pasted stack trace cost a prompt its time).
+// apart, and withUnseenWholes reads it (review 310: a phrase per
+// identifier of a pasted stack trace cost a prompt its time).
 func (tc *termCounts) writtenApart(ctx context.Context, cs []concept, wholes map[string]bool) error {
 	var ask, of []string
 	for _, c := range cs {
@@ -1233,12 +1232,8 @@ func hasKey(tks []textKeys, k string) bool {
 // nor capitalised only for opening the prompt, a sentence, a line or a
 // Markdown list item, heading or quote ("- Caching", "## Caching").
 func writtenAsName(prompt, w string) bool {
-	b := []byte(prompt) // lowered byte for byte, so offsets hold in prompt
-	for i, c := range b {
-		if isUpper(c) {
-			b[i] = c + 'a' - 'A'
-		}
-	}
+	b := []byte(prompt)
+	lowerASCII(b) // byte for byte, so offsets hold in prompt
 	return anyAt(string(b), w, func(j int) bool {
 		end := j + len(w)
 		before, _ := utf8.DecodeLastRuneInString(prompt[:j])
