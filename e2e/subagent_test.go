@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,5 +70,56 @@ func TestRealClientSubagentEdits(t *testing.T) {
 	slices.Sort(imported)
 	if !slices.Equal(tools, imported) {
 		t.Errorf("the import stored %q, the live session %q", imported, tools)
+	}
+}
+
+// TestRealClientSubagentReport: PostToolUse stores a subagent's report,
+// the text of its result's content blocks, not the tool response's JSON
+// cut to a few hundred bytes, which began with the prompt Claude wrote for
+// the subagent and held little or none of the report. The next session's
+// question about what the report found gets it.
+func TestRealClientSubagentReport(t *testing.T) {
+	w := newWorld(t)
+	report := "Reviewed the kiln controller firmware. A firing program holds at most 14 ramp segments; the controller rejects a fifteenth with E-SEG. Relay checks passed on the bench rig."
+	// The fake model says what a SAY directive in its prompt says: the
+	// subagent's prompt is written in JSON escapes, so that the words of
+	// its report reach the store only as the report, not in the user's
+	// prompt that starts the subagent.
+	var escaped strings.Builder
+	for _, r := range "SAY " + report {
+		fmt.Fprintf(&escaped, `\u%04x`, r)
+	}
+	w.session("s1", nil, `Please review the kiln firmware. CALLTOOL Agent {"subagent_type":"general-purpose","description":"review the kiln firmware","run_in_background":false,"prompt":"`+escaped.String()+`"}`)
+
+	db := w.openStore()
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := ""
+	for _, e := range evs {
+		if e.Type == store.TypeToolObservation && strings.HasPrefix(e.Text, "Agent: ") {
+			stored = e.Text
+		}
+	}
+	if stored == "" {
+		t.Fatalf("no Agent observation stored: %q", storetest.ToolHeads(t, db))
+	}
+	if !strings.Contains(stored, report) {
+		t.Errorf("the stored observation lacks the subagent's report:\n%s", stored)
+	}
+	if strings.Contains(stored, `"status"`) || strings.Contains(stored, `"prompt"`) {
+		t.Errorf("the stored observation is the tool response's JSON:\n%s", stored)
+	}
+
+	// A question about what the review found: the report is tool output,
+	// which opens the gate for a question about the project's past.
+	dir := w.session("s2", nil, "What did the kiln firmware review find about ramp segments?")
+	reqs := requests(t, dir)
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	if !strings.Contains(reqs[0], "at most 14 ramp segments") {
+		t.Errorf("the question about the report's detail did not get it:\n%.3000s", reqs[0])
 	}
 }

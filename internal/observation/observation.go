@@ -19,6 +19,9 @@ const (
 	maxInput = 400
 )
 
+// Subagent reports whether tool runs a subagent, whose output is its report.
+func Subagent(tool string) bool { return tool == "Task" || tool == "Agent" }
+
 // Observation is a compact record of one tool call.
 type Observation struct {
 	Tool    string
@@ -186,6 +189,16 @@ func ResponseText(resp gjson.Result) string {
 		return resp.Get("file.content").String()
 	case resp.Get("content").Type == gjson.String:
 		return resp.Get("content").String()
+	case resp.Get("content").IsArray():
+		// A subagent's result (Task, Agent): its report is the text of
+		// the content blocks; the rest is the prompt it was given and
+		// its token counts.
+		return blocksText(resp.Get("content"))
+	case resp.Get("status").String() == "async_launched":
+		// A subagent started in the background: its report comes later,
+		// in a <task-notification> message; the response holds only the
+		// prompt Claude gave it.
+		return ""
 	case resp.Get("output").Exists():
 		return resp.Get("output").String()
 	case resp.Get("filenames").IsArray():
@@ -195,17 +208,23 @@ func ResponseText(resp gjson.Result) string {
 		}
 		return strings.Join(names, "\n")
 	case resp.IsArray():
-		var parts []string
-		for _, b := range resp.Array() {
-			if t := b.Get("text"); t.Exists() {
-				parts = append(parts, t.String())
-			}
-		}
-		return strings.Join(parts, "\n")
+		return blocksText(resp)
 	case resp.Get("filePath").Exists() || resp.Get("structuredPatch").Exists():
 		return "" // Edit/Write: Build summarises the input instead
 	}
 	return Truncate(filtered(resp.Raw), maxHead, 0)
+}
+
+// blocksText joins the text of an array of content blocks (an MCP tool's
+// result, a subagent's report); other blocks (images) have none.
+func blocksText(blocks gjson.Result) string {
+	var parts []string
+	for _, b := range blocks.Array() {
+		if t := b.Get("text"); t.Exists() {
+			parts = append(parts, t.String())
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 // ResponseFailed reports a tool response saying its command failed though

@@ -44,6 +44,12 @@ func TestResponseText(t *testing.T) {
 		{`"plain"`, "plain"},
 		{`[{"type":"text","text":"a"},{"type":"image"}]`, "a"},
 		{`{"filePath":"/a","structuredPatch":[]}`, ""},
+		// A subagent's result, as Claude Code 2.1 gives it: the report,
+		// not the prompt it was started with.
+		{`{"status":"completed","prompt":"look at the kiln","agentId":"a1","content":[{"type":"text","text":"The kiln relay is fine."}],"totalToolUseCount":3,"totalDurationMs":900}`, "The kiln relay is fine."},
+		// One started in the background reports later; until then there
+		// is no output, only the prompt.
+		{`{"isAsync":true,"status":"async_launched","agentId":"a1","description":"kiln","prompt":"look at the kiln"}`, ""},
 	} {
 		if got := ResponseText(gjson.Parse(tt.resp)); got != tt.want {
 			t.Errorf("ResponseText(%s)=%q, want %q", tt.resp, got, tt.want)

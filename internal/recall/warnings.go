@@ -15,6 +15,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/config"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 	"github.com/tidwall/gjson"
@@ -829,8 +830,7 @@ func revertWarnings(ctx context.Context, db *store.DB, sel []Item, paired map[[2
 // subagentReport reports whether ev is the report a subagent returned (the
 // Task or Agent tool): prose written to be read, unlike a command's output.
 func subagentReport(ev store.Event) bool {
-	tool := gjson.GetBytes(ev.Payload, "tool").String()
-	return tool == "Task" || tool == "Agent"
+	return observation.Subagent(gjson.GetBytes(ev.Payload, "tool").String())
 }
 
 // declinedNote is what Claude Code returns for a tool call the user
