@@ -12,6 +12,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
+	"github.com/tidwall/gjson"
 )
 
 // TestRealClientSubagentEdits: a subagent started with the Agent tool reads
@@ -121,5 +122,58 @@ func TestRealClientSubagentReport(t *testing.T) {
 	}
 	if !strings.Contains(reqs[0], "at most 14 ramp segments") {
 		t.Errorf("the question about the report's detail did not get it:\n%.3000s", reqs[0])
+	}
+}
+
+// TestRealClientBackgroundAgentNotice: a subagent started in the background
+// reports in a <task-notification>, which Claude Code submits as a prompt
+// of its own. The user asked nothing there: no memory is injected for it,
+// though the notice's words match an earlier session's notice (its
+// boilerplate) and what the user said. The same words typed by the user
+// are answered.
+func TestRealClientBackgroundAgentNotice(t *testing.T) {
+	w := newWorld(t)
+	fact := "The kiln relay board is wired to GPIO pin 17 on the controller."
+	background := func(description, report string) string {
+		var escaped strings.Builder
+		for _, r := range "SAY " + report {
+			fmt.Fprintf(&escaped, `\u%04x`, r)
+		}
+		return `CALLTOOL Agent {"subagent_type":"general-purpose","description":"` + description + `","run_in_background":true,"prompt":"` + escaped.String() + `"}`
+	}
+	w.session("s1", nil, fact, background("check the relay wiring", "Checked the kiln relay board: "+fact))
+	report := "Checked the kiln door interlock: it cuts the relay board's supply when opened."
+	w.session("s2", nil, background("check the door interlock", report))
+	w.session("s3", nil, "Which GPIO pin is the kiln relay board wired to on the controller?")
+
+	db := w.openStore()
+	evs, err := db.Read().Events(context.Background(), store.EventFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	typed := ""
+	injected := map[string]bool{}
+	for _, e := range evs {
+		id := gjson.GetBytes(e.Payload, "prompt_id").String()
+		switch {
+		case e.Type == store.TypeUserPrompt && strings.HasPrefix(e.Text, "<task-notification>"):
+			notices = append(notices, id)
+		case e.Type == store.TypeUserPrompt && strings.HasPrefix(e.Text, "Which GPIO pin"):
+			typed = id
+		case e.Type == store.TypeMemoryInjected:
+			injected[id] = true
+		}
+	}
+	if len(notices) != 2 {
+		t.Fatalf("%d background agents' notices reached the prompt hook, want 2", len(notices))
+	}
+	for _, id := range notices {
+		if injected[id] {
+			t.Errorf("memories were injected for a background agent's notice (prompt %s)", id)
+		}
+	}
+	if !injected[typed] {
+		t.Errorf("nothing was injected for the user's question")
 	}
 }

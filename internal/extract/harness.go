@@ -15,14 +15,14 @@ import (
 // typedByClient reports a user message that is a slash command or that
 // the client wrote: it opens with a markup tag or a local command's caveat.
 func typedByClient(text string) bool {
-	return slashCommand(strings.TrimSpace(text)) || clientNotice(text)
+	return slashCommand(strings.TrimSpace(text)) || ClientNotice(text)
 }
 
-// clientNotice reports a user message the client wrote on its own (a
+// ClientNotice reports a user message the client wrote on its own (a
 // background task's notice, a local command's caveat): the user did not
 // speak, so no turn starts there. A slash command is the user's prompt,
 // typed in the client's syntax.
-func clientNotice(text string) bool {
+func ClientNotice(text string) bool {
 	t := strings.TrimSpace(text)
 	return markupTag(t) || strings.HasPrefix(t, "Caveat:")
 }

@@ -170,6 +170,12 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if strings.Contains(prompt, "/memory-") && ownCommandRE.MatchString(prompt) {
 		return nil, nil // the plugin's own slash commands show memory themselves
 	}
+	if extract.ClientNotice(prompt) {
+		// The client's own message (a background agent's report in its
+		// <task-notification>), which Claude Code submits as a prompt: the
+		// user asked nothing, and the report's every word would match.
+		return nil, nil
+	}
 	cs := concepts(prompt, req.Glosses)
 	if len(cs) == 0 {
 		return nil, nil

@@ -351,6 +351,23 @@ func TestOwnSlashCommandsGetNothing(t *testing.T) {
 	}
 }
 
+// TestClientNoticeGetsNothing: Claude Code submits a background agent's
+// report as a prompt, in a <task-notification>. The user asked nothing;
+// the same words asked by the user are answered.
+func TestClientNoticeGetsNothing(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "s", day, "The grafana dashboards live in ops/grafana.", "ok")
+	notice := "<task-notification>\n<task-id>a1f0</task-id>\n<status>completed</status>\n<summary>Agent \"find the dashboards\" completed</summary>\n<result>Where do the grafana dashboards live? In ops/grafana.</result>\n</task-notification>"
+	if got := recallFor(t, db, defaults(), notice); got != "" {
+		t.Errorf("the notice got:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Where do the grafana dashboards live?"); !strings.Contains(got, "ops/grafana") {
+		t.Errorf("the user's question got:\n%s", got)
+	}
+}
+
 // TestLetterThatGrowsWhenLowered: "Ⱥ" is two bytes and its lower case three,
 // so an offset found in strings.ToLower(s) points past s. Nothing may panic.
 func TestLetterThatGrowsWhenLowered(t *testing.T) {
