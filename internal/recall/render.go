@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glossary"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
@@ -199,12 +200,20 @@ func typeLabel(t string) string {
 	return "memory"
 }
 
+// noticeLabel names who said a client's notice (extract.ClientNotice).
+const noticeLabel = "a background task reported"
+
 // kindLabel names who said a message, or an entry's type.
 func kindLabel(it Item) string {
 	switch it.Kind {
 	case KindEntry:
 		return typeLabel(it.Type)
 	case "user_prompt":
+		if extract.ClientNotice(it.event.Text) {
+			// Claude Code submits a background task's notice (an agent's
+			// report, a command's end) as a prompt: not the user's words.
+			return noticeLabel
+		}
 		return "user said"
 	case "agent_response":
 		return "assistant said"
@@ -271,6 +280,8 @@ func itemLine(it Item) string {
 		}
 		label := "answer"
 		switch {
+		case it.Context.Type == store.TypeUserPrompt && extract.ClientNotice(it.Context.Text):
+			label = "then " + noticeLabel
 		case it.Context.Type == store.TypeUserPrompt && it.Context.ID > of.ID:
 			label = "the user replied" // to the question the answer ended with, or the tool run
 		case it.Context.Type == store.TypeUserPrompt:

@@ -368,6 +368,29 @@ func TestClientNoticeGetsNothing(t *testing.T) {
 	}
 }
 
+// TestClientNoticeIsNoUserWords: a background agent's report, stored as
+// the prompt Claude Code submitted it as, is shown as a background task's
+// report, not as what the user said.
+func TestClientNoticeIsNoUserWords(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	notice := "<task-notification>\n<task-id>a1f0</task-id>\n<status>completed</status>\n<result>The loki retention is 14 days, set in ops/loki/limits.yaml.</result>\n</task-notification>"
+	say(t, db, "s", day, "Have an agent check the loki retention.", "Started an agent on it.", notice, "The agent found the loki retention setting.")
+	got := recallFor(t, db, defaults(), "What loki retention did the agent find?")
+	if !strings.Contains(got, "14 days") {
+		t.Fatalf("the notice's report is not shown:\n%s", got)
+	}
+	for _, line := range strings.Split(got, "\n") {
+		if strings.Contains(line, "14 days") && (strings.Contains(line, "user said") || strings.Contains(line, "in reply to") || strings.Contains(line, "the user replied")) {
+			t.Errorf("the notice is shown as the user's words: %s", line)
+		}
+	}
+	if !strings.Contains(got, noticeLabel) {
+		t.Errorf("the notice is not shown as a background task's report:\n%s", got)
+	}
+}
+
 // TestLetterThatGrowsWhenLowered: "Ⱥ" is two bytes and its lower case three,
 // so an offset found in strings.ToLower(s) points past s. Nothing may panic.
 func TestLetterThatGrowsWhenLowered(t *testing.T) {
