@@ -282,7 +282,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// build log, a file read or a diff holds every word of a stack, so
 	// matching one says a how-to question is about the same technology, not
 	// about anything the project did. Otherwise it comes along once a
-	// prompt, an answer or a memory opens the gate.
+	// prompt, an answer or a memory opens the gate. A subagent's report is
+	// tool output, whether a Task result or the notice Claude Code submits
+	// as a prompt for one run in the background (extract.ClientNotice): an
+	// explorer's report names a stack's every word too.
 	// So does a question that names a file the project's tool runs read
 	// or wrote ("what base path does the astro config point at?"): like
 	// "we" or the past tense, the project's own file says the question is
@@ -305,9 +308,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		k := stem(w)
 		return slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) || slices.Contains(c.keys, k) })
 	}
+	notice := func(it Item) bool { return it.Kind == store.TypeUserPrompt && extract.ClientNotice(it.event.Text) }
 	gives := map[int64]bool{}
 	opens := func(it Item) bool {
-		if toolOpens || it.Kind != store.TypeToolObservation || it.reports {
+		if toolOpens || it.reports || it.Kind != store.TypeToolObservation && !notice(it) {
 			return true
 		}
 		if field == "" {

@@ -391,6 +391,23 @@ func TestClientNoticeIsNoUserWords(t *testing.T) {
 	}
 }
 
+// TestClientNoticeIsToolOutput: a background agent's report opens the gate
+// as a Task result does: for a question about what happened, not alone for
+// a how-to question, which any report naming the stack matches.
+func TestClientNoticeIsToolOutput(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	notice := "<task-notification>\n<task-id>b2c1</task-id>\n<status>completed</status>\n<result>Explored the stack: the frontend renders charts with recharts and formats dates with date-fns.</result>\n</task-notification>"
+	say(t, db, "s", day, "Have an agent look at the frontend.", "Started an agent on it.", notice, "ok")
+	if got := recallFor(t, db, defaults(), "How do I draw a stacked area chart in recharts with date-fns formatted axes?"); got != "" {
+		t.Errorf("a how-to question about the stack got the report alone:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "What did the agent find the frontend renders charts with?"); !strings.Contains(got, "recharts") {
+		t.Errorf("a question about what the agent found got:\n%s", got)
+	}
+}
+
 // TestLetterThatGrowsWhenLowered: "Ⱥ" is two bytes and its lower case three,
 // so an offset found in strings.ToLower(s) points past s. Nothing may panic.
 func TestLetterThatGrowsWhenLowered(t *testing.T) {
