@@ -246,6 +246,26 @@ func TestNewWorkNeedsAStrongMatch(t *testing.T) {
 	}
 }
 
+// TestOurPageInAWorkRequest: a request for new work on "our" page, whose
+// only match is a diff of that page, gets nothing, whether put as a
+// command or as "how should we …"; a question about the page's past gets
+// the diff.
+func TestOurPageInAWorkRequest(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	ran(t, db, "notes", "Edit: /app/src/pages/notes.astro\n  <section class=\"notes-list\">\n-   <h2>Notes</h2>\n+   <h2>Your notes</h2>\n  </section>")
+	for _, p := range []string{"add tags to the notes list section of our notes page",
+		"How should we add tags to the notes list section of our notes page?"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got the diff:\n%s", p, got)
+		}
+	}
+	if got := recallFor(t, db, defaults(), "what did we change in the notes list section of our notes page?"); !strings.Contains(got, "Your notes") {
+		t.Errorf("the question about the page's past got:\n%s", got)
+	}
+}
+
 // TestRequest: a proposal or wish for new work is read as the command it
 // puts politely; a proposal of anything else keeps its "we".
 func TestRequest(t *testing.T) {
@@ -270,6 +290,11 @@ func TestRequest(t *testing.T) {
 		{"could we write to S3 from the worker?", "could we write to S3 from the worker?"},
 		{"can we deploy on Fridays?", "can we deploy on Fridays?"},               // asks what the project allows
 		{"why can we not build on Windows?", "why can we not build on Windows?"}, // not an opener
+		{"How should we add a printable invoice view?", "add a printable invoice view?"},
+		{"how could we implement rate limits per team?", "implement rate limits per team?"},
+		{"how can we build on ARM?", "how can we build on ARM?"},               // what the project can do
+		{"how do we add a migration here?", "how do we add a migration here?"}, // the project's own way
+		{"how should we name the flag?", "how should we name the flag?"},       // no work verb
 	} {
 		if got := request(tt.prompt); got != tt.want {
 			t.Errorf("request(%q) = %q, want %q", tt.prompt, got, tt.want)

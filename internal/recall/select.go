@@ -293,9 +293,13 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// as for those.
 	// Not a question about the world's past ("did Node 22 make require()
 	// work?"), whose tool output matched is a stack's, as for a how-to
-	// question.
+	// question. Nor a request for new work (newWork), "our" or not: "add
+	// a wishlist to our shop", "how should we add tags to our notes
+	// page?" (request) name where the work goes, and a diff of that page
+	// holds those words; what the project said of it may still open the
+	// gate ("add our eslint config to the api package").
 	isPast, world := past(prompt), worldPast(prompt)
-	toolOpens := ours || !how && !work && !world && (pastOrNow(prompt, req.Glosses) || namesRunFile(prompt, items))
+	toolOpens := !work && (ours || !how && !world && (pastOrNow(prompt, req.Glosses) || namesRunFile(prompt, items)))
 	// A question for a field's value opens it with tool output printing
 	// that field (givesField), read once a run: opens is asked of an item
 	// up to three times, and a run's output may be long.
