@@ -266,6 +266,27 @@ func TestOurPageInAWorkRequest(t *testing.T) {
 	}
 }
 
+// TestOurThingNeverSpokenOfInAWorkRequest: a request for new work the
+// project never spoke of meets the bar with "our" in it, put as a command
+// or as "how should we …?", whose "version" asks no release tool; the
+// project's talk of the place the work goes is no answer. A question about
+// that place is answered.
+func TestOurThingNeverSpokenOfInAWorkRequest(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "help", day, "how do i rebuild the help pages?", "Run make help-pages; the help pages are built from docs/help into public/help.",
+		"the help pages version banner is wrong", "Fixed: the help pages now show the version from package.json in their banner.")
+	for _, p := range []string{"add a braille version of our help pages", "How should we add a braille version of our help pages?"} {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got:\n%s", p, got)
+		}
+	}
+	if got := recallFor(t, db, defaults(), "how do we rebuild our help pages?"); !strings.Contains(got, "make help-pages") {
+		t.Errorf("the question about the help pages got:\n%s", got)
+	}
+}
+
 // TestRequest: a proposal or wish for new work is read as the command it
 // puts politely; a proposal of anything else keeps its "we".
 func TestRequest(t *testing.T) {

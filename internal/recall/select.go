@@ -217,7 +217,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		now = time.Now()
 	}
 	find := plan(cs, total)
-	asked := asks(cs, prompt)
+	// A request put as a question ("how should we add …?", request) asks
+	// no role: its command is read, as its "we" is.
+	asked := asks(cs, body)
 	// A question for a role asks the project's own choice (a convention, a
 	// tool), in a how-to form too. Not one for a value every project's
 	// output holds (claim.Everywhere: an environment variable, a command):
@@ -362,8 +364,10 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(free, ents, prompt, req.Glosses, unknownWord)
 	// unspoken reports a prompt about what the project never spoke of
 	// (novel) that neither "we" nor a role asked of the project spares;
-	// read only where it decides, as novel reads the entries found.
-	unspoken := func() bool { return !ours && !ownRole && english && novel(cs, ents) }
+	// read only where it decides, as novel reads the entries found. "We"
+	// or "our" in a request for new work ("add a braille version of our
+	// help pages") name who does it and where it goes, and spare nothing.
+	unspoken := func() bool { return (!ours || work) && !ownRole && english && novel(cs, ents) }
 	if product && !pastAsked(prompt) || !ours && (how || work) || !isPast && unspoken() {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
