@@ -382,12 +382,14 @@ var foreignAskRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?нап�
 
 // proposalRE finds the opener of a request put as a proposal or a wish:
 // "can we …", "could you …", "let's …", "I'd like to …", "we need to …",
-// "how should we …" (asking how to do new work: "how should we add a
-// printable invoice view?"), after a quote mark, emphasis or a filler ("ok so",
-// "hey", "please"). Not "should we …" or "will we …": they ask for a
-// decision or a forecast, not for work; nor "how do we …", which may ask
-// the project's own way of doing it.
-var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:how\s+(?:should|could|can|would|might)|can|could|would)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
+// "should we …" and "how should we …" (asking whether or how to do new
+// work: "should we add a changelog page?", "how should we add a printable
+// invoice view?"), after a quote mark, emphasis or a filler ("ok so",
+// "hey", "please"). Only a work verb after it makes a request (request):
+// "should we keep the cache?" asks a decision about what is there. Not
+// "will we …", a forecast, nor "how do we …", which may ask the project's
+// own way of doing it.
+var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:how\s+(?:should|could|can|would|might)|can|could|would|should)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
 
 // capabilityRE finds a work verb followed by a preposition ("can we build
 // on ARM?", "could we write to S3 from the worker?"), or one that also

@@ -248,7 +248,7 @@ func TestNewWorkNeedsAStrongMatch(t *testing.T) {
 
 // TestOurPageInAWorkRequest: a request for new work on "our" page, whose
 // only match is a diff of that page, gets nothing, whether put as a
-// command or as "how should we …"; a question about the page's past gets
+// command, as "how should we …" or as "should we …"; a question about the page's past gets
 // the diff.
 func TestOurPageInAWorkRequest(t *testing.T) {
 	t.Parallel()
@@ -256,7 +256,8 @@ func TestOurPageInAWorkRequest(t *testing.T) {
 	filler(t, db)
 	ran(t, db, "notes", "Edit: /app/src/pages/notes.astro\n  <section class=\"notes-list\">\n-   <h2>Notes</h2>\n+   <h2>Your notes</h2>\n  </section>")
 	for _, p := range []string{"add tags to the notes list section of our notes page",
-		"How should we add tags to the notes list section of our notes page?"} {
+		"How should we add tags to the notes list section of our notes page?",
+		"Should we add tags to the notes list section of our notes page?"} {
 		if got := recallFor(t, db, defaults(), p); got != "" {
 			t.Errorf("%q got the diff:\n%s", p, got)
 		}
@@ -312,6 +313,7 @@ func TestRequest(t *testing.T) {
 		{"can we deploy on Fridays?", "can we deploy on Fridays?"},               // asks what the project allows
 		{"why can we not build on Windows?", "why can we not build on Windows?"}, // not an opener
 		{"How should we add a printable invoice view?", "add a printable invoice view?"},
+		{"Should we add a changelog page to the docs?", "add a changelog page to the docs?"},
 		{"how could we implement rate limits per team?", "implement rate limits per team?"},
 		{"how can we build on ARM?", "how can we build on ARM?"},               // what the project can do
 		{"how do we add a migration here?", "how do we add a migration here?"}, // the project's own way
