@@ -170,3 +170,29 @@ func TestResponseFailed(t *testing.T) {
 		}
 	}
 }
+
+// FuzzResponse: a PostToolUse's tool_input and tool_response are the
+// client's JSON, of any shape a tool or an MCP server gives. Reading them
+// never panics, keeps valid UTF-8 valid, and stores a bounded text: the
+// key and the kept output, whatever the response's size.
+func FuzzResponse(f *testing.F) {
+	f.Add("Agent", `{"subagent_type":"general-purpose","description":"look"}`, `{"status":"completed","prompt":"p","content":[{"type":"text","text":"report"}],"totalDurationMs":3}`)
+	f.Add("Agent", `{"description":"bg"}`, `{"isAsync":true,"status":"async_launched","agentId":"a1","prompt":"p"}`)
+	f.Add("Bash", `{"command":"npm test"}`, `{"stdout":"ok","stderr":"","interrupted":false}`)
+	f.Add("Read", `{"file_path":"/a.go"}`, `{"type":"text","file":{"filePath":"/a.go","content":"package a"}}`)
+	f.Add("mcp__x__y", `{"q":1}`, `[{"type":"text","text":"a"},{"type":"image","data":"AAAA"}]`)
+	f.Add("Task", `{}`, `{"content":[{"text":"\xff\xfe"},{"text":{"nested":true}}]}`)
+	f.Add("BashOutput", `{"bash_id":"b1"}`, `{"shellId":"b1","status":"failed","exitCode":2,"stdout":"","stderr":"boom"}`)
+	f.Fuzz(func(t *testing.T, tool, input, resp string) {
+		r := gjson.Parse(resp)
+		out := ResponseText(r)
+		o := Build(tool, gjson.Parse(input), out, ResponseFailed(r))
+		text := o.Text()
+		if utf8.ValidString(tool) && utf8.ValidString(input) && utf8.ValidString(resp) && !utf8.ValidString(text) {
+			t.Fatalf("invalid UTF-8 out of valid input: %q", text)
+		}
+		if len(o.Output) > 64<<10 {
+			t.Fatalf("kept %d bytes of output", len(o.Output))
+		}
+	})
+}
