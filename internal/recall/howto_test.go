@@ -248,8 +248,8 @@ func TestNewWorkNeedsAStrongMatch(t *testing.T) {
 
 // TestOurPageInAWorkRequest: a request for new work on "our" page, whose
 // only match is a diff of that page, gets nothing, whether put as a
-// command, as "how should we …" or as "should we …"; a question about the page's past gets
-// the diff.
+// command, as "how should we …" or as "should we …"; a question about
+// the page's past gets the diff.
 func TestOurPageInAWorkRequest(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
