@@ -49,7 +49,7 @@ func (x *extractor) answers(i int) (string, bool) {
 		return "", false
 	}
 	for _, m := range x.msgs[x.turn+1 : i] {
-		if r := strings.ToLower(m.Role); (r == "user" || r == "human") && ClientNotice(m.Text) {
+		if r := strings.ToLower(m.Role); (r == "user" || r == "human") && clientNotice(m.Text) {
 			return "", false
 		}
 	}

@@ -167,7 +167,7 @@ func (x *extractor) message(i int) {
 	from, ok := 0, false // where the message's own words start
 	switch role {
 	case "user", "human":
-		if ClientNotice(m.Text) {
+		if clientNotice(m.Text) {
 			return // the turn of the last prompt goes on: its answer may follow the notice
 		}
 		x.turn, x.open, x.own = i, nil, ownCommand(m.Text)

@@ -15,14 +15,14 @@ import (
 // typedByClient reports a user message that is a slash command or that
 // the client wrote: it opens with a markup tag or a local command's caveat.
 func typedByClient(text string) bool {
-	return slashCommand(strings.TrimSpace(text)) || ClientNotice(text)
+	return slashCommand(strings.TrimSpace(text)) || clientNotice(text)
 }
 
-// ClientNotice reports a user message the client wrote on its own (a
+// clientNotice reports a user message the client wrote on its own (a
 // background task's notice, a local command's caveat): the user did not
 // speak, so no turn starts there. A slash command is the user's prompt,
 // typed in the client's syntax.
-func ClientNotice(text string) bool {
+func clientNotice(text string) bool {
 	t := strings.TrimSpace(text)
 	return markupTag(t) || strings.HasPrefix(t, "Caveat:")
 }
@@ -48,8 +48,12 @@ func slashCommand(t string) bool {
 }
 
 // markupTag reports text that opens with a hyphenated tag such as
-// "<task-notification>" or "<command-name>": the client's wrapping, never
-// prose the user typed (HTML a user pastes has no hyphen in its tags).
+// "<task-notification>" or "<command-name>": the client's wrapping. A
+// custom element's tag is hyphenated too ("<date-picker> won't render"):
+// a user message opening with one is read as the client's, which costs
+// its decisions as evidence; the prompt hook reads the client's one
+// notice it is given as a prompt by its own tag
+// (transcript.TaskNotification).
 func markupTag(t string) bool {
 	if len(t) < 3 || t[0] != '<' || !isASCIILetter(t[1]) {
 		return false

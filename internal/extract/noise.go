@@ -458,7 +458,7 @@ func (x *extractor) rejectedNext(i int) bool {
 	for j := i + 1; j < len(x.msgs); j++ {
 		switch strings.ToLower(x.msgs[j].Role) {
 		case "user", "human":
-			if ClientNotice(x.msgs[j].Text) {
+			if clientNotice(x.msgs[j].Text) {
 				continue
 			}
 			return rejected(x.msgs[j].Text)

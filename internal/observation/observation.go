@@ -19,7 +19,8 @@ const (
 	maxInput = 400
 )
 
-// Subagent reports whether tool runs a subagent, whose output is its report.
+// Subagent reports whether tool runs a subagent, whose output is its report:
+// the one list of those tools.
 func Subagent(tool string) bool { return tool == "Task" || tool == "Agent" }
 
 // Observation is a compact record of one tool call.
@@ -112,12 +113,13 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 		o.Key = get("url")
 	case "WebSearch":
 		o.Key = oneLine(get("query"), maxInput)
-	case "Task", "Agent":
-		o.Key = oneLine(joinNonEmpty(": ", get("subagent_type"), get("description")), maxInput)
 	case "TodoWrite":
 		o.Key = todoSummary(input)
 	default:
 		o.Key = genericKey(input)
+		if Subagent(tool) {
+			o.Key = oneLine(joinNonEmpty(": ", get("subagent_type"), get("description")), maxInput)
+		}
 	}
 	switch tool {
 	case "Edit":
@@ -189,10 +191,13 @@ func ResponseText(resp gjson.Result) string {
 		return resp.Get("file.content").String()
 	case resp.Get("content").Type == gjson.String:
 		return resp.Get("content").String()
-	case resp.Get("content").IsArray():
+	case resp.Get("content").IsArray() && blocksText(resp.Get("content")) != "":
 		// A subagent's result (Task, Agent): its report is the text of
 		// the content blocks; the rest is the prompt it was given and
-		// its token counts.
+		// its token counts. Cut as any tool's output is (Build): kept
+		// longer, reports outranked answers and shifted word counts
+		// (docs/recall.md, pass 85). Blocks without text (an MCP
+		// server's resources) are read as the rest of the response.
 		return blocksText(resp.Get("content"))
 	case resp.Get("status").String() == "async_launched":
 		// A subagent started in the background: its report comes later,

@@ -50,6 +50,9 @@ func TestResponseText(t *testing.T) {
 		// One started in the background reports later; until then there
 		// is no output, only the prompt.
 		{`{"isAsync":true,"status":"async_launched","agentId":"a1","description":"kiln","prompt":"look at the kiln"}`, ""},
+		// Content blocks without text (an MCP server's resource) are
+		// read as the rest of the response is.
+		{`{"content":[{"type":"resource","resource":{"uri":"file:///a"}}]}`, `{"content":[{"type":"resource","resource":{"uri":"file:///a"}}]}`},
 	} {
 		if got := ResponseText(gjson.Parse(tt.resp)); got != tt.want {
 			t.Errorf("ResponseText(%s)=%q, want %q", tt.resp, got, tt.want)

@@ -232,7 +232,7 @@ func vouching(evs []store.Event) []store.Event {
 				continue
 			}
 			tool := gjson.GetBytes(e.Payload, "tool").String()
-			if modelWrites[tool] {
+			if modelWrites(tool) {
 				continue
 			}
 			if tool == "Bash" || tool == "BashOutput" {

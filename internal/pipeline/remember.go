@@ -9,6 +9,7 @@ import (
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/tidwall/gjson"
 )
@@ -124,10 +125,15 @@ func eventTexts(evs []store.Event) []string {
 	return texts
 }
 
-// modelWrites are the tools whose output is what the model put in: a file
+// modelWrites reports a tool whose output is what the model put in: a file
 // it wrote or edited, its task list, a subagent's answer.
-var modelWrites = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true,
-	"TodoWrite": true, "Task": true, "Agent": true}
+func modelWrites(tool string) bool {
+	switch tool {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit", "TodoWrite":
+		return true
+	}
+	return observation.Subagent(tool)
+}
 
 // worldEvents are the events of evs that can vouch for the quotes: the
 // user's prompts, and tool calls whose output is what they read from the
@@ -148,7 +154,7 @@ func worldEvents(evs []store.Event, quotes []extract.Evidence) []store.Event {
 			continue
 		}
 		switch tool := gjson.GetBytes(e.Payload, "tool").String(); {
-		case modelWrites[tool]:
+		case modelWrites(tool):
 			for _, f := range gjson.GetBytes(e.Payload, "files").Array() {
 				written = append(written, f.String())
 			}
@@ -192,7 +198,7 @@ outer:
 			}
 			files, tree = append(files, c.files...), c.tree
 		}
-		if modelWrites[tool] || isWritten(files) || tree && len(written) > 0 {
+		if modelWrites(tool) || isWritten(files) || tree && len(written) > 0 {
 			continue
 		}
 		input, _, _ := strings.Cut(e.Text, "\n")

@@ -382,14 +382,19 @@ var foreignAskRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?нап�
 
 // proposalRE finds the opener of a request put as a proposal or a wish:
 // "can we …", "could you …", "let's …", "I'd like to …", "we need to …",
-// "should we …" and "how should we …" (asking whether or how to do new
-// work: "should we add a changelog page?", "how should we add a printable
-// invoice view?"), after a quote mark, emphasis or a filler ("ok so",
-// "hey", "please"). Only a work verb after it makes a request (request):
-// "should we keep the cache?" asks a decision about what is there. Not
-// "will we …", a forecast, nor "how do we …", which may ask the project's
-// own way of doing it.
-var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:how\s+(?:should|could|can|would|might)|can|could|would|should)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
+// after a quote mark, emphasis or a filler ("ok so", "hey", "please"); and
+// "should we …" or "how should we …" (its second group), which ask whether
+// or how to do work. Only a work verb after it makes a request (request).
+// Not "will we …", a forecast, nor "how do we …" or "how can we …", which
+// ask the project's own way of doing it ("how can we add a migration?").
+var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:can|could|would)\s+(we)|(?:how\s+)?should\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
+
+// definiteRE finds a work verb whose object is a definite thing ("add the
+// retry to the importer", "generate our api client"): asked with "should
+// we", it is a decision about what the project has, whose memory answers
+// it, not a proposal of something new ("should we add a changelog page?",
+// "how should we add tags to the notes page?").
+var definiteRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?\w+(?:\s+up)?\s+(?:the|our|this|that|these|those|its|my|your|their)\b`)
 
 // capabilityRE finds a work verb followed by a preposition ("can we build
 // on ARM?", "could we write to S3 from the worker?"), or one that also
@@ -406,8 +411,10 @@ var capabilityRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:(?:build|make|write)
 // cache?", "can we build on ARM?") is returned whole.
 func request(prompt string) string {
 	if loc := proposalRE.FindStringSubmatchIndex(prompt); loc != nil {
-		we := loc[2] >= 0 // "can we …", a question that may ask what the project can do
-		if rest := prompt[loc[1]:]; newWork(rest) && !(we && capabilityRE.MatchString(rest)) {
+		should := loc[4] >= 0
+		we := loc[2] >= 0 || should // "can we …", a question that may ask what the project can do
+		rest := prompt[loc[1]:]
+		if newWork(rest) && !(we && capabilityRE.MatchString(rest)) && !(should && definiteRE.MatchString(rest)) {
 			return rest
 		}
 	}

@@ -314,10 +314,13 @@ func TestRequest(t *testing.T) {
 		{"why can we not build on Windows?", "why can we not build on Windows?"}, // not an opener
 		{"How should we add a printable invoice view?", "add a printable invoice view?"},
 		{"Should we add a changelog page to the docs?", "add a changelog page to the docs?"},
-		{"how could we implement rate limits per team?", "implement rate limits per team?"},
-		{"how can we build on ARM?", "how can we build on ARM?"},               // what the project can do
+		{"how should we add tags to the notes page?", "add tags to the notes page?"},
+		{"should we build on ARM?", "should we build on ARM?"},                 // what the project can do
 		{"how do we add a migration here?", "how do we add a migration here?"}, // the project's own way
-		{"how should we name the flag?", "how should we name the flag?"},       // no work verb
+		{"how can we add a new migration for the orders table?", "how can we add a new migration for the orders table?"},
+		{"how should we generate the api client?", "how should we generate the api client?"}, // a thing the project has
+		{"Should we add the retry to the importer as well?", "Should we add the retry to the importer as well?"},
+		{"how should we name the flag?", "how should we name the flag?"}, // no work verb
 	} {
 		if got := request(tt.prompt); got != tt.want {
 			t.Errorf("request(%q) = %q, want %q", tt.prompt, got, tt.want)

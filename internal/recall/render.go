@@ -7,11 +7,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glossary"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
 
 // Block markers of the injected context.
@@ -200,7 +200,8 @@ func typeLabel(t string) string {
 	return "memory"
 }
 
-// noticeLabel names who said a client's notice (extract.ClientNotice).
+// noticeLabel names who said a background task's notice
+// (transcript.TaskNotification).
 const noticeLabel = "a background task reported"
 
 // kindLabel names who said a message, or an entry's type.
@@ -209,7 +210,7 @@ func kindLabel(it Item) string {
 	case KindEntry:
 		return typeLabel(it.Type)
 	case "user_prompt":
-		if extract.ClientNotice(it.event.Text) {
+		if transcript.TaskNotification(it.event.Text) {
 			// Claude Code submits a background task's notice (an agent's
 			// report, a command's end) as a prompt: not the user's words.
 			return noticeLabel
@@ -280,8 +281,10 @@ func itemLine(it Item) string {
 		}
 		label := "answer"
 		switch {
-		case it.Context.Type == store.TypeUserPrompt && extract.ClientNotice(it.Context.Text):
+		case it.Context.Type == store.TypeUserPrompt && transcript.TaskNotification(it.Context.Text) && it.Context.ID > of.ID:
 			label = "then " + noticeLabel
+		case it.Context.Type == store.TypeUserPrompt && transcript.TaskNotification(it.Context.Text):
+			label = "after " + noticeLabel
 		case it.Context.Type == store.TypeUserPrompt && it.Context.ID > of.ID:
 			label = "the user replied" // to the question the answer ended with, or the tool run
 		case it.Context.Type == store.TypeUserPrompt:

@@ -16,6 +16,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
 
 // messageTypes are the captured events recall draws on besides entries.
@@ -170,7 +171,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if strings.Contains(prompt, "/memory-") && ownCommandRE.MatchString(prompt) {
 		return nil, nil // the plugin's own slash commands show memory themselves
 	}
-	if extract.ClientNotice(prompt) {
+	if transcript.TaskNotification(prompt) {
 		// The client's own message (a background agent's report in its
 		// <task-notification>), which Claude Code submits as a prompt: the
 		// user asked nothing, and the report's every word would match.
@@ -286,8 +287,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// about anything the project did. Otherwise it comes along once a
 	// prompt, an answer or a memory opens the gate. A subagent's report is
 	// tool output, whether a Task result or the notice Claude Code submits
-	// as a prompt for one run in the background (extract.ClientNotice): an
-	// explorer's report names a stack's every word too.
+	// as a prompt for one run in the background (transcript.TaskNotification):
+	// an explorer's report names a stack's every word too.
 	// So does a question that names a file the project's tool runs read
 	// or wrote ("what base path does the astro config point at?"): like
 	// "we" or the past tense, the project's own file says the question is
@@ -314,7 +315,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		k := stem(w)
 		return slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) || slices.Contains(c.keys, k) })
 	}
-	notice := func(it Item) bool { return it.Kind == store.TypeUserPrompt && extract.ClientNotice(it.event.Text) }
+	notice := func(it Item) bool {
+		return it.Kind == store.TypeUserPrompt && transcript.TaskNotification(it.event.Text)
+	}
 	gives := map[int64]bool{}
 	opens := func(it Item) bool {
 		if toolOpens || it.reports || it.Kind != store.TypeToolObservation && !notice(it) {

@@ -368,6 +368,27 @@ func TestClientNoticeGetsNothing(t *testing.T) {
 	}
 }
 
+// TestOwnWayQuestionsAreNoNotices: a prompt opening with a custom
+// element's tag is the user's, and "how can we …" or "how should we … the
+// …" asks the project's own way: each gets what the project said.
+func TestOwnWayQuestionsAreNoNotices(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "s", day, "the date-picker renders blank in Safari", "Fixed: the date-picker now polyfills showPicker() in Safari via datepicker-shim.js.",
+		"how do I add a migration for the orders table?", "Run make migration NAME=orders_add_status; it writes db/migrations/0042_orders_add_status.sql.",
+		"how do I regenerate the api client?", "Run make openapi-client; it regenerates web/src/api from openapi.yaml.")
+	for p, want := range map[string]string{
+		"<date-picker> doesn't render in Safari again, what did we change for it?": "datepicker-shim.js",
+		"how can we add a new migration for the orders table?":                     "make migration",
+		"how should we regenerate the api client?":                                 "make openapi-client",
+	} {
+		if got := recallFor(t, db, defaults(), p); !strings.Contains(got, want) {
+			t.Errorf("%q got:\n%s", p, got)
+		}
+	}
+}
+
 // TestClientNoticeIsNoUserWords: a background agent's report, stored as
 // the prompt Claude Code submitted it as, is shown as a background task's
 // report, not as what the user said.

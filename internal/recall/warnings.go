@@ -17,6 +17,7 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/wordfreq"
 	"github.com/tidwall/gjson"
 )
@@ -1042,7 +1043,7 @@ func changeSource(it Item) (string, bool) {
 	switch {
 	case it.Kind == store.TypeAgentResponse:
 		return it.event.Text, true
-	case it.Kind == store.TypeUserPrompt && strings.HasPrefix(strings.TrimSpace(it.event.Text), "<task-notification>") && strings.Contains(it.event.Text, "<result>"):
+	case it.Kind == store.TypeUserPrompt && transcript.TaskNotification(it.event.Text) && strings.Contains(it.event.Text, "<result>"):
 		// An agent's report carries its result; a background command's
 		// notice ("Background command … completed") is a tool's.
 		return it.event.Text, true

@@ -244,6 +244,13 @@ func promptText(text string) (string, bool) {
 	return text, true
 }
 
+// TaskNotification reports a message Claude Code wrote when a background
+// task ended (a subagent's report in its <result>, a command's exit) and
+// submitted as the user's prompt: the user said nothing there.
+func TaskNotification(text string) bool {
+	return strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), "<task-notification>")
+}
+
 // commandOutput reports whether t is the recorded output of a local slash
 // command or of a shell-mode command.
 func commandOutput(t string) bool {
