@@ -176,8 +176,9 @@ func TestResponseFailed(t *testing.T) {
 
 // FuzzResponse: a PostToolUse's tool_input and tool_response are the
 // client's JSON, of any shape a tool or an MCP server gives. Reading them
-// never panics, keeps valid UTF-8 valid, and stores a bounded text: the
-// key and the kept output, whatever the response's size.
+// never panics, keeps valid UTF-8 valid, and keeps an output no longer
+// than a head, a tail, the error lines and one cut's marker, whatever the
+// response's size.
 func FuzzResponse(f *testing.F) {
 	f.Add("Agent", `{"subagent_type":"general-purpose","description":"look"}`, `{"status":"completed","prompt":"p","content":[{"type":"text","text":"report"}],"totalDurationMs":3}`)
 	f.Add("Agent", `{"description":"bg"}`, `{"isAsync":true,"status":"async_launched","agentId":"a1","prompt":"p"}`)
@@ -194,7 +195,7 @@ func FuzzResponse(f *testing.F) {
 		if utf8.ValidString(tool) && utf8.ValidString(input) && utf8.ValidString(resp) && !utf8.ValidString(text) {
 			t.Fatalf("invalid UTF-8 out of valid input: %q", text)
 		}
-		if len(o.Output) > 64<<10 {
+		if len(o.Output) > maxHead+maxTail+maxErrors+spanCost {
 			t.Fatalf("kept %d bytes of output", len(o.Output))
 		}
 	})
