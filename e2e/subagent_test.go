@@ -77,11 +77,23 @@ func TestRealClientSubagentEdits(t *testing.T) {
 // TestRealClientSubagentReport: PostToolUse stores a subagent's report,
 // the text of its result's content blocks, not the tool response's JSON
 // cut to a few hundred bytes, which began with the prompt Claude wrote for
-// the subagent and held little or none of the report. The next session's
-// question about what the report found gets it.
+// the subagent and held little or none of the report; and a report of two
+// kilobytes whole, where a command's output keeps its head and tail. The
+// next session's question about a detail inside it gets it.
 func TestRealClientSubagentReport(t *testing.T) {
 	w := newWorld(t)
-	report := "Reviewed the kiln controller firmware. A firing program holds at most 14 ramp segments; the controller rejects a fifteenth with E-SEG. Relay checks passed on the bench rig."
+	// The detail is deep inside the report, past what a command's output
+	// keeps of its head.
+	var long strings.Builder
+	long.WriteString("Reviewed the kiln controller firmware and its settings screens.")
+	for i := range 12 {
+		fmt.Fprintf(&long, " Screen %d lists its fields in the order the manual gives and needs no change.", i+1)
+	}
+	long.WriteString(" A firing program holds at most 14 ramp segments; the controller rejects a fifteenth with E-SEG.")
+	for i := range 12 {
+		fmt.Fprintf(&long, " Relay check %d passed on the bench rig with the door closed.", i+1)
+	}
+	report := long.String()
 	// The fake model says what a SAY directive in its prompt says: the
 	// subagent's prompt is written in JSON escapes, so that the words of
 	// its report reach the store only as the report, not in the user's

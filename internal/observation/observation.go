@@ -19,6 +19,16 @@ const (
 	maxInput = 400
 )
 
+// maxReport is the head kept of a subagent's report (Subagent): prose its
+// agent wrote for the main agent to read, whose details the main agent's
+// answer sums up and loses ("the default limit is 100 items per batch"
+// inside a review of a batch API). A background agent's report, which
+// Claude Code delivers as a prompt, is kept whole as prompts are; 8 KB
+// holds 83 % of the 98 reports of the evaluation transcripts whole (their
+// median is 3 KB). Kept whole, or at 16 KB, reports outranked more answers
+// (docs/recall.md, pass 85).
+const maxReport = 8 << 10
+
 // Subagent reports whether tool runs a subagent, whose output is its report:
 // the one list of those tools.
 func Subagent(tool string) bool { return tool == "Task" || tool == "Agent" }
@@ -150,7 +160,11 @@ func Build(tool string, input gjson.Result, output string, isError bool) Observa
 	} else {
 		o.Output = strings.TrimSpace(o.Output)
 	}
-	o.Output = truncate(o.Output, maxHead, tail, errs, unread)
+	head := maxHead
+	if Subagent(tool) {
+		head = maxReport
+	}
+	o.Output = truncate(o.Output, head, tail, errs, unread)
 	return o
 }
 
@@ -194,10 +208,8 @@ func ResponseText(resp gjson.Result) string {
 	case resp.Get("content").IsArray() && blocksText(resp.Get("content")) != "":
 		// A subagent's result (Task, Agent): its report is the text of
 		// the content blocks; the rest is the prompt it was given and
-		// its token counts. Cut as any tool's output is (Build): kept
-		// longer, reports outranked answers and shifted word counts
-		// (docs/recall.md, pass 85). Blocks without text (an MCP
-		// server's resources) are read as the rest of the response.
+		// its token counts. Blocks without text (an MCP server's
+		// resources) are read as the rest of the response.
 		return blocksText(resp.Get("content"))
 	case resp.Get("status").String() == "async_launched":
 		// A subagent started in the background: its report comes later,

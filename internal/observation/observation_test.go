@@ -60,6 +60,29 @@ func TestResponseText(t *testing.T) {
 	}
 }
 
+// TestSubagentReportKeptLonger: a subagent's report keeps its first
+// maxReport bytes, where a command's output of the same length keeps its
+// head and tail only.
+func TestSubagentReportKeptLonger(t *testing.T) {
+	t.Parallel()
+	report := strings.Repeat("Screen settings match the manual.\n", 60) + "The batch API accepts at most 100 items per call.\n" + strings.Repeat("Relay checks passed.\n", 60)
+	if len(report) < 3*maxHead || len(report) > maxReport {
+		t.Fatalf("the report is %d bytes", len(report))
+	}
+	agent := Build("Agent", gjson.Parse(`{"subagent_type":"general-purpose","description":"review"}`), report, false)
+	if !strings.Contains(agent.Output, "at most 100 items per call") {
+		t.Errorf("the report lost its middle:\n%s", agent.Output)
+	}
+	run := Build("Bash", gjson.Parse(`{"command":"cat review.txt"}`), report, false)
+	if strings.Contains(run.Output, "at most 100 items per call") {
+		t.Errorf("a command's output kept its middle:\n%s", run.Output)
+	}
+	long := Build("Task", gjson.Parse(`{}`), strings.Repeat("x", 4*maxReport), false)
+	if len(long.Output) > maxReport+maxTail+maxErrors+spanCost {
+		t.Errorf("a long report kept %d bytes", len(long.Output))
+	}
+}
+
 func TestTruncateKeepsUTF8(t *testing.T) {
 	t.Parallel()
 	s := strings.Repeat("토큰🔐", 500)
@@ -177,8 +200,8 @@ func TestResponseFailed(t *testing.T) {
 // FuzzResponse: a PostToolUse's tool_input and tool_response are the
 // client's JSON, of any shape a tool or an MCP server gives. Reading them
 // never panics, keeps valid UTF-8 valid, and keeps an output no longer
-// than a head, a tail, the error lines and one cut's marker, whatever the
-// response's size.
+// than a head (a report's, the longest), a tail, the error lines and one
+// cut's marker, whatever the response's size.
 func FuzzResponse(f *testing.F) {
 	f.Add("Agent", `{"subagent_type":"general-purpose","description":"look"}`, `{"status":"completed","prompt":"p","content":[{"type":"text","text":"report"}],"totalDurationMs":3}`)
 	f.Add("Agent", `{"description":"bg"}`, `{"isAsync":true,"status":"async_launched","agentId":"a1","prompt":"p"}`)
@@ -195,7 +218,7 @@ func FuzzResponse(f *testing.F) {
 		if utf8.ValidString(tool) && utf8.ValidString(input) && utf8.ValidString(resp) && !utf8.ValidString(text) {
 			t.Fatalf("invalid UTF-8 out of valid input: %q", text)
 		}
-		if len(o.Output) > maxHead+maxTail+maxErrors+spanCost {
+		if len(o.Output) > maxReport+maxTail+maxErrors+spanCost {
 			t.Fatalf("kept %d bytes of output", len(o.Output))
 		}
 	})
