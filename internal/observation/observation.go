@@ -29,6 +29,21 @@ const (
 // (docs/recall.md, pass 85).
 const maxReport = 8 << 10
 
+// ToolOutputCut is a stored subagent report's text ("Agent: …" and its
+// output) cut as any tool's output is, to its head and tail and its error
+// lines: what the extractor reads of it. The report is kept longer for
+// recall (maxReport), where its details answer questions; distilled at
+// that length, an explorer's inventory of files ("BaseLayout.astro -
+// Site-wide layout") became memories and pushed a session's decisions out
+// of its share.
+func ToolOutputCut(text string) string {
+	key, out, ok := strings.Cut(text, "\n")
+	if !ok {
+		return text
+	}
+	return key + "\n" + truncate(out, maxHead, maxTail, maxErrors, 0)
+}
+
 // Subagent reports whether tool runs a subagent, whose output is its report:
 // the one list of those tools.
 func Subagent(tool string) bool { return tool == "Task" || tool == "Agent" }

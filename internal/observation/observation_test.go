@@ -77,6 +77,10 @@ func TestSubagentReportKeptLonger(t *testing.T) {
 	if strings.Contains(run.Output, "at most 100 items per call") {
 		t.Errorf("a command's output kept its middle:\n%s", run.Output)
 	}
+	// The extractor reads it cut as a command's output is.
+	if got, want := ToolOutputCut(agent.Text()), "Agent: general-purpose: review\n"+run.Output; got != want {
+		t.Errorf("ToolOutputCut = %q, want %q", got, want)
+	}
 	long := Build("Task", gjson.Parse(`{}`), strings.Repeat("x", 4*maxReport), false)
 	if len(long.Output) > maxReport+maxTail+maxErrors+spanCost {
 		t.Errorf("a long report kept %d bytes", len(long.Output))

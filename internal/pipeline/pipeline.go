@@ -16,10 +16,12 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/align"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/extract"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/observation"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/question"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/spend"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/task"
+	"github.com/tidwall/gjson"
 )
 
 // Extractor turns messages into candidate entries with quote-only evidence.
@@ -183,7 +185,11 @@ func (p *Processor) Plan(ctx context.Context, sess store.Session, evs []store.Ev
 	msgs := make([]extract.Message, len(evs))
 	texts := make([]string, len(evs))
 	for i, e := range evs {
-		msgs[i] = extract.Message{Index: i, Role: role(e.Type), Text: e.Text}
+		text := e.Text
+		if e.Type == store.TypeToolObservation && observation.Subagent(gjson.GetBytes(e.Payload, "tool").String()) {
+			text = observation.ToolOutputCut(text)
+		}
+		msgs[i] = extract.Message{Index: i, Role: role(e.Type), Text: text}
 		texts[i] = e.Text
 	}
 	ext := p.Extractor
