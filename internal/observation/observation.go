@@ -21,8 +21,8 @@ const (
 
 // maxReport is the head kept of a subagent's report (Subagent): prose its
 // agent wrote for the main agent to read, whose details the main agent's
-// answer sums up and loses ("the default limit is 100 items per batch"
-// inside a review of a batch API). A background agent's report, which
+// answer sums up and loses (a firmware review's "a firing program holds
+// at most 14 ramp segments"). A background agent's report, which
 // Claude Code delivers as a prompt, is kept whole as prompts are; 8 KB
 // holds 83 % of the 98 reports of the evaluation transcripts whole (their
 // median is 3 KB). Kept whole, or at 16 KB, reports outranked more answers
@@ -33,9 +33,9 @@ const maxReport = 8 << 10
 // output) cut as any tool's output is, to its head and tail and its error
 // lines: what the extractor reads of it. The report is kept longer for
 // recall (maxReport), where its details answer questions; distilled at
-// that length, an explorer's inventory of files ("BaseLayout.astro -
-// Site-wide layout") became memories and pushed a session's decisions out
-// of its share.
+// that length, an explorer's inventory of files ("Header.tsx - the site
+// header") became memories and pushed a session's decisions out of its
+// share.
 func ToolOutputCut(text string) string {
 	key, out, ok := strings.Cut(text, "\n")
 	if !ok {

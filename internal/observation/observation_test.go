@@ -65,16 +65,16 @@ func TestResponseText(t *testing.T) {
 // head and tail only.
 func TestSubagentReportKeptLonger(t *testing.T) {
 	t.Parallel()
-	report := strings.Repeat("Screen settings match the manual.\n", 60) + "The batch API accepts at most 100 items per call.\n" + strings.Repeat("Relay checks passed.\n", 60)
+	report := strings.Repeat("Screen settings match the manual.\n", 60) + "A firing program holds at most 14 ramp segments.\n" + strings.Repeat("Relay checks passed.\n", 60)
 	if len(report) < 3*maxHead || len(report) > maxReport {
 		t.Fatalf("the report is %d bytes", len(report))
 	}
 	agent := Build("Agent", gjson.Parse(`{"subagent_type":"general-purpose","description":"review"}`), report, false)
-	if !strings.Contains(agent.Output, "at most 100 items per call") {
+	if !strings.Contains(agent.Output, "at most 14 ramp segments") {
 		t.Errorf("the report lost its middle:\n%s", agent.Output)
 	}
 	run := Build("Bash", gjson.Parse(`{"command":"cat review.txt"}`), report, false)
-	if strings.Contains(run.Output, "at most 100 items per call") {
+	if strings.Contains(run.Output, "at most 14 ramp segments") {
 		t.Errorf("a command's output kept its middle:\n%s", run.Output)
 	}
 	// The extractor reads it cut as a command's output is.
