@@ -11,7 +11,6 @@ import (
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/privacy"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
-	"github.com/claude-memory-layer/claude-memory-layer/internal/transcript"
 )
 
 // Block markers of the injected context.
@@ -200,8 +199,7 @@ func typeLabel(t string) string {
 	return "memory"
 }
 
-// noticeLabel names who said a background task's notice
-// (transcript.TaskNotification).
+// noticeLabel names who said a background task's notice (notice).
 const noticeLabel = "a background task reported"
 
 // kindLabel names who said a message, or an entry's type.
@@ -210,9 +208,7 @@ func kindLabel(it Item) string {
 	case KindEntry:
 		return typeLabel(it.Type)
 	case "user_prompt":
-		if transcript.TaskNotification(it.event.Text) {
-			// Claude Code submits a background task's notice (an agent's
-			// report, a command's end) as a prompt: not the user's words.
+		if notice(it.event) {
 			return noticeLabel
 		}
 		return "user said"
@@ -281,9 +277,9 @@ func itemLine(it Item) string {
 		}
 		label := "answer"
 		switch {
-		case it.Context.Type == store.TypeUserPrompt && transcript.TaskNotification(it.Context.Text) && it.Context.ID > of.ID:
+		case notice(*it.Context) && it.Context.ID > of.ID:
 			label = "then " + noticeLabel
-		case it.Context.Type == store.TypeUserPrompt && transcript.TaskNotification(it.Context.Text):
+		case notice(*it.Context):
 			label = "after " + noticeLabel
 		case it.Context.Type == store.TypeUserPrompt && it.Context.ID > of.ID:
 			label = "the user replied" // to the question the answer ended with, or the tool run

@@ -315,12 +315,9 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		k := stem(w)
 		return slices.ContainsFunc(cs, func(c concept) bool { return slices.Contains(c.forms, w) || slices.Contains(c.keys, k) })
 	}
-	notice := func(it Item) bool {
-		return it.Kind == store.TypeUserPrompt && transcript.TaskNotification(it.event.Text)
-	}
 	gives := map[int64]bool{}
 	opens := func(it Item) bool {
-		if toolOpens || it.reports || it.Kind != store.TypeToolObservation && !notice(it) {
+		if toolOpens || it.reports || it.Kind != store.TypeToolObservation && !notice(it.event) {
 			return true
 		}
 		if field == "" {

@@ -834,6 +834,13 @@ func subagentReport(ev store.Event) bool {
 	return observation.Subagent(gjson.GetBytes(ev.Payload, "tool").String())
 }
 
+// notice reports whether ev is a background task's notice, which Claude
+// Code submits as a prompt (transcript.TaskNotification): not the user's
+// words.
+func notice(ev store.Event) bool {
+	return ev.Type == store.TypeUserPrompt && transcript.TaskNotification(ev.Text)
+}
+
 // declinedNote is what Claude Code returns for a tool call the user
 // declined: the call never ran (an edit's new text was not written, a
 // command not run).
@@ -1043,7 +1050,7 @@ func changeSource(it Item) (string, bool) {
 	switch {
 	case it.Kind == store.TypeAgentResponse:
 		return it.event.Text, true
-	case it.Kind == store.TypeUserPrompt && transcript.TaskNotification(it.event.Text) && strings.Contains(it.event.Text, "<result>"):
+	case notice(it.event) && strings.Contains(it.event.Text, "<result>"):
 		// An agent's report carries its result; a background command's
 		// notice ("Background command … completed") is a tool's.
 		return it.event.Text, true
