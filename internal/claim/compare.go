@@ -45,6 +45,12 @@ var qualifiers = []func() map[string]bool{
 		admin worker internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 모바일`),
 }
 
+// Qualifier reports a word naming a component or an environment
+// ("production", "backend"): a value of its own where a statement sets one.
+func Qualifier(w string) bool {
+	return slices.ContainsFunc(qualifiers, func(set func() map[string]bool) bool { return set()[w] })
+}
+
 // Compare tells how newer relates to older, with the role and both values on
 // which it decided. Supersedes needs the newer text to say it changes
 // something: by naming the old value ("instead of X", "X is deprecated") or

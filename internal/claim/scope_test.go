@@ -97,3 +97,15 @@ func FuzzScopeSame(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkScope(t, s) })
 }
+
+// TestQualifier: the words naming an environment or a component, in any
+// language the qualifier sets hold, and no others.
+func TestQualifier(t *testing.T) {
+	t.Parallel()
+	for w, want := range map[string]bool{"production": true, "staging": true, "backend": true, "프론트엔드": true,
+		"deployment": false, "postgres": false, "": false} {
+		if got := Qualifier(w); got != want {
+			t.Errorf("Qualifier(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

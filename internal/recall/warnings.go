@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -568,13 +569,23 @@ func settingName(s string) bool {
 // "github pages"). A statement that names both as a change of a role the
 // claim tables know ("we moved hosting from fly to render") is taken at its
 // word, unless the everyday word is an -ing or -ly form, which names no tool
-// (derived). Versions are not read so: "latest" is one.
+// (derived). A noun of an action or a state (actionNoun) is never a value,
+// nor, for a role of the tables, everyday words joined by hyphens that the
+// table does not list ("now **production-ready**" replaced no static site
+// generator; a class named "theme-warm-orange" may replace another).
+// Versions are not read so: "latest" is one.
 func unlike(rel claim.Relation, role, a, b string) bool {
 	if strings.HasPrefix(role, "version") {
 		return false // "latest", "lts", "stable" are versions too
 	}
-	if numeric(a) != numeric(b) {
+	if numeric(a) != numeric(b) || actionNoun(a) || actionNoun(b) {
 		return true
+	}
+	if len(claim.Values(role)) > 0 && (compound(a) && !listed(role, a) || compound(b) && !listed(role, b)) {
+		return true
+	}
+	if role == "path" && fileName(a) != fileName(b) {
+		return true // a file and a folder or a command ("root has no package.json" for "X-DEMO/frontend")
 	}
 	ea, eb := everyday(a), everyday(b)
 	if ea == eb {
@@ -597,6 +608,46 @@ func derived(w string) bool {
 		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 3 &&
 			(wordfreq.Everyday(stem) || wordfreq.Everyday(stem+"e")) {
 			return true
+		}
+	}
+	return false
+}
+
+// fileName reports a path whose last part names a file by its extension
+// ("prp.md", "src/app.config.ts"), not a folder or a command
+// ("x-demo/frontend", "/start-development").
+func fileName(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	k := strings.LastIndexByte(base, '.')
+	if k <= 0 || k == len(base)-1 || len(base)-k > 6 {
+		return false
+	}
+	for _, r := range base[k+1:] {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return !numeric(base[k+1:])
+}
+
+// compound reports everyday words joined by hyphens, none naming a tool
+// ("production-ready", "post-demo"; not "react-native").
+func compound(v string) bool {
+	parts := strings.Split(v, "-")
+	return len(parts) > 1 && !slices.ContainsFunc(parts, func(p string) bool { return !everyday(p) })
+}
+
+// actionNoun reports an English noun of an action or a state
+// ("deployment", "integration", "readiness"): what is done or how things
+// are, never a thing chosen, so no value set against another ("For Your
+// Render Deployment", then "now ready for deployment to Render": no hosting
+// service replaced by Render). A word naming an environment or a component
+// ("production") is a value, and so is a tool the tables list.
+func actionNoun(v string) bool {
+	for _, suf := range []string{"ment", "ments", "tion", "tions", "sion", "sions", "ness", "ity", "ities"} {
+		if strings.HasSuffix(v, suf) && len(v) > len(suf)+2 {
+			english := wordfreq.Zipf(v) > 0 || wordfreq.Zipf(strings.TrimSuffix(v, "s")) > 0
+			return plainWord(v) && english && len(claim.RolesOf(v)) == 0 && !claim.Qualifier(v)
 		}
 	}
 	return false
@@ -1684,14 +1735,17 @@ func closingQuote(s string, q byte) int {
 
 // claimWarning is the warning that newer replaced (rel Supersedes) or
 // contradicts older's value ov of role with nv. The note names the role
-// where the claim tables know it (a table role, a version, a shape such as
-// a port or a path) or where a side says it as a word ("model", "db_host");
-// a role read from a label ("Available at: …") may be a stem ("availabl"),
-// which says nothing.
+// where the claim tables know it (a table role one of the values is listed
+// in, a version, a shape such as a port or a path) or where a side says it
+// as a word ("model", "db_host"); a role read from a label ("Available at:
+// …") may be a stem ("availabl"), which says nothing, and a table role given
+// to two values it does not list, for a word beside them ("remove WebSearch
+// dependencies and use MCP": no package manager), says something untrue.
 func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
 	w := Warning{Severity: "HIGH", A: statement(older, role, ov), B: statement(newer, role, nv), kept: knownRole(role)}
 	label := ""
-	if w.kept || claim.Shape(role) || wordIn(strings.ToLower(w.A.Title+" "+w.B.Title), role) {
+	if w.kept && (strings.HasPrefix(role, "version") || listed(role, ov) || listed(role, nv)) || claim.Shape(role) ||
+		wordIn(strings.ToLower(w.A.Title+" "+w.B.Title), role) {
 		label = Inert(role) + ": "
 	}
 	if rel == claim.Supersedes {
@@ -1710,6 +1764,9 @@ func removalWarning(c claim.Claim, name string, older, newer said) Warning {
 	return Warning{Severity: "HIGH", Kind: "superseded", Old: c.Value, A: statement(older, c.Role, c.Value), B: statement(newer, c.Role, c.Value), kept: true,
 		Note: fmt.Sprintf("%s was removed (%s); the older memory shows it as it was.", Inert(name), date(newer.Time))}
 }
+
+// listed reports a value the claim tables list for role.
+func listed(role, v string) bool { return slices.Contains(claim.RolesOf(v), role) }
 
 // knownRole reports a role the claim tables know as a choice: a table
 // role (a database, a test runner) or a product's version.

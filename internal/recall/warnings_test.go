@@ -187,6 +187,28 @@ func TestLedgerWarningsFirstPairs(t *testing.T) {
 	}
 }
 
+// TestClaimWarningNamesListedRoles: the note names a table's role only
+// where the table lists one of the values; a role given to two names it
+// does not list, for a word beside them, would say something untrue.
+func TestClaimWarningNamesListedRoles(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+	older := said{Item: Item{CID: "mem:a", Kind: store.TypeAgentResponse, Time: day, Excerpt: "Searches go through WebSearch."}}
+	newer := said{Item: Item{CID: "mem:b", Kind: store.TypeAgentResponse, Time: day.Add(time.Hour), Excerpt: "Remove WebSearch dependencies and use MCP instead."}}
+	for _, tt := range []struct {
+		role, ov, nv, want string
+	}{
+		{"package manager", "websearch", "mcp", "mcp (2026-03-02) replaced websearch"},
+		{"package manager", "npm", "pnpm", "package manager: pnpm (2026-03-02) replaced npm"},
+		{"version:node", "18", "20", "version:node: 20 (2026-03-02) replaced 18"},
+	} {
+		w := claimWarning(claim.Supersedes, tt.role, tt.ov, tt.nv, older, newer)
+		if !strings.HasPrefix(w.Note, tt.want) {
+			t.Errorf("%s %s -> %s: note %q, want it to start %q", tt.role, tt.ov, tt.nv, w.Note, tt.want)
+		}
+	}
+}
+
 // TestUnlikeValues: values of different kinds are no alternatives for one
 // thing, however the claim parser paired them; an explicit change of a role
 // the claim tables know is taken at its word.
@@ -212,9 +234,32 @@ func TestUnlikeValues(t *testing.T) {
 		{claim.Supersedes, "version:node", "latest", "20.11", false},
 		{claim.Contradicts, "port", "8080", "3000", false},
 		{claim.Contradicts, "queue", "kelbo", "quillet", false}, // two made-up names
+		// A noun of an action or a state is never a thing chosen.
+		{claim.Supersedes, "hosting", "deployment", "render", true},
+		{claim.Supersedes, "orm", "prisma", "integration", true},
+		// Everyday words joined by hyphens fill no role of the tables
+		// unless listed; other roles' kebab-case names are names.
+		{claim.Supersedes, "static site generator", "astro", "production-ready", true},
+		{claim.Supersedes, "css framework", "tailwind", "styled-components", false},
+		{claim.Supersedes, "frontend framework", "vue", "react-native", false},
+		{claim.Supersedes, "class", "theme-sass3", "theme-warm-orange", false},
+		// A file is no alternative to a folder or a command.
+		{claim.Supersedes, "path", "package.json", "x-demo/frontend", true},
+		{claim.Supersedes, "path", "prp.md", "/start-development", true},
+		{claim.Supersedes, "path", "src/app.js", "src/main.ts", false},
+		{claim.Supersedes, "path", "/v1/mixed_people/search", "/api/v1/mixed_people/api_search", false},
+		{claim.Supersedes, "path", "docs/v1.2", "docs/v1.3", false},
 	} {
 		if got := unlike(tt.rel, tt.role, tt.a, tt.b); got != tt.want {
 			t.Errorf("unlike(%v, %q, %q, %q) = %v, want %v", tt.rel, tt.role, tt.a, tt.b, got, tt.want)
+		}
+	}
+	// An environment's or a component's name is a value, though formed
+	// as a noun of an action; so is a tool the tables list.
+	for v, want := range map[string]bool{"deployment": true, "readiness": true, "configurations": true,
+		"production": false, "prisma": false, "sentry": false} {
+		if got := actionNoun(v); got != want {
+			t.Errorf("actionNoun(%q) = %v, want %v", v, got, want)
 		}
 	}
 }
