@@ -818,6 +818,10 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
+// FileExt reports an extension, lower-case and without its dot, that makes
+// a dotted word a file name ("ts", "svelte", "properties").
+func FileExt(ext string) bool { return fileExts[ext] }
+
 // fileExts are extensions that make a dotted word a file name.
 var fileExts = map[string]bool{"yaml": true, "yml": true, "toml": true, "json": true, "ts": true, "tsx": true, "js": true,
 	"jsx": true, "mjs": true, "cjs": true, "go": true, "py": true, "rb": true, "rs": true, "java": true, "kt": true, "sql": true,

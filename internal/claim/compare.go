@@ -45,8 +45,10 @@ var qualifiers = []func() map[string]bool{
 		admin worker internal external public private legacy enterprise free premium cli 프론트엔드 백엔드 모바일`),
 }
 
-// Qualifier reports a word naming a component or an environment
-// ("production", "backend"): a value of its own where a statement sets one.
+// Qualifier reports a word naming an environment or a component
+// ("production", "backend"): Compare reads it as what a statement is for,
+// and where a statement sets one as a value it names a thing, not what is
+// done to one.
 func Qualifier(w string) bool {
 	return slices.ContainsFunc(qualifiers, func(set func() map[string]bool) bool { return set()[w] })
 }

@@ -103,7 +103,7 @@ func FuzzScopeSame(f *testing.F) {
 func TestQualifier(t *testing.T) {
 	t.Parallel()
 	for w, want := range map[string]bool{"production": true, "staging": true, "backend": true, "프론트엔드": true,
-		"deployment": false, "postgres": false, "": false} {
+		"deployment": false, "postgres": false, "productions": false, "": false} {
 		if got := Qualifier(w); got != want {
 			t.Errorf("Qualifier(%q) = %v, want %v", w, got, want)
 		}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -569,23 +568,19 @@ func settingName(s string) bool {
 // "github pages"). A statement that names both as a change of a role the
 // claim tables know ("we moved hosting from fly to render") is taken at its
 // word, unless the everyday word is an -ing or -ly form, which names no tool
-// (derived). A noun of an action or a state (actionNoun) is never a value,
-// nor, for a role of the tables, everyday words joined by hyphens that the
-// table does not list ("now **production-ready**" replaced no static site
-// generator; a class named "theme-warm-orange" may replace another).
-// Versions are not read so: "latest" is one.
+// (derived). Two kinds are told apart before any change is taken at its
+// word: a noun of an action (actionNoun, "deployment") is never a value of
+// a role that is no identifier, and a file is no alternative to a folder
+// or a command. Versions are not read so: "latest" is one.
 func unlike(rel claim.Relation, role, a, b string) bool {
 	if strings.HasPrefix(role, "version") {
 		return false // "latest", "lts", "stable" are versions too
 	}
-	if numeric(a) != numeric(b) || actionNoun(a) || actionNoun(b) {
+	if numeric(a) != numeric(b) || !claim.Identifier(role) && (actionNoun(a) || actionNoun(b)) {
 		return true
 	}
-	if len(claim.Values(role)) > 0 && (compound(a) && !listed(role, a) || compound(b) && !listed(role, b)) {
-		return true
-	}
-	if role == "path" && fileName(a) != fileName(b) {
-		return true // a file and a folder or a command ("root has no package.json" for "X-DEMO/frontend")
+	if role == "path" && (fileName(a) && folderOrCommand(b, a) || fileName(b) && folderOrCommand(a, b)) {
+		return true // "root has no package.json" for "X-DEMO/frontend"
 	}
 	ea, eb := everyday(a), everyday(b)
 	if ea == eb {
@@ -613,42 +608,53 @@ func derived(w string) bool {
 	return false
 }
 
-// fileName reports a path whose last part names a file by its extension
-// ("prp.md", "src/app.config.ts"), not a folder or a command
-// ("x-demo/frontend", "/start-development").
+// fileName reports a path whose last part names a file: a dot-name
+// (".eslintrc", ".env") or a name with an extension the claim parser
+// knows ("prp.md", "app.svelte", "build.gradle"); not a folder or a command
+// ("x-demo/frontend", "/start-development") nor a host ("api.example.com").
 func fileName(p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
+	if strings.HasPrefix(base, ".") && len(base) > 1 {
+		return true
+	}
 	k := strings.LastIndexByte(base, '.')
-	if k <= 0 || k == len(base)-1 || len(base)-k > 6 {
+	return k > 0 && claim.FileExt(base[k+1:])
+}
+
+// folderOrCommand reports a path p that names a folder or a slash command
+// in place of the file f: a path with a slash ("x-demo/frontend",
+// "/start-development") whose last part has no dot and is not f's name
+// without its extension ("src/utils/" for "src/utils.ts" is the same
+// thing moved). A bare word ("dockerfile", "readme") may be a file.
+func folderOrCommand(p, f string) bool {
+	p = strings.TrimSuffix(p, "/")
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	fbase := f[strings.LastIndexByte(f, '/')+1:]
+	stem, _, _ := strings.Cut(strings.TrimPrefix(fbase, "."), ".")
+	return strings.Contains(p, "/") && base != "" && !strings.Contains(base, ".") && base != stem
+}
+
+// actionNoun reports a noun made of a verb or an adjective of English
+// ("deployment" of "deploy", "readiness" of "ready"): the doing of a thing
+// or a state, never a thing chosen ("For Your Render Deployment", then "now
+// ready for deployment to Render": no hosting service replaced by Render).
+// Only -ment and -ness are read, whose base is a word of its own; nouns in
+// -tion, -sion or -ity name things chosen too ("sessions", "functions", an
+// "integration" environment). A word the tables list, or naming an
+// environment or a component (claim.Qualifier), is a value.
+func actionNoun(v string) bool {
+	if !plainWord(v) || len(claim.RolesOf(v)) > 0 || claim.Qualifier(v) {
 		return false
 	}
-	for _, r := range base[k+1:] {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			return false
+	for _, suf := range []string{"ments", "ment", "ness"} {
+		base, ok := strings.CutSuffix(v, suf)
+		if !ok || len(base) < 3 {
+			continue
 		}
-	}
-	return !numeric(base[k+1:])
-}
-
-// compound reports everyday words joined by hyphens, none naming a tool
-// ("production-ready", "post-demo"; not "react-native").
-func compound(v string) bool {
-	parts := strings.Split(v, "-")
-	return len(parts) > 1 && !slices.ContainsFunc(parts, func(p string) bool { return !everyday(p) })
-}
-
-// actionNoun reports an English noun of an action or a state
-// ("deployment", "integration", "readiness"): what is done or how things
-// are, never a thing chosen, so no value set against another ("For Your
-// Render Deployment", then "now ready for deployment to Render": no hosting
-// service replaced by Render). A word naming an environment or a component
-// ("production") is a value, and so is a tool the tables list.
-func actionNoun(v string) bool {
-	for _, suf := range []string{"ment", "ments", "tion", "tions", "sion", "sions", "ness", "ity", "ities"} {
-		if strings.HasSuffix(v, suf) && len(v) > len(suf)+2 {
-			english := wordfreq.Zipf(v) > 0 || wordfreq.Zipf(strings.TrimSuffix(v, "s")) > 0
-			return plainWord(v) && english && len(claim.RolesOf(v)) == 0 && !claim.Qualifier(v)
+		if suf == "ness" && strings.HasSuffix(base, "i") {
+			base = base[:len(base)-1] + "y" // "readiness" of "ready"
 		}
+		return wordfreq.Zipf(base) > 0
 	}
 	return false
 }
@@ -1744,7 +1750,7 @@ func closingQuote(s string, q byte) int {
 func claimWarning(rel claim.Relation, role, ov, nv string, older, newer said) Warning {
 	w := Warning{Severity: "HIGH", A: statement(older, role, ov), B: statement(newer, role, nv), kept: knownRole(role)}
 	label := ""
-	if w.kept && (strings.HasPrefix(role, "version") || listed(role, ov) || listed(role, nv)) || claim.Shape(role) ||
+	if w.kept && (len(claim.Values(role)) == 0 || listed(role, ov) || listed(role, nv)) || claim.Shape(role) ||
 		wordIn(strings.ToLower(w.A.Title+" "+w.B.Title), role) {
 		label = Inert(role) + ": "
 	}

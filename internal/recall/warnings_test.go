@@ -200,6 +200,7 @@ func TestClaimWarningNamesListedRoles(t *testing.T) {
 	}{
 		{"package manager", "websearch", "mcp", "mcp (2026-03-02) replaced websearch"},
 		{"package manager", "npm", "pnpm", "package manager: pnpm (2026-03-02) replaced npm"},
+		{"package manager", "npm", "kelbo", "package manager: kelbo (2026-03-02) replaced npm"},
 		{"version:node", "18", "20", "version:node: 20 (2026-03-02) replaced 18"},
 	} {
 		w := claimWarning(claim.Supersedes, tt.role, tt.ov, tt.nv, older, newer)
@@ -234,30 +235,37 @@ func TestUnlikeValues(t *testing.T) {
 		{claim.Supersedes, "version:node", "latest", "20.11", false},
 		{claim.Contradicts, "port", "8080", "3000", false},
 		{claim.Contradicts, "queue", "kelbo", "quillet", false}, // two made-up names
-		// A noun of an action or a state is never a thing chosen.
+		// A noun made of a verb is never a thing chosen, but in a role of
+		// identifiers it is a name.
 		{claim.Supersedes, "hosting", "deployment", "render", true},
-		{claim.Supersedes, "orm", "prisma", "integration", true},
-		// Everyday words joined by hyphens fill no role of the tables
-		// unless listed; other roles' kebab-case names are names.
-		{claim.Supersedes, "static site generator", "astro", "production-ready", true},
-		{claim.Supersedes, "css framework", "tailwind", "styled-components", false},
-		{claim.Supersedes, "frontend framework", "vue", "react-native", false},
-		{claim.Supersedes, "class", "theme-sass3", "theme-warm-orange", false},
-		// A file is no alternative to a folder or a command.
+		{claim.Supersedes, "orm", "prisma", "management", true},
+		{claim.Supersedes, "auth method", "jwt", "sessions", false},
+		{claim.Supersedes, "hosting", "heroku", "functions", false},
+		{claim.Supersedes, "hosting", "deployments", "kelbo", true},
+		{claim.Supersedes, "queue name", "deployments", "kelbo", false},
+		// A file is no alternative to a folder or a command; a file to a
+		// file, or to itself moved into a folder, is.
 		{claim.Supersedes, "path", "package.json", "x-demo/frontend", true},
 		{claim.Supersedes, "path", "prp.md", "/start-development", true},
 		{claim.Supersedes, "path", "src/app.js", "src/main.ts", false},
+		{claim.Supersedes, "path", ".eslintrc", "eslint.config.js", false},
+		{claim.Supersedes, "path", "build.gradle", "build.gradle.kts", false},
+		{claim.Supersedes, "path", "src/app.svelte", "src/app.vue", false},
+		{claim.Supersedes, "path", "src/utils.ts", "src/utils/", false},
+		{claim.Supersedes, "path", "dockerfile", "docker-compose.yml", false},
 		{claim.Supersedes, "path", "/v1/mixed_people/search", "/api/v1/mixed_people/api_search", false},
 		{claim.Supersedes, "path", "docs/v1.2", "docs/v1.3", false},
+		// A package named by English words is a package.
+		{claim.Supersedes, "http client", "axios", "form-data", false},
 	} {
 		if got := unlike(tt.rel, tt.role, tt.a, tt.b); got != tt.want {
 			t.Errorf("unlike(%v, %q, %q, %q) = %v, want %v", tt.rel, tt.role, tt.a, tt.b, got, tt.want)
 		}
 	}
-	// An environment's or a component's name is a value, though formed
-	// as a noun of an action; so is a tool the tables list.
-	for v, want := range map[string]bool{"deployment": true, "readiness": true, "configurations": true,
-		"production": false, "prisma": false, "sentry": false} {
+	// Nouns in -tion, -sion and -ity name things chosen too; a word with
+	// no English base is a name.
+	for v, want := range map[string]bool{"deployment": true, "deployments": true, "readiness": true, "management": true,
+		"integration": false, "sessions": false, "element": false, "fragment": false, "kelbment": false} {
 		if got := actionNoun(v); got != want {
 			t.Errorf("actionNoun(%q) = %v, want %v", v, got, want)
 		}
