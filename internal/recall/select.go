@@ -360,7 +360,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// on the diary page?"): the project's past is asked, whatever it was
 	// called then.
 	free, english := roleFree(cs, asked), englishOnly(prompt)
-	product := english && namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName)
+	product := english && (namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName) ||
+		proposalRE.MatchString(prompt) && namesUnseenTerm(free, ents, prompt, req.Glosses, unknownWord))
 	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(free, ents, prompt, req.Glosses, unknownWord)
 	// unspoken reports a prompt about what the project never spoke of
 	// (novel) that neither "we" nor a role asked of the project spares;

@@ -847,8 +847,9 @@ const (
 	rareWord unseenKind = iota
 	// unknownWord: only a word no English table knows, a name ("vitest",
 	// "crashlytics"), as a request for new work names the tool it brings;
-	// an English word it never wrote ("exports") is how it says what to do
-	// with the project's own things.
+	// an English word it never wrote ("exports"), everyday or of code's
+	// English (codeWord: "middleware"), is how it says what to do with the
+	// project's own things.
 	unknownWord
 	// writtenName: only a word the prompt writes as a name (writtenAsName:
 	// "Traefik", "Storybook", "hooksPath"). Words of the English of code
@@ -891,7 +892,7 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	for _, c := range cs {
 		w := c.forms[0]
 		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom ||
-			kind == unknownWord && everydayZipf(w) > 0 || kind == writtenName && !writtenAsName(prompt, w) {
+			kind == unknownWord && (everydayZipf(w) > 0 || codeWord(w)) || kind == writtenName && !writtenAsName(prompt, w) {
 			continue
 		}
 		if own == nil {
@@ -961,6 +962,20 @@ func englishOnly(prompt string) bool {
 // store holding it still says the prompt is about the project's things.
 func everydayCandidate(c concept) bool {
 	return plainWord(c.forms[0]) && (c.df > 0 || !isGeneric(c.forms[0]))
+}
+
+// codeFrom is the frequency in writing about programming (wordfreq.
+// Programming) from which a word is one of code's English: "endpoint" 4.3,
+// "frontend" 4.0; under it the names the documents mention ("react" 3.6,
+// "docker" 3.1).
+const codeFrom = 4.0
+
+// codeWord reports a word common in writing about programming that no
+// table of tools lists: "config", "middleware", "printable" name what code
+// does or has, where "django" or "sqlite", common in the documents too,
+// name a tool.
+func codeWord(w string) bool {
+	return wordfreq.Programming(w) >= codeFrom && len(claim.RolesOf(w)) == 0
 }
 
 // everydayZipf is a plain word's everyday frequency (wordfreq.Zipf), the
