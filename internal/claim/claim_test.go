@@ -218,26 +218,6 @@ func TestEnglishCompoundIsNoName(t *testing.T) {
 	}
 }
 
-// TestStateSaidOfItsSubject: words joined by hyphens said of a subject
-// after "is" ("is now **production-ready**", emphasis or not) say how it
-// is: a weak claim, never a value set against another; after "by" they
-// name a package.
-func TestStateSaidOfItsSubject(t *testing.T) {
-	t.Parallel()
-	older := Parse("The blog is built with Astro.")
-	for _, text := range []string{"The blog system is now **production-ready** with:", "The blog system is now production-ready.",
-		"The export is fully read-only now."} {
-		for _, c := range Parse(text) {
-			if (c.Value == "production-ready" || c.Value == "read-only") && !c.Weak {
-				t.Errorf("Parse(%q): a state read as a value: %+v", text, c)
-			}
-		}
-		if rel, role, ov, nv := Compare(older, Parse(text)); rel >= Contradicts {
-			t.Errorf("Compare(astro, %q) = %v %s: %s -> %s", text, rel, role, ov, nv)
-		}
-	}
-}
-
 // TestPathBesideRepositoryStaysPath: a file or folder path stays a path
 // beside "repository": one with a file extension, a root or a trailing
 // slash, more than owner and name, or the noun before it, mostly the

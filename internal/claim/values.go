@@ -68,10 +68,9 @@ func (p *parser) shaped() {
 			role = "" // a plain word is a value only where it is set or used for something
 		}
 		// A plain word that does not stand for itself ("now ready", "with
-		// proper codes", "now part of": an adjective, an adverb, a verb;
-		// "is now **production-ready**", a state) still tells what a
-		// statement is about, but sets nothing.
-		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last) || englishCompound(v) && p.predicate(i)) || p.verbFormAt(i, v, plain)
+		// proper codes", "now part of": an adjective, an adverb, a verb)
+		// still tells what a statement is about, but sets nothing.
+		weak := plain && !isNumber(v) && (p.afterNow(i) || p.modifies(last)) || p.verbFormAt(i, v, plain)
 		if role == "" {
 			role = fallback
 		}
@@ -227,7 +226,7 @@ func (p *parser) shapeAt(i int) (value string, last int, fallback string, plain 
 		// port changed from 7070 to 7171", "the batch size is now 500").
 		return s, i, "", true
 	}
-	if identifierShaped(s) && !isPath(s) && !(englishCompound(s) && (p.beforeNoun(i) || p.predicate(i))) {
+	if identifierShaped(s) && !isPath(s) && !(englishCompound(s) && p.beforeNoun(i)) {
 		return s, i, "", false
 	}
 	if !isName(s) || determiners().Has(s) || linkWords().Has(s) || scopeStop().Has(s) {
@@ -331,10 +330,6 @@ func (p *parser) afterNow(i int) bool {
 	return i > 0 && p.toks[i-1].s == "now" && p.toks[i-1].sent == p.toks[i].sent && onlySpace(p.text[p.toks[i-1].end:p.toks[i].start])
 }
 
-// unemphasised is s without Markdown's emphasis marks: "now **ready**"
-// says "now ready".
-func unemphasised(s string) string { return strings.NewReplacer("*", "", "_", "").Replace(s) }
-
 // lower reports a token written in lower case.
 func (p *parser) lower(k int) bool {
 	c := p.text[p.toks[k].start]
@@ -417,33 +412,6 @@ func (p *parser) beforeNoun(i int) bool {
 	}
 	w := p.toks[k].s
 	return w[0] >= 'a' && w[0] <= 'z' && !scopeStop().Has(w) && !determiners().Has(w) && !linkWords().Has(w)
-}
-
-// copulas are the forms of "be" and "become" that say what a thing is
-// like; states are the words said between one and what it says ("is now
-// fully …").
-var (
-	copulas = lazywords.Lookup(`is are was were be been being becomes became become`)
-	states  = lazywords.Lookup(`now fully also still already completely more not`)
-)
-
-// predicate reports the word at token i said of its subject after a
-// copula, up to two words of state between ("the blog is now
-// **production-ready**", "the API is fully read-only"): how the thing is,
-// not a thing named, where "handled by express-session" names a package.
-func (p *parser) predicate(i int) bool {
-	for k, n := i-1, 0; k >= 0 && n <= 2 && p.toks[k].sent == p.toks[i].sent; k, n = k-1, n+1 {
-		if !onlySpace(unemphasised(p.text[p.toks[k].end:p.toks[k+1].start])) {
-			return false
-		}
-		if copulas().Has(p.toks[k].s) {
-			return true
-		}
-		if !states().Has(p.toks[k].s) {
-			return false
-		}
-	}
-	return false
 }
 
 // capitalised reports a word written with a capital first letter that is a
