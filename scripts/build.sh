@@ -18,6 +18,7 @@ cp glosses/*.txt glosses/NOTICE glosses/COPYING "$tmp/glosses/"
 # The word tables compiled into the binaries come with their licenses' notices.
 cp internal/funcwords/NOTICE "$tmp/notices/funcwords"
 cp internal/wordfreq/NOTICE "$tmp/notices/wordfreq"
+cp internal/wordfreq/NOTICE-programming "$tmp/notices/wordfreq-programming"
 cp internal/korean/NOTICE "$tmp/notices/korean"
 # Move into place only once every binary built, so a hook never runs a half-written file.
 for d in glosses notices; do

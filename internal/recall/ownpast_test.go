@@ -126,6 +126,28 @@ func TestProposalOfAnUnseenProduct(t *testing.T) {
 	wantRecalled(t, db, "Should we lower maxRetries in the sync client again?", "from 3 to 5")
 }
 
+// TestProposalOfAnUnseenProductInLowerCase: a proposal names the tool it
+// would bring in lower case too ("fastify"): a word no table knows, neither
+// everyday English nor code's (wordfreq.Programming: "config", "middleware"
+// are code's words, not names), that the store never wrote. Chat's
+// shorthand is no name ("tbh", "lgtm"), nor is a tool the tables list,
+// which the store wrote ("eslint").
+func TestProposalOfAnUnseenProductInLowerCase(t *testing.T) {
+	t.Parallel()
+	db := ownPastStore(t)
+	for _, prompt := range []string{
+		"should we swap the checkout service over to fastify?",
+		"can we move the web package's tests to uvu-style runners with oclif?",
+	} {
+		if got := recallFor(t, db, defaults(), prompt); got != "" {
+			t.Errorf("%q got an injection:\n%s", prompt, got)
+		}
+	}
+	wantRecalled(t, db, "should we add our eslint config to the api package tbh?", "airbnb")
+	wantRecalled(t, db, "can we add our eslint config to the api package, lgtm?", "airbnb")
+	wantRecalled(t, db, "should we add our eslint config and its middleware to the api package?", "airbnb")
+}
+
 func TestWrittenAsName(t *testing.T) {
 	for _, c := range []struct {
 		prompt, w string

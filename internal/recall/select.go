@@ -361,7 +361,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// called then.
 	free, english := roleFree(cs, asked), englishOnly(prompt)
 	product := english && (namesUnseenTerm(free, ents, prompt, req.Glosses, writtenName) ||
-		proposalRE.MatchString(prompt) && namesUnseenTerm(free, ents, prompt, req.Glosses, unknownWord))
+		proposalRE.MatchString(prompt) && namesUnseenTerm(free, ents, prompt, req.Glosses, proposedName))
 	ownRole := asksRole && strings.Contains(prompt, "?") && !namesUnseenTerm(free, ents, prompt, req.Glosses, unknownWord)
 	// unspoken reports a prompt about what the project never spoke of
 	// (novel) that neither "we" nor a role asked of the project spares;

@@ -858,7 +858,16 @@ const (
 	// (withUnseenWholes: "core.hooksPath") is one, though the store holds
 	// its parts.
 	writtenName
+	// proposedName: an unknownWord of minProposedName letters or more,
+	// as a proposal names in lower case the tool it would bring ("should
+	// we swap Express for fastify?"): chat's shorthand ("tbh", "lgtm",
+	// "imo"), which no table holds either, is shorter.
+	proposedName
 )
+
+// minProposedName is the length from which a word no table knows is read
+// as a name in a proposal (proposedName).
+const minProposedName = 5
 
 // namesUnseenTerm reports a prompt naming a term the project never wrote: a
 // word the prompt writes apart (lowerRuns, as the index reads it: a
@@ -892,7 +901,8 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	for _, c := range cs {
 		w := c.forms[0]
 		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom ||
-			kind == unknownWord && (everydayZipf(w) > 0 || codeWord(w)) || kind == writtenName && !writtenAsName(prompt, w) {
+			kind != rareWord && kind != writtenName && (everydayZipf(w) > 0 || codeWord(w)) || kind == proposedName && len(w) < minProposedName ||
+			kind == writtenName && !writtenAsName(prompt, w) {
 			continue
 		}
 		if own == nil {

@@ -7,7 +7,10 @@
 // words of code they are, and a word neither table holds ("fastify",
 // "traefik") is a name.
 //
-// A folder given as "html:DIR" is read for its HTML pages, any other for
+// Each folder given is one source, a project's documentation; a word is
+// kept only where -sources of them write it: a word of programming at
+// large, not of one ecosystem ("numpy", "ebpf", "django" are each one
+// community's). A folder given as "html:DIR" is read for its HTML pages, any other for
 // its man pages and its texts (.txt, .md, .rst; a package that ships one
 // document in several forms is read in one). A file is read by its kind: a
 // man page's roff without its requests, escapes and comments; an HTML
@@ -39,11 +42,14 @@ import (
 func main() {
 	out := flag.String("o", "", "file to write (standard output if empty)")
 	minZipf := flag.Int("min", 30, "least Zipf frequency kept, times ten")
+	minSources := flag.Int("sources", 2, "least number of sources (folders) a word is kept from")
 	flag.Parse()
 	counts := map[string]int{}
+	sources := map[string]int{} // how many folders write each word
 	total := 0
 	for _, arg := range flag.Args() {
 		dir, pages := strings.CutPrefix(arg, "html:")
+		seen := map[string]int{}
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || !d.Type().IsRegular() {
 				return err
@@ -56,11 +62,18 @@ func main() {
 			if err != nil {
 				return err
 			}
-			total += count(text, counts)
+			total += count(text, seen)
 			return nil
 		})
 		if err != nil {
 			log.Fatal(err)
+		}
+		if len(seen) == 0 {
+			log.Fatalf("progfreq: no words in %s", dir)
+		}
+		for w, c := range seen {
+			counts[w] += c
+			sources[w]++
 		}
 	}
 	if total == 0 {
@@ -68,7 +81,7 @@ func main() {
 	}
 	var rows []string
 	for w, c := range counts {
-		if z := int(math.Round(10 * math.Log10(float64(c)*1e9/float64(total)))); z >= *minZipf {
+		if z := int(math.Round(10 * math.Log10(float64(c)*1e9/float64(total)))); z >= *minZipf && sources[w] >= *minSources {
 			rows = append(rows, fmt.Sprintf("%s %d", w, z))
 		}
 	}
@@ -79,7 +92,6 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		defer f.Close()
 		w = f
 	}
 	b := bufio.NewWriter(w)
@@ -89,6 +101,11 @@ func main() {
 	}
 	if err := b.Flush(); err != nil {
 		log.Fatal(err)
+	}
+	if f, ok := w.(*os.File); ok && f != os.Stdout {
+		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
 	}
 	log.Printf("progfreq: %d words read, %d distinct, %d kept", total, len(counts), len(rows))
 }
@@ -105,14 +122,14 @@ func read(path string) (string, error) {
 	if strings.HasSuffix(path, ".gz") {
 		z, err := gzip.NewReader(f)
 		if err != nil {
-			return "", nil // not gzip after all: no text
+			return "", fmt.Errorf("%s: %w", path, err)
 		}
 		defer z.Close()
 		r, name = z, strings.TrimSuffix(path, ".gz")
 	}
 	b, err := io.ReadAll(r)
 	if err != nil {
-		return "", nil // a truncated archive: what was read is no page
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	text := string(b)
 	switch {
@@ -127,21 +144,33 @@ func read(path string) (string, error) {
 // isManPage reports a man page: a file under a "man" folder named with its
 // section ("printf.3", "git-commit.1").
 func isManPage(name string) bool {
-	return strings.Contains(filepath.ToSlash(name), "/man/") && regexp.MustCompile(`\.\d\w*$`).MatchString(name)
+	return strings.Contains(filepath.ToSlash(name), "/man/") && manSection.MatchString(name)
 }
 
 var (
+	manSection = regexp.MustCompile(`\.\d\w*$`)
+	// roffComment and roffSetup are lines of no text: a comment, and the
+	// requests that define strings, registers and macros, test
+	// conditions, source another page or set the layout (their arguments
+	// are roff, not prose: git's pages open with ".ds Aq \(aq").
 	roffComment = regexp.MustCompile(`(?m)^['.]\s*\\".*$`)
+	roffSetup   = regexp.MustCompile(`(?m)^[.']\s*(ds|as|nr|rr|de|am|ig|if|ie|el|so|mso|ft|fam|ps|vs|ta|in|ti|ll|sp|ne|na|nh|hy|ad|ce|rs|re|pl|ev|tr|cc|c2|eo|ec|lf|rm|rn|di|da|wh|ch|it|nop)\b.*$`)
+	// roffRequest is a request's name opening a line of text (".B printf",
+	// ".SH NAME"): the text stays.
 	roffRequest = regexp.MustCompile(`(?m)^[.'][A-Za-z]{1,3}\b`)
-	roffEscape  = regexp.MustCompile(`\\(f[BIRPC]|f\(..|f\[[^]]*\]|\(..|\[[^]]*\]|\*.|s[-+]?\d|[-e&|^%])`)
-	htmlHidden  = regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)>`)
-	htmlTag     = regexp.MustCompile(`<[^>]*>`)
+	// roffEscape is an escape: a font ("\fB"), a special character
+	// ("\(em", "\[em]"), a string ("\*(Aq", "\*[Aq]", "\*R"), a
+	// register ("\n(.g", "\n[x]"), a size, or a one-character escape.
+	roffEscape = regexp.MustCompile(`\\(f[A-Z1-4P]|f\(..|f\[[^]]*\]|\(..|\[[^]]*\]|\*\(..|\*\[[^]]*\]|\*.|n[+-]?\(..|n[+-]?\[[^]]*\]|n[+-]?.|s[-+]?\d+|[-e&|^%~0:c!dtu])`)
+	htmlHidden = regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)>`)
+	htmlTag    = regexp.MustCompile(`<[^>]*>`)
 )
 
-// roff is a man page's text: its comments, its requests' names (".TH",
-// ".B") and its escapes ("\fB", "\(em") taken out.
+// roff is a man page's text: its comments and setup requests, its other
+// requests' names (".TH", ".B") and its escapes ("\fB", "\(em") taken out.
 func roff(s string) string {
 	s = roffComment.ReplaceAllString(s, "")
+	s = roffSetup.ReplaceAllString(s, "")
 	s = roffRequest.ReplaceAllString(s, "")
 	return roffEscape.ReplaceAllString(s, " ")
 }
@@ -153,16 +182,23 @@ func htmlText(s string) string {
 	return html.UnescapeString(htmlTag.ReplaceAllString(s, " "))
 }
 
-// count adds the words of text to counts and returns how many it read.
+// count adds the words of text to counts, runs of letters and digits that
+// open with a letter, and returns how many it read.
 func count(text string, counts map[string]int) int {
 	n := 0
 	start := -1
 	for i := 0; i <= len(text); i++ {
 		letter := i < len(text) && (text[i] >= 'a' && text[i] <= 'z' || text[i] >= 'A' && text[i] <= 'Z')
+		digit := i < len(text) && text[i] >= '0' && text[i] <= '9'
 		switch {
 		case letter && start < 0:
 			start = i
-		case !letter && start >= 0:
+		case digit && start < 0:
+			for i+1 < len(text) && (text[i+1] >= '0' && text[i+1] <= '9' || text[i+1] >= 'a' && text[i+1] <= 'z' || text[i+1] >= 'A' && text[i+1] <= 'Z') {
+				i++ // a run opening with a digit ("2fa", "404") is no word
+			}
+		case letter || digit:
+		case start >= 0:
 			counts[strings.ToLower(text[start:i])]++
 			n++
 			start = -1

@@ -57,14 +57,35 @@ func TestRead(t *testing.T) {
 	}
 }
 
-// TestCount: words are runs of ASCII letters, lower-cased; the count is
+// TestCount: words are runs of ASCII letters and digits opening with a
+// letter, lower-cased; a run opening with a digit is none; the count is
 // how many were read.
 func TestCount(t *testing.T) {
 	counts := map[string]int{}
-	if n := count("Set HTTP_PROXY=x2; use fetch() or Fetch.", counts); n != 8 {
-		t.Errorf("count = %d, want 8 (%v)", n, counts)
+	if n := count("Set HTTP_PROXY=x2 for IPv6; use fetch() or Fetch, not 404 or 2fa.", counts); n != 12 {
+		t.Errorf("count = %d, want 12 (%v)", n, counts)
 	}
-	if counts["fetch"] != 2 || counts["http"] != 1 || counts["x"] != 1 {
-		t.Errorf("counts %v", counts)
+	for w, want := range map[string]int{"fetch": 2, "http": 1, "x2": 1, "ipv6": 1, "or": 2, "fa": 0, "404": 0, "2fa": 0} {
+		if counts[w] != want {
+			t.Errorf("counts[%q] = %d, want %d (%v)", w, counts[w], want, counts)
+		}
+	}
+}
+
+// TestRoffSetup: the lines that set roff up hold no words of the page;
+// strings and registers used in its text are no words either.
+func TestRoffSetup(t *testing.T) {
+	page := ".ds Aq \\(aq\n.ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n.TH GIT\\-CONFIG 1\n.SH NAME\nThe \\*(Aqcore\\*(Aq section sets \\fBcore.editor\\fR.\n"
+	counts := map[string]int{}
+	count(roff(page), counts)
+	for _, w := range []string{"ds", "aq", "ie", "el", "g", "fb", "fr"} {
+		if counts[w] > 0 {
+			t.Errorf("markup %q read as a word: %v", w, counts)
+		}
+	}
+	for _, w := range []string{"core", "section", "sets", "editor", "name", "git", "config"} {
+		if counts[w] == 0 {
+			t.Errorf("%q not read: %v", w, counts)
+		}
 	}
 }
