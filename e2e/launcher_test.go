@@ -22,9 +22,21 @@ func freshCheckout(t *testing.T) string {
 	if err != nil || len(tables) == 0 {
 		t.Fatalf("no glosses/ in the checkout: %v", err)
 	}
-	files := []string{"hooks/run", "scripts/build.sh", "internal/funcwords/NOTICE", "internal/wordfreq/NOTICE", "internal/korean/NOTICE"}
+	// The notices of the tables compiled in: every one build.sh copies.
+	notices, err := filepath.Glob(filepath.Join("..", "internal", "*", "NOTICE*"))
+	if err != nil || len(notices) == 0 {
+		t.Fatalf("no internal/*/NOTICE in the checkout: %v", err)
+	}
+	files := []string{"hooks/run", "scripts/build.sh"}
 	for _, p := range tables {
 		files = append(files, filepath.Join("glosses", filepath.Base(p)))
+	}
+	for _, p := range notices {
+		rel, err := filepath.Rel("..", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, rel)
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join("..", f))
