@@ -568,16 +568,21 @@ func settingName(s string) bool {
 // "github pages"). A statement that names both as a change of a role the
 // claim tables know ("we moved hosting from fly to render") is taken at its
 // word, unless the everyday word is an -ing or -ly form, which names no tool
-// (derived). Two kinds are told apart before any change is taken at its
+// (derived). Three kinds are told apart before any change is taken at its
 // word: a noun of an action (actionNoun, "deployment") is never a value of
-// a role that is no identifier, and a file is no alternative to a folder
-// or a command. Versions are not read so: "latest" is one.
+// a role that is no identifier, a phrase of common words (commonPhrase) no
+// value of a table's role that the table does not list, and a file no
+// alternative to a folder or a command. Versions are not read so: "latest"
+// is one.
 func unlike(rel claim.Relation, role, a, b string) bool {
 	if strings.HasPrefix(role, "version") {
 		return false // "latest", "lts", "stable" are versions too
 	}
 	if numeric(a) != numeric(b) || !claim.Identifier(role) && (actionNoun(a) || actionNoun(b)) {
 		return true
+	}
+	if len(claim.Values(role)) > 0 && (commonPhrase(a) && !listed(role, a) || commonPhrase(b) && !listed(role, b)) {
+		return true // "Frontend → Backend URL" names no frontend framework
 	}
 	if role == "path" && (fileName(a) && folderOrCommand(b, a) || fileName(b) && folderOrCommand(a, b)) {
 		return true // "root has no package.json" for "X-DEMO/frontend"
@@ -606,6 +611,18 @@ func derived(w string) bool {
 		}
 	}
 	return false
+}
+
+// commonPhrase reports words apart, each an everyday English word, one of
+// code's English (codeWord: "backend", "url") or a component's name: a
+// phrase of what code does or has, where a tool a table lists by several
+// words ("github actions", "cloud run") is listed. Words joined by a hyphen
+// are not read so: a package may be named by English words ("form-data").
+func commonPhrase(v string) bool {
+	words := strings.Fields(v)
+	return len(words) > 1 && !slices.ContainsFunc(words, func(w string) bool {
+		return !everyday(w) && !codeWord(w) && !claim.Qualifier(w)
+	})
 }
 
 // fileName reports a path whose last part names a file: a dot-name

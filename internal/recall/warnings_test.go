@@ -243,6 +243,11 @@ func TestUnlikeValues(t *testing.T) {
 		{claim.Supersedes, "hosting", "heroku", "functions", false},
 		{claim.Supersedes, "hosting", "deployments", "kelbo", true},
 		{claim.Supersedes, "queue name", "deployments", "kelbo", false},
+		// A phrase of common words fills no table's role the table does
+		// not list; a tool listed by several words does.
+		{claim.Supersedes, "frontend framework", "backend url", "react", true},
+		{claim.Supersedes, "hosting", "github pages", "cloudflare pages", false},
+		{claim.Supersedes, "http client", "axios", "form-data", false},
 		// A file is no alternative to a folder or a command; a file to a
 		// file, or to itself moved into a folder, is.
 		{claim.Supersedes, "path", "package.json", "x-demo/frontend", true},
