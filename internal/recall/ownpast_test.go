@@ -127,16 +127,18 @@ func TestProposalOfAnUnseenProduct(t *testing.T) {
 }
 
 // TestProposalOfAnUnseenProductInLowerCase: a proposal names the tool it
-// would bring in lower case too ("fastify"): a word no table knows, neither
-// everyday English nor code's (wordfreq.Programming: "config", "middleware"
-// are code's words, not names), that the store never wrote. Chat's
-// shorthand is no name ("tbh", "lgtm"), nor is a tool the tables list,
-// which the store wrote ("eslint").
+// would bring in lower case too ("fastify", "hono"): a word neither
+// everyday English nor code's (wordfreq.Programming: "config",
+// "middleware" are code's words, not names) that the store never wrote.
+// Chat's shorthand is no name ("tbh", "lgtm"): a word shorter than
+// minProposedName counts only where the claim tables list it ("hono"). A
+// tool the store wrote ("eslint") is the project's own.
 func TestProposalOfAnUnseenProductInLowerCase(t *testing.T) {
 	t.Parallel()
 	db := ownPastStore(t)
 	for _, prompt := range []string{
 		"should we swap the checkout service over to fastify?",
+		"should we swap the checkout service over to hono?",
 		"can we move the web package's tests to uvu-style runners with oclif?",
 	} {
 		if got := recallFor(t, db, defaults(), prompt); got != "" {

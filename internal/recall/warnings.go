@@ -613,16 +613,19 @@ func derived(w string) bool {
 	return false
 }
 
-// commonPhrase reports words apart, each an everyday English word, one of
-// code's English (codeWord: "backend", "url") or a component's name: a
-// phrase of what code does or has, where a tool a table lists by several
-// words ("github actions", "cloud run") is listed. Words joined by a hyphen
-// are not read so: a package may be named by English words ("form-data").
+// commonPhrase reports words apart that name a component's part: a
+// component's name ("backend", "frontend": claim.Qualifier) and words of
+// code's English (codeWord), the last one of them ("Backend URL", "server
+// endpoint"). A product named by common words names no component ("Cloud
+// SQL", "App Runner"), and a tool a table lists by several words ("cloud
+// run") is listed. Words joined by a hyphen are not read so: a package may
+// be named by English words ("form-data").
 func commonPhrase(v string) bool {
 	words := strings.Fields(v)
-	return len(words) > 1 && !slices.ContainsFunc(words, func(w string) bool {
-		return !everyday(w) && !codeWord(w) && !claim.Qualifier(w)
-	})
+	if len(words) < 2 || !codeWord(words[len(words)-1]) || !slices.ContainsFunc(words, claim.Qualifier) {
+		return false
+	}
+	return !slices.ContainsFunc(words, func(w string) bool { return !codeWord(w) && !claim.Qualifier(w) })
 }
 
 // fileName reports a path whose last part names a file: a dot-name

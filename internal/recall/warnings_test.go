@@ -246,7 +246,10 @@ func TestUnlikeValues(t *testing.T) {
 		// A phrase of common words fills no table's role the table does
 		// not list; a tool listed by several words does.
 		{claim.Supersedes, "frontend framework", "backend url", "react", true},
-		{claim.Supersedes, "hosting", "github pages", "cloudflare pages", false},
+		{claim.Supersedes, "hosting", "cloud run", "fly.io", false},
+		{claim.Supersedes, "test runner", "go test", "ginkgo", false},
+		{claim.Supersedes, "database", "postgres", "cloud sql", false},
+		{claim.Supersedes, "hosting", "heroku", "app runner", false},
 		{claim.Supersedes, "http client", "axios", "form-data", false},
 		// A file is no alternative to a folder or a command; a file to a
 		// file, or to itself moved into a folder, is.

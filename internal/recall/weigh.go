@@ -859,8 +859,9 @@ const (
 	// its parts.
 	writtenName
 	// proposedName: an unknownWord of minProposedName letters or more,
-	// as a proposal names in lower case the tool it would bring ("should
-	// we swap Express for fastify?"): chat's shorthand ("tbh", "lgtm",
+	// or a shorter one the claim tables list ("hono", "deno"), as a
+	// proposal names in lower case the tool it would bring ("should we
+	// swap Express for fastify?"): chat's shorthand ("tbh", "lgtm",
 	// "imo"), which no table holds either, is shorter.
 	proposedName
 )
@@ -901,7 +902,8 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	for _, c := range cs {
 		w := c.forms[0]
 		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom ||
-			kind != rareWord && kind != writtenName && (everydayZipf(w) > 0 || codeWord(w)) || kind == proposedName && len(w) < minProposedName ||
+			(kind == unknownWord || kind == proposedName) && (everydayZipf(w) > 0 || codeWord(w)) ||
+			kind == proposedName && len(w) < minProposedName && len(claim.RolesOf(w)) == 0 ||
 			kind == writtenName && !writtenAsName(prompt, w) {
 			continue
 		}

@@ -87,12 +87,16 @@ func main() {
 	}
 	slices.Sort(rows) // "word zipf": the space sorts before any letter, so by word
 	w := io.Writer(os.Stdout)
+	var tmp *os.File
 	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
+		// Written beside the table and renamed over it: a failed run
+		// leaves the committed table whole.
+		var err error
+		if tmp, err = os.CreateTemp(filepath.Dir(*out), ".progfreq-*"); err != nil {
 			log.Fatal(err)
 		}
-		w = f
+		defer os.Remove(tmp.Name())
+		w = tmp
 	}
 	b := bufio.NewWriter(w)
 	for _, r := range rows {
@@ -102,8 +106,14 @@ func main() {
 	if err := b.Flush(); err != nil {
 		log.Fatal(err)
 	}
-	if f, ok := w.(*os.File); ok && f != os.Stdout {
-		if err := f.Close(); err != nil {
+	if tmp != nil {
+		if err := tmp.Close(); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.Rename(tmp.Name(), *out); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -149,19 +159,22 @@ func isManPage(name string) bool {
 
 var (
 	manSection = regexp.MustCompile(`\.\d\w*$`)
-	// roffComment and roffSetup are lines of no text: a comment, and the
+	// roffComment is a comment, a line's or the rest of one; roffSetup
+	// are lines of no text: the
 	// requests that define strings, registers and macros, test
 	// conditions, source another page or set the layout (their arguments
 	// are roff, not prose: git's pages open with ".ds Aq \(aq").
-	roffComment = regexp.MustCompile(`(?m)^['.]\s*\\".*$`)
-	roffSetup   = regexp.MustCompile(`(?m)^[.']\s*(ds|as|nr|rr|de|am|ig|if|ie|el|so|mso|ft|fam|ps|vs|ta|in|ti|ll|sp|ne|na|nh|hy|ad|ce|rs|re|pl|ev|tr|cc|c2|eo|ec|lf|rm|rn|di|da|wh|ch|it|nop)\b.*$`)
+	roffComment = regexp.MustCompile(`(?m)^['.][ \t]*\\".*$|\\".*$`)
+	roffSetup   = regexp.MustCompile(`(?m)^[.'][ \t]*(ds|as|nr|rr|de|am|ig|if|ie|el|so|mso|ft|fam|ps|vs|ta|in|ti|ll|sp|ne|na|nh|hy|ad|ce|rs|re|pl|ev|tr|cc|c2|eo|ec|lf|rm|rn|di|da|wh|ch|it|nop)\b.*$`)
 	// roffRequest is a request's name opening a line of text (".B printf",
 	// ".SH NAME"): the text stays.
 	roffRequest = regexp.MustCompile(`(?m)^[.'][A-Za-z]{1,3}\b`)
 	// roffEscape is an escape: a font ("\fB"), a special character
 	// ("\(em", "\[em]"), a string ("\*(Aq", "\*[Aq]", "\*R"), a
-	// register ("\n(.g", "\n[x]"), a size, or a one-character escape.
-	roffEscape = regexp.MustCompile(`\\(f[A-Z1-4P]|f\(..|f\[[^]]*\]|\(..|\[[^]]*\]|\*\(..|\*\[[^]]*\]|\*.|n[+-]?\(..|n[+-]?\[[^]]*\]|n[+-]?.|s[-+]?\d+|[-e&|^%~0:c!dtu])`)
+	// register ("\n(.g", "\n[x]"), a size, a motion or a width with its
+	// argument ("\h'-04'", "\w'x'"), a colour ("\m[blue]"), or a
+	// one-character escape.
+	roffEscape = regexp.MustCompile(`\\(f[A-Z1-4P]|f\(..|f\[[^]]*\]|\(..|\[[^]]*\]|\*\(..|\*\[[^]]*\]|\*.|n[+-]?\(..|n[+-]?\[[^]]*\]|n[+-]?.|s[-+]?\d+|[hvwlLDoxXbZ]'[^']*'|m\[[^]]*\]|[kz].|[-e&|^%~0:c!dtu])`)
 	htmlHidden = regexp.MustCompile(`(?is)<(script|style)\b.*?</(script|style)>`)
 	htmlTag    = regexp.MustCompile(`<[^>]*>`)
 )

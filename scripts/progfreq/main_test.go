@@ -75,15 +75,17 @@ func TestCount(t *testing.T) {
 // TestRoffSetup: the lines that set roff up hold no words of the page;
 // strings and registers used in its text are no words either.
 func TestRoffSetup(t *testing.T) {
-	page := ".ds Aq \\(aq\n.ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n.TH GIT\\-CONFIG 1\n.SH NAME\nThe \\*(Aqcore\\*(Aq section sets \\fBcore.editor\\fR.\n"
+	page := ".ds Aq \\(aq\n.ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n.TH GIT\\-CONFIG 1\n.SH NAME\nThe \\*(Aqcore\\*(Aq section sets \\fBcore.editor\\fR.\n" +
+		".\nif the \\h'-04'\\m[blue]options\\m[] follow \\\" a trailing comment\n"
 	counts := map[string]int{}
 	count(roff(page), counts)
-	for _, w := range []string{"ds", "aq", "ie", "el", "g", "fb", "fr"} {
+	for _, w := range []string{"ds", "aq", "ie", "el", "g", "fb", "fr", "h", "m", "blue", "trailing", "comment"} {
 		if counts[w] > 0 {
 			t.Errorf("markup %q read as a word: %v", w, counts)
 		}
 	}
-	for _, w := range []string{"core", "section", "sets", "editor", "name", "git", "config"} {
+	// A line of a lone "." is no comment of the line after it.
+	for _, w := range []string{"core", "section", "sets", "editor", "name", "git", "config", "options", "follow"} {
 		if counts[w] == 0 {
 			t.Errorf("%q not read: %v", w, counts)
 		}
