@@ -255,13 +255,9 @@ func TestOurPageInAWorkRequest(t *testing.T) {
 	db := storetest.Open(t)
 	filler(t, db)
 	ran(t, db, "notes", "Edit: /app/src/pages/notes.astro\n  <section class=\"notes-list\">\n-   <h2>Notes</h2>\n+   <h2>Your notes</h2>\n  </section>")
-	for _, p := range []string{"add tags to the notes list section of our notes page",
+	wantNothing(t, db, "add tags to the notes list section of our notes page",
 		"How should we add tags to the notes list section of our notes page?",
-		"Should we add tags to the notes list section of our notes page?"} {
-		if got := recallFor(t, db, defaults(), p); got != "" {
-			t.Errorf("%q got the diff:\n%s", p, got)
-		}
-	}
+		"Should we add tags to the notes list section of our notes page?")
 	if got := recallFor(t, db, defaults(), "what did we change in the notes list section of our notes page?"); !strings.Contains(got, "Your notes") {
 		t.Errorf("the question about the page's past got:\n%s", got)
 	}
@@ -278,11 +274,7 @@ func TestOurThingNeverSpokenOfInAWorkRequest(t *testing.T) {
 	filler(t, db)
 	say(t, db, "help", day, "how do i rebuild the help pages?", "Run make help-pages; the help pages are built from docs/help into public/help.",
 		"the help pages version banner is wrong", "Fixed: the help pages now show the version from package.json in their banner.")
-	for _, p := range []string{"add a braille version of our help pages", "How should we add a braille version of our help pages?"} {
-		if got := recallFor(t, db, defaults(), p); got != "" {
-			t.Errorf("%q got:\n%s", p, got)
-		}
-	}
+	wantNothing(t, db, "add a braille version of our help pages", "How should we add a braille version of our help pages?")
 	if got := recallFor(t, db, defaults(), "how do we rebuild our help pages?"); !strings.Contains(got, "make help-pages") {
 		t.Errorf("the question about the help pages got:\n%s", got)
 	}
@@ -541,11 +533,7 @@ func TestEverydayRequestGetsNothing(t *testing.T) {
 	say(t, db, "s1", day.AddDate(0, 0, -2), "The kiln page crashes on load.", "Let me look at the kiln page logs more carefully.")
 	say(t, db, "s2", day.AddDate(0, 0, -1), "Why is the glaze list empty?", "Let me look at the glaze query; it filters on a column that is null.")
 	say(t, db, "s3", day, "Push the glaze fix.", "Pushed to origin; the glaze list shows all rows again.")
-	for _, p := range []string{"thanks, looks good — commit it", "ok, push it"} {
-		if got := recallFor(t, db, defaults(), p); got != "" {
-			t.Errorf("%q got an injection:\n%s", p, got)
-		}
-	}
+	wantNothing(t, db, "thanks, looks good — commit it", "ok, push it")
 	if got := recallFor(t, db, defaults(), "why was the glaze list empty?"); !strings.Contains(got, "null") {
 		t.Errorf("the follow-up was not answered:\n%s", got)
 	}

@@ -57,6 +57,16 @@ func wantRecalled(t *testing.T, db *store.DB, prompt, want string) {
 	}
 }
 
+// wantNothing checks that each of prompts gets no injection.
+func wantNothing(t *testing.T, db *store.DB, prompts ...string) {
+	t.Helper()
+	for _, p := range prompts {
+		if got := recallFor(t, db, defaults(), p); got != "" {
+			t.Errorf("%q got an injection:\n%s", p, got)
+		}
+	}
+}
+
 // TestRoleWordIsNoUnseenProduct: the word asking a role ("ORM", "CI",
 // "IP"), which no English table knows, names no product the project never
 // wrote: the question asks the project's choice, whose statement uses the
@@ -108,17 +118,13 @@ func TestAddressOfOwnComponent(t *testing.T) {
 func TestProposalOfAnUnseenProduct(t *testing.T) {
 	t.Parallel()
 	db := ownPastStore(t)
-	for _, prompt := range []string{
+	wantNothing(t, db,
 		"Should we put our checkout service behind Traefik?",
 		"I was wondering if we should put our checkout service behind Traefik?", // a hedge asks no past
 		"How do we put our checkout service behind Traefik?",                    // a how-to form with "we"
 		"Should we add Storybook to document the web package's components?",
 		"What does the web package's lint job do when core.hooksPath is set?",
-	} {
-		if got := recallFor(t, db, defaults(), prompt); got != "" {
-			t.Errorf("%q got an injection:\n%s", prompt, got)
-		}
-	}
+	)
 	wantRecalled(t, db, "Should we keep our pipeline on GitHub Actions?", "pnpm store cache")
 	wantRecalled(t, db, "Which port does the reporting replica listen on?", "6543")
 	// An identifier the store writes apart is no unseen name (review 309).
@@ -136,15 +142,11 @@ func TestProposalOfAnUnseenProduct(t *testing.T) {
 func TestProposalOfAnUnseenProductInLowerCase(t *testing.T) {
 	t.Parallel()
 	db := ownPastStore(t)
-	for _, prompt := range []string{
+	wantNothing(t, db,
 		"should we swap the checkout service over to fastify?",
 		"should we swap the checkout service over to hono?",
 		"can we move the web package's tests to uvu-style runners with oclif?",
-	} {
-		if got := recallFor(t, db, defaults(), prompt); got != "" {
-			t.Errorf("%q got an injection:\n%s", prompt, got)
-		}
-	}
+	)
 	wantRecalled(t, db, "should we add our eslint config to the api package tbh?", "airbnb")
 	wantRecalled(t, db, "can we add our eslint config to the api package, lgtm?", "airbnb")
 	wantRecalled(t, db, "should we add our eslint config and its middleware to the api package?", "airbnb")

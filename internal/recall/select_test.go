@@ -2060,11 +2060,7 @@ func TestShapeRoleOpensNoGate(t *testing.T) {
 			"The worker reads KILN_BEARER_TOKEN by default, and KILN_PROJECT_ID.")
 	}
 	ran(t, db, "run", "Bash: export KILN_PROJECT_ID=42 && bun run worker.ts\nworker up")
-	for _, p := range []string{"Which environment variables does pydantic-settings read by default?", "What command do I use to run a single pytest test?"} {
-		if got := recallFor(t, db, defaults(), p); got != "" {
-			t.Errorf("%q got an injection:\n%s", p, got)
-		}
-	}
+	wantNothing(t, db, "Which environment variables does pydantic-settings read by default?", "What command do I use to run a single pytest test?")
 }
 
 // TestRoleOfAnUnseenProduct: a question for a role that names a product
