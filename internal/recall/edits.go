@@ -445,7 +445,9 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 		var cs []editChange
 		for _, c := range all {
-			if strings.Contains(shown, c.added) { // a change the excerpt leaves out is not what the item was recalled for
+			// A change the excerpt leaves out is not what the item was
+			// recalled for, nor one naming nothing the prompt asks.
+			if strings.Contains(shown, c.added) && namesAsked(it.promptConcepts, c.removed, c.added) {
 				cs = append(cs, c)
 			}
 		}

@@ -165,6 +165,25 @@ func TestEditWarnsWithTheLineItReplaced(t *testing.T) {
 	}
 }
 
+// TestEditWarnsOfWhatIsAsked: an edit recalled for a prompt its changed
+// line does not answer (the kiln config's output folder, asked its firing
+// schedule) is shown without a warning; asked about the folder, it warns.
+// The texts are made up.
+func TestEditWarnsOfWhatIsAsked(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	storeRuns(t, db, "b", day, "Edit: /kiln/kilnctl.toml\n- output_dir = \".kiln-cache\"\n+ output_dir = \"out\"")
+	got := recallFor(t, db, defaults(), "what firing schedule does our kilnctl.toml set?")
+	if !strings.Contains(got, "output_dir") || strings.Contains(got, ConflictOpen) {
+		t.Errorf("want the edit shown without a warning:\n%s", got)
+	}
+	got = recallFor(t, db, defaults(), "which output folder does our kilnctl.toml set now?")
+	if _, block, ok := strings.Cut(got, ConflictOpen); !ok || !strings.Contains(block, `“output_dir = ".kiln-cache"” became “output_dir = "out"”`) {
+		t.Errorf("want the edit's change in a warning:\n%s", got)
+	}
+}
+
 // TestEditChangedAgain: of two edits shown that changed one line and then
 // changed it back, only the newer warns: the older's line is not current.
 func TestEditChangedAgain(t *testing.T) {

@@ -113,6 +113,9 @@ type Item struct {
 	// promptConcepts are the concepts of the prompt the item was selected
 	// for (Select); nil for an item built elsewhere.
 	promptConcepts []concept
+	// promptRoles are the roles the prompt asks the value of (claim.Asks),
+	// but any version or amount, set with promptConcepts.
+	promptRoles []string
 	// cause is the real cause a message names, for a prompt asking one
 	// (messageItems). raised marks an item whose Relevance messageItems
 	// raised, for such a cause, for a setting the prompt names
@@ -548,6 +551,11 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	for i := range out {
 		it := &out[i]
 		it.promptConcepts = cs
+		for _, a := range asked {
+			if !a.any {
+				it.promptRoles = append(it.promptRoles, a.role)
+			}
+		}
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
 			if len(asked) > 0 {

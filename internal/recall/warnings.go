@@ -158,7 +158,10 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		n++
 	}
 
-	claims, err := claimWarnings(ctx, db, sel, out, paired)
+	// Claim and stated-change warnings read the claims of the same
+	// answers shown: each is parsed once.
+	pc := &claim.Cache{}
+	claims, err := claimWarnings(ctx, db, pc, sel, out, paired)
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +178,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, removedSettingWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, out, paired)...)
+	out = append(out, statedChangeWarnings(pc, sel, out, paired)...)
 	out = append(out, fieldWarnings(sel, paired)...)
 	out = append(out, negationWarnings(sel, paired)...)
 	out = append(out, declinedWarnings(sel, paired)...)
@@ -227,7 +231,7 @@ type said struct {
 // reports its own change ("we switched from jest to vitest") is the current
 // state; its older side is looked up in the store, so the warning can show
 // when and where the replaced choice was made.
-func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warning, paired map[[2]int64]bool) ([]Warning, error) {
+func claimWarnings(ctx context.Context, db *store.DB, pc *claim.Cache, sel []Item, ledger []Warning, paired map[[2]int64]bool) ([]Warning, error) {
 	items := make([]said, 0, len(sel))
 	for _, it := range sel {
 		if it.Kind == store.TypeToolObservation && subagentReport(it.event) {
@@ -235,11 +239,11 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 		}
 		// Code and command output are values no one decided; a commit's
 		// message is read (claimSource).
-		if cs := claim.Parse(claimSource(it)); len(cs) > 0 {
+		if cs := pc.Parse(claimSource(it)); len(cs) > 0 {
 			items = append(items, said{Item: it, claims: cs})
 		}
 		if a, ok := shownAnswer(it); ok {
-			if cs := claim.Parse(a.Excerpt); len(cs) > 0 {
+			if cs := pc.Parse(a.Excerpt); len(cs) > 0 {
 				items = append(items, said{Item: a, claims: cs, answer: true})
 			}
 		}
@@ -282,7 +286,22 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 			if restates(older.claims, role, ov, nv) || rel == claim.Supersedes && told(out, older, ov) {
 				continue
 			}
-			out = append(out, claimWarning(rel, role, ov, nv, older, newer))
+			if (everyday(ov) || everyday(nv) || len(claim.Values(role)) > 0 && listed(role, ov) != listed(role, nv)) && !statesChange(newer.claims, role, ov, nv) {
+				// An everyday word, or a name the role's table does not
+				// list set against one it lists, is a value when a
+				// statement names it replacing the other ("hosting from
+				// fly to render"); read from two statements apart it is as
+				// often another word of the sentence (a layout
+				// "consistent with the kiln's other pages" is no frontend
+				// framework replacing React, a device "now sending its
+				// readings" no database replacing PostgreSQL).
+				continue
+			}
+			w := claimWarning(rel, role, ov, nv, older, newer)
+			if !asksClaim(newer.Item, role, w) {
+				continue
+			}
+			out = append(out, w)
 			paired[pair(itemKey(older.Item), itemKey(newer.Item))] = true
 			done[newer.CID] = true
 		}
@@ -327,8 +346,8 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				continue
 			}
 			if o, ok := namesReplaced(sel, paired, n, c); ok && !sameValue(c.Replaces, c.Value) && !unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) {
-				if !told(out, o, c.Replaces) {
-					out = append(out, claimWarning(claim.Supersedes, c.Role, c.Replaces, c.Value, o, n))
+				if w := claimWarning(claim.Supersedes, c.Role, c.Replaces, c.Value, o, n); !told(out, o, c.Replaces) && asksClaim(n.Item, c.Role, w) {
+					out = append(out, w)
 					shown++
 				}
 				paired[pair(itemKey(o.Item), itemKey(n.Item))] = true
@@ -355,7 +374,11 @@ func claimWarnings(ctx context.Context, db *store.DB, sel []Item, ledger []Warni
 				if ov == "" || nv == "" || sameValue(ov, nv) || unlike(rel, role, ov, nv) || rel == claim.Supersedes && told(out, o, ov) {
 					continue
 				}
-				out = append(out, claimWarning(rel, role, ov, nv, o, n))
+				w := claimWarning(rel, role, ov, nv, o, n)
+				if !asksClaim(n.Item, role, w) {
+					continue
+				}
+				out = append(out, w)
 				done[n.CID] = true
 				break
 			}
@@ -1045,7 +1068,9 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 			continue
 		}
 		shown := " " + foldWords(it.Excerpt) + " "
-		labelled := claim.LabelledChanges(text)
+		labelled := slices.DeleteFunc(claim.LabelledChanges(text), func(c claim.LabelledChange) bool {
+			return !namesAsked(it.promptConcepts, c.Old, c.New)
+		})
 		for i, c := range append(labelled, askedFirst(claim.InlineChanges(text), text, it.promptConcepts)...) {
 			// A change the excerpt leaves out is not what the memory was
 			// recalled for. A labelled line is a line of its own; a value
@@ -1074,18 +1099,16 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 // first, then most covered, the text's order among equals: a summary that
 // lists a package swapped ("expo-av → expo-audio") above the close button
 // resized ("28px … (was oversized 56px)") warns of the one the prompt asks
-// about ("how big is the close button now?"). Of several, one whose line
-// names none of the prompt's specific concepts is dropped when the prompt
-// has such concepts: a list of changes is not all about what was asked
-// ("how thick is the progress bar now?" asks neither of those two); a
-// prompt naming nothing specific ("what did we change?") keeps them all.
+// about ("how big is the close button now?"). A change whose line names
+// none of the prompt's specific concepts is dropped when the prompt has
+// such concepts, one alone too (namesAsked): a list of changes is not all
+// about what was asked ("how thick is the progress bar now?" asks neither
+// of those two); a prompt naming nothing specific ("what did we change?")
+// keeps them all.
 // The line alone is read, not the heading it stands under: a heading
 // names the summary's subject ("### UI/UX Redesign"), which the prompt
 // shares with every change in it.
 func askedFirst(changes []claim.LabelledChange, text string, cs []concept) []claim.LabelledChange {
-	if len(changes) < 2 {
-		return changes
-	}
 	type scored struct {
 		change    claim.LabelledChange
 		cov, spec float64
@@ -1879,4 +1902,71 @@ func sentenceWith(text, value string) string {
 		}
 	}
 	return strings.TrimSpace(text[start:end])
+}
+
+// statedChangeWarnings finds a shown answer, entry or report that itself
+// states a change of a role the prompt asks the value of ("Replaced:
+// MySQL → CockroachDB", asked "which database did we end up with?"): the
+// older value is in the context beside the newer, and only the
+// statement's words say which holds. What is shown is read (an entry's
+// claim, a message's excerpt), so both values are there. The role asked
+// ties the change to the prompt; a summary's change of another role is
+// not what was asked, and claimWarnings pairs statements of other items.
+// A role found by its values' shape is not read: two paths or ports in a
+// sentence are as often two things ("jwt.key" and "jwt.pub", both kept).
+func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired map[[2]int64]bool) []Warning {
+	var out []Warning
+	for _, it := range sel {
+		if len(out) == perKind {
+			break
+		}
+		if len(it.promptRoles) == 0 || paired[pair(itemKey(it), itemKey(it))] || slices.ContainsFunc(earlier, func(w Warning) bool { return w.B.CID == it.CID }) {
+			continue
+		}
+		if _, ok := changeSource(it); !ok {
+			continue
+		}
+		for _, c := range pc.Parse(it.Excerpt) {
+			if !c.Changed || c.Replaces == "" || c.Negated || c.Weak || !slices.Contains(it.promptRoles, c.Role) || claim.Shape(c.Role) ||
+				sameValue(c.Replaces, c.Value) || unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) ||
+				everyday(c.Value) || everyday(c.Replaces) {
+				continue
+			}
+			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: c.Replaces}
+			b := a
+			b.Title = c.Value
+			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inItem: true, Old: c.Replaces,
+				Note: fmt.Sprintf("the memory (%s) states this change of the %s; the newer is the current one.", date(it.Time), Inert(c.Role))})
+			paired[pair(itemKey(it), itemKey(it))] = true
+			break
+		}
+	}
+	return out
+}
+
+// namesAsked reports whether lines name a specific concept of the prompt
+// (cs), or the prompt names none: a change shown is warned of when it is
+// about what the prompt asks, not because its memory was recalled for
+// other lines ("publish = dist" of a netlify.toml recalled for its
+// headers).
+func namesAsked(cs []concept, lines ...string) bool {
+	if !slices.ContainsFunc(cs, func(c concept) bool { return c.specific > 0 }) {
+		return true
+	}
+	_, spec := coverage(cs, keysOf(strings.Join(lines, "\n")))
+	return spec > 0
+}
+
+// asksClaim reports whether the claim warning w, of role, is about what
+// the prompt asks: the role is the one asked, or a statement of the two
+// names a specific concept of the prompt (namesAsked).
+func asksClaim(it Item, role string, w Warning) bool {
+	return slices.Contains(it.promptRoles, role) || namesAsked(it.promptConcepts, w.A.Title, w.B.Title)
+}
+
+// statesChange reports a claim of cs that names ov replaced by nv in role.
+func statesChange(cs []claim.Claim, role, ov, nv string) bool {
+	return slices.ContainsFunc(cs, func(c claim.Claim) bool {
+		return c.Role == role && sameValue(c.Value, nv) && sameValue(c.Replaces, ov)
+	})
 }

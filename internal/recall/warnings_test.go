@@ -335,6 +335,9 @@ func TestInlineChangeOfManyTheAskedOne(t *testing.T) {
 		{flat, "what did we change?", "oversized 56px"},
 		// A value of three characters ("3px") is shown as one of more is.
 		{"Kiln header redone:\n- Glaze gauge: reduced from 12px thick to a thin 3px track", "how thick is the glaze gauge now?", "12px"},
+		// One change whose line names nothing specific the prompt asks
+		// is not what it asks either.
+		{"Kiln header redone:\n- Glaze gauge: reduced from 12px thick to a thin 3px track", "which kiln firmware version is flashed?", ""},
 	} {
 		ev := store.Event{ID: 42, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: c.text}
 		it := messageItem(ev, c.text)
@@ -1242,6 +1245,82 @@ func TestShowsLine(t *testing.T) {
 	} {
 		if got := showsLine(" "+foldWords(c.excerpt)+" ", c.line); got != c.want {
 			t.Errorf("showsLine(%q, %q) = %v, want %v", c.excerpt, c.line, got, c.want)
+		}
+	}
+}
+
+// TestStatedChangeOfTheAskedRole: a memory shown that itself states a
+// change of the role the prompt asks ("which database …?") warns with
+// both values, listed with it; a change of a role the prompt does not ask,
+// a prompt asking none, a proposal, a user's request and a role found by
+// its values' shape (a path) do not. The texts are made up.
+func TestStatedChangeOfTheAskedRole(t *testing.T) {
+	t.Parallel()
+	ent := Item{CID: "mem:e2", Kind: KindEntry, Time: day, Text: "Replaced: MySQL with Vitess → CockroachDB for the kiln ledger",
+		Excerpt: "Replaced: MySQL with Vitess → CockroachDB for the kiln ledger", events: []int64{51}, entry: store.Entry{ID: 9},
+		promptRoles: []string{"database"}}
+	ws := statedChangeWarnings(nil, []Item{ent}, nil, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.Title != "mysql" || ws[0].B.Title != "cockroachdb" || !ws[0].inItem || ws[0].A.CID != ent.CID {
+		t.Fatalf("warnings %+v, want mysql became cockroachdb in %s", ws, ent.CID)
+	}
+	if r := Render(current([]Item{ent}, ws), ws, Blocks{}, 1500*charsPerToken); r.Warnings != 1 || !strings.Contains(r.Text, "states this change of the database") {
+		t.Errorf("rendered with %d warnings:\n%s", r.Warnings, r.Text)
+	}
+
+	text := "Moved the glaze jobs from RabbitMQ to NATS last night."
+	ev := store.Event{ID: 52, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: text}
+	msg := messageItem(ev, text)
+	for _, c := range []struct {
+		name  string
+		roles []string
+		kind  string
+		text  string
+		want  int
+	}{
+		{"the role asked", []string{"queue"}, store.TypeAgentResponse, text, 1},
+		{"another role asked", []string{"database"}, store.TypeAgentResponse, text, 0},
+		{"no role asked", nil, store.TypeAgentResponse, text, 0},
+		{"a user's request", []string{"queue"}, store.TypeUserPrompt, "Move the glaze jobs from RabbitMQ to NATS, please.", 0},
+		{"a proposal", []string{"queue"}, store.TypeAgentResponse, "We could move the glaze jobs from RabbitMQ to NATS if you like.", 0},
+		// Two paths of a sentence are as often two things kept.
+		{"a path asked", []string{"path"}, store.TypeAgentResponse, "Moved the kiln signing from keys/kiln.key to keys/kiln.pub.", 0},
+	} {
+		ev.Type, ev.Text = c.kind, c.text
+		it := messageItem(ev, c.text)
+		it.promptRoles = c.roles
+		if ws := statedChangeWarnings(nil, []Item{it}, nil, map[[2]int64]bool{}); len(ws) != c.want {
+			t.Errorf("%s: warnings %+v, want %d", c.name, ws, c.want)
+		}
+	}
+	// A change an earlier warning holds is told once.
+	msg.promptRoles = []string{"queue"}
+	if ws := statedChangeWarnings(nil, []Item{msg}, []Warning{{Kind: "superseded", B: Memory{CID: msg.CID}}}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a change already warned of warned again: %+v", ws)
+	}
+}
+
+// TestValueReadApartNeedsAStatedChange: an everyday word, or a name the
+// role's table does not list set against one it lists, read from two
+// statements apart, is as often a word of the sentence as a choice
+// (a layout "consistent with the other pages" is no frontend framework,
+// a device "now posting data" no database): no warning, unless the newer
+// statement names the change itself. The texts are made up.
+func TestValueReadApartNeedsAStatedChange(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	for _, c := range []struct{ older, newer, want string }{
+		{"Kiln API: POST /api/firings - record a firing\n- PostgreSQL storage", "The Kelvobox is now posting data to the kiln API every minute.", ""},
+		{"Kiln readings are stored in PostgreSQL.", "We switched the kiln readings database from PostgreSQL to Kelvobase.", "kelvobase"},
+		{"Kiln readings are stored in PostgreSQL.", "Kiln readings are now stored in MongoDB.", "mongodb"},
+	} {
+		older := said{Item: Item{CID: "mem:a", Kind: store.TypeAgentResponse, SessionID: "a", Time: day, Excerpt: c.older, events: []int64{1}}, claims: claim.Parse(c.older)}
+		newer := said{Item: Item{CID: "mem:b", Kind: store.TypeAgentResponse, SessionID: "b", Time: day.Add(time.Hour), Excerpt: c.newer, events: []int64{2}}, claims: claim.Parse(c.newer)}
+		ws, err := claimWarnings(context.Background(), db, nil, []Item{older.Item, newer.Item}, nil, map[[2]int64]bool{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.want == "" && len(ws) != 0 || c.want != "" && (len(ws) != 1 || !strings.Contains(ws[0].Note, c.want)) {
+			t.Errorf("%q then %q: warnings %+v, want one naming %q", c.older, c.newer, ws, c.want)
 		}
 	}
 }
