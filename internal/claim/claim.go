@@ -183,14 +183,15 @@ func (p *parser) mark() {
 		p.except[i] = exceptCue(p.toks, s)
 		p.offers(s)
 	}
-	if p.plan() {
+	plan := p.plan()
+	for _, s := range p.sents {
 		// A text that presents itself as a plan proposes each change it
 		// lists ("Replace the Kelbo client with Quillet", "Switch to
-		// polling"); only one it reports made is made.
-		for _, s := range p.sents {
-			if s.n > 0 && !p.made(s.first, s.first+s.n-1) {
-				p.markOffered(s.first, s.first+s.n-1)
-			}
+		// polling"); only one it reports made is made. A task list's
+		// open item ("- [ ] Remove the Kelbo client") is a change to
+		// make, wherever it stands.
+		if s.n > 0 && (plan && !p.made(s.first, s.first+s.n-1) || p.openTask(s)) {
+			p.markOffered(s.first, s.first+s.n-1)
 		}
 	}
 	// The items of a list under a line that says a change ("Key changes
@@ -238,12 +239,26 @@ func (p *parser) namesArrow(s statement) bool {
 
 func upper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
+// openTask reports a statement on a line that is a task list's open item
+// (openTask).
+func (p *parser) openTask(s statement) bool {
+	start := strings.LastIndexByte(p.text[:s.start], '\n') + 1
+	end := strings.IndexByte(p.text[s.start:], '\n')
+	if end < 0 {
+		end = len(p.text)
+	} else {
+		end += s.start
+	}
+	return openTask(strings.TrimSpace(p.text[start:end]))
+}
+
 // isArrow reports whether token k is an arrow, which tokenize reads as "to".
 func (p *parser) isArrow(k int) bool {
 	return k >= 0 && k < len(p.toks) && p.toks[k].arrow
 }
 
-// plan reports a text whose first line of words presents a plan or a proposal of a
+// plan reports a text whose first line of words, or the line after a heading
+// that opens it, presents a plan or a proposal of a
 // change ("# Kelbo Migration Plan", "here's a plan to move the ledger to
 // Quillet:", "I've created a migration plan to Quillet"). A plan that is a
 // thing made ("feat: add the deployment plan", "a plan with 12 agents")
@@ -252,12 +267,23 @@ func (p *parser) plan() bool {
 	if len(p.toks) == 0 {
 		return false
 	}
-	// The first line with a word: a text may open with blank lines.
-	end := strings.IndexByte(p.text[p.toks[0].start:], '\n')
-	if end < 0 {
-		end = len(p.text)
-	} else {
-		end += p.toks[0].start
+	// The first line with a word: a text may open with blank lines. A
+	// heading names the text ("## Summary"); the line after it says what
+	// it is as well ("I've created a migration plan to Quillet").
+	lineEnd := func(from int) int {
+		if k := strings.IndexByte(p.text[from:], '\n'); k >= 0 {
+			return from + k
+		}
+		return len(p.text)
+	}
+	end := lineEnd(p.toks[0].start)
+	if line := strings.TrimSpace(p.text[strings.LastIndexByte(p.text[:p.toks[0].start], '\n')+1 : end]); strings.HasPrefix(line, "#") {
+		for k := range p.toks {
+			if p.toks[k].start > end {
+				end = lineEnd(p.toks[k].start)
+				break
+			}
+		}
 	}
 	n := 0
 	for n < len(p.toks) && p.toks[n].start < end {

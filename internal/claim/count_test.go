@@ -88,6 +88,22 @@ func TestPlannedChangeIsNoChange(t *testing.T) {
 	if rel, _, _, _ := Compare(older, Parse("We moved the uploads from Kelbo to Quillet.")); rel != Supersedes {
 		t.Errorf("a change made: %v, want supersedes", rel)
 	}
+	// A plan named on the line under the heading that opens the text, and
+	// a task list's open item, propose; a checked item is done.
+	for _, newer := range []string{
+		"## Summary\n\nI have created a migration plan to move the uploads to Quillet.\n\n**Benefits:**\n- Uploads stored in Quillet, no Kelbo lock-in",
+		"**Week 1**\n- [ ] Move the uploads from Kelbo to Quillet\n- [ ] Update the docs",
+	} {
+		if rel, _, ov, nv := Compare(older, Parse(newer)); rel == Supersedes || rel == Contradicts {
+			t.Errorf("Compare(%q) = %v %q -> %q, want no conflict: a plan is not a change made", newer, rel, ov, nv)
+		}
+	}
+	if rel, _, _, _ := Compare(older, Parse("**Week 1**\n- [x] Moved the uploads from Kelbo to Quillet")); rel != Supersedes {
+		t.Errorf("a checked task: %v, want supersedes", rel)
+	}
+	if rel, _, _, _ := Compare(older, Parse("## Summary\n\nWe moved the uploads from Kelbo to Quillet.")); rel != Supersedes {
+		t.Errorf("a change made under a heading: %v, want supersedes", rel)
+	}
 }
 
 // TestCountSentElsewhere checks that a number after "to" or "into" is the

@@ -71,6 +71,14 @@ func LabelledChanges(text string) []LabelledChange {
 	return out
 }
 
+// openTask reports a trimmed line that is a task list's open item ("- [ ]
+// Replace `a` with `b`"): a change to make, which a plan lists, not one
+// made. A checked item ("- [x]") is done.
+func openTask(line string) bool {
+	rest, _ := cutListMarker(line)
+	return strings.HasPrefix(rest, "[ ]")
+}
+
 // alike reports two values of one kind: both hold code (a backquoted span)
 // or a number, or they share a word of four letters or more ("2.4 s per
 // page", "0.3 s per page"; "blue tags with …", "gray tags with …").
@@ -231,7 +239,8 @@ var adviceWords = lazywords.Lookup(`could might consider suggest suggests recomm
 // different: "from the API to the database" says where data goes, and
 // "URL → Mochi" is a pipeline, not a change. A value's code span or quotes
 // are kept; a trailing comma or period is not. Lines in a fenced code block
-// are code, and a sentence giving advice proposes a change (advises).
+// are code, a sentence giving advice proposes a change (advises), and an
+// open task of a task list is one to make (openTask).
 func InlineChanges(text string) []LabelledChange {
 	if len(text) > maxText {
 		text = text[:strings.LastIndexByte(text[:maxText], '\n')+1]
@@ -244,7 +253,7 @@ func InlineChanges(text string) []LabelledChange {
 			fenced = !fenced
 			continue
 		}
-		if fenced || t == "" || len(t) > 4*maxLabelledLine {
+		if fenced || t == "" || len(t) > 4*maxLabelledLine || openTask(t) {
 			continue
 		}
 		lower := strings.ToLower(t)

@@ -115,6 +115,10 @@ func TestInlineChanges(t *testing.T) {
 		{"Kiln font goes from 12px mobile to 16px desktop.", nil},                                     // a range of one unit, no verb
 		{"Switched the kiln runner from Node18 to Bun 1.1", nil},                                      // "Bun" is the newer, no lead word
 		{"Raised the kiln limit from 50 requests to a generous 100", []LabelledChange{{"50", "100"}}}, // a verb: read
+		// A plan's open task is a change to make; a checked one was made.
+		{"- [ ] Replace `KelvoQueue` with `PlenkQueue` in the glaze worker", nil},
+		{"* [ ] Bump the kiln client from 2.3.0 to 2.4.0", nil},
+		{"- [x] Replace `KelvoQueue` with `PlenkQueue` in the glaze worker", []LabelledChange{{"`KelvoQueue`", "`PlenkQueue`"}}},
 	} {
 		if got := InlineChanges(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("InlineChanges(%q) = %q, want %q", c.text, got, c.want)
