@@ -227,6 +227,12 @@ func diagnosis(text string, toks []token, first, last int, revised bool, start, 
 		return Diagnosis{}, false
 	}
 	cause := strings.ToLower(text[toks[first].start:toks[last].end])
+	if strings.Contains(cause, "…") {
+		// An excerpt's or a quote's elision lies inside: the words on its
+		// two sides were apart ("the root cause was simply … your
+		// workflow is now fully functional").
+		return Diagnosis{}, false
+	}
 	if strings.Count(cause, "`")%2 == 1 {
 		cause = strings.ReplaceAll(cause, "`", "") // a code span cut in two
 	}

@@ -29,6 +29,8 @@ func TestDiagnoses(t *testing.T) {
 		"This is the real bottleneck.",
 		"There is an issue with the build.",
 		"The problems are listed below.",
+		// An elision inside: the words on its two sides were apart.
+		"### The Root Cause Was Simply … **The kiln queue is now fully functional**",
 	} {
 		if ds := Diagnoses(text); len(ds) != 0 {
 			t.Errorf("Diagnoses(%q) = %+v; want none", text, ds)

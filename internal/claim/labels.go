@@ -341,10 +341,12 @@ func changeVerbBefore(before string) bool {
 // sameThing reports two values that are plainly one thing's two states:
 // the same start, as a name's or a path's versions are
 // ("actions/upload-artifact@v3", "…@v4"), or amounts in the same unit
-// ("~250ms", "~10ms").
+// ("~250ms", "~10ms"). Two bare numbers sharing their first digits are
+// as often the ends of a range ("the logs from `1700000012345` to
+// `1700000098765`", two clock readings).
 func sameThing(a, b string) bool {
 	a, b = strings.Trim(a, "`\"'"), strings.Trim(b, "`\"'")
-	if n := commonPrefixLen(a, b); n >= 4 {
+	if n := commonPrefixLen(a, b); n >= 4 && strings.ContainsFunc(a[:n], unicode.IsLetter) {
 		return true
 	}
 	ua, oka := amountUnit(a)

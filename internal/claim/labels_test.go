@@ -115,6 +115,9 @@ func TestInlineChanges(t *testing.T) {
 		{"Kiln font goes from 12px mobile to 16px desktop.", nil},                                     // a range of one unit, no verb
 		{"Switched the kiln runner from Node18 to Bun 1.1", nil},                                      // "Bun" is the newer, no lead word
 		{"Raised the kiln limit from 50 requests to a generous 100", []LabelledChange{{"50", "100"}}}, // a verb: read
+		// Two readings of one clock are a range's ends, not a name's
+		// versions.
+		{"Looking at the kiln logs from `1700000012345` to `1700000098765` (about 86 seconds):", nil},
 		// A plan's open task is a change to make; a checked one was made.
 		{"- [ ] Replace `KelvoQueue` with `PlenkQueue` in the glaze worker", nil},
 		{"* [ ] Bump the kiln client from 2.3.0 to 2.4.0", nil},

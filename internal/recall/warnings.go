@@ -1829,10 +1829,19 @@ func knownRole(role string) bool {
 // Postgres", then "direct Postgres control via Prisma"). Two tellings of one
 // change replace nothing. nv named as an option ("we could consider
 // Postgres later") or for another thing ("analytics runs on Postgres") is
-// no telling of the change.
+// no telling of the change. One statement of change naming both values
+// tells it too, whatever role the parser gave each ("Replaced `import …
+// from 'kelbo'` with `import … from 'quillet'`" reads the imports' names
+// as roles).
 func restates(older []claim.Claim, role, ov, nv string) bool {
-	return slices.ContainsFunc(older, func(c claim.Claim) bool {
+	if slices.ContainsFunc(older, func(c claim.Claim) bool {
 		return c.Role == role && (c.Replaces == ov || c.Value == nv && c.Changed && !c.Negated)
+	}) {
+		return true
+	}
+	changedTo := func(c claim.Claim, v string) bool { return c.Changed && !c.Negated && sameValue(c.Value, v) }
+	return slices.ContainsFunc(older, func(o claim.Claim) bool {
+		return changedTo(o, ov) && slices.ContainsFunc(older, func(n claim.Claim) bool { return n.Start == o.Start && changedTo(n, nv) })
 	})
 }
 
@@ -1914,6 +1923,8 @@ func sentenceWith(text, value string) string {
 // not what was asked, and claimWarnings pairs statements of other items.
 // A role found by its values' shape is not read: two paths or ports in a
 // sentence are as often two things ("jwt.key" and "jwt.pub", both kept).
+// Of a role the tables list tools for, one of the two must be listed: the
+// logs read "from 09:00 to 09:10" name no logging library.
 func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired map[[2]int64]bool) []Warning {
 	var out []Warning
 	for _, it := range sel {
@@ -1929,7 +1940,8 @@ func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired
 		for _, c := range pc.Parse(it.Excerpt) {
 			if !c.Changed || c.Replaces == "" || c.Negated || c.Weak || !slices.Contains(it.promptRoles, c.Role) || claim.Shape(c.Role) ||
 				sameValue(c.Replaces, c.Value) || unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) ||
-				everyday(c.Value) || everyday(c.Replaces) {
+				everyday(c.Value) || everyday(c.Replaces) ||
+				len(claim.Values(c.Role)) > 0 && !listed(c.Role, c.Value) && !listed(c.Role, c.Replaces) {
 				continue
 			}
 			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: c.Replaces}

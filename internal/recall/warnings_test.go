@@ -1324,3 +1324,28 @@ func TestValueReadApartNeedsAStatedChange(t *testing.T) {
 		}
 	}
 }
+
+// TestOneChangeReportedTwiceReplacesNothing: a statement of change that
+// names both values tells the change a later summary tells again, whatever
+// roles the parser read its code spans as; the summary replaces nothing.
+// The texts are made up.
+func TestOneChangeReportedTwiceReplacesNothing(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	older := "Replaced `import { Kiln, type KilnStatus } from 'kelbo-audio'` with `import { createPlayer, type Player } from 'quillet-audio'`"
+	newer := "Kiln audio refactor (kelbo-audio → quillet-audio)"
+	o := Item{CID: "mem:a", Kind: store.TypeAgentResponse, SessionID: "a", Time: day, Excerpt: older, events: []int64{1}}
+	n := Item{CID: "mem:b", Kind: store.TypeAgentResponse, SessionID: "b", Time: day.Add(time.Hour), Excerpt: newer, events: []int64{2}}
+	ws, err := claimWarnings(context.Background(), db, nil, []Item{o, n}, nil, map[[2]int64]bool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 0 {
+		t.Errorf("one change told twice warned: %+v", ws)
+	}
+	// The old value stated alone is replaced.
+	o.Excerpt = "The kiln player imports from `kelbo-audio`."
+	if ws, err = claimWarnings(context.Background(), db, nil, []Item{o, n}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 1 {
+		t.Errorf("the old value alone: warnings %+v (%v), want one", ws, err)
+	}
+}
