@@ -190,7 +190,7 @@ func (p *parser) mark() {
 		// polling"); only one it reports made is made. A task list's
 		// open item ("- [ ] Remove the Kelbo client") is a change to
 		// make, wherever it stands.
-		if s.n > 0 && (plan && !p.made(s.first, s.first+s.n-1) || p.openTask(s)) {
+		if s.n > 0 && (plan && !p.made(s.first, s.first+s.n-1) || p.onOpenTask(s)) {
 			p.markOffered(s.first, s.first+s.n-1)
 		}
 	}
@@ -239,16 +239,10 @@ func (p *parser) namesArrow(s statement) bool {
 
 func upper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
-// openTask reports a statement on a line that is a task list's open item
-// (openTask).
-func (p *parser) openTask(s statement) bool {
-	start := strings.LastIndexByte(p.text[:s.start], '\n') + 1
-	end := strings.IndexByte(p.text[s.start:], '\n')
-	if end < 0 {
-		end = len(p.text)
-	} else {
-		end += s.start
-	}
+// onOpenTask reports a statement on a line that is a task list's open
+// item (openTask).
+func (p *parser) onOpenTask(s statement) bool {
+	start, end := lineBounds(p.text, s.start)
 	return openTask(strings.TrimSpace(p.text[start:end]))
 }
 
@@ -267,34 +261,60 @@ func (p *parser) plan() bool {
 	if len(p.toks) == 0 {
 		return false
 	}
-	// The first line with a word: a text may open with blank lines. A
-	// heading names the text ("## Summary"); the line after it says what
-	// it is as well ("I've created a migration plan to Quillet").
-	lineEnd := func(from int) int {
-		if k := strings.IndexByte(p.text[from:], '\n'); k >= 0 {
-			return from + k
-		}
-		return len(p.text)
+	// The first line with a word: a text may open with blank lines.
+	start, end := lineBounds(p.text, p.toks[0].start)
+	if p.plans(start, end) {
+		return true
 	}
-	end := lineEnd(p.toks[0].start)
-	if line := strings.TrimSpace(p.text[strings.LastIndexByte(p.text[:p.toks[0].start], '\n')+1 : end]); strings.HasPrefix(line, "#") {
-		for k := range p.toks {
-			if p.toks[k].start > end {
-				end = lineEnd(p.toks[k].start)
-				break
-			}
+	// A heading names the text ("## Summary"); the line after it says
+	// what it is as well ("I've created a migration plan to Quillet").
+	// Each line is read alone: a plan word ending the heading ("##
+	// Backup plan") does not reach the line under it.
+	if !heading(strings.TrimSpace(p.text[start:end])) {
+		return false
+	}
+	for _, t := range p.toks {
+		if t.start > end {
+			return p.plans(lineBounds(p.text, t.start))
 		}
 	}
-	n := 0
+	return false
+}
+
+// plans reports a plan word in text[start:end] that presents a plan or a
+// proposal of a change (plan).
+func (p *parser) plans(start, end int) bool {
+	first := 0
+	for first < len(p.toks) && p.toks[first].start < start {
+		first++
+	}
+	n := first
 	for n < len(p.toks) && p.toks[n].start < end {
 		n++
 	}
-	for k := 0; k < n; k++ {
-		if planWords().Has(p.toks[k].s) && (p.planned(k, n) || k > 0 && changeWord(p.toks[k-1].s)) {
+	for k := first; k < n; k++ {
+		if planWords().Has(p.toks[k].s) && (p.planned(k, n) || k > first && changeWord(p.toks[k-1].s)) {
 			return true
 		}
 	}
 	return false
+}
+
+// heading reports a trimmed line that is a Markdown heading: one to six
+// "#" and a space ("## Summary"; not "#123" or "#!/bin/sh").
+func heading(line string) bool {
+	n := len(line) - len(strings.TrimLeft(line, "#"))
+	return n >= 1 && n <= 6 && strings.HasPrefix(line[n:], " ")
+}
+
+// lineBounds returns the start and end of the line of text holding byte i,
+// its newline left out.
+func lineBounds(text string, i int) (start, end int) {
+	start = strings.LastIndexByte(text[:i], '\n') + 1
+	if k := strings.IndexByte(text[i:], '\n'); k >= 0 {
+		return start, i + k
+	}
+	return start, len(text)
 }
 
 // announcesChange reports a line, the one holding statement h, that says

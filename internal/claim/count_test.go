@@ -101,8 +101,17 @@ func TestPlannedChangeIsNoChange(t *testing.T) {
 	if rel, _, _, _ := Compare(older, Parse("**Week 1**\n- [x] Moved the uploads from Kelbo to Quillet")); rel != Supersedes {
 		t.Errorf("a checked task: %v, want supersedes", rel)
 	}
-	if rel, _, _, _ := Compare(older, Parse("## Summary\n\nWe moved the uploads from Kelbo to Quillet.")); rel != Supersedes {
-		t.Errorf("a change made under a heading: %v, want supersedes", rel)
+	// A change made under a heading stays made: one naming no plan, one
+	// whose own words name a plan (the line under it is read alone), and
+	// a line that is no heading ("#123").
+	for _, newer := range []string{
+		"## Summary\n\nWe moved the uploads from Kelbo to Quillet.",
+		"## Backup plan\nTo avoid lock-in, the uploads are stored in Quillet instead of Kelbo.",
+		"#123\nplan to keep it simple. The uploads are stored in Quillet instead of Kelbo.",
+	} {
+		if rel, _, _, _ := Compare(older, Parse(newer)); rel != Supersedes {
+			t.Errorf("Compare(%q) = %v, want supersedes: a change made", newer, rel)
+		}
 	}
 }
 

@@ -73,10 +73,11 @@ func LabelledChanges(text string) []LabelledChange {
 
 // openTask reports a trimmed line that is a task list's open item ("- [ ]
 // Replace `a` with `b`"): a change to make, which a plan lists, not one
-// made. A checked item ("- [x]") is done.
+// made. A checked item ("- [x]") is done; "[ ]" without a list marker
+// opens no task.
 func openTask(line string) bool {
-	rest, _ := cutListMarker(line)
-	return strings.HasPrefix(rest, "[ ]")
+	rest, item := cutListMarker(line)
+	return item && strings.HasPrefix(rest, "[ ]")
 }
 
 // alike reports two values of one kind: both hold code (a backquoted span)

@@ -548,14 +548,15 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err := attachContext(ctx, db, out); err != nil {
 		return nil, err
 	}
+	var askedRoles []string // shared by the items, read only
+	for _, a := range asked {
+		if !a.any {
+			askedRoles = append(askedRoles, a.role)
+		}
+	}
 	for i := range out {
 		it := &out[i]
-		it.promptConcepts = cs
-		for _, a := range asked {
-			if !a.any {
-				it.promptRoles = append(it.promptRoles, a.role)
-			}
-		}
+		it.promptConcepts, it.promptRoles = cs, askedRoles
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
 			if len(asked) > 0 {

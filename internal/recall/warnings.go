@@ -159,7 +159,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	}
 
 	// Claim and stated-change warnings read the claims of the same
-	// answers shown: each is parsed once.
+	// answers shown (an answer's excerpt): each is parsed once.
 	pc := &claim.Cache{}
 	claims, err := claimWarnings(ctx, db, pc, sel, out, paired)
 	if err != nil {
@@ -1044,20 +1044,7 @@ func runShape(text string) string {
 // an older one. Only Claude's words and what was distilled from them state
 // changes made (changeSource).
 func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) []Warning {
-	// A statement of a change an earlier warning already holds to an older
-	// memory ("moved the queue from zorvix-mq to plenk-mq" against the
-	// config naming zorvix-mq) is told once, whether the warning names its
-	// message or an entry quoting it.
-	told := map[int64]bool{}
-	for _, w := range earlier {
-		for _, it := range sel {
-			if it.CID == w.B.CID {
-				for _, id := range it.events {
-					told[id] = true
-				}
-			}
-		}
-	}
+	told := toldEvents(sel, earlier, false)
 	var out []Warning
 	for _, it := range sel {
 		if len(out) == perKind {
@@ -1069,7 +1056,7 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 		}
 		shown := " " + foldWords(it.Excerpt) + " "
 		labelled := slices.DeleteFunc(claim.LabelledChanges(text), func(c claim.LabelledChange) bool {
-			return !namesAsked(it.promptConcepts, c.Old, c.New)
+			return !namesAsked(it.promptConcepts, c.Old, c.New, lineAbove(text, c.Old))
 		})
 		for i, c := range append(labelled, askedFirst(claim.InlineChanges(text), text, it.promptConcepts)...) {
 			// A change the excerpt leaves out is not what the memory was
@@ -1092,6 +1079,46 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 		}
 	}
 	return out
+}
+
+// toldEvents is the messages an earlier warning already holds as the newer
+// side: a statement of a change held to an older memory ("moved the queue
+// from zorvix-mq to plenk-mq" against the config naming zorvix-mq) is
+// told once, whether the warning names its message or an entry quoting
+// it.
+// With older, the memories a warning holds as the older side count too.
+func toldEvents(sel []Item, earlier []Warning, older bool) map[int64]bool {
+	told := map[int64]bool{}
+	for _, w := range earlier {
+		for _, it := range sel {
+			if it.CID == w.B.CID || older && it.CID == w.A.CID {
+				for _, id := range it.events {
+					told[id] = true
+				}
+			}
+		}
+	}
+	return told
+}
+
+// lineAbove is the last line with words before the first line of text
+// holding v: the line a labelled change stands under ("Status badge
+// colour:" over "Before: …" and "After: …"), which names what changed.
+func lineAbove(text, v string) string {
+	k := strings.Index(text, v)
+	if k < 0 {
+		return ""
+	}
+	above := text[:strings.LastIndexByte(text[:k], '\n')+1]
+	for above != "" {
+		above = strings.TrimSuffix(above, "\n")
+		line := above[strings.LastIndexByte(above, '\n')+1:]
+		if strings.TrimSpace(line) != "" {
+			return line
+		}
+		above = above[:len(above)-len(line)]
+	}
+	return ""
 }
 
 // askedFirst orders the changes a text states inside its lines by how much
@@ -1129,7 +1156,7 @@ func askedFirst(changes []claim.LabelledChange, text string, cs []concept) []cla
 		}
 		return cmp.Compare(b.cov, a.cov)
 	})
-	specific := slices.ContainsFunc(cs, func(c concept) bool { return c.specific > 0 })
+	specific := hasSpecific(cs)
 	var out []claim.LabelledChange
 	for _, s := range ss {
 		if s.spec > 0 || !specific {
@@ -1915,7 +1942,7 @@ func sentenceWith(text, value string) string {
 
 // statedChangeWarnings finds a shown answer, entry or report that itself
 // states a change of a role the prompt asks the value of ("Replaced:
-// MySQL → CockroachDB", asked "which database did we end up with?"): the
+// MySQL → CockroachDB", asked "which database holds the ledger now?"): the
 // older value is in the context beside the newer, and only the
 // statement's words say which holds. What is shown is read (an entry's
 // claim, a message's excerpt), so both values are there. The role asked
@@ -1924,14 +1951,21 @@ func sentenceWith(text, value string) string {
 // A role found by its values' shape is not read: two paths or ports in a
 // sentence are as often two things ("jwt.key" and "jwt.pub", both kept).
 // Of a role the tables list tools for, one of the two must be listed: the
-// logs read "from 09:00 to 09:10" name no logging library.
+// logs read "from 09:00 to 09:10" name no logging library. The statement
+// must say it changes something (claim.ChangeCue): "use pnpm, never npm"
+// is a choice with the alternative it turned down, no change made.
 func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired map[[2]int64]bool) []Warning {
+	// A memory an earlier warning holds, on either side, by its message or
+	// an entry quoting it, is told of there: the older side of a later
+	// change is no longer current.
+	told := toldEvents(sel, earlier, true)
 	var out []Warning
-	for _, it := range sel {
+	for i, it := range sel {
 		if len(out) == perKind {
 			break
 		}
-		if len(it.promptRoles) == 0 || paired[pair(itemKey(it), itemKey(it))] || slices.ContainsFunc(earlier, func(w Warning) bool { return w.B.CID == it.CID }) {
+		if len(it.promptRoles) == 0 || paired[pair(itemKey(it), itemKey(it))] ||
+			slices.ContainsFunc(it.events, func(id int64) bool { return told[id] }) {
 			continue
 		}
 		if _, ok := changeSource(it); !ok {
@@ -1941,7 +1975,8 @@ func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired
 			if !c.Changed || c.Replaces == "" || c.Negated || c.Weak || !slices.Contains(it.promptRoles, c.Role) || claim.Shape(c.Role) ||
 				sameValue(c.Replaces, c.Value) || unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) ||
 				everyday(c.Value) || everyday(c.Replaces) ||
-				len(claim.Values(c.Role)) > 0 && !listed(c.Role, c.Value) && !listed(c.Role, c.Replaces) {
+				len(claim.Values(c.Role)) > 0 && !listed(c.Role, c.Value) && !listed(c.Role, c.Replaces) ||
+				!claim.ChangeCue(it.Excerpt[c.Start:c.End]) || statedLater(pc, sel, i, c) {
 				continue
 			}
 			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: c.Replaces}
@@ -1950,23 +1985,48 @@ func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired
 			out = append(out, Warning{Severity: "HIGH", Kind: "superseded", A: a, B: b, inItem: true, Old: c.Replaces,
 				Note: fmt.Sprintf("the memory (%s) states this change of the %s; the newer is the current one.", date(it.Time), Inert(c.Role))})
 			paired[pair(itemKey(it), itemKey(it))] = true
+			for _, id := range it.events {
+				told[id] = true // an entry quoting the message tells it again
+			}
 			break
 		}
 	}
 	return out
 }
 
+// statedLater reports a memory of sel said after sel[i] that states
+// another value of c's role: the change c states was followed by another,
+// and c's newer value is not the current one.
+func statedLater(pc *claim.Cache, sel []Item, i int, c claim.Claim) bool {
+	for j, o := range sel {
+		if j == i || !later(o, sel[i], j, i) {
+			continue
+		}
+		if slices.ContainsFunc(pc.Parse(claimSource(o)), func(n claim.Claim) bool {
+			return n.Role == c.Role && !n.Negated && !n.Weak && !sameValue(n.Value, c.Value)
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
 // namesAsked reports whether lines name a specific concept of the prompt
 // (cs), or the prompt names none: a change shown is warned of when it is
 // about what the prompt asks, not because its memory was recalled for
-// other lines ("publish = dist" of a netlify.toml recalled for its
-// headers).
+// other lines ("output = build" of a kiln.toml recalled for its firing
+// schedule).
 func namesAsked(cs []concept, lines ...string) bool {
-	if !slices.ContainsFunc(cs, func(c concept) bool { return c.specific > 0 }) {
+	if !hasSpecific(cs) {
 		return true
 	}
 	_, spec := coverage(cs, keysOf(strings.Join(lines, "\n")))
 	return spec > 0
+}
+
+// hasSpecific reports whether the prompt's concepts cs hold a specific one.
+func hasSpecific(cs []concept) bool {
+	return slices.ContainsFunc(cs, func(c concept) bool { return c.specific > 0 })
 }
 
 // asksClaim reports whether the claim warning w, of role, is about what

@@ -1284,6 +1284,8 @@ func TestStatedChangeOfTheAskedRole(t *testing.T) {
 		{"a proposal", []string{"queue"}, store.TypeAgentResponse, "We could move the glaze jobs from RabbitMQ to NATS if you like.", 0},
 		// Two paths of a sentence are as often two things kept.
 		{"a path asked", []string{"path"}, store.TypeAgentResponse, "Moved the kiln signing from keys/kiln.key to keys/kiln.pub.", 0},
+		// A choice with the alternative it turned down is no change made.
+		{"a choice", []string{"queue"}, store.TypeAgentResponse, "We decided to use NATS for the glaze jobs, never RabbitMQ.", 0},
 	} {
 		ev.Type, ev.Text = c.kind, c.text
 		it := messageItem(ev, c.text)
@@ -1310,6 +1312,10 @@ func TestValueReadApartNeedsAStatedChange(t *testing.T) {
 	db := storetest.Open(t)
 	for _, c := range []struct{ older, newer, want string }{
 		{"Kiln API: POST /api/firings - record a firing\n- PostgreSQL storage", "The Kelvobox is now posting data to the kiln API every minute.", ""},
+		{"The kiln theme uses white as the main color.", "Main color changed: applied to buttons and accent elements.", ""},
+		// The cost: a change to a name no table lists, said without the
+		// value it replaced, is not warned of from two statements apart.
+		{"Kiln readings are stored in PostgreSQL.", "Kiln readings are now stored in Kelvobase.", ""},
 		{"Kiln readings are stored in PostgreSQL.", "We switched the kiln readings database from PostgreSQL to Kelvobase.", "kelvobase"},
 		{"Kiln readings are stored in PostgreSQL.", "Kiln readings are now stored in MongoDB.", "mongodb"},
 	} {
@@ -1347,5 +1353,108 @@ func TestOneChangeReportedTwiceReplacesNothing(t *testing.T) {
 	o.Excerpt = "The kiln player imports from `kelbo-audio`."
 	if ws, err = claimWarnings(context.Background(), db, nil, []Item{o, n}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 1 {
 		t.Errorf("the old value alone: warnings %+v (%v), want one", ws, err)
+	}
+}
+
+// TestStatedChangeEndToEnd: recalled for a prompt asking the role, an
+// answer stating the change it made warns with both values; asked
+// another thing, it does not. The texts are made up.
+func TestStatedChangeEndToEnd(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "a", day, "Where does the kiln ledger live?", "Kiln ledger migrated. Replaced: MySQL → CockroachDB for the kiln ledger tables.")
+	got := recallFor(t, db, defaults(), "which database holds our kiln ledger now?")
+	if _, block, ok := strings.Cut(got, ConflictOpen); !ok || !strings.Contains(block, "“mysql” became “cockroachdb”: the memory") {
+		t.Errorf("want the stated change in a warning:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "which port does our kiln ledger listen on?"); strings.Contains(got, ConflictOpen) {
+		t.Errorf("a prompt asking no database got the change warned:\n%s", got)
+	}
+}
+
+// TestStatedChangeOnceAndCurrent: a memory stating a change another shown
+// memory later changed again, or one an earlier warning already holds (by
+// its message or an entry quoting it), warns of nothing more. The texts
+// are made up.
+func TestStatedChangeOnceAndCurrent(t *testing.T) {
+	t.Parallel()
+	first := store.Event{ID: 61, Time: day, Type: store.TypeAgentResponse, SessionID: "a", Project: proj, Text: "Moved the kiln ledger from MySQL to CockroachDB."}
+	second := store.Event{ID: 62, Time: day.Add(time.Hour), Type: store.TypeAgentResponse, SessionID: "b", Project: proj, Text: "The kiln ledger now runs on PostgreSQL."}
+	a, b := messageItem(first, first.Text), messageItem(second, second.Text)
+	a.promptRoles, b.promptRoles = []string{"database"}, []string{"database"}
+	if ws := statedChangeWarnings(nil, []Item{a}, nil, map[[2]int64]bool{}); len(ws) != 1 {
+		t.Fatalf("alone: warnings %+v, want one", ws)
+	}
+	if ws := statedChangeWarnings(nil, []Item{a, b}, nil, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("a change changed again later warned as current: %+v", ws)
+	}
+	ent := Item{CID: "mem:e3", Kind: KindEntry, Time: day, Text: first.Text, Excerpt: first.Text, events: []int64{first.ID},
+		entry: store.Entry{ID: 11}, promptRoles: []string{"database"}}
+	// A message and the entry quoting it tell one change: it is warned
+	// of once.
+	if ws := statedChangeWarnings(nil, []Item{a, ent}, nil, map[[2]int64]bool{}); len(ws) != 1 {
+		t.Errorf("a message and its entry: warnings %+v, want one", ws)
+	}
+	for _, w := range []Warning{{Kind: "superseded", B: Memory{CID: a.CID}}, {Kind: "superseded", A: Memory{CID: ent.CID}}} {
+		if ws := statedChangeWarnings(nil, []Item{a, ent}, []Warning{w}, map[[2]int64]bool{}); len(ws) != 0 {
+			t.Errorf("a change an earlier warning holds (%+v) warned again: %+v", w, ws)
+		}
+	}
+}
+
+// TestClaimWarningAboutWhatIsAsked: a change of a role the prompt does not
+// ask, whose two statements name nothing the prompt asks, is not warned of;
+// asked, it is. The texts are made up.
+func TestClaimWarningAboutWhatIsAsked(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	older, newer := "Kiln uploads are stored in MongoDB.", "Kiln uploads are now stored in PostgreSQL."
+	for _, c := range []struct {
+		prompt string
+		roles  []string
+		want   int
+	}{
+		{"what colour is the glaze logo?", nil, 0},
+		{"where are the kiln uploads stored now?", nil, 1},
+		{"what colour is the glaze logo?", []string{"database"}, 1},
+	} {
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(c.prompt, nil), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Item{CID: "mem:a", Kind: store.TypeAgentResponse, SessionID: "a", Time: day, Excerpt: older, events: []int64{1}, promptConcepts: cs, promptRoles: c.roles}
+		n := Item{CID: "mem:b", Kind: store.TypeAgentResponse, SessionID: "b", Time: day.Add(time.Hour), Excerpt: newer, events: []int64{2}, promptConcepts: cs, promptRoles: c.roles}
+		ws, err := claimWarnings(context.Background(), db, nil, []Item{o, n}, nil, map[[2]int64]bool{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ws) != c.want {
+			t.Errorf("%q (roles %v): warnings %+v, want %d", c.prompt, c.roles, ws, c.want)
+		}
+	}
+}
+
+// TestLabelledChangeUnderItsHeading: a Before/After pair warns when the
+// line it stands under names what the prompt asks, though its values do
+// not; a prompt about another thing gets no warning. The texts are made
+// up.
+func TestLabelledChangeUnderItsHeading(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	text := "Kiln status badge colour:\nBefore: `bg-red-900`\nAfter: `bg-slate-700`"
+	ev := store.Event{ID: 71, Time: day, Type: store.TypeAgentResponse, Project: proj, Text: text}
+	for prompt, want := range map[string]int{"what colour are the kiln status badges now?": 1, "which glaze firmware version is flashed?": 0} {
+		it := messageItem(ev, text)
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(prompt, nil), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it.promptConcepts = cs
+		if ws := labelledWarnings([]Item{it}, nil, map[[2]int64]bool{}); len(ws) != want {
+			t.Errorf("%q: warnings %+v, want %d", prompt, ws, want)
+		}
 	}
 }
