@@ -19,6 +19,9 @@ type Diagnosis struct {
 	// whatever was named before.
 	Revised    bool
 	Start, End int // byte span of the statement in the text (of a listed cause, its heading through the item)
+	// Said is the content-word stems of the whole statement, sorted: what
+	// it says around the cause ("… the HTTP node's header … `$env` …").
+	Said []string
 }
 
 var (
@@ -249,6 +252,20 @@ func diagnosis(text string, toks []token, first, last int, revised bool, start, 
 	}
 	slices.Sort(d.Words)
 	d.Words = slices.Compact(d.Words)
+	for _, t := range toks {
+		if t.start < start || t.end > end {
+			continue
+		}
+		// An identifier's parts are words of their own: "`$env.API_TOKEN`"
+		// says "env" as "through `$env`" does.
+		for _, w := range strings.FieldsFunc(t.s, func(r rune) bool { return r == '.' || r == '_' }) {
+			if len(w) >= 3 && !scopeStop().Has(w) && !causeNouns().Has(w) && !realQualifiers().Has(w) {
+				d.Said = append(d.Said, stem(w, t.hangul))
+			}
+		}
+	}
+	slices.Sort(d.Said)
+	d.Said = slices.Compact(d.Said)
 	return d, true
 }
 
@@ -408,8 +425,29 @@ func pronounOnly(ts []token) bool {
 // "the real problem is the API throttling us"); the same cause restated in
 // other words shares most of them. Half, not none: two causes of one
 // component's failure both name the component.
+//
+// A newer statement that says most of what the older one said is the
+// older diagnosis told again, whatever its subject ("n8n variables are not
+// available through `$env` in the HTTP node's header", then "the core issue:
+// the n8n workflow's HTTP node has a header that uses `$env`, which does not
+// resolve"): at least minRestated of the older statement's words, and half.
 func Revises(o, n Diagnosis) bool {
-	return n.Revised && 2*Shared(o, n) <= min(len(o.Words), len(n.Words))
+	return n.Revised && 2*Shared(o, n) <= min(len(o.Words), len(n.Words)) && !restated(o.Said, n.Said)
+}
+
+// minRestated is the fewest words of an older statement a newer one must
+// say again to restate it: a few words of a project's component are shared
+// by any two statements about it.
+const minRestated = 4
+
+func restated(older, newer []string) bool {
+	common := 0
+	for _, w := range older {
+		if _, ok := slices.BinarySearch(newer, w); ok {
+			common++
+		}
+	}
+	return common >= minRestated && 2*common >= len(older)
 }
 
 // Shared counts the words two causes have in common.

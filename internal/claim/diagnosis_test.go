@@ -152,6 +152,17 @@ func TestRevises(t *testing.T) {
 	if !slices.Equal(other[0].Words, []string{"dns", "resolution", "sidecar"}) {
 		t.Errorf("words %v", other[0].Words)
 	}
+	// The same diagnosis told again with another subject: the newer
+	// statement says most of the older's words, a code span's parts
+	// among them.
+	old := Diagnoses("The issue is that **kiln secrets are not readable through `$vault` in the glaze step's header fields**.")
+	again := Diagnoses("I can see the core issue: the kiln pipeline's `fire_batch` glaze step has a header that reads `{{ $vault.KILN_TOKEN }}`, which never resolves.")
+	if len(old) != 1 || len(again) != 1 {
+		t.Fatalf("diagnoses: %v %v", old, again)
+	}
+	if Revises(old[0], again[0]) {
+		t.Errorf("the same diagnosis told again revises it: %v then %v", old[0].Said, again[0].Said)
+	}
 }
 
 // A question names a cause it asks for, or a cause noun qualified as the
