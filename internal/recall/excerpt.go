@@ -362,6 +362,7 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 			}
 		}
 	}
+	intro := codeIntros(segs)
 	shown := make([]bool, len(segs))
 	covered := make([]bool, len(cs))
 	valueShown := false
@@ -456,6 +457,17 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 				}
 			}
 		}
+		// A line of code comes with the line that introduces its block
+		// ("Browsers block the modules from disk. Start a server:" above
+		// "npx serve ."): what the command is for, which the prompt may
+		// ask without naming the command.
+		if k := intro[best]; k >= 0 && !shown[k] && size+len(segs[k])+5 <= maxBytes {
+			shown[k] = true
+			size += len(segs[k]) + 5
+			for _, j := range own[k] {
+				covered[j] = true
+			}
+		}
 		for _, j := range own[best] {
 			covered[j] = true
 		}
@@ -519,6 +531,29 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 		b.WriteString(" …")
 	}
 	return b.String()
+}
+
+// codeIntros is, for each segment inside a fenced code block, the segment
+// right before its opening fence when that ends in a colon (the line that
+// introduces the block: "Serve the folder:"); -1 for the others.
+func codeIntros(segs []string) []int {
+	out := make([]int, len(segs))
+	open := -1 // the opening fence of the block at hand
+	for i, sg := range segs {
+		out[i] = -1
+		if strings.HasPrefix(sg, "```") || strings.HasPrefix(sg, "~~~") {
+			if open >= 0 {
+				open = -1
+			} else {
+				open = i
+			}
+			continue
+		}
+		if open > 0 && strings.HasSuffix(segs[open-1], ":") {
+			out[i] = open - 1
+		}
+	}
+	return out
 }
 
 // shortList is the segments from n on that a line ending in a colon

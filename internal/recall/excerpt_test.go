@@ -617,3 +617,29 @@ func TestFailureExcerptShowsTheLineStatingTheError(t *testing.T) {
 		t.Errorf("failure weights for a prompt naming no failure: %v", w)
 	}
 }
+
+// TestCodeComesWithItsIntroduction: a line of a code block picked for the
+// prompt's words comes with the line that introduces the block, which says
+// what the command is for, though it names nothing the prompt asks. The
+// texts are made up.
+func TestCodeComesWithItsIntroduction(t *testing.T) {
+	t.Parallel()
+	cs := weighed(concepts("why can't I just open the kiln gallery by double-clicking it?", repoGlosses()))
+	filler := strings.Repeat("Unrelated remark about the studio's opening hours and parking spaces. ", 3)
+	text := strings.Join([]string{
+		"Studio notes.",
+		filler,
+		"Browsers block the modules from disk; they need a server. Start one:",
+		"```bash",
+		"cd kiln-gallery && npx serve --listen 8000 .",
+		"```",
+		filler,
+	}, "\n")
+	got := readText(text).pick(cs, nil, 125)
+	if !strings.Contains(got, "they need a server") || !strings.Contains(got, "cd kiln-gallery") {
+		t.Errorf("want the code's introduction beside the line picked:\n%s", got)
+	}
+	if got := codeIntros([]string{"Run this:", "```", "make kiln", "```", "Not code:", "x"}); !slices.Equal(got, []int{-1, -1, 0, -1, -1, -1}) {
+		t.Errorf("codeIntros = %v", got)
+	}
+}
