@@ -20,7 +20,7 @@ type Diagnosis struct {
 	Revised    bool
 	Start, End int // byte span of the statement in the text (of a listed cause, its heading through the item)
 	// Said is the content-word stems of the whole statement, sorted: what
-	// it says around the cause ("… the HTTP node's header … `$env` …").
+	// it says around the cause ("… the glaze step's header … `$vault` …").
 	Said []string
 }
 
@@ -232,8 +232,8 @@ func diagnosis(text string, toks []token, first, last int, revised bool, start, 
 	cause := strings.ToLower(text[toks[first].start:toks[last].end])
 	if strings.Contains(cause, "…") {
 		// An excerpt's or a quote's elision lies inside: the words on its
-		// two sides were apart ("the root cause was simply … your
-		// workflow is now fully functional").
+		// two sides were apart ("the root cause was simply … the kiln
+		// queue runs again").
 		return Diagnosis{}, false
 	}
 	if strings.Count(cause, "`")%2 == 1 {
@@ -256,8 +256,8 @@ func diagnosis(text string, toks []token, first, last int, revised bool, start, 
 		if t.start < start || t.end > end {
 			continue
 		}
-		// An identifier's parts are words of their own: "`$env.API_TOKEN`"
-		// says "env" as "through `$env`" does.
+		// An identifier's parts are words of their own: "`$vault.KILN_TOKEN`"
+		// says "vault" as "through `$vault`" does.
 		for _, w := range strings.FieldsFunc(t.s, func(r rune) bool { return r == '.' || r == '_' }) {
 			if len(w) >= 3 && !scopeStop().Has(w) && !causeNouns().Has(w) && !realQualifiers().Has(w) {
 				d.Said = append(d.Said, stem(w, t.hangul))
@@ -427,10 +427,11 @@ func pronounOnly(ts []token) bool {
 // component's failure both name the component.
 //
 // A newer statement that says most of what the older one said is the
-// older diagnosis told again, whatever its subject ("n8n variables are not
-// available through `$env` in the HTTP node's header", then "the core issue:
-// the n8n workflow's HTTP node has a header that uses `$env`, which does not
-// resolve"): at least minRestated of the older statement's words, and half.
+// older diagnosis told again, whatever its subject ("kiln secrets are not
+// readable through `$vault` in the glaze step's header", then "the core
+// issue: the kiln pipeline's glaze step has a header that reads `$vault`,
+// which never resolves"): at least minRestated of the older statement's
+// words, and half.
 func Revises(o, n Diagnosis) bool {
 	return n.Revised && 2*Shared(o, n) <= min(len(o.Words), len(n.Words)) && !restated(o.Said, n.Said)
 }

@@ -1082,11 +1082,10 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 }
 
 // toldEvents is the messages an earlier warning already holds as the newer
-// side: a statement of a change held to an older memory ("moved the queue
-// from zorvix-mq to plenk-mq" against the config naming zorvix-mq) is
-// told once, whether the warning names its message or an entry quoting
-// it.
-// With older, the memories a warning holds as the older side count too.
+// side (with older, as either side): a statement of a change held to an
+// older memory ("moved the queue from zorvix-mq to plenk-mq" against the
+// config naming zorvix-mq) is told once, whether the warning names its
+// message or an entry quoting it.
 func toldEvents(sel []Item, earlier []Warning, older bool) map[int64]bool {
 	told := map[int64]bool{}
 	for _, w := range earlier {

@@ -1319,9 +1319,9 @@ func TestValueReadApartNeedsAStatedChange(t *testing.T) {
 		{"Kiln readings are stored in PostgreSQL.", "We switched the kiln readings database from PostgreSQL to Kelvobase.", "kelvobase"},
 		{"Kiln readings are stored in PostgreSQL.", "Kiln readings are now stored in MongoDB.", "mongodb"},
 	} {
-		older := said{Item: Item{CID: "mem:a", Kind: store.TypeAgentResponse, SessionID: "a", Time: day, Excerpt: c.older, events: []int64{1}}, claims: claim.Parse(c.older)}
-		newer := said{Item: Item{CID: "mem:b", Kind: store.TypeAgentResponse, SessionID: "b", Time: day.Add(time.Hour), Excerpt: c.newer, events: []int64{2}}, claims: claim.Parse(c.newer)}
-		ws, err := claimWarnings(context.Background(), db, nil, []Item{older.Item, newer.Item}, nil, map[[2]int64]bool{})
+		older := Item{CID: "mem:a", Kind: store.TypeAgentResponse, SessionID: "a", Time: day, Excerpt: c.older, events: []int64{1}}
+		newer := Item{CID: "mem:b", Kind: store.TypeAgentResponse, SessionID: "b", Time: day.Add(time.Hour), Excerpt: c.newer, events: []int64{2}}
+		ws, err := claimWarnings(context.Background(), db, nil, []Item{older, newer}, nil, map[[2]int64]bool{})
 		if err != nil {
 			t.Fatal(err)
 		}
