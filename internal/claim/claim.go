@@ -301,7 +301,8 @@ func (p *parser) plans(start, end int) bool {
 }
 
 // heading reports a trimmed line that is a Markdown heading: one to six
-// "#" and a space ("## Summary"; not "#123" or "#!/bin/sh").
+// "#" and a space ("## Summary"; not "#123" or "#!/bin/sh"), as recall's
+// isHeading reads one.
 func heading(line string) bool {
 	n := len(line) - len(strings.TrimLeft(line, "#"))
 	return n >= 1 && n <= 6 && strings.HasPrefix(line[n:], " ")

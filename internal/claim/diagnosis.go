@@ -433,7 +433,7 @@ func pronounOnly(ts []token) bool {
 // which never resolves"): at least minRestated of the older statement's
 // words, and half.
 func Revises(o, n Diagnosis) bool {
-	return n.Revised && 2*Shared(o, n) <= min(len(o.Words), len(n.Words)) && !restated(o.Said, n.Said)
+	return n.Revised && 2*Shared(o, n) <= min(len(o.Words), len(n.Words)) && !restated(o, n)
 }
 
 // minRestated is the fewest words of an older statement a newer one must
@@ -441,14 +441,24 @@ func Revises(o, n Diagnosis) bool {
 // by any two statements about it.
 const minRestated = 4
 
-func restated(older, newer []string) bool {
-	common := 0
-	for _, w := range older {
-		if _, ok := slices.BinarySearch(newer, w); ok {
-			common++
+// restated reports a newer diagnosis n that tells the older o again: its
+// statement says at least minRestated of the older statement's words, and
+// half of them, and the older statement names half of the cause n names.
+// A revision that names the cause it drops ("the real issue is the stale
+// DNS cache, not the API's rate limit") says the older's words too, but
+// its own cause is one the older statement never named.
+func restated(o, n Diagnosis) bool {
+	said := func(ws, in []string) int {
+		k := 0
+		for _, w := range ws {
+			if _, ok := slices.BinarySearch(in, w); ok {
+				k++
+			}
 		}
+		return k
 	}
-	return common >= minRestated && 2*common >= len(older)
+	common := said(o.Said, n.Said)
+	return common >= minRestated && 2*common >= len(o.Said) && 2*said(n.Words, o.Said) >= len(n.Words)
 }
 
 // Shared counts the words two causes have in common.

@@ -30,7 +30,7 @@ func TestDiagnoses(t *testing.T) {
 		"There is an issue with the build.",
 		"The problems are listed below.",
 		// An elision inside: the words on its two sides were apart.
-		"### The Root Cause Was Simply … **The kiln queue is now fully functional**",
+		"Our real problem was the … glaze queue, which drains again now.",
 	} {
 		if ds := Diagnoses(text); len(ds) != 0 {
 			t.Errorf("Diagnoses(%q) = %+v; want none", text, ds)
@@ -162,6 +162,13 @@ func TestRevises(t *testing.T) {
 	}
 	if Revises(old[0], again[0]) {
 		t.Errorf("the same diagnosis told again revises it: %v then %v", old[0].Said, again[0].Said)
+	}
+	// A revision that names the cause it drops says the older's words,
+	// but names a cause the older never did.
+	limit := Diagnoses("The root cause is the kiln API's rate limit on the glaze endpoint.")
+	dns := Diagnoses("The real issue is the stale DNS cache in the glaze worker, not the kiln API's rate limit on the glaze endpoint.")
+	if len(limit) != 1 || len(dns) == 0 || !Revises(limit[0], dns[0]) {
+		t.Errorf("a revision naming the cause it drops is no revision: %+v then %+v", limit, dns)
 	}
 }
 

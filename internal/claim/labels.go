@@ -347,13 +347,16 @@ func changeVerbBefore(before string) bool {
 // `1700000098765`", two clock readings).
 func sameThing(a, b string) bool {
 	a, b = strings.Trim(a, "`\"'"), strings.Trim(b, "`\"'")
-	if n := commonPrefixLen(a, b); n >= 4 && strings.ContainsFunc(a[:n], unicode.IsLetter) {
+	if n := commonPrefixLen(a, b); n >= 4 && !(digits(a) && digits(b)) {
 		return true
 	}
 	ua, oka := amountUnit(a)
 	ub, okb := amountUnit(b)
 	return oka && okb && ua != "" && ua == ub
 }
+
+// digits reports a value of digits alone ("1700000012345").
+func digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // sameValue reports two spellings of one value: equal but for case and
 // spaces, or amounts of one number ("30 s" and "30").

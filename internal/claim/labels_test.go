@@ -122,6 +122,10 @@ func TestInlineChanges(t *testing.T) {
 		{"- [ ] Replace `KelvoQueue` with `PlenkQueue` in the glaze worker", nil},
 		{"* [ ] Bump the kiln client from 2.3.0 to 2.4.0", nil},
 		{"- [x] Replace `KelvoQueue` with `PlenkQueue` in the glaze worker", []LabelledChange{{"`KelvoQueue`", "`PlenkQueue`"}}},
+		{"[ ] Replace `KelvoQueue` with `PlenkQueue` in the glaze worker", []LabelledChange{{"`KelvoQueue`", "`PlenkQueue`"}}}, // no list marker: no task
+		// A version's or an address's two states keep their shared start.
+		{"Version: 0.4.1 → 0.4.2", []LabelledChange{{"0.4.1", "0.4.2"}}},
+		{"Kiln DB host: 10.0.0.12 → 10.0.0.15", []LabelledChange{{"10.0.0.12", "10.0.0.15"}}},
 	} {
 		if got := InlineChanges(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("InlineChanges(%q) = %q, want %q", c.text, got, c.want)

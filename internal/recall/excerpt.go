@@ -536,16 +536,18 @@ func (m *message) pick(cs []concept, valued []float64, maxBytes int) string {
 // codeIntros is, for each segment inside a fenced code block, the segment
 // right before its opening fence when that ends in a colon (the line that
 // introduces the block: "Serve the folder:"); -1 for the others.
+// A block closes on a fence of its opening fence's character, at least as
+// long ("~~~" inside a "```" block is a line of it).
 func codeIntros(segs []string) []int {
 	out := make([]int, len(segs))
-	open := -1 // the opening fence of the block at hand
+	open, fence := -1, "" // the opening fence of the block at hand, and its marks
 	for i, sg := range segs {
 		out[i] = -1
-		if strings.HasPrefix(sg, "```") || strings.HasPrefix(sg, "~~~") {
+		if f := fenceMarks(sg); f != "" && (open < 0 || f[0] == fence[0] && len(f) >= len(fence)) {
 			if open >= 0 {
-				open = -1
+				open, fence = -1, ""
 			} else {
-				open = i
+				open, fence = i, f
 			}
 			continue
 		}
@@ -554,6 +556,18 @@ func codeIntros(segs []string) []int {
 		}
 	}
 	return out
+}
+
+// fenceMarks is the run of three or more backquotes or tildes a code fence
+// line opens with ("```" of "```bash"), or "".
+func fenceMarks(line string) string {
+	for _, c := range "`~" {
+		n := len(line) - len(strings.TrimLeft(line, string(c)))
+		if n >= 3 {
+			return line[:n]
+		}
+	}
+	return ""
 }
 
 // shortList is the segments from n on that a line ending in a colon

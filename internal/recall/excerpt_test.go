@@ -639,7 +639,16 @@ func TestCodeComesWithItsIntroduction(t *testing.T) {
 	if !strings.Contains(got, "they need a server") || !strings.Contains(got, "cd kiln-gallery") {
 		t.Errorf("want the code's introduction beside the line picked:\n%s", got)
 	}
-	if got := codeIntros([]string{"Run this:", "```", "make kiln", "```", "Not code:", "x"}); !slices.Equal(got, []int{-1, -1, 0, -1, -1, -1}) {
-		t.Errorf("codeIntros = %v", got)
+	for _, c := range []struct {
+		segs []string
+		want []int
+	}{
+		{[]string{"Run this:", "```", "make kiln", "```", "Not code:", "x"}, []int{-1, -1, 0, -1, -1, -1}},
+		{[]string{"```", "make kiln", "```"}, []int{-1, -1, -1}}, // a fence first: nothing above it
+		{[]string{"Then:", "````md", "~~~", "```", "x", "````", "y"}, []int{-1, -1, 0, 0, 0, -1, -1}},
+	} {
+		if got := codeIntros(c.segs); !slices.Equal(got, c.want) {
+			t.Errorf("codeIntros(%q) = %v, want %v", c.segs, got, c.want)
+		}
 	}
 }

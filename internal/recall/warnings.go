@@ -1044,14 +1044,14 @@ func runShape(text string) string {
 // an older one. Only Claude's words and what was distilled from them state
 // changes made (changeSource).
 func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) []Warning {
-	told := toldEvents(sel, earlier, false)
+	told := toldEvents(sel, earlier)
 	var out []Warning
 	for _, it := range sel {
 		if len(out) == perKind {
 			break
 		}
 		text, ok := changeSource(it)
-		if !ok || paired[pair(itemKey(it), itemKey(it))] || slices.ContainsFunc(it.events, func(id int64) bool { return told[id] }) {
+		if !ok || paired[pair(itemKey(it), itemKey(it))] || toldOf(it, earlier, told) {
 			continue
 		}
 		shown := " " + foldWords(it.Excerpt) + " "
@@ -1082,15 +1082,15 @@ func labelledWarnings(sel []Item, earlier []Warning, paired map[[2]int64]bool) [
 }
 
 // toldEvents is the messages an earlier warning already holds as the newer
-// side (with older, as either side): a statement of a change held to an
-// older memory ("moved the queue from zorvix-mq to plenk-mq" against the
-// config naming zorvix-mq) is told once, whether the warning names its
-// message or an entry quoting it.
-func toldEvents(sel []Item, earlier []Warning, older bool) map[int64]bool {
+// side: a statement of a change held to an older memory ("moved the queue
+// from zorvix-mq to plenk-mq" against the config naming zorvix-mq) is
+// told once, whether the warning names its message or an entry quoting
+// it (toldOf).
+func toldEvents(sel []Item, earlier []Warning) map[int64]bool {
 	told := map[int64]bool{}
 	for _, w := range earlier {
 		for _, it := range sel {
-			if it.CID == w.B.CID || older && it.CID == w.A.CID {
+			if it.CID == w.B.CID {
 				for _, id := range it.events {
 					told[id] = true
 				}
@@ -1098,6 +1098,14 @@ func toldEvents(sel []Item, earlier []Warning, older bool) map[int64]bool {
 		}
 	}
 	return told
+}
+
+// toldOf reports a memory an earlier warning holds as the newer side: by
+// its citation id (an entry may have no message of its own), or by a
+// message of it told (toldEvents).
+func toldOf(it Item, earlier []Warning, told map[int64]bool) bool {
+	return slices.ContainsFunc(earlier, func(w Warning) bool { return w.B.CID == it.CID }) ||
+		slices.ContainsFunc(it.events, func(id int64) bool { return told[id] })
 }
 
 // lineAbove is the last line with words before the first line of text
@@ -1675,11 +1683,11 @@ func replaced(ctx context.Context, db *store.DB, cache map[string][]stated, n sa
 			// for the replaced name is no statement of it).
 			continue
 		}
+		text := h.event.Text
+		if own, ok := ownLines(h.event); ok {
+			text = own
+		}
 		if !h.parsed {
-			text := h.event.Text
-			if own, ok := ownLines(h.event); ok {
-				text = own
-			}
 			h.claims, h.parsed = claim.Parse(text), true
 		}
 		if rel, role, ov, nv := claim.Compare(h.claims, n.claims); rel == claim.Supersedes && ov == c.Replaces && !restates(h.claims, role, ov, nv) {
@@ -1858,7 +1866,10 @@ func knownRole(role string) bool {
 // no telling of the change. One statement of change naming both values
 // tells it too, whatever role the parser gave each ("Replaced `import …
 // from 'kelbo'` with `import … from 'quillet'`" reads the imports' names
-// as roles).
+// as roles). Which way it went is not read: the order of the names says
+// it one way in "replaced X with Y" and the other in "Y instead of X", so
+// a change undone right after, told with garbled roles, reads as told
+// again.
 func restates(older []claim.Claim, role, ov, nv string) bool {
 	if slices.ContainsFunc(older, func(c claim.Claim) bool {
 		return c.Role == role && (c.Replaces == ov || c.Value == nv && c.Changed && !c.Negated)
@@ -1867,7 +1878,9 @@ func restates(older []claim.Claim, role, ov, nv string) bool {
 	}
 	changedTo := func(c claim.Claim, v string) bool { return c.Changed && !c.Negated && sameValue(c.Value, v) }
 	return slices.ContainsFunc(older, func(o claim.Claim) bool {
-		return changedTo(o, ov) && slices.ContainsFunc(older, func(n claim.Claim) bool { return n.Start == o.Start && changedTo(n, nv) })
+		return changedTo(o, ov) && slices.ContainsFunc(older, func(n claim.Claim) bool {
+			return n.Start == o.Start && n.End == o.End && changedTo(n, nv)
+		})
 	})
 }
 
@@ -1949,22 +1962,20 @@ func sentenceWith(text, value string) string {
 // not what was asked, and claimWarnings pairs statements of other items.
 // A role found by its values' shape is not read: two paths or ports in a
 // sentence are as often two things ("jwt.key" and "jwt.pub", both kept).
-// Of a role the tables list tools for, one of the two must be listed: the
-// logs read "from 09:00 to 09:10" name no logging library. The statement
+// Of a role the tables list tools for, two quantities are none of its
+// values: the logs read "from 09:00 to 09:10" name no logging library. The statement
 // must say it changes something (claim.ChangeCue): "use pnpm, never npm"
 // is a choice with the alternative it turned down, no change made.
 func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired map[[2]int64]bool) []Warning {
-	// A memory an earlier warning holds, on either side, by its message or
-	// an entry quoting it, is told of there: the older side of a later
-	// change is no longer current.
-	told := toldEvents(sel, earlier, true)
+	// A memory an earlier warning holds as the newer side, by its message
+	// or an entry quoting it, is told of there.
+	told := toldEvents(sel, earlier)
 	var out []Warning
 	for i, it := range sel {
 		if len(out) == perKind {
 			break
 		}
-		if len(it.promptRoles) == 0 || paired[pair(itemKey(it), itemKey(it))] ||
-			slices.ContainsFunc(it.events, func(id int64) bool { return told[id] }) {
+		if len(it.promptRoles) == 0 || paired[pair(itemKey(it), itemKey(it))] || toldOf(it, earlier, told) {
 			continue
 		}
 		if _, ok := changeSource(it); !ok {
@@ -1974,8 +1985,8 @@ func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired
 			if !c.Changed || c.Replaces == "" || c.Negated || c.Weak || !slices.Contains(it.promptRoles, c.Role) || claim.Shape(c.Role) ||
 				sameValue(c.Replaces, c.Value) || unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) ||
 				everyday(c.Value) || everyday(c.Replaces) ||
-				len(claim.Values(c.Role)) > 0 && !listed(c.Role, c.Value) && !listed(c.Role, c.Replaces) ||
-				!claim.ChangeCue(it.Excerpt[c.Start:c.End]) || statedLater(pc, sel, i, c) {
+				len(claim.Values(c.Role)) > 0 && numeric(c.Value) && numeric(c.Replaces) ||
+				!claim.ChangeCue(it.Excerpt[c.Start:c.End]) || statedLater(pc, sel, i, c) || replacedValue(it, sel, earlier, c) {
 				continue
 			}
 			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: c.Replaces}
@@ -1993,16 +2004,32 @@ func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired
 	return out
 }
 
-// statedLater reports a memory of sel said after sel[i] that states
-// another value of c's role: the change c states was followed by another,
-// and c's newer value is not the current one.
+// replacedValue reports an earlier warning that holds it, or an entry
+// quoting it, as the older side of a change of a value c states: c's newer
+// value is no longer current. A warning about another thing of it (a port
+// it names) leaves c as it is.
+func replacedValue(it Item, sel []Item, earlier []Warning, c claim.Claim) bool {
+	return slices.ContainsFunc(earlier, func(w Warning) bool {
+		if w.Old == "" || !sameValue(w.Old, c.Value) && !sameValue(w.Old, c.Replaces) {
+			return false
+		}
+		return w.A.CID == it.CID || slices.ContainsFunc(sel, func(o Item) bool {
+			return o.CID == w.A.CID && slices.ContainsFunc(o.events, func(id int64) bool { return slices.Contains(it.events, id) })
+		})
+	})
+}
+
+// statedLater reports a memory of sel said after sel[i] that states a
+// change to another value of c's role: the change c states was followed
+// by another, and c's newer value is not the current one. A later mention
+// of a value ("check the MySQL connection string") changes nothing.
 func statedLater(pc *claim.Cache, sel []Item, i int, c claim.Claim) bool {
 	for j, o := range sel {
 		if j == i || !later(o, sel[i], j, i) {
 			continue
 		}
 		if slices.ContainsFunc(pc.Parse(claimSource(o)), func(n claim.Claim) bool {
-			return n.Role == c.Role && !n.Negated && !n.Weak && !sameValue(n.Value, c.Value)
+			return n.Role == c.Role && n.Changed && !n.Negated && !n.Weak && !sameValue(n.Value, c.Value)
 		}) {
 			return true
 		}

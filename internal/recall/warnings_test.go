@@ -1350,9 +1350,13 @@ func TestOneChangeReportedTwiceReplacesNothing(t *testing.T) {
 		t.Errorf("one change told twice warned: %+v", ws)
 	}
 	// The old value stated alone is replaced.
-	o.Excerpt = "The kiln player imports from `kelbo-audio`."
-	if ws, err = claimWarnings(context.Background(), db, nil, []Item{o, n}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 1 {
-		t.Errorf("the old value alone: warnings %+v (%v), want one", ws, err)
+	for _, text := range []string{
+		"The kiln player imports from `kelbo-audio`.",
+	} {
+		o.Excerpt = text
+		if ws, err = claimWarnings(context.Background(), db, nil, []Item{o, n}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 1 {
+			t.Errorf("%q then the summary: warnings %+v (%v), want one", text, ws, err)
+		}
 	}
 }
 
@@ -1396,10 +1400,28 @@ func TestStatedChangeOnceAndCurrent(t *testing.T) {
 	if ws := statedChangeWarnings(nil, []Item{a, ent}, nil, map[[2]int64]bool{}); len(ws) != 1 {
 		t.Errorf("a message and its entry: warnings %+v, want one", ws)
 	}
-	for _, w := range []Warning{{Kind: "superseded", B: Memory{CID: a.CID}}, {Kind: "superseded", A: Memory{CID: ent.CID}}} {
+	for _, w := range []Warning{
+		{Kind: "superseded", B: Memory{CID: a.CID}},
+		{Kind: "superseded", A: Memory{CID: ent.CID}, Old: "cockroachdb"},
+	} {
 		if ws := statedChangeWarnings(nil, []Item{a, ent}, []Warning{w}, map[[2]int64]bool{}); len(ws) != 0 {
 			t.Errorf("a change an earlier warning holds (%+v) warned again: %+v", w, ws)
 		}
+	}
+	// An entry with no message of its own, held by its citation id; a
+	// warning about another thing of the memory leaves its change.
+	bare := ent
+	bare.events = nil
+	if ws := statedChangeWarnings(nil, []Item{bare}, []Warning{{Kind: "superseded", B: Memory{CID: bare.CID}}}, map[[2]int64]bool{}); len(ws) != 0 {
+		t.Errorf("an entry an earlier warning holds warned again: %+v", ws)
+	}
+	if ws := statedChangeWarnings(nil, []Item{a}, []Warning{{Kind: "superseded", A: Memory{CID: a.CID}, Old: "8443"}}, map[[2]int64]bool{}); len(ws) != 1 {
+		t.Errorf("a warning about another thing hid the change: %+v", ws)
+	}
+	// A later mention of a value is no change of it.
+	mention := store.Event{ID: 63, Time: day.Add(2 * time.Hour), Type: store.TypeUserPrompt, SessionID: "c", Project: proj, Text: "Can you check the MySQL connection string?"}
+	if ws := statedChangeWarnings(nil, []Item{a, messageItem(mention, mention.Text)}, nil, map[[2]int64]bool{}); len(ws) != 1 {
+		t.Errorf("a later mention hid the change: %+v", ws)
 	}
 }
 
