@@ -1962,10 +1962,9 @@ func sentenceWith(text, value string) string {
 // not what was asked, and claimWarnings pairs statements of other items.
 // A role found by its values' shape is not read: two paths or ports in a
 // sentence are as often two things ("jwt.key" and "jwt.pub", both kept).
-// Of a role the tables list tools for, two quantities are none of its
-// values: the logs read "from 09:00 to 09:10" name no logging library. The statement
-// must say it changes something (claim.ChangeCue): "use pnpm, never npm"
-// is a choice with the alternative it turned down, no change made.
+// The statement must say it changes something (claim.ChangeCue): "use
+// pnpm, never npm" is a choice with the alternative it turned down, and
+// "the logs from 09:00 to 09:10" a range read, no change made.
 func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired map[[2]int64]bool) []Warning {
 	// A memory an earlier warning holds as the newer side, by its message
 	// or an entry quoting it, is told of there.
@@ -1984,9 +1983,7 @@ func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired
 		for _, c := range pc.Parse(it.Excerpt) {
 			if !c.Changed || c.Replaces == "" || c.Negated || c.Weak || !slices.Contains(it.promptRoles, c.Role) || claim.Shape(c.Role) ||
 				sameValue(c.Replaces, c.Value) || unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) ||
-				everyday(c.Value) || everyday(c.Replaces) ||
-				len(claim.Values(c.Role)) > 0 && numeric(c.Value) && numeric(c.Replaces) ||
-				!claim.ChangeCue(it.Excerpt[c.Start:c.End]) || statedLater(pc, sel, i, c) || replacedValue(it, sel, earlier, c) {
+				everyday(c.Value) || everyday(c.Replaces) || !claim.ChangeCue(it.Excerpt[c.Start:c.End]) || statedLater(pc, sel, i, c) || replacedValue(it, sel, earlier, c) {
 				continue
 			}
 			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: c.Replaces}

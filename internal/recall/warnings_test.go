@@ -1286,6 +1286,10 @@ func TestStatedChangeOfTheAskedRole(t *testing.T) {
 		{"a path asked", []string{"path"}, store.TypeAgentResponse, "Moved the kiln signing from keys/kiln.key to keys/kiln.pub.", 0},
 		// A choice with the alternative it turned down is no change made.
 		{"a choice", []string{"queue"}, store.TypeAgentResponse, "We decided to use NATS for the glaze jobs, never RabbitMQ.", 0},
+		// Products the tables do not list change too; a range read is no
+		// change.
+		{"unlisted products", []string{"database"}, store.TypeAgentResponse, "Moved the kiln ledger database from Kelvodb to Plenkbase.", 1},
+		{"a range read", []string{"logging"}, store.TypeAgentResponse, "Looking at the kiln logs from `1700000012345` to `1700000098765` (about 86 seconds), I see:", 0},
 	} {
 		ev.Type, ev.Text = c.kind, c.text
 		it := messageItem(ev, c.text)
