@@ -1983,7 +1983,7 @@ func statedChangeWarnings(pc *claim.Cache, sel []Item, earlier []Warning, paired
 		for _, c := range pc.Parse(it.Excerpt) {
 			if !c.Changed || c.Replaces == "" || c.Negated || c.Weak || !slices.Contains(it.promptRoles, c.Role) || claim.Shape(c.Role) ||
 				sameValue(c.Replaces, c.Value) || unlike(claim.Supersedes, c.Role, c.Replaces, c.Value) ||
-				everyday(c.Value) || everyday(c.Replaces) || !claim.ChangeCue(it.Excerpt[c.Start:c.End]) || statedLater(pc, sel, i, c) || replacedValue(it, sel, earlier, c) {
+				everyday(c.Value) || everyday(c.Replaces) || !claim.ChangeCue(it.Excerpt[c.Start:c.End]) || replacedValue(it, sel, earlier, c) || statedLater(pc, sel, i, c) {
 				continue
 			}
 			a := Memory{CID: it.CID, Type: kindLabel(it), Date: it.Time, Title: c.Replaces}
