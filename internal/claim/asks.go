@@ -154,8 +154,11 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 		put(r.role, r.role)
 	}
 	for role, ws := range roleHints() {
-		if role == "test runner" || role == "build system" || role == "js runtime" {
-			continue // "test", "build", "runs" are in every question about code
+		if role == "test runner" || role == "build system" || role == "js runtime" || role == "package manager" {
+			// "test", "build", "runs" are in every question about code,
+			// "package" in every question about a library: "which audio
+			// package" asks for a library, not the tool installing it.
+			continue
 		}
 		for _, w := range ws {
 			put(w, role)

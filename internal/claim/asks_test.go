@@ -137,6 +137,23 @@ func TestAsks(t *testing.T) {
 	}
 }
 
+// TestLibraryAsksNoPackageManager: "package" asks for a library, as every
+// question about one says it; only the tool's own name, or installing
+// dependencies, asks for the tool that installs them.
+func TestLibraryAsksNoPackageManager(t *testing.T) {
+	for _, q := range []string{"Which audio package does the reader use now?", "what charting packages are we on these days?",
+		"오디오 패키지는 뭐 써?"} {
+		if got := Asks(q); slices.Contains(got, "package manager") {
+			t.Errorf("Asks(%q) = %v, want no package manager", q, got)
+		}
+	}
+	for _, q := range []string{"Which package manager do we use now?", "what do we install dependencies with?"} {
+		if got := Asks(q); !slices.Contains(got, "package manager") {
+			t.Errorf("Asks(%q) = %v, want the package manager", q, got)
+		}
+	}
+}
+
 // TestKindOfCommandNotAsked: a kind of command is a setting's, which no
 // shell run answers.
 func TestKindOfCommandNotAsked(t *testing.T) {
