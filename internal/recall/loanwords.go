@@ -86,7 +86,9 @@ func loanCandidates(w string, dict *glosses.Dict, stops stopSet) []loan {
 	var ls []loan
 	for _, e := range dict.Loans(key) {
 		if d := korean.Distance(w, e); d <= loanDistance && !stops.has(e) {
-			if k := indexKey(e); !countedAsAnother(e, k) {
+			// Nor one the index counts as a function word ("canned"
+			// as "can"): every message holds it.
+			if k := indexKey(e); !countedAsAnother(e, k) && !stops.has(k) {
 				ls = append(ls, loan{e, k, d})
 			}
 		}

@@ -48,6 +48,21 @@ func TestKoreanNativeWordsAreNoLoanwords(t *testing.T) {
 	}
 }
 
+// TestLoanwordsAreNoFunctionWords: a candidate the index counts as an
+// English function word is none: "가는데" (going) sounds like "canned",
+// whose index key "can" every message holds, and as that it weighed as a
+// rare word of the project's.
+func TestLoanwordsAreNoFunctionWords(t *testing.T) {
+	t.Parallel()
+	for _, c := range concepts("다음 주에 해커톤 가는데 뭐 챙겨가면 좋을까?", repoGlosses()) {
+		for _, l := range c.loans {
+			if l.key == "can" {
+				t.Errorf("%v: read as the loanword of %q, key %q", c.forms, l.word, l.key)
+			}
+		}
+	}
+}
+
 // BenchmarkKoreanConceptsFirst: a prompt hook's Korean prompt, the loanword
 // table read from the repository's glosses/ (0.7 MB) and each Hangul
 // word's candidates weighed (the store's counts are not in it).
