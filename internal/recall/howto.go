@@ -176,7 +176,12 @@ func howTo(prompt string) bool {
 
 // cjkHowTo reports a Chinese or Japanese how-to question: Chinese "怎么",
 // "如何", "怎样" (how), Japanese "どうやって", "どうすれば", "どうしたら"
-// (how), "やり方" (the way to), with no word placing what it asks in the
+// (how), "どう" before any verb's "…ばいい" ("どう書けばいい", how should I
+// write), "やり方" (the way to); a question for the difference between
+// two things, as English's "what's the difference" and Korean's "차이":
+// Chinese "区别", "差别", "差异", "有什么不同", Japanese "違い" (not
+// "間違い", a mistake, "勘違い", a misunderstanding, nor "違います", it is
+// wrong), "何が違う", "どう違う"; with no word placing what it asks in the
 // project's past or present (cjkPastNowRE): "上次…最后是怎么解决的？" asks
 // how it was solved, "现在怎么配置的" how it is set up now. Not "怎么回事"
 // (what is going on), "怎么样" (how is it), "怎么了", "怎么一直…" (why does
@@ -195,11 +200,12 @@ func cjkHowTo(prompt string) bool {
 // to understand, "为了", in order to, nor a step done before the question,
 // "装好了 Node，怎么装 pnpm？"), "是怎么…的" (how it was done), "现在", "目前", "当前" (now);
 // Japanese's: "前回", "この前" (last time), "昨日", "さっき", "以前", "現在",
-// "今の" (now), and a verb's past before the question's end ("…たっけ",
-// "…たの", "…ました", "…でした", "…だった").
+// "今の" (now), a verb's past before the question's end ("…たの",
+// "…ました", "…でした", "…だった"), and "っけ", which asks to be reminded
+// of what was known ("どう違うんだっけ", "何だっけ"), as "remind me" does.
 var (
-	cjkHowToRE   = lazyregexp.New(`怎(?:么|麼)(?:回[^事]|[^回样樣了没沒不又还還一老总總会會]|$)|怎(?:样|樣)(?:[^？?。]|$)|(?:^|[^论論管])如何[^？?。，,！!]|どうやって|どうすれば|どうしたら|やり方`)
-	cjkPastNowRE = lazyregexp.New(`上次|上回|(?:^|[\s，,。？?！!])之前|以前|昨天|刚才|剛才|当时|當時|了(?:[吗嗎吧呢？?。！!]|$)|是(?:怎么|怎麼|如何)[^？?。，,]*的|前回|この前|昨日|さっき|た(?:っけ|んだ|の|か)|ました|でした|だった|` + cjkNow)
+	cjkHowToRE   = lazyregexp.New(`怎(?:么|麼)(?:回[^事]|[^回样樣了没沒不又还還一老总總会會]|$)|怎(?:样|樣)(?:[^？?。]|$)|(?:^|[^论論管])如何[^？?。，,！!]|どうやって|どうすれば|どうしたら|どう\p{Han}*\p{Hiragana}{0,3}ば(?:いい|良い)|やり方|区别|區別|差别|差別|差异|差異|有(?:什么|什麼|何)不同|(?:^|[^間勘])違い(?:[^ま]|$)|何が違|どう違`)
+	cjkPastNowRE = lazyregexp.New(`上次|上回|(?:^|[\s，,。？?！!])之前|以前|昨天|刚才|剛才|当时|當時|了(?:[吗嗎吧呢？?。！!]|$)|是(?:怎么|怎麼|如何)[^？?。，,]*的|前回|この前|昨日|さっき|た(?:んだ|の|か)|っけ|ました|でした|だった|` + cjkNow)
 	cjkNowRE     = lazyregexp.New(cjkNow)
 )
 
@@ -326,7 +332,22 @@ var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|bu
 // foreignWorkRE is newWorkRE's Russian and Korean forms, read only in a
 // prompt with letters beyond ASCII: an English prompt, most of them, does
 // not pay for compiling its Unicode classes.
-var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:추가|작성|구현|생성|설정|개발|만들어)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)(?:[\s?.!,~]|$)`)
+// Korean's "짜줘" is "write (the code) for me".
+var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:추가|작성|구현|생성|설정|개발|만들어|짜)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)(?:[\s?.!,~]|$)`)
+
+// cjkWorkRE is newWorkRE's Japanese and Chinese forms, read only in a
+// prompt written in their characters. Japanese puts the verb last: a verb
+// of writing, making, implementing, adding or generating in its request
+// form ("…を書いて", "作ってください") ends the prompt or a sentence.
+// Chinese asks to write or implement "a" thing ("帮我写一个…", "用 Octokit
+// 写个脚本", "实现一个…"), its measure word after the verb.
+// cjkAgainRE finds the words pointing back to earlier work, as againRE
+// does English's: "同じ" (the same), "もう一度", "再度" (once more),
+// Chinese "一样", "同样" (the same), "重新" (anew); cjkPastNowRE, the past.
+var (
+	cjkWorkRE  = lazyregexp.New(`(?:書いて|作って|実装して|追加して|作成して|生成して)(?:ください|下さい|くれ|ほしい|欲しい)?\s*(?:[。！!]|$)|(?:写|寫|实现|實現)(?:一个|一個|个|個|一段|一份)`)
+	cjkAgainRE = lazyregexp.New(`同じ|もう一度|もう一回|再度|一样|一樣|同样|同樣|重新`)
+)
 
 // againRE finds a word that points back to earlier work: "the same
 // flags", "add it back", "build it again", "the previous layout", "as
@@ -343,6 +364,9 @@ func newWork(prompt string) bool {
 	}
 	if newWorkRE.MatchString(prompt) || !isASCII(prompt) && foreignWorkRE.MatchString(prompt) {
 		return !past(prompt) && !againRE.MatchString(prompt)
+	}
+	if strings.ContainsFunc(prompt, isKanjiKana) && cjkWorkRE.MatchString(prompt) {
+		return !cjkPastNowRE.MatchString(prompt) && !cjkAgainRE.MatchString(prompt)
 	}
 	// A Romance language's imperative is read only in a prompt whose
 	// function words are that language's ("crea" is no English word, but

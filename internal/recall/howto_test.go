@@ -90,7 +90,18 @@ func TestHowTo(t *testing.T) {
 		{"我想了解一下如何配置 nginx 反向代理", true},
 		{"已经装好了 Node，怎么装 pnpm？", true},
 		{"在部署之前怎么检查配置？", true},
-		{"어떻게?\n테스트 좀 해줘", false}, // the question ends right after 어떻게
+		// "どう" before a verb's "…ばいい" (how should I …), and the
+		// difference between two things, in either language.
+		{"ESP32 で OLED に文字を出すには YAML をどう書けばいい？", true},
+		{"Rust の axum と actix-web って何が違うの？", true},
+		{"Isar と sqflite の違いは？", true},
+		{"zod 的 parse 和 safeParse 有什么区别？", true},
+		{"bun test 和 Jest 的差异在哪里？", true},
+		{"前回 CI の YAML はどう書いたっけ？", false},                   // last time, a past verb
+		{"Makefile の run と run-direct って、どう違うんだっけ？", false}, // "っけ": remind me
+		{"このエラーは設定の間違いですか？", false},                         // 間違い is a mistake
+		{"我们的两个配置有什么区别？", false},                            // ours
+		{"어떻게?\n테스트 좀 해줘", false},                           // the question ends right after 어떻게
 		{"¿Cómo escribo un middleware de Express que registre las peticiones?", true},
 		{"¿Cómo corto una imagen en el servidor?", true},
 		{"¿cómo se escala una foto en Go?", true},
@@ -207,6 +218,16 @@ func TestNewWork(t *testing.T) {
 		{"Faz sentido manter o Redis aqui?", false},
 		{"Inclui os testes de integração no pipeline?", false},
 		{"gracias, ahora haz commit y push de esto", true},
+		// Japanese's request ends the prompt or a sentence; Chinese's
+		// writes "a" thing; Korean's "짜줘" writes code.
+		{"cheerio で HTML の table をパースして JSON に変換するコードを書いて", true},
+		{"ダークモードの切り替えボタンを作ってください。", true},
+		{"帮我写一个 Express 的服务，收到 SIGTERM 时优雅关闭", true},
+		{"用 Octokit 写个 Node 脚本，列出我所有仓库", true},
+		{"바닐라 JS로 다크모드 토글 버튼 코드 짜줘", true},
+		{"前回と同じ設定でテストを書いて", false},   // the same as last time
+		{"上次那个脚本，再照着写一个一样的", false},  // last time, the same
+		{"書いてあるとおりに動かない理由は？", false}, // "as written": no request
 	} {
 		if got := !saysOurs(tt.prompt) && newWork(tt.prompt); got != tt.want {
 			t.Errorf("newWork(%q) = %v, want %v", tt.prompt, got, tt.want)
