@@ -102,6 +102,16 @@ var germanQuestionRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:welche[mnrs]?|was|wo
 // germanWhereRE is German's where, read as germanQuestionRE is.
 var germanWhereRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:wo|wohin)(?:[^\p{L}]|$)`)
 
+// japaneseWhereRE is Japanese's where, told from the longer words holding
+// it as japaneseQuestionRE tells it ("どこか" somewhere, "どこでも"
+// anywhere).
+var japaneseWhereRE = lazyregexp.New(`どこ(?:[^かもでに]|[でに][^も]|$)`)
+
+// JapaneseWhere reports a Japanese question for a place. Asks does not read
+// it as one for a path (japaneseQuestionRE): the caller does, where the
+// question is about the project's past or present.
+func JapaneseWhere(text string) bool { return hasKana(text) && japaneseWhereRE.MatchString(text) }
+
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
 

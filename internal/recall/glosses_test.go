@@ -330,3 +330,25 @@ func TestKoreanVersionQuestionOnAnEnglishProject(t *testing.T) {
 		t.Errorf("the Korean question was not answered with the upload:\n%s", got)
 	}
 }
+
+// TestJapaneseWhereAsksAPathOfTheProject: Japanese's where ("どこ") asks
+// for a path in a question about what the project did or holds now
+// ("どこに移したんだっけ？", where did we move it?), as English's does; a
+// travel question's where asks none.
+func TestJapaneseWhereAsksAPathOfTheProject(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"ビルドを入れたとき、サムネイルのフォルダってどこに移したんだっけ？", true},
+		{"設定ファイルは今のどこにある？", true},
+		{"紅葉を見るならどこがおすすめ？", false},
+		{"どこかで設定したはずだけど", false}, // somewhere
+	} {
+		got := slices.ContainsFunc(asks(concepts(tt.prompt, nil), tt.prompt), func(a ask) bool { return a.role == "path" })
+		if got != tt.want {
+			t.Errorf("asks(%q) asks a path: %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}

@@ -1785,6 +1785,13 @@ type ask struct {
 // "big" is not about the close button for it.
 func asks(cs []concept, prompt string) []ask {
 	roles := claim.Asks(prompt)
+	// Japanese's where asks for a path in a question about what the
+	// project did or holds now ("どこに移したんだっけ？", where did we move
+	// it?); Asks reads no path of it, a travel question's where being as
+	// common (claim.JapaneseWhere).
+	if claim.JapaneseWhere(prompt) && cjkPastNowRE.MatchString(prompt) && !slices.Contains(roles, "path") {
+		roles = append(roles, "path")
+	}
 	out := make([]ask, len(roles))
 	for i, r := range roles {
 		a := ask{role: r, shape: claim.Shape(r), any: r == claim.AnyVersion || r == claim.AnyAmount, cs: withRole(cs, r), words: keysOf(strings.Join(claim.Words(r), " "))}
