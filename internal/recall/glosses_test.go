@@ -352,3 +352,29 @@ func TestJapaneseWhereAsksAPathOfTheProject(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseWordsFindTheirEnglish: a Chinese question that names nothing
+// in Latin letters is cut into CC-CEDICT's words (glosses.Dict.Words), each
+// searched by its English translations: "烧制" is "fire", "温度"
+// "temperature", "阈值" "threshold"; its function words ("的") say nothing.
+// Without the dictionary the question is one phrase the English store
+// never wrote, and gets nothing.
+func TestChineseWordsFindTheirEnglish(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	chores(t, db)
+	say(t, db, "kiln", day,
+		"What temperature threshold does the glaze firing alarm use?",
+		"The glaze firing alarm trips at a temperature threshold of 1240 C; the bisque alarm keeps 980 C.")
+	prompt := "烧制的温度阈值是多少来着？"
+	if got := recallFor(t, db, defaults(), prompt); !strings.Contains(got, "1240") {
+		t.Errorf("the Chinese question was not answered with the English session:\n%s", got)
+	}
+	got, err := Compose(context.Background(), db, defaults(), Request{Project: proj, SessionID: "now", Prompt: prompt, Now: day.AddDate(0, 1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got.Text, "1240") {
+		t.Errorf("answered without the dictionary:\n%s", got.Text)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
+	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/glosses"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/latin"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazyregexp"
@@ -88,7 +89,7 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 		}
 		out[i].loans = loanCandidates(base, dict, stops)
 	}
-	out = japaneseWords(out, prompt, stops, dict)
+	out = unspacedWords(out, prompt, stops, dict)
 	if langs := stops.fw.Languages(); len(langs) > 1 {
 		for i := range out {
 			if p := cognatePrefix(out[i].forms[0]); p != "" {
@@ -117,32 +118,38 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 	return mergeAlike(withStatusCodes(withSynonyms(out), prompt))
 }
 
-// japaneseWords reads each concept of cs that is a run of kanji and kana
-// (words keeps one whole, Japanese writing no space between words) as the
-// Japanese dictionary's words it is made of (glosses.Dict.Words), each a
-// concept of its own searched by its English glosses too: "音節ハイライト
-// で" is "音節" (syllable) and "ハイライト" (highlight), which a session held
-// in English wrote, where the run is a phrase no session wrote whole. A
-// run the dictionary finds no word in stays as it is; without the
-// dictionary, so do all. Only a prompt written with kana is Japanese: one
-// in Chinese is all Han characters, whose words the Japanese dictionary
-// would misread ("把手", a handle, in "把手纸放在"). At most maxTerms
+// unspacedWords reads each concept of cs that is a run of kanji and kana
+// (words keeps one whole, Japanese and Chinese writing no space between
+// words) as the dictionary's words it is made of (glosses.Dict.Words), each
+// a concept of its own searched by its English glosses too: "音節ハイライト
+// で" is "音節" (syllable) and "ハイライト" (highlight), "烧制的温度阈值" is
+// "烧制" (fire), "温度" (temperature) and "阈值" (threshold), which a session
+// held in English wrote, where the run is a phrase no session wrote whole.
+// A prompt written with kana is Japanese; one in Han characters alone is
+// Chinese, whose words the Japanese dictionary would misread ("把手", a
+// handle, in "把手纸放在"), and whose function words ("我们", "之前") are
+// dropped as any language's are. A run the dictionary finds no word in
+// stays as it is; without the dictionary, so do all. At most maxTerms
 // concepts, as terms gives.
-func japaneseWords(cs []concept, prompt string, stops stopSet, dict *glosses.Dict) []concept {
-	if !strings.ContainsFunc(prompt, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana) }) {
-		return cs
+func unspacedWords(cs []concept, prompt string, stops stopSet, dict *glosses.Dict) []concept {
+	lang := "zho"
+	if strings.ContainsFunc(prompt, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana) }) {
+		lang = "jpn"
 	}
 	var out []concept
 	for _, c := range cs {
 		var ws []string
 		if len(c.forms) == 1 && !strings.ContainsFunc(c.forms[0], func(r rune) bool { return !isKanjiKana(r) }) {
-			ws = dict.Words("jpn", c.forms[0])
+			ws = dict.Words(lang, c.forms[0])
 		}
 		if len(ws) == 0 {
 			out = append(out, c)
 		}
 		for _, w := range ws {
-			out = append(out, withGlosses(concept{forms: []string{w}, keys: []string{indexKey(w)}}, []string{"jpn"}, stops, dict))
+			if lang == "zho" && funcwords.In("zho", w) {
+				continue
+			}
+			out = append(out, withGlosses(concept{forms: []string{w}, keys: []string{indexKey(w)}}, []string{lang}, stops, dict))
 		}
 		if len(out) >= maxTerms {
 			return out[:maxTerms]
