@@ -104,8 +104,8 @@ func TestRealClientRomanceRequestForNewWork(t *testing.T) {
 	}
 }
 
-// TestRealClientForeignPastQuestion: a question asked in Russian or German
-// about what the project's run did ("which interpreter did uv pick up?", in
+// TestRealClientForeignPastQuestion: a question asked in Russian, German or
+// Japanese about what the project's run did ("which interpreter did uv pick up?", in
 // Russian's past tense; in German with "wir" and the past of "haben") is
 // answered from the command's output in a real session; the same words
 // asked as a how-to question get nothing.
@@ -115,6 +115,8 @@ func TestRealClientForeignPastQuestion(t *testing.T) {
 	for _, q := range []struct{ past, howTo string }{
 		{"Какой интерпретатор Python использовался для .venv?", "Как создать .venv с другим интерпретатором Python?"},
 		{"Welchen Python-Interpreter hatten wir für die .venv?", "Wie erstelle ich eine .venv mit einem anderen Python-Interpreter?"},
+		// Japanese: "っけ" asks to be reminded; "どう…ばいい" how to.
+		{".venv の Python インタプリタはどれだったっけ？", "別の Python インタプリタで .venv を作るにはどう書けばいい？"},
 	} {
 		w := newWorld(t)
 		// The words are the run's, not the prompt's: the script prints them.

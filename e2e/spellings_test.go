@@ -41,6 +41,25 @@ func TestRealClientJapanesePrompt(t *testing.T) {
 	}
 }
 
+// TestRealClientChinesePrompt: a question asked in Chinese, naming nothing
+// in Latin letters, about a session held in English is cut into CC-CEDICT's
+// words (glosses/zho.txt beside the binaries), each searched by its English
+// translations: "烧制" fire, "温度" temperature, "阈值" threshold. A
+// Chinese request for new code ("帮我写一个…") on the same project's words
+// gets nothing.
+func TestRealClientChinesePrompt(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil, "What temperature threshold does the glaze firing alarm use?\nSAY The glaze firing alarm trips at a temperature threshold of 1240 C; the bisque alarm keeps 980 C.")
+	w.session("s2", nil, "Sort the kiln logs by date.\nREPLY Sorted.")
+	if got := lastInjection(t, w.session("s3", nil, "烧制的温度阈值是多少来着？")); !strings.Contains(got, "1240") {
+		t.Errorf("the English session is not offered for the Chinese question:\n%s", got)
+	}
+	const ask = "帮我写一个 Python 脚本，把温度日志画成折线图"
+	if r := requestWith(t, requests(t, w.session("s4", nil, ask)), ask); injections(r) != 0 {
+		t.Errorf("a request for new code got an injection:\n%.3000s", r)
+	}
+}
+
 // TestRealClientKoreanLoanwords: a question asked in Korean names the
 // template and its version by loanwords ("템플릿", "버전"), about a session
 // held in English. Each is read as the English word the store writes that

@@ -193,7 +193,8 @@ func cjkHowTo(prompt string) bool {
 	return strings.ContainsFunc(prompt, isKanjiKana) && cjkHowToRE.MatchString(prompt) && !cjkPastNowRE.MatchString(prompt)
 }
 
-// cjkHowToRE and cjkPastNowRE are cjkHowTo's forms. Chinese's past and
+// cjkHowToRE and cjkPastNowRE are cjkHowTo's forms; foreignPastOrNow reads
+// cjkPastNowRE too. Chinese's past and
 // present: "上次" (last time), "之前" opening a clause (before; not "在…之前",
 // before doing …), "以前", "昨天" (yesterday), "刚才" (just now), "当时"
 // (then), "了" ending the question or a sentence ("…了吗？"; not "了解",
@@ -206,12 +207,10 @@ func cjkHowTo(prompt string) bool {
 var (
 	cjkHowToRE   = lazyregexp.New(`怎(?:么|麼)(?:回[^事]|[^回样樣了没沒不又还還一老总總会會]|$)|怎(?:样|樣)(?:[^？?。]|$)|(?:^|[^论論管])如何[^？?。，,！!]|どうやって|どうすれば|どうしたら|どう\p{Han}*\p{Hiragana}{0,3}ば(?:いい|良い)|やり方|区别|區別|差别|差別|差异|差異|有(?:什么|什麼|何)不同|(?:^|[^間勘])違い(?:[^ま]|$)|何が違|どう違`)
 	cjkPastNowRE = lazyregexp.New(`上次|上回|(?:^|[\s，,。？?！!])之前|以前|昨天|刚才|剛才|当时|當時|了(?:[吗嗎吧呢？?。！!]|$)|是(?:怎么|怎麼|如何)[^？?。，,]*的|前回|この前|昨日|さっき|た(?:んだ|の|か)|っけ|ました|でした|だった|` + cjkNow)
-	cjkNowRE     = lazyregexp.New(cjkNow)
 )
 
 // cjkNow are Chinese's and Japanese's words for now: "现在", "目前",
-// "当前" (simplified and traditional), "現在", "今の"; foreignPastOrNow
-// reads them alone, cjkPastNowRE with the past's.
+// "当前" (simplified and traditional), "現在", "今の".
 const cjkNow = `现在|現在|目前|当前|當前|今の`
 
 // germanHowTo reports a German how-to question: "wie" opening it before a
@@ -462,11 +461,12 @@ func pastOrNow(prompt string, dict *glosses.Dict) bool {
 
 // foreignPastOrNow reports a prompt of another language than English that
 // asks how things stand now ("сейчас", "jetzt", "ahora", "maintenant",
-// "現在") or, in German or a Romance language, what happened: German's
-// past of "to be", "to have" and "to become" ("hatten wir", "war"), a
-// Romance preterite or imperfect by its ending ("quedó", "cambiaron",
-// "usábamos", "ficou") or its auxiliary ("était", "avons choisi",
-// "abbiamo scelto"). Each language's words are read only in a prompt of
+// "現在") or, in German, a Romance language, Japanese or Chinese, what
+// happened: German's past of "to be", "to have" and "to become" ("hatten
+// wir", "war"), a Romance preterite or imperfect by its ending ("quedó",
+// "cambiaron", "usábamos", "ficou") or its auxiliary ("était", "avons
+// choisi", "abbiamo scelto"), Japanese's and Chinese's past and "last
+// time" (cjkPastNowRE: "…だったっけ", "上次…"). Each language's words are read only in a prompt of
 // that language: by its function words, or for Russian, Japanese and
 // Chinese by their script. They are tables apart from currentRE's and
 // pastRE's, which an English prompt reads, so that it compiles none of
@@ -482,7 +482,7 @@ func foreignPastOrNow(prompt string) bool {
 	case hasCyrillic(prompt):
 		return russianNowRE.MatchString(prompt)
 	case strings.ContainsFunc(prompt, isKanjiKana):
-		return cjkNowRE.MatchString(prompt)
+		return cjkPastNowRE.MatchString(prompt)
 	}
 	return false
 }

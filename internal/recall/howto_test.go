@@ -700,8 +700,9 @@ func TestAfterSetting(t *testing.T) {
 }
 
 // TestPastOrNowCJK: a Chinese or Japanese question about how things stand
-// now refers to the project, by the words for now cjkHowTo reads too, in
-// simplified and traditional writing; one with none of them does not.
+// now, or about what happened, refers to the project, by the words cjkHowTo
+// reads too, in simplified and traditional writing; one with none of them
+// does not.
 func TestPastOrNowCJK(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -712,6 +713,10 @@ func TestPastOrNowCJK(t *testing.T) {
 		{"目前的缓存策略是什么？", true},
 		{"當前的部署區域是哪個？", true},
 		{"今のポート番号は？", true},
+		// The past, and "last time", ask what the project did.
+		{".venv の Python はどれだったっけ？", true},
+		{"上次部署用的是哪个区域？", true},
+		{"缓存的问题解决了吗？", true},
 		{"哪个数据库适合做缓存？", false},
 		{"キャッシュにはどのDBが向いている？", false},
 	} {
