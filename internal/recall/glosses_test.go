@@ -345,6 +345,8 @@ func TestJapaneseWhereAsksAPathOfTheProject(t *testing.T) {
 		{"設定ファイルは今のどこにある？", true},
 		{"紅葉を見るならどこがおすすめ？", false},
 		{"どこかで設定したはずだけど", false}, // somewhere
+		{"移行はどこまで進んだっけ？", false}, // how far
+		{"前回のログはどこに？", true},     // the particle ending the question
 	} {
 		got := slices.ContainsFunc(asks(concepts(tt.prompt, nil), tt.prompt), func(a ask) bool { return a.role == "path" })
 		if got != tt.want {

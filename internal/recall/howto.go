@@ -176,13 +176,14 @@ func howTo(prompt string) bool {
 
 // cjkHowTo reports a Chinese or Japanese how-to question: Chinese "怎么",
 // "如何", "怎样" (how), Japanese "どうやって", "どうすれば", "どうしたら"
-// (how), "どう" before any verb's "…ばいい" ("どう書けばいい", how should I
-// write), "やり方" (the way to); a question for the difference between
-// two things, as English's "what's the difference" and Korean's "차이":
-// Chinese "区别", "差别", "差异", "有什么不同", Japanese "違い" (not
-// "間違い", a mistake, "勘違い", a misunderstanding, nor "違います", it is
-// wrong), "何が違う", "どう違う"; with no word placing what it asks in the
-// project's past or present (cjkPastNowRE): "上次…最后是怎么解决的？" asks
+// (how), "どう" before any verb's "…ばいい" or "…たらいい" ("どう書けばいい",
+// "どうデプロイすればよいですか", how should I …), "やり方" (the way to); a
+// question for the difference between two things, as English's "what's
+// the difference" and Korean's "차이": Chinese "区别", "差别", "差异", "有什么
+// 不同", Japanese "…の違い" ending the question or before its particle (not
+// "間違い", a mistake, "に違いない", must be), "何が違う", "どう違う"; with no
+// word placing what it asks in the project's past or present
+// (cjkPastNow): "上次…最后是怎么解决的？" asks
 // how it was solved, "现在怎么配置的" how it is set up now. Not "怎么回事"
 // (what is going on), "怎么样" (how is it), "怎么了", "怎么一直…" (why does
 // it keep …), nor "如何" ending its clause ("结果如何？", how did it go) or
@@ -190,7 +191,7 @@ func howTo(prompt string) bool {
 // "这个项目", "うちの") is its own (foreignOursRE), as in English. Read only
 // in a prompt written in their characters.
 func cjkHowTo(prompt string) bool {
-	return strings.ContainsFunc(prompt, isKanjiKana) && cjkHowToRE.MatchString(prompt) && !cjkPastNowRE.MatchString(prompt)
+	return strings.ContainsFunc(prompt, isKanjiKana) && cjkHowToRE.MatchString(prompt) && !cjkPastNow(prompt)
 }
 
 // cjkHowToRE and cjkPastNowRE are cjkHowTo's forms; foreignPastOrNow reads
@@ -205,9 +206,22 @@ func cjkHowTo(prompt string) bool {
 // "…ました", "…でした", "…だった"), and "っけ", which asks to be reminded
 // of what was known ("どう違うんだっけ", "何だっけ"), as "remind me" does.
 var (
-	cjkHowToRE   = lazyregexp.New(`怎(?:么|麼)(?:回[^事]|[^回样樣了没沒不又还還一老总總会會]|$)|怎(?:样|樣)(?:[^？?。]|$)|(?:^|[^论論管])如何[^？?。，,！!]|どうやって|どうすれば|どうしたら|どう\p{Han}*\p{Hiragana}{0,3}ば(?:いい|良い)|やり方|区别|區別|差别|差別|差异|差異|有(?:什么|什麼|何)不同|(?:^|[^間勘])違い(?:[^ま]|$)|何が違|どう違`)
-	cjkPastNowRE = lazyregexp.New(`上次|上回|(?:^|[\s，,。？?！!])之前|以前|昨天|刚才|剛才|当时|當時|了(?:[吗嗎吧呢？?。！!]|$)|是(?:怎么|怎麼|如何)[^？?。，,]*的|前回|この前|昨日|さっき|た(?:んだ|の|か)|っけ|ました|でした|だった|` + cjkNow)
+	cjkHowToRE   = lazyregexp.New(`怎(?:么|麼)(?:回[^事]|[^回样樣了没沒不又还還一老总總会會]|$)|怎(?:样|樣)(?:[^？?。]|$)|(?:^|[^论論管])如何[^？?。，,！!]|どうやって|どうすれば|どうしたら|どう[^。？?！!\n]{0,20}?(?:ば|たら)(?:いい|良い|よい|よろしい)|やり方|区别|區別|差别|差別|差异|差異|有(?:什么|什麼|何)不同|の違い(?:は|って|が|を|[？?]|$)|何が違[うい]|どう違[うい]`)
+	cjkPastNowRE = lazyregexp.New(`上次|上回|(?:^|[\s，,。？?！!])之前|以前|昨天|刚才|剛才|当时|當時|了(?:[吗嗎吧呢？?。！!]|$)|是(?:怎么|怎麼|如何)[^？?。，,]*的|前回|この前|昨日|さっき|た(?:んだ|か)|たの(?:[？?。かでだ]|$)|(?:^|[^そあ])っけ|ました|でした|だった|` + cjkNow)
 )
+
+// cjkSetPhrases are Japanese's and Chinese's set phrases that end in a
+// past form or in "了" and say nothing of the project's past: thanks
+// ("ありがとうございました"), "understood" ("わかりました", "了解しました",
+// "明白了", "懂了"), "good work" ("お疲れ様でした"), "great" ("太好了"),
+// "by the way" ("对了"), "never mind" ("算了"). "好了" alone is left: "部署
+// 好了吗？" asks whether the deploy is done.
+var cjkSetPhrases = strings.NewReplacer("ありがとうございました", "", "わかりました", "", "分かりました", "", "了解しました", "",
+	"お疲れ様でした", "", "太好了", "", "对了", "", "對了", "", "算了", "", "明白了", "", "懂了", "")
+
+// cjkPastNow reports a Japanese or Chinese prompt that places what it asks
+// in the project's past or present (cjkPastNowRE), its set phrases left out.
+func cjkPastNow(prompt string) bool { return cjkPastNowRE.MatchString(cjkSetPhrases.Replace(prompt)) }
 
 // cjkNow are Chinese's and Japanese's words for now: "现在", "目前",
 // "当前" (simplified and traditional), "現在", "今の".
@@ -331,8 +345,9 @@ var newWorkRE = lazyregexp.New(`(?i)^\s*(?:please\s+)?(?:add|implement|create|bu
 // foreignWorkRE is newWorkRE's Russian and Korean forms, read only in a
 // prompt with letters beyond ASCII: an English prompt, most of them, does
 // not pay for compiling its Unicode classes.
-// Korean's "짜줘" is "write (the code) for me".
-var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:추가|작성|구현|생성|설정|개발|만들어|짜)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)(?:[\s?.!,~]|$)`)
+// Korean's "짜줘" is "write (the code) for me", "짜" a word of its own
+// ("날짜 줘" asks for a date).
+var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:добавь|сделай|создай|напиши|реализуй|настрой|сгенерируй)(?:те)?(?:[\s,.!?]|$)|(?:(?:추가|작성|구현|생성|설정|개발|만들어)|(?:^|\s)짜)\s*(?:해\s*)?(?:줘|주세요|줄래|주실래)(?:[\s?.!,~]|$)`)
 
 // cjkWorkRE is newWorkRE's Japanese and Chinese forms, read only in a
 // prompt written in their characters. Japanese puts the verb last: a verb
@@ -346,6 +361,10 @@ var foreignWorkRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?(?:д�
 var (
 	cjkWorkRE  = lazyregexp.New(`(?:書いて|作って|実装して|追加して|作成して|生成して)(?:ください|下さい|くれ|ほしい|欲しい)?\s*(?:[。！!]|$)|(?:写|寫|实现|實現)(?:一个|一個|个|個|一段|一份)`)
 	cjkAgainRE = lazyregexp.New(`同じ|もう一度|もう一回|再度|一样|一樣|同样|同樣|重新`)
+	// cjkQuestionRE finds a question, which asks no new work though it
+	// names implementing one thing ("这个模块实现一个什么功能？", what does
+	// this module implement?): its mark, or Chinese's "吗", "什么", "哪".
+	cjkQuestionRE = lazyregexp.New(`[？?]|吗|嗎|什么|什麼|哪`)
 )
 
 // againRE finds a word that points back to earlier work: "the same
@@ -364,8 +383,8 @@ func newWork(prompt string) bool {
 	if newWorkRE.MatchString(prompt) || !isASCII(prompt) && foreignWorkRE.MatchString(prompt) {
 		return !past(prompt) && !againRE.MatchString(prompt)
 	}
-	if strings.ContainsFunc(prompt, isKanjiKana) && cjkWorkRE.MatchString(prompt) {
-		return !cjkPastNowRE.MatchString(prompt) && !cjkAgainRE.MatchString(prompt)
+	if strings.ContainsFunc(prompt, isKanjiKana) && cjkWorkRE.MatchString(prompt) && !cjkQuestionRE.MatchString(prompt) {
+		return !cjkPastNow(prompt) && !cjkAgainRE.MatchString(prompt)
 	}
 	// A Romance language's imperative is read only in a prompt whose
 	// function words are that language's ("crea" is no English word, but
@@ -482,7 +501,7 @@ func foreignPastOrNow(prompt string) bool {
 	case hasCyrillic(prompt):
 		return russianNowRE.MatchString(prompt)
 	case strings.ContainsFunc(prompt, isKanjiKana):
-		return cjkPastNowRE.MatchString(prompt)
+		return cjkPastNow(prompt)
 	}
 	return false
 }

@@ -225,9 +225,12 @@ func TestNewWork(t *testing.T) {
 		{"帮我写一个 Express 的服务，收到 SIGTERM 时优雅关闭", true},
 		{"用 Octokit 写个 Node 脚本，列出我所有仓库", true},
 		{"바닐라 JS로 다크모드 토글 버튼 코드 짜줘", true},
-		{"前回と同じ設定でテストを書いて", false},   // the same as last time
-		{"上次那个脚本，再照着写一个一样的", false},  // last time, the same
-		{"書いてあるとおりに動かない理由は？", false}, // "as written": no request
+		{"前回と同じ設定でテストを書いて", false},       // the same as last time
+		{"上次那个脚本，再照着写一个一样的", false},      // last time, the same
+		{"書いてあるとおりに動かない理由は？", false},     // "as written": no request
+		{"わかりました、ログイン画面を作ってください。", true}, // "understood": no past
+		{"这个模块实现一个什么功能？", false},         // a question about the module
+		{"배포 날짜 줘", false},               // 날짜, a date
 	} {
 		if got := !saysOurs(tt.prompt) && newWork(tt.prompt); got != tt.want {
 			t.Errorf("newWork(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -717,6 +720,9 @@ func TestPastOrNowCJK(t *testing.T) {
 		{".venv の Python はどれだったっけ？", true},
 		{"上次部署用的是哪个区域？", true},
 		{"缓存的问题解决了吗？", true},
+		{"部署好了吗？", true},
+		{"あなたのおすすめのカフェはどこ？", false}, // あなたの holds no past
+		{"そっけない返事の理由は？", false},
 		{"哪个数据库适合做缓存？", false},
 		{"キャッシュにはどのDBが向いている？", false},
 	} {

@@ -127,10 +127,10 @@ func concepts(prompt string, dict *glosses.Dict) []concept {
 // held in English wrote, where the run is a phrase no session wrote whole.
 // A prompt written with kana is Japanese; one in Han characters alone is
 // Chinese, whose words the Japanese dictionary would misread ("把手", a
-// handle, in "把手纸放在"), and whose function words ("我们", "之前") are
-// dropped as any language's are. A run the dictionary finds no word in
-// stays as it is; without the dictionary, so do all. At most maxTerms
-// concepts, as terms gives.
+// handle, in "把手纸放在"), and whose function words ("我们", "怎么") are
+// dropped as any language's are (the list writes them simplified only). A
+// run the dictionary finds no word in stays as it is; without the
+// dictionary, so do all. At most maxTerms concepts, as terms gives.
 func unspacedWords(cs []concept, prompt string, stops stopSet, dict *glosses.Dict) []concept {
 	lang := "zho"
 	if strings.ContainsFunc(prompt, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana) }) {
