@@ -344,9 +344,10 @@ func TestJapaneseWhereAsksAPathOfTheProject(t *testing.T) {
 		{"ビルドを入れたとき、サムネイルのフォルダってどこに移したんだっけ？", true},
 		{"設定ファイルは今のどこにある？", true},
 		{"紅葉を見るならどこがおすすめ？", false},
-		{"どこかで設定したはずだけど", false}, // somewhere
-		{"移行はどこまで進んだっけ？", false}, // how far
-		{"前回のログはどこに？", true},     // the particle ending the question
+		{"どこかで設定したはずだけど", false},     // somewhere
+		{"移行はどこまで進んだっけ？", false},     // how far
+		{"前回のログはどこに？", true},         // the particle ending the question
+		{"ありがとうございました。駅はどこ？", false}, // thanks: nothing in the past
 	} {
 		got := slices.ContainsFunc(asks(concepts(tt.prompt, nil), tt.prompt), func(a ask) bool { return a.role == "path" })
 		if got != tt.want {

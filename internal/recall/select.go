@@ -1789,7 +1789,7 @@ func asks(cs []concept, prompt string) []ask {
 	// project did or holds now ("どこに移したんだっけ？", where did we move
 	// it?); Asks reads no path of it, a travel question's where being as
 	// common (claim.JapaneseWhere).
-	if claim.JapaneseWhere(prompt) && cjkPastNowRE.MatchString(prompt) && !slices.Contains(roles, "path") {
+	if claim.JapaneseWhere(prompt) && cjkPastNow(prompt) && !slices.Contains(roles, "path") {
 		roles = append(roles, "path")
 	}
 	out := make([]ask, len(roles))
