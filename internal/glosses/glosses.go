@@ -271,12 +271,12 @@ const maxWordRunes = 8
 
 // Words is the words of lang, a language written without spaces (Japanese,
 // Chinese), that run is made of: from its start, the longest headword of
-// lang's table there, else the next rune (Chinese is also cut from the end,
-// and the cut in fewer pieces taken). What no headword covers is dropped (Japanese
-// writes its grammar in hiragana, and a kanji the table lacks says nothing
-// a gloss could), except in a stretch of katakana: one the headwords within
-// it do not cover whole is a loanword or a name the table lacks ("ゾルバテッ
-// クス", not "ゾル" and "テックス"), one word. Nil for another language or
+// lang's table there, else the next rune (Chinese is also cut from the
+// end, and the cut in fewer pieces taken). What no headword covers is
+// dropped (Japanese writes its grammar in hiragana, and a kanji the table
+// lacks says nothing a gloss could), except in a stretch of katakana: one
+// the headwords within it do not cover whole is a loanword or a name the
+// table lacks ("ゾルバテックス", not "ゾル" and "テックス"), one word. Nil for another language or
 // without the table.
 func (d *Dict) Words(lang, run string) []string {
 	rows := d.table(lang)
@@ -388,13 +388,7 @@ func backwardWords(rows string, rs []rune) []span {
 
 // pieces is how many pieces words cut a run of n runes into: the words and
 // the runes none covers.
-func pieces(words []span, n int) int {
-	covered := 0
-	for _, w := range words {
-		covered += w.end - w.start
-	}
-	return len(words) + n - covered
-}
+func pieces(words []span, n int) int { return len(words) + uncovered(words, n) }
 
 // uncovered is how many runes of a run of n no word of words covers.
 func uncovered(words []span, n int) int {

@@ -194,9 +194,9 @@ func cjkHowTo(prompt string) bool {
 	return strings.ContainsFunc(prompt, isKanjiKana) && cjkHowToRE.MatchString(prompt) && !cjkPastNow(prompt)
 }
 
-// cjkHowToRE and cjkPastNowRE are cjkHowTo's forms; foreignPastOrNow reads
-// cjkPastNowRE too. Chinese's past and
-// present: "上次" (last time), "之前" opening a clause (before; not "在…之前",
+// cjkHowToRE and cjkPastNowRE are cjkHowTo's forms; cjkPastNowRE is read
+// through cjkPastNow, by newWork, foreignPastOrNow and asks too. Chinese's
+// past and present: "上次" (last time), "之前" opening a clause (before; not "在…之前",
 // before doing …), "以前", "昨天" (yesterday), "刚才" (just now), "当时"
 // (then), "了" ending the question or a sentence ("…了吗？"; not "了解",
 // to understand, "为了", in order to, nor a step done before the question,
