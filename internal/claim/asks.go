@@ -172,11 +172,15 @@ var askIndex = sync.OnceValue(func() map[string][]string {
 		put(r.role, r.role)
 	}
 	for role, ws := range roleHints() {
-		if role == "test runner" || role == "build system" || role == "js runtime" || role == "package manager" {
-			// "test", "build", "runs" are in every question about code,
-			// "package" in every question about a library: "which audio
-			// package" asks for a library, not the tool installing it
-			// (installing, a lockfile: askWords).
+		switch role {
+		case "test runner", "build system", "js runtime", "package manager", "static site generator":
+			// "test", "build", "runs" are in every question about code;
+			// "package", "site", "docs" and "blog" name what the project
+			// makes, which a question asks about far more often than the
+			// tool making it: "which audio package" asks for a library,
+			// "which Teamwork site" for a workspace, "how do I run the
+			// site locally" for a command (installing, a lockfile, a
+			// static site: askWords).
 			continue
 		}
 		for _, w := range ws {

@@ -137,6 +137,23 @@ func TestAsks(t *testing.T) {
 	}
 }
 
+// TestSiteAsksNoGenerator: "site", "docs" and "blog" name what a project
+// makes; only the generator's own name, or a static site, asks for the
+// tool that builds it.
+func TestSiteAsksNoGenerator(t *testing.T) {
+	for _, q := range []string{"Which workspace site does the sync server talk to?", "how do I serve the site locally now?",
+		"what do the docs say about retries?", "which repository does the blog pull posts from?"} {
+		if got := Asks(q); slices.Contains(got, "static site generator") {
+			t.Errorf("Asks(%q) = %v, want no static site generator", q, got)
+		}
+	}
+	for _, q := range []string{"Which static site generator builds the docs?", "what do we build the static site with?"} {
+		if got := Asks(q); !slices.Contains(got, "static site generator") {
+			t.Errorf("Asks(%q) = %v, want the static site generator", q, got)
+		}
+	}
+}
+
 // TestLibraryAsksNoPackageManager: "package" asks for a library, as every
 // question about one says it; only the tool's own name, or installing
 // dependencies, asks for the tool that installs them.
