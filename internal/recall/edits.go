@@ -500,6 +500,165 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
+// hunk is one place an edit changed: the lines it removed and added
+// there, between lines it kept, and the kept lines just above and below
+// ("" at the diff's start or end, or a gap "  …").
+type hunk struct {
+	removed, added []string
+	above, below   string
+}
+
+// hunks reads an edit's text, as editLines reads it, for its changes in
+// order: each run of removed and added lines is one hunk. A text cut when
+// stored keeps the hunks whole on either side of its cut: the hunk the
+// cut runs through has lost lines, and is left out.
+func hunks(text string) (file string, hs []hunk, ok bool) {
+	head, body, _ := strings.Cut(text, "\n")
+	name, file, ok := strings.Cut(head, ": ")
+	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
+		return "", nil, false
+	}
+	var cur hunk
+	open, lost := false, false // lost: in a hunk the cut ran through
+	kept := ""
+	for _, l := range strings.Split(body, "\n") {
+		changed := strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "+ ")
+		switch {
+		case cutLine(l):
+			open, lost, kept = false, true, ""
+		case lost:
+			if !changed {
+				lost, kept = false, strings.TrimSpace(l)
+			}
+		case changed:
+			if !open {
+				cur, open = hunk{above: kept}, true
+			}
+			if l[0] == '-' {
+				cur.removed = append(cur.removed, strings.TrimSpace(l[2:]))
+			} else {
+				cur.added = append(cur.added, strings.TrimSpace(l[2:]))
+			}
+		default:
+			kept = strings.TrimSpace(l)
+			if kept == "…" {
+				kept = ""
+			}
+			if open {
+				cur.below = kept
+				hs = append(hs, cur)
+				open = false
+			}
+		}
+	}
+	if open {
+		hs = append(hs, cur)
+	}
+	return file, hs, true
+}
+
+// hunkCoverage is the share of the prompt's weight a hunk, with the kept
+// lines around it, names for hunkWarnings.
+const hunkCoverage = 0.5
+
+// hunkWarnings finds, among recalled edits shown, when the prompt asks how
+// things stand now (Item.promptNow), a change at one place that
+// editWarnings does not read: one line replaced by one unlike it ("Using
+// PydanticAI evals module:" made "Using LangChain evaluation tools:"), or
+// one removed with nothing added in its place. The diff places them: the
+// two lines stand where the edit changed one thing, which changedLine
+// tells only of lines alike. Of an edit's hunks, the one whose lines, with
+// the kept lines around it, name most of the prompt (at least
+// hunkCoverage of its weight, a specific word among it) warns: a hunk
+// recalled for another of its edit's is no answer, and a prompt asking
+// what holds now, not what a document says, is what the older line
+// misleads. A line the edit removed and added elsewhere moved; one a newer
+// snapshot shown holds again, or lacks after it was added, changed again.
+func hunkWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	snaps := snapshots(sel)
+	var out []Warning
+	for _, it := range sel {
+		if len(out) == perKind {
+			break
+		}
+		ev, excerpt := it.event, it.Excerpt
+		if it.Context != nil && it.Context.Type == store.TypeToolObservation {
+			ev, excerpt = *it.Context, it.ContextExcerpt
+		} else if it.Kind != store.TypeToolObservation {
+			continue
+		}
+		if !it.promptNow || paired[pair(-ev.ID, -ev.ID)] {
+			continue
+		}
+		file, hs, ok := hunks(ev.Text)
+		if !ok {
+			continue
+		}
+		opener := lineComment(file)
+		_, removed, added, _ := editLines(ev.Text)
+		in := func(l string, ls []string) bool {
+			return slices.ContainsFunc(ls, func(x string) bool { return code(x, opener) == code(l, opener) })
+		}
+		heldLater := func(l string) bool {
+			return slices.ContainsFunc(snaps, func(o shown) bool {
+				return o.file == file && o.it.Time.After(ev.Time) && slices.Contains(o.lines, l)
+			})
+		}
+		var best *Warning
+		most := 0.0
+		for _, h := range hs {
+			rs, as := settingLines(h.removed, opener), settingLines(h.added, opener)
+			if len(rs) != 1 || len(as) > 1 {
+				continue
+			}
+			r, a := rs[0], ""
+			if !strings.Contains(excerpt, r) || in(r, added) || heldLater(r) {
+				continue
+			}
+			if len(as) == 1 {
+				a = as[0]
+				if !strings.Contains(excerpt, a) || in(a, removed) || changedLine(r, a, opener, false) || changedLater(snaps, file, a, ev.Time) {
+					continue
+				}
+			}
+			cov, spec := coverage(it.promptConcepts, keysOf(strings.Join([]string{h.above, r, a, h.below}, "\n")))
+			if cov < hunkCoverage || spec <= 0 || cov <= most {
+				continue
+			}
+			most = cov
+			name := curlyQuotes.Replace(Inert(baseName(file)))
+			w := Warning{Severity: "HIGH", Kind: "superseded", inItem: true,
+				A:    Memory{CID: it.CID, Type: kindLabel(it), Date: ev.Time},
+				Note: fmt.Sprintf("an edit of %s (%s) replaced the first line with the second; the newer is the current one.", name, date(ev.Time))}
+			w.B = w.A
+			if a == "" {
+				w.A.Title = clipRunes(r, editQuote)
+				w.Note = fmt.Sprintf("an edit of %s (%s) removed it, and put nothing in its place.", name, date(ev.Time))
+			} else {
+				w.A.Title, w.B.Title = diffWindow(r, a, editQuote)
+			}
+			best = &w
+		}
+		if best != nil {
+			out = append(out, *best)
+			paired[pair(-ev.ID, -ev.ID)] = true
+		}
+	}
+	return out
+}
+
+// settingLines are the lines of ls that set something: of a few hundred
+// bytes at most, with a letter, and not a comment.
+func settingLines(ls []string, opener string) []string {
+	var out []string
+	for _, l := range ls {
+		if len(l) <= maxEditLine && hasLetter(l) && !comment(l, opener) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // removedSettingWarnings finds, among recalled items, an edit that removed
 // a setting line (a name and a literal value, "reverse: true,") and wrote
 // no line setting that name again, where an older message, entry quote

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -726,8 +727,64 @@ func runFor(prompt string) func(cid string, at time.Time, text string) Item {
 	return func(cid string, at time.Time, text string) Item {
 		it := messageItem(store.Event{ID: int64(at.Unix()), Time: at, Type: store.TypeToolObservation, Text: text}, text)
 		it.CID = cid
-		it.promptConcepts = cs
+		it.promptConcepts, it.promptNow = cs, currentRE.MatchString(prompt)
 		return it
+	}
+}
+
+// TestHunks: an edit's changes are read place by place, each with the
+// kept lines around it; the place a cut runs through is left out.
+func TestHunks(t *testing.T) {
+	t.Parallel()
+	text := "MultiEdit: /kiln/spec.md\n  …\n  ## Glazes\n- Celadon only\n+ Celadon and tenmoku\n  ## Firing\n  …\n- - cone 6\n  …\n" +
+		"- - cone 8\n[… 2048 bytes cut …]\n+ - bisque first\n  ## Kilns\n- gas\n+ electric"
+	file, hs, ok := hunks(text)
+	want := []hunk{
+		{removed: []string{"Celadon only"}, added: []string{"Celadon and tenmoku"}, above: "## Glazes", below: "## Firing"},
+		{removed: []string{"- cone 6"}},
+		{removed: []string{"gas"}, added: []string{"electric"}, above: "## Kilns"},
+	}
+	if !ok || file != "/kiln/spec.md" || !reflect.DeepEqual(hs, want) {
+		t.Errorf("hunks = %q %+v %v, want %+v", file, hs, ok, want)
+	}
+	if _, _, ok := hunks("Edit: /kiln/spec.md (error)\n- gas\n+ electric"); ok {
+		t.Error("a failed edit read as changes")
+	}
+}
+
+// TestHunkWarnsOfTheLineReplacedThere: asked how things stand now, an edit
+// that replaced one line with one unlike it at the place the prompt names
+// warns with both lines, and one that removed a line with nothing in its
+// place warns of the removal. The other hunks, a line moved, one a newer
+// read shows again and a prompt not asking about now warn of nothing.
+func TestHunkWarnsOfTheLineReplacedThere(t *testing.T) {
+	t.Parallel()
+	item := runFor("which glaze evaluation tooling does the kiln spec use now?")
+	edit := "MultiEdit: /kiln/spec.md\n  ## Firing\n- cone 6 everywhere\n+ cone 8 in the gas kiln\n  …\n  ## Glaze evaluation\n" +
+		"- Using the Orton glaze checker:\n+ Using Seger evaluation tooling:\n  - photos of every test tile"
+	ws := hunkWarnings([]Item{item("e", day, edit)}, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.Title != "Using the Orton glaze checker:" || ws[0].B.Title != "Using Seger evaluation tooling:" || !ws[0].inItem {
+		t.Fatalf("want the checker's line set against the tooling's: %+v", ws)
+	}
+	removal := runFor("is the glaze evaluation still in the kiln spec?")
+	gone := "Edit: /kiln/spec.md\n  ## Testing\n- glaze evaluation by the Orton checker\n  ## Firing"
+	ws = hunkWarnings([]Item{removal("e", day, gone)}, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.Title != "glaze evaluation by the Orton checker" || ws[0].B.Title != "" ||
+		!strings.Contains(warningLine(ws[0]), "was removed") {
+		t.Fatalf("want the removal: %+v", ws)
+	}
+	moved := "Edit: /kiln/spec.md\n  ## Testing\n- glaze evaluation by the Orton checker\n  ## Firing\n  …\n  ## Glazes\n+ glaze evaluation by the Orton checker"
+	readAgain := "Read: /kiln/spec.md\n     1→## Testing\n     2→glaze evaluation by the Orton checker\n     3→## Firing\n"
+	past := runFor("which glaze evaluation tooling did the kiln spec use?")
+	for name, items := range map[string][]Item{
+		"moved":      {removal("e", day, moved)},
+		"read again": {removal("e", day, gone), removal("r", day.Add(time.Hour), readAgain)},
+		"not now":    {past("e", day, edit)},
+		"other hunk": {item("e", day, "Edit: /kiln/spec.md\n  ## Firing\n- cone 6 everywhere\n+ cone 8 in the gas kiln\n  ## Glazes")},
+	} {
+		if ws := hunkWarnings(items, map[[2]int64]bool{}); len(ws) != 0 {
+			t.Errorf("%s: want no warning, got %+v", name, ws)
+		}
 	}
 }
 

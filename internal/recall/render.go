@@ -352,6 +352,10 @@ func warningLine(w Warning) string {
 	}
 	switch w.Kind {
 	case "superseded":
+		if w.inItem && w.B.Title == "" { // a line removed (hunkWarnings)
+			return fmt.Sprintf("- %s superseded: [%s] “%s” was removed: %s", w.Severity, w.A.CID,
+				curlyQuotes.Replace(Inert(w.A.Title)), w.Note)
+		}
 		if w.inItem {
 			return fmt.Sprintf("- %s superseded: [%s] “%s” became “%s”: %s", w.Severity, w.A.CID,
 				curlyQuotes.Replace(Inert(w.A.Title)), curlyQuotes.Replace(Inert(w.B.Title)), w.Note)

@@ -116,6 +116,9 @@ type Item struct {
 	// promptRoles are the roles the prompt asks the value of (claim.Asks),
 	// but any version or amount, set with promptConcepts.
 	promptRoles []string
+	// promptNow marks a prompt asking how things stand now (currentRE),
+	// set with promptConcepts.
+	promptNow bool
 	// cause is the real cause a message names, for a prompt asking one
 	// (messageItems). raised marks an item whose Relevance messageItems
 	// raised, for such a cause, for a setting the prompt names
@@ -548,6 +551,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err := attachContext(ctx, db, out); err != nil {
 		return nil, err
 	}
+	asksNow := currentRE.MatchString(body)
 	var askedRoles []string // shared by the items, read only
 	for _, a := range asked {
 		if !a.any {
@@ -556,7 +560,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	for i := range out {
 		it := &out[i]
-		it.promptConcepts, it.promptRoles = cs, askedRoles
+		it.promptConcepts, it.promptRoles, it.promptNow = cs, askedRoles, asksNow
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
 			if len(asked) > 0 {

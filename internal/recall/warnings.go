@@ -175,6 +175,7 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 	}
 	out = append(out, reverts...)
 	out = append(out, editWarnings(sel, paired)...)
+	out = append(out, hunkWarnings(sel, paired)...)
 	out = append(out, writeWarnings(sel, paired)...)
 	out = append(out, removedSettingWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, out, paired)...)
