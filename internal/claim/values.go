@@ -27,6 +27,10 @@ var linkWords = lazywords.Lookup(`is are was were be been becomes became now set
 // determiners open a noun phrase without naming anything.
 var determiners = lazywords.Lookup(`the a an our your their its this that these those my his her every each any some`)
 
+// Determiner reports a word that opens a noun phrase without naming
+// anything ("the", "a", "our", "each"), in lower case.
+func Determiner(w string) bool { return determiners().Has(w) }
+
 // dividers are verbs that cut a set of things into parts: after them a bare
 // "into 4" counts the parts ("split the 120 tests into 4"), not the things.
 var dividers = lazywords.Lookup(`split splits splitting divide divides divided dividing shard shards sharded sharding

@@ -473,7 +473,7 @@ func request(prompt string) string {
 // earlier work, as "we" is (Select).
 func pastOrNow(prompt string, dict *glosses.Dict) bool {
 	return past(prompt) || currentRE.MatchString(prompt) ||
-		regularPastRE.MatchString(prompt) && questionRE.MatchString(prompt) ||
+		regularPast(prompt) && questionRE.MatchString(prompt) ||
 		strings.Contains(prompt, "?") && russianPast(prompt, dict) ||
 		foreignPastOrNow(prompt)
 }
@@ -596,9 +596,23 @@ func inRow(words, run []string) bool {
 // the regular "-ed" ("the import stopped", "what it printed", "where is it
 // deployed"), past a stem of three letters at least and no "-eed"
 // ("need", "speed"), and the commonest irregular forms of getting, going
-// and coming. It reads the tense of a question (questionRE), not of an
-// error message pasted into a request.
-var regularPastRE = lazyregexp.New(`(?i)\b(?:got|went|came|\w{2,}[^e\W]ed)\b`)
+// and coming, with the word before it (regularPast). It reads the tense
+// of a question (questionRE), not of an error message pasted into a
+// request.
+var regularPastRE = lazyregexp.New(`(?i)(\b\w+\s+)?\b(?:got|went|came|\w{2,}[^e\W]ed)\b`)
+
+// regularPast reports a verb of regularPastRE that tells what happened,
+// not a participle after a determiner, which describes a thing: "which
+// command tails the logs of a deployed Worker?" asks of the world, as "the
+// cached page" or "each signed URL" would.
+func regularPast(prompt string) bool {
+	for _, m := range regularPastRE.FindAllStringSubmatch(prompt, -1) {
+		if !claim.Determiner(strings.ToLower(strings.TrimSpace(m[1]))) {
+			return true
+		}
+	}
+	return false
+}
 
 // questionRE finds a question: a question mark, or the interrogative word
 // or auxiliary it opens with.

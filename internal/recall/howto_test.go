@@ -486,6 +486,28 @@ func TestPast(t *testing.T) {
 	}
 }
 
+// TestPastOrNowParticiple: a participle after a determiner describes a
+// thing ("a deployed Worker"); after anything else it tells what happened.
+func TestPastOrNowParticiple(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Which kiln command tails the logs of a deployed worker?", false},
+		{"Where does the cached glaze page live?", false},
+		{"Which header does each signed URL carry?", false},
+		{"Where is the glaze worker deployed?", true},
+		{"Which glaze page got cached twice?", true},
+		{"What did the kiln log say when the import stopped?", true},
+		{"Which worker deployed the cached page?", true}, // "worker deployed" tells what happened
+	} {
+		if got := pastOrNow(tt.prompt, nil); got != tt.want {
+			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}
+
 // TestPastOrNowRussian: a Russian question in the past tense asks what
 // the project did, by the endings of its past that no developer's noun
 // wears; the nouns review 149 found (-ал, -ол, -ел, -ули, -ило) and a verb
