@@ -78,3 +78,33 @@ func TestSessionWordsStillFindMemories(t *testing.T) {
 		t.Errorf("the memory saying the session's words was not found:\n%s", got)
 	}
 }
+
+// TestCommonCodeWordsWeighLess: a word common in all writing about
+// programming ("api", "model") is less specific than a word the project
+// wrote as rarely that is not ("quokka"); a tool's name, an identifier and
+// a word of the handler's commonness keep all of it.
+func TestCommonCodeWordsWeighLess(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	say(t, db, "one", day.AddDate(0, 0, -3), "The quokka api serves the model.", "The quokka api now serves the model.")
+	for i := range 20 {
+		say(t, db, fmt.Sprintf("f%d", i), day.AddDate(0, 0, -2), fmt.Sprintf("Filler prompt %d about glazes.", i), "Noted.")
+	}
+	cs, _, err := newTermCounts(db, "").weigh(ctx, concepts("which quokka api model?", nil), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := map[string]float64{}
+	for _, c := range cs {
+		spec[c.forms[0]] = c.specific
+	}
+	if !(spec["api"] < spec["quokka"] && spec["model"] < spec["api"] && spec["quokka"] > 0) {
+		t.Errorf("specificity %v: want quokka > api > model", spec)
+	}
+	for _, c := range []concept{{forms: []string{"handler"}}, {forms: []string{"react"}}, {forms: []string{"maxRetries"}}, {forms: []string{"modelo"}, foreign: true}} {
+		if got := codeShare(c); got != 1 {
+			t.Errorf("codeShare(%q) = %v, want 1", c.forms[0], got)
+		}
+	}
+}

@@ -687,7 +687,7 @@ func (tc *termCounts) weigh(ctx context.Context, cs []concept, ours bool) (_ []c
 		}
 		switch {
 		case !isGeneric(c.forms[0]) && !duration(c.forms[0]):
-			c.specific = c.weight / rarest
+			c.specific = c.weight / rarest * codeShare(c)
 		case ours:
 			// "how do we run the tests": generic words, but about this
 			// project's own way of doing it.
@@ -995,6 +995,38 @@ const codeFrom = 4.0
 // name a tool.
 func codeWord(w string) bool {
 	return wordfreq.Programming(w) >= codeFrom && len(claim.RolesOf(w)) == 0
+}
+
+// commonCodeFrom and commonCodeSpan scale how much of its specificity a
+// word keeps for how common it is in writing about programming
+// (codeShare): all of it up to Zipf 5.7, about once in 2,000 words
+// ("handler", "port", "timeout"), none from Zipf 6.7, once in 200 ("use",
+// "when", "all"), in between in proportion ("api", 5.9, keeps 0.8;
+// "model", 6.1, 0.6). A word that common is no evidence that a prompt is
+// about this project, however rarely a small store has written it.
+// Chosen on every set at once: from 5.0 or 5.3, or over 1.5 units from
+// 5.2, real follow-ups went unanswered (fold A's R079, one of fold B's);
+// from 5.5 or 5.7 over 1 or 2 units only an off-topic prompt changed
+// (A83's InfluxDB port, now answered with nothing); from 5.5 a how-to
+// question about a project's "handler" went unanswered
+// (TestHowToNamingAnUnseenTerm).
+const commonCodeFrom, commonCodeSpan = 5.7, 1.0
+
+// codeShare is the share of its specificity a prompt's concept keeps for
+// how common its word is in writing about programming (commonCodeFrom).
+// A tool's name (a claim table lists it), an identifier, a word with
+// digits or capitals, and a word of another language keep all of it:
+// they name a thing, or the table does not count them.
+func codeShare(c concept) float64 {
+	w := c.forms[0]
+	if c.foreign || len(c.identParts) > 1 || !plainWord(w) || len(claim.RolesOf(w)) > 0 {
+		return 1
+	}
+	z := wordfreq.Programming(w)
+	if z <= commonCodeFrom {
+		return 1
+	}
+	return max(0, 1-(z-commonCodeFrom)/commonCodeSpan)
 }
 
 // everydayZipf is a plain word's everyday frequency (wordfreq.Zipf), the
