@@ -306,6 +306,7 @@ const release = `[A-Z][\w.+-]*(?: [A-Z][\w.+-]*)? v?\d+(?:\.\d+)*\b`
 var (
 	releaseRE      = lazyregexp.New(`\b` + release)
 	releaseFirstRE = lazyregexp.New(`^` + release)
+	releaseEndRE   = lazyregexp.New(`\b` + release + `\s*$`)
 )
 
 // pastAsked reports a question about what happened: a past auxiliary
@@ -601,15 +602,26 @@ func inRow(words, run []string) bool {
 // request.
 var regularPastRE = lazyregexp.New(`(?i)(\b\w+\s+)?\b(?:got|went|came|\w{2,}[^e\W]ed)\b`)
 
-// regularPast reports a verb of regularPastRE that tells what happened,
-// not a participle after a determiner, which describes a thing: "which
-// command tails the logs of a deployed Worker?" asks of the world, as "the
-// cached page" or "each signed URL" would.
+// regularPast reports a verb of regularPastRE that tells what the project
+// did: not a participle after a determiner, which describes a thing
+// ("which command tails the logs of a deployed Worker?" asks of the world,
+// as "the cached page" or "each signed URL" would), nor the past of a
+// release, which is the world's ("Spring Boot 3.2 added virtual threads",
+// as worldPast reads "did NumPy 2.0 remove …"), nor a part of an
+// identifier ("spring.threads.virtual.enabled").
 func regularPast(prompt string) bool {
-	for _, m := range regularPastRE.FindAllStringSubmatch(prompt, -1) {
-		if !claim.Determiner(strings.ToLower(strings.TrimSpace(m[1]))) {
-			return true
+	for _, m := range regularPastRE.FindAllStringSubmatchIndex(prompt, -1) {
+		verb, before := m[0], ""
+		if m[2] >= 0 {
+			verb, before = m[3], prompt[m[2]:m[3]]
 		}
+		if verb > 0 && strings.IndexByte("._-/", prompt[verb-1]) >= 0 || m[1] < len(prompt) && strings.IndexByte("._-/=(", prompt[m[1]]) >= 0 {
+			continue // a part of an identifier
+		}
+		if claim.Determiner(strings.ToLower(strings.TrimSpace(before))) || releaseEndRE.MatchString(prompt[:m[0]]+before) {
+			continue
+		}
+		return true
 	}
 	return false
 }

@@ -487,7 +487,8 @@ func TestPast(t *testing.T) {
 }
 
 // TestPastOrNowParticiple: a participle after a determiner describes a
-// thing ("a deployed Worker"); after anything else it tells what happened.
+// thing ("a deployed Worker"), a release's past is the world's, and a word
+// of an identifier is no verb; any other tells what happened.
 func TestPastOrNowParticiple(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -501,6 +502,9 @@ func TestPastOrNowParticiple(t *testing.T) {
 		{"Which glaze page got cached twice?", true},
 		{"What did the kiln log say when the import stopped?", true},
 		{"Which worker deployed the cached page?", true}, // "worker deployed" tells what happened
+		{"Kiln 3.2 added glaze timers. Is it just kiln.timers.enabled=true?", false},
+		{"Is the glaze_enabled flag on?", false},
+		{"Which commit added the kiln timer?", true},
 	} {
 		if got := pastOrNow(tt.prompt, nil); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
