@@ -37,6 +37,35 @@ func TestRealClientEditWarning(t *testing.T) {
 	}
 }
 
+// TestRealClientHunkWarning: a session edits a kiln spec, replacing the
+// line that names its glaze checker with one naming another tool, unlike
+// it, and a firing line besides. In the next session a question about the
+// glaze tooling now gets that line's change as a warning (the hunk the
+// prompt asks about), not the firing line's.
+func TestRealClientHunkWarning(t *testing.T) {
+	w := newWorld(t)
+	before := "## Firing\ncone 6 everywhere\n\n## Glaze evaluation\nUsing the Orton glaze checker:\n- photos of every test tile\n"
+	after := "## Firing\ncone 8 in the gas kiln\n\n## Glaze evaluation\nUsing Seger evaluation tooling:\n- photos of every test tile\n"
+	spec := w.projectFile("kiln-spec.md", "# Kiln spec\n\n"+before)
+	edit, err := json.Marshal(map[string]string{"file_path": spec, "old_string": before, "new_string": after})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := w.session("s1", nil, "Update the kiln spec.\nREADFILE "+spec+"\nCALLTOOL Edit "+string(edit))
+	if b, _ := os.ReadFile(spec); !strings.Contains(string(b), "Seger") {
+		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
+	}
+	block := warningBlock(t, w.session("s2", nil, "which glaze evaluation tooling does the kiln spec use now?"))
+	for _, want := range []string{"Using the Orton glaze checker:", "became", "Using Seger evaluation tooling:", "an edit of kiln-spec.md"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+	if strings.Contains(block, "cone 6") {
+		t.Errorf("the warning quotes the firing line the prompt did not ask about:\n%s", block)
+	}
+}
+
 // TestRealClientWriteWarning: a session reads a Kotlin file, then writes it
 // whole with its base class changed. In the next session a question about
 // what the class extends now gets the write's change of that line as a
