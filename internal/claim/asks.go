@@ -62,7 +62,7 @@ var askWords = sync.OnceValue(func() map[string][]string {
 		"logging library":         {"logger"},
 		"migration tool":          {"migration"},
 		"reverse proxy":           {"proxy"},
-		"static site generator":   {"docs site", "static site", "site generator"},
+		"static site generator":   {"docs site", "static site", "site generator", "docs generator", "documentation generator", "blog generator"},
 		"mobile framework":        {"mobile app"},
 		"port":                    {"포트"},
 		"address":                 {"ip", "ip address", "address", "addresses", "hostname", "주소"},

@@ -147,7 +147,8 @@ func TestSiteAsksNoGenerator(t *testing.T) {
 			t.Errorf("Asks(%q) = %v, want no static site generator", q, got)
 		}
 	}
-	for _, q := range []string{"Which static site generator builds the docs?", "what do we build the static site with?"} {
+	for _, q := range []string{"Which static site generator builds the docs?", "what do we build the static site with?",
+		"which docs generator do we use?", "which blog generator builds the posts now?"} {
 		if got := Asks(q); !slices.Contains(got, "static site generator") {
 			t.Errorf("Asks(%q) = %v, want the static site generator", q, got)
 		}

@@ -501,38 +501,50 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 }
 
 // hunk is one place an edit changed: the lines it removed and added
-// there, between lines it kept, and the kept lines just above and below
-// ("" at the diff's start or end, or a gap "  …").
+// there, between lines it kept, the nearest line it kept above that is
+// not blank (in Markdown a heading stands a blank line above its text)
+// and the line it kept right below, unless blank (past a blank line, a
+// line opens what follows). Either is "" at the diff's start or end, or
+// past a gap "  …".
 type hunk struct {
 	removed, added []string
 	above, below   string
 }
 
 // hunks reads an edit's text, as editLines reads it, for its changes in
-// order: each run of removed and added lines is one hunk. A text cut when
-// stored keeps the hunks whole on either side of its cut: the hunk the
-// cut runs through has lost lines, and is left out.
+// order: each run of removed and added lines is one hunk. A diff writes a
+// run's removed lines before its added ones, so a removed line after an
+// added one opens the next hunk (a MultiEdit's diffs are joined with no
+// kept line between them). A text cut when stored keeps the hunks whole on
+// either side of its cut: the cut falls anywhere in a line, so the line
+// after its mark is a piece, and the hunk it runs through has lost lines
+// and is left out, up to the next kept line.
 func hunks(text string) (file string, hs []hunk, ok bool) {
 	head, body, _ := strings.Cut(text, "\n")
 	name, file, ok := strings.Cut(head, ": ")
 	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
 		return "", nil, false
 	}
-	var cur hunk
-	open, lost := false, false // lost: in a hunk the cut ran through
-	kept := ""
+	var cur *hunk // the hunk being read
+	lost := false // in the lines the cut ran through
+	kept := ""    // the nearest line kept above, not blank
 	for _, l := range strings.Split(body, "\n") {
-		changed := strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "+ ")
 		switch {
 		case cutLine(l):
-			open, lost, kept = false, true, ""
+			cur, lost, kept = nil, true, ""
 		case lost:
-			if !changed {
+			// The first line after the mark is a piece of one; a line
+			// kept, with its two spaces, ends what the cut ran through.
+			if strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "  …") {
 				lost, kept = false, strings.TrimSpace(l)
 			}
-		case changed:
-			if !open {
-				cur, open = hunk{above: kept}, true
+		case strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "+ "):
+			if cur != nil && l[0] == '-' && len(cur.added) > 0 {
+				hs = append(hs, *cur) // the next diff's hunk
+				cur = nil
+			}
+			if cur == nil {
+				cur = &hunk{above: kept}
 			}
 			if l[0] == '-' {
 				cur.removed = append(cur.removed, strings.TrimSpace(l[2:]))
@@ -540,19 +552,26 @@ func hunks(text string) (file string, hs []hunk, ok bool) {
 				cur.added = append(cur.added, strings.TrimSpace(l[2:]))
 			}
 		default:
-			kept = strings.TrimSpace(l)
-			if kept == "…" {
-				kept = ""
+			k := strings.TrimSpace(l)
+			if k == "…" {
+				if cur != nil {
+					hs = append(hs, *cur)
+				}
+				cur, kept = nil, ""
+				continue
 			}
-			if open {
-				cur.below = kept
-				hs = append(hs, cur)
-				open = false
+			if cur != nil {
+				cur.below = k
+				hs = append(hs, *cur)
+				cur = nil
+			}
+			if k != "" {
+				kept = k
 			}
 		}
 	}
-	if open {
-		hs = append(hs, cur)
+	if cur != nil && !lost {
+		hs = append(hs, *cur)
 	}
 	return file, hs, true
 }
@@ -573,8 +592,13 @@ const hunkCoverage = 0.5
 // recalled for another of its edit's is no answer, and a prompt asking
 // what holds now, not what a document says, is what the older line
 // misleads. A line the edit removed and added elsewhere moved; one a newer
-// snapshot shown holds again, or lacks after it was added, changed again.
+// edit or snapshot shown adds or holds again, or removes or lacks after it
+// was added, changed again. A text cut when stored may have lost the line
+// a removal moved to: only its replacements are read.
 func hunkWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+	if !slices.ContainsFunc(sel, func(it Item) bool { return it.promptNow }) {
+		return nil // every item shares its prompt's tense
+	}
 	snaps := snapshots(sel)
 	var out []Warning
 	for _, it := range sel {
@@ -597,18 +621,27 @@ func hunkWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		opener := lineComment(file)
 		_, removed, added, _ := editLines(ev.Text)
 		in := func(l string, ls []string) bool {
-			return slices.ContainsFunc(ls, func(x string) bool { return code(x, opener) == code(l, opener) })
+			c := code(l, opener)
+			return slices.ContainsFunc(ls, func(x string) bool { return code(x, opener) == c })
+		}
+		// What the newer edits shown of the file removed and added.
+		var laterRemoved, laterAdded []string
+		for o := range fileEdits(sel, file) {
+			if o.Time.After(ev.Time) {
+				_, r, a, _ := editLines(o.event.Text)
+				laterRemoved, laterAdded = append(laterRemoved, r...), append(laterAdded, a...)
+			}
 		}
 		heldLater := func(l string) bool {
-			return slices.ContainsFunc(snaps, func(o shown) bool {
+			return in(l, laterAdded) || slices.ContainsFunc(snaps, func(o shown) bool {
 				return o.file == file && o.it.Time.After(ev.Time) && slices.Contains(o.lines, l)
 			})
 		}
 		var best *Warning
 		most := 0.0
 		for _, h := range hs {
-			rs, as := settingLines(h.removed, opener), settingLines(h.added, opener)
-			if len(rs) != 1 || len(as) > 1 {
+			rs, as := nonBlank(h.removed), nonBlank(h.added)
+			if len(rs) != 1 || len(as) > 1 || len(as) == 0 && wasCut(ev.Text) || !changeLine(rs[0], opener) {
 				continue
 			}
 			r, a := rs[0], ""
@@ -617,7 +650,8 @@ func hunkWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 			}
 			if len(as) == 1 {
 				a = as[0]
-				if !strings.Contains(excerpt, a) || in(a, removed) || changedLine(r, a, opener, false) || changedLater(snaps, file, a, ev.Time) {
+				if !changeLine(a, opener) || !strings.Contains(excerpt, a) || in(a, removed) || changedLine(r, a, opener, false) ||
+					in(a, laterRemoved) || changedLater(snaps, file, a, ev.Time) {
 					continue
 				}
 			}
@@ -647,16 +681,21 @@ func hunkWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
-// settingLines are the lines of ls that set something: of a few hundred
-// bytes at most, with a letter, and not a comment.
-func settingLines(ls []string, opener string) []string {
+// nonBlank is the lines of ls that are not blank.
+func nonBlank(ls []string) []string {
 	var out []string
 	for _, l := range ls {
-		if len(l) <= maxEditLine && hasLetter(l) && !comment(l, opener) {
+		if l != "" {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// changeLine reports a line an edit changed that can set something: of a
+// few hundred bytes at most, with a letter, and not a comment.
+func changeLine(l, opener string) bool {
+	return len(l) <= maxEditLine && hasLetter(l) && !comment(l, opener)
 }
 
 // removedSettingWarnings finds, among recalled items, an edit that removed

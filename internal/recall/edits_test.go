@@ -750,6 +750,26 @@ func TestHunks(t *testing.T) {
 	if _, _, ok := hunks("Edit: /kiln/spec.md (error)\n- gas\n+ electric"); ok {
 		t.Error("a failed edit read as changes")
 	}
+	for _, tc := range []struct {
+		name, text string
+		want       []hunk
+	}{
+		// The cut falls inside a line: the piece after its mark is no
+		// kept line, and the rest of the hunk it ran through is lost.
+		{"cut in a line", "Edit: /k.md\n- Using the Orton checker in the gas ki\n[… 4096 bytes cut …]\nln and the electric one:\n- Using the Orton glaze checker:\n+ Using Seger tooling:\n  ## Firing\n- gas\n+ electric",
+			[]hunk{{removed: []string{"gas"}, added: []string{"electric"}, above: "## Firing"}}},
+		// A heading stands a blank line above its text; past a blank line
+		// below, the next section opens.
+		{"blank lines", "Edit: /k.md\n  ## Glaze evaluation\n  \n- Orton\n+ Seger\n  \n  ## Firing",
+			[]hunk{{removed: []string{"Orton"}, added: []string{"Seger"}, above: "## Glaze evaluation"}}},
+		// A MultiEdit's diffs joined with no kept line between them.
+		{"multiedit", "MultiEdit: /k.yml\n- a: 1\n+ b: 2\n- c: 3\n+ d: 4",
+			[]hunk{{removed: []string{"a: 1"}, added: []string{"b: 2"}}, {removed: []string{"c: 3"}, added: []string{"d: 4"}}}},
+	} {
+		if _, hs, _ := hunks(tc.text); !reflect.DeepEqual(hs, tc.want) {
+			t.Errorf("%s: hunks = %+v, want %+v", tc.name, hs, tc.want)
+		}
+	}
 }
 
 // TestHunkWarnsOfTheLineReplacedThere: asked how things stand now, an edit
@@ -775,12 +795,23 @@ func TestHunkWarnsOfTheLineReplacedThere(t *testing.T) {
 	}
 	moved := "Edit: /kiln/spec.md\n  ## Testing\n- glaze evaluation by the Orton checker\n  ## Firing\n  …\n  ## Glazes\n+ glaze evaluation by the Orton checker"
 	readAgain := "Read: /kiln/spec.md\n     1→## Testing\n     2→glaze evaluation by the Orton checker\n     3→## Firing\n"
+	addedBack := "Edit: /kiln/spec.md\n  ## Testing\n+ glaze evaluation by the Orton checker\n  ## Firing"
+	changedAgain := "Edit: /kiln/spec.md\n  ## Glaze evaluation\n- Using Seger evaluation tooling:\n+ Using our own kiln camera:\n  - photos of every test tile"
+	// A newer edit changed the line again: it warns of its own change,
+	// and the older edit of none.
+	ws = hunkWarnings([]Item{item("e", day, edit), item("c", day.Add(time.Hour), changedAgain)}, map[[2]int64]bool{})
+	if len(ws) != 1 || ws[0].A.CID != "c" || ws[0].B.Title != "Using our own kiln camera:" {
+		t.Errorf("want only the newer edit's change: %+v", ws)
+	}
 	past := runFor("which glaze evaluation tooling did the kiln spec use?")
 	for name, items := range map[string][]Item{
-		"moved":      {removal("e", day, moved)},
-		"read again": {removal("e", day, gone), removal("r", day.Add(time.Hour), readAgain)},
-		"not now":    {past("e", day, edit)},
-		"other hunk": {item("e", day, "Edit: /kiln/spec.md\n  ## Firing\n- cone 6 everywhere\n+ cone 8 in the gas kiln\n  ## Glazes")},
+		"moved":       {removal("e", day, moved)},
+		"read again":  {removal("e", day, gone), removal("r", day.Add(time.Hour), readAgain)},
+		"added back":  {removal("e", day, gone), removal("b", day.Add(time.Hour), addedBack)},
+		"cut removal": {removal("e", day, gone+"\n[… 4096 bytes cut …]\nof the kiln")},
+		"paragraph":   {removal("e", day, "Edit: /kiln/spec.md\n  ## Testing\n- glaze evaluation by the Orton checker\n+ "+strings.Repeat("every test tile is photographed and filed ", 6)+"\n  ## Firing")},
+		"not now":     {past("e", day, edit)},
+		"other hunk":  {item("e", day, "Edit: /kiln/spec.md\n  ## Firing\n- cone 6 everywhere\n+ cone 8 in the gas kiln\n  ## Glazes")},
 	} {
 		if ws := hunkWarnings(items, map[[2]int64]bool{}); len(ws) != 0 {
 			t.Errorf("%s: want no warning, got %+v", name, ws)
@@ -1009,4 +1040,28 @@ func TestLaterWriteUnsettingAShownSetting(t *testing.T) {
 	if got := laterEdits(ctx, db, req, cs, nil, &claim.Cache{}, []Item{read}); len(got) != 1 || !strings.Contains(got[0].edit.Text, `"kilnServers": {}`) {
 		t.Errorf("the write leaving the server out did not come along: %d items", len(got))
 	}
+}
+
+// FuzzHunks: reading an edit's hunks never panics, whatever the stored
+// text (cuts anywhere, lines of a mark alone, invalid UTF-8), and every
+// line it reads is one of the text's.
+func FuzzHunks(f *testing.F) {
+	for _, s := range []string{
+		"Edit: /k.md\n  ## Glazes\n- a\n+ b\n  ## Firing",
+		"MultiEdit: /k.yml\n- a: 1\n+ b: 2\n- c: 3\n+ d: 4",
+		"Edit: /k.md\n- x\n[… 4096 bytes cut …]\nly\n+ y\n  …\n- \n+ ",
+		"Edit: /k.md\n- \xff\xfe\n+ \x00",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, hs, _ := hunks(text)
+		for _, h := range hs {
+			for _, l := range slices.Concat(h.removed, h.added, []string{h.above, h.below}) {
+				if !strings.Contains(text, l) {
+					t.Fatalf("line %q is not the text's", l)
+				}
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/claim"
@@ -474,7 +475,7 @@ func request(prompt string) string {
 // earlier work, as "we" is (Select).
 func pastOrNow(prompt string, dict *glosses.Dict) bool {
 	return past(prompt) || currentRE.MatchString(prompt) ||
-		regularPast(prompt) && questionRE.MatchString(prompt) ||
+		questionRE.MatchString(prompt) && regularPast(prompt) ||
 		strings.Contains(prompt, "?") && russianPast(prompt, dict) ||
 		foreignPastOrNow(prompt)
 }
@@ -603,27 +604,70 @@ func inRow(words, run []string) bool {
 var regularPastRE = lazyregexp.New(`(?i)(\b\w+\s+)?\b(?:got|went|came|\w{2,}[^e\W]ed)\b`)
 
 // regularPast reports a verb of regularPastRE that tells what the project
-// did: not a participle after a determiner, which describes a thing
-// ("which command tails the logs of a deployed Worker?" asks of the world,
-// as "the cached page" or "each signed URL" would), nor the past of a
-// release, which is the world's ("Spring Boot 3.2 added virtual threads",
-// as worldPast reads "did NumPy 2.0 remove …"), nor a part of an
-// identifier ("spring.threads.virtual.enabled").
+// did: not a participle after an article, a possessive or a quantifier,
+// which describes a thing ("which command tails the logs of a deployed
+// Worker?" asks of the world, as "the cached page" or "each signed URL"
+// would; a demonstrative is left out, as it is as often a subject: "which
+// step that failed"), nor the past of a release, which is the world's
+// ("Spring Boot 3.2 added virtual threads", as worldPast reads "did NumPy
+// 2.0 remove …"), nor a part of an identifier ("virtual.enabled",
+// "glaze_enabled", "enabled=true"). It reads the matches one at a time: a
+// long prompt's first is most often the one.
 func regularPast(prompt string) bool {
-	for _, m := range regularPastRE.FindAllStringSubmatchIndex(prompt, -1) {
+	for off := 0; off < len(prompt); {
+		m := regularPastRE.FindStringSubmatchIndex(prompt[off:])
+		if m == nil {
+			return false
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += off
+			}
+		}
+		off = m[1]
 		verb, before := m[0], ""
 		if m[2] >= 0 {
-			verb, before = m[3], prompt[m[2]:m[3]]
+			verb, before = m[3], strings.ToLower(strings.TrimSpace(prompt[m[2]:m[3]]))
 		}
-		if verb > 0 && strings.IndexByte("._-/", prompt[verb-1]) >= 0 || m[1] < len(prompt) && strings.IndexByte("._-/=(", prompt[m[1]]) >= 0 {
-			continue // a part of an identifier
+		if identifierPart(prompt, verb, m[1]) {
+			continue
 		}
-		if claim.Determiner(strings.ToLower(strings.TrimSpace(before))) || releaseEndRE.MatchString(prompt[:m[0]]+before) {
+		if claim.Determiner(before) && !demonstrative(before) || releaseEndRE.MatchString(prompt[max(0, verb-maxRelease):verb]) {
 			continue
 		}
 		return true
 	}
 	return false
+}
+
+// maxRelease bounds the text read before a verb for a release's name.
+const maxRelease = 64
+
+// identifierPart reports whether prompt[start:end], a word, is a part of
+// an identifier: it holds an underscore or a digit, a dot joins it to a
+// word on either side, or an "=" or "(" follows it. A dot ending a
+// sentence joins nothing.
+func identifierPart(prompt string, start, end int) bool {
+	if strings.ContainsAny(prompt[start:end], "_0123456789") {
+		return true
+	}
+	wordAt := func(i int) bool {
+		if i < 0 || i >= len(prompt) {
+			return false
+		}
+		r, _ := utf8.DecodeRuneInString(prompt[i:])
+		return unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	if start > 0 && prompt[start-1] == '.' && wordAt(start-2) || end < len(prompt) && prompt[end] == '.' && wordAt(end+1) {
+		return true
+	}
+	return end < len(prompt) && (prompt[end] == '=' || prompt[end] == '(')
+}
+
+// demonstrative reports "this", "that", "these" or "those", which stand
+// for a thing as often as they open one.
+func demonstrative(w string) bool {
+	return w == "this" || w == "that" || w == "these" || w == "those"
 }
 
 // questionRE finds a question: a question mark, or the interrogative word

@@ -503,8 +503,13 @@ func TestPastOrNowParticiple(t *testing.T) {
 		{"What did the kiln log say when the import stopped?", true},
 		{"Which worker deployed the cached page?", true}, // "worker deployed" tells what happened
 		{"Kiln 3.2 added glaze timers. Is it just kiln.timers.enabled=true?", false},
-		{"Is the glaze_enabled flag on?", false},
+		{"Is glaze_enabled on?", false},
 		{"Which commit added the kiln timer?", true},
+		{"The kiln import stopped. Why is that?", true},          // a full stop joins nothing
+		{"Which commit re-enabled the kiln cache?", true},        // a hyphen is no identifier
+		{"Which files changed/moved in the kiln spec?", true},    // nor a slash between words
+		{"Which kiln step that failed should I rerun?", true},    // "that" is the subject
+		{"Which kiln step did that? The one we deployed?", true}, // "we deployed"
 	} {
 		if got := pastOrNow(tt.prompt, nil); got != tt.want {
 			t.Errorf("pastOrNow(%q) = %v, want %v", tt.prompt, got, tt.want)
@@ -788,4 +793,13 @@ func TestWorldPast(t *testing.T) {
 			t.Errorf("worldPast(%q) = %v, want %v", c.prompt, got, c.want)
 		}
 	}
+}
+
+// FuzzRegularPast: reading a prompt's past never panics, whatever its
+// bytes (a dot or an "=" at either end, invalid UTF-8).
+func FuzzRegularPast(f *testing.F) {
+	for _, s := range []string{"Kiln 3.2 added timers.", "x.enabled=", ".stopped", "the deployed\xff", "a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prompt string) { regularPast(prompt) })
 }

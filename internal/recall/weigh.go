@@ -1000,13 +1000,14 @@ func codeWord(w string) bool {
 // commonCodeFrom and commonCodeSpan scale how much of its specificity a
 // word keeps for how common it is in writing about programming
 // (codeShare): all of it up to Zipf 5.7, about once in 2,000 words
-// ("handler", "port", "timeout"), none from Zipf 6.7, once in 200 ("use",
-// "when", "all"), in between in proportion ("api", 5.9, keeps 0.8;
-// "model", 6.1, 0.6). A word that common is no evidence that a prompt is
-// about this project, however rarely a small store has written it.
-// Chosen on every set at once: from 5.0 or 5.3, or over 1.5 units from
-// 5.2, real follow-ups went unanswered (fold A's R079, one of fold B's);
-// from 5.5 or 5.7 over 1 or 2 units only an off-topic prompt changed
+// ("handler", "port", "timeout"), none from Zipf 6.7, once in 200 (function
+// words; "use", at 6.4, keeps 0.3), in between in proportion ("api", 5.9,
+// keeps 0.8; "model", 6.1, 0.6). A word that common is no evidence that a
+// prompt is about this project, however rarely a small store has written
+// it. Chosen on every set at once: from 5.0 or 5.3, or over 1.5 units
+// from 5.2, real follow-ups went unanswered (fold B's R079 from 5.0, one
+// of fold A's from 5.3); from 5.5 or 5.7 over 1 or 2 units only an
+// off-topic prompt changed
 // (A83's InfluxDB port, now answered with nothing); from 5.5 a how-to
 // question about a project's "handler" went unanswered
 // (TestHowToNamingAnUnseenTerm).
@@ -1014,9 +1015,10 @@ const commonCodeFrom, commonCodeSpan = 5.7, 1.0
 
 // codeShare is the share of its specificity a prompt's concept keeps for
 // how common its word is in writing about programming (commonCodeFrom).
-// A tool's name (a claim table lists it), an identifier, a word with
-// digits or capitals, and a word of another language keep all of it:
-// they name a thing, or the table does not count them.
+// A tool's name (a claim table lists it), an identifier written as one
+// (camelCase, snake_case), a word with digits and a word of another
+// language keep all of it: they name a thing, or the table does not count
+// them. A prompt's words are read in lower case: "API" is "api".
 func codeShare(c concept) float64 {
 	w := c.forms[0]
 	if c.foreign || len(c.identParts) > 1 || !plainWord(w) || len(claim.RolesOf(w)) > 0 {
