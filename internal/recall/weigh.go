@@ -1004,12 +1004,11 @@ func codeWord(w string) bool {
 // words; "use", at 6.4, keeps 0.3), in between in proportion ("api", 5.9,
 // keeps 0.8; "model", 6.1, 0.6). A word that common is no evidence that a
 // prompt is about this project, however rarely a small store has written
-// it. Chosen on every set at once: from 5.0 or 5.3, or over 1.5 units
-// from 5.2, real follow-ups went unanswered (fold B's R079 from 5.0, one
-// of fold A's from 5.3); from 5.5 or 5.7 over 1 or 2 units only an
-// off-topic prompt changed
-// (A83's InfluxDB port, now answered with nothing); from 5.5 a how-to
-// question about a project's "handler" went unanswered
+// it. Chosen on every set at once (docs/recall.md, pass 89): from 4.5 to
+// 5.3 a dev follow-up went unanswered each time (fold B's R079, or one of
+// fold A's); from 5.5 or 5.7, over 1 or 2 units, only an off-topic prompt
+// changed (A83's InfluxDB port, now answered with nothing), and from 5.5 a
+// how-to question about a project's "handler" went unanswered
 // (TestHowToNamingAnUnseenTerm).
 const commonCodeFrom, commonCodeSpan = 5.7, 1.0
 
