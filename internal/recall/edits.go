@@ -115,9 +115,8 @@ func editChanges(text string) (changes []editChange, other int) {
 // kept ones): the file and the lines removed and added, trimmed. Not an
 // edit, or a failed one (which changed nothing): ok is false.
 func editLines(text string) (file string, removed, added []string, ok bool) {
-	head, body, _ := strings.Cut(text, "\n")
-	name, file, ok := strings.Cut(head, ": ")
-	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
+	file, body, ok := editHeader(text)
+	if !ok {
 		return "", nil, nil, false
 	}
 	for _, l := range strings.Split(body, "\n") {
@@ -128,6 +127,17 @@ func editLines(text string) (file string, removed, added []string, ok bool) {
 		}
 	}
 	return file, removed, added, true
+}
+
+// editHeader splits a file edit's text into the file its header names and
+// the diff below it; ok is false for no edit, or a failed one.
+func editHeader(text string) (file, body string, ok bool) {
+	head, body, _ := strings.Cut(text, "\n")
+	name, file, ok := strings.Cut(head, ": ")
+	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
+		return "", "", false
+	}
+	return file, body, true
 }
 
 // askedChange is the change, of an edit that changed many lines in place
@@ -425,10 +435,8 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	}
 	var edits []edit
 	for _, it := range sel {
-		ev, shown := it.event, it.Excerpt
-		if it.Context != nil && it.Context.Type == store.TypeToolObservation {
-			ev, shown = *it.Context, it.ContextExcerpt
-		} else if it.Kind != store.TypeToolObservation {
+		ev, shown, ok := shownRun(it)
+		if !ok {
 			continue
 		}
 		all, other := editChanges(ev.Text)
@@ -500,6 +508,16 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 	return out
 }
 
+// shownRun is the tool run item it shows, with what is shown of it: the
+// item itself, or the run its turn brought (a lesson's failed run then
+// edited, a request answered "Done."); ok is false for neither.
+func shownRun(it Item) (ev store.Event, shown string, ok bool) {
+	if it.Context != nil && it.Context.Type == store.TypeToolObservation {
+		return *it.Context, it.ContextExcerpt, true
+	}
+	return it.event, it.Excerpt, it.Kind == store.TypeToolObservation
+}
+
 // hunk is one place an edit changed: the lines it removed and added
 // there, between lines it kept, the nearest line it kept above that is
 // not blank (in Markdown a heading stands a blank line above its text)
@@ -520,9 +538,8 @@ type hunk struct {
 // after its mark is a piece, and the hunk it runs through has lost lines
 // and is left out, up to the next kept line.
 func hunks(text string) (file string, hs []hunk, ok bool) {
-	head, body, _ := strings.Cut(text, "\n")
-	name, file, ok := strings.Cut(head, ": ")
-	if !ok || name != "Edit" && name != "MultiEdit" || strings.HasSuffix(file, " (error)") {
+	file, body, ok := editHeader(text)
+	if !ok {
 		return "", nil, false
 	}
 	var cur *hunk // the hunk being read
@@ -605,10 +622,8 @@ func hunkWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		if len(out) == perKind {
 			break
 		}
-		ev, excerpt := it.event, it.Excerpt
-		if it.Context != nil && it.Context.Type == store.TypeToolObservation {
-			ev, excerpt = *it.Context, it.ContextExcerpt
-		} else if it.Kind != store.TypeToolObservation {
+		ev, excerpt, ok := shownRun(it)
+		if !ok {
 			continue
 		}
 		if !it.promptNow || paired[pair(-ev.ID, -ev.ID)] {

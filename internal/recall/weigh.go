@@ -1023,11 +1023,7 @@ func codeShare(c concept) float64 {
 	if c.foreign || len(c.identParts) > 1 || !plainWord(w) || len(claim.RolesOf(w)) > 0 {
 		return 1
 	}
-	z := wordfreq.Programming(w)
-	if z <= commonCodeFrom {
-		return 1
-	}
-	return max(0, 1-(z-commonCodeFrom)/commonCodeSpan)
+	return falloff(wordfreq.Programming(w), commonCodeFrom, commonCodeSpan)
 }
 
 // everydayZipf is a plain word's everyday frequency (wordfreq.Zipf), the
@@ -1065,11 +1061,17 @@ const everydayFrom, everydaySpan = 3.0, 2.0
 // everydayShare is the share of its specificity word w keeps for how
 // common it is in everyday English (everydayFrom).
 func everydayShare(w string) float64 {
-	z := wordfreq.Zipf(w)
-	if z <= everydayFrom {
+	return falloff(wordfreq.Zipf(w), everydayFrom, everydaySpan)
+}
+
+// falloff is the share a word keeps for its frequency z: all of it up to
+// from, none from from+span, in between in proportion (everydayShare,
+// codeShare).
+func falloff(z, from, span float64) float64 {
+	if z <= from {
 		return 1
 	}
-	return max(0, 1-(z-everydayFrom)/everydaySpan)
+	return max(0, 1-(z-from)/span)
 }
 
 // heaviest is the weight of a prompt's weightiest concept, the weight a
