@@ -3,7 +3,8 @@
 //
 // The dictionaries (Debian's FreeDict spa-eng, por-eng, ita-eng and
 // fra-eng, and Mueller's English-Russian dictionary turned round, all
-// GPL-2.0-or-later; FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0;
+// GPL-2.0-or-later; Apertium's English-Spanish one joined to FreeDict's
+// Spanish, GPL-2.0; FreeDict's jpn-eng, which is JMdict, CC-BY-SA-3.0;
 // CC-CEDICT for Chinese, CC-BY-SA-4.0; and the Korean loanword table made
 // of their English words, all generated into the repository's glosses/
 // directory by scripts/gen-glosses.sh) are copyleft data, so they are not
@@ -173,8 +174,8 @@ const minStem = 4
 // lang; nil when the dictionary has none. A word that is no headword is
 // read as an inflected form of the headword it shares the most letters with
 // from the start, when those are all of the headword but its last two (an
-// infinitive's ending, a gender's or a number's: "guard-ar", "-amos") and at
-// least minStem, the only headword it is so read as, and what follows is an
+// infinitive's ending, a gender's or a number's: "guard-ar", "-amos";
+// inflects) and at least minStem, the only headword it is so read as, and what follows is an
 // ending of the language's shape. A Russian word is read by its stem
 // instead (stemmed, likest).
 func (d *Dict) English(lang, word string) []string {
@@ -408,8 +409,8 @@ const maxEnding = 2
 
 // forms reads word, no headword of rows, as a form of the headwords it
 // shares the most letters with from the start, when those are all of a
-// headword but its last two and at least minStem, and what follows is an
-// ending of the dictionaries' languages: their glosses, how many
+// headword but its last two, an ending (inflects), and at least minStem,
+// and what follows is an ending of the dictionaries' languages: their glosses, how many
 // headwords they are (0: none), and the ending read.
 func forms(rows, word string) ([]string, int, string) {
 	if len(word) < minStem {
@@ -435,6 +436,9 @@ func forms(rows, word string) ([]string, int, string) {
 		if n > best {
 			best, out, heads = n, nil, 0
 		}
+		if !inflects(head[n:]) {
+			continue // and no headword sharing fewer letters is read instead
+		}
 		heads++
 		for _, g := range strings.Fields(glosses) {
 			if !slices.Contains(out, g) {
@@ -450,6 +454,16 @@ func forms(rows, word string) ([]string, int, string) {
 		return nil, 0, ""
 	}
 	return out, heads, tail
+}
+
+// inflects reports whether a form may end where its headword ends in
+// dropped: the headword whole ("hoja-s"), or but for an ending, which
+// begins with a vowel ("guard-ar", "canci-ón") or is an infinitive's "r"
+// or "re" after its vowel ("guarda-r", "prend-re"). "demo" is no form of
+// "demo-ra", whose forms are "demor-".
+func inflects(dropped string) bool {
+	r, _ := utf8.DecodeRuneInString(dropped)
+	return dropped == "" || dropped == "r" || dropped == "re" || strings.ContainsRune(romanceVowels, r)
 }
 
 // romanceVowels are the vowels of the dictionaries' languages' endings.

@@ -22,9 +22,11 @@ func TestEnglish(t *testing.T) {
 		want       string // one gloss it must give; "" for none
 	}{
 		{"spa", "llave", "key"},
-		{"spa", "guardamos", "save"}, // a form of "guardar"
-		{"spa", "hojas", "sheet"},    // a form of "hoja"
-		{"spa", "demo", ""},          // no form of "democracia"
+		{"spa", "guardamos", "save"},        // a form of "guardar"
+		{"spa", "hojas", "sheet"},           // a form of "hoja"
+		{"spa", "despliegue", "deployment"}, // Apertium's, not FreeDict's
+		{"spa", "desplegamos", "deploy"},    // a form of Apertium's "desplegar"
+		{"spa", "demo", ""},                 // no form of "democracia", nor of "demora" ("demor-a")
 		{"spa", "zzzz", ""},
 		{"spa", "postgres", ""}, // begins like "postal", "poste" and "postre" alike
 		{"spa", "frontend", ""}, // "fronte" and "nd": no ending of "frontera"
