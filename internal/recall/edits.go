@@ -427,7 +427,7 @@ func hasLetter(s string) bool {
 // line is what held before, the added line what holds now, and other items
 // may still state the older. The warning names both lines of the one edit;
 // it is listed with the item where it fits (Warning.inItem).
-func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+func editWarnings(sel []Item, snaps []shown, paired map[[2]int64]bool) []Warning {
 	type edit struct {
 		it      Item
 		ev      store.Event
@@ -478,9 +478,6 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 		return false
 	}
-	// A newer read or write shown of the file that lacks the line added
-	// says it changed again too.
-	snaps := snapshots(sel)
 	var out []Warning
 	for _, e := range edits {
 		if len(out) == perKind {
@@ -491,6 +488,8 @@ func editWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
 		}
 		_, file, _ := strings.Cut(firstLine(e.ev.Text), ": ")
 		for _, c := range e.changes {
+			// A newer read or write shown of the file that lacks the line
+			// added says it changed again too.
 			if changedAgain(e, c) || changedLater(snaps, file, c.added, e.ev.Time) {
 				continue
 			}
@@ -612,11 +611,10 @@ const hunkCoverage = 0.5
 // edit or snapshot shown adds or holds again, or removes or lacks after it
 // was added, changed again. A text cut when stored may have lost the line
 // a removal moved to: only its replacements are read.
-func hunkWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
+func hunkWarnings(sel []Item, snaps []shown, paired map[[2]int64]bool) []Warning {
 	if !slices.ContainsFunc(sel, func(it Item) bool { return it.promptNow }) {
 		return nil // every item shares its prompt's tense
 	}
-	snaps := snapshots(sel)
 	var out []Warning
 	for _, it := range sel {
 		if len(out) == perKind {
@@ -804,8 +802,7 @@ func namesEditCode(st, set, edit, file string) bool {
 // file, a line the write left out that names the prompt's most specific
 // word is gone, unless a newer snapshot or edit holds it again; an edit
 // after the older snapshot shows such lines too (editBefore).
-func writeWarnings(sel []Item, paired map[[2]int64]bool) []Warning {
-	snaps := snapshots(sel)
+func writeWarnings(sel []Item, snaps []shown, paired map[[2]int64]bool) []Warning {
 	var out []Warning
 	for _, b := range snaps {
 		if !b.write || len(out) == perKind {

@@ -16,6 +16,12 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// warnEdits runs one of the warnings that compare edits and writes with
+// the files' snapshots sel shows, as Warnings does, nothing paired yet.
+func warnEdits(warn func([]Item, []shown, map[[2]int64]bool) []Warning, sel []Item) []Warning {
+	return warn(sel, snapshots(sel), map[[2]int64]bool{})
+}
+
 func TestChangedLine(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -198,7 +204,7 @@ func TestEditChangedAgain(t *testing.T) {
 		edit(1, day, "Edit: /kiln/x.toml\n- cone = 6\n+ cone = 8"),
 		edit(2, day.Add(time.Hour), "Edit: /kiln/x.toml\n- cone = 8\n+ cone = 6"),
 	}
-	ws := editWarnings(sel, map[[2]int64]bool{})
+	ws := warnEdits(editWarnings, sel)
 	if len(ws) != 1 || ws[0].A.Title != "cone = 8" || ws[0].B.Title != "cone = 6" {
 		t.Errorf("editWarnings = %+v, want only the newer edit's 8 made 6", ws)
 	}
@@ -206,7 +212,7 @@ func TestEditChangedAgain(t *testing.T) {
 	// it changed again too.
 	for _, newer := range []string{"Read: /kiln/x.toml\n     1→cone = 9\n", "Write: /kiln/x.toml\n+ cone = 9"} {
 		sel := []Item{edit(1, day, "Edit: /kiln/x.toml\n- cone = 6\n+ cone = 8"), edit(2, day.Add(time.Hour), newer)}
-		if ws := editWarnings(sel, map[[2]int64]bool{}); len(ws) != 0 {
+		if ws := warnEdits(editWarnings, sel); len(ws) != 0 {
 			t.Errorf("%q shows the line changed again, yet the edit warned: %+v", newer, ws)
 		}
 	}
@@ -231,7 +237,7 @@ func TestEditWarningLeftOutWhenNoRoom(t *testing.T) {
 		"The kiln fires at cone 6 on weekdays.")
 	text := "Edit: /kiln/x.toml\n- cone = 6\n+ cone = 8"
 	it := messageItem(store.Event{ID: 7, Time: day, Type: store.TypeToolObservation, Text: text}, text)
-	ws := editWarnings([]Item{first, it}, map[[2]int64]bool{})
+	ws := warnEdits(editWarnings, []Item{first, it})
 	if len(ws) != 1 {
 		t.Fatalf("editWarnings = %+v", ws)
 	}
@@ -782,13 +788,13 @@ func TestHunkWarnsOfTheLineReplacedThere(t *testing.T) {
 	item := runFor("which glaze evaluation tooling does the kiln spec use now?")
 	edit := "MultiEdit: /kiln/spec.md\n  ## Firing\n- cone 6 everywhere\n+ cone 8 in the gas kiln\n  …\n  ## Glaze evaluation\n" +
 		"- Using the Orton glaze checker:\n+ Using Seger evaluation tooling:\n  - photos of every test tile"
-	ws := hunkWarnings([]Item{item("e", day, edit)}, map[[2]int64]bool{})
+	ws := warnEdits(hunkWarnings, []Item{item("e", day, edit)})
 	if len(ws) != 1 || ws[0].A.Title != "Using the Orton glaze checker:" || ws[0].B.Title != "Using Seger evaluation tooling:" || !ws[0].inItem {
 		t.Fatalf("want the checker's line set against the tooling's: %+v", ws)
 	}
 	removal := runFor("is the glaze evaluation still in the kiln spec?")
 	gone := "Edit: /kiln/spec.md\n  ## Testing\n- glaze evaluation by the Orton checker\n  ## Firing"
-	ws = hunkWarnings([]Item{removal("e", day, gone)}, map[[2]int64]bool{})
+	ws = warnEdits(hunkWarnings, []Item{removal("e", day, gone)})
 	if len(ws) != 1 || ws[0].A.Title != "glaze evaluation by the Orton checker" || ws[0].B.Title != "" ||
 		!strings.Contains(warningLine(ws[0]), "was removed") {
 		t.Fatalf("want the removal: %+v", ws)
@@ -799,7 +805,7 @@ func TestHunkWarnsOfTheLineReplacedThere(t *testing.T) {
 	changedAgain := "Edit: /kiln/spec.md\n  ## Glaze evaluation\n- Using Seger evaluation tooling:\n+ Using our own kiln camera:\n  - photos of every test tile"
 	// A newer edit changed the line again: it warns of its own change,
 	// and the older edit of none.
-	ws = hunkWarnings([]Item{item("e", day, edit), item("c", day.Add(time.Hour), changedAgain)}, map[[2]int64]bool{})
+	ws = warnEdits(hunkWarnings, []Item{item("e", day, edit), item("c", day.Add(time.Hour), changedAgain)})
 	if len(ws) != 1 || ws[0].A.CID != "c" || ws[0].B.Title != "Using our own kiln camera:" {
 		t.Errorf("want only the newer edit's change: %+v", ws)
 	}
@@ -813,7 +819,7 @@ func TestHunkWarnsOfTheLineReplacedThere(t *testing.T) {
 		"not now":     {past("e", day, edit)},
 		"other hunk":  {item("e", day, "Edit: /kiln/spec.md\n  ## Firing\n- cone 6 everywhere\n+ cone 8 in the gas kiln\n  ## Glazes")},
 	} {
-		if ws := hunkWarnings(items, map[[2]int64]bool{}); len(ws) != 0 {
+		if ws := warnEdits(hunkWarnings, items); len(ws) != 0 {
 			t.Errorf("%s: want no warning, got %+v", name, ws)
 		}
 	}
@@ -829,7 +835,7 @@ func TestWriteWarnsWithTheRunItReplaced(t *testing.T) {
 	read := "Read: /kiln/env.ts\n     1→export const env = schema({\n     2→  KILN_URL: z.string().min(1),\n     3→  KILN_TOKEN: z.string().min(1),\n" +
 		"     4→  GLAZE_SECRET: z.string().min(1),\n     5→  GLAZE_ID: z.string().min(1),\n     6→});\n"
 	write := "Write: /kiln/env.ts\n+ export const env = schema({\n+   OVEN_KEY: z.string().min(1),\n+ });"
-	ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{})
+	ws := warnEdits(writeWarnings, []Item{item("r", day, read), item("w", day.Add(time.Minute), write)})
 	if len(ws) != 1 || !strings.Contains(ws[0].A.Title, "KILN_TOKEN") || ws[0].B.Title != "OVEN_KEY: z.string().min(1)," || ws[0].A.CID != "r" || ws[0].B.CID != "w" {
 		t.Fatalf("want the four variables set against the one written: %+v", ws)
 	}
@@ -840,7 +846,7 @@ func TestWriteWarnsWithTheRunItReplaced(t *testing.T) {
 	inPlace := "Write: /kiln/env.ts\n+ export const env = schema({\n+   KILN_URL: z.string().min(2),\n+   KILN_TOKEN: z.string().min(3),\n" +
 		"+   GLAZE_SECRET: z.string().min(4),\n+   GLAZE_ID: z.string().min(1),\n+ });"
 	for _, tc := range []struct{ read, write string }{{read, putIn}, {takenOut, write}, {read, inPlace}} {
-		if ws := writeWarnings([]Item{item("r", day, tc.read), item("w", day.Add(time.Minute), tc.write)}, map[[2]int64]bool{}); len(ws) != 0 {
+		if ws := warnEdits(writeWarnings, []Item{item("r", day, tc.read), item("w", day.Add(time.Minute), tc.write)}); len(ws) != 0 {
 			t.Errorf("a rewrite or changes in place warned: %+v\n%s", ws, tc.write)
 		}
 	}
@@ -855,7 +861,7 @@ func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	item := runFor("which class does the kiln activity extend now?")
 	read := "Read: /kiln/KilnActivity.kt\n     1→package kiln\n     2→\n     3→import glaze.GlazeActivity\n     4→\n     5→class KilnActivity : GlazeActivity()\n"
 	write := "Write: /kiln/KilnActivity.kt\n+ package kiln\n+ \n+ import oven.OvenActivity\n+ \n+ class KilnActivity : OvenActivity()\n+ "
-	ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{})
+	ws := warnEdits(writeWarnings, []Item{item("r", day, read), item("w", day.Add(time.Minute), write)})
 	if len(ws) != 1 || ws[0].A.Title != "class KilnActivity : GlazeActivity()" || ws[0].B.Title != "class KilnActivity : OvenActivity()" || ws[0].A.CID != "r" || ws[0].B.CID != "w" {
 		t.Fatalf("want the class line's change, read then written: %+v", ws)
 	}
@@ -866,31 +872,31 @@ func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	}
 	// A read as the hook receives it, without line numbers, is the file.
 	bare := "Read: /kiln/KilnActivity.kt\npackage kiln\n\nimport glaze.GlazeActivity\n\nclass KilnActivity : GlazeActivity()\n"
-	if ws := writeWarnings([]Item{item("r", day, bare), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{}); len(ws) != 1 {
+	if ws := warnEdits(writeWarnings, []Item{item("r", day, bare), item("w", day.Add(time.Minute), write)}); len(ws) != 1 {
 		t.Errorf("a bare read and the write after it: %d warnings, want 1", len(ws))
 	}
 	// As the capture stores a write (its content's blank lines, its last
 	// newline): one line changed and two added still warn.
 	stored := observation.Build("Write", gjson.Parse(`{"file_path":"/kiln/KilnActivity.kt","content":"package kiln\n\nimport oven.OvenActivity\n\nclass KilnActivity : OvenActivity()\n\nval kilns = 2\nval ovens = 3\n"}`), "", false).Text()
-	if ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), stored)}, map[[2]int64]bool{}); len(ws) != 1 {
+	if ws := warnEdits(writeWarnings, []Item{item("r", day, read), item("w", day.Add(time.Minute), stored)}); len(ws) != 1 {
 		t.Errorf("a stored write changing a line and adding two: %d warnings, want 1\n%s", len(ws), stored)
 	}
 	// Written again, or read again otherwise, the first write's line is
 	// no longer current: only the newest change warns.
 	again := "Write: /kiln/KilnActivity.kt\n+ package kiln\n+ \n+ import kiln.KilnBase\n+ \n+ class KilnActivity : KilnBase()"
-	ws = writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write), item("w2", day.Add(2*time.Minute), again)}, map[[2]int64]bool{})
+	ws = warnEdits(writeWarnings, []Item{item("r", day, read), item("w", day.Add(time.Minute), write), item("w2", day.Add(2*time.Minute), again)})
 	if len(ws) != 1 || ws[0].A.CID != "w" || ws[0].B.CID != "w2" {
 		t.Errorf("want only the second write's change: %+v", ws)
 	}
 	readAgain := "Read: /kiln/KilnActivity.kt\n     1→package kiln\n     2→\n     3→import kiln.KilnBase\n     4→\n     5→class KilnActivity : KilnBase()\n"
-	if ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), write), item("r2", day.Add(2*time.Minute), readAgain)}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := warnEdits(writeWarnings, []Item{item("r", day, read), item("w", day.Add(time.Minute), write), item("r2", day.Add(2*time.Minute), readAgain)}); len(ws) != 0 {
 		t.Errorf("a newer read shows the write's line changed again, yet: %+v", ws)
 	}
 	// A bare read of a table whose lines open with a number and a tab,
 	// not 1, 2, 3 …, written unchanged: nothing changed.
 	tsv := "Read: /kiln/cones.tsv\n1\tlow\t10\n4\thigh\t12\n"
 	same := "Write: /kiln/cones.tsv\n+ 1\tlow\t10\n+ 4\thigh\t12"
-	if ws := writeWarnings([]Item{item("r", day, tsv), item("w", day.Add(time.Minute), same)}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := warnEdits(writeWarnings, []Item{item("r", day, tsv), item("w", day.Add(time.Minute), same)}); len(ws) != 0 {
 		t.Errorf("a table read bare and written unchanged warned: %+v", ws)
 	}
 	// A rewrite of more lines than maxSnapshotDiff has no change in place
@@ -900,18 +906,18 @@ func TestWriteWarnsWithTheLineItReplaced(t *testing.T) {
 	for i := range maxSnapshotDiff + 1 {
 		fmt.Fprintf(&many, "\n+ val glaze%d = %d", i, i)
 	}
-	if ws := writeWarnings([]Item{item("r", day, read), item("w", day.Add(time.Minute), many.String())}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := warnEdits(writeWarnings, []Item{item("r", day, read), item("w", day.Add(time.Minute), many.String())}); len(ws) != 0 {
 		t.Errorf("a rewrite adding %d lines warned: %+v", maxSnapshotDiff+1, ws)
 	}
 	// The write before the read changed nothing the read shows.
-	if ws := writeWarnings([]Item{item("r", day.Add(time.Minute), read), item("w", day, write)}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := warnEdits(writeWarnings, []Item{item("r", day.Add(time.Minute), read), item("w", day, write)}); len(ws) != 0 {
 		t.Errorf("a write older than the read warned: %+v", ws)
 	}
 	for _, older := range []string{
 		"Read: /kiln/KilnActivity.kt\n     1→package kiln\n[… 400 bytes cut …]\n     5→class KilnActivity : GlazeActivity()\n",
 		"Read: /kiln/KilnActivity.kt\n     5→class KilnActivity : GlazeActivity()\n",
 	} {
-		if ws := writeWarnings([]Item{item("r", day, older), item("w", day.Add(time.Minute), write)}, map[[2]int64]bool{}); len(ws) != 0 {
+		if ws := warnEdits(writeWarnings, []Item{item("r", day, older), item("w", day.Add(time.Minute), write)}); len(ws) != 0 {
 			t.Errorf("%q: no whole file to compare, yet a warning: %+v", older, ws)
 		}
 	}

@@ -593,7 +593,7 @@ func TestWriteDropsWhatAnEditAdded(t *testing.T) {
 	// the edit did not show: not glazebot's replacement.
 	emptied := "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {\n+     \"archive\": {\"url\": \"http://localhost:6000/mcp\"}\n+   }\n+ }"
 	items := []Item{item("e", day, added), item("w", day.Add(time.Hour), emptied)}
-	if ws := writeWarnings(items, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != "e" || !strings.HasPrefix(ws[0].B.Title, "(Write: ") {
+	if ws := warnEdits(writeWarnings, items); len(ws) != 1 || ws[0].A.CID != "e" || !strings.HasPrefix(ws[0].B.Title, "(Write: ") {
 		t.Fatalf("want the edit's entry warned as dropped by the write, the write as the newer side: %+v", ws)
 	}
 	// A request answered "Done." shows the edit as its turn: the edit,
@@ -605,34 +605,34 @@ func TestWriteDropsWhatAnEditAdded(t *testing.T) {
 		req.Context, req.ContextExcerpt = &edit.event, edit.Excerpt
 		return req
 	}
-	if ws := writeWarnings([]Item{request(day, items[0]), items[1]}, map[[2]int64]bool{}); len(ws) != 1 ||
+	if ws := warnEdits(writeWarnings, []Item{request(day, items[0]), items[1]}); len(ws) != 1 ||
 		ws[0].A.CID != store.EventCID(items[0].event.ID) || ws[0].A.Type != "tool ran" || ws[0].A.Title != `"glazebot": {` {
 		t.Errorf("want the request's edit warned as dropped by the write: %+v", ws)
 	}
 	again := item("e2", day.Add(2*time.Hour), strings.Replace(added, "4100", "4200", 1))
-	if ws := writeWarnings(append(items, again), map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := warnEdits(writeWarnings, append(items, again)); len(ws) != 0 {
 		t.Errorf("the entry was added back by an edit since, yet the write's drop is warned: %+v", ws)
 	}
-	if ws := writeWarnings(append(items, request(again.Time, again)), map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := warnEdits(writeWarnings, append(items, request(again.Time, again))); len(ws) != 0 {
 		t.Errorf("the entry was added back by a request's edit since, yet the write's drop is warned: %+v", ws)
 	}
 	// A read before the edit, and a write that also changed the theme:
 	// the entry asked of is warned, not the theme line.
 	read := item("r", day.Add(-time.Hour), "Read: /home/dev/.config/kiln/servers.json\n1\t{\n2\t  \"servers\": {},\n3\t  \"theme\": \"dark\"\n4\t}")
 	themed := item("w", day.Add(time.Hour), "Write: /home/dev/.config/kiln/servers.json\n+ {\n+   \"servers\": {},\n+   \"theme\": \"light\"\n+ }")
-	if ws := writeWarnings([]Item{read, items[0], themed}, map[[2]int64]bool{}); len(ws) != 1 || ws[0].A.CID != "e" {
+	if ws := warnEdits(writeWarnings, []Item{read, items[0], themed}); len(ws) != 1 || ws[0].A.CID != "e" {
 		t.Errorf("want the entry the edit added warned before the theme line: %+v", ws)
 	}
 	// One Windows file, its path spelt two ways.
 	win := item("we", day, strings.Replace(added, "/home/dev/.config/kiln/servers.json", `C:\Users\dev\kiln\servers.json`, 1))
 	winWrite := item("ww", day.Add(time.Hour), strings.Replace(emptied, "/home/dev/.config/kiln/servers.json", "c:/users/dev/kiln/servers.json", 1))
-	if ws := writeWarnings([]Item{win, winWrite}, map[[2]int64]bool{}); len(ws) != 1 {
+	if ws := warnEdits(writeWarnings, []Item{win, winWrite}); len(ws) != 1 {
 		t.Errorf("an edit and a write of one Windows file spelt two ways: %+v", ws)
 	}
 	// An edit that only removed lines since the one that added the
 	// entry: the write did not drop it.
 	removedOnly := item("e3", day.Add(30*time.Minute), "Edit: /home/dev/.config/kiln/servers.json\n-     \"glazebot\": {\n-       \"url\": \"http://localhost:4100/mcp\"\n-     }")
-	if ws := writeWarnings([]Item{items[0], removedOnly, items[1]}, map[[2]int64]bool{}); len(ws) != 0 {
+	if ws := warnEdits(writeWarnings, []Item{items[0], removedOnly, items[1]}); len(ws) != 0 {
 		t.Errorf("an edit removed the entry before the write, yet the write's drop is warned: %+v", ws)
 	}
 }

@@ -174,9 +174,12 @@ func Warnings(ctx context.Context, db *store.DB, cfg config.Recall, sel []Item) 
 		return nil, err
 	}
 	out = append(out, reverts...)
-	out = append(out, editWarnings(sel, paired)...)
-	out = append(out, hunkWarnings(sel, paired)...)
-	out = append(out, writeWarnings(sel, paired)...)
+	// The files' snapshots shown are read once for the three that
+	// compare an edit or a write with them.
+	snaps := snapshots(sel)
+	out = append(out, editWarnings(sel, snaps, paired)...)
+	out = append(out, hunkWarnings(sel, snaps, paired)...)
+	out = append(out, writeWarnings(sel, snaps, paired)...)
 	out = append(out, removedSettingWarnings(sel, paired)...)
 	out = append(out, labelledWarnings(sel, out, paired)...)
 	out = append(out, statedChangeWarnings(pc, sel, out, paired)...)
