@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 )
@@ -46,10 +45,8 @@ func TestRealClientEditAddedEntryThenWriteDropped(t *testing.T) {
 		"new_string": "\"servers\": {\n    \"glazebot\": {\n      \"url\": \"http://localhost:4100/mcp\"\n    }\n  },"})
 	write := call(map[string]string{"file_path": cfg, "content": "{\n  \"servers\": {},\n  \"theme\": \"light\"\n}\n"})
 	w.session("s1", nil, "Wire the glazebot server into servers.json.\nREADFILE "+cfg+"\nCALLTOOL Edit "+edit+"\nREPLY Done.")
-	w.session("s2", nil, "Reset servers.json with the light theme.\nCALLTOOL Write "+write+"\nSAY Done.")
-	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "glazebot") {
-		t.Fatalf("the write did not land:\n%s", b)
-	}
+	s2 := w.session("s2", nil, "Reset servers.json with the light theme.\nCALLTOOL Write "+write+"\nSAY Done.")
+	toolChanged(t, s2, cfg, "glazebot", false)
 	block := warningBlock(t, w.session("s3", nil, "is the glazebot server still wired into servers.json?"))
 	for _, want := range []string{`\"glazebot\": {`, "left the first line out"} {
 		if !strings.Contains(block, want) {
@@ -67,14 +64,9 @@ func TestRealClientEditRemovesSettingAMessageNamed(t *testing.T) {
 	w := newWorld(t)
 	dart := w.projectFile("reader.dart", "final pager = PagerView.builder(\n  reverse: true,\n  itemCount: pages.length,\n);\n")
 	w.session("s1", nil, "The kelbo `PagerView` uses `reverse: true` and the reader pages backwards. Why?\nREADFILE "+dart+"\nREPLY That setting lays the pages out from the end.")
-	edit, err := json.Marshal(map[string]string{"file_path": dart, "old_string": "final pager = PagerView.builder(\n  reverse: true,\n", "new_string": "final pager = PagerView.builder(\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.session("s2", nil, "Make the kelbo reader page forwards.\nREADFILE "+dart+"\nCALLTOOL Edit "+string(edit)+"\nSAY Done.")
-	if b, _ := os.ReadFile(dart); strings.Contains(string(b), "reverse") {
-		t.Fatalf("the edit did not land:\n%s", b)
-	}
+	edit := toolInput(t, map[string]string{"file_path": dart, "old_string": "final pager = PagerView.builder(\n  reverse: true,\n", "new_string": "final pager = PagerView.builder(\n"})
+	s2 := w.session("s2", nil, "Make the kelbo reader page forwards.\nREADFILE "+dart+"\nCALLTOOL Edit "+edit+"\nSAY Done.")
+	toolChanged(t, s2, dart, "reverse", false)
 	block := warningBlock(t, w.session("s3", nil, "which way does the kelbo reader pager page now?"))
 	for _, want := range []string{"`reverse: true`", "removed reverse"} {
 		if !strings.Contains(block, want) {

@@ -119,6 +119,27 @@ func requests(t *testing.T, dir string) []string {
 	return out
 }
 
+// toolInput is a tool call's input as CALLTOOL takes it, its fields as JSON.
+func toolInput(t *testing.T, fields map[string]string) string {
+	t.Helper()
+	b, err := json.Marshal(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// toolChanged fails the test unless file, after the session in dir,
+// holds the text (holds) or no longer does: the fake model's tool call did
+// not run, and what the test asks of the memory next would mean nothing.
+func toolChanged(t *testing.T, dir, file, text string, holds bool) {
+	t.Helper()
+	b, _ := os.ReadFile(file)
+	if strings.Contains(string(b), text) != holds {
+		t.Fatalf("the tool call did not change %s (want %q held: %v); hooks fired: %v\n%s", filepath.Base(file), text, holds, fired(t, dir), b)
+	}
+}
+
 // fired lists the hook events the capture plugin saw, e.g. "Stop-1".
 func fired(t *testing.T, dir string) map[string]bool {
 	t.Helper()

@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 )
@@ -18,14 +16,9 @@ func TestRealClientEditWarning(t *testing.T) {
 	before := "  --kiln-ember-500: #e76d44;\n  --kiln-ember-600: #0284c7; /* kiln door accent */\n  --kiln-ember-700: #0369a1;\n"
 	after := "  --kiln-ember-500: #f18d68;\n  --kiln-ember-600: #b85a3a; /* kiln door accent */\n  --kiln-ember-700: #9a4a31;\n"
 	css := w.projectFile("kiln.css", ":root {\n"+before+"}\n")
-	edit, err := json.Marshal(map[string]string{"file_path": css, "old_string": before, "new_string": after})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1 := w.session("s1", nil, "Warm up the kiln palette.\nREADFILE "+css+"\nCALLTOOL Edit "+string(edit))
-	if b, _ := os.ReadFile(css); !strings.Contains(string(b), "#b85a3a") {
-		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
-	}
+	edit := toolInput(t, map[string]string{"file_path": css, "old_string": before, "new_string": after})
+	s1 := w.session("s1", nil, "Warm up the kiln palette.\nREADFILE "+css+"\nCALLTOOL Edit "+edit)
+	toolChanged(t, s1, css, "#b85a3a", true)
 	block := warningBlock(t, w.session("s2", nil, "which colour is the kiln door accent in kiln.css now?"))
 	for _, want := range []string{"#0284c7; /* kiln door accent */", "became", "#b85a3a; /* kiln door accent */", "an edit of kiln.css"} {
 		if !strings.Contains(block, want) {
@@ -47,14 +40,9 @@ func TestRealClientHunkWarning(t *testing.T) {
 	before := "## Firing\ncone 6 everywhere\n\n## Glaze evaluation\nUsing the Orton glaze checker:\n- photos of every test tile\n"
 	after := "## Firing\ncone 8 in the gas kiln\n\n## Glaze evaluation\nUsing Seger evaluation tooling:\n- photos of every test tile\n"
 	spec := w.projectFile("kiln-spec.md", "# Kiln spec\n\n"+before)
-	edit, err := json.Marshal(map[string]string{"file_path": spec, "old_string": before, "new_string": after})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1 := w.session("s1", nil, "Update the kiln spec.\nREADFILE "+spec+"\nCALLTOOL Edit "+string(edit))
-	if b, _ := os.ReadFile(spec); !strings.Contains(string(b), "Seger") {
-		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
-	}
+	edit := toolInput(t, map[string]string{"file_path": spec, "old_string": before, "new_string": after})
+	s1 := w.session("s1", nil, "Update the kiln spec.\nREADFILE "+spec+"\nCALLTOOL Edit "+edit)
+	toolChanged(t, s1, spec, "Seger", true)
 	block := warningBlock(t, w.session("s2", nil, "which glaze evaluation tooling does the kiln spec use now?"))
 	for _, want := range []string{"Using the Orton glaze checker:", "became", "Using Seger evaluation tooling:", "an edit of kiln-spec.md"} {
 		if !strings.Contains(block, want) {
@@ -73,14 +61,9 @@ func TestRealClientHunkWarning(t *testing.T) {
 func TestRealClientWriteWarning(t *testing.T) {
 	w := newWorld(t)
 	kt := w.projectFile("KilnActivity.kt", "package kiln\n\nimport glaze.GlazeActivity\n\nclass KilnActivity : GlazeActivity()\n")
-	write, err := json.Marshal(map[string]string{"file_path": kt, "content": "package kiln\n\nimport oven.OvenActivity\n\nclass KilnActivity : OvenActivity()\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1 := w.session("s1", nil, "Move the kiln activity off the glaze base.\nREADFILE "+kt+"\nCALLTOOL Write "+string(write))
-	if b, _ := os.ReadFile(kt); !strings.Contains(string(b), "OvenActivity()") {
-		t.Fatalf("the write did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
-	}
+	write := toolInput(t, map[string]string{"file_path": kt, "content": "package kiln\n\nimport oven.OvenActivity\n\nclass KilnActivity : OvenActivity()\n"})
+	s1 := w.session("s1", nil, "Move the kiln activity off the glaze base.\nREADFILE "+kt+"\nCALLTOOL Write "+write)
+	toolChanged(t, s1, kt, "OvenActivity()", true)
 	block := warningBlock(t, w.session("s2", nil, "which class does KilnActivity extend now?"))
 	for _, want := range []string{"class KilnActivity : GlazeActivity()", "class KilnActivity : OvenActivity()", "a write of KilnActivity.kt"} {
 		if !strings.Contains(block, want) {
@@ -267,15 +250,10 @@ func TestRealClientDoneRequestBringsItsEdit(t *testing.T) {
 	w := newWorld(t)
 	before := "{\n  \"plugins\": {\n    \"glaze-sync\": {\"command\": \"node\"},\n    \"kiln-monitor\": {\"url\": \"http://localhost:3000/mcp\"}\n  }\n}\n"
 	cfg := w.projectFile("kiln-desktop.json", before)
-	edit, err := json.Marshal(map[string]string{"file_path": cfg,
+	edit := toolInput(t, map[string]string{"file_path": cfg,
 		"old_string": "    \"glaze-sync\": {\"command\": \"node\"},\n", "new_string": ""})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1 := w.session("s1", nil, "the kiln desktop app fails to launch since I added plugins, take the glaze one out of its config\nREADFILE "+cfg+"\nCALLTOOL Edit "+string(edit)+"\nREPLY Done. Restart the kiln desktop app.")
-	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "glaze-sync") {
-		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
-	}
+	s1 := w.session("s1", nil, "the kiln desktop app fails to launch since I added plugins, take the glaze one out of its config\nREADFILE "+cfg+"\nCALLTOOL Edit "+edit+"\nREPLY Done. Restart the kiln desktop app.")
+	toolChanged(t, s1, cfg, "glaze-sync", false)
 	const asked = "The kiln desktop app would not launch after we added plugins. Which plugin did we take out of its config?"
 	r := requestWith(t, requests(t, w.session("s2", nil, asked)), asked)
 	if injections(r) != 1 || !strings.Contains(r, "take the glaze one out") {
@@ -299,16 +277,11 @@ func TestRealClientDoneRequestBringsItsEdit(t *testing.T) {
 func TestRealClientSettingHistory(t *testing.T) {
 	w := newWorld(t)
 	toml := w.projectFile("kiln-deploy.toml", "[build]\n  publish = \".\"\n  command = \"\"\n")
-	write, err := json.Marshal(map[string]string{"file_path": toml, "content": "[build]\n  publish = \"dist\"\n  command = \"make site\"\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	write := toolInput(t, map[string]string{"file_path": toml, "content": "[build]\n  publish = \"dist\"\n  command = \"make site\"\n"})
 	w.session("s1", nil, "READFILE "+toml+"\nREPLY Read it.")
-	s2 := w.session("s2", nil, "Add a real build to the kiln site.\nREADFILE "+toml+"\nCALLTOOL Write "+string(write)+
+	s2 := w.session("s2", nil, "Add a real build to the kiln site.\nREADFILE "+toml+"\nCALLTOOL Write "+write+
 		"\nSAY Done: the kiln site now publishes its bundle.\nSAY - `kiln-deploy.toml` — `publish = \"dist\"`, `command = \"make site\"`")
-	if b, _ := os.ReadFile(toml); !strings.Contains(string(b), `publish = "dist"`) {
-		t.Fatalf("the write did not land; hooks fired: %v\n%s", fired(t, s2), b)
-	}
+	toolChanged(t, s2, toml, `publish = "dist"`, true)
 	block := warningBlock(t, w.session("s3", []string{"CLAUDE_MEMORY_RECALL_K=1"}, "which folder does the kiln site publish these days?"))
 	for _, want := range []string{`publish = \".\"`, `publish = \"dist\"`, `publish in kiln-deploy.toml: \"dist\"`, `replaced \".\"`} {
 		if !strings.Contains(block, want) {
@@ -324,15 +297,10 @@ func TestRealClientSettingHistory(t *testing.T) {
 func TestRealClientWriteDropsEntry(t *testing.T) {
 	w := newWorld(t)
 	cfg := w.projectFile("kiln-servers.json", "{\n  \"servers\": {\n    \"glazebot\": {\n      \"url\": \"http://localhost:4100/mcp\"\n    }\n  },\n  \"theme\": \"dark\"\n}\n")
-	write, err := json.Marshal(map[string]string{"file_path": cfg, "content": "{\n  \"servers\": {},\n  \"theme\": \"dark\"\n}\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	write := toolInput(t, map[string]string{"file_path": cfg, "content": "{\n  \"servers\": {},\n  \"theme\": \"dark\"\n}\n"})
 	w.session("s1", nil, "READFILE "+cfg+"\nREPLY Read it.")
-	s2 := w.session("s2", nil, "Pull the bot out of the config.\nCALLTOOL Write "+string(write)+"\nSAY Done.")
-	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "glazebot") {
-		t.Fatalf("the write did not land; hooks fired: %v\n%s", fired(t, s2), b)
-	}
+	s2 := w.session("s2", nil, "Pull the bot out of the config.\nCALLTOOL Write "+write+"\nSAY Done.")
+	toolChanged(t, s2, cfg, "glazebot", false)
 	block := warningBlock(t, w.session("s3", nil, "is glazebot still wired in?"))
 	for _, want := range []string{`\"glazebot\": {`, `\"servers\": {},`, "left the first line out"} {
 		if !strings.Contains(block, want) {
@@ -348,19 +316,11 @@ func TestRealClientWriteDropsEntry(t *testing.T) {
 func TestRealClientNamedConfigAsItStands(t *testing.T) {
 	w := newWorld(t)
 	cfg := w.projectFile("kiln_desktop.json", "{\n  \"plugins\": {\n    \"glaze-sync\": {\"command\": \"node\"},\n    \"kiln-monitor\": {\"url\": \"http://localhost:3000/mcp\"}\n  }\n}\n")
-	edit, err := json.Marshal(map[string]string{"file_path": cfg, "old_string": "    \"glaze-sync\": {\"command\": \"node\"},\n", "new_string": ""})
-	if err != nil {
-		t.Fatal(err)
-	}
-	write, err := json.Marshal(map[string]string{"file_path": cfg, "content": "{\n  \"plugins\": {},\n  \"theme\": \"dark\"\n}\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.session("s1", nil, "the kiln desktop app fails to launch since I added plugins to kiln_desktop.json, take the glaze one out\nCALLTOOL Edit "+string(edit)+"\nREPLY Done. Restart the kiln desktop app.")
-	w.session("s2", nil, "Still no launch. Empty it.\nCALLTOOL Write "+string(write)+"\nSAY Done.")
-	if b, _ := os.ReadFile(cfg); strings.Contains(string(b), "kiln-monitor") {
-		t.Fatalf("the write did not land:\n%s", b)
-	}
+	edit := toolInput(t, map[string]string{"file_path": cfg, "old_string": "    \"glaze-sync\": {\"command\": \"node\"},\n", "new_string": ""})
+	write := toolInput(t, map[string]string{"file_path": cfg, "content": "{\n  \"plugins\": {},\n  \"theme\": \"dark\"\n}\n"})
+	w.session("s1", nil, "the kiln desktop app fails to launch since I added plugins to kiln_desktop.json, take the glaze one out\nCALLTOOL Edit "+edit+"\nREPLY Done. Restart the kiln desktop app.")
+	s2 := w.session("s2", nil, "Still no launch. Empty it.\nCALLTOOL Write "+write+"\nSAY Done.")
+	toolChanged(t, s2, cfg, "kiln-monitor", false)
 	got := lastInjection(t, w.session("s3", nil, "What's left in my kiln_desktop.json after all the launch failures?"))
 	if !strings.Contains(got, `\"plugins\": {},`) {
 		t.Errorf("the file's newest write was not recalled:\n%s", got)
@@ -375,14 +335,9 @@ func TestRealClientEditOfOneSubstitution(t *testing.T) {
 	w := newWorld(t)
 	old := "  door: { armed: false, level: 1 }, // the loudest\n  vent: { armed: false, level: 2 },\n  fan: { armed: false, level: 3 }\n"
 	js := w.projectFile("alarms.js", "const alarms = {\n"+old+"};\nmodule.exports = alarms;\n")
-	edit, err := json.Marshal(map[string]string{"file_path": js, "old_string": old, "new_string": strings.ReplaceAll(old, "armed: false", "armed: true")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1 := w.session("s1", nil, "Arm the kiln alarms by default.\nREADFILE "+js+"\nCALLTOOL Edit "+string(edit)+"\nREPLY Done.")
-	if b, _ := os.ReadFile(js); !strings.Contains(string(b), "armed: true") {
-		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
-	}
+	edit := toolInput(t, map[string]string{"file_path": js, "old_string": old, "new_string": strings.ReplaceAll(old, "armed: false", "armed: true")})
+	s1 := w.session("s1", nil, "Arm the kiln alarms by default.\nREADFILE "+js+"\nCALLTOOL Edit "+edit+"\nREPLY Done.")
+	toolChanged(t, s1, js, "armed: true", true)
 	block := warningBlock(t, w.session("s2", nil, "Are the three kiln alarms armed out of the box in alarms.js, or do they start off?"))
 	old1, now := strings.Index(block, "armed: false"), strings.LastIndex(block, "armed: true")
 	if old1 < 0 || now < 0 || now < old1 {
@@ -398,14 +353,9 @@ func TestRealClientWriteReplacesARun(t *testing.T) {
 	w := newWorld(t)
 	ts := w.projectFile("env.ts", "export const env = schema({\n  KILN_URL: z.string().min(1),\n  KILN_TOKEN: z.string().min(1),\n"+
 		"  GLAZE_SECRET: z.string().min(1),\n  GLAZE_ID: z.string().min(1),\n});\n")
-	write, err := json.Marshal(map[string]string{"file_path": ts, "content": "export const env = schema({\n  OVEN_KEY: z.string().min(1),\n});\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1 := w.session("s1", nil, "Move the kiln env schema to the oven key.\nREADFILE "+ts+"\nCALLTOOL Write "+string(write)+"\nREPLY Done.")
-	if b, _ := os.ReadFile(ts); !strings.Contains(string(b), "OVEN_KEY") {
-		t.Fatalf("the write did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
-	}
+	write := toolInput(t, map[string]string{"file_path": ts, "content": "export const env = schema({\n  OVEN_KEY: z.string().min(1),\n});\n"})
+	s1 := w.session("s1", nil, "Move the kiln env schema to the oven key.\nREADFILE "+ts+"\nCALLTOOL Write "+write+"\nREPLY Done.")
+	toolChanged(t, s1, ts, "OVEN_KEY", true)
 	block := warningBlock(t, w.session("s2", nil, "Which variables does the kiln env.ts schema check for now?"))
 	old, now := strings.Index(block, "KILN_TOKEN"), strings.LastIndex(block, "OVEN_KEY")
 	if old < 0 || now < 0 || now < old || !strings.Contains(block, "a write of env.ts") {
@@ -432,14 +382,9 @@ func TestRealClientLongEditKeepsItsChange(t *testing.T) {
 		after.WriteString(line)
 	}
 	css := w.projectFile("shelves.css", ":root {\n"+before.String()+"}\n")
-	edit, err := json.Marshal(map[string]string{"file_path": css, "old_string": before.String(), "new_string": after.String()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1 := w.session("s1", nil, "Darken the shelf border.\nREADFILE "+css+"\nCALLTOOL Edit "+string(edit)+"\nREPLY Done.")
-	if b, _ := os.ReadFile(css); !strings.Contains(string(b), "#000000") {
-		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s1), b)
-	}
+	edit := toolInput(t, map[string]string{"file_path": css, "old_string": before.String(), "new_string": after.String()})
+	s1 := w.session("s1", nil, "Darken the shelf border.\nREADFILE "+css+"\nCALLTOOL Edit "+edit+"\nREPLY Done.")
+	toolChanged(t, s1, css, "#000000", true)
 	block := warningBlock(t, w.session("s2", nil, "which shelf border does shelves.css set now?"))
 	old, now := strings.Index(block, "1px solid #d4d4d4"), strings.LastIndex(block, "1px solid #000000")
 	if old < 0 || now < old {

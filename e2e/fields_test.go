@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 )
@@ -26,14 +24,9 @@ func TestRealClientNamedSettingAnswers(t *testing.T) {
 	}
 	ship.WriteString("\nSAY Shipped the snacks site to the kiln edge: the kiln cli uploads the site folder its config names.")
 	w.session("s1", nil, ship.String())
-	edit, err := json.Marshal(map[string]string{"file_path": toml, "old_string": `site_output_dir = "build"`, "new_string": `site_output_dir = "public"`})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2 := w.session("s2", nil, "Take the site from the other folder.\nREADFILE "+toml+"\nCALLTOOL Edit "+string(edit)+"\nSAY Done.")
-	if b, _ := os.ReadFile(toml); !strings.Contains(string(b), `"public"`) {
-		t.Fatalf("the edit did not change the file; hooks fired: %v\n%s", fired(t, s2), b)
-	}
+	edit := toolInput(t, map[string]string{"file_path": toml, "old_string": `site_output_dir = "build"`, "new_string": `site_output_dir = "public"`})
+	s2 := w.session("s2", nil, "Take the site from the other folder.\nREADFILE "+toml+"\nCALLTOOL Edit "+edit+"\nSAY Done.")
+	toolChanged(t, s2, toml, `"public"`, true)
 	s3 := w.session("s3", nil, "which output folder does kiln ship the site from now?")
 	if got := lastInjection(t, s3); !strings.Contains(got, `site_output_dir = \"public\"`) {
 		t.Fatalf("the edit setting the folder was not recalled:\n%s", got)
@@ -52,11 +45,7 @@ func TestRealClientDocumentsStateAFieldOtherwise(t *testing.T) {
 	stack := w.projectFile("STACK.md", "")
 	readme := w.projectFile("README.md", "")
 	write := func(path, content string) string {
-		b, err := json.Marshal(map[string]string{"file_path": path, "content": content})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
+		return toolInput(t, map[string]string{"file_path": path, "content": content})
 	}
 	w.session("s1", nil, "Write down the kelbo stack.\nCALLTOOL Write "+write(stack, "# Kelbo stack\n\n- **Queue Broker**: Quillet with three workers\n- **Backend**: FastAPI\n")+"\nSAY Written.")
 	w.session("s2", nil, "Write the kelbo README.\nCALLTOOL Write "+write(readme, "# Kelbo\n\n- **Queue Broker**: Zarkel streams\n- **Backend**: FastAPI with async SQLAlchemy\n")+"\nSAY Written.")

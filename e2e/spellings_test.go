@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,12 +14,9 @@ import (
 func TestRealClientIdentifierSpelledAsWords(t *testing.T) {
 	w := newWorld(t)
 	path := w.projectFile("KilnActivity.kt", "package com.kiln\n\nclass KilnActivity : AudioServiceActivity()\n")
-	write, err := json.Marshal(map[string]string{"file_path": path,
+	write := toolInput(t, map[string]string{"file_path": path,
 		"content": "package com.kiln\n\nimport io.flutter.embedding.android.FlutterActivity\n\nclass KilnActivity : FlutterActivity()\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.session("s1", nil, "the firing screen crashes on resume since the audio plugin went, fix the base class\nREADFILE "+path+"\nCALLTOOL Write "+string(write)+"\nREPLY Done.")
+	w.session("s1", nil, "the firing screen crashes on resume since the audio plugin went, fix the base class\nREADFILE "+path+"\nCALLTOOL Write "+write+"\nREPLY Done.")
 	const asked = "Which class does the kiln activity extend now?"
 	r := requestWith(t, requests(t, w.session("s2", nil, asked)), asked)
 	if injections(r) != 1 || !strings.Contains(r, "KilnActivity : FlutterActivity") {
