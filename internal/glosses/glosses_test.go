@@ -26,7 +26,12 @@ func TestEnglish(t *testing.T) {
 		{"spa", "hojas", "sheet"},           // a form of "hoja"
 		{"spa", "despliegue", "deployment"}, // Apertium's, not FreeDict's
 		{"spa", "desplegamos", "deploy"},    // a form of Apertium's "desplegar"
-		{"spa", "demo", ""},                 // no form of "democracia", nor of "demora" ("demor-a")
+		{"spa", "matrices", "matrix"},       // "matriz": a plural changes its last letter
+		{"spa", "capaces", ""},              // "capaz" or "capa": no one reading
+		{"spa", "lápices", "pencil"},        // "lápiz"; "lápida" drops no ending
+		{"por", "variáveis", "variable"},
+		{"fra", "journaux", "journal"},
+		{"spa", "demo", ""}, // no form of "democracia", nor of "demora" ("demor-a")
 		{"spa", "zzzz", ""},
 		{"spa", "postgres", ""}, // begins like "postal", "poste" and "postre" alike
 		{"spa", "frontend", ""}, // "fronte" and "nd": no ending of "frontera"
