@@ -8,5 +8,5 @@ import (
 )
 
 func main() {
-	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget, GC: handler.PromptGC}, handler.UserPromptSubmit(glosses.Beside()))
+	hook.Main(hook.Options{Name: "user-prompt-submit", Budget: handler.PromptBudget, GC: handler.PromptGC, Memory: handler.PromptMemory}, handler.UserPromptSubmit(glosses.Beside()))
 }

@@ -54,6 +54,19 @@ const EndGC = 400
 // collects, at four times the live heap.
 const PromptGC = 400
 
+// PromptMemory is UserPromptSubmit's soft memory limit (hook.Options.Memory).
+// On a real project's store a prompt can allocate 15 MB, little of it
+// kept: at PromptGC the heap grew to all of it before a first collection,
+// and the hook's peak RSS reached 23.5 MB (6 of 452 prompts of the fresh
+// sets, on their projects' stores, over the 20 MB). With the
+// limit the largest was 20.1 MB and the median stayed 15 MB; on the
+// bench's stores, where prompts allocate less, the limit is never
+// reached and the CPU is the same (docs/bench.md, ./scripts/bench.sh
+// -rss for a store of one's own). At 11 MiB no prompt passed 20 MB, but
+// the one allocating 15 MB collected 45 times, 21 % of its CPU (13 times,
+// 8 %, at 12 MiB): the runtime's own memory is 4 MB of the limit.
+const PromptMemory = 12 << 20
+
 var errNoSession = errors.New("hook input has no session_id")
 
 // session opens the store and makes sure the event's session is registered.

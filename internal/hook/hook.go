@@ -103,6 +103,11 @@ type Options struct {
 	// (Main sets it unless GOGC is set): a hook that allocates much and
 	// keeps little collects less often at a larger one.
 	GC int
+	// Memory, when not 0, is the process's soft memory limit in bytes
+	// (Main sets it unless GOMEMLIMIT is set): at a large GC the heap of a
+	// hook that allocates much before it first collects grows to all it
+	// allocated; the limit makes the collector run before that.
+	Memory int64
 }
 
 // replyable lists the events whose reply may carry additionalContext.
@@ -121,10 +126,14 @@ func Main(opt Options, h Handler) {
 	os.Exit(Run(os.Stdin, os.Stdout, os.Stderr, opt, h))
 }
 
-// tune sets opt.GC for the process unless the environment sets GOGC.
+// tune sets opt.GC and opt.Memory for the process unless the environment
+// sets GOGC or GOMEMLIMIT.
 func tune(opt Options, getenv func(string) string) {
 	if opt.GC != 0 && getenv("GOGC") == "" {
 		debug.SetGCPercent(opt.GC)
+	}
+	if opt.Memory != 0 && getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(opt.Memory)
 	}
 }
 

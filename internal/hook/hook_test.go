@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -472,6 +473,28 @@ func TestTune(t *testing.T) {
 		tune(Options{GC: tt.gc}, tt.getenv)
 		if got := debug.SetGCPercent(100); got != tt.want {
 			t.Errorf("GC %d: GOGC %d, want %d", tt.gc, got, tt.want)
+		}
+	}
+}
+
+func TestTuneMemory(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	none := func(string) string { return "" }
+	set := func(k string) string { return map[string]string{"GOMEMLIMIT": "64MiB"}[k] }
+	for _, tt := range []struct {
+		memory int64
+		getenv func(string) string
+		want   int64
+	}{
+		{0, none, math.MaxInt64},
+		{12 << 20, set, math.MaxInt64}, // the environment's, which the runtime read at start
+		{12 << 20, none, 12 << 20},
+	} {
+		debug.SetMemoryLimit(math.MaxInt64)
+		tune(Options{Memory: tt.memory}, tt.getenv)
+		if got := debug.SetMemoryLimit(-1); got != tt.want {
+			t.Errorf("Memory %d: limit %d, want %d", tt.memory, got, tt.want)
 		}
 	}
 }

@@ -33,6 +33,9 @@ func main() {
 	teamOnly := flag.Bool("team", false, "only compare the prompt hook on a store of n/10 own and n teammates' memories with one of n + n/10 own, alternately, n the last -events size (100000: the issue's 10k + 100k against 110k)")
 	endOnly := flag.Bool("sessionend", false, "only measure SessionEnd on a 1,000-message transcript, with -bin's build; with -compare, both builds run by run, also after a Stop stored the transcript, with CPU and the old/new ratio of each pair")
 	endTranscript := flag.String("endtranscript", "", "only write the 1,000-message transcript -sessionend measures into this file (for handler's BenchmarkSessionEnd)")
+	rssStore := flag.String("rss", "", "only measure the prompt hook's peak RSS, once for each prompt of -prompts, on copies of this data directory (a real project's store)")
+	rssPrompts := flag.String("prompts", "", "with -rss: a file of prompts, one a line")
+	rssCwd := flag.String("cwd", "", "with -rss: the directory the prompts are sent from (the project's)")
 	flag.BoolVar(&hooksOnly, "hooks", false, "only the hook table and store sizes (no MCP server, import or SessionEnd lines)")
 	flag.StringVar(&shape, "shape", "realistic", "store shape: realistic (imported 100-message sessions whose claims recur, evidence-dense) or uniform (appended events, one single-quote entry per ten)")
 	flag.Parse()
@@ -40,6 +43,18 @@ func main() {
 		// Every measurement reports a median of its runs.
 		fmt.Fprintln(os.Stderr, "bench: -runs must be at least 1")
 		os.Exit(2)
+	}
+	if *rssStore != "" {
+		tmp, err := os.MkdirTemp("", "cml-bench-")
+		if err == nil {
+			err = promptRSS(*bin, tmp, *rssStore, *rssPrompts, *rssCwd)
+			os.RemoveAll(tmp)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *mcpOnly {
 		tmp, err := os.MkdirTemp("", "cml-bench-")
