@@ -436,7 +436,7 @@ func forms(rows, word string) ([]string, int, string) {
 		if n > best {
 			best, out, heads = n, nil, 0
 		}
-		if !inflects(head[n:]) {
+		if !inflects(head[n:], word[n:]) {
 			continue // and no headword sharing fewer letters is read instead
 		}
 		heads++
@@ -456,15 +456,23 @@ func forms(rows, word string) ([]string, int, string) {
 	return out, heads, tail
 }
 
-// inflects reports whether a form may end where its headword ends in
-// dropped: the headword whole ("hoja-s"), but its last letter (an
-// infinitive's "r": "guarda-r", "guarda-mos"; a consonant a plural
-// changes: "capa-z", "capa-ces"; "variáve-l", "variáve-is"), an ending
-// beginning with a vowel ("guard-ar", "guard-o") or an infinitive's "re"
-// ("prend-re"). "demo" is no form of "demo-ra", whose forms are "demor-".
-func inflects(dropped string) bool {
+// inflects reports whether a form may end in rest where its headword ends
+// in dropped: the headword whole ("hoja-s"); but for an ending beginning
+// with a vowel ("guard-ar", "guard-o"), an infinitive's "r" or "re" after
+// its vowel ("guarda-r", "guarda-mos", "prend-re"); or but for a last
+// consonant a plural changes, the form then a plural of three letters at
+// most ("capa-z", "capa-ces"; "variáve-l", "variáve-is"; "journa-l",
+// "journa-ux"). "demo" is no form of "demo-ra", whose forms are "demor-",
+// nor "metadata" of "meta-l", nor "mode" of "mode-m".
+func inflects(dropped, rest string) bool {
 	r, size := utf8.DecodeRuneInString(dropped)
-	return size == len(dropped) || dropped == "re" || strings.ContainsRune(romanceVowels, r)
+	switch {
+	case dropped == "" || dropped == "r" || dropped == "re" || strings.ContainsRune(romanceVowels, r):
+		return true
+	case size == len(dropped):
+		return len(rest) <= 3 && (strings.HasSuffix(rest, "s") || strings.HasSuffix(rest, "x"))
+	}
+	return false
 }
 
 // romanceVowels are the vowels of the dictionaries' languages' endings.

@@ -31,7 +31,10 @@ func TestEnglish(t *testing.T) {
 		{"spa", "lápices", "pencil"},        // "lápiz"; "lápida" drops no ending
 		{"por", "variáveis", "variable"},
 		{"fra", "journaux", "journal"},
-		{"spa", "demo", ""}, // no form of "democracia", nor of "demora" ("demor-a")
+		{"spa", "metadata", ""},         // no form of "metal": "data" is no plural
+		{"spa", "generate", "generate"}, // "generar"; "general" would need a plural after
+		{"spa", "mode", ""},             // no form of "modem"
+		{"spa", "demo", ""},             // no form of "democracia", nor of "demora" ("demor-a")
 		{"spa", "zzzz", ""},
 		{"spa", "postgres", ""}, // begins like "postal", "poste" and "postre" alike
 		{"spa", "frontend", ""}, // "fronte" and "nd": no ending of "frontera"

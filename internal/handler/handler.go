@@ -59,7 +59,8 @@ const PromptGC = 400
 // kept: at PromptGC the heap grew to all of it before a first collection,
 // and the hook's peak RSS reached 23.5 MB (6 of 452 prompts of the fresh
 // sets, on their projects' stores, over the 20 MB). With the
-// limit the largest was 20.1 MB and the median stayed 15 MB; on the
+// limit the largest was 19.7 MB in one run, 20.1 MB in another (one
+// prompt at the bound), and the median stayed 15 MB; on the
 // bench's stores, where prompts allocate less, the limit is never
 // reached and the CPU is the same (docs/bench.md, ./scripts/bench.sh
 // -rss for a store of one's own). At 11 MiB no prompt passed 20 MB, but

@@ -488,7 +488,7 @@ func TestTuneMemory(t *testing.T) {
 		want   int64
 	}{
 		{0, none, math.MaxInt64},
-		{12 << 20, set, math.MaxInt64}, // the environment's, which the runtime read at start
+		{12 << 20, set, math.MaxInt64}, // GOMEMLIMIT set: left as it was
 		{12 << 20, none, 12 << 20},
 	} {
 		debug.SetMemoryLimit(math.MaxInt64)

@@ -308,19 +308,29 @@ func main() {
 func hookRSS(wrap, bin string, env []string, stdin []byte) (int64, error) {
 	var peak int64
 	for range 3 {
-		cmd := exec.Command(wrap, bin)
-		cmd.Env = env
-		cmd.Stdin = bytes.NewReader(stdin)
-		var errOut bytes.Buffer
-		cmd.Stderr = &errOut
-		if err := cmd.Run(); err != nil {
-			return 0, fmt.Errorf("%s: %v: %s", bin, err, errOut.Bytes())
+		kb, _, err := rssRun(wrap, bin, env, stdin)
+		if err != nil {
+			return 0, err
 		}
-		var kb int64
-		fmt.Sscan(errOut.String(), &kb)
 		peak = max(peak, kb)
 	}
 	return peak, nil
+}
+
+// rssRun runs bin once through the wrapper: its ru_maxrss, in KB, and
+// what it printed.
+func rssRun(wrap, bin string, env []string, stdin []byte) (int64, []byte, error) {
+	cmd := exec.Command(wrap, bin)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return 0, nil, fmt.Errorf("%s: %v: %s", bin, err, errOut.Bytes())
+	}
+	var kb int64
+	fmt.Sscan(errOut.String(), &kb)
+	return kb, out.Bytes(), nil
 }
 
 // loadAvg is the machine's load average, from /proc/loadavg.
