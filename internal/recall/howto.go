@@ -372,8 +372,10 @@ var (
 // againRE finds a word that points back to earlier work: "the same
 // flags", "add it back", "build it again", "the previous layout", "as
 // discussed", "like before". A command saying one is a follow-up, not a
-// request for something new.
-var againRE = lazyregexp.New(`(?i)\b(?:same|again|back|previous|earlier|(?:as|like)\s+(?:before|discussed|agreed|planned|decided))\b`)
+// request for something new. A word joined to another by a hyphen is part
+// of a compound naming a thing ("a back-office page", "same-origin
+// requests"), not one pointing back.
+var againRE = lazyregexp.New(`(?i)(?:^|[^\w-])(?:same|again|back|previous|earlier|(?:as|like)\s+(?:before|discussed|agreed|planned|decided))(?:[^\w-]|$)`)
 
 // newWork reports a request for new work that says nothing of what
 // happened and points back to nothing done before (againRE); the caller
@@ -427,11 +429,11 @@ var foreignAskRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?нап�
 // proposalRE finds the opener of a request put as a proposal or a wish:
 // "can we …", "could you …", "let's …", "I'd like to …", "we need to …",
 // after a quote mark, emphasis or a filler ("ok so", "hey", "please"); and
-// "should we …" or "how should we …" (its second group), which ask whether
-// or how to do work. Only a work verb after it makes a request (request).
+// "should we …", "how should we …" or "how would we …" (its second group),
+// which ask whether or how to do work. Only a work verb after it makes a request (request).
 // Not "will we …", a forecast, nor "how do we …" or "how can we …", which
 // ask the project's own way of doing it ("how can we add a migration?").
-var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:can|could|would)\s+(we)|(?:how\s+)?should\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
+var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:can|could|would)\s+(we)|(?:how\s+)?(?:should|would)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
 
 // definiteRE finds a work verb whose object is a definite thing ("add the
 // retry to the importer", "generate our api client"): asked with "should

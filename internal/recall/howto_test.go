@@ -200,6 +200,9 @@ func TestNewWork(t *testing.T) {
 		{"make the nightly export use the same columns", false},           // points back to earlier work
 		{"add it back", false},
 		{"build the installer again", false},
+		{"Add a back-office page for refunds", true}, // a compound's "back" points nowhere
+		{"make the cookie same-site", true},
+		{"put the back button back", false},
 		// The Romance languages' imperatives, in a prompt of their
 		// function words, with or without accents; a command pointing
 		// back to earlier work is none.
@@ -331,8 +334,10 @@ func TestRequest(t *testing.T) {
 		{"How should we add a printable invoice view?", "add a printable invoice view?"},
 		{"Should we add a changelog page to the docs?", "add a changelog page to the docs?"},
 		{"how should we add tags to the notes page?", "add tags to the notes page?"},
-		{"should we build on ARM?", "should we build on ARM?"},                 // what the project can do
-		{"how do we add a migration here?", "how do we add a migration here?"}, // the project's own way
+		{"How would we add i18n to the settings page?", "add i18n to the settings page?"},
+		{"how would we generate the api client?", "how would we generate the api client?"}, // a thing the project has
+		{"should we build on ARM?", "should we build on ARM?"},                             // what the project can do
+		{"how do we add a migration here?", "how do we add a migration here?"},             // the project's own way
 		{"how can we add a new migration for the orders table?", "how can we add a new migration for the orders table?"},
 		{"how should we generate the api client?", "how should we generate the api client?"}, // a thing the project has
 		{"Should we add the retry to the importer as well?", "Should we add the retry to the importer as well?"},
