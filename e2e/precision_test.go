@@ -64,16 +64,22 @@ func TestRealClientPrecision(t *testing.T) {
 // about a session held in English is answered from memory, through the
 // dictionaries the installed plugin keeps beside its binaries
 // (bin/glosses); the Russian one's words ("храним", "ключ", "облачного")
-// are read in any case and tense.
+// are read in any case and tense. The third question's word for the
+// deployment ("despliegue") is Apertium's, not FreeDict's.
 func TestRealClientForeignPrompt(t *testing.T) {
 	w := newWorld(t)
 	w.session("s1", nil,
 		"The deploy key of the cloud account is kept in the vault under ops/quasar-7; rotate it every month.",
-		"The admin dashboard is served by nginx on port 8088 behind the VPN.")
-	for i, ask := range []string{"¿Dónde guardamos la llave de la nube?", "Где мы храним ключ от облачного аккаунта?"} {
-		r := requestWith(t, requests(t, w.session(fmt.Sprintf("s%d", i+2), nil, ask)), ask)
-		if injections(r) != 1 || !strings.Contains(r, "ops/quasar-7") {
-			t.Errorf("%q was not answered from memory:\n%.3000s", ask, r)
+		"The admin dashboard is served by nginx on port 8088 behind the VPN.",
+		"Every deployment of the kiln website goes through the zarkel-9 pipeline, never by hand.")
+	for i, c := range []struct{ ask, want string }{
+		{"¿Dónde guardamos la llave de la nube?", "ops/quasar-7"},
+		{"Где мы храним ключ от облачного аккаунта?", "ops/quasar-7"},
+		{"¿Por dónde pasa cada despliegue del sitio web?", "zarkel-9"},
+	} {
+		r := requestWith(t, requests(t, w.session(fmt.Sprintf("s%d", i+2), nil, c.ask)), c.ask)
+		if injections(r) != 1 || !strings.Contains(r, c.want) {
+			t.Errorf("%q was not answered from memory:\n%.3000s", c.ask, r)
 		}
 	}
 }
