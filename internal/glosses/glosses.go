@@ -175,8 +175,8 @@ const minStem = 4
 // read as an inflected form of the headword it shares the most letters with
 // from the start, when those are all of the headword but its last two (an
 // infinitive's ending, a gender's or a number's: "guard-ar", "-amos";
-// inflects) and at least minStem, the only headword it is so read as, and what follows is an
-// ending of the language's shape. A Russian word is read by its stem
+// inflects) and at least minStem, the only headword it is so read as, and
+// what follows is an ending of the language's shape. A Russian word is read by its stem
 // instead (stemmed, likest).
 func (d *Dict) English(lang, word string) []string {
 	g, heads, _ := d.lookUp(lang, word)
@@ -410,8 +410,8 @@ const maxEnding = 2
 // forms reads word, no headword of rows, as a form of the headwords it
 // shares the most letters with from the start, when those are all of a
 // headword but its last two, an ending (inflects), and at least minStem,
-// and what follows is an ending of the dictionaries' languages: their glosses, how many
-// headwords they are (0: none), and the ending read.
+// and what follows is an ending of the dictionaries' languages: their
+// glosses, how many headwords they are (0: none), and the ending read.
 func forms(rows, word string) ([]string, int, string) {
 	if len(word) < minStem {
 		return nil, 0, ""

@@ -104,8 +104,8 @@ type Options struct {
 	// keeps little collects less often at a larger one.
 	GC int
 	// Memory, when not 0, is the process's soft memory limit in bytes
-	// (Main sets it unless GOMEMLIMIT is set): at a large GC the heap of a
-	// hook that allocates much before it first collects grows to all it
+	// (Main sets it unless GOMEMLIMIT is set): at a large GOGC the heap of
+	// a hook that allocates much before it first collects grows to all it
 	// allocated; the limit makes the collector run before that.
 	Memory int64
 }

@@ -430,7 +430,8 @@ var foreignAskRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?нап�
 // "can we …", "could you …", "let's …", "I'd like to …", "we need to …",
 // after a quote mark, emphasis or a filler ("ok so", "hey", "please"); and
 // "should we …", "how should we …" or "how would we …" (its second group),
-// which ask whether or how to do work. Only a work verb after it makes a request (request).
+// which ask whether or how to do work. Only a work verb after it makes a
+// request (request).
 // Not "will we …", a forecast, nor "how do we …" or "how can we …", which
 // ask the project's own way of doing it ("how can we add a migration?").
 var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:can|could|would)\s+(we)|(?:how\s+)?(?:should|would)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)

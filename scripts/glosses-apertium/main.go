@@ -3,8 +3,9 @@
 // English translations of one word. scripts/gen-glosses.sh runs it on the
 // Spanish table, after FreeDict's, with Debian's apertium-eng-spa
 // (GPL-2.0): FreeDict's Spanish-English dictionary has 3,896 headwords,
-// Apertium's 17,284, of which 14,313 are not FreeDict's, many of them the words requests to a coding
-// agent are written in ("desplegar", "compilación", "despliegue").
+// Apertium's 17,284, of which 14,313 are not FreeDict's, many of them the
+// words requests to a coding agent are written in ("desplegar",
+// "compilación", "despliegue").
 //
 // Debian ships the dictionary compiled, a transducer from Spanish lemmas
 // and their tags to English ones ("despliegue<n><m>" to
