@@ -612,19 +612,16 @@ const hunkCoverage = 0.5
 // was added, changed again. A text cut when stored may have lost the line
 // a removal moved to: only its replacements are read.
 func hunkWarnings(sel []Item, snaps []shown, paired map[[2]int64]bool) []Warning {
-	if !slices.ContainsFunc(sel, func(it Item) bool { return it.promptNow }) {
-		return nil // every item shares its prompt's tense
-	}
 	var out []Warning
 	for _, it := range sel {
 		if len(out) == perKind {
 			break
 		}
-		ev, excerpt, ok := shownRun(it)
-		if !ok {
-			continue
+		if !it.promptNow {
+			continue // every item shares its prompt's tense
 		}
-		if !it.promptNow || paired[pair(-ev.ID, -ev.ID)] {
+		ev, excerpt, ok := shownRun(it)
+		if !ok || paired[pair(-ev.ID, -ev.ID)] {
 			continue
 		}
 		file, hs, ok := hunks(ev.Text)

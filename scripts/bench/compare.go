@@ -24,6 +24,18 @@ var benchPrompts = []string{
 	"run the tests again",
 }
 
+// upgrade upgrades the store in data directory dir to binDir's schema
+// (claude-memory-layer upgrade), and checks that it did: an upgrade that
+// found another worker running says so and leaves the store as it was.
+func upgrade(binDir, dir string) error {
+	up := exec.Command(filepath.Join(binDir, "claude-memory-layer"), "upgrade", "--wait", "1m")
+	up.Env = []string{"CLAUDE_MEMORY_DIR=" + dir, "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
+	if out, err := up.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("store at schema version")) {
+		return fmt.Errorf("%v: %s", err, out)
+	}
+	return nil
+}
+
 // compare runs the hooks of two builds alternately, call by call, each on
 // its own copy of one realistic store of n messages. The old build seeds
 // it, since it cannot read a newer schema; the new build upgrades its copy
@@ -54,10 +66,8 @@ func compare(oldBin, newBin, tmp string, n, rounds int) error {
 	// that found another worker running says so and leaves the store as
 	// it was.
 	began := time.Now()
-	up := exec.Command(filepath.Join(newBin, "claude-memory-layer"), "upgrade", "--wait", "1m")
-	up.Env = []string{"CLAUDE_MEMORY_DIR=" + dirs[newBin], "HOME=" + dirs[newBin], "PATH=" + os.Getenv("PATH")}
-	if out, err := up.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("store at schema version")) {
-		return fmt.Errorf("upgrade the new build's copy: %v: %s", err, out)
+	if err := upgrade(newBin, dirs[newBin]); err != nil {
+		return fmt.Errorf("upgrade the new build's copy: %w", err)
 	}
 	fmt.Printf("The new build upgraded its copy in %s.\n", time.Since(began).Round(time.Millisecond))
 	calls := []struct{ name, bin, in string }{

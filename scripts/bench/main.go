@@ -45,28 +45,14 @@ func main() {
 		os.Exit(2)
 	}
 	if *rssStore != "" {
-		tmp, err := os.MkdirTemp("", "cml-bench-")
-		if err == nil {
-			err = promptRSS(*bin, tmp, *rssStore, *rssPrompts, *rssCwd)
-			os.RemoveAll(tmp)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
-		}
+		inTemp(func(tmp string) error { return promptRSS(*bin, tmp, *rssStore, *rssPrompts, *rssCwd) })
 		return
 	}
 	if *mcpOnly {
-		tmp, err := os.MkdirTemp("", "cml-bench-")
-		if err == nil {
+		inTemp(func(tmp string) error {
 			sz := parseSizes(*sizes)
-			err = mcpBench(*bin, tmp, sz[len(sz)-1], *runs)
-			os.RemoveAll(tmp)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
-		}
+			return mcpBench(*bin, tmp, sz[len(sz)-1], *runs)
+		})
 		return
 	}
 	if *endTranscript != "" {
@@ -78,31 +64,24 @@ func main() {
 		return
 	}
 	if *endOnly {
-		tmp, err := os.MkdirTemp("", "cml-bench-")
-		if err == nil && *compareWith != "" {
-			err = sessionEndCompare(rand.New(rand.NewPCG(7, 7)), *compareWith, *bin, tmp, *runs)
-		}
-		for i := 0; err == nil && *compareWith == "" && i < 3; i++ {
-			err = sessionEnd(rand.New(rand.NewPCG(7, 7)), *bin, tmp, *runs)
-		}
-		os.RemoveAll(tmp)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
-		}
+		inTemp(func(tmp string) error {
+			if *compareWith != "" {
+				return sessionEndCompare(rand.New(rand.NewPCG(7, 7)), *compareWith, *bin, tmp, *runs)
+			}
+			for range 3 {
+				if err := sessionEnd(rand.New(rand.NewPCG(7, 7)), *bin, tmp, *runs); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 		return
 	}
 	if *compareWith != "" {
-		tmp, err := os.MkdirTemp("", "cml-bench-")
-		if err == nil {
+		inTemp(func(tmp string) error {
 			sz := parseSizes(*sizes)
-			err = compare(*compareWith, *bin, tmp, sz[len(sz)-1], *runs)
-			os.RemoveAll(tmp)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
-		}
+			return compare(*compareWith, *bin, tmp, sz[len(sz)-1], *runs)
+		})
 		return
 	}
 	if *teamOnly {
@@ -302,6 +281,20 @@ func main() {
 	fmt.Fprint(os.Stderr, c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
 }
 `)
+}
+
+// inTemp runs one of the bench's modes in a temporary directory, removed
+// after; on an error it exits, printing it.
+func inTemp(mode func(tmp string) error) {
+	tmp, err := os.MkdirTemp("", "cml-bench-")
+	if err == nil {
+		err = mode(tmp)
+		os.RemoveAll(tmp)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
 }
 
 // hookRSS is the largest ru_maxrss, in KB, of three runs of bin.

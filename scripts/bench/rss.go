@@ -117,10 +117,8 @@ func upgradedCopy(binDir, tmp, store string) (string, error) {
 			return "", fmt.Errorf("copy store: %v: %s", err, out)
 		}
 	}
-	up := exec.Command(filepath.Join(binDir, "claude-memory-layer"), "upgrade", "--wait", "1m")
-	up.Env = append(os.Environ(), "CLAUDE_MEMORY_DIR="+base)
-	if out, err := up.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("store at schema version")) {
-		return "", fmt.Errorf("upgrade the copy: %v: %s", err, out)
+	if err := upgrade(binDir, base); err != nil {
+		return "", fmt.Errorf("upgrade the copy: %w", err)
 	}
 	return base, nil
 }
