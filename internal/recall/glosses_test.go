@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,16 +108,18 @@ func TestGlossesFromRequest(t *testing.T) {
 // TestSpanishWordsNoDictionaryBridgesWeighLittle: a question asked in
 // Spanish about a session held in English, whose verbs are inflections no
 // dictionary entry bridges, is still answered by the message sharing the
-// words that do bridge: the untranslated words are missing from the store
-// because of the language, not because the prompt is about something else.
+// words that do bridge ("módulo" by its start, "rama" by "branch"): the
+// untranslated words are missing from the store because of the language,
+// not because the prompt is about something else. ("rama" alone, one of
+// whose three senses is "branch", opens no gate: TestForeignSenseOpensLess.)
 func TestSpanishWordsNoDictionaryBridgesWeighLittle(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "billing", day.AddDate(0, 0, -4),
-		"Open a branch for the invoice overhaul.",
-		"Done: the invoice overhaul lives on branch topaz-ledger-v2.")
-	got := recallFor(t, db, defaults(), "¿dónde dejábamos apartada la rama mientras rehacíamos las facturas?")
+		"Open a branch for the invoice module overhaul.",
+		"Done: the invoice module overhaul lives on branch topaz-ledger-v2.")
+	got := recallFor(t, db, defaults(), "¿dónde dejábamos apartada la rama mientras rehacíamos el módulo de facturas?")
 	if !strings.Contains(got, "topaz-ledger-v2") {
 		t.Errorf("the answer is missing:\n%s", got)
 	}
@@ -379,5 +382,44 @@ func TestChineseWordsFindTheirEnglish(t *testing.T) {
 	}
 	if strings.Contains(got.Text, "1240") {
 		t.Errorf("answered without the dictionary:\n%s", got.Text)
+	}
+}
+
+// TestForeignSenseOpensLess: a Japanese question about cooking names
+// "揚げる" (to deep-fry), which the dictionary translates by "raise",
+// "elevate", "fly" and "launch". A project deployed on Fly, whose machines
+// launch on demand, holds two of those senses; matched by them alone, an
+// item opens the gate with half its specificity (senseShare), too little
+// for a question the project never spoke of. The same store still answers
+// a Japanese question naming Fly by its own word, and the item the
+// dictionary's senses matched still ranks as before once the gate is open.
+func TestForeignSenseOpensLess(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	chores(t, db)
+	say(t, db, "deploy", day,
+		"Deploy the API to Fly from the api folder.",
+		"Done: fly deploy shipped it, and fly.toml sets the primary region to ams. Machines launch on demand and stop when idle.")
+	if got := recallFor(t, db, defaults(), "天ぷらを揚げるなら油は何度がいい？"); got != "" {
+		t.Errorf("a cooking question got the Fly deployment by the senses of 揚げる:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "Fly のプライマリリージョンはどこにした？"); !strings.Contains(got, "ams") {
+		t.Errorf("a question naming Fly was not answered:\n%s", got)
+	}
+	for _, c := range concepts("天ぷらを揚げる", repoGlosses()) {
+		if !slices.Contains(c.forms, "揚げる") {
+			continue
+		}
+		for _, k := range []struct {
+			text  string
+			share float64
+		}{
+			{"fly deploy", 1 / math.Sqrt(float64(len(c.glosses)))},
+			{"揚げる", 1},
+		} {
+			if got := c.senseShare([]textKeys{keysOf(k.text)}); got != k.share {
+				t.Errorf("senseShare(%q) = %v, want %v", k.text, got, k.share)
+			}
+		}
 	}
 }

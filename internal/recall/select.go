@@ -129,14 +129,33 @@ type Item struct {
 	cause         *claim.Diagnosis
 	raised        bool
 	openRelevance float64
+	// senseShare is the share of its relevance the item opens the gate
+	// with for the senses of another language's words it matched
+	// (openBySense); 0 for all of it.
+	senseShare float64
 }
 
 // gateRelevance is the relevance with which the item opens the gate.
 func (it Item) gateRelevance() float64 {
+	gate := it.Relevance
 	if it.raised {
-		return it.openRelevance
+		gate = it.openRelevance
 	}
-	return it.Relevance
+	if it.senseShare > 0 {
+		gate *= it.senseShare
+	}
+	return gate
+}
+
+// openBySense sets the share of its gate relevance the item keeps for the
+// senses it matched (sensed of spec, senseCoverage): a word of another
+// language matched by one of its dictionary's senses ranks the item as
+// before, among the items the gate let through, but is weaker evidence
+// that the prompt is about it.
+func (it *Item) openBySense(spec, sensed float64) {
+	if sensed < spec {
+		it.senseShare = sensed / spec
+	}
 }
 
 // takeRelevance gives it, found again as o (a role's value, an entry's
@@ -146,7 +165,7 @@ func (it Item) gateRelevance() float64 {
 func (it *Item) takeRelevance(o Item) {
 	gate := math.Max(it.gateRelevance(), o.gateRelevance())
 	it.Relevance = math.Max(it.Relevance, o.Relevance)
-	it.raised, it.openRelevance = gate < it.Relevance, gate
+	it.raised, it.openRelevance, it.senseShare = gate < it.Relevance, gate, 0
 }
 
 // read is the item's text as recall reads it for the prompt: the message
@@ -1192,7 +1211,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		ex   string
 		cov  float64
 		spec float64
-		base float64
+		// sensed is spec by the senses matched (senseCoverage).
+		sensed float64
+		base   float64
 	}
 	var causeFree []concept // the prompt's concepts but those asking for a cause
 	if cause {
@@ -1215,9 +1236,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		// A message is judged by what would be shown of it: a long log
 		// contains every word somewhere, its best lines need not.
 		m := readEvent(h.Event)
-		cov, spec := coverage(cs, m.passageKeys(cs, itemChars)...)
+		cov, spec, sensed := senseCoverage(cs, m.passageKeys(cs, itemChars)...)
 		ex := m.excerpt(cs, itemChars)
-		ss = append(ss, scored{EventHit: h, m: m, ex: ex, cov: cov, spec: spec, base: h.Score * (1 + coverageWeight*cov)})
+		ss = append(ss, scored{EventHit: h, m: m, ex: ex, cov: cov, spec: spec, sensed: sensed, base: h.Score * (1 + coverageWeight*cov)})
 	}
 	evs := make([]store.Event, len(ss))
 	bases := make([]float64, len(ss))
@@ -1235,7 +1256,8 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 		roleFloor = bases[roleCandidates]
 	}
 	for i, s := range ss {
-		rel := s.cov * s.spec
+		covRel := s.cov * s.spec // what the message shares with the prompt
+		rel := covRel
 		shaped := false // raised only for a value every project's output holds (answeredRole)
 		if rel < roleRelevance && s.base > roleFloor {
 			var raised bool
@@ -1292,7 +1314,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			own, _ := coverage(failureFree, keysOf(s.ex))
 			failed = own >= shapeOwnCoverage
 		}
-		ownRel := s.cov * s.spec
+		ownRel := covRel
 		if !shaped {
 			ownRel = rel
 		}
@@ -1321,6 +1343,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			// tells nothing of this one's: "which env vars does Vite
 			// expose?" asks none of them.
 			it.cause, it.raised, it.openRelevance = diagnosis, true, ownRel
+		}
+		if ownRel == covRel {
+			it.openBySense(s.spec, s.sensed) // not a relevance a role asked gave
 		}
 		out = append(out, it)
 	}
@@ -1390,7 +1415,7 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		}
 		text := entryText(h.Entry)
 		tk := keysOf(text)
-		cov, spec := coverage(cs, tk)
+		cov, spec, sensed := senseCoverage(cs, tk)
 		rel := cov * spec
 		shaped := false // raised only for a value every project's output holds (answeredRole)
 		if rel < roleRelevance {
@@ -1411,6 +1436,9 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		}
 		if shaped {
 			it.raised, it.openRelevance = true, cov*spec // opens no gate (messageItems)
+		}
+		if rel == cov*spec || shaped {
+			it.openBySense(spec, sensed)
 		}
 		it.Score = h.Score / bestEntry * bestMessage * entryWeight * (0.5 + cov) *
 			stageWeight(h.Stage) * statusWeight(h.Status) * (1 + 0.1*math.Log1p(float64(h.UseCount)))

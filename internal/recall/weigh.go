@@ -55,6 +55,9 @@ type concept struct {
 	// matched by one, an item is as specific as an English prompt's
 	// generic word makes it (coverage).
 	genericGlosses []string
+	// glosses are the keys of all the English words withGlosses added,
+	// generic or not: the senses a dictionary gives the word (senseShare).
+	glosses []string
 	// specific is the weight the concept adds to an item's specificity: its
 	// weight in units of the rarest possible word's, 0 for a generic word.
 	specific float64
@@ -204,6 +207,7 @@ func joinConcepts(a, b concept) concept {
 	a.df = max(a.df, b.df)
 	a.glued = a.glued && b.glued
 	a.genericGlosses = append(a.genericGlosses, b.genericGlosses...)
+	a.glosses = append(a.glosses, b.glosses...)
 	return a
 }
 
@@ -231,6 +235,7 @@ func withGlosses(c concept, langs []string, stops stopSet, dict *glosses.Dict) c
 			n++
 			c.forms = append(c.forms, g)
 			c.keys = append(c.keys, k)
+			c.glosses = append(c.glosses, k)
 			if isGeneric(g) {
 				c.genericGlosses = append(c.genericGlosses, k)
 			}
@@ -1240,6 +1245,14 @@ func (tk textKeys) has(key string) bool {
 // generic question matching a generic message is not taken for a follow-up.
 // A concept counts as matched when any of tks holds it (matches).
 func coverage(cs []concept, tks ...textKeys) (cov, specific float64) {
+	cov, specific, _ = senseCoverage(cs, tks...)
+	return cov, specific
+}
+
+// senseCoverage is coverage, and beside its specificity the share of it a
+// text has by the senses it matches (senseShare): what it opens the gate
+// with, while specific ranks it.
+func senseCoverage(cs []concept, tks ...textKeys) (cov, specific, sensed float64) {
 	var sum, got float64
 	for _, c := range cs {
 		sum += c.weight
@@ -1247,13 +1260,36 @@ func coverage(cs []concept, tks ...textKeys) (cov, specific float64) {
 			got += c.weight
 			if specifically {
 				specific += c.specific
+				sensed += c.specific * c.senseShare(tks)
 			}
 		}
 	}
 	if sum <= 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	return got / sum, specific
+	return got / sum, specific, sensed
+}
+
+// senseShare is the share of its specificity concept c keeps where tks
+// match it: all of it by its own word, 1/√n by one of the n English words
+// a dictionary translates it by (withGlosses), which are its senses. A text
+// holding one sense holds the one the prompt meant only so often: "揚げる"
+// is "raise", "fly" and "launch" (and "deep-fry"), and a project deployed
+// on Fly.io says nothing of frying. Not 1/n: how many words a dictionary
+// lists for a sense is its editors' choice (Apertium's Spanish table gave
+// many words more glosses, and a follow-up asked in Spanish lost the
+// match 1/n left it), and a sense is often several near-synonyms
+// ("picture", "photograph", "photo", "image").
+func (c concept) senseShare(tks []textKeys) float64 {
+	if len(c.glosses) < 2 {
+		return 1
+	}
+	for _, k := range c.keys {
+		if !slices.Contains(c.glosses, k) && hasKey(tks, k) {
+			return 1
+		}
+	}
+	return 1 / math.Sqrt(float64(len(c.glosses)))
 }
 
 // matches reports whether any of tks holds a key of c, and whether one
