@@ -84,6 +84,27 @@ func TestRealClientForeignPrompt(t *testing.T) {
 	}
 }
 
+// TestRealClientForeignSenseOfAnotherThing: a cooking question asked in
+// Japanese names "揚げる" (to deep-fry), which the dictionary translates by
+// "raise", "elevate", "fly" and "launch"; a project deployed on Fly whose
+// machines launch on demand holds two of those senses, and the question
+// gets nothing in a real session. A question naming Fly by its own word is
+// still answered.
+func TestRealClientForeignSenseOfAnotherThing(t *testing.T) {
+	w := newWorld(t)
+	w.session("s1", nil,
+		"Deploy the API to Fly from the api folder.",
+		"Done: fly deploy shipped it, and fly.toml sets the primary region to ams. Machines launch on demand and stop when idle.")
+	const cooking, fly = "天ぷらを揚げるなら油は何度がいい？", "Fly のプライマリリージョンはどこにした？"
+	reqs := requests(t, w.session("s2", nil, cooking, fly))
+	if got := requestWith(t, reqs, cooking); injections(got) != 0 {
+		t.Errorf("the cooking question got the Fly deployment:\n%.2000s", got)
+	}
+	if got := requestWith(t, reqs, fly); injections(got) != 1 || !strings.Contains(got, "ams") {
+		t.Errorf("the question naming Fly was not answered from memory:\n%.3000s", got)
+	}
+}
+
 // TestRealClientRomanceRequestForNewWork: a request for new work put in
 // Spanish or French, on the subject of an earlier session held in English,
 // gets nothing in a real session, as the same request in English does: it

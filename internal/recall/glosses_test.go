@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,18 +107,16 @@ func TestGlossesFromRequest(t *testing.T) {
 // TestSpanishWordsNoDictionaryBridgesWeighLittle: a question asked in
 // Spanish about a session held in English, whose verbs are inflections no
 // dictionary entry bridges, is still answered by the message sharing the
-// words that do bridge ("módulo" by its start, "rama" by "branch"): the
-// untranslated words are missing from the store because of the language,
-// not because the prompt is about something else. ("rama" alone, one of
-// whose three senses is "branch", opens no gate: TestForeignSenseOpensLess.)
+// words that do bridge: the untranslated words are missing from the store
+// because of the language, not because the prompt is about something else.
 func TestSpanishWordsNoDictionaryBridgesWeighLittle(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
 	filler(t, db)
 	say(t, db, "billing", day.AddDate(0, 0, -4),
-		"Open a branch for the invoice module overhaul.",
-		"Done: the invoice module overhaul lives on branch topaz-ledger-v2.")
-	got := recallFor(t, db, defaults(), "¿dónde dejábamos apartada la rama mientras rehacíamos el módulo de facturas?")
+		"Open a branch for the invoice overhaul.",
+		"Done: the invoice overhaul lives on branch topaz-ledger-v2.")
+	got := recallFor(t, db, defaults(), "¿dónde dejábamos apartada la rama mientras rehacíamos las facturas?")
 	if !strings.Contains(got, "topaz-ledger-v2") {
 		t.Errorf("the answer is missing:\n%s", got)
 	}
@@ -391,8 +388,10 @@ func TestChineseWordsFindTheirEnglish(t *testing.T) {
 // launch on demand, holds two of those senses; matched by them alone, an
 // item opens the gate with half its specificity (senseShare), too little
 // for a question the project never spoke of. The same store still answers
-// a Japanese question naming Fly by its own word, and the item the
-// dictionary's senses matched still ranks as before once the gate is open.
+// a Japanese question naming Fly by its own word. A question saying "we"
+// or asking the project's past counts a sense whole
+// (TestSpanishWordsNoDictionaryBridgesWeighLittle: "rama", one of whose
+// three senses is "branch", asked with "dejábamos").
 func TestForeignSenseOpensLess(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)
@@ -406,20 +405,23 @@ func TestForeignSenseOpensLess(t *testing.T) {
 	if got := recallFor(t, db, defaults(), "Fly のプライマリリージョンはどこにした？"); !strings.Contains(got, "ams") {
 		t.Errorf("a question naming Fly was not answered:\n%s", got)
 	}
-	for _, c := range concepts("天ぷらを揚げる", repoGlosses()) {
-		if !slices.Contains(c.forms, "揚げる") {
-			continue
+	// Four senses: half the specificity by one, all of it by the word; by
+	// the user's own English word merged with it ("Fly で揚げる"), all of it.
+	for _, c := range []struct {
+		prompt, text string
+		share        float64
+	}{
+		{"天ぷらを揚げる", "launch it", 0.5},
+		{"天ぷらを揚げる", "揚げる", 1},
+		{"Fly で揚げる", "fly deploy", 1},
+	} {
+		cs := concepts(c.prompt, repoGlosses())
+		k := slices.IndexFunc(cs, func(c concept) bool { return slices.Contains(c.forms, "揚げる") })
+		if k < 0 {
+			t.Fatalf("%q: no concept of 揚げる", c.prompt)
 		}
-		for _, k := range []struct {
-			text  string
-			share float64
-		}{
-			{"fly deploy", 1 / math.Sqrt(float64(len(c.glosses)))},
-			{"揚げる", 1},
-		} {
-			if got := c.senseShare([]textKeys{keysOf(k.text)}); got != k.share {
-				t.Errorf("senseShare(%q) = %v, want %v", k.text, got, k.share)
-			}
+		if got := cs[k].senseShare([]textKeys{keysOf(c.text)}); got != c.share {
+			t.Errorf("%q: senseShare(%q) = %v, want %v", c.prompt, c.text, got, c.share)
 		}
 	}
 }

@@ -129,9 +129,9 @@ type Item struct {
 	cause         *claim.Diagnosis
 	raised        bool
 	openRelevance float64
-	// senseShare is the share of its relevance the item opens the gate
-	// with for the senses of another language's words it matched
-	// (openBySense); 0 for all of it.
+	// senseShare is the share of its gate relevance (openRelevance when
+	// raised) the item keeps for the senses of another language's words
+	// it matched (openBySense); 0 for all of it.
 	senseShare float64
 }
 
@@ -162,10 +162,20 @@ func (it *Item) openBySense(spec, sensed float64) {
 // message, a session's digest, an outcome), the better of the two
 // relevances, and of the two it opens the gate with: a relevance raised
 // for what a message says stays one that opens no gate (raised).
+// One opening with less for a translation's sense (senseShare) stays one
+// that was not raised: placeEnd spares only a run raised for what it says.
 func (it *Item) takeRelevance(o Item) {
 	gate := math.Max(it.gateRelevance(), o.gateRelevance())
+	raised := it.raised || o.raised
 	it.Relevance = math.Max(it.Relevance, o.Relevance)
-	it.raised, it.openRelevance, it.senseShare = gate < it.Relevance, gate, 0
+	it.raised, it.openRelevance, it.senseShare = false, 0, 0
+	switch {
+	case gate >= it.Relevance:
+	case raised:
+		it.raised, it.openRelevance = true, gate
+	default:
+		it.senseShare = gate / it.Relevance
+	}
 }
 
 // read is the item's text as recall reads it for the prompt: the message
@@ -237,6 +247,17 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	cs, total, err := counts.weigh(ctx, cs, ours)
 	if err != nil || len(cs) == 0 {
 		return nil, err
+	}
+	// A prompt that says it is about the project's own ways or past ("we",
+	// "last time", a past tense or "now", in its language) means its words
+	// as the project used them: a translation the store holds is the sense
+	// meant, and opens the gate as the word would (senseShare). Without
+	// such a sign a prompt may be about anything, and one sense of several
+	// the store happens to hold is weak evidence.
+	if slices.ContainsFunc(cs, func(c concept) bool { return len(c.glosses) > 1 }) && (ours || pastOrNow(prompt, req.Glosses)) {
+		for i := range cs {
+			cs[i].glosses = nil
+		}
 	}
 	now := req.Now
 	if now.IsZero() {
@@ -1345,7 +1366,9 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			it.cause, it.raised, it.openRelevance = diagnosis, true, ownRel
 		}
 		if ownRel == covRel {
-			it.openBySense(s.spec, s.sensed) // not a relevance a role asked gave
+			// Not a relevance an answered role gave (answeredRole, not
+			// shaped): that opens whole.
+			it.openBySense(s.spec, s.sensed)
 		}
 		out = append(out, it)
 	}
@@ -1535,7 +1558,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 			if !answers(tk, p, cs, a) && !(!a.shape && len(own) > 0 && states(p.claims(), a.role)) {
 				continue
 			}
-			cov, spec := coverage(cs, tk)
+			cov, spec, sensed := senseCoverage(cs, tk)
 			if cov < shapeOwnCoverage {
 				if bare == roleBare {
 					continue
@@ -1549,8 +1572,13 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 				// A value every project's output holds opens no gate
 				// (messageItems): the message opens it only as far as
 				// the passage the prompt's own words pick matches.
-				c, sp := coverage(cs, readEvent(h.Event).passageKeys(cs, itemChars)...)
+				c, sp, se := senseCoverage(cs, readEvent(h.Event).passageKeys(cs, itemChars)...)
 				it.raised, it.openRelevance = true, c*sp
+				it.openBySense(sp, se)
+			} else if cov*spec > roleRelevance && sensed < spec {
+				// What it shares with the prompt beyond the role's
+				// relevance opens by the senses matched; the role's, whole.
+				it.senseShare = math.Max(roleRelevance, cov*sensed) / it.Relevance
 			}
 			// A statement ranks beside the best message only as far as it
 			// matches as much of the prompt (the words asking for the role

@@ -51,8 +51,10 @@ func withSynonyms(cs []concept) []concept {
 	idx := synonymIndex()
 	for i := range cs {
 		var g []string
+		ofGloss := false // the group is a translation's (concept.glossSynonyms)
 		for _, k := range cs[i].keys {
 			if g = idx[k]; g != nil {
+				ofGloss = slices.Contains(cs[i].glosses, k)
 				break
 			}
 		}
@@ -64,6 +66,9 @@ func withSynonyms(cs []concept) []concept {
 			if !slices.Contains(cs[i].keys, k) {
 				cs[i].forms = append(cs[i].forms, w)
 				cs[i].keys = append(cs[i].keys, k)
+				if ofGloss {
+					cs[i].glossSynonyms = append(cs[i].glossSynonyms, k)
+				}
 			}
 		}
 	}

@@ -57,7 +57,10 @@ type concept struct {
 	genericGlosses []string
 	// glosses are the keys of all the English words withGlosses added,
 	// generic or not: the senses a dictionary gives the word (senseShare).
-	glosses []string
+	// glossSynonyms are the keys withSynonyms added for a gloss's synonym
+	// group ("photo" beside "picture"): another spelling of a sense, no
+	// sense of its own. Neither holds a key of the word's own.
+	glosses, glossSynonyms []string
 	// specific is the weight the concept adds to an item's specificity: its
 	// weight in units of the rarest possible word's, 0 for a generic word.
 	specific float64
@@ -193,6 +196,7 @@ func joinConcepts(a, b concept) concept {
 	if isGeneric(a.forms[0]) && !isGeneric(b.forms[0]) {
 		a, b = b, a
 	}
+	ownA, ownB := a, b // as they come: own reads their keys and glosses
 	for k, f := range b.forms {
 		if !slices.Contains(a.forms, f) {
 			a.forms = append(a.forms, f)
@@ -207,7 +211,11 @@ func joinConcepts(a, b concept) concept {
 	a.df = max(a.df, b.df)
 	a.glued = a.glued && b.glued
 	a.genericGlosses = append(a.genericGlosses, b.genericGlosses...)
-	a.glosses = append(a.glosses, b.glosses...)
+	// A key either word has of its own is no translation of the two
+	// ("fly" in "Fly で揚げる"), and a translation both have is one sense.
+	own := func(k string) bool { return ownA.own(k) || ownB.own(k) }
+	a.glosses = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(append(a.glosses, b.glosses...)))), own)
+	a.glossSynonyms = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(append(a.glossSynonyms, b.glossSynonyms...)))), own)
 	return a
 }
 
@@ -1285,11 +1293,17 @@ func (c concept) senseShare(tks []textKeys) float64 {
 		return 1
 	}
 	for _, k := range c.keys {
-		if !slices.Contains(c.glosses, k) && hasKey(tks, k) {
+		if c.own(k) && hasKey(tks, k) {
 			return 1
 		}
 	}
 	return 1 / math.Sqrt(float64(len(c.glosses)))
+}
+
+// own reports whether key k is c's own word's (its form, stem, cognate
+// prefix, a loanword's English or a synonym), not a translation's.
+func (c concept) own(k string) bool {
+	return slices.Contains(c.keys, k) && !slices.Contains(c.glosses, k) && !slices.Contains(c.glossSynonyms, k)
 }
 
 // matches reports whether any of tks holds a key of c, and whether one
