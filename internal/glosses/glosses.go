@@ -420,8 +420,8 @@ func forms(rows, word string) ([]string, int, string) {
 	// the sorted table.
 	prefix := word[:minStem]
 	i := sortedlines.Search(rows, prefix)
-	best, heads := 0, 0
-	var out []string
+	best := 0
+	var out, read []string // the glosses, and the headwords word is read as a form of
 	for i < len(rows) {
 		var line string
 		line, i = sortedlines.Line(rows, i)
@@ -434,12 +434,12 @@ func forms(rows, word string) ([]string, int, string) {
 			continue
 		}
 		if n > best {
-			best, out, heads = n, nil, 0
+			best, out, read = n, nil, nil
 		}
 		if !inflects(head[n:], word[n:]) {
 			continue // and no headword sharing fewer letters is read instead
 		}
-		heads++
+		read = append(read, head)
 		for _, g := range strings.Fields(glosses) {
 			if !slices.Contains(out, g) {
 				out = append(out, g)
@@ -453,7 +453,23 @@ func forms(rows, word string) ([]string, int, string) {
 		// and "nd", no form of "frontera".
 		return nil, 0, ""
 	}
-	return out, heads, tail
+	return out, families(read), tail
+}
+
+// families counts headwords, a noun and the verb made of it with an
+// infinitive's ending ("factura" and "facturar", "nota" and "notar",
+// Italian "nota" and "notare") counted as one: "facturas" is the noun's
+// plural or the verb's second person, a word of one family either way,
+// where "postgres" begins like three words of none ("postal", "poste",
+// "postre").
+func families(heads []string) int {
+	n := len(heads)
+	for _, h := range heads {
+		if slices.ContainsFunc(heads, func(o string) bool { return h == o+"r" || h == o+"re" }) {
+			n--
+		}
+	}
+	return n
 }
 
 // inflects reports whether a form may end in rest where its headword ends

@@ -28,6 +28,8 @@ func TestEnglish(t *testing.T) {
 		{"spa", "desplegamos", "deploy"},    // a form of Apertium's "desplegar"
 		{"spa", "matrices", "matrix"},       // "matriz": a plural changes its last letter
 		{"spa", "capaces", ""},              // "capaz" or "capa": no one reading
+		{"spa", "facturas", "bill"},         // "factura" and "facturar", one family
+		{"spa", "notas", "note"},
 		{"spa", "lápices", "pencil"},        // "lápiz"; "lápida" drops no ending
 		{"por", "variáveis", "variable"},
 		{"fra", "journaux", "journal"},
