@@ -175,8 +175,9 @@ const minStem = 4
 // read as an inflected form of the headword it shares the most letters with
 // from the start, when those are all of the headword but its last two (an
 // infinitive's ending, a gender's or a number's: "guard-ar", "-amos";
-// inflects) and at least minStem, the only headword it is so read as, and
-// what follows is an ending of the language's shape. A Russian word is read by its stem
+// inflects) and at least minStem, the only headword it is so read as (a
+// noun and its verb counted as one: families), and what follows is an
+// ending of the language's shape. A Russian word is read by its stem
 // instead (stemmed, likest).
 func (d *Dict) English(lang, word string) []string {
 	g, heads, _ := d.lookUp(lang, word)

@@ -29,7 +29,7 @@ func TestEnglish(t *testing.T) {
 		{"spa", "matrices", "matrix"},       // "matriz": a plural changes its last letter
 		{"spa", "capaces", ""},              // "capaz" or "capa": no one reading
 		{"spa", "facturas", "bill"},         // "factura" and "facturar", one family
-		{"spa", "notas", "note"},
+		{"spa", "notas", "note"},            // "nota" and "notar"
 		{"spa", "lápices", "pencil"},        // "lápiz"; "lápida" drops no ending
 		{"por", "variáveis", "variable"},
 		{"fra", "journaux", "journal"},
