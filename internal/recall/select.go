@@ -1279,7 +1279,8 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 	for i, s := range ss {
 		covRel := s.cov * s.spec // what the message shares with the prompt
 		rel := covRel
-		shaped := false // raised only for a value every project's output holds (answeredRole)
+		shaped := false   // raised only for a value every project's output holds (answeredRole)
+		roleGave := false // rel is the relevance of an answered role, not shaped
 		if rel < roleRelevance && s.base > roleFloor {
 			var raised bool
 			raised, shaped = answeredRole(asked, func(a ask) bool {
@@ -1295,6 +1296,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			})
 			if raised {
 				rel = roleRelevance // it gives the value the prompt asks for
+				roleGave = !shaped
 			}
 		}
 		// Claude's naming the real cause ("Root cause: …", "the actual
@@ -1365,9 +1367,7 @@ func messageItems(ctx context.Context, db *store.DB, req Request, cs []concept, 
 			// expose?" asks none of them.
 			it.cause, it.raised, it.openRelevance = diagnosis, true, ownRel
 		}
-		if ownRel == covRel {
-			// Not a relevance an answered role gave (answeredRole, not
-			// shaped): that opens whole.
+		if !roleGave { // a relevance an answered role gave opens whole
 			it.openBySense(s.spec, s.sensed)
 		}
 		out = append(out, it)
@@ -1440,13 +1440,15 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		tk := keysOf(text)
 		cov, spec, sensed := senseCoverage(cs, tk)
 		rel := cov * spec
-		shaped := false // raised only for a value every project's output holds (answeredRole)
+		shaped := false   // raised only for a value every project's output holds (answeredRole)
+		roleGave := false // rel is the relevance of an answered role, not shaped
 		if rel < roleRelevance {
 			p := &parsed{text: text, pc: pc} // each role asked reads the same claims
 			var raised bool
 			raised, shaped = answeredRole(asked, func(a ask) bool { return answers(tk, p, cs, a) })
 			if raised {
 				rel = roleRelevance
+				roleGave = !shaped
 			}
 		}
 		if rel < itemRelevance {
@@ -1460,7 +1462,7 @@ func entryItems(ctx context.Context, db *store.DB, req Request, cs []concept, fi
 		if shaped {
 			it.raised, it.openRelevance = true, cov*spec // opens no gate (messageItems)
 		}
-		if rel == cov*spec || shaped {
+		if !roleGave {
 			it.openBySense(spec, sensed)
 		}
 		it.Score = h.Score / bestEntry * bestMessage * entryWeight * (0.5 + cov) *
