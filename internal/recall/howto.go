@@ -175,6 +175,41 @@ func howTo(prompt string) bool {
 		!isASCII(prompt) && (hangulHowToRE.MatchString(prompt) || cjkHowTo(prompt)) || romanceHowTo(prompt) || russianHowTo(prompt) || germanHowTo(prompt)) && !past(prompt)
 }
 
+// howWe reports a how-to question asked of "we": "how do we add …", "how
+// should we handle …", "как нам добавить …", "¿cómo agrego … a nuestro
+// proyecto?", "wie erstellen wir …", or any question howTo (how) reads that
+// also says "we" (Korean "우리 … 어떻게 해?"). howTo leaves such a question
+// out: its "we" may ask the project's own way of doing a thing ("how do we
+// run the tests?"). Select tells which by what it names (weHowTo).
+func howWe(prompt string, how bool) bool {
+	if past(prompt) {
+		return false
+	}
+	if how || howWeRE.MatchString(prompt) || howWeRE.MatchString(afterSetting(prompt)) {
+		return true
+	}
+	if !isASCII(prompt) && russianHowTo(prompt) {
+		return true
+	}
+	switch {
+	case romance(prompt):
+		return !romanceNameRE.MatchString(prompt) && (romanceHowToRE.MatchString(prompt) || romanceHowWeRE.MatchString(prompt))
+	case german(prompt):
+		return germanHowWeRE.MatchString(prompt)
+	}
+	return false
+}
+
+// howWeRE, romanceHowWeRE and germanHowWeRE are howWe's forms: English's
+// "how do we", the Romance "how" before a verb in the first person plural
+// ("¿cómo agregamos …?", "come aggiungiamo …"), German's "wie" before a
+// verb of "wir" ("wie können wir", "wie erstellen wir").
+var (
+	howWeRE        = lazyregexp.New(`(?i)^\s*how (?:do|can|could|would|should) we\b`)
+	romanceHowWeRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:c[oó]mo|come)\s+(?:(?:l[oae]s?|nos|ci)\s+)?\p{L}{2,}(?:amos|emos|imos|iamo)\b|^\s*comment\s+(?:on|nous)\b`)
+	germanHowWeRE  = lazyregexp.New(`(?i)^\s*wie\s+\p{L}+en\s+wir\b`)
+)
+
 // cjkHowTo reports a Chinese or Japanese how-to question: Chinese "怎么",
 // "如何", "怎样" (how), Japanese "どうやって", "どうすれば", "どうしたら"
 // (how), "どう" before any verb's "…ばいい" or "…たらいい" ("どう書けばいい",

@@ -808,3 +808,47 @@ func FuzzRegularPast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, prompt string) { regularPast(prompt) })
 }
+
+// TestHowWe: a how-to question asked of "we", in the languages howTo
+// reads; not one about what happened, nor one that asks no "how".
+func TestHowWe(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"How do we add a health check to our worker?", true},
+		{"how should we handle retries in the importer?", true},
+		{"In Go, how can we sort a slice of structs by two keys?", true},
+		{"Как нам добавить метрики в наш сервис?", true},
+		{"¿Cómo agrego pruebas a nuestro proyecto?", true},
+		{"¿Cómo agregamos pruebas al proyecto?", true},
+		{"Wie erstellen wir die .venv?", true},
+		{"How did we add the health check?", false},       // past
+		{"What do we use for the health check?", false},   // no how
+		{"How does our worker pick a batch size?", false}, // how a thing stands
+		{"¿Cómo se llama nuestra rama principal?", false}, // a name asked
+		{"We need to add a health check to the worker", false},
+	} {
+		if got := howWe(tt.prompt, howTo(tt.prompt)); got != tt.want {
+			t.Errorf("howWe(%q) = %v, want %v", tt.prompt, got, tt.want)
+		}
+	}
+}
+
+// TestHowWeNamingSomethingNew: "how do we …" naming a term the project
+// never wrote asks how to do new work; the project's talk of the place it
+// would go (its server, a report calling its errors graceful) is no
+// answer. The project's own way of doing a thing it did is answered, as
+// is the new term's question put in the past.
+func TestHowWeNamingSomethingNew(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "srv", day, "how do i restart the mcp server?", "Run npm run restart:mcp; the MCP server reloads its tools from tools/ on start.")
+	ran(t, db, "review", "Task: review the mcp server\nThe MCP server's error handling is graceful: tools/search.ts returns an empty list on a timeout.")
+	wantNothing(t, db, "How do we handle SIGTERM for a graceful shutdown in our MCP server?")
+	if got := recallFor(t, db, defaults(), "How do we restart our MCP server?"); !strings.Contains(got, "restart:mcp") {
+		t.Errorf("the project's own way got:\n%s", got)
+	}
+}

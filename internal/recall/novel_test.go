@@ -79,12 +79,17 @@ func TestHowToNamingAnUnseenTerm(t *testing.T) {
 	}
 	// Only a how-to question is asked of a manual: a question about the
 	// project's handler is answered whatever term it names, and so is a
-	// how-to question about the project's own ways.
+	// how-to question about the project's own ways, in its words. Asked
+	// how to do to "our" handler what the project never wrote of, it asks
+	// how to do new work there (howWe).
 	if got := recallFor(t, db, defaults(), "Is the Quorvex handler memoized?"); !strings.Contains(got, "Quorvex handler now serves") {
 		t.Errorf("a question about the project's handler naming an unseen term was not answered:\n%s", got)
 	}
-	if got := recallFor(t, db, defaults(), "How do I memoize our Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
+	if got := recallFor(t, db, defaults(), "How do I cache our Quorvex handler?"); !strings.Contains(got, "Quorvex handler now serves") {
 		t.Errorf("a how-to question about the project's own ways was not answered:\n%s", got)
+	}
+	if got := recallFor(t, db, defaults(), "How do I memoize our Quorvex handler?"); got != "" {
+		t.Errorf("a how-to question naming new work on the project's handler got an injection:\n%s", got)
 	}
 	// A request for new work naming a term the project never wrote is
 	// new work, though on the project's handler: what the store shares
