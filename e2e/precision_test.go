@@ -212,6 +212,32 @@ func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 	}
 }
 
+// TestRealClientHowWeNamingSomethingNew: "how do we …" asked of a term the
+// project never wrote asks how to do new work, in English and in Russian
+// ("как нам …", a name in Latin letters), and gets nothing in a real
+// session; asked in the project's own words, "we" asks its own way, and
+// is answered.
+func TestRealClientHowWeNamingSomethingNew(t *testing.T) {
+	w := quorvexWorld(t)
+	const (
+		unseen   = "How do we memoize our Quorvex handler?"
+		unseenRu = "Как нам подключить Zodwarden к нашему Quorvex handler?"
+		own      = "How do we cache our Quorvex handler?"
+	)
+	// Each unseen term in a session of its own: a term a turn of the
+	// asking session wrote is no longer unseen.
+	reqs := requests(t, w.session("s2", nil, unseenRu))
+	reqs = append(reqs, requests(t, w.session("s3", nil, unseen, own))...)
+	for _, q := range []string{unseen, unseenRu} {
+		if r := requestWith(t, reqs, q); injections(r) != 0 {
+			t.Errorf("%q got an injection:\n%.2000s", q, r)
+		}
+	}
+	if r := requestWith(t, reqs, own); injections(r) != 1 || !strings.Contains(r, "cached in the handler for a minute") {
+		t.Errorf("the question about the project's own way was not answered:\n%.3000s", r)
+	}
+}
+
 // TestRealClientRequestNamingAnUnseenTool: a request for new work that
 // brings a tool the project never used ("add Zodwarden validation to the
 // Quorvex handler") is new work, though on the project's handler, and gets

@@ -847,7 +847,12 @@ func TestHowWeNamingSomethingNew(t *testing.T) {
 	filler(t, db)
 	say(t, db, "srv", day, "how do i restart the mcp server?", "Run npm run restart:mcp; the MCP server reloads its tools from tools/ on start.")
 	ran(t, db, "review", "Task: review the mcp server\nThe MCP server's error handling is graceful: tools/search.ts returns an empty list on a timeout.")
-	wantNothing(t, db, "How do we handle SIGTERM for a graceful shutdown in our MCP server?")
+	// A name of everyday words ("Playwright", "Sphinx") written as one is
+	// a term, and so in Spanish, whose dictionary reads "playwright" as a
+	// form of "playa".
+	wantNothing(t, db, "How do we handle SIGTERM for a graceful shutdown in our MCP server?",
+		"How do we add end-to-end tests with Playwright to our MCP server?",
+		"¿Cómo agrego pruebas con Playwright a nuestro servidor MCP?")
 	if got := recallFor(t, db, defaults(), "How do we restart our MCP server?"); !strings.Contains(got, "restart:mcp") {
 		t.Errorf("the project's own way got:\n%s", got)
 	}

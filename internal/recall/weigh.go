@@ -895,7 +895,10 @@ const minProposedName = 5
 // camelCase identifier is one word, and its parts are none) that no
 // message, no entry ents found and no turn of the asking session holds,
 // rare in everyday English as an identifier is (below everydayFrom:
-// "protobuf", "memoize", "sharding"), no generic coding word, and no word
+// "protobuf", "memoize", "sharding") or, for a how-to question (rareWord),
+// written as a name (writtenAsName: "Playwright", "Sphinx", a product
+// named by everyday words; in talk of people and places, "Paris" or
+// "Pride" is no product), no generic coding word, and no word
 // of the prompt's other languages (glosses.Dict.Knows: Spanish "guardo" is
 // a form of "guardar"). Only the languages with a dictionary are asked: a
 // Spanish prompt reads as Catalan and Galician too, which have none; a
@@ -921,7 +924,7 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	}
 	for _, c := range cs {
 		w := c.forms[0]
-		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom ||
+		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom && (kind != rareWord || !writtenAsName(prompt, w)) ||
 			(kind == unknownWord || kind == proposedName) && (everydayZipf(w) > 0 || codeWord(w)) ||
 			kind == proposedName && len(w) < minProposedName && len(claim.RolesOf(w)) == 0 ||
 			kind == writtenName && !writtenAsName(prompt, w) {
@@ -951,7 +954,12 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 			}
 			held = keysOf(b.String())
 		}
-		if !own[w] || hasAny(held, c.keys) || slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
+		// A how-to question's word written as a name (writtenAsName: "con
+		// Playwright") is none of the languages' words, though their
+		// dictionary may read it as a form ("playwright" as one of
+		// "playa"): the languages with one capitalise no common noun
+		// within a sentence.
+		if !own[w] || hasAny(held, c.keys) || (kind != rareWord || !writtenAsName(prompt, w)) && slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
 			continue
 		}
 		return true
