@@ -175,40 +175,51 @@ func howTo(prompt string) bool {
 		!isASCII(prompt) && (hangulHowToRE.MatchString(prompt) || cjkHowTo(prompt)) || romanceHowTo(prompt) || russianHowTo(prompt) || germanHowTo(prompt)) && !past(prompt)
 }
 
-// howWe reports a how-to question asked of "we": "how do we add …", "how
-// should we handle …", "как нам добавить …", "¿cómo agrego … a nuestro
-// proyecto?", "wie erstellen wir …", or any question howTo (how) reads that
-// also says "we" (Korean "우리 … 어떻게 해?"). howTo leaves such a question
-// out: its "we" may ask the project's own way of doing a thing ("how do we
-// run the tests?"). Select tells which by what it names (weHowTo).
+// howWe reports a how-to question whose subject may be the project's "we":
+// "how do we add …", "so how should we handle …", "¿cómo podemos
+// agregar …?", "как нам добавить …", or any question howTo read (how):
+// Select asks the "we" itself (saysOurs). howTo leaves "how do we" out, for
+// its "we" may ask the project's own way of doing a thing ("how do we run
+// the tests?"); Select tells which by what the question names. Not a
+// question about what happened (past), nor one asking how to know or check
+// something ("how can we be sure the migration ran?", "how would we know
+// it failed?"), which asks how things stand. German is not read: without a
+// dictionary, its words cannot be told from terms (namesUnseenTerm).
 func howWe(prompt string, how bool) bool {
 	if past(prompt) {
 		return false
 	}
-	if how || howWeRE.MatchString(prompt) || howWeRE.MatchString(afterSetting(prompt)) {
+	if how {
 		return true
 	}
-	if !isASCII(prompt) && russianHowTo(prompt) {
-		return true
+	for _, p := range []string{prompt, afterSetting(prompt)} {
+		if m := howWeRE.FindStringSubmatchIndex(p); m != nil {
+			next := lowerRuns(p[m[1]:])
+			return len(next) == 0 || !knowVerbs[next[0]]
+		}
 	}
-	switch {
-	case romance(prompt):
-		return !romanceNameRE.MatchString(prompt) && (romanceHowToRE.MatchString(prompt) || romanceHowWeRE.MatchString(prompt))
-	case german(prompt):
-		return germanHowWeRE.MatchString(prompt)
-	}
-	return false
+	return romance(prompt) && !romanceNameRE.MatchString(prompt) && (romanceHowToRE.MatchString(prompt) || romanceHowWeRE.MatchString(prompt))
 }
 
-// howWeRE, romanceHowWeRE and germanHowWeRE are howWe's forms: English's
-// "how do we", the Romance "how" before a verb in the first person plural
-// ("¿cómo agregamos …?", "come aggiungiamo …"), German's "wie" before a
-// verb of "wir" ("wie können wir", "wie erstellen wir").
+// fillers are the words a prompt may open with before its question or
+// request ("so how do we …", "ok can we …"): proposalRE and howWeRE read
+// past them.
+const fillers = `^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*`
+
+// howWeRE and romanceHowWeRE are howWe's forms beside howTo's (a Romance
+// how-to form with "our": "¿cómo agrego … a nuestro proyecto?"): English's
+// "how do we", and the Romance "how" before a modal of "we" ("¿cómo
+// podemos …?", "come possiamo …", "comment pouvons-nous …"): a verb of
+// "we" alone is as often a past ("¿cómo hicimos …?", how did we …).
 var (
-	howWeRE        = lazyregexp.New(`(?i)^\s*how (?:do|can|could|would|should) we\b`)
-	romanceHowWeRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:c[oó]mo|come)\s+(?:(?:l[oae]s?|nos|ci)\s+)?\p{L}{2,}(?:amos|emos|imos|iamo)\b|^\s*comment\s+(?:on|nous)\b`)
-	germanHowWeRE  = lazyregexp.New(`(?i)^\s*wie\s+\p{L}+en\s+wir\b`)
+	howWeRE        = lazyregexp.New(`(?i)` + fillers + `how (?:do|can|could|would|should) we\b`)
+	romanceHowWeRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:c[oó]mo|come)\s+(?:podemos|podr[ií]amos|debemos|deber[ií]amos|tenemos\s+que|devemos|dever[ií]amos|temos\s+que|possiamo|potremmo|dobbiamo|dovremmo)\b|^\s*comment\s+(?:pouvons|pourrions|devons|devrions)[\s-]+nous\b`)
 )
+
+// knowVerbs are the verbs after "how do we" that ask how to know or check
+// how things stand, not how to do something: "how can we be sure …", "how
+// would we know …", "how do we tell …".
+var knowVerbs = map[string]bool{"know": true, "tell": true, "be": true, "check": true, "verify": true, "confirm": true, "see": true, "find": true}
 
 // cjkHowTo reports a Chinese or Japanese how-to question: Chinese "怎么",
 // "如何", "怎样" (how), Japanese "どうやって", "どうすれば", "どうしたら"
@@ -469,7 +480,7 @@ var foreignAskRE = lazyregexp.New(`(?i)^\s*(?:пожалуйста,?\s+)?нап�
 // request (request).
 // Not "will we …", a forecast, nor "how do we …" or "how can we …", which
 // ask the project's own way of doing it ("how can we add a migration?").
-var proposalRE = lazyregexp.New(`(?i)^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*(?:(?:can|could|would)\s+(we)|(?:how\s+)?(?:should|would)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
+var proposalRE = lazyregexp.New(`(?i)` + fillers + `(?:(?:can|could|would)\s+(we)|(?:how\s+)?(?:should|would)\s+(we)|(?:can|could|would)\s+(?:you|i)|let['’]?s|let\s+us|(?:i|we)(?:\s+(?:want|need|would\s+like)|['’]d\s+like)(?:\s+you)?\s+to|we\s+(?:should|need\s+to))\s+`)
 
 // definiteRE finds a work verb whose object is a definite thing ("add the
 // retry to the importer", "generate our api client"): asked with "should

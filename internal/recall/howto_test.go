@@ -809,8 +809,9 @@ func FuzzRegularPast(f *testing.F) {
 	f.Fuzz(func(t *testing.T, prompt string) { regularPast(prompt) })
 }
 
-// TestHowWe: a how-to question asked of "we", in the languages howTo
-// reads; not one about what happened, nor one that asks no "how".
+// TestHowWe: a how-to question whose subject may be "we", in the
+// languages howWe reads; not one about what happened, one asking how to
+// know how things stand, nor one that asks no "how".
 func TestHowWe(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -819,15 +820,22 @@ func TestHowWe(t *testing.T) {
 	}{
 		{"How do we add a health check to our worker?", true},
 		{"how should we handle retries in the importer?", true},
+		{"So how do we add a health check to our worker?", true}, // a filler first
 		{"In Go, how can we sort a slice of structs by two keys?", true},
+		{"How do I add a health check to our worker?", true}, // howTo's, "our" beside it
 		{"Как нам добавить метрики в наш сервис?", true},
+		{"¿Cómo podemos agregar pruebas a nuestro proyecto?", true},
 		{"¿Cómo agrego pruebas a nuestro proyecto?", true},
-		{"¿Cómo agregamos pruebas al proyecto?", true},
-		{"Wie erstellen wir die .venv?", true},
-		{"How did we add the health check?", false},       // past
-		{"What do we use for the health check?", false},   // no how
-		{"How does our worker pick a batch size?", false}, // how a thing stands
-		{"¿Cómo se llama nuestra rama principal?", false}, // a name asked
+		{"Comment pouvons-nous ajouter des tests à notre projet ?", true},
+		{"How did we add the health check?", false},                    // past
+		{"¿Cómo hicimos el despliegue de nuestro proyecto?", false},    // a verb of "we" in the past
+		{"¿Cómo resolvimos el error de nuestro proyecto?", false},      // likewise
+		{"Wie können wir Tests zu unserem Projekt hinzufügen?", false}, // German: not read
+		{"How can we be sure the migration ran on staging?", false},    // how things stand
+		{"How would we know the nightly import failed?", false},        // likewise
+		{"What do we use for the health check?", false},                // no how
+		{"How does our worker pick a batch size?", false},              // how a thing stands
+		{"¿Cómo se llama nuestra rama principal?", false},              // a name asked
 		{"We need to add a health check to the worker", false},
 	} {
 		if got := howWe(tt.prompt, howTo(tt.prompt)); got != tt.want {
@@ -851,9 +859,19 @@ func TestHowWeNamingSomethingNew(t *testing.T) {
 	// a term, and so in Spanish, whose dictionary reads "playwright" as a
 	// form of "playa".
 	wantNothing(t, db, "How do we handle SIGTERM for a graceful shutdown in our MCP server?",
+		"So how can we handle SIGTERM for a graceful shutdown in our MCP server?",
+		"¿Cómo podemos manejar SIGTERM en nuestro servidor MCP?",
 		"How do we add end-to-end tests with Playwright to our MCP server?",
 		"¿Cómo agrego pruebas con Playwright a nuestro servidor MCP?")
-	if got := recallFor(t, db, defaults(), "How do we restart our MCP server?"); !strings.Contains(got, "restart:mcp") {
-		t.Errorf("the project's own way got:\n%s", got)
+	// The project's own way, and a question about how things stand, with
+	// the same unseen term: "now", or how to know it.
+	for _, q := range []string{
+		"How do we restart our MCP server?",
+		"How do we restart our MCP server after a SIGTERM now?",
+		"How would we know our MCP server restarted after a SIGTERM?",
+	} {
+		if got := recallFor(t, db, defaults(), q); !strings.Contains(got, "restart:mcp") {
+			t.Errorf("%q got:\n%s", q, got)
+		}
 	}
 }

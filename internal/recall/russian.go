@@ -31,7 +31,7 @@ func hasCyrillic(s string) bool {
 // …", "как лучше настроить …"), past what may stand between: a
 // preposition with its object ("в Go", "на сервере"), a word not in
 // Cyrillic ("paho-mqtt", "2.x"), "мне" (to me), "нам" (to us: the question
-// also says "we", foreignOursRE, and Select reads it as such: howWe) or an adverb of manner
+// also says "we", foreignOursRE, and so asks howWe's question) or an adverb of manner
 // ("лучше", "правильно", "можно"; not "было" or "принято", which ask how
 // the project did it). Its first group is that word, which
 // russianInfinitive reads.

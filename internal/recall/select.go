@@ -325,6 +325,21 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 		return nil, err
 	}
 	items = withOutcome(items, then)
+	// A how-to question asked of "we" in the present (howWe) that names a
+	// term the project never wrote ("how do we handle SIGTERM in our
+	// server?", "как нам добавить Prometheus?") asks how to do new work, as
+	// "how do I" does: its "we" is who will do it. It meets the how-to
+	// bar, and its tool output opens nothing alone; its words stay weighed
+	// as a question about the project's ways weighs them (weigh, above).
+	// The project's own way of doing a thing is asked in its own words
+	// ("how do we run the tests?"), and a question about what it did or
+	// how it stands now says so (pastOrNow: "how do we deploy now?"). A
+	// store whose messages hold none of the prompt's words tells nothing of
+	// what is new to it (as for novel).
+	seen := slices.ContainsFunc(cs, func(c concept) bool { return c.df > 0 })
+	if ours && seen && howWe(prompt, how) && !pastOrNow(prompt, req.Glosses) && namesUnseenTerm(cs, ents, prompt, req.Glosses, rareWord) {
+		ours, how = false, true
+	}
 	// Tool output opens the gate alone only for a prompt about the
 	// project's own past ("which JDK did it start on when we ran it?", "why
 	// did the nightly import stop?") or how it stands now (pastOrNow): a
@@ -347,19 +362,6 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// page?" (request) name where the work goes, and a diff of that page
 	// holds those words; what the project said of it may still open the
 	// gate ("add our eslint config to the api package").
-	// A how-to question asked of "we" in the present (howWe) that names a
-	// term the project never wrote ("how do we handle SIGTERM in our
-	// server?", "как нам добавить Prometheus?") asks how to do new work, as
-	// "how do I" does: its "we" is who will do it. The project's own way of
-	// doing a thing is asked in its own words ("how do we run the tests?"),
-	// and a question about what it did or how it stands now says so
-	// (pastOrNow: "how do we deploy now?"). A store whose messages hold
-	// none of the prompt's words tells nothing of what is new to it (as
-	// for novel).
-	seen := slices.ContainsFunc(cs, func(c concept) bool { return c.df > 0 })
-	if ours && seen && howWe(prompt, how) && !pastOrNow(prompt, req.Glosses) && namesUnseenTerm(cs, ents, prompt, req.Glosses, rareWord) {
-		ours, how = false, true
-	}
 	isPast, world := past(prompt), worldPast(prompt)
 	toolOpens := !work && (ours || !how && !world && (pastOrNow(prompt, req.Glosses) || namesRunFile(prompt, items)))
 	// A question for a field's value opens it with tool output printing
