@@ -874,4 +874,13 @@ func TestHowWeNamingSomethingNew(t *testing.T) {
 			t.Errorf("%q got:\n%s", q, got)
 		}
 	}
+	// A word among the commonest of programming talk ("API") names no new
+	// work, though this store never wrote it: the decision is answered.
+	db = storetest.Open(t)
+	filler(t, db)
+	say(t, db, "jwt", day, "For JWT signing we'll use HS256 with a shared secret.", "Noted: JWT signing uses HS256 with a shared secret.",
+		"Let's switch from HS256 to RS256 keys in ./keys for JWT signing.", "Switched: JWT signing now uses RS256 keys in ./keys.")
+	if got := recallFor(t, db, defaults(), "How should we sign the JWT tokens for the API?"); !strings.Contains(got, "RS256") {
+		t.Errorf("the signing decision got:\n%s", got)
+	}
 }

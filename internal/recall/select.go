@@ -326,7 +326,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	items = withOutcome(items, then)
 	// A how-to question asked of "we" in the present (howWe) that names a
-	// term the project never wrote ("how do we handle SIGTERM in our
+	// term the project never wrote (newTerm: "how do we handle SIGTERM in our
 	// server?", "как нам добавить Prometheus?") asks how to do new work, as
 	// "how do I" does: its "we" is who will do it. It meets the how-to
 	// bar, and its tool output opens nothing alone; its words stay weighed
@@ -337,7 +337,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// store whose messages hold none of the prompt's words tells nothing of
 	// what is new to it (as for novel).
 	seen := slices.ContainsFunc(cs, func(c concept) bool { return c.df > 0 })
-	if ours && seen && howWe(prompt, how) && !pastOrNow(prompt, req.Glosses) && namesUnseenTerm(cs, ents, prompt, req.Glosses, rareWord) {
+	if ours && seen && howWe(prompt, how) && !pastOrNow(prompt, req.Glosses) && namesUnseenTerm(cs, ents, prompt, req.Glosses, newTerm) {
 		ours, how = false, true
 	}
 	// Tool output opens the gate alone only for a prompt about the

@@ -878,6 +878,12 @@ const (
 	// (withUnseenWholes: "core.hooksPath") is one, though the store holds
 	// its parts.
 	writtenName
+	// newTerm: a rareWord that is not among the commonest words of
+	// writing about programming (commonCodeFrom: "api", "handler"), as a
+	// question how "we" do something names the new work it asks about
+	// (howWe): a word that common the project has said in other words
+	// where it never wrote it, and it names no new thing.
+	newTerm
 	// proposedName: an unknownWord of minProposedName letters or more,
 	// or a shorter one the claim tables list ("hono", "deno"), as a
 	// proposal names in lower case the tool it would bring ("should we
@@ -895,7 +901,8 @@ const minProposedName = 5
 // camelCase identifier is one word, and its parts are none) that no
 // message, no entry ents found and no turn of the asking session holds,
 // rare in everyday English as an identifier is (below everydayFrom:
-// "protobuf", "memoize", "sharding") or, for a how-to question (rareWord),
+// "protobuf", "memoize", "sharding") or, for a how-to question (rareWord,
+// newTerm),
 // written as a name (writtenAsName: "Playwright", "Sphinx", a product
 // named by everyday words; in talk of people and places, "Paris" or
 // "Pride" is no product), no generic coding word, and no word
@@ -924,7 +931,8 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	}
 	for _, c := range cs {
 		w := c.forms[0]
-		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom && (kind != rareWord || !writtenAsName(prompt, w)) ||
+		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom && (kind != rareWord && kind != newTerm || !writtenAsName(prompt, w)) ||
+			kind == newTerm && wordfreq.Programming(w) >= commonCodeFrom ||
 			(kind == unknownWord || kind == proposedName) && (everydayZipf(w) > 0 || codeWord(w)) ||
 			kind == proposedName && len(w) < minProposedName && len(claim.RolesOf(w)) == 0 ||
 			kind == writtenName && !writtenAsName(prompt, w) {
@@ -959,7 +967,7 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 		// dictionary may read it as a form ("playwright" as one of
 		// "playa"): the languages with one capitalise no common noun
 		// within a sentence.
-		if !own[w] || hasAny(held, c.keys) || (kind != rareWord || !writtenAsName(prompt, w)) && slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
+		if !own[w] || hasAny(held, c.keys) || (kind != rareWord && kind != newTerm || !writtenAsName(prompt, w)) && slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
 			continue
 		}
 		return true
