@@ -177,7 +177,8 @@ func howTo(prompt string) bool {
 
 // howWe reports a how-to question whose subject may be the project's "we":
 // "how do we add …", "so how should we handle …", "¿cómo podemos
-// agregar …?", "как нам добавить …", or any question howTo read (how):
+// agregar …?", "как нам добавить …", "как мы настраиваем …", or any
+// question howTo read (how):
 // Select asks the "we" itself (saysOurs). howTo leaves "how do we" out, for
 // its "we" may ask the project's own way of doing a thing ("how do we run
 // the tests?"); Select tells which by what the question names. Not a
@@ -198,6 +199,9 @@ func howWe(prompt string, how bool) bool {
 			return len(next) == 0 || !knowVerbs[next[0]]
 		}
 	}
+	if hasCyrillic(prompt) {
+		return russianHowWeRE.MatchString(prompt)
+	}
 	return romance(prompt) && !romanceNameRE.MatchString(prompt) && (romanceHowToRE.MatchString(prompt) || romanceHowWeRE.MatchString(prompt))
 }
 
@@ -206,14 +210,19 @@ func howWe(prompt string, how bool) bool {
 // past them.
 const fillers = `^[\s>*_]*(?:(?:so|ok|okay|btw|also|now|and|hey|hi|please)\b[\s,]*)*`
 
-// howWeRE and romanceHowWeRE are howWe's forms beside howTo's (a Romance
-// how-to form with "our": "¿cómo agrego … a nuestro proyecto?"): English's
-// "how do we", and the Romance "how" before a modal of "we" ("¿cómo
-// podemos …?", "come possiamo …", "comment pouvons-nous …"): a verb of
-// "we" alone is as often a past ("¿cómo hicimos …?", how did we …).
+// howWeRE, romanceHowWeRE and russianHowWeRE are howWe's forms beside
+// howTo's (a Romance how-to form with "our": "¿cómo agrego … a nuestro
+// proyecto?"): English's "how do we"; the Romance "how" before a modal of
+// "we" ("¿cómo podemos …?", "come possiamo …", "comment pouvons-nous …")
+// or a verb of "we" only the present wears (Spanish and Portuguese -emos,
+// Italian -iamo: "¿cómo hacemos …?"), for -amos and -imos are as often a
+// past ("¿cómo configuramos …?", "¿cómo hicimos …?", how did we …); and
+// Russian "как мы" before a verb of "we" in the present (-ем, -ём, -им:
+// "как мы настраиваем …", how do we set up; the past is "настраивали").
 var (
 	howWeRE        = lazyregexp.New(`(?i)` + fillers + `how (?:do|can|could|would|should) we\b`)
-	romanceHowWeRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:c[oó]mo|come)\s+(?:podemos|podr[ií]amos|debemos|deber[ií]amos|tenemos\s+que|devemos|dever[ií]amos|temos\s+que|possiamo|potremmo|dobbiamo|dovremmo)\b|^\s*comment\s+(?:pouvons|pourrions|devons|devrions)[\s-]+nous\b`)
+	romanceHowWeRE = lazyregexp.New(`(?i)^\s*[¿¡]?\s*(?:c[oó]mo|come)\s+(?:(?:l[oae]s?|nos|ci)\s+)?(?:podemos|podr[ií]amos|debemos|deber[ií]amos|tenemos\s+que|devemos|dever[ií]amos|temos\s+que|possiamo|potremmo|dobbiamo|dovremmo|\p{L}{2,}(?:emos|iamo))\b|^\s*comment\s+(?:pouvons|pourrions|devons|devrions)[\s-]+nous\b`)
+	russianHowWeRE = lazyregexp.New(`(?i)^\s*(?:(?:а|и)\s*,?\s+)?как\s+мы\s+\p{Cyrillic}{2,}(?:ем|ём|им)(?:[^\p{L}]|$)`)
 )
 
 // knowVerbs are the verbs after "how do we" that ask how to know or check

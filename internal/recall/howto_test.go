@@ -826,6 +826,10 @@ func TestHowWe(t *testing.T) {
 		{"Как нам добавить метрики в наш сервис?", true},
 		{"¿Cómo podemos agregar pruebas a nuestro proyecto?", true},
 		{"¿Cómo agrego pruebas a nuestro proyecto?", true},
+		{"¿Cómo hacemos el despliegue de nuestro proyecto?", true},       // -emos: the present only
+		{"¿Cómo configuramos el despliegue de nuestro proyecto?", false}, // -amos: as often a past
+		{"Как мы настраиваем миграции в нашем сервисе?", true},
+		{"Как мы настраивали миграции в нашем сервисе?", false}, // past
 		{"Comment pouvons-nous ajouter des tests à notre projet ?", true},
 		{"How did we add the health check?", false},                    // past
 		{"¿Cómo hicimos el despliegue de nuestro proyecto?", false},    // a verb of "we" in the past
@@ -863,6 +867,11 @@ func TestHowWeNamingSomethingNew(t *testing.T) {
 		"¿Cómo podemos manejar SIGTERM en nuestro servidor MCP?",
 		"How do we add end-to-end tests with Playwright to our MCP server?",
 		"¿Cómo agrego pruebas con Playwright a nuestro servidor MCP?")
+	// A Spanish word its dictionary lacks ("dejen", a subjunctive) is no
+	// new term: the project's own way is answered.
+	if got := recallFor(t, db, defaults(), "¿Cómo hacemos para que dejen de fallar las herramientas de nuestro servidor?"); !strings.Contains(got, "restart:mcp") {
+		t.Errorf("the Spanish question about the project's own way got:\n%s", got)
+	}
 	// The project's own way, and a question about how things stand, with
 	// the same unseen term: "now", or how to know it.
 	for _, q := range []string{

@@ -970,6 +970,14 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 		if !own[w] || hasAny(held, c.keys) || (kind != rareWord && kind != newTerm || !writtenAsName(prompt, w)) && slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
 			continue
 		}
+		// Of a prompt in a language with a dictionary, a new term is a
+		// word English's tables know ("sigterm" in code's) or one written
+		// as a name: a lower-case word neither knows is likelier one of
+		// the language's forms its dictionary lacks ("dejen", a
+		// subjunctive of "dejar") than a name.
+		if kind == newTerm && len(langs) > 0 && everydayZipf(w) == 0 && wordfreq.Programming(w) == 0 && !writtenAsName(prompt, w) {
+			continue
+		}
 		return true
 	}
 	return false
