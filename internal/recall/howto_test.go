@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -891,5 +892,35 @@ func TestHowWeNamingSomethingNew(t *testing.T) {
 		"Let's switch from HS256 to RS256 keys in ./keys for JWT signing.", "Switched: JWT signing now uses RS256 keys in ./keys.")
 	if got := recallFor(t, db, defaults(), "How should we sign the JWT tokens for the API?"); !strings.Contains(got, "RS256") {
 		t.Errorf("the signing decision got:\n%s", got)
+	}
+}
+
+// TestNewTerm: the terms a how-we question names as new work (newTerm),
+// read against a store: a word no text holds and code's commonest words
+// do not include, an identifier glued from parts the store holds apart
+// but never so, a name of everyday words; not "API", nor a Spanish form
+// its dictionary lacks.
+func TestNewTerm(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	say(t, db, "srv", day, "how do i restart the mcp server?", "Run npm run restart:mcp; the graph of tools reloads from tools/ on start.")
+	for _, tt := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"How do we handle SIGTERM in our MCP server?", true},
+		{"How do we query our MCP server's tools through GraphQL?", true}, // "graph" is the store's, "GraphQL" is not
+		{"How do we test our MCP server with Playwright?", true},          // a name, though an everyday word
+		{"How do we restart the MCP server's API?", false},                // among code's commonest words
+		{"¿Cómo hacemos para que dejen de fallar las herramientas de nuestro servidor?", false},
+	} {
+		cs, _, err := newTermCounts(db, "").weigh(context.Background(), concepts(tt.prompt, repoGlosses()), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := namesUnseenTerm(cs, nil, tt.prompt, repoGlosses(), newTerm); got != tt.want {
+			t.Errorf("namesUnseenTerm(%q, newTerm) = %v, want %v", tt.prompt, got, tt.want)
+		}
 	}
 }

@@ -926,8 +926,8 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	var own map[string]bool
 	var langs []string
 	var held textKeys // the words of the entries ents found, read once
-	if kind == writtenName {
-		cs = withUnseenWholes(cs)
+	if kind == writtenName || kind == rareWord || kind == newTerm {
+		cs = withUnseenWholes(cs) // "GraphQL", whose "graph" the store may hold
 	}
 	for _, c := range cs {
 		w := c.forms[0]
