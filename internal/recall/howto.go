@@ -178,14 +178,14 @@ func howTo(prompt string) bool {
 // howWe reports a how-to question whose subject may be the project's "we":
 // "how do we add …", "so how should we handle …", "¿cómo podemos
 // agregar …?", "как нам добавить …", "как мы настраиваем …", or any
-// question howTo read (how):
-// Select asks the "we" itself (saysOurs). howTo leaves "how do we" out, for
-// its "we" may ask the project's own way of doing a thing ("how do we run
-// the tests?"); Select tells which by what the question names. Not a
-// question about what happened (past), nor one asking how to know or check
-// something ("how can we be sure the migration ran?", "how would we know
-// it failed?"), which asks how things stand. German is not read: without a
-// dictionary, its words cannot be told from terms (namesUnseenTerm).
+// question howTo read (how). Select asks the "we" itself (saysOurs).
+// howTo leaves "how do we" out, for its "we" may ask the project's own way
+// of doing a thing ("how do we run the tests?"); Select tells which by
+// what the question names. Not a question about what happened (past), nor
+// one asking how to know or check something ("how can we be sure the
+// migration ran?", "how would we know it failed?"), which asks how things
+// stand. German is not read: without a dictionary, its words cannot be
+// told from terms (namesUnseenTerm).
 func howWe(prompt string, how bool) bool {
 	if past(prompt) {
 		return false

@@ -852,8 +852,9 @@ func TestHowWe(t *testing.T) {
 // TestHowWeNamingSomethingNew: "how do we …" naming a term the project
 // never wrote asks how to do new work; the project's talk of the place it
 // would go (its server, a report calling its errors graceful) is no
-// answer. The project's own way of doing a thing it did is answered, as
-// is the new term's question put in the past.
+// answer. The project's own way of doing a thing it did is answered, and
+// so is a question naming the new term that asks how things stand now or
+// how to know them.
 func TestHowWeNamingSomethingNew(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t)

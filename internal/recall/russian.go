@@ -30,10 +30,10 @@ func hasCyrillic(s string) bool {
 // be an infinitive ("как в Go отсортировать слайс …", "как мне настроить
 // …", "как лучше настроить …"), past what may stand between: a
 // preposition with its object ("в Go", "на сервере"), a word not in
-// Cyrillic ("paho-mqtt", "2.x"), "мне" (to me), "нам" (to us: the question
-// also says "we", foreignOursRE, and so asks howWe's question) or an adverb of manner
-// ("лучше", "правильно", "можно"; not "было" or "принято", which ask how
-// the project did it). Its first group is that word, which
+// Cyrillic ("paho-mqtt", "2.x"), "мне" (to me), "нам" (to us: the
+// question also says "we", foreignOursRE, and so asks howWe's question)
+// or an adverb of manner ("лучше", "правильно", "можно"; not "было" or
+// "принято", which ask how the project did it). Its first group is that word, which
 // russianInfinitive reads.
 var russianHowToRE = lazyregexp.New(`(?i)^\s*(?:(?:а|и|подскажи|подскажите)\s*,?\s+)?как\s+(?:(?:в|во|на|с|со|для|при|из|через|по)\s+\S+\s+|[^\p{Cyrillic}\s]+\s+|(?:мне|нам|лучше|правильно|можно|нужно|быстро|проще|удобнее|безопасно)\s+)*(\p{Cyrillic}{2,}(?:ть|ться|ти|тись|чь|чься))(?:[^\p{L}]|$)`)
 

@@ -902,10 +902,9 @@ const minProposedName = 5
 // message, no entry ents found and no turn of the asking session holds,
 // rare in everyday English as an identifier is (below everydayFrom:
 // "protobuf", "memoize", "sharding") or, for a how-to question (rareWord,
-// newTerm),
-// written as a name (writtenAsName: "Playwright", "Sphinx", a product
-// named by everyday words; in talk of people and places, "Paris" or
-// "Pride" is no product), no generic coding word, and no word
+// newTerm), written as a name (writtenAsName: "Playwright", "Sphinx", a
+// product named by everyday words; in talk of people and places, "Paris"
+// or "Pride" is no product), no generic coding word, and no word
 // of the prompt's other languages (glosses.Dict.Knows: Spanish "guardo" is
 // a form of "guardar"). Only the languages with a dictionary are asked: a
 // Spanish prompt reads as Catalan and Galician too, which have none; a
@@ -926,12 +925,22 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 	var own map[string]bool
 	var langs []string
 	var held textKeys // the words of the entries ents found, read once
-	if kind == writtenName || kind == rareWord || kind == newTerm {
+	howTo := kind == rareWord || kind == newTerm
+	if kind == writtenName || howTo {
 		cs = withUnseenWholes(cs) // "GraphQL", whose "graph" the store may hold
 	}
 	for _, c := range cs {
 		w := c.forms[0]
-		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) || everydayZipf(w) >= everydayFrom && (kind != rareWord && kind != newTerm || !writtenAsName(prompt, w)) ||
+		if c.df > 0 || c.said || !everydayCandidate(c) && !digitTerm(w) {
+			continue
+		}
+		// A how-to question's word written as a name (writtenAsName: "con
+		// Playwright") is a term whatever its everyday frequency, and none
+		// of the prompt's other languages' words, though their dictionary
+		// may read it as a form ("playwright" as one of "playa"): the
+		// languages with one capitalise no common noun within a sentence.
+		name := howTo && writtenAsName(prompt, w)
+		if everydayZipf(w) >= everydayFrom && !name ||
 			kind == newTerm && wordfreq.Programming(w) >= commonCodeFrom ||
 			(kind == unknownWord || kind == proposedName) && (everydayZipf(w) > 0 || codeWord(w)) ||
 			kind == proposedName && len(w) < minProposedName && len(claim.RolesOf(w)) == 0 ||
@@ -962,12 +971,7 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 			}
 			held = keysOf(b.String())
 		}
-		// A how-to question's word written as a name (writtenAsName: "con
-		// Playwright") is none of the languages' words, though their
-		// dictionary may read it as a form ("playwright" as one of
-		// "playa"): the languages with one capitalise no common noun
-		// within a sentence.
-		if !own[w] || hasAny(held, c.keys) || (kind != rareWord && kind != newTerm || !writtenAsName(prompt, w)) && slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
+		if !own[w] || hasAny(held, c.keys) || !name && slices.ContainsFunc(langs, func(l string) bool { return dict.Knows(l, w) }) {
 			continue
 		}
 		// Of a prompt in a language with a dictionary, a new term is a
@@ -975,7 +979,7 @@ func namesUnseenTerm(cs []concept, ents []Item, prompt string, dict *glosses.Dic
 		// as a name: a lower-case word neither knows is likelier one of
 		// the language's forms its dictionary lacks ("dejen", a
 		// subjunctive of "dejar") than a name.
-		if kind == newTerm && len(langs) > 0 && everydayZipf(w) == 0 && wordfreq.Programming(w) == 0 && !writtenAsName(prompt, w) {
+		if kind == newTerm && len(langs) > 0 && everydayZipf(w) == 0 && wordfreq.Programming(w) == 0 && !name {
 			continue
 		}
 		return true
