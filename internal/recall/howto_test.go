@@ -864,10 +864,10 @@ func TestHowWeNamingSomethingNew(t *testing.T) {
 	// A name of everyday words ("Playwright", "Sphinx") written as one is
 	// a term, and so in Spanish, whose dictionary reads "playwright" as a
 	// form of "playa".
-	wantNothing(t, db, "How do we handle SIGTERM for a graceful shutdown in our MCP server?",
-		"So how can we handle SIGTERM for a graceful shutdown in our MCP server?",
-		"¿Cómo podemos manejar SIGTERM en nuestro servidor MCP?",
-		"How do we add end-to-end tests with Playwright to our MCP server?",
+	wantNothing(t, db, "How do we handle SIGHUP for a graceful config reload in our MCP server?",
+		"So how can we handle SIGHUP for a graceful config reload in our MCP server?",
+		"¿Cómo podemos manejar SIGHUP en nuestro servidor MCP?",
+		"How do we add browser tests with Playwright to our MCP server?",
 		"¿Cómo agrego pruebas con Playwright a nuestro servidor MCP?")
 	// A Spanish word its dictionary lacks ("dejen", a subjunctive) is no
 	// new term: the project's own way is answered.
@@ -878,8 +878,8 @@ func TestHowWeNamingSomethingNew(t *testing.T) {
 	// the same unseen term: "now", or how to know it.
 	for _, q := range []string{
 		"How do we restart our MCP server?",
-		"How do we restart our MCP server after a SIGTERM now?",
-		"How would we know our MCP server restarted after a SIGTERM?",
+		"How do we restart our MCP server after a SIGHUP now?",
+		"How would we know our MCP server restarted after a SIGHUP?",
 	} {
 		if got := recallFor(t, db, defaults(), q); !strings.Contains(got, "restart:mcp") {
 			t.Errorf("%q got:\n%s", q, got)
@@ -910,7 +910,7 @@ func TestNewTerm(t *testing.T) {
 		prompt string
 		want   bool
 	}{
-		{"How do we handle SIGTERM in our MCP server?", true},
+		{"How do we handle SIGHUP in our MCP server?", true},
 		{"How do we query our MCP server's tools through GraphQL?", true}, // "graph" is the store's, "GraphQL" is not
 		{"How do we test our MCP server with Playwright?", true},          // a name, though an everyday word
 		{"How do we restart the MCP server's API?", false},                // among code's commonest words

@@ -326,8 +326,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	items = withOutcome(items, then)
 	// A how-to question asked of "we" in the present (howWe) that names a
-	// term the project never wrote (newTerm: "how do we handle SIGTERM in our
-	// server?", "как нам добавить Prometheus?") asks how to do new work, as
+	// term the project never wrote (newTerm: "how do we handle SIGHUP in our
+	// server?", "как нам подключить Jaeger?") asks how to do new work, as
 	// "how do I" does: its "we" is who will do it. It meets the how-to
 	// bar, and its tool output opens nothing alone; its words stay weighed
 	// as a question about the project's ways weighs them (weigh, above).
