@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -248,13 +249,17 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
+	// The prompt's tense (pastOrNow), read once and only where a decision
+	// below asks it: three may, and a Russian past is read by the
+	// dictionary.
+	pastNow := sync.OnceValue(func() bool { return pastOrNow(prompt, req.Glosses) })
 	// A prompt that says it is about the project's own ways or past ("we",
 	// "last time", a past tense or "now", in its language) means its words
 	// as the project used them: a translation the store holds is the sense
 	// meant, and opens the gate as the word would (senseShare). Without
 	// such a sign a prompt may be about anything, and one sense of several
 	// the store happens to hold is weak evidence.
-	if slices.ContainsFunc(cs, func(c concept) bool { return len(c.glosses) > 1 }) && (ours || pastOrNow(prompt, req.Glosses)) {
+	if slices.ContainsFunc(cs, func(c concept) bool { return len(c.glosses) > 1 }) && (ours || pastNow()) {
 		for i := range cs {
 			cs[i].glosses = nil
 		}
@@ -337,7 +342,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// store whose messages hold none of the prompt's words tells nothing of
 	// what is new to it (as for novel).
 	seen := slices.ContainsFunc(cs, func(c concept) bool { return c.df > 0 })
-	if ours && seen && howWe(prompt, how) && !pastOrNow(prompt, req.Glosses) && namesUnseenTerm(cs, ents, prompt, req.Glosses, newTerm) {
+	if ours && seen && howWe(prompt, how) && !pastNow() && namesUnseenTerm(cs, ents, prompt, req.Glosses, newTerm) {
 		ours, how = false, true
 	}
 	// Tool output opens the gate alone only for a prompt about the
@@ -363,7 +368,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// holds those words; what the project said of it may still open the
 	// gate ("add our eslint config to the api package").
 	isPast, world := past(prompt), worldPast(prompt)
-	toolOpens := !work && (ours || !how && !world && (pastOrNow(prompt, req.Glosses) || namesRunFile(prompt, items)))
+	toolOpens := !work && (ours || !how && !world && (pastNow() || namesRunFile(prompt, items)))
 	// A question for a field's value opens it with tool output printing
 	// that field (givesField), read once a run: opens is asked of an item
 	// up to three times, and a run's output may be long.
