@@ -26,6 +26,17 @@ func requestWith(t *testing.T, reqs []string, text string) string {
 	return ""
 }
 
+// wantNoInjection fails t for each of prompts whose request carries an
+// injection.
+func wantNoInjection(t *testing.T, reqs []string, prompts ...string) {
+	t.Helper()
+	for _, q := range prompts {
+		if r := requestWith(t, reqs, q); injections(r) != 0 {
+			t.Errorf("%q got an injection:\n%.2000s", q, r)
+		}
+	}
+}
+
 // TestRealClientPrecision: in a real Claude Code session, a general how-to
 // question gets nothing from the project's memory, a follow-up asked in other
 // words is answered, the next prompt on the same topic is not given the
@@ -202,11 +213,7 @@ func TestRealClientHowToNamingAnUnseenTerm(t *testing.T) {
 	reqs := requests(t, w.session("s2", nil, advice))
 	reqs = append(reqs, requests(t, w.session("s3", nil, unseenKo))...)
 	reqs = append(reqs, requests(t, w.session("s4", nil, unseen, own))...)
-	for _, q := range []string{unseen, unseenKo, advice} {
-		if r := requestWith(t, reqs, q); injections(r) != 0 {
-			t.Errorf("the how-to question %q naming an unseen term got an injection:\n%.2000s", q, r)
-		}
-	}
+	wantNoInjection(t, reqs, unseen, unseenKo, advice)
 	if r := requestWith(t, reqs, own); injections(r) != 1 || !strings.Contains(r, "cached in the handler for a minute") {
 		t.Errorf("the how-to question about what the project did was not answered:\n%.3000s", r)
 	}
@@ -228,11 +235,7 @@ func TestRealClientHowWeNamingSomethingNew(t *testing.T) {
 	// asking session wrote is no longer unseen.
 	reqs := requests(t, w.session("s2", nil, unseenRu))
 	reqs = append(reqs, requests(t, w.session("s3", nil, unseen, own))...)
-	for _, q := range []string{unseen, unseenRu} {
-		if r := requestWith(t, reqs, q); injections(r) != 0 {
-			t.Errorf("%q got an injection:\n%.2000s", q, r)
-		}
-	}
+	wantNoInjection(t, reqs, unseen, unseenRu)
 	if r := requestWith(t, reqs, own); injections(r) != 1 || !strings.Contains(r, "cached in the handler for a minute") {
 		t.Errorf("the question about the project's own way was not answered:\n%.3000s", r)
 	}
