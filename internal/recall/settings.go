@@ -224,6 +224,32 @@ func shownSettings(it Item) []setting {
 	return out
 }
 
+// statedSettings are the settings item n states (shownSettings, read with
+// shown). Of an edit, the lines it kept around its change: the edit
+// applied, so its text matched the file, and those lines are what the file
+// held then, as a read's are. A line the edit changed tells its own change
+// (editWarnings), not a statement.
+func statedSettings(n Item, shown func(Item) []setting) []setting {
+	ss := shown(n)
+	if n.Kind != store.TypeToolObservation {
+		return ss
+	}
+	file, removed, added, ok := editLines(n.event.Text)
+	if !ok {
+		return ss
+	}
+	if wasCut(n.event.Text) {
+		return nil
+	}
+	changed := func(s setting) bool {
+		return slices.ContainsFunc(slices.Concat(removed, added), func(l string) bool {
+			name, _, ok := settingLine(l, lineComment(file), scriptConfig(baseName(file)))
+			return ok && name == s.name
+		})
+	}
+	return slices.DeleteFunc(slices.Clone(ss), changed)
+}
+
 // setAgain reports whether rest, the lines after those s was read from
 // in a tool run whose first line is head, sets s's name on another line.
 func setAgain(head, rest string, s setting) bool {
@@ -308,16 +334,13 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 		if len(out) == perKind {
 			break
 		}
-		if _, _, _, ok := editLines(n.event.Text); ok && n.Kind == store.TypeToolObservation {
-			continue // an edit shows its lines before and after: editWarnings
-		}
 		if file, _ := fileShown(firstLine(n.event.Text)); n.Kind == store.TypeToolObservation && partRead(n.event.Text) && !flatConfig(file) {
 			continue // its names may be another section's
 		}
 		// The settings the prompt asks about first: a warning an item
 		// tells one change.
 		var asks, others []setting
-		for _, s := range shown(n) {
+		for _, s := range statedSettings(n, shown) {
 			if asksSetting(n, s) {
 				asks = append(asks, s)
 			} else {
@@ -435,9 +458,12 @@ func settingWarning(o Item, line string, n Item, s setting) Warning {
 // shownBefore finds, for setting s that a read or write n of a config file
 // shows, the newest older read or write of the file in sel that shows the
 // name set to another value, and that line, reading an item's settings
-// with shown. Edits tell their own change (editWarnings).
+// with shown. n may be an edit, whose kept lines state the file
+// (statedSettings): a whole read or write that sets the name once says
+// the file has one such line, the edit's. Edits tell their own change
+// (editWarnings), and are no older side.
 func shownBefore(sel []Item, n Item, s setting, shown func(Item) []setting) (Item, string, bool) {
-	if s.path == "" || !wholeRun(n) {
+	if s.path == "" || !wholeRun(n) && !appliedEdit(n) {
 		return Item{}, "", false
 	}
 	var found Item
@@ -453,6 +479,12 @@ func shownBefore(sel []Item, n Item, s setting, shown func(Item) []setting) (Ite
 		}
 	}
 	return found, line, found.CID != ""
+}
+
+// appliedEdit reports a tool run that edited a file, and applied.
+func appliedEdit(it Item) bool {
+	_, _, _, ok := editLines(it.event.Text)
+	return ok && it.Kind == store.TypeToolObservation
 }
 
 // wholeRun reports a tool run that reads or writes a whole file.
@@ -476,8 +508,10 @@ func partRead(text string) bool {
 	return n != "" && n != "1"
 }
 
-// setLater reports whether sel holds a read or write of the file of s, a
-// tool run n shows, made after n, that sets s's name to another value.
+// setLater reports whether sel holds a read, a write or an applied edit of
+// the file of s, a tool run n shows, made after n, that sets s's name to
+// another value. An edit's line carries no section: where the name is
+// another section's, the warning it keeps back was no more sure.
 func setLater(sel []Item, n Item, s setting) bool {
 	if s.path == "" {
 		return false
@@ -488,7 +522,7 @@ func setLater(sel []Item, n Item, s setting) bool {
 		}
 		r, ok := settingsOf(m.event.Text, s)
 		l, set := r.after[s.name]
-		return ok && !r.edit && set && l.value != s.value
+		return ok && set && l.value != s.value
 	})
 }
 
