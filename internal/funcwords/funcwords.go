@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/latin"
@@ -320,6 +321,39 @@ func For(words []string) Set {
 	return s
 }
 
+// soleScripts are the scripts only one of the lists' languages is written
+// in (Cyrillic is Russian's, Ukrainian's and Bulgarian's; Han is Chinese's
+// and Japanese's), with that language's code. Japanese is told by its
+// kana.
+var soleScripts = []struct {
+	script *unicode.RangeTable
+	code   string
+}{
+	{unicode.Hangul, "kor"}, {unicode.Hiragana, "jpn"}, {unicode.Katakana, "jpn"}, {unicode.Thai, "tha"},
+	{unicode.Greek, "ell"}, {unicode.Hebrew, "heb"}, {unicode.Armenian, "hye"}, {unicode.Bengali, "ben"},
+	{unicode.Gujarati, "guj"}, {unicode.Gurmukhi, "panGu"}, {unicode.Myanmar, "mya"},
+}
+
+// soleLanguage is the bit of the language whose script w's first letter is
+// in (soleScripts), or 0.
+func soleLanguage(w string) uint64 {
+	for _, r := range w {
+		if r < utf8.RuneSelf {
+			if unicode.IsLetter(r) {
+				return 0 // Latin
+			}
+			continue
+		}
+		for _, s := range soleScripts {
+			if unicode.Is(s.script, r) {
+				return 1 << index(s.code)
+			}
+		}
+		return 0
+	}
+	return 0
+}
+
 // closeLists are the pairs of languages whose lists overlap substantially,
 // each pair in the lists' order: a quarter or more of the shorter list is
 // in the longer. The share is of the shorter list, since the lists differ
@@ -357,7 +391,16 @@ func closeTo(best, cand uint64) uint64 {
 
 // Has reports whether w, lower-case, is a function word of the set's
 // languages.
-func (s Set) Has(w string) bool { return mask(w)&s.langs != 0 }
+//
+// A word written in a script only one listed language is written in
+// (soleScripts) is that language's whatever the text's languages: a short
+// Korean question may hold one function word ("FastAPI에서 … 어떻게 만들어?")
+// or none, too few for For to read it as Korean, and its "어떻게" (how) was
+// then weighed as the prompt's rarest word.
+func (s Set) Has(w string) bool {
+	m := mask(w)
+	return m&s.langs != 0 || m != 0 && m&soleLanguage(w) != 0
+}
 
 // In reports whether w, lower-case, is a function word of the language of
 // code (ISO 639-3, as the lists name it), whatever the text around it.

@@ -57,6 +57,11 @@ func TestFor(t *testing.T) {
 		// stdlib's English words are no evidence of English: "come" and
 		// "in" leave this prompt Italian.
 		{"come posso ordinare una slice in go", "ita", []string{"come", "una", "in"}, []string{"ordinare", "slice"}},
+		// A word of a script only one language is written in is that
+		// language's, in a text of too few of its function words to be
+		// read as in it: Korean "어떻게" (how), Greek "το".
+		{"fastapi에서 파일 업로드 엔드포인트는 어떻게 만들어", "eng", []string{"어떻게"}, []string{"fastapi", "파일", "업로드"}},
+		{"αποτυγχάνει το build", "eng", []string{"το"}, []string{"build"}},
 	} {
 		s := For(wordsOf(tc.text))
 		if !slices.Contains(s.Languages(), tc.lang) {
