@@ -410,10 +410,8 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// about something the project never spoke of (novel), is answered
 	// only by a strong match: the store
 	// shares its everyday words, not its subject. Not a question about what
-	// happened or how things stand now (pastOrNow: "once the interview
-	// finishes, what does the research step use now?"), or one asking a
-	// role, whose rarest word may be a paraphrase the answer does not use;
-	// a request without a question mark asks no
+	// happened, or one asking a role, whose rarest word may be a paraphrase
+	// the answer does not use; a request without a question mark asks no
 	// role ("add a page where I can…" is no question for a path). novel
 	// reads the English word table, so only an English prompt: every word
 	// of another language is missing from it, as rare as a name.
@@ -437,7 +435,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	// or "our" in a request for new work ("add a braille version of our
 	// help pages") name who does it and where it goes, and spare nothing.
 	unspoken := func() bool { return (!ours || work) && !ownRole && english && novel(cs, ents) }
-	if product && !pastAsked(prompt) || !ours && (how || work) || !pastNow() && unspoken() {
+	if product && !pastAsked(prompt) || !ours && (how || work) || !isPast && unspoken() {
 		floor *= howToBar
 		// A how-to question naming a term the project never wrote, or a
 		// request for new work naming a tool it never used ("write vitest
