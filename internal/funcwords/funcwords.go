@@ -247,8 +247,9 @@ func find(words, w string) uint64 {
 	return 0
 }
 
-// Set is the function words of the languages a text was found to be in.
-type Set struct{ langs uint64 }
+// Set is the function words of the languages a text was found to be in:
+// langs, and sole, those its script tells (For).
+type Set struct{ langs, sole uint64 }
 
 // For is the set of function words for a text whose lower-case words are
 // words: English's, and those of the languages most evident in it, the
@@ -266,16 +267,33 @@ type Set struct{ langs uint64 }
 // holds the most, no other list applies, since another language's short
 // words ("i", "for", "tag") would drop an English prompt's content words;
 // a language tied with it applies only with two words of its own.
+//
+// A text written mostly in a script only one listed language is written
+// in (soleScripts: two words or more, and no fewer than its words in Latin
+// letters) is in that language too, whatever the count of its function
+// words: a short Korean question may hold one ("FastAPI에서 파일 업로드
+// 엔드포인트는 어떻게 만들어?") or none, and its "어떻게" (how) was then weighed
+// as the prompt's rarest word. Its list applies (Has) though it is not
+// among the text's Languages, which decide how the rest of the prompt is
+// read. Words of it in an English sentence are a term the sentence quotes
+// ("what threshold does the 이상 탐지 job use?": the Korean list holds
+// 이상, "above", which there means "anomaly").
 func For(words []string) Set {
 	// own counts a language's words English does not list, of two letters
 	// or more: what tells it from English in a tie.
-	var count, own [64]int
+	var count, own, script [64]int
+	latin := 0
 	seen := make(map[string]bool, len(words))
 	for _, w := range words {
 		if seen[w] {
 			continue
 		}
 		seen[w] = true
+		if l := soleLanguage(w); l >= 0 {
+			script[l]++
+		} else if l == latinWord {
+			latin++
+		}
 		m := mask(w)
 		if englishMore()[w] {
 			m |= english
@@ -287,6 +305,12 @@ func For(words []string) Set {
 			if !shared {
 				own[i]++
 			}
+		}
+	}
+	var sole uint64
+	for i, n := range script {
+		if n >= 2 && n >= latin {
+			sole |= 1 << i
 		}
 	}
 	best := 2
@@ -312,9 +336,9 @@ func For(words []string) Set {
 				top &^= 1 << i
 			}
 		}
-		return Set{langs: english | top}
+		return Set{langs: english | top, sole: sole}
 	}
-	s := Set{langs: english | top}
+	s := Set{langs: english | top, sole: sole}
 	if near != 0 {
 		s.langs |= closeTo(top, near)
 	}
@@ -334,24 +358,29 @@ var soleScripts = []struct {
 	{unicode.Gujarati, "guj"}, {unicode.Gurmukhi, "panGu"}, {unicode.Myanmar, "mya"},
 }
 
-// soleLanguage is the bit of the language whose script w's first letter is
-// in (soleScripts), or 0.
-func soleLanguage(w string) uint64 {
+// latinWord is what soleLanguage returns for a word of ASCII letters.
+const latinWord = -2
+
+// soleLanguage is the index of the language whose script w's first letter
+// is in (soleScripts), latinWord for an ASCII letter, or -1.
+func soleLanguage(w string) int {
 	for _, r := range w {
 		if r < utf8.RuneSelf {
 			if unicode.IsLetter(r) {
-				return 0 // Latin
+				return latinWord
 			}
 			continue
 		}
 		for _, s := range soleScripts {
 			if unicode.Is(s.script, r) {
-				return 1 << index(s.code)
+				if i := index(s.code); i < 63 {
+					return i
+				}
 			}
 		}
-		return 0
+		return -1
 	}
-	return 0
+	return -1
 }
 
 // closeLists are the pairs of languages whose lists overlap substantially,
@@ -391,16 +420,7 @@ func closeTo(best, cand uint64) uint64 {
 
 // Has reports whether w, lower-case, is a function word of the set's
 // languages.
-//
-// A word written in a script only one listed language is written in
-// (soleScripts) is that language's whatever the text's languages: a short
-// Korean question may hold one function word ("FastAPI에서 … 어떻게 만들어?")
-// or none, too few for For to read it as Korean, and its "어떻게" (how) was
-// then weighed as the prompt's rarest word.
-func (s Set) Has(w string) bool {
-	m := mask(w)
-	return m&s.langs != 0 || m != 0 && m&soleLanguage(w) != 0
-}
+func (s Set) Has(w string) bool { return mask(w)&(s.langs|s.sole) != 0 }
 
 // In reports whether w, lower-case, is a function word of the language of
 // code (ISO 639-3, as the lists name it), whatever the text around it.

@@ -57,11 +57,14 @@ func TestFor(t *testing.T) {
 		// stdlib's English words are no evidence of English: "come" and
 		// "in" leave this prompt Italian.
 		{"come posso ordinare una slice in go", "ita", []string{"come", "una", "in"}, []string{"ordinare", "slice"}},
-		// A word of a script only one language is written in is that
-		// language's, in a text of too few of its function words to be
-		// read as in it: Korean "어떻게" (how), Greek "το".
+		// A text written mostly in a script only one language is written
+		// in is in that language, though it has too few of its function
+		// words to be read so: Korean "어떻게" (how), Greek "το". Words of
+		// it quoted in an English sentence are a term: Korean "이상"
+		// (above) there means "anomaly".
 		{"fastapi에서 파일 업로드 엔드포인트는 어떻게 만들어", "eng", []string{"어떻게"}, []string{"fastapi", "파일", "업로드"}},
 		{"αποτυγχάνει το build", "eng", []string{"το"}, []string{"build"}},
+		{"what threshold does the 이상 탐지 job use", "eng", []string{"what", "the"}, []string{"이상", "탐지", "threshold", "job"}},
 	} {
 		s := For(wordsOf(tc.text))
 		if !slices.Contains(s.Languages(), tc.lang) {

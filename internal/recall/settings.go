@@ -225,29 +225,92 @@ func shownSettings(it Item) []setting {
 }
 
 // statedSettings are the settings item n states (shownSettings, read with
-// shown). Of an edit, the lines it kept around its change: the edit
-// applied, so its text matched the file, and those lines are what the file
-// held then, as a read's are. A line the edit changed tells its own change
-// (editWarnings), not a statement.
+// shown). Of an applied edit, those its kept lines state (keptSettings)
+// that its excerpt shows whole: the edit applied, so its text matched the
+// file, and those lines are what the file held then, as a read's are. A
+// line the edit changed tells its own change (editWarnings).
 func statedSettings(n Item, shown func(Item) []setting) []setting {
-	ss := shown(n)
-	if n.Kind != store.TypeToolObservation {
-		return ss
+	if name, _, _ := strings.Cut(firstLine(n.event.Text), ": "); n.Kind != store.TypeToolObservation || name != "Edit" && name != "MultiEdit" {
+		return shown(n)
 	}
-	file, removed, added, ok := editLines(n.event.Text)
+	file, _, kept, ok := keptSettings(n)
 	if !ok {
-		return ss
-	}
-	if wasCut(n.event.Text) {
 		return nil
 	}
-	changed := func(s setting) bool {
-		return slices.ContainsFunc(slices.Concat(removed, added), func(l string) bool {
-			name, _, ok := settingLine(l, lineComment(file), scriptConfig(baseName(file)))
-			return ok && name == s.name
-		})
+	var out []setting
+	for _, s := range kept {
+		if showsWholeLine(n.Excerpt, s.line) {
+			s.path, s.file = file, baseName(file)
+			out = append(out, s)
+		}
 	}
-	return slices.DeleteFunc(slices.Clone(ss), changed)
+	slices.SortFunc(out, func(a, b setting) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// keptSettings reads tool run it, an applied Edit of a config file, for
+// the settings its kept lines state: those of the file's top level it kept
+// before any section header, any "  …" that left kept lines out, or its
+// last line (an edit's text may end within a line), and not indented (a
+// nested block's); none the edit changed (a removed or added line sets the
+// name), each set once. first is the edit's first line before the change,
+// by which shownBefore tells that it starts where the file does: an
+// edit's text may start within a section, or within a line. ok is false
+// for any other item, a failed edit or one cut when stored; a MultiEdit's
+// edits each start anywhere.
+func keptSettings(it Item) (file, first string, kept []setting, ok bool) {
+	if it.Kind != store.TypeToolObservation {
+		return "", "", nil, false
+	}
+	text := it.event.Text
+	head, body, _ := strings.Cut(text, "\n")
+	name, file, _ := strings.Cut(head, ": ")
+	if name != "Edit" || strings.HasSuffix(file, " (error)") || !configFile(file) || wasCut(text) {
+		return "", "", nil, false
+	}
+	opener, literal := lineComment(file), scriptConfig(baseName(file))
+	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
+	changed := map[string]bool{}
+	var keep []string
+	open := true // still within the top level's run of kept lines
+	for i, l := range lines {
+		k, isKept := strings.CutPrefix(l, "  ")
+		r, isRemoved := strings.CutPrefix(l, "- ")
+		a, isAdded := strings.CutPrefix(l, "+ ")
+		line := k
+		switch {
+		case isRemoved:
+			line = r
+		case isAdded:
+			line = a
+		case !isKept:
+			open = false
+			continue
+		}
+		t := strings.TrimSpace(line)
+		if first == "" && !isAdded {
+			first = t
+		}
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") || isKept && t == "…" {
+			open = false // a section header, or kept lines left out
+		}
+		if isRemoved || isAdded {
+			if n, _, ok := settingLine(t, opener, literal); ok {
+				changed[n] = true
+			}
+			continue
+		}
+		if open && i < len(lines)-1 && t != "" && line == strings.TrimLeft(line, " \t") {
+			keep = append(keep, t)
+		}
+	}
+	all, _ := fileSettings(file, keep)
+	for _, s := range all {
+		if !changed[s.name] {
+			kept = append(kept, s)
+		}
+	}
+	return file, first, kept, true
 }
 
 // setAgain reports whether rest, the lines after those s was read from
@@ -340,6 +403,7 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 		// The settings the prompt asks about first: a warning an item
 		// tells one change.
 		var asks, others []setting
+		_, _, _, edit := keptSettings(n)
 		for _, s := range statedSettings(n, shown) {
 			if asksSetting(n, s) {
 				asks = append(asks, s)
@@ -361,8 +425,10 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 				}
 				break
 			}
+			// An edit's kept line is told against a run shown only: where
+			// the file starts is known from that run (shownBefore).
 			key := setting{path: s.path, file: s.file, name: s.name, value: s.value}
-			if looked[key] || len(looked) == maxSettingLookups || !asksSetting(n, s) {
+			if edit || looked[key] || len(looked) == maxSettingLookups || !asksSetting(n, s) {
 				continue
 			}
 			looked[key] = true
@@ -458,18 +524,26 @@ func settingWarning(o Item, line string, n Item, s setting) Warning {
 // shownBefore finds, for setting s that a read or write n of a config file
 // shows, the newest older read or write of the file in sel that shows the
 // name set to another value, and that line, reading an item's settings
-// with shown. n may be an edit, whose kept lines state the file
-// (statedSettings): a whole read or write that sets the name once says
-// the file has one such line, the edit's. Edits tell their own change
-// (editWarnings), and are no older side.
+// with shown. n may be an edit whose kept lines state s (keptSettings),
+// where the edit starts with the line the older run's file starts with:
+// its kept lines before any header are then the file's top level, as the
+// older run's line is. Edits tell their own change (editWarnings), and are
+// no older side.
 func shownBefore(sel []Item, n Item, s setting, shown func(Item) []setting) (Item, string, bool) {
-	if s.path == "" || !wholeRun(n) && !appliedEdit(n) {
+	if s.path == "" {
+		return Item{}, "", false
+	}
+	_, first, _, edit := keptSettings(n)
+	if !wholeRun(n) && !edit {
 		return Item{}, "", false
 	}
 	var found Item
 	var line string
 	for _, o := range sel {
 		if !wholeRun(o) || !o.Time.Before(n.Time) || found.CID != "" && !o.Time.After(found.Time) {
+			continue
+		}
+		if _, held := heldLines(o.event.Text); edit && !flatConfig(s.path) && (len(held) == 0 || held[0] != first) {
 			continue
 		}
 		for _, os := range shown(o) {
@@ -479,12 +553,6 @@ func shownBefore(sel []Item, n Item, s setting, shown func(Item) []setting) (Ite
 		}
 	}
 	return found, line, found.CID != ""
-}
-
-// appliedEdit reports a tool run that edited a file, and applied.
-func appliedEdit(it Item) bool {
-	_, _, _, ok := editLines(it.event.Text)
-	return ok && it.Kind == store.TypeToolObservation
 }
 
 // wholeRun reports a tool run that reads or writes a whole file.
@@ -510,8 +578,9 @@ func partRead(text string) bool {
 
 // setLater reports whether sel holds a read, a write or an applied edit of
 // the file of s, a tool run n shows, made after n, that sets s's name to
-// another value. An edit's line carries no section: where the name is
-// another section's, the warning it keeps back was no more sure.
+// another value: on a line the edit added, or one it kept (keptSettings).
+// An edit's line may be another section's than n's; then a warning is
+// kept back where it was right, never one told wrong.
 func setLater(sel []Item, n Item, s setting) bool {
 	if s.path == "" {
 		return false
@@ -521,8 +590,11 @@ func setLater(sel []Item, n Item, s setting) bool {
 			return false
 		}
 		r, ok := settingsOf(m.event.Text, s)
-		l, set := r.after[s.name]
-		return ok && set && l.value != s.value
+		if l, set := r.after[s.name]; ok && set && l.value != s.value {
+			return true
+		}
+		file, _, kept, edit := keptSettings(m)
+		return edit && file == s.path && slices.ContainsFunc(kept, func(k setting) bool { return k.name == s.name && k.value != s.value })
 	})
 }
 

@@ -259,41 +259,64 @@ func TestSettingWarnsForTheLaterOfTwoReads(t *testing.T) {
 // TestEditKeptLinesStateTheFile: an applied edit's lines kept around its
 // change are what the file held (the edit matched them), so a kept line
 // setting a name an older write set otherwise is the newer side of a
-// warning. The edit's own change is editWarnings', not told here; a failed
-// edit, or one cut when stored, states nothing; and a later edit setting
-// the name anew makes an older statement stale. The texts are made up.
+// warning, where the edit starts with the file's first line (its kept
+// lines before any header are the top level's). Not: the edit's own change
+// (editWarnings'); a failed edit, one cut when stored; a kept line after a
+// section header or a "…", or indented; an edit starting elsewhere in the
+// file (within a section, or within a line: "timeout = 60" of
+// "staging_timeout = 60"); nor a MultiEdit. A later edit setting the name
+// anew, on a line it added or kept, makes an older statement stale. The
+// texts are made up.
 func TestEditKeptLinesStateTheFile(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Open(t)
 	filler(t, db)
-	write := putRun(t, db, "w0", proj, day, "Write: /kiln/glaze.toml\n+ name = \"kiln\"\n+ cone = \"6\"\n+ publish = \".\"")
-	edit := putRun(t, db, "e1", proj, day.AddDate(0, 0, 1), "Edit: /kiln/glaze.toml\n  name = \"kiln\"\n  cone = \"10\"\n- publish = \".\"\n+ publish = \"out\"")
-	failed := putRun(t, db, "e2", proj, day.AddDate(0, 0, 1), "Edit: /kiln/glaze.toml (error)\n  cone = \"8\"\n- publish = \".\"\n+ publish = \"dist\"")
-	cut := putRun(t, db, "e3", proj, day.AddDate(0, 0, 1), "Edit: /kiln/glaze.toml\n  cone = \"8\"\n[… 900 bytes cut …]\n- publish = \".\"\n+ publish = \"dist\"")
+	write := putRun(t, db, "w0", proj, day, "Write: /kiln/glaze.toml\n+ name = \"kiln\"\n+ cone = \"6\"\n+ staging_cone = \"10\"\n+ publish = \".\"\n+ [env.staging]\n+ route = \"a.example\"")
 	cs, _, err := newTermCounts(db, "").weigh(ctx, concepts("which firing cone does the kiln glaze config set now?", nil), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, it := range []*Item{&write, &edit, &failed, &cut} {
+	write.promptConcepts = cs
+	run := func(s string, d int, text string) Item {
+		it := putRun(t, db, s, proj, day.AddDate(0, 0, d), text)
 		it.promptConcepts = cs
+		return it
 	}
+	edit := run("e1", 1, "Edit: /kiln/glaze.toml\n  name = \"kiln\"\n  cone = \"10\"\n- publish = \".\"\n+ publish = \"out\"\n  [env.staging]")
 	ws, err := settingWarnings(ctx, db, []Item{edit, write}, nil, map[[2]int64]bool{})
 	if err != nil || len(ws) != 1 || ws[0].A.CID != write.CID || ws[0].B.CID != edit.CID || ws[0].Old != `cone = "6"` || ws[0].B.Title != `cone = "10"` {
 		t.Errorf("want the edit's kept cone replacing the write's, got %+v %v", ws, err)
 	}
-	for _, n := range []Item{failed, cut} {
-		if ws, err := settingWarnings(ctx, db, []Item{n, write}, nil, map[[2]int64]bool{}); err != nil || len(ws) != 0 {
-			t.Errorf("%s states nothing: got %+v %v", n.event.Text, ws, err)
+	for i, text := range []string{
+		"Edit: /kiln/glaze.toml (error)\n  name = \"kiln\"\n  cone = \"8\"\n- publish = \".\"\n+ publish = \"dist\"",
+		"Edit: /kiln/glaze.toml\n  name = \"kiln\"\n  cone = \"8\"\n  mode = \"fast\"\n[… 900 bytes cut …]\n- publish = \".\"\n+ publish = \"dist\"",
+		"Edit: /kiln/glaze.toml\n  name = \"kiln\"\n- cone = \"6\"\n+ cone = \"8\"\n  publish = \".\"",
+		"Edit: /kiln/glaze.toml\n  name = \"kiln\"\n  [env.staging]\n  cone = \"8\"\n- publish = \".\"\n+ publish = \"dist\"",
+		"Edit: /kiln/glaze.toml\n  name = \"kiln\"\n  …\n  cone = \"8\"\n- publish = \".\"\n+ publish = \"dist\"",
+		"Edit: /kiln/glaze.toml\n  name = \"kiln\"\n    cone = \"8\"\n- publish = \".\"\n+ publish = \"dist\"",
+		"Edit: /kiln/glaze.toml\n  cone = \"8\"\n- publish = \".\"\n+ publish = \"dist\"",
+		"Edit: /kiln/glaze.toml\n  name = \"kiln\"\n- publish = \".\"\n+ publish = \"dist\"\n  cone = \"8\"",
+		"MultiEdit: /kiln/glaze.toml\n  name = \"kiln\"\n  cone = \"8\"\n- publish = \".\"\n+ publish = \"dist\"",
+		"Edit: /kiln/glaze.toml\n  name = \"kiln\"\n  cone = \"8\"\n+ cone = \"9\"\n  publish = \".\"",
+	} {
+		n := run(fmt.Sprintf("x%d", i), 1, text)
+		if ws, err := settingWarnings(ctx, db, []Item{n, write}, nil, map[[2]int64]bool{}); err != nil || slices.ContainsFunc(ws, func(w Warning) bool { return w.B.CID == n.CID }) {
+			t.Errorf("%q states no cone: got %+v %v", text, ws, err)
 		}
 	}
-	// A read after the write sets the cone anew; a later edit changes it
-	// again: the read's value is stale, and no warning calls it current.
-	read := putRun(t, db, "r1", proj, day.AddDate(0, 0, 2), "Read: /kiln/glaze.toml\n1\tname = \"kiln\"\n2\tcone = \"10\"")
-	later := putRun(t, db, "e4", proj, day.AddDate(0, 0, 3), "Edit: /kiln/glaze.toml\n  name = \"kiln\"\n- cone = \"10\"\n+ cone = \"04\"")
-	read.promptConcepts, later.promptConcepts = cs, cs
-	if ws, err := settingWarnings(ctx, db, []Item{read, write, later}, nil, map[[2]int64]bool{}); err != nil || slices.ContainsFunc(ws, func(w Warning) bool { return w.B.CID == read.CID }) {
-		t.Errorf("a later edit set the cone anew, yet the read was told current: %+v %v", ws, err)
+	// A read after the write sets the cone anew; a later edit, which adds
+	// another cone or keeps one, makes the read's stale, and no warning
+	// calls it current.
+	read := run("r1", 2, "Read: /kiln/glaze.toml\n1\tname = \"kiln\"\n2\tcone = \"10\"")
+	for _, text := range []string{
+		"Edit: /kiln/glaze.toml\n  name = \"kiln\"\n- cone = \"10\"\n+ cone = \"04\"",
+		"Edit: /kiln/glaze.toml\n  cone = \"04\"\n- publish = \".\"\n+ publish = \"out\"",
+	} {
+		later := run("e4", 3, text)
+		if ws, err := settingWarnings(ctx, db, []Item{read, write, later}, nil, map[[2]int64]bool{}); err != nil || slices.ContainsFunc(ws, func(w Warning) bool { return w.B.CID == read.CID }) {
+			t.Errorf("after %q the read was told current: %+v %v", text, ws, err)
+		}
 	}
 }
 
