@@ -419,6 +419,7 @@ func FuzzSettings(f *testing.F) {
 		"Read: /kiln/README.md\n1\t- **Site Output**: public\n[… 9 bytes cut …]\nx",
 		"React bundled. No CDN; (no cdn) without CDN and from CDN.\nno cdn",
 		"Edit: /kelbo/reader.dart\n-   child: `PagerView` uses `reverse: true`,\n-   reverse: true,\n+   axis: vertical,",
+		"Edit: /kiln/wrangler.toml\n  name = \"kiln\"\n  compatibility_date = \"2024-09-23\"\n  …\n  [env]\n- out = \"a\"\n+ out = \"b\"\n  x = 1",
 	} {
 		f.Add(s)
 	}
@@ -437,6 +438,14 @@ func FuzzSettings(f *testing.F) {
 			}
 		}
 		settingsOf(text, setting{file: "deploy.toml", name: "publish"})
+		run := Item{Kind: store.TypeToolObservation, Excerpt: text, event: store.Event{Text: text}}
+		if file, _, kept, ok := keptSettings(run); ok {
+			for _, s := range kept {
+				if !settingName(s.name) || !strings.Contains(text, s.line) || file == "" {
+					t.Errorf("keptSettings(%q) read %+v", text, s)
+				}
+			}
+		}
 		if _, name, line := namedSetting(text, concepts("which site output folder does kiln publish?", nil)); name != "" && (!strings.Contains(text, name) || !strings.Contains(text, line)) {
 			t.Errorf("namedSetting(%q) = %q", text, name)
 		}
