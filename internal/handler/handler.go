@@ -100,6 +100,14 @@ func lookup(ctx context.Context, env *hook.Env, db *store.DB, ev *hook.Event) (s
 		(s.TranscriptPath == "" || have.TranscriptPath == s.TranscriptPath) {
 		return have, true
 	}
+	// A new session is filed, and recalls, under the spelling of its
+	// project the store holds (a Windows path in another case); on error,
+	// as the hook spelled it.
+	if p, err := db.Read().RecordedProject(ctx, s.Project); err != nil {
+		env.Log.Warn("recorded project", "err", err)
+	} else {
+		s.Project = p
+	}
 	return s, false
 }
 

@@ -205,6 +205,43 @@ func TestRecallAcrossSessions(t *testing.T) {
 	}
 }
 
+// TestRecallAcrossDriveLetterCases: Claude Code reports a Windows session's
+// working directory as "c:\…" and "C:\…" by turns. A session recorded under
+// one spelling is recalled from a prompt under the other, and the new
+// session is filed under the spelling the store holds; another directory,
+// and a path of another system in another case, are other projects.
+func TestRecallAcrossDriveLetterCases(t *testing.T) {
+	h := newHarness(t)
+	tp := copyTranscript(t, "basic.jsonl")
+	const small, big = `c:\Users\dev\shop-api`, `C:\Users\dev\shop-api`
+	at := func(name, cwd string, kv ...string) []byte {
+		b, _ := sjson.SetBytes(fixture(t, name, tp), "cwd", cwd)
+		for i := 0; i < len(kv); i += 2 {
+			b, _ = sjson.SetBytes(b, kv[i], kv[i+1])
+		}
+		return b
+	}
+	h.run(SessionStart, at("session-start.json", small))
+	h.run(UserPromptSubmit(nil), at("user-prompt-submit.json", small))
+	h.run(Stop, at("stop.json", small))
+	h.run(SessionEnd, at("session-end.json", small))
+
+	ask := func(session, cwd string) string {
+		return h.run(UserPromptSubmit(nil), at("user-prompt-submit.json", cwd, "session_id", session, "prompt_id", session,
+			"transcript_path", "", "prompt", "How do we sign the JWT tokens, which keys?"))
+	}
+	checkReply(t, ask("second", big), "UserPromptSubmit", "RS256")
+	h.run(Stop, at("stop.json", big, "session_id", "second", "transcript_path", ""))
+	db := h.db()
+	if s, err := db.Read().Session(context.Background(), "second"); err != nil || s.Project != small {
+		t.Errorf("the second session was filed under %q (%v), want %q", s.Project, err, small)
+	}
+	db.Close()
+	if out := ask("third", `C:\Users\dev\other-project`); out != "" {
+		t.Errorf("another directory got %q", out)
+	}
+}
+
 func checkReply(t *testing.T, out, event, contains string) {
 	t.Helper()
 	if !gjson.Valid(out) {

@@ -62,3 +62,28 @@ func TestLookupByIDKeepsToTheProject(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchUnderTheRecordedSpelling: the hooks file a Windows project under
+// the spelling of it the store holds ("c:\…"), so a server started in
+// "C:\…" searches the same project, not an empty one.
+func TestSearchUnderTheRecordedSpelling(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg, db := newStore(t)
+	const word = "quillfeathergrid"
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: "s", Project: `c:\kiln`, Cwd: `c:\kiln`}); err != nil {
+			return err
+		}
+		_, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+			SessionID: "s", Project: `c:\kiln`, Text: "where does the " + word + " live?", DedupeKey: "k:s1"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	cs := connect(t, &Server{Config: cfg, Project: `C:\kiln`})
+	if out, _ := callText(t, cs, "search", map[string]any{"query": word}); !strings.Contains(out, "where does the "+word) {
+		t.Errorf("search from C:\\kiln found nothing of c:\\kiln:\n%s", out)
+	}
+}

@@ -38,9 +38,10 @@ type Server struct {
 	Now       func() time.Time
 	Log       *slog.Logger
 
-	mu   sync.Mutex
-	db   *store.DB   // the read connection, kept between calls
-	file os.FileInfo // the store file it was opened on
+	mu       sync.Mutex
+	db       *store.DB   // the read connection, kept between calls
+	file     os.FileInfo // the store file it was opened on
+	recorded string      // Project as the store files it (store.Tx.RecordedProject), once read
 }
 
 // New builds the MCP server with the memory tools.
@@ -126,6 +127,11 @@ func (s *Server) read(ctx context.Context) (*store.DB, error) {
 	}
 	db.Now = s.Now
 	s.db, s.file = db, fi
+	// The hooks file a Windows project under the spelling of it the store
+	// holds ("c:\…" for "C:\…"): the tools read the same.
+	if p, err := db.Read().RecordedProject(ctx, s.Project); err == nil {
+		s.recorded = p
+	}
 	return db, nil
 }
 
@@ -146,6 +152,17 @@ func (s *Server) write(ctx context.Context) (*store.DB, error) {
 func (s *Server) scope(all bool) string {
 	if all {
 		return ""
+	}
+	return s.project()
+}
+
+// project is the server's project as the store files it, once the store
+// was read; Project before.
+func (s *Server) project() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.recorded != "" {
+		return s.recorded
 	}
 	return s.Project
 }

@@ -49,8 +49,7 @@ type searchIn struct {
 }
 
 func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
-	opt := recall.SearchOptions{Query: strings.TrimSpace(in.Query), Kinds: in.Kind, Types: in.Type, Session: in.Session,
-		Project: s.scope(in.AllProjects)}
+	opt := recall.SearchOptions{Query: strings.TrimSpace(in.Query), Kinds: in.Kind, Types: in.Type, Session: in.Session}
 	if opt.Query == "" {
 		return nil, nil, errors.New("query is empty")
 	}
@@ -85,6 +84,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in searchIn
 	if db == nil {
 		return empty, nil, err
 	}
+	opt.Project = s.scope(in.AllProjects) // as the store files it, once read
 	// A session id as listings print it (its first characters), in the
 	// search's scope: another project's sessions are never named.
 	if opt.Session, err = db.ResolveSession(ctx, strings.TrimSpace(in.Session), opt.Project); err != nil {
@@ -562,7 +562,7 @@ func (s *Server) sessions(ctx context.Context, db *store.DB) ([]string, error) {
 	if s.SessionID != "" {
 		out = append(out, s.SessionID)
 	}
-	evs, err := db.Read().Events(ctx, store.EventFilter{Project: s.Project, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
+	evs, err := db.Read().Events(ctx, store.EventFilter{Project: s.project(), Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
 	if err != nil {
 		return nil, err
 	}

@@ -72,6 +72,52 @@ func (t *Tx) Session(ctx context.Context, id string) (Session, error) {
 	return s, nil
 }
 
+// RecordedProject is the project the store files a session of project (a
+// directory's identity, project.Identify) under: project itself, or, for a
+// Windows path (a drive letter's, or a share's), the spelling of it the
+// store's sessions hold that differs only in case, the one of the most
+// sessions (project itself on a tie, else the first in byte order).
+// Windows names a directory in any case, and Claude Code reports one
+// session's working directory as "c:\…" and "C:\…" by turns (VS Code
+// writes the drive letter small): filed as two projects, each prompt
+// recalled what one of them held. A path of another system is its own
+// spelling: "/home/Kiln" is not "/home/kiln". Sessions filed apart before
+// stay apart; the spelling of the most is read.
+func (t *Tx) RecordedProject(ctx context.Context, project string) (string, error) {
+	if !windowsPath(project) {
+		return project, nil
+	}
+	rows, err := t.query(ctx, `SELECT project, count(*) FROM sessions WHERE project = ? COLLATE NOCASE GROUP BY project ORDER BY project`, project)
+	if err != nil {
+		return "", fmt.Errorf("recorded project: %w", err)
+	}
+	defer rows.Close()
+	best, most := project, 0
+	for rows.Next() {
+		var p string
+		var n int
+		if err := rows.Scan(&p, &n); err != nil {
+			return "", fmt.Errorf("recorded project: %w", err)
+		}
+		if n > most || n == most && p == project {
+			best, most = p, n
+		}
+	}
+	return best, rows.Err()
+}
+
+// windowsPath reports a Windows path: a drive letter and a colon ("C:\x",
+// "c:/x", "C:"), or a share ("\\host\share").
+func windowsPath(p string) bool {
+	if strings.HasPrefix(p, `\\`) {
+		return true
+	}
+	if len(p) < 2 || p[1] != ':' || !('a' <= p[0]|0x20 && p[0]|0x20 <= 'z') {
+		return false
+	}
+	return len(p) == 2 || p[2] == '\\' || p[2] == '/'
+}
+
 // ProjectsRecorded reports which of projects have a session recorded.
 func (db *DB) ProjectsRecorded(ctx context.Context, projects []string) (map[string]bool, error) {
 	out := map[string]bool{}
