@@ -36,7 +36,7 @@ func runConflicts(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	db, err := openReadStore(ctx, e)
+	db, err := openReadStore(ctx, e, &scope)
 	if err != nil {
 		return err
 	}

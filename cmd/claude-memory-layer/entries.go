@@ -96,7 +96,7 @@ func runEntries(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	db, err := openReadStore(ctx, e)
+	db, err := openReadStore(ctx, e, &f.Project)
 	if err != nil {
 		return err
 	}

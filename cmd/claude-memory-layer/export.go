@@ -73,6 +73,9 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := recordedFlag(ctx, e, &proj); err != nil {
+		return err
+	}
 	cfg, err := loadConfig(e)
 	if err != nil {
 		return err

@@ -114,6 +114,9 @@ func runForget(ctx context.Context, e *env, args []string) error {
 		if sel.Project, err = projectFlag(o.project); err != nil {
 			return err
 		}
+		if err := recordedFlag(ctx, e, &sel.Project); err != nil {
+			return err
+		}
 	}
 	if !o.yes {
 		return forgetPreview(ctx, e, o, sel)

@@ -75,6 +75,9 @@ func runGlossary(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := recordedFlag(ctx, e, &proj); err != nil {
+		return err
+	}
 	r := glossaryReport{Project: proj, Path: glossary.Path(cfg.DataDir, proj), Terms: []glossaryTerm{}, Notes: []string{}}
 	if o.init {
 		if r.Created, err = glossary.Init(r.Path); err != nil {

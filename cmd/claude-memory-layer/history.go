@@ -70,7 +70,7 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	db, err := openReadStore(ctx, e)
+	db, err := openReadStore(ctx, e, &f.Project)
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,9 @@ func runReextract(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := recordedFlag(ctx, e, &proj); err != nil {
+		return err
+	}
 	cfg, err := loadConfig(e)
 	if err != nil {
 		return err

@@ -80,7 +80,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	db, err := openReadStore(ctx, e)
+	db, err := openReadStore(ctx, e, &opt.Project)
 	if err != nil {
 		return err
 	}
@@ -98,8 +98,11 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 
 // openReadStore opens the store for a read-only command; nil (no error) means
 // there is no store yet, which reads as empty. A store at an older schema is
-// upgraded first, whatever its size: a command has no hook's deadline.
-func openReadStore(ctx context.Context, e *env) (*store.DB, error) {
+// upgraded first, whatever its size: a command has no hook's deadline. Each
+// of projects, a project identity (projectFlag) or "", is set to the
+// spelling the store files it under (store.Tx.RecordedProject: a Windows
+// path the hooks recorded in another case, "c:\\…" for "C:\\…").
+func openReadStore(ctx context.Context, e *env, projects ...*string) (*store.DB, error) {
 	cfg, err := loadConfig(e)
 	if err != nil {
 		return nil, err
@@ -117,7 +120,28 @@ func openReadStore(ctx context.Context, e *env) (*store.DB, error) {
 		return nil, err
 	}
 	db.Now = e.now
+	for _, p := range projects {
+		if *p == "" {
+			continue
+		}
+		if *p, err = db.Read().RecordedProject(ctx, *p); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	return db, nil
+}
+
+// recordedFlag sets *project, a project identity (projectFlag) or "", to the
+// spelling the store files it under, as openReadStore does, for a command
+// that opens the store later or not at all (a glossary's file is named by
+// the project the hooks read it for).
+func recordedFlag(ctx context.Context, e *env, project *string) error {
+	db, err := openReadStore(ctx, e, project)
+	if db != nil {
+		db.Close()
+	}
+	return err
 }
 
 type searchJSON struct {

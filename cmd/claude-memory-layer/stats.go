@@ -116,11 +116,11 @@ func runStats(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	out := statsJSON{Project: proj, Type: map[string]int{}, Stage: map[string]int{}, Status: map[string]int{}, Extractor: cfg.Extractor}
-	db, err := openReadStore(ctx, e)
+	db, err := openReadStore(ctx, e, &proj)
 	if err != nil {
 		return err
 	}
+	out := statsJSON{Project: proj, Type: map[string]int{}, Stage: map[string]int{}, Status: map[string]int{}, Extractor: cfg.Extractor}
 	if db != nil {
 		defer db.Close()
 		if proj != "" && o.project == "" {

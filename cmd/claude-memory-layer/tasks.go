@@ -39,7 +39,7 @@ func runTasks(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	var ts []task.Task
-	db, err := openReadStore(ctx, e)
+	db, err := openReadStore(ctx, e, &scope)
 	if err != nil {
 		return err
 	}

@@ -159,6 +159,9 @@ func runTeamJoin(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := recordedFlag(ctx, e, &root); err != nil {
+		return err
+	}
 	ident := team.Identity(root, o.name)
 	if ident == "" {
 		return usagef("%s has no git remote: name the project across machines with --name NAME", root)
