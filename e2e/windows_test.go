@@ -153,12 +153,15 @@ func TestWindowsUnderWine(t *testing.T) {
 		}
 	}
 
-	// Session 2 in the same project: the brief and the recalled decision.
-	start := hook("SessionStart", input("session-start.json", "session_id", "second-session"))
+	// Session 2 in the same project, its directory spelled with a small
+	// drive letter as VS Code reports it: the brief and the recalled
+	// decision of the project filed under "C:\…".
+	const small = `c:\Users\dev\shop-api`
+	start := hook("SessionStart", input("session-start.json", "session_id", "second-session", "cwd", small))
 	if start.Get("hookSpecificOutput.hookEventName").String() != "SessionStart" || start.Get("hookSpecificOutput.additionalContext").String() == "" {
 		t.Errorf("second SessionStart replied %q, want a brief", start.Raw)
 	}
-	prompt := hook("UserPromptSubmit", input("user-prompt-submit.json", "session_id", "second-session", "prompt_id", "p2",
+	prompt := hook("UserPromptSubmit", input("user-prompt-submit.json", "session_id", "second-session", "prompt_id", "p2", "cwd", small,
 		"prompt", "How do we sign the JWT tokens, which keys?"))
 	if ctx := prompt.Get("hookSpecificOutput.additionalContext").String(); !strings.Contains(ctx, "RS256") || !strings.Contains(ctx, "[mem:") {
 		t.Errorf("the second session's prompt got %q, want the RS256 memory with its id", prompt.Raw)

@@ -520,6 +520,13 @@ func (im *Importer) stage(ctx context.Context, s *staged) {
 	if s.proj == "" {
 		s.proj = im.fallback
 	}
+	// The session is read and planned under the spelling of its project the
+	// store files (a Windows drive letter in the other case), as Register
+	// will file it: read under another, its messages and memories were
+	// filed apart from its session.
+	if s.proj, s.err = im.DB.Read().RecordedProject(ctx, s.proj); s.err != nil {
+		return
+	}
 	// The marker holds the size of the subagents' transcripts too: a
 	// subagent's file written after the session's was imported is read.
 	size := strconv.FormatInt(info.Size, 10)
@@ -646,7 +653,10 @@ func (im *Importer) write(ctx context.Context, tx *store.Tx, s *staged, sum *Sum
 		return 0, err
 	}
 	plan, inc := s.plan, s.inc
-	if !fresh || plan == nil {
+	// Read again where the session is filed under another spelling of its
+	// project than it was read under: another import's session of the
+	// other spelling came first (Register).
+	if !fresh || plan == nil || sess.Project != s.proj {
 		plan = nil
 		if inc, err = im.read(sess, s.job.agents); err != nil {
 			return 0, err

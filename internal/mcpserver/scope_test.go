@@ -87,3 +87,63 @@ func TestSearchUnderTheRecordedSpelling(t *testing.T) {
 		t.Errorf("search from C:\\kiln found nothing of c:\\kiln:\n%s", out)
 	}
 }
+
+// TestRememberFirstUnderTheRecordedSpelling (review 337): remember, the first tool
+// called after /clear (SessionID is the session before it, which did not
+// say the words), finds the project's newest prompt under the spelling the
+// hooks filed it ("c:\kiln"), as it does once another tool has read.
+func TestRememberFirstUnderTheRecordedSpelling(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg, db := newStore(t)
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		for _, id := range []string{"before-clear", "after-clear"} {
+			if err := tx.TouchSession(ctx, store.Session{ID: id, Project: `c:\kiln`, Cwd: `c:\kiln`}); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+			SessionID: "after-clear", Project: `c:\kiln`, Text: "The kiln controller always ramps at ninety degrees an hour.", DedupeKey: "k:1"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	cs := connect(t, &Server{Config: cfg, Project: `C:\kiln`, SessionID: "before-clear"})
+	out, isErr := callText(t, cs, "remember", map[string]any{"title": "Kiln ramp rate", "quote": "always ramps at ninety degrees an hour", "type": "fact"})
+	if isErr || !strings.HasPrefix(out, "Saved") {
+		t.Errorf("remember as the first call from C:\\kiln: %s", out)
+	}
+}
+
+// TestSearchAfterTheProjectIsFirstRecorded (review 337): the server read the store
+// before any session of its project was recorded (a SessionStart that
+// failed); the hooks then filed the session under "c:\kiln". The server's
+// later searches should read it.
+func TestSearchAfterTheProjectIsFirstRecorded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg, db := newStore(t)
+	const word = "quillfeathergrid"
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		return tx.TouchSession(ctx, store.Session{ID: "other", Project: `D:\elsewhere`, Cwd: `D:\elsewhere`})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, &Server{Config: cfg, Project: `C:\kiln`})
+	callText(t, cs, "search", map[string]any{"query": word})
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: "s", Project: `c:\kiln`, Cwd: `c:\kiln`}); err != nil {
+			return err
+		}
+		_, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
+			SessionID: "s", Project: `c:\kiln`, Text: "where does the " + word + " live?", DedupeKey: "k:s1"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if out, _ := callText(t, cs, "search", map[string]any{"query": word}); !strings.Contains(out, "where does the "+word) {
+		t.Errorf("search from C:\\kiln, after c:\\kiln's first session, found nothing:\n%s", out)
+	}
+}

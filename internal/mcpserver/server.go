@@ -41,7 +41,7 @@ type Server struct {
 	mu       sync.Mutex
 	db       *store.DB   // the read connection, kept between calls
 	file     os.FileInfo // the store file it was opened on
-	recorded string      // Project as the store files it (store.Tx.RecordedProject), once read
+	recorded string      // Project as the store files it, where that is another spelling (resolve)
 }
 
 // New builds the MCP server with the memory tools.
@@ -100,6 +100,7 @@ func (s *Server) read(ctx context.Context) (*store.DB, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.db != nil && statErr == nil && os.SameFile(fi, s.file) {
+		s.resolve(ctx, s.db)
 		return s.db, nil
 	}
 	if s.db != nil {
@@ -127,12 +128,22 @@ func (s *Server) read(ctx context.Context) (*store.DB, error) {
 	}
 	db.Now = s.Now
 	s.db, s.file = db, fi
-	// The hooks file a Windows project under the spelling of it the store
-	// holds ("c:\…" for "C:\…"): the tools read the same.
-	if p, err := db.Read().RecordedProject(ctx, s.Project); err == nil {
+	s.resolve(ctx, db)
+	return db, nil
+}
+
+// resolve sets recorded, with mu held, to the spelling of Project the store
+// files it under where that is another (a Windows drive letter in the
+// other case, store.Tx.RecordedProject): the hooks file the project so,
+// and the tools read the same. Until one is found it asks again each
+// call, one indexed lookup: the project's first session may come later.
+func (s *Server) resolve(ctx context.Context, db *store.DB) {
+	if s.recorded != "" {
+		return
+	}
+	if p, err := db.Read().RecordedProject(ctx, s.Project); err == nil && p != s.Project {
 		s.recorded = p
 	}
-	return db, nil
 }
 
 // write opens the store for remember, creating it if need be.

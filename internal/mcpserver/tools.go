@@ -562,7 +562,12 @@ func (s *Server) sessions(ctx context.Context, db *store.DB) ([]string, error) {
 	if s.SessionID != "" {
 		out = append(out, s.SessionID)
 	}
-	evs, err := db.Read().Events(ctx, store.EventFilter{Project: s.project(), Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
+	// Remember may be the first call, on a connection read never opened.
+	project, err := db.Read().RecordedProject(ctx, s.Project)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := db.Read().Events(ctx, store.EventFilter{Project: project, Types: []string{store.TypeUserPrompt}, Newest: true, Limit: 1})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
@@ -41,30 +42,39 @@ func scopeProject(ctx context.Context, db *store.DB, project, session string) (s
 	}
 	// The directories above it, nearest first: not the root, nor the home
 	// directory or one above it.
+	// A Windows drive letter is either case (store.DriveSpellings): the
+	// folder above may be filed as "C:\dev" under "c:\dev\kiln", and
+	// "c:\Users\dev" is the home directory "C:\Users\dev".
 	home, _ := os.UserHomeDir()
-	var above []string
+	homes := store.DriveSpellings(home)
+	var above, spellings []string
 	for d := project; len(above) < maxScopeUp; {
 		k := strings.LastIndexAny(d, `/\`)
 		if k <= 0 || !strings.ContainsAny(d[:k], `/\`) {
 			break
 		}
 		d = d[:k]
-		if home != "" && (d == home || within(home, d)) {
+		if home != "" && (slices.Contains(homes, d) || within(home, d)) {
 			break
 		}
 		above = append(above, d)
+		spellings = append(spellings, store.DriveSpellings(d)...)
 	}
-	recorded, err := db.ProjectsRecorded(ctx, above)
+	recorded, err := db.ProjectsRecorded(ctx, spellings)
 	if err != nil || len(recorded) == 0 {
 		return project, err
 	}
 	if n, err := db.CountOtherEvents(ctx, project, session, messageTypes, 1); err != nil || n > 0 {
 		return project, err
 	}
+	spelled := store.DriveSpellings(project)
 	for _, d := range above {
-		if !recorded[d] {
+		ds := store.DriveSpellings(d)
+		i := slices.IndexFunc(ds, func(s string) bool { return recorded[s] })
+		if i < 0 {
 			continue
 		}
+		d = ds[i] // as the store files it
 		// The path's words as a phrase ("/home/dev/hacknight/glazer-kiln"),
 		// then the path itself, not the start of a sibling's
 		// ("glazer-kiln-v2").
@@ -75,7 +85,7 @@ func scopeProject(ctx context.Context, db *store.DB, project, session string) (s
 		}
 		named := 0
 		for _, h := range hits {
-			if namesPath(h.Text, project) {
+			if slices.ContainsFunc(spelled, func(p string) bool { return namesPath(h.Text, p) }) {
 				named++
 			}
 		}

@@ -274,8 +274,7 @@ func (p *planner) scope(timeCol string) (where []string, args []any) {
 		args = append(args, s.SessionID)
 	}
 	if s.Project != "" {
-		where = append(where, "e.project = ?")
-		args = append(args, s.Project)
+		where, args = append(where, projectIn("e.project", s.Project)), appendSpellings(args, s.Project)
 	}
 	if !s.Before.IsZero() {
 		where = append(where, p.before("e."+timeCol))
@@ -383,8 +382,7 @@ func (p *planner) evidenceClosure(ctx context.Context) error {
 		where := []string{"1 = 1"}
 		var args []any
 		if p.sel.Project != "" {
-			where = append(where, "e.project = ?")
-			args = append(args, p.sel.Project)
+			where, args = append(where, projectIn("e.project", p.sel.Project)), appendSpellings(args, p.sel.Project)
 		}
 		if p.sel.SessionID != "" {
 			where = append(where, "v.session_id = ?")
@@ -1023,4 +1021,18 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 
 func hasWord(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// projectIn is the condition that column holds project in any of its
+// spellings (DriveSpellings: a forget of "C:\\kiln" takes what sessions
+// filed under "c:\\kiln" too); appendSpellings adds them to args.
+func projectIn(column, project string) string {
+	return column + " IN (" + placeholders(len(DriveSpellings(project))) + ")"
+}
+
+func appendSpellings(args []any, project string) []any {
+	for _, p := range DriveSpellings(project) {
+		args = append(args, p)
+	}
+	return args
 }

@@ -227,6 +227,9 @@ func (r forgetRule) hashed() bool {
 
 // filters reports whether e is within the rule's session, project and
 // date, said by the time of the forget; a rule without them takes any event.
+// A project is one in either case of its Windows drive letter
+// (DriveSpellings): a forget of "C:\\kiln" refuses what a session then
+// spells "c:\\kiln".
 func (r forgetRule) filters(e Event, h *ruleHasher) bool {
 	if r.Session == "" && r.Project == "" && r.Before.IsZero() {
 		return true
@@ -237,7 +240,7 @@ func (r forgetRule) filters(e Event, h *ruleHasher) bool {
 	}
 	return !e.Time.IsZero() && !said.After(r.Until) &&
 		(r.Session == "" || h.of(e.SessionID) == r.Session) &&
-		(r.Project == "" || h.of(e.Project) == r.Project) &&
+		(r.Project == "" || slices.ContainsFunc(DriveSpellings(e.Project), func(p string) bool { return h.of(p) == r.Project })) &&
 		(r.Before.IsZero() || e.Time.Before(r.Before))
 }
 

@@ -74,20 +74,21 @@ func (t *Tx) Session(ctx context.Context, id string) (Session, error) {
 
 // RecordedProject is the project the store files a session of project (a
 // directory's identity, project.Identify) under: project itself, or, for a
-// Windows path (a drive letter's, or a share's), the spelling of it the
-// store's sessions hold that differs only in case, the one of the most
-// sessions (project itself on a tie, else the first in byte order).
-// Windows names a directory in any case, and Claude Code reports one
-// session's working directory as "c:\…" and "C:\…" by turns (VS Code
-// writes the drive letter small): filed as two projects, each prompt
-// recalled what one of them held. A path of another system is its own
-// spelling: "/home/Kiln" is not "/home/kiln". Sessions filed apart before
-// stay apart; the spelling of the most is read.
+// path on a Windows drive, its spelling with the drive letter in the other
+// case (DriveSpellings) where the store's sessions hold more of that one
+// (project itself on a tie). Claude Code reports one Windows session's
+// working directory as "c:\…" and "C:\…" by turns (VS Code writes the
+// drive letter small): filed as two projects, each prompt recalled what
+// one of them held. Folders' names are spelled as the system reports them,
+// and a path of another system is its own spelling ("/home/Kiln" is not
+// "/home/kiln"): those cost no query. Sessions filed apart before stay
+// apart; the spelling of the most is read, and forget selects both.
 func (t *Tx) RecordedProject(ctx context.Context, project string) (string, error) {
-	if !windowsPath(project) {
+	spellings := DriveSpellings(project)
+	if len(spellings) == 1 {
 		return project, nil
 	}
-	rows, err := t.query(ctx, `SELECT project, count(*) FROM sessions WHERE project = ? COLLATE NOCASE GROUP BY project ORDER BY project`, project)
+	rows, err := t.query(ctx, `SELECT project, count(*) FROM sessions WHERE project IN (?, ?) GROUP BY project`, spellings[0], spellings[1])
 	if err != nil {
 		return "", fmt.Errorf("recorded project: %w", err)
 	}
@@ -106,16 +107,15 @@ func (t *Tx) RecordedProject(ctx context.Context, project string) (string, error
 	return best, rows.Err()
 }
 
-// windowsPath reports a Windows path: a drive letter and a colon ("C:\x",
-// "c:/x", "C:"), or a share ("\\host\share").
-func windowsPath(p string) bool {
-	if strings.HasPrefix(p, `\\`) {
-		return true
+// DriveSpellings are the spellings of project that name one directory by
+// the case of a Windows drive letter: project, and for a path on a drive
+// ("C:\x", "c:/x", "C:") the same with the letter in the other case.
+func DriveSpellings(project string) []string {
+	if len(project) < 2 || project[1] != ':' || !('a' <= project[0]|0x20 && project[0]|0x20 <= 'z') ||
+		len(project) > 2 && project[2] != '\\' && project[2] != '/' {
+		return []string{project}
 	}
-	if len(p) < 2 || p[1] != ':' || !('a' <= p[0]|0x20 && p[0]|0x20 <= 'z') {
-		return false
-	}
-	return len(p) == 2 || p[2] == '\\' || p[2] == '/'
+	return []string{project, string(project[0]^0x20) + project[1:]}
 }
 
 // ProjectsRecorded reports which of projects have a session recorded.
