@@ -147,11 +147,15 @@ func Sync(ctx context.Context, db *store.DB, dataDir string, c Config, now time.
 func syncLocked(ctx context.Context, db *store.DB, c Config) (Result, error) {
 	var res Result
 	for local := range c.Projects {
-		n, err := db.ShareVerified(ctx, local)
-		if err != nil {
-			return res, err
+		// A Windows project's memories may be filed under either case
+		// of its drive letter (store.DriveSpellings): both are shared.
+		for _, p := range store.DriveSpellings(local) {
+			n, err := db.ShareVerified(ctx, p)
+			if err != nil {
+				return res, err
+			}
+			res.Shared += n
 		}
-		res.Shared += n
 	}
 	conn, err := ConnectConfig(ctx, c)
 	if err != nil {
@@ -370,7 +374,7 @@ func readBatch(ctx context.Context, db *store.DB, c Config, after int64) (*batch
 			rows = append(rows, []any{i, ch.Kind, ch.Key, ch.SharedID, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil})
 		case store.OutboxPut:
 			e := ch.Entry
-			ident, ok := c.Projects[e.Project]
+			ident, ok := identityOf(c, e.Project)
 			if e.ID == 0 || !ok {
 				continue // forgotten since, or of a project no longer shared: nothing to send
 			}
@@ -490,10 +494,15 @@ func pull(ctx context.Context, db *store.DB, conn *pgx.Conn, c Config) (n int, f
 	if st[stateScope] == "" || st[stateScope] == scope {
 		cursor, _ = strconv.ParseInt(st[stateCursor], 10, 64)
 	}
+	// A memory pulled is filed under the spelling of the project the store
+	// files its sessions under (a Windows drive letter in the other case
+	// than the config's), where the hooks recall it.
 	local := map[string]string{}
 	idents := []string{}
 	for dir, ident := range c.Projects {
-		local[ident] = dir
+		if local[ident], err = db.Read().RecordedProject(ctx, dir); err != nil {
+			return 0, false, err
+		}
 		idents = append(idents, ident)
 	}
 	rows, err := conn.Query(ctx, pullSQL, c.Team, cursor, idents)
@@ -607,4 +616,17 @@ func forgetLocal(ctx context.Context, db *store.DB, sharedID string) error {
 		return fmt.Errorf("forget %s: %w", cid, err)
 	}
 	return nil
+}
+
+// identityOf is the team identity c shares project under: by its path, or
+// by its path with the Windows drive letter in the other case
+// (store.DriveSpellings), as "team join" may have named it from a terminal
+// that spelled it so.
+func identityOf(c Config, project string) (string, bool) {
+	for _, p := range store.DriveSpellings(project) {
+		if ident, ok := c.Projects[p]; ok {
+			return ident, true
+		}
+	}
+	return "", false
 }

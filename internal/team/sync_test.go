@@ -498,3 +498,44 @@ func TestRemovedMemberSync(t *testing.T) {
 		t.Errorf("%d changes pending, want 1", n)
 	}
 }
+
+// TestSyncAcrossDriveLetterSpellings: alice joined from a terminal that
+// spelled her checkout "C:\shop", and her hooks filed its memories under
+// "c:\shop" (VS Code writes the drive letter small); bob's config names
+// "D:\shop" and his sessions are filed under "d:\shop". Alice's memories
+// reach the server, and bob's store files them under "d:\shop", where his
+// hooks recall them.
+func TestSyncAcrossDriveLetterSpellings(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	w.aConf.Projects = map[string]string{`C:\shop`: "github.com/acme/shop"}
+	w.bConf.Projects = map[string]string{`D:\shop`: "github.com/acme/shop"}
+	for db, p := range map[*store.DB]string{w.alice: `c:\shop`, w.bob: `d:\shop`} {
+		if err := db.Update(ctx, func(tx *store.Tx) error {
+			return tx.TouchSession(ctx, store.Session{ID: "s", Project: p, Cwd: p})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.alice.Update(ctx, func(tx *store.Tx) error {
+		var ws []store.EntryWrite
+		for i := range 3 {
+			tl := fmt.Sprintf("the shop's kiln runs at cone %d", i+4)
+			ws = append(ws, store.EntryWrite{Entry: store.Entry{Project: `c:\shop`, SessionID: "s", Type: "fact", Title: tl,
+				ClaimKey: tl, Stage: store.StageVerified, Evidence: []store.Evidence{{SessionID: "s", Quote: tl, Method: "exact", Confidence: 1}}}})
+		}
+		_, _, err := tx.PutEntries(ctx, ws)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(t, w.alice, w.aDir, w.aConf)
+	if n := w.count(t, `SELECT count(*) FROM cml.memories`); n != 3 {
+		t.Errorf("the server holds %d memories, want alice's 3", n)
+	}
+	w.sync(t, w.bob, w.bDir, w.bConf)
+	if n := localCount(t, w.bob, `SELECT count(*) FROM entries WHERE project = 'd:\shop'`); n != 3 {
+		t.Errorf("bob's store files %d memories under d:\\shop, want 3 (under D:\\shop: %d)", n,
+			localCount(t, w.bob, `SELECT count(*) FROM entries WHERE project = 'D:\shop'`))
+	}
+}
