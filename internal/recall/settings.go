@@ -228,24 +228,25 @@ func shownSettings(it Item) []setting {
 // shown). Of an applied edit, those its kept lines state (keptSettings)
 // that its excerpt shows whole: the edit applied, so its text matched the
 // file, and those lines are what the file held then, as a read's are. A
-// line the edit changed tells its own change (editWarnings).
-func statedSettings(n Item, shown func(Item) []setting) []setting {
-	if name, _, _ := strings.Cut(firstLine(n.event.Text), ": "); n.Kind != store.TypeToolObservation || name != "Edit" && name != "MultiEdit" {
-		return shown(n)
+// line the edit changed tells its own change (editWarnings). For an edit,
+// edit is true and first is its first line before the change, which
+// shownBefore reads.
+func statedSettings(n Item, shown func(Item) []setting) (ss []setting, first string, edit bool) {
+	if _, _, ok := editHeader(n.event.Text); n.Kind != store.TypeToolObservation || !ok {
+		return shown(n), "", false
 	}
-	file, _, kept, ok := keptSettings(n)
+	file, first, kept, ok := keptSettings(n)
 	if !ok {
-		return nil
+		return nil, "", false
 	}
-	var out []setting
 	for _, s := range kept {
 		if showsWholeLine(n.Excerpt, s.line) {
 			s.path, s.file = file, baseName(file)
-			out = append(out, s)
+			ss = append(ss, s)
 		}
 	}
-	slices.SortFunc(out, func(a, b setting) int { return strings.Compare(a.name, b.name) })
-	return out
+	slices.SortFunc(ss, func(a, b setting) int { return strings.Compare(a.name, b.name) })
+	return ss, first, true
 }
 
 // keptSettings reads tool run it, an applied Edit of a config file, for
@@ -263,9 +264,8 @@ func keptSettings(it Item) (file, first string, kept []setting, ok bool) {
 		return "", "", nil, false
 	}
 	text := it.event.Text
-	head, body, _ := strings.Cut(text, "\n")
-	name, file, _ := strings.Cut(head, ": ")
-	if name != "Edit" || strings.HasSuffix(file, " (error)") || !configFile(file) || wasCut(text) {
+	file, body, ok := editHeader(text)
+	if !ok || !strings.HasPrefix(text, "Edit: ") || !configFile(file) || wasCut(text) {
 		return "", "", nil, false
 	}
 	opener, literal := lineComment(file), scriptConfig(baseName(file))
@@ -403,8 +403,8 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 		// The settings the prompt asks about first: a warning an item
 		// tells one change.
 		var asks, others []setting
-		_, _, _, edit := keptSettings(n)
-		for _, s := range statedSettings(n, shown) {
+		stated, first, edit := statedSettings(n, shown)
+		for _, s := range stated {
 			if asksSetting(n, s) {
 				asks = append(asks, s)
 			} else {
@@ -418,7 +418,7 @@ func settingWarnings(ctx context.Context, db *store.DB, sel []Item, earlier []Wa
 			// An older run shown sets it to another value: both values are
 			// before Claude, and the warning tells which one the file
 			// holds now, whether or not the prompt names the setting.
-			if o, line, ok := shownBefore(sel, n, s, shown); ok {
+			if o, line, ok := shownBefore(sel, n, s, shown, first, edit); ok {
 				if !told(o, n, line) {
 					out = append(out, settingWarning(o, line, n, s))
 					paired[pair(itemKey(o), itemKey(n))] = true
@@ -524,17 +524,13 @@ func settingWarning(o Item, line string, n Item, s setting) Warning {
 // shownBefore finds, for setting s that a read or write n of a config file
 // shows, the newest older read or write of the file in sel that shows the
 // name set to another value, and that line, reading an item's settings
-// with shown. n may be an edit whose kept lines state s (keptSettings),
-// where the edit starts with the line the older run's file starts with:
-// its kept lines before any header are then the file's top level, as the
-// older run's line is. Edits tell their own change (editWarnings), and are
-// no older side.
-func shownBefore(sel []Item, n Item, s setting, shown func(Item) []setting) (Item, string, bool) {
-	if s.path == "" {
-		return Item{}, "", false
-	}
-	_, first, _, edit := keptSettings(n)
-	if !wholeRun(n) && !edit {
+// with shown. n may be an edit (edit) whose kept lines state s
+// (statedSettings), where the edit starts with first, the line the older
+// run's file starts with: its kept lines before any header are then the
+// file's top level, as the older run's line is. Edits tell their own
+// change (editWarnings), and are no older side.
+func shownBefore(sel []Item, n Item, s setting, shown func(Item) []setting, first string, edit bool) (Item, string, bool) {
+	if s.path == "" || !wholeRun(n) && !edit {
 		return Item{}, "", false
 	}
 	var found Item
