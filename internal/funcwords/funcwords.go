@@ -358,6 +358,16 @@ var soleScripts = []struct {
 	{unicode.Gujarati, "guj"}, {unicode.Gurmukhi, "panGu"}, {unicode.Myanmar, "mya"},
 }
 
+// soleIndex is each of soleScripts' language's bit (index), read from the
+// lists' header once a process, when a word of such a script is first read.
+var soleIndex = sync.OnceValue(func() []int {
+	out := make([]int, len(soleScripts))
+	for i, s := range soleScripts {
+		out[i] = index(s.code)
+	}
+	return out
+})
+
 // latinWord is what soleLanguage returns for a word of ASCII letters.
 const latinWord = -2
 
@@ -371,10 +381,10 @@ func soleLanguage(w string) int {
 			}
 			continue
 		}
-		for _, s := range soleScripts {
+		for i, s := range soleScripts {
 			if unicode.Is(s.script, r) {
-				if i := index(s.code); i < 63 {
-					return i
+				if l := soleIndex()[i]; l < 63 {
+					return l
 				}
 			}
 		}
