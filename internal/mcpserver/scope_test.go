@@ -63,24 +63,31 @@ func TestLookupByIDKeepsToTheProject(t *testing.T) {
 	}
 }
 
-// TestSearchUnderTheRecordedSpelling: the hooks file a Windows project under
-// the spelling of it the store holds ("c:\…"), so a server started in
-// "C:\…" searches the same project, not an empty one.
-func TestSearchUnderTheRecordedSpelling(t *testing.T) {
-	t.Parallel()
+// askedUnderSmallDrive stores session "s" of project "c:\kiln", as the
+// hooks file it from VS Code, and its prompt text.
+func askedUnderSmallDrive(t *testing.T, db *store.DB, text string) {
+	t.Helper()
 	ctx := context.Background()
-	cfg, db := newStore(t)
-	const word = "quillfeathergrid"
 	if err := db.Update(ctx, func(tx *store.Tx) error {
 		if err := tx.TouchSession(ctx, store.Session{ID: "s", Project: `c:\kiln`, Cwd: `c:\kiln`}); err != nil {
 			return err
 		}
 		_, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
-			SessionID: "s", Project: `c:\kiln`, Text: "where does the " + word + " live?", DedupeKey: "k:s1"})
+			SessionID: "s", Project: `c:\kiln`, Text: text, DedupeKey: "k:s1"})
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSearchUnderTheRecordedSpelling: the hooks file a Windows project under
+// the spelling of it the store holds ("c:\…"), so a server started in
+// "C:\…" searches the same project, not an empty one.
+func TestSearchUnderTheRecordedSpelling(t *testing.T) {
+	t.Parallel()
+	cfg, db := newStore(t)
+	const word = "quillfeathergrid"
+	askedUnderSmallDrive(t, db, "where does the "+word+" live?")
 	db.Close()
 	cs := connect(t, &Server{Config: cfg, Project: `C:\kiln`})
 	if out, _ := callText(t, cs, "search", map[string]any{"query": word}); !strings.Contains(out, "where does the "+word) {
@@ -132,16 +139,7 @@ func TestSearchAfterTheProjectIsFirstRecorded(t *testing.T) {
 	}
 	cs := connect(t, &Server{Config: cfg, Project: `C:\kiln`})
 	callText(t, cs, "search", map[string]any{"query": word})
-	if err := db.Update(ctx, func(tx *store.Tx) error {
-		if err := tx.TouchSession(ctx, store.Session{ID: "s", Project: `c:\kiln`, Cwd: `c:\kiln`}); err != nil {
-			return err
-		}
-		_, err := tx.Append(ctx, store.Event{Time: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), Type: store.TypeUserPrompt,
-			SessionID: "s", Project: `c:\kiln`, Text: "where does the " + word + " live?", DedupeKey: "k:s1"})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	askedUnderSmallDrive(t, db, "where does the "+word+" live?")
 	db.Close()
 	if out, _ := callText(t, cs, "search", map[string]any{"query": word}); !strings.Contains(out, "where does the "+word) {
 		t.Errorf("search from C:\\kiln, after c:\\kiln's first session, found nothing:\n%s", out)
