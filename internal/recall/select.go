@@ -1544,14 +1544,19 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		}
 		// The values the project's entries gave the role that no table
 		// lists ("we lint with quorvel"): their names find the messages.
-		known, err := db.Read().RoleValues(ctx, req.Project, a.role)
-		if err != nil {
-			return nil, err
-		}
+		// Not a shape's (a port, a path, a version): the shape itself is
+		// what answers takes, and the project's every port number added
+		// to the search only made it slower.
 		var own []string
-		for _, v := range known {
-			if !slices.Contains(words, v) {
-				own = append(own, v)
+		if !a.shape {
+			known, err := db.Read().RoleValues(ctx, req.Project, a.role)
+			if err != nil {
+				return nil, err
+			}
+			for _, v := range known {
+				if !slices.Contains(words, v) {
+					own = append(own, v)
+				}
 			}
 		}
 		words = append(slices.Clip(words), own...)
