@@ -602,6 +602,14 @@ func TestRemoved(t *testing.T) {
 		{"Removed `kelbo.Open` and `kelbo.Close`\n\nThe handlers call nothing now.", "kelbo.close", true},
 		{"Nothing was removed. `kelbo.Open` stays.", "kelbo.open", false},
 		{"`kelbo.Open`.", "kelbo.open", false},
+		// Words describing what went, between the removal and its span.
+		{"Removed incorrect `kelbo>=0.1.0` and `quill>=1.15.0`, added `zeph>=0.4.0`.", "kelbo>=0.1.0", true},
+		{"Removed incorrect `kelbo>=0.1.0` and `quill>=1.15.0`, added `zeph>=0.4.0`.", "quill>=1.15.0", true},
+		{"We removed the unused `kelbo_streams` dependency.", "kelbo_streams", true},
+		{"Removed tests for `kelbo.Open`.", "kelbo.open", false},
+		{"Removed everything except `kelbo.Open`.", "kelbo.open", false},
+		{"Removed the old, broken `kelbo.Open`.", "kelbo.open", false},
+		{"Removed three stale flaky tests around `kelbo.Open`.", "kelbo.open", false},
 	} {
 		var got *Claim
 		for _, c := range Parse(tc.text) {

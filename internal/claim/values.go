@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/plural"
 )
@@ -114,12 +115,33 @@ func (p *parser) shaped() {
 	}
 }
 
-// removedCode reports a code span at token i right after a removal word
-// of its statement ("Removed `fetchMock()`").
+// removedCode reports a code span at token i after a removal word of its
+// statement ("Removed `fetchMock()`"), directly or past at most
+// removedModifiers words describing what went ("removed incorrect
+// `rag>=0.1.0`", "removed the unused `lodash`"): a determiner or a content
+// word, with only spaces between. A function word other than a determiner
+// ("removed tests for `b`"), or an exception ("removed everything except
+// `a`"), says the span is not what went.
 func (p *parser) removedCode(i int) bool {
-	return i > 0 && removals().Has(p.toks[i-1].s) && p.toks[i-1].sent == p.toks[i].sent &&
-		strings.HasSuffix(p.text[:p.toks[i].start], "`")
+	if !strings.HasSuffix(p.text[:p.toks[i].start], "`") {
+		return false
+	}
+	for k := i - 1; k >= 0 && k >= i-1-removedModifiers && p.toks[k].sent == p.toks[i].sent; k-- {
+		w := p.toks[k].s
+		if removals().Has(w) {
+			return true
+		}
+		between := strings.TrimSuffix(p.text[p.toks[k].end:p.toks[k+1].start], "`")
+		if strings.TrimSpace(between) != "" || exceptWords().Has(w) || !determiners().Has(w) && (funcwords.In("eng", w) || funcwords.EnglishMore(w)) {
+			return false
+		}
+	}
+	return false
 }
+
+// removedModifiers is how many words may stand between a removal word and
+// the code span it removes (removedCode).
+const removedModifiers = 2
 
 // removedBefore returns 1+ the index of the mention of removed code just
 // before the code span at tokens i to last, in one list with it, else 0:
