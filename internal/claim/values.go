@@ -127,12 +127,14 @@ func (p *parser) removedCode(i int) bool {
 		return false
 	}
 	for k := i - 1; k >= 0 && k >= i-1-removedModifiers && p.toks[k].sent == p.toks[i].sent; k-- {
+		if k < i-1 && strings.TrimSpace(p.text[p.toks[k].end:p.toks[k+1].start]) != "" {
+			return false // "removed, incorrect `a`": not one phrase
+		}
 		w := p.toks[k].s
 		if removals().Has(w) {
 			return true
 		}
-		between := strings.TrimSuffix(p.text[p.toks[k].end:p.toks[k+1].start], "`")
-		if strings.TrimSpace(between) != "" || exceptWords().Has(w) || !determiners().Has(w) && (funcwords.In("eng", w) || funcwords.EnglishMore(w)) {
+		if exceptWords().Has(w) || !determiners().Has(w) && (funcwords.In("eng", w) || funcwords.EnglishMore(w)) {
 			return false
 		}
 	}
