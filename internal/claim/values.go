@@ -116,34 +116,35 @@ func (p *parser) shaped() {
 }
 
 // removedCode reports a code span at token i after a removal word of its
-// statement ("Removed `fetchMock()`"), directly or past at most
-// removedModifiers words describing what went ("removed incorrect
-// `rag>=0.1.0`", "removed the unused `lodash`"): a determiner or a content
-// word, with only spaces between. A function word other than a determiner
-// ("removed tests for `b`"), or an exception ("removed everything except
-// `a`"), says the span is not what went.
+// statement ("Removed `fetchMock()`"), directly or past one word describing
+// what went, a determiner before it ("removed incorrect `rag>=0.1.0`",
+// "removed the unused `lodash`"), in one phrase with the removal (only
+// spaces between). Not past two words ("removed tests covering `a`", "the
+// removed tests used `a`": the span is what the describing words did), a
+// function word ("removed tests for `a`") or an exception ("removed
+// everything except `a`").
 func (p *parser) removedCode(i int) bool {
 	if !strings.HasSuffix(p.text[:p.toks[i].start], "`") {
 		return false
 	}
-	for k := i - 1; k >= 0 && k >= i-1-removedModifiers && p.toks[k].sent == p.toks[i].sent; k-- {
+	described := false
+	for k := i - 1; k >= 0 && p.toks[k].sent == p.toks[i].sent; k-- {
 		if k < i-1 && strings.TrimSpace(p.text[p.toks[k].end:p.toks[k+1].start]) != "" {
-			return false // "removed, incorrect `a`": not one phrase
+			return false // "removed, kept `a`": not one phrase
 		}
 		w := p.toks[k].s
-		if removals().Has(w) {
+		switch {
+		case removals().Has(w):
 			return true
-		}
-		if exceptWords().Has(w) || !determiners().Has(w) && (funcwords.In("eng", w) || funcwords.EnglishMore(w)) {
+		case determiners().Has(w) && k < i-1:
+			continue // "removed the unused `a`"
+		case described || exceptWords().Has(w) || funcwords.In("eng", w) || funcwords.EnglishMore(w):
 			return false
 		}
+		described = true
 	}
 	return false
 }
-
-// removedModifiers is how many words may stand between a removal word and
-// the code span it removes (removedCode).
-const removedModifiers = 2
 
 // removedBefore returns 1+ the index of the mention of removed code just
 // before the code span at tokens i to last, in one list with it, else 0:

@@ -1544,7 +1544,7 @@ func roleItems(ctx context.Context, db *store.DB, req Request, cs []concept, ask
 		}
 		// The values the project's entries gave the role that no table
 		// lists ("we lint with quorvel"): their names find the messages.
-		// Not a shape's (a port, a path, a version): the shape itself is
+		// Not a shape's (a port, a host, a region): the shape itself is
 		// what answers takes, and the project's every port number added
 		// to the search only made it slower.
 		var own []string
