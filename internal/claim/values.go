@@ -119,10 +119,9 @@ func (p *parser) shaped() {
 // statement ("Removed `fetchMock()`"), directly or past one word describing
 // what went, a determiner before it ("removed incorrect `rag>=0.1.0`",
 // "removed the unused `lodash`"), in one phrase with the removal (only
-// spaces between). Not past two words ("removed tests covering `a`", "the
-// removed tests used `a`": the span is what the describing words did), a
-// function word ("removed tests for `a`") or an exception ("removed
-// everything except `a`").
+// spaces between). Not past two words ("removed tests covering `a`": the
+// span is what the describing words did), a function word ("removed tests
+// for `a`") or an exception ("removed everything except `a`").
 func (p *parser) removedCode(i int) bool {
 	if !strings.HasSuffix(p.text[:p.toks[i].start], "`") {
 		return false
