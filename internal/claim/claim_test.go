@@ -278,6 +278,25 @@ func TestDashBoundsMarker(t *testing.T) {
 	}
 }
 
+// A hyphen with a space on each side is a dash too: the removal after it
+// is about what follows, not the file the update before it names.
+func TestSpacedHyphenBoundsMarker(t *testing.T) {
+	for _, text := range []string{
+		"Updated dependencies in `pyproject.toml` - removed incorrect `kelbo>=0.1.0`",
+		"Updated dependencies in `pyproject.toml` — removed incorrect `kelbo>=0.1.0`",
+	} {
+		cs := Parse(text)
+		for _, c := range cs {
+			if c.Value == "pyproject.toml" && c.Negated {
+				t.Errorf("%q: pyproject.toml read as removed across the dash: %+v", text, c)
+			}
+		}
+		if !slices.ContainsFunc(cs, func(c Claim) bool { return c.Value == "kelbo>=0.1.0" && c.Removed }) {
+			t.Errorf("%q: no removal of kelbo>=0.1.0: %+v", text, cs)
+		}
+	}
+}
+
 // TestVersionRolesApart: Alpine.js and Alpine Linux are two products;
 // a package of no table's is pinned only with a version of three parts.
 func TestVersionRolesApart(t *testing.T) {

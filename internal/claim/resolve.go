@@ -651,12 +651,15 @@ func (p *parser) markOffered(first, last int) {
 // clauseBreak reports a comma, colon, semicolon, dash, parenthesis or ellipsis between
 // token k and the next: a marker does not reach across it ("Lerna got
 // dropped, Changesets handles it now" does not drop Changesets; "noisy on the
-// old modules — ruff output" does not make ruff the old linter).
+// old modules — ruff output" does not make ruff the old linter). A hyphen
+// with a space on each side is a dash typed on a keyboard ("updated
+// `pyproject.toml` - removed `rag`" removes no pyproject.toml).
 func (p *parser) clauseBreak(k int) bool {
 	if k < 0 || k+1 >= len(p.toks) {
 		return false
 	}
-	return strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ",:;()—–…")
+	gap := p.text[p.toks[k].end:p.toks[k+1].start]
+	return strings.ContainsAny(gap, ",:;()—–…") || strings.Contains(gap, " - ")
 }
 
 // elided reports an ellipsis between token k and the next: an excerpt cut
