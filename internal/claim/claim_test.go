@@ -278,12 +278,14 @@ func TestDashBoundsMarker(t *testing.T) {
 	}
 }
 
-// A hyphen with a space on each side is a dash too: the removal after it
-// is about what follows, not the file the update before it names.
-func TestSpacedHyphenBoundsMarker(t *testing.T) {
+// A removal that takes a value after it does not reach back to the one
+// before it: "updated X - removed Y" removes Y, not X. Without an object of
+// its own it still does ("`kelbo` - removed").
+func TestRemovalTakesItsObject(t *testing.T) {
 	for _, text := range []string{
 		"Updated dependencies in `pyproject.toml` - removed incorrect `kelbo>=0.1.0`",
 		"Updated dependencies in `pyproject.toml` — removed incorrect `kelbo>=0.1.0`",
+		"Updated `pyproject.toml` and removed `kelbo>=0.1.0`",
 	} {
 		cs := Parse(text)
 		for _, c := range cs {
@@ -293,6 +295,11 @@ func TestSpacedHyphenBoundsMarker(t *testing.T) {
 		}
 		if !slices.ContainsFunc(cs, func(c Claim) bool { return c.Value == "kelbo>=0.1.0" && c.Removed }) {
 			t.Errorf("%q: no removal of kelbo>=0.1.0: %+v", text, cs)
+		}
+	}
+	for _, text := range []string{"Test runner: `kelbo` - removed", "Test runner: `kelbo` - no longer used"} {
+		if !slices.ContainsFunc(Parse(text), func(c Claim) bool { return c.Value == "kelbo" && c.Negated }) {
+			t.Errorf("%q: kelbo not rejected: %+v", text, Parse(text))
 		}
 	}
 }

@@ -154,6 +154,10 @@ func (p *parser) markers() {
 				w = stripParticle(w)
 			}
 			switch {
+			case removals().Has(w) && p.removesNext(k, m):
+				// "Updated `pyproject.toml` - removed `rag`", "… and
+				// dropped `kelbo`": the removal takes the value after it,
+				// not the one before.
 			case strongAfter().Has(w):
 				if !m.new {
 					m.old, m.neg = true, true
@@ -175,6 +179,18 @@ func (p *parser) markers() {
 			break
 		}
 	}
+}
+
+// removesNext reports whether the removal word at token k takes another
+// mention than m as its object: one right after it in its clause, or past
+// the words describing it (removedCode: "removed the incorrect `rag`").
+func (p *parser) removesNext(k int, m *mention) bool {
+	for j := k + 1; j <= k+3 && j < len(p.toks) && p.toks[j].sent == p.toks[k].sent && !p.clauseBreak(j-1); j++ {
+		if o := p.owner[j]; o != 0 && &p.ms[o-1] != m {
+			return true
+		}
+	}
+	return false
 }
 
 // done reports whether the verb at token k reports what was done and
@@ -651,15 +667,12 @@ func (p *parser) markOffered(first, last int) {
 // clauseBreak reports a comma, colon, semicolon, dash, parenthesis or ellipsis between
 // token k and the next: a marker does not reach across it ("Lerna got
 // dropped, Changesets handles it now" does not drop Changesets; "noisy on the
-// old modules — ruff output" does not make ruff the old linter). A hyphen
-// with a space on each side is a dash typed on a keyboard ("updated
-// `pyproject.toml` - removed `rag`" removes no pyproject.toml).
+// old modules — ruff output" does not make ruff the old linter).
 func (p *parser) clauseBreak(k int) bool {
 	if k < 0 || k+1 >= len(p.toks) {
 		return false
 	}
-	gap := p.text[p.toks[k].end:p.toks[k+1].start]
-	return strings.ContainsAny(gap, ",:;()—–…") || strings.Contains(gap, " - ")
+	return strings.ContainsAny(p.text[p.toks[k].end:p.toks[k+1].start], ",:;()—–…")
 }
 
 // elided reports an ellipsis between token k and the next: an excerpt cut
