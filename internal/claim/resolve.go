@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
@@ -183,12 +184,24 @@ func (p *parser) markers() {
 
 // removesNext reports whether the removal word at token k takes another
 // mention than m as its object: one right after it in its clause, or past
-// the words describing it (removedCode: "removed the incorrect `rag`").
+// one word describing it and a determiner, as removedCode reads them
+// ("removed the incorrect `rag`"). A function word between says the
+// mention is not the object: "`kelbo` removed from `config.yml`" removes
+// kelbo.
 func (p *parser) removesNext(k int, m *mention) bool {
+	described := false
 	for j := k + 1; j <= k+3 && j < len(p.toks) && p.toks[j].sent == p.toks[k].sent && !p.clauseBreak(j-1); j++ {
-		if o := p.owner[j]; o != 0 && &p.ms[o-1] != m {
-			return true
+		if o := p.owner[j]; o != 0 {
+			return &p.ms[o-1] != m
 		}
+		w := p.toks[j].s
+		switch {
+		case determiners().Has(w) && !described:
+			continue
+		case described || exceptWords().Has(w) || funcwords.In("eng", w) || funcwords.EnglishMore(w):
+			return false
+		}
+		described = true
 	}
 	return false
 }
