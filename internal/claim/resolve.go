@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/funcwords"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/lazywords"
 )
 
@@ -198,7 +197,7 @@ func (p *parser) removesNext(k int, m *mention) bool {
 		switch {
 		case determiners().Has(w) && !described:
 			continue
-		case described || exceptWords().Has(w) || funcwords.In("eng", w) || funcwords.EnglishMore(w):
+		case described || !describing(w):
 			return false
 		}
 		described = true

@@ -137,12 +137,19 @@ func (p *parser) removedCode(i int) bool {
 			return true
 		case determiners().Has(w) && k < i-1:
 			continue // "removed the unused `a`"
-		case described || exceptWords().Has(w) || funcwords.In("eng", w) || funcwords.EnglishMore(w):
+		case described || !describing(w):
 			return false
 		}
 		described = true
 	}
 	return false
+}
+
+// describing reports whether w may describe a removed thing between the
+// removal and its code span (removedCode, removesNext): a content word, not
+// a function word ("for", "from") nor an exception ("except").
+func describing(w string) bool {
+	return !exceptWords().Has(w) && !funcwords.In("eng", w) && !funcwords.EnglishMore(w)
 }
 
 // removedBefore returns 1+ the index of the mention of removed code just
