@@ -191,7 +191,7 @@ func (p *parser) removesNext(k int, m *mention) bool {
 	described := false
 	for j := k + 1; j <= k+3 && j < len(p.toks) && p.toks[j].sent == p.toks[k].sent && !p.clauseBreak(j-1); j++ {
 		if o := p.owner[j]; o != 0 {
-			return &p.ms[o-1] != m
+			return &p.ms[o-1] != m && !p.secondHalf(p.ms[o-1].last)
 		}
 		w := p.toks[j].s
 		switch {
@@ -201,6 +201,19 @@ func (p *parser) removesNext(k int, m *mention) bool {
 			return false
 		}
 		described = true
+	}
+	return false
+}
+
+// secondHalf reports whether the words right after a value's last token
+// say what befell it, as the removal said what befell the value before
+// it: "`jest` removed `vitest` added", "Node 18 dropped, Node 20 now" in a
+// terse list of changes. The removal then takes the value before it.
+func (p *parser) secondHalf(last int) bool {
+	for j := last + 1; j <= last+2 && j < len(p.toks) && p.toks[j].sent == p.toks[last].sent && !p.clauseBreak(j-1); j++ {
+		if w := p.toks[j].s; addWords().Has(w) || newAfter().Has(w) || newBefore().Has(w) || strongAfter().Has(w) {
+			return true
+		}
 	}
 	return false
 }
