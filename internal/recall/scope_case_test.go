@@ -4,9 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/claude-memory-layer/claude-memory-layer/internal/store"
 	"github.com/claude-memory-layer/claude-memory-layer/internal/store/storetest"
 )
 
@@ -18,28 +16,7 @@ func TestFolderAboveInAnotherDriveLetterCase(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	const folder, repoAsRecorded, repoAsAsked = `C:\dev\hacknight`, `C:\dev\hacknight\glazer-kiln`, `c:\dev\hacknight\glazer-kiln`
-	put := func(session, project string, texts ...string) {
-		t.Helper()
-		var evs []store.Event
-		for i, text := range texts {
-			typ := store.TypeToolObservation
-			if !strings.Contains(text, `: C:\`) {
-				typ = []string{store.TypeUserPrompt, store.TypeAgentResponse}[i%2]
-			}
-			evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: typ, SessionID: session, Project: project,
-				Text: text, DedupeKey: session + ":" + text})
-		}
-		if err := db.Update(ctx, func(tx *store.Tx) error {
-			if err := tx.TouchSession(ctx, store.Session{ID: session, Project: project, Cwd: project, StartedAt: day}); err != nil {
-				return err
-			}
-			_, err := tx.Append(ctx, evs...)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	put("f1", folder,
+	putSession(t, db, "f1", folder, day,
 		"set up the kiln scheduler in glazer-kiln",
 		"The kiln scheduler listens on port 7431, set in scheduler.toml.",
 		`Read: `+repoAsRecorded+`\scheduler.toml`+"\n1\tlisten_port = 7431",
@@ -68,19 +45,7 @@ func TestHomeInAnotherDriveLetterCase(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.Open(t)
 	const home, app = `c:\Users\dev`, `c:\Users\dev\app`
-	var evs []store.Event
-	for i, text := range []string{"Read: " + app + `\a.toml` + "\n1\tport = 1", "Read: " + app + `\b.toml` + "\n1\tport = 2", "Bash: cd " + app + " && make\nok"} {
-		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "h1", Project: home, Text: text, DedupeKey: text})
-	}
-	if err := db.Update(ctx, func(tx *store.Tx) error {
-		if err := tx.TouchSession(ctx, store.Session{ID: "h1", Project: home, StartedAt: day}); err != nil {
-			return err
-		}
-		_, err := tx.Append(ctx, evs...)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	putSession(t, db, "h1", home, day, "Read: "+app+`\a.toml`+"\n1\tport = 1", "Read: "+app+`\b.toml`+"\n1\tport = 2", "Bash: cd "+app+" && make\nok")
 	if got, err := scopeProject(ctx, db, app, "now"); err != nil || got != app {
 		t.Errorf("scopeProject = %q, %v; want the project itself (home %q is never read)", got, err, `C:\Users\dev`)
 	}

@@ -34,19 +34,7 @@ func TestSessionsOfTheFolderAbove(t *testing.T) {
 	}
 	put := func(session, project string, at time.Time, texts ...string) {
 		t.Helper()
-		touch(session, project)
-		var evs []store.Event
-		for i, text := range texts {
-			typ := store.TypeToolObservation
-			if !strings.Contains(text, ": /") {
-				typ = []string{store.TypeUserPrompt, store.TypeAgentResponse}[i%2]
-			}
-			evs = append(evs, store.Event{Time: at.Add(time.Duration(i) * time.Minute), Type: typ, SessionID: session, Project: project,
-				Text: text, DedupeKey: session + ":" + text})
-		}
-		if err := db.Update(ctx, func(tx *store.Tx) error { _, err := tx.Append(ctx, evs...); return err }); err != nil {
-			t.Fatal(err)
-		}
+		putSession(t, db, session, project, at, texts...)
 	}
 	put("f1", folder, day,
 		"set up the kiln scheduler in glazer-kiln",
@@ -95,6 +83,32 @@ func TestSessionsOfTheFolderAbove(t *testing.T) {
 	}
 }
 
+// putSession records session in project, started at at, with texts a minute
+// apart: a tool run where a text names a path after its tool ("Read: /…",
+// "Bash: cd C:\…"), else prompts and answers by turns.
+func putSession(t *testing.T, db *store.DB, session, project string, at time.Time, texts ...string) {
+	t.Helper()
+	ctx := context.Background()
+	var evs []store.Event
+	for i, text := range texts {
+		typ := store.TypeToolObservation
+		if !strings.Contains(text, ": /") && !strings.Contains(text, `: C:\`) && !strings.Contains(text, `: c:\`) {
+			typ = []string{store.TypeUserPrompt, store.TypeAgentResponse}[i%2]
+		}
+		evs = append(evs, store.Event{Time: at.Add(time.Duration(i) * time.Minute), Type: typ, SessionID: session, Project: project,
+			Text: text, DedupeKey: session + ":" + text})
+	}
+	if err := db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.TouchSession(ctx, store.Session{ID: session, Project: project, Cwd: project, StartedAt: at}); err != nil {
+			return err
+		}
+		_, err := tx.Append(ctx, evs...)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestNamesPath: a path is named whole, not as the start of a sibling's.
 func TestNamesPath(t *testing.T) {
 	t.Parallel()
@@ -121,19 +135,7 @@ func TestHomeIsNoFolderAbove(t *testing.T) {
 	t.Setenv("HOME", "/home/dev")
 	ctx := context.Background()
 	db := storetest.Open(t)
-	var evs []store.Event
-	for i, text := range []string{"Read: /home/dev/app/a.toml\n1\tport = 1", "Read: /home/dev/app/b.toml\n1\tport = 2", "Bash: cd /home/dev/app && make\nok"} {
-		evs = append(evs, store.Event{Time: day.Add(time.Duration(i) * time.Minute), Type: store.TypeToolObservation, SessionID: "h1", Project: "/home/dev", Text: text, DedupeKey: text})
-	}
-	if err := db.Update(ctx, func(tx *store.Tx) error {
-		if err := tx.TouchSession(ctx, store.Session{ID: "h1", Project: "/home/dev", StartedAt: day}); err != nil {
-			return err
-		}
-		_, err := tx.Append(ctx, evs...)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	putSession(t, db, "h1", "/home/dev", day, "Read: /home/dev/app/a.toml\n1\tport = 1", "Read: /home/dev/app/b.toml\n1\tport = 2", "Bash: cd /home/dev/app && make\nok")
 	if got, err := scopeProject(ctx, db, "/home/dev/app", "now"); err != nil || got != "/home/dev/app" {
 		t.Errorf("scopeProject = %q, %v; want the project itself", got, err)
 	}
