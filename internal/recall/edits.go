@@ -246,6 +246,9 @@ func changedLine(removed, added, opener string, sole bool) bool {
 	if sorted(rt[p:len(rt)-s], at[p:len(at)-s]) {
 		return false // a list's names sorted: imports put in order
 	}
+	if valueSetAnew(removed, added, rt, at, p) {
+		return true
+	}
 	if !sole && (len(rt)-p-s > 3 || len(at)-p-s > 3) || 2*(p+s) < max(len(rt), len(at)) {
 		return false
 	}
@@ -255,6 +258,53 @@ func changedLine(removed, added, opener string, sole bool) bool {
 		}
 	}
 	return false
+}
+
+// maxSetValue bounds the tokens of a value valueSetAnew reads, and
+// maxSetFields its words apart: a setting's value is an expression
+// ("var(--primary-600)", "ghcr.io/kiln/glaze:2.0", "1px solid #ccc"); a
+// line with a phrase after its colon or equals sign is prose ("limit = 4
+// days per kiln run").
+const (
+	maxSetValue  = 12
+	maxSetFields = 3
+)
+
+// valueSetAnew reports a setting line whose key the two lines share, up to
+// and with its separator, and whose value differs, however many tokens of
+// it: "color: var(--primary-600);" made "color: #0066cc;", or "image:
+// kiln:1.4" made "image: ghcr.io/kiln/glaze:2.0". The key names what is
+// set, so the value may be rewritten whole, which the few tokens
+// changedLine otherwise allows do not cover. A key is one word, quoted or
+// not, after a list's dash; its separator is the line's first ':' or '='.
+// rt and at are the lines' tokens, p the count they start with alike.
+func valueSetAnew(removed, added string, rt, at []string, p int) bool {
+	k := slices.IndexFunc(rt, func(t string) bool { return t == ":" || t == "=" })
+	if k < 1 || k >= p {
+		return false
+	}
+	key := rt[:k]
+	if key[0] == "-" {
+		key = key[1:]
+	}
+	if len(key) == 3 && (key[0] == `"` || key[0] == "'") && key[2] == key[0] {
+		key = key[1:2]
+	}
+	if len(key) != 1 || !hasLetter(key[0]) {
+		return false
+	}
+	value := func(line string, ts []string) ([]string, int) {
+		v := ts[k+1:]
+		for len(v) > 0 && (v[len(v)-1] == ";" || v[len(v)-1] == ",") {
+			v = v[:len(v)-1]
+		}
+		_, raw, _ := strings.Cut(line, ts[k])
+		return v, len(strings.Fields(strings.TrimRight(raw, ";, ")))
+	}
+	rv, rf := value(removed, rt)
+	av, af := value(added, at)
+	return len(rv) > 0 && len(av) > 0 && len(rv) <= maxSetValue && len(av) <= maxSetValue &&
+		rf <= maxSetFields && af <= maxSetFields && !slices.Equal(rv, av)
 }
 
 // sorted reports a comma-separated list of names put in order: the added

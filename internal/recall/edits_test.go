@@ -57,6 +57,14 @@ func TestChangedLine(t *testing.T) {
 		{"values swapped", "margin: 0 8px;", "margin: 8px 0;", "", true}, // review 207
 		{"a list put out of order", "plugins = [glaze, kiln]", "plugins = [kiln, glaze]", "#", true},
 		{"a value with its comma", `"kiln": "V2",`, `"kiln": "V3",`, "//", true},
+		// A setting's value rewritten whole: the key names what is set.
+		{"a CSS value rewritten whole", "color: var(--kiln-600);", "color: #0066cc;", "", true},
+		{"an image rewritten whole", "image: kiln:1.4", "image: ghcr.io/oven/glaze:2.0", "#", true},
+		{"a quoted key's value rewritten", `"engine": "kelbo-v1",`, `"engine": "quillet/next@2",`, "//", true},
+		{"a listed key's value rewritten", "- glaze: matte", "- glaze: ${GLAZE:-satin/green}", "#", true},
+		{"a border rewritten", "border: 1px solid var(--kiln-200);", "border: 2px dashed #ccc;", "", true},
+		{"a label with prose after it", "Status: waiting on the kiln vendor", "Status: shipped to every glaze user today", "", false},
+		{"a key of two words", "if kiln = fire(a)", "if kiln = glaze(b, c, d, e)", "#", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := changedLine(tt.removed, tt.added, tt.opener, false); got != tt.want {
@@ -169,6 +177,21 @@ func TestEditWarnsWithTheLineItReplaced(t *testing.T) {
 	}
 	if strings.Contains(block, "ash-grey") || strings.Contains(got, "in part replaced") {
 		t.Errorf("a failed edit warned, or the edit marked replaced by itself:\n%s", got)
+	}
+}
+
+// TestEditWarnsOfAValueRewrittenWhole: an edit that set a stylesheet
+// rule's colour anew, from a variable to a literal, warns with the line it
+// replaced when the prompt asks the colour: the key names what is set,
+// however many of the value's tokens changed. The texts are made up.
+func TestEditWarnsOfAValueRewrittenWhole(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t)
+	filler(t, db)
+	storeRuns(t, db, "b", day, "Edit: /kiln/docs/showcase.html\n  .btn-kiln {\n-   color: var(--glaze-600);\n+   color: #0066cc;\n  }\n  .btn-kiln:hover {\n-   color: var(--glaze-700);\n+   color: #004499;\n  }")
+	got := recallFor(t, db, defaults(), "what color does the kiln button in our showcase use?")
+	if _, block, ok := strings.Cut(got, ConflictOpen); !ok || !strings.Contains(block, "“color: var(--glaze-600);” became “color: #0066cc;”: an edit of showcase.html") {
+		t.Errorf("want the edit's change in a warning:\n%s", got)
 	}
 }
 
