@@ -756,7 +756,7 @@ func runFor(prompt string) func(cid string, at time.Time, text string) Item {
 	return func(cid string, at time.Time, text string) Item {
 		it := messageItem(store.Event{ID: int64(at.Unix()), Time: at, Type: store.TypeToolObservation, Text: text}, text)
 		it.CID = cid
-		it.promptConcepts, it.promptNow = cs, currentRE.MatchString(prompt)
+		it.promptConcepts, it.promptNow = cs, asksNow(prompt)
 		return it
 	}
 }
@@ -831,6 +831,11 @@ func TestHunkWarnsOfTheLineReplacedThere(t *testing.T) {
 	ws = warnEdits(hunkWarnings, []Item{item("e", day, edit), item("c", day.Add(time.Hour), changedAgain)})
 	if len(ws) != 1 || ws[0].A.CID != "c" || ws[0].B.Title != "Using our own kiln camera:" {
 		t.Errorf("want only the newer edit's change: %+v", ws)
+	}
+	// A question in the present asks how things stand, "now" or not.
+	present := runFor("does the kiln spec evaluate glazes with Seger tooling?")
+	if ws := warnEdits(hunkWarnings, []Item{present("e", day, edit)}); len(ws) != 1 || ws[0].B.Title != "Using Seger evaluation tooling:" {
+		t.Errorf("want the checker's line set against the tooling's for a question in the present: %+v", ws)
 	}
 	past := runFor("which glaze evaluation tooling did the kiln spec use?")
 	for name, items := range map[string][]Item{

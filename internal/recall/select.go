@@ -117,7 +117,7 @@ type Item struct {
 	// promptRoles are the roles the prompt asks the value of (claim.Asks),
 	// but any version or amount, set with promptConcepts.
 	promptRoles []string
-	// promptNow marks a prompt asking how things stand now (currentRE),
+	// promptNow marks a prompt asking how things stand now (asksNow),
 	// set with promptConcepts.
 	promptNow bool
 	// cause is the real cause a message names, for a prompt asking one
@@ -611,7 +611,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	if err := attachContext(ctx, db, out); err != nil {
 		return nil, err
 	}
-	asksNow := currentRE.MatchString(body)
+	standing := asksNow(body)
 	var askedRoles []string // shared by the items, read only
 	for _, a := range asked {
 		if !a.any {
@@ -620,7 +620,7 @@ func Select(ctx context.Context, db *store.DB, cfg config.Recall, req Request) (
 	}
 	for i := range out {
 		it := &out[i]
-		it.promptConcepts, it.promptRoles, it.promptNow = cs, askedRoles, asksNow
+		it.promptConcepts, it.promptRoles, it.promptNow = cs, askedRoles, standing
 		if it.Kind == KindEntry {
 			it.Excerpt = it.Text
 			if len(asked) > 0 {
@@ -2618,6 +2618,11 @@ var ackRE = lazyregexp.New(`(?i)^[\s\p{P}]*(?:(?:got it|ok|okay|sure|thanks|than
 func acknowledgement(s string) bool {
 	return len(s) < 100 && ackRE.MatchString(s)
 }
+
+// asksNow reports a prompt asking how things stand now: one that says so
+// (currentRE) or asks nothing of what happened (past): "does /deploy push
+// to origin?" as much as "what does /deploy push to now?".
+func asksNow(prompt string) bool { return currentRE.MatchString(prompt) || !past(prompt) }
 
 // currentRE finds a prompt that asks how things stand now ("these days",
 // "currently", "at the moment", "지금"): tool output may open the gate for
