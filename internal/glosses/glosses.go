@@ -458,19 +458,39 @@ func forms(rows, word string) ([]string, int, string) {
 }
 
 // families counts headwords, a noun and the verb made of it with an
-// infinitive's ending ("factura" and "facturar", "nota" and "notar",
-// Italian "nota" and "notare") counted as one: "facturas" is the noun's
-// plural or the verb's second person, a word of one family either way,
-// where "postgres" begins like three words of none ("postal", "poste",
+// infinitive's ending counted as one: the verb the noun with "r" or "re"
+// added ("factura" and "facturar", "nota" and "notar", Italian "nota" and
+// "notare"), or the noun the verb's stem with one vowel ("fallo" and
+// "fallar", "diseño" and "diseñar", "cambio" and "cambiare"): "facturas"
+// is the noun's plural or the verb's second person, and "falló" the verb's
+// past or the noun with an accent, a word of one family either way, where
+// "postgres" begins like three words of none ("postal", "poste",
 // "postre").
 func families(heads []string) int {
 	n := len(heads)
 	for _, h := range heads {
-		if slices.ContainsFunc(heads, func(o string) bool { return h == o+"r" || h == o+"re" }) {
+		if slices.ContainsFunc(heads, func(o string) bool { return h == o+"r" || h == o+"re" || verbOf(h, o) }) {
 			n--
 		}
 	}
 	return n
+}
+
+// infinitives are the endings of the dictionaries' languages' infinitives.
+var infinitives = []string{"ar", "er", "ir", "are", "ere", "ire"}
+
+// verbOf reports whether verb is noun's stem, its noun less a last vowel,
+// with an infinitive's ending ("fall-o", "fall-ar"): a stem of at least
+// minStem bytes, so that two short words of one start ("co-la", "co-ler")
+// are not read as one.
+func verbOf(verb, noun string) bool {
+	v, size := utf8.DecodeLastRuneInString(noun)
+	stem := noun[:len(noun)-size]
+	if len(stem) < minStem || !strings.ContainsRune(romanceVowels, v) {
+		return false
+	}
+	rest, ok := strings.CutPrefix(verb, stem)
+	return ok && slices.Contains(infinitives, rest)
 }
 
 // inflects reports whether a form may end in rest where its headword ends

@@ -30,6 +30,8 @@ func TestEnglish(t *testing.T) {
 		{"spa", "capaces", ""},              // "capaz" or "capa": no one reading
 		{"spa", "facturas", "bill"},         // "factura" and "facturar", one family
 		{"spa", "notas", "note"},            // "nota" and "notar"
+		{"spa", "falló", "fail"},            // "fallo" and "fallar": the verb's past, the noun's stem with a vowel
+		{"spa", "cambió", "change"},         // "cambio" and "cambiar"
 		{"spa", "lápices", "pencil"},        // "lápiz"; "lápida" drops no ending
 		{"por", "variáveis", "variable"},
 		{"fra", "journaux", "journal"},
