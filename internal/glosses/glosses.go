@@ -253,8 +253,29 @@ func (d *Dict) lookUp(lang, word string) ([]string, int, string) {
 	if unspaced[lang] {
 		return nil, 0, ""
 	}
-	return forms(rows, word)
+	g, heads, tail := forms(rows, word)
+	if heads == 0 {
+		// A headword with "re" before it ("reconfigurar", "recargar") is
+		// the thing done again, which English writes with the same prefix
+		// ("reconfigure", "reload"). Only a headword whole after it, of
+		// minRedone bytes: an English word in the prompt ("release") may
+		// begin like a form of one ("lease", "leer").
+		if rest, ok := strings.CutPrefix(word, "re"); ok && len(rest) >= minRedone {
+			if rg, ok := lookup(rows, rest); ok && len(rg) > 0 {
+				out := make([]string, len(rg))
+				for i, w := range rg {
+					out[i] = "re" + w
+				}
+				return out, 1, ""
+			}
+		}
+	}
+	return g, heads, tail
 }
+
+// minRedone is the fewest bytes after "re" lookUp reads as a headword done
+// again: "remote" is no "mote" done again.
+const minRedone = 5
 
 // Loans are the English words Korean may write under consonant skeleton
 // key (korean.Key): the loanwords a Hangul word with that skeleton may be
@@ -460,10 +481,11 @@ func forms(rows, word string) ([]string, int, string) {
 // families counts headwords, a noun and the verb made of it with an
 // infinitive's ending counted as one: the verb the noun with "r" or "re"
 // added ("factura" and "facturar", "nota" and "notar", Italian "nota" and
-// "notare"), or the noun the verb's stem with one vowel ("fallo" and
-// "fallar", "diseño" and "diseñar", "cambio" and "cambiare"): "facturas"
-// is the noun's plural or the verb's second person, and "falló" the verb's
-// past or the noun with an accent, a word of one family either way, where
+// "notare"), or the noun the verb's stem with one vowel ("registro" and
+// "registrar", "diseño" and "diseñar", Italian "controllo" and
+// "controllare"): "facturas" is the noun's plural or the verb's second
+// person, and "registró" the verb's past or the noun with an accent, a
+// word of one family either way, where
 // "postgres" begins like three words of none ("postal", "poste",
 // "postre").
 func families(heads []string) int {
@@ -480,7 +502,7 @@ func families(heads []string) int {
 var infinitives = []string{"ar", "er", "ir", "are", "ere", "ire"}
 
 // verbOf reports whether verb is noun's stem, its noun less a last vowel,
-// with an infinitive's ending ("fall-o", "fall-ar"): a stem of at least
+// with an infinitive's ending ("registr-o", "registr-ar"): a stem of at least
 // minStem bytes, so that two short words of one start ("co-la", "co-ler")
 // are not read as one.
 func verbOf(verb, noun string) bool {

@@ -22,17 +22,19 @@ func TestEnglish(t *testing.T) {
 		want       string // one gloss it must give; "" for none
 	}{
 		{"spa", "llave", "key"},
-		{"spa", "guardamos", "save"},        // a form of "guardar"
-		{"spa", "hojas", "sheet"},           // a form of "hoja"
-		{"spa", "despliegue", "deployment"}, // Apertium's, not FreeDict's
-		{"spa", "desplegamos", "deploy"},    // a form of Apertium's "desplegar"
-		{"spa", "matrices", "matrix"},       // "matriz": a plural changes its last letter
-		{"spa", "capaces", ""},              // "capaz" or "capa": no one reading
-		{"spa", "facturas", "bill"},         // "factura" and "facturar", one family
-		{"spa", "notas", "note"},            // "nota" and "notar"
-		{"spa", "falló", "fail"},            // "fallo" and "fallar": the verb's past, the noun's stem with a vowel
-		{"spa", "cambió", "change"},         // "cambio" and "cambiar"
-		{"spa", "lápices", "pencil"},        // "lápiz"; "lápida" drops no ending
+		{"spa", "guardamos", "save"},           // a form of "guardar"
+		{"spa", "hojas", "sheet"},              // a form of "hoja"
+		{"spa", "despliegue", "deployment"},    // Apertium's, not FreeDict's
+		{"spa", "desplegamos", "deploy"},       // a form of Apertium's "desplegar"
+		{"spa", "matrices", "matrix"},          // "matriz": a plural changes its last letter
+		{"spa", "capaces", ""},                 // "capaz" or "capa": no one reading
+		{"spa", "facturas", "bill"},            // "factura" and "facturar", one family
+		{"spa", "notas", "note"},               // "nota" and "notar"
+		{"spa", "registró", "register"},        // "registro" and "registrar": the verb's past, the noun's stem with a vowel
+		{"spa", "diseñé", "design"},            // "diseño" and "diseñar"
+		{"spa", "reconfigurar", "reconfigure"}, // "configurar" done again
+		{"spa", "recargar", "reload"},
+		{"spa", "lápices", "pencil"}, // "lápiz"; "lápida" drops no ending
 		{"por", "variáveis", "variable"},
 		{"fra", "journaux", "journal"},
 		{"spa", "metadata", ""},         // no form of "metal": "data" is no plural
