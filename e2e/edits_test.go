@@ -54,6 +54,39 @@ func TestRealClientHunkWarning(t *testing.T) {
 	}
 }
 
+// TestRealClientValueRewrittenWhole: a session edits a stylesheet, setting
+// a button's colour and its hover colour anew, each from a variable to a
+// literal. In the next session a question about the button's colour, in
+// the present with no "now", gets the colour's line as the edit changed
+// it in a warning: the property names what is set, however much of its
+// value changed. A question in the present about the kiln spec's tooling
+// gets the hunk's change the same way.
+func TestRealClientValueRewrittenWhole(t *testing.T) {
+	w := newWorld(t)
+	before := ".btn-kiln {\n  color: var(--glaze-600);\n}\n.btn-kiln:hover {\n  color: var(--glaze-700);\n}\n"
+	after := ".btn-kiln {\n  color: #0066cc;\n}\n.btn-kiln:hover {\n  color: #004499;\n}\n"
+	css := w.projectFile("showcase.css", before)
+	edit := toolInput(t, map[string]string{"file_path": css, "old_string": before, "new_string": after})
+	s1 := w.session("s1", nil, "Make the kiln button a classic link blue.\nREADFILE "+css+"\nCALLTOOL Edit "+edit)
+	toolChanged(t, s1, css, "#0066cc", true)
+	block := warningBlock(t, w.session("s2", nil, "what color does the kiln button in showcase.css use?"))
+	for _, want := range []string{"color: var(--glaze-600);", "became", "color: #0066cc;", "an edit of showcase.css"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+	spec := w.projectFile("kiln-spec.md", "# Kiln spec\n\n## Glaze evaluation\nUsing the Orton glaze checker:\n- photos of every test tile\n")
+	edit = toolInput(t, map[string]string{"file_path": spec, "old_string": "Using the Orton glaze checker:", "new_string": "Using Seger evaluation tooling:"})
+	s3 := w.session("s3", nil, "Update the kiln spec.\nREADFILE "+spec+"\nCALLTOOL Edit "+edit)
+	toolChanged(t, s3, spec, "Seger", true)
+	block = warningBlock(t, w.session("s4", nil, "does the kiln spec evaluate glazes with Seger evaluation tooling?"))
+	for _, want := range []string{"Using the Orton glaze checker:", "became", "Using Seger evaluation tooling:"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
+}
+
 // TestRealClientWriteWarning: a session reads a Kotlin file, then writes it
 // whole with its base class changed. In the next session a question about
 // what the class extends now gets the write's change of that line as a
