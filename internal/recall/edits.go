@@ -86,7 +86,7 @@ func editChanges(text string) (changes []editChange, other int) {
 			if usedR[i] {
 				continue
 			}
-			if n := shared(r, a); n > most && changedLine(r, a, opener, sole) {
+			if n := shared(r, a); n > most && (changedLine(r, a, opener, sole) || valueSetAnew(r, a, opener)) {
 				best, most = i, n
 			}
 		}
@@ -246,9 +246,6 @@ func changedLine(removed, added, opener string, sole bool) bool {
 	if sorted(rt[p:len(rt)-s], at[p:len(at)-s]) {
 		return false // a list's names sorted: imports put in order
 	}
-	if valueSetAnew(removed, added, rt, at, p) {
-		return true
-	}
 	if !sole && (len(rt)-p-s > 3 || len(at)-p-s > 3) || 2*(p+s) < max(len(rt), len(at)) {
 		return false
 	}
@@ -261,50 +258,69 @@ func changedLine(removed, added, opener string, sole bool) bool {
 }
 
 // maxSetValue bounds the tokens of a value valueSetAnew reads, and
-// maxSetFields its words apart: a setting's value is an expression
-// ("var(--primary-600)", "ghcr.io/kiln/glaze:2.0", "1px solid #ccc"); a
-// line with a phrase after its colon or equals sign is prose ("limit = 4
-// days per kiln run").
+// maxSetFields its words apart (outside brackets): a setting's value is an
+// expression ("var(--primary-600)", "ghcr.io/kiln/glaze:2.0", "0 8px",
+// "rgba(0, 0, 0, 0.5)"); a line with a phrase after its colon or equals
+// sign is prose ("limit = 4 days per kiln run", "TODO: remove the hack").
 const (
 	maxSetValue  = 12
-	maxSetFields = 3
+	maxSetFields = 2
 )
 
-// valueSetAnew reports a setting line whose key the two lines share, up to
-// and with its separator, and whose value differs, however many tokens of
-// it: "color: var(--primary-600);" made "color: #0066cc;", or "image:
-// kiln:1.4" made "image: ghcr.io/kiln/glaze:2.0". The key names what is
-// set, so the value may be rewritten whole, which the few tokens
-// changedLine otherwise allows do not cover. A key is one word, quoted or
-// not, after a list's dash; its separator is the line's first ':' or '='.
-// rt and at are the lines' tokens, p the count they start with alike.
-func valueSetAnew(removed, added string, rt, at []string, p int) bool {
-	k := slices.IndexFunc(rt, func(t string) bool { return t == ":" || t == "=" })
-	if k < 1 || k >= p {
+// valueSetAnew reports two lines of an edit setting one name anew
+// (settingParts, a list's dash before it allowed): the same name and
+// separator, and another value, however many of its tokens changed
+// ("color: var(--primary-600);" made "color: #0066cc;", "image: kiln:1.4"
+// made "image: ghcr.io/kiln/glaze:2.0"). The name says what is set, so
+// the value may be rewritten whole, which the few tokens changedLine
+// allows do not cover. Only editChanges pairs lines so: hunkWarnings
+// skips what changedLine pairs, and an edit editChanges reads no change
+// of (one adding other lines besides) still warns there.
+func valueSetAnew(removed, added, opener string) bool {
+	if len(removed) > maxEditLine || len(added) > maxEditLine {
 		return false
 	}
-	key := rt[:k]
-	if key[0] == "-" {
-		key = key[1:]
-	}
-	if len(key) == 3 && (key[0] == `"` || key[0] == "'") && key[2] == key[0] {
-		key = key[1:2]
-	}
-	if len(key) != 1 || !hasLetter(key[0]) {
-		return false
-	}
-	value := func(line string, ts []string) ([]string, int) {
-		v := ts[k+1:]
-		for len(v) > 0 && (v[len(v)-1] == ";" || v[len(v)-1] == ",") {
-			v = v[:len(v)-1]
+	parts := func(line string) (name, sep string, value []string, fields int, ok bool) {
+		line = strings.TrimPrefix(strings.TrimSpace(line), "- ")
+		name, rest, ok := settingParts(line, opener)
+		if !ok {
+			return "", "", nil, 0, false
 		}
-		_, raw, _ := strings.Cut(line, ts[k])
-		return v, len(strings.Fields(strings.TrimRight(raw, ";, ")))
+		rest = strings.TrimSpace(strings.TrimRight(rest, ";,"))
+		k := strings.IndexAny(line, "=:")
+		sep = line[k : k+1]
+		return name, sep, lineTokens(rest), outerFields(rest), true
 	}
-	rv, rf := value(removed, rt)
-	av, af := value(added, at)
-	return len(rv) > 0 && len(av) > 0 && len(rv) <= maxSetValue && len(av) <= maxSetValue &&
+	rn, rs, rv, rf, ok := parts(removed)
+	if !ok {
+		return false
+	}
+	an, as, av, af, ok := parts(added)
+	return ok && an == rn && as == rs && len(rv) > 0 && len(av) > 0 && len(rv) <= maxSetValue && len(av) <= maxSetValue &&
 		rf <= maxSetFields && af <= maxSetFields && !slices.Equal(rv, av)
+}
+
+// outerFields counts the words of a value apart, outside brackets: "1px
+// solid" is two, "rgba(0, 0, 0, 0.5)" one.
+func outerFields(v string) int {
+	n, depth, in := 0, 0, false
+	for _, r := range v {
+		switch r {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth = max(depth-1, 0)
+		}
+		if r == ' ' || r == '\t' {
+			in = in && depth > 0
+			continue
+		}
+		if !in {
+			n++
+			in = true
+		}
+	}
+	return n
 }
 
 // sorted reports a comma-separated list of names put in order: the added

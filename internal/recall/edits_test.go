@@ -57,14 +57,6 @@ func TestChangedLine(t *testing.T) {
 		{"values swapped", "margin: 0 8px;", "margin: 8px 0;", "", true}, // review 207
 		{"a list put out of order", "plugins = [glaze, kiln]", "plugins = [kiln, glaze]", "#", true},
 		{"a value with its comma", `"kiln": "V2",`, `"kiln": "V3",`, "//", true},
-		// A setting's value rewritten whole: the key names what is set.
-		{"a CSS value rewritten whole", "color: var(--kiln-600);", "color: #0066cc;", "", true},
-		{"an image rewritten whole", "image: kiln:1.4", "image: ghcr.io/oven/glaze:2.0", "#", true},
-		{"a quoted key's value rewritten", `"engine": "kelbo-v1",`, `"engine": "quillet/next@2",`, "//", true},
-		{"a listed key's value rewritten", "- glaze: matte", "- glaze: ${GLAZE:-satin/green}", "#", true},
-		{"a border rewritten", "border: 1px solid var(--kiln-200);", "border: 2px dashed #ccc;", "", true},
-		{"a label with prose after it", "Status: waiting on the kiln vendor", "Status: shipped to every glaze user today", "", false},
-		{"a key of two words", "if kiln = fire(a)", "if kiln = glaze(b, c, d, e)", "#", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := changedLine(tt.removed, tt.added, tt.opener, false); got != tt.want {
@@ -85,6 +77,40 @@ func TestChangedLine(t *testing.T) {
 		if got := changedLine(tt.removed, tt.added, "//", tt.sole); got != tt.want {
 			t.Errorf("changedLine(%q, %q, sole %v) = %v, want %v", tt.removed, tt.added, tt.sole, got, tt.want)
 		}
+	}
+}
+
+// TestValueSetAnew: a setting's value rewritten whole is one change of
+// that setting, the name saying what is set; a URL, a selector, Go's ":=",
+// a comparison or a label with prose after it is no setting.
+func TestValueSetAnew(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, removed, added, opener string
+		want                         bool
+	}{
+		{"a CSS value rewritten whole", "color: var(--kiln-600);", "color: #0066cc;", "", true},
+		{"a colour of a function's arguments", "color: red;", "color: rgba(0, 0, 0, 0.5);", "", true},
+		{"an image rewritten whole", "image: kiln:1.4", "image: ghcr.io/oven/glaze:2.0", "#", true},
+		{"a quoted key's value rewritten", `"engine": "kelbo-v1",`, `"engine": "quillet/next@2",`, "//", true},
+		{"a listed key's value rewritten", "- glaze: matte", "- glaze: ${GLAZE:-satin/green}", "#", true},
+		{"two words of a value", "margin: 0 8px;", "margin: var(--kiln-gap) auto;", "", true},
+		{"another name", "color: var(--kiln-600);", "background: #0066cc;", "", false},
+		{"the same value", "color: #0066cc;", "color:  #0066cc;", "", false},
+		{"a label with prose after it", "TODO: fix the kiln", "TODO: remove the glaze hack (#12)", "", false},
+		{"an answer", "A: Yes.", "A: No, not yet.", "", false},
+		{"a URL", "https://kiln.test/glaze/guide", "https://glaze.test/tools/index.html", "", false},
+		{"Go's :=", "err := db.Open(glazePath)", "err := json.Unmarshal(glazeBytes, &kilnCfg)", "//", false},
+		{"a comparison", "x == 1", "x == fire(a, b)", "#", false},
+		{"a selector", "li:first-child {", "li:nth-child(2n+1) {", "", false},
+		{"a key of two words", "if kiln = fire(a)", "if kiln = glaze(b, c, d, e)", "#", false},
+		{"commented out", "# color: var(--kiln-600)", "# color: #0066cc", "#", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := valueSetAnew(tt.removed, tt.added, tt.opener); got != tt.want {
+				t.Errorf("valueSetAnew(%q, %q, %q) = %v, want %v", tt.removed, tt.added, tt.opener, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -850,6 +876,42 @@ func TestHunkWarnsOfTheLineReplacedThere(t *testing.T) {
 		if ws := warnEdits(hunkWarnings, items); len(ws) != 0 {
 			t.Errorf("%s: want no warning, got %+v", name, ws)
 		}
+	}
+}
+
+// TestAsksNow: a prompt asks how things stand now when it says so, or as a
+// yes-or-no question in the present; a question about what was, or what a
+// document says, does not (review 343).
+func TestAsksNow(t *testing.T) {
+	t.Parallel()
+	for prompt, want := range map[string]bool{
+		"which glaze tooling does the kiln spec use now?":                   true,
+		"does the kiln spec evaluate glazes with Seger tooling?":            true,
+		"is the kiln spec on Seger tooling?":                                true,
+		"did the kiln spec use Seger tooling?":                              false,
+		"which glaze tooling has the kiln spec used before the switch?":     false,
+		"what glaze tooling does the old kiln spec in the v1 PDF describe?": false,
+		"what happened to the Orton checker in the kiln spec?":              false,
+	} {
+		if got := asksNow(prompt); got != want {
+			t.Errorf("asksNow(%q) = %v, want %v", prompt, got, want)
+		}
+	}
+}
+
+// TestHunkWarnsOfASettingInAnEditOfMore: an edit adding lines besides
+// the setting it changed is no edit of changes in place (editChanges reads
+// none), so the hunk that set the value anew warns (review 343).
+func TestHunkWarnsOfASettingInAnEditOfMore(t *testing.T) {
+	t.Parallel()
+	item := runFor("which image does the kiln glaze service use now?")
+	edit := "MultiEdit: /kiln/compose.yml\n  glaze:\n-   image: kiln:1.4\n+   image: ghcr.io/oven/glaze:2.0\n  …\n+ kiln-db:\n+   image: postgres:16\n+   restart: always"
+	if all, _ := editChanges(edit); len(all) != 0 {
+		t.Fatalf("editChanges = %+v, want no change in place of an edit adding lines besides", all)
+	}
+	ws := warnEdits(hunkWarnings, []Item{item("e", day, edit)})
+	if len(ws) != 1 || ws[0].A.Title != "image: kiln:1.4" || ws[0].B.Title != "image: ghcr.io/oven/glaze:2.0" {
+		t.Errorf("want the image's line set against the one before it: %+v", ws)
 	}
 }
 

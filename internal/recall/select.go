@@ -2620,9 +2620,19 @@ func acknowledgement(s string) bool {
 }
 
 // asksNow reports a prompt asking how things stand now: one that says so
-// (currentRE) or asks nothing of what happened (past): "does /deploy push
-// to origin?" as much as "what does /deploy push to now?".
-func asksNow(prompt string) bool { return currentRE.MatchString(prompt) || !past(prompt) }
+// (currentRE), or a question in the present that asks yes or no ("does
+// /deploy push to origin?", "is the kiln spec on Seger?", presentRE)
+// with no past in it. Not any prompt that is not past: past reads few
+// forms ("has … used before", "what happened to …" are past too), and a
+// question about what a document says asks no more of now than the word
+// says.
+func asksNow(prompt string) bool {
+	return currentRE.MatchString(prompt) || presentRE.MatchString(prompt) && !past(prompt)
+}
+
+// presentRE finds an English question that opens with an auxiliary of the
+// present: a yes-or-no question of how things stand.
+var presentRE = lazyregexp.New(`(?i)^\s*(?:does|do|is|are)\b`)
 
 // currentRE finds a prompt that asks how things stand now ("these days",
 // "currently", "at the moment", "지금"): tool output may open the gate for

@@ -76,15 +76,41 @@ func scriptConfig(name string) bool {
 var configNameRE = lazyregexp.New(`(?i)(?:^|[^\w./-])((?:[\w-][\w.-]*)?\.(?:toml|ya?ml|ini|cfg|conf|properties|jsonc?|m?js|cjs|m?ts|cts|py|rb|env(?:\.[\w-]+)?))\b`)
 
 // settingLine reads a config line that sets one scalar value: "name =
-// value", "name: value" or "\"name\": value", the value a quoted string or
-// a run of characters with no space, bracket or brace ("dist", "8080",
-// "true", "./out"), a trailing comma and a comment after it left out. A
-// line that opens a table, a list or an object sets nothing one can
-// compare. After a colon a space must follow unless the name is quoted,
-// as YAML has it: "localhost:3000", "http://x" and "C:\x" are no
-// settings. In code (literal), only a literal value counts: "base: BASE"
-// and "site: process.env.SITE_URL" name what sets it elsewhere.
+// value", "name: value" or "\"name\": value" (settingParts), the value a
+// quoted string or a run of characters with no space, bracket or brace
+// ("dist", "8080", "true", "./out"), a trailing comma and a comment after
+// it left out. A line that opens a table, a list or an object sets nothing
+// one can compare. In code (literal), only a literal value counts: "base:
+// BASE" and "site: process.env.SITE_URL" name what sets it elsewhere.
 func settingLine(line, opener string, literal bool) (name, value string, ok bool) {
+	name, rest, ok := settingParts(line, opener)
+	if !ok {
+		return "", "", false
+	}
+	if q := rest[0]; q == '"' || q == '\'' {
+		end := strings.IndexByte(rest[1:], q)
+		if end < 0 || end+2 != len(rest) {
+			return "", "", false // a string not closed, or code after it
+		}
+		return name, rest[1 : end+1], true
+	}
+	if strings.ContainsAny(rest, " \t()[]{}<>\"'`,;") {
+		return "", "", false
+	}
+	if literal && !literalValue(rest) {
+		return "", "", false
+	}
+	return name, rest, true
+}
+
+// settingParts splits a line written "name = value", "name: value" or
+// "\"name\": value" into the setting's name, unquoted, and what follows
+// its separator, trimmed, a trailing comma and a comment after it left
+// out; ok is false for a line of no such form, or an empty value. After a
+// colon a space must follow unless the name is quoted, as YAML has it:
+// "localhost:3000", "http://x", "C:\x", "li:first-child" and Go's ":=" are
+// no settings, and neither is "==".
+func settingParts(line, opener string) (name, rest string, ok bool) {
 	line = code(strings.TrimSpace(line), opener)
 	line = strings.TrimSuffix(strings.TrimSpace(line), ",")
 	if line == "" || comment(line, opener) {
@@ -99,25 +125,12 @@ func settingLine(line, opener string, literal bool) (name, value string, ok bool
 	if q := strings.Trim(name, `"'`); len(q) == len(name)-2 {
 		name, quoted = q, true
 	}
-	rest := line[k+1:]
+	rest = line[k+1:]
 	if line[k] == ':' && !quoted && !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, "\t") {
 		return "", "", false
 	}
 	rest = strings.TrimSpace(rest)
 	if rest == "" || !settingName(name) || strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "//") {
-		return "", "", false
-	}
-	if q := rest[0]; q == '"' || q == '\'' {
-		end := strings.IndexByte(rest[1:], q)
-		if end < 0 || end+2 != len(rest) {
-			return "", "", false // a string not closed, or code after it
-		}
-		return name, rest[1 : end+1], true
-	}
-	if strings.ContainsAny(rest, " \t()[]{}<>\"'`,;") {
-		return "", "", false
-	}
-	if literal && !literalValue(rest) {
 		return "", "", false
 	}
 	return name, rest, true
