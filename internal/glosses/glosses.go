@@ -482,12 +482,10 @@ func forms(rows, word string) ([]string, int, string) {
 // infinitive's ending counted as one: the verb the noun with "r" or "re"
 // added ("factura" and "facturar", "nota" and "notar", Italian "nota" and
 // "notare"), or the noun the verb's stem with one vowel ("registro" and
-// "registrar", "diseño" and "diseñar", Italian "controllo" and
-// "controllare"): "facturas" is the noun's plural or the verb's second
-// person, and "registró" the verb's past or the noun with an accent, a
-// word of one family either way, where
-// "postgres" begins like three words of none ("postal", "poste",
-// "postre").
+// "registrar", "diseño" and "diseñar"): "facturas" is the noun's plural or
+// the verb's second person, and "registró" the verb's past or the noun
+// with an accent, a word of one family either way, where "postgres"
+// begins like three words of none ("postal", "poste", "postre").
 func families(heads []string) int {
 	n := len(heads)
 	for _, h := range heads {
