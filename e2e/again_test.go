@@ -1,9 +1,6 @@
 package e2e
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestRealClientFailureReportedAgain: in one session the user pastes a
 // failure, Claude names a cause; the failure comes back, Claude names
@@ -15,9 +12,5 @@ func TestRealClientFailureReportedAgain(t *testing.T) {
 		"Error fetching glaze: Kilnbase API error: 403 Forbidden\nREPLY Two things: the endpoint should be /v2/glazes/search, and it needs an owner token. Let me fix the endpoint.",
 		"Error fetching glaze: Kilnbase API error: 403 Forbidden\nREPLY The real story: /v2/glazes/search is not on the hobby tier. Let me find an endpoint that is.")
 	block := warningBlock(t, w.session("s2", nil, "glaze lookups keep coming back 403 from kilnbase, what's behind it?"))
-	for _, want := range []string{"owner token", "not on the hobby tier", "reported again"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "owner token", "not on the hobby tier", "reported again")
 }

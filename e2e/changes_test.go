@@ -17,11 +17,7 @@ func TestRealClientVersionUpdatedFromTo(t *testing.T) {
 	w.session("s1", nil, "Which node does the kelbo service run on?\nSAY The kelbo service runs on Node 18.19.0 in its container.")
 	w.session("s2", nil, "The kelbo container build warns about the node version, update it.\nSAY I've updated **Node from 18.19.0 to 20.11.1** in the kelbo container, and the build is clean.")
 	block := warningBlock(t, w.session("s3", nil, "which node version does the kelbo service run on now?"))
-	for _, want := range []string{"18.19.0", "20.11.1", "replaced"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "18.19.0", "20.11.1", "replaced")
 }
 
 // TestRealClientEditAddedEntryThenWriteDropped: asked to, a session reads
@@ -48,11 +44,7 @@ func TestRealClientEditAddedEntryThenWriteDropped(t *testing.T) {
 	s2 := w.session("s2", nil, "Reset servers.json with the light theme.\nCALLTOOL Write "+write+"\nSAY Done.")
 	toolChanged(t, s2, cfg, "glazebot", false)
 	block := warningBlock(t, w.session("s3", nil, "is the glazebot server still wired into servers.json?"))
-	for _, want := range []string{`\"glazebot\": {`, "left the first line out"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, `\"glazebot\": {`, "left the first line out")
 }
 
 // TestRealClientEditRemovesSettingAMessageNamed: in a session the user
@@ -68,11 +60,7 @@ func TestRealClientEditRemovesSettingAMessageNamed(t *testing.T) {
 	s2 := w.session("s2", nil, "Make the kelbo reader page forwards.\nREADFILE "+dart+"\nCALLTOOL Edit "+edit+"\nSAY Done.")
 	toolChanged(t, s2, dart, "reverse", false)
 	block := warningBlock(t, w.session("s3", nil, "which way does the kelbo reader pager page now?"))
-	for _, want := range []string{"`reverse: true`", "removed reverse"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "`reverse: true`", "removed reverse")
 }
 
 // TestRealClientSessionEnd: a session deploys the kiosk and reports its

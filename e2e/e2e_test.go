@@ -483,11 +483,7 @@ func TestRealClientRecallFromMessages(t *testing.T) {
 	if n := len(citedIDRE.FindAllString(block, -1)); n < 2 {
 		t.Errorf("the warning cites %d ids, want both sides:\n%s", n, block)
 	}
-	for _, want := range []string{"mocha", "vitest", "superseded"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "mocha", "vitest", "superseded")
 	var second, third string
 	for _, r := range reqs {
 		if strings.Contains(r, "good name for a cat") && second == "" {

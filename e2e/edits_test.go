@@ -20,11 +20,7 @@ func TestRealClientEditWarning(t *testing.T) {
 	s1 := w.session("s1", nil, "Warm up the kiln palette.\nREADFILE "+css+"\nCALLTOOL Edit "+edit)
 	toolChanged(t, s1, css, "#b85a3a", true)
 	block := warningBlock(t, w.session("s2", nil, "which colour is the kiln door accent in kiln.css now?"))
-	for _, want := range []string{"#0284c7; /* kiln door accent */", "became", "#b85a3a; /* kiln door accent */", "an edit of kiln.css"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "#0284c7; /* kiln door accent */", "became", "#b85a3a; /* kiln door accent */", "an edit of kiln.css")
 	if strings.Contains(block, "#e76d44") || strings.Contains(block, "#0369a1") {
 		t.Errorf("the warning quotes a line the prompt did not ask about:\n%s", block)
 	}
@@ -44,11 +40,7 @@ func TestRealClientHunkWarning(t *testing.T) {
 	s1 := w.session("s1", nil, "Update the kiln spec.\nREADFILE "+spec+"\nCALLTOOL Edit "+edit)
 	toolChanged(t, s1, spec, "Seger", true)
 	block := warningBlock(t, w.session("s2", nil, "which glaze evaluation tooling does the kiln spec use now?"))
-	for _, want := range []string{"Using the Orton glaze checker:", "became", "Using Seger evaluation tooling:", "an edit of kiln-spec.md"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "Using the Orton glaze checker:", "became", "Using Seger evaluation tooling:", "an edit of kiln-spec.md")
 	if strings.Contains(block, "cone 6") {
 		t.Errorf("the warning quotes the firing line the prompt did not ask about:\n%s", block)
 	}
@@ -70,21 +62,13 @@ func TestRealClientValueRewrittenWhole(t *testing.T) {
 	s1 := w.session("s1", nil, "Make the kiln button a classic link blue.\nREADFILE "+css+"\nCALLTOOL Edit "+edit)
 	toolChanged(t, s1, css, "#0066cc", true)
 	block := warningBlock(t, w.session("s2", nil, "what color does the kiln button in showcase.css use?"))
-	for _, want := range []string{"color: var(--glaze-600);", "became", "color: #0066cc;", "an edit of showcase.css"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "color: var(--glaze-600);", "became", "color: #0066cc;", "an edit of showcase.css")
 	spec := w.projectFile("kiln-spec.md", "# Kiln spec\n\n## Glaze evaluation\nUsing the Orton glaze checker:\n- photos of every test tile\n")
 	edit = toolInput(t, map[string]string{"file_path": spec, "old_string": "Using the Orton glaze checker:", "new_string": "Using Seger evaluation tooling:"})
 	s3 := w.session("s3", nil, "Update the kiln spec.\nREADFILE "+spec+"\nCALLTOOL Edit "+edit)
 	toolChanged(t, s3, spec, "Seger", true)
 	block = warningBlock(t, w.session("s4", nil, "does the kiln spec evaluate glazes with Seger evaluation tooling?"))
-	for _, want := range []string{"Using the Orton glaze checker:", "became", "Using Seger evaluation tooling:"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "Using the Orton glaze checker:", "became", "Using Seger evaluation tooling:")
 }
 
 // TestRealClientWriteWarning: a session reads a Kotlin file, then writes it
@@ -98,11 +82,7 @@ func TestRealClientWriteWarning(t *testing.T) {
 	s1 := w.session("s1", nil, "Move the kiln activity off the glaze base.\nREADFILE "+kt+"\nCALLTOOL Write "+write)
 	toolChanged(t, s1, kt, "OvenActivity()", true)
 	block := warningBlock(t, w.session("s2", nil, "which class does KilnActivity extend now?"))
-	for _, want := range []string{"class KilnActivity : GlazeActivity()", "class KilnActivity : OvenActivity()", "a write of KilnActivity.kt"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "class KilnActivity : GlazeActivity()", "class KilnActivity : OvenActivity()", "a write of KilnActivity.kt")
 }
 
 // TestRealClientLabelledChange: an answer states a change as a line
@@ -133,11 +113,7 @@ func TestRealClientRemovalWarning(t *testing.T) {
 	w.session("s2", nil, "Make glaze search use the live index.\n"+
 		"SAY Done. Completely removed `fetchKilnStub()` from `kiln-search.js`; glaze searches go to the live index.")
 	block := warningBlock(t, w.session("s3", nil, "do glaze searches still fall back to the canned kiln stub?"))
-	for _, want := range []string{"fetchKilnStub(query)", "fetchKilnStub() was removed"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "fetchKilnStub(query)", "fetchKilnStub() was removed")
 }
 
 // TestRealClientRemovalOfAddedPackage: one session's answer adds a
@@ -153,11 +129,7 @@ func TestRealClientRemovalOfAddedPackage(t *testing.T) {
 	w.session("s2", nil, "Two kiln players crash the app.\n"+
 		"SAY Fixed: removed `kelbo_tags` from `pubspec.yaml`; the narration and ambience players run on their own.")
 	block := warningBlock(t, w.session("s3", nil, "do the narration and ambience players still depend on kelbo_tags?"))
-	for _, want := range []string{"Added `kelbo_tags` as a direct dependency", "kelbo_tags was removed"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "Added `kelbo_tags` as a direct dependency", "kelbo_tags was removed")
 }
 
 // warningBlock is the [CONFLICT WARNINGS] block of the first request the
@@ -174,6 +146,17 @@ func warningBlock(t *testing.T, dir string) string {
 	}
 	block, _, _ = strings.Cut(block, "[/CONFLICT WARNINGS]")
 	return block
+}
+
+// warningHolds checks that the conflict warnings block holds each of
+// wants.
+func warningHolds(t *testing.T, block string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(block, want) {
+			t.Errorf("the warning lacks %q:\n%s", want, block)
+		}
+	}
 }
 
 // TestRealClientStaleReport: a session reads the reader's dependency list,
@@ -233,11 +216,7 @@ func TestRealClientRevertedChange(t *testing.T) {
 		"No, keep the kiln order buttons scrolling to the price table.\n"+
 			"SAY I've reverted the kiln order buttons back to scrolling. Now only the price table's button goes to the checkout page.")
 	block := warningBlock(t, w.session("s2", nil, "which kiln order buttons send people to the checkout page?"))
-	for _, want := range []string{"Pointed the kiln order buttons at the checkout page", "I've reverted the kiln order buttons back to scrolling", "undid a change"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "Pointed the kiln order buttons at the checkout page", "I've reverted the kiln order buttons back to scrolling", "undid a change")
 }
 
 // TestRealClientWhichRepository: a session names the repository the docs

@@ -50,9 +50,5 @@ func TestRealClientDocumentsStateAFieldOtherwise(t *testing.T) {
 	w.session("s1", nil, "Write down the kelbo stack.\nCALLTOOL Write "+write(stack, "# Kelbo stack\n\n- **Queue Broker**: Quillet with three workers\n- **Backend**: FastAPI\n")+"\nSAY Written.")
 	w.session("s2", nil, "Write the kelbo README.\nCALLTOOL Write "+write(readme, "# Kelbo\n\n- **Queue Broker**: Zarkel streams\n- **Backend**: FastAPI with async SQLAlchemy\n")+"\nSAY Written.")
 	block := warningBlock(t, w.session("s3", nil, "which queue broker do the kelbo jobs run on now?"))
-	for _, want := range []string{"Quillet with three workers", "Zarkel streams", "README.md"} {
-		if !strings.Contains(block, want) {
-			t.Errorf("the warning lacks %q:\n%s", want, block)
-		}
-	}
+	warningHolds(t, block, "Quillet with three workers", "Zarkel streams", "README.md")
 }
